@@ -1,0 +1,104 @@
+package decision
+
+import (
+	"github.com/pi-memory/pi-memory/wasm/config"
+)
+
+// Config is the effective decision-memory configuration (seed 000): defaults,
+// then the global file, then the project file, with clamps.
+type Config struct {
+	Enabled        bool
+	DisabledBy     string // the file that disabled memory, "" when enabled
+	RetentionDays  [numStatus]int
+	MaxDecisions   int
+	AutoCapture    bool
+	Confirm        bool
+	MaxPerTurn     int
+	Classifier     string  // rule | llm | hybrid
+	Threshold      float64 // classifier score needed to propose a candidate
+	Warnings       []string
+	GlobalPresent  bool
+	ProjectPresent bool
+}
+
+// Limits of the seed.
+const (
+	DefaultMaxDecisions = 20
+	MaxMaxDecisions     = 20
+	MaxPerTurnLimit     = 5
+)
+
+// DefaultConfig is what applies with no config files.
+func DefaultConfig() Config {
+	c := Config{
+		Enabled:      true,
+		MaxDecisions: DefaultMaxDecisions,
+		AutoCapture:  true,
+		Confirm:      true,
+		MaxPerTurn:   2,
+		Classifier:   "rule",
+		Threshold:    0.65,
+	}
+	c.RetentionDays[Draft] = 30
+	c.RetentionDays[Rejected] = 90
+	c.RetentionDays[Superseded] = 180
+	return c
+}
+
+var knownKeys = map[string][]string{
+	"enabled":       nil,
+	"retentionDays": {"draft", "rejected", "superseded"},
+	"context":       {"maxDecisions"},
+	"autoCapture":   {"enabled", "confirm", "maxPerTurn", "classifier", "threshold"},
+}
+
+// ParseConfig merges the global and project files (nil data = file absent).
+// Enabled resolves as the seed says: global disabled wins; otherwise the
+// project file's value, when it sets one; otherwise enabled. Every other key
+// set in the project file overrides the global one.
+func ParseConfig(globalName string, global []byte, projectName string, project []byte) Config {
+	c := DefaultConfig()
+	g := config.Parse(globalName, global)
+	p := config.Parse(projectName, project)
+	c.GlobalPresent, c.ProjectPresent = g.Present, p.Present
+	for _, f := range []*config.File{g, p} {
+		f.Unknown(knownKeys)
+		if on, ok := f.Bool("enabled", true); ok && !on && c.Enabled {
+			c.Enabled, c.DisabledBy = false, f.Name
+		} else if ok && on && f == p && c.DisabledBy == "" {
+			c.Enabled = true
+		}
+		if f.Object("retentionDays") {
+			missing := ""
+			for st := Draft; st < numStatus; st++ {
+				if st == Active {
+					continue
+				}
+				key := "retentionDays." + st.String()
+				if !f.Has(key) {
+					if missing != "" {
+						missing += ", "
+					}
+					missing += st.String()
+					continue
+				}
+				c.RetentionDays[st], _ = f.Int(key, c.RetentionDays[st], 0, 36500)
+			}
+			if missing != "" {
+				f.Warnings = append(f.Warnings, f.Name+": \"retentionDays\" must give draft, rejected and superseded; missing "+missing+", using the previous value")
+			}
+		}
+		if f.Object("context") {
+			c.MaxDecisions, _ = f.Int("context.maxDecisions", c.MaxDecisions, 1, MaxMaxDecisions)
+		}
+		if f.Object("autoCapture") {
+			c.AutoCapture, _ = f.Bool("autoCapture.enabled", c.AutoCapture)
+			c.Confirm, _ = f.Bool("autoCapture.confirm", c.Confirm)
+			c.MaxPerTurn, _ = f.Int("autoCapture.maxPerTurn", c.MaxPerTurn, 1, MaxPerTurnLimit)
+			c.Classifier, _ = f.Enum("autoCapture.classifier", c.Classifier, "rule", "llm", "hybrid")
+			c.Threshold, _ = f.Float("autoCapture.threshold", c.Threshold, 0, 1)
+		}
+		c.Warnings = append(c.Warnings, f.Warnings...)
+	}
+	return c
+}

@@ -1,0 +1,146 @@
+package decision
+
+import "bytes"
+
+// ReadAt reads the log: up to len(dst) bytes at off, 0 at the end.
+type ReadAt func(off int64, dst []byte) (int, error)
+
+// Cursor is how far a state has read its log: everything before Offset has
+// been applied (or reported), and Offset is just after a newline or at the end
+// of a complete unterminated line.
+type Cursor struct {
+	Offset int64
+	Line   int  // lines consumed
+	Sealed bool // false when the log's last byte is not a newline
+}
+
+// Reader replays a log in chunks into a State, reusing one buffer, so a
+// million-event log never has to fit in memory at once.
+type Reader struct {
+	buf   []byte
+	Arena Arena
+}
+
+const chunk = 1 << 20
+
+// Replay applies the lines between cur.Offset and size. A final segment
+// without a newline is applied when it is a valid event (a hand-edited file
+// often lacks the last newline) and otherwise left for later: it may be a
+// write in progress, and a writer holding the lock seals it (see Seal). It
+// returns the new cursor.
+func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor, error) {
+	if r.buf == nil {
+		r.buf = make([]byte, chunk)
+	}
+	off := cur.Offset
+	line := cur.Line
+	carry := 0 // bytes of an unfinished line at the start of buf
+	for off+int64(carry) < size {
+		want := len(r.buf) - carry
+		if rem := size - off - int64(carry); int64(want) > rem {
+			want = int(rem)
+		}
+		n, err := read(off+int64(carry), r.buf[carry:carry+want])
+		if err != nil {
+			return Cursor{Offset: off, Line: line, Sealed: cur.Sealed}, err
+		}
+		if n == 0 {
+			size = off + int64(carry) // the file shrank under us; stop here
+			break
+		}
+		data := r.buf[:carry+n]
+		start := 0
+		for {
+			nl := bytes.IndexByte(data[start:], '\n')
+			if nl < 0 {
+				break
+			}
+			line++
+			r.applyLine(st, data[start:start+nl], line)
+			start += nl + 1
+		}
+		off += int64(start)
+		carry = len(data) - start
+		if carry > 0 {
+			if start > 0 {
+				copy(r.buf, data[start:])
+			} else if carry == len(r.buf) {
+				// One line longer than the buffer: grow it.
+				nb := make([]byte, 2*len(r.buf))
+				copy(nb, r.buf)
+				r.buf = nb
+			}
+		}
+	}
+	out := Cursor{Offset: off, Line: line, Sealed: true}
+	if carry > 0 {
+		out.Sealed = false
+		seg := trimCR(r.buf[:carry])
+		if isBlank(seg) {
+			return out, nil
+		}
+		ev, err := Decode(seg, &r.Arena)
+		if err == nil {
+			line++
+			st.problem(line, NoNewline, ev.ID, "last line has no newline (hand-edited?); applied, and sealed on the next write")
+			st.Apply(&ev, line)
+			st.Lines = line
+			out.Offset, out.Line = off+int64(carry), line
+			return out, nil
+		}
+		// Left unconsumed: a torn write or one in progress.
+	}
+	st.Lines = line
+	return out, nil
+}
+
+func (r *Reader) applyLine(st *State, b []byte, line int) {
+	b = trimCR(b)
+	if isBlank(b) {
+		return
+	}
+	ev, err := Decode(b, &r.Arena)
+	if err != nil {
+		kind := Corrupt
+		if de, ok := err.(*DecodeError); ok && de.Err == ErrVersion && ev.V > Version {
+			kind = NewerVersion
+		}
+		st.problem(line, kind, ev.ID, err.Error())
+		return
+	}
+	st.Apply(&ev, line)
+}
+
+// TornTail reports the unterminated, undecodable segment at the end of a log,
+// if any, so doctor can show it. read/size/cur as for Replay.
+func TornTail(read ReadAt, cur Cursor, size int64) (line int, text string, err error) {
+	if cur.Offset >= size {
+		return 0, "", nil
+	}
+	n := size - cur.Offset
+	if n > 4096 {
+		n = 4096
+	}
+	buf := make([]byte, n)
+	k, err := read(cur.Offset, buf)
+	if err != nil {
+		return 0, "", err
+	}
+	return cur.Line + 1, string(buf[:k]), nil
+}
+
+func trimCR(b []byte) []byte {
+	if len(b) > 0 && b[len(b)-1] == '\r' {
+		return b[:len(b)-1]
+	}
+	return b
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,135 @@
+package decision
+
+import "time"
+
+// ParseTime reads an event time ("2026-02-27T06:00:00.000Z", or any RFC 3339
+// time) as Unix milliseconds; 0 when it does not parse. The fixed layout that
+// every writer uses is read without the time package, which matters at a
+// million lines.
+func ParseTime(s string) int64 {
+	if len(s) == 24 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == '.' && s[23] == 'Z' {
+		y, ok1 := digits(s[0:4])
+		mo, ok2 := digits(s[5:7])
+		d, ok3 := digits(s[8:10])
+		h, ok4 := digits(s[11:13])
+		mi, ok5 := digits(s[14:16])
+		se, ok6 := digits(s[17:19])
+		ms, ok7 := digits(s[20:23])
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysIn(y, mo) && h < 24 && mi < 60 && se < 60 {
+			return (daysFromCivil(y, mo, d)*86400+int64(h*3600+mi*60+se))*1000 + int64(ms)
+		}
+		return 0
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+// FormatTime writes Unix milliseconds the way events store them.
+//
+//	FormatTime(1772172000000) => "2026-02-27T06:00:00.000Z"
+func FormatTime(ms int64) string {
+	var b [24]byte
+	days := floorDiv(ms, 86400000)
+	rem := ms - days*86400000
+	y, m, d := civilFromDays(days)
+	put := func(at, n, width int) {
+		for k := width - 1; k >= 0; k-- {
+			b[at+k] = byte('0' + n%10)
+			n /= 10
+		}
+	}
+	put(0, y, 4)
+	b[4] = '-'
+	put(5, m, 2)
+	b[7] = '-'
+	put(8, d, 2)
+	b[10] = 'T'
+	sec := int(rem / 1000)
+	put(11, sec/3600, 2)
+	b[13] = ':'
+	put(14, sec/60%60, 2)
+	b[16] = ':'
+	put(17, sec%60, 2)
+	b[19] = '.'
+	put(20, int(rem%1000), 3)
+	b[23] = 'Z'
+	return string(b[:])
+}
+
+// Day is the UTC calendar day of a time, as ids use it ("2026-02-27").
+func Day(ms int64) string { return FormatTime(ms)[:10] }
+
+func digits(s string) (int, bool) {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func daysIn(y, m int) int {
+	switch m {
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	case 4, 6, 9, 11:
+		return 30
+	}
+	return 31
+}
+
+// daysFromCivil and civilFromDays convert between dates and days since
+// 1970-01-01 (Howard Hinnant's algorithms).
+func daysFromCivil(y, m, d int) int64 {
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 && y%400 != 0 {
+		era--
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + d - 1
+	doe := yoe*365 + yoe/4 - yoe/100 + doy
+	return int64(era)*146097 + int64(doe) - 719468
+}
+
+func civilFromDays(z int64) (int, int, int) {
+	z += 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y := yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d := doy - (153*mp+2)/5 + 1
+	m := mp + 3
+	if m > 12 {
+		m -= 12
+	}
+	if m <= 2 {
+		y++
+	}
+	return int(y), int(m), int(d)
+}

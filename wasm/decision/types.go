@@ -1,0 +1,141 @@
+// Package decision owns project decision memory (seed 000): the event codec,
+// replay into indexes, ids, duplicate and conflict verdicts, search, purge and
+// the injected section. Everything here takes values and returns values; it
+// never touches files, clocks or the host (the lifecycle package does that).
+package decision
+
+// Status is a decision's state. Only Active decisions are injected.
+type Status uint8
+
+const (
+	StatusNone Status = iota // absent from an event
+	Active
+	Draft
+	Rejected
+	Superseded
+	numStatus
+)
+
+var statusNames = [...]string{"", "active", "draft", "rejected", "superseded"}
+
+func (s Status) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return ""
+}
+
+// ParseStatus maps a status name to its Status; StatusNone when unknown.
+func ParseStatus(name string) Status {
+	for i := Active; i < numStatus; i++ {
+		if statusNames[i] == name {
+			return i
+		}
+	}
+	return StatusNone
+}
+
+// Code is an event kind. On disk it is the compact code (a, ed, st, su, rm).
+type Code uint8
+
+const (
+	CodeNone Code = iota
+	Add
+	Edit
+	SetStatus
+	Supersede
+	Remove
+)
+
+var codeNames = [...]string{"", "a", "ed", "st", "su", "rm"}
+
+func (c Code) String() string { return codeNames[c] }
+
+// Readable names of the event kinds, as the seed's runtime shape spells them.
+var codeLongNames = [...]string{"", "decision.add", "decision.edit", "decision.status", "decision.supersede", "decision.remove"}
+
+// LongName is the readable runtime name of the code ("decision.add").
+func (c Code) LongName() string { return codeLongNames[c] }
+
+// Field bits say which data keys an event carried; absent keys leave a
+// decision's field unchanged on replay.
+type Field uint16
+
+const (
+	HasTitle Field = 1 << iota
+	HasText
+	HasTags
+	HasStatus
+	HasReason
+	HasSupersedes
+	HasConflicts
+	HasSupersededBy
+	HasConflictNote
+	HasSource
+	HasConfidence
+	HasCategory
+)
+
+// Data is the readable form of an event's "d" object. Keys we do not know stay
+// on disk untouched: the log is never re-encoded.
+type Data struct {
+	Has          Field
+	Title        string   // ti
+	Text         string   // tx
+	Tags         []string // tg
+	Status       Status   // s
+	Reason       string   // r
+	Supersedes   string   // sp (null reads as "")
+	Conflicts    []string // c
+	SupersededBy string   // sb: pi-memory's back link from a superseded decision
+	ConflictNote string   // cn: note given with /decision conflict
+	Source       string   // so (zeflq/pi-decision-memory)
+	Confidence   float64  // cf (zeflq/pi-decision-memory)
+	Category     string   // cg (zeflq/pi-decision-memory)
+}
+
+// Event is the readable runtime shape of one log line.
+type Event struct {
+	V       int
+	Time    string // t, as written
+	TimeMs  int64  // t parsed; 0 when it did not parse
+	Project string // p
+	Code    Code   // e
+	ID      string // i
+	Data    Data   // d
+	Actor   string // u
+}
+
+// Decision is the materialized view of one decision after replay.
+type Decision struct {
+	ID           string
+	ProjectID    string
+	Title        string
+	Text         string
+	Tags         []string
+	Status       Status
+	Reason       string
+	Supersedes   string
+	SupersededBy string
+	Conflicts    []string
+	ConflictNote string
+	Source       string
+	Confidence   float64
+	HasConf      bool
+	Category     string
+	CreatedAt    int64 // ms, time of the add event
+	UpdatedAt    int64 // ms, newest event time seen for this decision
+	Created      string
+	Updated      string
+	CreatedBy    string
+	AddLine      int // line of the add event, 1-based
+	LastLine     int // line of the newest applied event
+}
+
+// Short is the text used where one line is wanted: the title, else the text.
+func (d *Decision) Short() string {
+	if d.Title != "" {
+		return d.Title
+	}
+	return d.Text
+}

@@ -1,0 +1,134 @@
+// Package hostio is the core's view of its host: the local I/O, time, randomness
+// and logging that the module asks for through imports (see
+// docs/decisions/001-core-host-contract.md). It holds the interface, the error
+// codes shared by every host, and (in wasm builds) the implementation over the
+// imports. It never decides anything: policy lives in the packages that use it.
+package hostio
+
+import "errors"
+
+// FileInfo is what Stat reports.
+type FileInfo struct {
+	Size    int64
+	MtimeMs int64
+	Dir     bool
+}
+
+// Host is everything the core may ask of the outside world synchronously.
+// Paths are absolute host paths.
+type Host interface {
+	// ReadAt reads up to len(dst) bytes at off; 0 at end of file.
+	ReadAt(path string, off int64, dst []byte) (int, error)
+	Stat(path string) (FileInfo, error)
+	// Append writes data with a single write on an O_APPEND descriptor,
+	// creating the file (never its folder).
+	Append(path string, data []byte) error
+	// WriteAtomic replaces path by writing a temp file beside it and renaming.
+	WriteAtomic(path string, data []byte) error
+	// List returns the entries of a folder, sorted; folders end in "/".
+	List(path string) ([]string, error)
+	// Mkdir creates the folder and its parents.
+	Mkdir(path string) error
+	// Remove deletes a file or an empty folder.
+	Remove(path string) error
+	// Lock takes a cross-process lock by creating path exclusively, waiting up
+	// to waitMs and breaking a lock older than staleMs.
+	Lock(path string, waitMs, staleMs int) error
+	Unlock(path string) error
+	// Now is the wall clock in Unix milliseconds.
+	Now() int64
+	Random(dst []byte)
+	Log(level Level, msg string)
+}
+
+// Level is a log level.
+type Level int
+
+const (
+	Debug Level = iota
+	Info
+	Warn
+	Error
+)
+
+// Error codes returned by imports, shared by every host.
+const (
+	CodeNotFound   = -1
+	CodeExists     = -2
+	CodePermission = -3
+	CodeKind       = -4
+	CodeBusy       = -5
+	CodeIO         = -6
+	CodeInvalid    = -7
+)
+
+var (
+	ErrNotFound   = errors.New("not found")
+	ErrExists     = errors.New("already exists")
+	ErrPermission = errors.New("permission denied")
+	ErrKind       = errors.New("wrong kind of file")
+	ErrBusy       = errors.New("busy")
+	ErrIO         = errors.New("i/o error")
+	ErrInvalid    = errors.New("invalid argument")
+)
+
+// ErrorForCode maps an import's negative result to its error.
+func ErrorForCode(code int64) error {
+	switch code {
+	case CodeNotFound:
+		return ErrNotFound
+	case CodeExists:
+		return ErrExists
+	case CodePermission:
+		return ErrPermission
+	case CodeKind:
+		return ErrKind
+	case CodeBusy:
+		return ErrBusy
+	case CodeInvalid:
+		return ErrInvalid
+	default:
+		return ErrIO
+	}
+}
+
+// CodeForError is the inverse of ErrorForCode, for hosts written in Go.
+func CodeForError(err error) int64 {
+	switch {
+	case errors.Is(err, ErrNotFound):
+		return CodeNotFound
+	case errors.Is(err, ErrExists):
+		return CodeExists
+	case errors.Is(err, ErrPermission):
+		return CodePermission
+	case errors.Is(err, ErrKind):
+		return CodeKind
+	case errors.Is(err, ErrBusy):
+		return CodeBusy
+	case errors.Is(err, ErrInvalid):
+		return CodeInvalid
+	default:
+		return CodeIO
+	}
+}
+
+// PathError carries the host's message with the sentinel, so a person sees
+// what failed and where.
+type PathError struct {
+	Op, Path string
+	Err      error  // one of the sentinels
+	Msg      string // the host's own words, may be empty
+}
+
+func (e *PathError) Error() string {
+	s := e.Op + " " + e.Path + ": " + e.Err.Error()
+	if e.Msg != "" && e.Msg != e.Err.Error() {
+		s += " (" + e.Msg + ")"
+	}
+	return s
+}
+
+func (e *PathError) Unwrap() error { return e.Err }
+
+// IsNotFound reports whether err means the file or folder does not exist.
+func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }

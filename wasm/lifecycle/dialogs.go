@@ -1,0 +1,86 @@
+package lifecycle
+
+import (
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/tidwall/gjson"
+)
+
+// A continuation receives the host's answer to a dialog or completion, with
+// the envelope of the resume call to write into.
+type continuation func(out *Out, value gjson.Result)
+
+func (e *Engine) park(k continuation) string {
+	e.seq++
+	id := "k" + strconv.Itoa(e.seq)
+	if e.pending == nil {
+		e.pending = map[string]continuation{}
+	}
+	e.pending[id] = k
+	return id
+}
+
+// Select asks the person to pick one option; k receives the option text, or
+// null when the dialog was dismissed.
+func (e *Engine) Select(out *Out, title string, options []string, k continuation) {
+	id := e.park(k)
+	w := jsonw.Open(nil)
+	w.Str("t", "dialog")
+	w.Str("id", id)
+	w.Str("kind", "select")
+	w.Str("title", title)
+	w.Strs("options", options)
+	out.add(w.Close())
+	out.blocked = true
+}
+
+// Confirm asks a yes/no question; k receives true or false.
+func (e *Engine) Confirm(out *Out, title, message string, k continuation) {
+	id := e.park(k)
+	w := jsonw.Open(nil)
+	w.Str("t", "dialog")
+	w.Str("id", id)
+	w.Str("kind", "confirm")
+	w.Str("title", title)
+	w.Str("message", message)
+	out.add(w.Close())
+	out.blocked = true
+}
+
+// Input asks for a line of text; k receives the text or null.
+func (e *Engine) Input(out *Out, title, placeholder string, k continuation) {
+	id := e.park(k)
+	w := jsonw.Open(nil)
+	w.Str("t", "dialog")
+	w.Str("id", id)
+	w.Str("kind", "input")
+	w.Str("title", title)
+	w.Str("placeholder", placeholder)
+	out.add(w.Close())
+	out.blocked = true
+}
+
+// Complete asks the host to call the current model; k receives {text} or {error}.
+func (e *Engine) Complete(out *Out, system, prompt string, maxTokens int, k continuation) {
+	id := e.park(k)
+	w := jsonw.Open(nil)
+	w.Str("t", "complete")
+	w.Str("id", id)
+	w.Str("system", system)
+	w.Str("prompt", prompt)
+	w.Int("maxTokens", int64(maxTokens))
+	out.add(w.Close())
+	out.blocked = true
+}
+
+func (e *Engine) resume(out *Out, in gjson.Result) {
+	id := in.Get("id").String()
+	k, ok := e.pending[id]
+	if !ok {
+		out.Notify("warning", "pi-memory: nothing is waiting for answer "+strconv.Quote(id)+" (the core was restarted, or it was already answered); the action was not completed.")
+		return
+	}
+	delete(e.pending, id)
+	k(out, in.Get("value"))
+}
