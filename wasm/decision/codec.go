@@ -309,18 +309,45 @@ func (s *scanner) rawString() ([]byte, bool, bool) {
 		return nil, false, s.skip()
 	}
 	start := s.i + 1
+	var high byte
 	for j := start; j < len(s.b); j++ {
 		c := s.b[j]
 		if c == '"' {
 			s.i = j + 1
+			if high >= utf8.RuneSelf {
+				return s.valid(s.b[start:j]), true, true
+			}
 			return s.b[start:j], true, true
 		}
 		if c == '\\' || c < 0x20 {
 			break
 		}
+		high |= c
 	}
 	b, ok := s.unescape()
+	if ok {
+		b = s.valid(b)
+	}
 	return b, true, ok
+}
+
+// valid replaces invalid UTF-8 with U+FFFD, as Node does when it reads the
+// file, so every host sees the same text and re-encoding is lossless.
+func (s *scanner) valid(b []byte) []byte {
+	if utf8.Valid(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+8)
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			out = append(out, "\uFFFD"...)
+		} else {
+			out = append(out, b[:size]...)
+		}
+		b = b[size:]
+	}
+	return out
 }
 
 // stringOrSkip reads a string value into the arena; other types are skipped.

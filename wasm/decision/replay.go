@@ -299,3 +299,7 @@ func foldTag(t string) string {
 	}
 	return t
 }
+
+func sortNewest(list []*Decision) {
+	sort.Slice(list, func(i, j int) bool { return Newer(list[i], list[j]) })
+}

@@ -1,0 +1,177 @@
+package decision
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Candidate is a possible decision found in a user prompt.
+type Candidate struct {
+	Text     string
+	Score    float64 // 1 for an explicit "Decision:" line; the rule score otherwise
+	Explicit bool
+}
+
+// Auto-capture limits.
+const (
+	MinCandidateChars = 8
+	MaxCandidateChars = 500
+	// CandidateFloor is the lowest rule score worth keeping as a candidate at
+	// all (an LLM classifier may still promote it in hybrid mode).
+	CandidateFloor = 0.3
+)
+
+// Candidates extracts decision candidates from the text a person typed. It
+// reads only that text: fenced code, quoted lines ("> …") and lines in the
+// format pi-memory injects ("D-… | …") are skipped, so pasted or injected
+// memory is never captured again. Explicit "Decision: <text>" lines come first
+// (score 1); other sentences are scored by Score and kept at CandidateFloor
+// or above.
+//
+//	Candidates("Decision: Use pnpm\nFrom now on we run tests before pushing.")
+//	=> [{Text:"Use pnpm", Score:1, Explicit:true}, {Text:"From now on we run tests before pushing.", Score:0.8}]
+func Candidates(prompt string) []Candidate {
+	var explicit, ruled []Candidate
+	fenced := false
+	for _, raw := range strings.Split(prompt, "\n") {
+		line := strings.TrimSpace(raw)
+		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+			fenced = !fenced
+			continue
+		}
+		if fenced || line == "" || strings.HasPrefix(line, ">") || looksInjected(line) {
+			continue
+		}
+		if text, ok := explicitDecision(line); ok {
+			if c, ok := candidate(text, 1, true); ok {
+				explicit = append(explicit, c)
+			}
+			continue
+		}
+		for _, sentence := range sentences(line) {
+			if sc := Score(sentence); sc >= CandidateFloor {
+				if c, ok := candidate(sentence, sc, false); ok {
+					ruled = append(ruled, c)
+				}
+			}
+		}
+	}
+	return dedupeCandidates(append(explicit, ruled...))
+}
+
+func candidate(text string, score float64, explicit bool) (Candidate, bool) {
+	text = strings.TrimSpace(oneLine(text))
+	n := len([]rune(text))
+	if n < MinCandidateChars {
+		return Candidate{}, false
+	}
+	if n > MaxCandidateChars {
+		text = cut(text, MaxCandidateChars)
+	}
+	return Candidate{Text: text, Score: score, Explicit: explicit}, true
+}
+
+func dedupeCandidates(in []Candidate) []Candidate {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, c := range in {
+		k := strings.ToLower(c.Text)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, c)
+	}
+	return out
+}
+
+// explicitDecision matches "Decision: <text>" (any case, optional bullet).
+func explicitDecision(line string) (string, bool) {
+	line = strings.TrimLeft(line, "-*• \t")
+	if len(line) < 9 || !strings.EqualFold(line[:8], "decision") {
+		return "", false
+	}
+	rest := strings.TrimLeft(line[8:], " \t")
+	if !strings.HasPrefix(rest, ":") {
+		return "", false
+	}
+	text := strings.TrimSpace(rest[1:])
+	return text, text != ""
+}
+
+func looksInjected(line string) bool {
+	return len(line) > 20 && ValidID(strings.TrimSpace(strings.SplitN(line, "|", 2)[0])) && strings.Contains(line, " | ")
+}
+
+// sentences splits a line at ". ", "! " and "; " boundaries.
+func sentences(line string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if (c == '.' || c == '!' || c == ';') && (i+1 == len(line) || line[i+1] == ' ') {
+			if s := strings.TrimSpace(line[start : i+1]); s != "" {
+				out = append(out, s)
+			}
+			start = i + 1
+		}
+	}
+	if s := strings.TrimSpace(line[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// Directive cues and their weights. A sentence's score is the strongest cue
+// it starts with or contains; questions score 0.
+var (
+	leadCues = []struct {
+		cue   string
+		score float64
+	}{
+		{"from now on", 0.8}, {"going forward", 0.8}, {"we decided", 0.8}, {"i decided", 0.8},
+		{"the decision is", 0.8}, {"we have decided", 0.8}, {"let's standardize on", 0.8},
+		{"always", 0.7}, {"never", 0.7}, {"do not ever", 0.7}, {"don't ever", 0.7},
+		{"we will use", 0.7}, {"we'll use", 0.7}, {"we use", 0.55}, {"let's use", 0.7},
+		{"let's go with", 0.7}, {"we're going with", 0.7}, {"we are going with", 0.7},
+		{"use", 0.4}, {"prefer", 0.5}, {"avoid", 0.45}, {"don't use", 0.5}, {"do not use", 0.5},
+	}
+	innerCues = []struct {
+		cue   string
+		score float64
+	}{
+		{" from now on", 0.75}, {" going forward", 0.75}, {" instead of ", 0.66}, {" over ", 0.3},
+		{" as our ", 0.6}, {" as the standard", 0.7}, {" must always ", 0.7}, {" must never ", 0.7},
+	}
+)
+
+// Score rates how much a sentence reads like a decision (a chosen, actionable
+// rule) rather than a task, a question or a passing remark.
+//
+//	Score("From now on we squash-merge every PR.") => 0.8
+//	Score("Can you fix the login bug?")            => 0
+func Score(sentence string) float64 {
+	s := strings.ToLower(strings.TrimSpace(sentence))
+	if s == "" || strings.HasSuffix(s, "?") {
+		return 0
+	}
+	best := 0.0
+	for _, c := range leadCues {
+		if strings.HasPrefix(s, c.cue) && (len(s) == len(c.cue) || !isWordChar(rune(s[len(c.cue)]))) {
+			if c.score > best {
+				best = c.score
+			}
+		}
+	}
+	for _, c := range innerCues {
+		if strings.Contains(s, c.cue) && c.score > best {
+			best = c.score
+		}
+	}
+	if best > 0 && best < 0.66 && strings.Contains(s, " instead of ") {
+		best = 0.7
+	}
+	return best
+}
+
+func isWordChar(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' }

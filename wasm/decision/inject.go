@@ -1,0 +1,195 @@
+package decision
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Budgets of the injected section (seed 000, "Token-safe Context Injection").
+// Lengths are counted in characters (Unicode code points).
+const (
+	MaxCharsPerDecision = 160
+	MaxTextChars        = 120
+	MaxTags             = 2
+	MaxTagChars         = 12
+	MaxSectionChars     = 2200
+)
+
+// SectionHeader opens the injected section. It is part of the 2,200-character cap.
+const SectionHeader = "## Project decisions\nActive decisions for this project, newest first. Follow them; to change one, propose superseding it rather than silently deviating.\n"
+
+// Section renders the injected block: up to max active decisions, newest
+// first, one line each (`D-… | short text | #tag1 #tag2`). When everything does
+// not fit it keeps the most recent whole lines and ends with a rolling summary
+// of what was left out. The result is a pure function of the state, so it is
+// byte-identical while decisions are unchanged. "" when there are no active
+// decisions.
+//
+//	Section(state with D-2026-02-27-0001 "Use PostgreSQL" #db, 20)
+//	=> "## Project decisions\n…\nD-2026-02-27-0001 | Use PostgreSQL | #db\n"
+func (s *State) Section(max int) string {
+	total := s.counts[Active]
+	if total == 0 {
+		return ""
+	}
+	if max < 1 {
+		max = 1
+	}
+	shown := s.NewestActive(max)
+	lines := make([]string, len(shown))
+	for i, d := range shown {
+		lines[i] = Line(d)
+	}
+	budget := MaxSectionChars - utf8.RuneCountInString(SectionHeader)
+	keep := len(lines)
+	used := 0
+	for i, l := range lines {
+		used += utf8.RuneCountInString(l) + 1
+		if used > budget {
+			keep = i
+			break
+		}
+	}
+	var summary string
+	for {
+		left := total - keep
+		if left == 0 {
+			summary = ""
+			break
+		}
+		summary = s.summary(left, shown[:keep])
+		size := utf8.RuneCountInString(summary) + 1
+		for _, l := range lines[:keep] {
+			size += utf8.RuneCountInString(l) + 1
+		}
+		if size <= budget || keep == 0 {
+			break
+		}
+		keep--
+	}
+	var b strings.Builder
+	b.WriteString(SectionHeader)
+	for _, l := range lines[:keep] {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	if summary != "" {
+		b.WriteString(summary)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// summary describes the active decisions not shown: how many and their most
+// common tags.
+func (s *State) summary(left int, shown []*Decision) string {
+	isShown := make(map[*Decision]bool, len(shown))
+	for _, d := range shown {
+		isShown[d] = true
+	}
+	counts := map[string]int{}
+	for _, d := range s.byID {
+		if d.Status != Active || isShown[d] {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, t := range d.Tags {
+			t = cleanTag(t)
+			if t == "" || seen[t] {
+				continue
+			}
+			seen[t] = true
+			counts[t]++
+		}
+	}
+	tags := make([]string, 0, len(counts))
+	for t := range counts {
+		tags = append(tags, t)
+	}
+	sort.Slice(tags, func(i, j int) bool {
+		if counts[tags[i]] != counts[tags[j]] {
+			return counts[tags[i]] > counts[tags[j]]
+		}
+		return tags[i] < tags[j]
+	})
+	noun := "decisions"
+	if left == 1 {
+		noun = "decision"
+	}
+	out := "(+" + strconv.Itoa(left) + " older active " + noun + " not shown"
+	if len(tags) > 0 {
+		out += "; top tags:"
+		for i, t := range tags {
+			if i == 3 {
+				break
+			}
+			out += " #" + t + " " + strconv.Itoa(counts[t])
+		}
+	}
+	return out + "; /decision list shows all)"
+}
+
+// Line is one decision as injected: `D-… | short text | #tag1 #tag2`, at most
+// MaxCharsPerDecision characters. The short text is the title, else the text
+// cut at MaxTextChars, flattened to one line.
+func Line(d *Decision) string {
+	text := oneLine(d.Title)
+	if text == "" {
+		text = oneLine(d.Text)
+	}
+	text = cut(text, MaxTextChars)
+	var tags []string
+	for _, t := range d.Tags {
+		if len(tags) == MaxTags {
+			break
+		}
+		if t = cut(cleanTag(t), MaxTagChars); t != "" {
+			tags = append(tags, "#"+t)
+		}
+	}
+	tagPart := ""
+	if len(tags) > 0 {
+		tagPart = " | " + strings.Join(tags, " ")
+	}
+	room := MaxCharsPerDecision - utf8.RuneCountInString(d.ID) - 3 - utf8.RuneCountInString(tagPart)
+	if room < 1 {
+		tagPart = ""
+		room = MaxCharsPerDecision - utf8.RuneCountInString(d.ID) - 3
+	}
+	return d.ID + " | " + cut(text, room) + tagPart
+}
+
+// oneLine collapses every run of whitespace (newlines included) to one space.
+func oneLine(s string) string {
+	if s == "" {
+		return ""
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// cleanTag drops a leading '#' and anything that would break the line format.
+func cleanTag(t string) string {
+	t = strings.TrimLeft(strings.TrimSpace(t), "#")
+	if strings.ContainsAny(t, " \t\n|") {
+		t = strings.Join(strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '|' }), "-")
+	}
+	return t
+}
+
+// cut shortens s to at most n characters, ending with "…" when it cut.
+func cut(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := 0; k < n-1; k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return strings.TrimRight(s[:i], " ") + "…"
+}

@@ -1,0 +1,74 @@
+package decision
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func stateWith(n int, text func(i int) string, tags string) *State {
+	var b strings.Builder
+	base := ParseTime("2026-01-01T00:00:00.000Z")
+	for i := 1; i <= n; i++ {
+		b.WriteString(ev(FormatTime(base+int64(i)*60000), "a", fmt.Sprintf("D-2026-01-01-%04d", i), `{"tx":"`+text(i)+`","tg":`+tags+`}`))
+	}
+	st := NewState()
+	var r Reader
+	log := b.String()
+	r.Replay(st, func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }, Cursor{}, int64(len(log)))
+	return st
+}
+
+func TestLineFormatFollowsTheSeed(t *testing.T) {
+	d := &Decision{ID: "D-2026-02-27-0001", Title: "Use PostgreSQL", Text: "ignored", Tags: []string{"#db", "backend-services-long", "third"}}
+	eq(t, Line(d), "D-2026-02-27-0001 | Use PostgreSQL | #db #backend-ser…", "line")
+	d = &Decision{ID: "D-2026-02-27-0002", Text: strings.Repeat("word ", 40) + "\nnext line"}
+	l := Line(d)
+	if utf8.RuneCountInString(l) > MaxCharsPerDecision || strings.Contains(l, "\n") || !strings.HasSuffix(l, "…") {
+		t.Fatalf("line %q breaks the caps", l)
+	}
+	eq(t, utf8.RuneCountInString(strings.TrimPrefix(l, "D-2026-02-27-0002 | ")), MaxTextChars, "text cut at 120")
+}
+
+func TestSectionShowsNewestActiveOnly(t *testing.T) {
+	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"Use PostgreSQL","tg":["db"]}`)+
+		ev(t2, "a", "D-2026-02-27-0002", `{"tx":"Try SQLite","s":"draft"}`)+
+		ev(t3, "a", "D-2026-02-27-0003", `{"tx":"Use Go"}`))
+	eq(t, st.Section(20), SectionHeader+"D-2026-02-27-0003 | Use Go\nD-2026-02-27-0001 | Use PostgreSQL | #db\n", "section")
+	eq(t, st.Section(1), SectionHeader+"D-2026-02-27-0003 | Use Go\n(+1 older active decision not shown; top tags: #db 1; /decision list shows all)\n", "max 1")
+	eq(t, NewState().Section(20), "", "empty")
+}
+
+func TestSectionNeverExceedsItsCapNorCutsALine(t *testing.T) {
+	for _, n := range []int{1, 5, 13, 20, 200} {
+		st := stateWith(n, func(i int) string { return fmt.Sprintf("Decision number %d %s", i, strings.Repeat("é", 150)) }, `["alpha","beta"]`)
+		sec := st.Section(20)
+		if c := utf8.RuneCountInString(sec); c > MaxSectionChars {
+			t.Fatalf("n=%d: %d chars", n, c)
+		}
+		lines := strings.Split(strings.TrimSuffix(sec, "\n"), "\n")
+		for _, l := range lines[2:] {
+			if !strings.HasPrefix(l, "D-") && !strings.HasPrefix(l, "(+") {
+				t.Fatalf("n=%d: broken line %q", n, l)
+			}
+		}
+		if n > 13 && !strings.Contains(sec, "older active decisions not shown; top tags: #alpha") {
+			t.Fatalf("n=%d: missing summary in\n%s", n, sec)
+		}
+		// Newest kept: the highest number must be shown.
+		if !strings.Contains(sec, fmt.Sprintf("D-2026-01-01-%04d", n)) {
+			t.Fatalf("n=%d: newest decision not shown", n)
+		}
+	}
+}
+
+func TestSectionIsByteIdenticalWhileUnchanged(t *testing.T) {
+	st := stateWith(50, func(i int) string { return fmt.Sprintf("rule %d", i) }, `["x","y","z"]`)
+	first := st.Section(20)
+	for i := 0; i < 100; i++ {
+		if st.Section(20) != first {
+			t.Fatal("section changed without a change of decisions")
+		}
+	}
+}
