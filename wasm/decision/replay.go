@@ -9,15 +9,15 @@ import (
 type ProblemKind uint8
 
 const (
-	Corrupt      ProblemKind = iota + 1 // the line is not a valid event; skipped
-	Torn                                // last line cut short by a crash; skipped
-	NoNewline                           // last line complete but unterminated; applied
-	NewerVersion                        // written by a newer format; skipped
-	UnknownID                           // event for an id never added; ignored
-	RemovedID                           // event for an id already removed; ignored
-	DuplicateAdd                        // add for an id that exists; ignored
-	BackwardsTime                       // event older than the id's previous event; applied
-	BadTime                             // t does not parse; applied with time 0
+	Corrupt       ProblemKind = iota + 1 // the line is not a valid event; skipped
+	Torn                                 // last line cut short by a crash; skipped
+	NoNewline                            // last line complete but unterminated; applied
+	NewerVersion                         // written by a newer format; skipped
+	UnknownID                            // event for an id never added; ignored
+	RemovedID                            // event for an id already removed; ignored
+	DuplicateAdd                         // add for an id that exists; ignored
+	BackwardsTime                        // event older than the id's previous event; applied
+	BadTime                              // t does not parse; applied with time 0
 )
 
 var problemNames = [...]string{"", "corrupt", "torn", "no-newline", "newer-version", "unknown-id", "removed-id", "duplicate-add", "backwards-time", "bad-time"}
