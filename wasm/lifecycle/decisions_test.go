@@ -1,0 +1,269 @@
+package lifecycle
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/wasm/decision"
+)
+
+func TestAddThenInjectShowsTheDecisionLine(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add Use PostgreSQL for the primary database --tag db`)
+	r.contains("Added D-2026-02-27-0001")
+	got := r.injected("hello")
+	if !strings.Contains(got, "D-2026-02-27-0001 | Use PostgreSQL for the primary database | #db") {
+		t.Fatalf("injected %q", got)
+	}
+	if !strings.HasPrefix(got, "\n\n## Project decisions") {
+		t.Fatalf("section must follow the prompt after a blank line: %q", got)
+	}
+}
+
+func TestInjectionIsByteStableAcrossTurns(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add Use Go for services`)
+	first := r.injected("a")
+	for i := 0; i < 20; i++ {
+		if got := r.injected("b"); got != first {
+			t.Fatalf("turn %d changed the injection", i)
+		}
+	}
+}
+
+func TestSupersedeHidesTheOldDecision(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add Use MySQL`)
+	r.h.now += 1000
+	r.cmd(`supersede D-2026-02-27-0001 Use PostgreSQL 16`)
+	if r.exit() != 1 || !strings.Contains(r.text(), "--reason") {
+		t.Fatalf("supersede without a reason must fail without a UI: %s", r.text())
+	}
+	r.cmd(`supersede D-2026-02-27-0001 Use PostgreSQL 16 --reason "better JSON support"`)
+	r.contains("Superseded D-2026-02-27-0001 with D-2026-02-27-0002")
+	got := r.injected("x")
+	if strings.Contains(got, "MySQL") || !strings.Contains(got, "D-2026-02-27-0002 | Use PostgreSQL 16") {
+		t.Fatalf("injected %q", got)
+	}
+}
+
+func TestDisabledProjectInjectsNothingAndWritesNothing(t *testing.T) {
+	r := newRig(t, false)
+	os.MkdirAll(filepath.Join(r.project, ".pi"), 0o755)
+	os.WriteFile(filepath.Join(r.project, ".pi/decision-memory.config.json"), []byte(`{"enabled": false}`), 0o644)
+	r.start(false, true)
+	before := tree(t, filepath.Dir(r.project))
+	if got := r.injected("hi"); got != "" {
+		t.Fatalf("injected %q", got)
+	}
+	r.cmd("add Use Go")
+	if r.exit() != 1 || !strings.Contains(r.text(), "disabled") {
+		t.Fatalf("add must refuse: %d %s", r.exit(), r.text())
+	}
+	r.call("agent_end", map[string]any{"stopReason": "stop"})
+	if after := tree(t, filepath.Dir(r.project)); len(after) != len(before) {
+		t.Fatalf("files changed: %v -> %v", before, after)
+	}
+}
+
+func TestUntrustedProjectIsInert(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd("add Use Go")
+	r.start(false, false)
+	if got := r.injected("hi"); got != "" {
+		t.Fatalf("untrusted project injected %q", got)
+	}
+	r.cmd("list")
+	r.contains("not trusted")
+}
+
+func TestRandomFolderStaysUntouched(t *testing.T) {
+	base := t.TempDir()
+	h := &osHost{now: 1772172000000}
+	e := New(h)
+	e.Handle("session_start", []byte(`{"cwd":"`+base+`","agentDir":"`+filepath.Join(base, "agent")+`","trusted":true}`))
+	e.Handle("before_agent_start", []byte(`{"prompt":"hello","messageType":"user"}`))
+	e.Handle("agent_end", []byte(`{"stopReason":"stop"}`))
+	if entries, _ := os.ReadDir(base); len(entries) != 0 {
+		t.Fatalf("random folder got %v", entries)
+	}
+}
+
+func TestDuplicateWithoutUIFailsNamingTheFlag(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add Use pnpm for package management`)
+	r.cmd(`add use PNPM for package management!`)
+	if r.exit() != 1 || !strings.Contains(r.text(), "duplicate of D-2026-02-27-0001") || !strings.Contains(r.text(), "--force") {
+		t.Fatalf("got %d %q", r.exit(), r.text())
+	}
+	r.cmd(`add use PNPM for package management! --force`)
+	r.contains("Added D-2026-02-27-0002")
+	r.cmd(`add Use pnpm workspaces --update D-2026-02-27-0001`)
+	r.contains("Updated D-2026-02-27-0001")
+}
+
+func TestDuplicateWithUIOffersUpdateCreateCancel(t *testing.T) {
+	r := newRig(t, true)
+	r.cmd(`add Use pnpm`)
+	r.cmd(`add use pnpm`)
+	d := r.dialog()
+	if d.Get("kind").String() != "select" || len(d.Get("options").Array()) != 3 {
+		t.Fatalf("dialog %s", d.Raw)
+	}
+	r.answer(d.Get("options.1").String())
+	r.contains("Added D-2026-02-27-0002")
+	r.cmd(`add use pnpm`)
+	r.answer(nil)
+	r.contains("Cancelled")
+	if strings.Count(r.log(), "\n") != 2 {
+		t.Fatalf("log %q", r.log())
+	}
+}
+
+func TestPurgePreviewsThenRemovesWithYes(t *testing.T) {
+	r := newRig(t, false)
+	old := decision.FormatTime(r.h.now - 400*day)
+	os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory"), 0o755)
+	os.WriteFile(filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl"), []byte(
+		`{"v":1,"t":"`+old+`","p":"x","e":"a","i":"D-2025-01-01-0001","d":{"tx":"old draft","s":"draft"}}`+"\n"+
+			`{"v":1,"t":"`+old+`","p":"x","e":"a","i":"D-2025-01-01-0002","d":{"tx":"old but active"}}`+"\n"), 0o644)
+	r.cmd("purge")
+	r.contains("Purge would remove 1 decision")
+	r.contains("Re-run with --yes")
+	if strings.Count(r.log(), "\n") != 2 {
+		t.Fatal("preview wrote")
+	}
+	r.cmd("purge --yes")
+	r.contains("Purged: removed 1 decision")
+	if !strings.Contains(r.log(), `"e":"rm","i":"D-2025-01-01-0001"`) {
+		t.Fatalf("log %q", r.log())
+	}
+}
+
+func TestCorruptLogStillLoadsAndDoctorReportsLines(t *testing.T) {
+	r := newRig(t, false)
+	os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory"), 0o755)
+	logPath := filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl")
+	content := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use Go"}}` + "\n" +
+		"garbage here\n" +
+		`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0002","d":{"tx":"Use Rust` // torn
+	os.WriteFile(logPath, []byte(content), 0o644)
+	r.start(false, true)
+	if got := r.injected("x"); !strings.Contains(got, "D-2026-02-27-0001 | Use Go") {
+		t.Fatalf("injected %q", got)
+	}
+	r.cmd("doctor")
+	r.contains("line 2: corrupt")
+	r.contains("line 3: torn")
+	r.cmd("add Use Zig for tooling")
+	// The torn add never completed, so its id was never handed out.
+	r.contains("Added D-2026-02-27-0002")
+	b, _ := os.ReadFile(logPath)
+	if !strings.HasPrefix(string(b), content+"\n") {
+		t.Fatalf("the torn line must be kept and sealed with a newline: %q", b)
+	}
+	r.start(false, true)
+	if got := r.injected("x"); !strings.Contains(got, "D-2026-02-27-0002 | Use Zig") || !strings.Contains(got, "D-2026-02-27-0001") {
+		t.Fatalf("after sealing: %q", got)
+	}
+}
+
+func TestAutoCaptureAsksAtAgentEndAndSavesOnYes(t *testing.T) {
+	r := newRig(t, true)
+	r.injected("Please set things up.\nDecision: Use pnpm for package management")
+	r.call("agent_end", map[string]any{"stopReason": "stop"})
+	d := r.dialog()
+	if d.Get("kind").String() != "confirm" || !strings.Contains(d.Get("message").String(), "Use pnpm") {
+		t.Fatalf("dialog %s", r.last.Raw)
+	}
+	r.answer(true)
+	if !strings.Contains(r.log(), `"tx":"Use pnpm for package management"`) || !strings.Contains(r.log(), `"so":"auto-capture"`) {
+		t.Fatalf("log %q", r.log())
+	}
+}
+
+func TestAutoCaptureSkipsFailedRunsAndNoUI(t *testing.T) {
+	r := newRig(t, true)
+	r.injected("Decision: Use pnpm")
+	r.call("agent_end", map[string]any{"stopReason": "error"})
+	if r.dialog().Exists() {
+		t.Fatal("asked after a failed run")
+	}
+	r = newRig(t, false)
+	r.injected("Decision: Use pnpm everywhere")
+	r.call("agent_end", map[string]any{"stopReason": "stop"})
+	r.contains("not saved")
+	if r.log() != "" {
+		t.Fatal("wrote without a UI")
+	}
+}
+
+func TestEnableDisableEditTheConfigFile(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd("disable --project")
+	r.contains("It is now disabled")
+	b, _ := os.ReadFile(filepath.Join(r.project, ".pi/decision-memory.config.json"))
+	if !strings.Contains(string(b), `"enabled": false`) {
+		t.Fatalf("config %q", b)
+	}
+	r.cmd("add Use Go")
+	if r.exit() != 1 {
+		t.Fatal("add while disabled")
+	}
+	r.cmd("enable --project")
+	r.contains("It is now enabled")
+	r.cmd("enable")
+	if r.exit() != 2 {
+		t.Fatal("enable without scope must be a usage error")
+	}
+}
+
+func TestConflictAndResolve(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd("add Use tabs")
+	r.cmd("add Use spaces")
+	r.cmd("conflict D-2026-02-27-0001 D-2026-02-27-0002 pick one")
+	r.contains("Marked")
+	r.cmd("show D-2026-02-27-0001")
+	r.contains("conflicts with: D-2026-02-27-0002")
+	r.cmd("resolve D-2026-02-27-0002 rejected")
+	r.cmd("show D-2026-02-27-0001 --json")
+	if !strings.Contains(r.text(), `"conflictsWith":[]`) {
+		t.Fatalf("conflict not cleared: %s", r.text())
+	}
+}
+
+func TestUnknownIdsAndUsageErrors(t *testing.T) {
+	r := newRig(t, false)
+	for args, code := range map[string]int64{
+		"remove D-2026-01-01-0009": 1,
+		"remove nonsense":          1,
+		"frobnicate":               2,
+		"add --nope x":             2,
+		"add":                      2,
+		`add "open`:                2,
+	} {
+		r.cmd(args)
+		if r.exit() != code {
+			t.Errorf("%q exit %d, want %d (%s)", args, r.exit(), code, r.text())
+		}
+	}
+}
+
+func TestSecretsAreRedactedBeforeWriting(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd("add Deploy with token=abcdef1234567890")
+	if strings.Contains(r.log(), "abcdef1234567890") || !strings.Contains(r.log(), "REDACTED") {
+		t.Fatalf("log %q", r.log())
+	}
+}
+
+func TestCommandBeforeSessionStartIsAClearError(t *testing.T) {
+	e := New(&osHost{})
+	out := string(e.Handle("command", []byte(`{"name":"decision","args":"list"}`)))
+	if !strings.Contains(out, "before session_start") {
+		t.Fatal(out)
+	}
+}
