@@ -28,14 +28,14 @@ type Match struct {
 // decisions to leave out (the one being edited or superseded).
 func (s *State) Check(text string, except ...string) (dups, conflicts []Match) {
 	norm := Normalize(text)
-	for _, d := range s.byID {
+	s.each(func(d *Decision) {
 		if d.Status != Active || contains(except, d.ID) {
-			continue
+			return
 		}
 		if Normalize(d.Text) == norm || Normalize(d.Title) == norm {
 			dups = append(dups, Match{D: d, Verdict: Duplicate, Score: 1, Reason: "same text"})
 		}
-	}
+	})
 	sortMatches(dups)
 	sortMatches(conflicts)
 	return dups, conflicts

@@ -47,12 +47,21 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 //	=> Event{V:1, Code:Add, ID:"D-2026-02-27-0001", Data:{Text:"Use PostgreSQL", Status:Active}, …}
 func Decode(line []byte, arena *Arena) (Event, error) {
 	var ev Event
-	s := scanner{b: line, arena: arena}
+	var s scanner
+	err := s.decode(line, arena, &ev)
+	return ev, err
+}
+
+// decode is Decode into reusable storage: the Reader keeps one scanner and one
+// Event for a whole replay, so nothing escapes to the heap per line.
+func (s *scanner) decode(line []byte, arena *Arena, ev *Event) error {
+	*ev = Event{}
+	s.b, s.i, s.arena = line, 0, arena
 	var seen uint8 // v, t, e, i
 	var badCode []byte
 	s.ws()
 	if !s.eat('{') {
-		return ev, s.syntax()
+		return s.syntax()
 	}
 	s.ws()
 	if !s.eat('}') {
@@ -60,11 +69,11 @@ func Decode(line []byte, arena *Arena) (Event, error) {
 			s.ws()
 			k, ok := s.key()
 			if !ok {
-				return ev, s.syntax()
+				return s.syntax()
 			}
 			s.ws()
 			if !s.eat(':') {
-				return ev, s.syntax()
+				return s.syntax()
 			}
 			s.ws()
 			switch {
@@ -72,16 +81,16 @@ func Decode(line []byte, arena *Arena) (Event, error) {
 				n, ok := s.int()
 				if !ok {
 					if !s.skip() {
-						return ev, s.syntax()
+						return s.syntax()
 					}
-					return ev, &DecodeError{Err: ErrVersion, Detail: "v is not a number"}
+					return &DecodeError{Err: ErrVersion, Detail: "v is not a number"}
 				}
 				ev.V = int(n)
 				seen |= 1
 			case k == "t":
 				str, isStr, ok := s.stringOrSkip()
 				if !ok {
-					return ev, s.syntax()
+					return s.syntax()
 				}
 				if isStr {
 					ev.Time = str
@@ -91,14 +100,14 @@ func Decode(line []byte, arena *Arena) (Event, error) {
 			case k == "p":
 				str, _, ok := s.stringOrSkip()
 				if !ok {
-					return ev, s.syntax()
+					return s.syntax()
 				}
 				ev.Project = str
 			case k == "e":
 				start := s.i
 				str, isStr, ok := s.rawString()
 				if !ok {
-					return ev, s.syntax()
+					return s.syntax()
 				}
 				if isStr {
 					ev.Code = parseCode(str)
@@ -110,7 +119,7 @@ func Decode(line []byte, arena *Arena) (Event, error) {
 			case k == "i":
 				str, isStr, ok := s.stringOrSkip()
 				if !ok {
-					return ev, s.syntax()
+					return s.syntax()
 				}
 				if isStr && str != "" {
 					ev.ID = str
@@ -119,20 +128,20 @@ func Decode(line []byte, arena *Arena) (Event, error) {
 			case k == "d":
 				if s.peek() == '{' {
 					if !s.data(&ev.Data) {
-						return ev, s.syntax()
+						return s.syntax()
 					}
 				} else if !s.skip() {
-					return ev, s.syntax()
+					return s.syntax()
 				}
 			case k == "u":
 				str, _, ok := s.stringOrSkip()
 				if !ok {
-					return ev, s.syntax()
+					return s.syntax()
 				}
 				ev.Actor = str
 			default:
 				if !s.skip() {
-					return ev, s.syntax()
+					return s.syntax()
 				}
 			}
 			s.ws()
@@ -142,28 +151,28 @@ func Decode(line []byte, arena *Arena) (Event, error) {
 			if s.eat('}') {
 				break
 			}
-			return ev, s.syntax()
+			return s.syntax()
 		}
 	}
 	s.ws()
 	if s.i != len(s.b) {
-		return ev, s.syntax()
+		return s.syntax()
 	}
 	switch {
 	case seen&1 == 0:
-		return ev, &DecodeError{Err: ErrMissing, Detail: "v"}
+		return &DecodeError{Err: ErrMissing, Detail: "v"}
 	case ev.V != Version:
-		return ev, &DecodeError{Err: ErrVersion, Detail: "v=" + strconv.Itoa(ev.V) + " (this pi-memory reads v=1; a newer version wrote this line)"}
+		return &DecodeError{Err: ErrVersion, Detail: "v=" + strconv.Itoa(ev.V) + " (this pi-memory reads v=1; a newer version wrote this line)"}
 	case seen&4 == 0:
-		return ev, &DecodeError{Err: ErrMissing, Detail: "e"}
+		return &DecodeError{Err: ErrMissing, Detail: "e"}
 	case badCode != nil:
-		return ev, unknownCode(badCode)
+		return unknownCode(badCode)
 	case seen&8 == 0:
-		return ev, &DecodeError{Err: ErrMissing, Detail: "i"}
+		return &DecodeError{Err: ErrMissing, Detail: "i"}
 	case seen&2 == 0:
-		return ev, &DecodeError{Err: ErrMissing, Detail: "t"}
+		return &DecodeError{Err: ErrMissing, Detail: "t"}
 	}
-	return ev, nil
+	return nil
 }
 
 func unknownCode(raw []byte) error {
@@ -196,8 +205,8 @@ type scanner struct {
 	b     []byte
 	i     int
 	arena *Arena
-	err   int // offset of the first syntax error
 	tmp   []byte
+	list  []string
 }
 
 func (s *scanner) syntax() error { return &DecodeError{Err: ErrSyntax, Offset: s.i} }
@@ -278,24 +287,25 @@ func keyString(b []byte) string {
 			return "c"
 		}
 	case 2:
-		switch string(b) {
-		case "ti":
+		a, c := b[0], b[1]
+		switch {
+		case a == 't' && c == 'i':
 			return "ti"
-		case "tx":
+		case a == 't' && c == 'x':
 			return "tx"
-		case "tg":
+		case a == 't' && c == 'g':
 			return "tg"
-		case "sp":
+		case a == 's' && c == 'p':
 			return "sp"
-		case "sb":
+		case a == 's' && c == 'b':
 			return "sb"
-		case "cn":
+		case a == 'c' && c == 'n':
 			return "cn"
-		case "so":
+		case a == 's' && c == 'o':
 			return "so"
-		case "cf":
+		case a == 'c' && c == 'f':
 			return "cf"
-		case "cg":
+		case a == 'c' && c == 'g':
 			return "cg"
 		}
 	}
@@ -309,27 +319,51 @@ func (s *scanner) rawString() ([]byte, bool, bool) {
 		return nil, false, s.skip()
 	}
 	start := s.i + 1
-	var high byte
-	for j := start; j < len(s.b); j++ {
-		c := s.b[j]
+	b := s.b
+	high := false
+	j := start
+	for j < len(b) {
+		// One table lookup per byte: plain string bytes are by far the most
+		// common thing in a log, so this loop is the replay's hot path.
+		if strClass[b[j]] == 0 {
+			j++
+			continue
+		}
+		c := b[j]
 		if c == '"' {
 			s.i = j + 1
-			if high >= utf8.RuneSelf {
-				return s.valid(s.b[start:j]), true, true
+			if high {
+				return s.valid(b[start:j]), true, true
 			}
-			return s.b[start:j], true, true
+			return b[start:j], true, true
 		}
-		if c == '\\' || c < 0x20 {
-			break
+		if c >= utf8.RuneSelf {
+			high = true
+			j++
+			continue
 		}
-		high |= c
+		break // a backslash or a control character
 	}
-	b, ok := s.unescape()
+	out, ok := s.unescape()
 	if ok {
-		b = s.valid(b)
+		out = s.valid(out)
 	}
-	return b, true, ok
+	return out, true, ok
 }
+
+// strClass marks the bytes a string scan must stop at: the closing quote, a
+// backslash, control characters (invalid in JSON strings) and non-ASCII
+// bytes (UTF-8 to validate).
+var strClass = func() (t [256]byte) {
+	for c := 0; c < 0x20; c++ {
+		t[c] = 1
+	}
+	t['"'], t['\\'] = 1, 1
+	for c := 0x80; c < 256; c++ {
+		t[c] = 1
+	}
+	return t
+}()
 
 // valid replaces invalid UTF-8 with U+FFFD, as Node does when it reads the
 // file, so every host sees the same text and re-encoding is lossless.
@@ -451,7 +485,9 @@ func (s *scanner) hex4() (rune, bool) {
 	return r, true
 }
 
-// int reads an integer-valued number; ok is false for any other value (not consumed).
+// int reads an integer-valued number; ok is false for any other value (not
+// consumed). Small integers, the only ones a log holds, parse without
+// allocating.
 func (s *scanner) int() (int64, bool) {
 	start := s.i
 	end, ok := s.numberEnd()
@@ -459,17 +495,37 @@ func (s *scanner) int() (int64, bool) {
 		s.i = start
 		return 0, false
 	}
-	n, err := strconv.ParseInt(string(s.b[start:end]), 10, 64)
-	if err != nil {
-		f, ferr := strconv.ParseFloat(string(s.b[start:end]), 64)
-		if ferr != nil || f != float64(int64(f)) {
-			s.i = start
-			return 0, false
+	num := s.b[start:end]
+	if len(num) > 0 && len(num) <= 18 {
+		var n int64
+		neg := num[0] == '-'
+		digits := num
+		if neg {
+			digits = num[1:]
 		}
-		n = int64(f)
+		plain := len(digits) > 0
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				plain = false
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if plain {
+			if neg {
+				n = -n
+			}
+			s.i = end
+			return n, true
+		}
+	}
+	f, err := strconv.ParseFloat(string(num), 64)
+	if err != nil || f != float64(int64(f)) {
+		s.i = start
+		return 0, false
 	}
 	s.i = end
-	return n, true
+	return int64(f), true
 }
 
 func (s *scanner) float() (float64, bool) {
@@ -617,10 +673,10 @@ func (s *scanner) strings() ([]string, bool, bool) {
 	}
 	s.i++
 	s.ws()
-	var out []string
 	if s.eat(']') {
 		return []string{}, true, true
 	}
+	tmp := s.list[:0]
 	for {
 		s.ws()
 		if s.peek() == '"' {
@@ -628,7 +684,7 @@ func (s *scanner) strings() ([]string, bool, bool) {
 			if !ok {
 				return nil, false, false
 			}
-			out = append(out, str)
+			tmp = append(tmp, str)
 		} else if !s.skip() {
 			return nil, false, false
 		}
@@ -637,10 +693,8 @@ func (s *scanner) strings() ([]string, bool, bool) {
 			continue
 		}
 		if s.eat(']') {
-			if out == nil {
-				out = []string{}
-			}
-			return out, true, true
+			s.list = tmp
+			return s.arena.Strings(tmp), true, true
 		}
 		return nil, false, false
 	}
@@ -714,7 +768,7 @@ func (s *scanner) data(d *Data) bool {
 				return false
 			}
 			if isStr {
-				if st := ParseStatus(string(b)); st != StatusNone {
+				if st := parseStatusBytes(b); st != StatusNone {
 					d.Status, d.Has = st, d.Has|HasStatus
 				}
 			}
@@ -751,6 +805,15 @@ func (s *scanner) data(d *Data) bool {
 		}
 		return s.eat('}')
 	}
+}
+
+func parseStatusBytes(b []byte) Status {
+	for i := Active; i < numStatus; i++ {
+		if string(b) == statusNames[i] {
+			return i
+		}
+	}
+	return StatusNone
 }
 
 // Encode writes an event as one compact line (without the newline), keys in

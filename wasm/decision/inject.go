@@ -85,35 +85,24 @@ func (s *State) Section(max int) string {
 // summary describes the active decisions not shown: how many and their most
 // common tags.
 func (s *State) summary(left int, shown []*Decision) string {
-	isShown := make(map[*Decision]bool, len(shown))
-	for _, d := range shown {
-		isShown[d] = true
-	}
-	counts := map[string]int{}
-	for _, d := range s.byID {
-		if d.Status != Active || isShown[d] {
-			continue
+	// Tags are a small vocabulary: count them in a short table searched
+	// linearly (a string-keyed map allocates per lookup under TinyGo); a
+	// decision's own tags are deduplicated by a scan of its short list.
+	var tc tagCounts
+	s.each(func(d *Decision) {
+		if d.Status != Active || isShownIn(d, shown) {
+			return
 		}
-		seen := map[string]bool{}
-		for _, t := range d.Tags {
+		for i, t := range d.Tags {
 			t = cleanTag(t)
-			if t == "" || seen[t] {
+			if t == "" || repeatsTag(d.Tags[:i], t) {
 				continue
 			}
-			seen[t] = true
-			counts[t]++
+			tc.add(t)
 		}
-	}
-	tags := make([]string, 0, len(counts))
-	for t := range counts {
-		tags = append(tags, t)
-	}
-	sort.Slice(tags, func(i, j int) bool {
-		if counts[tags[i]] != counts[tags[j]] {
-			return counts[tags[i]] > counts[tags[j]]
-		}
-		return tags[i] < tags[j]
 	})
+	tags, counts := tc.names, tc.counts
+	sort.Sort(&tc)
 	noun := "decisions"
 	if left == 1 {
 		noun = "decision"
@@ -125,10 +114,73 @@ func (s *State) summary(left int, shown []*Decision) string {
 			if i == 3 {
 				break
 			}
-			out += " #" + t + " " + strconv.Itoa(counts[t])
+			out += " #" + t + " " + strconv.Itoa(counts[i])
 		}
 	}
 	return out + "; /decision list shows all)"
+}
+
+// tagCounts counts tags, most common first once sorted (ties by name).
+type tagCounts struct {
+	names  []string
+	counts []int
+	index  map[string]int // used only once the vocabulary outgrows a scan
+}
+
+func (c *tagCounts) add(t string) {
+	if c.index != nil {
+		if i, ok := c.index[t]; ok {
+			c.counts[i]++
+			return
+		}
+	} else {
+		for i, n := range c.names {
+			if n == t {
+				c.counts[i]++
+				return
+			}
+		}
+	}
+	c.names = append(c.names, t)
+	c.counts = append(c.counts, 1)
+	if c.index != nil {
+		c.index[t] = len(c.names) - 1
+	} else if len(c.names) > 64 {
+		c.index = make(map[string]int, 128)
+		for i, n := range c.names {
+			c.index[n] = i
+		}
+	}
+}
+
+func (c *tagCounts) Len() int { return len(c.names) }
+func (c *tagCounts) Less(i, j int) bool {
+	if c.counts[i] != c.counts[j] {
+		return c.counts[i] > c.counts[j]
+	}
+	return c.names[i] < c.names[j]
+}
+func (c *tagCounts) Swap(i, j int) {
+	c.names[i], c.names[j] = c.names[j], c.names[i]
+	c.counts[i], c.counts[j] = c.counts[j], c.counts[i]
+}
+
+func isShownIn(d *Decision, shown []*Decision) bool {
+	for _, x := range shown {
+		if x == d {
+			return true
+		}
+	}
+	return false
+}
+
+func repeatsTag(before []string, t string) bool {
+	for _, b := range before {
+		if cleanTag(b) == t {
+			return true
+		}
+	}
+	return false
 }
 
 // Line is one decision as injected: `D-… | short text | #tag1 #tag2`, at most
@@ -171,11 +223,27 @@ func oneLine(s string) string {
 
 // cleanTag drops a leading '#' and anything that would break the line format.
 func cleanTag(t string) string {
+	if plainTag(t) {
+		return t
+	}
 	t = strings.TrimLeft(strings.TrimSpace(t), "#")
 	if strings.ContainsAny(t, " \t\n|") {
 		t = strings.Join(strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '|' }), "-")
 	}
 	return t
+}
+
+func plainTag(t string) bool {
+	if t == "" || t[0] == '#' {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		switch t[i] {
+		case ' ', '\t', '\n', '\r', '|':
+			return false
+		}
+	}
+	return true
 }
 
 // cut shortens s to at most n characters, ending with "…" when it cut.

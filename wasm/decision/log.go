@@ -19,6 +19,8 @@ type Cursor struct {
 type Reader struct {
 	buf   []byte
 	Arena Arena
+	sc    scanner
+	ev    Event
 }
 
 const chunk = 1 << 20
@@ -79,11 +81,10 @@ func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor,
 		if isBlank(seg) {
 			return out, nil
 		}
-		ev, err := Decode(seg, &r.Arena)
-		if err == nil {
+		if err := r.sc.decode(seg, &r.Arena, &r.ev); err == nil {
 			line++
-			st.problem(line, NoNewline, ev.ID, "last line has no newline (hand-edited?); applied, and sealed on the next write")
-			st.Apply(&ev, line)
+			st.problem(line, NoNewline, r.ev.ID, "last line has no newline (hand-edited?); applied, and sealed on the next write")
+			st.Apply(&r.ev, line)
 			st.Lines = line
 			out.Offset, out.Line = off+int64(carry), line
 			return out, nil
@@ -99,16 +100,15 @@ func (r *Reader) applyLine(st *State, b []byte, line int) {
 	if isBlank(b) {
 		return
 	}
-	ev, err := Decode(b, &r.Arena)
-	if err != nil {
+	if err := r.sc.decode(b, &r.Arena, &r.ev); err != nil {
 		kind := Corrupt
-		if de, ok := err.(*DecodeError); ok && de.Err == ErrVersion && ev.V > Version {
+		if de, ok := err.(*DecodeError); ok && de.Err == ErrVersion && r.ev.V > Version {
 			kind = NewerVersion
 		}
-		st.problem(line, kind, ev.ID, err.Error())
+		st.problem(line, kind, r.ev.ID, err.Error())
 		return
 	}
-	st.Apply(&ev, line)
+	st.Apply(&r.ev, line)
 }
 
 // TornTail reports the unterminated, undecodable segment at the end of a log,

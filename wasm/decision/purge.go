@@ -11,15 +11,14 @@ const DayMs = 86400000
 //	=> [that draft]
 func (s *State) PurgeCandidates(nowMs int64, retention [numStatus]int) []*Decision {
 	var out []*Decision
-	for _, d := range s.byID {
+	s.each(func(d *Decision) {
 		if d.Status == Active || d.Status == StatusNone {
-			continue
+			return
 		}
-		days := retention[d.Status]
-		if nowMs-d.UpdatedAt > int64(days)*DayMs {
+		if nowMs-d.UpdatedAt > int64(retention[d.Status])*DayMs {
 			out = append(out, d)
 		}
-	}
+	})
 	sortNewest(out)
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]

@@ -35,11 +35,19 @@ type Problem struct {
 // State is the materialized decision memory: every live decision by id, with
 // indexes by status and tag derived on demand. Apply is the only way it changes.
 type State struct {
-	byID    map[string]*Decision
+	// Live decisions by id: canonical ids by their packed key (see idKey),
+	// anything else by the string.
+	byKey   map[uint64]*Decision
+	byOther map[string]*Decision
+	live    int
 	removed map[string]int // id -> line of its rm event
-	maxSeq  map[string]int // "D-2026-02-27-" -> highest NNNN ever seen
-	slab    []Decision
-	counts  [numStatus]int
+	maxSeq  map[string]int // "D-2026-02-27-" -> highest NNNN ever added (rarely touched: see lastPrefix)
+	// The day most recently noted, so a log written in order costs no map
+	// access per add.
+	lastPrefix string
+	lastSeq    int
+	slab       []Decision
+	counts     [numStatus]int
 
 	// Problems found while replaying, in line order.
 	Problems []Problem
@@ -57,30 +65,68 @@ type State struct {
 // NewState returns an empty state.
 func NewState() *State {
 	return &State{
-		byID:    make(map[string]*Decision),
+		byKey:   make(map[uint64]*Decision),
+		byOther: make(map[string]*Decision),
 		removed: make(map[string]int),
 		maxSeq:  make(map[string]int),
 	}
 }
 
 // Len is the number of live decisions.
-func (s *State) Len() int { return len(s.byID) }
+func (s *State) Len() int { return s.live }
 
 // Count is the number of live decisions with status st.
 func (s *State) Count(st Status) int { return s.counts[st] }
 
 // Get returns the live decision with id, or nil.
-func (s *State) Get(id string) *Decision { return s.byID[id] }
+func (s *State) Get(id string) *Decision {
+	if k, ok := idKey(id); ok {
+		return s.byKey[k]
+	}
+	return s.byOther[id]
+}
+
+func (s *State) put(d *Decision) {
+	if k, ok := idKey(d.ID); ok {
+		s.byKey[k] = d
+	} else {
+		s.byOther[d.ID] = d
+	}
+	s.live++
+}
+
+func (s *State) drop(id string) {
+	if k, ok := idKey(id); ok {
+		delete(s.byKey, k)
+	} else {
+		delete(s.byOther, id)
+	}
+	s.live--
+}
+
+// each calls f for every live decision, in no particular order.
+func (s *State) each(f func(d *Decision)) {
+	for _, d := range s.byKey {
+		f(d)
+	}
+	for _, d := range s.byOther {
+		f(d)
+	}
+}
 
 // WasRemoved reports whether id existed and was removed.
 func (s *State) WasRemoved(id string) bool {
+	if len(s.removed) == 0 {
+		return false
+	}
 	_, ok := s.removed[id]
 	return ok
 }
 
 func (s *State) newDecision() *Decision {
 	if len(s.slab) == cap(s.slab) {
-		s.slab = make([]Decision, 0, 512)
+		// Small slabs: see Arena on TinyGo's interior-pointer cost.
+		s.slab = make([]Decision, 0, 8)
 	}
 	s.slab = s.slab[:len(s.slab)+1]
 	return &s.slab[len(s.slab)-1]
@@ -102,15 +148,17 @@ func (s *State) Apply(ev *Event, line int) {
 	if ev.TimeMs == 0 && ev.Time != "" {
 		s.problem(line, BadTime, ev.ID, "time "+strconv.Quote(ev.Time)+" is not RFC 3339")
 	}
-	s.noteID(ev.ID)
-	d := s.byID[ev.ID]
+	d := s.Get(ev.ID)
 	switch ev.Code {
 	case Add:
 		if d != nil {
 			s.problem(line, DuplicateAdd, ev.ID, "second add of "+ev.ID+" (first added at line "+strconv.Itoa(d.AddLine)+"); ignored")
 			return
 		}
-		delete(s.removed, ev.ID)
+		s.noteID(ev.ID)
+		if len(s.removed) > 0 {
+			delete(s.removed, ev.ID)
+		}
 		d = s.newDecision()
 		d.ID = ev.ID
 		d.ProjectID = ev.Project
@@ -120,7 +168,7 @@ func (s *State) Apply(ev *Event, line int) {
 		d.CreatedBy = ev.Actor
 		d.AddLine, d.LastLine = line, line
 		merge(d, &ev.Data)
-		s.byID[ev.ID] = d
+		s.put(d)
 		s.counts[d.Status]++
 	case Remove:
 		if d == nil {
@@ -128,7 +176,7 @@ func (s *State) Apply(ev *Event, line int) {
 			return
 		}
 		s.counts[d.Status]--
-		delete(s.byID, ev.ID)
+		s.drop(ev.ID)
 		s.removed[ev.ID] = line
 	default:
 		if d == nil {
@@ -151,7 +199,7 @@ func (s *State) Apply(ev *Event, line int) {
 }
 
 func (s *State) orphan(ev *Event, line int) {
-	if rl, ok := s.removed[ev.ID]; ok {
+	if rl, ok := s.removed[ev.ID]; ok && len(s.removed) > 0 {
 		s.problem(line, RemovedID, ev.ID, ev.Code.LongName()+" for "+ev.ID+", removed at line "+strconv.Itoa(rl)+"; ignored")
 		return
 	}
@@ -165,9 +213,17 @@ func (s *State) noteID(id string) {
 	if !ok {
 		return
 	}
+	if prefix == s.lastPrefix {
+		if seq > s.lastSeq {
+			s.lastSeq = seq
+			s.maxSeq[prefix] = seq
+		}
+		return
+	}
 	if seq > s.maxSeq[prefix] {
 		s.maxSeq[prefix] = seq
 	}
+	s.lastPrefix, s.lastSeq = prefix, s.maxSeq[prefix]
 }
 
 func merge(d *Decision, data *Data) {
@@ -221,10 +277,8 @@ func Newer(a, b *Decision) bool {
 
 // All returns the live decisions, newest first.
 func (s *State) All() []*Decision {
-	out := make([]*Decision, 0, len(s.byID))
-	for _, d := range s.byID {
-		out = append(out, d)
-	}
+	out := make([]*Decision, 0, s.live)
+	s.each(func(d *Decision) { out = append(out, d) })
 	sort.Slice(out, func(i, j int) bool { return Newer(out[i], out[j]) })
 	return out
 }
@@ -232,11 +286,11 @@ func (s *State) All() []*Decision {
 // WithStatus returns the live decisions with status st, newest first (byStatus).
 func (s *State) WithStatus(st Status) []*Decision {
 	out := make([]*Decision, 0, s.counts[st])
-	for _, d := range s.byID {
+	s.each(func(d *Decision) {
 		if d.Status == st {
 			out = append(out, d)
 		}
-	}
+	})
 	sort.Slice(out, func(i, j int) bool { return Newer(out[i], out[j]) })
 	return out
 }
@@ -246,12 +300,12 @@ func (s *State) WithStatus(st Status) []*Decision {
 func (s *State) WithTag(tag string) []*Decision {
 	if s.byTag == nil || s.byTagGen != s.Gen {
 		s.byTag = make(map[string][]*Decision)
-		for _, d := range s.byID {
+		s.each(func(d *Decision) {
 			for _, t := range d.Tags {
 				k := foldTag(t)
 				s.byTag[k] = append(s.byTag[k], d)
 			}
-		}
+		})
 		for _, list := range s.byTag {
 			sort.Slice(list, func(i, j int) bool { return Newer(list[i], list[j]) })
 		}
@@ -264,21 +318,21 @@ func (s *State) WithTag(tag string) []*Decision {
 // without sorting everything: injection runs this on every changed turn.
 func (s *State) NewestActive(n int) []*Decision {
 	top := make([]*Decision, 0, n+1)
-	for _, d := range s.byID {
-		if d.Status != Active {
-			continue
+	s.each(func(d *Decision) {
+		if d.Status != Active || len(top) == n && !Newer(d, top[n-1]) {
+			return
 		}
-		if len(top) == n && !Newer(d, top[n-1]) {
-			continue
+		i := len(top)
+		for i > 0 && Newer(d, top[i-1]) {
+			i--
 		}
-		i := sort.Search(len(top), func(i int) bool { return Newer(d, top[i]) })
 		top = append(top, nil)
 		copy(top[i+1:], top[i:])
 		top[i] = d
 		if len(top) > n {
 			top = top[:n]
 		}
-	}
+	})
 	return top
 }
 

@@ -99,11 +99,11 @@ func (s *State) Search(q Query) []*Decision {
 		}
 		return out
 	}
-	for _, d := range s.byID {
+	s.each(func(d *Decision) {
 		if q.Match(d) {
 			out = append(out, d)
 		}
-	}
+	})
 	sortNewest(out)
 	return out
 }

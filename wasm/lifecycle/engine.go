@@ -7,9 +7,11 @@ package lifecycle
 
 import (
 	"path"
+	"runtime"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/tidwall/gjson"
 )
 
@@ -85,6 +87,17 @@ func (e *Engine) debug(out *Out, in gjson.Result) {
 		panic("pi-memory: panic requested by debug export")
 	case "ping":
 		out.Output("pong")
+	case "memstats":
+		// For benchmarks: how the module's heap behaves under a workload.
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		w := jsonw.Open(nil)
+		w.Int("heapAlloc", int64(m.HeapAlloc))
+		w.Int("heapSys", int64(m.HeapSys))
+		w.Int("frees", int64(m.Frees))
+		w.Int("mallocs", int64(m.Mallocs))
+		w.Int("totalAlloc", int64(m.TotalAlloc))
+		out.Output(string(w.Close()))
 	default:
 		out.Usage("debug: unknown op")
 	}
