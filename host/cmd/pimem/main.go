@@ -1,0 +1,275 @@
+// Command pimem runs pi-memory's core outside pi, with the grammar of the
+// slash commands: `pimem decision list` does what `/decision list` does in pi.
+// `pimem inject` prints exactly what would be added to the system prompt for
+// a prompt. Command output goes to stdout, everything else to stderr.
+//
+//	pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <store> [args…]
+//	pimem [flags] inject [--prompt TEXT] [--json]
+//
+// Exit codes: 0 ok, 1 user error (or a failure of the core), 2 usage error.
+//
+// Build: go build -o build/out/pimem ./host/cmd/pimem
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/host"
+	"github.com/pi-memory/pi-memory/host/fsys"
+)
+
+const usage = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <store> [args...]
+       pimem [flags] inject [--prompt TEXT] [--json]
+
+Runs pi-memory's commands outside pi, with the grammar of the slash commands:
+"pimem decision list" does what "/decision list" does.
+
+stores:
+  decision    project decisions (/decision)
+  memory      markdown notes (/memory)
+  om          observational memory (/om)
+  inject      print what would be added to the system prompt for --prompt
+
+flags:
+  --project DIR    the project (default: the current folder)
+  --agent-dir DIR  pi's agent folder (default: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
+  --json           ask the command for JSON output
+  --wasm PATH      the core module (default: $PIMEM_WASM, else core.wasm beside
+                   pimem, else ts/core.wasm in a folder above pimem)
+
+exit codes: 0 ok, 1 user error, 2 usage error
+`
+
+// stores are the commands pimem forwards to the core's command export.
+var stores = map[string]bool{"decision": true, "memory": true, "om": true}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// usageError is a bad pimem command line: exit 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+type options struct {
+	project, agentDir, wasm string
+	json                    bool
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	code, err := pimem(args, stdout, stderr)
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "pimem: %s\nRun 'pimem --help' for usage.\n", ue.msg)
+		return 2
+	case err != nil:
+		fmt.Fprintf(stderr, "pimem: %s\n", err)
+		return 1
+	}
+	return code
+}
+
+func pimem(args []string, stdout, stderr io.Writer) (int, error) {
+	var o options
+	fs := flag.NewFlagSet("pimem", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&o.project, "project", "", "")
+	fs.StringVar(&o.agentDir, "agent-dir", "", "")
+	fs.BoolVar(&o.json, "json", false, "")
+	fs.StringVar(&o.wasm, "wasm", "", "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			io.WriteString(stdout, usage)
+			return 0, nil
+		}
+		return 0, usageError{err.Error()}
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return 0, usageError{"no store given (decision, memory, om or inject)"}
+	}
+	store, argv := rest[0], rest[1:]
+
+	var prompt string
+	if store == "inject" {
+		ifs := flag.NewFlagSet("pimem inject", flag.ContinueOnError)
+		ifs.SetOutput(io.Discard)
+		ifs.StringVar(&prompt, "prompt", "", "")
+		ifs.BoolVar(&o.json, "json", o.json, "")
+		if err := ifs.Parse(argv); err != nil {
+			return 0, usageError{"inject: " + err.Error()}
+		}
+		if ifs.NArg() > 0 {
+			return 0, usageError{fmt.Sprintf("inject takes no arguments, got %q (quote the prompt: --prompt \"…\")", ifs.Args())}
+		}
+	} else if !stores[store] {
+		return 0, usageError{fmt.Sprintf("unknown store %q (decision, memory, om or inject)", store)}
+	}
+
+	session, err := sessionInput(o)
+	if err != nil {
+		return 0, err
+	}
+	wasm, err := findModule(o.wasm)
+	if err != nil {
+		return 0, err
+	}
+	ctx := context.Background()
+	rt, err := newRuntime(ctx, wasm)
+	if err != nil {
+		return 0, err
+	}
+	defer rt.Close(ctx)
+	inst, err := rt.NewInstance(ctx, host.Config{FS: fsys.NewOS(), Log: logTo(stderr)})
+	if err != nil {
+		return 0, err
+	}
+	defer inst.Close()
+	d := &host.Driver{Inst: inst, Stdout: stdout, Stderr: stderr}
+
+	res, err := d.Run("session_start", session)
+	if err != nil {
+		return 0, coreFailed("session_start", err)
+	}
+	if res.Exit != 0 {
+		return res.Exit, nil
+	}
+	if store == "inject" {
+		return inject(d, prompt, o.json, stdout)
+	}
+	if o.json {
+		argv = withJSON(argv)
+	}
+	input, _ := json.Marshal(struct {
+		Name  string   `json:"name"`
+		Argv  []string `json:"argv"`
+		HasUI bool     `json:"hasUI"`
+	}{store, append([]string{}, argv...), false})
+	res, err = d.Run("command", input)
+	if err != nil {
+		return 0, coreFailed("command", err)
+	}
+	return res.Exit, nil
+}
+
+// sessionInput is session_start as pi would send it for this project, with
+// no UI and the project trusted: running pimem in a folder is consent.
+func sessionInput(o options) ([]byte, error) {
+	cwd := o.project
+	if cwd == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("cannot tell the current folder: %w", err)
+		}
+		cwd = wd
+	}
+	cwd, err := filepath.Abs(cwd)
+	if err != nil {
+		return nil, usageError{"--project: " + err.Error()}
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return nil, usageError{"--project " + cwd + " is not a folder"}
+	}
+	agentDir := o.agentDir
+	if agentDir == "" {
+		agentDir = os.Getenv("PI_CODING_AGENT_DIR")
+	}
+	if agentDir == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return nil, fmt.Errorf("cannot find the agent folder: no home folder (%v); pass --agent-dir", err)
+		}
+		agentDir = filepath.Join(home, ".pi", "agent")
+	}
+	if agentDir, err = filepath.Abs(agentDir); err != nil {
+		return nil, usageError{"--agent-dir: " + err.Error()}
+	}
+	return json.Marshal(struct {
+		Cwd      string          `json:"cwd"`
+		AgentDir string          `json:"agentDir"`
+		Trusted  bool            `json:"trusted"`
+		HasUI    bool            `json:"hasUI"`
+		Mode     string          `json:"mode"`
+		Reason   string          `json:"reason"`
+		Flags    map[string]bool `json:"flags"`
+	}{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), true, false, "cli", "startup", map[string]bool{}})
+}
+
+// withJSON adds the --json word pimem was given before the store. It goes
+// last, where the command's flags go, but before a bare "--", after which
+// every word is positional.
+func withJSON(argv []string) []string {
+	out := make([]string, 0, len(argv)+1)
+	for n, w := range argv {
+		if w == "--" {
+			out = append(out, "--json")
+			return append(out, argv[n:]...)
+		}
+		out = append(out, w)
+	}
+	return append(out, "--json")
+}
+
+// inject prints what the core appends to the system prompt for prompt, byte
+// for byte; with --json, that text and the messages it would inject.
+func inject(d *host.Driver, prompt string, asJSON bool, stdout io.Writer) (int, error) {
+	input, _ := json.Marshal(struct {
+		Prompt      string `json:"prompt"`
+		MessageType string `json:"messageType"`
+	}{prompt, "user"})
+	res, err := d.Run("before_agent_start", input)
+	if err != nil {
+		return 0, coreFailed("before_agent_start", err)
+	}
+	text := strings.Join(res.SystemPromptAppend, "")
+	if !asJSON {
+		io.WriteString(stdout, text)
+		return res.Exit, nil
+	}
+	messages := []map[string]any{}
+	for _, m := range res.Messages {
+		var fields map[string]any
+		if err := json.Unmarshal(m.Raw, &fields); err != nil {
+			return 0, err
+		}
+		delete(fields, "t")
+		messages = append(messages, fields)
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.Encode(struct {
+		SystemPromptAppend string           `json:"systemPromptAppend"`
+		Messages           []map[string]any `json:"messages"`
+	}{text, messages})
+	return res.Exit, nil
+}
+
+func coreFailed(export string, err error) error {
+	var trap *host.TrapError
+	if errors.As(err, &trap) {
+		return fmt.Errorf("the core failed during %s: %s\nThis is a bug in pi-memory; please report it with the command you ran", export, trap.Summary())
+	}
+	return fmt.Errorf("the core failed during %s: %w", export, err)
+}
+
+// logTo shows the core's warnings and errors; debug and info are for tests.
+func logTo(w io.Writer) func(int, string) {
+	return func(level int, msg string) {
+		switch level {
+		case 2:
+			fmt.Fprintf(w, "pi-memory: warning: %s\n", msg)
+		case 3:
+			fmt.Fprintf(w, "pi-memory: error: %s\n", msg)
+		}
+	}
+}

@@ -1,0 +1,362 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/host"
+	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/host/internal/testmod"
+)
+
+// These tests run the built pimem binary, as a person would.
+var (
+	pimemBin    string
+	sharedCache string // shared, so each module is compiled once per test run
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "pimem-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pimemBin = filepath.Join(dir, "bin", "pimem")
+	sharedCache = filepath.Join(dir, "cache")
+	cmd := exec.Command(testmod.GoTool(), "build", "-o", pimemBin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building pimem: %v\n%s", err, out)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	testmod.Cleanup()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+type ran struct {
+	exit           int
+	stdout, stderr string
+}
+
+// runBin runs bin in dir with a clean environment: its own HOME, the shared
+// cache, no PI_CODING_AGENT_DIR or PIMEM_WASM unless env sets them.
+func runBin(t *testing.T, bin, dir string, env []string, args ...string) ran {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + sharedCache}, env...)
+	var out, errs bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errs
+	err := cmd.Run()
+	code := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		code = exit.ExitCode()
+	} else {
+		require.NoError(t, err)
+	}
+	return ran{code, out.String(), errs.String()}
+}
+
+// project is a fresh git work tree.
+func project(t *testing.T) string {
+	dir := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(dir, ".git"), 0o755))
+	return dir
+}
+
+func TestUsageErrorsExitTwoBeforeLoadingTheCore(t *testing.T) {
+	cases := []struct {
+		name   string
+		args   []string
+		stderr string
+	}{
+		{"no store", nil, "no store given"},
+		{"unknown store", []string{"decisions-typo", "list"}, `unknown store "decisions-typo"`},
+		{"unknown flag", []string{"--verbose", "decision", "list"}, "flag provided but not defined: -verbose"},
+		{"flag without value", []string{"--project"}, "flag needs an argument: -project"},
+		{"project is not a folder", []string{"--project", "/no/such/folder", "decision", "list"}, "/no/such/folder is not a folder"},
+		{"module flag names no file", []string{"--wasm", "/no/core.wasm", "decision", "list"}, "--wasm /no/core.wasm: no such file"},
+		{"inject with a stray word", []string{"inject", "hello"}, "inject takes no arguments"},
+		{"inject with an unknown flag", []string{"inject", "--promt", "x"}, "inject: flag provided but not defined: -promt"},
+	}
+	dir := project(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runBin(t, pimemBin, dir, nil, c.args...)
+			require.Equal(t, 2, r.exit, "stderr: %s", r.stderr)
+			require.Equal(t, "", r.stdout)
+			require.Contains(t, r.stderr, c.stderr)
+			require.Contains(t, r.stderr, "pimem --help")
+		})
+	}
+}
+
+func TestHelpGoesToStdoutAndExitsZero(t *testing.T) {
+	r := runBin(t, pimemBin, t.TempDir(), nil, "--help")
+	require.Equal(t, 0, r.exit)
+	require.True(t, strings.HasPrefix(r.stdout, "usage: pimem"), "stdout: %q", r.stdout)
+}
+
+// The real core, both builds: decision commands end to end with their exit
+// codes, --json, and inject showing what was decided.
+func TestDecisionCommandsEndToEndOnBothCores(t *testing.T) {
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			wasm := m.Path(t)
+			dir := project(t)
+			agent := filepath.Join(t.TempDir(), "agent")
+			run := func(args ...string) ran {
+				return runBin(t, pimemBin, dir, []string{"PI_CODING_AGENT_DIR=" + agent}, append([]string{"--wasm", wasm}, args...)...)
+			}
+			steps := []struct {
+				name string
+				args []string
+				exit int
+			}{
+				{"add", []string{"decision", "add", "Use PostgreSQL for storage", "--tag", "db"}, 0},
+				{"list", []string{"decision", "list"}, 0},
+				{"show an id that is not there", []string{"decision", "show", "D-2020-01-01-9999"}, 1},
+				{"unknown subcommand", []string{"decision", "frobnicate"}, 2},
+			}
+			for _, s := range steps {
+				r := run(s.args...)
+				require.Equal(t, s.exit, r.exit, "%s: stdout %q stderr %q", s.name, r.stdout, r.stderr)
+			}
+
+			r := run("--json", "decision", "list")
+			require.Equal(t, 0, r.exit, r.stderr)
+			var listed []map[string]any
+			require.NoError(t, json.Unmarshal([]byte(r.stdout), &listed), "--json list printed %q", r.stdout)
+			require.Equal(t, 1, len(listed))
+
+			r = run("inject", "--prompt", "which database?")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "Use PostgreSQL for storage")
+			require.Equal(t, injectedDirectly(t, wasm, dir, agent, "which database?"), r.stdout)
+		})
+	}
+}
+
+// injectedDirectly is what the core appends to the system prompt, asked
+// through the host package rather than pimem.
+func injectedDirectly(t *testing.T, wasm, dir, agent, prompt string) string {
+	ctx := context.Background()
+	rt, err := host.NewRuntimeFromFile(ctx, wasm, host.Options{CacheDir: sharedCache})
+	require.NoError(t, err)
+	defer rt.Close(ctx)
+	inst, err := rt.NewInstance(ctx, host.Config{FS: fsys.NewOS()})
+	require.NoError(t, err)
+	defer inst.Close()
+	d := &host.Driver{Inst: inst}
+	session, _ := json.Marshal(map[string]any{"cwd": dir, "agentDir": agent, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup", "flags": map[string]bool{}})
+	_, err = d.Run("session_start", session)
+	require.NoError(t, err)
+	in, _ := json.Marshal(map[string]string{"prompt": prompt, "messageType": "user"})
+	res, err := d.Run("before_agent_start", in)
+	require.NoError(t, err)
+	return strings.Join(res.SystemPromptAppend, "")
+}
+
+// The probe module stands in for the core where a test must see exactly
+// what pimem sent, or needs an exit code the core gives no way to reach.
+func TestArgvReachesTheCoreAsGiven(t *testing.T) {
+	wasm := testmod.Probe(t)
+	cases := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"words stay split as the shell split them", []string{"decision", "echo", "a", "b c", "--tag", "x"},
+			`{"name":"decision","argv":["echo","a","b c","--tag","x"],"hasUI":false}`},
+		{"--json before the store becomes a word", []string{"--json", "decision", "echo", "x"},
+			`{"name":"decision","argv":["echo","x","--json"],"hasUI":false}`},
+		{"--json goes before a bare --", []string{"--json", "decision", "echo", "--", "--x"},
+			`{"name":"decision","argv":["echo","--json","--","--x"],"hasUI":false}`},
+		{"--json after the store is the command's own", []string{"decision", "echo", "--json"},
+			`{"name":"decision","argv":["echo","--json"],"hasUI":false}`},
+		{"memory store", []string{"memory", "echo"}, `{"name":"memory","argv":["echo"],"hasUI":false}`},
+		{"om store", []string{"om", "echo"}, `{"name":"om","argv":["echo"],"hasUI":false}`},
+	}
+	dir := project(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runBin(t, pimemBin, dir, nil, append([]string{"--wasm", wasm}, c.args...)...)
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Equal(t, c.want+"\n", r.stdout)
+		})
+	}
+}
+
+func TestSessionStartDescribesTheProject(t *testing.T) {
+	wasm := testmod.Probe(t)
+	parent := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(parent, "app"), 0o755))
+	home := t.TempDir()
+	cases := []struct {
+		name     string
+		env      []string
+		args     []string
+		cwd      string
+		agentDir string
+	}{
+		{"relative --project and --agent-dir become absolute", nil,
+			[]string{"--project", "app", "--agent-dir", "agent"}, filepath.Join(parent, "app"), filepath.Join(parent, "agent")},
+		{"agent dir from PI_CODING_AGENT_DIR", []string{"PI_CODING_AGENT_DIR=/opt/pi"},
+			nil, parent, "/opt/pi"},
+		{"--agent-dir wins over the environment", []string{"PI_CODING_AGENT_DIR=/opt/pi"},
+			[]string{"--agent-dir", "/srv/agent"}, parent, "/srv/agent"},
+		{"agent dir defaults to ~/.pi/agent", []string{"HOME=" + home},
+			nil, parent, filepath.Join(home, ".pi", "agent")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append(append([]string{"--wasm", wasm}, c.args...), "decision", "session")
+			r := runBin(t, pimemBin, parent, c.env, args...)
+			require.Equal(t, 0, r.exit, r.stderr)
+			want, _ := json.Marshal(map[string]any{"cwd": c.cwd, "agentDir": c.agentDir, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup", "flags": map[string]bool{}})
+			require.Equal(t, canonical(t, string(want)), canonical(t, r.stdout))
+		})
+	}
+}
+
+func canonical(t *testing.T, s string) string {
+	var v any
+	require.NoError(t, json.Unmarshal([]byte(s), &v), "not JSON: %q", s)
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestExitCodesAndStreams(t *testing.T) {
+	wasm := testmod.Probe(t)
+	cases := []struct {
+		name   string
+		args   []string
+		exit   int
+		stdout string
+		stderr string
+	}{
+		{"ok", []string{"decision", "echo"}, 0, `{"name":"decision","argv":["echo"],"hasUI":false}` + "\n", ""},
+		{"user error from the core", []string{"decision", "exit", "1"}, 1, "", "error: exit 1\n"},
+		{"usage error from the core", []string{"decision", "exit", "2"}, 2, "", "error: exit 2\n"},
+		{"notifications on stderr, output alone on stdout", []string{"decision", "notify"}, 0, "done\n", "fyi\nwarning: careful\nerror: broken\n"},
+		{"a dialog is dismissed", []string{"decision", "dialog"}, 0, "asking\nanswered d1 with null\n", ""},
+		{"a completion has no model", []string{"decision", "complete"}, 1, `answered c1 with {"error":"no model available in pimem"}` + "\n", ""},
+	}
+	dir := project(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := runBin(t, pimemBin, dir, nil, append([]string{"--wasm", wasm}, c.args...)...)
+			require.Equal(t, c.exit, r.exit)
+			require.Equal(t, c.stdout, r.stdout)
+			require.Equal(t, c.stderr, r.stderr)
+		})
+	}
+}
+
+func TestACoreTrapExitsOneAndSaysWhatHappened(t *testing.T) {
+	r := runBin(t, pimemBin, project(t), nil, "--wasm", testmod.Probe(t), "decision", "panic")
+	require.Equal(t, 1, r.exit)
+	require.Equal(t, "", r.stdout)
+	require.Contains(t, r.stderr, "the core failed during command: panic: probe: panic requested")
+}
+
+func TestInjectPrintsTheSystemPromptTextByteForByte(t *testing.T) {
+	wasm := testmod.Probe(t)
+	dir := project(t)
+	text := "\n\n## Memory\n  prompt: use sqlite?  \ntype=user\t"
+
+	r := runBin(t, pimemBin, dir, nil, "--wasm", wasm, "inject", "--prompt", "use sqlite?")
+	require.Equal(t, 0, r.exit, r.stderr)
+	require.Equal(t, text, r.stdout)
+
+	wantJSON := `{"systemPromptAppend":` + jsonString(text) + `,"messages":[{"content":"recall for use sqlite?","customType":"probe-recall","display":false}]}` + "\n"
+	for _, args := range [][]string{
+		{"--json", "inject", "--prompt", "use sqlite?"},
+		{"inject", "--prompt", "use sqlite?", "--json"},
+	} {
+		r = runBin(t, pimemBin, dir, nil, append([]string{"--wasm", wasm}, args...)...)
+		require.Equal(t, 0, r.exit, r.stderr)
+		require.Equal(t, wantJSON, r.stdout, "args %q", args)
+	}
+}
+
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func TestTheModuleIsFoundWhereTheContractSays(t *testing.T) {
+	probe := testmod.Probe(t)
+	probeBytes, err := os.ReadFile(probe)
+	require.NoError(t, err)
+	exe, err := os.ReadFile(pimemBin)
+	require.NoError(t, err)
+	install := func(t *testing.T, files map[string][]byte) string {
+		root := t.TempDir()
+		for rel, b := range files {
+			p := filepath.Join(root, rel)
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.WriteFile(p, b, 0o755))
+		}
+		return root
+	}
+	echo := []string{"decision", "echo"}
+	cases := []struct {
+		name  string
+		files map[string][]byte
+		bin   string
+		env   []string
+		args  []string
+		exit  int
+		errs  string
+	}{
+		{"--wasm wins over PIMEM_WASM", map[string][]byte{"pimem": exe}, "pimem",
+			[]string{"PIMEM_WASM=/no/such.wasm"}, append([]string{"--wasm", probe}, echo...), 0, ""},
+		{"PIMEM_WASM", map[string][]byte{"pimem": exe}, "pimem",
+			[]string{"PIMEM_WASM=" + probe}, echo, 0, ""},
+		{"PIMEM_WASM naming no file", map[string][]byte{"pimem": exe}, "pimem",
+			[]string{"PIMEM_WASM=/no/such.wasm"}, echo, 1, "PIMEM_WASM=/no/such.wasm: no such file"},
+		{"core.wasm beside the executable", map[string][]byte{"bin/pimem": exe, "bin/core.wasm": probeBytes}, "bin/pimem",
+			nil, echo, 0, ""},
+		{"ts/core.wasm in a folder above", map[string][]byte{"build/out/pimem": exe, "ts/core.wasm": probeBytes}, "build/out/pimem",
+			nil, echo, 0, ""},
+		{"nowhere", map[string][]byte{"bin/pimem": exe}, "bin/pimem",
+			nil, echo, 1, "cannot find the core module"},
+	}
+	dir := project(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			root := install(t, c.files)
+			r := runBin(t, filepath.Join(root, c.bin), dir, c.env, c.args...)
+			require.Equal(t, c.exit, r.exit, "stderr: %s", r.stderr)
+			require.Contains(t, r.stderr, c.errs)
+			if c.exit == 0 {
+				require.Contains(t, r.stdout, `"argv":["echo"]`)
+			}
+		})
+	}
+}
+
+func TestCompiledCodeIsCachedUnderXDGCacheHome(t *testing.T) {
+	cache := t.TempDir()
+	r := runBin(t, pimemBin, project(t), []string{"XDG_CACHE_HOME=" + cache}, "--wasm", testmod.Probe(t), "decision", "echo")
+	require.Equal(t, 0, r.exit, r.stderr)
+	entries, err := os.ReadDir(filepath.Join(cache, "pi-memory", "wazero"))
+	require.NoError(t, err)
+	require.True(t, len(entries) > 0, "nothing cached")
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/host"
+)
+
+// findModule is where the core comes from, first found wins: --wasm,
+// $PIMEM_WASM, core.wasm beside the pimem executable (an installed pimem),
+// ts/core.wasm in a folder above it (a pimem built inside the repository).
+func findModule(flagPath string) (string, error) {
+	if flagPath != "" {
+		if !isFile(flagPath) {
+			return "", usageError{"--wasm " + flagPath + ": no such file"}
+		}
+		return flagPath, nil
+	}
+	if env := os.Getenv("PIMEM_WASM"); env != "" {
+		if !isFile(env) {
+			return "", fmt.Errorf("PIMEM_WASM=%s: no such file; fix or unset it", env)
+		}
+		return env, nil
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return "", fmt.Errorf("cannot find the core module: cannot locate the pimem executable (%v); pass --wasm PATH", err)
+	}
+	dir := filepath.Dir(exe)
+	tried := []string{filepath.Join(dir, "core.wasm")}
+	if isFile(tried[0]) {
+		return tried[0], nil
+	}
+	for d := dir; ; {
+		p := filepath.Join(d, "ts", "core.wasm")
+		if isFile(p) {
+			return p, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	tried = append(tried, filepath.Join(dir, "ts", "core.wasm")+" and in every folder above")
+	return "", errors.New("cannot find the core module; looked for " + strings.Join(tried, ", ") +
+		". Pass --wasm PATH or set PIMEM_WASM (in the repository, `make wasm` builds ts/core.wasm)")
+}
+
+func isFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// newRuntime compiles the module, with wazero's cache on disk when a cache
+// folder can be had: without it, each run of pimem recompiles the module.
+func newRuntime(ctx context.Context, wasm string) (*host.Runtime, error) {
+	if dir := cacheDir(); dir != "" {
+		if rt, err := host.NewRuntimeFromFile(ctx, wasm, host.Options{CacheDir: dir}); err == nil {
+			return rt, nil
+		}
+	}
+	return host.NewRuntimeFromFile(ctx, wasm, host.Options{})
+}
+
+// cacheDir is $XDG_CACHE_HOME/pi-memory/wazero, else ~/.cache/pi-memory/wazero.
+func cacheDir() string {
+	base := os.Getenv("XDG_CACHE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return ""
+		}
+		base = filepath.Join(home, ".cache")
+	}
+	dir := filepath.Join(base, "pi-memory", "wazero")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ""
+	}
+	return dir
+}

@@ -1,0 +1,119 @@
+package host
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// NoModel is what a Driver answers to a completion request: a host without a
+// model says so, and the core falls back as it would on any model failure.
+const NoModel = "no model available in pimem"
+
+// maxResumes bounds one Run: a core that keeps asking after every answer is
+// looping, and a CLI must end.
+const maxResumes = 64
+
+// Driver performs a call's effects for a host without a UI or a model (pimem,
+// tests): command output on Stdout, notifications on Stderr, dialogs answered
+// as dismissed, completions answered with an error. Prompt text and messages
+// are collected for the caller.
+type Driver struct {
+	Inst   *Instance
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// Result is what a Run leaves for the caller.
+type Result struct {
+	// Exit is the highest exit code of the envelopes in the run: a user
+	// error (1) or usage error (2) is never masked by a later envelope.
+	Exit int
+	// SystemPromptAppend holds the texts of system_prompt_append effects, in
+	// order and byte for byte.
+	SystemPromptAppend []string
+	// Messages holds the message effects, in order.
+	Messages []Effect
+}
+
+// Run calls export and keeps answering dialogs and completions through
+// resume until the core stops asking. After a trap it recreates the instance
+// (replaying session_start) so the next Run works, and returns the trap.
+func (d *Driver) Run(export string, input []byte) (Result, error) {
+	var res Result
+	for round := 0; ; round++ {
+		env, err := d.Inst.Call(export, input)
+		if err != nil {
+			if errors.Is(err, ErrTrap) {
+				if _, rerr := d.Inst.Recreate(); rerr != nil {
+					err = errors.Join(err, fmt.Errorf("recreating the instance also failed: %w", rerr))
+				}
+			}
+			return res, err
+		}
+		res.Exit = max(res.Exit, env.Exit)
+		var waiting *Effect
+		for _, e := range env.Effects {
+			switch e.T {
+			case "output":
+				d.line(d.Stdout, "", e.Text)
+			case "notify":
+				d.line(d.Stderr, notifyPrefix(e.Level), e.Text)
+			case "status":
+				// No footer outside pi.
+			case "system_prompt_append":
+				res.SystemPromptAppend = append(res.SystemPromptAppend, e.Text)
+			case "message":
+				res.Messages = append(res.Messages, e)
+			case "dialog", "complete":
+				waiting = &e
+			default:
+				d.line(d.Stderr, "warning: ", "ignoring effect "+e.T+", which this host does not know")
+			}
+		}
+		if waiting == nil {
+			return res, nil
+		}
+		if round == maxResumes {
+			return res, fmt.Errorf("host: the core asked %d times in a row for a dialog or completion; stopping", maxResumes+1)
+		}
+		export, input = "resume", answer(*waiting)
+	}
+}
+
+// answer is the resume input for a dialog (dismissed: there is no one to
+// ask) or a completion (there is no model).
+func answer(e Effect) []byte {
+	var value any
+	if e.T == "complete" {
+		value = map[string]string{"error": NoModel}
+	}
+	b, _ := json.Marshal(struct {
+		ID    string `json:"id"`
+		Value any    `json:"value"`
+	}{e.ID, value})
+	return b
+}
+
+func notifyPrefix(level string) string {
+	switch level {
+	case "", "info":
+		return ""
+	default:
+		return level + ": "
+	}
+}
+
+// line writes text on its own line. Write errors are dropped: a closed pipe
+// (pimem … | head) must not turn into a core failure.
+func (d *Driver) line(w io.Writer, prefix, text string) {
+	if w == nil || (text == "" && prefix == "") {
+		return
+	}
+	if !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	io.WriteString(w, prefix+text)
+}

@@ -1,0 +1,125 @@
+package host
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/tidwall/gjson"
+)
+
+// ErrEnvelope is an export's output that breaks the contract's envelope shape.
+var ErrEnvelope = errors.New("malformed envelope")
+
+// Envelope is what every export returns: effects for the host to perform, in
+// order, and the exit code pimem should end with.
+//
+//	{"v":1,"effects":[{"t":"notify","level":"info","text":"Added D-2026-11-21-0001"}],"exit":0}
+type Envelope struct {
+	Effects []Effect
+	Exit    int
+}
+
+// Effect is one request of the core. Only the fields of its type T are set;
+// Raw holds the effect as the core wrote it.
+type Effect struct {
+	T string
+
+	Text  string // output, notify, status, system_prompt_append
+	Level string // notify: info, warning, error
+	Key   string // status
+	Clear bool   // status: text was null, remove the entry
+
+	CustomType string // message
+	Content    string // message (raw JSON if not a string)
+	Display    bool   // message
+
+	ID          string   // dialog, complete: what resume answers
+	Kind        string   // dialog: select, confirm, input
+	Title       string   // dialog
+	Message     string   // dialog
+	Options     []string // dialog (select)
+	Placeholder string   // dialog (input)
+
+	System    string // complete
+	Prompt    string // complete
+	MaxTokens int    // complete
+
+	Raw json.RawMessage
+}
+
+// Waits reports whether the effect needs an answer through resume.
+func (e Effect) Waits() bool { return e.T == "dialog" || e.T == "complete" }
+
+// ParseEnvelope reads an export's output, checking what the contract
+// promises: version 1, effects as objects with a type, at most one dialog or
+// completion and only as the last effect.
+//
+//	ParseEnvelope([]byte(`{"v":1,"effects":[{"t":"output","text":"pong"}],"exit":0}`))
+//	=> Envelope{Effects: [{T: "output", Text: "pong"}]}
+func ParseEnvelope(b []byte) (Envelope, error) {
+	if !gjson.ValidBytes(b) {
+		return Envelope{}, fmt.Errorf("%w: not JSON: %.200q", ErrEnvelope, b)
+	}
+	r := gjson.ParseBytes(b)
+	if !r.IsObject() {
+		return Envelope{}, fmt.Errorf("%w: not an object: %.200s", ErrEnvelope, b)
+	}
+	if v := r.Get("v"); v.Type != gjson.Number || v.Float() != 1 {
+		return Envelope{}, fmt.Errorf("%w: version %s, this host reads version 1", ErrEnvelope, v.Raw)
+	}
+	var env Envelope
+	if x := r.Get("exit"); x.Exists() {
+		if x.Type != gjson.Number || x.Float() != float64(int(x.Int())) || x.Int() < 0 || x.Int() > 255 {
+			return Envelope{}, fmt.Errorf("%w: exit %s is not a code from 0 to 255", ErrEnvelope, x.Raw)
+		}
+		env.Exit = int(x.Int())
+	}
+	effects := r.Get("effects")
+	if effects.Exists() && !effects.IsArray() {
+		return Envelope{}, fmt.Errorf("%w: effects is not a list", ErrEnvelope)
+	}
+	var err error
+	effects.ForEach(func(_, e gjson.Result) bool {
+		if !e.IsObject() || e.Get("t").Type != gjson.String {
+			err = fmt.Errorf("%w: effect %d has no type: %.200s", ErrEnvelope, len(env.Effects), e.Raw)
+			return false
+		}
+		if n := len(env.Effects); n > 0 && env.Effects[n-1].Waits() {
+			err = fmt.Errorf("%w: effect %q follows a %s, which must come last", ErrEnvelope, e.Get("t").String(), env.Effects[n-1].T)
+			return false
+		}
+		env.Effects = append(env.Effects, effectOf(e))
+		return true
+	})
+	if err != nil {
+		return Envelope{}, err
+	}
+	return env, nil
+}
+
+func effectOf(e gjson.Result) Effect {
+	ef := Effect{
+		T:           e.Get("t").String(),
+		Text:        e.Get("text").String(),
+		Level:       e.Get("level").String(),
+		Key:         e.Get("key").String(),
+		CustomType:  e.Get("customType").String(),
+		Content:     e.Get("content").String(),
+		Display:     e.Get("display").Bool(),
+		ID:          e.Get("id").String(),
+		Kind:        e.Get("kind").String(),
+		Title:       e.Get("title").String(),
+		Message:     e.Get("message").String(),
+		Placeholder: e.Get("placeholder").String(),
+		System:      e.Get("system").String(),
+		Prompt:      e.Get("prompt").String(),
+		MaxTokens:   int(e.Get("maxTokens").Int()),
+		Raw:         json.RawMessage(e.Raw),
+	}
+	ef.Clear = ef.T == "status" && e.Get("text").Type == gjson.Null
+	for _, o := range e.Get("options").Array() {
+		ef.Options = append(ef.Options, o.String())
+	}
+	return ef
+}

@@ -1,0 +1,86 @@
+package host
+
+import (
+	"testing"
+
+	"github.com/pi-memory/pi-memory/host/internal/require"
+)
+
+func TestParseEnvelopeReadsEveryEffectOfTheContract(t *testing.T) {
+	env, err := ParseEnvelope([]byte(`{"v":1,"effects":[
+		{"t":"output","text":"listed"},
+		{"t":"notify","level":"warning","text":"careful"},
+		{"t":"status","key":"memory","text":"3 decisions"},
+		{"t":"status","key":"memory","text":null},
+		{"t":"system_prompt_append","text":"\n\n## Decisions\n"},
+		{"t":"message","customType":"recall","content":"x","display":true},
+		{"t":"dialog","id":"k1","kind":"select","title":"Keep?","options":["yes","no"]}
+	],"exit":1}`))
+	require.NoError(t, err)
+	require.Equal(t, 1, env.Exit)
+	want := []Effect{
+		{T: "output", Text: "listed"},
+		{T: "notify", Level: "warning", Text: "careful"},
+		{T: "status", Key: "memory", Text: "3 decisions"},
+		{T: "status", Key: "memory", Clear: true},
+		{T: "system_prompt_append", Text: "\n\n## Decisions\n"},
+		{T: "message", CustomType: "recall", Content: "x", Display: true},
+		{T: "dialog", ID: "k1", Kind: "select", Title: "Keep?", Options: []string{"yes", "no"}},
+	}
+	require.Equal(t, len(want), len(env.Effects))
+	for n := range want {
+		got := env.Effects[n]
+		got.Raw = nil
+		require.Equal(t, want[n], got, "effect %d", n)
+	}
+	require.Equal(t, `{"t":"output","text":"listed"}`, string(env.Effects[0].Raw))
+
+	c, err := ParseEnvelope([]byte(`{"v":1,"effects":[{"t":"complete","id":"k2","system":"s","prompt":"p","maxTokens":256}],"exit":0}`))
+	require.NoError(t, err)
+	got := c.Effects[0]
+	got.Raw = nil
+	require.Equal(t, Effect{T: "complete", ID: "k2", System: "s", Prompt: "p", MaxTokens: 256}, got)
+}
+
+func TestParseEnvelopeRejectsWhatBreaksTheContract(t *testing.T) {
+	cases := []struct{ name, in string }{
+		{"not JSON", `{"v":1,`},
+		{"not an object", `[1]`},
+		{"no version", `{"effects":[],"exit":0}`},
+		{"another version", `{"v":2,"effects":[],"exit":0}`},
+		{"effects not a list", `{"v":1,"effects":{},"exit":0}`},
+		{"effect without type", `{"v":1,"effects":[{"text":"x"}],"exit":0}`},
+		{"effect not an object", `{"v":1,"effects":["output"],"exit":0}`},
+		{"effect after a dialog", `{"v":1,"effects":[{"t":"dialog","id":"a"},{"t":"output","text":"x"}],"exit":0}`},
+		{"two completions", `{"v":1,"effects":[{"t":"complete","id":"a"},{"t":"complete","id":"b"}],"exit":0}`},
+		{"fractional exit", `{"v":1,"effects":[],"exit":1.5}`},
+		{"negative exit", `{"v":1,"effects":[],"exit":-1}`},
+		{"exit as text", `{"v":1,"effects":[],"exit":"1"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ParseEnvelope([]byte(c.in))
+			require.ErrorIs(t, err, ErrEnvelope)
+		})
+	}
+}
+
+func FuzzParseEnvelope(f *testing.F) {
+	f.Add([]byte(`{"v":1,"effects":[{"t":"output","text":"pong"}],"exit":0}`))
+	f.Add([]byte(`{"v":1,"effects":[{"t":"dialog","id":"k1","options":["a"]}],"exit":2}`))
+	f.Add([]byte(`{"v":1}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		env, err := ParseEnvelope(b)
+		if err != nil {
+			return
+		}
+		for n, e := range env.Effects {
+			if e.Waits() && n != len(env.Effects)-1 {
+				t.Fatalf("accepted a %s that is not the last effect: %s", e.T, b)
+			}
+		}
+		if env.Exit < 0 || env.Exit > 255 {
+			t.Fatalf("accepted exit %d", env.Exit)
+		}
+	})
+}

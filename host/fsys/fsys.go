@@ -1,0 +1,96 @@
+// Package fsys is the file-system layer under every Go runner of the core:
+// the wazero host, pimem, and the native conformance tests. It holds the FS
+// interface with exactly the semantics of the contract's file imports
+// (docs/decisions/001-core-host-contract.md), a real implementation (OS), an
+// in-memory one with the same behaviour (Mem), clocks, and NewHost, which turns
+// an FS into the hostio.Host the core's lifecycle engine runs on natively.
+//
+// It never decides what to read or write, nor when to create a folder: the
+// core does. Every error wraps one of the hostio sentinels, so errors.Is works
+// the same whether the core runs in WebAssembly or natively.
+package fsys
+
+import (
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+)
+
+// FS is the core's view of files. Paths are absolute host paths.
+type FS interface {
+	// ReadAt reads up to len(dst) bytes at off; 0 at end of file.
+	ReadAt(path string, off int64, dst []byte) (int, error)
+	// Stat reports size, mtime and kind, following symbolic links.
+	Stat(path string) (hostio.FileInfo, error)
+	// Append writes data with one write on an O_APPEND descriptor, creating
+	// the file if missing but never its folder.
+	Append(path string, data []byte) error
+	// WriteAtomic replaces path by writing a temp file beside it, syncing it
+	// and renaming it over the target; readers see the old or the new bytes.
+	WriteAtomic(path string, data []byte) error
+	// List returns the names in a folder sorted bytewise; folders end in "/".
+	List(path string) ([]string, error)
+	// Mkdir creates the folder and its parents; an existing folder is fine.
+	Mkdir(path string) error
+	// Remove deletes a file or an empty folder.
+	Remove(path string) error
+	// Lock creates path exclusively, writing who holds it. It retries until
+	// waitMs has passed (ErrBusy), breaking a lock file whose mtime is older
+	// than staleMs (0: never break). Locking a path this FS already holds is
+	// ErrExists.
+	Lock(path string, waitMs, staleMs int) error
+	// Unlock removes a lock this FS holds. ErrInvalid if it holds none at
+	// path; ErrNotFound or ErrBusy if another process broke it meanwhile.
+	Unlock(path string) error
+}
+
+// pollMs is how long Lock sleeps between tries: short enough that a waiter
+// notices a release quickly, long enough not to spin.
+const pollMs = 5
+
+// fail builds the error every FS method returns: the sentinel for errors.Is,
+// and the detail a person needs to act on it.
+func fail(op, p string, sentinel error, msg string) error {
+	return &hostio.PathError{Op: op, Path: p, Err: sentinel, Msg: msg}
+}
+
+// checkPath rejects what no host can honour the same way: relative paths,
+// NUL bytes and invalid UTF-8 (Node would mangle it). It returns the cleaned
+// slash path.
+func checkPath(op, p string) (string, error) {
+	switch {
+	case p == "":
+		return "", fail(op, p, hostio.ErrInvalid, "empty path")
+	case strings.IndexByte(p, 0) >= 0:
+		return "", fail(op, p, hostio.ErrInvalid, "path contains a NUL byte")
+	case !utf8.ValidString(p):
+		return "", fail(op, p, hostio.ErrInvalid, "path is not valid UTF-8")
+	}
+	// Only on Windows is a backslash a separator; elsewhere it is a legal
+	// character in a name.
+	slash := filepath.ToSlash(p)
+	if !isAbs(slash) {
+		return "", fail(op, p, hostio.ErrInvalid, "path is not absolute; the core must pass absolute paths")
+	}
+	return cleanAbs(slash), nil
+}
+
+// isAbs accepts "/x", and on Windows drive paths ("C:/x").
+func isAbs(p string) bool {
+	if strings.HasPrefix(p, "/") {
+		return true
+	}
+	return runtime.GOOS == "windows" && len(p) >= 3 && p[1] == ':' && p[2] == '/' &&
+		(p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z')
+}
+
+func cleanAbs(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return path.Clean(p)
+	}
+	return p[:2] + path.Clean(p[2:])
+}

@@ -1,0 +1,125 @@
+package fsys
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+)
+
+func TestClassifyMapsSystemErrorsToSentinels(t *testing.T) {
+	wrap := func(e error) error { return &fs.PathError{Op: "open", Path: "/x", Err: e} }
+	cases := []struct {
+		err  error
+		want error
+	}{
+		{wrap(syscall.ENOENT), hostio.ErrNotFound},
+		{wrap(syscall.EEXIST), hostio.ErrExists},
+		{wrap(syscall.ENOTEMPTY), hostio.ErrExists},
+		{wrap(syscall.EACCES), hostio.ErrPermission},
+		{wrap(syscall.EPERM), hostio.ErrPermission},
+		{wrap(syscall.EROFS), hostio.ErrPermission},
+		{wrap(syscall.ENOTDIR), hostio.ErrKind},
+		{wrap(syscall.EISDIR), hostio.ErrKind},
+		{wrap(syscall.EINVAL), hostio.ErrInvalid},
+		{wrap(syscall.ENAMETOOLONG), hostio.ErrInvalid},
+		{wrap(syscall.ENOSPC), hostio.ErrIO},
+		{&os.LinkError{Op: "rename", Old: "a", New: "b", Err: syscall.EXDEV}, hostio.ErrIO},
+		{fs.ErrNotExist, hostio.ErrNotFound},
+		{errors.New("something else"), hostio.ErrIO},
+	}
+	for _, c := range cases {
+		t.Run(c.err.Error(), func(t *testing.T) {
+			require.Equal(t, c.want, classify(c.err))
+			err := osFail("open", "/x", c.err)
+			require.ErrorIs(t, err, c.want)
+		})
+	}
+}
+
+func TestOSPermissionDeniedIsErrPermission(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("running as root: permissions are not enforced, so there is nothing to deny")
+	}
+	root := filepath.ToSlash(t.TempDir())
+	o := NewOS()
+	require.NoError(t, o.Mkdir(root+"/ro"))
+	require.NoError(t, os.Chmod(root+"/ro", 0o500))
+	t.Cleanup(func() { os.Chmod(root+"/ro", 0o700) })
+	require.ErrorIs(t, o.Append(root+"/ro/f", []byte("x")), hostio.ErrPermission)
+	require.ErrorIs(t, o.WriteAtomic(root+"/ro/f", []byte("x")), hostio.ErrPermission)
+}
+
+func TestOSWriteAtomicKeepsTheModeOfTheFileItReplaces(t *testing.T) {
+	root := filepath.ToSlash(t.TempDir())
+	o := NewOS()
+	p := root + "/f"
+	require.NoError(t, o.WriteAtomic(p, []byte("one")))
+	fi, err := os.Stat(p)
+	require.NoError(t, err)
+	require.Equal(t, fs.FileMode(0o644), fi.Mode().Perm(), "a new file is readable like any other")
+	require.NoError(t, os.Chmod(p, 0o600))
+	require.NoError(t, o.WriteAtomic(p, []byte("two")))
+	fi, err = os.Stat(p)
+	require.NoError(t, err)
+	require.Equal(t, fs.FileMode(0o600), fi.Mode().Perm())
+}
+
+func TestOSListFollowsSymlinksToFolders(t *testing.T) {
+	root := filepath.ToSlash(t.TempDir())
+	require.NoError(t, os.Mkdir(root+"/real", 0o755))
+	require.NoError(t, os.Symlink(root+"/real", root+"/link"))
+	require.NoError(t, os.Symlink(root+"/nowhere", root+"/dangling"))
+	names, err := NewOS().List(root)
+	require.NoError(t, err)
+	require.Equal(t, []string{"dangling", "link/", "real/"}, names)
+}
+
+func TestOSManyWaitersBreakOneStaleLockOnce(t *testing.T) {
+	root := filepath.ToSlash(t.TempDir())
+	p := root + "/store.lock"
+	require.NoError(t, os.WriteFile(p, []byte("pid=1 host=gone time=2020-01-01T00:00:00.000Z holder=dead\n"), 0o644))
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(p, old, old))
+
+	const waiters = 8
+	var inside, maxInside atomic.Int32
+	var wg sync.WaitGroup
+	errs := make(chan error, waiters)
+	for w := 0; w < waiters; w++ {
+		o := NewOS()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := o.Lock(p, 60_000, 30_000); err != nil {
+				errs <- err
+				return
+			}
+			n := inside.Add(1)
+			if n > maxInside.Load() {
+				maxInside.Store(n)
+			}
+			time.Sleep(2 * time.Millisecond) // hold it long enough for others to try
+			inside.Add(-1)
+			errs <- o.Unlock(p)
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+	require.Equal(t, int32(1), maxInside.Load())
+	left, err := os.ReadDir(root)
+	require.NoError(t, err)
+	require.Equal(t, 0, len(left), fmt.Sprint("files left behind: ", left))
+}

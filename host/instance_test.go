@@ -1,0 +1,144 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/host/internal/testmod"
+)
+
+func TestCoreAnswersPingWithPong(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		i := newInstance(t, rt, Config{})
+		call(t, i, "session_start", sessionInput)
+		env := call(t, i, "debug", `{"op":"ping"}`)
+		require.Equal(t, 0, env.Exit)
+		require.Equal(t, 1, len(env.Effects))
+		require.Equal(t, "output", env.Effects[0].T)
+		require.Equal(t, "pong", env.Effects[0].Text)
+	})
+}
+
+func TestTrapLosesTheInstanceUntilRecreateReplaysTheSession(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		mem := fsys.NewMem(nil)
+		require.NoError(t, mem.Mkdir("/home/ada/app/src"))
+		rec := &recordingFS{FS: mem}
+		i := newInstance(t, rt, Config{FS: rec})
+		call(t, i, "session_start", sessionInput)
+		statsBefore := len(rec.statted())
+
+		_, err := i.Call("debug", []byte(`{"op":"panic"}`))
+		require.ErrorIs(t, err, ErrTrap)
+		var trap *TrapError
+		require.True(t, errors.As(err, &trap))
+		require.Equal(t, "debug", trap.Export)
+		require.Contains(t, trap.Summary(), "panic")
+		t.Logf("reported as: %v", err)
+
+		_, err = i.Call("debug", []byte(`{"op":"ping"}`))
+		require.ErrorIs(t, err, ErrLost)
+
+		env, err := i.Recreate()
+		require.NoError(t, err)
+		require.Equal(t, 0, env.Exit)
+		require.True(t, len(rec.statted()) > statsBefore, "Recreate must replay session_start, which looks for the git root again")
+
+		env = call(t, i, "debug", `{"op":"ping"}`)
+		require.Equal(t, "pong", env.Effects[0].Text)
+	})
+}
+
+func TestRecreateReplaysTheExactLastSessionStartInput(t *testing.T) {
+	i := newInstance(t, probeRuntime(t), Config{})
+	call(t, i, "session_start", `{"cwd":"/first"}`)
+	last := `{"cwd":"/second","flags":{"no-memory":true}}`
+	call(t, i, "session_start", last)
+	_, err := i.Call("command", []byte(`{"argv":["panic"]}`))
+	require.ErrorIs(t, err, ErrTrap)
+	require.Contains(t, err.Error(), "probe: panic requested")
+
+	_, err = i.Recreate()
+	require.NoError(t, err)
+	env := call(t, i, "command", `{"argv":["session"]}`)
+	require.Equal(t, last, env.Effects[0].Text)
+}
+
+func TestRecreateBeforeAnySessionGivesAFreshInstance(t *testing.T) {
+	i := newInstance(t, probeRuntime(t), Config{})
+	env, err := i.Recreate()
+	require.NoError(t, err)
+	require.Equal(t, 0, len(env.Effects))
+	require.Equal(t, "", call(t, i, "command", `{"argv":["session"]}`).Effects[0].Text)
+}
+
+func TestUnknownExportLeavesTheInstanceUsable(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		i := newInstance(t, rt, Config{})
+		_, err := i.Call("no_such_export", []byte(`{}`))
+		require.ErrorIs(t, err, ErrUnknownExport)
+		call(t, i, "session_start", sessionInput)
+	})
+}
+
+func TestCallsOnAClosedInstanceFail(t *testing.T) {
+	i := newInstance(t, probeRuntime(t), Config{})
+	require.NoError(t, i.Close())
+	_, err := i.Call("session_start", []byte(`{}`))
+	require.ErrorIs(t, err, ErrClosed)
+}
+
+func TestInstancesOfOneRuntimeKeepTheirOwnState(t *testing.T) {
+	rt := probeRuntime(t)
+	a, b := newInstance(t, rt, Config{}), newInstance(t, rt, Config{})
+	call(t, a, "session_start", `{"cwd":"/a"}`)
+	call(t, b, "session_start", `{"cwd":"/b"}`)
+	require.Equal(t, `{"cwd":"/a"}`, call(t, a, "command", `{"argv":["session"]}`).Effects[0].Text)
+	require.Equal(t, `{"cwd":"/b"}`, call(t, b, "command", `{"argv":["session"]}`).Effects[0].Text)
+}
+
+func TestCompilationCacheDirIsFilledAndReused(t *testing.T) {
+	path := testmod.Cores[0].Path(t)
+	dir := t.TempDir()
+	for round := 0; round < 2; round++ {
+		rt, err := NewRuntimeFromFile(context.Background(), path, Options{CacheDir: dir})
+		require.NoError(t, err, "round %d", round)
+		i := newInstance(t, rt, Config{})
+		require.Equal(t, "pong", call(t, i, "debug", `{"op":"ping"}`).Effects[0].Text)
+		i.Close()
+		require.NoError(t, rt.Close(context.Background()))
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		require.True(t, len(entries) > 0, "the cache folder is empty after compiling")
+	}
+}
+
+func TestMissingModuleFileSaysWhichFile(t *testing.T) {
+	_, err := NewRuntimeFromFile(context.Background(), "/nowhere/core.wasm", Options{})
+	require.Contains(t, err.Error(), "/nowhere/core.wasm")
+}
+
+func TestModuleImportingWhatTheHostLacksFailsToInstantiate(t *testing.T) {
+	rt, err := NewRuntime(context.Background(), buildImportModule("extism:host/user", "pm_teleport"), Options{})
+	require.NoError(t, err)
+	defer rt.Close(context.Background())
+	_, err = rt.NewInstance(context.Background(), Config{FS: fsys.NewMem(nil)})
+	require.True(t, err != nil, "a module importing pm_teleport must not run on this host")
+	require.Contains(t, err.Error(), "pm_teleport")
+}
+
+// buildImportModule is a module whose only content is one function import
+// of type () -> ().
+func buildImportModule(module, name string) []byte {
+	imp := []byte{1, byte(len(module))}
+	imp = append(imp, module...)
+	imp = append(imp, byte(len(name)))
+	imp = append(imp, name...)
+	imp = append(imp, 0x00, 0x00) // function import of type 0
+	out := []byte{0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x04, 0x01, 0x60, 0x00, 0x00, 0x02, byte(len(imp))}
+	return append(out, imp...)
+}
