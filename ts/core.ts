@@ -1,0 +1,798 @@
+// The host side of the core/host contract (docs/decisions/001-core-host-contract.md):
+// it compiles the WebAssembly core, instantiates it through Extism without WASI,
+// implements every `extism:host/user` import on synchronous node:fs calls that read
+// and write the guest's own memory, and turns each export call into a parsed
+// envelope. It imports nothing from pi, so plain Node can test it. It never decides
+// anything about memory: that is the core's job.
+
+import fs from "node:fs";
+import path from "node:path";
+import { randomBytes, randomFillSync } from "node:crypto";
+import { createPlugin, type CallContext, type Plugin } from "@extism/extism";
+
+// ---- Envelopes -------------------------------------------------------------------
+
+export type NotifyLevel = "info" | "warning" | "error";
+
+export type Effect =
+	| { t: "output"; text: string }
+	| { t: "notify"; level: NotifyLevel; text: string }
+	| { t: "status"; key: string; text: string | null }
+	| { t: "system_prompt_append"; text: string }
+	| { t: "message"; customType: string; content: string; display: boolean }
+	| {
+			t: "dialog";
+			id: string;
+			kind: "select" | "confirm" | "input";
+			title: string;
+			message?: string;
+			options?: string[];
+			placeholder?: string;
+	  }
+	| { t: "complete"; id: string; system?: string; prompt: string; maxTokens: number };
+
+/** What every export returns: effects to perform in order, and pimem's exit code. */
+export interface Envelope {
+	v: 1;
+	effects: Effect[];
+	exit: number;
+}
+
+/**
+ * The core failed inside an export (a trap, a Go panic, proc_exit, a thrown host
+ * function, or an unreadable envelope). The instance is gone; `Core.recreate()`
+ * builds a new one. `panic` is what the module printed on stdout/stderr, where Go
+ * and TinyGo write their panic message.
+ */
+export class CoreTrap extends Error {
+	readonly exportName: string;
+	readonly panic: string;
+
+	constructor(exportName: string, panic: string, cause?: unknown) {
+		const detail = firstLine(panic) || (cause instanceof Error ? cause.message : cause === undefined ? "" : String(cause));
+		super(`pi-memory core failed in ${exportName}${detail ? `: ${detail}` : ""}`, { cause });
+		this.name = "CoreTrap";
+		this.exportName = exportName;
+		this.panic = panic;
+	}
+}
+
+function firstLine(s: string): string {
+	const line = s.split("\n").find((l) => l.trim() !== "");
+	return line === undefined ? "" : line.trim();
+}
+
+// ---- Options ---------------------------------------------------------------------
+
+export type LogLevel = 0 | 1 | 2 | 3;
+
+/** The clock, randomness and log sink the module sees; tests replace them. */
+export interface HostOptions {
+	/** Wall clock in Unix milliseconds (pm_now and the WASI realtime clock). */
+	now?: () => number;
+	/** Fills dst with random bytes (pm_random and WASI random_get). */
+	random?: (dst: Uint8Array) => void;
+	/** Receives pm_log messages: 0 debug, 1 info, 2 warn, 3 error. */
+	log?: (level: LogLevel, message: string) => void;
+}
+
+// ---- Error codes of the contract -------------------------------------------------
+
+const NOT_FOUND = -1;
+const EXISTS = -2;
+const PERMISSION = -3;
+const KIND = -4;
+const BUSY = -5;
+const IO = -6;
+const INVALID = -7;
+
+function codeFor(err: unknown): number {
+	const code = err instanceof Error && "code" in err ? String(err.code) : "";
+	switch (code) {
+		case "ENOENT":
+			return NOT_FOUND;
+		case "EEXIST":
+			return EXISTS;
+		case "EACCES":
+		case "EPERM":
+			return PERMISSION;
+		case "EISDIR":
+		case "ENOTDIR":
+		case "ENOTEMPTY":
+			return KIND;
+		default:
+			return code.startsWith("ERR_INVALID_ARG") ? INVALID : IO;
+	}
+}
+
+// WASI errno values used by the shim.
+const WASI_SUCCESS = 0;
+const WASI_EBADF = 8;
+const WASI_EFAULT = 21;
+const WASI_EINVAL = 28;
+const WASI_ESPIPE = 70;
+
+/** proc_exit from the module: Go and TinyGo call it after printing a panic. */
+class WasiExit extends Error {
+	constructor(code: number) {
+		super(`the module exited with code ${code}`);
+		this.name = "WasiExit";
+	}
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const utf8Lossy = new TextDecoder("utf-8");
+const encoder = new TextEncoder();
+
+// Captured module output is only for error reports; keep the tail.
+const OUTPUT_CAP = 16 * 1024;
+
+// Lock waits sleep on this; Atomics.wait on the main thread blocks without spinning.
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+function sleep(ms: number): void {
+	if (ms > 0) Atomics.wait(sleeper, 0, 0, ms);
+}
+
+type HostFn = (...args: never[]) => number | bigint | undefined;
+
+// ---- The host functions ----------------------------------------------------------
+
+/**
+ * Host is the state behind one module instance: its memory, the last error, the
+ * captured stdout/stderr and the locks it holds. `user` and `wasi` are the import
+ * objects; each function reads the guest's memory afresh on every call, because
+ * memory.grow detaches the previous ArrayBuffer.
+ */
+export class Host {
+	lastError = "";
+	output = "";
+	readonly #now: () => number;
+	readonly #random: (dst: Uint8Array) => void;
+	readonly #log: (level: LogLevel, message: string) => void;
+	#memory: WebAssembly.Memory | undefined;
+	// Lock path → the token written into the lock file, so unlock never removes a
+	// lock that another process took over after breaking ours as stale.
+	readonly #held = new Map<string, string>();
+
+	constructor(options: HostOptions = {}) {
+		this.#now = options.now ?? (() => performance.timeOrigin + performance.now());
+		this.#random = options.random ?? ((dst) => void randomFillSync(dst));
+		this.#log = options.log ?? (() => {});
+	}
+
+	/** Binds the host to the instance's exported memory. */
+	attach(memory: WebAssembly.Memory): void {
+		this.#memory = memory;
+	}
+
+	/** Returns and clears the captured stdout/stderr text. */
+	takeOutput(): string {
+		const s = this.output;
+		this.output = "";
+		return s;
+	}
+
+	/** Paths of the locks this instance holds. */
+	heldLocks(): string[] {
+		return [...this.#held.keys()];
+	}
+
+	/** Releases every lock this instance still holds (its instance is gone). */
+	releaseAll(): void {
+		for (const p of [...this.#held.keys()]) this.#release(p);
+	}
+
+	// Guest memory views; undefined when the range is outside memory.
+	#bytes(ptr: number, len: number): Uint8Array | undefined {
+		const memory = this.#memory;
+		if (memory === undefined) return undefined;
+		const start = ptr >>> 0;
+		const n = len >>> 0;
+		if (start + n > memory.buffer.byteLength) return undefined;
+		return new Uint8Array(memory.buffer, start, n);
+	}
+
+	#view(ptr: number, len: number): DataView | undefined {
+		const b = this.#bytes(ptr, len);
+		return b === undefined ? undefined : new DataView(b.buffer, b.byteOffset, b.byteLength);
+	}
+
+	#invalid(op: string, what: string): number {
+		this.lastError = `${op}: ${what}`;
+		return INVALID;
+	}
+
+	#fail(op: string, p: string, err: unknown): number {
+		// Node's errno messages already name the call and the path ("ENOENT: no such file
+		// or directory, open '/x'"); the core adds its own "op path:" in front.
+		const errno = err instanceof Error && "syscall" in err;
+		this.lastError = errno ? err.message : `${op} ${p}: ${err instanceof Error ? err.message : String(err)}`;
+		return codeFor(err);
+	}
+
+	// A path argument: UTF-8, absolute, no NUL. Undefined (and lastError set) otherwise.
+	#path(op: string, ptr: number, len: number): string | undefined {
+		const b = this.#bytes(ptr, len);
+		if (b === undefined || b.length === 0) {
+			this.#invalid(op, "path is empty or outside guest memory");
+			return undefined;
+		}
+		let p: string;
+		try {
+			p = utf8.decode(b);
+		} catch {
+			this.#invalid(op, "path is not valid UTF-8");
+			return undefined;
+		}
+		if (!path.isAbsolute(p) || p.includes("\0")) {
+			this.#invalid(op, `path must be absolute: ${JSON.stringify(p)}`);
+			return undefined;
+		}
+		return p;
+	}
+
+	readonly user: Record<string, HostFn> = {
+		pm_fs_read: (pathPtr: number, pathLen: number, offset: bigint, dstPtr: number, dstLen: number): bigint => {
+			const p = this.#path("read", pathPtr, pathLen);
+			if (p === undefined) return BigInt(INVALID);
+			const dst = this.#bytes(dstPtr, dstLen);
+			if (dst === undefined) return BigInt(this.#invalid("read", "buffer outside guest memory"));
+			if (offset < 0n || offset > BigInt(Number.MAX_SAFE_INTEGER)) return BigInt(this.#invalid("read", `bad offset ${offset}`));
+			let fd: number | undefined;
+			try {
+				fd = fs.openSync(p, "r");
+				// Fill the buffer unless the file ends first: fewer round trips for the core.
+				let done = 0;
+				while (done < dst.length) {
+					const n = fs.readSync(fd, dst, done, dst.length - done, Number(offset) + done);
+					if (n === 0) break;
+					done += n;
+				}
+				return BigInt(done);
+			} catch (err) {
+				return BigInt(this.#fail("read", p, err));
+			} finally {
+				if (fd !== undefined) fs.closeSync(fd);
+			}
+		},
+
+		pm_fs_stat: (pathPtr: number, pathLen: number, outPtr: number): number => {
+			const p = this.#path("stat", pathPtr, pathLen);
+			if (p === undefined) return INVALID;
+			if (this.#view(outPtr, 24) === undefined) return this.#invalid("stat", "output outside guest memory");
+			try {
+				// BigInt stats: a float mtimeMs can round a whole millisecond down. (throwIfNoEntry
+				// would be cheaper but also hides ENOTDIR, which the contract reports as -4.)
+				const st = fs.statSync(p, { bigint: true });
+				const out = this.#view(outPtr, 24);
+				if (out === undefined) return this.#invalid("stat", "output outside guest memory");
+				out.setBigUint64(0, st.size, true);
+				out.setBigUint64(8, st.mtimeNs / 1_000_000n, true);
+				out.setUint32(16, st.isFile() ? 1 : st.isDirectory() ? 2 : 0, true);
+				out.setUint32(20, 0, true);
+				return 0;
+			} catch (err) {
+				return this.#fail("stat", p, err);
+			}
+		},
+
+		pm_fs_append: (pathPtr: number, pathLen: number, dataPtr: number, dataLen: number): number => {
+			const p = this.#path("append", pathPtr, pathLen);
+			if (p === undefined) return INVALID;
+			const data = this.#bytes(dataPtr, dataLen);
+			if (data === undefined) return this.#invalid("append", "data outside guest memory");
+			let fd: number | undefined;
+			try {
+				fd = fs.openSync(p, "a");
+				if (data.length === 0) return 0;
+				// Exactly one write on an O_APPEND descriptor: concurrent appenders never interleave within a line.
+				const n = fs.writeSync(fd, data);
+				if (n !== data.length) {
+					this.lastError = `append ${p}: short write (${n} of ${data.length} bytes)`;
+					return IO;
+				}
+				return 0;
+			} catch (err) {
+				return this.#fail("append", p, err);
+			} finally {
+				if (fd !== undefined) fs.closeSync(fd);
+			}
+		},
+
+		pm_fs_write_atomic: (pathPtr: number, pathLen: number, dataPtr: number, dataLen: number): number => {
+			const p = this.#path("write", pathPtr, pathLen);
+			if (p === undefined) return INVALID;
+			const data = this.#bytes(dataPtr, dataLen);
+			if (data === undefined) return this.#invalid("write", "data outside guest memory");
+			const dir = path.dirname(p);
+			// Beside the target, so the rename stays on one file system.
+			const tmp = path.join(dir, `.${path.basename(p)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+			let fd: number | undefined;
+			try {
+				fd = fs.openSync(tmp, "wx");
+				let done = 0;
+				while (done < data.length) done += fs.writeSync(fd, data, done, data.length - done);
+				fs.fsyncSync(fd);
+				fs.closeSync(fd);
+				fd = undefined;
+				fs.renameSync(tmp, p);
+			} catch (err) {
+				if (fd !== undefined) fs.closeSync(fd);
+				fs.rmSync(tmp, { force: true });
+				return this.#fail("write", p, err);
+			}
+			// Make the rename itself durable; not every file system lets a folder be fsynced.
+			try {
+				const dfd = fs.openSync(dir, "r");
+				try {
+					fs.fsyncSync(dfd);
+				} finally {
+					fs.closeSync(dfd);
+				}
+			} catch {
+				// The data is written and renamed; only crash durability of the rename is weaker.
+			}
+			return 0;
+		},
+
+		pm_fs_list: (pathPtr: number, pathLen: number, dstPtr: number, dstLen: number): bigint => {
+			const p = this.#path("list", pathPtr, pathLen);
+			if (p === undefined) return BigInt(INVALID);
+			if (this.#bytes(dstPtr, dstLen) === undefined) return BigInt(this.#invalid("list", "buffer outside guest memory"));
+			let names: Buffer[];
+			try {
+				names = fs.readdirSync(p, { withFileTypes: true }).map((d) => {
+					let folder = d.isDirectory();
+					if (d.isSymbolicLink()) folder = fs.statSync(path.join(p, d.name), { throwIfNoEntry: false })?.isDirectory() ?? false;
+					return Buffer.from(folder ? `${d.name}/\n` : `${d.name}\n`);
+				});
+			} catch (err) {
+				return BigInt(this.#fail("list", p, err));
+			}
+			names.sort(Buffer.compare);
+			const all = Buffer.concat(names);
+			if (all.length <= dstLen >>> 0) {
+				const dst = this.#bytes(dstPtr, all.length);
+				if (dst === undefined) return BigInt(this.#invalid("list", "buffer outside guest memory"));
+				dst.set(all);
+			}
+			return BigInt(all.length);
+		},
+
+		pm_fs_mkdir: (pathPtr: number, pathLen: number): number => {
+			const p = this.#path("mkdir", pathPtr, pathLen);
+			if (p === undefined) return INVALID;
+			try {
+				fs.mkdirSync(p, { recursive: true });
+				return 0;
+			} catch (err) {
+				return this.#fail("mkdir", p, err);
+			}
+		},
+
+		pm_fs_remove: (pathPtr: number, pathLen: number): number => {
+			const p = this.#path("remove", pathPtr, pathLen);
+			if (p === undefined) return INVALID;
+			try {
+				if (fs.lstatSync(p).isDirectory()) fs.rmdirSync(p);
+				else fs.unlinkSync(p);
+				return 0;
+			} catch (err) {
+				return this.#fail("remove", p, err);
+			}
+		},
+
+		pm_lock: (pathPtr: number, pathLen: number, waitMs: number, staleMs: number): number => {
+			const p = this.#path("lock", pathPtr, pathLen);
+			if (p === undefined) return INVALID;
+			return this.#lock(p, waitMs >>> 0, staleMs >>> 0);
+		},
+
+		pm_unlock: (pathPtr: number, pathLen: number): number => {
+			const p = this.#path("unlock", pathPtr, pathLen);
+			if (p === undefined) return INVALID;
+			if (!this.#held.has(p)) return this.#invalid("unlock", `${p} is not held by this instance`);
+			return this.#release(p);
+		},
+
+		pm_now: (): bigint => BigInt(Math.floor(this.#now())),
+
+		pm_random: (dstPtr: number, dstLen: number): number => {
+			const dst = this.#bytes(dstPtr, dstLen);
+			if (dst === undefined) return this.#invalid("random", "buffer outside guest memory");
+			this.#random(dst);
+			return 0;
+		},
+
+		pm_log: (level: number, ptr: number, len: number): undefined => {
+			const b = this.#bytes(ptr, len);
+			const lv: LogLevel = level <= 0 ? 0 : level >= 3 ? 3 : level === 1 ? 1 : 2;
+			this.#log(lv, b === undefined ? "(log message outside guest memory)" : utf8Lossy.decode(b));
+			return undefined;
+		},
+
+		pm_last_error: (dstPtr: number, dstLen: number): number => {
+			const msg = encoder.encode(this.lastError);
+			const dst = this.#bytes(dstPtr, Math.min(msg.length, dstLen >>> 0));
+			if (dst === undefined) return INVALID;
+			dst.set(msg.subarray(0, dst.length));
+			return msg.length;
+		},
+	};
+
+	#lock(p: string, waitMs: number, staleMs: number): number {
+		const deadline = performance.now() + waitMs;
+		const token = `${process.pid} ${randomBytes(8).toString("hex")}\n`;
+		let pause = 2;
+		for (;;) {
+			let fd: number | undefined;
+			try {
+				fd = fs.openSync(p, "wx");
+			} catch (err) {
+				if (codeFor(err) !== EXISTS) return this.#fail("lock", p, err);
+			}
+			if (fd !== undefined) {
+				try {
+					fs.writeSync(fd, token);
+				} catch (err) {
+					// A lock file without our token could never be released by us: remove it.
+					fs.closeSync(fd);
+					fs.rmSync(p, { force: true });
+					return this.#fail("lock", p, err);
+				}
+				fs.closeSync(fd);
+				this.#held.set(p, token);
+				return 0;
+			}
+			let st: fs.Stats | undefined;
+			try {
+				st = fs.statSync(p, { throwIfNoEntry: false });
+			} catch (err) {
+				return this.#fail("lock", p, err);
+			}
+			// Retry at once after breaking a stale lock; staleMs 0 means never break.
+			if (st !== undefined && staleMs > 0 && Date.now() - st.mtimeMs > staleMs && this.#breakStale(p, st)) continue;
+			const left = deadline - performance.now();
+			if (left <= 0) {
+				this.lastError = `lock ${p}: held by another process (waited ${waitMs} ms); it is broken once older than ${staleMs} ms`;
+				return BUSY;
+			}
+			if (st !== undefined) {
+				sleep(Math.min(pause, left));
+				pause = Math.min(pause * 2, 50);
+			}
+		}
+	}
+
+	// Breaks a stale lock without ever removing a fresh one: the lock is first moved
+	// aside atomically (only one breaker can win), then checked to be the same file we
+	// judged stale; a fresh lock moved by mistake is put back. False when the lock could
+	// not be moved (then waiting is all that is left).
+	#breakStale(p: string, stale: fs.Stats): boolean {
+		const aside = `${p}.broken.${process.pid}.${randomBytes(6).toString("hex")}`;
+		try {
+			fs.renameSync(p, aside);
+		} catch (err) {
+			return codeFor(err) === NOT_FOUND; // someone else broke or released it first
+		}
+		const moved = fs.statSync(aside, { throwIfNoEntry: false });
+		if (moved !== undefined && (moved.ino !== stale.ino || moved.mtimeMs !== stale.mtimeMs)) {
+			try {
+				fs.linkSync(aside, p);
+			} catch {
+				// A new lock already took its place; the holder we displaced finds out at unlock.
+			}
+		}
+		fs.rmSync(aside, { force: true });
+		return true;
+	}
+
+	#release(p: string): number {
+		const token = this.#held.get(p);
+		this.#held.delete(p);
+		let current: string;
+		try {
+			current = fs.readFileSync(p, "utf8");
+		} catch (err) {
+			return this.#fail("unlock", p, err);
+		}
+		if (current !== token) {
+			this.lastError = `unlock ${p}: the lock was broken as stale and is now held by someone else`;
+			return IO;
+		}
+		try {
+			fs.unlinkSync(p);
+			return 0;
+		} catch (err) {
+			return this.#fail("unlock", p, err);
+		}
+	}
+
+	// A WASI preview 1 shim with no file authority: clocks, randomness, stdout/stderr
+	// captured into `output`, no preopened folders, empty args and environment.
+	readonly wasi: Record<string, HostFn> = {
+		fd_write: (fd: number, iovs: number, iovsLen: number, nwrittenPtr: number): number => {
+			if (fd !== 1 && fd !== 2) return WASI_EBADF;
+			const list = this.#view(iovs, (iovsLen >>> 0) * 8);
+			if (list === undefined) return WASI_EFAULT;
+			let written = 0;
+			const chunks: string[] = [];
+			for (let i = 0; i < iovsLen >>> 0; i++) {
+				const b = this.#bytes(list.getUint32(i * 8, true), list.getUint32(i * 8 + 4, true));
+				if (b === undefined) return WASI_EFAULT;
+				chunks.push(utf8Lossy.decode(b));
+				written += b.length;
+			}
+			this.output = (this.output + chunks.join("")).slice(-OUTPUT_CAP);
+			const out = this.#view(nwrittenPtr, 4);
+			if (out === undefined) return WASI_EFAULT;
+			out.setUint32(0, written, true);
+			return WASI_SUCCESS;
+		},
+		fd_close: (fd: number): number => (fd >= 0 && fd <= 2 ? WASI_SUCCESS : WASI_EBADF),
+		fd_seek: (fd: number): number => (fd >= 0 && fd <= 2 ? WASI_ESPIPE : WASI_EBADF),
+		fd_fdstat_get: (fd: number, statPtr: number): number => {
+			if (fd < 0 || fd > 2) return WASI_EBADF;
+			const st = this.#view(statPtr, 24);
+			if (st === undefined) return WASI_EFAULT;
+			st.setUint8(0, 2); // character device
+			st.setUint8(1, 0);
+			st.setUint16(2, 0, true);
+			st.setUint32(4, 0, true);
+			st.setBigUint64(8, fd === 0 ? 0x2n : 0x40n, true); // fd_read / fd_write rights
+			st.setBigUint64(16, 0n, true);
+			return WASI_SUCCESS;
+		},
+		fd_fdstat_set_flags: (fd: number): number => (fd >= 0 && fd <= 2 ? WASI_SUCCESS : WASI_EBADF),
+		fd_prestat_get: (): number => WASI_EBADF, // no preopened folders: the module has no file authority
+		fd_prestat_dir_name: (): number => WASI_EBADF,
+		args_sizes_get: (argcPtr: number, sizePtr: number): number => this.#zeroSizes(argcPtr, sizePtr),
+		args_get: (): number => WASI_SUCCESS,
+		environ_sizes_get: (countPtr: number, sizePtr: number): number => this.#zeroSizes(countPtr, sizePtr),
+		environ_get: (): number => WASI_SUCCESS,
+		clock_time_get: (id: number, _precision: bigint, timePtr: number): number => {
+			const out = this.#view(timePtr, 8);
+			if (out === undefined) return WASI_EFAULT;
+			if (id === 0) out.setBigUint64(0, BigInt(Math.round(this.#now() * 1000)) * 1000n, true);
+			else if (id >= 1 && id <= 3) out.setBigUint64(0, process.hrtime.bigint(), true);
+			else return WASI_EINVAL;
+			return WASI_SUCCESS;
+		},
+		random_get: (bufPtr: number, bufLen: number): number => {
+			const dst = this.#bytes(bufPtr, bufLen);
+			if (dst === undefined) return WASI_EFAULT;
+			this.#random(dst);
+			return WASI_SUCCESS;
+		},
+		proc_exit: (code: number): undefined => {
+			throw new WasiExit(code);
+		},
+		sched_yield: (): number => WASI_SUCCESS,
+		poll_oneoff: (inPtr: number, outPtr: number, nsubs: number, neventsPtr: number): number => this.#poll(inPtr, outPtr, nsubs >>> 0, neventsPtr),
+	};
+
+	#zeroSizes(aPtr: number, bPtr: number): number {
+		const a = this.#view(aPtr, 4);
+		const b = this.#view(bPtr, 4);
+		if (a === undefined || b === undefined) return WASI_EFAULT;
+		a.setUint32(0, 0, true);
+		b.setUint32(0, 0, true);
+		return WASI_SUCCESS;
+	}
+
+	// Only clock subscriptions can fire: the module has no descriptors to wait on. The
+	// runtime uses this to sleep; the core never sleeps, so the wait stays theoretical.
+	#poll(inPtr: number, outPtr: number, nsubs: number, neventsPtr: number): number {
+		const subs = this.#view(inPtr, nsubs * 48);
+		const events = this.#view(outPtr, nsubs * 32);
+		const count = this.#view(neventsPtr, 4);
+		if (subs === undefined || events === undefined || count === undefined || nsubs === 0) return WASI_EINVAL;
+		let waitNs: bigint | undefined;
+		for (let i = 0; i < nsubs; i++) {
+			if (subs.getUint8(i * 48 + 8) !== 0) continue;
+			let timeout = subs.getBigUint64(i * 48 + 24, true);
+			if ((subs.getUint16(i * 48 + 40, true) & 1) === 1) {
+				const now = BigInt(Math.round(this.#now() * 1000)) * 1000n;
+				timeout = timeout > now ? timeout - now : 0n;
+			}
+			if (waitNs === undefined || timeout < waitNs) waitNs = timeout;
+		}
+		if (waitNs !== undefined) sleep(Number(waitNs / 1_000_000n));
+		for (let i = 0; i < nsubs; i++) {
+			const tag = subs.getUint8(i * 48 + 8);
+			events.setBigUint64(i * 32, subs.getBigUint64(i * 48, true), true);
+			events.setUint16(i * 32 + 8, tag === 0 ? WASI_SUCCESS : WASI_EBADF, true);
+			events.setUint8(i * 32 + 10, tag);
+			events.setBigUint64(i * 32 + 16, 0n, true);
+			events.setUint16(i * 32 + 24, 0, true);
+		}
+		count.setUint32(0, nsubs, true);
+		return WASI_SUCCESS;
+	}
+}
+
+// ---- Compiling and instantiating -------------------------------------------------
+
+const compiled = new Map<string, Promise<WebAssembly.Module>>();
+
+/**
+ * Starts compiling the module at `file` (a path or file: URL) once per process and
+ * returns the shared promise. The promise is pre-handled so an early failure is never
+ * an unhandled rejection; it still rejects for whoever awaits it.
+ */
+export function compileCore(file: string | URL): Promise<WebAssembly.Module> {
+	const key = typeof file === "string" ? path.resolve(file) : file.href;
+	let p = compiled.get(key);
+	if (p === undefined) {
+		p = fs.promises.readFile(file).then((bytes) => WebAssembly.compile(bytes));
+		p.catch(() => {});
+		compiled.set(key, p);
+	}
+	return p;
+}
+
+/** One live module instance and the host state behind it. */
+export interface Instance {
+	plugin: Plugin;
+	instance: WebAssembly.Instance;
+	host: Host;
+}
+
+// Extism passes its CallContext first; our imports work on guest memory instead.
+function forExtism(fns: Record<string, HostFn>): Record<string, (cc: CallContext, ...args: unknown[]) => unknown> {
+	const out: Record<string, (cc: CallContext, ...args: unknown[]) => unknown> = {};
+	// The arguments are whatever the import's wasm signature delivers: numbers, and BigInt for i64.
+	for (const [name, fn] of Object.entries(fns)) out[name] = (_cc: CallContext, ...args: unknown[]) => fn(...(args as never[]));
+	return out;
+}
+
+/**
+ * Instantiates a compiled module through Extism with WASI off (Node's WASI would
+ * print an ExperimentalWarning and grant file authority) and our shim in its place,
+ * then runs the module's `_initialize`, which Extism only runs when WASI is on.
+ */
+export async function instantiate(module: WebAssembly.Module, options: HostOptions = {}): Promise<Instance> {
+	const host = new Host(options);
+	// The bare module, not { wasm: [{ module }] }: Extism checks a manifest object with
+	// `instanceof Response`, and touching Response loads Node's fetch stack (tens of ms
+	// at start-up); a WebAssembly.Module is recognised before that check.
+	const plugin = await createPlugin(module, {
+		useWasi: false,
+		functions: {
+			"extism:host/user": forExtism(host.user),
+			wasi_snapshot_preview1: forExtism(host.wasi),
+		},
+	});
+	const instance = await plugin.getInstance();
+	const memory = instance.exports.memory;
+	if (!(memory instanceof WebAssembly.Memory)) {
+		await plugin.close();
+		throw new Error("pi-memory: the core module exports no memory");
+	}
+	host.attach(memory);
+	const init = instance.exports._initialize;
+	if (typeof init === "function") {
+		try {
+			init();
+		} catch (err) {
+			await plugin.close();
+			throw new CoreTrap("_initialize", host.takeOutput(), err);
+		}
+	}
+	return { plugin, instance, host };
+}
+
+function parseEnvelope(exportName: string, text: string): Envelope {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (err) {
+		throw new CoreTrap(exportName, "", new Error(`returned an envelope that is not JSON: ${text.slice(0, 200)}`, { cause: err }));
+	}
+	if (typeof value !== "object" || value === null || !("v" in value) || value.v !== 1 || !("effects" in value) || !Array.isArray(value.effects)) {
+		throw new CoreTrap(exportName, "", new Error(`returned an envelope of an unknown shape: ${text.slice(0, 200)}`));
+	}
+	const exit = "exit" in value && typeof value.exit === "number" ? value.exit : 0;
+	return { v: 1, effects: value.effects as Effect[], exit };
+}
+
+/**
+ * Core is the running module as the adapter sees it: `call` forwards one export,
+ * one call at a time; after a CoreTrap the instance is dropped and `recreate` (or
+ * the next call) builds a new one from the compiled module and replays the last
+ * session_start, so the core rebuilds its state from the canonical files.
+ */
+export class Core {
+	readonly #module: Promise<WebAssembly.Module>;
+	readonly #options: HostOptions;
+	#live: Instance | undefined;
+	#lastSessionStart: string | undefined;
+	#queue: Promise<unknown> = Promise.resolve();
+
+	/** Starts compiling `file` at once; nothing waits for it until the first call. */
+	constructor(file: string | URL, options: HostOptions = {}) {
+		this.#module = compileCore(file);
+		this.#options = options;
+	}
+
+	/** Forwards `input` (JSON-encoded) to `exportName` and parses the envelope. */
+	call(exportName: string, input: unknown): Promise<Envelope> {
+		return this.#serial(async () => {
+			const text = JSON.stringify(input ?? {});
+			if (exportName === "session_start") this.#lastSessionStart = text;
+			const live = this.#live ?? (await this.#start(exportName !== "session_start"));
+			return this.#invoke(live, exportName, text);
+		});
+	}
+
+	/**
+	 * Drops the current instance (releasing its locks), builds a new one and replays
+	 * the last session_start. Returns the replay's envelope, if there was one.
+	 */
+	recreate(): Promise<Envelope | undefined> {
+		return this.#serial(async () => {
+			this.#drop();
+			const live = await this.#instantiate();
+			this.#live = live;
+			return this.#lastSessionStart === undefined ? undefined : this.#invoke(live, "session_start", this.#lastSessionStart);
+		});
+	}
+
+	/** Releases the instance and its locks; later calls start a new instance. */
+	close(): Promise<void> {
+		return this.#serial(async () => this.#drop());
+	}
+
+	#serial<T>(work: () => Promise<T>): Promise<T> {
+		const next = this.#queue.then(work);
+		this.#queue = next.catch(() => {});
+		return next;
+	}
+
+	async #instantiate(): Promise<Instance> {
+		return instantiate(await this.#module, this.#options);
+	}
+
+	// A first instance, or a new one after a trap; replays session_start when asked.
+	async #start(replay: boolean): Promise<Instance> {
+		const live = await this.#instantiate();
+		this.#live = live;
+		if (replay && this.#lastSessionStart !== undefined) await this.#invoke(live, "session_start", this.#lastSessionStart);
+		return live;
+	}
+
+	async #invoke(live: Instance, exportName: string, text: string): Promise<Envelope> {
+		live.host.takeOutput();
+		let out: string | undefined;
+		try {
+			const result = await live.plugin.call(exportName, text);
+			out = result?.text();
+		} catch (err) {
+			const panic = live.host.takeOutput();
+			this.#drop();
+			throw new CoreTrap(exportName, panic, err);
+		}
+		// Extism keeps every call's input and output blocks until reset; the core keeps
+		// its state in its own memory, so dropping them after each call is safe.
+		void live.plugin.reset();
+		if (out === undefined) {
+			this.#drop();
+			throw new CoreTrap(exportName, "", new Error("returned no envelope"));
+		}
+		try {
+			return parseEnvelope(exportName, out);
+		} catch (err) {
+			this.#drop();
+			throw err;
+		}
+	}
+
+	#drop(): void {
+		const live = this.#live;
+		this.#live = undefined;
+		if (live === undefined) return;
+		live.host.releaseAll();
+		void live.plugin.close();
+	}
+}

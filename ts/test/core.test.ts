@@ -1,0 +1,230 @@
+// The loader against both builds of the real core: ts/core.wasm (TinyGo, what ships)
+// and build/out/core-go.wasm (standard Go). `make wasm` builds both.
+
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { Core, CoreTrap, Host, compileCore, instantiate, type Envelope } from "../core.ts";
+
+const BUILDS = [
+	{ name: "TinyGo", file: new URL("../core.wasm", import.meta.url) },
+	{ name: "Go", file: new URL("../../build/out/core-go.wasm", import.meta.url) },
+];
+
+function sessionInput(cwd: string, extra: object = {}): object {
+	return { cwd, agentDir: path.join(cwd, "agent"), trusted: true, hasUI: false, mode: "print", reason: "startup", flags: { "no-memory": false }, fault: "", ...extra };
+}
+
+// The core's answers grow as stores land; these tests only need "a session exists and
+// nothing failed": exit 0 and no error notice.
+function assertFine(env: Envelope): void {
+	assert.equal(env.v, 1);
+	assert.equal(env.exit, 0, JSON.stringify(env));
+	assert.deepEqual(
+		env.effects.filter((e) => e.t === "notify" && e.level === "error"),
+		[],
+	);
+}
+
+function tempProject(): { root: string; cwd: string } {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-core-"));
+	fs.mkdirSync(path.join(root, ".git"));
+	const cwd = path.join(root, "src", "app");
+	fs.mkdirSync(cwd, { recursive: true });
+	return { root, cwd };
+}
+
+// ---- Two pi processes writing one project: each worker thread runs its own core ------
+
+interface AddJob {
+	file: string;
+	cwd: string;
+	who: string;
+	count: number;
+}
+
+async function addWorker(job: AddJob): Promise<string[]> {
+	const core = new Core(job.file);
+	const failures: string[] = [];
+	await core.call("session_start", sessionInput(job.cwd));
+	for (let i = 0; i < job.count; i++) {
+		// --force skips the near-duplicate check: these texts are alike on purpose.
+		const env = await core.call("command", { name: "decision", args: `add "Rule ${i} of ${job.who}" --force`, hasUI: false });
+		if (env.exit !== 0) failures.push(JSON.stringify(env));
+	}
+	await core.close();
+	return failures;
+}
+
+function runAddWorker(job: AddJob): Promise<string[]> {
+	return new Promise((resolve, reject) => {
+		const w = new Worker(new URL(import.meta.url), { workerData: job });
+		w.once("message", (r: string[]) => resolve(r));
+		w.once("error", reject);
+	});
+}
+
+if (!isMainThread && parentPort !== null) {
+	const port = parentPort;
+	addWorker(workerData as AddJob).then(
+		(failures) => port.postMessage(failures),
+		(err: unknown) => port.postMessage([String(err)]),
+	);
+} else {
+	tests();
+}
+
+function tests(): void {
+	for (const build of BUILDS) {
+		test(`${build.name}: the module exists (run \`make wasm\`)`, () => {
+			assert.ok(fs.existsSync(build.file), `${build.file.pathname} is missing`);
+		});
+
+		test(`${build.name}: every import is Extism's, the contract's or in the WASI shim`, async () => {
+			const module = await compileCore(build.file);
+			const host = new Host();
+			for (const imp of WebAssembly.Module.imports(module)) {
+				if (imp.module === "extism:host/env") continue;
+				const known = imp.module === "extism:host/user" ? host.user : imp.module === "wasi_snapshot_preview1" ? host.wasi : {};
+				assert.ok(imp.name in known, `${imp.module}.${imp.name} has no host function`);
+			}
+		});
+
+		test(`${build.name}: starts without Node's WASI, prints nothing and answers ping`, async (t) => {
+			const warnings: string[] = [];
+			const onWarning = (w: Error) => void warnings.push(`${w.name}: ${w.message}`);
+			process.on("warning", onWarning);
+			t.after(() => void process.off("warning", onWarning));
+			const stderr = t.mock.method(process.stderr, "write");
+			const core = new Core(build.file);
+			const env = await core.call("debug", { op: "ping" });
+			await new Promise((r) => setImmediate(r)); // warnings are emitted on a later tick
+			assert.deepEqual(env, { v: 1, effects: [{ t: "output", text: "pong" }], exit: 0 });
+			assert.deepEqual(warnings, []);
+			assert.equal(stderr.mock.callCount(), 0);
+			await core.close();
+		});
+
+		test(`${build.name}: session_start's stat probes cross guest memory`, async (t) => {
+			const { root, cwd } = tempProject();
+			const core = new Core(build.file);
+			const stats = t.mock.method(fs, "statSync");
+			assertFine(await core.call("session_start", sessionInput(cwd)));
+			const probed = stats.mock.calls.map((c) => String(c.arguments[0]));
+			// Not found at src/app and src (error path, pm_last_error), found at the root.
+			for (const p of [path.join(cwd, ".git"), path.join(root, "src", ".git"), path.join(root, ".git")]) assert.ok(probed.includes(p), `${p} was not probed: ${probed.join(", ")}`);
+			await core.close();
+		});
+
+		test(`${build.name}: a panic is a CoreTrap with the panic text; recreate brings the session back`, async () => {
+			const { cwd } = tempProject();
+			const core = new Core(build.file);
+			await core.call("session_start", sessionInput(cwd));
+			await assert.rejects(core.call("debug", { op: "panic" }), (err: unknown) => {
+				assert.ok(err instanceof CoreTrap);
+				assert.equal(err.exportName, "debug");
+				assert.match(err.panic, /panic requested by debug export/);
+				assert.match(err.message, /core failed in debug: .*panic requested by debug export/);
+				return true;
+			});
+			const replay = await core.recreate();
+			assert.ok(replay !== undefined, "session_start replayed");
+			assertFine(replay);
+			// Without the replay the core would answer "arrived before session_start" with an error.
+			assertFine(await core.call("before_agent_start", { prompt: "hi", messageType: "user" }));
+			assert.deepEqual((await core.call("debug", { op: "ping" })).effects, [{ t: "output", text: "pong" }]);
+			await core.close();
+		});
+
+		test(`${build.name}: the call after a trap builds a new instance by itself`, async () => {
+			const { cwd } = tempProject();
+			const core = new Core(build.file);
+			await core.call("session_start", sessionInput(cwd, { fault: "before_agent_start" }));
+			await assert.rejects(core.call("before_agent_start", { prompt: "hi", messageType: "user" }), (err: unknown) => {
+				assert.ok(err instanceof CoreTrap);
+				assert.equal(err.exportName, "before_agent_start");
+				assert.match(err.panic, /fault injected in before_agent_start/);
+				return true;
+			});
+			assertFine(await core.call("context", { messageCount: 1 })); // session replayed into the new instance
+			await core.close();
+		});
+
+		test(`${build.name}: a trap in session_start itself is survived by the next call`, async () => {
+			const { cwd } = tempProject();
+			const core = new Core(build.file);
+			// The core arms a fault only once a session exists, so the second session_start traps.
+			const input = sessionInput(cwd, { fault: "session_start" });
+			await core.call("session_start", input);
+			await assert.rejects(core.call("session_start", input), (err: unknown) => err instanceof CoreTrap && err.exportName === "session_start");
+			assert.deepEqual((await core.call("debug", { op: "ping" })).effects, [{ t: "output", text: "pong" }]);
+			await core.close();
+		});
+
+		test(`${build.name}: /decision add writes through the imports (mkdir, lock, append, read, now)`, async () => {
+			const { root, cwd } = tempProject();
+			const core = new Core(build.file, { now: () => Date.UTC(2026, 10, 21, 12, 0, 0) });
+			assertFine(await core.call("session_start", sessionInput(cwd)));
+			const dir = path.join(root, ".pi", "decision-memory");
+			assert.equal(fs.existsSync(dir), false, "nothing is created at startup");
+			assertFine(await core.call("command", { name: "decision", args: 'add "Use tabs for indentation" --tag style', hasUI: false }));
+			const lines = fs.readFileSync(path.join(dir, "decisions.jsonl"), "utf8").trim().split("\n");
+			assert.equal(lines.length, 1);
+			assert.match(lines[0], /"t":"2026-11-21T12:00:00.000Z".*"i":"D-2026-11-21-0001".*Use tabs for indentation/);
+			assert.deepEqual(fs.readdirSync(dir), ["decisions.jsonl"], "the lock was released");
+			const list = await core.call("command", { name: "decision", args: "list", hasUI: false });
+			assert.match(JSON.stringify(list.effects), /D-2026-11-21-0001 \| active \| Use tabs for indentation/);
+			// A fresh instance reads the log back from disk.
+			await core.recreate();
+			const inject = await core.call("before_agent_start", { prompt: "indent this", messageType: "user" });
+			assert.match(JSON.stringify(inject.effects), /system_prompt_append.*Use tabs for indentation/);
+			await core.close();
+		});
+
+		test(`${build.name}: two instances adding to one project at once keep every line and unique ids`, async () => {
+			const { root, cwd } = tempProject();
+			const count = 12;
+			const failures = await Promise.all(["A", "B"].map((who) => runAddWorker({ file: build.file.pathname, cwd, who, count })));
+			assert.deepEqual(failures, [[], []]);
+			const dir = path.join(root, ".pi", "decision-memory");
+			const ids = fs
+				.readFileSync(path.join(dir, "decisions.jsonl"), "utf8")
+				.trim()
+				.split("\n")
+				.map((l) => (JSON.parse(l) as { i: string }).i);
+			assert.equal(ids.length, 2 * count);
+			assert.equal(new Set(ids).size, ids.length, `duplicate ids: ${ids.join(" ")}`);
+			assert.deepEqual(fs.readdirSync(dir), ["decisions.jsonl"], "no lock left behind");
+		});
+
+		test(`${build.name}: createPlugin needs only the compiled module; _initialize runs once`, async () => {
+			const module = await compileCore(build.file);
+			const a = await instantiate(module);
+			const b = await instantiate(module);
+			assert.notEqual(a.instance, b.instance);
+			const out = await a.plugin.call("debug", JSON.stringify({ op: "ping" }));
+			assert.equal(out?.text(), '{"v":1,"effects":[{"t":"output","text":"pong"}],"exit":0}');
+			await a.plugin.close();
+			await b.plugin.close();
+		});
+	}
+
+	test("starting a core does not load Node's fetch stack (Extism would, given a manifest object)", () => {
+		const core = new URL("../core.ts", import.meta.url).href;
+		const wasm = new URL("../core.wasm", import.meta.url).pathname;
+		const script = `import { Core } from ${JSON.stringify(core)};
+			await new Core(${JSON.stringify(wasm)}).call("debug", { op: "ping" });
+			console.log(process.moduleLoadList.filter((m) => m.includes("undici")).length);`;
+		const out = execFileSync(process.execPath, ["--disable-warning=ExperimentalWarning", "--input-type=module", "-e", script], { encoding: "utf8" });
+		assert.equal(out.trim(), "0");
+	});
+
+	test("an unreadable module file fails the first call, not the constructor", async () => {
+		const core = new Core(path.join(os.tmpdir(), "pimem-no-such-core.wasm"));
+		await assert.rejects(core.call("debug", { op: "ping" }), /ENOENT/);
+	});
+}

@@ -1,0 +1,199 @@
+// A minimal stand-in for the parts of pi that index.ts touches, and a scripted core,
+// so the adapter's translation can be tested in plain Node.
+//
+// Importing this file registers a module hook: "@earendil-works/pi-coding-agent" (which
+// only resolves inside pi) becomes this file, and so does "./core.ts" when it is
+// imported by a module loaded as `index.ts?scripted`. Load index.ts with
+// `import(new URL("../index.ts?real", import.meta.url).href)` for the real core, or
+// with `?scripted` for the scripted one.
+
+import { registerHooks } from "node:module";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { Envelope, HostOptions } from "../core.ts";
+
+export { CoreTrap } from "../core.ts";
+
+const self = import.meta.url;
+
+registerHooks({
+	resolve(specifier, context, nextResolve) {
+		if (specifier === "@earendil-works/pi-coding-agent") return { url: self, shortCircuit: true };
+		if (specifier === "./core.ts" && context.parentURL?.includes("?scripted") === true) return { url: self, shortCircuit: true };
+		return nextResolve(specifier, context);
+	},
+});
+
+// ---- What the adapter imports from pi ----------------------------------------------
+
+export const AGENT_DIR = "/fake/agent";
+
+export function getAgentDir(): string {
+	return AGENT_DIR;
+}
+
+// ---- The scripted core ---------------------------------------------------------------
+
+export type Script = (exportName: string, input: unknown) => Envelope;
+
+export function envelope(...effects: Envelope["effects"]): Envelope {
+	return { v: 1, effects, exit: 0 };
+}
+
+/** What the scripted core was asked, and how it answers. Reset between tests. */
+export const scripted = {
+	script: ((): Envelope => envelope()) as Script,
+	calls: [] as { exportName: string; input: unknown }[],
+	recreated: 0,
+	closed: 0,
+	reset(script: Script = () => envelope()): void {
+		this.script = script;
+		this.calls = [];
+		this.recreated = 0;
+		this.closed = 0;
+	},
+};
+
+/** Stands in for core.ts's Core inside `index.ts?scripted`. */
+export class Core {
+	constructor(_file: string | URL, _options?: HostOptions) {}
+
+	async call(exportName: string, input: unknown): Promise<Envelope> {
+		scripted.calls.push({ exportName, input });
+		return scripted.script(exportName, input);
+	}
+
+	async recreate(): Promise<Envelope | undefined> {
+		scripted.recreated++;
+		return undefined;
+	}
+
+	async close(): Promise<void> {
+		scripted.closed++;
+	}
+}
+
+// ---- The extension API ---------------------------------------------------------------
+
+type Handler = (event: unknown, ctx: unknown) => unknown;
+
+interface Command {
+	description?: string;
+	handler: (args: string, ctx: unknown) => Promise<void>;
+}
+
+interface Flag {
+	type: "boolean" | "string";
+	default?: boolean | string;
+}
+
+/** Records what an extension registers and runs its handlers the way pi does: in order, awaited. */
+export class FakePi {
+	readonly handlers = new Map<string, Handler[]>();
+	readonly commands = new Map<string, Command>();
+	readonly flags = new Map<string, Flag>();
+	/** Values given on the command line. */
+	readonly flagValues = new Map<string, boolean | string>();
+
+	on(event: string, handler: Handler): () => void {
+		const list = this.handlers.get(event) ?? [];
+		list.push(handler);
+		this.handlers.set(event, list);
+		return () => {};
+	}
+
+	registerCommand(name: string, options: Command): void {
+		this.commands.set(name, options);
+	}
+
+	registerFlag(name: string, options: Flag): void {
+		this.flags.set(name, options);
+	}
+
+	getFlag(name: string): boolean | string | undefined {
+		return this.flagValues.get(name) ?? this.flags.get(name)?.default;
+	}
+
+	get api(): ExtensionAPI {
+		return this as unknown as ExtensionAPI;
+	}
+
+	/** Runs every handler of `event`; returns their results. */
+	async emit(event: string, payload: object, ctx: ExtensionContext): Promise<unknown[]> {
+		const results: unknown[] = [];
+		for (const h of this.handlers.get(event) ?? []) results.push(await h({ type: event, ...payload }, ctx));
+		return results;
+	}
+
+	async command(name: string, args: string, ctx: ExtensionContext): Promise<void> {
+		const c = this.commands.get(name);
+		if (c === undefined) throw new Error(`no command /${name}`);
+		await c.handler(args, ctx);
+	}
+}
+
+// ---- The context -----------------------------------------------------------------------
+
+export interface UiCall {
+	method: "notify" | "setStatus" | "select" | "confirm" | "input";
+	args: unknown[];
+}
+
+export interface FakeContextOptions {
+	hasUI?: boolean;
+	mode?: string;
+	cwd?: string;
+	trusted?: boolean;
+	model?: object;
+	signal?: AbortSignal;
+	select?: string;
+	confirm?: boolean;
+	input?: string;
+	/** Stands in for ctx.modelRegistry.complete. */
+	complete?: (model: unknown, context: unknown, options: unknown) => Promise<unknown>;
+}
+
+export interface FakeContext {
+	ctx: ExtensionContext;
+	/** Every ui call, in order. */
+	ui: UiCall[];
+	/** Arguments of every modelRegistry.complete call. */
+	completions: unknown[][];
+}
+
+export function fakeContext(o: FakeContextOptions = {}): FakeContext {
+	const ui: UiCall[] = [];
+	const completions: unknown[][] = [];
+	const hasModel = !("model" in o) || o.model !== undefined;
+	const ctx = {
+		hasUI: o.hasUI ?? true,
+		mode: o.mode ?? "tui",
+		cwd: o.cwd ?? "/fake/project",
+		model: hasModel ? (o.model ?? { provider: "fake", id: "fake-model" }) : undefined,
+		signal: o.signal,
+		isProjectTrusted: () => o.trusted ?? true,
+		ui: {
+			notify: (...args: unknown[]) => void ui.push({ method: "notify", args }),
+			setStatus: (...args: unknown[]) => void ui.push({ method: "setStatus", args }),
+			select: async (...args: unknown[]) => {
+				ui.push({ method: "select", args });
+				return o.select;
+			},
+			confirm: async (...args: unknown[]) => {
+				ui.push({ method: "confirm", args });
+				return o.confirm ?? false;
+			},
+			input: async (...args: unknown[]) => {
+				ui.push({ method: "input", args });
+				return o.input;
+			},
+		},
+		modelRegistry: {
+			complete: async (...args: unknown[]) => {
+				completions.push(args);
+				if (o.complete === undefined) throw new Error("no completion scripted");
+				return o.complete(args[0], args[1], args[2]);
+			},
+		},
+	};
+	return { ctx: ctx as unknown as ExtensionContext, ui, completions };
+}

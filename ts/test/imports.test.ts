@@ -1,0 +1,534 @@
+// Every host function of the contract, driven from inside a real WebAssembly instance.
+// The core today imports only pm_fs_stat and pm_last_error (the rest are not linked in
+// yet), so this file builds a tiny module that imports every `extism:host/user` and
+// WASI function and re-exports each one unchanged. Calls go through Extism exactly as
+// the core's do, and every path, buffer and result crosses guest memory.
+
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { Host, instantiate, type HostOptions, type Instance } from "../core.ts";
+
+// ---- A pass-through module, assembled by hand --------------------------------------
+
+const I32 = 0x7f;
+const I64 = 0x7e;
+
+interface Sig {
+	params: number[];
+	results: number[];
+}
+
+const USER: Record<string, Sig> = {
+	pm_fs_read: { params: [I32, I32, I64, I32, I32], results: [I64] },
+	pm_fs_stat: { params: [I32, I32, I32], results: [I32] },
+	pm_fs_append: { params: [I32, I32, I32, I32], results: [I32] },
+	pm_fs_write_atomic: { params: [I32, I32, I32, I32], results: [I32] },
+	pm_fs_list: { params: [I32, I32, I32, I32], results: [I64] },
+	pm_fs_mkdir: { params: [I32, I32], results: [I32] },
+	pm_fs_remove: { params: [I32, I32], results: [I32] },
+	pm_lock: { params: [I32, I32, I32, I32], results: [I32] },
+	pm_unlock: { params: [I32, I32], results: [I32] },
+	pm_now: { params: [], results: [I64] },
+	pm_random: { params: [I32, I32], results: [I32] },
+	pm_log: { params: [I32, I32, I32], results: [] },
+	pm_last_error: { params: [I32, I32], results: [I32] },
+};
+
+const WASI: Record<string, Sig> = {
+	fd_write: { params: [I32, I32, I32, I32], results: [I32] },
+	fd_close: { params: [I32], results: [I32] },
+	fd_seek: { params: [I32, I64, I32, I32], results: [I32] },
+	fd_fdstat_get: { params: [I32, I32], results: [I32] },
+	fd_fdstat_set_flags: { params: [I32, I32], results: [I32] },
+	fd_prestat_get: { params: [I32, I32], results: [I32] },
+	fd_prestat_dir_name: { params: [I32, I32, I32], results: [I32] },
+	args_sizes_get: { params: [I32, I32], results: [I32] },
+	args_get: { params: [I32, I32], results: [I32] },
+	environ_sizes_get: { params: [I32, I32], results: [I32] },
+	environ_get: { params: [I32, I32], results: [I32] },
+	clock_time_get: { params: [I32, I64, I32], results: [I32] },
+	random_get: { params: [I32, I32], results: [I32] },
+	proc_exit: { params: [I32], results: [] },
+	sched_yield: { params: [], results: [I32] },
+	poll_oneoff: { params: [I32, I32, I32, I32], results: [I32] },
+};
+
+function uleb(n: number): number[] {
+	const out: number[] = [];
+	do {
+		let b = n & 0x7f;
+		n >>>= 7;
+		if (n !== 0) b |= 0x80;
+		out.push(b);
+	} while (n !== 0);
+	return out;
+}
+
+function str(s: string): number[] {
+	const b = [...new TextEncoder().encode(s)];
+	return [...uleb(b.length), ...b];
+}
+
+function vec(items: number[][]): number[] {
+	return [...uleb(items.length), ...items.flat()];
+}
+
+function section(id: number, body: number[]): number[] {
+	return [id, ...uleb(body.length), ...body];
+}
+
+/** A module importing every host function and exporting each as `name` (WASI ones as `wasi_name`), plus memory. */
+function passThroughModule() {
+	const imports = [
+		...Object.entries(USER).map(([name, sig]) => ({ ns: "extism:host/user", name, exportName: name, sig })),
+		...Object.entries(WASI).map(([name, sig]) => ({ ns: "wasi_snapshot_preview1", name, exportName: `wasi_${name}`, sig })),
+	];
+	const n = imports.length;
+	const types = imports.map((i) => [0x60, ...vec(i.sig.params.map((p) => [p])), ...vec(i.sig.results.map((r) => [r]))]);
+	const importEntries = imports.map((i, idx) => [...str(i.ns), ...str(i.name), 0x00, ...uleb(idx)]);
+	const funcs = imports.map((_, idx) => uleb(idx));
+	const memory = [[0x00, ...uleb(4)]]; // 4 pages: room for a 100 KB buffer
+	const exports = [...imports.map((i, idx) => [...str(i.exportName), 0x00, ...uleb(n + idx)]), [...str("memory"), 0x02, 0x00]];
+	const bodies = imports.map((i, idx) => {
+		const code = [0x00]; // no locals
+		i.sig.params.forEach((_, p) => code.push(0x20, ...uleb(p))); // local.get p
+		code.push(0x10, ...uleb(idx), 0x0b); // call the import; end
+		return [...uleb(code.length), ...code];
+	});
+	return new Uint8Array([
+		0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+		...section(1, vec(types)),
+		...section(2, vec(importEntries)),
+		...section(3, vec(funcs)),
+		...section(5, vec(memory)),
+		...section(7, vec(exports)),
+		...section(10, vec(bodies)),
+	]);
+}
+
+const moduleBytes = passThroughModule();
+
+// ---- Driving it ------------------------------------------------------------------------
+
+type Fn = (...args: (number | bigint)[]) => number | bigint | undefined;
+
+// Guest addresses used by the tests.
+const P1 = 0;
+const P2 = 4096;
+const BUF = 8192;
+const BIG = 65536;
+
+/** One instance of the pass-through module and helpers over its memory. */
+class Guest {
+	readonly live: Instance;
+
+	constructor(live: Instance) {
+		this.live = live;
+	}
+
+	static async start(options: HostOptions = {}): Promise<Guest> {
+		return new Guest(await instantiate(await WebAssembly.compile(moduleBytes), options));
+	}
+
+	get host(): Host {
+		return this.live.host;
+	}
+
+	get memory(): WebAssembly.Memory {
+		const m = this.live.instance.exports.memory;
+		if (!(m instanceof WebAssembly.Memory)) throw new Error("no memory");
+		return m;
+	}
+
+	bytes(ptr: number, len: number): Uint8Array {
+		return new Uint8Array(this.memory.buffer, ptr, len).slice();
+	}
+
+	/** Writes s (text or bytes) at ptr; returns [ptr, length]. */
+	put(ptr: number, s: string | Uint8Array): [number, number] {
+		const b = typeof s === "string" ? new TextEncoder().encode(s) : s;
+		new Uint8Array(this.memory.buffer).set(b, ptr);
+		return [ptr, b.length];
+	}
+
+	fill(ptr: number, len: number, value: number): void {
+		new Uint8Array(this.memory.buffer, ptr, len).fill(value);
+	}
+
+	call(name: string, ...args: (number | bigint)[]): number | bigint | undefined {
+		const f = this.live.instance.exports[name];
+		if (typeof f !== "function") throw new Error(`no export ${name}`);
+		return (f as Fn)(...args);
+	}
+
+	/** Calls a path-taking import with the path written at P1. */
+	onPath(name: string, p: string, ...rest: (number | bigint)[]): number | bigint | undefined {
+		return this.call(name, ...this.put(P1, p), ...rest);
+	}
+
+	/** The last error, read back through pm_last_error into guest memory. */
+	lastError(): string {
+		const n = Number(this.call("pm_last_error", BUF, 1024));
+		return new TextDecoder().decode(this.bytes(BUF, Math.min(n, 1024)));
+	}
+
+	u32(ptr: number): number {
+		return new DataView(this.memory.buffer).getUint32(ptr, true);
+	}
+
+	u64(ptr: number): bigint {
+		return new DataView(this.memory.buffer).getBigUint64(ptr, true);
+	}
+}
+
+function tempDir(): string {
+	return fs.mkdtempSync(path.join(os.tmpdir(), "pimem-imports-"));
+}
+
+// ---- Lock contention runs in worker threads: one plugin instance per thread ---------
+
+interface LockJob {
+	lock: string;
+	counter: string;
+	inside: string;
+	rounds: number;
+}
+
+interface LockReport {
+	failures: string[];
+	doubles: number;
+}
+
+async function lockWorker(job: LockJob): Promise<LockReport> {
+	const g = await Guest.start();
+	const failures: string[] = [];
+	let doubles = 0;
+	for (let i = 0; i < job.rounds; i++) {
+		const rc = g.onPath("pm_lock", job.lock, 10_000, 5_000);
+		if (rc !== 0) {
+			failures.push(`lock: ${rc} ${g.lastError()}`);
+			continue;
+		}
+		// Nobody else may be inside: creating the marker exclusively proves it.
+		try {
+			fs.closeSync(fs.openSync(job.inside, "wx"));
+		} catch {
+			doubles++;
+		}
+		const n = Number(fs.readFileSync(job.counter, "utf8"));
+		fs.writeFileSync(job.counter, String(n + 1));
+		fs.rmSync(job.inside, { force: true });
+		const un = g.onPath("pm_unlock", job.lock);
+		if (un !== 0) failures.push(`unlock: ${un} ${g.lastError()}`);
+	}
+	return { failures, doubles };
+}
+
+if (!isMainThread && parentPort !== null) {
+	const port = parentPort;
+	lockWorker(workerData as LockJob).then(
+		(report) => port.postMessage(report),
+		(err: unknown) => port.postMessage({ failures: [String(err)], doubles: 0 }),
+	);
+} else {
+	tests();
+}
+
+function runWorker(job: LockJob): Promise<LockReport> {
+	return new Promise((resolve, reject) => {
+		const w = new Worker(new URL(import.meta.url), { workerData: job });
+		w.once("message", (r: LockReport) => resolve(r));
+		w.once("error", reject);
+	});
+}
+
+// ---- The tests -------------------------------------------------------------------------
+
+function tests(): void {
+	test("pm_fs_read fills guest memory from an offset and answers 0 at the end", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "log.jsonl");
+		fs.writeFileSync(file, "hello world");
+		const g = await Guest.start();
+		assert.equal(g.onPath("pm_fs_read", file, 6n, BUF, 100), 5n);
+		assert.equal(new TextDecoder().decode(g.bytes(BUF, 5)), "world");
+		assert.equal(g.onPath("pm_fs_read", file, 11n, BUF, 100), 0n);
+		assert.equal(g.onPath("pm_fs_read", file, 0n, BUF, 5), 5n);
+		assert.equal(new TextDecoder().decode(g.bytes(BUF, 5)), "hello");
+	});
+
+	test("pm_fs_read maps failures to the contract's codes and explains them", async () => {
+		const dir = tempDir();
+		const g = await Guest.start();
+		assert.equal(g.onPath("pm_fs_read", path.join(dir, "missing"), 0n, BUF, 10), -1n);
+		assert.match(g.lastError(), /^ENOENT: no such file or directory, open .*missing/);
+		assert.equal(g.onPath("pm_fs_read", dir, 0n, BUF, 10), -4n);
+		assert.equal(g.onPath("pm_fs_read", "relative/path", 0n, BUF, 10), -7n);
+		assert.match(g.lastError(), /absolute/);
+		assert.equal(g.onPath("pm_fs_read", path.join(dir, "x"), -1n, BUF, 10), -7n);
+		assert.equal(g.call("pm_fs_read", 0x7fff_fff0, 64, 0n, BUF, 10), -7n, "a path outside memory is a bad argument");
+	});
+
+	test("host functions see memory that grew after the instance started", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "f");
+		fs.writeFileSync(file, "grown");
+		const g = await Guest.start();
+		const before = g.memory.buffer.byteLength;
+		g.memory.grow(1);
+		assert.equal(g.onPath("pm_fs_read", file, 0n, before + 10, 5), 5n);
+		assert.equal(new TextDecoder().decode(g.bytes(before + 10, 5)), "grown");
+	});
+
+	test("pm_fs_stat writes size, mtime in ms, kind and 4 zero bytes", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "f");
+		fs.writeFileSync(file, "12345");
+		fs.utimesSync(file, 1_700_000_000.5, 1_700_000_000.5); // seconds; .5 is exact in binary
+		const g = await Guest.start();
+		g.fill(BUF, 24, 0xaa);
+		assert.equal(g.onPath("pm_fs_stat", file, BUF), 0);
+		assert.equal(g.u64(BUF), 5n);
+		assert.equal(g.u64(BUF + 8), 1_700_000_000_500n);
+		assert.equal(g.u32(BUF + 16), 1);
+		assert.equal(g.u32(BUF + 20), 0);
+		assert.equal(g.onPath("pm_fs_stat", dir, BUF), 0);
+		assert.equal(g.u32(BUF + 16), 2);
+		assert.equal(g.onPath("pm_fs_stat", path.join(dir, "missing"), BUF), -1);
+		assert.match(g.lastError(), /^ENOENT: no such file or directory, stat .*missing/);
+		assert.equal(g.onPath("pm_fs_stat", path.join(file, "below"), BUF), -4, "a file is not a folder");
+	});
+
+	test("pm_fs_append creates the file, never its folder, and appends", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "log.jsonl");
+		const g = await Guest.start();
+		assert.equal(g.call("pm_fs_append", ...g.put(P1, file), ...g.put(BUF, "one\n")), 0);
+		assert.equal(g.call("pm_fs_append", ...g.put(P1, file), ...g.put(BUF, "two\n")), 0);
+		assert.equal(fs.readFileSync(file, "utf8"), "one\ntwo\n");
+		const orphan = path.join(dir, "no", "such", "log.jsonl");
+		assert.equal(g.call("pm_fs_append", ...g.put(P1, orphan), ...g.put(BUF, "x\n")), -1);
+		assert.equal(fs.existsSync(path.join(dir, "no")), false);
+	});
+
+	test("pm_fs_append is one write on a descriptor opened for appending", async (t) => {
+		const dir = tempDir();
+		const file = path.join(dir, "log.jsonl");
+		fs.writeFileSync(file, "first\n");
+		const g = await Guest.start();
+		const line = new Uint8Array(100_000).fill(0x61);
+		line[line.length - 1] = 0x0a;
+		const opens = t.mock.method(fs, "openSync");
+		const writes = t.mock.method(fs, "writeSync");
+		assert.equal(g.call("pm_fs_append", ...g.put(P1, file), ...g.put(BIG, line)), 0);
+		assert.deepEqual(
+			opens.mock.calls.map((c) => c.arguments.slice(0, 2)),
+			[[file, "a"]],
+		);
+		assert.equal(writes.mock.callCount(), 1);
+		assert.equal(fs.statSync(file).size, 6 + line.length);
+	});
+
+	test("pm_fs_write_atomic replaces the file and leaves no temp file behind", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "MEMORY.md");
+		fs.writeFileSync(file, "old");
+		const g = await Guest.start();
+		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, file), ...g.put(BUF, "new content")), 0);
+		assert.equal(fs.readFileSync(file, "utf8"), "new content");
+		assert.deepEqual(fs.readdirSync(dir), ["MEMORY.md"]);
+		const orphan = path.join(dir, "missing", "f");
+		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, orphan), ...g.put(BUF, "x")), -1);
+		assert.deepEqual(fs.readdirSync(dir), ["MEMORY.md"]);
+	});
+
+	test("pm_fs_list returns names sorted bytewise, folders with a slash, and its full length", async () => {
+		const dir = tempDir();
+		fs.writeFileSync(path.join(dir, "b"), "");
+		fs.writeFileSync(path.join(dir, "B"), "");
+		fs.writeFileSync(path.join(dir, "é"), "");
+		fs.mkdirSync(path.join(dir, "a"));
+		fs.symlinkSync(path.join(dir, "a"), path.join(dir, "link"));
+		const want = "B\na/\nb\nlink/\né\n";
+		const wantLen = BigInt(new TextEncoder().encode(want).length);
+		const g = await Guest.start();
+		assert.equal(g.onPath("pm_fs_list", dir, BUF, 1024), wantLen);
+		assert.equal(new TextDecoder().decode(g.bytes(BUF, Number(wantLen))), want);
+		g.fill(BUF, 64, 0xaa);
+		assert.equal(g.onPath("pm_fs_list", dir, BUF, 4), wantLen, "too small: the length, nothing written");
+		assert.deepEqual([...g.bytes(BUF, 4)], [0xaa, 0xaa, 0xaa, 0xaa]);
+		assert.equal(g.onPath("pm_fs_list", path.join(dir, "missing"), BUF, 1024), -1n);
+		assert.equal(g.onPath("pm_fs_list", path.join(dir, "b"), BUF, 1024), -4n);
+	});
+
+	test("pm_fs_mkdir creates parents; pm_fs_remove takes files and empty folders only", async () => {
+		const dir = tempDir();
+		const deep = path.join(dir, "x", "y", "z");
+		const g = await Guest.start();
+		assert.equal(g.onPath("pm_fs_mkdir", deep), 0);
+		assert.equal(g.onPath("pm_fs_mkdir", deep), 0, "an existing folder is fine");
+		assert.ok(fs.statSync(deep).isDirectory());
+		fs.writeFileSync(path.join(deep, "f"), "");
+		assert.equal(g.onPath("pm_fs_mkdir", path.join(deep, "f", "sub")), -4);
+		assert.equal(g.onPath("pm_fs_remove", path.join(dir, "x", "y")), -4, "not empty");
+		assert.equal(g.onPath("pm_fs_remove", path.join(deep, "f")), 0);
+		assert.equal(g.onPath("pm_fs_remove", deep), 0);
+		assert.equal(fs.existsSync(deep), false);
+		assert.equal(g.onPath("pm_fs_remove", deep), -1);
+	});
+
+	test("pm_lock excludes a second instance until pm_unlock; only the holder may unlock", async () => {
+		const dir = tempDir();
+		const lock = path.join(dir, "decisions.lock");
+		const a = await Guest.start();
+		const b = await Guest.start();
+		assert.equal(a.onPath("pm_lock", lock, 0, 60_000), 0);
+		assert.equal(b.onPath("pm_lock", lock, 30, 60_000), -5);
+		assert.match(b.lastError(), /held by another process/);
+		assert.equal(b.onPath("pm_unlock", lock), -7);
+		assert.ok(fs.existsSync(lock), "a non-holder's unlock removed nothing");
+		assert.equal(a.onPath("pm_unlock", lock), 0);
+		assert.equal(fs.existsSync(lock), false);
+		assert.equal(b.onPath("pm_lock", lock, 0, 60_000), 0);
+	});
+
+	test("pm_lock breaks a stale lock, and the displaced holder's unlock leaves the new lock alone", async () => {
+		const dir = tempDir();
+		const lock = path.join(dir, "decisions.lock");
+		const a = await Guest.start();
+		const b = await Guest.start();
+		assert.equal(a.onPath("pm_lock", lock, 0, 60_000), 0);
+		const old = new Date(Date.now() - 120_000);
+		fs.utimesSync(lock, old, old);
+		assert.equal(b.onPath("pm_lock", lock, 0, 1_000), 0, "older than stale_ms: broken and taken");
+		assert.equal(a.onPath("pm_unlock", lock), -6);
+		assert.match(a.lastError(), /broken as stale/);
+		assert.ok(fs.existsSync(lock), "b still holds it");
+		assert.equal(b.onPath("pm_unlock", lock), 0);
+		assert.deepEqual(fs.readdirSync(dir), []);
+	});
+
+	test("locks held by a lost instance are released with it", async () => {
+		const dir = tempDir();
+		const lock = path.join(dir, "notes.lock");
+		const a = await Guest.start();
+		assert.equal(a.onPath("pm_lock", lock, 0, 60_000), 0);
+		assert.deepEqual(a.host.heldLocks(), [lock]);
+		a.host.releaseAll();
+		assert.equal(fs.existsSync(lock), false);
+	});
+
+	test("two plugin instances contending for one lock never both hold it, and break a stale one once", async () => {
+		const dir = tempDir();
+		const job: LockJob = {
+			lock: path.join(dir, "x.lock"),
+			counter: path.join(dir, "counter"),
+			inside: path.join(dir, "inside"),
+			rounds: 40,
+		};
+		fs.writeFileSync(job.counter, "0");
+		fs.writeFileSync(job.lock, "a crashed process\n");
+		const old = new Date(Date.now() - 60_000);
+		fs.utimesSync(job.lock, old, old);
+		const reports = await Promise.all([runWorker(job), runWorker(job)]);
+		for (const r of reports) {
+			assert.deepEqual(r.failures, []);
+			assert.equal(r.doubles, 0);
+		}
+		assert.equal(fs.readFileSync(job.counter, "utf8"), String(2 * job.rounds));
+		assert.deepEqual(fs.readdirSync(dir).sort(), ["counter"]);
+	});
+
+	test("pm_now, pm_random and the WASI clock and randomness come from the injected sources", async () => {
+		const g = await Guest.start({ now: () => 1_700_000_000_000, random: (dst) => dst.fill(7) });
+		assert.equal(g.call("pm_now"), 1_700_000_000_000n);
+		g.fill(BUF, 16, 0);
+		assert.equal(g.call("pm_random", BUF, 8), 0);
+		assert.deepEqual([...g.bytes(BUF, 9)], [7, 7, 7, 7, 7, 7, 7, 7, 0]);
+		assert.equal(g.call("wasi_clock_time_get", 0, 1n, BUF), 0);
+		assert.equal(g.u64(BUF), 1_700_000_000_000n * 1_000_000n);
+		assert.equal(g.call("wasi_random_get", BUF + 32, 4), 0);
+		assert.deepEqual([...g.bytes(BUF + 32, 4)], [7, 7, 7, 7]);
+	});
+
+	test("pm_log hands the message and level to the log sink", async () => {
+		const seen: [number, string][] = [];
+		const g = await Guest.start({ log: (level, message) => void seen.push([level, message]) });
+		g.call("pm_log", 2, ...g.put(BUF, "replay: 1 torn line kept aside"));
+		g.call("pm_log", 0, ...g.put(BUF, "debug"));
+		assert.deepEqual(seen, [
+			[2, "replay: 1 torn line kept aside"],
+			[0, "debug"],
+		]);
+	});
+
+	test("pm_last_error returns the full length and writes only what fits", async () => {
+		const dir = tempDir();
+		const g = await Guest.start();
+		g.onPath("pm_fs_read", path.join(dir, "missing"), 0n, BUF, 10);
+		const full = g.host.lastError;
+		g.fill(BUF, 64, 0xaa);
+		assert.equal(g.call("pm_last_error", BUF, 5), new TextEncoder().encode(full).length);
+		assert.equal(new TextDecoder().decode(g.bytes(BUF, 5)), full.slice(0, 5));
+		assert.equal(g.bytes(BUF + 5, 1)[0], 0xaa);
+	});
+
+	test("the WASI shim captures stdout and stderr and grants no files, args or environment", async () => {
+		const g = await Guest.start();
+		// One iovec at BUF pointing at the text at BUF + 64.
+		const [textPtr, textLen] = g.put(BUF + 64, "panic: boom\n");
+		const iov = new DataView(g.memory.buffer, BUF, 8);
+		iov.setUint32(0, textPtr, true);
+		iov.setUint32(4, textLen, true);
+		assert.equal(g.call("wasi_fd_write", 2, BUF, 1, BUF + 32), 0);
+		assert.equal(g.u32(BUF + 32), textLen);
+		assert.equal(g.host.takeOutput(), "panic: boom\n");
+		assert.equal(g.call("wasi_fd_write", 5, BUF, 1, BUF + 32), 8, "no other descriptors");
+		assert.equal(g.call("wasi_fd_prestat_get", 3, BUF), 8, "no preopened folders");
+		assert.equal(g.call("wasi_fd_prestat_dir_name", 3, BUF, 16), 8);
+		g.fill(BUF, 8, 0xaa);
+		assert.equal(g.call("wasi_args_sizes_get", BUF, BUF + 4), 0);
+		assert.deepEqual([g.u32(BUF), g.u32(BUF + 4)], [0, 0]);
+		g.fill(BUF, 8, 0xaa);
+		assert.equal(g.call("wasi_environ_sizes_get", BUF, BUF + 4), 0);
+		assert.deepEqual([g.u32(BUF), g.u32(BUF + 4)], [0, 0]);
+		assert.equal(g.call("wasi_args_get", BUF, BUF + 4), 0);
+		assert.equal(g.call("wasi_environ_get", BUF, BUF + 4), 0);
+		assert.equal(g.call("wasi_fd_fdstat_get", 1, BUF), 0);
+		assert.equal(g.bytes(BUF, 1)[0], 2, "stdout is a character device");
+		assert.equal(g.call("wasi_fd_fdstat_get", 3, BUF), 8);
+		assert.equal(g.call("wasi_fd_fdstat_set_flags", 1, 0), 0);
+		assert.equal(g.call("wasi_fd_close", 7), 8);
+		assert.equal(g.call("wasi_fd_seek", 1, 0n, 0, BUF), 70);
+		assert.equal(g.call("wasi_sched_yield"), 0);
+		assert.throws(() => g.call("wasi_proc_exit", 2), /exited with code 2/);
+	});
+
+	test("poll_oneoff answers a relative clock subscription", async () => {
+		const g = await Guest.start();
+		const sub = new DataView(g.memory.buffer, BUF, 48);
+		sub.setBigUint64(0, 42n, true); // userdata
+		sub.setUint8(8, 0); // clock
+		sub.setUint32(16, 1, true); // monotonic
+		sub.setBigUint64(24, 1_000_000n, true); // 1 ms
+		sub.setUint16(40, 0, true); // relative
+		assert.equal(g.call("wasi_poll_oneoff", BUF, BUF + 64, 1, BUF + 128), 0);
+		assert.equal(g.u32(BUF + 128), 1);
+		assert.equal(g.u64(BUF + 64), 42n);
+		assert.equal(new DataView(g.memory.buffer).getUint16(BUF + 64 + 8, true), 0);
+	});
+
+	test("bad pointers are invalid arguments, never exceptions", async () => {
+		const g = await Guest.start();
+		const far = 0x7fff_0000;
+		assert.equal(g.call("pm_fs_stat", ...g.put(P1, "/tmp"), far), -7);
+		assert.equal(g.call("pm_random", far, 16), -7);
+		assert.equal(g.call("pm_fs_append", ...g.put(P1, "/tmp/x"), far, 16), -7);
+		assert.equal(g.call("pm_fs_mkdir", 0, 0), -7, "empty path");
+		assert.equal(g.call("pm_fs_list", ...g.put(P2, "/tmp"), far, 16), -7n);
+	});
+}

@@ -1,0 +1,350 @@
+// The extension's translation between pi and the core, on a fake pi (fake-pi.ts):
+// first against a scripted core (every effect kind, dialogs, model calls, failures),
+// then against the real TinyGo core that ships in ts/core.wasm.
+
+import test, { type TestContext } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
+import type { Effect } from "../core.ts";
+import { AGENT_DIR, CoreTrap, FakePi, envelope, fakeContext, scripted, type UiCall } from "./fake-pi.ts";
+
+type Factory = (pi: ExtensionAPI) => void;
+
+async function load(variant: "scripted" | "real"): Promise<Factory> {
+	const mod = (await import(new URL(`../index.ts?${variant}`, import.meta.url).href)) as { default: Factory };
+	return mod.default;
+}
+
+const scriptedFactory = await load("scripted");
+const realFactory = await load("real");
+
+function started(factory: Factory): FakePi {
+	const pi = new FakePi();
+	factory(pi.api);
+	return pi;
+}
+
+function quietErrors(t: TestContext): { calls: unknown[][] } {
+	const m = t.mock.method(console, "error", () => {});
+	return { get calls() { return m.mock.calls.map((c) => c.arguments); } };
+}
+
+function notices(ui: UiCall[]): unknown[][] {
+	return ui.filter((c) => c.method === "notify").map((c) => c.args);
+}
+
+const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "BASE" };
+
+// ---- Scripted core -----------------------------------------------------------------------
+
+test("the factory registers --no-memory, /decision, /decisions and the forwarded events", () => {
+	scripted.reset();
+	const pi = started(scriptedFactory);
+	assert.deepEqual(pi.flags.get("no-memory"), { description: "Turn pi-memory off for this session: nothing is injected and nothing is written", type: "boolean", default: false });
+	assert.deepEqual([...pi.commands.keys()], ["decision", "decisions"]);
+	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "before_agent_start", "session_shutdown", "session_start"]);
+	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");
+});
+
+test("the factory never throws, even when pi refuses a registration", (t) => {
+	scripted.reset();
+	const errors = quietErrors(t);
+	const pi = new FakePi();
+	pi.registerFlag = () => {
+		throw new Error("flag conflict");
+	};
+	assert.doesNotThrow(() => scriptedFactory(pi.api));
+	assert.match(String(errors.calls[0]?.[0]), /could not load/);
+});
+
+test("session_start sends what pi knows about the session", async () => {
+	scripted.reset();
+	const pi = started(scriptedFactory);
+	pi.flagValues.set("no-memory", true);
+	process.env.PI_MEMORY_FAULT = "agent_end";
+	try {
+		const { ctx } = fakeContext({ hasUI: false, mode: "print", cwd: "/work/app", trusted: false });
+		await pi.emit("session_start", { reason: "resume" }, ctx);
+	} finally {
+		delete process.env.PI_MEMORY_FAULT;
+	}
+	assert.deepEqual(scripted.calls, [
+		{
+			exportName: "session_start",
+			input: { cwd: "/work/app", agentDir: AGENT_DIR, trusted: false, hasUI: false, mode: "print", reason: "resume", flags: { "no-memory": true }, fault: "agent_end" },
+		},
+	]);
+});
+
+test("/decision and /decisions both reach the command export as decision", async () => {
+	scripted.reset();
+	const pi = started(scriptedFactory);
+	const { ctx } = fakeContext({ hasUI: true });
+	await pi.command("decision", 'add "Use tabs"', ctx);
+	await pi.command("decisions", "list", ctx);
+	assert.deepEqual(scripted.calls, [
+		{ exportName: "command", input: { name: "decision", args: 'add "Use tabs"', hasUI: true } },
+		{ exportName: "command", input: { name: "decision", args: "list", hasUI: true } },
+	]);
+});
+
+test("output, notify and status effects become ui calls, in order", async () => {
+	scripted.reset(() =>
+		envelope(
+			{ t: "output", text: "2 active decisions" },
+			{ t: "notify", level: "warning", text: "1 problem line" },
+			{ t: "status", key: "pi-memory", text: "decisions: 2 active" },
+			{ t: "status", key: "pi-memory", text: null },
+			{ t: "notify", level: "error", text: "could not read" },
+		),
+	);
+	const pi = started(scriptedFactory);
+	const { ctx, ui } = fakeContext();
+	await pi.command("decision", "list", ctx);
+	assert.deepEqual(ui, [
+		{ method: "notify", args: ["2 active decisions", "info"] },
+		{ method: "notify", args: ["1 problem line", "warning"] },
+		{ method: "setStatus", args: ["pi-memory", "decisions: 2 active"] },
+		{ method: "setStatus", args: ["pi-memory", undefined] },
+		{ method: "notify", args: ["could not read", "error"] },
+	]);
+});
+
+test("before_agent_start appends to this run's system prompt and injects the message", async () => {
+	scripted.reset(() =>
+		envelope(
+			{ t: "system_prompt_append", text: "\n\n## Project decisions\n" },
+			{ t: "system_prompt_append", text: "D-1 | Use tabs\n" },
+			{ t: "message", customType: "pi-memory-recall", content: "recalled: tabs", display: false },
+		),
+	);
+	const pi = started(scriptedFactory);
+	const { ctx } = fakeContext();
+	const [result] = await pi.emit("before_agent_start", userTurn, ctx);
+	assert.deepEqual(scripted.calls[0], { exportName: "before_agent_start", input: { prompt: "fix the build", messageType: "user" } });
+	assert.deepEqual(result, {
+		systemPrompt: "BASE\n\n## Project decisions\nD-1 | Use tabs\n",
+		message: { customType: "pi-memory-recall", content: "recalled: tabs", display: false },
+	});
+});
+
+test("before_agent_start with nothing to inject returns nothing; a custom message's text is the prompt", async () => {
+	scripted.reset();
+	const pi = started(scriptedFactory);
+	const { ctx } = fakeContext();
+	const custom = { messageType: "custom", systemPrompt: "BASE", message: { customType: "x", content: [{ type: "text", text: "go on" }], display: true } };
+	assert.deepEqual(await pi.emit("before_agent_start", custom, ctx), [undefined]);
+	assert.deepEqual(scripted.calls[0]?.input, { prompt: "go on", messageType: "custom" });
+});
+
+test("a dialog is shown, its answer resumed, and the resumed envelope performed", async () => {
+	const dialogs: Effect[] = [
+		{ t: "dialog", id: "k1", kind: "select", title: "Near-duplicate of D-1", options: ["Update D-1", "Add anyway", "Cancel"] },
+		{ t: "dialog", id: "k2", kind: "input", title: "Why?", placeholder: "reason (required)" },
+		{ t: "dialog", id: "k3", kind: "confirm", title: "Remove all?", message: "12 decisions" },
+	];
+	scripted.reset((exportName, input) => {
+		if (exportName === "command") return envelope({ t: "notify", level: "info", text: "checking" }, dialogs[0]);
+		const { id } = input as { id: string };
+		if (id === "k1") return envelope(dialogs[1]);
+		if (id === "k2") return envelope(dialogs[2]);
+		return envelope({ t: "output", text: "done" });
+	});
+	const pi = started(scriptedFactory);
+	const { ctx, ui } = fakeContext({ select: "Add anyway", input: "it changed", confirm: true });
+	await pi.command("decision", "add tabs", ctx);
+	assert.deepEqual(
+		scripted.calls.map((c) => c.input),
+		[
+			{ name: "decision", args: "add tabs", hasUI: true },
+			{ id: "k1", value: "Add anyway" },
+			{ id: "k2", value: "it changed" },
+			{ id: "k3", value: true },
+		],
+	);
+	assert.deepEqual(ui, [
+		{ method: "notify", args: ["checking", "info"] },
+		{ method: "select", args: ["Near-duplicate of D-1", ["Update D-1", "Add anyway", "Cancel"]] },
+		{ method: "input", args: ["Why?", "reason (required)"] },
+		{ method: "confirm", args: ["Remove all?", "12 decisions"] },
+		{ method: "notify", args: ["done", "info"] },
+	]);
+});
+
+test("a dismissed select or input resumes with null", async () => {
+	scripted.reset((exportName, input) => {
+		if (exportName === "command") return envelope({ t: "dialog", id: "s", kind: "select", title: "Pick", options: ["a"] });
+		const { id } = input as { id: string };
+		return id === "s" ? envelope({ t: "dialog", id: "i", kind: "input", title: "Text" }) : envelope();
+	});
+	const pi = started(scriptedFactory);
+	const { ctx } = fakeContext({ hasUI: false });
+	await pi.command("decision", "x", ctx);
+	assert.deepEqual(
+		scripted.calls.slice(1).map((c) => c.input),
+		[
+			{ id: "s", value: null },
+			{ id: "i", value: null },
+		],
+	);
+});
+
+test("complete calls the current model and resumes with its text", async () => {
+	scripted.reset((exportName) =>
+		exportName === "agent_end" ? envelope({ t: "complete", id: "c1", system: "Classify.", prompt: "the turn", maxTokens: 200 }) : envelope({ t: "notify", level: "info", text: "classified" }),
+	);
+	const pi = started(scriptedFactory);
+	const signal = new AbortController().signal;
+	const model = { provider: "fake", id: "m" };
+	const { ctx, completions, ui } = fakeContext({
+		model,
+		signal,
+		complete: async () => ({ role: "assistant", stopReason: "stop", content: [{ type: "thinking", thinking: "hm" }, { type: "text", text: "KEEP" }] }),
+	});
+	await pi.emit("agent_end", { messages: [] }, ctx);
+	assert.equal(completions.length, 1);
+	const [usedModel, context, options] = completions[0] ?? [];
+	assert.equal(usedModel, model);
+	assert.deepEqual((context as { systemPrompt: string }).systemPrompt, "Classify.");
+	assert.deepEqual((context as { messages: { role: string; content: unknown }[] }).messages.map((m) => [m.role, m.content]), [["user", [{ type: "text", text: "the turn" }]]]);
+	assert.deepEqual(options, { maxTokens: 200, signal });
+	assert.deepEqual(scripted.calls[1]?.input, { id: "c1", value: { text: "KEEP" } });
+	assert.deepEqual(notices(ui), [["classified", "info"]]);
+});
+
+test("a failed, aborted or impossible model call resumes with an error", async () => {
+	const cases: [string, Parameters<typeof fakeContext>[0], unknown][] = [
+		["error result", { complete: async () => ({ stopReason: "error", errorMessage: "rate limited", content: [] }) }, { error: "rate limited" }],
+		["aborted", { complete: async () => ({ stopReason: "aborted", content: [] }) }, { error: "the model call ended: aborted" }],
+		["throws", { complete: async () => Promise.reject(new Error("no auth")) }, { error: "no auth" }],
+		["no model", { model: undefined }, { error: "no model is selected" }],
+	];
+	for (const [name, options, want] of cases) {
+		scripted.reset((exportName) => (exportName === "agent_end" ? envelope({ t: "complete", id: "c", prompt: "p", maxTokens: 10 }) : envelope()));
+		const pi = started(scriptedFactory);
+		await pi.emit("agent_end", { messages: [] }, fakeContext(options).ctx);
+		assert.deepEqual(scripted.calls[1]?.input, { id: "c", value: want }, name);
+	}
+});
+
+test("agent_end reports the last assistant message's stop reason and whether the run was aborted", async () => {
+	const cases: [string, unknown[], AbortSignal | undefined, unknown][] = [
+		["stopped", [{ role: "user" }, { role: "assistant", stopReason: "toolUse" }, { role: "toolResult" }, { role: "assistant", stopReason: "stop" }], undefined, { stopReason: "stop", aborted: false }],
+		["escape", [{ role: "assistant", stopReason: "aborted" }], undefined, { stopReason: "aborted", aborted: true }],
+		["signal", [{ role: "assistant", stopReason: "error" }], AbortSignal.abort(), { stopReason: "error", aborted: true }],
+		["no reply", [{ role: "user" }], undefined, { stopReason: null, aborted: false }],
+	];
+	for (const [name, messages, signal, want] of cases) {
+		scripted.reset();
+		const pi = started(scriptedFactory);
+		await pi.emit("agent_end", { messages }, fakeContext({ signal }).ctx);
+		assert.deepEqual(scripted.calls[0]?.input, want, name);
+	}
+});
+
+test("session_shutdown forwards the reason and closes the core", async () => {
+	scripted.reset();
+	const pi = started(scriptedFactory);
+	await pi.emit("session_shutdown", { reason: "quit" }, fakeContext().ctx);
+	assert.deepEqual(scripted.calls, [{ exportName: "session_shutdown", input: { reason: "quit" } }]);
+	assert.equal(scripted.closed, 1);
+});
+
+test("a CoreTrap is reported once per session, the core recreated each time, and the handler returns nothing", async (t) => {
+	const errors = quietErrors(t);
+	scripted.reset((exportName) => {
+		if (exportName === "before_agent_start") throw new CoreTrap("before_agent_start", "panic: boom\n");
+		return envelope();
+	});
+	const pi = started(scriptedFactory);
+	const { ctx, ui } = fakeContext();
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	assert.deepEqual(await pi.emit("before_agent_start", userTurn, ctx), [undefined]);
+	assert.deepEqual(await pi.emit("before_agent_start", userTurn, ctx), [undefined]);
+	assert.equal(scripted.recreated, 2);
+	const shown = notices(ui);
+	assert.equal(shown.length, 1);
+	assert.match(String(shown[0]?.[0]), /restarted its core .*panic: boom.*the turn goes on/);
+	assert.equal(shown[0]?.[1], "error");
+	assert.equal(errors.calls.length, 2, "console.error every time");
+	assert.match(String(errors.calls[0]?.[0]), /panic: boom/);
+	// A new session may report again.
+	await pi.emit("session_start", { reason: "new" }, ctx);
+	await pi.emit("before_agent_start", userTurn, ctx);
+	assert.equal(notices(ui).length, 2);
+});
+
+test("any other failure is reported but never thrown, and does not recreate the core", async (t) => {
+	quietErrors(t);
+	scripted.reset(() => {
+		throw new Error("core.wasm is missing");
+	});
+	const pi = started(scriptedFactory);
+	const { ctx, ui } = fakeContext();
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	await pi.command("decision", "list", ctx);
+	assert.equal(scripted.recreated, 0);
+	assert.deepEqual(notices(ui), [["pi-memory failed (core.wasm is missing); the turn goes on without memory. Details are on stderr.", "error"]]);
+});
+
+test("a ui that throws while effects are performed is reported, not thrown", async (t) => {
+	quietErrors(t);
+	scripted.reset(() => envelope({ t: "dialog", id: "k", kind: "select", title: "t", options: [] }));
+	const pi = started(scriptedFactory);
+	const { ctx } = fakeContext();
+	ctx.ui.select = async () => {
+		throw new Error("ui gone");
+	};
+	await assert.doesNotReject(pi.command("decision", "x", ctx));
+});
+
+// ---- The real core (ts/core.wasm) ----------------------------------------------------------
+
+function project(): string {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-index-"));
+	fs.mkdirSync(path.join(root, ".git"));
+	return root;
+}
+
+test("real core: a session, a decision added through a near-duplicate dialog, and its injection", async () => {
+	const root = project();
+	const pi = started(realFactory);
+	const { ctx, ui } = fakeContext({ cwd: root, select: "Add as a new decision anyway" });
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	await pi.command("decision", 'add "Use tabs for indentation"', ctx);
+	await pi.command("decisions", 'add "Use tabs for indentation"', ctx);
+	const [injected] = await pi.emit("before_agent_start", userTurn, ctx);
+	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
+
+	assert.ok(ui.some((c) => c.method === "select" && String(c.args[0]).startsWith("Near-duplicate of D-")));
+	const added = notices(ui).filter(([text]) => String(text).startsWith("Added D-"));
+	assert.equal(added.length, 2, JSON.stringify(ui));
+	assert.ok(ui.some((c) => c.method === "setStatus" && c.args[1] === "decisions: 2 active"));
+	assert.match((injected as { systemPrompt: string }).systemPrompt, /^BASE[\s\S]*Use tabs for indentation/);
+	assert.equal(fs.readFileSync(path.join(root, ".pi", "decision-memory", "decisions.jsonl"), "utf8").trim().split("\n").length, 2);
+});
+
+test("real core: a fault in before_agent_start is reported once and pi goes on", async (t) => {
+	const errors = quietErrors(t);
+	const root = project();
+	const pi = started(realFactory);
+	const { ctx, ui } = fakeContext({ cwd: root });
+	process.env.PI_MEMORY_FAULT = "before_agent_start";
+	try {
+		await pi.emit("session_start", { reason: "startup" }, ctx);
+	} finally {
+		delete process.env.PI_MEMORY_FAULT;
+	}
+	assert.deepEqual(await pi.emit("before_agent_start", userTurn, ctx), [undefined]);
+	assert.deepEqual(await pi.emit("before_agent_start", userTurn, ctx), [undefined]);
+	const failures = notices(ui).filter(([, level]) => level === "error");
+	assert.equal(failures.length, 1);
+	assert.match(String(failures[0]?.[0]), /restarted its core .*fault injected in before_agent_start/);
+	assert.ok(errors.calls.length >= 2);
+	// The recreated core still has the session: commands work.
+	await pi.command("decision", "help", ctx);
+	assert.match(String(notices(ui).at(-1)?.[0]), /Usage: \/decision/);
+});
