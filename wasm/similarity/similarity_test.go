@@ -1,0 +1,282 @@
+package similarity
+
+import (
+	"strings"
+	"testing"
+)
+
+func compare(a, b string) Result {
+	x, y := Prepare(a), Prepare(b)
+	return Compare(&x, &y)
+}
+
+type pairCase struct{ a, b string }
+
+// expectVerdict checks each pair in both orders: the verdict must not depend
+// on which text is the new one.
+func expectVerdict(t *testing.T, want Verdict, cases []pairCase) {
+	t.Helper()
+	for _, c := range cases {
+		for _, p := range [][2]string{{c.a, c.b}, {c.b, c.a}} {
+			if r := compare(p[0], p[1]); r.Verdict != want {
+				t.Errorf("Compare(%q, %q) = %v %.2f (%s), want %v", p[0], p[1], r.Verdict, r.Score, r.Reason, want)
+			}
+		}
+	}
+}
+
+func TestNormalisedExactMatchIsDuplicateWithScoreOne(t *testing.T) {
+	for _, c := range []pairCase{
+		{"Use PostgreSQL as the primary database.", "use postgresql as the primary database"},
+		{"  Use   tabs!! ", "use tabs"},
+		{"Don't use ORMs", "dont use ORMs"},
+		{"ÉCOLE", "école"},
+	} {
+		r := compare(c.a, c.b)
+		if r.Verdict != Duplicate || r.Score != 1 {
+			t.Errorf("Compare(%q, %q) = %v %.2f, want duplicate 1", c.a, c.b, r.Verdict, r.Score)
+		}
+	}
+}
+
+func TestReorderedWordsAreDuplicates(t *testing.T) {
+	expectVerdict(t, Duplicate, []pairCase{
+		{"Use tabs for indentation", "Indentation uses tabs"},
+		{"Use Redis for session storage", "For session storage, use Redis"},
+		{"Tests run in parallel in CI", "In CI, tests run in parallel"},
+		{"The primary database is PostgreSQL", "Use PostgreSQL for the primary database"},
+	})
+}
+
+func TestAbbreviationsAndSynonymsAreDuplicates(t *testing.T) {
+	expectVerdict(t, Duplicate, []pairCase{
+		{"Use PostgreSQL for the primary database", "Use Postgres for the primary DB"},
+		{"Deploy to Kubernetes with Helm charts", "Deploy on K8s using Helm charts"},
+		{"Never commit secrets to the repository", "Do not commit secrets to the repo"},
+		{"Read the configuration from environment variables", "Read the config from env vars"},
+		{"Use TypeScript for the dashboard", "Use TS for the dashboard"},
+		{"Use CI for every PR", "Use continuous integration for every pull request"},
+	})
+}
+
+func TestTyposPluralsAndArticlesAreDuplicates(t *testing.T) {
+	expectVerdict(t, Duplicate, []pairCase{
+		{"Use PostgreSQL for the primary databse", "Use PostgreSQL for the primary database"},
+		{"Use Kuberentes for orchestration", "Use Kubernetes for orchestration"},
+		{"Use a feature branch per ticket", "Use feature branches per ticket"},
+		{"Use the repository pattern for data access", "Use repository pattern for data access"},
+		{"Run the tests in a pre-commit hook", "Run tests in a precommit hook"},
+	})
+}
+
+func TestTyposDoNotJoinDifferentNames(t *testing.T) {
+	// One edit apart, but different products: digits and short names are
+	// never typos of each other.
+	expectVerdict(t, Conflict, []pairCase{
+		{"Use MySQL for the primary database", "Use MSSQL for the primary database"},
+		{"Use Python 3.12 for all scripts", "Use Python 3.10 for all scripts"},
+	})
+}
+
+func TestChoiceSwapIsAConflict(t *testing.T) {
+	expectVerdict(t, Conflict, []pairCase{
+		{"Use PostgreSQL for the primary database", "Use MySQL for the primary database"},
+		{"Use tabs for indentation", "Use spaces for indentation"},
+		{"Write the CLI in Go", "Write the CLI in Rust"},
+		{"The default branch is main", "The default branch is master"},
+		{"Use 2 spaces for indentation", "Use 4 spaces for indentation"},
+	})
+}
+
+func TestNegationIsAConflict(t *testing.T) {
+	expectVerdict(t, Conflict, []pairCase{
+		{"Always squash merge PRs", "Never squash merge PRs"},
+		{"Use ORMs", "Do not use an ORM"},
+		{"Enable TypeScript strict mode", "Disable TypeScript strict mode"},
+		{"Tests must hit a real database", "Tests must not hit a real database"},
+		{"Require signed commits", "Signed commits are optional"},
+		{"Use TypeScript strict mode", "Disable TypeScript strict mode"},
+		{"Use Kubernetes for deployment", "Do not use Kubernetes; deploy to plain VMs"},
+	})
+}
+
+// A prohibition with words of its own forbids something else.
+func TestNarrowerProhibitionIsNotAConflict(t *testing.T) {
+	expectVerdict(t, Unrelated, []pairCase{
+		{"Never squash merge PRs", "Merge pull requests with a merge commit"},
+		{"Use mocks in unit tests", "Do not use mocks in integration tests"},
+		{"Do not use MySQL for the primary database", "Use PostgreSQL for the primary database"},
+	})
+}
+
+// "with Helm" (how) and "on Fridays" (when) fill different slots of a frame.
+func TestModifiersOfDifferentKindsAreNotConflicts(t *testing.T) {
+	expectVerdict(t, Unrelated, []pairCase{
+		{"Deploy with blue-green deployments", "Deploy on Fridays"},
+		{"Log in JSON format", "Log at info level in production"},
+		{"Use Jest for unit tests", "Use mocks in unit tests"},
+		{"Write docs for every public API", "Write docs in Markdown"},
+	})
+	expectVerdict(t, Conflict, []pairCase{
+		{"Deploy the API on AWS Lambda", "Deploy the API to Fly.io"},
+		{"Use pnpm as the package manager", "Use Yarn for the package manager"},
+	})
+}
+
+func TestChoosingWhatTheOtherRejectsIsAConflict(t *testing.T) {
+	expectVerdict(t, Conflict, []pairCase{
+		{"Prefer composition over inheritance", "Prefer inheritance over composition"},
+		{"Use tabs, not spaces", "Use spaces instead of tabs"},
+		{"Use PostgreSQL, not MySQL, for the primary database", "Use MySQL for the primary database"},
+		{"Migrate from MySQL to PostgreSQL", "Stay on MySQL for the main database"},
+	})
+	// Two texts that both turn MySQL down agree.
+	expectVerdict(t, Unrelated, []pairCase{
+		{"Do not use MySQL for the primary database", "Migrate from MySQL to PostgreSQL"},
+		{"Do not use MySQL for the primary database", "Use PostgreSQL, not MySQL, for the primary database"},
+	})
+}
+
+func TestSameChoiceDifferentSubjectIsNotAConflict(t *testing.T) {
+	expectVerdict(t, Unrelated, []pairCase{
+		{"Use tabs in Go files", "Use tabs in Makefiles"},
+		{"Use Redis for caching", "Use Redis for rate limiting"},
+		{"Write the CLI in Go", "Write the backend in Go"},
+		{"Use spaces around operators", "Use spaces for indentation"},
+	})
+}
+
+func TestCompatibleStatementsAreNotConflicts(t *testing.T) {
+	expectVerdict(t, Unrelated, []pairCase{
+		{"Use tabs for indentation", "Use spaces for alignment"},
+		{"Never deploy on Fridays", "Never deploy on Mondays"},
+		{"Use 2 spaces for indentation in YAML", "Use 4 spaces for indentation in Python"},
+	})
+}
+
+func TestSharedWordsWithDifferentMeaningAreUnrelated(t *testing.T) {
+	expectVerdict(t, Unrelated, []pairCase{
+		{"Use Go for the CLI", "Go with Vue for the dashboard"},
+		{"Keep the main branch deployable", "Keep main functions small"},
+		{"Use PostgreSQL for the primary database", "Back up the primary database nightly"},
+	})
+}
+
+func TestConflictReasonNamesTheChoices(t *testing.T) {
+	tests := []struct{ a, b, want string }{
+		{"Use PostgreSQL for the primary database", "Use MySQL for the primary database", "PostgreSQL vs MySQL for primary database"},
+		{"Deploy the API on AWS Lambda", "Deploy the API on Fly.io", "AWS Lambda vs Fly.io for Deploy API"},
+		{"Use kebab-case for file names", "Use snake_case for file names", "kebab-case vs snake_case for file names"},
+		{"Prefer composition over inheritance", "Prefer inheritance over composition", "composition vs inheritance"},
+		{"Always squash merge PRs", "Never squash merge PRs", `"Never" contradicts "Always squash merge PRs"`},
+		{"Do not use an ORM", "Use ORMs", `"Do not" contradicts "Use ORMs"`},
+	}
+	for _, tt := range tests {
+		if r := compare(tt.a, tt.b); r.Verdict != Conflict || r.Reason != tt.want {
+			t.Errorf("Compare(%q, %q) = %v %q, want conflict %q", tt.a, tt.b, r.Verdict, r.Reason, tt.want)
+		}
+	}
+}
+
+func TestTextsWithoutWordsAreUnrelated(t *testing.T) {
+	for _, c := range []pairCase{{"", ""}, {"!!!", "???"}, {"", "Use tabs"}} {
+		if r := compare(c.a, c.b); r.Verdict != Unrelated || r.Score != 0 {
+			t.Errorf("Compare(%q, %q) = %v %.2f, want unrelated 0", c.a, c.b, r.Verdict, r.Score)
+		}
+	}
+	if r := Compare(nil, nil); r.Verdict != Unrelated {
+		t.Errorf("Compare(nil, nil) = %v, want unrelated", r.Verdict)
+	}
+}
+
+func TestLongTextsStillMatchThemselves(t *testing.T) {
+	long := strings.Repeat("Use PostgreSQL for the primary database and ", 300)
+	if r := compare(long, long+" "); r.Verdict != Duplicate || r.Score != 1 {
+		t.Errorf("long text vs itself = %v %.2f", r.Verdict, r.Score)
+	}
+	if r := compare(long, long+"but MySQL for tests"); r.Verdict != Duplicate {
+		t.Errorf("long texts differing after the read limit = %v, want duplicate", r.Verdict)
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"  Use   PostgreSQL, always! ", "use postgresql always"},
+		{"Don't use C++", "dont use cpp"},
+		{"C# and F# vs C", "csharp and fsharp vs c"},
+		{"snake_case or kebab-case?", "snake case or kebab case"},
+		{"Node.js 20 (LTS)", "node js 20 lts"},
+		{"ÉCOLE Straße", "école straße"},
+		{"a+b #tag", "a b tag"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Normalize(tt.in); got != tt.want {
+			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestStemJoinsInflections(t *testing.T) {
+	groups := [][]string{
+		{"database", "databases"},
+		{"merge", "merged", "merging", "merges"},
+		{"dependency", "dependencies"},
+		{"test", "tests", "testing", "tested"},
+		{"run", "running", "runs"},
+		{"branch", "branches"},
+		{"name", "named", "naming", "names"},
+	}
+	for _, g := range groups {
+		for _, w := range g[1:] {
+			if stem(w) != stem(g[0]) {
+				t.Errorf("stem(%q) = %q, stem(%q) = %q; want equal", w, stem(w), g[0], stem(g[0]))
+			}
+		}
+	}
+	for _, w := range []string{"status", "redis", "process", "string", "use", "go"} {
+		if !strings.HasPrefix(w, stem(w)) || len(stem(w)) < 2 {
+			t.Errorf("stem(%q) = %q", w, stem(w))
+		}
+	}
+}
+
+func TestVerdictNamesRoundTrip(t *testing.T) {
+	for _, v := range []Verdict{Unrelated, Duplicate, Conflict} {
+		b, _ := v.MarshalText()
+		var back Verdict
+		if err := back.UnmarshalText(b); err != nil || back != v {
+			t.Errorf("%v round-trips to %v (%v)", v, back, err)
+		}
+	}
+	var v Verdict
+	err := v.UnmarshalText([]byte("dup"))
+	if err == nil || !strings.Contains(err.Error(), `"dup"`) {
+		t.Errorf("UnmarshalText(dup) error = %v, want one naming the bad value", err)
+	}
+}
+
+func TestEvaluateCountsPrecisionAndRecall(t *testing.T) {
+	// The last two are labelled wrongly on purpose, to count a miss each way.
+	r := Evaluate([]Pair{
+		{A: "Use tabs", B: "use tabs!", Label: Duplicate},
+		{A: "Use Go for the CLI", B: "Use Rust for the CLI", Label: Conflict},
+		{A: "Use tabs in Go files", B: "Use tabs in Makefiles", Label: Unrelated},
+		{A: "Use Redis for caching", B: "Use Redis for rate limiting", Label: Conflict},
+		{A: "Use PostgreSQL for the primary database", B: "Use MySQL for the primary database", Label: Unrelated},
+	})
+	want := Report{
+		Pairs:     5,
+		Duplicate: Metrics{TP: 1, Precision: 1, Recall: 1, F1: 1},
+		Conflict:  Metrics{TP: 1, FP: 1, FN: 1, Precision: 0.5, Recall: 0.5, F1: 0.5},
+	}
+	if r.Pairs != want.Pairs || r.Duplicate != want.Duplicate || r.Conflict != want.Conflict {
+		t.Fatalf("Evaluate = %+v\nwant %+v", r, want)
+	}
+	if len(r.Misses) != 2 || r.Misses[0].Pair != 3 || r.Misses[1].Pair != 4 {
+		t.Errorf("misses = %+v, want pairs 3 and 4", r.Misses)
+	}
+	if got := r.String(); got != "5 pairs  duplicate P 1.00 R 1.00 F1 1.00  conflict P 0.50 R 0.50 F1 0.50" {
+		t.Errorf("String = %q", got)
+	}
+}
