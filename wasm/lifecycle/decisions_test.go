@@ -267,3 +267,53 @@ func TestCommandBeforeSessionStartIsAClearError(t *testing.T) {
 		t.Fatal(out)
 	}
 }
+
+func TestParaphraseIsCaughtAsANearDuplicate(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add Use PostgreSQL for the primary database`)
+	r.cmd(`add use postgres for the primary DB`)
+	if r.exit() != 1 || !strings.Contains(r.text(), "duplicate of D-2026-02-27-0001") {
+		t.Fatalf("got %d %q", r.exit(), r.text())
+	}
+}
+
+func TestConflictWithoutUIFailsAndTheFlagsProceed(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add Use PostgreSQL for the primary database`)
+	r.cmd(`add Use MySQL for the primary database`)
+	if r.exit() != 1 || !strings.Contains(r.text(), "conflicts with D-2026-02-27-0001") ||
+		!strings.Contains(r.text(), "--supersede D-2026-02-27-0001") || !strings.Contains(r.text(), "--keep-both") {
+		t.Fatalf("got %d %q", r.exit(), r.text())
+	}
+	r.cmd(`add Use MySQL for the primary database --keep-both`)
+	r.contains("Marked as conflicting with D-2026-02-27-0001")
+	r.cmd(`show D-2026-02-27-0001 --json`)
+	if !strings.Contains(r.text(), `"conflictsWith":["D-2026-02-27-0002"]`) {
+		t.Fatalf("both sides must carry the mark: %s", r.text())
+	}
+	r.cmd(`add Use SQLite for the primary database --supersede D-2026-02-27-0002 --reason "embedded is enough"`)
+	r.contains("Superseded D-2026-02-27-0002 with D-2026-02-27-0003")
+}
+
+func TestConflictWithUIOffersSupersedeWithAReason(t *testing.T) {
+	r := newRig(t, true)
+	r.cmd(`add Use PostgreSQL for the primary database`)
+	r.cmd(`add Use MySQL for the primary database`)
+	d := r.dialog()
+	if d.Get("kind").String() != "select" || !strings.Contains(d.Get("title").String(), "Conflicts with D-2026-02-27-0001") {
+		t.Fatalf("dialog %s", r.last.Raw)
+	}
+	r.answer(d.Get("options.0").String())
+	if r.dialog().Get("kind").String() != "input" {
+		t.Fatalf("superseding must ask why: %s", r.last.Raw)
+	}
+	r.answer("")
+	r.contains("Cancelled")
+	r.cmd(`add Use MySQL for the primary database`)
+	r.answer(r.dialog().Get("options.0").String())
+	r.answer("licensing")
+	r.contains("Superseded D-2026-02-27-0001 with D-2026-02-27-0002")
+	if !strings.Contains(r.log(), `"r":"licensing"`) {
+		t.Fatalf("reason not stored: %s", r.log())
+	}
+}
