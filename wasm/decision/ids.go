@@ -21,13 +21,18 @@ func splitID(id string) (string, int, bool) {
 //
 //	NextID(state with D-2026-02-27-0001, 2026-02-27T10:00Z) => "D-2026-02-27-0002"
 func (s *State) NextID(nowMs int64) string {
-	prefix := "D-" + Day(nowMs) + "-"
-	n := s.maxSeq[prefix] + 1
-	num := strconv.Itoa(n)
+	day := Day(nowMs)
+	var date uint64
+	for i := 0; i < len(day); i++ {
+		if c := day[i]; c != '-' {
+			date = date*10 + uint64(c-'0')
+		}
+	}
+	num := strconv.Itoa(s.days.get(date) + 1)
 	for len(num) < 4 {
 		num = "0" + num
 	}
-	return prefix + num
+	return "D-" + day + "-" + num
 }
 
 // ValidID reports whether id has the decision id shape.

@@ -32,22 +32,18 @@ type Problem struct {
 	Msg  string
 }
 
-// State is the materialized decision memory: every live decision by id, with
-// indexes by status and tag derived on demand. Apply is the only way it changes.
+// State is the materialized decision memory: every decision by id, with
+// indexes by status and tag derived on demand. Apply is the only way it
+// changes. Its storage is shaped for TinyGo's collector: a flat list, a
+// flat id table and small slabs — no Go map that grows with the log.
 type State struct {
-	// Live decisions by id: canonical ids by their packed key (see idKey),
-	// anything else by the string.
-	byKey   map[uint64]*Decision
-	byOther map[string]*Decision
-	live    int
-	removed map[string]int // id -> line of its rm event
-	maxSeq  map[string]int // "D-2026-02-27-" -> highest NNNN ever added (rarely touched: see lastPrefix)
-	// The day most recently noted, so a log written in order costs no map
-	// access per add.
-	lastPrefix string
-	lastSeq    int
-	slab       []Decision
-	counts     [numStatus]int
+	list []*Decision // every decision ever added, in log order; removed ones flagged
+	ids  index       // id key -> position in list
+	days dayIndex    // yyyymmdd -> highest id number ever added that day
+	slab []Decision
+	live int
+
+	counts [numStatus]int
 
 	// Problems found while replaying, in line order.
 	Problems []Problem
@@ -63,14 +59,7 @@ type State struct {
 }
 
 // NewState returns an empty state.
-func NewState() *State {
-	return &State{
-		byKey:   make(map[uint64]*Decision),
-		byOther: make(map[string]*Decision),
-		removed: make(map[string]int),
-		maxSeq:  make(map[string]int),
-	}
-}
+func NewState() *State { return &State{} }
 
 // Len is the number of live decisions.
 func (s *State) Len() int { return s.live }
@@ -78,49 +67,81 @@ func (s *State) Len() int { return s.live }
 // Count is the number of live decisions with status st.
 func (s *State) Count(st Status) int { return s.counts[st] }
 
+// keyOf is an id's key in the index: its packed form when canonical, else a
+// 63-bit FNV-1a hash with the top bit set (so it can never equal a packed key).
+func keyOf(id string) (uint64, bool) {
+	if k, ok := idKey(id); ok {
+		return k, true
+	}
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	return h | 1<<63, false
+}
+
+// lookup returns the decision (live or removed) last added with id.
+func (s *State) lookup(id string) *Decision {
+	if len(s.ids.keys) == 0 {
+		return nil
+	}
+	k, exact := keyOf(id)
+	x := &s.ids
+	for i := x.slot(k); x.keys[i] != 0; i = (i + 1) & (len(x.keys) - 1) {
+		if x.keys[i] == k {
+			if d := s.list[x.vals[i]]; exact || d.ID == id {
+				return d
+			}
+		}
+	}
+	return nil
+}
+
 // Get returns the live decision with id, or nil.
 func (s *State) Get(id string) *Decision {
-	if k, ok := idKey(id); ok {
-		return s.byKey[k]
+	if d := s.lookup(id); d != nil && !d.Removed {
+		return d
 	}
-	return s.byOther[id]
-}
-
-func (s *State) put(d *Decision) {
-	if k, ok := idKey(d.ID); ok {
-		s.byKey[k] = d
-	} else {
-		s.byOther[d.ID] = d
-	}
-	s.live++
-}
-
-func (s *State) drop(id string) {
-	if k, ok := idKey(id); ok {
-		delete(s.byKey, k)
-	} else {
-		delete(s.byOther, id)
-	}
-	s.live--
-}
-
-// each calls f for every live decision, in no particular order.
-func (s *State) each(f func(d *Decision)) {
-	for _, d := range s.byKey {
-		f(d)
-	}
-	for _, d := range s.byOther {
-		f(d)
-	}
+	return nil
 }
 
 // WasRemoved reports whether id existed and was removed.
 func (s *State) WasRemoved(id string) bool {
-	if len(s.removed) == 0 {
-		return false
+	d := s.lookup(id)
+	return d != nil && d.Removed
+}
+
+func (s *State) put(d *Decision) {
+	pos := int32(len(s.list))
+	s.list = append(s.list, d)
+	k, exact := keyOf(d.ID)
+	x := &s.ids
+	if exact {
+		x.setFirst(k, pos)
+	} else {
+		// A hashed key may be shared by another id: replace only this id's entry.
+		replaced := false
+		for i := x.slot(k); len(x.keys) > 0 && x.keys[i] != 0; i = (i + 1) & (len(x.keys) - 1) {
+			if x.keys[i] == k && s.list[x.vals[i]].ID == d.ID {
+				x.vals[i], replaced = pos, true
+				break
+			}
+		}
+		if !replaced {
+			x.insert(k, pos)
+		}
 	}
-	_, ok := s.removed[id]
-	return ok
+	s.live++
+}
+
+// each calls f for every live decision, in log order.
+func (s *State) each(f func(d *Decision)) {
+	for _, d := range s.list {
+		if !d.Removed {
+			f(d)
+		}
+	}
 }
 
 func (s *State) newDecision() *Decision {
@@ -156,9 +177,6 @@ func (s *State) Apply(ev *Event, line int) {
 			return
 		}
 		s.noteID(ev.ID)
-		if len(s.removed) > 0 {
-			delete(s.removed, ev.ID)
-		}
 		d = s.newDecision()
 		d.ID = ev.ID
 		d.ProjectID = ev.Project
@@ -176,8 +194,8 @@ func (s *State) Apply(ev *Event, line int) {
 			return
 		}
 		s.counts[d.Status]--
-		s.drop(ev.ID)
-		s.removed[ev.ID] = line
+		d.Removed, d.RemovedLine = true, line
+		s.live--
 	default:
 		if d == nil {
 			s.orphan(ev, line)
@@ -199,31 +217,19 @@ func (s *State) Apply(ev *Event, line int) {
 }
 
 func (s *State) orphan(ev *Event, line int) {
-	if rl, ok := s.removed[ev.ID]; ok && len(s.removed) > 0 {
-		s.problem(line, RemovedID, ev.ID, ev.Code.LongName()+" for "+ev.ID+", removed at line "+strconv.Itoa(rl)+"; ignored")
+	if d := s.lookup(ev.ID); d != nil && d.Removed {
+		s.problem(line, RemovedID, ev.ID, ev.Code.LongName()+" for "+ev.ID+", removed at line "+strconv.Itoa(d.RemovedLine)+"; ignored")
 		return
 	}
 	s.problem(line, UnknownID, ev.ID, ev.Code.LongName()+" for "+ev.ID+", which was never added; ignored")
 }
 
-// noteID remembers the highest daily sequence number ever used, so ids are
-// never reused, even after a remove.
+// noteID remembers the highest daily number ever used, so ids are never
+// reused, even after a remove.
 func (s *State) noteID(id string) {
-	prefix, seq, ok := splitID(id)
-	if !ok {
-		return
+	if k, ok := idKey(id); ok {
+		s.days.raise(k/10_000_000, int(k%10_000_000))
 	}
-	if prefix == s.lastPrefix {
-		if seq > s.lastSeq {
-			s.lastSeq = seq
-			s.maxSeq[prefix] = seq
-		}
-		return
-	}
-	if seq > s.maxSeq[prefix] {
-		s.maxSeq[prefix] = seq
-	}
-	s.lastPrefix, s.lastSeq = prefix, s.maxSeq[prefix]
 }
 
 func merge(d *Decision, data *Data) {

@@ -130,6 +130,8 @@ type Decision struct {
 	CreatedBy    string
 	AddLine      int // line of the add event, 1-based
 	LastLine     int // line of the newest applied event
+	Removed      bool
+	RemovedLine  int
 
 	feat *features // similarity features, prepared on first Check
 }
