@@ -1,0 +1,119 @@
+// The conformance fixtures (testdata/conformance, format in its README) on both builds
+// of the core through core.ts, as pi's Node process runs it. The Go runners read the
+// same fixtures natively (wasm/lifecycle) and on wazero (host); all must agree.
+
+import test from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Core } from "../core.ts";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const FIXTURES = path.join(REPO, "testdata", "conformance");
+const BUILDS = [
+	{ name: "tinygo", file: path.join(REPO, "ts", "core.wasm") },
+	{ name: "go", file: path.join(REPO, "build", "out", "core-go.wasm") },
+];
+
+interface Case {
+	description: string;
+	now: string;
+	files: Record<string, { from?: string; text?: string }>;
+	check: string[];
+	steps: { export: string; input: unknown }[];
+}
+
+interface Expected {
+	envelopes: unknown[];
+	files: Record<string, string | null>;
+	tree: string[];
+}
+
+function readJSON<T>(file: string): T {
+	return JSON.parse(fs.readFileSync(file, "utf8")) as T;
+}
+
+/** A fresh temp root: project/ (a git work tree) and agent/, with the case's files. */
+function prepare(dir: string, c: Case): { root: string; project: string; agent: string; projectId: string } {
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-conformance-"));
+	const project = path.join(root, "project");
+	const agent = path.join(root, "agent");
+	fs.mkdirSync(path.join(project, ".git"), { recursive: true });
+	fs.mkdirSync(agent);
+	for (const [rel, spec] of Object.entries(c.files)) {
+		const file = path.join(root, rel);
+		fs.mkdirSync(path.dirname(file), { recursive: true });
+		fs.writeFileSync(file, spec.from !== undefined ? fs.readFileSync(path.join(dir, spec.from)) : (spec.text ?? ""));
+	}
+	// The id docs/formats.md defines, computed here so the fixtures pin it.
+	const projectId = createHash("sha1").update(project).digest("hex").slice(0, 16);
+	return { root, project, agent, projectId };
+}
+
+/** Every path under root, sorted, folders ending in "/". */
+function tree(root: string, rel = ""): string[] {
+	const out: string[] = [];
+	for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+		const p = rel === "" ? e.name : `${rel}/${e.name}`;
+		if (e.isDirectory()) out.push(`${p}/`, ...tree(root, p));
+		else out.push(p);
+	}
+	return out.sort();
+}
+
+// JSON text of s as it appears inside a JSON string.
+const inJSON = (s: string): string => JSON.stringify(s).slice(1, -1);
+
+const cases = fs
+	.readdirSync(FIXTURES, { withFileTypes: true })
+	.filter((e) => e.isDirectory())
+	.map((e) => e.name)
+	.sort();
+
+for (const build of BUILDS) {
+	for (const name of cases) {
+		const dir = path.join(FIXTURES, name);
+		const c = readJSON<Case>(path.join(dir, "case.json"));
+		test(`${build.name}: ${name}`, async (t) => {
+			assert.ok(fs.existsSync(build.file), `${build.file} is missing: run make wasm`);
+			const want = readJSON<Expected>(path.join(dir, "expected.json"));
+			const s = prepare(dir, c);
+			t.after(() => fs.rmSync(s.root, { recursive: true, force: true }));
+			const now = Date.parse(c.now);
+			const core = new Core(build.file, {
+				now: () => now,
+				random: (dst) => dst.forEach((_, i) => (dst[i] = i & 255)),
+			});
+			// Real paths and the project id back to their placeholders, in JSON text or file content.
+			const placeholders: [string, string][] = [
+				[s.project, "$PROJECT"],
+				[s.agent, "$AGENT"],
+				[s.projectId, "$PROJECT_ID"],
+			];
+			const abstract = (text: string): string =>
+				placeholders.reduce((acc, [real, placeholder]) => acc.replaceAll(inJSON(real), placeholder).replaceAll(real, placeholder), text);
+			try {
+				for (const [i, step] of c.steps.entries()) {
+					const input = JSON.parse(
+						JSON.stringify(step.input ?? {}).replaceAll("$PROJECT", inJSON(s.project)).replaceAll("$AGENT", inJSON(s.agent)),
+					) as unknown;
+					const env = await core.call(step.export, input);
+					assert.deepStrictEqual(JSON.parse(abstract(JSON.stringify(env))), want.envelopes[i], `step ${i + 1} (${step.export} ${JSON.stringify(step.input)})`);
+				}
+			} finally {
+				await core.close();
+			}
+			assert.equal(c.steps.length, want.envelopes.length, "number of envelopes");
+			assert.deepStrictEqual(Object.keys(want.files).sort(), [...c.check].sort(), "expected.json files = case.json check");
+			for (const rel of c.check) {
+				const file = path.join(s.root, rel);
+				const got = fs.existsSync(file) ? abstract(fs.readFileSync(file, "utf8")) : null;
+				assert.equal(got, want.files[rel], `file ${rel}`);
+			}
+			assert.deepStrictEqual(tree(s.root), want.tree, "tree");
+		});
+	}
+}
