@@ -15,7 +15,7 @@ type Arena struct {
 	size  int
 }
 
-const arenaBlock = 2 << 10
+const arenaBlock = 4 << 10
 
 // String copies b into the arena and returns it as a string.
 func (a *Arena) String(b []byte) string {
@@ -44,9 +44,22 @@ func (a *Arena) Strings(list []string) []string {
 		return append([]string(nil), list...)
 	}
 	if len(a.lists)+len(list) > cap(a.lists) {
-		a.lists = make([]string, 0, 64)
+		a.lists = make([]string, 0, 256)
 	}
 	start := len(a.lists)
 	a.lists = append(a.lists, list...)
 	return a.lists[start:len(a.lists):len(a.lists)]
+}
+
+// slots hands out n string slots from the list slab, for the caller to fill.
+func (a *Arena) slots(n int) []string {
+	if n > 16 {
+		return make([]string, n)
+	}
+	if len(a.lists)+n > cap(a.lists) {
+		a.lists = make([]string, 0, 256)
+	}
+	start := len(a.lists)
+	a.lists = a.lists[:start+n]
+	return a.lists[start : start+n : start+n]
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 )
@@ -57,6 +58,7 @@ func Decode(line []byte, arena *Arena) (Event, error) {
 func (s *scanner) decode(line []byte, arena *Arena, ev *Event) error {
 	*ev = Event{}
 	s.b, s.i, s.arena = line, 0, arena
+	s.list = s.list[:0]
 	var seen uint8 // v, t, e, i
 	var badCode []byte
 	s.ws()
@@ -207,6 +209,11 @@ type scanner struct {
 	arena *Arena
 	tmp   []byte
 	list  []string
+	// view: strings point into the line (valid until the next line) instead
+	// of being copied; State.Apply copies what a decision keeps. fromTmp says
+	// the last raw string is in tmp (it had escapes) and must be copied.
+	view    bool
+	fromTmp bool
 }
 
 func (s *scanner) syntax() error { return &DecodeError{Err: ErrSyntax, Offset: s.i} }
@@ -241,6 +248,17 @@ func (s *scanner) eat(c byte) bool {
 func (s *scanner) key() (string, bool) {
 	if s.peek() != '"' {
 		return "", false
+	}
+	// Every key an event has is one or two letters: read those directly.
+	if i := s.i; i+3 < len(s.b) {
+		if s.b[i+2] == '"' && s.b[i+1] >= 'a' {
+			s.i += 3
+			return keyString(s.b[i+1 : i+2]), true
+		}
+		if s.b[i+3] == '"' && s.b[i+1] >= 'a' && s.b[i+2] >= 'a' {
+			s.i += 4
+			return keyString(s.b[i+1 : i+3]), true
+		}
 	}
 	start := s.i + 1
 	for j := start; j < len(s.b); j++ {
@@ -321,13 +339,14 @@ func (s *scanner) rawString() ([]byte, bool, bool) {
 	start := s.i + 1
 	b := s.b
 	high := false
+	s.fromTmp = false
 	j := start
 	for j < len(b) {
-		// One table lookup per byte: plain string bytes are by far the most
-		// common thing in a log, so this loop is the replay's hot path.
-		if strClass[b[j]] == 0 {
-			j++
-			continue
+		// Plain string bytes are by far the most common thing in a log, so
+		// this loop is the replay's hot path: skip them a word at a time.
+		j += plainRun(b, j)
+		if j >= len(b) {
+			break
 		}
 		c := b[j]
 		if c == '"' {
@@ -348,6 +367,7 @@ func (s *scanner) rawString() ([]byte, bool, bool) {
 	if ok {
 		out = s.valid(out)
 	}
+	s.fromTmp = true
 	return out, true, ok
 }
 
@@ -371,6 +391,7 @@ func (s *scanner) valid(b []byte) []byte {
 	if utf8.Valid(b) {
 		return b
 	}
+	s.fromTmp = true // a new slice, not the line: copy it when kept
 	out := make([]byte, 0, len(b)+8)
 	for len(b) > 0 {
 		r, size := utf8.DecodeRune(b)
@@ -384,11 +405,15 @@ func (s *scanner) valid(b []byte) []byte {
 	return out
 }
 
-// stringOrSkip reads a string value into the arena; other types are skipped.
+// stringOrSkip reads a string value (a view into the line in view mode,
+// else a copy in the arena); other types are skipped.
 func (s *scanner) stringOrSkip() (string, bool, bool) {
 	b, isStr, ok := s.rawString()
 	if !ok || !isStr {
 		return "", false, ok
+	}
+	if s.view && !s.fromTmp && len(b) > 0 {
+		return unsafe.String(&b[0], len(b)), true, true
 	}
 	return s.arena.String(b), true, true
 }
@@ -587,7 +612,7 @@ func (s *scanner) numberEnd() (int, bool) {
 }
 
 func (s *scanner) literal(lit string) bool {
-	if len(s.b)-s.i >= len(lit) && string(s.b[s.i:s.i+len(lit)]) == lit {
+	if len(s.b)-s.i >= len(lit) && equal(s.b[s.i:s.i+len(lit)], lit) {
 		s.i += len(lit)
 		return true
 	}
@@ -676,7 +701,9 @@ func (s *scanner) strings() ([]string, bool, bool) {
 	if s.eat(']') {
 		return []string{}, true, true
 	}
-	tmp := s.list[:0]
+	// s.list collects every list of the line (reset per line); a list is a
+	// window of it, valid until the next line.
+	start := len(s.list)
 	for {
 		s.ws()
 		if s.peek() == '"' {
@@ -684,7 +711,7 @@ func (s *scanner) strings() ([]string, bool, bool) {
 			if !ok {
 				return nil, false, false
 			}
-			tmp = append(tmp, str)
+			s.list = append(s.list, str)
 		} else if !s.skip() {
 			return nil, false, false
 		}
@@ -693,8 +720,11 @@ func (s *scanner) strings() ([]string, bool, bool) {
 			continue
 		}
 		if s.eat(']') {
-			s.list = tmp
-			return s.arena.Strings(tmp), true, true
+			got := s.list[start:len(s.list):len(s.list)]
+			if s.view {
+				return got, true, true
+			}
+			return s.arena.Strings(got), true, true
 		}
 		return nil, false, false
 	}
@@ -807,9 +837,23 @@ func (s *scanner) data(d *Data) bool {
 	}
 }
 
+// equal compares bytes with a string without converting: TinyGo allocates
+// for string(b) == s, and a log compares a literal or a status on most lines.
+func equal(b []byte, s string) bool {
+	if len(b) != len(s) {
+		return false
+	}
+	for i := range b {
+		if b[i] != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
 func parseStatusBytes(b []byte) Status {
 	for i := Active; i < numStatus; i++ {
-		if string(b) == statusNames[i] {
+		if equal(b, statusNames[i]) {
 			return i
 		}
 	}

@@ -187,10 +187,7 @@ func repeatsTag(before []string, t string) bool {
 // MaxCharsPerDecision characters. The short text is the title, else the text
 // cut at MaxTextChars, flattened to one line.
 func Line(d *Decision) string {
-	text := oneLine(d.Title)
-	if text == "" {
-		text = oneLine(d.Text)
-	}
+	text := oneLine(d.Short())
 	text = cut(text, MaxTextChars)
 	var tags []string
 	for _, t := range d.Tags {
@@ -220,6 +217,10 @@ func oneLine(s string) string {
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// CleanTag is a tag as shown: no leading '#', no character that would break
+// a one-line format.
+func CleanTag(t string) string { return cleanTag(t) }
 
 // cleanTag drops a leading '#' and anything that would break the line format.
 func cleanTag(t string) string {

@@ -1,7 +1,5 @@
 package decision
 
-import "bytes"
-
 // ReadAt reads the log: up to len(dst) bytes at off, 0 at the end.
 type ReadAt func(off int64, dst []byte) (int, error)
 
@@ -17,10 +15,9 @@ type Cursor struct {
 // Reader replays a log in chunks into a State, reusing one buffer, so a
 // million-event log never has to fit in memory at once.
 type Reader struct {
-	buf   []byte
-	Arena Arena
-	sc    scanner
-	ev    Event
+	buf []byte
+	sc  scanner
+	ev  Event
 }
 
 const chunk = 1 << 20
@@ -33,6 +30,7 @@ const chunk = 1 << 20
 func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor, error) {
 	if r.buf == nil {
 		r.buf = make([]byte, chunk)
+		r.sc.view = true
 	}
 	off := cur.Offset
 	line := cur.Line
@@ -53,7 +51,7 @@ func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor,
 		data := r.buf[:carry+n]
 		start := 0
 		for {
-			nl := bytes.IndexByte(data[start:], '\n')
+			nl := indexNewline(data[start:])
 			if nl < 0 {
 				break
 			}
@@ -81,7 +79,7 @@ func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor,
 		if isBlank(seg) {
 			return out, nil
 		}
-		if err := r.sc.decode(seg, &r.Arena, &r.ev); err == nil {
+		if err := r.sc.decode(seg, nil, &r.ev); err == nil {
 			line++
 			st.problem(line, NoNewline, r.ev.ID, "last line has no newline (hand-edited?); applied, and sealed on the next write")
 			st.Apply(&r.ev, line)
@@ -100,7 +98,7 @@ func (r *Reader) applyLine(st *State, b []byte, line int) {
 	if isBlank(b) {
 		return
 	}
-	if err := r.sc.decode(b, &r.Arena, &r.ev); err != nil {
+	if err := r.sc.decode(b, nil, &r.ev); err != nil {
 		kind := Corrupt
 		if de, ok := err.(*DecodeError); ok && de.Err == ErrVersion && r.ev.V > Version {
 			kind = NewerVersion

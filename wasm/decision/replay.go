@@ -3,6 +3,7 @@ package decision
 import (
 	"sort"
 	"strconv"
+	"unsafe"
 )
 
 // ProblemKind classifies what doctor reports about a log.
@@ -38,6 +39,7 @@ type Problem struct {
 // flat id table and small slabs — no Go map that grows with the log.
 type State struct {
 	list []*Decision // every decision ever added, in log order; removed ones flagged
+	strs Arena       // the strings decisions keep
 	ids  index       // id key -> position in list
 	days dayIndex    // yyyymmdd -> highest id number ever added that day
 	slab []Decision
@@ -147,10 +149,21 @@ func (s *State) each(f func(d *Decision)) {
 func (s *State) newDecision() *Decision {
 	if len(s.slab) == cap(s.slab) {
 		// Small slabs: see Arena on TinyGo's interior-pointer cost.
-		s.slab = make([]Decision, 0, 8)
+		s.slab = make([]Decision, 0, 32)
 	}
 	s.slab = s.slab[:len(s.slab)+1]
 	return &s.slab[len(s.slab)-1]
+}
+
+// Sealed forgets the no-newline finding once a writer has ended that line.
+func (s *State) Sealed() {
+	out := s.Problems[:0]
+	for _, p := range s.Problems {
+		if p.Kind != NoNewline {
+			out = append(out, p)
+		}
+	}
+	s.Problems = out
 }
 
 func (s *State) problem(line int, kind ProblemKind, id, msg string) {
@@ -178,15 +191,20 @@ func (s *State) Apply(ev *Event, line int) {
 		}
 		s.noteID(ev.ID)
 		d = s.newDecision()
-		d.ID = ev.ID
-		d.ProjectID = ev.Project
+		d.ID = s.keep(ev.ID)
+		d.ProjectID = s.keep(ev.Project)
 		d.Status = Active
 		d.CreatedAt, d.UpdatedAt = ev.TimeMs, ev.TimeMs
-		d.Created, d.Updated = ev.Time, ev.Time
-		d.CreatedBy = ev.Actor
+		d.CreatedBy = s.keep(ev.Actor)
 		d.AddLine, d.LastLine = line, line
-		merge(d, &ev.Data)
+		s.merge(d, &ev.Data)
 		s.put(d)
+		// pi-decision-memory writes no back link when it supersedes: derive it.
+		if d.Supersedes != "" {
+			if old := s.Get(d.Supersedes); old != nil && old.SupersededBy == "" {
+				old.SupersededBy = d.ID
+			}
+		}
 		s.counts[d.Status]++
 	case Remove:
 		if d == nil {
@@ -202,13 +220,13 @@ func (s *State) Apply(ev *Event, line int) {
 			return
 		}
 		if ev.TimeMs < d.UpdatedAt && ev.TimeMs != 0 {
-			s.problem(line, BackwardsTime, ev.ID, "event time "+ev.Time+" is older than the previous event for "+ev.ID+" ("+d.Updated+")")
+			s.problem(line, BackwardsTime, ev.ID, "event time "+ev.Time+" is older than the previous event for "+ev.ID+" ("+d.Updated()+")")
 		}
 		s.counts[d.Status]--
-		merge(d, &ev.Data)
+		s.merge(d, &ev.Data)
 		s.counts[d.Status]++
 		if ev.TimeMs > d.UpdatedAt {
-			d.UpdatedAt, d.Updated = ev.TimeMs, ev.Time
+			d.UpdatedAt = ev.TimeMs
 		}
 		d.LastLine = line
 	}
@@ -232,43 +250,66 @@ func (s *State) noteID(id string) {
 	}
 }
 
-func merge(d *Decision, data *Data) {
+// keep copies a string an event carried into the state's arena: events read
+// by a Reader point into its buffer, which the next chunk overwrites.
+func (s *State) keep(v string) string {
+	switch v {
+	case "":
+		return ""
+	case "user":
+		return "user" // the actor of almost every event: the constant, not the view
+	}
+	return s.strs.String(unsafe.Slice(unsafe.StringData(v), len(v)))
+}
+
+func (s *State) keepList(list []string) []string {
+	if len(list) == 0 {
+		return []string{}
+	}
+	out := s.strs.slots(len(list))
+	for i, v := range list {
+		out[i] = s.keep(v)
+	}
+	return out
+}
+
+func (s *State) merge(d *Decision, data *Data) {
 	h := data.Has
 	if h&HasTitle != 0 {
-		d.Title = data.Title
+		d.Title = s.keep(data.Title)
 	}
 	if h&HasText != 0 {
-		d.Text = data.Text
+		d.Text = s.keep(data.Text)
 	}
 	if h&HasTags != 0 {
-		d.Tags = data.Tags
+		d.Tags = s.keepList(data.Tags)
 	}
 	if h&HasStatus != 0 {
 		d.Status = data.Status
 	}
 	if h&HasReason != 0 {
-		d.Reason = data.Reason
+		d.Reason = s.keep(data.Reason)
 	}
 	if h&HasSupersedes != 0 {
-		d.Supersedes = data.Supersedes
+		d.Supersedes = s.keep(data.Supersedes)
 	}
 	if h&HasConflicts != 0 {
-		d.Conflicts = data.Conflicts
+		d.Conflicts = s.keepList(data.Conflicts)
 	}
 	if h&HasSupersededBy != 0 {
-		d.SupersededBy = data.SupersededBy
+		d.SupersededBy = s.keep(data.SupersededBy)
 	}
 	if h&HasConflictNote != 0 {
-		d.ConflictNote = data.ConflictNote
+		d.ConflictNote = s.keep(data.ConflictNote)
 	}
 	if h&HasSource != 0 {
-		d.Source = data.Source
+		d.Source = s.keep(data.Source)
 	}
 	if h&HasConfidence != 0 {
 		d.Confidence, d.HasConf = data.Confidence, true
 	}
 	if h&HasCategory != 0 {
-		d.Category = data.Category
+		d.Category = s.keep(data.Category)
 	}
 }
 

@@ -40,8 +40,8 @@ func TestEditStatusAndSupersedeMergeOnlyTheKeysTheyCarry(t *testing.T) {
 	eq(t, d.Reason, "integrity", "reason kept")
 	eq(t, d.Status, Superseded, "status")
 	eq(t, d.SupersededBy, "D-2026-02-27-0002", "back link")
-	eq(t, d.Updated, t3, "updated")
-	eq(t, d.Created, t1, "created")
+	eq(t, d.Updated(), t3, "updated")
+	eq(t, d.Created(), t1, "created")
 }
 
 func TestOddLogsHaveDefinedOutcomes(t *testing.T) {
@@ -69,7 +69,7 @@ func TestOlderEventAppliesButDoesNotMakeTheDecisionNewer(t *testing.T) {
 		ev(t3, "a", "D-2026-02-27-0002", `{"tx":"b"}`)+
 		ev(t1, "ed", "D-2026-02-27-0002", `{"tx":"b2"}`))
 	eq(t, st.Get("D-2026-02-27-0002").Text, "b2", "applied")
-	eq(t, st.Get("D-2026-02-27-0002").Updated, t3, "updatedAt stays the newest time")
+	eq(t, st.Get("D-2026-02-27-0002").Updated(), t3, "updatedAt stays the newest time")
 }
 
 func TestNewestIsByEventTimeNotInsertionOrder(t *testing.T) {
@@ -132,4 +132,23 @@ func TestIdsAreNeverReusedEvenAfterRemove(t *testing.T) {
 		ev(t2, "rm", "D-2026-02-27-0002", `{}`))
 	eq(t, st.NextID(ParseTime(t3)), "D-2026-02-27-0003", "same day")
 	eq(t, st.NextID(ParseTime("2026-03-01T00:00:00.000Z")), "D-2026-03-01-0001", "new day")
+}
+
+// Events read by a Reader point into its buffer; a decision must keep copies.
+// (A view of "user" once leaked into createdBy and showed later lines' bytes.)
+func TestKeptStringsSurviveLaterLinesAndChunks(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"v":1,"t":"` + t1 + `","p":"proj1234","e":"a","i":"D-2026-02-27-0001","d":{"ti":"Title one","tx":"Text one","tg":["alpha","beta"],"r":"why","c":["D-2026-02-27-0009"],"so":"auto","cg":"db"},"u":"user"}` + "\n")
+	b.WriteString(`{"v":1,"t":"` + t1 + `","p":"proj1234","e":"a","i":"D-2026-02-27-0002","d":{"tx":"Text two"},"u":"someone-else"}` + "\n")
+	filler := strings.Repeat("z", 500)
+	for i := 0; b.Len() < 3*chunk; i++ {
+		b.WriteString(`{"v":1,"t":"` + t2 + `","p":"xxxxxxxxxxxxxxxx","e":"ed","i":"D-2026-02-27-0002","d":{"tx":"` + filler + `","tg":["qq","rr"]},"u":"user"}` + "\n")
+	}
+	st, _ := replay(t, b.String())
+	d := st.Get("D-2026-02-27-0001")
+	eq(t, []string{d.ID, d.ProjectID, d.Title, d.Text, d.Reason, d.CreatedBy, d.Source, d.Category},
+		[]string{"D-2026-02-27-0001", "proj1234", "Title one", "Text one", "why", "user", "auto", "db"}, "fields")
+	eq(t, d.Tags, []string{"alpha", "beta"}, "tags")
+	eq(t, d.Conflicts, []string{"D-2026-02-27-0009"}, "conflicts")
+	eq(t, st.Get("D-2026-02-27-0002").CreatedBy, "someone-else", "other actor")
 }

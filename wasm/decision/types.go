@@ -125,8 +125,6 @@ type Decision struct {
 	Category     string
 	CreatedAt    int64 // ms, time of the add event
 	UpdatedAt    int64 // ms, newest event time seen for this decision
-	Created      string
-	Updated      string
 	CreatedBy    string
 	AddLine      int // line of the add event, 1-based
 	LastLine     int // line of the newest applied event
@@ -137,9 +135,30 @@ type Decision struct {
 }
 
 // Short is the text used where one line is wanted: the title, else the text.
+// A title that is only the start of the text (pi-decision-memory cuts titles
+// from the text at 80 characters) is not a title: the text is used, so a
+// long decision is shortened with "…" rather than cut mid-word.
 func (d *Decision) Short() string {
-	if d.Title != "" {
+	if d.Title != "" && !d.DerivedTitle() {
 		return d.Title
 	}
 	return d.Text
+}
+
+// DerivedTitle reports whether the title is just the beginning of the text.
+func (d *Decision) DerivedTitle() bool {
+	return d.Title != "" && len(d.Text) >= len(d.Title) && d.Text[:len(d.Title)] == d.Title
+}
+
+// Created is the add event's time as events write it ("" if it did not parse).
+func (d *Decision) Created() string { return timeText(d.CreatedAt) }
+
+// Updated is the newest event time seen for the decision.
+func (d *Decision) Updated() string { return timeText(d.UpdatedAt) }
+
+func timeText(ms int64) string {
+	if ms == 0 {
+		return ""
+	}
+	return FormatTime(ms)
 }

@@ -187,8 +187,14 @@ func (d *decisions) printList(c *cmdCtx, list []*decision.Decision, title string
 // listLine is a decision in lists: id | status | text | #tags.
 func listLine(x *decision.Decision) string {
 	s := x.ID + " | " + x.Status.String() + " | " + oneLine(x.Short())
-	if len(x.Tags) > 0 {
-		s += " | #" + strings.Join(x.Tags, " #")
+	var tags []string
+	for _, t := range x.Tags {
+		if t = decision.CleanTag(t); t != "" {
+			tags = append(tags, "#"+t)
+		}
+	}
+	if len(tags) > 0 {
+		s += " | " + strings.Join(tags, " ")
 	}
 	return s
 }
@@ -219,8 +225,8 @@ func (d *decisions) cmdShow(c *cmdCtx) {
 	field("superseded by", x.SupersededBy)
 	field("conflicts with", strings.Join(x.Conflicts, ", "))
 	field("conflict note", x.ConflictNote)
-	field("created", x.Created+" by "+orDash(x.CreatedBy))
-	field("updated", x.Updated)
+	field("created", x.Created()+" by "+orDash(x.CreatedBy))
+	field("updated", x.Updated())
 	field("source", x.Source)
 	field("category", x.Category)
 	field("log lines", strconv.Itoa(x.AddLine)+"–"+strconv.Itoa(x.LastLine))
@@ -338,12 +344,12 @@ func (d *decisions) addChecked(out *Out, nd newDraft, hasUI, checkDup, keepBoth 
 	if checkDup && len(dups) > 0 {
 		m := dups[0]
 		if !hasUI {
-			out.Fail("Not added: duplicate of " + m.D.ID + " (" + similarity(m) + "): " + strconv.Quote(oneLine(m.D.Short())) +
+			out.Fail("Not added: duplicate of " + m.D.ID + " (" + similarity(m, nd.text) + "): " + strconv.Quote(oneLine(m.D.Short())) +
 				".\nRe-run with --update " + m.D.ID + " to replace its text, or --force to add it anyway.")
 			return
 		}
 		opts := []string{"Update " + m.D.ID + " with the new text", "Add as a new decision anyway", "Cancel"}
-		d.e.Select(out, "Near-duplicate of "+m.D.ID+" ("+similarity(m)+"): "+oneLine(m.D.Short()), opts, func(out *Out, v gjson.Result) {
+		d.e.Select(out, "Near-duplicate of "+m.D.ID+" ("+similarity(m, nd.text)+"): "+oneLine(m.D.Short()), opts, func(out *Out, v gjson.Result) {
 			switch v.String() {
 			case opts[0]:
 				d.refreshThen(out, func() {
@@ -422,8 +428,8 @@ func (d *decisions) askReason(out *Out, id string, k func(out *Out, reason strin
 	})
 }
 
-func similarity(m decision.Match) string {
-	if m.Score >= 1 {
+func similarity(m decision.Match, text string) string {
+	if decision.Normalize(text) == decision.Normalize(m.D.Short()) {
 		return "same text"
 	}
 	return strconv.Itoa(int(m.Score*100+0.5)) + "% similar"
@@ -540,9 +546,7 @@ func (d *decisions) updateText(out *Out, x *decision.Decision, nd newDraft) {
 
 // derivedTitle reports whether a decision's title was cut from its text (as
 // pi-decision-memory does), so a new text must not keep the stale title.
-func derivedTitle(x *decision.Decision) bool {
-	return x.Title != "" && strings.HasPrefix(x.Text, x.Title)
-}
+func derivedTitle(x *decision.Decision) bool { return x.DerivedTitle() }
 
 // supersede adds nd as the replacement of x, marks x superseded and links both.
 func (d *decisions) supersede(out *Out, x *decision.Decision, nd newDraft) {
@@ -796,7 +800,7 @@ func (d *decisions) cmdPurge(c *cmdCtx) {
 	sb.WriteString("Purge would remove " + plural(len(cands), "decision", "decisions") + " past retention (" + d.retentionText() + "); active decisions are always kept:")
 	for i, x := range cands {
 		ids[i] = x.ID
-		sb.WriteString("\n" + listLine(x) + " (updated " + x.Updated + ")")
+		sb.WriteString("\n" + listLine(x) + " (updated " + x.Updated() + ")")
 	}
 	d.confirmThen(c, "Purge "+plural(len(cands), "decision", "decisions")+"?", sb.String(), func(out *Out) { d.removeAll(out, ids, "Purged") })
 }
@@ -930,8 +934,8 @@ func (d *decisions) cmdStatus(c *cmdCtx) {
 		}
 		sb.WriteString("\nAuto-capture: " + ac)
 		sb.WriteString("\nRetention: " + d.retentionText())
-		if n := len(d.st.Problems); n > 0 {
-			sb.WriteString("\nProblems: " + plural(n, "line", "lines") + " need attention; run /decision doctor")
+		if n := d.lineFindings(); n > 0 {
+			sb.WriteString("\nProblems: " + plural(n, "line needs", "lines need") + " attention; run /decision doctor")
 		}
 	}
 	c.out.Output(sb.String())

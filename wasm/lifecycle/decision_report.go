@@ -33,8 +33,8 @@ func appendDecisionJSON(b []byte, x *decision.Decision) []byte {
 		w.Str("conflictNote", x.ConflictNote)
 	}
 	w.Str("projectId", x.ProjectID)
-	w.Str("createdAt", x.Created)
-	w.Str("updatedAt", x.Updated)
+	w.Str("createdAt", x.Created())
+	w.Str("updatedAt", x.Updated())
 	if x.CreatedBy != "" {
 		w.Str("createdBy", x.CreatedBy)
 	}
@@ -80,7 +80,7 @@ func (d *decisions) statusJSON(why string) []byte {
 		w.Raw("counts", counts.Close())
 		w.Int("injectedChars", int64(len([]rune(d.section()))))
 		w.Int("maxDecisions", int64(d.cfg.MaxDecisions))
-		w.Int("problems", int64(len(d.st.Problems)))
+		w.Int("problems", int64(d.lineFindings()))
 	}
 	return w.Close()
 }
@@ -100,13 +100,9 @@ func (d *decisions) cmdDoctor(c *cmdCtx) {
 	for _, p := range d.st.Problems {
 		fs = append(fs, finding{p.Line, p.Kind.String(), p.ID, p.Msg})
 	}
-	info, err := d.h.Stat(d.log)
-	if err == nil && info.Size > d.cur.Offset {
-		line, text, err := decision.TornTail(d.readAt, d.cur, info.Size)
-		if err == nil && text != "" {
-			fs = append(fs, finding{line, "torn", "", "last line is cut short (a crash mid-write?): " + strconv.Quote(cutText(text, 80)) +
-				"; it stays on disk and the next write starts on a new line"})
-		}
+	if line, text := d.tornTail(); text != "" {
+		fs = append(fs, finding{line, "torn", "", "last line is cut short (a crash mid-write?): " + strconv.Quote(cutText(text, 80)) +
+			"; it stays on disk and the next write starts on a new line"})
 	}
 	// Dangling references.
 	active := d.st.WithStatus(decision.Active)
@@ -127,10 +123,10 @@ func (d *decisions) cmdDoctor(c *cmdCtx) {
 		for i, a := range active {
 			dups, conflicts := d.st.Check(a.Short(), a.ID)
 			for _, m := range dups {
-				if m.D.ID > a.ID || indexOf(active[:i], m.D) < 0 {
-					continue
+				if indexOf(active[:i], m.D) < 0 {
+					continue // each pair once: the partner must come earlier in the list
 				}
-				pairs = append(pairs, "duplicate: "+a.ID+" ≈ "+m.D.ID+" ("+similarity(m)+")")
+				pairs = append(pairs, "duplicate: "+a.ID+" ≈ "+m.D.ID+" ("+similarity(m, a.Short())+")")
 			}
 			for _, m := range conflicts {
 				if indexOf(active[:i], m.D) < 0 || contains(a.Conflicts, m.D.ID) {
@@ -183,6 +179,30 @@ func (d *decisions) cmdDoctor(c *cmdCtx) {
 		sb.WriteString("\nBad lines are kept on disk untouched and skipped on replay; fix or delete them by hand if you wish.")
 	}
 	c.out.Output(sb.String())
+}
+
+// tornTail returns the unterminated bytes at the end of the log that replay
+// left alone (a crash mid-write), with their line number; "" when none.
+func (d *decisions) tornTail() (int, string) {
+	info, err := d.h.Stat(d.log)
+	if err != nil || info.Size <= d.cur.Offset {
+		return 0, ""
+	}
+	line, text, err := decision.TornTail(d.readAt, d.cur, info.Size)
+	if err != nil || strings.TrimSpace(text) == "" {
+		return 0, ""
+	}
+	return line, text
+}
+
+// lineFindings counts what doctor lists line by line: replay problems and a
+// torn tail.
+func (d *decisions) lineFindings() int {
+	n := len(d.st.Problems)
+	if _, text := d.tornTail(); text != "" {
+		n++
+	}
+	return n
 }
 
 func indexOf(list []*decision.Decision, x *decision.Decision) int {

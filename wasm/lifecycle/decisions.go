@@ -78,8 +78,8 @@ func (d *decisions) start(out *Out) {
 		out.Notify("error", "pi-memory: could not read "+d.log+": "+err.Error()+". Decisions are not injected this session.")
 		return
 	}
-	if n := len(d.st.Problems); n > 0 {
-		out.Notify("warning", "pi-memory: "+d.log+" has "+plural(n, "problem line", "problem lines")+" (kept on disk, skipped); run /decision doctor for details.")
+	if n := d.lineFindings(); n > 0 {
+		out.Notify("warning", "pi-memory: "+d.log+" has "+plural(n, "line that needs", "lines that need")+" attention (bad lines stay on disk and are skipped); /decision doctor lists them.")
 	}
 	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(decision.Active))+" active", false)
 }
@@ -113,7 +113,11 @@ func (d *decisions) inert() string {
 	case !d.s.Trusted:
 		return "This project is not trusted, so pi-memory neither reads nor writes its decisions. Trust the project in pi (or run with --approve) and try again."
 	case !d.cfg.Enabled:
-		return "Decision memory is disabled by " + d.cfg.DisabledBy + "; nothing is injected or written. Turn it back on with /decision enable --project (or --global)."
+		scope := "--project"
+		if d.cfg.DisabledBy == d.globalCfg {
+			scope = "--global"
+		}
+		return "Decision memory is disabled by " + d.cfg.DisabledBy + "; nothing is injected or written. Turn it back on with /decision enable " + scope + "."
 	}
 	return ""
 }
@@ -233,11 +237,13 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 		return nil, err
 	}
 	var buf []byte
+	sealsApplied := false // the newline ends a last line replay already applied
 	info, err := d.h.Stat(d.log)
 	if err == nil && info.Size > 0 {
 		var last [1]byte
 		if n, _ := d.h.ReadAt(d.log, info.Size-1, last[:]); n == 1 && last[0] != '\n' {
 			buf = append(buf, '\n')
+			sealsApplied = d.cur.Offset == info.Size
 		}
 	}
 	ts := decision.FormatTime(now)
@@ -254,6 +260,14 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 	}
 	if err := d.h.Append(d.log, buf); err != nil {
 		return nil, err
+	}
+	if sealsApplied {
+		// That line is complete now: step over its newline without counting
+		// a line, exactly as a fresh replay of the file would.
+		d.cur.Offset++
+		d.cur.Sealed = true
+		d.st.Sealed()
+		d.guard = d.readGuard(d.cur.Offset)
 	}
 	if err := d.refresh(); err != nil {
 		return events, err
