@@ -25,10 +25,10 @@ type Match struct {
 }
 
 // features are a decision's prepared similarity features, remembered with
-// the text they were prepared from so an edit invalidates them.
+// the refs of the text they were prepared from so an edit invalidates them.
 type features struct {
-	text string
-	f    similarity.Features
+	title, text ref
+	f           similarity.Features
 }
 
 // Check compares a new decision text with every active decision (their
@@ -37,30 +37,36 @@ type features struct {
 // updated or superseded).
 func (s *State) Check(text string, except ...string) (dups, conflicts []Match) {
 	nf := similarity.Prepare(text)
-	s.each(func(d *Decision) {
-		if d.Status != Active || contains(except, d.ID) {
-			return
+	for h := int32(0); h < int32(s.recs.n); h++ {
+		r := s.recs.at(h)
+		if r.removed || r.status != Active || len(except) > 0 && contains(except, s.strs.get(r.id)) {
+			continue
 		}
-		r := similarity.Compare(&nf, s.featuresOf(d))
-		switch r.Verdict {
+		res := similarity.Compare(&nf, s.featuresOf(h))
+		switch res.Verdict {
 		case similarity.Duplicate:
-			dups = append(dups, Match{D: d, Verdict: Duplicate, Score: r.Score, Reason: r.Reason})
+			dups = append(dups, Match{D: s.view(h), Verdict: Duplicate, Score: res.Score, Reason: res.Reason})
 		case similarity.Conflict:
-			conflicts = append(conflicts, Match{D: d, Verdict: Conflict, Score: r.Score, Reason: r.Reason})
+			conflicts = append(conflicts, Match{D: s.view(h), Verdict: Conflict, Score: res.Score, Reason: res.Reason})
 		}
-	})
+	}
 	sortMatches(dups)
 	sortMatches(conflicts)
 	return dups, conflicts
 }
 
 // featuresOf prepares a decision's features once per text.
-func (s *State) featuresOf(d *Decision) *similarity.Features {
-	text := d.Short()
-	if d.feat == nil || d.feat.text != text {
-		d.feat = &features{text: text, f: similarity.Prepare(text)}
+func (s *State) featuresOf(h int32) *similarity.Features {
+	for int(h) >= len(s.feats) {
+		s.feats = append(s.feats, nil)
 	}
-	return &d.feat.f
+	r := s.recs.at(h)
+	f := s.feats[h]
+	if f == nil || f.title != r.title || f.text != r.text {
+		f = &features{title: r.title, text: r.text, f: similarity.Prepare(short(s.strs.get(r.title), s.strs.get(r.text)))}
+		s.feats[h] = f
+	}
+	return &f.f
 }
 
 func sortMatches(m []Match) {

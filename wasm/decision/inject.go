@@ -89,18 +89,24 @@ func (s *State) summary(left int, shown []*Decision) string {
 	// linearly (a string-keyed map allocates per lookup under TinyGo); a
 	// decision's own tags are deduplicated by a scan of its short list.
 	var tc tagCounts
-	s.each(func(d *Decision) {
-		if d.Status != Active || isShownIn(d, shown) {
-			return
+	var ownBuf [8]string
+	for h := int32(0); h < int32(s.recs.n); h++ {
+		r := s.recs.at(h)
+		if r.removed || r.status != Active || isShownIn(h, shown) {
+			continue
 		}
-		for i, t := range d.Tags {
-			t = cleanTag(t)
-			if t == "" || repeatsTag(d.Tags[:i], t) {
+		own := ownBuf[:0]
+		for _, ref := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
+			t := cleanTag(s.strs.get(ref))
+			if t == "" || repeatsTag(own, t) {
 				continue
+			}
+			if len(own) < len(ownBuf) {
+				own = append(own, t)
 			}
 			tc.add(t)
 		}
-	})
+	}
 	tags, counts := tc.names, tc.counts
 	sort.Sort(&tc)
 	noun := "decisions"
@@ -165,9 +171,9 @@ func (c *tagCounts) Swap(i, j int) {
 	c.counts[i], c.counts[j] = c.counts[j], c.counts[i]
 }
 
-func isShownIn(d *Decision, shown []*Decision) bool {
+func isShownIn(h int32, shown []*Decision) bool {
 	for _, x := range shown {
-		if x == d {
+		if x.h == h {
 			return true
 		}
 	}
@@ -176,7 +182,7 @@ func isShownIn(d *Decision, shown []*Decision) bool {
 
 func repeatsTag(before []string, t string) bool {
 	for _, b := range before {
-		if cleanTag(b) == t {
+		if b == t {
 			return true
 		}
 	}

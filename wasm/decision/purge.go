@@ -11,14 +11,15 @@ const DayMs = 86400000
 //	=> [that draft]
 func (s *State) PurgeCandidates(nowMs int64, retention [numStatus]int) []*Decision {
 	var out []*Decision
-	s.each(func(d *Decision) {
-		if d.Status == Active || d.Status == StatusNone {
-			return
+	for h := int32(0); h < int32(s.recs.n); h++ {
+		r := s.recs.at(h)
+		if r.removed || r.status == Active || r.status == StatusNone {
+			continue
 		}
-		if nowMs-d.UpdatedAt > int64(retention[d.Status])*DayMs {
-			out = append(out, d)
+		if nowMs-r.updatedAt > int64(retention[r.status])*DayMs {
+			out = append(out, s.view(h))
 		}
-	})
+	}
 	sortNewest(out)
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
 		out[i], out[j] = out[j], out[i]

@@ -3,7 +3,6 @@ package decision
 import (
 	"sort"
 	"strconv"
-	"unsafe"
 )
 
 // ProblemKind classifies what doctor reports about a log.
@@ -34,16 +33,20 @@ type Problem struct {
 }
 
 // State is the materialized decision memory: every decision by id, with
-// indexes by status and tag derived on demand. Apply is the only way it
-// changes. Its storage is shaped for TinyGo's collector: a flat list, a
-// flat id table and small slabs — no Go map that grows with the log.
+// views by status, tag and time built on demand. Apply is the only way it
+// changes. It holds no Go pointers per decision (see store.go).
 type State struct {
-	list []*Decision // every decision ever added, in log order; removed ones flagged
-	strs Arena       // the strings decisions keep
-	ids  index       // id key -> position in list
-	days dayIndex    // yyyymmdd -> highest id number ever added that day
-	slab []Decision
+	strs strs
+	recs recs     // every decision ever added, in log order; removed ones flagged
+	ids  index    // id key -> handle
+	days dayIndex // yyyymmdd -> highest id number ever added that day
 	live int
+	// common remembers the refs of the last project id and actor seen, which
+	// repeat on nearly every line, so they are stored once.
+	common [2]struct {
+		v string
+		r ref
+	}
 
 	counts [numStatus]int
 
@@ -56,8 +59,9 @@ type State struct {
 	// Gen changes whenever a decision changes; caches compare it.
 	Gen uint64
 
-	byTag    map[string][]*Decision // built on demand, dropped on change
+	byTag    map[string][]int32 // built on demand, dropped on change; the tag vocabulary is small
 	byTagGen uint64
+	feats    []*features // similarity features by handle, prepared on first Check
 }
 
 // NewState returns an empty state.
@@ -83,76 +87,77 @@ func keyOf(id string) (uint64, bool) {
 	return h | 1<<63, false
 }
 
-// lookup returns the decision (live or removed) last added with id.
-func (s *State) lookup(id string) *Decision {
-	if len(s.ids.keys) == 0 {
-		return nil
+// lookup returns the handle of the decision (live or removed) last added
+// with id, or -1.
+func (s *State) lookup(id string) int32 {
+	x := &s.ids
+	if len(x.keys) == 0 {
+		return -1
 	}
 	k, exact := keyOf(id)
-	x := &s.ids
 	for i := x.slot(k); x.keys[i] != 0; i = (i + 1) & (len(x.keys) - 1) {
 		if x.keys[i] == k {
-			if d := s.list[x.vals[i]]; exact || d.ID == id {
-				return d
+			h := x.vals[i]
+			if exact || s.strs.get(s.recs.at(h).id) == id {
+				return h
 			}
 		}
 	}
-	return nil
+	return -1
 }
 
-// Get returns the live decision with id, or nil.
+func (s *State) liveHandle(id string) int32 {
+	if h := s.lookup(id); h >= 0 && !s.recs.at(h).removed {
+		return h
+	}
+	return -1
+}
+
+// Get returns a view of the live decision with id, or nil.
 func (s *State) Get(id string) *Decision {
-	if d := s.lookup(id); d != nil && !d.Removed {
-		return d
+	if h := s.liveHandle(id); h >= 0 {
+		return s.view(h)
 	}
 	return nil
 }
 
 // WasRemoved reports whether id existed and was removed.
 func (s *State) WasRemoved(id string) bool {
-	d := s.lookup(id)
-	return d != nil && d.Removed
+	h := s.lookup(id)
+	return h >= 0 && s.recs.at(h).removed
 }
 
-func (s *State) put(d *Decision) {
-	pos := int32(len(s.list))
-	s.list = append(s.list, d)
-	k, exact := keyOf(d.ID)
+// index points id at handle h, replacing an earlier decision with that id.
+func (s *State) index(id string, h int32) {
+	k, exact := keyOf(id)
 	x := &s.ids
 	if exact {
-		x.setFirst(k, pos)
-	} else {
-		// A hashed key may be shared by another id: replace only this id's entry.
-		replaced := false
-		for i := x.slot(k); len(x.keys) > 0 && x.keys[i] != 0; i = (i + 1) & (len(x.keys) - 1) {
-			if x.keys[i] == k && s.list[x.vals[i]].ID == d.ID {
-				x.vals[i], replaced = pos, true
-				break
-			}
-		}
-		if !replaced {
-			x.insert(k, pos)
+		x.setFirst(k, h)
+		return
+	}
+	// A hashed key may be shared by another id: replace only this id's entry.
+	for i := x.slot(k); len(x.keys) > 0 && x.keys[i] != 0; i = (i + 1) & (len(x.keys) - 1) {
+		if x.keys[i] == k && s.strs.get(s.recs.at(x.vals[i]).id) == id {
+			x.vals[i] = h
+			return
 		}
 	}
-	s.live++
+	x.insert(k, h)
 }
 
-// each calls f for every live decision, in log order.
-func (s *State) each(f func(d *Decision)) {
-	for _, d := range s.list {
-		if !d.Removed {
-			f(d)
-		}
+// putCommon stores a string that repeats on most lines once.
+func (s *State) putCommon(i int, v string) ref {
+	c := &s.common[i]
+	if c.r != 0 && c.v == v {
+		return c.r
 	}
+	r := s.strs.put(v)
+	c.v, c.r = s.strs.get(r), r
+	return r
 }
 
-func (s *State) newDecision() *Decision {
-	if len(s.slab) == cap(s.slab) {
-		// Small slabs: see Arena on TinyGo's interior-pointer cost.
-		s.slab = make([]Decision, 0, 32)
-	}
-	s.slab = s.slab[:len(s.slab)+1]
-	return &s.slab[len(s.slab)-1]
+func (s *State) problem(line int, kind ProblemKind, id, msg string) {
+	s.Problems = append(s.Problems, Problem{Line: line, Kind: kind, ID: id, Msg: msg})
 }
 
 // Sealed forgets the no-newline finding once a writer has ended that line.
@@ -166,10 +171,6 @@ func (s *State) Sealed() {
 	s.Problems = out
 }
 
-func (s *State) problem(line int, kind ProblemKind, id, msg string) {
-	s.Problems = append(s.Problems, Problem{Line: line, Kind: kind, ID: id, Msg: msg})
-}
-
 // Apply replays one decoded event read from line (1-based). The outcomes for
 // odd logs are part of the format (docs/formats.md):
 //   - an add for a live id is ignored (first add wins);
@@ -178,65 +179,70 @@ func (s *State) problem(line int, kind ProblemKind, id, msg string) {
 //   - edit, status and supersede merge the keys they carry, in file order;
 //   - a decision's UpdatedAt is the newest event time seen, so an event with an
 //     older time still applies but does not make the decision "newer".
+//
+// The event's strings may point into a reader's buffer: Apply copies what it keeps.
 func (s *State) Apply(ev *Event, line int) {
 	if ev.TimeMs == 0 && ev.Time != "" {
 		s.problem(line, BadTime, ev.ID, "time "+strconv.Quote(ev.Time)+" is not RFC 3339")
 	}
-	d := s.Get(ev.ID)
+	h := s.liveHandle(ev.ID)
 	switch ev.Code {
 	case Add:
-		if d != nil {
-			s.problem(line, DuplicateAdd, ev.ID, "second add of "+ev.ID+" (first added at line "+strconv.Itoa(d.AddLine)+"); ignored")
+		if h >= 0 {
+			s.problem(line, DuplicateAdd, ev.ID, "second add of "+ev.ID+" (first added at line "+strconv.Itoa(int(s.recs.at(h).addLine))+"); ignored")
 			return
 		}
 		s.noteID(ev.ID)
-		d = s.newDecision()
-		d.ID = s.keep(ev.ID)
-		d.ProjectID = s.keep(ev.Project)
-		d.Status = Active
-		d.CreatedAt, d.UpdatedAt = ev.TimeMs, ev.TimeMs
-		d.CreatedBy = s.keep(ev.Actor)
-		d.AddLine, d.LastLine = line, line
-		s.merge(d, &ev.Data)
-		s.put(d)
+		h, r := s.recs.add()
+		r.id = s.strs.put(ev.ID)
+		r.project = s.putCommon(0, ev.Project)
+		r.createdBy = s.putCommon(1, ev.Actor)
+		r.status = Active
+		r.createdAt, r.updatedAt = ev.TimeMs, ev.TimeMs
+		r.addLine, r.lastLine = int32(line), int32(line)
+		s.merge(r, &ev.Data)
+		s.index(ev.ID, h)
+		s.live++
+		s.counts[r.status]++
 		// pi-decision-memory writes no back link when it supersedes: derive it.
-		if d.Supersedes != "" {
-			if old := s.Get(d.Supersedes); old != nil && old.SupersededBy == "" {
-				old.SupersededBy = d.ID
+		if r.supersedes != 0 {
+			if old := s.liveHandle(s.strs.get(r.supersedes)); old >= 0 && s.recs.at(old).supersededBy == 0 {
+				s.recs.at(old).supersededBy = r.id
 			}
 		}
-		s.counts[d.Status]++
 	case Remove:
-		if d == nil {
+		if h < 0 {
 			s.orphan(ev, line)
 			return
 		}
-		s.counts[d.Status]--
-		d.Removed, d.RemovedLine = true, line
+		r := s.recs.at(h)
+		s.counts[r.status]--
+		r.removed, r.removedLine = true, int32(line)
 		s.live--
 	default:
-		if d == nil {
+		if h < 0 {
 			s.orphan(ev, line)
 			return
 		}
-		if ev.TimeMs < d.UpdatedAt && ev.TimeMs != 0 {
-			s.problem(line, BackwardsTime, ev.ID, "event time "+ev.Time+" is older than the previous event for "+ev.ID+" ("+d.Updated()+")")
+		r := s.recs.at(h)
+		if ev.TimeMs < r.updatedAt && ev.TimeMs != 0 {
+			s.problem(line, BackwardsTime, ev.ID, "event time "+ev.Time+" is older than the previous event for "+ev.ID+" ("+timeText(r.updatedAt)+")")
 		}
-		s.counts[d.Status]--
-		s.merge(d, &ev.Data)
-		s.counts[d.Status]++
-		if ev.TimeMs > d.UpdatedAt {
-			d.UpdatedAt = ev.TimeMs
+		s.counts[r.status]--
+		s.merge(r, &ev.Data)
+		s.counts[r.status]++
+		if ev.TimeMs > r.updatedAt {
+			r.updatedAt = ev.TimeMs
 		}
-		d.LastLine = line
+		r.lastLine = int32(line)
 	}
 	s.Events++
 	s.Gen++
 }
 
 func (s *State) orphan(ev *Event, line int) {
-	if d := s.lookup(ev.ID); d != nil && d.Removed {
-		s.problem(line, RemovedID, ev.ID, ev.Code.LongName()+" for "+ev.ID+", removed at line "+strconv.Itoa(d.RemovedLine)+"; ignored")
+	if h := s.lookup(ev.ID); h >= 0 && s.recs.at(h).removed {
+		s.problem(line, RemovedID, ev.ID, ev.Code.LongName()+" for "+ev.ID+", removed at line "+strconv.Itoa(int(s.recs.at(h).removedLine))+"; ignored")
 		return
 	}
 	s.problem(line, UnknownID, ev.ID, ev.Code.LongName()+" for "+ev.ID+", which was never added; ignored")
@@ -250,71 +256,87 @@ func (s *State) noteID(id string) {
 	}
 }
 
-// keep copies a string an event carried into the state's arena: events read
-// by a Reader point into its buffer, which the next chunk overwrites.
-func (s *State) keep(v string) string {
-	switch v {
-	case "":
-		return ""
-	case "user":
-		return "user" // the actor of almost every event: the constant, not the view
-	}
-	return s.strs.String(unsafe.Slice(unsafe.StringData(v), len(v)))
-}
-
-func (s *State) keepList(list []string) []string {
-	if len(list) == 0 {
-		return []string{}
-	}
-	out := s.strs.slots(len(list))
-	for i, v := range list {
-		out[i] = s.keep(v)
-	}
-	return out
-}
-
-func (s *State) merge(d *Decision, data *Data) {
+func (s *State) merge(r *rec, data *Data) {
 	h := data.Has
 	if h&HasTitle != 0 {
-		d.Title = s.keep(data.Title)
+		r.title = s.strs.put(data.Title)
 	}
 	if h&HasText != 0 {
-		d.Text = s.keep(data.Text)
+		r.text = s.strs.put(data.Text)
 	}
 	if h&HasTags != 0 {
-		d.Tags = s.keepList(data.Tags)
+		r.tags = s.strs.putList(data.Tags)
 	}
 	if h&HasStatus != 0 {
-		d.Status = data.Status
+		r.status = data.Status
 	}
 	if h&HasReason != 0 {
-		d.Reason = s.keep(data.Reason)
+		r.reason = s.strs.put(data.Reason)
 	}
 	if h&HasSupersedes != 0 {
-		d.Supersedes = s.keep(data.Supersedes)
+		r.supersedes = s.strs.put(data.Supersedes)
 	}
 	if h&HasConflicts != 0 {
-		d.Conflicts = s.keepList(data.Conflicts)
+		r.conflicts = s.strs.putList(data.Conflicts)
 	}
 	if h&HasSupersededBy != 0 {
-		d.SupersededBy = s.keep(data.SupersededBy)
+		r.supersededBy = s.strs.put(data.SupersededBy)
 	}
 	if h&HasConflictNote != 0 {
-		d.ConflictNote = s.keep(data.ConflictNote)
+		r.conflictNote = s.strs.put(data.ConflictNote)
 	}
 	if h&HasSource != 0 {
-		d.Source = s.keep(data.Source)
+		r.source = s.strs.put(data.Source)
 	}
 	if h&HasConfidence != 0 {
-		d.Confidence, d.HasConf = data.Confidence, true
+		r.confidence, r.hasConf = data.Confidence, true
 	}
 	if h&HasCategory != 0 {
-		d.Category = s.keep(data.Category)
+		r.category = s.strs.put(data.Category)
 	}
 }
 
-// Newer orders decisions newest first: by UpdatedAt, then by id (ids grow with
-// time within a day), so the order never depends on map iteration.
+// view materializes the decision at handle h (strings are views into the
+// pages; the tag and conflict slices are allocated).
+func (s *State) view(h int32) *Decision {
+	r := s.recs.at(h)
+	p := &s.strs
+	return &Decision{
+		h:            h,
+		ID:           p.get(r.id),
+		ProjectID:    p.get(r.project),
+		Title:        p.get(r.title),
+		Text:         p.get(r.text),
+		Tags:         p.getList(r.tags),
+		Status:       r.status,
+		Reason:       p.get(r.reason),
+		Supersedes:   p.get(r.supersedes),
+		SupersededBy: p.get(r.supersededBy),
+		Conflicts:    p.getList(r.conflicts),
+		ConflictNote: p.get(r.conflictNote),
+		Source:       p.get(r.source),
+		Confidence:   r.confidence,
+		HasConf:      r.hasConf,
+		Category:     p.get(r.category),
+		CreatedAt:    r.createdAt,
+		UpdatedAt:    r.updatedAt,
+		CreatedBy:    p.get(r.createdBy),
+		AddLine:      int(r.addLine),
+		LastLine:     int(r.lastLine),
+	}
+}
+
+// newer orders handles newest first: by updated time, then by id (ids grow
+// with time within a day), so the order never depends on storage order.
+func (s *State) newer(a, b int32) bool {
+	ra, rb := s.recs.at(a), s.recs.at(b)
+	if ra.updatedAt != rb.updatedAt {
+		return ra.updatedAt > rb.updatedAt
+	}
+	return s.strs.get(ra.id) > s.strs.get(rb.id)
+}
+
+// Newer orders decisions newest first, like the state's own lists.
 func Newer(a, b *Decision) bool {
 	if a.UpdatedAt != b.UpdatedAt {
 		return a.UpdatedAt > b.UpdatedAt
@@ -322,65 +344,103 @@ func Newer(a, b *Decision) bool {
 	return a.ID > b.ID
 }
 
-// All returns the live decisions, newest first.
-func (s *State) All() []*Decision {
-	out := make([]*Decision, 0, s.live)
-	s.each(func(d *Decision) { out = append(out, d) })
-	sort.Slice(out, func(i, j int) bool { return Newer(out[i], out[j]) })
+// Hits is a list of decisions found, newest first, materialized on demand:
+// a search may find 100k decisions of which a person sees fifty.
+type Hits struct {
+	s *State
+	h []int32
+}
+
+// Len is the number of decisions found.
+func (x Hits) Len() int { return len(x.h) }
+
+// At materializes the i-th decision.
+func (x Hits) At(i int) *Decision { return x.s.view(x.h[i]) }
+
+// All materializes every decision found.
+func (x Hits) All() []*Decision {
+	out := make([]*Decision, len(x.h))
+	for i := range x.h {
+		out[i] = x.At(i)
+	}
 	return out
 }
 
-// WithStatus returns the live decisions with status st, newest first (byStatus).
-func (s *State) WithStatus(st Status) []*Decision {
-	out := make([]*Decision, 0, s.counts[st])
-	s.each(func(d *Decision) {
-		if d.Status == st {
-			out = append(out, d)
+func (s *State) hits(h []int32) Hits {
+	sort.Slice(h, func(i, j int) bool { return s.newer(h[i], h[j]) })
+	return Hits{s: s, h: h}
+}
+
+// All returns the live decisions, newest first.
+func (s *State) All() Hits {
+	out := make([]int32, 0, s.live)
+	for h := int32(0); h < int32(s.recs.n); h++ {
+		if !s.recs.at(h).removed {
+			out = append(out, h)
 		}
-	})
-	sort.Slice(out, func(i, j int) bool { return Newer(out[i], out[j]) })
-	return out
+	}
+	return s.hits(out)
+}
+
+// WithStatus returns the live decisions with status st, newest first (byStatus).
+func (s *State) WithStatus(st Status) Hits {
+	out := make([]int32, 0, s.counts[st])
+	for h := int32(0); h < int32(s.recs.n); h++ {
+		if r := s.recs.at(h); !r.removed && r.status == st {
+			out = append(out, h)
+		}
+	}
+	return s.hits(out)
 }
 
 // WithTag returns the live decisions carrying tag (case-insensitive), newest
 // first (byTag). The index is built on first use and rebuilt after changes.
-func (s *State) WithTag(tag string) []*Decision {
+func (s *State) WithTag(tag string) Hits {
 	if s.byTag == nil || s.byTagGen != s.Gen {
-		s.byTag = make(map[string][]*Decision)
-		s.each(func(d *Decision) {
-			for _, t := range d.Tags {
-				k := foldTag(t)
-				s.byTag[k] = append(s.byTag[k], d)
+		s.byTag = make(map[string][]int32)
+		for h := int32(0); h < int32(s.recs.n); h++ {
+			r := s.recs.at(h)
+			if r.removed {
+				continue
 			}
-		})
-		for _, list := range s.byTag {
-			sort.Slice(list, func(i, j int) bool { return Newer(list[i], list[j]) })
+			for _, t := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
+				k := foldTag(s.strs.get(t))
+				s.byTag[k] = append(s.byTag[k], h)
+			}
+		}
+		for _, l := range s.byTag {
+			sort.Slice(l, func(i, j int) bool { return s.newer(l[i], l[j]) })
 		}
 		s.byTagGen = s.Gen
 	}
-	return s.byTag[foldTag(tag)]
+	return Hits{s: s, h: s.byTag[foldTag(tag)]}
 }
 
 // NewestActive returns up to n active decisions, newest first, in one pass
 // without sorting everything: injection runs this on every changed turn.
 func (s *State) NewestActive(n int) []*Decision {
-	top := make([]*Decision, 0, n+1)
-	s.each(func(d *Decision) {
-		if d.Status != Active || len(top) == n && !Newer(d, top[n-1]) {
-			return
+	top := make([]int32, 0, n+1)
+	for h := int32(0); h < int32(s.recs.n); h++ {
+		r := s.recs.at(h)
+		if r.removed || r.status != Active || len(top) == n && !s.newer(h, top[n-1]) {
+			continue
 		}
 		i := len(top)
-		for i > 0 && Newer(d, top[i-1]) {
+		for i > 0 && s.newer(h, top[i-1]) {
 			i--
 		}
-		top = append(top, nil)
+		top = append(top, 0)
 		copy(top[i+1:], top[i:])
-		top[i] = d
+		top[i] = h
 		if len(top) > n {
 			top = top[:n]
 		}
-	})
-	return top
+	}
+	out := make([]*Decision, len(top))
+	for i, h := range top {
+		out[i] = s.view(h)
+	}
+	return out
 }
 
 func foldTag(t string) string {

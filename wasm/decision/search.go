@@ -43,13 +43,14 @@ func ParseQuery(words []string) Query {
 
 // Match reports whether d satisfies q.
 func (q *Query) Match(d *Decision) bool {
+	return q.match(d.Status, d.Tags, d.ID, d.Title, d.Text, d.Reason)
+}
+
+func (q *Query) match(st Status, tags []string, fields ...string) bool {
 	if len(q.Statuses) > 0 {
 		ok := false
-		for _, st := range q.Statuses {
-			if d.Status == st {
-				ok = true
-				break
-			}
+		for _, want := range q.Statuses {
+			ok = ok || st == want
 		}
 		if !ok {
 			return false
@@ -57,7 +58,7 @@ func (q *Query) Match(d *Decision) bool {
 	}
 	for _, want := range q.Tags {
 		ok := false
-		for _, t := range d.Tags {
+		for _, t := range tags {
 			if strings.EqualFold(cleanTag(t), want) {
 				ok = true
 				break
@@ -68,19 +69,23 @@ func (q *Query) Match(d *Decision) bool {
 		}
 	}
 	for _, term := range q.Terms {
-		if !matchesTerm(d, term) {
+		if !matchesTerm(term, st, tags, fields) {
 			return false
 		}
 	}
 	return true
 }
 
-func matchesTerm(d *Decision, term string) bool {
-	if containsFold(d.ID, term) || containsFold(d.Title, term) || containsFold(d.Text, term) ||
-		containsFold(d.Reason, term) || containsFold(d.Status.String(), term) {
+func matchesTerm(term string, st Status, tags []string, fields []string) bool {
+	for _, f := range fields {
+		if containsFold(f, term) {
+			return true
+		}
+	}
+	if containsFold(st.String(), term) {
 		return true
 	}
-	for _, t := range d.Tags {
+	for _, t := range tags {
 		if containsFold(t, term) {
 			return true
 		}
@@ -88,24 +93,28 @@ func matchesTerm(d *Decision, term string) bool {
 	return false
 }
 
-// Search returns the live decisions matching q, newest first.
-func (s *State) Search(q Query) []*Decision {
-	var out []*Decision
-	if len(q.Tags) > 0 && len(q.Terms) == 0 {
-		for _, d := range s.WithTag(q.Tags[0]) {
-			if q.Match(d) {
-				out = append(out, d)
+// Search returns the live decisions matching q, newest first. It reads the
+// stored strings in place; only the decisions a caller shows are materialized.
+func (s *State) Search(q Query) Hits {
+	var out []int32
+	var tagBuf [16]string
+	for h := int32(0); h < int32(s.recs.n); h++ {
+		r := s.recs.at(h)
+		if r.removed {
+			continue
+		}
+		tags := tagBuf[:0]
+		for _, ref := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
+			if len(tags) == len(tagBuf) {
+				break
 			}
+			tags = append(tags, s.strs.get(ref))
 		}
-		return out
+		if q.match(r.status, tags, s.strs.get(r.id), s.strs.get(r.title), s.strs.get(r.text), s.strs.get(r.reason)) {
+			out = append(out, h)
+		}
 	}
-	s.each(func(d *Decision) {
-		if q.Match(d) {
-			out = append(out, d)
-		}
-	})
-	sortNewest(out)
-	return out
+	return s.hits(out)
 }
 
 // containsFold reports whether s contains the lower-case needle, ignoring

@@ -23,7 +23,7 @@ func TestSearchMatchesEveryFieldAndFilters(t *testing.T) {
 		{[]string{"nothing-like-this"}, []string{}},
 	}
 	for _, tt := range tests {
-		eq(t, ids(st.Search(ParseQuery(tt.query))), tt.want, "search "+tt.query[0])
+		eq(t, ids(st.Search(ParseQuery(tt.query)).All()), tt.want, "search "+tt.query[0])
 	}
 }
 

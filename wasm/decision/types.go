@@ -128,26 +128,28 @@ type Decision struct {
 	CreatedBy    string
 	AddLine      int // line of the add event, 1-based
 	LastLine     int // line of the newest applied event
-	Removed      bool
-	RemovedLine  int
 
-	feat *features // similarity features, prepared on first Check
+	h int32 // its handle in the state it was viewed from
 }
 
 // Short is the text used where one line is wanted: the title, else the text.
 // A title that is only the start of the text (pi-decision-memory cuts titles
 // from the text at 80 characters) is not a title: the text is used, so a
 // long decision is shortened with "…" rather than cut mid-word.
-func (d *Decision) Short() string {
-	if d.Title != "" && !d.DerivedTitle() {
-		return d.Title
-	}
-	return d.Text
-}
+func (d *Decision) Short() string { return short(d.Title, d.Text) }
 
 // DerivedTitle reports whether the title is just the beginning of the text.
-func (d *Decision) DerivedTitle() bool {
-	return d.Title != "" && len(d.Text) >= len(d.Title) && d.Text[:len(d.Title)] == d.Title
+func (d *Decision) DerivedTitle() bool { return derived(d.Title, d.Text) }
+
+func short(title, text string) string {
+	if title != "" && !derived(title, text) {
+		return title
+	}
+	return text
+}
+
+func derived(title, text string) bool {
+	return title != "" && len(text) >= len(title) && text[:len(title)] == title
 }
 
 // Created is the add event's time as events write it ("" if it did not parse).

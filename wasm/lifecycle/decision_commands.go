@@ -111,7 +111,7 @@ func (d *decisions) command(out *Out, words []string, hasUI bool) {
 // ---- reading ----
 
 func (d *decisions) cmdList(c *cmdCtx) {
-	var list []*decision.Decision
+	var list decision.Hits
 	title := "active decisions"
 	switch {
 	case c.args.Has("all"):
@@ -142,7 +142,7 @@ func (d *decisions) cmdSearch(c *cmdCtx) {
 	d.printList(c, d.st.Search(q), "matching decisions")
 }
 
-func (d *decisions) printList(c *cmdCtx, list []*decision.Decision, title string) {
+func (d *decisions) printList(c *cmdCtx, list decision.Hits, title string) {
 	limit := 50
 	if v := c.args.Value("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -152,17 +152,18 @@ func (d *decisions) printList(c *cmdCtx, list []*decision.Decision, title string
 		}
 		limit = n
 	}
-	total := len(list)
-	if limit > 0 && len(list) > limit {
-		list = list[:limit]
+	total := list.Len()
+	shown := total
+	if limit > 0 && shown > limit {
+		shown = limit
 	}
 	if c.json {
 		b := []byte{'['}
-		for i, x := range list {
+		for i := 0; i < shown; i++ {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendDecisionJSON(b, x)
+			b = appendDecisionJSON(b, list.At(i))
 		}
 		c.out.Output(string(append(b, ']')))
 		return
@@ -174,12 +175,12 @@ func (d *decisions) printList(c *cmdCtx, list []*decision.Decision, title string
 	var sb strings.Builder
 	sb.WriteString(plural(total, strings.TrimSuffix(title, "s"), title))
 	sb.WriteString(" (newest first):")
-	for _, x := range list {
+	for i := 0; i < shown; i++ {
 		sb.WriteString("\n")
-		sb.WriteString(listLine(x))
+		sb.WriteString(listLine(list.At(i)))
 	}
-	if total > len(list) {
-		sb.WriteString("\n… " + strconv.Itoa(total-len(list)) + " more; use --limit N (0 for all).")
+	if total > shown {
+		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; use --limit N (0 for all).")
 	}
 	c.out.Output(sb.String())
 }
@@ -811,7 +812,7 @@ func (d *decisions) retentionText() string {
 }
 
 func (d *decisions) cmdReset(c *cmdCtx) {
-	all := d.st.All()
+	all := d.st.All().All()
 	if len(all) == 0 {
 		c.out.Output("Nothing to reset: there are no decisions.")
 		return

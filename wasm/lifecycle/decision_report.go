@@ -105,8 +105,8 @@ func (d *decisions) cmdDoctor(c *cmdCtx) {
 			"; it stays on disk and the next write starts on a new line"})
 	}
 	// Dangling references.
-	active := d.st.WithStatus(decision.Active)
-	for _, x := range d.st.All() {
+	active := d.st.WithStatus(decision.Active).All()
+	for _, x := range d.st.All().All() {
 		if x.Supersedes != "" && d.st.Get(x.Supersedes) == nil && !d.st.WasRemoved(x.Supersedes) {
 			fs = append(fs, finding{x.AddLine, "dangling", x.ID, x.ID + " supersedes " + x.Supersedes + ", which was never added"})
 		}
@@ -207,7 +207,7 @@ func (d *decisions) lineFindings() int {
 
 func indexOf(list []*decision.Decision, x *decision.Decision) int {
 	for i, y := range list {
-		if y == x {
+		if y.ID == x.ID {
 			return i
 		}
 	}

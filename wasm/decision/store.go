@@ -1,0 +1,139 @@
+package decision
+
+import "unsafe"
+
+// The state is stored without Go pointers: strings live in byte pages and
+// records refer to them by number. TinyGo's collector scans every pointer of
+// every live object at each collection, walking back from interior pointers
+// to their object's start; with a pointer-rich state of 100k events that was
+// 40% of replay time and pauses of seconds (docs/decisions/003-tinygo-heap.md).
+// Pages and record chunks are pointer-free, so a collection sees a few
+// hundred objects it never looks inside, however large the log. The same
+// layout is what a snapshot writes and reads back.
+
+const (
+	pageSize = 64 << 10
+	// MaxField is the longest string a field keeps (1 MiB - 1); longer ones
+	// are cut, which no real decision comes near.
+	MaxField  = 1<<20 - 1
+	chunkBits = 10
+	chunkSize = 1 << chunkBits
+)
+
+// ref locates a string: page (24 bits) | offset in the page (20) | length (20).
+// The zero ref is the empty string.
+type ref uint64
+
+func mkref(page, off, n int) ref { return ref(uint64(page)<<40 | uint64(off)<<20 | uint64(n)) }
+func (r ref) page() int          { return int(r >> 40) }
+func (r ref) off() int           { return int(r >> 20 & 0xFFFFF) }
+func (r ref) size() int          { return int(r & 0xFFFFF) }
+
+// list locates a run of refs in strs.lists: start (40 bits) | count (24).
+type list uint64
+
+func mklist(start, n int) list { return list(uint64(start)<<24 | uint64(n)) }
+func (l list) start() int      { return int(l >> 24) }
+func (l list) size() int       { return int(l & 0xFFFFFF) }
+
+// strs owns the pages and the flat list store.
+type strs struct {
+	pages [][]byte
+	cur   int // page being filled, -1 before the first
+	lists []ref
+	// load fetches a page that is not resident (a snapshot's pages are read
+	// on first use); nil when every page is in memory.
+	load func(page int) []byte
+}
+
+func (p *strs) put(v string) ref {
+	n := len(v)
+	if n == 0 {
+		return 0
+	}
+	if n > MaxField {
+		n = MaxField
+	}
+	if len(p.pages) == 0 || len(p.pages[len(p.pages)-1])+n > cap(p.pages[len(p.pages)-1]) {
+		size := pageSize
+		if n > size {
+			size = n
+		}
+		p.pages = append(p.pages, make([]byte, 0, size))
+	}
+	last := len(p.pages) - 1
+	pg := p.pages[last]
+	off := len(pg)
+	p.pages[last] = append(pg, v[:n]...)
+	return mkref(last, off, n)
+}
+
+// get returns the string r refers to, as a view into its page (no copy).
+func (p *strs) get(r ref) string {
+	n := r.size()
+	if n == 0 {
+		return ""
+	}
+	pg := p.pages[r.page()]
+	if pg == nil && p.load != nil {
+		pg = p.load(r.page())
+		p.pages[r.page()] = pg
+	}
+	if pg == nil {
+		return "" // an unreadable page: the caller's state is reloaded from the log
+	}
+	return unsafe.String(&pg[r.off()], n)
+}
+
+func (p *strs) putList(vs []string) list {
+	if len(vs) == 0 {
+		return mklist(0, 0)
+	}
+	start := len(p.lists)
+	for _, v := range vs {
+		p.lists = append(p.lists, p.put(v))
+	}
+	return mklist(start, len(vs))
+}
+
+// getList materializes a list as views (one allocation for the slice).
+func (p *strs) getList(l list) []string {
+	n := l.size()
+	if n == 0 {
+		return []string{}
+	}
+	out := make([]string, n)
+	for i, r := range p.lists[l.start() : l.start()+n] {
+		out[i] = p.get(r)
+	}
+	return out
+}
+
+// rec is one decision as stored: numbers and refs only.
+type rec struct {
+	id, project, title, text, reason, supersedes, supersededBy, conflictNote, source, category, createdBy ref
+	tags, conflicts                                                                                       list
+	createdAt, updatedAt                                                                                  int64
+	confidence                                                                                            float64
+	addLine, lastLine, removedLine                                                                        int32
+	status                                                                                                Status
+	removed, hasConf                                                                                      bool
+}
+
+// recs stores records in fixed chunks, so growing never copies (or doubles)
+// a large array.
+type recs struct {
+	chunks [][]rec
+	n      int
+}
+
+func (r *recs) add() (int32, *rec) {
+	if r.n>>chunkBits == len(r.chunks) {
+		r.chunks = append(r.chunks, make([]rec, chunkSize))
+	}
+	h := r.n
+	r.n++
+	return int32(h), &r.chunks[h>>chunkBits][h&(chunkSize-1)]
+}
+
+func (r *recs) at(h int32) *rec { return &r.chunks[h>>chunkBits][int(h)&(chunkSize-1)] }
