@@ -33,6 +33,7 @@ func hostFunctions() []extism.HostFunction {
 		fn("pm_fs_list", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}, (*Instance).pmList),
 		fn("pm_fs_mkdir", []api.ValueType{i32, i32}, []api.ValueType{i32}, (*Instance).pmMkdir),
 		fn("pm_fs_remove", []api.ValueType{i32, i32}, []api.ValueType{i32}, (*Instance).pmRemove),
+		fn("pm_fs_rename", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32}, (*Instance).pmRename),
 		fn("pm_lock", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32}, (*Instance).pmLock),
 		fn("pm_unlock", []api.ValueType{i32, i32}, []api.ValueType{i32}, (*Instance).pmUnlock),
 		fn("pm_now", nil, []api.ValueType{i64}, (*Instance).pmNow),
@@ -188,6 +189,17 @@ func (i *Instance) pmList(stack []uint64) {
 func (i *Instance) pmMkdir(stack []uint64)  { i.pathOnly(stack, i.cfg.FS.Mkdir) }
 func (i *Instance) pmRemove(stack []uint64) { i.pathOnly(stack, i.cfg.FS.Remove) }
 func (i *Instance) pmUnlock(stack []uint64) { i.pathOnly(stack, i.cfg.FS.Unlock) }
+
+func (i *Instance) pmRename(stack []uint64) {
+	from, err := i.path(u32(stack[0]), u32(stack[1]))
+	if err == nil {
+		var to string
+		if to, err = i.path(u32(stack[2]), u32(stack[3])); err == nil {
+			err = i.cfg.FS.Rename(from, to)
+		}
+	}
+	i.result32(stack, err)
+}
 
 func (i *Instance) pathOnly(stack []uint64, op func(string) error) {
 	p, err := i.path(u32(stack[0]), u32(stack[1]))

@@ -383,6 +383,19 @@ export class Host {
 			}
 		},
 
+		pm_fs_rename: (fromPtr: number, fromLen: number, toPtr: number, toLen: number): number => {
+			const from = this.#path("rename", fromPtr, fromLen);
+			const to = this.#path("rename", toPtr, toLen);
+			if (from === undefined || to === undefined) return INVALID;
+			try {
+				if (fs.lstatSync(from).isDirectory()) return this.#fail("rename", from, Object.assign(new Error(`${from} is a folder; only files are renamed`), { code: "EISDIR" }));
+				fs.renameSync(from, to);
+				return 0;
+			} catch (err) {
+				return this.#fail("rename", from, err);
+			}
+		},
+
 		pm_lock: (pathPtr: number, pathLen: number, waitMs: number, staleMs: number): number => {
 			const p = this.#path("lock", pathPtr, pathLen);
 			if (p === undefined) return INVALID;

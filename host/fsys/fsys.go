@@ -38,6 +38,9 @@ type FS interface {
 	Mkdir(path string) error
 	// Remove deletes a file or an empty folder.
 	Remove(path string) error
+	// Rename moves a file, replacing a file at the destination. The
+	// destination's folder must exist; folders are not moved.
+	Rename(from, to string) error
 	// Lock creates path exclusively, writing who holds it. It retries until
 	// waitMs has passed (ErrBusy), breaking a lock file whose mtime is older
 	// than staleMs (0: never break). Locking a path this FS already holds is

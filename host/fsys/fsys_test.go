@@ -219,6 +219,23 @@ func TestRemoveDeletesFileOrEmptyFolderOnly(t *testing.T) {
 	})
 }
 
+func TestRenameReplacesTheDestinationFile(t *testing.T) {
+	forEach(t, both(), func(t *testing.T, f fixture) {
+		a, b := f.root+"/a.tmp", f.root+"/b.snap"
+		require.NoError(t, f.fs.WriteAtomic(b, []byte("old")))
+		require.NoError(t, f.fs.Append(a, []byte("new ")))
+		require.NoError(t, f.fs.Append(a, []byte("content")))
+		require.NoError(t, f.fs.Rename(a, b))
+		require.Equal(t, "new content", read(t, f.fs, b))
+		_, err := f.fs.Stat(a)
+		require.ErrorIs(t, err, hostio.ErrNotFound, "source gone")
+		require.ErrorIs(t, f.fs.Rename(a, b), hostio.ErrNotFound, "missing source")
+		require.ErrorIs(t, f.fs.Rename(b, f.root+"/no/such/folder/x"), hostio.ErrNotFound, "missing folder")
+		require.NoError(t, f.fs.Mkdir(f.root+"/dir"))
+		require.ErrorIs(t, f.fs.Rename(f.root+"/dir", f.root+"/dir2"), hostio.ErrKind, "folders are not renamed")
+	})
+}
+
 func TestErrorsWrapTheContractSentinels(t *testing.T) {
 	type op func(fs fsys.FS, root string) error
 	buf := make([]byte, 8)

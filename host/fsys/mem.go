@@ -286,6 +286,38 @@ func (m *Mem) Remove(p string) error {
 	return nil
 }
 
+func (m *Mem) Rename(from, to string) error {
+	from, err := checkPath("rename", from)
+	if err != nil {
+		return err
+	}
+	to, err = checkPath("rename", to)
+	if err != nil {
+		return err
+	}
+	m.t.mu.Lock()
+	defer m.t.mu.Unlock()
+	n, err := m.t.get("rename", from)
+	if err != nil {
+		return err
+	}
+	if n.dir {
+		return fail("rename", from, hostio.ErrKind, "is a folder; only files are renamed")
+	}
+	if err := m.t.parent("rename", to); err != nil {
+		return err
+	}
+	if dst := m.t.nodes[to]; dst != nil && dst.dir {
+		return fail("rename", to, hostio.ErrKind, "is a folder")
+	}
+	now := m.t.clock.Now()
+	delete(m.t.nodes, from)
+	m.t.nodes[to] = n
+	m.t.nodes[path.Dir(from)].mtime = now
+	m.t.nodes[path.Dir(to)].mtime = now
+	return nil
+}
+
 func (m *Mem) Lock(p string, waitMs, staleMs int) error {
 	p, err := checkPath("lock", p)
 	if err != nil {

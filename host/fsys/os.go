@@ -223,6 +223,24 @@ func (o *OS) Remove(p string) error {
 	return nil
 }
 
+func (o *OS) Rename(from, to string) error {
+	from, err := checkPath("rename", from)
+	if err != nil {
+		return err
+	}
+	to, err = checkPath("rename", to)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(native(from)); err == nil && fi.IsDir() {
+		return fail("rename", from, hostio.ErrKind, "is a folder; only files are renamed")
+	}
+	if err := os.Rename(native(from), native(to)); err != nil {
+		return osFail("rename", from+" -> "+to, err)
+	}
+	return nil
+}
+
 func (o *OS) Lock(p string, waitMs, staleMs int) error {
 	p, err := checkPath("lock", p)
 	if err != nil {

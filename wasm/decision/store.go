@@ -39,11 +39,12 @@ func (l list) size() int       { return int(l & 0xFFFFFF) }
 // strs owns the pages and the flat list store.
 type strs struct {
 	pages [][]byte
-	cur   int // page being filled, -1 before the first
 	lists []ref
-	// load fetches a page that is not resident (a snapshot's pages are read
-	// on first use); nil when every page is in memory.
-	load func(page int) []byte
+	// The first sealed pages came from a snapshot: read-only, and nil until
+	// load reads them on first use. broken records that a load failed.
+	sealed int
+	load   func(page int) []byte
+	broken bool
 }
 
 func (p *strs) put(v string) ref {
@@ -54,35 +55,51 @@ func (p *strs) put(v string) ref {
 	if n > MaxField {
 		n = MaxField
 	}
-	if len(p.pages) == 0 || len(p.pages[len(p.pages)-1])+n > cap(p.pages[len(p.pages)-1]) {
+	last := len(p.pages) - 1
+	if last < p.sealed || len(p.pages[last])+n > cap(p.pages[last]) {
 		size := pageSize
 		if n > size {
 			size = n
 		}
 		p.pages = append(p.pages, make([]byte, 0, size))
+		last = len(p.pages) - 1
 	}
-	last := len(p.pages) - 1
 	pg := p.pages[last]
 	off := len(pg)
 	p.pages[last] = append(pg, v[:n]...)
 	return mkref(last, off, n)
 }
 
-// get returns the string r refers to, as a view into its page (no copy).
+// get returns the string r refers to, as a view into its page (no copy). A
+// reference that does not fit its page, or a page that cannot be read, gives
+// "" and marks the state broken rather than trapping.
 func (p *strs) get(r ref) string {
 	n := r.size()
 	if n == 0 {
 		return ""
 	}
-	pg := p.pages[r.page()]
-	if pg == nil && p.load != nil {
-		pg = p.load(r.page())
-		p.pages[r.page()] = pg
+	i := r.page()
+	if i >= len(p.pages) {
+		p.broken = true
+		return ""
 	}
+	pg := p.pages[i]
 	if pg == nil {
-		return "" // an unreadable page: the caller's state is reloaded from the log
+		if p.load == nil {
+			p.broken = true
+			return ""
+		}
+		if pg = p.load(i); pg == nil {
+			return ""
+		}
+		p.pages[i] = pg
 	}
-	return unsafe.String(&pg[r.off()], n)
+	off := r.off()
+	if off+n > len(pg) {
+		p.broken = true
+		return ""
+	}
+	return unsafe.String(&pg[off], n)
 }
 
 func (p *strs) putList(vs []string) list {

@@ -31,6 +31,9 @@ type Host interface {
 	Mkdir(path string) error
 	// Remove deletes a file or an empty folder.
 	Remove(path string) error
+	// Rename moves a file to another path (replacing a file there), within one
+	// file system; it is how large derived files are replaced atomically.
+	Rename(from, to string) error
 	// Lock takes a cross-process lock by creating path exclusively, waiting up
 	// to waitMs and breaking a lock older than staleMs.
 	Lock(path string, waitMs, staleMs int) error

@@ -25,6 +25,9 @@ func pmMkdir(pathPtr, pathLen uint32) int32
 //go:wasmimport extism:host/user pm_fs_remove
 func pmRemove(pathPtr, pathLen uint32) int32
 
+//go:wasmimport extism:host/user pm_fs_rename
+func pmRename(fromPtr, fromLen, toPtr, toLen uint32) int32
+
 //go:wasmimport extism:host/user pm_lock
 func pmLock(pathPtr, pathLen, waitMs, staleMs uint32) int32
 
@@ -169,6 +172,15 @@ func (h *Imports) Remove(path string) error {
 	pp, pl := strPtr(path)
 	if rc := pmRemove(pp, pl); rc < 0 {
 		return fail("remove", path, int64(rc))
+	}
+	return nil
+}
+
+func (h *Imports) Rename(from, to string) error {
+	fp, fl := strPtr(from)
+	tp, tl := strPtr(to)
+	if rc := pmRename(fp, fl, tp, tl); rc < 0 {
+		return fail("rename", from+" -> "+to, int64(rc))
 	}
 	return nil
 }

@@ -100,7 +100,7 @@ func (d *decisions) command(out *Out, words []string, hasUI bool) {
 			}
 			return
 		}
-		if err := d.refresh(); err != nil {
+		if err := d.usable(); err != nil {
 			out.Fail("Could not read " + d.log + ": " + err.Error())
 			return
 		}
@@ -407,7 +407,7 @@ func (d *decisions) addChecked(out *Out, nd newDraft, hasUI, checkDup, keepBoth 
 // refreshThen runs f after catching up with the log, for flows that resume
 // after a dialog (another process may have written meanwhile).
 func (d *decisions) refreshThen(out *Out, f func()) {
-	if err := d.refresh(); err != nil {
+	if err := d.usable(); err != nil {
 		out.Fail("Could not read " + d.log + ": " + err.Error())
 		return
 	}
@@ -935,6 +935,9 @@ func (d *decisions) cmdStatus(c *cmdCtx) {
 		}
 		sb.WriteString("\nAuto-capture: " + ac)
 		sb.WriteString("\nRetention: " + d.retentionText())
+		if d.snap != "" && d.snapNote != "" {
+			sb.WriteString("\nSnapshot: " + d.snap + " — " + d.snapNote)
+		}
 		if n := d.lineFindings(); n > 0 {
 			sb.WriteString("\nProblems: " + plural(n, "line needs", "lines need") + " attention; run /decision doctor")
 		}

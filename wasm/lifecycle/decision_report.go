@@ -81,6 +81,10 @@ func (d *decisions) statusJSON(why string) []byte {
 		w.Int("injectedChars", int64(len([]rune(d.section()))))
 		w.Int("maxDecisions", int64(d.cfg.MaxDecisions))
 		w.Int("problems", int64(d.lineFindings()))
+		if d.snap != "" {
+			w.Str("snapshot", d.snap)
+			w.Str("snapshotNote", d.snapNote)
+		}
 	}
 	return w.Close()
 }

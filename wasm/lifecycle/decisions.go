@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path"
 	"strconv"
+	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -22,6 +23,12 @@ const (
 	// guardBytes is how much of the log's end we remember to notice a rewrite
 	// (a git checkout, a hand edit) that keeps or grows the size.
 	guardBytes = 64
+
+	// A log this large is replayed once, then read from a snapshot; a
+	// snapshot is rewritten when the tail after it grows past snapshotTail
+	// or a quarter of what it covers.
+	snapshotMin  = 1 << 20
+	snapshotTail = 4 << 20
 )
 
 // decisions drives one session's decision store: configuration, replay of the
@@ -34,6 +41,8 @@ type decisions struct {
 	cfg                decision.Config
 	dir, log, lock     string
 	globalCfg, projCfg string
+	snap               string // derived snapshot, in the agent dir ("" when none)
+	snapNote           string // what happened to the snapshot at load, for status
 
 	st      *decision.State
 	cur     decision.Cursor
@@ -60,6 +69,9 @@ func newDecisions(e *Engine, s *Session) *decisions {
 	}
 	if s.AgentDir != "" {
 		d.globalCfg = path.Join(s.AgentDir, globalConfigName)
+		if s.ProjectRoot != "" {
+			d.snap = path.Join(s.AgentDir, "pi-memory", "snapshots", s.ProjectHash+".snap")
+		}
 	}
 	return d
 }
@@ -124,10 +136,23 @@ func (d *decisions) inert() string {
 
 func (d *decisions) readAt(off int64, dst []byte) (int, error) { return d.h.ReadAt(d.log, off, dst) }
 
-// load replays the whole log into a fresh state.
-func (d *decisions) load() error {
+// load rebuilds the state: from the snapshot and the log's tail when the
+// snapshot is valid, else from the whole log.
+func (d *decisions) load() error { return d.loadFrom(true) }
+
+// reloadWithoutSnapshot replays the whole log after the snapshot proved
+// unusable in the middle of a session (replaced or damaged); the replay
+// then writes a fresh snapshot over it.
+func (d *decisions) reloadWithoutSnapshot() error {
+	err := d.loadFrom(false)
+	d.snapNote = "the snapshot was replaced or damaged while in use; replayed the log" + strings.TrimPrefix(d.snapNote, "written")
+	return err
+}
+
+func (d *decisions) loadFrom(useSnapshot bool) error {
 	d.st = decision.NewState()
 	d.cur = decision.Cursor{}
+	d.snapNote = ""
 	d.guard = nil
 	d.loaded = true
 	d.loadErr = nil
@@ -140,7 +165,152 @@ func (d *decisions) load() error {
 		d.loadErr = err
 		return err
 	}
-	return d.replayTo(info.Size)
+	if covered, ok := d.tryLoadSnapshot(useSnapshot, info.Size); ok {
+		if err := d.replayTo(info.Size); err != nil {
+			return err
+		}
+		if tail := info.Size - covered; tail > snapshotTail || tail > covered/4 && tail > snapshotMin/4 {
+			d.writeSnapshot()
+		}
+		return nil
+	}
+	if err := d.replayTo(info.Size); err != nil {
+		return err
+	}
+	if info.Size >= snapshotMin {
+		d.writeSnapshot()
+	} else if d.snapNote == "" {
+		d.snapNote = "not needed: the log is under 1 MiB and replays as fast"
+	}
+	return nil
+}
+
+func (d *decisions) tryLoadSnapshot(use bool, size int64) (int64, bool) {
+	if !use {
+		return 0, false
+	}
+	return d.loadSnapshot(size)
+}
+
+// loadSnapshot starts the state from the snapshot when it is valid for this
+// log; it returns how many bytes of the log the snapshot covers.
+func (d *decisions) loadSnapshot(size int64) (int64, bool) {
+	if d.snap == "" {
+		return 0, false
+	}
+	info, err := d.h.Stat(d.snap)
+	if err != nil {
+		if !hostio.IsNotFound(err) {
+			d.snapNote = "unreadable (" + err.Error() + "); replayed the log"
+		}
+		return 0, false
+	}
+	read := func(off int64, dst []byte) (int, error) { return d.h.ReadAt(d.snap, off, dst) }
+	st, cur, err := d.openSnapshot(read, info.Size, size)
+	if err != nil {
+		d.snapNote = err.Error() + "; replayed the log"
+		d.h.Log(hostio.Debug, "pi-memory: snapshot "+d.snap+": "+d.snapNote)
+		return 0, false
+	}
+	d.st, d.cur = st, cur
+	d.guard = d.readGuard(cur.Offset)
+	d.snapNote = "loaded at start (covered " + plural(cur.Line, "line", "lines") + ")"
+	return cur.Offset, true
+}
+
+func (d *decisions) openSnapshot(read decision.ReadAt, snapSize, logSize int64) (*decision.State, decision.Cursor, error) {
+	if snapSize < decision.SnapshotTrailer {
+		return nil, decision.Cursor{}, errors.New("snapshot too short")
+	}
+	tr := make([]byte, decision.SnapshotTrailer)
+	if _, err := read(snapSize-decision.SnapshotTrailer, tr); err != nil {
+		return nil, decision.Cursor{}, err
+	}
+	off, n, err := decision.HeaderSpan(tr)
+	if err != nil {
+		return nil, decision.Cursor{}, err
+	}
+	if off < 0 || off+int64(n) > snapSize {
+		return nil, decision.Cursor{}, errors.New("snapshot header out of range")
+	}
+	hb := make([]byte, n)
+	if _, err := read(off, hb); err != nil {
+		return nil, decision.Cursor{}, err
+	}
+	h, err := decision.ParseSnapshotHeader(hb, off)
+	if err != nil {
+		return nil, decision.Cursor{}, err
+	}
+	if h.Log.Offset > logSize {
+		return nil, decision.Cursor{}, errors.New("the log is shorter than the snapshot says (rewritten?)")
+	}
+	sum, err := decision.LogSum(d.readAt, h.Log.Offset)
+	if err != nil {
+		return nil, decision.Cursor{}, err
+	}
+	if sum != h.LogSum {
+		return nil, decision.Cursor{}, errors.New("the log changed under the snapshot (rewritten or checked out)")
+	}
+	st, err := decision.LoadSnapshot(h, read)
+	if err != nil {
+		return nil, decision.Cursor{}, err
+	}
+	return st, h.Log, nil
+}
+
+// writeSnapshot writes the state as the project's snapshot: streamed to a
+// temp file, then renamed over the old one, so a reader sees one or the
+// other. A failure only costs the next start a full replay.
+func (d *decisions) writeSnapshot() {
+	if d.snap == "" || d.st == nil || !d.st.Resident() {
+		return
+	}
+	sum, err := decision.LogSum(d.readAt, d.cur.Offset)
+	if err != nil {
+		return
+	}
+	var rnd [8]byte
+	d.h.Random(rnd[:])
+	gen := uint64(0)
+	for _, b := range rnd {
+		gen = gen<<8 | uint64(b)
+	}
+	tmp := d.snap + ".tmp-" + strconv.FormatUint(gen, 16)
+	fail := func(err error) {
+		d.h.Remove(tmp)
+		d.snapNote = "could not be written (" + err.Error() + ")"
+		d.h.Log(hostio.Warn, "pi-memory: snapshot "+d.snap+": "+d.snapNote)
+	}
+	if err := d.h.Mkdir(path.Dir(d.snap)); err != nil {
+		fail(err)
+		return
+	}
+	if err := d.st.WriteSnapshot(d.cur, sum, gen, func(b []byte) error { return d.h.Append(tmp, b) }); err != nil {
+		fail(err)
+		return
+	}
+	if err := d.h.Rename(tmp, d.snap); err != nil {
+		fail(err)
+		return
+	}
+	note := "written (covers " + plural(d.cur.Line, "line", "lines") + ")"
+	if d.snapNote != "" {
+		note = d.snapNote + "; a new one " + note
+	}
+	d.snapNote = note
+}
+
+// usable brings the state up to date and makes every string resident, for
+// work that reads many decisions or writes (commands, capture). A snapshot
+// that was replaced under a lazily read state is dropped for a replay.
+func (d *decisions) usable() error {
+	if err := d.refresh(); err != nil {
+		return err
+	}
+	if !d.st.Resident() {
+		return d.reloadWithoutSnapshot()
+	}
+	return nil
 }
 
 func (d *decisions) replayTo(size int64) error {
@@ -228,7 +398,7 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 		return nil, err
 	}
 	defer d.h.Unlock(d.lock)
-	if err := d.refresh(); err != nil {
+	if err := d.usable(); err != nil {
 		return nil, err
 	}
 	now := d.h.Now()
@@ -280,7 +450,15 @@ func (d *decisions) section() string {
 	if d.injOK && d.injGen == d.st.Gen && d.injMax == d.cfg.MaxDecisions {
 		return d.injText
 	}
-	d.injText = d.st.Section(d.cfg.MaxDecisions)
+	text := d.st.Section(d.cfg.MaxDecisions)
+	if d.st.Broken() {
+		// A page came from a snapshot replaced or damaged since: rebuild, then render.
+		if err := d.reloadWithoutSnapshot(); err != nil {
+			return ""
+		}
+		text = d.st.Section(d.cfg.MaxDecisions)
+	}
+	d.injText = text
 	d.injGen, d.injMax, d.injOK = d.st.Gen, d.cfg.MaxDecisions, true
 	return d.injText
 }

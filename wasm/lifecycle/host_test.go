@@ -89,7 +89,10 @@ func (h *osHost) List(p string) ([]string, error) {
 	return out, nil
 }
 
-func (h *osHost) Mkdir(p string) error  { return h.wrap("mkdir", p, os.MkdirAll(p, 0o755)) }
+func (h *osHost) Mkdir(p string) error { return h.wrap("mkdir", p, os.MkdirAll(p, 0o755)) }
+func (h *osHost) Rename(from, to string) error {
+	return h.wrap("rename", from, os.Rename(from, to))
+}
 func (h *osHost) Remove(p string) error { return h.wrap("remove", p, os.Remove(p)) }
 func (h *osHost) Lock(p string, waitMs, staleMs int) error {
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)

@@ -45,6 +45,9 @@ func (e *Engine) agentEnd(out *Out, in gjson.Result) {
 	if in.Get("aborted").Bool() || stop == "error" || stop == "aborted" {
 		return // a failed or cancelled run is no moment to ask
 	}
+	if err := d.usable(); err != nil {
+		return
+	}
 	switch d.cfg.Classifier {
 	case "llm", "hybrid":
 		ask := make([]decision.Candidate, 0, len(pending))

@@ -1,0 +1,621 @@
+package decision
+
+import (
+	"errors"
+	"strconv"
+	"unsafe"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/tidwall/gjson"
+)
+
+// A snapshot is the materialized state written to disk, so a session can
+// start by reading it and replaying only the log lines written since. It is
+// derived: deleting it loses nothing. docs/formats.md describes the layout;
+// in short, it is the state's own pointer-free arrays, raw, with the strings
+// compacted to those live decisions use, then a JSON header and a trailer.
+//
+// What makes it safe to trust:
+//   - a layout signature: records are raw memory, so a build whose record
+//     layout differs (another compiler, another version) rebuilds instead;
+//   - the log guard: the log's size, line count and a hash of samples of the
+//     prefix it covers (LogSum), checked before use, so a rewritten log (a
+//     git checkout, a hand edit) is replayed from scratch;
+//   - a checksum of the structural sections, checked at load, one per string
+//     page, checked when the page is read, and bounds checks on every
+//     reference, so a damaged file is refused rather than trusted;
+//   - a random generation stamped on every page, so a page read later from a
+//     file another process has since replaced is detected (Broken).
+
+const (
+	snapMagic   = "PIMSNAP1"
+	snapVersion = 1
+	trailerSize = 8 + 4 + 8 // header offset, header length, magic
+)
+
+// ErrSnapshot is the error of an unusable snapshot; its text says why.
+var ErrSnapshot = errors.New("snapshot unusable")
+
+func snapErr(why string) error { return &wrapped{ErrSnapshot, why} }
+
+type wrapped struct {
+	err error
+	why string
+}
+
+func (w *wrapped) Error() string { return w.err.Error() + ": " + w.why }
+func (w *wrapped) Unwrap() error { return w.err }
+
+// layout names the record layout a snapshot's raw bytes depend on.
+func layout() string {
+	var r rec
+	return "rec" + strconv.Itoa(int(unsafe.Sizeof(r))) +
+		"@" + strconv.Itoa(int(unsafe.Offsetof(r.tags))) +
+		"," + strconv.Itoa(int(unsafe.Offsetof(r.createdAt))) +
+		"," + strconv.Itoa(int(unsafe.Offsetof(r.addLine))) +
+		"," + strconv.Itoa(int(unsafe.Offsetof(r.status))) +
+		"/chunk" + strconv.Itoa(chunkSize) + "/page" + strconv.Itoa(pageSize)
+}
+
+// LogSum fingerprints the first size bytes of a log without reading them
+// all: the size, the first and last 16 KiB, and 16 slices of 1 KiB spread
+// evenly between. A rewrite of the log (checkout, edit, truncation) changes
+// it; appending after size does not.
+func LogSum(read ReadAt, size int64) (uint64, error) {
+	h := fnvInit
+	h = fnvWord(h, uint64(size))
+	var buf [16 << 10]byte
+	sample := func(off int64, n int) error {
+		if off < 0 {
+			off = 0
+		}
+		if off+int64(n) > size {
+			n = int(size - off)
+		}
+		for n > 0 {
+			k, err := read(off, buf[:min(n, len(buf))])
+			if err != nil {
+				return err
+			}
+			if k == 0 {
+				return errors.New("log shorter than expected")
+			}
+			h = fnvBytes(h, buf[:k])
+			off += int64(k)
+			n -= k
+		}
+		return nil
+	}
+	if size <= 64<<10 {
+		return h, sample(0, int(size))
+	}
+	if err := sample(0, 16<<10); err != nil {
+		return 0, err
+	}
+	step := (size - 32<<10) / 17
+	for i := int64(1); i <= 16; i++ {
+		if err := sample(16<<10+i*step, 1<<10); err != nil {
+			return 0, err
+		}
+	}
+	return h, sample(size-16<<10, 16<<10)
+}
+
+const fnvInit = uint64(14695981039346656037)
+
+func fnvBytes(h uint64, b []byte) uint64 {
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+func fnvWord(h, w uint64) uint64 {
+	for i := 0; i < 8; i++ {
+		h ^= w & 0xff
+		h *= 1099511628211
+		w >>= 8
+	}
+	return h
+}
+
+// sumWords is the structural checksum: fast (one add and rotate per word),
+// enough to refuse a damaged file; it guards nothing against intent.
+func sumWords(h uint64, b []byte) uint64 {
+	for len(b) >= 8 {
+		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		h = (h<<7 | h>>57) + w
+		b = b[8:]
+	}
+	for _, c := range b {
+		h = (h<<7 | h>>57) + uint64(c)
+	}
+	return h
+}
+
+// raw views a slice of pointer-free values as its bytes.
+func raw[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(z)))
+}
+
+// WriteSnapshot streams the state as a snapshot through emit, for a log
+// whose first cur.Offset bytes (cur.Line lines) it reflects and whose LogSum
+// over them is sum. gen is a random stamp for its pages. The strings are
+// compacted on the way: a page holds only strings live decisions use.
+func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) error) error {
+	w := snapWriter{emit: emit, gen: gen}
+	var lists []ref
+	out := make([]rec, chunkSize)
+	var chunks [][2]int64
+	for h := 0; h < s.recs.n; h++ {
+		r := *s.recs.at(int32(h))
+		c := &out[h&(chunkSize-1)]
+		if r.removed {
+			// Kept for its id (removed ids are never reused), and nothing else.
+			*c = rec{id: w.str(s, r.id), removed: true, removedLine: r.removedLine, addLine: r.addLine, lastLine: r.lastLine}
+		} else {
+			for _, f := range [...]*ref{&r.id, &r.project, &r.title, &r.text, &r.reason, &r.supersedes, &r.supersededBy, &r.conflictNote, &r.source, &r.category, &r.createdBy} {
+				*f = w.str(s, *f)
+			}
+			r.tags = w.list(s, r.tags, &lists)
+			r.conflicts = w.list(s, r.conflicts, &lists)
+			*c = r
+		}
+		if h&(chunkSize-1) == chunkSize-1 || h == s.recs.n-1 {
+			n := h&(chunkSize-1) + 1
+			off, err := w.section(raw(out[:n]))
+			if err != nil {
+				return err
+			}
+			chunks = append(chunks, [2]int64{off, int64(n)})
+			clear(out)
+		}
+	}
+	if err := w.flushPage(); err != nil {
+		return err
+	}
+	listsOff, err := w.section(raw(lists))
+	if err != nil {
+		return err
+	}
+	idsKeys, err := w.section(raw(s.ids.keys))
+	if err != nil {
+		return err
+	}
+	idsVals, err := w.section(raw(s.ids.vals))
+	if err != nil {
+		return err
+	}
+	daysKeys, err := w.section(raw(s.days.keys))
+	if err != nil {
+		return err
+	}
+	daysVals, err := w.section(raw(s.days.vals))
+	if err != nil {
+		return err
+	}
+	var probs []byte
+	for _, p := range s.Problems {
+		o := jsonw.Open(probs)
+		o.Int("line", int64(p.Line))
+		o.Int("kind", int64(p.Kind))
+		o.Str("id", p.ID)
+		o.Str("msg", p.Msg)
+		probs = append(o.Close(), '\n')
+	}
+	probsOff, err := w.section(probs)
+	if err != nil {
+		return err
+	}
+
+	hw := jsonw.Open(nil)
+	hw.Int("version", snapVersion)
+	hw.Str("layout", layout())
+	hw.Str("gen", strconv.FormatUint(gen, 16))
+	lw := jsonw.Open(nil)
+	lw.Int("size", cur.Offset)
+	lw.Int("lines", int64(cur.Line))
+	lw.Bool("sealed", cur.Sealed)
+	lw.Str("sum", strconv.FormatUint(sum, 16))
+	hw.Raw("log", lw.Close())
+	hw.Int("recs", int64(s.recs.n))
+	hw.Int("live", int64(s.live))
+	hw.Int("lines", int64(s.Lines))
+	hw.Int("events", int64(s.Events))
+	hw.Raw("counts", intArray(s.counts[:]))
+	hw.Raw("chunks", pairs(chunks))
+	hw.Raw("pages", triples(w.pages))
+	hw.Raw("lists", pairs([][2]int64{{listsOff, int64(len(lists))}}))
+	hw.Raw("ids", pairs([][2]int64{{idsKeys, int64(len(s.ids.keys))}, {idsVals, int64(s.ids.n)}}))
+	hw.Raw("days", pairs([][2]int64{{daysKeys, int64(len(s.days.keys))}, {daysVals, int64(s.days.n)}}))
+	hw.Raw("problems", pairs([][2]int64{{probsOff, int64(len(probs))}}))
+	hw.Str("check", strconv.FormatUint(w.check, 16))
+	header := hw.Close()
+	headerOff := w.off
+	if err := w.put(header); err != nil {
+		return err
+	}
+	var tr [trailerSize]byte
+	putU64(tr[0:], uint64(headerOff))
+	putU32(tr[8:], uint32(len(header)))
+	copy(tr[12:], snapMagic)
+	return w.put(tr[:])
+}
+
+func intArray(v []int) []byte {
+	b := []byte{'['}
+	for i, x := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return append(b, ']')
+}
+
+func pairs(v [][2]int64) []byte {
+	b := []byte{'['}
+	for i, p := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		b = strconv.AppendInt(b, p[0], 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, p[1], 10)
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+func triples(v [][3]int64) []byte {
+	b := []byte{'['}
+	for i, t := range v {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '[')
+		for j, x := range t {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, x, 10)
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+func putU64(b []byte, v uint64) {
+	for i := 0; i < 8; i++ {
+		b[i] = byte(v >> (8 * i))
+	}
+}
+
+func putU32(b []byte, v uint32) {
+	for i := 0; i < 4; i++ {
+		b[i] = byte(v >> (8 * i))
+	}
+}
+
+func getU64(b []byte) uint64 {
+	var v uint64
+	for i := 7; i >= 0; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	return v
+}
+
+// snapWriter tracks offsets, the checksum and the page being compacted.
+type snapWriter struct {
+	emit  func([]byte) error
+	off   int64
+	check uint64
+	gen   uint64
+	page  []byte     // compacted page being filled, after its 8-byte stamp
+	pages [][3]int64 // offset, length (without stamp) and checksum of each page written
+	memo  map[ref]ref
+}
+
+func (w *snapWriter) put(b []byte) error {
+	if len(b) == 0 {
+		return nil
+	}
+	w.off += int64(len(b))
+	return w.emit(b)
+}
+
+// section writes a structural section (covered by the checksum).
+func (w *snapWriter) section(b []byte) (int64, error) {
+	off := w.off
+	w.check = sumWords(w.check, b)
+	return off, w.put(b)
+}
+
+// str copies the string r refers to into the compacted pages.
+func (w *snapWriter) str(s *State, r ref) ref {
+	n := r.size()
+	if n == 0 {
+		return 0
+	}
+	v := s.strs.get(r)
+	if w.page != nil && len(w.page)-8+n > pageSize && len(w.page) > 8 {
+		if err := w.flushPage(); err != nil {
+			return 0
+		}
+	}
+	if w.page == nil {
+		size := pageSize
+		if n > size {
+			size = n
+		}
+		w.page = make([]byte, 8, 8+size)
+		putU64(w.page, w.gen)
+	}
+	off := len(w.page) - 8
+	w.page = append(w.page, v...)
+	return mkref(len(w.pages), off, n)
+}
+
+func (w *snapWriter) list(s *State, l list, out *[]ref) list {
+	n := l.size()
+	if n == 0 {
+		return 0
+	}
+	start := len(*out)
+	for _, r := range s.strs.lists[l.start() : l.start()+n] {
+		*out = append(*out, w.str(s, r))
+	}
+	return mklist(start, n)
+}
+
+// flushPage writes the page being filled. A page is stamped with the
+// generation so a lazy read can tell it came from this very snapshot.
+func (w *snapWriter) flushPage() error {
+	if w.page == nil {
+		return nil
+	}
+	off := w.off
+	w.pages = append(w.pages, [3]int64{off, int64(len(w.page) - 8), int64(sumWords(0, w.page[8:]))})
+	err := w.put(w.page)
+	w.page = nil
+	return err
+}
+
+// SnapshotHeader is what a snapshot says about itself; ReadSnapshotHeader
+// reads it from the file's end.
+type SnapshotHeader struct {
+	Log    Cursor
+	LogSum uint64
+	Gen    uint64
+	root   gjson.Result
+	end    int64 // where the header starts: every section must end before it
+}
+
+// SnapshotTrailer is the size of the fixed trailer at a snapshot's end.
+const SnapshotTrailer = trailerSize
+
+// HeaderSpan reads the trailer (the last SnapshotTrailer bytes) and returns
+// where the header is.
+func HeaderSpan(trailer []byte) (off int64, n int, err error) {
+	if len(trailer) != trailerSize || string(trailer[12:]) != snapMagic {
+		return 0, 0, snapErr("not a pi-memory snapshot (bad trailer)")
+	}
+	n = int(uint32(trailer[8]) | uint32(trailer[9])<<8 | uint32(trailer[10])<<16 | uint32(trailer[11])<<24)
+	return int64(getU64(trailer)), n, nil
+}
+
+// ParseSnapshotHeader checks the header's version and layout; at is where
+// the header starts in the file (from HeaderSpan), which bounds every
+// section it declares.
+func ParseSnapshotHeader(b []byte, at int64) (*SnapshotHeader, error) {
+	if !gjson.ValidBytes(b) {
+		return nil, snapErr("header is not valid JSON")
+	}
+	root := gjson.ParseBytes(b)
+	if v := root.Get("version").Int(); v != snapVersion {
+		return nil, snapErr("version " + strconv.FormatInt(v, 10) + ", this build reads " + strconv.Itoa(snapVersion))
+	}
+	if l := root.Get("layout").String(); l != layout() {
+		return nil, snapErr("written by a build with another record layout (" + l + ")")
+	}
+	h := &SnapshotHeader{root: root, end: at}
+	h.Log = Cursor{Offset: root.Get("log.size").Int(), Line: int(root.Get("log.lines").Int()), Sealed: root.Get("log.sealed").Bool()}
+	var err error
+	if h.LogSum, err = strconv.ParseUint(root.Get("log.sum").String(), 16, 64); err != nil {
+		return nil, snapErr("bad log sum")
+	}
+	if h.Gen, err = strconv.ParseUint(root.Get("gen").String(), 16, 64); err != nil {
+		return nil, snapErr("bad generation")
+	}
+	return h, nil
+}
+
+// LoadSnapshot builds a state from a snapshot whose header h was read; read
+// reads the snapshot file. Structural sections are read now; string pages
+// are read on first use (see State.Resident and State.Broken).
+func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
+	root := h.root
+	s := NewState()
+	var check uint64
+	// fits checks a declared section against the file before anything is
+	// allocated for it: a damaged header must not ask for gigabytes.
+	fits := func(span gjson.Result, size int64) bool {
+		off := span.Get("0").Int()
+		return off >= 0 && size >= 0 && off <= h.end && size <= h.end-off
+	}
+	section := func(span gjson.Result, dst []byte) error {
+		off := span.Get("0").Int()
+		if len(dst) == 0 {
+			return nil
+		}
+		if err := readFull(read, off, dst); err != nil {
+			return err
+		}
+		check = sumWords(check, dst)
+		return nil
+	}
+	nrecs := int(root.Get("recs").Int())
+	chunks := root.Get("chunks").Array()
+	if nrecs < 0 || len(chunks) != (nrecs+chunkSize-1)/chunkSize {
+		return nil, snapErr("record count does not match its chunks")
+	}
+	var r rec
+	for i, c := range chunks {
+		n := int(c.Get("1").Int())
+		if n <= 0 || n > chunkSize || i < len(chunks)-1 && n != chunkSize || !fits(c, int64(n)*int64(unsafe.Sizeof(r))) {
+			return nil, snapErr("bad chunk size")
+		}
+		chunk := make([]rec, chunkSize)
+		if err := section(c, raw(chunk[:n])); err != nil {
+			return nil, err
+		}
+		s.recs.chunks = append(s.recs.chunks, chunk)
+	}
+	s.recs.n = nrecs
+	if nl := root.Get("lists.0.1").Int(); !fits(root.Get("lists.0"), nl*8) {
+		return nil, snapErr("lists out of range")
+	}
+	s.strs.lists = make([]ref, root.Get("lists.0.1").Int())
+	if err := section(root.Get("lists.0"), raw(s.strs.lists)); err != nil {
+		return nil, err
+	}
+	for _, idx := range []struct {
+		x    *index
+		name string
+	}{{&s.ids, "ids"}, {&s.days.index, "days"}} {
+		slots := root.Get(idx.name + ".0.1").Int()
+		if slots < 0 || slots&(slots-1) != 0 || !fits(root.Get(idx.name+".0"), slots*8) || !fits(root.Get(idx.name+".1"), slots*4) {
+			return nil, snapErr(idx.name + " table out of range")
+		}
+		if slots > 0 {
+			idx.x.keys = make([]uint64, slots)
+			idx.x.vals = make([]int32, slots)
+			if err := section(root.Get(idx.name+".0"), raw(idx.x.keys)); err != nil {
+				return nil, err
+			}
+			if err := section(root.Get(idx.name+".1"), raw(idx.x.vals)); err != nil {
+				return nil, err
+			}
+		}
+		idx.x.n = int(root.Get(idx.name + ".1.1").Int())
+	}
+	if !fits(root.Get("problems.0"), root.Get("problems.0.1").Int()) {
+		return nil, snapErr("problems out of range")
+	}
+	probs := make([]byte, root.Get("problems.0.1").Int())
+	if err := section(root.Get("problems.0"), probs); err != nil {
+		return nil, err
+	}
+	if strconv.FormatUint(check, 16) != root.Get("check").String() {
+		return nil, snapErr("checksum mismatch (a damaged file)")
+	}
+	gjson.ForEachLine(string(probs), func(l gjson.Result) bool {
+		s.Problems = append(s.Problems, Problem{Line: int(l.Get("line").Int()), Kind: ProblemKind(l.Get("kind").Int()), ID: l.Get("id").String(), Msg: l.Get("msg").String()})
+		return true
+	})
+	pages := root.Get("pages").Array()
+	s.strs.pages = make([][]byte, len(pages))
+	spans := make([][3]int64, len(pages))
+	for i, p := range pages {
+		spans[i] = [3]int64{p.Get("0").Int(), p.Get("1").Int(), p.Get("2").Int()}
+		if spans[i][1] <= 0 || spans[i][1] > MaxField+pageSize || !fits(p, 8+spans[i][1]) {
+			return nil, snapErr("bad page size")
+		}
+	}
+	s.strs.sealed = len(pages)
+	gen := h.Gen
+	s.strs.load = func(i int) []byte {
+		buf := make([]byte, 8+spans[i][1])
+		if err := readFull(read, spans[i][0], buf); err != nil || getU64(buf) != gen || int64(sumWords(0, buf[8:])) != spans[i][2] {
+			s.strs.broken = true
+			return nil
+		}
+		return buf[8:]
+	}
+	s.live = int(root.Get("live").Int())
+	s.Lines = int(root.Get("lines").Int())
+	s.Events = int(root.Get("events").Int())
+	for i, c := range root.Get("counts").Array() {
+		if i < len(s.counts) {
+			s.counts[i] = int(c.Int())
+		}
+	}
+	if err := s.validate(spans); err != nil {
+		return nil, err
+	}
+	s.Gen = 1
+	return s, nil
+}
+
+// validate checks every reference of a loaded snapshot against the sizes it
+// declared, so a damaged file is refused here and never indexes out of range.
+func (s *State) validate(pages [][3]int64) error {
+	okRef := func(r ref) bool {
+		if r.size() == 0 {
+			return true
+		}
+		p := r.page()
+		return p < len(pages) && int64(r.off()+r.size()) <= pages[p][1]
+	}
+	okList := func(l list) bool { return l.start()+l.size() <= len(s.strs.lists) }
+	for _, r := range s.strs.lists {
+		if !okRef(r) {
+			return snapErr("list entry out of range")
+		}
+	}
+	for h := 0; h < s.recs.n; h++ {
+		r := s.recs.at(int32(h))
+		for _, f := range [...]ref{r.id, r.project, r.title, r.text, r.reason, r.supersedes, r.supersededBy, r.conflictNote, r.source, r.category, r.createdBy} {
+			if !okRef(f) {
+				return snapErr("string reference out of range")
+			}
+		}
+		if !okList(r.tags) || !okList(r.conflicts) || r.status >= numStatus {
+			return snapErr("record out of range")
+		}
+	}
+	for i, k := range s.ids.keys {
+		if k != 0 && (s.ids.vals[i] < 0 || int(s.ids.vals[i]) >= s.recs.n) {
+			return snapErr("id table points past the records")
+		}
+	}
+	return nil
+}
+
+func readFull(read ReadAt, off int64, dst []byte) error {
+	for len(dst) > 0 {
+		n, err := read(off, dst)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return snapErr("file ends early")
+		}
+		dst = dst[n:]
+		off += int64(n)
+	}
+	return nil
+}
+
+// Resident reads every page not yet read, so nothing later depends on the
+// snapshot file; false when a page could not be read (see Broken).
+func (s *State) Resident() bool {
+	for i := 0; i < s.strs.sealed && !s.strs.broken; i++ {
+		if s.strs.pages[i] == nil {
+			s.strs.pages[i] = s.strs.load(i)
+		}
+	}
+	return !s.strs.broken
+}
+
+// Broken reports that a page could not be read from the snapshot it came
+// from (the file was replaced or removed since): what was read through it
+// may be wrong, and the state must be rebuilt from the log.
+func (s *State) Broken() bool { return s.strs.broken }

@@ -1,0 +1,208 @@
+package decision
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// snapshotOf writes st's snapshot into memory.
+func snapshotOf(t *testing.T, st *State, cur Cursor, sum, gen uint64) []byte {
+	t.Helper()
+	var file []byte
+	noErr(t, st.WriteSnapshot(cur, sum, gen, func(b []byte) error { file = append(file, b...); return nil }))
+	return file
+}
+
+// loadFrom reads a snapshot from bytes the way the lifecycle reads a file.
+func loadFrom(t *testing.T, file []byte) (*State, *SnapshotHeader, error) {
+	t.Helper()
+	read := func(off int64, dst []byte) (int, error) {
+		if off >= int64(len(file)) {
+			return 0, nil
+		}
+		return copy(dst, file[off:]), nil
+	}
+	off, n, err := HeaderSpan(file[len(file)-SnapshotTrailer:])
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := ParseSnapshotHeader(file[off:off+int64(n)], off)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := LoadSnapshot(h, read)
+	return st, h, err
+}
+
+func genLog(n int) string {
+	var b strings.Builder
+	base := ParseTime("2026-01-01T00:00:00.000Z")
+	for i := 1; i <= n; i++ {
+		ts := FormatTime(base + int64(i)*3600_000)
+		id := fmt.Sprintf("D-%s-%04d", Day(base+int64(i)*3600_000), i%24+1)
+		switch {
+		case i%7 == 0:
+			b.WriteString(ev(ts, "ed", fmt.Sprintf("D-%s-%04d", Day(base+int64(i-3)*3600_000), (i-3)%24+1), `{"tx":"edited `+fmt.Sprint(i)+`","tg":["e"]}`))
+		case i%11 == 0:
+			b.WriteString(ev(ts, "rm", fmt.Sprintf("D-%s-%04d", Day(base+int64(i-5)*3600_000), (i-5)%24+1), `{}`))
+		case i%13 == 0:
+			b.WriteString(ev(ts, "st", fmt.Sprintf("D-%s-%04d", Day(base+int64(i-2)*3600_000), (i-2)%24+1), `{"s":"draft"}`))
+		default:
+			b.WriteString(ev(ts, "a", id, `{"ti":"T`+fmt.Sprint(i)+`","tx":"Decision number `+fmt.Sprint(i)+` `+strings.Repeat("é", i%50)+`","tg":["t`+fmt.Sprint(i%5)+`","x"],"r":"because"}`))
+		}
+		if i == n/2 {
+			b.WriteString("garbage line\n")
+		}
+	}
+	return b.String()
+}
+
+func sameState(t *testing.T, a, b *State) {
+	t.Helper()
+	eq(t, b.Len(), a.Len(), "live")
+	eq(t, b.counts, a.counts, "counts")
+	eq(t, b.Problems, a.Problems, "problems")
+	eq(t, b.Lines, a.Lines, "lines")
+	eq(t, b.Events, a.Events, "events")
+	ax, bx := a.All(), b.All()
+	eq(t, bx.Len(), ax.Len(), "all")
+	for i := 0; i < ax.Len(); i++ {
+		da, db := *ax.At(i), *bx.At(i)
+		da.h, db.h = 0, 0
+		eq(t, db, da, "decision "+da.ID)
+	}
+	eq(t, b.Section(20), a.Section(20), "section")
+	now := ParseTime("2026-06-01T00:00:00.000Z")
+	eq(t, b.NextID(now), a.NextID(now), "next id")
+	q := ParseQuery([]string{"decision", "tag:x"})
+	eq(t, ids(b.Search(q).All()), ids(a.Search(q).All()), "search")
+}
+
+func TestSnapshotRoundTripEqualsAFullReplay(t *testing.T) {
+	log := genLog(3000)
+	full, cur := replay(t, log)
+	file := snapshotOf(t, full, cur, 42, 7)
+	got, h, err := loadFrom(t, file)
+	noErr(t, err)
+	eq(t, h.Log, cur, "cursor")
+	eq(t, h.LogSum, uint64(42), "sum")
+	sameState(t, full, got)
+	eq(t, got.Broken(), false, "broken")
+}
+
+func TestSnapshotThenTailEqualsAFullReplay(t *testing.T) {
+	log := genLog(2000)
+	cut := strings.LastIndex(log[:len(log)/2], "\n") + 1
+	head, _ := replay(t, log[:cut])
+	_, headCur := replay(t, log[:cut])
+	got, h, err := loadFrom(t, snapshotOf(t, head, headCur, 1, 2))
+	noErr(t, err)
+	var r Reader
+	read := func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }
+	_, err = r.Replay(got, read, h.Log, int64(len(log)))
+	noErr(t, err)
+	full, _ := replay(t, log)
+	sameState(t, full, got)
+}
+
+func TestSnapshotKeepsOnlyLiveStrings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(ev(t1, "a", "D-2026-02-27-0001", `{"tx":"first"}`))
+	for i := 0; i < 500; i++ {
+		b.WriteString(ev(t2, "ed", "D-2026-02-27-0001", `{"tx":"`+strings.Repeat("v", 1000)+fmt.Sprint(i)+`"}`))
+	}
+	st, cur := replay(t, b.String())
+	file := snapshotOf(t, st, cur, 0, 1)
+	// The log is ~0.5 MB of edits; the snapshot holds one decision plus the
+	// fixed id tables (2 × 1024 slots).
+	if len(file) > 64<<10 {
+		t.Fatalf("snapshot of one decision is %d bytes: edited-away text was kept", len(file))
+	}
+}
+
+func TestDamagedOrForeignSnapshotsAreRefused(t *testing.T) {
+	st, cur := replay(t, genLog(500))
+	good := snapshotOf(t, st, cur, 0, 1)
+	flip := func(at int) []byte { b := append([]byte(nil), good...); b[at] ^= 0x55; return b }
+	for name, file := range map[string][]byte{
+		"bit flip in records": flip(100),
+		"truncated":           good[:len(good)-1],
+		"not a snapshot":      []byte(strings.Repeat("x", 64)),
+		"other layout":        []byte(strings.Replace(string(good), layout(), "rec999@1,2,3,4/chunk1/page1", 1)),
+	} {
+		if _, _, err := loadFrom(t, file); !errors.Is(err, ErrSnapshot) {
+			t.Errorf("%s: err = %v, want ErrSnapshot", name, err)
+		}
+	}
+}
+
+func TestAPageFromAReplacedSnapshotMarksTheStateBroken(t *testing.T) {
+	st, cur := replay(t, genLog(800))
+	file := snapshotOf(t, st, cur, 0, 111)
+	got, _, err := loadFrom(t, file)
+	noErr(t, err)
+	// Another process replaces the file: same shape, another generation.
+	other := snapshotOf(t, st, cur, 0, 222)
+	copy(file, other)
+	got.Section(20)
+	eq(t, got.Broken(), true, "broken")
+	eq(t, got.Resident(), false, "resident")
+}
+
+func TestLogSumChangesWithARewriteNotWithAnAppend(t *testing.T) {
+	log := genLog(3000)
+	read := func(s string) ReadAt {
+		return func(off int64, dst []byte) (int, error) { return copy(dst, s[off:]), nil }
+	}
+	a, err := LogSum(read(log), int64(len(log)))
+	noErr(t, err)
+	b, _ := LogSum(read(log+"appended\n"), int64(len(log)))
+	eq(t, b, a, "append keeps the prefix sum")
+	edited := log[:len(log)-50] + strings.Repeat("Z", 10) + log[len(log)-40:]
+	c, _ := LogSum(read(edited), int64(len(edited)))
+	if c == a {
+		t.Fatal("an edit near the end kept the sum")
+	}
+	mid := len(log) / 2
+	sampled := log[:mid] + "Q" + log[mid+1:]
+	d, _ := LogSum(read(sampled), int64(len(sampled)))
+	_ = d // a single byte in the middle may fall between samples: that is the documented limit
+}
+
+// FuzzLoadSnapshot: a snapshot is read from disk, so any bytes must either
+// be refused or give a state that is safe to use — never a trap.
+func FuzzLoadSnapshot(f *testing.F) {
+	st, cur := replay(&testing.T{}, genLog(60))
+	var good []byte
+	st.WriteSnapshot(cur, 1, 2, func(b []byte) error { good = append(good, b...); return nil })
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Fuzz(func(t *testing.T, file []byte) {
+		if len(file) < SnapshotTrailer {
+			return
+		}
+		off, n, err := HeaderSpan(file[len(file)-SnapshotTrailer:])
+		if err != nil || off < 0 || off+int64(n) > int64(len(file)) {
+			return
+		}
+		h, err := ParseSnapshotHeader(file[off:off+int64(n)], off)
+		if err != nil {
+			return
+		}
+		got, err := LoadSnapshot(h, func(o int64, dst []byte) (int, error) {
+			if o < 0 || o >= int64(len(file)) {
+				return 0, nil
+			}
+			return copy(dst, file[o:]), nil
+		})
+		if err != nil {
+			return
+		}
+		got.Section(20)
+		got.Resident()
+		got.All().All()
+		got.Search(ParseQuery([]string{"a"}))
+	})
+}

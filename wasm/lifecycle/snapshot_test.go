@@ -1,0 +1,150 @@
+package lifecycle
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/wasm/decision"
+)
+
+// bigLog writes a log of n decisions (about 300 bytes each) into the rig's project.
+func (r *rig) bigLog(n int) {
+	r.t.Helper()
+	var b strings.Builder
+	base := decision.ParseTime("2025-01-01T00:00:00.000Z")
+	for i := 1; i <= n; i++ {
+		ms := base + int64(i)*60_000
+		fmt.Fprintf(&b, `{"v":1,"t":"%s","p":"x","e":"a","i":"D-%s-%04d","d":{"tx":"Decision %d: %s","tg":["t%d"]},"u":"user"}`+"\n",
+			decision.FormatTime(ms), decision.Day(ms), i%1440+1, i, strings.Repeat("use the agreed approach ", 10), i%7)
+	}
+	os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory"), 0o755)
+	if err := os.WriteFile(filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl"), []byte(b.String()), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+func (r *rig) snapshotFile() string {
+	return filepath.Join(r.agent, "pi-memory", "snapshots", ProjectHash(r.project)+".snap")
+}
+
+func (r *rig) status() string {
+	r.cmd("status")
+	return r.text()
+}
+
+func TestALargeLogGetsASnapshotThatTheNextStartUses(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	r.start(false, true)
+	if !strings.Contains(r.status(), "Snapshot: "+r.snapshotFile()+" — written") {
+		t.Fatalf("status: %s", r.text())
+	}
+	cold := r.injected("x")
+	r.start(false, true)
+	if !strings.Contains(r.status(), "loaded at start") {
+		t.Fatalf("second start did not use the snapshot: %s", r.text())
+	}
+	if got := r.injected("x"); got != cold {
+		t.Fatalf("injection differs after a snapshot start:\n%s\nvs\n%s", got, cold)
+	}
+	r.cmd("search decision 3999")
+	r.contains("D-")
+}
+
+func TestSnapshotPlusTailEqualsAFullReplay(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	r.start(false, true) // writes the snapshot
+	r.h.now += 86400_000
+	r.cmd("add A brand new rule after the snapshot --tag fresh")
+	r.start(false, true)
+	r.contains("") // status effect only
+	withSnap := r.injected("x")
+	if !strings.Contains(withSnap, "A brand new rule after the snapshot") {
+		t.Fatalf("tail not replayed: %s", withSnap)
+	}
+	os.Remove(r.snapshotFile())
+	r.start(false, true)
+	if got := r.injected("x"); got != withSnap {
+		t.Fatalf("deleting the snapshot changed what is injected")
+	}
+}
+
+func TestARewrittenLogIsReplayedNotReadFromTheSnapshot(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	r.start(false, true)
+	// A checkout of another branch: same size, other content near the end.
+	p := filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl")
+	b, _ := os.ReadFile(p)
+	i := strings.LastIndex(string(b), "Decision 4000")
+	copy(b[i:], "Decision 9999")
+	os.WriteFile(p, b, 0o644)
+	r.start(false, true)
+	if !strings.Contains(r.status(), "changed under the snapshot (rewritten or checked out); replayed the log; a new one written") {
+		t.Fatalf("status: %s", r.text())
+	}
+	r.cmd("search 9999")
+	r.contains("Decision 9999")
+}
+
+func TestADamagedSnapshotIsRefusedAndReplaced(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	r.start(false, true)
+	b, _ := os.ReadFile(r.snapshotFile())
+	b[len(b)/3] ^= 0xff
+	os.WriteFile(r.snapshotFile(), b, 0o644)
+	r.start(false, true)
+	// The damage is in a string page: found when the page is first read,
+	// which makes the state replay the log.
+	r.cmd("list --limit 1")
+	r.contains("Decision 4000")
+	if !strings.Contains(r.status(), "replaced or damaged while in use; replayed the log") {
+		t.Fatalf("damage went unnoticed: %s", r.text())
+	}
+	// The replay wrote a good snapshot over the damaged one.
+	r.start(false, true)
+	if !strings.Contains(r.status(), "loaded at start") {
+		t.Fatalf("status: %s", r.text())
+	}
+	r.cmd("list --limit 1")
+	r.contains("Decision 4000")
+}
+
+func TestASnapshotReplacedDuringTheSessionIsDetected(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	r.start(false, true) // writes
+	r.start(false, true) // loads lazily
+	// Another process appends enough to rewrite the snapshot.
+	other := newRig(t, false)
+	other.project, other.agent = r.project, r.agent
+	other.e = New(other.h)
+	other.h.now = r.h.now
+	other.start(false, true)
+	other.h.now += 1000
+	f, _ := os.OpenFile(filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	for i := 0; i < 4000; i++ {
+		fmt.Fprintf(f, `{"v":1,"t":"2026-02-27T07:00:00.000Z","p":"x","e":"ed","i":"D-2025-01-01-%04d","d":{"tx":"rewritten %d %s"},"u":"user"}`+"\n", i%1440+2, i, strings.Repeat("z", 300))
+	}
+	f.Close()
+	other.start(false, true) // tail > snapshotTail/quarter: rewrites the snapshot
+	got := r.injected("x")
+	if strings.Contains(got, "| |") || !strings.Contains(got, "rewritten") {
+		t.Fatalf("the first session must notice the replaced snapshot and replay: %s", got)
+	}
+}
+
+func TestDisabledMemoryWritesNoSnapshot(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	os.WriteFile(filepath.Join(r.project, ".pi/decision-memory.config.json"), []byte(`{"enabled":false}`), 0o644)
+	r.start(false, true)
+	if _, err := os.Stat(filepath.Join(r.agent, "pi-memory")); !os.IsNotExist(err) {
+		t.Fatalf("disabled memory created %v", err)
+	}
+}
