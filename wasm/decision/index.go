@@ -11,6 +11,17 @@ type index struct {
 	keys []uint64
 	vals []int32
 	n    int
+	// load reads the table from a snapshot on first use.
+	load func()
+}
+
+// ready reads a snapshot's table the first time it is needed.
+func (x *index) ready() {
+	if x.load != nil {
+		load := x.load
+		x.load = nil
+		load()
+	}
 }
 
 func (x *index) grow() {
@@ -35,6 +46,7 @@ func (x *index) slot(k uint64) int {
 // insert adds a new entry; it does not look for an existing key, so a key
 // may appear more than once (hashed keys of different ids can collide).
 func (x *index) insert(k uint64, v int32) {
+	x.ready()
 	if (x.n+1)*4 > len(x.keys)*3 {
 		x.grow()
 	}
@@ -49,6 +61,7 @@ func (x *index) insert(k uint64, v int32) {
 // setFirst replaces the value of the first entry with key k, or inserts one.
 // Only for keys that identify one entry (packed ids, days).
 func (x *index) setFirst(k uint64, v int32) {
+	x.ready()
 	if len(x.keys) > 0 {
 		for i := x.slot(k); x.keys[i] != 0; i = (i + 1) & (len(x.keys) - 1) {
 			if x.keys[i] == k {
@@ -64,6 +77,7 @@ func (x *index) setFirst(k uint64, v int32) {
 type dayIndex struct{ index }
 
 func (x *dayIndex) get(day uint64) int {
+	x.ready()
 	if len(x.keys) == 0 {
 		return 0
 	}

@@ -85,30 +85,17 @@ func (s *State) Section(max int) string {
 // summary describes the active decisions not shown: how many and their most
 // common tags.
 func (s *State) summary(left int, shown []*Decision) string {
-	// Tags are a small vocabulary: count them in a short table searched
-	// linearly (a string-keyed map allocates per lookup under TinyGo); a
-	// decision's own tags are deduplicated by a scan of its short list.
-	var tc tagCounts
-	var ownBuf [8]string
-	for h := int32(0); h < int32(s.recs.n); h++ {
-		r := s.recs.at(h)
-		if r.removed || r.status != Active || isShownIn(h, shown) {
-			continue
-		}
-		own := ownBuf[:0]
-		for _, ref := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
-			t := cleanTag(s.strs.get(ref))
-			if t == "" || repeatsTag(own, t) {
-				continue
-			}
-			if len(own) < len(ownBuf) {
-				own = append(own, t)
-			}
-			tc.add(t)
+	// The tags of the active decisions not shown: all active tags, less
+	// those of the shown decisions.
+	tc := s.activeTagCounts()
+	for _, d := range shown {
+		for _, t := range ownTags(d.Tags) {
+			tc.addN(t, -1)
 		}
 	}
-	tags, counts := tc.names, tc.counts
+	tc.drop()
 	sort.Sort(&tc)
+	tags, counts := tc.names, tc.counts
 	noun := "decisions"
 	if left == 1 {
 		noun = "decision"
@@ -126,6 +113,76 @@ func (s *State) summary(left int, shown []*Decision) string {
 	return out + "; /decision list shows all)"
 }
 
+// activeTagCounts counts the tags of every active decision (each tag once per
+// decision): from the snapshot's counts adjusted by what changed since, else
+// by a pass over every record.
+func (s *State) activeTagCounts() tagCounts {
+	b := s.base
+	if b == nil || s.strs.broken {
+		return s.activeTagScan()
+	}
+	var tc tagCounts
+	for i, name := range b.tags.names {
+		tc.addN(name, b.tags.counts[i])
+	}
+	for _, t := range b.touched {
+		if t.status == Active {
+			for _, tag := range ownTags(s.strs.getList(t.tags)) {
+				tc.addN(tag, -1)
+			}
+		}
+		if r := s.recs.at(t.h); !r.removed && r.status == Active {
+			for _, tag := range ownTags(s.strs.getList(r.tags)) {
+				tc.addN(tag, 1)
+			}
+		}
+	}
+	for h := b.n; h < int32(s.recs.n); h++ {
+		if r := s.recs.at(h); !r.removed && r.status == Active {
+			for _, tag := range ownTags(s.strs.getList(r.tags)) {
+				tc.addN(tag, 1)
+			}
+		}
+	}
+	tc.drop()
+	return tc
+}
+
+// activeTagScan is activeTagCounts by a pass over every record.
+func (s *State) activeTagScan() tagCounts {
+	var tc tagCounts
+	var buf [8]string
+	for h := int32(0); h < int32(s.recs.n); h++ {
+		r := s.recs.at(h)
+		if r.removed || r.status != Active {
+			continue
+		}
+		own := buf[:0]
+		for _, ref := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
+			t := cleanTag(s.strs.get(ref))
+			if t == "" || repeatsTag(own, t) {
+				continue
+			}
+			if len(own) < len(buf) {
+				own = append(own, t)
+			}
+			tc.addN(t, 1)
+		}
+	}
+	return tc
+}
+
+// ownTags is a decision's tags as counted: cleaned, each once.
+func ownTags(tags []string) []string {
+	var out []string
+	for _, t := range tags {
+		if t = cleanTag(t); t != "" && !repeatsTag(out, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
 // tagCounts counts tags, most common first once sorted (ties by name).
 type tagCounts struct {
 	names  []string
@@ -133,26 +190,44 @@ type tagCounts struct {
 	index  map[string]int // used only once the vocabulary outgrows a scan
 }
 
-func (c *tagCounts) add(t string) {
+func (c *tagCounts) addN(t string, delta int) {
 	if c.index != nil {
 		if i, ok := c.index[t]; ok {
-			c.counts[i]++
+			c.counts[i] += delta
 			return
 		}
 	} else {
 		for i, n := range c.names {
 			if n == t {
-				c.counts[i]++
+				c.counts[i] += delta
 				return
 			}
 		}
 	}
 	c.names = append(c.names, t)
-	c.counts = append(c.counts, 1)
+	c.counts = append(c.counts, delta)
 	if c.index != nil {
 		c.index[t] = len(c.names) - 1
 	} else if len(c.names) > 64 {
 		c.index = make(map[string]int, 128)
+		for i, n := range c.names {
+			c.index[n] = i
+		}
+	}
+}
+
+// drop removes tags whose count fell to zero or below.
+func (c *tagCounts) drop() {
+	names, counts := c.names[:0], c.counts[:0]
+	for i, n := range c.names {
+		if c.counts[i] > 0 {
+			names = append(names, n)
+			counts = append(counts, c.counts[i])
+		}
+	}
+	c.names, c.counts, c.index = names, counts, nil
+	if len(c.names) > 64 {
+		c.index = make(map[string]int, len(c.names))
 		for i, n := range c.names {
 			c.index[n] = i
 		}

@@ -62,7 +62,42 @@ type State struct {
 	byTag    map[string][]int32 // built on demand, dropped on change; the tag vocabulary is small
 	byTagGen uint64
 	feats    []*features // similarity features by handle, prepared on first Check
+
+	base *base // what the snapshot this state started from said; nil after a cold replay
 }
+
+// base is what a snapshot said about the newest active decisions and the
+// active tags, and which decisions changed since: together they answer the
+// injection's questions without reading every record.
+type base struct {
+	n           int32   // records in the snapshot; higher handles are new
+	hot         []int32 // the hotSize newest active decisions then, newest first
+	edge        bool    // hot was full: every other active decision ranked below edgeUpdated/edgeID
+	edgeUpdated int64
+	edgeID      string
+	tags        tagCounts // tags of the active decisions then
+	touchedBit  []uint64
+	touched     []touch // snapshot decisions changed since, with what they were
+}
+
+type touch struct {
+	h      int32
+	status Status
+	tags   list
+}
+
+// touch notes that the snapshot decision h is about to change.
+func (s *State) touch(h int32) {
+	b := s.base
+	if b == nil || h >= b.n || b.touchedBit[h>>6]&(1<<(h&63)) != 0 {
+		return
+	}
+	b.touchedBit[h>>6] |= 1 << (h & 63)
+	r := s.recs.at(h)
+	b.touched = append(b.touched, touch{h: h, status: r.status, tags: r.tags})
+}
+
+func (b *base) isTouched(h int32) bool { return h < b.n && b.touchedBit[h>>6]&(1<<(h&63)) != 0 }
 
 // NewState returns an empty state.
 func NewState() *State { return &State{} }
@@ -91,6 +126,7 @@ func keyOf(id string) (uint64, bool) {
 // with id, or -1.
 func (s *State) lookup(id string) int32 {
 	x := &s.ids
+	x.ready()
 	if len(x.keys) == 0 {
 		return -1
 	}
@@ -131,6 +167,7 @@ func (s *State) WasRemoved(id string) bool {
 func (s *State) index(id string, h int32) {
 	k, exact := keyOf(id)
 	x := &s.ids
+	x.ready()
 	if exact {
 		x.setFirst(k, h)
 		return
@@ -207,6 +244,7 @@ func (s *State) Apply(ev *Event, line int) {
 		// pi-decision-memory writes no back link when it supersedes: derive it.
 		if r.supersedes != 0 {
 			if old := s.liveHandle(s.strs.get(r.supersedes)); old >= 0 && s.recs.at(old).supersededBy == 0 {
+				s.touch(old)
 				s.recs.at(old).supersededBy = r.id
 			}
 		}
@@ -215,6 +253,7 @@ func (s *State) Apply(ev *Event, line int) {
 			s.orphan(ev, line)
 			return
 		}
+		s.touch(h)
 		r := s.recs.at(h)
 		s.counts[r.status]--
 		r.removed, r.removedLine = true, int32(line)
@@ -224,6 +263,7 @@ func (s *State) Apply(ev *Event, line int) {
 			s.orphan(ev, line)
 			return
 		}
+		s.touch(h)
 		r := s.recs.at(h)
 		if ev.TimeMs < r.updatedAt && ev.TimeMs != 0 {
 			s.problem(line, BackwardsTime, ev.ID, "event time "+ev.Time+" is older than the previous event for "+ev.ID+" ("+timeText(r.updatedAt)+")")
@@ -416,9 +456,69 @@ func (s *State) WithTag(tag string) Hits {
 	return Hits{s: s, h: s.byTag[foldTag(tag)]}
 }
 
-// NewestActive returns up to n active decisions, newest first, in one pass
-// without sorting everything: injection runs this on every changed turn.
+// NewestActive returns up to n active decisions, newest first: from what the
+// snapshot listed plus what changed since when that is provably complete,
+// else in one pass over every record (injection runs this on every changed
+// turn).
 func (s *State) NewestActive(n int) []*Decision {
+	top, ok := s.newestFromBase(n)
+	if !ok {
+		top = s.newestScan(n)
+	}
+	out := make([]*Decision, len(top))
+	for i, h := range top {
+		out[i] = s.view(h)
+	}
+	return out
+}
+
+// newestFromBase ranks the snapshot's hot list (less what changed) together
+// with every decision changed or added since. Any other active decision is
+// unchanged and ranked below the hot list's edge when the snapshot was
+// written, so the candidates' top n is the answer when the n-th of them
+// still ranks above that edge (or the hot list held every active decision).
+func (s *State) newestFromBase(n int) ([]int32, bool) {
+	b := s.base
+	if b == nil || s.strs.broken {
+		return nil, false
+	}
+	var cands []int32
+	for _, h := range b.hot {
+		if !b.isTouched(h) {
+			cands = append(cands, h)
+		}
+	}
+	for _, t := range b.touched {
+		cands = append(cands, t.h)
+	}
+	for h := b.n; h < int32(s.recs.n); h++ {
+		cands = append(cands, h)
+	}
+	active := cands[:0]
+	for _, h := range cands {
+		if r := s.recs.at(h); !r.removed && r.status == Active {
+			active = append(active, h)
+		}
+	}
+	sort.Slice(active, func(i, j int) bool { return s.newer(active[i], active[j]) })
+	if len(active) > n {
+		active = active[:n]
+	}
+	if !b.edge {
+		return active, true
+	}
+	if len(active) < n {
+		return nil, false
+	}
+	last := s.recs.at(active[n-1])
+	if b.edgeUpdated > last.updatedAt || b.edgeUpdated == last.updatedAt && b.edgeID > s.strs.get(last.id) {
+		return nil, false
+	}
+	return active, true
+}
+
+// newestScan is NewestActive by one pass over every record.
+func (s *State) newestScan(n int) []int32 {
 	top := make([]int32, 0, n+1)
 	for h := int32(0); h < int32(s.recs.n); h++ {
 		r := s.recs.at(h)
@@ -436,11 +536,7 @@ func (s *State) NewestActive(n int) []*Decision {
 			top = top[:n]
 		}
 	}
-	out := make([]*Decision, len(top))
-	for i, h := range top {
-		out[i] = s.view(h)
-	}
-	return out
+	return top
 }
 
 func foldTag(t string) string {

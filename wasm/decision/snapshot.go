@@ -30,7 +30,7 @@ import (
 const (
 	snapMagic   = "PIMSNAP1"
 	snapVersion = 1
-	trailerSize = 8 + 4 + 8 // header offset, header length, magic
+	trailerSize = 8 + 4 + 8 + 8 // header offset, header length, header checksum, magic
 )
 
 // ErrSnapshot is the error of an unusable snapshot; its text says why.
@@ -86,8 +86,13 @@ func LogSum(read ReadAt, size int64) (uint64, error) {
 		}
 		return nil
 	}
+	// Each sample is taken before h is read: Go leaves unspecified whether
+	// `return h, sample(…)` reads h before or after the call (TinyGo and
+	// the standard compiler differ, which once made every build reject the
+	// other's snapshots).
 	if size <= 64<<10 {
-		return h, sample(0, int(size))
+		err := sample(0, int(size))
+		return h, err
 	}
 	if err := sample(0, 16<<10); err != nil {
 		return 0, err
@@ -98,7 +103,8 @@ func LogSum(read ReadAt, size int64) (uint64, error) {
 			return 0, err
 		}
 	}
-	return h, sample(size-16<<10, 16<<10)
+	err := sample(size-16<<10, 16<<10)
+	return h, err
 }
 
 const fnvInit = uint64(14695981039346656037)
@@ -144,21 +150,26 @@ func raw[T any](s []T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(&s[0])), len(s)*int(unsafe.Sizeof(z)))
 }
 
+// hotSize is how many of the newest active decisions a snapshot lists, so
+// the first injection after a start reads a few records, not all of them.
+const hotSize = 64
+
 // WriteSnapshot streams the state as a snapshot through emit, for a log
 // whose first cur.Offset bytes (cur.Line lines) it reflects and whose LogSum
 // over them is sum. gen is a random stamp for its pages. The strings are
-// compacted on the way: a page holds only strings live decisions use.
+// compacted on the way: a page holds only strings live decisions use. Every
+// record and page must be resident (State.Resident).
 func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) error) error {
 	w := snapWriter{emit: emit, gen: gen}
 	var lists []ref
 	out := make([]rec, chunkSize)
-	var chunks [][2]int64
+	var chunks [][3]int64
 	for h := 0; h < s.recs.n; h++ {
 		r := *s.recs.at(int32(h))
 		c := &out[h&(chunkSize-1)]
 		if r.removed {
 			// Kept for its id (removed ids are never reused), and nothing else.
-			*c = rec{id: w.str(s, r.id), removed: true, removedLine: r.removedLine, addLine: r.addLine, lastLine: r.lastLine}
+			*c = rec{id: w.str(s, r.id), removed: true, removedLine: r.removedLine, addLine: r.addLine, lastLine: r.lastLine, updatedAt: r.updatedAt}
 		} else {
 			for _, f := range [...]*ref{&r.id, &r.project, &r.title, &r.text, &r.reason, &r.supersedes, &r.supersededBy, &r.conflictNote, &r.source, &r.category, &r.createdBy} {
 				*f = w.str(s, *f)
@@ -168,36 +179,22 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 			*c = r
 		}
 		if h&(chunkSize-1) == chunkSize-1 || h == s.recs.n-1 {
-			n := h&(chunkSize-1) + 1
-			off, err := w.section(raw(out[:n]))
+			b := raw(out[:h&(chunkSize-1)+1])
+			off, err := w.section(b)
 			if err != nil {
 				return err
 			}
-			chunks = append(chunks, [2]int64{off, int64(n)})
+			chunks = append(chunks, [3]int64{off, int64(len(b) / int(unsafe.Sizeof(rec{}))), int64(sumWords(0, b))})
 			clear(out)
 		}
 	}
 	if err := w.flushPage(); err != nil {
 		return err
 	}
-	listsOff, err := w.section(raw(lists))
-	if err != nil {
-		return err
-	}
-	idsKeys, err := w.section(raw(s.ids.keys))
-	if err != nil {
-		return err
-	}
-	idsVals, err := w.section(raw(s.ids.vals))
-	if err != nil {
-		return err
-	}
-	daysKeys, err := w.section(raw(s.days.keys))
-	if err != nil {
-		return err
-	}
-	daysVals, err := w.section(raw(s.days.vals))
-	if err != nil {
+	sections := jsonw.Open(nil)
+	put := func(name string, b []byte, n int) error {
+		off, err := w.section(b)
+		sections.Raw(name, pairs([][2]int64{{off, int64(n)}, {int64(sumWords(0, b)), 0}}))
 		return err
 	}
 	var probs []byte
@@ -209,9 +206,25 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 		o.Str("msg", p.Msg)
 		probs = append(o.Close(), '\n')
 	}
-	probsOff, err := w.section(probs)
-	if err != nil {
-		return err
+	s.ids.ready()
+	s.days.ready()
+	for _, sec := range []struct {
+		name string
+		b    []byte
+		n    int
+	}{
+		{"chunks", raw(chunks), len(chunks)},
+		{"pages", raw(w.pages), len(w.pages)},
+		{"lists", raw(lists), len(lists)},
+		{"idsKeys", raw(s.ids.keys), len(s.ids.keys)},
+		{"idsVals", raw(s.ids.vals), s.ids.n},
+		{"daysKeys", raw(s.days.keys), len(s.days.keys)},
+		{"daysVals", raw(s.days.vals), s.days.n},
+		{"problems", probs, len(probs)},
+	} {
+		if err := put(sec.name, sec.b, sec.n); err != nil {
+			return err
+		}
 	}
 
 	hw := jsonw.Open(nil)
@@ -229,13 +242,38 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 	hw.Int("lines", int64(s.Lines))
 	hw.Int("events", int64(s.Events))
 	hw.Raw("counts", intArray(s.counts[:]))
-	hw.Raw("chunks", pairs(chunks))
-	hw.Raw("pages", triples(w.pages))
-	hw.Raw("lists", pairs([][2]int64{{listsOff, int64(len(lists))}}))
-	hw.Raw("ids", pairs([][2]int64{{idsKeys, int64(len(s.ids.keys))}, {idsVals, int64(s.ids.n)}}))
-	hw.Raw("days", pairs([][2]int64{{daysKeys, int64(len(s.days.keys))}, {daysVals, int64(s.days.n)}}))
-	hw.Raw("problems", pairs([][2]int64{{probsOff, int64(len(probs))}}))
-	hw.Str("check", strconv.FormatUint(w.check, 16))
+	hw.Raw("sections", sections.Close())
+	// The newest active decisions and the active tag counts: enough for the
+	// first injection after a start without reading every record.
+	hot := s.newestScan(hotSize)
+	hb := []byte{'['}
+	for i, h := range hot {
+		if i > 0 {
+			hb = append(hb, ',')
+		}
+		hb = strconv.AppendInt(hb, int64(h), 10)
+	}
+	hw.Raw("hot", append(hb, ']'))
+	if len(hot) == hotSize {
+		edge := s.recs.at(hot[hotSize-1])
+		ew := jsonw.Open(nil)
+		ew.Int("updated", edge.updatedAt)
+		ew.Str("id", s.strs.get(edge.id))
+		hw.Raw("edge", ew.Close())
+	}
+	tc := s.activeTagScan()
+	tb := []byte{'['}
+	for i, name := range tc.names {
+		if i > 0 {
+			tb = append(tb, ',')
+		}
+		tb = append(tb, '[')
+		tb = jsonw.String(tb, name)
+		tb = append(tb, ',')
+		tb = strconv.AppendInt(tb, int64(tc.counts[i]), 10)
+		tb = append(tb, ']')
+	}
+	hw.Raw("tags", append(tb, ']'))
 	header := hw.Close()
 	headerOff := w.off
 	if err := w.put(header); err != nil {
@@ -244,7 +282,8 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 	var tr [trailerSize]byte
 	putU64(tr[0:], uint64(headerOff))
 	putU32(tr[8:], uint32(len(header)))
-	copy(tr[12:], snapMagic)
+	putU64(tr[12:], sumWords(0, header))
+	copy(tr[20:], snapMagic)
 	return w.put(tr[:])
 }
 
@@ -312,15 +351,13 @@ func getU64(b []byte) uint64 {
 	return v
 }
 
-// snapWriter tracks offsets, the checksum and the page being compacted.
+// snapWriter tracks offsets and the page being compacted.
 type snapWriter struct {
 	emit  func([]byte) error
 	off   int64
-	check uint64
 	gen   uint64
 	page  []byte     // compacted page being filled, after its 8-byte stamp
 	pages [][3]int64 // offset, length (without stamp) and checksum of each page written
-	memo  map[ref]ref
 }
 
 func (w *snapWriter) put(b []byte) error {
@@ -331,10 +368,9 @@ func (w *snapWriter) put(b []byte) error {
 	return w.emit(b)
 }
 
-// section writes a structural section (covered by the checksum).
+// section writes a section and returns where it starts.
 func (w *snapWriter) section(b []byte) (int64, error) {
 	off := w.off
-	w.check = sumWords(w.check, b)
 	return off, w.put(b)
 }
 
@@ -402,19 +438,22 @@ type SnapshotHeader struct {
 const SnapshotTrailer = trailerSize
 
 // HeaderSpan reads the trailer (the last SnapshotTrailer bytes) and returns
-// where the header is.
+// where the header is and its checksum (for ParseSnapshotHeader).
 func HeaderSpan(trailer []byte) (off int64, n int, err error) {
-	if len(trailer) != trailerSize || string(trailer[12:]) != snapMagic {
+	if len(trailer) != trailerSize || string(trailer[20:]) != snapMagic {
 		return 0, 0, snapErr("not a pi-memory snapshot (bad trailer)")
 	}
 	n = int(uint32(trailer[8]) | uint32(trailer[9])<<8 | uint32(trailer[10])<<16 | uint32(trailer[11])<<24)
 	return int64(getU64(trailer)), n, nil
 }
 
-// ParseSnapshotHeader checks the header's version and layout; at is where
-// the header starts in the file (from HeaderSpan), which bounds every
-// section it declares.
-func ParseSnapshotHeader(b []byte, at int64) (*SnapshotHeader, error) {
+// ParseSnapshotHeader checks the header against the trailer's checksum, then
+// its version and layout; at is where the header starts in the file (from
+// HeaderSpan), which bounds every section it declares.
+func ParseSnapshotHeader(b []byte, at int64, trailer []byte) (*SnapshotHeader, error) {
+	if len(trailer) != trailerSize || sumWords(0, b) != getU64(trailer[12:]) {
+		return nil, snapErr("header checksum mismatch (a damaged file)")
+	}
 	if !gjson.ValidBytes(b) {
 		return nil, snapErr("header is not valid JSON")
 	}
@@ -438,103 +477,144 @@ func ParseSnapshotHeader(b []byte, at int64) (*SnapshotHeader, error) {
 }
 
 // LoadSnapshot builds a state from a snapshot whose header h was read; read
-// reads the snapshot file. Structural sections are read now; string pages
-// are read on first use (see State.Resident and State.Broken).
+// reads the snapshot file. It reads the small tables now; records, the id
+// tables and string pages are read on first use, each checked against its
+// own checksum (see State.Resident and State.Broken).
 func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 	root := h.root
 	s := NewState()
-	var check uint64
-	// fits checks a declared section against the file before anything is
-	// allocated for it: a damaged header must not ask for gigabytes.
-	fits := func(span gjson.Result, size int64) bool {
-		off := span.Get("0").Int()
-		return off >= 0 && size >= 0 && off <= h.end && size <= h.end-off
+	// sec reads a declared section, checking its size against the file
+	// before allocating (a damaged header must not ask for gigabytes) and
+	// its bytes against its checksum.
+	type span struct {
+		off, n int64
+		sum    uint64
 	}
-	section := func(span gjson.Result, dst []byte) error {
-		off := span.Get("0").Int()
-		if len(dst) == 0 {
-			return nil
+	spanOf := func(name string) span {
+		v := root.Get("sections." + name)
+		return span{v.Get("0.0").Int(), v.Get("0.1").Int(), uint64(v.Get("1.0").Int())}
+	}
+	fits := func(sp span, size int64) bool {
+		return sp.off >= 0 && size >= 0 && sp.off <= h.end && size <= h.end-sp.off
+	}
+	load := func(sp span, dst []byte) error {
+		if !fits(sp, int64(len(dst))) {
+			return snapErr("a section lies outside the file")
 		}
-		if err := readFull(read, off, dst); err != nil {
-			return err
+		if len(dst) > 0 {
+			if err := readFull(read, sp.off, dst); err != nil {
+				return err
+			}
 		}
-		check = sumWords(check, dst)
+		if sumWords(0, dst) != sp.sum {
+			return snapErr("checksum mismatch (a damaged file)")
+		}
 		return nil
 	}
+	table := func(name string) ([][3]int64, error) {
+		sp := spanOf(name)
+		if !fits(sp, sp.n*24) {
+			return nil, snapErr(name + " table lies outside the file")
+		}
+		t := make([][3]int64, sp.n)
+		return t, load(sp, raw(t))
+	}
+	chunks, err := table("chunks")
+	if err != nil {
+		return nil, err
+	}
+	pages, err := table("pages")
+	if err != nil {
+		return nil, err
+	}
 	nrecs := int(root.Get("recs").Int())
-	chunks := root.Get("chunks").Array()
 	if nrecs < 0 || len(chunks) != (nrecs+chunkSize-1)/chunkSize {
 		return nil, snapErr("record count does not match its chunks")
 	}
-	var r rec
 	for i, c := range chunks {
-		n := int(c.Get("1").Int())
-		if n <= 0 || n > chunkSize || i < len(chunks)-1 && n != chunkSize || !fits(c, int64(n)*int64(unsafe.Sizeof(r))) {
+		if c[1] <= 0 || c[1] > chunkSize || i < len(chunks)-1 && c[1] != chunkSize || !fits(span{off: c[0]}, c[1]*int64(unsafe.Sizeof(rec{}))) {
 			return nil, snapErr("bad chunk size")
 		}
-		chunk := make([]rec, chunkSize)
-		if err := section(c, raw(chunk[:n])); err != nil {
-			return nil, err
+	}
+	for _, p := range pages {
+		if p[1] <= 0 || p[1] > MaxField+pageSize || !fits(span{off: p[0]}, 8+p[1]) {
+			return nil, snapErr("bad page size")
 		}
-		s.recs.chunks = append(s.recs.chunks, chunk)
 	}
-	s.recs.n = nrecs
-	if nl := root.Get("lists.0.1").Int(); !fits(root.Get("lists.0"), nl*8) {
-		return nil, snapErr("lists out of range")
+	lsp := spanOf("lists")
+	if !fits(lsp, lsp.n*8) {
+		return nil, snapErr("lists lie outside the file")
 	}
-	s.strs.lists = make([]ref, root.Get("lists.0.1").Int())
-	if err := section(root.Get("lists.0"), raw(s.strs.lists)); err != nil {
+	s.strs.lists = make([]ref, lsp.n)
+	if err := load(lsp, raw(s.strs.lists)); err != nil {
 		return nil, err
 	}
-	for _, idx := range []struct {
-		x    *index
-		name string
-	}{{&s.ids, "ids"}, {&s.days.index, "days"}} {
-		slots := root.Get(idx.name + ".0.1").Int()
-		if slots < 0 || slots&(slots-1) != 0 || !fits(root.Get(idx.name+".0"), slots*8) || !fits(root.Get(idx.name+".1"), slots*4) {
-			return nil, snapErr(idx.name + " table out of range")
+	for _, r := range s.strs.lists {
+		if !refFits(r, pages) {
+			return nil, snapErr("list entry out of range")
 		}
-		if slots > 0 {
-			idx.x.keys = make([]uint64, slots)
-			idx.x.vals = make([]int32, slots)
-			if err := section(root.Get(idx.name+".0"), raw(idx.x.keys)); err != nil {
-				return nil, err
-			}
-			if err := section(root.Get(idx.name+".1"), raw(idx.x.vals)); err != nil {
-				return nil, err
-			}
-		}
-		idx.x.n = int(root.Get(idx.name + ".1.1").Int())
 	}
-	if !fits(root.Get("problems.0"), root.Get("problems.0.1").Int()) {
-		return nil, snapErr("problems out of range")
+	psp := spanOf("problems")
+	if !fits(psp, psp.n) {
+		return nil, snapErr("problems lie outside the file")
 	}
-	probs := make([]byte, root.Get("problems.0.1").Int())
-	if err := section(root.Get("problems.0"), probs); err != nil {
+	probs := make([]byte, psp.n)
+	if err := load(psp, probs); err != nil {
 		return nil, err
-	}
-	if strconv.FormatUint(check, 16) != root.Get("check").String() {
-		return nil, snapErr("checksum mismatch (a damaged file)")
 	}
 	gjson.ForEachLine(string(probs), func(l gjson.Result) bool {
 		s.Problems = append(s.Problems, Problem{Line: int(l.Get("line").Int()), Kind: ProblemKind(l.Get("kind").Int()), ID: l.Get("id").String(), Msg: l.Get("msg").String()})
 		return true
 	})
-	pages := root.Get("pages").Array()
-	s.strs.pages = make([][]byte, len(pages))
-	spans := make([][3]int64, len(pages))
-	for i, p := range pages {
-		spans[i] = [3]int64{p.Get("0").Int(), p.Get("1").Int(), p.Get("2").Int()}
-		if spans[i][1] <= 0 || spans[i][1] > MaxField+pageSize || !fits(p, 8+spans[i][1]) {
-			return nil, snapErr("bad page size")
+
+	broken := &s.strs.broken
+	s.recs.n = nrecs
+	s.recs.chunks = make([][]rec, len(chunks))
+	s.recs.load = func(i int) []rec {
+		c := make([]rec, chunkSize)
+		if *broken {
+			return c
+		}
+		sp := span{off: chunks[i][0], sum: uint64(chunks[i][2])}
+		if load(sp, raw(c[:chunks[i][1]])) != nil || !recsFit(c[:chunks[i][1]], pages, len(s.strs.lists)) {
+			*broken = true
+			clear(c)
+		}
+		return c
+	}
+	for _, idx := range []struct {
+		x          *index
+		keys, vals string
+	}{{&s.ids, "idsKeys", "idsVals"}, {&s.days.index, "daysKeys", "daysVals"}} {
+		x, ksp, vsp := idx.x, spanOf(idx.keys), spanOf(idx.vals)
+		slots := ksp.n
+		if slots < 0 || slots&(slots-1) != 0 || !fits(ksp, slots*8) || !fits(vsp, slots*4) || vsp.n < 0 || vsp.n > slots {
+			return nil, snapErr(idx.keys + " table out of range")
+		}
+		isIDs := x == &s.ids
+		x.load = func() {
+			keys, vals := make([]uint64, slots), make([]int32, slots)
+			if load(ksp, raw(keys)) != nil || load(vsp, raw(vals)) != nil {
+				*broken = true
+				return
+			}
+			for i, k := range keys {
+				if k != 0 && isIDs && (vals[i] < 0 || int(vals[i]) >= nrecs) {
+					*broken = true
+					return
+				}
+			}
+			x.keys, x.vals, x.n = keys, vals, int(vsp.n)
 		}
 	}
+
+	s.strs.pages = make([][]byte, len(pages))
 	s.strs.sealed = len(pages)
 	gen := h.Gen
 	s.strs.load = func(i int) []byte {
-		buf := make([]byte, 8+spans[i][1])
-		if err := readFull(read, spans[i][0], buf); err != nil || getU64(buf) != gen || int64(sumWords(0, buf[8:])) != spans[i][2] {
-			s.strs.broken = true
+		buf := make([]byte, 8+pages[i][1])
+		if err := readFull(read, pages[i][0], buf); err != nil || getU64(buf) != gen || int64(sumWords(0, buf[8:])) != pages[i][2] {
+			*broken = true
 			return nil
 		}
 		return buf[8:]
@@ -547,46 +627,50 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 			s.counts[i] = int(c.Int())
 		}
 	}
-	if err := s.validate(spans); err != nil {
-		return nil, err
+	b := &base{n: int32(nrecs), touchedBit: make([]uint64, (nrecs+63)/64)}
+	for _, v := range root.Get("hot").Array() {
+		hh := v.Int()
+		if hh < 0 || hh >= int64(nrecs) {
+			return nil, snapErr("hot list out of range")
+		}
+		b.hot = append(b.hot, int32(hh))
 	}
+	if e := root.Get("edge"); e.Exists() {
+		b.edge, b.edgeUpdated, b.edgeID = true, e.Get("updated").Int(), e.Get("id").String()
+	}
+	root.Get("tags").ForEach(func(_, v gjson.Result) bool {
+		b.tags.addN(v.Get("0").String(), int(v.Get("1").Int()))
+		return true
+	})
+	s.base = b
 	s.Gen = 1
 	return s, nil
 }
 
-// validate checks every reference of a loaded snapshot against the sizes it
-// declared, so a damaged file is refused here and never indexes out of range.
-func (s *State) validate(pages [][3]int64) error {
-	okRef := func(r ref) bool {
-		if r.size() == 0 {
-			return true
-		}
-		p := r.page()
-		return p < len(pages) && int64(r.off()+r.size()) <= pages[p][1]
+func refFits(r ref, pages [][3]int64) bool {
+	if r.size() == 0 {
+		return true
 	}
-	okList := func(l list) bool { return l.start()+l.size() <= len(s.strs.lists) }
-	for _, r := range s.strs.lists {
-		if !okRef(r) {
-			return snapErr("list entry out of range")
-		}
-	}
-	for h := 0; h < s.recs.n; h++ {
-		r := s.recs.at(int32(h))
+	p := r.page()
+	return p < len(pages) && int64(r.off()+r.size()) <= pages[p][1]
+}
+
+// recsFit checks a chunk read from a snapshot: every reference within the
+// sizes the snapshot declared, so a damaged record never indexes out of range.
+func recsFit(c []rec, pages [][3]int64, lists int) bool {
+	okList := func(l list) bool { return l.start()+l.size() <= lists }
+	for i := range c {
+		r := &c[i]
 		for _, f := range [...]ref{r.id, r.project, r.title, r.text, r.reason, r.supersedes, r.supersededBy, r.conflictNote, r.source, r.category, r.createdBy} {
-			if !okRef(f) {
-				return snapErr("string reference out of range")
+			if !refFits(f, pages) {
+				return false
 			}
 		}
 		if !okList(r.tags) || !okList(r.conflicts) || r.status >= numStatus {
-			return snapErr("record out of range")
+			return false
 		}
 	}
-	for i, k := range s.ids.keys {
-		if k != 0 && (s.ids.vals[i] < 0 || int(s.ids.vals[i]) >= s.recs.n) {
-			return snapErr("id table points past the records")
-		}
-	}
-	return nil
+	return true
 }
 
 func readFull(read ReadAt, off int64, dst []byte) error {
@@ -604,9 +688,17 @@ func readFull(read ReadAt, off int64, dst []byte) error {
 	return nil
 }
 
-// Resident reads every page not yet read, so nothing later depends on the
-// snapshot file; false when a page could not be read (see Broken).
+// Resident reads every record, table and page not yet read, so nothing
+// later depends on the snapshot file; false when one could not be read
+// (see Broken).
 func (s *State) Resident() bool {
+	for c := range s.recs.chunks {
+		if s.recs.chunks[c] == nil && !s.strs.broken {
+			s.recs.at(int32(c << chunkBits))
+		}
+	}
+	s.ids.ready()
+	s.days.ready()
 	for i := 0; i < s.strs.sealed && !s.strs.broken; i++ {
 		if s.strs.pages[i] == nil {
 			s.strs.pages[i] = s.strs.load(i)
@@ -615,7 +707,7 @@ func (s *State) Resident() bool {
 	return !s.strs.broken
 }
 
-// Broken reports that a page could not be read from the snapshot it came
-// from (the file was replaced or removed since): what was read through it
-// may be wrong, and the state must be rebuilt from the log.
+// Broken reports that something could not be read from the snapshot it
+// came from (the file was replaced or damaged since): what was read through
+// it may be wrong, and the state must be rebuilt from the log.
 func (s *State) Broken() bool { return s.strs.broken }

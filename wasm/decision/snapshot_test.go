@@ -28,7 +28,10 @@ func loadFrom(t *testing.T, file []byte) (*State, *SnapshotHeader, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := ParseSnapshotHeader(file[off:off+int64(n)], off)
+	if off < 0 || n < 0 || off+int64(n) > int64(len(file)) {
+		return nil, nil, snapErr("header out of range")
+	}
+	h, err := ParseSnapshotHeader(file[off:off+int64(n)], off, file[len(file)-SnapshotTrailer:])
 	if err != nil {
 		return nil, nil, err
 	}
@@ -127,13 +130,31 @@ func TestDamagedOrForeignSnapshotsAreRefused(t *testing.T) {
 	good := snapshotOf(t, st, cur, 0, 1)
 	flip := func(at int) []byte { b := append([]byte(nil), good...); b[at] ^= 0x55; return b }
 	for name, file := range map[string][]byte{
-		"bit flip in records": flip(100),
-		"truncated":           good[:len(good)-1],
-		"not a snapshot":      []byte(strings.Repeat("x", 64)),
-		"other layout":        []byte(strings.Replace(string(good), layout(), "rec999@1,2,3,4/chunk1/page1", 1)),
+		"truncated":      good[:len(good)-1],
+		"not a snapshot": []byte(strings.Repeat("x", 64)),
+		"other layout":   []byte(strings.Replace(string(good), layout(), "rec999@1,2,3,4/chunk1/page1", 1)),
 	} {
 		if _, _, err := loadFrom(t, file); !errors.Is(err, ErrSnapshot) {
 			t.Errorf("%s: err = %v, want ErrSnapshot", name, err)
+		}
+	}
+	// Damage anywhere is refused at load, or found when the damaged part is
+	// first read (records and pages are read lazily, each with its checksum).
+	headerAt, _, _ := HeaderSpan(good[len(good)-SnapshotTrailer:])
+	var spots []int
+	for at := 0; at < len(good)-SnapshotTrailer; at += 97 {
+		spots = append(spots, at)
+	}
+	for at := int(headerAt); at < len(good); at++ {
+		spots = append(spots, at)
+	}
+	for _, at := range spots {
+		got, _, err := loadFrom(t, flip(at))
+		if err != nil {
+			continue
+		}
+		if got.Resident() {
+			sameState(t, st, got) // a flip in unused bytes (padding, page slack) is harmless
 		}
 	}
 }
@@ -187,7 +208,7 @@ func FuzzLoadSnapshot(f *testing.F) {
 		if err != nil || off < 0 || off+int64(n) > int64(len(file)) {
 			return
 		}
-		h, err := ParseSnapshotHeader(file[off:off+int64(n)], off)
+		h, err := ParseSnapshotHeader(file[off:off+int64(n)], off, file[len(file)-SnapshotTrailer:])
 		if err != nil {
 			return
 		}
@@ -205,4 +226,55 @@ func FuzzLoadSnapshot(f *testing.F) {
 		got.All().All()
 		got.Search(ParseQuery([]string{"a"}))
 	})
+}
+
+func tailCase(t *testing.T, head, tail string) *State {
+	t.Helper()
+	hst, hcur := replay(t, head)
+	got, h, err := loadFrom(t, snapshotOf(t, hst, hcur, 0, 9))
+	noErr(t, err)
+	log := head + tail
+	var r Reader
+	_, err = r.Replay(got, func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }, h.Log, int64(len(log)))
+	noErr(t, err)
+	full, _ := replay(t, log)
+	eq(t, got.Section(20), full.Section(20), "section")
+	eq(t, got.Section(3), full.Section(3), "section of 3")
+	sameState(t, full, got)
+	return got
+}
+
+func actives(n int) string {
+	var b strings.Builder
+	base := ParseTime("2026-01-01T00:00:00.000Z")
+	for i := 1; i <= n; i++ {
+		ms := base + int64(i)*60_000
+		b.WriteString(ev(FormatTime(ms), "a", fmt.Sprintf("D-2026-01-01-%04d", i), fmt.Sprintf(`{"tx":"rule %d","tg":["t%d","all"]}`, i, i%4)))
+	}
+	return b.String()
+}
+
+func TestTailThatEmptiesTheHotListFallsBackToAScan(t *testing.T) {
+	var tail strings.Builder
+	for i := 200; i > 140; i-- { // deactivate the 60 newest
+		tail.WriteString(ev("2026-02-01T00:00:00.000Z", "st", fmt.Sprintf("D-2026-01-01-%04d", i), `{"s":"rejected"}`))
+	}
+	got := tailCase(t, actives(200), tail.String())
+	if _, ok := got.newestFromBase(20); ok {
+		t.Fatal("4 hot decisions left cannot prove the top 20")
+	}
+}
+
+func TestTailOfEditsAndAddsStaysOnTheFastPath(t *testing.T) {
+	var tail strings.Builder
+	tail.WriteString(ev("2026-02-01T00:00:00.000Z", "ed", "D-2026-01-01-0003", `{"tx":"old rule edited, now newest","tg":["fresh"]}`))
+	tail.WriteString(ev("2026-02-01T00:01:00.000Z", "a", "D-2026-02-01-0001", `{"tx":"a new rule","tg":["fresh","all"]}`))
+	tail.WriteString(ev("2026-02-01T00:02:00.000Z", "rm", "D-2026-01-01-0199", `{}`))
+	tail.WriteString(ev("2026-02-01T00:03:00.000Z", "su", "D-2026-01-01-0150", `{"s":"superseded"}`))
+	for _, n := range []int{200, 30} { // 30: the hot list held every active decision
+		got := tailCase(t, actives(n), tail.String())
+		if _, ok := got.newestFromBase(20); !ok {
+			t.Fatalf("n=%d: the fast path should answer", n)
+		}
+	}
 }

@@ -15,8 +15,10 @@ const (
 	pageSize = 64 << 10
 	// MaxField is the longest string a field keeps (1 MiB - 1); longer ones
 	// are cut, which no real decision comes near.
-	MaxField  = 1<<20 - 1
-	chunkBits = 10
+	MaxField = 1<<20 - 1
+	// Records come in chunks of 64 (about 9 KiB): small enough that a
+	// snapshot's records can be read one chunk at a time, on first use.
+	chunkBits = 6
 	chunkSize = 1 << chunkBits
 )
 
@@ -138,10 +140,12 @@ type rec struct {
 }
 
 // recs stores records in fixed chunks, so growing never copies (or doubles)
-// a large array.
+// a large array. Chunks that came from a snapshot are nil until load reads
+// them (it returns a zeroed chunk, and marks the state broken, on failure).
 type recs struct {
 	chunks [][]rec
 	n      int
+	load   func(chunk int) []rec
 }
 
 func (r *recs) add() (int32, *rec) {
@@ -150,7 +154,14 @@ func (r *recs) add() (int32, *rec) {
 	}
 	h := r.n
 	r.n++
-	return int32(h), &r.chunks[h>>chunkBits][h&(chunkSize-1)]
+	return int32(h), r.at(int32(h))
 }
 
-func (r *recs) at(h int32) *rec { return &r.chunks[h>>chunkBits][int(h)&(chunkSize-1)] }
+func (r *recs) at(h int32) *rec {
+	c := r.chunks[h>>chunkBits]
+	if c == nil {
+		c = r.load(int(h >> chunkBits))
+		r.chunks[h>>chunkBits] = c
+	}
+	return &c[int(h)&(chunkSize-1)]
+}

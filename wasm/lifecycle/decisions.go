@@ -237,7 +237,7 @@ func (d *decisions) openSnapshot(read decision.ReadAt, snapSize, logSize int64) 
 	if _, err := read(off, hb); err != nil {
 		return nil, decision.Cursor{}, err
 	}
-	h, err := decision.ParseSnapshotHeader(hb, off)
+	h, err := decision.ParseSnapshotHeader(hb, off, tr)
 	if err != nil {
 		return nil, decision.Cursor{}, err
 	}
