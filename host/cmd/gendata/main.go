@@ -5,7 +5,9 @@
 //
 //	go run ./host/cmd/gendata -events 100000 -seed 1 > decisions.jsonl
 //
-// The same flags always produce the same bytes.
+// -adds-only writes add events only, so the log holds exactly -events live
+// decisions (the search benchmark's corpus). The same flags always produce the
+// same bytes.
 package main
 
 import (
@@ -23,6 +25,7 @@ func main() {
 	events := flag.Int("events", 1000, "number of events to write")
 	seed := flag.Int64("seed", 1, "random seed")
 	out := flag.String("o", "", "output file (default stdout)")
+	addsOnly := flag.Bool("adds-only", false, "write only add events: every decision stays live")
 	flag.Parse()
 	w := os.Stdout
 	if *out != "" {
@@ -37,6 +40,7 @@ func main() {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	defer bw.Flush()
 	g := newGen(*seed)
+	g.addsOnly = *addsOnly
 	for i := 0; i < *events; i++ {
 		bw.Write(g.next())
 		bw.WriteByte('\n')
@@ -77,6 +81,8 @@ type gen struct {
 	seq  map[string]int
 	live []string // ids that can still be edited
 	buf  []byte
+
+	addsOnly bool // every event is an add
 }
 
 func newGen(seed int64) *gen {
@@ -121,7 +127,7 @@ func (g *gen) next() []byte {
 	g.now += int64(1000 + g.r.Intn(3*3600*1000))
 	ev := decision.Event{V: 1, Time: decision.FormatTime(g.now), Project: "5f1c2a9be07d43aa", Actor: "user"}
 	roll := g.r.Intn(100)
-	if len(g.live) < 5 {
+	if len(g.live) < 5 || g.addsOnly {
 		roll = 0
 	}
 	switch {

@@ -1,0 +1,770 @@
+// `make bench`: every performance figure of issue 2 §6, for both builds of the
+// core, measured in one run, printed as a table and written to
+// docs/benchmarks.md. build/bench.sh prepares the toolchains, the modules, the
+// datasets and the Go benchmark binary, then runs:
+//
+//   node ts/bench/main.ts --data DIR --gobench BIN [--tinygo BIN] [--out docs/benchmarks.md]
+//
+// Each sample runs in a child process (ts/bench/probe.ts, ts/bench/pi.ts, the
+// Go host's host/cmd/bench) with a timeout; a failed step is reported as ERROR
+// and the run goes on. Ratios compare figures taken in this same run, never a
+// single absolute time. Nothing here asserts on speed: a missed target prints
+// MISS, and the exit code is non-zero only when a measurement could not be
+// taken. Environment:
+//
+//   BENCH_QUICK=1      skip the 1M-event steps (replay, memory, snapshot start)
+//   BENCH_REPS=5       fresh-process repetitions of the 100k cold replay
+//   BENCH_REPS_1M=3    … of the 1M cold replay
+//   BENCH_WARM_REPS=5  fresh-process session starts on a project with a snapshot
+//   BENCH_PI_PAIRS=20  paired `pi -p` runs (at least 15 for the report)
+//   BENCH_CALLS=2000   calls per hook for the p50/p99 figures
+
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { fmtBytes, fmtMB, fmtMs, fmtRatio, max, median, quantile } from "./stats.ts";
+
+const REPO = fileURLToPath(new URL("../../", import.meta.url));
+const HERE = fileURLToPath(new URL("./", import.meta.url));
+
+// ---- Configuration ----------------------------------------------------------------
+
+function flag(name: string): string | undefined {
+	const i = process.argv.indexOf(`--${name}`);
+	return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function envInt(name: string, dflt: number, min: number): number {
+	const v = process.env[name];
+	if (v === undefined || v === "") return dflt;
+	const n = Number.parseInt(v, 10);
+	if (!Number.isFinite(n) || n < min) throw new Error(`${name}=${v}: expected a whole number ≥ ${min}`);
+	return n;
+}
+
+const CFG = {
+	data: flag("data") ?? path.join(os.homedir(), ".cache", "pi-memory", "bench-data"),
+	gobench: flag("gobench") ?? "",
+	tinygo: flag("tinygo") ?? "",
+	out: path.resolve(REPO, flag("out") ?? "docs/benchmarks.md"),
+	quick: process.env.BENCH_QUICK === "1",
+	reps: envInt("BENCH_REPS", 5, 1),
+	reps1m: envInt("BENCH_REPS_1M", 3, 1),
+	warmReps: envInt("BENCH_WARM_REPS", 5, 1),
+	piPairs: envInt("BENCH_PI_PAIRS", 20, 1),
+	calls: envInt("BENCH_CALLS", 2000, 10),
+};
+
+const BUILDS = [
+	{ name: "TinyGo", module: path.join(REPO, "ts", "core.wasm") },
+	{ name: "Go", module: path.join(REPO, "build", "out", "core-go.wasm") },
+];
+
+const DATA = {
+	log1k: path.join(CFG.data, "events-1k.jsonl"),
+	log100k: path.join(CFG.data, "events-100k.jsonl"),
+	log1m: path.join(CFG.data, "events-1m.jsonl"),
+	adds100k: path.join(CFG.data, "adds-100k.jsonl"),
+};
+
+const SEARCH_QUERIES = ["PostgreSQL", "cache", "Playwright tests", "migrations", "webhooks signed", "Vault tag:security", "onboarding", "nonexistentword"];
+
+// ---- Child processes --------------------------------------------------------------
+
+const running = new Set<ChildProcess>();
+let tmpRoot = "";
+let stopping = false; // a signal arrived: start nothing more
+
+function cleanup(): void {
+	for (const c of running) {
+		if (c.pid !== undefined && c.exitCode === null && c.signalCode === null) {
+			try {
+				process.kill(c.pid, "SIGKILL");
+			} catch {
+				// already gone
+			}
+		}
+	}
+	if (tmpRoot !== "") fs.rmSync(tmpRoot, { recursive: true, force: true });
+}
+
+process.on("exit", cleanup);
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+	process.on(sig, () => {
+		stopping = true;
+		process.stderr.write(`\n[bench] ${sig}: stopping the children and removing ${tmpRoot}\n`);
+		// SIGTERM first: pi.ts ends its own pi processes on it.
+		for (const c of running) if (c.pid !== undefined) tryKill(c.pid, "SIGTERM");
+		setTimeout(() => process.exit(sig === "SIGINT" ? 130 : 143), 1500).unref();
+	});
+}
+
+function tryKill(pid: number, sig: NodeJS.Signals): void {
+	try {
+		process.kill(pid, sig);
+	} catch {
+		// already gone
+	}
+}
+
+const NODE_FLAGS = ["--disable-warning=ExperimentalWarning"];
+
+/**
+ * Runs a child to completion and returns the JSON it printed: the line after
+ * "BENCH-RESULT ", else its whole stdout. Rejects on a non-zero exit or a
+ * timeout (the child gets SIGTERM, then SIGKILL 5 s later, by PID).
+ */
+function runChild(cmd: string, args: string[], timeoutMs: number, label: string): Promise<unknown> {
+	return new Promise((resolve, reject) => {
+		if (stopping) return reject(new Error(`${label}: not started, the run is stopping`));
+		const child = spawn(cmd, args, { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
+		running.add(child);
+		let stdout = "";
+		let stderr = "";
+		let timedOut = false;
+		child.stdout?.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+		child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr = (stderr + d).slice(-8000)));
+		const timer = setTimeout(() => {
+			timedOut = true;
+			if (child.pid !== undefined) {
+				tryKill(child.pid, "SIGTERM");
+				const pid = child.pid;
+				setTimeout(() => tryKill(pid, "SIGKILL"), 5000).unref();
+			}
+		}, timeoutMs);
+		child.once("error", (err) => {
+			clearTimeout(timer);
+			running.delete(child);
+			reject(new Error(`${label}: could not start ${cmd}: ${err.message}`));
+		});
+		child.once("close", (code, signal) => {
+			clearTimeout(timer);
+			running.delete(child);
+			if (timedOut) return reject(new Error(`${label}: timed out after ${Math.round(timeoutMs / 1000)} s`));
+			if (code !== 0) return reject(new Error(`${label}: exited ${code ?? signal}: ${lastLines(stderr, 6)}`));
+			const marked = stdout.split("\n").find((l) => l.startsWith("BENCH-RESULT "));
+			try {
+				resolve(JSON.parse(marked !== undefined ? marked.slice("BENCH-RESULT ".length) : stdout));
+			} catch {
+				reject(new Error(`${label}: printed no result: ${lastLines(stdout + stderr, 6)}`));
+			}
+		});
+	});
+}
+
+function lastLines(s: string, n: number): string {
+	return s.trim().split("\n").slice(-n).join(" | ");
+}
+
+function probe(mode: string, args: object, timeoutMs: number, label: string): Promise<unknown> {
+	return runChild(process.execPath, [...NODE_FLAGS, path.join(HERE, "probe.ts"), mode, JSON.stringify(args)], timeoutMs, label);
+}
+
+function gobench(sub: string, args: string[], timeoutMs: number, label: string): Promise<unknown> {
+	if (CFG.gobench === "") return Promise.reject(new Error(`${label}: no Go benchmark binary (--gobench)`));
+	// One wazero compilation cache per run: the first call of a build compiles, the others reuse it.
+	return runChild(CFG.gobench, [sub, "-cache", path.join(tmpRoot, "wazero-cache"), ...args], timeoutMs, label);
+}
+
+function progress(msg: string): void {
+	const t = ((performance.now() - T0) / 1000).toFixed(0).padStart(4);
+	process.stderr.write(`[bench ${t}s] ${msg}\n`);
+}
+
+function errText(err: unknown): string {
+	return err instanceof Error ? err.message : String(err);
+}
+
+// ---- Result shapes (what the children print) --------------------------------------
+
+interface LowerBound {
+	ms: number;
+	cpuMs: number;
+	lines: number;
+	maxRss: number;
+}
+interface Anchor extends LowerBound {
+	decisions: number;
+	active: number;
+}
+interface Cold {
+	compileMs: number;
+	ms: number;
+	cpuMs: number;
+	memBytes: number;
+	heap: Record<string, number>;
+	status: Record<string, unknown>;
+	written: string[];
+	maxRss: number;
+}
+interface Warm {
+	ms: number;
+	memBytes: number;
+	status: Record<string, unknown>;
+	written: string[];
+}
+interface Hooks {
+	replayMs: number;
+	memBytes: number;
+	before_agent_start: number[];
+	context: number[];
+}
+interface Load {
+	compileMs: number;
+	ms: number[];
+}
+interface Search {
+	replayMs: number;
+	queries: Array<{ word: string; ms: number[]; lines: number }>;
+}
+interface GoReplay {
+	compileMs: number;
+	samples: Array<{ ms: number; memBytes: number }>;
+}
+interface PiRuns {
+	with: number[];
+	without: number[];
+	empty: number[];
+	diffs: number[];
+	emptyDiffs: number[];
+	cpuDiffs: number[];
+	rssDiffs: number[];
+	injectedLines: number;
+}
+interface SimSplit {
+	pairs: number;
+	duplicate: { precision: number; recall: number; f1: number };
+	conflict: { precision: number; recall: number; f1: number };
+	line: string;
+}
+
+/** A measurement: its value, or why it is missing. */
+type Got<T> = { ok: true; v: T } | { ok: false; err: string };
+
+async function got<T>(p: Promise<unknown>): Promise<Got<T>> {
+	try {
+		return { ok: true, v: (await p) as T };
+	} catch (err) {
+		progress(`ERROR ${errText(err)}`);
+		return { ok: false, err: errText(err) };
+	}
+}
+
+function gotAll<T>(xs: Array<Got<T>>): Got<T[]> {
+	const bad = xs.find((x) => !x.ok);
+	if (bad !== undefined && !bad.ok) return { ok: false, err: bad.err };
+	return { ok: true, v: xs.map((x) => (x as { ok: true; v: T }).v) };
+}
+
+// ---- The report's rows ------------------------------------------------------------
+
+type Verdict = "PASS" | "MISS" | "info" | "not implemented" | "skipped" | "ERROR";
+
+interface Row {
+	n: string; // the issue's item number
+	what: string;
+	build: string;
+	host: string;
+	result: string;
+	target: string;
+	verdict: Verdict;
+	note: string;
+}
+
+const rows: Row[] = [];
+let errors = 0;
+
+function row(r: Partial<Row> & Pick<Row, "n" | "what" | "result">): void {
+	const full: Row = { build: "", host: "", target: "", verdict: "info", note: "", ...r };
+	if (full.verdict === "ERROR") errors++;
+	rows.push(full);
+}
+
+function errorRow(n: string, what: string, build: string, host: string, target: string, err: string): void {
+	row({ n, what, build, host, target, result: "—", verdict: "ERROR", note: err });
+}
+
+/** PASS when value is under (or at, if inclusive) the limit; the note says by how much it missed. */
+function judge(value: number, limit: number, inclusive = false): { verdict: Verdict; note: string } {
+	if (!Number.isFinite(value)) return { verdict: "ERROR", note: "no value" };
+	const pass = inclusive ? value <= limit : value < limit;
+	return { verdict: pass ? "PASS" : "MISS", note: pass ? "" : `${fmtRatio(value / limit)} the target` };
+}
+
+/** PASS when value is at least the floor. */
+function judgeAtLeast(value: number, floor: number): { verdict: Verdict; note: string } {
+	if (!Number.isFinite(value)) return { verdict: "ERROR", note: "no value" };
+	return value >= floor ? { verdict: "PASS", note: "" } : { verdict: "MISS", note: `${(floor - value).toFixed(2)} below the target` };
+}
+
+// ---- Machine ----------------------------------------------------------------------
+
+const T0 = performance.now();
+const loadSamples: number[] = [];
+
+function cmdOut(cmd: string, args: string[]): string {
+	try {
+		return execFileSync(cmd, args, { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 }).trim();
+	} catch (err) {
+		return `unknown (${errText(err).split("\n")[0]})`;
+	}
+}
+
+function machine(): Record<string, string> {
+	const cpus = os.cpus();
+	let distro = "";
+	try {
+		distro = /^PRETTY_NAME="?([^"\n]*)"?/m.exec(fs.readFileSync("/etc/os-release", "utf8"))?.[1] ?? "";
+	} catch {
+		// not Linux, or no os-release
+	}
+	const piLauncher = process.env.PI_BIN ?? path.join(process.env.PIMEM_CACHE ?? path.join(os.homedir(), ".cache", "pi-memory"), "pi-1.5.2", "pi");
+	const dirty = cmdOut("git", ["status", "--porcelain", "--untracked-files=no"]) === "" ? "" : " + uncommitted changes";
+	return {
+		CPU: cpus[0]?.model ?? "unknown",
+		Cores: String(cpus.length),
+		Memory: `${(os.totalmem() / (1 << 30)).toFixed(1)} GiB`,
+		OS: `${distro || os.type()} (${os.type()} ${os.release()}, ${os.arch()})`,
+		Node: process.version,
+		Go: cmdOut("go", ["version"]).replace(/^go version /, ""),
+		TinyGo: CFG.tinygo === "" ? "unknown (--tinygo not given)" : cmdOut(CFG.tinygo, ["version"]).replace(/^tinygo version /, ""),
+		pi: cmdOut(piLauncher, ["--version"]),
+		Commit: `${cmdOut("git", ["rev-parse", "--short", "HEAD"])}${dirty}`,
+		Date: new Date().toISOString().replace(/\.\d+Z$/, "Z"),
+	};
+}
+
+// ---- The steps --------------------------------------------------------------------
+
+function tmpDir(name: string): string {
+	return path.join(tmpRoot, name);
+}
+
+function rm(dir: string): void {
+	fs.rmSync(dir, { recursive: true, force: true });
+}
+
+const MIN = 60_000;
+
+async function stepSimilarity(): Promise<void> {
+	progress("8 similarity: precision and recall on testdata/similarity/pairs.jsonl");
+	const r = await got<Record<string, SimSplit>>(gobench("similarity", ["-pairs", path.join(REPO, "testdata", "similarity", "pairs.jsonl")], 2 * MIN, "similarity"));
+	const what = "near-duplicate detection, labelled pairs";
+	if (!r.ok) return errorRow("8", what, "—", "native Go", "duplicate precision ≥ 0.90", r.err);
+	for (const [split, label] of [
+		["all", "all pairs"],
+		["test", "held-out pairs"],
+	] as const) {
+		const s = r.v[split];
+		if (s === undefined || s.pairs === 0) continue;
+		const j = judgeAtLeast(s.duplicate.precision, 0.9);
+		row({
+			n: "8",
+			what: `${what} (${label}, ${s.pairs})`,
+			build: "—",
+			host: "native Go",
+			result: `duplicate P ${s.duplicate.precision.toFixed(2)} R ${s.duplicate.recall.toFixed(2)}; conflict P ${s.conflict.precision.toFixed(2)} R ${s.conflict.recall.toFixed(2)}`,
+			target: "duplicate precision ≥ 0.90",
+			...j,
+		});
+	}
+}
+
+async function stepLoad(): Promise<void> {
+	for (const b of BUILDS) {
+		const size = fs.statSync(b.module).size;
+		if (b.name === "TinyGo") row({ n: "6", what: "module file size", build: b.name, host: "file", result: fmtMB(size), target: "< 1.5 MB", ...judge(size, 1.5e6) });
+		else row({ n: "6", what: "module file size", build: b.name, host: "file", result: fmtMB(size), target: "", note: "not shipped" });
+	}
+	for (const b of BUILDS) {
+		progress(`6 module load (${b.name}): instantiate from a compiled module, Node`);
+		const r = await got<Load>(probe("load", { module: b.module, n: 30 }, 3 * MIN, `load ${b.name}`));
+		const what = "module load: createPlugin from compiled module (median/30)";
+		if (!r.ok) errorRow("6", what, b.name, "Node", "< 10 ms", r.err);
+		else row({ n: "6", what, build: b.name, host: "Node", result: fmtMs(median(r.v.ms)), target: "< 10 ms", ...judge(median(r.v.ms), 10), note: `compile ${fmtMs(r.v.compileMs)}, first instance ${fmtMs(r.v.ms[0])}` });
+	}
+	for (const b of BUILDS) {
+		progress(`6 module load (${b.name}): instance from a compiled module, Go host`);
+		const r = await got<Load>(gobench("load", ["-module", b.module, "-n", "30"], 3 * MIN, `go load ${b.name}`));
+		const what = "module load: NewInstance from compiled module (median/30)";
+		if (!r.ok) errorRow("6", what, b.name, "Go host", "< 10 ms", r.err);
+		else row({ n: "6", what, build: b.name, host: "Go host", result: fmtMs(median(r.v.ms)), target: "< 10 ms", ...judge(median(r.v.ms), 10), note: `compile ${fmtMs(r.v.compileMs)} (wazero, first of this run)` });
+	}
+}
+
+async function stepPi(): Promise<void> {
+	progress(`1 pi -p without, with an empty and with our extension, 1k events: ${CFG.piPairs} rounds (+2 warm-up)`);
+	const what = `time added to \`pi -p\`, 1k events (median of ${CFG.piPairs} pair diffs)`;
+	const r = await got<PiRuns>(runChild(process.execPath, [...NODE_FLAGS, path.join(HERE, "pi.ts"), JSON.stringify({ log: DATA.log1k, pairs: CFG.piPairs, warmup: 2 })], 30 * MIN, "pi overhead"));
+	if (!r.ok) return errorRow("1", what, "TinyGo", "pi", "< 15 ms", r.err);
+	const d = r.v.diffs;
+	row({
+		n: "1",
+		what,
+		build: "TinyGo",
+		host: "pi",
+		result: fmtMs(median(d)),
+		target: "< 15 ms",
+		...withNote(
+			judge(median(d), 15),
+			`IQR ${fmtMs(quantile(d, 0.25))} … ${fmtMs(quantile(d, 0.75))}; run with ${fmtMs(median(r.v.with))}, without ${fmtMs(median(r.v.without))}; ` +
+				`pi's CPU time +${fmtMs(median(r.v.cpuDiffs))}, peak RSS +${fmtBytes(median(r.v.rssDiffs))} (medians of the pairs); ` +
+				`${r.v.injectedLines} decisions injected${CFG.piPairs < 15 ? "; fewer than 15 pairs (BENCH_PI_PAIRS)" : ""}`,
+		),
+	});
+	const e = r.v.emptyDiffs;
+	row({
+		n: "1",
+		what: "…of which pi loading any `-e` extension (an empty one)",
+		build: "—",
+		host: "pi",
+		result: fmtMs(median(e)),
+		note: `IQR ${fmtMs(quantile(e, 0.25))} … ${fmtMs(quantile(e, 0.75))}; so our own share is about ${fmtMs(median(d) - median(e))}`,
+	});
+}
+
+interface ReplayStep {
+	lower: Got<LowerBound[]>;
+	anchor: Got<Anchor[]>;
+	cold: Map<string, Got<Cold[]>>;
+	keep: Map<string, string>; // build → project dir of the last cold run, for the warm start
+}
+
+async function stepReplay(log: string, reps: number, label: string, withAnchor: boolean, timeoutMs: number): Promise<ReplayStep> {
+	const lower: Array<Got<LowerBound>> = [];
+	const anchor: Array<Got<Anchor>> = [];
+	const cold = new Map<string, Array<Got<Cold>>>(BUILDS.map((b) => [b.name, []]));
+	const keep = new Map<string, string>();
+	for (let i = 0; i < reps; i++) {
+		progress(`${label} cold replay, repetition ${i + 1}/${reps}: Node lower bound${withAnchor ? ", TypeScript store" : ""}, TinyGo, Go (fresh processes)`);
+		lower.push(await got<LowerBound>(probe("lowerbound", { log }, timeoutMs, `lower bound ${label}`)));
+		if (withAnchor) anchor.push(await got<Anchor>(probe("anchor", { log }, timeoutMs, `TypeScript store ${label}`)));
+		for (const b of BUILDS) {
+			const dir = tmpDir(`cold-${label}-${b.name}-${i}`);
+			cold.get(b.name)?.push(await got<Cold>(probe("cold", { module: b.module, log, dir }, timeoutMs, `cold replay ${label} ${b.name}`)));
+			const prev = keep.get(b.name);
+			if (prev !== undefined) rm(prev);
+			keep.set(b.name, dir);
+		}
+	}
+	const out: ReplayStep = { lower: gotAll(lower), anchor: gotAll(anchor), cold: new Map(), keep };
+	for (const [k, v] of cold) out.cold.set(k, gotAll(v));
+	return out;
+}
+
+// Rows for a cold-replay step: the references, our time per build (item n) and the
+// linear memory after it (item memN: 6 at 100k, 3 at 1M).
+function replayRows(r: ReplayStep, n: string, memN: string, label: string, memTarget: number, memTargetText: string, ratioTarget: boolean): void {
+	const what = `cold replay ${label}, no snapshot: session_start via Core (median)`;
+	const lbWhat = `Node lower bound ${label}: read + split + JSON.parse (median)`;
+	let lb = Number.NaN;
+	if (r.lower.ok) {
+		lb = median(r.lower.v.map((x) => x.ms));
+		row({ n, what: lbWhat, build: "—", host: "Node", result: fmtMs(lb), note: `peak RSS ${fmtBytes(max(r.lower.v.map((x) => x.maxRss)))}` });
+	} else errorRow(n, lbWhat, "—", "Node", "", r.lower.err);
+	if (r.anchor.ok && r.anchor.v.length > 0) {
+		const a = median(r.anchor.v.map((x) => x.ms));
+		row({ n, what: `TypeScript store ${label}: JSON.parse + replay into Maps (median)`, build: "—", host: "Node", result: `${fmtMs(a)} (${fmtRatio(a / lb)} lower bound)`, note: `peak RSS ${fmtBytes(max(r.anchor.v.map((x) => x.maxRss)))}` });
+	} else if (!r.anchor.ok) errorRow(n, `TypeScript store, ${label}`, "—", "Node", "", r.anchor.err);
+	for (const b of BUILDS) {
+		const c = r.cold.get(b.name);
+		if (c === undefined || !c.ok) {
+			errorRow(n, what, b.name, "Node", ratioTarget ? "≤ 1.00× lower bound" : "", c?.err ?? "not run");
+			errorRow(memN, `linear memory after the ${label} replay`, b.name, "Node", memTargetText, c?.err ?? "not run");
+			continue;
+		}
+		const ms = median(c.v.map((x) => x.ms));
+		const ratio = ms / lb;
+		const lines = c.v[0]?.status.lines;
+		const cpu = median(c.v.map((x) => x.cpuMs));
+		const lbCpu = r.lower.ok ? median(r.lower.v.map((x) => x.cpuMs)) : Number.NaN;
+		const note = `CPU ${fmtMs(cpu)} = ${fmtRatio(cpu / lbCpu)} the lower bound's CPU; compile ${fmtMs(median(c.v.map((x) => x.compileMs)))} before it; peak RSS ${fmtBytes(max(c.v.map((x) => x.maxRss)))}; ${typeof lines === "number" ? `${lines} lines replayed` : "line count unknown"}`;
+		if (ratioTarget) {
+			const j = judge(ratio, 1.0, true);
+			row({ n, what, build: b.name, host: "Node", result: `${fmtMs(ms)} = ${fmtRatio(ratio)} lower bound`, target: "≤ 1.00× lower bound", verdict: j.verdict, note: `${j.note ? `${j.note}; ` : ""}${note}` });
+		} else row({ n, what, build: b.name, host: "Node", result: `${fmtMs(ms)} = ${fmtRatio(ratio)} lower bound`, note });
+		const mem = max(c.v.map((x) => x.memBytes));
+		const heap = c.v[c.v.length - 1]?.heap ?? {};
+		const heapNote = typeof heap.heapAlloc === "number" ? `heap in use ${fmtBytes(heap.heapAlloc)} of ${fmtBytes(heap.heapSys)}` : "";
+		if (mem > 0) row({ n: memN, what: `linear memory after the ${label} replay`, build: b.name, host: "Node", result: fmtBytes(mem), target: memTargetText, ...withNote(judge(mem, memTarget, memTargetText.startsWith("≤")), heapNote) });
+		else errorRow(memN, `linear memory after the ${label} replay`, b.name, "Node", memTargetText, "the probe could not read the module's memory");
+	}
+}
+
+function withNote(j: { verdict: Verdict; note: string }, extra: string): { verdict: Verdict; note: string } {
+	return { verdict: j.verdict, note: [j.note, extra].filter((s) => s !== "").join("; ") };
+}
+
+async function stepGoReplay(lb: number): Promise<void> {
+	for (const b of BUILDS) {
+		progress(`2 cold replay 100k (${b.name}), Go host: ${CFG.reps} fresh instances`);
+		const r = await got<GoReplay>(gobench("replay", ["-module", b.module, "-log", DATA.log100k, "-reps", String(CFG.reps), "-tmp", tmpRoot], 20 * MIN, `go replay ${b.name}`));
+		const what = "cold replay 100k, no snapshot: session_start (median)";
+		if (!r.ok) {
+			errorRow("2", what, b.name, "Go host", "≤ 1.00× lower bound", r.err);
+			continue;
+		}
+		const ms = median(r.v.samples.map((s) => s.ms));
+		const j = judge(ms / lb, 1.0, true);
+		row({ n: "2", what, build: b.name, host: "Go host", result: `${fmtMs(ms)} = ${fmtRatio(ms / lb)} Node lower bound`, target: "≤ 1.00× lower bound", ...j });
+		const mem = max(r.v.samples.map((s) => s.memBytes));
+		if (mem > 0) row({ n: "6", what: "linear memory after the 100k replay", build: b.name, host: "Go host", result: fmtBytes(mem), target: "< 64 MiB", ...judge(mem, 64 << 20) });
+		else row({ n: "6", what: "linear memory after the 100k replay", build: b.name, host: "Go host", result: "—", verdict: "ERROR", note: "host.Instance exposes no memory size: it needs a MemorySize() accessor" });
+	}
+}
+
+/** Did the cold session leave a snapshot behind? From `status --json` and the files it wrote. */
+function snapshotSeen(c: Cold | undefined, w: Warm[] | undefined): string {
+	const key = (s: Record<string, unknown> | undefined) => (s !== undefined && "snapshot" in s ? JSON.stringify(s.snapshot) : "");
+	const fromStatus = key(w?.[0]?.status) || key(c?.status);
+	// The run's temp folder is gone once the report is read; keep what names the snapshot.
+	const short = (x: string) => x.split(tmpRoot).join("<tmp>");
+	if (fromStatus !== "" && fromStatus !== "null" && fromStatus !== "false") return `status snapshot: ${short(fromStatus).slice(0, 120)}`;
+	if (c !== undefined && c.written.length > 0) return `files written: ${short(c.written.join(", ")).slice(0, 160)}`;
+	return "";
+}
+
+async function stepWarm(r: ReplayStep, label: string, n: string, primary: boolean): Promise<void> {
+	const what = `session start with a valid snapshot, ${label} (median)`;
+	for (const b of BUILDS) {
+		const dir = r.keep.get(b.name);
+		const c = r.cold.get(b.name);
+		if (dir === undefined || c === undefined || !c.ok) {
+			errorRow(n, what, b.name, "Node", primary ? "< 30 ms" : "", c !== undefined && !c.ok ? c.err : "no cold run to start from");
+			continue;
+		}
+		progress(`${n} session start on the project a ${label} cold run left (${b.name}): ${CFG.warmReps} fresh processes`);
+		const ws: Array<Got<Warm>> = [];
+		for (let i = 0; i < CFG.warmReps; i++) {
+			const w = await got<Warm>(probe("warm", { module: b.module, dir }, 30 * MIN, `warm start ${label} ${b.name}`));
+			ws.push(w);
+			// Without a snapshot every further start is one more cold replay: one is enough to say so.
+			if (!w.ok || snapshotSeen(c.v[c.v.length - 1], [w.v]) === "") break;
+		}
+		rm(dir);
+		const all = gotAll(ws);
+		if (!all.ok) {
+			errorRow(n, what, b.name, "Node", primary ? "< 30 ms" : "", all.err);
+			continue;
+		}
+		const ms = median(all.v.map((x) => x.ms));
+		const coldMs = median(c.v.map((x) => x.ms));
+		const seen = snapshotSeen(c.v[c.v.length - 1], all.v);
+		if (seen === "") {
+			row({ n, what, build: b.name, host: "Node", result: "not implemented", target: primary ? "< 30 ms" : "", verdict: "not implemented", note: `no snapshot written (status --json has no "snapshot", no new files); a second start took ${fmtMs(ms)} vs ${fmtMs(coldMs)} cold` });
+		} else {
+			const j = primary ? judge(ms, 30) : { verdict: "info" as Verdict, note: "" };
+			const mem = `linear memory after it ${fmtBytes(max(all.v.map((x) => x.memBytes)))}`;
+			row({ n, what, build: b.name, host: "Node", result: `${fmtMs(ms)} (cold ${fmtMs(coldMs)})`, target: primary ? "< 30 ms" : "", ...withNote(j, `${mem}; ${seen}`) });
+		}
+	}
+}
+
+function hookRows(host: string, b: string, r: Got<Hooks>): void {
+	for (const hook of ["before_agent_start", "context"] as const) {
+		const what = `${hook}, 100k events in the log (${CFG.calls} calls)`;
+		if (!r.ok) {
+			errorRow("5", what, b, host, "p99 < 1 ms", r.err);
+			continue;
+		}
+		const xs = r.v[hook];
+		const p99 = quantile(xs, 0.99);
+		row({ n: "5", what, build: b, host, result: `p50 ${fmtMs(median(xs))}, p99 ${fmtMs(p99)}`, target: "p99 < 1 ms", ...judge(p99, 1), note: `max ${fmtMs(max(xs))}` });
+	}
+}
+
+async function stepHooks(): Promise<void> {
+	for (const b of BUILDS) {
+		progress(`5 before_agent_start and context, 100k events (${b.name}), Node: ${CFG.calls} calls each`);
+		hookRows("Node", b.name, await got<Hooks>(probe("hooks", { module: b.module, log: DATA.log100k, dir: tmpDir(`hooks-${b.name}`), calls: CFG.calls }, 20 * MIN, `hooks ${b.name}`)));
+		rm(tmpDir(`hooks-${b.name}`));
+	}
+	for (const b of BUILDS) {
+		progress(`5 before_agent_start and context, 100k events (${b.name}), Go host`);
+		hookRows("Go host", b.name, await got<Hooks>(gobench("hooks", ["-module", b.module, "-log", DATA.log100k, "-calls", String(CFG.calls), "-tmp", tmpRoot], 20 * MIN, `go hooks ${b.name}`)));
+	}
+}
+
+function searchRows(host: string, b: string, r: Got<Search>): void {
+	const what = `\`decision search\`, 100k live decisions (median/${SEARCH_QUERIES.length} queries)`;
+	if (!r.ok) return errorRow("7", what, b, host, "< 20 ms", r.err);
+	// Each query's median, then the median over queries; the first call of each query is in its samples.
+	const perQuery = r.v.queries.map((q) => median(q.ms));
+	const all = r.v.queries.flatMap((q) => q.ms);
+	const m = median(perQuery);
+	row({ n: "7", what, build: b, host, result: fmtMs(m), target: "< 20 ms", ...withNote(judge(m, 20), `slowest query ${fmtMs(max(perQuery))}, p99 of all calls ${fmtMs(quantile(all, 0.99))}`) });
+}
+
+async function stepSearch(): Promise<void> {
+	for (const b of BUILDS) {
+		progress(`7 search over 100k live decisions (${b.name}), Node`);
+		searchRows("Node", b.name, await got<Search>(probe("search", { module: b.module, log: DATA.adds100k, dir: tmpDir(`search-${b.name}`), reps: 7, words: SEARCH_QUERIES }, 20 * MIN, `search ${b.name}`)));
+		rm(tmpDir(`search-${b.name}`));
+	}
+	for (const b of BUILDS) {
+		progress(`7 search over 100k live decisions (${b.name}), Go host`);
+		searchRows("Go host", b.name, await got<Search>(gobench("search", ["-module", b.module, "-log", DATA.adds100k, "-reps", "7", "-tmp", tmpRoot, ...SEARCH_QUERIES], 20 * MIN, `go search ${b.name}`)));
+	}
+}
+
+// ---- Rendering --------------------------------------------------------------------
+
+const COLUMNS: Array<[keyof Row, string]> = [
+	["n", "#"],
+	["what", "measure"],
+	["build", "build"],
+	["host", "host"],
+	["result", "result"],
+	["target", "target"],
+	["verdict", "verdict"],
+];
+
+function ordered(): Row[] {
+	return [...rows].sort((a, b) => Number(a.n) - Number(b.n));
+}
+
+function terminalTable(): string {
+	const rs = ordered();
+	const width = (k: keyof Row, title: string) => Math.min(k === "what" ? 64 : 40, Math.max(title.length, ...rs.map((r) => r[k].length)));
+	const ws = COLUMNS.map(([k, t]) => width(k, t));
+	const cell = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
+	const line = (cells: string[]) => cells.map((c, i) => cell(c, ws[i])).join("  ");
+	const out = [line(COLUMNS.map(([, t]) => t)), ws.map((w) => "-".repeat(w)).join("  ")];
+	for (const r of rs) {
+		out.push(line(COLUMNS.map(([k]) => r[k])));
+		if (r.note !== "" && r.verdict !== "PASS") out.push(`${" ".repeat(ws[0] + 2)}↳ ${r.note}`);
+	}
+	return out.join("\n");
+}
+
+function mdCell(s: string): string {
+	return s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+}
+
+const NOTES_BEGIN = "<!-- notes:begin (kept across runs: explain misses here) -->";
+const NOTES_END = "<!-- notes:end -->";
+
+function keptNotes(): string {
+	try {
+		const old = fs.readFileSync(CFG.out, "utf8");
+		const i = old.indexOf(NOTES_BEGIN);
+		const j = old.indexOf(NOTES_END);
+		if (i >= 0 && j > i) return old.slice(i + NOTES_BEGIN.length, j).trim();
+	} catch {
+		// first run
+	}
+	return "_Nothing yet. Write why a target is missed here; `make bench` keeps this section._";
+}
+
+function markdown(m: Record<string, string>, loadStart: number[], loadEnd: number[], seconds: number): string {
+	const rs = ordered();
+	const count = (v: Verdict) => rs.filter((r) => r.verdict === v).length;
+	const L = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" / ");
+	const lines: string[] = [];
+	lines.push("# Benchmarks");
+	lines.push("");
+	lines.push("Written by `make bench` (`build/bench.sh` → `ts/bench/main.ts`); do not edit by hand except between the notes markers at the end.");
+	lines.push("Every figure was measured in the run below, for both builds of the core where it applies; ratios compare figures of this same run.");
+	lines.push("");
+	lines.push("## Machine");
+	lines.push("");
+	lines.push("| | |");
+	lines.push("|---|---|");
+	for (const [k, v] of Object.entries(m)) lines.push(`| ${k} | ${mdCell(v)} |`);
+	lines.push(`| Load average (1, 5, 15 min) | start ${L(loadStart)}; end ${L(loadEnd)}; 1-min during the run: median ${median(loadSamples).toFixed(2)}, max ${max(loadSamples).toFixed(2)} |`);
+	lines.push(`| Run | ${CFG.quick ? "BENCH_QUICK=1 (1M-event steps skipped)" : "full"}; ${Math.round(seconds)} s; ${CFG.reps} reps at 100k, ${CFG.quick ? 0 : CFG.reps1m} at 1M, ${CFG.warmReps} snapshot starts, ${CFG.piPairs} pi pairs, ${CFG.calls} calls per hook |`);
+	lines.push("");
+	lines.push("The machine is shared with other builds and tests: compare figures within one run, and read the load average before comparing runs.");
+	lines.push("");
+	lines.push(`## Results: ${count("PASS")} PASS, ${count("MISS")} MISS, ${count("not implemented")} not implemented, ${count("ERROR")} ERROR`);
+	lines.push("");
+	lines.push("Rows on the Node host are the targets of issue 2 §6 (what pi users feel); Go-host rows (wazero, what `pimem` users feel) are secondary.");
+	lines.push("");
+	lines.push("| # | measure | build | host | result | target | verdict | note |");
+	lines.push("|---|---|---|---|---|---|---|---|");
+	for (const r of rs) lines.push(`| ${[r.n, r.what, r.build, r.host, r.result, r.target, r.verdict === "PASS" || r.verdict === "MISS" ? `**${r.verdict}**` : r.verdict, r.note].map(mdCell).join(" | ")} |`);
+	lines.push("");
+	lines.push("## How each figure is taken");
+	lines.push("");
+	lines.push("Datasets come from `host/cmd/gendata` (seed 1; deterministic, cached in `~/.cache/pi-memory/bench-data`): 1k, 100k and 1M events of all five kinds, and 100k add events (`-adds-only`) for search.");
+	lines.push("");
+	lines.push("1. **pi overhead** — `ts/bench/pi.ts`: the e2e harness's fake model server and sandbox, a project holding the 1k-event log, `pi --model fake/fake-model --no-session -p …` without an extension, with an empty one and with `-e ts/index.ts`; each round runs the three in one of the six orders in turn, after 2 warm-up rounds. Wall time from spawn to exit; the figure is the median of the per-round differences with − without (the empty extension's difference shows what pi spends on loading any `-e` extension). A preload given in `NODE_OPTIONS` makes pi's process report its own CPU time and peak RSS at exit, which a busy machine disturbs less. Every run is checked (exit 0, the model's reply, decisions in the system prompt exactly when our extension is loaded).");
+	lines.push("2. **Cold replay** — `ts/bench/probe.ts cold`: a fresh Node process, a fresh project folder holding a copy of the log (so no snapshot can exist), `new Core(ts/core.wasm)`, compile awaited, then the time of `core.call(\"session_start\")` (V8 compiles wasm functions lazily, so their first compilation falls inside it, as it does for users). The lower bound (`probe.ts lowerbound`: `readFileSync` + `split(\"\\n\")` + `JSON.parse` of every line, nothing kept) and the TypeScript store (`probe.ts anchor`: the same plus a replay into an id map and status/tag indexes, written for this benchmark) run in fresh processes interleaved with ours, repetition by repetition. Ratio = our median / lower-bound median.");
+	lines.push("3. **1M events** — the same cold run on the 1M log; linear memory is `memory.buffer.byteLength` of the core's instance right after `session_start` (WebAssembly memory never shrinks, so this is also the peak).");
+	lines.push("4. **Snapshot start** — after each cold run the probe finishes a short session (`before_agent_start`, `session_shutdown`); then fresh processes start a session on that same project, log unchanged, and time `session_start`. A snapshot is recognised by a `snapshot` key in `decision status --json` or by files the cold session wrote; without one the row says \"not implemented\".");
+	lines.push("5. **Hooks** — one session on the 100k log, 50 warm-up calls, then each call of `before_agent_start` (five ordinary prompts in turn) and of `context` timed alone through `Core.call` (JSON in, envelope parsed).");
+	lines.push("6. **Module load** — `instantiate()` of `ts/core.ts` (Extism `createPlugin` from an already compiled `WebAssembly.Module`, plus `_initialize`), 30 fresh instances, median. Go host: `Runtime.NewInstance`.");
+	lines.push("7. **Search** — one session on the 100k-adds log, then `command {name:\"decision\", argv:[\"search\", …]}` for each of: " + SEARCH_QUERIES.map((q) => `\`${q}\``).join(", ") + "; 7 runs each; median per query, then the median over queries.");
+	lines.push("8. **Near-duplicates** — `similarity.Evaluate` over `testdata/similarity/pairs.jsonl` (`host/cmd/bench similarity`): all pairs, and the held-out (`\"split\":\"test\"`) lines apart.");
+	lines.push("");
+	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
+	lines.push("");
+	lines.push("## Notes");
+	lines.push("");
+	lines.push(NOTES_BEGIN);
+	lines.push(keptNotes());
+	lines.push(NOTES_END);
+	lines.push("");
+	return lines.join("\n");
+}
+
+// ---- Main -------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+	for (const b of BUILDS) if (!fs.existsSync(b.module)) throw new Error(`${b.module} is missing: run \`make wasm\``);
+	const needed = [DATA.log1k, DATA.log100k, DATA.adds100k, ...(CFG.quick ? [] : [DATA.log1m])];
+	for (const f of needed) if (!fs.existsSync(f)) throw new Error(`dataset ${f} is missing: build/bench.sh generates it`);
+	tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pimem-bench-")));
+	const loadStart = os.loadavg();
+	const sampler = setInterval(() => loadSamples.push(os.loadavg()[0]), 2000);
+	sampler.unref();
+	loadSamples.push(loadStart[0]);
+	const m = machine();
+	progress(`${CFG.quick ? "quick run (BENCH_QUICK=1: no 1M steps)" : "full run"}; temp folder ${tmpRoot}; load ${loadStart.map((x) => x.toFixed(2)).join(" ")}`);
+
+	await stepSimilarity();
+	await stepLoad();
+	await stepPi();
+
+	const r100k = await stepReplay(DATA.log100k, CFG.reps, "100k", true, 10 * MIN);
+	replayRows(r100k, "2", "6", "100k", 64 << 20, "< 64 MiB", true);
+	await stepWarm(r100k, "100k", "4", false);
+	const lb = r100k.lower.ok ? median(r100k.lower.v.map((x) => x.ms)) : Number.NaN;
+	await stepGoReplay(lb);
+
+	await stepHooks();
+	await stepSearch();
+
+	if (CFG.quick) {
+		for (const b of BUILDS) {
+			row({ n: "3", what: "cold replay 1M and linear memory after it", build: b.name, host: "Node", result: "skipped", target: "≤ 512 MiB", verdict: "skipped", note: "BENCH_QUICK=1" });
+			row({ n: "4", what: "session start with a valid snapshot, 1M", build: b.name, host: "Node", result: "skipped", target: "< 30 ms", verdict: "skipped", note: "BENCH_QUICK=1" });
+		}
+	} else {
+		const r1m = await stepReplay(DATA.log1m, CFG.reps1m, "1M", false, 30 * MIN);
+		replayRows(r1m, "3", "3", "1M", 512 << 20, "≤ 512 MiB", false);
+		await stepWarm(r1m, "1M", "4", true);
+	}
+
+	// An interrupted run leaves the last complete report in place.
+	if (stopping) return;
+	const loadEnd = os.loadavg();
+	clearInterval(sampler);
+	const seconds = (performance.now() - T0) / 1000;
+	process.stdout.write(`\n${terminalTable()}\n\n`);
+	process.stdout.write(`load average: start ${loadStart.map((x) => x.toFixed(2)).join(" ")}, end ${loadEnd.map((x) => x.toFixed(2)).join(" ")}; ${Math.round(seconds)} s\n`);
+	fs.mkdirSync(path.dirname(CFG.out), { recursive: true });
+	fs.writeFileSync(CFG.out, markdown(m, loadStart, loadEnd, seconds));
+	process.stdout.write(`wrote ${path.relative(REPO, CFG.out)}\n`);
+	if (errors > 0) {
+		process.stderr.write(`[bench] ${errors} figure(s) could not be measured (ERROR rows above)\n`);
+		process.exitCode = 1;
+	}
+}
+
+main().catch((err: unknown) => {
+	process.stderr.write(`[bench] ${err instanceof Error ? err.message : String(err)}\n`);
+	process.exitCode = 1;
+});

@@ -1,0 +1,400 @@
+// One benchmark measurement in a fresh Node process: ts/bench/main.ts starts
+// `node ts/bench/probe.ts MODE 'JSON-ARGS'` for every sample that must not
+// inherit a warm JIT, heap or page of memory from an earlier one, and reads
+// the single "BENCH-RESULT {…}" line it prints. Samples only: medians,
+// percentiles and targets are the report's business.
+//
+// Modes:
+//   lowerbound {log}               read + split + JSON.parse of every line, nothing else
+//   anchor     {log}               JSON.parse + replay into Maps, the way a TypeScript store would
+//   cold       {module, log, dir}  a new project in dir holding a copy of log; Core → session_start
+//   warm       {module, dir}       session_start again on a project a `cold` run left behind
+//   hooks      {module, log, dir, calls}        before_agent_start and context, each call timed
+//   load       {module, n}        instantiate() (createPlugin from a compiled module), n times
+//   search     {module, log, dir, reps, words}  /decision search WORDS, each query timed
+//
+// Everything goes through ts/core.ts's Core, as the pi adapter does.
+
+import fs from "node:fs";
+import path from "node:path";
+import { Core, compileCore, instantiate, type Envelope } from "../core.ts";
+
+// ---- The guest's linear memory ----------------------------------------------------
+
+// Core keeps its instance private. Until it offers an accessor (memoryBytes()),
+// the probe notes the memory of every core instance Extism creates; a probe
+// runs one Core at a time, so the newest is the live one.
+let lastMemory: WebAssembly.Memory | undefined;
+type Instantiate = (module: WebAssembly.Module, imports?: WebAssembly.Imports) => Promise<WebAssembly.Instance>;
+const wasmNs = WebAssembly as unknown as { instantiate: Instantiate };
+const realInstantiate = wasmNs.instantiate;
+wasmNs.instantiate = async function (module: WebAssembly.Module, imports?: WebAssembly.Imports) {
+	const got: unknown = await realInstantiate.call(WebAssembly, module, imports);
+	const inst = got instanceof WebAssembly.Instance ? got : (got as { instance: WebAssembly.Instance }).instance;
+	const mem = inst.exports.memory;
+	if (mem instanceof WebAssembly.Memory && typeof inst.exports.session_start === "function") lastMemory = mem;
+	return got as WebAssembly.Instance;
+};
+
+function memoryBytes(core: Core): number {
+	const getter = (core as unknown as { memoryBytes?: () => number | undefined }).memoryBytes;
+	if (typeof getter === "function") return getter.call(core) ?? 0;
+	return lastMemory?.buffer.byteLength ?? 0;
+}
+
+// ---- Helpers ----------------------------------------------------------------------
+
+interface Project {
+	root: string;
+	project: string;
+	agent: string;
+	log: string;
+}
+
+function projectIn(dir: string): Project {
+	const root = fs.realpathSync(dir);
+	const project = path.join(root, "project");
+	return { root, project, agent: path.join(root, "agent"), log: path.join(project, ".pi", "decision-memory", "decisions.jsonl") };
+}
+
+/** A fresh project in dir (which must be new or empty) with a copy of log. */
+function newProject(dir: string, log: string): Project {
+	fs.mkdirSync(dir, { recursive: true });
+	const p = projectIn(dir);
+	fs.mkdirSync(path.dirname(p.log), { recursive: true });
+	fs.mkdirSync(p.agent, { recursive: true });
+	fs.copyFileSync(log, p.log);
+	return p;
+}
+
+function startInput(p: Project): object {
+	return { cwd: p.project, agentDir: p.agent, trusted: true, hasUI: false, mode: "print", reason: "startup", flags: { "no-memory": false }, fault: "" };
+}
+
+/** A failure the core reports in its envelope is a failed sample, never a fast one. */
+function check(exportName: string, env: Envelope): Envelope {
+	const bad = env.effects.find((e) => e.t === "notify" && e.level === "error");
+	if (bad !== undefined || env.exit !== 0) throw new Error(`${exportName}: exit ${env.exit}: ${JSON.stringify(env.effects).slice(0, 500)}`);
+	return env;
+}
+
+function outputText(env: Envelope): string {
+	return env.effects.map((e) => (e.t === "output" ? e.text : "")).join("\n");
+}
+
+async function timed(core: Core, exportName: string, input: unknown): Promise<{ ms: number; env: Envelope }> {
+	const t0 = performance.now();
+	const env = await core.call(exportName, input);
+	const ms = performance.now() - t0;
+	return { ms, env: check(exportName, env) };
+}
+
+/** `decision status --json` as an object, or {} when it is not JSON. */
+async function status(core: Core): Promise<Record<string, unknown>> {
+	const env = check("command", await core.call("command", { name: "decision", argv: ["status", "--json"], hasUI: false }));
+	try {
+		return JSON.parse(outputText(env)) as Record<string, unknown>;
+	} catch {
+		return {};
+	}
+}
+
+async function memstats(core: Core): Promise<Record<string, unknown>> {
+	try {
+		const env = await core.call("debug", { op: "memstats" });
+		return JSON.parse(outputText(env)) as Record<string, unknown>;
+	} catch {
+		return {};
+	}
+}
+
+/** Files under root other than the log: what a session wrote (a snapshot, say). */
+function writtenFiles(p: Project): string[] {
+	const out: string[] = [];
+	const walk = (abs: string, rel: string) => {
+		if (!fs.existsSync(abs)) return;
+		for (const name of fs.readdirSync(abs).sort()) {
+			const a = path.join(abs, name);
+			const r = rel === "" ? name : `${rel}/${name}`;
+			if (fs.statSync(a).isDirectory()) walk(a, r);
+			else if (a !== p.log) out.push(`${r} (${fs.statSync(a).size} bytes)`);
+		}
+	};
+	walk(p.root, "");
+	return out;
+}
+
+function maxRssBytes(): number {
+	return process.resourceUsage().maxRSS * 1024;
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+	const u = process.cpuUsage(since);
+	return (u.user + u.system) / 1000;
+}
+
+const PROMPTS = [
+	"Fix the failing test in the parser package",
+	"Add pagination to the orders endpoint",
+	"Why is the build slow on CI?",
+	"Rename the config loader and update its callers",
+	"Explain how the cache invalidation works here",
+];
+
+// ---- Modes ------------------------------------------------------------------------
+
+type Args = Record<string, unknown>;
+
+function str(a: Args, k: string): string {
+	const v = a[k];
+	if (typeof v !== "string" || v === "") throw new Error(`argument ${k} (a string) is required`);
+	return v;
+}
+
+function num(a: Args, k: string, dflt: number): number {
+	const v = a[k];
+	return typeof v === "number" ? v : dflt;
+}
+
+function lowerBound(a: Args): object {
+	const log = str(a, "log");
+	const cpu = process.cpuUsage();
+	const t0 = performance.now();
+	const lines = fs.readFileSync(log, "utf8").split("\n");
+	let parsed = 0;
+	for (const line of lines) {
+		if (line === "") continue;
+		if (JSON.parse(line) !== null) parsed++;
+	}
+	const ms = performance.now() - t0;
+	return { ms, cpuMs: cpuMs(cpu), lines: parsed, maxRss: maxRssBytes() };
+}
+
+interface AnchorDecision {
+	id: string;
+	title: string;
+	text: string;
+	tags: string[];
+	status: string;
+	reason: string;
+	supersededBy: string;
+	created: string;
+	updated: string;
+}
+
+interface AnchorEvent {
+	t?: string;
+	e?: string;
+	i?: string;
+	d?: { ti?: string; tx?: string; tg?: string[]; s?: string; r?: string; sb?: string };
+}
+
+// A store a TypeScript extension would write: parse every line, replay it into
+// an id map plus status and tag indexes. Written for this benchmark.
+function anchor(a: Args): object {
+	const log = str(a, "log");
+	const cpu = process.cpuUsage();
+	const t0 = performance.now();
+	const byId = new Map<string, AnchorDecision>();
+	const byStatus = new Map<string, Set<string>>();
+	const byTag = new Map<string, Set<string>>();
+	const index = (m: Map<string, Set<string>>, key: string, id: string, on: boolean) => {
+		let s = m.get(key);
+		if (s === undefined) {
+			if (!on) return;
+			s = new Set();
+			m.set(key, s);
+		}
+		if (on) s.add(id);
+		else s.delete(id);
+	};
+	const indexAll = (d: AnchorDecision, on: boolean) => {
+		index(byStatus, d.status, d.id, on);
+		for (const t of d.tags) index(byTag, t, d.id, on);
+	};
+	let bad = 0;
+	for (const line of fs.readFileSync(log, "utf8").split("\n")) {
+		if (line === "") continue;
+		let ev: AnchorEvent;
+		try {
+			ev = JSON.parse(line) as AnchorEvent;
+		} catch {
+			bad++;
+			continue;
+		}
+		const id = ev.i ?? "";
+		const d = ev.d ?? {};
+		const cur = byId.get(id);
+		switch (ev.e) {
+			case "a":
+				if (cur !== undefined) break;
+				{
+					const nd: AnchorDecision = {
+						id,
+						title: d.ti ?? "",
+						text: d.tx ?? "",
+						tags: d.tg ?? [],
+						status: d.s ?? "active",
+						reason: d.r ?? "",
+						supersededBy: "",
+						created: ev.t ?? "",
+						updated: ev.t ?? "",
+					};
+					byId.set(id, nd);
+					indexAll(nd, true);
+				}
+				break;
+			case "ed":
+			case "st":
+			case "su":
+				if (cur === undefined) break;
+				indexAll(cur, false);
+				if (d.ti !== undefined) cur.title = d.ti;
+				if (d.tx !== undefined) cur.text = d.tx;
+				if (d.tg !== undefined) cur.tags = d.tg;
+				if (d.s !== undefined) cur.status = d.s;
+				if (d.r !== undefined) cur.reason = d.r;
+				if (d.sb !== undefined) cur.supersededBy = d.sb;
+				if (ev.t !== undefined && ev.t > cur.updated) cur.updated = ev.t;
+				indexAll(cur, true);
+				break;
+			case "rm":
+				if (cur === undefined) break;
+				indexAll(cur, false);
+				byId.delete(id);
+				break;
+			default:
+				bad++;
+		}
+	}
+	const ms = performance.now() - t0;
+	return { ms, cpuMs: cpuMs(cpu), decisions: byId.size, active: byStatus.get("active")?.size ?? 0, bad, maxRss: maxRssBytes() };
+}
+
+async function compiled(module: string): Promise<{ core: Core; compileMs: number }> {
+	const t0 = performance.now();
+	const core = new Core(module);
+	await compileCore(module);
+	return { core, compileMs: performance.now() - t0 };
+}
+
+async function cold(a: Args): Promise<object> {
+	const p = newProject(str(a, "dir"), str(a, "log"));
+	const { core, compileMs } = await compiled(str(a, "module"));
+	try {
+		const cpu = process.cpuUsage();
+		const start = await timed(core, "session_start", startInput(p));
+		const startCpu = cpuMs(cpu);
+		const mem = memoryBytes(core);
+		const heap = await memstats(core);
+		const st = await status(core);
+		// The rest of a short session, so a core that writes its snapshot at the
+		// end of a turn or of the session has done so before `warm` runs.
+		await timed(core, "before_agent_start", { prompt: PROMPTS[0], messageType: "user" });
+		await timed(core, "session_shutdown", { reason: "quit" });
+		return { compileMs, ms: start.ms, cpuMs: startCpu, memBytes: mem, heap, status: st, written: writtenFiles(p), maxRss: maxRssBytes() };
+	} finally {
+		await core.close();
+	}
+}
+
+async function warm(a: Args): Promise<object> {
+	const p = projectIn(str(a, "dir"));
+	const before = fs.statSync(p.log);
+	const { core, compileMs } = await compiled(str(a, "module"));
+	try {
+		const start = await timed(core, "session_start", startInput(p));
+		const mem = memoryBytes(core);
+		const st = await status(core);
+		await timed(core, "session_shutdown", { reason: "quit" });
+		const after = fs.statSync(p.log);
+		if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) throw new Error(`the log changed during a warm start: ${p.log}`);
+		return { compileMs, ms: start.ms, memBytes: mem, status: st, written: writtenFiles(p) };
+	} finally {
+		await core.close();
+	}
+}
+
+async function hooks(a: Args): Promise<object> {
+	const p = newProject(str(a, "dir"), str(a, "log"));
+	const calls = num(a, "calls", 2000);
+	const warmup = 50;
+	const { core } = await compiled(str(a, "module"));
+	try {
+		const start = await timed(core, "session_start", startInput(p));
+		const bas: number[] = [];
+		for (let i = 0; i < warmup + calls; i++) {
+			const r = await timed(core, "before_agent_start", { prompt: PROMPTS[i % PROMPTS.length], messageType: "user" });
+			if (i >= warmup) bas.push(r.ms);
+		}
+		const ctx: number[] = [];
+		for (let i = 0; i < warmup + calls; i++) {
+			const r = await timed(core, "context", { messageCount: 2 + (i % 40) });
+			if (i >= warmup) ctx.push(r.ms);
+		}
+		return { replayMs: start.ms, memBytes: memoryBytes(core), before_agent_start: bas, context: ctx };
+	} finally {
+		await core.close();
+	}
+}
+
+async function load(a: Args): Promise<object> {
+	const module = str(a, "module");
+	const n = num(a, "n", 30);
+	const t0 = performance.now();
+	const mod = await compileCore(module);
+	const compileMs = performance.now() - t0;
+	const ms: number[] = [];
+	for (let i = 0; i < n; i++) {
+		const t = performance.now();
+		const inst = await instantiate(mod);
+		ms.push(performance.now() - t);
+		await inst.plugin.close();
+	}
+	return { compileMs, ms, fileBytes: fs.statSync(module).size };
+}
+
+async function search(a: Args): Promise<object> {
+	const p = newProject(str(a, "dir"), str(a, "log"));
+	const reps = num(a, "reps", 7);
+	const words = a.words;
+	if (!Array.isArray(words) || words.length === 0) throw new Error("argument words (a list) is required");
+	const { core } = await compiled(str(a, "module"));
+	try {
+		const start = await timed(core, "session_start", startInput(p));
+		const queries: Array<{ word: string; ms: number[]; lines: number }> = [];
+		for (const w of words) {
+			const q = { word: String(w), ms: [] as number[], lines: 0 };
+			for (let r = 0; r < reps; r++) {
+				const got = await timed(core, "command", { name: "decision", argv: ["search", ...String(w).split(" ")], hasUI: false });
+				q.ms.push(got.ms);
+				q.lines = outputText(got.env).split("\n").length;
+			}
+			queries.push(q);
+		}
+		return { replayMs: start.ms, queries };
+	} finally {
+		await core.close();
+	}
+}
+
+// ---- Main -------------------------------------------------------------------------
+
+const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, load, search };
+
+async function main(): Promise<void> {
+	const mode = process.argv[2] ?? "";
+	const run = MODES[mode];
+	if (run === undefined) {
+		process.stderr.write(`usage: node ts/bench/probe.ts ${Object.keys(MODES).join("|")} 'JSON-ARGS'\n`);
+		process.exit(2);
+	}
+	const args = JSON.parse(process.argv[3] ?? "{}") as Args;
+	const result = await run(args);
+	process.stdout.write(`BENCH-RESULT ${JSON.stringify(result)}\n`);
+}
+
+main().catch((err: unknown) => {
+	process.stderr.write(`probe ${process.argv[2] ?? ""}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+	process.exit(1);
+});
