@@ -45,19 +45,23 @@ func TestEveryBuildReadsEveryBuildsSnapshot(t *testing.T) {
 		runners = append(runners, runner{m.Name, func(export, input string) string {
 			i := newInstance(t, rt, Config{FS: fsys.NewOS(), Clock: clock})
 			call(t, i, "session_start", start)
-			return string(envelopeJSON(call(t, i, export, input)))
+			out := string(envelopeJSON(call(t, i, export, input)))
+			call(t, i, "session_shutdown", `{"reason":"quit"}`) // writes a due snapshot, as at the end of a pi session
+			return out
 		}})
 	}
 	runners = append(runners, runner{"native", func(export, input string) string {
 		e := lifecycle.New(fsys.NewHost(fsys.NewOS(), clock, nil, nil))
 		e.Handle("session_start", []byte(start))
-		return string(e.Handle(export, []byte(input)))
+		out := string(e.Handle(export, []byte(input)))
+		e.Handle("session_shutdown", []byte(`{"reason":"quit"}`))
+		return out
 	}})
 	status := `{"name":"decision","argv":["status"]}`
 	for _, writer := range runners {
 		snap := filepath.Join(agent, "pi-memory", "snapshots", lifecycle.ProjectHash(project)+".snap")
 		os.Remove(snap)
-		require.Contains(t, writer.run("command", status), "written", writer.name+" writes")
+		require.Contains(t, writer.run("command", status), "a snapshot is written when this turn ends", writer.name+" writes at the end")
 		want := writer.run("before_agent_start", `{"prompt":"hi","messageType":"user"}`)
 		for _, reader := range runners {
 			got := reader.run("command", status)

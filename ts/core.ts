@@ -729,6 +729,17 @@ export class Core {
 		this.#options = options;
 	}
 
+	/**
+	 * Builds the instance in the background (compile, instantiate, `_initialize`), so
+	 * the first call runs only the core's own work. A failure here is not reported:
+	 * the first call tries again and reports it.
+	 */
+	prepare(): void {
+		this.#serial(async () => {
+			if (this.#live === undefined) this.#live = await this.#instantiate();
+		}).catch(() => {});
+	}
+
 	/** Forwards `input` (JSON-encoded) to `exportName` and parses the envelope. */
 	call(exportName: string, input: unknown): Promise<Envelope> {
 		return this.#serial(async () => {

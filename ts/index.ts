@@ -46,8 +46,10 @@ export default function (pi: ExtensionAPI): void {
 }
 
 function install(pi: ExtensionAPI): void {
-	// Compiling starts here and is awaited by the first call, at session_start.
+	// Compiling and instantiating start here, in the background; the first call (at
+	// session_start) waits only for what is not done yet.
 	const core = new Core(CORE_FILE, { log: logToStderr });
+	core.prepare();
 	let reported = false;
 
 	pi.registerFlag("no-memory", {
@@ -65,9 +67,13 @@ function install(pi: ExtensionAPI): void {
 		});
 	}
 
-	pi.on("session_start", async (event, ctx) => {
+	// The core's session start is not awaited here: pi would wait for the module to
+	// finish compiling before doing anything else. Core serializes calls, so the first
+	// event that needs the core (a prompt, a command) waits for it instead, and its
+	// effects (footer status, config warnings) appear as soon as it is done.
+	pi.on("session_start", (event, ctx) => {
 		reported = false;
-		await run(ctx, "session_start", {
+		void run(ctx, "session_start", {
 			cwd: ctx.cwd,
 			agentDir: getAgentDir(),
 			trusted: ctx.isProjectTrusted(),

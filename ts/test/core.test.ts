@@ -10,6 +10,12 @@ import path from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { Core, CoreTrap, Host, compileCore, instantiate, type Envelope } from "../core.ts";
 
+test("a core that cannot be built reports it at the first call, not in prepare", async () => {
+	const core = new Core(path.join(os.tmpdir(), "pimem-no-such-core.wasm"));
+	assert.doesNotThrow(() => core.prepare());
+	await assert.rejects(core.call("session_start", {}), /ENOENT|no such file/);
+});
+
 const BUILDS = [
 	{ name: "TinyGo", file: new URL("../core.wasm", import.meta.url) },
 	{ name: "Go", file: new URL("../../build/out/core-go.wasm", import.meta.url) },
@@ -137,6 +143,16 @@ function tests(): void {
 			// Without the replay the core would answer "arrived before session_start" with an error.
 			assertFine(await core.call("before_agent_start", { prompt: "hi", messageType: "user" }));
 			assert.deepEqual((await core.call("debug", { op: "ping" })).effects, [{ t: "output", text: "pong" }]);
+			await core.close();
+		});
+
+		test(`${build.name}: a prepared core answers its first call from the instance built in the background`, async () => {
+			const { cwd } = tempProject();
+			const core = new Core(build.file);
+			core.prepare();
+			core.prepare(); // idempotent
+			assertFine(await core.call("session_start", sessionInput(cwd)));
+			assertFine(await core.call("before_agent_start", { prompt: "hi", messageType: "user" }));
 			await core.close();
 		});
 

@@ -45,17 +45,23 @@ export const scripted = {
 	calls: [] as { exportName: string; input: unknown }[],
 	recreated: 0,
 	closed: 0,
+	prepared: 0,
 	reset(script: Script = () => envelope()): void {
 		this.script = script;
 		this.calls = [];
 		this.recreated = 0;
 		this.closed = 0;
+		this.prepared = 0;
 	},
 };
 
 /** Stands in for core.ts's Core inside `index.ts?scripted`. */
 export class Core {
 	constructor(_file: string | URL, _options?: HostOptions) {}
+
+	prepare(): void {
+		scripted.prepared++;
+	}
 
 	async call(exportName: string, input: unknown): Promise<Envelope> {
 		scripted.calls.push({ exportName, input });

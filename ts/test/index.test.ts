@@ -60,6 +60,13 @@ test("the factory never throws, even when pi refuses a registration", (t) => {
 	assert.match(String(errors.calls[0]?.[0]), /could not load/);
 });
 
+test("the factory starts building the core before any event", () => {
+	scripted.reset();
+	started(scriptedFactory);
+	assert.equal(scripted.prepared, 1);
+	assert.deepEqual(scripted.calls, []);
+});
+
 test("session_start sends what pi knows about the session", async () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);

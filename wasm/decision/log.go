@@ -28,8 +28,14 @@ const chunk = 1 << 20
 // write in progress, and a writer holding the lock seals it (see Seal). It
 // returns the new cursor.
 func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor, error) {
-	if r.buf == nil {
-		r.buf = make([]byte, chunk)
+	if need := size - cur.Offset; r.buf == nil || len(r.buf) < chunk && int64(len(r.buf)) < need {
+		// A small log gets a small buffer: zeroing (and, under TinyGo,
+		// growing the heap for) a mebibyte costs more than replaying 1k lines.
+		n := int64(chunk)
+		if need < n {
+			n = need + 4096
+		}
+		r.buf = make([]byte, n)
 		r.sc.view = true
 	}
 	off := cur.Offset

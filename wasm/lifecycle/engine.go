@@ -67,8 +67,10 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 			e.beforeAgentStart(&out, in)
 		case "agent_end":
 			e.agentEnd(&out, in)
-		case "context", "session_shutdown":
-			// Nothing to do for the decision store; later stores hook in here.
+		case "context":
+			// Nothing to do for the decision store; later stores recall here.
+		case "session_shutdown":
+			e.s.dec.settle()
 		case "project_trust":
 			e.projectTrust(&out, in)
 		case "command":

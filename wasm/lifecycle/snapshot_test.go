@@ -30,6 +30,9 @@ func (r *rig) snapshotFile() string {
 	return filepath.Join(r.agent, "pi-memory", "snapshots", ProjectHash(r.project)+".snap")
 }
 
+// settle ends the turn the way pi does, which writes a due snapshot.
+func (r *rig) settle() { r.call("session_shutdown", map[string]any{"reason": "quit"}) }
+
 func (r *rig) status() string {
 	r.cmd("status")
 	return r.text()
@@ -39,7 +42,14 @@ func TestALargeLogGetsASnapshotThatTheNextStartUses(t *testing.T) {
 	r := newRig(t, false)
 	r.bigLog(4000)
 	r.start(false, true)
-	if !strings.Contains(r.status(), "Snapshot: "+r.snapshotFile()+" — written") {
+	if !strings.Contains(r.status(), "a snapshot is written when this turn ends") {
+		t.Fatalf("status: %s", r.text())
+	}
+	if _, err := os.Stat(r.snapshotFile()); !os.IsNotExist(err) {
+		t.Fatal("the snapshot must not be written during the session start")
+	}
+	r.settle()
+	if !strings.Contains(r.status(), "Snapshot: "+r.snapshotFile()+" — ") || !strings.Contains(r.text(), "written (covers 4000 lines)") {
 		t.Fatalf("status: %s", r.text())
 	}
 	cold := r.injected("x")
@@ -57,7 +67,8 @@ func TestALargeLogGetsASnapshotThatTheNextStartUses(t *testing.T) {
 func TestSnapshotPlusTailEqualsAFullReplay(t *testing.T) {
 	r := newRig(t, false)
 	r.bigLog(4000)
-	r.start(false, true) // writes the snapshot
+	r.start(false, true)
+	r.settle() // writes the snapshot
 	r.h.now += 86400_000
 	r.cmd("add A brand new rule after the snapshot --tag fresh")
 	r.start(false, true)
@@ -77,6 +88,7 @@ func TestARewrittenLogIsReplayedNotReadFromTheSnapshot(t *testing.T) {
 	r := newRig(t, false)
 	r.bigLog(4000)
 	r.start(false, true)
+	r.settle()
 	// A checkout of another branch: same size, other content near the end.
 	p := filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl")
 	b, _ := os.ReadFile(p)
@@ -84,7 +96,7 @@ func TestARewrittenLogIsReplayedNotReadFromTheSnapshot(t *testing.T) {
 	copy(b[i:], "Decision 9999")
 	os.WriteFile(p, b, 0o644)
 	r.start(false, true)
-	if !strings.Contains(r.status(), "changed under the snapshot (rewritten or checked out); replayed the log; a new one written") {
+	if !strings.Contains(r.status(), "changed under the snapshot (rewritten or checked out); replayed the log; a snapshot is written when this turn ends") {
 		t.Fatalf("status: %s", r.text())
 	}
 	r.cmd("search 9999")
@@ -95,6 +107,7 @@ func TestADamagedSnapshotIsRefusedAndReplaced(t *testing.T) {
 	r := newRig(t, false)
 	r.bigLog(4000)
 	r.start(false, true)
+	r.settle()
 	b, _ := os.ReadFile(r.snapshotFile())
 	b[len(b)/3] ^= 0xff
 	os.WriteFile(r.snapshotFile(), b, 0o644)
@@ -106,7 +119,8 @@ func TestADamagedSnapshotIsRefusedAndReplaced(t *testing.T) {
 	if !strings.Contains(r.status(), "replaced or damaged while in use; replayed the log") {
 		t.Fatalf("damage went unnoticed: %s", r.text())
 	}
-	// The replay wrote a good snapshot over the damaged one.
+	// The replay writes a good snapshot over the damaged one.
+	r.settle()
 	r.start(false, true)
 	if !strings.Contains(r.status(), "loaded at start") {
 		t.Fatalf("status: %s", r.text())
@@ -118,7 +132,8 @@ func TestADamagedSnapshotIsRefusedAndReplaced(t *testing.T) {
 func TestASnapshotReplacedDuringTheSessionIsDetected(t *testing.T) {
 	r := newRig(t, false)
 	r.bigLog(4000)
-	r.start(false, true) // writes
+	r.start(false, true)
+	r.settle()           // writes
 	r.start(false, true) // loads lazily
 	// Another process appends enough to rewrite the snapshot.
 	other := newRig(t, false)
@@ -132,7 +147,8 @@ func TestASnapshotReplacedDuringTheSessionIsDetected(t *testing.T) {
 		fmt.Fprintf(f, `{"v":1,"t":"2026-02-27T07:00:00.000Z","p":"x","e":"ed","i":"D-2025-01-01-%04d","d":{"tx":"rewritten %d %s"},"u":"user"}`+"\n", i%1440+2, i, strings.Repeat("z", 300))
 	}
 	f.Close()
-	other.start(false, true) // tail > snapshotTail/quarter: rewrites the snapshot
+	other.start(false, true) // tail > snapshotTail/quarter: a new snapshot is due
+	other.settle()
 	got := r.injected("x")
 	if strings.Contains(got, "| |") || !strings.Contains(got, "rewritten") {
 		t.Fatalf("the first session must notice the replaced snapshot and replay: %s", got)
@@ -144,6 +160,7 @@ func TestDisabledMemoryWritesNoSnapshot(t *testing.T) {
 	r.bigLog(4000)
 	os.WriteFile(filepath.Join(r.project, ".pi/decision-memory.config.json"), []byte(`{"enabled":false}`), 0o644)
 	r.start(false, true)
+	r.settle()
 	if _, err := os.Stat(filepath.Join(r.agent, "pi-memory")); !os.IsNotExist(err) {
 		t.Fatalf("disabled memory created %v", err)
 	}

@@ -36,6 +36,7 @@ func (e *Engine) beforeAgentStart(out *Out, in gjson.Result) {
 // deduplicate, then save with the person's consent (seed 000, auto-capture v2).
 func (e *Engine) agentEnd(out *Out, in gjson.Result) {
 	d := e.s.dec
+	defer d.settle()
 	pending := d.pending
 	d.pending = nil
 	if len(pending) == 0 || d.inert() != "" || !d.cfg.AutoCapture {

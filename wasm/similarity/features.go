@@ -220,6 +220,7 @@ const (
 //	Prepare("Never squash merge PRs")
 //	  => negated by "Never"; words squash merg pr (subject)
 func Prepare(text string) Features {
+	tablesOnce.Do(buildTables)
 	var b strings.Builder
 	b.Grow(len(text))
 	var wbuf [maxWords]word

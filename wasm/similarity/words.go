@@ -1,6 +1,9 @@
 package similarity
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // Word classes. Only content words become tokens; the other classes steer
 // the frame (which words are the subject, which the choice) and the polarity.
@@ -76,16 +79,8 @@ var prepClasses = [...][]string{
 
 // preferVerbs are the selectors after which "over" introduces the rejected
 // alternative ("prefer composition over inheritance") instead of a place.
-var preferVerbs = map[string]bool{
-	"prefer": true, "prefers": true, "preferred": true, "favor": true, "favour": true,
-	"choose": true, "chooses": true, "pick": true, "picks": true, "select": true,
-}
 
 // auxiliaries that belong to a following negation in a reason ("Do not").
-var auxiliaries = map[string]bool{
-	"do": true, "does": true, "should": true, "must": true, "shall": true,
-	"will": true, "can": true, "we": true,
-}
 
 // synonyms maps abbreviations and spelling variants to one word. It is kept
 // small and general on purpose: it must hold for any software project, and a
@@ -128,7 +123,24 @@ var (
 	enableIndex  uint8               // "disable" is a negated "enable"
 )
 
-func init() {
+var (
+	preferVerbs map[string]bool
+	auxiliaries map[string]bool
+	tablesOnce  sync.Once
+)
+
+// buildTables fills the lookup tables on first use rather than at module
+// start: under TinyGo every map insert allocates, and most sessions never
+// compare two decisions.
+func buildTables() {
+	preferVerbs = map[string]bool{
+		"prefer": true, "prefers": true, "preferred": true, "favor": true, "favour": true,
+		"choose": true, "chooses": true, "pick": true, "picks": true, "select": true,
+	}
+	auxiliaries = map[string]bool{
+		"do": true, "does": true, "should": true, "must": true, "shall": true,
+		"will": true, "can": true, "we": true,
+	}
 	for _, l := range classLists {
 		for _, w := range l.words {
 			wordClass[w] = l.class

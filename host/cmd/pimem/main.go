@@ -144,6 +144,9 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 	if res.Exit != 0 {
 		return res.Exit, nil
 	}
+	// Like pi, end the session when the work is done: the core writes what
+	// can wait (a snapshot) then, not before the answer.
+	defer shutdown(d, stderr)
 	if store == "inject" {
 		return inject(d, prompt, o.json, stdout)
 	}
@@ -160,6 +163,15 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, coreFailed("command", err)
 	}
 	return res.Exit, nil
+}
+
+// shutdown sends session_shutdown; a failure there is reported but never
+// changes the command's exit code.
+func shutdown(d *host.Driver, stderr io.Writer) {
+	// A module without the export has nothing to finish.
+	if _, err := d.Run("session_shutdown", []byte(`{"reason":"quit"}`)); err != nil && !errors.Is(err, host.ErrUnknownExport) {
+		fmt.Fprintln(stderr, "pimem: "+coreFailed("session_shutdown", err).Error())
+	}
 }
 
 // sessionInput is session_start as pi would send it for this project, with

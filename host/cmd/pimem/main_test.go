@@ -171,6 +171,26 @@ func injectedDirectly(t *testing.T, wasm, dir, agent, prompt string) string {
 
 // The probe module stands in for the core where a test must see exactly
 // what pimem sent, or needs an exit code the core gives no way to reach.
+// pimem ends its session as pi does, so a large log gets its snapshot and the
+// next invocation starts from it.
+func TestPimemEndsItsSessionSoLargeLogsGetSnapshots(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir := project(t)
+	agent := filepath.Join(t.TempDir(), "agent")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".pi/decision-memory"), 0o755))
+	var b strings.Builder
+	for i := 1; b.Len() < 200<<10; i++ {
+		fmt.Fprintf(&b, `{"v":1,"t":"2025-01-01T00:%02d:%02d.000Z","p":"x","e":"a","i":"D-2025-01-01-%04d","d":{"tx":"Rule %d with enough words to make the log grow"},"u":"user"}`+"\n", i/60%60, i%60, i, i)
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".pi/decision-memory/decisions.jsonl"), []byte(b.String()), 0o644))
+	run := func(args ...string) ran {
+		return runBin(t, pimemBin, dir, []string{"PI_CODING_AGENT_DIR=" + agent}, append([]string{"--wasm", wasm}, args...)...)
+	}
+	require.Equal(t, 0, run("decision", "list", "--limit", "1").exit)
+	r := run("decision", "status")
+	require.Contains(t, r.stdout, "loaded at start", "second run: %s", r.stderr)
+}
+
 func TestArgvReachesTheCoreAsGiven(t *testing.T) {
 	wasm := testmod.Probe(t)
 	cases := []struct {
