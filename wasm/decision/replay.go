@@ -62,6 +62,7 @@ type State struct {
 	byTag    map[string][]int32 // built on demand, dropped on change; the tag vocabulary is small
 	byTagGen uint64
 	feats    []*features // similarity features by handle, prepared on first Check
+	sigs     []sigEntry  // search signatures by handle, built on first search
 
 	base *base // what the snapshot this state started from said; nil after a cold replay
 }
@@ -385,30 +386,81 @@ func Newer(a, b *Decision) bool {
 }
 
 // Hits is a list of decisions found, newest first, materialized on demand:
-// a search may find 100k decisions of which a person sees fifty.
+// a search may find 100k decisions of which a person sees fifty. It is also
+// ordered on demand: showing the first fifty orders only the top of the list.
 type Hits struct {
-	s *State
-	h []int32
+	s      *State
+	h      []int32
+	sorted *int // how many leading entries are in final order (shared by copies)
 }
 
 // Len is the number of decisions found.
 func (x Hits) Len() int { return len(x.h) }
 
-// At materializes the i-th decision.
-func (x Hits) At(i int) *Decision { return x.s.view(x.h[i]) }
+// At materializes the i-th decision, newest first.
+func (x Hits) At(i int) *Decision {
+	x.order(i + 1)
+	return x.s.view(x.h[i])
+}
 
 // All materializes every decision found.
 func (x Hits) All() []*Decision {
+	x.order(len(x.h))
 	out := make([]*Decision, len(x.h))
 	for i := range x.h {
-		out[i] = x.At(i)
+		out[i] = x.s.view(x.h[i])
 	}
 	return out
 }
 
+// order puts at least the first n entries in final order: by one bounded
+// pass when n is small next to the list, else by sorting everything.
+func (x Hits) order(n int) {
+	if x.sorted == nil || *x.sorted >= n {
+		return
+	}
+	s, h := x.s, x.h
+	const top = 64
+	if n > top || len(h) <= 4*top {
+		sort.Slice(h, func(i, j int) bool { return s.newer(h[i], h[j]) })
+		*x.sorted = len(h)
+		return
+	}
+	// Move the top entries to the front in order; the rest stay after them.
+	best := make([]int32, 0, top+1)
+	for _, v := range h {
+		if len(best) == top && !s.newer(v, best[top-1]) {
+			continue
+		}
+		i := len(best)
+		for i > 0 && s.newer(v, best[i-1]) {
+			i--
+		}
+		best = append(best, 0)
+		copy(best[i+1:], best[i:])
+		best[i] = v
+		if len(best) > top {
+			best = best[:top]
+		}
+	}
+	rest := make([]int32, 0, len(h)-len(best))
+	in := make(map[int32]bool, len(best))
+	for _, v := range best {
+		in[v] = true
+	}
+	for _, v := range h {
+		if !in[v] {
+			rest = append(rest, v)
+		}
+	}
+	copy(h, best)
+	copy(h[len(best):], rest)
+	*x.sorted = len(best)
+}
+
 func (s *State) hits(h []int32) Hits {
-	sort.Slice(h, func(i, j int) bool { return s.newer(h[i], h[j]) })
-	return Hits{s: s, h: h}
+	n := 0
+	return Hits{s: s, h: h, sorted: &n}
 }
 
 // All returns the live decisions, newest first.
@@ -453,7 +505,8 @@ func (s *State) WithTag(tag string) Hits {
 		}
 		s.byTagGen = s.Gen
 	}
-	return Hits{s: s, h: s.byTag[foldTag(tag)]}
+	done := len(s.byTag[foldTag(tag)])
+	return Hits{s: s, h: s.byTag[foldTag(tag)], sorted: &done}
 }
 
 // NewestActive returns up to n active decisions, newest first: from what the

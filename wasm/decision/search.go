@@ -95,13 +95,41 @@ func matchesTerm(term string, st Status, tags []string, fields []string) bool {
 
 // Search returns the live decisions matching q, newest first. It reads the
 // stored strings in place; only the decisions a caller shows are materialized.
+// A term of three or more ASCII characters first consults each decision's
+// trigram signature (built on the first search, rebuilt for a decision when
+// its text changes), so most decisions are skipped without reading their text.
 func (s *State) Search(q Query) Hits {
+	var filters []sig
+	for _, term := range q.Terms {
+		if t, ok := termSig(term); ok {
+			filters = append(filters, t)
+		}
+	}
+	for len(s.sigs) < s.recs.n {
+		s.sigs = append(s.sigs, sigEntry{})
+	}
 	var out []int32
 	var tagBuf [16]string
 	for h := int32(0); h < int32(s.recs.n); h++ {
 		r := s.recs.at(h)
 		if r.removed {
 			continue
+		}
+		if len(filters) > 0 {
+			e := &s.sigs[h]
+			if key := sigKey(r); e.key != key || e.key == 0 {
+				e.key, e.sig = key, s.signature(r)
+			}
+			skip := false
+			for _, f := range filters {
+				if !e.sig.covers(&f) {
+					skip = true
+					break
+				}
+			}
+			if skip {
+				continue
+			}
 		}
 		tags := tagBuf[:0]
 		for _, ref := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
@@ -115,6 +143,81 @@ func (s *State) Search(q Query) Hits {
 		}
 	}
 	return s.hits(out)
+}
+
+// sig is a 512-bit set of hashed trigrams (ASCII letters folded to lower
+// case). A decision of ~300 characters sets about 44% of the bits, so a term
+// of three trigrams lets ~8% of decisions through, one of eight ~0.1%.
+type sig [8]uint64
+
+func (g *sig) covers(f *sig) bool {
+	for i := range g {
+		if g[i]&f[i] != f[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// sigEntry is a decision's signature and the fingerprint of the strings it
+// was computed from: strings are never changed in place, so new text means
+// new references and a new fingerprint.
+type sigEntry struct {
+	key uint64
+	sig sig
+}
+
+func sigKey(r *rec) uint64 {
+	return uint64(r.id)*0x9E3779B97F4A7C15 ^ uint64(r.title)*0xC2B2AE3D27D4EB4F ^ uint64(r.text)*0x165667B19E3779F9 ^
+		uint64(r.reason)*0x27D4EB2F165667C5 ^ uint64(r.tags)*0xFF51AFD7ED558CCD | 1
+}
+
+func (s *State) signature(r *rec) sig {
+	var g sig
+	for _, f := range [...]ref{r.id, r.title, r.text, r.reason} {
+		addTrigrams(&g, s.strs.get(f))
+	}
+	for _, t := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
+		addTrigrams(&g, s.strs.get(t))
+	}
+	return g
+}
+
+func addTrigrams(g *sig, v string) {
+	if len(v) < 3 {
+		return
+	}
+	a, b := lower(v[0]), lower(v[1])
+	for i := 2; i < len(v); i++ {
+		c := lower(v[i])
+		h := (uint32(a)*961 + uint32(b)*31 + uint32(c)) * 2654435761 >> 23
+		g[h>>6] |= 1 << (h & 63)
+		a, b = b, c
+	}
+}
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// termSig is the signature every match of term must contain; false when the
+// signature cannot decide (short or non-ASCII terms, or a term that may match
+// a status name, which is not part of the text).
+func termSig(term string) (sig, bool) {
+	var g sig
+	if len(term) < 3 || !isASCII(term) {
+		return g, false
+	}
+	for st := Active; st < numStatus; st++ {
+		if containsFold(st.String(), term) {
+			return g, false
+		}
+	}
+	addTrigrams(&g, term)
+	return g, true
 }
 
 // containsFold reports whether s contains the lower-case needle, ignoring

@@ -1,6 +1,9 @@
 package decision
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestSearchMatchesEveryFieldAndFilters(t *testing.T) {
 	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"ti":"Primary DB","tx":"Use PostgreSQL","tg":["db"],"r":"Integrity matters"}`)+
@@ -53,4 +56,51 @@ func TestPurgeKeepsActiveDecisionsForever(t *testing.T) {
 	eq(t, ids(st.PurgeCandidates(now, r)), []string{"D-2020-01-01-0002", "D-2020-01-01-0003"}, "candidates")
 	r[Draft] = 0
 	eq(t, ids(st.PurgeCandidates(now, r)), []string{"D-2020-01-01-0002", "D-2020-01-01-0003", "D-2026-02-27-0001"}, "zero retention")
+}
+
+// The signature filter only skips work: for any query, Search must find
+// exactly what checking every decision finds, before and after edits.
+func TestSignaturesNeverChangeWhatSearchFinds(t *testing.T) {
+	st, _ := replay(t, genLog(3000))
+	queries := [][]string{
+		{"decision"}, {"DECISION", "number"}, {"umber 12"}, {"t3"}, {"é"}, {"ééé"}, {"because"},
+		{"edited"}, {"draft"}, {"act"}, {"tag:x", "5"}, {"status:active", "decision 1"}, {"zz-nothing"},
+		{"D-2026"}, {"2026-01-0"}, {"T12"}, {"ion n"},
+	}
+	check := func(label string) {
+		for _, words := range queries {
+			q := ParseQuery(words)
+			var brute []string
+			for _, d := range st.All().All() {
+				if q.Match(d) {
+					brute = append(brute, d.ID)
+				}
+			}
+			got := ids(st.Search(q).All())
+			if len(brute) == 0 {
+				brute = []string{}
+			}
+			eq(t, got, brute, label+" search "+strings.Join(words, " "))
+		}
+	}
+	check("fresh")
+	check("with signatures built")
+	st.Apply(&Event{V: 1, Code: Edit, ID: st.All().At(0).ID, TimeMs: ParseTime("2027-01-01T00:00:00.000Z"), Data: Data{Has: HasText, Text: "now about zz-nothing entirely"}}, 99999)
+	check("after an edit")
+}
+
+func TestTheFirstHitsAreOrderedLikeAFullSort(t *testing.T) {
+	st, _ := replay(t, genLog(3000))
+	q := ParseQuery([]string{"decision"})
+	partial := st.Search(q)
+	if partial.Len() < 300 {
+		t.Fatalf("need a long list, got %d", partial.Len())
+	}
+	var first []string
+	for i := 0; i < 50; i++ {
+		first = append(first, partial.At(i).ID)
+	}
+	full := ids(st.Search(q).All())
+	eq(t, first, full[:50], "first fifty")
+	eq(t, ids(partial.All()), full, "then everything")
 }
