@@ -158,7 +158,7 @@ func (s *State) activeTagScan() tagCounts {
 			continue
 		}
 		own := buf[:0]
-		for _, ref := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
+		for _, ref := range s.strs.refs(r.tags) {
 			t := cleanTag(s.strs.get(ref))
 			if t == "" || repeatsTag(own, t) {
 				continue

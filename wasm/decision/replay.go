@@ -495,7 +495,7 @@ func (s *State) WithTag(tag string) Hits {
 			if r.removed {
 				continue
 			}
-			for _, t := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
+			for _, t := range s.strs.refs(r.tags) {
 				k := foldTag(s.strs.get(t))
 				s.byTag[k] = append(s.byTag[k], h)
 			}

@@ -132,7 +132,7 @@ func (s *State) Search(q Query) Hits {
 			}
 		}
 		tags := tagBuf[:0]
-		for _, ref := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
+		for _, ref := range s.strs.refs(r.tags) {
 			if len(tags) == len(tagBuf) {
 				break
 			}
@@ -177,7 +177,7 @@ func (s *State) signature(r *rec) sig {
 	for _, f := range [...]ref{r.id, r.title, r.text, r.reason} {
 		addTrigrams(&g, s.strs.get(f))
 	}
-	for _, t := range s.strs.lists[r.tags.start() : r.tags.start()+r.tags.size()] {
+	for _, t := range s.strs.refs(r.tags) {
 		addTrigrams(&g, s.strs.get(t))
 	}
 	return g

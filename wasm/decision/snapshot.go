@@ -29,7 +29,7 @@ import (
 
 const (
 	snapMagic   = "PIMSNAP1"
-	snapVersion = 1
+	snapVersion = 2
 	trailerSize = 8 + 4 + 8 + 8 // header offset, header length, header checksum, magic
 )
 
@@ -128,14 +128,14 @@ func fnvWord(h, w uint64) uint64 {
 
 // sumWords is the structural checksum: fast (one add and rotate per word),
 // enough to refuse a damaged file; it guards nothing against intent.
+// Words are read as little-endian machine words (WebAssembly is
+// little-endian), one load each.
 func sumWords(h uint64, b []byte) uint64 {
-	for len(b) >= 8 {
-		w := uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
-			uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
-		h = (h<<7 | h>>57) + w
-		b = b[8:]
+	n := len(b) &^ 7
+	for i := 0; i < n; i += 8 {
+		h = (h<<7 | h>>57) + *(*uint64)(unsafe.Pointer(&b[i]))
 	}
-	for _, c := range b {
+	for _, c := range b[n:] {
 		h = (h<<7 | h>>57) + uint64(c)
 	}
 	return h
@@ -161,7 +161,6 @@ const hotSize = 64
 // record and page must be resident (State.Resident).
 func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) error) error {
 	w := snapWriter{emit: emit, gen: gen}
-	var lists []ref
 	out := make([]rec, chunkSize)
 	var chunks [][3]int64
 	for h := 0; h < s.recs.n; h++ {
@@ -174,8 +173,8 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 			for _, f := range [...]*ref{&r.id, &r.project, &r.title, &r.text, &r.reason, &r.supersedes, &r.supersededBy, &r.conflictNote, &r.source, &r.category, &r.createdBy} {
 				*f = w.str(s, *f)
 			}
-			r.tags = w.list(s, r.tags, &lists)
-			r.conflicts = w.list(s, r.conflicts, &lists)
+			r.tags = w.list(s, r.tags)
+			r.conflicts = w.list(s, r.conflicts)
 			*c = r
 		}
 		if h&(chunkSize-1) == chunkSize-1 || h == s.recs.n-1 {
@@ -189,6 +188,9 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 		}
 	}
 	if err := w.flushPage(); err != nil {
+		return err
+	}
+	if err := w.flushList(); err != nil {
 		return err
 	}
 	sections := jsonw.Open(nil)
@@ -215,7 +217,7 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 	}{
 		{"chunks", raw(chunks), len(chunks)},
 		{"pages", raw(w.pages), len(w.pages)},
-		{"lists", raw(lists), len(lists)},
+		{"lists", raw(w.lists), len(w.lists)},
 		{"idsKeys", raw(s.ids.keys), len(s.ids.keys)},
 		{"idsVals", raw(s.ids.vals), s.ids.n},
 		{"daysKeys", raw(s.days.keys), len(s.days.keys)},
@@ -238,6 +240,7 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 	lw.Str("sum", strconv.FormatUint(sum, 16))
 	hw.Raw("log", lw.Close())
 	hw.Int("recs", int64(s.recs.n))
+	hw.Int("nlist", int64(w.nlist))
 	hw.Int("live", int64(s.live))
 	hw.Int("lines", int64(s.Lines))
 	hw.Int("events", int64(s.Events))
@@ -358,6 +361,9 @@ type snapWriter struct {
 	gen   uint64
 	page  []byte     // compacted page being filled, after its 8-byte stamp
 	pages [][3]int64 // offset, length (without stamp) and checksum of each page written
+	lbuf  []ref      // list chunk being filled
+	lists [][3]int64 // offset, count and checksum of each list chunk written
+	nlist int        // references written, as a global index
 }
 
 func (w *snapWriter) put(b []byte) error {
@@ -399,16 +405,39 @@ func (w *snapWriter) str(s *State, r ref) ref {
 	return mkref(len(w.pages), off, n)
 }
 
-func (w *snapWriter) list(s *State, l list, out *[]ref) list {
-	n := l.size()
-	if n == 0 {
+// list copies a list into the compacted list chunks. The chunk being
+// filled (lbuf) is always chunk number len(w.lists); a list never spans two.
+func (w *snapWriter) list(s *State, l list) list {
+	rs := s.strs.refs(l)
+	if len(rs) == 0 {
 		return 0
 	}
-	start := len(*out)
-	for _, r := range s.strs.lists[l.start() : l.start()+n] {
-		*out = append(*out, w.str(s, r))
+	if len(w.lbuf)+len(rs) > listChunk {
+		if err := w.flushList(); err != nil {
+			return 0
+		}
 	}
-	return mklist(start, n)
+	if w.lbuf == nil {
+		w.lbuf = make([]ref, 0, listChunk)
+	}
+	start := len(w.lists)*listChunk + len(w.lbuf)
+	for _, r := range rs {
+		w.lbuf = append(w.lbuf, w.str(s, r))
+	}
+	w.nlist = start + len(rs)
+	return mklist(start, len(rs))
+}
+
+// flushList writes the list chunk being filled.
+func (w *snapWriter) flushList() error {
+	if w.lbuf == nil {
+		return nil
+	}
+	b := raw(w.lbuf)
+	off := w.off
+	w.lists = append(w.lists, [3]int64{off, int64(len(w.lbuf)), int64(sumWords(0, b))})
+	w.lbuf = nil
+	return w.put(b)
 }
 
 // flushPage writes the page being filled. A page is stamped with the
@@ -541,18 +570,18 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 			return nil, snapErr("bad page size")
 		}
 	}
-	lsp := spanOf("lists")
-	if !fits(lsp, lsp.n*8) {
-		return nil, snapErr("lists lie outside the file")
-	}
-	s.strs.lists = make([]ref, lsp.n)
-	if err := load(lsp, raw(s.strs.lists)); err != nil {
+	lists, err := table("lists")
+	if err != nil {
 		return nil, err
 	}
-	for _, r := range s.strs.lists {
-		if !refFits(r, pages) {
-			return nil, snapErr("list entry out of range")
+	nlist := root.Get("nlist").Int()
+	for _, l := range lists {
+		if l[1] <= 0 || l[1] > listChunk || !fits(span{off: l[0]}, l[1]*8) {
+			return nil, snapErr("bad list chunk")
 		}
+	}
+	if nlist < 0 || nlist > int64(len(lists))*listChunk {
+		return nil, snapErr("list count out of range")
 	}
 	psp := spanOf("problems")
 	if !fits(psp, psp.n) {
@@ -576,7 +605,7 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 			return c
 		}
 		sp := span{off: chunks[i][0], sum: uint64(chunks[i][2])}
-		if load(sp, raw(c[:chunks[i][1]])) != nil || !recsFit(c[:chunks[i][1]], pages, len(s.strs.lists)) {
+		if load(sp, raw(c[:chunks[i][1]])) != nil || !recsFit(c[:chunks[i][1]], pages, int(nlist)) {
 			*broken = true
 			clear(c)
 		}
@@ -608,6 +637,27 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 		}
 	}
 
+	s.strs.lists = make([][]ref, len(lists))
+	s.strs.sealedLists = len(lists)
+	s.strs.nlist = int(nlist)
+	s.strs.loadList = func(i int) []ref {
+		c := make([]ref, listChunk)
+		if *broken {
+			return nil
+		}
+		n := lists[i][1]
+		if load(span{off: lists[i][0], sum: uint64(lists[i][2])}, raw(c[:n])) != nil {
+			*broken = true
+			return nil
+		}
+		for _, r := range c[:n] {
+			if !refFits(r, pages) {
+				*broken = true
+				return nil
+			}
+		}
+		return c
+	}
 	s.strs.pages = make([][]byte, len(pages))
 	s.strs.sealed = len(pages)
 	gen := h.Gen
@@ -657,8 +707,10 @@ func refFits(r ref, pages [][3]int64) bool {
 
 // recsFit checks a chunk read from a snapshot: every reference within the
 // sizes the snapshot declared, so a damaged record never indexes out of range.
-func recsFit(c []rec, pages [][3]int64, lists int) bool {
-	okList := func(l list) bool { return l.start()+l.size() <= lists }
+func recsFit(c []rec, pages [][3]int64, nlist int) bool {
+	okList := func(l list) bool {
+		return l.size() == 0 || l.start()+l.size() <= nlist && l.start()%listChunk+l.size() <= listChunk
+	}
 	for i := range c {
 		r := &c[i]
 		for _, f := range [...]ref{r.id, r.project, r.title, r.text, r.reason, r.supersedes, r.supersededBy, r.conflictNote, r.source, r.category, r.createdBy} {
@@ -699,6 +751,9 @@ func (s *State) Resident() bool {
 	}
 	s.ids.ready()
 	s.days.ready()
+	for c := 0; c < s.strs.sealedLists && !s.strs.broken; c++ {
+		s.strs.listChunk(c, false)
+	}
 	for i := 0; i < s.strs.sealed && !s.strs.broken; i++ {
 		if s.strs.pages[i] == nil {
 			s.strs.pages[i] = s.strs.load(i)

@@ -278,3 +278,20 @@ func TestTailOfEditsAndAddsStaysOnTheFastPath(t *testing.T) {
 		}
 	}
 }
+
+// Lists fill chunks of 4096 references exactly and spill into the next
+// without spanning; both in memory and in a snapshot.
+func TestManyTagsFillListChunksExactly(t *testing.T) {
+	var b strings.Builder
+	base := ParseTime("2026-01-01T00:00:00.000Z")
+	for i := 1; i <= 5000; i++ {
+		ms := base + int64(i)*60_000
+		b.WriteString(ev(FormatTime(ms), "a", fmt.Sprintf("D-%s-%04d", Day(ms), i%1440+1), fmt.Sprintf(`{"tx":"rule %d","tg":["a%d","b","c%d","d"]}`, i, i%9, i%3)))
+	}
+	full, cur := replay(t, b.String())
+	got, _, err := loadFrom(t, snapshotOf(t, full, cur, 0, 3))
+	noErr(t, err)
+	sameState(t, full, got)
+	eq(t, got.Resident(), true, "resident")
+	eq(t, ids(got.WithTag("c2").All()), ids(full.WithTag("c2").All()), "by tag")
+}

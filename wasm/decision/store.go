@@ -20,6 +20,9 @@ const (
 	// snapshot's records can be read one chunk at a time, on first use.
 	chunkBits = 6
 	chunkSize = 1 << chunkBits
+	// Tag and conflict lists are stored in chunks of 4096 references, read
+	// from a snapshot one chunk at a time, like records.
+	listChunk = 4096
 )
 
 // ref locates a string: page (24 bits) | offset in the page (20) | length (20).
@@ -31,22 +34,26 @@ func (r ref) page() int          { return int(r >> 40) }
 func (r ref) off() int           { return int(r >> 20 & 0xFFFFF) }
 func (r ref) size() int          { return int(r & 0xFFFFF) }
 
-// list locates a run of refs in strs.lists: start (40 bits) | count (24).
+// list locates a run of refs in the list store: start (40 bits, as chunk ×
+// listChunk + offset) | count (24). A list never spans two chunks.
 type list uint64
 
 func mklist(start, n int) list { return list(uint64(start)<<24 | uint64(n)) }
 func (l list) start() int      { return int(l >> 24) }
 func (l list) size() int       { return int(l & 0xFFFFFF) }
 
-// strs owns the pages and the flat list store.
+// strs owns the pages and the list store.
 type strs struct {
 	pages [][]byte
-	lists []ref
-	// The first sealed pages came from a snapshot: read-only, and nil until
-	// load reads them on first use. broken records that a load failed.
-	sealed int
-	load   func(page int) []byte
-	broken bool
+	lists [][]ref // chunks of listChunk references
+	nlist int     // references in use, as a global index
+	// The first sealed pages and sealedLists list chunks came from a
+	// snapshot: nil until load or loadList reads them on first use. broken
+	// records that a read failed.
+	sealed, sealedLists int
+	load                func(page int) []byte
+	loadList            func(chunk int) []ref
+	broken              bool
 }
 
 func (p *strs) put(v string) ref {
@@ -108,21 +115,63 @@ func (p *strs) putList(vs []string) list {
 	if len(vs) == 0 {
 		return mklist(0, 0)
 	}
-	start := len(p.lists)
-	for _, v := range vs {
-		p.lists = append(p.lists, p.put(v))
+	if len(vs) > listChunk {
+		vs = vs[:listChunk]
 	}
+	c, off := p.nlist/listChunk, p.nlist%listChunk
+	if off+len(vs) > listChunk {
+		c, off = c+1, 0
+	}
+	chunk := p.listChunk(c, true)
+	for i, v := range vs {
+		chunk[off+i] = p.put(v)
+	}
+	start := c*listChunk + off
+	p.nlist = start + len(vs)
 	return mklist(start, len(vs))
+}
+
+// listChunk returns chunk c, reading it from the snapshot or (when grow is
+// set and it does not exist yet) making it.
+func (p *strs) listChunk(c int, grow bool) []ref {
+	for grow && len(p.lists) <= c {
+		p.lists = append(p.lists, nil)
+	}
+	if c >= len(p.lists) {
+		return nil
+	}
+	if p.lists[c] == nil {
+		switch {
+		case c < p.sealedLists && p.loadList != nil:
+			p.lists[c] = p.loadList(c)
+		case c >= p.sealedLists && grow:
+			p.lists[c] = make([]ref, listChunk)
+		}
+	}
+	return p.lists[c]
+}
+
+// refs returns the references of a list (a view into its chunk); nil, and
+// the state marked broken, when the list does not fit the store.
+func (p *strs) refs(l list) []ref {
+	n := l.size()
+	if n == 0 {
+		return nil
+	}
+	c, off := l.start()/listChunk, l.start()%listChunk
+	chunk := p.listChunk(c, false)
+	if chunk == nil || off+n > len(chunk) {
+		p.broken = true
+		return nil
+	}
+	return chunk[off : off+n]
 }
 
 // getList materializes a list as views (one allocation for the slice).
 func (p *strs) getList(l list) []string {
-	n := l.size()
-	if n == 0 {
-		return []string{}
-	}
-	out := make([]string, n)
-	for i, r := range p.lists[l.start() : l.start()+n] {
+	rs := p.refs(l)
+	out := make([]string, len(rs))
+	for i, r := range rs {
 		out[i] = p.get(r)
 	}
 	return out

@@ -317,3 +317,57 @@ func TestConflictWithUIOffersSupersedeWithAReason(t *testing.T) {
 		t.Fatalf("reason not stored: %s", r.log())
 	}
 }
+
+func (r *rig) useClassifier(mode string) {
+	r.t.Helper()
+	os.MkdirAll(filepath.Join(r.project, ".pi"), 0o755)
+	os.WriteFile(filepath.Join(r.project, ".pi/decision-memory.config.json"), []byte(`{"autoCapture":{"classifier":"`+mode+`"}}`), 0o644)
+	r.start(true, true)
+}
+
+func TestLLMClassifierAsksTheModelAtAgentEnd(t *testing.T) {
+	r := newRig(t, true)
+	r.useClassifier("llm")
+	r.injected("From now on we deploy with Helm.\nLet's use Vitest instead of Jest.")
+	r.call("agent_end", map[string]any{"stopReason": "stop"})
+	c := r.dialog()
+	if c.Get("t").String() != "complete" || !strings.Contains(c.Get("prompt").String(), "1. From now on we deploy with Helm.") {
+		t.Fatalf("expected a model call, got %s", r.last.Raw)
+	}
+	// The model says only the second is a decision.
+	r.call("resume", map[string]any{"id": c.Get("id").String(), "value": nil})
+	r.last = r.call("resume", map[string]any{"id": "nope", "value": nil}) // a stale answer is refused, not applied
+	r.contains("nothing is waiting")
+}
+
+func TestLLMClassifierVerdictsDecideWhatIsOffered(t *testing.T) {
+	r := newRig(t, true)
+	r.useClassifier("llm")
+	r.injected("From now on we deploy with Helm.\nLet's use Vitest instead of Jest.")
+	r.call("agent_end", map[string]any{"stopReason": "stop"})
+	id := r.dialog().Get("id").String()
+	out := r.e.Handle("resume", []byte(`{"id":"`+id+`","value":{"text":"Sure: [{\"n\":1,\"decision\":false,\"confidence\":0.9},{\"n\":2,\"decision\":true,\"confidence\":0.8}]"}}`))
+	if !strings.Contains(string(out), "Use Vitest") && !strings.Contains(string(out), "Vitest instead of Jest") {
+		t.Fatalf("the model's decision should be offered: %s", out)
+	}
+	if strings.Contains(string(out), "Helm") {
+		t.Fatalf("the model's non-decision must not be offered: %s", out)
+	}
+}
+
+func TestAFailingModelFallsBackToTheRuleClassifier(t *testing.T) {
+	r := newRig(t, true)
+	r.useClassifier("hybrid")
+	// Explicit lines pass without the model; the uncertain sentence is asked about.
+	r.injected("Decision: Use pnpm\nPrefer small pull requests over big ones.")
+	r.call("agent_end", map[string]any{"stopReason": "stop"})
+	c := r.dialog()
+	if c.Get("t").String() != "complete" || strings.Contains(c.Get("prompt").String(), "pnpm") {
+		t.Fatalf("hybrid asks only about uncertain sentences: %s", r.last.Raw)
+	}
+	r.call("resume", map[string]any{"id": c.Get("id").String(), "value": nil})
+	d := r.dialog()
+	if d.Get("kind").String() != "confirm" || !strings.Contains(d.Get("message").String(), "Use pnpm") {
+		t.Fatalf("after a failed model call the rule classifier decides: %s", r.last.Raw)
+	}
+}
