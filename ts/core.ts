@@ -630,15 +630,25 @@ export class Host {
 const compiled = new Map<string, Promise<WebAssembly.Module>>();
 
 /**
- * Starts compiling the module at `file` (a path or file: URL) once per process and
- * returns the shared promise. The promise is pre-handled so an early failure is never
- * an unhandled rejection; it still rejects for whoever awaits it.
+ * Compiles the module at `file` (a path or file: URL) once per process and returns
+ * the shared promise. The promise is pre-handled so an early failure is never an
+ * unhandled rejection; it still rejects for whoever awaits it.
+ *
+ * The compile is synchronous on purpose. V8 compiles wasm functions lazily, so
+ * `new WebAssembly.Module` only decodes and validates: ~5 ms for the TinyGo core.
+ * `WebAssembly.compile` looks cheaper but its completion waits for pi's main thread,
+ * which is busy starting up: in `pi -p` the first prompt then waited ~50 ms for a
+ * module that compiles in ~5 (measured; docs/benchmarks.md).
  */
 export function compileCore(file: string | URL): Promise<WebAssembly.Module> {
 	const key = typeof file === "string" ? path.resolve(file) : file.href;
 	let p = compiled.get(key);
 	if (p === undefined) {
-		p = fs.promises.readFile(file).then((bytes) => WebAssembly.compile(bytes));
+		try {
+			p = Promise.resolve(new WebAssembly.Module(fs.readFileSync(file)));
+		} catch (err) {
+			p = Promise.reject(err);
+		}
 		p.catch(() => {});
 		compiled.set(key, p);
 	}
@@ -662,7 +672,7 @@ function forExtism(fns: Record<string, HostFn>): Record<string, (cc: CallContext
 
 /**
  * Instantiates a compiled module through Extism with WASI off (Node's WASI would
- * print an ExperimentalWarning and grant file authority) and our shim in its place,
+ * grant file authority and print on the module's behalf) and our shim in its place,
  * then runs the module's `_initialize`, which Extism only runs when WASI is on.
  */
 export async function instantiate(module: WebAssembly.Module, options: HostOptions = {}): Promise<Instance> {

@@ -101,6 +101,10 @@ function tests(): void {
 		});
 
 		test(`${build.name}: starts without Node's WASI, prints nothing and answers ping`, async (t) => {
+			// Loading Extism imports node:wasi, which queues an ExperimentalWarning at import
+			// time whenever the runner gets to print it (pi silences warnings). That one is
+			// not ours; anything else printed while a core starts would be.
+			const extismImport = /ExperimentalWarning: WASI is an experimental feature/;
 			const warnings: string[] = [];
 			const onWarning = (w: Error) => void warnings.push(`${w.name}: ${w.message}`);
 			process.on("warning", onWarning);
@@ -110,8 +114,8 @@ function tests(): void {
 			const env = await core.call("debug", { op: "ping" });
 			await new Promise((r) => setImmediate(r)); // warnings are emitted on a later tick
 			assert.deepEqual(env, { v: 1, effects: [{ t: "output", text: "pong" }], exit: 0 });
-			assert.deepEqual(warnings, []);
-			assert.equal(stderr.mock.callCount(), 0);
+			assert.deepEqual(warnings.filter((w) => !extismImport.test(w)), []);
+			assert.deepEqual(stderr.mock.calls.map((c) => String(c.arguments[0])).filter((s) => !extismImport.test(s)), []);
 			await core.close();
 		});
 
