@@ -118,7 +118,12 @@ function install(pi: ExtensionAPI): void {
 			let envelope: Envelope = await core.call(exportName, input);
 			for (;;) {
 				const ask = perform(ctx, exportName, envelope, got);
-				if (ask === undefined) return got;
+				if (ask === undefined) {
+					// Without a UI (pi -p, --mode json) a refused command makes pi exit
+					// non-zero, as pimem does; pi keeps a non-zero exitCode it finds set.
+					if (exportName === "command" && envelope.exit !== 0 && !ctx.hasUI) process.exitCode = envelope.exit;
+					return got;
+				}
 				const value = ask.t === "dialog" ? await answerDialog(ctx, ask) : await answerComplete(ctx, ask);
 				envelope = await core.call("resume", { id: ask.id, value });
 			}
@@ -156,10 +161,10 @@ function perform(ctx: ExtensionContext, exportName: string, envelope: Envelope, 
 	for (const e of envelope.effects) {
 		switch (e.t) {
 			case "output":
-				ctx.ui.notify(e.text, "info");
+				show(ctx, e.text, "info");
 				break;
 			case "notify":
-				ctx.ui.notify(e.text, e.level === "warning" || e.level === "error" ? e.level : "info");
+				show(ctx, e.text, e.level === "warning" || e.level === "error" ? e.level : "info");
 				break;
 			case "status":
 				ctx.ui.setStatus(e.key, e.text ?? undefined);
@@ -181,6 +186,13 @@ function perform(ctx: ExtensionContext, exportName: string, envelope: Envelope, 
 		}
 	}
 	return undefined;
+}
+
+// Without a UI, pi's notify goes nowhere: command output and notices go to stderr,
+// where pi's print mode sends everything that is not the model's answer.
+function show(ctx: ExtensionContext, text: string, level: "info" | "warning" | "error"): void {
+	if (ctx.hasUI) ctx.ui.notify(text, level);
+	else process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
 function misplaced(t: string, exportName: string): void {

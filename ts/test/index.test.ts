@@ -120,6 +120,39 @@ test("output, notify and status effects become ui calls, in order", async () => 
 	]);
 });
 
+test("without a UI, output and notices go to stderr and a refused command sets pi's exit code", async (t) => {
+	scripted.reset(() => ({ ...envelope({ t: "output", text: "not added: duplicate of D-2026-11-21-0001" }, { t: "notify", level: "warning", text: "1 problem line\n" }, { t: "status", key: "pi-memory", text: "decisions: 2 active" }), exit: 1 }));
+	const stderr = t.mock.method(process.stderr, "write", () => true);
+	const before = process.exitCode;
+	t.after(() => void (process.exitCode = before));
+	const pi = started(scriptedFactory);
+	const { ctx, ui } = fakeContext({ hasUI: false, mode: "print" });
+	await pi.command("decision", "add Use tabs", ctx);
+	const written = stderr.mock.calls.map((c) => String(c.arguments[0]));
+	process.exitCode = before; // before any assertion can fail the run
+	assert.deepEqual(written, ["not added: duplicate of D-2026-11-21-0001\n", "1 problem line\n"]);
+	assert.deepEqual(ui, [{ method: "setStatus", args: ["pi-memory", "decisions: 2 active"] }]);
+	stderr.mock.restore();
+	// With a UI the same envelope is notices, and pi's exit code is left alone.
+	process.exitCode = undefined;
+	const withUI = fakeContext({ hasUI: true });
+	await pi.command("decision", "add Use tabs", withUI.ctx);
+	assert.equal(process.exitCode, undefined);
+	assert.equal(notices(withUI.ui).length, 2);
+});
+
+test("a refused command without a UI leaves exit code 1 for pi", async (t) => {
+	scripted.reset(() => ({ ...envelope({ t: "output", text: "refused" }), exit: 1 }));
+	t.mock.method(process.stderr, "write", () => true);
+	const before = process.exitCode;
+	t.after(() => void (process.exitCode = before));
+	const pi = started(scriptedFactory);
+	await pi.command("decision", "add x", fakeContext({ hasUI: false }).ctx);
+	const got = process.exitCode;
+	process.exitCode = before;
+	assert.equal(got, 1);
+});
+
 test("before_agent_start appends to this run's system prompt and injects the message", async () => {
 	scripted.reset(() =>
 		envelope(
