@@ -13,7 +13,7 @@
 // taken. Environment:
 //
 //   BENCH_QUICK=1      skip the 1M-event steps (replay, memory, snapshot start)
-//   BENCH_REPS=5       fresh-process repetitions of the 100k cold replay
+//   BENCH_REPS=9       fresh-process repetitions of the 100k cold replay
 //   BENCH_REPS_1M=3    … of the 1M cold replay
 //   BENCH_WARM_REPS=5  fresh-process session starts on a project with a snapshot
 //   BENCH_PI_PAIRS=20  paired `pi -p` runs (at least 15 for the report)
@@ -50,7 +50,7 @@ const CFG = {
 	tinygo: flag("tinygo") ?? "",
 	out: path.resolve(REPO, flag("out") ?? "docs/benchmarks.md"),
 	quick: process.env.BENCH_QUICK === "1",
-	reps: envInt("BENCH_REPS", 5, 1),
+	reps: envInt("BENCH_REPS", 9, 1),
 	reps1m: envInt("BENCH_REPS_1M", 3, 1),
 	warmReps: envInt("BENCH_WARM_REPS", 5, 1),
 	piPairs: envInt("BENCH_PI_PAIRS", 20, 1),
