@@ -1,0 +1,100 @@
+package notes
+
+import "github.com/pi-memory/pi-memory/wasm/config"
+
+// Config is the effective markdown-memory configuration (seed 001 §7): the
+// defaults, then `config.json` of the global memory folder, then that of the
+// project memory folder, key by key (project keys override global keys, as
+// pi's own settings merge).
+type Config struct {
+	Enabled            bool
+	DisabledBy         string // the file whose "enabled": false is in force, "" when enabled
+	MaxInjectLines     int    // per scope, lines of an index injected
+	MaxInjectBytes     int    // per scope, bytes of an index injected
+	PageTableInjection bool   // typed pages and the resident-set policy, else a plain cut
+	MaxMemoryTokens    int    // the whole notes block, estimated tokens (EstimateTokens)
+	TraceEnabled       bool
+	StrictWriteback    bool // reject what a flush would otherwise repair
+	StaleDays          int  // /memory stale: days without confirmation
+	Warnings           []string
+	GlobalPresent      bool
+	ProjectPresent     bool
+}
+
+// Limits of the configuration keys: a value outside them is clamped, with a
+// warning naming the file and the key.
+const (
+	MinInjectLines, MaxInjectLinesLimit   = 1, 2000
+	MinInjectBytes, MaxInjectBytesLimit   = 256, 64 << 10
+	MinMemoryTokens, MaxMemoryTokensLimit = 512, 32768
+	MinStaleDays, MaxStaleDays            = 1, 3650
+)
+
+// DefaultConfig is what applies with no config files.
+func DefaultConfig() Config {
+	return Config{
+		Enabled:            true,
+		MaxInjectLines:     200,
+		MaxInjectBytes:     8 << 10,
+		PageTableInjection: true,
+		MaxMemoryTokens:    4096,
+		TraceEnabled:       true,
+		StrictWriteback:    true,
+		StaleDays:          90,
+	}
+}
+
+var knownKeys = map[string][]string{
+	"enabled":            nil,
+	"maxInjectLines":     nil,
+	"maxInjectBytes":     nil,
+	"pageTableInjection": nil,
+	"maxMemoryTokens":    nil,
+	"traceEnabled":       nil,
+	"strictWriteback":    nil,
+	"staleDays":          nil,
+}
+
+// ParseConfig merges the global and the project file (nil data: the file is
+// absent; an untrusted project's file is never read, so it is passed as nil).
+//
+//	ParseConfig("g.json", []byte(`{"maxInjectLines": 50}`), "p.json", []byte(`{"maxInjectLines": 80}`)).MaxInjectLines => 80
+func ParseConfig(globalName string, global []byte, projectName string, project []byte) Config {
+	c := DefaultConfig()
+	g := config.Parse(globalName, global)
+	p := config.Parse(projectName, project)
+	c.GlobalPresent, c.ProjectPresent = g.Present, p.Present
+	for _, f := range []*config.File{g, p} {
+		f.Unknown(knownKeys)
+		if on, ok := f.Bool("enabled", c.Enabled); ok {
+			c.Enabled = on
+			c.DisabledBy = ""
+			if !on {
+				c.DisabledBy = f.Name
+			}
+		}
+		if n, ok := f.Int("maxInjectLines", c.MaxInjectLines, MinInjectLines, MaxInjectLinesLimit); ok {
+			c.MaxInjectLines = n
+		}
+		if n, ok := f.Int("maxInjectBytes", c.MaxInjectBytes, MinInjectBytes, MaxInjectBytesLimit); ok {
+			c.MaxInjectBytes = n
+		}
+		if on, ok := f.Bool("pageTableInjection", c.PageTableInjection); ok {
+			c.PageTableInjection = on
+		}
+		if n, ok := f.Int("maxMemoryTokens", c.MaxMemoryTokens, MinMemoryTokens, MaxMemoryTokensLimit); ok {
+			c.MaxMemoryTokens = n
+		}
+		if on, ok := f.Bool("traceEnabled", c.TraceEnabled); ok {
+			c.TraceEnabled = on
+		}
+		if on, ok := f.Bool("strictWriteback", c.StrictWriteback); ok {
+			c.StrictWriteback = on
+		}
+		if n, ok := f.Int("staleDays", c.StaleDays, MinStaleDays, MaxStaleDays); ok {
+			c.StaleDays = n
+		}
+		c.Warnings = append(c.Warnings, f.Warnings...)
+	}
+	return c
+}

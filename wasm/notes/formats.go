@@ -1,0 +1,479 @@
+package notes
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/tidwall/gjson"
+)
+
+// The machine-local files of markdown memory (docs/formats.md): the page
+// table, the writeback journal and the traces. Each is JSON Lines with "v":1;
+// times are Unix milliseconds. Readers are tolerant: a bad line is reported
+// with its number and the rest still loads.
+
+// Version is the format version of every notes sidecar line.
+const Version = 1
+
+// Problem is a line of a sidecar that could not be read.
+type Problem struct {
+	Line int
+	Msg  string
+}
+
+func (p Problem) String() string { return "line " + strconv.Itoa(p.Line) + ": " + p.Msg }
+
+// eachLine calls f with every non-blank line and its 1-based number.
+func eachLine(data []byte, f func(n int, line []byte)) {
+	n, start := 0, 0
+	for i := 0; i <= len(data); i++ {
+		if i < len(data) && data[i] != '\n' {
+			continue
+		}
+		n++
+		line := data[start:i]
+		start = i + 1
+		if len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		blank := true
+		for _, c := range line {
+			if c != ' ' && c != '\t' {
+				blank = false
+				break
+			}
+		}
+		if !blank {
+			f(n, line)
+		}
+	}
+}
+
+// record parses one sidecar line, checking it is an object of a known version.
+func record(line []byte) (gjson.Result, string) {
+	if !gjson.ValidBytes(line) {
+		return gjson.Result{}, "not valid JSON"
+	}
+	// gjson passes raw invalid bytes through and jsonw writes them as U+FFFD,
+	// so such a line would change when written back: it is damaged, not read.
+	if !utf8.Valid(line) {
+		return gjson.Result{}, "not valid UTF-8"
+	}
+	r := gjson.ParseBytes(line)
+	if !r.IsObject() {
+		return gjson.Result{}, "not a JSON object"
+	}
+	switch v := r.Get("v"); {
+	case !v.Exists():
+		return gjson.Result{}, `no "v" key`
+	case v.Int() != Version:
+		return gjson.Result{}, "version " + v.Raw + " is not supported (this build reads version 1)"
+	}
+	return r, ""
+}
+
+// ---- Page table ---------------------------------------------------------------
+
+// PageTable is the derived index of one scope's MEMORY.md.
+type PageTable struct {
+	Scope   string
+	Source  string // absolute path of the file it describes
+	Size    int64
+	MtimeMs int64
+	SHA1    string // hex SHA-1 of the file's bytes
+	Built   int64
+	Entries []Entry
+}
+
+// Entry is one page of a page table, with the dates that make staleness.
+type Entry struct {
+	ID            string
+	Kind          string
+	Line, Lines   int
+	Bytes         int
+	Hash          string
+	Section       string
+	Summary       string
+	FirstSeen     int64 // when this text was first seen
+	LastConfirmed int64 // when it was last written, duplicated by a remember, or confirmed
+}
+
+// BuildPageTable indexes pages of a file. Dates are carried over from old for
+// every page whose Hash it still finds; a new text is first seen (and
+// confirmed) at now.
+func BuildPageTable(scope, source string, size, mtimeMs int64, sha1hex string, pages []Page, old *PageTable, now int64) PageTable {
+	pt := PageTable{Scope: scope, Source: source, Size: size, MtimeMs: mtimeMs, SHA1: sha1hex, Built: now}
+	prev := map[string]Entry{}
+	if old != nil {
+		for _, e := range old.Entries {
+			if _, dup := prev[e.Hash]; !dup {
+				prev[e.Hash] = e
+			}
+		}
+	}
+	for i := range pages {
+		p := &pages[i]
+		e := Entry{ID: p.ID, Kind: p.Kind.String(), Line: p.Line, Lines: p.Lines, Bytes: len(p.Src), Hash: p.Hash, Section: p.Section, FirstSeen: now, LastConfirmed: now}
+		e.Summary = trimNewlines(p.Form(Summary, ""))
+		if o, ok := prev[p.Hash]; ok {
+			e.FirstSeen, e.LastConfirmed = o.FirstSeen, o.LastConfirmed
+		}
+		pt.Entries = append(pt.Entries, e)
+	}
+	return pt
+}
+
+func trimNewlines(s string) string {
+	for len(s) > 0 && (s[len(s)-1] == '\n' || s[len(s)-1] == '\r') {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// Encode writes the table: a header line, then one line per entry.
+func (pt *PageTable) Encode() []byte {
+	w := jsonw.Open(nil)
+	w.Int("v", Version)
+	w.Str("kind", "header")
+	w.Str("scope", pt.Scope)
+	w.Str("source", pt.Source)
+	w.Int("size", pt.Size)
+	w.Int("mtimeMs", pt.MtimeMs)
+	w.Str("sha1", pt.SHA1)
+	w.Int("pages", int64(len(pt.Entries)))
+	w.Int("built", pt.Built)
+	b := append(w.Close(), '\n')
+	for _, e := range pt.Entries {
+		w := jsonw.Open(b)
+		w.Int("v", Version)
+		w.Str("id", e.ID)
+		w.Str("kind", e.Kind)
+		w.Int("line", int64(e.Line))
+		w.Int("lines", int64(e.Lines))
+		w.Int("bytes", int64(e.Bytes))
+		w.Str("hash", e.Hash)
+		w.Str("section", e.Section)
+		w.Str("summary", e.Summary)
+		w.Int("firstSeen", e.FirstSeen)
+		w.Int("lastConfirmed", e.LastConfirmed)
+		b = append(w.Close(), '\n')
+	}
+	return b
+}
+
+// DecodePageTable reads a page table. Unlike the journal it is all or
+// nothing: it is derived, so a damaged one is rebuilt rather than trusted.
+// The error names the line.
+func DecodePageTable(data []byte) (PageTable, error) {
+	var pt PageTable
+	var err error
+	pages := -1
+	header := false
+	eachLine(data, func(n int, line []byte) {
+		if err != nil {
+			return
+		}
+		r, msg := record(line)
+		if msg != "" {
+			err = lineError(n, msg)
+			return
+		}
+		if !header {
+			if r.Get("kind").String() != "header" {
+				err = lineError(n, "the first line must be the header")
+				return
+			}
+			header = true
+			pt.Scope = r.Get("scope").String()
+			pt.Source = r.Get("source").String()
+			pt.Size = r.Get("size").Int()
+			pt.MtimeMs = r.Get("mtimeMs").Int()
+			pt.SHA1 = r.Get("sha1").String()
+			pt.Built = r.Get("built").Int()
+			pages = int(r.Get("pages").Int())
+			return
+		}
+		e := Entry{
+			ID: r.Get("id").String(), Kind: r.Get("kind").String(),
+			Line: int(r.Get("line").Int()), Lines: int(r.Get("lines").Int()), Bytes: int(r.Get("bytes").Int()),
+			Hash: r.Get("hash").String(), Section: r.Get("section").String(), Summary: r.Get("summary").String(),
+			FirstSeen: r.Get("firstSeen").Int(), LastConfirmed: r.Get("lastConfirmed").Int(),
+		}
+		if e.ID == "" || e.Hash == "" {
+			err = lineError(n, `an entry needs "id" and "hash"`)
+			return
+		}
+		pt.Entries = append(pt.Entries, e)
+	})
+	switch {
+	case err != nil:
+		return PageTable{}, err
+	case !header:
+		return PageTable{}, errorString("no header line")
+	case pages != len(pt.Entries):
+		return PageTable{}, errorString("the header counts " + strconv.Itoa(pages) + " pages, the file holds " + strconv.Itoa(len(pt.Entries)))
+	}
+	return pt, nil
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+func lineError(n int, msg string) error { return errorString("line " + strconv.Itoa(n) + ": " + msg) }
+
+// ---- Writeback journal ---------------------------------------------------------
+
+// Op is one record of the writeback journal: a staged write, or the outcome
+// of a flush for one staged write.
+type Op struct {
+	Op      string // "stage", "commit" or "reject"
+	ID      string // "W-" + 8 hex digits, shared by a stage and its outcome
+	T       int64
+	Scope   string // stage: "global", "project" or "local"
+	Section string // stage: the "##" section to append under
+	Text    string // stage: the fact
+	Source  string // stage: "remember" or "import:claude"
+	Reason  string // reject: duplicate, secret, too_long, multiline, index_cap, untrusted, disabled, invalid
+	Detail  string // reject: what a person reads; commit: what was repaired, if anything
+	File    string // commit: the file written
+	Line    int    // commit: the line the bullet landed on
+	Page    string // commit: the new page; reject duplicate: the page it duplicates
+}
+
+// Encode writes the op as one line, newline included.
+func (o *Op) Encode() []byte {
+	w := jsonw.Open(nil)
+	w.Int("v", Version)
+	w.Int("t", o.T)
+	w.Str("op", o.Op)
+	w.Str("id", o.ID)
+	str := func(k, v string) {
+		if v != "" {
+			w.Str(k, v)
+		}
+	}
+	str("scope", o.Scope)
+	str("section", o.Section)
+	str("text", o.Text)
+	str("source", o.Source)
+	str("reason", o.Reason)
+	str("detail", o.Detail)
+	str("file", o.File)
+	if o.Line != 0 {
+		w.Int("line", int64(o.Line))
+	}
+	str("page", o.Page)
+	return append(w.Close(), '\n')
+}
+
+// Journal is a decoded writeback journal.
+type Journal struct {
+	Ops      []Op // every readable record, in file order
+	Pending  []Op // stages without an outcome, in file order
+	Problems []Problem
+}
+
+// DecodeJournal reads a journal, keeping what it can: a bad line is a
+// Problem, never a reason to lose the other records.
+func DecodeJournal(data []byte) Journal {
+	var j Journal
+	done := map[string]bool{}
+	eachLine(data, func(n int, line []byte) {
+		r, msg := record(line)
+		if msg != "" {
+			j.Problems = append(j.Problems, Problem{n, msg})
+			return
+		}
+		o := Op{
+			Op: r.Get("op").String(), ID: r.Get("id").String(), T: r.Get("t").Int(),
+			Scope: r.Get("scope").String(), Section: r.Get("section").String(), Text: r.Get("text").String(),
+			Source: r.Get("source").String(), Reason: r.Get("reason").String(), Detail: r.Get("detail").String(),
+			File: r.Get("file").String(), Line: int(r.Get("line").Int()), Page: r.Get("page").String(),
+		}
+		switch {
+		case o.ID == "":
+			j.Problems = append(j.Problems, Problem{n, `no "id"`})
+			return
+		case o.Op == "stage" && (o.Scope == "" || o.Text == ""):
+			j.Problems = append(j.Problems, Problem{n, `a stage needs "scope" and "text"`})
+			return
+		case o.Op != "stage" && o.Op != "commit" && o.Op != "reject":
+			j.Problems = append(j.Problems, Problem{n, `unknown "op" ` + strconv.Quote(o.Op)})
+			return
+		}
+		if o.Op != "stage" {
+			done[o.ID] = true
+		}
+		j.Ops = append(j.Ops, o)
+	})
+	for _, o := range j.Ops {
+		if o.Op == "stage" && !done[o.ID] {
+			j.Pending = append(j.Pending, o)
+			done[o.ID] = true // a repeated stage id counts once
+		}
+	}
+	return j
+}
+
+// ---- Traces --------------------------------------------------------------------
+
+// Trace is one record of traces.jsonl: an injection decision or a flush.
+type Trace struct {
+	ID     string // "T-" + 8 hex digits
+	T      int64
+	Kind   string // "inject" or "flush"
+	Hash   string // inject: hex SHA-1 of the whole injected text
+	Stores []StoreReceipt
+	Faults []Fault
+	Ops    []Op // flush: the outcome records it wrote
+}
+
+// StoreReceipt is what one store injected in one turn.
+type StoreReceipt struct {
+	Store  string // "notes" or "decisions"
+	Bytes  int
+	Tokens int
+	Cap    int // the store's cap, in bytes
+	Scopes []ScopeReceipt
+}
+
+// ScopeReceipt is what one notes scope contributed, page by page.
+type ScopeReceipt struct {
+	Scope, File  string
+	Bytes, Lines int
+	Cut          bool // pageTableInjection off: the index was cut at its caps
+	Pages        []PageForm
+}
+
+// PageForm is the form a page was injected in.
+type PageForm struct {
+	ID   string
+	Line int
+	Form string
+}
+
+// Encode writes the trace as one line, newline included.
+func (t *Trace) Encode() []byte {
+	w := jsonw.Open(nil)
+	w.Int("v", Version)
+	w.Str("id", t.ID)
+	w.Int("t", t.T)
+	w.Str("kind", t.Kind)
+	if t.Hash != "" {
+		w.Str("hash", t.Hash)
+	}
+	if len(t.Stores) > 0 {
+		w.Raw("stores", array(len(t.Stores), func(b []byte, i int) []byte { return t.Stores[i].encode(b) }))
+	}
+	if len(t.Faults) > 0 {
+		w.Raw("faults", array(len(t.Faults), func(b []byte, i int) []byte {
+			f := &t.Faults[i]
+			fw := jsonw.Open(b)
+			fw.Str("scope", f.Scope)
+			fw.Str("page", f.Page)
+			fw.Int("line", int64(f.Line))
+			fw.Str("reason", f.Reason)
+			fw.Int("bytes", int64(f.Bytes))
+			return fw.Close()
+		}))
+	}
+	if len(t.Ops) > 0 {
+		w.Raw("ops", array(len(t.Ops), func(b []byte, i int) []byte {
+			line := t.Ops[i].Encode()
+			return append(b, line[:len(line)-1]...)
+		}))
+	}
+	return append(w.Close(), '\n')
+}
+
+func (s *StoreReceipt) encode(b []byte) []byte {
+	w := jsonw.Open(b)
+	w.Str("store", s.Store)
+	w.Int("bytes", int64(s.Bytes))
+	w.Int("tokens", int64(s.Tokens))
+	w.Int("cap", int64(s.Cap))
+	if len(s.Scopes) > 0 {
+		w.Raw("scopes", array(len(s.Scopes), func(b []byte, i int) []byte {
+			sc := &s.Scopes[i]
+			cw := jsonw.Open(b)
+			cw.Str("scope", sc.Scope)
+			cw.Str("file", sc.File)
+			cw.Int("bytes", int64(sc.Bytes))
+			cw.Int("lines", int64(sc.Lines))
+			if sc.Cut {
+				cw.Bool("cut", true)
+			}
+			cw.Raw("pages", array(len(sc.Pages), func(b []byte, k int) []byte {
+				p := &sc.Pages[k]
+				pw := jsonw.Open(b)
+				pw.Str("id", p.ID)
+				pw.Int("line", int64(p.Line))
+				pw.Str("form", p.Form)
+				return pw.Close()
+			}))
+			return cw.Close()
+		}))
+	}
+	return w.Close()
+}
+
+// array encodes n elements, each appended by elem, as a JSON array.
+func array(n int, elem func(b []byte, i int) []byte) []byte {
+	b := []byte{'['}
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = elem(b, i)
+	}
+	return append(b, ']')
+}
+
+// DecodeTraces reads traces.jsonl, oldest first, reporting bad lines.
+func DecodeTraces(data []byte) ([]Trace, []Problem) {
+	var out []Trace
+	var problems []Problem
+	eachLine(data, func(n int, line []byte) {
+		r, msg := record(line)
+		if msg != "" {
+			problems = append(problems, Problem{n, msg})
+			return
+		}
+		t := Trace{ID: r.Get("id").String(), T: r.Get("t").Int(), Kind: r.Get("kind").String(), Hash: r.Get("hash").String()}
+		if t.ID == "" {
+			problems = append(problems, Problem{n, `no "id"`})
+			return
+		}
+		r.Get("stores").ForEach(func(_, s gjson.Result) bool {
+			sr := StoreReceipt{Store: s.Get("store").String(), Bytes: int(s.Get("bytes").Int()), Tokens: int(s.Get("tokens").Int()), Cap: int(s.Get("cap").Int())}
+			s.Get("scopes").ForEach(func(_, c gjson.Result) bool {
+				sc := ScopeReceipt{Scope: c.Get("scope").String(), File: c.Get("file").String(), Bytes: int(c.Get("bytes").Int()), Lines: int(c.Get("lines").Int()), Cut: c.Get("cut").Bool()}
+				c.Get("pages").ForEach(func(_, p gjson.Result) bool {
+					sc.Pages = append(sc.Pages, PageForm{ID: p.Get("id").String(), Line: int(p.Get("line").Int()), Form: p.Get("form").String()})
+					return true
+				})
+				sr.Scopes = append(sr.Scopes, sc)
+				return true
+			})
+			t.Stores = append(t.Stores, sr)
+			return true
+		})
+		r.Get("faults").ForEach(func(_, f gjson.Result) bool {
+			t.Faults = append(t.Faults, Fault{Scope: f.Get("scope").String(), Page: f.Get("page").String(), Line: int(f.Get("line").Int()), Reason: f.Get("reason").String(), Bytes: int(f.Get("bytes").Int())})
+			return true
+		})
+		r.Get("ops").ForEach(func(_, o gjson.Result) bool {
+			t.Ops = append(t.Ops, Op{
+				Op: o.Get("op").String(), ID: o.Get("id").String(), T: o.Get("t").Int(), Scope: o.Get("scope").String(),
+				Section: o.Get("section").String(), Text: o.Get("text").String(), Source: o.Get("source").String(),
+				Reason: o.Get("reason").String(), Detail: o.Get("detail").String(), File: o.Get("file").String(),
+				Line: int(o.Get("line").Int()), Page: o.Get("page").String(),
+			})
+			return true
+		})
+		out = append(out, t)
+	})
+	return out, problems
+}

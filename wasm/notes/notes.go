@@ -1,0 +1,67 @@
+// Package notes owns markdown memory (seed 001, docs/decisions/005-markdown-memory.md):
+// typed pages parsed from MEMORY.md and topic files, their fidelity forms, the
+// resident-set policy that fits them into a budget, the writeback validation and
+// the page-table, journal and trace formats. It is pure: it takes bytes and values
+// and returns values. It never does I/O and never decides when to run; that is the
+// lifecycle package's job.
+package notes
+
+// Kind is what a page is.
+type Kind uint8
+
+const (
+	Heading Kind = iota // a "#"…"######" line
+	Fact                // a bullet item with its continuation lines
+	Pointer             // a bullet whose text starts with a link to a local .md file
+	Text                // anything else: paragraphs, fenced code, tables, HTML
+)
+
+var kindNames = [...]string{"heading", "fact", "pointer", "text"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Fidelity is the form a page is shown in; a higher value shows more.
+type Fidelity uint8
+
+const (
+	Dropped     Fidelity = iota // not resident: recorded as a fault
+	PointerForm                 // a stub naming where the page is
+	Summary                     // one line of at most SummaryMax characters
+	Full                        // the page's source, as written
+)
+
+var fidelityNames = [...]string{"dropped", "pointer", "summary", "full"}
+
+func (f Fidelity) String() string {
+	if int(f) < len(fidelityNames) {
+		return fidelityNames[f]
+	}
+	return "unknown"
+}
+
+// SummaryMax is the longest summary line, in characters (runes), "…" included.
+const SummaryMax = 120
+
+// Page is one typed unit of a markdown file. The pages of a file cover it
+// exactly: concatenating their Src gives the file back byte for byte.
+type Page struct {
+	ID    string // "P-" + 10 hex digits; "-2", "-3"… for repeats in one file
+	Kind  Kind
+	Line  int    // 1-based line of the page's first line
+	Lines int    // lines in Src, trailing blank lines included
+	Src   string // exact source, from the start of its first line to the start of the next page
+
+	// Text is the page's content without markdown markers (bullet, heading
+	// hashes), whitespace collapsed to single spaces: what ids, duplicates and
+	// recall compare.
+	Text    string
+	Level   int    // heading level (1–6) for Heading, else 0
+	Section string // Text of the nearest "##"-or-deeper heading above ("" when none)
+	Link    string // target of a Pointer ("build.md"), else ""
+	Hash    string // hex SHA-1 of Kind and Text: a page's identity across edits elsewhere
+}

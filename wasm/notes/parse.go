@@ -1,0 +1,691 @@
+package notes
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Parse splits a markdown file into typed pages that cover it exactly:
+// joining every page's Src gives src back byte for byte, so nothing the
+// parser does not understand is ever lost. scope ("global", "project"…) only
+// feeds the page ids.
+//
+//	Parse("project", []byte("## Build\n- Run make first\n\n- [Quirks](build.md) — sccache\n"))
+//	→ heading  line 1  Text "Build"         Section "Build"
+//	  fact     line 2  Text "Run make first" Src "- Run make first\n\n"
+//	  pointer  line 4  Text "[Quirks](build.md) — sccache" Link "build.md"
+//
+// An empty file gives no pages; a file of blank lines gives one text page.
+func Parse(scope string, src []byte) []Page {
+	s := string(src)
+	lines := mdSplit(s)
+	if len(lines) == 0 {
+		return nil
+	}
+	seen := map[string]int{}
+	i := 0
+	for i < len(lines) && mdBlank(lines[i]) {
+		i++
+	}
+	if i == len(lines) {
+		p := Page{Kind: Text, Line: 1, Lines: len(lines), Src: s}
+		mdIdentify(&p, scope, seen)
+		return []Page{p}
+	}
+	var pages []Page
+	section := ""
+	start, off := 0, 0
+	for i < len(lines) {
+		b := mdScan(lines, i)
+		end := b.end
+		for end < len(lines) && mdBlank(lines[end]) {
+			end++
+		}
+		n := 0
+		for _, l := range lines[start:end] {
+			n += len(l)
+		}
+		p := Page{Kind: b.kind, Line: start + 1, Lines: end - start, Src: s[off : off+n], Text: b.text, Level: b.level, Link: b.link}
+		if p.Kind == Heading {
+			// A level-1 heading is the file's title, not a section: it ends the one before.
+			section = ""
+			if p.Level >= 2 {
+				section = p.Text
+			}
+		}
+		p.Section = section
+		mdIdentify(&p, scope, seen)
+		pages = append(pages, p)
+		start, off, i = end, off+n, end
+	}
+	return pages
+}
+
+// Min is the lowest form the page may be shown in: headings stay whole, so
+// whatever is resident keeps its structure; everything else may shrink to a
+// stub.
+//
+//	(&Page{Kind: Heading}).Min() → Full
+//	(&Page{Kind: Fact}).Min()    → PointerForm
+func (p *Page) Min() Fidelity {
+	if p.Kind == Heading {
+		return Full
+	}
+	return PointerForm
+}
+
+// Form renders the page at fidelity f; file is the display path stubs name.
+// Sizes never grow as fidelity drops: len(PointerForm) ≤ len(Summary) ≤
+// len(Full) in bytes. Summary and PointerForm are one valid UTF-8 line of at
+// most SummaryMax runes, plus one blank line when the page ends with blanks.
+//
+//	p := Parse("project", []byte("- Run `make wasm` before testing the extension,\n  or pi loads the stale core\n"))[0]
+//	p.Form(Full, "MEMORY.md")        → "- Run `make wasm` before testing the extension,\n  or pi loads the stale core\n"
+//	p.Form(Summary, "MEMORY.md")     → "- Run `make wasm` before testing the extension, or pi loads the stale core\n"
+//	p.Form(PointerForm, "MEMORY.md") → "- Run `make wasm` before testing the … (MEMORY.md:1)\n"
+//	p.Form(Dropped, "MEMORY.md")     → ""
+func (p *Page) Form(f Fidelity, file string) string {
+	switch f {
+	case Full:
+		return p.full()
+	case Summary:
+		return p.summary(mdShapeOf(p.Src), file)
+	case PointerForm:
+		return p.stub(mdShapeOf(p.Src), file)
+	}
+	return ""
+}
+
+func (p *Page) full() string {
+	if strings.HasSuffix(p.Src, "\n") {
+		return p.Src
+	}
+	return p.Src + "\n"
+}
+
+// summary is the page's summary line, replaced by a plain cut of its first
+// line when the rules would make it longer than the page itself (a two-line
+// fence is shorter than "[code block, …]").
+func (p *Page) summary(sh mdShape, file string) string {
+	if sh.first == sh.end {
+		return "\n"
+	}
+	s := p.summaryLine(sh, file) + "\n" + sh.after
+	if len(s) > len(p.full()) {
+		// Dropping invalid bytes and cutting without "…" can only shrink the
+		// first line, which Full holds along with its "\n".
+		first := strings.ToValidUTF8(strings.TrimRight(mdBody(sh.lines[sh.first]), " \t\r"), "")
+		s = mdHardCut(first, SummaryMax) + "\n" + sh.after
+	}
+	return s
+}
+
+func (p *Page) summaryLine(sh mdShape, file string) string {
+	first := mdBody(sh.lines[sh.first])
+	if sh.end-sh.first == 1 && utf8.RuneCountInString(first) <= SummaryMax {
+		return mdValid(first)
+	}
+	switch p.Kind {
+	case Heading:
+		return mdCut(mdValid(strings.TrimRight(first, " \t")), SummaryMax)
+	case Fact:
+		return mdCut(strings.TrimRight("- "+p.Text, " "), SummaryMax)
+	case Pointer:
+		return mdCut(mdValid(strings.TrimSpace(first)), SummaryMax)
+	}
+	where := strconv.Itoa(sh.end-sh.first) + " lines at " + file + ":" + strconv.Itoa(p.Line+sh.first)
+	if _, _, ind, ok := mdFence(first); ok && ind <= 3 {
+		return mdCut("[code block, "+where+"]", SummaryMax)
+	}
+	if ind, ok := mdCommentOpen(first); ok && ind <= 3 {
+		return mdCut("[comment, "+where+"]", SummaryMax)
+	}
+	return mdCut(mdValid(strings.TrimSpace(first))+" …", SummaryMax)
+}
+
+// stub is the pointer form: a line that says where the page is, or the
+// summary when that is no longer (a short fact is its own best stub).
+func (p *Page) stub(sh mdShape, file string) string {
+	sum := p.summary(sh, file)
+	if sh.first == sh.end || p.Kind == Heading {
+		// A heading's minimum is Full; its smallest form that never grows
+		// past Summary is the summary, which is the line itself when it fits.
+		return sum
+	}
+	line := p.Line + sh.first
+	var s string
+	switch p.Kind {
+	case Fact:
+		words := strings.Fields(p.Text)
+		if len(words) > 6 {
+			words = words[:6]
+		}
+		s = "- " + strings.Join(words, " ") + " … (" + file + ":" + strconv.Itoa(line) + ")"
+	case Pointer:
+		_, content, _ := mdBullet(mdBody(sh.lines[sh.first]))
+		title, target, ok := mdLink(content)
+		if !ok {
+			return sum
+		}
+		s = "- [" + title + "](" + target + ")"
+	default:
+		s = "[… " + strconv.Itoa(sh.end-sh.first) + " lines at " + file + ":" + strconv.Itoa(line) + "]"
+	}
+	if strings.IndexByte(s, '\n') >= 0 || !utf8.ValidString(s) || utf8.RuneCountInString(s) > SummaryMax {
+		return sum
+	}
+	if s += "\n" + sh.after; len(s) > len(sum) {
+		return sum
+	}
+	return s
+}
+
+// mdShape is what the reduced forms need to know about a page's source.
+type mdShape struct {
+	lines      []string
+	first, end int    // the content lines, leading and trailing blank lines excluded
+	after      string // "\n" when blank lines follow the content: reduced forms keep one
+}
+
+func mdShapeOf(src string) mdShape {
+	sh := mdShape{lines: mdSplit(src)}
+	sh.end = len(sh.lines)
+	for sh.first < sh.end && mdBlank(sh.lines[sh.first]) {
+		sh.first++
+	}
+	for sh.end > sh.first && mdBlank(sh.lines[sh.end-1]) {
+		sh.end--
+	}
+	if sh.end < len(sh.lines) {
+		sh.after = "\n"
+	}
+	return sh
+}
+
+// mdBlock is one page as the scanner sees it, before trailing blank lines.
+type mdBlock struct {
+	end   int // index of the line after the block
+	kind  Kind
+	level int
+	text  string
+	link  string
+}
+
+// mdScan reads the block that starts at lines[i], a non-blank line. The order
+// matters: a fence or comment swallows whatever looks like markdown inside it,
+// and a thematic break ("- - -") must not be taken for a bullet.
+func mdScan(lines []string, i int) mdBlock {
+	l := mdBody(lines[i])
+	if level, text, ok := mdHeading(l); ok {
+		return mdBlock{end: i + 1, kind: Heading, level: level, text: mdText(text, nil)}
+	}
+	if ch, n, ind, ok := mdFence(l); ok && ind <= 3 {
+		end, inner := mdFenceEnd(lines, i, ch, n, ind)
+		return mdBlock{end: end, kind: Text, text: mdText("", lines[i+1:inner])}
+	}
+	if ind, ok := mdCommentOpen(l); ok && ind <= 3 {
+		end := mdCommentEnd(lines, i)
+		return mdBlock{end: end, kind: Text, text: mdCommentText(lines[i:end])}
+	}
+	if !mdRule(l) {
+		if ind, content, ok := mdBullet(l); ok {
+			end := mdItemEnd(lines, i, ind)
+			b := mdBlock{end: end, kind: Fact, text: mdText(content, lines[i+1:end])}
+			if _, target, ok := mdLink(content); ok {
+				b.kind, b.link = Pointer, mdPath(target)
+			}
+			return b
+		}
+	}
+	end := mdParagraphEnd(lines, i)
+	return mdBlock{end: end, kind: Text, text: mdText("", lines[i:end])}
+}
+
+// mdItemEnd finds where the bullet item at lines[i] (marker at column ind)
+// ends. Deeper-indented lines are its own (nested bullets, indented fences);
+// a plain line right after it is a lazy continuation; a blank line ends it
+// unless an indented line follows.
+func mdItemEnd(lines []string, i, ind int) int {
+	j := i + 1
+	for j < len(lines) {
+		if mdBlank(lines[j]) {
+			k := j + 1
+			for k < len(lines) && mdBlank(lines[k]) {
+				k++
+			}
+			if k == len(lines) || mdCols(mdBody(lines[k])) < ind+2 {
+				return j
+			}
+			j = k
+		}
+		l := mdBody(lines[j])
+		if mdCols(l) >= ind+2 {
+			// A fence inside the item is read whole, so a "# comment" in a
+			// shell snippet cannot end the item as a heading.
+			if ch, n, fi, ok := mdFence(l); ok {
+				j, _ = mdFenceEnd(lines, j, ch, n, fi)
+				continue
+			}
+			if _, ok := mdCommentOpen(l); ok {
+				j = mdCommentEnd(lines, j)
+				continue
+			}
+			j++
+			continue
+		}
+		if mdStartsBlock(l) {
+			return j
+		}
+		j++
+	}
+	return j
+}
+
+// mdStartsBlock reports whether a line at most 3 columns in ends a bullet item.
+func mdStartsBlock(l string) bool {
+	if _, _, ok := mdHeading(l); ok {
+		return true
+	}
+	if _, _, ind, ok := mdFence(l); ok && ind <= 3 {
+		return true
+	}
+	if ind, ok := mdCommentOpen(l); ok && ind <= 3 {
+		return true
+	}
+	_, _, ok := mdBullet(l)
+	return ok || mdRule(l)
+}
+
+// mdParagraphEnd finds the end of a text run: a blank line, or a line that
+// starts another page. A thematic break or a lone "-" under a line is a
+// setext underline, and an empty bullet cannot interrupt a paragraph either
+// (as in CommonMark), so both stay in the text.
+func mdParagraphEnd(lines []string, i int) int {
+	j := i + 1
+	for ; j < len(lines); j++ {
+		l := mdBody(lines[j])
+		if mdBlank(l) {
+			break
+		}
+		if _, _, ok := mdHeading(l); ok {
+			break
+		}
+		if _, _, ind, ok := mdFence(l); ok && ind <= 3 {
+			break
+		}
+		if ind, ok := mdCommentOpen(l); ok && ind <= 3 {
+			break
+		}
+		if _, content, ok := mdBullet(l); ok && !mdRule(l) && !mdBlank(content) {
+			break
+		}
+	}
+	return j
+}
+
+// mdFenceEnd returns the line after the fence opened at lines[i] and the
+// index of its closing line (len(lines) when it runs to the end of file).
+func mdFenceEnd(lines []string, i int, ch byte, n, ind int) (end, inner int) {
+	for j := i + 1; j < len(lines); j++ {
+		if mdFenceClose(mdBody(lines[j]), ch, n, ind+3) {
+			return j + 1, j
+		}
+	}
+	return len(lines), len(lines)
+}
+
+// mdCommentEnd returns the line after the one holding the "-->" that closes
+// the comment opened at lines[i].
+func mdCommentEnd(lines []string, i int) int {
+	l := mdBody(lines[i])
+	if strings.Contains(l[strings.Index(l, "<!--")+4:], "-->") {
+		return i + 1
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if strings.Contains(lines[j], "-->") {
+			return j + 1
+		}
+	}
+	return len(lines)
+}
+
+func mdCommentText(lines []string) string {
+	s := mdText("", lines)
+	s = s[strings.Index(s, "<!--")+4:]
+	if k := strings.Index(s, "-->"); k >= 0 {
+		s = s[:k] + " " + s[k+3:]
+	}
+	return mdText(s, nil)
+}
+
+// mdHeading reads an ATX heading: up to 3 columns of indent, 1–6 '#', then a
+// space, tab or end of line. A closing run of '#' is dropped when a space
+// precedes it, as in CommonMark.
+//
+//	"## Build ##" → 2, "Build"     "# C#" → 1, "C#"     "#5" → not a heading
+func mdHeading(l string) (level int, text string, ok bool) {
+	ind, at := mdIndent(l)
+	if ind > 3 {
+		return 0, "", false
+	}
+	for at+level < len(l) && l[at+level] == '#' {
+		level++
+	}
+	if level == 0 || level > 6 {
+		return 0, "", false
+	}
+	rest := l[at+level:]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return 0, "", false
+	}
+	rest = strings.TrimRight(rest, " \t\r")
+	if bare := strings.TrimRight(rest, "#"); bare == "" || strings.HasSuffix(bare, " ") || strings.HasSuffix(bare, "\t") {
+		rest = bare
+	}
+	return level, rest, true
+}
+
+// mdFence reads a fence opener at any indent: three or more '`' or '~'. A
+// backtick fence's info string cannot hold a backtick, so "```x```" on its
+// own line is inline code, not a fence that swallows the rest of the file.
+func mdFence(l string) (ch byte, n, ind int, ok bool) {
+	ind, at := mdIndent(l)
+	if at == len(l) || (l[at] != '`' && l[at] != '~') {
+		return 0, 0, 0, false
+	}
+	ch = l[at]
+	for at+n < len(l) && l[at+n] == ch {
+		n++
+	}
+	if n < 3 || (ch == '`' && strings.IndexByte(l[at+n:], '`') >= 0) {
+		return 0, 0, 0, false
+	}
+	return ch, n, ind, true
+}
+
+// mdFenceClose: the same character, at least as many, nothing after but
+// whitespace. maxInd is the opener's indent plus 3, so a fence inside a list
+// item may close at the margin.
+func mdFenceClose(l string, ch byte, n, maxInd int) bool {
+	ind, at := mdIndent(l)
+	if ind > maxInd {
+		return false
+	}
+	k := 0
+	for at+k < len(l) && l[at+k] == ch {
+		k++
+	}
+	return k >= n && mdBlank(l[at+k:])
+}
+
+func mdCommentOpen(l string) (ind int, ok bool) {
+	ind, at := mdIndent(l)
+	return ind, strings.HasPrefix(l[at:], "<!--")
+}
+
+// mdBullet reads a list marker: up to 3 columns of indent, then '-', '*', '+'
+// or 1–9 digits and '.' or ')', then a space, tab or end of line. content is
+// what follows the marker.
+//
+//	"- Use pnpm" → 0, " Use pnpm"     "12) x" → 0, " x"     "-x" → not a bullet
+func mdBullet(l string) (ind int, content string, ok bool) {
+	ind, at := mdIndent(l)
+	if ind > 3 || at == len(l) {
+		return 0, "", false
+	}
+	end := at
+	switch c := l[at]; {
+	case c == '-' || c == '*' || c == '+':
+		end++
+	case c >= '0' && c <= '9':
+		for end < len(l) && end-at < 10 && l[end] >= '0' && l[end] <= '9' {
+			end++
+		}
+		if end-at > 9 || end == len(l) || (l[end] != '.' && l[end] != ')') {
+			return 0, "", false
+		}
+		end++
+	default:
+		return 0, "", false
+	}
+	if end < len(l) && l[end] != ' ' && l[end] != '\t' {
+		return 0, "", false
+	}
+	return ind, l[end:], true
+}
+
+// mdRule reports a thematic break: three or more of one of '-', '*', '_',
+// with only spaces or tabs between ("---", "* * *").
+func mdRule(l string) bool {
+	ind, at := mdIndent(l)
+	if ind > 3 || at == len(l) || (l[at] != '-' && l[at] != '*' && l[at] != '_') {
+		return false
+	}
+	ch, n := l[at], 0
+	for _, c := range []byte(l[at:]) {
+		switch c {
+		case ch:
+			n++
+		case ' ', '\t', '\r':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+// mdLink reads the "[title](target)" a pointer starts with and accepts it
+// when target is a relative path to a markdown file. title and target are
+// returned as written.
+//
+//	" [Build quirks](build.md#cache) — sccache" → "Build quirks", "build.md#cache"
+//	" [Docs](https://x.dev/a.md)"              → not a pointer
+func mdLink(content string) (title, target string, ok bool) {
+	s := strings.TrimLeft(content, " \t")
+	if !strings.HasPrefix(s, "[") {
+		return "", "", false
+	}
+	i, depth := 1, 0
+title:
+	for ; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			depth++
+		case ']':
+			if depth == 0 {
+				break title
+			}
+			depth--
+		}
+	}
+	if i+1 >= len(s) || s[i+1] != '(' {
+		return "", "", false
+	}
+	title = s[1:i]
+	j := i + 2
+	k, depth := j, 0
+dest:
+	for ; k < len(s); k++ {
+		switch s[k] {
+		case '\\':
+			k++
+		case ' ', '\t':
+			break dest
+		case '(':
+			depth++
+		case ')':
+			if depth == 0 {
+				break dest
+			}
+			depth--
+		}
+	}
+	if k >= len(s) {
+		return "", "", false
+	}
+	target = s[j:k]
+	if s[k] != ')' {
+		// A link title may follow the target: [x](a.md "About a").
+		rest := strings.TrimLeft(s[k:], " \t")
+		if rest != "" && (rest[0] == '"' || rest[0] == '\'') {
+			q := strings.IndexByte(rest[1:], rest[0])
+			if q < 0 {
+				return "", "", false
+			}
+			rest = strings.TrimLeft(rest[q+2:], " \t")
+		}
+		if !strings.HasPrefix(rest, ")") {
+			return "", "", false
+		}
+	}
+	if strings.Contains(target, "://") || strings.HasPrefix(target, "/") || strings.HasPrefix(target, "#") {
+		return "", "", false
+	}
+	if p := mdPath(target); len(p) < 3 || !strings.EqualFold(p[len(p)-3:], ".md") {
+		return "", "", false
+	}
+	return title, target, true
+}
+
+// mdPath is a link target without its "#anchor".
+func mdPath(target string) string {
+	if h := strings.IndexByte(target, '#'); h >= 0 {
+		return target[:h]
+	}
+	return target
+}
+
+// mdText joins first and every line of rest, trimmed, into single-spaced
+// words. Invalid UTF-8 becomes U+FFFD so Text is always safe to store and
+// compare.
+func mdText(first string, rest []string) string {
+	var b strings.Builder
+	add := func(s string) {
+		for _, w := range strings.Fields(s) {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(w)
+		}
+	}
+	add(first)
+	for _, l := range rest {
+		add(l)
+	}
+	return mdValid(b.String())
+}
+
+func mdValid(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
+
+// mdCut shortens s to at most max runes. When it must cut, it ends in "…",
+// after the last whole word that fits; or mid-word, at the limit, when that
+// word boundary would throw away more than half of the room (one long word,
+// a URL) or there is none.
+//
+//	mdCut("Run make before testing", 15) → "Run make…"
+//	mdCut("- [ttttttttttt](a.md)", 10)    → "- [tttttt…"
+func mdCut(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	if max < 1 {
+		return ""
+	}
+	keep, half := 0, 0 // byte offsets after max-1 and (max-1)/2 runes: room for "…"
+	for n := 0; n < max-1; n++ {
+		if n == (max-1)/2 {
+			half = keep
+		}
+		_, size := utf8.DecodeRuneInString(s[keep:])
+		keep += size
+	}
+	// A space right after the kept runes is a word boundary too, hence keep+1.
+	if sp := strings.LastIndexAny(s[:keep+1], " \t"); sp > 0 {
+		if head := strings.TrimRight(s[:sp], " \t"); head != "" && len(head) >= half {
+			return head + "…"
+		}
+	}
+	return s[:keep] + "…"
+}
+
+// mdHardCut keeps the first max runes of s.
+func mdHardCut(s string, max int) string {
+	at := 0
+	for n := 0; n < max && at < len(s); n++ {
+		_, size := utf8.DecodeRuneInString(s[at:])
+		at += size
+	}
+	return s[:at]
+}
+
+// mdIdentify sets the page's Hash and ID. Repeats of an id in one file get
+// "-2", "-3"… in order, so ids stay unique and stable while the text is.
+func mdIdentify(p *Page, scope string, seen map[string]int) {
+	kind := p.Kind.String()
+	h := sha1.Sum([]byte(kind + "\x00" + p.Text))
+	p.Hash = hex.EncodeToString(h[:])
+	h = sha1.Sum([]byte(scope + "\x00" + kind + "\x00" + p.Text))
+	id := "P-" + hex.EncodeToString(h[:5])
+	seen[id]++
+	if n := seen[id]; n > 1 {
+		id += "-" + strconv.Itoa(n)
+	}
+	p.ID = id
+}
+
+// mdSplit splits s into lines, each with its "\n"; a last line may lack it.
+func mdSplit(s string) []string {
+	lines := make([]string, 0, strings.Count(s, "\n")+1)
+	for s != "" {
+		i := strings.IndexByte(s, '\n') + 1
+		if i == 0 {
+			i = len(s)
+		}
+		lines = append(lines, s[:i])
+		s = s[i:]
+	}
+	return lines
+}
+
+// mdBody is a line without its line ending ("\n" or "\r\n").
+func mdBody(l string) string {
+	l = strings.TrimSuffix(l, "\n")
+	return strings.TrimSuffix(l, "\r")
+}
+
+func mdBlank(l string) bool {
+	for i := 0; i < len(l); i++ {
+		switch l[i] {
+		case ' ', '\t', '\r', '\n', '\v', '\f':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// mdIndent measures leading spaces and tabs in columns (a tab reaches the
+// next multiple of 4) and returns the byte offset where the text starts.
+func mdIndent(l string) (cols, at int) {
+	for ; at < len(l); at++ {
+		switch l[at] {
+		case ' ':
+			cols++
+		case '\t':
+			cols += 4 - cols%4
+		default:
+			return cols, at
+		}
+	}
+	return cols, at
+}
+
+func mdCols(l string) int {
+	cols, _ := mdIndent(l)
+	return cols
+}

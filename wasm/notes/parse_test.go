@@ -1,0 +1,626 @@
+package notes
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// pageList renders pages as "kind@line+lines text", one string each, so a
+// table row can state a whole parse in one readable line.
+func pageList(pages []Page) []string {
+	var out []string
+	for _, p := range pages {
+		out = append(out, p.Kind.String()+"@"+strconv.Itoa(p.Line)+"+"+strconv.Itoa(p.Lines)+" "+p.Text)
+	}
+	return out
+}
+
+type parseCase struct {
+	name string
+	src  string
+	want []string // pageList of Parse("project", src)
+}
+
+func runParseCases(t *testing.T, cases []parseCase) {
+	t.Helper()
+	for _, tc := range cases {
+		pages := Parse("project", []byte(tc.src))
+		checkPages(t, tc.src, pages)
+		if got := pageList(pages); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: Parse(%q)\n got %q\nwant %q", tc.name, tc.src, got, tc.want)
+		}
+	}
+}
+
+// checkPages asserts everything that must hold for any input: the pages
+// cover src exactly and in order, their texts are clean, ids are unique, and
+// every form has its shape and never grows as fidelity drops. The fuzz test
+// runs it on random bytes.
+func checkPages(t *testing.T, src string, pages []Page) {
+	t.Helper()
+	var joined strings.Builder
+	lines, next := 0, 1
+	ids := map[string]bool{}
+	for i := range pages {
+		p := &pages[i]
+		joined.WriteString(p.Src)
+		if p.Src == "" {
+			t.Fatalf("page %d of %q has no source", i, src)
+		}
+		n := strings.Count(p.Src, "\n")
+		if !strings.HasSuffix(p.Src, "\n") {
+			n++
+			if i != len(pages)-1 {
+				t.Fatalf("page %d of %q does not end a line: %q", i, src, p.Src)
+			}
+		}
+		if p.Lines != n || p.Line != next {
+			t.Fatalf("page %d of %q: Line %d Lines %d, want %d and %d (%q)", i, src, p.Line, p.Lines, next, n, p.Src)
+		}
+		next += n
+		lines += n
+		if !utf8.ValidString(p.Text) || strings.ContainsAny(p.Text, "\r\n\t") || strings.Contains(p.Text, "  ") || strings.TrimSpace(p.Text) != p.Text {
+			t.Fatalf("page %d of %q: Text %q is not single-spaced valid UTF-8", i, src, p.Text)
+		}
+		if ids[p.ID] || !strings.HasPrefix(p.ID, "P-") {
+			t.Fatalf("page %d of %q: id %q repeated or malformed", i, src, p.ID)
+		}
+		ids[p.ID] = true
+		checkForms(t, p)
+	}
+	if joined.String() != src {
+		t.Fatalf("pages of %q join to %q", src, joined.String())
+	}
+	want := strings.Count(src, "\n")
+	if src != "" && !strings.HasSuffix(src, "\n") {
+		want++
+	}
+	if lines != want {
+		t.Fatalf("pages of %q hold %d lines, the file %d", src, lines, want)
+	}
+}
+
+func checkForms(t *testing.T, p *Page) {
+	t.Helper()
+	full := p.Form(Full, "MEMORY.md")
+	sum := p.Form(Summary, "MEMORY.md")
+	ptr := p.Form(PointerForm, "MEMORY.md")
+	if (full != p.Src && full != p.Src+"\n") || !strings.HasSuffix(full, "\n") {
+		t.Fatalf("Full of %q = %q", p.Src, full)
+	}
+	if len(ptr) > len(sum) || len(sum) > len(full) {
+		t.Fatalf("forms of %q grow as fidelity drops: pointer %d %q, summary %d %q, full %d", p.Src, len(ptr), ptr, len(sum), sum, len(full))
+	}
+	if p.Form(Dropped, "MEMORY.md") != "" {
+		t.Fatalf("Dropped form of %q is not empty", p.Src)
+	}
+	// A page with content that ends in blank lines keeps exactly one. Blank
+	// means spaces and tabs, as in CommonMark: an em space is content.
+	blank := func(s string) bool { return strings.Trim(s, " \t\r\n\v\f") == "" }
+	lines := strings.SplitAfter(p.Src, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	blankAfter := !blank(p.Src) && blank(lines[len(lines)-1])
+	for _, f := range []string{sum, ptr} {
+		if !utf8.ValidString(f) {
+			t.Fatalf("reduced form %q of %q is not valid UTF-8", f, p.Src)
+		}
+		line := strings.TrimSuffix(f, "\n")
+		if blankAfter {
+			if !strings.HasSuffix(line, "\n") {
+				t.Fatalf("reduced form %q of %q lost the blank line after it", f, p.Src)
+			}
+			line = strings.TrimSuffix(line, "\n")
+		}
+		if !strings.HasSuffix(f, "\n") || strings.Contains(line, "\n") {
+			t.Fatalf("reduced form %q of %q is not one line", f, p.Src)
+		}
+		if utf8.RuneCountInString(line) > SummaryMax {
+			t.Fatalf("reduced form %q of %q is over %d runes", f, p.Src, SummaryMax)
+		}
+	}
+}
+
+func TestPagesCoverTheFileExactly(t *testing.T) {
+	for _, src := range []string{
+		"",
+		"\n",
+		"   \n\t\n",
+		"# Title",
+		"# Title\n- a\n- b",
+		"\n\n# Memory\n\n## Build\n\n- one\n- two\n  more\n\n\n```\ncode\n",
+		"- a\r\n- b\r\n\r\n",
+		"text\nwith\n\nparagraphs\n<!-- open\n",
+		"| a | b |\n|---|---|\n| 1 | 2 |\n",
+		"\xff\xfe\n- \xc3\n#\xe2\x82",
+		"no newline at all",
+	} {
+		checkPages(t, src, Parse("global", []byte(src)))
+	}
+}
+
+func TestEmptyFileHasNoPagesAndBlankFileHasOne(t *testing.T) {
+	if pages := Parse("global", nil); pages != nil {
+		t.Errorf("Parse(nil) = %v, want no pages", pages)
+	}
+	runParseCases(t, []parseCase{
+		{name: "one newline", src: "\n", want: []string{"text@1+1 "}},
+		{name: "spaces and tabs", src: "  \n\t\n \r\n", want: []string{"text@1+3 "}},
+		{name: "no final newline", src: "\n   ", want: []string{"text@1+2 "}},
+		// Found by FuzzParse: only spaces and tabs make a line blank, so an
+		// em space is a (textless) page with a blank line after it.
+		{name: "em space", src: "\u2003\n ", want: []string{"text@1+2 "}},
+	})
+}
+
+func TestHeadingsFollowCommonMark(t *testing.T) {
+	tests := []struct {
+		line  string
+		level int // 0: not a heading
+		text  string
+	}{
+		{"# Memory", 1, "Memory"},
+		{"###### Six", 6, "Six"},
+		{"####### Seven", 0, ""},
+		{"#5 bolt", 0, ""},
+		{"#hashtag", 0, ""},
+		{"#", 1, ""},
+		{"#\tTabbed", 1, "Tabbed"},
+		{"   ## Indented three", 2, "Indented three"},
+		{"    ## Indented four", 0, ""},
+		{"## Build ##", 2, "Build"},
+		{"## Build ##   ", 2, "Build"},
+		{"# C#", 1, "C#"},
+		{"# Build \\#", 1, "Build \\#"},
+		{"### ###", 3, ""},
+		{"##   spaced    out   ", 2, "spaced out"},
+	}
+	for _, tt := range tests {
+		p := Parse("project", []byte(tt.line+"\n"))[0]
+		if tt.level == 0 {
+			if p.Kind == Heading {
+				t.Errorf("%q parsed as a heading", tt.line)
+			}
+			continue
+		}
+		if p.Kind != Heading || p.Level != tt.level || p.Text != tt.text {
+			t.Errorf("%q = %v level %d %q, want heading level %d %q", tt.line, p.Kind, p.Level, p.Text, tt.level, tt.text)
+		}
+	}
+}
+
+func TestFencedCodeIsOnePageEvenWithHeadingsInside(t *testing.T) {
+	runParseCases(t, []parseCase{
+		{
+			name: "backticks",
+			src:  "## Build\n```sh\n# install\n- not a bullet\n<!-- nor a comment\n\nmake\n```\n- after\n",
+			want: []string{"heading@1+1 Build", "text@2+7 # install - not a bullet <!-- nor a comment make", "fact@9+1 after"},
+		},
+		{
+			name: "tildes close only with tildes, at least as long",
+			src:  "~~~~\n```\n~~~\n~~~~~\n# Next\n",
+			want: []string{"text@1+4 ``` ~~~", "heading@5+1 Next"},
+		},
+		{
+			name: "unclosed runs to the end of the file",
+			src:  "```\n# one\n\n- two\n",
+			want: []string{"text@1+4 # one - two"},
+		},
+		{
+			name: "backticks in the info string make it inline code",
+			src:  "```x```\n# Real\n",
+			want: []string{"text@1+1 ```x```", "heading@2+1 Real"},
+		},
+		{
+			name: "indented three columns still opens; four does not",
+			src:  "   ```\n# a\n   ```\n\n    ```\n# b\n",
+			want: []string{"text@1+4 # a", "text@5+1 ```", "heading@6+1 b"},
+		},
+	})
+}
+
+func TestHTMLCommentIsOneTextPage(t *testing.T) {
+	runParseCases(t, []parseCase{
+		{
+			name: "multi-line",
+			src:  "<!-- keep:\n# not a heading\n- not a bullet -->\n- real\n",
+			want: []string{"text@1+3 keep: # not a heading - not a bullet", "fact@4+1 real"},
+		},
+		{
+			name: "one line",
+			src:  "<!-- note --> trailing\n# H\n",
+			want: []string{"text@1+1 note trailing", "heading@2+1 H"},
+		},
+		{
+			name: "unclosed runs to the end of the file",
+			src:  "<!--\n# a\n",
+			want: []string{"text@1+2 # a"},
+		},
+	})
+}
+
+func TestNestedBulletsBelongToTheirParent(t *testing.T) {
+	runParseCases(t, []parseCase{
+		{
+			name: "two-space nesting",
+			src:  "- parent\n  - child\n    - grandchild\n- sibling\n",
+			want: []string{"fact@1+3 parent - child - grandchild", "fact@4+1 sibling"},
+		},
+		{
+			name: "one space is a sibling",
+			src:  "- a\n - b\n",
+			want: []string{"fact@1+1 a", "fact@2+1 b"},
+		},
+		{
+			name: "ordered with tab-indented child",
+			src:  "1. first\n\t* child\n2) second\n",
+			want: []string{"fact@1+2 first * child", "fact@3+1 second"},
+		},
+		{
+			name: "indented fence inside an item is read whole",
+			src:  "- build:\n  ```sh\n# not a heading\n  ```\n- next\n",
+			want: []string{"fact@1+4 build: ```sh # not a heading ```", "fact@5+1 next"},
+		},
+	})
+}
+
+func TestBulletContinuationLines(t *testing.T) {
+	runParseCases(t, []parseCase{
+		{
+			name: "lazy continuation",
+			src:  "- Use pnpm,\nnot npm\n- next\n",
+			want: []string{"fact@1+2 Use pnpm, not npm", "fact@3+1 next"},
+		},
+		{
+			name: "a blank line then an indented line continues",
+			src:  "- first\n\n  still first\n\n- second\n",
+			want: []string{"fact@1+4 first still first", "fact@5+1 second"},
+		},
+		{
+			name: "a blank line then a margin line ends the item",
+			src:  "- first\n\nparagraph\n",
+			want: []string{"fact@1+2 first", "text@3+1 paragraph"},
+		},
+		{
+			name: "headings, fences, comments and rules end the item",
+			src:  "- a\n# H\n- b\n```\n```\n- c\n<!-- x -->\n- d\n***\n",
+			want: []string{"fact@1+1 a", "heading@2+1 H", "fact@3+1 b", "text@4+2 ", "fact@6+1 c", "text@7+1 x", "fact@8+1 d", "text@9+1 ***"},
+		},
+		{
+			name: "empty item",
+			src:  "-\n- \n+\n",
+			want: []string{"fact@1+1 ", "fact@2+1 ", "fact@3+1 "},
+		},
+		{
+			name: "not markers",
+			src:  "-x\n1234567890. ten digits\n2024-01-01 date\n",
+			want: []string{"text@1+3 -x 1234567890. ten digits 2024-01-01 date"},
+		},
+	})
+}
+
+func TestThematicBreakIsTextNotABullet(t *testing.T) {
+	runParseCases(t, []parseCase{
+		{name: "dashes", src: "---\n- a\n", want: []string{"text@1+1 ---", "fact@2+1 a"}},
+		{name: "spaced stars", src: "* * *\n", want: []string{"text@1+1 * * *"}},
+		{name: "underscores", src: "___\n", want: []string{"text@1+1 ___"}},
+		{name: "under a paragraph it is a setext underline", src: "Title\n---\n", want: []string{"text@1+2 Title ---"}},
+		{name: "a lone dash under a paragraph too", src: "Title\n-\n", want: []string{"text@1+2 Title -"}},
+	})
+}
+
+func TestParagraphsRunToABlankLineOrABlockStart(t *testing.T) {
+	runParseCases(t, []parseCase{
+		{
+			name: "blank line",
+			src:  "one\ntwo\n\nthree\n",
+			want: []string{"text@1+3 one two", "text@4+1 three"},
+		},
+		{
+			name: "interrupted",
+			src:  "a\n# H\nb\n- c\nd\n```\n```\ne\n<!-- f -->\n",
+			want: []string{"text@1+1 a", "heading@2+1 H", "text@3+1 b", "fact@4+2 c d", "text@6+2 ", "text@8+1 e", "text@9+1 f"},
+		},
+		{
+			name: "a table is text",
+			src:  "| a | b |\n|---|---|\n| 1 | 2 |\n",
+			want: []string{"text@1+3 | a | b | |---|---| | 1 | 2 |"},
+		},
+		{
+			name: "indented four columns is not a block start",
+			src:  "para\n    - code\n    # code\n",
+			want: []string{"text@1+3 para - code # code"},
+		},
+	})
+}
+
+func TestBlankLinesBelongToThePageBefore(t *testing.T) {
+	pages := Parse("project", []byte("\n\n# Memory\n\n\n- fact\n \t\n"))
+	want := []string{"\n\n# Memory\n\n\n", "- fact\n \t\n"}
+	var got []string
+	for _, p := range pages {
+		got = append(got, p.Src)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Src = %q, want %q", got, want)
+	}
+	if pages[0].Line != 1 || pages[0].Lines != 5 || pages[1].Line != 6 || pages[1].Lines != 2 {
+		t.Errorf("lines = %d+%d, %d+%d", pages[0].Line, pages[0].Lines, pages[1].Line, pages[1].Lines)
+	}
+}
+
+func TestSectionIsTheNearestSubheading(t *testing.T) {
+	src := "- before\n# Title\n- under title\n## Build\n- b\n### Deep\n- d\n## Style\n- s\n# Other\n- o\n"
+	var got []string
+	for _, p := range Parse("project", []byte(src)) {
+		got = append(got, p.Text+"="+p.Section)
+	}
+	want := []string{"before=", "Title=", "under title=", "Build=Build", "b=Build", "Deep=Deep", "d=Deep", "Style=Style", "s=Style", "Other=", "o="}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("sections = %q\nwant %q", got, want)
+	}
+}
+
+func TestPointerNeedsARelativeMarkdownLink(t *testing.T) {
+	tests := []struct {
+		line string
+		link string // "" when the bullet is a plain fact
+	}{
+		{"- [Build quirks](build.md) — sccache breaks -Werror", "build.md"},
+		{"* [Build](topics/build.MD)", "topics/build.MD"},
+		{"1. [Build](./build.md#cache) see there", "./build.md"},
+		{"- [Up](../shared/notes.md)", "../shared/notes.md"},
+		{"- [A [nested] title](a.md)", "a.md"},
+		{"- [Titled](a.md \"About a\")", "a.md"},
+		{"- [Parens](a(1).md)", "a(1).md"},
+		{"- [Web](https://example.com/a.md)", ""},
+		{"- [Abs](/etc/a.md)", ""},
+		{"- [Anchor](#build)", ""},
+		{"- [Text](notes.txt)", ""},
+		{"- [Almost](a.md", ""},
+		{"- [Spaced] (a.md)", ""},
+		{"- see [Build](build.md)", ""},
+		{"- [Bad title](a.md \"open)", ""},
+	}
+	for _, tt := range tests {
+		p := Parse("project", []byte(tt.line+"\n"))[0]
+		wantKind := Fact
+		if tt.link != "" {
+			wantKind = Pointer
+		}
+		if p.Kind != wantKind || p.Link != tt.link {
+			t.Errorf("%q = %v %q, want %v %q", tt.line, p.Kind, p.Link, wantKind, tt.link)
+		}
+	}
+}
+
+func TestRepeatedFactsGetNumberedIDs(t *testing.T) {
+	pages := Parse("project", []byte("- Use pnpm\n## Again\n- Use  pnpm\n* Use pnpm\n- Other\n"))
+	base := pages[0].ID
+	var got []string
+	for _, p := range pages {
+		got = append(got, p.ID)
+	}
+	want := []string{base, pages[1].ID, base + "-2", base + "-3", pages[4].ID}
+	if !reflect.DeepEqual(got, want) || len(base) != len("P-")+10 {
+		t.Errorf("ids = %q, want %q", got, want)
+	}
+}
+
+func TestIDsDependOnScopeKindAndTextOnly(t *testing.T) {
+	id := func(scope, src string) string { return Parse(scope, []byte(src))[0].ID }
+	sum := sha1.Sum([]byte("project\x00fact\x00Use pnpm"))
+	want := "P-" + hex.EncodeToString(sum[:])[:10]
+	tests := []struct {
+		name, scope, src string
+		same             bool
+	}{
+		{"same text", "project", "- Use pnpm\n", true},
+		{"other marker, spacing, line ending", "project", "+   Use   pnpm\r\n\n\n", true},
+		{"other scope", "global", "- Use pnpm\n", false},
+		{"other kind", "project", "Use pnpm\n", false},
+		{"other text", "project", "- Use npm\n", false},
+	}
+	for _, tt := range tests {
+		if got := id(tt.scope, tt.src); (got == want) != tt.same {
+			t.Errorf("%s: id %q, reference %q, want same=%v", tt.name, got, want, tt.same)
+		}
+	}
+}
+
+func TestHashIsSHA1OfKindAndText(t *testing.T) {
+	sum := sha1.Sum([]byte("heading\x00Build"))
+	for _, scope := range []string{"global", "project"} {
+		if got := Parse(scope, []byte("## Build\n"))[0].Hash; got != hex.EncodeToString(sum[:]) {
+			t.Errorf("%s: Hash = %q", scope, got)
+		}
+	}
+}
+
+func TestCRLFStaysInSrcButNotInText(t *testing.T) {
+	src := "# Memory\r\n\r\n- Use pnpm\r\n  not npm\r\n```\r\ncode\r\n```\r\n[x](a.md)\r"
+	pages := Parse("project", []byte(src))
+	checkPages(t, src, pages)
+	want := []string{"heading@1+2 Memory", "fact@3+2 Use pnpm not npm", "text@5+3 code", "text@8+1 [x](a.md)"}
+	if got := pageList(pages); !reflect.DeepEqual(got, want) {
+		t.Fatalf("pages = %q, want %q", got, want)
+	}
+	if pages[0].Src != "# Memory\r\n\r\n" {
+		t.Errorf("heading Src = %q", pages[0].Src)
+	}
+	if got := pages[1].Form(Summary, "MEMORY.md"); got != "- Use pnpm not npm\n" {
+		t.Errorf("Summary = %q", got)
+	}
+	if got := pages[0].Form(Summary, "MEMORY.md"); got != "# Memory\n\n" {
+		t.Errorf("heading Summary = %q", got)
+	}
+}
+
+func TestInvalidUTF8IsReplacedInText(t *testing.T) {
+	pages := Parse("project", []byte("- caf\xe9 \xff\xfe ok\n# \xc3\n"))
+	if pages[0].Text != "caf\uFFFD \uFFFD ok" || pages[1].Text != "\uFFFD" {
+		t.Errorf("Text = %q, %q", pages[0].Text, pages[1].Text)
+	}
+}
+
+func TestMinIsFullOnlyForHeadings(t *testing.T) {
+	for kind, want := range map[Kind]Fidelity{Heading: Full, Fact: PointerForm, Pointer: PointerForm, Text: PointerForm} {
+		p := Page{Kind: kind}
+		if got := p.Min(); got != want {
+			t.Errorf("%v.Min() = %v, want %v", kind, got, want)
+		}
+	}
+}
+
+// firstPageForm renders the first page of src at f, for MEMORY.md.
+func firstPageForm(src string, f Fidelity) string {
+	p := Parse("project", []byte(src))[0]
+	return p.Form(f, "MEMORY.md")
+}
+
+func TestFullFormIsTheSourceEndingInANewline(t *testing.T) {
+	for src, want := range map[string]string{
+		"- a\n\n":   "- a\n\n",
+		"- a":       "- a\n",
+		"- a\r\n":   "- a\r\n",
+		"- a\n  ":   "- a\n  \n",
+		"\n\n# T\n": "\n\n# T\n",
+	} {
+		if got := firstPageForm(src, Full); got != want {
+			t.Errorf("Full of %q = %q, want %q", src, got, want)
+		}
+	}
+}
+
+func TestShortOneLinePageIsItsOwnSummary(t *testing.T) {
+	max := strings.Repeat("é", SummaryMax-2)
+	for _, line := range []string{
+		"- Use pnpm",
+		"  *   spaced   out  ",
+		"# Title",
+		"A one-line paragraph.",
+		"- [Build](build.md) — quirks",
+		"<!-- one-line comment -->",
+		"- " + max,
+	} {
+		if got := firstPageForm(line+"\n", Summary); got != line+"\n" {
+			t.Errorf("Summary of %q = %q", line, got)
+		}
+	}
+}
+
+func TestSummaryOfLongerPages(t *testing.T) {
+	long := strings.Repeat("word ", 30) // 150 runes
+	tests := []struct {
+		name, src, want string
+	}{
+		{"fact joins its lines", "- Use pnpm,\n  not npm\n", "- Use pnpm, not npm\n"},
+		{"nested fact", "* parent\n  - child\n", "- parent - child\n"},
+		{"long heading is cut", "## " + long + "\n", "## " + strings.Repeat("word ", 22) + "word…\n"},
+		{"pointer keeps its first line", "- [Build](build.md) — quirks\n  of the build\n", "- [Build](build.md) — quirks\n"},
+		{"paragraph", "Some paragraph\nthat goes on.\n", "Some paragraph …\n"},
+		{"long paragraph line", long + "\n", strings.Repeat("word ", 23) + "word…\n"},
+		{"fence", "```go\nfunc main() {\n\tprintln(\"a long enough line\")\n}\n```\n", "[code block, 5 lines at MEMORY.md:1]\n"},
+		{"comment", "<!--\nThis file is read by the agent on every turn.\n-->\n", "[comment, 3 lines at MEMORY.md:1]\n"},
+		{"stub lines skip leading blanks", "\n\n```\nsome code that is long enough\n```\n", "[code block, 3 lines at MEMORY.md:3]\n"},
+	}
+	for _, tt := range tests {
+		if got := firstPageForm(tt.src, Summary); got != tt.want {
+			t.Errorf("%s: Summary = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestSummaryCutsAtAWordBoundary(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		max  int
+		want string
+	}{
+		{"fits", "Run make first", 14, "Run make first"},
+		{"last space that fits", "Run make before testing", 15, "Run make…"},
+		{"space right after the kept runes", "Run make before", 9, "Run make…"},
+		{"no space: hard at the limit", "Supercalifragilistic", 6, "Super…"},
+		{"only a leading word too long", "Supercalifragilistic expialidocious", 6, "Super…"},
+		{"a boundary too far back cuts hard", "see https://example.com/long/path", 12, "see https:/…"},
+		{"a long link title cuts hard", "- [ttttttttttt](a.md)", 10, "- [tttttt…"},
+		{"multibyte runes are never split", "日本語のテキスト", 4, "日本語…"},
+		{"tabs count as spaces", "a\tbbbbbb", 4, "a…"},
+		{"zero", "abc", 0, ""},
+	}
+	for _, tt := range tests {
+		got := mdCut(tt.in, tt.max)
+		if got != tt.want || utf8.RuneCountInString(got) > tt.max || !utf8.ValidString(got) {
+			t.Errorf("%s: mdCut(%q, %d) = %q, want %q", tt.name, tt.in, tt.max, got, tt.want)
+		}
+	}
+	// Through a page: the fact's words fill the summary, "…" included, to
+	// SummaryMax runes or one less when the cut falls on a space.
+	fact := "- " + strings.Repeat("ab ", 35) + "\n  " + strings.Repeat("cd ", 20) + "\n"
+	want := "- " + strings.Repeat("ab ", 35) + "cd cd cd cd…\n"
+	if got := firstPageForm(fact, Summary); got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+}
+
+func TestPointerFormOfEachKind(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"fact: six words and where", "- Run `make wasm` before testing the extension,\n  or pi loads a stale core\n", "- Run `make wasm` before testing the … (MEMORY.md:1)\n"},
+		{"pointer: its link", "- [Build quirks](build.md#cache) — sccache breaks -Werror on every clean build\n", "- [Build quirks](build.md#cache)\n"},
+		{"text: where and how long", "A paragraph that explains\nsomething at length,\nover three lines.\n", "[… 3 lines at MEMORY.md:1]\n"},
+		{"fence", "```\na = 1 + 2 + 3 + 4 + 5 + 6 + 7 + 8 + 9\n```\n", "[… 3 lines at MEMORY.md:1]\n"},
+		{"heading: its summary", "## Build\n\n\n", "## Build\n\n"},
+		{"short fact: the summary is shorter than a stub", "- Use pnpm\n", "- Use pnpm\n"},
+		{"long title: the summary is no longer", "- [" + strings.Repeat("t", 130) + "](a.md) x\n", "- [" + strings.Repeat("t", 116) + "…\n"},
+	}
+	for _, tt := range tests {
+		if got := firstPageForm(tt.src, PointerForm); got != tt.want {
+			t.Errorf("%s: PointerForm = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+	p := Parse("project", []byte("# T\n- Squash merge every pull request unless it carries a database migration that other branches depend on\n"))[1]
+	if got := p.Form(PointerForm, ".pi/memory/MEMORY.md"); got != "- Squash merge every pull request unless … (.pi/memory/MEMORY.md:2)\n" {
+		t.Errorf("stub names the file and line: %q", got)
+	}
+}
+
+func TestReducedFormsKeepOneBlankLine(t *testing.T) {
+	src := "Some paragraph\nthat goes on.\n\n\n\n- Use pnpm\n \n"
+	pages := Parse("project", []byte(src))
+	for i, want := range [][2]string{
+		{"Some paragraph …\n\n", "Some paragraph …\n\n"},
+		{"- Use pnpm\n\n", "- Use pnpm\n\n"},
+	} {
+		if got := [2]string{pages[i].Form(Summary, "MEMORY.md"), pages[i].Form(PointerForm, "MEMORY.md")}; got != want {
+			t.Errorf("page %d: Summary, PointerForm = %q, want %q", i, got, want)
+		}
+	}
+	if got := firstPageForm("\n \n", Summary); got != "\n" {
+		t.Errorf("a page of blanks summarizes as one blank line, got %q", got)
+	}
+}
+
+func TestFormsNeverGrowAsFidelityDrops(t *testing.T) {
+	for _, src := range []string{
+		"```\n```\n",                           // a stub would be longer than the fence
+		"<!--\n-->\n",                          // or than the comment
+		"a\nb\n",                               // "a …" is longer than "a\nb"
+		"- a\n  b\n",                           // the fact's stub is longer than its summary
+		"- \xff\xff\n  \xff\n",                 // U+FFFD is longer than the byte it replaces
+		"## \xff\xfe\xfd\n\n",                  // same on a heading's fast path
+		"# " + strings.Repeat("x", 119) + "\n", // over SummaryMax with no space
+		"- [t](a.md)\n  b\n",
+		"\n\n\n- x\n",
+	} {
+		checkPages(t, src, Parse("project", []byte(src)))
+	}
+}

@@ -1,0 +1,360 @@
+package notes
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// hitKeys names hits as "scope file:line", the way a person reads them.
+func hitKeys(hits []Hit) []string {
+	keys := []string{}
+	for _, h := range hits {
+		keys = append(keys, h.Scope+" "+h.File+":"+strconv.Itoa(h.Page.Line))
+	}
+	return keys
+}
+
+func mustQuery(t *testing.T, q string) Query {
+	t.Helper()
+	parsed, err := ParseQuery(q)
+	if err != nil {
+		t.Fatalf("ParseQuery(%q): %v", q, err)
+	}
+	return parsed
+}
+
+func sameKeys(t *testing.T, what string, got, want []string) {
+	t.Helper()
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s:\n got %q\nwant %q", what, got, want)
+	}
+}
+
+func TestParseQueryReadsWordsPhrasesAndScope(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Query
+	}{
+		{`sccache`, Query{Words: []string{"sccache"}}},
+		{`Tests "build cache" scope:project`, Query{Words: []string{"tests"}, Phrases: []string{"build cache"}, Scope: "project"}},
+		{`SCOPE:Global deploy`, Query{Words: []string{"deploy"}, Scope: "global"}},
+		{`scope:local scope:LOCAL notes`, Query{Words: []string{"notes"}, Scope: "local"}},
+		{`kebab-case C++`, Query{Words: []string{"kebab", "case", "cpp"}}},
+		{`test Test TEST! "a b" "A, b"`, Query{Words: []string{"test"}, Phrases: []string{"a b"}}},
+		{"  tabs\tand\nspaces  ", Query{Words: []string{"tabs", "and", "spaces"}}},
+		{`"" ci`, Query{Words: []string{"ci"}}},
+		{`x"build cache"y`, Query{Words: []string{"x", "y"}, Phrases: []string{"build cache"}}},
+		{`“build cache” eviter`, Query{Words: []string{"eviter"}, Phrases: []string{"build cache"}}},
+		{`Éviter ORM Straße`, Query{Words: []string{"éviter", "orm", "straße"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseQuery(tt.in)
+			if err != nil {
+				t.Fatalf("error: %v", err)
+			}
+			tt.want.Raw = tt.in
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %#v\nwant %#v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseQueryRefusesMalformedQueriesSayingHowToWriteThem(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "", `query has no words: give at least one word or "quoted phrase", e.g. sccache "build cache" scope:project`},
+		{"blank", " \t\n ", `query has no words: give at least one word or "quoted phrase", e.g. sccache "build cache" scope:project`},
+		{"only punctuation", `-- "!!" ?`, `query has no words: give at least one word or "quoted phrase", e.g. sccache "build cache" scope:project`},
+		{"only a scope", "scope:project", `query has no words: give at least one word or "quoted phrase", e.g. sccache "build cache" scope:project`},
+		{"unbalanced quote", `sccache "build cache`, `unbalanced quote: nothing closes the " opened before "build cache"; write a phrase between two quotes, as in "build cache"`},
+		{"quote at the end", `sccache "`, `unbalanced quote: nothing closes the " at the end of the query; write a phrase between two quotes, as in "build cache"`},
+		{"three quotes", `"a" "b`, `unbalanced quote: nothing closes the " opened before "b"; write a phrase between two quotes, as in "build cache"`},
+		{"long unclosed phrase is cut", `"` + strings.Repeat("é", 30), `unbalanced quote: nothing closes the " opened before "` + strings.Repeat("é", 20) + `…"; write a phrase between two quotes, as in "build cache"`},
+		{"unknown scope", "scope:team sccache", `unknown scope "team": write scope:global, scope:project or scope:local`},
+		{"empty scope", "scope: sccache", `unknown scope "": write scope:global, scope:project or scope:local`},
+		{"two scopes", "scope:project scope:global sccache", `two scopes, project and global: name at most one, or none to search every scope`},
+		{"33 terms", manyTerms(33), `query has more than 32 words and phrases: keep the few that only the note you want would contain`},
+		{"too long", strings.Repeat("a", 1001), `query is 1001 bytes, over the limit of 1,000: search for a few distinctive words instead`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q, err := ParseQuery(tt.in)
+			if err == nil {
+				t.Fatalf("ParseQuery(%q) = %#v, want an error", tt.in, q)
+			}
+			if err.Error() != tt.want {
+				t.Errorf("error:\n got %s\nwant %s", err, tt.want)
+			}
+		})
+	}
+}
+
+// manyTerms is n distinct words, phrases every third, to reach the term limit.
+func manyTerms(n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		w := "w" + strconv.Itoa(i)
+		if i%3 == 0 {
+			w = `"` + w + ` z"`
+		}
+		b.WriteString(w + " ")
+	}
+	return b.String()
+}
+
+func TestParseQueryAcceptsExactly32Terms(t *testing.T) {
+	q := mustQuery(t, manyTerms(32))
+	if n := len(q.Words) + len(q.Phrases); n != 32 {
+		t.Errorf("terms = %d, want 32", n)
+	}
+	if _, err := ParseQuery(strings.Repeat("a", 1000)); err != nil {
+		t.Errorf("a 1,000-byte query: %v", err)
+	}
+}
+
+func TestRecallRanksAPreciseFactAboveALongParagraph(t *testing.T) {
+	long := "Our tests are slow because the integration suite starts a database, a cache and three services, " +
+		"waits for each to report healthy, seeds fixtures, and only then runs; nobody has had the time to " +
+		"split it into smaller suites or to cache the images between runs on the shared runners we use"
+	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{
+		page(Text, 9, long, "Build"),
+		page(Fact, 3, "Run tests with -race", "Build"),
+		page(Fact, 4, "Deploy on Fridays only with approval", "Release"),
+	}}}
+	hits := Recall(mustQuery(t, "testing"), docs, 5)
+	sameKeys(t, "hits", hitKeys(hits), []string{"project MEMORY.md:3", "project MEMORY.md:9"})
+	if hits[0].Score <= hits[1].Score {
+		t.Errorf("scores %v, want the fact strictly first", []float64{hits[0].Score, hits[1].Score})
+	}
+}
+
+func TestRecallRanksRareWordsAboveCommonOnes(t *testing.T) {
+	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{
+		page(Fact, 1, "Use pnpm for the workspace", ""),
+		page(Fact, 2, "Use sccache for the build", ""),
+		page(Fact, 3, "Use tabs in Go files", ""),
+	}}}
+	hits := Recall(mustQuery(t, "use sccache"), docs, 5)
+	sameKeys(t, "hits", hitKeys(hits), []string{"project MEMORY.md:2", "project MEMORY.md:1", "project MEMORY.md:3"})
+}
+
+func TestRecallKeepsHeadingsBelowFactsWithTheSameMatches(t *testing.T) {
+	longFact := "Testing needs the " + strings.Repeat("local docker daemon and ", 20) + "a network"
+	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{
+		page(Heading, 1, "Testing", ""),
+		page(Fact, 2, longFact, "Testing"),
+		page(Heading, 4, "Release", ""),
+		page(Fact, 5, "Tag releases from main", "Release"),
+	}}}
+	sameKeys(t, "testing", hitKeys(Recall(mustQuery(t, "testing"), docs, 5)), []string{"project MEMORY.md:2", "project MEMORY.md:1"})
+	sameKeys(t, "release", hitKeys(Recall(mustQuery(t, "release"), docs, 5)), []string{"project MEMORY.md:5", "project MEMORY.md:4"})
+	// A heading that matches more still ranks by what it matches.
+	sameKeys(t, "release testing", hitKeys(Recall(mustQuery(t, "release tag"), docs, 5)), []string{"project MEMORY.md:5", "project MEMORY.md:4"})
+}
+
+func TestRecallRequiresEveryPhraseAsConsecutiveWords(t *testing.T) {
+	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{
+		page(Fact, 1, "The build caches live in ~/.cache/sccache", ""),
+		page(Fact, 2, "Rebuild cache keys after a toolchain bump", ""),
+		page(Fact, 3, "Cache the build output of sccache in CI", ""),
+		page(Fact, 4, "Build-cache misses slow CI down", ""),
+		page(Fact, 5, "Build cache: never share it between sccache versions", ""),
+	}}}
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{`"build cache"`, []string{"project MEMORY.md:4", "project MEMORY.md:1", "project MEMORY.md:5"}},
+		{`"build cache" sccache`, []string{"project MEMORY.md:1", "project MEMORY.md:5"}},
+		{`"build cache" "CI"`, []string{"project MEMORY.md:4"}},
+		{`"cache the build" ci`, []string{"project MEMORY.md:3"}},
+		{`"build cache" toolchain`, []string{}},
+	}
+	for _, tt := range tests {
+		sameKeys(t, tt.q, hitKeys(Recall(mustQuery(t, tt.q), docs, 10)), tt.want)
+	}
+}
+
+func TestRecallScopeFilterKeepsOnlyThatScopeWithUnchangedScores(t *testing.T) {
+	docs := []Doc{
+		{Scope: "global", File: "MEMORY.md", Pages: []Page{page(Fact, 1, "Prefer ripgrep over grep", ""), page(Fact, 2, "Use tabs", "")}},
+		{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 1, "ripgrep ignores vendored code here", "")}},
+		{Scope: "local", File: "MEMORY.local.md", Pages: []Page{page(Fact, 1, "My ripgrep config is in ~/.ripgreprc", "")}},
+	}
+	all := Recall(mustQuery(t, "ripgrep"), docs, 10)
+	sameKeys(t, "all scopes, shortest first", hitKeys(all), []string{"global MEMORY.md:1", "project MEMORY.md:1", "local MEMORY.local.md:1"})
+	for _, scope := range []string{"global", "project", "local"} {
+		hits := Recall(mustQuery(t, "ripgrep scope:"+scope), docs, 10)
+		if len(hits) != 1 || hits[0].Scope != scope {
+			t.Fatalf("scope:%s = %q, want one %s hit", scope, hitKeys(hits), scope)
+		}
+		for _, h := range all {
+			if h.Scope == scope && h.Score != hits[0].Score {
+				t.Errorf("scope:%s changed the score from %v to %v", scope, h.Score, hits[0].Score)
+			}
+		}
+	}
+}
+
+func TestRecallMatchesInflectedForms(t *testing.T) {
+	tests := []struct{ query, text string }{
+		{"test", "Tests run in parallel"},
+		{"tests", "Testing needs docker"},
+		{"testing", "Tested on Go 1.25"},
+		{"cache", "Caching is off in CI"},
+		{"caches", "Cached images expire weekly"},
+		{"library", "Vendored libraries live in third_party"},
+		{"use", "Used by the release script"},
+		{"using", "Uses pnpm"},
+		{"run", "Running the linter takes a minute"},
+		{"class", "Classes are final by default"},
+		{"box", "Boxes are rebuilt nightly"},
+	}
+	for _, tt := range tests {
+		docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 1, tt.text, "")}}}
+		if hits := Recall(mustQuery(t, tt.query), docs, 5); len(hits) != 1 {
+			t.Errorf("%q does not find %q", tt.query, tt.text)
+		}
+	}
+}
+
+func TestRecallStemLeavesWordsThatOnlyLookInflected(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"tests", "test"}, {"testing", "test"}, {"tested", "test"},
+		{"cache", "cach"}, {"caching", "cach"}, {"cached", "cach"}, {"caches", "cach"},
+		{"running", "run"}, {"runs", "run"}, {"install", "install"}, {"installing", "install"},
+		{"used", "use"}, {"use", "use"}, {"uses", "use"},
+		{"libraries", "library"}, {"classes", "class"},
+		{"status", "status"}, {"this", "this"}, {"gas", "gas"}, {"ci", "ci"},
+		{"string", "string"}, {"need", "need"}, {"needs", "need"}, {"red", "red"}, {"tree", "tree"},
+		{"cafés", "café"}, {"日本語", "日本語"},
+	}
+	for _, tt := range tests {
+		if got := recallStem(tt.in); got != tt.want {
+			t.Errorf("recallStem(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestRecallBreaksTiesByScopeThenFileThenLine(t *testing.T) {
+	fact := func(line int) Page { return page(Fact, line, "Run make lint before pushing", "") }
+	docs := []Doc{
+		{Scope: "global", File: "MEMORY.md", Pages: []Page{fact(4)}},
+		{Scope: "project", File: "tools.md", Pages: []Page{fact(1)}},
+		{Scope: "local", File: "MEMORY.local.md", Pages: []Page{fact(2)}},
+		{Scope: "project", File: "MEMORY.md", Pages: []Page{fact(7), fact(3)}},
+	}
+	want := []string{"project MEMORY.md:3", "project MEMORY.md:7", "project tools.md:1", "local MEMORY.local.md:2", "global MEMORY.md:4"}
+	sameKeys(t, "ties", hitKeys(Recall(mustQuery(t, "lint"), docs, 10)), want)
+	reversed := []Doc{docs[3], docs[2], docs[1], docs[0]}
+	reversed[0].Pages = []Page{fact(3), fact(7)}
+	sameKeys(t, "ties, docs reversed", hitKeys(Recall(mustQuery(t, "lint"), reversed, 10)), want)
+}
+
+func TestRecallReturnsAtMostLimitHits(t *testing.T) {
+	var pages []Page
+	for i := 1; i <= 6; i++ {
+		pages = append(pages, page(Fact, i, "deploy step "+strconv.Itoa(i), ""))
+	}
+	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: pages}}
+	q := mustQuery(t, "deploy")
+	tests := []struct {
+		limit int
+		want  int
+	}{{1, 1}, {3, 3}, {6, 6}, {10, 6}, {0, 0}, {-1, 6}}
+	for _, tt := range tests {
+		if got := len(Recall(q, docs, tt.limit)); got != tt.want {
+			t.Errorf("limit %d: %d hits, want %d", tt.limit, got, tt.want)
+		}
+	}
+	sameKeys(t, "limit 2", hitKeys(Recall(q, docs, 2)), []string{"project MEMORY.md:1", "project MEMORY.md:2"})
+}
+
+func TestRecallFindsNothingWithoutAMatchOrPages(t *testing.T) {
+	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 1, "Use tabs", ""), page(Text, 2, "", "")}}}
+	if hits := Recall(mustQuery(t, "spaces"), docs, 5); hits != nil {
+		t.Errorf("hits = %q, want none", hitKeys(hits))
+	}
+	if hits := Recall(mustQuery(t, "tabs"), nil, 5); hits != nil {
+		t.Errorf("hits over no docs = %q, want none", hitKeys(hits))
+	}
+	if hits := Recall(Query{Words: []string{"—"}}, docs, 5); hits != nil {
+		t.Errorf("a hand-built query without words found %q", hitKeys(hits))
+	}
+}
+
+func TestRecallSearchesAHandBuiltQueryAsItsParsedForm(t *testing.T) {
+	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 1, "Build caches live in ~/.cache", "")}}}
+	hits := Recall(Query{Words: []string{"Live!"}, Phrases: []string{"Build-Caches"}}, docs, 5)
+	sameKeys(t, "hits", hitKeys(hits), []string{"project MEMORY.md:1"})
+}
+
+func TestRecallHandlesUnicode(t *testing.T) {
+	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{
+		page(Fact, 1, "Éviter les ORM dans le cœur", ""),
+		page(Fact, 2, "Die Straße heißt Hauptstraße", ""),
+		page(Fact, 3, "設定は 日本語 で書く", ""),
+		page(Fact, 4, "Les cafés ferment à 18 h", ""),
+	}}}
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"éviter", []string{"project MEMORY.md:1"}},
+		{"ÉVITER orm", []string{"project MEMORY.md:1"}},
+		{`"dans le CŒUR"`, []string{"project MEMORY.md:1"}},
+		{"STRASSE", []string{}},
+		{"straße", []string{"project MEMORY.md:2"}},
+		{"日本語", []string{"project MEMORY.md:3"}},
+		{"café", []string{"project MEMORY.md:4"}},
+	}
+	for _, tt := range tests {
+		sameKeys(t, tt.q, hitKeys(Recall(mustQuery(t, tt.q), docs, 5)), tt.want)
+	}
+}
+
+func TestRecallDoesNotChangeItsInput(t *testing.T) {
+	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 2, "Tests need docker", ""), page(Fact, 1, "tests", "")}}}
+	q := mustQuery(t, "tests")
+	Recall(q, docs, 5)
+	if docs[0].Pages[0].Text != "Tests need docker" || docs[0].Pages[0].Line != 2 || q.Words[0] != "tests" {
+		t.Errorf("Recall changed its input: %#v %#v", docs, q)
+	}
+}
+
+func ExampleParseQuery() {
+	q, _ := ParseQuery(`Tests "build cache" scope:project`)
+	fmt.Printf("%q %q %q\n", q.Words, q.Phrases, q.Scope)
+	_, err := ParseQuery("scope:team sccache")
+	fmt.Println(err)
+	// Output:
+	// ["tests"] ["build cache"] "project"
+	// unknown scope "team": write scope:global, scope:project or scope:local
+}
+
+func ExampleRecall() {
+	docs := []Doc{
+		{Scope: "global", File: "MEMORY.md", Pages: []Page{
+			{Kind: Fact, Line: 5, Text: "Tests in Go repos run with -race"},
+		}},
+		{Scope: "project", File: "MEMORY.md", Pages: []Page{
+			{Kind: Heading, Line: 1, Text: "Testing"},
+			{Kind: Fact, Line: 3, Text: "Run tests with make test-go"},
+			{Kind: Fact, Line: 4, Text: "Deploys need a tag"},
+		}},
+	}
+	q, _ := ParseQuery("testing")
+	for _, h := range Recall(q, docs, 10) {
+		fmt.Printf("%s %s:%d %.2f %s\n", h.Scope, h.File, h.Page.Line, h.Score, h.Page.Text)
+	}
+	// Output:
+	// project MEMORY.md:3 0.57 Run tests with make test-go
+	// global MEMORY.md:5 0.56 Tests in Go repos run with -race
+	// project MEMORY.md:1 0.50 Testing
+}

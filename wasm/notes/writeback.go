@@ -1,0 +1,224 @@
+package notes
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/redact"
+)
+
+// Writeback limits (docs/decisions/005-markdown-memory.md).
+const (
+	// MaxFactRunes is the longest fact a flush writes as one bullet; longer
+	// detail belongs in a topic file.
+	MaxFactRunes = 500
+	// DefaultSection is where a remembered fact goes when no section is named.
+	DefaultSection = "Notes"
+)
+
+// Rules are what a flush checks a staged fact against.
+type Rules struct {
+	Strict   bool // reject instead of repairing
+	MaxLines int  // the scope's maxInjectLines: the index must stay injectable
+	MaxBytes int  // the scope's maxInjectBytes
+	File     string
+}
+
+// Outcome is the verdict on one staged fact.
+type Outcome struct {
+	Commit    bool
+	Reason    string // when rejected: duplicate, secret, too_long, multiline, index_cap, invalid
+	Detail    string // what a person reads: why it was rejected, or what was repaired
+	Text      string // the fact as it will be written
+	Duplicate int    // index in pages of the duplicated page, -1 when none
+	Out       []byte // the new file when committed
+	Line      int    // line of the new bullet when committed
+	Warning   string // committed, but worth saying (an index over its caps, not strict)
+}
+
+// Check validates a staged fact against the file src (parsed into pages) and
+// returns the new file when it may be written. A duplicate is never written,
+// strict or not: it confirms the page it duplicates instead.
+//
+//	Check("Run make test", "Notes", src, pages, Rules{Strict: true, …}).Commit => true
+func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
+	o := Outcome{Duplicate: -1}
+	text = strings.TrimSpace(text)
+	if section = strings.TrimSpace(section); section == "" {
+		section = DefaultSection
+	}
+	var repaired []string
+	if text == "" || !utf8.ValidString(text) {
+		o.Reason, o.Detail = "invalid", "a fact must be non-empty UTF-8 text"
+		return o
+	}
+	if strings.ContainsAny(section, "\r\n") || !utf8.ValidString(section) {
+		o.Reason, o.Detail = "invalid", "a section name must be one line of text"
+		return o
+	}
+	if strings.ContainsAny(text, "\r\n") {
+		if r.Strict {
+			o.Reason, o.Detail = "multiline", "a fact is one line; put longer detail in a topic file and remember a pointer to it"
+			return o
+		}
+		text = strings.Join(strings.Fields(text), " ")
+		repaired = append(repaired, "joined its lines")
+	}
+	if clean, kinds := redact.String(text); len(kinds) > 0 {
+		if r.Strict {
+			o.Reason, o.Detail = "secret", "it contains what looks like a secret ("+strings.Join(kinds, ", ")+"); memory files are read by people and models, so remember it without the secret"
+			return o
+		}
+		text = clean
+		repaired = append(repaired, "redacted "+strings.Join(kinds, ", "))
+	}
+	if n := utf8.RuneCountInString(text); n > MaxFactRunes {
+		if r.Strict {
+			o.Reason, o.Detail = "too_long", "it is "+strconv.Itoa(n)+" characters, over "+strconv.Itoa(MaxFactRunes)+"; put the detail in a topic file and remember a one-line pointer to it"
+			return o
+		}
+		text = cutRunes(text, MaxFactRunes)
+		repaired = append(repaired, "cut to "+strconv.Itoa(MaxFactRunes)+" characters")
+	}
+	if i := Duplicate(text, pages); i >= 0 {
+		p := &pages[i]
+		o.Reason, o.Duplicate = "duplicate", i
+		o.Detail = "already in " + r.File + ":" + strconv.Itoa(p.Line) + " (" + p.ID + "); that entry is marked as confirmed"
+		return o
+	}
+	out, line := Insert(src, section, text)
+	lines := strings.Count(string(out), "\n")
+	if lines > r.MaxLines || len(out) > r.MaxBytes {
+		msg := r.File + " would have " + strconv.Itoa(lines) + " lines and " + strconv.Itoa(len(out)) + " bytes, over maxInjectLines " + strconv.Itoa(r.MaxLines) + " or maxInjectBytes " + strconv.Itoa(r.MaxBytes) + ", so part of it would stop being injected; move detail to a topic file or archive/ first"
+		if r.Strict {
+			o.Reason, o.Detail = "index_cap", msg
+			return o
+		}
+		o.Warning = msg
+	}
+	o.Commit, o.Text, o.Out, o.Line = true, text, out, line
+	o.Detail = strings.Join(repaired, "; ")
+	return o
+}
+
+func cutRunes(s string, max int) string {
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n, end := 0, 0
+	for i := range s {
+		if n == max-1 {
+			end = i
+			break
+		}
+		n++
+	}
+	cut := s[:end]
+	if sp := strings.LastIndexByte(cut, ' '); sp > len(cut)/2 {
+		cut = cut[:sp]
+	}
+	return strings.TrimRight(cut, " ") + "…"
+}
+
+// Insert appends "- text" as the last item of the "## section" of src (the
+// first level-2 heading whose text matches, ignoring case), creating the
+// section at the end of the file when there is none. It returns the new file
+// and the 1-based line of the new bullet. Everything else stays byte for byte.
+//
+//	Insert([]byte("## Build\n- make\n\n## Style\n- tabs\n"), "Build", "make test") => "## Build\n- make\n- make test\n\n## Style\n- tabs\n", 3
+func Insert(src []byte, section, text string) ([]byte, int) {
+	bullet := "- " + text + "\n"
+	lines := splitLines(string(src))
+	start := -1
+	inFence := false
+	for i, l := range lines {
+		if isFence(l) {
+			inFence = !inFence // a "## Notes" in a code sample is not the section
+		}
+		if lvl, t := headingOf(l); !inFence && lvl == 2 && strings.EqualFold(t, section) {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		var b strings.Builder
+		b.Write(src)
+		if len(src) > 0 && !strings.HasSuffix(string(src), "\n") {
+			b.WriteByte('\n')
+		}
+		if len(strings.TrimSpace(string(src))) > 0 {
+			if !strings.HasSuffix(string(src), "\n\n") {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString("## " + section + "\n\n")
+		line := strings.Count(b.String(), "\n") + 1
+		b.WriteString(bullet)
+		return []byte(b.String()), line
+	}
+	// The section ends at the next heading of level 1 or 2, or at the end; the
+	// bullet goes after its last non-blank line, inside any fence's end.
+	end := len(lines)
+	inFence = false // the heading itself is outside any fence
+	for i := start + 1; i < len(lines); i++ {
+		if isFence(lines[i]) {
+			inFence = !inFence
+		}
+		if lvl, _ := headingOf(lines[i]); !inFence && lvl >= 1 && lvl <= 2 {
+			end = i
+			break
+		}
+	}
+	at := end
+	for at > start+1 && strings.TrimSpace(lines[at-1]) == "" {
+		at--
+	}
+	var b strings.Builder
+	for i := 0; i < at; i++ {
+		b.WriteString(lines[i])
+	}
+	if at > 0 && !strings.HasSuffix(lines[at-1], "\n") {
+		b.WriteByte('\n')
+	}
+	if at == start+1 {
+		// A heading straight followed by its first item: keep a blank line
+		// between them, as the section creation above does.
+		b.WriteByte('\n')
+	}
+	line := strings.Count(b.String(), "\n") + 1
+	b.WriteString(bullet)
+	for i := at; i < len(lines); i++ {
+		b.WriteString(lines[i])
+	}
+	return []byte(b.String()), line
+}
+
+// splitLines keeps each line's newline, so joining gives src back.
+func splitLines(s string) []string {
+	var out []string
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s)
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
+
+// headingOf returns the level and text of an ATX heading line, or 0. It is
+// the parser's rule (mdHeading), so "## C#" is the section "C#" here too.
+func headingOf(line string) (int, string) {
+	if n, text, ok := mdHeading(mdBody(line)); ok {
+		return n, strings.TrimSpace(text)
+	}
+	return 0, ""
+}
+
+func isFence(line string) bool {
+	l := strings.TrimLeft(line, " ")
+	return strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~")
+}
