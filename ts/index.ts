@@ -12,6 +12,7 @@
  *   pi install ./ts                  install the package
  *   pi --no-memory …                 memory off for the session (nothing injected or written)
  *   /decision …  (alias /decisions)  the decision commands
+ *   /memory …                        markdown memory (MEMORY.md notes)
  * Test it: node --test 'ts/test/*.test.ts'
  *
  * A core failure never breaks pi: the handler reports it once per session, restarts the
@@ -21,6 +22,7 @@
 
 import type { BeforeAgentStartEventResult, ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
+import os from "node:os";
 import { Core, CoreTrap, type Effect, type Envelope, type LogLevel } from "./core.ts";
 
 const CORE_FILE = new URL("./core.wasm", import.meta.url);
@@ -58,11 +60,16 @@ function install(pi: ExtensionAPI): void {
 		default: false,
 	});
 
-	for (const name of ["decision", "decisions"]) {
-		pi.registerCommand(name, {
-			description: name === "decision" ? "Record and review the project's decisions" : "Alias of /decision",
+	const commands: Array<[string, string, string]> = [
+		["decision", "decision", "Record and review the project's decisions"],
+		["decisions", "decision", "Alias of /decision"],
+		["memory", "memory", "Markdown memory: status, remember, flush, recall, what was injected (/memory help)"],
+	];
+	for (const [command, store, description] of commands) {
+		pi.registerCommand(command, {
+			description,
 			handler: async (args, ctx) => {
-				await run(ctx, "command", { name: "decision", args, hasUI: ctx.hasUI });
+				await run(ctx, "command", { name: store, args, hasUI: ctx.hasUI });
 			},
 		});
 	}
@@ -76,6 +83,7 @@ function install(pi: ExtensionAPI): void {
 		void run(ctx, "session_start", {
 			cwd: ctx.cwd,
 			agentDir: getAgentDir(),
+			home: os.homedir(),
 			trusted: ctx.isProjectTrusted(),
 			hasUI: ctx.hasUI,
 			mode: ctx.mode,

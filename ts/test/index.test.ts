@@ -40,11 +40,11 @@ const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "
 
 // ---- Scripted core -----------------------------------------------------------------------
 
-test("the factory registers --no-memory, /decision, /decisions and the forwarded events", () => {
+test("the factory registers --no-memory, /decision, /decisions, /memory and the forwarded events", () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	assert.deepEqual(pi.flags.get("no-memory"), { description: "Turn pi-memory off for this session: nothing is injected and nothing is written", type: "boolean", default: false });
-	assert.deepEqual([...pi.commands.keys()], ["decision", "decisions"]);
+	assert.deepEqual([...pi.commands.keys()], ["decision", "decisions", "memory"]);
 	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "before_agent_start", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");
 });
@@ -81,20 +81,22 @@ test("session_start sends what pi knows about the session", async () => {
 	assert.deepEqual(scripted.calls, [
 		{
 			exportName: "session_start",
-			input: { cwd: "/work/app", agentDir: AGENT_DIR, trusted: false, hasUI: false, mode: "print", reason: "resume", flags: { "no-memory": true }, fault: "agent_end" },
+			input: { cwd: "/work/app", agentDir: AGENT_DIR, home: os.homedir(), trusted: false, hasUI: false, mode: "print", reason: "resume", flags: { "no-memory": true }, fault: "agent_end" },
 		},
 	]);
 });
 
-test("/decision and /decisions both reach the command export as decision", async () => {
+test("/decision and /decisions reach the command export as decision, /memory as memory", async () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	const { ctx } = fakeContext({ hasUI: true });
 	await pi.command("decision", 'add "Use tabs"', ctx);
 	await pi.command("decisions", "list", ctx);
+	await pi.command("memory", "remember project Use tabs", ctx);
 	assert.deepEqual(scripted.calls, [
 		{ exportName: "command", input: { name: "decision", args: 'add "Use tabs"', hasUI: true } },
 		{ exportName: "command", input: { name: "decision", args: "list", hasUI: true } },
+		{ exportName: "command", input: { name: "memory", args: "remember project Use tabs", hasUI: true } },
 	]);
 });
 

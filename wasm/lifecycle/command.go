@@ -29,7 +29,9 @@ func (e *Engine) command(out *Out, in gjson.Result) {
 	switch name := in.Get("name").String(); name {
 	case "decision", "decisions":
 		e.s.dec.command(out, words, hasUI)
+	case "memory":
+		e.s.notes.command(out, words, hasUI)
 	default:
-		out.Usage("pi-memory: unknown command " + name + " (known: decision)")
+		out.Usage("pi-memory: unknown command " + name + " (known: decision, memory)")
 	}
 }

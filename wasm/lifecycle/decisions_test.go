@@ -17,8 +17,8 @@ func TestAddThenInjectShowsTheDecisionLine(t *testing.T) {
 	if !strings.Contains(got, "D-2026-02-27-0001 | Use PostgreSQL for the primary database | #db") {
 		t.Fatalf("injected %q", got)
 	}
-	if !strings.HasPrefix(got, "\n\n## Project decisions") {
-		t.Fatalf("section must follow the prompt after a blank line: %q", got)
+	if !strings.Contains(got, "\n\n## Project decisions") || !strings.HasPrefix(got, "\n\n") {
+		t.Fatalf("memory must follow the prompt, and the section the notes, after a blank line: %q", got)
 	}
 }
 
@@ -55,7 +55,7 @@ func TestDisabledProjectInjectsNothingAndWritesNothing(t *testing.T) {
 	os.WriteFile(filepath.Join(r.project, ".pi/decision-memory.config.json"), []byte(`{"enabled": false}`), 0o644)
 	r.start(false, true)
 	before := tree(t, filepath.Dir(r.project))
-	if got := r.injected("hi"); got != "" {
+	if got := r.injected("hi"); strings.Contains(got, "Project decisions") {
 		t.Fatalf("injected %q", got)
 	}
 	r.cmd("add Use Go")
@@ -72,7 +72,7 @@ func TestUntrustedProjectIsInert(t *testing.T) {
 	r := newRig(t, false)
 	r.cmd("add Use Go")
 	r.start(false, false)
-	if got := r.injected("hi"); got != "" {
+	if got := r.injected("hi"); strings.Contains(got, "Project decisions") || strings.Contains(got, ".pi/memory") {
 		t.Fatalf("untrusted project injected %q", got)
 	}
 	r.cmd("list")

@@ -38,8 +38,10 @@ type Session struct {
 	Mode        string
 	NoMemory    bool   // --no-memory: inject nothing this session
 	Fault       string // fault injection: panic in this export (tests only)
+	Home        string // the person's home folder (for /memory import claude)
 
-	dec *decisions
+	dec   *decisions
+	notes *notesStore
 }
 
 // Handle runs one export and returns its envelope.
@@ -71,6 +73,9 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 			// Nothing to do for the decision store; later stores recall here.
 		case "session_shutdown":
 			e.s.dec.settle()
+			for _, msg := range e.s.notes.settle() {
+				out.Notify("warning", "pi-memory: "+msg)
+			}
 		case "project_trust":
 			e.projectTrust(&out, in)
 		case "command":
@@ -114,6 +119,7 @@ func (e *Engine) sessionStart(out *Out, in gjson.Result) {
 		Mode:     in.Get("mode").String(),
 		NoMemory: in.Get("flags.no-memory").Bool(),
 		Fault:    in.Get("fault").String(),
+		Home:     cleanPath(in.Get("home").String()),
 	}
 	e.pending = nil
 	s.ProjectRoot = e.projectRoot(s.Cwd)
@@ -121,6 +127,8 @@ func (e *Engine) sessionStart(out *Out, in gjson.Result) {
 	e.s = s
 	s.dec = newDecisions(e, s)
 	s.dec.start(out)
+	s.notes = newNotes(e, s)
+	s.notes.start(out)
 }
 
 func (e *Engine) projectTrust(out *Out, in gjson.Result) {
@@ -129,6 +137,8 @@ func (e *Engine) projectTrust(out *Out, in gjson.Result) {
 	if was != e.s.Trusted {
 		e.s.dec = newDecisions(e, e.s)
 		e.s.dec.start(out)
+		e.s.notes = newNotes(e, e.s)
+		e.s.notes.start(out)
 	}
 }
 

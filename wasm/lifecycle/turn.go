@@ -3,32 +3,49 @@ package lifecycle
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
 
 // beforeAgentStart injects stable memory into the system prompt and holds the
-// prompt's decision candidates until the run ends.
+// prompt's decision candidates until the run ends. Every store's section goes
+// through one budgeter, in a fixed order: notes, then decisions.
 func (e *Engine) beforeAgentStart(out *Out, in gjson.Result) {
 	d := e.s.dec
 	d.pending = nil
-	if d.inert() != "" {
-		return
+	decText := ""
+	if d.inert() == "" {
+		if err := d.refresh(); err != nil {
+			out.Notify("error", "pi-memory: could not read "+d.log+": "+err.Error()+"; no decisions injected this turn.")
+		} else {
+			if d.cfg.AutoCapture && in.Get("messageType").String() != "custom" {
+				d.pending = decision.Candidates(in.Get("prompt").String())
+			}
+			if !e.s.NoMemory {
+				decText = d.section()
+			}
+		}
 	}
-	if err := d.refresh(); err != nil {
-		out.Notify("error", "pi-memory: could not read "+d.log+": "+err.Error()+"; no decisions injected this turn.")
-		return
+	n := e.s.notes
+	notesText := ""
+	if !e.s.NoMemory {
+		var problems []string
+		notesText, problems = n.section()
+		for _, p := range problems {
+			out.Notify("warning", "pi-memory: "+p)
+		}
 	}
-	if d.cfg.AutoCapture && in.Get("messageType").String() != "custom" {
-		d.pending = decision.Candidates(in.Get("prompt").String())
-	}
-	if e.s.NoMemory {
-		return
-	}
-	if sec := d.section(); sec != "" {
-		out.SystemPromptAppend("\n\n" + sec)
+	text, receipts := budget.Assemble([]budget.Section{
+		{Store: "notes", Text: notesText, Cap: n.capBytes()},
+		{Store: "decisions", Text: decText, Cap: decision.MaxSectionChars * utf8.UTFMax},
+	})
+	n.injected(text, receipts)
+	if text != "" {
+		out.SystemPromptAppend(text)
 	}
 }
 

@@ -206,15 +206,19 @@ func sessionInput(o options) ([]byte, error) {
 	if agentDir, err = filepath.Abs(agentDir); err != nil {
 		return nil, usageError{"--agent-dir: " + err.Error()}
 	}
+	// The home folder only locates other tools' memory (memory import
+	// claude); without one, that command says so.
+	home, _ := os.UserHomeDir()
 	return json.Marshal(struct {
 		Cwd      string          `json:"cwd"`
 		AgentDir string          `json:"agentDir"`
+		Home     string          `json:"home"`
 		Trusted  bool            `json:"trusted"`
 		HasUI    bool            `json:"hasUI"`
 		Mode     string          `json:"mode"`
 		Reason   string          `json:"reason"`
 		Flags    map[string]bool `json:"flags"`
-	}{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), true, false, "cli", "startup", map[string]bool{}})
+	}{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}})
 }
 
 // withJSON adds the --json word pimem was given before the store. It goes

@@ -245,8 +245,18 @@ func TestSessionStartDescribesTheProject(t *testing.T) {
 			args := append(append([]string{"--wasm", wasm}, c.args...), "decision", "session")
 			r := runBin(t, pimemBin, parent, c.env, args...)
 			require.Equal(t, 0, r.exit, r.stderr)
+			// runBin gives every run a fresh HOME unless the case sets one.
+			var got map[string]any
+			require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
+			gotHome, _ := got["home"].(string)
+			require.True(t, filepath.IsAbs(gotHome), "home %q", gotHome)
+			if len(c.env) > 0 && strings.HasPrefix(c.env[0], "HOME=") {
+				require.Equal(t, home, gotHome)
+			}
+			delete(got, "home")
+			gotJSON, _ := json.Marshal(got)
 			want, _ := json.Marshal(map[string]any{"cwd": c.cwd, "agentDir": c.agentDir, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup", "flags": map[string]bool{}})
-			require.Equal(t, canonical(t, string(want)), canonical(t, r.stdout))
+			require.Equal(t, canonical(t, string(want)), canonical(t, string(gotJSON)))
 		})
 	}
 }

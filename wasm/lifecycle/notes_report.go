@@ -1,0 +1,774 @@
+package lifecycle
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/notes"
+)
+
+// ---- /memory status ------------------------------------------------------------
+
+// scopeReport is what status says about one scope.
+type scopeReport struct {
+	sc       *noteScope
+	topics   []string // topic files, "name (bytes)"
+	archived int
+	lines    int
+	injected int // bytes injected on this turn's block
+	table    tableState
+	warnings []string
+}
+
+func (n *notesStore) report() []scopeReport {
+	n.section() // the block as the next turn would inject it
+	injected := map[string]int{}
+	for _, r := range n.receipts {
+		injected[r.Scope] = r.Bytes
+	}
+	var out []scopeReport
+	for _, sc := range n.scopes {
+		r := scopeReport{sc: sc, injected: injected[sc.name]}
+		if sc.exists {
+			r.lines = strings.Count(string(sc.data), "\n")
+			if len(sc.data) > 0 && sc.data[len(sc.data)-1] != '\n' {
+				r.lines++
+			}
+			r.table = n.tableState(sc)
+			if r.lines > n.cfg.MaxInjectLines || len(sc.data) > n.cfg.MaxInjectBytes {
+				r.warnings = append(r.warnings, sc.display+" has "+strconv.Itoa(r.lines)+" lines and "+strconv.Itoa(len(sc.data))+" bytes, over maxInjectLines "+strconv.Itoa(n.cfg.MaxInjectLines)+" or maxInjectBytes "+strconv.Itoa(n.cfg.MaxInjectBytes)+": only part of it is injected. Move detail to topic files or archive/.")
+			}
+		}
+		if sc.readErr != nil {
+			r.warnings = append(r.warnings, "could not read "+sc.file+": "+sc.readErr.Error())
+		}
+		if sc.name != scopeLocal {
+			if entries, err := n.h.List(sc.dir); err == nil {
+				for _, e := range entries {
+					switch {
+					case e == "archive/":
+						if a, err := n.h.List(path.Join(sc.dir, "archive")); err == nil {
+							r.archived = len(a)
+						}
+					case strings.HasSuffix(e, ".md") && e != notesIndex && e != notesLocal:
+						size := ""
+						if st, err := n.h.Stat(path.Join(sc.dir, e)); err == nil {
+							size = " (" + strconv.FormatInt(st.Size, 10) + " bytes)"
+						}
+						r.topics = append(r.topics, e+size)
+					}
+				}
+			}
+		}
+		if sc.name == scopeLocal && sc.exists {
+			if ok, _ := n.localIgnored(); !ok {
+				r.warnings = append(r.warnings, sc.display+" is not in .gitignore, so it would be committed with the team's memory; /memory gitignore adds it.")
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (n *notesStore) cmdStatus(c *cmdCtx) {
+	reps := n.report()
+	pending, _ := n.pending()
+	last := 0
+	for _, r := range n.last {
+		if r.Store == "notes" {
+			last = r.Bytes
+		}
+	}
+	if c.json {
+		w := jsonw.Open(nil)
+		w.Bool("enabled", n.cfg.Enabled)
+		w.Str("disabledBy", n.cfg.DisabledBy)
+		w.Bool("injecting", n.cfg.Enabled && !n.s.NoMemory)
+		w.Bool("trusted", n.s.Trusted)
+		w.Str("globalConfig", n.globalCfg)
+		w.Bool("globalConfigPresent", n.cfg.GlobalPresent)
+		w.Str("projectConfig", n.projCfg)
+		w.Bool("projectConfigPresent", n.cfg.ProjectPresent)
+		w.Bool("pageTableInjection", n.cfg.PageTableInjection)
+		w.Int("maxInjectLines", int64(n.cfg.MaxInjectLines))
+		w.Int("maxInjectBytes", int64(n.cfg.MaxInjectBytes))
+		w.Int("maxMemoryTokens", int64(n.cfg.MaxMemoryTokens))
+		w.Int("blockBytes", int64(len(n.block)))
+		w.Int("blockTokens", int64(notesTokens(n.block)))
+		w.Int("pending", int64(pending))
+		w.Raw("scopes", jsonArray(len(reps), func(b []byte, i int) []byte {
+			r := &reps[i]
+			o := jsonw.Open(b)
+			o.Str("scope", r.sc.name)
+			o.Str("file", r.sc.file)
+			o.Bool("exists", r.sc.exists)
+			o.Int("bytes", int64(len(r.sc.data)))
+			o.Int("lines", int64(r.lines))
+			o.Int("injectedBytes", int64(r.injected))
+			o.Strs("topics", nonNil(r.topics))
+			o.Int("archived", int64(r.archived))
+			o.Str("pageTable", r.table.Status)
+			o.Str("pageTableFile", r.sc.table)
+			o.Strs("warnings", nonNil(r.warnings))
+			return o.Close()
+		}))
+		w.Strs("warnings", nonNil(n.cfg.Warnings))
+		c.out.Output(string(w.Close()))
+		return
+	}
+	var b strings.Builder
+	switch {
+	case !n.cfg.Enabled:
+		b.WriteString("Markdown memory: off (disabled by " + n.cfg.DisabledBy + "; nothing is read beyond the configs, nothing is written)\n")
+	case n.s.NoMemory:
+		b.WriteString("Markdown memory: on, but injection is off for this session (/memory on resumes it)\n")
+	default:
+		b.WriteString("Markdown memory: on, injected before every prompt\n")
+	}
+	switch {
+	case n.s.ProjectRoot == "":
+		b.WriteString("Project: none (global memory only)\n")
+	case !n.s.Trusted:
+		b.WriteString("Project: " + n.s.ProjectRoot + ", not trusted: its memory is neither read nor written\n")
+	default:
+		b.WriteString("Project: " + n.s.ProjectRoot + ", trusted\n")
+	}
+	for _, r := range reps {
+		b.WriteString("\n" + scopeTitle(r.sc.name) + ": " + r.sc.file + "\n")
+		if !r.sc.exists {
+			b.WriteString("  absent: created on the first write (by the agent, or /memory remember + flush)\n")
+		} else {
+			b.WriteString("  " + strconv.Itoa(len(r.sc.data)) + " bytes, " + strconv.Itoa(r.lines) + " lines; injected " + strconv.Itoa(r.injected) + " bytes (caps " + strconv.Itoa(n.cfg.MaxInjectLines) + " lines, " + strconv.Itoa(n.cfg.MaxInjectBytes) + " bytes)\n")
+			b.WriteString("  page table: " + r.table.Status)
+			if r.table.Detail != "" {
+				b.WriteString(" (" + r.table.Detail + ")")
+			}
+			b.WriteString(", " + r.sc.table + "\n")
+		}
+		if len(r.topics) > 0 {
+			b.WriteString("  topic files: " + strings.Join(r.topics, ", ") + "\n")
+		}
+		if r.archived > 0 {
+			b.WriteString("  archive: " + plural(r.archived, "file", "files") + " (never injected)\n")
+		}
+		for _, w := range r.warnings {
+			b.WriteString("  warning: " + w + "\n")
+		}
+	}
+	b.WriteString("\nBlock: " + strconv.Itoa(len(n.block)) + " bytes ≈ " + strconv.Itoa(notesTokens(n.block)) + " tokens of " + strconv.Itoa(n.cfg.MaxMemoryTokens) + " (maxMemoryTokens)")
+	if n.cfg.PageTableInjection {
+		b.WriteString(", typed pages")
+	} else {
+		b.WriteString(", plain cut")
+	}
+	if len(n.residency.Faults) > 0 {
+		b.WriteString("; " + plural(len(n.residency.Faults), "page does", "pages do") + " not fit (/memory faults)")
+	}
+	b.WriteString("\n")
+	if n.last != nil {
+		b.WriteString("Last turn injected " + strconv.Itoa(last) + " bytes of notes (/memory last shows it)\n")
+	}
+	if pending > 0 {
+		b.WriteString("Staged facts waiting: " + strconv.Itoa(pending) + " (/memory flush writes them; so does the end of the session)\n")
+	}
+	b.WriteString("Config: global " + presence(n.globalCfg, n.cfg.GlobalPresent))
+	if n.projCfg != "" {
+		b.WriteString("; project " + presence(n.projCfg, n.cfg.ProjectPresent))
+	}
+	b.WriteString("\n")
+	for _, w := range n.cfg.Warnings {
+		b.WriteString("warning: " + w + "\n")
+	}
+	c.out.Output(strings.TrimRight(b.String(), "\n"))
+}
+
+func scopeTitle(name string) string {
+	switch name {
+	case scopeGlobal:
+		return "Global"
+	case scopeProject:
+		return "Project"
+	default:
+		return "Personal notes"
+	}
+}
+
+func notesTokens(s string) int { return (len(s) + 3) / 4 }
+
+func jsonArray(n int, elem func(b []byte, i int) []byte) []byte {
+	b := []byte{'['}
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = elem(b, i)
+	}
+	return append(b, ']')
+}
+
+// ---- /memory pages -------------------------------------------------------------
+
+func (n *notesStore) cmdPages(c *cmdCtx) {
+	if len(c.args.Words) > 1 {
+		c.out.Usage("/memory pages takes at most one scope: global, project or local")
+		return
+	}
+	want := ""
+	if len(c.args.Words) == 1 {
+		want = strings.ToLower(c.args.Words[0])
+		if _, err := n.scopeFor(want); err != nil {
+			c.out.Fail(err.Error())
+			return
+		}
+	}
+	n.loadAll()
+	var scopes []*noteScope
+	for _, sc := range n.scopes {
+		if want == "" || sc.name == want {
+			scopes = append(scopes, sc)
+		}
+	}
+	if c.json {
+		c.out.Output(string(jsonArray(len(scopes), func(b []byte, i int) []byte {
+			sc := scopes[i]
+			st := n.tableState(sc)
+			o := jsonw.Open(b)
+			o.Str("scope", sc.name)
+			o.Str("file", sc.file)
+			o.Bool("exists", sc.exists)
+			o.Str("pageTable", st.Status)
+			o.Str("pageTableDetail", st.Detail)
+			o.Raw("pages", jsonArray(len(sc.pages), func(b []byte, k int) []byte {
+				p := &sc.pages[k]
+				po := jsonw.Open(b)
+				po.Str("id", p.ID)
+				po.Str("kind", p.Kind.String())
+				po.Int("line", int64(p.Line))
+				po.Int("lines", int64(p.Lines))
+				po.Int("bytes", int64(len(p.Src)))
+				po.Str("section", p.Section)
+				po.Str("min", p.Min().String())
+				po.Str("summary", trimNL(p.Form(notes.Summary, sc.display)))
+				return po.Close()
+			}))
+			return o.Close()
+		})))
+		return
+	}
+	var b strings.Builder
+	for i, sc := range scopes {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(scopeTitle(sc.name) + ": " + sc.display)
+		if !sc.exists {
+			b.WriteString(" — absent\n")
+			continue
+		}
+		st := n.tableState(sc)
+		b.WriteString(" — " + plural(len(sc.pages), "page", "pages") + "; page table " + st.Status)
+		if st.Detail != "" {
+			b.WriteString(" (" + st.Detail + ")")
+		}
+		if st.Status != "valid" {
+			b.WriteString("; /memory verify rebuilds it")
+		}
+		b.WriteString("\n")
+		for k := range sc.pages {
+			p := &sc.pages[k]
+			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(strconv.Itoa(p.Line), 4) + " " + trimNL(p.Form(notes.Summary, sc.display)) + "\n")
+		}
+	}
+	c.out.Output(strings.TrimRight(b.String(), "\n"))
+}
+
+func padRight(s string, n int) string {
+	for len(s) < n {
+		s += " "
+	}
+	return s
+}
+
+// ---- /memory recall ------------------------------------------------------------
+
+// recallDocs gathers the searchable files: each scope's index and, for the
+// shared scopes, its topic files (archive/ stays out, as it does of prompts).
+func (n *notesStore) recallDocs(scope string) ([]notes.Doc, []string) {
+	n.loadAll()
+	var docs []notes.Doc
+	var errs []string
+	for _, sc := range n.scopes {
+		if scope != "" && sc.name != scope {
+			continue
+		}
+		if sc.readErr != nil {
+			errs = append(errs, sc.file+": "+sc.readErr.Error())
+		}
+		if sc.exists {
+			docs = append(docs, notes.Doc{Scope: sc.name, File: sc.display, Pages: sc.pages})
+		}
+		if sc.name == scopeLocal {
+			continue
+		}
+		entries, err := n.h.List(sc.dir)
+		if err != nil {
+			if !hostio.IsNotFound(err) {
+				errs = append(errs, sc.dir+": "+err.Error())
+			}
+			continue
+		}
+		for _, e := range entries {
+			if !strings.HasSuffix(e, ".md") || e == notesIndex || e == notesLocal {
+				continue
+			}
+			data, err := readFile(n.h, path.Join(sc.dir, e), maxNoteFile)
+			if err != nil {
+				errs = append(errs, path.Join(sc.dir, e)+": "+err.Error())
+				continue
+			}
+			display := path.Join(path.Dir(sc.display), e)
+			docs = append(docs, notes.Doc{Scope: sc.name, File: display, Pages: notes.Parse(sc.name, data)})
+		}
+	}
+	return docs, errs
+}
+
+func (n *notesStore) cmdRecall(c *cmdCtx) {
+	limit := 10
+	if v := c.args.Value("limit"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 || k > 100 {
+			c.out.Usage("/memory recall: --limit must be a whole number from 1 to 100")
+			return
+		}
+		limit = k
+	}
+	reason, hits, detail := n.recall(c.args.Text(0), limit)
+	if c.json {
+		w := jsonw.Open(nil)
+		w.Str("reason", string(reason))
+		w.Str("detail", detail)
+		w.Raw("hits", jsonArray(len(hits), func(b []byte, i int) []byte {
+			h := &hits[i]
+			o := jsonw.Open(b)
+			o.Str("scope", h.Scope)
+			o.Str("file", h.File)
+			o.Int("line", int64(h.Page.Line))
+			o.Str("id", h.Page.ID)
+			o.Str("kind", h.Page.Kind.String())
+			o.Str("text", h.Page.Text)
+			o.Float("score", float64(int(h.Score*1000+0.5))/1000)
+			return o.Close()
+		}))
+		c.out.Output(string(w.Close()))
+	} else {
+		var b strings.Builder
+		b.WriteString("recall: " + string(reason))
+		switch reason {
+		case notes.ReasonOK:
+			b.WriteString(" — " + plural(len(hits), "match", "matches"))
+		default:
+			b.WriteString(" — " + detail)
+		}
+		for _, h := range hits {
+			b.WriteString("\n  " + h.File + ":" + strconv.Itoa(h.Page.Line) + "  " + trimNL(h.Page.Form(notes.Summary, h.File)))
+		}
+		if reason == notes.ReasonOK && detail != "" {
+			b.WriteString("\n  (" + detail + ")")
+		}
+		c.out.Output(b.String())
+	}
+	switch reason {
+	case notes.ReasonMalformed:
+		c.out.exit = 2
+	case notes.ReasonDenied, notes.ReasonUnavailable, notes.ReasonBackendError:
+		c.out.exit = 1
+	}
+}
+
+// recall answers a query with one reason code (seed 001 roadmap 1).
+func (n *notesStore) recall(raw string, limit int) (notes.Reason, []notes.Hit, string) {
+	if !n.cfg.Enabled {
+		return notes.ReasonDenied, nil, "markdown memory is disabled by " + n.cfg.DisabledBy
+	}
+	q, err := notes.ParseQuery(raw)
+	if err != nil {
+		return notes.ReasonMalformed, nil, err.Error()
+	}
+	if q.Scope == scopeProject || q.Scope == scopeLocal {
+		if n.scope(q.Scope) == nil {
+			_, err := n.scopeFor(q.Scope)
+			return notes.ReasonDenied, nil, err.Error()
+		}
+	}
+	docs, errs := n.recallDocs(q.Scope)
+	if len(docs) == 0 {
+		if len(errs) > 0 {
+			return notes.ReasonBackendError, nil, strings.Join(errs, "; ")
+		}
+		return notes.ReasonUnavailable, nil, "no memory file exists yet (" + n.whereToStart() + ")"
+	}
+	hits := notes.Recall(q, docs, limit)
+	if len(hits) == 0 {
+		if len(errs) > 0 {
+			return notes.ReasonBackendError, nil, strings.Join(errs, "; ")
+		}
+		return notes.ReasonNoMatch, nil, "nothing in " + plural(len(docs), "file", "files") + " matches " + strconv.Quote(q.Raw)
+	}
+	return notes.ReasonOK, hits, strings.Join(errs, "; ")
+}
+
+// ---- /memory stale -------------------------------------------------------------
+
+type staleEntry struct {
+	sc *noteScope
+	e  notes.Entry
+}
+
+func (n *notesStore) cmdStale(c *cmdCtx) {
+	days := n.cfg.StaleDays
+	if v := c.args.Value("days"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 || k > notes.MaxStaleDays {
+			c.out.Usage("/memory stale: --days must be a whole number from 1 to " + strconv.Itoa(notes.MaxStaleDays))
+			return
+		}
+		days = k
+	}
+	n.loadAll()
+	now := n.h.Now()
+	cutoff := now - int64(days)*86400000
+	var found []staleEntry
+	for _, sc := range n.scopes {
+		if !sc.exists {
+			continue
+		}
+		var old *notes.PageTable
+		if st := n.tableState(sc); st.Table != nil {
+			old = st.Table
+		}
+		// Without a table every entry counts as new: dates start on first sight.
+		pt := notes.BuildPageTable(sc.name, sc.file, int64(len(sc.data)), sc.mtime, "", sc.pages, old, now)
+		for _, e := range pt.Entries {
+			if (e.Kind == "fact" || e.Kind == "pointer") && e.LastConfirmed < cutoff {
+				found = append(found, staleEntry{sc, e})
+			}
+		}
+	}
+	// Oldest confirmation first; insertion sort keeps the file order of ties
+	// and needs no reflection (sort.SliceStable would, under TinyGo).
+	for i := 1; i < len(found); i++ {
+		for j := i; j > 0 && found[j].e.LastConfirmed < found[j-1].e.LastConfirmed; j-- {
+			found[j], found[j-1] = found[j-1], found[j]
+		}
+	}
+	if c.json {
+		c.out.Output(string(jsonArray(len(found), func(b []byte, i int) []byte {
+			f := &found[i]
+			o := jsonw.Open(b)
+			o.Str("scope", f.sc.name)
+			o.Str("file", f.sc.file)
+			o.Str("id", f.e.ID)
+			o.Int("line", int64(f.e.Line))
+			o.Str("summary", f.e.Summary)
+			o.Str("lastConfirmed", decision.FormatTime(f.e.LastConfirmed))
+			o.Str("firstSeen", decision.FormatTime(f.e.FirstSeen))
+			return o.Close()
+		})))
+		return
+	}
+	if len(found) == 0 {
+		c.out.Output("Nothing stale: every entry was written or confirmed in the last " + plural(days, "day", "days") + ".")
+		return
+	}
+	var b strings.Builder
+	b.WriteString(plural(len(found), "entry has", "entries have") + " not been confirmed for " + plural(days, "day", "days") + ". These are suggestions: check each, then /memory confirm <id>, update it, or move it to archive/. Nothing is deleted.")
+	for _, f := range found {
+		b.WriteString("\n  " + f.e.ID + "  " + f.sc.display + ":" + strconv.Itoa(f.e.Line) + "  last confirmed " + decision.Day(f.e.LastConfirmed) + "  " + f.e.Summary)
+	}
+	c.out.Output(b.String())
+}
+
+// ---- /memory faults, traces, trace, last ----------------------------------------
+
+func (n *notesStore) cmdFaults(c *cmdCtx) {
+	traces, _, err := n.readTraces()
+	if err != nil {
+		c.out.Notify("warning", "pi-memory: could not read "+n.traces+": "+err.Error())
+	}
+	type rejected struct {
+		trace string
+		t     int64
+		op    notes.Op
+	}
+	var refused []rejected
+	for i := len(traces) - 1; i >= 0 && len(refused) < 50; i-- {
+		for _, op := range traces[i].Ops {
+			if op.Op == "reject" {
+				refused = append(refused, rejected{traces[i].ID, traces[i].T, op})
+			}
+		}
+	}
+	faults := n.faults
+	if len(faults) == 0 {
+		// No turn in this session yet: the newest traced injection's faults.
+		for i := len(traces) - 1; i >= 0; i-- {
+			if traces[i].Kind == "inject" {
+				faults = traces[i].Faults
+				break
+			}
+		}
+	}
+	if c.json {
+		w := jsonw.Open(nil)
+		w.Raw("residency", jsonArray(len(faults), func(b []byte, i int) []byte { return faultJSON(b, &faults[i]) }))
+		w.Raw("writeback", jsonArray(len(refused), func(b []byte, i int) []byte {
+			r := &refused[i]
+			o := jsonw.Open(b)
+			o.Str("trace", r.trace)
+			o.Str("id", r.op.ID)
+			o.Str("reason", r.op.Reason)
+			o.Str("detail", r.op.Detail)
+			o.Str("page", r.op.Page)
+			return o.Close()
+		}))
+		c.out.Output(string(w.Close()))
+		return
+	}
+	var b strings.Builder
+	if len(faults) == 0 {
+		b.WriteString("Residency: every page fits (no faults).")
+	} else {
+		b.WriteString("Residency: " + plural(len(faults), "page", "pages") + " could not stay in the prompt, even as a stub:")
+		for _, f := range faults {
+			b.WriteString("\n  " + f.Page + "  " + f.Scope + " line " + strconv.Itoa(f.Line) + "  " + faultReason(f.Reason) + " (" + strconv.Itoa(f.Bytes) + " bytes)")
+		}
+	}
+	if len(refused) == 0 {
+		b.WriteString("\nWriteback: nothing refused.")
+	} else {
+		b.WriteString("\nWriteback: " + plural(len(refused), "staged fact was", "staged facts were") + " refused:")
+		for _, r := range refused {
+			b.WriteString("\n  " + r.op.ID + "  " + decision.Day(r.t) + "  " + r.op.Reason + ": " + r.op.Detail)
+		}
+	}
+	c.out.Output(b.String())
+}
+
+func faultReason(r string) string {
+	switch r {
+	case "scope_lines":
+		return "over the scope's maxInjectLines"
+	case "scope_bytes":
+		return "over the scope's maxInjectBytes"
+	case "tokens":
+		return "over maxMemoryTokens"
+	}
+	return r
+}
+
+func faultJSON(b []byte, f *notes.Fault) []byte {
+	o := jsonw.Open(b)
+	o.Str("scope", f.Scope)
+	o.Str("page", f.Page)
+	o.Int("line", int64(f.Line))
+	o.Str("reason", f.Reason)
+	o.Int("bytes", int64(f.Bytes))
+	return o.Close()
+}
+
+func (n *notesStore) cmdTraces(c *cmdCtx) {
+	limit := 20
+	if v := c.args.Value("limit"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 || k > maxTraces {
+			c.out.Usage("/memory traces: --limit must be a whole number from 1 to " + strconv.Itoa(maxTraces))
+			return
+		}
+		limit = k
+	}
+	traces, problems, err := n.readTraces()
+	if err != nil {
+		c.out.Fail("Could not read " + n.traces + ": " + err.Error())
+		return
+	}
+	for _, p := range problems {
+		c.out.Notify("warning", "pi-memory: "+n.traces+": "+p.String()+" (skipped)")
+	}
+	var shown []notes.Trace
+	for i := len(traces) - 1; i >= 0 && len(shown) < limit; i-- {
+		shown = append(shown, traces[i])
+	}
+	if c.json {
+		var b []byte
+		b = append(b, '[')
+		for i := range shown {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			line := shown[i].Encode()
+			b = append(b, line[:len(line)-1]...)
+		}
+		c.out.Output(string(append(b, ']')))
+		return
+	}
+	if len(shown) == 0 {
+		if !n.cfg.TraceEnabled {
+			c.out.Output("No traces: traceEnabled is false.")
+		} else {
+			c.out.Output("No traces yet: an injection is traced when memory files exist and the injected block changes.")
+		}
+		return
+	}
+	var b strings.Builder
+	b.WriteString("Traces, newest first (" + n.traces + "):")
+	for _, t := range shown {
+		b.WriteString("\n  " + t.ID + "  " + decision.FormatTime(t.T) + "  " + traceLine(&t))
+	}
+	c.out.Output(b.String())
+}
+
+func traceLine(t *notes.Trace) string {
+	switch t.Kind {
+	case "inject":
+		var parts []string
+		for _, s := range t.Stores {
+			parts = append(parts, s.Store+" "+strconv.Itoa(s.Bytes)+" B ≈ "+strconv.Itoa(s.Tokens)+" tok")
+		}
+		line := "inject  " + strings.Join(parts, ", ")
+		if len(t.Faults) > 0 {
+			line += "; " + plural(len(t.Faults), "fault", "faults")
+		}
+		return line
+	case "flush":
+		written, refused := 0, 0
+		for _, o := range t.Ops {
+			if o.Op == "commit" {
+				written++
+			} else {
+				refused++
+			}
+		}
+		return "flush   " + strconv.Itoa(written) + " written, " + strconv.Itoa(refused) + " refused"
+	}
+	return t.Kind
+}
+
+func (n *notesStore) cmdTrace(c *cmdCtx) {
+	if len(c.args.Words) != 1 {
+		c.out.Usage("/memory trace takes one trace id (T-…); /memory traces lists them")
+		return
+	}
+	traces, _, err := n.readTraces()
+	if err != nil {
+		c.out.Fail("Could not read " + n.traces + ": " + err.Error())
+		return
+	}
+	var t *notes.Trace
+	for i := range traces {
+		if strings.EqualFold(traces[i].ID, c.args.Words[0]) {
+			t = &traces[i]
+		}
+	}
+	if t == nil {
+		c.out.Fail("No trace " + strconv.Quote(c.args.Words[0]) + " in " + n.traces + "; /memory traces lists them (old ones are cut after " + strconv.Itoa(maxTraces) + ").")
+		return
+	}
+	if c.json {
+		line := t.Encode()
+		c.out.Output(string(line[:len(line)-1]))
+		return
+	}
+	var b strings.Builder
+	b.WriteString(t.ID + "  " + decision.FormatTime(t.T) + "  " + traceLine(t))
+	for _, s := range t.Stores {
+		b.WriteString("\n" + s.Store + ": " + strconv.Itoa(s.Bytes) + " bytes ≈ " + strconv.Itoa(s.Tokens) + " tokens (cap " + strconv.Itoa(s.Cap) + " bytes)")
+		for _, sc := range s.Scopes {
+			b.WriteString("\n  " + sc.Scope + "  " + sc.File + ": " + strconv.Itoa(sc.Bytes) + " bytes, " + strconv.Itoa(sc.Lines) + " lines")
+			if sc.Cut {
+				b.WriteString(", cut at the caps")
+			}
+			for _, p := range sc.Pages {
+				b.WriteString("\n    " + p.ID + "  L" + padRight(strconv.Itoa(p.Line), 4) + " " + p.Form)
+			}
+		}
+	}
+	for _, f := range t.Faults {
+		b.WriteString("\nfault  " + f.Page + "  " + f.Scope + " line " + strconv.Itoa(f.Line) + "  " + faultReason(f.Reason))
+	}
+	for _, o := range t.Ops {
+		if o.Op == "commit" {
+			b.WriteString("\nwritten  " + o.ID + " → " + o.File + ":" + strconv.Itoa(o.Line))
+		} else {
+			b.WriteString("\nrefused  " + o.ID + " (" + o.Reason + "): " + o.Detail)
+		}
+	}
+	c.out.Output(b.String())
+}
+
+func (n *notesStore) cmdLast(c *cmdCtx) {
+	if n.last == nil {
+		msg := "No turn has run in this session yet, so nothing was injected."
+		if traces, _, err := n.readTraces(); err == nil {
+			for i := len(traces) - 1; i >= 0; i-- {
+				if traces[i].Kind == "inject" {
+					msg += " The newest traced injection is " + traces[i].ID + " (" + decision.FormatTime(traces[i].T) + "): /memory trace " + traces[i].ID + "."
+					break
+				}
+			}
+		}
+		if c.json {
+			c.out.Output(`{"turn":false,"stores":[]}`)
+			return
+		}
+		c.out.Output(msg)
+		return
+	}
+	if c.json {
+		w := jsonw.Open(nil)
+		w.Bool("turn", true)
+		w.Str("trace", n.lastTraceID)
+		w.Raw("stores", jsonArray(len(n.last), func(b []byte, i int) []byte {
+			r := &n.last[i]
+			o := jsonw.Open(b)
+			o.Str("store", r.Store)
+			o.Int("bytes", int64(r.Bytes))
+			o.Int("tokens", int64(r.Tokens))
+			o.Int("cap", int64(r.Cap))
+			o.Str("text", r.Text)
+			return o.Close()
+		}))
+		c.out.Output(string(w.Close()))
+		return
+	}
+	var b strings.Builder
+	total := 0
+	for _, r := range n.last {
+		total += r.Bytes
+	}
+	b.WriteString("The previous turn appended " + strconv.Itoa(total) + " bytes ≈ " + strconv.Itoa(notesTokens(strings.Repeat(" ", total))) + " tokens to the system prompt")
+	if n.lastTraceID != "" {
+		b.WriteString(" (trace " + n.lastTraceID + ")")
+	}
+	b.WriteString(":")
+	for _, r := range n.last {
+		b.WriteString("\n\n--- " + r.Store + ": " + strconv.Itoa(r.Bytes) + " bytes ≈ " + strconv.Itoa(r.Tokens) + " tokens (cap " + storeCap(r.Store, r.Cap) + ") ---")
+		if r.Text == "" {
+			b.WriteString("\n(nothing)")
+		} else {
+			b.WriteString("\n" + strings.TrimRight(r.Text, "\n"))
+		}
+	}
+	c.out.Output(b.String())
+}
+
+func storeCap(store string, capBytes int) string {
+	if store == "decisions" {
+		return strconv.Itoa(decision.MaxSectionChars) + " characters"
+	}
+	return strconv.Itoa(capBytes) + " bytes"
+}

@@ -1,0 +1,371 @@
+package lifecycle
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/wasm/notes"
+)
+
+// mem runs /memory with args (as pi sends them).
+func (r *rig) mem(args string) {
+	r.call("command", map[string]any{"name": "memory", "args": args})
+}
+
+func (r *rig) write(rel, text string) string {
+	r.t.Helper()
+	p := filepath.Join(filepath.Dir(r.project), rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		r.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		r.t.Fatal(err)
+	}
+	return p
+}
+
+func (r *rig) read(rel string) string {
+	b, _ := os.ReadFile(filepath.Join(filepath.Dir(r.project), rel))
+	return string(b)
+}
+
+func (r *rig) exists(rel string) bool {
+	_, err := os.Stat(filepath.Join(filepath.Dir(r.project), rel))
+	return err == nil
+}
+
+const (
+	globalIndex  = "agent/memory/MEMORY.md"
+	projectIndex = "proj/.pi/memory/MEMORY.md"
+	localNotes   = "proj/.pi/memory/MEMORY.local.md"
+)
+
+func TestMemoryIsInjectedGlobalThenProjectThenLocalNotes(t *testing.T) {
+	r := newRig(t, false)
+	r.write(globalIndex, "## Style\n- Prefer small pull requests\n")
+	r.write(projectIndex, "## Build\n- Run make test before pushing\n")
+	r.write(localNotes, "- My review checklist is in ~/notes/review.md\n")
+	got := r.injected("hi")
+	g := strings.Index(got, "### Global MEMORY.md")
+	p := strings.Index(got, "### Project MEMORY.md (.pi/memory/MEMORY.md)")
+	l := strings.Index(got, "### Personal project notes (.pi/memory/MEMORY.local.md, not committed)")
+	if !strings.HasPrefix(got, "\n\n## Persistent memory\n") || g < 0 || p < g || l < p {
+		t.Fatalf("order: preamble, global, project, local:\n%s", got)
+	}
+	for _, want := range []string{"- Prefer small pull requests\n", "- Run make test before pushing\n", "- My review checklist is in ~/notes/review.md\n"} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("%q missing from\n%s", want, got)
+		}
+	}
+}
+
+func TestUntrustedProjectMemoryIsNotReadNorMentioned(t *testing.T) {
+	r := newRig(t, false)
+	r.write(globalIndex, "- Global fact\n")
+	r.write(projectIndex, "- Project secret plan\n")
+	r.start(false, false)
+	got := r.injected("hi")
+	if strings.Contains(got, "Project secret plan") || strings.Contains(got, ".pi/memory") || strings.Contains(got, "Project memory") {
+		t.Fatalf("an untrusted project leaked into the prompt:\n%s", got)
+	}
+	if !strings.Contains(got, "- Global fact") {
+		t.Fatalf("global memory is still injected:\n%s", got)
+	}
+	r.mem("remember project Use tabs")
+	if r.exit() != 1 || !strings.Contains(r.text(), "not trusted") {
+		t.Fatalf("remember project must refuse: %d %s", r.exit(), r.text())
+	}
+}
+
+func TestInjectionIsByteIdenticalUntilAFileChanges(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Build\n- Run make test\n")
+	first := r.injected("a")
+	for i := 0; i < 50; i++ {
+		if got := r.injected("b"); got != first {
+			t.Fatalf("turn %d changed the block", i)
+		}
+	}
+	r.write(projectIndex, "## Build\n- Run make test\n- Use Go 1.25\n")
+	if got := r.injected("c"); got == first || !strings.Contains(got, "- Use Go 1.25") {
+		t.Fatalf("an edit must show on the next prompt:\n%s", got)
+	}
+}
+
+func TestPlainCutKeepsWholeLinesWithinTheScopeCaps(t *testing.T) {
+	r := newRig(t, false)
+	r.write("proj/.pi/memory/config.json", `{"pageTableInjection": false, "maxInjectLines": 3}`)
+	r.write(projectIndex, "- one\n- two\n- three\n- four\n- five\n")
+	got := r.injected("hi")
+	want := "### Project MEMORY.md (.pi/memory/MEMORY.md)\n- one\n- two\n[3 more lines not shown: read .pi/memory/MEMORY.md]\n"
+	if !strings.Contains(got, want) {
+		t.Fatalf("want %q in\n%s", want, got)
+	}
+}
+
+func TestTypedPagesShrinkToFitTheTokenBudgetAndRecordFaults(t *testing.T) {
+	r := newRig(t, false)
+	r.write("agent/memory/config.json", `{"maxMemoryTokens": 512}`)
+	var b strings.Builder
+	b.WriteString("## Facts\n")
+	for i := 0; i < 60; i++ {
+		b.WriteString("- Fact number " + strings.Repeat("x", 40) + " " + string(rune('a'+i%26)) + " with more words to make it long enough\n")
+	}
+	r.write(globalIndex, b.String())
+	r.write(projectIndex, "- The project fact that must stay\n")
+	got := r.injected("hi")
+	if len(got) > 512*4+2 {
+		t.Fatalf("the notes block is %d bytes, over 2,048", len(got))
+	}
+	if !strings.Contains(got, "- The project fact that must stay") {
+		t.Fatalf("the project outranks global memory:\n%s", got)
+	}
+	if !strings.Contains(got, "more entries not shown: read") {
+		t.Fatalf("dropped pages leave a marker:\n%s", got)
+	}
+	r.mem("faults")
+	r.contains("over maxMemoryTokens")
+}
+
+func TestRememberStagesThenFlushWritesTheBullet(t *testing.T) {
+	r := newRig(t, false)
+	r.mem(`remember project Run make test before pushing --section Build`)
+	if r.exit() != 0 || !strings.Contains(r.text(), "Staged W-") {
+		t.Fatalf("remember: %d %s", r.exit(), r.text())
+	}
+	if r.exists(projectIndex) {
+		t.Fatal("remember must not touch the memory file")
+	}
+	r.mem("flush")
+	if r.exit() != 0 {
+		t.Fatalf("flush: %s", r.text())
+	}
+	r.contains("1 written, 0 refused")
+	if got := r.read(projectIndex); got != "## Build\n\n- Run make test before pushing\n" {
+		t.Fatalf("MEMORY.md = %q", got)
+	}
+	data, _ := os.ReadFile(filepath.Join(r.agent, "pi-memory/notes", ProjectHash(r.project), "writeback-journal.jsonl"))
+	j := notes.DecodeJournal(data)
+	if len(j.Ops) != 2 || j.Ops[0].Op != "stage" || j.Ops[1].Op != "commit" || len(j.Pending) != 0 {
+		t.Fatalf("journal: %+v", j)
+	}
+	r.mem("pages project")
+	r.contains("page table valid")
+	if !strings.Contains(r.injected("x"), "- Run make test before pushing") {
+		t.Fatal("the written fact is injected on the next prompt")
+	}
+}
+
+func TestFlushRefusesDuplicatesSecretsAndOverlongFactsWhenStrict(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Notes\n\n- Run make test before pushing\n")
+	r.mem(`remember project "run make test before pushing!"`)
+	r.contains("would refuse it (duplicate)")
+	r.mem(`remember project "Deploy with token=abc123def456ghi"`)
+	r.mem(`remember project ` + strings.Repeat("long ", 120))
+	r.mem("flush")
+	if r.exit() != 1 {
+		t.Fatalf("refusals exit 1: %s", r.text())
+	}
+	for _, want := range []string{"0 written, 3 refused", "(duplicate)", "(secret)", "(too_long)"} {
+		r.contains(want)
+	}
+	if got := r.read(projectIndex); got != "## Notes\n\n- Run make test before pushing\n" {
+		t.Fatalf("nothing may be written: %q", got)
+	}
+}
+
+func TestFlushRepairsWhenNotStrict(t *testing.T) {
+	r := newRig(t, false)
+	r.write("proj/.pi/memory/config.json", `{"strictWriteback": false}`)
+	r.mem(`remember project "Deploy with token=abc123def456ghi"`)
+	r.mem("flush")
+	if r.exit() != 0 {
+		t.Fatalf("flush: %s", r.text())
+	}
+	got := r.read(projectIndex)
+	if strings.Contains(got, "abc123def456ghi") || !strings.Contains(got, "[REDACTED:secret]") {
+		t.Fatalf("the secret must be redacted: %q", got)
+	}
+}
+
+func TestSessionShutdownFlushesWhatIsStaged(t *testing.T) {
+	r := newRig(t, false)
+	r.mem(`remember global Prefer rebase over merge`)
+	r.call("session_shutdown", map[string]any{"reason": "quit"})
+	if got := r.read(globalIndex); !strings.Contains(got, "- Prefer rebase over merge\n") {
+		t.Fatalf("global MEMORY.md = %q", got)
+	}
+}
+
+func TestDisabledNotesInjectAndWriteNothing(t *testing.T) {
+	r := newRig(t, false)
+	r.write("agent/memory/config.json", `{"enabled": false}`)
+	r.write(globalIndex, "- A global fact\n")
+	r.start(false, true)
+	before := tree(t, filepath.Dir(r.project))
+	if got := r.injected("hi"); strings.Contains(got, "Persistent memory") || strings.Contains(got, "A global fact") {
+		t.Fatalf("disabled notes injected:\n%s", got)
+	}
+	r.mem("remember global Anything")
+	if r.exit() != 1 || !strings.Contains(r.text(), "disabled") {
+		t.Fatalf("remember must refuse: %d %s", r.exit(), r.text())
+	}
+	r.mem("verify")
+	r.call("session_shutdown", map[string]any{"reason": "quit"})
+	if after := tree(t, filepath.Dir(r.project)); !reflect.DeepEqual(after, before) {
+		t.Fatalf("files changed")
+	}
+}
+
+func TestAFolderWithoutMemoryStaysUntouched(t *testing.T) {
+	r := newRig(t, false)
+	before := tree(t, filepath.Dir(r.project))
+	for i := 0; i < 3; i++ {
+		r.injected("hi")
+	}
+	r.mem("")
+	r.mem("pages")
+	r.mem("recall anything")
+	r.mem("last")
+	r.call("session_shutdown", map[string]any{"reason": "quit"})
+	if after := tree(t, filepath.Dir(r.project)); !reflect.DeepEqual(after, before) {
+		var added []string
+		for k := range after {
+			if _, ok := before[k]; !ok {
+				added = append(added, k)
+			}
+		}
+		t.Fatalf("files appeared: %v", added)
+	}
+}
+
+func TestMemoryOffStopsAllInjectionForTheSession(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "- A fact\n")
+	r.cmd("add Use Go")
+	r.mem("off")
+	if got := r.injected("hi"); got != "" {
+		t.Fatalf("off injects nothing: %q", got)
+	}
+	r.mem("on")
+	if got := r.injected("hi"); !strings.Contains(got, "- A fact") || !strings.Contains(got, "Use Go") {
+		t.Fatalf("on injects both stores again:\n%s", got)
+	}
+}
+
+func TestRecallAnswersWithAReasonCode(t *testing.T) {
+	r := newRig(t, false)
+	r.mem("recall anything")
+	r.contains("recall: unavailable")
+	r.write(projectIndex, "## Build\n- Run make test before pushing\n- [Release steps](release.md) — tags and changelog\n")
+	r.write("proj/.pi/memory/release.md", "# Release\n- Tag with vX.Y.Z and push the tag\n")
+	r.mem("recall tag push")
+	r.contains("recall: ok")
+	r.contains(".pi/memory/release.md:2")
+	r.mem("recall kubernetes")
+	r.contains("recall: no_match")
+	r.mem(`recall scope:team build`)
+	if r.exit() != 2 {
+		t.Fatalf("malformed exits 2: %s", r.text())
+	}
+	r.contains("recall: malformed")
+}
+
+func TestStaleListsEntriesNotConfirmedForStaleDays(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "- Old fact about the build\n")
+	r.mem("verify")
+	r.h.now += 100 * day
+	r.write(projectIndex, "- Old fact about the build\n- New fact about the deploy\n")
+	r.mem("verify")
+	r.mem("stale")
+	r.contains("1 entry has not been confirmed for 90 days")
+	r.contains("Old fact about the build")
+	if strings.Contains(r.text(), "New fact") {
+		t.Fatalf("a new fact is not stale: %s", r.text())
+	}
+	_, page := r.e.s.notes.findPage(pageIDOf(t, r, "Old fact"))
+	r.mem("confirm " + page.ID)
+	r.mem("stale")
+	r.contains("Nothing stale")
+}
+
+func pageIDOf(t *testing.T, r *rig, text string) string {
+	t.Helper()
+	r.e.s.notes.loadAll()
+	for _, sc := range r.e.s.notes.scopes {
+		for _, p := range sc.pages {
+			if strings.Contains(p.Text, text) {
+				return p.ID
+			}
+		}
+	}
+	t.Fatalf("no page with %q", text)
+	return ""
+}
+
+func TestImportClaudeStagesItsFactsOnce(t *testing.T) {
+	r := newRig(t, false)
+	home := filepath.Join(filepath.Dir(r.project), "home")
+	slug := strings.Map(func(c rune) rune {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return c
+		}
+		return '-'
+	}, r.project)
+	dir := filepath.Join(home, ".claude/projects", slug, "memory")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte("# Memory\n## Testing\n- Integration tests need Docker running\n- [Debugging](debugging.md)\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "debugging.md"), []byte("- Set LOG_LEVEL=debug to see SQL\n"), 0o644)
+	r.write(projectIndex, "- Integration tests need Docker running\n")
+	r.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "home": home, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup"})
+	r.mem("import claude --dry-run")
+	r.contains("Would stage (dry run, nothing written) 1 fact")
+	r.mem("import claude")
+	r.contains("Staged 1 fact")
+	r.mem("import claude")
+	r.contains("Staged 0 facts")
+	r.mem("flush")
+	if got := r.read(projectIndex); !strings.Contains(got, "- Set LOG_LEVEL=debug to see SQL") {
+		t.Fatalf("MEMORY.md = %q", got)
+	}
+}
+
+func TestTracesRecordOnlyInjectionsThatChanged(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "- A fact\n")
+	for i := 0; i < 5; i++ {
+		r.injected("hi")
+	}
+	r.write(projectIndex, "- A fact\n- Another fact\n")
+	r.injected("hi")
+	data, _ := os.ReadFile(filepath.Join(r.agent, "pi-memory/notes", ProjectHash(r.project), "traces.jsonl"))
+	traces, problems := notes.DecodeTraces(data)
+	if len(traces) != 2 || len(problems) != 0 {
+		t.Fatalf("want 2 traces, got %d (%v)", len(traces), problems)
+	}
+	r.mem("last")
+	r.contains("--- notes:")
+	r.contains("- Another fact")
+	r.mem("trace " + traces[1].ID)
+	r.contains("full")
+}
+
+func TestRememberingLocalNotesOffersGitignore(t *testing.T) {
+	r := newRig(t, true)
+	r.mem("remember local My editor is Helix")
+	r.mem("flush")
+	if d := r.dialog(); d.Get("kind").String() != "confirm" {
+		t.Fatalf("want a confirm dialog: %s", r.last.Raw)
+	}
+	r.answer(true)
+	if got := r.read("proj/.gitignore"); got != "/.pi/memory/MEMORY.local.md\n" {
+		t.Fatalf(".gitignore = %q", got)
+	}
+	r.mem("gitignore")
+	r.contains("already ignored")
+}

@@ -1,0 +1,473 @@
+package lifecycle
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/notes"
+)
+
+// Bounds of the machine-local notes files.
+const (
+	maxTraces      = 400 // past this many records, traces.jsonl is cut back to keepTraces
+	keepTraces     = 200
+	maxSidecar     = 8 << 20
+	journalCompact = 64 << 10 // a journal with nothing pending is compacted past this size
+	keepJournal    = 100      // records kept by a compaction, for /memory history
+)
+
+// inertNotes says why the notes store may not write, or "" when it may.
+func (n *notesStore) inertNotes() string {
+	switch {
+	case !n.cfg.Enabled:
+		return "Markdown memory is disabled by " + n.cfg.DisabledBy + "; nothing is injected or written. Set \"enabled\": true there (or remove the key) to turn it back on."
+	case len(n.scopes) == 0:
+		return "pi-memory has no agent folder for this session, so it has nowhere to keep memory."
+	}
+	return ""
+}
+
+// scopeFor finds a writable scope by name, or says why there is none.
+func (n *notesStore) scopeFor(name string) (*noteScope, error) {
+	if why := n.inertNotes(); why != "" {
+		return nil, errors.New(why)
+	}
+	switch name {
+	case scopeGlobal, scopeProject, scopeLocal:
+	default:
+		return nil, errors.New("unknown scope " + strconv.Quote(name) + ": use global, project or local")
+	}
+	if sc := n.scope(name); sc != nil {
+		return sc, nil
+	}
+	if n.s.ProjectRoot != "" && !n.s.Trusted {
+		return nil, errors.New("this project is not trusted, so its memory is neither read nor written; trust the project in pi (or run with --approve), or remember it in global memory")
+	}
+	return nil, errors.New("this session has no project folder; use global memory")
+}
+
+// newID makes a record id: 8 hex digits of a hash of fresh random bytes, the
+// clock, a counter and salt (the record's text). Random bytes alone would
+// do on a real host; the rest keeps ids apart under a test host whose clock
+// and randomness are fixed.
+func (n *notesStore) newID(prefix, salt string) string {
+	var b [8]byte
+	n.h.Random(b[:])
+	n.seq++
+	h := sha1.New()
+	h.Write(b[:])
+	h.Write([]byte(strconv.FormatInt(n.h.Now(), 10) + "/" + strconv.Itoa(n.seq) + "/" + salt))
+	return prefix + hex.EncodeToString(h.Sum(nil)[:4])
+}
+
+// lockData takes the lock of a sidecar folder, creating the folder first.
+func (n *notesStore) lockData(dir, lock string) error {
+	if err := n.h.Mkdir(dir); err != nil {
+		return err
+	}
+	if err := n.h.Lock(lock, lockWaitMs, lockStaleMs); err != nil {
+		if errors.Is(err, hostio.ErrBusy) {
+			return errors.New("another pi process has held " + lock + " for more than 5 s; try again, or delete that file if no pi is running")
+		}
+		return err
+	}
+	return nil
+}
+
+// ---- Staging -------------------------------------------------------------------
+
+// stage appends a staged fact to its scope's journal. Nothing touches the
+// memory file until a flush validates it.
+func (n *notesStore) stage(scope, section, text, source string) (notes.Op, error) {
+	sc, err := n.scopeFor(scope)
+	if err != nil {
+		return notes.Op{}, err
+	}
+	op := notes.Op{Op: "stage", ID: n.newID("W-", scope+"\x00"+text), T: n.h.Now(), Scope: scope, Section: section, Text: text, Source: source}
+	if err := n.h.Mkdir(sc.dataDir); err != nil {
+		return notes.Op{}, err
+	}
+	if err := n.h.Append(sc.journal, op.Encode()); err != nil {
+		return notes.Op{}, err
+	}
+	return op, nil
+}
+
+// readJournal reads a journal ("" data when it does not exist).
+func (n *notesStore) readJournal(p string) (notes.Journal, error) {
+	data, err := readFile(n.h, p, maxSidecar)
+	if hostio.IsNotFound(err) {
+		return notes.Journal{}, nil
+	}
+	if err != nil {
+		return notes.Journal{}, err
+	}
+	return notes.DecodeJournal(data), nil
+}
+
+// journals lists the distinct journals of this session's scopes, each with
+// the scopes that write to it.
+func (n *notesStore) journals() [][]*noteScope {
+	var out [][]*noteScope
+	for _, sc := range n.scopes {
+		found := false
+		for i := range out {
+			if out[i][0].journal == sc.journal {
+				out[i] = append(out[i], sc)
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, []*noteScope{sc})
+		}
+	}
+	return out
+}
+
+// pending counts the staged facts waiting for a flush.
+func (n *notesStore) pending() (int, []string) {
+	count := 0
+	var problems []string
+	for _, group := range n.journals() {
+		j, err := n.readJournal(group[0].journal)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		count += len(j.Pending)
+	}
+	return count, problems
+}
+
+// ---- Flush ---------------------------------------------------------------------
+
+// flushReport is what a flush did, for the person and the trace.
+type flushReport struct {
+	ops      []notes.Op // outcome records written
+	staged   map[string]notes.Op
+	warnings []string
+	problems []string // journal lines that could not be read, files that could not be written
+}
+
+// flush validates every pending staged fact and commits the valid ones to
+// their memory files, atomically and under the scope's lock; each outcome is
+// appended to the journal, the page tables are rebuilt, and the flush is
+// traced.
+func (n *notesStore) flush() (flushReport, error) {
+	rep := flushReport{staged: map[string]notes.Op{}}
+	if why := n.inertNotes(); why != "" {
+		return rep, errors.New(why)
+	}
+	for _, group := range n.journals() {
+		if err := n.flushJournal(group, &rep); err != nil {
+			return rep, err
+		}
+	}
+	if len(rep.ops) > 0 && n.cfg.TraceEnabled {
+		t := notes.Trace{ID: n.newID("T-", "flush"), T: n.h.Now(), Kind: "flush", Ops: rep.ops}
+		if err := n.appendTrace(&t); err != nil {
+			rep.problems = append(rep.problems, "could not write the trace: "+err.Error())
+		}
+	}
+	return rep, nil
+}
+
+func (n *notesStore) flushJournal(group []*noteScope, rep *flushReport) error {
+	first := group[0]
+	if st, err := n.h.Stat(first.journal); err != nil || st.Size == 0 {
+		if err != nil && !hostio.IsNotFound(err) {
+			return err
+		}
+		return nil
+	}
+	if err := n.lockData(first.dataDir, first.lock); err != nil {
+		return err
+	}
+	defer n.h.Unlock(first.lock)
+	j, err := n.readJournal(first.journal)
+	if err != nil {
+		return err
+	}
+	for _, p := range j.Problems {
+		rep.problems = append(rep.problems, first.journal+": "+p.String()+" (kept as it is)")
+	}
+	confirmed := map[*noteScope][]string{}
+	changed := map[*noteScope]bool{}
+	var lines []byte
+	for _, op := range j.Pending {
+		rep.staged[op.ID] = op
+		var sc *noteScope
+		for _, s := range group {
+			if s.name == op.Scope {
+				sc = s
+			}
+		}
+		now := n.h.Now()
+		if sc == nil {
+			out := notes.Op{Op: "reject", ID: op.ID, T: now, Reason: "invalid", Detail: "unknown scope " + strconv.Quote(op.Scope)}
+			rep.ops = append(rep.ops, out)
+			lines = append(lines, out.Encode()...)
+			continue
+		}
+		n.load(sc)
+		if sc.readErr != nil {
+			rep.problems = append(rep.problems, "could not read "+sc.file+": "+sc.readErr.Error()+"; "+op.ID+" stays pending")
+			continue
+		}
+		o := notes.Check(op.Text, op.Section, sc.data, sc.pages, notes.Rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display})
+		if !o.Commit {
+			out := notes.Op{Op: "reject", ID: op.ID, T: now, Reason: o.Reason, Detail: o.Detail}
+			if o.Duplicate >= 0 {
+				p := &sc.pages[o.Duplicate]
+				out.Page = p.ID
+				confirmed[sc] = append(confirmed[sc], p.Hash)
+			}
+			rep.ops = append(rep.ops, out)
+			lines = append(lines, out.Encode()...)
+			continue
+		}
+		if err := n.h.Mkdir(sc.dir); err != nil {
+			rep.problems = append(rep.problems, "could not create "+sc.dir+": "+err.Error()+"; "+op.ID+" stays pending")
+			continue
+		}
+		if err := n.h.WriteAtomic(sc.file, o.Out); err != nil {
+			rep.problems = append(rep.problems, "could not write "+sc.file+": "+err.Error()+"; "+op.ID+" stays pending")
+			continue
+		}
+		changed[sc] = true
+		sc.stamped = false // re-stat: the write changed its size and mtime
+		n.load(sc)
+		out := notes.Op{Op: "commit", ID: op.ID, T: now, File: sc.file, Line: o.Line, Detail: o.Detail}
+		for i := range sc.pages {
+			if sc.pages[i].Line == o.Line {
+				out.Page = sc.pages[i].ID
+			}
+		}
+		if o.Warning != "" {
+			rep.warnings = append(rep.warnings, op.ID+": "+o.Warning)
+		}
+		rep.ops = append(rep.ops, out)
+		lines = append(lines, out.Encode()...)
+	}
+	if len(lines) > 0 {
+		if err := n.h.Append(first.journal, lines); err != nil {
+			return err
+		}
+	}
+	for _, sc := range group {
+		if changed[sc] || len(confirmed[sc]) > 0 {
+			if err := n.rebuildTable(sc, confirmed[sc]); err != nil {
+				rep.problems = append(rep.problems, "could not rebuild "+sc.table+": "+err.Error())
+			}
+		}
+	}
+	return n.compactJournal(first)
+}
+
+// compactJournal keeps a journal with nothing pending from growing forever:
+// past journalCompact bytes it is rewritten with its newest records. The
+// caller holds the lock.
+func (n *notesStore) compactJournal(sc *noteScope) error {
+	st, err := n.h.Stat(sc.journal)
+	if err != nil || st.Size <= journalCompact {
+		return nil
+	}
+	data, err := readFile(n.h, sc.journal, maxSidecar)
+	if err != nil {
+		return nil
+	}
+	j := notes.DecodeJournal(data)
+	if len(j.Pending) > 0 || len(j.Problems) > 0 {
+		return nil // never drop a pending op or a line a person may want to look at
+	}
+	ops := j.Ops
+	if len(ops) > keepJournal {
+		ops = ops[len(ops)-keepJournal:]
+	}
+	var out []byte
+	for i := range ops {
+		out = append(out, ops[i].Encode()...)
+	}
+	return n.h.WriteAtomic(sc.journal, out)
+}
+
+// ---- Page tables ---------------------------------------------------------------
+
+// tableState is a page table's status against its file.
+type tableState struct {
+	Status string // missing, valid, stale, corrupt
+	Detail string
+	Table  *notes.PageTable
+}
+
+func (n *notesStore) tableState(sc *noteScope) tableState {
+	data, err := readFile(n.h, sc.table, maxSidecar)
+	if hostio.IsNotFound(err) {
+		return tableState{Status: "missing"}
+	}
+	if err != nil {
+		return tableState{Status: "corrupt", Detail: err.Error()}
+	}
+	pt, err := notes.DecodePageTable(data)
+	if err != nil {
+		return tableState{Status: "corrupt", Detail: err.Error()}
+	}
+	if !sc.exists || pt.Size != int64(len(sc.data)) || pt.SHA1 != hashText(sc.data) {
+		return tableState{Status: "stale", Detail: sc.display + " changed since it was built", Table: &pt}
+	}
+	return tableState{Status: "valid", Table: &pt}
+}
+
+// rebuildTable writes the scope's page table from its file, carrying dates
+// over and marking the given page hashes as confirmed now.
+func (n *notesStore) rebuildTable(sc *noteScope, confirm []string) error {
+	n.load(sc)
+	if !sc.exists {
+		return nil
+	}
+	var old *notes.PageTable
+	if st := n.tableState(sc); st.Table != nil {
+		old = st.Table
+	}
+	now := n.h.Now()
+	pt := notes.BuildPageTable(sc.name, sc.file, int64(len(sc.data)), sc.mtime, hashText(sc.data), sc.pages, old, now)
+	for _, h := range confirm {
+		for i := range pt.Entries {
+			if pt.Entries[i].Hash == h {
+				pt.Entries[i].LastConfirmed = now
+			}
+		}
+	}
+	if err := n.h.Mkdir(sc.dataDir); err != nil {
+		return err
+	}
+	return n.h.WriteAtomic(sc.table, pt.Encode())
+}
+
+// settle runs when a session ends: pending writebacks are flushed, and page
+// tables that no longer match their files are rebuilt, so the dates of new
+// and edited entries are kept.
+func (n *notesStore) settle() []string {
+	if n.inertNotes() != "" {
+		return nil
+	}
+	var notices []string
+	if count, _ := n.pending(); count > 0 {
+		rep, err := n.flush()
+		if err != nil {
+			notices = append(notices, "could not flush staged memory: "+err.Error())
+		}
+		notices = append(notices, rep.problems...)
+	}
+	n.loadAll()
+	for _, sc := range n.scopes {
+		if !sc.exists {
+			continue
+		}
+		if st := n.tableState(sc); st.Status != "valid" {
+			if err := n.rebuildTable(sc, nil); err != nil {
+				notices = append(notices, "could not rebuild "+sc.table+": "+err.Error())
+			}
+		}
+	}
+	return notices
+}
+
+// ---- Traces and receipts -------------------------------------------------------
+
+// injected keeps this turn's receipts and traces the injection when it
+// differs from the last traced one. Only a store with memory files writes
+// traces: a folder without memory leaves no trace anywhere.
+func (n *notesStore) injected(text string, receipts []budget.Receipt) {
+	n.last = receipts
+	if text == "" || !n.cfg.Enabled || !n.cfg.TraceEnabled || !n.anyFile() || n.traces == "" {
+		return
+	}
+	h := hashText([]byte(text))
+	if h == n.tracedHash {
+		return
+	}
+	t := notes.Trace{ID: n.newID("T-", h), T: n.h.Now(), Kind: "inject", Hash: h}
+	for _, r := range receipts {
+		sr := notes.StoreReceipt{Store: r.Store, Bytes: r.Bytes, Tokens: r.Tokens, Cap: r.Cap}
+		if r.Store == "notes" {
+			sr.Scopes = n.receipts
+		}
+		t.Stores = append(t.Stores, sr)
+	}
+	t.Faults = n.residency.Faults
+	if err := n.appendTrace(&t); err != nil {
+		n.h.Log(hostio.Warn, "pi-memory: could not write "+n.traces+": "+err.Error())
+		return
+	}
+	n.tracedHash = h
+	n.lastTraceID = t.ID
+}
+
+// appendTrace appends one record, cutting the file back to its newest
+// keepTraces records past maxTraces (atomically, under the lock).
+func (n *notesStore) appendTrace(t *notes.Trace) error {
+	if err := n.lockData(n.sessionData, n.traces+".lock"); err != nil {
+		return err
+	}
+	defer n.h.Unlock(n.traces + ".lock")
+	if n.tracesLines < 0 {
+		n.tracesLines = 0
+		if data, err := readFile(n.h, n.traces, maxSidecar); err == nil {
+			n.tracesLines = strings.Count(string(data), "\n")
+		}
+	}
+	if err := n.h.Append(n.traces, t.Encode()); err != nil {
+		return err
+	}
+	n.tracesLines++
+	if n.tracesLines <= maxTraces {
+		return nil
+	}
+	data, err := readFile(n.h, n.traces, maxSidecar)
+	if err != nil {
+		return err
+	}
+	lines := splitKeep(string(data))
+	if len(lines) > keepTraces {
+		lines = lines[len(lines)-keepTraces:]
+	}
+	n.tracesLines = len(lines)
+	return n.h.WriteAtomic(n.traces, []byte(strings.Join(lines, "")))
+}
+
+// splitKeep splits text into lines that keep their newline.
+func splitKeep(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			out = append(out, s+"\n")
+			break
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
+	}
+	return out
+}
+
+// readTraces reads this session's traces, oldest first.
+func (n *notesStore) readTraces() ([]notes.Trace, []notes.Problem, error) {
+	if n.traces == "" {
+		return nil, nil, nil
+	}
+	data, err := readFile(n.h, n.traces, maxSidecar)
+	if hostio.IsNotFound(err) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	t, p := notes.DecodeTraces(data)
+	return t, p, nil
+}
