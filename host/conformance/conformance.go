@@ -163,7 +163,7 @@ func (s *Sandbox) Input(step Step) []byte {
 	if in == "" {
 		in = "{}"
 	}
-	return []byte(strings.NewReplacer("$PROJECT", jsonText(s.Project), "$AGENT", jsonText(s.Agent)).Replace(in))
+	return []byte(strings.NewReplacer("$PROJECT", jsonText(s.Project), "$AGENT", jsonText(s.Agent), "$ROOT", jsonText(s.Root)).Replace(in))
 }
 
 // jsonText is s as it appears inside a JSON string.
@@ -173,12 +173,24 @@ func jsonText(s string) string {
 }
 
 // Abstract replaces the sandbox's real paths and project id by $PROJECT,
-// $AGENT and $PROJECT_ID, in JSON text or plain file content.
+// $AGENT, $PROJECT_ID and $ROOT, in JSON text or plain file content.
 func (s *Sandbox) Abstract(b []byte) string {
 	return strings.NewReplacer(
 		jsonText(s.Project), "$PROJECT", jsonText(s.Agent), "$AGENT",
 		s.Project, "$PROJECT", s.Agent, "$AGENT", s.ProjectID, "$PROJECT_ID",
+		jsonText(s.Root), "$ROOT", s.Root, "$ROOT",
 	).Replace(string(b))
+}
+
+// AbstractTree replaces the project id in tree paths (the agent dir keys
+// derived files by it) by $PROJECT_ID, and sorts again.
+func (s *Sandbox) AbstractTree(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = strings.ReplaceAll(p, s.ProjectID, "$PROJECT_ID")
+	}
+	sort.Strings(out)
+	return out
 }
 
 // Call runs one export on the engine under test and returns its envelope as
@@ -206,7 +218,8 @@ func Run(t *testing.T, update bool, start func(t *testing.T, c *Case, s *Sandbox
 				got.Envelopes = append(got.Envelopes, json.RawMessage(abs))
 			}
 			for _, rel := range c.Check {
-				b, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(rel)))
+				real := strings.ReplaceAll(rel, "$PROJECT_ID", s.ProjectID)
+				b, err := os.ReadFile(filepath.Join(s.Root, filepath.FromSlash(real)))
 				switch {
 				case errors.Is(err, fs.ErrNotExist):
 					got.Files[rel] = nil
@@ -217,7 +230,7 @@ func Run(t *testing.T, update bool, start func(t *testing.T, c *Case, s *Sandbox
 					got.Files[rel] = &text
 				}
 			}
-			got.Tree = Tree(t, s.Root)
+			got.Tree = s.AbstractTree(Tree(t, s.Root))
 			file := filepath.Join(c.Dir, "expected.json")
 			if update {
 				must(t, os.WriteFile(file, encode(t, got), 0o644))

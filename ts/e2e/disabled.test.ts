@@ -34,7 +34,8 @@ async function provesDisabled(sb: Sandbox, id: string): Promise<void> {
 	assert.equal(r.requests.length, 1, "the model was called");
 	assert.deepEqual(decisionLines(r.systemPrompt), [], r.systemPrompt.slice(-1500));
 	assert.ok(!r.systemPrompt.includes(seeded), "nothing injected into the system prompt");
-	assert.equal(appendedPrompt(r.systemPrompt).trim(), "", "nothing appended to pi's system prompt");
+	// Markdown memory is a separate store: its preamble stays unless its own config turns it off.
+	assert.ok(!appendedPrompt(r.systemPrompt).includes("## Project decisions"), "no decision section appended to pi's system prompt");
 	assert.ok(!userTextOf(r.requests[0]).includes(seeded), "nothing injected into the user message");
 
 	const rpc = await startRpc(sb);

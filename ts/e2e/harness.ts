@@ -980,3 +980,37 @@ export async function waitUntil<T>(f: () => T | undefined | false, what: string,
 export function daysAgo(n: number): string {
 	return new Date(Date.now() - n * 86_400_000).toISOString();
 }
+
+// ---------------------------------------------------------------------------
+// Markdown memory (docs/decisions/005-markdown-memory.md)
+
+/** The project's committed memory index: <project>/.pi/memory/MEMORY.md. */
+export function projectMemoryFile(project: string): string {
+	return path.join(project, ".pi", "memory", "MEMORY.md");
+}
+
+/** The global memory index: <agent dir>/memory/MEMORY.md. */
+export function globalMemoryFile(agentDir: string): string {
+	return path.join(agentDir, "memory", "MEMORY.md");
+}
+
+/** Write a file anywhere in the sandbox, folders created; returns its path. */
+export function seedFile(file: string, text: string): string {
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, text);
+	return file;
+}
+
+/**
+ * The notes block pi-memory appended to a system prompt: from its
+ * "## Persistent memory" line to the decisions section ("## Project
+ * decisions") or the end, newline-terminated. "" when there is none.
+ */
+export function notesBlock(systemPrompt: string): string {
+	const appended = appendedPrompt(systemPrompt);
+	const start = appended.indexOf("## Persistent memory\n");
+	if (start < 0) return "";
+	const rest = appended.slice(start);
+	const end = rest.indexOf("\n## Project decisions\n");
+	return end < 0 ? rest : rest.slice(0, end);
+}

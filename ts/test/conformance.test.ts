@@ -92,13 +92,14 @@ for (const build of BUILDS) {
 				[s.project, "$PROJECT"],
 				[s.agent, "$AGENT"],
 				[s.projectId, "$PROJECT_ID"],
+				[s.root, "$ROOT"],
 			];
 			const abstract = (text: string): string =>
 				placeholders.reduce((acc, [real, placeholder]) => acc.replaceAll(inJSON(real), placeholder).replaceAll(real, placeholder), text);
 			try {
 				for (const [i, step] of c.steps.entries()) {
 					const input = JSON.parse(
-						JSON.stringify(step.input ?? {}).replaceAll("$PROJECT", inJSON(s.project)).replaceAll("$AGENT", inJSON(s.agent)),
+						JSON.stringify(step.input ?? {}).replaceAll("$PROJECT", inJSON(s.project)).replaceAll("$AGENT", inJSON(s.agent)).replaceAll("$ROOT", inJSON(s.root)),
 					) as unknown;
 					const env = await core.call(step.export, input);
 					assert.deepStrictEqual(JSON.parse(abstract(JSON.stringify(env))), want.envelopes[i], `step ${i + 1} (${step.export} ${JSON.stringify(step.input)})`);
@@ -109,11 +110,13 @@ for (const build of BUILDS) {
 			assert.equal(c.steps.length, want.envelopes.length, "number of envelopes");
 			assert.deepStrictEqual(Object.keys(want.files).sort(), [...c.check].sort(), "expected.json files = case.json check");
 			for (const rel of c.check) {
-				const file = path.join(s.root, rel);
+				const file = path.join(s.root, rel.replaceAll("$PROJECT_ID", s.projectId));
 				const got = fs.existsSync(file) ? abstract(fs.readFileSync(file, "utf8")) : null;
 				assert.equal(got, want.files[rel], `file ${rel}`);
 			}
-			assert.deepStrictEqual(tree(s.root), want.tree, "tree");
+			// Derived files in the agent dir are named by the project id.
+			const got = tree(s.root).map((p) => p.split(s.projectId).join("$PROJECT_ID")).sort();
+			assert.deepStrictEqual(got, want.tree, "tree");
 		});
 	}
 }

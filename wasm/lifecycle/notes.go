@@ -88,7 +88,7 @@ func newNotes(e *Engine, s *Session) *notesStore {
 		dir := path.Join(s.AgentDir, notesGlobalDir)
 		data := path.Join(s.AgentDir, notesDataDir, scopeGlobal)
 		n.globalCfg = path.Join(dir, notesConfig)
-		n.scopes = append(n.scopes, &noteScope{name: scopeGlobal, dir: dir, file: path.Join(dir, notesIndex), display: path.Join(dir, notesIndex), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: path.Join(data, "writeback-journal.jsonl"), lock: path.Join(data, "memory.lock")})
+		n.scopes = append(n.scopes, &noteScope{name: scopeGlobal, dir: dir, file: path.Join(dir, notesIndex), display: homeRelative(s.Home, path.Join(dir, notesIndex)), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: path.Join(data, "writeback-journal.jsonl"), lock: path.Join(data, "memory.lock")})
 		n.sessionData = data
 	}
 	if s.ProjectRoot != "" && s.Trusted && s.AgentDir != "" {
@@ -345,7 +345,7 @@ func (n *notesStore) preamble() string {
 	b.WriteString("## Persistent memory\n\n")
 	b.WriteString("You have file-based memory that lasts across sessions. It is separate from AGENTS.md, which the user writes: never write memory there.\n\n")
 	if g := n.scope(scopeGlobal); g != nil {
-		b.WriteString("- Global memory (this user, every project): " + g.dir + "/\n")
+		b.WriteString("- Global memory (this user, every project): " + homeRelative(n.s.Home, g.dir) + "/\n")
 	}
 	if p := n.scope(scopeProject); p != nil {
 		b.WriteString("- Project memory (committed to the repository, read by the team): " + notesProjectDir + "/\n")
@@ -361,6 +361,17 @@ func (n *notesStore) preamble() string {
 	}
 	b.WriteString("- Never write secrets, and do not save what the repository already records (code, git history, AGENTS.md).\n")
 	return b.String()
+}
+
+// homeRelative writes a path under home as "~/…": shorter in every prompt,
+// and the same block on every machine with the same layout.
+//
+//	homeRelative("/home/ada", "/home/ada/.pi/agent/memory") => "~/.pi/agent/memory"
+func homeRelative(home, p string) string {
+	if home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
 }
 
 // hashText is the hex SHA-1 of text: trace identity and page-table checks.

@@ -117,15 +117,19 @@ func (n *notesStore) cmdRemember(c *cmdCtx) {
 		return
 	}
 	section := c.args.Value("section")
-	op, err := n.stage(scope, section, text, "remember")
+	op, note, err := n.stage(scope, section, text, "remember")
 	if err != nil {
-		c.out.Fail("Not staged: " + err.Error())
+		c.out.Fail("Not staged: " + err.Error() + ".")
 		return
 	}
 	if section == "" {
 		section = notes.DefaultSection
 	}
-	msg := "Staged " + op.ID + " for " + scope + " memory (" + sc.display + ", section " + section + "). /memory flush writes it; so does the end of the session."
+	text = op.Text
+	msg := "Staged " + op.ID + " for " + scopeNoun(scope) + " (" + sc.display + ", section " + section + "). /memory flush writes it; so does the end of the session."
+	if note != "" {
+		msg += " (" + note + ")"
+	}
 	// Say now what the flush would say, so nobody waits for a session end
 	// to learn a fact will be refused.
 	n.load(sc)
@@ -133,6 +137,14 @@ func (n *notesStore) cmdRemember(c *cmdCtx) {
 		msg += "\nAs the file stands, the flush would refuse it (" + o.Reason + "): " + o.Detail + "."
 	}
 	c.out.Output(msg)
+}
+
+// scopeNoun names a scope in sentences.
+func scopeNoun(scope string) string {
+	if scope == scopeLocal {
+		return "your personal project notes"
+	}
+	return scope + " memory"
 }
 
 func (n *notesStore) rules(sc *noteScope) notes.Rules {
@@ -338,12 +350,15 @@ func (n *notesStore) cmdImport(c *cmdCtx) {
 		if c.args.Has("dry-run") {
 			staged = append(staged, "  would stage  "+where+"  ["+cand.Section+"] "+cand.Text)
 		} else {
-			op, err := n.stage(scopeProject, cand.Section, cand.Text, "import:claude")
+			op, note, err := n.stage(scopeProject, cand.Section, cand.Text, "import:claude")
 			if err != nil {
-				c.out.Fail("Staging stopped at " + where + ": " + err.Error())
-				return
+				skipped = append(skipped, "  skipped  "+where+"  ("+err.Error()+")")
+				continue
 			}
-			staged = append(staged, "  staged  "+op.ID+"  "+where+"  ["+cand.Section+"] "+cand.Text)
+			if note != "" {
+				note = " (" + note + ")"
+			}
+			staged = append(staged, "  staged  "+op.ID+"  "+where+"  ["+cand.Section+"] "+op.Text+note)
 		}
 		known = append(known, notes.Page{Kind: notes.Fact, Text: cand.Text})
 	}

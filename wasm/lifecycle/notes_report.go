@@ -39,8 +39,8 @@ func (n *notesStore) report() []scopeReport {
 				r.lines++
 			}
 			r.table = n.tableState(sc)
-			if r.lines > n.cfg.MaxInjectLines || len(sc.data) > n.cfg.MaxInjectBytes {
-				r.warnings = append(r.warnings, sc.display+" has "+strconv.Itoa(r.lines)+" lines and "+strconv.Itoa(len(sc.data))+" bytes, over maxInjectLines "+strconv.Itoa(n.cfg.MaxInjectLines)+" or maxInjectBytes "+strconv.Itoa(n.cfg.MaxInjectBytes)+": only part of it is injected. Move detail to topic files or archive/.")
+			if over := notes.OverCaps(r.lines, len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
+				r.warnings = append(r.warnings, sc.display+" is "+over+": only part of it is injected. Move detail to topic files or archive/.")
 			}
 		}
 		if sc.readErr != nil {
@@ -139,10 +139,19 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 	}
 	for _, r := range reps {
 		b.WriteString("\n" + scopeTitle(r.sc.name) + ": " + r.sc.file + "\n")
+		if !n.cfg.Enabled {
+			// Off means not read: say whether the file is there, nothing more.
+			if _, err := n.h.Stat(r.sc.file); err == nil {
+				b.WriteString("  present, not read while memory is off\n")
+			} else {
+				b.WriteString("  absent\n")
+			}
+			continue
+		}
 		if !r.sc.exists {
 			b.WriteString("  absent: created on the first write (by the agent, or /memory remember + flush)\n")
 		} else {
-			b.WriteString("  " + strconv.Itoa(len(r.sc.data)) + " bytes, " + strconv.Itoa(r.lines) + " lines; injected " + strconv.Itoa(r.injected) + " bytes (caps " + strconv.Itoa(n.cfg.MaxInjectLines) + " lines, " + strconv.Itoa(n.cfg.MaxInjectBytes) + " bytes)\n")
+			b.WriteString("  " + strconv.Itoa(len(r.sc.data)) + " bytes, " + plural(r.lines, "line", "lines") + "; injected " + strconv.Itoa(r.injected) + " bytes (caps " + strconv.Itoa(n.cfg.MaxInjectLines) + " lines, " + strconv.Itoa(n.cfg.MaxInjectBytes) + " bytes)\n")
 			b.WriteString("  page table: " + r.table.Status)
 			if r.table.Detail != "" {
 				b.WriteString(" (" + r.table.Detail + ")")
@@ -452,7 +461,7 @@ func (n *notesStore) cmdStale(c *cmdCtx) {
 			old = st.Table
 		}
 		// Without a table every entry counts as new: dates start on first sight.
-		pt := notes.BuildPageTable(sc.name, sc.file, int64(len(sc.data)), sc.mtime, "", sc.pages, old, now)
+		pt := notes.BuildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), "", sc.pages, old, now)
 		for _, e := range pt.Entries {
 			if (e.Kind == "fact" || e.Kind == "pointer") && e.LastConfirmed < cutoff {
 				found = append(found, staleEntry{sc, e})

@@ -164,14 +164,22 @@ func TestFlushRefusesDuplicatesSecretsAndOverlongFactsWhenStrict(t *testing.T) {
 	r.write(projectIndex, "## Notes\n\n- Run make test before pushing\n")
 	r.mem(`remember project "run make test before pushing!"`)
 	r.contains("would refuse it (duplicate)")
+	// A secret never reaches the disk, not even the journal: refused at once.
 	r.mem(`remember project "Deploy with token=abc123def456ghi"`)
+	if r.exit() != 1 || !strings.Contains(r.text(), "Not staged") || !strings.Contains(r.text(), "secret") {
+		t.Fatalf("a secret is refused when staged: %d %s", r.exit(), r.text())
+	}
 	r.mem(`remember project ` + strings.Repeat("long ", 120))
 	r.mem("flush")
 	if r.exit() != 1 {
 		t.Fatalf("refusals exit 1: %s", r.text())
 	}
-	for _, want := range []string{"0 written, 3 refused", "(duplicate)", "(secret)", "(too_long)"} {
+	for _, want := range []string{"0 written, 2 refused", "(duplicate)", "(too_long)"} {
 		r.contains(want)
+	}
+	journal, _ := os.ReadFile(filepath.Join(r.agent, "pi-memory/notes", ProjectHash(r.project), "writeback-journal.jsonl"))
+	if strings.Contains(string(journal), "abc123def456ghi") {
+		t.Fatalf("the secret reached the journal:\n%s", journal)
 	}
 	if got := r.read(projectIndex); got != "## Notes\n\n- Run make test before pushing\n" {
 		t.Fatalf("nothing may be written: %q", got)

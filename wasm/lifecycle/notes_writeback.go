@@ -10,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/notes"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // Bounds of the machine-local notes files.
@@ -82,20 +83,28 @@ func (n *notesStore) lockData(dir, lock string) error {
 // ---- Staging -------------------------------------------------------------------
 
 // stage appends a staged fact to its scope's journal. Nothing touches the
-// memory file until a flush validates it.
-func (n *notesStore) stage(scope, section, text, source string) (notes.Op, error) {
+// memory file until a flush validates it. A secret never reaches the
+// journal either (invariant 5): with strictWriteback the fact is refused
+// here, otherwise it is staged redacted, and the note says so.
+func (n *notesStore) stage(scope, section, text, source string) (op notes.Op, note string, err error) {
 	sc, err := n.scopeFor(scope)
 	if err != nil {
-		return notes.Op{}, err
+		return notes.Op{}, "", err
 	}
-	op := notes.Op{Op: "stage", ID: n.newID("W-", scope+"\x00"+text), T: n.h.Now(), Scope: scope, Section: section, Text: text, Source: source}
+	if clean, kinds := redact.String(text); len(kinds) > 0 {
+		if n.cfg.StrictWriteback {
+			return notes.Op{}, "", errors.New("it contains what looks like a secret (" + strings.Join(kinds, ", ") + "); memory files are read by people and models, so remember it without the secret")
+		}
+		text, note = clean, "redacted "+strings.Join(kinds, ", ")+" before staging"
+	}
+	op = notes.Op{Op: "stage", ID: n.newID("W-", scope+"\x00"+text), T: n.h.Now(), Scope: scope, Section: section, Text: text, Source: source}
 	if err := n.h.Mkdir(sc.dataDir); err != nil {
-		return notes.Op{}, err
+		return notes.Op{}, "", err
 	}
 	if err := n.h.Append(sc.journal, op.Encode()); err != nil {
-		return notes.Op{}, err
+		return notes.Op{}, "", err
 	}
-	return op, nil
+	return op, note, nil
 }
 
 // readJournal reads a journal ("" data when it does not exist).
@@ -225,6 +234,7 @@ func (n *notesStore) flushJournal(group []*noteScope, rep *flushReport) error {
 			if o.Duplicate >= 0 {
 				p := &sc.pages[o.Duplicate]
 				out.Page = p.ID
+				out.Detail += "; that entry is marked as confirmed"
 				confirmed[sc] = append(confirmed[sc], p.Hash)
 			}
 			rep.ops = append(rep.ops, out)
@@ -335,7 +345,7 @@ func (n *notesStore) rebuildTable(sc *noteScope, confirm []string) error {
 		old = st.Table
 	}
 	now := n.h.Now()
-	pt := notes.BuildPageTable(sc.name, sc.file, int64(len(sc.data)), sc.mtime, hashText(sc.data), sc.pages, old, now)
+	pt := notes.BuildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
 	for _, h := range confirm {
 		for i := range pt.Entries {
 			if pt.Entries[i].Hash == h {

@@ -80,7 +80,6 @@ type PageTable struct {
 	Scope   string
 	Source  string // absolute path of the file it describes
 	Size    int64
-	MtimeMs int64
 	SHA1    string // hex SHA-1 of the file's bytes
 	Built   int64
 	Entries []Entry
@@ -99,11 +98,12 @@ type Entry struct {
 	LastConfirmed int64 // when it was last written, duplicated by a remember, or confirmed
 }
 
-// BuildPageTable indexes pages of a file. Dates are carried over from old for
-// every page whose Hash it still finds; a new text is first seen (and
-// confirmed) at now.
-func BuildPageTable(scope, source string, size, mtimeMs int64, sha1hex string, pages []Page, old *PageTable, now int64) PageTable {
-	pt := PageTable{Scope: scope, Source: source, Size: size, MtimeMs: mtimeMs, SHA1: sha1hex, Built: now}
+// BuildPageTable indexes pages of a file (display is how summaries name it).
+// Dates are carried over from old for every page whose Hash it still finds; a
+// new text is first seen (and confirmed) at now. The file is identified by
+// size and SHA-1 only: an mtime would change on every checkout.
+func BuildPageTable(scope, source, display string, size int64, sha1hex string, pages []Page, old *PageTable, now int64) PageTable {
+	pt := PageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now}
 	prev := map[string]Entry{}
 	if old != nil {
 		for _, e := range old.Entries {
@@ -115,7 +115,7 @@ func BuildPageTable(scope, source string, size, mtimeMs int64, sha1hex string, p
 	for i := range pages {
 		p := &pages[i]
 		e := Entry{ID: p.ID, Kind: p.Kind.String(), Line: p.Line, Lines: p.Lines, Bytes: len(p.Src), Hash: p.Hash, Section: p.Section, FirstSeen: now, LastConfirmed: now}
-		e.Summary = trimNewlines(p.Form(Summary, ""))
+		e.Summary = trimNewlines(p.Form(Summary, display))
 		if o, ok := prev[p.Hash]; ok {
 			e.FirstSeen, e.LastConfirmed = o.FirstSeen, o.LastConfirmed
 		}
@@ -139,7 +139,6 @@ func (pt *PageTable) Encode() []byte {
 	w.Str("scope", pt.Scope)
 	w.Str("source", pt.Source)
 	w.Int("size", pt.Size)
-	w.Int("mtimeMs", pt.MtimeMs)
 	w.Str("sha1", pt.SHA1)
 	w.Int("pages", int64(len(pt.Entries)))
 	w.Int("built", pt.Built)
@@ -188,7 +187,6 @@ func DecodePageTable(data []byte) (PageTable, error) {
 			pt.Scope = r.Get("scope").String()
 			pt.Source = r.Get("source").String()
 			pt.Size = r.Get("size").Int()
-			pt.MtimeMs = r.Get("mtimeMs").Int()
 			pt.SHA1 = r.Get("sha1").String()
 			pt.Built = r.Get("built").Int()
 			pages = int(r.Get("pages").Int())

@@ -39,7 +39,7 @@ type Outcome struct {
 
 // Check validates a staged fact against the file src (parsed into pages) and
 // returns the new file when it may be written. A duplicate is never written,
-// strict or not: it confirms the page it duplicates instead.
+// strict or not: the caller confirms the page it duplicates instead.
 //
 //	Check("Run make test", "Notes", src, pages, Rules{Strict: true, …}).Commit => true
 func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
@@ -84,13 +84,12 @@ func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
 	if i := Duplicate(text, pages); i >= 0 {
 		p := &pages[i]
 		o.Reason, o.Duplicate = "duplicate", i
-		o.Detail = "already in " + r.File + ":" + strconv.Itoa(p.Line) + " (" + p.ID + "); that entry is marked as confirmed"
+		o.Detail = "already in " + r.File + ":" + strconv.Itoa(p.Line) + " (" + p.ID + ")"
 		return o
 	}
 	out, line := Insert(src, section, text)
-	lines := strings.Count(string(out), "\n")
-	if lines > r.MaxLines || len(out) > r.MaxBytes {
-		msg := r.File + " would have " + strconv.Itoa(lines) + " lines and " + strconv.Itoa(len(out)) + " bytes, over maxInjectLines " + strconv.Itoa(r.MaxLines) + " or maxInjectBytes " + strconv.Itoa(r.MaxBytes) + ", so part of it would stop being injected; move detail to a topic file or archive/ first"
+	if over := OverCaps(strings.Count(string(out), "\n"), len(out), r.MaxLines, r.MaxBytes); over != "" {
+		msg := r.File + " would be " + over + ", so part of it would stop being injected; move detail to a topic file or archive/ first"
 		if r.Strict {
 			o.Reason, o.Detail = "index_cap", msg
 			return o
@@ -100,6 +99,21 @@ func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
 	o.Commit, o.Text, o.Out, o.Line = true, text, out, line
 	o.Detail = strings.Join(repaired, "; ")
 	return o
+}
+
+// OverCaps says how an index of lines and bytes passes the injection caps,
+// naming only the caps it passes; "" when it fits.
+//
+//	OverCaps(250, 9000, 200, 8192) => "250 lines, over maxInjectLines 200, and 9000 bytes, over maxInjectBytes 8192"
+func OverCaps(lines, bytes, maxLines, maxBytes int) string {
+	var parts []string
+	if lines > maxLines {
+		parts = append(parts, strconv.Itoa(lines)+" lines, over maxInjectLines "+strconv.Itoa(maxLines))
+	}
+	if bytes > maxBytes {
+		parts = append(parts, strconv.Itoa(bytes)+" bytes, over maxInjectBytes "+strconv.Itoa(maxBytes))
+	}
+	return strings.Join(parts, ", and ")
 }
 
 func cutRunes(s string, max int) string {
@@ -128,7 +142,12 @@ func cutRunes(s string, max int) string {
 //
 //	Insert([]byte("## Build\n- make\n\n## Style\n- tabs\n"), "Build", "make test") => "## Build\n- make\n- make test\n\n## Style\n- tabs\n", 3
 func Insert(src []byte, section, text string) ([]byte, int) {
-	bullet := "- " + text + "\n"
+	// A file written with CRLF line ends keeps them.
+	nl := "\n"
+	if strings.Contains(string(src), "\r\n") {
+		nl = "\r\n"
+	}
+	bullet := "- " + text + nl
 	lines := splitLines(string(src))
 	start := -1
 	inFence := false
@@ -145,14 +164,14 @@ func Insert(src []byte, section, text string) ([]byte, int) {
 		var b strings.Builder
 		b.Write(src)
 		if len(src) > 0 && !strings.HasSuffix(string(src), "\n") {
-			b.WriteByte('\n')
+			b.WriteString(nl)
 		}
 		if len(strings.TrimSpace(string(src))) > 0 {
-			if !strings.HasSuffix(string(src), "\n\n") {
-				b.WriteByte('\n')
+			if !strings.HasSuffix(string(src), "\n\n") && !strings.HasSuffix(string(src), "\n\r\n") {
+				b.WriteString(nl)
 			}
 		}
-		b.WriteString("## " + section + "\n\n")
+		b.WriteString("## " + section + nl + nl)
 		line := strings.Count(b.String(), "\n") + 1
 		b.WriteString(bullet)
 		return []byte(b.String()), line
@@ -179,12 +198,12 @@ func Insert(src []byte, section, text string) ([]byte, int) {
 		b.WriteString(lines[i])
 	}
 	if at > 0 && !strings.HasSuffix(lines[at-1], "\n") {
-		b.WriteByte('\n')
+		b.WriteString(nl)
 	}
 	if at == start+1 {
 		// A heading straight followed by its first item: keep a blank line
 		// between them, as the section creation above does.
-		b.WriteByte('\n')
+		b.WriteString(nl)
 	}
 	line := strings.Count(b.String(), "\n") + 1
 	b.WriteString(bullet)

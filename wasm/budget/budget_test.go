@@ -1,0 +1,174 @@
+package budget
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestAssembleKeepsTheOrderGivenAndSkipsEmptySections(t *testing.T) {
+	tests := []struct {
+		name     string
+		sections []Section
+		want     string
+	}{
+		{"nothing to inject", nil, ""},
+		{"only empty sections", []Section{{"notes", "", 100}, {"decisions", "", 100}}, ""},
+		{"one section starts a fresh paragraph",
+			[]Section{{"notes", "## Memory\n- a\n", 100}},
+			"\n\n## Memory\n- a\n"},
+		{"later sections follow one blank line",
+			[]Section{{"notes", "## Memory\n- a\n", 100}, {"decisions", "## Decisions\n- D-1\n", 100}},
+			"\n\n## Memory\n- a\n\n## Decisions\n- D-1\n"},
+		{"the order given wins, not the store name",
+			[]Section{{"decisions", "## Decisions\n", 100}, {"notes", "## Memory\n", 100}},
+			"\n\n## Decisions\n\n## Memory\n"},
+		{"an empty first section does not leave a gap",
+			[]Section{{"notes", "", 100}, {"decisions", "## Decisions\n", 100}},
+			"\n\n## Decisions\n"},
+		{"an empty middle section does not leave a gap",
+			[]Section{{"a", "A\n", 100}, {"b", "", 100}, {"c", "C\n", 100}},
+			"\n\nA\n\nC\n"},
+		{"a section cut to nothing is skipped like an empty one",
+			[]Section{{"a", "too long for its cap\n", 5}, {"b", "B\n", 100}},
+			"\n\nB\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, receipts := Assemble(tt.sections)
+			if got != tt.want {
+				t.Errorf("Assemble = %q, want %q", got, tt.want)
+			}
+			// Every section gets a receipt, empty or not, in the order given:
+			// /memory last lists each store, even one that said nothing.
+			if len(receipts) != len(tt.sections) {
+				t.Fatalf("%d receipts for %d sections", len(receipts), len(tt.sections))
+			}
+			for i, r := range receipts {
+				if r.Store != tt.sections[i].Store || r.Cap != tt.sections[i].Cap {
+					t.Errorf("receipt %d = %+v, want store %q cap %d", i, r, tt.sections[i].Store, tt.sections[i].Cap)
+				}
+			}
+		})
+	}
+}
+
+func TestAssembleCutsASectionOverItsCapAtALineBoundary(t *testing.T) {
+	const text = "## Memory\n- one\n- two\n- three\n" // lines end at 10, 16, 22, 30
+	tests := []struct {
+		name    string
+		text    string
+		cap     int
+		want    string
+		wantCut bool
+	}{
+		{"well under the cap", text, 100, text, false},
+		{"exactly at the cap", text, len(text), text, false},
+		{"one byte over drops the last line", text, len(text) - 1, "## Memory\n- one\n- two\n", true},
+		{"a cap that ends on a newline keeps that line", text, 22, "## Memory\n- one\n- two\n", true},
+		{"a cap one short of a newline drops that line", text, 21, "## Memory\n- one\n", true},
+		{"a cap inside the first line keeps nothing", text, 9, "", true},
+		{"a zero cap keeps nothing", text, 0, "", true},
+		{"a negative cap keeps nothing", text, -1, "", true},
+		{"a section without a final newline is kept whole when it fits", "## Memory\n- a", 100, "## Memory\n- a", false},
+		{"the unterminated last line goes when cut", "## Memory\n- a\n- bbbb", 16, "## Memory\n- a\n", true},
+		{"an empty section under a zero cap is not cut", "", 0, "", false},
+		// A cut never splits a multi-byte character: it happens at a newline.
+		{"multi-byte text is cut at a newline", "é\nçççç\n", 6, "é\n", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, receipts := Assemble([]Section{{"notes", tt.text, tt.cap}})
+			r := receipts[0]
+			if r.Text != tt.want || r.Cut != tt.wantCut {
+				t.Fatalf("receipt text %q cut %v, want %q cut %v", r.Text, r.Cut, tt.want, tt.wantCut)
+			}
+			wantAll := ""
+			if tt.want != "" {
+				wantAll = Separator + tt.want
+			}
+			if got != wantAll {
+				t.Errorf("Assemble = %q, want %q", got, wantAll)
+			}
+			if tt.cap >= 0 && len(r.Text) > tt.cap {
+				t.Errorf("kept %d bytes over a cap of %d", len(r.Text), tt.cap)
+			}
+		})
+	}
+}
+
+func TestAssembleCutsOnlyTheSectionThatOverranItsCap(t *testing.T) {
+	got, receipts := Assemble([]Section{
+		{"notes", "## Memory\n- a\n- b\n", 14},
+		{"decisions", "## Decisions\n- D-1\n", 100},
+	})
+	if want := "\n\n## Memory\n- a\n\n## Decisions\n- D-1\n"; got != want {
+		t.Errorf("Assemble = %q, want %q", got, want)
+	}
+	if !receipts[0].Cut || receipts[1].Cut {
+		t.Errorf("Cut = %v, %v; want true, false", receipts[0].Cut, receipts[1].Cut)
+	}
+}
+
+func TestAssembleReceiptsCountWhatWasInjected(t *testing.T) {
+	notes := "## Persistent memory\n- Use pnpm\n"   // 32 bytes
+	decisions := strings.Repeat("- D-0001 x\n", 10) // 110 bytes, cut to 55 (5 lines)
+	_, receipts := Assemble([]Section{
+		{"notes", notes, 1000},
+		{"decisions", decisions, 60},
+		{"other", "", 10},
+	})
+	want := []Receipt{
+		{Store: "notes", Bytes: 32, Tokens: 8, Cap: 1000, Text: notes},
+		{Store: "decisions", Bytes: 55, Tokens: 14, Cap: 60, Cut: true, Text: decisions[:55]},
+		{Store: "other", Bytes: 0, Tokens: 0, Cap: 10},
+	}
+	if !reflect.DeepEqual(receipts, want) {
+		t.Errorf("receipts\n got %+v\nwant %+v", receipts, want)
+	}
+	// The separators are not any store's bytes: receipts add up to the text
+	// minus the blank lines between sections.
+	got, _ := Assemble([]Section{{"notes", notes, 1000}, {"decisions", decisions, 60}})
+	if sep := len(Separator) + 1; len(got) != receipts[0].Bytes+receipts[1].Bytes+sep {
+		t.Errorf("assembled %d bytes, receipts %d + %d + separators %d", len(got), receipts[0].Bytes, receipts[1].Bytes, sep)
+	}
+}
+
+func TestEstimateTokensIsAQuarterOfTheBytesRoundedUp(t *testing.T) {
+	tests := []struct {
+		s    string
+		want int
+	}{
+		{"", 0},
+		{"a", 1},
+		{"abcd", 1},
+		{"abcde", 2},
+		{"## Notes\n", 3},
+		{strings.Repeat("x", 4096), 1024},
+		{strings.Repeat("x", 4097), 1025},
+		{"é", 1},   // 2 bytes: bytes, not characters, are counted
+		{"ééé", 2}, // 6 bytes
+	}
+	for _, tt := range tests {
+		if got := EstimateTokens(tt.s); got != tt.want {
+			t.Errorf("EstimateTokens(%q) = %d, want %d", tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestAssembleGivesTheSameBytesForTheSameSections(t *testing.T) {
+	sections := []Section{
+		{"notes", "## Memory\n- a\n- b\n- c\n", 12},
+		{"decisions", "## Decisions\n", 100},
+	}
+	first, r1 := Assemble(sections)
+	for i := 0; i < 3; i++ {
+		again, r2 := Assemble(sections)
+		if again != first || !reflect.DeepEqual(r1, r2) {
+			t.Fatalf("run %d gave %q, first gave %q", i, again, first)
+		}
+	}
+	if sections[0].Text != "## Memory\n- a\n- b\n- c\n" {
+		t.Errorf("Assemble changed its input: %q", sections[0].Text)
+	}
+}

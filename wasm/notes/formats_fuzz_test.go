@@ -1,0 +1,161 @@
+package notes
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+)
+
+// The sidecars are machine-written, but they live on disk where a crash can
+// tear a line and a person or another version can edit them. Their readers
+// must take any bytes without panicking, and what they read must survive
+// being written back: the journal is compacted by re-encoding its records
+// and traces are cut back by rewriting them.
+
+// fuzzLines counts the lines a reader sees as records: the non-blank ones.
+func fuzzLines(data []byte) (n int) {
+	eachLine(data, func(int, []byte) { n++ })
+	return n
+}
+
+func checkProblems(t *testing.T, data []byte, problems []Problem) {
+	t.Helper()
+	last := 0
+	lines := bytes.Count(data, []byte("\n")) + 1
+	for _, p := range problems {
+		if p.Line <= last || p.Line > lines || p.Msg == "" {
+			t.Fatalf("problem %v out of order or range (previous line %d, %d lines) in %q", p, last, lines, data)
+		}
+		last = p.Line
+	}
+}
+
+func FuzzDecodeJournal(f *testing.F) {
+	stage := Op{Op: "stage", ID: "W-0000abcd", T: 1700000000000, Scope: "project", Section: "Build", Text: "Run make test", Source: "remember"}
+	commit := Op{Op: "commit", ID: "W-0000abcd", T: 1700000001000, File: "/p/MEMORY.md", Line: 7, Page: "P-0123456789", Detail: "joined its lines"}
+	reject := Op{Op: "reject", ID: "W-0000abce", T: 2, Reason: "secret", Detail: "it contains \"token=…\""}
+	journal := append(append(stage.Encode(), commit.Encode()...), reject.Encode()...)
+	for _, s := range [][]byte{
+		journal,
+		journal[:len(journal)-20],
+		append([]byte("\r\n  \n"), bytes.ReplaceAll(journal, []byte("\n"), []byte("\r\n"))...),
+		[]byte(`{"v":1,"t":-1,"op":"commit","id":"W-1","line":-3}`),
+		[]byte(`{"v":"1","t":"9","op":"stage","id":7,"scope":true,"text":{"a":[1]}}`),
+		[]byte(`{"v":1.9,"t":1e300,"op":"reject","id":"W-2","line":1e19}` + "\n" + `{"v":2}` + "\n[]\nnull\n"),
+		[]byte("{\"v\":1,\"op\":\"stage\",\"id\":\"W-3\",\"scope\":\"p\",\"text\":\"caf\xe9 \\ud800 \\u2028\"}"),
+		[]byte(`{"v":1,"op":"stage","id":"W-4","id":"W-5","scope":"p","text":"dup keys"}`),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		j := DecodeJournal(data)
+		checkProblems(t, data, j.Problems)
+		if n := fuzzLines(data); len(j.Ops)+len(j.Problems) != n {
+			t.Fatalf("%d ops and %d problems for %d lines in %q", len(j.Ops), len(j.Problems), n, data)
+		}
+		seen := map[string]bool{}
+		for _, o := range j.Pending {
+			if o.Op != "stage" || seen[o.ID] {
+				t.Fatalf("pending %+v is not a stage or repeats an id", o)
+			}
+			seen[o.ID] = true
+		}
+
+		var again []byte
+		for i := range j.Ops {
+			again = append(again, j.Ops[i].Encode()...)
+		}
+		k := DecodeJournal(again)
+		if len(k.Problems) != 0 {
+			t.Fatalf("re-encoded journal has problems %v:\n%s\nfrom %q", k.Problems, again, data)
+		}
+		if !reflect.DeepEqual(k.Ops, j.Ops) || !reflect.DeepEqual(k.Pending, j.Pending) {
+			t.Fatalf("re-encoding changed the records\nfirst %+v\nthen  %+v\nfrom %q", j.Ops, k.Ops, data)
+		}
+	})
+}
+
+func FuzzDecodePageTable(f *testing.F) {
+	pt := BuildPageTable("project", "/src/app/.pi/memory/MEMORY.md", "MEMORY.md", int64(len(formatsMemory)), "ab12", Parse("project", []byte(formatsMemory)), nil, 1700000001000)
+	table := pt.Encode()
+	for _, s := range [][]byte{
+		table,
+		table[:len(table)-30],
+		bytes.ReplaceAll(table, []byte("\n"), []byte("\r\n\n")),
+		[]byte(`{"v":1,"kind":"header","pages":0}`),
+		[]byte(`{"v":1,"kind":"header","pages":-1}`),
+		[]byte(`{"v":1,"kind":"header","pages":1e30}` + "\n" + `{"v":1,"id":"P-1","hash":"h"}`),
+		[]byte(`{"v":2,"kind":"header"}`),
+		[]byte("{\"v\":1,\"kind\":\"header\",\"scope\":\"\xff\",\"pages\":1}\n{\"v\":1,\"id\":{},\"hash\":[1],\"line\":\"3\"}"),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pt, err := DecodePageTable(data)
+		if err != nil {
+			if !reflect.DeepEqual(pt, PageTable{}) {
+				t.Fatalf("error %v with a non-empty table %+v", err, pt)
+			}
+			return
+		}
+		for _, e := range pt.Entries {
+			if e.ID == "" || e.Hash == "" {
+				t.Fatalf("accepted an entry without id or hash: %+v", e)
+			}
+		}
+		// A table that was accepted is rewritten as is by /memory verify.
+		again, err := DecodePageTable(pt.Encode())
+		if err != nil {
+			t.Fatalf("re-encoded table refused: %v\n%s\nfrom %q", err, pt.Encode(), data)
+		}
+		if !reflect.DeepEqual(again, pt) {
+			t.Fatalf("re-encoding changed the table\nfirst %+v\nthen  %+v\nfrom %q", pt, again, data)
+		}
+	})
+}
+
+func FuzzDecodeTraces(f *testing.F) {
+	inject := Trace{ID: "T-00000002", T: 1700000000001, Kind: "inject", Hash: "abc",
+		Stores: []StoreReceipt{
+			{Store: "notes", Bytes: 100, Tokens: 25, Cap: 16384, Scopes: []ScopeReceipt{
+				{Scope: "project", File: ".pi/memory/MEMORY.md", Bytes: 90, Lines: 4, Pages: []PageForm{{ID: "P-1", Line: 1, Form: "full"}}},
+				{Scope: "global", File: "~/MEMORY.md", Bytes: 10, Lines: 1, Cut: true},
+			}},
+			{Store: "decisions", Cap: 8800},
+		},
+		Faults: []Fault{{Scope: "global", Page: "P-2", Line: 9, Reason: "tokens", Bytes: 30}}}
+	flush := Trace{ID: "T-00000003", T: 7, Kind: "flush", Ops: []Op{
+		{Op: "commit", ID: "W-1", T: 7, File: "MEMORY.md", Line: 4},
+		{Op: "reject", ID: "W-2", T: 7, Reason: "duplicate", Page: "P-1"},
+	}}
+	traces := append(inject.Encode(), flush.Encode()...)
+	for _, s := range [][]byte{
+		traces,
+		traces[:len(traces)-40],
+		append([]byte("\n\n"), bytes.ReplaceAll(traces, []byte("\n"), []byte("\r\n"))...),
+		[]byte(`{"v":1,"id":"T-1","stores":5,"faults":{"a":{"line":-1}},"ops":"x"}`),
+		[]byte(`{"v":1,"id":"T-1","stores":[{"scopes":[{"cut":"true","pages":[1,{"line":"2"}]}]}],"ops":[{"line":-2}]}`),
+		[]byte(`{"v":1,"id":"T-1","t":1e300,"stores":[{"bytes":1e19,"scopes":{"x":{"pages":null}}}]}`),
+		[]byte("{\"v\":1,\"id\":\"T-\xc3\",\"kind\":\"\\udc00\"}"),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, problems := DecodeTraces(data)
+		checkProblems(t, data, problems)
+		if n := fuzzLines(data); len(got)+len(problems) != n {
+			t.Fatalf("%d traces and %d problems for %d lines in %q", len(got), len(problems), n, data)
+		}
+		var again []byte
+		for i := range got {
+			again = append(again, got[i].Encode()...)
+		}
+		back, problems := DecodeTraces(again)
+		if len(problems) != 0 {
+			t.Fatalf("re-encoded traces have problems %v:\n%s\nfrom %q", problems, again, data)
+		}
+		if !reflect.DeepEqual(back, got) {
+			t.Fatalf("re-encoding changed the traces\nfirst %+v\nthen  %+v\nfrom %q", got, back, data)
+		}
+	})
+}

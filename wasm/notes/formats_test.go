@@ -1,0 +1,471 @@
+package notes
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// formatsMemory is a project MEMORY.md with one page of every kind.
+const formatsMemory = "# Memory\n\n## Build\n- Run `make wasm` before testing the extension\n- [Build quirks](build.md) — sccache breaks -Werror\n\n```sh\nmake a\nmake b\n```\n"
+
+func TestPageTableEncodesOneHeaderAndOneLinePerPage(t *testing.T) {
+	pages := Parse("project", []byte(formatsMemory))
+	pt := BuildPageTable("project", "/src/app/.pi/memory/MEMORY.md", "MEMORY.md", int64(len(formatsMemory)), "ab12", pages, nil, 1700000001000)
+	got := strings.Split(strings.TrimSuffix(string(pt.Encode()), "\n"), "\n")
+	if len(got) != 1+len(pages) {
+		t.Fatalf("%d lines for %d pages:\n%s", len(got), len(pages), pt.Encode())
+	}
+	// The exact shape is what other versions and /memory verify read.
+	wantHeader := `{"v":1,"kind":"header","scope":"project","source":"/src/app/.pi/memory/MEMORY.md","size":145,"sha1":"ab12","pages":5,"built":1700000001000}`
+	if got[0] != wantHeader {
+		t.Errorf("header\n got %s\nwant %s", got[0], wantHeader)
+	}
+	wantFact := `{"v":1,"id":"P-37ce127cd1","kind":"fact","line":4,"lines":1,"bytes":47,"hash":"2c21b66472b70b2d1ea20077c624dad193d73030","section":"Build","summary":"- Run ` + "`make wasm`" + ` before testing the extension","firstSeen":1700000001000,"lastConfirmed":1700000001000}`
+	if got[3] != wantFact {
+		t.Errorf("fact entry\n got %s\nwant %s", got[3], wantFact)
+	}
+}
+
+func TestPageTableRoundTrips(t *testing.T) {
+	tests := []struct {
+		name string
+		pt   PageTable
+	}{
+		{"no pages", PageTable{Scope: "global", Source: "/home/ana/.pi/agent/memory/MEMORY.md", Size: 0, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709", Built: 2}},
+		{"every field, awkward text", PageTable{
+			Scope: "project", Source: `C:\Users\ana "quoted"\MEMORY.md`, Size: 1 << 40, SHA1: "ff", Built: 1700000000000,
+			Entries: []Entry{
+				{ID: "P-0123456789", Kind: "heading", Line: 1, Lines: 2, Bytes: 10, Hash: "h1", Section: "", Summary: "# Memory", FirstSeen: 1, LastConfirmed: 2},
+				{ID: "P-0123456789-2", Kind: "fact", Line: 3, Lines: 1, Bytes: 40, Hash: "h2", Section: "Build ✓", Summary: "- say \"hi\"\\ then\ttab, é, 日本, \u2028 and \x01", FirstSeen: 0, LastConfirmed: 0},
+				{ID: "P-x", Kind: "text", Line: 1 << 30, Lines: 0, Bytes: 0, Hash: "h3"},
+			},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := tt.pt.Encode()
+			got, err := DecodePageTable(data)
+			if err != nil {
+				t.Fatalf("DecodePageTable: %v\n%s", err, data)
+			}
+			if !reflect.DeepEqual(got, tt.pt) {
+				t.Errorf("round trip\n got %+v\nwant %+v", got, tt.pt)
+			}
+		})
+	}
+}
+
+func TestDecodePageTableRefusesADamagedTableNamingTheLine(t *testing.T) {
+	const (
+		header = `{"v":1,"kind":"header","scope":"project","source":"/p/MEMORY.md","size":9,"sha1":"ab","pages":2,"built":3}`
+		entry1 = `{"v":1,"id":"P-1","kind":"fact","line":1,"lines":1,"bytes":5,"hash":"h1","section":"","summary":"- a","firstSeen":1,"lastConfirmed":1}`
+		entry2 = `{"v":1,"id":"P-2","kind":"fact","line":2,"lines":1,"bytes":4,"hash":"h2","section":"","summary":"- b","firstSeen":1,"lastConfirmed":1}`
+	)
+	tests := []struct {
+		name, data, want string
+	}{
+		{"an empty file has no header", "", "no header line"},
+		{"blank lines only", "\n  \n\t\n", "no header line"},
+		{"the first line is an entry", entry1 + "\n" + entry2 + "\n", "line 1: the first line must be the header"},
+		{"a torn line", header + "\n" + entry1 + "\n" + entry2[:40] + "\n", "line 3: not valid JSON"},
+		{"a line that is not an object", header + "\n[1,2]\n" + entry2 + "\n", "line 2: not a JSON object"},
+		{"a line without a version", header + "\n" + strings.Replace(entry1, `"v":1,`, "", 1) + "\n" + entry2 + "\n", `line 2: no "v" key`},
+		{"a header of a later version", strings.Replace(header, `"v":1`, `"v":2`, 1) + "\n" + entry1 + "\n" + entry2 + "\n", "line 1: version 2 is not supported (this build reads version 1)"},
+		{"an entry of a later version", header + "\n" + entry1 + "\n" + strings.Replace(entry2, `"v":1`, `"v":2`, 1) + "\n", "line 3: version 2 is not supported"},
+		{"an entry without a hash", header + "\n" + strings.Replace(entry1, `"hash":"h1",`, "", 1) + "\n" + entry2 + "\n", `line 2: an entry needs "id" and "hash"`},
+		{"an entry without an id", header + "\n" + entry1 + "\n" + strings.Replace(entry2, `"id":"P-2",`, "", 1) + "\n", `line 3: an entry needs "id" and "hash"`},
+		{"a second header", header + "\n" + entry1 + "\n" + header + "\n", `line 3: an entry needs "id" and "hash"`},
+		{"blank lines still count in line numbers", "\n" + header + "\n\n" + entry1 + "\n{\n", "line 5: not valid JSON"},
+		{"a page missing", header + "\n" + entry1 + "\n", "the header counts 2 pages, the file holds 1"},
+		{"a page too many", header + "\n" + entry1 + "\n" + entry2 + "\n" + strings.Replace(entry2, "P-2", "P-3", 1) + "\n", "the header counts 2 pages, the file holds 3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pt, err := DecodePageTable([]byte(tt.data))
+			if err == nil {
+				t.Fatalf("DecodePageTable accepted %q as %+v", tt.data, pt)
+			}
+			if !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("error %q, want it to start %q", err, tt.want)
+			}
+			if !reflect.DeepEqual(pt, PageTable{}) {
+				t.Errorf("a refused table still returned %+v", pt)
+			}
+		})
+	}
+	// The same lines, complete, are accepted: the cases above fail for their
+	// own reason, not for one they share.
+	for _, data := range []string{
+		header + "\n" + entry1 + "\n" + entry2 + "\n",
+		header + "\r\n" + entry1 + "\r\n\r\n" + entry2, // CRLF, a blank line, no final newline
+	} {
+		pt, err := DecodePageTable([]byte(data))
+		if err != nil || len(pt.Entries) != 2 || pt.Entries[1].ID != "P-2" {
+			t.Errorf("DecodePageTable(%q) = %+v, %v", data, pt, err)
+		}
+	}
+}
+
+func TestBuildPageTableCarriesDatesOverByHash(t *testing.T) {
+	const (
+		day    = int64(24 * 60 * 60 * 1000)
+		before = 1700000000000
+		now    = before + 30*day
+	)
+	old := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", Parse("project", []byte("## Build\n- Use pnpm\n- Run make first\n")), nil, before)
+	if old.Entries[1].FirstSeen != before || old.Entries[1].LastConfirmed != before {
+		t.Fatalf("a new table stamps its pages with now: %+v", old.Entries[1])
+	}
+	old.Entries[2].LastConfirmed = before + day // a /memory confirm after the build
+
+	// The file changed: a fact moved below a new one, one was reworded, the
+	// heading stayed. Hashes follow the text, not the line.
+	src := "## Build\n- Check the lockfile\n- Run make first\n- Use pnpm, never npm\n"
+	pages := Parse("project", []byte(src))
+	pt := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, &old, now)
+	want := []struct {
+		text                 string
+		firstSeen, confirmed int64
+	}{
+		{"Build", before, before},
+		{"Check the lockfile", now, now},
+		{"Run make first", before, before + day},
+		{"Use pnpm, never npm", now, now}, // reworded: a new text, first seen now
+	}
+	if len(pt.Entries) != len(want) {
+		t.Fatalf("%d entries, want %d", len(pt.Entries), len(want))
+	}
+	for i, w := range want {
+		e := pt.Entries[i]
+		if pages[i].Text != w.text {
+			t.Fatalf("page %d is %q, fixture expects %q", i, pages[i].Text, w.text)
+		}
+		if e.FirstSeen != w.firstSeen || e.LastConfirmed != w.confirmed {
+			t.Errorf("%q: firstSeen %d lastConfirmed %d, want %d %d", w.text, e.FirstSeen, e.LastConfirmed, w.firstSeen, w.confirmed)
+		}
+		if e.ID != pages[i].ID || e.Hash != pages[i].Hash || e.Line != pages[i].Line || e.Lines != pages[i].Lines || e.Bytes != len(pages[i].Src) || e.Kind != pages[i].Kind.String() || e.Section != pages[i].Section {
+			t.Errorf("entry %d = %+v does not describe page %+v", i, e, pages[i])
+		}
+	}
+	if pt.Scope != "project" || pt.Source != "/p/MEMORY.md" || pt.Size != int64(len(src)) || pt.SHA1 != "cd" || pt.Built != now {
+		t.Errorf("header = %+v", pt)
+	}
+}
+
+func TestBuildPageTableSummaryIsOneLine(t *testing.T) {
+	src := "- Run `make wasm` before testing the extension,\n  or pi loads the stale core\n\n"
+	pt := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", Parse("project", []byte(src)), nil, 1)
+	if got, want := pt.Entries[0].Summary, "- Run `make wasm` before testing the extension, or pi loads the stale core"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+}
+
+func TestBuildPageTableKeepsTheFirstDatesOfARepeatedHash(t *testing.T) {
+	old := PageTable{Entries: []Entry{
+		{ID: "P-a", Hash: "same", FirstSeen: 10, LastConfirmed: 11},
+		{ID: "P-a-2", Hash: "same", FirstSeen: 20, LastConfirmed: 21},
+	}}
+	pages := Parse("project", []byte("- Use pnpm\n- Use pnpm\n"))
+	old.Entries[0].Hash, old.Entries[1].Hash = pages[0].Hash, pages[1].Hash
+	pt := BuildPageTable("project", "", "MEMORY.md", 0, "", pages, &old, 99)
+	for i, e := range pt.Entries {
+		if e.FirstSeen != 10 || e.LastConfirmed != 11 {
+			t.Errorf("entry %d dates %d %d, want the first old entry's 10 11", i, e.FirstSeen, e.LastConfirmed)
+		}
+	}
+}
+
+// ---- Journal -------------------------------------------------------------------
+
+func TestOpEncodesOneLineWithoutEmptyFields(t *testing.T) {
+	tests := []struct {
+		name string
+		op   Op
+		want string
+	}{
+		{"stage", Op{Op: "stage", ID: "W-0000abcd", T: 1700000000000, Scope: "project", Section: "Build", Text: "Run make test", Source: "remember"},
+			`{"v":1,"t":1700000000000,"op":"stage","id":"W-0000abcd","scope":"project","section":"Build","text":"Run make test","source":"remember"}`},
+		{"commit", Op{Op: "commit", ID: "W-0000abcd", T: 1700000001000, File: "/p/MEMORY.md", Line: 7, Page: "P-0123456789"},
+			`{"v":1,"t":1700000001000,"op":"commit","id":"W-0000abcd","file":"/p/MEMORY.md","line":7,"page":"P-0123456789"}`},
+		{"reject", Op{Op: "reject", ID: "W-0000abcd", T: 3, Reason: "secret", Detail: "it contains \"token=…\""},
+			`{"v":1,"t":3,"op":"reject","id":"W-0000abcd","reason":"secret","detail":"it contains \"token=…\""}`},
+		{"a zero time is still written", Op{Op: "commit", ID: "W-1"},
+			`{"v":1,"t":0,"op":"commit","id":"W-1"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(tt.op.Encode()); got != tt.want+"\n" {
+				t.Errorf("Encode\n got %s want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestOpRoundTrips(t *testing.T) {
+	ops := []Op{
+		{Op: "stage", ID: "W-0000abcd", T: 1700000000000, Scope: "project", Section: "Build", Text: "Run make test", Source: "remember"},
+		{Op: "stage", ID: "W-0000abce", T: 1, Scope: "global", Text: "quotes \" backslash \\ tab \t é 日本 \u2028 \x7f", Source: "import:claude"},
+		{Op: "commit", ID: "W-0000abcd", T: 1700000001000, File: "/p/MEMORY.md", Line: 7, Page: "P-0123456789", Detail: "redacted secret"},
+		{Op: "reject", ID: "W-0000abce", T: -5, Reason: "duplicate", Detail: "already in MEMORY.md:3", Page: "P-9876543210"},
+		{Op: "reject", ID: "W-0000abcf", Reason: "untrusted"},
+	}
+	var data []byte
+	for i := range ops {
+		line := ops[i].Encode()
+		if strings.Count(string(line), "\n") != 1 || !strings.HasSuffix(string(line), "\n") {
+			t.Fatalf("Encode(%+v) is not one line: %q", ops[i], line)
+		}
+		data = append(data, line...)
+	}
+	j := DecodeJournal(data)
+	if len(j.Problems) != 0 {
+		t.Fatalf("problems %v in\n%s", j.Problems, data)
+	}
+	if !reflect.DeepEqual(j.Ops, ops) {
+		t.Errorf("round trip\n got %+v\nwant %+v", j.Ops, ops)
+	}
+}
+
+func TestDecodeJournalKeepsGoodRecordsAroundBadLines(t *testing.T) {
+	stage := func(id, text string) string {
+		o := Op{Op: "stage", ID: id, T: 1, Scope: "project", Text: text}
+		return string(o.Encode())
+	}
+	data := stage("W-1", "first") +
+		`{"v":1,"t":2,"op":"stage","id":"W-2","scope":"proj` + "\n" + // torn by a crash
+		"\n" +
+		`{"v":2,"t":3,"op":"stage","id":"W-3","scope":"project","text":"later format"}` + "\n" +
+		`{"v":1,"t":4,"op":"stage","scope":"project","text":"no id"}` + "\n" +
+		`{"v":1,"t":5,"op":"stage","id":"W-5","text":"no scope"}` + "\n" +
+		`{"v":1,"t":6,"op":"stage","id":"W-6","scope":"project"}` + "\n" +
+		`{"v":1,"t":7,"op":"delete","id":"W-7"}` + "\n" +
+		`"just a string"` + "\n" +
+		`{"t":9,"op":"commit","id":"W-1"}` + "\n" +
+		stage("W-10", "last") // a file without a final newline is read too
+	data = strings.TrimSuffix(data, "\n")
+	j := DecodeJournal([]byte(data))
+	var ids []string
+	for _, o := range j.Ops {
+		ids = append(ids, o.ID)
+	}
+	if want := []string{"W-1", "W-10"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("ops %q, want %q", ids, want)
+	}
+	want := []Problem{
+		{2, "not valid JSON"},
+		{4, "version 2 is not supported (this build reads version 1)"},
+		{5, `no "id"`},
+		{6, `a stage needs "scope" and "text"`},
+		{7, `a stage needs "scope" and "text"`},
+		{8, `unknown "op" "delete"`},
+		{9, "not a JSON object"},
+		{10, `no "v" key`},
+	}
+	if !reflect.DeepEqual(j.Problems, want) {
+		t.Errorf("problems\n got %v\nwant %v", j.Problems, want)
+	}
+	if got := j.Problems[0].String(); got != "line 2: not valid JSON" {
+		t.Errorf("Problem.String() = %q", got)
+	}
+	// The commit on line 10 was unreadable, so W-1 is still pending: a bad
+	// outcome line never silently settles a staged write.
+	if len(j.Pending) != 2 || j.Pending[0].ID != "W-1" || j.Pending[1].ID != "W-10" {
+		t.Errorf("pending %+v, want W-1 and W-10", j.Pending)
+	}
+}
+
+func TestDecodeJournalPendingIsEveryStageWithoutAnOutcome(t *testing.T) {
+	st := func(id, text string) Op { return Op{Op: "stage", ID: id, T: 1, Scope: "project", Text: text} }
+	commit := func(id string) Op { return Op{Op: "commit", ID: id, T: 2, File: "MEMORY.md", Line: 3} }
+	reject := func(id string) Op { return Op{Op: "reject", ID: id, T: 2, Reason: "duplicate"} }
+	tests := []struct {
+		name string
+		ops  []Op
+		want []string // texts of the pending stages, in file order
+	}{
+		{"an empty journal", nil, nil},
+		{"a stage alone", []Op{st("W-1", "a")}, []string{"a"}},
+		{"a committed stage", []Op{st("W-1", "a"), commit("W-1")}, nil},
+		{"a rejected stage", []Op{st("W-1", "a"), reject("W-1")}, nil},
+		{"only the stage with an outcome is settled", []Op{st("W-1", "a"), st("W-2", "b"), commit("W-2"), st("W-3", "c")}, []string{"a", "c"}},
+		{"an outcome for another id settles nothing", []Op{st("W-1", "a"), commit("W-9")}, []string{"a"}},
+		// Order does not matter: a compaction may keep an outcome before a re-stage.
+		{"an outcome before its stage still settles it", []Op{reject("W-1"), st("W-1", "a")}, nil},
+		{"a repeated stage id counts once, the first", []Op{st("W-1", "a"), st("W-1", "a again")}, []string{"a"}},
+		{"a repeated stage id with an outcome is settled", []Op{st("W-1", "a"), st("W-1", "a"), commit("W-1")}, nil},
+		{"stages keep their file order", []Op{st("W-3", "c"), st("W-1", "a"), st("W-2", "b")}, []string{"c", "a", "b"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var data []byte
+			for i := range tt.ops {
+				data = append(data, tt.ops[i].Encode()...)
+			}
+			j := DecodeJournal(data)
+			if len(j.Problems) != 0 || len(j.Ops) != len(tt.ops) {
+				t.Fatalf("problems %v, %d ops of %d", j.Problems, len(j.Ops), len(tt.ops))
+			}
+			var got []string
+			for _, o := range j.Pending {
+				if o.Op != "stage" {
+					t.Errorf("pending holds a %q", o.Op)
+				}
+				got = append(got, o.Text)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("pending %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// ---- Traces --------------------------------------------------------------------
+
+func TestTraceEncodesOneLineWithoutEmptyParts(t *testing.T) {
+	tests := []struct {
+		name string
+		tr   Trace
+		want string
+	}{
+		{"the bare minimum", Trace{ID: "T-00000001", T: 5, Kind: "inject"},
+			`{"v":1,"id":"T-00000001","t":5,"kind":"inject"}`},
+		{"an injection", Trace{ID: "T-00000002", T: 6, Kind: "inject", Hash: "abc",
+			Stores: []StoreReceipt{
+				{Store: "notes", Bytes: 100, Tokens: 25, Cap: 16384, Scopes: []ScopeReceipt{
+					{Scope: "project", File: ".pi/memory/MEMORY.md", Bytes: 90, Lines: 4, Pages: []PageForm{{ID: "P-1", Line: 1, Form: "full"}}},
+					{Scope: "global", File: "~/MEMORY.md", Bytes: 10, Lines: 1, Cut: true},
+				}},
+				{Store: "decisions", Bytes: 0, Tokens: 0, Cap: 8800},
+			},
+			Faults: []Fault{{Scope: "global", Page: "P-2", Line: 9, Reason: "tokens", Bytes: 30}}},
+			`{"v":1,"id":"T-00000002","t":6,"kind":"inject","hash":"abc","stores":[{"store":"notes","bytes":100,"tokens":25,"cap":16384,"scopes":[{"scope":"project","file":".pi/memory/MEMORY.md","bytes":90,"lines":4,"pages":[{"id":"P-1","line":1,"form":"full"}]},{"scope":"global","file":"~/MEMORY.md","bytes":10,"lines":1,"cut":true,"pages":[]}]},{"store":"decisions","bytes":0,"tokens":0,"cap":8800}],"faults":[{"scope":"global","page":"P-2","line":9,"reason":"tokens","bytes":30}]}`},
+		{"a flush", Trace{ID: "T-00000003", T: 7, Kind: "flush", Ops: []Op{{Op: "commit", ID: "W-1", T: 7, File: "MEMORY.md", Line: 4}}},
+			`{"v":1,"id":"T-00000003","t":7,"kind":"flush","ops":[{"v":1,"t":7,"op":"commit","id":"W-1","file":"MEMORY.md","line":4}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := string(tt.tr.Encode()); got != tt.want+"\n" {
+				t.Errorf("Encode\n got %s want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestTraceRoundTrips(t *testing.T) {
+	traces := []Trace{
+		{ID: "T-00000001", T: 1700000000000, Kind: "inject"},
+		{ID: "T-00000002", T: 1700000000001, Kind: "inject", Hash: "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+			Stores: []StoreReceipt{
+				{Store: "notes", Bytes: 1234, Tokens: 309, Cap: 16384, Scopes: []ScopeReceipt{
+					{Scope: "project", File: "/src/app/.pi/memory/MEMORY.md", Bytes: 1000, Lines: 30, Pages: []PageForm{
+						{ID: "P-0123456789", Line: 1, Form: "full"},
+						{ID: "P-0123456789-2", Line: 3, Form: "summary"},
+						{ID: "P-abcdef0123", Line: 9, Form: "dropped"},
+					}},
+					{Scope: "local", File: "MEMORY.local.md \"é\"", Bytes: 234, Lines: 5, Cut: true},
+				}},
+				{Store: "decisions"},
+			},
+			Faults: []Fault{
+				{Scope: "project", Page: "P-abcdef0123", Line: 9, Reason: "scope_lines", Bytes: 44},
+				{Scope: "global", Page: "P-1", Line: 1, Reason: "tokens"},
+			}},
+		{ID: "T-00000003", T: 3, Kind: "flush", Ops: []Op{
+			{Op: "commit", ID: "W-1", T: 3, File: "/p/MEMORY.md", Line: 12, Page: "P-1", Detail: "joined its lines"},
+			{Op: "reject", ID: "W-2", T: 3, Reason: "index_cap", Detail: "MEMORY.md would have 201 lines"},
+		}},
+	}
+	var data []byte
+	for i := range traces {
+		data = append(data, traces[i].Encode()...)
+	}
+	got, problems := DecodeTraces(data)
+	if len(problems) != 0 {
+		t.Fatalf("problems %v in\n%s", problems, data)
+	}
+	if !reflect.DeepEqual(got, traces) {
+		t.Errorf("round trip\n got %+v\nwant %+v", got, traces)
+	}
+}
+
+func TestDecodeTracesSkipsBadLinesWithProblems(t *testing.T) {
+	good := func(id string) string {
+		tr := Trace{ID: id, T: 1, Kind: "inject"}
+		return string(tr.Encode())
+	}
+	data := good("T-1") +
+		`{"v":1,"id":"T-2","t":2,"kind":"inj` + "\n" +
+		"   \n" +
+		`{"v":1,"t":3,"kind":"inject"}` + "\n" +
+		`{"v":3,"id":"T-4","t":4,"kind":"inject"}` + "\n" +
+		`{"id":"T-5","t":5,"kind":"inject"}` + "\n" +
+		`42` + "\n" +
+		good("T-7")
+	got, problems := DecodeTraces([]byte(data))
+	var ids []string
+	for _, tr := range got {
+		ids = append(ids, tr.ID)
+	}
+	if want := []string{"T-1", "T-7"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("traces %q, want %q", ids, want)
+	}
+	want := []Problem{
+		{2, "not valid JSON"},
+		{4, `no "id"`},
+		{5, "version 3 is not supported (this build reads version 1)"},
+		{6, `no "v" key`},
+		{7, "not a JSON object"},
+	}
+	if !reflect.DeepEqual(problems, want) {
+		t.Errorf("problems\n got %v\nwant %v", problems, want)
+	}
+}
+
+func TestDecodeTracesOfNothingIsNothing(t *testing.T) {
+	for _, data := range []string{"", "\n", "\r\n\r\n", " \t \n"} {
+		got, problems := DecodeTraces([]byte(data))
+		if len(got) != 0 || len(problems) != 0 {
+			t.Errorf("DecodeTraces(%q) = %v, %v", data, got, problems)
+		}
+		j := DecodeJournal([]byte(data))
+		if len(j.Ops) != 0 || len(j.Pending) != 0 || len(j.Problems) != 0 {
+			t.Errorf("DecodeJournal(%q) = %+v", data, j)
+		}
+	}
+}
+
+// Regression: a line with raw invalid UTF-8 inside a JSON string was read as
+// is, then written back with U+FFFD (jsonw), so compacting a journal changed
+// its records. Such a line is now a Problem, like any damaged line.
+func TestDecodersReportALineOfInvalidUTF8(t *testing.T) {
+	bad := "{\"v\":1,\"t\":1,\"op\":\"stage\",\"id\":\"W-1\",\"scope\":\"project\",\"text\":\"caf\xe9\"}\n"
+	j := DecodeJournal([]byte(bad))
+	if len(j.Ops) != 0 || !reflect.DeepEqual(j.Problems, []Problem{{1, "not valid UTF-8"}}) {
+		t.Errorf("journal: ops %+v problems %v", j.Ops, j.Problems)
+	}
+	traces, problems := DecodeTraces([]byte("{\"v\":1,\"id\":\"T-\xc3\"}\n"))
+	if len(traces) != 0 || !reflect.DeepEqual(problems, []Problem{{1, "not valid UTF-8"}}) {
+		t.Errorf("traces: %+v problems %v", traces, problems)
+	}
+	if _, err := DecodePageTable([]byte("{\"v\":1,\"kind\":\"header\",\"scope\":\"\xff\",\"pages\":0}\n")); err == nil || err.Error() != "line 1: not valid UTF-8" {
+		t.Errorf("page table: %v", err)
+	}
+	// Escaped characters are valid UTF-8 on disk and read as the text they name.
+	j = DecodeJournal([]byte(`{"v":1,"op":"stage","id":"W-1","scope":"project","text":"caf\u00e9 \ud83d\ude00"}`))
+	if len(j.Problems) != 0 || j.Ops[0].Text != "café 😀" {
+		t.Errorf("escaped text: %+v", j)
+	}
+}
+
+// Regression: Op.Encode dropped a negative "line", so a record read with one
+// changed when the journal was compacted. Only a zero line is left out.
+func TestOpKeepsEveryNonZeroLineWhenWrittenBack(t *testing.T) {
+	for _, line := range []int{-3, 1, 1 << 40} {
+		o := Op{Op: "commit", ID: "W-1", Line: line}
+		j := DecodeJournal(o.Encode())
+		if len(j.Ops) != 1 || j.Ops[0].Line != line {
+			t.Errorf("line %d came back as %+v", line, j)
+		}
+	}
+}

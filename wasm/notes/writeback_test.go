@@ -1,0 +1,488 @@
+package notes
+
+import (
+	"math/rand"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// writebackMemory is a project MEMORY.md as a person keeps it.
+const writebackMemory = "# Project memory\n" +
+	"\n" +
+	"## Build\n" +
+	"- Run `make wasm` before testing the extension\n" + // line 4
+	"- [Build quirks](build.md) — sccache breaks -Werror\n" +
+	"\n" +
+	"## Style\n" +
+	"- Use tabs in Go files\n" + // line 8
+	"\n"
+
+func strictRules() Rules {
+	return Rules{Strict: true, MaxLines: 200, MaxBytes: 8192, File: ".pi/memory/MEMORY.md"}
+}
+
+func laxRules() Rules {
+	r := strictRules()
+	r.Strict = false
+	return r
+}
+
+func checkFact(text, section string, src string, r Rules) Outcome {
+	return Check(text, section, []byte(src), Parse("project", []byte(src)), r)
+}
+
+func TestCheckCommitsAFactAsTheLastBulletOfItsSection(t *testing.T) {
+	for _, r := range []Rules{strictRules(), laxRules()} {
+		o := checkFact("  Run make test before pushing  ", "Build", writebackMemory, r)
+		want := Outcome{
+			Commit:    true,
+			Text:      "Run make test before pushing",
+			Duplicate: -1,
+			Out:       []byte(strings.Replace(writebackMemory, "-Werror\n", "-Werror\n- Run make test before pushing\n", 1)),
+			Line:      6,
+		}
+		if !reflect.DeepEqual(o, want) {
+			t.Errorf("strict %v: Check\n got %+v\nwant %+v", r.Strict, o, want)
+		}
+	}
+}
+
+func TestCheckPutsAFactWithoutSectionUnderNotes(t *testing.T) {
+	for _, section := range []string{"", "   "} {
+		o := checkFact("Use pnpm", section, writebackMemory, strictRules())
+		if want := writebackMemory + "## Notes\n\n- Use pnpm\n"; !o.Commit || string(o.Out) != want || o.Line != 12 {
+			t.Errorf("section %q: %+v\nwant %q line 12", section, o, want)
+		}
+	}
+}
+
+func TestCheckNeverWritesADuplicate(t *testing.T) {
+	pages := Parse("project", []byte(writebackMemory))
+	tests := []struct {
+		name, text string
+		want       int // index in pages
+	}{
+		{"the same text", "Run `make wasm` before testing the extension", 2},
+		{"case and punctuation", "run `make wasm` before testing the extension!", 2},
+		{"a near duplicate", "Run make wasm before you test the extension", 2},
+		{"a pointer's text", "[Build quirks](build.md) — sccache breaks -Werror", 3},
+		{"in another section than named", "Use tabs in Go files", 5},
+		{"the same once its lines are joined", "Use tabs\nin Go files", 5},
+	}
+	for _, tt := range tests {
+		for _, r := range []Rules{strictRules(), laxRules()} {
+			if r.Strict && strings.Contains(tt.text, "\n") {
+				continue // refused as multiline first; still never written
+			}
+			o := checkFact(tt.text, "Build", writebackMemory, r)
+			if o.Commit || o.Out != nil || o.Reason != "duplicate" || o.Duplicate != tt.want {
+				t.Errorf("%s (strict %v): %+v, want a duplicate of page %d", tt.name, r.Strict, o, tt.want)
+				continue
+			}
+			p := pages[tt.want]
+			if want := ".pi/memory/MEMORY.md:" + strconv.Itoa(p.Line) + " (" + p.ID + ")"; !strings.Contains(o.Detail, want) {
+				t.Errorf("%s: Detail %q does not name %s", tt.name, o.Detail, want)
+			}
+		}
+	}
+	// A heading with the same words is not a bullet saying it.
+	if o := checkFact("Build", "Style", writebackMemory, strictRules()); !o.Commit || o.Duplicate != -1 {
+		t.Errorf("a fact repeating a heading: %+v", o)
+	}
+}
+
+func TestCheckRejectsSecretsWhenStrictAndRedactsThemWhenNot(t *testing.T) {
+	tests := []struct {
+		name, text, kinds, redacted string
+	}{
+		{"a labelled token", "Deploy with token=abc123def456ghi", "secret", "Deploy with token=[REDACTED:secret]"},
+		{"two kinds, listed sorted", "CI uses AKIAIOSFODNN7EXAMPLE and password: hunter2hunter2", "aws-key, secret",
+			"CI uses [REDACTED:aws-key] and password: [REDACTED:secret]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := checkFact(tt.text, "Build", writebackMemory, strictRules())
+			if o.Commit || o.Out != nil || o.Reason != "secret" || !strings.Contains(o.Detail, "("+tt.kinds+")") {
+				t.Errorf("strict: %+v, want a secret rejection naming %q", o, tt.kinds)
+			}
+			o = checkFact(tt.text, "Build", writebackMemory, laxRules())
+			if !o.Commit || o.Text != tt.redacted || o.Detail != "redacted "+tt.kinds {
+				t.Errorf("lax: %+v, want %q redacted", o, tt.redacted)
+			}
+			if !strings.Contains(string(o.Out), "- "+tt.redacted+"\n") {
+				t.Errorf("lax: the file does not hold the redacted fact:\n%s", o.Out)
+			}
+			for _, secret := range []string{"abc123def456ghi", "AKIAIOSFODNN7EXAMPLE", "hunter2hunter2"} {
+				if strings.Contains(string(o.Out), secret) {
+					t.Errorf("lax: %q reached the file", secret)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckRejectsOrCutsAFactOver500Characters(t *testing.T) {
+	words := strings.TrimSpace(strings.Repeat("retry flaky integration suites once ", 20)) // 719 runes
+	tests := []struct {
+		name, text string
+		long       bool
+	}{
+		{"exactly 500 ASCII characters", strings.Repeat("a", 500), false},
+		{"exactly 500 two-byte characters", strings.Repeat("é", 500), false},
+		{"501 characters", strings.Repeat("a", 501), true},
+		{"501 two-byte characters", strings.Repeat("é", 501), true},
+		{"many words", words, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			strict := checkFact(tt.text, "Build", writebackMemory, strictRules())
+			lax := checkFact(tt.text, "Build", writebackMemory, laxRules())
+			if !tt.long {
+				if !strict.Commit || strict.Text != tt.text || !lax.Commit || lax.Text != tt.text {
+					t.Errorf("a fact of %d characters was not kept as is: %+v / %+v", utf8.RuneCountInString(tt.text), strict, lax)
+				}
+				return
+			}
+			n := strconv.Itoa(utf8.RuneCountInString(tt.text))
+			if strict.Commit || strict.Reason != "too_long" || !strings.Contains(strict.Detail, "it is "+n+" characters, over 500") {
+				t.Errorf("strict: %+v, want too_long saying %s characters", strict, n)
+			}
+			if !lax.Commit || lax.Detail != "cut to 500 characters" {
+				t.Fatalf("lax: %+v, want a cut", lax)
+			}
+			got := lax.Text
+			if c := utf8.RuneCountInString(got); c > MaxFactRunes || !utf8.ValidString(got) || !strings.HasSuffix(got, "…") {
+				t.Errorf("lax: cut to %d runes %q", c, got)
+			}
+			if head := strings.TrimSuffix(got, "…"); !strings.HasPrefix(tt.text, head) || strings.HasSuffix(head, " ") {
+				t.Errorf("lax: %q is not a trimmed prefix of the fact", got)
+			}
+		})
+	}
+	// Text with spaces is cut after a whole word.
+	o := checkFact(words, "Build", writebackMemory, laxRules())
+	if head := strings.TrimSuffix(o.Text, "…"); words[len(head)] != ' ' {
+		t.Errorf("cut mid-word: %q", o.Text[len(o.Text)-20:])
+	}
+}
+
+func TestCheckRejectsOrJoinsAFactOfSeveralLines(t *testing.T) {
+	tests := []struct {
+		name, text, joined string
+	}{
+		{"two lines", "Pin the Node version\nin .nvmrc", "Pin the Node version in .nvmrc"},
+		{"CRLF and indentation", "Pin the Node version\r\n    in .nvmrc", "Pin the Node version in .nvmrc"},
+		{"a lone carriage return", "Pin the Node version\rin .nvmrc", "Pin the Node version in .nvmrc"},
+		{"blank lines between", "Pin the Node version\n\n\nin .nvmrc", "Pin the Node version in .nvmrc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := checkFact(tt.text, "Build", writebackMemory, strictRules())
+			if o.Commit || o.Reason != "multiline" || o.Out != nil {
+				t.Errorf("strict: %+v, want a multiline rejection", o)
+			}
+			o = checkFact(tt.text, "Build", writebackMemory, laxRules())
+			if !o.Commit || o.Text != tt.joined || o.Detail != "joined its lines" {
+				t.Errorf("lax: %+v, want %q joined", o, tt.joined)
+			}
+			if strings.Count(string(o.Out), "\n") != strings.Count(writebackMemory, "\n")+1 {
+				t.Errorf("lax: the file gained more than one line:\n%s", o.Out)
+			}
+		})
+	}
+	// Newlines around the text are not lines of it.
+	if o := checkFact("\n  Pin the Node version \n\n", "Build", writebackMemory, strictRules()); !o.Commit || o.Text != "Pin the Node version" {
+		t.Errorf("surrounding newlines: %+v", o)
+	}
+}
+
+func TestCheckListsEveryRepairItMade(t *testing.T) {
+	text := "Deploy with token=abc123def456ghi\n" + strings.Repeat("then wait ", 60)
+	o := checkFact(text, "Build", writebackMemory, laxRules())
+	if want := "joined its lines; redacted secret; cut to 500 characters"; !o.Commit || o.Detail != want {
+		t.Errorf("Detail %q, want %q (%+v)", o.Detail, want, o)
+	}
+}
+
+func TestCheckRejectsAnIndexOverItsCapsWhenStrictAndWarnsWhenNot(t *testing.T) {
+	fact := "Run make test before pushing"
+	out := checkFact(fact, "Build", writebackMemory, strictRules()).Out
+	lines, size := strings.Count(string(out), "\n"), len(out) // 10 lines, 193 bytes
+	tests := []struct {
+		name               string
+		maxLines, maxBytes int
+		over               string // "" when the write fits
+	}{
+		{"exactly at both caps", lines, size, ""},
+		{"one line over", lines - 1, size, "10 lines, over maxInjectLines 9"},
+		{"one byte over", lines, size - 1, "193 bytes, over maxInjectBytes 192"},
+		{"both over", lines - 1, size - 1, "10 lines, over maxInjectLines 9, and 193 bytes, over maxInjectBytes 192"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := strictRules()
+			r.MaxLines, r.MaxBytes = tt.maxLines, tt.maxBytes
+			strict := checkFact(fact, "Build", writebackMemory, r)
+			r.Strict = false
+			lax := checkFact(fact, "Build", writebackMemory, r)
+			if tt.over == "" {
+				if !strict.Commit || strict.Warning != "" || !lax.Commit || lax.Warning != "" {
+					t.Errorf("at the caps: %+v / %+v", strict, lax)
+				}
+				return
+			}
+			if want := ".pi/memory/MEMORY.md would be " + tt.over + ","; strict.Commit || strict.Reason != "index_cap" || strict.Out != nil || !strings.HasPrefix(strict.Detail, want) {
+				t.Errorf("strict: %+v, want index_cap starting %q", strict, want)
+			}
+			if !lax.Commit || string(lax.Out) != string(out) || lax.Warning != strict.Detail {
+				t.Errorf("lax: %+v, want the write with the same words as a warning", lax)
+			}
+		})
+	}
+}
+
+func TestOverCapsNamesOnlyTheCapsPassed(t *testing.T) {
+	tests := []struct {
+		lines, bytes int
+		want         string
+	}{
+		{200, 8192, ""},
+		{0, 0, ""},
+		{201, 8192, "201 lines, over maxInjectLines 200"},
+		{200, 8193, "8193 bytes, over maxInjectBytes 8192"},
+		{250, 9000, "250 lines, over maxInjectLines 200, and 9000 bytes, over maxInjectBytes 8192"},
+	}
+	for _, tt := range tests {
+		if got := OverCaps(tt.lines, tt.bytes, 200, 8192); got != tt.want {
+			t.Errorf("OverCaps(%d, %d) = %q, want %q", tt.lines, tt.bytes, got, tt.want)
+		}
+	}
+}
+
+func TestCheckRefusesEmptyTextAndBadSections(t *testing.T) {
+	tests := []struct {
+		name, text, section string
+	}{
+		{"empty", "", "Build"},
+		{"blank", " \t\n ", "Build"},
+		{"invalid UTF-8", "caf\xe9", "Build"},
+		{"a section of two lines", "Use pnpm", "Build\nStyle"},
+		{"a section with a carriage return", "Use pnpm", "Build\rStyle"},
+		{"a section of invalid UTF-8", "Use pnpm", "Bu\xffild"},
+	}
+	for _, tt := range tests {
+		for _, r := range []Rules{strictRules(), laxRules()} {
+			o := checkFact(tt.text, tt.section, writebackMemory, r)
+			if o.Commit || o.Reason != "invalid" || o.Detail == "" || o.Out != nil || o.Duplicate != -1 {
+				t.Errorf("%s (strict %v): %+v, want invalid", tt.name, r.Strict, o)
+			}
+		}
+	}
+}
+
+// ---- Insert ---------------------------------------------------------------------
+
+func TestInsertAppendsAtTheEndOfItsSection(t *testing.T) {
+	tests := []struct {
+		name, src, section string
+		want               string
+		line               int
+	}{
+		{"the documented example", "## Build\n- make\n\n## Style\n- tabs\n", "Build",
+			"## Build\n- make\n- make test\n\n## Style\n- tabs\n", 3},
+		{"before the section's trailing blank lines", writebackMemory, "Build",
+			strings.Replace(writebackMemory, "-Werror\n", "-Werror\n- make test\n", 1), 6},
+		{"the section name ignores case", writebackMemory, "bUILD",
+			strings.Replace(writebackMemory, "-Werror\n", "-Werror\n- make test\n", 1), 6},
+		{"the last section before the file's trailing blank line", writebackMemory, "Style",
+			strings.Replace(writebackMemory, "Go files\n", "Go files\n- make test\n", 1), 9},
+		{"a level-1 heading ends a section", "## Build\n- make\n# Archive\n- old\n", "Build",
+			"## Build\n- make\n- make test\n# Archive\n- old\n", 3},
+		{"deeper headings belong to the section", "## Build\n- make\n### Cache\n- sccache\n\n## Style\n", "Build",
+			"## Build\n- make\n### Cache\n- sccache\n- make test\n\n## Style\n", 5},
+		{"the first of two same-named sections", "## Build\n- a\n## Build\n- b\n", "Build",
+			"## Build\n- a\n- make test\n## Build\n- b\n", 3},
+		{"a heading with closing hashes", "## Build ##\n- make\n", "Build",
+			"## Build ##\n- make\n- make test\n", 3},
+		{"a heading indented up to three spaces", "   ## Build\n- make\n", "Build",
+			"   ## Build\n- make\n- make test\n", 3},
+		{"a fence's end stays above the bullet", "## Build\n```sh\nmake\n```\n\n## Style\n", "Build",
+			"## Build\n```sh\nmake\n```\n- make test\n\n## Style\n", 5},
+		{"headings inside a fence do not end the section", "## Build\n```md\n## Style\n# Title\n```\n- make\n\n## Style\n", "Build",
+			"## Build\n```md\n## Style\n# Title\n```\n- make\n- make test\n\n## Style\n", 7},
+		{"a file without a final newline", "## Build\n- make", "Build",
+			"## Build\n- make\n- make test\n", 3},
+		{"an empty section gets a blank line under its heading", "## Build\n", "Build",
+			"## Build\n\n- make test\n", 3},
+		{"an empty section without a final newline", "## Build", "Build",
+			"## Build\n\n- make test\n", 3},
+		{"an empty section followed by blank lines", "## Build\n\n\n## Style\n", "Build",
+			"## Build\n\n- make test\n\n\n## Style\n", 3},
+		{"a heading straight above the next one", "## Build\n## Style\n", "Build",
+			"## Build\n\n- make test\n## Style\n", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, line := Insert([]byte(tt.src), tt.section, "make test")
+			if string(out) != tt.want || line != tt.line {
+				t.Errorf("Insert(%q, %q)\n got %q line %d\nwant %q line %d", tt.src, tt.section, out, line, tt.want, tt.line)
+			}
+			checkInsert(t, tt.src, tt.section, "make test", out, line)
+		})
+	}
+}
+
+func TestInsertCreatesAMissingSectionAtTheEnd(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+		line            int
+	}{
+		{"an empty file", "", "## Notes\n\n- make test\n", 3},
+		{"a file of blank lines", "\n\n", "\n\n## Notes\n\n- make test\n", 5},
+		{"after a final newline, one blank line", "## Build\n- make\n", "## Build\n- make\n\n## Notes\n\n- make test\n", 6},
+		{"after a blank line, no second one", "## Build\n- make\n\n", "## Build\n- make\n\n## Notes\n\n- make test\n", 6},
+		{"without a final newline", "## Build\n- make", "## Build\n- make\n\n## Notes\n\n- make test\n", 6},
+		{"a level-3 heading is not the section", "### Notes\n- a\n", "### Notes\n- a\n\n## Notes\n\n- make test\n", 6},
+		{"a level-1 heading is not the section", "# Notes\n", "# Notes\n\n## Notes\n\n- make test\n", 5},
+		{"a longer name is not the section", "## Notes and more\n", "## Notes and more\n\n## Notes\n\n- make test\n", 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, line := Insert([]byte(tt.src), "Notes", "make test")
+			if string(out) != tt.want || line != tt.line {
+				t.Errorf("Insert(%q)\n got %q line %d\nwant %q line %d", tt.src, out, line, tt.want, tt.line)
+			}
+			checkInsert(t, tt.src, "Notes", "make test", out, line)
+		})
+	}
+}
+
+// Regression: the section was looked for on every line, fenced code
+// included, so a "## Notes" in an example snippet received the bullet
+// inside the fence, where it is code, not memory.
+func TestInsertIgnoresASectionHeadingInsideFencedCode(t *testing.T) {
+	src := "## Build\n```md\n## Notes\n- example\n```\n"
+	out, line := Insert([]byte(src), "Notes", "make test")
+	want := src + "\n## Notes\n\n- make test\n"
+	if string(out) != want || line != 9 {
+		t.Errorf("Insert\n got %q line %d\nwant %q line 9", out, line, want)
+	}
+	checkInsert(t, src, "Notes", "make test", out, line)
+	// A real section after the fence is found.
+	src = "```\n## Notes\n```\n\n## Notes\n- a\n"
+	out, line = Insert([]byte(src), "Notes", "make test")
+	if want := src + "- make test\n"; string(out) != want || line != 7 {
+		t.Errorf("Insert\n got %q line %d\nwant %q line 7", out, line, want)
+	}
+}
+
+// Regression: a trailing "#" was stripped from every heading, so "## C#"
+// never matched the section "C#" and each remember added another "## C#".
+func TestInsertFindsASectionWhoseNameEndsInAHash(t *testing.T) {
+	src := []byte("## C#\n- Use nullable reference types\n")
+	out, line := Insert(src, "C#", "Prefer records for DTOs")
+	want := "## C#\n- Use nullable reference types\n- Prefer records for DTOs\n"
+	if string(out) != want || line != 3 {
+		t.Errorf("Insert\n got %q line %d\nwant %q line 3", out, line, want)
+	}
+	// Inserting twice into a new section makes one section, not two.
+	out, _ = Insert(nil, "F#", "a")
+	out, _ = Insert(out, "F#", "b")
+	if want := "## F#\n\n- a\n- b\n"; string(out) != want {
+		t.Errorf("two inserts into a new section: %q, want %q", out, want)
+	}
+}
+
+func TestInsertKeepsCRLFLinesAsTheyAre(t *testing.T) {
+	src := "## Build\r\n- make\r\n\r\n## Style\r\n- tabs\r\n"
+	out, line := Insert([]byte(src), "Build", "make test")
+	if line != 3 || !strings.HasPrefix(string(out), "## Build\r\n- make\r\n- make test") || !strings.HasSuffix(string(out), "\n\r\n## Style\r\n- tabs\r\n") {
+		t.Errorf("Insert = %q line %d", out, line)
+	}
+	checkInsert(t, src, "Build", "make test", out, line)
+}
+
+// checkInsert asserts what holds for every Insert: the new bullet is on the
+// returned line, it parses as a fact of its own whose nearest level-1 or -2
+// heading is the "## section", and every other byte of the file is kept
+// (only a newline the file lacked at its end, a blank line under an empty
+// heading, or the new section's heading and blank lines are added).
+func checkInsert(t *testing.T, src, section, text string, out []byte, line int) {
+	t.Helper()
+	// Insert keeps a CRLF file's line ends.
+	nl := "\n"
+	if strings.Contains(src, "\r\n") {
+		nl = "\r\n"
+	}
+	lines := strings.SplitAfter(string(out), "\n")
+	if line < 1 || line > len(lines) || lines[line-1] != "- "+text+nl {
+		t.Fatalf("line %d of %q is not the bullet", line, out)
+	}
+	rest := strings.Join(lines[:line-1], "") + strings.Join(lines[line:], "")
+	switch {
+	case rest == src:
+	case strings.HasSuffix(rest, "## "+section+nl+nl) && strings.HasPrefix(rest, src) && line == strings.Count(string(out), "\n"):
+		// A new section at the end: at most two newlines before its heading.
+		if gap := strings.TrimSuffix(rest[len(src):], "## "+section+nl+nl); gap != "" && gap != nl && gap != nl+nl {
+			t.Fatalf("new section after %q in %q", gap, out)
+		}
+	default:
+		// At most two newlines added: one ending an unterminated last
+		// line, one as a blank line under an empty section's heading.
+		added, j := 0, 0
+		for i := 0; i < len(rest); i++ {
+			if j < len(src) && rest[i] == src[j] {
+				j++
+				continue
+			}
+			if rest[i] != '\n' && rest[i] != '\r' {
+				added = 99
+			}
+			added++
+		}
+		if j != len(src) || added > 2*len(nl) {
+			t.Fatalf("Insert(%q) changed other bytes: %q", src, out)
+		}
+	}
+	pages := Parse("project", out)
+	var under *Page
+	for i := range pages {
+		p := &pages[i]
+		if p.Line == line {
+			if p.Kind != Fact || p.Text != text {
+				t.Fatalf("the bullet at line %d parses as %s %q in %q", line, p.Kind, p.Text, out)
+			}
+			if under == nil || under.Level != 2 || !strings.EqualFold(under.Text, section) {
+				t.Fatalf("the bullet at line %d is under %+v, want ## %s, in %q", line, under, section, out)
+			}
+			return
+		}
+		if p.Kind == Heading && p.Level <= 2 {
+			under = p
+		}
+	}
+	t.Fatalf("no page starts at line %d of %q", line, out)
+}
+
+func TestInsertKeepsEveryOtherByteOfRandomFiles(t *testing.T) {
+	rnd := rand.New(rand.NewSource(11))
+	for i := 0; i < 2000; i++ {
+		src := genMarkdown(rnd)
+		// A section the file has, when it has one, else a new one.
+		section := "Notes"
+		var sections []string
+		for _, p := range Parse("project", []byte(src)) {
+			if p.Kind == Heading && p.Level == 2 && p.Text != "" {
+				sections = append(sections, p.Text)
+			}
+		}
+		if len(sections) > 0 && rnd.Intn(4) > 0 {
+			section = sections[rnd.Intn(len(sections))]
+		}
+		out, line := Insert([]byte(src), section, "remembered fact")
+		checkInsert(t, src, section, "remembered fact", out, line)
+	}
+}
