@@ -465,7 +465,7 @@ export class Host {
 				return this.#fail("lock", p, err);
 			}
 			// Retry at once after breaking a stale lock; staleMs 0 means never break.
-			if (st !== undefined && staleMs > 0 && Date.now() - st.mtimeMs > staleMs && this.#breakStale(p, st)) continue;
+			if (st !== undefined && staleMs > 0 && Date.now() - st.mtimeMs > staleMs && this.#breakStale(p, staleMs)) continue;
 			const left = deadline - performance.now();
 			if (left <= 0) {
 				this.lastError = `lock ${p}: held by another process (waited ${waitMs} ms); it is broken once older than ${staleMs} ms`;
@@ -478,27 +478,34 @@ export class Host {
 		}
 	}
 
-	// Breaks a stale lock without ever removing a fresh one: the lock is first moved
-	// aside atomically (only one breaker can win), then checked to be the same file we
-	// judged stale; a fresh lock moved by mistake is put back. False when the lock could
-	// not be moved (then waiting is all that is left).
-	#breakStale(p: string, stale: fs.Stats): boolean {
-		const aside = `${p}.broken.${process.pid}.${randomBytes(6).toString("hex")}`;
+	// Breaks a stale lock without ever removing a fresh one. Breaking is serialised by a
+	// second lock file, `<lock>.break`, created exclusively: its holder judges the lock
+	// again and removes it only while it is still older than staleMs, which a fresh lock
+	// never is. A `.break` left by a process that died inside these few calls is removed
+	// once it is older than staleMs too. The Go host follows the same protocol, so pi and
+	// pimem contend safely. True when the caller should try to create the lock at once.
+	#breakStale(p: string, staleMs: number): boolean {
+		const brk = `${p}.break`;
+		let fd: number;
 		try {
-			fs.renameSync(p, aside);
-		} catch (err) {
-			return codeFor(err) === NOT_FOUND; // someone else broke or released it first
+			fd = fs.openSync(brk, "wx");
+		} catch {
+			const st = fs.statSync(brk, { throwIfNoEntry: false });
+			if (st !== undefined && Date.now() - st.mtimeMs > staleMs) fs.rmSync(brk, { force: true });
+			return false;
 		}
-		const moved = fs.statSync(aside, { throwIfNoEntry: false });
-		if (moved !== undefined && (moved.ino !== stale.ino || moved.mtimeMs !== stale.mtimeMs)) {
-			try {
-				fs.linkSync(aside, p);
-			} catch {
-				// A new lock already took its place; the holder we displaced finds out at unlock.
-			}
+		fs.closeSync(fd);
+		try {
+			const st = fs.statSync(p, { throwIfNoEntry: false });
+			if (st === undefined) return true;
+			if (Date.now() - st.mtimeMs <= staleMs) return false;
+			fs.rmSync(p, { force: true });
+			return true;
+		} catch {
+			return false;
+		} finally {
+			fs.rmSync(brk, { force: true });
 		}
-		fs.rmSync(aside, { force: true });
-		return true;
 	}
 
 	#release(p: string): number {

@@ -298,15 +298,27 @@ func createExclusive(name string, token []byte) error {
 	return err
 }
 
-// breakStale removes the lock file at name if its mtime is older than stale,
-// and reports whether the caller should try to create it again at once.
+// breakStale removes the lock file at name if it is older than stale, and
+// reports whether the caller should try to create it again at once.
 //
-// Two waiters may judge the same lock stale. Removing by name would let the
-// slower one delete the lock the faster one just took, so the stale file is
-// first renamed to a name only this call uses and checked: if what moved is
-// not the file judged stale (other bytes or mtime), it is a live lock and is
-// linked back.
+// Two waiters may judge the same lock stale; if both removed it by name, the
+// slower one could delete the fresh lock the faster one just took. So breaking
+// is itself serialised by a second lock file, name+".break", created
+// exclusively: its holder judges the lock again and removes it only if it is
+// still stale. A fresh lock is never older than stale, so it is never removed.
+// A ".break" file left by a process that died inside these few calls is
+// removed once it is older than stale too.
 func breakStale(name string, stale time.Duration) bool {
+	brk := name + ".break"
+	f, err := os.OpenFile(brk, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if fi, serr := os.Stat(brk); serr == nil && time.Since(fi.ModTime()) > stale {
+			os.Remove(brk)
+		}
+		return false
+	}
+	f.Close()
+	defer os.Remove(brk)
 	fi, err := os.Stat(name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true
@@ -314,23 +326,8 @@ func breakStale(name string, stale time.Duration) bool {
 	if err != nil || time.Since(fi.ModTime()) <= stale {
 		return false
 	}
-	judged, err := os.ReadFile(name)
-	if err != nil {
-		return errors.Is(err, fs.ErrNotExist)
-	}
-	aside := name + ".stale-" + newHolderID()
-	if err := os.Rename(name, aside); err != nil {
-		return errors.Is(err, fs.ErrNotExist)
-	}
-	moved, err1 := os.Stat(aside)
-	got, err2 := os.ReadFile(aside)
-	if err1 == nil && err2 == nil && moved.ModTime().Equal(fi.ModTime()) && bytes.Equal(got, judged) {
-		os.Remove(aside)
-		return true
-	}
-	os.Link(aside, name) // fails only if a third process already took the lock
-	os.Remove(aside)
-	return false
+	err = os.Remove(name)
+	return err == nil || errors.Is(err, fs.ErrNotExist)
 }
 
 func (o *OS) Unlock(p string) error {
