@@ -50,6 +50,9 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzString$$' -fuzztime $(FUZZTIME) ./wasm/redact
 	go test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./wasm/similarity
 	go test -run '^$$' -fuzz '^FuzzParseEnvelope$$' -fuzztime $(FUZZTIME) ./host
+	for f in FuzzParse FuzzParseQuery FuzzDecodeJournal FuzzDecodePageTable FuzzDecodeTraces; do \
+		go test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./wasm/notes || exit 1; \
+	done
 
 test-ts: tools wasm
 	"$$($(BUILD)/node.sh)" --test 'ts/test/*.test.ts'

@@ -44,6 +44,9 @@ function envInt(name: string, dflt: number, min: number): number {
 	return n;
 }
 
+/** `/memory verify` runs of the 5,000-line index (row 10). */
+const NOTES_REBUILDS = 15;
+
 const CFG = {
 	data: flag("data") ?? path.join(os.homedir(), ".cache", "pi-memory", "bench-data"),
 	gobench: flag("gobench") ?? "",
@@ -232,6 +235,15 @@ interface PiRuns {
 	cpuDiffs: number[];
 	rssDiffs: number[];
 	injectedLines: number;
+}
+interface Notes {
+	blockBytes: number;
+	indexBytes: number;
+	bigBytes: number;
+	cached: number[];
+	changed: number[];
+	rebuild: number[];
+	memBytes: number;
 }
 interface SimSplit {
 	pairs: number;
@@ -609,6 +621,26 @@ async function stepSearch(): Promise<void> {
 	}
 }
 
+async function stepNotes(): Promise<void> {
+	for (const b of BUILDS) {
+		progress(`9–10 markdown memory injection and page-table rebuild (${b.name}), Node`);
+		const dir = tmpDir(`notes-${b.name}`);
+		const r = await got<Notes>(probe("notes", { module: b.module, dir, calls: CFG.calls, reps: NOTES_REBUILDS }, 20 * MIN, `notes ${b.name}`));
+		rm(dir);
+		const inj = "`before_agent_start` with markdown memory: 200-line index, 50 topic files";
+		if (!r.ok) {
+			errorRow("9", inj, b.name, "Node", "", r.err);
+			errorRow("10", "page-table rebuild of a 5,000-line index", b.name, "Node", "", r.err);
+			continue;
+		}
+		const v = r.v;
+		const pct = (xs: number[]) => `p50 ${fmtMs(median(xs))}, p99 ${fmtMs(quantile(xs, 0.99))}`;
+		row({ n: "9", what: `${inj}, files unchanged`, build: b.name, host: "Node", result: pct(v.cached), note: `${v.cached.length} calls; max ${fmtMs(max(v.cached))}; block ${fmtBytes(v.blockBytes)} from a ${fmtBytes(v.indexBytes)} index` });
+		row({ n: "9", what: `${inj}, index changed before every call`, build: b.name, host: "Node", result: pct(v.changed), note: `${v.changed.length} calls (re-read, re-parse, new trace); max ${fmtMs(max(v.changed))}` });
+		row({ n: "10", what: `page-table rebuild of a 5,000-line index (\`/memory verify\`, median/${v.rebuild.length})`, build: b.name, host: "Node", result: fmtMs(median(v.rebuild)), note: `index ${fmtBytes(v.bigBytes)}; max ${fmtMs(max(v.rebuild))}; linear memory after all runs ${fmtBytes(v.memBytes)}` });
+	}
+}
+
 // ---- Rendering --------------------------------------------------------------------
 
 const COLUMNS: Array<[keyof Row, string]> = [
@@ -698,6 +730,8 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push("6. **Module load** — `instantiate()` of `ts/core.ts` (Extism `createPlugin` from an already compiled `WebAssembly.Module`, plus `_initialize`), 30 fresh instances, median. Go host: `Runtime.NewInstance`.");
 	lines.push("7. **Search** — one session on the 100k-adds log, then `command {name:\"decision\", argv:[\"search\", …]}` for each of: " + SEARCH_QUERIES.map((q) => `\`${q}\``).join(", ") + "; 7 runs each; median per query, then the median over queries.");
 	lines.push("8. **Near-duplicates** — `similarity.Evaluate` over `testdata/similarity/pairs.jsonl` (`host/cmd/bench similarity`): all pairs, and the held-out (`\"split\":\"test\"`) lines apart.");
+	lines.push(`9. **Markdown memory injection** — \`ts/bench/probe.ts notes\`: a trusted project whose \`.pi/memory/\` holds a 200-line \`MEMORY.md\` (sections of bullets, every fifth a pointer) and 50 topic files; 20 warm-up calls, then ${CFG.calls} calls of \`before_agent_start\` with the files unchanged (stat only, cached block), then as many with the index rewritten before each call (one line more or less: re-read, re-parse, residency, a new trace line).`);
+	lines.push(`10. **Page-table rebuild** — the same session, the index replaced by a 5,000-line one (one line more or less each time), then \`command {name:\"memory\", argv:[\"verify\"]}\` ${NOTES_REBUILDS} times: read, parse, build the table, encode, write it atomically. Linear memory is read after the last run.`);
 	lines.push("");
 	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
 	lines.push("");
@@ -736,6 +770,7 @@ async function main(): Promise<void> {
 
 	await stepHooks();
 	await stepSearch();
+	await stepNotes();
 
 	if (CFG.quick) {
 		for (const b of BUILDS) {

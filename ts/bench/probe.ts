@@ -12,6 +12,11 @@
 //   hooks      {module, log, dir, calls}        before_agent_start and context, each call timed
 //   load       {module, n}        instantiate() (createPlugin from a compiled module), n times
 //   search     {module, log, dir, reps, words}  /decision search WORDS, each query timed
+//   notes      {module, dir, calls, reps}       markdown memory: before_agent_start with a
+//                                               200-line index and 50 topic files, unchanged and
+//                                               after each change; /memory verify of a 5,000-line index
+//                                               (PIMEM_PROBE_CMD=pages times /memory pages instead;
+//                                               PIMEM_PROBE_MEM=1 prints memory after each)
 //
 // Everything goes through ts/core.ts's Core, as the pi adapter does.
 
@@ -378,9 +383,82 @@ async function search(a: Args): Promise<object> {
 	}
 }
 
+// ---- Markdown memory ----------------------------------------------------------------
+
+const TOPICS = ["build", "deploy", "testing", "style", "database", "api", "security", "release", "ci", "observability"];
+
+/** A realistic index: `lines` lines in sections of bullets, some pointing at topic files. */
+function memoryIndex(lines: number, topics: number): string {
+	const out: string[] = ["# Project memory", ""];
+	let n = 0;
+	while (out.length < lines) {
+		const topic = TOPICS[n % TOPICS.length];
+		out.push(`## ${topic[0].toUpperCase()}${topic.slice(1)} ${Math.floor(n / TOPICS.length) + 1}`);
+		for (let i = 0; i < 8 && out.length < lines - 1; i++, n++) {
+			out.push(
+				n % 5 === 0 && topics > 0
+					? `- [${topic} notes ${n}](topic-${n % topics}.md) — the ${topic} details for case ${n}, read when touching it`
+					: `- Fact ${n} about ${topic}: run \`make ${topic}\` before pushing; it checks item ${n} and its ${i} neighbours`,
+			);
+		}
+		out.push("");
+	}
+	return `${out.slice(0, lines).join("\n")}\n`;
+}
+
+async function notesBench(a: Args): Promise<object> {
+	fs.mkdirSync(str(a, "dir"), { recursive: true });
+	const root = fs.realpathSync(str(a, "dir"));
+	const project = path.join(root, "project");
+	const agent = path.join(root, "agent");
+	const mem = path.join(project, ".pi", "memory");
+	fs.mkdirSync(path.join(project, ".git"), { recursive: true });
+	fs.mkdirSync(mem, { recursive: true });
+	fs.mkdirSync(agent, { recursive: true });
+	const topics = 50;
+	for (let i = 0; i < topics; i++) fs.writeFileSync(path.join(mem, `topic-${i}.md`), `# Topic ${i}\n\n${memoryIndex(30, 0)}`);
+	const index = path.join(mem, "MEMORY.md");
+	const base = memoryIndex(200, topics);
+	fs.writeFileSync(index, base);
+	const calls = num(a, "calls", 500);
+	const reps = num(a, "reps", 15);
+	const { core } = await compiled(str(a, "module"));
+	try {
+		await timed(core, "session_start", { cwd: project, agentDir: agent, home: root, trusted: true, hasUI: false, mode: "print", reason: "startup", flags: {} });
+		const turn = { prompt: "How do I release?", messageType: "user" };
+		const first = await timed(core, "before_agent_start", turn);
+		const block = first.env.effects.find((e) => e.t === "system_prompt_append");
+		const blockBytes = block !== undefined && block.t === "system_prompt_append" ? Buffer.byteLength(block.text) : 0;
+		if (!(block !== undefined && block.t === "system_prompt_append" && block.text.includes("### Project MEMORY.md"))) throw new Error("the index was not injected");
+		for (let i = 0; i < 20; i++) await timed(core, "before_agent_start", turn);
+		const cached: number[] = [];
+		for (let i = 0; i < calls; i++) cached.push((await timed(core, "before_agent_start", turn)).ms);
+		// After a change: every call sees a different index (one line more or less).
+		const changed: number[] = [];
+		const extra = "- A line that comes and goes, so the size changes\n";
+		for (let i = 0; i < calls; i++) {
+			fs.writeFileSync(index, i % 2 === 0 ? base + extra : base);
+			changed.push((await timed(core, "before_agent_start", turn)).ms);
+		}
+		// Page-table rebuild of a 5,000-line index: read, parse, build, encode, write.
+		const big = memoryIndex(5000, topics);
+		const rebuild: number[] = [];
+		for (let i = 0; i < reps; i++) {
+			fs.writeFileSync(index, i % 2 === 0 ? big : big + extra);
+			const r = await timed(core, "command", { name: "memory", argv: [process.env.PIMEM_PROBE_CMD ?? "verify"], hasUI: false });
+			if (!process.env.PIMEM_PROBE_CMD && !outputText(r.env).includes("Rebuilt the page tables")) throw new Error(`verify: ${outputText(r.env)}`);
+			rebuild.push(r.ms);
+			if (process.env.PIMEM_PROBE_MEM) process.stderr.write(`rep ${i}: ${r.ms.toFixed(0)} ms, memory ${memoryBytes(core) >> 20} MiB, heap ${JSON.stringify(await memstats(core))}\n`);
+		}
+		return { blockBytes, indexBytes: Buffer.byteLength(base), bigBytes: Buffer.byteLength(big), cached, changed, rebuild, memBytes: memoryBytes(core) };
+	} finally {
+		await core.close();
+	}
+}
+
 // ---- Main -------------------------------------------------------------------------
 
-const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, load, search };
+const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, load, search, notes: notesBench };
 
 async function main(): Promise<void> {
 	const mode = process.argv[2] ?? "";

@@ -422,6 +422,11 @@ func (n *notesStore) recall(raw string, limit int) (notes.Reason, []notes.Hit, s
 		return notes.ReasonUnavailable, nil, "no memory file exists yet (" + n.whereToStart() + ")"
 	}
 	hits := notes.Recall(q, docs, limit)
+	for _, d := range docs {
+		if d.File != "" && !n.isIndex(d) {
+			discard(d.Pages) // topic files were parsed for this query only
+		}
+	}
 	if len(hits) == 0 {
 		if len(errs) > 0 {
 			return notes.ReasonBackendError, nil, strings.Join(errs, "; ")
@@ -429,6 +434,16 @@ func (n *notesStore) recall(raw string, limit int) (notes.Reason, []notes.Hit, s
 		return notes.ReasonNoMatch, nil, "nothing in " + plural(len(docs), "file", "files") + " matches " + strconv.Quote(q.Raw)
 	}
 	return notes.ReasonOK, hits, strings.Join(errs, "; ")
+}
+
+// isIndex reports whether d is a scope's index, whose pages the store keeps.
+func (n *notesStore) isIndex(d notes.Doc) bool {
+	for _, sc := range n.scopes {
+		if sc.display == d.File && sc.name == d.Scope {
+			return true
+		}
+	}
+	return false
 }
 
 // ---- /memory stale -------------------------------------------------------------

@@ -353,10 +353,15 @@ func (n *notesStore) rebuildTable(sc *noteScope, confirm []string) error {
 			}
 		}
 	}
+	if old != nil {
+		clear(old.Entries)
+	}
+	data := pt.Encode()
+	clear(pt.Entries) // see discard
 	if err := n.h.Mkdir(sc.dataDir); err != nil {
 		return err
 	}
-	return n.h.WriteAtomic(sc.table, pt.Encode())
+	return n.h.WriteAtomic(sc.table, data)
 }
 
 // settle runs when a session ends: pending writebacks are flushed, and page
@@ -398,6 +403,12 @@ func (n *notesStore) injected(text string, receipts []budget.Receipt) {
 	if text == "" || !n.cfg.Enabled || !n.cfg.TraceEnabled || !n.anyFile() || n.traces == "" {
 		return
 	}
+	// The same bytes as the turn before (the usual case) were traced then or
+	// failed to be; comparing is cheaper than hashing them again.
+	if text == n.lastText {
+		return
+	}
+	n.lastText = text
 	h := hashText([]byte(text))
 	if h == n.tracedHash {
 		return

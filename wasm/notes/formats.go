@@ -2,6 +2,7 @@ package notes
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
@@ -103,7 +104,7 @@ type Entry struct {
 // new text is first seen (and confirmed) at now. The file is identified by
 // size and SHA-1 only: an mtime would change on every checkout.
 func BuildPageTable(scope, source, display string, size int64, sha1hex string, pages []Page, old *PageTable, now int64) PageTable {
-	pt := PageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now}
+	pt := PageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now, Entries: make([]Entry, 0, len(pages))}
 	prev := map[string]Entry{}
 	if old != nil {
 		for _, e := range old.Entries {
@@ -133,7 +134,15 @@ func trimNewlines(s string) string {
 
 // Encode writes the table: a header line, then one line per entry.
 func (pt *PageTable) Encode() []byte {
-	w := jsonw.Open(nil)
+	// One allocation of about the right size: a buffer grown by doubling
+	// leaves megabytes of garbage for a large index, and under TinyGo each
+	// large allocation that finds no room runs a full collection.
+	size := 256 + len(pt.Source)
+	for i := range pt.Entries {
+		e := &pt.Entries[i]
+		size += 200 + len(e.ID) + len(e.Hash) + len(e.Section) + len(e.Summary)*2
+	}
+	w := jsonw.Open(make([]byte, 0, size))
 	w.Int("v", Version)
 	w.Str("kind", "header")
 	w.Str("scope", pt.Scope)
@@ -184,20 +193,42 @@ func DecodePageTable(data []byte) (PageTable, error) {
 				return
 			}
 			header = true
-			pt.Scope = r.Get("scope").String()
-			pt.Source = r.Get("source").String()
+			pt.Scope = own(r.Get("scope"))
+			pt.Source = own(r.Get("source"))
 			pt.Size = r.Get("size").Int()
-			pt.SHA1 = r.Get("sha1").String()
+			pt.SHA1 = own(r.Get("sha1"))
 			pt.Built = r.Get("built").Int()
 			pages = int(r.Get("pages").Int())
 			return
 		}
-		e := Entry{
-			ID: r.Get("id").String(), Kind: r.Get("kind").String(),
-			Line: int(r.Get("line").Int()), Lines: int(r.Get("lines").Int()), Bytes: int(r.Get("bytes").Int()),
-			Hash: r.Get("hash").String(), Section: r.Get("section").String(), Summary: r.Get("summary").String(),
-			FirstSeen: r.Get("firstSeen").Int(), LastConfirmed: r.Get("lastConfirmed").Int(),
-		}
+		// One pass over the keys: r.Get per field would scan the line a
+		// dozen times, and a rebuild reads thousands of lines.
+		var e Entry
+		r.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "id":
+				e.ID = own(v)
+			case "kind":
+				e.Kind = own(v)
+			case "line":
+				e.Line = int(v.Int())
+			case "lines":
+				e.Lines = int(v.Int())
+			case "bytes":
+				e.Bytes = int(v.Int())
+			case "hash":
+				e.Hash = own(v)
+			case "section":
+				e.Section = own(v)
+			case "summary":
+				e.Summary = own(v)
+			case "firstSeen":
+				e.FirstSeen = v.Int()
+			case "lastConfirmed":
+				e.LastConfirmed = v.Int()
+			}
+			return true
+		})
 		if e.ID == "" || e.Hash == "" {
 			err = lineError(n, `an entry needs "id" and "hash"`)
 			return
@@ -214,6 +245,11 @@ func DecodePageTable(data []byte) (PageTable, error) {
 	}
 	return pt, nil
 }
+
+// own copies a decoded string. gjson hands out substrings of the line it
+// parsed; kept, they would be interior pointers into the whole file, which
+// TinyGo's collector pays for on every cycle (docs/decisions/003).
+func own(v gjson.Result) string { return strings.Clone(v.String()) }
 
 type errorString string
 
@@ -285,10 +321,10 @@ func DecodeJournal(data []byte) Journal {
 			return
 		}
 		o := Op{
-			Op: r.Get("op").String(), ID: r.Get("id").String(), T: r.Get("t").Int(),
-			Scope: r.Get("scope").String(), Section: r.Get("section").String(), Text: r.Get("text").String(),
-			Source: r.Get("source").String(), Reason: r.Get("reason").String(), Detail: r.Get("detail").String(),
-			File: r.Get("file").String(), Line: int(r.Get("line").Int()), Page: r.Get("page").String(),
+			Op: own(r.Get("op")), ID: own(r.Get("id")), T: r.Get("t").Int(),
+			Scope: own(r.Get("scope")), Section: own(r.Get("section")), Text: own(r.Get("text")),
+			Source: own(r.Get("source")), Reason: own(r.Get("reason")), Detail: own(r.Get("detail")),
+			File: own(r.Get("file")), Line: int(r.Get("line").Int()), Page: own(r.Get("page")),
 		}
 		switch {
 		case o.ID == "":
@@ -439,17 +475,17 @@ func DecodeTraces(data []byte) ([]Trace, []Problem) {
 			problems = append(problems, Problem{n, msg})
 			return
 		}
-		t := Trace{ID: r.Get("id").String(), T: r.Get("t").Int(), Kind: r.Get("kind").String(), Hash: r.Get("hash").String()}
+		t := Trace{ID: own(r.Get("id")), T: r.Get("t").Int(), Kind: own(r.Get("kind")), Hash: own(r.Get("hash"))}
 		if t.ID == "" {
 			problems = append(problems, Problem{n, `no "id"`})
 			return
 		}
 		r.Get("stores").ForEach(func(_, s gjson.Result) bool {
-			sr := StoreReceipt{Store: s.Get("store").String(), Bytes: int(s.Get("bytes").Int()), Tokens: int(s.Get("tokens").Int()), Cap: int(s.Get("cap").Int())}
+			sr := StoreReceipt{Store: own(s.Get("store")), Bytes: int(s.Get("bytes").Int()), Tokens: int(s.Get("tokens").Int()), Cap: int(s.Get("cap").Int())}
 			s.Get("scopes").ForEach(func(_, c gjson.Result) bool {
-				sc := ScopeReceipt{Scope: c.Get("scope").String(), File: c.Get("file").String(), Bytes: int(c.Get("bytes").Int()), Lines: int(c.Get("lines").Int()), Cut: c.Get("cut").Bool()}
+				sc := ScopeReceipt{Scope: own(c.Get("scope")), File: own(c.Get("file")), Bytes: int(c.Get("bytes").Int()), Lines: int(c.Get("lines").Int()), Cut: c.Get("cut").Bool()}
 				c.Get("pages").ForEach(func(_, p gjson.Result) bool {
-					sc.Pages = append(sc.Pages, PageForm{ID: p.Get("id").String(), Line: int(p.Get("line").Int()), Form: p.Get("form").String()})
+					sc.Pages = append(sc.Pages, PageForm{ID: own(p.Get("id")), Line: int(p.Get("line").Int()), Form: own(p.Get("form"))})
 					return true
 				})
 				sr.Scopes = append(sr.Scopes, sc)
@@ -459,15 +495,15 @@ func DecodeTraces(data []byte) ([]Trace, []Problem) {
 			return true
 		})
 		r.Get("faults").ForEach(func(_, f gjson.Result) bool {
-			t.Faults = append(t.Faults, Fault{Scope: f.Get("scope").String(), Page: f.Get("page").String(), Line: int(f.Get("line").Int()), Reason: f.Get("reason").String(), Bytes: int(f.Get("bytes").Int())})
+			t.Faults = append(t.Faults, Fault{Scope: own(f.Get("scope")), Page: own(f.Get("page")), Line: int(f.Get("line").Int()), Reason: own(f.Get("reason")), Bytes: int(f.Get("bytes").Int())})
 			return true
 		})
 		r.Get("ops").ForEach(func(_, o gjson.Result) bool {
 			t.Ops = append(t.Ops, Op{
-				Op: o.Get("op").String(), ID: o.Get("id").String(), T: o.Get("t").Int(), Scope: o.Get("scope").String(),
-				Section: o.Get("section").String(), Text: o.Get("text").String(), Source: o.Get("source").String(),
-				Reason: o.Get("reason").String(), Detail: o.Get("detail").String(), File: o.Get("file").String(),
-				Line: int(o.Get("line").Int()), Page: o.Get("page").String(),
+				Op: own(o.Get("op")), ID: own(o.Get("id")), T: o.Get("t").Int(), Scope: own(o.Get("scope")),
+				Section: own(o.Get("section")), Text: own(o.Get("text")), Source: own(o.Get("source")),
+				Reason: own(o.Get("reason")), Detail: own(o.Get("detail")), File: own(o.Get("file")),
+				Line: int(o.Get("line").Int()), Page: own(o.Get("page")),
 			})
 			return true
 		})

@@ -31,11 +31,14 @@ func Parse(scope string, src []byte) []Page {
 		i++
 	}
 	if i == len(lines) {
-		p := Page{Kind: Text, Line: 1, Lines: len(lines), Src: s}
+		p := Page{Kind: Text, Line: 1, Lines: len(lines), Src: strings.Clone(s)}
 		mdIdentify(&p, scope, seen)
 		return []Page{p}
 	}
-	var pages []Page
+	// Sized once: the arrays append would leave behind hold copies of every
+	// page's string pointers, and under TinyGo a stray word that looks like a
+	// pointer into such garbage keeps all of it alive.
+	pages := make([]Page, 0, len(lines)-i)
 	section := ""
 	start, off := 0, 0
 	for i < len(lines) {
@@ -48,7 +51,12 @@ func Parse(scope string, src []byte) []Page {
 		for _, l := range lines[start:end] {
 			n += len(l)
 		}
-		p := Page{Kind: b.kind, Line: start + 1, Lines: end - start, Src: s[off : off+n], Text: b.text, Level: b.level, Link: b.link}
+		// Each page owns copies of its strings. Substrings of the file would
+		// be interior pointers into one large block, and TinyGo's collector
+		// walks back to a block's head for every one of them on every cycle
+		// (docs/decisions/003-tinygo-heap.md): a 5,000-line index made a
+		// rebuild take seconds.
+		p := Page{Kind: b.kind, Line: start + 1, Lines: end - start, Src: strings.Clone(s[off : off+n]), Text: strings.Clone(b.text), Level: b.level, Link: strings.Clone(b.link)}
 		if p.Kind == Heading {
 			// A level-1 heading is the file's title, not a section: it ends the one before.
 			section = ""
@@ -61,6 +69,8 @@ func Parse(scope string, src []byte) []Page {
 		pages = append(pages, p)
 		start, off, i = end, off+n, end
 	}
+	clear(lines)
+	clear(seen)
 	return pages
 }
 
