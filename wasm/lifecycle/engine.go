@@ -73,7 +73,11 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 			// Nothing to do for the decision store; later stores recall here.
 		case "session_shutdown":
 			e.s.dec.settle()
-			for _, msg := range e.s.notes.settle() {
+			info, warnings := e.s.notes.settle()
+			if info != "" {
+				out.Notify("info", "pi-memory: "+info)
+			}
+			for _, msg := range warnings {
 				out.Notify("warning", "pi-memory: "+msg)
 			}
 		case "project_trust":

@@ -203,9 +203,18 @@ func TestFlushRepairsWhenNotStrict(t *testing.T) {
 func TestSessionShutdownFlushesWhatIsStaged(t *testing.T) {
 	r := newRig(t, false)
 	r.mem(`remember global Prefer rebase over merge`)
-	r.call("session_shutdown", map[string]any{"reason": "quit"})
+	out := r.call("session_shutdown", map[string]any{"reason": "quit"})
 	if got := r.read(globalIndex); !strings.Contains(got, "- Prefer rebase over merge\n") {
 		t.Fatalf("global MEMORY.md = %q", got)
+	}
+	if n := out.Get(`effects.#(t=="notify")#`); len(n.Array()) != 1 || n.Get("0.level").String() != "info" ||
+		!strings.Contains(n.Get("0.text").String(), "Session end flushed 1 staged fact: 1 written, 0 refused") {
+		t.Fatalf("one info notice says what the flush did: %s", out.Raw)
+	}
+	// Nothing staged: a session ends silently.
+	r.start(false, true)
+	if out := r.call("session_shutdown", map[string]any{"reason": "quit"}); len(out.Get(`effects.#(t=="notify")#`).Array()) != 0 {
+		t.Fatalf("nothing to say: %s", out.Raw)
 	}
 }
 

@@ -367,17 +367,28 @@ func (n *notesStore) rebuildTable(sc *noteScope, confirm []string) error {
 // settle runs when a session ends: pending writebacks are flushed, and page
 // tables that no longer match their files are rebuilt, so the dates of new
 // and edited entries are kept.
-func (n *notesStore) settle() []string {
+func (n *notesStore) settle() (info string, warnings []string) {
 	if n.inertNotes() != "" {
-		return nil
+		return "", nil
 	}
-	var notices []string
 	if count, _ := n.pending(); count > 0 {
 		rep, err := n.flush()
 		if err != nil {
-			notices = append(notices, "could not flush staged memory: "+err.Error())
+			warnings = append(warnings, "could not flush staged memory: "+err.Error())
 		}
-		notices = append(notices, rep.problems...)
+		warnings = append(warnings, rep.problems...)
+		written := 0
+		for _, o := range rep.ops {
+			if o.Op == "commit" {
+				written++
+			}
+		}
+		if len(rep.ops) > 0 {
+			// Said once, so a staged fact never lands unannounced (pimem ends
+			// its session right after the command that staged it).
+			info = "Session end flushed " + plural(len(rep.ops), "staged fact", "staged facts") + ": " +
+				strconv.Itoa(written) + " written, " + strconv.Itoa(len(rep.ops)-written) + " refused (/memory traces shows each)."
+		}
 	}
 	n.loadAll()
 	for _, sc := range n.scopes {
@@ -386,11 +397,11 @@ func (n *notesStore) settle() []string {
 		}
 		if st := n.tableState(sc); st.Status != "valid" {
 			if err := n.rebuildTable(sc, nil); err != nil {
-				notices = append(notices, "could not rebuild "+sc.table+": "+err.Error())
+				warnings = append(warnings, "could not rebuild "+sc.table+": "+err.Error())
 			}
 		}
 	}
-	return notices
+	return info, warnings
 }
 
 // ---- Traces and receipts -------------------------------------------------------

@@ -149,6 +149,53 @@ func TestDecisionCommandsEndToEndOnBothCores(t *testing.T) {
 	}
 }
 
+// pimem memory takes /memory's words: remember stages, flush writes the
+// project's MEMORY.md, inject then carries it, and a user error exits 1.
+func TestMemoryCommandsEndToEndOnBothCores(t *testing.T) {
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			wasm := m.Path(t)
+			dir := project(t)
+			agent := filepath.Join(t.TempDir(), "agent")
+			run := func(args ...string) ran {
+				return runBin(t, pimemBin, dir, []string{"PI_CODING_AGENT_DIR=" + agent}, append([]string{"--wasm", wasm}, args...)...)
+			}
+			r := run("memory")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, filepath.ToSlash(filepath.Join(dir, ".pi", "memory", "MEMORY.md")))
+			_, err := os.Stat(filepath.Join(dir, ".pi"))
+			require.True(t, os.IsNotExist(err), "looking wrote nothing")
+
+			// pimem's session ends with the command, and the end of a session
+			// flushes what was staged: it lands at once, and says so.
+			r = run("memory", "remember", "project", "Run make test before pushing", "--section", "Build")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "Staged W-")
+			require.Contains(t, r.stderr, "Session end flushed 1 staged fact: 1 written, 0 refused")
+			r = run("memory", "flush")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "Nothing to flush")
+			data, err := os.ReadFile(filepath.Join(dir, ".pi", "memory", "MEMORY.md"))
+			require.NoError(t, err)
+			require.Contains(t, string(data), "## Build")
+			require.Contains(t, string(data), "- Run make test before pushing")
+
+			r = run("inject", "--prompt", "how do I push?")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "- Run make test before pushing")
+			require.Equal(t, injectedDirectly(t, wasm, dir, agent, "how do I push?"), r.stdout)
+
+			r = run("memory", "recall", "make test")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "Run make test before pushing")
+
+			r = run("memory", "trace", "T-nope")
+			require.Equal(t, 1, r.exit, "stdout %q", r.stdout)
+			require.Contains(t, r.stderr, "T-nope")
+		})
+	}
+}
+
 // injectedDirectly is what the core appends to the system prompt, asked
 // through the host package rather than pimem.
 func injectedDirectly(t *testing.T, wasm, dir, agent, prompt string) string {
