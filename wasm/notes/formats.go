@@ -239,7 +239,7 @@ func DecodePageTable(data []byte) (PageTable, error) {
 	case err != nil:
 		return PageTable{}, err
 	case !header:
-		return PageTable{}, errorString("no header line")
+		return PageTable{}, errorString("no header line: the file holds no records")
 	case pages != len(pt.Entries):
 		return PageTable{}, errorString("the header counts " + strconv.Itoa(pages) + " pages, the file holds " + strconv.Itoa(len(pt.Entries)))
 	}

@@ -88,6 +88,11 @@ func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
 		return o
 	}
 	out, line := Insert(src, section, text)
+	if !readsBack(out, line) {
+		o.Reason = "invalid"
+		o.Detail = "in " + r.File + " the new bullet would fall inside an open code fence or HTML comment and not read as a fact; close it, then flush again"
+		return o
+	}
 	if over := OverCaps(strings.Count(string(out), "\n"), len(out), r.MaxLines, r.MaxBytes); over != "" {
 		msg := r.File + " would be " + over + ", so part of it would stop being injected; move detail to a topic file or archive/ first"
 		if r.Strict {
@@ -149,13 +154,10 @@ func Insert(src []byte, section, text string) ([]byte, int) {
 	}
 	bullet := "- " + text + nl
 	lines := splitLines(string(src))
+	code := fenced(lines) // a "## Notes" in a code sample is not the section
 	start := -1
-	inFence := false
 	for i, l := range lines {
-		if isFence(l) {
-			inFence = !inFence // a "## Notes" in a code sample is not the section
-		}
-		if lvl, t := headingOf(l); !inFence && lvl == 2 && strings.EqualFold(t, section) {
+		if lvl, t := headingOf(l); !code[i] && lvl == 2 && strings.EqualFold(t, section) {
 			start = i
 			break
 		}
@@ -179,12 +181,8 @@ func Insert(src []byte, section, text string) ([]byte, int) {
 	// The section ends at the next heading of level 1 or 2, or at the end; the
 	// bullet goes after its last non-blank line, inside any fence's end.
 	end := len(lines)
-	inFence = false // the heading itself is outside any fence
 	for i := start + 1; i < len(lines); i++ {
-		if isFence(lines[i]) {
-			inFence = !inFence
-		}
-		if lvl, _ := headingOf(lines[i]); !inFence && lvl >= 1 && lvl <= 2 {
+		if lvl, _ := headingOf(lines[i]); !code[i] && lvl >= 1 && lvl <= 2 {
 			end = i
 			break
 		}
@@ -237,7 +235,36 @@ func headingOf(line string) (int, string) {
 	return 0, ""
 }
 
-func isFence(line string) bool {
-	l := strings.TrimLeft(line, " ")
-	return strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~")
+// fenced marks the lines of fenced code, fence lines included, by the
+// parser's rule (mdFence, mdFenceClose): a fence left open runs to the end.
+func fenced(lines []string) []bool {
+	code := make([]bool, len(lines))
+	open, ch, n, ind := false, byte(0), 0, 0
+	for i, l := range lines {
+		b := mdBody(l)
+		if open {
+			code[i] = true
+			open = !mdFenceClose(b, ch, n, ind+3)
+			continue
+		}
+		if c, k, in, ok := mdFence(b); ok {
+			code[i], open, ch, n, ind = true, true, c, k, in
+		}
+	}
+	return code
+}
+
+// readsBack reports whether the bullet Insert put at line of out parses as
+// a fact or pointer of its own. It does not when something before it left a
+// code fence or an HTML comment open: the bullet would be read as part of it.
+func readsBack(out []byte, line int) bool {
+	for _, p := range Parse("", out) {
+		if p.Line == line {
+			return p.Kind == Fact || p.Kind == Pointer
+		}
+		if p.Line > line {
+			break
+		}
+	}
+	return false
 }

@@ -379,6 +379,50 @@ func TestInsertIgnoresASectionHeadingInsideFencedCode(t *testing.T) {
 	}
 }
 
+// Insert reads fences as the parser does: only a closing fence of the same
+// character and at least the opener's length closes one, and a line like
+// "```x```" is inline code, not a fence.
+func TestInsertReadsFencesAsTheParserDoes(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+		line            int
+	}{
+		{"a longer fence holds a shorter one",
+			"````md\n```\n## Notes\n```\n````\n",
+			"````md\n```\n## Notes\n```\n````\n\n## Notes\n\n- make test\n", 9},
+		{"a tilde fence is not closed by backticks",
+			"~~~\n```\n## Notes\n~~~\n## Notes\n- a\n",
+			"~~~\n```\n## Notes\n~~~\n## Notes\n- a\n- make test\n", 7},
+		{"inline code on its own line opens no fence",
+			"```x```\n## Notes\n- a\n",
+			"```x```\n## Notes\n- a\n- make test\n", 4},
+	}
+	for _, tt := range tests {
+		out, line := Insert([]byte(tt.src), "Notes", "make test")
+		if string(out) != tt.want || line != tt.line {
+			t.Errorf("%s:\n got %q line %d\nwant %q line %d", tt.name, out, line, tt.want, tt.line)
+			continue
+		}
+		checkInsert(t, tt.src, "Notes", "make test", out, line)
+	}
+}
+
+// A file that ends inside an open fence or comment would swallow the new
+// bullet: the flush refuses, strict or not, and says what to fix.
+func TestCheckRefusesABulletThatWouldNotReadAsAFact(t *testing.T) {
+	for _, src := range []string{
+		"## Notes\n- a\n\n```sh\nmake\n",
+		"## Notes\n- a\n<!-- draft\n",
+	} {
+		for _, r := range []Rules{strictRules(), laxRules()} {
+			o := checkFact("Run make test", "Other", src, r)
+			if o.Commit || o.Reason != "invalid" || !strings.Contains(o.Detail, "open code fence or HTML comment") {
+				t.Errorf("%q (strict %v): %+v, want invalid", src, r.Strict, o)
+			}
+		}
+	}
+}
+
 // Regression: a trailing "#" was stripped from every heading, so "## C#"
 // never matched the section "C#" and each remember added another "## C#".
 func TestInsertFindsASectionWhoseNameEndsInAHash(t *testing.T) {
