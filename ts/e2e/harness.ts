@@ -75,8 +75,8 @@ export interface RecordedRequest {
 	/** The parsed JSON body (null when it did not parse). */
 	body: ChatRequest | null;
 	raw: string;
-	/** What the server answered: a text reply or a failure status. */
-	answered: { text: string } | { status: number };
+	/** What the server answered: a text reply, a tool call or a failure status. */
+	answered: { text: string } | { tool: string } | { status: number };
 }
 
 /** The parts of an OpenAI chat-completions request the tests look at. */
@@ -93,8 +93,14 @@ export interface ChatMessage {
 	[key: string]: unknown;
 }
 
-/** A scripted reply: text, or a failure (HTTP status with an error body). */
-export type Reply = string | { text: string } | { status: number; message?: string };
+/** A call of one of pi's tools, as the model would ask for it. */
+export interface ToolCallReply {
+	tool: string;
+	args: Record<string, unknown>;
+}
+
+/** A scripted reply: text, a tool call, or a failure (HTTP status with an error body). */
+export type Reply = string | { text: string } | ToolCallReply | { status: number; message?: string };
 
 export interface FakeModel {
 	/** http://127.0.0.1:PORT/v1, the baseUrl for models.json. */
@@ -192,10 +198,28 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 				res.end(JSON.stringify({ error: { message: next.message ?? "fake model: scripted failure", type: "server_error" } }));
 				return;
 			}
-			const text = typeof next === "string" ? next : next.text;
-			requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { text } });
 			const id = `chatcmpl-fake-${++seq}`;
 			const created = Math.floor(Date.now() / 1000);
+			if (typeof next === "object" && "tool" in next) {
+				requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { tool: next.tool } });
+				const call = { id: `call_fake_${seq}`, type: "function", function: { name: next.tool, arguments: JSON.stringify(next.args) } };
+				const usage = { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: 20, total_tokens: Math.ceil(raw.length / 4) + 20 };
+				if (body?.stream === false) {
+					res.writeHead(200, { "content-type": "application/json" });
+					res.end(JSON.stringify({ id, object: "chat.completion", created, model: body?.model ?? "fake-model", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [call] }, finish_reason: "tool_calls" }], usage }));
+					return;
+				}
+				res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+				const base = { id, object: "chat.completion.chunk", created, model: body?.model ?? "fake-model" };
+				sse(res, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: null, tool_calls: [{ index: 0, ...call }] }, finish_reason: null }] });
+				sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] });
+				sse(res, { ...base, choices: [], usage });
+				res.write("data: [DONE]\n\n");
+				res.end();
+				return;
+			}
+			const text = typeof next === "string" ? next : next.text;
+			requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { text } });
 			const promptTokens = Math.ceil(raw.length / 4);
 			const completionTokens = Math.max(1, Math.ceil(text.length / 4));
 			const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };

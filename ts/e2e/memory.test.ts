@@ -14,7 +14,9 @@
 //   of the remember process already writes it);
 // - a folder without memory is untouched by prompts and read-only /memory
 //   commands: no .pi/memory, no pi-memory/notes in the agent dir;
-// - /memory last is the receipt of exactly what the previous turn appended.
+// - /memory last is the receipt of exactly what the previous turn appended;
+// - the agent corrects memory with pi's own edit tool (the seed's write path):
+//   the model saw the old fact, the edit lands, the next prompt carries it.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -190,6 +192,7 @@ describe("markdown memory", () => {
 			assert.equal(rem.code, 0, rem.stderr);
 			assert.equal(rem.requests.length, 0, "a command does not call the model");
 			assert.match(rem.stderr, /Staged W-\S+ for project memory/, rem.stderr);
+			assert.match(rem.stderr, /Session end flushed 1 staged fact: 1 written, 0 refused/, rem.stderr);
 			// A print-mode process ends its session right after the command, and
 			// session_shutdown flushes what is pending: the fact is written already.
 			assert.equal(fs.readFileSync(file, "utf8"), "## Build\n\n- Run make test before pushing\n", "written by the session end of the remember process");
@@ -199,6 +202,26 @@ describe("markdown memory", () => {
 			assert.equal(fs.readFileSync(file, "utf8"), "## Build\n\n- Run make test before pushing\n", "the flush changed nothing");
 			const r = await runPrint(sb, "print question after the flush");
 			assert.ok(appendedPrompt(r.systemPrompt).endsWith(PROJECT_HEADER + "## Build\n\n- Run make test before pushing\n"), tail(r.systemPrompt));
+		});
+	});
+
+	it("the agent keeps memory with pi's own edit tool: a correction lands in MEMORY.md and the next prompt carries it", async () => {
+		await withSandbox({}, async (sb) => {
+			const file = seedFile(projectMemoryFile(sb.project), PROJECT_TEXT);
+			// The model answers the correction with pi's edit tool, then with text.
+			sb.model.enqueue({ tool: "edit", args: { path: ".pi/memory/MEMORY.md", edits: [{ oldText: "TinyGo 0.34", newText: "TinyGo 0.41" }] } }, "Noted: the core is built with TinyGo 0.41.");
+			const r = await runPrint(sb, "Correction: the core is built with TinyGo 0.41 now, remember that.");
+			assert.equal(r.code, 0, r.stderr);
+			assert.equal(r.requests.length, 2, "the tool call, then the answer after its result");
+			// The model saw the memory it was correcting (recall), and pi ran the edit.
+			assert.ok(systemPromptOf(r.requests[0]).includes(PROJECT_HEADER + PROJECT_TEXT), tail(systemPromptOf(r.requests[0])));
+			const toolResult = (r.requests[1].body?.messages ?? []).find((m) => m.role === "tool");
+			assert.ok(toolResult !== undefined, `pi sent the edit's result back: ${r.requests[1].raw.slice(-600)}`);
+			const corrected = PROJECT_TEXT.replace("TinyGo 0.34", "TinyGo 0.41");
+			assert.equal(fs.readFileSync(file, "utf8"), corrected, "the edit landed in MEMORY.md");
+			const next = await runPrint(sb, "Which TinyGo builds the core?");
+			assert.equal(next.code, 0, next.stderr);
+			assert.ok(appendedPrompt(next.systemPrompt).endsWith(PROJECT_HEADER + corrected), tail(next.systemPrompt));
 		});
 	});
 
