@@ -417,6 +417,7 @@ async function notesBench(a: Args): Promise<object> {
 	fs.mkdirSync(agent, { recursive: true });
 	const topics = 50;
 	for (let i = 0; i < topics; i++) fs.writeFileSync(path.join(mem, `topic-${i}.md`), `# Topic ${i}\n\n${memoryIndex(30, 0)}`);
+	if (process.env.PIMEM_PROBE_CONFIG) fs.writeFileSync(path.join(mem, "config.json"), process.env.PIMEM_PROBE_CONFIG);
 	const index = path.join(mem, "MEMORY.md");
 	const base = memoryIndex(200, topics);
 	fs.writeFileSync(index, base);
@@ -439,6 +440,7 @@ async function notesBench(a: Args): Promise<object> {
 		for (let i = 0; i < calls; i++) {
 			fs.writeFileSync(index, i % 2 === 0 ? base + extra : base);
 			changed.push((await timed(core, "before_agent_start", turn)).ms);
+			if (process.env.PIMEM_PROBE_MEM && i % 250 === 249) process.stderr.write(`changed ${i + 1}: memory ${memoryBytes(core) >> 20} MiB, heap ${JSON.stringify(await memstats(core))}\n`);
 		}
 		// Page-table rebuild of a 5,000-line index: read, parse, build, encode, write.
 		const big = memoryIndex(5000, topics);

@@ -68,7 +68,6 @@ type notesStore struct {
 	scopes             []*noteScope // global, then project and local when trusted
 	sessionData        string       // where this session's traces go
 	traces             string
-	tracesLines        int // -1 until counted
 	tracedHash         string
 	lastText           string // the last injected text, traced or not
 	lastTraceID        string
@@ -84,7 +83,7 @@ type notesStore struct {
 }
 
 func newNotes(e *Engine, s *Session) *notesStore {
-	n := &notesStore{e: e, s: s, h: e.h, tracesLines: -1}
+	n := &notesStore{e: e, s: s, h: e.h}
 	if s.AgentDir != "" {
 		dir := path.Join(s.AgentDir, notesGlobalDir)
 		data := path.Join(s.AgentDir, notesDataDir, scopeGlobal)

@@ -522,7 +522,7 @@ func (n *notesStore) cmdStale(c *cmdCtx) {
 func (n *notesStore) cmdFaults(c *cmdCtx) {
 	traces, _, err := n.readTraces()
 	if err != nil {
-		c.out.Notify("warning", "pi-memory: could not read "+n.traces+": "+err.Error())
+		c.out.Notify("warning", "pi-memory: could not read traces: "+err.Error())
 	}
 	type rejected struct {
 		trace string
@@ -609,19 +609,19 @@ func (n *notesStore) cmdTraces(c *cmdCtx) {
 	limit := 20
 	if v := c.args.Value("limit"); v != "" {
 		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > maxTraces {
-			c.out.Usage("/memory traces: --limit must be a whole number from 1 to " + strconv.Itoa(maxTraces))
+		if err != nil || k < 1 || k > maxTracesShown {
+			c.out.Usage("/memory traces: --limit must be a whole number from 1 to " + strconv.Itoa(maxTracesShown))
 			return
 		}
 		limit = k
 	}
 	traces, problems, err := n.readTraces()
 	if err != nil {
-		c.out.Fail("Could not read " + n.traces + ": " + err.Error())
+		c.out.Fail("Could not read traces: " + err.Error())
 		return
 	}
 	for _, p := range problems {
-		c.out.Notify("warning", "pi-memory: "+n.traces+": "+p.String()+" (skipped)")
+		c.out.Notify("warning", "pi-memory: "+p+" (skipped)")
 	}
 	var shown []notes.Trace
 	for i := len(traces) - 1; i >= 0 && len(shown) < limit; i-- {
@@ -689,7 +689,7 @@ func (n *notesStore) cmdTrace(c *cmdCtx) {
 	}
 	traces, _, err := n.readTraces()
 	if err != nil {
-		c.out.Fail("Could not read " + n.traces + ": " + err.Error())
+		c.out.Fail("Could not read traces: " + err.Error())
 		return
 	}
 	var t *notes.Trace
@@ -699,7 +699,7 @@ func (n *notesStore) cmdTrace(c *cmdCtx) {
 		}
 	}
 	if t == nil {
-		c.out.Fail("No trace " + strconv.Quote(c.args.Words[0]) + " in " + n.traces + "; /memory traces lists them (old ones are cut after " + strconv.Itoa(maxTraces) + ").")
+		c.out.Fail("No trace " + strconv.Quote(c.args.Words[0]) + " in " + n.traces + "; /memory traces lists them (the oldest are dropped past about " + strconv.Itoa(2*traceFileBytes>>20) + " MiB of history).")
 		return
 	}
 	if c.json {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -370,6 +371,52 @@ func TestTracesRecordOnlyInjectionsThatChanged(t *testing.T) {
 	r.contains("- Another fact")
 	r.mem("trace " + traces[1].ID)
 	r.contains("full")
+}
+
+// Traces rotate by renaming: past traceFileBytes, traces.jsonl becomes
+// traces.1.jsonl, so history stays bounded and an append never rewrites it;
+// /memory traces and /memory trace read both files.
+func TestTracesRotateToASecondFileAndStayReadable(t *testing.T) {
+	r := newRig(t, false)
+	dir := filepath.Join(r.agent, "pi-memory/notes", ProjectHash(r.project))
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		b.WriteString("- Fact number " + strconv.Itoa(i) + " about the build\n")
+	}
+	base := b.String()
+	var first string
+	rotated := false
+	for i := 0; i < 5000 && !rotated; i++ {
+		r.write(projectIndex, base+"- Turn "+strconv.Itoa(i)+"\n")
+		r.h.now++
+		r.injected("hi")
+		if i == 0 {
+			data, _ := os.ReadFile(filepath.Join(dir, "traces.jsonl"))
+			tr, _ := notes.DecodeTraces(data)
+			if len(tr) != 1 {
+				t.Fatalf("first trace missing")
+			}
+			first = tr[0].ID
+		}
+		_, err := os.Stat(filepath.Join(dir, "traces.1.jsonl"))
+		rotated = err == nil
+	}
+	if !rotated {
+		t.Fatalf("traces.jsonl never rotated")
+	}
+	cur, _ := os.Stat(filepath.Join(dir, "traces.jsonl"))
+	if cur != nil && cur.Size() > traceFileBytes {
+		t.Fatalf("the current file holds %d bytes after a rotation", cur.Size())
+	}
+	r.mem("trace " + first)
+	if r.exit() != 0 || !strings.Contains(r.text(), first) {
+		t.Fatalf("a trace in traces.1.jsonl is found: %s", r.text())
+	}
+	// One more change: the newest trace is listed first.
+	r.write(projectIndex, base+"- The very last turn\n")
+	r.injected("hi")
+	r.mem("traces --limit 1")
+	r.contains(r.e.s.notes.lastTraceID)
 }
 
 func TestRememberingLocalNotesOffersGitignore(t *testing.T) {

@@ -15,8 +15,11 @@ import (
 
 // Bounds of the machine-local notes files.
 const (
-	maxTraces      = 400 // past this many records, traces.jsonl is cut back to keepTraces
-	keepTraces     = 200
+	// traces.jsonl is renamed to traces.1.jsonl (replacing it) once it passes
+	// traceFileBytes: history stays under twice that, and no append ever
+	// reads or rewrites the file (a cut that did made TinyGo's heap grow).
+	traceFileBytes = 1 << 20
+	maxTracesShown = 400 // the most /memory traces --limit lists
 	maxSidecar     = 8 << 20
 	journalCompact = 64 << 10 // a journal with nothing pending is compacted past this size
 	keepJournal    = 100      // records kept by a compaction, for /memory history
@@ -441,65 +444,48 @@ func (n *notesStore) injected(text string, receipts []budget.Receipt) {
 	n.lastTraceID = t.ID
 }
 
-// appendTrace appends one record, cutting the file back to its newest
-// keepTraces records past maxTraces (atomically, under the lock).
+// appendTrace appends one record, and moves the file aside to traces.1.jsonl
+// once it passes traceFileBytes (under the lock).
 func (n *notesStore) appendTrace(t *notes.Trace) error {
 	if err := n.lockData(n.sessionData, n.traces+".lock"); err != nil {
 		return err
 	}
 	defer n.h.Unlock(n.traces + ".lock")
-	if n.tracesLines < 0 {
-		n.tracesLines = 0
-		if data, err := readFile(n.h, n.traces, maxSidecar); err == nil {
-			n.tracesLines = strings.Count(string(data), "\n")
-		}
-	}
 	if err := n.h.Append(n.traces, t.Encode()); err != nil {
 		return err
 	}
-	n.tracesLines++
-	if n.tracesLines <= maxTraces {
-		return nil
+	if info, err := n.h.Stat(n.traces); err == nil && info.Size > traceFileBytes {
+		return n.h.Rename(n.traces, n.oldTraces())
 	}
-	data, err := readFile(n.h, n.traces, maxSidecar)
-	if err != nil {
-		return err
-	}
-	lines := splitKeep(string(data))
-	if len(lines) > keepTraces {
-		lines = lines[len(lines)-keepTraces:]
-	}
-	n.tracesLines = len(lines)
-	return n.h.WriteAtomic(n.traces, []byte(strings.Join(lines, "")))
+	return nil
 }
 
-// splitKeep splits text into lines that keep their newline.
-func splitKeep(s string) []string {
-	var out []string
-	for s != "" {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			out = append(out, s+"\n")
-			break
-		}
-		out = append(out, s[:i+1])
-		s = s[i+1:]
-	}
-	return out
+// oldTraces is where the previous traces file is kept.
+func (n *notesStore) oldTraces() string {
+	return strings.TrimSuffix(n.traces, ".jsonl") + ".1.jsonl"
 }
 
-// readTraces reads this session's traces, oldest first.
-func (n *notesStore) readTraces() ([]notes.Trace, []notes.Problem, error) {
+// readTraces reads this session's traces, oldest first: the previous file,
+// then the current one. Problems name their file and line.
+func (n *notesStore) readTraces() ([]notes.Trace, []string, error) {
 	if n.traces == "" {
 		return nil, nil, nil
 	}
-	data, err := readFile(n.h, n.traces, maxSidecar)
-	if hostio.IsNotFound(err) {
-		return nil, nil, nil
+	var all []notes.Trace
+	var problems []string
+	for _, f := range []string{n.oldTraces(), n.traces} {
+		data, err := readFile(n.h, f, maxSidecar)
+		if hostio.IsNotFound(err) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, errors.New(f + ": " + err.Error())
+		}
+		t, ps := notes.DecodeTraces(data)
+		all = append(all, t...)
+		for _, p := range ps {
+			problems = append(problems, f+": "+p.String())
+		}
 	}
-	if err != nil {
-		return nil, nil, err
-	}
-	t, p := notes.DecodeTraces(data)
-	return t, p, nil
+	return all, problems, nil
 }

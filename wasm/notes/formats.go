@@ -105,11 +105,20 @@ type Entry struct {
 // size and SHA-1 only: an mtime would change on every checkout.
 func BuildPageTable(scope, source, display string, size int64, sha1hex string, pages []Page, old *PageTable, now int64) PageTable {
 	pt := PageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now, Entries: make([]Entry, 0, len(pages))}
-	prev := map[string]Entry{}
+	// The old entries by Hash, the first of repeats winning (see table64 for
+	// why not a map).
+	var prev table64
 	if old != nil {
-		for _, e := range old.Entries {
-			if _, dup := prev[e.Hash]; !dup {
-				prev[e.Hash] = e
+		prev = newTable64(len(old.Entries))
+		for k := range old.Entries {
+			h := old.Entries[k].Hash
+			key := hash64(h)
+			i := prev.home(key)
+			for prev.vals[i] != 0 && (prev.keys[i] != key || old.Entries[prev.vals[i]-1].Hash != h) {
+				i = prev.next(i)
+			}
+			if prev.vals[i] == 0 {
+				prev.keys[i], prev.vals[i] = key, int32(k+1)
 			}
 		}
 	}
@@ -117,8 +126,14 @@ func BuildPageTable(scope, source, display string, size int64, sha1hex string, p
 		p := &pages[i]
 		e := Entry{ID: p.ID, Kind: p.Kind.String(), Line: p.Line, Lines: p.Lines, Bytes: len(p.Src), Hash: p.Hash, Section: p.Section, FirstSeen: now, LastConfirmed: now}
 		e.Summary = trimNewlines(p.Form(Summary, display))
-		if o, ok := prev[p.Hash]; ok {
-			e.FirstSeen, e.LastConfirmed = o.FirstSeen, o.LastConfirmed
+		if old != nil {
+			key := hash64(p.Hash)
+			for j := prev.home(key); prev.vals[j] != 0; j = prev.next(j) {
+				if o := &old.Entries[prev.vals[j]-1]; prev.keys[j] == key && o.Hash == p.Hash {
+					e.FirstSeen, e.LastConfirmed = o.FirstSeen, o.LastConfirmed
+					break
+				}
+			}
 		}
 		pt.Entries = append(pt.Entries, e)
 	}

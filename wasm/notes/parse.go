@@ -25,14 +25,14 @@ func Parse(scope string, src []byte) []Page {
 	if len(lines) == 0 {
 		return nil
 	}
-	seen := map[string]int{}
+	seen := newTable64(len(lines)) // ids given so far, by their 40 bits (see table64)
 	i := 0
 	for i < len(lines) && mdBlank(lines[i]) {
 		i++
 	}
 	if i == len(lines) {
 		p := Page{Kind: Text, Line: 1, Lines: len(lines), Src: strings.Clone(s)}
-		mdIdentify(&p, scope, seen)
+		mdIdentify(&p, scope, &seen)
 		return []Page{p}
 	}
 	// Sized once: the arrays append would leave behind hold copies of every
@@ -65,12 +65,11 @@ func Parse(scope string, src []byte) []Page {
 			}
 		}
 		p.Section = section
-		mdIdentify(&p, scope, seen)
+		mdIdentify(&p, scope, &seen)
 		pages = append(pages, p)
 		start, off, i = end, off+n, end
 	}
 	clear(lines)
-	clear(seen)
 	return pages
 }
 
@@ -635,15 +634,22 @@ func mdHardCut(s string, max int) string {
 
 // mdIdentify sets the page's Hash and ID. Repeats of an id in one file get
 // "-2", "-3"… in order, so ids stay unique and stable while the text is.
-func mdIdentify(p *Page, scope string, seen map[string]int) {
+func mdIdentify(p *Page, scope string, seen *table64) {
 	kind := p.Kind.String()
 	h := sha1.Sum([]byte(kind + "\x00" + p.Text))
 	p.Hash = hex.EncodeToString(h[:])
 	h = sha1.Sum([]byte(scope + "\x00" + kind + "\x00" + p.Text))
 	id := "P-" + hex.EncodeToString(h[:5])
-	seen[id]++
-	if n := seen[id]; n > 1 {
-		id += "-" + strconv.Itoa(n)
+	// The id is those 5 bytes, so they are the key: a repeat gets "-2", "-3"…
+	key := uint64(h[0])<<32 | uint64(h[1])<<24 | uint64(h[2])<<16 | uint64(h[3])<<8 | uint64(h[4])
+	i := seen.home(key)
+	for seen.vals[i] != 0 && seen.keys[i] != key {
+		i = seen.next(i)
+	}
+	seen.keys[i] = key
+	seen.vals[i]++
+	if n := seen.vals[i]; n > 1 {
+		id += "-" + strconv.Itoa(int(n))
 	}
 	p.ID = id
 }
