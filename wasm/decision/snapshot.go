@@ -249,14 +249,7 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 	// The newest active decisions and the active tag counts: enough for the
 	// first injection after a start without reading every record.
 	hot := s.newestScan(hotSize)
-	hb := []byte{'['}
-	for i, h := range hot {
-		if i > 0 {
-			hb = append(hb, ',')
-		}
-		hb = strconv.AppendInt(hb, int64(h), 10)
-	}
-	hw.Raw("hot", append(hb, ']'))
+	hw.Raw("hot", jsonw.Array(nil, len(hot), func(b []byte, i int) []byte { return jsonw.Int(b, int64(hot[i])) }))
 	if len(hot) == hotSize {
 		edge := s.recs.at(hot[hotSize-1])
 		ew := jsonw.Open(nil)
@@ -265,18 +258,10 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 		hw.Raw("edge", ew.Close())
 	}
 	tc := s.activeTagScan()
-	tb := []byte{'['}
-	for i, name := range tc.names {
-		if i > 0 {
-			tb = append(tb, ',')
-		}
-		tb = append(tb, '[')
-		tb = jsonw.String(tb, name)
-		tb = append(tb, ',')
-		tb = strconv.AppendInt(tb, int64(tc.counts[i]), 10)
-		tb = append(tb, ']')
-	}
-	hw.Raw("tags", append(tb, ']'))
+	hw.Raw("tags", jsonw.Array(nil, len(tc.names), func(b []byte, i int) []byte {
+		b = append(jsonw.String(append(b, '['), tc.names[i]), ',')
+		return append(jsonw.Int(b, int64(tc.counts[i])), ']')
+	}))
 	header := hw.Close()
 	headerOff := w.off
 	if err := w.put(header); err != nil {
@@ -291,47 +276,14 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 }
 
 func intArray(v []int) []byte {
-	b := []byte{'['}
-	for i, x := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return append(b, ']')
+	return jsonw.Array(nil, len(v), func(b []byte, i int) []byte { return jsonw.Int(b, int64(v[i])) })
 }
 
 func pairs(v [][2]int64) []byte {
-	b := []byte{'['}
-	for i, p := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		b = strconv.AppendInt(b, p[0], 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, p[1], 10)
-		b = append(b, ']')
-	}
-	return append(b, ']')
-}
-
-func triples(v [][3]int64) []byte {
-	b := []byte{'['}
-	for i, t := range v {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '[')
-		for j, x := range t {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, x, 10)
-		}
-		b = append(b, ']')
-	}
-	return append(b, ']')
+	return jsonw.Array(nil, len(v), func(b []byte, i int) []byte {
+		b = append(jsonw.Int(append(b, '['), v[i][0]), ',')
+		return append(jsonw.Int(b, v[i][1]), ']')
+	})
 }
 
 func putU64(b []byte, v uint64) {

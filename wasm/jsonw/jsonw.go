@@ -123,6 +123,20 @@ func (o *Object) Strs(k string, vs []string) {
 	o.B = append(o.B, ']')
 }
 
+// Array appends a JSON array of n elements, each appended by elem.
+//
+//	Array(nil, 2, func(b []byte, i int) []byte { return Int(b, int64(i)) }) => [0,1]
+func Array(dst []byte, n int, elem func(b []byte, i int) []byte) []byte {
+	dst = append(dst, '[')
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = elem(dst, i)
+	}
+	return append(dst, ']')
+}
+
 // Close ends the object and returns the bytes.
 func (o *Object) Close() []byte {
 	if len(o.B) == 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/cmdline"
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
@@ -158,14 +159,7 @@ func (d *decisions) printList(c *cmdCtx, list decision.Hits, title string) {
 		shown = limit
 	}
 	if c.json {
-		b := []byte{'['}
-		for i := 0; i < shown; i++ {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendDecisionJSON(b, list.At(i))
-		}
-		c.out.Output(string(append(b, ']')))
+		c.out.Output(string(jsonw.Array(nil, shown, func(b []byte, i int) []byte { return appendDecisionJSON(b, list.At(i)) })))
 		return
 	}
 	if total == 0 {

@@ -100,7 +100,7 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 		w.Int("blockBytes", int64(len(n.block)))
 		w.Int("blockTokens", int64(notesTokens(n.block)))
 		w.Int("pending", int64(pending))
-		w.Raw("scopes", jsonArray(len(reps), func(b []byte, i int) []byte {
+		w.Raw("scopes", jsonw.Array(nil, len(reps), func(b []byte, i int) []byte {
 			r := &reps[i]
 			o := jsonw.Open(b)
 			o.Str("scope", r.sc.name)
@@ -208,17 +208,6 @@ func scopeTitle(name string) string {
 
 func notesTokens(s string) int { return (len(s) + 3) / 4 }
 
-func jsonArray(n int, elem func(b []byte, i int) []byte) []byte {
-	b := []byte{'['}
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = elem(b, i)
-	}
-	return append(b, ']')
-}
-
 // ---- /memory pages -------------------------------------------------------------
 
 func (n *notesStore) cmdPages(c *cmdCtx) {
@@ -242,7 +231,7 @@ func (n *notesStore) cmdPages(c *cmdCtx) {
 		}
 	}
 	if c.json {
-		c.out.Output(string(jsonArray(len(scopes), func(b []byte, i int) []byte {
+		c.out.Output(string(jsonw.Array(nil, len(scopes), func(b []byte, i int) []byte {
 			sc := scopes[i]
 			st := n.tableState(sc)
 			o := jsonw.Open(b)
@@ -251,7 +240,7 @@ func (n *notesStore) cmdPages(c *cmdCtx) {
 			o.Bool("exists", sc.exists)
 			o.Str("pageTable", st.Status)
 			o.Str("pageTableDetail", st.Detail)
-			o.Raw("pages", jsonArray(len(sc.pages), func(b []byte, k int) []byte {
+			o.Raw("pages", jsonw.Array(nil, len(sc.pages), func(b []byte, k int) []byte {
 				p := &sc.pages[k]
 				po := jsonw.Open(b)
 				po.Str("id", p.ID)
@@ -361,7 +350,7 @@ func (n *notesStore) cmdRecall(c *cmdCtx) {
 		w := jsonw.Open(nil)
 		w.Str("reason", string(reason))
 		w.Str("detail", detail)
-		w.Raw("hits", jsonArray(len(hits), func(b []byte, i int) []byte {
+		w.Raw("hits", jsonw.Array(nil, len(hits), func(b []byte, i int) []byte {
 			h := &hits[i]
 			o := jsonw.Open(b)
 			o.Str("scope", h.Scope)
@@ -491,7 +480,7 @@ func (n *notesStore) cmdStale(c *cmdCtx) {
 		}
 	}
 	if c.json {
-		c.out.Output(string(jsonArray(len(found), func(b []byte, i int) []byte {
+		c.out.Output(string(jsonw.Array(nil, len(found), func(b []byte, i int) []byte {
 			f := &found[i]
 			o := jsonw.Open(b)
 			o.Str("scope", f.sc.name)
@@ -549,8 +538,8 @@ func (n *notesStore) cmdFaults(c *cmdCtx) {
 	}
 	if c.json {
 		w := jsonw.Open(nil)
-		w.Raw("residency", jsonArray(len(faults), func(b []byte, i int) []byte { return faultJSON(b, &faults[i]) }))
-		w.Raw("writeback", jsonArray(len(refused), func(b []byte, i int) []byte {
+		w.Raw("residency", jsonw.Array(nil, len(faults), func(b []byte, i int) []byte { return faults[i].AppendJSON(b) }))
+		w.Raw("writeback", jsonw.Array(nil, len(refused), func(b []byte, i int) []byte {
 			r := &refused[i]
 			o := jsonw.Open(b)
 			o.Str("trace", r.trace)
@@ -595,16 +584,6 @@ func faultReason(r string) string {
 	return r
 }
 
-func faultJSON(b []byte, f *notes.Fault) []byte {
-	o := jsonw.Open(b)
-	o.Str("scope", f.Scope)
-	o.Str("page", f.Page)
-	o.Int("line", int64(f.Line))
-	o.Str("reason", f.Reason)
-	o.Int("bytes", int64(f.Bytes))
-	return o.Close()
-}
-
 func (n *notesStore) cmdTraces(c *cmdCtx) {
 	limit := 20
 	if v := c.args.Value("limit"); v != "" {
@@ -628,16 +607,10 @@ func (n *notesStore) cmdTraces(c *cmdCtx) {
 		shown = append(shown, traces[i])
 	}
 	if c.json {
-		var b []byte
-		b = append(b, '[')
-		for i := range shown {
-			if i > 0 {
-				b = append(b, ',')
-			}
+		c.out.Output(string(jsonw.Array(nil, len(shown), func(b []byte, i int) []byte {
 			line := shown[i].Encode()
-			b = append(b, line[:len(line)-1]...)
-		}
-		c.out.Output(string(append(b, ']')))
+			return append(b, line[:len(line)-1]...)
+		})))
 		return
 	}
 	if len(shown) == 0 {
@@ -756,7 +729,7 @@ func (n *notesStore) cmdLast(c *cmdCtx) {
 		w := jsonw.Open(nil)
 		w.Bool("turn", true)
 		w.Str("trace", n.lastTraceID)
-		w.Raw("stores", jsonArray(len(n.last), func(b []byte, i int) []byte {
+		w.Raw("stores", jsonw.Array(nil, len(n.last), func(b []byte, i int) []byte {
 			r := &n.last[i]
 			o := jsonw.Open(b)
 			o.Str("store", r.Store)

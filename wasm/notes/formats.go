@@ -414,27 +414,30 @@ func (t *Trace) Encode() []byte {
 		w.Str("hash", t.Hash)
 	}
 	if len(t.Stores) > 0 {
-		w.Raw("stores", array(len(t.Stores), func(b []byte, i int) []byte { return t.Stores[i].encode(b) }))
+		w.Raw("stores", jsonw.Array(nil, len(t.Stores), func(b []byte, i int) []byte { return t.Stores[i].encode(b) }))
 	}
 	if len(t.Faults) > 0 {
-		w.Raw("faults", array(len(t.Faults), func(b []byte, i int) []byte {
-			f := &t.Faults[i]
-			fw := jsonw.Open(b)
-			fw.Str("scope", f.Scope)
-			fw.Str("page", f.Page)
-			fw.Int("line", int64(f.Line))
-			fw.Str("reason", f.Reason)
-			fw.Int("bytes", int64(f.Bytes))
-			return fw.Close()
-		}))
+		w.Raw("faults", jsonw.Array(nil, len(t.Faults), func(b []byte, i int) []byte { return t.Faults[i].AppendJSON(b) }))
 	}
 	if len(t.Ops) > 0 {
-		w.Raw("ops", array(len(t.Ops), func(b []byte, i int) []byte {
+		w.Raw("ops", jsonw.Array(nil, len(t.Ops), func(b []byte, i int) []byte {
 			line := t.Ops[i].Encode()
 			return append(b, line[:len(line)-1]...)
 		}))
 	}
 	return append(w.Close(), '\n')
+}
+
+// AppendJSON appends the fault as a JSON object, as traces and
+// /memory faults --json write it.
+func (f *Fault) AppendJSON(b []byte) []byte {
+	w := jsonw.Open(b)
+	w.Str("scope", f.Scope)
+	w.Str("page", f.Page)
+	w.Int("line", int64(f.Line))
+	w.Str("reason", f.Reason)
+	w.Int("bytes", int64(f.Bytes))
+	return w.Close()
 }
 
 func (s *StoreReceipt) encode(b []byte) []byte {
@@ -444,7 +447,7 @@ func (s *StoreReceipt) encode(b []byte) []byte {
 	w.Int("tokens", int64(s.Tokens))
 	w.Int("cap", int64(s.Cap))
 	if len(s.Scopes) > 0 {
-		w.Raw("scopes", array(len(s.Scopes), func(b []byte, i int) []byte {
+		w.Raw("scopes", jsonw.Array(nil, len(s.Scopes), func(b []byte, i int) []byte {
 			sc := &s.Scopes[i]
 			cw := jsonw.Open(b)
 			cw.Str("scope", sc.Scope)
@@ -454,7 +457,7 @@ func (s *StoreReceipt) encode(b []byte) []byte {
 			if sc.Cut {
 				cw.Bool("cut", true)
 			}
-			cw.Raw("pages", array(len(sc.Pages), func(b []byte, k int) []byte {
+			cw.Raw("pages", jsonw.Array(nil, len(sc.Pages), func(b []byte, k int) []byte {
 				p := &sc.Pages[k]
 				pw := jsonw.Open(b)
 				pw.Str("id", p.ID)
@@ -466,18 +469,6 @@ func (s *StoreReceipt) encode(b []byte) []byte {
 		}))
 	}
 	return w.Close()
-}
-
-// array encodes n elements, each appended by elem, as a JSON array.
-func array(n int, elem func(b []byte, i int) []byte) []byte {
-	b := []byte{'['}
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = elem(b, i)
-	}
-	return append(b, ']')
 }
 
 // DecodeTraces reads traces.jsonl, oldest first, reporting bad lines.
