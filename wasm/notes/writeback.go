@@ -153,7 +153,7 @@ func Insert(src []byte, section, text string) ([]byte, int) {
 		nl = "\r\n"
 	}
 	bullet := "- " + text + nl
-	lines := splitLines(string(src))
+	lines := mdSplit(string(src))
 	code := fenced(lines) // a "## Notes" in a code sample is not the section
 	start := -1
 	for i, l := range lines {
@@ -209,21 +209,6 @@ func Insert(src []byte, section, text string) ([]byte, int) {
 		b.WriteString(lines[i])
 	}
 	return []byte(b.String()), line
-}
-
-// splitLines keeps each line's newline, so joining gives src back.
-func splitLines(s string) []string {
-	var out []string
-	for len(s) > 0 {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			out = append(out, s)
-			break
-		}
-		out = append(out, s[:i+1])
-		s = s[i+1:]
-	}
-	return out
 }
 
 // headingOf returns the level and text of an ATX heading line, or 0. It is
