@@ -249,28 +249,45 @@ type hooksOut struct {
 	Context          []float64 `json:"context"`
 }
 
+// started compiles the module and starts a session on a copy of the log in
+// a fresh project under tmp; done closes and removes all of it. d is the
+// time session_start took.
+func started(module, logFile, tmp string) (inst *host.Instance, d time.Duration, done func(), err error) {
+	rt, _, err := compile(module)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	s, err := newSession(tmp, logFile)
+	if err != nil {
+		rt.Close(context.Background())
+		return nil, 0, nil, err
+	}
+	done = func() {
+		if inst != nil {
+			inst.Close()
+		}
+		os.RemoveAll(filepath.Dir(s.project))
+		rt.Close(context.Background())
+	}
+	if inst, err = rt.NewInstance(context.Background(), host.Config{FS: fsys.NewOS()}); err != nil {
+		done()
+		return nil, 0, nil, err
+	}
+	if _, d, err = call(inst, "session_start", s.startInput()); err != nil {
+		done()
+		return nil, 0, nil, err
+	}
+	return inst, d, done, nil
+}
+
 // hooks: one session on the log, then before_agent_start and context calls,
 // each timed alone, after a short warm-up.
 func hooks(module, logFile, tmp string, calls int) (any, error) {
-	rt, _, err := compile(module)
+	inst, d, done, err := started(module, logFile, tmp)
 	if err != nil {
 		return nil, err
 	}
-	defer rt.Close(context.Background())
-	s, err := newSession(tmp, logFile)
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(filepath.Dir(s.project))
-	inst, err := rt.NewInstance(context.Background(), host.Config{FS: fsys.NewOS()})
-	if err != nil {
-		return nil, err
-	}
-	defer inst.Close()
-	_, d, err := call(inst, "session_start", s.startInput())
-	if err != nil {
-		return nil, err
-	}
+	defer done()
 	out := hooksOut{ReplayMs: ms(d)}
 	inputs := make([][]byte, len(prompts))
 	for i, p := range prompts {
@@ -341,25 +358,11 @@ func search(module, logFile, tmp string, reps int, words []string) (any, error) 
 	if len(words) == 0 {
 		return nil, errors.New("give the search words as arguments")
 	}
-	rt, _, err := compile(module)
+	inst, d, done, err := started(module, logFile, tmp)
 	if err != nil {
 		return nil, err
 	}
-	defer rt.Close(context.Background())
-	s, err := newSession(tmp, logFile)
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(filepath.Dir(s.project))
-	inst, err := rt.NewInstance(context.Background(), host.Config{FS: fsys.NewOS()})
-	if err != nil {
-		return nil, err
-	}
-	defer inst.Close()
-	_, d, err := call(inst, "session_start", s.startInput())
-	if err != nil {
-		return nil, err
-	}
+	defer done()
 	out := searchOut{ReplayMs: ms(d)}
 	for _, w := range words {
 		argv := append([]string{"search"}, strings.Fields(w)...)

@@ -109,17 +109,24 @@ func TestHelpGoesToStdoutAndExitsZero(t *testing.T) {
 	require.True(t, strings.HasPrefix(r.stdout, "usage: pimem"), "stdout: %q", r.stdout)
 }
 
+// onCore gives a fresh project and agent folder, and runs pimem there on
+// the core at wasm.
+func onCore(t *testing.T, wasm string) (dir, agent string, run func(args ...string) ran) {
+	dir = project(t)
+	agent = filepath.Join(t.TempDir(), "agent")
+	run = func(args ...string) ran {
+		return runBin(t, pimemBin, dir, []string{"PI_CODING_AGENT_DIR=" + agent}, append([]string{"--wasm", wasm}, args...)...)
+	}
+	return dir, agent, run
+}
+
 // The real core, both builds: decision commands end to end with their exit
 // codes, --json, and inject showing what was decided.
 func TestDecisionCommandsEndToEndOnBothCores(t *testing.T) {
 	for _, m := range testmod.Cores {
 		t.Run(m.Name, func(t *testing.T) {
 			wasm := m.Path(t)
-			dir := project(t)
-			agent := filepath.Join(t.TempDir(), "agent")
-			run := func(args ...string) ran {
-				return runBin(t, pimemBin, dir, []string{"PI_CODING_AGENT_DIR=" + agent}, append([]string{"--wasm", wasm}, args...)...)
-			}
+			dir, agent, run := onCore(t, wasm)
 			steps := []struct {
 				name string
 				args []string
@@ -149,17 +156,14 @@ func TestDecisionCommandsEndToEndOnBothCores(t *testing.T) {
 	}
 }
 
-// pimem memory takes /memory's words: remember stages, flush writes the
-// project's MEMORY.md, inject then carries it, and a user error exits 1.
+// pimem memory takes /memory's words: remember lands in the project's
+// MEMORY.md when pimem's session ends, inject then carries it, recall finds
+// it, and a user error exits 1.
 func TestMemoryCommandsEndToEndOnBothCores(t *testing.T) {
 	for _, m := range testmod.Cores {
 		t.Run(m.Name, func(t *testing.T) {
 			wasm := m.Path(t)
-			dir := project(t)
-			agent := filepath.Join(t.TempDir(), "agent")
-			run := func(args ...string) ran {
-				return runBin(t, pimemBin, dir, []string{"PI_CODING_AGENT_DIR=" + agent}, append([]string{"--wasm", wasm}, args...)...)
-			}
+			dir, agent, run := onCore(t, wasm)
 			r := run("memory")
 			require.Equal(t, 0, r.exit, r.stderr)
 			require.Contains(t, r.stdout, filepath.ToSlash(filepath.Join(dir, ".pi", "memory", "MEMORY.md")))
