@@ -6,6 +6,9 @@ BUILD := build
 OUT := $(BUILD)/out
 TINYGO_WASM := ts/core.wasm
 GO_WASM := $(OUT)/core-go.wasm
+# The core's command registry, for pi to register commands from without
+# starting the core; written from the built module's registry export.
+REGISTRY := ts/registry.json
 CORE_SRC := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 # A count, not a duration: a -fuzztime duration races the fuzz coordinator at its
 # deadline and fails with "context deadline exceeded" (golang/go#75804, fixed in Go 1.27).
@@ -22,13 +25,17 @@ tools:
 	@$(BUILD)/pi.sh >/dev/null
 	@$(BUILD)/ts-deps.sh
 
-wasm: $(TINYGO_WASM) $(GO_WASM)
+wasm: $(TINYGO_WASM) $(GO_WASM) $(REGISTRY)
 
 $(TINYGO_WASM): $(CORE_SRC) $(BUILD)/wasip1-debian.json
 	$(BUILD)/wasm.sh tinygo $@
 
 $(GO_WASM): $(CORE_SRC)
 	$(BUILD)/wasm.sh go $@
+
+$(REGISTRY): $(TINYGO_WASM) $(shell find host -name '*.go' -not -name '*_test.go')
+	go run ./host/cmd/pimem --wasm $(TINYGO_WASM) commands --json > $@.tmp
+	mv $@.tmp $@
 
 pimem: $(TINYGO_WASM)
 	go build -o $(OUT)/pimem ./host/cmd/pimem
@@ -73,4 +80,4 @@ install: tools wasm pimem
 	cp $(OUT)/pimem $(OUT)/core.wasm $(PREFIX)/bin/
 
 clean:
-	rm -rf $(OUT) $(TINYGO_WASM)
+	rm -rf $(OUT) $(TINYGO_WASM) $(REGISTRY)

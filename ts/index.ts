@@ -2,17 +2,18 @@
  * pi-memory: durable, inspectable memory for pi, kept in files you can read and diff.
  *
  * This extension is a thin adapter. It loads the WebAssembly core (core.wasm, built from
- * wasm/) in-process, forwards pi's events and the /decision command to it as JSON, and
- * performs the effects the core sends back: notices, footer status, system prompt text,
- * an injected message, dialogs and model calls. Every memory rule lives in the core; if
- * you are looking for one here, it is in the wrong place.
+ * wasm/) in-process, forwards pi's events and commands to it as JSON, and performs the
+ * effects the core sends back: notices, footer status, system prompt text, an injected
+ * message, dialogs and model calls. Every memory rule lives in the core; if you are
+ * looking for one here, it is in the wrong place. The commands and flags it registers
+ * are the core's own: registry.json is written from the core's registry export at build
+ * time (make wasm), so pi can register them without starting the core.
  *
  * Run it:
  *   pi -e ./ts/index.ts              one session with the extension
  *   pi install ./ts                  install the package
  *   pi --no-memory …                 memory off for the session (nothing injected or written)
- *   /decision …  (alias /decisions)  the decision commands
- *   /memory …                        markdown memory (MEMORY.md notes)
+ *   /decision …, /memory …           the core's commands (/decision help, /memory help)
  * Test it: node --test 'ts/test/*.test.ts'
  *
  * A core failure never breaks pi: the handler reports it once per session, restarts the
@@ -22,10 +23,28 @@
 
 import type { BeforeAgentStartEventResult, ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
+import fs from "node:fs";
 import os from "node:os";
 import { Core, CoreTrap, type Effect, type Envelope, type LogLevel } from "./core.ts";
 
 const CORE_FILE = new URL("./core.wasm", import.meta.url);
+const REGISTRY_FILE = new URL("./registry.json", import.meta.url);
+
+/** The parts of the core's registry (wasm/registry) the adapter registers from. */
+export interface Registry {
+	v: 1;
+	commands: Array<{ name: string; aliases: string[]; description: string }>;
+	flags: Array<{ name: string; type: "boolean" | "string"; description: string }>;
+}
+
+/** Reads registry.json, written from the core at build time; throws saying what is wrong. */
+export function readRegistry(file: URL | string = REGISTRY_FILE): Registry {
+	const value: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
+	if (typeof value !== "object" || value === null || !("v" in value) || value.v !== 1 || !("commands" in value) || !Array.isArray(value.commands) || !("flags" in value) || !Array.isArray(value.flags)) {
+		throw new Error(`${String(file)} is not a registry this adapter reads (v1); rebuild it with make wasm`);
+	}
+	return value as Registry;
+}
 
 type Dialog = Extract<Effect, { t: "dialog" }>;
 type Complete = Extract<Effect, { t: "complete" }>;
@@ -54,24 +73,20 @@ function install(pi: ExtensionAPI): void {
 	core.prepare();
 	let reported = false;
 
-	pi.registerFlag("no-memory", {
-		description: "Turn pi-memory off for this session: nothing is injected and nothing is written",
-		type: "boolean",
-		default: false,
-	});
-
-	const commands: Array<[string, string, string]> = [
-		["decision", "decision", "Record and review the project's decisions"],
-		["decisions", "decision", "Alias of /decision"],
-		["memory", "memory", "Markdown memory: status, remember, flush, recall, what was injected (/memory help)"],
-	];
-	for (const [command, store, description] of commands) {
-		pi.registerCommand(command, {
-			description,
-			handler: async (args, ctx) => {
-				await run(ctx, "command", { name: store, args, hasUI: ctx.hasUI });
-			},
-		});
+	const registry = readRegistry();
+	for (const f of registry.flags) {
+		if (f.type === "boolean") pi.registerFlag(f.name, { description: f.description, type: "boolean", default: false });
+		else pi.registerFlag(f.name, { description: f.description, type: "string", default: "" });
+	}
+	for (const c of registry.commands) {
+		for (const name of [c.name, ...c.aliases]) {
+			pi.registerCommand(name, {
+				description: name === c.name ? c.description : `Alias of /${c.name}`,
+				handler: async (args, ctx) => {
+					await run(ctx, "command", { name: c.name, args, hasUI: ctx.hasUI });
+				},
+			});
+		}
 	}
 
 	// The core's session start is not awaited here: pi would wait for the module to
@@ -88,7 +103,7 @@ function install(pi: ExtensionAPI): void {
 			hasUI: ctx.hasUI,
 			mode: ctx.mode,
 			reason: event.reason,
-			flags: { "no-memory": pi.getFlag("no-memory") === true },
+			flags: Object.fromEntries(registry.flags.map((f) => [f.name, pi.getFlag(f.name) ?? null])),
 			fault: process.env.PI_MEMORY_FAULT ?? "",
 		});
 	});

@@ -26,23 +26,20 @@ func sessionStart() int32 { return call("session_start") }
 //go:wasmexport before_agent_start
 func beforeAgentStart() int32 { return call("before_agent_start") }
 
-//go:wasmexport context
-func context() int32 { return call("context") }
-
 //go:wasmexport agent_end
 func agentEnd() int32 { return call("agent_end") }
 
 //go:wasmexport session_shutdown
 func sessionShutdown() int32 { return call("session_shutdown") }
 
-//go:wasmexport project_trust
-func projectTrust() int32 { return call("project_trust") }
-
 //go:wasmexport command
 func command() int32 { return call("command") }
 
 //go:wasmexport resume
 func resume() int32 { return call("resume") }
+
+//go:wasmexport registry
+func registryExport() int32 { return call("registry") }
 
 //go:wasmexport debug
 func debug() int32 { return call("debug") }

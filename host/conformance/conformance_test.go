@@ -11,8 +11,8 @@ import (
 // (docs/decisions/001-core-host-contract.md); debug is left out on purpose:
 // a trap is no conformance answer.
 var exports = map[string]bool{
-	"session_start": true, "before_agent_start": true, "context": true, "agent_end": true,
-	"session_shutdown": true, "project_trust": true, "command": true, "resume": true,
+	"session_start": true, "before_agent_start": true, "agent_end": true,
+	"session_shutdown": true, "command": true, "resume": true,
 }
 
 // TestEveryCaseIsComplete checks the fixtures themselves, so a typo fails

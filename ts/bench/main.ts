@@ -212,7 +212,6 @@ interface Hooks {
 	replayMs: number;
 	memBytes: number;
 	before_agent_start: number[];
-	context: number[];
 }
 interface Load {
 	compileMs: number;
@@ -575,7 +574,7 @@ async function stepWarm(r: ReplayStep, label: string, n: string, primary: boolea
 }
 
 function hookRows(host: string, b: string, r: Got<Hooks>): void {
-	for (const hook of ["before_agent_start", "context"] as const) {
+	for (const hook of ["before_agent_start"] as const) {
 		const what = `${hook}, 100k events in the log (${CFG.calls} calls)`;
 		if (!r.ok) {
 			errorRow("5", what, b, host, "p99 < 1 ms", r.err);
@@ -589,12 +588,12 @@ function hookRows(host: string, b: string, r: Got<Hooks>): void {
 
 async function stepHooks(): Promise<void> {
 	for (const b of BUILDS) {
-		progress(`5 before_agent_start and context, 100k events (${b.name}), Node: ${CFG.calls} calls each`);
+		progress(`5 before_agent_start, 100k events (${b.name}), Node: ${CFG.calls} calls each`);
 		hookRows("Node", b.name, await got<Hooks>(probe("hooks", { module: b.module, log: DATA.log100k, dir: tmpDir(`hooks-${b.name}`), calls: CFG.calls }, 20 * MIN, `hooks ${b.name}`)));
 		rm(tmpDir(`hooks-${b.name}`));
 	}
 	for (const b of BUILDS) {
-		progress(`5 before_agent_start and context, 100k events (${b.name}), Go host`);
+		progress(`5 before_agent_start, 100k events (${b.name}), Go host`);
 		hookRows("Go host", b.name, await got<Hooks>(gobench("hooks", ["-module", b.module, "-log", DATA.log100k, "-calls", String(CFG.calls), "-tmp", tmpRoot], 20 * MIN, `go hooks ${b.name}`)));
 	}
 }
@@ -726,7 +725,7 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push("2. **Cold replay** — `ts/bench/probe.ts cold`: a fresh Node process, a fresh project folder holding a copy of the log (so no snapshot can exist), `new Core(ts/core.wasm)`, compile awaited, then the time of `core.call(\"session_start\")` (V8 compiles wasm functions lazily, so their first compilation falls inside it, as it does for users). The lower bound (`probe.ts lowerbound`: `readFileSync` + `split(\"\\n\")` + `JSON.parse` of every line, nothing kept) and the TypeScript store (`probe.ts anchor`: the same plus a replay into an id map and status/tag indexes, written for this benchmark) run in fresh processes interleaved with ours, repetition by repetition. Ratio = our median / lower-bound median.");
 	lines.push("3. **1M events** — the same cold run on the 1M log; linear memory is `memory.buffer.byteLength` of the core's instance right after `session_start` (WebAssembly memory never shrinks, so this is also the peak).");
 	lines.push("4. **Snapshot start** — after each cold run the probe finishes a short session (`before_agent_start`, `session_shutdown`); then fresh processes start a session on that same project, log unchanged, and time `session_start`. A snapshot is recognised by a `snapshot` key in `decision status --json` or by files the cold session wrote; without one the row says \"not implemented\".");
-	lines.push("5. **Hooks** — one session on the 100k log, 50 warm-up calls, then each call of `before_agent_start` (five ordinary prompts in turn) and of `context` timed alone through `Core.call` (JSON in, envelope parsed).");
+	lines.push("5. **Hooks** — one session on the 100k log, 50 warm-up calls, then each call of `before_agent_start` (five ordinary prompts in turn) timed alone through `Core.call` (JSON in, envelope parsed). (`context` was measured here while it was a no-op export; it returns with the first store that recalls per request.)");
 	lines.push("6. **Module load** — `instantiate()` of `ts/core.ts` (Extism `createPlugin` from an already compiled `WebAssembly.Module`, plus `_initialize`), 30 fresh instances, median. Go host: `Runtime.NewInstance`.");
 	lines.push("7. **Search** — one session on the 100k-adds log, then `command {name:\"decision\", argv:[\"search\", …]}` for each of: " + SEARCH_QUERIES.map((q) => `\`${q}\``).join(", ") + "; 7 runs each; median per query, then the median over queries.");
 	lines.push("8. **Near-duplicates** — `similarity.Evaluate` over `testdata/similarity/pairs.jsonl` (`host/cmd/bench similarity`): all pairs, and the held-out (`\"split\":\"test\"`) lines apart.");

@@ -9,7 +9,7 @@
 //   anchor     {log}               JSON.parse + replay into Maps, the way a TypeScript store would
 //   cold       {module, log, dir}  a new project in dir holding a copy of log; Core → session_start
 //   warm       {module, dir}       session_start again on a project a `cold` run left behind
-//   hooks      {module, log, dir, calls}        before_agent_start and context, each call timed
+//   hooks      {module, log, dir, calls}        before_agent_start, each call timed
 //   load       {module, n}        instantiate() (createPlugin from a compiled module), n times
 //   search     {module, log, dir, reps, words}  /decision search WORDS, each query timed
 //   notes      {module, dir, calls, reps}       markdown memory: before_agent_start with a
@@ -332,12 +332,7 @@ async function hooks(a: Args): Promise<object> {
 			const r = await timed(core, "before_agent_start", { prompt: PROMPTS[i % PROMPTS.length], messageType: "user" });
 			if (i >= warmup) bas.push(r.ms);
 		}
-		const ctx: number[] = [];
-		for (let i = 0; i < warmup + calls; i++) {
-			const r = await timed(core, "context", { messageCount: 2 + (i % 40) });
-			if (i >= warmup) ctx.push(r.ms);
-		}
-		return { replayMs: start.ms, memBytes: memoryBytes(core), before_agent_start: bas, context: ctx };
+		return { replayMs: start.ms, memBytes: memoryBytes(core), before_agent_start: bas };
 	} finally {
 		await core.close();
 	}

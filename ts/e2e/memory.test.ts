@@ -274,7 +274,7 @@ describe("markdown memory", () => {
 				const last = await rpc.command("/memory last");
 				const text = last.notes.join("\n");
 				const bytes = Buffer.byteLength(block);
-				const head = new RegExp(`--- notes: ${bytes} bytes ≈ ${Math.ceil(bytes / 4)} tokens \\(cap \\d+ bytes\\) ---\\n`);
+				const head = new RegExp(`--- notes: ${bytes} bytes ≈ ${Math.ceil(bytes / 4)} tokens \\(cap \\d+ tokens\\) ---\\n`);
 				const m = head.exec(text);
 				assert.ok(m, `the receipt names the notes store with ${bytes} bytes:\n${text}\n${tail(sp)}`);
 				const shown = text.slice(m.index + m[0].length).split("\n\n--- decisions:")[0];

@@ -170,7 +170,7 @@ function tests(): void {
 				assert.match(err.panic, /fault injected in before_agent_start/);
 				return true;
 			});
-			assertFine(await core.call("context", { messageCount: 1 })); // session replayed into the new instance
+			assertFine(await core.call("command", { name: "decision", args: "status" })); // session replayed into the new instance
 			await core.close();
 		});
 

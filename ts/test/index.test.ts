@@ -43,7 +43,7 @@ const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "
 test("the factory registers --no-memory, /decision, /decisions, /memory and the forwarded events", () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
-	assert.deepEqual(pi.flags.get("no-memory"), { description: "Turn pi-memory off for this session: nothing is injected and nothing is written", type: "boolean", default: false });
+	assert.equal(pi.flags.get("no-memory")?.type, "boolean");
 	assert.deepEqual([...pi.commands.keys()], ["decision", "decisions", "memory"]);
 	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "before_agent_start", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");

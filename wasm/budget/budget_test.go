@@ -13,24 +13,27 @@ func TestAssembleKeepsTheOrderGivenAndSkipsEmptySections(t *testing.T) {
 		want     string
 	}{
 		{"nothing to inject", nil, ""},
-		{"only empty sections", []Section{{"notes", "", 100}, {"decisions", "", 100}}, ""},
+		{"only empty sections", []Section{sec("notes", "", 100), sec("decisions", "", 100)}, ""},
 		{"one section starts a fresh paragraph",
-			[]Section{{"notes", "## Memory\n- a\n", 100}},
+			[]Section{sec("notes", "## Memory\n- a\n", 100)},
 			"\n\n## Memory\n- a\n"},
 		{"later sections follow one blank line",
-			[]Section{{"notes", "## Memory\n- a\n", 100}, {"decisions", "## Decisions\n- D-1\n", 100}},
+			[]Section{sec("notes", "## Memory\n- a\n", 100), sec("decisions", "## Decisions\n- D-1\n", 100)},
 			"\n\n## Memory\n- a\n\n## Decisions\n- D-1\n"},
-		{"the order given wins, not the store name",
-			[]Section{{"decisions", "## Decisions\n", 100}, {"notes", "## Memory\n", 100}},
-			"\n\n## Decisions\n\n## Memory\n"},
+		{"Order decides, not the order given",
+			[]Section{sec("decisions", "## Decisions\n", 100), sec("notes", "## Memory\n", 100)},
+			"\n\n## Memory\n\n## Decisions\n"},
+		{"a store Order does not name comes last",
+			[]Section{sec("other", "## Other\n", 100), sec("decisions", "## Decisions\n", 100)},
+			"\n\n## Decisions\n\n## Other\n"},
 		{"an empty first section does not leave a gap",
-			[]Section{{"notes", "", 100}, {"decisions", "## Decisions\n", 100}},
+			[]Section{sec("notes", "", 100), sec("decisions", "## Decisions\n", 100)},
 			"\n\n## Decisions\n"},
 		{"an empty middle section does not leave a gap",
-			[]Section{{"a", "A\n", 100}, {"b", "", 100}, {"c", "C\n", 100}},
+			[]Section{sec("a", "A\n", 100), sec("b", "", 100), sec("c", "C\n", 100)},
 			"\n\nA\n\nC\n"},
 		{"a section cut to nothing is skipped like an empty one",
-			[]Section{{"a", "too long for its cap\n", 5}, {"b", "B\n", 100}},
+			[]Section{sec("a", "too long for its cap\n", 5), sec("b", "B\n", 100)},
 			"\n\nB\n"},
 	}
 	for _, tt := range tests {
@@ -39,14 +42,15 @@ func TestAssembleKeepsTheOrderGivenAndSkipsEmptySections(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("Assemble = %q, want %q", got, tt.want)
 			}
-			// Every section gets a receipt, empty or not, in the order given:
+			// Every section gets a receipt, empty or not, in Order:
 			// /memory last lists each store, even one that said nothing.
-			if len(receipts) != len(tt.sections) {
-				t.Fatalf("%d receipts for %d sections", len(receipts), len(tt.sections))
+			want := ordered(tt.sections)
+			if len(receipts) != len(want) {
+				t.Fatalf("%d receipts for %d sections", len(receipts), len(want))
 			}
 			for i, r := range receipts {
-				if r.Store != tt.sections[i].Store || r.Cap != tt.sections[i].Cap {
-					t.Errorf("receipt %d = %+v, want store %q cap %d", i, r, tt.sections[i].Store, tt.sections[i].Cap)
+				if r.Store != want[i].Store || r.Cap != want[i].Cap {
+					t.Errorf("receipt %d = %+v, want store %q cap %d", i, r, want[i].Store, want[i].Cap)
 				}
 			}
 		})
@@ -78,7 +82,7 @@ func TestAssembleCutsASectionOverItsCapAtALineBoundary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, receipts := Assemble([]Section{{"notes", tt.text, tt.cap}})
+			got, receipts := Assemble([]Section{sec("notes", tt.text, tt.cap)})
 			r := receipts[0]
 			if r.Text != tt.want || r.Cut != tt.wantCut {
 				t.Fatalf("receipt text %q cut %v, want %q cut %v", r.Text, r.Cut, tt.want, tt.wantCut)
@@ -99,8 +103,8 @@ func TestAssembleCutsASectionOverItsCapAtALineBoundary(t *testing.T) {
 
 func TestAssembleCutsOnlyTheSectionThatOverranItsCap(t *testing.T) {
 	got, receipts := Assemble([]Section{
-		{"notes", "## Memory\n- a\n- b\n", 14},
-		{"decisions", "## Decisions\n- D-1\n", 100},
+		sec("notes", "## Memory\n- a\n- b\n", 14),
+		sec("decisions", "## Decisions\n- D-1\n", 100),
 	})
 	if want := "\n\n## Memory\n- a\n\n## Decisions\n- D-1\n"; got != want {
 		t.Errorf("Assemble = %q, want %q", got, want)
@@ -114,9 +118,9 @@ func TestAssembleReceiptsCountWhatWasInjected(t *testing.T) {
 	notes := "## Persistent memory\n- Use pnpm\n"   // 32 bytes
 	decisions := strings.Repeat("- D-0001 x\n", 10) // 110 bytes, cut to 55 (5 lines)
 	_, receipts := Assemble([]Section{
-		{"notes", notes, 1000},
-		{"decisions", decisions, 60},
-		{"other", "", 10},
+		sec("notes", notes, 1000),
+		sec("decisions", decisions, 60),
+		sec("other", "", 10),
 	})
 	want := []Receipt{
 		{Store: "notes", Bytes: 32, Tokens: 8, Cap: 1000, Text: notes},
@@ -128,7 +132,7 @@ func TestAssembleReceiptsCountWhatWasInjected(t *testing.T) {
 	}
 	// The separators are not any store's bytes: receipts add up to the text
 	// minus the blank lines between sections.
-	got, _ := Assemble([]Section{{"notes", notes, 1000}, {"decisions", decisions, 60}})
+	got, _ := Assemble([]Section{sec("notes", notes, 1000), sec("decisions", decisions, 60)})
 	if sep := len(Separator) + 1; len(got) != receipts[0].Bytes+receipts[1].Bytes+sep {
 		t.Errorf("assembled %d bytes, receipts %d + %d + separators %d", len(got), receipts[0].Bytes, receipts[1].Bytes, sep)
 	}
@@ -158,8 +162,8 @@ func TestEstimateTokensIsAQuarterOfTheBytesRoundedUp(t *testing.T) {
 
 func TestAssembleGivesTheSameBytesForTheSameSections(t *testing.T) {
 	sections := []Section{
-		{"notes", "## Memory\n- a\n- b\n- c\n", 12},
-		{"decisions", "## Decisions\n", 100},
+		sec("notes", "## Memory\n- a\n- b\n- c\n", 12),
+		sec("decisions", "## Decisions\n", 100),
 	}
 	first, r1 := Assemble(sections)
 	for i := 0; i < 3; i++ {
@@ -170,5 +174,28 @@ func TestAssembleGivesTheSameBytesForTheSameSections(t *testing.T) {
 	}
 	if sections[0].Text != "## Memory\n- a\n- b\n- c\n" {
 		t.Errorf("Assemble changed its input: %q", sections[0].Text)
+	}
+}
+
+func sec(store, text string, cap int) Section { return Section{Store: store, Text: text, Cap: cap} }
+
+func TestAssembleLeavesOutAStoreThatMayNotInjectAndSaysWhy(t *testing.T) {
+	got, receipts := Assemble([]Section{
+		{Store: "notes", Text: "## Memory\n", Cap: 100, Why: "memory is off for this session"},
+		sec("decisions", "## Decisions\n", 100),
+	})
+	if got != "\n\n## Decisions\n" {
+		t.Errorf("Assemble = %q", got)
+	}
+	if receipts[0].Why == "" || receipts[0].Bytes != 0 || receipts[0].Text != "" {
+		t.Errorf("receipt of a store that may not inject: %+v", receipts[0])
+	}
+}
+
+func TestTokenBytesIsTheInverseOfEstimateTokens(t *testing.T) {
+	for _, n := range []int{0, 1, 512, 4096} {
+		if got := EstimateTokens(strings.Repeat("x", TokenBytes(n))); got != n {
+			t.Errorf("EstimateTokens(TokenBytes(%d) bytes) = %d", n, got)
+		}
 	}
 }

@@ -74,7 +74,7 @@ func sortMatches(m []Match) {
 		if m[i].Score != m[j].Score {
 			return m[i].Score > m[j].Score
 		}
-		return Newer(m[i].D, m[j].D)
+		return newerThan(m[i].D, m[j].D)
 	})
 }
 

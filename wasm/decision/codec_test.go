@@ -119,3 +119,26 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// A log written by an editor that adds a byte order mark keeps its first
+// event (it used to be reported as "not a JSON object at byte 1").
+func TestReplayReadsTheFirstEventAfterAByteOrderMark(t *testing.T) {
+	log := "\xEF\xBB\xBF" + ev("2026-02-27T06:00:00.000Z", "a", "D-2026-02-27-0001", `{"tx":"Use Go"}`) +
+		ev("2026-02-27T07:00:00.000Z", "a", "D-2026-02-27-0002", `{"tx":"Use Rust"}`)
+	st, _ := replay(t, log)
+	eq(t, st.Len(), 2, "decisions")
+	eq(t, len(st.Problems), 0, "problems")
+	// Only at the very start: a BOM inside the log is a bad line.
+	st, _ = replay(t, ev("2026-02-27T06:00:00.000Z", "a", "D-2026-02-27-0001", `{"tx":"Use Go"}`)+"\xEF\xBB\xBF"+ev("2026-02-27T07:00:00.000Z", "a", "D-2026-02-27-0002", `{"tx":"Use Rust"}`))
+	eq(t, st.Len(), 1, "decisions after a mid-log BOM")
+}
+
+// An event with a very deep unknown key says the depth limit, not "not a
+// JSON object".
+func TestDecodeNamesTheDepthLimit(t *testing.T) {
+	deep := strings.Repeat(`{"x":`, 100) + "1" + strings.Repeat("}", 100)
+	_, err := Decode([]byte(`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"p","e":"a","i":"D-2026-02-27-0001","d":{"tx":"a"},"z":`+deep+`}`), nil)
+	if !errors.Is(err, ErrDepth) || !strings.Contains(err.Error(), "64 levels") {
+		t.Fatalf("Decode = %v, want the depth limit named", err)
+	}
+}

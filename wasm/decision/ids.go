@@ -73,3 +73,42 @@ func idKey(id string) (uint64, bool) {
 	}
 	return date*10_000_000 + seq, true
 }
+
+// TornID is the decision id a torn line (cut short by a crash) was writing,
+// when its id field survived whole; "" otherwise. The next add must not issue
+// that id again: if someone repairs the torn line later, the two decisions
+// would share an id and replay would keep only the first.
+//
+//	TornID(`{"v":1,"t":"…","e":"a","i":"D-2026-03-01-0004","d":{"tx":"Use`) => "D-2026-03-01-0004"
+func TornID(text string) string {
+	for i := 0; i+3 <= len(text); i++ {
+		if text[i] != '"' || text[i+1] != 'i' || text[i+2] != '"' {
+			continue
+		}
+		j := i + 3
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if j >= len(text) || text[j] != ':' {
+			continue
+		}
+		j++
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if j >= len(text) || text[j] != '"' {
+			continue
+		}
+		end := j + 1
+		for end < len(text) && text[end] != '"' {
+			end++
+		}
+		if end < len(text) && ValidID(text[j+1:end]) {
+			return text[j+1 : end]
+		}
+	}
+	return ""
+}
+
+// Reserve marks id as used, so NextID never issues it (see TornID).
+func (s *State) Reserve(id string) { s.noteID(id) }

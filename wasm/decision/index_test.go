@@ -36,7 +36,7 @@ func TestIndexGrowsPastManyThousands(t *testing.T) {
 	base := ParseTime("2026-01-01T00:00:00.000Z")
 	for i := 1; i <= 20000; i++ {
 		e := Event{V: 1, Code: Add, ID: fmt.Sprintf("D-2026-01-01-%04d", i), TimeMs: base + int64(i), Data: Data{Text: "x"}}
-		st.Apply(&e, i)
+		st.apply(&e, i)
 	}
 	for i := 1; i <= 20000; i += 997 {
 		if st.Get(fmt.Sprintf("D-2026-01-01-%04d", i)) == nil {

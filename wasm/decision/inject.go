@@ -37,7 +37,7 @@ func (s *State) Section(max int) string {
 	if max < 1 {
 		max = 1
 	}
-	shown := s.NewestActive(max)
+	shown := s.newestActive(max)
 	lines := make([]string, len(shown))
 	for i, d := range shown {
 		lines[i] = Line(d)
@@ -298,10 +298,6 @@ func oneLine(s string) string {
 	}
 	return strings.Join(strings.Fields(s), " ")
 }
-
-// CleanTag is a tag as shown: no leading '#', no character that would break
-// a one-line format.
-func CleanTag(t string) string { return cleanTag(t) }
 
 // cleanTag drops a leading '#' and anything that would break the line format.
 func cleanTag(t string) string {

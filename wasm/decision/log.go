@@ -82,13 +82,16 @@ func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor,
 	if carry > 0 {
 		out.Sealed = false
 		seg := trimCR(r.buf[:carry])
+		if line == 0 {
+			seg = trimBOM(seg)
+		}
 		if isBlank(seg) {
 			return out, nil
 		}
 		if err := r.sc.decode(seg, nil, &r.ev); err == nil {
 			line++
 			st.problem(line, NoNewline, r.ev.ID, "last line has no newline (hand-edited?); applied, and sealed on the next write")
-			st.Apply(&r.ev, line)
+			st.apply(&r.ev, line)
 			st.Lines = line
 			out.Offset, out.Line = off+int64(carry), line
 			return out, nil
@@ -101,6 +104,9 @@ func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor,
 
 func (r *Reader) applyLine(st *State, b []byte, line int) {
 	b = trimCR(b)
+	if line == 1 {
+		b = trimBOM(b)
+	}
 	if isBlank(b) {
 		return
 	}
@@ -112,7 +118,7 @@ func (r *Reader) applyLine(st *State, b []byte, line int) {
 		st.problem(line, kind, r.ev.ID, err.Error())
 		return
 	}
-	st.Apply(&r.ev, line)
+	st.apply(&r.ev, line)
 }
 
 // TornTail reports the unterminated, undecodable segment at the end of a log,
@@ -131,6 +137,16 @@ func TornTail(read ReadAt, cur Cursor, size int64) (line int, text string, err e
 		return 0, "", err
 	}
 	return cur.Line + 1, string(buf[:k]), nil
+}
+
+// trimBOM drops a UTF-8 byte order mark some editors put at the start of a
+// file: the first event is an event like any other. The file keeps it (the
+// log is only ever appended to).
+func trimBOM(b []byte) []byte {
+	if len(b) >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF {
+		return b[3:]
+	}
+	return b
 }
 
 func trimCR(b []byte) []byte {

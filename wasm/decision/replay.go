@@ -33,7 +33,7 @@ type Problem struct {
 }
 
 // State is the materialized decision memory: every decision by id, with
-// views by status, tag and time built on demand. Apply is the only way it
+// views by status, tag and time built on demand. apply is the only way it
 // changes. It holds no Go pointers per decision (see store.go).
 type State struct {
 	strs strs
@@ -209,7 +209,7 @@ func (s *State) Sealed() {
 	s.Problems = out
 }
 
-// Apply replays one decoded event read from line (1-based). The outcomes for
+// apply replays one decoded event read from line (1-based). The outcomes for
 // odd logs are part of the format (docs/formats.md):
 //   - an add for a live id is ignored (first add wins);
 //   - an add for a removed id starts a new decision with that id;
@@ -218,8 +218,8 @@ func (s *State) Sealed() {
 //   - a decision's UpdatedAt is the newest event time seen, so an event with an
 //     older time still applies but does not make the decision "newer".
 //
-// The event's strings may point into a reader's buffer: Apply copies what it keeps.
-func (s *State) Apply(ev *Event, line int) {
+// The event's strings may point into a reader's buffer: apply copies what it keeps.
+func (s *State) apply(ev *Event, line int) {
 	if ev.TimeMs == 0 && ev.Time != "" {
 		s.problem(line, BadTime, ev.ID, "time "+strconv.Quote(ev.Time)+" is not RFC 3339")
 	}
@@ -283,10 +283,10 @@ func (s *State) Apply(ev *Event, line int) {
 
 func (s *State) orphan(ev *Event, line int) {
 	if h := s.lookup(ev.ID); h >= 0 && s.recs.at(h).removed {
-		s.problem(line, RemovedID, ev.ID, ev.Code.LongName()+" for "+ev.ID+", removed at line "+strconv.Itoa(int(s.recs.at(h).removedLine))+"; ignored")
+		s.problem(line, RemovedID, ev.ID, ev.Code.longName()+" for "+ev.ID+", removed at line "+strconv.Itoa(int(s.recs.at(h).removedLine))+"; ignored")
 		return
 	}
-	s.problem(line, UnknownID, ev.ID, ev.Code.LongName()+" for "+ev.ID+", which was never added; ignored")
+	s.problem(line, UnknownID, ev.ID, ev.Code.longName()+" for "+ev.ID+", which was never added; ignored")
 }
 
 // noteID remembers the highest daily number ever used, so ids are never
@@ -377,8 +377,8 @@ func (s *State) newer(a, b int32) bool {
 	return s.strs.get(ra.id) > s.strs.get(rb.id)
 }
 
-// Newer orders decisions newest first, like the state's own lists.
-func Newer(a, b *Decision) bool {
+// newerThan orders decisions newest first, like the state's own lists.
+func newerThan(a, b *Decision) bool {
 	if a.UpdatedAt != b.UpdatedAt {
 		return a.UpdatedAt > b.UpdatedAt
 	}
@@ -429,19 +429,7 @@ func (x Hits) order(n int) {
 	// Move the top entries to the front in order; the rest stay after them.
 	best := make([]int32, 0, top+1)
 	for _, v := range h {
-		if len(best) == top && !s.newer(v, best[top-1]) {
-			continue
-		}
-		i := len(best)
-		for i > 0 && s.newer(v, best[i-1]) {
-			i--
-		}
-		best = append(best, 0)
-		copy(best[i+1:], best[i:])
-		best[i] = v
-		if len(best) > top {
-			best = best[:top]
-		}
+		best = s.keepNewest(best, top, v)
 	}
 	rest := make([]int32, 0, len(h)-len(best))
 	in := make(map[int32]bool, len(best))
@@ -485,9 +473,9 @@ func (s *State) WithStatus(st Status) Hits {
 	return s.hits(out)
 }
 
-// WithTag returns the live decisions carrying tag (case-insensitive), newest
+// withTag returns the live decisions carrying tag (case-insensitive), newest
 // first (byTag). The index is built on first use and rebuilt after changes.
-func (s *State) WithTag(tag string) Hits {
+func (s *State) withTag(tag string) Hits {
 	if s.byTag == nil || s.byTagGen != s.Gen {
 		s.byTag = make(map[string][]int32)
 		for h := int32(0); h < int32(s.recs.n); h++ {
@@ -509,11 +497,11 @@ func (s *State) WithTag(tag string) Hits {
 	return Hits{s: s, h: s.byTag[foldTag(tag)], sorted: &done}
 }
 
-// NewestActive returns up to n active decisions, newest first: from what the
+// newestActive returns up to n active decisions, newest first: from what the
 // snapshot listed plus what changed since when that is provably complete,
 // else in one pass over every record (injection runs this on every changed
 // turn).
-func (s *State) NewestActive(n int) []*Decision {
+func (s *State) newestActive(n int) []*Decision {
 	top, ok := s.newestFromBase(n)
 	if !ok {
 		top = s.newestScan(n)
@@ -570,24 +558,33 @@ func (s *State) newestFromBase(n int) ([]int32, bool) {
 	return active, true
 }
 
-// newestScan is NewestActive by one pass over every record.
+// newestScan is newestActive by one pass over every record.
 func (s *State) newestScan(n int) []int32 {
 	top := make([]int32, 0, n+1)
 	for h := int32(0); h < int32(s.recs.n); h++ {
-		r := s.recs.at(h)
-		if r.removed || r.status != Active || len(top) == n && !s.newer(h, top[n-1]) {
-			continue
+		if r := s.recs.at(h); !r.removed && r.status == Active {
+			top = s.keepNewest(top, n, h)
 		}
-		i := len(top)
-		for i > 0 && s.newer(h, top[i-1]) {
-			i--
-		}
-		top = append(top, 0)
-		copy(top[i+1:], top[i:])
-		top[i] = h
-		if len(top) > n {
-			top = top[:n]
-		}
+	}
+	return top
+}
+
+// keepNewest adds h to top, the n newest handles seen so far in order, newest
+// first: one bounded insertion, so the newest n of a long list cost a pass,
+// not a sort.
+func (s *State) keepNewest(top []int32, n int, h int32) []int32 {
+	if len(top) == n && !s.newer(h, top[n-1]) {
+		return top
+	}
+	i := len(top)
+	for i > 0 && s.newer(h, top[i-1]) {
+		i--
+	}
+	top = append(top, 0)
+	copy(top[i+1:], top[i:])
+	top[i] = h
+	if len(top) > n {
+		top = top[:n]
 	}
 	return top
 }
@@ -611,5 +608,5 @@ func foldTag(t string) string {
 }
 
 func sortNewest(list []*Decision) {
-	sort.Slice(list, func(i, j int) bool { return Newer(list[i], list[j]) })
+	sort.Slice(list, func(i, j int) bool { return newerThan(list[i], list[j]) })
 }

@@ -19,7 +19,7 @@ func TestReplayBuildsIndexesByIdStatusAndTag(t *testing.T) {
 	eq(t, st.Count(Active), 2, "active")
 	eq(t, st.Count(Draft), 1, "draft")
 	eq(t, ids(st.WithStatus(Active).All()), []string{"D-2026-02-27-0003", "D-2026-02-27-0001"}, "byStatus newest first")
-	eq(t, ids(st.WithTag("db").All()), []string{"D-2026-02-27-0002", "D-2026-02-27-0001"}, "byTag ignores case")
+	eq(t, ids(st.withTag("db").All()), []string{"D-2026-02-27-0002", "D-2026-02-27-0001"}, "byTag ignores case")
 }
 
 func ids(list []*Decision) []string {
@@ -77,7 +77,7 @@ func TestNewestIsByEventTimeNotInsertionOrder(t *testing.T) {
 	st, _ := replay(t, ev(t3, "a", "D-2026-02-27-0001", `{"tx":"newest"}`)+
 		ev(t1, "a", "D-2026-02-26-0001", `{"tx":"oldest"}`)+
 		ev(t2, "a", "D-2026-02-27-0002", `{"tx":"middle"}`))
-	eq(t, ids(st.NewestActive(2)), []string{"D-2026-02-27-0001", "D-2026-02-27-0002"}, "newest two")
+	eq(t, ids(st.newestActive(2)), []string{"D-2026-02-27-0001", "D-2026-02-27-0002"}, "newest two")
 }
 
 func TestCorruptAndTornLinesNeverLoseTheRest(t *testing.T) {

@@ -85,7 +85,7 @@ func TestSignaturesNeverChangeWhatSearchFinds(t *testing.T) {
 	}
 	check("fresh")
 	check("with signatures built")
-	st.Apply(&Event{V: 1, Code: Edit, ID: st.All().At(0).ID, TimeMs: ParseTime("2027-01-01T00:00:00.000Z"), Data: Data{Has: HasText, Text: "now about zz-nothing entirely"}}, 99999)
+	st.apply(&Event{V: 1, Code: Edit, ID: st.All().At(0).ID, TimeMs: ParseTime("2027-01-01T00:00:00.000Z"), Data: Data{Has: HasText, Text: "now about zz-nothing entirely"}}, 99999)
 	check("after an edit")
 }
 

@@ -293,5 +293,5 @@ func TestManyTagsFillListChunksExactly(t *testing.T) {
 	noErr(t, err)
 	sameState(t, full, got)
 	eq(t, got.Resident(), true, "resident")
-	eq(t, ids(got.WithTag("c2").All()), ids(full.WithTag("c2").All()), "by tag")
+	eq(t, ids(got.withTag("c2").All()), ids(full.withTag("c2").All()), "by tag")
 }

@@ -54,8 +54,8 @@ func (c Code) String() string { return codeNames[c] }
 // Readable names of the event kinds, as the seed's runtime shape spells them.
 var codeLongNames = [...]string{"", "decision.add", "decision.edit", "decision.status", "decision.supersede", "decision.remove"}
 
-// LongName is the readable runtime name of the code ("decision.add").
-func (c Code) LongName() string { return codeLongNames[c] }
+// longName is the readable runtime name of the code ("decision.add").
+func (c Code) longName() string { return codeLongNames[c] }
 
 // Field bits say which data keys an event carried; absent keys leave a
 // decision's field unchanged on replay.
@@ -138,8 +138,8 @@ type Decision struct {
 // long decision is shortened with "…" rather than cut mid-word.
 func (d *Decision) Short() string { return short(d.Title, d.Text) }
 
-// DerivedTitle reports whether the title is just the beginning of the text.
-func (d *Decision) DerivedTitle() bool { return derived(d.Title, d.Text) }
+// derivedTitle reports whether the title is just the beginning of the text.
+func (d *Decision) derivedTitle() bool { return derived(d.Title, d.Text) }
 
 func short(title, text string) string {
 	if title != "" && !derived(title, text) {

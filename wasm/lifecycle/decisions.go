@@ -80,13 +80,13 @@ func newDecisions(e *Engine, s *Session) *decisions {
 	return d
 }
 
-// start reads the configuration and, when the store is usable, replays the log.
+// start reads the configuration and, when the store may be read, replays the log.
 func (d *decisions) start(out *Out) {
 	d.readConfig()
 	for _, w := range d.cfg.Warnings {
 		out.Notify("warning", "pi-memory: "+w)
 	}
-	if d.inert() != "" {
+	if d.off() != "" {
 		out.Status("pi-memory", "", true)
 		return
 	}
@@ -121,8 +121,9 @@ func (d *decisions) readSmall(p string) []byte {
 	return data
 }
 
-// inert says why the store must neither read nor write, or "" when usable.
-func (d *decisions) inert() string {
+// off says why the store can neither be read nor written this session, or
+// "" when it can (the gate asks it).
+func (d *decisions) off() string {
 	switch {
 	case d.s.ProjectRoot == "":
 		return "pi-memory has no project folder for this session."
@@ -136,6 +137,14 @@ func (d *decisions) inert() string {
 		return "Decision memory is disabled by " + d.cfg.DisabledBy + "; nothing is injected or written. Turn it back on with /decision enable " + scope + "."
 	}
 	return ""
+}
+
+// ready catches up with the log before a command reads or writes it.
+func (d *decisions) ready(out *Out) error {
+	if err := d.usable(); err != nil {
+		return errors.New("Could not read " + d.log + ": " + err.Error())
+	}
+	return nil
 }
 
 func (d *decisions) readAt(off int64, dst []byte) (int, error) { return d.h.ReadAt(d.log, off, dst) }
@@ -272,7 +281,7 @@ func (d *decisions) openSnapshot(read decision.ReadAt, snapSize, logSize int64) 
 // last load asked for. Nobody waits on it (pi has answered already), so it
 // never slows a session start.
 func (d *decisions) settle() {
-	if d.snapDue && d.inert() == "" && d.loaded && d.loadErr == nil {
+	if d.snapDue && d.e.may(d, Capture) == "" && d.loaded && d.loadErr == nil {
 		d.snapDue = false
 		d.writeSnapshot()
 	}
@@ -405,7 +414,7 @@ func (e *errInert) Error() string { return e.msg }
 // then brought up to date by replaying what was appended, so it always equals
 // a replay of the file.
 func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decision.Event, error)) ([]decision.Event, error) {
-	if why := d.inert(); why != "" {
+	if why := d.e.may(d, Write); why != "" {
 		return nil, &errInert{why}
 	}
 	// Folders are created on the first real write, never before.
@@ -421,6 +430,12 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 	defer d.h.Unlock(d.lock)
 	if err := d.usable(); err != nil {
 		return nil, err
+	}
+	if _, text := d.tornTail(); text != "" {
+		// Never issue again the id a torn line was writing (decision.TornID).
+		if id := decision.TornID(text); id != "" {
+			d.st.Reserve(id)
+		}
 	}
 	now := d.h.Now()
 	events, err := build(d.st, now)

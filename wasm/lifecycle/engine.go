@@ -1,8 +1,13 @@
-// Package lifecycle owns the turn policy over every store (seed 003): what
-// happens at session start, before each agent run, at its end and on each
-// command, and the effects (dialogs, model calls) that come back to the host.
-// It is the only package that talks to the host (through hostio); the stores
-// it drives (decision, …) are pure.
+// Package lifecycle owns the turn policy over every store: what happens at
+// session start, before each agent run, at its end and on each command, and
+// the effects (dialogs, model calls) that come back to the host. It is the
+// only package that talks to the host (through hostio); the stores it drives
+// (decision, notes) are pure packages that own their own rules.
+//
+// Read it in this order: engine.go (the exports), gate.go (the one place that
+// decides whether a store may act), turn.go (a turn), command.go (commands,
+// routed through the registry). The store drivers (decisions*.go, notes*.go)
+// do the I/O their stores need: reading, locking, appending.
 package lifecycle
 
 import (
@@ -10,8 +15,10 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
 )
 
@@ -36,12 +43,15 @@ type Session struct {
 	Trusted     bool
 	HasUI       bool
 	Mode        string
-	NoMemory    bool   // --no-memory: inject nothing this session
-	Fault       string // fault injection: panic in this export (tests only)
-	Home        string // the person's home folder (for /memory import claude)
+	// Switch says why memory is off for this session ("--no-memory",
+	// "/memory off"), "" when it is on. The gate reads it.
+	Switch string
+	Fault  string // fault injection: panic in this export (tests only)
+	Home   string // the person's home folder (for /memory import claude)
 
 	dec   *decisions
 	notes *notesStore
+	last  []budget.Receipt // what the previous turn injected, per store; nil before the first turn
 }
 
 // Handle runs one export and returns its envelope.
@@ -56,6 +66,10 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 		e.sessionStart(&out, in)
 	case "resume":
 		e.resume(&out, in)
+	case "registry":
+		// What the core offers, for hosts to register commands and flags
+		// from; it needs no session.
+		out.Output(string(registry.JSON()))
 	case "debug":
 		e.debug(&out, in)
 	default:
@@ -69,19 +83,8 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 			e.beforeAgentStart(&out, in)
 		case "agent_end":
 			e.agentEnd(&out, in)
-		case "context":
-			// Nothing to do for the decision store; later stores recall here.
 		case "session_shutdown":
-			e.s.dec.settle()
-			info, warnings := e.s.notes.settle()
-			if info != "" {
-				out.Notify("info", "pi-memory: "+info)
-			}
-			for _, msg := range warnings {
-				out.Notify("warning", "pi-memory: "+msg)
-			}
-		case "project_trust":
-			e.projectTrust(&out, in)
+			e.sessionShutdown(&out)
 		case "command":
 			e.command(&out, in)
 		default:
@@ -121,9 +124,11 @@ func (e *Engine) sessionStart(out *Out, in gjson.Result) {
 		Trusted:  in.Get("trusted").Bool(),
 		HasUI:    in.Get("hasUI").Bool(),
 		Mode:     in.Get("mode").String(),
-		NoMemory: in.Get("flags.no-memory").Bool(),
 		Fault:    in.Get("fault").String(),
 		Home:     cleanPath(in.Get("home").String()),
+	}
+	if in.Get("flags.no-memory").Bool() {
+		s.Switch = "--no-memory"
 	}
 	e.pending = nil
 	s.ProjectRoot = e.projectRoot(s.Cwd)
@@ -135,14 +140,16 @@ func (e *Engine) sessionStart(out *Out, in gjson.Result) {
 	s.notes.start(out)
 }
 
-func (e *Engine) projectTrust(out *Out, in gjson.Result) {
-	was := e.s.Trusted
-	e.s.Trusted = in.Get("trusted").Bool()
-	if was != e.s.Trusted {
-		e.s.dec = newDecisions(e, e.s)
-		e.s.dec.start(out)
-		e.s.notes = newNotes(e, e.s)
-		e.s.notes.start(out)
+// sessionShutdown does what can wait until the session is over, for the
+// stores that may still act: a due snapshot, the staged facts' flush.
+func (e *Engine) sessionShutdown(out *Out) {
+	e.s.dec.settle()
+	info, warnings := e.s.notes.settle()
+	if info != "" {
+		out.Notify("info", "pi-memory: "+info)
+	}
+	for _, msg := range warnings {
+		out.Notify("warning", "pi-memory: "+msg)
 	}
 }
 

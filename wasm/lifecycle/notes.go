@@ -28,9 +28,9 @@ const (
 
 // Scope names, in display order.
 const (
-	scopeGlobal  = "global"
-	scopeProject = "project"
-	scopeLocal   = "local"
+	scopeGlobal  = notes.ScopeGlobal
+	scopeProject = notes.ScopeProject
+	scopeLocal   = notes.ScopeLocal
 )
 
 // noteScope is one injected memory file and where its sidecars go.
@@ -78,8 +78,7 @@ type notesStore struct {
 	receipts  []notes.ScopeReceipt
 	faults    []notes.Fault // of this session, newest last
 
-	last []budget.Receipt // what the previous turn injected
-	seq  int              // ids made this session
+	seq int // ids made this session
 }
 
 func newNotes(e *Engine, s *Session) *notesStore {
@@ -88,7 +87,7 @@ func newNotes(e *Engine, s *Session) *notesStore {
 		dir := path.Join(s.AgentDir, notesGlobalDir)
 		data := path.Join(s.AgentDir, notesDataDir, scopeGlobal)
 		n.globalCfg = path.Join(dir, notesConfig)
-		n.scopes = append(n.scopes, &noteScope{name: scopeGlobal, dir: dir, file: path.Join(dir, notesIndex), display: homeRelative(s.Home, path.Join(dir, notesIndex)), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: path.Join(data, "writeback-journal.jsonl"), lock: path.Join(data, "memory.lock")})
+		n.scopes = append(n.scopes, &noteScope{name: scopeGlobal, dir: dir, file: path.Join(dir, notesIndex), display: notes.HomeRelative(s.Home, path.Join(dir, notesIndex)), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: path.Join(data, "writeback-journal.jsonl"), lock: path.Join(data, "memory.lock")})
 		n.sessionData = data
 	}
 	if s.ProjectRoot != "" && s.Trusted && s.AgentDir != "" {
@@ -215,7 +214,29 @@ func (n *notesStore) anyFile() bool {
 }
 
 // capBytes is the notes block's hard cap: maxMemoryTokens in bytes.
-func (n *notesStore) capBytes() int { return n.cfg.MaxMemoryTokens * 4 }
+func (n *notesStore) capBytes() int { return budget.TokenBytes(n.cfg.MaxMemoryTokens) }
+
+// off says why markdown memory can neither be read nor written this
+// session, or "" when it can. An untrusted project only takes away the
+// project scopes (see scopeFor); global memory stays.
+func (n *notesStore) off() string {
+	switch {
+	case !n.cfg.Enabled:
+		return "Markdown memory is disabled by " + n.cfg.DisabledBy + "; nothing is injected or written. Set \"enabled\": true there (or remove the key) to turn it back on."
+	case len(n.scopes) == 0:
+		return "pi-memory has no agent folder for this session, so it has nowhere to keep memory."
+	}
+	return ""
+}
+
+// ready re-reads a changed configuration before a command and says what is
+// wrong with it.
+func (n *notesStore) ready(out *Out) error {
+	for _, w := range n.refreshConfig() {
+		out.Notify("warning", "pi-memory: "+w)
+	}
+	return nil
+}
 
 // section returns the notes block for this turn, cached while the
 // configuration, trust and every file are unchanged (byte-stable prompts).
@@ -240,7 +261,14 @@ func (n *notesStore) section() (string, []string) {
 		return n.block, nil
 	}
 	n.blockKey = key.String()
-	n.build()
+	var files []notes.File
+	for _, sc := range n.scopes {
+		if sc.exists {
+			files = append(files, notes.File{Scope: sc.name, Display: sc.display, Data: sc.data, Pages: sc.pages})
+		}
+	}
+	b := notes.RenderBlock(files, n.places(), n.cfg, n.capBytes())
+	n.block, n.receipts, n.residency = b.Text, b.Receipts, b.Residency
 	if len(n.residency.Faults) > 0 {
 		n.faults = append(n.faults, n.residency.Faults...)
 		if len(n.faults) > 200 {
@@ -250,135 +278,14 @@ func (n *notesStore) section() (string, []string) {
 	return n.block, problems
 }
 
-// priority is the order the budget serves scopes in: the project first, the
-// personal notes next, global memory last (docs/decisions/005).
-var priority = map[string]int{scopeProject: 0, scopeLocal: 1, scopeGlobal: 2}
-
-// build renders the block: preamble, then each scope's text under its
-// heading, in display order, within every cap.
-func (n *notesStore) build() {
-	pre := n.preamble()
-	type part struct {
-		sc     *noteScope
-		header string
-	}
-	var parts []part
-	for _, sc := range n.scopes {
-		if sc.exists && len(strings.TrimSpace(string(sc.data))) > 0 {
-			parts = append(parts, part{sc, scopeHeader(sc)})
-		}
-	}
-	room := n.capBytes() - len(pre)
-	for _, p := range parts {
-		room -= len(p.header)
-	}
-	if room < 0 {
-		room = 0
-	}
-	texts := make([]string, len(parts))
-	n.receipts = n.receipts[:0]
-	if n.cfg.PageTableInjection {
-		scopes := make([]notes.Scope, len(parts))
-		order := make([]int, len(parts))
-		for i, p := range parts {
-			scopes[i] = notes.Scope{Name: p.sc.name, File: p.sc.display, Pages: p.sc.pages, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes}
-			order[i] = i
-		}
-		sortBy(order, func(i int) int { return priority[parts[i].sc.name] })
-		n.residency = notes.Fit(scopes, order, room)
-		copy(texts, n.residency.Texts)
-		for i, p := range parts {
-			r := notes.ScopeReceipt{Scope: p.sc.name, File: p.sc.display, Bytes: len(texts[i]), Lines: strings.Count(texts[i], "\n")}
-			for j, f := range n.residency.Forms[i] {
-				pg := &p.sc.pages[j]
-				r.Pages = append(r.Pages, notes.PageForm{ID: pg.ID, Line: pg.Line, Form: f.String()})
-			}
-			n.receipts = append(n.receipts, r)
-		}
-	} else {
-		n.residency = notes.Residency{}
-		order := make([]int, len(parts))
-		for i := range order {
-			order[i] = i
-		}
-		sortBy(order, func(i int) int { return priority[parts[i].sc.name] })
-		cut := make([]bool, len(parts))
-		for _, i := range order {
-			maxBytes := n.cfg.MaxInjectBytes
-			if room < maxBytes {
-				maxBytes = room
-			}
-			texts[i], cut[i] = notes.Cut(string(parts[i].sc.data), n.cfg.MaxInjectLines, maxBytes, parts[i].sc.display)
-			room -= len(texts[i])
-		}
-		for i, p := range parts {
-			n.receipts = append(n.receipts, notes.ScopeReceipt{Scope: p.sc.name, File: p.sc.display, Bytes: len(texts[i]), Lines: strings.Count(texts[i], "\n"), Cut: cut[i]})
-		}
-	}
-	var b strings.Builder
-	b.WriteString(pre)
-	for i, p := range parts {
-		if texts[i] == "" {
-			continue
-		}
-		b.WriteString(p.header)
-		b.WriteString(texts[i])
-	}
-	n.block = strings.TrimRight(b.String(), "\n") + "\n"
-}
-
-// sortBy sorts idx by key, stably (insertion sort: a handful of scopes).
-func sortBy(idx []int, key func(int) int) {
-	for i := 1; i < len(idx); i++ {
-		for j := i; j > 0 && key(idx[j]) < key(idx[j-1]); j-- {
-			idx[j], idx[j-1] = idx[j-1], idx[j]
-		}
-	}
-}
-
-func scopeHeader(sc *noteScope) string {
-	switch sc.name {
-	case scopeGlobal:
-		return "\n### Global MEMORY.md (" + sc.display + ")\n"
-	case scopeProject:
-		return "\n### Project MEMORY.md (" + sc.display + ")\n"
-	default:
-		return "\n### Personal project notes (" + sc.display + ", not committed)\n"
-	}
-}
-
-// preamble tells the agent that memory exists and how to keep it (seed 001
-// §3). It names only the scopes this session may use.
-func (n *notesStore) preamble() string {
-	var b strings.Builder
-	b.WriteString("## Persistent memory\n\n")
-	b.WriteString("You have file-based memory that lasts across sessions. It is separate from AGENTS.md, which the user writes: never write memory there.\n\n")
+// places says where this session's memory lives, for the preamble.
+func (n *notesStore) places() notes.Places {
+	var p notes.Places
 	if g := n.scope(scopeGlobal); g != nil {
-		b.WriteString("- Global memory (this user, every project): " + homeRelative(n.s.Home, g.dir) + "/\n")
+		p.Global = notes.HomeRelative(n.s.Home, g.dir)
 	}
-	if p := n.scope(scopeProject); p != nil {
-		b.WriteString("- Project memory (committed to the repository, read by the team): " + notesProjectDir + "/\n")
-		b.WriteString("- Personal project notes (not committed): " + path.Join(notesProjectDir, notesLocal) + "\n")
-	}
-	b.WriteString("\nEach scope has a MEMORY.md index, shown below when it has content, and topic files you can open with `read` when they are relevant.\n\n")
-	b.WriteString("When you learn something durable (a correction from the user, a build or test command, a non-obvious constraint, a decision and its reason), save it by editing the right MEMORY.md or topic file with `edit` or `write`:\n")
-	b.WriteString("- Check the index first; update an existing entry rather than adding a duplicate.\n")
-	b.WriteString("- Delete entries that prove wrong; move stale ones to archive/ rather than deleting them.\n")
-	b.WriteString("- Keep MEMORY.md a short index, one line per fact; put detail in a topic file and link it with one line.\n")
 	if n.scope(scopeProject) != nil {
-		b.WriteString("- Project memory is read by teammates: keep it factual and professional.\n")
-	}
-	b.WriteString("- Never write secrets, and do not save what the repository already records (code, git history, AGENTS.md).\n")
-	return b.String()
-}
-
-// homeRelative writes a path under home as "~/…": shorter in every prompt,
-// and the same block on every machine with the same layout.
-//
-//	homeRelative("/home/ada", "/home/ada/.pi/agent/memory") => "~/.pi/agent/memory"
-func homeRelative(home, p string) string {
-	if home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
-		return "~" + p[len(home):]
+		p.Project, p.Local = notesProjectDir, path.Join(notesProjectDir, notesLocal)
 	}
 	return p
 }

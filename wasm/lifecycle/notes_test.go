@@ -170,12 +170,17 @@ func TestFlushRefusesDuplicatesSecretsAndOverlongFactsWhenStrict(t *testing.T) {
 	if r.exit() != 1 || !strings.Contains(r.text(), "Not staged") || !strings.Contains(r.text(), "secret") {
 		t.Fatalf("a secret is refused when staged: %d %s", r.exit(), r.text())
 	}
+	// A fact no file could take is refused when remembered, not at a flush.
 	r.mem(`remember project ` + strings.Repeat("long ", 120))
+	if r.exit() != 1 || !strings.Contains(r.text(), "(too_long)") {
+		t.Fatalf("an overlong fact is refused when staged: %d %s", r.exit(), r.text())
+	}
+	// A duplicate depends on the file as it is at the flush: staged, then refused.
 	r.mem("flush")
 	if r.exit() != 1 {
 		t.Fatalf("refusals exit 1: %s", r.text())
 	}
-	for _, want := range []string{"0 written, 2 refused", "(duplicate)", "(too_long)"} {
+	for _, want := range []string{"0 written, 1 refused", "(duplicate)"} {
 		r.contains(want)
 	}
 	journal, _ := os.ReadFile(filepath.Join(r.agent, "pi-memory/notes", ProjectHash(r.project), "writeback-journal.jsonl"))

@@ -10,7 +10,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/notes"
-	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // Bounds of the machine-local notes files.
@@ -25,20 +24,9 @@ const (
 	keepJournal    = 100      // records kept by a compaction, for /memory history
 )
 
-// inertNotes says why the notes store may not write, or "" when it may.
-func (n *notesStore) inertNotes() string {
-	switch {
-	case !n.cfg.Enabled:
-		return "Markdown memory is disabled by " + n.cfg.DisabledBy + "; nothing is injected or written. Set \"enabled\": true there (or remove the key) to turn it back on."
-	case len(n.scopes) == 0:
-		return "pi-memory has no agent folder for this session, so it has nowhere to keep memory."
-	}
-	return ""
-}
-
 // scopeFor finds a writable scope by name, or says why there is none.
 func (n *notesStore) scopeFor(name string) (*noteScope, error) {
-	if why := n.inertNotes(); why != "" {
+	if why := n.off(); why != "" {
 		return nil, errors.New(why)
 	}
 	switch name {
@@ -86,29 +74,40 @@ func (n *notesStore) lockData(dir, lock string) error {
 // ---- Staging -------------------------------------------------------------------
 
 // stage appends a staged fact to its scope's journal. Nothing touches the
-// memory file until a flush validates it. A secret never reaches the
-// journal either (invariant 5): with strictWriteback the fact is refused
-// here, otherwise it is staged redacted, and the note says so.
+// memory file until a flush validates it against the file as it is then;
+// what the fact is by itself (one line, no secret, not too long) is checked
+// here, so a fact that could never be written is refused at once. The append
+// takes the journal's lock: a flush in another process compacts the journal
+// under the same lock, so a staged fact is never lost between its read and
+// its rewrite.
 func (n *notesStore) stage(scope, section, text, source string) (op notes.Op, note string, err error) {
 	sc, err := n.scopeFor(scope)
 	if err != nil {
 		return notes.Op{}, "", err
 	}
-	if clean, kinds := redact.String(text); len(kinds) > 0 {
-		if n.cfg.StrictWriteback {
-			return notes.Op{}, "", errors.New("it contains what looks like a secret (" + strings.Join(kinds, ", ") + "); memory files are read by people and models, so remember it without the secret")
-		}
-		text, note = clean, "redacted "+strings.Join(kinds, ", ")+" before staging"
+	f := notes.CheckFact(text, section, n.cfg.StrictWriteback)
+	if f.Reason != "" {
+		return notes.Op{}, "", &refusal{reason: f.Reason, detail: f.Detail}
 	}
+	if section != "" {
+		section = f.Section
+	}
+	text, note = f.Text, f.Detail
 	op = notes.Op{Op: "stage", ID: n.newID("W-", scope+"\x00"+text), T: n.h.Now(), Scope: scope, Section: section, Text: text, Source: source}
-	if err := n.h.Mkdir(sc.dataDir); err != nil {
+	if err := n.lockData(sc.dataDir, sc.lock); err != nil {
 		return notes.Op{}, "", err
 	}
+	defer n.h.Unlock(sc.lock)
 	if err := n.h.Append(sc.journal, op.Encode()); err != nil {
 		return notes.Op{}, "", err
 	}
 	return op, note, nil
 }
+
+// refusal is a fact refused for what it is (notes.CheckFact).
+type refusal struct{ reason, detail string }
+
+func (r *refusal) Error() string { return r.reason + ": " + r.detail }
 
 // readJournal reads a journal ("" data when it does not exist).
 func (n *notesStore) readJournal(p string) (notes.Journal, error) {
@@ -172,7 +171,7 @@ type flushReport struct {
 // traced.
 func (n *notesStore) flush() (flushReport, error) {
 	rep := flushReport{staged: map[string]notes.Op{}}
-	if why := n.inertNotes(); why != "" {
+	if why := n.e.may(n, Write); why != "" {
 		return rep, errors.New(why)
 	}
 	for _, group := range n.journals() {
@@ -371,7 +370,7 @@ func (n *notesStore) rebuildTable(sc *noteScope, confirm []string) error {
 // tables that no longer match their files are rebuilt, so the dates of new
 // and edited entries are kept.
 func (n *notesStore) settle() (info string, warnings []string) {
-	if n.inertNotes() != "" {
+	if n.e.may(n, Capture) != "" {
 		return "", nil
 	}
 	if count, _ := n.pending(); count > 0 {
@@ -413,8 +412,7 @@ func (n *notesStore) settle() (info string, warnings []string) {
 // differs from the last traced one. Only a store with memory files writes
 // traces: a folder without memory leaves no trace anywhere.
 func (n *notesStore) injected(text string, receipts []budget.Receipt) {
-	n.last = receipts
-	if text == "" || !n.cfg.Enabled || !n.cfg.TraceEnabled || !n.anyFile() || n.traces == "" {
+	if text == "" || n.e.may(n, Capture) != "" || !n.cfg.TraceEnabled || !n.anyFile() || n.traces == "" {
 		return
 	}
 	// The same bytes as the turn before (the usual case) were traced then or

@@ -15,6 +15,9 @@ const (
 	MaxFactRunes = 500
 	// DefaultSection is where a remembered fact goes when no section is named.
 	DefaultSection = "Notes"
+	// MaxSectionRunes is the longest section name a fact may name: a heading,
+	// not a paragraph.
+	MaxSectionRunes = 80
 )
 
 // Rules are what a flush checks a staged fact against.
@@ -31,18 +34,24 @@ type Outcome struct {
 	Reason    string // when rejected: duplicate, secret, too_long, multiline, index_cap, invalid
 	Detail    string // what a person reads: why it was rejected, or what was repaired
 	Text      string // the fact as it will be written
+	Section   string // the section it goes under
 	Duplicate int    // index in pages of the duplicated page, -1 when none
 	Out       []byte // the new file when committed
 	Line      int    // line of the new bullet when committed
 	Warning   string // committed, but worth saying (an index over its caps, not strict)
 }
 
-// Check validates a staged fact against the file src (parsed into pages) and
-// returns the new file when it may be written. A duplicate is never written,
-// strict or not: the caller confirms the page it duplicates instead.
+// CheckFact checks what a staged fact is by itself, whatever file it goes to:
+// one line of UTF-8 text, no secret (in the text or the section name),
+// within MaxFactRunes. Strict rules refuse; otherwise the fact is repaired
+// and Detail says how. A refused fact has Reason set; an accepted one
+// carries the text and section as they will be written. /memory remember
+// runs it at once, so nobody learns at a flush that a fact could never be
+// written.
 //
-//	Check("Run make test", "Notes", src, pages, Rules{Strict: true, …}).Commit => true
-func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
+//	CheckFact("", "Notes", true).Reason => "invalid"
+//	CheckFact("token=abc123def456", "Notes", false).Text => "token=[REDACTED:secret]"
+func CheckFact(text, section string, strict bool) Outcome {
 	o := Outcome{Duplicate: -1}
 	text = strings.TrimSpace(text)
 	if section = strings.TrimSpace(section); section == "" {
@@ -57,29 +66,62 @@ func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
 		o.Reason, o.Detail = "invalid", "a section name must be one line of text"
 		return o
 	}
+	if n := utf8.RuneCountInString(section); n > MaxSectionRunes {
+		o.Reason, o.Detail = "invalid", "a section name is a short heading; this one is "+strconv.Itoa(n)+" characters, over "+strconv.Itoa(MaxSectionRunes)
+		return o
+	}
 	if strings.ContainsAny(text, "\r\n") {
-		if r.Strict {
+		if strict {
 			o.Reason, o.Detail = "multiline", "a fact is one line; put longer detail in a topic file and remember a pointer to it"
 			return o
 		}
 		text = strings.Join(strings.Fields(text), " ")
 		repaired = append(repaired, "joined its lines")
 	}
-	if clean, kinds := redact.String(text); len(kinds) > 0 {
-		if r.Strict {
-			o.Reason, o.Detail = "secret", "it contains what looks like a secret ("+strings.Join(kinds, ", ")+"); memory files are read by people and models, so remember it without the secret"
-			return o
+	for _, f := range []*string{&text, &section} {
+		if clean, kinds := redact.String(*f); len(kinds) > 0 {
+			what := "fact"
+			if f == &section {
+				what = "section name"
+			}
+			if strict {
+				o.Reason, o.Detail = "secret", "the "+what+" contains what looks like a secret ("+strings.Join(kinds, ", ")+"); memory files are read by people and models, so remember it without the secret"
+				return o
+			}
+			*f = clean
+			if f == &section {
+				repaired = append(repaired, "redacted "+strings.Join(kinds, ", ")+" from the section name")
+			} else {
+				repaired = append(repaired, "redacted "+strings.Join(kinds, ", "))
+			}
 		}
-		text = clean
-		repaired = append(repaired, "redacted "+strings.Join(kinds, ", "))
 	}
 	if n := utf8.RuneCountInString(text); n > MaxFactRunes {
-		if r.Strict {
+		if strict {
 			o.Reason, o.Detail = "too_long", "it is "+strconv.Itoa(n)+" characters, over "+strconv.Itoa(MaxFactRunes)+"; put the detail in a topic file and remember a one-line pointer to it"
 			return o
 		}
 		text = cutRunes(text, MaxFactRunes)
 		repaired = append(repaired, "cut to "+strconv.Itoa(MaxFactRunes)+" characters")
+	}
+	o.Text, o.Section, o.Detail = text, section, strings.Join(repaired, "; ")
+	return o
+}
+
+// Check validates a staged fact against the file src (parsed into pages) and
+// returns the new file when it may be written. A duplicate is never written,
+// strict or not: the caller confirms the page it duplicates instead.
+//
+//	Check("Run make test", "Notes", src, pages, Rules{Strict: true, …}).Commit => true
+func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
+	o := CheckFact(text, section, r.Strict)
+	if o.Reason != "" {
+		return o
+	}
+	text, section = o.Text, o.Section
+	var repaired []string
+	if o.Detail != "" {
+		repaired = append(repaired, o.Detail)
 	}
 	if i := Duplicate(text, pages); i >= 0 {
 		p := &pages[i]

@@ -40,6 +40,7 @@ func TestCheckCommitsAFactAsTheLastBulletOfItsSection(t *testing.T) {
 		want := Outcome{
 			Commit:    true,
 			Text:      "Run make test before pushing",
+			Section:   "Build",
 			Duplicate: -1,
 			Out:       []byte(strings.Replace(writebackMemory, "-Werror\n", "-Werror\n- Run make test before pushing\n", 1)),
 			Line:      6,
@@ -528,5 +529,39 @@ func TestInsertKeepsEveryOtherByteOfRandomFiles(t *testing.T) {
 		}
 		out, line := Insert([]byte(src), section, "remembered fact")
 		checkInsert(t, src, section, "remembered fact", out, line)
+	}
+}
+
+// A fact that could never be written is refused when it is remembered, not
+// later at a flush: /memory remember runs CheckFact at once.
+func TestCheckFactRefusesWhatNoFileCouldTake(t *testing.T) {
+	tests := []struct {
+		name, text, section string
+		strict              bool
+		reason              string
+	}{
+		{"empty", "", "Notes", true, "invalid"},
+		{"only spaces", "   ", "Notes", false, "invalid"},
+		{"invalid UTF-8", "a\xffb", "Notes", false, "invalid"},
+		{"newline in the section", "Run it", "Build\nOps", false, "invalid"},
+		{"a section that is a paragraph", "Run it", strings.Repeat("s", MaxSectionRunes+1), false, "invalid"},
+		{"newline in the fact, strict", "one\ntwo", "Notes", true, "multiline"},
+		{"a secret in the fact, strict", "deploy with token=abc123def456", "Notes", true, "secret"},
+		{"a secret in the section, strict", "Deploy", "Sec ghp_abcdefghijklmnopqrstuvwxyz0123456789AB", true, "secret"},
+		{"100k characters, strict", strings.Repeat("x", 100_000), "Notes", true, "too_long"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if o := CheckFact(tt.text, tt.section, tt.strict); o.Reason != tt.reason {
+				t.Errorf("CheckFact(%.40q, %.40q, %v) = %q (%s), want %q", tt.text, tt.section, tt.strict, o.Reason, o.Detail, tt.reason)
+			}
+		})
+	}
+}
+
+func TestCheckFactRepairsASectionNameHoldingASecretWhenNotStrict(t *testing.T) {
+	o := CheckFact("Deploy nightly", "Sec ghp_abcdefghijklmnopqrstuvwxyz0123456789AB", false)
+	if o.Reason != "" || strings.Contains(o.Section, "ghp_") || !strings.Contains(o.Detail, "section name") {
+		t.Errorf("CheckFact = %+v", o)
 	}
 }

@@ -246,7 +246,6 @@ type hooksOut struct {
 	ReplayMs         float64   `json:"replayMs"`
 	MemBytes         int64     `json:"memBytes"`
 	BeforeAgentStart []float64 `json:"before_agent_start"`
-	Context          []float64 `json:"context"`
 }
 
 // started compiles the module and starts a session on a copy of the log in
@@ -280,7 +279,7 @@ func started(module, logFile, tmp string) (inst *host.Instance, d time.Duration,
 	return inst, d, done, nil
 }
 
-// hooks: one session on the log, then before_agent_start and context calls,
+// hooks: one session on the log, then before_agent_start calls,
 // each timed alone, after a short warm-up.
 func hooks(module, logFile, tmp string, calls int) (any, error) {
 	inst, d, done, err := started(module, logFile, tmp)
@@ -301,15 +300,6 @@ func hooks(module, logFile, tmp string, calls int) (any, error) {
 		}
 		if i >= warmup {
 			out.BeforeAgentStart = append(out.BeforeAgentStart, ms(d))
-		}
-	}
-	for i := 0; i < warmup+calls; i++ {
-		_, d, err := call(inst, "context", []byte(fmt.Sprintf(`{"messageCount":%d}`, 2+i%40)))
-		if err != nil {
-			return nil, err
-		}
-		if i >= warmup {
-			out.Context = append(out.Context, ms(d))
 		}
 	}
 	out.MemBytes = memoryBytes(inst)

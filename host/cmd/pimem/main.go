@@ -1,10 +1,13 @@
 // Command pimem runs pi-memory's core outside pi, with the grammar of the
 // slash commands: `pimem decision list` does what `/decision list` does in pi.
-// `pimem inject` prints exactly what would be added to the system prompt for
-// a prompt. Command output goes to stdout, everything else to stderr.
+// The commands it knows are the core's own (its registry export), so pimem,
+// pi and `/… help` always list the same ones. `pimem inject` prints exactly
+// what would be added to the system prompt for a prompt. Command output goes
+// to stdout, everything else to stderr.
 //
-//	pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <store> [args…]
+//	pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args…]
 //	pimem [flags] inject [--prompt TEXT] [--json]
+//	pimem [flags] commands [--json]
 //
 // Exit codes: 0 ok, 1 user error (or a failure of the core), 2 usage error.
 //
@@ -26,30 +29,27 @@ import (
 	"github.com/pi-memory/pi-memory/host/fsys"
 )
 
-const usage = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <store> [args...]
+const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args...]
        pimem [flags] inject [--prompt TEXT] [--json]
+       pimem [flags] commands [--json]
 
 Runs pi-memory's commands outside pi, with the grammar of the slash commands:
 "pimem decision list" does what "/decision list" does.
+`
 
-stores:
-  decision    project decisions (/decision)
-  memory      markdown notes (/memory)
-  om          observational memory (/om)
-  inject      print what would be added to the system prompt for --prompt
+const usageTail = `  inject      print what would be added to the system prompt for --prompt
+  commands    the core's commands and their subcommands (--json: as pi registers them)
 
 flags:
-  --project DIR    the project (default: the current folder)
+  --project DIR    the project (default: the current folder); running pimem in a
+                   folder trusts it, as "pi --approve" would (docs/decisions/001)
   --agent-dir DIR  pi's agent folder (default: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
-  --json           ask the command for JSON output
+  --json           every command answers in JSON: what it shows, or what it wrote
   --wasm PATH      the core module (default: $PIMEM_WASM, else core.wasm beside
                    pimem, else ts/core.wasm in a folder above pimem)
 
-exit codes: 0 ok, 1 user error, 2 usage error
+exit codes: 0 ok, 1 user error (or a problem found by doctor/verify), 2 usage error
 `
-
-// stores are the commands pimem forwards to the core's command export.
-var stores = map[string]bool{"decision": true, "memory": true, "om": true}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -89,14 +89,13 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.StringVar(&o.wasm, "wasm", "", "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			io.WriteString(stdout, usage)
-			return 0, nil
+			return help(o.wasm, stdout)
 		}
 		return 0, usageError{err.Error()}
 	}
 	rest := fs.Args()
 	if len(rest) == 0 {
-		return 0, usageError{"no store given (decision, memory, om or inject)"}
+		return 0, usageError{"no command given (" + known(nil) + "); pimem --help lists them"}
 	}
 	store, argv := rest[0], rest[1:]
 
@@ -112,8 +111,8 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		if ifs.NArg() > 0 {
 			return 0, usageError{fmt.Sprintf("inject takes no arguments, got %q (quote the prompt: --prompt \"…\")", ifs.Args())}
 		}
-	} else if !stores[store] {
-		return 0, usageError{fmt.Sprintf("unknown store %q (decision, memory, om or inject)", store)}
+	} else if store == "commands" {
+		return commands(o, argv, stdout)
 	}
 
 	session, err := sessionInput(o)
@@ -135,6 +134,17 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	defer inst.Close()
+	if store != "inject" {
+		reg, err := readRegistry(inst)
+		if err != nil {
+			return 0, err
+		}
+		name, ok := reg.lookup(store)
+		if !ok {
+			return 0, usageError{fmt.Sprintf("unknown command %q (%s)", store, known(reg))}
+		}
+		store = name
+	}
 	d := &host.Driver{Inst: inst, Stdout: stdout, Stderr: stderr}
 
 	res, err := d.Run("session_start", session)

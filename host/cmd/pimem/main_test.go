@@ -82,8 +82,7 @@ func TestUsageErrorsExitTwoBeforeLoadingTheCore(t *testing.T) {
 		args   []string
 		stderr string
 	}{
-		{"no store", nil, "no store given"},
-		{"unknown store", []string{"decisions-typo", "list"}, `unknown store "decisions-typo"`},
+		{"no command", nil, "no command given"},
 		{"unknown flag", []string{"--verbose", "decision", "list"}, "flag provided but not defined: -verbose"},
 		{"flag without value", []string{"--project"}, "flag needs an argument: -project"},
 		{"project is not a folder", []string{"--project", "/no/such/folder", "decision", "list"}, "/no/such/folder is not a folder"},
@@ -99,6 +98,48 @@ func TestUsageErrorsExitTwoBeforeLoadingTheCore(t *testing.T) {
 			require.Equal(t, "", r.stdout)
 			require.Contains(t, r.stderr, c.stderr)
 			require.Contains(t, r.stderr, "pimem --help")
+		})
+	}
+}
+
+// The commands pimem knows are the core's: an unknown one is a usage error
+// that lists them, read from the real core's registry.
+func TestUnknownCommandsAreUsageErrorsListingTheCoresCommands(t *testing.T) {
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			r := runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "decisions-typo", "list")
+			require.Equal(t, 2, r.exit, r.stderr)
+			require.Contains(t, r.stderr, `unknown command "decisions-typo" (decision, memory, inject, commands)`)
+		})
+	}
+}
+
+// pimem --help lists exactly the real core's commands: what `pimem commands
+// --json` prints is the core's registry export, byte for byte.
+func TestHelpListsTheCoresRegistry(t *testing.T) {
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			wasm := m.Path(t)
+			reg := runBin(t, pimemBin, t.TempDir(), nil, "--wasm", wasm, "commands", "--json")
+			require.Equal(t, 0, reg.exit, reg.stderr)
+			var r struct {
+				Commands []struct {
+					Name        string   `json:"name"`
+					Aliases     []string `json:"aliases"`
+					Description string   `json:"description"`
+				} `json:"commands"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(reg.stdout), &r))
+			require.True(t, len(r.Commands) >= 2, reg.stdout)
+			help := runBin(t, pimemBin, t.TempDir(), nil, "--wasm", wasm, "--help")
+			require.Equal(t, 0, help.exit, help.stderr)
+			for _, c := range r.Commands {
+				require.Contains(t, help.stdout, c.Description)
+				require.Contains(t, help.stdout, "  "+c.Name)
+				for _, a := range c.Aliases {
+					require.Contains(t, help.stdout, a)
+				}
+			}
 		})
 	}
 }

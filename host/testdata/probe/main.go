@@ -238,4 +238,13 @@ func beforeAgentStart() int32 {
 		effect{"t": "message", "customType": "probe-recall", "content": "recall for " + in.Get("prompt").String(), "display": false})
 }
 
+// registry stands in for the core's command registry: pimem routes only the
+// commands a module publishes, and the probe publishes three so tests can
+// pass any words through.
+//
+//go:wasmexport registry
+func registryExport() int32 {
+	return envelope(0, output(`{"v":1,"commands":[{"name":"decision","aliases":["decisions"],"description":"probe"},{"name":"memory","aliases":[],"description":"probe"},{"name":"om","aliases":[],"description":"probe"}],"flags":[],"global":[]}`))
+}
+
 func main() {}

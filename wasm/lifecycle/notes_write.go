@@ -1,143 +1,71 @@
 package lifecycle
 
 import (
+	"errors"
 	"path"
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/cmdline"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/tidwall/gjson"
 )
 
-const memoryHelp = `Usage: /memory [<command>] (pimem memory <command> outside pi)
-  status [--json]             both scopes: files, sizes, what is injected, page tables, trust (the default)
-  pages [global|project|local] [--json]   the typed pages of each MEMORY.md and the page-table status
-  verify                      rebuild the page tables from the MEMORY.md files
-  remember global|project|local <text> [--section S]   stage a fact; a flush writes it
-  flush                       validate and write the staged facts (also done when the session ends)
-  recall <words> ["a phrase"] [scope:global|project|local] [--limit N] [--json]
-  stale [--days N] [--json]   entries not confirmed for staleDays (suggestions; nothing is deleted)
-  confirm <page-id>           mark an entry as still true
-  faults [--json]             pages that could not stay in the prompt, and refused writebacks
-  traces [--limit N] [--json] injection and flush decisions, newest first
-  trace <id> [--json]         one decision in full: every page and the form it got
-  last [--json]               exactly what the previous turn injected, per store (the receipt)
-  import claude [--dry-run]   stage the facts of Claude Code's memory for this project
-  gitignore                   add .pi/memory/MEMORY.local.md to the project's .gitignore
-  off | on                    stop or resume all memory injection for this session (nothing is written)
-  help`
-
-type memoryCmd struct {
-	spec   cmdline.Spec
-	writes bool // refused when the store is disabled
-	run    func(n *notesStore, c *cmdCtx)
-}
-
-var memoryCmds map[string]memoryCmd
-
-func init() {
-	jsonOnly := cmdline.Spec{Switches: []string{"json"}}
-	memoryCmds = map[string]memoryCmd{
-		"help":      {run: func(n *notesStore, c *cmdCtx) { c.out.Output(memoryHelp) }},
-		"status":    {spec: jsonOnly, run: (*notesStore).cmdStatus},
-		"pages":     {spec: jsonOnly, run: (*notesStore).cmdPages},
-		"verify":    {writes: true, run: (*notesStore).cmdVerify},
-		"remember":  {writes: true, spec: cmdline.Spec{Values: []string{"section"}}, run: (*notesStore).cmdRemember},
-		"flush":     {writes: true, run: (*notesStore).cmdFlush},
-		"recall":    {spec: cmdline.Spec{Values: []string{"limit"}, Switches: []string{"json"}}, run: (*notesStore).cmdRecall},
-		"stale":     {spec: cmdline.Spec{Values: []string{"days"}, Switches: []string{"json"}}, run: (*notesStore).cmdStale},
-		"confirm":   {writes: true, run: (*notesStore).cmdConfirm},
-		"faults":    {spec: jsonOnly, run: (*notesStore).cmdFaults},
-		"traces":    {spec: cmdline.Spec{Values: []string{"limit"}, Switches: []string{"json"}}, run: (*notesStore).cmdTraces},
-		"trace":     {spec: jsonOnly, run: (*notesStore).cmdTrace},
-		"last":      {spec: jsonOnly, run: (*notesStore).cmdLast},
-		"import":    {writes: true, spec: cmdline.Spec{Switches: []string{"dry-run"}}, run: (*notesStore).cmdImport},
-		"gitignore": {writes: true, run: (*notesStore).cmdGitignore},
-		"off":       {run: func(n *notesStore, c *cmdCtx) { n.cmdSwitch(c, false) }},
-		"on":        {run: func(n *notesStore, c *cmdCtx) { n.cmdSwitch(c, true) }},
-	}
-}
-
-func (n *notesStore) command(out *Out, words []string, hasUI bool) {
-	if len(words) == 0 {
-		words = []string{"status"}
-	}
-	sub := strings.ToLower(words[0])
-	cmd, ok := memoryCmds[sub]
-	if !ok {
-		out.Usage("Unknown /memory command " + strconv.Quote(words[0]) + ".\n" + memoryHelp)
-		return
-	}
-	args, err := cmdline.Parse(words[1:], cmd.spec)
-	if err != nil {
-		out.Usage("/memory " + sub + ": " + err.Error())
-		return
-	}
-	for _, w := range n.refreshConfig() {
-		out.Notify("warning", "pi-memory: "+w)
-	}
-	if cmd.writes {
-		if why := n.inertNotes(); why != "" {
-			out.Fail("Not written: " + why)
-			return
-		}
-	}
-	cmd.run(n, &cmdCtx{out: out, args: args, hasUI: hasUI, json: args.Has("json")})
-}
-
-// ---- Session switch ------------------------------------------------------------
-
-func (n *notesStore) cmdSwitch(c *cmdCtx, on bool) {
-	if len(c.args.Words) > 0 {
-		c.out.Usage("/memory on and /memory off take no arguments")
-		return
-	}
-	n.s.NoMemory = !on
-	if on {
-		c.out.Output("Memory injection is on for this session: notes and decisions are injected from the next prompt. Nothing was written.")
-		return
-	}
-	c.out.Output("Memory injection is off for this session: nothing from notes or decisions is injected until /memory on. Nothing was written.")
-}
+// The /memory commands that write: remember, flush, verify, confirm,
+// import, gitignore. The rules (what a fact may be, how the file changes)
+// are the notes package's; this file reads and writes the files.
 
 // ---- Writeback -----------------------------------------------------------------
 
 func (n *notesStore) cmdRemember(c *cmdCtx) {
-	if len(c.args.Words) < 2 {
-		c.out.Usage("/memory remember needs a scope and a fact: /memory remember global|project|local <text> [--section S]")
-		return
-	}
 	scope := strings.ToLower(c.args.Words[0])
-	text := c.args.Text(1)
 	sc, err := n.scopeFor(scope)
 	if err != nil {
 		c.out.Fail("Not staged: " + err.Error())
 		return
 	}
 	section := c.args.Value("section")
-	op, note, err := n.stage(scope, section, text, "remember")
+	op, note, err := n.stage(scope, section, c.args.Text(1), "remember")
 	if err != nil {
-		c.out.Fail("Not staged: " + err.Error() + ".")
+		var r *refusal
+		if errors.As(err, &r) {
+			c.out.Fail("Not staged (" + r.reason + "): " + r.detail + ".")
+		} else {
+			c.out.Fail("Not staged: " + err.Error() + ".")
+		}
 		return
 	}
-	if section == "" {
+	if section = op.Section; section == "" {
 		section = notes.DefaultSection
 	}
-	text = op.Text
+	// Say now what the flush would say, so nobody waits for a session end
+	// to learn a fact will be refused as the file stands.
+	n.load(sc)
+	o := notes.Check(op.Text, section, sc.data, sc.pages, n.rules(sc))
+	if c.json {
+		w := jsonw.Open(nil)
+		w.Raw("staged", trimNLBytes(op.Encode()))
+		w.Str("file", sc.file)
+		w.Str("note", note)
+		if !o.Commit {
+			w.Str("flushWouldRefuse", o.Reason)
+			w.Str("flushDetail", o.Detail)
+		}
+		c.out.Output(string(w.Close()))
+		return
+	}
 	msg := "Staged " + op.ID + " for " + scopeNoun(scope) + " (" + sc.display + ", section " + section + "). /memory flush writes it; so does the end of the session."
 	if note != "" {
 		msg += " (" + note + ")"
 	}
-	// Say now what the flush would say, so nobody waits for a session end
-	// to learn a fact will be refused.
-	n.load(sc)
-	if o := notes.Check(text, section, sc.data, sc.pages, n.rules(sc)); !o.Commit {
+	if !o.Commit {
 		msg += "\nAs the file stands, the flush would refuse it (" + o.Reason + "): " + o.Detail + "."
 	}
 	c.out.Output(msg)
 }
+
+func trimNLBytes(b []byte) []byte { return []byte(strings.TrimRight(string(b), "\n")) }
 
 // scopeNoun names a scope in sentences.
 func scopeNoun(scope string) string {
@@ -151,22 +79,25 @@ func (n *notesStore) rules(sc *noteScope) notes.Rules {
 	return notes.Rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display}
 }
 
+// cmdFlush writes the staged facts. It exits 1 when a fact was refused or
+// could not be written, so a script never reads success into a flush that
+// wrote nothing.
 func (n *notesStore) cmdFlush(c *cmdCtx) {
-	if len(c.args.Words) > 0 {
-		c.out.Usage("/memory flush takes no arguments")
-		return
-	}
 	count, problems := n.pending()
 	for _, p := range problems {
 		c.out.Notify("warning", "pi-memory: "+p)
 	}
 	if count == 0 {
+		if c.json {
+			c.out.Output(`{"written":0,"refused":0,"ops":[],"problems":[]}`)
+			return
+		}
 		c.out.Output("Nothing to flush: no staged facts are waiting.")
 		return
 	}
 	rep, err := n.flush()
 	if err != nil {
-		c.out.Fail("Flush failed: " + err.Error())
+		c.out.Fail("Flush failed, nothing was written: " + err.Error())
 		return
 	}
 	var lines []string
@@ -190,18 +121,32 @@ func (n *notesStore) cmdFlush(c *cmdCtx) {
 			lines = append(lines, "  refused  "+o.ID+" ("+o.Reason+"): "+o.Detail+"  "+oneLine(st.Text))
 		}
 	}
-	head := "Flushed " + plural(written+refused, "staged fact", "staged facts") + ": " + strconv.Itoa(written) + " written, " + strconv.Itoa(refused) + " refused."
-	c.out.Output(head + "\n" + strings.Join(lines, "\n"))
-	for _, w := range rep.warnings {
-		c.out.Notify("warning", "pi-memory: "+w)
+	left := count - written - refused
+	if c.json {
+		w := jsonw.Open(nil)
+		w.Int("written", int64(written))
+		w.Int("refused", int64(refused))
+		w.Int("pending", int64(left))
+		w.Raw("ops", jsonw.Array(nil, len(rep.ops), func(b []byte, i int) []byte { return append(b, trimNLBytes(rep.ops[i].Encode())...) }))
+		w.Strs("problems", nonNil(append(append([]string(nil), rep.warnings...), rep.problems...)))
+		c.out.Output(string(w.Close()))
+	} else {
+		head := "Flushed " + plural(written+refused, "staged fact", "staged facts") + ": " + strconv.Itoa(written) + " written, " + strconv.Itoa(refused) + " refused."
+		if left > 0 {
+			head += " " + plural(left, "fact stays", "facts stay") + " staged: it could not be written (see the warnings)."
+		}
+		c.out.Output(strings.TrimRight(head+"\n"+strings.Join(lines, "\n"), "\n"))
+		for _, w := range rep.warnings {
+			c.out.Notify("warning", "pi-memory: "+w)
+		}
+		for _, p := range rep.problems {
+			c.out.Notify("warning", "pi-memory: "+p)
+		}
 	}
-	for _, p := range rep.problems {
-		c.out.Notify("warning", "pi-memory: "+p)
-	}
-	if refused > 0 {
+	if refused > 0 || left > 0 {
 		c.out.exit = 1
 	}
-	if wroteLocal {
+	if wroteLocal && !c.json {
 		n.offerGitignore(c)
 	}
 }
@@ -216,24 +161,74 @@ func (n *notesStore) displayOf(file string) string {
 	return file
 }
 
+// cmdVerify rebuilds the page tables from the markdown and checks the files
+// the way a person would want before committing them: every file readable,
+// every index within its injection caps. It exits 1 when it finds a problem,
+// so a CI job or a git hook can run it.
 func (n *notesStore) cmdVerify(c *cmdCtx) {
 	n.loadAll()
-	var lines []string
+	type rebuilt struct {
+		sc    *noteScope
+		pages int
+	}
+	var done []rebuilt
+	var problems []string
 	for _, sc := range n.scopes {
+		if sc.readErr != nil {
+			problems = append(problems, "could not read "+sc.file+": "+sc.readErr.Error())
+		}
 		if !sc.exists {
 			continue
 		}
 		if err := n.rebuildTable(sc, nil); err != nil {
-			c.out.Fail("Could not rebuild " + sc.table + ": " + err.Error())
-			return
+			problems = append(problems, "could not rebuild "+sc.table+": "+err.Error())
+			continue
 		}
-		lines = append(lines, "  "+sc.name+"  "+sc.display+": "+plural(len(sc.pages), "page", "pages")+" → "+sc.table)
+		done = append(done, rebuilt{sc, len(sc.pages)})
+		lines := strings.Count(string(sc.data), "\n")
+		if len(sc.data) > 0 && sc.data[len(sc.data)-1] != '\n' {
+			lines++
+		}
+		if over := notes.OverCaps(lines, len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
+			problems = append(problems, sc.display+" is "+over+": only part of it is injected; move detail to topic files or archive/")
+		}
 	}
-	if len(lines) == 0 {
+	if len(problems) > 0 {
+		c.out.exit = 1
+	}
+	if c.json {
+		w := jsonw.Open(nil)
+		w.Bool("clean", len(problems) == 0)
+		w.Raw("scopes", jsonw.Array(nil, len(done), func(b []byte, i int) []byte {
+			o := jsonw.Open(b)
+			o.Str("scope", done[i].sc.name)
+			o.Str("file", done[i].sc.file)
+			o.Int("pages", int64(done[i].pages))
+			o.Str("pageTable", done[i].sc.table)
+			return o.Close()
+		}))
+		w.Strs("problems", nonNil(problems))
+		c.out.Output(string(w.Close()))
+		return
+	}
+	if len(done) == 0 && len(problems) == 0 {
 		c.out.Output("No memory file to index: " + n.whereToStart())
 		return
 	}
-	c.out.Output("Rebuilt the page tables from the markdown (it stays the source of truth):\n" + strings.Join(lines, "\n"))
+	var b strings.Builder
+	if len(done) > 0 {
+		b.WriteString("Rebuilt the page tables from the markdown (it stays the source of truth):")
+		for _, r := range done {
+			b.WriteString("\n  " + r.sc.name + "  " + r.sc.display + ": " + plural(r.pages, "page", "pages") + " → " + r.sc.table)
+		}
+	}
+	if len(problems) == 0 {
+		b.WriteString("\nNo problems found.")
+	}
+	for _, p := range problems {
+		b.WriteString("\nproblem: " + p)
+	}
+	c.out.Output(strings.TrimLeft(b.String(), "\n"))
 }
 
 func (n *notesStore) whereToStart() string {
@@ -260,10 +255,6 @@ func (n *notesStore) findPage(id string) (*noteScope, *notes.Page) {
 }
 
 func (n *notesStore) cmdConfirm(c *cmdCtx) {
-	if len(c.args.Words) != 1 {
-		c.out.Usage("/memory confirm takes one page id (P-…); /memory pages lists them")
-		return
-	}
 	sc, p := n.findPage(c.args.Words[0])
 	if p == nil {
 		c.out.Fail("No page " + strconv.Quote(c.args.Words[0]) + " in this session's memory files; /memory pages lists them.")
@@ -271,6 +262,14 @@ func (n *notesStore) cmdConfirm(c *cmdCtx) {
 	}
 	if err := n.rebuildTable(sc, []string{p.Hash}); err != nil {
 		c.out.Fail("Could not record the confirmation in " + sc.table + ": " + err.Error())
+		return
+	}
+	if c.json {
+		w := jsonw.Open(nil)
+		w.Str("confirmed", p.ID)
+		w.Str("file", sc.file)
+		w.Int("line", int64(p.Line))
+		c.out.Output(string(w.Close()))
 		return
 	}
 	c.out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + strconv.Itoa(p.Line) + "): " + trimNL(p.Form(notes.Summary, sc.display)))
@@ -281,7 +280,7 @@ func trimNL(s string) string { return strings.TrimRight(s, "\n") }
 // ---- Claude Code import --------------------------------------------------------
 
 func (n *notesStore) cmdImport(c *cmdCtx) {
-	if len(c.args.Words) != 1 || strings.ToLower(c.args.Words[0]) != "claude" {
+	if strings.ToLower(c.args.Words[0]) != "claude" {
 		c.out.Usage("/memory import takes one source: /memory import claude [--dry-run]")
 		return
 	}
@@ -340,41 +339,76 @@ func (n *notesStore) cmdImport(c *cmdCtx) {
 			known = append(known, notes.Page{Kind: notes.Fact, Text: op.Text})
 		}
 	}
-	var staged, skipped []string
+	type item struct {
+		where, section, text, id, note, why string
+	}
+	var staged, skipped []item
+	dry := c.args.Has("dry-run")
 	for _, cand := range cands {
-		where := cand.File + ":" + strconv.Itoa(cand.Line)
+		it := item{where: cand.File + ":" + strconv.Itoa(cand.Line), section: cand.Section, text: cand.Text}
 		if i := notes.Duplicate(cand.Text, known); i >= 0 {
-			skipped = append(skipped, "  skipped  "+where+"  "+cand.Text+" (already in memory)")
+			it.why = "already in memory"
+			skipped = append(skipped, it)
 			continue
 		}
-		if c.args.Has("dry-run") {
-			staged = append(staged, "  would stage  "+where+"  ["+cand.Section+"] "+cand.Text)
-		} else {
+		if !dry {
 			op, note, err := n.stage(scopeProject, cand.Section, cand.Text, "import:claude")
 			if err != nil {
-				skipped = append(skipped, "  skipped  "+where+"  ("+err.Error()+")")
+				it.why = err.Error()
+				skipped = append(skipped, it)
 				continue
 			}
-			if note != "" {
-				note = " (" + note + ")"
-			}
-			staged = append(staged, "  staged  "+op.ID+"  "+where+"  ["+cand.Section+"] "+op.Text+note)
+			it.id, it.text, it.note = op.ID, op.Text, note
 		}
+		staged = append(staged, it)
 		known = append(known, notes.Page{Kind: notes.Fact, Text: cand.Text})
+	}
+	if c.json {
+		enc := func(list []item) []byte {
+			return jsonw.Array(nil, len(list), func(b []byte, i int) []byte {
+				o := jsonw.Open(b)
+				o.Str("from", list[i].where)
+				o.Str("section", list[i].section)
+				o.Str("text", list[i].text)
+				o.Str("id", list[i].id)
+				o.Str("note", list[i].note)
+				o.Str("why", list[i].why)
+				return o.Close()
+			})
+		}
+		w := jsonw.Open(nil)
+		w.Bool("dryRun", dry)
+		w.Str("source", dir)
+		w.Str("file", sc.file)
+		w.Raw("staged", enc(staged))
+		w.Raw("skipped", enc(skipped))
+		c.out.Output(string(w.Close()))
+		return
 	}
 	var b strings.Builder
 	verb := "Staged"
-	if c.args.Has("dry-run") {
+	if dry {
 		verb = "Would stage (dry run, nothing written)"
 	}
-	b.WriteString(verb + " " + plural(len(staged), "fact", "facts") + " from " + dir + " (read only) for " + sc.display + "; " + strconv.Itoa(len(skipped)) + " already known.")
-	for _, l := range staged {
-		b.WriteString("\n" + l)
+	b.WriteString(verb + " " + plural(len(staged), "fact", "facts") + " from " + dir + " (read only) for " + sc.display + "; " + strconv.Itoa(len(skipped)) + " skipped.")
+	for _, it := range staged {
+		switch {
+		case dry:
+			b.WriteString("\n  would stage  " + it.where + "  [" + it.section + "] " + it.text)
+		case it.note != "":
+			b.WriteString("\n  staged  " + it.id + "  " + it.where + "  [" + it.section + "] " + it.text + " (" + it.note + ")")
+		default:
+			b.WriteString("\n  staged  " + it.id + "  " + it.where + "  [" + it.section + "] " + it.text)
+		}
 	}
-	for _, l := range skipped {
-		b.WriteString("\n" + l)
+	for _, it := range skipped {
+		if it.why == "already in memory" {
+			b.WriteString("\n  skipped  " + it.where + "  " + it.text + " (already in memory)")
+		} else {
+			b.WriteString("\n  skipped  " + it.where + "  (" + it.why + ")")
+		}
 	}
-	if len(staged) > 0 && !c.args.Has("dry-run") {
+	if len(staged) > 0 && !dry {
 		b.WriteString("\n/memory flush writes them (each is checked again then).")
 	}
 	c.out.Output(b.String())
@@ -435,41 +469,52 @@ func (n *notesStore) offerGitignore(c *cmdCtx) {
 			out.Output("Left .gitignore as it is; /memory gitignore adds it later.")
 			return
 		}
-		n.addGitignore(out)
+		if file, err := n.addGitignore(); err != nil {
+			out.Fail(err.Error())
+		} else {
+			out.Output("Added /" + rel + " to " + file + ".")
+		}
 	})
 }
 
 func (n *notesStore) cmdGitignore(c *cmdCtx) {
-	if len(c.args.Words) > 0 {
-		c.out.Usage("/memory gitignore takes no arguments")
-		return
-	}
 	if n.scope(scopeLocal) == nil {
 		_, err := n.scopeFor(scopeLocal)
 		c.out.Fail("Not written: " + err.Error())
 		return
 	}
 	if ok, pat := n.localIgnored(); ok {
+		if c.json {
+			c.out.Output(`{"changed":false,"pattern":` + string(jsonw.String(nil, pat)) + `}`)
+			return
+		}
 		c.out.Output(path.Join(notesProjectDir, notesLocal) + " is already ignored by the pattern " + strconv.Quote(pat) + " in .gitignore; nothing changed.")
 		return
 	}
-	n.addGitignore(c.out)
+	file, err := n.addGitignore()
+	switch {
+	case err != nil:
+		c.out.Fail(err.Error())
+	case c.json:
+		c.out.Output(`{"changed":true,"file":` + string(jsonw.String(nil, file)) + `}`)
+	default:
+		c.out.Output("Added /" + path.Join(notesProjectDir, notesLocal) + " to " + file + ".")
+	}
 }
 
-func (n *notesStore) addGitignore(out *Out) {
+// addGitignore appends the personal notes file to the project's .gitignore.
+func (n *notesStore) addGitignore() (string, error) {
 	file := path.Join(n.s.ProjectRoot, ".gitignore")
 	line := "/" + path.Join(notesProjectDir, notesLocal) + "\n"
 	if data, err := readFile(n.h, file, maxConfig); err == nil && len(data) > 0 && data[len(data)-1] != '\n' {
 		line = "\n" + line
 	} else if err != nil && !hostio.IsNotFound(err) {
-		out.Fail("Could not read " + file + ": " + err.Error())
-		return
+		return file, errors.New("Could not read " + file + ": " + err.Error())
 	}
 	if err := n.h.Append(file, []byte(line)); err != nil {
-		out.Fail("Could not write " + file + ": " + err.Error())
-		return
+		return file, errors.New("Could not write " + file + ": " + err.Error())
 	}
-	out.Output("Added " + strings.TrimSpace(line) + " to " + file + ".")
+	return file, nil
 }
 
 // sortStrings sorts a short list in place. (sort.Strings would pull the
@@ -481,3 +526,6 @@ func sortStrings(a []string) {
 		}
 	}
 }
+
+// oneLine collapses whitespace runs (newlines included) to single spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

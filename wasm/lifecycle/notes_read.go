@@ -2,6 +2,8 @@ package lifecycle
 
 import (
 	"path"
+
+	"github.com/pi-memory/pi-memory/wasm/budget"
 	"strconv"
 	"strings"
 
@@ -78,16 +80,17 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 	reps := n.report()
 	pending, _ := n.pending()
 	last := 0
-	for _, r := range n.last {
+	for _, r := range n.s.last {
 		if r.Store == "notes" {
 			last = r.Bytes
 		}
 	}
+	inject := n.e.may(n, Inject)
 	if c.json {
 		w := jsonw.Open(nil)
 		w.Bool("enabled", n.cfg.Enabled)
 		w.Str("disabledBy", n.cfg.DisabledBy)
-		w.Bool("injecting", n.cfg.Enabled && !n.s.NoMemory)
+		w.Bool("injecting", inject == "")
 		w.Bool("trusted", n.s.Trusted)
 		w.Str("globalConfig", n.globalCfg)
 		w.Bool("globalConfigPresent", n.cfg.GlobalPresent)
@@ -98,7 +101,7 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 		w.Int("maxInjectBytes", int64(n.cfg.MaxInjectBytes))
 		w.Int("maxMemoryTokens", int64(n.cfg.MaxMemoryTokens))
 		w.Int("blockBytes", int64(len(n.block)))
-		w.Int("blockTokens", int64(notesTokens(n.block)))
+		w.Int("blockTokens", int64(budget.EstimateTokens(n.block)))
 		w.Int("pending", int64(pending))
 		w.Raw("scopes", jsonw.Array(nil, len(reps), func(b []byte, i int) []byte {
 			r := &reps[i]
@@ -124,8 +127,8 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 	switch {
 	case !n.cfg.Enabled:
 		b.WriteString("Markdown memory: off (disabled by " + n.cfg.DisabledBy + "; nothing is read beyond the configs, nothing is written)\n")
-	case n.s.NoMemory:
-		b.WriteString("Markdown memory: on, but injection is off for this session (/memory on resumes it)\n")
+	case inject != "":
+		b.WriteString("Markdown memory: on, but nothing is injected: " + inject + "\n")
 	default:
 		b.WriteString("Markdown memory: on, injected before every prompt\n")
 	}
@@ -168,7 +171,7 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 			b.WriteString("  warning: " + w + "\n")
 		}
 	}
-	b.WriteString("\nBlock: " + strconv.Itoa(len(n.block)) + " bytes ≈ " + strconv.Itoa(notesTokens(n.block)) + " tokens of " + strconv.Itoa(n.cfg.MaxMemoryTokens) + " (maxMemoryTokens)")
+	b.WriteString("\nBlock: " + strconv.Itoa(len(n.block)) + " bytes ≈ " + strconv.Itoa(budget.EstimateTokens(n.block)) + " tokens of " + strconv.Itoa(n.cfg.MaxMemoryTokens) + " (maxMemoryTokens)")
 	if n.cfg.PageTableInjection {
 		b.WriteString(", typed pages")
 	} else {
@@ -178,7 +181,7 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 		b.WriteString("; " + plural(len(n.residency.Faults), "page does", "pages do") + " not fit (/memory faults)")
 	}
 	b.WriteString("\n")
-	if n.last != nil {
+	if n.s.last != nil {
 		b.WriteString("Last turn injected " + strconv.Itoa(last) + " bytes of notes (/memory last shows it)\n")
 	}
 	if pending > 0 {
@@ -205,8 +208,6 @@ func scopeTitle(name string) string {
 		return "Personal notes"
 	}
 }
-
-func notesTokens(s string) int { return (len(s) + 3) / 4 }
 
 // ---- /memory pages -------------------------------------------------------------
 
@@ -705,67 +706,4 @@ func (n *notesStore) cmdTrace(c *cmdCtx) {
 		}
 	}
 	c.out.Output(b.String())
-}
-
-func (n *notesStore) cmdLast(c *cmdCtx) {
-	if n.last == nil {
-		msg := "No turn has run in this session yet, so nothing was injected."
-		if traces, _, err := n.readTraces(); err == nil {
-			for i := len(traces) - 1; i >= 0; i-- {
-				if traces[i].Kind == "inject" {
-					msg += " The newest traced injection is " + traces[i].ID + " (" + decision.FormatTime(traces[i].T) + "): /memory trace " + traces[i].ID + "."
-					break
-				}
-			}
-		}
-		if c.json {
-			c.out.Output(`{"turn":false,"stores":[]}`)
-			return
-		}
-		c.out.Output(msg)
-		return
-	}
-	if c.json {
-		w := jsonw.Open(nil)
-		w.Bool("turn", true)
-		w.Str("trace", n.lastTraceID)
-		w.Raw("stores", jsonw.Array(nil, len(n.last), func(b []byte, i int) []byte {
-			r := &n.last[i]
-			o := jsonw.Open(b)
-			o.Str("store", r.Store)
-			o.Int("bytes", int64(r.Bytes))
-			o.Int("tokens", int64(r.Tokens))
-			o.Int("cap", int64(r.Cap))
-			o.Str("text", r.Text)
-			return o.Close()
-		}))
-		c.out.Output(string(w.Close()))
-		return
-	}
-	var b strings.Builder
-	total := 0
-	for _, r := range n.last {
-		total += r.Bytes
-	}
-	b.WriteString("The previous turn appended " + strconv.Itoa(total) + " bytes ≈ " + strconv.Itoa(notesTokens(strings.Repeat(" ", total))) + " tokens to the system prompt")
-	if n.lastTraceID != "" {
-		b.WriteString(" (trace " + n.lastTraceID + ")")
-	}
-	b.WriteString(":")
-	for _, r := range n.last {
-		b.WriteString("\n\n--- " + r.Store + ": " + strconv.Itoa(r.Bytes) + " bytes ≈ " + strconv.Itoa(r.Tokens) + " tokens (cap " + storeCap(r.Store, r.Cap) + ") ---")
-		if r.Text == "" {
-			b.WriteString("\n(nothing)")
-		} else {
-			b.WriteString("\n" + strings.TrimRight(r.Text, "\n"))
-		}
-	}
-	c.out.Output(b.String())
-}
-
-func storeCap(store string, capBytes int) string {
-	if store == "decisions" {
-		return strconv.Itoa(decision.MaxSectionChars) + " characters"
-	}
-	return strconv.Itoa(capBytes) + " bytes"
 }

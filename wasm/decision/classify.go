@@ -1,0 +1,166 @@
+package decision
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/tidwall/gjson"
+)
+
+// Auto-capture (seed 000, v2): candidates found in a prompt are classified
+// when the run ends — by the rule score, or by the model for the ones the
+// configured classifier sends it — then deduplicated and capped before a
+// person sees them. Everything here is pure; the lifecycle makes the model
+// call and shows the dialogs.
+
+// ByRule keeps the explicit candidates and those the rule classifier scores
+// at or above the threshold.
+func (c *Config) ByRule(cands []Candidate) []Candidate {
+	var out []Candidate
+	for _, k := range cands {
+		if k.Explicit || k.Score >= c.Threshold {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// ToAsk returns the candidates the model must judge: all of them with the
+// "llm" classifier, the unsure ones (neither explicit nor over the
+// threshold) with "hybrid", none with "rule".
+func (c *Config) ToAsk(cands []Candidate) []Candidate {
+	var ask []Candidate
+	for _, k := range cands {
+		switch {
+		case c.Classifier == "llm":
+			ask = append(ask, k)
+		case c.Classifier == "hybrid" && !k.Explicit && k.Score < c.Threshold:
+			ask = append(ask, k)
+		}
+	}
+	return ask
+}
+
+// ClassifierSystem is the model's instruction for judging candidates.
+const ClassifierSystem = "You classify sentences a developer wrote to a coding agent. A decision is a chosen, actionable rule for the project that had alternatives (for example \"Use PostgreSQL for the primary database\", \"Never commit generated files\"). Tasks, questions, one-off instructions and plain facts are not decisions. Answer with JSON only: an array of objects {\"n\": <number>, \"decision\": true|false, \"confidence\": <0..1>}."
+
+// ClassifierPrompt numbers the candidates for the model, redacted: a
+// secret never leaves the machine in a model call.
+//
+//	ClassifierPrompt([{Text: "Use pnpm"}, {Text: "Always run lint"}]) => "1. Use pnpm\n2. Always run lint\n"
+func ClassifierPrompt(cands []Candidate) string {
+	var b strings.Builder
+	for i, k := range cands {
+		text, _ := redact.String(k.Text)
+		b.WriteString(strconv.Itoa(i+1) + ". " + oneLine(text) + "\n")
+	}
+	return b.String()
+}
+
+// Verdicts is the model's answer about the asked candidates: a confidence
+// per candidate it judged (0 for "not a decision"), by position.
+type Verdicts struct {
+	Conf   []float64
+	Judged []bool
+}
+
+// ParseVerdicts reads the model's answer about n candidates: the first JSON
+// array in it, whose objects carry "n" (1-based), "decision" and
+// "confidence". Entries out of range or of the wrong shape are ignored; an
+// answer with no readable array reports false, and the caller falls back to
+// the rule classifier. The answer is outside data: it never panics.
+//
+//	ParseVerdicts(`Sure: [{"n":1,"decision":true,"confidence":0.9}]`, 2) => Conf [0.9 0], Judged [true false], true
+func ParseVerdicts(answer string, n int) (Verdicts, bool) {
+	start, end := strings.IndexByte(answer, '['), strings.LastIndexByte(answer, ']')
+	if start < 0 || end < start || !gjson.Valid(answer[start:end+1]) {
+		return Verdicts{}, false
+	}
+	arr := gjson.Parse(answer[start : end+1])
+	if !arr.IsArray() {
+		return Verdicts{}, false
+	}
+	v := Verdicts{Conf: make([]float64, n), Judged: make([]bool, n)}
+	arr.ForEach(func(_, e gjson.Result) bool {
+		if !e.IsObject() {
+			return true
+		}
+		k := e.Get("n")
+		if k.Type != gjson.Number || k.Num != float64(int(k.Num)) || k.Num < 1 || k.Num > float64(n) {
+			return true
+		}
+		i := int(k.Num) - 1
+		conf := e.Get("confidence").Float()
+		if conf < 0 || conf != conf {
+			conf = 0
+		}
+		if conf > 1 {
+			conf = 1
+		}
+		if e.Get("decision").Type != gjson.True {
+			conf = 0
+		}
+		v.Conf[i], v.Judged[i] = conf, true
+		return true
+	})
+	return v, true
+}
+
+// ByModel applies the model's verdicts about the asked candidates (asked[i]
+// judged by v at i). A candidate the model was not asked about passes by the
+// rule (hybrid: explicit or confident ones); one it was asked about passes
+// when it judged it a decision at or above the threshold. With the "llm"
+// classifier only what the model judged passes.
+func (c *Config) ByModel(all, asked []Candidate, v Verdicts) []Candidate {
+	var out []Candidate
+	for _, k := range all {
+		i := indexOf(asked, k.Text)
+		switch {
+		case i < 0 && c.Classifier == "llm":
+		case i < 0:
+			if k.Explicit || k.Score >= c.Threshold {
+				out = append(out, k)
+			}
+		case i < len(v.Judged) && v.Judged[i] && v.Conf[i] >= c.Threshold:
+			k.Score = v.Conf[i]
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func indexOf(cands []Candidate, text string) int {
+	for i, k := range cands {
+		if k.Text == text {
+			return i
+		}
+	}
+	return -1
+}
+
+// Fresh redacts the candidates and drops those that duplicate a decision of
+// the state or an earlier candidate, keeping at most max.
+func (s *State) Fresh(cands []Candidate, max int) []Candidate {
+	var fresh []Candidate
+	for _, k := range cands {
+		if len(fresh) == max {
+			break
+		}
+		k.Text, _ = redact.String(k.Text)
+		if dups, _ := s.Check(k.Text); len(dups) > 0 {
+			continue
+		}
+		dup := false
+		for _, f := range fresh {
+			if Normalize(f.Text) == Normalize(k.Text) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			fresh = append(fresh, k)
+		}
+	}
+	return fresh
+}

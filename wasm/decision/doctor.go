@@ -1,0 +1,129 @@
+package decision
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+)
+
+// Finding is one problem doctor reports about one line of the log.
+type Finding struct {
+	Line int
+	Kind string // a ProblemKind's name, "torn" or "dangling"
+	ID   string
+	Msg  string
+}
+
+// Report is what doctor found: bad lines, dangling references, and the
+// near-duplicate and conflicting pairs among active decisions.
+type Report struct {
+	Lines, Events, Live int
+	Findings            []Finding
+	Pairs               []string
+	PairsScanned        bool // false when there were too many active decisions to compare pairwise
+	Active              int
+}
+
+// doctorPairLimit bounds the pairwise duplicate/conflict scan among active
+// decisions; beyond it doctor says it skipped the scan rather than stall.
+const doctorPairLimit = 3000
+
+// Diagnose checks the state as replayed: the replay's problems, the torn
+// tail the caller found (nil when none), references to decisions that do
+// not exist, and near-duplicate or conflicting active pairs not yet marked.
+func (s *State) Diagnose(torn *Finding) Report {
+	rep := Report{Lines: s.Lines, Events: s.Events, Live: s.Len()}
+	for _, p := range s.Problems {
+		rep.Findings = append(rep.Findings, Finding{p.Line, p.Kind.String(), p.ID, p.Msg})
+	}
+	if torn != nil {
+		rep.Findings = append(rep.Findings, *torn)
+	}
+	active := s.WithStatus(Active).All()
+	rep.Active = len(active)
+	for _, x := range s.All().All() {
+		if x.Supersedes != "" && s.Get(x.Supersedes) == nil && !s.WasRemoved(x.Supersedes) {
+			rep.Findings = append(rep.Findings, Finding{x.AddLine, "dangling", x.ID, x.ID + " supersedes " + x.Supersedes + ", which was never added"})
+		}
+		for _, o := range x.Conflicts {
+			if s.Get(o) == nil {
+				rep.Findings = append(rep.Findings, Finding{x.LastLine, "dangling", x.ID, x.ID + " is marked as conflicting with " + o + ", which does not exist (any more)"})
+			}
+		}
+	}
+	rep.PairsScanned = len(active) <= doctorPairLimit
+	if rep.PairsScanned {
+		seen := make(map[string]int, len(active))
+		for i, a := range active {
+			seen[a.ID] = i
+		}
+		for i, a := range active {
+			dups, conflicts := s.Check(a.Short(), a.ID)
+			for _, m := range dups {
+				if j, ok := seen[m.D.ID]; ok && j < i { // each pair once
+					rep.Pairs = append(rep.Pairs, "duplicate: "+a.ID+" ≈ "+m.D.ID+" ("+Likeness(m, a.Short())+")")
+				}
+			}
+			for _, m := range conflicts {
+				if j, ok := seen[m.D.ID]; ok && j < i && !contains(a.Conflicts, m.D.ID) {
+					rep.Pairs = append(rep.Pairs, "conflict: "+a.ID+" ↔ "+m.D.ID+" ("+m.Reason+")")
+				}
+			}
+		}
+	}
+	return rep
+}
+
+// Clean reports whether doctor found nothing to fix.
+func (r *Report) Clean() bool { return len(r.Findings) == 0 && len(r.Pairs) == 0 }
+
+// Text is the report as doctor prints it after the log's name.
+func (r *Report) Text() string {
+	var sb strings.Builder
+	sb.WriteString(plural(r.Lines, "line", "lines") + ", " + plural(r.Events, "event", "events") + " applied, " + plural(r.Live, "decision", "decisions") + " live.")
+	if r.Clean() {
+		sb.WriteString("\nNo problems found.")
+	}
+	for _, f := range r.Findings {
+		sb.WriteString("\nline " + strconv.Itoa(f.Line) + ": " + f.Kind + " — " + f.Msg)
+	}
+	for _, p := range r.Pairs {
+		sb.WriteString("\n" + p)
+	}
+	if !r.PairsScanned {
+		sb.WriteString("\n(" + strconv.Itoa(r.Active) + " active decisions: the pairwise duplicate/conflict scan is skipped above " + strconv.Itoa(doctorPairLimit) + ")")
+	}
+	if len(r.Findings) > 0 {
+		sb.WriteString("\nBad lines are kept on disk untouched and skipped on replay; fix or delete them by hand if you wish.")
+	}
+	return sb.String()
+}
+
+// AppendJSON writes the report as doctor --json prints it.
+func (r *Report) AppendJSON(b []byte, log string) []byte {
+	w := jsonw.Open(b)
+	w.Str("log", log)
+	w.Int("lines", int64(r.Lines))
+	w.Int("events", int64(r.Events))
+	w.Bool("clean", r.Clean())
+	w.Raw("problems", jsonw.Array(nil, len(r.Findings), func(b []byte, i int) []byte {
+		f := &r.Findings[i]
+		o := jsonw.Open(b)
+		o.Int("line", int64(f.Line))
+		o.Str("kind", f.Kind)
+		o.Str("id", f.ID)
+		o.Str("message", f.Msg)
+		return o.Close()
+	}))
+	w.Strs("activePairs", nonNil(r.Pairs))
+	w.Bool("pairsScanned", r.PairsScanned)
+	return w.Close()
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

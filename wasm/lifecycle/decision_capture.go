@@ -1,0 +1,134 @@
+package lifecycle
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/tidwall/gjson"
+)
+
+// Auto-capture (seed 000, v2): the prompt's candidates are held from
+// before_agent_start until the run ends, then classified, deduplicated,
+// capped and offered one dialog at a time. The rules (what is a candidate,
+// the classifiers, the model's answer) are the decision package's; this file
+// runs the model call and the dialogs.
+
+// capture reviews the candidates held since before_agent_start.
+func (d *decisions) capture(out *Out, pending []decision.Candidate) {
+	if len(pending) == 0 || !d.cfg.AutoCapture || d.e.may(d, Capture) != "" {
+		return
+	}
+	if err := d.usable(); err != nil {
+		return
+	}
+	ask := d.cfg.ToAsk(pending)
+	if len(ask) == 0 {
+		d.review(out, d.cfg.ByRule(pending))
+		return
+	}
+	d.e.Complete(out, decision.ClassifierSystem, decision.ClassifierPrompt(ask), 400, func(out *Out, v gjson.Result) {
+		verdicts, ok := decision.Verdicts{}, false
+		if v.Get("error").String() == "" && v.Get("text").Exists() {
+			verdicts, ok = decision.ParseVerdicts(v.Get("text").String(), len(ask))
+		}
+		if !ok {
+			d.h.Log(2, "pi-memory: the decision classifier gave no usable answer ("+v.Get("error").String()+"); falling back to the rule classifier")
+			d.review(out, d.cfg.ByRule(pending))
+			return
+		}
+		d.review(out, d.cfg.ByModel(pending, ask, verdicts))
+	})
+}
+
+// review saves the fresh candidates: directly when confirm is off, else one
+// dialog at a time (pi has no multi-select). Without a UI nothing is
+// guessed: the candidates are named in a notice.
+func (d *decisions) review(out *Out, cands []decision.Candidate) {
+	fresh := d.st.Fresh(cands, d.cfg.MaxPerTurn)
+	if len(fresh) == 0 {
+		return
+	}
+	if !d.cfg.Confirm {
+		for _, c := range fresh {
+			d.saveCandidate(out, c, false)
+		}
+		return
+	}
+	if !d.s.HasUI {
+		q := make([]string, len(fresh))
+		for i, c := range fresh {
+			q[i] = strconv.Quote(c.Text)
+		}
+		out.Notify("warning", "pi-memory: "+plural(len(fresh), "decision candidate was", "decision candidates were")+
+			" not saved, because confirming needs a UI: "+strings.Join(q, ", ")+". Add it with /decision add, or set autoCapture.confirm to false.")
+		return
+	}
+	d.reviewNext(out, fresh, 0)
+}
+
+const (
+	optSave    = "Save"
+	optSkip    = "Skip"
+	optSaveAll = "Save this and all remaining"
+	optSkipAll = "Skip all remaining"
+)
+
+func (d *decisions) reviewNext(out *Out, cands []decision.Candidate, i int) {
+	if i >= len(cands) {
+		return
+	}
+	c := cands[i]
+	if len(cands) == 1 {
+		d.e.Confirm(out, "Save as a project decision?", c.Text, func(out *Out, v gjson.Result) {
+			if v.Type == gjson.True {
+				d.caughtUp(out, func() { d.saveCandidate(out, c, true) })
+			}
+		})
+		return
+	}
+	title := "Decision " + strconv.Itoa(i+1) + " of " + strconv.Itoa(len(cands)) + ": " + c.Text
+	d.e.Select(out, title, []string{optSave, optSkip, optSaveAll, optSkipAll}, func(out *Out, v gjson.Result) {
+		switch v.String() {
+		case optSave:
+			d.caughtUp(out, func() {
+				if d.saveCandidate(out, c, true) {
+					d.reviewNext(out, cands, i+1)
+				}
+			})
+		case optSaveAll:
+			d.caughtUp(out, func() {
+				for _, rest := range cands[i:] {
+					if !d.saveCandidate(out, rest, false) {
+						break
+					}
+				}
+			})
+		case optSkip:
+			d.reviewNext(out, cands, i+1)
+		default: // skip all, or dismissed
+		}
+	})
+}
+
+// saveCandidate writes one confirmed candidate after deduplicating it again
+// (memory may have changed during the review). A conflict with an active
+// decision asks how to settle it when ask is set, else keeps both, marked.
+// It reports false when it parked a dialog or failed (the caller stops).
+func (d *decisions) saveCandidate(out *Out, c decision.Candidate, ask bool) bool {
+	dups, conflicts := d.st.Check(c.Text)
+	if len(dups) > 0 {
+		out.Notify("info", "pi-memory: not saved, already recorded as "+dups[0].D.ID+": "+strconv.Quote(c.Text))
+		return true
+	}
+	p := decision.Proposal{Text: c.Text, Source: "auto-capture", Confidence: c.Score}
+	if len(conflicts) > 0 && ask && !out.Blocked() {
+		d.askConflict(out, false, conflicts[0], p, "Skip")
+		return false
+	}
+	for _, m := range conflicts {
+		p.Conflicts = append(p.Conflicts, m.D.ID)
+	}
+	d.add(out, false, p)
+	return out.Exit() == 0
+}

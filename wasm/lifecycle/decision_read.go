@@ -1,0 +1,270 @@
+package lifecycle
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+)
+
+// The /decision commands that only look: list, search, show, status, doctor.
+// How a decision is rendered is the decision package's; this file picks
+// what to show and says it.
+
+func (d *decisions) cmdList(c *cmdCtx) {
+	var list decision.Hits
+	title := "active decisions"
+	switch {
+	case c.args.Has("all"):
+		list, title = d.st.All(), "decisions"
+	case c.args.Value("status") != "":
+		st := decision.ParseStatus(strings.ToLower(c.args.Value("status")))
+		if st == decision.StatusNone {
+			c.out.Usage("/decision list: --status must be active, draft, rejected or superseded")
+			return
+		}
+		list, title = d.st.WithStatus(st), st.String()+" decisions"
+	default:
+		list = d.st.WithStatus(decision.Active)
+	}
+	d.printList(c, list, title)
+}
+
+func (d *decisions) cmdSearch(c *cmdCtx) {
+	q := decision.ParseQuery(c.args.Words)
+	if len(q.BadTerms) > 0 {
+		c.out.Usage("/decision search: unknown status in " + strings.Join(q.BadTerms, ", ") + " (use active, draft, rejected or superseded)")
+		return
+	}
+	d.printList(c, d.st.Search(q), "matching decisions")
+}
+
+// printList shows a list newest first. Text output is cut at --limit
+// (default 50) and says how many more there are; JSON output is complete
+// unless --limit is given, so a script never gets a silently cut list.
+func (d *decisions) printList(c *cmdCtx, list decision.Hits, title string) {
+	limit := 50
+	if c.json {
+		limit = 0
+	}
+	if v := c.args.Value("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			c.out.Usage("--limit must be a whole number (0 = no limit)")
+			return
+		}
+		limit = n
+	}
+	total := list.Len()
+	shown := total
+	if limit > 0 && shown > limit {
+		shown = limit
+	}
+	if c.json {
+		c.out.Output(string(jsonw.Array(nil, shown, func(b []byte, i int) []byte { return decision.AppendJSON(b, list.At(i)) })))
+		return
+	}
+	if total == 0 {
+		c.out.Output("No " + title + ".")
+		return
+	}
+	var sb strings.Builder
+	sb.WriteString(plural(total, strings.TrimSuffix(title, "s"), title))
+	sb.WriteString(" (newest first):")
+	for i := 0; i < shown; i++ {
+		sb.WriteString("\n")
+		sb.WriteString(decision.ListLine(list.At(i)))
+	}
+	if total > shown {
+		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; use --limit N (0 for all).")
+	}
+	c.out.Output(sb.String())
+}
+
+func (d *decisions) cmdShow(c *cmdCtx) {
+	x := d.need(c.out, c.args.Words[0])
+	if x == nil {
+		return
+	}
+	if c.json {
+		c.out.Output(string(decision.AppendJSON(nil, x)))
+		return
+	}
+	c.out.Output(decision.ShowText(x))
+}
+
+// need returns the live decision id names, or says why there is none.
+func (d *decisions) need(out *Out, id string) *decision.Decision {
+	if x := d.st.Get(id); x != nil {
+		return x
+	}
+	switch {
+	case d.st.WasRemoved(id):
+		out.Fail(id + " was removed; /decision list shows the live decisions.")
+	case !decision.ValidID(id):
+		out.Fail(strconv.Quote(id) + " is not a decision id (they look like D-2026-02-27-0001).")
+	default:
+		out.Fail("No decision " + id + " in " + d.log + "; /decision search finds one by its words.")
+	}
+	return nil
+}
+
+func (d *decisions) cmdStatus(c *cmdCtx) {
+	why := d.e.may(d, Read)
+	if why == "" {
+		if err := d.refresh(); err != nil {
+			c.out.Fail("Could not read " + d.log + ": " + err.Error())
+			return
+		}
+	}
+	inject := d.e.may(d, Inject)
+	if c.json {
+		c.out.Output(string(d.statusJSON(why, inject)))
+		return
+	}
+	var sb strings.Builder
+	if why == "" {
+		sb.WriteString("Decision memory: on")
+	} else {
+		sb.WriteString("Decision memory: off — " + why)
+	}
+	sb.WriteString("\nProject: " + d.s.ProjectRoot + " (id " + d.s.ProjectHash + ")")
+	sb.WriteString("\nConfig: global " + presence(d.globalCfg, d.cfg.GlobalPresent) + "; project " + presence(d.projCfg, d.cfg.ProjectPresent))
+	if why == "" {
+		if d.cur.Offset == 0 && d.st.Lines == 0 {
+			sb.WriteString("\nLog: " + d.log + " (not created yet; it appears on the first write)")
+		} else {
+			sb.WriteString("\nLog: " + d.log + " (" + plural(d.st.Lines, "line", "lines") + ", " + strconv.FormatInt(d.cur.Offset, 10) + " bytes)")
+		}
+		sb.WriteString("\nDecisions: " + strconv.Itoa(d.st.Count(decision.Active)) + " active, " +
+			strconv.Itoa(d.st.Count(decision.Draft)) + " draft, " + strconv.Itoa(d.st.Count(decision.Rejected)) + " rejected, " +
+			strconv.Itoa(d.st.Count(decision.Superseded)) + " superseded")
+		sec := d.section()
+		inj := "nothing (no active decisions)"
+		if sec != "" {
+			inj = strconv.Itoa(len([]rune(sec))) + " of " + strconv.Itoa(decision.MaxSectionChars) + " chars, up to " + strconv.Itoa(d.cfg.MaxDecisions) + " decisions"
+		}
+		if inject != "" {
+			inj += " — but " + inject
+		}
+		sb.WriteString("\nInjected each turn: " + inj)
+		ac := "off"
+		if d.cfg.AutoCapture {
+			ac = "on (" + d.cfg.Classifier + " classifier, threshold " + strconv.FormatFloat(d.cfg.Threshold, 'g', -1, 64) + ", max " + strconv.Itoa(d.cfg.MaxPerTurn) + " per turn"
+			if d.cfg.Confirm {
+				ac += ", asks before saving)"
+			} else {
+				ac += ", saves without asking)"
+			}
+		}
+		sb.WriteString("\nAuto-capture: " + ac)
+		sb.WriteString("\nRetention: " + d.retentionText())
+		if d.snap != "" && d.snapNote != "" {
+			sb.WriteString("\nSnapshot: " + d.snap + " — " + d.snapNote)
+		}
+		if n := d.lineFindings(); n > 0 {
+			sb.WriteString("\nProblems: " + plural(n, "line needs", "lines need") + " attention; run /decision doctor")
+		}
+	}
+	c.out.Output(sb.String())
+}
+
+func (d *decisions) retentionText() string {
+	r := d.cfg.RetentionDays
+	return "draft " + strconv.Itoa(r[decision.Draft]) + "d, rejected " + strconv.Itoa(r[decision.Rejected]) + "d, superseded " + strconv.Itoa(r[decision.Superseded]) + "d"
+}
+
+func presence(p string, present bool) string {
+	if p == "" {
+		return "(none)"
+	}
+	if present {
+		return p
+	}
+	return p + " (absent)"
+}
+
+func (d *decisions) statusJSON(why, inject string) []byte {
+	w := jsonw.Open(nil)
+	w.Bool("enabled", why == "")
+	if why != "" {
+		w.Str("reason", why)
+	}
+	w.Bool("injecting", why == "" && inject == "")
+	w.Str("projectRoot", d.s.ProjectRoot)
+	w.Str("projectId", d.s.ProjectHash)
+	w.Str("log", d.log)
+	w.Str("globalConfig", d.globalCfg)
+	w.Bool("globalConfigPresent", d.cfg.GlobalPresent)
+	w.Str("projectConfig", d.projCfg)
+	w.Bool("projectConfigPresent", d.cfg.ProjectPresent)
+	if why == "" {
+		w.Int("lines", int64(d.st.Lines))
+		w.Int("bytes", d.cur.Offset)
+		counts := jsonw.Open(nil)
+		for st := decision.Active; st <= decision.Superseded; st++ {
+			counts.Int(st.String(), int64(d.st.Count(st)))
+		}
+		w.Raw("counts", counts.Close())
+		w.Int("injectedChars", int64(len([]rune(d.section()))))
+		w.Int("maxDecisions", int64(d.cfg.MaxDecisions))
+		w.Int("problems", int64(d.lineFindings()))
+		if d.snap != "" {
+			w.Str("snapshot", d.snap)
+			w.Str("snapshotNote", d.snapNote)
+		}
+	}
+	return w.Close()
+}
+
+// cmdDoctor checks the log and exits 1 when it finds a problem, so a CI job
+// or a git hook can run it.
+func (d *decisions) cmdDoctor(c *cmdCtx) {
+	var torn *decision.Finding
+	if line, text := d.tornTail(); text != "" {
+		torn = &decision.Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(cutText(text, 80)) +
+			"; it stays on disk and the next write starts on a new line"}
+	}
+	rep := d.st.Diagnose(torn)
+	if c.json {
+		c.out.Output(string(rep.AppendJSON(nil, d.log)))
+	} else {
+		c.out.Output("Doctor: " + d.log + " — " + rep.Text())
+	}
+	if !rep.Clean() {
+		c.out.exit = 1
+	}
+}
+
+// tornTail returns the unterminated bytes at the end of the log that replay
+// left alone (a crash mid-write), with their line number; "" when none.
+func (d *decisions) tornTail() (int, string) {
+	info, err := d.h.Stat(d.log)
+	if err != nil || info.Size <= d.cur.Offset {
+		return 0, ""
+	}
+	line, text, err := decision.TornTail(d.readAt, d.cur, info.Size)
+	if err != nil || strings.TrimSpace(text) == "" {
+		return 0, ""
+	}
+	return line, text
+}
+
+// lineFindings counts what doctor lists line by line: replay problems and a
+// torn tail.
+func (d *decisions) lineFindings() int {
+	n := len(d.st.Problems)
+	if _, text := d.tornTail(); text != "" {
+		n++
+	}
+	return n
+}
+
+func cutText(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

@@ -1,0 +1,556 @@
+package lifecycle
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/config"
+	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/tidwall/gjson"
+)
+
+// The /decision commands that write. Each change is a transition of the
+// decision store (decision/transitions.go), applied by d.write under the log
+// lock to the state as it is then. A choice made in a dialog is checked again
+// at that moment: if another process changed the decision meanwhile, the
+// person is asked again, and what they typed is never dropped.
+
+// clean redacts secrets from text about to be written and says so.
+func clean(out *Out, what, s string) string {
+	text, kinds := redact.String(s)
+	if len(kinds) > 0 {
+		out.Notify("warning", "Removed a secret ("+strings.Join(kinds, ", ")+") from the "+what+" before saving; secrets never go into memory files.")
+	}
+	return text
+}
+
+// tagsOf reads --tag values: repeatable, comma-separated, "#" optional.
+func tagsOf(c *cmdCtx) []string {
+	var tags []string
+	for _, t := range c.args.Values("tag") {
+		for _, p := range strings.Split(t, ",") {
+			if p = strings.TrimLeft(strings.TrimSpace(p), "#"); p != "" {
+				tags = append(tags, clean(c.out, "tag", p))
+			}
+		}
+	}
+	return tags
+}
+
+// proposal is the decision a command's words describe.
+func proposal(c *cmdCtx, text string) decision.Proposal {
+	return decision.Proposal{
+		Text:   clean(c.out, "text", text),
+		Title:  clean(c.out, "title", c.args.Value("title")),
+		Reason: clean(c.out, "reason", strings.TrimSpace(c.args.Value("reason"))),
+		Tags:   tagsOf(c),
+	}
+}
+
+// failWrite ends a command whose write did not happen.
+func failWrite(out *Out, err error) {
+	var in *errInert
+	if errors.As(err, &in) {
+		out.Fail("Not written: " + in.msg)
+		return
+	}
+	out.Fail("Not written: " + err.Error())
+}
+
+// wrote reports what a command wrote: the decisions it touched, as text or,
+// with --json, as `show --json` prints them (one object for one decision).
+func (d *decisions) wrote(out *Out, asJSON bool, text string, ids ...string) {
+	if asJSON {
+		if len(ids) == 1 {
+			if x := d.st.Get(ids[0]); x != nil {
+				out.Output(string(decision.AppendJSON(nil, x)))
+				return
+			}
+		}
+		out.Output(string(jsonw.Array(nil, len(ids), func(b []byte, i int) []byte {
+			if x := d.st.Get(ids[i]); x != nil {
+				return decision.AppendJSON(b, x)
+			}
+			return jsonw.String(b, ids[i])
+		})))
+	} else {
+		out.Output(text)
+	}
+	d.statusLine(out)
+}
+
+func (d *decisions) statusLine(out *Out) {
+	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(decision.Active))+" active", false)
+}
+
+func (d *decisions) cmdAdd(c *cmdCtx) {
+	p := proposal(c, strings.TrimSpace(c.args.Text(0)))
+	if p.Text == "" {
+		c.usage()
+		return
+	}
+	if id := c.args.Value("update"); id != "" {
+		if x := d.need(c.out, id); x != nil {
+			d.updateText(c.out, c.json, x.ID, p)
+		}
+		return
+	}
+	if id := c.args.Value("supersede"); id != "" {
+		x := d.need(c.out, id)
+		if x == nil {
+			return
+		}
+		if p.Reason == "" {
+			c.out.Fail("--supersede needs --reason R: say why " + x.ID + " no longer holds.")
+			return
+		}
+		d.supersede(c.out, c.json, c.hasUI, x.ID, p)
+		return
+	}
+	d.addChecked(c.out, c.json, c.hasUI, p, !c.args.Has("force"), c.args.Has("keep-both"))
+}
+
+// addChecked adds p after the duplicate and conflict checks. With a UI the
+// person chooses; without one nothing is guessed: the command fails naming
+// the verdict and the flag that proceeds.
+func (d *decisions) addChecked(out *Out, asJSON, hasUI bool, p decision.Proposal, checkDup, keepBoth bool) {
+	dups, conflicts := d.st.Check(p.Text)
+	if checkDup && len(dups) > 0 {
+		m := dups[0]
+		if !hasUI {
+			out.Fail("Not added: duplicate of " + m.D.ID + " (" + decision.Likeness(m, p.Text) + "): " + strconv.Quote(decision.OneLine(m.D.Short())) +
+				".\nRe-run with --update " + m.D.ID + " to replace its text, or --force to add it anyway.")
+			return
+		}
+		opts := []string{"Update " + m.D.ID + " with the new text", "Add as a new decision anyway", "Cancel"}
+		d.e.Select(out, "Near-duplicate of "+m.D.ID+" ("+decision.Likeness(m, p.Text)+"): "+decision.OneLine(m.D.Short()), opts, func(out *Out, v gjson.Result) {
+			switch v.String() {
+			case opts[0]:
+				d.updateText(out, asJSON, m.D.ID, p)
+			case opts[1]:
+				d.caughtUp(out, func() { d.addChecked(out, asJSON, true, p, false, keepBoth) })
+			default:
+				out.Output("Cancelled; nothing was written.")
+			}
+		})
+		return
+	}
+	if len(conflicts) > 0 && !keepBoth {
+		m := conflicts[0]
+		if !hasUI {
+			out.Fail("Not added: conflicts with " + m.D.ID + " (" + m.Reason + "): " + strconv.Quote(decision.OneLine(m.D.Short())) +
+				".\nRe-run with --supersede " + m.D.ID + " --reason \"why\" to replace it, or --keep-both to keep both and mark the conflict.")
+			return
+		}
+		d.askConflict(out, asJSON, m, p, "Cancel")
+		return
+	}
+	if keepBoth {
+		for _, m := range conflicts {
+			p.Conflicts = append(p.Conflicts, m.D.ID)
+		}
+	}
+	d.add(out, asJSON, p)
+}
+
+// askConflict asks how to settle p's conflict with m: supersede it (after a
+// reason), keep both marked, or give up (cancel names that answer).
+func (d *decisions) askConflict(out *Out, asJSON bool, m decision.Match, p decision.Proposal, cancel string) {
+	opts := []string{"Supersede " + m.D.ID + " (you will be asked why)", "Keep both and mark the conflict", cancel}
+	d.e.Select(out, strconv.Quote(decision.OneLine(p.Text))+" conflicts with "+m.D.ID+" ("+m.Reason+"): "+decision.OneLine(m.D.Short()), opts, func(out *Out, v gjson.Result) {
+		switch v.String() {
+		case opts[0]:
+			p.Reason = ""
+			d.supersede(out, asJSON, true, m.D.ID, p)
+		case opts[1]:
+			d.caughtUp(out, func() {
+				p.Conflicts = append(p.Conflicts, m.D.ID)
+				d.add(out, asJSON, p)
+			})
+		default:
+			out.Output("Cancelled; nothing was written.")
+		}
+	})
+}
+
+// caughtUp runs f after catching up with the log, for flows that resume
+// after a dialog (another process may have written meanwhile).
+func (d *decisions) caughtUp(out *Out, f func()) {
+	if err := d.usable(); err != nil {
+		out.Fail("Could not read " + d.log + ": " + err.Error())
+		return
+	}
+	f()
+}
+
+func (d *decisions) add(out *Out, asJSON bool, p decision.Proposal) {
+	var marked []string
+	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) {
+		evs := st.Add(p, now)
+		marked = marked[:0]
+		for _, ev := range evs[1:] {
+			marked = append(marked, ev.ID)
+		}
+		return evs, nil
+	})
+	if err != nil {
+		failWrite(out, err)
+		return
+	}
+	msg := "Added " + events[0].ID + ": " + decision.OneLine(p.Text)
+	if len(marked) > 0 {
+		msg += "\nMarked as conflicting with " + strings.Join(marked, ", ") + "."
+	}
+	d.wrote(out, asJSON, msg, events[0].ID)
+}
+
+// updateText replaces an existing decision's text (the "update existing"
+// answer to a near-duplicate).
+func (d *decisions) updateText(out *Out, asJSON bool, id string, p decision.Proposal) {
+	ch := decision.Change{Has: decision.HasText, Text: p.Text}
+	if p.Title != "" {
+		ch.Has, ch.Title = ch.Has|decision.HasTitle, p.Title
+	}
+	if len(p.Tags) > 0 {
+		ch.Has, ch.Tags = ch.Has|decision.HasTags, p.Tags
+	}
+	if p.Reason != "" {
+		ch.Has, ch.Reason = ch.Has|decision.HasReason, p.Reason
+	}
+	if _, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.Edit(id, ch) }); err != nil {
+		d.changed(out, asJSON, err, p)
+		return
+	}
+	d.wrote(out, asJSON, "Updated "+id+": "+decision.OneLine(p.Text), id)
+}
+
+// supersede replaces oldID with p. Without a reason it asks for one (with a
+// UI) or names the flag (without). The change is checked against the log as
+// it is when written.
+func (d *decisions) supersede(out *Out, asJSON, hasUI bool, oldID string, p decision.Proposal) {
+	if p.Reason == "" {
+		if !hasUI {
+			out.Fail("Superseding needs a reason: add --reason \"why " + oldID + " no longer holds\".")
+			return
+		}
+		d.e.Input(out, "Why does this supersede "+oldID+"?", "reason (required)", func(out *Out, v gjson.Result) {
+			r := strings.TrimSpace(v.String())
+			if v.Type == gjson.Null || r == "" {
+				out.Output("Cancelled: superseding needs a reason; nothing was written.")
+				return
+			}
+			p.Reason = clean(out, "reason", r)
+			d.supersede(out, asJSON, true, oldID, p)
+		})
+		return
+	}
+	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.Supersede(oldID, p, now) })
+	if err != nil {
+		if hasUI {
+			d.changed(out, asJSON, err, p)
+		} else {
+			failWrite(out, err)
+		}
+		return
+	}
+	d.wrote(out, asJSON, "Superseded "+oldID+" with "+events[0].ID+": "+decision.OneLine(p.Text), events[0].ID)
+}
+
+// changed handles a write refused because the decision it was aimed at
+// changed while the person was answering (another process superseded or
+// removed it). The person's text is kept: they are asked again what to do
+// with it, against the state as it is now.
+func (d *decisions) changed(out *Out, asJSON bool, err error, p decision.Proposal) {
+	var te *decision.TransitionError
+	if !errors.As(err, &te) {
+		failWrite(out, err)
+		return
+	}
+	opts := []string{"Add it as a new decision", "Cancel (nothing is written)"}
+	successor := ""
+	if x := d.st.Get(te.ID); x != nil && x.SupersededBy != "" {
+		if y := d.st.Get(x.SupersededBy); y != nil && (y.Status == decision.Active || y.Status == decision.Draft) {
+			successor = y.ID
+			opts = append([]string{"Supersede " + successor + " instead"}, opts...)
+		}
+	}
+	d.e.Select(out, te.Msg+" while you answered. Your decision: "+strconv.Quote(decision.OneLine(p.Text)), opts, func(out *Out, v gjson.Result) {
+		switch {
+		case successor != "" && v.String() == opts[0]:
+			d.caughtUp(out, func() { d.supersede(out, asJSON, true, successor, p) })
+		case v.String() == opts[len(opts)-2]:
+			d.caughtUp(out, func() { d.addChecked(out, asJSON, true, p, true, false) })
+		default:
+			out.Output("Cancelled; nothing was written. Your text was: " + decision.OneLine(p.Text))
+		}
+	})
+}
+
+func (d *decisions) cmdSupersede(c *cmdCtx) {
+	x := d.need(c.out, c.args.Words[0])
+	if x == nil {
+		return
+	}
+	p := proposal(c, strings.TrimSpace(c.args.Text(1)))
+	if p.Text == "" {
+		c.usage()
+		return
+	}
+	d.supersede(c.out, c.json, c.hasUI, x.ID, p)
+}
+
+func (d *decisions) cmdEdit(c *cmdCtx) {
+	x := d.need(c.out, c.args.Words[0])
+	if x == nil {
+		return
+	}
+	var ch decision.Change
+	if text := strings.TrimSpace(c.args.Text(1)); text != "" {
+		ch.Has, ch.Text = ch.Has|decision.HasText, clean(c.out, "text", text)
+	}
+	if c.args.Has("title") {
+		ch.Has, ch.Title = ch.Has|decision.HasTitle, clean(c.out, "title", c.args.Value("title"))
+	}
+	if c.args.Has("tag") {
+		ch.Has, ch.Tags = ch.Has|decision.HasTags, tagsOf(c)
+	}
+	if c.args.Has("reason") {
+		ch.Has, ch.Reason = ch.Has|decision.HasReason, clean(c.out, "reason", c.args.Value("reason"))
+	}
+	if ch.Has == 0 {
+		c.usage()
+		return
+	}
+	id := x.ID
+	if _, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.Edit(id, ch) }); err != nil {
+		failWrite(c.out, err)
+		return
+	}
+	d.wrote(c.out, c.json, "Edited "+id+": "+decision.ListLine(d.st.Get(id)), id)
+}
+
+func (d *decisions) cmdRemove(c *cmdCtx) {
+	ids := c.args.Words
+	for _, id := range ids {
+		if d.need(c.out, id) == nil {
+			return
+		}
+	}
+	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.Remove(ids) })
+	if err != nil {
+		failWrite(c.out, err)
+		return
+	}
+	removed := make([]string, len(events))
+	for i, ev := range events {
+		removed[i] = ev.ID
+	}
+	d.removed(c.out, c.json, "Removed "+strings.Join(removed, ", ")+" (the history stays in "+d.log+").", removed)
+}
+
+// removed reports removed decisions: text, or {"removed": [ids]}.
+func (d *decisions) removed(out *Out, asJSON bool, text string, ids []string) {
+	if asJSON {
+		w := jsonw.Open(nil)
+		w.Strs("removed", nonNil(ids))
+		out.Output(string(w.Close()))
+	} else {
+		out.Output(text)
+	}
+	d.statusLine(out)
+}
+
+func (d *decisions) cmdConflict(c *cmdCtx) {
+	a, b := c.args.Words[0], c.args.Words[1]
+	if d.need(c.out, a) == nil || d.need(c.out, b) == nil {
+		return
+	}
+	if a == b {
+		c.out.Usage("A decision cannot conflict with itself; name two different decisions.")
+		return
+	}
+	note := clean(c.out, "note", c.args.Text(2))
+	if _, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.MarkConflict(a, b, note) }); err != nil {
+		failWrite(c.out, err)
+		return
+	}
+	d.wrote(c.out, c.json, "Marked "+a+" and "+b+" as conflicting. Settle it with /decision resolve <id> <status> or /decision supersede.", a, b)
+}
+
+func (d *decisions) cmdResolve(c *cmdCtx) {
+	x := d.need(c.out, c.args.Words[0])
+	if x == nil {
+		return
+	}
+	st := decision.ParseStatus(strings.ToLower(c.args.Words[1]))
+	if st == decision.StatusNone {
+		c.out.Usage("/decision resolve: the status must be active, draft, rejected or superseded")
+		return
+	}
+	id := x.ID
+	if _, err := d.write(func(s *decision.State, now int64) ([]decision.Event, error) { return s.Resolve(id, st) }); err != nil {
+		failWrite(c.out, err)
+		return
+	}
+	d.wrote(c.out, c.json, "Resolved "+id+" as "+st.String()+"; its conflict marks are cleared.", id)
+}
+
+// confirmThen runs act after the person confirms: a dialog with a UI, --yes
+// without one. Without either it only previews (exit 0), naming --yes.
+func (d *decisions) confirmThen(c *cmdCtx, title, preview string, ids []string, act func(out *Out)) {
+	if c.args.Has("yes") {
+		act(c.out)
+		return
+	}
+	if !c.hasUI {
+		if c.json {
+			w := jsonw.Open(nil)
+			w.Strs("wouldRemove", ids)
+			w.Bool("written", false)
+			c.out.Output(string(w.Close()))
+			return
+		}
+		c.out.Output(preview + "\nNothing was written. Re-run with --yes to do it.")
+		return
+	}
+	d.e.Confirm(c.out, title, preview, func(out *Out, v gjson.Result) {
+		if v.Type != gjson.True {
+			out.Output("Cancelled; nothing was written.")
+			return
+		}
+		d.caughtUp(out, func() { act(out) })
+	})
+}
+
+func (d *decisions) removeAll(out *Out, asJSON bool, ids []string, what string) {
+	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.RemoveLive(ids), nil })
+	if err != nil {
+		failWrite(out, err)
+		return
+	}
+	removed := make([]string, len(events))
+	for i, ev := range events {
+		removed[i] = ev.ID
+	}
+	d.removed(out, asJSON, what+": removed "+plural(len(events), "decision", "decisions")+" (rm events appended to "+d.log+").", removed)
+}
+
+func (d *decisions) cmdPurge(c *cmdCtx) {
+	cands := d.st.PurgeCandidates(d.h.Now(), d.cfg.RetentionDays)
+	if len(cands) == 0 {
+		if c.json {
+			c.out.Output(`{"removed":[]}`)
+			return
+		}
+		c.out.Output("Nothing to purge: no draft, rejected or superseded decision is past its retention (" + d.retentionText() + ").")
+		return
+	}
+	ids := make([]string, len(cands))
+	var sb strings.Builder
+	sb.WriteString("Purge would remove " + plural(len(cands), "decision", "decisions") + " past retention (" + d.retentionText() + "); active decisions are always kept:")
+	for i, x := range cands {
+		ids[i] = x.ID
+		sb.WriteString("\n" + decision.ListLine(x) + " (updated " + x.Updated() + ")")
+	}
+	d.confirmThen(c, "Purge "+plural(len(cands), "decision", "decisions")+"?", sb.String(), ids, func(out *Out) { d.removeAll(out, c.json, ids, "Purged") })
+}
+
+func (d *decisions) cmdReset(c *cmdCtx) {
+	all := d.st.All().All()
+	if len(all) == 0 {
+		if c.json {
+			c.out.Output(`{"removed":[]}`)
+			return
+		}
+		c.out.Output("Nothing to reset: there are no decisions.")
+		return
+	}
+	ids := make([]string, len(all))
+	for i, x := range all {
+		ids[i] = x.ID
+	}
+	preview := "Reset would remove all " + plural(len(all), "decision", "decisions") + " of this project (" +
+		strconv.Itoa(d.st.Count(decision.Active)) + " active). The log keeps their history."
+	d.confirmThen(c, "Remove every decision?", preview, ids, func(out *Out) { d.removeAll(out, c.json, ids, "Reset") })
+}
+
+func (d *decisions) cmdToggle(c *cmdCtx, on bool) {
+	global, project := c.args.Has("global"), c.args.Has("project")
+	if global == project {
+		c.out.Usage("Say where: /decision enable|disable --global (all projects) or --project (this one).")
+		return
+	}
+	file := d.globalCfg
+	if project {
+		if !d.s.Trusted {
+			c.out.Fail("This project is not trusted, so pi-memory does not write its config. Trust it in pi first.")
+			return
+		}
+		file = d.projCfg
+	}
+	if file == "" {
+		c.out.Fail("No config location is known for this session.")
+		return
+	}
+	old, err := readFile(d.h, file, maxConfig)
+	if err != nil && !isNotFound(err) {
+		c.out.Fail("Could not read " + file + ": " + err.Error())
+		return
+	}
+	if old != nil && !gjson.ValidBytes(old) {
+		c.out.Fail(file + " is not valid JSON; fix it by hand (nothing was written).")
+		return
+	}
+	data := config.SetTopLevel(old, "enabled", strconv.FormatBool(on))
+	if err := d.h.Mkdir(parentDir(file)); err != nil {
+		c.out.Fail("Could not create the folder of " + file + ": " + err.Error())
+		return
+	}
+	if err := d.h.WriteAtomic(file, data); err != nil {
+		c.out.Fail("Could not write " + file + ": " + err.Error())
+		return
+	}
+	d.readConfig()
+	state := "enabled"
+	if !d.cfg.Enabled {
+		state = "disabled (by " + d.cfg.DisabledBy + ")"
+		c.out.Status("pi-memory", "", true)
+	} else if d.s.Trusted {
+		if err := d.refresh(); err == nil {
+			d.statusLine(c.out)
+		}
+	}
+	if c.json {
+		w := jsonw.Open(nil)
+		w.Str("file", file)
+		w.Bool("enabled", d.cfg.Enabled)
+		w.Str("disabledBy", d.cfg.DisabledBy)
+		c.out.Output(string(w.Close()))
+		return
+	}
+	word := "Disabled"
+	if on {
+		word = "Enabled"
+	}
+	c.out.Output(word + " decision memory in " + file + ". It is now " + state + " for this project.")
+}
+
+func parentDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		return p[:i]
+	}
+	return "/"
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func isNotFound(err error) bool { return hostio.IsNotFound(err) }

@@ -1,0 +1,174 @@
+package notes
+
+import "strings"
+
+// Scope names, in the order the block shows them.
+const (
+	ScopeGlobal  = "global"
+	ScopeProject = "project"
+	ScopeLocal   = "local"
+)
+
+// priority is the order the budget serves scopes in: the project first, the
+// personal notes next, global memory last (docs/decisions/005).
+func priority(scope string) int {
+	switch scope {
+	case ScopeProject:
+		return 0
+	case ScopeLocal:
+		return 1
+	}
+	return 2
+}
+
+// File is one memory index as the block sees it.
+type File struct {
+	Scope   string // ScopeGlobal, ScopeProject or ScopeLocal
+	Display string // how prompts name the file: "~/.pi/agent/memory/MEMORY.md"
+	Data    []byte
+	Pages   []Page // Parse(Scope, Data)
+}
+
+// Places says where this session's memory lives, for the preamble. An empty
+// field means the scope is not available (no agent folder, an untrusted or
+// missing project).
+type Places struct {
+	Global  string // the global memory folder as shown: "~/.pi/agent/memory"
+	Project string // the project memory folder, relative: ".pi/memory"
+	Local   string // the personal notes file, relative: ".pi/memory/MEMORY.local.md"
+}
+
+// Block is the notes section of the system prompt, with what went into it.
+type Block struct {
+	Text      string
+	Receipts  []ScopeReceipt // one per file with content, in display order
+	Residency Residency      // the resident-set outcome (empty for a plain cut)
+}
+
+// RenderBlock is the notes section: the preamble, then each file with
+// content under its heading, in display order (global, project, personal),
+// within every cap of cfg and within capBytes in all. Budget is served in
+// priority order (project, personal, global): what does not fit is shown as
+// summaries and stubs, or cut, never silently dropped. The result is a pure
+// function of its inputs, so an unchanged memory gives the same bytes.
+func RenderBlock(files []File, places Places, cfg Config, capBytes int) Block {
+	pre := Preamble(places)
+	var parts []int
+	for i := range files {
+		if len(strings.TrimSpace(string(files[i].Data))) > 0 {
+			parts = append(parts, i)
+		}
+	}
+	headers := make([]string, len(parts))
+	room := capBytes - len(pre)
+	for k, i := range parts {
+		headers[k] = scopeHeader(&files[i])
+		room -= len(headers[k])
+	}
+	if room < 0 {
+		room = 0
+	}
+	order := make([]int, len(parts))
+	for k := range order {
+		order[k] = k
+	}
+	// Insertion sort by priority: a handful of scopes, stable, no reflection.
+	for a := 1; a < len(order); a++ {
+		for b := a; b > 0 && priority(files[parts[order[b]]].Scope) < priority(files[parts[order[b-1]]].Scope); b-- {
+			order[b], order[b-1] = order[b-1], order[b]
+		}
+	}
+	var out Block
+	texts := make([]string, len(parts))
+	if cfg.PageTableInjection {
+		scopes := make([]Scope, len(parts))
+		for k, i := range parts {
+			f := &files[i]
+			scopes[k] = Scope{Name: f.Scope, File: f.Display, Pages: f.Pages, MaxLines: cfg.MaxInjectLines, MaxBytes: cfg.MaxInjectBytes}
+		}
+		out.Residency = Fit(scopes, order, room)
+		copy(texts, out.Residency.Texts)
+		for k, i := range parts {
+			f := &files[i]
+			r := ScopeReceipt{Scope: f.Scope, File: f.Display, Bytes: len(texts[k]), Lines: strings.Count(texts[k], "\n")}
+			for j, form := range out.Residency.Forms[k] {
+				pg := &f.Pages[j]
+				r.Pages = append(r.Pages, PageForm{ID: pg.ID, Line: pg.Line, Form: form.String()})
+			}
+			out.Receipts = append(out.Receipts, r)
+		}
+	} else {
+		cut := make([]bool, len(parts))
+		for _, k := range order {
+			maxBytes := cfg.MaxInjectBytes
+			if room < maxBytes {
+				maxBytes = room
+			}
+			f := &files[parts[k]]
+			texts[k], cut[k] = Cut(string(f.Data), cfg.MaxInjectLines, maxBytes, f.Display)
+			room -= len(texts[k])
+		}
+		for k, i := range parts {
+			f := &files[i]
+			out.Receipts = append(out.Receipts, ScopeReceipt{Scope: f.Scope, File: f.Display, Bytes: len(texts[k]), Lines: strings.Count(texts[k], "\n"), Cut: cut[k]})
+		}
+	}
+	var b strings.Builder
+	b.WriteString(pre)
+	for k := range parts {
+		if texts[k] == "" {
+			continue
+		}
+		b.WriteString(headers[k])
+		b.WriteString(texts[k])
+	}
+	out.Text = strings.TrimRight(b.String(), "\n") + "\n"
+	return out
+}
+
+func scopeHeader(f *File) string {
+	switch f.Scope {
+	case ScopeGlobal:
+		return "\n### Global MEMORY.md (" + f.Display + ")\n"
+	case ScopeProject:
+		return "\n### Project MEMORY.md (" + f.Display + ")\n"
+	default:
+		return "\n### Personal project notes (" + f.Display + ", not committed)\n"
+	}
+}
+
+// Preamble tells the agent that memory exists and how to keep it (seed 001
+// §3). It names only the scopes this session may use.
+func Preamble(p Places) string {
+	var b strings.Builder
+	b.WriteString("## Persistent memory\n\n")
+	b.WriteString("You have file-based memory that lasts across sessions. It is separate from AGENTS.md, which the user writes: never write memory there.\n\n")
+	if p.Global != "" {
+		b.WriteString("- Global memory (this user, every project): " + p.Global + "/\n")
+	}
+	if p.Project != "" {
+		b.WriteString("- Project memory (committed to the repository, read by the team): " + p.Project + "/\n")
+		b.WriteString("- Personal project notes (not committed): " + p.Local + "\n")
+	}
+	b.WriteString("\nEach scope has a MEMORY.md index, shown below when it has content, and topic files you can open with `read` when they are relevant.\n\n")
+	b.WriteString("When you learn something durable (a correction from the user, a build or test command, a non-obvious constraint, a decision and its reason), save it by editing the right MEMORY.md or topic file with `edit` or `write`:\n")
+	b.WriteString("- Check the index first; update an existing entry rather than adding a duplicate.\n")
+	b.WriteString("- Delete entries that prove wrong; move stale ones to archive/ rather than deleting them.\n")
+	b.WriteString("- Keep MEMORY.md a short index, one line per fact; put detail in a topic file and link it with one line.\n")
+	if p.Project != "" {
+		b.WriteString("- Project memory is read by teammates: keep it factual and professional.\n")
+	}
+	b.WriteString("- Never write secrets, and do not save what the repository already records (code, git history, AGENTS.md).\n")
+	return b.String()
+}
+
+// HomeRelative writes a path under home as "~/…": shorter in every prompt,
+// and the same block on every machine with the same layout.
+//
+//	HomeRelative("/home/ada", "/home/ada/.pi/agent/memory") => "~/.pi/agent/memory"
+func HomeRelative(home, p string) string {
+	if home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
+}

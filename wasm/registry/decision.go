@@ -1,0 +1,38 @@
+package registry
+
+var decisionCommand = Command{
+	Name:        "decision",
+	Store:       "decisions",
+	Aliases:     []string{"decisions"},
+	Description: "Project decisions: add, list, search, supersede, doctor (/decision help)",
+	Default:     "status",
+	Subs: []Sub{
+		{Name: "add", Args: "<text>", Kind: Write, MinArgs: 1, MaxArgs: -1,
+			Help: "record a decision; a near-duplicate or a conflict asks (or, without a UI, names the flag that proceeds)",
+			Flags: []Flag{
+				{Name: "tag", Value: "T", Repeat: true}, {Name: "title", Value: "T"}, {Name: "reason", Value: "R"},
+				{Name: "force", Help: "add a near-duplicate anyway"}, {Name: "update", Value: "ID", Help: "replace that decision's text instead"},
+				{Name: "supersede", Value: "ID", Help: "replace that decision (needs --reason)"}, {Name: "keep-both", Help: "keep a conflicting pair, marked"},
+			}},
+		{Name: "list", Aliases: []string{"ls"}, Kind: Read, MaxArgs: 0,
+			Help:  "active decisions, newest first",
+			Flags: []Flag{{Name: "status", Value: "S"}, {Name: "all"}, {Name: "limit", Value: "N", Help: "0 for all; --json lists all unless given"}}},
+		{Name: "search", Args: "<words> [status:S] [tag:T]", Kind: Read, MinArgs: 1, MaxArgs: -1,
+			Help: "decisions matching every word", Flags: []Flag{{Name: "limit", Value: "N"}}},
+		{Name: "show", Args: "<id>", Kind: Read, MinArgs: 1, MaxArgs: 1, Help: "one decision with its history"},
+		{Name: "edit", Args: "<id> [<text>]", Kind: Write, MinArgs: 1, MaxArgs: -1, Help: "change a decision's text, title, tags or reason",
+			Flags: []Flag{{Name: "title", Value: "T"}, {Name: "tag", Value: "T", Repeat: true}, {Name: "reason", Value: "R"}}},
+		{Name: "remove", Aliases: []string{"rm"}, Args: "<id>...", Kind: Write, MinArgs: 1, MaxArgs: -1, Help: "remove decisions (the log keeps their history)"},
+		{Name: "supersede", Args: "<oldId> <newText>", Kind: Write, MinArgs: 2, MaxArgs: -1, Help: "replace a decision, saying why",
+			Flags: []Flag{{Name: "reason", Value: "R"}, {Name: "tag", Value: "T", Repeat: true}, {Name: "title", Value: "T"}}},
+		{Name: "conflict", Args: "<id1> <id2> [note]", Kind: Write, MinArgs: 2, MaxArgs: -1, Help: "mark two decisions as conflicting"},
+		{Name: "resolve", Args: "<id> active|draft|rejected|superseded", Kind: Write, MinArgs: 2, MaxArgs: 2, Help: "set a decision's status; clears its conflict marks"},
+		{Name: "status", Kind: Info, MaxArgs: 0, Help: "on or off and why, files, counts, what is injected each turn"},
+		{Name: "purge", Kind: Write, MaxArgs: 0, Help: "remove non-active decisions past their retentionDays (previews first)", Flags: []Flag{{Name: "yes"}}},
+		{Name: "reset", Aliases: []string{"clear"}, Kind: Write, MaxArgs: 0, Help: "remove every decision (previews first)", Flags: []Flag{{Name: "yes"}}},
+		{Name: "enable", Kind: Config, MaxArgs: 0, Help: "turn decision memory on in the global or the project config", Flags: []Flag{{Name: "global"}, {Name: "project"}}},
+		{Name: "disable", Kind: Config, MaxArgs: 0, Help: "turn decision memory off in the global or the project config", Flags: []Flag{{Name: "global"}, {Name: "project"}}},
+		{Name: "doctor", Kind: Read, MaxArgs: 0, Help: "check the log: bad lines, secrets, duplicates, conflicts, dangling ids; exits 1 when it finds a problem"},
+		{Name: "help", Kind: Help, MaxArgs: 0, Help: "this list"},
+	},
+}

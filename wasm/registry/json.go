@@ -1,0 +1,71 @@
+package registry
+
+import "github.com/pi-memory/pi-memory/wasm/jsonw"
+
+// Version of the JSON shape below; hosts refuse a shape they do not know.
+const Version = 1
+
+// JSON is the registry as hosts read it: the `registry` export returns it,
+// the build writes it to ts/registry.json for pi to register commands from
+// without starting the core, and pimem prints its --help from it.
+//
+//	{"v":1,"commands":[{"name":"decision","aliases":["decisions"],…}],"flags":[…],"global":[…]}
+func JSON() []byte {
+	w := jsonw.Open(nil)
+	w.Int("v", Version)
+	w.Raw("commands", jsonw.Array(nil, len(Commands), func(b []byte, i int) []byte {
+		return append(b, CommandJSON(&Commands[i])...)
+	}))
+	w.Raw("flags", jsonw.Array(nil, len(Flags), func(b []byte, i int) []byte {
+		f := &Flags[i]
+		o := jsonw.Open(b)
+		o.Str("name", f.Name)
+		o.Str("type", f.Type)
+		o.Str("description", f.Description)
+		return o.Close()
+	}))
+	w.Raw("global", flagsJSON(Global))
+	return w.Close()
+}
+
+// CommandJSON is one command as JSON() lists it (what `/name help --json` prints).
+func CommandJSON(c *Command) []byte {
+	o := jsonw.Open(nil)
+	o.Str("name", c.Name)
+	o.Str("store", c.Store)
+	o.Strs("aliases", nonNil(c.Aliases))
+	o.Str("description", c.Description)
+	o.Str("default", c.Default)
+	o.Raw("subcommands", jsonw.Array(nil, len(c.Subs), func(b []byte, k int) []byte {
+		s := &c.Subs[k]
+		so := jsonw.Open(b)
+		so.Str("name", s.Name)
+		so.Strs("aliases", nonNil(s.Aliases))
+		so.Str("args", s.Args)
+		so.Str("help", s.Help)
+		so.Str("kind", s.Kind.String())
+		so.Str("usage", c.Usage(s))
+		so.Raw("flags", flagsJSON(s.Flags))
+		return so.Close()
+	}))
+	return o.Close()
+}
+
+func flagsJSON(fs []Flag) []byte {
+	return jsonw.Array(nil, len(fs), func(b []byte, i int) []byte {
+		f := &fs[i]
+		o := jsonw.Open(b)
+		o.Str("name", f.Name)
+		o.Str("value", f.Value)
+		o.Bool("repeat", f.Repeat)
+		o.Str("help", f.Help)
+		return o.Close()
+	})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,257 @@
+// Package registry is the one list of what pi-memory offers a person: its
+// commands (one per store, with their aliases), each command's subcommands
+// with their arguments and flags, the session flags pi registers, and the
+// one-line descriptions every surface shows. pi's registered commands,
+// `pimem --help` and `/… help` are all read from here, so they cannot
+// disagree. It holds data and the help text made from it; it never runs a
+// command (the lifecycle binds a handler to every subcommand listed here).
+package registry
+
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/cmdline"
+)
+
+// Kind says what a subcommand may do, which decides when it may run: the
+// lifecycle's gate reads it, not the handler.
+type Kind uint8
+
+const (
+	// Help only prints this registry's text; it always runs.
+	Help Kind = iota
+	// Info reports state and runs whatever the store's state, saying why
+	// the store is off when it is (status, the last receipt).
+	Info
+	// Read looks at memory; it runs when the store may be read.
+	Read
+	// Write changes memory; it runs only when the store is on for this
+	// session (not disabled, not untrusted, not switched off).
+	Write
+	// Config edits a configuration file (enable, disable): it must run when
+	// the store is off, since it is how a store is turned back on.
+	Config
+	// Session changes this session only and writes nothing (/memory off).
+	Session
+)
+
+var kindNames = [...]string{"help", "info", "read", "write", "config", "session"}
+
+func (k Kind) String() string { return kindNames[k] }
+
+// Flag is one --flag a subcommand takes.
+type Flag struct {
+	Name   string
+	Value  string // placeholder of its value ("T"); "" for a switch
+	Repeat bool   // may be given more than once
+	Help   string
+}
+
+// Sub is one subcommand: `add` of `/decision add`.
+type Sub struct {
+	Name    string
+	Aliases []string
+	Args    string // the positional words, as help shows them: "<id> [<text>]"
+	Help    string // one line
+	Kind    Kind
+	Flags   []Flag
+	// MinArgs and MaxArgs bound the positional words (MaxArgs -1: no
+	// bound). Extra words are a usage error, never silently ignored.
+	MinArgs, MaxArgs int
+}
+
+// Command is one slash command, owned by one store: /decision, /memory.
+type Command struct {
+	Name        string
+	Store       string // the store that runs it (its budget section's name)
+	Aliases     []string
+	Description string // one line, shown in pi's command list and pimem --help
+	Default     string // the subcommand run with no words
+	Subs        []Sub
+}
+
+// SessionFlag is a flag of the pi command line itself (--no-memory).
+type SessionFlag struct {
+	Name        string
+	Type        string // "boolean" or "string", as pi's registerFlag takes it
+	Description string
+}
+
+// Global switches every subcommand accepts.
+var Global = []Flag{
+	{Name: "json", Help: "machine-readable output: what a command shows, or what it wrote"},
+}
+
+// Flags are the session flags pi registers for pi-memory.
+var Flags = []SessionFlag{
+	{Name: "no-memory", Type: "boolean", Description: "Turn pi-memory off for this session: nothing is injected, captured or written (/memory on turns it back on)"},
+}
+
+// Commands are every command, in the order help lists them.
+var Commands = []Command{decisionCommand, memoryCommand}
+
+// Lookup finds a command by its name or an alias, case-insensitively.
+//
+//	Lookup("decisions") => the /decision command
+func Lookup(name string) (*Command, bool) {
+	name = strings.ToLower(name)
+	for i := range Commands {
+		c := &Commands[i]
+		if c.Name == name || has(c.Aliases, name) {
+			return c, true
+		}
+	}
+	return nil, false
+}
+
+// Sub finds a subcommand by its name or an alias, case-insensitively.
+func (c *Command) Sub(word string) (*Sub, bool) {
+	word = strings.ToLower(word)
+	for i := range c.Subs {
+		s := &c.Subs[i]
+		if s.Name == word || has(s.Aliases, word) {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// Names lists every name a command answers to: its own, then its aliases.
+func (c *Command) Names() []string { return append([]string{c.Name}, c.Aliases...) }
+
+// Spec is the flag grammar of a subcommand, global switches included.
+func (s *Sub) Spec() cmdline.Spec {
+	var spec cmdline.Spec
+	for _, f := range append(append([]Flag(nil), s.Flags...), Global...) {
+		if f.Value != "" {
+			spec.Values = append(spec.Values, f.Name)
+		} else {
+			spec.Switches = append(spec.Switches, f.Name)
+		}
+	}
+	return spec
+}
+
+// Usage is the subcommand's one-line synopsis.
+//
+//	Usage of /decision resolve => "/decision resolve <id> active|draft|rejected|superseded"
+func (c *Command) Usage(s *Sub) string {
+	u := "/" + c.Name + " " + s.Name
+	if s.Args != "" {
+		u += " " + s.Args
+	}
+	for _, f := range s.Flags {
+		if f.Value != "" {
+			u += " [--" + f.Name + " " + f.Value + "]"
+		} else {
+			u += " [--" + f.Name + "]"
+		}
+		if f.Repeat {
+			u += "..."
+		}
+	}
+	return u
+}
+
+// Parsed is a command line resolved against the registry.
+type Parsed struct {
+	Command *Command
+	Sub     *Sub
+	Args    cmdline.Args
+}
+
+// Parse resolves the words typed after a command's name. No words run the
+// command's default subcommand. Unknown subcommands, unknown flags and a
+// wrong number of positional words are usage errors naming what to type.
+//
+//	Parse(decision, ["remove", "D-1", "--json"]) => Sub "remove", Words ["D-1"], json set
+func Parse(c *Command, words []string) (Parsed, error) {
+	if len(words) == 0 {
+		words = []string{c.Default}
+	}
+	s, ok := c.Sub(words[0])
+	if !ok {
+		return Parsed{Command: c}, &cmdline.UsageError{Msg: "Unknown /" + c.Name + " command " + quote(words[0]) + ".\n" + HelpText(c)}
+	}
+	args, err := cmdline.Parse(words[1:], s.Spec())
+	if err != nil {
+		return Parsed{Command: c, Sub: s}, &cmdline.UsageError{Msg: "/" + c.Name + " " + s.Name + ": " + err.Error() + "\nUsage: " + c.Usage(s)}
+	}
+	n := len(args.Words)
+	switch {
+	case n < s.MinArgs:
+		return Parsed{Command: c, Sub: s}, &cmdline.UsageError{Msg: "Usage: " + c.Usage(s)}
+	case s.MaxArgs >= 0 && n > s.MaxArgs:
+		extra := args.Words[s.MaxArgs:]
+		return Parsed{Command: c, Sub: s}, &cmdline.UsageError{Msg: "/" + c.Name + " " + s.Name + " takes " + count(s.MaxArgs, "argument") +
+			"; unexpected " + quoteAll(extra) + " (quote text that has spaces).\nUsage: " + c.Usage(s)}
+	}
+	return Parsed{Command: c, Sub: s, Args: args}, nil
+}
+
+// HelpText is what `/name help` prints: every subcommand with its synopsis
+// and one-line help.
+func HelpText(c *Command) string {
+	var b strings.Builder
+	b.WriteString("Usage: /" + c.Name + " <command> (pimem " + c.Name + " <command> outside pi)")
+	if len(c.Aliases) > 0 {
+		b.WriteString("; also /" + strings.Join(c.Aliases, ", /"))
+	}
+	b.WriteString("\n")
+	for i := range c.Subs {
+		s := &c.Subs[i]
+		line := "  " + strings.TrimPrefix(c.Usage(s), "/"+c.Name+" ")
+		if len(s.Aliases) > 0 {
+			line += " (alias: " + strings.Join(s.Aliases, ", ") + ")"
+		}
+		b.WriteString(line + "\n")
+		if s.Help != "" {
+			b.WriteString("      " + s.Help + "\n")
+		}
+	}
+	b.WriteString("Every command takes --json. With no command: " + c.Default + ".")
+	return b.String()
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func quote(s string) string { return `"` + s + `"` }
+
+func quoteAll(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = quote(s)
+	}
+	return strings.Join(q, " ")
+}
+
+func count(n int, what string) string {
+	switch n {
+	case 0:
+		return "no " + what + "s"
+	case 1:
+		return "one " + what
+	}
+	return itoa(n) + " " + what + "s"
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}

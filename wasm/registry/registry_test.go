@@ -1,0 +1,163 @@
+package registry
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/wasm/cmdline"
+)
+
+func TestParseResolvesNamesAliasesAndTheDefault(t *testing.T) {
+	tests := []struct {
+		name    string
+		command string
+		words   []string
+		sub     string
+		args    []string
+	}{
+		{"no words run the default", "decision", nil, "status", nil},
+		{"a subcommand alias", "decision", []string{"ls"}, "list", nil},
+		{"a command alias", "decisions", []string{"rm", "D-1", "D-2"}, "remove", []string{"D-1", "D-2"}},
+		{"case does not matter", "Memory", []string{"STATUS"}, "status", nil},
+		{"--json is global", "decision", []string{"remove", "D-1", "--json"}, "remove", []string{"D-1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, ok := Lookup(tt.command)
+			if !ok {
+				t.Fatalf("Lookup(%q) failed", tt.command)
+			}
+			p, err := Parse(c, tt.words)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if p.Sub.Name != tt.sub || strings.Join(p.Args.Words, "|") != strings.Join(tt.args, "|") {
+				t.Errorf("Parse = %s %q, want %s %q", p.Sub.Name, p.Args.Words, tt.sub, tt.args)
+			}
+		})
+	}
+}
+
+func TestParseRefusesWhatItWouldOtherwiseIgnore(t *testing.T) {
+	tests := []struct {
+		name  string
+		words []string
+		want  string
+	}{
+		{"unknown subcommand", []string{"frobnicate"}, `Unknown /decision command "frobnicate"`},
+		{"unknown flag", []string{"list", "--verbose"}, "unknown flag --verbose"},
+		{"extra words after status", []string{"status", "now"}, `takes no arguments; unexpected "now"`},
+		{"extra words after show", []string{"show", "D-1", "D-2"}, `takes one argument; unexpected "D-2"`},
+		{"extra words after resolve", []string{"resolve", "D-1", "draft", "please"}, `takes 2 arguments; unexpected "please"`},
+		{"a missing id", []string{"show"}, "Usage: /decision show <id>"},
+		{"a value flag without its value", []string{"list", "--status"}, "--status needs a value"},
+	}
+	c, _ := Lookup("decision")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse(c, tt.words)
+			var ue *cmdline.UsageError
+			if !errors.As(err, &ue) {
+				t.Fatalf("Parse(%q) = %v, want a usage error", tt.words, err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Parse(%q) = %q, want it to say %q", tt.words, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestNamesAreUniqueWithinTheRegistry(t *testing.T) {
+	commands := map[string]bool{}
+	for _, c := range Commands {
+		for _, n := range c.Names() {
+			if commands[n] {
+				t.Errorf("command name %q is used twice", n)
+			}
+			commands[n] = true
+		}
+		subs := map[string]bool{}
+		for _, s := range c.Subs {
+			for _, n := range append([]string{s.Name}, s.Aliases...) {
+				if subs[n] {
+					t.Errorf("/%s: subcommand name %q is used twice", c.Name, n)
+				}
+				subs[n] = true
+			}
+			if s.Help == "" {
+				t.Errorf("/%s %s has no help line", c.Name, s.Name)
+			}
+			if s.MaxArgs >= 0 && s.MaxArgs < s.MinArgs {
+				t.Errorf("/%s %s: MaxArgs %d < MinArgs %d", c.Name, s.Name, s.MaxArgs, s.MinArgs)
+			}
+			for _, f := range s.Flags {
+				for _, g := range Global {
+					if f.Name == g.Name {
+						t.Errorf("/%s %s declares the global flag --%s again", c.Name, s.Name, f.Name)
+					}
+				}
+			}
+		}
+		if _, ok := c.Sub(c.Default); !ok {
+			t.Errorf("/%s: the default %q is not a subcommand", c.Name, c.Default)
+		}
+	}
+}
+
+func TestHelpTextListsEverySubcommandWithItsUsage(t *testing.T) {
+	for i := range Commands {
+		c := &Commands[i]
+		h := HelpText(c)
+		for k := range c.Subs {
+			s := &c.Subs[k]
+			if !strings.Contains(h, strings.TrimPrefix(c.Usage(s), "/"+c.Name+" ")) || !strings.Contains(h, s.Help) {
+				t.Errorf("/%s help lacks %s:\n%s", c.Name, s.Name, h)
+			}
+		}
+	}
+}
+
+func TestJSONIsValidAndCarriesEveryCommand(t *testing.T) {
+	var got struct {
+		V        int `json:"v"`
+		Commands []struct {
+			Name        string   `json:"name"`
+			Aliases     []string `json:"aliases"`
+			Description string   `json:"description"`
+			Subs        []struct {
+				Name  string `json:"name"`
+				Kind  string `json:"kind"`
+				Usage string `json:"usage"`
+			} `json:"subcommands"`
+		} `json:"commands"`
+		Flags []struct {
+			Name string `json:"name"`
+			Type string `json:"type"`
+		} `json:"flags"`
+	}
+	if err := json.Unmarshal(JSON(), &got); err != nil {
+		t.Fatalf("JSON() is not JSON: %v", err)
+	}
+	if got.V != Version || len(got.Commands) != len(Commands) || len(got.Flags) != len(Flags) {
+		t.Fatalf("JSON() = %+v", got)
+	}
+	for i, c := range got.Commands {
+		if c.Name != Commands[i].Name || c.Description == "" || len(c.Subs) != len(Commands[i].Subs) {
+			t.Errorf("command %d = %+v", i, c)
+		}
+	}
+}
+
+func ExampleParse() {
+	c, _ := Lookup("decisions")
+	p, err := Parse(c, []string{"rm", "D-2026-03-01-0001", "--json"})
+	fmt.Println(p.Command.Name, p.Sub.Name, p.Args.Words, p.Args.Has("json"), err)
+	_, err = Parse(c, []string{"status", "now"})
+	fmt.Println(strings.SplitN(err.Error(), "\n", 2)[0])
+	// Output:
+	// decision remove [D-2026-03-01-0001] true <nil>
+	// /decision status takes no arguments; unexpected "now" (quote text that has spaces).
+}
