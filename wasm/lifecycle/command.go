@@ -121,6 +121,9 @@ func (e *Engine) command(out *Out, in gjson.Result) {
 			return
 		}
 	}
+	if cmd.Store == "decisions" && p.Sub.Name != "status" && p.Sub.Name != "doctor" {
+		e.s.dec.noticeOnce(out)
+	}
 	handlers[cmd.Name+" "+p.Sub.Name](e, c)
 }
 

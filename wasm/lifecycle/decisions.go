@@ -61,6 +61,19 @@ type decisions struct {
 	injOK   bool
 
 	pending []decision.Candidate // auto-capture candidates of the running turn
+
+	// lineNotice says the log has bad lines, once a session: at its start in
+	// pi; in pimem (one command a session) with the command, unless the
+	// command reports them itself (status, doctor).
+	lineNotice string
+}
+
+// noticeOnce shows the bad-lines notice if it has not been shown yet.
+func (d *decisions) noticeOnce(out *Out) {
+	if d.lineNotice != "" {
+		out.Notify("warning", "pi-memory: "+d.lineNotice)
+		d.lineNotice = ""
+	}
 }
 
 func newDecisions(e *Engine, s *Session) *decisions {
@@ -95,7 +108,10 @@ func (d *decisions) start(out *Out) {
 		return
 	}
 	if n := d.lineFindings(); n > 0 {
-		out.Notify("warning", "pi-memory: "+d.log+" has "+plural(n, "line that needs", "lines that need")+" attention (bad lines stay on disk and are skipped); /decision doctor lists them.")
+		d.lineNotice = d.log + " has " + plural(n, "line that needs", "lines that need") + " attention (bad lines stay on disk and are skipped); /decision doctor lists them."
+		if d.s.Mode != "cli" {
+			d.noticeOnce(out)
+		}
 	}
 	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(decision.Active))+" active", false)
 }
