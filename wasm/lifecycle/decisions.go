@@ -128,6 +128,8 @@ func (d *decisions) inert() string {
 		return "pi-memory has no project folder for this session."
 	case !d.s.Trusted:
 		return "This project is not trusted, so pi-memory neither reads nor writes its decisions. Trust the project in pi (or run with --approve) and try again."
+	case !d.cfg.Enabled && d.cfg.Why != "":
+		return d.cfg.Why
 	case !d.cfg.Enabled:
 		scope := "--project"
 		if d.cfg.DisabledBy == d.globalCfg {

@@ -28,6 +28,8 @@ const (
 // inertNotes says why the notes store may not write, or "" when it may.
 func (n *notesStore) inertNotes() string {
 	switch {
+	case !n.cfg.Enabled && n.cfg.Why != "":
+		return n.cfg.Why
 	case !n.cfg.Enabled:
 		return "Markdown memory is disabled by " + n.cfg.DisabledBy + "; nothing is injected or written. Set \"enabled\": true there (or remove the key) to turn it back on."
 	case len(n.scopes) == 0:
