@@ -55,6 +55,7 @@ test-go: wasm
 fuzz:
 	go test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./wasm/decision
 	go test -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./wasm/decision
+	go test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) ./wasm/config
 	go test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./wasm/cmdline
 	go test -run '^$$' -fuzz '^FuzzString$$' -fuzztime $(FUZZTIME) ./wasm/redact
 	go test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./wasm/similarity

@@ -1,7 +1,13 @@
-// Package config reads the JSON configuration files of every store with one
-// rule: a bad value never stops pi. Each problem becomes a warning that names
-// the file and the key and says which safe value is used instead. It holds the
-// reading mechanics only; each store declares its own keys, defaults and clamps.
+// Package config reads the JSON configuration files of every store. A file
+// is read strictly (RFC 8259 JSON, the last of duplicated keys wins, as in
+// JSON.parse) so that what pi-memory reads is what a person or any other tool
+// reads. Two rules follow: the key that turns a store off fails closed (a
+// file that cannot be read as written, or a switch that is not true or false,
+// means off: see Switch), and every other bad value never stops pi: it
+// becomes a warning naming the file and the key and the safe value used
+// instead. The package holds the reading and editing mechanics only; each
+// store declares its own keys, defaults and clamps, and decides what a
+// broken file means for it.
 package config
 
 import (
@@ -12,15 +18,21 @@ import (
 )
 
 // File is one parsed configuration file. A missing file is Present=false and
-// reads every key as absent.
+// reads every key as absent; so does a file that is present but cannot be
+// read as written (Switch says why).
 type File struct {
 	Name     string // path shown in warnings
 	Present  bool
+	broken   string // why the file cannot be read as written, naming it; "" when it can
 	root     gjson.Result
 	Warnings []string
 }
 
-// Parse reads data (nil when the file does not exist) for the file called name.
+// bom is the UTF-8 byte-order mark some editors write at the start of a file.
+const bom = "\xEF\xBB\xBF"
+
+// Parse reads data (nil when the file does not exist) for the file called
+// name. A UTF-8 byte-order mark at the start is skipped.
 //
 //	Parse("/p/.pi/x.json", []byte(`{"enabled": "yes"}`)).Bool("enabled", true)
 //	=> true, with the warning `/p/.pi/x.json: "enabled" must be true or false (got "yes"); using true`
@@ -30,16 +42,81 @@ func Parse(name string, data []byte) *File {
 		return f
 	}
 	f.Present = true
-	if !gjson.ValidBytes(data) {
-		f.warn("is not valid JSON; ignoring the whole file (fix it or delete it)")
+	r := reader{data: trimBOM(data)}
+	r.space()
+	if r.pos == len(r.data) {
+		f.broken = name + " is empty; write {} in it for the defaults, or delete it"
 		return f
 	}
-	f.root = gjson.ParseBytes(data)
-	if !f.root.IsObject() {
-		f.warn("must hold a JSON object; ignoring the whole file")
-		f.root = gjson.Result{}
+	norm, err := Normalize(r.data)
+	if err != nil {
+		f.broken = name + " is not valid JSON: " + err.Error()
+		return f
 	}
+	if norm[r.pos] != '{' {
+		f.broken = notObject(name, norm[r.pos])
+		return f
+	}
+	f.root = gjson.ParseBytes(norm)
 	return f
+}
+
+// Unreadable is a file that exists but could not be read (permission
+// denied, too large, a folder): it might turn a store off, so it counts as a
+// file that cannot be read as written, and the store fails closed.
+func Unreadable(name, why string) *File {
+	return &File{Name: name, Present: true, broken: name + " cannot be read (" + why + "); fix or remove it"}
+}
+
+func trimBOM(data []byte) []byte {
+	if len(data) >= len(bom) && string(data[:len(bom)]) == bom {
+		return data[len(bom):]
+	}
+	return data
+}
+
+// notObject says that the file called name holds a JSON value other than an
+// object; first is the value's first byte.
+func notObject(name string, first byte) string {
+	kind := "a number"
+	switch first {
+	case '[':
+		kind = "an array"
+	case '"':
+		kind = "a string"
+	case 't', 'f':
+		kind = "a boolean"
+	case 'n':
+		kind = "null"
+	}
+	return name + " must hold a JSON object such as {\"enabled\": true} (it holds " + kind + ")"
+}
+
+// Switch reads the boolean key that turns a store on or off. That key fails
+// closed: when the file cannot be read as written (not valid JSON, not an
+// object) or the key holds anything but true or false, unclear says so,
+// naming the file, the key or the line and column, and what to write; the
+// store must then be off. set reports that the file says true or false.
+//
+//	Switch on {"enabled": false}   => on=false set=true  unclear=""
+//	Switch on {}                   => on=false set=false unclear=""
+//	Switch on {"enabled": "false"} => unclear=`FILE: "enabled" must be true or false without quotes (got "false")`
+func (f *File) Switch(key string) (on, set bool, unclear string) {
+	if f.broken != "" {
+		return false, false, f.broken
+	}
+	v := f.root.Get(key)
+	switch {
+	case !v.Exists():
+		return false, false, ""
+	case v.Type == gjson.True || v.Type == gjson.False:
+		return v.Type == gjson.True, true, ""
+	}
+	hint := ""
+	if v.Type == gjson.String && (v.Str == "true" || v.Str == "false") {
+		hint = " without quotes"
+	}
+	return false, false, f.Name + ": " + strconv.Quote(key) + " must be true or false" + hint + " (got " + v.Raw + ")"
 }
 
 func (f *File) warn(msg string) { f.Warnings = append(f.Warnings, f.Name+": "+msg) }
@@ -171,57 +248,4 @@ func (f *File) Unknown(known map[string][]string) {
 		}
 		return true
 	})
-}
-
-// SetTopLevel returns data with the top-level key set to the raw JSON value,
-// keeping every other key, its order and formatting. Used by enable/disable so
-// a person's config file is edited, not rewritten.
-//
-//	SetTopLevel([]byte(`{"a": 1, "enabled": true}`), "enabled", "false") => {"a": 1, "enabled": false}
-func SetTopLevel(data []byte, key, raw string) []byte {
-	root := gjson.ParseBytes(data)
-	if len(data) == 0 || !gjson.ValidBytes(data) || !root.IsObject() {
-		return []byte("{\n  " + strconv.Quote(key) + ": " + raw + "\n}\n")
-	}
-	v := root.Get(gjson.Escape(key))
-	if v.Exists() && v.Index > 0 {
-		out := make([]byte, 0, len(data)+len(raw))
-		out = append(out, data[:v.Index]...)
-		out = append(out, raw...)
-		out = append(out, data[v.Index+len(v.Raw):]...)
-		return out
-	}
-	// Insert as the first key, after the opening brace.
-	i := 0
-	for i < len(data) && data[i] != '{' {
-		i++
-	}
-	entry := "\n  " + strconv.Quote(key) + ": " + raw
-	rest := data[i+1:]
-	empty := true
-	for _, c := range rest {
-		if c == '}' {
-			break
-		}
-		if c != ' ' && c != '\n' && c != '\t' && c != '\r' {
-			empty = false
-			break
-		}
-	}
-	if !empty {
-		entry += ","
-	}
-	out := make([]byte, 0, len(data)+len(entry))
-	out = append(out, data[:i+1]...)
-	out = append(out, entry...)
-	if empty {
-		out = append(out, '\n')
-		j := 0
-		for j < len(rest) && rest[j] != '}' {
-			j++
-		}
-		rest = rest[j:]
-	}
-	out = append(out, rest...)
-	return out
 }

@@ -9,6 +9,7 @@ import (
 type Config struct {
 	Enabled        bool
 	DisabledBy     string // the file that disabled memory, "" when enabled
+	Why            string // when a file that cannot be read as written turned memory off: what is wrong and where; else ""
 	RetentionDays  [numStatus]int
 	MaxDecisions   int
 	AutoCapture    bool
@@ -52,21 +53,37 @@ var knownKeys = map[string][]string{
 	"autoCapture":   {"enabled", "confirm", "maxPerTurn", "classifier", "threshold"},
 }
 
+// offSentence ends the warning about a file that turned memory off because
+// it cannot be read as written.
+const offSentence = ". Decision memory is off until the file is fixed: nothing is injected or written."
+
 // ParseConfig merges the global and project files (nil data = file absent).
 // Enabled resolves as the seed says: global disabled wins; otherwise the
-// project file's value, when it sets one; otherwise enabled. Every other key
-// set in the project file overrides the global one.
+// project file's value, when it sets one; otherwise enabled. A file whose
+// intent is unclear (not valid JSON, not an object, "enabled" not true or
+// false) counts as disabling: the global one everywhere, the project one in
+// its project; Why then says what to fix. Every other key set in the
+// project file overrides the global one.
 func ParseConfig(globalName string, global []byte, projectName string, project []byte) Config {
+	return ParseConfigFiles(config.Parse(globalName, global), config.Parse(projectName, project))
+}
+
+// ParseConfigFiles is ParseConfig over files already read (or that could
+// not be: config.Unreadable, which turns the store off like a broken file).
+func ParseConfigFiles(g, p *config.File) Config {
 	c := DefaultConfig()
-	g := config.Parse(globalName, global)
-	p := config.Parse(projectName, project)
 	c.GlobalPresent, c.ProjectPresent = g.Present, p.Present
 	for _, f := range []*config.File{g, p} {
 		f.Unknown(knownKeys)
-		if on, ok := f.Bool("enabled", true); ok && !on && c.Enabled {
+		// The first file to turn memory off (the global one first) says why.
+		switch on, set, unclear := f.Switch("enabled"); {
+		case unclear != "":
+			f.Warnings = append(f.Warnings, unclear+offSentence)
+			if c.Enabled {
+				c.Enabled, c.DisabledBy, c.Why = false, f.Name, unclear+offSentence
+			}
+		case set && !on && c.Enabled:
 			c.Enabled, c.DisabledBy = false, f.Name
-		} else if ok && on && f == p && c.DisabledBy == "" {
-			c.Enabled = true
 		}
 		if f.Object("retentionDays") {
 			missing := ""

@@ -1,6 +1,8 @@
 package decision
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -37,14 +39,12 @@ func TestProjectKeysOverrideGlobalAndClampsApply(t *testing.T) {
 
 func TestInvalidConfigWarnsAndUsesSafeDefaults(t *testing.T) {
 	tests := []struct{ data, key string }{
-		{`{not json`, "not valid JSON"},
-		{`{"enabled":"no"}`, `"enabled"`},
 		{`{"context":{"maxDecisions":"many"}}`, "context.maxDecisions"},
+		{`{"autoCapture":{"enabled":"no"}}`, "autoCapture.enabled"},
 		{`{"autoCapture":{"maxPerTurn":0}}`, "autoCapture.maxPerTurn"},
 		{`{"autoCapture":{"classifier":"gpt"}}`, "autoCapture.classifier"},
 		{`{"retentionDays":{"draft":5}}`, "missing rejected, superseded"},
 		{`{"maxDecisions":5}`, `unknown key "maxDecisions"`},
-		{`[1]`, "must hold a JSON object"},
 	}
 	for _, tt := range tests {
 		c := ParseConfig("g.json", nil, "/p/.pi/decision-memory.config.json", []byte(tt.data))
@@ -55,11 +55,88 @@ func TestInvalidConfigWarnsAndUsesSafeDefaults(t *testing.T) {
 	}
 }
 
+// A file whose intent is unclear turns decision memory off: the global one
+// everywhere, the project one in its project. The warning names the file
+// and the key, or the line and column, and says what to do.
+func TestUnclearConfigTurnsDecisionMemoryOff(t *testing.T) {
+	const (
+		global  = "/home/ana/.pi/agent/decision-memory.config.json"
+		project = "/src/app/.pi/decision-memory.config.json"
+	)
+	off := ". Decision memory is off until the file is fixed: nothing is injected or written."
+	tests := []struct{ name, data, why string }{
+		{"trailing comma", `{"enabled": false,}`, " is not valid JSON: line 1, column 18: trailing comma; delete the ',' before '}'"},
+		{"comment", "{\n  // off\n  \"enabled\": false\n}", " is not valid JSON: line 2, column 3: comments are not JSON; delete the comment"},
+		{"string", `{"enabled": "false"}`, `: "enabled" must be true or false without quotes (got "false")`},
+		{"zero", `{"enabled": 0}`, `: "enabled" must be true or false (got 0)`},
+		{"null", `{"enabled": null}`, `: "enabled" must be true or false (got null)`},
+		{"not an object", `[{"enabled": false}]`, ` must hold a JSON object such as {"enabled": true} (it holds an array)`},
+		{"empty", ``, ` is empty; write {} in it for the defaults, or delete it`},
+	}
+	for _, tt := range tests {
+		for _, where := range []string{global, project} {
+			t.Run(tt.name+" in "+where, func(t *testing.T) {
+				// The other file says on: an unclear file still wins.
+				on := []byte(`{"enabled": true}`)
+				var c Config
+				if where == global {
+					c = ParseConfig(global, []byte(tt.data), project, on)
+				} else {
+					c = ParseConfig(global, on, project, []byte(tt.data))
+				}
+				eq(t, c.Enabled, false, "enabled")
+				eq(t, c.DisabledBy, where, "disabled by")
+				eq(t, c.Why, where+tt.why+off, "why")
+				eq(t, c.Warnings, []string{where + tt.why + off}, "warnings")
+			})
+		}
+	}
+}
+
+func TestClearDisableKeepsPrecedenceOverAnUnclearFile(t *testing.T) {
+	// Global disable wins: it names the reason; the broken project file is
+	// still warned about.
+	c := ParseConfig("g.json", []byte(`{"enabled": false}`), "p.json", []byte(`{"enabled": 0}`))
+	eq(t, c.Enabled, false, "enabled")
+	eq(t, c.DisabledBy, "g.json", "disabled by")
+	eq(t, c.Why, "", "why")
+	eq(t, len(c.Warnings), 1, "one warning")
+	// A broken global file is not overridden by a project enable.
+	c = ParseConfig("g.json", []byte(`{"enabled": true,}`), "p.json", []byte(`{"enabled": false}`))
+	eq(t, c.DisabledBy, "g.json", "the first file to turn memory off")
+	eq(t, c.Why != "", true, "why")
+}
+
+func TestDuplicatedEnabledReadsTheLast(t *testing.T) {
+	c := ParseConfig("g.json", nil, "p.json", []byte(`{"enabled": true, "enabled": false}`))
+	eq(t, c.Enabled, false, "the last is false")
+	eq(t, c.DisabledBy, "p.json", "by")
+	eq(t, c.Why, "", "a clear disable has no why")
+	c = ParseConfig("g.json", nil, "p.json", []byte(`{"enabled": false, "context": {"maxDecisions": 3}, "enabled": true, "context": {"maxDecisions": 4}}`))
+	eq(t, c.Enabled, true, "the last is true")
+	eq(t, c.MaxDecisions, 4, "the last object")
+}
+
+func TestConfigAcceptsAByteOrderMarkSilently(t *testing.T) {
+	c := ParseConfig("g.json", []byte("\xEF\xBB\xBF{\"context\": {\"maxDecisions\": 3}}"), "p.json", nil)
+	eq(t, c.Enabled, true, "enabled")
+	eq(t, c.MaxDecisions, 3, "read")
+	eq(t, len(c.Warnings), 0, "warnings")
+}
+
 func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(`{"enabled":true,"context":{"maxDecisions":3}}`))
 	f.Add([]byte(`{"retentionDays":{"draft":-1,"rejected":1e9,"superseded":"x"}}`))
+	f.Add([]byte(`{"enabled":false,}`))
+	f.Add([]byte(`{"enabled":true,"enabled":0}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := ParseConfig("g", data, "p", data)
+		if c.Enabled && !json.Valid(bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))) {
+			t.Fatalf("a file that is not JSON left memory on: %q", data)
+		}
+		if c.Enabled != (c.DisabledBy == "") || (c.Why != "" && c.Enabled) {
+			t.Fatalf("enabled %v, disabled by %q, why %q", c.Enabled, c.DisabledBy, c.Why)
+		}
 		if c.MaxDecisions < 1 || c.MaxDecisions > 20 || c.MaxPerTurn < 1 || c.MaxPerTurn > 5 || c.Threshold < 0 || c.Threshold > 1 {
 			t.Fatalf("clamps broken: %+v", c)
 		}

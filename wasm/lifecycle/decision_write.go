@@ -501,11 +501,11 @@ func (d *decisions) cmdToggle(c *cmdCtx, on bool) {
 		c.out.Fail("Could not read " + file + ": " + err.Error())
 		return
 	}
-	if old != nil && !gjson.ValidBytes(old) {
-		c.out.Fail(file + " is not valid JSON; fix it by hand (nothing was written).")
+	data, err := config.SetTopLevel(file, old, "enabled", strconv.FormatBool(on))
+	if err != nil {
+		c.out.Fail(err.Error() + ". Nothing was written: fix the file by hand first.")
 		return
 	}
-	data := config.SetTopLevel(old, "enabled", strconv.FormatBool(on))
 	if err := d.h.Mkdir(parentDir(file)); err != nil {
 		c.out.Fail("Could not create the folder of " + file + ": " + err.Error())
 		return

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 )
@@ -117,24 +118,24 @@ func (d *decisions) start(out *Out) {
 }
 
 func (d *decisions) readConfig() {
-	var global, project []byte
-	if d.globalCfg != "" {
-		global = d.readSmall(d.globalCfg)
-	}
+	project := config.Parse(d.projCfg, nil)
 	if d.s.Trusted && d.projCfg != "" {
-		project = d.readSmall(d.projCfg)
+		project = readConfigFile(d.h, d.projCfg)
 	}
-	d.cfg = decision.ParseConfig(d.globalCfg, global, d.projCfg, project)
+	d.cfg = decision.ParseConfigFiles(readConfigFile(d.h, d.globalCfg), project)
 }
 
-// readSmall reads a whole small file; nil when it does not exist. A file that
-// cannot be read reads as absent, with the reason in the config warnings.
-func (d *decisions) readSmall(p string) []byte {
-	data, err := readFile(d.h, p, maxConfig)
-	if err != nil && !hostio.IsNotFound(err) {
-		d.cfg.Warnings = append(d.cfg.Warnings, err.Error())
+// readConfigFile reads a configuration file; a file that exists but cannot
+// be read counts as one that could turn memory off (config.Unreadable).
+func readConfigFile(h hostio.Host, p string) *config.File {
+	if p == "" {
+		return config.Parse("", nil)
 	}
-	return data
+	data, err := readFile(h, p, maxConfig)
+	if err != nil && !hostio.IsNotFound(err) {
+		return config.Unreadable(p, err.Error())
+	}
+	return config.Parse(p, data)
 }
 
 // off says why the store can neither be read nor written this session, or
@@ -145,6 +146,8 @@ func (d *decisions) off() string {
 		return "pi-memory has no project folder for this session."
 	case !d.s.Trusted:
 		return "This project is not trusted, so pi-memory neither reads nor writes its decisions. Trust the project in pi (or run with --approve) and try again."
+	case !d.cfg.Enabled && d.cfg.Why != "":
+		return d.cfg.Why
 	case !d.cfg.Enabled:
 		scope := "--project"
 		if d.cfg.DisabledBy == d.globalCfg {

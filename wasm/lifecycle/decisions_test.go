@@ -372,3 +372,24 @@ func TestAFailingModelFallsBackToTheRuleClassifier(t *testing.T) {
 		t.Fatalf("after a failed model call the rule classifier decides: %s", r.last.Raw)
 	}
 }
+
+// A config file that exists but cannot be read (here a folder where the file
+// should be) might be the one turning memory off: both stores fail closed.
+func TestAnUnreadableConfigTurnsItsStoreOff(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd("add Use Go for services")
+	os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory.config.json"), 0o755)
+	os.MkdirAll(filepath.Join(r.project, ".pi/memory/config.json"), 0o755)
+	r.start(false, true)
+	if got := r.injected("hi"); strings.Contains(got, "Project decisions") || strings.Contains(got, "Persistent memory") {
+		t.Fatalf("injected %q", got)
+	}
+	r.cmd("add Use Rust for tools")
+	if r.exit() != 1 || !strings.Contains(r.text(), "cannot be read") || !strings.Contains(r.text(), "decision-memory.config.json") {
+		t.Fatalf("add must refuse naming the file: %d %s", r.exit(), r.text())
+	}
+	r.mem("remember project Lint first")
+	if r.exit() != 1 || !strings.Contains(r.text(), "memory/config.json") {
+		t.Fatalf("remember must refuse naming the file: %d %s", r.exit(), r.text())
+	}
+}

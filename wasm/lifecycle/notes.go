@@ -121,22 +121,7 @@ func (n *notesStore) refreshConfig() []string {
 		return nil
 	}
 	n.cfgStamp = stamp
-	var global, project []byte
-	var readWarnings []string
-	read := func(p string) []byte {
-		if p == "" {
-			return nil
-		}
-		data, err := readFile(n.h, p, maxConfig)
-		if err != nil && !hostio.IsNotFound(err) {
-			readWarnings = append(readWarnings, err.Error())
-		}
-		return data
-	}
-	global = read(n.globalCfg)
-	project = read(n.projCfg)
-	n.cfg = notes.ParseConfig(n.globalCfg, global, n.projCfg, project)
-	n.cfg.Warnings = append(readWarnings, n.cfg.Warnings...)
+	n.cfg = notes.ParseConfigFiles(readConfigFile(n.h, n.globalCfg), readConfigFile(n.h, n.projCfg))
 	return n.cfg.Warnings
 }
 
@@ -221,6 +206,8 @@ func (n *notesStore) capBytes() int { return budget.TokenBytes(n.cfg.MaxMemoryTo
 // project scopes (see scopeFor); global memory stays.
 func (n *notesStore) off() string {
 	switch {
+	case !n.cfg.Enabled && n.cfg.Why != "":
+		return n.cfg.Why
 	case !n.cfg.Enabled:
 		return "Markdown memory is disabled by " + n.cfg.DisabledBy + "; nothing is injected or written. Set \"enabled\": true there (or remove the key) to turn it back on."
 	case len(n.scopes) == 0:

@@ -126,7 +126,11 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 	var b strings.Builder
 	switch {
 	case !n.cfg.Enabled:
-		b.WriteString("Markdown memory: off (disabled by " + n.cfg.DisabledBy + "; nothing is read beyond the configs, nothing is written)\n")
+		if n.cfg.Why != "" {
+			b.WriteString("Markdown memory: off — " + n.cfg.Why + "\n")
+		} else {
+			b.WriteString("Markdown memory: off (disabled by " + n.cfg.DisabledBy + "; nothing is read beyond the configs, nothing is written)\n")
+		}
 	case inject != "":
 		b.WriteString("Markdown memory: on, but nothing is injected: " + inject + "\n")
 	default:
@@ -392,6 +396,9 @@ func (n *notesStore) cmdRecall(c *cmdCtx) {
 // recall answers a query with one reason code (seed 001 roadmap 1).
 func (n *notesStore) recall(raw string, limit int) (notes.Reason, []notes.Hit, string) {
 	if !n.cfg.Enabled {
+		if n.cfg.Why != "" {
+			return notes.ReasonDenied, nil, n.cfg.Why
+		}
 		return notes.ReasonDenied, nil, "markdown memory is disabled by " + n.cfg.DisabledBy
 	}
 	q, err := notes.ParseQuery(raw)

@@ -9,6 +9,7 @@ import "github.com/pi-memory/pi-memory/wasm/config"
 type Config struct {
 	Enabled            bool
 	DisabledBy         string // the file whose "enabled": false is in force, "" when enabled
+	Why                string // when a file that cannot be read as written turned memory off: what is wrong and where; else ""
 	MaxInjectLines     int    // per scope, lines of an index injected
 	MaxInjectBytes     int    // per scope, bytes of an index injected
 	PageTableInjection bool   // typed pages and the resident-set policy, else a plain cut
@@ -55,18 +56,37 @@ var knownKeys = map[string][]string{
 	"staleDays":          nil,
 }
 
+// offSentence ends the warning about a file that turned memory off because
+// it cannot be read as written.
+const offSentence = ". Markdown memory is off until the file is fixed: nothing is injected or written."
+
 // ParseConfig merges the global and the project file (nil data: the file is
 // absent; an untrusted project's file is never read, so it is passed as nil).
+// A file whose intent is unclear (not valid JSON, not an object, "enabled"
+// not true or false) turns memory off whatever the other file says: the
+// global one everywhere, the project one in its project; Why then says what
+// to fix.
 //
 //	ParseConfig("g.json", []byte(`{"maxInjectLines": 50}`), "p.json", []byte(`{"maxInjectLines": 80}`)).MaxInjectLines => 80
 func ParseConfig(globalName string, global []byte, projectName string, project []byte) Config {
+	return ParseConfigFiles(config.Parse(globalName, global), config.Parse(projectName, project))
+}
+
+// ParseConfigFiles is ParseConfig over files already read (or that could
+// not be: config.Unreadable, which turns the store off like a broken file).
+func ParseConfigFiles(g, p *config.File) Config {
 	c := DefaultConfig()
-	g := config.Parse(globalName, global)
-	p := config.Parse(projectName, project)
 	c.GlobalPresent, c.ProjectPresent = g.Present, p.Present
+	unclearBy, why := "", ""
 	for _, f := range []*config.File{g, p} {
 		f.Unknown(knownKeys)
-		if on, ok := f.Bool("enabled", c.Enabled); ok {
+		switch on, set, unclear := f.Switch("enabled"); {
+		case unclear != "":
+			f.Warnings = append(f.Warnings, unclear+offSentence)
+			if why == "" {
+				unclearBy, why = f.Name, unclear+offSentence
+			}
+		case set:
 			c.Enabled = on
 			c.DisabledBy = ""
 			if !on {
@@ -95,6 +115,9 @@ func ParseConfig(globalName string, global []byte, projectName string, project [
 			c.StaleDays = n
 		}
 		c.Warnings = append(c.Warnings, f.Warnings...)
+	}
+	if why != "" {
+		c.Enabled, c.DisabledBy, c.Why = false, unclearBy, why
 	}
 	return c
 }

@@ -103,8 +103,11 @@ func TestParseConfigEnabledFollowsTheLastFileThatSaysIt(t *testing.T) {
 		{"global on, project off", `{"enabled": true}`, `{"enabled": false}`, false, projectConfig},
 		{"both off names the project", `{"enabled": false}`, `{"enabled": false}`, false, projectConfig},
 		{"global off, project silent", `{"enabled": false}`, `{"staleDays": 10}`, false, globalConfig},
-		// A value that is not a boolean is warned about and changes nothing.
-		{"global off, project invalid", `{"enabled": false}`, `{"enabled": "yes"}`, false, globalConfig},
+		{"the last duplicate wins", `{"enabled": false, "enabled": true}`, `{"enabled": true, "enabled": false}`, false, projectConfig},
+		// A value that is not a boolean turns memory off, whatever the other file says.
+		{"global off, project invalid", `{"enabled": false}`, `{"enabled": "yes"}`, false, projectConfig},
+		{"global invalid, project on", `{"enabled": 1}`, `{"enabled": true}`, false, globalConfig},
+		{"global invalid, project off", `{"enabled": 1}`, `{"enabled": false}`, false, globalConfig},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -207,27 +210,54 @@ func TestParseConfigWarnsAboutUnknownKeys(t *testing.T) {
 	}
 }
 
-func TestParseConfigIgnoresAFileThatIsNotAJSONObject(t *testing.T) {
-	tests := []struct {
-		name, data, warning string
-	}{
-		{"truncated", `{"maxInjectLines": 10`, "is not valid JSON"},
-		{"trailing comma", `{"maxInjectLines": 10,}`, "is not valid JSON"},
-		{"empty", ``, "is not valid JSON"},
-		{"an array", `[{"maxInjectLines": 10}]`, "must hold a JSON object"},
-		{"a number", `10`, "must hold a JSON object"},
+// A file whose intent is unclear turns markdown memory off: the global one
+// everywhere (a project enable does not override it), the project one in its
+// project. The warning names the file and the key, or the line and column.
+func TestParseConfigUnclearFileTurnsMemoryOff(t *testing.T) {
+	off := ". Markdown memory is off until the file is fixed: nothing is injected or written."
+	tests := []struct{ name, data, why string }{
+		{"truncated", `{"maxInjectLines": 10`, " is not valid JSON: line 1, column 22: the text ends before the object opened at line 1, column 1 is closed; add '}'"},
+		{"trailing comma", `{"enabled": false,}`, " is not valid JSON: line 1, column 18: trailing comma; delete the ',' before '}'"},
+		{"comment", "{\"enabled\": false /* for now */}", " is not valid JSON: line 1, column 19: comments are not JSON; delete the comment"},
+		{"string", `{"enabled": "false"}`, `: "enabled" must be true or false without quotes (got "false")`},
+		{"zero", `{"enabled": 0}`, `: "enabled" must be true or false (got 0)`},
+		{"bad last duplicate", `{"enabled": true, "enabled": "off"}`, `: "enabled" must be true or false (got "off")`},
+		{"empty", ``, " is empty; write {} in it for the defaults, or delete it"},
+		{"an array", `[{"maxInjectLines": 10}]`, ` must hold a JSON object such as {"enabled": true} (it holds an array)`},
+		{"a number", `10`, ` must hold a JSON object such as {"enabled": true} (it holds a number)`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			// The broken project file is ignored whole; the global file still applies.
-			c := ParseConfig(globalConfig, []byte(`{"maxInjectLines": 60}`), projectConfig, []byte(tt.data))
-			if c.MaxInjectLines != 60 || !c.Enabled {
-				t.Errorf("settings = %+v, want the global file's", c)
-			}
-			if len(c.Warnings) != 1 || !strings.HasPrefix(c.Warnings[0], projectConfig+": "+tt.warning) {
-				t.Errorf("warnings %q, want one starting %q", c.Warnings, projectConfig+": "+tt.warning)
-			}
-		})
+		for _, where := range []string{globalConfig, projectConfig} {
+			t.Run(tt.name+" in "+where, func(t *testing.T) {
+				on := []byte(`{"enabled": true, "maxInjectLines": 60}`)
+				var c Config
+				if where == globalConfig {
+					c = ParseConfig(globalConfig, []byte(tt.data), projectConfig, on)
+				} else {
+					c = ParseConfig(globalConfig, on, projectConfig, []byte(tt.data))
+				}
+				if c.Enabled || c.DisabledBy != where || c.Why != where+tt.why+off {
+					t.Errorf("Enabled %v DisabledBy %q Why %q\nwant off by %s: %q", c.Enabled, c.DisabledBy, c.Why, where, where+tt.why+off)
+				}
+				if want := []string{where + tt.why + off}; !reflect.DeepEqual(c.Warnings, want) {
+					t.Errorf("warnings %q\nwant %q", c.Warnings, want)
+				}
+			})
+		}
+	}
+}
+
+func TestParseConfigAcceptsAByteOrderMarkSilently(t *testing.T) {
+	c := ParseConfig(globalConfig, []byte("\xEF\xBB\xBF{\"maxInjectLines\": 60}"), projectConfig, []byte("\xEF\xBB\xBF{}"))
+	if !c.Enabled || c.MaxInjectLines != 60 || len(c.Warnings) != 0 {
+		t.Errorf("Enabled %v MaxInjectLines %d warnings %q", c.Enabled, c.MaxInjectLines, c.Warnings)
+	}
+}
+
+func TestParseConfigReadsTheLastOfDuplicatedKeys(t *testing.T) {
+	c := ParseConfig(globalConfig, nil, projectConfig, []byte(`{"staleDays": 5, "traceEnabled": true, "staleDays": 6, "traceEnabled": false}`))
+	if c.StaleDays != 6 || c.TraceEnabled || len(c.Warnings) != 0 {
+		t.Errorf("StaleDays %d TraceEnabled %v warnings %q; want the last of each", c.StaleDays, c.TraceEnabled, c.Warnings)
 	}
 }
 

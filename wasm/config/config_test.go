@@ -1,0 +1,137 @@
+package config
+
+import (
+	"reflect"
+	"testing"
+)
+
+const file = "/p/.pi/memory/config.json"
+
+// A switch whose intent is unclear fails closed: Switch says why, naming the
+// file and the key (or the line and column), and the store turns off.
+func TestSwitchFailsClosedOnAnythingButTrueOrFalse(t *testing.T) {
+	tests := []struct {
+		name    string
+		data    string // "-" for a missing file
+		on, set bool
+		unclear string
+	}{
+		{"missing file", "-", false, false, ""},
+		{"key absent", `{"staleDays": 3}`, false, false, ""},
+		{"true", `{"enabled": true}`, true, true, ""},
+		{"false", `{"enabled": false}`, false, true, ""},
+		{"last duplicate wins (off)", `{"enabled": true, "enabled": false}`, false, true, ""},
+		{"last duplicate wins (on)", `{"enabled": false, "enabled": true}`, true, true, ""},
+		{"byte-order mark", "\xEF\xBB\xBF{\"enabled\": false}", false, true, ""},
+		{"string false", `{"enabled": "false"}`, false, false, file + `: "enabled" must be true or false without quotes (got "false")`},
+		{"string true", `{"enabled": "true"}`, false, false, file + `: "enabled" must be true or false without quotes (got "true")`},
+		{"string no", `{"enabled": "no"}`, false, false, file + `: "enabled" must be true or false (got "no")`},
+		{"zero", `{"enabled": 0}`, false, false, file + `: "enabled" must be true or false (got 0)`},
+		{"one", `{"enabled": 1}`, false, false, file + `: "enabled" must be true or false (got 1)`},
+		{"null", `{"enabled": null}`, false, false, file + `: "enabled" must be true or false (got null)`},
+		{"object", `{"enabled": {"value": false}}`, false, false, file + `: "enabled" must be true or false (got {"value": false})`},
+		{"a good value then a bad one", `{"enabled": false, "enabled": "off"}`, false, false, file + `: "enabled" must be true or false (got "off")`},
+		{"trailing comma", `{"enabled": false,}`, false, false, file + ` is not valid JSON: line 1, column 18: trailing comma; delete the ',' before '}'`},
+		{"comment", "{\n  // off for now\n  \"enabled\": false\n}\n", false, false, file + " is not valid JSON: line 2, column 3: comments are not JSON; delete the comment"},
+		{"not UTF-8", "{\"enabled\": false, \"n\": \"\xe9\"}", false, false, file + " is not valid JSON: line 1, column 26: byte 0xE9 is not UTF-8 text; save the file as UTF-8"},
+		{"empty file", ``, false, false, file + " is empty; write {} in it for the defaults, or delete it"},
+		{"only a byte-order mark", "\xEF\xBB\xBF\n", false, false, file + " is empty; write {} in it for the defaults, or delete it"},
+		{"an array", `[{"enabled": false}]`, false, false, file + ` must hold a JSON object such as {"enabled": true} (it holds an array)`},
+		{"a boolean", `false`, false, false, file + ` must hold a JSON object such as {"enabled": true} (it holds a boolean)`},
+		{"a string", `"off"`, false, false, file + ` must hold a JSON object such as {"enabled": true} (it holds a string)`},
+		{"null document", ` null `, false, false, file + ` must hold a JSON object such as {"enabled": true} (it holds null)`},
+		{"a number", `0`, false, false, file + ` must hold a JSON object such as {"enabled": true} (it holds a number)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var data []byte
+			if tt.data != "-" {
+				data = []byte(tt.data)
+			}
+			f := Parse(file, data)
+			on, set, unclear := f.Switch("enabled")
+			if on != tt.on || set != tt.set || unclear != tt.unclear {
+				t.Errorf("Switch = %v, %v, %q\n  want %v, %v, %q", on, set, unclear, tt.on, tt.set, tt.unclear)
+			}
+			if len(f.Warnings) != 0 {
+				t.Errorf("Parse warned %q; the store decides what to say", f.Warnings)
+			}
+			if f.Present != (data != nil) {
+				t.Errorf("Present = %v", f.Present)
+			}
+		})
+	}
+}
+
+// Every key, not only the switch, reads the last of its duplicates.
+func TestParseReadsTheLastOfDuplicatedKeys(t *testing.T) {
+	f := Parse(file, []byte(`{"n": 1, "o": {"b": true, "b": false}, "n": 5, "s": "x", "s": "rule", "o": {"b": true}}`))
+	if n, ok := f.Int("n", 0, 0, 10); n != 5 || !ok {
+		t.Errorf("Int = %d, %v; want 5", n, ok)
+	}
+	if b, ok := f.Bool("o.b", false); !b || !ok {
+		t.Errorf("Bool(o.b) = %v, %v; want the last object's true", b, ok)
+	}
+	if s, ok := f.Enum("s", "llm", "rule", "llm"); s != "rule" || !ok {
+		t.Errorf("Enum = %q, %v", s, ok)
+	}
+	f.Unknown(map[string][]string{"n": nil, "s": nil, "o": {"c"}})
+	want := []string{file + `: unknown key "o.b" (ignored)`}
+	if !reflect.DeepEqual(f.Warnings, want) {
+		t.Errorf("warnings %q, want %q (one per key, duplicates or not)", f.Warnings, want)
+	}
+}
+
+// Other keys keep the forgiving rule: a bad value is warned about, naming the
+// file and the key, and a safe value is used.
+func TestBadValuesOfOtherKeysWarnAndUseTheDefault(t *testing.T) {
+	tests := []struct {
+		name, data string
+		read       func(f *File) any
+		want       any
+		warning    string
+	}{
+		{"bool as string", `{"trace": "yes"}`, func(f *File) any { v, _ := f.Bool("trace", true); return v }, true,
+			`"trace" must be true or false (got "yes"); using true`},
+		{"int as string", `{"n": "50"}`, func(f *File) any { v, _ := f.Int("n", 7, 1, 100); return v }, 7,
+			`"n" must be a whole number (got "50"); using 7`},
+		{"int not whole", `{"n": 1.5}`, func(f *File) any { v, _ := f.Int("n", 7, 1, 100); return v }, 7,
+			`"n" must be a whole number (got 1.5); using 7`},
+		{"int below", `{"n": -3}`, func(f *File) any { v, _ := f.Int("n", 7, 1, 100); return v }, 1,
+			`"n" is below 1 (got -3); using 1`},
+		{"int above, huge", `{"n": 1e999}`, func(f *File) any { v, _ := f.Int("n", 7, 1, 100); return v }, 100,
+			`"n" is above 100 (got 1e999); using 100`},
+		{"float out of range", `{"x": 2}`, func(f *File) any { v, _ := f.Float("x", 0.5, 0, 1); return v }, 1.0,
+			`"x" must be between 0 and 1 (got 2); using 1`},
+		{"enum", `{"c": "gpt"}`, func(f *File) any { v, _ := f.Enum("c", "rule", "rule", "llm"); return v }, "rule",
+			`"c" must be one of "rule", "llm" (got "gpt"); using "rule"`},
+		{"object", `{"o": [1]}`, func(f *File) any { return f.Object("o") }, false,
+			`"o" must be an object (got [1]); using the defaults`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse(file, []byte(tt.data))
+			if got := tt.read(f); got != tt.want {
+				t.Errorf("value %v, want %v", got, tt.want)
+			}
+			want := []string{file + ": " + tt.warning}
+			if !reflect.DeepEqual(f.Warnings, want) {
+				t.Errorf("warnings %q\nwant %q", f.Warnings, want)
+			}
+		})
+	}
+}
+
+func TestParseOfABrokenFileReadsEveryKeyAsAbsent(t *testing.T) {
+	f := Parse(file, []byte(`{"n": 5, "enabled": false,}`))
+	if f.Has("n") || f.Object("o") {
+		t.Error("a key of a broken file was read")
+	}
+	if n, ok := f.Int("n", 7, 0, 10); n != 7 || ok {
+		t.Errorf("Int = %d, %v; want the default", n, ok)
+	}
+	f.Unknown(map[string][]string{})
+	if len(f.Warnings) != 0 {
+		t.Errorf("warnings %q about a file that could not be read", f.Warnings)
+	}
+}
