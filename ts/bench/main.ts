@@ -1,4 +1,4 @@
-// `make bench`: every performance figure of issue 2 §6, for both builds of the
+// `make bench`: every performance figure we track, for both builds of the
 // core, measured in one run, printed as a table and written to
 // docs/benchmarks.md. build/bench.sh prepares the toolchains, the modules, the
 // datasets and the Go benchmark binary, then runs:
@@ -711,7 +711,7 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push("");
 	lines.push(`## Results: ${count("PASS")} PASS, ${count("MISS")} MISS, ${count("not implemented")} not implemented, ${count("ERROR")} ERROR`);
 	lines.push("");
-	lines.push("Rows on the Node host are the targets of issue 2 §6 (what pi users feel); Go-host rows (wazero, what `pimem` users feel) are secondary.");
+	lines.push("Rows on the Node host carry the targets (what pi users feel); Go-host rows (wazero, what `pimem` users feel) are secondary.");
 	lines.push("");
 	lines.push("| # | measure | build | host | result | target | verdict | note |");
 	lines.push("|---|---|---|---|---|---|---|---|");

@@ -896,7 +896,7 @@ export function readLines(file: string): string[] {
 	return lines;
 }
 
-/** One decoded event line (the compact on-disk shape of seed 000). */
+/** One decoded event line (the compact on-disk shape of docs/formats.md). */
 export interface DecisionEvent {
 	v: number;
 	t: string;

@@ -15,7 +15,7 @@
 // - a folder without memory is untouched by prompts and read-only /memory
 //   commands: no .pi/memory, no pi-memory/notes in the agent dir;
 // - /memory last is the receipt of exactly what the previous turn appended;
-// - the agent corrects memory with pi's own edit tool (the seed's write path):
+// - the agent corrects memory with pi's own edit tool (how memory is meant to be kept):
 //   the model saw the old fact, the edit lands, the next prompt carries it.
 
 import assert from "node:assert/strict";

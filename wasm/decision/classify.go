@@ -8,7 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Auto-capture (seed 000, v2): candidates found in a prompt are classified
+// Auto-capture: candidates found in a prompt are classified
 // when the run ends — by the rule score, or by the model for the ones the
 // configured classifier sends it — then deduplicated and capped before a
 // person sees them. Everything here is pure; the lifecycle makes the model

@@ -383,7 +383,7 @@ func parseStatusBytes(b []byte) Status {
 }
 
 // Encode writes an event as one compact line (without the newline), keys in
-// the seed's order. Data keys are written when present in d.Has; an add always
+// the documented order (docs/formats.md). Data keys are written when present in d.Has; an add always
 // carries tx, tg, s, sp and c so older readers see a complete record.
 //
 //	Encode(nil, Event{V:1, Time:"2026-02-27T06:00:00.000Z", Project:"ab", Code:Add, ID:"D-2026-02-27-0001",

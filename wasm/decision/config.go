@@ -4,7 +4,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/config"
 )
 
-// Config is the effective decision-memory configuration (seed 000): defaults,
+// Config is the effective decision-memory configuration: defaults,
 // then the global file, then the project file, with clamps.
 type Config struct {
 	Enabled        bool

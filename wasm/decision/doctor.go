@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // Finding is one problem doctor reports about one line of the log.
@@ -29,17 +30,16 @@ type Report struct {
 // decisions; beyond it doctor says it skipped the scan rather than stall.
 const doctorPairLimit = 3000
 
-// Diagnose checks the state as replayed: the replay's problems, the torn
-// tail the caller found (nil when none), references to decisions that do
-// not exist, and near-duplicate or conflicting active pairs not yet marked.
-func (s *State) Diagnose(torn *Finding) Report {
+// Diagnose checks the state as replayed: the replay's problems, what the
+// caller found in the file itself (a torn tail, lines holding secrets),
+// references to decisions that do not exist, and near-duplicate or
+// conflicting active pairs not yet marked. Findings come in line order.
+func (s *State) Diagnose(found ...Finding) Report {
 	rep := Report{Lines: s.Lines, Events: s.Events, Live: s.Len()}
 	for _, p := range s.Problems {
 		rep.Findings = append(rep.Findings, Finding{p.Line, p.Kind.String(), p.ID, p.Msg})
 	}
-	if torn != nil {
-		rep.Findings = append(rep.Findings, *torn)
-	}
+	rep.Findings = append(rep.Findings, found...)
 	active := s.WithStatus(Active).All()
 	rep.Active = len(active)
 	for _, x := range s.All().All() {
@@ -50,6 +50,11 @@ func (s *State) Diagnose(torn *Finding) Report {
 			if s.Get(o) == nil {
 				rep.Findings = append(rep.Findings, Finding{x.LastLine, "dangling", x.ID, x.ID + " is marked as conflicting with " + o + ", which does not exist (any more)"})
 			}
+		}
+	}
+	for i := 1; i < len(rep.Findings); i++ {
+		for j := i; j > 0 && rep.Findings[j].Line < rep.Findings[j-1].Line; j-- {
+			rep.Findings[j], rep.Findings[j-1] = rep.Findings[j-1], rep.Findings[j]
 		}
 	}
 	rep.PairsScanned = len(active) <= doctorPairLimit
@@ -126,4 +131,48 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// SecretLines finds the lines of the log's first size bytes that hold what
+// looks like a secret. The log stays as a person wrote it (it is theirs, and
+// append-only); doctor names the lines so they can remove the secret by hand
+// and rotate it. Nothing else ever shows it: every output is redacted.
+func SecretLines(read ReadAt, size int64) ([]Finding, error) {
+	var out []Finding
+	buf := make([]byte, 64<<10)
+	var line []byte
+	n := 0
+	flush := func() {
+		n++
+		if _, kinds := redact.String(string(trimCR(line))); len(kinds) > 0 {
+			out = append(out, Finding{Line: n, Kind: "secret", Msg: "holds what looks like a secret (" + strings.Join(kinds, ", ") +
+				"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret"})
+		}
+		line = line[:0]
+	}
+	for off := int64(0); off < size; {
+		want := int64(len(buf))
+		if size-off < want {
+			want = size - off
+		}
+		k, err := read(off, buf[:want])
+		if err != nil {
+			return out, err
+		}
+		if k == 0 {
+			break
+		}
+		for _, c := range buf[:k] {
+			if c == '\n' {
+				flush()
+				continue
+			}
+			line = append(line, c)
+		}
+		off += int64(k)
+	}
+	if len(line) > 0 {
+		flush()
+	}
+	return out, nil
 }

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 )
 
-// Budgets of the injected section (seed 000, "Token-safe Context Injection").
+// Budgets of the injected section (docs/formats.md, "Injected section").
 // Lengths are counted in characters (Unicode code points).
 const (
 	MaxCharsPerDecision = 160
@@ -107,7 +107,7 @@ func (s *State) summary(left int, shown []*Decision) string {
 			if i == 3 {
 				break
 			}
-			out += " #" + t + " " + strconv.Itoa(counts[i])
+			out += " #" + cut(clean(t), MaxTagChars) + " " + strconv.Itoa(counts[i])
 		}
 	}
 	return out + "; /decision list shows all)"
@@ -266,16 +266,17 @@ func repeatsTag(before []string, t string) bool {
 
 // Line is one decision as injected: `D-… | short text | #tag1 #tag2`, at most
 // MaxCharsPerDecision characters. The short text is the title, else the text
-// cut at MaxTextChars, flattened to one line.
+// cut at MaxTextChars, flattened to one line. A secret someone wrote into the
+// log by hand is redacted: it never reaches the model.
 func Line(d *Decision) string {
-	text := oneLine(d.Short())
+	text := clean(oneLine(d.Short()))
 	text = cut(text, MaxTextChars)
 	var tags []string
 	for _, t := range d.Tags {
 		if len(tags) == MaxTags {
 			break
 		}
-		if t = cut(cleanTag(t), MaxTagChars); t != "" {
+		if t = cut(clean(cleanTag(t)), MaxTagChars); t != "" {
 			tags = append(tags, "#"+t)
 		}
 	}

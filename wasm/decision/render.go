@@ -19,7 +19,7 @@ func ListLine(x *Decision) string {
 	s := x.ID + " | " + x.Status.String() + " | " + clean(oneLine(x.Short()))
 	var tags []string
 	for _, t := range x.Tags {
-		if t = cleanTag(t); t != "" {
+		if t = clean(cleanTag(t)); t != "" {
 			tags = append(tags, "#"+t)
 		}
 	}
@@ -58,8 +58,8 @@ func ShowText(x *Decision) string {
 	return sb.String()
 }
 
-// AppendJSON writes a decision in its readable runtime shape (seed 000's
-// materialized view), redacted like every other output.
+// AppendJSON writes a decision in its readable runtime shape (the
+// materialized view of docs/formats.md), redacted like every other output.
 func AppendJSON(b []byte, x *Decision) []byte {
 	w := jsonw.Open(b)
 	w.Str("id", x.ID)

@@ -170,8 +170,13 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 			// Kept for its id (removed ids are never reused), and nothing else.
 			*c = rec{id: w.str(s, r.id), removed: true, removedLine: r.removedLine, addLine: r.addLine, lastLine: r.lastLine, updatedAt: r.updatedAt}
 		} else {
-			for _, f := range [...]*ref{&r.id, &r.project, &r.title, &r.text, &r.reason, &r.supersedes, &r.supersededBy, &r.conflictNote, &r.source, &r.category, &r.createdBy} {
+			for _, f := range [...]*ref{&r.id, &r.project, &r.supersedes, &r.supersededBy, &r.createdBy} {
 				*f = w.str(s, *f)
+			}
+			// Free text is redacted on the way: a snapshot is a derived file
+			// and keeps no secret someone wrote into the log by hand.
+			for _, f := range [...]*ref{&r.title, &r.text, &r.reason, &r.conflictNote, &r.source, &r.category} {
+				*f = w.text(s, *f)
 			}
 			r.tags = w.list(s, r.tags)
 			r.conflicts = w.list(s, r.conflicts)
@@ -259,7 +264,7 @@ func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) err
 	}
 	tc := s.activeTagScan()
 	hw.Raw("tags", jsonw.Array(nil, len(tc.names), func(b []byte, i int) []byte {
-		b = append(jsonw.String(append(b, '['), tc.names[i]), ',')
+		b = append(jsonw.String(append(b, '['), clean(tc.names[i])), ',')
 		return append(jsonw.Int(b, int64(tc.counts[i])), ']')
 	}))
 	header := hw.Close()
@@ -333,12 +338,30 @@ func (w *snapWriter) section(b []byte) (int64, error) {
 }
 
 // str copies the string r refers to into the compacted pages.
+// text is str for free text: redacted (decision.clean) before it is written.
+func (w *snapWriter) text(s *State, r ref) ref {
+	if r.size() == 0 {
+		return 0
+	}
+	return w.putStr(clean(s.strs.get(r)))
+}
+
 func (w *snapWriter) str(s *State, r ref) ref {
-	n := r.size()
+	if r.size() == 0 {
+		return 0
+	}
+	return w.putStr(s.strs.get(r))
+}
+
+// putStr copies v into the page being filled and returns its new ref.
+func (w *snapWriter) putStr(v string) ref {
+	n := len(v)
 	if n == 0 {
 		return 0
 	}
-	v := s.strs.get(r)
+	if n > MaxField {
+		n, v = MaxField, v[:MaxField]
+	}
 	if w.page != nil && len(w.page)-8+n > pageSize && len(w.page) > 8 {
 		if err := w.flushPage(); err != nil {
 			return 0
@@ -374,7 +397,7 @@ func (w *snapWriter) list(s *State, l list) list {
 	}
 	start := len(w.lists)*listChunk + len(w.lbuf)
 	for _, r := range rs {
-		w.lbuf = append(w.lbuf, w.str(s, r))
+		w.lbuf = append(w.lbuf, w.text(s, r))
 	}
 	w.nlist = start + len(rs)
 	return mklist(start, len(rs))

@@ -1,4 +1,4 @@
-// Package decision owns project decision memory (seed 000): the event codec,
+// Package decision owns project decision memory: the event codec,
 // replay into indexes, ids, duplicate and conflict verdicts, search, purge and
 // the injected section. Everything here takes values and returns values; it
 // never touches files, clocks or the host (the lifecycle package does that).
@@ -51,7 +51,7 @@ var codeNames = [...]string{"", "a", "ed", "st", "su", "rm"}
 
 func (c Code) String() string { return codeNames[c] }
 
-// Readable names of the event kinds, as the seed's runtime shape spells them.
+// Readable names of the event kinds, as the runtime shape spells them.
 var codeLongNames = [...]string{"", "decision.add", "decision.edit", "decision.status", "decision.supersede", "decision.remove"}
 
 // longName is the readable runtime name of the code ("decision.add").

@@ -8,7 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Auto-capture (seed 000, v2): the prompt's candidates are held from
+// Auto-capture: the prompt's candidates are held from
 // before_agent_start until the run ends, then classified, deduplicated,
 // capped and offered one dialog at a time. The rules (what is a candidate,
 // the classifiers, the model's answer) are the decision package's; this file

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // The /decision commands that only look: list, search, show, status, doctor.
@@ -221,12 +222,17 @@ func (d *decisions) statusJSON(why, inject string) []byte {
 // cmdDoctor checks the log and exits 1 when it finds a problem, so a CI job
 // or a git hook can run it.
 func (d *decisions) cmdDoctor(c *cmdCtx) {
-	var torn *decision.Finding
-	if line, text := d.tornTail(); text != "" {
-		torn = &decision.Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(cutText(text, 80)) +
-			"; it stays on disk and the next write starts on a new line"}
+	found, err := decision.SecretLines(d.readAt, d.cur.Offset)
+	if err != nil {
+		c.out.Fail("Could not read " + d.log + ": " + err.Error())
+		return
 	}
-	rep := d.st.Diagnose(torn)
+	if line, text := d.tornTail(); text != "" {
+		text, _ = redact.String(text)
+		found = append(found, decision.Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(cutText(text, 80)) +
+			"; it stays on disk and the next write starts on a new line"})
+	}
+	rep := d.st.Diagnose(found...)
 	if c.json {
 		c.out.Output(string(rep.AppendJSON(nil, d.log)))
 	} else {

@@ -11,7 +11,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 )
 
-// Where decision memory lives (seed 000).
+// Where decision memory lives (docs/formats.md).
 const (
 	decisionDirName   = ".pi/decision-memory"
 	decisionLogName   = "decisions.jsonl"

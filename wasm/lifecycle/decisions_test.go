@@ -393,3 +393,26 @@ func TestAnUnreadableConfigTurnsItsStoreOff(t *testing.T) {
 		t.Fatalf("remember must refuse naming the file: %d %s", r.exit(), r.text())
 	}
 }
+
+// doctor names the line holding a hand-written secret (exit 1) without
+// printing it; list and the injected section never show it.
+func TestDoctorNamesTheLineHoldingASecret(t *testing.T) {
+	r := newRig(t, false)
+	os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory"), 0o755)
+	token := "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB"
+	os.WriteFile(filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl"), []byte(
+		`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use Go"}}`+"\n"+
+			`{"v":1,"t":"2026-02-27T07:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0002","d":{"tx":"Push with `+token+`"}}`+"\n"), 0o644)
+	r.start(false, true)
+	if got := r.injected("x"); strings.Contains(got, token) || !strings.Contains(got, "D-2026-02-27-0002") {
+		t.Fatalf("injected %q", got)
+	}
+	r.cmd("doctor")
+	if r.exit() != 1 || !strings.Contains(r.text(), "line 2: secret") || strings.Contains(r.text(), token) {
+		t.Fatalf("doctor: %d %s", r.exit(), r.text())
+	}
+	r.cmd("list --json")
+	if strings.Contains(r.text(), token) {
+		t.Fatalf("list shows the secret: %s", r.text())
+	}
+}

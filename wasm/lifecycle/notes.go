@@ -12,7 +12,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/notes"
 )
 
-// Where markdown memory lives (seed 001, docs/decisions/005-markdown-memory.md).
+// Where markdown memory lives (docs/decisions/005-markdown-memory.md).
 const (
 	notesProjectDir = ".pi/memory"
 	notesGlobalDir  = "memory" // in the agent dir

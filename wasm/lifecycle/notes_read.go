@@ -393,7 +393,7 @@ func (n *notesStore) cmdRecall(c *cmdCtx) {
 	}
 }
 
-// recall answers a query with one reason code (seed 001 roadmap 1).
+// recall answers a query with one reason code (notes.Reason).
 func (n *notesStore) recall(raw string, limit int) (notes.Reason, []notes.Hit, string) {
 	if !n.cfg.Enabled {
 		if n.cfg.Why != "" {

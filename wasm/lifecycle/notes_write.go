@@ -454,7 +454,7 @@ func (n *notesStore) localIgnored() (bool, string) {
 
 // offerGitignore asks, when there is a UI, whether to keep the personal
 // notes out of git; without one it says how. It never edits .gitignore on
-// its own (seed 001 roadmap 4).
+// its own: a person's .gitignore is theirs.
 func (n *notesStore) offerGitignore(c *cmdCtx) {
 	if ok, _ := n.localIgnored(); ok {
 		return

@@ -137,8 +137,7 @@ func scopeHeader(f *File) string {
 	}
 }
 
-// Preamble tells the agent that memory exists and how to keep it (seed 001
-// §3). It names only the scopes this session may use.
+// Preamble tells the agent that memory exists and how to keep it. It names only the scopes this session may use.
 func Preamble(p Places) string {
 	var b strings.Builder
 	b.WriteString("## Persistent memory\n\n")

@@ -2,7 +2,7 @@ package notes
 
 import "github.com/pi-memory/pi-memory/wasm/config"
 
-// Config is the effective markdown-memory configuration (seed 001 §7): the
+// Config is the effective markdown-memory configuration: the
 // defaults, then `config.json` of the global memory folder, then that of the
 // project memory folder, key by key (project keys override global keys, as
 // pi's own settings merge).

@@ -1,4 +1,4 @@
-// Package notes owns markdown memory (seed 001, docs/decisions/005-markdown-memory.md):
+// Package notes owns markdown memory (docs/decisions/005-markdown-memory.md):
 // typed pages parsed from MEMORY.md and topic files, their fidelity forms, the
 // resident-set policy that fits them into a budget, the writeback validation and
 // the page-table, journal and trace formats. It is pure: it takes bytes and values

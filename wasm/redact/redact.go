@@ -1,5 +1,5 @@
 // Package redact removes secrets from text before it is written anywhere
-// (invariant 5: no secret reaches disk or network). It owns the patterns and
+// (no secret reaches disk or network). It owns the patterns and
 // nothing else; callers decide what to redact, and always redact
 // conversation-derived text before a write.
 package redact
