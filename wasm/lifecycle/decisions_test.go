@@ -416,3 +416,41 @@ func TestDoctorNamesTheLineHoldingASecret(t *testing.T) {
 		t.Fatalf("list shows the secret: %s", r.text())
 	}
 }
+
+// Two pi processes on one project: process 1 asks how to settle a conflict
+// with D-…-0001 and waits for a reason; meanwhile process 2 supersedes
+// D-…-0001. The reason is then applied to the log as it is: process 1 sees
+// that the target changed and asks again, offering to supersede its
+// successor; the text the person typed is never dropped.
+func TestADialogAnswerIsAppliedToTheLogAsItIsThen(t *testing.T) {
+	one := newRig(t, true)
+	one.cmd(`add Use PostgreSQL for the primary database`)
+	two := &rig{t: t, h: &osHost{now: one.h.now}, project: one.project, agent: one.agent}
+	two.e = New(two.h)
+	two.start(false, true)
+
+	one.cmd(`add Use MySQL for the primary database`)
+	one.answer(one.dialog().Get("options.0").String()) // supersede D-…-0001: asks why
+	if one.dialog().Get("kind").String() != "input" {
+		t.Fatalf("asks for a reason: %s", one.last.Raw)
+	}
+	two.h.now += 1000
+	two.cmd(`supersede D-2026-02-27-0001 "Use CockroachDB for the primary database" --reason "scale-out"`)
+	two.contains("Superseded D-2026-02-27-0001 with D-2026-02-27-0002")
+
+	one.h.now += 2000
+	one.answer("we need replication")
+	d := one.dialog()
+	if d.Get("kind").String() != "select" || !strings.Contains(d.Get("title").String(), "superseded by D-2026-02-27-0002") ||
+		!strings.Contains(d.Get("title").String(), "Use MySQL for the primary database") {
+		t.Fatalf("asks again, naming the change and keeping the text: %s", one.last.Raw)
+	}
+	if d.Get("options.0").String() != "Supersede D-2026-02-27-0002 instead" {
+		t.Fatalf("offers the successor: %s", d.Raw)
+	}
+	one.answer(d.Get("options.0").String())
+	one.contains("Superseded D-2026-02-27-0002 with D-2026-02-27-0003: Use MySQL for the primary database")
+	if !strings.Contains(one.log(), `"r":"we need replication"`) {
+		t.Fatalf("the reason typed is kept: %s", one.log())
+	}
+}
