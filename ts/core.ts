@@ -659,7 +659,7 @@ export class Host {
 		}
 		if (current !== token) {
 			this.lastError = `unlock ${p}: the lock was broken as stale and is now held by someone else`;
-			return IO;
+			return BUSY;
 		}
 		try {
 			fs.unlinkSync(p);
