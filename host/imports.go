@@ -28,6 +28,7 @@ func hostFunctions() []extism.HostFunction {
 	return []extism.HostFunction{
 		fn("pm_fs_read", []api.ValueType{i32, i32, i64, i32, i32}, []api.ValueType{i64}, (*Instance).pmRead),
 		fn("pm_fs_stat", []api.ValueType{i32, i32, i32}, []api.ValueType{i32}, (*Instance).pmStat),
+		fn("pm_fs_lstat", []api.ValueType{i32, i32, i32}, []api.ValueType{i32}, (*Instance).pmLstat),
 		fn("pm_fs_append", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32}, (*Instance).pmAppend),
 		fn("pm_fs_write_atomic", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32}, (*Instance).pmWriteAtomic),
 		fn("pm_fs_list", []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i64}, (*Instance).pmList),
@@ -113,9 +114,13 @@ func (i *Instance) pmRead(stack []uint64) {
 	stack[0] = api.EncodeI64(i.fail(err))
 }
 
-// pmStat writes size u64, mtime ms u64, kind u32 (1 file, 2 folder) and four
-// zero bytes, little-endian.
-func (i *Instance) pmStat(stack []uint64) {
+func (i *Instance) pmStat(stack []uint64)  { i.stat(stack, i.cfg.FS.Stat) }
+func (i *Instance) pmLstat(stack []uint64) { i.stat(stack, i.cfg.FS.Lstat) }
+
+// stat writes the record both stat imports share, little-endian: size u64,
+// mtime ms u64, kind u32 (hostio.Kind: 0 other, 1 file, 2 folder, 3 link)
+// and four zero bytes.
+func (i *Instance) stat(stack []uint64, stat func(string) (hostio.FileInfo, error)) {
 	p, err := i.path(u32(stack[0]), u32(stack[1]))
 	if err != nil {
 		i.result32(stack, err)
@@ -126,18 +131,14 @@ func (i *Instance) pmStat(stack []uint64) {
 		i.result32(stack, err)
 		return
 	}
-	fi, err := i.cfg.FS.Stat(p)
+	fi, err := stat(p)
 	if err != nil {
 		i.result32(stack, err)
 		return
 	}
-	kind := uint32(1)
-	if fi.Dir {
-		kind = 2
-	}
 	binary.LittleEndian.PutUint64(out[0:8], uint64(fi.Size))
 	binary.LittleEndian.PutUint64(out[8:16], uint64(fi.MtimeMs))
-	binary.LittleEndian.PutUint32(out[16:20], kind)
+	binary.LittleEndian.PutUint32(out[16:20], uint32(fi.Kind))
 	binary.LittleEndian.PutUint32(out[20:24], 0)
 	i.result32(stack, nil)
 }

@@ -105,6 +105,45 @@ function codeFor(err: unknown): number {
 	}
 }
 
+// Open flags. O_NONBLOCK: opening a FIFO never waits for its other end (it would
+// freeze pi's event loop); O_NOCTTY: a terminal never becomes pi's controlling one.
+// libuv adds O_CLOEXEC to every open. Windows has none of the first four; a FIFO
+// there has no path in the file system to block on.
+const { O_RDONLY, O_WRONLY, O_APPEND, O_CREAT, O_EXCL } = fs.constants;
+const O_NONBLOCK = fs.constants.O_NONBLOCK ?? 0;
+const O_NOCTTY = fs.constants.O_NOCTTY ?? 0;
+const O_DIRECTORY = fs.constants.O_DIRECTORY ?? 0;
+const O_NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0;
+
+// The contract's kinds (pm_fs_stat, pm_fs_lstat).
+const KIND_OTHER = 0;
+const KIND_FILE = 1;
+const KIND_FOLDER = 2;
+const KIND_SYMLINK = 3;
+
+function kindOf(st: fs.Stats | fs.BigIntStats): number {
+	if (st.isFile()) return KIND_FILE;
+	if (st.isDirectory()) return KIND_FOLDER;
+	if (st.isSymbolicLink()) return KIND_SYMLINK;
+	return KIND_OTHER;
+}
+
+/** What a path is when a regular file was needed, in the Go host's words. */
+function notRegular(st: fs.Stats | fs.BigIntStats): string {
+	if (st.isDirectory()) return "is a folder";
+	if (st.isSymbolicLink()) return "is a symbolic link, not a regular file";
+	if (st.isFIFO()) return "is a FIFO, not a regular file";
+	if (st.isSocket()) return "is a socket, not a regular file";
+	if (st.isCharacterDevice()) return "is a character device, not a regular file";
+	if (st.isBlockDevice()) return "is a block device, not a regular file";
+	return "is not a regular file";
+}
+
+const DANGLING_LINK = "is a symbolic link to a missing file; append creates a missing file, but never through a link";
+const LOCK_REPLACED = "; this is not the lock file this instance wrote, so it was left alone";
+// A lock file holds one short line; a lock path is no place for a large file.
+const MAX_LOCK_BYTES = 4096;
+
 // WASI errno values used by the shim.
 const WASI_SUCCESS = 0;
 const WASI_EBADF = 8;
@@ -203,6 +242,77 @@ export class Host {
 		return INVALID;
 	}
 
+	// A refusal of something that is not a regular file: -4 and what it is.
+	#notRegular(st: fs.Stats | fs.BigIntStats): number {
+		this.lastError = notRegular(st);
+		return KIND;
+	}
+
+	/**
+	 * Opens a file that exists without ever waiting on it, and keeps the descriptor only
+	 * if fstat on it says it is a regular file: a check on the descriptor itself, which
+	 * nothing can swap between check and use. Opening a FIFO for writing with no reader,
+	 * a socket, or a device without a driver fails at once (ENXIO) and is refused the
+	 * same way. Returns the descriptor, or a negative contract code.
+	 */
+	#openRegular(op: string, p: string, flags: number): number {
+		let fd: number;
+		try {
+			fd = fs.openSync(p, flags | O_NONBLOCK | O_NOCTTY);
+		} catch (err) {
+			const code = err instanceof Error && "code" in err ? err.code : "";
+			const noFollow = O_NOFOLLOW !== 0 && (flags & O_NOFOLLOW) !== 0;
+			if (code === "ENXIO" || (noFollow && code === "ELOOP")) {
+				try {
+					const st = noFollow ? fs.lstatSync(p, { throwIfNoEntry: false }) : fs.statSync(p, { throwIfNoEntry: false });
+					if (st !== undefined && !st.isFile()) return this.#notRegular(st);
+				} catch {
+					// Report the open's own error below.
+				}
+			}
+			return this.#fail(op, p, err);
+		}
+		try {
+			const st = fs.fstatSync(fd);
+			if (st.isFile()) return fd;
+			fs.closeSync(fd);
+			return this.#notRegular(st);
+		} catch (err) {
+			fs.closeSync(fd);
+			return this.#fail(op, p, err);
+		}
+	}
+
+	/**
+	 * Opens p for appending, creating it when it is missing. Creating is exclusive
+	 * (O_EXCL), which never follows a link: a dangling link at p is refused instead of
+	 * creating its target wherever it points. A file another process creates or removes
+	 * meanwhile is simply tried again. Returns the descriptor or a negative code.
+	 */
+	#openAppend(p: string): number {
+		for (let attempt = 0; ; attempt++) {
+			const fd = this.#openRegular("append", p, O_WRONLY | O_APPEND);
+			if (fd !== NOT_FOUND) return fd;
+			try {
+				return fs.openSync(p, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY, 0o644);
+			} catch (err) {
+				if (codeFor(err) !== EXISTS) return this.#fail("append", p, err);
+			}
+			try {
+				if (fs.lstatSync(p, { throwIfNoEntry: false })?.isSymbolicLink()) {
+					this.lastError = DANGLING_LINK;
+					return KIND;
+				}
+			} catch (err) {
+				return this.#fail("append", p, err);
+			}
+			if (attempt === 3) {
+				this.lastError = "another process keeps creating and removing it; try again";
+				return IO;
+			}
+		}
+	}
+
 	#fail(op: string, p: string, err: unknown): number {
 		// Node's errno messages already name the call and the path ("ENOENT: no such file
 		// or directory, open '/x'"); the core adds its own "op path:" in front.
@@ -239,9 +349,9 @@ export class Host {
 			const dst = this.#bytes(dstPtr, dstLen);
 			if (dst === undefined) return BigInt(this.#invalid("read", "buffer outside guest memory"));
 			if (offset < 0n || offset > BigInt(Number.MAX_SAFE_INTEGER)) return BigInt(this.#invalid("read", `bad offset ${offset}`));
-			let fd: number | undefined;
+			const fd = this.#openRegular("read", p, O_RDONLY);
+			if (fd < 0) return BigInt(fd);
 			try {
-				fd = fs.openSync(p, "r");
 				// Fill the buffer unless the file ends first: fewer round trips for the core.
 				let done = 0;
 				while (done < dst.length) {
@@ -253,38 +363,22 @@ export class Host {
 			} catch (err) {
 				return BigInt(this.#fail("read", p, err));
 			} finally {
-				if (fd !== undefined) fs.closeSync(fd);
+				fs.closeSync(fd);
 			}
 		},
 
-		pm_fs_stat: (pathPtr: number, pathLen: number, outPtr: number): number => {
-			const p = this.#path("stat", pathPtr, pathLen);
-			if (p === undefined) return INVALID;
-			if (this.#view(outPtr, 24) === undefined) return this.#invalid("stat", "output outside guest memory");
-			try {
-				// BigInt stats: a float mtimeMs can round a whole millisecond down. (throwIfNoEntry
-				// would be cheaper but also hides ENOTDIR, which the contract reports as -4.)
-				const st = fs.statSync(p, { bigint: true });
-				const out = this.#view(outPtr, 24);
-				if (out === undefined) return this.#invalid("stat", "output outside guest memory");
-				out.setBigUint64(0, st.size, true);
-				out.setBigUint64(8, st.mtimeNs / 1_000_000n, true);
-				out.setUint32(16, st.isFile() ? 1 : st.isDirectory() ? 2 : 0, true);
-				out.setUint32(20, 0, true);
-				return 0;
-			} catch (err) {
-				return this.#fail("stat", p, err);
-			}
-		},
+		pm_fs_stat: (pathPtr: number, pathLen: number, outPtr: number): number => this.#stat("stat", pathPtr, pathLen, outPtr),
+
+		pm_fs_lstat: (pathPtr: number, pathLen: number, outPtr: number): number => this.#stat("lstat", pathPtr, pathLen, outPtr),
 
 		pm_fs_append: (pathPtr: number, pathLen: number, dataPtr: number, dataLen: number): number => {
 			const p = this.#path("append", pathPtr, pathLen);
 			if (p === undefined) return INVALID;
 			const data = this.#bytes(dataPtr, dataLen);
 			if (data === undefined) return this.#invalid("append", "data outside guest memory");
-			let fd: number | undefined;
+			const fd = this.#openAppend(p);
+			if (fd < 0) return fd;
 			try {
-				fd = fs.openSync(p, "a");
 				if (data.length === 0) return 0;
 				// Exactly one write on an O_APPEND descriptor: concurrent appenders never interleave within a line.
 				const n = fs.writeSync(fd, data);
@@ -296,7 +390,7 @@ export class Host {
 			} catch (err) {
 				return this.#fail("append", p, err);
 			} finally {
-				if (fd !== undefined) fs.closeSync(fd);
+				fs.closeSync(fd);
 			}
 		},
 
@@ -305,6 +399,16 @@ export class Host {
 			if (p === undefined) return INVALID;
 			const data = this.#bytes(dataPtr, dataLen);
 			if (data === undefined) return this.#invalid("write", "data outside guest memory");
+			// The rename replaces whatever name p is, never writing through it: a link is
+			// replaced by the file. A folder, FIFO, socket or device is refused instead.
+			// Checking then renaming can race, harmlessly: rename itself refuses to put a
+			// file over a folder, and replacing anything else writes nothing through it.
+			try {
+				const st = fs.lstatSync(p, { throwIfNoEntry: false });
+				if (st !== undefined && !st.isFile() && !st.isSymbolicLink()) return this.#notRegular(st);
+			} catch {
+				// A folder on the way is missing or a file: creating the temp file says so.
+			}
 			const dir = path.dirname(p);
 			// Beside the target, so the rename stays on one file system.
 			const tmp = path.join(dir, `.${path.basename(p)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
@@ -324,7 +428,7 @@ export class Host {
 			}
 			// Make the rename itself durable; not every file system lets a folder be fsynced.
 			try {
-				const dfd = fs.openSync(dir, "r");
+				const dfd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
 				try {
 					fs.fsyncSync(dfd);
 				} finally {
@@ -434,6 +538,30 @@ export class Host {
 		},
 	};
 
+	// pm_fs_stat and pm_fs_lstat write the same 24 bytes: size u64 (files, and a link's
+	// target path; 0 otherwise), mtime in ms u64, kind u32 (0 other, 1 file, 2 folder,
+	// 3 link), 4 zero bytes.
+	#stat(op: "stat" | "lstat", pathPtr: number, pathLen: number, outPtr: number): number {
+		const p = this.#path(op, pathPtr, pathLen);
+		if (p === undefined) return INVALID;
+		if (this.#view(outPtr, 24) === undefined) return this.#invalid(op, "output outside guest memory");
+		try {
+			// BigInt stats: a float mtimeMs can round a whole millisecond down. (throwIfNoEntry
+			// would be cheaper but also hides ENOTDIR, which the contract reports as -4.)
+			const st = op === "stat" ? fs.statSync(p, { bigint: true }) : fs.lstatSync(p, { bigint: true });
+			const kind = kindOf(st);
+			const out = this.#view(outPtr, 24);
+			if (out === undefined) return this.#invalid(op, "output outside guest memory");
+			out.setBigUint64(0, kind === KIND_FILE || kind === KIND_SYMLINK ? st.size : 0n, true);
+			out.setBigUint64(8, st.mtimeNs / 1_000_000n, true);
+			out.setUint32(16, kind, true);
+			out.setUint32(20, 0, true);
+			return 0;
+		} catch (err) {
+			return this.#fail(op, p, err);
+		}
+	}
+
 	#lock(p: string, waitMs: number, staleMs: number): number {
 		const deadline = performance.now() + waitMs;
 		const token = `${process.pid} ${randomBytes(8).toString("hex")}\n`;
@@ -460,10 +588,13 @@ export class Host {
 			}
 			let st: fs.Stats | undefined;
 			try {
-				st = fs.statSync(p, { throwIfNoEntry: false });
+				st = fs.lstatSync(p, { throwIfNoEntry: false });
 			} catch (err) {
 				return this.#fail("lock", p, err);
 			}
+			// Only a regular file is a lock; anything else (a folder, a link, a FIFO) was put
+			// there by someone else, and waiting would not help.
+			if (st !== undefined && !st.isFile()) return this.#notRegular(st);
 			// Retry at once after breaking a stale lock; staleMs 0 means never break.
 			if (st !== undefined && staleMs > 0 && Date.now() - st.mtimeMs > staleMs && this.#breakStale(p, staleMs)) continue;
 			const left = deadline - performance.now();
@@ -511,15 +642,24 @@ export class Host {
 	#release(p: string): number {
 		const token = this.#held.get(p);
 		this.#held.delete(p);
+		// Read without following a link or waiting on a FIFO: a lock file is a regular file.
+		const fd = this.#openRegular("unlock", p, O_RDONLY | O_NOFOLLOW);
+		if (fd < 0) {
+			if (fd === KIND) this.lastError += LOCK_REPLACED;
+			return fd;
+		}
 		let current: string;
 		try {
-			current = fs.readFileSync(p, "utf8");
+			const buf = Buffer.alloc(MAX_LOCK_BYTES);
+			current = buf.toString("utf8", 0, fs.readSync(fd, buf, 0, buf.length, 0));
 		} catch (err) {
 			return this.#fail("unlock", p, err);
+		} finally {
+			fs.closeSync(fd);
 		}
 		if (current !== token) {
 			this.lastError = `unlock ${p}: the lock was broken as stale and is now held by someone else`;
-			return IO;
+			return BUSY;
 		}
 		try {
 			fs.unlinkSync(p);

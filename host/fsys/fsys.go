@@ -22,17 +22,26 @@ import (
 
 // FS is the core's view of files. Paths are absolute host paths.
 type FS interface {
-	// ReadAt reads up to len(dst) bytes at off; 0 at end of file.
+	// ReadAt reads up to len(dst) bytes at off; 0 at end of file. It follows
+	// links, and reads only a regular file: a folder, FIFO, socket or device
+	// is ErrKind, found without waiting on it.
 	ReadAt(path string, off int64, dst []byte) (int, error)
 	// Stat reports size, mtime and kind, following symbolic links.
 	Stat(path string) (hostio.FileInfo, error)
+	// Lstat is Stat for the last name itself: a link is KindSymlink.
+	Lstat(path string) (hostio.FileInfo, error)
 	// Append writes data with one write on an O_APPEND descriptor, creating
-	// the file if missing but never its folder.
+	// the file if missing but never its folder, and never through a dangling
+	// link (ErrKind). Like ReadAt it follows links and appends only to a
+	// regular file, without waiting on anything else.
 	Append(path string, data []byte) error
 	// WriteAtomic replaces path by writing a temp file beside it, syncing it
 	// and renaming it over the target; readers see the old or the new bytes.
+	// A link at path is replaced, not written through; a folder, FIFO,
+	// socket or device there is ErrKind.
 	WriteAtomic(path string, data []byte) error
-	// List returns the names in a folder sorted bytewise; folders end in "/".
+	// List returns the names in a folder sorted bytewise; folders (and links
+	// to folders) end in "/".
 	List(path string) ([]string, error)
 	// Mkdir creates the folder and its parents; an existing folder is fine.
 	Mkdir(path string) error
@@ -44,12 +53,57 @@ type FS interface {
 	// Lock creates path exclusively, writing who holds it. It retries until
 	// waitMs has passed (ErrBusy), breaking a lock file whose mtime is older
 	// than staleMs (0: never break). Locking a path this FS already holds is
-	// ErrExists.
+	// ErrExists; anything but a regular file at path (a folder, a link, a
+	// FIFO) is ErrKind at once.
 	Lock(path string, waitMs, staleMs int) error
 	// Unlock removes a lock this FS holds. ErrInvalid if it holds none at
-	// path; ErrNotFound or ErrBusy if another process broke it meanwhile.
+	// path; ErrNotFound or ErrBusy if another process broke it meanwhile;
+	// ErrKind, leaving it alone, if something else replaced it.
 	Unlock(path string) error
 }
+
+// Special is a kind of file that is neither a regular file, a folder nor a
+// link. Hosts never read or append to one (a FIFO would block them), and Stat
+// reports it as hostio.KindOther; Mem.MakeSpecial puts one in a tree so tests
+// see what OS does with the real thing.
+type Special uint8
+
+const (
+	FIFO Special = iota + 1
+	Socket
+	CharDevice
+	BlockDevice
+)
+
+// String names the kind as error messages do ("character device").
+func (s Special) String() string {
+	switch s {
+	case FIFO:
+		return "FIFO"
+	case Socket:
+		return "socket"
+	case CharDevice:
+		return "character device"
+	case BlockDevice:
+		return "block device"
+	}
+	return "special file"
+}
+
+// notRegular is how both implementations (and the Node host) say what a path
+// is when a regular file was needed: "is a FIFO, not a regular file".
+func notRegular(what string) string {
+	switch what {
+	case "folder":
+		return "is a folder"
+	case "":
+		return "is not a regular file"
+	}
+	return "is a " + what + ", not a regular file"
+}
+
+// danglingLink is Append's refusal to create a file through a link.
+const danglingLink = "is a symbolic link to a missing file; append creates a missing file, but never through a link"
 
 // pollMs is how long Lock sleeps between tries: short enough that a waiter
 // notices a release quickly, long enough not to spin.

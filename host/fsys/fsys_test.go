@@ -28,6 +28,11 @@ type fixture struct {
 	// age makes p's mtime d older than now.
 	age func(t *testing.T, p string, d time.Duration)
 	now func() time.Time
+	// special puts a FIFO, socket or device at p, skipping the test where
+	// the system cannot make one.
+	special func(t *testing.T, p string, s fsys.Special)
+	// symlink makes p a link to target.
+	symlink func(t *testing.T, target, p string)
 }
 
 type maker struct {
@@ -45,7 +50,9 @@ func osFixture(t *testing.T) fixture {
 			old := time.Now().Add(-d)
 			require.NoError(t, os.Chtimes(p, old, old))
 		},
-		now: time.Now,
+		now:     time.Now,
+		special: makeSpecial,
+		symlink: func(t *testing.T, target, p string) { require.NoError(t, os.Symlink(target, p)) },
 	}
 }
 
@@ -60,7 +67,9 @@ func memFixture(clock fsys.Clock) func(t *testing.T) fixture {
 			age: func(t *testing.T, p string, d time.Duration) {
 				require.NoError(t, m.SetMtime(p, clock.Now().Add(-d)))
 			},
-			now: clock.Now,
+			now:     clock.Now,
+			special: func(t *testing.T, p string, s fsys.Special) { require.NoError(t, m.MakeSpecial(p, s)) },
+			symlink: func(t *testing.T, target, p string) { require.NoError(t, m.Symlink(target, p)) },
 		}
 	}
 }
@@ -134,12 +143,13 @@ func TestStatReportsSizeMtimeAndKind(t *testing.T) {
 		fi, err := f.fs.Stat(f.root + "/f")
 		require.NoError(t, err)
 		require.Equal(t, int64(5), fi.Size)
+		require.Equal(t, hostio.KindFile, fi.Kind)
 		require.Equal(t, false, fi.Dir)
 		require.True(t, fi.MtimeMs >= before && fi.MtimeMs <= after, "mtime %d outside [%d, %d]", fi.MtimeMs, before, after)
 
 		di, err := f.fs.Stat(f.root + "/d")
 		require.NoError(t, err)
-		require.Equal(t, hostio.FileInfo{Size: 0, MtimeMs: di.MtimeMs, Dir: true}, di)
+		require.Equal(t, hostio.FileInfo{Size: 0, MtimeMs: di.MtimeMs, Kind: hostio.KindFolder, Dir: true}, di)
 	})
 }
 

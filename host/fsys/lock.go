@@ -23,6 +23,16 @@ func lockContent(holder string, now time.Time) []byte {
 		" time=" + now.UTC().Format("2006-01-02T15:04:05.000Z") + " holder=" + holder + "\n")
 }
 
+// maxLockBytes bounds what is read of a lock file: the one line above is
+// far shorter, and a lock path is no place for a large file.
+const maxLockBytes = 4096
+
+// What Unlock says when its lock file is not the one it wrote.
+const (
+	lockGone     = "the lock file is gone: another process broke it as stale while this one held it"
+	lockReplaced = "; this is not the lock file this instance wrote, so it was left alone"
+)
+
 func newHolderID() string {
 	var b [8]byte
 	rand.Read(b[:])

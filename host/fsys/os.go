@@ -42,17 +42,12 @@ func (o *OS) ReadAt(p string, off int64, dst []byte) (int, error) {
 	if off < 0 {
 		return 0, fail("read", p, hostio.ErrInvalid, "negative offset "+strconv.FormatInt(off, 10))
 	}
-	f, err := os.Open(native(p))
+	f, err := openRegular("read", p, os.O_RDONLY)
 	if err != nil {
-		return 0, osFail("read", p, err)
+		return 0, err
 	}
 	defer f.Close()
 	if len(dst) == 0 {
-		// File.ReadAt makes no system call for an empty buffer; stat so a
-		// folder is still reported as one.
-		if fi, err := f.Stat(); err == nil && fi.IsDir() {
-			return 0, fail("read", p, hostio.ErrKind, "is a folder")
-		}
 		return 0, nil
 	}
 	n, err := f.ReadAt(dst, off)
@@ -66,25 +61,100 @@ func (o *OS) ReadAt(p string, off int64, dst []byte) (int, error) {
 }
 
 func (o *OS) Stat(p string) (hostio.FileInfo, error) {
-	p, err := checkPath("stat", p)
+	return o.stat("stat", p, os.Stat)
+}
+
+func (o *OS) Lstat(p string) (hostio.FileInfo, error) {
+	return o.stat("lstat", p, os.Lstat)
+}
+
+func (o *OS) stat(op, p string, stat func(string) (fs.FileInfo, error)) (hostio.FileInfo, error) {
+	p, err := checkPath(op, p)
 	if err != nil {
 		return hostio.FileInfo{}, err
 	}
-	fi, err := os.Stat(native(p))
+	fi, err := stat(native(p))
 	if err != nil {
-		return hostio.FileInfo{}, osFail("stat", p, err)
+		return hostio.FileInfo{}, osFail(op, p, err)
 	}
 	return infoOf(fi), nil
 }
 
-// infoOf reports folders with size 0: their on-disk size means nothing to the
-// core, and Mem has none.
+// infoOf gives a size only to files and links (the length of the target's
+// path): a folder's on-disk size means nothing to the core, and Mem has none.
 func infoOf(fi fs.FileInfo) hostio.FileInfo {
-	info := hostio.FileInfo{MtimeMs: fi.ModTime().UnixMilli(), Dir: fi.IsDir()}
-	if !info.Dir {
-		info.Size = fi.Size()
+	kind := kindOf(fi.Mode())
+	var size int64
+	if kind == hostio.KindFile || kind == hostio.KindSymlink {
+		size = fi.Size()
 	}
-	return info
+	return hostio.NewFileInfo(size, fi.ModTime().UnixMilli(), kind)
+}
+
+func kindOf(m fs.FileMode) hostio.Kind {
+	switch {
+	case m.IsRegular():
+		return hostio.KindFile
+	case m.IsDir():
+		return hostio.KindFolder
+	case m&fs.ModeSymlink != 0:
+		return hostio.KindSymlink
+	}
+	return hostio.KindOther
+}
+
+// describe says what a path that is not a regular file is.
+func describe(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return notRegular("folder")
+	case m&fs.ModeSymlink != 0:
+		return notRegular("symbolic link")
+	case m&fs.ModeNamedPipe != 0:
+		return notRegular(FIFO.String())
+	case m&fs.ModeSocket != 0:
+		return notRegular(Socket.String())
+	case m&fs.ModeCharDevice != 0:
+		return notRegular(CharDevice.String())
+	case m&fs.ModeDevice != 0:
+		return notRegular(BlockDevice.String())
+	}
+	return notRegular("")
+}
+
+// openRegular opens a file that exists, never waiting on it (openFlags), and
+// keeps the descriptor only if fstat on it says it is a regular file: a check
+// on the descriptor itself, which nothing can swap between check and use.
+// Opening a FIFO for writing with no reader, a socket, or a device without a
+// driver fails at once (ENXIO) and is reported the same way, as ErrKind.
+func openRegular(op, p string, flag int) (*os.File, error) {
+	f, err := os.OpenFile(native(p), flag|openFlags, 0)
+	if err != nil {
+		// Say what stands there when open refused it for being what it is:
+		// ENXIO (EOPNOTSUPP for a socket on some systems), or ELOOP for a
+		// link that noFollow would not follow.
+		noLinks := flag&noFollow != 0
+		if errors.Is(err, syscall.ENXIO) || errors.Is(err, syscall.EOPNOTSUPP) || noLinks && errors.Is(err, syscall.ELOOP) {
+			stat := os.Stat
+			if noLinks {
+				stat = os.Lstat
+			}
+			if fi, serr := stat(native(p)); serr == nil && !fi.Mode().IsRegular() {
+				return nil, fail(op, p, hostio.ErrKind, describe(fi.Mode()))
+			}
+		}
+		return nil, osFail(op, p, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, osFail(op, p, err)
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fail(op, p, hostio.ErrKind, describe(fi.Mode()))
+	}
+	return f, nil
 }
 
 func (o *OS) Append(p string, data []byte) error {
@@ -92,9 +162,9 @@ func (o *OS) Append(p string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(native(p), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := openAppend(p)
 	if err != nil {
-		return createFail("append", p, err)
+		return err
 	}
 	// One Write is one write(2) for a regular file (Go only loops on a short
 	// write, which the kernel gives a regular file only when the disk fills),
@@ -109,17 +179,51 @@ func (o *OS) Append(p string, data []byte) error {
 	return nil
 }
 
+// openAppend opens p for appending, creating it when it is missing. Creating
+// is exclusive (O_EXCL), which never follows a link: a dangling link at p is
+// refused instead of creating its target wherever it points. A file that
+// another process creates or removes meanwhile is simply tried again.
+func openAppend(p string) (*os.File, error) {
+	for try := 0; ; try++ {
+		f, err := openRegular("append", p, os.O_WRONLY|os.O_APPEND)
+		if !errors.Is(err, hostio.ErrNotFound) {
+			return f, err
+		}
+		f, err = os.OpenFile(native(p), os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL|openFlags, 0o644)
+		if err == nil {
+			return f, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, createFail("append", p, err)
+		}
+		if fi, lerr := os.Lstat(native(p)); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fail("append", p, hostio.ErrKind, danglingLink)
+		}
+		if try == 3 {
+			return nil, fail("append", p, hostio.ErrIO, "another process keeps creating and removing it; try again")
+		}
+	}
+}
+
 func (o *OS) WriteAtomic(p string, data []byte) error {
 	p, err := checkPath("write", p)
 	if err != nil {
 		return err
 	}
+	// The rename replaces whatever name p is, never writing through it: a
+	// link is replaced by the file (and the new file does not take the mode
+	// of the link's target). A folder or a FIFO, socket or device is refused
+	// instead. Lstat then rename can race, harmlessly: rename(2) itself
+	// refuses to replace a folder with a file, and replacing anything else
+	// writes nothing through it.
 	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(native(p)); err == nil {
-		if fi.IsDir() {
-			return fail("write", p, hostio.ErrKind, "is a folder")
+	if fi, err := os.Lstat(native(p)); err == nil {
+		switch m := fi.Mode(); {
+		case m.IsRegular():
+			mode = m.Perm()
+		case m&fs.ModeSymlink == 0:
+			return fail("write", p, hostio.ErrKind, describe(m))
 		}
-		mode = fi.Mode().Perm()
 	}
 	dir := path.Dir(p)
 	tmp, err := os.CreateTemp(native(dir), "."+path.Base(p)+".tmp-*")
@@ -159,7 +263,7 @@ func (o *OS) WriteAtomic(p string, data []byte) error {
 // syncDir makes a rename durable. Best effort: some systems cannot open or
 // sync a folder, and the rename itself already happened.
 func syncDir(dir string) {
-	if d, err := os.Open(native(dir)); err == nil {
+	if d, err := os.OpenFile(native(dir), os.O_RDONLY|openFlags|dirOnly, 0); err == nil {
 		d.Sync()
 		d.Close()
 	}
@@ -170,7 +274,14 @@ func (o *OS) List(p string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(native(p))
+	// dirOnly: a FIFO standing where a folder should be fails at once
+	// (os.ReadDir would wait on it for a writer).
+	d, err := os.OpenFile(native(p), os.O_RDONLY|openFlags|dirOnly, 0)
+	if err != nil {
+		return nil, osFail("list", p, err)
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return nil, osFail("list", p, err)
 	}
@@ -268,15 +379,17 @@ func (o *OS) Lock(p string, waitMs, staleMs int) error {
 		if !errors.Is(err, fs.ErrExist) {
 			return createFail("lock", p, err)
 		}
-		if fi, err := os.Stat(native(p)); err == nil && fi.IsDir() {
-			return fail("lock", p, hostio.ErrKind, "is a folder")
+		// Only a regular file is a lock; anything else (a folder, a link, a
+		// FIFO) was put there by someone else, and waiting would not help.
+		if fi, err := os.Lstat(native(p)); err == nil && !fi.Mode().IsRegular() {
+			return fail("lock", p, hostio.ErrKind, describe(fi.Mode()))
 		}
 		if staleMs > 0 && breakStale(native(p), time.Duration(staleMs)*time.Millisecond) {
 			continue
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
-			holder, _ := os.ReadFile(native(p))
+			holder, _ := readLock("lock", p)
 			return busy(p, holder, waitMs, staleMs)
 		}
 		time.Sleep(min(left, pollMs*time.Millisecond))
@@ -341,13 +454,19 @@ func (o *OS) Unlock(p string) error {
 	if !ok {
 		return fail("unlock", p, hostio.ErrInvalid, "this instance holds no lock here")
 	}
-	got, err := os.ReadFile(native(p))
+	got, err := readLock("unlock", p)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, hostio.ErrNotFound):
 			delete(o.held, p)
-			return fail("unlock", p, hostio.ErrNotFound, "the lock file is gone: another process broke it as stale while this one held it")
+			return fail("unlock", p, hostio.ErrNotFound, lockGone)
+		case errors.Is(err, hostio.ErrKind):
+			delete(o.held, p)
+			var pe *hostio.PathError
+			errors.As(err, &pe)
+			return fail("unlock", p, hostio.ErrKind, pe.Msg+lockReplaced)
 		}
-		return osFail("unlock", p, err)
+		return err
 	}
 	if !bytes.Equal(got, token) {
 		delete(o.held, p)
@@ -358,6 +477,21 @@ func (o *OS) Unlock(p string) error {
 	}
 	delete(o.held, p)
 	return nil
+}
+
+// readLock reads what a lock file says about its holder, without following
+// a link or waiting on a FIFO: a lock file is always a regular file.
+func readLock(op, p string) ([]byte, error) {
+	f, err := openRegular(op, p, os.O_RDONLY|noFollow)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxLockBytes))
+	if err != nil {
+		return nil, osFail(op, p, err)
+	}
+	return b, nil
 }
 
 // classify maps an operating-system error to the contract's sentinel.

@@ -6,9 +6,12 @@
 
 import test from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { Host, instantiate, type HostOptions, type Instance } from "../core.ts";
 
@@ -25,6 +28,7 @@ interface Sig {
 const USER: Record<string, Sig> = {
 	pm_fs_read: { params: [I32, I32, I64, I32, I32], results: [I64] },
 	pm_fs_stat: { params: [I32, I32, I32], results: [I32] },
+	pm_fs_lstat: { params: [I32, I32, I32], results: [I32] },
 	pm_fs_append: { params: [I32, I32, I32, I32], results: [I32] },
 	pm_fs_write_atomic: { params: [I32, I32, I32, I32], results: [I32] },
 	pm_fs_list: { params: [I32, I32, I32, I32], results: [I64] },
@@ -228,7 +232,137 @@ async function lockWorker(job: LockJob): Promise<LockReport> {
 	return { failures, doubles };
 }
 
-if (!isMainThread && parentPort !== null) {
+// ---- Calls that could block run in a child process under a watchdog -----------------
+//
+// A host that waits on a FIFO blocks its thread for good, and a watchdog on that same
+// thread never fires; a child process can be killed. So these calls run in a fresh
+// Node process (this file, told by PIMEM_IMPORTS_JOB what to do), which answers one
+// line per call and is killed, failing the test, when a call has not answered after
+// WATCHDOG_MS. Every call returns at once or never, so this is no speed limit; nor is
+// START_MS, the generous time the child has to start and instantiate the module.
+
+const WATCHDOG_MS = 5_000;
+const START_MS = 60_000;
+
+type Step =
+	| { fn: "read"; path: string; n?: number }
+	| { fn: "stat" | "lstat" | "list" | "unlock"; path: string }
+	| { fn: "append" | "write"; path: string; data: string }
+	| { fn: "lock"; path: string; wait: number; stale: number }
+	| { fn: "rm" | "mkfifo"; path: string }; // done by the child itself, between calls
+
+interface Outcome {
+	rc: number;
+	err?: string;
+	data?: string;
+	kind?: number;
+	size?: number;
+}
+
+async function runJob(steps: Step[]): Promise<void> {
+	const g = await Guest.start();
+	process.stdout.write("ready\n");
+	for (const s of steps) {
+		let out: Outcome;
+		switch (s.fn) {
+			case "read": {
+				const rc = Number(g.onPath("pm_fs_read", s.path, 0n, BUF, s.n ?? 64));
+				out = rc >= 0 ? { rc, data: new TextDecoder().decode(g.bytes(BUF, rc)) } : { rc };
+				break;
+			}
+			case "stat":
+			case "lstat": {
+				const rc = Number(g.onPath(`pm_fs_${s.fn}`, s.path, BUF));
+				out = rc === 0 ? { rc, kind: g.u32(BUF + 16), size: Number(g.u64(BUF)) } : { rc };
+				break;
+			}
+			case "list":
+				out = { rc: Number(g.onPath("pm_fs_list", s.path, BUF, 1024)) };
+				break;
+			case "append":
+			case "write":
+				out = { rc: Number(g.call(s.fn === "append" ? "pm_fs_append" : "pm_fs_write_atomic", ...g.put(P1, s.path), ...g.put(BUF, s.data))) };
+				break;
+			case "lock":
+				out = { rc: Number(g.onPath("pm_lock", s.path, s.wait, s.stale)) };
+				break;
+			case "unlock":
+				out = { rc: Number(g.onPath("pm_unlock", s.path)) };
+				break;
+			case "rm":
+				fs.rmSync(s.path);
+				out = { rc: 0 };
+				break;
+			case "mkfifo":
+				execFileSync("mkfifo", [s.path]);
+				out = { rc: 0 };
+				break;
+		}
+		if (out.rc < 0) out.err = g.lastError();
+		// One line per step: if a later step hangs, the parent still sees how far it got.
+		process.stdout.write(`${JSON.stringify(out)}\n`);
+	}
+}
+
+/** Runs the steps in a child process; fails the test if any of them blocks. */
+function inChild(steps: Step[]): Promise<Outcome[]> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+			env: { ...process.env, PIMEM_IMPORTS_JOB: JSON.stringify(steps) },
+			stdio: ["ignore", "pipe", "pipe"],
+		});
+		const done: Outcome[] = [];
+		let pending = "";
+		let stderr = "";
+		let hung: string | undefined;
+		let timer = setTimeout(() => kill(`the child did not start within ${START_MS} ms`), START_MS);
+		function kill(why: string): void {
+			hung = why;
+			child.kill("SIGKILL");
+		}
+		function arm(): void {
+			clearTimeout(timer);
+			timer = setTimeout(() => kill(`${JSON.stringify(steps[done.length])} has not returned after ${WATCHDOG_MS} ms: the host is blocked`), WATCHDOG_MS);
+		}
+		child.stderr.setEncoding("utf8").on("data", (chunk: string) => void (stderr += chunk));
+		child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+			pending += chunk;
+			for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
+				const line = pending.slice(0, nl);
+				pending = pending.slice(nl + 1);
+				if (line !== "ready") done.push(JSON.parse(line) as Outcome);
+				arm();
+			}
+		});
+		child.on("close", (code) => {
+			clearTimeout(timer);
+			if (hung !== undefined) reject(new assert.AssertionError({ message: hung }));
+			else if (code !== 0) reject(new Error(`the child failed (exit ${code}): ${stderr}`));
+			else resolve(done);
+		});
+	});
+}
+
+/** Makes a unix socket file at p; the returned function closes (and removes) it. */
+async function makeSocket(p: string): Promise<() => Promise<void>> {
+	const server = net.createServer();
+	await new Promise<void>((resolve, reject) => {
+		server.once("error", reject);
+		server.listen(p, resolve);
+	});
+	return () => new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+const job = process.env.PIMEM_IMPORTS_JOB;
+if (job !== undefined) {
+	runJob(JSON.parse(job) as Step[]).then(
+		() => process.exit(0),
+		(err: unknown) => {
+			process.stderr.write(`${String(err)}\n`);
+			process.exit(1);
+		},
+	);
+} else if (!isMainThread && parentPort !== null) {
 	const port = parentPort;
 	lockWorker(workerData as LockJob).then(
 		(report) => port.postMessage(report),
@@ -297,6 +431,7 @@ function tests(): void {
 		assert.equal(g.u32(BUF + 16), 1);
 		assert.equal(g.u32(BUF + 20), 0);
 		assert.equal(g.onPath("pm_fs_stat", dir, BUF), 0);
+		assert.equal(g.u64(BUF), 0n, "a folder's size means nothing to the core: 0, as in the Go host");
 		assert.equal(g.u32(BUF + 16), 2);
 		assert.equal(g.onPath("pm_fs_stat", path.join(dir, "missing"), BUF), -1);
 		assert.match(g.lastError(), /^ENOENT: no such file or directory, stat .*missing/);
@@ -327,7 +462,7 @@ function tests(): void {
 		assert.equal(g.call("pm_fs_append", ...g.put(P1, file), ...g.put(BIG, line)), 0);
 		assert.deepEqual(
 			opens.mock.calls.map((c) => c.arguments.slice(0, 2)),
-			[[file, "a"]],
+			[[file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY]],
 		);
 		assert.equal(writes.mock.callCount(), 1);
 		assert.equal(fs.statSync(file).size, 6 + line.length);
@@ -405,7 +540,7 @@ function tests(): void {
 		const old = new Date(Date.now() - 120_000);
 		fs.utimesSync(lock, old, old);
 		assert.equal(b.onPath("pm_lock", lock, 0, 1_000), 0, "older than stale_ms: broken and taken");
-		assert.equal(a.onPath("pm_unlock", lock), -6);
+		assert.equal(a.onPath("pm_unlock", lock), -5, "busy, as in the Go host: someone else holds it now");
 		assert.match(a.lastError(), /broken as stale/);
 		assert.ok(fs.existsSync(lock), "b still holds it");
 		assert.equal(b.onPath("pm_unlock", lock), 0);
@@ -520,6 +655,137 @@ function tests(): void {
 		assert.equal(g.u32(BUF + 128), 1);
 		assert.equal(g.u64(BUF + 64), 42n);
 		assert.equal(new DataView(g.memory.buffer).getUint16(BUF + 64 + 8, true), 0);
+	});
+
+	// The same kinds, codes and words as the Go host (host/imports_special_unix_test.go).
+	for (const kind of ["FIFO", "socket", "character device"] as const) {
+		test(`no import blocks on or writes to a ${kind}`, async (t) => {
+			const dir = tempDir();
+			const p = path.join(dir, "decisions.jsonl");
+			const link = path.join(dir, "MEMORY.md");
+			let close = async () => {};
+			if (kind === "FIFO") execFileSync("mkfifo", [p]);
+			if (kind === "socket") close = await makeSocket(p);
+			if (kind === "character device") {
+				try {
+					// /dev/null's numbers: a host that wrongly wrote to it would write nowhere.
+					execFileSync("mknod", [p, "c", "1", "3"], { stdio: "ignore" });
+				} catch {
+					t.skip("cannot make a character device here: mknod needs CAP_MKNOD, which this test does not try to get");
+					return;
+				}
+			}
+			fs.symlinkSync("decisions.jsonl", link);
+			try {
+				const refused = { rc: -4, err: `is a ${kind}, not a regular file` };
+				const other = { rc: 0, kind: 0, size: 0 };
+				const got = await inChild([
+					{ fn: "read", path: p },
+					{ fn: "read", path: link },
+					{ fn: "read", path: p, n: 0 },
+					{ fn: "append", path: p, data: "{}\n" },
+					{ fn: "append", path: link, data: "{}\n" },
+					{ fn: "append", path: p, data: "" },
+					{ fn: "write", path: p, data: "x" },
+					{ fn: "lock", path: p, wait: 60_000, stale: 1 },
+					{ fn: "stat", path: p },
+					{ fn: "stat", path: link },
+					{ fn: "lstat", path: p },
+				]);
+				assert.deepEqual(got, [refused, refused, refused, refused, refused, refused, refused, refused, other, other, other]);
+				const [list] = await inChild([{ fn: "list", path: p }]);
+				assert.equal(list?.rc, -4);
+				assert.match(list?.err ?? "", /ENOTDIR/);
+				assert.deepEqual(fs.readdirSync(dir).sort(), ["MEMORY.md", "decisions.jsonl"], "nothing created beside it");
+			} finally {
+				await close();
+			}
+		});
+	}
+
+	test("pm_fs_append refuses a FIFO that has a reader, before writing a byte", async () => {
+		const dir = tempDir();
+		const p = path.join(dir, "decisions.jsonl");
+		execFileSync("mkfifo", [p]);
+		// With a reader, opening for writing succeeds at once: only fstat can refuse.
+		const reader = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+		try {
+			assert.deepEqual(await inChild([{ fn: "append", path: p, data: "{}\n" }]), [{ rc: -4, err: "is a FIFO, not a regular file" }]);
+			let n = 0;
+			try {
+				n = fs.readSync(reader, Buffer.alloc(8));
+			} catch (err) {
+				assert.equal((err as NodeJS.ErrnoException).code, "EAGAIN");
+			}
+			assert.equal(n, 0, "bytes reached the FIFO's reader");
+		} finally {
+			fs.closeSync(reader);
+		}
+	});
+
+	test("pm_unlock leaves alone a lock that was replaced by a FIFO", async () => {
+		const dir = tempDir();
+		const lock = path.join(dir, "decisions.jsonl.lock");
+		const got = await inChild([
+			{ fn: "lock", path: lock, wait: 0, stale: 0 },
+			{ fn: "rm", path: lock },
+			{ fn: "mkfifo", path: lock },
+			{ fn: "unlock", path: lock },
+			{ fn: "lstat", path: lock },
+			{ fn: "unlock", path: lock },
+		]);
+		assert.deepEqual(got.slice(3, 5), [
+			{ rc: -4, err: "is a FIFO, not a regular file; this is not the lock file this instance wrote, so it was left alone" },
+			{ rc: 0, kind: 0, size: 0 },
+		]);
+		assert.equal(got[5]?.rc, -7, "the lock is forgotten");
+	});
+
+	test("pm_fs_lstat sees links that pm_fs_stat and the reads follow; writes replace them", async () => {
+		const dir = tempDir();
+		const at = (name: string) => path.join(dir, name);
+		fs.writeFileSync(at("target"), "data");
+		fs.mkdirSync(at("dir"));
+		execFileSync("mkfifo", [at("fifo")]);
+		for (const [target, name] of [
+			["target", "to-file"],
+			["dir", "to-dir"],
+			["missing", "dangling"],
+			["fifo", "to-fifo"],
+		] as const) {
+			fs.symlinkSync(target, at(name));
+		}
+		const info = (kind: number, size: number) => ({ rc: 0, kind, size });
+		const steps: [Step, Outcome][] = [
+			[{ fn: "stat", path: at("target") }, info(1, 4)],
+			[{ fn: "lstat", path: at("target") }, info(1, 4)],
+			[{ fn: "stat", path: at("dir") }, info(2, 0)],
+			[{ fn: "lstat", path: at("dir") }, info(2, 0)],
+			[{ fn: "lstat", path: at("fifo") }, info(0, 0)],
+			[{ fn: "stat", path: at("to-file") }, info(1, 4)],
+			[{ fn: "lstat", path: at("to-file") }, info(3, 6)],
+			[{ fn: "stat", path: at("to-dir") }, info(2, 0)],
+			[{ fn: "lstat", path: at("to-dir") }, info(3, 3)],
+			[{ fn: "stat", path: at("to-fifo") }, info(0, 0)],
+			[{ fn: "lstat", path: at("to-fifo") }, info(3, 4)],
+			[{ fn: "stat", path: at("dangling") }, { rc: -1, err: `ENOENT: no such file or directory, stat '${at("dangling")}'` }],
+			[{ fn: "lstat", path: at("dangling") }, info(3, 7)],
+			[{ fn: "lstat", path: at("none") }, { rc: -1, err: `ENOENT: no such file or directory, lstat '${at("none")}'` }],
+			[{ fn: "read", path: at("to-file") }, { rc: 4, data: "data" }],
+			[{ fn: "read", path: at("to-dir") }, { rc: -4, err: "is a folder" }],
+			[{ fn: "append", path: at("to-file"), data: "+" }, { rc: 0 }],
+			[{ fn: "read", path: at("target") }, { rc: 5, data: "data+" }],
+			[{ fn: "append", path: at("dangling"), data: "x" }, { rc: -4, err: "is a symbolic link to a missing file; append creates a missing file, but never through a link" }],
+			[{ fn: "lstat", path: at("missing") }, { rc: -1, err: `ENOENT: no such file or directory, lstat '${at("missing")}'` }],
+			[{ fn: "lock", path: at("to-file"), wait: 0, stale: 0 }, { rc: -4, err: "is a symbolic link, not a regular file" }],
+			[{ fn: "write", path: at("to-file"), data: "new" }, { rc: 0 }],
+			[{ fn: "lstat", path: at("to-file") }, info(1, 3)],
+			[{ fn: "read", path: at("target") }, { rc: 5, data: "data+" }],
+			[{ fn: "write", path: at("dangling"), data: "x" }, { rc: 0 }],
+			[{ fn: "lstat", path: at("missing") }, { rc: -1, err: `ENOENT: no such file or directory, lstat '${at("missing")}'` }],
+		];
+		const got = await inChild(steps.map(([step]) => step));
+		steps.forEach(([step, want], i) => assert.deepEqual(got[i], want, JSON.stringify(step)));
 	});
 
 	test("bad pointers are invalid arguments, never exceptions", async () => {

@@ -7,23 +7,58 @@ package hostio
 
 import "errors"
 
-// FileInfo is what Stat reports.
+// Kind is what a path names, numbered as in the contract's stat record
+// (pm_fs_stat, pm_fs_lstat).
+type Kind uint32
+
+const (
+	// KindOther is anything else: a FIFO, a socket, a device. Hosts never
+	// open one for reading or appending (a FIFO would block the host).
+	KindOther Kind = 0
+	// KindFile is a regular file.
+	KindFile Kind = 1
+	// KindFolder is a folder.
+	KindFolder Kind = 2
+	// KindSymlink is a symbolic link; only Lstat reports it, Stat follows.
+	KindSymlink Kind = 3
+)
+
+// FileInfo is what Stat and Lstat report. Size counts the bytes of a file and
+// of a link's target path; it is 0 for a folder and for anything else.
 type FileInfo struct {
 	Size    int64
 	MtimeMs int64
-	Dir     bool
+	Kind    Kind
+	// Dir is Kind == KindFolder, for callers that only ask that. NewFileInfo
+	// keeps the two in step.
+	Dir bool
+}
+
+// NewFileInfo is the FileInfo every host builds, so Dir and Kind agree.
+func NewFileInfo(size, mtimeMs int64, kind Kind) FileInfo {
+	return FileInfo{Size: size, MtimeMs: mtimeMs, Kind: kind, Dir: kind == KindFolder}
 }
 
 // Host is everything the core may ask of the outside world synchronously.
 // Paths are absolute host paths.
 type Host interface {
 	// ReadAt reads up to len(dst) bytes at off; 0 at end of file.
+	// Only a regular file is read: anything else (a folder, a FIFO, a socket,
+	// a device) is ErrKind, and reading never blocks.
 	ReadAt(path string, off int64, dst []byte) (int, error)
+	// Stat reports size, mtime and kind, following symbolic links.
 	Stat(path string) (FileInfo, error)
+	// Lstat is Stat without following a link in the last name, so the core
+	// can see a link (KindSymlink) for what it is.
+	Lstat(path string) (FileInfo, error)
 	// Append writes data with a single write on an O_APPEND descriptor,
-	// creating the file (never its folder).
+	// creating the file (never its folder, never through a dangling link).
+	// Only a regular file is appended to: anything else is ErrKind, and
+	// appending never blocks.
 	Append(path string, data []byte) error
 	// WriteAtomic replaces path by writing a temp file beside it and renaming.
+	// A link at path is replaced, never written through; a folder, FIFO,
+	// socket or device at path is ErrKind.
 	WriteAtomic(path string, data []byte) error
 	// List returns the entries of a folder, sorted; folders end in "/".
 	List(path string) ([]string, error)

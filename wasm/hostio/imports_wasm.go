@@ -10,6 +10,9 @@ func pmRead(pathPtr, pathLen uint32, offset uint64, dstPtr, dstLen uint32) int64
 //go:wasmimport extism:host/user pm_fs_stat
 func pmStat(pathPtr, pathLen, outPtr uint32) int32
 
+//go:wasmimport extism:host/user pm_fs_lstat
+func pmLstat(pathPtr, pathLen, outPtr uint32) int32
+
 //go:wasmimport extism:host/user pm_fs_append
 func pmAppend(pathPtr, pathLen, dataPtr, dataLen uint32) int32
 
@@ -91,17 +94,32 @@ func (h *Imports) ReadAt(path string, off int64, dst []byte) (int, error) {
 	return int(n), nil
 }
 
-func (h *Imports) Stat(path string) (FileInfo, error) {
+func (h *Imports) Stat(path string) (FileInfo, error) { return h.stat("stat", path, false) }
+
+func (h *Imports) Lstat(path string) (FileInfo, error) { return h.stat("lstat", path, true) }
+
+// stat decodes the 24-byte record both stat imports write. A kind this core
+// does not know (a newer host's) is KindOther, which is never opened.
+func (h *Imports) stat(op, path string, lstat bool) (FileInfo, error) {
 	pp, pl := strPtr(path)
-	op, _ := bytesPtr(h.scratch[:])
-	if rc := pmStat(pp, pl, op); rc < 0 {
-		return FileInfo{}, fail("stat", path, int64(rc))
+	out, _ := bytesPtr(h.scratch[:])
+	var rc int32
+	if lstat {
+		rc = pmLstat(pp, pl, out)
+	} else {
+		rc = pmStat(pp, pl, out)
+	}
+	if rc < 0 {
+		return FileInfo{}, fail(op, path, int64(rc))
 	}
 	b := h.scratch[:]
 	size := le64(b[0:8])
 	mtime := le64(b[8:16])
-	kind := uint32(b[16]) | uint32(b[17])<<8 | uint32(b[18])<<16 | uint32(b[19])<<24
-	return FileInfo{Size: int64(size), MtimeMs: int64(mtime), Dir: kind == 2}, nil
+	kind := Kind(uint32(b[16]) | uint32(b[17])<<8 | uint32(b[18])<<16 | uint32(b[19])<<24)
+	if kind > KindSymlink {
+		kind = KindOther
+	}
+	return NewFileInfo(int64(size), int64(mtime), kind), nil
 }
 
 func le64(b []byte) uint64 {

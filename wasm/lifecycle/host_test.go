@@ -51,7 +51,30 @@ func (h *osHost) Stat(p string) (hostio.FileInfo, error) {
 	if err != nil {
 		return hostio.FileInfo{}, h.wrap("stat", p, err)
 	}
-	return hostio.FileInfo{Size: fi.Size(), MtimeMs: fi.ModTime().UnixMilli(), Dir: fi.IsDir()}, nil
+	return infoOf(fi), nil
+}
+
+func (h *osHost) Lstat(p string) (hostio.FileInfo, error) {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return hostio.FileInfo{}, h.wrap("lstat", p, err)
+	}
+	return infoOf(fi), nil
+}
+
+// infoOf reports kinds as the real hosts do (host/fsys); sizes are kept only
+// for files and links.
+func infoOf(fi fs.FileInfo) hostio.FileInfo {
+	kind, size := hostio.KindOther, int64(0)
+	switch m := fi.Mode(); {
+	case m.IsRegular():
+		kind, size = hostio.KindFile, fi.Size()
+	case m.IsDir():
+		kind = hostio.KindFolder
+	case m&fs.ModeSymlink != 0:
+		kind, size = hostio.KindSymlink, fi.Size()
+	}
+	return hostio.NewFileInfo(size, fi.ModTime().UnixMilli(), kind)
 }
 
 func (h *osHost) Append(p string, data []byte) error {

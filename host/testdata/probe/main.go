@@ -79,12 +79,16 @@ func probe() int32 {
 			return reply(failed(err))
 		}
 		return reply(obj{"n": k, "data": string(buf[:k])})
-	case "stat":
-		fi, err := h.Stat(p)
+	case "stat", "lstat":
+		stat := h.Stat
+		if in.Get("op").String() == "lstat" {
+			stat = h.Lstat
+		}
+		fi, err := stat(p)
 		if err != nil {
 			return reply(failed(err))
 		}
-		return reply(obj{"size": fi.Size, "mtime": fi.MtimeMs, "dir": fi.Dir})
+		return reply(obj{"size": fi.Size, "mtime": fi.MtimeMs, "kind": fi.Kind, "dir": fi.Dir})
 	case "append":
 		return reply(result(h.Append(p, data)))
 	case "write":

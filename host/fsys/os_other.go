@@ -1,0 +1,11 @@
+//go:build !unix
+
+package fsys
+
+// Elsewhere (Windows) a FIFO or device has no path in the file system, so an
+// open cannot block on one; fstat still refuses what is not a regular file.
+const (
+	openFlags = 0
+	dirOnly   = 0
+	noFollow  = 0
+)

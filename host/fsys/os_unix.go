@@ -1,0 +1,17 @@
+//go:build unix
+
+package fsys
+
+import "syscall"
+
+// openFlags go with every open of a file that already exists: O_NONBLOCK so
+// opening a FIFO never waits for its other end, O_NOCTTY so a terminal never
+// becomes this process's controlling one. Go adds O_CLOEXEC to every open.
+const openFlags = syscall.O_NONBLOCK | syscall.O_NOCTTY
+
+// dirOnly makes opening anything but a folder fail (ENOTDIR) instead of
+// opening it.
+const dirOnly = syscall.O_DIRECTORY
+
+// noFollow makes opening a symbolic link fail (ELOOP) instead of following it.
+const noFollow = syscall.O_NOFOLLOW
