@@ -78,7 +78,7 @@ func (d *decisions) noticeOnce(out *Out) {
 }
 
 func newDecisions(e *Engine, s *Session) *decisions {
-	d := &decisions{e: e, s: s, h: e.h}
+	d := &decisions{e: e, s: s, h: s.fs}
 	if s.ProjectRoot != "" {
 		d.dir = path.Join(s.ProjectRoot, decisionDirName)
 		d.log = path.Join(d.dir, decisionLogName)

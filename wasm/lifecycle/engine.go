@@ -49,6 +49,7 @@ type Session struct {
 	Fault  string // fault injection: panic in this export (tests only)
 	Home   string // the person's home folder (for /memory import claude)
 
+	fs    hostio.Host // the host with memory paths guarded (paths.go)
 	dec   *decisions
 	notes *notesStore
 	last  []budget.Receipt // what the previous turn injected, per store; nil before the first turn
@@ -133,6 +134,7 @@ func (e *Engine) sessionStart(out *Out, in gjson.Result) {
 	e.pending = nil
 	s.ProjectRoot = e.projectRoot(s.Cwd)
 	s.ProjectHash = ProjectHash(s.ProjectRoot)
+	s.fs = guarded(e.h, s.ProjectRoot, s.AgentDir)
 	e.s = s
 	s.dec = newDecisions(e, s)
 	s.dec.start(out)

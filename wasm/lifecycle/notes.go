@@ -82,7 +82,7 @@ type notesStore struct {
 }
 
 func newNotes(e *Engine, s *Session) *notesStore {
-	n := &notesStore{e: e, s: s, h: e.h}
+	n := &notesStore{e: e, s: s, h: s.fs}
 	if s.AgentDir != "" {
 		dir := path.Join(s.AgentDir, notesGlobalDir)
 		data := path.Join(s.AgentDir, notesDataDir, scopeGlobal)

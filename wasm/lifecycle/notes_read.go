@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"errors"
 	"path"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -58,8 +59,14 @@ func (n *notesStore) report() []scopeReport {
 						}
 					case strings.HasSuffix(e, ".md") && e != notesIndex && e != notesLocal:
 						size := ""
-						if st, err := n.h.Stat(path.Join(sc.dir, e)); err == nil {
+						st, err := n.h.Stat(path.Join(sc.dir, e))
+						var np *errNotPlain
+						switch {
+						case err == nil:
 							size = " (" + strconv.FormatInt(st.Size, 10) + " bytes)"
+						case errors.As(err, &np):
+							size = " (not read)"
+							r.warnings = append(r.warnings, err.Error())
 						}
 						r.topics = append(r.topics, e+size)
 					}

@@ -20,6 +20,27 @@ import (
 //
 // An empty file gives no pages; a file of blank lines gives one text page.
 func Parse(scope string, src []byte) []Page {
+	bom := hasBOM(src)
+	if bom {
+		src = src[len(utf8BOM):]
+	}
+	pages := parse(scope, src)
+	if bom && len(pages) > 0 {
+		// The mark belongs to no line: it stays in the first page's source,
+		// so the pages still give the file back byte for byte.
+		pages[0].Src = utf8BOM + pages[0].Src
+	}
+	return pages
+}
+
+// utf8BOM is the byte-order mark some editors write at the start of a file.
+// A file that starts with one reads as if it did not, and keeps it when
+// pi-memory rewrites it.
+const utf8BOM = "\xEF\xBB\xBF"
+
+func hasBOM(b []byte) bool { return len(b) >= 3 && string(b[:3]) == utf8BOM }
+
+func parse(scope string, src []byte) []Page {
 	s := string(src)
 	lines := mdSplit(s)
 	if len(lines) == 0 {

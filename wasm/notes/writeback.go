@@ -189,6 +189,10 @@ func cutRunes(s string, max int) string {
 //
 //	Insert([]byte("## Build\n- make\n\n## Style\n- tabs\n"), "Build", "make test") => "## Build\n- make\n- make test\n\n## Style\n- tabs\n", 3
 func Insert(src []byte, section, text string) ([]byte, int) {
+	if hasBOM(src) {
+		out, line := Insert(src[len(utf8BOM):], section, text)
+		return append([]byte(utf8BOM), out...), line
+	}
 	// A file written with CRLF line ends keeps them.
 	nl := "\n"
 	if strings.Contains(string(src), "\r\n") {

@@ -565,3 +565,26 @@ func TestCheckFactRepairsASectionNameHoldingASecretWhenNotStrict(t *testing.T) {
 		t.Errorf("CheckFact = %+v", o)
 	}
 }
+
+// A MEMORY.md saved with a byte-order mark: its first heading is a heading,
+// a fact remembered under it joins that section (not a second "## Build"),
+// and the file keeps its mark.
+func TestAByteOrderMarkIsReadThroughAndKept(t *testing.T) {
+	src := "\xEF\xBB\xBF## Build\n\n- Run make first\n"
+	pages := Parse("project", []byte(src))
+	if len(pages) == 0 || pages[0].Kind != Heading || pages[0].Text != "Build" {
+		t.Fatalf("first page: %+v", pages)
+	}
+	var all string
+	for _, p := range pages {
+		all += p.Src
+	}
+	if all != src {
+		t.Fatalf("pages give back %q, want %q", all, src)
+	}
+	o := Check("Lint before pushing", "Build", []byte(src), pages, strictRules())
+	want := "\xEF\xBB\xBF## Build\n\n- Run make first\n- Lint before pushing\n"
+	if !o.Commit || string(o.Out) != want {
+		t.Fatalf("Check = %+v, out %q", o, o.Out)
+	}
+}
