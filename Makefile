@@ -12,7 +12,7 @@ CORE_SRC := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 FUZZTIME ?= 20000x
 PREFIX ?= $(HOME)/.local
 
-.PHONY: all tools wasm run test test-go test-ts test-e2e fuzz bench install pimem clean
+.PHONY: all tools wasm run test test-types test-go test-ts test-e2e fuzz bench install pimem clean
 
 all: wasm pimem
 
@@ -37,8 +37,12 @@ pimem: $(TINYGO_WASM)
 run: tools wasm
 	"$$($(BUILD)/pi.sh)" -e ./ts/index.ts
 
-test: tools wasm test-go fuzz test-ts test-e2e
+test: tools wasm test-types test-go fuzz test-ts test-e2e
 	@echo "all tests passed"
+
+# tsc over ts/ (adapter, tests, end-to-end suite, benchmarks) against pi's declarations.
+test-types: tools
+	"$$($(BUILD)/node.sh)" ts/node_modules/typescript/bin/tsc -p ts
 
 test-go: wasm
 	go vet ./...

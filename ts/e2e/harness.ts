@@ -184,7 +184,7 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 			} catch {
 				body = null;
 			}
-			const isChat = req.method === "POST" && (req.url ?? "").split("?")[0].endsWith("/chat/completions");
+			const isChat = req.method === "POST" && (req.url ?? "").split("?")[0]!.endsWith("/chat/completions");
 			if (!isChat) {
 				requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { status: 404 } });
 				res.writeHead(404, { "content-type": "application/json" });
@@ -265,7 +265,7 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 			for (let i = 0; i < n; i++) queue.push({ status });
 		},
 		chats() {
-			return requests.filter((r) => r.body !== null && r.url.split("?")[0].endsWith("/chat/completions"));
+			return requests.filter((r) => r.body !== null && r.url.split("?")[0]!.endsWith("/chat/completions"));
 		},
 		close() {
 			return new Promise<void>((resolve) => {
@@ -583,7 +583,8 @@ export class Rpc {
 		let i = since;
 		for (;;) {
 			for (; i < this.records.length; i++) {
-				if (pred(this.records[i])) return { record: this.records[i], index: i };
+				const record = this.records[i]!;
+				if (pred(record)) return { record, index: i };
 			}
 			if (opts.cancelled?.()) throw new Error(`stopped waiting for ${opts.what ?? "a record"}`);
 			if (this.exited) throw new Error(`pi exited (${JSON.stringify(this.exited)}) while waiting for ${opts.what ?? "a record"}\n${this.describe(since)}`);

@@ -194,7 +194,7 @@ function tests(): void {
 			assertFine(await core.call("command", { name: "decision", args: 'add "Use tabs for indentation" --tag style', hasUI: false }));
 			const lines = fs.readFileSync(path.join(dir, "decisions.jsonl"), "utf8").trim().split("\n");
 			assert.equal(lines.length, 1);
-			assert.match(lines[0], /"t":"2026-11-21T12:00:00.000Z".*"i":"D-2026-11-21-0001".*Use tabs for indentation/);
+			assert.match(lines[0]!, /"t":"2026-11-21T12:00:00.000Z".*"i":"D-2026-11-21-0001".*Use tabs for indentation/);
 			assert.deepEqual(fs.readdirSync(dir), ["decisions.jsonl"], "the lock was released");
 			const list = await core.call("command", { name: "decision", args: "list", hasUI: false });
 			assert.match(JSON.stringify(list.effects), /D-2026-11-21-0001 \| active \| Use tabs for indentation/);

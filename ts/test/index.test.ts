@@ -183,7 +183,7 @@ test("before_agent_start with nothing to inject returns nothing; a custom messag
 });
 
 test("a dialog is shown, its answer resumed, and the resumed envelope performed", async () => {
-	const dialogs: Effect[] = [
+	const dialogs: [Effect, Effect, Effect] = [
 		{ t: "dialog", id: "k1", kind: "select", title: "Near-duplicate of D-1", options: ["Update D-1", "Add anyway", "Cancel"] },
 		{ t: "dialog", id: "k2", kind: "input", title: "Why?", placeholder: "reason (required)" },
 		{ t: "dialog", id: "k3", kind: "confirm", title: "Remove all?", message: "12 decisions" },
