@@ -16,12 +16,23 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUILDS, assertCurrent } from "../test/builds.ts";
 
 // ---------------------------------------------------------------------------
 // Locations
 
 /** The repository's extension entry (ts/index.ts). */
 export const EXTENSION = fileURLToPath(new URL("../index.ts", import.meta.url));
+
+/**
+ * The extension a run loads: `ext`, else ours, whose ts/core.wasm must then be built
+ * and current (a stale one would put old rules under test; `make test-e2e` rebuilds it).
+ */
+function extensionOf(ext: string | undefined): string {
+	if (ext !== undefined) return ext;
+	assertCurrent(BUILDS[0].file);
+	return EXTENSION;
+}
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -417,7 +428,7 @@ export interface PrintResult {
  */
 export async function runPrint(sb: Sandbox, prompt: string, opts: RunOptions = {}): Promise<PrintResult> {
 	const before = sb.model.requests.length;
-	const args = ["-e", opts.ext ?? EXTENSION, "--model", "fake/fake-model", "--no-session", ...(opts.args ?? []), "-p", prompt];
+	const args = ["-e", extensionOf(opts.ext), "--model", "fake/fake-model", "--no-session", ...(opts.args ?? []), "-p", prompt];
 	const child = spawn(piBin(), args, {
 		cwd: opts.cwd ?? sb.project,
 		env: { ...sb.env, ...(opts.env ?? {}) },
@@ -824,7 +835,7 @@ function notesOf(records: RpcRecord[]): string[] {
  * here, with pi's stderr).
  */
 export async function startRpc(sb: Sandbox, opts: RpcOptions = {}): Promise<Rpc> {
-	const args = ["--mode", "rpc", "-e", opts.ext ?? EXTENSION, "--model", "fake/fake-model", ...(opts.session ? [] : ["--no-session"]), ...(opts.args ?? [])];
+	const args = ["--mode", "rpc", "-e", extensionOf(opts.ext), "--model", "fake/fake-model", ...(opts.session ? [] : ["--no-session"]), ...(opts.args ?? [])];
 	const child = spawn(piBin(), args, {
 		cwd: opts.cwd ?? sb.project,
 		env: { ...sb.env, ...(opts.env ?? {}) },

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Effect } from "../core.ts";
+import { BUILDS, assertCurrent } from "./builds.ts";
 import { AGENT_DIR, CoreTrap, FakePi, envelope, fakeContext, scripted, type UiCall } from "./fake-pi.ts";
 
 type Factory = (pi: ExtensionAPI) => void;
@@ -345,7 +346,10 @@ test("a ui that throws while effects are performed is reported, not thrown", asy
 
 // ---- The real core (ts/core.wasm) ----------------------------------------------------------
 
+// Each test of the real core starts here: a missing or stale ts/core.wasm fails it,
+// saying to run make wasm, rather than failing an assertion for no visible reason.
 function project(): string {
+	assertCurrent(BUILDS[0].file);
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-index-"));
 	fs.mkdirSync(path.join(root, ".git"));
 	return root;
