@@ -3,7 +3,7 @@ package host
 import (
 	"testing"
 
-	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestParseEnvelopeReadsEveryEffectOfTheContract(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pi-memory/pi-memory/host/fsys"
-	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // Two instances on one folder stand for two pi processes on one project: each

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // tree writes files under a temp root, each modified at base plus its offset.
