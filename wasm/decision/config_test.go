@@ -3,36 +3,36 @@ package decision
 import (
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestConfigDefaultsWithoutFiles(t *testing.T) {
 	c := ParseConfig("g.json", nil, "p.json", nil)
-	eq(t, c.Enabled, true, "enabled")
-	eq(t, c.MaxDecisions, 20, "maxDecisions")
-	eq(t, c.RetentionDays[Draft], 30, "draft")
-	eq(t, c.MaxPerTurn, 2, "maxPerTurn")
-	eq(t, len(c.Warnings), 0, "warnings")
+	require.Equal(t, true, c.Enabled, "enabled")
+	require.Equal(t, 20, c.MaxDecisions, "maxDecisions")
+	require.Equal(t, 30, c.RetentionDays[Draft], "draft")
+	require.Equal(t, 2, c.MaxPerTurn, "maxPerTurn")
+	require.Equal(t, 0, len(c.Warnings), "warnings")
 }
 
 func TestGlobalDisableWinsOverProjectEnable(t *testing.T) {
 	c := ParseConfig("g.json", []byte(`{"enabled":false}`), "p.json", []byte(`{"enabled":true}`))
-	eq(t, c.Enabled, false, "enabled")
-	eq(t, c.DisabledBy, "g.json", "by")
+	require.Equal(t, false, c.Enabled, "enabled")
+	require.Equal(t, "g.json", c.DisabledBy, "by")
 	c = ParseConfig("g.json", []byte(`{"enabled":true}`), "p.json", []byte(`{"enabled":false}`))
-	eq(t, c.Enabled, false, "project off")
-	eq(t, c.DisabledBy, "p.json", "by project")
+	require.Equal(t, false, c.Enabled, "project off")
+	require.Equal(t, "p.json", c.DisabledBy, "by project")
 }
 
 func TestProjectKeysOverrideGlobalAndClampsApply(t *testing.T) {
 	c := ParseConfig("g.json", []byte(`{"context":{"maxDecisions":10},"autoCapture":{"maxPerTurn":4}}`),
 		"p.json", []byte(`{"context":{"maxDecisions":99},"retentionDays":{"draft":7,"rejected":8,"superseded":9}}`))
-	eq(t, c.MaxDecisions, 20, "clamped to 20")
-	eq(t, c.MaxPerTurn, 4, "global kept")
-	eq(t, c.RetentionDays[Draft], 7, "project retention")
-	eq(t, len(c.Warnings), 1, "one clamp warning")
-	if !strings.Contains(c.Warnings[0], "p.json") || !strings.Contains(c.Warnings[0], "context.maxDecisions") {
-		t.Fatalf("warning %q must name the file and key", c.Warnings[0])
-	}
+	require.Equal(t, 20, c.MaxDecisions, "clamped to 20")
+	require.Equal(t, 4, c.MaxPerTurn, "global kept")
+	require.Equal(t, 7, c.RetentionDays[Draft], "project retention")
+	require.Equal(t, 1, len(c.Warnings), "one clamp warning")
+	require.True(t, strings.Contains(c.Warnings[0], "p.json") && strings.Contains(c.Warnings[0], "context.maxDecisions"), "warning %q must name the file and key", c.Warnings[0])
 }
 
 func TestInvalidConfigWarnsAndUsesSafeDefaults(t *testing.T) {
@@ -48,10 +48,8 @@ func TestInvalidConfigWarnsAndUsesSafeDefaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		c := ParseConfig("g.json", nil, "/p/.pi/decision-memory.config.json", []byte(tt.data))
-		if len(c.Warnings) == 0 || !strings.Contains(strings.Join(c.Warnings, "\n"), tt.key) || !strings.Contains(c.Warnings[0], "/p/.pi/decision-memory.config.json") {
-			t.Errorf("%s: warnings %q should name the file and %q", tt.data, c.Warnings, tt.key)
-		}
-		eq(t, c.Enabled, true, tt.data+" stays enabled")
+		require.True(t, len(c.Warnings) != 0 && strings.Contains(strings.Join(c.Warnings, "\n"), tt.key) && strings.Contains(c.Warnings[0], "/p/.pi/decision-memory.config.json"), "%s: warnings %q should name the file and %q", tt.data, c.Warnings, tt.key)
+		require.Equal(t, true, c.Enabled, tt.data+" stays enabled")
 	}
 }
 
@@ -60,13 +58,9 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(`{"retentionDays":{"draft":-1,"rejected":1e9,"superseded":"x"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := ParseConfig("g", data, "p", data)
-		if c.MaxDecisions < 1 || c.MaxDecisions > 20 || c.MaxPerTurn < 1 || c.MaxPerTurn > 5 || c.Threshold < 0 || c.Threshold > 1 {
-			t.Fatalf("clamps broken: %+v", c)
-		}
+		require.True(t, c.MaxDecisions >= 1 && c.MaxDecisions <= 20 && c.MaxPerTurn >= 1 && c.MaxPerTurn <= 5 && c.Threshold >= 0 && c.Threshold <= 1, "clamps broken: %+v", c)
 		for st := Draft; st < numStatus; st++ {
-			if c.RetentionDays[st] < 0 {
-				t.Fatalf("negative retention: %+v", c)
-			}
+			require.True(t, c.RetentionDays[st] >= 0, "negative retention: %+v", c)
 		}
 	})
 }

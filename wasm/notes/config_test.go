@@ -1,9 +1,10 @@
 package notes
 
 import (
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 const (
@@ -23,12 +24,8 @@ func TestParseConfigWithoutFilesIsTheDefaults(t *testing.T) {
 		StrictWriteback:    true,
 		StaleDays:          90,
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ParseConfig(nil, nil)\n got %+v\nwant %+v", got, want)
-	}
-	if !reflect.DeepEqual(DefaultConfig(), want) {
-		t.Errorf("DefaultConfig() = %+v, want %+v", DefaultConfig(), want)
-	}
+	require.Equal(t, want, got, "ParseConfig(nil, nil)")
+	require.Equal(t, want, DefaultConfig(), "DefaultConfig()")
 }
 
 func TestParseConfigReportsWhichFilesExist(t *testing.T) {
@@ -48,9 +45,7 @@ func TestParseConfigReportsWhichFilesExist(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := ParseConfig(globalConfig, tt.global, projectConfig, tt.project)
-			if c.GlobalPresent != tt.wantGlobal || c.ProjectPresent != tt.wantProj {
-				t.Errorf("present = %v, %v; want %v, %v", c.GlobalPresent, c.ProjectPresent, tt.wantGlobal, tt.wantProj)
-			}
+			require.True(t, c.GlobalPresent == tt.wantGlobal && c.ProjectPresent == tt.wantProj, "present = %v, %v; want %v, %v", c.GlobalPresent, c.ProjectPresent, tt.wantGlobal, tt.wantProj)
 		})
 	}
 }
@@ -79,14 +74,10 @@ func TestParseConfigProjectOverridesGlobalKeyByKey(t *testing.T) {
 		GlobalPresent:      true,
 		ProjectPresent:     true,
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ParseConfig\n got %+v\nwant %+v", got, want)
-	}
+	require.Equal(t, want, got, "ParseConfig")
 	// The same project keys over no global file override the defaults.
 	got = ParseConfig(globalConfig, nil, projectConfig, project)
-	if got.MaxInjectLines != 80 || got.MaxInjectBytes != 8192 || got.StaleDays != 7 || !got.StrictWriteback {
-		t.Errorf("project over defaults = %+v", got)
-	}
+	require.True(t, got.MaxInjectLines == 80 && got.MaxInjectBytes == 8192 && got.StaleDays == 7 && got.StrictWriteback, "project over defaults = %+v", got)
 }
 
 func TestParseConfigEnabledFollowsTheLastFileThatSaysIt(t *testing.T) {
@@ -116,9 +107,7 @@ func TestParseConfigEnabledFollowsTheLastFileThatSaysIt(t *testing.T) {
 				p = []byte(tt.project)
 			}
 			c := ParseConfig(globalConfig, g, projectConfig, p)
-			if c.Enabled != tt.want || c.DisabledBy != tt.wantBy {
-				t.Errorf("Enabled %v DisabledBy %q, want %v %q", c.Enabled, c.DisabledBy, tt.want, tt.wantBy)
-			}
+			require.True(t, c.Enabled == tt.want && c.DisabledBy == tt.wantBy, "Enabled %v DisabledBy %q, want %v %q", c.Enabled, c.DisabledBy, tt.want, tt.wantBy)
 		})
 	}
 }
@@ -162,16 +151,12 @@ func TestParseConfigClampsOutOfRangeValuesNamingFileAndKey(t *testing.T) {
 				} else {
 					c = ParseConfig(globalConfig, nil, projectConfig, []byte(tt.json))
 				}
-				if got := tt.get(c); got != tt.want {
-					t.Errorf("value %d, want %d", got, tt.want)
-				}
+				require.Equal(t, tt.want, tt.get(c), "value")
 				var want []string
 				if tt.warning != "" {
 					want = []string{file + ": " + tt.warning}
 				}
-				if !reflect.DeepEqual(c.Warnings, want) {
-					t.Errorf("warnings %q, want %q", c.Warnings, want)
-				}
+				require.Equal(t, want, c.Warnings, "warnings")
 			})
 		}
 	}
@@ -180,16 +165,12 @@ func TestParseConfigClampsOutOfRangeValuesNamingFileAndKey(t *testing.T) {
 func TestParseConfigInvalidProjectValueKeepsTheGlobalOne(t *testing.T) {
 	c := ParseConfig(globalConfig, []byte(`{"maxInjectLines": 50, "traceEnabled": false}`),
 		projectConfig, []byte(`{"maxInjectLines": "many", "traceEnabled": 1}`))
-	if c.MaxInjectLines != 50 || c.TraceEnabled {
-		t.Errorf("MaxInjectLines %d TraceEnabled %v, want the global 50 and false", c.MaxInjectLines, c.TraceEnabled)
-	}
+	require.True(t, c.MaxInjectLines == 50 && !c.TraceEnabled, "MaxInjectLines %d TraceEnabled %v, want the global 50 and false", c.MaxInjectLines, c.TraceEnabled)
 	want := []string{
 		projectConfig + `: "maxInjectLines" must be a whole number (got "many"); using 50`,
 		projectConfig + `: "traceEnabled" must be true or false (got 1); using false`,
 	}
-	if !reflect.DeepEqual(c.Warnings, want) {
-		t.Errorf("warnings\n got %q\nwant %q", c.Warnings, want)
-	}
+	require.Equal(t, want, c.Warnings, "warnings")
 }
 
 func TestParseConfigWarnsAboutUnknownKeys(t *testing.T) {
@@ -199,12 +180,8 @@ func TestParseConfigWarnsAboutUnknownKeys(t *testing.T) {
 		globalConfig + `: unknown key "maxInjectLine" (ignored)`,
 		projectConfig + `: unknown key "autoCapture" (ignored)`,
 	}
-	if !reflect.DeepEqual(c.Warnings, want) {
-		t.Errorf("warnings\n got %q\nwant %q", c.Warnings, want)
-	}
-	if c.MaxInjectLines != 200 || c.StaleDays != 12 {
-		t.Errorf("an unknown key changed a setting or hid a known one: %+v", c)
-	}
+	require.Equal(t, want, c.Warnings, "warnings")
+	require.True(t, c.MaxInjectLines == 200 && c.StaleDays == 12, "an unknown key changed a setting or hid a known one: %+v", c)
 }
 
 func TestParseConfigIgnoresAFileThatIsNotAJSONObject(t *testing.T) {
@@ -221,24 +198,16 @@ func TestParseConfigIgnoresAFileThatIsNotAJSONObject(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// The broken project file is ignored whole; the global file still applies.
 			c := ParseConfig(globalConfig, []byte(`{"maxInjectLines": 60}`), projectConfig, []byte(tt.data))
-			if c.MaxInjectLines != 60 || !c.Enabled {
-				t.Errorf("settings = %+v, want the global file's", c)
-			}
-			if len(c.Warnings) != 1 || !strings.HasPrefix(c.Warnings[0], projectConfig+": "+tt.warning) {
-				t.Errorf("warnings %q, want one starting %q", c.Warnings, projectConfig+": "+tt.warning)
-			}
+			require.True(t, c.MaxInjectLines == 60 && c.Enabled, "settings = %+v, want the global file's", c)
+			require.True(t, len(c.Warnings) == 1 && strings.HasPrefix(c.Warnings[0], projectConfig+": "+tt.warning), "warnings %q, want one starting %q", c.Warnings, projectConfig+": "+tt.warning)
 		})
 	}
 }
 
 func TestParseConfigListsGlobalWarningsBeforeProjectWarnings(t *testing.T) {
 	c := ParseConfig(globalConfig, []byte(`{"staleDays": 0, "x": 1}`), projectConfig, []byte(`{"staleDays": 0}`))
-	if len(c.Warnings) != 3 {
-		t.Fatalf("warnings %q, want 3", c.Warnings)
-	}
+	require.Equal(t, 3, len(c.Warnings), "warnings %q, want 3", c.Warnings)
 	for i, file := range []string{globalConfig, globalConfig, projectConfig} {
-		if !strings.HasPrefix(c.Warnings[i], file+": ") {
-			t.Errorf("warning %d = %q, want it to name %s", i, c.Warnings[i], file)
-		}
+		require.True(t, strings.HasPrefix(c.Warnings[i], file+": "), "warning %d = %q, want it to name %s", i, c.Warnings[i], file)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // FuzzParseQuery hunts for panics in the query parser, which reads whatever a
@@ -19,35 +21,20 @@ func FuzzParseQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		q, err := ParseQuery(in)
 		again, err2 := ParseQuery(in)
-		if (err == nil) != (err2 == nil) || !reflect.DeepEqual(q, again) {
-			t.Fatalf("parsing %q twice gave %#v, %v and %#v, %v", in, q, err, again, err2)
-		}
+		require.True(t, (err == nil) == (err2 == nil) && reflect.DeepEqual(q, again), "parsing %q twice gave %#v, %v and %#v, %v", in, q, err, again, err2)
 		if err != nil {
-			if err.Error() == "" {
-				t.Fatalf("%q: empty error message", in)
-			}
+			require.True(t, err.Error() != "", "%q: empty error message", in)
 			return
 		}
-		if n := len(q.Words) + len(q.Phrases); n < 1 || n > maxQueryTerms {
-			t.Fatalf("%q parsed to %d terms: %#v", in, n, q)
-		}
-		if q.Raw != in {
-			t.Fatalf("Raw = %q, want %q", q.Raw, in)
-		}
-		switch q.Scope {
-		case "", "global", "project", "local":
-		default:
-			t.Fatalf("%q: scope %q", in, q.Scope)
-		}
+		n := len(q.Words) + len(q.Phrases)
+		require.True(t, n >= 1 && n <= maxQueryTerms, "%q parsed to %d terms: %#v", in, n, q)
+		require.Equal(t, in, q.Raw, "Raw")
+		require.True(t, q.Scope == "" || q.Scope == "global" || q.Scope == "project" || q.Scope == "local", "%q: scope %q", in, q.Scope)
 		for _, w := range append(append([]string(nil), q.Words...), q.Phrases...) {
-			if w == "" || strings.TrimSpace(w) != w {
-				t.Fatalf("%q: term %q is empty or padded", in, w)
-			}
+			require.True(t, w != "" && strings.TrimSpace(w) == w, "%q: term %q is empty or padded", in, w)
 		}
 		for _, w := range q.Words {
-			if strings.Contains(w, " ") {
-				t.Fatalf("%q: word %q holds a space", in, w)
-			}
+			require.NotContains(t, w, " ", "%q: a word holds a space", in)
 		}
 		// Whatever parses can be searched.
 		Recall(q, []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{{Kind: Fact, Line: 1, Text: in}}}}, 3)
