@@ -75,12 +75,8 @@ func FuzzParseEnvelope(f *testing.F) {
 			return
 		}
 		for n, e := range env.Effects {
-			if e.Waits() && n != len(env.Effects)-1 {
-				t.Fatalf("accepted a %s that is not the last effect: %s", e.T, b)
-			}
+			require.True(t, !e.Waits() || n == len(env.Effects)-1, "accepted a %s that is not the last effect: %s", e.T, b)
 		}
-		if env.Exit < 0 || env.Exit > 255 {
-			t.Fatalf("accepted exit %d", env.Exit)
-		}
+		require.True(t, env.Exit >= 0 && env.Exit <= 255, "accepted exit %d", env.Exit)
 	})
 }

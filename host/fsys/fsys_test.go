@@ -440,6 +440,7 @@ func TestConcurrentAppendsKeepEveryLineWhole(t *testing.T) {
 		for w := 0; w < writers; w++ {
 			fs := f.other()
 			wg.Add(1)
+			// Off the test's goroutine: t.Error and return, not require.
 			go func() {
 				defer wg.Done()
 				for i := 0; i < lines; i++ {
