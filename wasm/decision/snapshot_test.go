@@ -189,42 +189,6 @@ func TestLogSumChangesWithARewriteNotWithAnAppend(t *testing.T) {
 	_ = d // a single byte in the middle may fall between samples: that is the documented limit
 }
 
-// FuzzLoadSnapshot: a snapshot is read from disk, so any bytes must either
-// be refused or give a state that is safe to use — never a trap.
-func FuzzLoadSnapshot(f *testing.F) {
-	st, cur := replay(&testing.T{}, genLog(60))
-	var good []byte
-	st.WriteSnapshot(cur, 1, 2, func(b []byte) error { good = append(good, b...); return nil })
-	f.Add(good)
-	f.Add(good[:len(good)/2])
-	f.Fuzz(func(t *testing.T, file []byte) {
-		if len(file) < SnapshotTrailer {
-			return
-		}
-		off, n, err := HeaderSpan(file[len(file)-SnapshotTrailer:])
-		if err != nil || off < 0 || off+int64(n) > int64(len(file)) {
-			return
-		}
-		h, err := ParseSnapshotHeader(file[off:off+int64(n)], off, file[len(file)-SnapshotTrailer:])
-		if err != nil {
-			return
-		}
-		got, err := LoadSnapshot(h, func(o int64, dst []byte) (int, error) {
-			if o < 0 || o >= int64(len(file)) {
-				return 0, nil
-			}
-			return copy(dst, file[o:]), nil
-		})
-		if err != nil {
-			return
-		}
-		got.Section(20)
-		got.Resident()
-		got.All().All()
-		got.Search(ParseQuery([]string{"a"}))
-	})
-}
-
 func tailCase(t *testing.T, head, tail string) *State {
 	t.Helper()
 	hst, hcur := replay(t, head)
