@@ -212,6 +212,9 @@ func TestRecallStemLeavesWordsThatOnlyLookInflected(t *testing.T) {
 		{"status", "status"}, {"this", "this"}, {"gas", "gas"}, {"ci", "ci"},
 		{"string", "string"}, {"need", "need"}, {"needs", "need"}, {"red", "red"}, {"tree", "tree"},
 		{"cafés", "café"}, {"日本語", "日本語"},
+		// Found by FuzzRecallWords: U+3FFF ends in two equal bytes, which the
+		// undoubling of "runn" cut into invalid UTF-8.
+		{"a\u3fffing", "a\u3fff"}, {"a\u3fffed", "a\u3fff"},
 	}
 	for _, tt := range tests {
 		require.Equal(t, tt.want, recallStem(tt.in), "recallStem(%q)", tt.in)
