@@ -49,15 +49,18 @@ test-go: wasm
 	go test ./...
 
 # Each fuzz target runs briefly; its seed corpus also runs in test-go.
+# `package:target ...`: one go test per target (-fuzz takes one at a time).
+FUZZ_TARGETS := \
+	wasm/decision:FuzzDecode wasm/decision:FuzzParseConfig wasm/decision:FuzzLoadSnapshot \
+	wasm/decision:FuzzWordScans wasm/cmdline:FuzzSplit wasm/redact:FuzzString wasm/jsonw:FuzzString \
+	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope \
+	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
+	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces
+
 fuzz:
-	go test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./wasm/decision
-	go test -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./wasm/decision
-	go test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./wasm/cmdline
-	go test -run '^$$' -fuzz '^FuzzString$$' -fuzztime $(FUZZTIME) ./wasm/redact
-	go test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./wasm/similarity
-	go test -run '^$$' -fuzz '^FuzzParseEnvelope$$' -fuzztime $(FUZZTIME) ./host
-	for f in FuzzParse FuzzParseQuery FuzzDecodeJournal FuzzDecodePageTable FuzzDecodeTraces; do \
-		go test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./wasm/notes || exit 1; \
+	@for t in $(FUZZ_TARGETS); do \
+		echo "go test -run '^$$' -fuzz '^$${t#*:}$$' -fuzztime $(FUZZTIME) ./$${t%%:*}"; \
+		go test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) "./$${t%%:*}" || exit 1; \
 	done
 
 test-ts: tools wasm
