@@ -15,7 +15,7 @@ CORE_SRC := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 FUZZTIME ?= 20000x
 PREFIX ?= $(HOME)/.local
 
-.PHONY: all tools wasm run test test-go test-ts test-e2e fuzz bench install pimem clean
+.PHONY: all tools wasm run test test-types test-go test-ts test-e2e fuzz bench install pimem clean
 
 all: wasm pimem
 
@@ -44,24 +44,30 @@ pimem: $(TINYGO_WASM)
 run: tools wasm
 	"$$($(BUILD)/pi.sh)" -e ./ts/index.ts
 
-test: tools wasm test-go fuzz test-ts test-e2e
+test: tools wasm test-types test-go fuzz test-ts test-e2e
 	@echo "all tests passed"
+
+# tsc over ts/ (adapter, tests, end-to-end suite, benchmarks) against pi's declarations.
+test-types: tools
+	"$$($(BUILD)/node.sh)" ts/node_modules/typescript/bin/tsc -p ts
 
 test-go: wasm
 	go vet ./...
 	go test ./...
 
 # Each fuzz target runs briefly; its seed corpus also runs in test-go.
+# `package:target ...`: one go test per target (-fuzz takes one at a time).
+FUZZ_TARGETS := \
+	wasm/decision:FuzzDecode wasm/decision:FuzzParseConfig wasm/decision:FuzzLoadSnapshot \
+	wasm/decision:FuzzWordScans wasm/config:FuzzNormalize wasm/cmdline:FuzzSplit wasm/redact:FuzzString wasm/jsonw:FuzzString \
+	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope \
+	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
+	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces
+
 fuzz:
-	go test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./wasm/decision
-	go test -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./wasm/decision
-	go test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) ./wasm/config
-	go test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./wasm/cmdline
-	go test -run '^$$' -fuzz '^FuzzString$$' -fuzztime $(FUZZTIME) ./wasm/redact
-	go test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./wasm/similarity
-	go test -run '^$$' -fuzz '^FuzzParseEnvelope$$' -fuzztime $(FUZZTIME) ./host
-	for f in FuzzParse FuzzParseQuery FuzzDecodeJournal FuzzDecodePageTable FuzzDecodeTraces; do \
-		go test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./wasm/notes || exit 1; \
+	@for t in $(FUZZ_TARGETS); do \
+		echo "go test -run '^$$' -fuzz '^$${t#*:}$$' -fuzztime $(FUZZTIME) ./$${t%%:*}"; \
+		go test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) "./$${t%%:*}" || exit 1; \
 	done
 
 test-ts: tools wasm

@@ -6,6 +6,12 @@ LLVM_VERSION=19
 NODE_VERSION=22.23.3
 PI_VERSION=1.5.2
 PI_PACKAGE=@earendil-works/pi-coding-agent
+# pi's declarations import these two packages; their tarballs (types only, pinned by
+# integrity) complete the types tsc checks the adapter against (build/pi-types.sh).
+PI_TYPES_PACKAGES=(
+	"@earendil-works/pi-ai@$PI_VERSION sha512-2tWPSnV3qzfiDIY3aWluBag3vC++Vs+VsXt/UquSU5onPMohPih72FUhIhaqmDdMYubOgB3Byl9uF4Vk40JLvQ=="
+	"@earendil-works/pi-agent-core@$PI_VERSION sha512-ie5mejS7mGfXt//9As7i3LfxVXdktZvF1JP4EQsUXTp4mU437h23MNGx7wXZ5VYs3YiG/Qnj3e7OZ2HC069OMw=="
+)
 TINYGO_ROOT="$PIMEM_CACHE/tinygo-$TINYGO_VERSION"
 NODE_HOME="$PIMEM_CACHE/node-$NODE_VERSION"
 PI_HOME="$PIMEM_CACHE/pi-$PI_VERSION"

@@ -3,7 +3,7 @@ package host
 import (
 	"testing"
 
-	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestParseEnvelopeReadsEveryEffectOfTheContract(t *testing.T) {
@@ -75,12 +75,8 @@ func FuzzParseEnvelope(f *testing.F) {
 			return
 		}
 		for n, e := range env.Effects {
-			if e.Waits() && n != len(env.Effects)-1 {
-				t.Fatalf("accepted a %s that is not the last effect: %s", e.T, b)
-			}
+			require.True(t, !e.Waits() || n == len(env.Effects)-1, "accepted a %s that is not the last effect: %s", e.T, b)
 		}
-		if env.Exit < 0 || env.Exit > 255 {
-			t.Fatalf("accepted exit %d", env.Exit)
-		}
+		require.True(t, env.Exit >= 0 && env.Exit <= 255, "accepted exit %d", env.Exit)
 	})
 }

@@ -8,7 +8,7 @@ import (
 
 	extism "github.com/extism/go-sdk"
 	"github.com/pi-memory/pi-memory/host/fsys"
-	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/tetratelabs/wazero/api"
 )
 

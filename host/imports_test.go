@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pi-memory/pi-memory/host/fsys"
-	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 type obj = map[string]any

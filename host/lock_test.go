@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pi-memory/pi-memory/host/fsys"
-	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // Two instances on one folder stand for two pi processes on one project: each
@@ -27,6 +27,8 @@ func TestTwoInstancesOnOneFolderNeverHoldTheLockTogether(t *testing.T) {
 	for w := 0; w < 2; w++ {
 		i := newInstance(t, rt, Config{FS: fsys.NewOS()})
 		wg.Add(1)
+		// A refused lock or unlock is t.Errorf and the worker returns:
+		// FailNow (require) belongs to the test's own goroutine.
 		go func() {
 			defer wg.Done()
 			for r := 0; r < rounds; r++ {

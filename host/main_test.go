@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/host/fsys"
-	"github.com/pi-memory/pi-memory/host/internal/require"
 	"github.com/pi-memory/pi-memory/host/internal/testmod"
+	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 )
 

@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/pi-memory/pi-memory/host/internal/testmod"
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // Case is one folder of testdata/conformance: case.json and its input files.
@@ -71,36 +72,24 @@ func (c *Case) NowMs() int64 { return c.nowMs }
 func Cases(t testing.TB) []*Case {
 	t.Helper()
 	root, err := testmod.RepoRoot()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	base := filepath.Join(root, "testdata", "conformance")
 	entries, err := os.ReadDir(base)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var cases []*Case
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
 		}
 		c := &Case{Name: e.Name(), Dir: filepath.Join(base, e.Name())}
-		if err := decodeStrict(filepath.Join(c.Dir, "case.json"), c); err != nil {
-			t.Fatalf("%s: %v", c.Name, err)
-		}
+		require.NoError(t, decodeStrict(filepath.Join(c.Dir, "case.json"), c), c.Name)
 		now, err := time.Parse(time.RFC3339Nano, c.Now)
-		if err != nil {
-			t.Fatalf("%s: case.json \"now\": %v", c.Name, err)
-		}
+		require.NoError(t, err, "%s: case.json \"now\"", c.Name)
 		c.nowMs = now.UnixMilli()
-		if c.Description == "" || len(c.Steps) == 0 {
-			t.Fatalf("%s: case.json needs a description and at least one step", c.Name)
-		}
+		require.True(t, c.Description != "" && len(c.Steps) > 0, "%s: case.json needs a description and at least one step", c.Name)
 		cases = append(cases, c)
 	}
-	if len(cases) == 0 {
-		t.Fatalf("no cases in %s", base)
-	}
+	require.True(t, len(cases) > 0, "no cases in %s", base)
 	return cases
 }
 
@@ -135,15 +124,15 @@ func (c *Case) Prepare(t testing.TB) *Sandbox {
 	s := &Sandbox{Root: root, Project: filepath.Join(root, "project"), Agent: filepath.Join(root, "agent")}
 	sum := sha1.Sum([]byte(filepath.ToSlash(s.Project)))
 	s.ProjectID = hex.EncodeToString(sum[:])[:16]
-	must(t, os.MkdirAll(filepath.Join(s.Project, ".git"), 0o755))
-	must(t, os.MkdirAll(s.Agent, 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(s.Project, ".git"), 0o755))
+	require.NoError(t, os.MkdirAll(s.Agent, 0o755))
 	for _, rel := range sortedKeys(c.Files) {
 		spec := c.Files[rel]
 		var data []byte
 		switch {
 		case spec.From != nil && spec.Text == nil:
 			b, err := os.ReadFile(filepath.Join(c.Dir, *spec.From))
-			must(t, err)
+			require.NoError(t, err)
 			data = b
 		case spec.Text != nil && spec.From == nil:
 			data = []byte(*spec.Text)
@@ -151,8 +140,8 @@ func (c *Case) Prepare(t testing.TB) *Sandbox {
 			t.Fatalf("%s: file %s needs exactly one of \"from\" and \"text\"", c.Name, rel)
 		}
 		p := filepath.Join(root, filepath.FromSlash(rel))
-		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		must(t, os.WriteFile(p, data, 0o644))
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, data, 0o644))
 	}
 	return s
 }
@@ -208,13 +197,9 @@ func Run(t *testing.T, update bool, start func(t *testing.T, c *Case, s *Sandbox
 			got := Expected{Files: map[string]*string{}}
 			for i, step := range c.Steps {
 				out, err := call(step.Export, s.Input(step))
-				if err != nil {
-					t.Fatalf("step %d (%s): %v", i+1, step.Export, err)
-				}
+				require.NoError(t, err, "step %d (%s)", i+1, step.Export)
 				abs := s.Abstract(out)
-				if !json.Valid([]byte(abs)) {
-					t.Fatalf("step %d (%s) returned invalid JSON: %s", i+1, step.Export, out)
-				}
+				require.True(t, json.Valid([]byte(abs)), "step %d (%s) returned invalid JSON: %s", i+1, step.Export, out)
 				got.Envelopes = append(got.Envelopes, json.RawMessage(abs))
 			}
 			for _, rel := range c.Check {
@@ -224,7 +209,7 @@ func Run(t *testing.T, update bool, start func(t *testing.T, c *Case, s *Sandbox
 				case errors.Is(err, fs.ErrNotExist):
 					got.Files[rel] = nil
 				case err != nil:
-					t.Fatal(err)
+					require.NoError(t, err)
 				default:
 					text := s.Abstract(b)
 					got.Files[rel] = &text
@@ -233,18 +218,18 @@ func Run(t *testing.T, update bool, start func(t *testing.T, c *Case, s *Sandbox
 			got.Tree = s.AbstractTree(Tree(t, s.Root))
 			file := filepath.Join(c.Dir, "expected.json")
 			if update {
-				must(t, os.WriteFile(file, encode(t, got), 0o644))
+				require.NoError(t, os.WriteFile(file, encode(t, got), 0o644))
 				return
 			}
 			var want Expected
-			if err := decodeStrict(file, &want); err != nil {
-				t.Fatalf("%v (generate it with: go test ./wasm/lifecycle -run TestConformance -update)", err)
-			}
+			require.NoError(t, decodeStrict(file, &want), "generate it with: go test ./wasm/lifecycle -run TestConformance -update")
 			compare(t, c, want, got)
 		})
 	}
 }
 
+// compare reports every difference of a case at once (t.Errorf, not require),
+// so one run shows all that a change to the core moved.
 func compare(t *testing.T, c *Case, want, got Expected) {
 	t.Helper()
 	if len(want.Envelopes) != len(got.Envelopes) {
@@ -252,9 +237,7 @@ func compare(t *testing.T, c *Case, want, got Expected) {
 	}
 	for i := 0; i < len(want.Envelopes) && i < len(got.Envelopes); i++ {
 		var w, g any
-		if err := json.Unmarshal(want.Envelopes[i], &w); err != nil {
-			t.Fatalf("expected.json envelope %d: %v", i+1, err)
-		}
+		require.NoError(t, json.Unmarshal(want.Envelopes[i], &w), "expected.json envelope %d", i+1)
 		json.Unmarshal(got.Envelopes[i], &g)
 		if !reflect.DeepEqual(w, g) {
 			t.Errorf("step %d (%s %s):\n got: %s\nwant: %s", i+1, c.Steps[i].Export, c.Steps[i].Input, got.Envelopes[i], compact(want.Envelopes[i]))
@@ -292,7 +275,7 @@ func Tree(t testing.TB, root string) []string {
 		out = append(out, rel)
 		return nil
 	})
-	must(t, err)
+	require.NoError(t, err)
 	sort.Strings(out)
 	return out
 }
@@ -302,7 +285,7 @@ func encode(t testing.TB, e Expected) []byte {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	must(t, enc.Encode(e))
+	require.NoError(t, enc.Encode(e))
 	return buf.Bytes()
 }
 
@@ -356,13 +339,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func must(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // Random is the runners' random source: a fixed pattern, so nothing a case

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // exports are the core's exports a case may call
@@ -29,36 +31,23 @@ func TestEveryCaseIsComplete(t *testing.T) {
 				}
 			}
 			entries, err := os.ReadDir(c.Dir)
-			must(t, err)
+			require.NoError(t, err)
 			for _, e := range entries {
-				if !used[e.Name()] {
-					t.Errorf("%s is not used by case.json", e.Name())
-				}
+				require.True(t, used[e.Name()], "%s is not used by case.json", e.Name())
 			}
 			for i, s := range c.Steps {
-				if !exports[s.Export] {
-					t.Errorf("step %d: unknown export %q", i+1, s.Export)
-				}
+				require.True(t, exports[s.Export], "step %d: unknown export %q", i+1, s.Export)
 				var in map[string]any
-				if err := json.Unmarshal(s.Input, &in); err != nil {
-					t.Errorf("step %d: input is not a JSON object: %v", i+1, err)
-				}
+				require.NoError(t, json.Unmarshal(s.Input, &in), "step %d: input is not a JSON object", i+1)
 			}
 			var want Expected
-			if err := decodeStrict(filepath.Join(c.Dir, "expected.json"), &want); err != nil {
-				t.Fatal(err)
-			}
-			if len(want.Envelopes) != len(c.Steps) {
-				t.Errorf("%d steps but %d expected envelopes", len(c.Steps), len(want.Envelopes))
-			}
+			require.NoError(t, decodeStrict(filepath.Join(c.Dir, "expected.json"), &want))
+			require.Equal(t, len(c.Steps), len(want.Envelopes), "expected envelopes, one per step")
 			for _, rel := range c.Check {
-				if _, ok := want.Files[rel]; !ok {
-					t.Errorf("checked file %s is missing from expected.json", rel)
-				}
+				_, ok := want.Files[rel]
+				require.True(t, ok, "checked file %s is missing from expected.json", rel)
 			}
-			if len(want.Files) != len(c.Check) {
-				t.Errorf("expected.json has %d files, case.json checks %d", len(want.Files), len(c.Check))
-			}
+			require.Equal(t, len(c.Check), len(want.Files), "files in expected.json, one per checked file")
 		})
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/pi-memory/pi-memory/host/fsys"
-	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 )
 
@@ -450,6 +450,7 @@ func TestConcurrentAppendsKeepEveryLineWhole(t *testing.T) {
 		for w := 0; w < writers; w++ {
 			fs := f.other()
 			wg.Add(1)
+			// Off the test's goroutine: t.Error and return, not require.
 			go func() {
 				defer wg.Done()
 				for i := 0; i < lines; i++ {

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/pi-memory/pi-memory/host/fsys"
-	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/lifecycle"
 )

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/pi-memory/pi-memory/host/fsys"
-	"github.com/pi-memory/pi-memory/host/internal/require"
+	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 )
 

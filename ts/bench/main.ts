@@ -394,7 +394,7 @@ async function stepLoad(): Promise<void> {
 		const r = await got<Load>(probe("load", { module: b.module, n: 30 }, 3 * MIN, `load ${b.name}`));
 		const what = "module load: createPlugin from compiled module (median/30)";
 		if (!r.ok) errorRow("6", what, b.name, "Node", "< 10 ms", r.err);
-		else row({ n: "6", what, build: b.name, host: "Node", result: fmtMs(median(r.v.ms)), target: "< 10 ms", ...judge(median(r.v.ms), 10), note: `compile ${fmtMs(r.v.compileMs)}, first instance ${fmtMs(r.v.ms[0])}` });
+		else row({ n: "6", what, build: b.name, host: "Node", result: fmtMs(median(r.v.ms)), target: "< 10 ms", ...judge(median(r.v.ms), 10), note: `compile ${fmtMs(r.v.compileMs)}, first instance ${fmtMs(r.v.ms[0]!)}` });
 	}
 	for (const b of BUILDS) {
 		progress(`6 module load (${b.name}): instance from a compiled module, Go host`);
@@ -498,7 +498,7 @@ function replayRows(r: ReplayStep, n: string, memN: string, label: string, memTa
 		} else row({ n, what, build: b.name, host: "Node", result: `${fmtMs(ms)} = ${fmtRatio(ratio)} lower bound`, note });
 		const mem = max(c.v.map((x) => x.memBytes));
 		const heap = c.v[c.v.length - 1]?.heap ?? {};
-		const heapNote = typeof heap.heapAlloc === "number" ? `heap in use ${fmtBytes(heap.heapAlloc)} of ${fmtBytes(heap.heapSys)}` : "";
+		const heapNote = typeof heap.heapAlloc === "number" ? `heap in use ${fmtBytes(heap.heapAlloc)} of ${fmtBytes(heap.heapSys!)}` : "";
 		if (mem > 0) row({ n: memN, what: `linear memory after the ${label} replay`, build: b.name, host: "Node", result: fmtBytes(mem), target: memTargetText, ...withNote(judge(mem, memTarget, memTargetText.startsWith("≤")), heapNote) });
 		else errorRow(memN, `linear memory after the ${label} replay`, b.name, "Node", memTargetText, "the probe could not read the module's memory");
 	}
@@ -661,11 +661,11 @@ function terminalTable(): string {
 	const width = (k: keyof Row, title: string) => Math.min(k === "what" ? 64 : 40, Math.max(title.length, ...rs.map((r) => r[k].length)));
 	const ws = COLUMNS.map(([k, t]) => width(k, t));
 	const cell = (s: string, w: number) => (s.length > w ? `${s.slice(0, w - 1)}…` : s.padEnd(w));
-	const line = (cells: string[]) => cells.map((c, i) => cell(c, ws[i])).join("  ");
+	const line = (cells: string[]) => cells.map((c, i) => cell(c, ws[i]!)).join("  ");
 	const out = [line(COLUMNS.map(([, t]) => t)), ws.map((w) => "-".repeat(w)).join("  ")];
 	for (const r of rs) {
 		out.push(line(COLUMNS.map(([k]) => r[k])));
-		if (r.note !== "" && r.verdict !== "PASS") out.push(`${" ".repeat(ws[0] + 2)}↳ ${r.note}`);
+		if (r.note !== "" && r.verdict !== "PASS") out.push(`${" ".repeat(ws[0]! + 2)}↳ ${r.note}`);
 	}
 	return out.join("\n");
 }
@@ -751,9 +751,9 @@ async function main(): Promise<void> {
 	for (const f of needed) if (!fs.existsSync(f)) throw new Error(`dataset ${f} is missing: build/bench.sh generates it`);
 	tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pimem-bench-")));
 	const loadStart = os.loadavg();
-	const sampler = setInterval(() => loadSamples.push(os.loadavg()[0]), 2000);
+	const sampler = setInterval(() => loadSamples.push(os.loadavg()[0]!), 2000);
 	sampler.unref();
-	loadSamples.push(loadStart[0]);
+	loadSamples.push(loadStart[0]!);
 	const m = machine();
 	progress(`${CFG.quick ? "quick run (BENCH_QUICK=1: no 1M steps)" : "full run"}; temp folder ${tmpRoot}; load ${loadStart.map((x) => x.toFixed(2)).join(" ")}`);
 

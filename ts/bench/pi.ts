@@ -153,7 +153,7 @@ async function main(): Promise<void> {
 		let injected = 0;
 		for (let i = 0; i < warmup + pairs; i++) {
 			const round: Partial<Record<Arm, Run>> = {};
-			for (const arm of orders[i % orders.length]) {
+			for (const arm of orders[i % orders.length]!) {
 				const r = await runOnce(sb, arm, emptyExtension, preload);
 				round[arm] = r;
 				if (arm === "with") injected = r.decisionLines;

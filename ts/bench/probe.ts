@@ -387,8 +387,8 @@ function memoryIndex(lines: number, topics: number): string {
 	const out: string[] = ["# Project memory", ""];
 	let n = 0;
 	while (out.length < lines) {
-		const topic = TOPICS[n % TOPICS.length];
-		out.push(`## ${topic[0].toUpperCase()}${topic.slice(1)} ${Math.floor(n / TOPICS.length) + 1}`);
+		const topic = TOPICS[n % TOPICS.length]!;
+		out.push(`## ${topic[0]!.toUpperCase()}${topic.slice(1)} ${Math.floor(n / TOPICS.length) + 1}`);
 		for (let i = 0; i < 8 && out.length < lines - 1; i++, n++) {
 			out.push(
 				n % 5 === 0 && topics > 0

@@ -8,7 +8,7 @@ export function quantile(xs: readonly number[], q: number): number {
 	const pos = (s.length - 1) * Math.min(1, Math.max(0, q));
 	const lo = Math.floor(pos);
 	const hi = Math.ceil(pos);
-	return s[lo] + (s[hi] - s[lo]) * (pos - lo);
+	return s[lo]! + (s[hi]! - s[lo]!) * (pos - lo);
 }
 
 export function median(xs: readonly number[]): number {

@@ -22,7 +22,7 @@ function texts(seed: number, n: number): string[] {
 	const vow = "aeiou";
 	const word = () => {
 		let w = "";
-		for (let i = 0; i < 3; i++) w += cons[rnd() % cons.length] + vow[rnd() % vow.length];
+		for (let i = 0; i < 3; i++) w += cons[rnd() % cons.length]! + vow[rnd() % vow.length]!;
 		return w;
 	};
 	const out: string[] = [];
@@ -66,7 +66,7 @@ it("two pi processes adding at once lose nothing and never repeat an id", async 
 		const fromA = new Set(ta);
 		let switches = 0;
 		adds.forEach((e, i) => {
-			if (i > 0 && fromA.has(e.d?.tx ?? "") !== fromA.has(adds[i - 1].d?.tx ?? "")) switches++;
+			if (i > 0 && fromA.has(e.d?.tx ?? "") !== fromA.has(adds[i - 1]!.d?.tx ?? "")) switches++;
 		});
 		t.diagnostic(`writer switches in the log: ${switches} (1 means no overlap)`);
 	});

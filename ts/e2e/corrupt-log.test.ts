@@ -46,7 +46,7 @@ it("a corrupt log still loads, its bad lines are reported by line number and nev
 		assert.ok(tail.startsWith("\n") || original.endsWith("\n"), "the new event starts on a line of its own");
 		const newLines = tail.split("\n").filter((l) => l !== "");
 		assert.equal(newLines.length, 1, `one new line: ${JSON.stringify(tail)}`);
-		const ev = JSON.parse(newLines[0]) as { e: string; d?: { tx?: string } };
+		const ev = JSON.parse(newLines[0]!) as { e: string; d?: { tx?: string } };
 		assert.equal(ev.e, "a");
 		assert.equal(ev.d?.tx, "Deploy from the main branch only");
 	});

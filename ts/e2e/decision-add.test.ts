@@ -19,7 +19,7 @@ it("/decision add over RPC is written to the log and injected into the next syst
 
 			const events = readEvents(sb.project);
 			assert.equal(events.length, 1, `one event expected, got ${JSON.stringify(events)}`);
-			const ev = events[0];
+			const ev = events[0]!;
 			assert.equal(ev.v, 1);
 			assert.equal(ev.e, "a");
 			assert.match(ev.i, /^D-\d{4}-\d{2}-\d{2}-\d{4}$/);
@@ -32,8 +32,8 @@ it("/decision add over RPC is written to the log and injected into the next syst
 			const sp1 = systemPromptOf(requestWithUser(sb.model, "Which database do we use?"));
 			const lines = decisionLines(sp1);
 			assert.equal(lines.length, 1, `one decision line expected in:\n${sp1.slice(-1500)}`);
-			assert.ok(lines[0].startsWith(`${ev.i} | ${text}`), lines[0]);
-			assert.match(lines[0], /#db\b/);
+			assert.ok(lines[0]!.startsWith(`${ev.i} | ${text}`), lines[0]);
+			assert.match(lines[0]!, /#db\b/);
 
 			// Unchanged memory: the next turn's system prompt is byte-identical.
 			await rpc.prompt("And which version?");

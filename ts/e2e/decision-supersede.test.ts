@@ -14,7 +14,7 @@ it("/decision supersede hides the old line from the next system prompt and shows
 		const rpc = await startRpc(sb);
 		try {
 			await rpc.command(`/decision add ${oldText}`);
-			const oldId = readEvents(sb.project)[0].i;
+			const oldId = readEvents(sb.project)[0]!.i;
 
 			await rpc.prompt("first question");
 			const before = decisionLines(systemPromptOf(requestWithUser(sb.model, "first question")));
@@ -25,7 +25,7 @@ it("/decision supersede hides the old line from the next system prompt and shows
 			const events = readEvents(sb.project);
 			const added = events.filter((e) => e.e === "a" && e.d?.tx === newText);
 			assert.equal(added.length, 1, `the new decision is added once: ${JSON.stringify(events)}\nnotes: ${sup.notes.join("\n")}`);
-			const newId = added[0].i;
+			const newId = added[0]!.i;
 			assert.notEqual(newId, oldId);
 			assert.ok(
 				events.some((e) => JSON.stringify(e).includes(reason)),

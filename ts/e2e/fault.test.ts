@@ -28,7 +28,7 @@ describe("a trap in the core", () => {
 				const p1 = await rpc.prompt("first turn with a fault");
 				assert.equal(sb.model.chats().length, 1, "the model was called");
 				assert.ok(p1.records.some((r) => r.type === "agent_end"), "the turn ended normally");
-				const problems = rpc.problems(rpc.records.indexOf(p1.records[0]));
+				const problems = rpc.problems(rpc.records.indexOf(p1.records[0]!));
 				assert.equal(problems.length, 1, `one warning/error notification: ${JSON.stringify(problems)}\n${rpc.describe()}`);
 				assert.ok(!p1.records.some((r) => r.type === "extension_error"), "the adapter caught the trap; pi saw no extension error");
 

@@ -76,7 +76,7 @@ describe("harness self-test (throwaway extension)", () => {
 		assert.match(r.stdout, /scripted reply/);
 		assert.equal(r.requests.length, 1);
 		assert.match(r.systemPrompt, /HELLO-MARKER trusted=true/);
-		assert.equal(r.requests[0].body?.messages?.[0]?.role, "system");
+		assert.equal(r.requests[0]!.body?.messages?.[0]?.role, "system");
 	});
 
 	it("print mode: a model failure is reported, not hung", async () => {
@@ -136,7 +136,7 @@ describe("harness self-test (throwaway extension)", () => {
 			model.enqueue("fine");
 			const p = await rpc.prompt("just chatting");
 			assert.ok(p.records.some((r) => r.type === "agent_end"));
-			assert.match(JSON.stringify(model.requests[model.requests.length - 1].body), /HELLO-MARKER/);
+			assert.match(JSON.stringify(model.requests[model.requests.length - 1]!.body), /HELLO-MARKER/);
 
 			// A dialog raised at agent_end, answered yes then no.
 			await rpc.prompt("Decision: Use pnpm", { onDialog: () => true });

@@ -16,12 +16,23 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUILDS, assertCurrent } from "../test/builds.ts";
 
 // ---------------------------------------------------------------------------
 // Locations
 
 /** The repository's extension entry (ts/index.ts). */
 export const EXTENSION = fileURLToPath(new URL("../index.ts", import.meta.url));
+
+/**
+ * The extension a run loads: `ext`, else ours, whose ts/core.wasm must then be built
+ * and current (a stale one would put old rules under test; `make test-e2e` rebuilds it).
+ */
+function extensionOf(ext: string | undefined): string {
+	if (ext !== undefined) return ext;
+	assertCurrent(BUILDS[0].file);
+	return EXTENSION;
+}
 
 /** The repository root. */
 export const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -184,7 +195,7 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 			} catch {
 				body = null;
 			}
-			const isChat = req.method === "POST" && (req.url ?? "").split("?")[0].endsWith("/chat/completions");
+			const isChat = req.method === "POST" && (req.url ?? "").split("?")[0]!.endsWith("/chat/completions");
 			if (!isChat) {
 				requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { status: 404 } });
 				res.writeHead(404, { "content-type": "application/json" });
@@ -265,7 +276,7 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 			for (let i = 0; i < n; i++) queue.push({ status });
 		},
 		chats() {
-			return requests.filter((r) => r.body !== null && r.url.split("?")[0].endsWith("/chat/completions"));
+			return requests.filter((r) => r.body !== null && r.url.split("?")[0]!.endsWith("/chat/completions"));
 		},
 		close() {
 			return new Promise<void>((resolve) => {
@@ -417,7 +428,7 @@ export interface PrintResult {
  */
 export async function runPrint(sb: Sandbox, prompt: string, opts: RunOptions = {}): Promise<PrintResult> {
 	const before = sb.model.requests.length;
-	const args = ["-e", opts.ext ?? EXTENSION, "--model", "fake/fake-model", "--no-session", ...(opts.args ?? []), "-p", prompt];
+	const args = ["-e", extensionOf(opts.ext), "--model", "fake/fake-model", "--no-session", ...(opts.args ?? []), "-p", prompt];
 	const child = spawn(piBin(), args, {
 		cwd: opts.cwd ?? sb.project,
 		env: { ...sb.env, ...(opts.env ?? {}) },
@@ -583,7 +594,8 @@ export class Rpc {
 		let i = since;
 		for (;;) {
 			for (; i < this.records.length; i++) {
-				if (pred(this.records[i])) return { record: this.records[i], index: i };
+				const record = this.records[i]!;
+				if (pred(record)) return { record, index: i };
 			}
 			if (opts.cancelled?.()) throw new Error(`stopped waiting for ${opts.what ?? "a record"}`);
 			if (this.exited) throw new Error(`pi exited (${JSON.stringify(this.exited)}) while waiting for ${opts.what ?? "a record"}\n${this.describe(since)}`);
@@ -823,7 +835,7 @@ function notesOf(records: RpcRecord[]): string[] {
  * here, with pi's stderr).
  */
 export async function startRpc(sb: Sandbox, opts: RpcOptions = {}): Promise<Rpc> {
-	const args = ["--mode", "rpc", "-e", opts.ext ?? EXTENSION, "--model", "fake/fake-model", ...(opts.session ? [] : ["--no-session"]), ...(opts.args ?? [])];
+	const args = ["--mode", "rpc", "-e", extensionOf(opts.ext), "--model", "fake/fake-model", ...(opts.session ? [] : ["--no-session"]), ...(opts.args ?? [])];
 	const child = spawn(piBin(), args, {
 		cwd: opts.cwd ?? sb.project,
 		env: { ...sb.env, ...(opts.env ?? {}) },

@@ -215,8 +215,8 @@ describe("markdown memory", () => {
 			assert.equal(r.requests.length, 2, "the tool call, then the answer after its result");
 			// The model saw the memory it was correcting (recall), and pi ran the edit.
 			assert.ok(systemPromptOf(r.requests[0]).includes(PROJECT_HEADER + PROJECT_TEXT), tail(systemPromptOf(r.requests[0])));
-			const toolResult = (r.requests[1].body?.messages ?? []).find((m) => m.role === "tool");
-			assert.ok(toolResult !== undefined, `pi sent the edit's result back: ${r.requests[1].raw.slice(-600)}`);
+			const toolResult = (r.requests[1]!.body?.messages ?? []).find((m) => m.role === "tool");
+			assert.ok(toolResult !== undefined, `pi sent the edit's result back: ${r.requests[1]!.raw.slice(-600)}`);
 			const corrected = PROJECT_TEXT.replace("TinyGo 0.34", "TinyGo 0.41");
 			assert.equal(fs.readFileSync(file, "utf8"), corrected, "the edit landed in MEMORY.md");
 			const next = await runPrint(sb, "Which TinyGo builds the core?");

@@ -8,15 +8,10 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Core } from "../core.ts";
+import { BUILDS, REPO, assertCurrent } from "./builds.ts";
 
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
 const FIXTURES = path.join(REPO, "testdata", "conformance");
-const BUILDS = [
-	{ name: "tinygo", file: path.join(REPO, "ts", "core.wasm") },
-	{ name: "go", file: path.join(REPO, "build", "out", "core-go.wasm") },
-];
 
 interface Case {
 	description: string;
@@ -78,7 +73,7 @@ for (const build of BUILDS) {
 		const dir = path.join(FIXTURES, name);
 		const c = readJSON<Case>(path.join(dir, "case.json"));
 		test(`${build.name}: ${name}`, async (t) => {
-			assert.ok(fs.existsSync(build.file), `${build.file} is missing: run make wasm`);
+			assertCurrent(build.file);
 			const want = readJSON<Expected>(path.join(dir, "expected.json"));
 			const s = prepare(dir, c);
 			t.after(() => fs.rmSync(s.root, { recursive: true, force: true }));

@@ -9,17 +9,13 @@ import os from "node:os";
 import path from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { Core, CoreTrap, Host, compileCore, instantiate, type Envelope } from "../core.ts";
+import { BUILDS, staleness } from "./builds.ts";
 
 test("a core that cannot be built reports it at the first call, not in prepare", async () => {
 	const core = new Core(path.join(os.tmpdir(), "pimem-no-such-core.wasm"));
 	assert.doesNotThrow(() => core.prepare());
 	await assert.rejects(core.call("session_start", {}), /ENOENT|no such file/);
 });
-
-const BUILDS = [
-	{ name: "TinyGo", file: new URL("../core.wasm", import.meta.url) },
-	{ name: "Go", file: new URL("../../build/out/core-go.wasm", import.meta.url) },
-];
 
 function sessionInput(cwd: string, extra: object = {}): object {
 	return { cwd, agentDir: path.join(cwd, "agent"), trusted: true, hasUI: false, mode: "print", reason: "startup", flags: { "no-memory": false }, fault: "", ...extra };
@@ -86,8 +82,8 @@ if (!isMainThread && parentPort !== null) {
 
 function tests(): void {
 	for (const build of BUILDS) {
-		test(`${build.name}: the module exists (run \`make wasm\`)`, () => {
-			assert.ok(fs.existsSync(build.file), `${build.file.pathname} is missing`);
+		test(`${build.name}: the module is built and newer than its sources`, () => {
+			assert.equal(staleness(build.file), undefined);
 		});
 
 		test(`${build.name}: every import is Extism's, the contract's or in the WASI shim`, async () => {
@@ -194,7 +190,7 @@ function tests(): void {
 			assertFine(await core.call("command", { name: "decision", args: 'add "Use tabs for indentation" --tag style', hasUI: false }));
 			const lines = fs.readFileSync(path.join(dir, "decisions.jsonl"), "utf8").trim().split("\n");
 			assert.equal(lines.length, 1);
-			assert.match(lines[0], /"t":"2026-11-21T12:00:00.000Z".*"i":"D-2026-11-21-0001".*Use tabs for indentation/);
+			assert.match(lines[0]!, /"t":"2026-11-21T12:00:00.000Z".*"i":"D-2026-11-21-0001".*Use tabs for indentation/);
 			assert.deepEqual(fs.readdirSync(dir), ["decisions.jsonl"], "the lock was released");
 			const list = await core.call("command", { name: "decision", args: "list", hasUI: false });
 			assert.match(JSON.stringify(list.effects), /D-2026-11-21-0001 \| active \| Use tabs for indentation/);
@@ -208,7 +204,7 @@ function tests(): void {
 		test(`${build.name}: two instances adding to one project at once keep every line and unique ids`, async () => {
 			const { root, cwd } = tempProject();
 			const count = 12;
-			const failures = await Promise.all(["A", "B"].map((who) => runAddWorker({ file: build.file.pathname, cwd, who, count })));
+			const failures = await Promise.all(["A", "B"].map((who) => runAddWorker({ file: build.file, cwd, who, count })));
 			assert.deepEqual(failures, [[], []]);
 			const dir = path.join(root, ".pi", "decision-memory");
 			const ids = fs

@@ -89,6 +89,7 @@ interface Command {
 
 interface Flag {
 	type: "boolean" | "string";
+	description?: string;
 	default?: boolean | string;
 }
 

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Effect } from "../core.ts";
+import { BUILDS, assertCurrent } from "./builds.ts";
 import { AGENT_DIR, CoreTrap, FakePi, envelope, fakeContext, scripted, type UiCall } from "./fake-pi.ts";
 
 type Factory = (pi: ExtensionAPI) => void;
@@ -183,7 +184,7 @@ test("before_agent_start with nothing to inject returns nothing; a custom messag
 });
 
 test("a dialog is shown, its answer resumed, and the resumed envelope performed", async () => {
-	const dialogs: Effect[] = [
+	const dialogs: [Effect, Effect, Effect] = [
 		{ t: "dialog", id: "k1", kind: "select", title: "Near-duplicate of D-1", options: ["Update D-1", "Add anyway", "Cancel"] },
 		{ t: "dialog", id: "k2", kind: "input", title: "Why?", placeholder: "reason (required)" },
 		{ t: "dialog", id: "k3", kind: "confirm", title: "Remove all?", message: "12 decisions" },
@@ -345,7 +346,10 @@ test("a ui that throws while effects are performed is reported, not thrown", asy
 
 // ---- The real core (ts/core.wasm) ----------------------------------------------------------
 
+// Each test of the real core starts here: a missing or stale ts/core.wasm fails it,
+// saying to run make wasm, rather than failing an assertion for no visible reason.
 function project(): string {
+	assertCurrent(BUILDS[0].file);
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-index-"));
 	fs.mkdirSync(path.join(root, ".git"));
 	return root;

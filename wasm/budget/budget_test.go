@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestAssembleKeepsTheOrderGivenAndSkipsEmptySections(t *testing.T) {
@@ -39,19 +41,13 @@ func TestAssembleKeepsTheOrderGivenAndSkipsEmptySections(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, receipts := Assemble(tt.sections)
-			if got != tt.want {
-				t.Errorf("Assemble = %q, want %q", got, tt.want)
-			}
+			require.Equal(t, tt.want, got, "Assemble")
 			// Every section gets a receipt, empty or not, in Order:
 			// /memory last lists each store, even one that said nothing.
 			want := ordered(tt.sections)
-			if len(receipts) != len(want) {
-				t.Fatalf("%d receipts for %d sections", len(receipts), len(want))
-			}
+			require.Equal(t, len(want), len(receipts), "receipts, one per section")
 			for i, r := range receipts {
-				if r.Store != want[i].Store || r.Cap != want[i].Cap {
-					t.Errorf("receipt %d = %+v, want store %q cap %d", i, r, want[i].Store, want[i].Cap)
-				}
+				require.True(t, r.Store == want[i].Store && r.Cap == want[i].Cap, "receipt %d = %+v, want store %q cap %d", i, r, want[i].Store, want[i].Cap)
 			}
 		})
 	}
@@ -84,19 +80,13 @@ func TestAssembleCutsASectionOverItsCapAtALineBoundary(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, receipts := Assemble([]Section{sec("notes", tt.text, tt.cap)})
 			r := receipts[0]
-			if r.Text != tt.want || r.Cut != tt.wantCut {
-				t.Fatalf("receipt text %q cut %v, want %q cut %v", r.Text, r.Cut, tt.want, tt.wantCut)
-			}
+			require.True(t, r.Text == tt.want && r.Cut == tt.wantCut, "receipt text %q cut %v, want %q cut %v", r.Text, r.Cut, tt.want, tt.wantCut)
 			wantAll := ""
 			if tt.want != "" {
 				wantAll = Separator + tt.want
 			}
-			if got != wantAll {
-				t.Errorf("Assemble = %q, want %q", got, wantAll)
-			}
-			if tt.cap >= 0 && len(r.Text) > tt.cap {
-				t.Errorf("kept %d bytes over a cap of %d", len(r.Text), tt.cap)
-			}
+			require.Equal(t, wantAll, got, "Assemble")
+			require.True(t, tt.cap < 0 || len(r.Text) <= tt.cap, "kept %d bytes over a cap of %d", len(r.Text), tt.cap)
 		})
 	}
 }
@@ -106,12 +96,8 @@ func TestAssembleCutsOnlyTheSectionThatOverranItsCap(t *testing.T) {
 		sec("notes", "## Memory\n- a\n- b\n", 14),
 		sec("decisions", "## Decisions\n- D-1\n", 100),
 	})
-	if want := "\n\n## Memory\n- a\n\n## Decisions\n- D-1\n"; got != want {
-		t.Errorf("Assemble = %q, want %q", got, want)
-	}
-	if !receipts[0].Cut || receipts[1].Cut {
-		t.Errorf("Cut = %v, %v; want true, false", receipts[0].Cut, receipts[1].Cut)
-	}
+	require.Equal(t, "\n\n## Memory\n- a\n\n## Decisions\n- D-1\n", got, "Assemble")
+	require.True(t, receipts[0].Cut && !receipts[1].Cut, "Cut = %v, %v; want true, false", receipts[0].Cut, receipts[1].Cut)
 }
 
 func TestAssembleReceiptsCountWhatWasInjected(t *testing.T) {
@@ -127,15 +113,11 @@ func TestAssembleReceiptsCountWhatWasInjected(t *testing.T) {
 		{Store: "decisions", Bytes: 55, Tokens: 14, Cap: 60, Cut: true, Text: decisions[:55]},
 		{Store: "other", Bytes: 0, Tokens: 0, Cap: 10},
 	}
-	if !reflect.DeepEqual(receipts, want) {
-		t.Errorf("receipts\n got %+v\nwant %+v", receipts, want)
-	}
+	require.Equal(t, want, receipts, "receipts")
 	// The separators are not any store's bytes: receipts add up to the text
 	// minus the blank lines between sections.
 	got, _ := Assemble([]Section{sec("notes", notes, 1000), sec("decisions", decisions, 60)})
-	if sep := len(Separator) + 1; len(got) != receipts[0].Bytes+receipts[1].Bytes+sep {
-		t.Errorf("assembled %d bytes, receipts %d + %d + separators %d", len(got), receipts[0].Bytes, receipts[1].Bytes, sep)
-	}
+	require.Equal(t, receipts[0].Bytes+receipts[1].Bytes+len(Separator)+1, len(got), "assembled")
 }
 
 func TestEstimateTokensIsAQuarterOfTheBytesRoundedUp(t *testing.T) {
@@ -154,9 +136,7 @@ func TestEstimateTokensIsAQuarterOfTheBytesRoundedUp(t *testing.T) {
 		{"ééé", 2}, // 6 bytes
 	}
 	for _, tt := range tests {
-		if got := EstimateTokens(tt.s); got != tt.want {
-			t.Errorf("EstimateTokens(%q) = %d, want %d", tt.s, got, tt.want)
-		}
+		require.Equal(t, tt.want, EstimateTokens(tt.s), "EstimateTokens(%q)", tt.s)
 	}
 }
 
@@ -168,13 +148,9 @@ func TestAssembleGivesTheSameBytesForTheSameSections(t *testing.T) {
 	first, r1 := Assemble(sections)
 	for i := 0; i < 3; i++ {
 		again, r2 := Assemble(sections)
-		if again != first || !reflect.DeepEqual(r1, r2) {
-			t.Fatalf("run %d gave %q, first gave %q", i, again, first)
-		}
+		require.True(t, again == first && reflect.DeepEqual(r1, r2), "run %d gave %q, first gave %q", i, again, first)
 	}
-	if sections[0].Text != "## Memory\n- a\n- b\n- c\n" {
-		t.Errorf("Assemble changed its input: %q", sections[0].Text)
-	}
+	require.Equal(t, "## Memory\n- a\n- b\n- c\n", sections[0].Text, "Assemble changed its input")
 }
 
 func sec(store, text string, cap int) Section { return Section{Store: store, Text: text, Cap: cap} }

@@ -11,12 +11,15 @@ import (
 	"strings"
 )
 
-// Split breaks a command line into words the way a POSIX shell would for
+// Split breaks a command line into words much as a POSIX shell would for
 // plain text: whitespace separates, '…' and "…" group (quotes removed), and a
-// backslash escapes the next character outside single quotes.
+// backslash escapes the next character outside single quotes. Unlike a
+// shell, a quote inside a word is an ordinary character, so prose splits as
+// it reads.
 //
 //	Split(`add "Use PostgreSQL" --tag db`) => ["add", "Use PostgreSQL", "--tag", "db"]
-//	Split(`add don't panic`)                 => error: unterminated quote
+//	Split(`add don't panic`)                 => ["add", "don't", "panic"]
+//	Split(`add 'open`)                       => error: unterminated ' quote
 func Split(s string) ([]string, error) {
 	var words []string
 	var cur strings.Builder

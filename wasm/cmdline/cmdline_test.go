@@ -3,6 +3,8 @@ package cmdline
 import (
 	"reflect"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestSplitLikeAShell(t *testing.T) {
@@ -25,59 +27,37 @@ func TestSplitLikeAShell(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := Split(tt.in)
-		if (err != nil) != tt.err {
-			t.Errorf("Split(%q) error = %v, want error %v", tt.in, err, tt.err)
-			continue
-		}
-		if !tt.err && !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("Split(%q) = %q, want %q", tt.in, got, tt.want)
-		}
+		require.Equal(t, tt.err, err != nil, "Split(%q) failed with %v", tt.in, err)
+		require.True(t, tt.err || reflect.DeepEqual(got, tt.want), "Split(%q) = %q, want %q", tt.in, got, tt.want)
 	}
 }
 
 func TestParseSeparatesFlagsFromWords(t *testing.T) {
 	spec := Spec{Values: []string{"tag", "reason"}, Switches: []string{"yes", "json"}}
 	a, err := Parse([]string{"Use", "X", "--tag", "db", "--tag=api", "--yes", "for", "Y"}, spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := a.Text(0); got != "Use X for Y" {
-		t.Errorf("Text = %q", got)
-	}
-	if got := a.Values("tag"); !reflect.DeepEqual(got, []string{"db", "api"}) {
-		t.Errorf("tags = %q", got)
-	}
-	if !a.Has("yes") || a.Has("json") {
-		t.Errorf("switches wrong: %v", a.flags)
-	}
+	require.NoError(t, err)
+	require.Equal(t, "Use X for Y", a.Text(0), "Text")
+	require.Equal(t, []string{"db", "api"}, a.Values("tag"), "tags")
+	require.True(t, a.Has("yes") && !a.Has("json"), "switches wrong: %v", a.flags)
 }
 
 func TestParseDoubleDashEndsFlags(t *testing.T) {
 	a, err := Parse([]string{"--", "--tag", "is", "text"}, Spec{Values: []string{"tag"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.Text(0) != "--tag is text" || a.Has("tag") {
-		t.Errorf("got %q %v", a.Text(0), a.flags)
-	}
+	require.NoError(t, err)
+	require.True(t, a.Text(0) == "--tag is text" && !a.Has("tag"), "got %q %v", a.Text(0), a.flags)
 }
 
 func TestParseUsageErrors(t *testing.T) {
 	spec := Spec{Values: []string{"reason"}, Switches: []string{"yes"}}
 	for _, in := range [][]string{{"--reason"}, {"--nope"}, {"--yes=1"}} {
 		_, err := Parse(in, spec)
-		if _, ok := err.(*UsageError); !ok {
-			t.Errorf("Parse(%q) error = %v, want UsageError", in, err)
-		}
+		_, ok := err.(*UsageError)
+		require.True(t, ok, "Parse(%q) error = %v, want UsageError", in, err)
 	}
 }
 
 func TestShortDashWordsArePositional(t *testing.T) {
 	a, err := Parse([]string{"-", "-x", "--"}, Spec{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(a.Words, []string{"-", "-x"}) {
-		t.Errorf("words = %q", a.Words)
-	}
+	require.NoError(t, err)
+	require.Equal(t, []string{"-", "-x"}, a.Words, "words")
 }

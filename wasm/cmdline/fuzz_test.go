@@ -3,6 +3,8 @@ package cmdline
 import (
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // FuzzSplit: any input either splits or reports an unterminated quote, never
@@ -21,9 +23,7 @@ func FuzzSplit(f *testing.F) {
 			return
 		}
 		again, err := Split(strings.Join(words, " "))
-		if err != nil || len(again) != len(words) {
-			t.Fatalf("re-split of %q: %q vs %q (%v)", s, again, words, err)
-		}
+		require.True(t, err == nil && len(again) == len(words), "re-split of %q: %q vs %q (%v)", s, again, words, err)
 		_, _ = Parse(words, Spec{Values: []string{"tag"}, Switches: []string{"yes"}})
 	})
 }

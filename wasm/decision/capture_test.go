@@ -1,6 +1,10 @@
 package decision
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
 
 func TestCandidatesComeFromWhatThePersonTyped(t *testing.T) {
 	prompt := "Please refactor the auth module.\n" +
@@ -16,9 +20,9 @@ func TestCandidatesComeFromWhatThePersonTyped(t *testing.T) {
 	for _, c := range got {
 		texts = append(texts, c.Text)
 	}
-	eq(t, texts, []string{"Use pnpm for package management", "Never commit generated files", "From now on we squash-merge every PR."}, "candidates")
-	eq(t, got[0].Explicit, true, "explicit")
-	eq(t, got[2].Score, 0.8, "rule score")
+	require.Equal(t, []string{"Use pnpm for package management", "Never commit generated files", "From now on we squash-merge every PR."}, texts, "candidates")
+	require.Equal(t, true, got[0].Explicit, "explicit")
+	require.Equal(t, 0.8, got[2].Score, "rule score")
 }
 
 func TestScoreSeparatesDecisionsFromTasksAndQuestions(t *testing.T) {
@@ -35,6 +39,6 @@ func TestScoreSeparatesDecisionsFromTasksAndQuestions(t *testing.T) {
 		{"Users never see this page", 0},
 	}
 	for _, tt := range tests {
-		eq(t, Score(tt.s), tt.want, tt.s)
+		require.Equal(t, tt.want, Score(tt.s), tt.s)
 	}
 }

@@ -5,29 +5,31 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestDecodeReadsTheSeedExample(t *testing.T) {
 	line := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"abc","e":"a","i":"D-2026-02-27-0001","d":{"ti":"Use PostgreSQL","tx":"Primary datastore is PostgreSQL 16.","tg":["db","backend"],"s":"active","r":"Need relational integrity","sp":null,"c":[]},"u":"user"}`
 	got, err := Decode([]byte(line), nil)
-	noErr(t, err)
-	eq(t, got.Code, Add, "code")
-	eq(t, got.ID, "D-2026-02-27-0001", "id")
-	eq(t, got.TimeMs, int64(1772172000000), "time")
-	eq(t, got.Data.Title, "Use PostgreSQL", "title")
-	eq(t, got.Data.Tags, []string{"db", "backend"}, "tags")
-	eq(t, got.Data.Status, Active, "status")
-	eq(t, got.Data.Has&HasSupersedes, Field(0), "sp null is absent")
-	eq(t, got.Actor, "user", "actor")
+	require.NoError(t, err)
+	require.Equal(t, Add, got.Code, "code")
+	require.Equal(t, "D-2026-02-27-0001", got.ID, "id")
+	require.Equal(t, int64(1772172000000), got.TimeMs, "time")
+	require.Equal(t, "Use PostgreSQL", got.Data.Title, "title")
+	require.Equal(t, []string{"db", "backend"}, got.Data.Tags, "tags")
+	require.Equal(t, Active, got.Data.Status, "status")
+	require.Equal(t, Field(0), got.Data.Has&HasSupersedes, "sp null is absent")
+	require.Equal(t, "user", got.Actor, "actor")
 }
 
 func TestDecodeKeepsPiDecisionMemoryExtraKeys(t *testing.T) {
 	line := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"abc","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use pnpm","so":"auto","cf":0.82,"cg":"tooling","zz":{"nested":[1,2]}},"u":"user","extra":true}`
 	got, err := Decode([]byte(line), nil)
-	noErr(t, err)
-	eq(t, got.Data.Source, "auto", "so")
-	eq(t, got.Data.Confidence, 0.82, "cf")
-	eq(t, got.Data.Category, "tooling", "cg")
+	require.NoError(t, err)
+	require.Equal(t, "auto", got.Data.Source, "so")
+	require.Equal(t, 0.82, got.Data.Confidence, "cf")
+	require.Equal(t, "tooling", got.Data.Category, "cg")
 }
 
 func TestDecodeRejectsBadLinesWithAReason(t *testing.T) {
@@ -49,9 +51,7 @@ func TestDecodeRejectsBadLinesWithAReason(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Decode([]byte(tt.line), nil)
-			if !errors.Is(err, tt.want) {
-				t.Fatalf("Decode(%q) error = %v, want %v", tt.line, err, tt.want)
-			}
+			require.True(t, errors.Is(err, tt.want), "Decode(%q) error = %v, want %v", tt.line, err, tt.want)
 		})
 	}
 }
@@ -59,8 +59,8 @@ func TestDecodeRejectsBadLinesWithAReason(t *testing.T) {
 func TestDecodeUnescapesStrings(t *testing.T) {
 	line := `{"v":1,"t":"2026-02-27T06:00:00.000Z","e":"a","i":"D-2026-02-27-0001","d":{"tx":"quote \" slash \\ nl \n \u00e9 \ud83d\ude00"}}`
 	got, err := Decode([]byte(line), nil)
-	noErr(t, err)
-	eq(t, got.Data.Text, "quote \" slash \\ nl \n é 😀", "text")
+	require.NoError(t, err)
+	require.Equal(t, "quote \" slash \\ nl \n é 😀", got.Data.Text, "text")
 }
 
 func TestEncodeThenDecodeRoundTrips(t *testing.T) {
@@ -68,28 +68,26 @@ func TestEncodeThenDecodeRoundTrips(t *testing.T) {
 		Data: Data{Has: HasStatus | HasSupersededBy | HasReason | HasTags, Status: Superseded, SupersededBy: "D-2026-02-27-0003",
 			Reason: "costs \"less\"\n", Tags: []string{"a", "b"}}, Actor: "user"}
 	line := Encode(nil, in)
-	if !json.Valid(line) {
-		t.Fatalf("not JSON: %s", line)
-	}
+	require.True(t, json.Valid(line), "not JSON: %s", line)
 	out, err := Decode(line, nil)
-	noErr(t, err)
-	eq(t, out, in, "round trip")
+	require.NoError(t, err)
+	require.Equal(t, in, out, "round trip")
 }
 
 func TestEncodeAddCarriesTheFullRecordForOlderReaders(t *testing.T) {
 	line := string(Encode(nil, Event{V: 1, Time: "2026-02-27T06:00:00.000Z", Project: "p", Code: Add, ID: "D-2026-02-27-0001",
 		Data: Data{Text: "Use pnpm"}, Actor: "user"}))
 	want := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"p","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use pnpm","tg":[],"s":"active","sp":null,"c":[]},"u":"user"}`
-	eq(t, line, want, "line")
+	require.Equal(t, want, line, "line")
 }
 
 func TestParseTimeAcceptsRFC3339AndFormatsBack(t *testing.T) {
-	eq(t, ParseTime("2026-02-27T06:00:00.000Z"), int64(1772172000000), "fixed layout")
-	eq(t, ParseTime("2026-02-27T07:00:00+01:00"), int64(1772172000000), "offset")
-	eq(t, ParseTime("2026-02-30T06:00:00.000Z"), int64(0), "no such day")
-	eq(t, ParseTime("yesterday"), int64(0), "garbage")
+	require.Equal(t, int64(1772172000000), ParseTime("2026-02-27T06:00:00.000Z"), "fixed layout")
+	require.Equal(t, int64(1772172000000), ParseTime("2026-02-27T07:00:00+01:00"), "offset")
+	require.Equal(t, int64(0), ParseTime("2026-02-30T06:00:00.000Z"), "no such day")
+	require.Equal(t, int64(0), ParseTime("yesterday"), "garbage")
 	for _, ms := range []int64{0, 1772172000000, 951782400000, 4102444799999} {
-		eq(t, ParseTime(FormatTime(ms)), ms, "round trip of "+FormatTime(ms))
+		require.Equal(t, ms, ParseTime(FormatTime(ms)), "round trip of "+FormatTime(ms))
 	}
 }
 
@@ -107,16 +105,10 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !json.Valid(line) {
-			t.Fatalf("accepted invalid JSON %q", line)
-		}
+		require.True(t, json.Valid(line), "accepted invalid JSON %q", line)
 		again, err := Decode(Encode(nil, ev), nil)
-		if err != nil {
-			t.Fatalf("re-encoded line does not decode: %v", err)
-		}
-		if again.ID != ev.ID || again.Code != ev.Code || again.Data.Text != ev.Data.Text || strings.Join(again.Data.Tags, "\x00") != strings.Join(ev.Data.Tags, "\x00") {
-			t.Fatalf("round trip changed the event: %#v vs %#v", ev, again)
-		}
+		require.NoError(t, err, "re-encoded line does not decode")
+		require.True(t, again.ID == ev.ID && again.Code == ev.Code && again.Data.Text == ev.Data.Text && strings.Join(again.Data.Tags, "\x00") == strings.Join(ev.Data.Tags, "\x00"), "round trip changed the event: %#v vs %#v", ev, again)
 	})
 }
 
@@ -126,11 +118,11 @@ func TestReplayReadsTheFirstEventAfterAByteOrderMark(t *testing.T) {
 	log := "\xEF\xBB\xBF" + ev("2026-02-27T06:00:00.000Z", "a", "D-2026-02-27-0001", `{"tx":"Use Go"}`) +
 		ev("2026-02-27T07:00:00.000Z", "a", "D-2026-02-27-0002", `{"tx":"Use Rust"}`)
 	st, _ := replay(t, log)
-	eq(t, st.Len(), 2, "decisions")
-	eq(t, len(st.Problems), 0, "problems")
+	require.Equal(t, 2, st.Len(), "decisions")
+	require.Equal(t, 0, len(st.Problems), "problems")
 	// Only at the very start: a BOM inside the log is a bad line.
 	st, _ = replay(t, ev("2026-02-27T06:00:00.000Z", "a", "D-2026-02-27-0001", `{"tx":"Use Go"}`)+"\xEF\xBB\xBF"+ev("2026-02-27T07:00:00.000Z", "a", "D-2026-02-27-0002", `{"tx":"Use Rust"}`))
-	eq(t, st.Len(), 1, "decisions after a mid-log BOM")
+	require.Equal(t, 1, st.Len(), "decisions after a mid-log BOM")
 }
 
 // An event with a very deep unknown key says the depth limit, not "not a

@@ -3,35 +3,36 @@ package decision
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/pi-memory/pi-memory/internal/require"
 	"strings"
 	"testing"
 )
 
 func TestConfigDefaultsWithoutFiles(t *testing.T) {
 	c := ParseConfig("g.json", nil, "p.json", nil)
-	eq(t, c.Enabled, true, "enabled")
-	eq(t, c.MaxDecisions, 20, "maxDecisions")
-	eq(t, c.RetentionDays[Draft], 30, "draft")
-	eq(t, c.MaxPerTurn, 2, "maxPerTurn")
-	eq(t, len(c.Warnings), 0, "warnings")
+	require.Equal(t, true, c.Enabled, "enabled")
+	require.Equal(t, 20, c.MaxDecisions, "maxDecisions")
+	require.Equal(t, 30, c.RetentionDays[Draft], "draft")
+	require.Equal(t, 2, c.MaxPerTurn, "maxPerTurn")
+	require.Equal(t, 0, len(c.Warnings), "warnings")
 }
 
 func TestGlobalDisableWinsOverProjectEnable(t *testing.T) {
 	c := ParseConfig("g.json", []byte(`{"enabled":false}`), "p.json", []byte(`{"enabled":true}`))
-	eq(t, c.Enabled, false, "enabled")
-	eq(t, c.DisabledBy, "g.json", "by")
+	require.Equal(t, false, c.Enabled, "enabled")
+	require.Equal(t, "g.json", c.DisabledBy, "by")
 	c = ParseConfig("g.json", []byte(`{"enabled":true}`), "p.json", []byte(`{"enabled":false}`))
-	eq(t, c.Enabled, false, "project off")
-	eq(t, c.DisabledBy, "p.json", "by project")
+	require.Equal(t, false, c.Enabled, "project off")
+	require.Equal(t, "p.json", c.DisabledBy, "by project")
 }
 
 func TestProjectKeysOverrideGlobalAndClampsApply(t *testing.T) {
 	c := ParseConfig("g.json", []byte(`{"context":{"maxDecisions":10},"autoCapture":{"maxPerTurn":4}}`),
 		"p.json", []byte(`{"context":{"maxDecisions":99},"retentionDays":{"draft":7,"rejected":8,"superseded":9}}`))
-	eq(t, c.MaxDecisions, 20, "clamped to 20")
-	eq(t, c.MaxPerTurn, 4, "global kept")
-	eq(t, c.RetentionDays[Draft], 7, "project retention")
-	eq(t, len(c.Warnings), 1, "one clamp warning")
+	require.Equal(t, 20, c.MaxDecisions, "clamped to 20")
+	require.Equal(t, 4, c.MaxPerTurn, "global kept")
+	require.Equal(t, 7, c.RetentionDays[Draft], "project retention")
+	require.Equal(t, 1, len(c.Warnings), "one clamp warning")
 	if !strings.Contains(c.Warnings[0], "p.json") || !strings.Contains(c.Warnings[0], "context.maxDecisions") {
 		t.Fatalf("warning %q must name the file and key", c.Warnings[0])
 	}
@@ -51,7 +52,7 @@ func TestInvalidConfigWarnsAndUsesSafeDefaults(t *testing.T) {
 		if len(c.Warnings) == 0 || !strings.Contains(strings.Join(c.Warnings, "\n"), tt.key) || !strings.Contains(c.Warnings[0], "/p/.pi/decision-memory.config.json") {
 			t.Errorf("%s: warnings %q should name the file and %q", tt.data, c.Warnings, tt.key)
 		}
-		eq(t, c.Enabled, true, tt.data+" stays enabled")
+		require.Equal(t, true, c.Enabled, tt.data+" stays enabled")
 	}
 }
 
@@ -84,10 +85,10 @@ func TestUnclearConfigTurnsDecisionMemoryOff(t *testing.T) {
 				} else {
 					c = ParseConfig(global, on, project, []byte(tt.data))
 				}
-				eq(t, c.Enabled, false, "enabled")
-				eq(t, c.DisabledBy, where, "disabled by")
-				eq(t, c.Why, where+tt.why+off, "why")
-				eq(t, c.Warnings, []string{where + tt.why + off}, "warnings")
+				require.Equal(t, false, c.Enabled, "enabled")
+				require.Equal(t, where, c.DisabledBy, "disabled by")
+				require.Equal(t, where+tt.why+off, c.Why, "why")
+				require.Equal(t, []string{where + tt.why + off}, c.Warnings, "warnings")
 			})
 		}
 	}
@@ -97,31 +98,31 @@ func TestClearDisableKeepsPrecedenceOverAnUnclearFile(t *testing.T) {
 	// Global disable wins: it names the reason; the broken project file is
 	// still warned about.
 	c := ParseConfig("g.json", []byte(`{"enabled": false}`), "p.json", []byte(`{"enabled": 0}`))
-	eq(t, c.Enabled, false, "enabled")
-	eq(t, c.DisabledBy, "g.json", "disabled by")
-	eq(t, c.Why, "", "why")
-	eq(t, len(c.Warnings), 1, "one warning")
+	require.Equal(t, false, c.Enabled, "enabled")
+	require.Equal(t, "g.json", c.DisabledBy, "disabled by")
+	require.Equal(t, "", c.Why, "why")
+	require.Equal(t, 1, len(c.Warnings), "one warning")
 	// A broken global file is not overridden by a project enable.
 	c = ParseConfig("g.json", []byte(`{"enabled": true,}`), "p.json", []byte(`{"enabled": false}`))
-	eq(t, c.DisabledBy, "g.json", "the first file to turn memory off")
-	eq(t, c.Why != "", true, "why")
+	require.Equal(t, "g.json", c.DisabledBy, "the first file to turn memory off")
+	require.Equal(t, true, c.Why != "", "why")
 }
 
 func TestDuplicatedEnabledReadsTheLast(t *testing.T) {
 	c := ParseConfig("g.json", nil, "p.json", []byte(`{"enabled": true, "enabled": false}`))
-	eq(t, c.Enabled, false, "the last is false")
-	eq(t, c.DisabledBy, "p.json", "by")
-	eq(t, c.Why, "", "a clear disable has no why")
+	require.Equal(t, false, c.Enabled, "the last is false")
+	require.Equal(t, "p.json", c.DisabledBy, "by")
+	require.Equal(t, "", c.Why, "a clear disable has no why")
 	c = ParseConfig("g.json", nil, "p.json", []byte(`{"enabled": false, "context": {"maxDecisions": 3}, "enabled": true, "context": {"maxDecisions": 4}}`))
-	eq(t, c.Enabled, true, "the last is true")
-	eq(t, c.MaxDecisions, 4, "the last object")
+	require.Equal(t, true, c.Enabled, "the last is true")
+	require.Equal(t, 4, c.MaxDecisions, "the last object")
 }
 
 func TestConfigAcceptsAByteOrderMarkSilently(t *testing.T) {
 	c := ParseConfig("g.json", []byte("\xEF\xBB\xBF{\"context\": {\"maxDecisions\": 3}}"), "p.json", nil)
-	eq(t, c.Enabled, true, "enabled")
-	eq(t, c.MaxDecisions, 3, "read")
-	eq(t, len(c.Warnings), 0, "warnings")
+	require.Equal(t, true, c.Enabled, "enabled")
+	require.Equal(t, 3, c.MaxDecisions, "read")
+	require.Equal(t, 0, len(c.Warnings), "warnings")
 }
 
 func FuzzParseConfig(f *testing.F) {

@@ -3,6 +3,8 @@ package decision
 import (
 	"fmt"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestIndexFindsEveryIdShape(t *testing.T) {
@@ -22,13 +24,11 @@ func TestIndexFindsEveryIdShape(t *testing.T) {
 		"ADR-7":              "added again",
 	} {
 		d := st.Get(id)
-		if d == nil || d.Text != want {
-			t.Errorf("Get(%q) = %+v, want text %q", id, d, want)
-		}
+		require.True(t, d != nil && d.Text == want, "Get(%q) = %+v, want text %q", id, d, want)
 	}
-	eq(t, st.Len(), 5, "live")
-	eq(t, st.Get("D-2026-02-27-0002"), (*Decision)(nil), "absent")
-	eq(t, st.NextID(ParseTime(t3)), "D-2026-02-27-12346", "next after the highest")
+	require.Equal(t, 5, st.Len(), "live")
+	require.Equal(t, (*Decision)(nil), st.Get("D-2026-02-27-0002"), "absent")
+	require.Equal(t, "D-2026-02-27-12346", st.NextID(ParseTime(t3)), "next after the highest")
 }
 
 func TestIndexGrowsPastManyThousands(t *testing.T) {
@@ -39,9 +39,7 @@ func TestIndexGrowsPastManyThousands(t *testing.T) {
 		st.apply(&e, i)
 	}
 	for i := 1; i <= 20000; i += 997 {
-		if st.Get(fmt.Sprintf("D-2026-01-01-%04d", i)) == nil {
-			t.Fatalf("lost D-2026-01-01-%04d", i)
-		}
+		require.True(t, st.Get(fmt.Sprintf("D-2026-01-01-%04d", i)) != nil, "lost D-2026-01-01-%04d", i)
 	}
-	eq(t, st.NextID(base), "D-2026-01-01-20001", "next")
+	require.Equal(t, "D-2026-01-01-20001", st.NextID(base), "next")
 }

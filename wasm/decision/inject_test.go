@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func stateWith(n int, text func(i int) string, tags string) *State {
@@ -22,44 +24,35 @@ func stateWith(n int, text func(i int) string, tags string) *State {
 
 func TestLineFormatFollowsTheSeed(t *testing.T) {
 	d := &Decision{ID: "D-2026-02-27-0001", Title: "Use PostgreSQL", Text: "ignored", Tags: []string{"#db", "backend-services-long", "third"}}
-	eq(t, Line(d), "D-2026-02-27-0001 | Use PostgreSQL | #db #backend-ser…", "line")
+	require.Equal(t, "D-2026-02-27-0001 | Use PostgreSQL | #db #backend-ser…", Line(d), "line")
 	d = &Decision{ID: "D-2026-02-27-0002", Text: strings.Repeat("word ", 40) + "\nnext line"}
 	l := Line(d)
-	if utf8.RuneCountInString(l) > MaxCharsPerDecision || strings.Contains(l, "\n") || !strings.HasSuffix(l, "…") {
-		t.Fatalf("line %q breaks the caps", l)
-	}
-	eq(t, utf8.RuneCountInString(strings.TrimPrefix(l, "D-2026-02-27-0002 | ")), MaxTextChars, "text cut at 120")
+	require.True(t, utf8.RuneCountInString(l) <= MaxCharsPerDecision && !strings.Contains(l, "\n") && strings.HasSuffix(l, "…"), "line %q breaks the caps", l)
+	require.Equal(t, MaxTextChars, utf8.RuneCountInString(strings.TrimPrefix(l, "D-2026-02-27-0002 | ")), "text cut at 120")
 }
 
 func TestSectionShowsNewestActiveOnly(t *testing.T) {
 	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"Use PostgreSQL","tg":["db"]}`)+
 		ev(t2, "a", "D-2026-02-27-0002", `{"tx":"Try SQLite","s":"draft"}`)+
 		ev(t3, "a", "D-2026-02-27-0003", `{"tx":"Use Go"}`))
-	eq(t, st.Section(20), SectionHeader+"D-2026-02-27-0003 | Use Go\nD-2026-02-27-0001 | Use PostgreSQL | #db\n", "section")
-	eq(t, st.Section(1), SectionHeader+"D-2026-02-27-0003 | Use Go\n(+1 older active decision not shown; top tags: #db 1; /decision list shows all)\n", "max 1")
-	eq(t, NewState().Section(20), "", "empty")
+	require.Equal(t, SectionHeader+"D-2026-02-27-0003 | Use Go\nD-2026-02-27-0001 | Use PostgreSQL | #db\n", st.Section(20), "section")
+	require.Equal(t, SectionHeader+"D-2026-02-27-0003 | Use Go\n(+1 older active decision not shown; top tags: #db 1; /decision list shows all)\n", st.Section(1), "max 1")
+	require.Equal(t, "", NewState().Section(20), "empty")
 }
 
 func TestSectionNeverExceedsItsCapNorCutsALine(t *testing.T) {
 	for _, n := range []int{1, 5, 13, 20, 200} {
 		st := stateWith(n, func(i int) string { return fmt.Sprintf("Decision number %d %s", i, strings.Repeat("é", 150)) }, `["alpha","beta"]`)
 		sec := st.Section(20)
-		if c := utf8.RuneCountInString(sec); c > MaxSectionChars {
-			t.Fatalf("n=%d: %d chars", n, c)
-		}
+		c := utf8.RuneCountInString(sec)
+		require.True(t, c <= MaxSectionChars, "n=%d: %d chars", n, c)
 		lines := strings.Split(strings.TrimSuffix(sec, "\n"), "\n")
 		for _, l := range lines[2:] {
-			if !strings.HasPrefix(l, "D-") && !strings.HasPrefix(l, "(+") {
-				t.Fatalf("n=%d: broken line %q", n, l)
-			}
+			require.True(t, strings.HasPrefix(l, "D-") || strings.HasPrefix(l, "(+"), "n=%d: broken line %q", n, l)
 		}
-		if n > 13 && !strings.Contains(sec, "older active decisions not shown; top tags: #alpha") {
-			t.Fatalf("n=%d: missing summary in\n%s", n, sec)
-		}
+		require.True(t, n <= 13 || strings.Contains(sec, "older active decisions not shown; top tags: #alpha"), "n=%d: missing summary in\n%s", n, sec)
 		// Newest kept: the highest number must be shown.
-		if !strings.Contains(sec, fmt.Sprintf("D-2026-01-01-%04d", n)) {
-			t.Fatalf("n=%d: newest decision not shown", n)
-		}
+		require.Contains(t, sec, fmt.Sprintf("D-2026-01-01-%04d", n), "n=%d: newest decision not shown", n)
 	}
 }
 
@@ -67,8 +60,6 @@ func TestSectionIsByteIdenticalWhileUnchanged(t *testing.T) {
 	st := stateWith(50, func(i int) string { return fmt.Sprintf("rule %d", i) }, `["x","y","z"]`)
 	first := st.Section(20)
 	for i := 0; i < 100; i++ {
-		if st.Section(20) != first {
-			t.Fatal("section changed without a change of decisions")
-		}
+		require.Equal(t, first, st.Section(20), "section changed without a change of decisions")
 	}
 }

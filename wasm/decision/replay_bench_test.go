@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // BenchmarkReplay replays a generated log natively (PIMEM_BENCH_LOG, else the
@@ -24,8 +26,7 @@ func BenchmarkReplay(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		var r Reader
 		st := NewState()
-		if _, err := r.Replay(st, read, Cursor{}, int64(len(data))); err != nil {
-			b.Fatal(err)
-		}
+		_, err := r.Replay(st, read, Cursor{}, int64(len(data)))
+		require.NoError(b, err)
 	}
 }

@@ -3,6 +3,8 @@ package decision
 import (
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 const (
@@ -15,11 +17,11 @@ func TestReplayBuildsIndexesByIdStatusAndTag(t *testing.T) {
 	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"Use PostgreSQL","tg":["db"],"s":"active"}`)+
 		ev(t2, "a", "D-2026-02-27-0002", `{"tx":"Try SQLite","tg":["DB","spike"],"s":"draft"}`)+
 		ev(t3, "a", "D-2026-02-27-0003", `{"tx":"Use Go","tg":["lang"]}`))
-	eq(t, st.Len(), 3, "live")
-	eq(t, st.Count(Active), 2, "active")
-	eq(t, st.Count(Draft), 1, "draft")
-	eq(t, ids(st.WithStatus(Active).All()), []string{"D-2026-02-27-0003", "D-2026-02-27-0001"}, "byStatus newest first")
-	eq(t, ids(st.withTag("db").All()), []string{"D-2026-02-27-0002", "D-2026-02-27-0001"}, "byTag ignores case")
+	require.Equal(t, 3, st.Len(), "live")
+	require.Equal(t, 2, st.Count(Active), "active")
+	require.Equal(t, 1, st.Count(Draft), "draft")
+	require.Equal(t, []string{"D-2026-02-27-0003", "D-2026-02-27-0001"}, ids(st.WithStatus(Active).All()), "byStatus newest first")
+	require.Equal(t, []string{"D-2026-02-27-0002", "D-2026-02-27-0001"}, ids(st.withTag("db").All()), "byTag ignores case")
 }
 
 func ids(list []*Decision) []string {
@@ -35,13 +37,13 @@ func TestEditStatusAndSupersedeMergeOnlyTheKeysTheyCarry(t *testing.T) {
 		ev(t2, "ed", "D-2026-02-27-0001", `{"tx":"Use PostgreSQL 16"}`)+
 		ev(t3, "su", "D-2026-02-27-0001", `{"s":"superseded","sb":"D-2026-02-27-0002"}`))
 	d := st.Get("D-2026-02-27-0001")
-	eq(t, d.Title, "PG", "title kept")
-	eq(t, d.Text, "Use PostgreSQL 16", "text edited")
-	eq(t, d.Reason, "integrity", "reason kept")
-	eq(t, d.Status, Superseded, "status")
-	eq(t, d.SupersededBy, "D-2026-02-27-0002", "back link")
-	eq(t, d.Updated(), t3, "updated")
-	eq(t, d.Created(), t1, "created")
+	require.Equal(t, "PG", d.Title, "title kept")
+	require.Equal(t, "Use PostgreSQL 16", d.Text, "text edited")
+	require.Equal(t, "integrity", d.Reason, "reason kept")
+	require.Equal(t, Superseded, d.Status, "status")
+	require.Equal(t, "D-2026-02-27-0002", d.SupersededBy, "back link")
+	require.Equal(t, t3, d.Updated(), "updated")
+	require.Equal(t, t1, d.Created(), "created")
 }
 
 func TestOddLogsHaveDefinedOutcomes(t *testing.T) {
@@ -53,23 +55,23 @@ func TestOddLogsHaveDefinedOutcomes(t *testing.T) {
 		ev(t3, "rm", "D-2026-02-27-0001", `{}`) +
 		ev(t3, "ed", "D-2026-02-27-0001", `{"tx":"after rm"}`) // removed id: ignored
 	st, cur := replay(t, log)
-	eq(t, st.Len(), 0, "live after rm")
-	eq(t, st.WasRemoved("D-2026-02-27-0001"), true, "removed")
+	require.Equal(t, 0, st.Len(), "live after rm")
+	require.Equal(t, true, st.WasRemoved("D-2026-02-27-0001"), "removed")
 	var kinds []string
 	for _, p := range st.Problems {
 		kinds = append(kinds, p.Kind.String())
 	}
-	eq(t, kinds, []string{"duplicate-add", "unknown-id", "backwards-time", "removed-id"}, "problems")
-	eq(t, st.Problems[0].Line, 2, "duplicate add line")
-	eq(t, cur.Line, 7, "lines")
+	require.Equal(t, []string{"duplicate-add", "unknown-id", "backwards-time", "removed-id"}, kinds, "problems")
+	require.Equal(t, 2, st.Problems[0].Line, "duplicate add line")
+	require.Equal(t, 7, cur.Line, "lines")
 }
 
 func TestOlderEventAppliesButDoesNotMakeTheDecisionNewer(t *testing.T) {
 	st, _ := replay(t, ev(t2, "a", "D-2026-02-27-0001", `{"tx":"a"}`)+
 		ev(t3, "a", "D-2026-02-27-0002", `{"tx":"b"}`)+
 		ev(t1, "ed", "D-2026-02-27-0002", `{"tx":"b2"}`))
-	eq(t, st.Get("D-2026-02-27-0002").Text, "b2", "applied")
-	eq(t, st.Get("D-2026-02-27-0002").Updated(), t3, "updatedAt stays the newest time")
+	require.Equal(t, "b2", st.Get("D-2026-02-27-0002").Text, "applied")
+	require.Equal(t, t3, st.Get("D-2026-02-27-0002").Updated(), "updatedAt stays the newest time")
 }
 
 func TestNewestIsByEventTimeNotInsertionOrder(t *testing.T) {
@@ -77,7 +79,7 @@ func TestNewestIsByEventTimeNotInsertionOrder(t *testing.T) {
 	st, _ := replay(t, ev(t3, "a", "D-2026-02-27-0001", `{"tx":"newest"}`)+
 		ev(t1, "a", "D-2026-02-26-0001", `{"tx":"oldest"}`)+
 		ev(t2, "a", "D-2026-02-27-0002", `{"tx":"middle"}`))
-	eq(t, ids(st.newestActive(2)), []string{"D-2026-02-27-0001", "D-2026-02-27-0002"}, "newest two")
+	require.Equal(t, []string{"D-2026-02-27-0001", "D-2026-02-27-0002"}, ids(st.newestActive(2)), "newest two")
 }
 
 func TestCorruptAndTornLinesNeverLoseTheRest(t *testing.T) {
@@ -88,21 +90,21 @@ func TestCorruptAndTornLinesNeverLoseTheRest(t *testing.T) {
 		ev(t2, "a", "D-2026-02-27-0002", `{"tx":"two"}`) +
 		`{"v":1,"t":"` + t3 + `","e":"a","i":"D-2026-02-27-00` // torn
 	st, cur := replay(t, log)
-	eq(t, ids(st.All().All()), []string{"D-2026-02-27-0002", "D-2026-02-27-0001"}, "valid lines applied")
-	eq(t, len(st.Problems), 2, "problems")
-	eq(t, st.Problems[0].Line, 2, "corrupt line")
-	eq(t, st.Problems[0].Kind, Corrupt, "corrupt kind")
-	eq(t, st.Problems[1].Kind, NewerVersion, "newer kind")
-	eq(t, cur.Sealed, false, "torn tail left unconsumed")
-	eq(t, cur.Offset, int64(strings.LastIndexByte(log, '\n')+1), "cursor before the torn line")
+	require.Equal(t, []string{"D-2026-02-27-0002", "D-2026-02-27-0001"}, ids(st.All().All()), "valid lines applied")
+	require.Equal(t, 2, len(st.Problems), "problems")
+	require.Equal(t, 2, st.Problems[0].Line, "corrupt line")
+	require.Equal(t, Corrupt, st.Problems[0].Kind, "corrupt kind")
+	require.Equal(t, NewerVersion, st.Problems[1].Kind, "newer kind")
+	require.Equal(t, false, cur.Sealed, "torn tail left unconsumed")
+	require.Equal(t, int64(strings.LastIndexByte(log, '\n')+1), cur.Offset, "cursor before the torn line")
 }
 
 func TestUnterminatedButValidLastLineIsApplied(t *testing.T) {
 	log := strings.TrimSuffix(ev(t1, "a", "D-2026-02-27-0001", `{"tx":"hand edited"}`), "\n")
 	st, cur := replay(t, log)
-	eq(t, st.Len(), 1, "applied")
-	eq(t, cur.Offset, int64(len(log)), "consumed")
-	eq(t, st.Problems[0].Kind, NoNewline, "reported")
+	require.Equal(t, 1, st.Len(), "applied")
+	require.Equal(t, int64(len(log)), cur.Offset, "consumed")
+	require.Equal(t, NoNewline, st.Problems[0].Kind, "reported")
 }
 
 func TestReplayOfATailContinuesWhereItStopped(t *testing.T) {
@@ -112,31 +114,31 @@ func TestReplayOfATailContinuesWhereItStopped(t *testing.T) {
 	var r Reader
 	read := func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }
 	cur, err := r.Replay(st, read, Cursor{}, int64(len(first)))
-	noErr(t, err)
+	require.NoError(t, err)
 	cur, err = r.Replay(st, read, cur, int64(len(log)))
-	noErr(t, err)
-	eq(t, st.Len(), 2, "both")
-	eq(t, cur.Line, 2, "lines")
+	require.NoError(t, err)
+	require.Equal(t, 2, st.Len(), "both")
+	require.Equal(t, 2, cur.Line, "lines")
 }
 
 func TestLinesLongerThanTheBufferAreRead(t *testing.T) {
 	long := strings.Repeat("x", 3*chunk)
 	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"short","zz":"`+long+`"}`)+ev(t2, "a", "D-2026-02-27-0002", `{"tx":"b"}`))
-	eq(t, st.Get("D-2026-02-27-0001").Text, "short", "text")
-	eq(t, st.Len(), 2, "both")
+	require.Equal(t, "short", st.Get("D-2026-02-27-0001").Text, "text")
+	require.Equal(t, 2, st.Len(), "both")
 }
 
 func TestFieldsLongerThanAMebibyteAreCut(t *testing.T) {
 	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"`+strings.Repeat("y", MaxField+10)+`"}`))
-	eq(t, len(st.Get("D-2026-02-27-0001").Text), MaxField, "cut")
+	require.Equal(t, MaxField, len(st.Get("D-2026-02-27-0001").Text), "cut")
 }
 
 func TestIdsAreNeverReusedEvenAfterRemove(t *testing.T) {
 	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"a"}`)+
 		ev(t1, "a", "D-2026-02-27-0002", `{"tx":"b"}`)+
 		ev(t2, "rm", "D-2026-02-27-0002", `{}`))
-	eq(t, st.NextID(ParseTime(t3)), "D-2026-02-27-0003", "same day")
-	eq(t, st.NextID(ParseTime("2026-03-01T00:00:00.000Z")), "D-2026-03-01-0001", "new day")
+	require.Equal(t, "D-2026-02-27-0003", st.NextID(ParseTime(t3)), "same day")
+	require.Equal(t, "D-2026-03-01-0001", st.NextID(ParseTime("2026-03-01T00:00:00.000Z")), "new day")
 }
 
 // Events read by a Reader point into its buffer; a decision must keep copies.
@@ -151,9 +153,8 @@ func TestKeptStringsSurviveLaterLinesAndChunks(t *testing.T) {
 	}
 	st, _ := replay(t, b.String())
 	d := st.Get("D-2026-02-27-0001")
-	eq(t, []string{d.ID, d.ProjectID, d.Title, d.Text, d.Reason, d.CreatedBy, d.Source, d.Category},
-		[]string{"D-2026-02-27-0001", "proj1234", "Title one", "Text one", "why", "user", "auto", "db"}, "fields")
-	eq(t, d.Tags, []string{"alpha", "beta"}, "tags")
-	eq(t, d.Conflicts, []string{"D-2026-02-27-0009"}, "conflicts")
-	eq(t, st.Get("D-2026-02-27-0002").CreatedBy, "someone-else", "other actor")
+	require.Equal(t, []string{"D-2026-02-27-0001", "proj1234", "Title one", "Text one", "why", "user", "auto", "db"}, []string{d.ID, d.ProjectID, d.Title, d.Text, d.Reason, d.CreatedBy, d.Source, d.Category}, "fields")
+	require.Equal(t, []string{"alpha", "beta"}, d.Tags, "tags")
+	require.Equal(t, []string{"D-2026-02-27-0009"}, d.Conflicts, "conflicts")
+	require.Equal(t, "someone-else", st.Get("D-2026-02-27-0002").CreatedBy, "other actor")
 }

@@ -3,6 +3,8 @@ package decision
 import (
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestSearchMatchesEveryFieldAndFilters(t *testing.T) {
@@ -26,20 +28,20 @@ func TestSearchMatchesEveryFieldAndFilters(t *testing.T) {
 		{[]string{"nothing-like-this"}, []string{}},
 	}
 	for _, tt := range tests {
-		eq(t, ids(st.Search(ParseQuery(tt.query)).All()), tt.want, "search "+tt.query[0])
+		require.Equal(t, tt.want, ids(st.Search(ParseQuery(tt.query)).All()), "search "+tt.query[0])
 	}
 }
 
 func TestSearchReportsUnknownStatus(t *testing.T) {
 	q := ParseQuery([]string{"status:open"})
-	eq(t, q.BadTerms, []string{"status:open"}, "bad")
+	require.Equal(t, []string{"status:open"}, q.BadTerms, "bad")
 }
 
 func TestContainsFoldHandlesUnicode(t *testing.T) {
-	eq(t, containsFold("Éviter les ORM", "éviter"), true, "non-ascii needle")
-	eq(t, containsFold("café CRÈME", "crème"), true, "accented upper")
-	eq(t, containsFold("café", "cafe"), false, "accents differ")
-	eq(t, containsFold("naïve Go", "go"), true, "ascii needle in utf-8")
+	require.Equal(t, true, containsFold("Éviter les ORM", "éviter"), "non-ascii needle")
+	require.Equal(t, true, containsFold("café CRÈME", "crème"), "accented upper")
+	require.Equal(t, false, containsFold("café", "cafe"), "accents differ")
+	require.Equal(t, true, containsFold("naïve Go", "go"), "ascii needle in utf-8")
 }
 
 func TestPurgeKeepsActiveDecisionsForever(t *testing.T) {
@@ -53,9 +55,9 @@ func TestPurgeKeepsActiveDecisionsForever(t *testing.T) {
 	var r Retention
 	r[Draft], r[Rejected], r[Superseded] = 30, 90, 180
 	now := ParseTime("2026-03-01T00:00:00.000Z")
-	eq(t, ids(st.PurgeCandidates(now, r)), []string{"D-2020-01-01-0002", "D-2020-01-01-0003"}, "candidates")
+	require.Equal(t, []string{"D-2020-01-01-0002", "D-2020-01-01-0003"}, ids(st.PurgeCandidates(now, r)), "candidates")
 	r[Draft] = 0
-	eq(t, ids(st.PurgeCandidates(now, r)), []string{"D-2020-01-01-0002", "D-2020-01-01-0003", "D-2026-02-27-0001"}, "zero retention")
+	require.Equal(t, []string{"D-2020-01-01-0002", "D-2020-01-01-0003", "D-2026-02-27-0001"}, ids(st.PurgeCandidates(now, r)), "zero retention")
 }
 
 // The signature filter only skips work: for any query, Search must find
@@ -80,7 +82,7 @@ func TestSignaturesNeverChangeWhatSearchFinds(t *testing.T) {
 			if len(brute) == 0 {
 				brute = []string{}
 			}
-			eq(t, got, brute, label+" search "+strings.Join(words, " "))
+			require.Equal(t, brute, got, label+" search "+strings.Join(words, " "))
 		}
 	}
 	check("fresh")
@@ -93,14 +95,12 @@ func TestTheFirstHitsAreOrderedLikeAFullSort(t *testing.T) {
 	st, _ := replay(t, genLog(3000))
 	q := ParseQuery([]string{"decision"})
 	partial := st.Search(q)
-	if partial.Len() < 300 {
-		t.Fatalf("need a long list, got %d", partial.Len())
-	}
+	require.True(t, partial.Len() >= 300, "need a long list, got %d", partial.Len())
 	var first []string
 	for i := 0; i < 50; i++ {
 		first = append(first, partial.At(i).ID)
 	}
 	full := ids(st.Search(q).All())
-	eq(t, first, full[:50], "first fifty")
-	eq(t, ids(partial.All()), full, "then everything")
+	require.Equal(t, full[:50], first, "first fifty")
+	require.Equal(t, full, ids(partial.All()), "then everything")
 }

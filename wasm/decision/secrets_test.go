@@ -2,6 +2,7 @@ package decision
 
 import (
 	"bytes"
+	"github.com/pi-memory/pi-memory/internal/require"
 	"strings"
 	"testing"
 )
@@ -23,7 +24,7 @@ func TestAHandWrittenSecretReachesNoExit(t *testing.T) {
 		"json":             string(AppendJSON(nil, x)) + string(AppendJSON(nil, st.Get("D-2026-02-27-0002"))),
 	}
 	var snap bytes.Buffer
-	noErr(t, st.WriteSnapshot(cur, 1, 2, func(b []byte) error { snap.Write(b); return nil }))
+	require.NoError(t, st.WriteSnapshot(cur, 1, 2, func(b []byte) error { snap.Write(b); return nil }))
 	exits["snapshot"] = snap.String()
 	for what, text := range exits {
 		for _, secret := range []string{token, "hunter2hunter2"} {

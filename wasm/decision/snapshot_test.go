@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // snapshotOf writes st's snapshot into memory.
 func snapshotOf(t *testing.T, st *State, cur Cursor, sum, gen uint64) []byte {
 	t.Helper()
 	var file []byte
-	noErr(t, st.WriteSnapshot(cur, sum, gen, func(b []byte) error { file = append(file, b...); return nil }))
+	require.NoError(t, st.WriteSnapshot(cur, sum, gen, func(b []byte) error { file = append(file, b...); return nil }))
 	return file
 }
 
@@ -64,23 +66,23 @@ func genLog(n int) string {
 
 func sameState(t *testing.T, a, b *State) {
 	t.Helper()
-	eq(t, b.Len(), a.Len(), "live")
-	eq(t, b.counts, a.counts, "counts")
-	eq(t, b.Problems, a.Problems, "problems")
-	eq(t, b.Lines, a.Lines, "lines")
-	eq(t, b.Events, a.Events, "events")
+	require.Equal(t, a.Len(), b.Len(), "live")
+	require.Equal(t, a.counts, b.counts, "counts")
+	require.Equal(t, a.Problems, b.Problems, "problems")
+	require.Equal(t, a.Lines, b.Lines, "lines")
+	require.Equal(t, a.Events, b.Events, "events")
 	ax, bx := a.All(), b.All()
-	eq(t, bx.Len(), ax.Len(), "all")
+	require.Equal(t, ax.Len(), bx.Len(), "all")
 	for i := 0; i < ax.Len(); i++ {
 		da, db := *ax.At(i), *bx.At(i)
 		da.h, db.h = 0, 0
-		eq(t, db, da, "decision "+da.ID)
+		require.Equal(t, da, db, "decision "+da.ID)
 	}
-	eq(t, b.Section(20), a.Section(20), "section")
+	require.Equal(t, a.Section(20), b.Section(20), "section")
 	now := ParseTime("2026-06-01T00:00:00.000Z")
-	eq(t, b.NextID(now), a.NextID(now), "next id")
+	require.Equal(t, a.NextID(now), b.NextID(now), "next id")
 	q := ParseQuery([]string{"decision", "tag:x"})
-	eq(t, ids(b.Search(q).All()), ids(a.Search(q).All()), "search")
+	require.Equal(t, ids(a.Search(q).All()), ids(b.Search(q).All()), "search")
 }
 
 func TestSnapshotRoundTripEqualsAFullReplay(t *testing.T) {
@@ -88,11 +90,11 @@ func TestSnapshotRoundTripEqualsAFullReplay(t *testing.T) {
 	full, cur := replay(t, log)
 	file := snapshotOf(t, full, cur, 42, 7)
 	got, h, err := loadFrom(t, file)
-	noErr(t, err)
-	eq(t, h.Log, cur, "cursor")
-	eq(t, h.LogSum, uint64(42), "sum")
+	require.NoError(t, err)
+	require.Equal(t, cur, h.Log, "cursor")
+	require.Equal(t, uint64(42), h.LogSum, "sum")
 	sameState(t, full, got)
-	eq(t, got.Broken(), false, "broken")
+	require.Equal(t, false, got.Broken(), "broken")
 }
 
 func TestSnapshotThenTailEqualsAFullReplay(t *testing.T) {
@@ -101,11 +103,11 @@ func TestSnapshotThenTailEqualsAFullReplay(t *testing.T) {
 	head, _ := replay(t, log[:cut])
 	_, headCur := replay(t, log[:cut])
 	got, h, err := loadFrom(t, snapshotOf(t, head, headCur, 1, 2))
-	noErr(t, err)
+	require.NoError(t, err)
 	var r Reader
 	read := func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }
 	_, err = r.Replay(got, read, h.Log, int64(len(log)))
-	noErr(t, err)
+	require.NoError(t, err)
 	full, _ := replay(t, log)
 	sameState(t, full, got)
 }
@@ -120,9 +122,7 @@ func TestSnapshotKeepsOnlyLiveStrings(t *testing.T) {
 	file := snapshotOf(t, st, cur, 0, 1)
 	// The log is ~0.5 MB of edits; the snapshot holds one decision plus the
 	// fixed id tables (2 × 1024 slots).
-	if len(file) > 64<<10 {
-		t.Fatalf("snapshot of one decision is %d bytes: edited-away text was kept", len(file))
-	}
+	require.True(t, len(file) <= 64<<10, "snapshot of one decision is %d bytes: edited-away text was kept", len(file))
 }
 
 func TestDamagedOrForeignSnapshotsAreRefused(t *testing.T) {
@@ -134,9 +134,8 @@ func TestDamagedOrForeignSnapshotsAreRefused(t *testing.T) {
 		"not a snapshot": []byte(strings.Repeat("x", 64)),
 		"other layout":   []byte(strings.Replace(string(good), layout(), "rec999@1,2,3,4/chunk1/page1", 1)),
 	} {
-		if _, _, err := loadFrom(t, file); !errors.Is(err, ErrSnapshot) {
-			t.Errorf("%s: err = %v, want ErrSnapshot", name, err)
-		}
+		_, _, err := loadFrom(t, file)
+		require.True(t, errors.Is(err, ErrSnapshot), "%s: err = %v, want ErrSnapshot", name, err)
 	}
 	// Damage anywhere is refused at load, or found when the damaged part is
 	// first read (records and pages are read lazily, each with its checksum).
@@ -163,13 +162,13 @@ func TestAPageFromAReplacedSnapshotMarksTheStateBroken(t *testing.T) {
 	st, cur := replay(t, genLog(800))
 	file := snapshotOf(t, st, cur, 0, 111)
 	got, _, err := loadFrom(t, file)
-	noErr(t, err)
+	require.NoError(t, err)
 	// Another process replaces the file: same shape, another generation.
 	other := snapshotOf(t, st, cur, 0, 222)
 	copy(file, other)
 	got.Section(20)
-	eq(t, got.Broken(), true, "broken")
-	eq(t, got.Resident(), false, "resident")
+	require.Equal(t, true, got.Broken(), "broken")
+	require.Equal(t, false, got.Resident(), "resident")
 }
 
 func TestLogSumChangesWithARewriteNotWithAnAppend(t *testing.T) {
@@ -178,68 +177,30 @@ func TestLogSumChangesWithARewriteNotWithAnAppend(t *testing.T) {
 		return func(off int64, dst []byte) (int, error) { return copy(dst, s[off:]), nil }
 	}
 	a, err := LogSum(read(log), int64(len(log)))
-	noErr(t, err)
+	require.NoError(t, err)
 	b, _ := LogSum(read(log+"appended\n"), int64(len(log)))
-	eq(t, b, a, "append keeps the prefix sum")
+	require.Equal(t, a, b, "append keeps the prefix sum")
 	edited := log[:len(log)-50] + strings.Repeat("Z", 10) + log[len(log)-40:]
 	c, _ := LogSum(read(edited), int64(len(edited)))
-	if c == a {
-		t.Fatal("an edit near the end kept the sum")
-	}
+	require.True(t, c != a, "an edit near the end kept the sum")
 	mid := len(log) / 2
 	sampled := log[:mid] + "Q" + log[mid+1:]
 	d, _ := LogSum(read(sampled), int64(len(sampled)))
 	_ = d // a single byte in the middle may fall between samples: that is the documented limit
 }
 
-// FuzzLoadSnapshot: a snapshot is read from disk, so any bytes must either
-// be refused or give a state that is safe to use — never a trap.
-func FuzzLoadSnapshot(f *testing.F) {
-	st, cur := replay(&testing.T{}, genLog(60))
-	var good []byte
-	st.WriteSnapshot(cur, 1, 2, func(b []byte) error { good = append(good, b...); return nil })
-	f.Add(good)
-	f.Add(good[:len(good)/2])
-	f.Fuzz(func(t *testing.T, file []byte) {
-		if len(file) < SnapshotTrailer {
-			return
-		}
-		off, n, err := HeaderSpan(file[len(file)-SnapshotTrailer:])
-		if err != nil || off < 0 || off+int64(n) > int64(len(file)) {
-			return
-		}
-		h, err := ParseSnapshotHeader(file[off:off+int64(n)], off, file[len(file)-SnapshotTrailer:])
-		if err != nil {
-			return
-		}
-		got, err := LoadSnapshot(h, func(o int64, dst []byte) (int, error) {
-			if o < 0 || o >= int64(len(file)) {
-				return 0, nil
-			}
-			return copy(dst, file[o:]), nil
-		})
-		if err != nil {
-			return
-		}
-		got.Section(20)
-		got.Resident()
-		got.All().All()
-		got.Search(ParseQuery([]string{"a"}))
-	})
-}
-
 func tailCase(t *testing.T, head, tail string) *State {
 	t.Helper()
 	hst, hcur := replay(t, head)
 	got, h, err := loadFrom(t, snapshotOf(t, hst, hcur, 0, 9))
-	noErr(t, err)
+	require.NoError(t, err)
 	log := head + tail
 	var r Reader
 	_, err = r.Replay(got, func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }, h.Log, int64(len(log)))
-	noErr(t, err)
+	require.NoError(t, err)
 	full, _ := replay(t, log)
-	eq(t, got.Section(20), full.Section(20), "section")
-	eq(t, got.Section(3), full.Section(3), "section of 3")
+	require.Equal(t, full.Section(20), got.Section(20), "section")
+	require.Equal(t, full.Section(3), got.Section(3), "section of 3")
 	sameState(t, full, got)
 	return got
 }
@@ -260,9 +221,8 @@ func TestTailThatEmptiesTheHotListFallsBackToAScan(t *testing.T) {
 		tail.WriteString(ev("2026-02-01T00:00:00.000Z", "st", fmt.Sprintf("D-2026-01-01-%04d", i), `{"s":"rejected"}`))
 	}
 	got := tailCase(t, actives(200), tail.String())
-	if _, ok := got.newestFromBase(20); ok {
-		t.Fatal("4 hot decisions left cannot prove the top 20")
-	}
+	_, ok := got.newestFromBase(20)
+	require.True(t, !ok, "4 hot decisions left cannot prove the top 20")
 }
 
 func TestTailOfEditsAndAddsStaysOnTheFastPath(t *testing.T) {
@@ -273,9 +233,8 @@ func TestTailOfEditsAndAddsStaysOnTheFastPath(t *testing.T) {
 	tail.WriteString(ev("2026-02-01T00:03:00.000Z", "su", "D-2026-01-01-0150", `{"s":"superseded"}`))
 	for _, n := range []int{200, 30} { // 30: the hot list held every active decision
 		got := tailCase(t, actives(n), tail.String())
-		if _, ok := got.newestFromBase(20); !ok {
-			t.Fatalf("n=%d: the fast path should answer", n)
-		}
+		_, ok := got.newestFromBase(20)
+		require.True(t, ok, "n=%d: the fast path should answer", n)
 	}
 }
 
@@ -290,8 +249,8 @@ func TestManyTagsFillListChunksExactly(t *testing.T) {
 	}
 	full, cur := replay(t, b.String())
 	got, _, err := loadFrom(t, snapshotOf(t, full, cur, 0, 3))
-	noErr(t, err)
+	require.NoError(t, err)
 	sameState(t, full, got)
-	eq(t, got.Resident(), true, "resident")
-	eq(t, ids(got.withTag("c2").All()), ids(full.withTag("c2").All()), "by tag")
+	require.Equal(t, true, got.Resident(), "resident")
+	require.Equal(t, ids(full.withTag("c2").All()), ids(got.withTag("c2").All()), "by tag")
 }

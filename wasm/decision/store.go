@@ -123,6 +123,12 @@ func (p *strs) putList(vs []string) list {
 		c, off = c+1, 0
 	}
 	chunk := p.listChunk(c, true)
+	if chunk == nil {
+		// A snapshot's chunk that could not be read: the state is broken
+		// already and will be rebuilt from the log; it must not trap first.
+		p.broken = true
+		return mklist(0, 0)
+	}
 	for i, v := range vs {
 		chunk[off+i] = p.put(v)
 	}

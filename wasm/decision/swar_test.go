@@ -3,6 +3,8 @@ package decision
 import (
 	"bytes"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestWordScansAgreeWithByteScans(t *testing.T) {
@@ -10,27 +12,23 @@ func TestWordScansAgreeWithByteScans(t *testing.T) {
 		"plain text then \"quote", "tab\there", "é accented", "back\\slash", "exactly8", "exactly8\"", "ÿ", "\x1f"}
 	for _, s := range inputs {
 		b := []byte(s)
-		eq(t, indexNewline(b), bytes.IndexByte(b, '\n'), "indexNewline("+s+")")
+		require.Equal(t, bytes.IndexByte(b, '\n'), indexNewline(b), "indexNewline("+s+")")
 		want := 0
 		for want < len(b) && strClass[b[want]] == 0 {
 			want++
 		}
-		eq(t, plainRun(b, 0), want, "plainRun("+s+")")
+		require.Equal(t, want, plainRun(b, 0), "plainRun("+s+")")
 	}
 }
 
 func FuzzWordScans(f *testing.F) {
 	f.Add([]byte("abc\"def\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if indexNewline(b) != bytes.IndexByte(b, '\n') {
-			t.Fatalf("indexNewline(%q)", b)
-		}
+		require.Equal(t, bytes.IndexByte(b, '\n'), indexNewline(b), "indexNewline(%q)", b)
 		want := 0
 		for want < len(b) && strClass[b[want]] == 0 {
 			want++
 		}
-		if got := plainRun(b, 0); got != want {
-			t.Fatalf("plainRun(%q) = %d, want %d", b, got, want)
-		}
+		require.Equal(t, want, plainRun(b, 0), "plainRun(%q)", b)
 	})
 }

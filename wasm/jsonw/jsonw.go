@@ -4,6 +4,7 @@
 package jsonw
 
 import (
+	"math"
 	"strconv"
 	"unicode/utf8"
 )
@@ -73,8 +74,19 @@ func Bool(dst []byte, b bool) []byte {
 	return append(dst, "false"...)
 }
 
-// Float appends f with the shortest representation that round-trips.
-func Float(dst []byte, f float64) []byte { return strconv.AppendFloat(dst, f, 'g', -1, 64) }
+// Float appends f with the shortest representation that round-trips. NaN and
+// the infinities have no JSON form: they are written as null (as JavaScript's
+// JSON.stringify does), so the output stays valid JSON.
+//
+//	Float(nil, 0.25) => 0.25
+//	Float(nil, 1e21) => 1e+21
+//	Float(nil, math.NaN()) => null
+func Float(dst []byte, f float64) []byte {
+	if f != f || f > math.MaxFloat64 || f < -math.MaxFloat64 {
+		return append(dst, "null"...)
+	}
+	return strconv.AppendFloat(dst, f, 'g', -1, 64)
+}
 
 // Object builds one JSON object; keys are written in the order they are added.
 //

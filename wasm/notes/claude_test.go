@@ -2,9 +2,10 @@ package notes
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestClaudeProjectDirsSlugsTheRootLikeClaudeCode(t *testing.T) {
@@ -33,9 +34,7 @@ func TestClaudeProjectDirsSlugsTheRootLikeClaudeCode(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ClaudeProjectDirs(tt.home, tt.root)
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("ClaudeProjectDirs(%q, %q)\n got %q\nwant %q", tt.home, tt.root, got, tt.want)
-			}
+			require.Equal(t, tt.want, got, "ClaudeProjectDirs(%q, %q)", tt.home, tt.root)
 		})
 	}
 }
@@ -71,9 +70,7 @@ func TestClaudeFactsKeepsFactsInOrderWithTheirSections(t *testing.T) {
 		{Text: "sccache breaks -Werror", Section: "Compiler", File: "build.md", Line: 5},
 		{Text: "Deploys go out on Tuesdays", Section: "Imported from Claude Code", File: "deploy.md", Line: 1},
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ClaudeFacts:\n got %+v\nwant %+v", got, want)
-	}
+	require.Equal(t, want, got, "ClaudeFacts")
 }
 
 func TestClaudeFactsSkipsWhatIsNotAFact(t *testing.T) {
@@ -86,9 +83,7 @@ func TestClaudeFactsSkipsWhatIsNotAFact(t *testing.T) {
 		page(Fact, 6, strings.Repeat("é", 500), ""),
 	}}}
 	got := ClaudeFacts(docs)
-	if len(got) != 1 || got[0].Line != 6 {
-		t.Errorf("ClaudeFacts = %+v, want only the 500-character fact on line 6", got)
-	}
+	require.True(t, len(got) == 1 && got[0].Line == 6, "ClaudeFacts = %+v, want only the 500-character fact on line 6", got)
 }
 
 func TestClaudeFactsDropsDuplicatesOfEarlierCandidatesOnly(t *testing.T) {
@@ -105,12 +100,9 @@ func TestClaudeFactsDropsDuplicatesOfEarlierCandidatesOnly(t *testing.T) {
 		{Text: "Use pnpm, not npm", Section: "Imported from Claude Code", File: "MEMORY.md", Line: 2},
 		{Text: "Use Postgres as the primary DB", Section: "Tools", File: "tools.md", Line: 2},
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("ClaudeFacts:\n got %+v\nwant %+v", got, want)
-	}
-	if got := ClaudeFacts(nil); got != nil {
-		t.Errorf("ClaudeFacts(nil) = %+v, want nil", got)
-	}
+	require.Equal(t, want, got, "ClaudeFacts")
+	none := ClaudeFacts(nil)
+	require.True(t, none == nil, "ClaudeFacts(nil) = %+v, want nil", none)
 }
 
 func ExampleClaudeProjectDirs() {

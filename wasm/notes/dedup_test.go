@@ -3,6 +3,8 @@ package notes
 import (
 	"fmt"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // page builds a Page by hand, so these tests do not depend on Parse.
@@ -36,9 +38,7 @@ func TestDuplicateFindsTheFirstFactOrPointerSayingTheSame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Duplicate(tt.text, pages); got != tt.want {
-				t.Errorf("Duplicate(%q) = %d, want %d", tt.text, got, tt.want)
-			}
+			require.Equal(t, tt.want, Duplicate(tt.text, pages), "Duplicate(%q)", tt.text)
 		})
 	}
 }
@@ -48,12 +48,8 @@ func TestDuplicateSkipsHeadingsAndTextEvenWhenIdentical(t *testing.T) {
 		page(Heading, 1, "Run the tests with -race", ""),
 		page(Text, 2, "Run the tests with -race", ""),
 	}
-	if got := Duplicate("Run the tests with -race", pages); got != -1 {
-		t.Errorf("Duplicate = %d, want -1", got)
-	}
-	if got := Duplicate("anything", nil); got != -1 {
-		t.Errorf("Duplicate over no pages = %d, want -1", got)
-	}
+	require.Equal(t, -1, Duplicate("Run the tests with -race", pages), "Duplicate")
+	require.Equal(t, -1, Duplicate("anything", nil), "Duplicate over no pages")
 }
 
 func ExampleDuplicate() {

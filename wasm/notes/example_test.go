@@ -63,3 +63,48 @@ func ExamplePage_Form() {
 	// pointer  "- Squash merge every pull request unless … (MEMORY.md:1)\n\n"
 	// dropped  ""
 }
+
+func ExampleParseConfig() {
+	c := notes.ParseConfig("g.json", []byte(`{"maxInjectLines": 50}`), "p.json", []byte(`{"maxInjectLines": 80}`))
+	fmt.Println(c.MaxInjectLines, c.MaxInjectBytes, c.Warnings)
+	// Output: 80 8192 []
+}
+
+func ExampleCut() {
+	text, cut := notes.Cut("a\nb\nc\n", 2, 100, "MEMORY.md")
+	fmt.Printf("%q %v\n", text, cut)
+	// Output: "a\n[2 more lines not shown: read MEMORY.md]\n" true
+}
+
+func ExampleCheck() {
+	src := []byte("# Memory\n\n## Notes\n- Use pnpm, not npm\n")
+	pages := notes.Parse("project", src)
+	rules := notes.Rules{Strict: true, MaxLines: 200, MaxBytes: 8192, File: ".pi/memory/MEMORY.md"}
+
+	o := notes.Check("Run make test before pushing", "Notes", src, pages, rules)
+	fmt.Printf("%v line %d\n%s", o.Commit, o.Line, o.Out)
+	again := notes.Check("use pnpm, not npm!", "Notes", src, pages, rules)
+	fmt.Println(again.Commit, again.Reason, pages[again.Duplicate].Text)
+	// Output:
+	// true line 5
+	// # Memory
+	//
+	// ## Notes
+	// - Use pnpm, not npm
+	// - Run make test before pushing
+	// false duplicate Use pnpm, not npm
+}
+
+func ExampleOverCaps() {
+	fmt.Println(notes.OverCaps(250, 9000, 200, 8192))
+	fmt.Printf("%q\n", notes.OverCaps(10, 100, 200, 8192))
+	// Output:
+	// 250 lines, over maxInjectLines 200, and 9000 bytes, over maxInjectBytes 8192
+	// ""
+}
+
+func ExampleInsert() {
+	out, line := notes.Insert([]byte("## Build\n- make\n\n## Style\n- tabs\n"), "Build", "make test")
+	fmt.Printf("%q %d\n", out, line)
+	// Output: "## Build\n- make\n- make test\n\n## Style\n- tabs\n" 3
+}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"reflect"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // The sidecars are machine-written, but they live on disk where a crash can
@@ -23,9 +25,7 @@ func checkProblems(t *testing.T, data []byte, problems []Problem) {
 	last := 0
 	lines := bytes.Count(data, []byte("\n")) + 1
 	for _, p := range problems {
-		if p.Line <= last || p.Line > lines || p.Msg == "" {
-			t.Fatalf("problem %v out of order or range (previous line %d, %d lines) in %q", p, last, lines, data)
-		}
+		require.True(t, p.Line > last && p.Line <= lines && p.Msg != "", "problem %v out of order or range (previous line %d, %d lines) in %q", p, last, lines, data)
 		last = p.Line
 	}
 }
@@ -50,14 +50,10 @@ func FuzzDecodeJournal(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		j := DecodeJournal(data)
 		checkProblems(t, data, j.Problems)
-		if n := fuzzLines(data); len(j.Ops)+len(j.Problems) != n {
-			t.Fatalf("%d ops and %d problems for %d lines in %q", len(j.Ops), len(j.Problems), n, data)
-		}
+		require.Equal(t, fuzzLines(data), len(j.Ops)+len(j.Problems), "ops and problems, one per line of %q", data)
 		seen := map[string]bool{}
 		for _, o := range j.Pending {
-			if o.Op != "stage" || seen[o.ID] {
-				t.Fatalf("pending %+v is not a stage or repeats an id", o)
-			}
+			require.True(t, o.Op == "stage" && !seen[o.ID], "pending %+v is not a stage or repeats an id", o)
 			seen[o.ID] = true
 		}
 
@@ -66,12 +62,8 @@ func FuzzDecodeJournal(f *testing.F) {
 			again = append(again, j.Ops[i].Encode()...)
 		}
 		k := DecodeJournal(again)
-		if len(k.Problems) != 0 {
-			t.Fatalf("re-encoded journal has problems %v:\n%s\nfrom %q", k.Problems, again, data)
-		}
-		if !reflect.DeepEqual(k.Ops, j.Ops) || !reflect.DeepEqual(k.Pending, j.Pending) {
-			t.Fatalf("re-encoding changed the records\nfirst %+v\nthen  %+v\nfrom %q", j.Ops, k.Ops, data)
-		}
+		require.Equal(t, 0, len(k.Problems), "re-encoded journal has problems %v:\n%s\nfrom %q", k.Problems, again, data)
+		require.True(t, reflect.DeepEqual(k.Ops, j.Ops) && reflect.DeepEqual(k.Pending, j.Pending), "re-encoding changed the records\nfirst %+v\nthen  %+v\nfrom %q", j.Ops, k.Ops, data)
 	})
 }
 
@@ -93,24 +85,16 @@ func FuzzDecodePageTable(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		pt, err := DecodePageTable(data)
 		if err != nil {
-			if !reflect.DeepEqual(pt, PageTable{}) {
-				t.Fatalf("error %v with a non-empty table %+v", err, pt)
-			}
+			require.Equal(t, PageTable{}, pt, "error %v with a non-empty table", err)
 			return
 		}
 		for _, e := range pt.Entries {
-			if e.ID == "" || e.Hash == "" {
-				t.Fatalf("accepted an entry without id or hash: %+v", e)
-			}
+			require.True(t, e.ID != "" && e.Hash != "", "accepted an entry without id or hash: %+v", e)
 		}
 		// A table that was accepted is rewritten as is by /memory verify.
 		again, err := DecodePageTable(pt.Encode())
-		if err != nil {
-			t.Fatalf("re-encoded table refused: %v\n%s\nfrom %q", err, pt.Encode(), data)
-		}
-		if !reflect.DeepEqual(again, pt) {
-			t.Fatalf("re-encoding changed the table\nfirst %+v\nthen  %+v\nfrom %q", pt, again, data)
-		}
+		require.NoError(t, err, "re-encoded table refused")
+		require.Equal(t, pt, again, "re-encoding changed the table from %q", data)
 	})
 }
 
@@ -143,19 +127,13 @@ func FuzzDecodeTraces(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, problems := DecodeTraces(data)
 		checkProblems(t, data, problems)
-		if n := fuzzLines(data); len(got)+len(problems) != n {
-			t.Fatalf("%d traces and %d problems for %d lines in %q", len(got), len(problems), n, data)
-		}
+		require.Equal(t, fuzzLines(data), len(got)+len(problems), "traces and problems, one per line of %q", data)
 		var again []byte
 		for i := range got {
 			again = append(again, got[i].Encode()...)
 		}
 		back, problems := DecodeTraces(again)
-		if len(problems) != 0 {
-			t.Fatalf("re-encoded traces have problems %v:\n%s\nfrom %q", problems, again, data)
-		}
-		if !reflect.DeepEqual(back, got) {
-			t.Fatalf("re-encoding changed the traces\nfirst %+v\nthen  %+v\nfrom %q", got, back, data)
-		}
+		require.Equal(t, 0, len(problems), "re-encoded traces have problems")
+		require.Equal(t, back, got, "re-encoding changed the traces from %q", data)
 	})
 }

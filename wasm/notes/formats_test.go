@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // formatsMemory is a project MEMORY.md with one page of every kind.
@@ -13,18 +15,12 @@ func TestPageTableEncodesOneHeaderAndOneLinePerPage(t *testing.T) {
 	pages := Parse("project", []byte(formatsMemory))
 	pt := BuildPageTable("project", "/src/app/.pi/memory/MEMORY.md", "MEMORY.md", int64(len(formatsMemory)), "ab12", pages, nil, 1700000001000)
 	got := strings.Split(strings.TrimSuffix(string(pt.Encode()), "\n"), "\n")
-	if len(got) != 1+len(pages) {
-		t.Fatalf("%d lines for %d pages:\n%s", len(got), len(pages), pt.Encode())
-	}
+	require.Equal(t, 1+len(pages), len(got), "lines: a header and one per page:\n%s", pt.Encode())
 	// The exact shape is what other versions and /memory verify read.
 	wantHeader := `{"v":1,"kind":"header","scope":"project","source":"/src/app/.pi/memory/MEMORY.md","size":145,"sha1":"ab12","pages":5,"built":1700000001000}`
-	if got[0] != wantHeader {
-		t.Errorf("header\n got %s\nwant %s", got[0], wantHeader)
-	}
+	require.Equal(t, wantHeader, got[0], "header")
 	wantFact := `{"v":1,"id":"P-37ce127cd1","kind":"fact","line":4,"lines":1,"bytes":47,"hash":"2c21b66472b70b2d1ea20077c624dad193d73030","section":"Build","summary":"- Run ` + "`make wasm`" + ` before testing the extension","firstSeen":1700000001000,"lastConfirmed":1700000001000}`
-	if got[3] != wantFact {
-		t.Errorf("fact entry\n got %s\nwant %s", got[3], wantFact)
-	}
+	require.Equal(t, wantFact, got[3], "fact entry")
 }
 
 func TestPageTableRoundTrips(t *testing.T) {
@@ -46,12 +42,8 @@ func TestPageTableRoundTrips(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			data := tt.pt.Encode()
 			got, err := DecodePageTable(data)
-			if err != nil {
-				t.Fatalf("DecodePageTable: %v\n%s", err, data)
-			}
-			if !reflect.DeepEqual(got, tt.pt) {
-				t.Errorf("round trip\n got %+v\nwant %+v", got, tt.pt)
-			}
+			require.NoError(t, err, "DecodePageTable")
+			require.Equal(t, tt.pt, got, "round trip")
 		})
 	}
 }
@@ -83,15 +75,9 @@ func TestDecodePageTableRefusesADamagedTableNamingTheLine(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			pt, err := DecodePageTable([]byte(tt.data))
-			if err == nil {
-				t.Fatalf("DecodePageTable accepted %q as %+v", tt.data, pt)
-			}
-			if !strings.HasPrefix(err.Error(), tt.want) {
-				t.Errorf("error %q, want it to start %q", err, tt.want)
-			}
-			if !reflect.DeepEqual(pt, PageTable{}) {
-				t.Errorf("a refused table still returned %+v", pt)
-			}
+			require.Error(t, err, "DecodePageTable accepted %q as %+v", tt.data, pt)
+			require.True(t, strings.HasPrefix(err.Error(), tt.want), "error %q, want it to start %q", err, tt.want)
+			require.Equal(t, PageTable{}, pt, "a refused table is empty")
 		})
 	}
 	// The same lines, complete, are accepted: the cases above fail for their
@@ -101,9 +87,7 @@ func TestDecodePageTableRefusesADamagedTableNamingTheLine(t *testing.T) {
 		header + "\r\n" + entry1 + "\r\n\r\n" + entry2, // CRLF, a blank line, no final newline
 	} {
 		pt, err := DecodePageTable([]byte(data))
-		if err != nil || len(pt.Entries) != 2 || pt.Entries[1].ID != "P-2" {
-			t.Errorf("DecodePageTable(%q) = %+v, %v", data, pt, err)
-		}
+		require.True(t, err == nil && len(pt.Entries) == 2 && pt.Entries[1].ID == "P-2", "DecodePageTable(%q) = %+v, %v", data, pt, err)
 	}
 }
 
@@ -114,9 +98,7 @@ func TestBuildPageTableCarriesDatesOverByHash(t *testing.T) {
 		now    = before + 30*day
 	)
 	old := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", Parse("project", []byte("## Build\n- Use pnpm\n- Run make first\n")), nil, before)
-	if old.Entries[1].FirstSeen != before || old.Entries[1].LastConfirmed != before {
-		t.Fatalf("a new table stamps its pages with now: %+v", old.Entries[1])
-	}
+	require.True(t, old.Entries[1].FirstSeen == before && old.Entries[1].LastConfirmed == before, "a new table stamps its pages with now: %+v", old.Entries[1])
 	old.Entries[2].LastConfirmed = before + day // a /memory confirm after the build
 
 	// The file changed: a fact moved below a new one, one was reworded, the
@@ -133,32 +115,21 @@ func TestBuildPageTableCarriesDatesOverByHash(t *testing.T) {
 		{"Run make first", before, before + day},
 		{"Use pnpm, never npm", now, now}, // reworded: a new text, first seen now
 	}
-	if len(pt.Entries) != len(want) {
-		t.Fatalf("%d entries, want %d", len(pt.Entries), len(want))
-	}
+	require.Equal(t, len(want), len(pt.Entries), "entries")
 	for i, w := range want {
 		e := pt.Entries[i]
-		if pages[i].Text != w.text {
-			t.Fatalf("page %d is %q, fixture expects %q", i, pages[i].Text, w.text)
-		}
-		if e.FirstSeen != w.firstSeen || e.LastConfirmed != w.confirmed {
-			t.Errorf("%q: firstSeen %d lastConfirmed %d, want %d %d", w.text, e.FirstSeen, e.LastConfirmed, w.firstSeen, w.confirmed)
-		}
-		if e.ID != pages[i].ID || e.Hash != pages[i].Hash || e.Line != pages[i].Line || e.Lines != pages[i].Lines || e.Bytes != len(pages[i].Src) || e.Kind != pages[i].Kind.String() || e.Section != pages[i].Section {
-			t.Errorf("entry %d = %+v does not describe page %+v", i, e, pages[i])
-		}
+		require.Equal(t, w.text, pages[i].Text, "page %d of the fixture", i)
+		require.True(t, e.FirstSeen == w.firstSeen && e.LastConfirmed == w.confirmed, "%q: firstSeen %d lastConfirmed %d, want %d %d", w.text, e.FirstSeen, e.LastConfirmed, w.firstSeen, w.confirmed)
+		require.True(t, e.ID == pages[i].ID && e.Hash == pages[i].Hash && e.Line == pages[i].Line && e.Lines == pages[i].Lines && e.Bytes == len(pages[i].Src) && e.Kind == pages[i].Kind.String() && e.Section == pages[i].Section, "entry %d = %+v does not describe page %+v", i, e, pages[i])
 	}
-	if pt.Scope != "project" || pt.Source != "/p/MEMORY.md" || pt.Size != int64(len(src)) || pt.SHA1 != "cd" || pt.Built != now {
-		t.Errorf("header = %+v", pt)
-	}
+	require.True(t, pt.Scope == "project" && pt.Source == "/p/MEMORY.md" && pt.Size == int64(len(src)) && pt.SHA1 == "cd" && pt.Built == now, "header = %+v", pt)
 }
 
 func TestBuildPageTableSummaryIsOneLine(t *testing.T) {
 	src := "- Run `make wasm` before testing the extension,\n  or pi loads the stale core\n\n"
 	pt := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", Parse("project", []byte(src)), nil, 1)
-	if got, want := pt.Entries[0].Summary, "- Run `make wasm` before testing the extension, or pi loads the stale core"; got != want {
-		t.Errorf("Summary = %q, want %q", got, want)
-	}
+	got, want := pt.Entries[0].Summary, "- Run `make wasm` before testing the extension, or pi loads the stale core"
+	require.Equal(t, want, got, "Summary")
 }
 
 func TestBuildPageTableKeepsTheFirstDatesOfARepeatedHash(t *testing.T) {
@@ -170,9 +141,7 @@ func TestBuildPageTableKeepsTheFirstDatesOfARepeatedHash(t *testing.T) {
 	old.Entries[0].Hash, old.Entries[1].Hash = pages[0].Hash, pages[1].Hash
 	pt := BuildPageTable("project", "", "MEMORY.md", 0, "", pages, &old, 99)
 	for i, e := range pt.Entries {
-		if e.FirstSeen != 10 || e.LastConfirmed != 11 {
-			t.Errorf("entry %d dates %d %d, want the first old entry's 10 11", i, e.FirstSeen, e.LastConfirmed)
-		}
+		require.True(t, e.FirstSeen == 10 && e.LastConfirmed == 11, "entry %d dates %d %d, want the first old entry's 10 11", i, e.FirstSeen, e.LastConfirmed)
 	}
 }
 
@@ -195,9 +164,7 @@ func TestOpEncodesOneLineWithoutEmptyFields(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := string(tt.op.Encode()); got != tt.want+"\n" {
-				t.Errorf("Encode\n got %s want %s", got, tt.want)
-			}
+			require.Equal(t, tt.want+"\n", string(tt.op.Encode()), "Encode")
 		})
 	}
 }
@@ -213,18 +180,12 @@ func TestOpRoundTrips(t *testing.T) {
 	var data []byte
 	for i := range ops {
 		line := ops[i].Encode()
-		if strings.Count(string(line), "\n") != 1 || !strings.HasSuffix(string(line), "\n") {
-			t.Fatalf("Encode(%+v) is not one line: %q", ops[i], line)
-		}
+		require.True(t, strings.Count(string(line), "\n") == 1 && strings.HasSuffix(string(line), "\n"), "Encode(%+v) is not one line: %q", ops[i], line)
 		data = append(data, line...)
 	}
 	j := DecodeJournal(data)
-	if len(j.Problems) != 0 {
-		t.Fatalf("problems %v in\n%s", j.Problems, data)
-	}
-	if !reflect.DeepEqual(j.Ops, ops) {
-		t.Errorf("round trip\n got %+v\nwant %+v", j.Ops, ops)
-	}
+	require.Equal(t, 0, len(j.Problems), "problems %v in\n%s", j.Problems, data)
+	require.Equal(t, ops, j.Ops, "round trip")
 }
 
 func TestDecodeJournalKeepsGoodRecordsAroundBadLines(t *testing.T) {
@@ -249,9 +210,7 @@ func TestDecodeJournalKeepsGoodRecordsAroundBadLines(t *testing.T) {
 	for _, o := range j.Ops {
 		ids = append(ids, o.ID)
 	}
-	if want := []string{"W-1", "W-10"}; !reflect.DeepEqual(ids, want) {
-		t.Errorf("ops %q, want %q", ids, want)
-	}
+	require.Equal(t, []string{"W-1", "W-10"}, ids, "ops")
 	want := []Problem{
 		{2, "not valid JSON"},
 		{4, "version 2 is not supported (this build reads version 1)"},
@@ -262,17 +221,11 @@ func TestDecodeJournalKeepsGoodRecordsAroundBadLines(t *testing.T) {
 		{9, "not a JSON object"},
 		{10, `no "v" key`},
 	}
-	if !reflect.DeepEqual(j.Problems, want) {
-		t.Errorf("problems\n got %v\nwant %v", j.Problems, want)
-	}
-	if got := j.Problems[0].String(); got != "line 2: not valid JSON" {
-		t.Errorf("Problem.String() = %q", got)
-	}
+	require.Equal(t, want, j.Problems, "problems")
+	require.Equal(t, "line 2: not valid JSON", j.Problems[0].String(), "Problem.String()")
 	// The commit on line 10 was unreadable, so W-1 is still pending: a bad
 	// outcome line never silently settles a staged write.
-	if len(j.Pending) != 2 || j.Pending[0].ID != "W-1" || j.Pending[1].ID != "W-10" {
-		t.Errorf("pending %+v, want W-1 and W-10", j.Pending)
-	}
+	require.True(t, len(j.Pending) == 2 && j.Pending[0].ID == "W-1" && j.Pending[1].ID == "W-10", "pending %+v, want W-1 and W-10", j.Pending)
 }
 
 func TestDecodeJournalPendingIsEveryStageWithoutAnOutcome(t *testing.T) {
@@ -303,19 +256,13 @@ func TestDecodeJournalPendingIsEveryStageWithoutAnOutcome(t *testing.T) {
 				data = append(data, tt.ops[i].Encode()...)
 			}
 			j := DecodeJournal(data)
-			if len(j.Problems) != 0 || len(j.Ops) != len(tt.ops) {
-				t.Fatalf("problems %v, %d ops of %d", j.Problems, len(j.Ops), len(tt.ops))
-			}
+			require.True(t, len(j.Problems) == 0 && len(j.Ops) == len(tt.ops), "problems %v, %d ops of %d", j.Problems, len(j.Ops), len(tt.ops))
 			var got []string
 			for _, o := range j.Pending {
-				if o.Op != "stage" {
-					t.Errorf("pending holds a %q", o.Op)
-				}
+				require.Equal(t, "stage", o.Op, "pending holds stages only")
 				got = append(got, o.Text)
 			}
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("pending %q, want %q", got, tt.want)
-			}
+			require.Equal(t, tt.want, got, "pending")
 		})
 	}
 }
@@ -345,9 +292,7 @@ func TestTraceEncodesOneLineWithoutEmptyParts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := string(tt.tr.Encode()); got != tt.want+"\n" {
-				t.Errorf("Encode\n got %s want %s", got, tt.want)
-			}
+			require.Equal(t, tt.want+"\n", string(tt.tr.Encode()), "Encode")
 		})
 	}
 }
@@ -381,12 +326,8 @@ func TestTraceRoundTrips(t *testing.T) {
 		data = append(data, traces[i].Encode()...)
 	}
 	got, problems := DecodeTraces(data)
-	if len(problems) != 0 {
-		t.Fatalf("problems %v in\n%s", problems, data)
-	}
-	if !reflect.DeepEqual(got, traces) {
-		t.Errorf("round trip\n got %+v\nwant %+v", got, traces)
-	}
+	require.Equal(t, 0, len(problems), "problems")
+	require.Equal(t, traces, got, "round trip")
 }
 
 func TestDecodeTracesSkipsBadLinesWithProblems(t *testing.T) {
@@ -407,9 +348,7 @@ func TestDecodeTracesSkipsBadLinesWithProblems(t *testing.T) {
 	for _, tr := range got {
 		ids = append(ids, tr.ID)
 	}
-	if want := []string{"T-1", "T-7"}; !reflect.DeepEqual(ids, want) {
-		t.Errorf("traces %q, want %q", ids, want)
-	}
+	require.Equal(t, []string{"T-1", "T-7"}, ids, "traces")
 	want := []Problem{
 		{2, "not valid JSON"},
 		{4, `no "id"`},
@@ -417,21 +356,15 @@ func TestDecodeTracesSkipsBadLinesWithProblems(t *testing.T) {
 		{6, `no "v" key`},
 		{7, "not a JSON object"},
 	}
-	if !reflect.DeepEqual(problems, want) {
-		t.Errorf("problems\n got %v\nwant %v", problems, want)
-	}
+	require.Equal(t, want, problems, "problems")
 }
 
 func TestDecodeTracesOfNothingIsNothing(t *testing.T) {
 	for _, data := range []string{"", "\n", "\r\n\r\n", " \t \n"} {
 		got, problems := DecodeTraces([]byte(data))
-		if len(got) != 0 || len(problems) != 0 {
-			t.Errorf("DecodeTraces(%q) = %v, %v", data, got, problems)
-		}
+		require.True(t, len(got) == 0 && len(problems) == 0, "DecodeTraces(%q) = %v, %v", data, got, problems)
 		j := DecodeJournal([]byte(data))
-		if len(j.Ops) != 0 || len(j.Pending) != 0 || len(j.Problems) != 0 {
-			t.Errorf("DecodeJournal(%q) = %+v", data, j)
-		}
+		require.True(t, len(j.Ops) == 0 && len(j.Pending) == 0 && len(j.Problems) == 0, "DecodeJournal(%q) = %+v", data, j)
 	}
 }
 
@@ -441,21 +374,14 @@ func TestDecodeTracesOfNothingIsNothing(t *testing.T) {
 func TestDecodersReportALineOfInvalidUTF8(t *testing.T) {
 	bad := "{\"v\":1,\"t\":1,\"op\":\"stage\",\"id\":\"W-1\",\"scope\":\"project\",\"text\":\"caf\xe9\"}\n"
 	j := DecodeJournal([]byte(bad))
-	if len(j.Ops) != 0 || !reflect.DeepEqual(j.Problems, []Problem{{1, "not valid UTF-8"}}) {
-		t.Errorf("journal: ops %+v problems %v", j.Ops, j.Problems)
-	}
+	require.True(t, len(j.Ops) == 0 && reflect.DeepEqual(j.Problems, []Problem{{1, "not valid UTF-8"}}), "journal: ops %+v problems %v", j.Ops, j.Problems)
 	traces, problems := DecodeTraces([]byte("{\"v\":1,\"id\":\"T-\xc3\"}\n"))
-	if len(traces) != 0 || !reflect.DeepEqual(problems, []Problem{{1, "not valid UTF-8"}}) {
-		t.Errorf("traces: %+v problems %v", traces, problems)
-	}
-	if _, err := DecodePageTable([]byte("{\"v\":1,\"kind\":\"header\",\"scope\":\"\xff\",\"pages\":0}\n")); err == nil || err.Error() != "line 1: not valid UTF-8" {
-		t.Errorf("page table: %v", err)
-	}
+	require.True(t, len(traces) == 0 && reflect.DeepEqual(problems, []Problem{{1, "not valid UTF-8"}}), "traces: %+v problems %v", traces, problems)
+	_, err := DecodePageTable([]byte("{\"v\":1,\"kind\":\"header\",\"scope\":\"\xff\",\"pages\":0}\n"))
+	require.True(t, err != nil && err.Error() == "line 1: not valid UTF-8", "page table: %v", err)
 	// Escaped characters are valid UTF-8 on disk and read as the text they name.
 	j = DecodeJournal([]byte(`{"v":1,"op":"stage","id":"W-1","scope":"project","text":"caf\u00e9 \ud83d\ude00"}`))
-	if len(j.Problems) != 0 || j.Ops[0].Text != "café 😀" {
-		t.Errorf("escaped text: %+v", j)
-	}
+	require.True(t, len(j.Problems) == 0 && j.Ops[0].Text == "café 😀", "escaped text: %+v", j)
 }
 
 // Regression: Op.Encode dropped a negative "line", so a record read with one
@@ -464,8 +390,6 @@ func TestOpKeepsEveryNonZeroLineWhenWrittenBack(t *testing.T) {
 	for _, line := range []int{-3, 1, 1 << 40} {
 		o := Op{Op: "commit", ID: "W-1", Line: line}
 		j := DecodeJournal(o.Encode())
-		if len(j.Ops) != 1 || j.Ops[0].Line != line {
-			t.Errorf("line %d came back as %+v", line, j)
-		}
+		require.True(t, len(j.Ops) == 1 && j.Ops[0].Line == line, "line %d came back as %+v", line, j)
 	}
 }

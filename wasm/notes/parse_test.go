@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // pageList renders pages as "kind@line+lines text", one string each, so a
@@ -31,9 +33,7 @@ func runParseCases(t *testing.T, cases []parseCase) {
 	for _, tc := range cases {
 		pages := Parse("project", []byte(tc.src))
 		checkPages(t, tc.src, pages)
-		if got := pageList(pages); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: Parse(%q)\n got %q\nwant %q", tc.name, tc.src, got, tc.want)
-		}
+		require.Equal(t, tc.want, pageList(pages), "%s: Parse(%q)", tc.name, tc.src)
 	}
 }
 
@@ -49,40 +49,26 @@ func checkPages(t *testing.T, src string, pages []Page) {
 	for i := range pages {
 		p := &pages[i]
 		joined.WriteString(p.Src)
-		if p.Src == "" {
-			t.Fatalf("page %d of %q has no source", i, src)
-		}
+		require.True(t, p.Src != "", "page %d of %q has no source", i, src)
 		n := strings.Count(p.Src, "\n")
 		if !strings.HasSuffix(p.Src, "\n") {
 			n++
-			if i != len(pages)-1 {
-				t.Fatalf("page %d of %q does not end a line: %q", i, src, p.Src)
-			}
+			require.Equal(t, len(pages)-1, i, "page %d of %q does not end a line: %q", i, src, p.Src)
 		}
-		if p.Lines != n || p.Line != next {
-			t.Fatalf("page %d of %q: Line %d Lines %d, want %d and %d (%q)", i, src, p.Line, p.Lines, next, n, p.Src)
-		}
+		require.True(t, p.Lines == n && p.Line == next, "page %d of %q: Line %d Lines %d, want %d and %d (%q)", i, src, p.Line, p.Lines, next, n, p.Src)
 		next += n
 		lines += n
-		if !utf8.ValidString(p.Text) || strings.ContainsAny(p.Text, "\r\n\t") || strings.Contains(p.Text, "  ") || strings.TrimSpace(p.Text) != p.Text {
-			t.Fatalf("page %d of %q: Text %q is not single-spaced valid UTF-8", i, src, p.Text)
-		}
-		if ids[p.ID] || !strings.HasPrefix(p.ID, "P-") {
-			t.Fatalf("page %d of %q: id %q repeated or malformed", i, src, p.ID)
-		}
+		require.True(t, utf8.ValidString(p.Text) && !strings.ContainsAny(p.Text, "\r\n\t") && !strings.Contains(p.Text, "  ") && strings.TrimSpace(p.Text) == p.Text, "page %d of %q: Text %q is not single-spaced valid UTF-8", i, src, p.Text)
+		require.True(t, !ids[p.ID] && strings.HasPrefix(p.ID, "P-"), "page %d of %q: id %q repeated or malformed", i, src, p.ID)
 		ids[p.ID] = true
 		checkForms(t, p)
 	}
-	if joined.String() != src {
-		t.Fatalf("pages of %q join to %q", src, joined.String())
-	}
+	require.Equal(t, src, joined.String(), "the pages of %q joined", src)
 	want := strings.Count(src, "\n")
 	if src != "" && !strings.HasSuffix(src, "\n") {
 		want++
 	}
-	if lines != want {
-		t.Fatalf("pages of %q hold %d lines, the file %d", src, lines, want)
-	}
+	require.Equal(t, want, lines, "pages of %q hold", src)
 }
 
 func checkForms(t *testing.T, p *Page) {
@@ -90,15 +76,9 @@ func checkForms(t *testing.T, p *Page) {
 	full := p.Form(Full, "MEMORY.md")
 	sum := p.Form(Summary, "MEMORY.md")
 	ptr := p.Form(PointerForm, "MEMORY.md")
-	if (full != p.Src && full != p.Src+"\n") || !strings.HasSuffix(full, "\n") {
-		t.Fatalf("Full of %q = %q", p.Src, full)
-	}
-	if len(ptr) > len(sum) || len(sum) > len(full) {
-		t.Fatalf("forms of %q grow as fidelity drops: pointer %d %q, summary %d %q, full %d", p.Src, len(ptr), ptr, len(sum), sum, len(full))
-	}
-	if p.Form(Dropped, "MEMORY.md") != "" {
-		t.Fatalf("Dropped form of %q is not empty", p.Src)
-	}
+	require.True(t, (full == p.Src || full == p.Src+"\n") && strings.HasSuffix(full, "\n"), "Full of %q = %q", p.Src, full)
+	require.True(t, len(ptr) <= len(sum) && len(sum) <= len(full), "forms of %q grow as fidelity drops: pointer %d %q, summary %d %q, full %d", p.Src, len(ptr), ptr, len(sum), sum, len(full))
+	require.Equal(t, "", p.Form(Dropped, "MEMORY.md"), "Dropped form of %q is not empty", p.Src)
 	// A page with content that ends in blank lines keeps exactly one. Blank
 	// means spaces and tabs, as in CommonMark: an em space is content.
 	blank := func(s string) bool { return strings.Trim(s, " \t\r\n\v\f") == "" }
@@ -108,22 +88,14 @@ func checkForms(t *testing.T, p *Page) {
 	}
 	blankAfter := !blank(p.Src) && blank(lines[len(lines)-1])
 	for _, f := range []string{sum, ptr} {
-		if !utf8.ValidString(f) {
-			t.Fatalf("reduced form %q of %q is not valid UTF-8", f, p.Src)
-		}
+		require.True(t, utf8.ValidString(f), "reduced form %q of %q is not valid UTF-8", f, p.Src)
 		line := strings.TrimSuffix(f, "\n")
 		if blankAfter {
-			if !strings.HasSuffix(line, "\n") {
-				t.Fatalf("reduced form %q of %q lost the blank line after it", f, p.Src)
-			}
+			require.True(t, strings.HasSuffix(line, "\n"), "reduced form %q of %q lost the blank line after it", f, p.Src)
 			line = strings.TrimSuffix(line, "\n")
 		}
-		if !strings.HasSuffix(f, "\n") || strings.Contains(line, "\n") {
-			t.Fatalf("reduced form %q of %q is not one line", f, p.Src)
-		}
-		if utf8.RuneCountInString(line) > SummaryMax {
-			t.Fatalf("reduced form %q of %q is over %d runes", f, p.Src, SummaryMax)
-		}
+		require.True(t, strings.HasSuffix(f, "\n") && !strings.Contains(line, "\n"), "reduced form %q of %q is not one line", f, p.Src)
+		require.True(t, utf8.RuneCountInString(line) <= SummaryMax, "reduced form %q of %q is over %d runes", f, p.Src, SummaryMax)
 	}
 }
 
@@ -146,9 +118,8 @@ func TestPagesCoverTheFileExactly(t *testing.T) {
 }
 
 func TestEmptyFileHasNoPagesAndBlankFileHasOne(t *testing.T) {
-	if pages := Parse("global", nil); pages != nil {
-		t.Errorf("Parse(nil) = %v, want no pages", pages)
-	}
+	pages := Parse("global", nil)
+	require.True(t, pages == nil, "Parse(nil) = %v, want no pages", pages)
 	runParseCases(t, []parseCase{
 		{name: "one newline", src: "\n", want: []string{"text@1+1 "}},
 		{name: "spaces and tabs", src: "  \n\t\n \r\n", want: []string{"text@1+3 "}},
@@ -184,14 +155,10 @@ func TestHeadingsFollowCommonMark(t *testing.T) {
 	for _, tt := range tests {
 		p := Parse("project", []byte(tt.line+"\n"))[0]
 		if tt.level == 0 {
-			if p.Kind == Heading {
-				t.Errorf("%q parsed as a heading", tt.line)
-			}
+			require.True(t, p.Kind != Heading, "%q parsed as a heading", tt.line)
 			continue
 		}
-		if p.Kind != Heading || p.Level != tt.level || p.Text != tt.text {
-			t.Errorf("%q = %v level %d %q, want heading level %d %q", tt.line, p.Kind, p.Level, p.Text, tt.level, tt.text)
-		}
+		require.True(t, p.Kind == Heading && p.Level == tt.level && p.Text == tt.text, "%q = %v level %d %q, want heading level %d %q", tt.line, p.Kind, p.Level, p.Text, tt.level, tt.text)
 	}
 }
 
@@ -347,12 +314,8 @@ func TestBlankLinesBelongToThePageBefore(t *testing.T) {
 	for _, p := range pages {
 		got = append(got, p.Src)
 	}
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("Src = %q, want %q", got, want)
-	}
-	if pages[0].Line != 1 || pages[0].Lines != 5 || pages[1].Line != 6 || pages[1].Lines != 2 {
-		t.Errorf("lines = %d+%d, %d+%d", pages[0].Line, pages[0].Lines, pages[1].Line, pages[1].Lines)
-	}
+	require.Equal(t, want, got, "Src")
+	require.True(t, pages[0].Line == 1 && pages[0].Lines == 5 && pages[1].Line == 6 && pages[1].Lines == 2, "lines = %d+%d, %d+%d", pages[0].Line, pages[0].Lines, pages[1].Line, pages[1].Lines)
 }
 
 func TestSectionIsTheNearestSubheading(t *testing.T) {
@@ -362,9 +325,7 @@ func TestSectionIsTheNearestSubheading(t *testing.T) {
 		got = append(got, p.Text+"="+p.Section)
 	}
 	want := []string{"before=", "Title=", "under title=", "Build=Build", "b=Build", "Deep=Deep", "d=Deep", "Style=Style", "s=Style", "Other=", "o="}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("sections = %q\nwant %q", got, want)
-	}
+	require.Equal(t, want, got, "sections")
 }
 
 func TestPointerNeedsARelativeMarkdownLink(t *testing.T) {
@@ -394,9 +355,7 @@ func TestPointerNeedsARelativeMarkdownLink(t *testing.T) {
 		if tt.link != "" {
 			wantKind = Pointer
 		}
-		if p.Kind != wantKind || p.Link != tt.link {
-			t.Errorf("%q = %v %q, want %v %q", tt.line, p.Kind, p.Link, wantKind, tt.link)
-		}
+		require.True(t, p.Kind == wantKind && p.Link == tt.link, "%q = %v %q, want %v %q", tt.line, p.Kind, p.Link, wantKind, tt.link)
 	}
 }
 
@@ -408,9 +367,7 @@ func TestRepeatedFactsGetNumberedIDs(t *testing.T) {
 		got = append(got, p.ID)
 	}
 	want := []string{base, pages[1].ID, base + "-2", base + "-3", pages[4].ID}
-	if !reflect.DeepEqual(got, want) || len(base) != len("P-")+10 {
-		t.Errorf("ids = %q, want %q", got, want)
-	}
+	require.True(t, reflect.DeepEqual(got, want) && len(base) == len("P-")+10, "ids = %q, want %q", got, want)
 }
 
 func TestIDsDependOnScopeKindAndTextOnly(t *testing.T) {
@@ -428,18 +385,14 @@ func TestIDsDependOnScopeKindAndTextOnly(t *testing.T) {
 		{"other text", "project", "- Use npm\n", false},
 	}
 	for _, tt := range tests {
-		if got := id(tt.scope, tt.src); (got == want) != tt.same {
-			t.Errorf("%s: id %q, reference %q, want same=%v", tt.name, got, want, tt.same)
-		}
+		require.Equal(t, tt.same, id(tt.scope, tt.src) == want, "%s: id", tt.name)
 	}
 }
 
 func TestHashIsSHA1OfKindAndText(t *testing.T) {
 	sum := sha1.Sum([]byte("heading\x00Build"))
 	for _, scope := range []string{"global", "project"} {
-		if got := Parse(scope, []byte("## Build\n"))[0].Hash; got != hex.EncodeToString(sum[:]) {
-			t.Errorf("%s: Hash = %q", scope, got)
-		}
+		require.Equal(t, hex.EncodeToString(sum[:]), Parse(scope, []byte("## Build\n"))[0].Hash, "%s: Hash", scope)
 	}
 }
 
@@ -448,33 +401,21 @@ func TestCRLFStaysInSrcButNotInText(t *testing.T) {
 	pages := Parse("project", []byte(src))
 	checkPages(t, src, pages)
 	want := []string{"heading@1+2 Memory", "fact@3+2 Use pnpm not npm", "text@5+3 code", "text@8+1 [x](a.md)"}
-	if got := pageList(pages); !reflect.DeepEqual(got, want) {
-		t.Fatalf("pages = %q, want %q", got, want)
-	}
-	if pages[0].Src != "# Memory\r\n\r\n" {
-		t.Errorf("heading Src = %q", pages[0].Src)
-	}
-	if got := pages[1].Form(Summary, "MEMORY.md"); got != "- Use pnpm not npm\n" {
-		t.Errorf("Summary = %q", got)
-	}
-	if got := pages[0].Form(Summary, "MEMORY.md"); got != "# Memory\n\n" {
-		t.Errorf("heading Summary = %q", got)
-	}
+	require.Equal(t, want, pageList(pages), "pages")
+	require.Equal(t, "# Memory\r\n\r\n", pages[0].Src, "heading Src")
+	require.Equal(t, "- Use pnpm not npm\n", pages[1].Form(Summary, "MEMORY.md"), "Summary")
+	require.Equal(t, "# Memory\n\n", pages[0].Form(Summary, "MEMORY.md"), "heading Summary")
 }
 
 func TestInvalidUTF8IsReplacedInText(t *testing.T) {
 	pages := Parse("project", []byte("- caf\xe9 \xff\xfe ok\n# \xc3\n"))
-	if pages[0].Text != "caf\uFFFD \uFFFD ok" || pages[1].Text != "\uFFFD" {
-		t.Errorf("Text = %q, %q", pages[0].Text, pages[1].Text)
-	}
+	require.True(t, pages[0].Text == "caf\uFFFD \uFFFD ok" && pages[1].Text == "\uFFFD", "Text = %q, %q", pages[0].Text, pages[1].Text)
 }
 
 func TestMinIsFullOnlyForHeadings(t *testing.T) {
 	for kind, want := range map[Kind]Fidelity{Heading: Full, Fact: PointerForm, Pointer: PointerForm, Text: PointerForm} {
 		p := Page{Kind: kind}
-		if got := p.Min(); got != want {
-			t.Errorf("%v.Min() = %v, want %v", kind, got, want)
-		}
+		require.Equal(t, want, p.Min(), "%v.Min()", kind)
 	}
 }
 
@@ -492,9 +433,7 @@ func TestFullFormIsTheSourceEndingInANewline(t *testing.T) {
 		"- a\n  ":   "- a\n  \n",
 		"\n\n# T\n": "\n\n# T\n",
 	} {
-		if got := firstPageForm(src, Full); got != want {
-			t.Errorf("Full of %q = %q, want %q", src, got, want)
-		}
+		require.Equal(t, want, firstPageForm(src, Full), "Full of %q", src)
 	}
 }
 
@@ -509,9 +448,7 @@ func TestShortOneLinePageIsItsOwnSummary(t *testing.T) {
 		"<!-- one-line comment -->",
 		"- " + max,
 	} {
-		if got := firstPageForm(line+"\n", Summary); got != line+"\n" {
-			t.Errorf("Summary of %q = %q", line, got)
-		}
+		require.Equal(t, line+"\n", firstPageForm(line+"\n", Summary), "Summary of %q", line)
 	}
 }
 
@@ -531,9 +468,7 @@ func TestSummaryOfLongerPages(t *testing.T) {
 		{"stub lines skip leading blanks", "\n\n```\nsome code that is long enough\n```\n", "[code block, 3 lines at MEMORY.md:3]\n"},
 	}
 	for _, tt := range tests {
-		if got := firstPageForm(tt.src, Summary); got != tt.want {
-			t.Errorf("%s: Summary = %q, want %q", tt.name, got, tt.want)
-		}
+		require.Equal(t, tt.want, firstPageForm(tt.src, Summary), "%s: Summary", tt.name)
 	}
 }
 
@@ -557,17 +492,13 @@ func TestSummaryCutsAtAWordBoundary(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := mdCut(tt.in, tt.max)
-		if got != tt.want || utf8.RuneCountInString(got) > tt.max || !utf8.ValidString(got) {
-			t.Errorf("%s: mdCut(%q, %d) = %q, want %q", tt.name, tt.in, tt.max, got, tt.want)
-		}
+		require.True(t, got == tt.want && utf8.RuneCountInString(got) <= tt.max && utf8.ValidString(got), "%s: mdCut(%q, %d) = %q, want %q", tt.name, tt.in, tt.max, got, tt.want)
 	}
 	// Through a page: the fact's words fill the summary, "…" included, to
 	// SummaryMax runes or one less when the cut falls on a space.
 	fact := "- " + strings.Repeat("ab ", 35) + "\n  " + strings.Repeat("cd ", 20) + "\n"
 	want := "- " + strings.Repeat("ab ", 35) + "cd cd cd cd…\n"
-	if got := firstPageForm(fact, Summary); got != want {
-		t.Errorf("Summary = %q, want %q", got, want)
-	}
+	require.Equal(t, want, firstPageForm(fact, Summary), "Summary")
 }
 
 func TestPointerFormOfEachKind(t *testing.T) {
@@ -583,14 +514,10 @@ func TestPointerFormOfEachKind(t *testing.T) {
 		{"long title: the summary is no longer", "- [" + strings.Repeat("t", 130) + "](a.md) x\n", "- [" + strings.Repeat("t", 116) + "…\n"},
 	}
 	for _, tt := range tests {
-		if got := firstPageForm(tt.src, PointerForm); got != tt.want {
-			t.Errorf("%s: PointerForm = %q, want %q", tt.name, got, tt.want)
-		}
+		require.Equal(t, tt.want, firstPageForm(tt.src, PointerForm), "%s: PointerForm", tt.name)
 	}
 	p := Parse("project", []byte("# T\n- Squash merge every pull request unless it carries a database migration that other branches depend on\n"))[1]
-	if got := p.Form(PointerForm, ".pi/memory/MEMORY.md"); got != "- Squash merge every pull request unless … (.pi/memory/MEMORY.md:2)\n" {
-		t.Errorf("stub names the file and line: %q", got)
-	}
+	require.Equal(t, "- Squash merge every pull request unless … (.pi/memory/MEMORY.md:2)\n", p.Form(PointerForm, ".pi/memory/MEMORY.md"), "stub names the file and line")
 }
 
 func TestReducedFormsKeepOneBlankLine(t *testing.T) {
@@ -600,13 +527,9 @@ func TestReducedFormsKeepOneBlankLine(t *testing.T) {
 		{"Some paragraph …\n\n", "Some paragraph …\n\n"},
 		{"- Use pnpm\n\n", "- Use pnpm\n\n"},
 	} {
-		if got := [2]string{pages[i].Form(Summary, "MEMORY.md"), pages[i].Form(PointerForm, "MEMORY.md")}; got != want {
-			t.Errorf("page %d: Summary, PointerForm = %q, want %q", i, got, want)
-		}
+		require.Equal(t, want, [2]string{pages[i].Form(Summary, "MEMORY.md"), pages[i].Form(PointerForm, "MEMORY.md")}, "page %d: Summary, PointerForm", i)
 	}
-	if got := firstPageForm("\n \n", Summary); got != "\n" {
-		t.Errorf("a page of blanks summarizes as one blank line, got %q", got)
-	}
+	require.Equal(t, "\n", firstPageForm("\n \n", Summary), "a page of blanks summarizes as one blank line")
 }
 
 func TestFormsNeverGrowAsFidelityDrops(t *testing.T) {

@@ -402,7 +402,7 @@ func recallStem(w string) string {
 		stem, cut = w[:len(w)-2], true
 	}
 	if cut && len(stem) >= 2 && hasVowelByte(stem) {
-		if k := len(stem); k >= 4 && stem[k-1] == stem[k-2] && !isVowelByte(stem[k-1]) &&
+		if k := len(stem); k >= 4 && stem[k-1] == stem[k-2] && stem[k-1] < utf8.RuneSelf && !isVowelByte(stem[k-1]) &&
 			stem[k-1] != 'l' && stem[k-1] != 's' && stem[k-1] != 'z' {
 			stem = stem[:k-1] // runn → run, but install, pass, buzz stay
 		}

@@ -4,6 +4,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/similarity"
 )
 
 // FuzzParseQuery hunts for panics in the query parser, which reads whatever a
@@ -19,37 +23,61 @@ func FuzzParseQuery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in string) {
 		q, err := ParseQuery(in)
 		again, err2 := ParseQuery(in)
-		if (err == nil) != (err2 == nil) || !reflect.DeepEqual(q, again) {
-			t.Fatalf("parsing %q twice gave %#v, %v and %#v, %v", in, q, err, again, err2)
-		}
+		require.True(t, (err == nil) == (err2 == nil) && reflect.DeepEqual(q, again), "parsing %q twice gave %#v, %v and %#v, %v", in, q, err, again, err2)
 		if err != nil {
-			if err.Error() == "" {
-				t.Fatalf("%q: empty error message", in)
-			}
+			require.True(t, err.Error() != "", "%q: empty error message", in)
 			return
 		}
-		if n := len(q.Words) + len(q.Phrases); n < 1 || n > maxQueryTerms {
-			t.Fatalf("%q parsed to %d terms: %#v", in, n, q)
-		}
-		if q.Raw != in {
-			t.Fatalf("Raw = %q, want %q", q.Raw, in)
-		}
-		switch q.Scope {
-		case "", "global", "project", "local":
-		default:
-			t.Fatalf("%q: scope %q", in, q.Scope)
-		}
+		n := len(q.Words) + len(q.Phrases)
+		require.True(t, n >= 1 && n <= maxQueryTerms, "%q parsed to %d terms: %#v", in, n, q)
+		require.Equal(t, in, q.Raw, "Raw")
+		require.True(t, q.Scope == "" || q.Scope == "global" || q.Scope == "project" || q.Scope == "local", "%q: scope %q", in, q.Scope)
 		for _, w := range append(append([]string(nil), q.Words...), q.Phrases...) {
-			if w == "" || strings.TrimSpace(w) != w {
-				t.Fatalf("%q: term %q is empty or padded", in, w)
-			}
+			require.True(t, w != "" && strings.TrimSpace(w) == w, "%q: term %q is empty or padded", in, w)
 		}
 		for _, w := range q.Words {
-			if strings.Contains(w, " ") {
-				t.Fatalf("%q: word %q holds a space", in, w)
-			}
+			require.NotContains(t, w, " ", "%q: a word holds a space", in)
 		}
 		// Whatever parses can be searched.
 		Recall(q, []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{{Kind: Fact, Line: 1, Text: in}}}}, 3)
 	})
+}
+
+// FuzzRecallWords: the word scanner recall matches pages and queries with,
+// on any text. Each word is the stem of one of Normalize's words: not empty,
+// no longer than that word, still valid UTF-8, and changed only in its ASCII
+// ending, so other scripts pass through whole.
+func FuzzRecallWords(f *testing.F) {
+	for _, seed := range []string{
+		"", "Run `make test` before pushing; the tests need docker.",
+		"Caching: the cache is cached by caching layers (sccache)",
+		"libraries classes tests statuses this gas used running installed", "Éviter les caches 日本語のテスト",
+		"- [ ] TODO: migrate the CI to GitHub Actions (see .github/workflows/ci.yml)", "\xff\xfe bad utf8 words",
+		"a\u3fffing", // the last two bytes of U+3FFF are equal: once "undoubled" into invalid UTF-8
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		fields := strings.Fields(similarity.Normalize(text))
+		words := recallWords(text)
+		require.Equal(t, len(fields), len(words), "recallWords(%q) = %q", text, words)
+		for i, w := range words {
+			field := fields[i]
+			require.True(t, w != "" && len(w) <= len(field), "recallStem(%q) = %q", field, w)
+			require.True(t, utf8.ValidString(w), "recallStem(%q) = %q is not UTF-8", field, w)
+			if last := lastNonASCII(field); last >= 0 {
+				require.True(t, strings.HasPrefix(w, field[:last+1]), "recallStem(%q) = %q changed more than an ASCII ending", field, w)
+			}
+		}
+	})
+}
+
+// lastNonASCII is the index of the last byte of s that is not ASCII, or -1.
+func lastNonASCII(s string) int {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] >= utf8.RuneSelf {
+			return i
+		}
+	}
+	return -1
 }

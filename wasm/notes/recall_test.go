@@ -2,10 +2,11 @@ package notes
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // hitKeys names hits as "scope file:line", the way a person reads them.
@@ -20,17 +21,13 @@ func hitKeys(hits []Hit) []string {
 func mustQuery(t *testing.T, q string) Query {
 	t.Helper()
 	parsed, err := ParseQuery(q)
-	if err != nil {
-		t.Fatalf("ParseQuery(%q): %v", q, err)
-	}
+	require.NoError(t, err, "ParseQuery(%q)", q)
 	return parsed
 }
 
 func sameKeys(t *testing.T, what string, got, want []string) {
 	t.Helper()
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("%s:\n got %q\nwant %q", what, got, want)
-	}
+	require.Equal(t, want, got, "%s", what)
 }
 
 func TestParseQueryReadsWordsPhrasesAndScope(t *testing.T) {
@@ -53,13 +50,9 @@ func TestParseQueryReadsWordsPhrasesAndScope(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
 			got, err := ParseQuery(tt.in)
-			if err != nil {
-				t.Fatalf("error: %v", err)
-			}
+			require.NoError(t, err)
 			tt.want.Raw = tt.in
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got %#v\nwant %#v", got, tt.want)
-			}
+			require.Equal(t, tt.want, got)
 		})
 	}
 }
@@ -85,12 +78,8 @@ func TestParseQueryRefusesMalformedQueriesSayingHowToWriteThem(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			q, err := ParseQuery(tt.in)
-			if err == nil {
-				t.Fatalf("ParseQuery(%q) = %#v, want an error", tt.in, q)
-			}
-			if err.Error() != tt.want {
-				t.Errorf("error:\n got %s\nwant %s", err, tt.want)
-			}
+			require.Error(t, err, "ParseQuery(%q) = %#v, want an error", tt.in, q)
+			require.Equal(t, tt.want, err.Error(), "error")
 		})
 	}
 }
@@ -110,12 +99,9 @@ func manyTerms(n int) string {
 
 func TestParseQueryAcceptsExactly32Terms(t *testing.T) {
 	q := mustQuery(t, manyTerms(32))
-	if n := len(q.Words) + len(q.Phrases); n != 32 {
-		t.Errorf("terms = %d, want 32", n)
-	}
-	if _, err := ParseQuery(strings.Repeat("a", 1000)); err != nil {
-		t.Errorf("a 1,000-byte query: %v", err)
-	}
+	require.Equal(t, 32, len(q.Words)+len(q.Phrases), "terms")
+	_, err := ParseQuery(strings.Repeat("a", 1000))
+	require.NoError(t, err, "a 1,000-byte query")
 }
 
 func TestRecallRanksAPreciseFactAboveALongParagraph(t *testing.T) {
@@ -129,9 +115,7 @@ func TestRecallRanksAPreciseFactAboveALongParagraph(t *testing.T) {
 	}}}
 	hits := Recall(mustQuery(t, "testing"), docs, 5)
 	sameKeys(t, "hits", hitKeys(hits), []string{"project MEMORY.md:3", "project MEMORY.md:9"})
-	if hits[0].Score <= hits[1].Score {
-		t.Errorf("scores %v, want the fact strictly first", []float64{hits[0].Score, hits[1].Score})
-	}
+	require.True(t, hits[0].Score > hits[1].Score, "scores %v, want the fact strictly first", []float64{hits[0].Score, hits[1].Score})
 }
 
 func TestRecallRanksRareWordsAboveCommonOnes(t *testing.T) {
@@ -191,13 +175,9 @@ func TestRecallScopeFilterKeepsOnlyThatScopeWithUnchangedScores(t *testing.T) {
 	sameKeys(t, "all scopes, shortest first", hitKeys(all), []string{"global MEMORY.md:1", "project MEMORY.md:1", "local MEMORY.local.md:1"})
 	for _, scope := range []string{"global", "project", "local"} {
 		hits := Recall(mustQuery(t, "ripgrep scope:"+scope), docs, 10)
-		if len(hits) != 1 || hits[0].Scope != scope {
-			t.Fatalf("scope:%s = %q, want one %s hit", scope, hitKeys(hits), scope)
-		}
+		require.True(t, len(hits) == 1 && hits[0].Scope == scope, "scope:%s = %q, want one %s hit", scope, hitKeys(hits), scope)
 		for _, h := range all {
-			if h.Scope == scope && h.Score != hits[0].Score {
-				t.Errorf("scope:%s changed the score from %v to %v", scope, h.Score, hits[0].Score)
-			}
+			require.True(t, h.Scope != scope || h.Score == hits[0].Score, "scope:%s changed the score from %v to %v", scope, h.Score, hits[0].Score)
 		}
 	}
 }
@@ -218,9 +198,7 @@ func TestRecallMatchesInflectedForms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 1, tt.text, "")}}}
-		if hits := Recall(mustQuery(t, tt.query), docs, 5); len(hits) != 1 {
-			t.Errorf("%q does not find %q", tt.query, tt.text)
-		}
+		require.Equal(t, 1, len(Recall(mustQuery(t, tt.query), docs, 5)), "%q does not find %q", tt.query, tt.text)
 	}
 }
 
@@ -234,11 +212,12 @@ func TestRecallStemLeavesWordsThatOnlyLookInflected(t *testing.T) {
 		{"status", "status"}, {"this", "this"}, {"gas", "gas"}, {"ci", "ci"},
 		{"string", "string"}, {"need", "need"}, {"needs", "need"}, {"red", "red"}, {"tree", "tree"},
 		{"cafés", "café"}, {"日本語", "日本語"},
+		// Found by FuzzRecallWords: U+3FFF ends in two equal bytes, which the
+		// undoubling of "runn" cut into invalid UTF-8.
+		{"a\u3fffing", "a\u3fff"}, {"a\u3fffed", "a\u3fff"},
 	}
 	for _, tt := range tests {
-		if got := recallStem(tt.in); got != tt.want {
-			t.Errorf("recallStem(%q) = %q, want %q", tt.in, got, tt.want)
-		}
+		require.Equal(t, tt.want, recallStem(tt.in), "recallStem(%q)", tt.in)
 	}
 }
 
@@ -269,24 +248,19 @@ func TestRecallReturnsAtMostLimitHits(t *testing.T) {
 		want  int
 	}{{1, 1}, {3, 3}, {6, 6}, {10, 6}, {0, 0}, {-1, 6}}
 	for _, tt := range tests {
-		if got := len(Recall(q, docs, tt.limit)); got != tt.want {
-			t.Errorf("limit %d: %d hits, want %d", tt.limit, got, tt.want)
-		}
+		require.Equal(t, tt.want, len(Recall(q, docs, tt.limit)), "limit %d", tt.limit)
 	}
 	sameKeys(t, "limit 2", hitKeys(Recall(q, docs, 2)), []string{"project MEMORY.md:1", "project MEMORY.md:2"})
 }
 
 func TestRecallFindsNothingWithoutAMatchOrPages(t *testing.T) {
 	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 1, "Use tabs", ""), page(Text, 2, "", "")}}}
-	if hits := Recall(mustQuery(t, "spaces"), docs, 5); hits != nil {
-		t.Errorf("hits = %q, want none", hitKeys(hits))
-	}
-	if hits := Recall(mustQuery(t, "tabs"), nil, 5); hits != nil {
-		t.Errorf("hits over no docs = %q, want none", hitKeys(hits))
-	}
-	if hits := Recall(Query{Words: []string{"—"}}, docs, 5); hits != nil {
-		t.Errorf("a hand-built query without words found %q", hitKeys(hits))
-	}
+	hits := Recall(mustQuery(t, "spaces"), docs, 5)
+	require.True(t, hits == nil, "hits = %q, want none", hitKeys(hits))
+	hits = Recall(mustQuery(t, "tabs"), nil, 5)
+	require.True(t, hits == nil, "hits over no docs = %q, want none", hitKeys(hits))
+	hits = Recall(Query{Words: []string{"—"}}, docs, 5)
+	require.True(t, hits == nil, "a hand-built query without words found %q", hitKeys(hits))
 }
 
 func TestRecallSearchesAHandBuiltQueryAsItsParsedForm(t *testing.T) {
@@ -323,9 +297,7 @@ func TestRecallDoesNotChangeItsInput(t *testing.T) {
 	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 2, "Tests need docker", ""), page(Fact, 1, "tests", "")}}}
 	q := mustQuery(t, "tests")
 	Recall(q, docs, 5)
-	if docs[0].Pages[0].Text != "Tests need docker" || docs[0].Pages[0].Line != 2 || q.Words[0] != "tests" {
-		t.Errorf("Recall changed its input: %#v %#v", docs, q)
-	}
+	require.True(t, docs[0].Pages[0].Text == "Tests need docker" && docs[0].Pages[0].Line == 2 && q.Words[0] == "tests", "Recall changed its input: %#v %#v", docs, q)
 }
 
 func ExampleParseQuery() {

@@ -2,10 +2,11 @@ package notes
 
 import (
 	"math/rand"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // fitScope parses src the way the lifecycle does and wraps it as a Scope.
@@ -59,9 +60,7 @@ func fitBreaks(scopes []Scope, texts []string, maxBytes int) bool {
 // whole rendered as written, and the same answer every time.
 func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r Residency) {
 	t.Helper()
-	if len(r.Forms) != len(scopes) || len(r.Texts) != len(scopes) {
-		t.Fatalf("%d forms and %d texts for %d scopes", len(r.Forms), len(r.Texts), len(scopes))
-	}
+	require.True(t, len(r.Forms) == len(scopes) && len(r.Texts) == len(scopes), "%d forms and %d texts for %d scopes", len(r.Forms), len(r.Texts), len(scopes))
 	total := 0
 	rank := make([]int, len(scopes)) // position of each scope in order
 	for k, si := range order {
@@ -74,63 +73,36 @@ func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r R
 	for si := range scopes {
 		s := &scopes[si]
 		forms, text := r.Forms[si], r.Texts[si]
-		if len(forms) != len(s.Pages) {
-			t.Fatalf("scope %s: %d forms for %d pages", s.Name, len(forms), len(s.Pages))
-		}
-		if newlines(text) > s.MaxLines || len(text) > s.MaxBytes {
-			t.Fatalf("scope %s: %d lines and %d bytes over caps %d and %d:\n%s", s.Name, newlines(text), len(text), s.MaxLines, s.MaxBytes, text)
-		}
+		require.Equal(t, len(s.Pages), len(forms), "scope %s", s.Name)
+		require.True(t, newlines(text) <= s.MaxLines && len(text) <= s.MaxBytes, "scope %s: %d lines and %d bytes over caps %d and %d:\n%s", s.Name, newlines(text), len(text), s.MaxLines, s.MaxBytes, text)
 		total += len(text)
 		resident := 0
 		for pi, f := range forms {
 			p := &s.Pages[pi]
-			switch {
-			case f == Dropped:
+			if f == Dropped {
 				continue
-			case f < p.Min() || f > Full:
-				t.Fatalf("scope %s page %d (%s) at %s, below its minimum %s", s.Name, pi, p.Kind, f, p.Min())
-			case pi > 0 && forms[pi-1] == Dropped:
-				t.Fatalf("scope %s: page %d resident after dropped page %d; a file loses its last pages first", s.Name, pi, pi-1)
 			}
+			require.True(t, f >= p.Min() && f <= Full, "scope %s page %d (%s) at %s, below its minimum %s", s.Name, pi, p.Kind, f, p.Min())
+			require.True(t, pi == 0 || forms[pi-1] != Dropped, "scope %s: page %d resident after dropped page %d; a file loses its last pages first", s.Name, pi, pi-1)
 			resident++
 		}
 		want, dropped := fitRender(s, forms)
-		switch {
-		case text == want:
-		case resident == 0 && text == "":
-			// Nothing left and the marker alone would break a cap.
-		default:
-			t.Fatalf("scope %s: text\n%q\nwant\n%q", s.Name, text, want)
-		}
-		if dropped == 0 && text != endLine(srcOf(s.Pages)) && fitAllFull(forms) {
-			t.Fatalf("scope %s fits whole but is not rendered as written:\n%q", s.Name, text)
-		}
+		// With nothing left, the text may be empty: the marker alone would break a cap.
+		require.True(t, text == want || resident == 0 && text == "", "scope %s: text\n%q\nwant\n%q", s.Name, text, want)
+		require.True(t, dropped != 0 || text == endLine(srcOf(s.Pages)) || !fitAllFull(forms), "scope %s fits whole but is not rendered as written:\n%q", s.Name, text)
 
 		fs := faults[s.Name]
-		if len(fs) != dropped {
-			t.Fatalf("scope %s: %d faults for %d dropped pages", s.Name, len(fs), dropped)
-		}
+		require.Equal(t, dropped, len(fs), "scope %s", s.Name)
 		for k, f := range fs {
 			// Faults come last page first, the scope's own caps before tokens.
 			pi := len(s.Pages) - 1 - k
 			p := &s.Pages[pi]
-			if f.Page != p.ID || f.Line != p.Line || f.Bytes != len(p.Form(p.Min(), s.File)) {
-				t.Fatalf("scope %s fault %d = %+v, want page %s line %d bytes %d", s.Name, k, f, p.ID, p.Line, len(p.Form(p.Min(), s.File)))
-			}
-			switch f.Reason {
-			case "scope_lines", "scope_bytes":
-				if k > 0 && fs[k-1].Reason == "tokens" {
-					t.Fatalf("scope %s: a %s fault after a tokens fault", s.Name, f.Reason)
-				}
-			case "tokens":
-			default:
-				t.Fatalf("scope %s: fault reason %q", s.Name, f.Reason)
-			}
+			require.True(t, f.Page == p.ID && f.Line == p.Line && f.Bytes == len(p.Form(p.Min(), s.File)), "scope %s fault %d = %+v, want page %s line %d bytes %d", s.Name, k, f, p.ID, p.Line, len(p.Form(p.Min(), s.File)))
+			require.True(t, f.Reason == "scope_lines" || f.Reason == "scope_bytes" || f.Reason == "tokens", "scope %s: fault reason %q", s.Name, f.Reason)
+			require.True(t, f.Reason == "tokens" || k == 0 || fs[k-1].Reason != "tokens", "scope %s: a %s fault after a tokens fault", s.Name, f.Reason)
 		}
 	}
-	if total > maxBytes && maxBytes >= 0 {
-		t.Fatalf("texts total %d bytes over maxBytes %d", total, maxBytes)
-	}
+	require.True(t, total <= maxBytes || maxBytes < 0, "texts total %d bytes over maxBytes %d", total, maxBytes)
 	// The token budget takes from the lowest priority first: a scope that
 	// lost a page to it sits above scopes that show nothing, not even a
 	// marker.
@@ -140,9 +112,7 @@ func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r R
 				continue
 			}
 			for sj := range scopes {
-				if rank[sj] > rank[si] && r.Texts[sj] != "" {
-					t.Fatalf("scope %s lost page %s to tokens while lower-priority %s shows %q", scopes[si].Name, f.Page, scopes[sj].Name, r.Texts[sj])
-				}
+				require.True(t, rank[sj] <= rank[si] || r.Texts[sj] == "", "scope %s lost page %s to tokens while lower-priority %s shows %q", scopes[si].Name, f.Page, scopes[sj].Name, r.Texts[sj])
 			}
 		}
 	}
@@ -156,9 +126,7 @@ func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r R
 			}
 			min[si], _ = fitRender(&scopes[si], forms)
 		}
-		if !fitBreaks(scopes, min, maxBytes) {
-			t.Fatalf("faults %+v although every page fits at its minimum", r.Faults)
-		}
+		require.True(t, fitBreaks(scopes, min, maxBytes), "faults %+v although every page fits at its minimum", r.Faults)
 	}
 	// No upgrade was left out that still fits: sizes only grow with
 	// fidelity, so a page that could not take the next form when its turn
@@ -172,15 +140,11 @@ func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r R
 			forms := append([]Fidelity(nil), r.Forms[si]...)
 			forms[pi] = f + 1
 			texts[si], _ = fitRender(&scopes[si], forms)
-			if !fitBreaks(scopes, texts, maxBytes) {
-				t.Fatalf("scope %s page %d left at %s though %s fits", scopes[si].Name, pi, f, f+1)
-			}
+			require.True(t, fitBreaks(scopes, texts, maxBytes), "scope %s page %d left at %s though %s fits", scopes[si].Name, pi, f, f+1)
 			texts[si] = r.Texts[si]
 		}
 	}
-	if again := Fit(scopes, order, maxBytes); !reflect.DeepEqual(again, r) {
-		t.Fatalf("Fit is not deterministic:\n%+v\n%+v", r, again)
-	}
+	require.Equal(t, r, Fit(scopes, order, maxBytes), "Fit is not deterministic")
 }
 
 func srcOf(pages []Page) string {
@@ -216,12 +180,8 @@ func TestFitRendersAnIndexThatFitsExactlyAsWritten(t *testing.T) {
 			// Caps exactly at the file's size: fitting whole includes the edge.
 			scopes := []Scope{fitScope("project", "MEMORY.md", tt.src, newlines(full), len(full))}
 			r := Fit(scopes, []int{0}, len(full))
-			if r.Texts[0] != full {
-				t.Errorf("text\n%q\nwant\n%q", r.Texts[0], full)
-			}
-			if len(r.Faults) != 0 || !fitAllFull(r.Forms[0]) {
-				t.Errorf("forms %v faults %+v, want every page full", r.Forms[0], r.Faults)
-			}
+			require.Equal(t, full, r.Texts[0], "text")
+			require.True(t, len(r.Faults) == 0 && fitAllFull(r.Forms[0]), "forms %v faults %+v, want every page full", r.Forms[0], r.Faults)
 			checkResidency(t, scopes, []int{0}, len(full), r)
 		})
 	}
@@ -235,12 +195,9 @@ func TestFitRendersEachScopeThatFitsWholeAsWrittenBesideOthers(t *testing.T) {
 		fitScope("project", ".pi/memory/MEMORY.md", project, 200, 8192),
 	}
 	r := Fit(scopes, []int{1, 0}, 1<<20)
-	if r.Texts[0] != global || r.Texts[1] != project {
-		t.Errorf("texts %q", r.Texts)
-	}
-	if scopes := Fit(nil, nil, 100); len(scopes.Texts) != 0 || len(scopes.Faults) != 0 {
-		t.Errorf("Fit of nothing = %+v", scopes)
-	}
+	require.True(t, r.Texts[0] == global && r.Texts[1] == project, "texts %q", r.Texts)
+	none := Fit(nil, nil, 100)
+	require.True(t, len(none.Texts) == 0 && len(none.Faults) == 0, "Fit of nothing = %+v", none)
 }
 
 func TestFitFaultsNameTheCapThatForcedThem(t *testing.T) {
@@ -261,21 +218,15 @@ func TestFitFaultsNameTheCapThatForcedThem(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			scopes := []Scope{fitScope("project", "MEMORY.md", src, tt.maxLines, tt.maxBytes)}
 			r := Fit(scopes, []int{0}, tt.tokens)
-			if r.Texts[0] != want {
-				t.Errorf("text\n%q\nwant\n%q", r.Texts[0], want)
-			}
+			require.Equal(t, want, r.Texts[0], "text")
 			pages := scopes[0].Pages
 			wantFaults := []Fault{
 				{Scope: "project", Page: pages[4].ID, Line: 5, Reason: tt.reason, Bytes: 23},
 				{Scope: "project", Page: pages[3].ID, Line: 4, Reason: tt.reason, Bytes: 22},
 				{Scope: "project", Page: pages[2].ID, Line: 3, Reason: tt.reason, Bytes: 23},
 			}
-			if !reflect.DeepEqual(r.Faults, wantFaults) {
-				t.Errorf("faults\n got %+v\nwant %+v", r.Faults, wantFaults)
-			}
-			if wantForms := []Fidelity{Full, Full, Dropped, Dropped, Dropped}; !reflect.DeepEqual(r.Forms[0], wantForms) {
-				t.Errorf("forms %v, want %v", r.Forms[0], wantForms)
-			}
+			require.Equal(t, wantFaults, r.Faults, "faults")
+			require.Equal(t, []Fidelity{Full, Full, Dropped, Dropped, Dropped}, r.Forms[0], "forms")
 			checkResidency(t, scopes, []int{0}, tt.tokens, r)
 		})
 	}
@@ -299,9 +250,7 @@ func TestFitMarkerCountsTheEntriesLeftOut(t *testing.T) {
 			// counted inside it, and one page more would not fit.
 			scopes := []Scope{fitScope("project", file, head+b+c, 200, len(tt.want))}
 			r := Fit(scopes, []int{0}, 1<<20)
-			if r.Texts[0] != tt.want {
-				t.Errorf("text\n%q\nwant\n%q", r.Texts[0], tt.want)
-			}
+			require.Equal(t, tt.want, r.Texts[0], "text")
 			checkResidency(t, scopes, []int{0}, 1<<20, r)
 		})
 	}
@@ -312,9 +261,7 @@ func TestFitShrinksPagesToPointersBeforeDroppingAny(t *testing.T) {
 	scopes := []Scope{fitScope("project", "MEMORY.md", src, 200, 8192)}
 	want := "## Build\n- Run the unit tests with the … (MEMORY.md:2)\n"
 	r := Fit(scopes, []int{0}, len(want))
-	if r.Texts[0] != want || len(r.Faults) != 0 {
-		t.Errorf("text %q faults %+v, want %q and none", r.Texts[0], r.Faults, want)
-	}
+	require.True(t, r.Texts[0] == want && len(r.Faults) == 0, "text %q faults %+v, want %q and none", r.Texts[0], r.Faults, want)
 	checkResidency(t, scopes, []int{0}, len(want), r)
 }
 
@@ -342,34 +289,24 @@ func TestFitTakesTheTokenBudgetFromTheLowestPriorityScopeFirst(t *testing.T) {
 		checkResidency(t, scopes, order, maxBytes, r)
 		switch {
 		case maxBytes == all:
-			if len(r.Faults) != 0 || r.Texts[0] != global || r.Texts[1] != project || r.Texts[2] != local {
-				t.Fatalf("maxBytes %d fits everything: texts %q faults %+v", maxBytes, r.Texts, r.Faults)
-			}
+			require.True(t, len(r.Faults) == 0 && r.Texts[0] == global && r.Texts[1] == project && r.Texts[2] == local, "maxBytes %d fits everything: texts %q faults %+v", maxBytes, r.Texts, r.Faults)
 		case maxBytes >= len(project)+len(local):
 			// Room for both higher scopes whole: only global pays. (They
 			// may still be shown reduced: pages leave only until every
 			// minimum fits, then the rest is upgraded as far as it goes.)
 			for _, f := range r.Faults {
-				if f.Scope != "global" || f.Reason != "tokens" {
-					t.Fatalf("maxBytes %d: fault %+v outside the global scope", maxBytes, f)
-				}
+				require.True(t, f.Scope == "global" && f.Reason == "tokens", "maxBytes %d: fault %+v outside the global scope", maxBytes, f)
 			}
 		}
 	}
 	// Tight enough that local pays too: global shows nothing, project
 	// loses nothing.
 	r := Fit(scopes, order, len(project)+40)
-	if r.Texts[0] != "" {
-		t.Errorf("global = %q, want nothing before local loses a page", r.Texts[0])
-	}
+	require.Equal(t, "", r.Texts[0], "global")
 	for _, f := range r.Faults {
-		if f.Scope == "project" {
-			t.Errorf("project lost %+v while local kept pages", f)
-		}
+		require.True(t, f.Scope != "project", "project lost %+v while local kept pages", f)
 	}
-	if r.Faults[0].Scope != "global" || r.Faults[len(r.Faults)-1].Scope != "local" {
-		t.Errorf("faults %+v, want global's first and local's last", r.Faults)
-	}
+	require.True(t, r.Faults[0].Scope == "global" && r.Faults[len(r.Faults)-1].Scope == "local", "faults %+v, want global's first and local's last", r.Faults)
 }
 
 // Regression: an emptied low-priority scope kept its marker while the token
@@ -382,18 +319,12 @@ func TestFitDropsAnEmptiedScopesMarkerBeforeAHigherScopesPage(t *testing.T) {
 		maxBytes := len(project) + extra
 		r := Fit(scopes, order, maxBytes)
 		checkResidency(t, scopes, order, maxBytes, r)
-		if r.Texts[1] != project && extra == 0 {
-			t.Errorf("maxBytes %d: project %q, want it whole", maxBytes, r.Texts[1])
-		}
+		require.True(t, r.Texts[1] == project || extra != 0, "maxBytes %d: project %q, want it whole", maxBytes, r.Texts[1])
 		for _, f := range r.Faults {
-			if f.Scope == "project" {
-				t.Errorf("maxBytes %d: project lost %+v; texts %q", maxBytes, f, r.Texts)
-			}
+			require.True(t, f.Scope != "project", "maxBytes %d: project lost %+v; texts %q", maxBytes, f, r.Texts)
 		}
 	}
-	if r := Fit(scopes, order, len(project)); !reflect.DeepEqual(r.Texts, []string{"", project, ""}) {
-		t.Errorf("texts %q, want the project alone", r.Texts)
-	}
+	require.Equal(t, []string{"", project, ""}, Fit(scopes, order, len(project)).Texts, "texts")
 }
 
 // Regression: when the token budget emptied every scope, their markers were
@@ -408,15 +339,11 @@ func TestFitKeepsTheTotalWithinMaxBytesWhenOnlyMarkersRemain(t *testing.T) {
 		for _, txt := range r.Texts {
 			total += len(txt)
 		}
-		if total > maxBytes {
-			t.Errorf("maxBytes %d: texts total %d: %q", maxBytes, total, r.Texts)
-		}
+		require.True(t, total <= maxBytes, "maxBytes %d: texts total %d: %q", maxBytes, total, r.Texts)
 	}
 	// A marker that fits is kept for the highest-priority scope first.
 	r := Fit(scopes, order, 60)
-	if !strings.HasPrefix(r.Texts[1], "[") || r.Texts[0] != "" {
-		t.Errorf("texts %q: want project's marker before global's", r.Texts)
-	}
+	require.True(t, strings.HasPrefix(r.Texts[1], "[") && r.Texts[0] == "", "texts %q: want project's marker before global's", r.Texts)
 }
 
 func TestFitGivesTheSameAnswerForTheSameText(t *testing.T) {
@@ -426,9 +353,7 @@ func TestFitGivesTheSameAnswerForTheSameText(t *testing.T) {
 		// Pages parsed afresh from the same files: the lifecycle re-parses
 		// on every change, and an unchanged file must inject the same bytes.
 		again, _ := priorityScopes()
-		if second := Fit(again, order, maxBytes); !reflect.DeepEqual(first, second) {
-			t.Errorf("maxBytes %d:\n%+v\n%+v", maxBytes, first, second)
-		}
+		require.Equal(t, Fit(again, order, maxBytes), first, "maxBytes %d", maxBytes)
 	}
 }
 
@@ -440,13 +365,9 @@ func TestFitDoesNotChangeItsInput(t *testing.T) {
 	}
 	Fit(scopes, order, 200)
 	for i := range scopes {
-		if !reflect.DeepEqual(scopes[i].Pages, before[i]) {
-			t.Errorf("scope %d pages changed", i)
-		}
+		require.Equal(t, before[i], scopes[i].Pages, "scope %d pages changed", i)
 	}
-	if !reflect.DeepEqual(order, []int{1, 2, 0}) {
-		t.Errorf("order changed: %v", order)
-	}
+	require.Equal(t, []int{1, 2, 0}, order, "order changed")
 }
 
 // genMarkdown writes a plausible memory file: headings, facts with
@@ -526,9 +447,7 @@ func TestFitKeepsEveryCapForRandomMarkdown(t *testing.T) {
 		}
 		r := Fit(scopes, order, maxBytes)
 		checkResidency(t, scopes, order, maxBytes, r)
-		if t.Failed() {
-			t.Fatalf("case %d: order %v maxBytes %d", i, order, maxBytes)
-		}
+		require.True(t, !t.Failed(), "case %d: order %v maxBytes %d", i, order, maxBytes)
 	}
 }
 
@@ -547,9 +466,7 @@ func TestCutKeepsAFileThatFitsWhole(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, cut := Cut(tt.src, tt.maxLines, tt.maxBytes, "MEMORY.md")
-			if got != tt.want || cut {
-				t.Errorf("Cut = %q, %v; want %q, false", got, cut, tt.want)
-			}
+			require.True(t, got == tt.want && !cut, "Cut = %q, %v; want %q, false", got, cut, tt.want)
 		})
 	}
 }
@@ -579,12 +496,8 @@ func TestCutKeepsWholeLinesAndPutsTheMarkerInsideBothCaps(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, cut := Cut(tt.src, tt.maxLines, tt.maxBytes, "MEMORY.md")
-			if got != tt.want || !cut {
-				t.Errorf("Cut = %q, %v; want %q, true", got, cut, tt.want)
-			}
-			if newlines(got) > tt.maxLines || len(got) > tt.maxBytes {
-				t.Errorf("%d lines %d bytes over caps %d %d", newlines(got), len(got), tt.maxLines, tt.maxBytes)
-			}
+			require.True(t, got == tt.want && cut, "Cut = %q, %v; want %q, true", got, cut, tt.want)
+			require.True(t, newlines(got) <= tt.maxLines && len(got) <= tt.maxBytes, "%d lines %d bytes over caps %d %d", newlines(got), len(got), tt.maxLines, tt.maxBytes)
 		})
 	}
 }
@@ -601,37 +514,25 @@ func TestCutNeverBreaksItsCaps(t *testing.T) {
 		for maxLines := 0; maxLines <= 6; maxLines++ {
 			for maxBytes := 0; maxBytes <= 160; maxBytes += 1 + maxBytes/16 {
 				got, cut := Cut(src, maxLines, maxBytes, "MEMORY.md")
-				if newlines(got) > maxLines || len(got) > maxBytes {
-					t.Fatalf("Cut(%q, %d, %d) = %q breaks a cap", src, maxLines, maxBytes, got)
-				}
+				require.True(t, newlines(got) <= maxLines && len(got) <= maxBytes, "Cut(%q, %d, %d) = %q breaks a cap", src, maxLines, maxBytes, got)
 				if !cut {
-					if got != full || total > maxLines || len(full) > maxBytes {
-						t.Fatalf("Cut(%q, %d, %d) = %q, not cut", src, maxLines, maxBytes, got)
-					}
+					require.True(t, got == full && total <= maxLines && len(full) <= maxBytes, "Cut(%q, %d, %d) = %q, not cut", src, maxLines, maxBytes, got)
 					continue
 				}
-				if total <= maxLines && len(full) <= maxBytes {
-					t.Fatalf("Cut(%q, %d, %d) cut a file that fits", src, maxLines, maxBytes)
-				}
+				require.True(t, total > maxLines || len(full) > maxBytes, "Cut(%q, %d, %d) cut a file that fits", src, maxLines, maxBytes)
 				// What is kept is whole lines of the file, then the marker
 				// naming the rest, when it fits.
 				body := got
 				if k := strings.LastIndex(strings.TrimSuffix(got, "\n"), "\n"); strings.HasSuffix(got, " not shown: read MEMORY.md]\n") {
 					body = got[:k+1]
 				}
-				if !strings.HasPrefix(full, body) || (body != "" && !strings.HasSuffix(body, "\n")) {
-					t.Fatalf("Cut(%q, %d, %d) = %q is not whole lines of the file", src, maxLines, maxBytes, got)
-				}
+				require.True(t, strings.HasPrefix(full, body) && (body == "" || strings.HasSuffix(body, "\n")), "Cut(%q, %d, %d) = %q is not whole lines of the file", src, maxLines, maxBytes, got)
 				kept := newlines(body)
-				if body != got && got[len(body):] != cutMarker("MEMORY.md", total-kept) {
-					t.Fatalf("Cut(%q, %d, %d) = %q: marker should count %d lines", src, maxLines, maxBytes, got, total-kept)
-				}
+				require.True(t, body == got || got[len(body):] == cutMarker("MEMORY.md", total-kept), "Cut(%q, %d, %d) = %q: marker should count %d lines", src, maxLines, maxBytes, got, total-kept)
 				// It is the longest such prefix: one more line and its marker break a cap.
 				if body != got && kept+1 < total {
 					next := len(body) + strings.IndexByte(full[len(body):], '\n') + 1
-					if kept+2 <= maxLines && next+len(cutMarker("MEMORY.md", total-kept-1)) <= maxBytes {
-						t.Fatalf("Cut(%q, %d, %d) = %q stopped a line early", src, maxLines, maxBytes, got)
-					}
+					require.True(t, kept+2 > maxLines || next+len(cutMarker("MEMORY.md", total-kept-1)) > maxBytes, "Cut(%q, %d, %d) = %q stopped a line early", src, maxLines, maxBytes, got)
 				}
 			}
 		}

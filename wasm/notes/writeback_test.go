@@ -2,11 +2,12 @@ package notes
 
 import (
 	"math/rand"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // writebackMemory is a project MEMORY.md as a person keeps it.
@@ -45,18 +46,15 @@ func TestCheckCommitsAFactAsTheLastBulletOfItsSection(t *testing.T) {
 			Out:       []byte(strings.Replace(writebackMemory, "-Werror\n", "-Werror\n- Run make test before pushing\n", 1)),
 			Line:      6,
 		}
-		if !reflect.DeepEqual(o, want) {
-			t.Errorf("strict %v: Check\n got %+v\nwant %+v", r.Strict, o, want)
-		}
+		require.Equal(t, want, o, "strict %v: Check", r.Strict)
 	}
 }
 
 func TestCheckPutsAFactWithoutSectionUnderNotes(t *testing.T) {
 	for _, section := range []string{"", "   "} {
 		o := checkFact("Use pnpm", section, writebackMemory, strictRules())
-		if want := writebackMemory + "## Notes\n\n- Use pnpm\n"; !o.Commit || string(o.Out) != want || o.Line != 12 {
-			t.Errorf("section %q: %+v\nwant %q line 12", section, o, want)
-		}
+		want := writebackMemory + "## Notes\n\n- Use pnpm\n"
+		require.True(t, o.Commit && string(o.Out) == want && o.Line == 12, "section %q: %+v\nwant %q line 12", section, o, want)
 	}
 }
 
@@ -79,20 +77,14 @@ func TestCheckNeverWritesADuplicate(t *testing.T) {
 				continue // refused as multiline first; still never written
 			}
 			o := checkFact(tt.text, "Build", writebackMemory, r)
-			if o.Commit || o.Out != nil || o.Reason != "duplicate" || o.Duplicate != tt.want {
-				t.Errorf("%s (strict %v): %+v, want a duplicate of page %d", tt.name, r.Strict, o, tt.want)
-				continue
-			}
+			require.True(t, !o.Commit && o.Out == nil && o.Reason == "duplicate" && o.Duplicate == tt.want, "%s (strict %v): %+v, want a duplicate of page %d", tt.name, r.Strict, o, tt.want)
 			p := pages[tt.want]
-			if want := ".pi/memory/MEMORY.md:" + strconv.Itoa(p.Line) + " (" + p.ID + ")"; !strings.Contains(o.Detail, want) {
-				t.Errorf("%s: Detail %q does not name %s", tt.name, o.Detail, want)
-			}
+			require.Contains(t, o.Detail, ".pi/memory/MEMORY.md:"+strconv.Itoa(p.Line)+" ("+p.ID+")", "%s: Detail does not name the duplicate", tt.name)
 		}
 	}
 	// A heading with the same words is not a bullet saying it.
-	if o := checkFact("Build", "Style", writebackMemory, strictRules()); !o.Commit || o.Duplicate != -1 {
-		t.Errorf("a fact repeating a heading: %+v", o)
-	}
+	o := checkFact("Build", "Style", writebackMemory, strictRules())
+	require.True(t, o.Commit && o.Duplicate == -1, "a fact repeating a heading: %+v", o)
 }
 
 func TestCheckRejectsSecretsWhenStrictAndRedactsThemWhenNot(t *testing.T) {
@@ -106,20 +98,12 @@ func TestCheckRejectsSecretsWhenStrictAndRedactsThemWhenNot(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := checkFact(tt.text, "Build", writebackMemory, strictRules())
-			if o.Commit || o.Out != nil || o.Reason != "secret" || !strings.Contains(o.Detail, "("+tt.kinds+")") {
-				t.Errorf("strict: %+v, want a secret rejection naming %q", o, tt.kinds)
-			}
+			require.True(t, !o.Commit && o.Out == nil && o.Reason == "secret" && strings.Contains(o.Detail, "("+tt.kinds+")"), "strict: %+v, want a secret rejection naming %q", o, tt.kinds)
 			o = checkFact(tt.text, "Build", writebackMemory, laxRules())
-			if !o.Commit || o.Text != tt.redacted || o.Detail != "redacted "+tt.kinds {
-				t.Errorf("lax: %+v, want %q redacted", o, tt.redacted)
-			}
-			if !strings.Contains(string(o.Out), "- "+tt.redacted+"\n") {
-				t.Errorf("lax: the file does not hold the redacted fact:\n%s", o.Out)
-			}
+			require.True(t, o.Commit && o.Text == tt.redacted && o.Detail == "redacted "+tt.kinds, "lax: %+v, want %q redacted", o, tt.redacted)
+			require.Contains(t, string(o.Out), "- "+tt.redacted+"\n", "lax: the file does not hold the redacted fact:\n%s", o.Out)
 			for _, secret := range []string{"abc123def456ghi", "AKIAIOSFODNN7EXAMPLE", "hunter2hunter2"} {
-				if strings.Contains(string(o.Out), secret) {
-					t.Errorf("lax: %q reached the file", secret)
-				}
+				require.NotContains(t, string(o.Out), secret, "lax: a secret reached the file")
 			}
 		})
 	}
@@ -142,32 +126,23 @@ func TestCheckRejectsOrCutsAFactOver500Characters(t *testing.T) {
 			strict := checkFact(tt.text, "Build", writebackMemory, strictRules())
 			lax := checkFact(tt.text, "Build", writebackMemory, laxRules())
 			if !tt.long {
-				if !strict.Commit || strict.Text != tt.text || !lax.Commit || lax.Text != tt.text {
-					t.Errorf("a fact of %d characters was not kept as is: %+v / %+v", utf8.RuneCountInString(tt.text), strict, lax)
-				}
+				require.True(t, strict.Commit && strict.Text == tt.text && lax.Commit && lax.Text == tt.text, "a fact of %d characters was not kept as is: %+v / %+v", utf8.RuneCountInString(tt.text), strict, lax)
 				return
 			}
 			n := strconv.Itoa(utf8.RuneCountInString(tt.text))
-			if strict.Commit || strict.Reason != "too_long" || !strings.Contains(strict.Detail, "it is "+n+" characters, over 500") {
-				t.Errorf("strict: %+v, want too_long saying %s characters", strict, n)
-			}
-			if !lax.Commit || lax.Detail != "cut to 500 characters" {
-				t.Fatalf("lax: %+v, want a cut", lax)
-			}
+			require.True(t, !strict.Commit && strict.Reason == "too_long" && strings.Contains(strict.Detail, "it is "+n+" characters, over 500"), "strict: %+v, want too_long saying %s characters", strict, n)
+			require.True(t, lax.Commit && lax.Detail == "cut to 500 characters", "lax: %+v, want a cut", lax)
 			got := lax.Text
-			if c := utf8.RuneCountInString(got); c > MaxFactRunes || !utf8.ValidString(got) || !strings.HasSuffix(got, "…") {
-				t.Errorf("lax: cut to %d runes %q", c, got)
-			}
-			if head := strings.TrimSuffix(got, "…"); !strings.HasPrefix(tt.text, head) || strings.HasSuffix(head, " ") {
-				t.Errorf("lax: %q is not a trimmed prefix of the fact", got)
-			}
+			c := utf8.RuneCountInString(got)
+			require.True(t, c <= MaxFactRunes && utf8.ValidString(got) && strings.HasSuffix(got, "…"), "lax: cut to %d runes %q", c, got)
+			head := strings.TrimSuffix(got, "…")
+			require.True(t, strings.HasPrefix(tt.text, head) && !strings.HasSuffix(head, " "), "lax: %q is not a trimmed prefix of the fact", got)
 		})
 	}
 	// Text with spaces is cut after a whole word.
 	o := checkFact(words, "Build", writebackMemory, laxRules())
-	if head := strings.TrimSuffix(o.Text, "…"); words[len(head)] != ' ' {
-		t.Errorf("cut mid-word: %q", o.Text[len(o.Text)-20:])
-	}
+	head := strings.TrimSuffix(o.Text, "…")
+	require.Equal(t, byte(' '), words[len(head)], "cut mid-word: %q", o.Text[len(o.Text)-20:])
 }
 
 func TestCheckRejectsOrJoinsAFactOfSeveralLines(t *testing.T) {
@@ -182,30 +157,22 @@ func TestCheckRejectsOrJoinsAFactOfSeveralLines(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := checkFact(tt.text, "Build", writebackMemory, strictRules())
-			if o.Commit || o.Reason != "multiline" || o.Out != nil {
-				t.Errorf("strict: %+v, want a multiline rejection", o)
-			}
+			require.True(t, !o.Commit && o.Reason == "multiline" && o.Out == nil, "strict: %+v, want a multiline rejection", o)
 			o = checkFact(tt.text, "Build", writebackMemory, laxRules())
-			if !o.Commit || o.Text != tt.joined || o.Detail != "joined its lines" {
-				t.Errorf("lax: %+v, want %q joined", o, tt.joined)
-			}
-			if strings.Count(string(o.Out), "\n") != strings.Count(writebackMemory, "\n")+1 {
-				t.Errorf("lax: the file gained more than one line:\n%s", o.Out)
-			}
+			require.True(t, o.Commit && o.Text == tt.joined && o.Detail == "joined its lines", "lax: %+v, want %q joined", o, tt.joined)
+			require.Equal(t, strings.Count(writebackMemory, "\n")+1, strings.Count(string(o.Out), "\n"), "lax: the file gained more than one line:\n%s", o.Out)
 		})
 	}
 	// Newlines around the text are not lines of it.
-	if o := checkFact("\n  Pin the Node version \n\n", "Build", writebackMemory, strictRules()); !o.Commit || o.Text != "Pin the Node version" {
-		t.Errorf("surrounding newlines: %+v", o)
-	}
+	o := checkFact("\n  Pin the Node version \n\n", "Build", writebackMemory, strictRules())
+	require.True(t, o.Commit && o.Text == "Pin the Node version", "surrounding newlines: %+v", o)
 }
 
 func TestCheckListsEveryRepairItMade(t *testing.T) {
 	text := "Deploy with token=abc123def456ghi\n" + strings.Repeat("then wait ", 60)
 	o := checkFact(text, "Build", writebackMemory, laxRules())
-	if want := "joined its lines; redacted secret; cut to 500 characters"; !o.Commit || o.Detail != want {
-		t.Errorf("Detail %q, want %q (%+v)", o.Detail, want, o)
-	}
+	want := "joined its lines; redacted secret; cut to 500 characters"
+	require.True(t, o.Commit && o.Detail == want, "Detail %q, want %q (%+v)", o.Detail, want, o)
 }
 
 func TestCheckRejectsAnIndexOverItsCapsWhenStrictAndWarnsWhenNot(t *testing.T) {
@@ -230,17 +197,12 @@ func TestCheckRejectsAnIndexOverItsCapsWhenStrictAndWarnsWhenNot(t *testing.T) {
 			r.Strict = false
 			lax := checkFact(fact, "Build", writebackMemory, r)
 			if tt.over == "" {
-				if !strict.Commit || strict.Warning != "" || !lax.Commit || lax.Warning != "" {
-					t.Errorf("at the caps: %+v / %+v", strict, lax)
-				}
+				require.True(t, strict.Commit && strict.Warning == "" && lax.Commit && lax.Warning == "", "at the caps: %+v / %+v", strict, lax)
 				return
 			}
-			if want := ".pi/memory/MEMORY.md would be " + tt.over + ","; strict.Commit || strict.Reason != "index_cap" || strict.Out != nil || !strings.HasPrefix(strict.Detail, want) {
-				t.Errorf("strict: %+v, want index_cap starting %q", strict, want)
-			}
-			if !lax.Commit || string(lax.Out) != string(out) || lax.Warning != strict.Detail {
-				t.Errorf("lax: %+v, want the write with the same words as a warning", lax)
-			}
+			want := ".pi/memory/MEMORY.md would be " + tt.over + ","
+			require.True(t, !strict.Commit && strict.Reason == "index_cap" && strict.Out == nil && strings.HasPrefix(strict.Detail, want), "strict: %+v, want index_cap starting %q", strict, want)
+			require.True(t, lax.Commit && string(lax.Out) == string(out) && lax.Warning == strict.Detail, "lax: %+v, want the write with the same words as a warning", lax)
 		})
 	}
 }
@@ -257,9 +219,7 @@ func TestOverCapsNamesOnlyTheCapsPassed(t *testing.T) {
 		{250, 9000, "250 lines, over maxInjectLines 200, and 9000 bytes, over maxInjectBytes 8192"},
 	}
 	for _, tt := range tests {
-		if got := OverCaps(tt.lines, tt.bytes, 200, 8192); got != tt.want {
-			t.Errorf("OverCaps(%d, %d) = %q, want %q", tt.lines, tt.bytes, got, tt.want)
-		}
+		require.Equal(t, tt.want, OverCaps(tt.lines, tt.bytes, 200, 8192), "OverCaps(%d, %d)", tt.lines, tt.bytes)
 	}
 }
 
@@ -277,9 +237,7 @@ func TestCheckRefusesEmptyTextAndBadSections(t *testing.T) {
 	for _, tt := range tests {
 		for _, r := range []Rules{strictRules(), laxRules()} {
 			o := checkFact(tt.text, tt.section, writebackMemory, r)
-			if o.Commit || o.Reason != "invalid" || o.Detail == "" || o.Out != nil || o.Duplicate != -1 {
-				t.Errorf("%s (strict %v): %+v, want invalid", tt.name, r.Strict, o)
-			}
+			require.True(t, !o.Commit && o.Reason == "invalid" && o.Detail != "" && o.Out == nil && o.Duplicate == -1, "%s (strict %v): %+v, want invalid", tt.name, r.Strict, o)
 		}
 	}
 }
@@ -328,9 +286,7 @@ func TestInsertAppendsAtTheEndOfItsSection(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, line := Insert([]byte(tt.src), tt.section, "make test")
-			if string(out) != tt.want || line != tt.line {
-				t.Errorf("Insert(%q, %q)\n got %q line %d\nwant %q line %d", tt.src, tt.section, out, line, tt.want, tt.line)
-			}
+			require.True(t, string(out) == tt.want && line == tt.line, "Insert(%q, %q)\n got %q line %d\nwant %q line %d", tt.src, tt.section, out, line, tt.want, tt.line)
 			checkInsert(t, tt.src, tt.section, "make test", out, line)
 		})
 	}
@@ -353,9 +309,7 @@ func TestInsertCreatesAMissingSectionAtTheEnd(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, line := Insert([]byte(tt.src), "Notes", "make test")
-			if string(out) != tt.want || line != tt.line {
-				t.Errorf("Insert(%q)\n got %q line %d\nwant %q line %d", tt.src, out, line, tt.want, tt.line)
-			}
+			require.True(t, string(out) == tt.want && line == tt.line, "Insert(%q)\n got %q line %d\nwant %q line %d", tt.src, out, line, tt.want, tt.line)
 			checkInsert(t, tt.src, "Notes", "make test", out, line)
 		})
 	}
@@ -368,16 +322,13 @@ func TestInsertIgnoresASectionHeadingInsideFencedCode(t *testing.T) {
 	src := "## Build\n```md\n## Notes\n- example\n```\n"
 	out, line := Insert([]byte(src), "Notes", "make test")
 	want := src + "\n## Notes\n\n- make test\n"
-	if string(out) != want || line != 9 {
-		t.Errorf("Insert\n got %q line %d\nwant %q line 9", out, line, want)
-	}
+	require.True(t, string(out) == want && line == 9, "Insert\n got %q line %d\nwant %q line 9", out, line, want)
 	checkInsert(t, src, "Notes", "make test", out, line)
 	// A real section after the fence is found.
 	src = "```\n## Notes\n```\n\n## Notes\n- a\n"
 	out, line = Insert([]byte(src), "Notes", "make test")
-	if want := src + "- make test\n"; string(out) != want || line != 7 {
-		t.Errorf("Insert\n got %q line %d\nwant %q line 7", out, line, want)
-	}
+	want = src + "- make test\n"
+	require.True(t, string(out) == want && line == 7, "Insert\n got %q line %d\nwant %q line 7", out, line, want)
 }
 
 // Insert reads fences as the parser does: only a closing fence of the same
@@ -400,10 +351,7 @@ func TestInsertReadsFencesAsTheParserDoes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		out, line := Insert([]byte(tt.src), "Notes", "make test")
-		if string(out) != tt.want || line != tt.line {
-			t.Errorf("%s:\n got %q line %d\nwant %q line %d", tt.name, out, line, tt.want, tt.line)
-			continue
-		}
+		require.True(t, string(out) == tt.want && line == tt.line, "%s:\n got %q line %d\nwant %q line %d", tt.name, out, line, tt.want, tt.line)
 		checkInsert(t, tt.src, "Notes", "make test", out, line)
 	}
 }
@@ -417,9 +365,7 @@ func TestCheckRefusesABulletThatWouldNotReadAsAFact(t *testing.T) {
 	} {
 		for _, r := range []Rules{strictRules(), laxRules()} {
 			o := checkFact("Run make test", "Other", src, r)
-			if o.Commit || o.Reason != "invalid" || !strings.Contains(o.Detail, "open code fence or HTML comment") {
-				t.Errorf("%q (strict %v): %+v, want invalid", src, r.Strict, o)
-			}
+			require.True(t, !o.Commit && o.Reason == "invalid" && strings.Contains(o.Detail, "open code fence or HTML comment"), "%q (strict %v): %+v, want invalid", src, r.Strict, o)
 		}
 	}
 }
@@ -430,23 +376,17 @@ func TestInsertFindsASectionWhoseNameEndsInAHash(t *testing.T) {
 	src := []byte("## C#\n- Use nullable reference types\n")
 	out, line := Insert(src, "C#", "Prefer records for DTOs")
 	want := "## C#\n- Use nullable reference types\n- Prefer records for DTOs\n"
-	if string(out) != want || line != 3 {
-		t.Errorf("Insert\n got %q line %d\nwant %q line 3", out, line, want)
-	}
+	require.True(t, string(out) == want && line == 3, "Insert\n got %q line %d\nwant %q line 3", out, line, want)
 	// Inserting twice into a new section makes one section, not two.
 	out, _ = Insert(nil, "F#", "a")
 	out, _ = Insert(out, "F#", "b")
-	if want := "## F#\n\n- a\n- b\n"; string(out) != want {
-		t.Errorf("two inserts into a new section: %q, want %q", out, want)
-	}
+	require.Equal(t, "## F#\n\n- a\n- b\n", string(out), "two inserts into a new section")
 }
 
 func TestInsertKeepsCRLFLinesAsTheyAre(t *testing.T) {
 	src := "## Build\r\n- make\r\n\r\n## Style\r\n- tabs\r\n"
 	out, line := Insert([]byte(src), "Build", "make test")
-	if line != 3 || !strings.HasPrefix(string(out), "## Build\r\n- make\r\n- make test") || !strings.HasSuffix(string(out), "\n\r\n## Style\r\n- tabs\r\n") {
-		t.Errorf("Insert = %q line %d", out, line)
-	}
+	require.True(t, line == 3 && strings.HasPrefix(string(out), "## Build\r\n- make\r\n- make test") && strings.HasSuffix(string(out), "\n\r\n## Style\r\n- tabs\r\n"), "Insert = %q line %d", out, line)
 	checkInsert(t, src, "Build", "make test", out, line)
 }
 
@@ -463,17 +403,14 @@ func checkInsert(t *testing.T, src, section, text string, out []byte, line int) 
 		nl = "\r\n"
 	}
 	lines := strings.SplitAfter(string(out), "\n")
-	if line < 1 || line > len(lines) || lines[line-1] != "- "+text+nl {
-		t.Fatalf("line %d of %q is not the bullet", line, out)
-	}
+	require.True(t, line >= 1 && line <= len(lines) && lines[line-1] == "- "+text+nl, "line %d of %q is not the bullet", line, out)
 	rest := strings.Join(lines[:line-1], "") + strings.Join(lines[line:], "")
 	switch {
 	case rest == src:
 	case strings.HasSuffix(rest, "## "+section+nl+nl) && strings.HasPrefix(rest, src) && line == strings.Count(string(out), "\n"):
 		// A new section at the end: at most two newlines before its heading.
-		if gap := strings.TrimSuffix(rest[len(src):], "## "+section+nl+nl); gap != "" && gap != nl && gap != nl+nl {
-			t.Fatalf("new section after %q in %q", gap, out)
-		}
+		gap := strings.TrimSuffix(rest[len(src):], "## "+section+nl+nl)
+		require.True(t, gap == "" || gap == nl || gap == nl+nl, "new section after %q in %q", gap, out)
 	default:
 		// At most two newlines added: one ending an unterminated last
 		// line, one as a blank line under an empty section's heading.
@@ -488,21 +425,15 @@ func checkInsert(t *testing.T, src, section, text string, out []byte, line int) 
 			}
 			added++
 		}
-		if j != len(src) || added > 2*len(nl) {
-			t.Fatalf("Insert(%q) changed other bytes: %q", src, out)
-		}
+		require.True(t, j == len(src) && added <= 2*len(nl), "Insert(%q) changed other bytes: %q", src, out)
 	}
 	pages := Parse("project", out)
 	var under *Page
 	for i := range pages {
 		p := &pages[i]
 		if p.Line == line {
-			if p.Kind != Fact || p.Text != text {
-				t.Fatalf("the bullet at line %d parses as %s %q in %q", line, p.Kind, p.Text, out)
-			}
-			if under == nil || under.Level != 2 || !strings.EqualFold(under.Text, section) {
-				t.Fatalf("the bullet at line %d is under %+v, want ## %s, in %q", line, under, section, out)
-			}
+			require.True(t, p.Kind == Fact && p.Text == text, "the bullet at line %d parses as %s %q in %q", line, p.Kind, p.Text, out)
+			require.True(t, under != nil && under.Level == 2 && strings.EqualFold(under.Text, section), "the bullet at line %d is under %+v, want ## %s, in %q", line, under, section, out)
 			return
 		}
 		if p.Kind == Heading && p.Level <= 2 {

@@ -31,9 +31,51 @@ func ExampleCompare() {
 	// Never squash merge pull requests: conflict (1.00) "Never" contradicts "Always squash merge PRs"
 }
 
+// The four pairs of Compare's doc comment.
+func ExampleCompare_verdicts() {
+	for _, p := range [][2]string{
+		{"Use Postgres for the primary DB", "Use PostgreSQL for the primary database"},
+		{"Use PostgreSQL for the primary database", "Use MySQL for the primary database"},
+		{"Always squash merge PRs", "Never squash merge PRs"},
+		{"Use tabs in Go files", "Use tabs in Makefiles"},
+	} {
+		a, b := similarity.Prepare(p[0]), similarity.Prepare(p[1])
+		r := similarity.Compare(&a, &b)
+		fmt.Printf("%s %.2f %q\n", r.Verdict, r.Score, r.Reason)
+	}
+	// Output:
+	// duplicate 1.00 "near-duplicate (score 1.00)"
+	// conflict 1.00 "PostgreSQL vs MySQL for primary database"
+	// conflict 1.00 "\"Never\" contradicts \"Always squash merge PRs\""
+	// unrelated 0.40 "below the duplicate threshold"
+}
+
 func ExampleNormalize() {
+	fmt.Println(similarity.Normalize("  Use   PostgreSQL, always! "))
+	fmt.Println(similarity.Normalize("Don't use C++"))
+	fmt.Println(similarity.Normalize("snake_case or kebab-case?"))
 	fmt.Println(similarity.Normalize("  Don't use C++,  ever! "))
-	// Output: dont use cpp ever
+	// Output:
+	// use postgresql always
+	// dont use cpp
+	// snake case or kebab case
+	// dont use cpp ever
+}
+
+func ExampleVerdict_String() {
+	fmt.Println(similarity.Conflict.String())
+	// Output: conflict
+}
+
+func ExampleVerdict_UnmarshalText() {
+	for _, name := range []string{"duplicate", "dup"} {
+		var v similarity.Verdict
+		err := v.UnmarshalText([]byte(name))
+		fmt.Println(v == similarity.Duplicate, err)
+	}
+	// Output:
+	// true <nil>
+	// false unknown verdict "dup" (want unrelated, duplicate or conflict)
 }
 
 func ExampleEvaluate() {

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 const fixture = "../../testdata/similarity/pairs.jsonl"
@@ -14,25 +16,17 @@ const fixture = "../../testdata/similarity/pairs.jsonl"
 func loadPairs(t testing.TB) []Pair {
 	t.Helper()
 	f, err := os.Open(filepath.FromSlash(fixture))
-	if err != nil {
-		t.Fatalf("open the labelled pairs: %v", err)
-	}
+	require.NoError(t, err, "open the labelled pairs")
 	defer f.Close()
 	var pairs []Pair
 	sc := bufio.NewScanner(f)
 	for line := 1; sc.Scan(); line++ {
 		var p Pair
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			t.Fatalf("%s:%d: %v", fixture, line, err)
-		}
-		if p.A == "" || p.B == "" || p.Note == "" {
-			t.Fatalf("%s:%d: a, b and note are required", fixture, line)
-		}
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &p), "%s:%d", fixture, line)
+		require.True(t, p.A != "" && p.B != "" && p.Note != "", "%s:%d: a, b and note are required", fixture, line)
 		pairs = append(pairs, p)
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatalf("read %s: %v", fixture, err)
-	}
+	require.NoError(t, sc.Err(), "read %s", fixture)
 	return pairs
 }
 
@@ -50,9 +44,7 @@ func split(pairs []Pair, name string) []Pair {
 // on the tuning lines and on the held-out lines alike.
 func TestFixtureDuplicatePrecisionAtLeast90(t *testing.T) {
 	all := loadPairs(t)
-	if len(all) < 150 {
-		t.Fatalf("fixture has %d pairs, want at least 150", len(all))
-	}
+	require.True(t, len(all) >= 150, "fixture has %d pairs, want at least 150", len(all))
 	for _, name := range []string{"tune", "test"} {
 		pairs := split(all, name)
 		r := Evaluate(pairs)
@@ -61,8 +53,6 @@ func TestFixtureDuplicatePrecisionAtLeast90(t *testing.T) {
 			p := pairs[m.Pair]
 			t.Logf("  want %-9s got %-9s %.2f  %q | %q  (%s)", m.Want, m.Got.Verdict, m.Got.Score, p.A, p.B, m.Got.Reason)
 		}
-		if r.Duplicate.Precision < 0.9 {
-			t.Errorf("%s split: duplicate precision %.2f < 0.90", name, r.Duplicate.Precision)
-		}
+		require.True(t, r.Duplicate.Precision >= 0.9, "%s split: duplicate precision %.2f < 0.90", name, r.Duplicate.Precision)
 	}
 }

@@ -1,6 +1,10 @@
 package similarity
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
 
 // FuzzCompare: any two texts give a verdict without panicking, a score in
 // [0,1], the same verdict in either order, and a text with a word is always a
@@ -24,17 +28,12 @@ func FuzzCompare(f *testing.F) {
 	f.Fuzz(func(t *testing.T, a, b string) {
 		x, y := Prepare(a), Prepare(b)
 		r := Compare(&x, &y)
-		if r.Score < 0 || r.Score > 1 || r.Score != r.Score {
-			t.Fatalf("Compare(%q, %q) score %v outside [0,1]", a, b, r.Score)
-		}
-		if back := Compare(&y, &x); back.Verdict != r.Verdict {
-			t.Fatalf("Compare(%q, %q) = %v but reversed = %v", a, b, r.Verdict, back.Verdict)
-		}
+		require.True(t, r.Score >= 0 && r.Score <= 1 && r.Score == r.Score, "Compare(%q, %q) score %v outside [0,1]", a, b, r.Score)
+		require.Equal(t, r.Verdict, Compare(&y, &x).Verdict, "Compare(%q, %q)", a, b)
 		if x.norm != "" {
 			z := Prepare(a)
-			if self := Compare(&x, &z); self.Verdict != Duplicate || self.Score != 1 {
-				t.Fatalf("Compare(%q, itself) = %v %.2f", a, self.Verdict, self.Score)
-			}
+			self := Compare(&x, &z)
+			require.True(t, self.Verdict == Duplicate && self.Score == 1, "Compare(%q, itself) = %v %.2f", a, self.Verdict, self.Score)
 		}
 	})
 }
@@ -49,9 +48,7 @@ func TestVerdictDoesNotDependOnOrder(t *testing.T) {
 	for i := range fs {
 		for j := i + 1; j < len(fs); j++ {
 			r, back := Compare(&fs[i], &fs[j]), Compare(&fs[j], &fs[i])
-			if r.Verdict != back.Verdict || r.Score != back.Score {
-				t.Fatalf("Compare(%q, %q) = %v %.2f, reversed %v %.2f", fs[i].text, fs[j].text, r.Verdict, r.Score, back.Verdict, back.Score)
-			}
+			require.True(t, r.Verdict == back.Verdict && r.Score == back.Score, "Compare(%q, %q) = %v %.2f, reversed %v %.2f", fs[i].text, fs[j].text, r.Verdict, r.Score, back.Verdict, back.Score)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package similarity
 import (
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func compare(a, b string) Result {
@@ -18,9 +20,7 @@ func expectVerdict(t *testing.T, want Verdict, cases []pairCase) {
 	t.Helper()
 	for _, c := range cases {
 		for _, p := range [][2]string{{c.a, c.b}, {c.b, c.a}} {
-			if r := compare(p[0], p[1]); r.Verdict != want {
-				t.Errorf("Compare(%q, %q) = %v %.2f (%s), want %v", p[0], p[1], r.Verdict, r.Score, r.Reason, want)
-			}
+			require.Equal(t, want, compare(p[0], p[1]).Verdict, "Compare(%q, %q)", p[0], p[1])
 		}
 	}
 }
@@ -33,9 +33,7 @@ func TestNormalisedExactMatchIsDuplicateWithScoreOne(t *testing.T) {
 		{"ÉCOLE", "école"},
 	} {
 		r := compare(c.a, c.b)
-		if r.Verdict != Duplicate || r.Score != 1 {
-			t.Errorf("Compare(%q, %q) = %v %.2f, want duplicate 1", c.a, c.b, r.Verdict, r.Score)
-		}
+		require.True(t, r.Verdict == Duplicate && r.Score == 1, "Compare(%q, %q) = %v %.2f, want duplicate 1", c.a, c.b, r.Verdict, r.Score)
 	}
 }
 
@@ -172,31 +170,24 @@ func TestConflictReasonNamesTheChoices(t *testing.T) {
 		{"Do not use an ORM", "Use ORMs", `"Do not" contradicts "Use ORMs"`},
 	}
 	for _, tt := range tests {
-		if r := compare(tt.a, tt.b); r.Verdict != Conflict || r.Reason != tt.want {
-			t.Errorf("Compare(%q, %q) = %v %q, want conflict %q", tt.a, tt.b, r.Verdict, r.Reason, tt.want)
-		}
+		r := compare(tt.a, tt.b)
+		require.True(t, r.Verdict == Conflict && r.Reason == tt.want, "Compare(%q, %q) = %v %q, want conflict %q", tt.a, tt.b, r.Verdict, r.Reason, tt.want)
 	}
 }
 
 func TestTextsWithoutWordsAreUnrelated(t *testing.T) {
 	for _, c := range []pairCase{{"", ""}, {"!!!", "???"}, {"", "Use tabs"}} {
-		if r := compare(c.a, c.b); r.Verdict != Unrelated || r.Score != 0 {
-			t.Errorf("Compare(%q, %q) = %v %.2f, want unrelated 0", c.a, c.b, r.Verdict, r.Score)
-		}
+		r := compare(c.a, c.b)
+		require.True(t, r.Verdict == Unrelated && r.Score == 0, "Compare(%q, %q) = %v %.2f, want unrelated 0", c.a, c.b, r.Verdict, r.Score)
 	}
-	if r := Compare(nil, nil); r.Verdict != Unrelated {
-		t.Errorf("Compare(nil, nil) = %v, want unrelated", r.Verdict)
-	}
+	require.Equal(t, Unrelated, Compare(nil, nil).Verdict, "Compare(nil, nil)")
 }
 
 func TestLongTextsStillMatchThemselves(t *testing.T) {
 	long := strings.Repeat("Use PostgreSQL for the primary database and ", 300)
-	if r := compare(long, long+" "); r.Verdict != Duplicate || r.Score != 1 {
-		t.Errorf("long text vs itself = %v %.2f", r.Verdict, r.Score)
-	}
-	if r := compare(long, long+"but MySQL for tests"); r.Verdict != Duplicate {
-		t.Errorf("long texts differing after the read limit = %v, want duplicate", r.Verdict)
-	}
+	r := compare(long, long+" ")
+	require.True(t, r.Verdict == Duplicate && r.Score == 1, "long text vs itself = %v %.2f", r.Verdict, r.Score)
+	require.Equal(t, Duplicate, compare(long, long+"but MySQL for tests").Verdict, "long texts differing after the read limit")
 }
 
 func TestNormalize(t *testing.T) {
@@ -211,9 +202,7 @@ func TestNormalize(t *testing.T) {
 		{"", ""},
 	}
 	for _, tt := range tests {
-		if got := Normalize(tt.in); got != tt.want {
-			t.Errorf("Normalize(%q) = %q, want %q", tt.in, got, tt.want)
-		}
+		require.Equal(t, tt.want, Normalize(tt.in), "Normalize(%q)", tt.in)
 	}
 }
 
@@ -229,15 +218,11 @@ func TestStemJoinsInflections(t *testing.T) {
 	}
 	for _, g := range groups {
 		for _, w := range g[1:] {
-			if stem(w) != stem(g[0]) {
-				t.Errorf("stem(%q) = %q, stem(%q) = %q; want equal", w, stem(w), g[0], stem(g[0]))
-			}
+			require.Equal(t, stem(g[0]), stem(w), "stem(%q) against stem(%q)", w, g[0])
 		}
 	}
 	for _, w := range []string{"status", "redis", "process", "string", "use", "go"} {
-		if !strings.HasPrefix(w, stem(w)) || len(stem(w)) < 2 {
-			t.Errorf("stem(%q) = %q", w, stem(w))
-		}
+		require.True(t, strings.HasPrefix(w, stem(w)) && len(stem(w)) >= 2, "stem(%q) = %q", w, stem(w))
 	}
 }
 
@@ -245,15 +230,12 @@ func TestVerdictNamesRoundTrip(t *testing.T) {
 	for _, v := range []Verdict{Unrelated, Duplicate, Conflict} {
 		b, _ := v.MarshalText()
 		var back Verdict
-		if err := back.UnmarshalText(b); err != nil || back != v {
-			t.Errorf("%v round-trips to %v (%v)", v, back, err)
-		}
+		err := back.UnmarshalText(b)
+		require.True(t, err == nil && back == v, "%v round-trips to %v (%v)", v, back, err)
 	}
 	var v Verdict
 	err := v.UnmarshalText([]byte("dup"))
-	if err == nil || !strings.Contains(err.Error(), `"dup"`) {
-		t.Errorf("UnmarshalText(dup) error = %v, want one naming the bad value", err)
-	}
+	require.True(t, err != nil && strings.Contains(err.Error(), `"dup"`), "UnmarshalText(dup) error = %v, want one naming the bad value", err)
 }
 
 func TestEvaluateCountsPrecisionAndRecall(t *testing.T) {
@@ -270,13 +252,7 @@ func TestEvaluateCountsPrecisionAndRecall(t *testing.T) {
 		Duplicate: Metrics{TP: 1, Precision: 1, Recall: 1, F1: 1},
 		Conflict:  Metrics{TP: 1, FP: 1, FN: 1, Precision: 0.5, Recall: 0.5, F1: 0.5},
 	}
-	if r.Pairs != want.Pairs || r.Duplicate != want.Duplicate || r.Conflict != want.Conflict {
-		t.Fatalf("Evaluate = %+v\nwant %+v", r, want)
-	}
-	if len(r.Misses) != 2 || r.Misses[0].Pair != 3 || r.Misses[1].Pair != 4 {
-		t.Errorf("misses = %+v, want pairs 3 and 4", r.Misses)
-	}
-	if got := r.String(); got != "5 pairs  duplicate P 1.00 R 1.00 F1 1.00  conflict P 0.50 R 0.50 F1 0.50" {
-		t.Errorf("String = %q", got)
-	}
+	require.True(t, r.Pairs == want.Pairs && r.Duplicate == want.Duplicate && r.Conflict == want.Conflict, "Evaluate = %+v\nwant %+v", r, want)
+	require.True(t, len(r.Misses) == 2 && r.Misses[0].Pair == 3 && r.Misses[1].Pair == 4, "misses = %+v, want pairs 3 and 4", r.Misses)
+	require.Equal(t, "5 pairs  duplicate P 1.00 R 1.00 F1 1.00  conflict P 0.50 R 0.50 F1 0.50", r.String(), "String")
 }

@@ -14,8 +14,8 @@ import (
 
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
-	"github.com/pi-memory/pi-memory/host/internal/require"
 	"github.com/pi-memory/pi-memory/host/internal/testmod"
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // These tests run the built pimem binary, as a person would.

@@ -7,12 +7,15 @@ package testmod
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Module is one build of the core.
@@ -27,8 +30,10 @@ var Cores = []Module{
 	{Name: "go", Rel: "build/out/core-go.wasm"},
 }
 
-// Path returns the module's absolute path, or skips the test, saying how to
-// build it, when the file is missing.
+// Path returns the module's absolute path. A missing module, or one older than
+// a source it is built from, fails the test: skipped, the host tests would pass
+// without having run, and on a stale module they would test code that is no
+// longer the core's.
 func (m Module) Path(t testing.TB) string {
 	t.Helper()
 	root, err := RepoRoot()
@@ -36,10 +41,58 @@ func (m Module) Path(t testing.TB) string {
 		t.Fatal(err)
 	}
 	p := filepath.Join(root, m.Rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("core module %s (%s build) is missing: run `make wasm` in %s first", m.Rel, m.Name, root)
+	if err := Current(root, p); err != nil {
+		t.Fatalf("%s build of the core: %v", m.Name, err)
 	}
 	return p
+}
+
+// Current says what is wrong with the module at path: missing, or older than
+// the newest of the sources make rebuilds it from (the non-test .go files under
+// wasm/, go.mod, go.sum). Both errors end with what to do.
+func Current(root, path string) error {
+	info, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s is missing: run `make wasm` in %s", path, root)
+	}
+	newest, when, err := newestSource(root)
+	if err != nil {
+		return err
+	}
+	if info.ModTime().Before(when) {
+		return fmt.Errorf("%s is older than %s (changed %s): run `make wasm` in %s",
+			path, newest, when.Format(time.DateTime), root)
+	}
+	return nil
+}
+
+// newestSource finds the most recently modified source of the core (a walk
+// over about a hundred files: no need to cache it).
+func newestSource(root string) (newest string, when time.Time, err error) {
+	consider := func(path string, info fs.FileInfo) {
+		if info.ModTime().After(when) {
+			newest, when = path, info.ModTime()
+		}
+	}
+	err = filepath.WalkDir(filepath.Join(root, "wasm"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			consider(path, info)
+		}
+		return err
+	})
+	for _, name := range []string{"go.mod", "go.sum"} {
+		info, statErr := os.Stat(filepath.Join(root, name))
+		if statErr != nil {
+			err = errors.Join(err, statErr)
+			continue
+		}
+		consider(filepath.Join(root, name), info)
+	}
+	return newest, when, err
 }
 
 // RepoRoot is the folder holding go.mod, found from the working directory.

@@ -1,5 +1,11 @@
-// Package require holds the few assertions the host's tests need, so they read
-// as plain Go without a test framework. Each helper stops the test on failure.
+// Package require holds the assertions every Go test in this repository uses
+// (the core's in wasm/ and the hosts' in host/), so tests read as plain Go
+// without a test framework. Each helper stops the test on failure, reports the
+// caller's line, and takes an optional message: a format and its arguments, or
+// values to print.
+//
+// Test support only: it imports testing and reflect, and nothing the core
+// module links may import it (TestTheCoreModuleLinksNoTestSupport checks).
 package require
 
 import (
@@ -19,6 +25,14 @@ func NoError(t testing.TB, err error, msg ...any) {
 	}
 }
 
+// Error fails when err is nil.
+func Error(t testing.TB, err error, msg ...any) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("expected an error, got none%s", context(msg))
+	}
+}
+
 // ErrorIs fails unless errors.Is(err, target).
 func ErrorIs(t testing.TB, err, target error, msg ...any) {
 	t.Helper()
@@ -27,7 +41,8 @@ func ErrorIs(t testing.TB, err, target error, msg ...any) {
 	}
 }
 
-// Equal fails unless want and got are deeply equal ([]byte compared as bytes).
+// Equal fails unless want and got are deeply equal ([]byte compared as bytes,
+// so nil and empty are equal).
 func Equal(t testing.TB, want, got any, msg ...any) {
 	t.Helper()
 	if wb, ok := want.([]byte); ok {
@@ -48,6 +63,14 @@ func True(t testing.TB, cond bool, msg ...any) {
 	}
 }
 
+// False fails when cond is true.
+func False(t testing.TB, cond bool, msg ...any) {
+	t.Helper()
+	if cond {
+		t.Fatalf("expected false%s", context(msg))
+	}
+}
+
 // Contains fails unless s contains sub.
 func Contains(t testing.TB, s, sub string, msg ...any) {
 	t.Helper()
@@ -56,6 +79,16 @@ func Contains(t testing.TB, s, sub string, msg ...any) {
 	}
 }
 
+// NotContains fails when s contains sub.
+func NotContains(t testing.TB, s, sub string, msg ...any) {
+	t.Helper()
+	if strings.Contains(s, sub) {
+		t.Fatalf("expected %q not to contain %q%s", s, sub, context(msg))
+	}
+}
+
+// context renders the optional message: a format and its arguments when the
+// first value is a string, else the values as fmt.Sprint prints them.
 func context(msg []any) string {
 	if len(msg) == 0 {
 		return ""
