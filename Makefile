@@ -50,6 +50,7 @@ fuzz:
 	go test -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./wasm/decision
 	go test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./wasm/cmdline
 	go test -run '^$$' -fuzz '^FuzzString$$' -fuzztime $(FUZZTIME) ./wasm/redact
+	go test -run '^$$' -fuzz '^FuzzEmbeddedSecret$$' -fuzztime $(FUZZTIME) ./wasm/redact
 	go test -run '^$$' -fuzz '^FuzzCompare$$' -fuzztime $(FUZZTIME) ./wasm/similarity
 	go test -run '^$$' -fuzz '^FuzzParseEnvelope$$' -fuzztime $(FUZZTIME) ./host
 	for f in FuzzParse FuzzParseQuery FuzzDecodeJournal FuzzDecodePageTable FuzzDecodeTraces; do \
