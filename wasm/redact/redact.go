@@ -1,92 +1,291 @@
-// Package redact removes secrets from text before it is written anywhere
-// (no secret reaches disk or network). It owns the patterns and
-// nothing else; callers decide what to redact, and always redact
-// conversation-derived text before a write.
+// Package redact finds and removes secrets in text (no secret reaches
+// disk or network). It owns the secret patterns and nothing else:
+// callers decide what to redact, and always redact conversation-derived text
+// before a write and before it leaves through a prompt, a command's output or
+// a derived file. It never reads or writes anything itself.
+//
+// What counts as a secret is pinned by the shared corpus in
+// testdata/secrets/ (secrets.jsonl must be found, benign.jsonl must not).
 package redact
 
 import (
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 )
 
-type pattern struct {
-	kind string
-	re   *regexp.Regexp
-	// group is the submatch to replace (0 = the whole match), so a
-	// "password=" label stays readable while its value goes.
-	group int
+// Finding is one secret in a text: its kind (the name in "[REDACTED:kind]")
+// and its bytes, s[Start:End]. Labels, URL schemes, users and hosts are not
+// part of it.
+type Finding struct {
+	Kind       string
+	Start, End int
 }
 
-// The patterns are compiled on first use: compiling eleven regular
-// expressions is measurable at module start under TinyGo, and most turns
-// write nothing.
-var (
-	patterns     []pattern
-	patternsOnce sync.Once
-)
+// Find returns the secrets in s, in order, without rewriting anything, so a
+// caller can name the line and kind of a secret without printing it (its
+// line is 1 + strings.Count(s[:f.Start], "\n")). Where matches of two kinds
+// overlap they are one Finding, named for the more specific kind. Text
+// already redacted ("[REDACTED:secret]") holds no secret.
+//
+//	Find("db password = hunter22x")  => [{secret 14 23}]
+//	Find("mysql://root:p@ss@db/app") => [{url-password 13 17}]
+//	Find("token_count = 12")         => nil
+func Find(s string) []Finding {
+	return scan(s, false)
+}
 
-func compilePatterns() {
-	patterns = []pattern{
-		{"private-key", regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`), 0},
-		{"aws-key", regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), 0},
-		{"github-token", regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`), 0},
-		{"api-key", regexp.MustCompile(`\bsk-(?:ant-|proj-)?[A-Za-z0-9_\-]{20,}`), 0},
-		{"slack-token", regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,}`), 0},
-		{"google-key", regexp.MustCompile(`\bAIza[0-9A-Za-z_\-]{35}\b`), 0},
-		{"stripe-key", regexp.MustCompile(`\b(?:sk|rk|pk)_(?:live|test)_[0-9a-zA-Z]{16,}`), 0},
-		{"jwt", regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`), 0},
-		{"bearer", regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})`), 1},
-		{"url-password", regexp.MustCompile(`://[^/\s:@]+:([^/\s@]+)@`), 1},
-		{"secret", regexp.MustCompile(`(?i)\b(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|client[_-]?secret|private[_-]?key)["']?\s*[:=]\s*["']?([^\s"',;]{6,})`), 1},
-	}
+// Contains reports whether Find(s) would find anything. It is the fast path
+// for text that is almost always clean (what is injected every turn): a text
+// that holds none of the patterns' trigger words costs one pass over its
+// bytes, and the first secret ends the search.
+//
+//	Contains("Use PostgreSQL 16 for the primary database") => false
+//	Contains("export GITHUB_TOKEN=ghp_…")                  => true
+func Contains(s string) bool {
+	return len(scan(s, true)) > 0
 }
 
 // String returns s with every secret replaced by "[REDACTED:kind]" and the
-// kinds found, sorted. Text without secrets comes back unchanged.
+// kinds it replaced, sorted. Labels, URL schemes, users and hosts stay
+// readable. Text without secrets comes back unchanged, and
+// String(String(s)) == String(s).
 //
-//	String("deploy with token=abc123def456") => "deploy with token=[REDACTED:secret]", ["secret"]
+//	String("deploy with token=abc123def456")     => "deploy with token=[REDACTED:secret]", [secret]
+//	String("redis://:s3cretpw@cache:6379/0")     => "redis://:[REDACTED:url-password]@cache:6379/0", [url-password]
+//	String("CI uses AKIAIOSFODNN7EXAMPLE")       => "CI uses [REDACTED:aws-key]", [aws-key]
+//	String("password_min_length: 8")             => "password_min_length: 8", nil
 func String(s string) (string, []string) {
-	if s == "" {
-		return s, nil
-	}
-	patternsOnce.Do(compilePatterns)
-	found := map[string]bool{}
-	for _, p := range patterns {
-		if !p.re.MatchString(s) {
-			continue
-		}
-		s = replace(s, p)
-		found[p.kind] = true
-	}
+	return apply(s, Find(s))
+}
+
+func apply(s string, found []Finding) (string, []string) {
 	if len(found) == 0 {
 		return s, nil
 	}
-	kinds := make([]string, 0, len(found))
-	for k := range found {
-		kinds = append(kinds, k)
-	}
-	sort.Strings(kinds)
-	return s, kinds
-}
-
-func replace(s string, p pattern) string {
-	mark := "[REDACTED:" + p.kind + "]"
-	if p.group == 0 {
-		return p.re.ReplaceAllLiteralString(s, mark)
-	}
 	var b strings.Builder
+	var kinds []string
 	last := 0
-	for _, m := range p.re.FindAllStringSubmatchIndex(s, -1) {
-		gs, ge := m[2*p.group], m[2*p.group+1]
-		if gs < 0 || strings.HasPrefix(s[gs:], "[REDACTED:") {
-			continue
-		}
-		b.WriteString(s[last:gs])
-		b.WriteString(mark)
-		last = ge
+	for _, f := range found {
+		b.WriteString(s[last:f.Start])
+		b.WriteString(mark(f.Kind))
+		last = f.End
+		kinds = append(kinds, f.Kind)
 	}
 	b.WriteString(s[last:])
-	return b.String()
+	sort.Strings(kinds)
+	n := 0
+	for i, k := range kinds {
+		if i == 0 || k != kinds[n-1] {
+			kinds[n] = k
+			n++
+		}
+	}
+	return b.String(), kinds[:n]
+}
+
+func mark(kind string) string { return markOpen + kind + "]" }
+
+const markOpen = "[REDACTED:"
+
+// scan finds the secrets in s; with first set it stops at the first one
+// (Contains). Each pattern runs only where one of its triggers occurs: on the
+// lines that hold one, or, for a pattern whose matches span lines, on the
+// whole text. Matches that touch an existing mark are skipped: that is what
+// makes redaction idempotent.
+func scan(s string, first bool) []Finding {
+	setupOnce.Do(setup)
+	var r run
+	r.first = first
+	var textMask, lineMask uint64
+	lineStart := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '\n' {
+			if lineMask&multiline != lineMask {
+				r.patterns(s, lineStart, i, lineMask&^multiline)
+				if r.done() {
+					return r.result()
+				}
+			}
+			textMask |= lineMask
+			lineMask, lineStart = 0, i+1
+			continue
+		}
+		for _, t := range byFirst[s[i]] {
+			if lineMask&t.mask == 0 && hasPrefixFold(s[i:], t.lit) {
+				lineMask |= t.mask
+			}
+		}
+	}
+	r.patterns(s, 0, len(s), textMask&multiline)
+	return r.result()
+}
+
+// run collects the matches of one scan.
+type run struct {
+	first  bool
+	every  bool // FindAll every pattern over its text (the reference for tests)
+	marks  [][2]int
+	marked bool // marks holds the marks of the text
+	found  spans
+}
+
+// patterns runs the patterns in mask over s[from:to].
+func (r *run) patterns(s string, from, to int, mask uint64) {
+	if mask == 0 {
+		return
+	}
+	if !r.marked {
+		r.marks, r.marked = findMarks(s), true
+	}
+	text := s[from:to]
+	for i, p := range patterns {
+		if mask&(1<<uint(i)) == 0 {
+			continue
+		}
+		if p.start != nil && !r.every && len(text) <= anchoredLine {
+			r.anchored(i, p, text, from)
+		} else {
+			for _, m := range p.compiled().FindAllStringSubmatchIndex(text, -1) {
+				r.add(i, p, text, from, m)
+			}
+		}
+		if r.done() {
+			return
+		}
+	}
+}
+
+// anchoredLine bounds the lines searched by anchored matches: each try may
+// read to the end of the line (an unclosed quote), so on a long line with
+// many labels the tries would cost more than one linear FindAll.
+const anchoredLine = 2048
+
+// anchored finds what FindAll would for a pattern with a start hook: for
+// each trigger in text, left to right, it tries the pattern anchored where a
+// match holding that trigger would begin, resuming after each match as
+// FindAll does.
+func (r *run) anchored(i int, p *pattern, text string, from int) {
+	re := p.compiledAnchored()
+	resume, tried := 0, -1
+	for at := 0; at < len(text) && !r.done(); at++ {
+		if !startsTrigger(text[at:], p.triggers) {
+			continue
+		}
+		if at < resume {
+			continue
+		}
+		c := p.start(text, resume, at)
+		if c < 0 || c == tried {
+			continue
+		}
+		tried = c
+		m := re.FindStringSubmatchIndex(text[c:])
+		if m == nil {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += c
+			}
+		}
+		r.add(i, p, text, from, m)
+		resume = m[1]
+	}
+}
+
+func startsTrigger(s string, triggers []string) bool {
+	for _, t := range triggers {
+		if hasPrefixFold(s, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// add records match m of patterns[i] in text, which starts at s[from].
+func (r *run) add(i int, p *pattern, text string, from int, m []int) {
+	start, end, ws, we, ok := 0, 0, m[0], m[1], true
+	if p.span != nil {
+		start, end, ws, we, ok = p.span(text, m)
+	} else {
+		start, end = firstGroup(m)
+	}
+	if !ok || start >= end || overlapsAny(r.marks, from+ws, from+we) || r.done() {
+		return
+	}
+	r.found = append(r.found, span{i, from + start, from + end})
+}
+
+func (r *run) done() bool { return r.first && len(r.found) > 0 }
+
+func (r *run) result() []Finding { return r.found.merge() }
+
+type span struct{ pattern, start, end int }
+
+type spans []span
+
+func (x spans) Len() int           { return len(x) }
+func (x spans) Less(i, j int) bool { return x[i].start < x[j].start }
+func (x spans) Swap(i, j int)      { x[i], x[j] = x[j], x[i] }
+
+// merge joins overlapping spans into one Finding named for the pattern
+// listed first, so no part of a secret two patterns saw survives.
+func (x spans) merge() []Finding {
+	if len(x) == 0 {
+		return nil
+	}
+	sort.Stable(x)
+	out := make([]Finding, 0, len(x))
+	cur := x[0]
+	for _, n := range x[1:] {
+		if n.start < cur.end {
+			if n.end > cur.end {
+				cur.end = n.end
+			}
+			if n.pattern < cur.pattern {
+				cur.pattern = n.pattern
+			}
+			continue
+		}
+		out = append(out, Finding{patterns[cur.pattern].kind, cur.start, cur.end})
+		cur = n
+	}
+	return append(out, Finding{patterns[cur.pattern].kind, cur.start, cur.end})
+}
+
+// findMarks returns the [start, end) of every "[REDACTED:kind]" in s.
+func findMarks(s string) [][2]int {
+	var marks [][2]int
+	for off := 0; ; {
+		i := strings.Index(s[off:], markOpen)
+		if i < 0 {
+			return marks
+		}
+		start := off + i
+		j := start + len(markOpen)
+		for j < len(s) && (s[j] >= 'a' && s[j] <= 'z' || s[j] >= '0' && s[j] <= '9' || s[j] == '-') {
+			j++
+		}
+		if j > start+len(markOpen) && j < len(s) && s[j] == ']' {
+			marks = append(marks, [2]int{start, j + 1})
+			off = j + 1
+		} else {
+			off = start + 1
+		}
+	}
+}
+
+// overlapsAny reports whether [start, end) overlaps one of marks, which are
+// in order and disjoint.
+func overlapsAny(marks [][2]int, start, end int) bool {
+	lo, hi := 0, len(marks)
+	for lo < hi { // the first mark that ends after start
+		mid := int(uint(lo+hi) >> 1)
+		if marks[mid][1] <= start {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo < len(marks) && marks[lo][0] < end
 }

@@ -1,0 +1,49 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// Texts the size of an injected memory block (~4 KB). The prefilter pays off
+// on the first (no trigger word at all) and costs little on the others.
+var benchTexts = map[string]string{
+	"clean": strings.Repeat("## Build\n- Run the unit tests before pushing; the e2e suite needs Node 22\n"+
+		"- Use PostgreSQL 16 for the primary database, SQLite for local development\n"+
+		"- Squash-merge every pull request and keep the changelog current\n", 20),
+	"keywords": strings.Repeat("## Auth\n- Tokens are refreshed every 15 minutes; the signing key rotates monthly\n"+
+		"- Passwords need 12 characters; see https://example.com/docs/auth for the flow\n"+
+		"- token_count = 12 and password_min_length: 8 are enforced by the API\n", 16),
+	"secret": strings.Repeat("## Deploy\n- Run the unit tests before pushing; the e2e suite needs Node 22\n", 40) +
+		"- staging: postgres://app:s3cretpw@db:5432/app with DB_PASSWORD=hunter22x\n",
+}
+
+func BenchmarkString(b *testing.B) {
+	for _, name := range []string{"clean", "keywords", "secret"} {
+		s := benchTexts[name]
+		b.Run(name+"/prefilter", func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for i := 0; i < b.N; i++ {
+				String(s)
+			}
+		})
+		b.Run(name+"/every-pattern", func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for i := 0; i < b.N; i++ {
+				apply(s, scanEvery(s))
+			}
+		})
+	}
+}
+
+func BenchmarkContains(b *testing.B) {
+	for _, name := range []string{"clean", "keywords", "secret"} {
+		s := benchTexts[name]
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(s)))
+			for i := 0; i < b.N; i++ {
+				Contains(s)
+			}
+		})
+	}
+}

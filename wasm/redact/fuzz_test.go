@@ -1,0 +1,83 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzString: on any text String never panics, is idempotent, changes exactly
+// the bytes Find names, agrees with Contains, and the prefilter hides nothing.
+func FuzzString(f *testing.F) {
+	for _, s := range corpusTexts(f) {
+		f.Add(s)
+	}
+	f.Add("password=hunter22x")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, s string) {
+		found := Find(s)
+		out, kinds := String(s)
+		if again := Find(out); again != nil {
+			t.Fatalf("not idempotent: %q -> %q still holds %v", s, out, again)
+		}
+		want := len(s)
+		last := 0
+		for _, f := range found {
+			if f.Start < last || f.End <= f.Start || f.End > len(s) {
+				t.Fatalf("%q: findings out of order or bounds: %v", s, found)
+			}
+			last = f.End
+			want += len(mark(f.Kind)) - (f.End - f.Start)
+		}
+		if len(out) != want {
+			t.Fatalf("%q -> %q: %d bytes, want %d", s, out, len(out), want)
+		}
+		if (out == s) != (found == nil) || (kinds == nil) != (found == nil) {
+			t.Fatalf("%q -> %q %v, but Find = %v", s, out, kinds, found)
+		}
+		if Contains(s) != (found != nil) {
+			t.Fatalf("Contains(%q) = %v, Find = %v", s, Contains(s), found)
+		}
+		checkPrefilter(t, s)
+	})
+}
+
+// FuzzEmbeddedSecret: a corpus line among any other text still loses its
+// secret. The surrounding text is fair: any text on lines of its own, or
+// prose (letters, digits, spaces, .,!?) on the same line, a space apart.
+// Other text on the same line can change its meaning: "token= " before
+// "password: hunter2" makes "password:" the token's value, and an open quote
+// can swallow the line's label.
+func FuzzEmbeddedSecret(f *testing.F) {
+	secrets := loadSecrets(f)
+	for i := range secrets {
+		f.Add("", "", uint16(i), false)
+		f.Add("See the note below.", "Rotate it!", uint16(i), true)
+		f.Add("token: x", "password: y", uint16(i), false)
+	}
+	f.Fuzz(func(t *testing.T, before, after string, pick uint16, sameLine bool) {
+		c := secrets[int(pick)%len(secrets)]
+		sep := "\n"
+		if sameLine && isProse(before) && isProse(after) {
+			sep = " "
+		}
+		s := before + sep + c.Text + sep + after
+		start := len(before) + len(sep) + strings.Index(c.Text, c.Secret)
+		end := start + len(c.Secret)
+		for _, f := range Find(s) {
+			if f.Start <= start && end <= f.End {
+				return
+			}
+		}
+		t.Fatalf("secrets.jsonl:%d: %q survives in %q: %v", c.line, c.Secret, s, Find(s))
+	})
+}
+
+func isProse(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isLetter(c) || c >= '0' && c <= '9' || strings.IndexByte(" .,!?", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,380 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// A pattern is one kind of secret. Its regular expression is compiled the
+// first time a text holds one of its triggers: compiling them all is
+// measurable at module start under TinyGo, and most texts trigger none.
+type pattern struct {
+	kind string
+	// triggers are lowercase ASCII literals; every match of expr contains one
+	// of them (compared without ASCII case), which is what lets scan skip the
+	// pattern on a text that holds none. The expressions are written without
+	// (?i) so that this stays exact: Go's (?i) also folds K with the Kelvin
+	// sign and s with the long s, which an ASCII test would miss.
+	triggers []string
+	expr     string
+	// span turns a match into the bytes to replace and the whole match (what
+	// must not overlap an earlier mark). Nil means: the first capture group
+	// that took part, else the whole match.
+	span func(s string, m []int) (start, end, wholeStart, wholeEnd int, ok bool)
+	// multiline: a match may cross a newline, so the pattern runs over the
+	// whole text instead of the lines that hold its triggers.
+	multiline bool
+	// start, when set, says where the leftmost match at or after text[lo]
+	// that holds the trigger at text[at:] must begin (-1: nowhere). scan
+	// then tries the pattern there, anchored, instead of searching the line:
+	// Go's regexp costs ~40 ns a byte to search even a small pattern, and
+	// these patterns' triggers are common words ("key", "token", "://").
+	start func(text string, lo, at int) int
+
+	once     sync.Once
+	re       *regexp.Regexp
+	anchored *regexp.Regexp // ^(?:expr), for start
+}
+
+func (p *pattern) compiled() *regexp.Regexp {
+	p.once.Do(p.compile)
+	return p.re
+}
+
+func (p *pattern) compiledAnchored() *regexp.Regexp {
+	p.once.Do(p.compile)
+	return p.anchored
+}
+
+func (p *pattern) compile() {
+	p.re = regexp.MustCompile(p.expr)
+	if p.start != nil {
+		p.anchored = regexp.MustCompile(`^(?:` + p.expr + `)`)
+	}
+}
+
+// fold writes an ASCII word so that it matches in any letter case: "key" =>
+// "[Kk][Ee][Yy]".
+func fold(word string) string {
+	var b strings.Builder
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			b.WriteByte('[')
+			b.WriteByte(c - 'a' + 'A')
+			b.WriteByte(c)
+			b.WriteByte(']')
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(c - 'A' + 'a')
+			b.WriteByte(']')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// foldAny is fold over alternatives: "(?:[Aa][Pp][Ii]|…)".
+func foldAny(words ...string) string {
+	for i, w := range words {
+		words[i] = fold(w)
+	}
+	return "(?:" + strings.Join(words, "|") + ")"
+}
+
+// patterns is the table, built on first use (see setup) so that module
+// start does no work for it.
+var patterns []*pattern
+
+// newPatterns returns the table. Ordered by precedence: where matches of two
+// patterns overlap, they become one redaction named for the pattern listed
+// first (a GitHub token given as password= is reported as a github-token).
+func newPatterns() []*pattern {
+	return []*pattern{
+		{kind: "private-key", triggers: []string{"private key"},
+			// PEM (PKCS#1, PKCS#8, EC, DSA, OpenSSH, encrypted), PGP blocks and
+			// SSH2 keys, also with literal \n escapes inside JSON; a key without
+			// its END line is redacted to the end of the text.
+			expr:      `-{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}[\s\S]*?(?:-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|$)`,
+			multiline: true},
+		{kind: "aws-key", triggers: []string{"akia", "asia"},
+			expr: `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`},
+		{kind: "aws-secret-key", triggers: []string{"secret"},
+			// 40 characters after a label that names it (aws_secret_access_key,
+			// secretAccessKey); unlabelled they are indistinguishable from any
+			// other base64.
+			expr: `[A-Za-z0-9_.\-]*(?:` + fold("aws") + `[_.\-]?` + fold("secret") + `[_.\-]?(?:` + fold("access") + `[_.\-]?)?|` +
+				fold("secret") + `[_.\-]?` + fold("access") + `[_.\-]?)` + fold("key") +
+				`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*["']?([A-Za-z0-9/+]{40})`,
+			start: identStart},
+		{kind: "github-token", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
+			expr: `\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`},
+		{kind: "gitlab-token", triggers: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glsoat-", "glffct-", "glimt-", "glagent-", "gloas-", "gr1348941"},
+			expr: `\b(?:gl(?:pat|dt|rt|ptt|cbt|soat|ffct|imt|agent|oas)-|GR1348941)[0-9A-Za-z_\-]{20,}`},
+		{kind: "api-key", triggers: []string{"sk-"},
+			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys.
+			expr: `\bsk-[A-Za-z0-9_\-]{20,}`},
+		{kind: "slack-token", triggers: []string{"xox", "xapp-"},
+			expr: `\b(?:xox[abposr]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
+		{kind: "slack-webhook", triggers: []string{"hooks.slack.com/"},
+			// The host stays readable; the path is the credential.
+			expr: `hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`},
+		{kind: "google-key", triggers: []string{"aiza", "gocspx-", "ya29."},
+			// API keys, OAuth client secrets and OAuth access tokens.
+			expr: `\b(?:AIza[0-9A-Za-z_\-]{35}|GOCSPX-[0-9A-Za-z_\-]{20,}|ya29\.[0-9A-Za-z_\-]{20,})`},
+		{kind: "stripe-key", triggers: []string{"_live_", "_test_", "whsec_"},
+			expr: `\b(?:(?:sk|rk|pk)_(?:live|test)_[0-9a-zA-Z]{16,}|whsec_[0-9a-zA-Z]{24,})`},
+		{kind: "npm-token", triggers: []string{"npm_"},
+			expr: `\bnpm_[A-Za-z0-9]{36}`},
+		{kind: "huggingface-token", triggers: []string{"hf_"},
+			expr: `\bhf_[A-Za-z0-9]{30,}`},
+		{kind: "pypi-token", triggers: []string{"pypi-"},
+			expr: `\bpypi-AgE[A-Za-z0-9_\-]{50,}`},
+		{kind: "jwt", triggers: []string{"eyj"},
+			expr: `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`},
+		{kind: "bearer", triggers: []string{"bearer"},
+			expr: `\b` + fold("bearer") + `[ \t]+([A-Za-z0-9._~+/=\-]{16,})`},
+		{kind: "auth-header", triggers: []string{"authorization"},
+			// Bearer has its own pattern (it also appears outside headers).
+			expr: `\b(?:` + fold("proxy-") + `)?` + fold("authorization") + `["']?[ \t]*[:=][ \t]*["']?` +
+				foldAny("basic", "token", "bot") + `[ \t]+([A-Za-z0-9._~+/=\-]{8,})`},
+		{kind: "url-password", triggers: []string{"://"},
+			// scheme://user: — the rest is found by urlPassword.
+			expr: "[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s/:@\"'<>`]*:",
+			span: urlPassword, start: schemeStart},
+		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "credential"},
+			// label = value in env, YAML, JSON, TOML, shell and code forms. The
+			// label is one identifier that ends in a keyword (aws_secret_access_key,
+			// DB_PASSWORD, apiKey, //registry/:_authToken), so token_count and
+			// password_min_length are not labels. Values: quoted (4+ characters,
+			// backslash escapes allowed) or bare (6+ characters up to a space,
+			// quote, backtick, comma or semicolon).
+			expr: `[A-Za-z0-9_.\-]*` +
+				`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential") +
+				`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license") + `[_.\-]?` + fold("key") + `)` +
+				`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
+				`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*` +
+				"(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"|'([^'\\r\\n]{4,})'|([^\\s\"'`,;]{6,}))",
+			span: labelledValue, start: identStart},
+		{kind: "secret", triggers: []string{"_auth"},
+			// .npmrc's _auth=base64(user:password); "basic_auth" is not it.
+			expr: `(?:^|[^A-Za-z0-9_])_auth[ \t]*=[ \t]*([^\s"']{4,})`},
+		{kind: "secret", triggers: []string{"login"},
+			// .netrc: machine api.example.com login ada password secret
+			expr: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
+				fold("password") + `[ \t]+([^\s]+)`},
+	}
+}
+
+// identStart: a match that begins with [A-Za-z0-9_.-]* begins where the run
+// of those characters holding text[at] begins (a later start in the run would
+// match from the run's start too).
+func identStart(text string, lo, at int) int {
+	for at > lo && isIdent(text[at-1]) {
+		at--
+	}
+	return at
+}
+
+// schemeStart: "://" at text[at:] follows a scheme, [A-Za-z][A-Za-z0-9+.-]*;
+// the leftmost match begins at the first letter of the run before it.
+func schemeStart(text string, lo, at int) int {
+	end := at
+	for at > lo && isSchemeChar(text[at-1]) {
+		at--
+	}
+	for at < end && !isLetter(text[at]) {
+		at++
+	}
+	if at == end {
+		return -1
+	}
+	return at
+}
+
+func isSchemeChar(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// firstGroup is the default span: the first capture group that took part,
+// else the whole match.
+func firstGroup(m []int) (int, int) {
+	for g := 2; g+1 < len(m); g += 2 {
+		if m[g] >= 0 {
+			return m[g], m[g+1]
+		}
+	}
+	return m[0], m[1]
+}
+
+// urlPassword finds the password of scheme://user:password@host. The password
+// may hold '/', ':' and '@': it runs to the last '@' before the first '/', '?'
+// or '#' that follows an '@'. "host:8080/path@x" is a port and a path, not a
+// password.
+//
+//	mysql://root:p@ss@db/app       => p@ss
+//	https://user:pa/ss@host        => pa/ss
+//	http://localhost:8080/@scope/x => (none)
+func urlPassword(s string, m []int) (int, int, int, int, bool) {
+	start := m[1]
+	end := start
+	for end < len(s) && end-start < maxUserinfo && !urlStop(s[end]) {
+		end++
+	}
+	rest := s[start:end]
+	first := strings.IndexByte(rest, '@')
+	if first <= 0 {
+		return 0, 0, 0, 0, false
+	}
+	host := len(rest)
+	if i := strings.IndexAny(rest[first+1:], "/?#"); i >= 0 {
+		host = first + 1 + i
+	}
+	at := strings.LastIndexByte(rest[:host], '@')
+	pw := rest[:at]
+	if isPort(pw) || isReference(pw) {
+		return 0, 0, 0, 0, false
+	}
+	return start, start + at, m[0], start + at + 1, true
+}
+
+// maxUserinfo bounds how far past "scheme://user:" the password and host
+// are looked for, so a line of many "a://b:" costs linear time, not
+// quadratic. No real password comes near it.
+const maxUserinfo = 1024
+
+func urlStop(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', '\f', '\v', '"', '\'', '<', '>', '`':
+		return true
+	}
+	return false
+}
+
+// isPort reports digits followed by a path, query or fragment: "8080/x@y".
+func isPort(pw string) bool {
+	i := 0
+	for i < len(pw) && pw[i] >= '0' && pw[i] <= '9' {
+		i++
+	}
+	return i > 0 && i < len(pw) && (pw[i] == '/' || pw[i] == '?' || pw[i] == '#')
+}
+
+// labelledValue keeps a label's value unless it cannot be a secret: a
+// reference to where the secret lives (${DB_PASSWORD}, $TOKEN,
+// process.env.API_KEY, <your-token>, {{ vault_token }}) or, for the shell's
+// PWD and OLDPWD, a path. A "label" right after "://" is a URL's user
+// (https://x-access-token:…@host), left to urlPassword, which keeps the host.
+func labelledValue(s string, m []int) (int, int, int, int, bool) {
+	if m[0] >= 3 && s[m[0]-3:m[0]] == "://" {
+		return 0, 0, 0, 0, false
+	}
+	vs, ve := firstGroup(m)
+	v := s[vs:ve]
+	if isReference(v) {
+		return 0, 0, 0, 0, false
+	}
+	label := s[m[0]:vs]
+	if n := identEnd(label); n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) {
+		return 0, 0, 0, 0, false
+	}
+	return vs, ve, m[0], m[1], true
+}
+
+// identEnd is the length of the identifier that starts label.
+func identEnd(label string) int {
+	i := 0
+	for i < len(label) && isIdent(label[i]) {
+		i++
+	}
+	return i
+}
+
+func isIdent(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+func isName(s string) bool {
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func isUpperName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' {
+			return false
+		}
+	}
+	return isName(s)
+}
+
+// envAccessors are the code forms that read a secret from the environment.
+var envAccessors = []string{"process.env.", "import.meta.env.", "os.environ[", "os.environ.get(", "os.getenv(", "os.Getenv(", "System.getenv(", "ENV[", "ENV.fetch(", "env("}
+
+func isReference(v string) bool {
+	switch {
+	case len(v) > 3 && v[0] == '$' && v[1] == '{' && v[len(v)-1] == '}':
+		return isName(v[2 : len(v)-1])
+	case len(v) > 1 && v[0] == '$':
+		return isUpperName(v[1:])
+	case len(v) > 2 && v[0] == '<' && v[len(v)-1] == '>':
+		return isPlaceholder(v[1 : len(v)-1])
+	case len(v) > 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
+		return isPlaceholder(strings.TrimSpace(v[2 : len(v)-2]))
+	}
+	for _, a := range envAccessors {
+		if strings.HasPrefix(v, a) && isAccessorArg(v[len(a):]) {
+			return true
+		}
+	}
+	return false
+}
+
+// isPlaceholder: words a person writes where a secret will go ("your-token",
+// "vault_password"), nothing that could hold "=" or ":".
+func isPlaceholder(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !isIdent(c) && c != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// isAccessorArg: what follows an accessor, a name with optional quotes and
+// closing brackets ("API_KEY", "'TOKEN']"), or nothing when a bare value
+// stopped at the quote of os.environ["TOKEN"].
+func isAccessorArg(s string) bool {
+	s = strings.TrimRight(s, ")]")
+	s = strings.Trim(s, `"'`)
+	return s == "" || isName(s)
+}
+
+func isPath(v string) bool {
+	if v[0] != '/' && v[0] != '~' && v[0] != '.' {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; !isIdent(c) && c != '/' && c != '~' {
+			return false
+		}
+	}
+	return true
+}
