@@ -32,6 +32,12 @@ const { readRegistry } = (await import(new URL("../index.ts?registry", import.me
 const shipped = readRegistry() as FullRegistry;
 assert.deepEqual(shipped, JSON.parse(fs.readFileSync(new URL("../registry.json", import.meta.url), "utf8")));
 
+test("the package's version is the core's release", () => {
+	const pkg = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+	const { version } = shipped as Registry & { version: string };
+	assert.equal(pkg.version, version, "ts/package.json and wasm/registry.Release must say the same version; change both");
+});
+
 for (const build of BUILDS) {
 	test(`${build.name}: ts/registry.json is exactly what the core's registry export returns`, async () => {
 		const core = new Core(build.file);
