@@ -16,7 +16,10 @@ CORE_SRC := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 FUZZTIME ?= 20000x
 PREFIX ?= $(HOME)/.local
 # The pi package: everything pi needs to run pi-memory, no toolchain (build/package.sh).
-VERSION := $(shell sed -n 's/^  "version": "\(.*\)",$$/\1/p' ts/package.json)
+VERSION := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' ts/package.json | head -n 1)
+ifeq ($(VERSION),)
+$(error cannot read "version" from ts/package.json)
+endif
 PACKAGE := $(OUT)/pi-memory-$(VERSION).tgz
 
 .PHONY: all tools wasm run test test-go test-ts test-e2e fuzz bench package install pimem clean
