@@ -1,6 +1,7 @@
 # pi-memory. The two commands of the README:
 #   make run    build everything and start pi with the extension loaded
 #   make test   run every test (what .ci/run calls)
+# And to ship it: make package (the pi package, a tarball), make install.
 SHELL := /bin/bash
 BUILD := build
 OUT := $(BUILD)/out
@@ -14,8 +15,14 @@ CORE_SRC := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 # deadline and fails with "context deadline exceeded" (golang/go#75804, fixed in Go 1.27).
 FUZZTIME ?= 20000x
 PREFIX ?= $(HOME)/.local
+# The pi package: everything pi needs to run pi-memory, no toolchain (build/package.sh).
+VERSION := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' ts/package.json | head -n 1)
+ifeq ($(VERSION),)
+$(error cannot read "version" from ts/package.json)
+endif
+PACKAGE := $(OUT)/pi-memory-$(VERSION).tgz
 
-.PHONY: all tools wasm run test test-types test-go test-ts test-e2e fuzz bench install pimem clean
+.PHONY: all tools wasm run test test-types test-go test-ts test-e2e fuzz bench package install pimem clean
 
 all: wasm pimem
 
@@ -40,6 +47,11 @@ $(REGISTRY): $(TINYGO_WASM) $(shell find host -name '*.go' -not -name '*_test.go
 pimem: $(TINYGO_WASM)
 	go build -o $(OUT)/pimem ./host/cmd/pimem
 	cp $(TINYGO_WASM) $(OUT)/core.wasm
+
+package: $(PACKAGE)
+
+$(PACKAGE): $(TINYGO_WASM) $(REGISTRY) ts/index.ts ts/core.ts ts/README.md ts/package.json ts/package-lock.json $(BUILD)/package.sh
+	$(BUILD)/package.sh $@ >/dev/null
 
 run: tools wasm
 	"$$($(BUILD)/pi.sh)" -e ./ts/index.ts
@@ -73,18 +85,17 @@ fuzz:
 test-ts: tools wasm
 	"$$($(BUILD)/node.sh)" --test 'ts/test/*.test.ts'
 
-test-e2e: tools wasm
+test-e2e: tools wasm package
 	PI_BIN="$$($(BUILD)/pi.sh)" "$$($(BUILD)/node.sh)" --test 'ts/e2e/*.test.ts'
 
 bench: tools wasm
 	$(BUILD)/bench.sh
 
-# Installs the extension into your pi (the package in ts/ carries core.wasm)
-# and pimem into $(PREFIX)/bin with its module beside it.
-install: tools wasm pimem
-	"$$($(BUILD)/pi.sh)" install ./ts
-	mkdir -p $(PREFIX)/bin
-	cp $(OUT)/pimem $(OUT)/core.wasm $(PREFIX)/bin/
+# Installs the package into your pi from $(PREFIX)/lib/pi-memory (not from this
+# clone, which you may then move or delete), and pimem into $(PREFIX)/bin with the
+# package's core.wasm beside it. PI=pi uses your own pi instead of the cached one.
+install: tools package pimem
+	$(BUILD)/install.sh $(PACKAGE) $(OUT)/pimem $(PREFIX)
 
 clean:
 	rm -rf $(OUT) $(TINYGO_WASM) $(REGISTRY)

@@ -11,9 +11,10 @@
  *
  * Run it:
  *   pi -e ./ts/index.ts              one session with the extension
- *   pi install ./ts                  install the package
+ *   make install                     install the package (build/out/pi-memory-<version>.tgz)
  *   pi --no-memory …                 memory off for the session (nothing injected or written)
  *   /decision …, /memory …           the core's commands (/decision help, /memory help)
+ *   /memory status                   ends with the running core: version and module hash
  * Test it: node --test 'ts/test/*.test.ts'
  *
  * A core failure never breaks pi: the handler reports it once per session, restarts the
@@ -23,6 +24,7 @@
 
 import type { BeforeAgentStartEventResult, ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import { Core, CoreTrap, type Effect, type Envelope, type LogLevel } from "./core.ts";
@@ -44,6 +46,19 @@ export function readRegistry(file: URL | string = REGISTRY_FILE): Registry {
 		throw new Error(`${String(file)} is not a registry this adapter reads (v1); rebuild it with make wasm`);
 	}
 	return value as Registry;
+}
+
+/**
+ * The SHA-256 (hex) of the module file, which the core cannot read itself: it names
+ * the running core in /memory status, as `pimem --version` does. "" when the file
+ * cannot be read (loading the core then reports why).
+ */
+function sha256Of(file: URL | string): string {
+	try {
+		return createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+	} catch {
+		return "";
+	}
 }
 
 type Dialog = Extract<Effect, { t: "dialog" }>;
@@ -71,6 +86,7 @@ function install(pi: ExtensionAPI): void {
 	// session_start) waits only for what is not done yet.
 	const core = new Core(CORE_FILE, { log: logToStderr });
 	core.prepare();
+	const moduleSha256 = sha256Of(CORE_FILE);
 	let reported = false;
 
 	const registry = readRegistry();
@@ -104,6 +120,7 @@ function install(pi: ExtensionAPI): void {
 			mode: ctx.mode,
 			reason: event.reason,
 			flags: Object.fromEntries(registry.flags.map((f) => [f.name, pi.getFlag(f.name) ?? null])),
+			moduleSha256,
 			fault: process.env.PI_MEMORY_FAULT ?? "",
 		});
 	});

@@ -399,8 +399,8 @@ export function makeSandbox(model: FakeModel, opts: SandboxOptions = {}): Sandbo
 // Print mode
 
 export interface RunOptions {
-	/** Extension to load (default ts/index.ts). */
-	ext?: string;
+	/** Extension to load with -e (default ts/index.ts); null: no -e, only what pi has installed. */
+	ext?: string | null;
 	/** Extra CLI arguments, after the standard ones. */
 	args?: string[];
 	/** Extra environment. */
@@ -428,7 +428,8 @@ export interface PrintResult {
  */
 export async function runPrint(sb: Sandbox, prompt: string, opts: RunOptions = {}): Promise<PrintResult> {
 	const before = sb.model.requests.length;
-	const args = ["-e", extensionOf(opts.ext), "--model", "fake/fake-model", "--no-session", ...(opts.args ?? []), "-p", prompt];
+	const ext = opts.ext === null ? [] : ["-e", extensionOf(opts.ext)];
+	const args = [...ext, "--model", "fake/fake-model", "--no-session", ...(opts.args ?? []), "-p", prompt];
 	const child = spawn(piBin(), args, {
 		cwd: opts.cwd ?? sb.project,
 		env: { ...sb.env, ...(opts.env ?? {}) },
@@ -457,6 +458,39 @@ export async function runPrint(sb: Sandbox, prompt: string, opts: RunOptions = {
 		});
 		const requests = sb.model.requests.slice(before).filter((r) => r.body !== null);
 		return { code, signal, stdout, stderr, requests, systemPrompt: systemPromptOf(requests[requests.length - 1]) };
+	} finally {
+		children.delete(child);
+	}
+}
+
+/**
+ * A pi command that starts no session (`pi install DIR`, `pi list`), run to its
+ * end in the sandbox's environment plus env. Never rejects on a non-zero exit.
+ */
+export async function runPiCommand(sb: Sandbox, args: string[], opts: { env?: Record<string, string>; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+	const child = spawn(piBin(), args, { cwd: sb.root, env: { ...sb.env, ...(opts.env ?? {}) }, stdio: ["ignore", "pipe", "pipe"] });
+	children.add(child);
+	let stdout = "";
+	let stderr = "";
+	child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+	child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+	const timeoutMs = opts.timeoutMs ?? TIMEOUT.print;
+	try {
+		const code = await new Promise<number | null>((resolve, reject) => {
+			const timer = setTimeout(() => {
+				killChild(child);
+				reject(new Error(`pi ${args.join(" ")} timed out after ${timeoutMs} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+			}, timeoutMs);
+			child.once("error", (err) => {
+				clearTimeout(timer);
+				reject(err);
+			});
+			child.once("close", (c) => {
+				clearTimeout(timer);
+				resolve(c);
+			});
+		});
+		return { code, stdout, stderr };
 	} finally {
 		children.delete(child);
 	}
@@ -835,7 +869,7 @@ function notesOf(records: RpcRecord[]): string[] {
  * here, with pi's stderr).
  */
 export async function startRpc(sb: Sandbox, opts: RpcOptions = {}): Promise<Rpc> {
-	const args = ["--mode", "rpc", "-e", extensionOf(opts.ext), "--model", "fake/fake-model", ...(opts.session ? [] : ["--no-session"]), ...(opts.args ?? [])];
+	const args = ["--mode", "rpc", ...(opts.ext === null ? [] : ["-e", extensionOf(opts.ext)]), "--model", "fake/fake-model", ...(opts.session ? [] : ["--no-session"]), ...(opts.args ?? [])];
 	const child = spawn(piBin(), args, {
 		cwd: opts.cwd ?? sb.project,
 		env: { ...sb.env, ...(opts.env ?? {}) },

@@ -4,6 +4,7 @@
 
 import test, { type TestContext } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +19,9 @@ async function load(variant: "scripted" | "real"): Promise<Factory> {
 	const mod = (await import(new URL(`../index.ts?${variant}`, import.meta.url).href)) as { default: Factory };
 	return mod.default;
 }
+
+// What the adapter names the shipped module by: the SHA-256 of ts/core.wasm.
+const CORE_SHA256 = createHash("sha256").update(fs.readFileSync(new URL("../core.wasm", import.meta.url))).digest("hex");
 
 const scriptedFactory = await load("scripted");
 const realFactory = await load("real");
@@ -82,7 +86,7 @@ test("session_start sends what pi knows about the session", async () => {
 	assert.deepEqual(scripted.calls, [
 		{
 			exportName: "session_start",
-			input: { cwd: "/work/app", agentDir: AGENT_DIR, home: os.homedir(), trusted: false, hasUI: false, mode: "print", reason: "resume", flags: { "no-memory": true }, fault: "agent_end" },
+			input: { cwd: "/work/app", agentDir: AGENT_DIR, home: os.homedir(), trusted: false, hasUI: false, mode: "print", reason: "resume", flags: { "no-memory": true }, moduleSha256: CORE_SHA256, fault: "agent_end" },
 		},
 	]);
 });
@@ -393,4 +397,15 @@ test("real core: a fault in before_agent_start is reported once and pi goes on",
 	// The recreated core still has the session: commands work.
 	await pi.command("decision", "help", ctx);
 	assert.match(String(notices(ui).at(-1)?.[0]), /Usage: \/decision/);
+});
+
+test("real core: /memory status ends with the release and the hash of the module pi loaded", async () => {
+	const root = project();
+	const pi = started(realFactory);
+	const { ctx, ui } = fakeContext({ cwd: root });
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	await pi.command("memory", "status", ctx);
+	const { version } = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+	const status = String(notices(ui).at(-1)?.[0]);
+	assert.equal(status.split("\n").at(-1), `pi-memory ${version} (core sha256:${CORE_SHA256.slice(0, 12)})`, status);
 });

@@ -18,6 +18,7 @@ const BUILDS = [
 ];
 
 interface FullRegistry extends Registry {
+	version: string;
 	commands: Array<Registry["commands"][number] & { subcommands: Array<{ name: string; aliases: string[]; usage: string; help: string }> }>;
 }
 
@@ -31,6 +32,12 @@ function outputOf(env: Envelope): string {
 const { readRegistry } = (await import(new URL("../index.ts?registry", import.meta.url).href)) as typeof import("../index.ts");
 const shipped = readRegistry() as FullRegistry;
 assert.deepEqual(shipped, JSON.parse(fs.readFileSync(new URL("../registry.json", import.meta.url), "utf8")));
+
+test("the package's version is the core's release", () => {
+	const pkg = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+	const { version } = shipped;
+	assert.equal(pkg.version, version, "ts/package.json and wasm/registry.Release must say the same version; change both");
+});
 
 for (const build of BUILDS) {
 	test(`${build.name}: ts/registry.json is exactly what the core's registry export returns`, async () => {

@@ -48,6 +48,9 @@ type Session struct {
 	Switch string
 	Fault  string // fault injection: panic in this export (tests only)
 	Home   string // the person's home folder (for /memory import claude)
+	// Module is the SHA-256 (hex) of the module file the host loaded, "" when
+	// it did not say; /memory status names the running core with it.
+	Module string
 
 	fs    hostio.Host // the host with memory paths guarded (paths.go)
 	dec   *decisions
@@ -127,6 +130,7 @@ func (e *Engine) sessionStart(out *Out, in gjson.Result) {
 		Mode:     in.Get("mode").String(),
 		Fault:    in.Get("fault").String(),
 		Home:     cleanPath(in.Get("home").String()),
+		Module:   in.Get("moduleSha256").String(),
 	}
 	if in.Get("flags.no-memory").Bool() {
 		s.Switch = "--no-memory"

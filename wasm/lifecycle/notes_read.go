@@ -12,6 +12,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/notes"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
 // ---- /memory status ------------------------------------------------------------
@@ -127,6 +128,10 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 			return o.Close()
 		}))
 		w.Strs("warnings", nonNil(n.cfg.Warnings))
+		if n.s.Module != "" {
+			w.Str("version", registry.Release)
+			w.Str("moduleSha256", n.s.Module)
+		}
 		c.out.Output(string(w.Close()))
 		return
 	}
@@ -205,6 +210,11 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 	b.WriteString("\n")
 	for _, w := range n.cfg.Warnings {
 		b.WriteString("warning: " + w + "\n")
+	}
+	// Which core answers, when the host said which module it loaded: what a
+	// person compares with `pimem --version` or quotes in a bug report.
+	if n.s.Module != "" {
+		b.WriteString(registry.About(registry.Release, n.s.Module) + "\n")
 	}
 	c.out.Output(strings.TrimRight(b.String(), "\n"))
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/wasm/notes"
+	"github.com/pi-memory/pi-memory/wasm/registry"
+	"github.com/tidwall/gjson"
 )
 
 // mem runs /memory with args (as pi sends them).
@@ -263,6 +265,25 @@ func TestAFolderWithoutMemoryStaysUntouched(t *testing.T) {
 			}
 		}
 		t.Fatalf("files appeared: %v", added)
+	}
+}
+
+func TestMemoryStatusNamesTheCoreTheHostLoaded(t *testing.T) {
+	const sha = "6f1e0c4b9a2d7e3f00112233445566778899aabbccddeeff0011223344556677"
+	want := "pi-memory " + registry.Release + " (core sha256:6f1e0c4b9a2d)"
+	r := newRig(t, false)
+	r.mem("status")
+	if strings.Contains(r.text(), "pi-memory "+registry.Release) {
+		t.Fatalf("a host that did not name its module gets no version line:\n%s", r.text())
+	}
+	r.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "moduleSha256": sha})
+	r.mem("status")
+	if lines := strings.Split(r.text(), "\n"); lines[len(lines)-1] != want {
+		t.Fatalf("status ends with %q, want %q:\n%s", lines[len(lines)-1], want, r.text())
+	}
+	r.mem("status --json")
+	if got := gjson.Parse(r.text()); got.Get("version").String() != registry.Release || got.Get("moduleSha256").String() != sha {
+		t.Fatalf("status --json lacks the version and the module hash: %s", r.text())
 	}
 }
 

@@ -7,12 +7,13 @@ const Version = 1
 
 // JSON is the registry as hosts read it: the `registry` export returns it,
 // the build writes it to ts/registry.json for pi to register commands from
-// without starting the core, and pimem prints its --help from it.
+// without starting the core, and pimem prints its --help and --version from it.
 //
-//	{"v":1,"commands":[{"name":"decision","aliases":["decisions"],…}],"flags":[…],"global":[…]}
+//	{"v":1,"version":"0.1.0","commands":[{"name":"decision","aliases":["decisions"],…}],"flags":[…],"global":[…]}
 func JSON() []byte {
 	w := jsonw.Open(nil)
 	w.Int("v", Version)
+	w.Str("version", Release)
 	w.Raw("commands", jsonw.Array(nil, len(Commands), func(b []byte, i int) []byte {
 		return append(b, CommandJSON(&Commands[i])...)
 	}))

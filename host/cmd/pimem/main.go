@@ -2,12 +2,14 @@
 // slash commands: `pimem decision list` does what `/decision list` does in pi.
 // The commands it knows are the core's own (its registry export), so pimem,
 // pi and `/… help` always list the same ones. `pimem inject` prints exactly
-// what would be added to the system prompt for a prompt. Command output goes
+// what would be added to the system prompt for a prompt; `pimem --version`
+// names the core it runs, as `/memory status` does in pi. Command output goes
 // to stdout, everything else to stderr.
 //
 //	pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args…]
 //	pimem [flags] inject [--prompt TEXT] [--json]
 //	pimem [flags] commands [--json]
+//	pimem [--wasm PATH] --version
 //
 // Exit codes: 0 ok, 1 user error (or a failure of the core), 2 usage error.
 //
@@ -32,6 +34,7 @@ import (
 const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args...]
        pimem [flags] inject [--prompt TEXT] [--json]
        pimem [flags] commands [--json]
+       pimem [--wasm PATH] --version
 
 Runs pi-memory's commands outside pi, with the grammar of the slash commands:
 "pimem decision list" does what "/decision list" does.
@@ -47,6 +50,8 @@ flags:
   --json           every command answers in JSON: what it shows, or what it wrote
   --wasm PATH      the core module (default: $PIMEM_WASM, else core.wasm beside
                    pimem, else ts/core.wasm in a folder above pimem)
+  --version        the core's release and the SHA-256 of its module (first 12
+                   digits), as /memory status ends in pi, and the module's path
 
 exit codes: 0 ok, 1 user error (or a problem found by doctor/verify), 2 usage error
 `
@@ -62,7 +67,7 @@ func (e usageError) Error() string { return e.msg }
 
 type options struct {
 	project, agentDir, wasm string
-	json                    bool
+	json, version           bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -87,6 +92,7 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.StringVar(&o.agentDir, "agent-dir", "", "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.StringVar(&o.wasm, "wasm", "", "")
+	fs.BoolVar(&o.version, "version", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return help(o.wasm, stdout)
@@ -94,6 +100,12 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, usageError{err.Error()}
 	}
 	rest := fs.Args()
+	if o.version {
+		if len(rest) > 0 {
+			return 0, usageError{fmt.Sprintf("--version takes no command, got %q", rest)}
+		}
+		return version(o.wasm, stdout)
+	}
 	if len(rest) == 0 {
 		return 0, usageError{"no command given (" + known(nil) + "); pimem --help lists them"}
 	}
@@ -123,6 +135,9 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if session.Module, err = moduleSHA256(wasm); err != nil {
+		return 0, err
+	}
 	ctx := context.Background()
 	rt, err := newRuntime(ctx, wasm)
 	if err != nil {
@@ -147,7 +162,8 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 	}
 	d := &host.Driver{Inst: inst, Stdout: stdout, Stderr: stderr}
 
-	res, err := d.Run("session_start", session)
+	start, _ := json.Marshal(session)
+	res, err := d.Run("session_start", start)
 	if err != nil {
 		return 0, coreFailed("session_start", err)
 	}
@@ -184,23 +200,39 @@ func shutdown(d *host.Driver, stderr io.Writer) {
 	}
 }
 
+// sessionStart is the input of session_start.
+type sessionStart struct {
+	Cwd      string          `json:"cwd"`
+	AgentDir string          `json:"agentDir"`
+	Home     string          `json:"home"`
+	Trusted  bool            `json:"trusted"`
+	HasUI    bool            `json:"hasUI"`
+	Mode     string          `json:"mode"`
+	Reason   string          `json:"reason"`
+	Flags    map[string]bool `json:"flags"`
+	// Module is the module file's SHA-256, as pi's adapter sends the one it
+	// loaded: the core names itself with it in `memory status`.
+	Module string `json:"moduleSha256"`
+}
+
 // sessionInput is session_start as pi would send it for this project, with
-// no UI and the project trusted: running pimem in a folder is consent.
-func sessionInput(o options) ([]byte, error) {
+// no UI and the project trusted: running pimem in a folder is consent. The
+// caller adds the module's hash once it has found the module.
+func sessionInput(o options) (sessionStart, error) {
 	cwd := o.project
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return nil, fmt.Errorf("cannot tell the current folder: %w", err)
+			return sessionStart{}, fmt.Errorf("cannot tell the current folder: %w", err)
 		}
 		cwd = wd
 	}
 	cwd, err := filepath.Abs(cwd)
 	if err != nil {
-		return nil, usageError{"--project: " + err.Error()}
+		return sessionStart{}, usageError{"--project: " + err.Error()}
 	}
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return nil, usageError{"--project " + cwd + " is not a folder"}
+		return sessionStart{}, usageError{"--project " + cwd + " is not a folder"}
 	}
 	agentDir := o.agentDir
 	if agentDir == "" {
@@ -209,26 +241,17 @@ func sessionInput(o options) ([]byte, error) {
 	if agentDir == "" {
 		home, err := os.UserHomeDir()
 		if err != nil {
-			return nil, fmt.Errorf("cannot find the agent folder: no home folder (%v); pass --agent-dir", err)
+			return sessionStart{}, fmt.Errorf("cannot find the agent folder: no home folder (%v); pass --agent-dir", err)
 		}
 		agentDir = filepath.Join(home, ".pi", "agent")
 	}
 	if agentDir, err = filepath.Abs(agentDir); err != nil {
-		return nil, usageError{"--agent-dir: " + err.Error()}
+		return sessionStart{}, usageError{"--agent-dir: " + err.Error()}
 	}
 	// The home folder only locates other tools' memory (memory import
 	// claude); without one, that command says so.
 	home, _ := os.UserHomeDir()
-	return json.Marshal(struct {
-		Cwd      string          `json:"cwd"`
-		AgentDir string          `json:"agentDir"`
-		Home     string          `json:"home"`
-		Trusted  bool            `json:"trusted"`
-		HasUI    bool            `json:"hasUI"`
-		Mode     string          `json:"mode"`
-		Reason   string          `json:"reason"`
-		Flags    map[string]bool `json:"flags"`
-	}{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}})
+	return sessionStart{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}, ""}, nil
 }
 
 // withJSON adds the --json word pimem was given before the store. It goes

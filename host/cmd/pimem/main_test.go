@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +18,7 @@ import (
 	"github.com/pi-memory/pi-memory/host/fsys"
 	"github.com/pi-memory/pi-memory/host/internal/testmod"
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
 // These tests run the built pimem binary, as a person would.
@@ -89,6 +92,7 @@ func TestUsageErrorsExitTwoBeforeLoadingTheCore(t *testing.T) {
 		{"module flag names no file", []string{"--wasm", "/no/core.wasm", "decision", "list"}, "--wasm /no/core.wasm: no such file"},
 		{"inject with a stray word", []string{"inject", "hello"}, "inject takes no arguments"},
 		{"inject with an unknown flag", []string{"inject", "--promt", "x"}, "inject: flag provided but not defined: -promt"},
+		{"version with a command", []string{"--version", "decision", "list"}, "--version takes no command"},
 	}
 	dir := project(t)
 	for _, c := range cases {
@@ -347,10 +351,38 @@ func TestSessionStartDescribesTheProject(t *testing.T) {
 			}
 			delete(got, "home")
 			gotJSON, _ := json.Marshal(got)
-			want, _ := json.Marshal(map[string]any{"cwd": c.cwd, "agentDir": c.agentDir, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup", "flags": map[string]bool{}})
+			want, _ := json.Marshal(map[string]any{"cwd": c.cwd, "agentDir": c.agentDir, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup", "flags": map[string]bool{}, "moduleSha256": sha256Hex(t, wasm)})
 			require.Equal(t, canonical(t, string(want)), canonical(t, string(gotJSON)))
 		})
 	}
+}
+
+// pimem --version and `pimem memory status` name the core with the same
+// line, made by the core's rule from its release and the module file's hash:
+// what the extension's /memory status shows in pi for the same module.
+func TestVersionNamesTheCoreAsMemoryStatusDoes(t *testing.T) {
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			wasm := m.Path(t)
+			want := "pi-memory " + registry.Release + " (core sha256:" + sha256Hex(t, wasm)[:12] + ")"
+			_, _, run := onCore(t, wasm)
+			r := run("--version")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Equal(t, want+"\nmodule: "+wasm+"\n", r.stdout)
+
+			r = run("memory", "status")
+			require.Equal(t, 0, r.exit, r.stderr)
+			lines := strings.Split(strings.TrimRight(r.stdout, "\n"), "\n")
+			require.Equal(t, want, lines[len(lines)-1], "memory status:\n%s", r.stdout)
+		})
+	}
+}
+
+func sha256Hex(t *testing.T, file string) string {
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 func canonical(t *testing.T, s string) string {

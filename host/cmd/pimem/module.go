@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -53,6 +55,17 @@ func findModule(flagPath string) (string, error) {
 	tried = append(tried, filepath.Join(dir, "ts", "core.wasm")+" and in every folder above")
 	return "", errors.New("cannot find the core module; looked for " + strings.Join(tried, ", ") +
 		". Pass --wasm PATH or set PIMEM_WASM (in the repository, `make wasm` builds ts/core.wasm)")
+}
+
+// moduleSHA256 is the SHA-256 of the module file in hex: what pimem tells
+// the core at session_start and prints with --version.
+func moduleSHA256(p string) (string, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return "", fmt.Errorf("cannot read the core module: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 func isFile(p string) bool {

@@ -6,16 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
-// registry is the core's list of commands, as its registry export returns
+// coreRegistry is the core's list of commands, as its registry export returns
 // it (wasm/registry). pimem reads only what it prints and routes.
-type registry struct {
-	V        int `json:"v"`
+type coreRegistry struct {
+	V        int    `json:"v"`
+	Version  string `json:"version"`
 	Commands []struct {
 		Name        string   `json:"name"`
 		Aliases     []string `json:"aliases"`
@@ -25,7 +28,7 @@ type registry struct {
 }
 
 // readRegistry asks the core for its registry.
-func readRegistry(inst *host.Instance) (*registry, error) {
+func readRegistry(inst *host.Instance) (*coreRegistry, error) {
 	env, err := inst.Call("registry", []byte("{}"))
 	if err != nil {
 		if errors.Is(err, host.ErrUnknownExport) {
@@ -35,7 +38,7 @@ func readRegistry(inst *host.Instance) (*registry, error) {
 	}
 	for _, e := range env.Effects {
 		if e.T == "output" {
-			r := &registry{raw: e.Text}
+			r := &coreRegistry{raw: e.Text}
 			if err := json.Unmarshal([]byte(e.Text), r); err != nil || r.V != 1 {
 				return nil, fmt.Errorf("the core's registry is not one this pimem reads (v=%d): %v", r.V, err)
 			}
@@ -46,7 +49,7 @@ func readRegistry(inst *host.Instance) (*registry, error) {
 }
 
 // lookup finds a command by name or alias and returns its name.
-func (r *registry) lookup(word string) (string, bool) {
+func (r *coreRegistry) lookup(word string) (string, bool) {
 	word = strings.ToLower(word)
 	for _, c := range r.Commands {
 		if c.Name == word {
@@ -62,7 +65,7 @@ func (r *registry) lookup(word string) (string, bool) {
 }
 
 // known lists the command names for a usage message.
-func known(r *registry) string {
+func known(r *coreRegistry) string {
 	var names []string
 	if r != nil {
 		for _, c := range r.Commands {
@@ -73,7 +76,7 @@ func known(r *registry) string {
 }
 
 // listing is the commands part of --help: the core's, then pimem's own.
-func (r *registry) listing() string {
+func (r *coreRegistry) listing() string {
 	var b strings.Builder
 	b.WriteString("\ncommands (the core's; \"pimem <command> help\" lists its subcommands):\n")
 	for _, c := range r.Commands {
@@ -145,6 +148,36 @@ func commands(o options, argv []string, stdout io.Writer) (int, error) {
 		} else {
 			io.WriteString(stdout, strings.TrimPrefix(r.listing(), "\n"))
 		}
+		return 0, nil
+	})
+}
+
+// version prints the line that names the core, made by the core's own rule
+// (registry.About) from the release its registry export reports and the
+// SHA-256 of the module file, then the module's path. In pi, `/memory status`
+// ends with the same line, so the two can be compared.
+func version(wasmFlag string, stdout io.Writer) (int, error) {
+	wasm, err := findModule(wasmFlag)
+	if err != nil {
+		return 0, err
+	}
+	sum, err := moduleSHA256(wasm)
+	if err != nil {
+		return 0, err
+	}
+	return withModule(wasm, func(inst *host.Instance) (int, error) {
+		r, err := readRegistry(inst)
+		if err != nil {
+			return 0, err
+		}
+		if r.Version == "" {
+			return 0, errors.New("the core module " + wasm + " does not say its release (it is older than this pimem); rebuild it with `make wasm` or pass --wasm")
+		}
+		abs, err := filepath.Abs(wasm)
+		if err != nil {
+			abs = wasm
+		}
+		fmt.Fprintf(stdout, "%s\nmodule: %s\n", registry.About(r.Version, sum), abs)
 		return 0, nil
 	})
 }

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# `make install`: installs the pi package that `make package` built, and pimem.
+#
+#   build/install.sh TARBALL PIMEM PREFIX
+#
+# The package is unpacked into PREFIX/lib/pi-memory, a folder outside the clone that a
+# reinstall replaces whole, and pi installs it from there: pi records that folder, so
+# deleting or moving the clone leaves pi's install alone. pimem goes to PREFIX/bin with
+# the package's own core.wasm beside it, so `pimem --version` and /memory status in pi
+# name the same module. pi is $PI when set (your own pi), else the one build/pi.sh keeps
+# in the cache; both write the same settings (~/.pi/agent, or $PI_CODING_AGENT_DIR).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+. "$here/env.sh"
+tarball=${1:?usage: install.sh TARBALL PIMEM PREFIX}
+pimem=${2:?usage: install.sh TARBALL PIMEM PREFIX}
+prefix=${3:?usage: install.sh TARBALL PIMEM PREFIX}
+for f in "$tarball" "$pimem"; do
+	[ -s "$f" ] || { echo "$f is missing: run make package pimem first" >&2; exit 1; }
+done
+pi=${PI:-$("$here/pi.sh")}
+mkdir -p "$prefix/lib" "$prefix/bin"
+prefix=$(cd "$prefix" && pwd -P)
+dest="$prefix/lib/pi-memory"
+
+# Unpack beside the old copy, then swap, so a failed unpack leaves the old one working.
+new="$dest.new.$$"
+old="$dest.old.$$"
+trap 'rm -rf "$new" "$old"' EXIT
+mkdir "$new"
+tar -xzf "$tarball" -C "$new" --strip-components=1
+[ -s "$new/core.wasm" ] && [ -f "$new/node_modules/@extism/extism/package.json" ] ||
+	{ echo "$tarball is not a pi-memory package (no core.wasm or no bundled @extism/extism); run make package" >&2; exit 1; }
+if [ -e "$dest" ]; then mv "$dest" "$old"; fi
+mv "$new" "$dest"
+
+# An earlier `make install` registered the clone's ts/ folder itself; left there, pi
+# would load pi-memory twice.
+if "$pi" remove "$root/ts" >/dev/null 2>&1; then
+	log "removed the clone's own ts/ folder from pi's packages (an earlier make install)"
+fi
+"$pi" install "$dest" >&2
+
+install -m 0755 "$pimem" "$prefix/bin/pimem.tmp"
+mv "$prefix/bin/pimem.tmp" "$prefix/bin/pimem"
+install -m 0644 "$dest/core.wasm" "$prefix/bin/core.wasm.tmp"
+mv "$prefix/bin/core.wasm.tmp" "$prefix/bin/core.wasm"
+
+log "pi package: $dest"
+log "pimem: $prefix/bin/pimem"
+"$prefix/bin/pimem" --version >&2
