@@ -137,7 +137,7 @@ test("make install installs the package from outside the clone; pimem --version 
 		// The toolchains and their caches stay the machine's (make may build pimem);
 		// pi's settings, pimem's compile cache and the install are the sandbox's.
 		const goCache = execFileSync("go", ["env", "GOCACHE"], { encoding: "utf8" }).trim();
-		const env = { ...process.env, GOCACHE: goCache, XDG_CACHE_HOME: path.join(sb.root, "cache"), PI_CODING_AGENT_DIR: sb.agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
+		const env: NodeJS.ProcessEnv = { ...process.env, GOCACHE: goCache, XDG_CACHE_HOME: path.join(sb.root, "cache"), PI_CODING_AGENT_DIR: sb.agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
 		delete env.PI;
 		const made = spawnSync("make", ["-s", "-C", REPO_DIR, "install", `PREFIX=${prefix}`], { env, encoding: "utf8", timeout: 600_000 });
 		assert.equal(made.status, 0, `make install:\n${made.stdout}\n${made.stderr}`);
