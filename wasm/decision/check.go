@@ -36,7 +36,9 @@ type features struct {
 // conflicts, best first. except names decisions to leave out (the one being
 // updated or superseded).
 func (s *State) Check(text string, except ...string) (dups, conflicts []Match) {
-	nf := similarity.Prepare(text)
+	// Compared redacted: a verdict's reason quotes the texts it compared,
+	// and it is shown to people (doctor, dialogs).
+	nf := similarity.Prepare(clean(text))
 	for h := int32(0); h < int32(s.recs.n); h++ {
 		r := s.recs.at(h)
 		if r.removed || r.status != Active || len(except) > 0 && contains(except, s.strs.get(r.id)) {
@@ -63,7 +65,7 @@ func (s *State) featuresOf(h int32) *similarity.Features {
 	r := s.recs.at(h)
 	f := s.feats[h]
 	if f == nil || f.title != r.title || f.text != r.text {
-		f = &features{title: r.title, text: r.text, f: similarity.Prepare(short(s.strs.get(r.title), s.strs.get(r.text)))}
+		f = &features{title: r.title, text: r.text, f: similarity.Prepare(clean(short(s.strs.get(r.title), s.strs.get(r.text))))}
 		s.feats[h] = f
 	}
 	return &f.f

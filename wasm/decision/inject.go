@@ -107,7 +107,7 @@ func (s *State) summary(left int, shown []*Decision) string {
 			if i == 3 {
 				break
 			}
-			out += " #" + cut(clean(t), MaxTagChars) + " " + strconv.Itoa(counts[i])
+			out += " #" + cut(t, MaxTagChars) + " " + strconv.Itoa(counts[i])
 		}
 	}
 	return out + "; /decision list shows all)"
@@ -276,7 +276,7 @@ func Line(d *Decision) string {
 		if len(tags) == MaxTags {
 			break
 		}
-		if t = cut(clean(cleanTag(t)), MaxTagChars); t != "" {
+		if t = cut(cleanTag(t), MaxTagChars); t != "" {
 			tags = append(tags, "#"+t)
 		}
 	}
@@ -300,8 +300,10 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// cleanTag drops a leading '#' and anything that would break the line format.
+// cleanTag drops a leading '#' and anything that would break the line
+// format, after redacting: a tag is shown and injected like any text.
 func cleanTag(t string) string {
+	t = clean(t)
 	if plainTag(t) {
 		return t
 	}

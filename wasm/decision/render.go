@@ -19,7 +19,7 @@ func ListLine(x *Decision) string {
 	s := x.ID + " | " + x.Status.String() + " | " + clean(oneLine(x.Short()))
 	var tags []string
 	for _, t := range x.Tags {
-		if t = clean(cleanTag(t)); t != "" {
+		if t = cleanTag(t); t != "" {
 			tags = append(tags, "#"+t)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/notes"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // Where markdown memory lives (docs/decisions/005-markdown-memory.md).
@@ -49,7 +50,8 @@ type noteScope struct {
 	exists  bool
 	size    int64
 	mtime   int64
-	data    []byte
+	data    []byte // the file as written: what a flush edits
+	view    []byte // data with secrets redacted, lines kept: what pages are parsed from
 	pages   []notes.Page
 	readErr error
 }
@@ -144,7 +146,7 @@ func (n *notesStore) load(sc *noteScope) {
 	switch {
 	case err != nil:
 		discard(sc.pages)
-		sc.stamped, sc.exists, sc.size, sc.mtime, sc.data, sc.pages = true, false, 0, 0, nil, nil
+		sc.stamped, sc.exists, sc.size, sc.mtime, sc.data, sc.view, sc.pages = true, false, 0, 0, nil, nil, nil
 		sc.readErr = nil
 		if !hostio.IsNotFound(err) {
 			sc.readErr = err
@@ -157,12 +159,25 @@ func (n *notesStore) load(sc *noteScope) {
 	data, err := readFile(n.h, sc.file, maxNoteFile)
 	if err != nil {
 		discard(sc.pages)
-		sc.exists, sc.readErr, sc.data, sc.pages = false, err, nil, nil
+		sc.exists, sc.readErr, sc.data, sc.view, sc.pages = false, err, nil, nil, nil
 		return
 	}
-	sc.exists, sc.readErr, sc.data = true, nil, data
+	sc.exists, sc.readErr, sc.data, sc.view = true, nil, data, redactedView(data)
 	discard(sc.pages)
-	sc.pages = notes.Parse(sc.name, data)
+	sc.pages = notes.Parse(sc.name, sc.view)
+}
+
+// redactedView is a memory file as every exit sees it: what is injected,
+// what commands print, what page tables keep. A secret someone wrote into
+// the file by hand stays in the file (it is theirs; /memory verify names the
+// line) and goes nowhere else. Line numbers are kept, so pages are named as
+// in the file.
+func redactedView(data []byte) []byte {
+	if !redact.Contains(string(data)) {
+		return data
+	}
+	v, _ := redact.Lines(string(data))
+	return []byte(v)
 }
 
 // discard clears a page slice nobody reads again. Under TinyGo's partly
@@ -251,7 +266,7 @@ func (n *notesStore) section() (string, []string) {
 	var files []notes.File
 	for _, sc := range n.scopes {
 		if sc.exists {
-			files = append(files, notes.File{Scope: sc.name, Display: sc.display, Data: sc.data, Pages: sc.pages})
+			files = append(files, notes.File{Scope: sc.name, Display: sc.display, Data: sc.view, Pages: sc.pages})
 		}
 	}
 	b := notes.RenderBlock(files, n.places(), n.cfg, n.capBytes())

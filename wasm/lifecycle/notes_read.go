@@ -351,7 +351,7 @@ func (n *notesStore) recallDocs(scope string) ([]notes.Doc, []string) {
 				continue
 			}
 			display := path.Join(path.Dir(sc.display), e)
-			docs = append(docs, notes.Doc{Scope: sc.name, File: display, Pages: notes.Parse(sc.name, data)})
+			docs = append(docs, notes.Doc{Scope: sc.name, File: display, Pages: notes.Parse(sc.name, redactedView(data))})
 		}
 	}
 	return docs, errs

@@ -459,3 +459,36 @@ func TestRememberingLocalNotesOffersGitignore(t *testing.T) {
 	r.mem("gitignore")
 	r.contains("already ignored")
 }
+
+// A secret written into MEMORY.md or a topic file by hand stays in the file
+// and reaches no exit: not the prompt, not recall, not /memory pages, not the
+// page table; /memory verify names the line (exit 1) without printing it.
+func TestAHandWrittenSecretInMemoryReachesNoExit(t *testing.T) {
+	r := newRig(t, false)
+	token := "ghp_abcdefghijklmnopqrstuvwxyz0123456789AB"
+	r.write(projectIndex, "## Deploy\n\n- Push with "+token+"\n- Run make test before pushing\n")
+	r.write("proj/.pi/memory/deploy.md", "# Deploy\n\nThe key is -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----\nand the deploy runs nightly.\n")
+	if got := r.injected("hi"); strings.Contains(got, token) || !strings.Contains(got, "Push with [REDACTED") || !strings.Contains(got, "make test") {
+		t.Fatalf("injected %q", got)
+	}
+	for _, cmd := range []string{"recall push", "recall deploy nightly", "pages", "pages --json"} {
+		r.mem(cmd)
+		if strings.Contains(r.text(), token) || strings.Contains(r.text(), "b3BlbnNzaC1rZXk") {
+			t.Fatalf("%s shows the secret: %s", cmd, r.text())
+		}
+	}
+	r.mem("verify")
+	if r.exit() != 1 || !strings.Contains(r.text(), ".pi/memory/MEMORY.md:3 holds what looks like a secret (github-token)") ||
+		!strings.Contains(r.text(), ".pi/memory/deploy.md:3 holds what looks like a secret") || strings.Contains(r.text(), token) {
+		t.Fatalf("verify: %d %s", r.exit(), r.text())
+	}
+	filepath.WalkDir(r.agent, func(p string, d os.DirEntry, err error) error {
+		if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), token) {
+			t.Errorf("%s keeps the secret", p)
+		}
+		return nil
+	})
+	if !strings.Contains(r.read(projectIndex), token) {
+		t.Fatal("the file a person wrote must stay as they wrote it")
+	}
+}

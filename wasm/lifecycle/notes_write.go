@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/notes"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
 
@@ -193,6 +194,7 @@ func (n *notesStore) cmdVerify(c *cmdCtx) {
 			problems = append(problems, sc.display+" is "+over+": only part of it is injected; move detail to topic files or archive/")
 		}
 	}
+	problems = append(problems, n.secretLines()...)
 	if len(problems) > 0 {
 		c.out.exit = 1
 	}
@@ -229,6 +231,40 @@ func (n *notesStore) cmdVerify(c *cmdCtx) {
 		b.WriteString("\nproblem: " + p)
 	}
 	c.out.Output(strings.TrimLeft(b.String(), "\n"))
+}
+
+// secretLines names each line of a memory file (an index, or a topic file
+// beside it) that holds what looks like a secret. The file stays as the
+// person wrote it; every exit redacts it; this says where to remove it.
+func (n *notesStore) secretLines() []string {
+	var out []string
+	check := func(display string, data []byte) {
+		for _, f := range redact.Find(string(data)) {
+			line := 1 + strings.Count(string(data[:f.Start]), "\n")
+			out = append(out, display+":"+strconv.Itoa(line)+" holds what looks like a secret ("+f.Kind+"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret")
+		}
+	}
+	for _, sc := range n.scopes {
+		if sc.exists {
+			check(sc.display, sc.data)
+		}
+		if sc.name == scopeLocal {
+			continue
+		}
+		entries, err := n.h.List(sc.dir)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !strings.HasSuffix(e, ".md") || e == notesIndex || e == notesLocal {
+				continue
+			}
+			if data, err := readFile(n.h, path.Join(sc.dir, e), maxNoteFile); err == nil {
+				check(path.Join(path.Dir(sc.display), e), data)
+			}
+		}
+	}
+	return out
 }
 
 func (n *notesStore) whereToStart() string {

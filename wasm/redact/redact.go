@@ -58,6 +58,31 @@ func String(s string) (string, []string) {
 	return apply(s, Find(s))
 }
 
+// Lines is String for text whose line numbers matter (a markdown file whose
+// pages are named by line): a secret that spans lines (a PEM key) becomes its
+// mark followed by the newlines it covered, so every later line keeps its
+// number.
+//
+//	Lines("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nnext") => "[REDACTED:private-key]\n\nnext", [private-key]
+func Lines(s string) (string, []string) {
+	found := Find(s)
+	if len(found) == 0 {
+		return s, nil
+	}
+	var b strings.Builder
+	var kinds []string
+	last := 0
+	for _, f := range found {
+		b.WriteString(s[last:f.Start])
+		b.WriteString(mark(f.Kind))
+		b.WriteString(strings.Repeat("\n", strings.Count(s[f.Start:f.End], "\n")))
+		last = f.End
+		kinds = append(kinds, f.Kind)
+	}
+	b.WriteString(s[last:])
+	return b.String(), uniq(kinds)
+}
+
 func apply(s string, found []Finding) (string, []string) {
 	if len(found) == 0 {
 		return s, nil
@@ -72,6 +97,11 @@ func apply(s string, found []Finding) (string, []string) {
 		kinds = append(kinds, f.Kind)
 	}
 	b.WriteString(s[last:])
+	return b.String(), uniq(kinds)
+}
+
+// uniq sorts kinds and drops repeats.
+func uniq(kinds []string) []string {
 	sort.Strings(kinds)
 	n := 0
 	for i, k := range kinds {
@@ -80,7 +110,7 @@ func apply(s string, found []Finding) (string, []string) {
 			n++
 		}
 	}
-	return b.String(), kinds[:n]
+	return kinds[:n]
 }
 
 func mark(kind string) string { return markOpen + kind + "]" }

@@ -155,3 +155,20 @@ func TestPatternsFoldOnlyASCIICase(t *testing.T) {
 		checkPrefilter(t, s)
 	}
 }
+
+func TestLinesKeepsEveryLineNumber(t *testing.T) {
+	in := "# Deploy\n-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\nxyz\n-----END RSA PRIVATE KEY-----\n- token: ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\n- last line\n"
+	out, kinds := Lines(in)
+	if strings.Count(out, "\n") != strings.Count(in, "\n") {
+		t.Fatalf("lines changed: %q", out)
+	}
+	if strings.Contains(out, "MIIE") || strings.Contains(out, "ghp_") || len(kinds) != 2 {
+		t.Fatalf("Lines = %q, %v", out, kinds)
+	}
+	if got := strings.Split(out, "\n")[6]; got != "- last line" {
+		t.Fatalf("line 7 = %q", got)
+	}
+	if again, _ := Lines(out); again != out {
+		t.Fatalf("not idempotent: %q", again)
+	}
+}

@@ -1,0 +1,148 @@
+package lifecycle
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+type corpusSecret struct {
+	Kind, Text, Secret string
+}
+
+func secretCorpus(t *testing.T) []corpusSecret {
+	t.Helper()
+	f, err := os.Open("../../testdata/secrets/secrets.jsonl")
+	require.NoError(t, err)
+	defer f.Close()
+	var out []corpusSecret
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var s corpusSecret
+		require.NoError(t, json.Unmarshal(sc.Bytes(), &s))
+		out = append(out, s)
+	}
+	require.True(t, len(out) > 50, "the corpus has %d secrets", len(out))
+	return out
+}
+
+// everywhere returns every file under the rig's folders with its content,
+// the canonical files excepted (a person's own file keeps what they wrote).
+func everywhere(t *testing.T, r *rig, except ...string) map[string]string {
+	out := map[string]string{}
+	for _, root := range []string{r.project, r.agent} {
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			for _, e := range except {
+				if p == e {
+					return nil
+				}
+			}
+			b, _ := os.ReadFile(p)
+			out[p] = string(b)
+			return nil
+		})
+	}
+	return out
+}
+
+// Every secret of the corpus, through every field of every store, by every
+// way in: typed in commands (text, title, reason, tags, conflict notes,
+// remembered facts and section names) and written by hand into the files
+// (the decision log, MEMORY.md). No secret reaches what is injected, what
+// any command prints, or any file pi-memory writes; a file a person wrote
+// keeps what they wrote.
+func TestNoSecretOfTheCorpusReachesAnyExit(t *testing.T) {
+	corpus := secretCorpus(t)
+	r := newRig(t, false)
+	r.write("proj/.pi/memory/config.json", `{"strictWriteback": false, "maxInjectLines": 2000, "maxInjectBytes": 65536, "maxMemoryTokens": 32768}`)
+	var outputs []string
+	say := func() { outputs = append(outputs, r.last.Raw) }
+	for i, s := range corpus {
+		one := strings.ReplaceAll(s.Text, "\n", " ")
+		word := strings.Fields(one)[0]
+		r.h.now += 1000
+		r.cmd(`add "Rule ` + itoa(i) + `: ` + quoteArg(one) + `" --title "` + quoteArg(one) + `" --reason "` + quoteArg(one) + `" --tag "` + quoteArg(word) + `" --force --keep-both`)
+		say()
+		r.mem(`remember project "Fact ` + itoa(i) + `: ` + quoteArg(one) + `" --section "Sec ` + quoteArg(word) + `"`)
+		say()
+	}
+	r.cmd("conflict D-2026-02-27-0001 D-2026-02-27-0002 " + quoteArg(strings.ReplaceAll(corpus[0].Text, "\n", " ")))
+	say()
+	r.mem("flush")
+	say()
+	// Hand-written: the log and MEMORY.md get every secret verbatim.
+	logFile := filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl")
+	index := filepath.Join(r.project, ".pi/memory/MEMORY.md")
+	f, _ := os.OpenFile(logFile, os.O_APPEND|os.O_WRONLY, 0o644)
+	var md strings.Builder
+	md.WriteString("## Hand-written\n\n")
+	for i, s := range corpus {
+		text, _ := json.Marshal(s.Text)
+		f.WriteString(`{"v":1,"t":"2026-02-28T00:00:00.000Z","p":"x","e":"a","i":"D-2026-02-28-` + pad4(i+1) + `","d":{"tx":` + string(text) + `,"tg":[` + string(text) + `],"r":` + string(text) + `},"u":"user"}` + "\n")
+		md.WriteString("- " + strings.ReplaceAll(s.Text, "\n", "\n  ") + "\n")
+	}
+	f.Close()
+	memory, _ := os.ReadFile(index)
+	os.WriteFile(index, append(memory, md.String()...), 0o644)
+	r.start(false, true)
+
+	outputs = append(outputs, r.injected("what do you remember?"))
+	for _, cmd := range []string{"list --all", "list --all --json", "search rule", "status --json", "doctor", "doctor --json"} {
+		r.cmd(cmd)
+		say()
+	}
+	for _, cmd := range []string{"status", "pages", "pages --json", "recall key", "recall token password", "stale --days 1", "faults", "traces", "last", "verify"} {
+		r.mem(cmd)
+		say()
+	}
+	r.call("session_shutdown", map[string]any{"reason": "quit"})
+	files := everywhere(t, r, logFile, index)
+	for _, s := range corpus {
+		for _, out := range outputs {
+			if strings.Contains(out, s.Secret) || strings.Contains(out, jsonText(s.Secret)) {
+				i := strings.Index(out, jsonText(s.Secret))
+				if i < 0 {
+					i = strings.Index(out, s.Secret)
+				}
+				t.Fatalf("%s secret %q reached an output, at: …%s…", s.Kind, s.Secret, out[max(0, i-300):min(len(out), i+100)])
+			}
+		}
+		for p, data := range files {
+			if strings.Contains(data, s.Secret) || strings.Contains(data, jsonText(s.Secret)) {
+				t.Fatalf("%s secret %q reached %s", s.Kind, s.Secret, p)
+			}
+		}
+	}
+	// The canonical files a person wrote keep what they wrote.
+	if b, _ := os.ReadFile(logFile); !strings.Contains(string(b), jsonText(corpus[3].Secret)) {
+		t.Fatal("the hand-written log lost what the person wrote")
+	}
+}
+
+func jsonText(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b[1 : len(b)-1])
+}
+
+func quoteArg(s string) string { return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) }
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func pad4(n int) string {
+	s := []byte("0000")
+	for i := 3; i >= 0 && n > 0; i-- {
+		s[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(s)
+}
