@@ -48,8 +48,9 @@ type Case struct {
 // FileSpec is a file written before the first step: the bytes of a file in
 // the case folder (From) or literal text.
 type FileSpec struct {
-	From *string `json:"from"`
-	Text *string `json:"text"`
+	From    *string `json:"from"`
+	Text    *string `json:"text"`
+	Symlink *string `json:"symlink"` // a symbolic link to this path, relative to the temp root
 }
 
 // Step is one export call. Input may use $PROJECT and $AGENT.
@@ -129,7 +130,12 @@ func (c *Case) Prepare(t testing.TB) *Sandbox {
 	for _, rel := range sortedKeys(c.Files) {
 		spec := c.Files[rel]
 		var data []byte
+		p := filepath.Join(root, filepath.FromSlash(rel))
 		switch {
+		case spec.Symlink != nil && spec.From == nil && spec.Text == nil:
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.Symlink(filepath.Join(root, filepath.FromSlash(*spec.Symlink)), p))
+			continue
 		case spec.From != nil && spec.Text == nil:
 			b, err := os.ReadFile(filepath.Join(c.Dir, *spec.From))
 			require.NoError(t, err)
@@ -137,9 +143,8 @@ func (c *Case) Prepare(t testing.TB) *Sandbox {
 		case spec.Text != nil && spec.From == nil:
 			data = []byte(*spec.Text)
 		default:
-			t.Fatalf("%s: file %s needs exactly one of \"from\" and \"text\"", c.Name, rel)
+			t.Fatalf("%s: file %s needs exactly one of \"from\", \"text\" and \"symlink\"", c.Name, rel)
 		}
-		p := filepath.Join(root, filepath.FromSlash(rel))
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		require.NoError(t, os.WriteFile(p, data, 0o644))
 	}

@@ -16,7 +16,7 @@ const FIXTURES = path.join(REPO, "testdata", "conformance");
 interface Case {
 	description: string;
 	now: string;
-	files: Record<string, { from?: string; text?: string }>;
+	files: Record<string, { from?: string; text?: string; symlink?: string }>;
 	check: string[];
 	steps: { export: string; input: unknown }[];
 }
@@ -38,10 +38,14 @@ function prepare(dir: string, c: Case): { root: string; project: string; agent: 
 	const agent = path.join(root, "agent");
 	fs.mkdirSync(path.join(project, ".git"), { recursive: true });
 	fs.mkdirSync(agent);
-	for (const [rel, spec] of Object.entries(c.files)) {
+	// In key order, as the Go runners do: a link may point at a file written before it.
+	for (const rel of Object.keys(c.files).sort()) {
+		const spec = c.files[rel];
+		if (spec === undefined) continue;
 		const file = path.join(root, rel);
 		fs.mkdirSync(path.dirname(file), { recursive: true });
-		fs.writeFileSync(file, spec.from !== undefined ? fs.readFileSync(path.join(dir, spec.from)) : (spec.text ?? ""));
+		if (spec.symlink !== undefined) fs.symlinkSync(path.join(root, spec.symlink), file);
+		else fs.writeFileSync(file, spec.from !== undefined ? fs.readFileSync(path.join(dir, spec.from)) : (spec.text ?? ""));
 	}
 	// The id docs/formats.md defines, computed here so the fixtures pin it.
 	const projectId = createHash("sha1").update(project).digest("hex").slice(0, 16);

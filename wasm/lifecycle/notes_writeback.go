@@ -85,6 +85,11 @@ func (n *notesStore) stage(scope, section, text, source string) (op notes.Op, no
 	if err != nil {
 		return notes.Op{}, "", err
 	}
+	n.load(sc)
+	var np *errNotPlain
+	if errors.As(sc.readErr, &np) {
+		return notes.Op{}, "", np // a flush could never write it
+	}
 	f := notes.CheckFact(text, section, n.cfg.StrictWriteback)
 	if f.Reason != "" {
 		return notes.Op{}, "", &refusal{reason: f.Reason, detail: f.Detail}

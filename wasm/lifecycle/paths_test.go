@@ -36,7 +36,6 @@ func TestMemoryFilesThatAreLinksAreNeitherReadNorWritten(t *testing.T) {
 				return "INJECTED: " + got
 			}
 			r.mem("remember project Lint before pushing")
-			r.mem("flush")
 			return r.text()
 		}, "MEMORY.md is a symbolic link"},
 		{"a topic file links outside: recall does not read it", func(t *testing.T, r *rig, outside string) {
