@@ -3,10 +3,12 @@ package lifecycle
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/tidwall/gjson"
 )
 
 func TestAddThenInjectShowsTheDecisionLine(t *testing.T) {
@@ -453,4 +455,28 @@ func TestADialogAnswerIsAppliedToTheLogAsItIsThen(t *testing.T) {
 	if !strings.Contains(one.log(), `"r":"we need replication"`) {
 		t.Fatalf("the reason typed is kept: %s", one.log())
 	}
+}
+
+// JSON output is complete: a script never gets a list silently cut at the
+// text output's fifty.
+func TestJSONListsAreCompleteUnlessALimitIsAsked(t *testing.T) {
+	r := newRig(t, false)
+	var b strings.Builder
+	for i := 1; i <= 80; i++ {
+		id := "D-2026-02-27-" + strings.Repeat("0", 4-len(strconv.Itoa(i))) + strconv.Itoa(i)
+		b.WriteString(`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"x","e":"a","i":"` + id + `","d":{"tx":"Rule number ` + strconv.Itoa(i) + ` for the codebase"}}` + "\n")
+	}
+	os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory"), 0o755)
+	os.WriteFile(filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl"), []byte(b.String()), 0o644)
+	r.start(false, true)
+	r.cmd("list --all --json")
+	if n := len(gjson.Parse(r.text()).Array()); n != 80 {
+		t.Fatalf("list --all --json gave %d of 80", n)
+	}
+	r.cmd("list --all --json --limit 10")
+	if n := len(gjson.Parse(r.text()).Array()); n != 10 {
+		t.Fatalf("--limit 10 gave %d", n)
+	}
+	r.cmd("list --all")
+	r.contains("… 30 more; use --limit N (0 for all).")
 }
