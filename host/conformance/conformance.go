@@ -53,10 +53,42 @@ type FileSpec struct {
 	Symlink *string `json:"symlink"` // a symbolic link to this path, relative to the temp root
 }
 
-// Step is one export call. Input may use $PROJECT and $AGENT.
+// Step is one export call. Input may use $PROJECT and $AGENT. Pin, when
+// set, names the effect fields the step pins (besides "t"; "exit" is always
+// pinned): expected.json then holds only those, so a case pins the behaviour
+// it is about, not every word of prose around it.
 type Step struct {
 	Export string          `json:"export"`
 	Input  json.RawMessage `json:"input"`
+	Pin    []string        `json:"pin"`
+}
+
+// Reduce keeps, of each effect of an envelope, "t" and the fields in pin; and
+// the envelope's "v" and "exit". With no pin the envelope is returned as is.
+// The Node runner (ts/test/conformance.test.ts) does the same.
+func Reduce(env []byte, pin []string) []byte {
+	if len(pin) == 0 {
+		return env
+	}
+	var e struct {
+		V       int              `json:"v"`
+		Effects []map[string]any `json:"effects"`
+		Exit    int              `json:"exit"`
+	}
+	if json.Unmarshal(env, &e) != nil {
+		return env
+	}
+	for i, eff := range e.Effects {
+		kept := map[string]any{"t": eff["t"]}
+		for _, k := range pin {
+			if v, ok := eff[k]; ok {
+				kept[k] = v
+			}
+		}
+		e.Effects[i] = kept
+	}
+	out, _ := json.Marshal(e)
+	return out
 }
 
 // Expected is expected.json: what the steps return and leave on disk.
@@ -205,7 +237,7 @@ func Run(t *testing.T, update bool, start func(t *testing.T, c *Case, s *Sandbox
 				require.NoError(t, err, "step %d (%s)", i+1, step.Export)
 				abs := s.Abstract(out)
 				require.True(t, json.Valid([]byte(abs)), "step %d (%s) returned invalid JSON: %s", i+1, step.Export, out)
-				got.Envelopes = append(got.Envelopes, json.RawMessage(abs))
+				got.Envelopes = append(got.Envelopes, json.RawMessage(Reduce([]byte(abs), step.Pin)))
 			}
 			for _, rel := range c.Check {
 				real := strings.ReplaceAll(rel, "$PROJECT_ID", s.ProjectID)
