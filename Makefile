@@ -55,6 +55,9 @@ test-go: wasm
 fuzz:
 	go test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./wasm/decision
 	go test -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./wasm/decision
+	for f in FuzzMerge FuzzMergeLogs FuzzRepair FuzzRepairLogs; do \
+		go test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) ./wasm/decision || exit 1; \
+	done
 	go test -run '^$$' -fuzz '^FuzzNormalize$$' -fuzztime $(FUZZTIME) ./wasm/config
 	go test -run '^$$' -fuzz '^FuzzSplit$$' -fuzztime $(FUZZTIME) ./wasm/cmdline
 	go test -run '^$$' -fuzz '^FuzzString$$' -fuzztime $(FUZZTIME) ./wasm/redact
