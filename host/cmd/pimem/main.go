@@ -8,6 +8,8 @@
 //	pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args…]
 //	pimem [flags] inject [--prompt TEXT] [--json]
 //	pimem [flags] commands [--json]
+//	pimem [flags] git setup
+//	pimem [--wasm PATH] merge-driver %O %A %B %P
 //
 // Exit codes: 0 ok, 1 user error (or a failure of the core), 2 usage error.
 //
@@ -32,6 +34,8 @@ import (
 const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args...]
        pimem [flags] inject [--prompt TEXT] [--json]
        pimem [flags] commands [--json]
+       pimem [flags] git setup
+       pimem [--wasm PATH] merge-driver %O %A %B %P
 
 Runs pi-memory's commands outside pi, with the grammar of the slash commands:
 "pimem decision list" does what "/decision list" does.
@@ -39,6 +43,10 @@ Runs pi-memory's commands outside pi, with the grammar of the slash commands:
 
 const usageTail = `  inject      print what would be added to the system prompt for --prompt
   commands    the core's commands and their subcommands (--json: as pi registers them)
+  git setup   make git merge the decision log with pimem: the .gitattributes line
+              and the git config of the merge driver (each clone runs it once)
+  merge-driver
+              what git runs to merge the decision log (git setup registers it)
 
 flags:
   --project DIR    the project (default: the current folder); running pimem in a
@@ -113,6 +121,10 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	} else if store == "commands" {
 		return commands(o, argv, stdout)
+	} else if store == "merge-driver" {
+		return mergeDriver(o, argv, stdout, stderr)
+	} else if store == "git" {
+		return gitSetup(o, argv, stdout)
 	}
 
 	session, err := sessionInput(o)
