@@ -71,7 +71,8 @@ test-go: wasm
 # `package:target ...`: one go test per target (-fuzz takes one at a time).
 FUZZ_TARGETS := \
 	wasm/decision:FuzzDecode wasm/decision:FuzzParseConfig wasm/decision:FuzzLoadSnapshot \
-	wasm/decision:FuzzWordScans wasm/config:FuzzNormalize wasm/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/jsonw:FuzzString \
+	wasm/decision:FuzzWordScans wasm/decision:FuzzMerge wasm/decision:FuzzMergeLogs \
+	wasm/decision:FuzzRepair wasm/decision:FuzzRepairLogs wasm/config:FuzzNormalize wasm/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/jsonw:FuzzString \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
 	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces

@@ -41,6 +41,9 @@ func resume() int32 { return call("resume") }
 //go:wasmexport registry
 func registryExport() int32 { return call("registry") }
 
+//go:wasmexport merge
+func merge() int32 { return call("merge") }
+
 //go:wasmexport debug
 func debug() int32 { return call("debug") }
 

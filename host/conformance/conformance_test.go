@@ -14,7 +14,7 @@ import (
 // a trap is no conformance answer.
 var exports = map[string]bool{
 	"session_start": true, "before_agent_start": true, "agent_end": true,
-	"session_shutdown": true, "command": true, "resume": true,
+	"session_shutdown": true, "command": true, "resume": true, "merge": true,
 }
 
 // TestEveryCaseIsComplete checks the fixtures themselves, so a typo fails

@@ -24,6 +24,10 @@ type Report struct {
 	Pairs               []string
 	PairsScanned        bool // false when there were too many active decisions to compare pairwise
 	Active              int
+	// Fix is what doctor --fix did (Fixed) or would do to the log; nil
+	// without --fix.
+	Fix   *Repair
+	Fixed bool
 }
 
 // doctorPairLimit bounds the pairwise duplicate/conflict scan among active
@@ -80,6 +84,20 @@ func (s *State) Diagnose(found ...Finding) Report {
 	return rep
 }
 
+// MarkCollisions names, among the replay's duplicate adds, those the repair
+// would renumber: a second decision under an id, not a repeated line.
+func (r *Report) MarkCollisions(rep *Repair) {
+	for _, n := range rep.Renumbered {
+		for i := range r.Findings {
+			if f := &r.Findings[i]; f.Line == n.Line && f.Kind == DuplicateAdd.String() {
+				f.Kind = "id-collision"
+				f.Msg = n.Old + " is added again for another decision (first added at line " + strconv.Itoa(n.First) + "): " +
+					strconv.Quote(OneLine(n.Text)) + " is missing from memory. Two branches gave one id to two decisions (a union merge?); /decision doctor --fix gives this one " + n.New
+			}
+		}
+	}
+}
+
 // Clean reports whether doctor found nothing to fix.
 func (r *Report) Clean() bool { return len(r.Findings) == 0 && len(r.Pairs) == 0 }
 
@@ -123,6 +141,9 @@ func (r *Report) AppendJSON(b []byte, log string) []byte {
 	}))
 	w.Strs("activePairs", nonNil(r.Pairs))
 	w.Bool("pairsScanned", r.PairsScanned)
+	if r.Fix != nil {
+		w.Raw("fix", r.Fix.AppendJSON(nil, r.Fixed))
+	}
 	return w.Close()
 }
 

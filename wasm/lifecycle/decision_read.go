@@ -220,26 +220,58 @@ func (d *decisions) statusJSON(why, inject string) []byte {
 }
 
 // cmdDoctor checks the log and exits 1 when it finds a problem, so a CI job
-// or a git hook can run it.
+// or a git hook can run it. --fix repairs what a union merge did
+// (decision_fix.go).
 func (d *decisions) cmdDoctor(c *cmdCtx) {
-	found, err := decision.SecretLines(d.readAt, d.cur.Offset)
-	if err != nil {
-		c.out.Fail("Could not read " + d.log + ": " + err.Error())
+	if c.args.Has("yes") && !c.args.Has("fix") {
+		c.out.Usage("/decision doctor: --yes goes with --fix (doctor alone never writes).")
 		return
 	}
+	rep, fix := d.diagnose()
+	if c.args.Has("fix") {
+		d.fix(c, rep, fix)
+		return
+	}
+	d.report(c.out, c.json, rep, "")
+}
+
+// diagnose is doctor's report on the log as it is. When replay met a second
+// add of a live id, the log is read whole to tell repeated lines from
+// decisions that share an id; fix is then the repair, else nil.
+func (d *decisions) diagnose() (decision.Report, *decision.Repair) {
+	found, _ := decision.SecretLines(d.readAt, d.cur.Offset)
 	if line, text := d.tornTail(); text != "" {
 		text, _ = redact.String(text)
 		found = append(found, decision.Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(cutText(text, 80)) +
 			"; it stays on disk and the next write starts on a new line"})
 	}
 	rep := d.st.Diagnose(found...)
-	if c.json {
-		c.out.Output(string(rep.AppendJSON(nil, d.log)))
+	dup := false
+	for _, p := range d.st.Problems {
+		dup = dup || p.Kind == decision.DuplicateAdd
+	}
+	if !dup {
+		return rep, nil
+	}
+	data, err := readFile(d.h, d.log, maxLogRewrite)
+	if err != nil {
+		return rep, nil // doctor still reports the duplicate adds as replay found them
+	}
+	fix := decision.PlanRepair(data)
+	rep.MarkCollisions(&fix)
+	return rep, &fix
+}
+
+// report prints doctor's report, after text when there is some, and exits 1
+// when the log has a problem.
+func (d *decisions) report(out *Out, asJSON bool, rep decision.Report, before string) {
+	if asJSON {
+		out.Output(string(rep.AppendJSON(nil, d.log)))
 	} else {
-		c.out.Output("Doctor: " + d.log + " — " + rep.Text())
+		out.Output(before + "Doctor: " + d.log + " — " + rep.Text())
 	}
 	if !rep.Clean() {
-		c.out.exit = 1
+		out.exit = 1
 	}
 }
 

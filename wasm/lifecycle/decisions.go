@@ -440,10 +440,7 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 	if err := d.h.Mkdir(d.dir); err != nil {
 		return nil, err
 	}
-	if err := d.h.Lock(d.lock, lockWaitMs, lockStaleMs); err != nil {
-		if errors.Is(err, hostio.ErrBusy) {
-			return nil, errors.New("another pi process has held " + d.lock + " for more than 5 s; try again, or delete that file if no pi is running")
-		}
+	if err := d.lockLog(); err != nil {
 		return nil, err
 	}
 	defer d.h.Unlock(d.lock)
@@ -498,6 +495,18 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 		return events, err
 	}
 	return events, nil
+}
+
+// lockLog takes the log's lock, saying what to do when another process
+// holds it too long. The caller unlocks.
+func (d *decisions) lockLog() error {
+	if err := d.h.Lock(d.lock, lockWaitMs, lockStaleMs); err != nil {
+		if errors.Is(err, hostio.ErrBusy) {
+			return errors.New("another pi process has held " + d.lock + " for more than 5 s; try again, or delete that file if no pi is running")
+		}
+		return err
+	}
+	return nil
 }
 
 // section is the injected block, cached while decisions are unchanged.

@@ -76,6 +76,9 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 		out.Output(string(registry.JSON()))
 	case "debug":
 		e.debug(&out, in)
+	case "merge":
+		// git's merge driver: three files in, one out; no session.
+		e.merge(&out, in)
 	default:
 		if e.s == nil {
 			out.Notify("error", "pi-memory: "+export+" arrived before session_start; the host must start a session first.")

@@ -32,7 +32,8 @@ var decisionCommand = Command{
 		{Name: "reset", Aliases: []string{"clear"}, Kind: Write, MaxArgs: 0, Help: "remove every decision (previews first)", Flags: []Flag{{Name: "yes"}}},
 		{Name: "enable", Kind: Config, MaxArgs: 0, Help: "turn decision memory on in the global or the project config", Flags: []Flag{{Name: "global"}, {Name: "project"}}},
 		{Name: "disable", Kind: Config, MaxArgs: 0, Help: "turn decision memory off in the global or the project config", Flags: []Flag{{Name: "global"}, {Name: "project"}}},
-		{Name: "doctor", Kind: Read, MaxArgs: 0, Help: "check the log: bad lines, secrets, duplicates, conflicts, dangling ids; exits 1 when it finds a problem"},
+		{Name: "doctor", Kind: Read, MaxArgs: 0, Help: "check the log: bad lines, secrets, duplicates, conflicts, dangling ids, ids two branches share; exits 1 when it finds a problem",
+			Flags: []Flag{{Name: "fix", Help: "give decisions that share an id (a union merge) ids of their own; previews first"}, {Name: "yes"}}},
 		{Name: "help", Kind: Help, MaxArgs: 0, Help: "this list"},
 	},
 }

@@ -9,6 +9,8 @@
 //	pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args…]
 //	pimem [flags] inject [--prompt TEXT] [--json]
 //	pimem [flags] commands [--json]
+//	pimem [flags] git setup
+//	pimem [--wasm PATH] merge-driver %O %A %B %P
 //	pimem [--wasm PATH] --version
 //
 // Exit codes: 0 ok, 1 user error (or a failure of the core), 2 usage error.
@@ -34,6 +36,8 @@ import (
 const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args...]
        pimem [flags] inject [--prompt TEXT] [--json]
        pimem [flags] commands [--json]
+       pimem [flags] git setup
+       pimem [--wasm PATH] merge-driver %O %A %B %P
        pimem [--wasm PATH] --version
 
 Runs pi-memory's commands outside pi, with the grammar of the slash commands:
@@ -42,6 +46,10 @@ Runs pi-memory's commands outside pi, with the grammar of the slash commands:
 
 const usageTail = `  inject      print what would be added to the system prompt for --prompt
   commands    the core's commands and their subcommands (--json: as pi registers them)
+  git setup   make git merge the decision log with pimem: the .gitattributes line
+              and the git config of the merge driver (each clone runs it once)
+  merge-driver
+              what git runs to merge the decision log (git setup registers it)
 
 flags:
   --project DIR    the project (default: the current folder); running pimem in a
@@ -125,6 +133,10 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	} else if store == "commands" {
 		return commands(o, argv, stdout)
+	} else if store == "merge-driver" {
+		return mergeDriver(o, argv, stdout, stderr)
+	} else if store == "git" {
+		return gitSetup(o, argv, stdout)
 	}
 
 	session, err := sessionInput(o)

@@ -1,0 +1,85 @@
+package lifecycle
+
+import (
+	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/tidwall/gjson"
+)
+
+// /decision doctor --fix gives the decisions a union merge left under one id
+// ids of their own (decision.PlanRepair; docs/decisions/008). It is the one
+// command that rewrites the log rather than appending to it, so it takes the
+// log lock, replaces the file atomically (temp + rename) and keeps every bad
+// line. Without --yes it previews (pimem, pi without a UI) or asks (pi).
+
+// maxLogRewrite bounds the log a repair holds in memory.
+const maxLogRewrite = 256 << 20
+
+func (d *decisions) fix(c *cmdCtx, rep decision.Report, fix *decision.Repair) {
+	if fix == nil || !fix.Needed() {
+		rep.Fix = &decision.Repair{}
+		d.report(c.out, c.json, rep, "Nothing for --fix to do: no two decisions share an id.\n")
+		return
+	}
+	if why := d.e.may(d, Write); why != "" {
+		c.out.Fail("Not written: " + why)
+		return
+	}
+	if c.args.Has("yes") {
+		d.applyFix(c.out, c.json, nil)
+		return
+	}
+	if !c.hasUI {
+		rep.Fix = fix
+		d.report(c.out, c.json, rep, fix.Text(false)+"\nNothing was written. Re-run with --yes to do it.\n\n")
+		return
+	}
+	title := "Give " + plural(len(fix.Renumbered), "decision", "decisions") + " new ids in " + decisionLogName + "?"
+	d.e.Confirm(c.out, title, fix.Text(false), func(out *Out, v gjson.Result) {
+		if v.Type != gjson.True {
+			out.Output("Cancelled; nothing was written.")
+			return
+		}
+		d.caughtUp(out, func() { d.applyFix(out, c.json, fix) })
+	})
+}
+
+// applyFix repairs the log as it is under the lock. shown is the repair the
+// person agreed to: if the log changed since so that the repair would differ,
+// nothing is written and they are told.
+func (d *decisions) applyFix(out *Out, asJSON bool, shown *decision.Repair) {
+	if err := d.lockLog(); err != nil {
+		failWrite(out, err)
+		return
+	}
+	defer d.h.Unlock(d.lock)
+	if err := d.usable(); err != nil {
+		failWrite(out, err)
+		return
+	}
+	data, err := readFile(d.h, d.log, maxLogRewrite)
+	if err != nil {
+		failWrite(out, err)
+		return
+	}
+	plan := decision.PlanRepair(data)
+	if shown != nil && plan.Text(false) != shown.Text(false) {
+		out.Fail("Not written: " + d.log + " changed while you answered, and so did what --fix would do. Run /decision doctor --fix again.")
+		return
+	}
+	if !plan.Needed() {
+		out.Output("Nothing for --fix to do any more: no two decisions share an id.")
+		return
+	}
+	if err := d.h.WriteAtomic(d.log, plan.Out); err != nil {
+		failWrite(out, err)
+		return
+	}
+	if err := d.load(); err != nil {
+		out.Fail("Repaired " + d.log + ", but could not read it back: " + err.Error())
+		return
+	}
+	rep, _ := d.diagnose()
+	rep.Fix, rep.Fixed = &plan, true
+	d.report(out, asJSON, rep, plan.Text(true)+"\n\n")
+	d.statusLine(out)
+}
