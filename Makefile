@@ -22,7 +22,7 @@ $(error cannot read "version" from ts/package.json)
 endif
 PACKAGE := $(OUT)/pi-memory-$(VERSION).tgz
 
-.PHONY: all tools wasm run test test-types test-go test-ts test-e2e fuzz bench package install pimem clean
+.PHONY: all tools hindsight wasm run test test-types test-go test-ts test-e2e fuzz bench package install pimem clean
 
 all: wasm pimem
 
@@ -31,6 +31,12 @@ tools:
 	@$(BUILD)/tinygo.sh >/dev/null
 	@$(BUILD)/pi.sh >/dev/null
 	@$(BUILD)/ts-deps.sh
+
+# The real Hindsight server the end-to-end tests start (docs/hindsight.md): a venv in
+# the cache, minutes the first time, a stamp check after. Not in `tools`: only
+# test-e2e needs it.
+hindsight:
+	@$(BUILD)/hindsight.sh install >/dev/null
 
 wasm: $(TINYGO_WASM) $(GO_WASM) $(REGISTRY)
 
@@ -86,7 +92,7 @@ fuzz:
 test-ts: tools wasm
 	"$$($(BUILD)/node.sh)" --test 'ts/test/*.test.ts'
 
-test-e2e: tools wasm package
+test-e2e: tools wasm package hindsight
 	PI_BIN="$$($(BUILD)/pi.sh)" "$$($(BUILD)/node.sh)" --test 'ts/e2e/*.test.ts'
 
 bench: tools wasm

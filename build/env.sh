@@ -12,9 +12,16 @@ PI_TYPES_PACKAGES=(
 	"@earendil-works/pi-ai@$PI_VERSION sha512-2tWPSnV3qzfiDIY3aWluBag3vC++Vs+VsXt/UquSU5onPMohPih72FUhIhaqmDdMYubOgB3Byl9uF4Vk40JLvQ=="
 	"@earendil-works/pi-agent-core@$PI_VERSION sha512-ie5mejS7mGfXt//9As7i3LfxVXdktZvF1JP4EQsUXTp4mU437h23MNGx7wXZ5VYs3YiG/Qnj3e7OZ2HC069OMw=="
 )
+# The Hindsight memory server the end-to-end tests run (build/hindsight.sh,
+# docs/hindsight.md); every other Python package is pinned by build/hindsight-constraints.txt.
+HINDSIGHT_VERSION=1.1.0
+PG0_VERSION=0.15.2
+# PostgreSQL refuses to run as root: the embedded database runs as this system user.
+HINDSIGHT_USER=pimem-hindsight
 TINYGO_ROOT="$PIMEM_CACHE/tinygo-$TINYGO_VERSION"
 NODE_HOME="$PIMEM_CACHE/node-$NODE_VERSION"
 PI_HOME="$PIMEM_CACHE/pi-$PI_VERSION"
+HINDSIGHT_HOME="$PIMEM_CACHE/hindsight-$HINDSIGHT_VERSION"
 mkdir -p "$PIMEM_CACHE"
 
 # as_root runs a command as root, through sudo when we are not root.
