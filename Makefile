@@ -75,7 +75,7 @@ FUZZ_TARGETS := \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
 	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces \
-	wasm/sha1:FuzzSum wasm/jsonr:FuzzGet
+	wasm/sha1:FuzzSum wasm/jsonr:FuzzGet wasm/decision:FuzzParseTime
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
