@@ -24,20 +24,39 @@ var unlinked = []struct{ pkg, why string }{
 	{"time", "the time package is linked: decision.ParseTime and FormatTime do without it"},
 }
 
-func TestTheReleaseModuleLinksNoneOfWhatItDoesNotNeed(t *testing.T) {
+func releaseModule(t *testing.T) *moduleFuncs {
+	t.Helper()
 	data, err := os.ReadFile(testmod.Cores[0].Path(t))
 	require.NoError(t, err)
-	names, err := functionNames(data)
+	m, err := readFuncs(data)
 	require.NoError(t, err)
-	require.True(t, len(names) > 100, "the module names only %d functions: was it built with its name section?", len(names))
+	require.True(t, len(m.names) > 100, "the module names only %d functions: was it built with its name section?", len(m.names))
+	return m
+}
+
+func TestTheReleaseModuleLinksNoneOfWhatItDoesNotNeed(t *testing.T) {
+	m := releaseModule(t)
 	for _, u := range unlinked {
-		for _, name := range names {
+		for _, name := range m.names {
 			if mentions(name, u.pkg) {
 				t.Errorf("%s links %s: %s", testmod.Cores[0].Rel, name, u.why)
 				break
 			}
 		}
 	}
+}
+
+// TinyGo runs package initializers while it builds the module, so a map
+// literal becomes data and what only it refers to can be dropped. An
+// initializer it cannot run moves to start-up with every later one that builds
+// a map; _initialize then grows from about 1 KB to over 10 KB, start-up does
+// the work again at every instance, and the module keeps what those maps refer
+// to (docs/decisions/008-module-size.md).
+func TestPackageInitializersRunWhileTheModuleIsBuilt(t *testing.T) {
+	m := releaseModule(t)
+	size, ok := m.bodySize("_initialize")
+	require.True(t, ok, "the module has no _initialize")
+	require.True(t, size < 4096, "_initialize is %d bytes: some package initializer now runs at start-up (tinygo build -internal-dumpssa shows which: look for \"revert because of error\")", size)
 }
 
 func TestMentionsFindsAPackageOnlyWhereItsNameStarts(t *testing.T) {
@@ -80,66 +99,169 @@ func mentions(name, pkg string) bool {
 	}
 }
 
-// functionNames reads the function names of a WebAssembly module from its
-// "name" custom section (TinyGo keeps it even with -no-debug).
-func functionNames(wasm []byte) ([]string, error) {
+// moduleFuncs is what the tests need of a WebAssembly module: its function
+// names (from the "name" custom section, which TinyGo keeps even with
+// -no-debug) and the size of each function's body.
+type moduleFuncs struct {
+	names   []string
+	byName  map[string]int // function index
+	imports int            // imported functions come first in the index space
+	bodies  []int          // body sizes of the defined functions
+}
+
+func (m *moduleFuncs) bodySize(name string) (int, bool) {
+	i, ok := m.byName[name]
+	if !ok || i < m.imports || i-m.imports >= len(m.bodies) {
+		return 0, false
+	}
+	return m.bodies[i-m.imports], true
+}
+
+var errShort = errors.New("the module ends inside a section")
+
+func uleb(b []byte) (uint64, []byte, error) {
+	v, n := binary.Uvarint(b)
+	if n <= 0 {
+		return 0, nil, errShort
+	}
+	return v, b[n:], nil
+}
+
+// bytesOf reads a length-prefixed byte string.
+func bytesOf(b []byte) ([]byte, []byte, error) {
+	n, b, err := uleb(b)
+	if err != nil || uint64(len(b)) < n {
+		return nil, nil, errShort
+	}
+	return b[:n], b[n:], nil
+}
+
+func readFuncs(wasm []byte) (*moduleFuncs, error) {
 	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
 		return nil, errors.New("not a WebAssembly module")
 	}
-	errShort := errors.New("the module ends inside a section")
-	uleb := func(b []byte) (uint64, []byte, error) {
-		v, n := binary.Uvarint(b)
-		if n <= 0 {
-			return 0, nil, errShort
-		}
-		return v, b[n:], nil
-	}
-	rest := wasm[8:]
-	for len(rest) > 0 {
+	m := &moduleFuncs{byName: map[string]int{}}
+	for rest := wasm[8:]; len(rest) > 0; {
 		id := rest[0]
-		size, body, err := uleb(rest[1:])
-		if err != nil || uint64(len(body)) < size {
-			return nil, errShort
+		section, next, err := bytesOf(rest[1:])
+		if err != nil {
+			return nil, err
 		}
-		section, next := body[:size], body[size:]
 		rest = next
-		if id != 0 {
-			continue
-		}
-		n, section, err := uleb(section)
-		if err != nil || uint64(len(section)) < n || string(section[:n]) != "name" {
-			continue
-		}
-		section = section[n:]
-		for len(section) > 0 {
-			sub := section[0]
-			size, body, err := uleb(section[1:])
-			if err != nil || uint64(len(body)) < size {
-				return nil, errShort
+		switch id {
+		case 2: // imports: module, name, kind, then what the kind needs
+			if m.imports, err = countFuncImports(section); err != nil {
+				return nil, err
 			}
-			section = body[size:]
-			if sub != 1 {
-				continue
-			}
-			b := body[:size]
-			count, b, err := uleb(b)
+		case 10: // code: one length-prefixed body per defined function
+			n, b, err := uleb(section)
 			if err != nil {
 				return nil, err
 			}
-			names := make([]string, 0, count)
-			for k := uint64(0); k < count; k++ {
-				if _, b, err = uleb(b); err != nil { // the function's index
+			for k := uint64(0); k < n; k++ {
+				var body []byte
+				if body, b, err = bytesOf(b); err != nil {
 					return nil, err
 				}
-				var l uint64
-				if l, b, err = uleb(b); err != nil || uint64(len(b)) < l {
-					return nil, errShort
-				}
-				names = append(names, string(b[:l]))
-				b = b[l:]
+				m.bodies = append(m.bodies, len(body))
 			}
-			return names, nil
+		case 0:
+			name, b, err := bytesOf(section)
+			if err != nil || string(name) != "name" {
+				continue
+			}
+			for len(b) > 0 {
+				sub := b[0]
+				var body []byte
+				if body, b, err = bytesOf(b[1:]); err != nil {
+					return nil, err
+				}
+				if sub == 1 { // function names: index, name
+					if err := m.readNames(body); err != nil {
+						return nil, err
+					}
+				}
+			}
 		}
 	}
-	return nil, errors.New("the module has no function names")
+	if len(m.names) == 0 {
+		return nil, errors.New("the module has no function names")
+	}
+	return m, nil
+}
+
+func (m *moduleFuncs) readNames(b []byte) error {
+	count, b, err := uleb(b)
+	if err != nil {
+		return err
+	}
+	for k := uint64(0); k < count; k++ {
+		var index uint64
+		var name []byte
+		if index, b, err = uleb(b); err != nil {
+			return err
+		}
+		if name, b, err = bytesOf(b); err != nil {
+			return err
+		}
+		m.names = append(m.names, string(name))
+		m.byName[string(name)] = int(index)
+	}
+	return nil
+}
+
+// countFuncImports counts the functions among a module's imports.
+func countFuncImports(b []byte) (int, error) {
+	count, b, err := uleb(b)
+	if err != nil {
+		return 0, err
+	}
+	funcs := 0
+	for k := uint64(0); k < count; k++ {
+		for range 2 { // module and field names
+			if _, b, err = bytesOf(b); err != nil {
+				return 0, err
+			}
+		}
+		if len(b) == 0 {
+			return 0, errShort
+		}
+		kind := b[0]
+		b = b[1:]
+		switch kind {
+		case 0: // function: a type index
+			funcs++
+			_, b, err = uleb(b)
+		case 1: // table: element type, limits
+			if len(b) == 0 {
+				return 0, errShort
+			}
+			b, err = skipLimits(b[1:])
+		case 2: // memory: limits
+			b, err = skipLimits(b)
+		case 3: // global: value type, mutability
+			if len(b) < 2 {
+				return 0, errShort
+			}
+			b = b[2:]
+		default:
+			return 0, errors.New("unknown import kind")
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	return funcs, nil
+}
+
+func skipLimits(b []byte) ([]byte, error) {
+	if len(b) == 0 {
+		return nil, errShort
+	}
+	flags := b[0]
+	_, b, err := uleb(b[1:])
+	if err == nil && flags&1 != 0 {
+		_, b, err = uleb(b)
+	}
+	return b, err
 }
