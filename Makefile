@@ -81,7 +81,8 @@ FUZZ_TARGETS := \
 	wasm/decision:FuzzRepair wasm/decision:FuzzRepairLogs wasm/config:FuzzNormalize wasm/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/jsonw:FuzzString \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
-	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces
+	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces \
+	wasm/sha1:FuzzSum wasm/jsonr:FuzzGet wasm/decision:FuzzParseTime
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -14,6 +14,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/tidwall/gjson"
 )
 
@@ -105,7 +106,7 @@ func (f *File) Switch(key string) (on, set bool, unclear string) {
 	if f.broken != "" {
 		return false, false, f.broken
 	}
-	v := f.root.Get(key)
+	v := jsonr.Get(f.root, key)
 	switch {
 	case !v.Exists():
 		return false, false, ""
@@ -125,12 +126,12 @@ func (f *File) bad(key, want string, got gjson.Result, using string) {
 	f.warn(strconv.Quote(key) + " must be " + want + " (got " + got.Raw + "); using " + using)
 }
 
-// Has reports whether key is set (any type). Keys are gjson paths ("a.b").
-func (f *File) Has(key string) bool { return f.root.Get(key).Exists() }
+// Has reports whether key is set (any type). Keys are plain dotted paths ("a.b", see jsonr.Get).
+func (f *File) Has(key string) bool { return jsonr.Get(f.root, key).Exists() }
 
 // Object reports whether key holds an object; a key of another type is warned about.
 func (f *File) Object(key string) bool {
-	v := f.root.Get(key)
+	v := jsonr.Get(f.root, key)
 	if !v.Exists() {
 		return false
 	}
@@ -143,7 +144,7 @@ func (f *File) Object(key string) bool {
 
 // Bool returns the boolean at key, or def (ok=false) when absent or invalid.
 func (f *File) Bool(key string, def bool) (bool, bool) {
-	v := f.root.Get(key)
+	v := jsonr.Get(f.root, key)
 	if !v.Exists() {
 		return def, false
 	}
@@ -157,7 +158,7 @@ func (f *File) Bool(key string, def bool) (bool, bool) {
 // Int returns the whole number at key clamped to [min, max], or def when
 // absent or invalid. Clamping is warned about too.
 func (f *File) Int(key string, def, min, max int) (int, bool) {
-	v := f.root.Get(key)
+	v := jsonr.Get(f.root, key)
 	if !v.Exists() {
 		return def, false
 	}
@@ -179,7 +180,7 @@ func (f *File) Int(key string, def, min, max int) (int, bool) {
 
 // Float returns the number at key clamped to [min, max], or def.
 func (f *File) Float(key string, def, min, max float64) (float64, bool) {
-	v := f.root.Get(key)
+	v := jsonr.Get(f.root, key)
 	if !v.Exists() {
 		return def, false
 	}
@@ -197,7 +198,7 @@ func (f *File) Float(key string, def, min, max float64) (float64, bool) {
 
 // Enum returns the string at key when it is one of allowed, else def.
 func (f *File) Enum(key, def string, allowed ...string) (string, bool) {
-	v := f.root.Get(key)
+	v := jsonr.Get(f.root, key)
 	if !v.Exists() {
 		return def, false
 	}

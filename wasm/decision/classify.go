@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
@@ -86,19 +87,19 @@ func ParseVerdicts(answer string, n int) (Verdicts, bool) {
 		if !e.IsObject() {
 			return true
 		}
-		k := e.Get("n")
+		k := jsonr.Get(e, "n")
 		if k.Type != gjson.Number || k.Num != float64(int(k.Num)) || k.Num < 1 || k.Num > float64(n) {
 			return true
 		}
 		i := int(k.Num) - 1
-		conf := e.Get("confidence").Float()
+		conf := jsonr.Get(e, "confidence").Float()
 		if conf < 0 || conf != conf {
 			conf = 0
 		}
 		if conf > 1 {
 			conf = 1
 		}
-		if e.Get("decision").Type != gjson.True {
+		if jsonr.Get(e, "decision").Type != gjson.True {
 			conf = 0
 		}
 		v.Conf[i], v.Judged[i] = conf, true

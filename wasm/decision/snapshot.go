@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/tidwall/gjson"
 )
@@ -462,19 +463,19 @@ func ParseSnapshotHeader(b []byte, at int64, trailer []byte) (*SnapshotHeader, e
 		return nil, snapErr("header is not valid JSON")
 	}
 	root := gjson.ParseBytes(b)
-	if v := root.Get("version").Int(); v != snapVersion {
+	if v := jsonr.Get(root, "version").Int(); v != snapVersion {
 		return nil, snapErr("version " + strconv.FormatInt(v, 10) + ", this build reads " + strconv.Itoa(snapVersion))
 	}
-	if l := root.Get("layout").String(); l != layout() {
+	if l := jsonr.Get(root, "layout").String(); l != layout() {
 		return nil, snapErr("written by a build with another record layout (" + l + ")")
 	}
 	h := &SnapshotHeader{root: root, end: at}
-	h.Log = Cursor{Offset: root.Get("log.size").Int(), Line: int(root.Get("log.lines").Int()), Sealed: root.Get("log.sealed").Bool()}
+	h.Log = Cursor{Offset: jsonr.Get(root, "log.size").Int(), Line: int(jsonr.Get(root, "log.lines").Int()), Sealed: jsonr.Get(root, "log.sealed").Bool()}
 	var err error
-	if h.LogSum, err = strconv.ParseUint(root.Get("log.sum").String(), 16, 64); err != nil {
+	if h.LogSum, err = strconv.ParseUint(jsonr.Get(root, "log.sum").String(), 16, 64); err != nil {
 		return nil, snapErr("bad log sum")
 	}
-	if h.Gen, err = strconv.ParseUint(root.Get("gen").String(), 16, 64); err != nil {
+	if h.Gen, err = strconv.ParseUint(jsonr.Get(root, "gen").String(), 16, 64); err != nil {
 		return nil, snapErr("bad generation")
 	}
 	return h, nil
@@ -495,8 +496,8 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 		sum    uint64
 	}
 	spanOf := func(name string) span {
-		v := root.Get("sections." + name)
-		return span{v.Get("0.0").Int(), v.Get("0.1").Int(), uint64(v.Get("1.0").Int())}
+		v := jsonr.Get(root, "sections."+name)
+		return span{jsonr.Get(v, "0.0").Int(), jsonr.Get(v, "0.1").Int(), uint64(jsonr.Get(v, "1.0").Int())}
 	}
 	fits := func(sp span, size int64) bool {
 		return sp.off >= 0 && size >= 0 && sp.off <= h.end && size <= h.end-sp.off
@@ -531,7 +532,7 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	nrecs := int(root.Get("recs").Int())
+	nrecs := int(jsonr.Get(root, "recs").Int())
 	if nrecs < 0 || len(chunks) != (nrecs+chunkSize-1)/chunkSize {
 		return nil, snapErr("record count does not match its chunks")
 	}
@@ -549,7 +550,7 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	nlist := root.Get("nlist").Int()
+	nlist := jsonr.Get(root, "nlist").Int()
 	for _, l := range lists {
 		if l[1] <= 0 || l[1] > listChunk || !fits(span{off: l[0]}, l[1]*8) {
 			return nil, snapErr("bad list chunk")
@@ -567,7 +568,7 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 		return nil, err
 	}
 	gjson.ForEachLine(string(probs), func(l gjson.Result) bool {
-		s.Problems = append(s.Problems, Problem{Line: int(l.Get("line").Int()), Kind: ProblemKind(l.Get("kind").Int()), ID: l.Get("id").String(), Msg: l.Get("msg").String()})
+		s.Problems = append(s.Problems, Problem{Line: int(jsonr.Get(l, "line").Int()), Kind: ProblemKind(jsonr.Get(l, "kind").Int()), ID: jsonr.Get(l, "id").String(), Msg: jsonr.Get(l, "msg").String()})
 		return true
 	})
 
@@ -644,27 +645,27 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 		}
 		return buf[8:]
 	}
-	s.live = int(root.Get("live").Int())
-	s.Lines = int(root.Get("lines").Int())
-	s.Events = int(root.Get("events").Int())
-	for i, c := range root.Get("counts").Array() {
+	s.live = int(jsonr.Get(root, "live").Int())
+	s.Lines = int(jsonr.Get(root, "lines").Int())
+	s.Events = int(jsonr.Get(root, "events").Int())
+	for i, c := range jsonr.Get(root, "counts").Array() {
 		if i < len(s.counts) {
 			s.counts[i] = int(c.Int())
 		}
 	}
 	b := &base{n: int32(nrecs), touchedBit: make([]uint64, (nrecs+63)/64)}
-	for _, v := range root.Get("hot").Array() {
+	for _, v := range jsonr.Get(root, "hot").Array() {
 		hh := v.Int()
 		if hh < 0 || hh >= int64(nrecs) {
 			return nil, snapErr("hot list out of range")
 		}
 		b.hot = append(b.hot, int32(hh))
 	}
-	if e := root.Get("edge"); e.Exists() {
-		b.edge, b.edgeUpdated, b.edgeID = true, e.Get("updated").Int(), e.Get("id").String()
+	if e := jsonr.Get(root, "edge"); e.Exists() {
+		b.edge, b.edgeUpdated, b.edgeID = true, jsonr.Get(e, "updated").Int(), jsonr.Get(e, "id").String()
 	}
-	root.Get("tags").ForEach(func(_, v gjson.Result) bool {
-		b.tags.addN(v.Get("0").String(), int(v.Get("1").Int()))
+	jsonr.Get(root, "tags").ForEach(func(_, v gjson.Result) bool {
+		b.tags.addN(jsonr.Get(v, "0").String(), int(jsonr.Get(v, "1").Int()))
 		return true
 	})
 	s.base = b

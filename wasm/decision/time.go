@@ -1,11 +1,10 @@
 package decision
 
-import "time"
-
 // ParseTime reads an event time ("2026-02-27T06:00:00.000Z", or any RFC 3339
 // time) as Unix milliseconds; 0 when it does not parse. The fixed layout that
-// every writer uses is read without the time package, which matters at a
-// million lines.
+// every writer uses is read first and fast, which matters at a million lines.
+// Nothing here uses the time package: its parser and zone tables cost the
+// TinyGo module 26 KB (docs/decisions/009-module-size.md).
 func ParseTime(s string) int64 {
 	if len(s) == 24 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == '.' && s[23] == 'Z' {
 		y, ok1 := digits(s[0:4])
@@ -20,12 +19,103 @@ func ParseTime(s string) int64 {
 		}
 		return 0
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
+	ms, ok := parseRFC3339(s)
+	if !ok {
 		return 0
 	}
-	return t.UnixMilli()
+	return ms
 }
+
+// parseRFC3339 reads s as Unix milliseconds when time.Parse(time.RFC3339Nano,
+// s) reads it, with the same leniency (FuzzParseTime compares the two): a
+// one-digit hour, a comma before the fraction, any number of fraction digits,
+// a zone offset up to 24:60. Only the first three fraction digits count.
+func parseRFC3339(s string) (int64, bool) {
+	p := 0
+	two := func() (int, bool) {
+		if p+2 > len(s) || !isDigit(s[p]) || !isDigit(s[p+1]) {
+			return 0, false
+		}
+		p += 2
+		return int(s[p-2]-'0')*10 + int(s[p-1]-'0'), true
+	}
+	sep := func(c byte) bool {
+		if p < len(s) && s[p] == c {
+			p++
+			return true
+		}
+		return false
+	}
+	century, ok1 := two()
+	year, ok2 := two()
+	if !ok1 || !ok2 || !sep('-') {
+		return 0, false
+	}
+	y := century*100 + year
+	mo, ok := two()
+	if !ok || mo < 1 || mo > 12 || !sep('-') {
+		return 0, false
+	}
+	d, ok := two()
+	if !ok || !sep('T') || p == len(s) || !isDigit(s[p]) {
+		return 0, false
+	}
+	h := int(s[p] - '0')
+	p++
+	if p < len(s) && isDigit(s[p]) {
+		h = h*10 + int(s[p]-'0')
+		p++
+	}
+	if h >= 24 || !sep(':') {
+		return 0, false
+	}
+	mi, ok := two()
+	if !ok || mi >= 60 || !sep(':') {
+		return 0, false
+	}
+	se, ok := two()
+	if !ok || se >= 60 {
+		return 0, false
+	}
+	ms := 0
+	if p+1 < len(s) && (s[p] == '.' || s[p] == ',') && isDigit(s[p+1]) {
+		p++
+		n := 0
+		for ; p < len(s) && isDigit(s[p]); p++ {
+			if n < 3 {
+				ms = ms*10 + int(s[p]-'0')
+				n++
+			}
+		}
+		for ; n < 3; n++ {
+			ms *= 10
+		}
+	}
+	off := 0
+	if !sep('Z') {
+		if p+6 > len(s) || (s[p] != '+' && s[p] != '-') || s[p+3] != ':' {
+			return 0, false
+		}
+		sign := s[p]
+		p++
+		oh, ok1 := two()
+		p++
+		om, ok2 := two()
+		if !ok1 || !ok2 || oh > 24 || om > 60 {
+			return 0, false
+		}
+		off = (oh*60 + om) * 60
+		if sign == '-' {
+			off = -off
+		}
+	}
+	if p != len(s) || d < 1 || d > daysIn(y, mo) {
+		return 0, false
+	}
+	return (daysFromCivil(y, mo, d)*86400+int64(h*3600+mi*60+se-off))*1000 + int64(ms), true
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // FormatTime writes Unix milliseconds the way events store them.
 //

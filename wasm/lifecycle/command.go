@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/cmdline"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
 )
@@ -70,23 +71,23 @@ var handlers = map[string]handler{
 // may run; the handler never re-decides that.
 func (e *Engine) command(out *Out, in gjson.Result) {
 	var words []string
-	if argv := in.Get("argv"); argv.IsArray() {
+	if argv := jsonr.Get(in, "argv"); argv.IsArray() {
 		for _, w := range argv.Array() {
 			words = append(words, w.String())
 		}
 	} else {
 		var err error
-		words, err = cmdline.Split(in.Get("args").String())
+		words, err = cmdline.Split(jsonr.Get(in, "args").String())
 		if err != nil {
 			out.Usage("pi-memory: " + err.Error())
 			return
 		}
 	}
 	hasUI := e.s.HasUI
-	if v := in.Get("hasUI"); v.Exists() {
+	if v := jsonr.Get(in, "hasUI"); v.Exists() {
 		hasUI = v.Bool()
 	}
-	name := in.Get("name").String()
+	name := jsonr.Get(in, "name").String()
 	cmd, ok := registry.Lookup(name)
 	if !ok {
 		var known []string

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/tidwall/gjson"
 )
 
@@ -29,11 +30,11 @@ func (d *decisions) capture(out *Out, pending []decision.Candidate) {
 	}
 	d.e.Complete(out, decision.ClassifierSystem, decision.ClassifierPrompt(ask), 400, func(out *Out, v gjson.Result) {
 		verdicts, ok := decision.Verdicts{}, false
-		if v.Get("error").String() == "" && v.Get("text").Exists() {
-			verdicts, ok = decision.ParseVerdicts(v.Get("text").String(), len(ask))
+		if jsonr.Get(v, "error").String() == "" && jsonr.Get(v, "text").Exists() {
+			verdicts, ok = decision.ParseVerdicts(jsonr.Get(v, "text").String(), len(ask))
 		}
 		if !ok {
-			d.h.Log(2, "pi-memory: the decision classifier gave no usable answer ("+v.Get("error").String()+"); falling back to the rule classifier")
+			d.h.Log(2, "pi-memory: the decision classifier gave no usable answer ("+jsonr.Get(v, "error").String()+"); falling back to the rule classifier")
 			d.review(out, d.cfg.ByRule(pending))
 			return
 		}

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"strconv"
 
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/tidwall/gjson"
 )
@@ -75,12 +76,12 @@ func (e *Engine) Complete(out *Out, system, prompt string, maxTokens int, k cont
 }
 
 func (e *Engine) resume(out *Out, in gjson.Result) {
-	id := in.Get("id").String()
+	id := jsonr.Get(in, "id").String()
 	k, ok := e.pending[id]
 	if !ok {
 		out.Notify("warning", "pi-memory: nothing is waiting for answer "+strconv.Quote(id)+" (the core was restarted, or it was already answered); the action was not completed.")
 		return
 	}
 	delete(e.pending, id)
-	k(out, in.Get("value"))
+	k(out, jsonr.Get(in, "value"))
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
@@ -103,7 +104,7 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 }
 
 func (e *Engine) debug(out *Out, in gjson.Result) {
-	switch in.Get("op").String() {
+	switch jsonr.Get(in, "op").String() {
 	case "panic":
 		panic("pi-memory: panic requested by debug export")
 	case "ping":
@@ -126,16 +127,16 @@ func (e *Engine) debug(out *Out, in gjson.Result) {
 
 func (e *Engine) sessionStart(out *Out, in gjson.Result) {
 	s := &Session{
-		Cwd:      cleanPath(in.Get("cwd").String()),
-		AgentDir: cleanPath(in.Get("agentDir").String()),
-		Trusted:  in.Get("trusted").Bool(),
-		HasUI:    in.Get("hasUI").Bool(),
-		Mode:     in.Get("mode").String(),
-		Fault:    in.Get("fault").String(),
-		Home:     cleanPath(in.Get("home").String()),
-		Module:   in.Get("moduleSha256").String(),
+		Cwd:      cleanPath(jsonr.Get(in, "cwd").String()),
+		AgentDir: cleanPath(jsonr.Get(in, "agentDir").String()),
+		Trusted:  jsonr.Get(in, "trusted").Bool(),
+		HasUI:    jsonr.Get(in, "hasUI").Bool(),
+		Mode:     jsonr.Get(in, "mode").String(),
+		Fault:    jsonr.Get(in, "fault").String(),
+		Home:     cleanPath(jsonr.Get(in, "home").String()),
+		Module:   jsonr.Get(in, "moduleSha256").String(),
 	}
-	if in.Get("flags.no-memory").Bool() {
+	if jsonr.Get(in, "flags.no-memory").Bool() {
 		s.Switch = "--no-memory"
 	}
 	e.pending = nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/tidwall/gjson"
 )
 
@@ -22,14 +23,14 @@ const maxMergeLog = 256 << 20
 // Exit 0 when merged; 1 when git must stop (a side is not a decision log, a
 // file cannot be read or written): ours is then left as it was.
 func (e *Engine) merge(out *Out, in gjson.Result) {
-	name := in.Get("path").String()
+	name := jsonr.Get(in, "path").String()
 	if name == "" {
 		name = decisionDirName + "/" + decisionLogName
 	}
 	var paths [3]string
 	var data [3][]byte
 	for i, key := range [3]string{"ancestor", "ours", "theirs"} {
-		paths[i] = in.Get(key).String()
+		paths[i] = jsonr.Get(in, key).String()
 		if paths[i] == "" {
 			out.Usage("merge: needs ancestor, ours and theirs (git's %O %A %B)")
 			return

@@ -1,7 +1,6 @@
 package lifecycle
 
 import (
-	"crypto/sha1"
 	"encoding/hex"
 	"path"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/sha1"
 )
 
 // Where markdown memory lives (docs/decisions/005-markdown-memory.md).

@@ -1,7 +1,6 @@
 package lifecycle
 
 import (
-	"crypto/sha1"
 	"encoding/hex"
 	"errors"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/notes"
+	"github.com/pi-memory/pi-memory/wasm/sha1"
 )
 
 // Bounds of the machine-local notes files.

@@ -1,8 +1,9 @@
 package lifecycle
 
 import (
-	"crypto/sha1"
 	"encoding/hex"
+
+	"github.com/pi-memory/pi-memory/wasm/sha1"
 )
 
 // ProjectHash is the stable project id stored in events ("p"): the first 16

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/tidwall/gjson"
 )
 
@@ -16,8 +17,8 @@ import (
 func (e *Engine) beforeAgentStart(out *Out, in gjson.Result) {
 	d, n := e.s.dec, e.s.notes
 	d.pending = nil
-	if e.may(d, Capture) == "" && d.cfg.AutoCapture && in.Get("messageType").String() != "custom" {
-		d.pending = decision.Candidates(in.Get("prompt").String())
+	if e.may(d, Capture) == "" && d.cfg.AutoCapture && jsonr.Get(in, "messageType").String() != "custom" {
+		d.pending = decision.Candidates(jsonr.Get(in, "prompt").String())
 	}
 	dec := budget.Section{Store: "decisions", Cap: decision.MaxSectionChars * utf8.UTFMax, Limit: strconv.Itoa(decision.MaxSectionChars) + " characters"}
 	if dec.Why = e.may(d, Inject); dec.Why == "" {
@@ -55,8 +56,8 @@ func (e *Engine) agentEnd(out *Out, in gjson.Result) {
 	defer d.settle()
 	pending := d.pending
 	d.pending = nil
-	stop := in.Get("stopReason").String()
-	if in.Get("aborted").Bool() || stop == "error" || stop == "aborted" {
+	stop := jsonr.Get(in, "stopReason").String()
+	if jsonr.Get(in, "aborted").Bool() || stop == "error" || stop == "aborted" {
 		return
 	}
 	d.capture(out, pending)

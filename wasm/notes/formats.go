@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/tidwall/gjson"
 )
@@ -65,7 +66,7 @@ func record(line []byte) (gjson.Result, string) {
 	if !r.IsObject() {
 		return gjson.Result{}, "not a JSON object"
 	}
-	switch v := r.Get("v"); {
+	switch v := jsonr.Get(r, "v"); {
 	case !v.Exists():
 		return gjson.Result{}, `no "v" key`
 	case v.Int() != Version:
@@ -203,17 +204,17 @@ func DecodePageTable(data []byte) (PageTable, error) {
 			return
 		}
 		if !header {
-			if r.Get("kind").String() != "header" {
+			if jsonr.Get(r, "kind").String() != "header" {
 				err = lineError(n, "the first line must be the header")
 				return
 			}
 			header = true
-			pt.Scope = own(r.Get("scope"))
-			pt.Source = own(r.Get("source"))
-			pt.Size = r.Get("size").Int()
-			pt.SHA1 = own(r.Get("sha1"))
-			pt.Built = r.Get("built").Int()
-			pages = int(r.Get("pages").Int())
+			pt.Scope = own(jsonr.Get(r, "scope"))
+			pt.Source = own(jsonr.Get(r, "source"))
+			pt.Size = jsonr.Get(r, "size").Int()
+			pt.SHA1 = own(jsonr.Get(r, "sha1"))
+			pt.Built = jsonr.Get(r, "built").Int()
+			pages = int(jsonr.Get(r, "pages").Int())
 			return
 		}
 		// One pass over the keys: r.Get per field would scan the line a
@@ -336,10 +337,10 @@ func DecodeJournal(data []byte) Journal {
 			return
 		}
 		o := Op{
-			Op: own(r.Get("op")), ID: own(r.Get("id")), T: r.Get("t").Int(),
-			Scope: own(r.Get("scope")), Section: own(r.Get("section")), Text: own(r.Get("text")),
-			Source: own(r.Get("source")), Reason: own(r.Get("reason")), Detail: own(r.Get("detail")),
-			File: own(r.Get("file")), Line: int(r.Get("line").Int()), Page: own(r.Get("page")),
+			Op: own(jsonr.Get(r, "op")), ID: own(jsonr.Get(r, "id")), T: jsonr.Get(r, "t").Int(),
+			Scope: own(jsonr.Get(r, "scope")), Section: own(jsonr.Get(r, "section")), Text: own(jsonr.Get(r, "text")),
+			Source: own(jsonr.Get(r, "source")), Reason: own(jsonr.Get(r, "reason")), Detail: own(jsonr.Get(r, "detail")),
+			File: own(jsonr.Get(r, "file")), Line: int(jsonr.Get(r, "line").Int()), Page: own(jsonr.Get(r, "page")),
 		}
 		switch {
 		case o.ID == "":
@@ -481,17 +482,17 @@ func DecodeTraces(data []byte) ([]Trace, []Problem) {
 			problems = append(problems, Problem{n, msg})
 			return
 		}
-		t := Trace{ID: own(r.Get("id")), T: r.Get("t").Int(), Kind: own(r.Get("kind")), Hash: own(r.Get("hash"))}
+		t := Trace{ID: own(jsonr.Get(r, "id")), T: jsonr.Get(r, "t").Int(), Kind: own(jsonr.Get(r, "kind")), Hash: own(jsonr.Get(r, "hash"))}
 		if t.ID == "" {
 			problems = append(problems, Problem{n, `no "id"`})
 			return
 		}
-		r.Get("stores").ForEach(func(_, s gjson.Result) bool {
-			sr := StoreReceipt{Store: own(s.Get("store")), Bytes: int(s.Get("bytes").Int()), Tokens: int(s.Get("tokens").Int()), Cap: int(s.Get("cap").Int())}
-			s.Get("scopes").ForEach(func(_, c gjson.Result) bool {
-				sc := ScopeReceipt{Scope: own(c.Get("scope")), File: own(c.Get("file")), Bytes: int(c.Get("bytes").Int()), Lines: int(c.Get("lines").Int()), Cut: c.Get("cut").Bool()}
-				c.Get("pages").ForEach(func(_, p gjson.Result) bool {
-					sc.Pages = append(sc.Pages, PageForm{ID: own(p.Get("id")), Line: int(p.Get("line").Int()), Form: own(p.Get("form"))})
+		jsonr.Get(r, "stores").ForEach(func(_, s gjson.Result) bool {
+			sr := StoreReceipt{Store: own(jsonr.Get(s, "store")), Bytes: int(jsonr.Get(s, "bytes").Int()), Tokens: int(jsonr.Get(s, "tokens").Int()), Cap: int(jsonr.Get(s, "cap").Int())}
+			jsonr.Get(s, "scopes").ForEach(func(_, c gjson.Result) bool {
+				sc := ScopeReceipt{Scope: own(jsonr.Get(c, "scope")), File: own(jsonr.Get(c, "file")), Bytes: int(jsonr.Get(c, "bytes").Int()), Lines: int(jsonr.Get(c, "lines").Int()), Cut: jsonr.Get(c, "cut").Bool()}
+				jsonr.Get(c, "pages").ForEach(func(_, p gjson.Result) bool {
+					sc.Pages = append(sc.Pages, PageForm{ID: own(jsonr.Get(p, "id")), Line: int(jsonr.Get(p, "line").Int()), Form: own(jsonr.Get(p, "form"))})
 					return true
 				})
 				sr.Scopes = append(sr.Scopes, sc)
@@ -500,16 +501,16 @@ func DecodeTraces(data []byte) ([]Trace, []Problem) {
 			t.Stores = append(t.Stores, sr)
 			return true
 		})
-		r.Get("faults").ForEach(func(_, f gjson.Result) bool {
-			t.Faults = append(t.Faults, Fault{Scope: own(f.Get("scope")), Page: own(f.Get("page")), Line: int(f.Get("line").Int()), Reason: own(f.Get("reason")), Bytes: int(f.Get("bytes").Int())})
+		jsonr.Get(r, "faults").ForEach(func(_, f gjson.Result) bool {
+			t.Faults = append(t.Faults, Fault{Scope: own(jsonr.Get(f, "scope")), Page: own(jsonr.Get(f, "page")), Line: int(jsonr.Get(f, "line").Int()), Reason: own(jsonr.Get(f, "reason")), Bytes: int(jsonr.Get(f, "bytes").Int())})
 			return true
 		})
-		r.Get("ops").ForEach(func(_, o gjson.Result) bool {
+		jsonr.Get(r, "ops").ForEach(func(_, o gjson.Result) bool {
 			t.Ops = append(t.Ops, Op{
-				Op: own(o.Get("op")), ID: own(o.Get("id")), T: o.Get("t").Int(), Scope: own(o.Get("scope")),
-				Section: own(o.Get("section")), Text: own(o.Get("text")), Source: own(o.Get("source")),
-				Reason: own(o.Get("reason")), Detail: own(o.Get("detail")), File: own(o.Get("file")),
-				Line: int(o.Get("line").Int()), Page: own(o.Get("page")),
+				Op: own(jsonr.Get(o, "op")), ID: own(jsonr.Get(o, "id")), T: jsonr.Get(o, "t").Int(), Scope: own(jsonr.Get(o, "scope")),
+				Section: own(jsonr.Get(o, "section")), Text: own(jsonr.Get(o, "text")), Source: own(jsonr.Get(o, "source")),
+				Reason: own(jsonr.Get(o, "reason")), Detail: own(jsonr.Get(o, "detail")), File: own(jsonr.Get(o, "file")),
+				Line: int(jsonr.Get(o, "line").Int()), Page: own(jsonr.Get(o, "page")),
 			})
 			return true
 		})

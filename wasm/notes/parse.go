@@ -1,11 +1,12 @@
 package notes
 
 import (
-	"crypto/sha1"
 	"encoding/hex"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/sha1"
 )
 
 // Parse splits a markdown file into typed pages that cover it exactly:

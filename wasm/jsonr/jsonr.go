@@ -1,0 +1,232 @@
+// Package jsonr finds a value inside JSON that gjson has parsed, by a plain
+// path of object keys and array indexes separated by dots ("log.size",
+// "sections.tags.0"). The core reads every field through it instead of
+// gjson's own Get, whose path language (wildcards, queries, modifiers) it
+// never uses: gjson builds a table of modifiers (@pretty, @reverse…) when it
+// starts and its Get reads that table, so a single call to gjson's Get keeps
+// every modifier in the module, and with them encoding/json, fmt and
+// reflection: about 300 KB of the TinyGo module
+// (docs/decisions/009-module-size.md).
+//
+// It only looks values up; parsing and reading them stays gjson's job
+// (Parse, ForEach, Int, String…), and writing is jsonw's. It must never grow
+// a path language of its own.
+package jsonr
+
+import "github.com/tidwall/gjson"
+
+// Get returns the value at path in r, or a Result that does not Exist. Each
+// dot-separated part of path is a key when the value is an object (the first
+// key of that name holding the rest of the path, as gjson does) and an index
+// when it is an array. Nothing is found inside a value that is not an object
+// or an array. For valid JSON and a path of plain keys (letters, digits, '-',
+// '_': none of gjson's wildcards, queries or modifiers), Get returns what
+// r.Get(path) returns in gjson, except that gjson also looks for keys in the
+// text of a string.
+//
+//	Get(gjson.Parse(`{"log":{"size":12}}`), "log.size").Int() => 12
+//	Get(gjson.Parse(`{"span":[[3,9],[1]]}`), "span.0.1").Int() => 9
+//
+// Kept out of line: the core calls it at about ninety places, and inlined at
+// each it cost the TinyGo module 12 KB.
+//
+//go:noinline
+func Get(r gjson.Result, path string) gjson.Result {
+	if r.Type != gjson.JSON {
+		return gjson.Result{}
+	}
+	return get(r.Raw, path, r.Index)
+}
+
+// get looks path up in the object or array that starts json; base is the
+// offset of json in the document, for the Result's Index.
+func get(json, path string, base int) gjson.Result {
+	part, rest, more := cut(path)
+	i := space(json, 0)
+	if i == len(json) {
+		return gjson.Result{}
+	}
+	switch json[i] {
+	case '{':
+		return inObject(json, i+1, part, rest, more, base)
+	case '[':
+		return inArray(json, i+1, part, rest, more, base)
+	}
+	return gjson.Result{}
+}
+
+func inObject(json string, i int, part, rest string, more bool, base int) gjson.Result {
+	for {
+		i = space(json, i)
+		for i < len(json) && json[i] == ',' {
+			i = space(json, i+1)
+		}
+		if i == len(json) || json[i] != '"' {
+			return gjson.Result{}
+		}
+		kstart := i
+		kend, escaped := str(json, i)
+		if kend < 0 {
+			return gjson.Result{}
+		}
+		key := json[kstart+1 : kend-1]
+		if escaped {
+			key = gjson.Parse(json[kstart:kend]).Str
+		}
+		i = space(json, kend)
+		if i == len(json) || json[i] != ':' {
+			return gjson.Result{}
+		}
+		vstart := space(json, i+1)
+		vend := skip(json, vstart)
+		if vend <= vstart {
+			return gjson.Result{}
+		}
+		if key == part {
+			if !more {
+				return value(json[vstart:vend], base+vstart)
+			}
+			// A key that does not hold the rest of the path does not end the
+			// search: a later key of the same name may (gjson reads it so).
+			if c := json[vstart]; c == '{' || c == '[' {
+				if v := get(json[vstart:vend], rest, base+vstart); v.Exists() {
+					return v
+				}
+			}
+		}
+		i = vend
+	}
+}
+
+func inArray(json string, i int, part, rest string, more bool, base int) gjson.Result {
+	want, ok := index(part)
+	if !ok {
+		return gjson.Result{}
+	}
+	for n := 0; ; n++ {
+		i = space(json, i)
+		for i < len(json) && json[i] == ',' {
+			i = space(json, i+1)
+		}
+		if i == len(json) || json[i] == ']' {
+			return gjson.Result{}
+		}
+		end := skip(json, i)
+		if end <= i {
+			return gjson.Result{}
+		}
+		if n == want {
+			if !more {
+				return value(json[i:end], base+i)
+			}
+			if c := json[i]; c == '{' || c == '[' {
+				return get(json[i:end], rest, base+i)
+			}
+			return gjson.Result{}
+		}
+		i = end
+	}
+}
+
+// value is the Result for raw, one whole JSON value at index in the document.
+func value(raw string, index int) gjson.Result {
+	r := gjson.Parse(raw)
+	r.Index = index
+	return r
+}
+
+// cut splits path at its first dot.
+func cut(path string) (part, rest string, more bool) {
+	for i := 0; i < len(path); i++ {
+		if path[i] == '.' {
+			return path[:i], path[i+1:], true
+		}
+	}
+	return path, "", false
+}
+
+// index reads an array index: decimal digits only, as gjson reads them.
+func index(part string) (int, bool) {
+	if part == "" {
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(part); i++ {
+		c := part[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	if n > uint64(^uint(0)>>1) {
+		return 0, false
+	}
+	return int(n), true
+}
+
+func space(json string, i int) int {
+	for i < len(json) && (json[i] == ' ' || json[i] == '\t' || json[i] == '\n' || json[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// str returns the end of the string that starts at json[i] (just past its
+// closing quote, or -1 when it is not closed) and whether it holds escapes.
+func str(json string, i int) (int, bool) {
+	escaped := false
+	for i++; i < len(json); i++ {
+		switch json[i] {
+		case '"':
+			return i + 1, escaped
+		case '\\':
+			escaped = true
+			i++
+		}
+	}
+	return -1, escaped
+}
+
+// skip returns the end of the value that starts at json[i]: a string, an
+// object or array (strings inside it skipped whole), or a number or literal.
+// On broken JSON it stops at the end of json, never past it.
+func skip(json string, i int) int {
+	if i >= len(json) {
+		return i
+	}
+	switch json[i] {
+	case '"':
+		end, _ := str(json, i)
+		if end < 0 {
+			return len(json)
+		}
+		return end
+	case '{', '[':
+		depth := 0
+		for ; i < len(json); i++ {
+			switch json[i] {
+			case '"':
+				end, _ := str(json, i)
+				if end < 0 {
+					return len(json)
+				}
+				i = end - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(json)
+	}
+	for ; i < len(json); i++ {
+		switch json[i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return i
+		}
+	}
+	return i
+}
