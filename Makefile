@@ -74,7 +74,8 @@ FUZZ_TARGETS := \
 	wasm/decision:FuzzWordScans wasm/config:FuzzNormalize wasm/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/jsonw:FuzzString \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
-	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces
+	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces \
+	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

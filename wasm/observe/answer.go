@@ -30,8 +30,8 @@ var (
 // Limits on answers. An observer answer is bounded by ObserverMaxTokens; a
 // reply far beyond it is a model stuck in a loop, not observations.
 const (
-	MaxLineChars       = 10000
-	MaxObserverAnswer  = 128 << 10 // bytes
+	maxLineChars       = 10000
+	maxObserverAnswer  = 128 << 10 // bytes
 	repeatLimit        = 4         // copies of one observation that make an answer degenerate
 	distinctLinesFloor = 40        // from this many lines on, fewer than half distinct is degenerate
 )
@@ -85,12 +85,14 @@ func readAnswer(a Answer, defaultDay int64, maxBytes int) (reply, error) {
 		} else {
 			rest = ""
 		}
-		if len(ln) > MaxLineChars {
-			return reply{}, refuse(ErrDegenerate, "line "+strconv.Itoa(lines+1)+" of the answer is "+strconv.Itoa(len(ln))+" characters, over "+strconv.Itoa(MaxLineChars))
+		if len(ln) > maxLineChars {
+			return reply{}, refuse(ErrDegenerate, "line "+strconv.Itoa(lines+1)+" of the answer is "+strconv.Itoa(len(ln))+" characters, over "+strconv.Itoa(maxLineChars))
 		}
 		lines++
 	}
-	p := parseObservations(text, defaultDay)
+	// Stored records are valid UTF-8 (jsonw writes U+FFFD for anything else):
+	// the state must hold what a fold of its records would.
+	p := parseObservations(strings.ToValidUTF8(text, "\uFFFD"), defaultDay)
 	if countItems(p.groups) == 0 && p.task == "" && p.response == "" {
 		if saysNothing(text) {
 			return reply{parsed: p, empty: true}, nil

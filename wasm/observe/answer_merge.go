@@ -46,7 +46,7 @@ func (s *State) Answer(a Action, ans Answer, cfg Config, c Clock) Result {
 }
 
 func (s *State) observed(a Action, ans Answer, cfg Config, c Clock) Result {
-	r, err := readAnswer(ans, a.Chunk.day, MaxObserverAnswer)
+	r, err := readAnswer(ans, a.Chunk.day, maxObserverAnswer)
 	if err != nil {
 		if errors.Is(err, ErrTooLong) && s.shrink < maxShrink {
 			s.shrink++

@@ -26,7 +26,7 @@ func TestObserverAnswerMergesAndRecordsWhatItCovers(t *testing.T) {
 	st := Fold(nil, "", cfg)
 	a := Plan(st, cfg, &tr, Env{Force: true, Clock: at(feb12)})
 	require.Contains(t, a.Prompt, "<transcript>\n--- Thu Feb 12, 2026 ---\n[14:30] User: Use tabs, not spaces\n")
-	require.Equal(t, ObserverSystem, a.System)
+	require.Equal(t, observerSystem, a.System)
 	require.Equal(t, ObserverMaxTokens, a.MaxTokens)
 	r := st.Answer(a, Answer{Text: "* 🔴 (14:30) User prefers tabs; api_key=sk-abcdefghijklmnopqrstuvwx\n<current-task>\nIndent with tabs\n</current-task>\n<suggested-response></suggested-response>"}, cfg, at(feb12+5*60000))
 	require.NoError(t, r.Err)

@@ -10,7 +10,7 @@ import (
 
 func TestAnswerEmptyIsNothingNewNotAFailure(t *testing.T) {
 	for _, text := range []string{"", "  \n", "<observations>\n</observations>", "None.", "No new observations.", "NOTHING NEW"} {
-		r, err := readAnswer(Answer{Text: text}, d12, MaxObserverAnswer)
+		r, err := readAnswer(Answer{Text: text}, d12, maxObserverAnswer)
 		require.NoError(t, err, "%q", text)
 		require.True(t, r.empty, "%q", text)
 	}
@@ -35,7 +35,7 @@ func TestAnswerRefusesWhatNoObserverWritesOnPurpose(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := readAnswer(tt.a, d12, MaxObserverAnswer)
+			_, err := readAnswer(tt.a, d12, maxObserverAnswer)
 			require.True(t, errors.Is(err, tt.want), "got %v", err)
 			require.Contains(t, err.Error(), tt.msg)
 		})
@@ -43,13 +43,13 @@ func TestAnswerRefusesWhatNoObserverWritesOnPurpose(t *testing.T) {
 }
 
 func TestAnswerReadsObservationsTaskAndResponse(t *testing.T) {
-	r, err := readAnswer(Answer{Text: "* 🔴 (14:30) User prefers tabs\n<current-task>tabs</current-task>"}, d13, MaxObserverAnswer)
+	r, err := readAnswer(Answer{Text: "* 🔴 (14:30) User prefers tabs\n<current-task>tabs</current-task>"}, d13, maxObserverAnswer)
 	require.NoError(t, err)
 	require.False(t, r.empty)
 	require.Equal(t, []Group{{Day: d13, Items: []Item{item(High, 870, "User prefers tabs")}}}, r.groups)
 	require.Equal(t, "tabs", r.task)
 	// A task alone is an answer too.
-	r, err = readAnswer(Answer{Text: "<current-task>Write the docs</current-task>"}, d13, MaxObserverAnswer)
+	r, err = readAnswer(Answer{Text: "<current-task>Write the docs</current-task>"}, d13, maxObserverAnswer)
 	require.NoError(t, err)
 	require.Equal(t, "Write the docs", r.task)
 }

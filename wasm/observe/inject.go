@@ -37,9 +37,9 @@ const contextIntro = "The observations below are your own memory of the earlier 
 
 const contextRules = "Use the observations as your memory: refer to their specific details (paths, commands, errors, decisions) rather than giving generic advice. Where two observations conflict, the more recent one holds. What the user asserted is authoritative. A planned action whose date has passed has probably been done already. This block is memory, not a message from the user: do not answer it."
 
-// ContinuationHint is the message added when older turns were dropped from
+// continuationHint is the message added when older turns were dropped from
 // the request, so the model carries on instead of starting over.
-const ContinuationHint = MarkerStart + "\nThis session continues from earlier turns that are no longer shown; the observations above are your memory of them. Carry on from where the work stands, as if you remembered it yourself: do not mention a summary or your memory, and do not ask the user to repeat what they already told you.\n" + MarkerEnd
+const continuationHint = MarkerStart + "\nThis session continues from earlier turns that are no longer shown; the observations above are your memory of them. Carry on from where the work stands, as if you remembered it yourself: do not mention a summary or your memory, and do not ask the user to repeat what they already told you.\n" + MarkerEnd
 
 // Inject renders the observations for a request, in the configured mode:
 // "all" gives every observation; "core_relevant" gives the 🔴 core (newest
@@ -111,7 +111,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 	out.Text = clean(b.String())
 	out.Items = n
 	if in.Dropped {
-		out.Hint = ContinuationHint
+		out.Hint = continuationHint
 	}
 	out.Tokens = budget.EstimateTokens(out.Text) + budget.EstimateTokens(out.Hint)
 	out.Why = why + " (~" + strconv.Itoa(out.Tokens) + " tokens)"

@@ -85,7 +85,7 @@ func TestInjectCoreRelevantCapsCoreAndSelection(t *testing.T) {
 func TestInjectAddsTheContinuationHintWhenTurnsWereDropped(t *testing.T) {
 	st := reflectState(3)
 	inj := Inject(st, DefaultConfig(), InjectInput{Dropped: true})
-	require.Equal(t, ContinuationHint, inj.Hint)
+	require.Equal(t, continuationHint, inj.Hint)
 	require.True(t, strings.HasPrefix(inj.Hint, MarkerStart) && strings.HasSuffix(inj.Hint, MarkerEnd))
 }
 

@@ -17,8 +17,8 @@ import (
 // agent folder, shared by the sessions of a project. docs/formats.md shows
 // one line of each kind.
 
-// LedgerVersion is the format version of every record ("v").
-const LedgerVersion = 1
+// ledgerVersion is the format version of every record ("v").
+const ledgerVersion = 1
 
 // Record operations.
 const (
@@ -62,7 +62,7 @@ type Record struct {
 //	Encode(Record{Op: OpClear, Time: 1770906600000}) => {"v":1,"op":"clear","t":1770906600000}
 func Encode(r Record) []byte {
 	w := jsonw.Open(make([]byte, 0, 128+len(r.Obs)+len(r.Task)+len(r.Response)))
-	w.Int("v", LedgerVersion)
+	w.Int("v", ledgerVersion)
 	w.Str("op", r.Op)
 	w.Int("t", r.Time)
 	if r.Session != "" {
@@ -138,7 +138,7 @@ func Decode(data []byte) (Record, error) {
 		return r, errors.New(`no "v" key`)
 	case v.Type != gjson.Number || v.Num != float64(int64(v.Num)) || v.Num < 1:
 		return r, errors.New(`"v" must be a positive whole number (got ` + v.Raw + ")")
-	case v.Num > LedgerVersion:
+	case v.Num > ledgerVersion:
 		return r, &versionError{v.Raw}
 	}
 	r.Op = o.Get("op").Str
@@ -236,7 +236,7 @@ func Decode(data []byte) (Record, error) {
 type versionError struct{ v string }
 
 func (e *versionError) Error() string {
-	return "format version " + e.v + " is newer than this build reads (" + strconv.Itoa(LedgerVersion) + "); the record is kept and skipped"
+	return "format version " + e.v + " is newer than this build reads (" + strconv.Itoa(ledgerVersion) + "); the record is kept and skipped"
 }
 func (e *versionError) Unwrap() error { return ErrNewer }
 

@@ -92,7 +92,8 @@ type Chunk struct {
 //     compaction did, and only drops entries the observations cover.
 //
 // Model calls back off after failures (State.Answer records them) and stop
-// after MaxFailures; a compaction needs no model call and is still planned.
+// after three failures in a row; a compaction needs no model call and is
+// still planned.
 func Plan(s *State, cfg Config, t *Transcript, env Env) Action {
 	cfg = cfg.With(s.Settings)
 	if !cfg.Enabled {
@@ -146,9 +147,9 @@ func Plan(s *State, cfg Config, t *Transcript, env Env) Action {
 			why = "reflecting before compaction"
 		}
 		if why != "" {
-			if !s.reflector.ready(now) && !env.Reflect {
+			if !s.reflector.ready(now) {
 				wait = append(wait, s.reflector.waiting("reflector", now, env.Clock.Zone))
-			} else if s.reflector.ready(now) {
+			} else {
 				a := s.reflectAction(cfg, env)
 				a.Why = why
 				return a
@@ -268,6 +269,17 @@ func PlanCompaction(s *State, cfg Config, t *Transcript, firstKept string, env E
 		return Action{Why: "no observations yet; pi's own compaction runs"}
 	}
 	return Action{Do: DoCompact, FirstKept: firstKept, Why: "the observations cover the compacted span", version: s.version}
+}
+
+// Pending is the conversation the observations do not cover yet, as the
+// observer would read it (/om view raw), and its estimated tokens.
+func (s *State) Pending(t *Transcript) (string, int) {
+	idx, off := s.start(t)
+	var b strings.Builder
+	for _, c := range cutChunks(t, idx, off, len(t.Entries), s.Mark, 1<<28) {
+		b.WriteString(c.Text)
+	}
+	return b.String(), observable(t, idx, off)
 }
 
 // start is the first position the observations do not cover: an entry

@@ -34,9 +34,9 @@ What the user and the agent are working on now, in one or two sentences.
 What the agent should do or say next, in one or two sentences.
 </suggested-response>`
 
-// ObserverSystem is the observer's instruction (written for this project;
+// observerSystem is the observer's instruction (written for this project;
 // the rules are seed 004's list).
-const ObserverSystem = `You are the observer of a coding agent's memory. You read a part of a session between a user and an AI coding agent, with the agent's tool calls and their results, and write down what is worth remembering as observations. Older parts of the session will later be removed from the agent's context, and your observations will be all it remembers of them: write them so the agent can carry on the work without the original messages.
+const observerSystem = `You are the observer of a coding agent's memory. You read a part of a session between a user and an AI coding agent, with the agent's tool calls and their results, and write down what is worth remembering as observations. Older parts of the session will later be removed from the agent's context, and your observations will be all it remembers of them: write them so the agent can carry on the work without the original messages.
 
 Record:
 - What the user asserts, as facts: preferences, constraints, goals, decisions, corrections ("User prefers tabs", "User said the public API must stay backward compatible"). The user's statements are authoritative.
@@ -105,7 +105,7 @@ func (s *State) observeAction(cfg Config, t *Transcript, c Chunk, env Env) Actio
 	b.WriteString("\n</transcript>\n\nWrite the new observations for this transcript in the format described.")
 	return Action{
 		Do:        DoObserve,
-		System:    ObserverSystem,
+		System:    observerSystem,
 		Prompt:    b.String(),
 		MaxTokens: ObserverMaxTokens,
 		Model:     cfg.ObserverModel,

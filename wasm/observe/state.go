@@ -49,11 +49,11 @@ type failure struct {
 }
 
 // Backoff: after the n-th failure in a row the next attempt waits
-// backoffBase × 2^(n-1); after MaxFailures failures in a row that kind of
+// backoffBase × 2^(n-1); after maxFailures failures in a row that kind of
 // call stops for the session, with one warning, and pi's own compaction
 // does the work. A success (an empty answer is one) resets the count.
 const (
-	MaxFailures = 3
+	maxFailures = 3
 	backoffBase = 30 * 1000 // ms
 	maxShrink   = 4         // chunks shrink to 1/16 at most
 )
@@ -168,7 +168,7 @@ func (s *State) Retry() {
 func (f *failure) fail(what, why string, now int64) string {
 	f.count++
 	f.last = why
-	if f.count >= MaxFailures {
+	if f.count >= maxFailures {
 		if f.stopped {
 			return ""
 		}

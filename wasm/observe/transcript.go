@@ -78,6 +78,8 @@ type Entry struct {
 type Transcript struct {
 	Entries        []Entry
 	LastCompaction int // index of the newest compaction entry, -1 when there is none
+
+	r *reader // kept so that Append can read more entries
 }
 
 // index returns the position of the entry with id, or -1.
@@ -104,38 +106,51 @@ func (t *Transcript) index(id string) int {
 //	ReadEntries(`[{"type":"message","id":"a1","timestamp":"2026-02-12T14:30:00.000Z","message":{"role":"user","content":"Fix the login bug"}}]`, 0)
 //	  => one entry: ID "a1", Role "user", Text "[14:30] User: Fix the login bug"
 func ReadEntries(data []byte, zone int) Transcript {
-	var raw []gjson.Result
-	trimmed := strings.TrimLeft(string(data), " \t\r\n")
-	if strings.HasPrefix(trimmed, "[") {
-		gjson.Parse(trimmed).ForEach(func(_, v gjson.Result) bool {
-			raw = append(raw, v)
-			return true
-		})
-	} else {
-		for _, line := range strings.Split(string(data), "\n") {
-			line = strings.TrimSpace(line)
-			if line != "" && gjson.Valid(line) {
-				raw = append(raw, gjson.Parse(line))
-			}
+	t := Transcript{LastCompaction: -1, r: &reader{zone: zone, calls: map[string]string{}}}
+	t.Append(data)
+	return t
+}
+
+// Append reads the entries that follow those t holds, in the formats
+// ReadEntries reads, so a long session is read and redacted once rather
+// than at every turn. Entries t already holds (by id, at the start of data)
+// are skipped. It reports false, and reads nothing, when data edits an
+// entry t has already read (a context_edit): read the whole branch again
+// with ReadEntries then.
+func (t *Transcript) Append(data []byte) bool {
+	if t.r == nil {
+		t.r = &reader{calls: map[string]string{}}
+		if len(t.Entries) == 0 {
+			t.LastCompaction = -1
 		}
 	}
-	r := reader{zone: zone, calls: map[string]string{}}
+	raw := entriesOf(data)
 	// context_edit entries change an earlier entry's content for the model
 	// (or omit it); the observer reads what the model reads.
 	for _, v := range raw {
 		if v.Get("type").Str == "context_edit" {
-			if r.edits == nil {
-				r.edits = map[string]gjson.Result{}
+			target := v.Get("targetId").Str
+			if t.index(target) >= 0 {
+				return false
 			}
-			r.edits[v.Get("targetId").Str] = v.Get("replacement")
+			if t.r.edits == nil {
+				t.r.edits = map[string]gjson.Result{}
+			}
+			t.r.edits[target] = v.Get("replacement")
 		}
 	}
-	t := Transcript{LastCompaction: -1}
+	skipping := len(t.Entries) > 0
 	for _, v := range raw {
 		if !v.IsObject() {
 			continue
 		}
-		e, ok := r.entry(v)
+		if skipping {
+			if id := v.Get("id").Str; id != "" && t.index(id) >= 0 {
+				continue
+			}
+			skipping = false
+		}
+		e, ok := t.r.entry(v)
 		if !ok {
 			continue
 		}
@@ -144,7 +159,27 @@ func ReadEntries(data []byte, zone int) Transcript {
 		}
 		t.Entries = append(t.Entries, e)
 	}
-	return t
+	return true
+}
+
+// entriesOf splits a JSON array or JSON Lines into values.
+func entriesOf(data []byte) []gjson.Result {
+	var raw []gjson.Result
+	trimmed := strings.TrimLeft(string(data), " \t\r\n")
+	if strings.HasPrefix(trimmed, "[") {
+		gjson.Parse(trimmed).ForEach(func(_, v gjson.Result) bool {
+			raw = append(raw, v)
+			return true
+		})
+		return raw
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && gjson.Valid(line) {
+			raw = append(raw, gjson.Parse(line))
+		}
+	}
+	return raw
 }
 
 type reader struct {
@@ -309,7 +344,9 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 		e.Role = ""
 		return
 	}
-	e.Text = b.String()
+	// Redacted again as a whole: pieces clean on their own can make a
+	// secret together.
+	e.Text = clean(b.String())
 }
 
 func (r *reader) custom(e *Entry, v gjson.Result, id string) {
@@ -322,7 +359,7 @@ func (r *reader) custom(e *Entry, v gjson.Result, id string) {
 		return
 	}
 	if text = strings.TrimSpace(text); text != "" {
-		e.Text = r.stamp(e) + "Message from an extension (" + clean(collapse(ct)) + "): " + text
+		e.Text = clean(r.stamp(e) + "Message from an extension (" + collapse(ct) + "): " + text)
 	}
 }
 
@@ -418,7 +455,9 @@ func shorten(s string, head, tail int) string {
 }
 
 // renderArgs writes a tool call's arguments as key=value pairs, strings
-// quoted, each value at most max bytes, redacted.
+// quoted, each value at most max bytes. Each pair is redacted whole, before
+// it is cut: a value is a secret because of its key ("password=…"), and a
+// secret cut in half would no longer be recognised.
 //
 //	renderArgs({"path":"a.go","limit":20}, 600) => `path="a.go", limit=20`
 func renderArgs(args gjson.Result, max int) string {
@@ -430,27 +469,25 @@ func renderArgs(args gjson.Result, max int) string {
 		if len(b) > 0 {
 			b = append(b, ", "...)
 		}
-		b = append(b, k.Str...)
-		b = append(b, '=')
-		val := ""
+		var pair []byte
+		pair = append(pair, k.Str...)
+		pair = append(pair, '=')
+		key := len(pair)
 		if v.Type == gjson.String {
-			val = clean(v.Str)
+			pair = jsonw.String(pair, v.Str)
 		} else {
-			val = clean(collapse(v.Raw))
+			pair = append(pair, collapse(v.Raw)...)
 		}
-		if len(val) > max {
+		p := clean(string(pair))
+		if len(p)-key > max {
 			head := argHead
 			if head > max {
 				head = max
 			}
-			cut := cutRunes(val, head)
-			val = cut + "…[" + strconv.Itoa(len(val)-len(cut)) + " more characters]"
+			cut := cutRunes(p, key+head)
+			p = cut + "…[" + strconv.Itoa(len(p)-len(cut)) + " more characters]"
 		}
-		if v.Type == gjson.String {
-			b = jsonw.String(b, val)
-		} else {
-			b = append(b, val...)
-		}
+		b = append(b, p...)
 		return true
 	})
 	return string(b)

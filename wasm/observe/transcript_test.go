@@ -106,7 +106,7 @@ func TestTranscriptShortensHugeOutputsAndSaysHowMuch(t *testing.T) {
 	s.result("c1", "read", body, false)
 	tr := s.transcript()
 	call, res := tr.Entries[0], tr.Entries[1]
-	require.Contains(t, call.Text, "…[1600 more characters]")
+	require.Contains(t, call.Text, "…[1602 more characters]")
 	require.Contains(t, res.Text, "FIRST LINE")
 	require.Contains(t, res.Text, "LAST LINE error: boom")
 	require.Contains(t, res.Text, "characters of output not shown …]")
@@ -150,4 +150,46 @@ func TestTranscriptReadsAJSONArrayAsWellAsLines(t *testing.T) {
 	arr := ReadEntries([]byte("["+strings.Join(s.lines[1:], ",")+"]"), 0)
 	require.Equal(t, lines, arr)
 	require.Equal(t, 0, len(ReadEntries([]byte("not json\n[1,2]\n"), 0).Entries))
+}
+
+func TestAppendReadsOnlyWhatIsNew(t *testing.T) {
+	s := newSession(feb12)
+	s.user("one")
+	s.assistant("", call{"c1", "read", `{"path":"a.go"}`})
+	whole := s.transcript()
+	s.result("c1", "read", "package a", false)
+	s.compaction("e2", "pi's summary", false)
+	s.user("three")
+	all := s.transcript()
+
+	tr := whole
+	// The new entries, with an overlap the adapter may send again.
+	require.True(t, tr.Append([]byte(strings.Join(s.lines[2:], "\n"))))
+	require.Equal(t, all.Entries, tr.Entries)
+	require.Equal(t, all.LastCompaction, tr.LastCompaction)
+	require.Contains(t, tr.Entries[2].Text, "Result of read(path=\"a.go\")", "a result finds its call read before")
+
+	// An edit of an entry already read: read the branch again.
+	require.False(t, tr.Append([]byte(`{"type":"context_edit","id":"x","targetId":"e1","replacement":null}`)))
+	require.Equal(t, all.Entries, tr.Entries)
+}
+
+func TestPendingShowsWhatTheObserverWouldRead(t *testing.T) {
+	s := newSession(feb12)
+	s.user("one")
+	s.user("two")
+	tr := s.transcript()
+	st := &State{Mark: Mark{ID: "e1"}}
+	text, tokens := st.Pending(&tr)
+	require.Equal(t, "--- Thu Feb 12, 2026 ---\n[14:31] User: two", text)
+	require.True(t, tokens > 0)
+}
+
+func TestTranscriptRedactsArgumentsWithTheirKeys(t *testing.T) {
+	s := newSession(feb12)
+	s.assistant("", call{"c1", "login", `{"user":"ada","password":"hunter22x","note":"` + strings.Repeat("n", 390) + ` token=abcdef1234567890"}`})
+	tr := s.transcript()
+	require.NotContains(t, tr.Entries[0].Text, "hunter22x")
+	require.NotContains(t, tr.Entries[0].Text, "abcdef123")
+	require.Contains(t, tr.Entries[0].Text, `password="[REDACTED:`)
 }
