@@ -141,7 +141,8 @@ func repetitive(text string, groups []Group) error {
 	counts := map[string]int{}
 	for gi := range groups {
 		for ii := range groups[gi].Items {
-			k := normalize(groups[gi].Items[ii].Text)
+			it := &groups[gi].Items[ii]
+			k := strconv.Itoa(it.Minute) + " " + key(it)
 			if counts[k]++; counts[k] >= repeatLimit {
 				return refuse(ErrDegenerate, "the answer repeats one observation "+strconv.Itoa(counts[k])+" times or more: "+oneLine(groups[gi].Items[ii].Text, 80))
 			}

@@ -327,14 +327,24 @@ func mergeDays(groups []Group) []Group {
 	return out
 }
 
+// key is what makes two observations the same: their text and nested
+// items, compared normalized (not their time or priority).
+func key(it *Item) string {
+	k := normalize(it.Text)
+	for _, s := range it.Sub {
+		k += "\x00" + normalize(s)
+	}
+	return k
+}
+
 // appendGroups merges new observations after old ones: same-day groups
-// join, and an item whose text (compared normalized) is already there is
-// not added again; it raises the priority of the one kept when it is higher.
+// join, and an item already there (see key) is not added again; it raises
+// the priority of the one kept when it is higher.
 func appendGroups(old, add []Group) []Group {
 	seen := map[string][2]int{}
 	for gi := range old {
 		for ii := range old[gi].Items {
-			seen[normalize(old[gi].Items[ii].Text)] = [2]int{gi, ii}
+			seen[key(&old[gi].Items[ii])] = [2]int{gi, ii}
 		}
 	}
 	out := make([]Group, len(old), len(old)+len(add))
@@ -344,7 +354,7 @@ func appendGroups(old, add []Group) []Group {
 	for _, g := range add {
 		var keep []Item
 		for _, it := range g.Items {
-			k := normalize(it.Text)
+			k := key(&it)
 			if at, dup := seen[k]; dup {
 				if at[0] >= 0 && at[0] < len(out) && at[1] < len(out[at[0]].Items) {
 					if o := &out[at[0]].Items[at[1]]; it.Priority > o.Priority {
@@ -363,14 +373,14 @@ func appendGroups(old, add []Group) []Group {
 	return mergeDays(out)
 }
 
-// dedupe keeps one item of each text (compared normalized): the newest, with
-// the highest priority any copy had and the sub-items of all copies.
+// dedupe keeps one copy of each observation (see key): the newest, with
+// the highest priority any copy had.
 func dedupe(groups []Group) []Group {
 	type at struct{ g, i int }
 	last := map[string]at{}
 	for gi := range groups {
 		for ii := range groups[gi].Items {
-			last[normalize(groups[gi].Items[ii].Text)] = at{gi, ii}
+			last[key(&groups[gi].Items[ii])] = at{gi, ii}
 		}
 	}
 	out := make([]Group, 0, len(groups))
@@ -378,18 +388,11 @@ func dedupe(groups []Group) []Group {
 		g := Group{Day: groups[gi].Day}
 		for ii := range groups[gi].Items {
 			it := groups[gi].Items[ii]
-			k := normalize(it.Text)
-			keep := last[k]
+			keep := last[key(&it)]
 			if keep.g != gi || keep.i != ii {
-				// An older copy: lend its priority and sub-items to the kept one.
-				kept := &groups[keep.g].Items[keep.i]
-				if it.Priority > kept.Priority {
+				// An older copy: lend its priority to the kept one.
+				if kept := &groups[keep.g].Items[keep.i]; it.Priority > kept.Priority {
 					kept.Priority = it.Priority
-				}
-				for _, s := range it.Sub {
-					if !has(kept.Sub, s) {
-						kept.Sub = append(kept.Sub, s)
-					}
 				}
 				continue
 			}

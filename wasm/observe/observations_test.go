@@ -90,13 +90,13 @@ func TestAppendGroupsSkipsWhatIsAlreadyObserved(t *testing.T) {
 
 func TestDedupeKeepsTheNewestCopyWithTheHighestPriority(t *testing.T) {
 	groups := []Group{
-		{Day: d12, Items: []Item{item(High, 1, "Uses Go 1.26", "-> go.mod"), item(Medium, 2, "other")}},
-		{Day: d13, Items: []Item{item(Low, 3, "uses go 1.26", "-> CI image")}},
+		{Day: d12, Items: []Item{item(High, 1, "Uses Go 1.26", "-> go.mod"), item(Medium, 2, "other"), item(Medium, 3, "Agent ran the tests", "-> auth")}},
+		{Day: d13, Items: []Item{item(Low, 3, "uses go 1.26", "-> GO.MOD"), item(Medium, 4, "Agent ran the tests", "-> billing")}},
 	}
 	require.Equal(t, []Group{
-		{Day: d12, Items: []Item{item(Medium, 2, "other")}},
-		{Day: d13, Items: []Item{item(High, 3, "uses go 1.26", "-> CI image", "-> go.mod")}},
-	}, dedupe(groups))
+		{Day: d12, Items: []Item{item(Medium, 2, "other"), item(Medium, 3, "Agent ran the tests", "-> auth")}},
+		{Day: d13, Items: []Item{item(High, 3, "uses go 1.26", "-> GO.MOD"), item(Medium, 4, "Agent ran the tests", "-> billing")}},
+	}, dedupe(groups), "the same text with other nested steps is another observation")
 }
 
 func TestPruneDropsLowestPriorityOldestFirst(t *testing.T) {
