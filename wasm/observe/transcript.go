@@ -265,7 +265,7 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 		content.ForEach(func(_, blk gjson.Result) bool {
 			switch blk.Get("type").Str {
 			case "text":
-				s := clean(blk.Get("text").Str)
+				s := clean(stripOurs(blk.Get("text").Str))
 				e.Tokens += budget.EstimateTokens(blk.Get("text").Str)
 				if s = strings.TrimSpace(s); s != "" {
 					line(&b, r.stamp(e)+"Assistant: "+s)
