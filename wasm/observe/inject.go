@@ -65,11 +65,19 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 		return out
 	}
 	today := in.At.Day()
-	lines := injectedLines(s.Groups, today)
+	v := s.view(today)
+	ck := injKey{query: in.Query, dropped: in.Dropped, mode: cfg.MemoryInjectionMode, core: cfg.CoreMemoryMaxTokens, relItems: cfg.RelevantObservationMaxItems, relTokens: cfg.RelevantObservationMaxTokens}
+	if ck.mode != InjectCoreRelevant {
+		ck.query = "" // the query selects nothing in "all"
+	}
+	if v.hasLast && v.lastKey == ck {
+		return v.last
+	}
+	lines := v.lines
 	keep := make([]bool, len(lines))
 	why := ""
 	if cfg.MemoryInjectionMode == InjectCoreRelevant {
-		core, rel := selectCoreRelevant(s.Groups, lines, keep, cfg, in.Query)
+		core, rel := selectCoreRelevant(s.Groups, v, keep, cfg, in.Query)
 		why = InjectCoreRelevant + ": " + strconv.Itoa(core) + " core and " + strconv.Itoa(rel) + " relevant of " + strconv.Itoa(len(lines)) + " observations"
 	} else {
 		for i := range keep {
@@ -78,6 +86,13 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 		why = InjectAll + ": " + strconv.Itoa(len(lines)) + " observations"
 	}
 	var b strings.Builder
+	size := len(contextIntro) + len(contextRules) + len(s.Task) + len(s.Response) + 256
+	for k := range lines {
+		if keep[k] {
+			size += len(lines[k])
+		}
+	}
+	b.Grow(size + 64*len(s.Groups))
 	b.WriteString(MarkerStart + "\n" + contextIntro + "\n\n<observations>\n")
 	k, lastDay, n := 0, int64(0), 0
 	for gi := range s.Groups {
@@ -108,25 +123,68 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 		b.WriteString("\n<suggested-response>\n" + s.Response + "\n</suggested-response>\n")
 	}
 	b.WriteString("\n" + contextRules + "\n" + MarkerEnd)
-	out.Text = clean(b.String())
+	// No redaction here: the state holds only redacted text (Apply).
+	out.Text = b.String()
 	out.Items = n
 	if in.Dropped {
 		out.Hint = continuationHint
 	}
 	out.Tokens = budget.EstimateTokens(out.Text) + budget.EstimateTokens(out.Hint)
 	out.Why = why + " (~" + strconv.Itoa(out.Tokens) + " tokens)"
+	v.last, v.lastKey, v.hasLast = out, ck, true
 	return out
 }
 
+// injView is what Inject derives from a state for one render day: the
+// injected line of every item, their normalized text (for core_relevant,
+// made on first use), and the last block. Inject runs before every model
+// call of a run, tool-loop steps included, while the state changes only
+// when an answer or a command is applied: the view is rebuilt only then.
+type injView struct {
+	print   stateMark
+	day     int64
+	lines   []string
+	norms   []string
+	last    Injection
+	lastKey injKey
+	hasLast bool
+}
+
+// stateMark identifies the observations a view was made from: every Apply
+// bumps the version, and a state built by hand (tests) has its own slices.
+type stateMark struct {
+	version        int
+	first          *Group
+	groups, items  int
+	task, response string
+}
+
+type injKey struct {
+	query, mode               string
+	dropped                   bool
+	core, relItems, relTokens int
+}
+
+func (s *State) view(day int64) *injView {
+	m := stateMark{version: s.version, groups: len(s.Groups), items: countItems(s.Groups), task: s.Task, response: s.Response}
+	if len(s.Groups) > 0 {
+		m.first = &s.Groups[0]
+	}
+	if s.inj == nil || s.inj.print != m || s.inj.day != day {
+		s.inj = &injView{print: m, day: day, lines: injectedLines(s.Groups, day)}
+	}
+	return s.inj
+}
+
 // injectedLines renders every item as injected (markers of 🟡 and 🟢
-// dropped, inline dates annotated), in date order.
+// dropped, inline dates annotated), in date order. The lines are views into
+// one string: one allocation for the lot, however many items there are.
 func injectedLines(groups []Group, today int64) []string {
-	var out []string
+	var b strings.Builder
+	ends := make([]int, 0, countItems(groups))
 	for gi := range groups {
 		for ii := range groups[gi].Items {
-			it := groups[gi].Items[ii]
-			it.Text = annotate(collapse(it.Text), groups[gi].Day, today)
-			var b strings.Builder
+			it := &groups[gi].Items[ii]
 			b.WriteString("* ")
 			if it.Priority == High {
 				b.WriteString(emojiHigh + " ")
@@ -134,12 +192,21 @@ func injectedLines(groups []Group, today int64) []string {
 			if it.Minute >= 0 {
 				b.WriteString("(" + formatMinute(it.Minute) + ") ")
 			}
-			b.WriteString(it.Text + "\n")
+			b.WriteString(annotate(collapse(it.Text), groups[gi].Day, today))
+			b.WriteByte('\n')
 			for _, sub := range it.Sub {
-				b.WriteString("  * " + annotate(collapse(sub), groups[gi].Day, today) + "\n")
+				b.WriteString("  * ")
+				b.WriteString(annotate(collapse(sub), groups[gi].Day, today))
+				b.WriteByte('\n')
 			}
-			out = append(out, b.String())
+			ends = append(ends, b.Len())
 		}
+	}
+	all := b.String()
+	out := make([]string, len(ends))
+	from := 0
+	for k, end := range ends {
+		out[k], from = all[from:end], end
 	}
 	return out
 }
@@ -152,6 +219,9 @@ func injectedLines(groups []Group, today int64) []string {
 //	  "User will deploy (meaning Feb 10, 2026 - 3 days ago) (likely already happened)"
 func annotate(text string, day, today int64) string {
 	const open = "(meaning "
+	if !strings.Contains(text, open) {
+		return text
+	}
 	var b strings.Builder
 	past := false
 	rest := text
@@ -196,14 +266,12 @@ func intent(text string) bool {
 
 // selectCoreRelevant marks in keep the items core_relevant injects and
 // returns how many of each kind.
-func selectCoreRelevant(groups []Group, lines []string, keep []bool, cfg Config, query string) (core, rel int) {
+func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, query string) (core, rel int) {
+	lines := v.lines
 	prio := make([]Priority, 0, len(lines))
-	texts := make([]string, 0, len(lines))
 	for gi := range groups {
 		for ii := range groups[gi].Items {
-			it := &groups[gi].Items[ii]
-			prio = append(prio, it.Priority)
-			texts = append(texts, it.Text+" "+strings.Join(it.Sub, " "))
+			prio = append(prio, groups[gi].Items[ii].Priority)
 		}
 	}
 	room := budget.TokenBytes(cfg.CoreMemoryMaxTokens)
@@ -219,6 +287,15 @@ func selectCoreRelevant(groups []Group, lines []string, keep []bool, cfg Config,
 	if len(words) == 0 || cfg.RelevantObservationMaxItems == 0 {
 		return core, 0
 	}
+	if v.norms == nil {
+		v.norms = make([]string, 0, len(lines))
+		for gi := range groups {
+			for ii := range groups[gi].Items {
+				it := &groups[gi].Items[ii]
+				v.norms = append(v.norms, " "+normalize(it.Text+" "+strings.Join(it.Sub, " "))+" ")
+			}
+		}
+	}
 	// Candidates by score, best first; ties go to the newer item.
 	type cand struct{ k, score int }
 	var ranked []cand
@@ -227,7 +304,7 @@ func selectCoreRelevant(groups []Group, lines []string, keep []bool, cfg Config,
 			continue
 		}
 		score := 0
-		have := " " + normalize(texts[k]) + " "
+		have := v.norms[k]
 		for _, w := range words {
 			if strings.Contains(have, " "+w+" ") {
 				score++

@@ -148,3 +148,30 @@ func TestInjectAThousandObservations(t *testing.T) {
 		}
 	}
 }
+
+func TestInjectSeesEveryChange(t *testing.T) {
+	cfg := DefaultConfig()
+	st := Fold(nil, "", cfg)
+	st.Apply(Record{Op: OpObserve, Time: feb12, Through: Mark{ID: "e1"}, Obs: "Date: Feb 12, 2026\n* 🔴 (14:30) first\n"}, cfg)
+	in := InjectInput{At: at(feb12)}
+	first := Inject(st, cfg, in)
+	require.Equal(t, first, Inject(st, cfg, in), "the same state gives the same block")
+	st.Apply(Record{Op: OpObserve, Time: feb12, Through: Mark{ID: "e2"}, Obs: "Date: Feb 12, 2026\n* 🔴 (14:31) second\n"}, cfg)
+	second := Inject(st, cfg, in)
+	require.Contains(t, second.Text, "second")
+	st.Apply(Record{Op: OpObserve, Time: feb12, Through: Mark{ID: "e3"}, Obs: "", Task: "a task", HasTask: true}, cfg)
+	require.Contains(t, Inject(st, cfg, in).Text, "a task")
+	require.True(t, Inject(st, cfg, InjectInput{At: at(feb12), Dropped: true}).Hint != "")
+	cfg.MemoryInjectionMode = InjectCoreRelevant
+	require.Contains(t, Inject(st, cfg, in).Why, "core_relevant")
+	st.Groups = nil
+	require.NotContains(t, Inject(st, cfg, in).Text, "second")
+}
+
+func TestApplyRedactsAHandEditedLedger(t *testing.T) {
+	cfg := DefaultConfig()
+	st := Fold([]Record{{Op: OpObserve, Time: feb12, Through: Mark{ID: "e1"}, Obs: "Date: Feb 12, 2026\n* 🔴 (14:30) the db password = hunter22x\n", Task: "use token=abcdef123456", HasTask: true}}, "", cfg)
+	all := render(st.Groups) + st.Task + Inject(st, cfg, InjectInput{At: at(feb12)}).Text
+	require.NotContains(t, all, "hunter22x")
+	require.NotContains(t, all, "abcdef123456")
+}

@@ -38,6 +38,7 @@ type State struct {
 	observer  failure
 	reflector failure
 	shrink    int // prompt-too-long failures halve the chunk size this many times
+	inj       *injView
 }
 
 // failure is the backoff of one kind of model call.
@@ -90,7 +91,9 @@ func (s *State) Text() string {
 }
 
 // Apply changes the state by one ledger record, as Fold does for each. Only
-// records of the state's session (see Fold) move the Mark. Observations
+// records of the state's session (see Fold) move the Mark. Text is redacted
+// as it comes in (a ledger may have been edited by hand), so the state never
+// holds a secret and what is rendered from it needs no second pass. Observations
 // beyond cfg.MaxObservationItems are pruned, lowest priority and oldest
 // first.
 func (s *State) Apply(r Record, cfg Config) {
@@ -103,7 +106,7 @@ func (s *State) Apply(r Record, cfg Config) {
 		}
 		s.Read = union(s.Read, r.Read)
 		s.Modified = union(s.Modified, r.Modified)
-		add, _ := readGroups(r.Obs, Clock{Ms: r.Time}.Day())
+		add, _ := readGroups(clean(r.Obs), Clock{Ms: r.Time}.Day())
 		changed := false
 		if len(add) > 0 {
 			s.Groups = prune(appendGroups(s.Groups, add), cfg.MaxObservationItems, 0)
@@ -112,23 +115,23 @@ func (s *State) Apply(r Record, cfg Config) {
 		} else {
 			s.Empty++
 		}
-		if r.HasTask && r.Task != s.Task {
-			s.Task, changed = r.Task, true
+		if t := clean(r.Task); r.HasTask && t != s.Task {
+			s.Task, changed = t, true
 		}
-		if r.HasResponse && r.Response != s.Response {
-			s.Response, changed = r.Response, true
+		if t := clean(r.Response); r.HasResponse && t != s.Response {
+			s.Response, changed = t, true
 		}
 		if changed {
 			s.Changed = r.Time
 		}
 	case OpReflect:
-		groups, _ := readGroups(r.Obs, Clock{Ms: r.Time}.Day())
+		groups, _ := readGroups(clean(r.Obs), Clock{Ms: r.Time}.Day())
 		s.Groups = prune(groups, cfg.MaxObservationItems, 0)
 		if r.HasTask {
-			s.Task = r.Task
+			s.Task = clean(r.Task)
 		}
 		if r.HasResponse {
-			s.Response = r.Response
+			s.Response = clean(r.Response)
 		}
 		s.Reflected++
 		s.SinceReflect = 0

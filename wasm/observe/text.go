@@ -22,6 +22,9 @@ func atoi(s string) (int, bool) {
 //
 //	collapse("  a \n\t b ") => "a b"
 func collapse(s string) string {
+	if collapsed(s) {
+		return s
+	}
 	var b strings.Builder
 	space := false
 	for i := 0; i < len(s); i++ {
@@ -37,6 +40,28 @@ func collapse(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+// collapsed reports text collapse would return unchanged (most text here:
+// the parser collapses what it reads).
+func collapsed(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\t', '\n', '\r', '\v', '\f':
+			return false
+		case ' ':
+			if s[i+1] == ' ' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // normalize is the form two observations are compared in: lower case,
