@@ -2,7 +2,6 @@ package observe
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 )
 
@@ -46,6 +45,7 @@ type answerError struct {
 func (e *answerError) Error() string { return e.msg }
 func (e *answerError) Unwrap() error { return e.err }
 
+//go:noinline
 func refuse(err error, msg string) error { return &answerError{err: err, msg: msg} }
 
 // Answer is what the host returns for a complete effect: the model's text,
@@ -75,7 +75,7 @@ func readAnswer(a Answer, defaultDay int64, maxBytes int) (reply, error) {
 	}
 	text := a.Text
 	if len(text) > maxBytes {
-		return reply{}, refuse(ErrDegenerate, "the answer is "+strconv.Itoa(len(text))+" bytes, over the limit of "+strconv.Itoa(maxBytes))
+		return reply{}, refuse(ErrDegenerate, "the answer is "+itoa(len(text))+" bytes, over the limit of "+itoa(maxBytes))
 	}
 	lines := 0
 	for rest := text; rest != ""; {
@@ -86,7 +86,7 @@ func readAnswer(a Answer, defaultDay int64, maxBytes int) (reply, error) {
 			rest = ""
 		}
 		if len(ln) > maxLineChars {
-			return reply{}, refuse(ErrDegenerate, "line "+strconv.Itoa(lines+1)+" of the answer is "+strconv.Itoa(len(ln))+" characters, over "+strconv.Itoa(maxLineChars))
+			return reply{}, refuse(ErrDegenerate, "line "+itoa(lines+1)+" of the answer is "+itoa(len(ln))+" characters, over "+itoa(maxLineChars))
 		}
 		lines++
 	}
@@ -142,9 +142,9 @@ func repetitive(text string, groups []Group) error {
 	for gi := range groups {
 		for ii := range groups[gi].Items {
 			it := &groups[gi].Items[ii]
-			k := strconv.Itoa(it.Minute) + " " + key(it)
+			k := itoa(it.Minute) + " " + key(it)
 			if counts[k]++; counts[k] >= repeatLimit {
-				return refuse(ErrDegenerate, "the answer repeats one observation "+strconv.Itoa(counts[k])+" times or more: "+oneLine(groups[gi].Items[ii].Text, 80))
+				return refuse(ErrDegenerate, "the answer repeats one observation "+itoa(counts[k])+" times or more: "+oneLine(groups[gi].Items[ii].Text, 80))
 			}
 		}
 	}
@@ -157,12 +157,14 @@ func repetitive(text string, groups []Group) error {
 		distinct[ln] = true
 	}
 	if total >= distinctLinesFloor && len(distinct)*2 < total {
-		return refuse(ErrDegenerate, "the answer repeats its lines ("+strconv.Itoa(len(distinct))+" distinct of "+strconv.Itoa(total)+")")
+		return refuse(ErrDegenerate, "the answer repeats its lines ("+itoa(len(distinct))+" distinct of "+itoa(total)+")")
 	}
 	return nil
 }
 
 // oneLine collapses s and cuts it to max bytes for a message.
+//
+//go:noinline
 func oneLine(s string, max int) string {
 	s = collapse(s)
 	if len(s) > max {

@@ -2,7 +2,6 @@ package observe
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -42,7 +41,7 @@ func (s *State) Answer(a Action, ans Answer, cfg Config, c Clock) Result {
 	case DoReflect:
 		return s.reflected(a, ans, cfg, c)
 	}
-	return Result{Err: errors.New("the action " + strconv.Quote(a.Do) + " asks no model")}
+	return Result{Err: errors.New("the action " + quote(a.Do) + " asks no model")}
 }
 
 func (s *State) observed(a Action, ans Answer, cfg Config, c Clock) Result {
@@ -96,7 +95,7 @@ func (s *State) reflected(a Action, ans Answer, cfg Config, c Clock) Result {
 		case !strings.Contains(ans.Text, "</observations>"):
 			err = refuse(ErrDegenerate, "the reflection was cut off (it does not end its <observations> tag); the observations are kept as they are")
 		case newTokens > oldTokens+oldTokens/10+100:
-			err = refuse(ErrDegenerate, "the reflection (~"+strconv.Itoa(newTokens)+" tokens) is larger than the observations it rewrites (~"+strconv.Itoa(oldTokens)+"); they are kept as they are")
+			err = refuse(ErrDegenerate, "the reflection (~"+itoa(newTokens)+" tokens) is larger than the observations it rewrites (~"+itoa(oldTokens)+"); they are kept as they are")
 		}
 	}
 	if err != nil {

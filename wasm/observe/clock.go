@@ -39,15 +39,19 @@ var weekdays = [7]string{"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"} // 197
 // formatDay writes a day as observations date it.
 //
 //	formatDay(20496) => "Feb 12, 2026"
+//
+//go:noinline
 func formatDay(d int64) string {
 	y, m, dd := civilFromDays(d)
-	return monthNames[m-1] + " " + strconv.Itoa(dd) + ", " + strconv.Itoa(y)
+	return monthNames[m-1] + " " + itoa(dd) + ", " + itoa(y)
 }
 
 // weekday is the short English name of day d's weekday.
 func weekday(d int64) string { return weekdays[int(((d%7)+7)%7)] }
 
 // formatMinute writes a minute of the day as 24-hour "14:05".
+//
+//go:noinline
 func formatMinute(m int) string {
 	return string([]byte{byte('0' + m/600), byte('0' + m/60%10), ':', byte('0' + m%60/10), byte('0' + m%10)})
 }
@@ -226,6 +230,8 @@ func parseISO(s string) (int64, bool) {
 // relativeDay says how far day d is from today, as date headers show it.
 //
 //	relativeDay(10, 12) => "2 days ago"; relativeDay(12, 12) => "today"
+//
+//go:noinline
 func relativeDay(d, today int64) string {
 	n := today - d
 	switch {
@@ -254,6 +260,8 @@ func gapMarker(n int64) string {
 
 // span writes a number of days (≥ 2) the way people say it: days under two
 // weeks, then weeks, months and years, rounded down.
+//
+//go:noinline
 func span(n int64) string {
 	unit, k := "day", n
 	switch {

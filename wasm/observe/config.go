@@ -1,8 +1,6 @@
 package observe
 
 import (
-	"strconv"
-
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/tidwall/gjson"
 )
@@ -266,11 +264,11 @@ func tokens(f *config.File, cur, min int, name, alias string) int {
 		}
 		key = alias
 	} else if f.Has(alias) {
-		f.Warnings = append(f.Warnings, f.Name+": "+strconv.Quote(name)+" and its alias "+strconv.Quote(alias)+" are both set; using "+strconv.Quote(name))
+		f.Warnings = append(f.Warnings, f.Name+": "+quote(name)+" and its alias "+quote(alias)+" are both set; using "+quote(name))
 	}
 	n, ok := f.Int(key, cur, 0, MaxTokensLimit)
 	if ok && n > 0 && n < min {
-		f.Warnings = append(f.Warnings, f.Name+": "+strconv.Quote(key)+" is below "+strconv.Itoa(min)+" (got "+strconv.Itoa(n)+"); using "+strconv.Itoa(min)+" (0 turns it off)")
+		f.Warnings = append(f.Warnings, f.Name+": "+quote(key)+" is below "+itoa(min)+" (got "+itoa(n)+"); using "+itoa(min)+" (0 turns it off)")
 		n = min
 	}
 	return n
@@ -284,17 +282,17 @@ func modelName(f *config.File, data []byte, cur string) string {
 	}
 	v, ok := stringKey(data, "observerModel")
 	if !ok {
-		f.Warnings = append(f.Warnings, f.Name+`: "observerModel" must be a string such as "anthropic/claude-haiku-4-5" ("" for the current model); using `+strconv.Quote(cur))
+		f.Warnings = append(f.Warnings, f.Name+`: "observerModel" must be a string such as "anthropic/claude-haiku-4-5" ("" for the current model); using `+quote(cur))
 		return cur
 	}
 	for i := 0; i < len(v); i++ {
 		if v[i] <= ' ' || v[i] == 0x7f {
-			f.Warnings = append(f.Warnings, f.Name+`: "observerModel" must be one model name without spaces (got `+strconv.Quote(v)+"); using "+strconv.Quote(cur))
+			f.Warnings = append(f.Warnings, f.Name+`: "observerModel" must be one model name without spaces (got `+quote(v)+"); using "+quote(cur))
 			return cur
 		}
 	}
 	if len(v) > 200 {
-		f.Warnings = append(f.Warnings, f.Name+`: "observerModel" is longer than 200 bytes; using `+strconv.Quote(cur))
+		f.Warnings = append(f.Warnings, f.Name+`: "observerModel" is longer than 200 bytes; using `+quote(cur))
 		return cur
 	}
 	return v

@@ -1,7 +1,6 @@
 package observe
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -78,12 +77,12 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 	why := ""
 	if cfg.MemoryInjectionMode == InjectCoreRelevant {
 		core, rel := selectCoreRelevant(s.Groups, v, keep, cfg, in.Query)
-		why = InjectCoreRelevant + ": " + strconv.Itoa(core) + " core and " + strconv.Itoa(rel) + " relevant of " + strconv.Itoa(len(lines)) + " observations"
+		why = InjectCoreRelevant + ": " + itoa(core) + " core and " + itoa(rel) + " relevant of " + itoa(len(lines)) + " observations"
 	} else {
 		for i := range keep {
 			keep[i] = true
 		}
-		why = InjectAll + ": " + strconv.Itoa(len(lines)) + " observations"
+		why = InjectAll + ": " + itoa(len(lines)) + " observations"
 	}
 	var b strings.Builder
 	size := len(contextIntro) + len(contextRules) + len(s.Task) + len(s.Response) + 256
@@ -93,7 +92,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 		}
 	}
 	b.Grow(size + 64*len(s.Groups))
-	b.WriteString(MarkerStart + "\n" + contextIntro + "\n\n<observations>\n")
+	b.WriteString(cat(MarkerStart, "\n", contextIntro, "\n\n<observations>\n"))
 	k, lastDay, n := 0, int64(0), 0
 	for gi := range s.Groups {
 		g := &s.Groups[gi]
@@ -106,7 +105,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 							b.WriteString(m + "\n")
 						}
 					}
-					b.WriteString("Date: " + formatDay(g.Day) + " (" + relativeDay(g.Day, today) + ")\n")
+					b.WriteString(cat("Date: ", formatDay(g.Day), " (", relativeDay(g.Day, today), ")\n"))
 					wrote, lastDay = true, g.Day
 				}
 				b.WriteString(lines[k])
@@ -117,12 +116,12 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 	}
 	b.WriteString("</observations>\n")
 	if s.Task != "" {
-		b.WriteString("\n<current-task>\n" + s.Task + "\n</current-task>\n")
+		b.WriteString(cat("\n<current-task>\n", s.Task, "\n</current-task>\n"))
 	}
 	if s.Response != "" {
-		b.WriteString("\n<suggested-response>\n" + s.Response + "\n</suggested-response>\n")
+		b.WriteString(cat("\n<suggested-response>\n", s.Response, "\n</suggested-response>\n"))
 	}
-	b.WriteString("\n" + contextRules + "\n" + MarkerEnd)
+	b.WriteString(cat("\n", contextRules, "\n", MarkerEnd))
 	// No redaction here: the state holds only redacted text (Apply).
 	out.Text = b.String()
 	out.Items = n
@@ -130,7 +129,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 		out.Hint = continuationHint
 	}
 	out.Tokens = budget.EstimateTokens(out.Text) + budget.EstimateTokens(out.Hint)
-	out.Why = why + " (~" + strconv.Itoa(out.Tokens) + " tokens)"
+	out.Why = why + " (~" + itoa(out.Tokens) + " tokens)"
 	v.last, v.lastKey, v.hasLast = out, ck, true
 	return out
 }
@@ -190,7 +189,7 @@ func injectedLines(groups []Group, today int64) []string {
 				b.WriteString(emojiHigh + " ")
 			}
 			if it.Minute >= 0 {
-				b.WriteString("(" + formatMinute(it.Minute) + ") ")
+				b.WriteString(cat("(", formatMinute(it.Minute), ") "))
 			}
 			b.WriteString(annotate(collapse(it.Text), groups[gi].Day, today))
 			b.WriteByte('\n')
@@ -217,6 +216,8 @@ func injectedLines(groups []Group, today int64) []string {
 //
 //	annotate("User will deploy (meaning Feb 10, 2026)", Feb 9, Feb 13) =>
 //	  "User will deploy (meaning Feb 10, 2026 - 3 days ago) (likely already happened)"
+//
+//go:noinline
 func annotate(text string, day, today int64) string {
 	const open = "(meaning "
 	if !strings.Contains(text, open) {

@@ -2,7 +2,6 @@ package observe
 
 import (
 	"errors"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
@@ -201,7 +200,7 @@ func Decode(data []byte) (Record, error) {
 			}
 			n, err := whole(o, k.name, true)
 			if err != nil || n > MaxTokensLimit {
-				return r, errors.New(strconv.Quote(k.name) + " must be a whole number of tokens from 0 to " + strconv.Itoa(MaxTokensLimit) + " (got " + o.Get(k.name).Raw + ")")
+				return r, errors.New(quote(k.name) + " must be a whole number of tokens from 0 to " + itoa(MaxTokensLimit) + " (got " + o.Get(k.name).Raw + ")")
 			}
 			v := int(n)
 			*k.dst = &v
@@ -236,7 +235,7 @@ func Decode(data []byte) (Record, error) {
 type versionError struct{ v string }
 
 func (e *versionError) Error() string {
-	return "format version " + e.v + " is newer than this build reads (" + strconv.Itoa(ledgerVersion) + "); the record is kept and skipped"
+	return "format version " + e.v + " is newer than this build reads (" + itoa(ledgerVersion) + "); the record is kept and skipped"
 }
 func (e *versionError) Unwrap() error { return ErrNewer }
 
@@ -246,7 +245,7 @@ func str(o gjson.Result, key string) (string, error) {
 		return "", nil
 	}
 	if v.Type != gjson.String {
-		return "", errors.New(strconv.Quote(key) + " must be a string (got " + cutRunes(v.Raw, 40) + ")")
+		return "", errors.New(quote(key) + " must be a string (got " + cutRunes(v.Raw, 40) + ")")
 	}
 	return v.Str, nil
 }
@@ -255,12 +254,12 @@ func whole(o gjson.Result, key string, required bool) (int64, error) {
 	v := o.Get(key)
 	if !v.Exists() {
 		if required {
-			return 0, errors.New("no " + strconv.Quote(key) + " key")
+			return 0, errors.New("no " + quote(key) + " key")
 		}
 		return 0, nil
 	}
 	if v.Type != gjson.Number || v.Num < 0 || v.Num > 1e15 || v.Num != float64(int64(v.Num)) {
-		return 0, errors.New(strconv.Quote(key) + " must be a whole number from 0 (got " + cutRunes(v.Raw, 40) + ")")
+		return 0, errors.New(quote(key) + " must be a whole number from 0 (got " + cutRunes(v.Raw, 40) + ")")
 	}
 	return int64(v.Num), nil
 }
@@ -271,7 +270,7 @@ func strs(o gjson.Result, key string) ([]string, error) {
 		return nil, nil
 	}
 	if !v.IsArray() {
-		return nil, errors.New(strconv.Quote(key) + " must be a list of strings")
+		return nil, errors.New(quote(key) + " must be a list of strings")
 	}
 	var out []string
 	var bad bool
@@ -284,7 +283,7 @@ func strs(o gjson.Result, key string) ([]string, error) {
 		return true
 	})
 	if bad {
-		return nil, errors.New(strconv.Quote(key) + " must be a list of strings")
+		return nil, errors.New(quote(key) + " must be a list of strings")
 	}
 	return out, nil
 }
@@ -296,7 +295,7 @@ type Problem struct {
 	Msg  string
 }
 
-func (p Problem) String() string { return "line " + strconv.Itoa(p.Line) + ": " + p.Msg }
+func (p Problem) String() string { return "line " + itoa(p.Line) + ": " + p.Msg }
 
 // DecodeLedger reads a resource-scope ledger file: one record per line
 // (blank lines and "\r\n" accepted). A line that is not a record is

@@ -53,6 +53,8 @@ type Group struct {
 //	Date: Feb 12, 2026
 //	* 🔴 (14:30) User stated the project uses Next.js 15 with App Router
 //	  * -> added Levenshtein distance calculation
+//
+//go:noinline
 func render(groups []Group) string {
 	var b strings.Builder
 	for gi := range groups {
@@ -63,7 +65,7 @@ func render(groups []Group) string {
 		if b.Len() > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString("Date: " + formatDay(g.Day) + "\n")
+		b.WriteString(cat("Date: ", formatDay(g.Day), "\n"))
 		for ii := range g.Items {
 			writeItem(&b, &g.Items[ii], true)
 		}
@@ -71,17 +73,18 @@ func render(groups []Group) string {
 	return b.String()
 }
 
+//go:noinline
 func writeItem(b *strings.Builder, it *Item, emoji bool) {
 	b.WriteString("* ")
 	if emoji {
 		b.WriteString(it.Priority.Emoji() + " ")
 	}
 	if it.Minute >= 0 {
-		b.WriteString("(" + formatMinute(it.Minute) + ") ")
+		b.WriteString(cat("(", formatMinute(it.Minute), ") "))
 	}
 	b.WriteString(it.Text + "\n")
 	for _, s := range it.Sub {
-		b.WriteString("  * " + s + "\n")
+		b.WriteString(cat("  * ", s, "\n"))
 	}
 }
 
@@ -329,6 +332,8 @@ func mergeDays(groups []Group) []Group {
 
 // key is what makes two observations the same: their text and nested
 // items, compared normalized (not their time or priority).
+//
+//go:noinline
 func key(it *Item) string {
 	k := normalize(it.Text)
 	for _, s := range it.Sub {

@@ -1,7 +1,6 @@
 package observe
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -114,7 +113,7 @@ func Plan(s *State, cfg Config, t *Transcript, env Env) Action {
 		due := env.Force || (cfg.Mode == ModeBuffered && threshold > 0 && unobserved >= threshold)
 		switch {
 		case !due:
-			wait = append(wait, "~"+strconv.Itoa(unobserved)+" unobserved tokens, observer at "+strconv.Itoa(threshold))
+			wait = append(wait, "~"+itoa(unobserved)+" unobserved tokens, observer at "+itoa(threshold))
 		case !s.observer.ready(now):
 			wait = append(wait, s.observer.waiting("observer", now, env.Clock.Zone))
 		default:
@@ -122,7 +121,7 @@ func Plan(s *State, cfg Config, t *Transcript, env Env) Action {
 			if len(chunks) > 0 {
 				a := s.observeAction(cfg, t, chunks[0], env)
 				a.Pending = len(chunks)
-				a.Why = "observing ~" + strconv.Itoa(unobserved) + " unobserved tokens in " + strconv.Itoa(len(chunks)) + " call(s) of at most " + strconv.Itoa(size) + " tokens"
+				a.Why = "observing ~" + itoa(unobserved) + " unobserved tokens in " + itoa(len(chunks)) + " call(s) of at most " + itoa(size) + " tokens"
 				return a
 			}
 		}
@@ -140,9 +139,9 @@ func Plan(s *State, cfg Config, t *Transcript, env Env) Action {
 			why = "reflecting on request"
 		case !cfg.EnableReflection:
 		case tokens > cfg.ReflectorTokens:
-			why = "observations at ~" + strconv.Itoa(tokens) + " tokens, reflector at " + strconv.Itoa(cfg.ReflectorTokens)
+			why = "observations at ~" + itoa(tokens) + " tokens, reflector at " + itoa(cfg.ReflectorTokens)
 		case cfg.ReflectEveryNObservations > 0 && s.SinceReflect >= cfg.ReflectEveryNObservations && tokens >= minReflectTokens:
-			why = strconv.Itoa(s.SinceReflect) + " observer runs since the last reflection"
+			why = itoa(s.SinceReflect) + " observer runs since the last reflection"
 		case keep != "" && cfg.ReflectBeforeCompaction && s.SinceReflect > 0 && tokens >= minReflectTokens:
 			why = "reflecting before compaction"
 		}
@@ -247,7 +246,7 @@ func PlanCompaction(s *State, cfg Config, t *Transcript, firstKept string, env E
 	}
 	end := t.index(firstKept)
 	if end < 0 {
-		return Action{Why: "the first kept entry " + strconv.Quote(firstKept) + " is not in the branch; pi's own compaction runs"}
+		return Action{Why: "the first kept entry " + quote(firstKept) + " is not in the branch; pi's own compaction runs"}
 	}
 	idx, off := s.start(t)
 	if idx < end && observableRange(t, idx, off, end) > 0 {
@@ -256,7 +255,7 @@ func PlanCompaction(s *State, cfg Config, t *Transcript, firstKept string, env E
 		}
 		chunks := cutChunks(t, idx, off, end, s.Mark, chunkTokens(cfg, env.Window, s.shrink))
 		if len(chunks) > 1 && cfg.Mode != ModeBlocking {
-			return Action{Why: "the observations miss ~" + strconv.Itoa(observableRange(t, idx, off, end)) + " tokens that need " + strconv.Itoa(len(chunks)) + " observer calls; pi's own compaction runs"}
+			return Action{Why: "the observations miss ~" + itoa(observableRange(t, idx, off, end)) + " tokens that need " + itoa(len(chunks)) + " observer calls; pi's own compaction runs"}
 		}
 		if len(chunks) > 0 {
 			a := s.observeAction(cfg, t, chunks[0], env)

@@ -98,7 +98,7 @@ func (s *State) observeAction(cfg Config, t *Transcript, c Chunk, env Env) Actio
 		b.WriteString("</previous-observations>\n")
 	}
 	if s.Task != "" {
-		b.WriteString("\n<current-task>\n" + s.Task + "\n</current-task>\n")
+		b.WriteString(cat("\n<current-task>\n", s.Task, "\n</current-task>\n"))
 	}
 	b.WriteString("\n<transcript>\n")
 	b.WriteString(strings.ReplaceAll(c.Text, "</transcript>", "<\\/transcript>"))
@@ -186,15 +186,15 @@ func (s *State) reflectAction(cfg Config, env Env) Action {
 		system += aggressiveRules
 	}
 	var b strings.Builder
-	b.WriteString("<observations>\n" + text + "</observations>\n")
+	b.WriteString(cat("<observations>\n", text, "</observations>\n"))
 	if s.Task != "" {
-		b.WriteString("\n<current-task>\n" + s.Task + "\n</current-task>\n")
+		b.WriteString(cat("\n<current-task>\n", s.Task, "\n</current-task>\n"))
 	}
 	if s.Response != "" {
-		b.WriteString("\n<suggested-response>\n" + s.Response + "\n</suggested-response>\n")
+		b.WriteString(cat("\n<suggested-response>\n", s.Response, "\n</suggested-response>\n"))
 	}
 	if f := oneLine(clean(env.Focus), 500); f != "" {
-		b.WriteString("\nPay particular attention to: " + f + "\n")
+		b.WriteString(cat("\nPay particular attention to: ", f, "\n"))
 	}
 	b.WriteString("\nRewrite these observations as described.")
 	out := budget.EstimateTokens(text) + 1000

@@ -1,8 +1,6 @@
 package observe
 
 import (
-	"strconv"
-
 	"github.com/pi-memory/pi-memory/wasm/budget"
 )
 
@@ -176,7 +174,7 @@ func (f *failure) fail(what, why string, now int64) string {
 			return ""
 		}
 		f.stopped = true
-		return "pi-memory: the " + what + " failed " + strconv.Itoa(f.count) + " times in a row (last: " + why + "); it stops for this session and pi's own compaction is used. /om observe tries again."
+		return "pi-memory: the " + what + " failed " + itoa(f.count) + " times in a row (last: " + why + "); it stops for this session and pi's own compaction is used. /om observe tries again."
 	}
 	f.retryAt = now + backoffBase<<(f.count-1)
 	return ""
@@ -191,9 +189,9 @@ func (f *failure) ready(now int64) bool { return !f.stopped && now >= f.retryAt 
 func (f *failure) waiting(what string, now int64, zone int) string {
 	switch {
 	case f.stopped:
-		return what + " stopped after " + strconv.Itoa(f.count) + " failures (last: " + f.last + ")"
+		return what + " stopped after " + itoa(f.count) + " failures (last: " + f.last + ")"
 	case now < f.retryAt:
-		return what + " backing off after " + strconv.Itoa(f.count) + " failure(s) until " + formatMinute(Clock{Ms: f.retryAt, Zone: zone}.minute()) + " (last: " + f.last + ")"
+		return what + " backing off after " + itoa(f.count) + " failure(s) until " + formatMinute(Clock{Ms: f.retryAt, Zone: zone}.minute()) + " (last: " + f.last + ")"
 	}
 	return ""
 }

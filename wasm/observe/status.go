@@ -1,9 +1,6 @@
 package observe
 
-import (
-	"strconv"
-	"strings"
-)
+import "strings"
 
 // Status is what /om status prints: the configuration in force, the
 // observations, what they cover, the runs, and anything waiting or stopped.
@@ -14,9 +11,9 @@ func Status(s *State, cfg Config, t *Transcript, env Env) string {
 		b.WriteString("Observational memory: off")
 		switch {
 		case cfg.Why != "":
-			b.WriteString(" (" + cfg.Why + ")")
+			b.WriteString(cat(" (", cfg.Why, ")"))
 		case cfg.DisabledBy != "":
-			b.WriteString(" (\"enabled\": false in " + cfg.DisabledBy + ")")
+			b.WriteString(cat(" (\"enabled\": false in ", cfg.DisabledBy, ")"))
 		}
 		return b.String() + "\n"
 	}
@@ -24,37 +21,37 @@ func Status(s *State, cfg Config, t *Transcript, env Env) string {
 	if model == "" {
 		model = "the current model"
 	}
-	b.WriteString("Observational memory: on, " + cfg.Mode + " mode, auto-compact " + onOff(cfg.AutoCompact) + ", injection " + cfg.MemoryInjectionMode + "; observer model: " + model + "\n")
+	b.WriteString(cat("Observational memory: on, ", cfg.Mode, " mode, auto-compact ", onOff(cfg.AutoCompact), ", injection ", cfg.MemoryInjectionMode, "; observer model: ", model, "\n"))
 	n := s.Items()
-	b.WriteString("Observations: " + strconv.Itoa(n[0]) + " (🔴 " + strconv.Itoa(n[High]) + ", 🟡 " + strconv.Itoa(n[Medium]) + ", 🟢 " + strconv.Itoa(n[Low]) + "), ~" + strconv.Itoa(s.Tokens()) + " tokens; reflector at " + strconv.Itoa(cfg.ReflectorTokens) + "\n")
+	b.WriteString(cat("Observations: ", itoa(n[0]), " (🔴 ", itoa(n[High]), ", 🟡 ", itoa(n[Medium]), ", 🟢 ", itoa(n[Low]), "), ~", itoa(s.Tokens()), " tokens; reflector at ", itoa(cfg.ReflectorTokens), "\n"))
 	cover := "nothing yet"
 	if s.Mark.ID != "" {
 		cover = "through entry " + s.Mark.ID
 		if s.Mark.Off > 0 {
-			cover += " (its first " + strconv.Itoa(s.Mark.Off) + " bytes)"
+			cover += " (its first " + itoa(s.Mark.Off) + " bytes)"
 		}
 	}
 	b.WriteString("Covered: " + cover)
 	if t != nil {
 		idx, off := s.start(t)
-		b.WriteString("; ~" + strconv.Itoa(observable(t, idx, off)) + " unobserved tokens")
+		b.WriteString(cat("; ~", itoa(observable(t, idx, off)), " unobserved tokens"))
 	}
 	threshold := "observer on demand only"
 	if cfg.ObserverTokens > 0 {
-		threshold = "observer at " + strconv.Itoa(cfg.ObserverTokens) + " tokens, compaction at " + strconv.Itoa(cfg.ObserverTokens+cfg.RetainTokens)
+		threshold = "observer at " + itoa(cfg.ObserverTokens) + " tokens, compaction at " + itoa(cfg.ObserverTokens+cfg.RetainTokens)
 	}
-	b.WriteString("; " + threshold + "\n")
-	b.WriteString("Runs: observer " + strconv.Itoa(s.Observed) + " (" + strconv.Itoa(s.Empty) + " found nothing new), reflector " + strconv.Itoa(s.Reflected) + "\n")
+	b.WriteString(cat("; ", threshold, "\n"))
+	b.WriteString(cat("Runs: observer ", itoa(s.Observed), " (", itoa(s.Empty), " found nothing new), reflector ", itoa(s.Reflected), "\n"))
 	if s.Task != "" {
-		b.WriteString("Current task: " + s.Task + "\n")
+		b.WriteString(cat("Current task: ", s.Task, "\n"))
 	}
 	for _, w := range []string{s.observer.waiting("observer", env.Clock.Ms, env.Clock.Zone), s.reflector.waiting("reflector", env.Clock.Ms, env.Clock.Zone)} {
 		if w != "" {
-			b.WriteString("Waiting: " + w + "\n")
+			b.WriteString(cat("Waiting: ", w, "\n"))
 		}
 	}
 	for _, w := range cfg.Warnings {
-		b.WriteString("Config: " + w + "\n")
+		b.WriteString(cat("Config: ", w, "\n"))
 	}
 	return b.String()
 }
@@ -66,7 +63,7 @@ func Footer(s *State, cfg Config) string {
 	if !cfg.Enabled {
 		return "om off"
 	}
-	line := "om " + strconv.Itoa(s.Items()[0]) + " obs ~" + kilo(s.Tokens()) + " tok"
+	line := "om " + itoa(s.Items()[0]) + " obs ~" + kilo(s.Tokens()) + " tok"
 	switch {
 	case s.observer.stopped:
 		line += " · observer stopped"
@@ -79,9 +76,9 @@ func Footer(s *State, cfg Config) string {
 // kilo writes 3120 as "3.1k".
 func kilo(n int) string {
 	if n < 1000 {
-		return strconv.Itoa(n)
+		return itoa(n)
 	}
-	return strconv.Itoa(n/1000) + "." + strconv.Itoa(n%1000/100) + "k"
+	return itoa(n/1000) + "." + itoa(n%1000/100) + "k"
 }
 
 func onOff(b bool) string {

@@ -56,21 +56,21 @@ func Summary(s *State, in SummaryInput) (summary string, details []byte, why str
 	b.WriteString(render(s.Groups))
 	b.WriteString("\n## Open Threads\n")
 	if s.Task != "" {
-		b.WriteString("- " + s.Task + "\n")
+		b.WriteString(cat("- ", s.Task, "\n"))
 	} else {
 		b.WriteString("- None recorded.\n")
 	}
 	b.WriteString("\n## Next Action Bias\n")
 	if s.Response != "" {
-		b.WriteString("- " + s.Response + "\n")
+		b.WriteString(cat("- ", s.Response, "\n"))
 	} else {
 		b.WriteString("- Continue from the most recent observations.\n")
 	}
 	if len(read) > 0 {
-		b.WriteString("\n<read-files>\n" + strings.Join(read, "\n") + "\n</read-files>\n")
+		b.WriteString(cat("\n<read-files>\n", strings.Join(read, "\n"), "\n</read-files>\n"))
 	}
 	if len(modified) > 0 {
-		b.WriteString("\n<modified-files>\n" + strings.Join(modified, "\n") + "\n</modified-files>\n")
+		b.WriteString(cat("\n<modified-files>\n", strings.Join(modified, "\n"), "\n</modified-files>\n"))
 	}
 	summary = clean(b.String())
 
@@ -111,5 +111,3 @@ func nonNil(l []string) []string {
 	}
 	return l
 }
-
-func itoa(n int) string { return string(jsonw.Int(nil, int64(n))) }

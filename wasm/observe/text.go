@@ -1,6 +1,18 @@
 package observe
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
+
+// Small helpers called from many places are kept out of line: inlined at
+// every call site they would cost the TinyGo module far more than the call.
+
+//go:noinline
+func itoa(n int) string { return strconv.Itoa(n) }
+
+//go:noinline
+func quote(s string) string { return strconv.Quote(s) }
 
 // atoi reads a short run of ASCII digits (no sign, at most 9 digits).
 func atoi(s string) (int, bool) {
@@ -21,6 +33,8 @@ func atoi(s string) (int, bool) {
 // collapse turns every run of whitespace into one space and trims the ends.
 //
 //	collapse("  a \n\t b ") => "a b"
+//
+//go:noinline
 func collapse(s string) string {
 	if collapsed(s) {
 		return s
@@ -67,6 +81,8 @@ func collapsed(s string) bool {
 // normalize is the form two observations are compared in: lower case,
 // letters and digits only, single spaces. "User prefers tabs." and "user
 // prefers  tabs" are the same observation.
+//
+//go:noinline
 func normalize(s string) string {
 	var b strings.Builder
 	space := false
@@ -106,6 +122,8 @@ func sortStrings(a []string) {
 
 // union returns the sorted union of sorted-or-not lists, without "" and
 // without repeats.
+//
+//go:noinline
 func union(lists ...[]string) []string {
 	var out []string
 	for _, l := range lists {
@@ -119,6 +137,7 @@ func union(lists ...[]string) []string {
 	return out
 }
 
+//go:noinline
 func has(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
@@ -129,6 +148,8 @@ func has(list []string, s string) bool {
 }
 
 // cutRunes returns at most n bytes of s, cut at a rune boundary.
+//
+//go:noinline
 func cutRunes(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -140,6 +161,8 @@ func cutRunes(s string, n int) string {
 }
 
 // tailRunes returns at most the last n bytes of s, starting at a rune boundary.
+//
+//go:noinline
 func tailRunes(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -149,4 +172,21 @@ func tailRunes(s string, n int) string {
 		i++
 	}
 	return s[i:]
+}
+
+// cat joins strings: one call instead of a chain of "+", which TinyGo
+// compiles into a call and a stack slot per operand.
+//
+//go:noinline
+func cat(parts ...string) string {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, p := range parts {
+		b.WriteString(p)
+	}
+	return b.String()
 }

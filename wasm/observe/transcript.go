@@ -1,7 +1,6 @@
 package observe
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -259,7 +258,7 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 		text, n := r.contentText(content)
 		e.Tokens = n
 		if text = strings.TrimSpace(text); text != "" {
-			b.WriteString(r.stamp(e) + "User: " + text)
+			b.WriteString(cat(r.stamp(e), "User: ", text))
 		}
 	case RoleAssistant:
 		content.ForEach(func(_, blk gjson.Result) bool {
@@ -305,7 +304,7 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 			fileOp(e, c.Get("name").Str, c.Get("arguments"))
 			return true
 		})
-		b.WriteString(r.stamp(e) + "Result of " + call + status + ":")
+		b.WriteString(cat(r.stamp(e), "Result of ", call, status, ":"))
 		if text = strings.TrimRight(text, " \t\r\n"); text != "" {
 			b.WriteString("\n" + shorten(text, resultHead, resultTail))
 		} else {
@@ -323,9 +322,9 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 		case m.Get("cancelled").Bool():
 			status = " (cancelled)"
 		case ex.Type == gjson.Number:
-			status = " (exit " + strconv.Itoa(int(ex.Num)) + ")"
+			status = " (exit " + itoa(int(ex.Num)) + ")"
 		}
-		b.WriteString(r.stamp(e) + "User ran `" + clean(collapse(m.Get("command").Str)) + "`" + status + ":")
+		b.WriteString(cat(r.stamp(e), "User ran `", clean(collapse(m.Get("command").Str)), "`", status, ":"))
 		if out = strings.TrimRight(clean(out), " \t\r\n"); out != "" {
 			b.WriteString("\n" + shorten(out, resultHead, resultTail))
 		}
@@ -398,7 +397,7 @@ func (r *reader) contentText(c gjson.Result) (string, int) {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString("[image " + clean(collapse(blk.Get("mimeType").Str)) + "]")
+			b.WriteString(cat("[image ", clean(collapse(blk.Get("mimeType").Str)), "]"))
 		}
 		return true
 	})
@@ -425,11 +424,13 @@ func stripOurs(s string) string {
 	}
 }
 
+//go:noinline
 func clean(s string) string {
 	out, _ := redact.String(s)
 	return out
 }
 
+//go:noinline
 func line(b *strings.Builder, s string) {
 	if b.Len() > 0 {
 		b.WriteByte('\n')
@@ -437,6 +438,7 @@ func line(b *strings.Builder, s string) {
 	b.WriteString(s)
 }
 
+//go:noinline
 func prefixed(p, s string) string {
 	if s == "" {
 		return ""
@@ -446,12 +448,14 @@ func prefixed(p, s string) string {
 
 // shorten keeps the head and the tail of a long text and says how much of
 // the middle it left out.
+//
+//go:noinline
 func shorten(s string, head, tail int) string {
 	if len(s) <= head+tail+200 {
 		return s
 	}
 	h, t := cutRunes(s, head), tailRunes(s, tail)
-	return h + "\n[… " + strconv.Itoa(len(s)-len(h)-len(t)) + " characters of output not shown …]\n" + t
+	return h + "\n[… " + itoa(len(s)-len(h)-len(t)) + " characters of output not shown …]\n" + t
 }
 
 // renderArgs writes a tool call's arguments as key=value pairs, strings
@@ -460,6 +464,8 @@ func shorten(s string, head, tail int) string {
 // secret cut in half would no longer be recognised.
 //
 //	renderArgs({"path":"a.go","limit":20}, 600) => `path="a.go", limit=20`
+//
+//go:noinline
 func renderArgs(args gjson.Result, max int) string {
 	if !args.IsObject() {
 		return cutRunes(clean(collapse(args.Raw)), max)
@@ -485,7 +491,7 @@ func renderArgs(args gjson.Result, max int) string {
 				head = max
 			}
 			cut := cutRunes(p, key+head)
-			p = cut + "…[" + strconv.Itoa(len(p)-len(cut)) + " more characters]"
+			p = cut + "…[" + itoa(len(p)-len(cut)) + " more characters]"
 		}
 		b = append(b, p...)
 		return true
@@ -495,6 +501,8 @@ func renderArgs(args gjson.Result, max int) string {
 
 // fileOp records the files a read, write or edit call names (pi's own
 // tools; args.path).
+//
+//go:noinline
 func fileOp(e *Entry, name string, args gjson.Result) {
 	p := args.Get("path")
 	if p.Type != gjson.String || p.Str == "" {
