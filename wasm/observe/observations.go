@@ -130,12 +130,11 @@ func parseObservations(text string, defaultDay int64) parsed {
 // readGroups reads the observation lines of text (no tags): dates, items
 // and nested items; stray counts the lines it could not place.
 func readGroups(text string, defaultDay int64) (groups []Group, stray int) {
-	var p parsed
 	var cur *Group
 	var item *Item
 	group := func(day int64) {
-		p.groups = append(p.groups, Group{Day: day})
-		cur, item = &p.groups[len(p.groups)-1], nil
+		groups = append(groups, Group{Day: day})
+		cur, item = &groups[len(groups)-1], nil
 	}
 	for _, ln := range strings.Split(text, "\n") {
 		trimmed := strings.TrimSpace(ln)
@@ -174,17 +173,17 @@ func readGroups(text string, defaultDay int64) (groups []Group, stray int) {
 				item.Text += " " + collapse(trimmed)
 			}
 		default:
-			p.stray++
+			stray++
 		}
 	}
 	// Drop groups left empty (a date line with nothing under it).
-	out := p.groups[:0]
-	for _, g := range p.groups {
+	out := groups[:0]
+	for _, g := range groups {
 		if len(g.Items) > 0 {
 			out = append(out, g)
 		}
 	}
-	return mergeDays(out), p.stray
+	return mergeDays(out), stray
 }
 
 // dateLine reads a "Date: Feb 12, 2026" line, tolerating markdown around it

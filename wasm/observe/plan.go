@@ -239,14 +239,20 @@ func (s *State) keepFrom(t *Transcript, keepTokens int) int {
 // then plan again); DoNothing when our summary cannot be given in time, and
 // Why says so: pi's own compaction then runs. In blocking mode, where the
 // person chose to wait, the uncovered span may take several calls.
+//
+// For a branch summary (session_before_tree, when the person wants one),
+// fold the records of the branch being left, read its entries, and plan
+// with firstKept "": everything given must be covered.
 func PlanCompaction(s *State, cfg Config, t *Transcript, firstKept string, env Env) Action {
 	cfg = cfg.With(s.Settings)
 	if !cfg.Enabled {
 		return Action{Why: "observational memory is off"}
 	}
-	end := t.index(firstKept)
-	if end < 0 {
-		return Action{Why: "the first kept entry " + quote(firstKept) + " is not in the branch; pi's own compaction runs"}
+	end := len(t.Entries)
+	if firstKept != "" {
+		if end = t.index(firstKept); end < 0 {
+			return Action{Why: cat("the first kept entry ", quote(firstKept), " is not in the branch; pi's own compaction runs")}
+		}
 	}
 	idx, off := s.start(t)
 	if idx < end && observableRange(t, idx, off, end) > 0 {
@@ -322,7 +328,9 @@ func observableRange(t *Transcript, idx, off, end int) int {
 
 // chunkTokens is the most transcript one observer call reads: a fifth of
 // the context window, within maxObserverTranscriptChars, halved for every
-// prompt-too-long failure.
+// prompt-too-long failure. Around it the prompt holds the instructions
+// (about 1,500 tokens) and at most a twentieth of the window of the newest
+// observations, so one call stays near a quarter of the window.
 func chunkTokens(cfg Config, window, shrink int) int {
 	if window <= 0 {
 		window = DefaultWindow

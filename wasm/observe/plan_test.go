@@ -551,3 +551,23 @@ func TestPlanIsQuietWhenOff(t *testing.T) {
 	require.Equal(t, DoNothing, a.Do)
 	require.Equal(t, DoNothing, PlanCompaction(st, cfg, &tr, "e2", Env{}).Do)
 }
+
+func TestABranchSummaryCoversTheWholeBranch(t *testing.T) {
+	cfg := DefaultConfig()
+	s := newSession(feb12)
+	s.user("try the left approach")
+	s.assistant("done", call{"c1", "edit", `{"path":"left.go"}`})
+	s.result("c1", "edit", "ok", false)
+	left := s.transcript()
+	st := Fold(nil, "", cfg) // the left branch had no records yet
+	env := Env{Clock: at(s.t)}
+	a := PlanCompaction(st, cfg, &left, "", env)
+	require.Equal(t, DoObserve, a.Do)
+	require.Equal(t, Mark{ID: "e3"}, a.Chunk.Through)
+	require.NoError(t, st.Answer(a, echo(a), cfg, env.Clock).Err)
+	require.Equal(t, DoCompact, PlanCompaction(st, cfg, &left, "", env).Do)
+	summary, _, why := Summary(st, SummaryInput{})
+	require.Equal(t, "", why)
+	require.Contains(t, summary, "## Observations\n")
+	require.Contains(t, summary, "<modified-files>\nleft.go\n</modified-files>")
+}
