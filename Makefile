@@ -82,7 +82,8 @@ FUZZ_TARGETS := \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
 	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces \
-	wasm/sha1:FuzzSum wasm/jsonr:FuzzGet wasm/decision:FuzzParseTime
+	wasm/sha1:FuzzSum wasm/jsonr:FuzzGet wasm/decision:FuzzParseTime \
+	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -1,0 +1,174 @@
+package observe
+
+import (
+	"errors"
+	"strings"
+)
+
+// Why an answer is refused, for callers that react to one (errors.Is). A
+// refused answer never changes the state: the watermark stays where it was,
+// so the span is observed again once the backoff allows.
+var (
+	// ErrTooLong is a model call that failed because the prompt did not fit
+	// (a "prompt is too long" error, in an error or as the answer's text).
+	// It is a failure, never an empty result: the next chunks are smaller.
+	ErrTooLong = errors.New("the prompt was too long for the model")
+	// ErrDegenerate is an answer no observer writes on purpose: over the
+	// size limit, a line over 10,000 characters, or the same line repeated.
+	ErrDegenerate = errors.New("the answer is degenerate")
+	// ErrFormat is text that holds no observation and does not say there is
+	// nothing new.
+	ErrFormat = errors.New("the answer is not in the observation format")
+	// ErrFailed is a model call that returned an error instead of text.
+	ErrFailed = errors.New("the model call failed")
+	// ErrStale is an answer to a job the state has moved past (another
+	// answer was merged in the meantime).
+	ErrStale = errors.New("the answer is for an older state")
+)
+
+// Limits on answers. An observer answer is bounded by ObserverMaxTokens; a
+// reply far beyond it is a model stuck in a loop, not observations.
+const (
+	maxLineChars       = 10000
+	maxObserverAnswer  = 128 << 10 // bytes
+	repeatLimit        = 4         // copies of one observation that make an answer degenerate
+	distinctLinesFloor = 40        // from this many lines on, fewer than half distinct is degenerate
+)
+
+// answerError is a refused answer: Err is one of the reasons above, Msg
+// says it for a person.
+type answerError struct {
+	err error
+	msg string
+}
+
+func (e *answerError) Error() string { return e.msg }
+func (e *answerError) Unwrap() error { return e.err }
+
+//go:noinline
+func refuse(err error, msg string) error { return &answerError{err: err, msg: msg} }
+
+// Answer is what the host returns for a complete effect: the model's text,
+// or the error it reported (pi's complete resolves with stopReason "error"
+// rather than throwing; the adapter passes its errorMessage here).
+type Answer struct {
+	Text  string
+	Error string
+}
+
+// reply is a valid answer, read.
+type reply struct {
+	parsed
+	empty bool // the model said there is nothing new
+}
+
+// readAnswer validates and reads an observer or reflector answer. An empty
+// text, empty tags, or a reply that only says there is nothing new is valid
+// and empty; a failure the model reported, in the error or as its text, is
+// an error, never an empty result.
+func readAnswer(a Answer, defaultDay int64, maxBytes int) (reply, error) {
+	if a.Error != "" {
+		if tooLong(a.Error) {
+			return reply{}, refuse(ErrTooLong, "the model refused the prompt as too long: "+oneLine(a.Error, 300))
+		}
+		return reply{}, refuse(ErrFailed, "the model call failed: "+oneLine(a.Error, 300))
+	}
+	text := a.Text
+	if len(text) > maxBytes {
+		return reply{}, refuse(ErrDegenerate, "the answer is "+itoa(len(text))+" bytes, over the limit of "+itoa(maxBytes))
+	}
+	lines := 0
+	for rest := text; rest != ""; {
+		ln := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			ln, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if len(ln) > maxLineChars {
+			return reply{}, refuse(ErrDegenerate, "line "+itoa(lines+1)+" of the answer is "+itoa(len(ln))+" characters, over "+itoa(maxLineChars))
+		}
+		lines++
+	}
+	// Stored records are valid UTF-8 (jsonw writes U+FFFD for anything else):
+	// the state must hold what a fold of its records would.
+	p := parseObservations(strings.ToValidUTF8(text, "\uFFFD"), defaultDay)
+	if countItems(p.groups) == 0 && p.task == "" && p.response == "" {
+		if saysNothing(text) {
+			return reply{parsed: p, empty: true}, nil
+		}
+		if tooLong(text) && len(text) < 2000 {
+			return reply{}, refuse(ErrTooLong, "the model answered that the prompt is too long: "+oneLine(text, 300))
+		}
+		return reply{}, refuse(ErrFormat, "the answer holds no observation (no \"* \" item under a \"Date:\" line) and does not say there is nothing new: "+oneLine(text, 120))
+	}
+	if err := repetitive(text, p.groups); err != nil {
+		return reply{}, err
+	}
+	return reply{parsed: p}, nil
+}
+
+// saysNothing reports an answer that means "no new observations": empty,
+// only empty tags, or a short sentence saying so.
+func saysNothing(text string) bool {
+	s := text
+	for _, tag := range []string{"observations", "current-task", "suggested-response"} {
+		s = strings.ReplaceAll(s, "<"+tag+">", "")
+		s = strings.ReplaceAll(s, "</"+tag+">", "")
+	}
+	n := normalize(s)
+	switch n {
+	case "", "none", "nothing", "nothing new", "no new observations", "no observations", "nothing to record", "no new information", "n a":
+		return true
+	}
+	return false
+}
+
+// tooLong recognises the ways providers say a prompt did not fit.
+func tooLong(s string) bool {
+	l := strings.ToLower(s)
+	for _, p := range []string{"prompt is too long", "prompt too long", "context length", "context_length", "context window", "maximum context", "too many tokens", "request too large", "input is too long", "exceeds the maximum", "token limit"} {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// repetitive refuses an answer that repeats itself: one observation more
+// than repeatLimit times, or many lines of which fewer than half differ.
+func repetitive(text string, groups []Group) error {
+	counts := map[string]int{}
+	for gi := range groups {
+		for ii := range groups[gi].Items {
+			it := &groups[gi].Items[ii]
+			k := itoa(it.Minute) + " " + key(it)
+			if counts[k]++; counts[k] >= repeatLimit {
+				return refuse(ErrDegenerate, "the answer repeats one observation "+itoa(counts[k])+" times or more: "+oneLine(groups[gi].Items[ii].Text, 80))
+			}
+		}
+	}
+	total, distinct := 0, map[string]bool{}
+	for _, ln := range strings.Split(text, "\n") {
+		if ln = strings.TrimSpace(ln); ln == "" {
+			continue
+		}
+		total++
+		distinct[ln] = true
+	}
+	if total >= distinctLinesFloor && len(distinct)*2 < total {
+		return refuse(ErrDegenerate, "the answer repeats its lines ("+itoa(len(distinct))+" distinct of "+itoa(total)+")")
+	}
+	return nil
+}
+
+// oneLine collapses s and cuts it to max bytes for a message.
+//
+//go:noinline
+func oneLine(s string, max int) string {
+	s = collapse(s)
+	if len(s) > max {
+		return cutRunes(s, max) + "…"
+	}
+	return s
+}

@@ -1,0 +1,94 @@
+package observe
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// Benchmarks for the figures docs/benchmarks.md will report (native here;
+// make bench measures the module). They never assert a speed.
+
+func stateOf1200() *State {
+	st := &State{Task: "Ship the search feature", Response: "Ask about the demo"}
+	for d := 0; d < 40; d++ {
+		g := Group{Day: d12 + int64(d)}
+		for i := 0; i < 30; i++ {
+			g.Items = append(g.Items, item(Priority(1+i%3), i*40, "observation "+strconv.Itoa(d*30+i)+" about src/pkg"+strconv.Itoa(i)+"/file.go and its tests", "-> ran go test ./pkg"+strconv.Itoa(i)))
+		}
+		st.Groups = append(st.Groups, g)
+	}
+	return st
+}
+
+func BenchmarkInject1200All(b *testing.B) {
+	st, cfg := stateOf1200(), DefaultConfig()
+	in := InjectInput{Query: "why do the pkg7 tests fail", At: Clock{Ms: dayMs(2026, 4, 1)}}
+	for i := 0; i < b.N; i++ {
+		Inject(st, cfg, in)
+	}
+}
+
+func BenchmarkInject1200CoreRelevant(b *testing.B) {
+	st, cfg := stateOf1200(), DefaultConfig()
+	cfg.MemoryInjectionMode = InjectCoreRelevant
+	in := InjectInput{Query: "why do the pkg7 tests fail", At: Clock{Ms: dayMs(2026, 4, 1)}}
+	for i := 0; i < b.N; i++ {
+		Inject(st, cfg, in)
+	}
+}
+
+// A covered compaction: the plan and the summary, no model call.
+func BenchmarkCoveredCompaction(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(fixtureDir, "session-200.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := ReadEntries(data, 0)
+	st, cfg := stateOf1200(), DefaultConfig()
+	st.Mark = Mark{ID: tr.Entries[len(tr.Entries)-1].ID}
+	keep := tr.Entries[len(tr.Entries)-20].ID
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if a := PlanCompaction(st, cfg, &tr, keep, Env{}); a.Do != DoCompact {
+			b.Fatal(a.Why)
+		}
+		Summary(st, SummaryInput{})
+	}
+}
+
+func BenchmarkReadTheScriptedSession(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(fixtureDir, "session-200.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		ReadEntries(data, 0)
+	}
+}
+
+func BenchmarkPlanAfterATurn(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(fixtureDir, "session-200.jsonl"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tr := ReadEntries(data, 0)
+	st, cfg := stateOf1200(), DefaultConfig()
+	st.Mark = Mark{ID: tr.Entries[len(tr.Entries)-30].ID}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Plan(st, cfg, &tr, Env{Window: 200000})
+	}
+}
+
+// The first request after the memory changed: nothing cached.
+func BenchmarkInject1200AfterAChange(b *testing.B) {
+	st, cfg := stateOf1200(), DefaultConfig()
+	in := InjectInput{Query: "why do the pkg7 tests fail", At: Clock{Ms: dayMs(2026, 4, 1)}}
+	for i := 0; i < b.N; i++ {
+		st.inj = nil
+		Inject(st, cfg, in)
+	}
+}

@@ -1,0 +1,183 @@
+package observe
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+// The observer's and the reflector's answers are outside data: a model can
+// write anything, including loops and garbage. Their readers must never
+// panic, must refuse rather than half-apply, and what they accept must be
+// stored and read back unchanged.
+
+var answerSeeds = []string{
+	"",
+	"None.",
+	"Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n  * -> said twice\n* 🟢 x",
+	"<observations>\nDate: Thu, Feb 12, 2026 (yesterday)\n- (09:05) 🟡 item\n    wrapped\n</observations>\n<current-task>t</current-task><suggested-response>r",
+	"### Date: 2026-02-13\n1. 🔴️ numbered\n\t* tabbed sub\n[2 days later]\nDate: garbage\n* after a bad date",
+	"* (25:99) not a time\n* ()\n* 🔴\n*\n- \n<current-task></current-task>",
+	"Error: prompt is too long: 300000 tokens > 200000 maximum",
+	strings.Repeat("* 🟡 loop\n", 50),
+	"Date: Feb 12, 2026\n* \xff\xfe invalid utf8 \xc3",
+	"* item <current-task>inside an item</current-task> after\n* (14:30)(15:30) 🔴🟡 twice",
+}
+
+func checkGroups(t *testing.T, groups []Group) {
+	t.Helper()
+	for gi := range groups {
+		require.True(t, len(groups[gi].Items) > 0, "an empty group")
+		if gi > 0 {
+			require.True(t, groups[gi].Day > groups[gi-1].Day, "groups out of order or repeated")
+		}
+		for _, it := range groups[gi].Items {
+			require.True(t, it.Text != "" && !strings.ContainsAny(it.Text, "\n\r"), "item text %q", it.Text)
+			require.True(t, it.Priority >= Low && it.Priority <= High)
+			require.True(t, it.Minute >= -1 && it.Minute < 1440)
+			for _, s := range it.Sub {
+				require.True(t, s != "" && !strings.ContainsAny(s, "\n\r"), "sub-item %q", s)
+			}
+		}
+	}
+}
+
+func FuzzObserverAnswer(f *testing.F) {
+	for _, s := range answerSeeds {
+		f.Add(s, "")
+	}
+	f.Add("", "503 overloaded")
+	f.Add("", "context_length_exceeded")
+	f.Fuzz(func(t *testing.T, text, failure string) {
+		s := newSession(feb12)
+		s.turn("hello", 200)
+		tr := s.transcript()
+		cfg := DefaultConfig()
+		st := Fold(nil, "", cfg)
+		a := Plan(st, cfg, &tr, Env{Force: true, Clock: at(feb12)})
+		require.Equal(t, DoObserve, a.Do)
+		r := st.Answer(a, Answer{Text: text, Error: failure}, cfg, at(feb12))
+		if r.Err != nil {
+			require.True(t, r.Record == nil)
+			require.Equal(t, Mark{}, st.Mark, "a refused answer moves nothing")
+			require.Equal(t, 0, st.Observed)
+			return
+		}
+		require.True(t, failure == "" && len(text) <= maxObserverAnswer)
+		require.Equal(t, Mark{ID: "e2"}, st.Mark)
+		checkGroups(t, st.Groups)
+		// What was accepted is stored and read back unchanged.
+		line := Encode(*r.Record)
+		back, err := Decode(line)
+		require.NoError(t, err, "%s", line)
+		again := Fold([]Record{back}, "", cfg)
+		require.Equal(t, render(st.Groups), render(again.Groups))
+		require.Equal(t, st.Task, again.Task)
+		require.Equal(t, st.Response, again.Response)
+		out := render(st.Groups)
+		back2, _ := readGroups(out, 0)
+		require.Equal(t, out, render(back2), "the canonical form is a fixed point")
+	})
+}
+
+func FuzzReflectorAnswer(f *testing.F) {
+	for _, s := range answerSeeds {
+		f.Add(s, false)
+		f.Add("<observations>\n"+s+"\n</observations>", true)
+	}
+	f.Fuzz(func(t *testing.T, text string, aggressive bool) {
+		cfg := DefaultConfig()
+		st := reflectState(20)
+		before := render(st.Groups)
+		a := Plan(st, cfg, &Transcript{}, Env{Reflect: true, Aggressive: aggressive})
+		require.Equal(t, DoReflect, a.Do)
+		r := st.Answer(a, Answer{Text: text}, cfg, at(feb12))
+		if r.Err != nil {
+			require.True(t, r.Record == nil)
+			require.Equal(t, before, render(st.Groups), "a refused reflection keeps the old state")
+			return
+		}
+		require.True(t, countItems(st.Groups) > 0, "a reflection never empties the memory")
+		require.True(t, st.Tokens() <= cfg.ReflectorTokens, "a reflection ends below the reflector threshold")
+		checkGroups(t, st.Groups)
+		back, err := Decode(Encode(*r.Record))
+		require.NoError(t, err)
+		require.Equal(t, render(st.Groups), render(Fold([]Record{back}, "", cfg).Groups))
+	})
+}
+
+func FuzzDecodeLedger(f *testing.F) {
+	var all []byte
+	for _, r := range sampleRecords {
+		all = append(append(all, Encode(r)...), '\n')
+	}
+	for _, s := range [][]byte{
+		all,
+		all[:len(all)-9],
+		bytes.ReplaceAll(all, []byte("\n"), []byte("\r\n\n  \n")),
+		[]byte(`{"v":1,"op":"observe","t":1,"through":"e1","off":-1}`),
+		[]byte(`{"v":1.5,"op":"set","t":1e300,"retainTokens":-1,"mode":null}`),
+		[]byte(`{"v":1,"op":"observe","t":1,"through":"e1","obs":"Date: Feb 12, 2026\n* 🔴 x","obs":"dup wins?"}`),
+		[]byte("{\"v\":1,\"op\":\"reflect\",\"t\":2,\"obs\":\"\\ud800 \\u2028\",\"read\":[]}"),
+		[]byte(`{"v":9,"op":"x"}` + "\n[]\nnull\n\"s\"\n{}"),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		recs, probs := DecodeLedger(data)
+		lines := 0
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			if !blank(bytes.TrimSuffix(l, []byte("\r"))) {
+				lines++
+			}
+		}
+		require.Equal(t, lines, len(recs)+len(probs), "one record or problem per line of %q", data)
+		last := 0
+		for _, p := range probs {
+			require.True(t, p.Line > last && p.Msg != "", "problem %v out of order", p)
+			last = p.Line
+		}
+		for _, r := range recs {
+			line := Encode(r)
+			require.True(t, utf8.Valid(line))
+			back, err := Decode(line)
+			require.NoError(t, err, "%s", line)
+			back.Line = r.Line
+			require.Equal(t, r, back, "%s", line)
+		}
+		st := Fold(recs, "", DefaultConfig())
+		checkGroups(t, st.Groups)
+		_ = Inject(st, DefaultConfig(), InjectInput{Query: "x", At: at(feb12)})
+		_, _, _ = Summary(st, SummaryInput{})
+	})
+}
+
+func FuzzReadEntries(f *testing.F) {
+	s := newSession(feb12)
+	s.user("Fix auth/login.go; password = hunter22x")
+	s.assistant("look", call{"c1", "read", `{"path":"a.go"}`})
+	s.result("c1", "read", "package a", false)
+	s.compaction("e1", "summary", false)
+	f.Add(s.jsonl(), 0)
+	f.Add([]byte("["+strings.Join(s.lines[1:], ",")+"]"), 60)
+	f.Add([]byte(`[{"role":"user","content":[{"type":"text","text":"bare"},{"type":"image"}]},{"type":"context_edit","targetId":"x","replacement":{}}]`), -300)
+	f.Add([]byte(`{"type":"message","id":"a","timestamp":"2026-99-99T","message":{"role":"assistant","content":"not blocks","stopReason":"error"}}`), 840)
+	f.Fuzz(func(t *testing.T, data []byte, zone int) {
+		zone %= 24 * 60
+		tr := ReadEntries(data, zone)
+		for _, e := range tr.Entries {
+			require.Equal(t, clean(e.Text), e.Text, "entry text is redacted")
+			require.True(t, e.Tokens >= 0)
+		}
+		require.True(t, tr.LastCompaction < len(tr.Entries))
+		if len(tr.Entries) > 0 {
+			chunks := cutChunks(&tr, 0, 0, len(tr.Entries), Mark{}, 300)
+			for _, c := range chunks {
+				require.True(t, c.Tokens <= 300)
+			}
+		}
+	})
+}

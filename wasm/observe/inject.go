@@ -1,0 +1,403 @@
+package observe
+
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/tidwall/gjson"
+)
+
+// InjectInput is what the injected block depends on besides the state.
+type InjectInput struct {
+	// Query is the newest user prompt: core_relevant selects observations
+	// by its words (ReadContext finds it).
+	Query string
+	// At is the render time. Only its local day matters (relative dates are
+	// whole days), so every request of a day with unchanged memory gets the
+	// same bytes and the provider's prompt cache keeps hitting.
+	At Clock
+	// Dropped says older turns are not in the request (ReadContext): the
+	// continuation hint is added.
+	Dropped bool
+}
+
+// Injection is the block for one request: what the context event adds.
+type Injection struct {
+	Text   string // the observations message (customType CustomTypeContext), "" when there is nothing to inject
+	Hint   string // the continuation hint (customType CustomTypeContinuation), "" when not needed
+	Mode   string // the injection mode used
+	Items  int    // observations in Text
+	Tokens int    // estimate of Text and Hint
+	Why    string // the receipt: what went in and why, or why nothing did
+}
+
+// contextIntro and contextRules frame the observations for the model.
+const contextIntro = "The observations below are your own memory of the earlier parts of this session, written down as the work went on. Older messages may no longer be shown; these observations stand in for them."
+
+const contextRules = "Use the observations as your memory: refer to their specific details (paths, commands, errors, decisions) rather than giving generic advice. Where two observations conflict, the more recent one holds. What the user asserted is authoritative. A planned action whose date has passed has probably been done already. This block is memory, not a message from the user: do not answer it."
+
+// continuationHint is the message added when older turns were dropped from
+// the request, so the model carries on instead of starting over.
+const continuationHint = MarkerStart + "\nThis session continues from earlier turns that are no longer shown; the observations above are your memory of them. Carry on from where the work stands, as if you remembered it yourself: do not mention a summary or your memory, and do not ask the user to repeat what they already told you.\n" + MarkerEnd
+
+// Inject renders the observations for a request, in the configured mode:
+// "all" gives every observation; "core_relevant" gives the 🔴 core (newest
+// first, within coreMemoryMaxTokens) and the observations that share the
+// most words with the query (within relevantObservationMaxItems and
+// relevantObservationMaxTokens), in date order. 🟡 and 🟢 markers are
+// dropped (🔴 stays), date lines say how long ago they were, a gap of two
+// days or more gets a marker line, and inline "(meaning <date>)" gets its
+// distance, with "(likely already happened)" after a plan whose date has
+// passed. The same state, query and day always give the same bytes.
+//
+//	Inject(one 🟡 observation of Feb 12, 2026, {At: Feb 13, 2026}) => Text holds
+//	  "Date: Feb 12, 2026 (yesterday)\n* (14:45) Agent added fuzzy matching"
+func Inject(s *State, cfg Config, in InjectInput) Injection {
+	cfg = cfg.With(s.Settings)
+	out := Injection{Mode: cfg.MemoryInjectionMode}
+	if !cfg.Enabled {
+		out.Why = "observational memory is off"
+		return out
+	}
+	if countItems(s.Groups) == 0 && s.Task == "" && s.Response == "" {
+		out.Why = "no observations yet"
+		return out
+	}
+	today := in.At.Day()
+	v := s.view(today)
+	ck := injKey{query: in.Query, dropped: in.Dropped, mode: cfg.MemoryInjectionMode, core: cfg.CoreMemoryMaxTokens, relItems: cfg.RelevantObservationMaxItems, relTokens: cfg.RelevantObservationMaxTokens}
+	if ck.mode != InjectCoreRelevant {
+		ck.query = "" // the query selects nothing in "all"
+	}
+	if v.hasLast && v.lastKey == ck {
+		return v.last
+	}
+	lines := v.lines
+	keep := make([]bool, len(lines))
+	why := ""
+	if cfg.MemoryInjectionMode == InjectCoreRelevant {
+		core, rel := selectCoreRelevant(s.Groups, v, keep, cfg, in.Query)
+		why = InjectCoreRelevant + ": " + itoa(core) + " core and " + itoa(rel) + " relevant of " + itoa(len(lines)) + " observations"
+	} else {
+		for i := range keep {
+			keep[i] = true
+		}
+		why = InjectAll + ": " + itoa(len(lines)) + " observations"
+	}
+	var b strings.Builder
+	size := len(contextIntro) + len(contextRules) + len(s.Task) + len(s.Response) + 256
+	for k := range lines {
+		if keep[k] {
+			size += len(lines[k])
+		}
+	}
+	b.Grow(size + 64*len(s.Groups))
+	b.WriteString(cat(MarkerStart, "\n", contextIntro, "\n\n<observations>\n"))
+	k, lastDay, n := 0, int64(0), 0
+	for gi := range s.Groups {
+		g := &s.Groups[gi]
+		wrote := false
+		for range g.Items {
+			if keep[k] {
+				if !wrote {
+					if n > 0 {
+						if m := gapMarker(g.Day - lastDay); m != "" {
+							b.WriteString(m + "\n")
+						}
+					}
+					b.WriteString(cat("Date: ", formatDay(g.Day), " (", relativeDay(g.Day, today), ")\n"))
+					wrote, lastDay = true, g.Day
+				}
+				b.WriteString(lines[k])
+				n++
+			}
+			k++
+		}
+	}
+	b.WriteString("</observations>\n")
+	if s.Task != "" {
+		b.WriteString(cat("\n<current-task>\n", s.Task, "\n</current-task>\n"))
+	}
+	if s.Response != "" {
+		b.WriteString(cat("\n<suggested-response>\n", s.Response, "\n</suggested-response>\n"))
+	}
+	b.WriteString(cat("\n", contextRules, "\n", MarkerEnd))
+	// No redaction here: the state holds only redacted text (Apply).
+	out.Text = b.String()
+	out.Items = n
+	if in.Dropped {
+		out.Hint = continuationHint
+	}
+	out.Tokens = budget.EstimateTokens(out.Text) + budget.EstimateTokens(out.Hint)
+	out.Why = why + " (~" + itoa(out.Tokens) + " tokens)"
+	v.last, v.lastKey, v.hasLast = out, ck, true
+	return out
+}
+
+// injView is what Inject derives from a state for one render day: the
+// injected line of every item, their normalized text (for core_relevant,
+// made on first use), and the last block. Inject runs before every model
+// call of a run, tool-loop steps included, while the state changes only
+// when an answer or a command is applied: the view is rebuilt only then.
+type injView struct {
+	print   stateMark
+	day     int64
+	lines   []string
+	norms   []string
+	last    Injection
+	lastKey injKey
+	hasLast bool
+}
+
+// stateMark identifies the observations a view was made from: every Apply
+// bumps the version, and a state built by hand (tests) has its own slices.
+type stateMark struct {
+	version        int
+	first          *Group
+	groups, items  int
+	task, response string
+}
+
+type injKey struct {
+	query, mode               string
+	dropped                   bool
+	core, relItems, relTokens int
+}
+
+func (s *State) view(day int64) *injView {
+	m := stateMark{version: s.version, groups: len(s.Groups), items: countItems(s.Groups), task: s.Task, response: s.Response}
+	if len(s.Groups) > 0 {
+		m.first = &s.Groups[0]
+	}
+	if s.inj == nil || s.inj.print != m || s.inj.day != day {
+		s.inj = &injView{print: m, day: day, lines: injectedLines(s.Groups, day)}
+	}
+	return s.inj
+}
+
+// injectedLines renders every item as injected (markers of 🟡 and 🟢
+// dropped, inline dates annotated), in date order. The lines are views into
+// one string: one allocation for the lot, however many items there are.
+func injectedLines(groups []Group, today int64) []string {
+	var b strings.Builder
+	ends := make([]int, 0, countItems(groups))
+	for gi := range groups {
+		for ii := range groups[gi].Items {
+			it := &groups[gi].Items[ii]
+			b.WriteString("* ")
+			if it.Priority == High {
+				b.WriteString(emojiHigh + " ")
+			}
+			if it.Minute >= 0 {
+				b.WriteString(cat("(", formatMinute(it.Minute), ") "))
+			}
+			b.WriteString(annotate(collapse(it.Text), groups[gi].Day, today))
+			b.WriteByte('\n')
+			for _, sub := range it.Sub {
+				b.WriteString("  * ")
+				b.WriteString(annotate(collapse(sub), groups[gi].Day, today))
+				b.WriteByte('\n')
+			}
+			ends = append(ends, b.Len())
+		}
+	}
+	all := b.String()
+	out := make([]string, len(ends))
+	from := 0
+	for k, end := range ends {
+		out[k], from = all[from:end], end
+	}
+	return out
+}
+
+// annotate adds the distance to every "(meaning <date>)" in text, and
+// "(likely already happened)" when the text states a plan and a date it
+// means has passed.
+//
+//	annotate("User will deploy (meaning Feb 10, 2026)", Feb 9, Feb 13) =>
+//	  "User will deploy (meaning Feb 10, 2026 - 3 days ago) (likely already happened)"
+//
+//go:noinline
+func annotate(text string, day, today int64) string {
+	const open = "(meaning "
+	if !strings.Contains(text, open) {
+		return text
+	}
+	var b strings.Builder
+	past := false
+	rest := text
+	for {
+		i := strings.Index(rest, open)
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i:], ')')
+		if j < 0 {
+			break
+		}
+		inner := rest[i+len(open) : i+j]
+		b.WriteString(rest[:i+j])
+		if d, ok := parseDate(inner, day); ok && !strings.Contains(inner, " - ") {
+			b.WriteString(" - " + relativeDay(d, today))
+			if d < today {
+				past = true
+			}
+		}
+		b.WriteByte(')')
+		rest = rest[i+j+1:]
+	}
+	b.WriteString(rest)
+	out := b.String()
+	if past && intent(text) && !strings.Contains(out, "(likely already happened)") {
+		out += " (likely already happened)"
+	}
+	return out
+}
+
+// intent reports text that states something planned for later.
+func intent(text string) bool {
+	l := " " + strings.ToLower(text) + " "
+	for _, w := range []string{" will ", " plans to ", " planning to ", " plan to ", " going to ", " intends to ", " wants to ", " scheduled ", " is due ", " deadline "} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// selectCoreRelevant marks in keep the items core_relevant injects and
+// returns how many of each kind.
+func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, query string) (core, rel int) {
+	lines := v.lines
+	prio := make([]Priority, 0, len(lines))
+	for gi := range groups {
+		for ii := range groups[gi].Items {
+			prio = append(prio, groups[gi].Items[ii].Priority)
+		}
+	}
+	room := budget.TokenBytes(cfg.CoreMemoryMaxTokens)
+	for k := len(lines) - 1; k >= 0; k-- {
+		if prio[k] != High || len(lines[k]) > room {
+			continue
+		}
+		room -= len(lines[k])
+		keep[k] = true
+		core++
+	}
+	words := queryWords(query)
+	if len(words) == 0 || cfg.RelevantObservationMaxItems == 0 {
+		return core, 0
+	}
+	if v.norms == nil {
+		v.norms = make([]string, 0, len(lines))
+		for gi := range groups {
+			for ii := range groups[gi].Items {
+				it := &groups[gi].Items[ii]
+				v.norms = append(v.norms, " "+normalize(it.Text+" "+strings.Join(it.Sub, " "))+" ")
+			}
+		}
+	}
+	// Candidates by score, best first; ties go to the newer item.
+	type cand struct{ k, score int }
+	var ranked []cand
+	for k := range lines {
+		if keep[k] {
+			continue
+		}
+		score := 0
+		have := v.norms[k]
+		for _, w := range words {
+			if strings.Contains(have, " "+w+" ") {
+				score++
+			}
+		}
+		if score == 0 {
+			continue
+		}
+		c := cand{k, score}
+		at := len(ranked)
+		for at > 0 && (ranked[at-1].score < c.score || (ranked[at-1].score == c.score && ranked[at-1].k < c.k)) {
+			at--
+		}
+		ranked = append(ranked, cand{})
+		copy(ranked[at+1:], ranked[at:])
+		ranked[at] = c
+	}
+	room = budget.TokenBytes(cfg.RelevantObservationMaxTokens)
+	for _, c := range ranked {
+		if rel >= cfg.RelevantObservationMaxItems {
+			break
+		}
+		if len(lines[c.k]) > room {
+			continue
+		}
+		room -= len(lines[c.k])
+		keep[c.k] = true
+		rel++
+	}
+	return core, rel
+}
+
+// queryWords are the distinct words of a prompt worth matching: three
+// letters or more, not among the commonest English words.
+func queryWords(q string) []string {
+	var out []string
+	for _, w := range strings.Fields(normalize(q)) {
+		if len(w) < 3 || has(stopWords, w) || has(out, w) {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+var stopWords = []string{"the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out", "has", "have", "him", "his", "how", "its", "may", "new", "now", "see", "two", "way", "who", "did", "get", "let", "put", "say", "she", "too", "use", "that", "this", "with", "from", "they", "will", "would", "there", "their", "what", "about", "which", "when", "make", "like", "just", "into", "than", "then", "them", "some", "could", "other", "these", "were", "been", "also", "please", "should", "does", "your", "here", "want", "need"}
+
+// ContextView is what the context event's messages tell the injection.
+type ContextView struct {
+	Query    string // the text of the newest user message, without our blocks
+	Dropped  bool   // the request does not start with a user message: older turns were compacted or cut
+	Injected bool   // our block is already in the request: do not inject it twice
+}
+
+// ReadContext reads the messages of pi's context event (a JSON array of
+// agent messages).
+//
+//	ReadContext(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"fix the search bug"}]`)
+//	  => Query "fix the search bug", Dropped true, Injected false
+func ReadContext(messages []byte) ContextView {
+	var v ContextView
+	first := true
+	gjson.ParseBytes(messages).ForEach(func(_, m gjson.Result) bool {
+		role := m.Get("role").Str
+		ct := m.Get("customType").Str
+		if has(ours, ct) || strings.Contains(m.Raw, MarkerStart) {
+			v.Injected = true
+			if has(ours, ct) {
+				return true
+			}
+		}
+		if first {
+			v.Dropped = role != RoleUser
+			first = false
+		}
+		if role == RoleUser {
+			c := m.Get("content")
+			if c.Type == gjson.String {
+				v.Query = stripOurs(c.Str)
+			} else {
+				var b strings.Builder
+				c.ForEach(func(_, blk gjson.Result) bool {
+					if blk.Get("type").Str == "text" {
+						b.WriteString(blk.Get("text").Str + "\n")
+					}
+					return true
+				})
+				v.Query = stripOurs(b.String())
+			}
+			v.Query = strings.TrimSpace(v.Query)
+		}
+		return true
+	})
+	return v
+}

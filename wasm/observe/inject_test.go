@@ -1,0 +1,177 @@
+package observe
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+func dayMs(y, m, d int) int64 { return daysFromCivil(y, m, d) * msPerDay }
+
+func TestInjectAllStripsMinorMarkersAndAnnotatesTime(t *testing.T) {
+	st := &State{
+		Groups: []Group{
+			{Day: daysFromCivil(2026, 2, 1), Items: []Item{item(Medium, 600, "Started the search feature")}},
+			{Day: daysFromCivil(2026, 2, 12), Items: []Item{
+				item(High, 870, "User   prefers tabs"),
+				item(Low, -1, "User will deploy on Friday (meaning Feb 13, 2026)", "-> check CI (meaning Feb 12)"),
+			}},
+			{Day: daysFromCivil(2026, 2, 13), Items: []Item{item(Medium, 60, "User plans to demo (meaning Feb 20, 2026)")}},
+		},
+		Task:     "Ship the search feature",
+		Response: "Ask about the demo",
+	}
+	inj := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 15) + 3600000}})
+	require.Equal(t, MarkerStart+"\n"+contextIntro+"\n\n<observations>\n"+
+		"Date: Feb 1, 2026 (2 weeks ago)\n"+
+		"* (10:00) Started the search feature\n"+
+		"[1 week later]\n"+
+		"Date: Feb 12, 2026 (3 days ago)\n"+
+		"* 🔴 (14:30) User prefers tabs\n"+
+		"* User will deploy on Friday (meaning Feb 13, 2026 - 2 days ago) (likely already happened)\n"+
+		"  * -> check CI (meaning Feb 12 - 3 days ago)\n"+
+		"Date: Feb 13, 2026 (2 days ago)\n"+
+		"* (01:00) User plans to demo (meaning Feb 20, 2026 - in 5 days)\n"+
+		"</observations>\n\n<current-task>\nShip the search feature\n</current-task>\n\n"+
+		"<suggested-response>\nAsk about the demo\n</suggested-response>\n\n"+contextRules+"\n"+MarkerEnd, inj.Text)
+	require.Equal(t, 4, inj.Items)
+	require.Equal(t, "", inj.Hint)
+	require.Contains(t, inj.Why, "all: 4 observations (~")
+}
+
+func TestInjectIsByteStableWithinADay(t *testing.T) {
+	st := reflectState(50)
+	morning := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 14) + 60000}, Query: "file3"})
+	evening := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 14) + 22*3600000}, Query: "file3"})
+	require.Equal(t, morning.Text, evening.Text)
+	next := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 15)}})
+	require.NotContains(t, next.Text, "(yesterday)")
+	require.Contains(t, next.Text, "(3 days ago)")
+}
+
+func TestInjectCoreRelevantCapsCoreAndSelection(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.MemoryInjectionMode = InjectCoreRelevant
+	cfg.CoreMemoryMaxTokens = 40
+	cfg.RelevantObservationMaxItems = 2
+	cfg.RelevantObservationMaxTokens = 1000
+	st := &State{Groups: []Group{{Day: d12, Items: []Item{
+		item(High, 1, "User prefers tabs in Go files"),
+		item(Medium, 2, "The parser lives in wasm/notes/parse.go"),
+		item(Low, 3, "The parser has a fuzz target"),
+		item(Medium, 4, "Login uses OAuth"),
+		item(High, 5, "Never push to main"),
+		item(Medium, 6, "The parser parses markdown pages", "-> see parse_test.go"),
+		item(High, 7, strings.Repeat("A very long high priority note ", 20)),
+	}}}}
+	inj := Inject(st, cfg, InjectInput{Query: "Why does the parser fail on markdown pages?", At: Clock{Ms: dayMs(2026, 2, 12)}})
+	// Core: the 🔴 items that fit in 40 tokens, newest first (the long one does not fit).
+	require.Contains(t, inj.Text, "Never push to main")
+	require.Contains(t, inj.Text, "User prefers tabs")
+	require.NotContains(t, inj.Text, "A very long")
+	// Relevant: the two best matches, in date order.
+	require.Contains(t, inj.Text, "* (00:06) The parser parses markdown pages\n  * -> see parse_test.go\n")
+	require.Contains(t, inj.Text, "The parser")
+	require.NotContains(t, inj.Text, "Login uses OAuth")
+	require.Equal(t, 4, inj.Items)
+	require.Contains(t, inj.Why, "core_relevant: 2 core and 2 relevant of 7 observations")
+	// Without a query only the core goes in.
+	inj = Inject(st, cfg, InjectInput{At: Clock{Ms: dayMs(2026, 2, 12)}})
+	require.Equal(t, 2, inj.Items)
+}
+
+func TestInjectAddsTheContinuationHintWhenTurnsWereDropped(t *testing.T) {
+	st := reflectState(3)
+	inj := Inject(st, DefaultConfig(), InjectInput{Dropped: true})
+	require.Equal(t, continuationHint, inj.Hint)
+	require.True(t, strings.HasPrefix(inj.Hint, MarkerStart) && strings.HasSuffix(inj.Hint, MarkerEnd))
+}
+
+func TestInjectNothingWithoutObservationsOrWhenOff(t *testing.T) {
+	require.Equal(t, Injection{Mode: InjectAll, Why: "no observations yet"}, Inject(&State{}, DefaultConfig(), InjectInput{}))
+	cfg := DefaultConfig()
+	cfg.Enabled = false
+	require.Equal(t, "", Inject(reflectState(3), cfg, InjectInput{}).Text)
+}
+
+func TestInjectedBlocksAreNeverObservedAgain(t *testing.T) {
+	st := reflectState(5)
+	inj := Inject(st, DefaultConfig(), InjectInput{Dropped: true})
+	s := newSession(feb12)
+	s.user("question " + inj.Text + "\n" + inj.Hint + " more")
+	s.custom(CustomTypeContext, inj.Text)
+	s.custom(CustomTypeContinuation, inj.Hint)
+	tr := s.transcript()
+	require.Equal(t, "[14:30] User: question \n more", tr.Entries[0].Text)
+	require.Equal(t, "", tr.Entries[1].Text+tr.Entries[2].Text)
+}
+
+func TestReadContextFindsTheQueryAndOurBlock(t *testing.T) {
+	tests := []struct {
+		name, msgs string
+		want       ContextView
+	}{
+		{"a fresh session", `[{"role":"user","content":"fix the bug"}]`, ContextView{Query: "fix the bug"}},
+		{"after a compaction", `[{"role":"compactionSummary","summary":"…"},{"role":"user","content":[{"type":"text","text":"next"},{"type":"image"}]},{"role":"assistant","content":[]}]`, ContextView{Query: "next", Dropped: true}},
+		{"already injected", `[{"role":"custom","customType":"` + CustomTypeContext + `","content":"x"},{"role":"user","content":"q"}]`, ContextView{Query: "q", Injected: true}},
+		{"injected into the prompt", `[{"role":"user","content":"q ` + MarkerStart + ` mem ` + MarkerEnd + `"}]`, ContextView{Query: "q", Injected: true}},
+		{"nothing", `[]`, ContextView{}},
+		{"garbage", `{]`, ContextView{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, ReadContext([]byte(tt.msgs)))
+		})
+	}
+}
+
+func TestInjectAThousandObservations(t *testing.T) {
+	st := &State{}
+	for d := 0; d < 40; d++ {
+		g := Group{Day: d12 + int64(d)}
+		for i := 0; i < 30; i++ {
+			g.Items = append(g.Items, item(Priority(1+i%3), i*40, "observation "+strconv.Itoa(d*30+i)+" about src/pkg"+strconv.Itoa(i)+"/file.go and its tests"))
+		}
+		st.Groups = append(st.Groups, g)
+	}
+	for _, mode := range []string{InjectAll, InjectCoreRelevant} {
+		cfg := DefaultConfig()
+		cfg.MemoryInjectionMode = mode
+		inj := Inject(st, cfg, InjectInput{Query: "what about pkg7 tests", At: Clock{Ms: dayMs(2026, 4, 1)}})
+		require.True(t, inj.Items > 0)
+		if mode == InjectCoreRelevant {
+			require.True(t, inj.Tokens < 500+1400+400, "%d tokens", inj.Tokens)
+		} else {
+			require.Equal(t, 1200, inj.Items)
+		}
+	}
+}
+
+func TestInjectSeesEveryChange(t *testing.T) {
+	cfg := DefaultConfig()
+	st := Fold(nil, "", cfg)
+	st.Apply(Record{Op: OpObserve, Time: feb12, Through: Mark{ID: "e1"}, Obs: "Date: Feb 12, 2026\n* 🔴 (14:30) first\n"}, cfg)
+	in := InjectInput{At: at(feb12)}
+	first := Inject(st, cfg, in)
+	require.Equal(t, first, Inject(st, cfg, in), "the same state gives the same block")
+	st.Apply(Record{Op: OpObserve, Time: feb12, Through: Mark{ID: "e2"}, Obs: "Date: Feb 12, 2026\n* 🔴 (14:31) second\n"}, cfg)
+	second := Inject(st, cfg, in)
+	require.Contains(t, second.Text, "second")
+	st.Apply(Record{Op: OpObserve, Time: feb12, Through: Mark{ID: "e3"}, Obs: "", Task: "a task", HasTask: true}, cfg)
+	require.Contains(t, Inject(st, cfg, in).Text, "a task")
+	require.True(t, Inject(st, cfg, InjectInput{At: at(feb12), Dropped: true}).Hint != "")
+	cfg.MemoryInjectionMode = InjectCoreRelevant
+	require.Contains(t, Inject(st, cfg, in).Why, "core_relevant")
+	st.Groups = nil
+	require.NotContains(t, Inject(st, cfg, in).Text, "second")
+}
+
+func TestApplyRedactsAHandEditedLedger(t *testing.T) {
+	cfg := DefaultConfig()
+	st := Fold([]Record{{Op: OpObserve, Time: feb12, Through: Mark{ID: "e1"}, Obs: "Date: Feb 12, 2026\n* 🔴 (14:30) the db password = hunter22x\n", Task: "use token=abcdef123456", HasTask: true}}, "", cfg)
+	all := render(st.Groups) + st.Task + Inject(st, cfg, InjectInput{At: at(feb12)}).Text
+	require.NotContains(t, all, "hunter22x")
+	require.NotContains(t, all, "abcdef123456")
+}

@@ -1,0 +1,360 @@
+package observe
+
+import (
+	"errors"
+	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/tidwall/gjson"
+)
+
+// The ledger is the store's canonical record: every change is one record,
+// appended, never rewritten. In thread scope each record is the data of one
+// session custom entry (customType CustomTypeLedger), so the records of a
+// branch are that branch's and a fork's state is rebuilt from its own
+// branch. In resource scope they are lines of a JSON Lines file under the
+// agent folder, shared by the sessions of a project. docs/formats.md shows
+// one line of each kind.
+
+// ledgerVersion is the format version of every record ("v").
+const ledgerVersion = 1
+
+// Record operations.
+const (
+	OpObserve = "observe" // observations added (or none: the span was read and held nothing new)
+	OpReflect = "reflect" // the observations rewritten by the reflector
+	OpClear   = "clear"   // /om clear: observations, task and response emptied (the watermark stays)
+	OpSet     = "set"     // a command's override of the mode or a threshold
+)
+
+// Record is one ledger record.
+type Record struct {
+	Op      string
+	Time    int64  // Unix ms
+	Session string // resource scope: the session whose entries From and Through name; "" in thread scope
+
+	// observe
+	From    string // the first entry the observed span starts in
+	Through Mark   // what the observations cover after this record
+	Tokens  int    // transcript tokens the observer read
+
+	// observe and reflect
+	Obs                  string // observe: the new observations; reflect: all of them (the observer's format)
+	Task, Response       string
+	HasTask, HasResponse bool // whether Task and Response were given (an observer may leave them as they are)
+	Read, Modified       []string
+
+	// reflect
+	Aggressive bool
+
+	// set
+	Settings Settings
+
+	Line int // the line a decoded record came from (DecodeLedger), else 0
+}
+
+// Encode writes r as one JSON object without a newline: the data of a
+// session custom entry, or a line of the resource ledger once a newline is
+// added. Keys keep a fixed order, so the same record is always the same
+// bytes.
+//
+//	Encode(Record{Op: OpClear, Time: 1770906600000}) => {"v":1,"op":"clear","t":1770906600000}
+func Encode(r Record) []byte {
+	w := jsonw.Open(make([]byte, 0, 128+len(r.Obs)+len(r.Task)+len(r.Response)))
+	w.Int("v", ledgerVersion)
+	w.Str("op", r.Op)
+	w.Int("t", r.Time)
+	if r.Session != "" {
+		w.Str("session", r.Session)
+	}
+	switch r.Op {
+	case OpObserve:
+		w.Str("from", r.From)
+		w.Str("through", r.Through.ID)
+		if r.Through.Off > 0 {
+			w.Int("off", int64(r.Through.Off))
+		}
+		w.Int("tokens", int64(r.Tokens))
+	case OpReflect:
+		if r.Aggressive {
+			w.Bool("aggressive", true)
+		}
+	case OpSet:
+		if s := r.Settings; s.Mode != nil {
+			w.Str("mode", *s.Mode)
+		}
+		if s := r.Settings; s.AutoCompact != nil {
+			w.Bool("autoCompact", *s.AutoCompact)
+		}
+		for _, k := range []struct {
+			name string
+			v    *int
+		}{{"observerTokens", r.Settings.ObserverTokens}, {"reflectorTokens", r.Settings.ReflectorTokens}, {"retainTokens", r.Settings.RetainTokens}} {
+			if k.v != nil {
+				w.Int(k.name, int64(*k.v))
+			}
+		}
+	}
+	if r.Op == OpObserve || r.Op == OpReflect {
+		w.Str("obs", r.Obs)
+		if r.HasTask {
+			w.Str("task", r.Task)
+		}
+		if r.HasResponse {
+			w.Str("response", r.Response)
+		}
+		if len(r.Read) > 0 {
+			w.Strs("read", r.Read)
+		}
+		if len(r.Modified) > 0 {
+			w.Strs("modified", r.Modified)
+		}
+	}
+	return w.Close()
+}
+
+// ErrNewer is a record of a later format version: kept, reported, skipped.
+var ErrNewer = errors.New("written by a newer version")
+
+// Decode reads one record (a custom entry's data or a ledger line). It never
+// panics on any input; a record it cannot read is an error that says why.
+//
+//	Decode([]byte(`{"v":1,"op":"clear","t":1770906600000}`)) => Record{Op: "clear", Time: 1770906600000}, nil
+func Decode(data []byte) (Record, error) {
+	var r Record
+	if !utf8.Valid(data) {
+		return r, errors.New("not valid UTF-8")
+	}
+	if !gjson.ValidBytes(data) {
+		return r, errors.New("not valid JSON")
+	}
+	o := gjson.ParseBytes(data)
+	if !o.IsObject() {
+		return r, errors.New("not a JSON object")
+	}
+	switch v := o.Get("v"); {
+	case !v.Exists():
+		return r, errors.New(`no "v" key`)
+	case v.Type != gjson.Number || v.Num != float64(int64(v.Num)) || v.Num < 1:
+		return r, errors.New(`"v" must be a positive whole number (got ` + v.Raw + ")")
+	case v.Num > ledgerVersion:
+		return r, &versionError{v.Raw}
+	}
+	r.Op = o.Get("op").Str
+	switch r.Op {
+	case OpObserve, OpReflect, OpClear, OpSet:
+	default:
+		return r, errors.New(`"op" must be observe, reflect, clear or set (got ` + o.Get("op").Raw + ")")
+	}
+	var err error
+	if r.Time, err = whole(o, "t", true); err != nil {
+		return r, err
+	}
+	if r.Session, err = str(o, "session"); err != nil {
+		return r, err
+	}
+	switch r.Op {
+	case OpObserve:
+		if r.From, err = str(o, "from"); err != nil {
+			return r, err
+		}
+		if r.Through.ID, err = str(o, "through"); err != nil {
+			return r, err
+		}
+		if r.Through.ID == "" {
+			return r, errors.New(`an observe record needs "through", the last entry it covers`)
+		}
+		off, err := whole(o, "off", false)
+		if err != nil {
+			return r, err
+		}
+		r.Through.Off = int(off)
+		tokens, err := whole(o, "tokens", false)
+		if err != nil {
+			return r, err
+		}
+		r.Tokens = int(tokens)
+	case OpReflect:
+		r.Aggressive = o.Get("aggressive").Type == gjson.True
+	case OpSet:
+		if m := o.Get("mode"); m.Exists() {
+			if m.Str != ModeBuffered && m.Str != ModeBlocking {
+				return r, errors.New(`"mode" must be "buffered" or "blocking" (got ` + m.Raw + ")")
+			}
+			mode := m.Str
+			r.Settings.Mode = &mode
+		}
+		if a := o.Get("autoCompact"); a.Exists() {
+			if a.Type != gjson.True && a.Type != gjson.False {
+				return r, errors.New(`"autoCompact" must be true or false (got ` + a.Raw + ")")
+			}
+			on := a.Type == gjson.True
+			r.Settings.AutoCompact = &on
+		}
+		for _, k := range []struct {
+			name string
+			dst  **int
+		}{{"observerTokens", &r.Settings.ObserverTokens}, {"reflectorTokens", &r.Settings.ReflectorTokens}, {"retainTokens", &r.Settings.RetainTokens}} {
+			if !o.Get(k.name).Exists() {
+				continue
+			}
+			n, err := whole(o, k.name, true)
+			if err != nil || n > MaxTokensLimit {
+				return r, errors.New(quote(k.name) + " must be a whole number of tokens from 0 to " + itoa(MaxTokensLimit) + " (got " + o.Get(k.name).Raw + ")")
+			}
+			v := int(n)
+			*k.dst = &v
+		}
+	}
+	if r.Op == OpObserve || r.Op == OpReflect {
+		if r.Obs, err = str(o, "obs"); err != nil {
+			return r, err
+		}
+		if t := o.Get("task"); t.Exists() {
+			if r.Task, err = str(o, "task"); err != nil {
+				return r, err
+			}
+			r.HasTask = true
+		}
+		if t := o.Get("response"); t.Exists() {
+			if r.Response, err = str(o, "response"); err != nil {
+				return r, err
+			}
+			r.HasResponse = true
+		}
+		if r.Read, err = strs(o, "read"); err != nil {
+			return r, err
+		}
+		if r.Modified, err = strs(o, "modified"); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+type versionError struct{ v string }
+
+func (e *versionError) Error() string {
+	return "format version " + e.v + " is newer than this build reads (" + itoa(ledgerVersion) + "); the record is kept and skipped"
+}
+func (e *versionError) Unwrap() error { return ErrNewer }
+
+func str(o gjson.Result, key string) (string, error) {
+	v := o.Get(key)
+	if !v.Exists() {
+		return "", nil
+	}
+	if v.Type != gjson.String {
+		return "", errors.New(quote(key) + " must be a string (got " + cutRunes(v.Raw, 40) + ")")
+	}
+	return v.Str, nil
+}
+
+func whole(o gjson.Result, key string, required bool) (int64, error) {
+	v := o.Get(key)
+	if !v.Exists() {
+		if required {
+			return 0, errors.New("no " + quote(key) + " key")
+		}
+		return 0, nil
+	}
+	if v.Type != gjson.Number || v.Num < 0 || v.Num > 1e15 || v.Num != float64(int64(v.Num)) {
+		return 0, errors.New(quote(key) + " must be a whole number from 0 (got " + cutRunes(v.Raw, 40) + ")")
+	}
+	return int64(v.Num), nil
+}
+
+func strs(o gjson.Result, key string) ([]string, error) {
+	v := o.Get(key)
+	if !v.Exists() {
+		return nil, nil
+	}
+	if !v.IsArray() {
+		return nil, errors.New(quote(key) + " must be a list of strings")
+	}
+	var out []string
+	var bad bool
+	v.ForEach(func(_, e gjson.Result) bool {
+		if e.Type != gjson.String {
+			bad = true
+			return false
+		}
+		out = append(out, e.Str)
+		return true
+	})
+	if bad {
+		return nil, errors.New(quote(key) + " must be a list of strings")
+	}
+	return out, nil
+}
+
+// Problem is a line of the ledger that could not be read. It stays in the
+// file; the rest still loads.
+type Problem struct {
+	Line int
+	Msg  string
+}
+
+func (p Problem) String() string { return "line " + itoa(p.Line) + ": " + p.Msg }
+
+// DecodeLedger reads a resource-scope ledger file: one record per line
+// (blank lines and "\r\n" accepted). A line that is not a record is
+// reported with its number, and the lines after it still load; a last line
+// without a newline that does not read is reported as torn (a write that
+// was interrupted).
+func DecodeLedger(data []byte) ([]Record, []Problem) {
+	var recs []Record
+	var probs []Problem
+	n, start := 0, 0
+	for i := 0; i <= len(data); i++ {
+		if i < len(data) && data[i] != '\n' {
+			continue
+		}
+		n++
+		line := data[start:i]
+		last := i == len(data)
+		start = i + 1
+		if len(line) > 0 && line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+		if blank(line) {
+			continue
+		}
+		r, err := Decode(line)
+		if err != nil {
+			msg := err.Error()
+			if last {
+				msg = "torn last line (a write was interrupted; the next write starts on a new line): " + msg
+			}
+			probs = append(probs, Problem{Line: n, Msg: msg})
+			continue
+		}
+		r.Line = n
+		recs = append(recs, r)
+	}
+	return recs, probs
+}
+
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// Fold rebuilds the state from records in branch (or file) order: what a
+// session start, a resume, a fork and /om rebuild do. session names this
+// session in resource scope ("" in thread scope): only its records move the
+// watermark, while every session's observations are kept. The failure
+// counters start fresh.
+//
+//	Fold([observe "…Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs", clear], "", cfg) => no observations, watermark kept
+func Fold(recs []Record, session string, cfg Config) *State {
+	s := &State{session: session}
+	for _, r := range recs {
+		s.Apply(r, cfg)
+	}
+	return s
+}

@@ -1,0 +1,197 @@
+package observe
+
+import (
+	"github.com/pi-memory/pi-memory/wasm/budget"
+)
+
+// Mark is how far the observations cover a session: every entry up to and
+// including ID, or, when Off > 0, the entries before ID and the first Off
+// bytes of ID's text (an entry too large for one observer prompt is
+// observed in parts).
+type Mark struct {
+	ID  string
+	Off int
+}
+
+// State is the observational memory of one session (thread scope) or one
+// project (resource scope): what Fold rebuilds from the ledger, plus the
+// failure counters of this process, which are not recorded.
+type State struct {
+	Groups   []Group
+	Task     string // what the user and the agent are working on now
+	Response string // how the agent should pick up from here
+	Mark     Mark   // what the observations cover, in this session
+	Read     []string
+	Modified []string
+	Settings Settings // overrides set by commands
+
+	Observed     int   // observer runs merged, empty ones included
+	Empty        int   // of those, runs that found nothing new
+	Reflected    int   // reflections accepted
+	SinceReflect int   // observer runs that added something since the last reflection
+	Changed      int64 // Unix ms of the last change to what is injected
+
+	session   string // the session whose records move the Mark ("" in thread scope)
+	version   int    // bumped by every Apply: a job planned before a change is stale
+	observer  failure
+	reflector failure
+	shrink    int // prompt-too-long failures halve the chunk size this many times
+	inj       *injView
+}
+
+// failure is the backoff of one kind of model call.
+type failure struct {
+	count   int
+	retryAt int64
+	stopped bool
+	last    string
+}
+
+// Backoff: after the n-th failure in a row the next attempt waits
+// backoffBase × 2^(n-1); after maxFailures failures in a row that kind of
+// call stops for the session, with one warning, and pi's own compaction
+// does the work. A success (an empty answer is one) resets the count.
+const (
+	maxFailures = 3
+	backoffBase = 30 * 1000 // ms
+	maxShrink   = 4         // chunks shrink to 1/16 at most
+)
+
+// Tokens is the estimated size of the observations as rendered.
+func (s *State) Tokens() int { return budget.EstimateTokens(render(s.Groups)) }
+
+// Items counts observations by priority: [0] all, then [Low], [Medium], [High].
+func (s *State) Items() [4]int {
+	var n [4]int
+	for gi := range s.Groups {
+		for ii := range s.Groups[gi].Items {
+			n[0]++
+			if p := s.Groups[gi].Items[ii].Priority; p >= Low && p <= High {
+				n[p]++
+			}
+		}
+	}
+	return n
+}
+
+// Text is the observations in their canonical form (the observer's format),
+// with the current task and the suggested response in their tags: what
+// /om observations prints.
+func (s *State) Text() string {
+	out := render(s.Groups)
+	if s.Task != "" {
+		out += "\n<current-task>\n" + s.Task + "\n</current-task>\n"
+	}
+	if s.Response != "" {
+		out += "\n<suggested-response>\n" + s.Response + "\n</suggested-response>\n"
+	}
+	return out
+}
+
+// Apply changes the state by one ledger record, as Fold does for each. Only
+// records of the state's session (see Fold) move the Mark. Text is redacted
+// as it comes in (a ledger may have been edited by hand), so the state never
+// holds a secret and what is rendered from it needs no second pass. Observations
+// beyond cfg.MaxObservationItems are pruned, lowest priority and oldest
+// first.
+func (s *State) Apply(r Record, cfg Config) {
+	s.version++
+	switch r.Op {
+	case OpObserve:
+		s.Observed++
+		if r.Session == s.session {
+			s.Mark = r.Through
+		}
+		s.Read = union(s.Read, r.Read)
+		s.Modified = union(s.Modified, r.Modified)
+		add, _ := readGroups(clean(r.Obs), Clock{Ms: r.Time}.Day())
+		changed := false
+		if len(add) > 0 {
+			s.Groups = prune(appendGroups(s.Groups, add), cfg.MaxObservationItems, 0)
+			s.SinceReflect++
+			changed = true
+		} else {
+			s.Empty++
+		}
+		if t := clean(r.Task); r.HasTask && t != s.Task {
+			s.Task, changed = t, true
+		}
+		if t := clean(r.Response); r.HasResponse && t != s.Response {
+			s.Response, changed = t, true
+		}
+		if changed {
+			s.Changed = r.Time
+		}
+	case OpReflect:
+		groups, _ := readGroups(clean(r.Obs), Clock{Ms: r.Time}.Day())
+		s.Groups = prune(groups, cfg.MaxObservationItems, 0)
+		if r.HasTask {
+			s.Task = clean(r.Task)
+		}
+		if r.HasResponse {
+			s.Response = clean(r.Response)
+		}
+		s.Reflected++
+		s.SinceReflect = 0
+		s.Changed = r.Time
+	case OpClear:
+		s.Groups, s.Task, s.Response = nil, "", ""
+		s.SinceReflect = 0
+		s.Changed = r.Time
+	case OpSet:
+		if r.Settings.Mode != nil {
+			s.Settings.Mode = r.Settings.Mode
+		}
+		if r.Settings.AutoCompact != nil {
+			s.Settings.AutoCompact = r.Settings.AutoCompact
+		}
+		if r.Settings.ObserverTokens != nil {
+			s.Settings.ObserverTokens = r.Settings.ObserverTokens
+		}
+		if r.Settings.ReflectorTokens != nil {
+			s.Settings.ReflectorTokens = r.Settings.ReflectorTokens
+		}
+		if r.Settings.RetainTokens != nil {
+			s.Settings.RetainTokens = r.Settings.RetainTokens
+		}
+	}
+}
+
+// Retry forgets the failures of both kinds of call, so the next plan may
+// call the model again at once: what /om observe and /om reflect do before
+// planning, and what a new session starts with.
+func (s *State) Retry() {
+	s.observer, s.reflector = failure{}, failure{}
+}
+
+// fail records a failed call and returns the one warning a person gets
+// when that kind of call stops, else "".
+func (f *failure) fail(what, why string, now int64) string {
+	f.count++
+	f.last = why
+	if f.count >= maxFailures {
+		if f.stopped {
+			return ""
+		}
+		f.stopped = true
+		return "pi-memory: the " + what + " failed " + itoa(f.count) + " times in a row (last: " + why + "); it stops for this session and pi's own compaction is used. /om observe tries again."
+	}
+	f.retryAt = now + backoffBase<<(f.count-1)
+	return ""
+}
+
+func (f *failure) ok() { *f = failure{} }
+
+// ready reports whether this kind of call may run at now.
+func (f *failure) ready(now int64) bool { return !f.stopped && now >= f.retryAt }
+
+// waiting says why a call may not run now, for status lines; "" when it may.
+func (f *failure) waiting(what string, now int64, zone int) string {
+	switch {
+	case f.stopped:
+		return what + " stopped after " + itoa(f.count) + " failures (last: " + f.last + ")"
+	case now < f.retryAt:
+		return what + " backing off after " + itoa(f.count) + " failure(s) until " + formatMinute(Clock{Ms: f.retryAt, Zone: zone}.minute()) + " (last: " + f.last + ")"
+	}
+	return ""
+}

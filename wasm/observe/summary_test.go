@@ -1,0 +1,66 @@
+package observe
+
+import (
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/tidwall/gjson"
+)
+
+func TestSummaryHasTheSeedsSectionsAndMergesFileLists(t *testing.T) {
+	st := &State{
+		Groups:   []Group{{Day: d12, Items: []Item{item(High, 870, "User prefers tabs")}}},
+		Task:     "Convert the indentation",
+		Response: "Run gofmt after the change",
+		Read:     []string{"a.go", "z.go"},
+		Modified: []string{"b.go"},
+		Mark:     Mark{ID: "e9"},
+	}
+	prev := "## Observations\n…\n<read-files>\nold.go\nb.go\n</read-files>\n\n<modified-files>\nolder.go\n</modified-files>"
+	summary, details, why := Summary(st, SummaryInput{PreviousSummary: prev, Read: []string{"c.go"}, Modified: []string{"a.go"}})
+	require.Equal(t, "", why)
+	require.Equal(t, "## Observations\nDate: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n\n"+
+		"## Open Threads\n- Convert the indentation\n\n"+
+		"## Next Action Bias\n- Run gofmt after the change\n\n"+
+		"<read-files>\nc.go\nold.go\nz.go\n</read-files>\n\n"+
+		"<modified-files>\na.go\nb.go\nolder.go\n</modified-files>\n", summary)
+	d := gjson.ParseBytes(details)
+	require.Equal(t, int64(SchemaVersion), d.Get("schemaVersion").Int())
+	require.Equal(t, DetailsStore, d.Get("store").Str)
+	require.Equal(t, "e9", d.Get("coversThrough").Str)
+	require.Equal(t, int64(1), d.Get("byPriority.high").Int())
+	require.Equal(t, `["a.go","b.go","older.go"]`, d.Get("modifiedFiles").Raw)
+
+	// A summary is read back by the next compaction: its lists carry over.
+	again, _, _ := Summary(&State{Groups: st.Groups}, SummaryInput{PreviousSummary: summary})
+	require.Contains(t, again, "<read-files>\nc.go\nold.go\nz.go\n</read-files>")
+	require.Contains(t, again, "<modified-files>\na.go\nb.go\nolder.go\n</modified-files>")
+	require.Contains(t, again, "## Open Threads\n- None recorded.")
+}
+
+func TestWithoutObservationsThereIsNoSummary(t *testing.T) {
+	summary, details, why := Summary(&State{Task: "something"}, SummaryInput{})
+	require.Equal(t, "", summary)
+	require.True(t, details == nil)
+	require.Contains(t, why, "no observations yet; pi's own summary is used")
+}
+
+func TestOurSummaryIsNeverObservedAgain(t *testing.T) {
+	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 870, "User prefers tabs")}}}}
+	summary, details, _ := Summary(st, SummaryInput{})
+	s := newSession(feb12)
+	s.user("hi")
+	s.add("compaction", func(o *objectAlias) {
+		o.Str("summary", summary)
+		o.Str("firstKeptEntryId", "e1")
+		o.Raw("details", details)
+	})
+	s.add("branch_summary", func(o *objectAlias) {
+		o.Str("summary", summary)
+		o.Str("fromId", "e1")
+		o.Raw("details", details)
+	})
+	tr := s.transcript()
+	require.True(t, tr.Entries[1].Ours && tr.Entries[2].Ours)
+	require.Equal(t, "", tr.Entries[1].Text+tr.Entries[2].Text)
+}

@@ -1,0 +1,522 @@
+package observe
+
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/tidwall/gjson"
+)
+
+// What this store puts into a session, by name, so the transcript can leave
+// it out: the observer must never read our own memory back as conversation
+// (it would store it again, and a block the model saw as "memory" would come
+// back as something the user said).
+const (
+	// CustomTypeContext is the customType of the message that carries the
+	// observations into a request (seed 004's name).
+	CustomTypeContext = "observational-memory-context"
+	// CustomTypeContinuation is the customType of the continuation hint.
+	CustomTypeContinuation = "observational-memory-continuation"
+	// CustomTypeLedger is the customType of the session custom entries that
+	// hold the thread-scope ledger (one record each; Encode).
+	CustomTypeLedger = "pi-memory-om"
+	// MarkerStart and MarkerEnd enclose every block of text this store
+	// injects; whatever carries it (a custom message, the newest user
+	// message), the transcript drops the text between them.
+	MarkerStart = "<!-- pi-memory:observations -->"
+	MarkerEnd   = "<!-- /pi-memory:observations -->"
+)
+
+// ours lists the custom types the transcript never shows the observer: ours
+// and seed 004's state entries (a session observed by that extension before).
+var ours = []string{CustomTypeContext, CustomTypeContinuation, CustomTypeLedger, "observational-memory-state"}
+
+// How much of one tool's output and of one argument the observer reads. The
+// rest is replaced by a line that says how much was left out: a 200 KB file
+// read once is not something to remember line by line, its first lines and
+// its last (where errors are) are. The entry is still covered once, and its
+// full size still counts towards every threshold.
+const (
+	resultHead = 4000
+	resultTail = 1500
+	argMax     = 600
+	argHead    = 400
+)
+
+// Roles of entries, as the transcript names them.
+const (
+	RoleUser       = "user"
+	RoleAssistant  = "assistant"
+	RoleToolResult = "toolResult"
+	RoleBash       = "bashExecution"
+	RoleCustom     = "custom"
+	RoleSummary    = "summary"    // a summary written by pi or another extension
+	RoleCompaction = "compaction" // the compaction entry itself
+)
+
+// Entry is one session entry as the observer and the scheduler see it.
+type Entry struct {
+	ID     string
+	Time   int64  // Unix ms
+	Role   string // a Role… constant; "" for entries that are not conversation (labels, model changes, custom data)
+	Text   string // what the observer reads of it, redacted; "" when it reads nothing
+	Tokens int    // estimated tokens it adds to the model's context (its full size, before any cut)
+	CanCut bool   // pi accepts it as a compaction's first kept entry (not a tool result)
+	Ours   bool   // a compaction or summary this store wrote, or a block it injected
+
+	Read, Modified []string // files its tool calls read, and wrote or edited
+
+	firstKept string // for a compaction entry: its firstKeptEntryId
+	day       int64  // local day of Time
+	result    bool   // a tool result (kept with the call before it when chunking)
+}
+
+// Transcript is a session branch, oldest entry first.
+type Transcript struct {
+	Entries        []Entry
+	LastCompaction int // index of the newest compaction entry, -1 when there is none
+
+	r *reader // kept so that Append can read more entries
+}
+
+// index returns the position of the entry with id, or -1.
+func (t *Transcript) index(id string) int {
+	if id == "" {
+		return -1
+	}
+	for i := len(t.Entries) - 1; i >= 0; i-- {
+		if t.Entries[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// ReadEntries reads pi session entries, oldest first: a JSON array (what
+// sessionManager.getBranch() or an event's branchEntries give) or JSON Lines
+// (a session file; its header line and lines that are not objects are
+// skipped). zone is the local offset from UTC in minutes, for the times the
+// observer reads. The text of every entry is redacted; our own blocks
+// (Ours, the markers) and tool results whose call is not in the branch are
+// not shown to the observer, though their tokens still count.
+//
+//	ReadEntries(`[{"type":"message","id":"a1","timestamp":"2026-02-12T14:30:00.000Z","message":{"role":"user","content":"Fix the login bug"}}]`, 0)
+//	  => one entry: ID "a1", Role "user", Text "[14:30] User: Fix the login bug"
+func ReadEntries(data []byte, zone int) Transcript {
+	t := Transcript{LastCompaction: -1, r: &reader{zone: zone, calls: map[string]string{}}}
+	t.Append(data)
+	return t
+}
+
+// Append reads the entries that follow those t holds, in the formats
+// ReadEntries reads, so a long session is read and redacted once rather
+// than at every turn. Entries t already holds (by id, at the start of data)
+// are skipped. It reports false, and reads nothing, when data edits an
+// entry t has already read (a context_edit): read the whole branch again
+// with ReadEntries then.
+func (t *Transcript) Append(data []byte) bool {
+	if t.r == nil {
+		t.r = &reader{calls: map[string]string{}}
+		if len(t.Entries) == 0 {
+			t.LastCompaction = -1
+		}
+	}
+	raw := entriesOf(data)
+	// context_edit entries change an earlier entry's content for the model
+	// (or omit it); the observer reads what the model reads.
+	for _, v := range raw {
+		if v.Get("type").Str == "context_edit" {
+			target := v.Get("targetId").Str
+			if t.index(target) >= 0 {
+				return false
+			}
+			if t.r.edits == nil {
+				t.r.edits = map[string]gjson.Result{}
+			}
+			t.r.edits[target] = v.Get("replacement")
+		}
+	}
+	skipping := len(t.Entries) > 0
+	for _, v := range raw {
+		if !v.IsObject() {
+			continue
+		}
+		if skipping {
+			if id := v.Get("id").Str; id != "" && t.index(id) >= 0 {
+				continue
+			}
+			skipping = false
+		}
+		e, ok := t.r.entry(v)
+		if !ok {
+			continue
+		}
+		if e.Role == RoleCompaction {
+			t.LastCompaction = len(t.Entries)
+		}
+		t.Entries = append(t.Entries, e)
+	}
+	return true
+}
+
+// entriesOf splits a JSON array or JSON Lines into values.
+func entriesOf(data []byte) []gjson.Result {
+	var raw []gjson.Result
+	trimmed := strings.TrimLeft(string(data), " \t\r\n")
+	if strings.HasPrefix(trimmed, "[") {
+		gjson.Parse(trimmed).ForEach(func(_, v gjson.Result) bool {
+			raw = append(raw, v)
+			return true
+		})
+		return raw
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && gjson.Valid(line) {
+			raw = append(raw, gjson.Parse(line))
+		}
+	}
+	return raw
+}
+
+type reader struct {
+	zone  int
+	calls map[string]string // tool call id → how its result names it
+	edits map[string]gjson.Result
+}
+
+func (r *reader) entry(v gjson.Result) (Entry, bool) {
+	typ := v.Get("type").Str
+	e := Entry{ID: v.Get("id").Str}
+	if t, ok := parseISO(v.Get("timestamp").Str); ok {
+		e.Time = t
+	}
+	switch typ {
+	case "session", "context_edit":
+		return e, false
+	case "message":
+		r.message(&e, v.Get("message"), v.Get("id").Str)
+	case "compaction":
+		e.Role, e.firstKept = RoleCompaction, v.Get("firstKeptEntryId").Str
+		e.Ours = isOurs(v)
+		e.Tokens = budget.EstimateTokens(v.Get("summary").Str)
+		if !e.Ours {
+			r.summary(&e, "Summary of the earlier conversation", v.Get("summary").Str)
+		}
+	case "branch_summary":
+		e.Role, e.CanCut = RoleSummary, true
+		e.Ours = isOurs(v)
+		e.Tokens = budget.EstimateTokens(v.Get("summary").Str)
+		if !e.Ours {
+			r.summary(&e, "Summary of a branch the user left", v.Get("summary").Str)
+		}
+	case "custom_message":
+		e.CanCut = true
+		r.custom(&e, v, v.Get("id").Str)
+	case "":
+		if v.Get("role").Exists() { // a bare message, as in a context event
+			r.message(&e, v, "")
+			break
+		}
+		return e, false
+	}
+	e.day = Clock{Ms: e.Time, Zone: r.zone}.Day()
+	return e, true
+}
+
+// isOurs reports a compaction or summary entry whose details this store wrote.
+func isOurs(v gjson.Result) bool {
+	return v.Get("details.store").Str == DetailsStore
+}
+
+func (r *reader) stamp(e *Entry) string {
+	return "[" + formatMinute(Clock{Ms: e.Time, Zone: r.zone}.minute()) + "] "
+}
+
+func (r *reader) message(e *Entry, m gjson.Result, id string) {
+	if t := m.Get("timestamp"); t.Type == gjson.Number {
+		e.Time = int64(t.Num)
+	}
+	role := m.Get("role").Str
+	content := m.Get("content")
+	if id != "" && r.edits != nil {
+		if rep, ok := r.edits[id]; ok {
+			if rep.Type == gjson.Null || !rep.Exists() {
+				e.Role = role
+				return // omitted from the model's context: nothing to observe or count
+			}
+			content = rep.Get("content")
+		}
+	}
+	e.Role = role
+	e.CanCut = role != RoleToolResult
+	var b strings.Builder
+	switch role {
+	case RoleUser:
+		text, n := r.contentText(content)
+		e.Tokens = n
+		if text = strings.TrimSpace(text); text != "" {
+			b.WriteString(cat(r.stamp(e), "User: ", text))
+		}
+	case RoleAssistant:
+		content.ForEach(func(_, blk gjson.Result) bool {
+			switch blk.Get("type").Str {
+			case "text":
+				s := clean(stripOurs(blk.Get("text").Str))
+				e.Tokens += budget.EstimateTokens(blk.Get("text").Str)
+				if s = strings.TrimSpace(s); s != "" {
+					line(&b, r.stamp(e)+"Assistant: "+s)
+				}
+			case "thinking":
+				// Counted, never read: providers return summaries of the real
+				// reasoning, and it is the largest part of many turns.
+				e.Tokens += budget.EstimateTokens(blk.Get("thinking").Str)
+			case "toolCall":
+				name := blk.Get("name").Str
+				args := blk.Get("arguments")
+				e.Tokens += budget.EstimateTokens(args.Raw) + budget.EstimateTokens(name)
+				call := name + "(" + renderArgs(args, argMax) + ")"
+				line(&b, r.stamp(e)+"Assistant calls "+call)
+				r.calls[blk.Get("id").Str] = name + "(" + renderArgs(args, 120) + ")"
+				fileOp(e, name, args)
+			}
+			return true
+		})
+		if sr := m.Get("stopReason").Str; sr == "error" || sr == "aborted" {
+			msg := clean(collapse(m.Get("errorMessage").Str))
+			line(&b, r.stamp(e)+"Assistant stopped ("+sr+")"+prefixed(": ", cutRunes(msg, argMax)))
+		}
+	case RoleToolResult:
+		e.result = true
+		text, n := r.contentText(content)
+		e.Tokens = n
+		call, ok := r.calls[m.Get("toolCallId").Str]
+		if !ok {
+			return // its call is not in this branch: a result without a call means nothing
+		}
+		status := ""
+		if m.Get("isError").Bool() {
+			status = " (error)"
+		}
+		m.Get("nestedCalls.calls").ForEach(func(_, c gjson.Result) bool {
+			fileOp(e, c.Get("name").Str, c.Get("arguments"))
+			return true
+		})
+		b.WriteString(cat(r.stamp(e), "Result of ", call, status, ":"))
+		if text = strings.TrimRight(text, " \t\r\n"); text != "" {
+			b.WriteString("\n" + shorten(text, resultHead, resultTail))
+		} else {
+			b.WriteString(" (no output)")
+		}
+	case RoleBash:
+		out := m.Get("output").Str
+		e.Tokens = budget.EstimateTokens(m.Get("command").Str) + budget.EstimateTokens(out)
+		if m.Get("excludeFromContext").Bool() {
+			e.Tokens = 0
+			return // the user hid it from the model; the observer does not see it either
+		}
+		status := ""
+		switch ex := m.Get("exitCode"); {
+		case m.Get("cancelled").Bool():
+			status = " (cancelled)"
+		case ex.Type == gjson.Number:
+			status = " (exit " + itoa(int(ex.Num)) + ")"
+		}
+		b.WriteString(cat(r.stamp(e), "User ran `", clean(collapse(m.Get("command").Str)), "`", status, ":"))
+		if out = strings.TrimRight(clean(out), " \t\r\n"); out != "" {
+			b.WriteString("\n" + shorten(out, resultHead, resultTail))
+		}
+	case RoleCustom:
+		r.custom(e, m, id)
+		return
+	case "compactionSummary":
+		e.Role = RoleSummary
+		r.summary(e, "Summary of the earlier conversation", m.Get("summary").Str)
+		return
+	case "branchSummary":
+		e.Role = RoleSummary
+		r.summary(e, "Summary of a branch the user left", m.Get("summary").Str)
+		return
+	default:
+		e.Role = ""
+		return
+	}
+	// Redacted again as a whole: pieces clean on their own can make a
+	// secret together.
+	e.Text = clean(b.String())
+}
+
+func (r *reader) custom(e *Entry, v gjson.Result, id string) {
+	e.Role = RoleCustom
+	ct := v.Get("customType").Str
+	text, n := r.contentText(v.Get("content"))
+	e.Tokens = n
+	if has(ours, ct) {
+		e.Ours = true
+		return
+	}
+	if text = strings.TrimSpace(text); text != "" {
+		e.Text = clean(r.stamp(e) + "Message from an extension (" + collapse(ct) + "): " + text)
+	}
+}
+
+func (r *reader) summary(e *Entry, what, text string) {
+	if e.Role == "" {
+		e.Role = RoleSummary
+	}
+	e.Tokens = budget.EstimateTokens(text)
+	if text = strings.TrimSpace(clean(stripOurs(text))); text != "" {
+		e.Text = r.stamp(e) + what + ":\n" + text
+	}
+}
+
+// contentText is the text of a content field (a string, or blocks of text
+// and images) with our blocks removed and redacted, and the tokens the
+// field adds to the model's context.
+func (r *reader) contentText(c gjson.Result) (string, int) {
+	if c.Type == gjson.String {
+		return clean(stripOurs(c.Str)), budget.EstimateTokens(c.Str)
+	}
+	var b strings.Builder
+	tokens := 0
+	c.ForEach(func(_, blk gjson.Result) bool {
+		switch blk.Get("type").Str {
+		case "text":
+			s := blk.Get("text").Str
+			tokens += budget.EstimateTokens(s)
+			if s = stripOurs(s); strings.TrimSpace(s) != "" {
+				if b.Len() > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString(s)
+			}
+		case "image":
+			tokens += imageTokens
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(cat("[image ", clean(collapse(blk.Get("mimeType").Str)), "]"))
+		}
+		return true
+	})
+	return clean(b.String()), tokens
+}
+
+// imageTokens is what an image is counted as (pi's own estimate: 4,800
+// characters' worth).
+const imageTokens = 1200
+
+// stripOurs removes every block between MarkerStart and MarkerEnd (an
+// unclosed one runs to the end of the text).
+func stripOurs(s string) string {
+	for {
+		i := strings.Index(s, MarkerStart)
+		if i < 0 {
+			return s
+		}
+		j := strings.Index(s[i:], MarkerEnd)
+		if j < 0 {
+			return s[:i]
+		}
+		s = s[:i] + s[i+j+len(MarkerEnd):]
+	}
+}
+
+//go:noinline
+func clean(s string) string {
+	out, _ := redact.String(s)
+	return out
+}
+
+//go:noinline
+func line(b *strings.Builder, s string) {
+	if b.Len() > 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteString(s)
+}
+
+//go:noinline
+func prefixed(p, s string) string {
+	if s == "" {
+		return ""
+	}
+	return p + s
+}
+
+// shorten keeps the head and the tail of a long text and says how much of
+// the middle it left out.
+//
+//go:noinline
+func shorten(s string, head, tail int) string {
+	if len(s) <= head+tail+200 {
+		return s
+	}
+	h, t := cutRunes(s, head), tailRunes(s, tail)
+	return h + "\n[… " + itoa(len(s)-len(h)-len(t)) + " characters of output not shown …]\n" + t
+}
+
+// renderArgs writes a tool call's arguments as key=value pairs, strings
+// quoted, each value at most max bytes. Each pair is redacted whole, before
+// it is cut: a value is a secret because of its key ("password=…"), and a
+// secret cut in half would no longer be recognised.
+//
+//	renderArgs({"path":"a.go","limit":20}, 600) => `path="a.go", limit=20`
+//
+//go:noinline
+func renderArgs(args gjson.Result, max int) string {
+	if !args.IsObject() {
+		return cutRunes(clean(collapse(args.Raw)), max)
+	}
+	var b []byte
+	args.ForEach(func(k, v gjson.Result) bool {
+		if len(b) > 0 {
+			b = append(b, ", "...)
+		}
+		var pair []byte
+		pair = append(pair, k.Str...)
+		pair = append(pair, '=')
+		key := len(pair)
+		if v.Type == gjson.String {
+			pair = jsonw.String(pair, v.Str)
+		} else {
+			pair = append(pair, collapse(v.Raw)...)
+		}
+		p := clean(string(pair))
+		if len(p)-key > max {
+			head := argHead
+			if head > max {
+				head = max
+			}
+			cut := cutRunes(p, key+head)
+			p = cut + "…[" + itoa(len(p)-len(cut)) + " more characters]"
+		}
+		b = append(b, p...)
+		return true
+	})
+	return string(b)
+}
+
+// fileOp records the files a read, write or edit call names (pi's own
+// tools; args.path).
+//
+//go:noinline
+func fileOp(e *Entry, name string, args gjson.Result) {
+	p := args.Get("path")
+	if p.Type != gjson.String || p.Str == "" {
+		return
+	}
+	path := clean(p.Str)
+	switch name {
+	case "read":
+		if !has(e.Read, path) {
+			e.Read = append(e.Read, path)
+		}
+	case "write", "edit":
+		if !has(e.Modified, path) {
+			e.Modified = append(e.Modified, path)
+		}
+	}
+}
