@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -369,8 +370,8 @@ func ReadContext(messages []byte) ContextView {
 	var v ContextView
 	first := true
 	gjson.ParseBytes(messages).ForEach(func(_, m gjson.Result) bool {
-		role := m.Get("role").Str
-		ct := m.Get("customType").Str
+		role := jsonr.Get(m, "role").Str
+		ct := jsonr.Get(m, "customType").Str
 		if has(ours, ct) || strings.Contains(m.Raw, MarkerStart) {
 			v.Injected = true
 			if has(ours, ct) {
@@ -382,14 +383,14 @@ func ReadContext(messages []byte) ContextView {
 			first = false
 		}
 		if role == RoleUser {
-			c := m.Get("content")
+			c := jsonr.Get(m, "content")
 			if c.Type == gjson.String {
 				v.Query = stripOurs(c.Str)
 			} else {
 				var b strings.Builder
 				c.ForEach(func(_, blk gjson.Result) bool {
-					if blk.Get("type").Str == "text" {
-						b.WriteString(blk.Get("text").Str + "\n")
+					if jsonr.Get(blk, "type").Str == "text" {
+						b.WriteString(jsonr.Get(blk, "text").Str + "\n")
 					}
 					return true
 				})

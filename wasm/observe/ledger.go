@@ -2,6 +2,7 @@ package observe
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
@@ -132,7 +133,7 @@ func Decode(data []byte) (Record, error) {
 	if !o.IsObject() {
 		return r, errors.New("not a JSON object")
 	}
-	switch v := o.Get("v"); {
+	switch v := jsonr.Get(o, "v"); {
 	case !v.Exists():
 		return r, errors.New(`no "v" key`)
 	case v.Type != gjson.Number || v.Num != float64(int64(v.Num)) || v.Num < 1:
@@ -140,11 +141,11 @@ func Decode(data []byte) (Record, error) {
 	case v.Num > ledgerVersion:
 		return r, &versionError{v.Raw}
 	}
-	r.Op = o.Get("op").Str
+	r.Op = jsonr.Get(o, "op").Str
 	switch r.Op {
 	case OpObserve, OpReflect, OpClear, OpSet:
 	default:
-		return r, errors.New(`"op" must be observe, reflect, clear or set (got ` + o.Get("op").Raw + ")")
+		return r, errors.New(`"op" must be observe, reflect, clear or set (got ` + jsonr.Get(o, "op").Raw + ")")
 	}
 	var err error
 	if r.Time, err = whole(o, "t", true); err != nil {
@@ -175,16 +176,16 @@ func Decode(data []byte) (Record, error) {
 		}
 		r.Tokens = int(tokens)
 	case OpReflect:
-		r.Aggressive = o.Get("aggressive").Type == gjson.True
+		r.Aggressive = jsonr.Get(o, "aggressive").Type == gjson.True
 	case OpSet:
-		if m := o.Get("mode"); m.Exists() {
+		if m := jsonr.Get(o, "mode"); m.Exists() {
 			if m.Str != ModeBuffered && m.Str != ModeBlocking {
 				return r, errors.New(`"mode" must be "buffered" or "blocking" (got ` + m.Raw + ")")
 			}
 			mode := m.Str
 			r.Settings.Mode = &mode
 		}
-		if a := o.Get("autoCompact"); a.Exists() {
+		if a := jsonr.Get(o, "autoCompact"); a.Exists() {
 			if a.Type != gjson.True && a.Type != gjson.False {
 				return r, errors.New(`"autoCompact" must be true or false (got ` + a.Raw + ")")
 			}
@@ -195,12 +196,12 @@ func Decode(data []byte) (Record, error) {
 			name string
 			dst  **int
 		}{{"observerTokens", &r.Settings.ObserverTokens}, {"reflectorTokens", &r.Settings.ReflectorTokens}, {"retainTokens", &r.Settings.RetainTokens}} {
-			if !o.Get(k.name).Exists() {
+			if !jsonr.Get(o, k.name).Exists() {
 				continue
 			}
 			n, err := whole(o, k.name, true)
 			if err != nil || n > MaxTokensLimit {
-				return r, errors.New(quote(k.name) + " must be a whole number of tokens from 0 to " + itoa(MaxTokensLimit) + " (got " + o.Get(k.name).Raw + ")")
+				return r, errors.New(quote(k.name) + " must be a whole number of tokens from 0 to " + itoa(MaxTokensLimit) + " (got " + jsonr.Get(o, k.name).Raw + ")")
 			}
 			v := int(n)
 			*k.dst = &v
@@ -210,13 +211,13 @@ func Decode(data []byte) (Record, error) {
 		if r.Obs, err = str(o, "obs"); err != nil {
 			return r, err
 		}
-		if t := o.Get("task"); t.Exists() {
+		if t := jsonr.Get(o, "task"); t.Exists() {
 			if r.Task, err = str(o, "task"); err != nil {
 				return r, err
 			}
 			r.HasTask = true
 		}
-		if t := o.Get("response"); t.Exists() {
+		if t := jsonr.Get(o, "response"); t.Exists() {
 			if r.Response, err = str(o, "response"); err != nil {
 				return r, err
 			}
@@ -240,7 +241,7 @@ func (e *versionError) Error() string {
 func (e *versionError) Unwrap() error { return ErrNewer }
 
 func str(o gjson.Result, key string) (string, error) {
-	v := o.Get(key)
+	v := jsonr.Get(o, key)
 	if !v.Exists() {
 		return "", nil
 	}
@@ -251,7 +252,7 @@ func str(o gjson.Result, key string) (string, error) {
 }
 
 func whole(o gjson.Result, key string, required bool) (int64, error) {
-	v := o.Get(key)
+	v := jsonr.Get(o, key)
 	if !v.Exists() {
 		if required {
 			return 0, errors.New("no " + quote(key) + " key")
@@ -265,7 +266,7 @@ func whole(o gjson.Result, key string, required bool) (int64, error) {
 }
 
 func strs(o gjson.Result, key string) ([]string, error) {
-	v := o.Get(key)
+	v := jsonr.Get(o, key)
 	if !v.Exists() {
 		return nil, nil
 	}

@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -127,15 +128,15 @@ func (t *Transcript) Append(data []byte) bool {
 	// context_edit entries change an earlier entry's content for the model
 	// (or omit it); the observer reads what the model reads.
 	for _, v := range raw {
-		if v.Get("type").Str == "context_edit" {
-			target := v.Get("targetId").Str
+		if jsonr.Get(v, "type").Str == "context_edit" {
+			target := jsonr.Get(v, "targetId").Str
 			if t.index(target) >= 0 {
 				return false
 			}
 			if t.r.edits == nil {
 				t.r.edits = map[string]gjson.Result{}
 			}
-			t.r.edits[target] = v.Get("replacement")
+			t.r.edits[target] = jsonr.Get(v, "replacement")
 		}
 	}
 	skipping := len(t.Entries) > 0
@@ -144,7 +145,7 @@ func (t *Transcript) Append(data []byte) bool {
 			continue
 		}
 		if skipping {
-			if id := v.Get("id").Str; id != "" && t.index(id) >= 0 {
+			if id := jsonr.Get(v, "id").Str; id != "" && t.index(id) >= 0 {
 				continue
 			}
 			skipping = false
@@ -188,35 +189,35 @@ type reader struct {
 }
 
 func (r *reader) entry(v gjson.Result) (Entry, bool) {
-	typ := v.Get("type").Str
-	e := Entry{ID: v.Get("id").Str}
-	if t, ok := parseISO(v.Get("timestamp").Str); ok {
+	typ := jsonr.Get(v, "type").Str
+	e := Entry{ID: jsonr.Get(v, "id").Str}
+	if t, ok := parseISO(jsonr.Get(v, "timestamp").Str); ok {
 		e.Time = t
 	}
 	switch typ {
 	case "session", "context_edit":
 		return e, false
 	case "message":
-		r.message(&e, v.Get("message"), v.Get("id").Str)
+		r.message(&e, jsonr.Get(v, "message"), jsonr.Get(v, "id").Str)
 	case "compaction":
-		e.Role, e.firstKept = RoleCompaction, v.Get("firstKeptEntryId").Str
+		e.Role, e.firstKept = RoleCompaction, jsonr.Get(v, "firstKeptEntryId").Str
 		e.Ours = isOurs(v)
-		e.Tokens = budget.EstimateTokens(v.Get("summary").Str)
+		e.Tokens = budget.EstimateTokens(jsonr.Get(v, "summary").Str)
 		if !e.Ours {
-			r.summary(&e, "Summary of the earlier conversation", v.Get("summary").Str)
+			r.summary(&e, "Summary of the earlier conversation", jsonr.Get(v, "summary").Str)
 		}
 	case "branch_summary":
 		e.Role, e.CanCut = RoleSummary, true
 		e.Ours = isOurs(v)
-		e.Tokens = budget.EstimateTokens(v.Get("summary").Str)
+		e.Tokens = budget.EstimateTokens(jsonr.Get(v, "summary").Str)
 		if !e.Ours {
-			r.summary(&e, "Summary of a branch the user left", v.Get("summary").Str)
+			r.summary(&e, "Summary of a branch the user left", jsonr.Get(v, "summary").Str)
 		}
 	case "custom_message":
 		e.CanCut = true
-		r.custom(&e, v, v.Get("id").Str)
+		r.custom(&e, v, jsonr.Get(v, "id").Str)
 	case "":
-		if v.Get("role").Exists() { // a bare message, as in a context event
+		if jsonr.Get(v, "role").Exists() { // a bare message, as in a context event
 			r.message(&e, v, "")
 			break
 		}
@@ -228,7 +229,7 @@ func (r *reader) entry(v gjson.Result) (Entry, bool) {
 
 // isOurs reports a compaction or summary entry whose details this store wrote.
 func isOurs(v gjson.Result) bool {
-	return v.Get("details.store").Str == DetailsStore
+	return jsonr.Get(v, "details.store").Str == DetailsStore
 }
 
 func (r *reader) stamp(e *Entry) string {
@@ -236,18 +237,18 @@ func (r *reader) stamp(e *Entry) string {
 }
 
 func (r *reader) message(e *Entry, m gjson.Result, id string) {
-	if t := m.Get("timestamp"); t.Type == gjson.Number {
+	if t := jsonr.Get(m, "timestamp"); t.Type == gjson.Number {
 		e.Time = int64(t.Num)
 	}
-	role := m.Get("role").Str
-	content := m.Get("content")
+	role := jsonr.Get(m, "role").Str
+	content := jsonr.Get(m, "content")
 	if id != "" && r.edits != nil {
 		if rep, ok := r.edits[id]; ok {
 			if rep.Type == gjson.Null || !rep.Exists() {
 				e.Role = role
 				return // omitted from the model's context: nothing to observe or count
 			}
-			content = rep.Get("content")
+			content = jsonr.Get(rep, "content")
 		}
 	}
 	e.Role = role
@@ -262,46 +263,46 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 		}
 	case RoleAssistant:
 		content.ForEach(func(_, blk gjson.Result) bool {
-			switch blk.Get("type").Str {
+			switch jsonr.Get(blk, "type").Str {
 			case "text":
-				s := clean(stripOurs(blk.Get("text").Str))
-				e.Tokens += budget.EstimateTokens(blk.Get("text").Str)
+				s := clean(stripOurs(jsonr.Get(blk, "text").Str))
+				e.Tokens += budget.EstimateTokens(jsonr.Get(blk, "text").Str)
 				if s = strings.TrimSpace(s); s != "" {
 					line(&b, r.stamp(e)+"Assistant: "+s)
 				}
 			case "thinking":
 				// Counted, never read: providers return summaries of the real
 				// reasoning, and it is the largest part of many turns.
-				e.Tokens += budget.EstimateTokens(blk.Get("thinking").Str)
+				e.Tokens += budget.EstimateTokens(jsonr.Get(blk, "thinking").Str)
 			case "toolCall":
-				name := blk.Get("name").Str
-				args := blk.Get("arguments")
+				name := jsonr.Get(blk, "name").Str
+				args := jsonr.Get(blk, "arguments")
 				e.Tokens += budget.EstimateTokens(args.Raw) + budget.EstimateTokens(name)
 				call := name + "(" + renderArgs(args, argMax) + ")"
 				line(&b, r.stamp(e)+"Assistant calls "+call)
-				r.calls[blk.Get("id").Str] = name + "(" + renderArgs(args, 120) + ")"
+				r.calls[jsonr.Get(blk, "id").Str] = name + "(" + renderArgs(args, 120) + ")"
 				fileOp(e, name, args)
 			}
 			return true
 		})
-		if sr := m.Get("stopReason").Str; sr == "error" || sr == "aborted" {
-			msg := clean(collapse(m.Get("errorMessage").Str))
+		if sr := jsonr.Get(m, "stopReason").Str; sr == "error" || sr == "aborted" {
+			msg := clean(collapse(jsonr.Get(m, "errorMessage").Str))
 			line(&b, r.stamp(e)+"Assistant stopped ("+sr+")"+prefixed(": ", cutRunes(msg, argMax)))
 		}
 	case RoleToolResult:
 		e.result = true
 		text, n := r.contentText(content)
 		e.Tokens = n
-		call, ok := r.calls[m.Get("toolCallId").Str]
+		call, ok := r.calls[jsonr.Get(m, "toolCallId").Str]
 		if !ok {
 			return // its call is not in this branch: a result without a call means nothing
 		}
 		status := ""
-		if m.Get("isError").Bool() {
+		if jsonr.Get(m, "isError").Bool() {
 			status = " (error)"
 		}
-		m.Get("nestedCalls.calls").ForEach(func(_, c gjson.Result) bool {
-			fileOp(e, c.Get("name").Str, c.Get("arguments"))
+		jsonr.Get(m, "nestedCalls.calls").ForEach(func(_, c gjson.Result) bool {
+			fileOp(e, jsonr.Get(c, "name").Str, jsonr.Get(c, "arguments"))
 			return true
 		})
 		b.WriteString(cat(r.stamp(e), "Result of ", call, status, ":"))
@@ -311,20 +312,20 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 			b.WriteString(" (no output)")
 		}
 	case RoleBash:
-		out := m.Get("output").Str
-		e.Tokens = budget.EstimateTokens(m.Get("command").Str) + budget.EstimateTokens(out)
-		if m.Get("excludeFromContext").Bool() {
+		out := jsonr.Get(m, "output").Str
+		e.Tokens = budget.EstimateTokens(jsonr.Get(m, "command").Str) + budget.EstimateTokens(out)
+		if jsonr.Get(m, "excludeFromContext").Bool() {
 			e.Tokens = 0
 			return // the user hid it from the model; the observer does not see it either
 		}
 		status := ""
-		switch ex := m.Get("exitCode"); {
-		case m.Get("cancelled").Bool():
+		switch ex := jsonr.Get(m, "exitCode"); {
+		case jsonr.Get(m, "cancelled").Bool():
 			status = " (cancelled)"
 		case ex.Type == gjson.Number:
 			status = " (exit " + itoa(int(ex.Num)) + ")"
 		}
-		b.WriteString(cat(r.stamp(e), "User ran `", clean(collapse(m.Get("command").Str)), "`", status, ":"))
+		b.WriteString(cat(r.stamp(e), "User ran `", clean(collapse(jsonr.Get(m, "command").Str)), "`", status, ":"))
 		if out = strings.TrimRight(clean(out), " \t\r\n"); out != "" {
 			b.WriteString("\n" + shorten(out, resultHead, resultTail))
 		}
@@ -333,11 +334,11 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 		return
 	case "compactionSummary":
 		e.Role = RoleSummary
-		r.summary(e, "Summary of the earlier conversation", m.Get("summary").Str)
+		r.summary(e, "Summary of the earlier conversation", jsonr.Get(m, "summary").Str)
 		return
 	case "branchSummary":
 		e.Role = RoleSummary
-		r.summary(e, "Summary of a branch the user left", m.Get("summary").Str)
+		r.summary(e, "Summary of a branch the user left", jsonr.Get(m, "summary").Str)
 		return
 	default:
 		e.Role = ""
@@ -350,8 +351,8 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 
 func (r *reader) custom(e *Entry, v gjson.Result, id string) {
 	e.Role = RoleCustom
-	ct := v.Get("customType").Str
-	text, n := r.contentText(v.Get("content"))
+	ct := jsonr.Get(v, "customType").Str
+	text, n := r.contentText(jsonr.Get(v, "content"))
 	e.Tokens = n
 	if has(ours, ct) {
 		e.Ours = true
@@ -382,9 +383,9 @@ func (r *reader) contentText(c gjson.Result) (string, int) {
 	var b strings.Builder
 	tokens := 0
 	c.ForEach(func(_, blk gjson.Result) bool {
-		switch blk.Get("type").Str {
+		switch jsonr.Get(blk, "type").Str {
 		case "text":
-			s := blk.Get("text").Str
+			s := jsonr.Get(blk, "text").Str
 			tokens += budget.EstimateTokens(s)
 			if s = stripOurs(s); strings.TrimSpace(s) != "" {
 				if b.Len() > 0 {
@@ -397,7 +398,7 @@ func (r *reader) contentText(c gjson.Result) (string, int) {
 			if b.Len() > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(cat("[image ", clean(collapse(blk.Get("mimeType").Str)), "]"))
+			b.WriteString(cat("[image ", clean(collapse(jsonr.Get(blk, "mimeType").Str)), "]"))
 		}
 		return true
 	})
@@ -504,7 +505,7 @@ func renderArgs(args gjson.Result, max int) string {
 //
 //go:noinline
 func fileOp(e *Entry, name string, args gjson.Result) {
-	p := args.Get("path")
+	p := jsonr.Get(args, "path")
 	if p.Type != gjson.String || p.Str == "" {
 		return
 	}
