@@ -50,7 +50,7 @@ test("the factory registers --no-memory, /decision, /decisions, /memory and the 
 	const pi = started(scriptedFactory);
 	assert.equal(pi.flags.get("no-memory")?.type, "boolean");
 	assert.deepEqual([...pi.commands.keys()], ["decision", "decisions", "memory"]);
-	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "before_agent_start", "session_shutdown", "session_start"]);
+	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");
 });
 
@@ -78,7 +78,8 @@ test("session_start sends what pi knows about the session", async () => {
 	pi.flagValues.set("no-memory", true);
 	process.env.PI_MEMORY_FAULT = "agent_end";
 	try {
-		const { ctx } = fakeContext({ hasUI: false, mode: "print", cwd: "/work/app", trusted: false });
+		const branch = [{ type: "custom", id: "e1", parentId: null, customType: "pi-memory-om", data: { v: 1 } }];
+		const { ctx } = fakeContext({ hasUI: false, mode: "print", cwd: "/work/app", trusted: false, branch, sessionId: "s-42", model: { provider: "fake", id: "m", contextWindow: 32000 } });
 		await pi.emit("session_start", { reason: "resume" }, ctx);
 	} finally {
 		delete process.env.PI_MEMORY_FAULT;
@@ -86,12 +87,27 @@ test("session_start sends what pi knows about the session", async () => {
 	assert.deepEqual(scripted.calls, [
 		{
 			exportName: "session_start",
-			input: { cwd: "/work/app", agentDir: AGENT_DIR, home: os.homedir(), trusted: false, hasUI: false, mode: "print", reason: "resume", flags: { "no-memory": true }, moduleSha256: CORE_SHA256, fault: "agent_end" },
+			input: {
+				cwd: "/work/app",
+				agentDir: AGENT_DIR,
+				home: os.homedir(),
+				trusted: false,
+				hasUI: false,
+				mode: "print",
+				reason: "resume",
+				flags: { "no-memory": true },
+				moduleSha256: CORE_SHA256,
+				fault: "agent_end",
+				branch: [{ type: "custom", id: "e1", parentId: null, customType: "pi-memory-om", data: { v: 1 } }],
+				sessionId: "s-42",
+				zone: -new Date().getTimezoneOffset(),
+				window: 32000,
+			},
 		},
 	]);
 });
 
-test("/decision and /decisions reach the command export as decision, /memory as memory", async () => {
+test("every command name reaches the command export as typed: /decisions as decisions (the core resolves aliases)", async () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	const { ctx } = fakeContext({ hasUI: true });
@@ -100,7 +116,7 @@ test("/decision and /decisions reach the command export as decision, /memory as 
 	await pi.command("memory", "remember project Use tabs", ctx);
 	assert.deepEqual(scripted.calls, [
 		{ exportName: "command", input: { name: "decision", args: 'add "Use tabs"', hasUI: true } },
-		{ exportName: "command", input: { name: "decision", args: "list", hasUI: true } },
+		{ exportName: "command", input: { name: "decisions", args: "list", hasUI: true } },
 		{ exportName: "command", input: { name: "memory", args: "remember project Use tabs", hasUI: true } },
 	]);
 });
