@@ -280,8 +280,10 @@ function install(pi: ExtensionAPI): void {
 	// Waits for the background calls within BACKGROUND_BOUND_MS, then aborts those left
 	// and waits briefly for their (failed) answers to reach the core.
 	async function settleBackground(): Promise<void> {
+		// An answer may plan the next call (the reflector after the observer): wait for those too.
+		const deadline = Date.now() + BACKGROUND_BOUND_MS;
+		while (background.size > 0 && Date.now() < deadline) await within([...background], deadline - Date.now());
 		if (background.size === 0) return;
-		if (await within([...background], BACKGROUND_BOUND_MS)) return;
 		console.error(`pi-memory: ${background.size} background model call(s) still running after ${BACKGROUND_BOUND_MS} ms at shutdown; aborted`);
 		shutdown.abort();
 		await within([...background], ABORTED_BOUND_MS);

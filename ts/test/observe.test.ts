@@ -349,7 +349,7 @@ test("session_shutdown waits for a background call and its resume before the cor
 
 test("session_shutdown aborts a background call still out after its bound, hands the error to the core, and goes on", async (t) => {
 	const errors = quietErrors(t);
-	t.mock.timers.enable({ apis: ["setTimeout"] });
+	t.mock.timers.enable({ apis: ["setTimeout", "Date"] });
 	observerScript(envelope());
 	const pi = started();
 	let signal: AbortSignal | undefined;
@@ -376,4 +376,23 @@ test("session_shutdown aborts a background call still out after its bound, hands
 		],
 	);
 	assert.match(String(errors.calls[0]?.[0]), /1 background model call\(s\) still running after 20000 ms at shutdown; aborted/);
+});
+
+test("session_shutdown also waits for a background call that an answer planned", async () => {
+	let n = 0;
+	scripted.reset((exportName) => {
+		if (exportName === "agent_settled") return envelope({ t: "complete", id: "obs", prompt: "p", maxTokens: 10, background: true });
+		if (exportName === "resume" && ++n === 1) return envelope({ t: "complete", id: "refl", prompt: "p", maxTokens: 10, background: true });
+		if (exportName === "resume") return envelope({ t: "session_entry", customType: "pi-memory-om", data: { op: "reflect" } });
+		return envelope();
+	});
+	const pi = started();
+	const f = fakeContext({ complete: () => new Promise((r) => setTimeout(() => r(reply("x")), 20)) });
+	await pi.emit("agent_settled", { aborted: false }, f.ctx);
+	await pi.emit("session_shutdown", { reason: "quit" }, f.ctx);
+	assert.deepEqual(
+		scripted.calls.map((c) => c.exportName),
+		["agent_settled", "resume", "resume", "session_shutdown"],
+	);
+	assert.deepEqual(pi.entries, [{ customType: "pi-memory-om", data: { op: "reflect" } }]);
 });
