@@ -23,11 +23,13 @@ export type Effect =
 	| {
 			t: "dialog";
 			id: string;
-			kind: "select" | "confirm" | "input";
+			kind: "select" | "confirm" | "input" | "editor";
 			title: string;
 			message?: string;
 			options?: string[];
 			placeholder?: string;
+			/** editor: the text the editor opens with. */
+			prefill?: string;
 	  }
 	| {
 			t: "complete";

@@ -386,6 +386,8 @@ async function answerDialog(ctx: ExtensionContext, d: Dialog): Promise<ResumeVal
 			return ctx.ui.confirm(d.title, d.message ?? "");
 		case "input":
 			return (await ctx.ui.input(d.title, d.placeholder)) ?? null;
+		case "editor":
+			return (await ctx.ui.editor(d.title, d.prefill)) ?? null;
 		default:
 			return null;
 	}

@@ -147,7 +147,7 @@ export class FakePi {
 // ---- The context -----------------------------------------------------------------------
 
 export interface UiCall {
-	method: "notify" | "setStatus" | "select" | "confirm" | "input";
+	method: "notify" | "setStatus" | "select" | "confirm" | "input" | "editor";
 	args: unknown[];
 }
 
@@ -161,6 +161,7 @@ export interface FakeContextOptions {
 	select?: string;
 	confirm?: boolean;
 	input?: string;
+	editor?: string;
 	/** Stands in for ctx.modelRegistry.complete. */
 	complete?: (model: unknown, context: unknown, options: unknown) => Promise<unknown>;
 	/** The models ctx.modelRegistry knows (find, getAll). */
@@ -215,6 +216,10 @@ export function fakeContext(o: FakeContextOptions = {}): FakeContext {
 			input: async (...args: unknown[]) => {
 				ui.push({ method: "input", args });
 				return o.input;
+			},
+			editor: async (...args: unknown[]) => {
+				ui.push({ method: "editor", args });
+				return o.editor;
 			},
 		},
 		modelRegistry: {

@@ -396,3 +396,14 @@ test("session_shutdown also waits for a background call that an answer planned",
 	);
 	assert.deepEqual(pi.entries, [{ customType: "pi-memory-om", data: { op: "reflect" } }]);
 });
+
+test("an editor dialog (for /om config edit) opens pi's editor with the text and resumes with the edited text, null when dismissed", async () => {
+	for (const [edited, want] of [["{\n  \"observerTokens\": 20000\n}", "{\n  \"observerTokens\": 20000\n}"], [undefined, null]] as const) {
+		scripted.reset((exportName) => (exportName === "command" ? envelope({ t: "dialog", id: "ed", kind: "editor", title: "Edit .pi/om-config.json", prefill: "{}" }) : envelope()));
+		const pi = started();
+		const f = fakeContext(edited === undefined ? {} : { editor: edited });
+		await pi.command("memory", "config edit", f.ctx);
+		assert.deepEqual(f.ui, [{ method: "editor", args: ["Edit .pi/om-config.json", "{}"] }]);
+		assert.deepEqual(inputsOf("resume"), [{ id: "ed", value: want }]);
+	}
+});
