@@ -158,7 +158,11 @@ describe("observational memory in pi", () => {
 				assert.match(blocks[0]!, /<observations>[\s\S]*OBS-/);
 				for (const b of blocks) assert.equal(b, blocks[0], "unchanged memory, unchanged bytes");
 
-				// RPC compact: our summary too.
+				// RPC compact: our summary too (one more long turn first: pi compacts only
+				// what lies before its kept part).
+				sb.model.enqueue(longReply(9));
+				await rpc.prompt("Turn 9: the lexer now");
+				await memoryQuiet(rpc, sb, traffic);
 				const r = await rpc.request({ type: "compact" }, 60_000);
 				assert.equal(r.success, true, JSON.stringify(r));
 				assert.match(String((r.data as { summary: string }).summary), /^## Observations\n/);
