@@ -81,6 +81,12 @@ type notesStore struct {
 	faults    []notes.Fault // of this session, newest last
 
 	seq int // ids made this session
+
+	// Kept from one read to the next, so re-reading and re-indexing a large
+	// file reuses them (docs/decisions/003-tinygo-heap.md).
+	parser notes.Parser
+	dates  notes.Dates // the dates of the page table tableState read last
+	buf    []byte      // the page table tableState read last, then the one rebuildTable writes
 }
 
 func newNotes(e *Engine, s *Session) *notesStore {
@@ -145,8 +151,7 @@ func (n *notesStore) load(sc *noteScope) {
 	info, err := n.h.Stat(sc.file)
 	switch {
 	case err != nil:
-		discard(sc.pages)
-		sc.stamped, sc.exists, sc.size, sc.mtime, sc.data, sc.view, sc.pages = true, false, 0, 0, nil, nil, nil
+		sc.stamped, sc.exists, sc.size, sc.mtime, sc.data, sc.view, sc.pages = true, false, 0, 0, sc.data[:0], nil, discard(sc.pages)
 		sc.readErr = nil
 		if !hostio.IsNotFound(err) {
 			sc.readErr = err
@@ -156,15 +161,16 @@ func (n *notesStore) load(sc *noteScope) {
 		return
 	}
 	sc.stamped, sc.size, sc.mtime = true, info.Size, info.MtimeMs
-	data, err := readFile(n.h, sc.file, maxNoteFile)
+	// The file and its pages go into the arrays of the last read: under
+	// TinyGo a large block allocated afresh on every change stays pinned by
+	// a stray word of the module's static data (docs/decisions/003-tinygo-heap.md).
+	data, err := readFileInto(n.h, sc.file, maxNoteFile, sc.data[:0])
 	if err != nil {
-		discard(sc.pages)
-		sc.exists, sc.readErr, sc.data, sc.view, sc.pages = false, err, nil, nil, nil
+		sc.exists, sc.readErr, sc.data, sc.view, sc.pages = false, err, sc.data[:0], nil, discard(sc.pages)
 		return
 	}
 	sc.exists, sc.readErr, sc.data, sc.view = true, nil, data, redactedView(data)
-	discard(sc.pages)
-	sc.pages = notes.Parse(sc.name, sc.view)
+	sc.pages = n.parser.Parse(sc.pages, sc.name, sc.view)
 }
 
 // redactedView is a memory file as every exit sees it: what is injected,
@@ -180,11 +186,29 @@ func redactedView(data []byte) []byte {
 	return []byte(v)
 }
 
-// discard clears a page slice nobody reads again. Under TinyGo's partly
-// conservative collector a stray word that looks like a pointer can pin a
-// dead array; cleared, it pins only itself, not every string of every page
-// (measured: repeated rebuilds of a 5,000-line index grew the heap to 512 MiB).
-func discard(pages []notes.Page) { clear(pages) }
+// discard clears a page slice nobody reads again, up to its capacity, and
+// returns it empty for reuse. Under TinyGo's partly conservative collector a
+// stray word that looks like a pointer can pin a dead array; cleared, it pins
+// only itself, not every string of every page.
+func discard(pages []notes.Page) []notes.Page {
+	clear(pages[:cap(pages)])
+	return pages[:0]
+}
+
+// lineCount counts a file's lines, a last line without "\n" included. It
+// reads the bytes where they are: string(data) would copy a large index.
+func lineCount(data []byte) int {
+	n := 0
+	for _, c := range data {
+		if c == '\n' {
+			n++
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
+}
 
 // loadAll refreshes every scope.
 func (n *notesStore) loadAll() {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/sha1"
 )
@@ -21,11 +22,33 @@ import (
 //
 // An empty file gives no pages; a file of blank lines gives one text page.
 func Parse(scope string, src []byte) []Page {
+	var p Parser
+	return p.Parse(nil, scope, src)
+}
+
+// Parser is Parse for a caller that parses the same file again and again (a
+// memory index, re-read whenever it changes): it keeps its scratch space, and
+// the pages' array, from one parse to the next. Under TinyGo a large block
+// allocated afresh on every parse is kept alive for good by a word of the
+// module's static data that happens to point into it, so a session that
+// re-parses a large index would grow its memory on every change
+// (docs/decisions/003-tinygo-heap.md). The zero Parser is ready to use; it is
+// not safe for concurrent use.
+type Parser struct {
+	lines []string // the lines of the file being parsed; cleared after each parse
+	seen  table64  // ids given so far in this file, by their 40 bits
+}
+
+// Parse is the package's Parse, writing into pages' array when it has room.
+// The entries of pages are overwritten or cleared, so the caller must not
+// use pages (or pointers into it) afterwards; the strings of its pages stay
+// valid.
+func (ps *Parser) Parse(pages []Page, scope string, src []byte) []Page {
 	bom := hasBOM(src)
 	if bom {
 		src = src[len(utf8BOM):]
 	}
-	pages := parse(scope, src)
+	pages = ps.parse(pages, scope, src)
 	if bom && len(pages) > 0 {
 		// The mark belongs to no line: it stays in the first page's source,
 		// so the pages still give the file back byte for byte.
@@ -41,26 +64,41 @@ const utf8BOM = "\xEF\xBB\xBF"
 
 func hasBOM(b []byte) bool { return len(b) >= 3 && string(b[:3]) == utf8BOM }
 
-func parse(scope string, src []byte) []Page {
-	s := string(src)
-	lines := mdSplit(s)
-	if len(lines) == 0 {
-		return nil
+func (ps *Parser) parse(pages []Page, scope string, src []byte) []Page {
+	// Cleared whole, so no page of the last parse stays reachable through
+	// the array, whether it is reused or not.
+	clear(pages[:cap(pages)])
+	pages = pages[:0]
+	// A view of src, not a copy: every string a page keeps is copied out of
+	// it (strings.Clone below), so nothing refers to src once parse returns.
+	s := unsafe.String(unsafe.SliceData(src), len(src))
+	if n := strings.Count(s, "\n") + 1; cap(ps.lines) < n {
+		ps.lines = make([]string, 0, n+n/8)
 	}
-	seen := newTable64(len(lines)) // ids given so far, by their 40 bits (see table64)
+	lines := mdSplitInto(ps.lines[:0], s)
+	ps.lines = lines
+	defer clear(lines) // views into src: dropped, so the next parse's file is not pinned by this one
+	if len(lines) == 0 {
+		return pages
+	}
+	ps.seen.reset(len(lines))
+	seen := &ps.seen
 	i := 0
 	for i < len(lines) && mdBlank(lines[i]) {
 		i++
 	}
 	if i == len(lines) {
 		p := Page{Kind: Text, Line: 1, Lines: len(lines), Src: strings.Clone(s)}
-		mdIdentify(&p, scope, &seen)
-		return []Page{p}
+		mdIdentify(&p, scope, seen)
+		return append(pages, p)
 	}
-	// Sized once: the arrays append would leave behind hold copies of every
-	// page's string pointers, and under TinyGo a stray word that looks like a
-	// pointer into such garbage keeps all of it alive.
-	pages := make([]Page, 0, len(lines)-i)
+	if n := len(lines) - i; cap(pages) < n {
+		// Sized once, with room for the file to grow a little: the arrays
+		// append would leave behind hold copies of every page's string
+		// pointers, and under TinyGo a stray word that looks like a pointer
+		// into such garbage keeps all of it alive.
+		pages = make([]Page, 0, n+n/8)
+	}
 	section := ""
 	start, off := 0, 0
 	for i < len(lines) {
@@ -87,11 +125,10 @@ func parse(scope string, src []byte) []Page {
 			}
 		}
 		p.Section = section
-		mdIdentify(&p, scope, &seen)
+		mdIdentify(&p, scope, seen)
 		pages = append(pages, p)
 		start, off, i = end, off+n, end
 	}
-	clear(lines)
 	return pages
 }
 
@@ -678,7 +715,11 @@ func mdIdentify(p *Page, scope string, seen *table64) {
 
 // mdSplit splits s into lines, each with its "\n"; a last line may lack it.
 func mdSplit(s string) []string {
-	lines := make([]string, 0, strings.Count(s, "\n")+1)
+	return mdSplitInto(make([]string, 0, strings.Count(s, "\n")+1), s)
+}
+
+// mdSplitInto is mdSplit appending to lines.
+func mdSplitInto(lines []string, s string) []string {
 	for s != "" {
 		i := strings.IndexByte(s, '\n') + 1
 		if i == 0 {
