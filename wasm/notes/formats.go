@@ -53,7 +53,8 @@ func eachLine(data []byte, f func(n int, line []byte)) {
 	}
 }
 
-// record parses one sidecar line, checking it is an object of a known version.
+// record parses one sidecar line, checking it is an object of a known
+// version. line is not empty, and the strings of the result are views of it.
 func record(line []byte) (gjson.Result, string) {
 	if !gjson.ValidBytes(line) {
 		return gjson.Result{}, "not valid JSON"
@@ -63,7 +64,9 @@ func record(line []byte) (gjson.Result, string) {
 	if !utf8.Valid(line) {
 		return gjson.Result{}, "not valid UTF-8"
 	}
-	r := gjson.ParseBytes(line)
+	// A view of the line, not a copy (gjson.ParseBytes would copy every
+	// line of a large table): what a reader keeps, it owns (own).
+	r := gjson.Parse(unsafe.String(&line[0], len(line)))
 	if !r.IsObject() {
 		return gjson.Result{}, "not a JSON object"
 	}
@@ -194,21 +197,22 @@ func (pt *PageTable) appendHeader(b []byte, n int) []byte {
 	return append(w.Close(), '\n')
 }
 
-// appendTo appends the entry's line.
+// appendTo appends the entry's line: what a jsonw.Object with these keys
+// writes, without one (under TinyGo each Object escapes to the heap, once per
+// entry of a large table).
 func (e *Entry) appendTo(b []byte) []byte {
-	w := jsonw.Open(b)
-	w.Int("v", Version)
-	w.Str("id", e.ID)
-	w.Str("kind", e.Kind)
-	w.Int("line", int64(e.Line))
-	w.Int("lines", int64(e.Lines))
-	w.Int("bytes", int64(e.Bytes))
-	w.Str("hash", e.Hash)
-	w.Str("section", e.Section)
-	w.Str("summary", e.Summary)
-	w.Int("firstSeen", e.FirstSeen)
-	w.Int("lastConfirmed", e.LastConfirmed)
-	return append(w.Close(), '\n')
+	b = jsonw.Int(append(b, `{"v":`...), Version)
+	b = jsonw.String(append(b, `,"id":`...), e.ID)
+	b = jsonw.String(append(b, `,"kind":`...), e.Kind)
+	b = jsonw.Int(append(b, `,"line":`...), int64(e.Line))
+	b = jsonw.Int(append(b, `,"lines":`...), int64(e.Lines))
+	b = jsonw.Int(append(b, `,"bytes":`...), int64(e.Bytes))
+	b = jsonw.String(append(b, `,"hash":`...), e.Hash)
+	b = jsonw.String(append(b, `,"section":`...), e.Section)
+	b = jsonw.String(append(b, `,"summary":`...), e.Summary)
+	b = jsonw.Int(append(b, `,"firstSeen":`...), e.FirstSeen)
+	b = jsonw.Int(append(b, `,"lastConfirmed":`...), e.LastConfirmed)
+	return append(b, "}\n"...)
 }
 
 // DecodePageTable reads a page table. Unlike the journal it is all or
@@ -235,6 +239,35 @@ func decodePageTable(data []byte, f func(e *Entry)) (PageTable, error) {
 	var err error
 	pages, entries := -1, 0
 	header := false
+	// One pass over the keys: r.Get per field would scan the line a dozen
+	// times, and a rebuild reads thousands of lines. One entry and one
+	// function for all of them, so a line costs no allocation.
+	var e Entry
+	field := func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			e.ID = v.String()
+		case "kind":
+			e.Kind = v.String()
+		case "line":
+			e.Line = int(v.Int())
+		case "lines":
+			e.Lines = int(v.Int())
+		case "bytes":
+			e.Bytes = int(v.Int())
+		case "hash":
+			e.Hash = v.String()
+		case "section":
+			e.Section = v.String()
+		case "summary":
+			e.Summary = v.String()
+		case "firstSeen":
+			e.FirstSeen = v.Int()
+		case "lastConfirmed":
+			e.LastConfirmed = v.Int()
+		}
+		return true
+	}
 	eachLine(data, func(n int, line []byte) {
 		if err != nil {
 			return
@@ -258,34 +291,8 @@ func decodePageTable(data []byte, f func(e *Entry)) (PageTable, error) {
 			pages = int(jsonr.Get(r, "pages").Int())
 			return
 		}
-		// One pass over the keys: r.Get per field would scan the line a
-		// dozen times, and a rebuild reads thousands of lines.
-		var e Entry
-		r.ForEach(func(k, v gjson.Result) bool {
-			switch k.Str {
-			case "id":
-				e.ID = v.String()
-			case "kind":
-				e.Kind = v.String()
-			case "line":
-				e.Line = int(v.Int())
-			case "lines":
-				e.Lines = int(v.Int())
-			case "bytes":
-				e.Bytes = int(v.Int())
-			case "hash":
-				e.Hash = v.String()
-			case "section":
-				e.Section = v.String()
-			case "summary":
-				e.Summary = v.String()
-			case "firstSeen":
-				e.FirstSeen = v.Int()
-			case "lastConfirmed":
-				e.LastConfirmed = v.Int()
-			}
-			return true
-		})
+		e = Entry{}
+		r.ForEach(field)
 		if e.ID == "" || e.Hash == "" {
 			err = lineError(n, `an entry needs "id" and "hash"`)
 			return
@@ -423,8 +430,10 @@ func (d *Dates) insert(i int) {
 }
 
 // own copies a decoded string. gjson hands out substrings of the line it
-// parsed; kept, they would be interior pointers into the whole file, which
-// TinyGo's collector pays for on every cycle (docs/decisions/003).
+// parsed, which is a view of the whole file (record): kept, they would be
+// interior pointers into it, which TinyGo's collector pays for on every
+// cycle, and would change with the buffer the file was read into
+// (docs/decisions/003).
 func own(v gjson.Result) string { return strings.Clone(v.String()) }
 
 type errorString string
