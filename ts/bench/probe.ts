@@ -454,7 +454,7 @@ async function notesBench(a: Args): Promise<object> {
 			rebuild.push(r.ms);
 			if (process.env.PIMEM_PROBE_MEM) process.stderr.write(`rep ${i}: ${r.ms.toFixed(0)} ms, memory ${memoryBytes(core) >> 20} MiB, heap ${JSON.stringify(await memstats(core))}\n`);
 		}
-		return { blockBytes, indexBytes: Buffer.byteLength(base), bigBytes: Buffer.byteLength(big), cached, changed, rebuild, memBytes: memoryBytes(core) };
+		return { blockBytes, indexBytes: Buffer.byteLength(base), bigBytes: Buffer.byteLength(big), cached, changed, rebuild, memBytes: memoryBytes(core), heap: await memstats(core) };
 	} finally {
 		await core.close();
 	}
