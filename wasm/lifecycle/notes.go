@@ -5,6 +5,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -52,8 +53,11 @@ type noteScope struct {
 	mtime   int64
 	data    []byte // the file as written: what a flush edits
 	view    []byte // data with secrets redacted, lines kept: what pages are parsed from
-	pages   []notes.Page
-	readErr error
+	// redacted holds view when data has secrets; kept, like data, from one
+	// read to the next.
+	redacted []byte
+	pages    []notes.Page
+	readErr  error
 }
 
 // notesStore drives one session's markdown memory: configuration, the
@@ -169,7 +173,8 @@ func (n *notesStore) load(sc *noteScope) {
 		sc.exists, sc.readErr, sc.data, sc.view, sc.pages = false, err, sc.data[:0], nil, discard(sc.pages)
 		return
 	}
-	sc.exists, sc.readErr, sc.data, sc.view = true, nil, data, redactedView(data)
+	sc.exists, sc.readErr, sc.data = true, nil, data
+	sc.view, sc.redacted = redactedView(data, sc.redacted)
 	sc.pages = n.parser.Parse(sc.pages, sc.name, sc.view)
 }
 
@@ -177,13 +182,25 @@ func (n *notesStore) load(sc *noteScope) {
 // what commands print, what page tables keep. A secret someone wrote into
 // the file by hand stays in the file (it is theirs; /memory verify names the
 // line) and goes nowhere else. Line numbers are kept, so pages are named as
-// in the file.
-func redactedView(data []byte) []byte {
-	if !redact.Contains(string(data)) {
-		return data
+// in the file. A file without secrets is its own view; one with secrets is
+// redacted into the array of the last redaction, returned second to be kept.
+func redactedView(data, redacted []byte) (view, kept []byte) {
+	s := viewString(data)
+	if !redact.Contains(s) {
+		return data, redacted
 	}
-	v, _ := redact.Lines(string(data))
-	return []byte(v)
+	v, _ := redact.Lines(s)
+	redacted = append(redacted[:0], v...)
+	return redacted, redacted
+}
+
+// viewString is data as a string without copying it, for a call that keeps
+// nothing of the string and during which data does not change (redact keeps
+// only offsets and its own text). string(data) would copy a large index on
+// every read, a block of its size that TinyGo may never free
+// (docs/decisions/003-tinygo-heap.md).
+func viewString(data []byte) string {
+	return unsafe.String(unsafe.SliceData(data), len(data))
 }
 
 // discard clears a page slice nobody reads again, up to its capacity, and

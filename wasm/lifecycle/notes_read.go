@@ -348,7 +348,8 @@ func (n *notesStore) recallDocs(scope string) ([]notes.Doc, []string) {
 				continue
 			}
 			display := path.Join(path.Dir(sc.display), e)
-			docs = append(docs, notes.Doc{Scope: sc.name, File: display, Pages: notes.Parse(sc.name, redactedView(data))})
+			view, _ := redactedView(data, nil)
+			docs = append(docs, notes.Doc{Scope: sc.name, File: display, Pages: notes.Parse(sc.name, view)})
 		}
 	}
 	return docs, errs

@@ -235,8 +235,9 @@ func (n *notesStore) cmdVerify(c *cmdCtx) {
 func (n *notesStore) secretLines() []string {
 	var out []string
 	check := func(display string, data []byte) {
-		for _, f := range redact.Find(string(data)) {
-			line := 1 + strings.Count(string(data[:f.Start]), "\n")
+		s := viewString(data) // verify reads the whole index: no copy of it
+		for _, f := range redact.Find(s) {
+			line := 1 + strings.Count(s[:f.Start], "\n")
 			out = append(out, display+":"+strconv.Itoa(line)+" holds what looks like a secret ("+f.Kind+"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret")
 		}
 	}
