@@ -17,6 +17,7 @@ var engine = lifecycle.New(&hostio.Imports{})
 func call(name string) int32 {
 	out := engine.Handle(name, pdk.Input())
 	pdk.Output(out)
+	yield()
 	return 0
 }
 

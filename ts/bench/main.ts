@@ -16,7 +16,7 @@
 //   BENCH_REPS=9       fresh-process repetitions of the 100k cold replay
 //   BENCH_REPS_1M=3    … of the 1M cold replay
 //   BENCH_WARM_REPS=5  fresh-process session starts on a project with a snapshot
-//   BENCH_PI_PAIRS=20  paired `pi -p` runs (at least 15 for the report)
+//   BENCH_PI_PAIRS=20  paired `pi -p` rounds (row 1's target needs at least 20)
 //   BENCH_CALLS=2000   calls per hook for the p50/p99 figures
 
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
@@ -231,7 +231,10 @@ interface PiRuns {
 	empty: number[];
 	diffs: number[];
 	emptyDiffs: number[];
+	ownDiffs: number[];
 	cpuDiffs: number[];
+	ownCpuDiffs: number[];
+	ownMainCpuDiffs: number[];
 	rssDiffs: number[];
 	injectedLines: number;
 }
@@ -243,6 +246,7 @@ interface Notes {
 	changed: number[];
 	rebuild: number[];
 	memBytes: number;
+	heap: Record<string, number>;
 }
 interface SimSplit {
 	pairs: number;
@@ -392,7 +396,7 @@ async function stepLoad(): Promise<void> {
 	for (const b of BUILDS) {
 		progress(`6 module load (${b.name}): instantiate from a compiled module, Node`);
 		const r = await got<Load>(probe("load", { module: b.module, n: 30 }, 3 * MIN, `load ${b.name}`));
-		const what = "module load: createPlugin from compiled module (median/30)";
+		const what = "module load: instantiate from compiled module (median/30)";
 		if (!r.ok) errorRow("6", what, b.name, "Node", "< 10 ms", r.err);
 		else row({ n: "6", what, build: b.name, host: "Node", result: fmtMs(median(r.v.ms)), target: "< 10 ms", ...judge(median(r.v.ms), 10), note: `compile ${fmtMs(r.v.compileMs)}, first instance ${fmtMs(r.v.ms[0]!)}` });
 	}
@@ -405,34 +409,55 @@ async function stepLoad(): Promise<void> {
 	}
 }
 
+/** Paired `pi -p` rounds the target of row 1 needs; fewer are reported, and marked. */
+const PI_PAIRS_TARGET = 20;
+
 async function stepPi(): Promise<void> {
 	progress(`1 pi -p without, with an empty and with our extension, 1k events: ${CFG.piPairs} rounds (+2 warm-up)`);
-	const what = `time added to \`pi -p\`, 1k events (median of ${CFG.piPairs} pair diffs)`;
+	const what = `extension overhead: ours − empty, median of ${CFG.piPairs} paired rounds (\`pi -p\`, 1k events)`;
 	const r = await got<PiRuns>(runChild(process.execPath, [...NODE_FLAGS, path.join(HERE, "pi.ts"), JSON.stringify({ log: DATA.log1k, pairs: CFG.piPairs, warmup: 2 })], 30 * MIN, "pi overhead"));
-	if (!r.ok) return errorRow("1", what, "TinyGo", "pi", "< 15 ms", r.err);
-	const d = r.v.diffs;
+	if (!r.ok) return errorRow("1", what, "TinyGo", "pi", "≤ 10 ms", r.err);
+	const own = r.v.ownDiffs;
+	const few = CFG.piPairs < PI_PAIRS_TARGET ? `; fewer than ${PI_PAIRS_TARGET} rounds (BENCH_PI_PAIRS)` : "";
 	row({
 		n: "1",
 		what,
 		build: "TinyGo",
 		host: "pi",
-		result: fmtMs(median(d)),
-		target: "< 15 ms",
+		result: fmtMs(median(own)),
+		target: "≤ 10 ms",
 		...withNote(
-			judge(median(d), 15),
-			`IQR ${fmtMs(quantile(d, 0.25))} … ${fmtMs(quantile(d, 0.75))}; run with ${fmtMs(median(r.v.with))}, without ${fmtMs(median(r.v.without))}; ` +
-				`pi's CPU time +${fmtMs(median(r.v.cpuDiffs))}, peak RSS +${fmtBytes(median(r.v.rssDiffs))} (medians of the pairs); ` +
-				`${r.v.injectedLines} decisions injected${CFG.piPairs < 15 ? "; fewer than 15 pairs (BENCH_PI_PAIRS)" : ""}`,
+			judge(median(own), 10, true),
+			`IQR ${fmtMs(quantile(own, 0.25))} … ${fmtMs(quantile(own, 0.75))}; pi's CPU time +${fmtMs(median(r.v.ownCpuDiffs))} (median of the rounds); ` +
+				`run with ours ${fmtMs(median(r.v.with))}, with the empty one ${fmtMs(median(r.v.empty))}; ${r.v.injectedLines} decisions injected${few}`,
 		),
+	});
+	const main = r.v.ownMainCpuDiffs;
+	row({
+		n: "1",
+		what: "…the same as CPU time of pi's main thread: ours − empty",
+		build: "TinyGo",
+		host: "pi",
+		result: fmtMs(median(main)),
+		note: `IQR ${fmtMs(quantile(main, 0.25))} … ${fmtMs(quantile(main, 0.75))}; what we add to the thread that is busy from loading extensions to the model call, which a busy machine disturbs far less than wall time`,
+	});
+	const d = r.v.diffs;
+	row({
+		n: "1",
+		what: "time added to `pi -p` by our extension, pi's loading of it included (ours − no extension)",
+		build: "TinyGo",
+		host: "pi",
+		result: fmtMs(median(d)),
+		note: `IQR ${fmtMs(quantile(d, 0.25))} … ${fmtMs(quantile(d, 0.75))}; run without ${fmtMs(median(r.v.without))}; pi's CPU time +${fmtMs(median(r.v.cpuDiffs))}, peak RSS +${fmtBytes(median(r.v.rssDiffs))} (medians of the rounds)`,
 	});
 	const e = r.v.emptyDiffs;
 	row({
 		n: "1",
-		what: "…of which pi loading any `-e` extension (an empty one)",
+		what: "…of which pi loading any `-e` extension (empty − no extension)",
 		build: "—",
 		host: "pi",
 		result: fmtMs(median(e)),
-		note: `IQR ${fmtMs(quantile(e, 0.25))} … ${fmtMs(quantile(e, 0.75))}; so our own share is about ${fmtMs(median(d) - median(e))}`,
+		note: `IQR ${fmtMs(quantile(e, 0.25))} … ${fmtMs(quantile(e, 0.75))}`,
 	});
 }
 
@@ -630,13 +655,19 @@ async function stepNotes(): Promise<void> {
 		if (!r.ok) {
 			errorRow("9", inj, b.name, "Node", "", r.err);
 			errorRow("10", "page-table rebuild of a 5,000-line index", b.name, "Node", "", r.err);
+			errorRow("10", `linear memory after the ${NOTES_REBUILDS} rebuilds`, b.name, "Node", "≤ 32 MiB", r.err);
 			continue;
 		}
 		const v = r.v;
 		const pct = (xs: number[]) => `p50 ${fmtMs(median(xs))}, p99 ${fmtMs(quantile(xs, 0.99))}`;
 		row({ n: "9", what: `${inj}, files unchanged`, build: b.name, host: "Node", result: pct(v.cached), note: `${v.cached.length} calls; max ${fmtMs(max(v.cached))}; block ${fmtBytes(v.blockBytes)} from a ${fmtBytes(v.indexBytes)} index` });
 		row({ n: "9", what: `${inj}, index changed before every call`, build: b.name, host: "Node", result: pct(v.changed), note: `${v.changed.length} calls (re-read, re-parse, new trace); max ${fmtMs(max(v.changed))}` });
-		row({ n: "10", what: `page-table rebuild of a 5,000-line index (\`/memory verify\`, median/${v.rebuild.length})`, build: b.name, host: "Node", result: fmtMs(median(v.rebuild)), note: `index ${fmtBytes(v.bigBytes)}; max ${fmtMs(max(v.rebuild))}; linear memory after all runs ${fmtBytes(v.memBytes)}` });
+		row({ n: "10", what: `page-table rebuild of a 5,000-line index (\`/memory verify\`, median/${v.rebuild.length})`, build: b.name, host: "Node", result: fmtMs(median(v.rebuild)), note: `index ${fmtBytes(v.bigBytes)}; max ${fmtMs(max(v.rebuild))}` });
+		// Memory that grows with the number of rebuilds rather than with the file is the
+		// TinyGo failure this row watches (docs/decisions/003-tinygo-heap.md).
+		const heapNote = typeof v.heap.heapAlloc === "number" ? `heap in use ${fmtBytes(v.heap.heapAlloc)} of ${fmtBytes(v.heap.heapSys!)}` : "";
+		if (v.memBytes > 0) row({ n: "10", what: `linear memory after the ${v.rebuild.length} rebuilds`, build: b.name, host: "Node", result: fmtBytes(v.memBytes), target: "≤ 32 MiB", ...withNote(judge(v.memBytes, 32 << 20, true), heapNote) });
+		else errorRow("10", `linear memory after the ${v.rebuild.length} rebuilds`, b.name, "Node", "≤ 32 MiB", "the probe could not read the module's memory");
 	}
 }
 
@@ -721,16 +752,16 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push("");
 	lines.push("Datasets come from `host/cmd/gendata` (seed 1; deterministic, cached in `~/.cache/pi-memory/bench-data`): 1k, 100k and 1M events of all five kinds, and 100k add events (`-adds-only`) for search.");
 	lines.push("");
-	lines.push("1. **pi overhead** — `ts/bench/pi.ts`: the e2e harness's fake model server and sandbox, a project holding the 1k-event log, `pi --model fake/fake-model --no-session -p …` without an extension, with an empty one and with `-e ts/index.ts`; each round runs the three in one of the six orders in turn, after 2 warm-up rounds. Wall time from spawn to exit; the figure is the median of the per-round differences with − without (the empty extension's difference shows what pi spends on loading any `-e` extension). A preload given in `NODE_OPTIONS` makes pi's process report its own CPU time and peak RSS at exit, which a busy machine disturbs less. Every run is checked (exit 0, the model's reply, decisions in the system prompt exactly when our extension is loaded).");
+	lines.push("1. **pi overhead** — `ts/bench/pi.ts`: the e2e harness's fake model server and sandbox, a project holding the 1k-event log, `pi --model fake/fake-model --no-session -p …` without an extension, with an empty one and with `-e ts/index.ts`; each round runs the three in one of the six orders in turn, after 2 warm-up rounds. Wall time from spawn to exit. The target figure is our own share: the median of the per-round differences ours − empty, which leaves out what pi spends on loading any `-e` extension (jiti, the extension runner); the rows under it give ours − none and empty − none. A preload given in `NODE_OPTIONS` makes pi's process report its own CPU time, peak RSS and the CPU time of its main thread (`/proc/self/task/PID/schedstat`) at exit; pi's main thread is busy from loading extensions to the model call, so the main-thread CPU time an extension adds is what it adds to the run, and a busy machine disturbs it far less than wall time. Every run is checked (exit 0, the model's reply, decisions in the system prompt exactly when our extension is loaded).");
 	lines.push("2. **Cold replay** — `ts/bench/probe.ts cold`: a fresh Node process, a fresh project folder holding a copy of the log (so no snapshot can exist), `new Core(ts/core.wasm)`, compile awaited, then the time of `core.call(\"session_start\")` (V8 compiles wasm functions lazily, so their first compilation falls inside it, as it does for users). The lower bound (`probe.ts lowerbound`: `readFileSync` + `split(\"\\n\")` + `JSON.parse` of every line, nothing kept) and the TypeScript store (`probe.ts anchor`: the same plus a replay into an id map and status/tag indexes, written for this benchmark) run in fresh processes interleaved with ours, repetition by repetition. Ratio = our median / lower-bound median.");
 	lines.push("3. **1M events** — the same cold run on the 1M log; linear memory is `memory.buffer.byteLength` of the core's instance right after `session_start` (WebAssembly memory never shrinks, so this is also the peak).");
 	lines.push("4. **Snapshot start** — after each cold run the probe finishes a short session (`before_agent_start`, `session_shutdown`); then fresh processes start a session on that same project, log unchanged, and time `session_start`. A snapshot is recognised by a `snapshot` key in `decision status --json` or by files the cold session wrote; without one the row says \"not implemented\".");
 	lines.push("5. **Hooks** — one session on the 100k log, 50 warm-up calls, then each call of `before_agent_start` (five ordinary prompts in turn) timed alone through `Core.call` (JSON in, envelope parsed). (`context` was measured here while it was a no-op export; it returns with the first store that recalls per request.)");
-	lines.push("6. **Module load** — `instantiate()` of `ts/core.ts` (Extism `createPlugin` from an already compiled `WebAssembly.Module`, plus `_initialize`), 30 fresh instances, median. Go host: `Runtime.NewInstance`.");
+	lines.push("6. **Module load** — `instantiate()` of `ts/core.ts` (a `WebAssembly.Instance` of an already compiled `WebAssembly.Module` with the kernel, host functions and WASI shim, plus `_initialize`), 30 fresh instances, median. Go host: `Runtime.NewInstance`.");
 	lines.push("7. **Search** — one session on the 100k-adds log, then `command {name:\"decision\", argv:[\"search\", …]}` for each of: " + SEARCH_QUERIES.map((q) => `\`${q}\``).join(", ") + "; 7 runs each; median per query, then the median over queries.");
 	lines.push("8. **Near-duplicates** — `similarity.Evaluate` over `testdata/similarity/pairs.jsonl` (`host/cmd/bench similarity`): all pairs, and the held-out (`\"split\":\"test\"`) lines apart.");
 	lines.push(`9. **Markdown memory injection** — \`ts/bench/probe.ts notes\`: a trusted project whose \`.pi/memory/\` holds a 200-line \`MEMORY.md\` (sections of bullets, every fifth a pointer) and 50 topic files; 20 warm-up calls, then ${CFG.calls} calls of \`before_agent_start\` with the files unchanged (stat only, cached block), then as many with the index rewritten before each call (one line more or less: re-read, re-parse, residency, a new trace line).`);
-	lines.push(`10. **Page-table rebuild** — the same session, the index replaced by a 5,000-line one (one line more or less each time), then \`command {name:\"memory\", argv:[\"verify\"]}\` ${NOTES_REBUILDS} times: read, parse, build the table, encode, write it atomically. Linear memory is read after the last run.`);
+	lines.push(`10. **Page-table rebuild** — the same session, the index replaced by a 5,000-line one (one line more or less each time), then \`command {name:\"memory\", argv:[\"verify\"]}\` ${NOTES_REBUILDS} times: read, parse, build the table, encode, write it atomically (it exits 1, as it should: the index is over its injection caps). Linear memory is read after the last run; it must not grow with the number of rebuilds.`);
 	lines.push("");
 	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
 	lines.push("");

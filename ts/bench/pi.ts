@@ -1,17 +1,20 @@
 // What the extension adds to a whole `pi -p` run: the same prompt, the same fake
 // model server, the same project (a log of `log`'s events), run with and without
 // `-e ts/index.ts`, plus a third arm with an empty extension (what pi itself
-// spends loading any `-e` extension through jiti, so the report can tell pi's
-// share from ours). The three runs of a round go in one of the six orders in
-// turn, so drift on a shared machine falls on every side alike. Started by
+// spends loading any `-e` extension through jiti). Our own share is the difference
+// with − empty of each round; the three runs of a round go in one of the six orders
+// in turn, so drift on a shared machine falls on every side alike. Started by
 // ts/bench/main.ts:
 //
 //   node ts/bench/pi.ts '{"log": FILE, "pairs": 20, "warmup": 2}'
 //
 // prints one "BENCH-RESULT {…}" line with every run's wall time (spawn to exit),
-// and the CPU time and peak RSS pi's process reports about itself at exit (a
-// preload passed in NODE_OPTIONS writes them), which a busy shared machine
-// disturbs less than wall time.
+// and what pi's process reports about itself at exit (a preload passed in
+// NODE_OPTIONS writes it): its CPU time, its peak RSS, and on Linux the CPU time of
+// its main thread (/proc/self/task/PID/schedstat). pi's main thread is busy from
+// loading extensions to the model call, so what an extension adds to that thread's
+// CPU time is what it adds to the run; unlike wall time, a busy shared machine
+// barely disturbs it.
 // Each run is checked: exit 0, the model's reply on stdout, and the decisions in
 // the system prompt exactly when the extension is loaded, so a broken extension
 // cannot pass for a fast one. Reuses the end-to-end harness (ts/e2e/harness.ts).
@@ -53,6 +56,7 @@ for (const sig of ["SIGTERM", "SIGINT"] as const) {
 interface Run {
 	ms: number;
 	cpuMs: number;
+	mainCpuMs: number;
 	maxRss: number;
 	decisionLines: number;
 }
@@ -62,8 +66,13 @@ interface Run {
 const PRELOAD = `"use strict";
 process.on("exit", () => {
 	if (String(process.ppid) !== process.env.PIMEM_BENCH_PARENT) return;
+	const fs = require("node:fs");
 	const u = process.cpuUsage();
-	require("node:fs").writeFileSync(process.env.PIMEM_BENCH_USAGE, JSON.stringify({ cpuMs: (u.user + u.system) / 1000, maxRss: process.resourceUsage().maxRSS * 1024 }));
+	let mainCpuMs = null;
+	try {
+		mainCpuMs = Number(fs.readFileSync("/proc/self/task/" + process.pid + "/schedstat", "utf8").split(" ")[0]) / 1e6;
+	} catch {}
+	fs.writeFileSync(process.env.PIMEM_BENCH_USAGE, JSON.stringify({ cpuMs: (u.user + u.system) / 1000, mainCpuMs, maxRss: process.resourceUsage().maxRSS * 1024 }));
 });
 `;
 
@@ -108,14 +117,14 @@ async function runOnce(sb: Sandbox, arm: Arm, emptyExtension: string, preload: s
 		const lines = decisionLines(appendedPrompt(systemPromptOf(chats[chats.length - 1]))).length;
 		if (withExtension && lines === 0) throw new Error(`pi -p with the extension injected no decision: is ts/core.wasm built?\nstderr:\n${stderr.slice(-2000)}`);
 		if (!withExtension && lines !== 0) throw new Error(`pi -p ${what} still injected decisions: is the extension installed in the sandbox?`);
-		let usage = { cpuMs: Number.NaN, maxRss: Number.NaN };
+		let usage = { cpuMs: Number.NaN, mainCpuMs: Number.NaN, maxRss: Number.NaN };
 		try {
 			usage = JSON.parse(fs.readFileSync(usageFile, "utf8")) as typeof usage;
 			fs.rmSync(usageFile);
 		} catch {
 			// The launcher did not exec node directly: wall time only.
 		}
-		return { ms, cpuMs: usage.cpuMs, maxRss: usage.maxRss, decisionLines: lines };
+		return { ms, cpuMs: usage.cpuMs, mainCpuMs: usage.mainCpuMs ?? Number.NaN, maxRss: usage.maxRss, decisionLines: lines };
 	} finally {
 		running.delete(child);
 	}
@@ -148,7 +157,10 @@ async function main(): Promise<void> {
 		const ms: Record<Arm, number[]> = { with: [], without: [], empty: [] };
 		const diffs: number[] = [];
 		const emptyDiffs: number[] = [];
+		const ownDiffs: number[] = [];
 		const cpuDiffs: number[] = [];
+		const ownCpuDiffs: number[] = [];
+		const ownMainCpuDiffs: number[] = [];
 		const rssDiffs: number[] = [];
 		let injected = 0;
 		for (let i = 0; i < warmup + pairs; i++) {
@@ -163,14 +175,17 @@ async function main(): Promise<void> {
 			const wo = round.without?.ms ?? Number.NaN;
 			const e = round.empty?.ms ?? Number.NaN;
 			cpuDiffs.push((round.with?.cpuMs ?? Number.NaN) - (round.without?.cpuMs ?? Number.NaN));
+			ownCpuDiffs.push((round.with?.cpuMs ?? Number.NaN) - (round.empty?.cpuMs ?? Number.NaN));
+			ownMainCpuDiffs.push((round.with?.mainCpuMs ?? Number.NaN) - (round.empty?.mainCpuMs ?? Number.NaN));
 			rssDiffs.push((round.with?.maxRss ?? Number.NaN) - (round.without?.maxRss ?? Number.NaN));
 			ms.with.push(w);
 			ms.without.push(wo);
 			ms.empty.push(e);
 			diffs.push(w - wo);
 			emptyDiffs.push(e - wo);
+			ownDiffs.push(w - e);
 		}
-		process.stdout.write(`BENCH-RESULT ${JSON.stringify({ with: ms.with, without: ms.without, empty: ms.empty, diffs, emptyDiffs, cpuDiffs, rssDiffs, injectedLines: injected })}\n`);
+		process.stdout.write(`BENCH-RESULT ${JSON.stringify({ with: ms.with, without: ms.without, empty: ms.empty, diffs, emptyDiffs, ownDiffs, cpuDiffs, ownCpuDiffs, ownMainCpuDiffs, rssDiffs, injectedLines: injected })}\n`);
 	} finally {
 		sb.cleanup();
 		await model.close();

@@ -1,7 +1,7 @@
 // The loader against both builds of the real core: ts/core.wasm (TinyGo, what ships)
 // and build/out/core-go.wasm (standard Go). `make wasm` builds both.
 
-import test from "node:test";
+import test, { after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -32,8 +32,13 @@ function assertFine(env: Envelope): void {
 	);
 }
 
+// Every project a test makes is removed when the file's tests are done.
+const made: string[] = [];
+if (isMainThread) after(() => made.forEach((root) => fs.rmSync(root, { recursive: true, force: true })));
+
 function tempProject(): { root: string; cwd: string } {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-core-"));
+	made.push(root);
 	fs.mkdirSync(path.join(root, ".git"));
 	const cwd = path.join(root, "src", "app");
 	fs.mkdirSync(cwd, { recursive: true });

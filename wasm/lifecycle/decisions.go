@@ -529,6 +529,15 @@ func (d *decisions) section() string {
 
 // readFile reads a whole file of at most max bytes.
 func readFile(h hostio.Host, p string, max int64) ([]byte, error) {
+	return readFileInto(h, p, max, nil)
+}
+
+// readFileInto is readFile reading into buf's array when it has room, for a
+// caller that reads the same large file again and again: under TinyGo a
+// large block allocated afresh each time can stay pinned for good
+// (docs/decisions/003-tinygo-heap.md). A new array has room to spare, so a
+// file that grows a little still fits next time.
+func readFileInto(h hostio.Host, p string, max int64, buf []byte) ([]byte, error) {
 	info, err := h.Stat(p)
 	if err != nil {
 		return nil, err
@@ -539,7 +548,10 @@ func readFile(h hostio.Host, p string, max int64) ([]byte, error) {
 	if info.Size > max {
 		return nil, &hostio.PathError{Op: "read", Path: p, Err: hostio.ErrInvalid, Msg: "larger than " + strconv.FormatInt(max, 10) + " bytes"}
 	}
-	buf := make([]byte, info.Size)
+	if int64(cap(buf)) < info.Size {
+		buf = make([]byte, 0, info.Size+info.Size/8)
+	}
+	buf = buf[:info.Size]
 	n := 0
 	for n < len(buf) {
 		k, err := h.ReadAt(p, int64(n), buf[n:])

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -52,8 +53,11 @@ type noteScope struct {
 	mtime   int64
 	data    []byte // the file as written: what a flush edits
 	view    []byte // data with secrets redacted, lines kept: what pages are parsed from
-	pages   []notes.Page
-	readErr error
+	// redacted holds view when data has secrets; kept, like data, from one
+	// read to the next.
+	redacted []byte
+	pages    []notes.Page
+	readErr  error
 }
 
 // notesStore drives one session's markdown memory: configuration, the
@@ -81,6 +85,12 @@ type notesStore struct {
 	faults    []notes.Fault // of this session, newest last
 
 	seq int // ids made this session
+
+	// Kept from one read to the next, so re-reading and re-indexing a large
+	// file reuses them (docs/decisions/003-tinygo-heap.md).
+	parser notes.Parser
+	dates  notes.Dates // the dates of the page table tableState read last
+	buf    []byte      // the page table tableState read last, then the one rebuildTable writes
 }
 
 func newNotes(e *Engine, s *Session) *notesStore {
@@ -145,8 +155,7 @@ func (n *notesStore) load(sc *noteScope) {
 	info, err := n.h.Stat(sc.file)
 	switch {
 	case err != nil:
-		discard(sc.pages)
-		sc.stamped, sc.exists, sc.size, sc.mtime, sc.data, sc.view, sc.pages = true, false, 0, 0, nil, nil, nil
+		sc.stamped, sc.exists, sc.size, sc.mtime, sc.data, sc.view, sc.pages = true, false, 0, 0, sc.data[:0], nil, discard(sc.pages)
 		sc.readErr = nil
 		if !hostio.IsNotFound(err) {
 			sc.readErr = err
@@ -156,35 +165,67 @@ func (n *notesStore) load(sc *noteScope) {
 		return
 	}
 	sc.stamped, sc.size, sc.mtime = true, info.Size, info.MtimeMs
-	data, err := readFile(n.h, sc.file, maxNoteFile)
+	// The file and its pages go into the arrays of the last read: under
+	// TinyGo a large block allocated afresh on every change stays pinned by
+	// a stray word of the module's static data (docs/decisions/003-tinygo-heap.md).
+	data, err := readFileInto(n.h, sc.file, maxNoteFile, sc.data[:0])
 	if err != nil {
-		discard(sc.pages)
-		sc.exists, sc.readErr, sc.data, sc.view, sc.pages = false, err, nil, nil, nil
+		sc.exists, sc.readErr, sc.data, sc.view, sc.pages = false, err, sc.data[:0], nil, discard(sc.pages)
 		return
 	}
-	sc.exists, sc.readErr, sc.data, sc.view = true, nil, data, redactedView(data)
-	discard(sc.pages)
-	sc.pages = notes.Parse(sc.name, sc.view)
+	sc.exists, sc.readErr, sc.data = true, nil, data
+	sc.view, sc.redacted = redactedView(data, sc.redacted)
+	sc.pages = n.parser.Parse(sc.pages, sc.name, sc.view)
 }
 
 // redactedView is a memory file as every exit sees it: what is injected,
 // what commands print, what page tables keep. A secret someone wrote into
 // the file by hand stays in the file (it is theirs; /memory verify names the
 // line) and goes nowhere else. Line numbers are kept, so pages are named as
-// in the file.
-func redactedView(data []byte) []byte {
-	if !redact.Contains(string(data)) {
-		return data
+// in the file. A file without secrets is its own view; one with secrets is
+// redacted into the array of the last redaction, returned second to be kept.
+func redactedView(data, redacted []byte) (view, kept []byte) {
+	s := viewString(data)
+	if !redact.Contains(s) {
+		return data, redacted
 	}
-	v, _ := redact.Lines(string(data))
-	return []byte(v)
+	v, _ := redact.Lines(s)
+	redacted = append(redacted[:0], v...)
+	return redacted, redacted
 }
 
-// discard clears a page slice nobody reads again. Under TinyGo's partly
-// conservative collector a stray word that looks like a pointer can pin a
-// dead array; cleared, it pins only itself, not every string of every page
-// (measured: repeated rebuilds of a 5,000-line index grew the heap to 512 MiB).
-func discard(pages []notes.Page) { clear(pages) }
+// viewString is data as a string without copying it, for a call that keeps
+// nothing of the string and during which data does not change (redact keeps
+// only offsets and its own text). string(data) would copy a large index on
+// every read, a block of its size that TinyGo may never free
+// (docs/decisions/003-tinygo-heap.md).
+func viewString(data []byte) string {
+	return unsafe.String(unsafe.SliceData(data), len(data))
+}
+
+// discard clears a page slice nobody reads again, up to its capacity, and
+// returns it empty for reuse. Under TinyGo's partly conservative collector a
+// stray word that looks like a pointer can pin a dead array; cleared, it pins
+// only itself, not every string of every page.
+func discard(pages []notes.Page) []notes.Page {
+	clear(pages[:cap(pages)])
+	return pages[:0]
+}
+
+// lineCount counts a file's lines, a last line without "\n" included. It
+// reads the bytes where they are: string(data) would copy a large index.
+func lineCount(data []byte) int {
+	n := 0
+	for _, c := range data {
+		if c == '\n' {
+			n++
+		}
+	}
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return n
+}
 
 // loadAll refreshes every scope.
 func (n *notesStore) loadAll() {

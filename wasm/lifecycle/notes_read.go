@@ -38,10 +38,7 @@ func (n *notesStore) report() []scopeReport {
 	for _, sc := range n.scopes {
 		r := scopeReport{sc: sc, injected: injected[sc.name]}
 		if sc.exists {
-			r.lines = strings.Count(string(sc.data), "\n")
-			if len(sc.data) > 0 && sc.data[len(sc.data)-1] != '\n' {
-				r.lines++
-			}
+			r.lines = lineCount(sc.data)
 			r.table = n.tableState(sc)
 			if over := notes.OverCaps(r.lines, len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
 				r.warnings = append(r.warnings, sc.display+" is "+over+": only part of it is injected. Move detail to topic files or archive/.")
@@ -351,7 +348,8 @@ func (n *notesStore) recallDocs(scope string) ([]notes.Doc, []string) {
 				continue
 			}
 			display := path.Join(path.Dir(sc.display), e)
-			docs = append(docs, notes.Doc{Scope: sc.name, File: display, Pages: notes.Parse(sc.name, redactedView(data))})
+			view, _ := redactedView(data, nil)
+			docs = append(docs, notes.Doc{Scope: sc.name, File: display, Pages: notes.Parse(sc.name, view)})
 		}
 	}
 	return docs, errs
@@ -485,10 +483,7 @@ func (n *notesStore) cmdStale(c *cmdCtx) {
 		if !sc.exists {
 			continue
 		}
-		var old *notes.PageTable
-		if st := n.tableState(sc); st.Table != nil {
-			old = st.Table
-		}
+		old := n.tableState(sc).Dates
 		// Without a table every entry counts as new: dates start on first sight.
 		pt := notes.BuildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), "", sc.pages, old, now)
 		for _, e := range pt.Entries {

@@ -492,3 +492,64 @@ func TestAHandWrittenSecretInMemoryReachesNoExit(t *testing.T) {
 		t.Fatal("the file a person wrote must stay as they wrote it")
 	}
 }
+
+// The index is read into the array of the last read and redacted into the
+// array of the last redaction: as it gains and loses secrets, each turn
+// injects the file as it is now, redacted, while /memory verify and a flush
+// still read what the person wrote.
+func TestAnIndexThatGainsAndLosesSecretsIsRedactedAsItIsNow(t *testing.T) {
+	r := newRig(t, false)
+	for i, tc := range []struct {
+		file, want, not string
+		secretLine      string // what verify names, "" for none
+	}{
+		{"## Deploy\n\n- Push with ghp_abcdefghijklmnopqrstuvwxyz0123456789AB\n", "Push with [REDACTED:github-token]", "ghp_", "MEMORY.md:3 holds"},
+		{"## Deploy\n\n- Push with the CI token from the vault, never by hand\n", "from the vault, never by hand", "REDACTED", ""},
+		{"## Deploy\n\n- Run make test\n- db password = hunter22x\n", "- db password = [REDACTED:secret]", "hunter22x", "MEMORY.md:4 holds"},
+		{"## Deploy\n\n- Run make test\n", "- Run make test\n", "REDACTED", ""},
+	} {
+		r.write(projectIndex, tc.file)
+		got := r.injected("hi")
+		if !strings.Contains(got, tc.want) || strings.Contains(got, tc.not) {
+			t.Fatalf("file %d: injected %q, want %q and no %q", i, got, tc.want, tc.not)
+		}
+		r.mem("verify")
+		if named := strings.Contains(r.text(), "holds what looks like a secret"); named != (tc.secretLine != "") || !strings.Contains(r.text(), tc.secretLine) {
+			t.Fatalf("file %d: verify says %s", i, r.text())
+		}
+		if r.read(projectIndex) != tc.file {
+			t.Fatalf("file %d: MEMORY.md became %q", i, r.read(projectIndex))
+		}
+	}
+	// A flush edits the file as written, the secret included.
+	r.write(projectIndex, "## Deploy\n\n- db password = hunter22x\n")
+	r.injected("hi")
+	r.mem(`remember project "Tag releases from main" --section Deploy`)
+	r.mem("flush")
+	if got := r.read(projectIndex); got != "## Deploy\n\n- db password = hunter22x\n- Tag releases from main\n" {
+		t.Fatalf("the flush wrote %q", got)
+	}
+}
+
+// A clean memory file is scanned for secrets where it lies, not copied: under
+// TinyGo a copy of a large index on every read is a block that may never be
+// freed (docs/decisions/003-tinygo-heap.md). A file with secrets is redacted
+// into the array kept from the last redaction.
+func TestRedactedViewCopiesAFileOnlyToRedactIt(t *testing.T) {
+	clean := []byte(strings.Repeat("- Run make lint before pushing; it checks the style of every file\n", 5000))
+	if n := testing.AllocsPerRun(5, func() { redactedView(clean, nil) }); n != 0 {
+		t.Fatalf("a clean file was copied: %v allocations", n)
+	}
+	if view, kept := redactedView(clean, nil); &view[0] != &clean[0] || kept != nil {
+		t.Fatal("a clean file must be its own view")
+	}
+	secret := append(append([]byte(nil), clean...), "- db password = hunter22x\n"...)
+	view, kept := redactedView(secret, nil)
+	if !strings.HasSuffix(string(view), "- db password = [REDACTED:secret]\n") || &view[0] != &kept[0] {
+		t.Fatalf("redacted view ends %q", view[len(view)-40:])
+	}
+	again, kept2 := redactedView(secret, kept)
+	if &again[0] != &kept[0] || &kept2[0] != &kept[0] || string(again) != string(view) {
+		t.Fatal("a second redaction must reuse the kept array")
+	}
+}

@@ -186,11 +186,7 @@ func (n *notesStore) cmdVerify(c *cmdCtx) {
 			continue
 		}
 		done = append(done, rebuilt{sc, len(sc.pages)})
-		lines := strings.Count(string(sc.data), "\n")
-		if len(sc.data) > 0 && sc.data[len(sc.data)-1] != '\n' {
-			lines++
-		}
-		if over := notes.OverCaps(lines, len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
+		if over := notes.OverCaps(lineCount(sc.data), len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
 			problems = append(problems, sc.display+" is "+over+": only part of it is injected; move detail to topic files or archive/")
 		}
 	}
@@ -239,8 +235,9 @@ func (n *notesStore) cmdVerify(c *cmdCtx) {
 func (n *notesStore) secretLines() []string {
 	var out []string
 	check := func(display string, data []byte) {
-		for _, f := range redact.Find(string(data)) {
-			line := 1 + strings.Count(string(data[:f.Start]), "\n")
+		s := viewString(data) // verify reads the whole index: no copy of it
+		for _, f := range redact.Find(s) {
+			line := 1 + strings.Count(s[:f.Start], "\n")
 			out = append(out, display+":"+strconv.Itoa(line)+" holds what looks like a secret ("+f.Kind+"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret")
 		}
 	}
@@ -277,13 +274,15 @@ func (n *notesStore) whereToStart() string {
 	return "write " + strings.Join(where, " or ") + ", or use /memory remember."
 }
 
-// findPage finds a page by id in the scopes' index files.
+// findPage finds a page by id in the scopes' index files. It returns a copy:
+// a scope's pages are parsed again into the same array when its file changes.
 func (n *notesStore) findPage(id string) (*noteScope, *notes.Page) {
 	n.loadAll()
 	for _, sc := range n.scopes {
 		for i := range sc.pages {
 			if strings.EqualFold(sc.pages[i].ID, id) {
-				return sc, &sc.pages[i]
+				p := sc.pages[i]
+				return sc, &p
 			}
 		}
 	}

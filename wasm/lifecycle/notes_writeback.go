@@ -319,25 +319,28 @@ func (n *notesStore) compactJournal(sc *noteScope) error {
 type tableState struct {
 	Status string // missing, valid, stale, corrupt
 	Detail string
-	Table  *notes.PageTable
+	Dates  *notes.Dates // the table's dates when it could be read; valid until the next tableState
 }
 
 func (n *notesStore) tableState(sc *noteScope) tableState {
-	data, err := readFile(n.h, sc.table, maxSidecar)
+	data, err := readFileInto(n.h, sc.table, maxSidecar, n.buf[:0])
+	if data != nil {
+		n.buf = data
+	}
 	if hostio.IsNotFound(err) {
 		return tableState{Status: "missing"}
 	}
 	if err != nil {
 		return tableState{Status: "corrupt", Detail: err.Error()}
 	}
-	pt, err := notes.DecodePageTable(data)
+	pt, err := n.dates.Decode(data)
 	if err != nil {
 		return tableState{Status: "corrupt", Detail: err.Error()}
 	}
 	if !sc.exists || pt.Size != int64(len(sc.data)) || pt.SHA1 != hashText(sc.data) {
-		return tableState{Status: "stale", Detail: sc.display + " changed since it was built", Table: &pt}
+		return tableState{Status: "stale", Detail: sc.display + " changed since it was built", Dates: &n.dates}
 	}
-	return tableState{Status: "valid", Table: &pt}
+	return tableState{Status: "valid", Dates: &n.dates}
 }
 
 // rebuildTable writes the scope's page table from its file, carrying dates
@@ -347,28 +350,22 @@ func (n *notesStore) rebuildTable(sc *noteScope, confirm []string) error {
 	if !sc.exists {
 		return nil
 	}
-	var old *notes.PageTable
-	if st := n.tableState(sc); st.Table != nil {
-		old = st.Table
+	old := n.tableState(sc).Dates
+	if old == nil {
+		old = &n.dates
+		old.Reset()
 	}
 	now := n.h.Now()
-	pt := notes.BuildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
 	for _, h := range confirm {
-		for i := range pt.Entries {
-			if pt.Entries[i].Hash == h {
-				pt.Entries[i].LastConfirmed = now
-			}
-		}
+		old.Confirm(h, now)
 	}
-	if old != nil {
-		clear(old.Entries)
-	}
-	data := pt.Encode()
-	clear(pt.Entries) // see discard
+	// Encoded into the buffer the old table was read into: a rebuild of a
+	// large index allocates nothing that grows with it.
+	n.buf = notes.AppendPageTable(n.buf[:0], sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
 	if err := n.h.Mkdir(sc.dataDir); err != nil {
 		return err
 	}
-	return n.h.WriteAtomic(sc.table, data)
+	return n.h.WriteAtomic(sc.table, n.buf)
 }
 
 // settle runs when a session ends: pending writebacks are flushed, and page

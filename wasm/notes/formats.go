@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
@@ -52,7 +53,8 @@ func eachLine(data []byte, f func(n int, line []byte)) {
 	}
 }
 
-// record parses one sidecar line, checking it is an object of a known version.
+// record parses one sidecar line, checking it is an object of a known
+// version. line is not empty, and the strings of the result are views of it.
 func record(line []byte) (gjson.Result, string) {
 	if !gjson.ValidBytes(line) {
 		return gjson.Result{}, "not valid JSON"
@@ -62,7 +64,9 @@ func record(line []byte) (gjson.Result, string) {
 	if !utf8.Valid(line) {
 		return gjson.Result{}, "not valid UTF-8"
 	}
-	r := gjson.ParseBytes(line)
+	// A view of the line, not a copy (gjson.ParseBytes would copy every
+	// line of a large table): what a reader keeps, it owns (own).
+	r := gjson.Parse(unsafe.String(&line[0], len(line)))
 	if !r.IsObject() {
 		return gjson.Result{}, "not a JSON object"
 	}
@@ -103,42 +107,48 @@ type Entry struct {
 // BuildPageTable indexes pages of a file (display is how summaries name it).
 // Dates are carried over from old for every page whose Hash it still finds; a
 // new text is first seen (and confirmed) at now. The file is identified by
-// size and SHA-1 only: an mtime would change on every checkout.
-func BuildPageTable(scope, source, display string, size int64, sha1hex string, pages []Page, old *PageTable, now int64) PageTable {
+// size and SHA-1 only: an mtime would change on every checkout. old may be
+// nil: every page is then new.
+func BuildPageTable(scope, source, display string, size int64, sha1hex string, pages []Page, old *Dates, now int64) PageTable {
 	pt := PageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now, Entries: make([]Entry, 0, len(pages))}
-	// The old entries by Hash, the first of repeats winning (see table64 for
-	// why not a map).
-	var prev table64
-	if old != nil {
-		prev = newTable64(len(old.Entries))
-		for k := range old.Entries {
-			h := old.Entries[k].Hash
-			key := hash64(h)
-			i := prev.home(key)
-			for prev.vals[i] != 0 && (prev.keys[i] != key || old.Entries[prev.vals[i]-1].Hash != h) {
-				i = prev.next(i)
-			}
-			if prev.vals[i] == 0 {
-				prev.keys[i], prev.vals[i] = key, int32(k+1)
-			}
-		}
-	}
 	for i := range pages {
-		p := &pages[i]
-		e := Entry{ID: p.ID, Kind: p.Kind.String(), Line: p.Line, Lines: p.Lines, Bytes: len(p.Src), Hash: p.Hash, Section: p.Section, FirstSeen: now, LastConfirmed: now}
-		e.Summary = trimNewlines(p.Form(Summary, display))
-		if old != nil {
-			key := hash64(p.Hash)
-			for j := prev.home(key); prev.vals[j] != 0; j = prev.next(j) {
-				if o := &old.Entries[prev.vals[j]-1]; prev.keys[j] == key && o.Hash == p.Hash {
-					e.FirstSeen, e.LastConfirmed = o.FirstSeen, o.LastConfirmed
-					break
-				}
-			}
-		}
-		pt.Entries = append(pt.Entries, e)
+		pt.Entries = append(pt.Entries, entryOf(&pages[i], display, old, now))
 	}
 	return pt
+}
+
+// AppendPageTable appends what BuildPageTable and Encode would write, byte
+// for byte, without building the table in between: a caller that reuses dst
+// re-indexes a large file without allocating anything that grows with it
+// but dst (docs/decisions/003-tinygo-heap.md).
+func AppendPageTable(dst []byte, scope, source, display string, size int64, sha1hex string, pages []Page, old *Dates, now int64) []byte {
+	pt := PageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now}
+	// Grown once, to about the size it needs (a summary is never longer
+	// than the page's source): doubling would leave a trail of large blocks.
+	need := headerSize(source)
+	for i := range pages {
+		p := &pages[i]
+		need += entrySize(p.ID, p.Hash, p.Section, min(len(p.Src), 4*SummaryMax))
+	}
+	if cap(dst)-len(dst) < need {
+		dst = append(make([]byte, 0, len(dst)+need), dst...)
+	}
+	dst = pt.appendHeader(dst, len(pages))
+	for i := range pages {
+		e := entryOf(&pages[i], display, old, now)
+		dst = e.appendTo(dst)
+	}
+	return dst
+}
+
+// entryOf is the page table's entry for p.
+func entryOf(p *Page, display string, old *Dates, now int64) Entry {
+	e := Entry{ID: p.ID, Kind: p.Kind.String(), Line: p.Line, Lines: p.Lines, Bytes: len(p.Src), Hash: p.Hash, Section: p.Section, FirstSeen: now, LastConfirmed: now}
+	e.Summary = trimNewlines(p.Form(Summary, display))
+	if first, last, ok := old.Get(p.Hash); ok {
+		e.FirstSeen, e.LastConfirmed = first, last
+	}
+	return e
 }
 
 func trimNewlines(s string) string {
@@ -153,47 +163,111 @@ func (pt *PageTable) Encode() []byte {
 	// One allocation of about the right size: a buffer grown by doubling
 	// leaves megabytes of garbage for a large index, and under TinyGo each
 	// large allocation that finds no room runs a full collection.
-	size := 256 + len(pt.Source)
+	size := headerSize(pt.Source)
 	for i := range pt.Entries {
 		e := &pt.Entries[i]
-		size += 200 + len(e.ID) + len(e.Hash) + len(e.Section) + len(e.Summary)*2
+		size += entrySize(e.ID, e.Hash, e.Section, len(e.Summary))
 	}
-	w := jsonw.Open(make([]byte, 0, size))
+	b := pt.appendHeader(make([]byte, 0, size), len(pt.Entries))
+	for i := range pt.Entries {
+		b = pt.Entries[i].appendTo(b)
+	}
+	return b
+}
+
+// headerSize and entrySize are about the encoded sizes of a header and an
+// entry: the keys, the numbers and room for some escapes.
+func headerSize(source string) int { return 256 + len(source) }
+
+func entrySize(id, hash, section string, summary int) int {
+	return 200 + len(id) + len(hash) + len(section) + 2*summary
+}
+
+// appendHeader appends the header line of a table of n entries.
+func (pt *PageTable) appendHeader(b []byte, n int) []byte {
+	w := jsonw.Open(b)
 	w.Int("v", Version)
 	w.Str("kind", "header")
 	w.Str("scope", pt.Scope)
 	w.Str("source", pt.Source)
 	w.Int("size", pt.Size)
 	w.Str("sha1", pt.SHA1)
-	w.Int("pages", int64(len(pt.Entries)))
+	w.Int("pages", int64(n))
 	w.Int("built", pt.Built)
-	b := append(w.Close(), '\n')
-	for _, e := range pt.Entries {
-		w := jsonw.Open(b)
-		w.Int("v", Version)
-		w.Str("id", e.ID)
-		w.Str("kind", e.Kind)
-		w.Int("line", int64(e.Line))
-		w.Int("lines", int64(e.Lines))
-		w.Int("bytes", int64(e.Bytes))
-		w.Str("hash", e.Hash)
-		w.Str("section", e.Section)
-		w.Str("summary", e.Summary)
-		w.Int("firstSeen", e.FirstSeen)
-		w.Int("lastConfirmed", e.LastConfirmed)
-		b = append(w.Close(), '\n')
-	}
-	return b
+	return append(w.Close(), '\n')
+}
+
+// appendTo appends the entry's line: what a jsonw.Object with these keys
+// writes, without one (under TinyGo each Object escapes to the heap, once per
+// entry of a large table).
+func (e *Entry) appendTo(b []byte) []byte {
+	b = jsonw.Int(append(b, `{"v":`...), Version)
+	b = jsonw.String(append(b, `,"id":`...), e.ID)
+	b = jsonw.String(append(b, `,"kind":`...), e.Kind)
+	b = jsonw.Int(append(b, `,"line":`...), int64(e.Line))
+	b = jsonw.Int(append(b, `,"lines":`...), int64(e.Lines))
+	b = jsonw.Int(append(b, `,"bytes":`...), int64(e.Bytes))
+	b = jsonw.String(append(b, `,"hash":`...), e.Hash)
+	b = jsonw.String(append(b, `,"section":`...), e.Section)
+	b = jsonw.String(append(b, `,"summary":`...), e.Summary)
+	b = jsonw.Int(append(b, `,"firstSeen":`...), e.FirstSeen)
+	b = jsonw.Int(append(b, `,"lastConfirmed":`...), e.LastConfirmed)
+	return append(b, "}\n"...)
 }
 
 // DecodePageTable reads a page table. Unlike the journal it is all or
 // nothing: it is derived, so a damaged one is rebuilt rather than trusted.
 // The error names the line.
 func DecodePageTable(data []byte) (PageTable, error) {
+	var entries []Entry
+	pt, err := decodePageTable(data, func(e *Entry) {
+		e.ID, e.Kind, e.Hash, e.Section, e.Summary = strings.Clone(e.ID), strings.Clone(e.Kind), strings.Clone(e.Hash), strings.Clone(e.Section), strings.Clone(e.Summary)
+		entries = append(entries, *e)
+	})
+	if err != nil {
+		return PageTable{}, err
+	}
+	pt.Entries = entries
+	return pt, nil
+}
+
+// decodePageTable checks a page table and hands f each entry, whose strings
+// are views of the line that are only valid during the call. The table it
+// returns is the header alone.
+func decodePageTable(data []byte, f func(e *Entry)) (PageTable, error) {
 	var pt PageTable
 	var err error
-	pages := -1
+	pages, entries := -1, 0
 	header := false
+	// One pass over the keys: r.Get per field would scan the line a dozen
+	// times, and a rebuild reads thousands of lines. One entry and one
+	// function for all of them, so a line costs no allocation.
+	var e Entry
+	field := func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "id":
+			e.ID = v.String()
+		case "kind":
+			e.Kind = v.String()
+		case "line":
+			e.Line = int(v.Int())
+		case "lines":
+			e.Lines = int(v.Int())
+		case "bytes":
+			e.Bytes = int(v.Int())
+		case "hash":
+			e.Hash = v.String()
+		case "section":
+			e.Section = v.String()
+		case "summary":
+			e.Summary = v.String()
+		case "firstSeen":
+			e.FirstSeen = v.Int()
+		case "lastConfirmed":
+			e.LastConfirmed = v.Int()
+		}
+		return true
+	}
 	eachLine(data, func(n int, line []byte) {
 		if err != nil {
 			return
@@ -217,54 +291,149 @@ func DecodePageTable(data []byte) (PageTable, error) {
 			pages = int(jsonr.Get(r, "pages").Int())
 			return
 		}
-		// One pass over the keys: r.Get per field would scan the line a
-		// dozen times, and a rebuild reads thousands of lines.
-		var e Entry
-		r.ForEach(func(k, v gjson.Result) bool {
-			switch k.Str {
-			case "id":
-				e.ID = own(v)
-			case "kind":
-				e.Kind = own(v)
-			case "line":
-				e.Line = int(v.Int())
-			case "lines":
-				e.Lines = int(v.Int())
-			case "bytes":
-				e.Bytes = int(v.Int())
-			case "hash":
-				e.Hash = own(v)
-			case "section":
-				e.Section = own(v)
-			case "summary":
-				e.Summary = own(v)
-			case "firstSeen":
-				e.FirstSeen = v.Int()
-			case "lastConfirmed":
-				e.LastConfirmed = v.Int()
-			}
-			return true
-		})
+		e = Entry{}
+		r.ForEach(field)
 		if e.ID == "" || e.Hash == "" {
 			err = lineError(n, `an entry needs "id" and "hash"`)
 			return
 		}
-		pt.Entries = append(pt.Entries, e)
+		entries++
+		f(&e)
 	})
 	switch {
 	case err != nil:
 		return PageTable{}, err
 	case !header:
 		return PageTable{}, errorString("no header line: the file holds no records")
-	case pages != len(pt.Entries):
-		return PageTable{}, errorString("the header counts " + strconv.Itoa(pages) + " pages, the file holds " + strconv.Itoa(len(pt.Entries)))
+	case pages != entries:
+		return PageTable{}, errorString("the header counts " + strconv.Itoa(pages) + " pages, the file holds " + strconv.Itoa(entries))
 	}
 	return pt, nil
 }
 
+// Dates are a page table's dates by page hash: what a rebuild carries over
+// (BuildPageTable). They are stored without Go pointers and keep their
+// arrays from one use to the next, so a session that re-indexes a large file
+// again and again allocates them once (docs/decisions/003-tinygo-heap.md).
+// The zero Dates is empty and ready to use.
+//
+//	var d Dates
+//	d.Decode(table)            // the dates of every entry of a page table
+//	d.Confirm(hash, now)       // that page was confirmed now
+//	first, last, ok := d.Get(hash)
+type Dates struct {
+	index  table64 // hash64 of a hash → 1 + its number
+	hashes []byte  // every hash, one after the other
+	ends   []int32 // where hash i ends in hashes
+	first  []int64 // FirstSeen of hash i
+	last   []int64 // LastConfirmed of hash i
+}
+
+// Reset empties d, keeping its arrays.
+func (d *Dates) Reset() {
+	d.index.reset(0)
+	d.hashes, d.ends, d.first, d.last = d.hashes[:0], d.ends[:0], d.first[:0], d.last[:0]
+}
+
+// Len is the number of distinct hashes d holds.
+func (d *Dates) Len() int { return len(d.ends) }
+
+// Decode reads the page table in data as DecodePageTable does (with the same
+// checks and errors) and keeps the dates of its entries, the first of
+// repeated hashes winning; the table it returns is the header alone. On an
+// error d is left empty.
+func (d *Dates) Decode(data []byte) (PageTable, error) {
+	d.Reset()
+	pt, err := decodePageTable(data, func(e *Entry) {
+		if _, _, ok := d.Get(e.Hash); !ok {
+			d.add(e.Hash, e.FirstSeen, e.LastConfirmed)
+		}
+	})
+	if err != nil {
+		d.Reset()
+	}
+	return pt, err
+}
+
+// Get returns the dates of hash. A nil d holds nothing.
+func (d *Dates) Get(hash string) (first, last int64, ok bool) {
+	if d == nil || len(d.ends) == 0 {
+		return 0, 0, false
+	}
+	if i := d.find(hash); i >= 0 {
+		return d.first[i], d.last[i], true
+	}
+	return 0, 0, false
+}
+
+// Confirm records that the page of hash was confirmed at now; a hash d does
+// not hold is first seen then too.
+func (d *Dates) Confirm(hash string, now int64) {
+	if i := d.find(hash); i >= 0 {
+		d.last[i] = now
+		return
+	}
+	d.add(hash, now, now)
+}
+
+// find returns the number of hash, or -1.
+func (d *Dates) find(hash string) int {
+	if len(d.index.keys) == 0 {
+		return -1
+	}
+	key := hash64(hash)
+	for j := d.index.home(key); d.index.vals[j] != 0; j = d.index.next(j) {
+		if i := int(d.index.vals[j]) - 1; d.index.keys[j] == key && d.hash(i) == hash {
+			return i
+		}
+	}
+	return -1
+}
+
+// hash is hash i, as a view of d's array: compare it, never keep it.
+func (d *Dates) hash(i int) string {
+	start := int32(0)
+	if i > 0 {
+		start = d.ends[i-1]
+	}
+	b := d.hashes[start:d.ends[i]]
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// add appends hash, which d does not hold yet.
+func (d *Dates) add(hash string, first, last int64) {
+	d.hashes = append(d.hashes, hash...)
+	d.ends = append(d.ends, int32(len(d.hashes)))
+	d.first = append(d.first, first)
+	d.last = append(d.last, last)
+	n := len(d.ends)
+	if 2*n > len(d.index.keys) {
+		// Room for twice as many: every hash goes in again.
+		d.index.reset(2 * n)
+		for i := 0; i < n-1; i++ {
+			d.insert(i)
+		}
+	}
+	d.insert(n - 1)
+}
+
+func (d *Dates) insert(i int) {
+	key := hash64(d.hash(i))
+	j := d.index.home(key)
+	for d.index.vals[j] != 0 {
+		j = d.index.next(j)
+	}
+	d.index.keys[j], d.index.vals[j] = key, int32(i+1)
+}
+
 // own copies a decoded string. gjson hands out substrings of the line it
-// parsed; kept, they would be interior pointers into the whole file, which
-// TinyGo's collector pays for on every cycle (docs/decisions/003).
+// parsed, which is a view of the whole file (record): kept, they would be
+// interior pointers into it, which TinyGo's collector pays for on every
+// cycle, and would change with the buffer the file was read into
+// (docs/decisions/003).
 func own(v gjson.Result) string { return strings.Clone(v.String()) }
 
 type errorString string

@@ -82,14 +82,27 @@ func FuzzDecodePageTable(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	var d Dates // reused from one input to the next, as a session does
 	f.Fuzz(func(t *testing.T, data []byte) {
 		pt, err := DecodePageTable(data)
+		hdr, derr := d.Decode(data)
+		require.True(t, (err == nil) == (derr == nil) && (err == nil || err.Error() == derr.Error()), "Dates.Decode: error %v, DecodePageTable's %v", derr, err)
 		if err != nil {
 			require.Equal(t, PageTable{}, pt, "error %v with a non-empty table", err)
+			require.Equal(t, 0, d.Len(), "dates kept from a refused table")
 			return
 		}
+		head := pt
+		head.Entries = nil
+		require.Equal(t, head, hdr, "the header Dates.Decode read")
 		for _, e := range pt.Entries {
 			require.True(t, e.ID != "" && e.Hash != "", "accepted an entry without id or hash: %+v", e)
+			first := 0 // the first entry with this hash: its dates win
+			for pt.Entries[first].Hash != e.Hash {
+				first++
+			}
+			f, l, ok := d.Get(e.Hash)
+			require.True(t, ok && f == pt.Entries[first].FirstSeen && l == pt.Entries[first].LastConfirmed, "dates of %q = %d %d %v, want the first entry's %+v", e.Hash, f, l, ok, pt.Entries[first])
 		}
 		// A table that was accepted is rewritten as is by /memory verify.
 		again, err := DecodePageTable(pt.Encode())

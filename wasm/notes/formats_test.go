@@ -2,6 +2,7 @@ package notes
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -78,6 +79,13 @@ func TestDecodePageTableRefusesADamagedTableNamingTheLine(t *testing.T) {
 			require.Error(t, err, "DecodePageTable accepted %q as %+v", tt.data, pt)
 			require.True(t, strings.HasPrefix(err.Error(), tt.want), "error %q, want it to start %q", err, tt.want)
 			require.Equal(t, PageTable{}, pt, "a refused table is empty")
+			// A rebuild reads the same table for its dates alone, with the
+			// same checks: it carries nothing over from a damaged one.
+			var d Dates
+			d.Confirm("h1", 5)
+			hdr, derr := d.Decode([]byte(tt.data))
+			require.True(t, derr != nil && derr.Error() == err.Error(), "Dates.Decode: error %v, DecodePageTable's %v", derr, err)
+			require.True(t, d.Len() == 0 && reflect.DeepEqual(hdr, PageTable{}), "a refused table leaves dates %d, header %+v", d.Len(), hdr)
 		})
 	}
 	// The same lines, complete, are accepted: the cases above fail for their
@@ -105,7 +113,7 @@ func TestBuildPageTableCarriesDatesOverByHash(t *testing.T) {
 	// heading stayed. Hashes follow the text, not the line.
 	src := "## Build\n- Check the lockfile\n- Run make first\n- Use pnpm, never npm\n"
 	pages := Parse("project", []byte(src))
-	pt := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, &old, now)
+	pt := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, datesOf(t, &old), now)
 	want := []struct {
 		text                 string
 		firstSeen, confirmed int64
@@ -139,10 +147,72 @@ func TestBuildPageTableKeepsTheFirstDatesOfARepeatedHash(t *testing.T) {
 	}}
 	pages := Parse("project", []byte("- Use pnpm\n- Use pnpm\n"))
 	old.Entries[0].Hash, old.Entries[1].Hash = pages[0].Hash, pages[1].Hash
-	pt := BuildPageTable("project", "", "MEMORY.md", 0, "", pages, &old, 99)
+	pt := BuildPageTable("project", "", "MEMORY.md", 0, "", pages, datesOf(t, &old), 99)
 	for i, e := range pt.Entries {
 		require.True(t, e.FirstSeen == 10 && e.LastConfirmed == 11, "entry %d dates %d %d, want the first old entry's 10 11", i, e.FirstSeen, e.LastConfirmed)
 	}
+}
+
+func TestAppendPageTableWritesWhatEncodeWrites(t *testing.T) {
+	const before, now = 1700000000000, 1700000999000
+	old := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", Parse("project", []byte(formatsMemory)), nil, before)
+	src := formatsMemory + "- A new fact\n- Run `make wasm` before testing the extension\n"
+	pages := Parse("project", []byte(src))
+	for _, d := range []*Dates{nil, datesOf(t, &old)} {
+		pt := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
+		want := pt.Encode()
+		got := AppendPageTable([]byte("kept"), "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
+		require.Equal(t, "kept"+string(want), string(got), "AppendPageTable after 4 bytes, dates %v", d != nil)
+		// A buffer with room is written in place: a rebuild allocates nothing that grows with the file.
+		buf := make([]byte, 0, 2*len(want))
+		got = AppendPageTable(buf, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
+		require.True(t, &got[0] == &buf[:1][0], "AppendPageTable did not write into a buffer with room")
+	}
+}
+
+func TestDatesConfirmMovesLastConfirmedOnly(t *testing.T) {
+	var d Dates
+	old := PageTable{Entries: []Entry{{ID: "P-1", Hash: "h1", FirstSeen: 10, LastConfirmed: 11}, {ID: "P-2", Hash: "h2", FirstSeen: 20, LastConfirmed: 21}}}
+	_, err := d.Decode(old.Encode())
+	require.NoError(t, err, "Decode")
+	d.Confirm("h2", 50)
+	d.Confirm("new", 60)
+	for _, tt := range []struct {
+		hash        string
+		first, last int64
+		ok          bool
+	}{{"h1", 10, 11, true}, {"h2", 20, 50, true}, {"new", 60, 60, true}, {"h3", 0, 0, false}} {
+		first, last, ok := d.Get(tt.hash)
+		require.True(t, first == tt.first && last == tt.last && ok == tt.ok, "Get(%q) = %d %d %v, want %d %d %v", tt.hash, first, last, ok, tt.first, tt.last, tt.ok)
+	}
+	// Reset empties it for the next table, which is read whole again.
+	d.Reset()
+	_, _, ok := d.Get("h1")
+	require.True(t, !ok && d.Len() == 0, "Reset left %d dates", d.Len())
+}
+
+func TestDatesHoldThousandsOfHashes(t *testing.T) {
+	var d Dates
+	for round := 0; round < 2; round++ { // the second round reuses the arrays of the first
+		d.Reset()
+		for i := 0; i < 5000; i++ {
+			d.Confirm(strconv.Itoa(i), int64(i))
+		}
+		for i := 0; i < 5000; i++ {
+			first, last, ok := d.Get(strconv.Itoa(i))
+			require.True(t, ok && first == int64(i) && last == int64(i), "round %d: Get(%d) = %d %d %v", round, i, first, last, ok)
+		}
+		require.Equal(t, 5000, d.Len(), "round %d: Len", round)
+	}
+}
+
+// datesOf is what a rebuild carries over from the table old, read back from its file.
+func datesOf(t *testing.T, old *PageTable) *Dates {
+	t.Helper()
+	var d Dates
+	_, err := d.Decode(old.Encode())
+	require.NoError(t, err, "Dates.Decode")
+	return &d
 }
 
 // ---- Journal -------------------------------------------------------------------

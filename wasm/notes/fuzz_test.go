@@ -1,11 +1,16 @@
 package notes
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
 
 // FuzzParse: any bytes parse without panicking into pages that cover the
 // file exactly, line for line, with clean texts, unique ids, and forms that
 // are single valid UTF-8 lines within SummaryMax and never grow as fidelity
-// drops (checkPages).
+// drops (checkPages); a Parser reused from one input to the next gives the
+// same pages.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		"# Memory\n\n## Build\n- Run `make wasm` before testing the extension\n- [Build quirks](build.md) — sccache breaks -Werror\n\n## Style\n- Use tabs in Go files\n  and in Makefiles\n",
@@ -18,7 +23,14 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
+	// One Parser for every input, as a session re-parses its index: what it
+	// gives must not depend on the file it parsed before.
+	var ps Parser
+	var reused []Page
 	f.Fuzz(func(t *testing.T, src []byte) {
-		checkPages(t, string(src), Parse("project", src))
+		pages := Parse("project", src)
+		checkPages(t, string(src), pages)
+		reused = ps.Parse(reused, "project", src)
+		require.True(t, samePages(pages, reused), "a reused Parser gave\n%+v\nParse gave\n%+v", reused, pages)
 	})
 }

@@ -4,7 +4,9 @@ import (
 	"encoding/hex"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/sha1"
 )
@@ -21,11 +23,66 @@ import (
 //
 // An empty file gives no pages; a file of blank lines gives one text page.
 func Parse(scope string, src []byte) []Page {
+	var p Parser
+	return p.Parse(nil, scope, src)
+}
+
+// Parser is Parse for a caller that parses the same file again and again (a
+// memory index, re-read whenever it changes): it keeps its scratch space, and
+// the pages' array, from one parse to the next. Under TinyGo a large block
+// allocated afresh on every parse is kept alive for good by a word of the
+// module's static data that happens to point into it, so a session that
+// re-parses a large index would grow its memory on every change
+// (docs/decisions/003-tinygo-heap.md). The zero Parser is ready to use; it is
+// not safe for concurrent use.
+type Parser struct {
+	lines []string // the lines of the file being parsed; cleared after each parse
+	seen  table64  // ids given so far in this file, by their 40 bits
+	block []byte   // where the strings of pages are being copied (keep)
+	text  []byte   // scratch: the Text of the page being parsed
+	key   []byte   // scratch: what its hash and id are computed over, then its id
+}
+
+// parseBlock is the size of the blocks pages' strings share. Thousands of
+// pages then cost a few hundred allocations instead of a dozen each, which
+// under TinyGo is most of the time a parse takes. Blocks are small on
+// purpose: TinyGo's collector walks back from an interior pointer to its
+// block's start, one step per 64 bytes (docs/decisions/003-tinygo-heap.md).
+const parseBlock = 4 << 10
+
+// keep copies b into the current block and returns the copy as a string. A
+// block is never written again where it has handed out a string, so the
+// strings stay valid, and immutable, for as long as anything refers to them.
+func (ps *Parser) keep(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > parseBlock/4 {
+		return string(b)
+	}
+	if len(ps.block)+len(b) > cap(ps.block) {
+		ps.block = make([]byte, 0, parseBlock)
+	}
+	start := len(ps.block)
+	ps.block = append(ps.block, b...)
+	return unsafe.String(&ps.block[start], len(b))
+}
+
+// keepString is keep for a string: a view of the file, a fragment of a line.
+func (ps *Parser) keepString(s string) string {
+	return ps.keep(unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
+// Parse is the package's Parse, writing into pages' array when it has room.
+// The entries of pages are overwritten or cleared, so the caller must not
+// use pages (or pointers into it) afterwards; the strings of its pages stay
+// valid.
+func (ps *Parser) Parse(pages []Page, scope string, src []byte) []Page {
 	bom := hasBOM(src)
 	if bom {
 		src = src[len(utf8BOM):]
 	}
-	pages := parse(scope, src)
+	pages = ps.parse(pages, scope, src)
 	if bom && len(pages) > 0 {
 		// The mark belongs to no line: it stays in the first page's source,
 		// so the pages still give the file back byte for byte.
@@ -41,26 +98,40 @@ const utf8BOM = "\xEF\xBB\xBF"
 
 func hasBOM(b []byte) bool { return len(b) >= 3 && string(b[:3]) == utf8BOM }
 
-func parse(scope string, src []byte) []Page {
-	s := string(src)
-	lines := mdSplit(s)
-	if len(lines) == 0 {
-		return nil
+func (ps *Parser) parse(pages []Page, scope string, src []byte) []Page {
+	// Cleared whole, so no page of the last parse stays reachable through
+	// the array, whether it is reused or not.
+	clear(pages[:cap(pages)])
+	pages = pages[:0]
+	// A view of src, not a copy: every string a page keeps is copied out of
+	// it (keep), so nothing refers to src once parse returns.
+	s := unsafe.String(unsafe.SliceData(src), len(src))
+	if n := strings.Count(s, "\n") + 1; cap(ps.lines) < n {
+		ps.lines = make([]string, 0, n+n/8)
 	}
-	seen := newTable64(len(lines)) // ids given so far, by their 40 bits (see table64)
+	lines := mdSplitInto(ps.lines[:0], s)
+	ps.lines = lines
+	defer clear(lines) // views into src: dropped, so the next parse's file is not pinned by this one
+	if len(lines) == 0 {
+		return pages
+	}
+	ps.seen.reset(len(lines))
 	i := 0
 	for i < len(lines) && mdBlank(lines[i]) {
 		i++
 	}
 	if i == len(lines) {
-		p := Page{Kind: Text, Line: 1, Lines: len(lines), Src: strings.Clone(s)}
-		mdIdentify(&p, scope, &seen)
-		return []Page{p}
+		p := Page{Kind: Text, Line: 1, Lines: len(lines), Src: ps.keepString(s)}
+		ps.identify(&p, scope)
+		return append(pages, p)
 	}
-	// Sized once: the arrays append would leave behind hold copies of every
-	// page's string pointers, and under TinyGo a stray word that looks like a
-	// pointer into such garbage keeps all of it alive.
-	pages := make([]Page, 0, len(lines)-i)
+	if n := len(lines) - i; cap(pages) < n {
+		// Sized once, with room for the file to grow a little: the arrays
+		// append would leave behind hold copies of every page's string
+		// pointers, and under TinyGo a stray word that looks like a pointer
+		// into such garbage keeps all of it alive.
+		pages = make([]Page, 0, n+n/8)
+	}
 	section := ""
 	start, off := 0, 0
 	for i < len(lines) {
@@ -73,12 +144,18 @@ func parse(scope string, src []byte) []Page {
 		for _, l := range lines[start:end] {
 			n += len(l)
 		}
-		// Each page owns copies of its strings. Substrings of the file would
-		// be interior pointers into one large block, and TinyGo's collector
-		// walks back to a block's head for every one of them on every cycle
-		// (docs/decisions/003-tinygo-heap.md): a 5,000-line index made a
-		// rebuild take seconds.
-		p := Page{Kind: b.kind, Line: start + 1, Lines: end - start, Src: strings.Clone(s[off : off+n]), Text: strings.Clone(b.text), Level: b.level, Link: strings.Clone(b.link)}
+		// Pages own copies of their strings, in small shared blocks.
+		// Substrings of the file would be interior pointers into one large
+		// block, and TinyGo's collector walks back to a block's head for
+		// every one of them on every cycle (docs/decisions/003-tinygo-heap.md):
+		// a 5,000-line index made a rebuild take seconds.
+		p := Page{Kind: b.kind, Line: start + 1, Lines: end - start, Src: ps.keepString(s[off : off+n]), Level: b.level, Link: ps.keepString(b.link)}
+		ps.text = b.appendText(ps.text[:0])
+		if utf8.Valid(ps.text) {
+			p.Text = ps.keep(ps.text)
+		} else {
+			p.Text = ps.keepString(mdValid(string(ps.text)))
+		}
 		if p.Kind == Heading {
 			// A level-1 heading is the file's title, not a section: it ends the one before.
 			section = ""
@@ -87,11 +164,10 @@ func parse(scope string, src []byte) []Page {
 			}
 		}
 		p.Section = section
-		mdIdentify(&p, scope, &seen)
+		ps.identify(&p, scope)
 		pages = append(pages, p)
 		start, off, i = end, off+n, end
 	}
-	clear(lines)
 	return pages
 }
 
@@ -144,18 +220,23 @@ func (p *Page) summary(sh mdShape, file string) string {
 	if sh.first == sh.end {
 		return "\n"
 	}
-	s := p.summaryLine(sh, file) + "\n" + sh.after
+	line := p.summaryLine(sh, file)
+	if n := len(line); n+1+len(sh.after) == len(p.Src) && p.Src[:n] == line && p.Src[n] == '\n' && p.Src[n+1:] == sh.after {
+		// A page that is its own summary (most facts): no copy.
+		return p.Src
+	}
+	s := line + "\n" + sh.after
 	if len(s) > len(p.full()) {
 		// Dropping invalid bytes and cutting without "…" can only shrink the
 		// first line, which Full holds along with its "\n".
-		first := strings.ToValidUTF8(strings.TrimRight(mdBody(sh.lines[sh.first]), " \t\r"), "")
+		first := strings.ToValidUTF8(strings.TrimRight(mdBody(sh.line), " \t\r"), "")
 		s = mdHardCut(first, SummaryMax) + "\n" + sh.after
 	}
 	return s
 }
 
 func (p *Page) summaryLine(sh mdShape, file string) string {
-	first := mdBody(sh.lines[sh.first])
+	first := mdBody(sh.line)
 	if sh.end-sh.first == 1 && utf8.RuneCountInString(first) <= SummaryMax {
 		return mdValid(first)
 	}
@@ -196,7 +277,7 @@ func (p *Page) stub(sh mdShape, file string) string {
 		}
 		s = "- " + strings.Join(words, " ") + " … (" + file + ":" + strconv.Itoa(line) + ")"
 	case Pointer:
-		_, content, _ := mdBullet(mdBody(sh.lines[sh.first]))
+		_, content, _ := mdBullet(mdBody(sh.line))
 		title, target, ok := mdLink(content)
 		if !ok {
 			return sum
@@ -216,33 +297,60 @@ func (p *Page) stub(sh mdShape, file string) string {
 
 // mdShape is what the reduced forms need to know about a page's source.
 type mdShape struct {
-	lines      []string
+	line       string // the first content line
 	first, end int    // the content lines, leading and trailing blank lines excluded
 	after      string // "\n" when blank lines follow the content: reduced forms keep one
 }
 
+// mdShapeOf reads the shape of src line by line, without a slice of its
+// lines: forms are made for every page of every injected file.
 func mdShapeOf(src string) mdShape {
-	sh := mdShape{lines: mdSplit(src)}
-	sh.end = len(sh.lines)
-	for sh.first < sh.end && mdBlank(sh.lines[sh.first]) {
-		sh.first++
+	var sh mdShape
+	n, last := 0, -1 // lines seen; the last content line
+	for s := src; s != ""; n++ {
+		i := strings.IndexByte(s, '\n') + 1
+		if i == 0 {
+			i = len(s)
+		}
+		if l := s[:i]; !mdBlank(l) {
+			if last < 0 {
+				sh.first, sh.line = n, l
+			}
+			last = n
+		}
+		s = s[i:]
 	}
-	for sh.end > sh.first && mdBlank(sh.lines[sh.end-1]) {
-		sh.end--
+	if last < 0 {
+		sh.first, sh.end = n, n
+	} else {
+		sh.end = last + 1
 	}
-	if sh.end < len(sh.lines) {
+	if sh.end < n {
 		sh.after = "\n"
 	}
 	return sh
 }
 
 // mdBlock is one page as the scanner sees it, before trailing blank lines.
+// Its text is the words of first and rest (mdText), or for an HTML comment
+// the words between its markers (mdCommentText of rest).
 type mdBlock struct {
-	end   int // index of the line after the block
-	kind  Kind
-	level int
-	text  string
-	link  string
+	end     int // index of the line after the block
+	kind    Kind
+	level   int
+	first   string
+	rest    []string
+	comment bool
+	link    string
+}
+
+// appendText appends the block's text to dst, as mdText would give it but
+// for invalid UTF-8, which is left to the caller to replace.
+func (b *mdBlock) appendText(dst []byte) []byte {
+	if b.comment {
+		return append(dst, mdCommentText(b.rest)...)
+	}
+	return mdAppendText(dst, b.first, b.rest)
 }
 
 // mdScan reads the block that starts at lines[i], a non-blank line. The order
@@ -251,20 +359,20 @@ type mdBlock struct {
 func mdScan(lines []string, i int) mdBlock {
 	l := mdBody(lines[i])
 	if level, text, ok := mdHeading(l); ok {
-		return mdBlock{end: i + 1, kind: Heading, level: level, text: mdText(text, nil)}
+		return mdBlock{end: i + 1, kind: Heading, level: level, first: text}
 	}
 	if ch, n, ind, ok := mdFence(l); ok && ind <= 3 {
 		end, inner := mdFenceEnd(lines, i, ch, n, ind)
-		return mdBlock{end: end, kind: Text, text: mdText("", lines[i+1:inner])}
+		return mdBlock{end: end, kind: Text, rest: lines[i+1 : inner]}
 	}
 	if ind, ok := mdCommentOpen(l); ok && ind <= 3 {
 		end := mdCommentEnd(lines, i)
-		return mdBlock{end: end, kind: Text, text: mdCommentText(lines[i:end])}
+		return mdBlock{end: end, kind: Text, rest: lines[i:end], comment: true}
 	}
 	if !mdRule(l) {
 		if ind, content, ok := mdBullet(l); ok {
 			end := mdItemEnd(lines, i, ind)
-			b := mdBlock{end: end, kind: Fact, text: mdText(content, lines[i+1:end])}
+			b := mdBlock{end: end, kind: Fact, first: content, rest: lines[i+1 : end]}
 			if _, target, ok := mdLink(content); ok {
 				b.kind, b.link = Pointer, mdPath(target)
 			}
@@ -272,7 +380,7 @@ func mdScan(lines []string, i int) mdBlock {
 		}
 	}
 	end := mdParagraphEnd(lines, i)
-	return mdBlock{end: end, kind: Text, text: mdText("", lines[i:end])}
+	return mdBlock{end: end, kind: Text, rest: lines[i:end]}
 }
 
 // mdItemEnd finds where the bullet item at lines[i] (marker at column ind)
@@ -595,20 +703,50 @@ func mdPath(target string) string {
 // words. Invalid UTF-8 becomes U+FFFD so Text is always safe to store and
 // compare.
 func mdText(first string, rest []string) string {
-	var b strings.Builder
-	add := func(s string) {
-		for _, w := range strings.Fields(s) {
-			if b.Len() > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(w)
-		}
-	}
-	add(first)
+	return mdValid(string(mdAppendText(nil, first, rest)))
+}
+
+// mdAppendText appends the words of first and of every line of rest to dst,
+// one space between them, without a slice of words per line: the words of
+// strings.Fields, split at Unicode white space.
+func mdAppendText(dst []byte, first string, rest []string) []byte {
+	start := len(dst)
+	dst = mdAppendWords(dst, start, first)
 	for _, l := range rest {
-		add(l)
+		dst = mdAppendWords(dst, start, l)
 	}
-	return mdValid(b.String())
+	return dst
+}
+
+// mdAppendWords appends the words of s, each after a space once dst holds
+// more than its first start bytes.
+func mdAppendWords(dst []byte, start int, s string) []byte {
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if unicode.IsSpace(r) {
+			i += size
+			continue
+		}
+		w := i
+		for i < len(s) {
+			r, size = rune(s[i]), 1
+			if r >= utf8.RuneSelf {
+				r, size = utf8.DecodeRuneInString(s[i:])
+			}
+			if unicode.IsSpace(r) {
+				break
+			}
+			i += size
+		}
+		if len(dst) > start {
+			dst = append(dst, ' ')
+		}
+		dst = append(dst, s[w:i]...)
+	}
+	return dst
 }
 
 func mdValid(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
@@ -654,16 +792,20 @@ func mdHardCut(s string, max int) string {
 	return s[:at]
 }
 
-// mdIdentify sets the page's Hash and ID. Repeats of an id in one file get
+// identify sets the page's Hash and ID. Repeats of an id in one file get
 // "-2", "-3"… in order, so ids stay unique and stable while the text is.
-func mdIdentify(p *Page, scope string, seen *table64) {
+func (ps *Parser) identify(p *Page, scope string) {
 	kind := p.Kind.String()
-	h := sha1.Sum([]byte(kind + "\x00" + p.Text))
-	p.Hash = hex.EncodeToString(h[:])
-	h = sha1.Sum([]byte(scope + "\x00" + kind + "\x00" + p.Text))
-	id := "P-" + hex.EncodeToString(h[:5])
+	ps.key = append(append(append(ps.key[:0], kind...), 0), p.Text...)
+	h := sha1.Sum(ps.key)
+	ps.key = hex.AppendEncode(ps.key[:0], h[:])
+	p.Hash = ps.keep(ps.key)
+	ps.key = append(append(append(append(append(ps.key[:0], scope...), 0), kind...), 0), p.Text...)
+	h = sha1.Sum(ps.key)
+	ps.key = hex.AppendEncode(append(ps.key[:0], "P-"...), h[:5])
 	// The id is those 5 bytes, so they are the key: a repeat gets "-2", "-3"…
 	key := uint64(h[0])<<32 | uint64(h[1])<<24 | uint64(h[2])<<16 | uint64(h[3])<<8 | uint64(h[4])
+	seen := &ps.seen
 	i := seen.home(key)
 	for seen.vals[i] != 0 && seen.keys[i] != key {
 		i = seen.next(i)
@@ -671,14 +813,18 @@ func mdIdentify(p *Page, scope string, seen *table64) {
 	seen.keys[i] = key
 	seen.vals[i]++
 	if n := seen.vals[i]; n > 1 {
-		id += "-" + strconv.Itoa(int(n))
+		ps.key = strconv.AppendInt(append(ps.key, '-'), int64(n), 10)
 	}
-	p.ID = id
+	p.ID = ps.keep(ps.key)
 }
 
 // mdSplit splits s into lines, each with its "\n"; a last line may lack it.
 func mdSplit(s string) []string {
-	lines := make([]string, 0, strings.Count(s, "\n")+1)
+	return mdSplitInto(make([]string, 0, strings.Count(s, "\n")+1), s)
+}
+
+// mdSplitInto is mdSplit appending to lines.
+func mdSplitInto(lines []string, s string) []string {
 	for s != "" {
 		i := strings.IndexByte(s, '\n') + 1
 		if i == 0 {

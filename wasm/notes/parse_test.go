@@ -22,6 +22,12 @@ func pageList(pages []Page) []string {
 	return out
 }
 
+// samePages reports whether two parses gave the same pages (no pages at all
+// being the same whether the slice is nil or not).
+func samePages(a, b []Page) bool {
+	return len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b)
+}
+
 type parseCase struct {
 	name string
 	src  string
@@ -30,10 +36,16 @@ type parseCase struct {
 
 func runParseCases(t *testing.T, cases []parseCase) {
 	t.Helper()
+	// One Parser for every case, reusing its pages' array: a file parsed
+	// after another must come out exactly as it does alone.
+	var ps Parser
+	var reused []Page
 	for _, tc := range cases {
 		pages := Parse("project", []byte(tc.src))
 		checkPages(t, tc.src, pages)
 		require.Equal(t, tc.want, pageList(pages), "%s: Parse(%q)", tc.name, tc.src)
+		reused = ps.Parse(reused, "project", []byte(tc.src))
+		require.True(t, samePages(pages, reused), "%s: a reused Parser gave\n%+v\nParse gave\n%+v", tc.name, reused, pages)
 	}
 }
 
@@ -114,6 +126,28 @@ func TestPagesCoverTheFileExactly(t *testing.T) {
 		"no newline at all",
 	} {
 		checkPages(t, src, Parse("global", []byte(src)))
+	}
+}
+
+func TestParserReusesThePagesArrayAndClearsWhatItDoesNotUse(t *testing.T) {
+	long := []byte("# Memory\n\n## Build\n- one\n- two\n- three\n- four\n")
+	short := []byte("\xEF\xBB\xBF- only\n")
+	var ps Parser
+	pages := ps.Parse(nil, "project", short)
+	// An array too small for the file is replaced, and cleared so nothing
+	// it held stays reachable through it.
+	small := pages
+	pages = ps.Parse(pages, "project", long)
+	require.True(t, &pages[:1][0] != &small[:1][0], "a one-page array cannot hold the long file")
+	require.Equal(t, Page{}, small[:1][0], "the replaced array still holds a page")
+	require.True(t, reflect.DeepEqual(Parse("project", long), pages), "parse after growing = %+v", pages)
+	// One that is large enough is reused, and cleared past the new pages.
+	first := &pages[:1][0]
+	pages = ps.Parse(pages, "project", short)
+	require.True(t, &pages[:1][0] == first, "the array of the longer file was not reused")
+	require.True(t, reflect.DeepEqual(Parse("project", short), pages), "reused parse = %+v", pages)
+	for i, p := range pages[len(pages):cap(pages)] {
+		require.Equal(t, Page{}, p, "slot %d past the short file's pages still holds a page of the long one", len(pages)+i)
 	}
 }
 

@@ -6,18 +6,33 @@ package notes
 // and so scans them conservatively, and their hash bytes, lengths and dates
 // then read as pointers that keep dead arrays alive (a 5,000-line index
 // rebuilt 20 times grew linear memory to 512 MiB). Slices of numbers are
-// never scanned. Sized once for at most n keys; it never grows.
+// never scanned. Sized for at most n keys; it never grows.
 type table64 struct {
 	keys []uint64
 	vals []int32 // 0: empty slot
 }
 
 func newTable64(n int) table64 {
+	var t table64
+	t.reset(n)
+	return t
+}
+
+// reset empties the table for at most n keys, keeping its arrays when they
+// are large enough: a caller that fills a table again and again allocates
+// once.
+func (t *table64) reset(n int) {
 	size := 8
 	for size < 2*n {
 		size <<= 1
 	}
-	return table64{keys: make([]uint64, size), vals: make([]int32, size)}
+	if cap(t.keys) >= size {
+		t.keys, t.vals = t.keys[:size], t.vals[:size]
+		clear(t.keys)
+		clear(t.vals)
+		return
+	}
+	t.keys, t.vals = make([]uint64, size), make([]int32, size)
 }
 
 // home is the first slot to probe for key; next the one after i.
