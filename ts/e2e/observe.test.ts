@@ -2,7 +2,8 @@
 // settled, in the background; pi's threshold compaction (driven by the fake model's
 // reported usage) gets our summary; the observations block rides in every request,
 // byte for byte the same while memory is unchanged; a failing or slow observer never
-// breaks or stalls a turn; --no-memory means no observer call and nothing appended.
+// breaks or stalls a turn; a fork sees its own branch's observations; --no-memory
+// means no observer call and nothing appended.
 //
 // The fake model answers the observer's and the reflector's requests (told apart by
 // their system prompts) through its route, so the agent's own replies stay queued.
@@ -229,6 +230,36 @@ describe("observational memory in pi", () => {
 			assert.equal(r.code, 0, r.stderr);
 			const answered = sb.model.requests.filter((q) => isMemoryModelRequest(q.body) && "text" in q.answered);
 			assert.equal(answered.length, 1, `the observer's answer was taken before pi exited\n${r.stderr}`);
+		});
+	});
+
+	it("a fork has its own branch's observations: those recorded after the fork point are not in its requests", async () => {
+		await withSandbox({ settings }, async (sb) => {
+			const traffic = observe(sb, (n) => observation(`FORK-${n}`));
+			const rpc = await startRpc(sb, { session: true });
+			try {
+				sb.model.enqueue(longReply(1));
+				await rpc.prompt("Turn 1: rewrite the parser");
+				await waitUntil(() => traffic.memory.length >= 1, "the observer's request after turn 1");
+				await memoryQuiet(rpc, sb, traffic);
+				sb.model.enqueue(longReply(2));
+				await rpc.prompt("Turn 2: now the lexer");
+				await waitUntil(() => traffic.memory.length >= 2, "the observer's request after turn 2");
+				await memoryQuiet(rpc, sb, traffic);
+				const all = await entries(rpc);
+				assert.equal(ledger(all).length, 2, rpc.describe());
+				const turn2 = all.find((e) => e.type === "message" && JSON.stringify((e as { message?: unknown }).message).includes("Turn 2: now the lexer"));
+				assert.ok(turn2 !== undefined);
+
+				const fork = await rpc.request({ type: "fork", entryId: turn2.id });
+				assert.equal(fork.success, true, JSON.stringify(fork));
+				await rpc.prompt("Turn 3 on the fork: what do you remember?");
+				const block = observationsBlock(traffic.actor.at(-1)!.body);
+				assert.match(block, /FORK-1/, rpc.describe());
+				assert.doesNotMatch(block, /FORK-2/, "turn 2's observation belongs to the other branch");
+			} finally {
+				await rpc.close();
+			}
 		});
 	});
 
