@@ -6,9 +6,10 @@
  * effects the core sends back: notices, footer status, system prompt text, an injected
  * message, dialogs, model calls, and for observational memory the observations block in
  * each request (`context`), session entries, compactions and branch summaries. Every
- * memory rule lives in the core; if you are looking for one here, it is in the wrong place. The commands and flags it registers
- * are the core's own: registry.json is written from the core's registry export at build
- * time (make wasm), so pi can register them without starting the core.
+ * memory rule lives in the core; if you are looking for one here, it is in the wrong
+ * place. The commands and flags it registers are the core's own: registry.json is
+ * written from the core's registry export at build time (make wasm), so pi can register
+ * them without starting the core.
  *
  * Run it:
  *   pi -e ./ts/index.ts              one session with the extension
