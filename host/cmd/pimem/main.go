@@ -118,6 +118,7 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, usageError{"no command given (" + known(nil) + "); pimem --help lists them"}
 	}
 	store, argv := rest[0], rest[1:]
+	typed := store // the core resolves an alias that implies a subcommand (om-status) itself
 
 	var prompt string
 	if store == "inject" {
@@ -195,7 +196,7 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		Name  string   `json:"name"`
 		Argv  []string `json:"argv"`
 		HasUI bool     `json:"hasUI"`
-	}{store, append([]string{}, argv...), false})
+	}{typed, append([]string{}, argv...), false})
 	res, err = d.Run("command", input)
 	if err != nil {
 		return 0, coreFailed("command", err)
