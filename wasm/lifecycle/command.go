@@ -110,7 +110,8 @@ func (e *Engine) command(out *Out, in gjson.Result) {
 		out.Usage("pi-memory: unknown command " + name + " (known: " + strings.Join(known, ", ") + ")")
 		return
 	}
-	if len(implied) > 0 {
+	if len(implied) > 0 && !(len(words) == 1 && strings.EqualFold(words[0], "help")) {
+		// /om-status runs /om status; /om-status help is the command's help.
 		words = append(append([]string(nil), implied...), words...)
 	}
 	if b := jsonr.Get(in, "branch"); b.Exists() && cmd.Store == "observations" {

@@ -411,3 +411,10 @@ func TestTheSeedsConfigPathIsAnAlias(t *testing.T) {
 	r.raw("command", `{"name":"om","args":"status"}`)
 	require.Contains(t, r.text(), "Observational memory: off")
 }
+
+func TestAShortFormFollowedByHelpShowsTheCommandsHelp(t *testing.T) {
+	r := newOmRig(t, "", "")
+	r.raw("command", `{"name":"om-status","args":"help"}`)
+	require.Equal(t, int64(0), r.last.Get("exit").Int())
+	require.Contains(t, r.text(), "Usage: /om <command>")
+}
