@@ -45,12 +45,15 @@ const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "
 
 // ---- Scripted core -----------------------------------------------------------------------
 
-test("the factory registers --no-memory, /decision, /decisions, /memory and the forwarded events", () => {
+test("the factory registers --no-memory, /decision, /decisions, /memory, /om with its short forms and the forwarded events", () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	assert.equal(pi.flags.get("no-memory")?.type, "boolean");
-	// Every name of registry.json is registered (observe.test.ts); these three are the decision and notes stores'.
-	assert.deepEqual([...pi.commands.keys()].slice(0, 3), ["decision", "decisions", "memory"]);
+	assert.deepEqual([...pi.commands.keys()], [
+		"decision", "decisions", "memory", "om",
+		"om-status", "om-config", "om-observe", "om-reflect", "om-observations", "om-clear",
+		"obs-memory-status", "obs-auto-compact", "obs-mode", "obs-view", "obs-reflect", "obs-rebuild", "obs-dump",
+	]);
 	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");
 });
