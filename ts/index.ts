@@ -120,9 +120,10 @@ function install(pi: ExtensionAPI): void {
 		for (const name of [c.name, ...c.aliases]) {
 			pi.registerCommand(name, {
 				description: name === c.name ? c.description : `Alias of /${c.name}`,
-				// The typed name: an alias may imply a subcommand (/om-status), which the core resolves.
+				// The typed name: an alias may imply a subcommand (/om-status), which the core
+				// resolves. The branch as it is now: /om observe and /om view read it.
 				handler: async (args, ctx) => {
-					await run(ctx, "command", { name, args, hasUI: ctx.hasUI });
+					await run(ctx, "command", { name, args, hasUI: ctx.hasUI, branch: ctx.sessionManager.getBranch() });
 				},
 			});
 		}

@@ -111,17 +111,18 @@ test("session_start sends what pi knows about the session", async () => {
 	]);
 });
 
-test("every command name reaches the command export as typed: /decisions as decisions (the core resolves aliases)", async () => {
+test("every command name reaches the command export as typed (/decisions as decisions: the core resolves aliases), with the branch as it is now", async () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
-	const { ctx } = fakeContext({ hasUI: true });
+	const branch = [{ type: "message", id: "m1", parentId: null, message: { role: "user", content: "hi" } }];
+	const { ctx } = fakeContext({ hasUI: true, branch });
 	await pi.command("decision", 'add "Use tabs"', ctx);
 	await pi.command("decisions", "list", ctx);
 	await pi.command("memory", "remember project Use tabs", ctx);
 	assert.deepEqual(scripted.calls, [
-		{ exportName: "command", input: { name: "decision", args: 'add "Use tabs"', hasUI: true } },
-		{ exportName: "command", input: { name: "decisions", args: "list", hasUI: true } },
-		{ exportName: "command", input: { name: "memory", args: "remember project Use tabs", hasUI: true } },
+		{ exportName: "command", input: { name: "decision", args: 'add "Use tabs"', hasUI: true, branch } },
+		{ exportName: "command", input: { name: "decisions", args: "list", hasUI: true, branch } },
+		{ exportName: "command", input: { name: "memory", args: "remember project Use tabs", hasUI: true, branch } },
 	]);
 });
 
@@ -226,7 +227,7 @@ test("a dialog is shown, its answer resumed, and the resumed envelope performed"
 	assert.deepEqual(
 		scripted.calls.map((c) => c.input),
 		[
-			{ name: "decision", args: "add tabs", hasUI: true },
+			{ name: "decision", args: "add tabs", hasUI: true, branch: [] },
 			{ id: "k1", value: "Add anyway" },
 			{ id: "k2", value: "it changed" },
 			{ id: "k3", value: true },
