@@ -430,3 +430,41 @@ test("real core: /memory status ends with the release and the hash of the module
 	const status = String(notices(ui).at(-1)?.[0]);
 	assert.equal(status.split("\n").at(-1), `pi-memory ${version} (core sha256:${CORE_SHA256.slice(0, 12)})`, status);
 });
+
+test("real core: /om-status through its alias, an observer run after a settle, and its block in the next request", async () => {
+	const root = project();
+	fs.mkdirSync(path.join(root, ".pi"), { recursive: true });
+	fs.writeFileSync(path.join(root, ".pi", "om-config.json"), JSON.stringify({ observerTokens: 1000 }));
+	const at = new Date();
+	const day = at.toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" });
+	const hhmm = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+	const long = Array.from({ length: 80 }, (_, i) => `Step ${i}: edited src/parser.ts line ${i * 3} for token kind ${i}.`).join("\n");
+	const branch = [
+		{ type: "message", id: "u1", parentId: null, timestamp: at.toISOString(), message: { role: "user", content: "Rewrite the parser", timestamp: at.getTime() } },
+		{ type: "message", id: "a1", parentId: "u1", timestamp: at.toISOString(), message: { role: "assistant", content: [{ type: "text", text: long }], stopReason: "stop", timestamp: at.getTime() } },
+	];
+	const pi = started(realFactory);
+	const { ctx, ui, completions } = fakeContext({
+		cwd: root,
+		branch,
+		model: { provider: "fake", id: "fake-model", contextWindow: 200000 },
+		complete: async () => ({ role: "assistant", stopReason: "stop", content: [{ type: "text", text: `Date: ${day}\n* 🔴 (${hhmm}) User asked to rewrite the parser NODE-MARK` }], usage: { input: 1, output: 1 } }),
+	});
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	await pi.command("om-status", "", ctx);
+	assert.match(String(notices(ui).at(-1)?.[0]), /^Observational memory: on/);
+
+	await pi.emit("agent_settled", { aborted: false }, ctx);
+	for (let i = 0; i < 100 && pi.entries.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+	assert.equal(completions.length, 1, "one observer call");
+	assert.match(String((completions[0]?.[1] as { systemPrompt: string }).systemPrompt), /^You are the observer/);
+	assert.equal(pi.entries.length, 1, JSON.stringify(ui));
+	assert.equal(pi.entries[0]?.customType, "pi-memory-om");
+
+	const messages = [{ role: "user", content: "go on", timestamp: at.getTime() }];
+	const [result] = await pi.emit("context", { messages }, ctx);
+	const custom = (result as { messages: { role: string; customType?: string; content?: string }[] }).messages.find((m) => m.role === "custom");
+	assert.equal(custom?.customType, "observational-memory-context");
+	assert.match(String(custom?.content), /<observations>[\s\S]*NODE-MARK/);
+	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
+});
