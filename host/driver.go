@@ -24,6 +24,10 @@ type Driver struct {
 	Inst   *Instance
 	Stdout io.Writer
 	Stderr io.Writer
+	// Complete answers a completion with the resume value ({"text":…} or
+	// {"error":…}): a scripted model for tests. nil answers every one with
+	// NoModel.
+	Complete func(e Effect) json.RawMessage
 }
 
 // Result is what a Run leaves for the caller.
@@ -36,6 +40,14 @@ type Result struct {
 	SystemPromptAppend []string
 	// Messages holds the message effects, in order.
 	Messages []Effect
+	// ContextMessages, Entries, Compactions and BranchSummaries hold the
+	// context_messages, session_entry, compaction and branch_summary effects
+	// in order: what pi's adapter would insert, append or return.
+	ContextMessages, Entries, Compactions, BranchSummaries []Effect
+	// Compacts counts compact effects (the core asking pi to compact now).
+	Compacts int
+	// Completions holds every complete effect, answered or not.
+	Completions []Effect
 }
 
 // Run calls export and keeps answering dialogs and completions through
@@ -67,7 +79,20 @@ func (d *Driver) Run(export string, input []byte) (Result, error) {
 				res.SystemPromptAppend = append(res.SystemPromptAppend, e.Text)
 			case "message":
 				res.Messages = append(res.Messages, e)
-			case "dialog", "complete":
+			case "context_messages":
+				res.ContextMessages = append(res.ContextMessages, e)
+			case "session_entry":
+				res.Entries = append(res.Entries, e)
+			case "compaction":
+				res.Compactions = append(res.Compactions, e)
+			case "branch_summary":
+				res.BranchSummaries = append(res.BranchSummaries, e)
+			case "compact":
+				res.Compacts++
+			case "complete":
+				res.Completions = append(res.Completions, e)
+				waiting = &e
+			case "dialog":
 				waiting = &e
 			default:
 				d.line(d.Stderr, "warning: ", "ignoring effect "+e.T+", which this host does not know")
@@ -79,16 +104,19 @@ func (d *Driver) Run(export string, input []byte) (Result, error) {
 		if round == maxResumes {
 			return res, fmt.Errorf("host: the core asked %d times in a row for a dialog or completion; stopping", maxResumes+1)
 		}
-		export, input = "resume", answer(*waiting)
+		export, input = "resume", d.answer(*waiting)
 	}
 }
 
 // answer is the resume input for a dialog (dismissed: there is no one to
-// ask) or a completion (there is no model).
-func answer(e Effect) []byte {
+// ask) or a completion (Complete's answer, else there is no model).
+func (d *Driver) answer(e Effect) []byte {
 	var value any
 	if e.T == "complete" {
 		value = map[string]string{"error": NoModel}
+		if d.Complete != nil {
+			value = d.Complete(e)
+		}
 	}
 	b, _ := json.Marshal(struct {
 		ID    string `json:"id"`

@@ -2,9 +2,11 @@ package host
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/pi-memory/pi-memory/host/fsys"
 	"github.com/pi-memory/pi-memory/internal/require"
 )
 
@@ -104,5 +106,55 @@ func TestDriverRecreatesTheInstanceAfterATrap(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, 0, res.Exit)
 		require.Equal(t, "pong\n", d.stdout.String())
+	})
+}
+
+// observeSession is a pi branch of one long turn: enough for an observer
+// whose threshold is 1,000 tokens.
+func observeSession() string {
+	long := strings.Repeat("the parser drops trailing commas ", 160)
+	return `[{"type":"message","id":"u1","parentId":null,"timestamp":"2026-02-27T06:00:00.000Z","message":{"role":"user","content":"Fix it: ` + long + `"}},` +
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-02-27T06:01:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Fixed: ` + long + `"}]}}]`
+}
+
+// The Go host answers the core's model calls from a script, so observational
+// memory runs end to end without pi: the settle's background call, the entry
+// to append, the block for the next request, and a covered compaction.
+func TestDriverRunsTheObserverWithAScriptedModel(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		mem := fsys.NewMem(nil)
+		require.NoError(t, mem.Mkdir("/home/ada/app/.pi"))
+		require.NoError(t, mem.WriteAtomic("/home/ada/app/.pi/om-config.json", []byte(`{"observerTokens": 1000}`)))
+		var out, errs bytes.Buffer
+		d := &Driver{Inst: newInstance(t, rt, Config{FS: mem}), Stdout: &out, Stderr: &errs}
+		d.Complete = func(e Effect) json.RawMessage {
+			return json.RawMessage(`{"text":"Date: Feb 27, 2026\n* 🔴 (06:00) User wants the parser to accept trailing commas\n","usage":{"input":1200,"output":20}}`)
+		}
+		branch := observeSession()
+		_, err := d.Run("session_start", []byte(`{"cwd":"/home/ada/app","agentDir":"/home/ada/.pi/agent","trusted":true,"hasUI":false,"mode":"print","flags":{},"branch":[],"zone":0,"window":200000}`))
+		require.NoError(t, err)
+
+		res, err := d.Run("agent_settled", []byte(`{"branch":`+branch+`,"window":200000}`))
+		require.NoError(t, err)
+		require.Equal(t, 1, len(res.Completions))
+		require.True(t, res.Completions[0].Background)
+		require.Equal(t, 1, len(res.Entries))
+		require.Contains(t, string(res.Entries[0].Data), `"op":"observe"`)
+		entry := string(res.Entries[0].Data)
+
+		res, err = d.Run("context", []byte(`{"messages":[{"role":"user","content":"and now?"}]}`))
+		require.NoError(t, err)
+		require.Equal(t, 1, len(res.ContextMessages))
+		require.Contains(t, string(res.ContextMessages[0].Messages), "accept trailing commas")
+
+		// pi compacts, keeping a1: the observations cover u1.
+		withEntry := strings.TrimSuffix(branch, "]") + `,{"type":"custom","id":"c1","parentId":"a1","customType":"pi-memory-om","data":` + entry + `}]`
+		res, err = d.Run("session_before_compact", []byte(`{"branch":`+withEntry+`,"firstKeptEntryId":"a1","tokensBefore":2600}`))
+		require.NoError(t, err)
+		require.Equal(t, 1, len(res.Compactions))
+		require.Equal(t, "a1", res.Compactions[0].FirstKeptEntryID)
+		require.Contains(t, res.Compactions[0].Summary, "## Observations")
+		require.Contains(t, string(res.Compactions[0].Details), `"schemaVersion":1`)
+		require.Equal(t, "", errs.String())
 	})
 }

@@ -41,9 +41,21 @@ type Effect struct {
 	Options     []string // dialog (select)
 	Placeholder string   // dialog (input)
 
-	System    string // complete
-	Prompt    string // complete
-	MaxTokens int    // complete
+	System     string // complete
+	Prompt     string // complete
+	MaxTokens  int    // complete
+	Model      string // complete: "" for the session's current model
+	TimeoutMs  int    // complete: 0 for no bound
+	Background bool   // complete: the host may answer later, without holding the event
+
+	Index            int             // context_messages: where the messages go
+	Messages         json.RawMessage // context_messages: [{customType, content}]
+	Data             json.RawMessage // session_entry: the entry's data
+	Summary          string          // compaction, branch_summary
+	Details          json.RawMessage // compaction, branch_summary
+	FirstKeptEntryID string          // compaction
+	TokensBefore     int64           // compaction
+	Usage            json.RawMessage // compaction: the observer call's usage, when one ran
 
 	Raw json.RawMessage
 }
@@ -115,7 +127,22 @@ func effectOf(e gjson.Result) Effect {
 		System:      e.Get("system").String(),
 		Prompt:      e.Get("prompt").String(),
 		MaxTokens:   int(e.Get("maxTokens").Int()),
+		Model:       e.Get("model").String(),
+		TimeoutMs:   int(e.Get("timeoutMs").Int()),
+		Background:  e.Get("background").Bool(),
+		Index:       int(e.Get("index").Int()),
+		Summary:     e.Get("summary").String(),
 		Raw:         json.RawMessage(e.Raw),
+	}
+	ef.FirstKeptEntryID = e.Get("firstKeptEntryId").String()
+	ef.TokensBefore = e.Get("tokensBefore").Int()
+	for _, f := range []struct {
+		dst *json.RawMessage
+		key string
+	}{{&ef.Messages, "messages"}, {&ef.Data, "data"}, {&ef.Details, "details"}, {&ef.Usage, "usage"}} {
+		if v := e.Get(f.key); v.Exists() {
+			*f.dst = json.RawMessage(v.Raw)
+		}
 	}
 	ef.Clear = ef.T == "status" && e.Get("text").Type == gjson.Null
 	for _, o := range e.Get("options").Array() {

@@ -33,6 +33,18 @@ func agentEnd() int32 { return call("agent_end") }
 //go:wasmexport session_shutdown
 func sessionShutdown() int32 { return call("session_shutdown") }
 
+//go:wasmexport context
+func contextExport() int32 { return call("context") }
+
+//go:wasmexport agent_settled
+func agentSettled() int32 { return call("agent_settled") }
+
+//go:wasmexport session_before_compact
+func sessionBeforeCompact() int32 { return call("session_before_compact") }
+
+//go:wasmexport session_before_tree
+func sessionBeforeTree() int32 { return call("session_before_tree") }
+
 //go:wasmexport command
 func command() int32 { return call("command") }
 

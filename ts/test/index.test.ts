@@ -45,11 +45,15 @@ const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "
 
 // ---- Scripted core -----------------------------------------------------------------------
 
-test("the factory registers --no-memory, /decision, /decisions, /memory and the forwarded events", () => {
+test("the factory registers --no-memory, /decision, /decisions, /memory, /om with its short forms and the forwarded events", () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	assert.equal(pi.flags.get("no-memory")?.type, "boolean");
-	assert.deepEqual([...pi.commands.keys()], ["decision", "decisions", "memory"]);
+	assert.deepEqual([...pi.commands.keys()], [
+		"decision", "decisions", "memory", "om",
+		"om-status", "om-config", "om-observe", "om-reflect", "om-observations", "om-clear",
+		"obs-memory-status", "obs-auto-compact", "obs-mode", "obs-view", "obs-reflect", "obs-rebuild", "obs-dump",
+	]);
 	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "before_agent_start", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");
 });

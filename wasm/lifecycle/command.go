@@ -62,6 +62,19 @@ var handlers = map[string]handler{
 	"memory off":       func(e *Engine, c *cmdCtx) { e.cmdSwitch(c, false) },
 	"memory on":        func(e *Engine, c *cmdCtx) { e.cmdSwitch(c, true) },
 	"memory help":      (*Engine).cmdHelp,
+
+	"om status":       func(e *Engine, c *cmdCtx) { e.s.om.cmdStatus(c) },
+	"om config":       func(e *Engine, c *cmdCtx) { e.s.om.cmdConfig(c) },
+	"om observe":      func(e *Engine, c *cmdCtx) { e.s.om.cmdObserve(c) },
+	"om reflect":      func(e *Engine, c *cmdCtx) { e.s.om.cmdReflect(c) },
+	"om observations": func(e *Engine, c *cmdCtx) { e.s.om.cmdObservations(c) },
+	"om view":         func(e *Engine, c *cmdCtx) { e.s.om.cmdView(c) },
+	"om clear":        func(e *Engine, c *cmdCtx) { e.s.om.cmdClear(c) },
+	"om mode":         func(e *Engine, c *cmdCtx) { e.s.om.cmdMode(c) },
+	"om auto-compact": func(e *Engine, c *cmdCtx) { e.s.om.cmdAutoCompact(c) },
+	"om rebuild":      func(e *Engine, c *cmdCtx) { e.s.om.cmdRebuild(c) },
+	"om dump":         func(e *Engine, c *cmdCtx) { e.s.om.cmdDump(c) },
+	"om help":         (*Engine).cmdHelp,
 }
 
 // command runs `/decision …` (pimem's `decision …`) and every other command
@@ -88,7 +101,7 @@ func (e *Engine) command(out *Out, in gjson.Result) {
 		hasUI = v.Bool()
 	}
 	name := jsonr.Get(in, "name").String()
-	cmd, ok := registry.Lookup(name)
+	cmd, implied, ok := registry.Resolve(name)
 	if !ok {
 		var known []string
 		for i := range registry.Commands {
@@ -96,6 +109,15 @@ func (e *Engine) command(out *Out, in gjson.Result) {
 		}
 		out.Usage("pi-memory: unknown command " + name + " (known: " + strings.Join(known, ", ") + ")")
 		return
+	}
+	if len(implied) > 0 && !(len(words) == 1 && strings.EqualFold(words[0], "help")) {
+		// /om-status runs /om status; /om-status help is the command's help.
+		words = append(append([]string(nil), implied...), words...)
+	}
+	if b := jsonr.Get(in, "branch"); b.Exists() && cmd.Store == "observations" {
+		// The branch as it is now (pi's adapter, pimem --session): else the
+		// one of the last settle.
+		e.s.om.readBranch([]byte(b.Raw))
 	}
 	p, err := registry.Parse(cmd, words)
 	if err != nil {
@@ -130,8 +152,11 @@ func (e *Engine) command(out *Out, in gjson.Result) {
 
 // store returns the driver of the store a command belongs to.
 func (e *Engine) store(name string) store {
-	if name == "notes" {
+	switch name {
+	case "notes":
 		return e.s.notes
+	case "observations":
+		return e.s.om
 	}
 	return e.s.dec
 }

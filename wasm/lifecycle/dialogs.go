@@ -75,6 +75,43 @@ func (e *Engine) Complete(out *Out, system, prompt string, maxTokens int, k cont
 	out.blocked = true
 }
 
+// Call is a model call with the options observational memory needs.
+type Call struct {
+	System, Prompt string
+	MaxTokens      int
+	// Model is "provider/id" or an id pi knows; "" is the session's current model.
+	Model string
+	// TimeoutMs bounds the call (0: no bound): the host aborts it and
+	// resumes with {error}.
+	TimeoutMs int
+	// Background lets the host resume later, without holding the event
+	// that asked: other exports may run in between.
+	Background bool
+}
+
+// CompleteCall asks the host for a model call with options; k receives
+// {text, usage?} or {error}.
+func (e *Engine) CompleteCall(out *Out, c Call, k continuation) {
+	id := e.park(k)
+	w := jsonw.Open(nil)
+	w.Str("t", "complete")
+	w.Str("id", id)
+	w.Str("system", c.System)
+	w.Str("prompt", c.Prompt)
+	w.Int("maxTokens", int64(c.MaxTokens))
+	if c.Model != "" {
+		w.Str("model", c.Model)
+	}
+	if c.TimeoutMs > 0 {
+		w.Int("timeoutMs", int64(c.TimeoutMs))
+	}
+	if c.Background {
+		w.Bool("background", true)
+	}
+	out.add(w.Close())
+	out.blocked = true
+}
+
 func (e *Engine) resume(out *Out, in gjson.Result) {
 	id := jsonr.Get(in, "id").String()
 	k, ok := e.pending[id]

@@ -2,12 +2,14 @@
 // session start, before each agent run, at its end and on each command, and
 // the effects (dialogs, model calls) that come back to the host. It is the
 // only package that talks to the host (through hostio); the stores it drives
-// (decision, notes) are pure packages that own their own rules.
+// (decision, notes, observe) are pure packages that own their own rules.
 //
 // Read it in this order: engine.go (the exports), gate.go (the one place that
 // decides whether a store may act), turn.go (a turn), command.go (commands,
-// routed through the registry). The store drivers (decisions*.go, notes*.go)
-// do the I/O their stores need: reading, locking, appending.
+// routed through the registry). The store drivers (decisions*.go, notes*.go,
+// observe*.go) do the I/O their stores need: reading, locking, appending,
+// and for observational memory, reading the branches pi gives and turning
+// its plans into model calls and session entries.
 package lifecycle
 
 import (
@@ -56,6 +58,7 @@ type Session struct {
 	fs    hostio.Host // the host with memory paths guarded (paths.go)
 	dec   *decisions
 	notes *notesStore
+	om    *observations
 	last  []budget.Receipt // what the previous turn injected, per store; nil before the first turn
 }
 
@@ -93,6 +96,14 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 			e.agentEnd(&out, in)
 		case "session_shutdown":
 			e.sessionShutdown(&out)
+		case "context":
+			e.context(&out, in)
+		case "agent_settled":
+			e.agentSettled(&out, in)
+		case "session_before_compact":
+			e.sessionBeforeCompact(&out, in)
+		case "session_before_tree":
+			e.sessionBeforeTree(&out, in)
 		case "command":
 			e.command(&out, in)
 		default:
@@ -148,6 +159,8 @@ func (e *Engine) sessionStart(out *Out, in gjson.Result) {
 	s.dec.start(out)
 	s.notes = newNotes(e, s)
 	s.notes.start(out)
+	s.om = newObservations(e, s)
+	s.om.start(out, in)
 }
 
 // sessionShutdown does what can wait until the session is over, for the

@@ -98,3 +98,66 @@ func (o *Out) bytes() []byte {
 	w.Int("exit", int64(o.exit))
 	return w.Close()
 }
+
+// ContextMessage is one custom message the context event inserts.
+type ContextMessage struct {
+	CustomType, Content string
+}
+
+// ContextMessages are custom messages for the host to insert at index of
+// the context event's messages (display false), for this model call only.
+func (o *Out) ContextMessages(index int, msgs []ContextMessage) {
+	w := jsonw.Open(nil)
+	w.Str("t", "context_messages")
+	w.Int("index", int64(index))
+	w.Raw("messages", jsonw.Array(nil, len(msgs), func(b []byte, i int) []byte {
+		m := jsonw.Open(b)
+		m.Str("customType", msgs[i].CustomType)
+		m.Str("content", msgs[i].Content)
+		return m.Close()
+	}))
+	o.add(w.Close())
+}
+
+// SessionEntry is a custom entry for the host to append to the session
+// (pi.appendEntry): data is one JSON object.
+func (o *Out) SessionEntry(customType string, data []byte) {
+	w := jsonw.Open(nil)
+	w.Str("t", "session_entry")
+	w.Str("customType", customType)
+	w.Raw("data", data)
+	o.add(w.Close())
+}
+
+// Compact asks the host to compact the session now if it is idle (pi's
+// ctx.compact(); its session_before_compact then asks the core for the
+// summary). A busy host skips it: the next settle plans it again.
+func (o *Out) Compact() {
+	o.add([]byte(`{"t":"compact"}`))
+}
+
+// Compaction is the session_before_compact result: the summary pi records
+// instead of its own. usage is the model usage of the call that completed
+// the observations (nil when none ran).
+func (o *Out) Compaction(summary string, details []byte, firstKept string, tokensBefore int64, usage []byte) {
+	w := jsonw.Open(nil)
+	w.Str("t", "compaction")
+	w.Str("summary", summary)
+	w.Raw("details", details)
+	w.Str("firstKeptEntryId", firstKept)
+	w.Int("tokensBefore", tokensBefore)
+	if len(usage) > 0 {
+		w.Raw("usage", usage)
+	}
+	o.add(w.Close())
+}
+
+// BranchSummary is the session_before_tree result: the summary of the
+// branch being left.
+func (o *Out) BranchSummary(summary string, details []byte) {
+	w := jsonw.Open(nil)
+	w.Str("t", "branch_summary")
+	w.Str("summary", summary)
+	w.Raw("details", details)
+	o.add(w.Close())
+}

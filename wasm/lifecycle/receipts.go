@@ -10,10 +10,16 @@ import (
 )
 
 // cmdLast prints the receipt of the previous turn: exactly what each store
-// put into the system prompt, under which cap, or why it put nothing.
+// put into the system prompt, under which cap, or why it put nothing; and,
+// once a model request has been made, what the observations' context block
+// put into the newest one.
 func (e *Engine) cmdLast(c *cmdCtx) {
 	n := e.s.notes
 	last := e.s.last
+	om := e.s.om
+	if last == nil && om.injected {
+		last = []budget.Receipt{}
+	}
 	if last == nil {
 		if c.json {
 			c.out.Output(`{"turn":false,"stores":[]}`)
@@ -47,6 +53,17 @@ func (e *Engine) cmdLast(c *cmdCtx) {
 			o.Str("text", r.Text)
 			return o.Close()
 		}))
+		if om.injected {
+			text, why, tokens := om.receipt()
+			o := jsonw.Open(nil)
+			o.Str("store", "observations")
+			o.Str("where", "context")
+			o.Int("bytes", int64(len(text)))
+			o.Int("tokens", int64(tokens))
+			o.Str("why", why)
+			o.Str("text", text)
+			w.Raw("context", o.Close())
+		}
 		c.out.Output(string(w.Close()))
 		return
 	}
@@ -69,6 +86,15 @@ func (e *Engine) cmdLast(c *cmdCtx) {
 			b.WriteString("\n(nothing)")
 		default:
 			b.WriteString("\n" + strings.TrimRight(r.Text, "\n"))
+		}
+	}
+	if om.injected {
+		text, why, tokens := om.receipt()
+		b.WriteString("\n\n--- observations (a message in the newest model request): " + strconv.Itoa(len(text)) + " bytes ≈ " + strconv.Itoa(tokens) + " tokens ---")
+		if text == "" {
+			b.WriteString("\n(nothing: " + why + ")")
+		} else {
+			b.WriteString("\n" + why + "\n" + strings.TrimRight(text, "\n"))
 		}
 	}
 	c.out.Output(b.String())

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"github.com/pi-memory/pi-memory/wasm/config"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/tidwall/gjson"
 )
 
@@ -308,7 +309,7 @@ func stringKey(data []byte, key string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	v := gjson.GetBytes(norm, key)
+	v := jsonr.Get(gjson.ParseBytes(norm), key)
 	return v.Str, v.Type == gjson.String
 }
 

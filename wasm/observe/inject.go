@@ -359,18 +359,31 @@ type ContextView struct {
 	Query    string // the text of the newest user message, without our blocks
 	Dropped  bool   // the request does not start with a user message: older turns were compacted or cut
 	Injected bool   // our block is already in the request: do not inject it twice
+	// At is where the block goes: after the summaries the request starts
+	// with (a compaction's, a branch's), before the first turn kept raw, so
+	// the model reads the summary, then the observations, then the turns.
+	At int
 }
 
 // ReadContext reads the messages of pi's context event (a JSON array of
 // agent messages).
 //
 //	ReadContext(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"fix the search bug"}]`)
-//	  => Query "fix the search bug", Dropped true, Injected false
+//	  => Query "fix the search bug", Dropped true, Injected false, At 1
 func ReadContext(messages []byte) ContextView {
 	var v ContextView
-	first := true
+	first, leading := true, true
+	i := -1
 	gjson.ParseBytes(messages).ForEach(func(_, m gjson.Result) bool {
+		i++
 		role := jsonr.Get(m, "role").Str
+		if leading {
+			if role == "compactionSummary" || role == "branchSummary" {
+				v.At = i + 1
+			} else {
+				leading = false
+			}
+		}
 		ct := jsonr.Get(m, "customType").Str
 		if has(ours, ct) || strings.Contains(m.Raw, MarkerStart) {
 			v.Injected = true

@@ -114,7 +114,8 @@ func TestReadContextFindsTheQueryAndOurBlock(t *testing.T) {
 		want       ContextView
 	}{
 		{"a fresh session", `[{"role":"user","content":"fix the bug"}]`, ContextView{Query: "fix the bug"}},
-		{"after a compaction", `[{"role":"compactionSummary","summary":"…"},{"role":"user","content":[{"type":"text","text":"next"},{"type":"image"}]},{"role":"assistant","content":[]}]`, ContextView{Query: "next", Dropped: true}},
+		{"after a compaction", `[{"role":"compactionSummary","summary":"…"},{"role":"user","content":[{"type":"text","text":"next"},{"type":"image"}]},{"role":"assistant","content":[]}]`, ContextView{Query: "next", Dropped: true, At: 1}},
+		{"after a compaction and a branch summary", `[{"role":"compactionSummary","summary":"…"},{"role":"branchSummary","summary":"…"},{"role":"user","content":"q"},{"role":"branchSummary","summary":"later"}]`, ContextView{Query: "q", Dropped: true, At: 2}},
 		{"already injected", `[{"role":"custom","customType":"` + CustomTypeContext + `","content":"x"},{"role":"user","content":"q"}]`, ContextView{Query: "q", Injected: true}},
 		{"injected into the prompt", `[{"role":"user","content":"q ` + MarkerStart + ` mem ` + MarkerEnd + `"}]`, ContextView{Query: "q", Injected: true}},
 		{"nothing", `[]`, ContextView{}},

@@ -87,3 +87,49 @@ func onOff(b bool) string {
 	}
 	return "off"
 }
+
+// ConfigText is what /om config prints: every key of om-config.json with
+// the value in force (the session's overrides applied and marked), then
+// the warnings.
+func ConfigText(cfg Config, s Settings) string {
+	eff := cfg.With(s)
+	var b strings.Builder
+	line := func(key, v string, over bool) {
+		b.WriteString(cat("  ", key, ": ", v))
+		if over {
+			b.WriteString(" (set in this session)")
+		}
+		b.WriteByte('\n')
+	}
+	model := eff.ObserverModel
+	if model == "" {
+		model = `"" (the current model)`
+	}
+	b.WriteString(cat("enabled: ", onOff(eff.Enabled)))
+	if eff.Preset != "" {
+		b.WriteString(cat(", preset ", eff.Preset))
+	}
+	b.WriteByte('\n')
+	line("mode", eff.Mode, s.Mode != nil)
+	line("autoCompact", onOff(eff.AutoCompact), s.AutoCompact != nil)
+	line("observerTokens", itoa(eff.ObserverTokens), s.ObserverTokens != nil)
+	line("retainTokens", itoa(eff.RetainTokens), s.RetainTokens != nil)
+	line("reflectorTokens", itoa(eff.ReflectorTokens), s.ReflectorTokens != nil)
+	line("observerModel", model, false)
+	line("maxObserverTranscriptChars", itoa(eff.MaxObserverTranscriptChars), false)
+	line("maxObservationItems", itoa(eff.MaxObservationItems), false)
+	line("recentTurnBudgetTokens", itoa(eff.RecentTurnBudgetTokens), false)
+	line("enableReflection", onOff(eff.EnableReflection), false)
+	line("reflectEveryNObservations", itoa(eff.ReflectEveryNObservations), false)
+	line("reflectBeforeCompaction", onOff(eff.ReflectBeforeCompaction), false)
+	line("maxReflectorObservationsChars", itoa(eff.MaxReflectorObservationsChars), false)
+	line("forceObserveAutoCompact", onOff(eff.ForceObserveAutoCompact), false)
+	line("memoryInjectionMode", eff.MemoryInjectionMode, false)
+	line("coreMemoryMaxTokens", itoa(eff.CoreMemoryMaxTokens), false)
+	line("relevantObservationMaxItems", itoa(eff.RelevantObservationMaxItems), false)
+	line("relevantObservationMaxTokens", itoa(eff.RelevantObservationMaxTokens), false)
+	for _, w := range cfg.Warnings {
+		b.WriteString(cat("warning: ", w, "\n"))
+	}
+	return b.String()
+}

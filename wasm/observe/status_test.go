@@ -30,3 +30,12 @@ func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
 	require.Contains(t, Status(st, cfg, nil, Env{}), "Observational memory: off (")
 	require.Equal(t, "om off", Footer(st, cfg))
 }
+
+func TestConfigTextMarksTheSessionsOverrides(t *testing.T) {
+	mode, n := ModeBlocking, 12000
+	text := ConfigText(DefaultConfig(), Settings{Mode: &mode, ObserverTokens: &n})
+	require.Contains(t, text, "  mode: blocking (set in this session)\n")
+	require.Contains(t, text, "  observerTokens: 12000 (set in this session)\n")
+	require.Contains(t, text, "  retainTokens: 8000\n")
+	require.Contains(t, text, `  observerModel: "" (the current model)`)
+}

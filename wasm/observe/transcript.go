@@ -134,9 +134,9 @@ func (t *Transcript) Append(data []byte) bool {
 				return false
 			}
 			if t.r.edits == nil {
-				t.r.edits = map[string]gjson.Result{}
+				t.r.edits = map[string]string{}
 			}
-			t.r.edits[target] = jsonr.Get(v, "replacement")
+			t.r.edits[target] = jsonr.Get(v, "replacement").Raw
 		}
 	}
 	skipping := len(t.Entries) > 0
@@ -185,7 +185,10 @@ func entriesOf(data []byte) []gjson.Result {
 type reader struct {
 	zone  int
 	calls map[string]string // tool call id → how its result names it
-	edits map[string]gjson.Result
+	// edits holds each context edit's replacement as raw JSON ("" or "null":
+	// the entry is omitted). Not gjson.Result: a map of it makes TinyGo link
+	// every method of gjson.Result, Get and its modifiers with them (~250 KB).
+	edits map[string]string
 }
 
 func (r *reader) entry(v gjson.Result) (Entry, bool) {
@@ -244,11 +247,11 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 	content := jsonr.Get(m, "content")
 	if id != "" && r.edits != nil {
 		if rep, ok := r.edits[id]; ok {
-			if rep.Type == gjson.Null || !rep.Exists() {
+			if rep == "" || rep == "null" {
 				e.Role = role
 				return // omitted from the model's context: nothing to observe or count
 			}
-			content = jsonr.Get(rep, "content")
+			content = jsonr.Get(gjson.Parse(rep), "content")
 		}
 	}
 	e.Role = role

@@ -34,7 +34,17 @@ func CommandJSON(c *Command) []byte {
 	o := jsonw.Open(nil)
 	o.Str("name", c.Name)
 	o.Str("store", c.Store)
-	o.Strs("aliases", nonNil(c.Aliases))
+	// Implied aliases are listed with the others, so a host registers every
+	// name the same way and sends the one typed; "implied" says what each
+	// stands for.
+	names := c.Names()[1:]
+	o.Strs("aliases", nonNil(names))
+	o.Raw("implied", jsonw.Array(nil, len(c.Implied), func(b []byte, i int) []byte {
+		io := jsonw.Open(b)
+		io.Str("name", c.Implied[i].Name)
+		io.Strs("words", c.Implied[i].Words)
+		return io.Close()
+	}))
 	o.Str("description", c.Description)
 	o.Str("default", c.Default)
 	o.Raw("subcommands", jsonw.Array(nil, len(c.Subs), func(b []byte, k int) []byte {

@@ -68,6 +68,16 @@ type Command struct {
 	Description string // one line, shown in pi's command list and pimem --help
 	Default     string // the subcommand run with no words
 	Subs        []Sub
+	// Implied are aliases that also name a subcommand: /om-status runs
+	// /om status. They are names of the command like Aliases (pi registers
+	// each), resolved by Resolve.
+	Implied []Implied
+}
+
+// Implied is an alias of a command that stands for its first words.
+type Implied struct {
+	Name  string
+	Words []string // put before the words typed after the alias
 }
 
 // SessionFlag is a flag of the pi command line itself (--no-memory).
@@ -88,20 +98,34 @@ var Flags = []SessionFlag{
 }
 
 // Commands are every command, in the order help lists them.
-var Commands = []Command{decisionCommand, memoryCommand}
+var Commands = []Command{decisionCommand, memoryCommand, omCommand}
 
 // Lookup finds a command by its name or an alias, case-insensitively.
 //
 //	Lookup("decisions") => the /decision command
 func Lookup(name string) (*Command, bool) {
+	c, _, ok := Resolve(name)
+	return c, ok
+}
+
+// Resolve finds a command by its name or an alias, case-insensitively, and
+// the words an implied alias stands for (nil for a name or a plain alias).
+//
+//	Resolve("obs-auto-compact") => the /om command, ["auto-compact"]
+func Resolve(name string) (*Command, []string, bool) {
 	name = strings.ToLower(name)
 	for i := range Commands {
 		c := &Commands[i]
 		if c.Name == name || has(c.Aliases, name) {
-			return c, true
+			return c, nil, true
+		}
+		for k := range c.Implied {
+			if c.Implied[k].Name == name {
+				return c, c.Implied[k].Words, true
+			}
 		}
 	}
-	return nil, false
+	return nil, nil, false
 }
 
 // Sub finds a subcommand by its name or an alias, case-insensitively.
@@ -117,7 +141,13 @@ func (c *Command) Sub(word string) (*Sub, bool) {
 }
 
 // Names lists every name a command answers to: its own, then its aliases.
-func (c *Command) Names() []string { return append([]string{c.Name}, c.Aliases...) }
+func (c *Command) Names() []string {
+	names := append([]string{c.Name}, c.Aliases...)
+	for _, im := range c.Implied {
+		names = append(names, im.Name)
+	}
+	return names
+}
 
 // Spec is the flag grammar of a subcommand, global switches included.
 func (s *Sub) Spec() cmdline.Spec {
@@ -196,6 +226,13 @@ func HelpText(c *Command) string {
 	b.WriteString("Usage: /" + c.Name + " <command> (pimem " + c.Name + " <command> outside pi)")
 	if len(c.Aliases) > 0 {
 		b.WriteString("; also /" + strings.Join(c.Aliases, ", /"))
+	}
+	if len(c.Implied) > 0 {
+		var short []string
+		for _, im := range c.Implied {
+			short = append(short, "/"+im.Name+" (/"+c.Name+" "+strings.Join(im.Words, " ")+")")
+		}
+		b.WriteString("\nShort forms: " + strings.Join(short, ", "))
 	}
 	b.WriteString("\n")
 	for i := range c.Subs {

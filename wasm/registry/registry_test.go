@@ -161,3 +161,72 @@ func ExampleParse() {
 	// decision remove [D-2026-03-01-0001] true <nil>
 	// /decision status takes no arguments; unexpected "now" (quote text that has spaces).
 }
+
+func TestImpliedAliasesRunTheirSubcommand(t *testing.T) {
+	tests := []struct {
+		typed string
+		words []string
+		sub   string
+		args  []string
+	}{
+		{"om-status", nil, "status", nil},
+		{"obs-memory-status", nil, "status", nil},
+		{"OM-Config", []string{"reload"}, "config", []string{"reload"}},
+		{"om-observe", []string{"--no-compact"}, "observe", nil},
+		{"obs-reflect", []string{"keep", "paths"}, "reflect", []string{"keep", "paths"}},
+		{"obs-auto-compact", []string{"on", "buffered", "20000"}, "auto-compact", []string{"on", "buffered", "20000"}},
+		{"obs-view", []string{"raw", "40"}, "view", []string{"raw", "40"}},
+		{"obs-dump", nil, "dump", nil},
+		{"om", nil, "status", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.typed, func(t *testing.T) {
+			c, words, ok := Resolve(tt.typed)
+			if !ok || c.Name != "om" {
+				t.Fatalf("Resolve(%q) = %v, %v", tt.typed, c, ok)
+			}
+			p, err := Parse(c, append(append([]string(nil), words...), tt.words...))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if p.Sub.Name != tt.sub || strings.Join(p.Args.Words, "|") != strings.Join(tt.args, "|") {
+				t.Errorf("%s %q = %s %q, want %s %q", tt.typed, tt.words, p.Sub.Name, p.Args.Words, tt.sub, tt.args)
+			}
+		})
+	}
+}
+
+func TestImpliedAliasesAreListedForHostsAndHelp(t *testing.T) {
+	var got struct {
+		Commands []struct {
+			Name    string   `json:"name"`
+			Aliases []string `json:"aliases"`
+			Implied []struct {
+				Name  string   `json:"name"`
+				Words []string `json:"words"`
+			} `json:"implied"`
+		} `json:"commands"`
+	}
+	if err := json.Unmarshal(JSON(), &got); err != nil {
+		t.Fatal(err)
+	}
+	c, _ := Lookup("om")
+	for _, jc := range got.Commands {
+		if jc.Name != "om" {
+			continue
+		}
+		for _, im := range c.Implied {
+			if !has(jc.Aliases, im.Name) {
+				t.Errorf("registry.json aliases lack %q: pi would not register it", im.Name)
+			}
+			if !strings.Contains(HelpText(c), "/"+im.Name+" (/om "+strings.Join(im.Words, " ")+")") {
+				t.Errorf("help does not say what /%s stands for", im.Name)
+			}
+		}
+		if len(jc.Implied) != len(c.Implied) {
+			t.Errorf("registry.json implied = %v", jc.Implied)
+		}
+		return
+	}
+	t.Fatal("no om command in registry.json")
+}

@@ -7,6 +7,7 @@
 // to stdout, everything else to stderr.
 //
 //	pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args…]
+//	pimem [flags] --session FILE om <view|status|observations|dump|…>
 //	pimem [flags] inject [--prompt TEXT] [--json]
 //	pimem [flags] commands [--json]
 //	pimem [flags] git setup
@@ -28,12 +29,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
 )
 
 const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args...]
+       pimem [flags] --session FILE om <status|observations|view|dump|...>
        pimem [flags] inject [--prompt TEXT] [--json]
        pimem [flags] commands [--json]
        pimem [flags] git setup
@@ -56,6 +59,8 @@ flags:
                    folder trusts it, as "pi --approve" would (docs/decisions/001)
   --agent-dir DIR  pi's agent folder (default: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
   --json           every command answers in JSON: what it shows, or what it wrote
+  --session FILE   a pi session file (JSON Lines): "om" commands read its current
+                   branch (the path to its last entry); pimem never writes to it
   --wasm PATH      the core module (default: $PIMEM_WASM, else core.wasm beside
                    pimem, else ts/core.wasm in a folder above pimem)
   --version        the core's release and the SHA-256 of its module (first 12
@@ -74,8 +79,8 @@ type usageError struct{ msg string }
 func (e usageError) Error() string { return e.msg }
 
 type options struct {
-	project, agentDir, wasm string
-	json, version           bool
+	project, agentDir, wasm, session string
+	json, version                    bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -100,6 +105,7 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 	fs.StringVar(&o.agentDir, "agent-dir", "", "")
 	fs.BoolVar(&o.json, "json", false, "")
 	fs.StringVar(&o.wasm, "wasm", "", "")
+	fs.StringVar(&o.session, "session", "", "")
 	fs.BoolVar(&o.version, "version", false, "")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -118,6 +124,7 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, usageError{"no command given (" + known(nil) + "); pimem --help lists them"}
 	}
 	store, argv := rest[0], rest[1:]
+	typed := store // the core resolves an alias that implies a subcommand (om-status) itself
 
 	var prompt string
 	if store == "inject" {
@@ -142,6 +149,11 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 	session, err := sessionInput(o)
 	if err != nil {
 		return 0, err
+	}
+	if o.session != "" {
+		if session.Branch, err = readBranch(o.session); err != nil {
+			return 0, err
+		}
 	}
 	wasm, err := findModule(o.wasm)
 	if err != nil {
@@ -192,10 +204,11 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		argv = withJSON(argv)
 	}
 	input, _ := json.Marshal(struct {
-		Name  string   `json:"name"`
-		Argv  []string `json:"argv"`
-		HasUI bool     `json:"hasUI"`
-	}{store, append([]string{}, argv...), false})
+		Name   string          `json:"name"`
+		Argv   []string        `json:"argv"`
+		HasUI  bool            `json:"hasUI"`
+		Branch json.RawMessage `json:"branch,omitempty"`
+	}{typed, append([]string{}, argv...), false, session.Branch})
 	res, err = d.Run("command", input)
 	if err != nil {
 		return 0, coreFailed("command", err)
@@ -225,6 +238,11 @@ type sessionStart struct {
 	// Module is the module file's SHA-256, as pi's adapter sends the one it
 	// loaded: the core names itself with it in `memory status`.
 	Module string `json:"moduleSha256"`
+	// Zone is the local offset from UTC in minutes, for observations' times.
+	Zone int `json:"zone"`
+	// Branch is the session's current branch (--session), as pi's
+	// getBranch() gives it; absent without --session.
+	Branch json.RawMessage `json:"branch,omitempty"`
 }
 
 // sessionInput is session_start as pi would send it for this project, with
@@ -263,7 +281,8 @@ func sessionInput(o options) (sessionStart, error) {
 	// The home folder only locates other tools' memory (memory import
 	// claude); without one, that command says so.
 	home, _ := os.UserHomeDir()
-	return sessionStart{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}, ""}, nil
+	_, offset := time.Now().Zone()
+	return sessionStart{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}, "", offset / 60, nil}, nil
 }
 
 // withJSON adds the --json word pimem was given before the store. It goes

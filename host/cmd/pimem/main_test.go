@@ -113,7 +113,7 @@ func TestUnknownCommandsAreUsageErrorsListingTheCoresCommands(t *testing.T) {
 		t.Run(m.Name, func(t *testing.T) {
 			r := runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "decisions-typo", "list")
 			require.Equal(t, 2, r.exit, r.stderr)
-			require.Contains(t, r.stderr, `unknown command "decisions-typo" (decision, memory, inject, commands, git, merge-driver)`)
+			require.Contains(t, r.stderr, `unknown command "decisions-typo" (decision, memory, om, inject, commands, git, merge-driver)`)
 		})
 	}
 }
@@ -350,6 +350,9 @@ func TestSessionStartDescribesTheProject(t *testing.T) {
 				require.Equal(t, home, gotHome)
 			}
 			delete(got, "home")
+			_, isNumber := got["zone"].(float64)
+			require.True(t, isNumber, "zone (minutes east of UTC) %v", got["zone"])
+			delete(got, "zone")
 			gotJSON, _ := json.Marshal(got)
 			want, _ := json.Marshal(map[string]any{"cwd": c.cwd, "agentDir": c.agentDir, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup", "flags": map[string]bool{}, "moduleSha256": sha256Hex(t, wasm)})
 			require.Equal(t, canonical(t, string(want)), canonical(t, string(gotJSON)))
@@ -513,4 +516,38 @@ func TestCompiledCodeIsCachedUnderXDGCacheHome(t *testing.T) {
 	entries, err := os.ReadDir(filepath.Join(cache, "pi-memory", "wazero"))
 	require.NoError(t, err)
 	require.True(t, len(entries) > 0, "nothing cached")
+}
+
+// pimem reads a pi session file as its current branch (the path to its last
+// entry), so the read-only /om commands work outside pi; writing ones say
+// they need pi, and nothing is written.
+func TestOmCommandsReadASessionFile(t *testing.T) {
+	rec := `{"v":1,"op":"observe","t":1772179200000,"from":"u1","through":"a1","tokens":40,"obs":"Date: Feb 27, 2026\n* 🔴 (08:00) User wants trailing commas\n"}`
+	session := strings.Join([]string{
+		`{"type":"session","version":3,"id":"s1","timestamp":"2026-02-27T08:00:00.000Z","cwd":"/x"}`,
+		`{"type":"message","id":"u1","parentId":null,"timestamp":"2026-02-27T08:00:00.000Z","message":{"role":"user","content":"Fix the parser"}}`,
+		`{"type":"message","id":"a1","parentId":"u1","timestamp":"2026-02-27T08:01:00.000Z","message":{"role":"assistant","content":[{"type":"text","text":"Done"}]}}`,
+		`{"type":"custom","id":"x1","parentId":"u1","customType":"pi-memory-om","data":{"v":1,"op":"clear","t":1}}`,
+		`{"type":"custom","id":"c1","parentId":"a1","customType":"pi-memory-om","data":` + rec + `}`,
+	}, "\n") + "\n"
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			dir := project(t)
+			file := filepath.Join(t.TempDir(), "s.jsonl")
+			require.NoError(t, os.WriteFile(file, []byte(session), 0o644))
+			r := runBin(t, pimemBin, dir, nil, "--wasm", m.Path(t), "--session", file, "om", "view", "obs")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "* 🔴 (08:00) User wants trailing commas")
+			r = runBin(t, pimemBin, dir, nil, "--wasm", m.Path(t), "--session", file, "om-status")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "Scope: thread (this session's branch: 1 ledger entry")
+			r = runBin(t, pimemBin, dir, nil, "--wasm", m.Path(t), "--session", file, "om", "dump")
+			require.Equal(t, rec+"\n", r.stdout, "the sibling branch's clear is not on this branch")
+			r = runBin(t, pimemBin, dir, nil, "--wasm", m.Path(t), "--session", file, "om", "clear")
+			require.Equal(t, 1, r.exit)
+			require.Contains(t, r.stderr, "run it in pi")
+			after, _ := os.ReadFile(file)
+			require.Equal(t, session, string(after))
+		})
+	}
 }

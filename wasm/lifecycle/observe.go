@@ -1,0 +1,251 @@
+package lifecycle
+
+import (
+	"path"
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/config"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/observe"
+	"github.com/tidwall/gjson"
+)
+
+// Where observational memory's configuration lives (docs/formats.md). The
+// observations themselves live in the session (thread scope): custom
+// entries pi keeps in the session file, machine-local like the session.
+const (
+	omConfigDir   = ".pi"                             // in the project
+	omSeedDir     = "extensions/observational-memory" // seed 004's folder, under the project's .pi and the agent folder
+	omTimeoutMs   = 60000                             // the hard bound of the observer call a compaction waits for
+	omMaxCalls    = 32                                // model calls one command or settle may chain (a backlog in chunks)
+	omBlockingMax = 8                                 // calls a compaction may wait for in blocking mode
+	omLostMs      = 10 * 60 * 1000                    // a background call unanswered this long is taken as lost
+)
+
+// observations drives one session's observational memory: configuration,
+// the branch as the observer reads it, the state folded from the branch's
+// ledger records, and the model calls observe plans. The rules (when to
+// observe, what a summary says, what is injected) are wasm/observe's; this
+// file and the other observe*.go files do what they need: read the config
+// files, read the branches pi gives, and turn plans into effects.
+type observations struct {
+	e *Engine
+	s *Session
+	h hostio.Host
+
+	cfg      observe.Config
+	cfgFiles [2]omConfigFile // global, project
+	cfgStamp string
+
+	st       *observe.State
+	tr       observe.Transcript
+	ids      []string         // the entry ids of the branch tr was read from
+	recs     []observe.Record // the ledger records of that branch
+	applied  []string         // Encode of every record st holds, in order
+	problems []observe.Problem
+
+	sessionID string
+	zone      int // minutes east of UTC
+	window    int // the model's context window in tokens, 0 when unknown
+
+	busy     bool  // a background model call is out: settles plan nothing until it answers
+	busyAt   int64 // when it went out (a host that never answers does not stop the observer for good)
+	injected bool  // the context export ran this session (the receipt exists)
+	inj      observe.Injection
+	injWhy   string // why nothing was injected, when nothing was
+	footer   string // the status line last shown
+	warnedAt int    // problems already reported
+}
+
+// omConfigFile is where one scope's om-config.json is read from: the
+// documented path, or seed 004's when only that one exists.
+type omConfigFile struct {
+	primary, alias string
+	used           string // the file read, "" when neither exists
+}
+
+func newObservations(e *Engine, s *Session) *observations {
+	o := &observations{e: e, s: s, h: s.fs, st: observe.Fold(nil, "", observe.DefaultConfig())}
+	o.tr = observe.ReadEntries(nil, 0)
+	if s.AgentDir != "" {
+		o.cfgFiles[0] = omConfigFile{primary: path.Join(s.AgentDir, observe.ConfigFile), alias: path.Join(s.AgentDir, omSeedDir, observe.ConfigFile)}
+	}
+	// An untrusted project's file is never read; the observations still
+	// work, since they live in the session, not in the project.
+	if s.ProjectRoot != "" && s.Trusted {
+		dir := path.Join(s.ProjectRoot, omConfigDir)
+		o.cfgFiles[1] = omConfigFile{primary: path.Join(dir, observe.ConfigFile), alias: path.Join(dir, omSeedDir, observe.ConfigFile)}
+	}
+	return o
+}
+
+// start reads the configuration and folds the branch pi gave (absent: an
+// empty session).
+func (o *observations) start(out *Out, in gjson.Result) {
+	o.sessionID = jsonr.Get(in, "sessionId").Str
+	o.zone = int(jsonr.Get(in, "zone").Int())
+	o.window = int(jsonr.Get(in, "window").Int())
+	for _, w := range o.refreshConfig() {
+		out.Notify("warning", "pi-memory: "+w)
+	}
+	if b := jsonr.Get(in, "branch"); b.Exists() {
+		o.readBranch([]byte(b.Raw))
+	}
+	o.reportProblems(out)
+	if o.e.may(o, Inject) == "" && o.st.Items()[0] > 0 {
+		o.showFooter(out)
+	}
+}
+
+// off says why observational memory can do nothing this session: its
+// configuration turned it off.
+func (o *observations) off() string {
+	switch {
+	case !o.cfg.Enabled && o.cfg.Why != "":
+		return o.cfg.Why
+	case !o.cfg.Enabled:
+		return "Observational memory is disabled by " + o.cfg.DisabledBy + "; nothing is observed, injected or written. Set \"enabled\": true there (or remove the key) to turn it back on."
+	}
+	return ""
+}
+
+// ready re-reads a changed configuration before a command.
+func (o *observations) ready(out *Out) error {
+	for _, w := range o.refreshConfig() {
+		out.Notify("warning", "pi-memory: "+w)
+	}
+	return nil
+}
+
+// refreshConfig reads the config files again when one changed, and returns
+// the warnings of the new configuration.
+func (o *observations) refreshConfig() []string {
+	stamp := ""
+	for _, f := range o.cfgFiles {
+		stamp += "|" + o.stamp(f.primary) + "|" + o.stamp(f.alias)
+	}
+	if stamp == o.cfgStamp && o.cfgStamp != "" {
+		return nil
+	}
+	o.cfgStamp = stamp
+	var files [2]*config.File
+	var data [2][]byte
+	var both []string
+	for i := range o.cfgFiles {
+		f := &o.cfgFiles[i]
+		f.used = ""
+		name := f.primary
+		if f.primary != "" && o.stamp(f.primary) == "-" && o.stamp(f.alias) != "-" {
+			name = f.alias
+		} else if f.primary != "" && o.stamp(f.primary) != "-" && o.stamp(f.alias) != "-" {
+			both = append(both, "both "+f.primary+" and "+f.alias+" exist; "+f.primary+" is read and the other is ignored. Merge them into "+f.primary+" and remove the other.")
+		}
+		files[i], data[i] = readConfigData(o.h, name)
+		if files[i].Present {
+			f.used = name
+		}
+	}
+	o.cfg = observe.ParseConfigFiles(files[0], data[0], files[1], data[1])
+	o.cfg.Warnings = append(both, o.cfg.Warnings...)
+	return o.cfg.Warnings
+}
+
+func (o *observations) stamp(p string) string {
+	if p == "" {
+		return "-"
+	}
+	info, err := o.h.Stat(p)
+	if err != nil {
+		return "-"
+	}
+	return strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10)
+}
+
+// readConfigData is readConfigFile with the bytes, which observe reads one
+// string key from.
+func readConfigData(h hostio.Host, p string) (*config.File, []byte) {
+	if p == "" {
+		return config.Parse("", nil), nil
+	}
+	data, err := readFile(h, p, maxConfig)
+	if err != nil && !hostio.IsNotFound(err) {
+		return config.Unreadable(p, err.Error()), nil
+	}
+	return config.Parse(p, data), data
+}
+
+// readBranch brings the transcript and the state up to the branch pi gave:
+// a branch that grew from the last one is read incrementally; another one
+// (a fork, a tree navigation, a context edit) is read afresh. The state is
+// folded again only when the branch's ledger records are not the ones it
+// holds, so the backoff after failures survives the settles between them.
+func (o *observations) readBranch(raw []byte) {
+	ids := observe.EntryIDs(raw)
+	grew := len(o.ids) <= len(ids)
+	for i := 0; grew && i < len(o.ids); i++ {
+		grew = o.ids[i] == ids[i]
+	}
+	if !grew || len(o.ids) == 0 || !o.tr.Append(raw) {
+		o.tr = observe.ReadEntries(raw, o.zone)
+	}
+	o.ids = ids
+	recs, problems := observe.LedgerRecords(raw)
+	canon := make([]string, len(recs))
+	for i := range recs {
+		canon[i] = string(observe.Encode(recs[i]))
+	}
+	o.recs = recs
+	if !sameStrings(canon, o.applied) {
+		o.st = observe.Fold(recs, "", o.cfg)
+		o.applied = canon
+		o.problems, o.warnedAt = problems, 0
+	}
+}
+
+// reportProblems names the ledger entries that could not be read, once.
+func (o *observations) reportProblems(out *Out) {
+	if len(o.problems) > o.warnedAt {
+		msg := "pi-memory: " + strconv.Itoa(len(o.problems)) + " observational-memory entries of this branch could not be read and are skipped (/om dump shows the others):"
+		for _, p := range o.problems {
+			msg += "\n  branch " + p.String()
+		}
+		out.Notify("warning", msg)
+		o.warnedAt = len(o.problems)
+	}
+}
+
+// record keeps a record the state has applied and asks the host to append
+// it to the session.
+func (o *observations) record(out *Out, r observe.Record) {
+	data := observe.Encode(r)
+	o.applied = append(o.applied, string(data))
+	o.recs = append(o.recs, r)
+	out.SessionEntry(observe.CustomTypeLedger, data)
+}
+
+// clock is now, in the session's time zone.
+func (o *observations) clock() observe.Clock {
+	return observe.Clock{Ms: o.e.h.Now(), Zone: o.zone}
+}
+
+// showFooter sets the one status line routine work shows, when it changed.
+func (o *observations) showFooter(out *Out) {
+	line := observe.Footer(o.st, o.cfg)
+	if line != o.footer {
+		o.footer = line
+		out.Status("om", line, false)
+	}
+}
+
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

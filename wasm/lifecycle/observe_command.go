@@ -1,0 +1,358 @@
+package lifecycle
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/observe"
+)
+
+// The /om commands (pimem om …). The registry says which may run when; the
+// words an alias implies (/om-status) are resolved before these run.
+
+// needsPi refuses a command that changes the observations where the host
+// cannot append to the session (pimem reads a session file, never writes it).
+func (o *observations) needsPi(c *cmdCtx) bool {
+	if o.s.Mode != "cli" {
+		return false
+	}
+	c.out.Fail("/om " + c.sub.Name + " changes the observations, which live in the pi session: run it in pi. pimem reads a session (--session FILE) but never writes to it.")
+	return true
+}
+
+func (o *observations) cmdStatus(c *cmdCtx) {
+	o.ready(c.out) // status runs whatever the store's state: read a changed config first
+	var t *observe.Transcript
+	if len(o.ids) > 0 {
+		t = &o.tr
+	}
+	if c.json {
+		n := o.st.Items()
+		eff := o.cfg.With(o.st.Settings)
+		w := jsonw.Open(nil)
+		w.Bool("enabled", o.off() == "")
+		w.Str("off", o.e.may(o, Inject))
+		w.Str("scope", "thread")
+		w.Str("mode", eff.Mode)
+		w.Bool("autoCompact", eff.AutoCompact)
+		w.Int("observations", int64(n[0]))
+		w.Int("tokens", int64(o.st.Tokens()))
+		w.Str("coveredThrough", o.st.Mark.ID)
+		w.Int("records", int64(len(o.recs)))
+		w.Int("observerRuns", int64(o.st.Observed))
+		w.Int("reflections", int64(o.st.Reflected))
+		c.out.Output(string(w.Close()))
+		return
+	}
+	text := observe.Status(o.st, o.cfg, t, observe.Env{Window: o.window, Clock: o.clock()})
+	text += "Scope: thread (this session's branch: " + plural(len(o.recs), "ledger entry", "ledger entries") + ` "` + observe.CustomTypeLedger + `")` + "\n"
+	text += "Config: " + o.configSources() + "\n"
+	if why := o.e.may(o, Inject); why != "" && o.off() == "" {
+		text += why + "\n"
+	}
+	c.out.Output(strings.TrimRight(text, "\n"))
+}
+
+// configSources names the files the configuration was read from.
+func (o *observations) configSources() string {
+	var used []string
+	for _, f := range o.cfgFiles {
+		if f.used != "" {
+			used = append(used, f.used)
+		}
+	}
+	if len(used) == 0 {
+		return "defaults (no " + observe.ConfigFile + ")"
+	}
+	s := strings.Join(used, ", then ")
+	if !o.s.Trusted {
+		s += " (the project is not trusted: its file is not read)"
+	}
+	return s
+}
+
+func (o *observations) cmdConfig(c *cmdCtx) {
+	word := ""
+	if len(c.args.Words) > 0 {
+		word = strings.ToLower(c.args.Words[0])
+	}
+	switch word {
+	case "":
+		o.ready(c.out)
+	case "reload":
+		o.cfgStamp = ""
+		o.refreshConfig()
+	case "edit":
+		// pi's UI offers no JSON editor to extensions: name the file instead.
+		target := o.cfgFiles[0].primary
+		if o.cfgFiles[1].primary != "" {
+			target = o.cfgFiles[1].primary
+		}
+		if target == "" {
+			c.out.Fail("pi-memory has no project or agent folder for this session, so there is no om-config.json to edit.")
+			return
+		}
+		msg := "Edit " + target
+		if o.stamp(target) == "-" {
+			msg += " (it does not exist yet: create it with the keys to change, e.g. {\"observerTokens\": 20000})"
+		}
+		c.out.Output(msg + ", then run /om config reload. Keys and defaults: /om config.")
+		return
+	default:
+		c.usage()
+		return
+	}
+	head := "Observational memory config from " + o.configSources() + ":\n"
+	if word == "reload" {
+		head = "Reloaded. " + head
+	}
+	c.out.Output(strings.TrimRight(head+observe.ConfigText(o.cfg, o.st.Settings), "\n"))
+}
+
+func (o *observations) cmdObserve(c *cmdCtx) {
+	if o.needsPi(c) {
+		return
+	}
+	before := o.st.Observed
+	o.st.Retry()
+	env := observe.Env{Force: true, NoCompact: c.args.Has("no-compact")}
+	o.step(c.out, env, &omRun{act: Write, done: func(out *Out, why string) {
+		runs := o.st.Observed - before
+		msg := "Nothing new to observe."
+		if runs > 0 {
+			n := o.st.Items()
+			msg = "Observed in " + plural(runs, "call", "calls") + ": " + strconv.Itoa(n[0]) + " observations (~" + strconv.Itoa(o.st.Tokens()) + " tokens), covered through entry " + o.st.Mark.ID + "."
+		}
+		if why != "" && runs == 0 {
+			msg += " (" + why + ")"
+		}
+		out.Output(msg)
+	}})
+}
+
+func (o *observations) cmdReflect(c *cmdCtx) {
+	if o.needsPi(c) {
+		return
+	}
+	if len(o.st.Groups) == 0 {
+		c.out.Output("No observations to reflect on yet.")
+		return
+	}
+	before, tokens := o.st.Reflected, o.st.Tokens()
+	o.st.Retry()
+	env := observe.Env{Reflect: true, Aggressive: c.args.Has("aggressive"), Focus: strings.Join(c.args.Words, " ")}
+	o.step(c.out, env, &omRun{act: Write, done: func(out *Out, why string) {
+		if o.st.Reflected == before {
+			out.Fail("The reflection was not applied; the observations are kept as they are (" + why + ").")
+			return
+		}
+		out.Output("Reflected: ~" + strconv.Itoa(tokens) + " → ~" + strconv.Itoa(o.st.Tokens()) + " tokens, " + strconv.Itoa(o.st.Items()[0]) + " observations.")
+	}})
+}
+
+func (o *observations) cmdObservations(c *cmdCtx) {
+	text := o.st.Text()
+	if c.json {
+		w := jsonw.Open(nil)
+		w.Str("observations", text)
+		w.Str("task", o.st.Task)
+		w.Str("response", o.st.Response)
+		c.out.Output(string(w.Close()))
+		return
+	}
+	if strings.TrimSpace(text) == "" {
+		c.out.Output("No observations yet.")
+		return
+	}
+	c.out.Output(strings.TrimRight(text, "\n"))
+}
+
+// cmdView shows the observations (obs), the conversation not yet observed
+// (raw), or both, each cut to N lines.
+func (o *observations) cmdView(c *cmdCtx) {
+	obs, raw, limit := false, false, 0
+	for _, w := range c.args.Words {
+		switch strings.ToLower(w) {
+		case "obs":
+			obs = true
+		case "raw":
+			raw = true
+		default:
+			n, err := strconv.Atoi(w)
+			if err != nil || n <= 0 {
+				c.usage()
+				return
+			}
+			limit = n
+		}
+	}
+	if !obs && !raw {
+		obs, raw = true, true
+	}
+	var b strings.Builder
+	if obs {
+		text := o.st.Text()
+		if strings.TrimSpace(text) == "" {
+			text = "(none yet)"
+		}
+		b.WriteString("--- observations ---\n" + firstLines(text, limit))
+	}
+	if raw {
+		text, tokens := o.st.Pending(&o.tr)
+		if obs {
+			b.WriteString("\n")
+		}
+		b.WriteString("--- not yet observed: ~" + strconv.Itoa(tokens) + " tokens ---\n")
+		if strings.TrimSpace(text) == "" {
+			text = "(nothing)"
+		}
+		b.WriteString(firstLines(text, limit))
+	}
+	c.out.Output(strings.TrimRight(b.String(), "\n"))
+}
+
+// firstLines keeps the first n lines of text (all when n is 0), saying how
+// many were left out.
+func firstLines(text string, n int) string {
+	text = strings.TrimRight(text, "\n") + "\n"
+	if n <= 0 {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) <= n {
+		return text
+	}
+	return strings.Join(lines[:n], "") + "(" + strconv.Itoa(len(lines)-n) + " more lines)\n"
+}
+
+func (o *observations) cmdClear(c *cmdCtx) {
+	if o.needsPi(c) {
+		return
+	}
+	n := o.st.Items()[0]
+	o.apply(c.out, observe.Record{Op: observe.OpClear, Time: o.clock().Ms})
+	c.out.Output("Cleared " + plural(n, "observation", "observations") + " with the current task and response. The ledger keeps the earlier records; what they covered is not observed again.")
+}
+
+// apply applies a record of a command to the state and appends it.
+func (o *observations) apply(out *Out, r observe.Record) {
+	o.st.Apply(r, o.cfg)
+	o.record(out, r)
+	o.showFooter(out)
+}
+
+func (o *observations) cmdMode(c *cmdCtx) {
+	if len(c.args.Words) == 0 {
+		c.out.Output("Mode: " + o.cfg.With(o.st.Settings).Mode + " (buffered: observe between turns; blocking: only when pi compacts or on /om observe).")
+		return
+	}
+	mode := strings.ToLower(c.args.Words[0])
+	if mode != observe.ModeBuffered && mode != observe.ModeBlocking {
+		c.usage()
+		return
+	}
+	if o.needsPi(c) {
+		return
+	}
+	o.apply(c.out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: observe.Settings{Mode: &mode}})
+	c.out.Output("Mode: " + mode + " (kept in this session).")
+}
+
+// cmdAutoCompact shows or sets our own compaction: on|off, a mode, then the
+// observer, reflector and retain thresholds in that order.
+func (o *observations) cmdAutoCompact(c *cmdCtx) {
+	show := func(prefix string) {
+		eff := o.cfg.With(o.st.Settings)
+		c.out.Output(prefix + "Auto-compact " + onOff(eff.AutoCompact) + ", " + eff.Mode + " mode; observer at " + strconv.Itoa(eff.ObserverTokens) +
+			" tokens, reflector at " + strconv.Itoa(eff.ReflectorTokens) + ", retain " + strconv.Itoa(eff.RetainTokens) + " (compaction at " + strconv.Itoa(eff.ObserverTokens+eff.RetainTokens) + ").")
+	}
+	if len(c.args.Words) == 0 {
+		show("")
+		return
+	}
+	var set observe.Settings
+	var nums []*int
+	for _, w := range c.args.Words {
+		switch lw := strings.ToLower(w); lw {
+		case "on", "off":
+			on := lw == "on"
+			set.AutoCompact = &on
+		case observe.ModeBuffered, observe.ModeBlocking:
+			set.Mode = &lw
+		default:
+			n, err := strconv.Atoi(w)
+			if err != nil || n < 0 || n > observe.MaxTokensLimit || len(nums) == 3 {
+				c.out.Usage("/om auto-compact: " + strconv.Quote(w) + " is not on, off, buffered, blocking or a token count from 0 to " + strconv.Itoa(observe.MaxTokensLimit) + " (at most three: observer, reflector, retain).\nUsage: " + c.cmd.Usage(c.sub))
+				return
+			}
+			nums = append(nums, &n)
+		}
+	}
+	for i, p := range nums {
+		switch i {
+		case 0:
+			set.ObserverTokens = p
+		case 1:
+			set.ReflectorTokens = p
+		case 2:
+			set.RetainTokens = p
+		}
+	}
+	if o.needsPi(c) {
+		return
+	}
+	o.apply(c.out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: set})
+	show("Kept in this session. ")
+}
+
+func (o *observations) cmdRebuild(c *cmdCtx) {
+	o.st = observe.Fold(o.recs, "", o.cfg)
+	o.applied = o.applied[:0]
+	for i := range o.recs {
+		o.applied = append(o.applied, string(observe.Encode(o.recs[i])))
+	}
+	covered := "nothing yet"
+	if o.st.Mark.ID != "" {
+		covered = "entry " + o.st.Mark.ID
+	}
+	c.out.Output("Rebuilt from " + plural(len(o.recs), "ledger entry", "ledger entries") + " of this branch: " + plural(o.st.Items()[0], "observation", "observations") + ", covered through " + covered + ".")
+}
+
+func (o *observations) cmdDump(c *cmdCtx) {
+	if len(o.recs) == 0 {
+		if c.json {
+			c.out.Output("")
+			return
+		}
+		c.out.Output("No observational-memory entries in this branch.")
+		return
+	}
+	lines := make([]string, len(o.recs))
+	for i := range o.recs {
+		lines[i] = string(observe.Encode(o.recs[i]))
+	}
+	c.out.Output(strings.Join(lines, "\n"))
+}
+
+// omReceipt is the observations' part of /memory last: what the context
+// block injected into the newest request and why, or why nothing was.
+func (o *observations) receipt() (text, why string, tokens int) {
+	switch {
+	case o.injWhy != "":
+		return "", o.injWhy, 0
+	case o.inj.Text == "":
+		return "", o.inj.Why, 0
+	}
+	return o.inj.Text + o.inj.Hint, o.inj.Why, o.inj.Tokens
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}

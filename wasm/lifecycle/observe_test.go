@@ -1,0 +1,433 @@
+package lifecycle
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/observe"
+	"github.com/tidwall/gjson"
+)
+
+// omRig is a rig with a session branch the test grows the way pi does:
+// turns of conversation, and the ledger entries the core asks the host to
+// append (session_entry), which the next call's branch carries.
+type omRig struct {
+	*rig
+	entries []string
+	leaf    string
+	n       int
+	calls   []gjson.Result // every complete effect, in order
+	effects []gjson.Result // every effect of the last exchange (a call and its resumes)
+}
+
+// observerConfig makes the observer start after about 1,000 tokens and our
+// compaction after about 1,500.
+const observerConfig = `{"observerTokens": 1000, "retainTokens": 500, "recentTurnBudgetTokens": 300, "reflectEveryNObservations": 0}`
+
+const observerAnswer = "Date: Feb 27, 2026\n* 🔴 (06:00) User asked to fix the parser in src/parse.go\n"
+
+func newOmRig(t *testing.T, config string, flags string) *omRig {
+	t.Helper()
+	base := t.TempDir()
+	r := &omRig{rig: &rig{t: t, h: &osHost{now: 1772172000000}, project: filepath.Join(base, "proj"), agent: filepath.Join(base, "agent")}}
+	os.MkdirAll(filepath.Join(r.project, ".git"), 0o755)
+	os.MkdirAll(r.agent, 0o755)
+	if config != "" {
+		os.MkdirAll(filepath.Join(r.project, ".pi"), 0o755)
+		os.WriteFile(filepath.Join(r.project, ".pi", "om-config.json"), []byte(config), 0o644)
+	}
+	r.e = New(r.h)
+	r.raw("session_start", `{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"hasUI":true,"mode":"interactive","reason":"startup","flags":{`+flags+`},"branch":[],"sessionId":"s1","zone":0,"window":200000}`)
+	return r
+}
+
+func (r *omRig) raw(export, input string) gjson.Result {
+	r.t.Helper()
+	out := r.e.Handle(export, []byte(input))
+	require.True(r.t, gjson.ValidBytes(out), "%s returned invalid JSON: %s", export, out)
+	r.last = gjson.ParseBytes(out)
+	return r.last
+}
+
+func (r *omRig) add(entry string) {
+	r.n++
+	id := "e" + strconv.Itoa(r.n)
+	parent := "null"
+	if r.leaf != "" {
+		parent = quote(r.leaf)
+	}
+	r.entries = append(r.entries, `{"id":"`+id+`","parentId":`+parent+`,"timestamp":"2026-02-27T06:00:00.000Z",`+entry+`}`)
+	r.leaf = id
+}
+
+// turn adds a user prompt and an answer of about size tokens each.
+func (r *omRig) turn(size int) {
+	text := strings.Repeat("parser detail ", size*4/14)
+	r.add(`"type":"message","message":{"role":"user","content":` + quote("Please fix "+text) + `}`)
+	r.add(`"type":"message","message":{"role":"assistant","content":[{"type":"text","text":` + quote("Fixed "+text) + `}]}`)
+}
+
+func (r *omRig) branch() string { return "[" + strings.Join(r.entries, ",") + "]" }
+
+// exchange calls export and answers every complete effect with answer(call)
+// (a JSON value), appending every session_entry to the branch, as pi's
+// adapter does; effects collects what came back.
+func (r *omRig) exchange(export, input string, answer func(call gjson.Result) string) {
+	r.t.Helper()
+	r.effects = nil
+	env := r.raw(export, input)
+	for {
+		var waiting gjson.Result
+		for _, e := range env.Get("effects").Array() {
+			r.effects = append(r.effects, e)
+			switch e.Get("t").String() {
+			case "session_entry":
+				r.add(`"type":"custom","customType":` + quote(e.Get("customType").String()) + `,"data":` + e.Get("data").Raw)
+			case "complete":
+				waiting = e
+				r.calls = append(r.calls, e)
+			}
+		}
+		if !waiting.Exists() {
+			return
+		}
+		env = r.raw("resume", `{"id":`+quote(waiting.Get("id").String())+`,"value":`+answer(waiting)+`}`)
+	}
+}
+
+func (r *omRig) settle(answer func(gjson.Result) string) {
+	r.t.Helper()
+	r.exchange("agent_settled", `{"branch":`+r.branch()+`,"window":200000,"aborted":false}`, answer)
+}
+
+func (r *omRig) of(t string) []gjson.Result {
+	var out []gjson.Result
+	for _, e := range r.effects {
+		if e.Get("t").String() == t {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func answerText(text string) func(gjson.Result) string {
+	return func(gjson.Result) string { return `{"text":` + quote(text) + `,"usage":{"input":900,"output":40}}` }
+}
+
+func answerError(msg string) func(gjson.Result) string {
+	return func(gjson.Result) string { return `{"error":` + quote(msg) + `}` }
+}
+
+func (r *omRig) context() []gjson.Result {
+	r.exchange("context", `{"messages":[{"role":"user","content":"what next for the parser?","timestamp":1}]}`, nil)
+	return r.of("context_messages")
+}
+
+func TestTheObserverRunsOnlyOnceTheAgentHasSettled(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	for _, step := range []struct{ export, input string }{
+		{"before_agent_start", `{"prompt":"go on","messageType":"user"}`},
+		{"context", `{"messages":[{"role":"user","content":"go on"}]}`},
+		{"agent_end", `{"stopReason":"stop","aborted":false}`},
+	} {
+		r.exchange(step.export, step.input, answerText(observerAnswer))
+	}
+	require.Equal(t, 0, len(r.calls), "no model call from a turn's hooks")
+
+	r.settle(answerText(observerAnswer))
+	require.Equal(t, 1, len(r.calls))
+	require.True(t, r.calls[0].Get("background").Bool(), "the settle's call runs in the background")
+	require.Contains(t, r.calls[0].Get("prompt").String(), "parser detail")
+	entries := r.of("session_entry")
+	require.Equal(t, 1, len(entries))
+	require.Equal(t, observe.CustomTypeLedger, entries[0].Get("customType").String())
+	require.Equal(t, "observe", entries[0].Get("data.op").String())
+	require.Contains(t, r.of("status")[len(r.of("status"))-1].Get("text").String(), "om 1 obs")
+}
+
+func TestAnEmptyAnswerMovesTheWatermark(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.settle(answerText(""))
+	require.Equal(t, 1, len(r.calls))
+	require.Equal(t, 1, len(r.of("session_entry")), "an empty observation is recorded")
+	for i := 0; i < 5; i++ {
+		r.settle(answerText(""))
+	}
+	require.Equal(t, 1, len(r.calls), "the same span is never asked again")
+	r.turn(1500)
+	r.settle(answerText(""))
+	require.Equal(t, 2, len(r.calls), "a threshold's worth of new conversation asks again")
+}
+
+func TestAFailingObserverIsCalledAtMostThreeTimesInTenSettles(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	for i := 0; i < 10; i++ {
+		r.turn(1500)
+		r.settle(answerError("500 internal error"))
+		require.Equal(t, 0, len(r.of("session_entry")), "a failure records nothing")
+		r.h.now += 5 * 60 * 1000
+	}
+	require.Equal(t, 3, len(r.calls))
+	var warnings int
+	r.settle(answerError("x"))
+	for _, e := range r.effects {
+		if e.Get("level").String() == "warning" {
+			warnings++
+		}
+	}
+	require.Equal(t, 0, warnings, "the stop was said once, when it happened")
+}
+
+func TestAPromptTooLongIsAFailureNotAnEmptyResult(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.settle(answerError("400 prompt is too long: 250000 tokens > 200000 maximum"))
+	require.Equal(t, 1, len(r.calls))
+	require.Equal(t, 0, len(r.of("session_entry")))
+}
+
+func TestACoveredCompactionRendersOurSummaryWithPisFirstKeptEntry(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.settle(answerText(observerAnswer))
+	covered := r.leaf
+	r.turn(50)
+	firstKept := "e" + strconv.Itoa(r.n-1)
+	r.exchange("session_before_compact", `{"branch":`+r.branch()+`,"firstKeptEntryId":`+quote(firstKept)+`,"previousSummary":"","fileOps":{"read":["README.md"],"modified":["src/parse.go"]},"tokensBefore":3100,"reason":"threshold","window":200000}`, answerText(observerAnswer))
+	require.Equal(t, 1, len(r.calls), "a covered compaction calls no model")
+	c := r.of("compaction")
+	require.Equal(t, 1, len(c))
+	require.Equal(t, firstKept, c[0].Get("firstKeptEntryId").String())
+	require.Equal(t, int64(observe.SchemaVersion), c[0].Get("details.schemaVersion").Int())
+	require.Equal(t, int64(3100), c[0].Get("tokensBefore").Int())
+	require.Contains(t, c[0].Get("summary").String(), "## Observations\nDate: Feb 27, 2026\n* 🔴 (06:00) User asked to fix the parser")
+	require.Contains(t, c[0].Get("summary").String(), "<modified-files>\nsrc/parse.go\n</modified-files>")
+	require.False(t, c[0].Get("usage").Exists(), "no call, no usage")
+	_ = covered
+}
+
+func TestAnUncoveredCompactionWaitsForOneBoundedCallThenLeavesItToPi(t *testing.T) {
+	tests := []struct {
+		name    string
+		answer  func(gjson.Result) string
+		summary bool
+	}{
+		{"the call completes the observations", answerText(observerAnswer), true},
+		{"the call fails: pi's own summary", answerError("timed out after 60000 ms"), false},
+		{"the call finds nothing: still no observations, pi's own summary", answerText(""), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newOmRig(t, `{"observerTokens": 0}`, "")
+			r.turn(1500)
+			r.turn(50)
+			firstKept := "e" + strconv.Itoa(r.n-1)
+			r.exchange("session_before_compact", `{"branch":`+r.branch()+`,"firstKeptEntryId":`+quote(firstKept)+`,"tokensBefore":3100,"reason":"threshold"}`, tt.answer)
+			require.Equal(t, 1, len(r.calls))
+			require.Equal(t, int64(omTimeoutMs), r.calls[0].Get("timeoutMs").Int())
+			require.False(t, r.calls[0].Get("background").Bool(), "pi waits for this one, within the bound")
+			c := r.of("compaction")
+			require.Equal(t, tt.summary, len(c) == 1)
+			if tt.summary {
+				require.Equal(t, firstKept, c[0].Get("firstKeptEntryId").String())
+				require.Equal(t, int64(900), c[0].Get("usage.input").Int(), "the observer call's usage goes with the summary")
+				require.Equal(t, 1, len(r.of("session_entry")))
+			}
+		})
+	}
+}
+
+func TestOffMeansNoObserverNoEntryNoBlock(t *testing.T) {
+	for _, how := range []string{"--no-memory", "/memory off"} {
+		t.Run(how, func(t *testing.T) {
+			flags := ""
+			if how == "--no-memory" {
+				flags = `"no-memory":true`
+			}
+			r := newOmRig(t, observerConfig, flags)
+			r.turn(1500)
+			if how == "/memory off" {
+				r.settle(answerText(observerAnswer)) // on: one observation
+				require.Equal(t, 1, len(r.calls))
+				r.raw("command", `{"name":"memory","args":"off"}`)
+				r.turn(1500)
+			}
+			calls := len(r.calls)
+			r.settle(answerText(observerAnswer))
+			require.Equal(t, 0, len(r.of("session_entry")))
+			require.Equal(t, 0, len(r.context()), "no context block")
+			r.exchange("session_before_compact", `{"branch":`+r.branch()+`,"firstKeptEntryId":"e2","tokensBefore":3100}`, answerText(observerAnswer))
+			require.Equal(t, 0, len(r.of("compaction")), "no compaction of ours")
+			r.exchange("command", `{"name":"om","args":"observe"}`, answerText(observerAnswer))
+			require.Equal(t, int64(1), r.last.Get("exit").Int(), "a write refuses")
+			require.Equal(t, calls, len(r.calls), "no model call")
+		})
+	}
+}
+
+func TestAnAnswerArrivingAfterMemoryWentOffIsDropped(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	env := r.raw("agent_settled", `{"branch":`+r.branch()+`}`)
+	id := env.Get(`effects.#(t=="complete").id`).String()
+	require.True(t, id != "")
+	r.raw("command", `{"name":"memory","args":"off"}`)
+	env = r.raw("resume", `{"id":"`+id+`","value":{"text":`+quote(observerAnswer)+`}}`)
+	require.Equal(t, 0, len(env.Get(`effects.#(t=="session_entry")#`).Array()))
+}
+
+func TestTheContextBlockIsTheSameBytesWhileMemoryIsUnchanged(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.settle(answerText(observerAnswer))
+	first := r.context()
+	require.Equal(t, 1, len(first))
+	require.Equal(t, int64(0), first[0].Get("index").Int())
+	text := first[0].Get("messages.0.content").String()
+	require.Contains(t, text, "User asked to fix the parser")
+	r.h.now += 3 * 60 * 60 * 1000 // later the same day
+	for i := 0; i < 3; i++ {
+		again := r.context()
+		require.Equal(t, first[0].Raw, again[0].Raw)
+	}
+	// Already in the request: not twice.
+	r.exchange("context", `{"messages":[{"role":"custom","customType":"`+observe.CustomTypeContext+`","content":"x"},{"role":"user","content":"q"}]}`, nil)
+	require.Equal(t, 0, len(r.of("context_messages")))
+	// After a compaction summary, the block follows it.
+	r.exchange("context", `{"messages":[{"role":"compactionSummary","summary":"s"},{"role":"user","content":"q"}]}`, nil)
+	require.Equal(t, int64(1), r.of("context_messages")[0].Get("index").Int())
+	// /memory last names it.
+	r.raw("command", `{"name":"memory","args":"last"}`)
+	require.Contains(t, r.text(), "--- observations (a message in the newest model request)")
+}
+
+func TestAForkHasItsOwnBranchsObservations(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	before := append([]string(nil), r.entries...)
+	r.settle(answerText(observerAnswer))
+	require.Equal(t, 1, len(r.of("session_entry")))
+	r.raw("command", `{"name":"om","args":"observations"}`)
+	require.Contains(t, r.text(), "fix the parser")
+
+	// A fork from before the observation: its branch has no ledger entry.
+	fork := "[" + strings.Join(before, ",") + "]"
+	r.raw("session_start", `{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"hasUI":true,"reason":"fork","branch":`+fork+`,"sessionId":"s2"}`)
+	r.raw("command", `{"name":"om","args":"observations"}`)
+	require.Equal(t, "No observations yet.", r.text())
+
+	// Back on the original branch (a resume), its observations again.
+	start := r.raw("session_start", `{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"hasUI":true,"reason":"resume","branch":`+r.branch()+`,"sessionId":"s1"}`)
+	require.Equal(t, "om 1 obs ~20 tok", start.Get(`effects.#(key=="om").text`).String(), "a resumed session with observations shows the footer")
+	r.raw("command", `{"name":"om-observations","args":""}`)
+	require.Contains(t, r.text(), "fix the parser")
+}
+
+func TestOmCommandsChangeTheLedger(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.exchange("command", `{"name":"om","args":"observe --no-compact","branch":`+r.branch()+`}`, answerText(observerAnswer))
+	require.Equal(t, 1, len(r.calls))
+	require.False(t, r.calls[0].Get("background").Bool(), "a command waits for its call")
+	require.Equal(t, 0, len(r.of("compact")))
+	require.Contains(t, r.of("output")[0].Get("text").String(), "Observed in 1 call: 1 observations")
+
+	r.exchange("command", `{"name":"obs-mode","args":"blocking"}`, nil)
+	require.Equal(t, `{"v":1,"op":"set","t":1772172000000,"mode":"blocking"}`, r.of("session_entry")[0].Get("data").Raw)
+	r.exchange("command", `{"name":"obs-auto-compact","args":"off 20000 50000"}`, nil)
+	require.Equal(t, `{"v":1,"op":"set","t":1772172000000,"autoCompact":false,"observerTokens":20000,"reflectorTokens":50000}`, r.of("session_entry")[0].Get("data").Raw)
+	require.Contains(t, r.of("output")[0].Get("text").String(), "Auto-compact off, blocking mode; observer at 20000 tokens, reflector at 50000")
+
+	r.exchange("command", `{"name":"om-clear","args":""}`, nil)
+	require.Equal(t, "clear", r.of("session_entry")[0].Get("data.op").String())
+
+	r.raw("command", `{"name":"om","args":"dump"}`)
+	require.Equal(t, 4, len(strings.Split(r.text(), "\n")))
+	// A restart folds the same state from the branch: the overrides persist.
+	r.raw("session_start", `{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"hasUI":true,"reason":"resume","branch":`+r.branch()+`}`)
+	r.raw("command", `{"name":"om","args":"mode"}`)
+	require.Contains(t, r.text(), "Mode: blocking")
+	r.raw("command", `{"name":"om","args":"auto-compact on sometimes"}`)
+	require.Equal(t, int64(2), r.last.Get("exit").Int())
+}
+
+func TestPimemReadsASessionButNeverWritesIt(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.settle(answerText(observerAnswer))
+	r.raw("session_start", `{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"hasUI":false,"mode":"cli","branch":`+r.branch()+`}`)
+	r.raw("command", `{"name":"om","argv":["view","obs"]}`)
+	require.Contains(t, r.text(), "User asked to fix the parser")
+	r.raw("command", `{"name":"om","argv":["clear"]}`)
+	require.Equal(t, int64(1), r.last.Get("exit").Int())
+	require.Contains(t, r.text(), "run it in pi")
+}
+
+func TestOurOwnCompactionIsAskedForOnceDue(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.settle(answerText(observerAnswer))
+	r.turn(100)
+	r.turn(100)
+	r.settle(answerText(observerAnswer))
+	require.Equal(t, 1, len(r.of("compact")), "observations cover enough: compact")
+}
+
+func TestABranchSummaryIsGivenOnlyWhenWantedAndCovered(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.settle(answerText(observerAnswer))
+	for _, tt := range []struct {
+		wants bool
+		n     int
+	}{{false, 0}, {true, 1}} {
+		r.exchange("session_before_tree", `{"entries":`+r.branch()+`,"userWantsSummary":`+strconv.FormatBool(tt.wants)+`}`, nil)
+		require.Equal(t, tt.n, len(r.of("branch_summary")))
+	}
+	require.Contains(t, r.of("branch_summary")[0].Get("summary").String(), "## Observations")
+	r.turn(1500)
+	r.exchange("session_before_tree", `{"entries":`+r.branch()+`,"userWantsSummary":true}`, nil)
+	require.Equal(t, 0, len(r.of("branch_summary")), "not covered: pi's own")
+}
+
+func TestTheSeedsConfigPathIsAnAlias(t *testing.T) {
+	r := newOmRig(t, "", "")
+	seed := filepath.Join(r.project, ".pi", "extensions", "observational-memory")
+	os.MkdirAll(seed, 0o755)
+	os.WriteFile(filepath.Join(seed, "om-config.json"), []byte(`{"observerTokens": 5000}`), 0o644)
+	r.raw("command", `{"name":"om","args":"config"}`)
+	require.Contains(t, r.text(), "observerTokens: 5000")
+	os.WriteFile(filepath.Join(r.project, ".pi", "om-config.json"), []byte(`{"observerTokens": 7000}`), 0o644)
+	r.raw("command", `{"name":"om","args":"config reload"}`)
+	require.Contains(t, r.text(), "observerTokens: 7000")
+	require.Contains(t, r.text(), "is read and the other is ignored")
+	os.WriteFile(filepath.Join(r.project, ".pi", "om-config.json"), []byte(`{"observerTokens": 7000,}`), 0o644)
+	r.raw("command", `{"name":"om","args":"status"}`)
+	require.Contains(t, r.text(), "Observational memory: off")
+}
+
+func TestAShortFormFollowedByHelpShowsTheCommandsHelp(t *testing.T) {
+	r := newOmRig(t, "", "")
+	r.raw("command", `{"name":"om-status","args":"help"}`)
+	require.Equal(t, int64(0), r.last.Get("exit").Int())
+	require.Contains(t, r.text(), "Usage: /om <command>")
+}
+
+func TestASettleWhileTheObserverIsOutPlansNothingUntilItIsLost(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	env := r.raw("agent_settled", `{"branch":`+r.branch()+`}`)
+	require.Equal(t, 1, len(env.Get(`effects.#(t=="complete")#`).Array()))
+	r.turn(1500)
+	env = r.raw("agent_settled", `{"branch":`+r.branch()+`}`)
+	require.Equal(t, 0, len(env.Get(`effects.#(t=="complete")#`).Array()), "one background call at a time")
+	r.h.now += omLostMs
+	env = r.raw("agent_settled", `{"branch":`+r.branch()+`}`)
+	require.Equal(t, 1, len(env.Get(`effects.#(t=="complete")#`).Array()), "a call never answered does not stop the observer for good")
+}

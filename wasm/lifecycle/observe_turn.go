@@ -1,0 +1,237 @@
+package lifecycle
+
+import (
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/observe"
+	"github.com/tidwall/gjson"
+)
+
+// What observational memory does around pi's turns. The observer never
+// runs from a turn's hooks: it runs once the agent has settled, as a
+// background call pi does not wait for (agent_settled); a compaction only
+// renders what is observed already, or waits for one bounded call
+// (session_before_compact); each model request gets the block
+// (context).
+
+// context adds the observations to one model request: a custom message
+// after the summaries the request starts with. Nothing when memory may not
+// inject, when there is nothing to inject, or when the block is already in
+// the request. The same memory gives the same bytes all day.
+func (e *Engine) context(out *Out, in gjson.Result) {
+	o := e.s.om
+	o.injected = true
+	if why := e.may(o, Inject); why != "" {
+		o.inj, o.injWhy = observe.Injection{}, why
+		return
+	}
+	v := observe.ReadContext([]byte(jsonr.Get(in, "messages").Raw))
+	if v.Injected {
+		o.injWhy = "the block was already in the request"
+		return
+	}
+	o.inj = observe.Inject(o.st, o.cfg, observe.InjectInput{Query: v.Query, At: o.clock(), Dropped: v.Dropped})
+	o.injWhy = ""
+	if o.inj.Text == "" {
+		return
+	}
+	msgs := []ContextMessage{{CustomType: observe.CustomTypeContext, Content: o.inj.Text}}
+	if o.inj.Hint != "" {
+		msgs = append(msgs, ContextMessage{CustomType: observe.CustomTypeContinuation, Content: o.inj.Hint})
+	}
+	out.ContextMessages(v.At, msgs)
+}
+
+// agentSettled is the observer's moment: the run is over and pi is idle.
+// What observe plans runs as background calls, one after another through
+// resume; a due compaction of ours is a compact effect (pi then asks
+// session_before_compact for the summary).
+func (e *Engine) agentSettled(out *Out, in gjson.Result) {
+	o := e.s.om
+	for _, w := range o.refreshConfig() {
+		out.Notify("warning", "pi-memory: "+w)
+	}
+	if w := jsonr.Get(in, "window"); w.Exists() {
+		o.window = int(w.Int())
+	}
+	if b := jsonr.Get(in, "branch"); b.Exists() {
+		o.readBranch([]byte(b.Raw))
+	}
+	if e.may(o, Capture) != "" {
+		return
+	}
+	o.reportProblems(out)
+	if o.busy && o.clock().Ms-o.busyAt < omLostMs {
+		return // the call that is out plans again when it answers
+	}
+	o.step(out, observe.Env{}, &omRun{background: true, act: Capture})
+}
+
+// omRun is one chain of planned work: a settle's or a command's.
+type omRun struct {
+	background bool
+	act        Act // what the gate is asked again when an answer arrives
+	calls      int
+	compacted  bool
+	done       func(out *Out, why string) // a command's last word; nil after a settle
+}
+
+// step plans and performs until nothing is due: a model call parks the
+// chain until its answer, a compaction is asked for, and the footer shows
+// where things stand.
+func (o *observations) step(out *Out, env observe.Env, run *omRun) {
+	env.Window, env.Clock = o.window, o.clock()
+	a := observe.Plan(o.st, o.cfg, &o.tr, env)
+	switch a.Do {
+	case observe.DoObserve, observe.DoReflect:
+		if run.calls >= omMaxCalls {
+			o.finish(out, run, a.Why+"; stopped after "+strconv.Itoa(run.calls)+" model calls, the rest waits for the next settle")
+			return
+		}
+		run.calls++
+		o.showFooter(out)
+		o.ask(out, a, Call{Background: run.background}, run.act, func(out *Out, res observe.Result, _ []byte) {
+			if res.Err != nil && run.done != nil {
+				o.finish(out, run, res.Err.Error())
+				return
+			}
+			o.step(out, env, run)
+		})
+		return
+	case observe.DoCompact:
+		if !run.compacted {
+			run.compacted = true
+			o.showFooter(out)
+			out.Compact()
+		}
+	}
+	o.finish(out, run, a.Why)
+}
+
+func (o *observations) finish(out *Out, run *omRun, why string) {
+	o.showFooter(out)
+	if run.done != nil {
+		run.done(out, why)
+	}
+}
+
+// ask issues one model call for a planned action and hands its result on.
+// An answer that arrives after memory was switched off is dropped: nothing
+// recorded, nothing appended.
+func (o *observations) ask(out *Out, a observe.Action, c Call, act Act, then func(out *Out, res observe.Result, usage []byte)) {
+	c.System, c.Prompt, c.MaxTokens, c.Model = a.System, a.Prompt, a.MaxTokens, a.Model
+	o.busy, o.busyAt = c.Background, o.clock().Ms
+	o.e.CompleteCall(out, c, func(out *Out, v gjson.Result) {
+		o.busy = false
+		if o.e.may(o, act) != "" {
+			return
+		}
+		ans := observe.Answer{Text: jsonr.Get(v, "text").Str, Error: jsonr.Get(v, "error").Str}
+		if !v.IsObject() {
+			ans.Error = "the host gave no answer"
+		}
+		res := o.st.Answer(a, ans, o.cfg, o.clock())
+		if res.Record != nil {
+			o.record(out, *res.Record)
+		}
+		if res.Notice != "" {
+			out.Notify("warning", res.Notice)
+		}
+		var usage []byte
+		if u := jsonr.Get(v, "usage"); u.IsObject() {
+			usage = []byte(u.Raw)
+		}
+		then(out, res, usage)
+	})
+}
+
+// compactReq is what pi's compaction gives the summary.
+type compactReq struct {
+	firstKept    string
+	tokensBefore int64
+	sum          observe.SummaryInput
+}
+
+// sessionBeforeCompact gives pi our summary when the observations cover
+// what it drops: at once when they do, after one observer call with a hard
+// timeout when a chunk is missing (several in blocking mode), and never an
+// empty summary: otherwise nothing, and pi's own compaction runs.
+func (e *Engine) sessionBeforeCompact(out *Out, in gjson.Result) {
+	o := e.s.om
+	if w := jsonr.Get(in, "window"); w.Exists() {
+		o.window = int(w.Int())
+	}
+	if b := jsonr.Get(in, "branch"); b.Exists() {
+		o.readBranch([]byte(b.Raw))
+	}
+	if e.may(o, Capture) != "" {
+		return
+	}
+	req := compactReq{
+		firstKept:    jsonr.Get(in, "firstKeptEntryId").Str,
+		tokensBefore: jsonr.Get(in, "tokensBefore").Int(),
+		sum: observe.SummaryInput{
+			PreviousSummary: jsonr.Get(in, "previousSummary").Str,
+			Read:            strList(jsonr.Get(in, "fileOps.read")),
+			Modified:        strList(jsonr.Get(in, "fileOps.modified")),
+		},
+	}
+	o.compaction(out, req, 0, nil)
+}
+
+func (o *observations) compaction(out *Out, req compactReq, calls int, usage []byte) {
+	a := observe.PlanCompaction(o.st, o.cfg, &o.tr, req.firstKept, observe.Env{Window: o.window, Clock: o.clock()})
+	switch a.Do {
+	case observe.DoCompact:
+		summary, details, _ := observe.Summary(o.st, req.sum)
+		if summary != "" {
+			out.Compaction(summary, details, req.firstKept, req.tokensBefore, usage)
+		}
+	case observe.DoObserve:
+		limit := 1
+		if o.cfg.With(o.st.Settings).Mode == observe.ModeBlocking {
+			limit = omBlockingMax
+		}
+		if calls >= limit {
+			return
+		}
+		o.ask(out, a, Call{TimeoutMs: omTimeoutMs}, Capture, func(out *Out, res observe.Result, u []byte) {
+			if res.Err == nil {
+				o.compaction(out, req, calls+1, u)
+			}
+		})
+	}
+}
+
+// sessionBeforeTree gives pi a branch summary from the observations when
+// the person wants one and they cover every entry being left; otherwise
+// nothing (pi summarizes, or not, as asked).
+func (e *Engine) sessionBeforeTree(out *Out, in gjson.Result) {
+	o := e.s.om
+	if !jsonr.Get(in, "userWantsSummary").Bool() || e.may(o, Capture) != "" {
+		return
+	}
+	if b := jsonr.Get(in, "branch"); b.Exists() {
+		o.readBranch([]byte(b.Raw))
+	}
+	t := observe.ReadEntries([]byte(jsonr.Get(in, "entries").Raw), o.zone)
+	if a := observe.PlanCompaction(o.st, o.cfg, &t, "", observe.Env{Window: o.window, Clock: o.clock()}); a.Do != observe.DoCompact {
+		return
+	}
+	if summary, details, _ := observe.Summary(o.st, observe.SummaryInput{}); summary != "" {
+		out.BranchSummary(summary, details)
+	}
+}
+
+// strList reads a JSON array of strings (anything else gives none).
+func strList(v gjson.Result) []string {
+	var out []string
+	v.ForEach(func(_, s gjson.Result) bool {
+		if s.Type == gjson.String {
+			out = append(out, s.Str)
+		}
+		return true
+	})
+	return out
+}

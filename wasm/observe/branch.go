@@ -1,0 +1,45 @@
+package observe
+
+import (
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
+)
+
+// LedgerRecords reads the thread-scope ledger out of a session branch, in
+// the formats ReadEntries reads (a JSON array of entries, or a session
+// file's JSON Lines): the data of every custom entry whose customType is
+// CustomTypeLedger, oldest first. An entry whose data is not a record is a
+// Problem naming its position in the branch (1-based) and its id; the
+// records after it still load. It never panics on any input.
+//
+//	LedgerRecords(`[{"type":"custom","id":"e1","customType":"pi-memory-om","data":{"v":1,"op":"clear","t":1}}]`)
+//	  => [Record{Op: "clear", Time: 1}], no problems
+func LedgerRecords(branch []byte) ([]Record, []Problem) {
+	var recs []Record
+	var probs []Problem
+	for i, v := range entriesOf(branch) {
+		if !v.IsObject() || jsonr.Get(v, "type").Str != "custom" || jsonr.Get(v, "customType").Str != CustomTypeLedger {
+			continue
+		}
+		data := jsonr.Get(v, "data")
+		r, err := Decode([]byte(data.Raw))
+		if err != nil {
+			probs = append(probs, Problem{Line: i + 1, Msg: "entry " + quote(jsonr.Get(v, "id").Str) + ": " + err.Error()})
+			continue
+		}
+		r.Line = i + 1
+		recs = append(recs, r)
+	}
+	return recs, probs
+}
+
+// EntryIDs are the ids of a branch's entries, in order (entries without one
+// give ""): how the lifecycle tells a branch that grew from one that is
+// another (a fork, a tree navigation) and must be read afresh.
+func EntryIDs(branch []byte) []string {
+	raw := entriesOf(branch)
+	ids := make([]string, 0, len(raw))
+	for _, v := range raw {
+		ids = append(ids, jsonr.Get(v, "id").Str)
+	}
+	return ids
+}
