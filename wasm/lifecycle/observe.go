@@ -20,6 +20,7 @@ const (
 	omTimeoutMs   = 60000                             // the hard bound of the observer call a compaction waits for
 	omMaxCalls    = 32                                // model calls one command or settle may chain (a backlog in chunks)
 	omBlockingMax = 8                                 // calls a compaction may wait for in blocking mode
+	omLostMs      = 10 * 60 * 1000                    // a background call unanswered this long is taken as lost
 )
 
 // observations drives one session's observational memory: configuration,
@@ -48,8 +49,9 @@ type observations struct {
 	zone      int // minutes east of UTC
 	window    int // the model's context window in tokens, 0 when unknown
 
-	busy     bool // a background model call is out: settles plan nothing until it answers
-	injected bool // the context export ran this session (the receipt exists)
+	busy     bool  // a background model call is out: settles plan nothing until it answers
+	busyAt   int64 // when it went out (a host that never answers does not stop the observer for good)
+	injected bool  // the context export ran this session (the receipt exists)
 	inj      observe.Injection
 	injWhy   string // why nothing was injected, when nothing was
 	footer   string // the status line last shown

@@ -418,3 +418,16 @@ func TestAShortFormFollowedByHelpShowsTheCommandsHelp(t *testing.T) {
 	require.Equal(t, int64(0), r.last.Get("exit").Int())
 	require.Contains(t, r.text(), "Usage: /om <command>")
 }
+
+func TestASettleWhileTheObserverIsOutPlansNothingUntilItIsLost(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	env := r.raw("agent_settled", `{"branch":`+r.branch()+`}`)
+	require.Equal(t, 1, len(env.Get(`effects.#(t=="complete")#`).Array()))
+	r.turn(1500)
+	env = r.raw("agent_settled", `{"branch":`+r.branch()+`}`)
+	require.Equal(t, 0, len(env.Get(`effects.#(t=="complete")#`).Array()), "one background call at a time")
+	r.h.now += omLostMs
+	env = r.raw("agent_settled", `{"branch":`+r.branch()+`}`)
+	require.Equal(t, 1, len(env.Get(`effects.#(t=="complete")#`).Array()), "a call never answered does not stop the observer for good")
+}

@@ -62,7 +62,7 @@ func (e *Engine) agentSettled(out *Out, in gjson.Result) {
 		return
 	}
 	o.reportProblems(out)
-	if o.busy {
+	if o.busy && o.clock().Ms-o.busyAt < omLostMs {
 		return // the call that is out plans again when it answers
 	}
 	o.step(out, observe.Env{}, &omRun{background: true, act: Capture})
@@ -121,7 +121,7 @@ func (o *observations) finish(out *Out, run *omRun, why string) {
 // recorded, nothing appended.
 func (o *observations) ask(out *Out, a observe.Action, c Call, act Act, then func(out *Out, res observe.Result, usage []byte)) {
 	c.System, c.Prompt, c.MaxTokens, c.Model = a.System, a.Prompt, a.MaxTokens, a.Model
-	o.busy = c.Background
+	o.busy, o.busyAt = c.Background, o.clock().Ms
 	o.e.CompleteCall(out, c, func(out *Out, v gjson.Result) {
 		o.busy = false
 		if o.e.may(o, act) != "" {

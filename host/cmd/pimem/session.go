@@ -28,6 +28,16 @@ func readBranch(file string) (json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--session: %w", err)
 	}
+	branch, err := branchOf(data)
+	if err != nil {
+		return nil, fmt.Errorf("--session: %s %w; is it a pi session file?", file, err)
+	}
+	return branch, nil
+}
+
+// branchOf is the branch to the last entry of a session file's bytes, as a
+// JSON array of its lines.
+func branchOf(data []byte) (json.RawMessage, error) {
 	type entry struct {
 		ID       string  `json:"id"`
 		ParentID *string `json:"parentId"`
@@ -43,7 +53,7 @@ func readBranch(file string) (json.RawMessage, error) {
 		}
 		var e entry
 		if err := json.Unmarshal(line, &e); err != nil {
-			return nil, fmt.Errorf("--session: %s line %d is not JSON (%v); is it a pi session file?", file, n+1, err)
+			return nil, fmt.Errorf("line %d is not a JSON object (%v)", n+1, err)
 		}
 		if e.Type == "session" || e.ID == "" {
 			continue
