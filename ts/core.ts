@@ -23,13 +23,33 @@ export type Effect =
 	| {
 			t: "dialog";
 			id: string;
-			kind: "select" | "confirm" | "input";
+			kind: "select" | "confirm" | "input" | "editor";
 			title: string;
 			message?: string;
 			options?: string[];
 			placeholder?: string;
+			/** editor: the text the editor opens with. */
+			prefill?: string;
 	  }
-	| { t: "complete"; id: string; system?: string; prompt: string; maxTokens: number };
+	| {
+			t: "complete";
+			id: string;
+			system?: string;
+			prompt: string;
+			maxTokens: number;
+			/** "provider/id" or an id pi knows; absent or "" for the session's current model. */
+			model?: string;
+			/** Abort the call after this many ms and resume with an error; absent or 0: no bound. */
+			timeoutMs?: number;
+			/** Perform the call and its resume after the handler has returned. */
+			background?: boolean;
+	  }
+	// Observational memory (docs/decisions/001-core-host-contract.md).
+	| { t: "context_messages"; index: number; messages: Array<{ customType: string; content: string; timestamp?: number }> }
+	| { t: "session_entry"; customType: string; data: unknown }
+	| { t: "compact" }
+	| { t: "compaction"; summary: string; details?: unknown; firstKeptEntryId: string; tokensBefore: number; usage?: unknown }
+	| { t: "branch_summary"; summary: string; details?: unknown };
 
 /** What every export returns: effects to perform in order, and pimem's exit code. */
 export interface Envelope {

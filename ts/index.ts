@@ -4,25 +4,32 @@
  * This extension is a thin adapter. It loads the WebAssembly core (core.wasm, built from
  * wasm/) in-process, forwards pi's events and commands to it as JSON, and performs the
  * effects the core sends back: notices, footer status, system prompt text, an injected
- * message, dialogs and model calls. Every memory rule lives in the core; if you are
- * looking for one here, it is in the wrong place. The commands and flags it registers
- * are the core's own: registry.json is written from the core's registry export at build
- * time (make wasm), so pi can register them without starting the core.
+ * message, dialogs, model calls, and for observational memory the observations block in
+ * each request (`context`), session entries, compactions and branch summaries. Every
+ * memory rule lives in the core; if you are looking for one here, it is in the wrong
+ * place. The commands and flags it registers are the core's own: registry.json is
+ * written from the core's registry export at build time (make wasm), so pi can register
+ * them without starting the core.
  *
  * Run it:
  *   pi -e ./ts/index.ts              one session with the extension
  *   make install                     install the package (build/out/pi-memory-<version>.tgz)
  *   pi --no-memory …                 memory off for the session (nothing injected or written)
- *   /decision …, /memory …           the core's commands (/decision help, /memory help)
+ *   /decision …, /memory …, /om …     the core's commands (/decision help, /memory help, /om help)
  *   /memory status                   ends with the running core: version and module hash
  * Test it: node --test 'ts/test/*.test.ts'
  *
  * A core failure never breaks pi: the handler reports it once per session, restarts the
  * core from the compiled module (the core rebuilds its state from the files) and returns
  * nothing, so the turn goes on without memory.
+ *
+ * Model calls the core marks `background` (the observer, after a run has settled) are
+ * not awaited by pi's handler: the adapter performs them and hands the answer back to
+ * the core later, so the next turn never waits for them. session_shutdown waits for them
+ * within a bound (BACKGROUND_BOUND_MS), so `pi -p` does not exit in the middle of one.
  */
 
-import type { BeforeAgentStartEventResult, ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { BeforeAgentStartEventResult, ContextEvent, ExtensionAPI, ExtensionContext, SessionBeforeCompactResult, SessionBeforeTreeResult } from "@earendil-works/pi-coding-agent";
 import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -64,13 +71,28 @@ function sha256Of(file: URL | string): string {
 type Dialog = Extract<Effect, { t: "dialog" }>;
 type Complete = Extract<Effect, { t: "complete" }>;
 type Message = NonNullable<BeforeAgentStartEventResult["message"]>;
-type ResumeValue = string | boolean | null | { text: string } | { error: string };
+type ContextMessages = Extract<Effect, { t: "context_messages" }>;
+type Compaction = NonNullable<SessionBeforeCompactResult["compaction"]>;
+type BranchSummary = NonNullable<SessionBeforeTreeResult["summary"]>;
+type ResumeValue = string | boolean | null | { text: string; usage?: unknown } | { error: string };
 
-/** What before_agent_start collects from the effects it performs. */
+/** What a handler collects from the effects it performs, for pi's handler result. */
 interface Injection {
 	system: string;
 	message: Message | undefined;
+	context: ContextMessages | undefined;
+	compaction: Compaction | undefined;
+	branchSummary: BranchSummary | undefined;
 }
+
+/**
+ * How long session_shutdown waits for background model calls before aborting them, and
+ * then for the aborted calls to be handed back to the core. pi exits once its
+ * session_shutdown handlers return, so without the wait `pi -p` would drop an observer
+ * answer that is nearly there; without the bound a hung provider would hold pi open.
+ */
+export const BACKGROUND_BOUND_MS = 20_000;
+const ABORTED_BOUND_MS = 2_000;
 
 export default function (pi: ExtensionAPI): void {
 	// pi exits when a factory throws; without memory is better than without pi.
@@ -98,12 +120,22 @@ function install(pi: ExtensionAPI): void {
 		for (const name of [c.name, ...c.aliases]) {
 			pi.registerCommand(name, {
 				description: name === c.name ? c.description : `Alias of /${c.name}`,
+				// The typed name: an alias may imply a subcommand (/om-status), which the core
+				// resolves. The branch as it is now: /om observe and /om view read it.
 				handler: async (args, ctx) => {
-					await run(ctx, "command", { name: c.name, args, hasUI: ctx.hasUI });
+					await run(ctx, "command", { name, args, hasUI: ctx.hasUI, branch: ctx.sessionManager.getBranch() });
 				},
 			});
 		}
 	}
+
+	// Model calls performed after their handler returned, until the core has their answer.
+	const background = new Set<Promise<void>>();
+	// Aborts the background calls still running when the session shuts down.
+	let shutdown = new AbortController();
+	// Set once session_shutdown has closed the core: an answer arriving later is dropped
+	// rather than starting a new instance for a session that is gone.
+	let ended = false;
 
 	// The core's session start is not awaited here: pi would wait for the module to
 	// finish compiling before doing anything else. Core serializes calls, so the first
@@ -111,6 +143,8 @@ function install(pi: ExtensionAPI): void {
 	// effects (footer status, config warnings) appear as soon as it is done.
 	pi.on("session_start", (event, ctx) => {
 		reported = false;
+		shutdown = new AbortController();
+		ended = false;
 		void run(ctx, "session_start", {
 			cwd: ctx.cwd,
 			agentDir: getAgentDir(),
@@ -122,6 +156,10 @@ function install(pi: ExtensionAPI): void {
 			flags: Object.fromEntries(registry.flags.map((f) => [f.name, pi.getFlag(f.name) ?? null])),
 			moduleSha256,
 			fault: process.env.PI_MEMORY_FAULT ?? "",
+			branch: ctx.sessionManager.getBranch(),
+			sessionId: ctx.sessionManager.getSessionId(),
+			zone: -new Date().getTimezoneOffset(),
+			window: windowOf(ctx),
 		});
 	});
 
@@ -140,8 +178,53 @@ function install(pi: ExtensionAPI): void {
 		await run(ctx, "agent_end", { stopReason, aborted: stopReason === "aborted" || ctx.signal?.aborted === true });
 	});
 
+	// Before every model call, tool-loop steps included: the core says where its
+	// observations block goes, or nothing (already there, memory off, nothing observed).
+	pi.on("context", async (event, ctx) => {
+		const got = await run(ctx, "context", { messages: event.messages });
+		const block = got?.context;
+		if (block === undefined) return undefined;
+		const messages: ContextEvent["messages"] = [...event.messages];
+		const at = Math.max(0, Math.min(messages.length, Math.trunc(block.index)));
+		messages.splice(at, 0, ...block.messages.map((m) => ({ role: "custom" as const, customType: m.customType, content: m.content, display: false, timestamp: m.timestamp ?? 0 })));
+		return { messages };
+	});
+
+	// The observer and the reflector run from here, in the background: a run has fully
+	// settled, and nothing of pi waits for them.
+	pi.on("agent_settled", async (event, ctx) => {
+		await run(ctx, "agent_settled", { branch: ctx.sessionManager.getBranch(), window: windowOf(ctx), aborted: event.aborted });
+	});
+
+	pi.on("session_before_compact", async (event, ctx) => {
+		const p = event.preparation;
+		const got = await run(
+			ctx,
+			"session_before_compact",
+			{
+				branch: event.branchEntries,
+				firstKeptEntryId: p.firstKeptEntryId,
+				previousSummary: p.previousSummary ?? "",
+				fileOps: { read: [...p.fileOps.read], modified: [...new Set([...p.fileOps.written, ...p.fileOps.edited])] },
+				tokensBefore: p.tokensBefore,
+				reason: event.reason,
+				window: windowOf(ctx),
+			},
+			event.signal,
+		);
+		return got?.compaction === undefined ? undefined : { compaction: got.compaction };
+	});
+
+	pi.on("session_before_tree", async (event, ctx) => {
+		const p = event.preparation;
+		const got = await run(ctx, "session_before_tree", { entries: p.entriesToSummarize, userWantsSummary: p.userWantsSummary }, event.signal);
+		return got?.branchSummary === undefined ? undefined : { summary: got.branchSummary };
+	});
+
 	pi.on("session_shutdown", async (event, ctx) => {
+		await settleBackground();
 		await run(ctx, "session_shutdown", { reason: event.reason });
+		ended = true;
 		// The runtime is torn down after this event; let the instance and its locks go.
 		await core.close().catch((err: unknown) => console.error("pi-memory: closing the core failed:", err));
 	});
@@ -152,25 +235,60 @@ function install(pi: ExtensionAPI): void {
 
 	// Forwards one export and performs its effects, answering dialogs and model calls
 	// through `resume` until the core has nothing more to ask. Undefined on failure.
-	async function run(ctx: ExtensionContext, exportName: string, input: unknown): Promise<Injection | undefined> {
-		const got: Injection = { system: "", message: undefined };
+	// `signal` (a compaction's or a tree navigation's) aborts the model calls it waits for.
+	async function run(ctx: ExtensionContext, exportName: string, input: unknown, signal?: AbortSignal): Promise<Injection | undefined> {
+		return drive(ctx, exportName, () => core.call(exportName, input), signal ?? ctx.signal);
+	}
+
+	async function drive(ctx: ExtensionContext, exportName: string, first: () => Promise<Envelope>, signal: AbortSignal | undefined): Promise<Injection | undefined> {
+		const got: Injection = { system: "", message: undefined, context: undefined, compaction: undefined, branchSummary: undefined };
 		try {
-			let envelope: Envelope = await core.call(exportName, input);
+			let envelope: Envelope = await first();
 			for (;;) {
-				const ask = perform(ctx, exportName, envelope, got);
+				const ask = perform(pi, ctx, exportName, envelope, got);
 				if (ask === undefined) {
 					// Without a UI (pi -p, --mode json) a refused command makes pi exit
 					// non-zero, as pimem does; pi keeps a non-zero exitCode it finds set.
 					if (exportName === "command" && envelope.exit !== 0 && !ctx.hasUI) process.exitCode = envelope.exit;
 					return got;
 				}
-				const value = ask.t === "dialog" ? await answerDialog(ctx, ask) : await answerComplete(ctx, ask);
+				if (ask.t === "complete" && ask.background === true) {
+					inBackground(ctx, exportName, ask);
+					return got;
+				}
+				const value = ask.t === "dialog" ? await answerDialog(ctx, ask) : await answerComplete(ctx, ask, signal);
 				envelope = await core.call("resume", { id: ask.id, value });
 			}
 		} catch (err) {
 			await failed(ctx, exportName, err);
 			return undefined;
 		}
+	}
+
+	// Performs a background model call and resumes the core with its answer, then
+	// performs what follows (a session entry, a status, the next call) the same way,
+	// all after pi's handler has returned. Failures are reported like any other.
+	function inBackground(ctx: ExtensionContext, exportName: string, ask: Complete): void {
+		const stop = shutdown.signal;
+		const task = (async () => {
+			const value = await answerComplete(ctx, ask, stop);
+			if (ended) return;
+			await drive(ctx, exportName, () => core.call("resume", { id: ask.id, value }), stop);
+		})();
+		background.add(task);
+		void task.finally(() => background.delete(task));
+	}
+
+	// Waits for the background calls within BACKGROUND_BOUND_MS, then aborts those left
+	// and waits briefly for their (failed) answers to reach the core.
+	async function settleBackground(): Promise<void> {
+		// An answer may plan the next call (the reflector after the observer): wait for those too.
+		const deadline = Date.now() + BACKGROUND_BOUND_MS;
+		while (background.size > 0 && Date.now() < deadline) await within([...background], deadline - Date.now());
+		if (background.size === 0) return;
+		console.error(`pi-memory: ${background.size} background model call(s) still running after ${BACKGROUND_BOUND_MS} ms at shutdown; aborted`);
+		shutdown.abort();
+		await within([...background], ABORTED_BOUND_MS);
 	}
 
 	async function failed(ctx: ExtensionContext, exportName: string, err: unknown): Promise<void> {
@@ -197,7 +315,7 @@ function install(pi: ExtensionAPI): void {
 }
 
 // Performs effects in order; returns the dialog or completion that ends the envelope.
-function perform(ctx: ExtensionContext, exportName: string, envelope: Envelope, got: Injection): Dialog | Complete | undefined {
+function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, envelope: Envelope, got: Injection): Dialog | Complete | undefined {
 	for (const e of envelope.effects) {
 		switch (e.t) {
 			case "output":
@@ -211,12 +329,35 @@ function perform(ctx: ExtensionContext, exportName: string, envelope: Envelope, 
 				break;
 			case "system_prompt_append":
 				if (exportName === "before_agent_start") got.system += e.text;
-				else misplaced(e.t, exportName);
+				else misplaced(e.t, exportName, "before_agent_start");
 				break;
 			case "message":
-				if (exportName !== "before_agent_start") misplaced(e.t, exportName);
+				if (exportName !== "before_agent_start") misplaced(e.t, exportName, "before_agent_start");
 				else if (got.message !== undefined) console.error("pi-memory: the core sent a second message effect; pi takes one per run, the first is kept");
 				else got.message = { customType: e.customType, content: e.content, display: e.display };
+				break;
+			case "context_messages":
+				if (exportName === "context") got.context = e;
+				else misplaced(e.t, exportName, "context");
+				break;
+			case "session_entry":
+				pi.appendEntry(e.customType, e.data);
+				break;
+			case "compact":
+				// ctx.compact() aborts a running turn first: only between turns. When pi is
+				// busy the core plans it again at the next settle.
+				if (ctx.isIdle()) ctx.compact({ onError: (err) => console.error("pi-memory: the compaction it started failed:", err.message) });
+				break;
+			case "compaction":
+				if (exportName !== "session_before_compact") misplaced(e.t, exportName, "session_before_compact");
+				else {
+					got.compaction = { summary: e.summary, firstKeptEntryId: e.firstKeptEntryId, tokensBefore: e.tokensBefore, details: e.details };
+					if (e.usage !== undefined) got.compaction.usage = e.usage as Compaction["usage"];
+				}
+				break;
+			case "branch_summary":
+				if (exportName === "session_before_tree") got.branchSummary = { summary: e.summary, details: e.details };
+				else misplaced(e.t, exportName, "session_before_tree");
 				break;
 			case "dialog":
 			case "complete":
@@ -235,8 +376,8 @@ function show(ctx: ExtensionContext, text: string, level: "info" | "warning" | "
 	else process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
 }
 
-function misplaced(t: string, exportName: string): void {
-	console.error(`pi-memory: the core sent ${t} from ${exportName}; only before_agent_start can apply it, ignored`);
+function misplaced(t: string, exportName: string, where: string): void {
+	console.error(`pi-memory: the core sent ${t} from ${exportName}; only ${where} can apply it, ignored`);
 }
 
 async function answerDialog(ctx: ExtensionContext, d: Dialog): Promise<ResumeValue> {
@@ -247,14 +388,24 @@ async function answerDialog(ctx: ExtensionContext, d: Dialog): Promise<ResumeVal
 			return ctx.ui.confirm(d.title, d.message ?? "");
 		case "input":
 			return (await ctx.ui.input(d.title, d.placeholder)) ?? null;
+		case "editor":
+			return (await ctx.ui.editor(d.title, d.prefill)) ?? null;
 		default:
 			return null;
 	}
 }
 
-async function answerComplete(ctx: ExtensionContext, c: Complete): Promise<ResumeValue> {
-	const model = ctx.model;
-	if (model === undefined) return { error: "no model is selected" };
+// Calls the model the effect names (the session's own when none) and resumes with its
+// text and usage, or with an error: pi's complete resolves with stopReason "error" or
+// "aborted" rather than throwing. timeoutMs aborts the call.
+async function answerComplete(ctx: ExtensionContext, c: Complete, signal: AbortSignal | undefined): Promise<ResumeValue> {
+	const model = modelFor(ctx, c.model ?? "");
+	if (typeof model === "string") return { error: model };
+	const timeoutMs = c.timeoutMs ?? 0;
+	const timer = new AbortController();
+	const clock = timeoutMs > 0 ? setTimeout(() => timer.abort(), timeoutMs) : undefined;
+	const signals = [signal, clock === undefined ? undefined : timer.signal].filter((s): s is AbortSignal => s !== undefined);
+	const timedOut = (): boolean => timer.signal.aborted;
 	try {
 		const reply = await ctx.modelRegistry.complete(
 			model,
@@ -262,13 +413,48 @@ async function answerComplete(ctx: ExtensionContext, c: Complete): Promise<Resum
 				systemPrompt: c.system,
 				messages: [{ role: "user", content: [{ type: "text", text: c.prompt }], timestamp: Date.now() }],
 			},
-			{ maxTokens: c.maxTokens, signal: ctx.signal },
+			{ maxTokens: c.maxTokens, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] },
 		);
+		if (timedOut()) return { error: `timed out after ${timeoutMs} ms` };
 		if (reply.stopReason === "error" || reply.stopReason === "aborted") return { error: reply.errorMessage ?? `the model call ended: ${reply.stopReason}` };
-		return { text: textOf(reply.content) };
+		return reply.usage === undefined ? { text: textOf(reply.content) } : { text: textOf(reply.content), usage: reply.usage };
 	} catch (err) {
+		if (timedOut()) return { error: `timed out after ${timeoutMs} ms` };
 		return { error: err instanceof Error ? err.message : String(err) };
+	} finally {
+		clearTimeout(clock);
 	}
+}
+
+type Model = NonNullable<ExtensionContext["model"]>;
+
+// The model a complete effect names: "" is the session's; "provider/id" is looked up as
+// such, then (ids may hold a slash) as an id, preferring the session's provider. A string
+// when there is none: the error to resume with.
+function modelFor(ctx: ExtensionContext, name: string): Model | string {
+	if (name === "") return ctx.model ?? "no model is selected";
+	const slash = name.indexOf("/");
+	const exact = slash > 0 ? ctx.modelRegistry.find(name.slice(0, slash), name.slice(slash + 1)) : undefined;
+	if (exact !== undefined) return exact;
+	const byId = ctx.modelRegistry.getAll().filter((m) => m.id === name);
+	const found = byId.find((m) => m.provider === ctx.model?.provider) ?? byId[0];
+	return found ?? `model "${name}" is not known to pi; name one that \`pi --list-models\` shows (provider/id), or "" for the session's model`;
+}
+
+function windowOf(ctx: ExtensionContext): number {
+	return ctx.model?.contextWindow ?? 0;
+}
+
+// True when every promise settled within ms.
+async function within(tasks: Promise<unknown>[], ms: number): Promise<boolean> {
+	let timer: NodeJS.Timeout | undefined;
+	const late = new Promise<boolean>((resolve) => {
+		timer = setTimeout(() => resolve(false), ms);
+	});
+	const done = Promise.allSettled(tasks).then(() => true);
+	const r = await Promise.race([done, late]);
+	clearTimeout(timer);
+	return r;
 }
 
 // The text of a message's content: a string, or the text blocks of a block list.

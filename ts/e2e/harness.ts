@@ -88,6 +88,8 @@ export interface RecordedRequest {
 	raw: string;
 	/** What the server answered: a text reply, a tool call or a failure status. */
 	answered: { text: string } | { tool: string } | { status: number };
+	/** When it arrived (Date.now()). */
+	at: number;
 }
 
 /** The parts of an OpenAI chat-completions request the tests look at. */
@@ -113,6 +115,12 @@ export interface ToolCallReply {
 /** A scripted reply: text, a tool call, or a failure (HTTP status with an error body). */
 export type Reply = string | { text: string } | ToolCallReply | { status: number; message?: string };
 
+/** A reply sent only after delayMs. */
+export interface Delayed {
+	delayMs: number;
+	reply: Reply;
+}
+
 export interface FakeModel {
 	/** http://127.0.0.1:PORT/v1, the baseUrl for models.json. */
 	baseUrl: string;
@@ -124,6 +132,18 @@ export interface FakeModel {
 	enqueue(...replies: Reply[]): void;
 	/** Make the next n requests fail with status (default 500). */
 	failNext(n?: number, status?: number): void;
+	/**
+	 * Answers a request before the queue does: a reply (or a delayed one) takes it,
+	 * undefined leaves it to the queue. Observational-memory tests route the observer's
+	 * and the reflector's requests here (isMemoryModelRequest), so the actor's queue
+	 * is not consumed by them.
+	 */
+	route: ((body: ChatRequest | null) => Reply | Delayed | undefined) | undefined;
+	/**
+	 * The prompt_tokens the usage chunk reports for a request; undefined: its size / 4.
+	 * pi's auto-compaction reads this usage, so it decides when the threshold is crossed.
+	 */
+	promptTokens: ((body: ChatRequest | null) => number | undefined) | undefined;
 	/** Chat requests only (POST /v1/chat/completions with a parsed body). */
 	chats(): RecordedRequest[];
 	close(): Promise<void>;
@@ -164,6 +184,15 @@ export function userTextOf(req: RecordedRequest | undefined): string {
 		.join("\n");
 }
 
+/**
+ * Whether a request is pi-memory's observer or reflector (their system prompts open
+ * with these words, wasm/observe/prompts.go) rather than the agent's own turn.
+ */
+export function isMemoryModelRequest(body: ChatRequest | null): boolean {
+	const system = systemPromptOf({ body } as RecordedRequest);
+	return system.startsWith("You are the observer of a coding agent's memory") || system.startsWith("You are the reflector of a coding agent's memory");
+}
+
 /** The last chat request whose user messages contain needle. */
 export function requestWithUser(model: FakeModel, needle: string): RecordedRequest | undefined {
 	const all = model.chats().filter((r) => userTextOf(r).includes(needle));
@@ -188,6 +217,7 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 		const chunks: Buffer[] = [];
 		req.on("data", (c: Buffer) => chunks.push(c));
 		req.on("end", () => {
+			const at = Date.now();
 			const raw = Buffer.concat(chunks).toString("utf8");
 			let body: ChatRequest | null = null;
 			try {
@@ -197,67 +227,78 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 			}
 			const isChat = req.method === "POST" && (req.url ?? "").split("?")[0]!.endsWith("/chat/completions");
 			if (!isChat) {
-				requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { status: 404 } });
+				requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { status: 404 }, at });
 				res.writeHead(404, { "content-type": "application/json" });
 				res.end(JSON.stringify({ error: { message: `fake model: no route ${req.method} ${req.url}`, type: "not_found" } }));
 				return;
 			}
-			const next = queue.length > 0 ? (queue.shift() as Reply) : model.defaultReply;
-			if (typeof next === "object" && "status" in next) {
-				requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { status: next.status } });
-				res.writeHead(next.status, { "content-type": "application/json" });
-				res.end(JSON.stringify({ error: { message: next.message ?? "fake model: scripted failure", type: "server_error" } }));
-				return;
+			const routed = model.route?.(body);
+			const picked: Reply | Delayed = routed ?? (queue.length > 0 ? (queue.shift() as Reply) : model.defaultReply);
+			if (typeof picked === "object" && "delayMs" in picked) {
+				setTimeout(() => {
+					if (!res.destroyed) answer(picked.reply);
+				}, picked.delayMs);
+			} else {
+				answer(picked);
 			}
-			const id = `chatcmpl-fake-${++seq}`;
-			const created = Math.floor(Date.now() / 1000);
-			if (typeof next === "object" && "tool" in next) {
-				requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { tool: next.tool } });
-				const call = { id: `call_fake_${seq}`, type: "function", function: { name: next.tool, arguments: JSON.stringify(next.args) } };
-				const usage = { prompt_tokens: Math.ceil(raw.length / 4), completion_tokens: 20, total_tokens: Math.ceil(raw.length / 4) + 20 };
+			function answer(next: Reply): void {
+				if (typeof next === "object" && "status" in next) {
+					requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { status: next.status }, at });
+					res.writeHead(next.status, { "content-type": "application/json" });
+					res.end(JSON.stringify({ error: { message: next.message ?? "fake model: scripted failure", type: "server_error" } }));
+					return;
+				}
+				const id = `chatcmpl-fake-${++seq}`;
+				const created = Math.floor(Date.now() / 1000);
+				if (typeof next === "object" && "tool" in next) {
+					requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { tool: next.tool }, at });
+					const call = { id: `call_fake_${seq}`, type: "function", function: { name: next.tool, arguments: JSON.stringify(next.args) } };
+					const promptTokens = model.promptTokens?.(body) ?? Math.ceil(raw.length / 4);
+					const usage = { prompt_tokens: promptTokens, completion_tokens: 20, total_tokens: promptTokens + 20 };
+					if (body?.stream === false) {
+						res.writeHead(200, { "content-type": "application/json" });
+						res.end(JSON.stringify({ id, object: "chat.completion", created, model: body?.model ?? "fake-model", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [call] }, finish_reason: "tool_calls" }], usage }));
+						return;
+					}
+					res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+					const base = { id, object: "chat.completion.chunk", created, model: body?.model ?? "fake-model" };
+					sse(res, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: null, tool_calls: [{ index: 0, ...call }] }, finish_reason: null }] });
+					sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] });
+					sse(res, { ...base, choices: [], usage });
+					res.write("data: [DONE]\n\n");
+					res.end();
+					return;
+				}
+				const text = typeof next === "string" ? next : next.text;
+				requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { text }, at });
+				const promptTokens = model.promptTokens?.(body) ?? Math.ceil(raw.length / 4);
+				const completionTokens = Math.max(1, Math.ceil(text.length / 4));
+				const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
 				if (body?.stream === false) {
 					res.writeHead(200, { "content-type": "application/json" });
-					res.end(JSON.stringify({ id, object: "chat.completion", created, model: body?.model ?? "fake-model", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [call] }, finish_reason: "tool_calls" }], usage }));
+					res.end(
+						JSON.stringify({
+							id,
+							object: "chat.completion",
+							created,
+							model: body?.model ?? "fake-model",
+							choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+							usage,
+						}),
+					);
 					return;
 				}
 				res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
 				const base = { id, object: "chat.completion.chunk", created, model: body?.model ?? "fake-model" };
-				sse(res, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: null, tool_calls: [{ index: 0, ...call }] }, finish_reason: null }] });
-				sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] });
+				sse(res, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
+				// A few deltas, so pi exercises its streaming path.
+				const parts = text.match(/[\s\S]{1,16}/g) ?? [];
+				for (const p of parts) sse(res, { ...base, choices: [{ index: 0, delta: { content: p }, finish_reason: null }] });
+				sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
 				sse(res, { ...base, choices: [], usage });
 				res.write("data: [DONE]\n\n");
 				res.end();
-				return;
 			}
-			const text = typeof next === "string" ? next : next.text;
-			requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { text } });
-			const promptTokens = Math.ceil(raw.length / 4);
-			const completionTokens = Math.max(1, Math.ceil(text.length / 4));
-			const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-			if (body?.stream === false) {
-				res.writeHead(200, { "content-type": "application/json" });
-				res.end(
-					JSON.stringify({
-						id,
-						object: "chat.completion",
-						created,
-						model: body?.model ?? "fake-model",
-						choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-						usage,
-					}),
-				);
-				return;
-			}
-			res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-			const base = { id, object: "chat.completion.chunk", created, model: body?.model ?? "fake-model" };
-			sse(res, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
-			// A few deltas, so pi exercises its streaming path.
-			const parts = text.match(/[\s\S]{1,16}/g) ?? [];
-			for (const p of parts) sse(res, { ...base, choices: [{ index: 0, delta: { content: p }, finish_reason: null }] });
-			sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
-			sse(res, { ...base, choices: [], usage });
-			res.write("data: [DONE]\n\n");
-			res.end();
 		});
 	});
 	await new Promise<void>((resolve, reject) => {
@@ -275,6 +316,8 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 		failNext(n = 1, status = 500) {
 			for (let i = 0; i < n; i++) queue.push({ status });
 		},
+		route: undefined,
+		promptTokens: undefined,
 		chats() {
 			return requests.filter((r) => r.body !== null && r.url.split("?")[0]!.endsWith("/chat/completions"));
 		},

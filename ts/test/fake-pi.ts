@@ -100,6 +100,12 @@ export class FakePi {
 	readonly flags = new Map<string, Flag>();
 	/** Values given on the command line. */
 	readonly flagValues = new Map<string, boolean | string>();
+	/** Every pi.appendEntry call, in order. */
+	readonly entries: { customType: string; data: unknown }[] = [];
+
+	appendEntry(customType: string, data?: unknown): void {
+		this.entries.push({ customType, data });
+	}
 
 	on(event: string, handler: Handler): () => void {
 		const list = this.handlers.get(event) ?? [];
@@ -141,7 +147,7 @@ export class FakePi {
 // ---- The context -----------------------------------------------------------------------
 
 export interface UiCall {
-	method: "notify" | "setStatus" | "select" | "confirm" | "input";
+	method: "notify" | "setStatus" | "select" | "confirm" | "input" | "editor";
 	args: unknown[];
 }
 
@@ -155,8 +161,16 @@ export interface FakeContextOptions {
 	select?: string;
 	confirm?: boolean;
 	input?: string;
+	editor?: string;
 	/** Stands in for ctx.modelRegistry.complete. */
 	complete?: (model: unknown, context: unknown, options: unknown) => Promise<unknown>;
+	/** The models ctx.modelRegistry knows (find, getAll). */
+	models?: Array<{ provider: string; id: string; contextWindow?: number }>;
+	/** ctx.sessionManager.getBranch() and getSessionId(). */
+	branch?: unknown[];
+	sessionId?: string;
+	/** ctx.isIdle() (default true). */
+	idle?: boolean;
 }
 
 export interface FakeContext {
@@ -165,11 +179,15 @@ export interface FakeContext {
 	ui: UiCall[];
 	/** Arguments of every modelRegistry.complete call. */
 	completions: unknown[][];
+	/** Options of every ctx.compact() call. */
+	compactions: unknown[];
 }
 
 export function fakeContext(o: FakeContextOptions = {}): FakeContext {
 	const ui: UiCall[] = [];
 	const completions: unknown[][] = [];
+	const compactions: unknown[] = [];
+	const models = o.models ?? [];
 	const hasModel = !("model" in o) || o.model !== undefined;
 	const ctx = {
 		hasUI: o.hasUI ?? true,
@@ -178,6 +196,12 @@ export function fakeContext(o: FakeContextOptions = {}): FakeContext {
 		model: hasModel ? (o.model ?? { provider: "fake", id: "fake-model" }) : undefined,
 		signal: o.signal,
 		isProjectTrusted: () => o.trusted ?? true,
+		isIdle: () => o.idle ?? true,
+		compact: (options?: unknown) => void compactions.push(options),
+		sessionManager: {
+			getBranch: () => o.branch ?? [],
+			getSessionId: () => o.sessionId ?? "fake-session",
+		},
 		ui: {
 			notify: (...args: unknown[]) => void ui.push({ method: "notify", args }),
 			setStatus: (...args: unknown[]) => void ui.push({ method: "setStatus", args }),
@@ -193,8 +217,14 @@ export function fakeContext(o: FakeContextOptions = {}): FakeContext {
 				ui.push({ method: "input", args });
 				return o.input;
 			},
+			editor: async (...args: unknown[]) => {
+				ui.push({ method: "editor", args });
+				return o.editor;
+			},
 		},
 		modelRegistry: {
+			find: (provider: string, id: string) => models.find((m) => m.provider === provider && m.id === id),
+			getAll: () => models,
 			complete: async (...args: unknown[]) => {
 				completions.push(args);
 				if (o.complete === undefined) throw new Error("no completion scripted");
@@ -202,5 +232,5 @@ export function fakeContext(o: FakeContextOptions = {}): FakeContext {
 			},
 		},
 	};
-	return { ctx: ctx as unknown as ExtensionContext, ui, completions };
+	return { ctx: ctx as unknown as ExtensionContext, ui, completions, compactions };
 }

@@ -54,7 +54,7 @@ test("the factory registers --no-memory, /decision, /decisions, /memory, /om wit
 		"om-status", "om-config", "om-observe", "om-reflect", "om-observations", "om-clear",
 		"obs-memory-status", "obs-auto-compact", "obs-mode", "obs-view", "obs-reflect", "obs-rebuild", "obs-dump",
 	]);
-	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "before_agent_start", "session_shutdown", "session_start"]);
+	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");
 });
 
@@ -82,7 +82,8 @@ test("session_start sends what pi knows about the session", async () => {
 	pi.flagValues.set("no-memory", true);
 	process.env.PI_MEMORY_FAULT = "agent_end";
 	try {
-		const { ctx } = fakeContext({ hasUI: false, mode: "print", cwd: "/work/app", trusted: false });
+		const branch = [{ type: "custom", id: "e1", parentId: null, customType: "pi-memory-om", data: { v: 1 } }];
+		const { ctx } = fakeContext({ hasUI: false, mode: "print", cwd: "/work/app", trusted: false, branch, sessionId: "s-42", model: { provider: "fake", id: "m", contextWindow: 32000 } });
 		await pi.emit("session_start", { reason: "resume" }, ctx);
 	} finally {
 		delete process.env.PI_MEMORY_FAULT;
@@ -90,22 +91,38 @@ test("session_start sends what pi knows about the session", async () => {
 	assert.deepEqual(scripted.calls, [
 		{
 			exportName: "session_start",
-			input: { cwd: "/work/app", agentDir: AGENT_DIR, home: os.homedir(), trusted: false, hasUI: false, mode: "print", reason: "resume", flags: { "no-memory": true }, moduleSha256: CORE_SHA256, fault: "agent_end" },
+			input: {
+				cwd: "/work/app",
+				agentDir: AGENT_DIR,
+				home: os.homedir(),
+				trusted: false,
+				hasUI: false,
+				mode: "print",
+				reason: "resume",
+				flags: { "no-memory": true },
+				moduleSha256: CORE_SHA256,
+				fault: "agent_end",
+				branch: [{ type: "custom", id: "e1", parentId: null, customType: "pi-memory-om", data: { v: 1 } }],
+				sessionId: "s-42",
+				zone: -new Date().getTimezoneOffset(),
+				window: 32000,
+			},
 		},
 	]);
 });
 
-test("/decision and /decisions reach the command export as decision, /memory as memory", async () => {
+test("every command name reaches the command export as typed (/decisions as decisions: the core resolves aliases), with the branch as it is now", async () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
-	const { ctx } = fakeContext({ hasUI: true });
+	const branch = [{ type: "message", id: "m1", parentId: null, message: { role: "user", content: "hi" } }];
+	const { ctx } = fakeContext({ hasUI: true, branch });
 	await pi.command("decision", 'add "Use tabs"', ctx);
 	await pi.command("decisions", "list", ctx);
 	await pi.command("memory", "remember project Use tabs", ctx);
 	assert.deepEqual(scripted.calls, [
-		{ exportName: "command", input: { name: "decision", args: 'add "Use tabs"', hasUI: true } },
-		{ exportName: "command", input: { name: "decision", args: "list", hasUI: true } },
-		{ exportName: "command", input: { name: "memory", args: "remember project Use tabs", hasUI: true } },
+		{ exportName: "command", input: { name: "decision", args: 'add "Use tabs"', hasUI: true, branch } },
+		{ exportName: "command", input: { name: "decisions", args: "list", hasUI: true, branch } },
+		{ exportName: "command", input: { name: "memory", args: "remember project Use tabs", hasUI: true, branch } },
 	]);
 });
 
@@ -210,7 +227,7 @@ test("a dialog is shown, its answer resumed, and the resumed envelope performed"
 	assert.deepEqual(
 		scripted.calls.map((c) => c.input),
 		[
-			{ name: "decision", args: "add tabs", hasUI: true },
+			{ name: "decision", args: "add tabs", hasUI: true, branch: [] },
 			{ id: "k1", value: "Add anyway" },
 			{ id: "k2", value: "it changed" },
 			{ id: "k3", value: true },
@@ -412,4 +429,42 @@ test("real core: /memory status ends with the release and the hash of the module
 	const { version } = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 	const status = String(notices(ui).at(-1)?.[0]);
 	assert.equal(status.split("\n").at(-1), `pi-memory ${version} (core sha256:${CORE_SHA256.slice(0, 12)})`, status);
+});
+
+test("real core: /om-status through its alias, an observer run after a settle, and its block in the next request", async () => {
+	const root = project();
+	fs.mkdirSync(path.join(root, ".pi"), { recursive: true });
+	fs.writeFileSync(path.join(root, ".pi", "om-config.json"), JSON.stringify({ observerTokens: 1000 }));
+	const at = new Date();
+	const day = at.toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" });
+	const hhmm = `${String(at.getHours()).padStart(2, "0")}:${String(at.getMinutes()).padStart(2, "0")}`;
+	const long = Array.from({ length: 80 }, (_, i) => `Step ${i}: edited src/parser.ts line ${i * 3} for token kind ${i}.`).join("\n");
+	const branch = [
+		{ type: "message", id: "u1", parentId: null, timestamp: at.toISOString(), message: { role: "user", content: "Rewrite the parser", timestamp: at.getTime() } },
+		{ type: "message", id: "a1", parentId: "u1", timestamp: at.toISOString(), message: { role: "assistant", content: [{ type: "text", text: long }], stopReason: "stop", timestamp: at.getTime() } },
+	];
+	const pi = started(realFactory);
+	const { ctx, ui, completions } = fakeContext({
+		cwd: root,
+		branch,
+		model: { provider: "fake", id: "fake-model", contextWindow: 200000 },
+		complete: async () => ({ role: "assistant", stopReason: "stop", content: [{ type: "text", text: `Date: ${day}\n* 🔴 (${hhmm}) User asked to rewrite the parser NODE-MARK` }], usage: { input: 1, output: 1 } }),
+	});
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	await pi.command("om-status", "", ctx);
+	assert.match(String(notices(ui).at(-1)?.[0]), /^Observational memory: on/);
+
+	await pi.emit("agent_settled", { aborted: false }, ctx);
+	for (let i = 0; i < 100 && pi.entries.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+	assert.equal(completions.length, 1, "one observer call");
+	assert.match(String((completions[0]?.[1] as { systemPrompt: string }).systemPrompt), /^You are the observer/);
+	assert.equal(pi.entries.length, 1, JSON.stringify(ui));
+	assert.equal(pi.entries[0]?.customType, "pi-memory-om");
+
+	const messages = [{ role: "user", content: "go on", timestamp: at.getTime() }];
+	const [result] = await pi.emit("context", { messages }, ctx);
+	const custom = (result as { messages: { role: string; customType?: string; content?: string }[] }).messages.find((m) => m.role === "custom");
+	assert.equal(custom?.customType, "observational-memory-context");
+	assert.match(String(custom?.content), /<observations>[\s\S]*NODE-MARK/);
+	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
 });
