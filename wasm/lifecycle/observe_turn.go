@@ -52,12 +52,7 @@ func (e *Engine) agentSettled(out *Out, in gjson.Result) {
 	for _, w := range o.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
-	if w := jsonr.Get(in, "window"); w.Exists() {
-		o.window = int(w.Int())
-	}
-	if b := jsonr.Get(in, "branch"); b.Exists() {
-		o.readBranch([]byte(b.Raw))
-	}
+	o.take(in)
 	if e.may(o, Capture) != "" {
 		return
 	}
@@ -159,12 +154,7 @@ type compactReq struct {
 // empty summary: otherwise nothing, and pi's own compaction runs.
 func (e *Engine) sessionBeforeCompact(out *Out, in gjson.Result) {
 	o := e.s.om
-	if w := jsonr.Get(in, "window"); w.Exists() {
-		o.window = int(w.Int())
-	}
-	if b := jsonr.Get(in, "branch"); b.Exists() {
-		o.readBranch([]byte(b.Raw))
-	}
+	o.take(in)
 	if e.may(o, Capture) != "" {
 		return
 	}
@@ -234,4 +224,15 @@ func strList(v gjson.Result) []string {
 		return true
 	})
 	return out
+}
+
+// take reads what an event says of the session as it is now: the model's
+// context window and the current branch, each when the host sent it.
+func (o *observations) take(in gjson.Result) {
+	if w := jsonr.Get(in, "window"); w.Exists() {
+		o.window = int(w.Int())
+	}
+	if b := jsonr.Get(in, "branch"); b.Exists() {
+		o.readBranch([]byte(b.Raw))
+	}
 }
