@@ -14,6 +14,9 @@ CORE_SRC := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 # A count, not a duration: a -fuzztime duration races the fuzz coordinator at its
 # deadline and fails with "context deadline exceeded" (golang/go#75804, fixed in Go 1.27).
 FUZZTIME ?= 20000x
+# Go minimizes every new interesting input for up to 60 s by default, which stalled
+# one target for over a minute at 0 execs/s; a count bounds it.
+FUZZMIN ?= 2000x
 PREFIX ?= $(HOME)/.local
 # The pi package: everything pi needs to run pi-memory, no toolchain (build/package.sh).
 VERSION := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' ts/package.json | head -n 1)
@@ -87,8 +90,8 @@ FUZZ_TARGETS := \
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
-		echo "go test -run '^$$' -fuzz '^$${t#*:}$$' -fuzztime $(FUZZTIME) ./$${t%%:*}"; \
-		go test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) "./$${t%%:*}" || exit 1; \
+		echo "go test -run '^$$' -fuzz '^$${t#*:}$$' -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN) ./$${t%%:*}"; \
+		go test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMIN) "./$${t%%:*}" || exit 1; \
 	done
 
 test-ts: tools wasm
