@@ -24,6 +24,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ObserveResult } from "./observe.ts";
 import { fmtBytes, fmtMB, fmtMs, fmtRatio, max, median, quantile } from "./stats.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -671,6 +672,55 @@ async function stepNotes(): Promise<void> {
 	}
 }
 
+async function stepObserve(): Promise<void> {
+	const session = path.join(REPO, "testdata", "observe", "session-200.jsonl");
+	for (const b of BUILDS) {
+		progress(`11 observational memory: the scripted 200-turn session, covered compactions, context with 1,200 observations (${b.name}), Node`);
+		const dir = tmpDir(`observe-${b.name}`);
+		const r = await got<ObserveResult>(probe("observe", { module: b.module, session, dir, calls: CFG.calls }, 10 * MIN, `observe ${b.name}`));
+		rm(dir);
+		const host = "Node";
+		if (!r.ok) {
+			errorRow("11", "observational memory: compression of the scripted 200-turn session", b.name, host, "", r.err);
+			errorRow("11", "covered compaction (p95)", b.name, host, "p95 < 50 ms", r.err);
+			errorRow("11", "`context` with 1,200 observations (p99)", b.name, host, "p99 < 2 ms", r.err);
+			errorRow("11", "distinct injected blocks over 100 turns", b.name, host, "≤ memory updates + 1", r.err);
+			continue;
+		}
+		const v = r.v;
+		const [all, red, yellow, green] = v.items;
+		row({
+			n: "11",
+			what: `observational memory: compression of the scripted ${v.turns}-turn session (transcript → observations)`,
+			build: b.name,
+			host,
+			result: `${Math.round(v.tokensBefore).toLocaleString("en-US")} → ${Math.round(v.tokensAfter).toLocaleString("en-US")} tokens (${(v.tokensBefore / v.tokensAfter).toFixed(1)}×)`,
+			note: `${all} observations kept: 🔴 ${red}, 🟡 ${yellow}, 🟢 ${green}; ${v.entries} entries, ${v.compactions} compaction(s) of ours, ${v.reflector} reflection(s)`,
+		});
+		row({
+			n: "11",
+			what: "observer calls per 100k tokens of transcript (the same replay)",
+			build: b.name,
+			host,
+			result: ((v.observer / v.tokensBefore) * 100000).toFixed(1),
+			note: `${v.observer} observer calls over ~${Math.round(v.tokensBefore).toLocaleString("en-US")} tokens`,
+		});
+		const p95 = quantile(v.compact, 0.95);
+		row({ n: "11", what: `covered compaction: \`session_before_compact\`, no model call (${v.compact.length} calls)`, build: b.name, host, result: `p50 ${fmtMs(median(v.compact))}, p95 ${fmtMs(p95)}`, target: "p95 < 50 ms", ...withNote(judge(p95, 50), `max ${fmtMs(max(v.compact))}; the replayed branch, ${v.entries} entries`) });
+		const p99 = quantile(v.context, 0.99);
+		row({ n: "11", what: `\`context\` with ${v.contextItems.toLocaleString("en-US")} observations (${v.context.length} calls)`, build: b.name, host, result: `p50 ${fmtMs(median(v.context))}, p99 ${fmtMs(p99)}`, target: "p99 < 2 ms", ...withNote(judge(p99, 2), `max ${fmtMs(max(v.context))}; first call ${fmtMs(v.contextFirstMs)}; block ${fmtBytes(v.contextBytes)}`) });
+		row({
+			n: "11",
+			what: `distinct injected memory blocks over ${v.blockTurns} turns (${v.requests} requests)`,
+			build: b.name,
+			host,
+			result: `${v.blocks} blocks, ${v.blockUpdates} memory updates`,
+			target: "≤ memory updates + 1",
+			...withNote(judge(v.blocks, v.blockUpdates + 1, true), `the requests span ${v.blockDays} calendar days; relative dates ("2 days ago") are rendered for the request's day`),
+		});
+	}
+}
+
 // ---- Rendering --------------------------------------------------------------------
 
 const COLUMNS: Array<[keyof Row, string]> = [
@@ -762,6 +812,7 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push("8. **Near-duplicates** — `similarity.Evaluate` over `testdata/similarity/pairs.jsonl` (`host/cmd/bench similarity`): all pairs, and the held-out (`\"split\":\"test\"`) lines apart.");
 	lines.push(`9. **Markdown memory injection** — \`ts/bench/probe.ts notes\`: a trusted project whose \`.pi/memory/\` holds a 200-line \`MEMORY.md\` (sections of bullets, every fifth a pointer) and 50 topic files; 20 warm-up calls, then ${CFG.calls} calls of \`before_agent_start\` with the files unchanged (stat only, cached block), then as many with the index rewritten before each call (one line more or less: re-read, re-parse, residency, a new trace line).`);
 	lines.push(`10. **Page-table rebuild** — the same session, the index replaced by a 5,000-line one (one line more or less each time), then \`command {name:\"memory\", argv:[\"verify\"]}\` ${NOTES_REBUILDS} times: read, parse, build the table, encode, write it atomically (it exits 1, as it should: the index is over its injection caps). Linear memory is read after the last run; it must not grow with the number of rebuilds.`);
+	lines.push(`11. **Observational memory** — \`ts/bench/probe.ts observe\` (\`ts/bench/observe.ts\`), one fresh process per build, everything through the module's exports as pi calls them. The session is \`testdata/observe/session-200.jsonl\` (200 turns of coding work over six working days) and its model calls are answered by the scripted observer and reflector of \`testdata/observe/README.md\`, ported from \`wasm/observe/fixture_test.go\`. The clock the module reads follows the session's timestamps, and the context window is 128k. Replay: \`session_start\` on an empty branch, then entry by entry: \`context\` with the messages pi would send (the latest compaction's summary, what it kept, what followed) before every assistant entry, which is a model request, and \`agent_settled\` with the branch before every user entry after the first, which ends a turn. \`complete\` effects are answered through \`resume\`, \`session_entry\` effects are appended to the branch as custom entries, and a \`compact\` effect is answered the way pi compacts: \`session_before_compact\` with the first kept entry pi's preparation picks (the user message that starts the newest 20,000 tokens), then its compaction entry is appended. *Compression*: transcript tokens are the \"unobserved tokens\" \`/om status\` reports on the whole session with nothing observed, and observation tokens and items per priority are what \`/om status\` reports after the replay. *Observer calls per 100k tokens* counts the \`complete\` effects of that replay whose prompt holds a transcript. *Distinct blocks*: the distinct \`<observations>\` blocks \`context\` returned over the last 100 turns, against the ledger records appended over those turns. *Covered compaction*: \`session_before_compact\` on the replayed branch with the first kept entry right after the newest observed one, so no model call is needed; 10 warm-up calls, then ${Math.max(10, Math.floor(CFG.calls / 10))} timed calls, each with the whole branch as pi sends it. *\`context\` with 1,200 observations*: a new session whose branch holds 40 ledger records of 30 observations each (🔴🟡🟢 in turn) and the fixture's first 40 entries; 50 warm-up calls, then ${CFG.calls} timed calls with the same messages.`);
 	lines.push("");
 	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
 	lines.push("");
@@ -801,6 +852,7 @@ async function main(): Promise<void> {
 	await stepHooks();
 	await stepSearch();
 	await stepNotes();
+	await stepObserve();
 
 	if (CFG.quick) {
 		for (const b of BUILDS) {

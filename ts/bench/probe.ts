@@ -17,12 +17,16 @@
 //                                               after each change; /memory verify of a 5,000-line index
 //                                               (PIMEM_PROBE_CMD=pages times /memory pages instead;
 //                                               PIMEM_PROBE_MEM=1 prints memory after each)
+//   observe    {module, session, dir, calls}    observational memory: the scripted session replayed
+//                                               turn by turn, covered compactions, context with
+//                                               1,200 observations (ts/bench/observe.ts)
 //
 // Everything goes through ts/core.ts's Core, as the pi adapter does.
 
 import fs from "node:fs";
 import path from "node:path";
 import { Core, compileCore, instantiate, type Envelope } from "../core.ts";
+import { observeBench } from "./observe.ts";
 
 // ---- The guest's linear memory ----------------------------------------------------
 
@@ -462,7 +466,7 @@ async function notesBench(a: Args): Promise<object> {
 
 // ---- Main -------------------------------------------------------------------------
 
-const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, load, search, notes: notesBench };
+const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, load, search, notes: notesBench, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)) };
 
 async function main(): Promise<void> {
 	const mode = process.argv[2] ?? "";
