@@ -275,7 +275,7 @@ func (o *observations) cmdMode(c *cmdCtx) {
 		return
 	}
 	o.apply(c.out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: observe.Settings{Mode: &mode}})
-	c.out.Output("Mode: " + mode + " (kept in this session).")
+	c.out.Output("Mode: " + mode + " (kept " + o.keptIn() + ").")
 }
 
 // cmdAutoCompact shows or sets our own compaction: on|off, a mode, then the
@@ -322,7 +322,7 @@ func (o *observations) cmdAutoCompact(c *cmdCtx) {
 		return
 	}
 	o.apply(c.out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: set})
-	show("Kept in this session. ")
+	show("Kept " + o.keptIn() + ". ")
 }
 
 func (o *observations) cmdRebuild(c *cmdCtx) {
@@ -348,7 +348,11 @@ func (o *observations) cmdDump(c *cmdCtx) {
 			c.out.Output("")
 			return
 		}
-		c.out.Output("No observational-memory entries in this branch.")
+		where := "in this branch"
+		if o.scope.resource {
+			where = "in " + o.scope.file
+		}
+		c.out.Output("No observational-memory entries " + where + ".")
 		return
 	}
 	lines := make([]string, len(o.recs))

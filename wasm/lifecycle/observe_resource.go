@@ -185,3 +185,12 @@ func (o *observations) scopeName() string {
 	}
 	return "thread"
 }
+
+// keptIn says where a command's record applies: this session, or (resource
+// scope) every session of the project, since all of them fold the file.
+func (o *observations) keptIn() string {
+	if o.scope.resource {
+		return "for every session of this project"
+	}
+	return "in this session"
+}

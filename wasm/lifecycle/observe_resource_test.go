@@ -167,3 +167,15 @@ func TestScopeVariablesThatSelectNothingSaySo(t *testing.T) {
 		})
 	}
 }
+
+func TestResourceScopeCommandsApplyToEverySessionOfTheProject(t *testing.T) {
+	base := t.TempDir()
+	a := resourceRig(t, base, "s1", "", "")
+	a.raw("command", `{"name":"om","args":"mode blocking"}`)
+	require.Equal(t, "Mode: blocking (kept for every session of this project).", a.text())
+	b := resourceRig(t, base, "s2", "", "")
+	b.raw("command", `{"name":"om","args":"mode"}`)
+	require.Contains(t, b.text(), "Mode: blocking")
+	b.raw("command", `{"name":"om","args":"dump"}`)
+	require.Equal(t, `{"v":1,"op":"set","t":1772172000000,"session":"s1","mode":"blocking"}`, b.text())
+}
