@@ -102,6 +102,7 @@ func (o *observations) refreshLedger() {
 	if stamp == sc.stamp && sc.stamp != "" {
 		return
 	}
+	first := sc.stamp == ""
 	sc.stamp = stamp
 	var recs []observe.Record
 	var problems []observe.Problem
@@ -117,7 +118,9 @@ func (o *observations) refreshLedger() {
 		canon[i] = string(observe.Encode(recs[i]))
 	}
 	o.recs = recs
-	if !sameStrings(canon, o.applied) {
+	// The first read always folds: the state must know its session even
+	// when the file does not exist yet, so the records it makes carry it.
+	if first || !sameStrings(canon, o.applied) {
 		o.st = observe.Fold(recs, o.sessionID, o.cfg)
 		o.applied = canon
 	}
