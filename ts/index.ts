@@ -160,6 +160,7 @@ function install(pi: ExtensionAPI): void {
 			sessionId: ctx.sessionManager.getSessionId(),
 			zone: -new Date().getTimezoneOffset(),
 			window: windowOf(ctx),
+			env: omEnv(),
 		});
 	});
 
@@ -443,6 +444,19 @@ function modelFor(ctx: ExtensionContext, name: string): Model | string {
 
 function windowOf(ctx: ExtensionContext): number {
 	return ctx.model?.contextWindow ?? 0;
+}
+
+// The environment variables that steer observational memory, those set, as
+// session_start's env (decision 001); what they mean is the core's to say.
+const OM_ENV = ["PI_OM_SCOPE", "PI_OM_SQLITE", "PI_OM_SQLITE_PATH"] as const;
+
+function omEnv(): Record<string, string> {
+	const env: Record<string, string> = {};
+	for (const k of OM_ENV) {
+		const v = process.env[k];
+		if (v !== undefined) env[k] = v;
+	}
+	return env;
 }
 
 // True when every promise settled within ms.

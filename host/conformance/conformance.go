@@ -162,7 +162,7 @@ func (c *Case) Prepare(t testing.TB) *Sandbox {
 	for _, rel := range sortedKeys(c.Files) {
 		spec := c.Files[rel]
 		var data []byte
-		p := filepath.Join(root, filepath.FromSlash(rel))
+		p := filepath.Join(root, filepath.FromSlash(strings.ReplaceAll(rel, "$PROJECT_ID", s.ProjectID)))
 		switch {
 		case spec.Symlink != nil && spec.From == nil && spec.Text == nil:
 			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))

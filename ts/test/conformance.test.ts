@@ -49,17 +49,17 @@ function prepare(dir: string, c: Case): { root: string; project: string; agent: 
 	const agent = path.join(root, "agent");
 	fs.mkdirSync(path.join(project, ".git"), { recursive: true });
 	fs.mkdirSync(agent);
+	// The id docs/formats.md defines, computed here so the fixtures pin it.
+	const projectId = createHash("sha1").update(project).digest("hex").slice(0, 16);
 	// In key order, as the Go runners do: a link may point at a file written before it.
 	for (const rel of Object.keys(c.files).sort()) {
 		const spec = c.files[rel];
 		if (spec === undefined) continue;
-		const file = path.join(root, rel);
+		const file = path.join(root, rel.replaceAll("$PROJECT_ID", projectId));
 		fs.mkdirSync(path.dirname(file), { recursive: true });
 		if (spec.symlink !== undefined) fs.symlinkSync(path.join(root, spec.symlink), file);
 		else fs.writeFileSync(file, spec.from !== undefined ? fs.readFileSync(path.join(dir, spec.from)) : (spec.text ?? ""));
 	}
-	// The id docs/formats.md defines, computed here so the fixtures pin it.
-	const projectId = createHash("sha1").update(project).digest("hex").slice(0, 16);
 	return { root, project, agent, projectId };
 }
 

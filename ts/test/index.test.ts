@@ -81,12 +81,20 @@ test("session_start sends what pi knows about the session", async () => {
 	const pi = started(scriptedFactory);
 	pi.flagValues.set("no-memory", true);
 	process.env.PI_MEMORY_FAULT = "agent_end";
+	const saved = { scope: process.env.PI_OM_SCOPE, sqlite: process.env.PI_OM_SQLITE, path: process.env.PI_OM_SQLITE_PATH };
+	process.env.PI_OM_SCOPE = "resource";
+	process.env.PI_OM_SQLITE_PATH = "/tmp/om.sqlite";
+	delete process.env.PI_OM_SQLITE; // unset variables are not passed
 	try {
 		const branch = [{ type: "custom", id: "e1", parentId: null, customType: "pi-memory-om", data: { v: 1 } }];
 		const { ctx } = fakeContext({ hasUI: false, mode: "print", cwd: "/work/app", trusted: false, branch, sessionId: "s-42", model: { provider: "fake", id: "m", contextWindow: 32000 } });
 		await pi.emit("session_start", { reason: "resume" }, ctx);
 	} finally {
 		delete process.env.PI_MEMORY_FAULT;
+		for (const [k, v] of [["PI_OM_SCOPE", saved.scope], ["PI_OM_SQLITE", saved.sqlite], ["PI_OM_SQLITE_PATH", saved.path]] as const) {
+			if (v === undefined) delete process.env[k];
+			else process.env[k] = v;
+		}
 	}
 	assert.deepEqual(scripted.calls, [
 		{
@@ -106,6 +114,7 @@ test("session_start sends what pi knows about the session", async () => {
 				sessionId: "s-42",
 				zone: -new Date().getTimezoneOffset(),
 				window: 32000,
+				env: { PI_OM_SCOPE: "resource", PI_OM_SQLITE_PATH: "/tmp/om.sqlite" },
 			},
 		},
 	]);

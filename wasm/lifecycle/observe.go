@@ -13,7 +13,9 @@ import (
 
 // Where observational memory's configuration lives (docs/formats.md). The
 // observations themselves live in the session (thread scope): custom
-// entries pi keeps in the session file, machine-local like the session.
+// entries pi keeps in the session file, machine-local like the session; or,
+// with PI_OM_SCOPE=resource, in a file per project under the agent folder
+// (observe_resource.go).
 const (
 	omConfigDir   = ".pi"                             // in the project
 	omSeedDir     = "extensions/observational-memory" // seed 004's folder, under the project's .pi and the agent folder
@@ -45,6 +47,7 @@ type observations struct {
 	applied  []string         // Encode of every record st holds, in order
 	problems []observe.Problem
 
+	scope     omScope
 	sessionID string
 	zone      int // minutes east of UTC
 	window    int // the model's context window in tokens, 0 when unknown
@@ -86,12 +89,20 @@ func (o *observations) start(out *Out, in gjson.Result) {
 	o.sessionID = jsonr.Get(in, "sessionId").Str
 	o.zone = int(jsonr.Get(in, "zone").Int())
 	o.window = int(jsonr.Get(in, "window").Int())
+	o.readScope(in)
 	for _, w := range o.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
+	}
+	if o.scope.why != "" {
+		out.Notify("warning", "pi-memory: "+o.scope.why)
+	}
+	if line := o.sqliteLine(); line != "" {
+		out.Notify("warning", "pi-memory: "+line)
 	}
 	if b := jsonr.Get(in, "branch"); b.Exists() {
 		o.readBranch([]byte(b.Raw))
 	}
+	o.refreshLedger()
 	o.reportProblems(out)
 	if o.e.may(o, Inject) == "" && o.st.Items()[0] > 0 {
 		o.showFooter(out)
@@ -115,6 +126,7 @@ func (o *observations) ready(out *Out) error {
 	for _, w := range o.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
+	o.refreshLedger()
 	return nil
 }
 
@@ -190,6 +202,9 @@ func (o *observations) readBranch(raw []byte) {
 		o.tr = observe.ReadEntries(raw, o.zone)
 	}
 	o.ids = ids
+	if o.scope.resource {
+		return // the state is the resource ledger's, not the branch's
+	}
 	recs, problems := observe.LedgerRecords(raw)
 	canon := make([]string, len(recs))
 	for i := range recs {
@@ -206,9 +221,13 @@ func (o *observations) readBranch(raw []byte) {
 // reportProblems names the ledger entries that could not be read, once.
 func (o *observations) reportProblems(out *Out) {
 	if len(o.problems) > o.warnedAt {
-		msg := "pi-memory: " + strconv.Itoa(len(o.problems)) + " observational-memory entries of this branch could not be read and are skipped (/om dump shows the others):"
+		where, what := "branch ", "entries of this branch"
+		if o.scope.resource {
+			where, what = o.scope.file+": ", "lines of "+o.scope.file
+		}
+		msg := "pi-memory: " + strconv.Itoa(len(o.problems)) + " observational-memory " + what + " could not be read and are skipped (/om dump shows the others):"
 		for _, p := range o.problems {
-			msg += "\n  branch " + p.String()
+			msg += "\n  " + where + p.String()
 		}
 		out.Notify("warning", msg)
 		o.warnedAt = len(o.problems)
@@ -216,12 +235,21 @@ func (o *observations) reportProblems(out *Out) {
 }
 
 // record keeps a record the state has applied and asks the host to append
-// it to the session.
+// it to the session, or appends it to the resource ledger.
 func (o *observations) record(out *Out, r observe.Record) {
+	if o.scope.resource {
+		r.Session = o.sessionID
+	}
 	data := observe.Encode(r)
 	o.applied = append(o.applied, string(data))
 	o.recs = append(o.recs, r)
-	out.SessionEntry(observe.CustomTypeLedger, data)
+	if !o.scope.resource {
+		out.SessionEntry(observe.CustomTypeLedger, data)
+		return
+	}
+	if err := o.appendLedger(data); err != nil {
+		out.Notify("warning", "pi-memory: could not append an observational-memory record to "+o.scope.file+": "+err.Error()+". The observations stay in memory for this session only.")
+	}
 }
 
 // clock is now, in the session's time zone.

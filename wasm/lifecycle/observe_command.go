@@ -33,7 +33,10 @@ func (o *observations) cmdStatus(c *cmdCtx) {
 		w := jsonw.Open(nil)
 		w.Bool("enabled", o.off() == "")
 		w.Str("off", o.e.may(o, Inject))
-		w.Str("scope", "thread")
+		w.Str("scope", o.scopeName())
+		if line := o.sqliteLine(); line != "" {
+			w.Str("sqlite", line)
+		}
 		w.Str("mode", eff.Mode)
 		w.Bool("autoCompact", eff.AutoCompact)
 		w.Int("observations", int64(n[0]))
@@ -46,7 +49,17 @@ func (o *observations) cmdStatus(c *cmdCtx) {
 		return
 	}
 	text := observe.Status(o.st, o.cfg, t, observe.Env{Window: o.window, Clock: o.clock()})
-	text += "Scope: thread (this session's branch: " + plural(len(o.recs), "ledger entry", "ledger entries") + ` "` + observe.CustomTypeLedger + `")` + "\n"
+	if o.scope.resource {
+		text += "Scope: resource (" + o.scope.file + ": " + plural(len(o.recs), "record", "records") + " of this project's sessions; only this session's move its watermark)\n"
+	} else {
+		text += "Scope: thread (this session's branch: " + plural(len(o.recs), "ledger entry", "ledger entries") + ` "` + observe.CustomTypeLedger + `")` + "\n"
+	}
+	if o.scope.why != "" {
+		text += o.scope.why + "\n"
+	}
+	if line := o.sqliteLine(); line != "" {
+		text += line + "\n"
+	}
 	text += "Config: " + o.configSources() + "\n"
 	if why := o.e.may(o, Inject); why != "" && o.off() == "" {
 		text += why + "\n"
@@ -240,6 +253,9 @@ func (o *observations) cmdClear(c *cmdCtx) {
 
 // apply applies a record of a command to the state and appends it.
 func (o *observations) apply(out *Out, r observe.Record) {
+	if o.scope.resource {
+		r.Session = o.sessionID
+	}
 	o.st.Apply(r, o.cfg)
 	o.record(out, r)
 	o.showFooter(out)
@@ -259,7 +275,7 @@ func (o *observations) cmdMode(c *cmdCtx) {
 		return
 	}
 	o.apply(c.out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: observe.Settings{Mode: &mode}})
-	c.out.Output("Mode: " + mode + " (kept in this session).")
+	c.out.Output("Mode: " + mode + " (kept " + o.keptIn() + ").")
 }
 
 // cmdAutoCompact shows or sets our own compaction: on|off, a mode, then the
@@ -306,11 +322,15 @@ func (o *observations) cmdAutoCompact(c *cmdCtx) {
 		return
 	}
 	o.apply(c.out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: set})
-	show("Kept in this session. ")
+	show("Kept " + o.keptIn() + ". ")
 }
 
 func (o *observations) cmdRebuild(c *cmdCtx) {
-	o.st = observe.Fold(o.recs, "", o.cfg)
+	session, of := "", "of this branch"
+	if o.scope.resource {
+		session, of = o.sessionID, "of "+o.scope.file
+	}
+	o.st = observe.Fold(o.recs, session, o.cfg)
 	o.applied = o.applied[:0]
 	for i := range o.recs {
 		o.applied = append(o.applied, string(observe.Encode(o.recs[i])))
@@ -319,7 +339,7 @@ func (o *observations) cmdRebuild(c *cmdCtx) {
 	if o.st.Mark.ID != "" {
 		covered = "entry " + o.st.Mark.ID
 	}
-	c.out.Output("Rebuilt from " + plural(len(o.recs), "ledger entry", "ledger entries") + " of this branch: " + plural(o.st.Items()[0], "observation", "observations") + ", covered through " + covered + ".")
+	c.out.Output("Rebuilt from " + plural(len(o.recs), "ledger entry", "ledger entries") + " " + of + ": " + plural(o.st.Items()[0], "observation", "observations") + ", covered through " + covered + ".")
 }
 
 func (o *observations) cmdDump(c *cmdCtx) {
@@ -328,7 +348,11 @@ func (o *observations) cmdDump(c *cmdCtx) {
 			c.out.Output("")
 			return
 		}
-		c.out.Output("No observational-memory entries in this branch.")
+		where := "in this branch"
+		if o.scope.resource {
+			where = "in " + o.scope.file
+		}
+		c.out.Output("No observational-memory entries " + where + ".")
 		return
 	}
 	lines := make([]string, len(o.recs))

@@ -15,13 +15,15 @@ import (
 // (session_before_compact); each model request gets the block
 // (context).
 
-// context adds the observations to one model request: a custom message
+// context adds the observations to one model request (in resource scope
+// re-read first when another session changed them): a custom message
 // after the summaries the request starts with. Nothing when memory may not
 // inject, when there is nothing to inject, or when the block is already in
 // the request. The same memory gives the same bytes all day.
 func (e *Engine) context(out *Out, in gjson.Result) {
 	o := e.s.om
 	o.injected = true
+	o.refreshLedger()
 	if why := e.may(o, Inject); why != "" {
 		o.inj, o.injWhy = observe.Injection{}, why
 		return
@@ -235,4 +237,5 @@ func (o *observations) take(in gjson.Result) {
 	if b := jsonr.Get(in, "branch"); b.Exists() {
 		o.readBranch([]byte(b.Raw))
 	}
+	o.refreshLedger()
 }

@@ -196,3 +196,52 @@ func TestAFactStagedDuringACompactionIsNeverLost(t *testing.T) {
 		t.Fatalf("not staged, and not told why: %s", reply)
 	}
 }
+
+// Two pi processes of one project in resource scope append observational
+// memory records at once: each append takes the ledger's lock, so every
+// record is one whole line and none is lost.
+func TestTwoSessionsAppendingToTheResourceLedgerLoseNothing(t *testing.T) {
+	base := t.TempDir()
+	project, agent := filepath.Join(base, "proj"), filepath.Join(base, "agent")
+	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	const records = 100
+	var wg sync.WaitGroup
+	for _, id := range []string{"s1", "s2"} {
+		e := lifecycle.New(fsys.NewHost(fsys.NewOS(), nil, nil, nil))
+		call := func(in map[string]any) string {
+			b, _ := json.Marshal(in)
+			return string(e.Handle("command", b))
+		}
+		b, _ := json.Marshal(map[string]any{"cwd": project, "agentDir": agent, "trusted": true, "hasUI": false, "mode": "interactive", "reason": "startup", "sessionId": id, "env": map[string]string{"PI_OM_SCOPE": "resource"}})
+		e.Handle("session_start", b)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < records; i++ {
+				mode := []string{"buffered", "blocking"}[i%2]
+				if out := call(map[string]any{"name": "om", "args": "mode " + mode}); strings.Contains(out, `"warning"`) {
+					t.Errorf("session %s, record %d: %s", id, i, out)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	data, err := os.ReadFile(filepath.Join(agent, "pi-memory", "observations", lifecycle.ProjectHash(project)+".jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	perSession := map[string]int{}
+	for n, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		var rec struct {
+			Op, Session string
+		}
+		if err := json.Unmarshal([]byte(line), &rec); err != nil || rec.Op != "set" {
+			t.Fatalf("line %d is not a whole set record: %q", n+1, line)
+		}
+		perSession[rec.Session]++
+	}
+	if perSession["s1"] != records || perSession["s2"] != records {
+		t.Fatalf("records per session: %v, want %d each", perSession, records)
+	}
+}

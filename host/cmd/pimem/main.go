@@ -243,6 +243,27 @@ type sessionStart struct {
 	// Branch is the session's current branch (--session), as pi's
 	// getBranch() gives it; absent without --session.
 	Branch json.RawMessage `json:"branch,omitempty"`
+	// Env is this process's values of the variables that steer
+	// observational memory (omEnv), as pi's adapter passes pi's.
+	Env map[string]string `json:"env,omitempty"`
+}
+
+// omEnv names the environment variables session_start passes in env
+// (decision 001); what they mean is the core's to say.
+var omEnv = []string{"PI_OM_SCOPE", "PI_OM_SQLITE", "PI_OM_SQLITE_PATH"}
+
+// envOf is the set variables of names, nil when none is set.
+func envOf(names []string) map[string]string {
+	var env map[string]string
+	for _, k := range names {
+		if v, ok := os.LookupEnv(k); ok {
+			if env == nil {
+				env = map[string]string{}
+			}
+			env[k] = v
+		}
+	}
+	return env
 }
 
 // sessionInput is session_start as pi would send it for this project, with
@@ -282,7 +303,7 @@ func sessionInput(o options) (sessionStart, error) {
 	// claude); without one, that command says so.
 	home, _ := os.UserHomeDir()
 	_, offset := time.Now().Zone()
-	return sessionStart{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}, "", offset / 60, nil}, nil
+	return sessionStart{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}, "", offset / 60, nil, envOf(omEnv)}, nil
 }
 
 // withJSON adds the --json word pimem was given before the store. It goes

@@ -326,15 +326,18 @@ func TestSessionStartDescribesTheProject(t *testing.T) {
 		args     []string
 		cwd      string
 		agentDir string
+		omEnv    map[string]string // session_start's env, nil when absent
 	}{
 		{"relative --project and --agent-dir become absolute", nil,
-			[]string{"--project", "app", "--agent-dir", "agent"}, filepath.Join(parent, "app"), filepath.Join(parent, "agent")},
+			[]string{"--project", "app", "--agent-dir", "agent"}, filepath.Join(parent, "app"), filepath.Join(parent, "agent"), nil},
 		{"agent dir from PI_CODING_AGENT_DIR", []string{"PI_CODING_AGENT_DIR=/opt/pi"},
-			nil, parent, "/opt/pi"},
+			nil, parent, "/opt/pi", nil},
 		{"--agent-dir wins over the environment", []string{"PI_CODING_AGENT_DIR=/opt/pi"},
-			[]string{"--agent-dir", "/srv/agent"}, parent, "/srv/agent"},
+			[]string{"--agent-dir", "/srv/agent"}, parent, "/srv/agent", nil},
 		{"agent dir defaults to ~/.pi/agent", []string{"HOME=" + home},
-			nil, parent, filepath.Join(home, ".pi", "agent")},
+			nil, parent, filepath.Join(home, ".pi", "agent"), nil},
+		{"observational memory's variables pass as env, only those set", []string{"PI_CODING_AGENT_DIR=/opt/pi", "PI_OM_SCOPE=resource", "PI_OM_SQLITE=", "OTHER=x"},
+			nil, parent, "/opt/pi", map[string]string{"PI_OM_SCOPE": "resource", "PI_OM_SQLITE": ""}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -354,7 +357,11 @@ func TestSessionStartDescribesTheProject(t *testing.T) {
 			require.True(t, isNumber, "zone (minutes east of UTC) %v", got["zone"])
 			delete(got, "zone")
 			gotJSON, _ := json.Marshal(got)
-			want, _ := json.Marshal(map[string]any{"cwd": c.cwd, "agentDir": c.agentDir, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup", "flags": map[string]bool{}, "moduleSha256": sha256Hex(t, wasm)})
+			wantMap := map[string]any{"cwd": c.cwd, "agentDir": c.agentDir, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup", "flags": map[string]bool{}, "moduleSha256": sha256Hex(t, wasm)}
+			if c.omEnv != nil {
+				wantMap["env"] = c.omEnv
+			}
+			want, _ := json.Marshal(wantMap)
 			require.Equal(t, canonical(t, string(want)), canonical(t, string(gotJSON)))
 		})
 	}
