@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"path"
+	"slices"
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
@@ -211,7 +212,7 @@ func (o *observations) readBranch(raw []byte) {
 		canon[i] = string(observe.Encode(recs[i]))
 	}
 	o.recs = recs
-	if !sameStrings(canon, o.applied) {
+	if !slices.Equal(canon, o.applied) {
 		o.st = observe.Fold(recs, "", o.cfg)
 		o.applied = canon
 		o.problems, o.warnedAt = problems, 0
@@ -264,16 +265,4 @@ func (o *observations) showFooter(out *Out) {
 		o.footer = line
 		out.Status("om", line, false)
 	}
-}
-
-func sameStrings(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

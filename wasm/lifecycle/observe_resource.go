@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"errors"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -120,25 +121,13 @@ func (o *observations) refreshLedger() {
 	o.recs = recs
 	// The first read always folds: the state must know its session even
 	// when the file does not exist yet, so the records it makes carry it.
-	if first || !sameStrings(canon, o.applied) {
+	if first || !slices.Equal(canon, o.applied) {
 		o.st = observe.Fold(recs, o.sessionID, o.cfg)
 		o.applied = canon
 	}
-	if !sameProblems(problems, sc.problems) {
+	if !slices.Equal(problems, sc.problems) {
 		sc.problems, o.problems, o.warnedAt = problems, problems, 0
 	}
-}
-
-func sameProblems(a, b []observe.Problem) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // appendLedger appends one record's line to the resource ledger under its
