@@ -1,5 +1,7 @@
 package decision
 
+import "github.com/pi-memory/pi-memory/wasm/civil"
+
 // ParseTime reads an event time ("2026-02-27T06:00:00.000Z", or any RFC 3339
 // time) as Unix milliseconds; 0 when it does not parse. The fixed layout that
 // every writer uses is read first and fast, which matters at a million lines.
@@ -14,8 +16,8 @@ func ParseTime(s string) int64 {
 		mi, ok5 := digits(s[14:16])
 		se, ok6 := digits(s[17:19])
 		ms, ok7 := digits(s[20:23])
-		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && mo >= 1 && mo <= 12 && d >= 1 && d <= daysIn(y, mo) && h < 24 && mi < 60 && se < 60 {
-			return (daysFromCivil(y, mo, d)*86400+int64(h*3600+mi*60+se))*1000 + int64(ms)
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && mo >= 1 && mo <= 12 && d >= 1 && d <= civil.DaysIn(y, mo) && h < 24 && mi < 60 && se < 60 {
+			return (civil.Days(y, mo, d)*86400+int64(h*3600+mi*60+se))*1000 + int64(ms)
 		}
 		return 0
 	}
@@ -109,10 +111,10 @@ func parseRFC3339(s string) (int64, bool) {
 			off = -off
 		}
 	}
-	if p != len(s) || d < 1 || d > daysIn(y, mo) {
+	if p != len(s) || d < 1 || d > civil.DaysIn(y, mo) {
 		return 0, false
 	}
-	return (daysFromCivil(y, mo, d)*86400+int64(h*3600+mi*60+se-off))*1000 + int64(ms), true
+	return (civil.Days(y, mo, d)*86400+int64(h*3600+mi*60+se-off))*1000 + int64(ms), true
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -122,9 +124,9 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 //	FormatTime(1772172000000) => "2026-02-27T06:00:00.000Z"
 func FormatTime(ms int64) string {
 	var b [24]byte
-	days := floorDiv(ms, 86400000)
+	days := civil.FloorDiv(ms, 86400000)
 	rem := ms - days*86400000
-	y, m, d := civilFromDays(days)
+	y, m, d := civil.Date(days)
 	put := func(at, n, width int) {
 		for k := width - 1; k >= 0; k-- {
 			b[at+k] = byte('0' + n%10)
@@ -162,64 +164,4 @@ func digits(s string) (int, bool) {
 		n = n*10 + int(c-'0')
 	}
 	return n, true
-}
-
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
-
-// daysFromCivil and civilFromDays convert between dates and days since
-// 1970-01-01 (Howard Hinnant's algorithms).
-func daysFromCivil(y, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
-	}
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return int64(era)*146097 + int64(doe) - 719468
-}
-
-func civilFromDays(z int64) (int, int, int) {
-	z += 719468
-	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y := yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d := doy - (153*mp+2)/5 + 1
-	m := mp + 3
-	if m > 12 {
-		m -= 12
-	}
-	if m <= 2 {
-		y++
-	}
-	return int(y), int(m), int(d)
 }

@@ -3,6 +3,8 @@ package observe
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/civil"
 )
 
 // Clock is a moment as this package sees it: Unix milliseconds and the
@@ -24,7 +26,7 @@ const (
 func (c Clock) local() int64 { return c.Ms + int64(c.Zone)*msPerMinute }
 
 // Day is c's local calendar day, as days since 1970-01-01.
-func (c Clock) Day() int64 { return floorDiv(c.local(), msPerDay) }
+func (c Clock) Day() int64 { return civil.FloorDiv(c.local(), msPerDay) }
 
 // minute is c's local minute of the day, 0..1439.
 func (c Clock) minute() int { return int((c.local() - c.Day()*msPerDay) / msPerMinute) }
@@ -42,7 +44,7 @@ var weekdays = [7]string{"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"} // 197
 //
 //go:noinline
 func formatDay(d int64) string {
-	y, m, dd := civilFromDays(d)
+	y, m, dd := civil.Date(d)
 	return monthNames[m-1] + " " + itoa(dd) + ", " + itoa(y)
 }
 
@@ -70,7 +72,7 @@ func parseDate(s string, near int64) (int64, bool) {
 		m, ok2 := atoi(s[5:7])
 		d, ok3 := atoi(s[8:10])
 		if ok1 && ok2 && ok3 && validDate(y, m, d) {
-			return daysFromCivil(y, m, d), true
+			return civil.Days(y, m, d), true
 		}
 		return 0, false
 	}
@@ -102,16 +104,16 @@ func parseDate(s string, near int64) (int64, bool) {
 		if !validDate(y, m, d) {
 			return 0, false
 		}
-		return daysFromCivil(y, m, d), true
+		return civil.Days(y, m, d), true
 	}
 	// No year: the one of three candidate years closest to near.
-	ny, _, _ := civilFromDays(near)
+	ny, _, _ := civil.Date(near)
 	best, found := int64(0), false
 	for _, cy := range []int{ny - 1, ny, ny + 1} {
 		if !validDate(cy, m, d) {
 			continue
 		}
-		c := daysFromCivil(cy, m, d)
+		c := civil.Days(cy, m, d)
 		if !found || abs64(c-near) < abs64(best-near) {
 			best, found = c, true
 		}
@@ -160,7 +162,7 @@ func month(w string) int {
 }
 
 func validDate(y, m, d int) bool {
-	return y >= 1900 && y <= 9999 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m)
+	return y >= 1900 && y <= 9999 && m >= 1 && m <= 12 && d >= 1 && d <= civil.DaysIn(y, m)
 }
 
 // parseClock reads "14:30" (or "9:05") as a minute of the day.
@@ -223,7 +225,7 @@ func parseISO(s string) (int64, bool) {
 	default:
 		return 0, false
 	}
-	t := (daysFromCivil(y, mo, d)*86400+int64(h*3600+mi*60+se))*1000 + int64(ms)
+	t := (civil.Days(y, mo, d)*86400+int64(h*3600+mi*60+se))*1000 + int64(ms)
 	return t - int64(off)*msPerMinute, true
 }
 
@@ -280,68 +282,9 @@ func span(n int64) string {
 	return strconv.FormatInt(k, 10) + " " + unit + "s"
 }
 
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
-}
-
 func abs64(x int64) int64 {
 	if x < 0 {
 		return -x
 	}
 	return x
-}
-
-func daysIn(y, m int) int {
-	switch m {
-	case 2:
-		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
-			return 29
-		}
-		return 28
-	case 4, 6, 9, 11:
-		return 30
-	}
-	return 31
-}
-
-// daysFromCivil and civilFromDays convert between proleptic Gregorian dates
-// and days since 1970-01-01 (Howard Hinnant's algorithms, restated).
-func daysFromCivil(y, m, d int) int64 {
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 && y%400 != 0 {
-		era--
-	}
-	yoe := y - era*400
-	doy := (153*((m+9)%12)+2)/5 + d - 1
-	doe := yoe*365 + yoe/4 - yoe/100 + doy
-	return int64(era)*146097 + int64(doe) - 719468
-}
-
-func civilFromDays(z int64) (int, int, int) {
-	z += 719468
-	era := z / 146097
-	if z < 0 && z%146097 != 0 {
-		era--
-	}
-	doe := z - era*146097
-	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y := yoe + era*400
-	doy := doe - (365*yoe + yoe/4 - yoe/100)
-	mp := (5*doy + 2) / 153
-	d := doy - (153*mp+2)/5 + 1
-	m := mp + 3
-	if m > 12 {
-		m -= 12
-	}
-	if m <= 2 {
-		y++
-	}
-	return int(y), int(m), int(d)
 }

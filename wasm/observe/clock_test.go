@@ -4,13 +4,10 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/civil"
 )
 
-func TestDaysConvertBothWays(t *testing.T) {
-	for _, d := range []int64{-800000, -1, 0, 1, 59, 10956, 20496, 2932896} {
-		y, m, dd := civilFromDays(d)
-		require.Equal(t, d, daysFromCivil(y, m, dd), "day %d is %d-%d-%d", d, y, m, dd)
-	}
+func TestDaysReadAsDatesAndWeekdays(t *testing.T) {
 	require.Equal(t, "Feb 12, 2026", formatDay(20496))
 	require.Equal(t, "Thu", weekday(20496))
 	require.Equal(t, "Thu", weekday(0))
@@ -18,21 +15,21 @@ func TestDaysConvertBothWays(t *testing.T) {
 }
 
 func TestParseDateReadsWhatObserversWrite(t *testing.T) {
-	near := daysFromCivil(2026, 2, 12)
+	near := civil.Days(2026, 2, 12)
 	tests := []struct {
 		in   string
 		want int64
 		ok   bool
 	}{
-		{"Feb 12, 2026", daysFromCivil(2026, 2, 12), true},
-		{"February 12, 2026", daysFromCivil(2026, 2, 12), true},
-		{"feb. 12th 2026", daysFromCivil(2026, 2, 12), true},
-		{"12 Feb 2026", daysFromCivil(2026, 2, 12), true},
-		{"2026-02-12", daysFromCivil(2026, 2, 12), true},
-		{"Sept 3, 2026", daysFromCivil(2026, 9, 3), true},
+		{"Feb 12, 2026", civil.Days(2026, 2, 12), true},
+		{"February 12, 2026", civil.Days(2026, 2, 12), true},
+		{"feb. 12th 2026", civil.Days(2026, 2, 12), true},
+		{"12 Feb 2026", civil.Days(2026, 2, 12), true},
+		{"2026-02-12", civil.Days(2026, 2, 12), true},
+		{"Sept 3, 2026", civil.Days(2026, 9, 3), true},
 		// Without a year: the year that puts it closest to near.
-		{"Feb 10", daysFromCivil(2026, 2, 10), true},
-		{"Dec 30", daysFromCivil(2025, 12, 30), true},
+		{"Feb 10", civil.Days(2026, 2, 10), true},
+		{"Dec 30", civil.Days(2025, 12, 30), true},
 		{"Feb 30, 2026", 0, false},
 		{"2026-13-01", 0, false},
 		{"Feb 12, 26", 0, false},
@@ -73,9 +70,9 @@ func TestParseISOReadsPiTimestamps(t *testing.T) {
 func TestClockDatesAreLocal(t *testing.T) {
 	// 23:30 UTC on Feb 12 is Feb 13 00:30 in UTC+1.
 	c := Clock{Ms: feb12 + 9*3600000, Zone: 60}
-	require.Equal(t, daysFromCivil(2026, 2, 13), c.Day())
+	require.Equal(t, civil.Days(2026, 2, 13), c.Day())
 	require.Equal(t, 30, c.minute())
-	require.Equal(t, daysFromCivil(2026, 2, 12), Clock{Ms: c.Ms}.Day())
+	require.Equal(t, civil.Days(2026, 2, 12), Clock{Ms: c.Ms}.Day())
 	require.Equal(t, "00:30", formatMinute(c.minute()))
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/civil"
 )
 
 var update = flag.Bool("update", false, "rewrite the fixtures in testdata/observe")
@@ -71,7 +72,7 @@ var (
 // few minutes apart, over six working days with a weekend in between.
 func scriptedSession() *session {
 	r := rng(0x9E3779B97F4A7C15)
-	start := daysFromCivil(2026, 2, 11)*msPerDay + 9*3600000 // Wed Feb 11, 2026, 09:00 UTC
+	start := civil.Days(2026, 2, 11)*msPerDay + 9*3600000 // Wed Feb 11, 2026, 09:00 UTC
 	s := newSession(start)
 	callN := 0
 	fill := func(text string) string {
@@ -105,9 +106,9 @@ func scriptedSession() *session {
 	for turn := 0; turn < 200; turn++ {
 		switch {
 		case turn > 0 && turn%34 == 0 && turn != 102:
-			s.t = (floorDiv(s.t, msPerDay)+1)*msPerDay + 9*3600000 // the next morning
+			s.t = (civil.FloorDiv(s.t, msPerDay)+1)*msPerDay + 9*3600000 // the next morning
 		case turn == 102:
-			s.t = (floorDiv(s.t, msPerDay)+3)*msPerDay + 9*3600000 // after the weekend
+			s.t = (civil.FloorDiv(s.t, msPerDay)+3)*msPerDay + 9*3600000 // after the weekend
 		}
 		if turn%9 == 4 {
 			s.user(fxAssertions[(turn/9)%len(fxAssertions)])

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/civil"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 )
 
@@ -43,8 +44,8 @@ func (s *session) add(typ string, fill func(o *jsonw.Object)) string {
 }
 
 func isoTime(ms int64) string {
-	d := floorDiv(ms, msPerDay)
-	y, m, dd := civilFromDays(d)
+	d := civil.FloorDiv(ms, msPerDay)
+	y, m, dd := civil.Date(d)
 	rem := ms - d*msPerDay
 	two := func(n int) string { return string([]byte{byte('0' + n/10), byte('0' + n%10)}) }
 	return strconv.Itoa(y) + "-" + two(m) + "-" + two(dd) + "T" + two(int(rem/3600000)) + ":" + two(int(rem/60000%60)) + ":" + two(int(rem/1000%60)) + ".000Z"

@@ -6,19 +6,20 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/civil"
 )
 
-func dayMs(y, m, d int) int64 { return daysFromCivil(y, m, d) * msPerDay }
+func dayMs(y, m, d int) int64 { return civil.Days(y, m, d) * msPerDay }
 
 func TestInjectAllStripsMinorMarkersAndAnnotatesTime(t *testing.T) {
 	st := &State{
 		Groups: []Group{
-			{Day: daysFromCivil(2026, 2, 1), Items: []Item{item(Medium, 600, "Started the search feature")}},
-			{Day: daysFromCivil(2026, 2, 12), Items: []Item{
+			{Day: civil.Days(2026, 2, 1), Items: []Item{item(Medium, 600, "Started the search feature")}},
+			{Day: civil.Days(2026, 2, 12), Items: []Item{
 				item(High, 870, "User   prefers tabs"),
 				item(Low, -1, "User will deploy on Friday (meaning Feb 13, 2026)", "-> check CI (meaning Feb 12)"),
 			}},
-			{Day: daysFromCivil(2026, 2, 13), Items: []Item{item(Medium, 60, "User plans to demo (meaning Feb 20, 2026)")}},
+			{Day: civil.Days(2026, 2, 13), Items: []Item{item(Medium, 60, "User plans to demo (meaning Feb 20, 2026)")}},
 		},
 		Task:     "Ship the search feature",
 		Response: "Ask about the demo",

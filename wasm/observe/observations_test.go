@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/civil"
 )
 
 var (
-	d12 = daysFromCivil(2026, 2, 12)
-	d13 = daysFromCivil(2026, 2, 13)
+	d12 = civil.Days(2026, 2, 12)
+	d13 = civil.Days(2026, 2, 13)
 )
 
 func item(p Priority, minute int, text string, sub ...string) Item {
