@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,8 +82,10 @@ func (e *notALogError) Error() string {
 //     written and reported; a torn last line that is no longer last gets a
 //     newline.
 //
-// Merge(o, r, r) is r, byte for byte. Merge fails only when ours or theirs
-// holds lines and none of them is an event.
+// Merge(o, r, r) is r, byte for byte, whatever r holds: a merge may leave a
+// log with no event in it, and merging it again must not refuse it.
+// Otherwise Merge fails only when ours or theirs holds lines and none of
+// them is an event.
 //
 //	Merge(`a 0001 "Use Go"`, `… a 0002 "Use gRPC"`, `… a 0002 "Use REST"`)
 //	=> `a 0001 "Use Go"`, `a 0002 "Use gRPC"`, `a 0003 "Use REST"` (theirs' 0002 renumbered)
@@ -90,11 +93,13 @@ func Merge(ancestor, ours, theirs []byte) (MergeResult, error) {
 	O, _ := splitLog(ancestor)
 	A, bom := splitLog(ours)
 	B, _ := splitLog(theirs)
-	if !looksLikeLog(A) {
-		return MergeResult{}, &notALogError{Side: "ours", Lines: len(A)}
-	}
-	if !looksLikeLog(B) {
-		return MergeResult{}, &notALogError{Side: "theirs", Lines: len(B)}
+	if !bytes.Equal(ours, theirs) {
+		if !looksLikeLog(A) {
+			return MergeResult{}, &notALogError{Side: "ours", Lines: len(A)}
+		}
+		if !looksLikeLog(B) {
+			return MergeResult{}, &notALogError{Side: "theirs", Lines: len(B)}
+		}
 	}
 	m := merger{O: O, A: A, B: B, counts: map[string]*lineCount{}}
 	m.count()

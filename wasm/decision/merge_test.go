@@ -441,3 +441,19 @@ func ownIDs(o, added []string) bool {
 	}
 	return true
 }
+
+// A merge can leave a log with no event in it (ours deleted the ancestor's
+// only event, theirs added a bad line); merging that result with itself
+// gives it back instead of refusing it (found by FuzzMerge).
+func TestMergeOfTwoIdenticalSidesIsThatSideEvenWithoutAnEvent(t *testing.T) {
+	o := []byte(`{"v":10`)
+	res, err := Merge(o, nil, []byte("{\"v\":10\n0"))
+	require.NoError(t, err)
+	require.Equal(t, "0", string(res.Out))
+	again, err := Merge(o, res.Out, res.Out)
+	require.NoError(t, err)
+	require.Equal(t, "0", string(again.Out))
+	_, err = Merge(o, []byte("0"), []byte("1"))
+	var nl *notALogError
+	require.True(t, errors.As(err, &nl), "two different sides without an event are still refused: %v", err)
+}
