@@ -14,13 +14,21 @@ const (
 // strip removes every injected block from s: `<pi-memory-NAME>…</pi-memory-NAME>`
 // for any NAME, and the observations block between its comment markers. A
 // block that is never closed runs to the end of s: half a recalled block is
-// still recalled text.
+// still recalled text. Removing a block can join two pieces into a new
+// opening tag ("<pi-memory-" + block + "recall>"), so it strips again
+// until none is left.
 //
 //	strip("fix it\n\n<pi-memory-recall>\n- uses Go 1.26\n</pi-memory-recall>") => "fix it\n\n"
 func strip(s string) string {
-	if !strings.Contains(s, tagOpen) && !strings.Contains(s, omOpen) {
-		return s
+	for {
+		if i, _ := nextBlock(s); i < 0 {
+			return s
+		}
+		s = stripOnce(s)
 	}
+}
+
+func stripOnce(s string) string {
 	var b strings.Builder
 	for {
 		i, closer := nextBlock(s)

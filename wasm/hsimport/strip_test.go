@@ -18,6 +18,7 @@ func TestStripRemovesEveryBlockPiMemoryInjects(t *testing.T) {
 		{"a closer of another name does not close", "a<pi-memory-recall>x</pi-memory-notes>y", "a"},
 		{"the prefix in prose is not a tag", "the <pi-memory- prefix and <pi-memory-x y> are words", "the <pi-memory- prefix and <pi-memory-x y> are words"},
 		{"a tag after prose that looked like one", "<pi-memory- then <pi-memory-recall>x</pi-memory-recall>!", "<pi-memory- then !"},
+		{"a tag that removing a block makes", "<pi-memory-<pi-memory-x>y</pi-memory-x>recall>recalled</pi-memory-recall>kept", "kept"},
 		{"a lone closer stays", "a</pi-memory-recall>b", "a</pi-memory-recall>b"},
 	}
 	for _, tc := range tests {
