@@ -182,18 +182,34 @@ func (r *renderer) contentText(c gjson.Result) string {
 	return b.String()
 }
 
-// clean strips our blocks from s, redacts it whole and then cuts it to max
-// bytes: a secret cut in half would no longer be recognised.
+// clean strips our blocks from s, redacts it and cuts it to max bytes. What
+// is kept is redacted with window bytes of what is cut on each side of it,
+// so a secret the cut falls into is still recognised (and a text of 40 KB
+// is not scanned whole to keep 1 KB of it).
 func (r *renderer) clean(s string, max int) string {
 	s = strings.TrimSpace(strip(s))
 	if s == "" {
 		return ""
 	}
+	if len(s) <= max+2*window {
+		return shorten(r.redact(s), max)
+	}
+	head, tail := max*2/3, max/3
+	h := r.redact(s[:head+window])
+	t := r.redact(s[len(s)-tail-window:])
+	return cutHead(h, head) + gap(len(s)-head-tail) + cutTail(t, tail)
+}
+
+// window is how far past a cut clean still looks for a secret: longer than
+// any secret the patterns know (a 4096-bit RSA key is about 3.2 KB).
+const window = 4096
+
+func (r *renderer) redact(s string) string {
 	if found := redact.Find(s); len(found) > 0 {
 		r.s.Redacted += len(found)
 		s, _ = redact.String(s)
 	}
-	return shorten(s, max)
+	return s
 }
 
 // shorten keeps the first two thirds of max bytes of s and the last third,
@@ -204,16 +220,34 @@ func shorten(s string, max int) string {
 	if len(s) <= max {
 		return s
 	}
-	head, tail := max*2/3, max/3
-	for head > 0 && !utf8.RuneStart(s[head]) {
-		head--
+	h, t := cutHead(s, max*2/3), cutTail(s, max/3)
+	return h + gap(len(s)-len(h)-len(t)) + t
+}
+
+// cutHead is at most n bytes from the start of s, ending between runes.
+func cutHead(s string, n int) string {
+	if n >= len(s) {
+		return s
 	}
-	from := len(s) - tail
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// cutTail is at most n bytes from the end of s, starting on a rune.
+func cutTail(s string, n int) string {
+	if n >= len(s) {
+		return s
+	}
+	from := len(s) - n
 	for from < len(s) && !utf8.RuneStart(s[from]) {
 		from++
 	}
-	return s[:head] + "\n[… " + strconv.Itoa(from-head) + " characters not sent …]\n" + s[from:]
+	return s[from:]
 }
+
+func gap(n int) string { return "\n[… " + strconv.Itoa(n) + " characters not sent …]\n" }
 
 // oneLine folds line breaks and tabs into spaces: a name or a command on
 // one line of the content.

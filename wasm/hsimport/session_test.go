@@ -275,3 +275,20 @@ func TestParseLeavesOutTheMiddleOfASessionOverItsLimit(t *testing.T) {
 func itoa3(i int) string {
 	return string([]byte{byte('0' + i/100), byte('0' + i/10%10), byte('0' + i%10)})
 }
+
+func TestACutThroughASecretKeepsNoneOfIt(t *testing.T) {
+	for _, n := range []int{200, 380, 385, 396} { // the value before, across, at and after the cut (at 400 bytes)
+		for _, long := range []bool{false, true} { // redacted whole, or only near what is kept
+			tail := 100
+			if long {
+				tail = 20000
+			}
+			text := strings.Repeat("a", n) + " db password = hunter22x " + strings.Repeat("b", tail)
+			s := Session{}
+			r := renderer{s: &s}
+			out := r.clean(text, 600)
+			require.NotContains(t, out, "hunt")
+			require.Equal(t, 1, s.Redacted, "n=%d long=%v: %q", n, long, out)
+		}
+	}
+}
