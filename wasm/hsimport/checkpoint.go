@@ -1,7 +1,6 @@
 package hsimport
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -65,6 +64,8 @@ type Checkpoint struct {
 	Problems []string          // lines that could not be read ("line 3: …"); they are skipped
 	Lines    int               // records in the file, superseded ones included
 	Torn     bool              // the file does not end with a newline: append one before the next record
+
+	order []string // the path of each record read or added, in order (Encode keeps the newest of each)
 }
 
 // CheckpointName is the checkpoint's file name for the server at url, in
@@ -109,9 +110,7 @@ func DecodeCheckpoint(data []byte) Checkpoint {
 			c.Problems = append(c.Problems, "line "+strconv.Itoa(n)+": "+why)
 			continue
 		}
-		c.Files[r.Path] = r
-		c.Last = r.Path
-		c.Lines++
+		c.Add(r)
 	}
 	return c
 }
@@ -166,6 +165,7 @@ func (c *Checkpoint) Add(r Record) {
 	c.Files[r.Path] = r
 	c.Last = r.Path
 	c.Lines++
+	c.order = append(c.order, r.Path)
 }
 
 // NeedsCompaction reports whether the file holds many superseded records
@@ -175,39 +175,20 @@ func (c Checkpoint) NeedsCompaction() bool {
 	return c.Lines > 256 && c.Lines > 2*len(c.Files)
 }
 
-// Encode is the checkpoint with one record per path, oldest first, the
-// previous run's last record last (so Last survives a compaction).
+// Encode is the checkpoint with one record per path, each where its newest
+// record was: in the order they were written, the last one last.
 func (c Checkpoint) Encode() []byte {
-	recs := make([]Record, 0, len(c.Files))
-	for _, r := range c.Files {
-		if r.Path != c.Last {
-			recs = append(recs, r)
-		}
-	}
-	slices.SortFunc(recs, func(a, b Record) int {
-		if a.At != b.At {
-			return cmpInt(a.At, b.At)
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
-	if r, ok := c.Files[c.Last]; ok {
-		recs = append(recs, r)
+	newest := make(map[string]int, len(c.Files))
+	for i, p := range c.order {
+		newest[p] = i
 	}
 	var b []byte
-	for _, r := range recs {
-		b = append(b, r.Line()...)
+	for i, p := range c.order {
+		if newest[p] == i {
+			b = append(b, c.Files[p].Line()...)
+		}
 	}
 	return b
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // File is a session file as the host's listing gives it.
@@ -265,16 +246,43 @@ func Plan(c Checkpoint, listing []File) Todo {
 		}
 		t.Files = append(t.Files, f)
 	}
-	slices.SortFunc(t.Files, func(a, b File) int {
-		if c := strings.Compare(base(a.Path), base(b.Path)); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Path, b.Path)
-	})
+	sortFiles(t.Files)
 	if len(t.Files) > 0 && t.Done+t.Skipped > 0 {
 		t.Resume = c.Last
 	}
 	return t
+}
+
+// sortFiles sorts by file name, then path: a merge sort written out, as
+// slices.SortFunc would add about 13 KB to the module for one type
+// (docs/decisions/009-module-size.md).
+func sortFiles(fs []File) {
+	less := func(a, b File) bool {
+		if x, y := base(a.Path), base(b.Path); x != y {
+			return x < y
+		}
+		return a.Path < b.Path
+	}
+	tmp := make([]File, len(fs))
+	for width := 1; width < len(fs); width *= 2 {
+		for lo := 0; lo < len(fs); lo += 2 * width {
+			mid, hi := min(lo+width, len(fs)), min(lo+2*width, len(fs))
+			i, j, k := lo, mid, lo
+			for i < mid && j < hi {
+				if less(fs[j], fs[i]) {
+					tmp[k] = fs[j]
+					j++
+				} else {
+					tmp[k] = fs[i]
+					i++
+				}
+				k++
+			}
+			k += copy(tmp[k:], fs[i:mid])
+			copy(tmp[k:], fs[j:hi])
+		}
+		copy(fs, tmp)
+	}
 }
 
 func base(p string) string {

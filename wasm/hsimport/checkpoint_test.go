@@ -105,7 +105,7 @@ func TestAddIsWhatAppendingTheLineAndReadingItBackGives(t *testing.T) {
 	require.Equal(t, DecodeCheckpoint(file), c)
 }
 
-func TestEncodeKeepsOneRecordPerPathAndTheLastOneLast(t *testing.T) {
+func TestEncodeKeepsTheNewestRecordOfEachPathWhereItWas(t *testing.T) {
 	c := checkpointOf(done("/c", 1, 1, 5), done("/a", 1, 1, 1), skip("/b", 1, 1, 3), done("/a", 2, 2, 9), done("/c", 1, 1, 4))
 	again := DecodeCheckpoint(c.Encode())
 	require.Equal(t, c.Files, again.Files)
@@ -113,10 +113,24 @@ func TestEncodeKeepsOneRecordPerPathAndTheLastOneLast(t *testing.T) {
 	require.Equal(t, 3, again.Lines)
 	lines := strings.Split(strings.TrimSuffix(string(c.Encode()), "\n"), "\n")
 	require.Equal(t, 3, len(lines))
-	require.Contains(t, lines[0], `"path":"/b"`) // at 3, then /a at 9, then the last record
-	require.Contains(t, lines[1], `"path":"/a"`)
+	require.Contains(t, lines[0], `"path":"/b"`)
+	require.Contains(t, lines[1], `"path":"/a","size":2`)
 	require.Contains(t, lines[2], `"path":"/c"`)
 	require.Equal(t, 0, len(Checkpoint{}.Encode()))
+}
+
+func TestSortFilesOrdersByNameThenPath(t *testing.T) {
+	for n := 0; n < 40; n++ {
+		var fs []File
+		for i := 0; i < n; i++ {
+			fs = append(fs, File{Path: "/" + itoa3((i*7)%5) + "/" + itoa3((i*13)%n)})
+		}
+		sortFiles(fs)
+		for i := 1; i < len(fs); i++ {
+			a, b := fs[i-1], fs[i]
+			require.True(t, base(a.Path) < base(b.Path) || base(a.Path) == base(b.Path) && a.Path <= b.Path, "n=%d: %v", n, fs)
+		}
+	}
 }
 
 func TestNeedsCompactionOnlyWhenSupersededRecordsDominate(t *testing.T) {
