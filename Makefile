@@ -81,7 +81,7 @@ test-go: wasm
 FUZZ_TARGETS := \
 	wasm/decision:FuzzDecode wasm/decision:FuzzParseConfig wasm/decision:FuzzLoadSnapshot \
 	wasm/decision:FuzzWordScans wasm/decision:FuzzMerge wasm/decision:FuzzMergeLogs \
-	wasm/decision:FuzzRepair wasm/decision:FuzzRepairLogs wasm/config:FuzzNormalize wasm/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/jsonw:FuzzString \
+	wasm/decision:FuzzRepair wasm/decision:FuzzRepairLogs wasm/config:FuzzNormalize wasm/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/redact:FuzzMatchers wasm/jsonw:FuzzString \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
 	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces \

@@ -10,6 +10,9 @@
 //   cold       {module, log, dir}  a new project in dir holding a copy of log; Core → session_start
 //   warm       {module, dir}       session_start again on a project a `cold` run left behind
 //   hooks      {module, log, dir, calls}        before_agent_start, each call timed
+//   first      {module, log, dir}              session_start, then the first and the second
+//                                               before_agent_start, each timed (the first pays
+//                                               for what the core builds lazily)
 //   load       {module, n}        instantiate() (createPlugin from a compiled module), n times
 //   search     {module, log, dir, reps, words}  /decision search WORDS, each query timed
 //   notes      {module, dir, calls, reps}       markdown memory: before_agent_start with a
@@ -342,6 +345,24 @@ async function hooks(a: Args): Promise<object> {
 	}
 }
 
+async function first(a: Args): Promise<object> {
+	const p = newProject(str(a, "dir"), str(a, "log"));
+	const { core, compileMs } = await compiled(str(a, "module"));
+	try {
+		const start = await timed(core, "session_start", startInput(p));
+		const turn = { prompt: PROMPTS[0], messageType: "user" };
+		let cpu = process.cpuUsage();
+		const one = await timed(core, "before_agent_start", turn);
+		const firstCpu = cpuMs(cpu);
+		cpu = process.cpuUsage();
+		const two = await timed(core, "before_agent_start", turn);
+		const secondCpu = cpuMs(cpu);
+		return { compileMs, startMs: start.ms, firstMs: one.ms, firstCpuMs: firstCpu, secondMs: two.ms, secondCpuMs: secondCpu };
+	} finally {
+		await core.close();
+	}
+}
+
 async function load(a: Args): Promise<object> {
 	const module = str(a, "module");
 	const n = num(a, "n", 30);
@@ -466,7 +487,7 @@ async function notesBench(a: Args): Promise<object> {
 
 // ---- Main -------------------------------------------------------------------------
 
-const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, load, search, notes: notesBench, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)) };
+const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, first, load, search, notes: notesBench, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)) };
 
 async function main(): Promise<void> {
 	const mode = process.argv[2] ?? "";

@@ -188,7 +188,7 @@ func checkPrefilter(t *testing.T, s string) {
 	t.Helper()
 	setupOnce.Do(setup)
 	for _, p := range patterns {
-		for _, m := range p.compiled().FindAllStringIndex(s, -1) {
+		for _, m := range findAll(p, s) {
 			if !holdsTrigger(s[m[0]:m[1]], p.triggers) {
 				t.Fatalf("%s matched %q, which holds none of %v", p.kind, s[m[0]:m[1]], p.triggers)
 			}
@@ -202,7 +202,7 @@ func checkPrefilter(t *testing.T, s string) {
 // scanEvery is scan without the prefilter: every pattern over the whole text.
 func scanEvery(s string) []Finding {
 	setupOnce.Do(setup)
-	r := run{every: true}
+	var r run
 	r.patterns(s, 0, len(s), allPatterns)
 	return r.result()
 }

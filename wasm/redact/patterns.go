@@ -1,23 +1,19 @@
 package redact
 
-import (
-	"regexp"
-	"strings"
-	"sync"
-)
+import "strings"
 
-// A pattern is one kind of secret. Its regular expression is compiled the
-// first time a text holds one of its triggers: compiling them all is
-// measurable at module start under TinyGo, and most texts trigger none.
+// A pattern is one kind of secret.
 type pattern struct {
 	kind string
-	// triggers are lowercase ASCII literals; every match of expr contains one
-	// of them (compared without ASCII case), which is what lets scan skip the
-	// pattern on a text that holds none. The expressions are written without
-	// (?i) so that this stays exact: Go's (?i) also folds K with the Kelvin
-	// sign and s with the long s, which an ASCII test would miss.
+	// triggers are lowercase ASCII literals; every match of the pattern
+	// contains one of them (compared without ASCII case), which is what lets
+	// scan skip the pattern on a text that holds none. The patterns fold
+	// ASCII case only, so that this stays exact (a Kelvin sign is not a K).
 	triggers []string
-	expr     string
+	// find returns the leftmost match at or after s[pos] and its groups, as
+	// regexp's FindStringSubmatchIndex would for the pattern's expression
+	// (written above each matcher in match.go), or nil.
+	find func(s string, pos int) []int
 	// span turns a match into the bytes to replace and the whole match (what
 	// must not overlap an earlier mark). Nil means: the first capture group
 	// that took part, else the whole match.
@@ -25,65 +21,6 @@ type pattern struct {
 	// multiline: a match may cross a newline, so the pattern runs over the
 	// whole text instead of the lines that hold its triggers.
 	multiline bool
-	// start, when set, says where the leftmost match at or after text[lo]
-	// that holds the trigger at text[at:] must begin (-1: nowhere). scan
-	// then tries the pattern there, anchored, instead of searching the line:
-	// Go's regexp costs ~40 ns a byte to search even a small pattern, and
-	// these patterns' triggers are common words ("key", "token", "://").
-	start func(text string, lo, at int) int
-
-	once     sync.Once
-	re       *regexp.Regexp
-	anchored *regexp.Regexp // ^(?:expr), for start
-}
-
-func (p *pattern) compiled() *regexp.Regexp {
-	p.once.Do(p.compile)
-	return p.re
-}
-
-func (p *pattern) compiledAnchored() *regexp.Regexp {
-	p.once.Do(p.compile)
-	return p.anchored
-}
-
-func (p *pattern) compile() {
-	p.re = regexp.MustCompile(p.expr)
-	if p.start != nil {
-		p.anchored = regexp.MustCompile(`^(?:` + p.expr + `)`)
-	}
-}
-
-// fold writes an ASCII word so that it matches in any letter case: "key" =>
-// "[Kk][Ee][Yy]".
-func fold(word string) string {
-	var b strings.Builder
-	for i := 0; i < len(word); i++ {
-		c := word[i]
-		switch {
-		case c >= 'a' && c <= 'z':
-			b.WriteByte('[')
-			b.WriteByte(c - 'a' + 'A')
-			b.WriteByte(c)
-			b.WriteByte(']')
-		case c >= 'A' && c <= 'Z':
-			b.WriteByte('[')
-			b.WriteByte(c)
-			b.WriteByte(c - 'A' + 'a')
-			b.WriteByte(']')
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-// foldAny is fold over alternatives: "(?:[Aa][Pp][Ii]|…)".
-func foldAny(words ...string) string {
-	for i, w := range words {
-		words[i] = fold(w)
-	}
-	return "(?:" + strings.Join(words, "|") + ")"
 }
 
 // patterns is the table, built on first use (see setup) so that module
@@ -99,53 +36,39 @@ func newPatterns() []*pattern {
 			// PEM (PKCS#1, PKCS#8, EC, DSA, OpenSSH, encrypted), PGP blocks and
 			// SSH2 keys, also with literal \n escapes inside JSON; a key without
 			// its END line is redacted to the end of the text.
-			expr:      `-{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}[\s\S]*?(?:-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|$)`,
-			multiline: true},
-		{kind: "aws-key", triggers: []string{"akia", "asia"},
-			expr: `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`},
+			find: findPrivateKey, multiline: true},
+		{kind: "aws-key", triggers: []string{"akia", "asia"}, find: findAWSKey},
 		{kind: "aws-secret-key", triggers: []string{"secret"},
 			// 40 characters after a label that names it (aws_secret_access_key,
 			// secretAccessKey); unlabelled they are indistinguishable from any
 			// other base64.
-			expr: `[A-Za-z0-9_.\-]*(?:` + fold("aws") + `[_.\-]?` + fold("secret") + `[_.\-]?(?:` + fold("access") + `[_.\-]?)?|` +
-				fold("secret") + `[_.\-]?` + fold("access") + `[_.\-]?)` + fold("key") +
-				`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*["']?([A-Za-z0-9/+]{40})`,
-			start: identStart},
+			find: findAWSSecretKey},
 		{kind: "github-token", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
-			expr: `\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`},
+			find: findGitHubToken},
 		{kind: "gitlab-token", triggers: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glsoat-", "glffct-", "glimt-", "glagent-", "gloas-", "gr1348941"},
-			expr: `\b(?:gl(?:pat|dt|rt|ptt|cbt|soat|ffct|imt|agent|oas)-|GR1348941)[0-9A-Za-z_\-]{20,}`},
+			find: findGitLabToken},
 		{kind: "api-key", triggers: []string{"sk-"},
 			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys.
-			expr: `\bsk-[A-Za-z0-9_\-]{20,}`},
-		{kind: "slack-token", triggers: []string{"xox", "xapp-"},
-			expr: `\b(?:xox[abposr]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
+			find: findAPIKey},
+		{kind: "slack-token", triggers: []string{"xox", "xapp-"}, find: findSlackToken},
 		{kind: "slack-webhook", triggers: []string{"hooks.slack.com/"},
 			// The host stays readable; the path is the credential.
-			expr: `hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`},
+			find: findSlackWebhook},
 		{kind: "google-key", triggers: []string{"aiza", "gocspx-", "ya29."},
 			// API keys, OAuth client secrets and OAuth access tokens.
-			expr: `\b(?:AIza[0-9A-Za-z_\-]{35}|GOCSPX-[0-9A-Za-z_\-]{20,}|ya29\.[0-9A-Za-z_\-]{20,})`},
-		{kind: "stripe-key", triggers: []string{"_live_", "_test_", "whsec_"},
-			expr: `\b(?:(?:sk|rk|pk)_(?:live|test)_[0-9a-zA-Z]{16,}|whsec_[0-9a-zA-Z]{24,})`},
-		{kind: "npm-token", triggers: []string{"npm_"},
-			expr: `\bnpm_[A-Za-z0-9]{36}`},
-		{kind: "huggingface-token", triggers: []string{"hf_"},
-			expr: `\bhf_[A-Za-z0-9]{30,}`},
-		{kind: "pypi-token", triggers: []string{"pypi-"},
-			expr: `\bpypi-AgE[A-Za-z0-9_\-]{50,}`},
-		{kind: "jwt", triggers: []string{"eyj"},
-			expr: `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`},
-		{kind: "bearer", triggers: []string{"bearer"},
-			expr: `\b` + fold("bearer") + `[ \t]+([A-Za-z0-9._~+/=\-]{16,})`},
+			find: findGoogleKey},
+		{kind: "stripe-key", triggers: []string{"_live_", "_test_", "whsec_"}, find: findStripeKey},
+		{kind: "npm-token", triggers: []string{"npm_"}, find: findNPMToken},
+		{kind: "huggingface-token", triggers: []string{"hf_"}, find: findHuggingFaceToken},
+		{kind: "pypi-token", triggers: []string{"pypi-"}, find: findPyPIToken},
+		{kind: "jwt", triggers: []string{"eyj"}, find: findJWT},
+		{kind: "bearer", triggers: []string{"bearer"}, find: findBearer},
 		{kind: "auth-header", triggers: []string{"authorization"},
 			// Bearer has its own pattern (it also appears outside headers).
-			expr: `\b(?:` + fold("proxy-") + `)?` + fold("authorization") + `["']?[ \t]*[:=][ \t]*["']?` +
-				foldAny("basic", "token", "bot") + `[ \t]+([A-Za-z0-9._~+/=\-]{8,})`},
+			find: findAuthHeader},
 		{kind: "url-password", triggers: []string{"://"},
 			// scheme://user: — the rest is found by urlPassword.
-			expr: "[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s/:@\"'<>`]*:",
-			span: urlPassword, start: schemeStart},
+			find: findURLUser, span: urlPassword},
 		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "credential"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
@@ -153,54 +76,15 @@ func newPatterns() []*pattern {
 			// password_min_length are not labels. Values: quoted (4+ characters,
 			// backslash escapes allowed) or bare (6+ characters up to a space,
 			// quote, backtick, comma or semicolon).
-			expr: `[A-Za-z0-9_.\-]*` +
-				`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential") +
-				`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license") + `[_.\-]?` + fold("key") + `)` +
-				`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
-				`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*` +
-				"(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"|'([^'\\r\\n]{4,})'|([^\\s\"'`,;]{6,}))",
-			span: labelledValue, start: identStart},
+			find: findSecret, span: labelledValue},
 		{kind: "secret", triggers: []string{"_auth"},
 			// .npmrc's _auth=base64(user:password); "basic_auth" is not it.
-			expr: `(?:^|[^A-Za-z0-9_])_auth[ \t]*=[ \t]*([^\s"']{4,})`},
+			find: findNPMAuth},
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
-			expr: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
-				fold("password") + `[ \t]+([^\s]+)`},
+			find: findNetrc},
 	}
 }
-
-// identStart: a match that begins with [A-Za-z0-9_.-]* begins where the run
-// of those characters holding text[at] begins (a later start in the run would
-// match from the run's start too).
-func identStart(text string, lo, at int) int {
-	for at > lo && isIdent(text[at-1]) {
-		at--
-	}
-	return at
-}
-
-// schemeStart: "://" at text[at:] follows a scheme, [A-Za-z][A-Za-z0-9+.-]*;
-// the leftmost match begins at the first letter of the run before it.
-func schemeStart(text string, lo, at int) int {
-	end := at
-	for at > lo && isSchemeChar(text[at-1]) {
-		at--
-	}
-	for at < end && !isLetter(text[at]) {
-		at++
-	}
-	if at == end {
-		return -1
-	}
-	return at
-}
-
-func isSchemeChar(c byte) bool {
-	return isLetter(c) || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
-}
-
-func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // firstGroup is the default span: the first capture group that took part,
 // else the whole match.

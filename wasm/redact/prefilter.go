@@ -4,13 +4,12 @@ import "sync"
 
 // The prefilter: one pass over a text's bytes finds which patterns' triggers
 // each line holds, and scan runs only those patterns, on those lines. Most
-// text holds no secret and few trigger words, so most calls run no regular
-// expression at all, and the others run them on short inputs, where Go's
-// regexp is many times faster than over a whole text. It is exact, not a
-// heuristic: every match of a pattern contains one of its triggers (see
-// pattern.triggers), and only a pattern marked multiline has matches that
-// cross a newline. TestPrefilterNeverHidesAMatch and FuzzString check both
-// against running every pattern over the whole text.
+// text holds no secret and few trigger words, so most calls run no matcher
+// at all, and the others run them on the few lines that need them. It is
+// exact, not a heuristic: every match of a pattern contains one of its
+// triggers (see pattern.triggers), and only a pattern marked multiline has
+// matches that cross a newline. TestPrefilterNeverHidesAMatch and FuzzString
+// check both against running every pattern over the whole text.
 
 type trigger struct {
 	lit  string // lowercase
@@ -24,8 +23,7 @@ var (
 	setupOnce   sync.Once
 )
 
-// setup builds the pattern table and the trigger index (not the regular
-// expressions: each is compiled when a text first triggers it).
+// setup builds the pattern table and the trigger index.
 func setup() {
 	patterns = newPatterns()
 	for i, p := range patterns {

@@ -153,13 +153,14 @@ func scan(s string, first bool) []Finding {
 // run collects the matches of one scan.
 type run struct {
 	first  bool
-	every  bool // FindAll every pattern over its text (the reference for tests)
 	marks  [][2]int
 	marked bool // marks holds the marks of the text
 	found  spans
 }
 
-// patterns runs the patterns in mask over s[from:to].
+// patterns runs the patterns in mask over s[from:to], each from left to
+// right, resuming after each match (regexp's FindAll: no pattern matches
+// empty text, so each match moves the search on).
 func (r *run) patterns(s string, from, to int, mask uint64) {
 	if mask == 0 {
 		return
@@ -172,64 +173,18 @@ func (r *run) patterns(s string, from, to int, mask uint64) {
 		if mask&(1<<uint(i)) == 0 {
 			continue
 		}
-		if p.start != nil && !r.every && len(text) <= anchoredLine {
-			r.anchored(i, p, text, from)
-		} else {
-			for _, m := range p.compiled().FindAllStringSubmatchIndex(text, -1) {
-				r.add(i, p, text, from, m)
+		for pos := 0; pos < len(text) && !r.done(); {
+			m := p.find(text, pos)
+			if m == nil {
+				break
 			}
+			r.add(i, p, text, from, m)
+			pos = m[1]
 		}
 		if r.done() {
 			return
 		}
 	}
-}
-
-// anchoredLine bounds the lines searched by anchored matches: each try may
-// read to the end of the line (an unclosed quote), so on a long line with
-// many labels the tries would cost more than one linear FindAll.
-const anchoredLine = 2048
-
-// anchored finds what FindAll would for a pattern with a start hook: for
-// each trigger in text, left to right, it tries the pattern anchored where a
-// match holding that trigger would begin, resuming after each match as
-// FindAll does.
-func (r *run) anchored(i int, p *pattern, text string, from int) {
-	re := p.compiledAnchored()
-	resume, tried := 0, -1
-	for at := 0; at < len(text) && !r.done(); at++ {
-		if !startsTrigger(text[at:], p.triggers) {
-			continue
-		}
-		if at < resume {
-			continue
-		}
-		c := p.start(text, resume, at)
-		if c < 0 || c == tried {
-			continue
-		}
-		tried = c
-		m := re.FindStringSubmatchIndex(text[c:])
-		if m == nil {
-			continue
-		}
-		for k := range m {
-			if m[k] >= 0 {
-				m[k] += c
-			}
-		}
-		r.add(i, p, text, from, m)
-		resume = m[1]
-	}
-}
-
-func startsTrigger(s string, triggers []string) bool {
-	for _, t := range triggers {
-		if hasPrefixFold(s, t) {
-			return true
-		}
-	}
-	return false
 }
 
 // add records match m of patterns[i] in text, which starts at s[from].

@@ -1,0 +1,251 @@
+package redact
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The reference the matchers are proven against: each pattern's regular
+// expression (until main 10169c8 the module compiled them) and the scan that
+// ran them, kept in test code so that the module does not link regexp. Each
+// matcher must return what its expression's FindAllStringSubmatchIndex
+// returns, groups included, and Find what oldFind returns, for every input
+// (matchers_test.go). A new pattern adds its expression here and its matcher
+// in match.go.
+
+// An expression is a pattern's regular expression and, for the three
+// patterns the old scan tried anchored at each trigger, where such a try
+// began.
+type expression struct {
+	re    string
+	start func(text string, lo, at int) int
+}
+
+// expressions are the patterns' expressions, in the table's order.
+func expressions() []expression {
+	return []expression{
+		// private-key
+		{re: `-{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}[\s\S]*?(?:-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|$)`},
+		// aws-key
+		{re: `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`},
+		// aws-secret-key
+		{re: `[A-Za-z0-9_.\-]*(?:` + fold("aws") + `[_.\-]?` + fold("secret") + `[_.\-]?(?:` + fold("access") + `[_.\-]?)?|` +
+			fold("secret") + `[_.\-]?` + fold("access") + `[_.\-]?)` + fold("key") +
+			`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
+		// github-token
+		{re: `\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`},
+		// gitlab-token
+		{re: `\b(?:gl(?:pat|dt|rt|ptt|cbt|soat|ffct|imt|agent|oas)-|GR1348941)[0-9A-Za-z_\-]{20,}`},
+		// api-key
+		{re: `\bsk-[A-Za-z0-9_\-]{20,}`},
+		// slack-token
+		{re: `\b(?:xox[abposr]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
+		// slack-webhook
+		{re: `hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`},
+		// google-key
+		{re: `\b(?:AIza[0-9A-Za-z_\-]{35}|GOCSPX-[0-9A-Za-z_\-]{20,}|ya29\.[0-9A-Za-z_\-]{20,})`},
+		// stripe-key
+		{re: `\b(?:(?:sk|rk|pk)_(?:live|test)_[0-9a-zA-Z]{16,}|whsec_[0-9a-zA-Z]{24,})`},
+		// npm-token
+		{re: `\bnpm_[A-Za-z0-9]{36}`},
+		// huggingface-token
+		{re: `\bhf_[A-Za-z0-9]{30,}`},
+		// pypi-token
+		{re: `\bpypi-AgE[A-Za-z0-9_\-]{50,}`},
+		// jwt
+		{re: `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`},
+		// bearer
+		{re: `\b` + fold("bearer") + `[ \t]+([A-Za-z0-9._~+/=\-]{16,})`},
+		// auth-header
+		{re: `\b(?:` + fold("proxy-") + `)?` + fold("authorization") + `["']?[ \t]*[:=][ \t]*["']?` +
+			foldAny("basic", "token", "bot") + `[ \t]+([A-Za-z0-9._~+/=\-]{8,})`},
+		// url-password
+		{re: "[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s/:@\"'<>`]*:", start: schemeStart},
+		// secret: label = value
+		{re: `[A-Za-z0-9_.\-]*` +
+			`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential") +
+			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license") + `[_.\-]?` + fold("key") + `)` +
+			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
+			`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*` +
+			"(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"|'([^'\\r\\n]{4,})'|([^\\s\"'`,;]{6,}))", start: identStart},
+		// secret: .npmrc _auth
+		{re: `(?:^|[^A-Za-z0-9_])_auth[ \t]*=[ \t]*([^\s"']{4,})`},
+		// secret: .netrc
+		{re: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
+			fold("password") + `[ \t]+([^\s]+)`},
+	}
+}
+
+// fold writes an ASCII word so that it matches in any letter case: "key" =>
+// "[Kk][Ee][Yy]". The expressions were written without (?i), which would
+// also fold K with the Kelvin sign and s with the long s.
+func fold(word string) string {
+	var b strings.Builder
+	for i := 0; i < len(word); i++ {
+		c := word[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			b.WriteByte('[')
+			b.WriteByte(c - 'a' + 'A')
+			b.WriteByte(c)
+			b.WriteByte(']')
+		case c >= 'A' && c <= 'Z':
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(c - 'A' + 'a')
+			b.WriteByte(']')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// foldAny is fold over alternatives: "(?:[Aa][Pp][Ii]|…)".
+func foldAny(words ...string) string {
+	for i, w := range words {
+		words[i] = fold(w)
+	}
+	return "(?:" + strings.Join(words, "|") + ")"
+}
+
+type reference struct {
+	re       *regexp.Regexp
+	anchored *regexp.Regexp // ^(?:expr), for start
+	// start: where the leftmost match at or after text[lo] that holds the
+	// trigger at text[at:] must begin (-1: nowhere).
+	start func(text string, lo, at int) int
+}
+
+var (
+	referenceOnce  sync.Once
+	referenceTable []reference
+)
+
+func references(t testing.TB) []reference {
+	t.Helper()
+	referenceOnce.Do(func() {
+		for _, e := range expressions() {
+			referenceTable = append(referenceTable, reference{
+				re:       regexp.MustCompile(e.re),
+				anchored: regexp.MustCompile(`^(?:` + e.re + `)`),
+				start:    e.start,
+			})
+		}
+	})
+	setupOnce.Do(setup)
+	if len(referenceTable) != len(patterns) {
+		t.Fatalf("%d expressions for %d patterns", len(referenceTable), len(patterns))
+	}
+	return referenceTable
+}
+
+// identStart: a match that begins with [A-Za-z0-9_.-]* begins where the run
+// of those characters holding text[at] begins.
+func identStart(text string, lo, at int) int {
+	for at > lo && isIdent(text[at-1]) {
+		at--
+	}
+	return at
+}
+
+// schemeStart: "://" at text[at:] follows a scheme, [A-Za-z][A-Za-z0-9+.-]*;
+// the leftmost match begins at the first letter of the run before it.
+func schemeStart(text string, lo, at int) int {
+	end := at
+	for at > lo && isSchemeChar(text[at-1]) {
+		at--
+	}
+	for at < end && !isLetter(text[at]) {
+		at++
+	}
+	if at == end {
+		return -1
+	}
+	return at
+}
+
+// oldFind is Find as it was: the same prefilter, each triggered pattern's
+// regular expression over the lines that hold a trigger, and anchored tries
+// at each trigger for the patterns with a start hook on lines up to 2 KiB.
+func oldFind(t testing.TB, s string) []Finding {
+	table := references(t)
+	var r run
+	var textMask, lineMask uint64
+	lineStart := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '\n' {
+			if lineMask&multiline != lineMask {
+				oldPatterns(&r, table, s, lineStart, i, lineMask&^multiline)
+			}
+			textMask |= lineMask
+			lineMask, lineStart = 0, i+1
+			continue
+		}
+		for _, t := range byFirst[s[i]] {
+			if lineMask&t.mask == 0 && hasPrefixFold(s[i:], t.lit) {
+				lineMask |= t.mask
+			}
+		}
+	}
+	oldPatterns(&r, table, s, 0, len(s), textMask&multiline)
+	return r.result()
+}
+
+func oldPatterns(r *run, table []reference, s string, from, to int, mask uint64) {
+	if mask == 0 {
+		return
+	}
+	if !r.marked {
+		r.marks, r.marked = findMarks(s), true
+	}
+	text := s[from:to]
+	for i, p := range patterns {
+		if mask&(1<<uint(i)) == 0 {
+			continue
+		}
+		if table[i].start != nil && len(text) <= 2048 {
+			oldAnchored(r, table[i], i, p, text, from)
+		} else {
+			for _, m := range table[i].re.FindAllStringSubmatchIndex(text, -1) {
+				r.add(i, p, text, from, m)
+			}
+		}
+	}
+}
+
+func oldAnchored(r *run, l reference, i int, p *pattern, text string, from int) {
+	resume, tried := 0, -1
+	for at := 0; at < len(text); at++ {
+		if !startsTrigger(text[at:], p.triggers) || at < resume {
+			continue
+		}
+		c := l.start(text, resume, at)
+		if c < 0 || c == tried {
+			continue
+		}
+		tried = c
+		m := l.anchored.FindStringSubmatchIndex(text[c:])
+		if m == nil {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += c
+			}
+		}
+		r.add(i, p, text, from, m)
+		resume = m[1]
+	}
+}
+
+func startsTrigger(s string, triggers []string) bool {
+	for _, t := range triggers {
+		if hasPrefixFold(s, t) {
+			return true
+		}
+	}
+	return false
+}

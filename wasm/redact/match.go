@@ -1,0 +1,854 @@
+package redact
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// The matchers: one function per pattern, each written for one regular
+// language (the expression in its doc comment) instead of compiling the
+// expression with regexp, which cost the module ~157 KB and the first
+// injection ~10 ms of compiling on pi's main thread (decision 009).
+//
+// Each find(s, pos) returns what regexp's leftmost-first search from s[pos]
+// would: the match that starts first, and among the matches that start
+// there the one a backtracking matcher tries first (greedy repeats longest
+// first, lazy ones shortest first, alternatives in order), as
+// [start, end, group1 start, group1 end, …] with -1 for a group that took no
+// part; nil for no match. s[:pos] is context, as for regexp: \b looks at the
+// byte before pos. Counted repeats count runes the way regexp decodes them
+// (a byte that is not UTF-8 is one rune). matchers_test.go proves each one
+// against its expression, kept in expressions_test.go.
+//
+// Most of them need no backtracking: their repeats are followed by a byte the
+// repeated class cannot hold, so the longest repeat is the only one that can
+// go on. Where the choice matters, the comment says why the matcher's order
+// is the expression's.
+
+// isWord is \w, regexp's word byte for \b. A byte of a multi-byte rune is
+// never one, as the rune is not.
+func isWord(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// wordStart reports \b before s[i], a word byte.
+func wordStart(s string, i int) bool { return i == 0 || !isWord(s[i-1]) }
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// isToken is [A-Za-z0-9_\-], the alphabet of most vendors' tokens.
+func isToken(c byte) bool { return isWord(c) || c == '-' }
+
+func isUpperOrDigit(c byte) bool { return c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+
+// isBlank is [ \t]; isSpace is regexp's \s, [\t\n\f\r ] (not \v).
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// isTokenValue is [A-Za-z0-9._~+/=\-], a bearer token's alphabet.
+func isTokenValue(c byte) bool {
+	return isAlnum(c) || c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == '=' || c == '-'
+}
+
+// runEnd is the end of the run of class bytes at s[i:].
+func runEnd(s string, i int, class func(byte) bool) int {
+	for i < len(s) && class(s[i]) {
+		i++
+	}
+	return i
+}
+
+// atLeast: the run of class bytes at s[i:] is min or more bytes long (its
+// end, else -1). Only for ASCII classes, where a byte is a rune.
+func atLeast(s string, i int, class func(byte) bool, min int) int {
+	if e := runEnd(s, i, class); e-i >= min {
+		return e
+	}
+	return -1
+}
+
+// exactly: the n bytes at s[i:] are all of class (their end, else -1).
+func exactly(s string, i int, class func(byte) bool, n int) int {
+	if i+n > len(s) {
+		return -1
+	}
+	for k := i; k < i+n; k++ {
+		if !class(s[k]) {
+			return -1
+		}
+	}
+	return i + n
+}
+
+// runes is the end of the run at s[i:] of runes outside stop (ASCII bytes)
+// and how many runes it holds, counted as regexp decodes them.
+func runes(s string, i int, stop func(byte) bool) (end, n int) {
+	for i < len(s) && !stop(s[i]) {
+		i += runeLen(s, i)
+		n++
+	}
+	return i, n
+}
+
+func runeLen(s string, i int) int {
+	if s[i] < utf8.RuneSelf {
+		return 1
+	}
+	_, w := utf8.DecodeRuneInString(s[i:])
+	return w
+}
+
+// hasAt: s[i:] starts with lit (exact case).
+func hasAt(s string, i int, lit string) bool {
+	return i >= 0 && i <= len(s) && strings.HasPrefix(s[i:], lit)
+}
+
+// endsFold: s[lo:e] ends with word, lowercase ASCII, in any ASCII case.
+func endsFold(s string, lo, e int, word string) bool {
+	return e-len(word) >= lo && hasPrefixFold(s[e-len(word):e], word)
+}
+
+// whole is a match without groups.
+func whole(start, end int) []int { return []int{start, end} }
+
+// group1 is a match whose one group is s[gs:ge].
+func group1(start, end, gs, ge int) []int { return []int{start, end, gs, ge} }
+
+// literalToken finds \b lit class{min,}: lit at a word boundary followed by
+// min or more class bytes (a vendor's token prefix and its body). A try that
+// fails read fewer than min bytes after lit, so the search stays linear.
+func literalToken(s string, pos int, lit string, class func(byte) bool, min int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], lit)
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if !wordStart(s, i) {
+			continue
+		}
+		if e := atLeast(s, i+len(lit), class, min); e >= 0 {
+			return whole(i, e)
+		}
+	}
+}
+
+// findPrivateKey: -{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}[\s\S]*?(?:-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|$)
+//
+// A match starts at the dashes before a BEGIN (the leftmost start: later
+// BEGINs start later), and once its header matches it always matches: the
+// lazy body ends at the first END line that matches, else at the end of
+// the text.
+func findPrivateKey(s string, pos int) []int {
+	for b := pos; ; {
+		k := strings.Index(s[b:], "BEGIN")
+		if k < 0 {
+			return nil
+		}
+		i := b + k
+		b = i + 1
+		start := dashesBefore(s, pos, i)
+		if start < 0 {
+			continue
+		}
+		h := keyLine(s, i+len("BEGIN"))
+		if h < 0 {
+			continue
+		}
+		for j := h; j < len(s); j++ {
+			if s[j] == '-' {
+				if e := endLine(s, j); e >= 0 {
+					return whole(start, e)
+				}
+			}
+		}
+		return whole(start, len(s))
+	}
+}
+
+// dashesBefore: where "-{4,5} ?" ending at s[i] starts, at or after pos (-1:
+// nowhere). The dashes run up to the optional space, so the start is fixed
+// by their count: 4 or 5 of them, from the leftmost start that leaves at
+// most 5 (6 dashes match from the second).
+func dashesBefore(s string, pos, i int) int {
+	if i > pos && s[i-1] == ' ' {
+		i--
+	}
+	n := 0
+	for n < 5 && i-n > pos && s[i-n-1] == '-' {
+		n++
+	}
+	if n < 4 {
+		return -1
+	}
+	return i - n
+}
+
+// endLine: the end of -{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5} at
+// s[k:], or -1. The dashes at k must be 4 or 5 and end at the space or E.
+func endLine(s string, k int) int {
+	n := 0
+	for n < 6 && k+n < len(s) && s[k+n] == '-' {
+		n++
+	}
+	if n < 4 || n > 5 {
+		return -1
+	}
+	i := k + n
+	if i < len(s) && s[i] == ' ' {
+		i++
+	}
+	if !hasAt(s, i, "END") {
+		return -1
+	}
+	return keyLine(s, i+len("END"))
+}
+
+// keyLine: the end of [ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5} at s[i:], or -1.
+// The dashes can follow only the end of the run of [ A-Z0-9], so the run
+// must hold "PRIVATE KEY" after its last digit; the greedy -{4,5} takes 5
+// dashes when there are.
+func keyLine(s string, i int) int {
+	e, lo := i, i
+	for e < len(s) && (s[e] == ' ' || isUpperOrDigit(s[e])) {
+		if s[e] <= '9' && s[e] >= '0' {
+			lo = e + 1
+		}
+		e++
+	}
+	if !strings.Contains(s[lo:e], "PRIVATE KEY") {
+		return -1
+	}
+	n := 0
+	for n < 5 && e+n < len(s) && s[e+n] == '-' {
+		n++
+	}
+	if n < 4 {
+		return -1
+	}
+	return e + n
+}
+
+// findAWSKey: \b(?:AKIA|ASIA)[0-9A-Z]{16}\b
+func findAWSKey(s string, pos int) []int {
+	for i := pos; i+20 <= len(s); i++ {
+		if s[i] != 'A' || !wordStart(s, i) || !hasAt(s, i, "AKIA") && !hasAt(s, i, "ASIA") {
+			continue
+		}
+		if exactly(s, i+4, isUpperOrDigit, 16) >= 0 && (i+20 == len(s) || !isWord(s[i+20])) {
+			return whole(i, i+20)
+		}
+	}
+	return nil
+}
+
+// findGitHubToken: \b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})
+func findGitHubToken(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if s[i] != 'g' || !wordStart(s, i) {
+			continue
+		}
+		e := -1
+		if i+3 < len(s) && s[i+1] == 'h' && strings.IndexByte("pousr", s[i+2]) >= 0 && s[i+3] == '_' {
+			e = atLeast(s, i+4, isAlnum, 30)
+		} else if hasAt(s, i, "github_pat_") {
+			e = atLeast(s, i+len("github_pat_"), isWord, 22)
+		}
+		if e >= 0 {
+			return whole(i, e)
+		}
+	}
+	return nil
+}
+
+// gitlabPrefixes are the words after "gl"; none is a prefix of another, so
+// at most one matches.
+var gitlabPrefixes = [...]string{"pat-", "dt-", "rt-", "ptt-", "cbt-", "soat-", "ffct-", "imt-", "agent-", "oas-"}
+
+// findGitLabToken: \b(?:gl(?:pat|dt|rt|ptt|cbt|soat|ffct|imt|agent|oas)-|GR1348941)[0-9A-Za-z_\-]{20,}
+func findGitLabToken(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if s[i] != 'g' && s[i] != 'G' || !wordStart(s, i) {
+			continue
+		}
+		body := -1
+		if hasAt(s, i, "gl") {
+			for _, p := range gitlabPrefixes {
+				if hasAt(s, i+2, p) {
+					body = i + 2 + len(p)
+					break
+				}
+			}
+		} else if hasAt(s, i, "GR1348941") {
+			body = i + len("GR1348941")
+		}
+		if body < 0 {
+			continue
+		}
+		if e := atLeast(s, body, isToken, 20); e >= 0 {
+			return whole(i, e)
+		}
+	}
+	return nil
+}
+
+// findAPIKey: \bsk-[A-Za-z0-9_\-]{20,}
+func findAPIKey(s string, pos int) []int {
+	return literalToken(s, pos, "sk-", isToken, 20)
+}
+
+// findSlackToken: \b(?:xox[abposr]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}
+func findSlackToken(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if s[i] != 'x' || !wordStart(s, i) {
+			continue
+		}
+		body := -1
+		switch {
+		case hasAt(s, i, "xox") && i+4 < len(s) && strings.IndexByte("abposr", s[i+3]) >= 0 && s[i+4] == '-':
+			body = i + 5
+		case hasAt(s, i, "xapp-") && i+6 < len(s) && s[i+5] >= '0' && s[i+5] <= '9' && s[i+6] == '-':
+			body = i + 7
+		}
+		if body < 0 {
+			continue
+		}
+		if e := atLeast(s, body, isAlnumOrDash, 10); e >= 0 {
+			return whole(i, e)
+		}
+	}
+	return nil
+}
+
+func isAlnumOrDash(c byte) bool { return isAlnum(c) || c == '-' }
+
+// findSlackWebhook: hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})
+func findSlackWebhook(s string, pos int) []int {
+	const host = "hooks.slack.com/"
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], host)
+		if k < 0 {
+			return nil
+		}
+		i += k
+		j := i + len(host)
+		switch {
+		case hasAt(s, j, "services/"):
+			j += len("services/")
+		case hasAt(s, j, "workflows/"):
+			j += len("workflows/")
+		case hasAt(s, j, "triggers/"):
+			j += len("triggers/")
+		default:
+			continue
+		}
+		if e := atLeast(s, j, isWebhookPath, 20); e >= 0 {
+			return group1(i, e, j, e)
+		}
+	}
+}
+
+func isWebhookPath(c byte) bool { return isToken(c) || c == '/' }
+
+// findGoogleKey: \b(?:AIza[0-9A-Za-z_\-]{35}|GOCSPX-[0-9A-Za-z_\-]{20,}|ya29\.[0-9A-Za-z_\-]{20,})
+func findGoogleKey(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		c := s[i]
+		if c != 'A' && c != 'G' && c != 'y' || !wordStart(s, i) {
+			continue
+		}
+		e := -1
+		switch {
+		case hasAt(s, i, "AIza"):
+			e = exactly(s, i+4, isToken, 35)
+		case hasAt(s, i, "GOCSPX-"):
+			e = atLeast(s, i+7, isToken, 20)
+		case hasAt(s, i, "ya29."):
+			e = atLeast(s, i+5, isToken, 20)
+		}
+		if e >= 0 {
+			return whole(i, e)
+		}
+	}
+	return nil
+}
+
+// findStripeKey: \b(?:(?:sk|rk|pk)_(?:live|test)_[0-9a-zA-Z]{16,}|whsec_[0-9a-zA-Z]{24,})
+func findStripeKey(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		c := s[i]
+		if c != 's' && c != 'r' && c != 'p' && c != 'w' || !wordStart(s, i) {
+			continue
+		}
+		e := -1
+		switch {
+		case c != 'w' && hasAt(s, i+1, "k_") && (hasAt(s, i+3, "live_") || hasAt(s, i+3, "test_")):
+			e = atLeast(s, i+8, isAlnum, 16)
+		case hasAt(s, i, "whsec_"):
+			e = atLeast(s, i+6, isAlnum, 24)
+		}
+		if e >= 0 {
+			return whole(i, e)
+		}
+	}
+	return nil
+}
+
+// findNPMToken: \bnpm_[A-Za-z0-9]{36}
+func findNPMToken(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], "npm_")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if wordStart(s, i) && exactly(s, i+4, isAlnum, 36) >= 0 {
+			return whole(i, i+40)
+		}
+	}
+}
+
+// findHuggingFaceToken: \bhf_[A-Za-z0-9]{30,}
+func findHuggingFaceToken(s string, pos int) []int {
+	return literalToken(s, pos, "hf_", isAlnum, 30)
+}
+
+// findPyPIToken: \bpypi-AgE[A-Za-z0-9_\-]{50,}
+func findPyPIToken(s string, pos int) []int {
+	return literalToken(s, pos, "pypi-AgE", isToken, 50)
+}
+
+// findJWT: \beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}
+//
+// The dots end each run, so each run is taken whole. When a try fails, every
+// "eyJ" inside its first run would be followed by a shorter first run and the
+// same rest: the search goes on after that run, which keeps it linear.
+func findJWT(s string, pos int) []int {
+	for i := pos; ; {
+		k := strings.Index(s[i:], "eyJ")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if !wordStart(s, i) {
+			i++
+			continue
+		}
+		e1 := runEnd(s, i+3, isToken)
+		if e1-(i+3) >= 8 && hasAt(s, e1, ".") {
+			e2 := runEnd(s, e1+1, isToken)
+			if e2-(e1+1) >= 8 && hasAt(s, e2, ".") {
+				if e3 := atLeast(s, e2+1, isToken, 8); e3 >= 0 {
+					return whole(i, e3)
+				}
+			}
+		}
+		i = e1
+	}
+}
+
+// findBearer: \b[Bb][Ee][Aa][Rr][Ee][Rr][ \t]+([A-Za-z0-9._~+/=\-]{16,})
+func findBearer(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if s[i]|0x20 != 'b' || !wordStart(s, i) || !hasPrefixFold(s[i:], "bearer") {
+			continue
+		}
+		v := runEnd(s, i+6, isBlank)
+		if v == i+6 {
+			continue
+		}
+		if e := atLeast(s, v, isTokenValue, 16); e >= 0 {
+			return group1(i, e, v, e)
+		}
+	}
+	return nil
+}
+
+// findAuthHeader: \b(?:PROXY-)?AUTHORIZATION["']?[ \t]*[:=][ \t]*["']?(?:BASIC|TOKEN|BOT)[ \t]+([A-Za-z0-9._~+/=\-]{8,})
+// with every word in any ASCII case.
+//
+// With "proxy-" the match starts at its p; without, at the a of
+// "authorization", after a non-word byte. The optional quotes are taken when
+// present (the byte after them could not be a quote).
+func findAuthHeader(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if !wordStart(s, i) {
+			continue
+		}
+		j := i
+		if hasPrefixFold(s[j:], "proxy-") {
+			j += len("proxy-")
+		}
+		if !hasPrefixFold(s[j:], "authorization") {
+			continue
+		}
+		j += len("authorization")
+		if j < len(s) && isQuote(s[j]) {
+			j++
+		}
+		j = runEnd(s, j, isBlank)
+		if j == len(s) || s[j] != ':' && s[j] != '=' {
+			continue
+		}
+		j = runEnd(s, j+1, isBlank)
+		if j < len(s) && isQuote(s[j]) {
+			j++
+		}
+		switch {
+		case hasPrefixFold(s[j:], "basic"):
+			j += len("basic")
+		case hasPrefixFold(s[j:], "token"):
+			j += len("token")
+		case hasPrefixFold(s[j:], "bot"):
+			j += len("bot")
+		default:
+			continue
+		}
+		v := runEnd(s, j, isBlank)
+		if v == j {
+			continue
+		}
+		if e := atLeast(s, v, isTokenValue, 8); e >= 0 {
+			return group1(i, e, v, e)
+		}
+	}
+	return nil
+}
+
+func isQuote(c byte) bool { return c == '"' || c == '\'' }
+
+// findURLUser: [A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@"'<>`]*:
+//
+// Neither run can hold the byte after it, so each "://" has one possible
+// match, starting at the first letter of the scheme run before it; a later
+// "://" has its scheme after this one's.
+func findURLUser(s string, pos int) []int {
+	for b := pos; ; {
+		k := strings.Index(s[b:], "://")
+		if k < 0 {
+			return nil
+		}
+		r := b + k
+		b = r + 1
+		a := r
+		for a > pos && isSchemeChar(s[a-1]) {
+			a--
+		}
+		for a < r && !isLetter(s[a]) {
+			a++
+		}
+		if a == r {
+			continue
+		}
+		e := r + 3
+		for e < len(s) && !isUserStop(s[e]) {
+			e++
+		}
+		if e < len(s) && s[e] == ':' {
+			return whole(a, e+1)
+		}
+	}
+}
+
+// isUserStop is what [^\s/:@"'<>`] does not match.
+func isUserStop(c byte) bool {
+	return isSpace(c) || c == '/' || c == ':' || c == '@' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '`'
+}
+
+func isSchemeChar(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// findLabel finds [A-Za-z0-9_.\-]*LABEL TAIL, where LABEL is made of the
+// same bytes and TAIL starts with none of them (a quote, ], a blank, : or =).
+// So LABEL must end where the run of identifier bytes ends, the match
+// starts where the run starts (at or after pos), and which LABEL the
+// greedy prefix leaves does not change the match: label says whether one
+// does, tail matches the rest (its match and groups, or nil).
+func findLabel(s string, pos int, label func(s string, lo, end int) bool, tail func(s string, start, at int) []int) []int {
+	for i := pos; i < len(s); {
+		if !isIdent(s[i]) {
+			i++
+			continue
+		}
+		start := i
+		i = runEnd(s, i, isIdent)
+		if label(s, start, i) {
+			if m := tail(s, start, i); m != nil {
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+// sep skips one optional [_.\-] before s[e] (words end in letters, so a
+// separator there is the optional one).
+func sep(s string, lo, e int) int {
+	if e > lo && (s[e-1] == '_' || s[e-1] == '.' || s[e-1] == '-') {
+		return e - 1
+	}
+	return e
+}
+
+// awsSecretLabel: s[lo:end] ends with
+// AWS[_.\-]?SECRET[_.\-]?(?:ACCESS[_.\-]?)?KEY|SECRET[_.\-]?ACCESS[_.\-]?KEY
+// in any ASCII case (AWS SECRET ACCESS KEY ends with the second).
+func awsSecretLabel(s string, lo, end int) bool {
+	if !endsFold(s, lo, end, "key") {
+		return false
+	}
+	e := sep(s, lo, end-3)
+	switch {
+	case endsFold(s, lo, e, "access"):
+		return endsFold(s, lo, sep(s, lo, e-6), "secret")
+	case endsFold(s, lo, e, "secret"):
+		return endsFold(s, lo, sep(s, lo, e-6), "aws")
+	}
+	return false
+}
+
+// findAWSSecretKey: [A-Za-z0-9_.\-]*(?:AWS[_.\-]?SECRET[_.\-]?(?:ACCESS[_.\-]?)?|SECRET[_.\-]?ACCESS[_.\-]?)KEY
+// ["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*["']?([A-Za-z0-9/+]{40}), words in any ASCII case.
+func findAWSSecretKey(s string, pos int) []int {
+	return findLabel(s, pos, awsSecretLabel, func(s string, start, at int) []int {
+		return assignment(s, at, func(v int) []int {
+			if v < len(s) && isQuote(s[v]) {
+				v++
+			}
+			if e := exactly(s, v, isBase64, 40); e >= 0 {
+				return group1(start, e, v, e)
+			}
+			return nil
+		})
+	})
+}
+
+func isBase64(c byte) bool { return isAlnum(c) || c == '/' || c == '+' }
+
+// assignment matches ["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]* at s[i:] and
+// returns what value returns for the text after it, trying the operators in
+// the expression's order: "password:=abcde" has no 6-byte value after ":=",
+// but has "=abcde" after ":". The other repeats have one choice: fewer
+// quotes or blanks would leave a quote or a blank where the next part
+// cannot take it.
+func assignment(s string, i int, value func(v int) []int) []int {
+	for q := 0; q < 2 && i < len(s) && (s[i] == '"' || s[i] == '\'' || s[i] == ']'); q++ {
+		i++
+	}
+	i = runEnd(s, i, isBlank)
+	if i == len(s) {
+		return nil
+	}
+	if hasAt(s, i, ":=") || hasAt(s, i, "=>") {
+		if m := value(runEnd(s, i+2, isBlank)); m != nil {
+			return m
+		}
+	}
+	if s[i] == ':' || s[i] == '=' {
+		return value(runEnd(s, i+1, isBlank))
+	}
+	return nil
+}
+
+// secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is
+// PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE)[_.\-]?KEY
+// and SUFFIX is [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE), in any ASCII case.
+func secretLabel(s string, lo, end int) bool {
+	if secretKeyword(s, lo, end) {
+		return true
+	}
+	e := end
+	switch {
+	case endsFold(s, lo, e, "value"):
+		e -= len("value")
+	case endsFold(s, lo, e, "base"):
+		e = sep(s, lo, e-len("base"))
+		if !endsFold(s, lo, e, "key") {
+			return false
+		}
+		e -= len("key")
+	case endsFold(s, lo, e, "key"):
+		e -= len("key")
+	default:
+		return false
+	}
+	return secretKeyword(s, lo, sep(s, lo, e))
+}
+
+var (
+	secretWords = [...]string{"password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential"}
+	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license"}
+)
+
+func secretKeyword(s string, lo, end int) bool {
+	for _, w := range secretWords {
+		if endsFold(s, lo, end, w) {
+			return true
+		}
+	}
+	if !endsFold(s, lo, end, "key") {
+		return false
+	}
+	e := sep(s, lo, end-3)
+	for _, w := range keyWords {
+		if endsFold(s, lo, e, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// findSecret: [A-Za-z0-9_.\-]*(?:KEYWORD)(?:SUFFIX)?["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*
+// (?:"((?:[^"\\\r\n]|\\.){4,})"|'([^'\r\n]{4,})'|([^\s"'`,;]{6,})), see secretLabel.
+func findSecret(s string, pos int) []int {
+	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
+		return assignment(s, at, func(v int) []int {
+			return secretValue(s, start, v)
+		})
+	})
+}
+
+// secretValue matches the three forms of a value at s[v:], in order. In the
+// first, an escape consumes the byte a quote would end on, and the repeated
+// item cannot start with a quote, so only the longest repeat can be followed
+// by the closing quote; the others stop at a byte their class excludes.
+func secretValue(s string, start, v int) []int {
+	if v == len(s) {
+		return nil
+	}
+	switch s[v] {
+	case '"':
+		i, n := v+1, 0
+		for i < len(s) {
+			c := s[i]
+			if c == '"' || c == '\r' || c == '\n' {
+				break
+			}
+			if c == '\\' {
+				if i+1 == len(s) || s[i+1] == '\n' {
+					break
+				}
+				i++
+			}
+			i += runeLen(s, i)
+			n++
+		}
+		if n >= 4 && hasAt(s, i, `"`) {
+			return []int{start, i + 1, v + 1, i, -1, -1, -1, -1}
+		}
+	case '\'':
+		i, n := runes(s, v+1, isSingleQuotedStop)
+		if n >= 4 && hasAt(s, i, "'") {
+			return []int{start, i + 1, -1, -1, v + 1, i, -1, -1}
+		}
+	}
+	if e, n := runes(s, v, isBareStop); n >= 6 {
+		return []int{start, e, -1, -1, -1, -1, v, e}
+	}
+	return nil
+}
+
+func isSingleQuotedStop(c byte) bool { return c == '\'' || c == '\r' || c == '\n' }
+
+// isBareStop is what [^\s"'`,;] does not match.
+func isBareStop(c byte) bool {
+	return isSpace(c) || c == '"' || c == '\'' || c == '`' || c == ',' || c == ';'
+}
+
+// findNPMAuth: (?:^|[^A-Za-z0-9_])_auth[ \t]*=[ \t]*([^\s"']{4,})
+//
+// The match starts at the rune before "_auth", or at the text's start.
+func findNPMAuth(s string, pos int) []int {
+	for b := pos; ; {
+		k := strings.Index(s[b:], "_auth")
+		if k < 0 {
+			return nil
+		}
+		i := b + k
+		b = i + 1
+		start := 0
+		if i > 0 {
+			if isWord(s[i-1]) {
+				continue
+			}
+			_, w := utf8.DecodeLastRuneInString(s[:i])
+			start = i - w
+			if start < pos {
+				continue
+			}
+		}
+		j := runEnd(s, i+len("_auth"), isBlank)
+		if !hasAt(s, j, "=") {
+			continue
+		}
+		v := runEnd(s, j+1, isBlank)
+		if e, n := runes(s, v, isUnquotedStop); n >= 4 {
+			return group1(start, e, v, e)
+		}
+	}
+}
+
+// isUnquotedStop is what [^\s"'] does not match.
+func isUnquotedStop(c byte) bool { return isSpace(c) || c == '"' || c == '\'' }
+
+// findNetrc: \b(?:MACHINE[ \t]+[^\s]+|DEFAULT)[ \t]+LOGIN[ \t]+[^\s]+[ \t]+PASSWORD[ \t]+([^\s]+),
+// words in any ASCII case. Each [ \t]+ is followed by a byte that is not
+// blank and each [^\s]+ by one that is, so every repeat is taken whole.
+func findNetrc(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if c := s[i] | 0x20; c != 'm' && c != 'd' || !wordStart(s, i) {
+			continue
+		}
+		j := -1
+		if hasPrefixFold(s[i:], "machine") {
+			j = field(s, blanks(s, i+len("machine")))
+		} else if hasPrefixFold(s[i:], "default") {
+			j = i + len("default")
+		}
+		j = blanks(s, j)
+		if j < 0 || !hasPrefixFold(s[j:], "login") {
+			continue
+		}
+		j = blanks(s, field(s, blanks(s, j+len("login"))))
+		if j < 0 || !hasPrefixFold(s[j:], "password") {
+			continue
+		}
+		v := blanks(s, j+len("password"))
+		if e := field(s, v); e >= 0 {
+			return group1(i, e, v, e)
+		}
+	}
+	return nil
+}
+
+// blanks is the end of [ \t]+ at s[i:] (-1: none, or i < 0).
+func blanks(s string, i int) int {
+	if i < 0 {
+		return -1
+	}
+	if e := runEnd(s, i, isBlank); e > i {
+		return e
+	}
+	return -1
+}
+
+// field is the end of [^\s]+ at s[i:] (-1: none, or i < 0).
+func field(s string, i int) int {
+	if i < 0 {
+		return -1
+	}
+	e := i
+	for e < len(s) && !isSpace(s[e]) {
+		e++
+	}
+	if e > i {
+		return e
+	}
+	return -1
+}

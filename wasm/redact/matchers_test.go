@@ -1,0 +1,217 @@
+package redact
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// findAll is regexp's FindAllStringSubmatchIndex for a pattern's matcher,
+// as scan runs it.
+func findAll(p *pattern, s string) [][]int {
+	var out [][]int
+	for pos := 0; pos < len(s); {
+		m := p.find(s, pos)
+		if m == nil {
+			break
+		}
+		out = append(out, m)
+		pos = m[1]
+	}
+	return out
+}
+
+// checkMatchers: on s, every pattern's matcher finds what its regular
+// expression finds, groups included, and Find what the scan over the
+// expressions found.
+func checkMatchers(t *testing.T, s string) {
+	t.Helper()
+	table := references(t)
+	for i, p := range patterns {
+		got, want := findAll(p, s), table[i].re.FindAllStringSubmatchIndex(s, -1)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("pattern %d (%s) on %q:\n got %v\nwant %v (%s)", i, p.kind, s, got, want, table[i].re)
+		}
+	}
+	if got, want := Find(s), oldFind(t, s); !reflect.DeepEqual(got, want) {
+		t.Fatalf("Find(%q) = %v, the scan over the expressions found %v", s, got, want)
+	}
+}
+
+func TestMatchersAgreeWithTheirExpressionsOnTheCorpus(t *testing.T) {
+	for _, s := range corpusTexts(t) {
+		for k := 0; k <= len(s); k++ {
+			checkMatchers(t, s[k:])
+		}
+		for _, line := range strings.Split(s, "\n") {
+			checkMatchers(t, line)
+		}
+	}
+}
+
+// Where a matcher's order of tries is the expression's, pinned one by one.
+func TestMatchersAgreeWithTheirExpressionsOnTheEdges(t *testing.T) {
+	for _, s := range matcherEdges {
+		checkMatchers(t, s)
+	}
+}
+
+var matcherEdges = []string{
+	"",
+	// private-key: dash counts, the optional space, digits after PRIVATE KEY,
+	// several END lines, none, a second key, \r\n and literal \n.
+	"------BEGIN RSA PRIVATE KEY------\nabc\n------END RSA PRIVATE KEY------x",
+	"---BEGIN PRIVATE KEY-----", "----BEGIN PRIVATE KEY----x", "-----BEGINPRIVATE KEY-----",
+	"----- BEGIN PRIVATE KEY -----\nx\n----- END PRIVATE KEY -----",
+	"-----BEGIN PRIVATE KEY 2-----x", "-----BEGIN 2 PRIVATE KEY X-----x", "-----BEGIN PRIVATE KEY PRIVATE KEY 9 PRIVATE KEY-----",
+	"-----BEGIN PRIVATE KEY-----a-----END PRIVATE KEY---b-----END PRIVATE KEY-------c-----END PRIVATE KEY-----",
+	"-----BEGIN PRIVATE KEY-----\r\nx\r\n-----END PRIVATE KEY-----\r\n-----BEGIN PRIVATE KEY-----y",
+	`"-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl\n-----END OPENSSH PRIVATE KEY-----\n"`,
+	"-----BEGIN PRIVATE KEY-----é\xff-----END PRIVATE KEY-----",
+	// aws-key and the \b on either side.
+	"AKIAABCDEFGHIJKLMNOP", "xAKIAABCDEFGHIJKLMNOP", "AKIAABCDEFGHIJKLMNOPQ", "-ASIAABCDEFGHIJKLMNOP-", "éAKIAABCDEFGHIJKLMNOPé",
+	// labels: the greedy identifier run, separators, suffixes, operators.
+	"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+	"AWS.SECRET-KEY:=\"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\"", "secretAccessKey'] => 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+	"password:=abcde", "password=>abcde", "password:=abcdef", "password:abc", "token=\"ab\\\"cd\"", `token="ab\`,
+	"token=\"abc\\\ndef\"", "token='é€𝄞x'", "token=\"é€𝄞x\"", "token=é€𝄞xyz", "token=\xff\xfe\xfd\xfc\xfb\xfa", "token=\xe2\x82\xe2\x82\xe2\x82",
+	"api_key_base = abcdef", "api-keybase: abcdef", "api_key_value=abcdef", "my_token_key_value=abcdef", "TOKENVALUE=abcdef",
+	"x.pwd = /home/u", "https://x-access-token:abcdef@host", "token\"\"\" = abcdef", "token ]] : abcdef",
+	"token=abc token=abcdef", "tokentoken=abcdef", "a-b.c_password\t=\t'abcd'", "token=\v\vabcdef",
+	// URLs.
+	"https://u:p@h", "1https://u:p@h", "+.-://u:p", "a://b:c://d:e", "x=ssh+git://git@host:22", "http://a b:c", "ftp://u\v:p@h",
+	// _auth and its start.
+	"_auth=abcd", "x_auth=abcd", "é_auth=abcd", "\xff_auth = abcd", "\xe2\x82_auth=abcd", "[REDACTED:secret]_auth=abcd",
+	// netrc, bearer, auth headers.
+	"machine api.example.com login ada password hunter2",
+	"default login ada password hunter2", "xmachine a login b password c", "machine  a\tlogin b password\fc",
+	"Bearer abcdefghijklmnop", "bearer\t\tabcdefghijklmno", "Proxy-Authorization: Basic YWxhZGRpbjpvcGVu",
+	"xproxy-authorization='token abcdefgh", "Authorization\"=\"Bot abcdefgh", "authorization: bearer abcdefghijklmnopqr",
+	// vendor tokens around their lengths.
+	"ghp_" + strings.Repeat("a", 30), "ghp_" + strings.Repeat("a", 29), "github_pat_" + strings.Repeat("_", 22),
+	"glpat-" + strings.Repeat("-", 20), "GR1348941" + strings.Repeat("x", 20), "glagent-" + strings.Repeat("a", 19),
+	"sk-" + strings.Repeat("sk-", 10), "xoxb-" + strings.Repeat("1", 10), "xapp-1-" + strings.Repeat("A", 10),
+	"hooks.slack.com/services/" + strings.Repeat("T/", 10), "hooks.slack.com/triggers/x",
+	"hooks.slack.com/workflows/" + strings.Repeat("a", 20), "hooks.slack.com/hooks.slack.com/services/" + strings.Repeat("a", 20),
+	"AIza" + strings.Repeat("-", 35), "AIza" + strings.Repeat("-", 34), "GOCSPX-" + strings.Repeat("a", 20), "ya29." + strings.Repeat("a", 20),
+	"sk_live_" + strings.Repeat("a", 16), "pk_test_" + strings.Repeat("a", 15), "whsec_" + strings.Repeat("a", 24),
+	"npm_" + strings.Repeat("a", 36), "npm_" + strings.Repeat("a", 35), "hf_" + strings.Repeat("a", 30), "pypi-AgE" + strings.Repeat("a", 50),
+	"eyJ" + strings.Repeat("a", 8) + "." + strings.Repeat("b", 8) + "." + strings.Repeat("c", 8),
+	"-eyJ-eyJaaaaaaaa.bbbbbbbb.ccccccc -eyJaaaaaaaa.bbbbbbbb.cccccccc",
+	// Kelvin sign and long s: never ASCII letters.
+	"api_\u212aey = hunter22x", "\u017fecret: hunter22x", "machine a login b pa\u017f\u017fword c",
+}
+
+// Single-byte and small edits around every trigger of the corpus: the
+// places where a matcher's hand-written steps could part from the
+// expression.
+func TestMatchersAgreeOnEditsAroundTriggers(t *testing.T) {
+	n := 10000
+	if testing.Short() {
+		n = 2000
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	texts := corpusTexts(t)
+	for range n {
+		checkMatchers(t, editNearTrigger(rng, texts[rng.IntN(len(texts))]))
+	}
+}
+
+// edits are what editNearTrigger puts in: the bytes the patterns stop on,
+// letters that fold, runes that look like ASCII letters, broken UTF-8.
+var edits = []string{
+	"\r", "\n", "\"", "'", "@", ":", "=", " ", "\t", "\\", "/", "-", "_", ".", "]", "`", ",", ";",
+	"\v", "\f", "$", "{", "}", "<", ">", "#", "?", "+", "~", "A", "k", "K", "S", "0", "9", "é", "€",
+	"\u212a", "\u017f", "\xff", "\x80", "\xe2\x82", "://", "=>", ":=", "KEY", "key", "_key", "password",
+	"-----", "BEGIN", "END", "PRIVATE KEY", "[REDACTED:secret]", "machine", "login", "_auth",
+}
+
+func editNearTrigger(rng *rand.Rand, s string) string {
+	setupOnce.Do(setup)
+	var at []int
+	for i := 0; i < len(s); i++ {
+		for _, tr := range byFirst[s[i]] {
+			if hasPrefixFold(s[i:], tr.lit) {
+				at = append(at, i)
+				break
+			}
+		}
+	}
+	for range 1 + rng.IntN(3) {
+		i := rng.IntN(len(s) + 1)
+		if len(at) > 0 && rng.IntN(4) > 0 {
+			i = min(len(s), max(0, at[rng.IntN(len(at))]+rng.IntN(48)-8))
+		}
+		e := edits[rng.IntN(len(edits))]
+		switch rng.IntN(3) {
+		case 0: // insert
+			s = s[:i] + e + s[i:]
+		case 1: // replace
+			s = s[:i] + e + s[min(len(s), i+len(e)):]
+		default: // delete
+			s = s[:i] + s[min(len(s), i+1+rng.IntN(3)):]
+		}
+	}
+	return s
+}
+
+// Texts made of the patterns' parts in random order: labels, operators,
+// quotes, values around every length threshold, key lines, URLs.
+func TestMatchersAgreeOnRandomTexts(t *testing.T) {
+	n := 5000
+	if testing.Short() {
+		n = 500
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range n {
+		s := randomText(rng)
+		if i%100 == 0 {
+			// Lines past 2 KiB, where the old scan searched the whole line
+			// instead of trying each trigger.
+			for len(s) < 3000 {
+				s += " " + strings.ReplaceAll(randomText(rng), "\n", " ")
+			}
+		}
+		checkMatchers(t, s)
+	}
+}
+
+var parts = []string{
+	"password", "PASSWD", "passphrase", "Pwd", "secret", "token", "credentials", "credential", "api", "Access",
+	"private", "signing", "encryption", "master", "auth", "license", "key", "KEY", "base", "value", "aws", "AWS",
+	"_", ".", "-", " ", "\t", "=", ":", "=>", ":=", "\"", "'", "]", "\\", "\n", "\r\n", ",", ";", "`", "/", "@",
+	"://", "https", "u", "ssh+git", "$", "${X}", "<x>", "{{ y }}", "process.env.", "é", "\u212a", "\u017f", "\xff", "\v",
+	"-----", "------", " BEGIN", "BEGIN", "END", " RSA ", "PRIVATE KEY", "2", "OPENSSH ",
+	"AKIA", "ASIA", "ghp_", "github_pat_", "glpat-", "GR1348941", "sk-", "xoxb-", "xapp-1-", "hooks.slack.com/services/",
+	"AIza", "GOCSPX-", "ya29.", "sk_live_", "whsec_", "npm_", "hf_", "pypi-AgE", "eyJ", "Bearer", "Proxy-",
+	"Authorization", "Basic", "Bot", "_auth", "machine", "default", "login", "[REDACTED:secret]",
+}
+
+func randomText(rng *rand.Rand) string {
+	var b strings.Builder
+	for range 1 + rng.IntN(12) {
+		if rng.IntN(3) == 0 {
+			// A value: a run of one alphabet, its length near a threshold.
+			alpha := []string{"aZ09", "A9", "a-_", "a/+=", "x.~"}[rng.IntN(5)]
+			for range rng.IntN(56) {
+				b.WriteByte(alpha[rng.IntN(len(alpha))])
+			}
+			continue
+		}
+		b.WriteString(parts[rng.IntN(len(parts))])
+	}
+	return b.String()
+}
+
+// FuzzMatchers: on any text each matcher finds what its expression finds and
+// Find what the scan over the expressions found.
+func FuzzMatchers(f *testing.F) {
+	for _, s := range corpusTexts(f) {
+		f.Add(s)
+	}
+	for _, s := range matcherEdges {
+		f.Add(s)
+	}
+	f.Fuzz(checkMatchers)
+}
