@@ -307,7 +307,7 @@ test("a failed, aborted or impossible model call resumes with an error", async (
 	}
 });
 
-test("agent_end reports the last assistant message's stop reason and whether the run was aborted", async () => {
+test("agent_end reports the last assistant message's stop reason, whether the run was aborted, and the run's messages", async () => {
 	const cases: [string, unknown[], AbortSignal | undefined, unknown][] = [
 		["stopped", [{ role: "user" }, { role: "assistant", stopReason: "toolUse" }, { role: "toolResult" }, { role: "assistant", stopReason: "stop" }], undefined, { stopReason: "stop", aborted: false }],
 		["escape", [{ role: "assistant", stopReason: "aborted" }], undefined, { stopReason: "aborted", aborted: true }],
@@ -318,7 +318,7 @@ test("agent_end reports the last assistant message's stop reason and whether the
 		scripted.reset();
 		const pi = started(scriptedFactory);
 		await pi.emit("agent_end", { messages }, fakeContext({ signal }).ctx);
-		assert.deepEqual(scripted.calls[0]?.input, want, name);
+		assert.deepEqual(scripted.calls[0]?.input, { ...(want as object), messages }, name);
 	}
 });
 
