@@ -54,6 +54,9 @@ func (e *Engine) beforeAgentStart(out *Out, in gjson.Result) {
 // unless the run failed or was cancelled (no moment to ask), and does what
 // can wait until the turn is over.
 func (e *Engine) agentEnd(out *Out, in gjson.Result) {
+	// Queued before anything else, and flushed in the background: the
+	// decision review below may end the envelope with a dialog.
+	e.s.hs.retain(out, in)
 	d := e.s.dec
 	defer d.settle()
 	pending := d.pending
