@@ -53,8 +53,8 @@ export interface Registry {
 	v: 1;
 	commands: Array<{ name: string; aliases: string[]; description: string }>;
 	flags: Array<{ name: string; type: "boolean" | "string"; description: string }>;
-	/** Tools the model may call, each answered by the core's `tool` export. Absent from a core built before them. */
-	tools?: RegistryTool[];
+	/** Tools the model may call, each answered by the core's `tool` export. */
+	tools: RegistryTool[];
 }
 
 /** One tool of the registry; `parameters` is a JSON schema of an object. */
@@ -71,11 +71,9 @@ export function readRegistry(file: URL | string = REGISTRY_FILE): Registry {
 	if (typeof value !== "object" || value === null || !("v" in value) || value.v !== 1 || !("commands" in value) || !Array.isArray(value.commands) || !("flags" in value) || !Array.isArray(value.flags)) {
 		throw new Error(`${String(file)} is not a registry this adapter reads (v1); rebuild it with make wasm`);
 	}
-	if ("tools" in value) {
-		if (!Array.isArray(value.tools)) throw new Error(`${String(file)}: tools is not a list; rebuild it with make wasm`);
-		const bad = (value.tools as unknown[]).findIndex((t) => !isRegistryTool(t));
-		if (bad >= 0) throw new Error(`${String(file)}: tools[${bad}] is not a tool this adapter registers (name, label, description, parameters of type "object"); rebuild it with make wasm`);
-	}
+	if (!("tools" in value) || !Array.isArray(value.tools)) throw new Error(`${String(file)} lists no tools (a core older than this adapter); rebuild it with make wasm`);
+	const bad = (value.tools as unknown[]).findIndex((t) => !isRegistryTool(t));
+	if (bad >= 0) throw new Error(`${String(file)}: tools[${bad}] is not a tool this adapter registers (name, label, description, parameters of type "object"); rebuild it with make wasm`);
 	return value as Registry;
 }
 
@@ -169,7 +167,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	let reported = false;
 
 	const registry = registryOf();
-	const tools = registry.tools ?? [];
+	const tools = registry.tools;
 	const toolNames: ReadonlySet<string> = new Set(tools.map((t) => t.name));
 	const scopeOf = (ctx: ExtensionContext, exportName: string): Scope => ({ toolNames, background: (ask) => inBackground(ctx, exportName, ask) });
 	for (const f of registry.flags) {

@@ -24,7 +24,7 @@ const mod = (await import(new URL("../index.ts?scripted", import.meta.url).href)
 	readRegistry: (file?: string) => Registry;
 };
 
-const TOOLS: NonNullable<Registry["tools"]> = [
+const TOOLS: Registry["tools"] = [
 	{ name: "hindsight_recall", label: "Hindsight recall", description: "Search memory", parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] } },
 	{ name: "hindsight_status", label: "Hindsight status", description: "Memory status", parameters: { type: "object", properties: {} } },
 ];
@@ -503,6 +503,8 @@ test("readRegistry takes tools with a name, label, description and an object sch
 		fs.writeFileSync(file, JSON.stringify({ ...REGISTRY, tools: [TOOLS[0], bad] }));
 		assert.throws(() => mod.readRegistry(file), /tools\[1\] is not a tool this adapter registers/);
 	}
-	fs.writeFileSync(file, JSON.stringify({ ...REGISTRY, tools: {} }));
-	assert.throws(() => mod.readRegistry(file), /tools is not a list/);
+	for (const tools of [{}, undefined]) {
+		fs.writeFileSync(file, JSON.stringify({ ...REGISTRY, tools }));
+		assert.throws(() => mod.readRegistry(file), /lists no tools \(a core older than this adapter\); rebuild it with make wasm/);
+	}
 });
