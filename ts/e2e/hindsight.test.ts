@@ -79,6 +79,14 @@ function lastUserText(req: RecordedRequest | undefined): string {
 	return contentText(users[users.length - 1]);
 }
 
+/** The names of the tools a request declared to the model. */
+function toolsOf(req: RecordedRequest | undefined): string[] {
+	const tools = (req?.body?.tools ?? []) as Array<{ function?: { name?: string } }>;
+	return tools.map((t) => t.function?.name ?? "");
+}
+
+const HS_TOOLS = ["hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"];
+
 /** The recalled block in a text ("" when none). */
 function blockOf(text: string): string {
 	const i = text.indexOf(OPEN);
@@ -158,6 +166,7 @@ describe("Hindsight with the real server", () => {
 			const first = await runPrint(sb, "Remember this: the staging database is called orion.", { env: hsEnv() });
 			assert.equal(first.code, 0, first.stderr);
 			assert.equal(blockOf(lastUserText(first.requests[0])), "", "nothing to recall yet");
+			assert.deepEqual(toolsOf(first.requests[0]).filter((t) => t.startsWith("hindsight_")), HS_TOOLS, "the tools are active while Hindsight is on");
 			const stored = await eventually(async () => (await memoriesWith(bank, "orion")).length > 0 && memoriesWith(bank, "orion"), `the fact in ${bank}`);
 			assert.ok(stored.some((t) => t.includes("the staging database is called orion")), JSON.stringify(stored));
 
@@ -355,7 +364,7 @@ describe("Hindsight with the real server", () => {
 		});
 	});
 
-	it("read-only, ignored, next-opt-out and --no-memory: the server receives nothing from those turns", async () => {
+	it("read-only, ignored, next-opt-out, /memory off and --no-memory: the server receives nothing from those turns", async () => {
 		await withSandbox({}, async (sb) => {
 			const bank = bankFor("modes");
 			const retainsHolding = (since: number, word: string) => sent(bank, since, isRetain).filter((r) => r.raw.includes(word));
@@ -394,17 +403,30 @@ describe("Hindsight with the real server", () => {
 			assert.ok(retainsHolding(since, "dingo").length > 0, "control: the run after it is");
 
 			since = hs.requests.length;
+			rpc = await startRpc(sb, { env: hsEnv(bank) });
+			const before = sb.model.requests.length;
+			try {
+				await rpc.command("/memory off");
+				await rpc.prompt("Memory-off turn about ferret.");
+			} finally {
+				await rpc.close();
+			}
+			assert.deepEqual(hs.requests.slice(since), [], "/memory off: no request at all");
+			assert.deepEqual(toolsOf(sb.model.chats().slice(before)[0]).filter((t) => t.startsWith("hindsight_")), [], "/memory off: no Hindsight tool offered");
+
+			since = hs.requests.length;
 			const off = await runPrint(sb, "No-memory turn about emu.", { env: hsEnv(bank), args: ["--no-memory"] });
 			assert.equal(off.code, 0, off.stderr);
 			assert.deepEqual(hs.requests.slice(since), [], "--no-memory: no request at all");
 			assert.equal(blockOf(lastUserText(off.requests[0])), "");
+			assert.deepEqual(toolsOf(off.requests[0]).filter((t) => t.startsWith("hindsight_")), [], "--no-memory: no Hindsight tool offered");
 
 			const queued = outbox(sb).jobs.map((j) => j.item.content).join("\n");
-			for (const word of ["alpaca", "bison", "caribou", "emu"]) assert.ok(!queued.includes(word), `${word} was queued`);
+			for (const word of ["alpaca", "bison", "caribou", "emu", "ferret"]) assert.ok(!queued.includes(word), `${word} was queued`);
 			assert.match(queued, /dingo/);
 			await eventually(async () => (await memoriesWith(bank, "dingo")).length > 0, "the ordinary turn on the server");
 			const stored = await hs.storedText(bank);
-			for (const word of ["alpaca", "bison", "caribou", "emu"]) assert.ok(!stored.includes(word), `${word} is on the server`);
+			for (const word of ["alpaca", "bison", "caribou", "emu", "ferret"]) assert.ok(!stored.includes(word), `${word} is on the server`);
 		});
 	});
 });
