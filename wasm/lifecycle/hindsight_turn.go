@@ -173,6 +173,7 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 		reqs[i] = batches[i].Req
 	}
 	h.flushing = h.flushing || background
+	h.showFooter(out)
 	h.e.HTTP(out, reqs, background, func(out *Out, v gjson.Result) {
 		if background {
 			h.flushing = false
