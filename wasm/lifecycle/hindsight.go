@@ -20,6 +20,7 @@ const (
 	hsEntryType  = "pi-memory-hindsight" // session entries holding the session's mode
 	hsCacheSize  = 32                    // recalled blocks kept, by user message
 	hsToolWaitMs = 30000                 // the bound of a tool's requests
+	hsFlushMs    = 10000                 // the bound of a flush request outside shutdown
 )
 
 // hsTools are the tools the registry offers, all active when Hindsight is on.

@@ -58,7 +58,7 @@ func (h *hsStore) cmdStatus(c *cmdCtx) {
 }
 
 func (h *hsStore) cmdFlush(c *cmdCtx) {
-	h.flush(c.out, false, h.cfg.RecallTimeoutMs*4, func(out *Out, sent, failed int, problem string) {
+	h.flush(c.out, false, hsFlushMs, func(out *Out, sent, failed int, problem string) {
 		switch {
 		case problem != "" && sent+failed == 0:
 			out.Fail("Hindsight: " + problem)

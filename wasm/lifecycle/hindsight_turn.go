@@ -125,7 +125,7 @@ func (h *hsStore) retain(out *Out, in gjson.Result) {
 		out.Notify("warning", "pi-memory: Hindsight could not queue this turn in "+h.outbox+": "+err.Error()+". It is not retained.")
 		return
 	}
-	h.flush(out, true, h.cfg.RecallTimeoutMs*4, nil)
+	h.flush(out, true, hsFlushMs, nil)
 }
 
 // queue appends one job per selected bank for a turn or an explicit retain.
