@@ -309,3 +309,30 @@ func TestTwoEnginesRetainingIntoOneOutboxLoseNoJob(t *testing.T) {
 	require.Equal(t, 0, len(o.Problems))
 	require.Equal(t, 200, len(o.Pending))
 }
+
+func TestMemoryLastNamesWhatEachBankReturnedAndWhatWasAppended(t *testing.T) {
+	r := newHSRig(t, bothBanks, nil)
+	r.call("context", map[string]any{"messages": []any{userMsg("how do we build?", 100)}})
+	r.answer(ok(`{"results":[{"text":"We build with make"},{"text":"CI runs make test"}]}`), map[string]any{"error": "timed out after 1500 ms"})
+	r.call("command", map[string]any{"name": "memory", "args": "last"})
+	text := r.effects("output")[0].Get("text").String()
+	require.Contains(t, text, "project ("+hindsight.ProjectBankID("github.com/o/r")+"): 2 memories")
+	require.Contains(t, text, "user (pimem-user): timed out after 1500 ms")
+	require.Contains(t, text, "- CI runs make test")
+	r.call("command", map[string]any{"name": "memory", "args": "last --json"})
+	j := gjson.Parse(r.effects("output")[0].Get("text").String())
+	require.Equal(t, int64(2), j.Get("recall.banks.0.memories").Int())
+	require.Equal(t, "timed out after 1500 ms", j.Get("recall.banks.1.error").String())
+}
+
+func TestShutdownFlushesDueJobsWithinItsBound(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1","flush":{"shutdownMs":2500}}`, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("keep", "x")})
+	r.call("session_shutdown", map[string]any{"reason": "quit"})
+	asks := r.effects("http")
+	require.Equal(t, 1, len(asks))
+	require.False(t, asks[0].Get("background").Bool())
+	require.Equal(t, int64(2500), asks[0].Get("requests.0.timeoutMs").Int())
+	r.answer(map[string]any{"error": "timed out after 2500 ms"})
+	require.Equal(t, 1, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
+}
