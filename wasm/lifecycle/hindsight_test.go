@@ -14,6 +14,7 @@ import (
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/lifecycle"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
 )
 
@@ -335,4 +336,15 @@ func TestShutdownFlushesDueJobsWithinItsBound(t *testing.T) {
 	require.Equal(t, int64(2500), asks[0].Get("requests.0.timeoutMs").Int())
 	r.answer(map[string]any{"error": "timed out after 2500 ms"})
 	require.Equal(t, 1, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
+}
+
+func TestEveryRegisteredToolRuns(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	for _, tool := range registry.Tools {
+		r.call("tool", map[string]any{"name": tool.Name, "params": map[string]any{"query": "q", "content": "c"}})
+		require.Equal(t, 0, len(r.effects("tool_result"))+len(r.effects("http"))-1, "%s: %s", tool.Name, r.last.Raw)
+		for _, res := range r.effects("tool_result") {
+			require.NotContains(t, res.Get("text").String(), "has no tool")
+		}
+	}
 }
