@@ -226,3 +226,7 @@ func FuzzFoldOutbox(f *testing.F) {
 		}
 	})
 }
+
+func TestToolArgumentsReadTheSameHoweverTheyWereSpaced(t *testing.T) {
+	require.Equal(t, `{"a":"x y\" z","b":[1,2]}`, compact("{ \"a\" : \"x y\\\" z\",\n \"b\": [1, 2] }"))
+}
