@@ -119,6 +119,10 @@ func TestRecallIsOneAskPerUserMessageAndAFailingBankKeepsTheOther(t *testing.T) 
 	require.Equal(t, int64(0), app[0].Get("index").Int())
 	require.Contains(t, r.status(), "user bank HTTP 500")
 
+	// The query leaves the machine redacted; the key is the message as typed.
+	r.call("context", map[string]any{"messages": []any{userMsg("use "+hsSecret, 150)}})
+	require.NotContains(t, r.last.Raw, hsSecret)
+	r.answer(ok(`{"results":[]}`), ok(`{"results":[]}`))
 	// A retry and a tool-loop step: no ask, the same bytes.
 	for _, m := range [][]any{msgs, append(msgs, map[string]any{"role": "assistant", "content": []any{}}, map[string]any{"role": "toolResult", "toolCallId": "c", "content": "x"})} {
 		r.call("context", map[string]any{"messages": m})
