@@ -352,3 +352,15 @@ func TestEveryRegisteredToolRuns(t *testing.T) {
 		}
 	}
 }
+
+func TestABackgroundFlushOutstandingHoldsTheNextUntilItIsTakenAsLost(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("one", "x")})
+	require.Equal(t, 1, len(r.effects("http")))
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("two", 900)}})
+	require.Equal(t, 0, len(r.effects("http")))
+	r.clock.Advance(11 * time.Minute)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("three", 901)}})
+	// The lost flush's job and the two since go out together.
+	require.Equal(t, 3, len(gjson.Parse(r.effects("http")[0].Get("requests.0.body").String()).Get("items").Array()))
+}

@@ -151,7 +151,7 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 	if then == nil {
 		then = func(*Out, int, int, string) {}
 	}
-	if background && h.flushing {
+	if background && h.flushing && h.e.h.Now()-h.flushAt < hsLostMs {
 		h.showFooter(out)
 		then(out, 0, 0, "")
 		return
@@ -172,7 +172,9 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 	for i := range batches {
 		reqs[i] = batches[i].Req
 	}
-	h.flushing = h.flushing || background
+	if background {
+		h.flushing, h.flushAt = true, h.e.h.Now()
+	}
 	h.showFooter(out)
 	h.e.HTTP(out, reqs, background, func(out *Out, v gjson.Result) {
 		if background {
