@@ -226,3 +226,17 @@ func FuzzFoldOutbox(f *testing.F) {
 		}
 	})
 }
+
+func TestToolArgumentsReadTheSameHoweverTheyWereSpaced(t *testing.T) {
+	require.Equal(t, `{"a":"x y\" z","b":[1,2]}`, compact("{ \"a\" : \"x y\\\" z\",\n \"b\": [1, 2] }"))
+}
+
+func TestQueriesLeaveTheMachineRedacted(t *testing.T) {
+	for _, r := range []Request{
+		RecallRequest(on, Bank{BankProject, "p"}, "k", "deploy with "+secret),
+		ReflectRequest(on, Bank{BankProject, "p"}, "deploy with "+secret, 1000),
+	} {
+		require.NotContains(t, r.Body, secret)
+		require.Contains(t, r.Body, "deploy with [REDACTED:github-token]")
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
 
@@ -119,10 +120,11 @@ func bankPath(id string) string {
 const maxQuery = 4000
 
 // RecallRequest asks bank b for memories about query, with the project
-// bank's repo tag (tags_match any) and the user bank unfiltered.
+// bank's repo tag (tags_match any) and the user bank unfiltered. The query
+// is redacted: it reaches the server and its embedding model.
 func RecallRequest(c Config, b Bank, repoKey, query string) Request {
 	w := jsonw.Open(nil)
-	w.Str("query", Cut(query, maxQuery))
+	w.Str("query", safeQuery(query))
 	w.Str("budget", c.RecallBudget)
 	w.Int("max_tokens", int64(c.RecallMaxTokens))
 	if tags := RecallTags(b, repoKey); len(tags) > 0 {
@@ -132,13 +134,19 @@ func RecallRequest(c Config, b Bank, repoKey, query string) Request {
 	return post(c, bankPath(b.ID)+"/memories/recall", w.Close(), c.RecallTimeoutMs)
 }
 
-// ReflectRequest asks bank b to answer query from its memories.
+// ReflectRequest asks bank b to answer query (redacted) from its memories.
 func ReflectRequest(c Config, b Bank, query string, timeoutMs int) Request {
 	w := jsonw.Open(nil)
-	w.Str("query", Cut(query, maxQuery))
+	w.Str("query", safeQuery(query))
 	w.Str("budget", c.RecallBudget)
 	w.Int("max_tokens", int64(c.RecallMaxTokens))
 	return post(c, bankPath(b.ID)+"/reflect", w.Close(), timeoutMs)
+}
+
+// safeQuery is a query as it may leave the machine: redacted, then cut.
+func safeQuery(q string) string {
+	q, _ = redact.String(q)
+	return Cut(q, maxQuery)
 }
 
 // Memory is one recalled memory.

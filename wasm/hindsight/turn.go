@@ -70,7 +70,7 @@ func SerializeTurn(messages []byte, repoKey string, maxChars int) Turn {
 						line(&b, "assistant: ", Cut(s, capAssistant))
 					}
 				case "toolCall":
-					args := strings.TrimSpace(jsonr.Get(blk, "arguments").Raw)
+					args := compact(jsonr.Get(blk, "arguments").Raw)
 					res := strings.TrimSpace(marker.Strip(results[jsonr.Get(blk, "id").Str]))
 					line(&b, "tool "+jsonr.Get(blk, "name").Str+" ", Cut(args, capArgs))
 					if res != "" {
@@ -127,4 +127,31 @@ func headTail(s string, n int) string {
 		tail = tail[1:]
 	}
 	return head + " […] " + tail
+}
+
+// compact is JSON without the spaces between tokens, so the same arguments
+// give the same text whoever encoded them.
+func compact(raw string) string {
+	b := make([]byte, 0, len(raw))
+	in := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case in:
+			b = append(b, c)
+			if c == '\\' && i+1 < len(raw) {
+				i++
+				b = append(b, raw[i])
+			} else if c == '"' {
+				in = false
+			}
+		case c == '"':
+			in = true
+			b = append(b, c)
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }

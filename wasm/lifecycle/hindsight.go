@@ -20,6 +20,8 @@ const (
 	hsEntryType  = "pi-memory-hindsight" // session entries holding the session's mode
 	hsCacheSize  = 32                    // recalled blocks kept, by user message
 	hsToolWaitMs = 30000                 // the bound of a tool's requests
+	hsFlushMs    = 10000                 // the bound of a flush request outside shutdown
+	hsLostMs     = 10 * 60 * 1000        // a background flush unanswered this long is taken as lost
 )
 
 // hsTools are the tools the registry offers, all active when Hindsight is on.
@@ -47,6 +49,7 @@ type hsStore struct {
 	recalled  bool // a recall ran (or was reused) this session
 
 	flushing bool   // a background flush is out
+	flushAt  int64  // since when (a host that never answers does not stop flushing for good)
 	footer   string // the status line last shown
 
 	dir, outbox, lock, dead string

@@ -58,7 +58,7 @@ func (h *hsStore) cmdStatus(c *cmdCtx) {
 }
 
 func (h *hsStore) cmdFlush(c *cmdCtx) {
-	h.flush(c.out, false, h.cfg.RecallTimeoutMs*4, func(out *Out, sent, failed int, problem string) {
+	h.flush(c.out, false, hsFlushMs, func(out *Out, sent, failed int, problem string) {
 		switch {
 		case problem != "" && sent+failed == 0:
 			out.Fail("Hindsight: " + problem)
@@ -256,4 +256,33 @@ func (e *Engine) tool(out *Out, in gjson.Result) {
 	default:
 		out.ToolResult("pi-memory has no tool "+strconv.Quote(name)+".", true, nil)
 	}
+}
+
+// receiptText is /memory last's part for Hindsight: what each bank
+// returned for the newest user message, and the block appended to it.
+func (h *hsStore) receiptText() string {
+	s := "\n\n--- hindsight recall (appended to the newest user message): " + strconv.Itoa(len(h.lastBlock)) + " bytes ---"
+	for _, line := range hindsight.Summary(h.last) {
+		s += "\n" + line
+	}
+	if h.lastBlock == "" {
+		return s + "\n(nothing appended)"
+	}
+	return s + "\n" + strings.TrimSpace(h.lastBlock)
+}
+
+func (h *hsStore) receiptJSON() []byte {
+	w := jsonw.Open(nil)
+	w.Str("where", "newest user message")
+	w.Raw("banks", jsonw.Array(nil, len(h.last), func(b []byte, i int) []byte {
+		r := &h.last[i]
+		o := jsonw.Open(b)
+		o.Str("scope", r.Bank.Scope)
+		o.Str("bank", r.Bank.ID)
+		o.Int("memories", int64(len(r.Memories)))
+		o.Str("error", r.Problem)
+		return o.Close()
+	}))
+	w.Str("text", h.lastBlock)
+	return w.Close()
 }

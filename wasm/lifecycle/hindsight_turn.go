@@ -125,7 +125,7 @@ func (h *hsStore) retain(out *Out, in gjson.Result) {
 		out.Notify("warning", "pi-memory: Hindsight could not queue this turn in "+h.outbox+": "+err.Error()+". It is not retained.")
 		return
 	}
-	h.flush(out, true, h.cfg.RecallTimeoutMs*4, nil)
+	h.flush(out, true, hsFlushMs, nil)
 }
 
 // queue appends one job per selected bank for a turn or an explicit retain.
@@ -151,7 +151,7 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 	if then == nil {
 		then = func(*Out, int, int, string) {}
 	}
-	if background && h.flushing {
+	if background && h.flushing && h.e.h.Now()-h.flushAt < hsLostMs {
 		h.showFooter(out)
 		then(out, 0, 0, "")
 		return
@@ -172,7 +172,10 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 	for i := range batches {
 		reqs[i] = batches[i].Req
 	}
-	h.flushing = h.flushing || background
+	if background {
+		h.flushing, h.flushAt = true, h.e.h.Now()
+	}
+	h.showFooter(out)
 	h.e.HTTP(out, reqs, background, func(out *Out, v gjson.Result) {
 		if background {
 			h.flushing = false
