@@ -2,8 +2,8 @@
 // (fake-pi.ts): `http` asks performed with fetch against a local server (all requests
 // of one ask at once, each with its time bound, answered in order, statuses never
 // read), background asks anywhere in an envelope, `context_append`, `tools`, and the
-// registry's tools round-tripping through the core's `tool` export. What to recall,
-// retain or flush is the core's and is tested there.
+// registry's tools round-tripping through the core's `tool` export; then once through
+// the real core. What to recall, retain or flush is the core's and is tested there.
 
 import test, { type TestContext } from "node:test";
 import assert from "node:assert/strict";
@@ -14,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Effect, HttpAnswer } from "../core.ts";
+import { BUILDS, assertCurrent } from "./builds.ts";
 import { FakePi, envelope, fakeContext, scripted } from "./fake-pi.ts";
 import type { Registry } from "../index.ts";
 
@@ -488,6 +489,51 @@ test("session_start forwards the HINDSIGHT_* variables that are set, and no othe
 			if (saved[i] === undefined) delete process.env[n];
 			else process.env[n] = saved[i];
 		});
+	}
+});
+
+// ---- The real core ---------------------------------------------------------------------------------
+
+test("real core: session_start activates the tools, and the tool-loop steps of one message get one recall's block", async (t) => {
+	assertCurrent(BUILDS[0].file);
+	const real = (await import(new URL("../index.ts?real", import.meta.url).href)) as { default: Factory };
+	const recalls: string[] = [];
+	const answer = JSON.stringify({ results: [{ id: "m1", text: "Deploys run on Fridays.", type: "world" }] });
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-hs-"));
+	t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+	fs.mkdirSync(path.join(root, ".git"));
+	const saved = process.env.HINDSIGHT_API_URL;
+	// The recall endpoint as Hindsight answers it (the real server is ts/e2e's).
+	const local = http.createServer((req, res) => {
+		recalls.push(req.url ?? "");
+		res.writeHead(200, { "content-type": "application/json" });
+		res.end(answer);
+	});
+	await new Promise<void>((resolve) => local.listen(0, "127.0.0.1", () => resolve()));
+	t.after(() => new Promise<void>((resolve) => local.close(() => resolve())));
+	process.env.HINDSIGHT_API_URL = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+	try {
+		const pi = new FakePi();
+		real.default(pi.api);
+		const { ctx, ui } = fakeContext({ cwd: root });
+		await pi.emit("session_start", { reason: "startup" }, ctx);
+		const step1 = [{ role: "user", content: "When do deploys run?", timestamp: 1_770_000_000_000 }];
+		const step2 = [...step1, { role: "assistant", content: [{ type: "toolCall", id: "c1", name: "bash", arguments: { command: "ls" } }], timestamp: 2 }, { role: "toolResult", toolCallId: "c1", toolName: "bash", content: [{ type: "text", text: "x" }], timestamp: 3 }];
+		const [first] = (await pi.emit("context", { messages: step1 }, ctx)) as Array<{ messages: Array<{ content: string }> }>;
+		const [second] = (await pi.emit("context", { messages: step2 }, ctx)) as Array<{ messages: Array<{ content: string }> }>;
+		await pi.emit("session_shutdown", { reason: "quit" }, ctx);
+
+		assert.deepEqual(pi.activeTools.filter((n) => n.startsWith("hindsight_")), ["hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
+		assert.ok(ui.some((c) => c.method === "setStatus" && c.args[0] === "hindsight"), JSON.stringify(ui));
+		const text = first?.messages[0]?.content ?? "";
+		assert.match(text, /^When do deploys run\?\n\n<pi-memory-recall>\n[\s\S]*Deploys run on Fridays\.[\s\S]*<\/pi-memory-recall>$/);
+		assert.equal(second?.messages[0]?.content, text, "the same bytes for the tool-loop step");
+		assert.equal(recalls.length, 1, `one recall: ${JSON.stringify(recalls)}`);
+		assert.match(recalls[0]!, /^\/v1\/default\/banks\/pimem-[a-z0-9-]+\/memories\/recall$/);
+		assert.equal(step1[0]?.content, "When do deploys run?", "pi's message is not changed");
+	} finally {
+		if (saved === undefined) delete process.env.HINDSIGHT_API_URL;
+		else process.env.HINDSIGHT_API_URL = saved;
 	}
 });
 
