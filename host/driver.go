@@ -28,6 +28,10 @@ type Driver struct {
 	// {"error":…}): a scripted model for tests. nil answers every one with
 	// NoModel.
 	Complete func(e Effect) json.RawMessage
+	// HTTP answers an http effect with the resume value (one {status, body}
+	// or {error} per request, in order). nil performs the requests with
+	// net/http (PerformHTTP).
+	HTTP func(e Effect) json.RawMessage
 }
 
 // Result is what a Run leaves for the caller.
@@ -48,13 +52,21 @@ type Result struct {
 	Compacts int
 	// Completions holds every complete effect, answered or not.
 	Completions []Effect
+	// ContextAppends, Tools and ToolResults hold the context_append, tools
+	// and tool_result effects in order; HTTP every http effect performed.
+	ContextAppends, Tools, ToolResults, HTTP []Effect
 }
 
-// Run calls export and keeps answering dialogs and completions through
-// resume until the core stops asking. After a trap it recreates the instance
-// (replaying session_start) so the next Run works, and returns the trap.
+// Run calls export and keeps answering dialogs, completions and http
+// requests through resume until the core stops asking. A foreground ask is
+// answered at once; background asks are answered after the foreground chain
+// ends, one by one, in the order they were asked (a CLI has no event loop
+// to return to, and must not exit before they are recorded). After a trap
+// it recreates the instance (replaying session_start) so the next Run
+// works, and returns the trap.
 func (d *Driver) Run(export string, input []byte) (Result, error) {
 	var res Result
+	var later []Effect
 	for round := 0; ; round++ {
 		env, err := d.Inst.Call(export, input)
 		if err != nil {
@@ -81,6 +93,12 @@ func (d *Driver) Run(export string, input []byte) (Result, error) {
 				res.Messages = append(res.Messages, e)
 			case "context_messages":
 				res.ContextMessages = append(res.ContextMessages, e)
+			case "context_append":
+				res.ContextAppends = append(res.ContextAppends, e)
+			case "tools":
+				res.Tools = append(res.Tools, e)
+			case "tool_result":
+				res.ToolResults = append(res.ToolResults, e)
 			case "session_entry":
 				res.Entries = append(res.Entries, e)
 			case "compaction":
@@ -89,20 +107,30 @@ func (d *Driver) Run(export string, input []byte) (Result, error) {
 				res.BranchSummaries = append(res.BranchSummaries, e)
 			case "compact":
 				res.Compacts++
-			case "complete":
-				res.Completions = append(res.Completions, e)
-				waiting = &e
-			case "dialog":
-				waiting = &e
+			case "complete", "dialog", "http":
+				if e.T == "complete" {
+					res.Completions = append(res.Completions, e)
+				}
+				if e.Holds() {
+					waiting = &e
+				} else {
+					later = append(later, e)
+				}
 			default:
 				d.line(d.Stderr, "warning: ", "ignoring effect "+e.T+", which this host does not know")
 			}
+		}
+		if waiting == nil && len(later) > 0 {
+			waiting, later = &later[0], later[1:]
 		}
 		if waiting == nil {
 			return res, nil
 		}
 		if round == maxResumes {
-			return res, fmt.Errorf("host: the core asked %d times in a row for a dialog or completion; stopping", maxResumes+1)
+			return res, fmt.Errorf("host: the core asked %d times in a row for a dialog, completion or request; stopping", maxResumes+1)
+		}
+		if waiting.T == "http" {
+			res.HTTP = append(res.HTTP, *waiting)
 		}
 		export, input = "resume", d.answer(*waiting)
 	}
@@ -112,6 +140,13 @@ func (d *Driver) Run(export string, input []byte) (Result, error) {
 // ask) or a completion (Complete's answer, else there is no model).
 func (d *Driver) answer(e Effect) []byte {
 	var value any
+	if e.T == "http" {
+		if d.HTTP == nil {
+			value = PerformHTTP(e.Requests)
+		} else {
+			value = d.HTTP(e)
+		}
+	}
 	if e.T == "complete" {
 		value = map[string]string{"error": NoModel}
 		if d.Complete != nil {

@@ -46,7 +46,11 @@ type Effect struct {
 	MaxTokens  int    // complete
 	Model      string // complete: "" for the session's current model
 	TimeoutMs  int    // complete: 0 for no bound
-	Background bool   // complete: the host may answer later, without holding the event
+	Background bool   // complete, http: the host may answer later, without holding the event
+
+	Requests []Request // http: performed at once, answered in this order
+	Active   []string  // tools: the registry's tools to make active
+	IsError  bool      // tool_result
 
 	Index            int             // context_messages: where the messages go
 	Messages         json.RawMessage // context_messages: [{customType, content}]
@@ -60,12 +64,26 @@ type Effect struct {
 	Raw json.RawMessage
 }
 
-// Waits reports whether the effect needs an answer through resume.
-func (e Effect) Waits() bool { return e.T == "dialog" || e.T == "complete" }
+// Request is one request of an http effect.
+type Request struct {
+	Method, URL string
+	Headers     map[string]string
+	Body        string
+	TimeoutMs   int
+}
+
+// Waits reports whether the effect needs an answer through resume (an ask).
+func (e Effect) Waits() bool { return e.T == "dialog" || e.T == "complete" || e.T == "http" }
+
+// Holds reports whether the effect is a foreground ask: it must be the last
+// of its envelope, and the event that asked waits for its answer. A
+// background ask may stand anywhere; the host answers it later.
+func (e Effect) Holds() bool { return e.Waits() && !e.Background }
 
 // ParseEnvelope reads an export's output, checking what the contract
-// promises: version 1, effects as objects with a type, at most one dialog or
-// completion and only as the last effect.
+// promises: version 1, effects as objects with a type, and at most one
+// foreground ask (dialog, completion or http), only as the last effect;
+// background asks may stand anywhere.
 //
 //	ParseEnvelope([]byte(`{"v":1,"effects":[{"t":"output","text":"pong"}],"exit":0}`))
 //	=> Envelope{Effects: [{T: "output", Text: "pong"}]}
@@ -97,7 +115,7 @@ func ParseEnvelope(b []byte) (Envelope, error) {
 			err = fmt.Errorf("%w: effect %d has no type: %.200s", ErrEnvelope, len(env.Effects), e.Raw)
 			return false
 		}
-		if n := len(env.Effects); n > 0 && env.Effects[n-1].Waits() {
+		if n := len(env.Effects); n > 0 && env.Effects[n-1].Holds() {
 			err = fmt.Errorf("%w: effect %q follows a %s, which must come last", ErrEnvelope, e.Get("t").String(), env.Effects[n-1].T)
 			return false
 		}
@@ -145,6 +163,21 @@ func effectOf(e gjson.Result) Effect {
 		}
 	}
 	ef.Clear = ef.T == "status" && e.Get("text").Type == gjson.Null
+	ef.IsError = e.Get("isError").Bool()
+	for _, a := range e.Get("active").Array() {
+		ef.Active = append(ef.Active, a.String())
+	}
+	for _, r := range e.Get("requests").Array() {
+		req := Request{Method: r.Get("method").String(), URL: r.Get("url").String(), Body: r.Get("body").String(), TimeoutMs: int(r.Get("timeoutMs").Int())}
+		r.Get("headers").ForEach(func(k, v gjson.Result) bool {
+			if req.Headers == nil {
+				req.Headers = map[string]string{}
+			}
+			req.Headers[k.String()] = v.String()
+			return true
+		})
+		ef.Requests = append(ef.Requests, req)
+	}
 	for _, o := range e.Get("options").Array() {
 		ef.Options = append(ef.Options, o.String())
 	}

@@ -75,8 +75,28 @@ func FuzzParseEnvelope(f *testing.F) {
 			return
 		}
 		for n, e := range env.Effects {
-			require.True(t, !e.Waits() || n == len(env.Effects)-1, "accepted a %s that is not the last effect: %s", e.T, b)
+			require.True(t, !e.Holds() || n == len(env.Effects)-1, "accepted a foreground %s that is not the last effect: %s", e.T, b)
 		}
 		require.True(t, env.Exit >= 0 && env.Exit <= 255, "accepted exit %d", env.Exit)
 	})
+}
+
+func TestParseEnvelopeReadsHindsightEffectsAndBackgroundAsksAnywhere(t *testing.T) {
+	env, err := ParseEnvelope([]byte(`{"v":1,"effects":[
+		{"t":"http","id":"k1","background":true,"requests":[{"method":"POST","url":"http://h/x","headers":{"Authorization":"Bearer k"},"body":"{}","timeoutMs":1500}]},
+		{"t":"context_append","index":2,"text":"\n\nrecalled"},
+		{"t":"tools","active":["hindsight_recall"]},
+		{"t":"tool_result","text":"no","isError":true},
+		{"t":"http","id":"k2","requests":[]}
+	],"exit":0}`))
+	require.NoError(t, err)
+	require.Equal(t, 5, len(env.Effects))
+	require.Equal(t, []Request{{Method: "POST", URL: "http://h/x", Headers: map[string]string{"Authorization": "Bearer k"}, Body: "{}", TimeoutMs: 1500}}, env.Effects[0].Requests)
+	require.True(t, env.Effects[0].Background && !env.Effects[0].Holds())
+	require.Equal(t, 2, env.Effects[1].Index)
+	require.Equal(t, []string{"hindsight_recall"}, env.Effects[2].Active)
+	require.True(t, env.Effects[3].IsError)
+	require.True(t, env.Effects[4].Holds())
+	_, err = ParseEnvelope([]byte(`{"v":1,"effects":[{"t":"http","id":"a","requests":[]},{"t":"output","text":"x"}],"exit":0}`))
+	require.ErrorIs(t, err, ErrEnvelope)
 }

@@ -49,7 +49,35 @@ export type Effect =
 	| { t: "session_entry"; customType: string; data: unknown }
 	| { t: "compact" }
 	| { t: "compaction"; summary: string; details?: unknown; firstKeptEntryId: string; tokensBefore: number; usage?: unknown }
-	| { t: "branch_summary"; summary: string; details?: unknown };
+	| { t: "branch_summary"; summary: string; details?: unknown }
+	// The Hindsight lifecycle (docs/decisions/001-core-host-contract.md).
+	| {
+			t: "http";
+			id: string;
+			/** Performed concurrently; the resume value answers them in this order. */
+			requests: HttpRequest[];
+			/** Perform the requests and their resume after the handler has returned. */
+			background?: boolean;
+	  }
+	/** The user message at `index` of the context event's messages gets `text` appended. */
+	| { t: "context_append"; index: number; text: string }
+	/** Exactly these of the registry's tools are active; the others pi has stay as they are. */
+	| { t: "tools"; active: string[] }
+	/** The tool export's answer, for pi's tool result. */
+	| { t: "tool_result"; text: string; isError?: boolean; details?: unknown };
+
+/** One request of an `http` effect, performed as given: the host never reads the status. */
+export interface HttpRequest {
+	method: string;
+	url: string;
+	headers?: Record<string, string>;
+	body?: string;
+	/** Abort the request after this many ms and answer `{error}` for it; 0 or absent: no bound. */
+	timeoutMs?: number;
+}
+
+/** What one request of an `http` effect gave: the response as it came, or why there was none. */
+export type HttpAnswer = { status: number; body: string } | { error: string };
 
 /** What every export returns: effects to perform in order, and pimem's exit code. */
 export interface Envelope {

@@ -23,10 +23,18 @@
  * core from the compiled module (the core rebuilds its state from the files) and returns
  * nothing, so the turn goes on without memory.
  *
- * Model calls the core marks `background` (the observer, after a run has settled) are
- * not awaited by pi's handler: the adapter performs them and hands the answer back to
- * the core later, so the next turn never waits for them. session_shutdown waits for them
- * within a bound (BACKGROUND_BOUND_MS), so `pi -p` does not exit in the middle of one.
+ * Asks the core marks `background` (the observer after a run has settled, the flush of
+ * Hindsight's retain queue after a turn) are not awaited by pi's handler: the adapter
+ * performs them and hands the answer back to the core later, so the next turn never
+ * waits for them; an envelope may hold several. session_shutdown waits for them within a
+ * bound (BACKGROUND_BOUND_MS), so `pi -p` does not exit in the middle of one.
+ *
+ * With a Hindsight server configured (docs/hindsight.md), the core asks for HTTP
+ * requests (`http`: recall, retain, reflect), performed here with fetch, all of one ask
+ * at once, each with its own time bound; it appends recalled memories to the newest user
+ * message of each request (`context_append`), and registers four tools
+ * (hindsight_recall, hindsight_retain, hindsight_reflect, hindsight_status) that stay
+ * inactive until the core's `tools` effect names them.
  */
 
 import type { BeforeAgentStartEventResult, ContextEvent, ExtensionAPI, ExtensionContext, SessionBeforeCompactResult, SessionBeforeTreeResult } from "@earendil-works/pi-coding-agent";
@@ -34,7 +42,8 @@ import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
-import { Core, CoreTrap, type Effect, type Envelope, type LogLevel } from "./core.ts";
+import type { TSchema } from "typebox";
+import { Core, CoreTrap, type Effect, type Envelope, type HttpAnswer, type HttpRequest, type LogLevel } from "./core.ts";
 
 const CORE_FILE = new URL("./core.wasm", import.meta.url);
 const REGISTRY_FILE = new URL("./registry.json", import.meta.url);
@@ -44,6 +53,16 @@ export interface Registry {
 	v: 1;
 	commands: Array<{ name: string; aliases: string[]; description: string }>;
 	flags: Array<{ name: string; type: "boolean" | "string"; description: string }>;
+	/** Tools the model may call, each answered by the core's `tool` export. */
+	tools: RegistryTool[];
+}
+
+/** One tool of the registry; `parameters` is a JSON schema of an object. */
+export interface RegistryTool {
+	name: string;
+	label: string;
+	description: string;
+	parameters: { type: "object"; [key: string]: unknown };
 }
 
 /** Reads registry.json, written from the core at build time; throws saying what is wrong. */
@@ -52,7 +71,17 @@ export function readRegistry(file: URL | string = REGISTRY_FILE): Registry {
 	if (typeof value !== "object" || value === null || !("v" in value) || value.v !== 1 || !("commands" in value) || !Array.isArray(value.commands) || !("flags" in value) || !Array.isArray(value.flags)) {
 		throw new Error(`${String(file)} is not a registry this adapter reads (v1); rebuild it with make wasm`);
 	}
+	if (!("tools" in value) || !Array.isArray(value.tools)) throw new Error(`${String(file)} lists no tools (a core older than this adapter); rebuild it with make wasm`);
+	const bad = (value.tools as unknown[]).findIndex((t) => !isRegistryTool(t));
+	if (bad >= 0) throw new Error(`${String(file)}: tools[${bad}] is not a tool this adapter registers (name, label, description, parameters of type "object"); rebuild it with make wasm`);
 	return value as Registry;
+}
+
+function isRegistryTool(t: unknown): t is RegistryTool {
+	if (typeof t !== "object" || t === null) return false;
+	const r = t as Record<string, unknown>;
+	const p = r.parameters;
+	return typeof r.name === "string" && typeof r.label === "string" && typeof r.description === "string" && typeof p === "object" && p !== null && (p as Record<string, unknown>).type === "object";
 }
 
 /**
@@ -70,40 +99,66 @@ function sha256Of(file: URL | string): string {
 
 type Dialog = Extract<Effect, { t: "dialog" }>;
 type Complete = Extract<Effect, { t: "complete" }>;
+type Http = Extract<Effect, { t: "http" }>;
+/** An effect the core waits on: its answer comes back through `resume`. */
+type Ask = Dialog | Complete | Http;
+type ToolResult = Extract<Effect, { t: "tool_result" }>;
 type Message = NonNullable<BeforeAgentStartEventResult["message"]>;
 type ContextMessages = Extract<Effect, { t: "context_messages" }>;
 type Compaction = NonNullable<SessionBeforeCompactResult["compaction"]>;
 type BranchSummary = NonNullable<SessionBeforeTreeResult["summary"]>;
-type ResumeValue = string | boolean | null | { text: string; usage?: unknown } | { error: string };
+type ResumeValue = string | boolean | null | { text: string; usage?: unknown } | { error: string } | HttpAnswer[];
 
 /** What a handler collects from the effects it performs, for pi's handler result. */
 interface Injection {
 	system: string;
 	message: Message | undefined;
 	context: ContextMessages | undefined;
+	/** Text for the end of one user message of the context event, in order. */
+	appends: Array<{ index: number; text: string }>;
 	compaction: Compaction | undefined;
 	branchSummary: BranchSummary | undefined;
+	toolResult: ToolResult | undefined;
+}
+
+/** What performing effects may reach beyond pi and the context. */
+interface Scope {
+	/** The registry's tool names: the `tools` effect sets these and leaves the others alone. */
+	toolNames: ReadonlySet<string>;
+	/** Starts a background ask now; its answer is resumed later. */
+	background: (ask: Complete | Http) => void;
 }
 
 /**
- * How long session_shutdown waits for background model calls before aborting them, and
- * then for the aborted calls to be handed back to the core. pi exits once its
- * session_shutdown handlers return, so without the wait `pi -p` would drop an observer
- * answer that is nearly there; without the bound a hung provider would hold pi open.
+ * How long session_shutdown waits for background asks (model calls, Hindsight requests)
+ * before aborting them, and then for the aborted ones to be handed back to the core. pi
+ * exits once its session_shutdown handlers return, so without the wait `pi -p` would drop
+ * an observer answer or a retain flush that is nearly there; without the bound a hung
+ * provider would hold pi open.
  */
 export const BACKGROUND_BOUND_MS = 20_000;
 const ABORTED_BOUND_MS = 2_000;
 
 export default function (pi: ExtensionAPI): void {
-	// pi exits when a factory throws; without memory is better than without pi.
-	try {
-		install(pi);
-	} catch (err) {
-		console.error("pi-memory: could not load; pi goes on without memory:", err);
-	}
+	withRegistry(readRegistry)(pi);
 }
 
-function install(pi: ExtensionAPI): void {
+/**
+ * The extension registering what `registry` returns instead of registry.json: the
+ * adapter's tests register a fixture's tools through it.
+ */
+export function withRegistry(registry: () => Registry): (pi: ExtensionAPI) => void {
+	return (pi) => {
+		// pi exits when a factory throws; without memory is better than without pi.
+		try {
+			install(pi, registry);
+		} catch (err) {
+			console.error("pi-memory: could not load; pi goes on without memory:", err);
+		}
+	};
+}
+
+function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// Compiling and instantiating start here, in the background; the first call (at
 	// session_start) waits only for what is not done yet.
 	const core = new Core(CORE_FILE, { log: logToStderr });
@@ -111,7 +166,10 @@ function install(pi: ExtensionAPI): void {
 	const moduleSha256 = sha256Of(CORE_FILE);
 	let reported = false;
 
-	const registry = readRegistry();
+	const registry = registryOf();
+	const tools = registry.tools;
+	const toolNames: ReadonlySet<string> = new Set(tools.map((t) => t.name));
+	const scopeOf = (ctx: ExtensionContext, exportName: string): Scope => ({ toolNames, background: (ask) => inBackground(ctx, exportName, ask) });
 	for (const f of registry.flags) {
 		if (f.type === "boolean") pi.registerFlag(f.name, { description: f.description, type: "boolean", default: false });
 		else pi.registerFlag(f.name, { description: f.description, type: "string", default: "" });
@@ -128,10 +186,33 @@ function install(pi: ExtensionAPI): void {
 			});
 		}
 	}
+	// Inactive until the core's `tools` effect names them: only when Hindsight is on and
+	// memory may act does the model see them.
+	for (const tool of tools) {
+		pi.registerTool({
+			name: tool.name,
+			label: tool.label,
+			description: tool.description,
+			// A TypeBox schema is a JSON schema; pi validates the model's arguments against
+			// this one as the core wrote it, so the package needs no TypeBox at run time.
+			parameters: tool.parameters as unknown as TSchema,
+			defaultActive: false,
+			execute: async (toolCallId, params, signal, _onUpdate, ctx) => {
+				const got = await run(ctx, "tool", { name: tool.name, params, toolCallId }, signal);
+				const r = got?.toolResult;
+				if (r === undefined) {
+					const why = got === undefined ? "failed; details are on stderr" : "gave no answer";
+					return { content: [{ type: "text", text: `pi-memory: ${tool.name} ${why}` }], details: undefined, isError: true };
+				}
+				return { content: [{ type: "text", text: r.text }], details: r.details, isError: r.isError === true };
+			},
+		});
+	}
 
-	// Model calls performed after their handler returned, until the core has their answer.
+	// Asks (model calls, Hindsight requests) performed after their handler returned, until
+	// the core has their answer.
 	const background = new Set<Promise<void>>();
-	// Aborts the background calls still running when the session shuts down.
+	// Aborts the background asks still running when the session shuts down.
 	let shutdown = new AbortController();
 	// Set once session_shutdown has closed the core: an answer arriving later is dropped
 	// rather than starting a new instance for a session that is gone.
@@ -160,7 +241,7 @@ function install(pi: ExtensionAPI): void {
 			sessionId: ctx.sessionManager.getSessionId(),
 			zone: -new Date().getTimezoneOffset(),
 			window: windowOf(ctx),
-			env: omEnv(),
+			env: forwardedEnv(),
 		});
 	});
 
@@ -176,18 +257,23 @@ function install(pi: ExtensionAPI): void {
 
 	pi.on("agent_end", async (event, ctx) => {
 		const stopReason = lastStopReason(event.messages);
-		await run(ctx, "agent_end", { stopReason, aborted: stopReason === "aborted" || ctx.signal?.aborted === true });
+		await run(ctx, "agent_end", { stopReason, aborted: stopReason === "aborted" || ctx.signal?.aborted === true, messages: event.messages });
 	});
 
-	// Before every model call, tool-loop steps included: the core says where its
-	// observations block goes, or nothing (already there, memory off, nothing observed).
+	// Before every model call, tool-loop steps included: the core says what recalled text
+	// ends the newest user message and where its observations block goes, or nothing
+	// (already there, memory off, nothing recalled or observed). Both indices refer to
+	// pi's messages as given: the appends change no length, so they go first.
 	pi.on("context", async (event, ctx) => {
 		const got = await run(ctx, "context", { messages: event.messages });
-		const block = got?.context;
-		if (block === undefined) return undefined;
+		if (got === undefined || (got.context === undefined && got.appends.length === 0)) return undefined;
 		const messages: ContextEvent["messages"] = [...event.messages];
-		const at = Math.max(0, Math.min(messages.length, Math.trunc(block.index)));
-		messages.splice(at, 0, ...block.messages.map((m) => ({ role: "custom" as const, customType: m.customType, content: m.content, display: false, timestamp: m.timestamp ?? 0 })));
+		for (const a of got.appends) appendTo(messages, a.index, a.text);
+		const block = got.context;
+		if (block !== undefined) {
+			const at = Math.max(0, Math.min(messages.length, Math.trunc(block.index)));
+			messages.splice(at, 0, ...block.messages.map((m) => ({ role: "custom" as const, customType: m.customType, content: m.content, display: false, timestamp: m.timestamp ?? 0 })));
+		}
 		return { messages };
 	});
 
@@ -234,31 +320,28 @@ function install(pi: ExtensionAPI): void {
 	// change notice: trust is read with ctx.isProjectTrusted() at every session_start,
 	// and a /trust decision takes effect only after a restart. So it is not forwarded.
 
-	// Forwards one export and performs its effects, answering dialogs and model calls
-	// through `resume` until the core has nothing more to ask. Undefined on failure.
-	// `signal` (a compaction's or a tree navigation's) aborts the model calls it waits for.
+	// Forwards one export and performs its effects, answering dialogs, model calls and
+	// Hindsight requests through `resume` until the core has nothing more to ask in the
+	// foreground. Undefined on failure. `signal` (a compaction's, a tree navigation's, a
+	// tool call's, else the event's) aborts the foreground asks it waits for.
 	async function run(ctx: ExtensionContext, exportName: string, input: unknown, signal?: AbortSignal): Promise<Injection | undefined> {
 		return drive(ctx, exportName, () => core.call(exportName, input), signal ?? ctx.signal);
 	}
 
 	async function drive(ctx: ExtensionContext, exportName: string, first: () => Promise<Envelope>, signal: AbortSignal | undefined): Promise<Injection | undefined> {
-		const got: Injection = { system: "", message: undefined, context: undefined, compaction: undefined, branchSummary: undefined };
+		const got: Injection = { system: "", message: undefined, context: undefined, appends: [], compaction: undefined, branchSummary: undefined, toolResult: undefined };
+		const scope = scopeOf(ctx, exportName);
 		try {
 			let envelope: Envelope = await first();
 			for (;;) {
-				const ask = perform(pi, ctx, exportName, envelope, got);
+				const ask = perform(pi, ctx, exportName, envelope, got, scope);
 				if (ask === undefined) {
 					// Without a UI (pi -p, --mode json) a refused command makes pi exit
 					// non-zero, as pimem does; pi keeps a non-zero exitCode it finds set.
 					if (exportName === "command" && envelope.exit !== 0 && !ctx.hasUI) process.exitCode = envelope.exit;
 					return got;
 				}
-				if (ask.t === "complete" && ask.background === true) {
-					inBackground(ctx, exportName, ask);
-					return got;
-				}
-				const value = ask.t === "dialog" ? await answerDialog(ctx, ask) : await answerComplete(ctx, ask, signal);
-				envelope = await core.call("resume", { id: ask.id, value });
+				envelope = await core.call("resume", { id: ask.id, value: await answer(ctx, ask, signal) });
 			}
 		} catch (err) {
 			await failed(ctx, exportName, err);
@@ -266,13 +349,14 @@ function install(pi: ExtensionAPI): void {
 		}
 	}
 
-	// Performs a background model call and resumes the core with its answer, then
-	// performs what follows (a session entry, a status, the next call) the same way,
-	// all after pi's handler has returned. Failures are reported like any other.
-	function inBackground(ctx: ExtensionContext, exportName: string, ask: Complete): void {
+	// Performs a background ask (a model call, Hindsight requests) and resumes the core
+	// with its answer, then performs what follows (a session entry, a status, the next
+	// ask) the same way, all after pi's handler has returned. Several may be out at once;
+	// the core serializes their resumes. Failures are reported like any other.
+	function inBackground(ctx: ExtensionContext, exportName: string, ask: Complete | Http): void {
 		const stop = shutdown.signal;
 		const task = (async () => {
-			const value = await answerComplete(ctx, ask, stop);
+			const value = await answer(ctx, ask, stop);
 			if (ended) return;
 			await drive(ctx, exportName, () => core.call("resume", { id: ask.id, value }), stop);
 		})();
@@ -280,14 +364,14 @@ function install(pi: ExtensionAPI): void {
 		void task.finally(() => background.delete(task));
 	}
 
-	// Waits for the background calls within BACKGROUND_BOUND_MS, then aborts those left
+	// Waits for the background asks within BACKGROUND_BOUND_MS, then aborts those left
 	// and waits briefly for their (failed) answers to reach the core.
 	async function settleBackground(): Promise<void> {
 		// An answer may plan the next call (the reflector after the observer): wait for those too.
 		const deadline = Date.now() + BACKGROUND_BOUND_MS;
 		while (background.size > 0 && Date.now() < deadline) await within([...background], deadline - Date.now());
 		if (background.size === 0) return;
-		console.error(`pi-memory: ${background.size} background model call(s) still running after ${BACKGROUND_BOUND_MS} ms at shutdown; aborted`);
+		console.error(`pi-memory: ${background.size} background call(s) (model or Hindsight) still running after ${BACKGROUND_BOUND_MS} ms at shutdown; aborted`);
 		shutdown.abort();
 		await within([...background], ABORTED_BOUND_MS);
 	}
@@ -315,9 +399,12 @@ function install(pi: ExtensionAPI): void {
 	}
 }
 
-// Performs effects in order; returns the dialog or completion that ends the envelope.
-function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, envelope: Envelope, got: Injection): Dialog | Complete | undefined {
-	for (const e of envelope.effects) {
+// Performs effects in order, starting background asks where they stand; returns the
+// foreground ask that ends the envelope, if any.
+function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, envelope: Envelope, got: Injection, scope: Scope): Ask | undefined {
+	const effects = envelope.effects;
+	for (let i = 0; i < effects.length; i++) {
+		const e = effects[i]!;
 		switch (e.t) {
 			case "output":
 				show(ctx, e.text, "info");
@@ -360,9 +447,27 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, en
 				if (exportName === "session_before_tree") got.branchSummary = { summary: e.summary, details: e.details };
 				else misplaced(e.t, exportName, "session_before_tree");
 				break;
-			case "dialog":
+			case "context_append":
+				if (exportName === "context") got.appends.push({ index: e.index, text: e.text });
+				else misplaced(e.t, exportName, "context");
+				break;
+			case "tools":
+				// pi ignores names it does not know; tools of others stay as they are.
+				pi.setActiveTools([...pi.getActiveTools().filter((n) => !scope.toolNames.has(n)), ...e.active]);
+				break;
+			case "tool_result":
+				if (exportName === "tool") got.toolResult = e;
+				else misplaced(e.t, exportName, "tool");
+				break;
 			case "complete":
-				return e;
+			case "http":
+				if (e.background === true) {
+					scope.background(e);
+					break;
+				}
+				return foreground(e, effects.length - i - 1);
+			case "dialog":
+				return foreground(e, effects.length - i - 1);
 			default:
 				console.error(`pi-memory: unknown effect from the core, ignored: ${JSON.stringify(e)}`);
 		}
@@ -375,6 +480,23 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, en
 function show(ctx: ExtensionContext, text: string, level: "info" | "warning" | "error"): void {
 	if (ctx.hasUI) ctx.ui.notify(text, level);
 	else process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+// A foreground ask ends its envelope (decision 001): what follows it is not performed.
+function foreground(ask: Ask, after: number): Ask {
+	if (after > 0) console.error(`pi-memory: the core sent ${after} effect(s) after its ${ask.t} ${ask.id}, which must end the envelope; they are ignored`);
+	return ask;
+}
+
+// Appends text to the user message at index (a copy: pi's own message, which the session
+// keeps, never holds recalled text).
+function appendTo(messages: ContextEvent["messages"], index: number, text: string): void {
+	const m = messages[index];
+	if (m === undefined || m.role !== "user") {
+		console.error(`pi-memory: the core sent context_append for message ${index}, which is not a user message; ignored`);
+		return;
+	}
+	messages[index] = typeof m.content === "string" ? { ...m, content: m.content + text } : { ...m, content: [...m.content, { type: "text", text }] };
 }
 
 function misplaced(t: string, exportName: string, where: string): void {
@@ -394,6 +516,46 @@ async function answerDialog(ctx: ExtensionContext, d: Dialog): Promise<ResumeVal
 		default:
 			return null;
 	}
+}
+
+// The answer to an ask, for `resume`.
+function answer(ctx: ExtensionContext, ask: Ask, signal: AbortSignal | undefined): Promise<ResumeValue> {
+	if (ask.t === "dialog") return answerDialog(ctx, ask);
+	if (ask.t === "complete") return answerComplete(ctx, ask, signal);
+	return answerHttp(ask.requests, signal);
+}
+
+// Performs every request at once and answers them in order. A status is never read here:
+// a 500 is an answer like a 200, and what it means is the core's to say.
+function answerHttp(requests: HttpRequest[], signal: AbortSignal | undefined): Promise<HttpAnswer[]> {
+	return Promise.all(requests.map((r) => fetchOne(r, signal)));
+}
+
+async function fetchOne(r: HttpRequest, signal: AbortSignal | undefined): Promise<HttpAnswer> {
+	const timeoutMs = r.timeoutMs ?? 0;
+	const timer = new AbortController();
+	const clock = timeoutMs > 0 ? setTimeout(() => timer.abort(), timeoutMs) : undefined;
+	try {
+		// The signal covers reading the body too: a server that stalls mid-answer times out.
+		const res = await fetch(r.url, { method: r.method, headers: r.headers, body: r.body, signal: signal === undefined ? timer.signal : AbortSignal.any([signal, timer.signal]) });
+		return { status: res.status, body: await res.text() };
+	} catch (err) {
+		if (timer.signal.aborted) return { error: `timed out after ${timeoutMs} ms` };
+		if (signal?.aborted === true) return { error: "aborted" };
+		return { error: fetchError(err) };
+	} finally {
+		clearTimeout(clock);
+	}
+}
+
+// Node's fetch says only "fetch failed"; the reason (connect ECONNREFUSED 127.0.0.1:9,
+// other side closed…) is its cause.
+function fetchError(err: unknown): string {
+	if (!(err instanceof Error)) return String(err);
+	const cause = err.cause;
+	if (cause instanceof Error && cause.message !== "") return cause.message;
+	if (cause instanceof Error && "code" in cause && typeof cause.code === "string") return cause.code;
+	return err.message;
 }
 
 // Calls the model the effect names (the session's own when none) and resumes with its
@@ -446,13 +608,13 @@ function windowOf(ctx: ExtensionContext): number {
 	return ctx.model?.contextWindow ?? 0;
 }
 
-// The environment variables that steer observational memory, those set, as
-// session_start's env (decision 001); what they mean is the core's to say.
-const OM_ENV = ["PI_OM_SCOPE", "PI_OM_SQLITE", "PI_OM_SQLITE_PATH"] as const;
+// The environment variables that steer observational memory and Hindsight, those set,
+// as session_start's env (decision 001); what they mean is the core's to say.
+const FORWARDED_ENV = ["PI_OM_SCOPE", "PI_OM_SQLITE", "PI_OM_SQLITE_PATH", "HINDSIGHT_API_URL", "HINDSIGHT_API_KEY", "HINDSIGHT_BANK_ID"] as const;
 
-function omEnv(): Record<string, string> {
+function forwardedEnv(): Record<string, string> {
 	const env: Record<string, string> = {};
-	for (const k of OM_ENV) {
+	for (const k of FORWARDED_ENV) {
 		const v = process.env[k];
 		if (v !== undefined) env[k] = v;
 	}

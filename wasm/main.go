@@ -48,6 +48,9 @@ func sessionBeforeTree() int32 { return call("session_before_tree") }
 //go:wasmexport command
 func command() int32 { return call("command") }
 
+//go:wasmexport tool
+func tool() int32 { return call("tool") }
+
 //go:wasmexport resume
 func resume() int32 { return call("resume") }
 

@@ -87,6 +87,16 @@ interface Command {
 	handler: (args: string, ctx: unknown) => Promise<void>;
 }
 
+/** A tool as registerTool receives it (the parts the adapter sets). */
+export interface Tool {
+	name: string;
+	label: string;
+	description: string;
+	parameters: unknown;
+	defaultActive?: boolean;
+	execute: (toolCallId: string, params: unknown, signal: AbortSignal | undefined, onUpdate: unknown, ctx: unknown) => Promise<unknown>;
+}
+
 interface Flag {
 	type: "boolean" | "string";
 	description?: string;
@@ -102,6 +112,25 @@ export class FakePi {
 	readonly flagValues = new Map<string, boolean | string>();
 	/** Every pi.appendEntry call, in order. */
 	readonly entries: { customType: string; data: unknown }[] = [];
+	readonly tools = new Map<string, Tool>();
+	/** The active tools (pi's own and others' to start with). */
+	activeTools: string[] = ["read", "bash", "edit", "write"];
+	/** Every pi.setActiveTools call, in order. */
+	readonly setActiveToolsCalls: string[][] = [];
+
+	registerTool(tool: Tool): void {
+		this.tools.set(tool.name, tool);
+		if (tool.defaultActive !== false) this.activeTools.push(tool.name);
+	}
+
+	getActiveTools(): string[] {
+		return [...this.activeTools];
+	}
+
+	setActiveTools(names: string[]): void {
+		this.setActiveToolsCalls.push([...names]);
+		this.activeTools = [...names];
+	}
 
 	appendEntry(customType: string, data?: unknown): void {
 		this.entries.push({ customType, data });

@@ -45,7 +45,7 @@ const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "
 
 // ---- Scripted core -----------------------------------------------------------------------
 
-test("the factory registers --no-memory, /decision, /decisions, /memory, /om with its short forms and the forwarded events", () => {
+test("the factory registers --no-memory, /decision, /decisions, /memory, /om with its short forms, /hindsight, the Hindsight tools inactive, and the forwarded events", () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	assert.equal(pi.flags.get("no-memory")?.type, "boolean");
@@ -53,7 +53,10 @@ test("the factory registers --no-memory, /decision, /decisions, /memory, /om wit
 		"decision", "decisions", "memory", "om",
 		"om-status", "om-config", "om-observe", "om-reflect", "om-observations", "om-clear",
 		"obs-memory-status", "obs-auto-compact", "obs-mode", "obs-view", "obs-reflect", "obs-rebuild", "obs-dump",
+		"hindsight",
 	]);
+	assert.deepEqual([...pi.tools.keys()], ["hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
+	assert.ok([...pi.tools.values()].every((t) => t.defaultActive === false));
 	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");
 });
@@ -307,7 +310,7 @@ test("a failed, aborted or impossible model call resumes with an error", async (
 	}
 });
 
-test("agent_end reports the last assistant message's stop reason and whether the run was aborted", async () => {
+test("agent_end reports the last assistant message's stop reason, whether the run was aborted, and the run's messages", async () => {
 	const cases: [string, unknown[], AbortSignal | undefined, unknown][] = [
 		["stopped", [{ role: "user" }, { role: "assistant", stopReason: "toolUse" }, { role: "toolResult" }, { role: "assistant", stopReason: "stop" }], undefined, { stopReason: "stop", aborted: false }],
 		["escape", [{ role: "assistant", stopReason: "aborted" }], undefined, { stopReason: "aborted", aborted: true }],
@@ -318,7 +321,7 @@ test("agent_end reports the last assistant message's stop reason and whether the
 		scripted.reset();
 		const pi = started(scriptedFactory);
 		await pi.emit("agent_end", { messages }, fakeContext({ signal }).ctx);
-		assert.deepEqual(scripted.calls[0]?.input, want, name);
+		assert.deepEqual(scripted.calls[0]?.input, { ...(want as object), messages }, name);
 	}
 });
 

@@ -69,7 +69,7 @@ for (const build of BUILDS) {
 	});
 }
 
-test("pi registers exactly the registry's commands, aliases and flags", async () => {
+test("pi registers exactly the registry's commands, aliases, flags and tools (inactive)", async () => {
 	const mod = (await import(new URL("../index.ts?registry", import.meta.url).href)) as { default: (pi: ExtensionAPI) => void };
 	const pi = new FakePi();
 	mod.default(pi.api);
@@ -82,5 +82,9 @@ test("pi registers exactly the registry's commands, aliases and flags", async ()
 	assert.deepEqual(
 		[...pi.flags.entries()].map(([name, f]) => ({ name, type: f.type, description: f.description })),
 		shipped.flags.map((f) => ({ name: f.name, type: f.type, description: f.description })),
+	);
+	assert.deepEqual(
+		[...pi.tools.values()].map((t) => ({ name: t.name, label: t.label, description: t.description, parameters: t.parameters, defaultActive: t.defaultActive })),
+		shipped.tools.map((t) => ({ ...t, defaultActive: false })),
 	);
 });

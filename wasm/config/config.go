@@ -250,3 +250,40 @@ func (f *File) Unknown(known map[string][]string) {
 		return true
 	})
 }
+
+// Str returns the string at key, or def (ok=false) when absent or not a string.
+func (f *File) Str(key, def string) (string, bool) {
+	v := jsonr.Get(f.root, key)
+	if !v.Exists() {
+		return def, false
+	}
+	if v.Type != gjson.String {
+		f.bad(key, "a string", v, strconv.Quote(def))
+		return def, false
+	}
+	return v.Str, true
+}
+
+// Strs returns the list of strings at key, or def (ok=false) when absent or
+// not a list of strings.
+func (f *File) Strs(key string, def []string) ([]string, bool) {
+	v := jsonr.Get(f.root, key)
+	if !v.Exists() {
+		return def, false
+	}
+	var out []string
+	good := v.IsArray()
+	v.ForEach(func(_, s gjson.Result) bool {
+		good = good && s.Type == gjson.String
+		out = append(out, s.Str)
+		return good
+	})
+	if !good {
+		f.bad(key, "a list of strings", v, "the default")
+		return def, false
+	}
+	return out, true
+}
+
+// Broken says why the file cannot be read as written (naming it), or "".
+func (f *File) Broken() string { return f.broken }

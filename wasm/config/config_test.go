@@ -135,3 +135,26 @@ func TestParseOfABrokenFileReadsEveryKeyAsAbsent(t *testing.T) {
 		t.Errorf("warnings %q about a file that could not be read", f.Warnings)
 	}
 }
+
+func TestStrAndStrsWarnAndKeepTheDefaultOnAnotherType(t *testing.T) {
+	f := Parse(file, []byte(`{"url": 3, "name": "x", "banks": ["a", 2], "list": ["a", "b"]}`))
+	if s, ok := f.Str("url", "d"); s != "d" || ok {
+		t.Fatalf("url: %q %v", s, ok)
+	}
+	if s, ok := f.Str("name", "d"); s != "x" || !ok {
+		t.Fatalf("name: %q %v", s, ok)
+	}
+	if l, ok := f.Strs("banks", []string{"p"}); !reflect.DeepEqual(l, []string{"p"}) || ok {
+		t.Fatalf("banks: %q %v", l, ok)
+	}
+	if l, ok := f.Strs("list", nil); !reflect.DeepEqual(l, []string{"a", "b"}) || !ok {
+		t.Fatalf("list: %q %v", l, ok)
+	}
+	want := []string{file + `: "url" must be a string (got 3); using "d"`, file + `: "banks" must be a list of strings (got ["a", 2]); using the default`}
+	if !reflect.DeepEqual(f.Warnings, want) {
+		t.Fatalf("warnings: %q", f.Warnings)
+	}
+	if Parse(file, []byte(`{`)).Broken() == "" || f.Broken() != "" {
+		t.Fatal("Broken")
+	}
+}

@@ -75,6 +75,15 @@ var handlers = map[string]handler{
 	"om rebuild":      func(e *Engine, c *cmdCtx) { e.s.om.cmdRebuild(c) },
 	"om dump":         func(e *Engine, c *cmdCtx) { e.s.om.cmdDump(c) },
 	"om help":         (*Engine).cmdHelp,
+
+	"hindsight status":       func(e *Engine, c *cmdCtx) { e.s.hs.cmdStatus(c) },
+	"hindsight flush":        func(e *Engine, c *cmdCtx) { e.s.hs.cmdFlush(c) },
+	"hindsight doctor":       func(e *Engine, c *cmdCtx) { e.s.hs.cmdDoctor(c) },
+	"hindsight mode":         func(e *Engine, c *cmdCtx) { e.s.hs.cmdMode(c) },
+	"hindsight next-opt-out": func(e *Engine, c *cmdCtx) { e.s.hs.cmdOptOut(c) },
+	"hindsight bank":         func(e *Engine, c *cmdCtx) { e.s.hs.cmdBank(c) },
+	"hindsight import":       func(e *Engine, c *cmdCtx) { e.s.hs.cmdImport(c) },
+	"hindsight help":         (*Engine).cmdHelp,
 }
 
 // command runs `/decision …` (pimem's `decision …`) and every other command
@@ -157,6 +166,8 @@ func (e *Engine) store(name string) store {
 		return e.s.notes
 	case "observations":
 		return e.s.om
+	case "hindsight":
+		return e.s.hs
 	}
 	return e.s.dec
 }
@@ -178,6 +189,7 @@ func (e *Engine) cmdSwitch(c *cmdCtx, on bool) {
 	} else if e.s.Switch == "" {
 		e.s.Switch = "/memory off"
 	}
+	e.s.hs.announce(c.out)
 	if c.json {
 		c.out.Output(`{"memory":"` + map[bool]string{true: "on", false: "off"}[on] + `"}`)
 		return

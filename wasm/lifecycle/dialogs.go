@@ -3,6 +3,8 @@ package lifecycle
 import (
 	"strconv"
 
+	"github.com/pi-memory/pi-memory/wasm/hindsight"
+
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/tidwall/gjson"
@@ -121,4 +123,22 @@ func (e *Engine) resume(out *Out, in gjson.Result) {
 	}
 	delete(e.pending, id)
 	k(out, jsonr.Get(in, "value"))
+}
+
+// HTTP asks the host to perform requests, all at once, each within its
+// timeout; k receives the answers in request order (hindsight.ReadResponses
+// reads them). A background ask does not hold the event: the host answers
+// later and other effects may follow it in the envelope; a foreground one
+// is last.
+func (e *Engine) HTTP(out *Out, reqs []hindsight.Request, background bool, k continuation) {
+	id := e.park(k)
+	w := jsonw.Open(nil)
+	w.Str("t", "http")
+	w.Str("id", id)
+	w.Raw("requests", hindsight.Encode(nil, reqs))
+	if background {
+		w.Bool("background", true)
+	}
+	out.add(w.Close())
+	out.blocked = !background
 }

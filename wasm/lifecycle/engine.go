@@ -59,6 +59,7 @@ type Session struct {
 	dec   *decisions
 	notes *notesStore
 	om    *observations
+	hs    *hsStore
 	last  []budget.Receipt // what the previous turn injected, per store; nil before the first turn
 }
 
@@ -106,6 +107,8 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 			e.sessionBeforeTree(&out, in)
 		case "command":
 			e.command(&out, in)
+		case "tool":
+			e.tool(&out, in)
 		default:
 			out.Notify("error", "pi-memory: unknown export "+export)
 			out.exit = 2
@@ -161,6 +164,8 @@ func (e *Engine) sessionStart(out *Out, in gjson.Result) {
 	s.notes.start(out)
 	s.om = newObservations(e, s)
 	s.om.start(out, in)
+	s.hs = newHindsight(e, s)
+	s.hs.start(out, in)
 }
 
 // sessionShutdown does what can wait until the session is over, for the
@@ -174,6 +179,7 @@ func (e *Engine) sessionShutdown(out *Out) {
 	for _, msg := range warnings {
 		out.Notify("warning", "pi-memory: "+msg)
 	}
+	e.s.hs.shutdown(out)
 }
 
 // projectRoot is the git work tree containing cwd (the nearest folder with a

@@ -161,3 +161,42 @@ func (o *Out) BranchSummary(summary string, details []byte) {
 	w.Raw("details", details)
 	o.add(w.Close())
 }
+
+// ContextAppend is text for the host to append to the message at index of
+// the context event's messages (a user message), for this model call only.
+func (o *Out) ContextAppend(index int, text string) {
+	w := jsonw.Open(nil)
+	w.Str("t", "context_append")
+	w.Int("index", int64(index))
+	w.Str("text", text)
+	o.add(w.Close())
+}
+
+// Tools makes exactly these of the registry's tools active.
+func (o *Out) Tools(active []string) {
+	w := jsonw.Open(nil)
+	w.Str("t", "tools")
+	w.Strs("active", nonNilStrs(active))
+	o.add(w.Close())
+}
+
+// ToolResult is the tool export's answer to the model.
+func (o *Out) ToolResult(text string, isError bool, details []byte) {
+	w := jsonw.Open(nil)
+	w.Str("t", "tool_result")
+	w.Str("text", text)
+	if isError {
+		w.Bool("isError", true)
+	}
+	if len(details) > 0 {
+		w.Raw("details", details)
+	}
+	o.add(w.Close())
+}
+
+func nonNilStrs(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"encoding/hex"
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"strconv"
 	"strings"
 
@@ -90,6 +91,8 @@ func (n *notesStore) stage(scope, section, text, source string) (op notes.Op, no
 	if errors.As(sc.readErr, &np) {
 		return notes.Op{}, "", np // a flush could never write it
 	}
+	// Recalled or injected memory is never written back as a new fact.
+	text = marker.Strip(text)
 	f := notes.CheckFact(text, section, n.cfg.StrictWriteback)
 	if f.Reason != "" {
 		return notes.Op{}, "", &refusal{reason: f.Reason, detail: f.Detail}

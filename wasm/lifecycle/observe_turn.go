@@ -21,6 +21,12 @@ import (
 // inject, when there is nothing to inject, or when the block is already in
 // the request. The same memory gives the same bytes all day.
 func (e *Engine) context(out *Out, in gjson.Result) {
+	e.contextOM(out, in)
+	// Hindsight's recall goes last: its ask, when it asks, ends the envelope.
+	e.s.hs.recall(out, in)
+}
+
+func (e *Engine) contextOM(out *Out, in gjson.Result) {
 	o := e.s.om
 	o.injected = true
 	o.refreshLedger()

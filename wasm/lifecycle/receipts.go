@@ -17,7 +17,8 @@ func (e *Engine) cmdLast(c *cmdCtx) {
 	n := e.s.notes
 	last := e.s.last
 	om := e.s.om
-	if last == nil && om.injected {
+	hs := e.s.hs
+	if last == nil && (om.injected || hs.recalled) {
 		last = []budget.Receipt{}
 	}
 	if last == nil {
@@ -64,6 +65,9 @@ func (e *Engine) cmdLast(c *cmdCtx) {
 			o.Str("text", text)
 			w.Raw("context", o.Close())
 		}
+		if hs.recalled {
+			w.Raw("recall", hs.receiptJSON())
+		}
 		c.out.Output(string(w.Close()))
 		return
 	}
@@ -96,6 +100,9 @@ func (e *Engine) cmdLast(c *cmdCtx) {
 		} else {
 			b.WriteString("\n" + why + "\n" + strings.TrimRight(text, "\n"))
 		}
+	}
+	if hs.recalled {
+		b.WriteString(hs.receiptText())
 	}
 	c.out.Output(b.String())
 }

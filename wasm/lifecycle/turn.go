@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"strconv"
 	"unicode/utf8"
 
@@ -18,7 +19,8 @@ func (e *Engine) beforeAgentStart(out *Out, in gjson.Result) {
 	d, n := e.s.dec, e.s.notes
 	d.pending = nil
 	if e.may(d, Capture) == "" && d.cfg.AutoCapture && jsonr.Get(in, "messageType").String() != "custom" {
-		d.pending = decision.Candidates(jsonr.Get(in, "prompt").String())
+		// An injected block is memory, not a decision the person made now.
+		d.pending = decision.Candidates(marker.Strip(jsonr.Get(in, "prompt").String()))
 	}
 	dec := budget.Section{Store: "decisions", Cap: decision.MaxSectionChars * utf8.UTFMax, Limit: strconv.Itoa(decision.MaxSectionChars) + " characters"}
 	if dec.Why = e.may(d, Inject); dec.Why == "" {
@@ -52,6 +54,9 @@ func (e *Engine) beforeAgentStart(out *Out, in gjson.Result) {
 // unless the run failed or was cancelled (no moment to ask), and does what
 // can wait until the turn is over.
 func (e *Engine) agentEnd(out *Out, in gjson.Result) {
+	// Queued before anything else, and flushed in the background: the
+	// decision review below may end the envelope with a dialog.
+	e.s.hs.retain(out, in)
 	d := e.s.dec
 	defer d.settle()
 	pending := d.pending

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -412,21 +413,9 @@ func (r *reader) contentText(c gjson.Result) (string, int) {
 // characters' worth).
 const imageTokens = 1200
 
-// stripOurs removes every block between MarkerStart and MarkerEnd (an
-// unclosed one runs to the end of the text).
-func stripOurs(s string) string {
-	for {
-		i := strings.Index(s, MarkerStart)
-		if i < 0 {
-			return s
-		}
-		j := strings.Index(s[i:], MarkerEnd)
-		if j < 0 {
-			return s[:i]
-		}
-		s = s[:i] + s[i+j+len(MarkerEnd):]
-	}
-}
+// stripOurs removes every injected block, this store's and every other's
+// (wasm/marker): what memory put in is never observed as conversation.
+func stripOurs(s string) string { return marker.Strip(s) }
 
 //go:noinline
 func clean(s string) string {

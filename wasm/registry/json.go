@@ -9,7 +9,7 @@ const Version = 1
 // the build writes it to ts/registry.json for pi to register commands from
 // without starting the core, and pimem prints its --help and --version from it.
 //
-//	{"v":1,"version":"0.1.0","commands":[{"name":"decision","aliases":["decisions"],…}],"flags":[…],"global":[…]}
+//	{"v":1,"version":"0.1.0","commands":[{"name":"decision","aliases":["decisions"],…}],"flags":[…],"global":[…],"tools":[…]}
 func JSON() []byte {
 	w := jsonw.Open(nil)
 	w.Int("v", Version)
@@ -26,6 +26,15 @@ func JSON() []byte {
 		return o.Close()
 	}))
 	w.Raw("global", flagsJSON(Global))
+	w.Raw("tools", jsonw.Array(nil, len(Tools), func(b []byte, i int) []byte {
+		t := &Tools[i]
+		o := jsonw.Open(b)
+		o.Str("name", t.Name)
+		o.Str("label", t.Label)
+		o.Str("description", t.Description)
+		o.Raw("parameters", []byte(t.Parameters))
+		return o.Close()
+	}))
 	return w.Close()
 }
 

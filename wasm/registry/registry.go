@@ -98,7 +98,7 @@ var Flags = []SessionFlag{
 }
 
 // Commands are every command, in the order help lists them.
-var Commands = []Command{decisionCommand, memoryCommand, omCommand}
+var Commands = []Command{decisionCommand, memoryCommand, omCommand, hindsightCommand}
 
 // Lookup finds a command by its name or an alias, case-insensitively.
 //

@@ -7,7 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/cmdline"
+	"github.com/tidwall/gjson"
 )
 
 func TestParseResolvesNamesAliasesAndTheDefault(t *testing.T) {
@@ -229,4 +231,20 @@ func TestImpliedAliasesAreListedForHostsAndHelp(t *testing.T) {
 		return
 	}
 	t.Fatal("no om command in registry.json")
+}
+
+// Every tool's parameters are a JSON schema object a host can register as
+// given (TypeBox schemas are JSON schema).
+func TestToolParametersAreJSONSchemaObjects(t *testing.T) {
+	names := map[string]bool{}
+	for _, tool := range Tools {
+		require.True(t, gjson.Valid(tool.Parameters), "%s: not JSON", tool.Name)
+		p := gjson.Parse(tool.Parameters)
+		require.Equal(t, "object", p.Get("type").String(), tool.Name)
+		require.True(t, p.Get("properties").IsObject(), tool.Name)
+		require.False(t, names[tool.Name], "%s twice", tool.Name)
+		names[tool.Name] = true
+		require.True(t, tool.Label != "" && tool.Description != "", tool.Name)
+	}
+	require.Equal(t, int64(len(Tools)), gjson.GetBytes(JSON(), "tools.#").Int())
 }

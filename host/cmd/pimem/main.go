@@ -244,13 +244,14 @@ type sessionStart struct {
 	// getBranch() gives it; absent without --session.
 	Branch json.RawMessage `json:"branch,omitempty"`
 	// Env is this process's values of the variables that steer
-	// observational memory (omEnv), as pi's adapter passes pi's.
+	// observational memory and Hindsight (sessionEnv), as pi's adapter
+	// passes pi's.
 	Env map[string]string `json:"env,omitempty"`
 }
 
-// omEnv names the environment variables session_start passes in env
+// sessionEnv names the environment variables session_start passes in env
 // (decision 001); what they mean is the core's to say.
-var omEnv = []string{"PI_OM_SCOPE", "PI_OM_SQLITE", "PI_OM_SQLITE_PATH"}
+var sessionEnv = []string{"PI_OM_SCOPE", "PI_OM_SQLITE", "PI_OM_SQLITE_PATH", "HINDSIGHT_API_URL", "HINDSIGHT_API_KEY", "HINDSIGHT_BANK_ID"}
 
 // envOf is the set variables of names, nil when none is set.
 func envOf(names []string) map[string]string {
@@ -303,7 +304,7 @@ func sessionInput(o options) (sessionStart, error) {
 	// claude); without one, that command says so.
 	home, _ := os.UserHomeDir()
 	_, offset := time.Now().Zone()
-	return sessionStart{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}, "", offset / 60, nil, envOf(omEnv)}, nil
+	return sessionStart{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}, "", offset / 60, nil, envOf(sessionEnv)}, nil
 }
 
 // withJSON adds the --json word pimem was given before the store. It goes

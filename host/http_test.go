@@ -1,0 +1,56 @@
+package host
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+func TestPerformHTTPAnswersEveryRequestInOrderWithoutInterpretingStatus(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		switch r.URL.Path {
+		case "/slow":
+			time.Sleep(2 * time.Second)
+		case "/fail":
+			w.WriteHeader(500)
+		}
+		io.WriteString(w, r.Method+" "+r.Header.Get("Authorization")+" "+string(body))
+	}))
+	defer srv.Close()
+	raw := PerformHTTP([]Request{
+		{Method: "POST", URL: srv.URL + "/ok", Headers: map[string]string{"Authorization": "Bearer k"}, Body: "{}", TimeoutMs: 1000},
+		{Method: "GET", URL: srv.URL + "/slow", TimeoutMs: 200},
+		{Method: "POST", URL: srv.URL + "/fail", TimeoutMs: 1000},
+		{Method: "GET", URL: "http://127.0.0.1:1/", TimeoutMs: 1000},
+	})
+	var got []map[string]any
+	require.NoError(t, json.Unmarshal(raw, &got))
+	require.Equal(t, 4, len(got))
+	require.Equal(t, map[string]any{"status": float64(200), "body": "POST Bearer k {}"}, got[0])
+	require.Equal(t, map[string]any{"error": "timed out after 200 ms"}, got[1])
+	require.Equal(t, float64(500), got[2]["status"])
+	require.Contains(t, got[3]["error"].(string), "refused")
+}
+
+// Requests are performed at once: each of these answers only once the other
+// has arrived, so performed one after the other the first would time out.
+func TestPerformHTTPSendsTheRequestsConcurrently(t *testing.T) {
+	arrived := make(chan struct{}, 2)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		for len(arrived) < 2 {
+			time.Sleep(time.Millisecond)
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	var got []map[string]any
+	require.NoError(t, json.Unmarshal(PerformHTTP([]Request{{Method: "GET", URL: srv.URL, TimeoutMs: 20000}, {Method: "GET", URL: srv.URL, TimeoutMs: 20000}}), &got))
+	require.Equal(t, []map[string]any{{"status": float64(200), "body": "ok"}, {"status": float64(200), "body": "ok"}}, got)
+}

@@ -1,0 +1,242 @@
+package hindsight
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/tidwall/gjson"
+)
+
+const secret = "ghp_EXAMPLEexample0123456789EXAMPLEexamp"
+
+var on = func() Config { c := DefaultConfig(); c.URL = "http://h:1"; c.APIKey = "key"; return c }()
+
+func TestRecallRequestFiltersTheProjectBankByItsRepoOnly(t *testing.T) {
+	p := RecallRequest(on, Bank{BankProject, "pimem-r-1"}, "github.com/o/r", "how do we build?")
+	require.Equal(t, "http://h:1/v1/default/banks/pimem-r-1/memories/recall", p.URL)
+	require.Equal(t, `{"query":"how do we build?","budget":"mid","max_tokens":1024,"tags":["project:github.com/o/r"],"tags_match":"any"}`, p.Body)
+	require.Equal(t, 1500, p.TimeoutMs)
+	require.Equal(t, [][2]string{{"Content-Type", "application/json"}, {"Authorization", "Bearer key"}}, p.Headers)
+	u := RecallRequest(on, Bank{BankUser, "my bank"}, "k", "q")
+	require.Equal(t, "http://h:1/v1/default/banks/my%20bank/memories/recall", u.URL)
+	require.NotContains(t, u.Body, "tags")
+}
+
+func TestParseRecallReadsTextsAndNamesABadAnswer(t *testing.T) {
+	tests := []struct {
+		body    string
+		want    []Memory
+		problem string
+	}{
+		{`{"results":[{"text":"Uses Go","type":"world"},{"text":""},{"id":1}]}`, []Memory{{"Uses Go", "world"}}, ""},
+		{`{"results":[]}`, nil, ""},
+		{`{"detail":"bank not found"}`, nil, "the answer has no results list"},
+		{`<html>`, nil, "the answer is not JSON"},
+	}
+	for _, tc := range tests {
+		got, problem := ParseRecall(tc.body)
+		require.Equal(t, tc.want, got, tc.body)
+		require.Equal(t, tc.problem, problem, tc.body)
+	}
+}
+
+func TestReadResponsesTurnsEveryMalformedAnswerIntoAFailure(t *testing.T) {
+	got := ReadResponses([]byte(`[{"status":200,"body":"{}"},{"error":"timed out after 1500 ms"},{"status":"x"},7]`), 5)
+	require.Equal(t, Response{Status: 200, Body: "{}"}, got[0])
+	require.Equal(t, "timed out after 1500 ms", got[1].Problem())
+	require.Equal(t, "the host gave no status", got[2].Problem())
+	require.Equal(t, "the host gave no answer", got[3].Problem())
+	require.Equal(t, "the host gave no answer", got[4].Problem())
+	require.Equal(t, "HTTP 500", Response{Status: 500}.Problem())
+	require.Equal(t, "the host gave no answer", ReadResponses([]byte(`{}`), 1)[0].Error)
+}
+
+func TestRenderGroupsByBankBetweenMarkersAndIsEmptyWithoutMemories(t *testing.T) {
+	rs := []Recalled{
+		{Bank: Bank{BankProject, "p"}, Memories: []Memory{{Text: "Uses Go\nand make"}}},
+		{Bank: Bank{BankUser, "u"}, Problem: "HTTP 500"},
+	}
+	got := Render(rs)
+	require.Equal(t, "\n\n<pi-memory-recall>\n"+blockIntro+"\n[project bank p]\n- Uses Go and make\n</pi-memory-recall>", got)
+	require.Equal(t, "", Render(rs[1:]))
+	require.Equal(t, []string{"project (p): 1 memories", "user (u): HTTP 500"}, Summary(rs))
+}
+
+func TestSerializeTurnKeepsTextAndToolsStripsRecallAndRedactsBothFields(t *testing.T) {
+	msgs := `[
+	 {"role":"user","content":[{"type":"text","text":"Deploy with ` + secret + `"},{"type":"text","text":"\n\n<pi-memory-recall>\nrecalled fact XYZ\n</pi-memory-recall>"}],"timestamp":1700},
+	 {"role":"custom","customType":"observational-memory-context","content":"injected OBS"},
+	 {"role":"assistant","content":[{"type":"thinking","thinking":"hmm"},{"type":"text","text":"Running it."},{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"env"}}]},
+	 {"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"TOKEN=` + secret + `"}]},
+	 {"role":"assistant","content":[{"type":"text","text":"Done."}]}
+	]`
+	tr := SerializeTurn([]byte(msgs), "github.com/o/r", 16000)
+	require.Equal(t, int64(1700), tr.UserMs)
+	require.Equal(t, "user: Deploy with [REDACTED:github-token]\nassistant: Running it.\ntool bash {\"command\":\"env\"}\nresult: TOKEN=[REDACTED:github-token]\nassistant: Done.", tr.Content)
+	require.Equal(t, "pi session in github.com/o/r: Deploy with [REDACTED:github-token]", tr.Context)
+	for _, s := range []string{secret, "XYZ", "OBS", "hmm"} {
+		require.NotContains(t, tr.Content+tr.Context, s)
+	}
+}
+
+func TestSerializeTurnCapsAndKeepsNothingFromAnEmptyRun(t *testing.T) {
+	long := strings.Repeat("word ", 5000)
+	tr := SerializeTurn([]byte(`[{"role":"user","content":"`+long+`","timestamp":1}]`), "k", 1000)
+	require.True(t, len(tr.Content) <= 1000, "%d", len(tr.Content))
+	require.Equal(t, Turn{}, SerializeTurn([]byte(`[{"role":"assistant","content":[]}]`), "k", 1000))
+}
+
+func TestBackoffDoublesToFiveMinutes(t *testing.T) {
+	require.Equal(t, int64(2000), Backoff(1))
+	require.Equal(t, int64(8000), Backoff(3))
+	require.Equal(t, int64(256000), Backoff(8))
+	require.Equal(t, int64(300000), Backoff(9))
+	require.Equal(t, int64(300000), Backoff(100))
+}
+
+func job(id string) Item {
+	return Item{Content: "c " + id, Context: "x", At: 1, DocumentID: id, Tags: []string{"project:k"}, Source: SourcePi, Session: "s"}
+}
+
+func TestOutboxFoldsJobsFailuresAndDones(t *testing.T) {
+	var data []byte
+	data = append(data, JobRecord("b", job("d1"), 10)...)
+	data = append(data, JobRecord("b", job("d2"), 11)...)
+	data = append(data, JobRecord("u", job("d1"), 11)...)
+	o := FoldOutbox(data)
+	require.Equal(t, 3, len(o.Pending))
+	data = append(data, FailRecord(o.Pending[0], 20, "HTTP 500")...)
+	data = append(data, DoneRecord(o.Pending[1], 21)...)
+	o = FoldOutbox(data)
+	require.Equal(t, 2, len(o.Pending))
+	require.Equal(t, Job{ID: "d1", Bank: "b", At: 10, Item: string(itemJSON(job("d1"))), Attempts: 1, Next: 2020, LastError: "HTTP 500"}, o.Pending[0])
+	require.Equal(t, 1, len(o.Due(2019)))
+	require.Equal(t, 2, len(o.Due(2020)))
+	require.Equal(t, 0, len(o.Problems))
+	require.False(t, o.Torn)
+}
+
+func TestOutboxKeepsGoingPastATornAndABadLine(t *testing.T) {
+	data := append([]byte("not json\n"), JobRecord("b", job("d1"), 10)...)
+	data = append(data, `{"v":1,"op":"job","id":"d2","bank":"b","at":1,"item":{"con`...)
+	o := FoldOutbox(data)
+	require.Equal(t, 1, len(o.Pending))
+	require.True(t, o.Torn)
+	require.Equal(t, []string{"line 1: not an outbox record", "line 3: torn (a write that did not finish)"}, o.Problems)
+}
+
+func TestAJobFailingMaxAttemptsTimesIsADeadLetter(t *testing.T) {
+	c := on
+	c.MaxAttempts = 3
+	data := JobRecord("b", job("d1"), 0)
+	var dead []byte
+	for i := 0; i < 3; i++ {
+		o := FoldOutbox(data)
+		require.Equal(t, 1, len(o.Pending), "attempt %d", i)
+		bs := FlushBatches(c, o.Pending, 1000)
+		more, d := Outcome(c, bs[0], Response{Status: 503}, int64(i))
+		data, dead = append(data, more...), append(dead, d...)
+	}
+	require.Equal(t, 0, len(FoldOutbox(data).Pending))
+	require.Equal(t, 1, strings.Count(string(dead), "\n"))
+	r := gjson.Parse(string(dead))
+	require.Equal(t, "dead", r.Get("op").String())
+	require.Equal(t, int64(3), r.Get("n").Int())
+	require.Equal(t, "HTTP 503", r.Get("error").String())
+	require.Equal(t, "c d1", r.Get("item.content").String())
+}
+
+func TestFlushBatchesGroupByBankTwentyAtMost(t *testing.T) {
+	var jobs []Job
+	for i := 0; i < 45; i++ {
+		jobs = append(jobs, Job{ID: strconv.Itoa(i), Bank: "p", Item: `{"content":"` + strconv.Itoa(i) + `"}`})
+	}
+	jobs = append(jobs, Job{ID: "u1", Bank: "u", Item: `{}`})
+	bs := FlushBatches(on, jobs, 5000)
+	require.Equal(t, 4, len(bs))
+	require.Equal(t, []int{20, 20, 5, 1}, []int{len(bs[0].Jobs), len(bs[1].Jobs), len(bs[2].Jobs), len(bs[3].Jobs)})
+	require.Equal(t, "http://h:1/v1/default/banks/u/memories", bs[3].Req.URL)
+	require.Equal(t, `{"items":[{}],"async":true}`, bs[3].Req.Body)
+	require.True(t, gjson.Valid(bs[0].Req.Body))
+	require.Equal(t, int64(20), gjson.Get(bs[0].Req.Body, "items.#").Int())
+}
+
+func TestModesDecideRecallAndRetain(t *testing.T) {
+	off := DefaultConfig()
+	tests := []struct {
+		c              Config
+		mode           string
+		optOut         bool
+		recall, retain bool
+	}{
+		{on, ModeNormal, false, true, true},
+		{on, ModeNormal, true, true, false},
+		{on, ModeReadOnly, false, true, false},
+		{on, ModeIgnored, false, false, false},
+		{off, ModeNormal, false, false, false},
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.recall, Recalls(tc.c, tc.mode), tc.mode)
+		require.Equal(t, tc.retain, Retains(tc.c, tc.mode, tc.optOut), tc.mode)
+	}
+}
+
+func FuzzParseRecall(f *testing.F) {
+	f.Add(`{"results":[{"text":"a"}]}`)
+	f.Add(`{"results":{}}`)
+	f.Fuzz(func(t *testing.T, body string) {
+		ms, _ := ParseRecall(body)
+		for _, m := range ms {
+			if strings.TrimSpace(m.Text) == "" {
+				t.Fatal("an empty memory")
+			}
+		}
+		block := Render([]Recalled{{Bank: Bank{BankProject, "p"}, Memories: ms}})
+		if block != "" && strings.Count(block, "\n- ") != len(ms) {
+			t.Fatalf("%d memories, block %q", len(ms), block)
+		}
+		ReadResponses([]byte(body), 2)
+	})
+}
+
+func FuzzFoldOutbox(f *testing.F) {
+	f.Add(string(JobRecord("b", job("d1"), 10)) + `{"v":1,"op":"fail","id":"d1","bank":"b","n":2,"next":5}` + "\n")
+	f.Add(`{"v":1,"op":"done","id":"x","bank":"b"}`)
+	f.Fuzz(func(t *testing.T, data string) {
+		o := FoldOutbox([]byte(data))
+		seen := map[string]bool{}
+		for _, j := range o.Pending {
+			k := j.Bank + "\x00" + j.ID
+			if seen[k] || !gjson.Valid(j.Item) {
+				t.Fatalf("pending %+v", o.Pending)
+			}
+			seen[k] = true
+		}
+		// A done for every pending job empties it.
+		var more []byte
+		for _, j := range o.Pending {
+			more = append(more, DoneRecord(j, 0)...)
+		}
+		if !o.Torn {
+			if n := len(FoldOutbox(append([]byte(data), more...)).Pending); n != 0 {
+				t.Fatalf("%d pending after their dones", n)
+			}
+		}
+	})
+}
+
+func TestToolArgumentsReadTheSameHoweverTheyWereSpaced(t *testing.T) {
+	require.Equal(t, `{"a":"x y\" z","b":[1,2]}`, compact("{ \"a\" : \"x y\\\" z\",\n \"b\": [1, 2] }"))
+}
+
+func TestQueriesLeaveTheMachineRedacted(t *testing.T) {
+	for _, r := range []Request{
+		RecallRequest(on, Bank{BankProject, "p"}, "k", "deploy with "+secret),
+		ReflectRequest(on, Bank{BankProject, "p"}, "deploy with "+secret, 1000),
+	} {
+		require.NotContains(t, r.Body, secret)
+		require.Contains(t, r.Body, "deploy with [REDACTED:github-token]")
+	}
+}

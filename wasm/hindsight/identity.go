@@ -1,0 +1,169 @@
+package hindsight
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/sha1"
+)
+
+// Sources of a retained item (its "source:" tag).
+const (
+	SourcePi     = "pi"
+	SourceTool   = "tool"
+	SourceImport = "import"
+)
+
+// OriginURL is the url of the "origin" remote in the text of a .git/config
+// file, "" when there is none.
+//
+//	OriginURL("[remote \"origin\"]\n\turl = git@github.com:o/r.git\n") => "git@github.com:o/r.git"
+func OriginURL(gitConfig string) string {
+	in := false
+	for _, line := range strings.Split(gitConfig, "\n") {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "[") {
+			in = strings.ReplaceAll(line, " ", "") == `[remote"origin"]`
+			continue
+		}
+		if !in {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if ok && strings.EqualFold(strings.TrimSpace(k), "url") {
+			return strings.Trim(strings.TrimSpace(v), `"`)
+		}
+	}
+	return ""
+}
+
+// RepoKey is the project's identity across clones: its origin remote
+// normalized to host/owner/repo (host lower-cased, no user, port, scheme or
+// ".git"), else the project's root path.
+//
+//	RepoKey("git@GitHub.com:o/r.git", "/p")       => "github.com/o/r"
+//	RepoKey("https://u@host/o/r.git/", "/p")      => "host/o/r"
+//	RepoKey("", "/home/me/p")                      => "/home/me/p"
+func RepoKey(origin, root string) string {
+	u := strings.TrimSpace(origin)
+	if u == "" {
+		return root
+	}
+	host, p := "", ""
+	if i := strings.Index(u, "://"); i >= 0 {
+		rest := u[i+3:]
+		host, p, _ = strings.Cut(rest, "/")
+	} else if h, rest, ok := strings.Cut(u, ":"); ok && !strings.Contains(h, "/") {
+		host, p = h, rest // scp-like: [user@]host:path
+	} else {
+		return strings.TrimRight(u, "/") // a local path remote
+	}
+	if i := strings.LastIndexByte(host, '@'); i >= 0 {
+		host = host[i+1:]
+	}
+	if i := strings.LastIndexByte(host, ':'); i >= 0 && !strings.Contains(host[i:], "]") {
+		host = host[:i]
+	}
+	p = strings.Trim(p, "/")
+	p = strings.TrimSuffix(p, ".git")
+	p = strings.Trim(p, "/")
+	if host == "" {
+		return root
+	}
+	return strings.ToLower(host) + "/" + p
+}
+
+// ProjectBankID is the bank of a repo key: "pimem-", a slug of its last
+// part (at most 32 of [a-z0-9-]), "-", and the first 10 hex digits of the
+// key's SHA-1. The same repository cloned twice gets the same bank.
+//
+//	ProjectBankID("github.com/o/My_Repo") => "pimem-my-repo-" + 10 hex digits
+func ProjectBankID(key string) string {
+	last := key[strings.LastIndexByte(key, '/')+1:]
+	var slug []byte
+	for i := 0; i < len(last) && len(slug) < 32; i++ {
+		c := last[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			c = '-'
+		}
+		if c == '-' && (len(slug) == 0 || slug[len(slug)-1] == '-') {
+			continue
+		}
+		slug = append(slug, c)
+	}
+	s := strings.TrimRight(string(slug), "-")
+	if s == "" {
+		s = "project"
+	}
+	sum := sha1.Sum([]byte(key))
+	return "pimem-" + s + "-" + hex(sum[:5])
+}
+
+func hex(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(b))
+	for _, c := range b {
+		out = append(out, digits[c>>4], digits[c&15])
+	}
+	return string(out)
+}
+
+// Bank is one selected bank: its scope word and its id.
+type Bank struct {
+	Scope string // BankProject or BankUser
+	ID    string
+}
+
+// Banks are the selected banks of a session in the configured order.
+func Banks(c Config, repoKey string) []Bank {
+	var out []Bank
+	for _, w := range c.Banks {
+		switch w {
+		case BankProject:
+			id := c.ProjectBank
+			if id == "" {
+				id = ProjectBankID(repoKey)
+			}
+			out = append(out, Bank{BankProject, id})
+		case BankUser:
+			out = append(out, Bank{BankUser, c.UserBank})
+		}
+	}
+	return out
+}
+
+// BaseTags are on every retained item: project, session, source; and
+// scope:user on what the user bank keeps (its explicit non-repo scope).
+//
+//	BaseTags(Bank{Scope: "user"}, "github.com/o/r", "s1", "pi") => [project:github.com/o/r session:s1 source:pi scope:user]
+func BaseTags(b Bank, repoKey, session, source string) []string {
+	tags := []string{"project:" + repoKey, "session:" + session, "source:" + source}
+	if b.Scope == BankUser {
+		tags = append(tags, "scope:user")
+	}
+	return tags
+}
+
+// RecallTags are what a recall of bank b is filtered by: the project bank
+// by its repo's tag (any of them), the user bank by none.
+func RecallTags(b Bank, repoKey string) []string {
+	if b.Scope == BankProject {
+		return []string{"project:" + repoKey}
+	}
+	return nil
+}
+
+// LiveDocumentID is the document a turn is retained as: a retry of the same
+// job sends the same id, so the server replaces it instead of keeping two.
+//
+//	LiveDocumentID("s1", 1767225600000) => "pimem:s1:1767225600000"
+func LiveDocumentID(session string, userMessageMs int64) string {
+	return "pimem:" + session + ":" + strconv.FormatInt(userMessageMs, 10)
+}
+
+// ImportDocumentID is the one document an imported session becomes.
+func ImportDocumentID(session string) string { return "pimem-import:" + session }

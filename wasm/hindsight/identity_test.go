@@ -1,0 +1,58 @@
+package hindsight
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+func TestRepoKeyIsTheSameForEveryFormOfOneRemote(t *testing.T) {
+	tests := []struct{ origin, root, want string }{
+		{"git@github.com:o/r.git", "/p", "github.com/o/r"},
+		{"ssh://git@github.com/o/r", "/p", "github.com/o/r"},
+		{"ssh://git@GitHub.com:22/o/r.git", "/p", "github.com/o/r"},
+		{"https://user@github.com/o/r.git/", "/p", "github.com/o/r"},
+		{"https://GITHUB.COM/o/r", "/p", "github.com/o/r"},
+		{"", "/home/me/proj", "/home/me/proj"},
+		{"/srv/git/r.git", "/p", "/srv/git/r.git"},
+		{"https:///o/r", "/p", "/p"},
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.want, RepoKey(tc.origin, tc.root), tc.origin)
+	}
+}
+
+func TestOriginURLReadsOnlyTheOriginRemote(t *testing.T) {
+	cfg := "[core]\n\turl = no\n[remote \"upstream\"]\n\turl = git@h:u/r.git\n[remote \"origin\"]\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n\turl = git@h:o/r.git\n[branch \"main\"]\n\turl = no\n"
+	require.Equal(t, "git@h:o/r.git", OriginURL(cfg))
+	require.Equal(t, "", OriginURL("[core]\n\tbare = false\n"))
+}
+
+func TestProjectBankIDIsASlugAndAHashOfTheKey(t *testing.T) {
+	id := ProjectBankID("github.com/o/My_Repo.js")
+	require.True(t, strings.HasPrefix(id, "pimem-my-repo-js-"), id)
+	require.Equal(t, len("pimem-my-repo-js-")+10, len(id))
+	require.Equal(t, id, ProjectBankID("github.com/o/My_Repo.js"))
+	require.True(t, id != ProjectBankID("github.com/x/My_Repo.js"))
+	long := ProjectBankID("/" + strings.Repeat("a", 80))
+	require.Equal(t, len("pimem-")+32+1+10, len(long))
+	require.True(t, strings.HasPrefix(ProjectBankID("/"), "pimem-project-"))
+}
+
+func TestBanksTagsAndDocumentIDs(t *testing.T) {
+	c := DefaultConfig()
+	c.Banks = []string{BankProject, BankUser}
+	b := Banks(c, "github.com/o/r")
+	require.Equal(t, 2, len(b))
+	require.Equal(t, ProjectBankID("github.com/o/r"), b[0].ID)
+	require.Equal(t, "pimem-user", b[1].ID)
+	c.ProjectBank = "mine"
+	require.Equal(t, "mine", Banks(c, "k")[0].ID)
+	require.Equal(t, []string{"project:k", "session:s", "source:pi"}, BaseTags(b[0], "k", "s", SourcePi))
+	require.Equal(t, []string{"project:k", "session:s", "source:tool", "scope:user"}, BaseTags(b[1], "k", "s", SourceTool))
+	require.Equal(t, []string{"project:k"}, RecallTags(b[0], "k"))
+	require.Equal(t, 0, len(RecallTags(b[1], "k")))
+	require.Equal(t, "pimem:s1:42", LiveDocumentID("s1", 42))
+	require.Equal(t, "pimem-import:s1", ImportDocumentID("s1"))
+}

@@ -1,0 +1,263 @@
+package hindsight
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/tidwall/gjson"
+)
+
+// Files of the outbox, under <agentDir>/pi-memory/hindsight/ (docs/formats.md).
+const (
+	OutboxFile = "outbox.jsonl"
+	DeadFile   = "dead.jsonl"
+	// CompactBytes is the size past which an outbox with nothing pending is
+	// rewritten empty.
+	CompactBytes = 64 << 10
+	// MaxBatch is the most items one flush request carries.
+	MaxBatch     = 20
+	maxBackoffMs = 5 * 60 * 1000
+)
+
+// Item is one memory to retain, as the server's retain API takes it.
+type Item struct {
+	Content, Context string
+	At               int64 // the turn's time, ms
+	DocumentID       string
+	Tags             []string
+	Source           string // metadata.source
+	Session          string // metadata.session
+}
+
+// itemJSON is the item as the retain request and the outbox's job record
+// carry it.
+func itemJSON(it Item) []byte {
+	w := jsonw.Open(nil)
+	w.Str("content", it.Content)
+	w.Str("context", it.Context)
+	w.Str("timestamp", decision.FormatTime(it.At))
+	w.Str("document_id", it.DocumentID)
+	w.Strs("tags", it.Tags)
+	m := jsonw.Open(nil)
+	m.Str("source", it.Source)
+	m.Str("session", it.Session)
+	w.Raw("metadata", m.Close())
+	return w.Close()
+}
+
+// JobRecord is the outbox line that queues item for bank.
+//
+//	{"v":1,"op":"job","id":"pimem:s1:5","bank":"pimem-r-…","at":9,"item":{"content":…}}
+func JobRecord(bank string, it Item, now int64) []byte {
+	w := head("job", it.DocumentID, bank, now)
+	w.Raw("item", itemJSON(it))
+	return append(w.Close(), '\n')
+}
+
+// DoneRecord marks a job delivered (or given up on: a dead letter).
+func DoneRecord(j Job, now int64) []byte {
+	w := head("done", j.ID, j.Bank, now)
+	return append(w.Close(), '\n')
+}
+
+// FailRecord counts a failed delivery and says when to try again.
+func FailRecord(j Job, now int64, problem string) []byte {
+	n := j.Attempts + 1
+	w := head("fail", j.ID, j.Bank, now)
+	w.Int("n", int64(n))
+	w.Int("next", now+Backoff(n))
+	w.Str("error", Cut(problem, 300))
+	return append(w.Close(), '\n')
+}
+
+// DeadRecord is the line dead.jsonl keeps of a job given up on: the job with
+// its attempts and last error.
+func DeadRecord(j Job, now int64, problem string) []byte {
+	w := head("dead", j.ID, j.Bank, now)
+	w.Int("n", int64(j.Attempts+1))
+	w.Str("error", Cut(problem, 300))
+	w.Raw("item", []byte(j.Item))
+	return append(w.Close(), '\n')
+}
+
+func head(op, id, bank string, now int64) jsonw.Object {
+	w := jsonw.Open(nil)
+	w.Int("v", 1)
+	w.Str("op", op)
+	w.Str("id", id)
+	w.Str("bank", bank)
+	w.Int("at", now)
+	return w
+}
+
+// Backoff is the wait after the nth failure: 2^n seconds, at most 5 minutes.
+//
+//	Backoff(1) => 2000; Backoff(3) => 8000; Backoff(20) => 300000
+func Backoff(n int) int64 {
+	if n < 1 {
+		n = 1
+	}
+	if n > 16 {
+		return maxBackoffMs
+	}
+	return min(int64(1000)<<n, maxBackoffMs)
+}
+
+// Job is one pending retain.
+type Job struct {
+	ID, Bank  string
+	At        int64  // when it was queued
+	Item      string // the item's JSON, as queued
+	Attempts  int
+	Next      int64 // not before (ms); 0: at once
+	LastError string
+}
+
+// Outbox is what the outbox file folds to.
+type Outbox struct {
+	Pending []Job // in queue order
+	// Problems name lines that could not be read ("line 3: …"); they are
+	// skipped. Torn is a last line without its newline: kept, and the next
+	// record goes on a line of its own.
+	Problems []string
+	Torn     bool
+}
+
+// Due are the pending jobs whose time has come.
+func (o Outbox) Due(now int64) []Job {
+	var out []Job
+	for _, j := range o.Pending {
+		if j.Next <= now {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// FoldOutbox reads the outbox's bytes: jobs without a done are pending, the
+// latest fail of each says its attempts and when it is due. A job queued
+// again after its done is pending again (a new retain of the same document).
+func FoldOutbox(data []byte) Outbox {
+	var o Outbox
+	at := map[string]int{}
+	key := func(id, bank string) string { return bank + "\x00" + id }
+	lines := strings.Split(string(data), "\n")
+	o.Torn = len(data) > 0 && data[len(data)-1] != '\n'
+	for n, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		r := gjson.Parse(l)
+		id, bank := jsonr.Get(r, "id"), jsonr.Get(r, "bank")
+		if !gjson.Valid(l) || !r.IsObject() || jsonr.Get(r, "v").Int() != 1 || id.Type != gjson.String || bank.Type != gjson.String || id.Str == "" || bank.Str == "" {
+			o.Problems = append(o.Problems, "line "+strconv.Itoa(n+1)+": not an outbox record")
+			continue
+		}
+		k := key(id.Str, bank.Str)
+		i, known := at[k]
+		switch jsonr.Get(r, "op").Str {
+		case "job":
+			item := jsonr.Get(r, "item")
+			if !item.IsObject() {
+				o.Problems = append(o.Problems, "line "+strconv.Itoa(n+1)+": a job without its item")
+				continue
+			}
+			j := Job{ID: id.Str, Bank: bank.Str, At: jsonr.Get(r, "at").Int(), Item: item.Raw}
+			if known {
+				o.Pending[i] = j
+			} else {
+				at[k] = len(o.Pending)
+				o.Pending = append(o.Pending, j)
+			}
+		case "fail":
+			if known {
+				o.Pending[i].Attempts = int(jsonr.Get(r, "n").Int())
+				o.Pending[i].Next = jsonr.Get(r, "next").Int()
+				o.Pending[i].LastError = jsonr.Get(r, "error").String()
+			}
+		case "done":
+			if known {
+				o.Pending = append(o.Pending[:i], o.Pending[i+1:]...)
+				delete(at, k)
+				for kk, ii := range at {
+					if ii > i {
+						at[kk] = ii - 1
+					}
+				}
+			}
+		default:
+			o.Problems = append(o.Problems, "line "+strconv.Itoa(n+1)+": unknown op "+strconv.Quote(jsonr.Get(r, "op").String()))
+		}
+	}
+	if o.Torn && len(o.Problems) > 0 && strings.HasPrefix(o.Problems[len(o.Problems)-1], "line "+strconv.Itoa(len(lines))+":") {
+		o.Problems[len(o.Problems)-1] = "line " + strconv.Itoa(len(lines)) + ": torn (a write that did not finish)"
+	}
+	return o
+}
+
+// Batch is one flush request and the jobs it carries.
+type Batch struct {
+	Bank string
+	Jobs []Job
+	Req  Request
+}
+
+// FlushBatches groups due jobs by bank, at most MaxBatch a request, in
+// queue order: POST …/banks/{bank}/memories {"items":[…],"async":true}.
+func FlushBatches(c Config, due []Job, timeoutMs int) []Batch {
+	var out []Batch
+	open := map[string]int{}
+	for _, j := range due {
+		i, ok := open[j.Bank]
+		if !ok || len(out[i].Jobs) == MaxBatch {
+			open[j.Bank] = len(out)
+			out = append(out, Batch{Bank: j.Bank})
+			i = len(out) - 1
+		}
+		out[i].Jobs = append(out[i].Jobs, j)
+	}
+	for i := range out {
+		b := []byte(`{"items":[`)
+		for k, j := range out[i].Jobs {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, j.Item...)
+		}
+		b = append(b, `],"async":true}`...)
+		out[i].Req = post(c, bankPath(out[i].Bank)+"/memories", b, timeoutMs)
+	}
+	return out
+}
+
+// Outcome is what one batch's answer means for each of its jobs: the lines
+// to append to the outbox, and those for the dead-letter file.
+func Outcome(c Config, b Batch, r Response, now int64) (outbox, dead []byte) {
+	problem := r.Problem()
+	for _, j := range b.Jobs {
+		switch {
+		case problem == "":
+			outbox = append(outbox, DoneRecord(j, now)...)
+		case j.Attempts+1 >= c.MaxAttempts:
+			dead = append(dead, DeadRecord(j, now, problem)...)
+			outbox = append(outbox, DoneRecord(j, now)...)
+		default:
+			outbox = append(outbox, FailRecord(j, now, problem)...)
+		}
+	}
+	return outbox, dead
+}
+
+// Retains says whether a turn is retained in mode, with the next-run
+// opt-out flag; Recalls whether recall runs.
+func Retains(c Config, mode string, optOut bool) bool {
+	return c.On() && c.RetainEnabled && mode == ModeNormal && !optOut
+}
+
+// Recalls says whether recall runs in mode.
+func Recalls(c Config, mode string) bool {
+	return c.On() && mode != ModeIgnored
+}

@@ -1,0 +1,62 @@
+package hindsight
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/marker"
+)
+
+// BlockName is the marker name of the recalled block (wasm/marker).
+const BlockName = "recall"
+
+// Recalled is what one bank gave a recall: its memories, or why none.
+type Recalled struct {
+	Bank     Bank
+	Memories []Memory
+	Problem  string // "timed out after 1500 ms", "HTTP 500", a parse error; "" when it answered
+}
+
+// blockIntro tells the model what the block is, and that it is not the
+// person speaking.
+const blockIntro = "Memories recalled from Hindsight for this message (background from earlier sessions; may be outdated; not written by the user):"
+
+// Render is the text appended to the newest user message: the memories,
+// one per line, grouped by bank, between the recall markers, after a blank
+// line. Nothing recalled is "". Lines are whole: a memory's own newlines
+// become spaces, so the block's shape never depends on what was stored.
+//
+//	Render([]Recalled{{Bank{"project","pimem-r-0123456789"}, []Memory{{"Uses Go","world"}}, ""}})
+//	=> "\n\n<pi-memory-recall>\n…\n[project bank pimem-r-0123456789]\n- Uses Go\n</pi-memory-recall>"
+func Render(rs []Recalled) string {
+	var b strings.Builder
+	for _, r := range rs {
+		if len(r.Memories) == 0 {
+			continue
+		}
+		b.WriteString("[" + r.Bank.Scope + " bank " + r.Bank.ID + "]\n")
+		for _, m := range r.Memories {
+			b.WriteString("- " + strings.Join(strings.Fields(marker.Strip(m.Text)), " ") + "\n")
+		}
+	}
+	if b.Len() == 0 {
+		return ""
+	}
+	return "\n\n" + marker.Wrap(BlockName, blockIntro+"\n"+b.String())
+}
+
+// Summary is one line per bank for receipts and statuses:
+// "project: 3 memories", "user: timed out after 1500 ms".
+func Summary(rs []Recalled) []string {
+	out := make([]string, 0, len(rs))
+	for _, r := range rs {
+		line := r.Bank.Scope + " (" + r.Bank.ID + "): "
+		if r.Problem != "" {
+			line += r.Problem
+		} else {
+			line += strconv.Itoa(len(r.Memories)) + " memories"
+		}
+		out = append(out, line)
+	}
+	return out
+}

@@ -1,0 +1,203 @@
+package hindsight
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/tidwall/gjson"
+)
+
+// Request is one HTTP request for the host to perform (an http effect
+// holds several, performed at once).
+type Request struct {
+	Method, URL string
+	Headers     [][2]string
+	Body        string
+	TimeoutMs   int
+}
+
+// Response is the host's answer to one request: a status and the body's
+// text, or an error (timed out, refused) with Status 0.
+type Response struct {
+	Status int
+	Body   string
+	Error  string
+}
+
+// OK reports a 2xx answer.
+func (r Response) OK() bool { return r.Status >= 200 && r.Status < 300 }
+
+// Problem says what went wrong in words for a status line: "timed out after
+// 1500 ms", "HTTP 500", "" when it went well.
+func (r Response) Problem() string {
+	switch {
+	case r.Error != "":
+		return r.Error
+	case !r.OK():
+		return "HTTP " + strconv.Itoa(r.Status)
+	}
+	return ""
+}
+
+// ReadResponses reads the resume value of an http effect: one answer per
+// request, in order. Anything missing or malformed is an error answer, so a
+// host's mistake reads as a failed request, never as success.
+func ReadResponses(value []byte, n int) []Response {
+	out := make([]Response, n)
+	arr := gjson.ParseBytes(value)
+	for i := range out {
+		v := jsonr.Get(arr, strconv.Itoa(i))
+		switch {
+		case !arr.IsArray() || !v.IsObject():
+			out[i].Error = "the host gave no answer"
+		case jsonr.Get(v, "error").Exists():
+			out[i].Error = jsonr.Get(v, "error").String()
+			if out[i].Error == "" {
+				out[i].Error = "request failed"
+			}
+		default:
+			st := jsonr.Get(v, "status")
+			if st.Type != gjson.Number || st.Int() < 100 || st.Int() > 599 {
+				out[i].Error = "the host gave no status"
+				continue
+			}
+			out[i].Status, out[i].Body = int(st.Int()), jsonr.Get(v, "body").String()
+		}
+	}
+	return out
+}
+
+// Encode writes requests as the http effect's "requests" list.
+func Encode(dst []byte, reqs []Request) []byte {
+	return jsonw.Array(dst, len(reqs), func(b []byte, i int) []byte {
+		r := &reqs[i]
+		o := jsonw.Open(b)
+		o.Str("method", r.Method)
+		o.Str("url", r.URL)
+		if len(r.Headers) > 0 {
+			h := jsonw.Open(nil)
+			for _, kv := range r.Headers {
+				h.Str(kv[0], kv[1])
+			}
+			o.Raw("headers", h.Close())
+		}
+		if r.Body != "" {
+			o.Str("body", r.Body)
+		}
+		o.Int("timeoutMs", int64(r.TimeoutMs))
+		return o.Close()
+	})
+}
+
+func post(c Config, path string, body []byte, timeoutMs int) Request {
+	h := [][2]string{{"Content-Type", "application/json"}}
+	if c.APIKey != "" {
+		h = append(h, [2]string{"Authorization", "Bearer " + c.APIKey})
+	}
+	return Request{Method: "POST", URL: c.URL + path, Headers: h, Body: string(body), TimeoutMs: timeoutMs}
+}
+
+// bankPath is the API path of a bank, its id escaped for a URL path.
+func bankPath(id string) string {
+	var b strings.Builder
+	b.WriteString("/v1/default/banks/")
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' {
+			b.WriteByte(c)
+		} else {
+			b.WriteString("%" + strings.ToUpper(hex([]byte{c})))
+		}
+	}
+	return b.String()
+}
+
+// maxQuery bounds a recall or reflect query: the newest user message can be
+// a pasted file, and the server embeds the query.
+const maxQuery = 4000
+
+// RecallRequest asks bank b for memories about query, with the project
+// bank's repo tag (tags_match any) and the user bank unfiltered. The query
+// is redacted: it reaches the server and its embedding model.
+func RecallRequest(c Config, b Bank, repoKey, query string) Request {
+	w := jsonw.Open(nil)
+	w.Str("query", safeQuery(query))
+	w.Str("budget", c.RecallBudget)
+	w.Int("max_tokens", int64(c.RecallMaxTokens))
+	if tags := RecallTags(b, repoKey); len(tags) > 0 {
+		w.Strs("tags", tags)
+		w.Str("tags_match", "any")
+	}
+	return post(c, bankPath(b.ID)+"/memories/recall", w.Close(), c.RecallTimeoutMs)
+}
+
+// ReflectRequest asks bank b to answer query (redacted) from its memories.
+func ReflectRequest(c Config, b Bank, query string, timeoutMs int) Request {
+	w := jsonw.Open(nil)
+	w.Str("query", safeQuery(query))
+	w.Str("budget", c.RecallBudget)
+	w.Int("max_tokens", int64(c.RecallMaxTokens))
+	return post(c, bankPath(b.ID)+"/reflect", w.Close(), timeoutMs)
+}
+
+// safeQuery is a query as it may leave the machine: redacted, then cut.
+func safeQuery(q string) string {
+	q, _ = redact.String(q)
+	return Cut(q, maxQuery)
+}
+
+// Memory is one recalled memory.
+type Memory struct {
+	Text, Type string
+}
+
+// ParseRecall reads a recall answer's body: {"results":[{"text","type",…}]}.
+// Results without text are skipped; a body that is not such an object is an
+// error naming what it holds.
+//
+//	ParseRecall(`{"results":[{"text":"Uses Go","type":"world"}]}`) => [{Uses Go world}], ""
+func ParseRecall(body string) ([]Memory, string) {
+	if !gjson.Valid(body) {
+		return nil, "the answer is not JSON"
+	}
+	r := gjson.Parse(body)
+	res := jsonr.Get(r, "results")
+	if !r.IsObject() || !res.IsArray() {
+		return nil, "the answer has no results list"
+	}
+	var out []Memory
+	res.ForEach(func(_, m gjson.Result) bool {
+		t := jsonr.Get(m, "text")
+		if t.Type == gjson.String && strings.TrimSpace(t.Str) != "" {
+			out = append(out, Memory{Text: t.Str, Type: jsonr.Get(m, "type").String()})
+		}
+		return true
+	})
+	return out, ""
+}
+
+// ParseReflect reads a reflect answer's text.
+func ParseReflect(body string) (string, string) {
+	if !gjson.Valid(body) {
+		return "", "the answer is not JSON"
+	}
+	t := jsonr.Get(gjson.Parse(body), "text")
+	if t.Type != gjson.String {
+		return "", "the answer has no text"
+	}
+	return t.Str, ""
+}
+
+// Cut returns s cut to at most n bytes at a rune boundary.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

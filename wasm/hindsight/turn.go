@@ -1,0 +1,157 @@
+package hindsight
+
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/tidwall/gjson"
+)
+
+// Caps of one part of a serialized turn: what a tool printed matters by its
+// head and its end, a long argument by its start.
+const (
+	capUser      = 8000
+	capAssistant = 6000
+	capArgs      = 600
+	capResult    = 2000
+	capContext   = 300
+)
+
+// Turn is what a retain keeps of one run: its text, the context line the
+// server's model reads with it, and the time of the user message it
+// answers (the document id's part).
+type Turn struct {
+	Content, Context string
+	UserMs           int64
+}
+
+// SerializeTurn writes a run's messages (pi's agent_end event.messages:
+// user, assistant, toolResult, custom…) as the text a retain keeps: user
+// and assistant text, each tool call with its arguments and its result,
+// each part capped and the whole cut to maxChars. Every injected block is
+// stripped (recalled memory is never retained) and custom messages (what
+// extensions inject, ours included) are left out; then the content and the
+// context are redacted. Empty Content: nothing worth keeping.
+//
+//	SerializeTurn(`[{"role":"user","content":"Use Go","timestamp":5}]`, "k", 16000)
+//	=> Turn{Content: "user: Use Go", Context: "pi session in k: Use Go", UserMs: 5}
+func SerializeTurn(messages []byte, repoKey string, maxChars int) Turn {
+	var t Turn
+	var b strings.Builder
+	results := map[string]string{}
+	arr := gjson.ParseBytes(messages)
+	arr.ForEach(func(_, m gjson.Result) bool {
+		if jsonr.Get(m, "role").Str == "toolResult" {
+			results[jsonr.Get(m, "toolCallId").Str] = textOf(jsonr.Get(m, "content"))
+		}
+		return true
+	})
+	first := ""
+	arr.ForEach(func(_, m gjson.Result) bool {
+		switch jsonr.Get(m, "role").Str {
+		case "user":
+			text := strings.TrimSpace(marker.Strip(textOf(jsonr.Get(m, "content"))))
+			if t.UserMs == 0 {
+				t.UserMs = jsonr.Get(m, "timestamp").Int()
+			}
+			if text != "" {
+				if first == "" {
+					first = text
+				}
+				line(&b, "user: ", Cut(text, capUser))
+			}
+		case "assistant":
+			jsonr.Get(m, "content").ForEach(func(_, blk gjson.Result) bool {
+				switch jsonr.Get(blk, "type").Str {
+				case "text":
+					if s := strings.TrimSpace(marker.Strip(jsonr.Get(blk, "text").Str)); s != "" {
+						line(&b, "assistant: ", Cut(s, capAssistant))
+					}
+				case "toolCall":
+					args := compact(jsonr.Get(blk, "arguments").Raw)
+					res := strings.TrimSpace(marker.Strip(results[jsonr.Get(blk, "id").Str]))
+					line(&b, "tool "+jsonr.Get(blk, "name").Str+" ", Cut(args, capArgs))
+					if res != "" {
+						line(&b, "result: ", headTail(res, capResult))
+					}
+				}
+				return true
+			})
+		}
+		return true
+	})
+	content := Cut(b.String(), maxChars)
+	t.Content, _ = redact.String(strings.TrimSpace(content))
+	if t.Content != "" {
+		ctx := "pi session in " + repoKey
+		if f := strings.Join(strings.Fields(first), " "); f != "" {
+			ctx += ": " + Cut(f, capContext)
+		}
+		t.Context, _ = redact.String(ctx)
+	}
+	return t
+}
+
+func line(b *strings.Builder, prefix, text string) {
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	b.WriteString(prefix + text)
+}
+
+// textOf is a message content's text: a string, or its text blocks joined.
+func textOf(c gjson.Result) string {
+	if c.Type == gjson.String {
+		return c.Str
+	}
+	var parts []string
+	c.ForEach(func(_, blk gjson.Result) bool {
+		if jsonr.Get(blk, "type").Str == "text" {
+			parts = append(parts, jsonr.Get(blk, "text").Str)
+		}
+		return true
+	})
+	return strings.Join(parts, "\n")
+}
+
+// headTail keeps the first two thirds and the last third of n bytes of s.
+func headTail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head := Cut(s, n*2/3)
+	tail := s[len(s)-n/3:]
+	for len(tail) > 0 && tail[0]&0xC0 == 0x80 {
+		tail = tail[1:]
+	}
+	return head + " […] " + tail
+}
+
+// compact is JSON without the spaces between tokens, so the same arguments
+// give the same text whoever encoded them.
+func compact(raw string) string {
+	b := make([]byte, 0, len(raw))
+	in := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case in:
+			b = append(b, c)
+			if c == '\\' && i+1 < len(raw) {
+				i++
+				b = append(b, raw[i])
+			} else if c == '"' {
+				in = false
+			}
+		case c == '"':
+			in = true
+			b = append(b, c)
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}

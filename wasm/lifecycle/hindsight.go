@@ -1,0 +1,293 @@
+package lifecycle
+
+import (
+	"errors"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/config"
+	"github.com/pi-memory/pi-memory/wasm/hindsight"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/tidwall/gjson"
+)
+
+// What the Hindsight backend does around pi's turns (decision 012). The
+// rules are wasm/hindsight's; these files read its config and the outbox,
+// append to the outbox under its lock, and turn requests into http effects.
+const (
+	hsEntryType  = "pi-memory-hindsight" // session entries holding the session's mode
+	hsCacheSize  = 32                    // recalled blocks kept, by user message
+	hsToolWaitMs = 30000                 // the bound of a tool's requests
+	hsFlushMs    = 10000                 // the bound of a flush request outside shutdown
+	hsLostMs     = 10 * 60 * 1000        // a background flush unanswered this long is taken as lost
+)
+
+// hsTools are the tools the registry offers, all active when Hindsight is on.
+var hsTools = []string{"hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"}
+
+type hsStore struct {
+	e *Engine
+	s *Session
+	h hostio.Host
+
+	env      hindsight.Env
+	files    [2]string // global, project ("" when not read: an untrusted project)
+	cfgStamp string
+	cfg      hindsight.Config
+
+	repoKey   string
+	sessionID string
+	mode      string // from the branch's entries or /hindsight mode; "" = the config's
+	optOut    bool   // next-opt-out: the next agent_end keeps nothing
+
+	cache     map[string]string // recall key → the block (maybe "")
+	order     []string
+	last      []hindsight.Recalled // the newest recall's outcome, for /memory last
+	lastBlock string
+	recalled  bool // a recall ran (or was reused) this session
+
+	flushing bool   // a background flush is out
+	flushAt  int64  // since when (a host that never answers does not stop flushing for good)
+	footer   string // the status line last shown
+
+	dir, outbox, lock, dead string
+}
+
+func newHindsight(e *Engine, s *Session) *hsStore {
+	h := &hsStore{e: e, s: s, h: s.fs, cache: map[string]string{}}
+	if s.AgentDir != "" {
+		h.files[0] = path.Join(s.AgentDir, hindsight.ConfigFile)
+		h.dir = path.Join(s.AgentDir, "pi-memory", "hindsight")
+		h.outbox = path.Join(h.dir, hindsight.OutboxFile)
+		h.lock = h.outbox + ".lock"
+		h.dead = path.Join(h.dir, hindsight.DeadFile)
+	}
+	if s.ProjectRoot != "" && s.Trusted {
+		h.files[1] = path.Join(s.ProjectRoot, ".pi", hindsight.ConfigFile)
+	}
+	return h
+}
+
+func (h *hsStore) start(out *Out, in gjson.Result) {
+	h.env = hindsight.Env{
+		URL:    jsonr.Get(in, "env.HINDSIGHT_API_URL").Str,
+		APIKey: jsonr.Get(in, "env.HINDSIGHT_API_KEY").Str,
+		Bank:   jsonr.Get(in, "env.HINDSIGHT_BANK_ID").Str,
+	}
+	h.sessionID = jsonr.Get(in, "sessionId").Str
+	if h.sessionID == "" {
+		h.sessionID = "pimem-" + strconv.FormatInt(h.e.h.Now(), 10)
+	}
+	h.repoKey = hindsight.RepoKey(hindsight.OriginURL(h.gitConfig()), h.s.ProjectRoot)
+	if b := jsonr.Get(in, "branch"); b.Exists() {
+		h.foldMode(b)
+	}
+	for _, w := range h.refreshConfig() {
+		out.Notify("warning", "pi-memory: "+w)
+	}
+	if h.cfg.Why != "" {
+		out.Notify("warning", "pi-memory: "+h.cfg.Why)
+	}
+	h.announce(out)
+}
+
+// announce sends the tools and the footer for the state memory is in now:
+// only when Hindsight is configured (otherwise the tools stay as the host
+// registered them: inactive, and no footer).
+func (h *hsStore) announce(out *Out) {
+	if !h.cfg.On() && h.footer == "" {
+		return
+	}
+	if h.e.may(h, Inject) != "" {
+		out.Tools(nil)
+		if h.footer != "" {
+			h.footer = ""
+			out.Status("hindsight", "", true)
+		}
+		return
+	}
+	out.Tools(hsTools)
+	h.showFooter(out)
+}
+
+// gitConfig is the text of the project's git config: .git/config, or for a
+// worktree or submodule (.git is a file "gitdir: X") the common folder's.
+func (h *hsStore) gitConfig() string {
+	root := h.s.ProjectRoot
+	if root == "" {
+		return ""
+	}
+	dot := path.Join(root, ".git")
+	if data, err := readFile(h.e.h, dot, 4096); err == nil {
+		gitdir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(data)), "gitdir:"))
+		if !path.IsAbs(gitdir) {
+			gitdir = path.Join(root, gitdir)
+		}
+		dot = gitdir
+		if c, err := readFile(h.e.h, path.Join(gitdir, "commondir"), 4096); err == nil {
+			common := strings.TrimSpace(string(c))
+			if !path.IsAbs(common) {
+				common = path.Join(gitdir, common)
+			}
+			dot = common
+		}
+	}
+	data, err := readFile(h.e.h, path.Join(dot, "config"), 1<<20)
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+// foldMode takes the newest mode entry of the branch.
+func (h *hsStore) foldMode(branch gjson.Result) {
+	branch.ForEach(func(_, e gjson.Result) bool {
+		if jsonr.Get(e, "customType").Str == hsEntryType {
+			switch m := jsonr.Get(e, "data.mode").Str; m {
+			case hindsight.ModeNormal, hindsight.ModeReadOnly, hindsight.ModeIgnored:
+				h.mode = m
+			}
+		}
+		return true
+	})
+}
+
+// modeNow is the session's mode: set in the session, else configured.
+func (h *hsStore) modeNow() string {
+	if h.mode != "" {
+		return h.mode
+	}
+	return h.cfg.Mode
+}
+
+func (h *hsStore) off() string {
+	switch {
+	case !h.s.Trusted:
+		return "This project is not trusted, so Hindsight neither recalls nor retains here."
+	case h.cfg.Why != "":
+		return h.cfg.Why
+	case !h.cfg.On():
+		return "Hindsight is not configured: set \"url\" in " + h.files[0] + " (or the project's .pi/" + hindsight.ConfigFile + "), or HINDSIGHT_API_URL."
+	}
+	return ""
+}
+
+func (h *hsStore) ready(out *Out) error {
+	for _, w := range h.refreshConfig() {
+		out.Notify("warning", "pi-memory: "+w)
+	}
+	return nil
+}
+
+// refreshConfig reads the config files again when one changed.
+func (h *hsStore) refreshConfig() []string {
+	stamp := ""
+	for _, f := range h.files {
+		stamp += "|" + fileStamp(h.e.h, f)
+	}
+	if stamp == h.cfgStamp && h.cfgStamp != "" {
+		return nil
+	}
+	h.cfgStamp = stamp
+	var files [2]*config.File
+	for i, f := range h.files {
+		files[i] = readConfigFileAt(h.e.h, f)
+	}
+	h.cfg = hindsight.ParseConfig(files[0], files[1], h.env)
+	return h.cfg.Warnings
+}
+
+func fileStamp(host hostio.Host, p string) string {
+	if p == "" {
+		return "-"
+	}
+	info, err := host.Stat(p)
+	if err != nil {
+		return "-"
+	}
+	return strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10)
+}
+
+func readConfigFileAt(host hostio.Host, p string) *config.File {
+	f, _ := readConfigData(host, p)
+	return f
+}
+
+func (h *hsStore) banks() []hindsight.Bank { return hindsight.Banks(h.cfg, h.repoKey) }
+
+// readOutbox folds the outbox file (none: empty).
+func (h *hsStore) readOutbox() (hindsight.Outbox, int64, error) {
+	data, err := readFile(h.h, h.outbox, 64<<20)
+	if err != nil && !hostio.IsNotFound(err) {
+		return hindsight.Outbox{}, 0, err
+	}
+	return hindsight.FoldOutbox(data), int64(len(data)), nil
+}
+
+// appendOutbox appends records under the outbox's lock, on a line of their
+// own after a torn last line; dead-letter lines go to dead.jsonl first. An
+// outbox with nothing pending past CompactBytes is then rewritten empty.
+func (h *hsStore) appendOutbox(records, dead []byte) error {
+	if h.outbox == "" {
+		return errors.New("no agent folder: the outbox has nowhere to live")
+	}
+	if err := h.h.Mkdir(h.dir); err != nil {
+		return err
+	}
+	if err := h.h.Lock(h.lock, lockWaitMs, lockStaleMs); err != nil {
+		if errors.Is(err, hostio.ErrBusy) {
+			return errors.New("another pi process has held " + h.lock + " for more than 5 s; try again, or delete that file if no pi is running")
+		}
+		return err
+	}
+	defer h.h.Unlock(h.lock)
+	if len(dead) > 0 {
+		if err := h.h.Append(h.dead, sealed(h.h, h.dead, dead)); err != nil {
+			return err
+		}
+	}
+	if err := h.h.Append(h.outbox, sealed(h.h, h.outbox, records)); err != nil {
+		return err
+	}
+	if info, err := h.h.Stat(h.outbox); err == nil && info.Size > hindsight.CompactBytes {
+		if o, _, err := h.readOutbox(); err == nil && len(o.Pending) == 0 && !o.Torn {
+			return h.h.WriteAtomic(h.outbox, nil)
+		}
+	}
+	return nil
+}
+
+// sealed is data preceded by a newline when the file's last line is torn.
+func sealed(host hostio.Host, p string, data []byte) []byte {
+	if info, err := host.Stat(p); err == nil && info.Size > 0 {
+		var last [1]byte
+		if n, _ := host.ReadAt(p, info.Size-1, last[:]); n == 1 && last[0] != '\n' {
+			return append([]byte{'\n'}, data...)
+		}
+	}
+	return data
+}
+
+// showFooter sets the hindsight status line when it changed.
+func (h *hsStore) showFooter(out *Out) {
+	line := "hindsight: "
+	o, _, _ := h.readOutbox()
+	switch mode := h.modeNow(); {
+	case len(o.Pending) > 0:
+		line += strconv.Itoa(len(o.Pending)) + " waiting"
+	case mode != hindsight.ModeNormal:
+		line += mode
+	default:
+		var scopes []string
+		for _, b := range h.banks() {
+			scopes = append(scopes, b.Scope)
+		}
+		line += strings.Join(scopes, "+")
+	}
+	if line != h.footer {
+		h.footer = line
+		out.Status("hindsight", line, false)
+	}
+}

@@ -1,0 +1,366 @@
+package lifecycle_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/hindsight"
+	"github.com/pi-memory/pi-memory/wasm/lifecycle"
+	"github.com/pi-memory/pi-memory/wasm/registry"
+	"github.com/tidwall/gjson"
+)
+
+const hsSecret = "ghp_EXAMPLEexample0123456789EXAMPLEexamp"
+
+// hsRig is one pi process with Hindsight configured (both banks) over real
+// folders and a manual clock.
+type hsRig struct {
+	t              *testing.T
+	clock          *fsys.Manual
+	e              *lifecycle.Engine
+	project, agent string
+	last           gjson.Result
+}
+
+func newHSRig(t *testing.T, config string, start map[string]any) *hsRig {
+	base := t.TempDir()
+	r := &hsRig{t: t, clock: fsys.NewManual(time.UnixMilli(1772172000000)), project: filepath.Join(base, "proj"), agent: filepath.Join(base, "agent")}
+	os.MkdirAll(filepath.Join(r.project, ".git"), 0o755)
+	os.WriteFile(filepath.Join(r.project, ".git/config"), []byte("[remote \"origin\"]\n\turl = git@github.com:o/r.git\n"), 0o644)
+	os.MkdirAll(r.agent, 0o755)
+	if config != "" {
+		os.WriteFile(filepath.Join(r.agent, "hindsight.json"), []byte(config), 0o644)
+	}
+	r.e = lifecycle.New(fsys.NewHost(fsys.NewOS(), r.clock, nil, nil))
+	in := map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": "s1"}
+	for k, v := range start {
+		in[k] = v
+	}
+	r.call("session_start", in)
+	return r
+}
+
+const bothBanks = `{"url":"http://hs:1","banks":["project","user"]}`
+
+func (r *hsRig) call(export string, in any) gjson.Result {
+	r.t.Helper()
+	b, _ := json.Marshal(in)
+	out := r.e.Handle(export, b)
+	require.True(r.t, gjson.ValidBytes(out), "%s: %s", export, out)
+	r.last = gjson.ParseBytes(out)
+	return r.last
+}
+
+func (r *hsRig) effects(t string) []gjson.Result {
+	var out []gjson.Result
+	for _, e := range r.last.Get("effects").Array() {
+		if e.Get("t").String() == t {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// answer resumes the http ask of the last envelope with answers.
+// status is the text of the last envelope's hindsight status ("" if none).
+func (r *hsRig) status() string {
+	for _, e := range r.effects("status") {
+		if e.Get("key").String() == "hindsight" {
+			return e.Get("text").String()
+		}
+	}
+	return ""
+}
+
+func (r *hsRig) answer(answers ...any) gjson.Result {
+	r.t.Helper()
+	asks := r.effects("http")
+	require.Equal(r.t, 1, len(asks), "asks in %s", r.last.Raw)
+	return r.call("resume", map[string]any{"id": asks[0].Get("id").String(), "value": answers})
+}
+
+func (r *hsRig) outbox() string {
+	b, _ := os.ReadFile(filepath.Join(r.agent, "pi-memory/hindsight/outbox.jsonl"))
+	return string(b)
+}
+
+func ok(body string) map[string]any { return map[string]any{"status": 200, "body": body} }
+
+func userMsg(text string, ts int64) map[string]any {
+	return map[string]any{"role": "user", "content": text, "timestamp": ts}
+}
+
+func TestRecallIsOneAskPerUserMessageAndAFailingBankKeepsTheOther(t *testing.T) {
+	r := newHSRig(t, bothBanks, nil)
+	require.Equal(t, `["hindsight_recall","hindsight_retain","hindsight_reflect","hindsight_status"]`, r.effects("tools")[0].Get("active").Raw)
+	require.Equal(t, "hindsight: project+user", r.status())
+	msgs := []any{userMsg("how do we build?", 100)}
+	r.call("context", map[string]any{"messages": msgs})
+	asks := r.effects("http")
+	require.Equal(t, 1, len(asks))
+	reqs := asks[0].Get("requests").Array()
+	require.Equal(t, 2, len(reqs))
+	require.Contains(t, reqs[0].Get("url").String(), "/banks/"+hindsight.ProjectBankID("github.com/o/r")+"/memories/recall")
+	require.Equal(t, `["project:github.com/o/r"]`, gjson.Get(reqs[0].Get("body").String(), "tags").Raw)
+	require.Equal(t, int64(1500), reqs[0].Get("timeoutMs").Int())
+	r.answer(ok(`{"results":[{"text":"We build with make"}]}`), map[string]any{"status": 500, "body": "boom"})
+	app := r.effects("context_append")
+	require.Equal(t, 1, len(app))
+	block := app[0].Get("text").String()
+	require.Contains(t, block, "- We build with make")
+	require.Equal(t, int64(0), app[0].Get("index").Int())
+	require.Contains(t, r.status(), "user bank HTTP 500")
+
+	// The query leaves the machine redacted; the key is the message as typed.
+	r.call("context", map[string]any{"messages": []any{userMsg("use "+hsSecret, 150)}})
+	require.NotContains(t, r.last.Raw, hsSecret)
+	r.answer(ok(`{"results":[]}`), ok(`{"results":[]}`))
+	// A retry and a tool-loop step: no ask, the same bytes.
+	for _, m := range [][]any{msgs, append(msgs, map[string]any{"role": "assistant", "content": []any{}}, map[string]any{"role": "toolResult", "toolCallId": "c", "content": "x"})} {
+		r.call("context", map[string]any{"messages": m})
+		require.Equal(t, 0, len(r.effects("http")))
+		require.Equal(t, block, r.effects("context_append")[0].Get("text").String())
+	}
+	// A bank timing out is cached as such too: the next message asks again.
+	r.call("context", map[string]any{"messages": []any{userMsg("next", 200)}})
+	r.answer(map[string]any{"error": "timed out after 1500 ms"}, map[string]any{"error": "timed out after 1500 ms"})
+	require.Equal(t, 0, len(r.effects("context_append")))
+	r.call("context", map[string]any{"messages": []any{userMsg("next", 200)}})
+	require.Equal(t, 0, len(r.effects("http")))
+	require.Equal(t, 0, len(r.effects("context_append")))
+}
+
+func turn(user string, secretResult string) []any {
+	return []any{
+		map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": user + "\n\n<pi-memory-recall>\nRECALLED-FACT\n</pi-memory-recall>"}}, "timestamp": 500},
+		map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "toolCall", "id": "c1", "name": "bash", "arguments": map[string]any{"command": "env"}}}},
+		map[string]any{"role": "toolResult", "toolCallId": "c1", "content": []any{map[string]any{"type": "text", "text": secretResult}}},
+		map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": "Done."}}},
+	}
+}
+
+func TestRetainQueuesARedactedStrippedJobPerBankThenFlushesInTheBackground(t *testing.T) {
+	r := newHSRig(t, bothBanks, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "aborted": false, "messages": turn("deploy with "+hsSecret, "TOKEN="+hsSecret)})
+	box := r.outbox()
+	require.Equal(t, 2, strings.Count(box, `"op":"job"`))
+	require.NotContains(t, box, hsSecret)
+	require.NotContains(t, box, "RECALLED-FACT")
+	require.Contains(t, box, `"id":"pimem:s1:500"`)
+	require.Contains(t, box, `"scope:user"`)
+	require.Equal(t, "hindsight: 2 waiting", r.status())
+	ask := r.effects("http")[0]
+	require.True(t, ask.Get("background").Bool())
+	require.Equal(t, 2, len(ask.Get("requests").Array()))
+	item := gjson.Get(ask.Get("requests.0.body").String(), "items.0")
+	require.Equal(t, "pimem:s1:500", item.Get("document_id").String())
+	require.Contains(t, item.Get("context").String(), "[REDACTED:github-token]")
+	r.answer(ok(`{}`), ok(`{}`))
+	require.Equal(t, 2, strings.Count(r.outbox(), `"op":"done"`))
+	require.Equal(t, "hindsight: project+user", r.status())
+}
+
+func TestNothingIsQueuedOrAskedWhenMemoryMayNotRetain(t *testing.T) {
+	tests := []struct {
+		name   string
+		config string
+		start  map[string]any
+		before func(r *hsRig)
+		recall bool
+	}{
+		{name: "read-only", config: `{"url":"http://hs:1","mode":"read-only"}`, recall: true},
+		{name: "ignored", config: `{"url":"http://hs:1","mode":"ignored"}`},
+		{name: "next-opt-out", config: `{"url":"http://hs:1"}`, recall: true, before: func(r *hsRig) {
+			r.call("command", map[string]any{"name": "hindsight", "args": "next-opt-out"})
+		}},
+		{name: "mode command", config: `{"url":"http://hs:1"}`, before: func(r *hsRig) {
+			r.call("command", map[string]any{"name": "hindsight", "args": "mode ignored"})
+			require.Equal(t, `{"mode":"ignored"}`, r.effects("session_entry")[0].Get("data").Raw)
+		}},
+		{name: "--no-memory", config: `{"url":"http://hs:1"}`, start: map[string]any{"flags": map[string]any{"no-memory": true}}},
+		{name: "/memory off", config: `{"url":"http://hs:1"}`, before: func(r *hsRig) {
+			r.call("command", map[string]any{"name": "memory", "args": "off"})
+			require.Equal(t, `[]`, r.effects("tools")[0].Get("active").Raw)
+		}},
+		{name: "untrusted", config: `{"url":"http://hs:1"}`, start: map[string]any{"trusted": false}},
+		{name: "not configured", config: ``},
+		{name: "mode from the branch", config: `{"url":"http://hs:1"}`, start: map[string]any{"branch": []any{map[string]any{"type": "custom", "id": "e1", "customType": "pi-memory-hindsight", "data": map[string]any{"mode": "ignored"}}}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newHSRig(t, tc.config, tc.start)
+			if tc.before != nil {
+				tc.before(r)
+			}
+			r.call("context", map[string]any{"messages": []any{userMsg("q", 1)}})
+			require.Equal(t, tc.recall, len(r.effects("http")) == 1, "recall ask: %s", r.last.Raw)
+			r.call("agent_end", map[string]any{"stopReason": "stop", "aborted": false, "messages": turn("keep this", "x")})
+			require.Equal(t, 0, len(r.effects("http")), "retain ask: %s", r.last.Raw)
+			require.Equal(t, "", r.outbox())
+			_, err := os.Stat(filepath.Join(r.agent, "pi-memory"))
+			require.True(t, os.IsNotExist(err), "pi-memory/ was created")
+			r.call("session_shutdown", map[string]any{"reason": "quit"})
+			require.Equal(t, 0, len(r.effects("http")))
+		})
+	}
+	// next-opt-out covers one run only.
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("command", map[string]any{"name": "hindsight", "args": "next-opt-out"})
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("one", "x")})
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("two", "x")})
+	require.Equal(t, 1, strings.Count(r.outbox(), `"op":"job"`))
+}
+
+func TestATornOutboxLineIsKeptAndTheNextJobStartsOnItsOwnLine(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	dir := filepath.Join(r.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), []byte(`{"v":1,"op":"job","id":"x","bank":"b","at":1,"item":{"cont`), 0o644)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("after the tear", "x")})
+	lines := strings.Split(r.outbox(), "\n")
+	require.Equal(t, 3, len(lines))
+	require.True(t, gjson.Valid(lines[1]), lines[1])
+	o := hindsight.FoldOutbox([]byte(r.outbox()))
+	require.Equal(t, 1, len(o.Pending))
+	require.Equal(t, []string{"line 1: not an outbox record"}, o.Problems)
+}
+
+func TestAJobIsADeadLetterAfterMaxAttemptsFailures(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1","outbox":{"maxAttempts":2}}`, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("remember me", "x")})
+	r.answer(map[string]any{"status": 503, "body": "down"})
+	require.Contains(t, r.outbox(), `"op":"fail"`)
+	r.call("command", map[string]any{"name": "hindsight", "args": "flush"})
+	require.Contains(t, r.last.Get("effects.0.text").String(), "nothing is due") // backoff: 2 s
+	r.clock.Advance(3 * time.Second)
+	r.call("command", map[string]any{"name": "hindsight", "args": "flush"})
+	r.answer(map[string]any{"error": "connect ECONNREFUSED 127.0.0.1:1"})
+	dead, _ := os.ReadFile(filepath.Join(r.agent, "pi-memory/hindsight/dead.jsonl"))
+	require.Equal(t, 1, strings.Count(string(dead), "\n"))
+	require.Contains(t, string(dead), "ECONNREFUSED")
+	require.Equal(t, 0, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
+}
+
+func TestRecalledTextFromAToolIsNeverRetained(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("tool", map[string]any{"name": "hindsight_recall", "params": map[string]any{"query": "build"}, "toolCallId": "c9"})
+	r.answer(ok(`{"results":[{"text":"TOOL-RECALLED"}]}`))
+	res := r.effects("tool_result")[0].Get("text").String()
+	require.Contains(t, res, "TOOL-RECALLED")
+	msgs := []any{
+		userMsg("what do we use?", 700),
+		map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "toolCall", "id": "c9", "name": "hindsight_recall", "arguments": map[string]any{"query": "build"}}}},
+		map[string]any{"role": "toolResult", "toolCallId": "c9", "content": []any{map[string]any{"type": "text", "text": res}}},
+	}
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": msgs})
+	require.NotContains(t, r.outbox(), "TOOL-RECALLED")
+	require.Contains(t, r.outbox(), "what do we use?")
+}
+
+func TestToolsAnswerWithAnErrorWhenHindsightIsOff(t *testing.T) {
+	r := newHSRig(t, "", nil)
+	require.Equal(t, 0, len(r.effects("tools")))
+	r.call("tool", map[string]any{"name": "hindsight_retain", "params": map[string]any{"content": "x"}})
+	res := r.effects("tool_result")[0]
+	require.True(t, res.Get("isError").Bool())
+	require.Contains(t, res.Get("text").String(), "not configured")
+}
+
+func TestTheRetainToolQueuesRedactedContentAndContext(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("tool", map[string]any{"name": "hindsight_retain", "params": map[string]any{"content": "key is " + hsSecret, "context": "from " + hsSecret}})
+	require.NotContains(t, r.outbox(), hsSecret)
+	require.Contains(t, r.outbox(), `"source:tool"`)
+	r.answer(ok(`{}`))
+	require.Equal(t, "Retained.", r.effects("tool_result")[0].Get("text").String())
+}
+
+// Two processes retaining at once: every job is whole and on its own line.
+func TestTwoEnginesRetainingIntoOneOutboxLoseNoJob(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two sessions × 100 retains")
+	}
+	base := t.TempDir()
+	project, agent := filepath.Join(base, "proj"), filepath.Join(base, "agent")
+	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	os.MkdirAll(agent, 0o755)
+	os.WriteFile(filepath.Join(agent, "hindsight.json"), []byte(`{"url":"http://hs:1"}`), 0o644)
+	var wg sync.WaitGroup
+	for s := 0; s < 2; s++ {
+		e := lifecycle.New(fsys.NewHost(fsys.NewOS(), nil, nil, nil))
+		start, _ := json.Marshal(map[string]any{"cwd": project, "agentDir": agent, "trusted": true, "mode": "cli", "sessionId": "s" + strconv.Itoa(s)})
+		e.Handle("session_start", start)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 100; i++ {
+				in, _ := json.Marshal(map[string]any{"stopReason": "stop", "messages": []any{userMsg("fact "+strconv.Itoa(i), int64(i+1))}})
+				e.Handle("agent_end", in)
+			}
+		}()
+	}
+	wg.Wait()
+	data, err := os.ReadFile(filepath.Join(agent, "pi-memory/hindsight/outbox.jsonl"))
+	require.NoError(t, err)
+	o := hindsight.FoldOutbox(data)
+	require.Equal(t, 0, len(o.Problems))
+	require.Equal(t, 200, len(o.Pending))
+}
+
+func TestMemoryLastNamesWhatEachBankReturnedAndWhatWasAppended(t *testing.T) {
+	r := newHSRig(t, bothBanks, nil)
+	r.call("context", map[string]any{"messages": []any{userMsg("how do we build?", 100)}})
+	r.answer(ok(`{"results":[{"text":"We build with make"},{"text":"CI runs make test"}]}`), map[string]any{"error": "timed out after 1500 ms"})
+	r.call("command", map[string]any{"name": "memory", "args": "last"})
+	text := r.effects("output")[0].Get("text").String()
+	require.Contains(t, text, "project ("+hindsight.ProjectBankID("github.com/o/r")+"): 2 memories")
+	require.Contains(t, text, "user (pimem-user): timed out after 1500 ms")
+	require.Contains(t, text, "- CI runs make test")
+	r.call("command", map[string]any{"name": "memory", "args": "last --json"})
+	j := gjson.Parse(r.effects("output")[0].Get("text").String())
+	require.Equal(t, int64(2), j.Get("recall.banks.0.memories").Int())
+	require.Equal(t, "timed out after 1500 ms", j.Get("recall.banks.1.error").String())
+}
+
+func TestShutdownFlushesDueJobsWithinItsBound(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1","flush":{"shutdownMs":2500}}`, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("keep", "x")})
+	r.call("session_shutdown", map[string]any{"reason": "quit"})
+	asks := r.effects("http")
+	require.Equal(t, 1, len(asks))
+	require.False(t, asks[0].Get("background").Bool())
+	require.Equal(t, int64(2500), asks[0].Get("requests.0.timeoutMs").Int())
+	r.answer(map[string]any{"error": "timed out after 2500 ms"})
+	require.Equal(t, 1, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
+}
+
+func TestEveryRegisteredToolRuns(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	for _, tool := range registry.Tools {
+		r.call("tool", map[string]any{"name": tool.Name, "params": map[string]any{"query": "q", "content": "c"}})
+		require.Equal(t, 0, len(r.effects("tool_result"))+len(r.effects("http"))-1, "%s: %s", tool.Name, r.last.Raw)
+		for _, res := range r.effects("tool_result") {
+			require.NotContains(t, res.Get("text").String(), "has no tool")
+		}
+	}
+}
+
+func TestABackgroundFlushOutstandingHoldsTheNextUntilItIsTakenAsLost(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("one", "x")})
+	require.Equal(t, 1, len(r.effects("http")))
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("two", 900)}})
+	require.Equal(t, 0, len(r.effects("http")))
+	r.clock.Advance(11 * time.Minute)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("three", 901)}})
+	// The lost flush's job and the two since go out together.
+	require.Equal(t, 3, len(gjson.Parse(r.effects("http")[0].Get("requests.0.body").String()).Get("items").Array()))
+}

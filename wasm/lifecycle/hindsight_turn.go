@@ -1,0 +1,215 @@
+package lifecycle
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/hindsight"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/sha1"
+	"github.com/tidwall/gjson"
+)
+
+// recall adds the recalled block to the newest user message of one model
+// request. The outcome is keyed on that message (its time and the SHA-1 of
+// its text) and kept: a retry or a tool-loop step of the same message gets
+// the same bytes and asks nothing. A miss asks every selected bank at once,
+// each within recall.timeoutMs; a bank that fails or is slow is left out and
+// named in the footer, the others still count.
+func (h *hsStore) recall(out *Out, in gjson.Result) {
+	h.refreshConfig()
+	if h.e.may(h, Inject) != "" || !hindsight.Recalls(h.cfg, h.modeNow()) {
+		return
+	}
+	index, text, ts := -1, "", int64(0)
+	i := -1
+	jsonr.Get(in, "messages").ForEach(func(_, m gjson.Result) bool {
+		i++
+		if jsonr.Get(m, "role").Str == "user" {
+			index, ts = i, jsonr.Get(m, "timestamp").Int()
+			text = strings.TrimSpace(marker.Strip(messageText(jsonr.Get(m, "content"))))
+		}
+		return true
+	})
+	if index < 0 || text == "" {
+		return
+	}
+	sum := sha1.Sum([]byte(text))
+	key := strconv.FormatInt(ts, 10) + ":" + string(sum[:])
+	h.recalled = true
+	if block, ok := h.cache[key]; ok {
+		if block != "" {
+			out.ContextAppend(index, block)
+		}
+		return
+	}
+	banks := h.banks()
+	reqs := make([]hindsight.Request, len(banks))
+	for k, b := range banks {
+		reqs[k] = hindsight.RecallRequest(h.cfg, b, h.repoKey, text)
+	}
+	h.e.HTTP(out, reqs, false, func(out *Out, v gjson.Result) {
+		rs := make([]hindsight.Recalled, len(banks))
+		var failed []string
+		for k, r := range hindsight.ReadResponses([]byte(v.Raw), len(banks)) {
+			rs[k].Bank = banks[k]
+			if rs[k].Problem = r.Problem(); rs[k].Problem == "" {
+				rs[k].Memories, rs[k].Problem = hindsight.ParseRecall(r.Body)
+			}
+			if rs[k].Problem != "" {
+				failed = append(failed, banks[k].Scope+" bank "+rs[k].Problem)
+			}
+		}
+		block := hindsight.Render(rs)
+		h.remember(key, block)
+		h.last, h.lastBlock = rs, block
+		if block != "" {
+			out.ContextAppend(index, block)
+		}
+		if len(failed) > 0 {
+			h.footer = "hindsight: " + strings.Join(failed, "; ")
+			out.Status("hindsight", h.footer, false)
+		} else {
+			h.showFooter(out)
+		}
+	})
+}
+
+// remember caches a key's block, forgetting the oldest past hsCacheSize.
+func (h *hsStore) remember(key, block string) {
+	if _, ok := h.cache[key]; !ok {
+		h.order = append(h.order, key)
+	}
+	h.cache[key] = block
+	if len(h.order) > hsCacheSize {
+		delete(h.cache, h.order[0])
+		h.order = h.order[1:]
+	}
+}
+
+// messageText is a message content's text: a string or its text blocks.
+func messageText(c gjson.Result) string {
+	if c.Type == gjson.String {
+		return c.Str
+	}
+	var b strings.Builder
+	c.ForEach(func(_, blk gjson.Result) bool {
+		if jsonr.Get(blk, "type").Str == "text" {
+			b.WriteString(jsonr.Get(blk, "text").Str + "\n")
+		}
+		return true
+	})
+	return b.String()
+}
+
+// retain queues the run in the outbox, one job per bank, before any network
+// call, then flushes in the background. Nothing when memory may not
+// capture, in read-only or ignored mode, or after next-opt-out (which it
+// clears).
+func (h *hsStore) retain(out *Out, in gjson.Result) {
+	optOut := h.optOut
+	h.optOut = false
+	h.refreshConfig()
+	if h.e.may(h, Capture) != "" || !hindsight.Retains(h.cfg, h.modeNow(), optOut) {
+		return
+	}
+	t := hindsight.SerializeTurn([]byte(jsonr.Get(in, "messages").Raw), h.repoKey, h.cfg.RetainMaxChars)
+	if t.Content == "" {
+		return
+	}
+	if t.UserMs == 0 {
+		t.UserMs = h.e.h.Now()
+	}
+	if err := h.queue(t, hindsight.SourcePi); err != nil {
+		out.Notify("warning", "pi-memory: Hindsight could not queue this turn in "+h.outbox+": "+err.Error()+". It is not retained.")
+		return
+	}
+	h.flush(out, true, hsFlushMs, nil)
+}
+
+// queue appends one job per selected bank for a turn or an explicit retain.
+func (h *hsStore) queue(t hindsight.Turn, source string) error {
+	now := h.e.h.Now()
+	var recs []byte
+	for _, b := range h.banks() {
+		it := hindsight.Item{
+			Content: t.Content, Context: t.Context, At: t.UserMs,
+			DocumentID: hindsight.LiveDocumentID(h.sessionID, t.UserMs),
+			Tags:       hindsight.BaseTags(b, h.repoKey, h.sessionID, source),
+			Source:     source, Session: h.sessionID,
+		}
+		recs = append(recs, hindsight.JobRecord(b.ID, it, now)...)
+	}
+	return h.appendOutbox(recs, nil)
+}
+
+// flush sends the due jobs, a request per bank of at most 20, and records
+// each outcome. A background flush while another is out sends nothing (the
+// one out covers the queue as it was; the next turn sends the rest).
+func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out *Out, sent, failed int, problem string)) {
+	if then == nil {
+		then = func(*Out, int, int, string) {}
+	}
+	if background && h.flushing && h.e.h.Now()-h.flushAt < hsLostMs {
+		h.showFooter(out)
+		then(out, 0, 0, "")
+		return
+	}
+	o, _, err := h.readOutbox()
+	if err != nil {
+		then(out, 0, 0, "could not read "+h.outbox+": "+err.Error())
+		return
+	}
+	due := o.Due(h.e.h.Now())
+	if len(due) == 0 {
+		h.showFooter(out)
+		then(out, 0, 0, "")
+		return
+	}
+	batches := hindsight.FlushBatches(h.cfg, due, timeoutMs)
+	reqs := make([]hindsight.Request, len(batches))
+	for i := range batches {
+		reqs[i] = batches[i].Req
+	}
+	if background {
+		h.flushing, h.flushAt = true, h.e.h.Now()
+	}
+	h.showFooter(out)
+	h.e.HTTP(out, reqs, background, func(out *Out, v gjson.Result) {
+		if background {
+			h.flushing = false
+		}
+		now := h.e.h.Now()
+		var recs, dead []byte
+		sent, failed, problem := 0, 0, ""
+		for i, r := range hindsight.ReadResponses([]byte(v.Raw), len(batches)) {
+			more, d := hindsight.Outcome(h.cfg, batches[i], r, now)
+			recs, dead = append(recs, more...), append(dead, d...)
+			if p := r.Problem(); p != "" {
+				failed += len(batches[i].Jobs)
+				problem = batches[i].Bank + ": " + p
+			} else {
+				sent += len(batches[i].Jobs)
+			}
+		}
+		if err := h.appendOutbox(recs, dead); err != nil {
+			out.Notify("warning", "pi-memory: Hindsight could not record the flush in "+h.outbox+": "+err.Error()+". The jobs will be sent again (the server replaces them).")
+		}
+		if len(dead) > 0 {
+			out.Notify("warning", "pi-memory: Hindsight gave up on "+strconv.Itoa(strings.Count(string(dead), "\n"))+" retain jobs after "+strconv.Itoa(h.cfg.MaxAttempts)+" failures ("+problem+"); they are kept in "+h.dead+".")
+		}
+		h.showFooter(out)
+		then(out, sent, failed, problem)
+	})
+}
+
+// shutdown flushes what is due within flush.shutdownMs; the rest waits in
+// the outbox for the next session.
+func (h *hsStore) shutdown(out *Out) {
+	if h.e.may(h, Capture) != "" || h.cfg.ShutdownMs == 0 {
+		return
+	}
+	h.flushing = false // a background flush still out is lost with the session
+	h.flush(out, false, h.cfg.ShutdownMs, nil)
+}

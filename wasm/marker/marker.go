@@ -1,0 +1,115 @@
+// Package marker owns the markers around every block of memory pi-memory
+// puts into what the model reads, and the one Strip that removes them.
+// Recalled or injected memory must never be retained as if it were new: every
+// store that keeps text from a conversation (Hindsight's retain, decision
+// auto-capture, notes writeback, the observer's transcript) strips first,
+// with this function, so one change of a marker cannot leave one store
+// behind. It must never decide what a block says; only where it is.
+package marker
+
+import "strings"
+
+// The two marker forms. Tag blocks are `<pi-memory-NAME>…</pi-memory-NAME>`
+// (the recalled block is NAME "recall"); comment blocks are
+// `<!-- pi-memory:NAME -->…<!-- /pi-memory:NAME -->` (observational
+// memory's, which predate this package and are pinned by its fixtures).
+const (
+	tagOpen     = "<pi-memory-"
+	commentOpen = "<!-- pi-memory:"
+)
+
+// Open and Close are the markers of a tag block called name.
+//
+//	Open("recall") => "<pi-memory-recall>"
+func Open(name string) string  { return tagOpen + name + ">" }
+func Close(name string) string { return "</pi-memory-" + name + ">" }
+
+// Wrap encloses text in the tag block called name, each marker on a line of
+// its own.
+//
+//	Wrap("recall", "- a fact\n") => "<pi-memory-recall>\n- a fact\n</pi-memory-recall>"
+func Wrap(name, text string) string {
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	return Open(name) + "\n" + text + Close(name)
+}
+
+// Has reports whether s holds the start of any block.
+func Has(s string) bool {
+	return strings.Contains(s, tagOpen) || strings.Contains(s, commentOpen)
+}
+
+// Strip removes every block, markers included, from s. A block whose end
+// marker is missing runs to the end of s: a cut block is still memory, and
+// keeping it would retain it. The blank lines a removed block leaves at the
+// end of s are trimmed.
+//
+//	Strip("fix the bug\n\n<pi-memory-recall>\n- uses Go\n</pi-memory-recall>") => "fix the bug"
+func Strip(s string) string {
+	if !Has(s) {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i, end := next(s)
+		if i < 0 {
+			b.WriteString(s)
+			break
+		}
+		b.WriteString(s[:i])
+		j := strings.Index(s[i:], end)
+		if j < 0 {
+			break
+		}
+		s = s[i+j+len(end):]
+	}
+	return strings.TrimRight(b.String(), " \t\r\n")
+}
+
+// next finds the first block start in s and the end marker that closes it.
+func next(s string) (int, string) {
+	t := strings.Index(s, tagOpen)
+	if t >= 0 {
+		if k := strings.IndexByte(s[t:], '>'); k > len(tagOpen) && name(s[t+len(tagOpen):t+k]) {
+			if c := strings.Index(s, commentOpen); c < 0 || c > t {
+				return t, "</pi-memory-" + s[t+len(tagOpen):t+k] + ">"
+			}
+		} else {
+			// "<pi-memory-" that does not open a block: look past it.
+			i, end := next(s[t+len(tagOpen):])
+			if i < 0 {
+				return commentAt(s)
+			}
+			if c, cend := commentAt(s); c >= 0 && c < t+len(tagOpen)+i {
+				return c, cend
+			}
+			return t + len(tagOpen) + i, end
+		}
+	}
+	return commentAt(s)
+}
+
+func commentAt(s string) (int, string) {
+	c := strings.Index(s, commentOpen)
+	if c < 0 {
+		return -1, ""
+	}
+	k := strings.Index(s[c:], "-->")
+	if k < 0 {
+		return c, "\x00never" // an unclosed marker: the rest is ours
+	}
+	n := strings.TrimSpace(s[c+len(commentOpen) : c+k])
+	return c, "<!-- /pi-memory:" + n + " -->"
+}
+
+// name reports whether s is a block name: lower-case letters, digits, dashes.
+func name(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
+}

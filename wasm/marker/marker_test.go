@@ -1,0 +1,55 @@
+package marker
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+func TestStripRemovesEveryInjectedBlockAndKeepsTheRest(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"no block", "plain text\n", "plain text\n"},
+		{"recall at the end", "fix it\n\n<pi-memory-recall>\n- fact\n</pi-memory-recall>", "fix it"},
+		{"two kinds", "a <pi-memory-notes>x</pi-memory-notes> b <!-- pi-memory:observations -->obs<!-- /pi-memory:observations --> c", "a  b  c"},
+		{"unclosed tag runs to the end", "keep <pi-memory-recall>\nsecret memory", "keep"},
+		{"unclosed comment runs to the end", "keep <!-- pi-memory:observations -->\nobs", "keep"},
+		{"comment marker itself torn", "keep <!-- pi-memory:observations", "keep"},
+		{"not a block name", "a <pi-memory-X> b", "a <pi-memory-X> b"},
+		{"bad name then a block", "a <pi-memory-X> b <pi-memory-recall>m</pi-memory-recall> c", "a <pi-memory-X> b  c"},
+		{"a mismatched end does not close", "a <pi-memory-recall>m</pi-memory-notes> z", "a"},
+		{"nested names close the outer", "a <pi-memory-recall>m <pi-memory-x>y</pi-memory-x> n</pi-memory-recall> b", "a  b"},
+		{"a comment before a tag", "a <!-- pi-memory:o -->x<!-- /pi-memory:o --> b <pi-memory-r>y</pi-memory-r>", "a  b"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			require.Equal(t, tc.want, Strip(tc.in))
+		})
+	}
+}
+
+func TestWrapIsWhatStripRemoves(t *testing.T) {
+	text := "question\n\n" + Wrap("recall", "- one\n- two")
+	require.Equal(t, "question", Strip(text))
+	require.True(t, strings.HasPrefix(Wrap("recall", "x"), "<pi-memory-recall>\nx\n</pi-memory-recall>"))
+}
+
+func FuzzStripLeavesNoBlockStart(f *testing.F) {
+	f.Add("a <pi-memory-recall>m</pi-memory-recall> b")
+	f.Add("<!-- pi-memory:o -->x")
+	f.Add("<pi-memory-<pi-memory-a>")
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Strip(s)
+		if len(out) > len(s) {
+			t.Fatalf("Strip grew %q to %q", s, out)
+		}
+		if strings.Contains(out, "<pi-memory-recall>") || strings.Contains(out, commentOpen) {
+			// A name-valid tag or comment start left behind would be retained.
+			i, _ := next(out)
+			if i >= 0 {
+				t.Fatalf("Strip(%q) = %q still holds a block", s, out)
+			}
+		}
+		require.Equal(t, out, Strip(out))
+	})
+}
