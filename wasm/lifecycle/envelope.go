@@ -84,7 +84,11 @@ func (o *Out) Exit() int { return o.exit }
 func (o *Out) Blocked() bool { return o.blocked }
 
 func (o *Out) bytes() []byte {
-	w := jsonw.Open(make([]byte, 0, 256))
+	size := 64
+	for _, e := range o.effects {
+		size += len(e) + 1
+	}
+	w := jsonw.Open(make([]byte, 0, size))
 	w.Int("v", 1)
 	b := append(w.B, `,"effects":[`...)
 	for i, e := range o.effects {

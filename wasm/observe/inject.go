@@ -376,7 +376,28 @@ func ReadContext(messages []byte) ContextView {
 	i := -1
 	gjson.ParseBytes(messages).ForEach(func(_, m gjson.Result) bool {
 		i++
-		role := jsonr.Get(m, "role").Str
+		// One pass over the message's members: a message can be large, and
+		// customType is usually absent, so looking it up alone would read
+		// the whole message.
+		var role, ct string
+		var content gjson.Result
+		m.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "role":
+				if role == "" {
+					role = v.Str
+				}
+			case "customType":
+				if ct == "" {
+					ct = v.Str
+				}
+			case "content":
+				if !content.Exists() {
+					content = v
+				}
+			}
+			return true
+		})
 		if leading {
 			if role == "compactionSummary" || role == "branchSummary" {
 				v.At = i + 1
@@ -384,7 +405,6 @@ func ReadContext(messages []byte) ContextView {
 				leading = false
 			}
 		}
-		ct := jsonr.Get(m, "customType").Str
 		if has(ours, ct) || strings.Contains(m.Raw, MarkerStart) {
 			v.Injected = true
 			if has(ours, ct) {
@@ -396,7 +416,7 @@ func ReadContext(messages []byte) ContextView {
 			first = false
 		}
 		if role == RoleUser {
-			c := jsonr.Get(m, "content")
+			c := content
 			if c.Type == gjson.String {
 				v.Query = stripOurs(c.Str)
 			} else {

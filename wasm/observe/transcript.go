@@ -118,13 +118,36 @@ func ReadEntries(data []byte, zone int) Transcript {
 // entry t has already read (a context_edit): read the whole branch again
 // with ReadEntries then.
 func (t *Transcript) Append(data []byte) bool {
+	raw := entriesOf(data)
+	if len(t.Entries) > 0 {
+		// Entries t already holds (by id, at the start of data) are skipped.
+		i := 0
+		for i < len(raw) {
+			if !raw[i].IsObject() {
+				i++
+				continue
+			}
+			if id := jsonr.Get(raw[i], "id").Str; id == "" || t.index(id) < 0 {
+				break
+			}
+			i++
+		}
+		raw = raw[i:]
+	}
+	return t.AppendEntries(raw)
+}
+
+// AppendEntries reads entries that follow those t holds, as SplitBranch
+// gives them. It reports false, and reads nothing, when one of them edits
+// an entry t has already read (a context_edit): read the whole branch again
+// with ReadEntries then.
+func (t *Transcript) AppendEntries(raw []gjson.Result) bool {
 	if t.r == nil {
 		t.r = &reader{calls: map[string]string{}}
 		if len(t.Entries) == 0 {
 			t.LastCompaction = -1
 		}
 	}
-	raw := entriesOf(data)
 	// context_edit entries change an earlier entry's content for the model
 	// (or omit it); the observer reads what the model reads.
 	for _, v := range raw {
@@ -139,16 +162,9 @@ func (t *Transcript) Append(data []byte) bool {
 			t.r.edits[target] = jsonr.Get(v, "replacement").Raw
 		}
 	}
-	skipping := len(t.Entries) > 0
 	for _, v := range raw {
 		if !v.IsObject() {
 			continue
-		}
-		if skipping {
-			if id := jsonr.Get(v, "id").Str; id != "" && t.index(id) >= 0 {
-				continue
-			}
-			skipping = false
 		}
 		e, ok := t.r.entry(v)
 		if !ok {
@@ -162,10 +178,11 @@ func (t *Transcript) Append(data []byte) bool {
 	return true
 }
 
-// entriesOf splits a JSON array or JSON Lines into values.
-func entriesOf(data []byte) []gjson.Result {
+// SplitBranch splits a branch, a JSON array of entries or JSON Lines (a
+// session file), into its entries, in one pass over the text.
+func SplitBranch(data string) []gjson.Result {
 	var raw []gjson.Result
-	trimmed := strings.TrimLeft(string(data), " \t\r\n")
+	trimmed := strings.TrimLeft(data, " \t\r\n")
 	if strings.HasPrefix(trimmed, "[") {
 		gjson.Parse(trimmed).ForEach(func(_, v gjson.Result) bool {
 			raw = append(raw, v)
@@ -173,7 +190,7 @@ func entriesOf(data []byte) []gjson.Result {
 		})
 		return raw
 	}
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range strings.Split(data, "\n") {
 		line = strings.TrimSpace(line)
 		if line != "" && gjson.Valid(line) {
 			raw = append(raw, gjson.Parse(line))
@@ -181,6 +198,9 @@ func entriesOf(data []byte) []gjson.Result {
 	}
 	return raw
 }
+
+// entriesOf splits a JSON array or JSON Lines into values.
+func entriesOf(data []byte) []gjson.Result { return SplitBranch(string(data)) }
 
 type reader struct {
 	zone  int
