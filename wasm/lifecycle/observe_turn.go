@@ -19,7 +19,7 @@ import (
 // re-read first when another session changed them): a custom message
 // after the summaries the request starts with. Nothing when memory may not
 // inject, when there is nothing to inject, or when the block is already in
-// the request. The same memory gives the same bytes all day.
+// the request. Unchanged memory gives the same bytes, whatever the date.
 func (e *Engine) context(out *Out, in gjson.Result) {
 	o := e.s.om
 	o.injected = true

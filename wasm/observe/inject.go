@@ -13,9 +13,11 @@ type InjectInput struct {
 	// Query is the newest user prompt: core_relevant selects observations
 	// by its words (ReadContext finds it).
 	Query string
-	// At is the render time. Only its local day matters (relative dates are
-	// whole days), so every request of a day with unchanged memory gets the
-	// same bytes and the provider's prompt cache keeps hitting.
+	// At is the render time. Relative dates count from the local day of the
+	// state's last change (State.Changed), not from At, so a request gets the
+	// same bytes as the one before while memory is unchanged, whatever the
+	// date, and the provider's prompt cache keeps hitting. At gives the time
+	// zone, and the day when the state does not say when it changed.
 	At Clock
 	// Dropped says older turns are not in the request (ReadContext): the
 	// continuation hint is added.
@@ -64,7 +66,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 		out.Why = "no observations yet"
 		return out
 	}
-	today := in.At.Day()
+	today := s.AsOf(in.At)
 	v := s.view(today)
 	ck := injKey{query: in.Query, dropped: in.Dropped, mode: cfg.MemoryInjectionMode, core: cfg.CoreMemoryMaxTokens, relItems: cfg.RelevantObservationMaxItems, relTokens: cfg.RelevantObservationMaxTokens}
 	if ck.mode != InjectCoreRelevant {
@@ -93,7 +95,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 		}
 	}
 	b.Grow(size + 64*len(s.Groups))
-	b.WriteString(cat(MarkerStart, "\n", contextIntro, "\n\n<observations>\n"))
+	b.WriteString(cat(MarkerStart, "\n", contextIntro, "\n", asOfLine(today, s.Changed > 0), "\n\n<observations>\n"))
 	k, lastDay, n := 0, int64(0), 0
 	for gi := range s.Groups {
 		g := &s.Groups[gi]
@@ -133,6 +135,31 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 	out.Why = why + " (~" + itoa(out.Tokens) + " tokens)"
 	v.last, v.lastKey, v.hasLast = out, ck, true
 	return out
+}
+
+// AsOf is the local day the injected block's relative dates count from:
+// the day of the last change to what is injected (Changed), in at's time
+// zone, so the block changes only when memory does; at's own day when the
+// state does not say when it changed. The block names the day (asOfLine),
+// so "3 days ago" stays true whenever it is read.
+//
+//	AsOf(a state last changed on Feb 13, 2026 at 10:00, at Feb 20) => the day of Feb 13, 2026
+func (s *State) AsOf(at Clock) int64 {
+	if s.Changed > 0 {
+		return Clock{Ms: s.Changed, Zone: at.Zone}.Day()
+	}
+	return at.Day()
+}
+
+// asOfLine tells the model which day the relative dates count from.
+//
+//	asOfLine(the day of Feb 13, 2026, true) => "Relative dates count from Fri Feb 13, 2026, when this memory last changed."
+func asOfLine(day int64, changed bool) string {
+	line := "Relative dates count from " + weekday(day) + " " + formatDay(day)
+	if changed {
+		return line + ", when this memory last changed."
+	}
+	return line + "."
 }
 
 // injView is what Inject derives from a state for one render day: the
