@@ -206,6 +206,10 @@ type HostFn = (...args: never[]) => number | bigint | undefined;
 export class Host {
 	lastError = "";
 	output = "";
+	/** The input of the export call in progress, which pm_input copies into the guest. */
+	input: Uint8Array = new Uint8Array(0);
+	/** The envelope pm_output handed over in the call in progress, if it used it. */
+	envelope: string | undefined;
 	readonly #now: () => number;
 	readonly #random: (dst: Uint8Array) => void;
 	readonly #log: (level: LogLevel, message: string) => void;
@@ -547,6 +551,25 @@ export class Host {
 			const lv: LogLevel = level <= 0 ? 0 : level >= 3 ? 3 : level === 1 ? 1 : 2;
 			this.#log(lv, b === undefined ? "(log message outside guest memory)" : utf8Lossy.decode(b));
 			return undefined;
+		},
+
+		// An export's input and output in one call each: Extism's own copy costs a host
+		// call per 8 bytes (~14 ns a byte here), 9 ms for pi's 630 KB branch.
+		pm_input: (dstPtr: number, dstLen: number): bigint => {
+			const input = this.input;
+			if (input.length > 0 && input.length <= dstLen >>> 0) {
+				const dst = this.#bytes(dstPtr, input.length);
+				if (dst === undefined) return BigInt(this.#invalid("input", "buffer outside guest memory"));
+				dst.set(input);
+			}
+			return BigInt(input.length);
+		},
+
+		pm_output: (ptr: number, len: number): number => {
+			const b = this.#bytes(ptr, len);
+			if (b === undefined) return this.#invalid("output", "envelope outside guest memory");
+			this.envelope = utf8Lossy.decode(b);
+			return 0;
 		},
 
 		pm_last_error: (dstPtr: number, dstLen: number): number => {
@@ -966,14 +989,21 @@ export class Core {
 	async #invoke(live: Instance, exportName: string, text: string): Promise<Envelope> {
 		live.host.takeOutput();
 		let out: string | undefined;
+		const input = encoder.encode(text);
+		live.host.input = input;
+		live.host.envelope = undefined;
 		try {
-			const result = await live.plugin.call(exportName, text);
-			out = result?.text();
+			// The core reads a small input through Extism and a large one through
+			// pm_input, and answers the same way: both channels carry the call.
+			const result = await live.plugin.call(exportName, input);
+			out = live.host.envelope ?? result?.text();
 		} catch (err) {
 			const panic = live.host.takeOutput();
 			this.#drop();
 			throw new CoreTrap(exportName, panic, err);
 		}
+		live.host.input = new Uint8Array(0);
+		live.host.envelope = undefined;
 		// Extism keeps every call's input and output blocks until reset; the core keeps
 		// its state in its own memory, so dropping them after each call is safe.
 		void live.plugin.reset();

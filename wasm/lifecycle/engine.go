@@ -64,7 +64,16 @@ type Session struct {
 
 // Handle runs one export and returns its envelope.
 func (e *Engine) Handle(export string, input []byte) []byte {
+	return e.HandleInto(nil, export, input)
+}
+
+// HandleInto is Handle writing the envelope over buf's bytes, whose array
+// it reuses when large enough: the module hands every envelope to its host
+// at once, and a block of observations can make one 100 KiB, which would
+// otherwise be allocated again for every model request.
+func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	var out Out
+	out.buf = buf
 	in := gjson.ParseBytes(input)
 	if e.s != nil && e.s.Fault == export {
 		panic("pi-memory: fault injected in " + export)

@@ -489,3 +489,16 @@ func TestOmConfigEditOpensTheEditorAndWritesOnlyWhatReadsBack(t *testing.T) {
 	require.Equal(t, "output", r.last.Get("effects.0.t").String())
 	require.Contains(t, r.text(), "Edit "+file+", then run /om config reload")
 }
+
+func TestHandleIntoReusesTheEnvelopesArrayAndGivesTheSameBytes(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.settle(answerText(observerAnswer))
+	in := []byte(`{"messages":[{"role":"user","content":"what next for the parser?","timestamp":1}]}`)
+	want := string(r.e.Handle("context", in))
+	buf := make([]byte, 0, 64<<10)
+	got := r.e.HandleInto(buf, "context", in)
+	require.Equal(t, want, string(got))
+	require.True(t, &got[0] == &buf[:1][0], "the array given is reused when large enough")
+	require.Equal(t, want, string(r.e.HandleInto(make([]byte, 0, 8), "context", in)), "and a new one is made when it is not")
+}

@@ -75,23 +75,23 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 	if v.hasLast && v.lastKey == ck {
 		return v.last
 	}
-	lines := v.lines
-	keep := make([]bool, len(lines))
+	lines := &v.lines
+	keep := make([]bool, lines.len())
 	why := ""
 	if cfg.MemoryInjectionMode == InjectCoreRelevant {
 		core, rel := selectCoreRelevant(s.Groups, v, keep, cfg, in.Query)
-		why = InjectCoreRelevant + ": " + itoa(core) + " core and " + itoa(rel) + " relevant of " + itoa(len(lines)) + " observations"
+		why = InjectCoreRelevant + ": " + itoa(core) + " core and " + itoa(rel) + " relevant of " + itoa(lines.len()) + " observations"
 	} else {
 		for i := range keep {
 			keep[i] = true
 		}
-		why = InjectAll + ": " + itoa(len(lines)) + " observations"
+		why = InjectAll + ": " + itoa(lines.len()) + " observations"
 	}
 	var b strings.Builder
 	size := len(contextIntro) + len(contextRules) + len(s.Task) + len(s.Response) + 256
-	for k := range lines {
+	for k := range keep {
 		if keep[k] {
-			size += len(lines[k])
+			size += lines.size(k)
 		}
 	}
 	b.Grow(size + 64*len(s.Groups))
@@ -111,7 +111,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 					b.WriteString(cat("Date: ", formatDay(g.Day), " (", relativeDay(g.Day, today), ")\n"))
 					wrote, lastDay = true, g.Day
 				}
-				b.WriteString(lines[k])
+				b.WriteString(lines.at(k))
 				n++
 			}
 			k++
@@ -170,7 +170,7 @@ func asOfLine(day int64, changed bool) string {
 type injView struct {
 	print   stateMark
 	day     int64
-	lines   []string
+	lines   lineSet
 	norms   []string
 	last    Injection
 	lastKey injKey
@@ -203,12 +203,34 @@ func (s *State) view(day int64) *injView {
 	return s.inj
 }
 
+// lineSet is the injected line of every item: one string and where each
+// line ends in it. Not a []string of views into that string: TinyGo's
+// collector walks back from a pointer into the middle of an object to the
+// object's start, block by block, and 1,200 such views into a 110 KiB block
+// made every collection take milliseconds.
+type lineSet struct {
+	all  string
+	ends []int32
+}
+
+func (l *lineSet) len() int { return len(l.ends) }
+
+func (l *lineSet) start(k int) int {
+	if k == 0 {
+		return 0
+	}
+	return int(l.ends[k-1])
+}
+
+func (l *lineSet) at(k int) string { return l.all[l.start(k):l.ends[k]] }
+
+func (l *lineSet) size(k int) int { return int(l.ends[k]) - l.start(k) }
+
 // injectedLines renders every item as injected (markers of 🟡 and 🟢
-// dropped, inline dates annotated), in date order. The lines are views into
-// one string: one allocation for the lot, however many items there are.
-func injectedLines(groups []Group, today int64) []string {
+// dropped, inline dates annotated), in date order, into one string.
+func injectedLines(groups []Group, today int64) lineSet {
 	var b strings.Builder
-	ends := make([]int, 0, countItems(groups))
+	ends := make([]int32, 0, countItems(groups))
 	for gi := range groups {
 		for ii := range groups[gi].Items {
 			it := &groups[gi].Items[ii]
@@ -226,16 +248,10 @@ func injectedLines(groups []Group, today int64) []string {
 				b.WriteString(annotate(collapse(sub), groups[gi].Day, today))
 				b.WriteByte('\n')
 			}
-			ends = append(ends, b.Len())
+			ends = append(ends, int32(b.Len()))
 		}
 	}
-	all := b.String()
-	out := make([]string, len(ends))
-	from := 0
-	for k, end := range ends {
-		out[k], from = all[from:end], end
-	}
-	return out
+	return lineSet{all: b.String(), ends: ends}
 }
 
 // annotate adds the distance to every "(meaning <date>)" in text, and
@@ -296,19 +312,19 @@ func intent(text string) bool {
 // selectCoreRelevant marks in keep the items core_relevant injects and
 // returns how many of each kind.
 func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, query string) (core, rel int) {
-	lines := v.lines
-	prio := make([]Priority, 0, len(lines))
+	lines := &v.lines
+	prio := make([]Priority, 0, lines.len())
 	for gi := range groups {
 		for ii := range groups[gi].Items {
 			prio = append(prio, groups[gi].Items[ii].Priority)
 		}
 	}
 	room := budget.TokenBytes(cfg.CoreMemoryMaxTokens)
-	for k := len(lines) - 1; k >= 0; k-- {
-		if prio[k] != High || len(lines[k]) > room {
+	for k := lines.len() - 1; k >= 0; k-- {
+		if prio[k] != High || lines.size(k) > room {
 			continue
 		}
-		room -= len(lines[k])
+		room -= lines.size(k)
 		keep[k] = true
 		core++
 	}
@@ -317,7 +333,7 @@ func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, que
 		return core, 0
 	}
 	if v.norms == nil {
-		v.norms = make([]string, 0, len(lines))
+		v.norms = make([]string, 0, lines.len())
 		for gi := range groups {
 			for ii := range groups[gi].Items {
 				it := &groups[gi].Items[ii]
@@ -328,7 +344,7 @@ func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, que
 	// Candidates by score, best first; ties go to the newer item.
 	type cand struct{ k, score int }
 	var ranked []cand
-	for k := range lines {
+	for k := range keep {
 		if keep[k] {
 			continue
 		}
@@ -356,10 +372,10 @@ func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, que
 		if rel >= cfg.RelevantObservationMaxItems {
 			break
 		}
-		if len(lines[c.k]) > room {
+		if lines.size(c.k) > room {
 			continue
 		}
-		room -= len(lines[c.k])
+		room -= lines.size(c.k)
 		keep[c.k] = true
 		rel++
 	}
