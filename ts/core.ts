@@ -208,8 +208,8 @@ export class Host {
 	output = "";
 	/** The input of the export call in progress, which pm_input copies into the guest. */
 	input: Uint8Array = new Uint8Array(0);
-	/** The envelope pm_output handed over in the call in progress, if it used it. */
-	envelope: string | undefined;
+	/** The envelope pm_output handed over in the call in progress (a copy), if it used it. */
+	envelope: Uint8Array | undefined;
 	readonly #now: () => number;
 	readonly #random: (dst: Uint8Array) => void;
 	readonly #log: (level: LogLevel, message: string) => void;
@@ -568,7 +568,7 @@ export class Host {
 		pm_output: (ptr: number, len: number): number => {
 			const b = this.#bytes(ptr, len);
 			if (b === undefined) return this.#invalid("output", "envelope outside guest memory");
-			this.envelope = utf8Lossy.decode(b);
+			this.envelope = b.slice();
 			return 0;
 		},
 
@@ -896,6 +896,15 @@ export async function instantiate(module: WebAssembly.Module, options: HostOptio
 	return { plugin, instance, host };
 }
 
+/** Freezes a parsed envelope and everything in it, so a cached one cannot be changed by a reader. */
+function deepFreeze<T>(value: T): T {
+	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+		for (const v of Object.values(value)) deepFreeze(v);
+		Object.freeze(value);
+	}
+	return value;
+}
+
 function parseEnvelope(exportName: string, text: string): Envelope {
 	let value: unknown;
 	try {
@@ -921,6 +930,8 @@ export class Core {
 	readonly #options: HostOptions;
 	#live: Instance | undefined;
 	#lastSessionStart: string | undefined;
+	/** The last large envelope (pm_output) and what it parsed to, frozen. */
+	#last: { bytes: Buffer; envelope: Envelope } | undefined;
 	#queue: Promise<unknown> = Promise.resolve();
 
 	/** Starts compiling `file` at once; nothing waits for it until the first call. */
@@ -989,6 +1000,7 @@ export class Core {
 	async #invoke(live: Instance, exportName: string, text: string): Promise<Envelope> {
 		live.host.takeOutput();
 		let out: string | undefined;
+		let big: Uint8Array | undefined;
 		const input = encoder.encode(text);
 		live.host.input = input;
 		live.host.envelope = undefined;
@@ -996,7 +1008,9 @@ export class Core {
 			// The core reads a small input through Extism and a large one through
 			// pm_input, and answers the same way: both channels carry the call.
 			const result = await live.plugin.call(exportName, input);
-			out = live.host.envelope ?? result?.text();
+			// (Read through a cast: TypeScript keeps the `undefined` assigned above across the await.)
+			big = live.host.envelope as Uint8Array | undefined;
+			out = big === undefined ? result?.text() : undefined;
 		} catch (err) {
 			const panic = live.host.takeOutput();
 			this.#drop();
@@ -1007,21 +1021,33 @@ export class Core {
 		// Extism keeps every call's input and output blocks until reset; the core keeps
 		// its state in its own memory, so dropping them after each call is safe.
 		void live.plugin.reset();
+		if (big !== undefined) {
+			// The same large envelope as the last call's (the observations block of every
+			// model request while memory is unchanged) is the same frozen Envelope:
+			// decoding and parsing 100 KiB again cost more than the core's whole call.
+			const last = this.#last;
+			if (last !== undefined && last.bytes.equals(big)) return last.envelope;
+			out = utf8Lossy.decode(big);
+		}
 		if (out === undefined) {
 			this.#drop();
 			throw new CoreTrap(exportName, "", new Error("returned no envelope"));
 		}
+		let env: Envelope;
 		try {
-			return parseEnvelope(exportName, out);
+			env = parseEnvelope(exportName, out);
 		} catch (err) {
 			this.#drop();
 			throw err;
 		}
+		this.#last = big === undefined ? undefined : { bytes: Buffer.from(big.buffer, big.byteOffset, big.byteLength), envelope: deepFreeze(env) };
+		return env;
 	}
 
 	#drop(): void {
 		const live = this.#live;
 		this.#live = undefined;
+		this.#last = undefined;
 		if (live === undefined) return;
 		live.host.releaseAll();
 		void live.plugin.close();

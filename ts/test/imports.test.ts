@@ -628,7 +628,7 @@ function tests(): void {
 
 		assert.equal(g.host.envelope, undefined);
 		assert.equal(g.call("pm_output", ...g.put(BUF, '{"v":1,"effects":[],"exit":0}')), 0);
-		assert.equal(g.host.envelope, '{"v":1,"effects":[],"exit":0}');
+		assert.equal(new TextDecoder().decode(g.host.envelope), '{"v":1,"effects":[],"exit":0}');
 		assert.equal(g.call("pm_output", 0xffff_fff0, 100), -7);
 	});
 

@@ -16,6 +16,7 @@ import (
 	"path"
 	"runtime"
 	"strings"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -74,7 +75,16 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	var out Out
 	out.buf = buf
-	in := gjson.ParseBytes(input)
+	var in gjson.Result
+	if export == "context" {
+		// Before every model request, with all of pi's messages: parsed where
+		// they lie rather than copied, since nothing of them outlives the call
+		// (observe.ReadContext copies what it keeps), so a long session's
+		// request does not allocate its size each time.
+		in = gjson.Parse(unsafe.String(unsafe.SliceData(input), len(input)))
+	} else {
+		in = gjson.ParseBytes(input)
+	}
 	if e.s != nil && e.s.Fault == export {
 		panic("pi-memory: fault injected in " + export)
 	}

@@ -28,7 +28,7 @@ func (e *Engine) context(out *Out, in gjson.Result) {
 		o.inj, o.injWhy = observe.Injection{}, why
 		return
 	}
-	v := observe.ReadContext([]byte(jsonr.Get(in, "messages").Raw))
+	v := observe.ReadContext(jsonr.Get(in, "messages").Raw)
 	if v.Injected {
 		o.injWhy = "the block was already in the request"
 		return

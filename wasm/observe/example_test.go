@@ -101,7 +101,7 @@ func ExampleInject() {
 }
 
 func ExampleReadContext() {
-	v := observe.ReadContext([]byte(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"why does search fail?"}]`))
+	v := observe.ReadContext(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"why does search fail?"}]`)
 	fmt.Printf("%q dropped=%v injected=%v at=%d\n", v.Query, v.Dropped, v.Injected, v.At)
 	// Output:
 	// "why does search fail?" dropped=true injected=false at=1

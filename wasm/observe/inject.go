@@ -409,15 +409,16 @@ type ContextView struct {
 }
 
 // ReadContext reads the messages of pi's context event (a JSON array of
-// agent messages).
+// agent messages). Nothing it returns points into messages (the query is a
+// copy), so the caller may parse them where they lie and reuse the memory.
 //
 //	ReadContext(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"fix the search bug"}]`)
 //	  => Query "fix the search bug", Dropped true, Injected false, At 1
-func ReadContext(messages []byte) ContextView {
+func ReadContext(messages string) ContextView {
 	var v ContextView
 	first, leading := true, true
 	i := -1
-	gjson.ParseBytes(messages).ForEach(func(_, m gjson.Result) bool {
+	gjson.Parse(messages).ForEach(func(_, m gjson.Result) bool {
 		i++
 		// One pass over the message's members: a message can be large, and
 		// customType is usually absent, so looking it up alone would read
@@ -476,5 +477,6 @@ func ReadContext(messages []byte) ContextView {
 		}
 		return true
 	})
+	v.Query = strings.Clone(v.Query)
 	return v
 }

@@ -162,7 +162,7 @@ func TestReadContextFindsTheQueryAndOurBlock(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, ReadContext([]byte(tt.msgs)))
+			require.Equal(t, tt.want, ReadContext(tt.msgs))
 		})
 	}
 }
