@@ -193,3 +193,22 @@ func TestTranscriptRedactsArgumentsWithTheirKeys(t *testing.T) {
 	require.NotContains(t, tr.Entries[0].Text, "abcdef123")
 	require.Contains(t, tr.Entries[0].Text, `password="[REDACTED:`)
 }
+
+func TestABranchReadWhereItGrewEqualsTheBranchReadAfresh(t *testing.T) {
+	s := newSession(feb12)
+	s.user("one")
+	s.assistant("", call{"c1", "read", `{"path":"a.go"}`})
+	s.result("c1", "read", "package a", false)
+	s.compaction("e2", "pi's summary", false)
+	s.user("three")
+	vals := SplitBranch("[" + strings.Join(s.lines[1:], ",") + "]")
+	all := ReadEntries([]byte("["+strings.Join(s.lines[1:], ",")+"]"), 0)
+	for cut := 0; cut <= len(vals); cut++ {
+		tr := ReadEntries(nil, 0)
+		require.True(t, tr.AppendEntries(vals[:cut]))
+		require.True(t, tr.AppendEntries(vals[cut:]))
+		require.Equal(t, all.Entries, tr.Entries, "cut at %d", cut)
+		require.Equal(t, all.LastCompaction, tr.LastCompaction, "cut at %d", cut)
+	}
+	require.Equal(t, len(vals), len(SplitBranch(string(s.jsonl())))-1, "JSON Lines hold the session header too")
+}
