@@ -159,7 +159,7 @@ func (t *Transcript) AppendEntries(raw []gjson.Result) bool {
 			if t.r.edits == nil {
 				t.r.edits = map[string]string{}
 			}
-			t.r.edits[target] = jsonr.Get(v, "replacement").Raw
+			t.r.edits[strings.Clone(target)] = strings.Clone(jsonr.Get(v, "replacement").Raw)
 		}
 	}
 	for _, v := range raw {
@@ -213,7 +213,12 @@ type reader struct {
 
 func (r *reader) entry(v gjson.Result) (Entry, bool) {
 	typ := jsonr.Get(v, "type").Str
-	e := Entry{ID: jsonr.Get(v, "id").Str}
+	// What an entry keeps of the event's text is a copy (the id here, the
+	// files of its tool calls, the call ids): a substring would hold the
+	// whole event (pi's branch, hundreds of kilobytes) in memory, and TinyGo's
+	// collector walks back from a pointer into the middle of an object to its
+	// start, block by block, at every collection.
+	e := Entry{ID: strings.Clone(jsonr.Get(v, "id").Str)}
 	if t, ok := parseISO(jsonr.Get(v, "timestamp").Str); ok {
 		e.Time = t
 	}
@@ -223,7 +228,7 @@ func (r *reader) entry(v gjson.Result) (Entry, bool) {
 	case "message":
 		r.message(&e, jsonr.Get(v, "message"), jsonr.Get(v, "id").Str)
 	case "compaction":
-		e.Role, e.firstKept = RoleCompaction, jsonr.Get(v, "firstKeptEntryId").Str
+		e.Role, e.firstKept = RoleCompaction, strings.Clone(jsonr.Get(v, "firstKeptEntryId").Str)
 		e.Ours = isOurs(v)
 		e.Tokens = budget.EstimateTokens(jsonr.Get(v, "summary").Str)
 		if !e.Ours {
@@ -259,11 +264,24 @@ func (r *reader) stamp(e *Entry) string {
 	return "[" + formatMinute(Clock{Ms: e.Time, Zone: r.zone}.minute()) + "] "
 }
 
+// roleOf is a message's role as one of the Role constants, or a copy for
+// a role this package does not know: a substring of the event would keep
+// all of it in memory for as long as the transcript keeps the entry (pi's
+// branch, hundreds of kilobytes, once per event that added an entry).
+func roleOf(role string) string {
+	for _, known := range []string{RoleUser, RoleAssistant, RoleToolResult, RoleBash, RoleCustom, "compactionSummary", "branchSummary"} {
+		if role == known {
+			return known
+		}
+	}
+	return strings.Clone(role)
+}
+
 func (r *reader) message(e *Entry, m gjson.Result, id string) {
 	if t := jsonr.Get(m, "timestamp"); t.Type == gjson.Number {
 		e.Time = int64(t.Num)
 	}
-	role := jsonr.Get(m, "role").Str
+	role := roleOf(jsonr.Get(m, "role").Str)
 	content := jsonr.Get(m, "content")
 	if id != "" && r.edits != nil {
 		if rep, ok := r.edits[id]; ok {
@@ -303,7 +321,7 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 				e.Tokens += budget.EstimateTokens(args.Raw) + budget.EstimateTokens(name)
 				call := name + "(" + renderArgs(args, argMax) + ")"
 				line(&b, r.stamp(e)+"Assistant calls "+call)
-				r.calls[jsonr.Get(blk, "id").Str] = name + "(" + renderArgs(args, 120) + ")"
+				r.calls[strings.Clone(jsonr.Get(blk, "id").Str)] = name + "(" + renderArgs(args, 120) + ")"
 				fileOp(e, name, args)
 			}
 			return true
@@ -532,7 +550,7 @@ func fileOp(e *Entry, name string, args gjson.Result) {
 	if p.Type != gjson.String || p.Str == "" {
 		return
 	}
-	path := clean(p.Str)
+	path := strings.Clone(clean(p.Str))
 	switch name {
 	case "read":
 		if !has(e.Read, path) {
