@@ -264,12 +264,14 @@ func (r *reader) stamp(e *Entry) string {
 	return "[" + formatMinute(Clock{Ms: e.Time, Zone: r.zone}.minute()) + "] "
 }
 
+var knownRoles = []string{RoleUser, RoleAssistant, RoleToolResult, RoleBash, RoleCustom, "compactionSummary", "branchSummary"}
+
 // roleOf is a message's role as one of the Role constants, or a copy for
 // a role this package does not know: a substring of the event would keep
 // all of it in memory for as long as the transcript keeps the entry (pi's
 // branch, hundreds of kilobytes, once per event that added an entry).
 func roleOf(role string) string {
-	for _, known := range []string{RoleUser, RoleAssistant, RoleToolResult, RoleBash, RoleCustom, "compactionSummary", "branchSummary"} {
+	for _, known := range knownRoles {
 		if role == known {
 			return known
 		}
