@@ -18,7 +18,8 @@ const maxResumes = 64
 
 // Driver performs a call's effects for a host without a UI or a model (pimem,
 // tests): command output on Stdout, notifications on Stderr, dialogs answered
-// as dismissed, completions answered with an error. Prompt text and messages
+// as dismissed and completions with an error, unless Dialog and Complete
+// script them. Prompt text and messages
 // are collected for the caller.
 type Driver struct {
 	Inst   *Instance
@@ -32,6 +33,10 @@ type Driver struct {
 	// or {error} per request, in order). nil performs the requests with
 	// net/http (PerformHTTP).
 	HTTP func(e Effect) json.RawMessage
+	// Dialog answers a dialog with the resume value (a string, a boolean or
+	// null): scripted input for tests, e.g. the text an editor dialog
+	// returns. nil dismisses every dialog (null), as a host without a UI does.
+	Dialog func(e Effect) json.RawMessage
 }
 
 // Result is what a Run leaves for the caller.
@@ -136,22 +141,22 @@ func (d *Driver) Run(export string, input []byte) (Result, error) {
 	}
 }
 
-// answer is the resume input for a dialog (dismissed: there is no one to
-// ask) or a completion (Complete's answer, else there is no model).
+// answer is the resume input for a dialog (Dialog's answer, else dismissed:
+// there is no one to ask) or a completion (Complete's answer, else there is
+// no model).
 func (d *Driver) answer(e Effect) []byte {
 	var value any
-	if e.T == "http" {
-		if d.HTTP == nil {
-			value = PerformHTTP(e.Requests)
-		} else {
-			value = d.HTTP(e)
-		}
-	}
-	if e.T == "complete" {
+	switch {
+	case e.T == "http" && d.HTTP != nil:
+		value = d.HTTP(e)
+	case e.T == "http":
+		value = PerformHTTP(e.Requests)
+	case e.T == "complete" && d.Complete != nil:
+		value = d.Complete(e)
+	case e.T == "complete":
 		value = map[string]string{"error": NoModel}
-		if d.Complete != nil {
-			value = d.Complete(e)
-		}
+	case d.Dialog != nil:
+		value = d.Dialog(e)
 	}
 	b, _ := json.Marshal(struct {
 		ID    string `json:"id"`

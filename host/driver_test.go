@@ -158,3 +158,35 @@ func TestDriverRunsTheObserverWithAScriptedModel(t *testing.T) {
 		require.Equal(t, "", errs.String())
 	})
 }
+
+// A dialog is answered from a script: here pi's editor, opened by /om config
+// edit on the defaults, returns a changed text that the core writes.
+func TestDriverAnswersAnEditorDialogFromScriptedInput(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		mem := fsys.NewMem(nil)
+		require.NoError(t, mem.Mkdir("/home/ada/app/.git"))
+		var out, errs bytes.Buffer
+		var asked []Effect
+		d := &Driver{Inst: newInstance(t, rt, Config{FS: mem}), Stdout: &out, Stderr: &errs}
+		d.Dialog = func(e Effect) json.RawMessage {
+			asked = append(asked, e)
+			text := strings.Replace(e.Prefill, `"observerTokens": 30000`, `"observerTokens": 12000`, 1)
+			b, _ := json.Marshal(text)
+			return b
+		}
+		_, err := d.Run("session_start", []byte(`{"cwd":"/home/ada/app","agentDir":"/home/ada/.pi/agent","trusted":true,"hasUI":true,"mode":"interactive","flags":{}}`))
+		require.NoError(t, err)
+		res, err := d.Run("command", []byte(`{"name":"om","args":"config edit","hasUI":true}`))
+		require.NoError(t, err)
+		require.Equal(t, 0, res.Exit)
+		require.Equal(t, 1, len(asked))
+		require.Equal(t, "editor", asked[0].Kind)
+		require.Contains(t, asked[0].Prefill, `"observerTokens": 30000,`)
+		require.Contains(t, out.String(), "Wrote /home/ada/app/.pi/om-config.json")
+		buf := make([]byte, 4096)
+		n, err := mem.ReadAt("/home/ada/app/.pi/om-config.json", 0, buf)
+		require.NoError(t, err)
+		require.Contains(t, string(buf[:n]), `"observerTokens": 12000,`)
+		require.Equal(t, "", errs.String())
+	})
+}

@@ -35,11 +35,12 @@ type Effect struct {
 	Display    bool   // message
 
 	ID          string   // dialog, complete: what resume answers
-	Kind        string   // dialog: select, confirm, input
+	Kind        string   // dialog: select, confirm, input, editor
 	Title       string   // dialog
 	Message     string   // dialog
 	Options     []string // dialog (select)
 	Placeholder string   // dialog (input)
+	Prefill     string   // dialog (editor): the text the editor opens on
 
 	System     string // complete
 	Prompt     string // complete
@@ -142,6 +143,7 @@ func effectOf(e gjson.Result) Effect {
 		Title:       e.Get("title").String(),
 		Message:     e.Get("message").String(),
 		Placeholder: e.Get("placeholder").String(),
+		Prefill:     e.Get("prefill").String(),
 		System:      e.Get("system").String(),
 		Prompt:      e.Get("prompt").String(),
 		MaxTokens:   int(e.Get("maxTokens").Int()),

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -41,6 +42,8 @@ func hostFunctions() []extism.HostFunction {
 		fn("pm_random", []api.ValueType{i32, i32}, []api.ValueType{i32}, (*Instance).pmRandom),
 		fn("pm_log", []api.ValueType{i32, i32, i32}, nil, (*Instance).pmLog),
 		fn("pm_last_error", []api.ValueType{i32, i32}, []api.ValueType{i32}, (*Instance).pmLastError),
+		fn("pm_input", []api.ValueType{i32, i32}, []api.ValueType{i64}, (*Instance).pmInput),
+		fn("pm_output", []api.ValueType{i32, i32}, []api.ValueType{i32}, (*Instance).pmOutput),
 	}
 }
 
@@ -255,4 +258,32 @@ func (i *Instance) pmLastError(stack []uint64) {
 	}
 	copy(dst, i.lastErr)
 	stack[0] = api.EncodeI32(int32(len(i.lastErr)))
+}
+
+// pmInput copies the input of the call in progress into the guest when it
+// fits, and returns its full length: a large input arrives in one host
+// call rather than Extism's one per 8 bytes.
+func (i *Instance) pmInput(stack []uint64) {
+	n := uint32(len(i.input))
+	if n > 0 && n <= u32(stack[1]) {
+		dst, err := i.guest("input buffer", u32(stack[0]), n)
+		if err != nil {
+			stack[0] = api.EncodeI64(i.fail(err))
+			return
+		}
+		copy(dst, i.input)
+	}
+	stack[0] = api.EncodeI64(int64(n))
+}
+
+// pmOutput takes the envelope of the call in progress from the guest, a
+// copy made at once.
+func (i *Instance) pmOutput(stack []uint64) {
+	b, err := i.guest("envelope", u32(stack[0]), u32(stack[1]))
+	if err != nil {
+		stack[0] = api.EncodeI32(int32(i.fail(err)))
+		return
+	}
+	i.output = bytes.Clone(b)
+	stack[0] = 0
 }

@@ -75,6 +75,8 @@ type Instance struct {
 	lastErr      string // pm_last_error: the message of the last failing import
 	lost         *TrapError
 	sessionStart []byte // the last session_start input, replayed by Recreate
+	input        []byte // the input of the call in progress (pm_input)
+	output       []byte // the envelope pm_output gave in the call in progress, nil if none
 }
 
 type instanceKey struct{}
@@ -137,7 +139,14 @@ func (i *Instance) CallContext(ctx context.Context, export string, input []byte)
 		i.sessionStart = bytes.Clone(input)
 	}
 	i.console.Reset()
+	// The core reads a small input through Extism and a large one through
+	// pm_input, and answers the same way (pm_output).
+	i.input, i.output = input, nil
 	rc, out, err := i.plugin.CallWithContext(context.WithValue(ctx, instanceKey{}, i), export, input)
+	if i.output != nil {
+		out = i.output
+	}
+	i.input, i.output = nil, nil
 	if err != nil || rc != 0 {
 		// The core reports every failure it can in the envelope, so any
 		// error here means the module died mid-call and its state is suspect.

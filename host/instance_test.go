@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/host/fsys"
@@ -20,6 +21,23 @@ func TestCoreAnswersPingWithPong(t *testing.T) {
 		require.Equal(t, 1, len(env.Effects))
 		require.Equal(t, "output", env.Effects[0].T)
 		require.Equal(t, "pong", env.Effects[0].Text)
+	})
+}
+
+// Inputs and envelopes over 4 KiB travel through pm_input and pm_output,
+// smaller ones through Extism; both arrive whole.
+func TestLargeInputsAndEnvelopesArriveWhole(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		i := newInstance(t, rt, Config{})
+		call(t, i, "session_start", sessionInput)
+		for _, pad := range []int{0, 4 << 10, 700 << 10} {
+			env := call(t, i, "debug", `{"op":"ping","pad":"`+strings.Repeat("x", pad)+`"}`)
+			require.Equal(t, "pong", env.Effects[0].Text)
+		}
+		env := call(t, i, "registry", `{}`)
+		require.True(t, len(env.Effects[0].Text) > 4<<10, "the registry is a large envelope")
+		require.Contains(t, env.Effects[0].Text, `"name":"om"`)
+		require.Equal(t, "pong", call(t, i, "debug", `{"op":"ping"}`).Effects[0].Text, "and a small one after it")
 	})
 }
 

@@ -14,9 +14,37 @@ import (
 
 var engine = lifecycle.New(&hostio.Imports{})
 
+// bulk is the size above which an export's input and output bypass
+// Extism's own copy, which costs one host call per 8 bytes: the small JSON
+// of most events goes through Extism; pi's branch (hundreds of kilobytes)
+// and a large observations block go through pm_input and pm_output, one
+// host call each (docs/decisions/001-core-host-contract.md).
+const bulk = 4 << 10
+
+// inbuf holds a bulk input; it is kept from one call to the next so that a
+// large branch sent with every event does not allocate its size each time.
+// Handle keeps nothing that points into it.
+var inbuf []byte
+
+// outbuf holds the envelope, kept from one call to the next for the same
+// reason: the host copies it before the call returns.
+var outbuf []byte
+
 func call(name string) int32 {
-	out := engine.Handle(name, pdk.Input())
-	pdk.Output(out)
+	var in []byte
+	if hostio.InputLength() <= bulk {
+		in = pdk.Input()
+	} else {
+		inbuf = hostio.ReadInput(inbuf)
+		in = inbuf
+	}
+	out := engine.HandleInto(outbuf, name, in)
+	outbuf = out
+	if len(out) <= bulk {
+		pdk.Output(out)
+	} else {
+		hostio.WriteOutput(out)
+	}
 	yield()
 	return 0
 }

@@ -716,7 +716,7 @@ async function stepObserve(): Promise<void> {
 			host,
 			result: `${v.blocks} blocks, ${v.blockUpdates} memory updates`,
 			target: "≤ memory updates + 1",
-			...withNote(judge(v.blocks, v.blockUpdates + 1, true), `the requests span ${v.blockDays} calendar days; relative dates ("2 days ago") are rendered for the request's day`),
+			...withNote(judge(v.blocks, v.blockUpdates + 1, true), `the requests span ${v.blockDays} calendar days; relative dates ("2 days ago") count from the day memory last changed`),
 		});
 	}
 }

@@ -246,7 +246,7 @@ export async function observeBench(module: string, sessionFile: string, dir: str
 	const turns = fixture.filter((e) => e.type === "message" && (e.message as Message).role === "user").length;
 	const blockFrom = turns - 100; // distinct blocks are counted over the last 100 turns
 	const blocks = new Set<string>();
-	const days = new Set<string>(); // calendar days of those requests: relative times ("2 days ago") change with the day
+	const days = new Set<string>(); // calendar days of those requests: the block must not change with the day (relative dates count from the last memory change)
 	let requests = 0;
 	let updatesBefore = 0;
 	let turn = -1;

@@ -91,6 +91,26 @@ function tests(): void {
 			assert.equal(staleness(build.file), undefined);
 		});
 
+		test(`${build.name}: a large envelope crosses whole, and one identical to the last is the same frozen Envelope`, async () => {
+			const { cwd } = tempProject();
+			const core = new Core(build.file);
+			try {
+				assertFine(await core.call("session_start", sessionInput(cwd)));
+				const pad = "x".repeat(700 << 10);
+				const big = await core.call("registry", { pad });
+				const text = big.effects[0]?.t === "output" ? big.effects[0].text : "";
+				assert.ok(text.length > 4096 && JSON.parse(text).version !== undefined, "the registry arrives whole through pm_output");
+				assert.equal(await core.call("registry", {}), big, "the same bytes give the same Envelope, not a second parse");
+				assert.ok(Object.isFrozen(big) && Object.isFrozen(big.effects) && Object.isFrozen(big.effects[0]));
+				const small = await core.call("debug", { op: "ping", pad });
+				assert.deepEqual(small.effects, [{ t: "output", text: "pong" }], "a 700 KiB input arrives whole through pm_input");
+				assert.ok(!Object.isFrozen(small), "small envelopes are parsed each time");
+				assert.notEqual(await core.call("registry", {}), big, "after another envelope, the large one is parsed again");
+			} finally {
+				await core.close();
+			}
+		});
+
 		test(`${build.name}: every import is Extism's, the contract's or in the WASI shim`, async () => {
 			const module = await compileCore(build.file);
 			const host = new Host();

@@ -40,6 +40,8 @@ const USER: Record<string, Sig> = {
 	pm_random: { params: [I32, I32], results: [I32] },
 	pm_log: { params: [I32, I32, I32], results: [] },
 	pm_last_error: { params: [I32, I32], results: [I32] },
+	pm_input: { params: [I32, I32], results: [I64] },
+	pm_output: { params: [I32, I32], results: [I32] },
 };
 
 const WASI: Record<string, Sig> = {
@@ -610,6 +612,24 @@ function tests(): void {
 		assert.equal(g.call("pm_last_error", BUF, 5), new TextEncoder().encode(full).length);
 		assert.equal(new TextDecoder().decode(g.bytes(BUF, 5)), full.slice(0, 5));
 		assert.equal(g.bytes(BUF + 5, 1)[0], 0xaa);
+	});
+
+	test("pm_input copies the call's whole input only when it fits, and returns its length; pm_output takes the envelope", async () => {
+		const g = await Guest.start();
+		const input = new TextEncoder().encode(`{"branch":"${"x".repeat(5000)}"}`);
+		g.host.input = input;
+		g.fill(BUF, 64, 0xaa);
+		assert.equal(g.call("pm_input", BUF, 10), BigInt(input.length), "too small: the length, nothing written");
+		assert.equal(g.bytes(BUF, 1)[0], 0xaa);
+		assert.equal(g.call("pm_input", 0, 0), BigInt(input.length));
+		assert.equal(g.call("pm_input", BUF, input.length), BigInt(input.length));
+		assert.deepEqual(g.bytes(BUF, input.length), input);
+		assert.equal(g.call("pm_input", 0xffff_fff0, input.length), -7n, "a buffer outside memory is invalid");
+
+		assert.equal(g.host.envelope, undefined);
+		assert.equal(g.call("pm_output", ...g.put(BUF, '{"v":1,"effects":[],"exit":0}')), 0);
+		assert.equal(new TextDecoder().decode(g.host.envelope), '{"v":1,"effects":[],"exit":0}');
+		assert.equal(g.call("pm_output", 0xffff_fff0, 100), -7);
 	});
 
 	test("the WASI shim captures stdout and stderr and grants no files, args or environment", async () => {

@@ -406,7 +406,7 @@ test("an editor dialog (for /om config edit) opens pi's editor with the text and
 		scripted.reset((exportName) => (exportName === "command" ? envelope({ t: "dialog", id: "ed", kind: "editor", title: "Edit .pi/om-config.json", prefill: "{}" }) : envelope()));
 		const pi = started();
 		const f = fakeContext(edited === undefined ? {} : { editor: edited });
-		await pi.command("memory", "config edit", f.ctx);
+		await pi.command("om", "config edit", f.ctx);
 		assert.deepEqual(f.ui, [{ method: "editor", args: ["Edit .pi/om-config.json", "{}"] }]);
 		assert.deepEqual(inputsOf("resume"), [{ id: "ed", value: want }]);
 	}

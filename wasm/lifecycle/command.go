@@ -126,7 +126,7 @@ func (e *Engine) command(out *Out, in gjson.Result) {
 	if b := jsonr.Get(in, "branch"); b.Exists() && cmd.Store == "observations" {
 		// The branch as it is now (pi's adapter, pimem --session): else the
 		// one of the last settle.
-		e.s.om.readBranch([]byte(b.Raw))
+		e.s.om.readBranch(b.Raw)
 	}
 	p, err := registry.Parse(cmd, words)
 	if err != nil {

@@ -64,6 +64,20 @@ func (e *Engine) Input(out *Out, title, placeholder string, k continuation) {
 	out.blocked = true
 }
 
+// Editor opens a multi-line editor on prefill; k receives the edited text,
+// or null when the editor was closed without saving.
+func (e *Engine) Editor(out *Out, title, prefill string, k continuation) {
+	id := e.park(k)
+	w := jsonw.Open(nil)
+	w.Str("t", "dialog")
+	w.Str("id", id)
+	w.Str("kind", "editor")
+	w.Str("title", title)
+	w.Str("prefill", prefill)
+	out.add(w.Close())
+	out.blocked = true
+}
+
 // Complete asks the host to call the current model; k receives {text} or {error}.
 func (e *Engine) Complete(out *Out, system, prompt string, maxTokens int, k continuation) {
 	id := e.park(k)

@@ -16,6 +16,7 @@ import (
 	"path"
 	"runtime"
 	"strings"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -65,8 +66,26 @@ type Session struct {
 
 // Handle runs one export and returns its envelope.
 func (e *Engine) Handle(export string, input []byte) []byte {
+	return e.HandleInto(nil, export, input)
+}
+
+// HandleInto is Handle writing the envelope over buf's bytes, whose array
+// it reuses when large enough: the module hands every envelope to its host
+// at once, and a block of observations can make one 100 KiB, which would
+// otherwise be allocated again for every model request.
+func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	var out Out
-	in := gjson.ParseBytes(input)
+	out.buf = buf
+	var in gjson.Result
+	if export == "context" {
+		// Before every model request, with all of pi's messages: parsed where
+		// they lie rather than copied, since nothing of them outlives the call
+		// (observe.ReadContext copies what it keeps), so a long session's
+		// request does not allocate its size each time.
+		in = gjson.Parse(unsafe.String(unsafe.SliceData(input), len(input)))
+	} else {
+		in = gjson.ParseBytes(input)
+	}
 	if e.s != nil && e.s.Fault == export {
 		panic("pi-memory: fault injected in " + export)
 	}

@@ -5,6 +5,7 @@ import "github.com/pi-memory/pi-memory/wasm/jsonw"
 // Out collects the effects of one export call into the envelope the host reads
 // (docs/decisions/001-core-host-contract.md).
 type Out struct {
+	buf     []byte // where bytes writes the envelope (HandleInto), nil for a new array
 	effects [][]byte
 	exit    int
 	blocked bool // a dialog or completion was emitted: nothing may follow
@@ -84,7 +85,15 @@ func (o *Out) Exit() int { return o.exit }
 func (o *Out) Blocked() bool { return o.blocked }
 
 func (o *Out) bytes() []byte {
-	w := jsonw.Open(make([]byte, 0, 256))
+	size := 64
+	for _, e := range o.effects {
+		size += len(e) + 1
+	}
+	dst := o.buf[:0]
+	if cap(dst) < size {
+		dst = make([]byte, 0, size)
+	}
+	w := jsonw.Open(dst)
 	w.Int("v", 1)
 	b := append(w.B, `,"effects":[`...)
 	for i, e := range o.effects {

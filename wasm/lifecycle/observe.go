@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -44,7 +45,8 @@ type observations struct {
 	st       *observe.State
 	tr       observe.Transcript
 	ids      []string         // the entry ids of the branch tr was read from
-	recs     []observe.Record // the ledger records of that branch
+	branch   omBranch         // what that branch's ledger entries hold
+	recs     []observe.Record // the ledger records: the branch's, then those appended since
 	applied  []string         // Encode of every record st holds, in order
 	problems []observe.Problem
 
@@ -53,13 +55,22 @@ type observations struct {
 	zone      int // minutes east of UTC
 	window    int // the model's context window in tokens, 0 when unknown
 
-	busy     bool  // a background model call is out: settles plan nothing until it answers
-	busyAt   int64 // when it went out (a host that never answers does not stop the observer for good)
-	injected bool  // the context export ran this session (the receipt exists)
-	inj      observe.Injection
-	injWhy   string // why nothing was injected, when nothing was
-	footer   string // the status line last shown
-	warnedAt int    // problems already reported
+	busy      bool  // a background model call is out: settles plan nothing until it answers
+	busyAt    int64 // when it went out (a host that never answers does not stop the observer for good)
+	injected  bool  // the context export ran this session (the receipt exists)
+	inj       observe.Injection
+	ctxEffect omContextEffect
+	injWhy    string // why nothing was injected, when nothing was
+	footer    string // the status line last shown
+	warnedAt  int    // problems already reported
+}
+
+// omBranch is the thread-scope ledger of the branch last read, kept so that
+// a branch that grew is decoded only where it grew.
+type omBranch struct {
+	recs     []observe.Record
+	canon    []string // Encode of each record
+	problems []observe.Problem
 }
 
 // omConfigFile is where one scope's om-config.json is read from: the
@@ -101,7 +112,7 @@ func (o *observations) start(out *Out, in gjson.Result) {
 		out.Notify("warning", "pi-memory: "+line)
 	}
 	if b := jsonr.Get(in, "branch"); b.Exists() {
-		o.readBranch([]byte(b.Raw))
+		o.readBranch(b.Raw)
 	}
 	o.refreshLedger()
 	o.reportProblems(out)
@@ -188,34 +199,45 @@ func readConfigData(h hostio.Host, p string) (*config.File, []byte) {
 	return config.Parse(p, data), data
 }
 
-// readBranch brings the transcript and the state up to the branch pi gave:
-// a branch that grew from the last one is read incrementally; another one
-// (a fork, a tree navigation, a context edit) is read afresh. The state is
-// folded again only when the branch's ledger records are not the ones it
-// holds, so the backoff after failures survives the settles between them.
-func (o *observations) readBranch(raw []byte) {
-	ids := observe.EntryIDs(raw)
-	grew := len(o.ids) <= len(ids)
-	for i := 0; grew && i < len(o.ids); i++ {
-		grew = o.ids[i] == ids[i]
+// readBranch brings the transcript and the state up to the branch pi gave
+// (a JSON array of entries, or a session file's lines). pi sends the whole
+// branch with every event, and a long session's is hundreds of kilobytes:
+// a branch that continues the last one (the same entry ids first) has only
+// its new entries read; another one (a fork, a tree navigation, a context
+// edit of an entry already read) is read afresh. The state is folded again
+// only when the branch's ledger records are not the ones it holds, so the
+// backoff after failures survives the settles between them.
+func (o *observations) readBranch(raw string) {
+	vals := observe.SplitBranch(raw)
+	same := 0
+	for same < len(o.ids) && same < len(vals) && observe.EntryID(vals[same]) == o.ids[same] {
+		same++
 	}
-	if !grew || len(o.ids) == 0 || !o.tr.Append(raw) {
-		o.tr = observe.ReadEntries(raw, o.zone)
+	if len(o.ids) == 0 || same < len(o.ids) || !o.tr.AppendEntries(vals[same:]) {
+		o.tr = observe.ReadEntries(nil, o.zone)
+		o.tr.AppendEntries(vals)
+		same = 0
+		o.ids, o.branch = o.ids[:0], omBranch{}
 	}
-	o.ids = ids
+	for _, v := range vals[same:] {
+		// A copy: the id would otherwise hold the whole event's text in memory.
+		o.ids = append(o.ids, strings.Clone(observe.EntryID(v)))
+	}
 	if o.scope.resource {
 		return // the state is the resource ledger's, not the branch's
 	}
-	recs, problems := observe.LedgerRecords(raw)
-	canon := make([]string, len(recs))
+	b := &o.branch
+	recs, problems := observe.LedgerRecordsOf(vals[same:], same)
 	for i := range recs {
-		canon[i] = string(observe.Encode(recs[i]))
+		b.canon = append(b.canon, string(observe.Encode(recs[i])))
 	}
-	o.recs = recs
-	if !slices.Equal(canon, o.applied) {
-		o.st = observe.Fold(recs, "", o.cfg)
-		o.applied = canon
-		o.problems, o.warnedAt = problems, 0
+	b.recs = append(b.recs, recs...)
+	b.problems = append(b.problems, problems...)
+	o.recs = b.recs[:len(b.recs):len(b.recs)] // record appends to a copy
+	if !slices.Equal(b.canon, o.applied) {
+		o.st = observe.Fold(b.recs, "", o.cfg)
+		o.applied = slices.Clone(b.canon)
+		o.problems, o.warnedAt = b.problems, 0
 	}
 }
 

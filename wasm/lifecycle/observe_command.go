@@ -1,11 +1,14 @@
 package lifecycle
 
 import (
+	"path"
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/observe"
+	"github.com/tidwall/gjson"
 )
 
 // The /om commands (pimem om …). The registry says which may run when; the
@@ -97,20 +100,7 @@ func (o *observations) cmdConfig(c *cmdCtx) {
 		o.cfgStamp = ""
 		o.refreshConfig()
 	case "edit":
-		// pi's UI offers no JSON editor to extensions: name the file instead.
-		target := o.cfgFiles[0].primary
-		if o.cfgFiles[1].primary != "" {
-			target = o.cfgFiles[1].primary
-		}
-		if target == "" {
-			c.out.Fail("pi-memory has no project or agent folder for this session, so there is no om-config.json to edit.")
-			return
-		}
-		msg := "Edit " + target
-		if o.stamp(target) == "-" {
-			msg += " (it does not exist yet: create it with the keys to change, e.g. {\"observerTokens\": 20000})"
-		}
-		c.out.Output(msg + ", then run /om config reload. Keys and defaults: /om config.")
+		o.configEdit(c)
 		return
 	default:
 		c.usage()
@@ -121,6 +111,80 @@ func (o *observations) cmdConfig(c *cmdCtx) {
 		head = "Reloaded. " + head
 	}
 	c.out.Output(strings.TrimRight(head+observe.ConfigText(o.cfg, o.st.Settings), "\n"))
+}
+
+// configEdit opens the om-config.json in force (the project's when the
+// project is trusted, else the agent folder's; seed 004's path when only
+// that one exists) in pi's editor, prefilled with the file or, when it does
+// not exist, with every key at its default. The answer is checked as the
+// store would read it: a text that cannot be read as written is not saved
+// and the reason is shown; otherwise it is written atomically, read back
+// at once, and its warnings (each naming the key) are shown. Without a UI
+// it names the file to edit instead.
+func (o *observations) configEdit(c *cmdCtx) {
+	f := o.cfgFiles[0]
+	if o.cfgFiles[1].primary != "" {
+		f = o.cfgFiles[1]
+	}
+	target := f.primary
+	if f.used != "" {
+		target = f.used
+	}
+	if target == "" {
+		c.out.Fail("pi-memory has no project or agent folder for this session, so there is no om-config.json to edit.")
+		return
+	}
+	if !c.hasUI {
+		msg := "Edit " + target
+		if o.stamp(target) == "-" {
+			msg += " (it does not exist yet: create it with the keys to change, e.g. {\"observerTokens\": 20000})"
+		}
+		c.out.Output(msg + ", then run /om config reload. Keys and defaults: /om config.")
+		return
+	}
+	prefill := observe.DefaultConfigJSON()
+	data, err := readFile(o.h, target, maxConfig)
+	switch {
+	case err == nil:
+		prefill = string(data)
+	case !hostio.IsNotFound(err):
+		c.out.Fail("Could not read " + target + ": " + err.Error() + ". Fix or remove it, then run /om config edit again.")
+		return
+	}
+	o.e.Editor(c.out, "Edit "+target, prefill, func(out *Out, v gjson.Result) {
+		if v.Type != gjson.String {
+			out.Output("Nothing written: the editor was closed without saving.")
+			return
+		}
+		if v.Str == prefill {
+			out.Output("Nothing written: " + target + " is unchanged.")
+			return
+		}
+		text := v.Str
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		warnings, why := observe.CheckConfigFile(target, []byte(text))
+		if why != "" {
+			out.Fail("Nothing written: " + why + ". Run /om config edit again to fix it.")
+			return
+		}
+		if err := o.h.Mkdir(path.Dir(target)); err != nil {
+			out.Fail("Nothing written: could not create the folder of " + target + ": " + err.Error())
+			return
+		}
+		if err := o.h.WriteAtomic(target, []byte(text)); err != nil {
+			out.Fail("Could not write " + target + ": " + err.Error())
+			return
+		}
+		o.cfgStamp = ""
+		o.refreshConfig()
+		msg := "Wrote " + target + "; it is in force now (/om config shows the values)."
+		for _, w := range warnings {
+			msg += "\nwarning: " + w
+		}
+		out.Output(msg)
+	})
 }
 
 func (o *observations) cmdObserve(c *cmdCtx) {

@@ -431,3 +431,74 @@ func TestASettleWhileTheObserverIsOutPlansNothingUntilItIsLost(t *testing.T) {
 	env = r.raw("agent_settled", `{"branch":`+r.branch()+`}`)
 	require.Equal(t, 1, len(env.Get(`effects.#(t=="complete")#`).Array()), "a call never answered does not stop the observer for good")
 }
+
+func TestOmConfigEditOpensTheEditorAndWritesOnlyWhatReadsBack(t *testing.T) {
+	r := newOmRig(t, "", "")
+	file := filepath.Join(r.project, ".pi", "om-config.json")
+	edit := func(value string) {
+		t.Helper()
+		r.raw("command", `{"name":"om","args":"config edit","hasUI":true}`)
+		d := r.last.Get("effects.0")
+		require.Equal(t, "editor", d.Get("kind").String())
+		require.Equal(t, "Edit "+file, d.Get("title").String())
+		r.raw("resume", `{"id":`+quote(d.Get("id").String())+`,"value":`+value+`}`)
+	}
+	read := func() string {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return "(none)"
+		}
+		return string(b)
+	}
+
+	// No file yet: the editor opens on every key at its default.
+	r.raw("command", `{"name":"om","args":"config edit","hasUI":true}`)
+	require.Equal(t, observe.DefaultConfigJSON(), r.last.Get("effects.0.prefill").String())
+	require.Contains(t, r.last.Get("effects.0.prefill").String(), `"observerTokens": 30000,`)
+	tests := []struct {
+		name, answer string
+		exit         int64
+		says         []string
+		file         string
+	}{
+		{"closing the editor writes nothing", `null`, 0, []string{"Nothing written: the editor was closed"}, "(none)"},
+		{"the defaults unchanged write nothing", quote(observe.DefaultConfigJSON()), 0, []string{"is unchanged"}, "(none)"},
+		{"invalid JSON is not written and the error is shown", quote(`{"observerTokens": 20000,}`), 1, []string{"Nothing written: " + file + " is not valid JSON", "line 1"}, "(none)"},
+		{"an unclear switch would turn the store off: not written", quote(`{"enabled": "no"}`), 1, []string{`"enabled" must be true or false`}, "(none)"},
+		{"a valid text is written, with the warnings that name the key", quote(`{"observerTokens": 20000, "obsrverTokens": 1}`), 0,
+			[]string{"Wrote " + file, `"obsrverTokens"`}, "{\"observerTokens\": 20000, \"obsrverTokens\": 1}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			edit(tt.answer)
+			require.Equal(t, tt.exit, r.last.Get("exit").Int())
+			for _, s := range tt.says {
+				require.Contains(t, r.last.Get("effects.0.text").String(), s)
+			}
+			require.Equal(t, tt.file, read())
+		})
+	}
+	// What was written is in force at once, and the next edit opens it.
+	r.raw("command", `{"name":"om","args":"config"}`)
+	require.Contains(t, r.text(), "observerTokens: 20000")
+	r.raw("command", `{"name":"om","args":"config edit","hasUI":true}`)
+	require.Equal(t, "{\"observerTokens\": 20000, \"obsrverTokens\": 1}\n", r.last.Get("effects.0.prefill").String())
+
+	// Without a UI there is no editor: the file is named.
+	r.raw("command", `{"name":"om","args":"config edit","hasUI":false}`)
+	require.Equal(t, "output", r.last.Get("effects.0.t").String())
+	require.Contains(t, r.text(), "Edit "+file+", then run /om config reload")
+}
+
+func TestHandleIntoReusesTheEnvelopesArrayAndGivesTheSameBytes(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.settle(answerText(observerAnswer))
+	in := []byte(`{"messages":[{"role":"user","content":"what next for the parser?","timestamp":1}]}`)
+	want := string(r.e.Handle("context", in))
+	buf := make([]byte, 0, 64<<10)
+	got := r.e.HandleInto(buf, "context", in)
+	require.Equal(t, want, string(got))
+	require.True(t, &got[0] == &buf[:1][0], "the array given is reused when large enough")
+	require.Equal(t, want, string(r.e.HandleInto(make([]byte, 0, 8), "context", in)), "and a new one is made when it is not")
+}

@@ -19,7 +19,7 @@ import (
 // re-read first when another session changed them): a custom message
 // after the summaries the request starts with. Nothing when memory may not
 // inject, when there is nothing to inject, or when the block is already in
-// the request. The same memory gives the same bytes all day.
+// the request. Unchanged memory gives the same bytes, whatever the date.
 func (e *Engine) context(out *Out, in gjson.Result) {
 	e.contextOM(out, in)
 	// Hindsight's recall goes last: its ask, when it asks, ends the envelope.
@@ -34,7 +34,7 @@ func (e *Engine) contextOM(out *Out, in gjson.Result) {
 		o.inj, o.injWhy = observe.Injection{}, why
 		return
 	}
-	v := observe.ReadContext([]byte(jsonr.Get(in, "messages").Raw))
+	v := observe.ReadContext(jsonr.Get(in, "messages").Raw)
 	if v.Injected {
 		o.injWhy = "the block was already in the request"
 		return
@@ -44,11 +44,26 @@ func (e *Engine) contextOM(out *Out, in gjson.Result) {
 	if o.inj.Text == "" {
 		return
 	}
-	msgs := []ContextMessage{{CustomType: observe.CustomTypeContext, Content: o.inj.Text}}
-	if o.inj.Hint != "" {
-		msgs = append(msgs, ContextMessage{CustomType: observe.CustomTypeContinuation, Content: o.inj.Hint})
+	// The block is the same bytes while memory is unchanged, and it is large
+	// (a 1,200-observation block is over 100 KiB): its effect is encoded once.
+	c := &o.ctxEffect
+	if c.bytes == nil || c.at != v.At || c.text != o.inj.Text || c.hint != o.inj.Hint {
+		msgs := []ContextMessage{{CustomType: observe.CustomTypeContext, Content: o.inj.Text}}
+		if o.inj.Hint != "" {
+			msgs = append(msgs, ContextMessage{CustomType: observe.CustomTypeContinuation, Content: o.inj.Hint})
+		}
+		var cached Out
+		cached.ContextMessages(v.At, msgs)
+		*c = omContextEffect{at: v.At, text: o.inj.Text, hint: o.inj.Hint, bytes: cached.effects[0]}
 	}
-	out.ContextMessages(v.At, msgs)
+	out.add(c.bytes)
+}
+
+// omContextEffect is the context_messages effect last sent, encoded.
+type omContextEffect struct {
+	at         int
+	text, hint string
+	bytes      []byte
 }
 
 // agentSettled is the observer's moment: the run is over and pi is idle.
@@ -162,17 +177,18 @@ type compactReq struct {
 // empty summary: otherwise nothing, and pi's own compaction runs.
 func (e *Engine) sessionBeforeCompact(out *Out, in gjson.Result) {
 	o := e.s.om
-	o.take(in)
+	f := members(in, "window", "branch", "firstKeptEntryId", "tokensBefore", "previousSummary", "fileOps")
+	o.use(f[0], f[1])
 	if e.may(o, Capture) != "" {
 		return
 	}
 	req := compactReq{
-		firstKept:    jsonr.Get(in, "firstKeptEntryId").Str,
-		tokensBefore: jsonr.Get(in, "tokensBefore").Int(),
+		firstKept:    f[2].Str,
+		tokensBefore: f[3].Int(),
 		sum: observe.SummaryInput{
-			PreviousSummary: jsonr.Get(in, "previousSummary").Str,
-			Read:            strList(jsonr.Get(in, "fileOps.read")),
-			Modified:        strList(jsonr.Get(in, "fileOps.modified")),
+			PreviousSummary: f[4].Str,
+			Read:            strList(jsonr.Get(f[5], "read")),
+			Modified:        strList(jsonr.Get(f[5], "modified")),
 		},
 	}
 	o.compaction(out, req, 0, nil)
@@ -211,7 +227,7 @@ func (e *Engine) sessionBeforeTree(out *Out, in gjson.Result) {
 		return
 	}
 	if b := jsonr.Get(in, "branch"); b.Exists() {
-		o.readBranch([]byte(b.Raw))
+		o.readBranch(b.Raw)
 	}
 	t := observe.ReadEntries([]byte(jsonr.Get(in, "entries").Raw), o.zone)
 	if a := observe.PlanCompaction(o.st, o.cfg, &t, "", observe.Env{Window: o.window, Clock: o.clock()}); a.Do != observe.DoCompact {
@@ -237,11 +253,40 @@ func strList(v gjson.Result) []string {
 // take reads what an event says of the session as it is now: the model's
 // context window and the current branch, each when the host sent it.
 func (o *observations) take(in gjson.Result) {
-	if w := jsonr.Get(in, "window"); w.Exists() {
-		o.window = int(w.Int())
+	f := members(in, "window", "branch")
+	o.use(f[0], f[1])
+}
+
+// use is take with the members already read.
+func (o *observations) use(window, branch gjson.Result) {
+	if window.Exists() {
+		o.window = int(window.Int())
 	}
-	if b := jsonr.Get(in, "branch"); b.Exists() {
-		o.readBranch([]byte(b.Raw))
+	if branch.Exists() {
+		o.readBranch(branch.Raw)
 	}
 	o.refreshLedger()
+}
+
+// members reads several members of an event's object in one pass: an
+// event carries pi's whole branch, and looking each member up on its own
+// would step over that branch's text once per member. A member that is
+// absent gives a Result that does not Exist; the first of a repeated key
+// wins, as jsonr.Get finds it.
+func members(in gjson.Result, keys ...string) []gjson.Result {
+	out := make([]gjson.Result, len(keys))
+	if !in.IsObject() {
+		return out
+	}
+	left := len(keys)
+	in.ForEach(func(k, v gjson.Result) bool {
+		for i, key := range keys {
+			if !out[i].Exists() && k.Str == key {
+				out[i] = v
+				left--
+			}
+		}
+		return left > 0
+	})
+	return out
 }

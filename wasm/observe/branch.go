@@ -2,6 +2,7 @@ package observe
 
 import (
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/tidwall/gjson"
 )
 
 // LedgerRecords reads the thread-scope ledger out of a session branch, in
@@ -14,9 +15,17 @@ import (
 //	LedgerRecords(`[{"type":"custom","id":"e1","customType":"pi-memory-om","data":{"v":1,"op":"clear","t":1}}]`)
 //	  => [Record{Op: "clear", Time: 1}], no problems
 func LedgerRecords(branch []byte) ([]Record, []Problem) {
+	return LedgerRecordsOf(entriesOf(branch), 0)
+}
+
+// LedgerRecordsOf is LedgerRecords over entries SplitBranch gave, the
+// first of them at position first of the branch (0-based): how the
+// lifecycle reads only the entries a branch added since the last event.
+func LedgerRecordsOf(entries []gjson.Result, first int) ([]Record, []Problem) {
 	var recs []Record
 	var probs []Problem
-	for i, v := range entriesOf(branch) {
+	for k, v := range entries {
+		i := first + k
 		if !v.IsObject() || jsonr.Get(v, "type").Str != "custom" || jsonr.Get(v, "customType").Str != CustomTypeLedger {
 			continue
 		}
@@ -39,7 +48,10 @@ func EntryIDs(branch []byte) []string {
 	raw := entriesOf(branch)
 	ids := make([]string, 0, len(raw))
 	for _, v := range raw {
-		ids = append(ids, jsonr.Get(v, "id").Str)
+		ids = append(ids, EntryID(v))
 	}
 	return ids
 }
+
+// EntryID is the id of one entry SplitBranch gave ("" when it has none).
+func EntryID(entry gjson.Result) string { return jsonr.Get(entry, "id").Str }

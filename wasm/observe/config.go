@@ -1,6 +1,8 @@
 package observe
 
 import (
+	"strings"
+
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/tidwall/gjson"
@@ -157,6 +159,69 @@ var knownKeys = map[string][]string{
 	"reflectEveryNObservations": nil, "reflectBeforeCompaction": nil, "maxReflectorObservationsChars": nil,
 	"forceObserveAutoCompact": nil, "memoryInjectionMode": nil, "coreMemoryMaxTokens": nil,
 	"relevantObservationMaxItems": nil, "relevantObservationMaxTokens": nil,
+}
+
+// DefaultConfigJSON is an om-config.json that writes every key at its
+// default, one a line: what /om config edit opens when the file does not
+// exist yet, so the person sees every key there is and changes the ones
+// they want.
+func DefaultConfigJSON() string {
+	d := DefaultConfig()
+	var b strings.Builder
+	b.WriteString("{\n")
+	kv := func(key, v string, last bool) {
+		b.WriteString(cat("  ", quote(key), ": ", v))
+		if !last {
+			b.WriteByte(',')
+		}
+		b.WriteByte('\n')
+	}
+	kv("enabled", boolJSON(d.Enabled), false)
+	kv("mode", quote(d.Mode), false)
+	kv("observerTokens", itoa(d.ObserverTokens), false)
+	kv("retainTokens", itoa(d.RetainTokens), false)
+	kv("autoCompact", boolJSON(d.AutoCompact), false)
+	kv("observerModel", quote(d.ObserverModel), false)
+	kv("maxObserverTranscriptChars", itoa(d.MaxObserverTranscriptChars), false)
+	kv("maxObservationItems", itoa(d.MaxObservationItems), false)
+	kv("recentTurnBudgetTokens", itoa(d.RecentTurnBudgetTokens), false)
+	kv("enableReflection", boolJSON(d.EnableReflection), false)
+	kv("reflectorTokens", itoa(d.ReflectorTokens), false)
+	kv("reflectEveryNObservations", itoa(d.ReflectEveryNObservations), false)
+	kv("reflectBeforeCompaction", boolJSON(d.ReflectBeforeCompaction), false)
+	kv("maxReflectorObservationsChars", itoa(d.MaxReflectorObservationsChars), false)
+	kv("forceObserveAutoCompact", boolJSON(d.ForceObserveAutoCompact), false)
+	kv("memoryInjectionMode", quote(d.MemoryInjectionMode), false)
+	kv("coreMemoryMaxTokens", itoa(d.CoreMemoryMaxTokens), false)
+	kv("relevantObservationMaxItems", itoa(d.RelevantObservationMaxItems), false)
+	kv("relevantObservationMaxTokens", itoa(d.RelevantObservationMaxTokens), true)
+	b.WriteString("}\n")
+	return b.String()
+}
+
+func boolJSON(v bool) string {
+	if v {
+		return "true"
+	}
+	return "false"
+}
+
+// CheckConfigFile reads an edited om-config.json, called name, as the store
+// would read it. why, naming the file and what to fix, says it cannot be
+// read as written (not valid JSON, not an object, "enabled" not true or
+// false), which would turn the store off: such a text must not be saved.
+// Otherwise warnings are what the store would say of its keys, each naming
+// the file and the key (an unknown key, a value out of range, and what is
+// used instead).
+//
+//	CheckConfigFile("p.json", []byte(`{"observerTokens": "many"}`)) => a warning naming p.json and "observerTokens", why ""
+//	CheckConfigFile("p.json", []byte(`{"observerTokens": 5`)) => why "p.json is not valid JSON: …"
+func CheckConfigFile(name string, data []byte) (warnings []string, why string) {
+	f := config.Parse(name, data)
+	if _, _, unclear := f.Switch("enabled"); unclear != "" {
+		return nil, unclear
+	}
+	return ParseConfigFiles(config.Parse("", nil), nil, f, data).Warnings, ""
 }
 
 // offSentence ends the warning about a file that turned the store off

@@ -196,3 +196,42 @@ func TestSettingsOverrideTheFilesWithinTheirClamps(t *testing.T) {
 	require.Equal(t, ModeBuffered, DefaultConfig().With(Settings{Mode: &bad}).Mode)
 	require.Equal(t, DefaultConfig(), DefaultConfig().With(Settings{}))
 }
+
+func TestTheDefaultsAsJSONReadBackAsTheDefaults(t *testing.T) {
+	warnings, why := CheckConfigFile("p.json", []byte(DefaultConfigJSON()))
+	require.Equal(t, "", why)
+	require.Equal(t, 0, len(warnings))
+	cfg := ParseConfig("", nil, "p.json", []byte(DefaultConfigJSON()))
+	cfg.Warnings, cfg.ProjectPresent = nil, false
+	require.Equal(t, DefaultConfig(), cfg)
+}
+
+func TestCheckConfigFileRefusesWhatWouldTurnTheStoreOff(t *testing.T) {
+	tests := []struct {
+		name, text, why, warning string
+	}{
+		{"not JSON", `{"mode": "buffered",}`, "p.json is not valid JSON", ""},
+		{"not an object", `[1]`, "p.json", ""},
+		{"empty", ` `, "p.json is empty", ""},
+		{"an unclear switch", `{"enabled": 1}`, `p.json: "enabled" must be true or false`, ""},
+		{"a bad value is a warning naming the key", `{"mode": "sometimes"}`, "", `p.json: "mode"`},
+		{"an unknown key is a warning naming it", `{"observerTokns": 1}`, "", `"observerTokns"`},
+		{"clean", `{"enabled": false}`, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			warnings, why := CheckConfigFile("p.json", []byte(tt.text))
+			if tt.why == "" {
+				require.Equal(t, "", why)
+			} else {
+				require.Contains(t, why, tt.why)
+			}
+			if tt.warning == "" {
+				require.Equal(t, 0, len(warnings))
+			} else {
+				require.Equal(t, 1, len(warnings))
+				require.Contains(t, warnings[0], tt.warning)
+			}
+		})
+	}
+}

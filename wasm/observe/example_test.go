@@ -84,21 +84,24 @@ func ExampleSummary() {
 func ExampleInject() {
 	st := observe.Fold([]observe.Record{{Op: observe.OpObserve, Time: 1770907000000, Through: observe.Mark{ID: "a4"},
 		Obs: "Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n* 🟡 (14:45) Agent added fuzzy matching to src/search.ts\n"}}, "", observe.DefaultConfig())
-	// Rendered on Feb 13: relative dates are whole days, so the bytes hold all day.
+	// Rendered on Feb 13: relative dates count from the day memory last
+	// changed (Feb 12), so the bytes hold until it changes again.
 	inj := observe.Inject(st, observe.DefaultConfig(), observe.InjectInput{At: observe.Clock{Ms: 1770990000000}})
 	fmt.Println(inj.Why)
-	start, end := strings.Index(inj.Text, "<observations>"), strings.Index(inj.Text, "</observations>")
+	start, end := strings.Index(inj.Text, "Relative"), strings.Index(inj.Text, "</observations>")
 	fmt.Print(inj.Text[start:end])
 	// Output:
-	// all: 2 observations (~198 tokens)
+	// all: 2 observations (~215 tokens)
+	// Relative dates count from Thu Feb 12, 2026, when this memory last changed.
+	//
 	// <observations>
-	// Date: Feb 12, 2026 (yesterday)
+	// Date: Feb 12, 2026 (today)
 	// * 🔴 (14:30) User prefers tabs
 	// * (14:45) Agent added fuzzy matching to src/search.ts
 }
 
 func ExampleReadContext() {
-	v := observe.ReadContext([]byte(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"why does search fail?"}]`))
+	v := observe.ReadContext(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"why does search fail?"}]`)
 	fmt.Printf("%q dropped=%v injected=%v at=%d\n", v.Query, v.Dropped, v.Injected, v.At)
 	// Output:
 	// "why does search fail?" dropped=true injected=false at=1

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"bytes"
+	"github.com/tidwall/gjson"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -179,5 +180,22 @@ func FuzzReadEntries(f *testing.F) {
 				require.True(t, c.Tokens <= 300)
 			}
 		}
+	})
+}
+
+// ReadContext reads pi's messages for every model request: whatever they
+// hold, it never panics, the block goes inside the request, and the query
+// never carries our own block back.
+func FuzzReadContext(f *testing.F) {
+	f.Add(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"fix the search bug"}]`)
+	f.Add(`[{"role":"user","content":[{"type":"text","text":"` + MarkerStart + `old` + MarkerEnd + ` new"}]},{"role":"custom","customType":"observational-memory-context","content":"x"}]`)
+	f.Add(`[{"role":"branchSummary"},{"role":"assistant","content":[]},"text",[1],{"role":"user","content":{"a":1}}]`)
+	f.Add(`{"role":"user"}`)
+	f.Fuzz(func(t *testing.T, msgs string) {
+		v := ReadContext(msgs)
+		n := 0 // the messages as ReadContext walks them, leniently
+		gjson.Parse(msgs).ForEach(func(_, _ gjson.Result) bool { n++; return true })
+		require.True(t, v.At >= 0 && v.At <= n, "At %d within %d messages", v.At, n)
+		require.NotContains(t, v.Query, MarkerStart)
 	})
 }

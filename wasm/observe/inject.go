@@ -13,9 +13,11 @@ type InjectInput struct {
 	// Query is the newest user prompt: core_relevant selects observations
 	// by its words (ReadContext finds it).
 	Query string
-	// At is the render time. Only its local day matters (relative dates are
-	// whole days), so every request of a day with unchanged memory gets the
-	// same bytes and the provider's prompt cache keeps hitting.
+	// At is the render time. Relative dates count from the local day of the
+	// state's last change (State.Changed), not from At, so a request gets the
+	// same bytes as the one before while memory is unchanged, whatever the
+	// date, and the provider's prompt cache keeps hitting. At gives the time
+	// zone, and the day when the state does not say when it changed.
 	At Clock
 	// Dropped says older turns are not in the request (ReadContext): the
 	// continuation hint is added.
@@ -64,7 +66,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 		out.Why = "no observations yet"
 		return out
 	}
-	today := in.At.Day()
+	today := s.AsOf(in.At)
 	v := s.view(today)
 	ck := injKey{query: in.Query, dropped: in.Dropped, mode: cfg.MemoryInjectionMode, core: cfg.CoreMemoryMaxTokens, relItems: cfg.RelevantObservationMaxItems, relTokens: cfg.RelevantObservationMaxTokens}
 	if ck.mode != InjectCoreRelevant {
@@ -73,27 +75,27 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 	if v.hasLast && v.lastKey == ck {
 		return v.last
 	}
-	lines := v.lines
-	keep := make([]bool, len(lines))
+	lines := &v.lines
+	keep := make([]bool, lines.len())
 	why := ""
 	if cfg.MemoryInjectionMode == InjectCoreRelevant {
 		core, rel := selectCoreRelevant(s.Groups, v, keep, cfg, in.Query)
-		why = InjectCoreRelevant + ": " + itoa(core) + " core and " + itoa(rel) + " relevant of " + itoa(len(lines)) + " observations"
+		why = InjectCoreRelevant + ": " + itoa(core) + " core and " + itoa(rel) + " relevant of " + itoa(lines.len()) + " observations"
 	} else {
 		for i := range keep {
 			keep[i] = true
 		}
-		why = InjectAll + ": " + itoa(len(lines)) + " observations"
+		why = InjectAll + ": " + itoa(lines.len()) + " observations"
 	}
 	var b strings.Builder
 	size := len(contextIntro) + len(contextRules) + len(s.Task) + len(s.Response) + 256
-	for k := range lines {
+	for k := range keep {
 		if keep[k] {
-			size += len(lines[k])
+			size += lines.size(k)
 		}
 	}
 	b.Grow(size + 64*len(s.Groups))
-	b.WriteString(cat(MarkerStart, "\n", contextIntro, "\n\n<observations>\n"))
+	b.WriteString(cat(MarkerStart, "\n", contextIntro, "\n", asOfLine(today, s.Changed > 0), "\n\n<observations>\n"))
 	k, lastDay, n := 0, int64(0), 0
 	for gi := range s.Groups {
 		g := &s.Groups[gi]
@@ -109,7 +111,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 					b.WriteString(cat("Date: ", formatDay(g.Day), " (", relativeDay(g.Day, today), ")\n"))
 					wrote, lastDay = true, g.Day
 				}
-				b.WriteString(lines[k])
+				b.WriteString(lines.at(k))
 				n++
 			}
 			k++
@@ -135,6 +137,31 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 	return out
 }
 
+// AsOf is the local day the injected block's relative dates count from:
+// the day of the last change to what is injected (Changed), in at's time
+// zone, so the block changes only when memory does; at's own day when the
+// state does not say when it changed. The block names the day (asOfLine),
+// so "3 days ago" stays true whenever it is read.
+//
+//	AsOf(a state last changed on Feb 13, 2026 at 10:00, at Feb 20) => the day of Feb 13, 2026
+func (s *State) AsOf(at Clock) int64 {
+	if s.Changed > 0 {
+		return Clock{Ms: s.Changed, Zone: at.Zone}.Day()
+	}
+	return at.Day()
+}
+
+// asOfLine tells the model which day the relative dates count from.
+//
+//	asOfLine(the day of Feb 13, 2026, true) => "Relative dates count from Fri Feb 13, 2026, when this memory last changed."
+func asOfLine(day int64, changed bool) string {
+	line := "Relative dates count from " + weekday(day) + " " + formatDay(day)
+	if changed {
+		return line + ", when this memory last changed."
+	}
+	return line + "."
+}
+
 // injView is what Inject derives from a state for one render day: the
 // injected line of every item, their normalized text (for core_relevant,
 // made on first use), and the last block. Inject runs before every model
@@ -143,7 +170,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 type injView struct {
 	print   stateMark
 	day     int64
-	lines   []string
+	lines   lineSet
 	norms   []string
 	last    Injection
 	lastKey injKey
@@ -176,12 +203,34 @@ func (s *State) view(day int64) *injView {
 	return s.inj
 }
 
+// lineSet is the injected line of every item: one string and where each
+// line ends in it. Not a []string of views into that string: TinyGo's
+// collector walks back from a pointer into the middle of an object to the
+// object's start, block by block, and 1,200 such views into a 110 KiB block
+// made every collection take milliseconds.
+type lineSet struct {
+	all  string
+	ends []int32
+}
+
+func (l *lineSet) len() int { return len(l.ends) }
+
+func (l *lineSet) start(k int) int {
+	if k == 0 {
+		return 0
+	}
+	return int(l.ends[k-1])
+}
+
+func (l *lineSet) at(k int) string { return l.all[l.start(k):l.ends[k]] }
+
+func (l *lineSet) size(k int) int { return int(l.ends[k]) - l.start(k) }
+
 // injectedLines renders every item as injected (markers of 🟡 and 🟢
-// dropped, inline dates annotated), in date order. The lines are views into
-// one string: one allocation for the lot, however many items there are.
-func injectedLines(groups []Group, today int64) []string {
+// dropped, inline dates annotated), in date order, into one string.
+func injectedLines(groups []Group, today int64) lineSet {
 	var b strings.Builder
-	ends := make([]int, 0, countItems(groups))
+	ends := make([]int32, 0, countItems(groups))
 	for gi := range groups {
 		for ii := range groups[gi].Items {
 			it := &groups[gi].Items[ii]
@@ -199,16 +248,10 @@ func injectedLines(groups []Group, today int64) []string {
 				b.WriteString(annotate(collapse(sub), groups[gi].Day, today))
 				b.WriteByte('\n')
 			}
-			ends = append(ends, b.Len())
+			ends = append(ends, int32(b.Len()))
 		}
 	}
-	all := b.String()
-	out := make([]string, len(ends))
-	from := 0
-	for k, end := range ends {
-		out[k], from = all[from:end], end
-	}
-	return out
+	return lineSet{all: b.String(), ends: ends}
 }
 
 // annotate adds the distance to every "(meaning <date>)" in text, and
@@ -269,19 +312,19 @@ func intent(text string) bool {
 // selectCoreRelevant marks in keep the items core_relevant injects and
 // returns how many of each kind.
 func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, query string) (core, rel int) {
-	lines := v.lines
-	prio := make([]Priority, 0, len(lines))
+	lines := &v.lines
+	prio := make([]Priority, 0, lines.len())
 	for gi := range groups {
 		for ii := range groups[gi].Items {
 			prio = append(prio, groups[gi].Items[ii].Priority)
 		}
 	}
 	room := budget.TokenBytes(cfg.CoreMemoryMaxTokens)
-	for k := len(lines) - 1; k >= 0; k-- {
-		if prio[k] != High || len(lines[k]) > room {
+	for k := lines.len() - 1; k >= 0; k-- {
+		if prio[k] != High || lines.size(k) > room {
 			continue
 		}
-		room -= len(lines[k])
+		room -= lines.size(k)
 		keep[k] = true
 		core++
 	}
@@ -290,7 +333,7 @@ func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, que
 		return core, 0
 	}
 	if v.norms == nil {
-		v.norms = make([]string, 0, len(lines))
+		v.norms = make([]string, 0, lines.len())
 		for gi := range groups {
 			for ii := range groups[gi].Items {
 				it := &groups[gi].Items[ii]
@@ -301,7 +344,7 @@ func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, que
 	// Candidates by score, best first; ties go to the newer item.
 	type cand struct{ k, score int }
 	var ranked []cand
-	for k := range lines {
+	for k := range keep {
 		if keep[k] {
 			continue
 		}
@@ -329,10 +372,10 @@ func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, que
 		if rel >= cfg.RelevantObservationMaxItems {
 			break
 		}
-		if len(lines[c.k]) > room {
+		if lines.size(c.k) > room {
 			continue
 		}
-		room -= len(lines[c.k])
+		room -= lines.size(c.k)
 		keep[c.k] = true
 		rel++
 	}
@@ -366,17 +409,39 @@ type ContextView struct {
 }
 
 // ReadContext reads the messages of pi's context event (a JSON array of
-// agent messages).
+// agent messages). Nothing it returns points into messages (the query is a
+// copy), so the caller may parse them where they lie and reuse the memory.
 //
 //	ReadContext(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"fix the search bug"}]`)
 //	  => Query "fix the search bug", Dropped true, Injected false, At 1
-func ReadContext(messages []byte) ContextView {
+func ReadContext(messages string) ContextView {
 	var v ContextView
 	first, leading := true, true
 	i := -1
-	gjson.ParseBytes(messages).ForEach(func(_, m gjson.Result) bool {
+	gjson.Parse(messages).ForEach(func(_, m gjson.Result) bool {
 		i++
-		role := jsonr.Get(m, "role").Str
+		// One pass over the message's members: a message can be large, and
+		// customType is usually absent, so looking it up alone would read
+		// the whole message.
+		var role, ct string
+		var content gjson.Result
+		m.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "role":
+				if role == "" {
+					role = v.Str
+				}
+			case "customType":
+				if ct == "" {
+					ct = v.Str
+				}
+			case "content":
+				if !content.Exists() {
+					content = v
+				}
+			}
+			return true
+		})
 		if leading {
 			if role == "compactionSummary" || role == "branchSummary" {
 				v.At = i + 1
@@ -384,7 +449,6 @@ func ReadContext(messages []byte) ContextView {
 				leading = false
 			}
 		}
-		ct := jsonr.Get(m, "customType").Str
 		if has(ours, ct) || strings.Contains(m.Raw, MarkerStart) {
 			v.Injected = true
 			if has(ours, ct) {
@@ -396,7 +460,7 @@ func ReadContext(messages []byte) ContextView {
 			first = false
 		}
 		if role == RoleUser {
-			c := jsonr.Get(m, "content")
+			c := content
 			if c.Type == gjson.String {
 				v.Query = stripOurs(c.Str)
 			} else {
@@ -413,5 +477,6 @@ func ReadContext(messages []byte) ContextView {
 		}
 		return true
 	})
+	v.Query = strings.Clone(v.Query)
 	return v
 }

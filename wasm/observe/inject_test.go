@@ -25,7 +25,7 @@ func TestInjectAllStripsMinorMarkersAndAnnotatesTime(t *testing.T) {
 		Response: "Ask about the demo",
 	}
 	inj := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 15) + 3600000}})
-	require.Equal(t, MarkerStart+"\n"+contextIntro+"\n\n<observations>\n"+
+	require.Equal(t, MarkerStart+"\n"+contextIntro+"\nRelative dates count from Sun Feb 15, 2026.\n\n<observations>\n"+
 		"Date: Feb 1, 2026 (2 weeks ago)\n"+
 		"* (10:00) Started the search feature\n"+
 		"[1 week later]\n"+
@@ -42,14 +42,52 @@ func TestInjectAllStripsMinorMarkersAndAnnotatesTime(t *testing.T) {
 	require.Contains(t, inj.Why, "all: 4 observations (~")
 }
 
-func TestInjectIsByteStableWithinADay(t *testing.T) {
+func TestInjectIsByteStableUntilMemoryChanges(t *testing.T) {
 	st := reflectState(50)
+	st.Changed = dayMs(2026, 2, 14) + 9*3600000
 	morning := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 14) + 60000}, Query: "file3"})
 	evening := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 14) + 22*3600000}, Query: "file3"})
 	require.Equal(t, morning.Text, evening.Text)
-	next := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 15)}})
-	require.NotContains(t, next.Text, "(yesterday)")
-	require.Contains(t, next.Text, "(3 days ago)")
+	weekLater := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 21) + 3600000}})
+	require.Equal(t, morning.Text, weekLater.Text, "days passing without a change give the same bytes")
+	require.Contains(t, weekLater.Text, "Relative dates count from Sat Feb 14, 2026, when this memory last changed.")
+
+	st.Apply(Record{Op: OpObserve, Time: dayMs(2026, 2, 21) + 3600000, Obs: "Date: Feb 21, 2026\n* 🔴 (01:00) User asked for a release\n"}, DefaultConfig())
+	changed := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 21) + 2*3600000}})
+	require.True(t, morning.Text != changed.Text, "a change gives a new block")
+	require.Contains(t, changed.Text, "count from Sat Feb 21, 2026, when")
+	require.Contains(t, changed.Text, "Date: Feb 21, 2026 (today)")
+}
+
+func TestRelativeDatesCountFromTheLastChange(t *testing.T) {
+	feb13at10 := dayMs(2026, 2, 13) + 10*3600000
+	tests := []struct {
+		name    string
+		changed int64
+		at      Clock
+		want    int64
+	}{
+		{"the day memory last changed, not the render day", feb13at10, Clock{Ms: dayMs(2026, 2, 20)}, civil.Days(2026, 2, 13)},
+		{"in the render's time zone: 10:00 UTC is the next day at UTC+15", feb13at10, Clock{Ms: dayMs(2026, 2, 20), Zone: 15 * 60}, civil.Days(2026, 2, 14)},
+		{"and the day before west of UTC", dayMs(2026, 2, 13) + 3600000, Clock{Ms: dayMs(2026, 2, 20), Zone: -3 * 60}, civil.Days(2026, 2, 12)},
+		{"the render day when the state does not say when it changed", 0, Clock{Ms: dayMs(2026, 2, 20) + 3600000}, civil.Days(2026, 2, 20)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, (&State{Changed: tt.changed}).AsOf(tt.at))
+		})
+	}
+}
+
+func TestThePastIntentIsJudgedAgainstTheDayOfTheLastChange(t *testing.T) {
+	st := &State{Groups: []Group{{Day: civil.Days(2026, 2, 12), Items: []Item{item(High, 600, "User will deploy (meaning Feb 14, 2026)")}}},
+		Changed: dayMs(2026, 2, 12) + 11*3600000}
+	later := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 16)}})
+	require.Contains(t, later.Text, "(meaning Feb 14, 2026 - in 2 days)", "as of the change, the plan was still ahead")
+	require.NotContains(t, later.Text, "likely already happened")
+	require.Contains(t, later.Text, "count from Thu Feb 12, 2026, when this memory last changed.", "and the block says which day that was")
+	st.Apply(Record{Op: OpObserve, Time: dayMs(2026, 2, 16) + 3600000, Obs: "Date: Feb 16, 2026\n* 🔴 (01:00) User is back\n"}, DefaultConfig())
+	require.Contains(t, Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: dayMs(2026, 2, 16) + 7200000}}).Text, "(meaning Feb 14, 2026 - 2 days ago) (likely already happened)")
 }
 
 func TestInjectCoreRelevantCapsCoreAndSelection(t *testing.T) {
@@ -124,7 +162,7 @@ func TestReadContextFindsTheQueryAndOurBlock(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, ReadContext([]byte(tt.msgs)))
+			require.Equal(t, tt.want, ReadContext(tt.msgs))
 		})
 	}
 }

@@ -119,13 +119,36 @@ func ReadEntries(data []byte, zone int) Transcript {
 // entry t has already read (a context_edit): read the whole branch again
 // with ReadEntries then.
 func (t *Transcript) Append(data []byte) bool {
+	raw := entriesOf(data)
+	if len(t.Entries) > 0 {
+		// Entries t already holds (by id, at the start of data) are skipped.
+		i := 0
+		for i < len(raw) {
+			if !raw[i].IsObject() {
+				i++
+				continue
+			}
+			if id := jsonr.Get(raw[i], "id").Str; id == "" || t.index(id) < 0 {
+				break
+			}
+			i++
+		}
+		raw = raw[i:]
+	}
+	return t.AppendEntries(raw)
+}
+
+// AppendEntries reads entries that follow those t holds, as SplitBranch
+// gives them. It reports false, and reads nothing, when one of them edits
+// an entry t has already read (a context_edit): read the whole branch again
+// with ReadEntries then.
+func (t *Transcript) AppendEntries(raw []gjson.Result) bool {
 	if t.r == nil {
 		t.r = &reader{calls: map[string]string{}}
 		if len(t.Entries) == 0 {
 			t.LastCompaction = -1
 		}
 	}
-	raw := entriesOf(data)
 	// context_edit entries change an earlier entry's content for the model
 	// (or omit it); the observer reads what the model reads.
 	for _, v := range raw {
@@ -137,19 +160,12 @@ func (t *Transcript) Append(data []byte) bool {
 			if t.r.edits == nil {
 				t.r.edits = map[string]string{}
 			}
-			t.r.edits[target] = jsonr.Get(v, "replacement").Raw
+			t.r.edits[strings.Clone(target)] = strings.Clone(jsonr.Get(v, "replacement").Raw)
 		}
 	}
-	skipping := len(t.Entries) > 0
 	for _, v := range raw {
 		if !v.IsObject() {
 			continue
-		}
-		if skipping {
-			if id := jsonr.Get(v, "id").Str; id != "" && t.index(id) >= 0 {
-				continue
-			}
-			skipping = false
 		}
 		e, ok := t.r.entry(v)
 		if !ok {
@@ -163,10 +179,11 @@ func (t *Transcript) Append(data []byte) bool {
 	return true
 }
 
-// entriesOf splits a JSON array or JSON Lines into values.
-func entriesOf(data []byte) []gjson.Result {
+// SplitBranch splits a branch, a JSON array of entries or JSON Lines (a
+// session file), into its entries, in one pass over the text.
+func SplitBranch(data string) []gjson.Result {
 	var raw []gjson.Result
-	trimmed := strings.TrimLeft(string(data), " \t\r\n")
+	trimmed := strings.TrimLeft(data, " \t\r\n")
 	if strings.HasPrefix(trimmed, "[") {
 		gjson.Parse(trimmed).ForEach(func(_, v gjson.Result) bool {
 			raw = append(raw, v)
@@ -174,7 +191,7 @@ func entriesOf(data []byte) []gjson.Result {
 		})
 		return raw
 	}
-	for _, line := range strings.Split(string(data), "\n") {
+	for _, line := range strings.Split(data, "\n") {
 		line = strings.TrimSpace(line)
 		if line != "" && gjson.Valid(line) {
 			raw = append(raw, gjson.Parse(line))
@@ -182,6 +199,9 @@ func entriesOf(data []byte) []gjson.Result {
 	}
 	return raw
 }
+
+// entriesOf splits a JSON array or JSON Lines into values.
+func entriesOf(data []byte) []gjson.Result { return SplitBranch(string(data)) }
 
 type reader struct {
 	zone  int
@@ -194,7 +214,12 @@ type reader struct {
 
 func (r *reader) entry(v gjson.Result) (Entry, bool) {
 	typ := jsonr.Get(v, "type").Str
-	e := Entry{ID: jsonr.Get(v, "id").Str}
+	// What an entry keeps of the event's text is a copy (the id here, the
+	// files of its tool calls, the call ids): a substring would hold the
+	// whole event (pi's branch, hundreds of kilobytes) in memory, and TinyGo's
+	// collector walks back from a pointer into the middle of an object to its
+	// start, block by block, at every collection.
+	e := Entry{ID: strings.Clone(jsonr.Get(v, "id").Str)}
 	if t, ok := parseISO(jsonr.Get(v, "timestamp").Str); ok {
 		e.Time = t
 	}
@@ -204,7 +229,7 @@ func (r *reader) entry(v gjson.Result) (Entry, bool) {
 	case "message":
 		r.message(&e, jsonr.Get(v, "message"), jsonr.Get(v, "id").Str)
 	case "compaction":
-		e.Role, e.firstKept = RoleCompaction, jsonr.Get(v, "firstKeptEntryId").Str
+		e.Role, e.firstKept = RoleCompaction, strings.Clone(jsonr.Get(v, "firstKeptEntryId").Str)
 		e.Ours = isOurs(v)
 		e.Tokens = budget.EstimateTokens(jsonr.Get(v, "summary").Str)
 		if !e.Ours {
@@ -240,11 +265,26 @@ func (r *reader) stamp(e *Entry) string {
 	return "[" + formatMinute(Clock{Ms: e.Time, Zone: r.zone}.minute()) + "] "
 }
 
+var knownRoles = []string{RoleUser, RoleAssistant, RoleToolResult, RoleBash, RoleCustom, "compactionSummary", "branchSummary"}
+
+// roleOf is a message's role as one of the Role constants, or a copy for
+// a role this package does not know: a substring of the event would keep
+// all of it in memory for as long as the transcript keeps the entry (pi's
+// branch, hundreds of kilobytes, once per event that added an entry).
+func roleOf(role string) string {
+	for _, known := range knownRoles {
+		if role == known {
+			return known
+		}
+	}
+	return strings.Clone(role)
+}
+
 func (r *reader) message(e *Entry, m gjson.Result, id string) {
 	if t := jsonr.Get(m, "timestamp"); t.Type == gjson.Number {
 		e.Time = int64(t.Num)
 	}
-	role := jsonr.Get(m, "role").Str
+	role := roleOf(jsonr.Get(m, "role").Str)
 	content := jsonr.Get(m, "content")
 	if id != "" && r.edits != nil {
 		if rep, ok := r.edits[id]; ok {
@@ -284,7 +324,7 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 				e.Tokens += budget.EstimateTokens(args.Raw) + budget.EstimateTokens(name)
 				call := name + "(" + renderArgs(args, argMax) + ")"
 				line(&b, r.stamp(e)+"Assistant calls "+call)
-				r.calls[jsonr.Get(blk, "id").Str] = name + "(" + renderArgs(args, 120) + ")"
+				r.calls[strings.Clone(jsonr.Get(blk, "id").Str)] = name + "(" + renderArgs(args, 120) + ")"
 				fileOp(e, name, args)
 			}
 			return true
@@ -501,7 +541,7 @@ func fileOp(e *Entry, name string, args gjson.Result) {
 	if p.Type != gjson.String || p.Str == "" {
 		return
 	}
-	path := clean(p.Str)
+	path := strings.Clone(clean(p.Str))
 	switch name {
 	case "read":
 		if !has(e.Read, path) {

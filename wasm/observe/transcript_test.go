@@ -3,6 +3,7 @@ package observe
 import (
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/internal/require"
 )
@@ -192,4 +193,49 @@ func TestTranscriptRedactsArgumentsWithTheirKeys(t *testing.T) {
 	require.NotContains(t, tr.Entries[0].Text, "hunter22x")
 	require.NotContains(t, tr.Entries[0].Text, "abcdef123")
 	require.Contains(t, tr.Entries[0].Text, `password="[REDACTED:`)
+}
+
+func TestABranchReadWhereItGrewEqualsTheBranchReadAfresh(t *testing.T) {
+	s := newSession(feb12)
+	s.user("one")
+	s.assistant("", call{"c1", "read", `{"path":"a.go"}`})
+	s.result("c1", "read", "package a", false)
+	s.compaction("e2", "pi's summary", false)
+	s.user("three")
+	vals := SplitBranch("[" + strings.Join(s.lines[1:], ",") + "]")
+	all := ReadEntries([]byte("["+strings.Join(s.lines[1:], ",")+"]"), 0)
+	for cut := 0; cut <= len(vals); cut++ {
+		tr := ReadEntries(nil, 0)
+		require.True(t, tr.AppendEntries(vals[:cut]))
+		require.True(t, tr.AppendEntries(vals[cut:]))
+		require.Equal(t, all.Entries, tr.Entries, "cut at %d", cut)
+		require.Equal(t, all.LastCompaction, tr.LastCompaction, "cut at %d", cut)
+	}
+	require.Equal(t, len(vals), len(SplitBranch(string(s.jsonl())))-1, "JSON Lines hold the session header too")
+}
+
+// An entry outlives the event that carried it (the transcript is kept from
+// one event to the next), so nothing it keeps may point into that event's
+// text: a substring would hold all of pi's branch in memory.
+func TestAnEntryKeepsNothingOfTheEventsText(t *testing.T) {
+	s := newSession(feb12)
+	s.user("one")
+	s.assistant("", call{"c1", "write", `{"path":"a.go"}`})
+	s.result("c1", "write", "ok", false)
+	s.compaction("e2", "pi's summary", false)
+	data := "[" + strings.Join(s.lines[1:], ",") + "]"
+	lo := uintptr(unsafe.Pointer(unsafe.StringData(data)))
+	inside := func(v string) bool {
+		p := uintptr(unsafe.Pointer(unsafe.StringData(v)))
+		return v != "" && p >= lo && p < lo+uintptr(len(data))
+	}
+	tr := ReadEntries(nil, 0)
+	require.True(t, tr.AppendEntries(SplitBranch(data)))
+	require.Equal(t, 4, len(tr.Entries))
+	for _, e := range tr.Entries {
+		for _, v := range append([]string{e.ID, e.Role, e.Text, e.firstKept}, append(e.Read, e.Modified...)...) {
+			require.False(t, inside(v), "entry %s keeps %q from the event's text", e.ID, v)
+		}
+	}
+	require.Equal(t, []string{"a.go"}, tr.Entries[1].Modified)
 }

@@ -25,7 +25,7 @@ var omCommand = Command{
 	},
 	Subs: []Sub{
 		{Name: "status", Kind: Info, MaxArgs: 0, Help: "on or off and why, mode, thresholds, observations by priority, what they cover, runs and backoff"},
-		{Name: "config", Args: "[reload|edit]", Kind: Config, MaxArgs: 1, Help: "the configuration in force and its files; reload reads them again; edit names the file to edit"},
+		{Name: "config", Args: "[reload|edit]", Kind: Config, MaxArgs: 1, Help: "the configuration in force and its files; reload reads them again; edit opens it in the editor (without a UI, names it)"},
 		{Name: "observe", Kind: Write, MaxArgs: 0, Help: "observe everything not yet observed now (then compact, unless --no-compact)",
 			Flags: []Flag{{Name: "no-compact", Help: "observe without compacting afterwards"}}},
 		{Name: "reflect", Args: "[focus...]", Kind: Write, MaxArgs: -1, Help: "consolidate the observations now; focus words say what to keep",
