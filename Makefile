@@ -87,7 +87,8 @@ FUZZ_TARGETS := \
 	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces \
 	wasm/sha1:FuzzSum wasm/jsonr:FuzzGet wasm/decision:FuzzParseTime \
 	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords host/cmd/pimem:FuzzBranchOf \
-	wasm/marker:FuzzStripLeavesNoBlockStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox
+	wasm/marker:FuzzStripLeavesNoBlockStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox \
+	wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \
