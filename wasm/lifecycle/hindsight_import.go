@@ -139,7 +139,8 @@ func (r *hsImport) list() ([]hsimport.File, error) {
 		if !info.Dir {
 			return nil, errors.New(r.dir + " is not a folder; name the folder that holds the session files")
 		}
-		return out, r.walk(r.dir, 0, &out)
+		err = r.walk(r.dir, 0, &out)
+		return out, err
 	}
 	sessions := path.Join(r.h.s.AgentDir, "sessions")
 	names, err := r.h.h.List(sessions)
