@@ -194,7 +194,7 @@ func (e *Engine) tool(out *Out, in gjson.Result) {
 				}
 				all = all && rs[i].Problem != ""
 			}
-			text := strings.TrimSpace(hindsight.Render(rs))
+			text := strings.TrimSpace(hindsight.Render(rs, h.cfg.RecallMaxTokens*len(rs)))
 			if text == "" {
 				text = "No memories found."
 			}
