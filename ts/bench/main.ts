@@ -844,7 +844,7 @@ async function stepHsImport(): Promise<void> {
 	for (const b of BUILDS) {
 		if (missing !== "") {
 			progress(`12 import: skipped, ${missing}`);
-			row({ n: "12", what, build: b.name, host: "Go", result: "skipped", verdict: "skipped", note: missing });
+			row({ n: "12", what, build: b.name, host: "Go host", result: "skipped", verdict: "skipped", note: missing });
 			continue;
 		}
 		progress(`12 import: ${CFG.importSessions} sessions through pimem against the real Hindsight server (${b.name})`);
@@ -855,7 +855,7 @@ async function stepHsImport(): Promise<void> {
 		);
 		rm(dir);
 		if (!r.ok) {
-			errorRow("12", what, b.name, "Go", "", r.err);
+			errorRow("12", what, b.name, "Go host", "", r.err);
 			continue;
 		}
 		const v = r.v;
@@ -864,7 +864,7 @@ async function stepHsImport(): Promise<void> {
 			n: "12",
 			what,
 			build: b.name,
-			host: "Go",
+			host: "Go host",
 			result: `${(v.sessions / s).toFixed(1)} sessions/s, ${Math.round(v.messages / s).toLocaleString("en-US")} messages/s; peak RSS ${fmtMB(v.maxRssKiB * 1024)}`,
 			note: `${v.sessions.toLocaleString("en-US")} sessions, ${v.messages.toLocaleString("en-US")} messages, ${fmtMB(v.chars)} of content in ${s.toFixed(1)} s (pimem CPU ${(v.cpuMs / 1000).toFixed(1)} s); ${v.requests} retain requests`,
 		});
