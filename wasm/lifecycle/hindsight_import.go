@@ -24,6 +24,7 @@ const (
 	hsImportWaitMs    = 30000    // one session's request bound
 	hsImportFileMax   = 64 << 20 // a session file larger than this is not read
 	hsImportDepth     = 8        // folders below DIR that are searched
+	hsImportUILines   = 40       // lines a UI run shows at its end (pimem prints them all)
 )
 
 // hsImport is one run, kept between the asks of its command.
@@ -37,6 +38,7 @@ type hsImport struct {
 	next   int // the index in todo.Files of the next file to read
 	prog   hsimport.Progress
 	lines  []string             // with a UI, what is said at the end instead of as it goes
+	more   int                  // lines past hsImportUILines, counted
 	banks  map[string][2]string // cwd → repo key, bank
 	buf    []byte               // reused for every file (TinyGo keeps large blocks pinned)
 }
@@ -191,11 +193,13 @@ func (r *hsImport) walk(folder string, depth int, out *[]hsimport.File) error {
 // say is a line of the run: printed as it goes without a UI, gathered for
 // the end with one (pi shows each output as a notice).
 func (r *hsImport) say(out *Out, line string) {
-	if r.hasUI {
+	if !r.hasUI {
+		out.Output(line)
+	} else if len(r.lines) < hsImportUILines {
 		r.lines = append(r.lines, line)
-		return
+	} else {
+		r.more++
 	}
-	out.Output(line)
 }
 
 // step reads the next sessions and sends them in one ask, or finishes.
@@ -369,6 +373,9 @@ func (r *hsImport) end(out *Out) {
 	if r.hasUI {
 		r.h.footer = ""
 		r.h.showFooter(out)
+		if r.more > 0 {
+			r.lines = append(r.lines, "… and "+strconv.Itoa(r.more)+" more lines (pimem hindsight import prints every line)")
+		}
 		if len(r.lines) > 0 {
 			out.Output(strings.Join(r.lines, "\n"))
 		}

@@ -258,3 +258,47 @@ func tree(t *testing.T, root string) []string {
 	})
 	return out
 }
+
+func TestImportKeepsATornCheckpointLineAndCompactsSupersededRecords(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	p := r.writeSession(r.project, "s-a", "Use tabs")
+	// 300 records of an earlier size of the same file (it grew after each
+	// import), then a line torn by a kill.
+	var old strings.Builder
+	for i := 0; i < 300; i++ {
+		old.Write(hsimport.Record{Op: hsimport.OpDone, Path: p, Size: int64(i), Mtime: 1, Doc: "pimem-import:s-a", Bank: "b", Messages: 1, At: 1}.Line())
+	}
+	cpFile := filepath.Join(r.agent, "pi-memory/hindsight", hsimport.CheckpointName("http://hs:1"))
+	require.NoError(t, os.MkdirAll(filepath.Dir(cpFile), 0o755))
+	require.NoError(t, os.WriteFile(cpFile, []byte(old.String()+`{"v":1,"op":"do`), 0o644))
+
+	r.importCmd()
+	require.Contains(t, r.last.Raw, "line 301: the last line is cut short")
+	require.Equal(t, 1, len(r.requests()))
+	r.answer(ok(`{}`))
+	lines := strings.Split(strings.TrimSuffix(r.checkpoint(), "\n"), "\n")
+	require.Equal(t, 302, len(lines), "a line it cannot read is never compacted away")
+	require.Equal(t, `{"v":1,"op":"do`, lines[300])
+	require.Contains(t, lines[301], `"op":"done"`)
+
+	// Without the torn line, the superseded records go.
+	require.NoError(t, os.WriteFile(cpFile, []byte(old.String()), 0o644))
+	r.importCmd()
+	r.answer(ok(`{}`))
+	cp := hsimport.DecodeCheckpoint([]byte(r.checkpoint()))
+	require.Equal(t, 1, cp.Lines)
+	info, _ := os.Stat(p)
+	require.Equal(t, info.Size(), cp.Files[p].Size)
+}
+
+func TestImportWithAUIShowsAtMostFortyLines(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	for i := 0; i < 45; i++ {
+		r.writeSession(r.project, "s-"+strconv.Itoa(10+i), "fact")
+	}
+	r.call("command", map[string]any{"name": "hindsight", "args": "import --dry-run", "hasUI": true})
+	out := r.outputs()
+	require.Equal(t, 39, strings.Count(out, "would send "))
+	require.Contains(t, out, "… and 6 more lines (pimem hindsight import prints every line)")
+	require.Contains(t, out, "45 would be sent")
+}
