@@ -53,7 +53,11 @@ type hsPending struct {
 
 func (h *hsStore) cmdImport(c *cmdCtx) {
 	if !hindsight.Retains(h.cfg, h.modeNow(), false) {
-		c.out.Fail("Not imported: this session's Hindsight mode is " + h.modeNow() + " (or retain.enabled is false), so nothing is retained. /hindsight mode normal, then import again.")
+		if h.modeNow() != hindsight.ModeNormal {
+			c.out.Fail("Not imported: this session's Hindsight mode is " + h.modeNow() + ", so nothing is retained. /hindsight mode normal, then import again.")
+		} else {
+			c.out.Fail("Not imported: \"retain.enabled\" is false in the Hindsight config (" + h.files[0] + "), so nothing is retained.")
+		}
 		return
 	}
 	if h.dir == "" {
