@@ -34,9 +34,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-log "building the Go benchmark host and the dataset generator"
+log "building the Go benchmark host, the dataset generator and pimem"
 go build -o "$tmp/bench" ./host/cmd/bench
 go build -o "$tmp/gendata" ./host/cmd/gendata
+go build -o "$tmp/pimem" ./host/cmd/pimem
 
 # gendata is deterministic: the same generator writes the same bytes. Its output for
 # a short prefix fingerprints it, so a core change that leaves the generator's
@@ -68,7 +69,7 @@ fi
 # In the background so a TERM or INT reaching this script is passed on: main.ts
 # then ends its own children by PID and removes its temp folder.
 PI_BIN="$pi" "$node" --disable-warning=ExperimentalWarning ts/bench/main.ts \
-	--data "$data" --gobench "$tmp/bench" --tinygo "$tinygo" --out docs/benchmarks.md &
+	--data "$data" --gobench "$tmp/bench" --tinygo "$tinygo" --pimem "$tmp/pimem" --hindsight-home "$HINDSIGHT_HOME" --out docs/benchmarks.md &
 main_pid=$!
 trap 'kill -TERM "$main_pid" 2>/dev/null || true' INT TERM
 status=0

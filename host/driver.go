@@ -12,8 +12,10 @@ import (
 // model says so, and the core falls back as it would on any model failure.
 const NoModel = "no model available in pimem"
 
-// maxResumes bounds one Run: a core that keeps asking after every answer is
-// looping, and a CLI must end.
+// maxResumes bounds the asks in a row that show the person nothing: a core
+// that keeps asking after every answer without a word is looping, and a CLI
+// must end. A long chain that reports as it goes (an import's progress line
+// or footer after each batch) is not bounded by it.
 const maxResumes = 64
 
 // Driver performs a call's effects for a host without a UI or a model (pimem,
@@ -85,6 +87,10 @@ func (d *Driver) Run(export string, input []byte) (Result, error) {
 		res.Exit = max(res.Exit, env.Exit)
 		var waiting *Effect
 		for _, e := range env.Effects {
+			switch e.T {
+			case "output", "notify", "status":
+				round = 0
+			}
 			switch e.T {
 			case "output":
 				d.line(d.Stdout, "", e.Text)

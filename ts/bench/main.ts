@@ -18,12 +18,14 @@
 //   BENCH_WARM_REPS=5  fresh-process session starts on a project with a snapshot
 //   BENCH_PI_PAIRS=20  paired `pi -p` rounds (row 1's target needs at least 20)
 //   BENCH_CALLS=2000   calls per hook for the p50/p99 figures
+//   BENCH_IMPORT_SESSIONS=1000  sessions in the generated agent dir of the import row
 
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ImportResult } from "./hsimport.ts";
 import type { ObserveResult } from "./observe.ts";
 import { fmtBytes, fmtMB, fmtMs, fmtRatio, max, median, quantile } from "./stats.ts";
 
@@ -52,6 +54,8 @@ const CFG = {
 	data: flag("data") ?? path.join(os.homedir(), ".cache", "pi-memory", "bench-data"),
 	gobench: flag("gobench") ?? "",
 	tinygo: flag("tinygo") ?? "",
+	pimem: flag("pimem") ?? "",
+	hindsightHome: flag("hindsight-home") ?? "",
 	out: path.resolve(REPO, flag("out") ?? "docs/benchmarks.md"),
 	quick: process.env.BENCH_QUICK === "1",
 	reps: envInt("BENCH_REPS", 9, 1),
@@ -59,6 +63,7 @@ const CFG = {
 	warmReps: envInt("BENCH_WARM_REPS", 5, 1),
 	piPairs: envInt("BENCH_PI_PAIRS", 20, 1),
 	calls: envInt("BENCH_CALLS", 2000, 10),
+	importSessions: envInt("BENCH_IMPORT_SESSIONS", 1000, 1),
 };
 
 const BUILDS = [
@@ -661,8 +666,8 @@ async function stepNotes(): Promise<void> {
 		}
 		const v = r.v;
 		const pct = (xs: number[]) => `p50 ${fmtMs(median(xs))}, p99 ${fmtMs(quantile(xs, 0.99))}`;
-		row({ n: "9", what: `${inj}, files unchanged`, build: b.name, host: "Node", result: pct(v.cached), note: `${v.cached.length} calls; max ${fmtMs(max(v.cached))}; block ${fmtBytes(v.blockBytes)} from a ${fmtBytes(v.indexBytes)} index` });
-		row({ n: "9", what: `${inj}, index changed before every call`, build: b.name, host: "Node", result: pct(v.changed), note: `${v.changed.length} calls (re-read, re-parse, new trace); max ${fmtMs(max(v.changed))}` });
+		row({ n: "12", what: `${inj}, files unchanged`, build: b.name, host: "Node", result: pct(v.cached), note: `${v.cached.length} calls; max ${fmtMs(max(v.cached))}; block ${fmtBytes(v.blockBytes)} from a ${fmtBytes(v.indexBytes)} index` });
+		row({ n: "12", what: `${inj}, index changed before every call`, build: b.name, host: "Node", result: pct(v.changed), note: `${v.changed.length} calls (re-read, re-parse, new trace); max ${fmtMs(max(v.changed))}` });
 		row({ n: "10", what: `page-table rebuild of a 5,000-line index (\`/memory verify\`, median/${v.rebuild.length})`, build: b.name, host: "Node", result: fmtMs(median(v.rebuild)), note: `index ${fmtBytes(v.bigBytes)}; max ${fmtMs(max(v.rebuild))}` });
 		// Memory that grows with the number of rebuilds rather than with the file is the
 		// TinyGo failure this row watches (docs/decisions/003-tinygo-heap.md).
@@ -813,6 +818,7 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push(`9. **Markdown memory injection** — \`ts/bench/probe.ts notes\`: a trusted project whose \`.pi/memory/\` holds a 200-line \`MEMORY.md\` (sections of bullets, every fifth a pointer) and 50 topic files; 20 warm-up calls, then ${CFG.calls} calls of \`before_agent_start\` with the files unchanged (stat only, cached block), then as many with the index rewritten before each call (one line more or less: re-read, re-parse, residency, a new trace line).`);
 	lines.push(`10. **Page-table rebuild** — the same session, the index replaced by a 5,000-line one (one line more or less each time), then \`command {name:\"memory\", argv:[\"verify\"]}\` ${NOTES_REBUILDS} times: read, parse, build the table, encode, write it atomically (it exits 1, as it should: the index is over its injection caps). Linear memory is read after the last run; it must not grow with the number of rebuilds.`);
 	lines.push(`11. **Observational memory** — \`ts/bench/probe.ts observe\` (\`ts/bench/observe.ts\`), one fresh process per build, everything through the module's exports as pi calls them. The session is \`testdata/observe/session-200.jsonl\` (200 turns of coding work over six working days) and its model calls are answered by the scripted observer and reflector of \`testdata/observe/README.md\`, ported from \`wasm/observe/fixture_test.go\`. The clock the module reads follows the session's timestamps, and the context window is 128k. Replay: \`session_start\` on an empty branch, then entry by entry: \`context\` with the messages pi would send (the latest compaction's summary, what it kept, what followed) before every assistant entry, which is a model request, and \`agent_settled\` with the branch before every user entry after the first, which ends a turn. \`complete\` effects are answered through \`resume\`, \`session_entry\` effects are appended to the branch as custom entries, and a \`compact\` effect is answered the way pi compacts: \`session_before_compact\` with the first kept entry pi's preparation picks (the user message that starts the newest 20,000 tokens), then its compaction entry is appended. *Compression*: transcript tokens are the \"unobserved tokens\" \`/om status\` reports on the whole session with nothing observed, and observation tokens and items per priority are what \`/om status\` reports after the replay. *Observer calls per 100k tokens* counts the \`complete\` effects of that replay whose prompt holds a transcript. *Distinct blocks*: the distinct \`<observations>\` blocks \`context\` returned over the last 100 turns, against the ledger records appended over those turns. *Covered compaction*: \`session_before_compact\` on the replayed branch with the first kept entry right after the newest observed one, so no model call is needed; 10 warm-up calls, then ${Math.max(10, Math.floor(CFG.calls / 10))} timed calls, each with the whole branch as pi sends it. *\`context\` with 1,200 observations*: a new session whose branch holds 40 ledger records of 30 observations each (🔴🟡🟢 in turn) and the fixture's first 40 entries; 50 warm-up calls, then ${CFG.calls} timed calls with the same messages.`);
+	lines.push(`12. **Hindsight import** (issue 9) — \`ts/bench/hsimport.ts\`, one fresh process and one fresh real Hindsight server per build (\`build/hindsight.sh\` started as the end-to-end tests start it, its model and embeddings answered by the fake in the benchmark process; skipped when \`make hindsight\` has not installed it). The agent dir is \`wasm/hsimport\`'s generator (\`go test ./wasm/hsimport -run '^TestGenerateAgentDir$' -hsimport.gen DIR\`): ${CFG.importSessions.toLocaleString("en-US")} sessions in 20 projects, tool results up to 24 KB, branches left through /tree, compactions, recalled blocks, secrets, torn lines. One run of \`/usr/bin/time -v pimem hindsight import DIR/sessions\` with a fresh checkpoint: every session is read, parsed, redacted and posted (8 sessions per \`http\` ask, one request each, \`async: true\`); sessions/s and messages/s are over the wall time from spawn to exit, the peak RSS is the pimem process's. The server extracts facts in the background meanwhile, on the same cores.`);
 	lines.push("");
 	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
 	lines.push("");
@@ -823,6 +829,46 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push(NOTES_END);
 	lines.push("");
 	return lines.join("\n");
+}
+
+/**
+ * Issue 9's import measure: `pimem hindsight import DIR` of a generated agent dir
+ * against the real server (ts/bench/hsimport.ts), one fresh server per build.
+ * Skipped, saying why, when `make hindsight` has not installed the server.
+ */
+async function stepHsImport(): Promise<void> {
+	const what = `\`pimem hindsight import\` of a generated ${CFG.importSessions.toLocaleString("en-US")}-session agent dir, real server`;
+	const stamp = path.join(CFG.hindsightHome, ".complete");
+	const missing =
+		CFG.pimem === "" ? "no pimem binary (--pimem)" : CFG.hindsightHome === "" || !fs.existsSync(stamp) ? `the Hindsight server is not installed (no ${stamp}): run \`make hindsight\` first` : "";
+	for (const b of BUILDS) {
+		if (missing !== "") {
+			progress(`12 import: skipped, ${missing}`);
+			row({ n: "12", what, build: b.name, host: "Go host", result: "skipped", verdict: "skipped", note: missing });
+			continue;
+		}
+		progress(`12 import: ${CFG.importSessions} sessions through pimem against the real Hindsight server (${b.name})`);
+		const dir = tmpDir(`hsimport-${b.name}`);
+		fs.mkdirSync(dir, { recursive: true });
+		const r = await got<ImportResult>(
+			runChild(process.execPath, [...NODE_FLAGS, path.join(HERE, "hsimport.ts"), JSON.stringify({ pimem: CFG.pimem, module: b.module, dir, sessions: CFG.importSessions })], 20 * MIN, `import ${b.name}`),
+		);
+		rm(dir);
+		if (!r.ok) {
+			errorRow("12", what, b.name, "Go host", "", r.err);
+			continue;
+		}
+		const v = r.v;
+		const s = v.ms / 1000;
+		row({
+			n: "12",
+			what,
+			build: b.name,
+			host: "Go host",
+			result: `${(v.sessions / s).toFixed(1)} sessions/s, ${Math.round(v.messages / s).toLocaleString("en-US")} messages/s; peak RSS ${fmtMB(v.maxRssKiB * 1024)}`,
+			note: `${v.sessions.toLocaleString("en-US")} sessions, ${v.messages.toLocaleString("en-US")} messages, ${fmtMB(v.chars)} of content in ${s.toFixed(1)} s (pimem CPU ${(v.cpuMs / 1000).toFixed(1)} s); ${v.requests} retain requests`,
+		});
+	}
 }
 
 // ---- Main -------------------------------------------------------------------------
@@ -853,6 +899,7 @@ async function main(): Promise<void> {
 	await stepSearch();
 	await stepNotes();
 	await stepObserve();
+	await stepHsImport();
 
 	if (CFG.quick) {
 		for (const b of BUILDS) {

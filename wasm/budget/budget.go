@@ -114,6 +114,14 @@ func fit(text string, max int) (string, bool) {
 	return "", true
 }
 
+// Fit cuts text to at most max bytes, keeping whole lines, and reports
+// whether it cut: the rule Assemble applies to every section, for a block
+// that goes elsewhere than the system prompt (Hindsight's recalled
+// memories, appended to a user message).
+//
+//	Fit("- a\n- b\n", 5) => "- a\n", true
+func Fit(text string, max int) (string, bool) { return fit(text, max) }
+
 // EstimateTokens is the token estimate of every budget and receipt: a quarter
 // of the bytes, rounded up. Simple on purpose, and the same in every host, so
 // a receipt can be checked by hand.

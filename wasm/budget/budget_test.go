@@ -175,3 +175,21 @@ func TestTokenBytesIsTheInverseOfEstimateTokens(t *testing.T) {
 		}
 	}
 }
+
+func TestFitKeepsWholeLinesWithinItsCap(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+		cut  bool
+	}{
+		{"- a\n- b\n", 5, "- a\n", true},
+		{"- a\n- b\n", 8, "- a\n- b\n", false},
+		{"- a\n", 2, "", true},
+		{"- a\n", -1, "", true},
+	} {
+		got, cut := Fit(tc.in, tc.max)
+		require.Equal(t, tc.want, got, "Fit(%q, %d)", tc.in, tc.max)
+		require.Equal(t, tc.cut, cut, "Fit(%q, %d) cut", tc.in, tc.max)
+	}
+}

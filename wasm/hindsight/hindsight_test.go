@@ -58,9 +58,17 @@ func TestRenderGroupsByBankBetweenMarkersAndIsEmptyWithoutMemories(t *testing.T)
 		{Bank: Bank{BankProject, "p"}, Memories: []Memory{{Text: "Uses Go\nand make"}}},
 		{Bank: Bank{BankUser, "u"}, Problem: "HTTP 500"},
 	}
-	got := Render(rs)
+	got := Render(rs, 1024)
 	require.Equal(t, "\n\n<pi-memory-recall>\n"+blockIntro+"\n[project bank p]\n- Uses Go and make\n</pi-memory-recall>", got)
-	require.Equal(t, "", Render(rs[1:]))
+	require.Equal(t, "", Render(rs[1:], 1024))
+	many := Recalled{Bank: Bank{BankProject, "p"}}
+	for i := 0; i < 100; i++ {
+		many.Memories = append(many.Memories, Memory{Text: strings.Repeat("m", 36) + strconv.Itoa(i)})
+	}
+	capped := Render([]Recalled{many}, 100) // 400 bytes of memory lines
+	require.Contains(t, capped, "- "+strings.Repeat("m", 36)+"0\n")
+	require.NotContains(t, capped, strings.Repeat("m", 36)+"99")
+	require.True(t, strings.HasSuffix(capped, "\n</pi-memory-recall>"))
 	require.Equal(t, []string{"project (p): 1 memories", "user (u): HTTP 500"}, Summary(rs))
 }
 
@@ -193,7 +201,7 @@ func FuzzParseRecall(f *testing.F) {
 				t.Fatal("an empty memory")
 			}
 		}
-		block := Render([]Recalled{{Bank: Bank{BankProject, "p"}, Memories: ms}})
+		block := Render([]Recalled{{Bank: Bank{BankProject, "p"}, Memories: ms}}, 1<<20)
 		if block != "" && strings.Count(block, "\n- ") != len(ms) {
 			t.Fatalf("%d memories, block %q", len(ms), block)
 		}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 )
 
@@ -23,12 +24,14 @@ const blockIntro = "Memories recalled from Hindsight for this message (backgroun
 
 // Render is the text appended to the newest user message: the memories,
 // one per line, grouped by bank, between the recall markers, after a blank
-// line. Nothing recalled is "". Lines are whole: a memory's own newlines
-// become spaces, so the block's shape never depends on what was stored.
+// line, within maxTokens (wasm/budget's estimate; whole lines, the first
+// kept: a server answering more than it was asked for cannot flood the
+// request). Nothing recalled is "". A memory's own newlines become spaces,
+// so the block's shape never depends on what was stored.
 //
-//	Render([]Recalled{{Bank{"project","pimem-r-0123456789"}, []Memory{{"Uses Go","world"}}, ""}})
+//	Render([]Recalled{{Bank{"project","pimem-r-0123456789"}, []Memory{{"Uses Go","world"}}, ""}}, 1024)
 //	=> "\n\n<pi-memory-recall>\n…\n[project bank pimem-r-0123456789]\n- Uses Go\n</pi-memory-recall>"
-func Render(rs []Recalled) string {
+func Render(rs []Recalled, maxTokens int) string {
 	var b strings.Builder
 	for _, r := range rs {
 		if len(r.Memories) == 0 {
@@ -39,10 +42,11 @@ func Render(rs []Recalled) string {
 			b.WriteString("- " + strings.Join(strings.Fields(marker.Strip(m.Text)), " ") + "\n")
 		}
 	}
-	if b.Len() == 0 {
+	body, _ := budget.Fit(b.String(), budget.TokenBytes(maxTokens))
+	if body == "" {
 		return ""
 	}
-	return "\n\n" + marker.Wrap(BlockName, blockIntro+"\n"+b.String())
+	return "\n\n" + marker.Wrap(BlockName, blockIntro+"\n"+body)
 }
 
 // Summary is one line per bank for receipts and statuses:

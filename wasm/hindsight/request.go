@@ -92,6 +92,12 @@ func Encode(dst []byte, reqs []Request) []byte {
 	})
 }
 
+// Post is a POST of a JSON body to path on the configured server, with the
+// API key when one is set.
+func Post(c Config, path string, body []byte, timeoutMs int) Request {
+	return post(c, path, body, timeoutMs)
+}
+
 func post(c Config, path string, body []byte, timeoutMs int) Request {
 	h := [][2]string{{"Content-Type", "application/json"}}
 	if c.APIKey != "" {

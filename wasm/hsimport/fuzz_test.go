@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
@@ -45,7 +46,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, turn := range s.Turns {
-			if i, _ := nextBlock(turn.Text); i >= 0 {
+			if marker.Has(turn.Text) && marker.Strip(turn.Text) != strings.TrimRight(turn.Text, " \t\r\n") {
 				t.Fatalf("our block is left in %q", turn.Text)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
@@ -187,7 +188,7 @@ func (r *renderer) contentText(c gjson.Result) string {
 // so a secret the cut falls into is still recognised (and a text of 40 KB
 // is not scanned whole to keep 1 KB of it).
 func (r *renderer) clean(s string, max int) string {
-	s = strings.TrimSpace(strip(s))
+	s = strings.TrimSpace(marker.Strip(s))
 	if s == "" {
 		return ""
 	}

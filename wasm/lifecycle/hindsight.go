@@ -80,7 +80,7 @@ func (h *hsStore) start(out *Out, in gjson.Result) {
 	if h.sessionID == "" {
 		h.sessionID = "pimem-" + strconv.FormatInt(h.e.h.Now(), 10)
 	}
-	h.repoKey = hindsight.RepoKey(hindsight.OriginURL(h.gitConfig()), h.s.ProjectRoot)
+	h.repoKey = hindsight.RepoKey(hindsight.OriginURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
 	if b := jsonr.Get(in, "branch"); b.Exists() {
 		h.foldMode(b)
 	}
@@ -112,10 +112,10 @@ func (h *hsStore) announce(out *Out) {
 	h.showFooter(out)
 }
 
-// gitConfig is the text of the project's git config: .git/config, or for a
-// worktree or submodule (.git is a file "gitdir: X") the common folder's.
-func (h *hsStore) gitConfig() string {
-	root := h.s.ProjectRoot
+// gitConfig is the text of the git config of the project at root:
+// .git/config, or for a worktree or submodule (.git is a file "gitdir: X")
+// the common folder's.
+func (h *hsStore) gitConfig(root string) string {
 	if root == "" {
 		return ""
 	}

@@ -157,10 +157,6 @@ func (h *hsStore) cmdBank(c *cmdCtx) {
 	c.out.Output(b.String())
 }
 
-func (h *hsStore) cmdImport(c *cmdCtx) {
-	c.out.Fail("/hindsight import is not built yet in this core (wasm/hsimport); nothing was read or sent.")
-}
-
 // tool runs one of the registry's tools for the model: tool_result last,
 // after at most one foreground http ask.
 func (e *Engine) tool(out *Out, in gjson.Result) {
@@ -198,7 +194,7 @@ func (e *Engine) tool(out *Out, in gjson.Result) {
 				}
 				all = all && rs[i].Problem != ""
 			}
-			text := strings.TrimSpace(hindsight.Render(rs))
+			text := strings.TrimSpace(hindsight.Render(rs, h.cfg.RecallMaxTokens*len(rs)))
 			if text == "" {
 				text = "No memories found."
 			}

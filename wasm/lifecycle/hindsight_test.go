@@ -364,3 +364,20 @@ func TestABackgroundFlushOutstandingHoldsTheNextUntilItIsTakenAsLost(t *testing.
 	// The lost flush's job and the two since go out together.
 	require.Equal(t, 3, len(gjson.Parse(r.effects("http")[0].Get("requests.0.body").String()).Get("items").Array()))
 }
+
+func TestAnOutboxWithNothingPendingPast64KiBIsRewrittenEmpty(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	dir := filepath.Join(r.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	var old []byte
+	for i := 0; len(old) < 70<<10; i++ {
+		j := hindsight.Job{ID: "old" + strconv.Itoa(i), Bank: "b"}
+		old = append(old, hindsight.JobRecord("b", hindsight.Item{DocumentID: j.ID, Content: strings.Repeat("x", 200)}, 1)...)
+		old = append(old, hindsight.DoneRecord(j, 2)...)
+	}
+	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), old, 0o644)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("new", "x")})
+	require.True(t, len(r.outbox()) > 70<<10)
+	r.answer(ok(`{}`))
+	require.Equal(t, "", r.outbox())
+}

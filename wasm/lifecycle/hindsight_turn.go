@@ -61,7 +61,7 @@ func (h *hsStore) recall(out *Out, in gjson.Result) {
 				failed = append(failed, banks[k].Scope+" bank "+rs[k].Problem)
 			}
 		}
-		block := hindsight.Render(rs)
+		block := hindsight.Render(rs, h.cfg.RecallMaxTokens*len(rs))
 		h.remember(key, block)
 		h.last, h.lastBlock = rs, block
 		if block != "" {

@@ -2,9 +2,9 @@
 // puts into what the model reads, and the one Strip that removes them.
 // Recalled or injected memory must never be retained as if it were new: every
 // store that keeps text from a conversation (Hindsight's retain, decision
-// auto-capture, notes writeback, the observer's transcript) strips first,
-// with this function, so one change of a marker cannot leave one store
-// behind. It must never decide what a block says; only where it is.
+// auto-capture, notes writeback, the observer's transcript, an imported
+// session) strips first, with this function, so one change of a marker
+// cannot leave one store behind. It must never decide what a block says; only where it is.
 package marker
 
 import "strings"
@@ -42,14 +42,26 @@ func Has(s string) bool {
 
 // Strip removes every block, markers included, from s. A block whose end
 // marker is missing runs to the end of s: a cut block is still memory, and
-// keeping it would retain it. The blank lines a removed block leaves at the
-// end of s are trimmed.
+// keeping it would retain it. Removing a block can join the text around it
+// into a new start ("<pi-memory-" + block + "recall>"), so Strip goes again
+// until no block is left. The blank lines a removed block leaves at the end
+// of s are trimmed.
 //
 //	Strip("fix the bug\n\n<pi-memory-recall>\n- uses Go\n</pi-memory-recall>") => "fix the bug"
 func Strip(s string) string {
 	if !Has(s) {
 		return s
 	}
+	for {
+		s = stripOnce(s)
+		if i, _ := next(s); i < 0 {
+			return strings.TrimRight(s, " \t\r\n")
+		}
+	}
+}
+
+// stripOnce removes the blocks of s from left to right, once.
+func stripOnce(s string) string {
 	var b strings.Builder
 	for {
 		i, end := next(s)
@@ -64,7 +76,7 @@ func Strip(s string) string {
 		}
 		s = s[i+j+len(end):]
 	}
-	return strings.TrimRight(b.String(), " \t\r\n")
+	return b.String()
 }
 
 // next finds the first block start in s and the end marker that closes it.
@@ -103,11 +115,13 @@ func commentAt(s string) (int, string) {
 	return c, "<!-- /pi-memory:" + n + " -->"
 }
 
-// name reports whether s is a block name: lower-case letters, digits, dashes.
+// name reports whether s is a block name: lower-case letters, digits,
+// dashes and underscores (ours use neither of the last two at the start,
+// but a name another version wrote is stripped all the same).
 func name(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
 			return false
 		}
 	}

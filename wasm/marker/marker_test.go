@@ -20,6 +20,10 @@ func TestStripRemovesEveryInjectedBlockAndKeepsTheRest(t *testing.T) {
 		{"a mismatched end does not close", "a <pi-memory-recall>m</pi-memory-notes> z", "a"},
 		{"nested names close the outer", "a <pi-memory-recall>m <pi-memory-x>y</pi-memory-x> n</pi-memory-recall> b", "a  b"},
 		{"a comment before a tag", "a <!-- pi-memory:o -->x<!-- /pi-memory:o --> b <pi-memory-r>y</pi-memory-r>", "a  b"},
+		{"a name with an underscore", "a<pi-memory-notes_2>y</pi-memory-notes_2>b", "ab"},
+		{"a start that removing a block makes", "<pi-memory-<pi-memory-x>y</pi-memory-x>recall>recalled</pi-memory-recall>kept", "kept"},
+		{"the prefix in prose stays", "the <pi-memory- prefix and <pi-memory-x y> are words", "the <pi-memory- prefix and <pi-memory-x y> are words"},
+		{"a lone end marker stays", "a</pi-memory-recall>b", "a</pi-memory-recall>b"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

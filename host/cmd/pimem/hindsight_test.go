@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -47,6 +48,53 @@ func TestHindsightFlushSendsTheOutboxThroughNetHTTP(t *testing.T) {
 			require.Contains(t, r.stdout, "0 waiting")
 			require.Equal(t, 1, len(got))
 			require.False(t, strings.Contains(r.stderr, "ignoring effect"), r.stderr)
+		})
+	}
+}
+
+// pimem hindsight import sends a long import through net/http: far more
+// asks than the driver's loop bound (each batch prints its progress line),
+// every session once, and a second run sends nothing.
+func TestHindsightImportSendsEverySessionAndPrintsProgress(t *testing.T) {
+	const n = 600 // 75 asks of 8
+	var mu sync.Mutex
+	docs := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		for _, part := range strings.Split(string(b), `"document_id":"`)[1:] {
+			docs[part[:strings.IndexByte(part, '"')]]++
+		}
+		mu.Unlock()
+		io.WriteString(w, `{"success":true}`)
+	}))
+	defer srv.Close()
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			docs = map[string]int{}
+			dir, agent := project(t), t.TempDir()
+			old := filepath.Join(agent, "old")
+			require.NoError(t, os.MkdirAll(old, 0o755))
+			for i := 0; i < n; i++ {
+				id := "s" + strconv.Itoa(1000+i)
+				data := `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-11-20T09:00:00.000Z","cwd":"/w/app"}` + "\n" +
+					`{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-20T09:00:01.000Z","message":{"role":"user","content":"fact ` + id + `"}}` + "\n"
+				require.NoError(t, os.WriteFile(filepath.Join(old, "2026-11-20T09-00-00-000Z_"+id+".jsonl"), []byte(data), 0o644))
+			}
+			env := []string{"HINDSIGHT_API_URL=" + srv.URL}
+			r := runBin(t, pimemBin, dir, env, "--wasm", m.Path(t), "--agent-dir", agent, "hindsight", "import", old)
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Equal(t, n, len(docs))
+			for id, k := range docs {
+				require.Equal(t, 1, k, id)
+			}
+			require.Equal(t, n/8, strings.Count(r.stdout, "\nimported "), "a progress line per batch")
+			require.Contains(t, r.stdout, "imported 8/600 sessions, 8 messages\n")
+			require.True(t, strings.HasSuffix(r.stdout, "600 session files; 600 sent (600 messages, 9,600 characters).\n"), r.stdout)
+			r = runBin(t, pimemBin, dir, env, "--wasm", m.Path(t), "--agent-dir", agent, "hindsight", "import", old)
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "0 sent (0 messages, 0 characters), 600 already imported.")
+			require.Equal(t, n, len(docs))
 		})
 	}
 }

@@ -1,0 +1,408 @@
+package lifecycle
+
+import (
+	"errors"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/hindsight"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/hsimport"
+	"github.com/tidwall/gjson"
+)
+
+// /hindsight import [--dry-run] [DIR]: historical pi sessions, one retain
+// item each, sent straight to the server (never through the outbox: the
+// checkpoint is the import's own record of what the server took). The
+// rules (what a session sends, its document id, what the checkpoint says is
+// left) are wasm/hsimport's; this file lists and reads the files, sends the
+// requests and appends the checkpoint.
+const (
+	hsImportBatch     = 8        // sessions per http ask, sent at once, one request each
+	hsImportBatchSize = 4 << 20  // and at most this many bytes of bodies per ask
+	hsImportWaitMs    = 30000    // one session's request bound
+	hsImportFileMax   = 64 << 20 // a session file larger than this is not read
+	hsImportDepth     = 8        // folders below DIR that are searched
+	hsImportUILines   = 40       // lines a UI run shows at its end (pimem prints them all)
+)
+
+// hsImport is one run, kept between the asks of its command.
+type hsImport struct {
+	h      *hsStore
+	dir    string // the DIR given, "" for the current project's sessions
+	dry    bool
+	hasUI  bool
+	cpPath string
+	todo   hsimport.Todo
+	next   int // the index in todo.Files of the next file to read
+	prog   hsimport.Progress
+	lines  []string             // with a UI, what is said at the end instead of as it goes
+	more   int                  // lines past hsImportUILines, counted
+	banks  map[string][2]string // cwd → repo key, bank
+	buf    []byte               // reused for every file (TinyGo keeps large blocks pinned)
+}
+
+// hsPending is one session read and ready to send.
+type hsPending struct {
+	f    hsimport.File
+	s    hsimport.Session
+	it   hsimport.Item
+	bank string
+}
+
+func (h *hsStore) cmdImport(c *cmdCtx) {
+	if !hindsight.Retains(h.cfg, h.modeNow(), false) {
+		if h.modeNow() != hindsight.ModeNormal {
+			c.out.Fail("Not imported: this session's Hindsight mode is " + h.modeNow() + ", so nothing is retained. /hindsight mode normal, then import again.")
+		} else {
+			c.out.Fail("Not imported: \"retain.enabled\" is false in the Hindsight config (" + h.files[0] + "), so nothing is retained.")
+		}
+		return
+	}
+	if h.dir == "" {
+		c.out.Fail("Not imported: pi-memory has no agent folder, so the import's checkpoint has nowhere to live.")
+		return
+	}
+	own := h.projectBank()
+	if own == "" {
+		c.out.Fail("Not imported: an import retains into project banks, and \"banks\" in " + h.files[0] + " selects none. Add \"project\" to it.")
+		return
+	}
+	run := &hsImport{h: h, dry: c.args.Has("dry-run"), hasUI: c.hasUI, banks: map[string][2]string{}}
+	if len(c.args.Words) > 0 {
+		run.dir = h.importDir(c.args.Words[0])
+	}
+	run.cpPath = path.Join(h.dir, hsimport.CheckpointName(h.cfg.URL))
+	data, err := readFile(h.h, run.cpPath, hsImportFileMax)
+	if err != nil && !hostio.IsNotFound(err) {
+		c.out.Fail("Not imported: could not read the checkpoint " + run.cpPath + ": " + err.Error() + ". Fix or move it; without it every session is sent again (the server replaces them).")
+		return
+	}
+	cp := hsimport.DecodeCheckpoint(data)
+	for _, p := range cp.Problems {
+		c.out.Notify("warning", "pi-memory: "+run.cpPath+" "+p)
+	}
+	listing, err := run.list()
+	if err != nil {
+		c.out.Fail("Not imported: " + err.Error())
+		return
+	}
+	run.todo = hsimport.Plan(cp, listing)
+	run.prog.Total = len(run.todo.Files)
+	from := "the sessions of " + h.s.ProjectRoot
+	if run.dir != "" {
+		from = run.dir
+	}
+	verb := "importing"
+	if run.dry {
+		verb = "dry run: would import"
+	}
+	head := verb + " " + strconv.Itoa(len(run.todo.Files)) + " of " + strconv.Itoa(len(listing)) + " session files from " + from + " to " + h.cfg.URL
+	if run.todo.Resume != "" {
+		head += "; resuming after " + run.todo.Resume + " (" + strconv.Itoa(run.todo.Done) + " already imported)"
+	}
+	run.say(c.out, head)
+	run.step(c.out)
+}
+
+// projectBank is the id of this project's bank, "" when none is selected.
+func (h *hsStore) projectBank() string {
+	for _, b := range h.banks() {
+		if b.Scope == hindsight.BankProject {
+			return b.ID
+		}
+	}
+	return ""
+}
+
+// importDir is DIR as an absolute path: "~/" is the home folder, a relative
+// path is the session's working folder's; the agent folder means its
+// sessions/ folder (its other files are pi-memory's own).
+func (h *hsStore) importDir(dir string) string {
+	switch {
+	case dir == "~" || strings.HasPrefix(dir, "~/"):
+		dir = path.Join(h.s.Home, dir[1:])
+	case !path.IsAbs(cleanPath(dir)):
+		dir = path.Join(h.s.Cwd, dir)
+	}
+	dir = cleanPath(dir)
+	if dir == h.s.AgentDir {
+		dir = path.Join(dir, "sessions")
+	}
+	return dir
+}
+
+// list is the session files the run may send: every one under DIR, or those
+// in the folders of <agentDir>/sessions/ that may hold the project's.
+func (r *hsImport) list() ([]hsimport.File, error) {
+	var out []hsimport.File
+	if r.dir != "" {
+		info, err := r.h.h.Stat(r.dir)
+		if err != nil {
+			return nil, errors.New("could not read " + r.dir + ": " + err.Error())
+		}
+		if !info.Dir {
+			return nil, errors.New(r.dir + " is not a folder; name the folder that holds the session files")
+		}
+		err = r.walk(r.dir, 0, &out)
+		return out, err
+	}
+	sessions := path.Join(r.h.s.AgentDir, "sessions")
+	names, err := r.h.h.List(sessions)
+	if hostio.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, errors.New("could not list " + sessions + ": " + err.Error())
+	}
+	for _, n := range names {
+		if strings.HasSuffix(n, "/") && hsimport.FolderMayHold(n, r.h.s.ProjectRoot) {
+			if err := r.walk(path.Join(sessions, n), hsImportDepth, &out); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// walk adds the session files of folder and, depth levels down, its subfolders.
+func (r *hsImport) walk(folder string, depth int, out *[]hsimport.File) error {
+	names, err := r.h.h.List(folder)
+	if err != nil {
+		return errors.New("could not list " + folder + ": " + err.Error())
+	}
+	for _, n := range names {
+		p := path.Join(folder, n)
+		if strings.HasSuffix(n, "/") {
+			if depth < hsImportDepth {
+				if err := r.walk(p, depth+1, out); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if !hsimport.IsSessionFile(n) {
+			continue
+		}
+		info, err := r.h.h.Stat(p)
+		if err != nil || info.Kind != hostio.KindFile {
+			continue // gone since the listing, or not a regular file
+		}
+		*out = append(*out, hsimport.File{Path: p, Size: info.Size, Mtime: info.MtimeMs})
+	}
+	return nil
+}
+
+// say is a line of the run: printed as it goes without a UI, gathered for
+// the end with one (pi shows each output as a notice).
+func (r *hsImport) say(out *Out, line string) {
+	if !r.hasUI {
+		out.Output(line)
+	} else if len(r.lines) < hsImportUILines {
+		r.lines = append(r.lines, line)
+	} else {
+		r.more++
+	}
+}
+
+// step reads the next sessions and sends them in one ask, or finishes.
+func (r *hsImport) step(out *Out) {
+	var batch []hsPending
+	var records []byte
+	size := 0
+	for r.next < len(r.todo.Files) && len(batch) < hsImportBatch && size < hsImportBatchSize {
+		f := r.todo.Files[r.next]
+		r.next++
+		p, skip, why := r.read(f)
+		switch {
+		case why != "":
+			r.prog.Skipped++
+			r.say(out, hsimport.SkipLine(f, why))
+			if skip && !r.dry {
+				records = append(records, hsimport.Record{Op: hsimport.OpSkip, Path: f.Path, Size: f.Size, Mtime: f.Mtime, Reason: why, At: r.h.e.h.Now()}.Line()...)
+			}
+		case r.dry:
+			r.say(out, hsimport.DryRunLine(f, p.s, p.it, p.bank))
+			r.prog.Add(p.s, p.it)
+		default:
+			batch = append(batch, p)
+			size += len(p.it.Content)
+		}
+	}
+	if err := r.record(records); err != nil {
+		r.stop(out, err.Error())
+		return
+	}
+	if len(batch) == 0 {
+		r.finish(out)
+		return
+	}
+	reqs := make([]hindsight.Request, len(batch))
+	for i, p := range batch {
+		reqs[i] = hindsight.Post(r.h.cfg, hsimport.RequestPath(p.bank), hsimport.RequestBody([]hsimport.Item{p.it}), hsImportWaitMs)
+	}
+	r.h.e.HTTP(out, reqs, false, func(out *Out, v gjson.Result) { r.answered(out, batch, v) })
+}
+
+// read reads and parses one file. why says why it is not sent; skip that
+// the checkpoint records it (it is not read again until it changes).
+func (r *hsImport) read(f hsimport.File) (p hsPending, skip bool, why string) {
+	data, err := readFileInto(r.h.h, f.Path, hsImportFileMax, r.buf)
+	if err != nil {
+		return p, false, "could not read it: " + err.Error()
+	}
+	r.buf = data[:0]
+	s, err := hsimport.Parse(data, hsimport.Limits{})
+	switch {
+	case err != nil:
+		return p, true, err.Error()
+	case r.dir == "" && !s.Under(r.h.s.ProjectRoot):
+		// Not recorded: an import of DIR, or run in that project, sends it.
+		return p, false, hsimport.SkipOtherProject(s)
+	case s.Cwd == "":
+		return p, true, "its header names no working folder, so it belongs to no project's bank"
+	case s.Messages == 0:
+		return p, true, hsimport.SkipEmpty
+	}
+	key, bank := r.bankOf(s.Cwd)
+	return hsPending{f: f, s: s, it: hsimport.NewItem(s, key), bank: bank}, false, ""
+}
+
+// bankOf is the repo key and project bank of the project a session ran in:
+// this project's (with its configured bank) for a folder inside it, else
+// derived from the git config found above the session's folder.
+func (r *hsImport) bankOf(cwd string) (string, string) {
+	if kb, ok := r.banks[cwd]; ok {
+		return kb[0], kb[1]
+	}
+	h := r.h
+	key, bank := h.repoKey, h.projectBank()
+	if !(hsimport.Session{Cwd: cwd}).Under(h.s.ProjectRoot) {
+		root := h.e.projectRoot(cwd)
+		key = hindsight.RepoKey(hindsight.OriginURL(h.gitConfig(root)), root)
+		bank = hindsight.ProjectBankID(key)
+	}
+	r.banks[cwd] = [2]string{key, bank}
+	return key, bank
+}
+
+// answered records what the server took, then goes on, or stops at a
+// connection error (the server is away: the rest would fail the same way).
+func (r *hsImport) answered(out *Out, batch []hsPending, v gjson.Result) {
+	var records []byte
+	down := ""
+	for i, a := range hindsight.ReadResponses([]byte(v.Raw), len(batch)) {
+		p := batch[i]
+		switch {
+		case a.OK():
+			records = append(records, hsimport.Record{Op: hsimport.OpDone, Path: p.f.Path, Size: p.f.Size, Mtime: p.f.Mtime,
+				Doc: p.it.DocumentID, Bank: p.bank, Messages: p.s.Messages, At: r.h.e.h.Now()}.Line()...)
+			r.prog.Add(p.s, p.it)
+		case a.Error != "":
+			r.prog.Failed++
+			down = a.Error
+		default:
+			r.prog.Failed++
+			r.say(out, "failed "+p.f.Path+": "+a.Problem()+" "+hindsight.Cut(strings.TrimSpace(a.Body), 200))
+		}
+	}
+	if err := r.record(records); err != nil {
+		r.stop(out, err.Error())
+		return
+	}
+	if down != "" {
+		r.stop(out, "the server did not answer ("+down+")")
+		return
+	}
+	r.progress(out)
+	r.step(out)
+}
+
+// record appends checkpoint lines under the checkpoint's lock, on a line of
+// their own after a torn last line.
+func (r *hsImport) record(lines []byte) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	h := r.h
+	if err := h.h.Mkdir(h.dir); err != nil {
+		return err
+	}
+	lock := r.cpPath + ".lock"
+	if err := h.h.Lock(lock, lockWaitMs, lockStaleMs); err != nil {
+		return errors.New("could not lock " + lock + ": " + err.Error())
+	}
+	defer h.h.Unlock(lock)
+	if err := h.h.Append(r.cpPath, sealed(h.h, r.cpPath, lines)); err != nil {
+		return errors.New("could not record the import in " + r.cpPath + ": " + err.Error())
+	}
+	return nil
+}
+
+// progress shows how far the run is: the footer in pi, a line in pimem.
+func (r *hsImport) progress(out *Out) {
+	if r.hasUI {
+		r.h.footer = "hindsight: " + r.prog.Text()
+		out.Status("hindsight", r.h.footer, false)
+		return
+	}
+	out.Output(r.prog.Text())
+}
+
+// stop ends a run that cannot go on; what was sent is recorded, so the
+// next run resumes after it.
+func (r *hsImport) stop(out *Out, why string) {
+	r.end(out)
+	out.Fail("Hindsight import stopped: " + why + ". " + r.prog.Text() + "; run it again to resume (the checkpoint " + r.cpPath + " has what was sent).")
+}
+
+// finish compacts the checkpoint when it is mostly superseded records, and
+// says what the run did.
+func (r *hsImport) finish(out *Out) {
+	if !r.dry && r.prog.Sent+r.prog.Skipped > 0 {
+		if err := r.compact(); err != nil {
+			out.Notify("warning", "pi-memory: "+err.Error())
+		}
+	}
+	r.end(out)
+	out.Output(hsimport.Summary(r.todo, r.prog, r.dry))
+	if r.prog.Failed > 0 {
+		out.exit = 1
+	}
+}
+
+// end gives back the footer and says what a UI run gathered.
+func (r *hsImport) end(out *Out) {
+	if r.hasUI {
+		r.h.footer = ""
+		r.h.showFooter(out)
+		if r.more > 0 {
+			r.lines = append(r.lines, "… and "+strconv.Itoa(r.more)+" more lines (pimem hindsight import prints every line)")
+		}
+		if len(r.lines) > 0 {
+			out.Output(strings.Join(r.lines, "\n"))
+		}
+	}
+}
+
+// compact rewrites the checkpoint with one record per file, under its lock,
+// when superseded records outnumber the live ones; never while it holds a
+// line it cannot read (that line would be lost).
+func (r *hsImport) compact() error {
+	h := r.h
+	lock := r.cpPath + ".lock"
+	if err := h.h.Lock(lock, lockWaitMs, lockStaleMs); err != nil {
+		return errors.New("could not lock " + lock + " to compact the checkpoint: " + err.Error())
+	}
+	defer h.h.Unlock(lock)
+	data, err := readFile(h.h, r.cpPath, hsImportFileMax)
+	if err != nil {
+		return err
+	}
+	cp := hsimport.DecodeCheckpoint(data)
+	if !cp.NeedsCompaction() || len(cp.Problems) > 0 {
+		return nil
+	}
+	return h.h.WriteAtomic(r.cpPath, cp.Encode())
+}
