@@ -43,10 +43,10 @@ hindsight:
 
 wasm: $(TINYGO_WASM) $(GO_WASM) $(REGISTRY)
 
-$(TINYGO_WASM): $(CORE_SRC) $(BUILD)/wasip1-debian.json
+$(TINYGO_WASM): $(CORE_SRC) $(BUILD)/wasip1-debian.json $(BUILD)/wasm.sh
 	$(BUILD)/wasm.sh tinygo $@
 
-$(GO_WASM): $(CORE_SRC)
+$(GO_WASM): $(CORE_SRC) $(BUILD)/wasm.sh
 	$(BUILD)/wasm.sh go $@
 
 $(REGISTRY): $(TINYGO_WASM) $(shell find host -name '*.go' -not -name '*_test.go')

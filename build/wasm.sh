@@ -17,6 +17,10 @@ tinygo)
 	TINYGOROOT="$TINYGO_ROOT" PATH="/usr/lib/llvm-$LLVM_VERSION/bin:$PATH" \
 		"$tinygo" build -target="$here/wasip1-debian.json" -buildmode=c-shared -no-debug -opt=2 \
 		-o "$out.tmp" ./wasm
+	# Binaryen's optimizer after TinyGo's LLVM: 4-5% smaller and no slower (decision 009,
+	# addendum "wasm-opt"); the features are the target's (wasip1-debian.json).
+	wasm-opt -O3 -g --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
+		--enable-sign-ext "$out.tmp" -o "$out.tmp"
 	;;
 go)
 	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags='-s -w' -o "$out.tmp" ./wasm
