@@ -52,6 +52,8 @@ export interface HsBench {
 	progress(msg: string): void;
 	row(r: HsRow): void;
 	judge(value: number, limit: number, inclusive?: boolean): { verdict: Verdict; note: string };
+	/** Which rows to measure (BENCH_ONLY may ask for one). */
+	rows: { recall: boolean; outbox: boolean };
 }
 
 function envInt(name: string, dflt: number, min: number): number {
@@ -151,30 +153,45 @@ export async function stepHindsight(b: HsBench): Promise<void> {
 		return;
 	}
 	try {
-		const bank = `bench-recall-${process.pid}`;
-		b.progress(`12 seeding ${HS_CFG.memories} memories into bank ${bank}`);
-		const t0 = performance.now();
-		const items = seedItems(HS_CFG.memories);
-		for (let i = 0; i < items.length; i += 25) await hs.retain(bank, items.slice(i, i + 25));
-		const stored = (await hs.listMemories(bank)).length;
-		const seedNote = `bank of ${stored} memories (${HS_CFG.memories} sentences retained, seeded in ${fmtMs(performance.now() - t0)})`;
-		for (const build of b.builds) {
-			b.progress(`12 recall: ${HS_CFG.messages} distinct messages, ${HS_CFG.retries} retries each (${build.name}), Node`);
-			const dir = b.tmpDir(`hs-recall-${build.name}`);
-			const r = await gotOr<RecallResult>(b.probe("hindsight", { part: "recall", module: build.module, url: hs.directUrl, bank, dir, messages: HS_CFG.messages, retries: HS_CFG.retries }, 10 * MIN, `hindsight recall ${build.name}`));
-			fs.rmSync(dir, { recursive: true, force: true });
-			recallRows(b, build.name, r, seedNote);
-		}
-		for (const build of b.builds) {
-			b.progress(`13 outbox: ${HS_CFG.jobs} turns flushed as they go, ${HS_CFG.jobs} queued, then /hindsight flush (${build.name}), Node`);
-			const dir = b.tmpDir(`hs-outbox-${build.name}`);
-			const r = await gotOr<OutboxResult>(b.probe("hindsight", { part: "outbox", module: build.module, url: hs.directUrl, bank: `bench-retain-${build.name.toLowerCase()}-${process.pid}`, dir, jobs: HS_CFG.jobs }, 15 * MIN, `hindsight outbox ${build.name}`));
-			fs.rmSync(dir, { recursive: true, force: true });
-			outboxRows(b, build.name, r);
-		}
+		if (b.rows.recall) await recallStep(b, hs);
+		if (b.rows.outbox) await outboxStep(b, hs);
 	} finally {
 		b.progress("12–13 Hindsight: stopping the server (by the PIDs it recorded)");
 		await hs.stop();
+	}
+}
+
+async function recallStep(b: HsBench, hs: Hindsight): Promise<void> {
+	const bank = `bench-recall-${process.pid}`;
+	b.progress(`12 seeding ${HS_CFG.memories} memories into bank ${bank}`);
+	const t0 = performance.now();
+	const items = seedItems(HS_CFG.memories);
+	let stored = 0;
+	try {
+		for (let i = 0; i < items.length; i += 25) await hs.retain(bank, items.slice(i, i + 25));
+		stored = (await hs.listMemories(bank)).length;
+	} catch (err) {
+		const msg = `seeding the recall bank failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 500);
+		for (const build of b.builds) recallRows(b, build.name, { ok: false, err: msg }, "");
+		return;
+	}
+	const seedNote = `bank of ${stored} memories (${HS_CFG.memories} sentences retained, seeded in ${fmtMs(performance.now() - t0)})`;
+	for (const build of b.builds) {
+		b.progress(`12 recall: ${HS_CFG.messages} distinct messages, ${HS_CFG.retries} retries each (${build.name}), Node`);
+		const dir = b.tmpDir(`hs-recall-${build.name}`);
+		const r = await gotOr<RecallResult>(b.probe("hindsight", { part: "recall", module: build.module, url: hs.directUrl, bank, dir, messages: HS_CFG.messages, retries: HS_CFG.retries }, 10 * MIN, `hindsight recall ${build.name}`));
+		fs.rmSync(dir, { recursive: true, force: true });
+		recallRows(b, build.name, r, seedNote);
+	}
+}
+
+async function outboxStep(b: HsBench, hs: Hindsight): Promise<void> {
+	for (const build of b.builds) {
+		b.progress(`13 outbox: ${HS_CFG.jobs} turns flushed as they go, ${HS_CFG.jobs} queued, then /hindsight flush (${build.name}), Node`);
+		const dir = b.tmpDir(`hs-outbox-${build.name}`);
+		const r = await gotOr<OutboxResult>(b.probe("hindsight", { part: "outbox", module: build.module, url: hs.directUrl, bank: `bench-retain-${build.name.toLowerCase()}-${process.pid}`, dir, jobs: HS_CFG.jobs }, 15 * MIN, `hindsight outbox ${build.name}`));
+		fs.rmSync(dir, { recursive: true, force: true });
+		outboxRows(b, build.name, r);
 	}
 }
 
@@ -219,7 +236,7 @@ function recallRows(b: HsBench, build: string, r: Got<RecallResult>, seedNote: s
 		result: `${v.retryFetches} network calls; ${pcts(v.retry, [0.5, 0.95, 0.99])}`,
 		target: "0 network calls; p99 < 1 ms",
 		verdict: calls ? j.verdict : "MISS",
-		note: [calls ? "" : v.identical ? `${v.retryFetches} network calls (counted by wrapping fetch)` : "a retry got a block that differs from the first one's bytes", j.note, `max ${fmtMs(max(v.retry))}; each retry right after its message's first request, block byte-identical every time: ${v.identical ? "yes" : "no"}`].filter((s) => s !== "").join("; "),
+		note: [calls ? "" : v.identical ? `${v.retryFetches} network calls (counted by wrapping fetch)` : "a retry got a block that differs from the first one's bytes", j.note, `max ${fmtMs(max(v.retry))}; each retry right after its message's first request, block byte-identical every time: ${v.identical ? "yes" : "no"}; the same \`context\` calls without Hindsight configured: p50 ${fmtMs(median(v.off))}, p99 ${fmtMs(quantile(v.off, 0.99))}`].filter((s) => s !== "").join("; "),
 	});
 }
 
@@ -264,8 +281,8 @@ function withNote(j: { verdict: Verdict; note: string }, extra: string): { verdi
 /** The method section's items for docs/benchmarks.md (main.ts writes them after item 11). */
 export function methodLines(): string[] {
 	return [
-		`12. **Hindsight recall** — \`ts/bench/hindsight.ts\`: the real server as the end-to-end tests start it (\`build/hindsight.sh start\`, the fake memory model's hashed bag-of-words embeddings; \`make hindsight\` installs it, and without it the bench prints one skipped row). One bank is seeded with ${HS_CFG.memories} one-sentence memories (20 services × 15 facts), tagged with the project's repo key. Then \`ts/bench/probe.ts hindsight\`, one fresh process per build: a trusted project whose origin names that repo, \`HINDSIGHT_API_URL\` (the server itself, no proxy) and \`HINDSIGHT_BANK_ID\` in session_start's \`env\`, so one bank (the project's) is asked. ${WARMUP} warm-up messages, then ${HS_CFG.messages} distinct user messages (questions about one service each): each turn is \`context\` with that message, the foreground \`http\` ask performed as the adapter does (\`fetch\`, every request at once, each with its \`timeoutMs\`), then \`resume\` with the answers; the time is all three, wall clock. *The core's share* is the two export calls alone. Right after each message's first request come ${HS_CFG.retries} retries: the same request again, alternating with a tool-loop step (the message, an assistant tool call and its result); each is timed alone, \`fetch\` is wrapped to count every network call, and each block must be byte-identical to the first. The target is 0 calls and p99 < 1 ms.`,
-		`13. **Hindsight outbox** — the same probe, one fresh process per build, each phase with a bank and an agent folder of its own. Every phase starts with ${WARMUP_TURNS} untimed warm-up turns. *Without Hindsight* (for comparison, in the note): ${HS_CFG.jobs} \`agent_end\` calls with no Hindsight configured, what the other stores cost. *Append while the flush keeps up*: ${HS_CFG.jobs} turns (a user message, an assistant tool call with a ~1.3 KB result, a closing answer), each \`agent_end\` timed alone (it serializes and redacts the turn, appends its job under the outbox's lock, and asks for a background flush); the flush is then performed and resumed, untimed, before the next turn, as the adapter does while the next turn runs. The bench then waits until the server lists no retain operation pending or processing (\`GET …/operations\`), so its fact extraction does not run into the next timings. *Append while jobs wait*: a new session, ${HS_CFG.jobs} turns whose background flush is never performed (as while the server is down), so each call appends to a growing queue. *Flush*: then \`/hindsight flush\` (the \`command\` export; every due job in requests of at most 20 items, all at once, \`async: true\`), repeated until no job is pending (read from \`outbox.jsonl\`: jobs without a \`done\`); jobs/s is the queued jobs over that time. The server extracts facts from the accepted jobs afterwards; the note says when it had finished (no retain operation pending or processing), counted from the flush's start.`,
+		`12. **Hindsight recall** — \`ts/bench/hindsight.ts\`: the real server as the end-to-end tests start it (\`build/hindsight.sh start\`, the fake memory model's hashed bag-of-words embeddings; \`make hindsight\` installs it, and without it the bench prints one skipped row). One bank is seeded with ${HS_CFG.memories} one-sentence memories (20 services × 15 facts), tagged with the project's repo key. Then \`ts/bench/probe.ts hindsight\`, one fresh process per build: a trusted project whose origin names that repo, \`HINDSIGHT_API_URL\` (the server itself, no proxy) and \`HINDSIGHT_BANK_ID\` in session_start's \`env\`, so one bank (the project's) is asked. ${WARMUP} warm-up messages, then ${HS_CFG.messages} distinct user messages (questions about one service each): each turn is \`context\` with that message, the foreground \`http\` ask performed as the adapter does (\`fetch\`, every request at once, each with its \`timeoutMs\`), then \`resume\` with the answers; the time is all three, wall clock. *The core's share* is the two export calls alone. Right after each message's first request come ${HS_CFG.retries} retries: the same request again, alternating with a tool-loop step (the message, an assistant tool call and its result); each is timed alone, \`fetch\` is wrapped to count every network call, and each block must be byte-identical to the first. The target is 0 calls and p99 < 1 ms. For comparison, the note gives the same \`context\` calls in a session with no Hindsight configured.`,
+		`13. **Hindsight outbox** — the same probe, one fresh process per build, each phase with a bank and an agent folder of its own. Every phase starts with ${WARMUP_TURNS} untimed warm-up turns. *Without Hindsight* (for comparison, in the note): ${HS_CFG.jobs} \`agent_end\` calls with no Hindsight configured, what the other stores cost. *Append while the flush keeps up*: ${HS_CFG.jobs} turns (a user message, an assistant tool call with a 2.2 KB result, of which the retain keeps 2,000 characters, a closing answer), each \`agent_end\` timed alone (it serializes and redacts the turn, appends its job under the outbox's lock, and asks for a background flush); the flush is then performed and resumed, untimed, before the next turn, as the adapter does while the next turn runs. The bench then waits until the server lists no retain operation pending or processing (\`GET …/operations\`), so its fact extraction does not run into the next timings. *Append while jobs wait*: a new session, ${HS_CFG.jobs} turns whose background flush is never performed (as while the server is down), so each call appends to a growing queue. *Flush*: then \`/hindsight flush\` (the \`command\` export; every due job in requests of at most 20 items, all at once, \`async: true\`), repeated until no job is pending (read from \`outbox.jsonl\`: jobs without a \`done\`); jobs/s is the queued jobs over that time. The server extracts facts from the accepted jobs afterwards; the note says when it had finished (no retain operation pending or processing), counted from the flush's start.`,
 	];
 }
 
@@ -409,6 +426,7 @@ export interface RecallResult {
 	retry: number[]; // each retry's context call
 	retryFetches: number;
 	identical: boolean; // every retry got its message's block, byte for byte
+	off: number[]; // the same retries' context calls with Hindsight not configured
 }
 
 function appended(effects: Effect[]): string | undefined {
@@ -422,7 +440,7 @@ async function recallPart(a: Args): Promise<RecallResult> {
 	countFetches();
 	const p = project(str(a, "dir"), "recall");
 	const core = await startSession(module, p, str(a, "url"), str(a, "bank"), `bench-recall-${process.pid}`);
-	const out: RecallResult = { miss: [], core: [], missFetches: 0, memories: [], blockBytes: [], retry: [], retryFetches: 0, identical: true };
+	const out: RecallResult = { miss: [], core: [], missFetches: 0, memories: [], blockBytes: [], retry: [], retryFetches: 0, identical: true, off: [] };
 	try {
 		const retries = num(a, "retries", 10);
 		let ts = Date.UTC(2026, 10, 20, 9, 0, 0);
@@ -454,9 +472,26 @@ async function recallPart(a: Args): Promise<RecallResult> {
 				if (env.effects.some((e) => e.t === "http") || appended(env.effects) !== block) out.identical = false;
 			}
 		}
-		return out;
 	} finally {
 		await core.close();
+	}
+
+	// The same retries with Hindsight not configured: what `context` costs without it.
+	const off = await startSession(module, project(str(a, "dir"), "off"), "", "", `bench-recall-off-${process.pid}`);
+	try {
+		let ts = Date.UTC(2026, 10, 20, 9, 0, 0);
+		for (const q of [...WARMUP_QUESTIONS.slice(0, WARMUP), ...questions(num(a, "messages", 60))]) {
+			ts += 60_000;
+			const user = { role: "user", content: q, timestamp: ts };
+			for (let k = 0; k < num(a, "retries", 10); k++) {
+				const r0 = performance.now();
+				check("context", await off.call("context", { messages: [user] }));
+				out.off.push(performance.now() - r0);
+			}
+		}
+		return out;
+	} finally {
+		await off.close();
 	}
 }
 

@@ -875,7 +875,7 @@ async function main(): Promise<void> {
 	if (wants("9", "10")) await stepNotes();
 	if (wants("11")) await stepObserve();
 	if (wants("12", "13") && !stopping) {
-		await stepHindsight({ builds: BUILDS, tmpDir, probe, progress, row, judge });
+		await stepHindsight({ builds: BUILDS, tmpDir, probe, progress, row, judge, rows: { recall: wants("12"), outbox: wants("13") } });
 	}
 
 	if (wants("3", "4") && CFG.quick) {
