@@ -19,6 +19,8 @@
 //   BENCH_PI_PAIRS=20  paired `pi -p` rounds (row 1's target needs at least 20)
 //   BENCH_CALLS=2000   calls per hook for the p50/p99 figures
 //   BENCH_IMPORT_SESSIONS=1000  sessions in the generated agent dir of the import row
+//   BENCH_ONLY=12,13   only the steps of these rows (the table is printed, the report left as it is)
+//   BENCH_HS_*         the Hindsight rows' knobs (ts/bench/hindsight.ts)
 
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -26,6 +28,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ImportResult } from "./hsimport.ts";
+import { methodLines as hindsightMethod, stepHindsight } from "./hindsight.ts";
 import type { ObserveResult } from "./observe.ts";
 import { fmtBytes, fmtMB, fmtMs, fmtRatio, max, median, quantile } from "./stats.ts";
 
@@ -64,7 +67,22 @@ const CFG = {
 	piPairs: envInt("BENCH_PI_PAIRS", 20, 1),
 	calls: envInt("BENCH_CALLS", 2000, 10),
 	importSessions: envInt("BENCH_IMPORT_SESSIONS", 1000, 1),
+	only: onlyRows(process.env.BENCH_ONLY),
 };
+
+/** BENCH_ONLY=12,13: the rows whose steps run; undefined runs them all. */
+function onlyRows(v: string | undefined): Set<string> | undefined {
+	if (v === undefined || v.trim() === "") return undefined;
+	const ns = v.split(/[\s,]+/).filter((x) => x !== "");
+	const bad = ns.find((x) => !/^([1-9]|1[0-4])$/.test(x));
+	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–14, separated by commas`);
+	return new Set(ns);
+}
+
+/** Whether a step measuring any of these rows runs. */
+function wants(...ns: string[]): boolean {
+	return CFG.only === undefined || ns.some((n) => CFG.only!.has(n));
+}
 
 const BUILDS = [
 	{ name: "TinyGo", module: path.join(REPO, "ts", "core.wasm") },
@@ -666,8 +684,8 @@ async function stepNotes(): Promise<void> {
 		}
 		const v = r.v;
 		const pct = (xs: number[]) => `p50 ${fmtMs(median(xs))}, p99 ${fmtMs(quantile(xs, 0.99))}`;
-		row({ n: "12", what: `${inj}, files unchanged`, build: b.name, host: "Node", result: pct(v.cached), note: `${v.cached.length} calls; max ${fmtMs(max(v.cached))}; block ${fmtBytes(v.blockBytes)} from a ${fmtBytes(v.indexBytes)} index` });
-		row({ n: "12", what: `${inj}, index changed before every call`, build: b.name, host: "Node", result: pct(v.changed), note: `${v.changed.length} calls (re-read, re-parse, new trace); max ${fmtMs(max(v.changed))}` });
+		row({ n: "9", what: `${inj}, files unchanged`, build: b.name, host: "Node", result: pct(v.cached), note: `${v.cached.length} calls; max ${fmtMs(max(v.cached))}; block ${fmtBytes(v.blockBytes)} from a ${fmtBytes(v.indexBytes)} index` });
+		row({ n: "9", what: `${inj}, index changed before every call`, build: b.name, host: "Node", result: pct(v.changed), note: `${v.changed.length} calls (re-read, re-parse, new trace); max ${fmtMs(max(v.changed))}` });
 		row({ n: "10", what: `page-table rebuild of a 5,000-line index (\`/memory verify\`, median/${v.rebuild.length})`, build: b.name, host: "Node", result: fmtMs(median(v.rebuild)), note: `index ${fmtBytes(v.bigBytes)}; max ${fmtMs(max(v.rebuild))}` });
 		// Memory that grows with the number of rebuilds rather than with the file is the
 		// TinyGo failure this row watches (docs/decisions/003-tinygo-heap.md).
@@ -818,7 +836,8 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push(`9. **Markdown memory injection** — \`ts/bench/probe.ts notes\`: a trusted project whose \`.pi/memory/\` holds a 200-line \`MEMORY.md\` (sections of bullets, every fifth a pointer) and 50 topic files; 20 warm-up calls, then ${CFG.calls} calls of \`before_agent_start\` with the files unchanged (stat only, cached block), then as many with the index rewritten before each call (one line more or less: re-read, re-parse, residency, a new trace line).`);
 	lines.push(`10. **Page-table rebuild** — the same session, the index replaced by a 5,000-line one (one line more or less each time), then \`command {name:\"memory\", argv:[\"verify\"]}\` ${NOTES_REBUILDS} times: read, parse, build the table, encode, write it atomically (it exits 1, as it should: the index is over its injection caps). Linear memory is read after the last run; it must not grow with the number of rebuilds.`);
 	lines.push(`11. **Observational memory** — \`ts/bench/probe.ts observe\` (\`ts/bench/observe.ts\`), one fresh process per build, everything through the module's exports as pi calls them. The session is \`testdata/observe/session-200.jsonl\` (200 turns of coding work over six working days) and its model calls are answered by the scripted observer and reflector of \`testdata/observe/README.md\`, ported from \`wasm/observe/fixture_test.go\`. The clock the module reads follows the session's timestamps, and the context window is 128k. Replay: \`session_start\` on an empty branch, then entry by entry: \`context\` with the messages pi would send (the latest compaction's summary, what it kept, what followed) before every assistant entry, which is a model request, and \`agent_settled\` with the branch before every user entry after the first, which ends a turn. \`complete\` effects are answered through \`resume\`, \`session_entry\` effects are appended to the branch as custom entries, and a \`compact\` effect is answered the way pi compacts: \`session_before_compact\` with the first kept entry pi's preparation picks (the user message that starts the newest 20,000 tokens), then its compaction entry is appended. *Compression*: transcript tokens are the \"unobserved tokens\" \`/om status\` reports on the whole session with nothing observed, and observation tokens and items per priority are what \`/om status\` reports after the replay. *Observer calls per 100k tokens* counts the \`complete\` effects of that replay whose prompt holds a transcript. *Distinct blocks*: the distinct \`<observations>\` blocks \`context\` returned over the last 100 turns, against the ledger records appended over those turns. *Covered compaction*: \`session_before_compact\` on the replayed branch with the first kept entry right after the newest observed one, so no model call is needed; 10 warm-up calls, then ${Math.max(10, Math.floor(CFG.calls / 10))} timed calls, each with the whole branch as pi sends it. *\`context\` with 1,200 observations*: a new session whose branch holds 40 ledger records of 30 observations each (🔴🟡🟢 in turn) and the fixture's first 40 entries; 50 warm-up calls, then ${CFG.calls} timed calls with the same messages.`);
-	lines.push(`12. **Hindsight import** (issue 9) — \`ts/bench/hsimport.ts\`, one fresh process and one fresh real Hindsight server per build (\`build/hindsight.sh\` started as the end-to-end tests start it, its model and embeddings answered by the fake in the benchmark process; skipped when \`make hindsight\` has not installed it). The agent dir is \`wasm/hsimport\`'s generator (\`go test ./wasm/hsimport -run '^TestGenerateAgentDir$' -hsimport.gen DIR\`): ${CFG.importSessions.toLocaleString("en-US")} sessions in 20 projects, tool results up to 24 KB, branches left through /tree, compactions, recalled blocks, secrets, torn lines. One run of \`/usr/bin/time -v pimem hindsight import DIR/sessions\` with a fresh checkpoint: every session is read, parsed, redacted and posted (8 sessions per \`http\` ask, one request each, \`async: true\`); sessions/s and messages/s are over the wall time from spawn to exit, the peak RSS is the pimem process's. The server extracts facts in the background meanwhile, on the same cores.`);
+	lines.push(...hindsightMethod());
+	lines.push(`14. **Hindsight import** (issue 9) — \`ts/bench/hsimport.ts\`, one fresh process and one fresh real Hindsight server per build (\`build/hindsight.sh\` started as the end-to-end tests start it, its model and embeddings answered by the fake in the benchmark process; skipped when \`make hindsight\` has not installed it). The agent dir is \`wasm/hsimport\`'s generator (\`go test ./wasm/hsimport -run '^TestGenerateAgentDir$' -hsimport.gen DIR\`): ${CFG.importSessions.toLocaleString("en-US")} sessions in 20 projects, tool results up to 24 KB, branches left through /tree, compactions, recalled blocks, secrets, torn lines. One run of \`/usr/bin/time -v pimem hindsight import DIR/sessions\` with a fresh checkpoint: every session is read, parsed, redacted and posted (8 sessions per \`http\` ask, one request each, \`async: true\`); sessions/s and messages/s are over the wall time from spawn to exit, the peak RSS is the pimem process's. The server extracts facts in the background meanwhile, on the same cores.`);
 	lines.push("");
 	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
 	lines.push("");
@@ -844,7 +863,7 @@ async function stepHsImport(): Promise<void> {
 	for (const b of BUILDS) {
 		if (missing !== "") {
 			progress(`12 import: skipped, ${missing}`);
-			row({ n: "12", what, build: b.name, host: "Go host", result: "skipped", verdict: "skipped", note: missing });
+			row({ n: "14", what, build: b.name, host: "Go host", result: "skipped", verdict: "skipped", note: missing });
 			continue;
 		}
 		progress(`12 import: ${CFG.importSessions} sessions through pimem against the real Hindsight server (${b.name})`);
@@ -861,7 +880,7 @@ async function stepHsImport(): Promise<void> {
 		const v = r.v;
 		const s = v.ms / 1000;
 		row({
-			n: "12",
+			n: "14",
 			what,
 			build: b.name,
 			host: "Go host",
@@ -875,7 +894,7 @@ async function stepHsImport(): Promise<void> {
 
 async function main(): Promise<void> {
 	for (const b of BUILDS) if (!fs.existsSync(b.module)) throw new Error(`${b.module} is missing: run \`make wasm\``);
-	const needed = [DATA.log1k, DATA.log100k, DATA.adds100k, ...(CFG.quick ? [] : [DATA.log1m])];
+	const needed = [...(wants("1") ? [DATA.log1k] : []), ...(wants("2", "4", "5", "6") ? [DATA.log100k] : []), ...(wants("7") ? [DATA.adds100k] : []), ...(CFG.quick || !wants("3", "4") ? [] : [DATA.log1m])];
 	for (const f of needed) if (!fs.existsSync(f)) throw new Error(`dataset ${f} is missing: build/bench.sh generates it`);
 	tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pimem-bench-")));
 	const loadStart = os.loadavg();
@@ -883,30 +902,35 @@ async function main(): Promise<void> {
 	sampler.unref();
 	loadSamples.push(loadStart[0]!);
 	const m = machine();
-	progress(`${CFG.quick ? "quick run (BENCH_QUICK=1: no 1M steps)" : "full run"}; temp folder ${tmpRoot}; load ${loadStart.map((x) => x.toFixed(2)).join(" ")}`);
+	progress(`${CFG.only !== undefined ? `rows ${[...CFG.only].join(", ")} only (BENCH_ONLY)` : CFG.quick ? "quick run (BENCH_QUICK=1: no 1M steps)" : "full run"}; temp folder ${tmpRoot}; load ${loadStart.map((x) => x.toFixed(2)).join(" ")}`);
 
-	await stepSimilarity();
-	await stepLoad();
-	await stepPi();
+	if (wants("8")) await stepSimilarity();
+	if (wants("6")) await stepLoad();
+	if (wants("1")) await stepPi();
 
-	const r100k = await stepReplay(DATA.log100k, CFG.reps, "100k", true, 10 * MIN);
-	replayRows(r100k, "2", "6", "100k", 64 << 20, "< 64 MiB", true);
-	await stepWarm(r100k, "100k", "4", false);
-	const lb = r100k.lower.ok ? median(r100k.lower.v.map((x) => x.ms)) : Number.NaN;
-	await stepGoReplay(lb);
+	if (wants("2", "4", "6")) {
+		const r100k = await stepReplay(DATA.log100k, CFG.reps, "100k", true, 10 * MIN);
+		replayRows(r100k, "2", "6", "100k", 64 << 20, "< 64 MiB", true);
+		await stepWarm(r100k, "100k", "4", false);
+		const lb = r100k.lower.ok ? median(r100k.lower.v.map((x) => x.ms)) : Number.NaN;
+		await stepGoReplay(lb);
+	}
 
-	await stepHooks();
-	await stepSearch();
-	await stepNotes();
-	await stepObserve();
-	await stepHsImport();
+	if (wants("5")) await stepHooks();
+	if (wants("7")) await stepSearch();
+	if (wants("9", "10")) await stepNotes();
+	if (wants("11")) await stepObserve();
+	if (wants("12", "13") && !stopping) {
+		await stepHindsight({ builds: BUILDS, tmpDir, probe, progress, row, judge, rows: { recall: wants("12"), outbox: wants("13") } });
+	}
+	if (wants("14") && !stopping) await stepHsImport();
 
-	if (CFG.quick) {
+	if (wants("3", "4") && CFG.quick) {
 		for (const b of BUILDS) {
 			row({ n: "3", what: "cold replay 1M and linear memory after it", build: b.name, host: "Node", result: "skipped", target: "≤ 512 MiB", verdict: "skipped", note: "BENCH_QUICK=1" });
 			row({ n: "4", what: "session start with a valid snapshot, 1M", build: b.name, host: "Node", result: "skipped", target: "< 30 ms", verdict: "skipped", note: "BENCH_QUICK=1" });
 		}
-	} else {
+	} else if (wants("3", "4")) {
 		const r1m = await stepReplay(DATA.log1m, CFG.reps1m, "1M", false, 30 * MIN);
 		replayRows(r1m, "3", "3", "1M", 512 << 20, "≤ 512 MiB", false);
 		await stepWarm(r1m, "1M", "4", true);
@@ -919,6 +943,11 @@ async function main(): Promise<void> {
 	const seconds = (performance.now() - T0) / 1000;
 	process.stdout.write(`\n${terminalTable()}\n\n`);
 	process.stdout.write(`load average: start ${loadStart.map((x) => x.toFixed(2)).join(" ")}, end ${loadEnd.map((x) => x.toFixed(2)).join(" ")}; ${Math.round(seconds)} s\n`);
+	if (CFG.only !== undefined) {
+		process.stdout.write(`BENCH_ONLY=${[...CFG.only].join(",")}: ${path.relative(REPO, CFG.out)} left as it is (it holds a whole run)\n`);
+		if (errors > 0) process.exitCode = 1;
+		return;
+	}
 	fs.mkdirSync(path.dirname(CFG.out), { recursive: true });
 	fs.writeFileSync(CFG.out, markdown(m, loadStart, loadEnd, seconds));
 	process.stdout.write(`wrote ${path.relative(REPO, CFG.out)}\n`);

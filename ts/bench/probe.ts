@@ -23,12 +23,16 @@
 //   observe    {module, session, dir, calls}    observational memory: the scripted session replayed
 //                                               turn by turn, covered compactions, context with
 //                                               1,200 observations (ts/bench/observe.ts)
+//   hindsight  {part, module, url, bank, dir, …}   the Hindsight lifecycle against a running
+//                                               server: recall per turn and per retry, or the
+//                                               outbox append and flush (ts/bench/hindsight.ts)
 //
 // Everything goes through ts/core.ts's Core, as the pi adapter does.
 
 import fs from "node:fs";
 import path from "node:path";
 import { Core, compileCore, instantiate, type Envelope } from "../core.ts";
+import { hindsightProbe } from "./hindsight.ts";
 import { observeBench } from "./observe.ts";
 
 // ---- The guest's linear memory ----------------------------------------------------
@@ -487,7 +491,7 @@ async function notesBench(a: Args): Promise<object> {
 
 // ---- Main -------------------------------------------------------------------------
 
-const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, first, load, search, notes: notesBench, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)) };
+const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, first, load, search, notes: notesBench, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)), hindsight: hindsightProbe };
 
 async function main(): Promise<void> {
 	const mode = process.argv[2] ?? "";
