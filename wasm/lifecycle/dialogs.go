@@ -27,68 +27,53 @@ func (e *Engine) park(k continuation) string {
 // Select asks the person to pick one option; k receives the option text, or
 // null when the dialog was dismissed.
 func (e *Engine) Select(out *Out, title string, options []string, k continuation) {
-	id := e.park(k)
-	w := jsonw.Open(nil)
-	w.Str("t", "dialog")
-	w.Str("id", id)
-	w.Str("kind", "select")
-	w.Str("title", title)
+	w := e.dialog("select", title, k)
 	w.Strs("options", options)
-	out.add(w.Close())
-	out.blocked = true
+	out.ask(w)
 }
 
 // Confirm asks a yes/no question; k receives true or false.
 func (e *Engine) Confirm(out *Out, title, message string, k continuation) {
-	id := e.park(k)
-	w := jsonw.Open(nil)
-	w.Str("t", "dialog")
-	w.Str("id", id)
-	w.Str("kind", "confirm")
-	w.Str("title", title)
+	w := e.dialog("confirm", title, k)
 	w.Str("message", message)
-	out.add(w.Close())
-	out.blocked = true
+	out.ask(w)
 }
 
 // Input asks for a line of text; k receives the text or null.
 func (e *Engine) Input(out *Out, title, placeholder string, k continuation) {
-	id := e.park(k)
-	w := jsonw.Open(nil)
-	w.Str("t", "dialog")
-	w.Str("id", id)
-	w.Str("kind", "input")
-	w.Str("title", title)
+	w := e.dialog("input", title, k)
 	w.Str("placeholder", placeholder)
-	out.add(w.Close())
-	out.blocked = true
+	out.ask(w)
 }
 
 // Editor opens a multi-line editor on prefill; k receives the edited text,
 // or null when the editor was closed without saving.
 func (e *Engine) Editor(out *Out, title, prefill string, k continuation) {
-	id := e.park(k)
+	w := e.dialog("editor", title, k)
+	w.Str("prefill", prefill)
+	out.ask(w)
+}
+
+// dialog starts a dialog effect of one kind, its answer going to k; the
+// caller adds the kind's own field and hands it to out.ask.
+func (e *Engine) dialog(kind, title string, k continuation) *jsonw.Object {
 	w := jsonw.Open(nil)
 	w.Str("t", "dialog")
-	w.Str("id", id)
-	w.Str("kind", "editor")
+	w.Str("id", e.park(k))
+	w.Str("kind", kind)
 	w.Str("title", title)
-	w.Str("prefill", prefill)
+	return &w
+}
+
+// ask ends the envelope with a dialog or a model call: nothing may follow it.
+func (out *Out) ask(w *jsonw.Object) {
 	out.add(w.Close())
 	out.blocked = true
 }
 
 // Complete asks the host to call the current model; k receives {text} or {error}.
 func (e *Engine) Complete(out *Out, system, prompt string, maxTokens int, k continuation) {
-	id := e.park(k)
-	w := jsonw.Open(nil)
-	w.Str("t", "complete")
-	w.Str("id", id)
-	w.Str("system", system)
-	w.Str("prompt", prompt)
-	w.Int("maxTokens", int64(maxTokens))
-	out.add(w.Close())
-	out.blocked = true
+	e.CompleteCall(out, Call{System: system, Prompt: prompt, MaxTokens: maxTokens}, k)
 }
 
 // Call is a model call with the options observational memory needs.
@@ -124,8 +109,7 @@ func (e *Engine) CompleteCall(out *Out, c Call, k continuation) {
 	if c.Background {
 		w.Bool("background", true)
 	}
-	out.add(w.Close())
-	out.blocked = true
+	out.ask(&w)
 }
 
 func (e *Engine) resume(out *Out, in gjson.Result) {
