@@ -91,27 +91,18 @@ func DecodeCheckpoint(data []byte) Checkpoint {
 	c := Checkpoint{Files: map[string]Record{}}
 	text := strings.TrimPrefix(string(data), "\uFEFF")
 	c.Torn = text != "" && !strings.HasSuffix(text, "\n")
-	for n, rest := 1, text; rest != ""; n++ {
-		line := rest
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
+	eachLine(data, func(n int, line string, last bool) bool {
 		r, why := decodeRecord(line)
 		if why != "" {
-			if rest == "" && c.Torn {
+			if last && c.Torn {
 				why = "the last line is cut short (an import was stopped while writing it); that session is imported again"
 			}
 			c.Problems = append(c.Problems, "line "+strconv.Itoa(n)+": "+why)
-			continue
+			return true
 		}
 		c.Add(r)
-	}
+		return true
+	})
 	return c
 }
 

@@ -77,39 +77,32 @@ const CurrentVersion = 3
 //	  => Session{ID: "s1", Cwd: "/w/app", Turns: [{User, "Use tabs"}], Messages: 1, …}
 func Parse(data []byte, lim Limits) (Session, error) {
 	lim = lim.withDefaults()
-	text := string(data)
-	text = strings.TrimPrefix(text, "\uFEFF")
 	var s Session
 	var entries []gjson.Result
 	header := false
-	for n, rest := 1, text; rest != ""; n++ {
-		line := rest
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
+	var err error
+	eachLine(data, func(n int, line string, _ bool) bool {
 		if !header {
-			if err := s.readHeader(line, n); err != nil {
-				return Session{}, err
+			if err = s.readHeader(line, n); err != nil {
+				return false
 			}
 			header = true
-			continue
+			return true
 		}
 		if !gjson.Valid(line) {
 			s.Corrupt = append(s.Corrupt, n)
-			continue
+			return true
 		}
 		v := gjson.Parse(line)
 		if !v.IsObject() || jsonr.Get(v, "type").Type != gjson.String {
 			s.Corrupt = append(s.Corrupt, n)
-			continue
+			return true
 		}
 		entries = append(entries, v)
+		return true
+	})
+	if err != nil {
+		return Session{}, err
 	}
 	if !header {
 		return Session{}, errors.New("is empty: a pi session file starts with a session header line; nothing to import")
@@ -231,4 +224,23 @@ func (s *Session) Content() string {
 		b.WriteString(t.Text)
 	}
 	return b.String()
+}
+
+// eachLine calls f with each line of a JSON Lines text that is not blank
+// (a BOM dropped, \r\n accepted), its number from 1 and whether it is the
+// text's last; f returning false stops. Session files and checkpoints are
+// both read with it.
+func eachLine(data []byte, f func(n int, line string, last bool) bool) {
+	rest := strings.TrimPrefix(string(data), "\uFEFF")
+	for n := 1; rest != ""; n++ {
+		line := rest
+		if i := strings.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		if line = strings.TrimSpace(line); line != "" && !f(n, line, rest == "") {
+			return
+		}
+	}
 }
