@@ -862,11 +862,11 @@ async function stepHsImport(): Promise<void> {
 		CFG.pimem === "" ? "no pimem binary (--pimem)" : CFG.hindsightHome === "" || !fs.existsSync(stamp) ? `the Hindsight server is not installed (no ${stamp}): run \`make hindsight\` first` : "";
 	for (const b of BUILDS) {
 		if (missing !== "") {
-			progress(`12 import: skipped, ${missing}`);
+			progress(`14 import: skipped, ${missing}`);
 			row({ n: "14", what, build: b.name, host: "Go host", result: "skipped", verdict: "skipped", note: missing });
 			continue;
 		}
-		progress(`12 import: ${CFG.importSessions} sessions through pimem against the real Hindsight server (${b.name})`);
+		progress(`14 import: ${CFG.importSessions} sessions through pimem against the real Hindsight server (${b.name})`);
 		const dir = tmpDir(`hsimport-${b.name}`);
 		fs.mkdirSync(dir, { recursive: true });
 		const r = await got<ImportResult>(

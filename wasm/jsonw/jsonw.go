@@ -64,10 +64,12 @@ func String(dst []byte, s string) []byte {
 }
 
 // Int appends n.
+//
 //go:noinline
 func Int(dst []byte, n int64) []byte { return strconv.AppendInt(dst, n, 10) }
 
 // Bool appends true or false.
+//
 //go:noinline
 func Bool(dst []byte, b bool) []byte {
 	if b {
@@ -101,6 +103,7 @@ type Object struct {
 }
 
 // Open starts an object appended to buf.
+//
 //go:noinline
 func Open(buf []byte) Object { return Object{B: append(buf, '{')} }
 
@@ -118,21 +121,27 @@ func (o *Object) key(k string) {
 }
 
 //go:noinline
-func (o *Object) Str(k, v string)           { o.key(k); o.B = String(o.B, v) }
+func (o *Object) Str(k, v string) { o.key(k); o.B = String(o.B, v) }
+
 //go:noinline
-func (o *Object) Int(k string, v int64)     { o.key(k); o.B = Int(o.B, v) }
+func (o *Object) Int(k string, v int64) { o.key(k); o.B = Int(o.B, v) }
+
 //go:noinline
-func (o *Object) Bool(k string, v bool)     { o.key(k); o.B = Bool(o.B, v) }
+func (o *Object) Bool(k string, v bool) { o.key(k); o.B = Bool(o.B, v) }
+
 //go:noinline
 func (o *Object) Float(k string, v float64) { o.key(k); o.B = Float(o.B, v) }
+
 //go:noinline
-func (o *Object) Null(k string)             { o.key(k); o.B = append(o.B, "null"...) }
+func (o *Object) Null(k string) { o.key(k); o.B = append(o.B, "null"...) }
 
 // Raw appends an already encoded JSON value.
+//
 //go:noinline
 func (o *Object) Raw(k string, raw []byte) { o.key(k); o.B = append(o.B, raw...) }
 
 // Strs appends an array of strings.
+//
 //go:noinline
 func (o *Object) Strs(k string, vs []string) {
 	o.key(k)
@@ -149,6 +158,7 @@ func (o *Object) Strs(k string, vs []string) {
 // Array appends a JSON array of n elements, each appended by elem.
 //
 //	Array(nil, 2, func(b []byte, i int) []byte { return Int(b, int64(i)) }) => [0,1]
+//
 //go:noinline
 func Array(dst []byte, n int, elem func(b []byte, i int) []byte) []byte {
 	dst = append(dst, '[')
@@ -162,6 +172,7 @@ func Array(dst []byte, n int, elem func(b []byte, i int) []byte) []byte {
 }
 
 // Close ends the object and returns the bytes.
+//
 //go:noinline
 func (o *Object) Close() []byte {
 	if len(o.B) == 0 {
