@@ -23,14 +23,14 @@ const hsSecret = "ghp_EXAMPLEexample0123456789EXAMPLEexamp"
 // hsRig is one pi process with Hindsight configured (both banks) over real
 // folders and a manual clock.
 type hsRig struct {
-	t              *testing.T
+	t              testing.TB
 	clock          *fsys.Manual
 	e              *lifecycle.Engine
 	project, agent string
 	last           gjson.Result
 }
 
-func newHSRig(t *testing.T, config string, start map[string]any) *hsRig {
+func newHSRig(t testing.TB, config string, start map[string]any) *hsRig {
 	base := t.TempDir()
 	r := &hsRig{t: t, clock: fsys.NewManual(time.UnixMilli(1772172000000)), project: filepath.Join(base, "proj"), agent: filepath.Join(base, "agent")}
 	os.MkdirAll(filepath.Join(r.project, ".git"), 0o755)
