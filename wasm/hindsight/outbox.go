@@ -1,6 +1,7 @@
 package hindsight
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -141,61 +142,109 @@ func (o Outbox) Due(now int64) []Job {
 // latest fail of each says its attempts and when it is due. A job queued
 // again after its done is pending again (a new retain of the same document).
 func FoldOutbox(data []byte) Outbox {
-	var o Outbox
-	at := map[string]int{}
-	key := func(id, bank string) string { return bank + "\x00" + id }
-	lines := strings.Split(string(data), "\n")
-	o.Torn = len(data) > 0 && data[len(data)-1] != '\n'
-	for n, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
-		}
-		r := gjson.Parse(l)
-		id, bank := jsonr.Get(r, "id"), jsonr.Get(r, "bank")
-		if !gjson.Valid(l) || !r.IsObject() || jsonr.Get(r, "v").Int() != 1 || id.Type != gjson.String || bank.Type != gjson.String || id.Str == "" || bank.Str == "" {
-			o.Problems = append(o.Problems, "line "+strconv.Itoa(n+1)+": not an outbox record")
-			continue
-		}
-		k := key(id.Str, bank.Str)
-		i, known := at[k]
-		switch jsonr.Get(r, "op").Str {
-		case "job":
-			item := jsonr.Get(r, "item")
-			if !item.IsObject() {
-				o.Problems = append(o.Problems, "line "+strconv.Itoa(n+1)+": a job without its item")
-				continue
-			}
-			j := Job{ID: id.Str, Bank: bank.Str, At: jsonr.Get(r, "at").Int(), Item: item.Raw}
-			if known {
-				o.Pending[i] = j
-			} else {
-				at[k] = len(o.Pending)
-				o.Pending = append(o.Pending, j)
-			}
-		case "fail":
-			if known {
-				o.Pending[i].Attempts = int(jsonr.Get(r, "n").Int())
-				o.Pending[i].Next = jsonr.Get(r, "next").Int()
-				o.Pending[i].LastError = jsonr.Get(r, "error").String()
-			}
-		case "done":
-			if known {
-				o.Pending = append(o.Pending[:i], o.Pending[i+1:]...)
-				delete(at, k)
-				for kk, ii := range at {
-					if ii > i {
-						at[kk] = ii - 1
-					}
-				}
-			}
-		default:
-			o.Problems = append(o.Problems, "line "+strconv.Itoa(n+1)+": unknown op "+strconv.Quote(jsonr.Get(r, "op").String()))
-		}
+	var f Folder
+	f.Add(data)
+	return f.Outbox()
+}
+
+// Folder folds the outbox as it grows: Add the bytes appended since, and
+// Outbox is what FoldOutbox of everything added would give. A host that
+// appends keeps one and folds only its own records, not the whole file again.
+type Folder struct {
+	o    Outbox
+	at   map[string]int // bank NUL id → index in o.Pending
+	line int            // the lines ended so far
+	tail []byte         // the last line, not yet ended
+}
+
+// Add folds data appended to what was added before.
+func (f *Folder) Add(data []byte) {
+	if f.at == nil {
+		f.at = map[string]int{}
 	}
-	if o.Torn && len(o.Problems) > 0 && strings.HasPrefix(o.Problems[len(o.Problems)-1], "line "+strconv.Itoa(len(lines))+":") {
-		o.Problems[len(o.Problems)-1] = "line " + strconv.Itoa(len(lines)) + ": torn (a write that did not finish)"
+	for len(data) > 0 {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			f.tail = append(f.tail, data...)
+			return
+		}
+		l := data[:nl]
+		if len(f.tail) > 0 {
+			l = append(f.tail, l...)
+			f.tail = f.tail[:0]
+		}
+		data = data[nl+1:]
+		f.line++
+		f.fold(&f.o, f.at, string(l), f.line)
+	}
+}
+
+// Outbox is the fold so far, good until the next Add. A torn last line is
+// read as it stands (a record whose newline did not make it still counts),
+// on a copy, as the next Add may end it.
+func (f *Folder) Outbox() Outbox {
+	if len(f.tail) == 0 {
+		return f.o
+	}
+	o := Outbox{Pending: append([]Job(nil), f.o.Pending...), Problems: append([]string(nil), f.o.Problems...), Torn: true}
+	at := make(map[string]int, len(f.at))
+	for k, v := range f.at {
+		at[k] = v
+	}
+	n := len(o.Problems)
+	f.fold(&o, at, string(f.tail), f.line+1)
+	if len(o.Problems) > n {
+		o.Problems[n] = "line " + strconv.Itoa(f.line+1) + ": torn (a write that did not finish)"
 	}
 	return o
+}
+
+// fold applies line n (1-based) to o, at indexing its pending jobs.
+func (f *Folder) fold(o *Outbox, at map[string]int, l string, n int) {
+	if strings.TrimSpace(l) == "" {
+		return
+	}
+	r := gjson.Parse(l)
+	id, bank := jsonr.Get(r, "id"), jsonr.Get(r, "bank")
+	if !gjson.Valid(l) || !r.IsObject() || jsonr.Get(r, "v").Int() != 1 || id.Type != gjson.String || bank.Type != gjson.String || id.Str == "" || bank.Str == "" {
+		o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": not an outbox record")
+		return
+	}
+	k := bank.Str + "\x00" + id.Str
+	i, known := at[k]
+	switch jsonr.Get(r, "op").Str {
+	case "job":
+		item := jsonr.Get(r, "item")
+		if !item.IsObject() {
+			o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": a job without its item")
+			return
+		}
+		j := Job{ID: id.Str, Bank: bank.Str, At: jsonr.Get(r, "at").Int(), Item: item.Raw}
+		if known {
+			o.Pending[i] = j
+		} else {
+			at[k] = len(o.Pending)
+			o.Pending = append(o.Pending, j)
+		}
+	case "fail":
+		if known {
+			o.Pending[i].Attempts = int(jsonr.Get(r, "n").Int())
+			o.Pending[i].Next = jsonr.Get(r, "next").Int()
+			o.Pending[i].LastError = jsonr.Get(r, "error").String()
+		}
+	case "done":
+		if known {
+			o.Pending = append(o.Pending[:i], o.Pending[i+1:]...)
+			delete(at, k)
+			for kk, ii := range at {
+				if ii > i {
+					at[kk] = ii - 1
+				}
+			}
+		}
+	default:
+		o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": unknown op "+strconv.Quote(jsonr.Get(r, "op").String()))
+	}
 }
 
 // Batch is one flush request and the jobs it carries.
