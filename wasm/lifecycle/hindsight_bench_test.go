@@ -46,3 +46,25 @@ func BenchmarkAgentEndWithHindsight(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkRetryContextWithHindsight times a retry's context call: the
+// recall of its user message is kept, so the call asks nothing and appends
+// the same 5 KiB block, over a conversation of 40 messages whose earlier user
+// messages carry their own recalled blocks.
+func BenchmarkRetryContextWithHindsight(b *testing.B) {
+	r := newHSRig(b, bothBanks, nil)
+	var msgs []any
+	for i := 0; i < 20; i++ {
+		ts := int64(100 + i)
+		msgs = append(msgs, map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "question " + strconv.Itoa(i) + "\n\n<pi-memory-recall>\n" + strings.Repeat("- an earlier memory line\n", 70) + "</pi-memory-recall>"}}, "timestamp": ts})
+		msgs = append(msgs, map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "text", "text": strings.Repeat("an answer ", 40)}}})
+	}
+	in := map[string]any{"messages": msgs}
+	r.call("context", in)
+	memories := `{"results":[` + strings.TrimSuffix(strings.Repeat(`{"text":"the build uses make and TinyGo for the release module"},`, 36), ",") + `]}`
+	r.answer(ok(memories), ok(memories))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r.call("context", in)
+	}
+}
