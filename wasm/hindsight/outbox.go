@@ -152,30 +152,22 @@ func FoldOutbox(data []byte) Outbox {
 // appends keeps one and folds only its own records, not the whole file again.
 type Folder struct {
 	o    Outbox
-	at   map[string]int // bank NUL id → index in o.Pending
-	line int            // the lines ended so far
-	tail []byte         // the last line, not yet ended
+	line int    // the lines ended so far
+	tail []byte // the last line, not yet ended
 }
 
 // Add folds data appended to what was added before.
 func (f *Folder) Add(data []byte) {
-	if f.at == nil {
-		f.at = map[string]int{}
-	}
-	for len(data) > 0 {
+	for {
 		nl := bytes.IndexByte(data, '\n')
 		if nl < 0 {
 			f.tail = append(f.tail, data...)
 			return
 		}
-		l := data[:nl]
-		if len(f.tail) > 0 {
-			l = append(f.tail, l...)
-			f.tail = f.tail[:0]
-		}
-		data = data[nl+1:]
+		l := append(f.tail, data[:nl]...)
+		f.tail, data = f.tail[:0], data[nl+1:]
 		f.line++
-		f.fold(&f.o, f.at, string(l), f.line)
+		fold(&f.o, string(l), f.line)
 	}
 }
 
@@ -186,65 +178,60 @@ func (f *Folder) Outbox() Outbox {
 	if len(f.tail) == 0 {
 		return f.o
 	}
-	o := Outbox{Pending: append([]Job(nil), f.o.Pending...), Problems: append([]string(nil), f.o.Problems...), Torn: true}
-	at := make(map[string]int, len(f.at))
-	for k, v := range f.at {
-		at[k] = v
-	}
-	n := len(o.Problems)
-	f.fold(&o, at, string(f.tail), f.line+1)
-	if len(o.Problems) > n {
-		o.Problems[n] = "line " + strconv.Itoa(f.line+1) + ": torn (a write that did not finish)"
-	}
+	n := len(f.o.Problems)
+	o := Outbox{Pending: append([]Job(nil), f.o.Pending...), Problems: f.o.Problems[:n:n], Torn: true}
+	fold(&o, string(f.tail), -(f.line + 1))
 	return o
 }
 
-// fold applies line n (1-based) to o, at indexing its pending jobs.
-func (f *Folder) fold(o *Outbox, at map[string]int, l string, n int) {
+// fold applies line n (1-based; negative: a torn last line) to o. Jobs are found by a scan: the queue
+// is short, and a map would cost the module more than the scan costs a turn.
+func fold(o *Outbox, l string, n int) {
 	if strings.TrimSpace(l) == "" {
 		return
 	}
 	r := gjson.Parse(l)
-	id, bank := jsonr.Get(r, "id"), jsonr.Get(r, "bank")
-	if !gjson.Valid(l) || !r.IsObject() || jsonr.Get(r, "v").Int() != 1 || id.Type != gjson.String || bank.Type != gjson.String || id.Str == "" || bank.Str == "" {
-		o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": not an outbox record")
-		return
-	}
-	k := bank.Str + "\x00" + id.Str
-	i, known := at[k]
-	switch jsonr.Get(r, "op").Str {
-	case "job":
-		item := jsonr.Get(r, "item")
-		if !item.IsObject() {
-			o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": a job without its item")
-			return
+	// Str is "" unless the value is a string: both must be non-empty strings.
+	id, bank := jsonr.Get(r, "id").Str, jsonr.Get(r, "bank").Str
+	problem := "not an outbox record"
+	if gjson.Valid(l) && r.IsObject() && jsonr.Get(r, "v").Int() == 1 && id != "" && bank != "" {
+		i := len(o.Pending) - 1
+		for ; i >= 0 && (o.Pending[i].ID != id || o.Pending[i].Bank != bank); i-- {
 		}
-		j := Job{ID: id.Str, Bank: bank.Str, At: jsonr.Get(r, "at").Int(), Item: item.Raw}
-		if known {
-			o.Pending[i] = j
-		} else {
-			at[k] = len(o.Pending)
-			o.Pending = append(o.Pending, j)
-		}
-	case "fail":
-		if known {
-			o.Pending[i].Attempts = int(jsonr.Get(r, "n").Int())
-			o.Pending[i].Next = jsonr.Get(r, "next").Int()
-			o.Pending[i].LastError = jsonr.Get(r, "error").String()
-		}
-	case "done":
-		if known {
-			o.Pending = append(o.Pending[:i], o.Pending[i+1:]...)
-			delete(at, k)
-			for kk, ii := range at {
-				if ii > i {
-					at[kk] = ii - 1
-				}
+		switch op := jsonr.Get(r, "op"); op.Str {
+		case "job":
+			item := jsonr.Get(r, "item")
+			if !item.IsObject() {
+				problem = "a job without its item"
+				break
 			}
+			j := Job{ID: id, Bank: bank, At: jsonr.Get(r, "at").Int(), Item: item.Raw}
+			if i >= 0 {
+				o.Pending[i] = j
+			} else {
+				o.Pending = append(o.Pending, j)
+			}
+			return
+		case "fail":
+			if i >= 0 {
+				o.Pending[i].Attempts = int(jsonr.Get(r, "n").Int())
+				o.Pending[i].Next = jsonr.Get(r, "next").Int()
+				o.Pending[i].LastError = jsonr.Get(r, "error").String()
+			}
+			return
+		case "done":
+			if i >= 0 {
+				o.Pending = append(o.Pending[:i], o.Pending[i+1:]...)
+			}
+			return
+		default:
+			problem = "unknown op " + strconv.Quote(op.String())
 		}
-	default:
-		o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": unknown op "+strconv.Quote(jsonr.Get(r, "op").String()))
 	}
+	if n < 0 {
+		n, problem = -n, "torn (a write that did not finish)"
+	}
+	o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": "+problem)
 }
 
 // Batch is one flush request and the jobs it carries.

@@ -102,8 +102,7 @@ func messageText(c gjson.Result) string {
 	var b strings.Builder
 	c.ForEach(func(_, blk gjson.Result) bool {
 		if jsonr.Get(blk, "type").Str == "text" {
-			b.WriteString(jsonr.Get(blk, "text").Str)
-			b.WriteByte('\n')
+			b.WriteString(jsonr.Get(blk, "text").Str + "\n")
 		}
 		return true
 	})
