@@ -302,3 +302,13 @@ func FuzzFolderEqualsFoldOutbox(f *testing.F) {
 		}
 	})
 }
+
+func TestBankPathEscapesAllButUnreservedBytesInCapitalHex(t *testing.T) {
+	for id, want := range map[string]string{
+		"pimem-r-1a2b": "/v1/default/banks/pimem-r-1a2b",
+		"a b/é~_.":     "/v1/default/banks/a%20b%2F%C3%A9~_.",
+		"?#%":          "/v1/default/banks/%3F%23%25",
+	} {
+		require.Equal(t, want, bankPath(id), id)
+	}
+}
