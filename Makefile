@@ -88,7 +88,7 @@ FUZZ_TARGETS := \
 	wasm/sha1:FuzzSum wasm/jsonr:FuzzGet wasm/decision:FuzzParseTime \
 	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords wasm/observe:FuzzReadContext host/cmd/pimem:FuzzBranchOf \
 	wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint \
-	wasm/marker:FuzzStripLeavesNoBlockStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox
+	wasm/marker:FuzzStripLeavesNoBlockStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox wasm/hindsight:FuzzFolderEqualsFoldOutbox
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

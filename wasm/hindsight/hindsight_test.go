@@ -1,6 +1,7 @@
 package hindsight
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -246,5 +247,68 @@ func TestQueriesLeaveTheMachineRedacted(t *testing.T) {
 	} {
 		require.NotContains(t, r.Body, secret)
 		require.Contains(t, r.Body, "deploy with [REDACTED:github-token]")
+	}
+}
+
+// The folder's outbox after each append equals a fold of the whole file so
+// far, whoever appended and wherever the appends cut the lines.
+func TestTheFolderEqualsAFullFoldAfterEveryAppend(t *testing.T) {
+	j1, j2 := JobRecord("b", job("d1"), 10), JobRecord("u", job("d2"), 11)
+	pending := Job{ID: "d1", Bank: "b"}
+	torn := `{"v":1,"op":"job","id":"d3","bank":"b","at":1,"item":{"con`
+	whole := strings.TrimSuffix(string(JobRecord("b", job("d4"), 12)), "\n")
+	cases := []struct {
+		name    string
+		appends []string
+	}{
+		{"own jobs, a fail, a done", []string{string(j1), string(j2), string(FailRecord(pending, 20, "HTTP 500")), string(DoneRecord(pending, 21))}},
+		{"a job queued again after its done", []string{string(j1), string(DoneRecord(pending, 21)), string(j1)}},
+		{"a record cut mid-line by two writes", []string{string(j1[:17]), string(j1[17:40]), string(j1[40:]) + string(j2)}},
+		{"a torn line, then a record sealed after it", []string{string(j1), torn, "\n" + string(j2)}},
+		{"a whole record without its newline, then the next", []string{whole, "\n" + string(j1), string(DoneRecord(Job{ID: "d4", Bank: "b"}, 30))}},
+		{"a torn line at the start, then foreign and own records", []string{torn, "\n", string(j2), string(j1)}},
+		{"bad and blank lines between records", []string{"not json\n", "\n  \n", string(j1), `{"v":1,"op":"what","id":"x","bank":"b"}` + "\n", `{"v":1,"op":"job","id":"x","bank":"b"}` + "\n", string(j2)}},
+		{"a lone newline and trailing spaces", []string{"\n", "   ", "\n" + string(j1)}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var f Folder
+			var all []byte
+			for i, a := range c.appends {
+				f.Add([]byte(a))
+				all = append(all, a...)
+				require.Equal(t, FoldOutbox(all), f.Outbox(), "after append %d", i)
+			}
+		})
+	}
+}
+
+func FuzzFolderEqualsFoldOutbox(f *testing.F) {
+	f.Add(string(JobRecord("b", job("d1"), 10))+`{"v":1,"op":"done","id":"d1","bank":"b"}`+"\n"+`{"v":1,"op":"jo`, uint16(7), uint16(90))
+	f.Add("not json\n\n"+string(JobRecord("u", job("d2"), 1)), uint16(0), uint16(3))
+	f.Fuzz(func(t *testing.T, data string, a, b uint16) {
+		i, j := int(a)%(len(data)+1), int(b)%(len(data)+1)
+		if i > j {
+			i, j = j, i
+		}
+		var fo Folder
+		for _, part := range []string{data[:i], data[i:j], data[j:]} {
+			fo.Add([]byte(part))
+			fo.Outbox() // reading a torn tail must not change what follows
+		}
+		want, got := FoldOutbox([]byte(data)), fo.Outbox()
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("cut at %d, %d:\nwant %+v\ngot  %+v", i, j, want, got)
+		}
+	})
+}
+
+func TestBankPathEscapesAllButUnreservedBytesInCapitalHex(t *testing.T) {
+	for id, want := range map[string]string{
+		"pimem-r-1a2b": "/v1/default/banks/pimem-r-1a2b",
+		"a b/é~_.":     "/v1/default/banks/a%20b%2F%C3%A9~_.",
+		"?#%":          "/v1/default/banks/%3F%23%25",
+	} {
+		require.Equal(t, want, bankPath(id), id)
 	}
 }

@@ -1,6 +1,7 @@
 package hindsight
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -141,61 +142,96 @@ func (o Outbox) Due(now int64) []Job {
 // latest fail of each says its attempts and when it is due. A job queued
 // again after its done is pending again (a new retain of the same document).
 func FoldOutbox(data []byte) Outbox {
-	var o Outbox
-	at := map[string]int{}
-	key := func(id, bank string) string { return bank + "\x00" + id }
-	lines := strings.Split(string(data), "\n")
-	o.Torn = len(data) > 0 && data[len(data)-1] != '\n'
-	for n, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			continue
+	var f Folder
+	f.Add(data)
+	return f.Outbox()
+}
+
+// Folder folds the outbox as it grows: Add the bytes appended since, and
+// Outbox is what FoldOutbox of everything added would give. A host that
+// appends keeps one and folds only its own records, not the whole file again.
+type Folder struct {
+	o    Outbox
+	line int    // the lines ended so far
+	tail []byte // the last line, not yet ended
+}
+
+// Add folds data appended to what was added before.
+func (f *Folder) Add(data []byte) {
+	for {
+		nl := bytes.IndexByte(data, '\n')
+		if nl < 0 {
+			f.tail = append(f.tail, data...)
+			return
 		}
-		r := gjson.Parse(l)
-		id, bank := jsonr.Get(r, "id"), jsonr.Get(r, "bank")
-		if !gjson.Valid(l) || !r.IsObject() || jsonr.Get(r, "v").Int() != 1 || id.Type != gjson.String || bank.Type != gjson.String || id.Str == "" || bank.Str == "" {
-			o.Problems = append(o.Problems, "line "+strconv.Itoa(n+1)+": not an outbox record")
-			continue
+		l := append(f.tail, data[:nl]...)
+		f.tail, data = f.tail[:0], data[nl+1:]
+		f.line++
+		fold(&f.o, string(l), f.line)
+	}
+}
+
+// Outbox is the fold so far, good until the next Add. A torn last line is
+// read as it stands (a record whose newline did not make it still counts),
+// on a copy, as the next Add may end it.
+func (f *Folder) Outbox() Outbox {
+	if len(f.tail) == 0 {
+		return f.o
+	}
+	n := len(f.o.Problems)
+	o := Outbox{Pending: append([]Job(nil), f.o.Pending...), Problems: f.o.Problems[:n:n], Torn: true}
+	fold(&o, string(f.tail), -(f.line + 1))
+	return o
+}
+
+// fold applies line n (1-based; negative: a torn last line) to o. Jobs are found by a scan: the queue
+// is short, and a map would cost the module more than the scan costs a turn.
+func fold(o *Outbox, l string, n int) {
+	if strings.TrimSpace(l) == "" {
+		return
+	}
+	r := gjson.Parse(l)
+	// Str is "" unless the value is a string: both must be non-empty strings.
+	id, bank := jsonr.Get(r, "id").Str, jsonr.Get(r, "bank").Str
+	problem := "not an outbox record"
+	if gjson.Valid(l) && r.IsObject() && jsonr.Get(r, "v").Int() == 1 && id != "" && bank != "" {
+		i := len(o.Pending) - 1
+		for ; i >= 0 && (o.Pending[i].ID != id || o.Pending[i].Bank != bank); i-- {
 		}
-		k := key(id.Str, bank.Str)
-		i, known := at[k]
-		switch jsonr.Get(r, "op").Str {
+		switch op := jsonr.Get(r, "op"); op.Str {
 		case "job":
 			item := jsonr.Get(r, "item")
 			if !item.IsObject() {
-				o.Problems = append(o.Problems, "line "+strconv.Itoa(n+1)+": a job without its item")
-				continue
+				problem = "a job without its item"
+				break
 			}
-			j := Job{ID: id.Str, Bank: bank.Str, At: jsonr.Get(r, "at").Int(), Item: item.Raw}
-			if known {
+			j := Job{ID: id, Bank: bank, At: jsonr.Get(r, "at").Int(), Item: item.Raw}
+			if i >= 0 {
 				o.Pending[i] = j
 			} else {
-				at[k] = len(o.Pending)
 				o.Pending = append(o.Pending, j)
 			}
+			return
 		case "fail":
-			if known {
+			if i >= 0 {
 				o.Pending[i].Attempts = int(jsonr.Get(r, "n").Int())
 				o.Pending[i].Next = jsonr.Get(r, "next").Int()
 				o.Pending[i].LastError = jsonr.Get(r, "error").String()
 			}
+			return
 		case "done":
-			if known {
+			if i >= 0 {
 				o.Pending = append(o.Pending[:i], o.Pending[i+1:]...)
-				delete(at, k)
-				for kk, ii := range at {
-					if ii > i {
-						at[kk] = ii - 1
-					}
-				}
 			}
+			return
 		default:
-			o.Problems = append(o.Problems, "line "+strconv.Itoa(n+1)+": unknown op "+strconv.Quote(jsonr.Get(r, "op").String()))
+			problem = "unknown op " + strconv.Quote(op.String())
 		}
 	}
-	if o.Torn && len(o.Problems) > 0 && strings.HasPrefix(o.Problems[len(o.Problems)-1], "line "+strconv.Itoa(len(lines))+":") {
-		o.Problems[len(o.Problems)-1] = "line " + strconv.Itoa(len(lines)) + ": torn (a write that did not finish)"
+	if n < 0 {
+		n, problem = -n, "torn (a write that did not finish)"
 	}
-	return o
+	o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": "+problem)
 }
 
 // Batch is one flush request and the jobs it carries.

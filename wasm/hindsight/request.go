@@ -115,7 +115,9 @@ func bankPath(id string) string {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' {
 			b.WriteByte(c)
 		} else {
-			b.WriteString("%" + strings.ToUpper(hex([]byte{c})))
+			b.WriteByte('%')
+			b.WriteByte("0123456789ABCDEF"[c>>4])
+			b.WriteByte("0123456789ABCDEF"[c&15])
 		}
 	}
 	return b.String()

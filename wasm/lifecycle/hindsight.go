@@ -53,6 +53,14 @@ type hsStore struct {
 	footer   string // the status line last shown
 
 	dir, outbox, lock, dead string
+
+	// The outbox as folded so far, while the file's size and mtime are
+	// those this process last read or left (folded): its own appends are
+	// added to it, and only a change by someone else has the file read and
+	// folded whole again.
+	fold                hindsight.Folder
+	folded              bool
+	foldSize, foldMtime int64
 }
 
 func newHindsight(e *Engine, s *Session) *hsStore {
@@ -217,18 +225,35 @@ func readConfigFileAt(host hostio.Host, p string) *config.File {
 
 func (h *hsStore) banks() []hindsight.Bank { return hindsight.Banks(h.cfg, h.repoKey) }
 
-// readOutbox folds the outbox file (none: empty).
+// readOutbox is the folded outbox (none: empty) and its size. It reads the
+// file only when its size or mtime is not what this process last read or
+// left there: another process appended, compacted or truncated it.
 func (h *hsStore) readOutbox() (hindsight.Outbox, int64, error) {
-	data, err := readFile(h.h, h.outbox, 64<<20)
+	info, err := h.h.Stat(h.outbox)
 	if err != nil && !hostio.IsNotFound(err) {
+		h.folded = false
 		return hindsight.Outbox{}, 0, err
 	}
-	return hindsight.FoldOutbox(data), int64(len(data)), nil
+	if h.folded && info.Size == h.foldSize && info.MtimeMs == h.foldMtime {
+		return h.fold.Outbox(), info.Size, nil
+	}
+	data, err := readFile(h.h, h.outbox, 64<<20)
+	if err != nil && !hostio.IsNotFound(err) {
+		h.folded = false
+		return hindsight.Outbox{}, 0, err
+	}
+	h.fold = hindsight.Folder{}
+	h.fold.Add(data)
+	// A file that grew between the stat and the read is folded again next time.
+	h.folded, h.foldSize, h.foldMtime = int64(len(data)) == info.Size, info.Size, info.MtimeMs
+	return h.fold.Outbox(), int64(len(data)), nil
 }
 
 // appendOutbox appends records under the outbox's lock, on a line of their
 // own after a torn last line; dead-letter lines go to dead.jsonl first. An
 // outbox with nothing pending past CompactBytes is then rewritten empty.
+// The records are added to the kept fold, so a turn's append reads the
+// outbox only when another process changed it.
 func (h *hsStore) appendOutbox(records, dead []byte) error {
 	if h.outbox == "" {
 		return errors.New("no agent folder: the outbox has nowhere to live")
@@ -248,13 +273,31 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 			return err
 		}
 	}
-	if err := h.h.Append(h.outbox, sealed(h.h, h.outbox, records)); err != nil {
+	// Under the lock nobody else appends: the fold read now is the file's.
+	o, size, err := h.readOutbox()
+	switch {
+	case err != nil:
+		records = sealed(h.h, h.outbox, records)
+	case o.Torn:
+		records = append([]byte{'\n'}, records...)
+	}
+	if err := h.h.Append(h.outbox, records); err != nil {
+		h.folded = false
 		return err
 	}
-	if info, err := h.h.Stat(h.outbox); err == nil && info.Size > hindsight.CompactBytes {
-		if o, _, err := h.readOutbox(); err == nil && len(o.Pending) == 0 && !o.Torn {
-			return h.h.WriteAtomic(h.outbox, nil)
-		}
+	if !h.folded {
+		return nil
+	}
+	h.fold.Add(records)
+	info, err := h.h.Stat(h.outbox)
+	h.folded, h.foldSize, h.foldMtime = err == nil && info.Size == size+int64(len(records)), info.Size, info.MtimeMs
+	if !h.folded || info.Size <= hindsight.CompactBytes {
+		return nil
+	}
+	// Checked only past CompactBytes, from the fold: nothing is read.
+	if o := h.fold.Outbox(); len(o.Pending) == 0 && !o.Torn {
+		h.folded = false
+		return h.h.WriteAtomic(h.outbox, nil)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/pi-memory/pi-memory/host/fsys"
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/lifecycle"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
@@ -23,14 +24,19 @@ const hsSecret = "ghp_EXAMPLEexample0123456789EXAMPLEexamp"
 // hsRig is one pi process with Hindsight configured (both banks) over real
 // folders and a manual clock.
 type hsRig struct {
-	t              *testing.T
+	t              testing.TB
 	clock          *fsys.Manual
 	e              *lifecycle.Engine
 	project, agent string
 	last           gjson.Result
 }
 
-func newHSRig(t *testing.T, config string, start map[string]any) *hsRig {
+func newHSRig(t testing.TB, config string, start map[string]any) *hsRig {
+	return newHSRigOn(t, config, start, nil)
+}
+
+// newHSRigOn is newHSRig over the host wrap makes of the real one (nil: as is).
+func newHSRigOn(t testing.TB, config string, start map[string]any, wrap func(hostio.Host) hostio.Host) *hsRig {
 	base := t.TempDir()
 	r := &hsRig{t: t, clock: fsys.NewManual(time.UnixMilli(1772172000000)), project: filepath.Join(base, "proj"), agent: filepath.Join(base, "agent")}
 	os.MkdirAll(filepath.Join(r.project, ".git"), 0o755)
@@ -39,7 +45,11 @@ func newHSRig(t *testing.T, config string, start map[string]any) *hsRig {
 	if config != "" {
 		os.WriteFile(filepath.Join(r.agent, "hindsight.json"), []byte(config), 0o644)
 	}
-	r.e = lifecycle.New(fsys.NewHost(fsys.NewOS(), r.clock, nil, nil))
+	host := fsys.NewHost(fsys.NewOS(), r.clock, nil, nil)
+	if wrap != nil {
+		host = wrap(host)
+	}
+	r.e = lifecycle.New(host)
 	in := map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": "s1"}
 	for k, v := range start {
 		in[k] = v
@@ -380,4 +390,58 @@ func TestAnOutboxWithNothingPendingPast64KiBIsRewrittenEmpty(t *testing.T) {
 	require.True(t, len(r.outbox()) > 70<<10)
 	r.answer(ok(`{}`))
 	require.Equal(t, "", r.outbox())
+	// The fold this process kept starts again from the emptied file.
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("newer", "x")})
+	require.Equal(t, 1, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
+	require.Equal(t, "hindsight: 1 waiting", r.status())
+}
+
+// countingHost counts the locks taken and the reads of files named like
+// the outbox.
+type countingHost struct {
+	hostio.Host
+	locks, reads int
+}
+
+func (c *countingHost) Lock(p string, waitMs, staleMs int) error {
+	c.locks++
+	return c.Host.Lock(p, waitMs, staleMs)
+}
+
+func (c *countingHost) ReadAt(p string, off int64, dst []byte) (int, error) {
+	if strings.HasSuffix(p, "outbox.jsonl") {
+		c.reads++
+	}
+	return c.Host.ReadAt(p, off, dst)
+}
+
+func TestAnAgentEndLocksOnceAndReadsTheOutboxOnlyAfterAnotherProcessChangedIt(t *testing.T) {
+	var c *countingHost
+	r := newHSRigOn(t, `{"url":"http://hs:1"}`, nil, func(h hostio.Host) hostio.Host { c = &countingHost{Host: h}; return c })
+	end := func(ts int64) {
+		c.locks, c.reads = 0, 0
+		r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("fact "+strconv.FormatInt(ts, 10), ts)}})
+	}
+	end(1)
+	r.answer(ok(`{}`)) // the flush keeps up
+	for ts := int64(2); ts <= 4; ts++ {
+		end(ts) // the first flush is out: the next turns wait
+		require.Equal(t, 1, c.locks, "locks at turn %d", ts)
+		require.Equal(t, 0, c.reads, "outbox reads at turn %d", ts)
+	}
+	require.Equal(t, "hindsight: 3 waiting", r.status())
+
+	// Another process queues a job: the next turn folds the file again and counts it.
+	other := hindsight.JobRecord("pimem-other", hindsight.Item{Content: "theirs", DocumentID: "pimem:s9:1"}, 5)
+	f, err := os.OpenFile(filepath.Join(r.agent, "pi-memory/hindsight/outbox.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	f.Write(other)
+	f.Close()
+	end(5)
+	require.Equal(t, 1, c.locks)
+	require.True(t, c.reads > 0, "the outbox another process changed is read again")
+	require.Equal(t, "hindsight: 5 waiting", r.status())
+	end(6)
+	require.Equal(t, 0, c.reads)
+	require.Equal(t, hindsight.FoldOutbox([]byte(r.outbox())).Pending[3].Item, string(gjson.GetBytes(other, "item").Raw))
 }

@@ -22,17 +22,23 @@ func (h *hsStore) recall(out *Out, in gjson.Result) {
 	if h.e.may(h, Inject) != "" || !hindsight.Recalls(h.cfg, h.modeNow()) {
 		return
 	}
-	index, text, ts := -1, "", int64(0)
-	i := -1
+	// Only the newest user message's text is read: a long conversation's
+	// earlier ones (each with its recalled block) would be copied for nothing.
+	index, i := -1, -1
+	var user gjson.Result
 	jsonr.Get(in, "messages").ForEach(func(_, m gjson.Result) bool {
 		i++
 		if jsonr.Get(m, "role").Str == "user" {
-			index, ts = i, jsonr.Get(m, "timestamp").Int()
-			text = strings.TrimSpace(marker.Strip(messageText(jsonr.Get(m, "content"))))
+			index, user = i, m
 		}
 		return true
 	})
-	if index < 0 || text == "" {
+	if index < 0 {
+		return
+	}
+	ts := jsonr.Get(user, "timestamp").Int()
+	text := strings.TrimSpace(marker.Strip(messageText(jsonr.Get(user, "content"))))
+	if text == "" {
 		return
 	}
 	sum := sha1.Sum([]byte(text))
