@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -90,5 +91,16 @@ func BenchmarkInject1200AfterAChange(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		st.inj = nil
 		Inject(st, cfg, in)
+	}
+}
+
+// ReadContext over a conversation of 40 turns whose user messages are long
+// and hold escapes, as pasted logs do: it runs before every model request.
+func BenchmarkReadContext40LongTurns(b *testing.B) {
+	turn := `{"role":"user","content":"` + strings.Repeat(`a pasted log line\n`, 200) + `"},{"role":"assistant","content":[{"type":"text","text":"` + strings.Repeat(`an answer\n`, 200) + `"}]}`
+	msgs := "[" + strings.TrimSuffix(strings.Repeat(turn+",", 40), ",") + "]"
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		ReadContext(msgs)
 	}
 }

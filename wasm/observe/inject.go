@@ -411,37 +411,21 @@ type ContextView struct {
 // ReadContext reads the messages of pi's context event (a JSON array of
 // agent messages). Nothing it returns points into messages (the query is a
 // copy), so the caller may parse them where they lie and reuse the memory.
+// It runs before every model request over the whole conversation, so it
+// copies nothing per message: members are looked up in place (gjson's
+// ForEach would unescape every string member of every message), and only
+// the newest user message's text is read.
 //
 //	ReadContext(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"fix the search bug"}]`)
 //	  => Query "fix the search bug", Dropped true, Injected false, At 1
 func ReadContext(messages string) ContextView {
 	var v ContextView
+	var user gjson.Result // the newest user message
 	first, leading := true, true
 	i := -1
 	gjson.Parse(messages).ForEach(func(_, m gjson.Result) bool {
 		i++
-		// One pass over the message's members: a message can be large, and
-		// customType is usually absent, so looking it up alone would read
-		// the whole message.
-		var role, ct string
-		var content gjson.Result
-		m.ForEach(func(k, v gjson.Result) bool {
-			switch k.Str {
-			case "role":
-				if role == "" {
-					role = v.Str
-				}
-			case "customType":
-				if ct == "" {
-					ct = v.Str
-				}
-			case "content":
-				if !content.Exists() {
-					content = v
-				}
-			}
-			return true
-		})
+		role := jsonr.Get(m, "role").Str
 		if leading {
 			if role == "compactionSummary" || role == "branchSummary" {
 				v.At = i + 1
@@ -449,34 +433,39 @@ func ReadContext(messages string) ContextView {
 				leading = false
 			}
 		}
-		if has(ours, ct) || strings.Contains(m.Raw, MarkerStart) {
+		if strings.Contains(m.Raw, MarkerStart) {
 			v.Injected = true
-			if has(ours, ct) {
-				return true
-			}
+		}
+		// customType is usually absent, and looking a key up steps over every
+		// member: look only when the name is there.
+		if strings.Contains(m.Raw, `"customType"`) && has(ours, jsonr.Get(m, "customType").Str) {
+			v.Injected = true
+			return true
 		}
 		if first {
 			v.Dropped = role != RoleUser
 			first = false
 		}
 		if role == RoleUser {
-			c := content
-			if c.Type == gjson.String {
-				v.Query = stripOurs(c.Str)
-			} else {
-				var b strings.Builder
-				c.ForEach(func(_, blk gjson.Result) bool {
-					if jsonr.Get(blk, "type").Str == "text" {
-						b.WriteString(jsonr.Get(blk, "text").Str + "\n")
-					}
-					return true
-				})
-				v.Query = stripOurs(b.String())
-			}
-			v.Query = strings.TrimSpace(v.Query)
+			user = m
 		}
 		return true
 	})
-	v.Query = strings.Clone(v.Query)
+	if user.Exists() {
+		c := jsonr.Get(user, "content")
+		if c.Type == gjson.String {
+			v.Query = stripOurs(c.Str)
+		} else {
+			var b strings.Builder
+			c.ForEach(func(_, blk gjson.Result) bool {
+				if jsonr.Get(blk, "type").Str == "text" {
+					b.WriteString(jsonr.Get(blk, "text").Str + "\n")
+				}
+				return true
+			})
+			v.Query = stripOurs(b.String())
+		}
+		v.Query = strings.Clone(strings.TrimSpace(v.Query))
+	}
 	return v
 }
