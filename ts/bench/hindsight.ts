@@ -25,6 +25,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Core, compileCore, type Effect, type Envelope, type HttpAnswer, type HttpRequest } from "../core.ts";
 import { startHindsight, type Hindsight, type RetainItem } from "../e2e/hindsight.ts";
+import { envInt, num, str, type Args } from "./args.ts";
 import { fmtBytes, fmtMs, max, median, quantile } from "./stats.ts";
 
 // ---- What main.ts lends this step ----------------------------------------------------
@@ -54,14 +55,6 @@ export interface HsBench {
 	judge(value: number, limit: number, inclusive?: boolean): { verdict: Verdict; note: string };
 	/** Which rows to measure (BENCH_ONLY may ask for one). */
 	rows: { recall: boolean; outbox: boolean };
-}
-
-function envInt(name: string, dflt: number, min: number): number {
-	const v = process.env[name];
-	if (v === undefined || v === "") return dflt;
-	const n = Number.parseInt(v, 10);
-	if (!Number.isFinite(n) || n < min) throw new Error(`${name}=${v}: expected a whole number ≥ ${min}`);
-	return n;
 }
 
 export const HS_CFG = {
@@ -287,19 +280,6 @@ export function methodLines(): string[] {
 }
 
 // ---- The probe (a fresh process: ts/bench/probe.ts hindsight) ------------------------------
-
-type Args = Record<string, unknown>;
-
-function str(a: Args, k: string): string {
-	const v = a[k];
-	if (typeof v !== "string" || v === "") throw new Error(`argument ${k} (a string) is required`);
-	return v;
-}
-
-function num(a: Args, k: string, dflt: number): number {
-	const v = a[k];
-	return typeof v === "number" ? v : dflt;
-}
 
 /** Network calls the probe made: fetch is wrapped once, the count read around each call. */
 let fetches = 0;

@@ -27,6 +27,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { envInt } from "./args.ts";
 import type { ImportResult } from "./hsimport.ts";
 import { methodLines as hindsightMethod, stepHindsight } from "./hindsight.ts";
 import type { ObserveResult } from "./observe.ts";
@@ -40,14 +41,6 @@ const HERE = fileURLToPath(new URL("./", import.meta.url));
 function flag(name: string): string | undefined {
 	const i = process.argv.indexOf(`--${name}`);
 	return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-function envInt(name: string, dflt: number, min: number): number {
-	const v = process.env[name];
-	if (v === undefined || v === "") return dflt;
-	const n = Number.parseInt(v, 10);
-	if (!Number.isFinite(n) || n < min) throw new Error(`${name}=${v}: expected a whole number ≥ ${min}`);
-	return n;
 }
 
 /** `/memory verify` runs of the 5,000-line index (row 10). */

@@ -32,6 +32,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Core, compileCore, instantiate, type Envelope } from "../core.ts";
+import { num, str, type Args } from "./args.ts";
 import { hindsightProbe } from "./hindsight.ts";
 import { observeBench } from "./observe.ts";
 
@@ -158,19 +159,6 @@ const PROMPTS = [
 ];
 
 // ---- Modes ------------------------------------------------------------------------
-
-type Args = Record<string, unknown>;
-
-function str(a: Args, k: string): string {
-	const v = a[k];
-	if (typeof v !== "string" || v === "") throw new Error(`argument ${k} (a string) is required`);
-	return v;
-}
-
-function num(a: Args, k: string, dflt: number): number {
-	const v = a[k];
-	return typeof v === "number" ? v : dflt;
-}
 
 function lowerBound(a: Args): object {
 	const log = str(a, "log");
