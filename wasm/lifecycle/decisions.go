@@ -128,14 +128,8 @@ func (d *decisions) readConfig() {
 // readConfigFile reads a configuration file; a file that exists but cannot
 // be read counts as one that could turn memory off (config.Unreadable).
 func readConfigFile(h hostio.Host, p string) *config.File {
-	if p == "" {
-		return config.Parse("", nil)
-	}
-	data, err := readFile(h, p, maxConfig)
-	if err != nil && !hostio.IsNotFound(err) {
-		return config.Unreadable(p, err.Error())
-	}
-	return config.Parse(p, data)
+	f, _ := readConfigData(h, p)
+	return f
 }
 
 // off says why the store can neither be read nor written this session, or
@@ -500,10 +494,7 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 // lockLog takes the log's lock, saying what to do when another process
 // holds it too long. The caller unlocks.
 func (d *decisions) lockLog() error {
-	if err := d.h.Lock(d.lock, lockWaitMs, lockStaleMs); err != nil {
-		if errors.Is(err, hostio.ErrBusy) {
-			return errors.New("another pi process has held " + d.lock + " for more than 5 s; try again, or delete that file if no pi is running")
-		}
+	if err := takeLock(d.h, d.lock); err != nil {
 		return err
 	}
 	return nil

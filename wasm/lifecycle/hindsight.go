@@ -10,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
 )
 
@@ -24,8 +25,15 @@ const (
 	hsLostMs     = 10 * 60 * 1000        // a background flush unanswered this long is taken as lost
 )
 
-// hsTools are the tools the registry offers, all active when Hindsight is on.
-var hsTools = []string{"hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"}
+// hsTools are the names of the registry's tools (all of them Hindsight's),
+// all active when Hindsight is on.
+func hsTools() []string {
+	names := make([]string, len(registry.Tools))
+	for i, t := range registry.Tools {
+		names[i] = t.Name
+	}
+	return names
+}
 
 type hsStore struct {
 	e *Engine
@@ -116,7 +124,7 @@ func (h *hsStore) announce(out *Out) {
 		}
 		return
 	}
-	out.Tools(hsTools)
+	out.Tools(hsTools())
 	h.showFooter(out)
 }
 
@@ -201,26 +209,10 @@ func (h *hsStore) refreshConfig() []string {
 	h.cfgStamp = stamp
 	var files [2]*config.File
 	for i, f := range h.files {
-		files[i] = readConfigFileAt(h.e.h, f)
+		files[i] = readConfigFile(h.e.h, f)
 	}
 	h.cfg = hindsight.ParseConfig(files[0], files[1], h.env)
 	return h.cfg.Warnings
-}
-
-func fileStamp(host hostio.Host, p string) string {
-	if p == "" {
-		return "-"
-	}
-	info, err := host.Stat(p)
-	if err != nil {
-		return "-"
-	}
-	return strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10)
-}
-
-func readConfigFileAt(host hostio.Host, p string) *config.File {
-	f, _ := readConfigData(host, p)
-	return f
 }
 
 func (h *hsStore) banks() []hindsight.Bank { return hindsight.Banks(h.cfg, h.repoKey) }
@@ -261,10 +253,7 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 	if err := h.h.Mkdir(h.dir); err != nil {
 		return err
 	}
-	if err := h.h.Lock(h.lock, lockWaitMs, lockStaleMs); err != nil {
-		if errors.Is(err, hostio.ErrBusy) {
-			return errors.New("another pi process has held " + h.lock + " for more than 5 s; try again, or delete that file if no pi is running")
-		}
+	if err := takeLock(h.h, h.lock); err != nil {
 		return err
 	}
 	defer h.h.Unlock(h.lock)
@@ -300,17 +289,6 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 		return h.h.WriteAtomic(h.outbox, nil)
 	}
 	return nil
-}
-
-// sealed is data preceded by a newline when the file's last line is torn.
-func sealed(host hostio.Host, p string, data []byte) []byte {
-	if info, err := host.Stat(p); err == nil && info.Size > 0 {
-		var last [1]byte
-		if n, _ := host.ReadAt(p, info.Size-1, last[:]); n == 1 && last[0] != '\n' {
-			return append([]byte{'\n'}, data...)
-		}
-	}
-	return data
 }
 
 // showFooter sets the hindsight status line when it changed.

@@ -128,25 +128,13 @@ func (n *notesStore) start(out *Out) {
 // refreshConfig re-reads the config files when they changed and returns the
 // warnings of a changed configuration (each is said once, when it appears).
 func (n *notesStore) refreshConfig() []string {
-	stamp := n.stamp(n.globalCfg) + "|" + n.stamp(n.projCfg)
+	stamp := fileStamp(n.h, n.globalCfg) + "|" + fileStamp(n.h, n.projCfg)
 	if stamp == n.cfgStamp && n.cfgStamp != "" {
 		return nil
 	}
 	n.cfgStamp = stamp
 	n.cfg = notes.ParseConfigFiles(readConfigFile(n.h, n.globalCfg), readConfigFile(n.h, n.projCfg))
 	return n.cfg.Warnings
-}
-
-// stamp identifies a file's version by size and mtime ("-" when absent).
-func (n *notesStore) stamp(p string) string {
-	if p == "" {
-		return ""
-	}
-	info, err := n.h.Stat(p)
-	if err != nil {
-		return "-"
-	}
-	return strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10)
 }
 
 // load brings a scope's file up to date: read and parsed again only when its

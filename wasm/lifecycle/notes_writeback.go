@@ -63,10 +63,7 @@ func (n *notesStore) lockData(dir, lock string) error {
 	if err := n.h.Mkdir(dir); err != nil {
 		return err
 	}
-	if err := n.h.Lock(lock, lockWaitMs, lockStaleMs); err != nil {
-		if errors.Is(err, hostio.ErrBusy) {
-			return errors.New("another pi process has held " + lock + " for more than 5 s; try again, or delete that file if no pi is running")
-		}
+	if err := takeLock(n.h, lock); err != nil {
 		return err
 	}
 	return nil

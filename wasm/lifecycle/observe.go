@@ -147,7 +147,7 @@ func (o *observations) ready(out *Out) error {
 func (o *observations) refreshConfig() []string {
 	stamp := ""
 	for _, f := range o.cfgFiles {
-		stamp += "|" + o.stamp(f.primary) + "|" + o.stamp(f.alias)
+		stamp += "|" + fileStamp(o.h, f.primary) + "|" + fileStamp(o.h, f.alias)
 	}
 	if stamp == o.cfgStamp && o.cfgStamp != "" {
 		return nil
@@ -160,9 +160,9 @@ func (o *observations) refreshConfig() []string {
 		f := &o.cfgFiles[i]
 		f.used = ""
 		name := f.primary
-		if f.primary != "" && o.stamp(f.primary) == "-" && o.stamp(f.alias) != "-" {
+		if f.primary != "" && fileStamp(o.h, f.primary) == "-" && fileStamp(o.h, f.alias) != "-" {
 			name = f.alias
-		} else if f.primary != "" && o.stamp(f.primary) != "-" && o.stamp(f.alias) != "-" {
+		} else if f.primary != "" && fileStamp(o.h, f.primary) != "-" && fileStamp(o.h, f.alias) != "-" {
 			both = append(both, "both "+f.primary+" and "+f.alias+" exist; "+f.primary+" is read and the other is ignored. Merge them into "+f.primary+" and remove the other.")
 		}
 		files[i], data[i] = readConfigData(o.h, name)
@@ -173,17 +173,6 @@ func (o *observations) refreshConfig() []string {
 	o.cfg = observe.ParseConfigFiles(files[0], data[0], files[1], data[1])
 	o.cfg.Warnings = append(both, o.cfg.Warnings...)
 	return o.cfg.Warnings
-}
-
-func (o *observations) stamp(p string) string {
-	if p == "" {
-		return "-"
-	}
-	info, err := o.h.Stat(p)
-	if err != nil {
-		return "-"
-	}
-	return strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10)
 }
 
 // readConfigData is readConfigFile with the bytes, which observe reads one

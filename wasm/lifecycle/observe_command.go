@@ -136,7 +136,7 @@ func (o *observations) configEdit(c *cmdCtx) {
 	}
 	if !c.hasUI {
 		msg := "Edit " + target
-		if o.stamp(target) == "-" {
+		if fileStamp(o.h, target) == "-" {
 			msg += " (it does not exist yet: create it with the keys to change, e.g. {\"observerTokens\": 20000})"
 		}
 		c.out.Output(msg + ", then run /om config reload. Keys and defaults: /om config.")

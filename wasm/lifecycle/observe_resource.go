@@ -99,7 +99,7 @@ func (o *observations) refreshLedger() {
 	if !sc.resource {
 		return
 	}
-	stamp := o.stamp(sc.file)
+	stamp := fileStamp(o.h, sc.file)
 	if stamp == sc.stamp && sc.stamp != "" {
 		return
 	}
@@ -144,28 +144,17 @@ func (o *observations) appendLedger(data []byte) error {
 	if err := o.h.Mkdir(sc.dir); err != nil {
 		return err
 	}
-	if err := o.h.Lock(sc.lock, lockWaitMs, lockStaleMs); err != nil {
-		if errors.Is(err, hostio.ErrBusy) {
-			return errors.New("another pi process has held " + sc.lock + " for more than 5 s; try again, or delete that file if no pi is running")
-		}
+	if err := takeLock(o.h, sc.lock); err != nil {
 		return err
 	}
 	defer o.h.Unlock(sc.lock)
-	before := o.stamp(sc.file)
-	buf := make([]byte, 0, len(data)+2)
-	if info, err := o.h.Stat(sc.file); err == nil && info.Size > 0 {
-		var last [1]byte
-		if n, _ := o.h.ReadAt(sc.file, info.Size-1, last[:]); n == 1 && last[0] != '\n' {
-			buf = append(buf, '\n')
-		}
-	}
-	buf = append(buf, data...)
-	buf = append(buf, '\n')
+	before := fileStamp(o.h, sc.file)
+	buf := sealed(o.h, sc.file, append(data[:len(data):len(data)], '\n')) // a copy: data stays the caller's
 	if err := o.h.Append(sc.file, buf); err != nil {
 		return err
 	}
 	if before == sc.stamp && len(buf) == len(data)+1 {
-		sc.stamp = o.stamp(sc.file)
+		sc.stamp = fileStamp(o.h, sc.file)
 	}
 	return nil
 }
