@@ -52,7 +52,7 @@ func SerializeTurn(messages []byte, repoKey string, maxChars int) Turn {
 	arr.ForEach(func(_, m gjson.Result) bool {
 		switch jsonr.Get(m, "role").Str {
 		case "user":
-			text := strings.TrimSpace(marker.Strip(textOf(jsonr.Get(m, "content"))))
+			text := MessageText(jsonr.Get(m, "content"))
 			if t.UserMs == 0 {
 				t.UserMs = jsonr.Get(m, "timestamp").Int()
 			}
@@ -99,6 +99,12 @@ func line(b *strings.Builder, prefix, text string) {
 		b.WriteString("\n")
 	}
 	b.WriteString(prefix + text)
+}
+
+// MessageText is what a message's content says, our injected blocks removed:
+// a recall's query and a retained turn's user and assistant text.
+func MessageText(content gjson.Result) string {
+	return strings.TrimSpace(marker.Strip(textOf(content)))
 }
 
 // textOf is a message content's text: a string, or its text blocks joined.

@@ -6,7 +6,6 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/sha1"
 	"github.com/tidwall/gjson"
 )
@@ -37,7 +36,7 @@ func (h *hsStore) recall(out *Out, in gjson.Result) {
 		return
 	}
 	ts := jsonr.Get(user, "timestamp").Int()
-	text := strings.TrimSpace(marker.Strip(messageText(jsonr.Get(user, "content"))))
+	text := hindsight.MessageText(jsonr.Get(user, "content"))
 	if text == "" {
 		return
 	}
@@ -92,21 +91,6 @@ func (h *hsStore) remember(key, block string) {
 		delete(h.cache, h.order[0])
 		h.order = h.order[1:]
 	}
-}
-
-// messageText is a message content's text: a string or its text blocks.
-func messageText(c gjson.Result) string {
-	if c.Type == gjson.String {
-		return c.Str
-	}
-	var b strings.Builder
-	c.ForEach(func(_, blk gjson.Result) bool {
-		if jsonr.Get(blk, "type").Str == "text" {
-			b.WriteString(jsonr.Get(blk, "text").Str + "\n")
-		}
-		return true
-	})
-	return b.String()
 }
 
 // retain queues the run in the outbox, one job per bank, before any network
