@@ -1,8 +1,6 @@
 package decision
 
 import (
-	"sort"
-
 	"github.com/pi-memory/pi-memory/wasm/similarity"
 )
 
@@ -72,12 +70,12 @@ func (s *State) featuresOf(h int32) *similarity.Features {
 }
 
 func sortMatches(m []Match) {
-	sort.Slice(m, func(i, j int) bool {
+	sortBy(len(m), func(i, j int) bool {
 		if m[i].Score != m[j].Score {
 			return m[i].Score > m[j].Score
 		}
 		return newerThan(m[i].D, m[j].D)
-	})
+	}, func(i, j int) { m[i], m[j] = m[j], m[i] })
 }
 
 // Normalize is the exact-match form of a text (see similarity.Normalize).

@@ -2,7 +2,6 @@ package decision
 
 import (
 	"bytes"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -306,10 +305,10 @@ func (m *merger) collisions() {
 	if len(clashes) == 0 {
 		return
 	}
-	sort.Slice(clashes, func(i, j int) bool {
+	sortBy(len(clashes), func(i, j int) bool {
 		ti, tj := m.B[clashes[i].at].ev.TimeMs, m.B[clashes[j].at].ev.TimeMs
 		return ti < tj || ti == tj && clashes[i].at < clashes[j].at
-	})
+	}, func(i, j int) { clashes[i], clashes[j] = clashes[j], clashes[i] })
 	used := newIDsInUse()
 	used.noteLines(m.O)
 	used.noteLines(m.A)
@@ -402,12 +401,12 @@ func (m *merger) emit(seqA, seqB []int, bom bool) MergeResult {
 		i++
 	}
 	res.Out = out
-	sort.Slice(res.Followed, func(i, j int) bool {
+	sortBy(len(res.Followed), func(i, j int) bool {
 		if res.Followed[i].Side != res.Followed[j].Side {
 			return res.Followed[i].Side < res.Followed[j].Side
 		}
 		return res.Followed[i].Old < res.Followed[j].Old
-	})
+	}, func(i, j int) { res.Followed[i], res.Followed[j] = res.Followed[j], res.Followed[i] })
 	return *res
 }
 

@@ -1,7 +1,6 @@
 package decision
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
@@ -157,7 +156,7 @@ func PlanRepair(log []byte) Repair {
 		rep.Out = log
 		return rep
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].t < all[j].t || all[i].t == all[j].t && all[i].at < all[j].at })
+	sortBy(len(all), func(i, j int) bool { return all[i].t < all[j].t || all[i].t == all[j].t && all[i].at < all[j].at }, func(i, j int) { all[i], all[j] = all[j], all[i] })
 	used := newIDsInUse()
 	used.noteLines(lines)
 	firstOf := map[*inst]int{}

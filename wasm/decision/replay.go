@@ -1,7 +1,6 @@
 package decision
 
 import (
-	"sort"
 	"strconv"
 )
 
@@ -422,7 +421,7 @@ func (x Hits) order(n int) {
 	s, h := x.s, x.h
 	const top = 64
 	if n > top || len(h) <= 4*top {
-		sort.Slice(h, func(i, j int) bool { return s.newer(h[i], h[j]) })
+		sortBy(len(h), func(i, j int) bool { return s.newer(h[i], h[j]) }, func(i, j int) { h[i], h[j] = h[j], h[i] })
 		*x.sorted = len(h)
 		return
 	}
@@ -489,7 +488,7 @@ func (s *State) withTag(tag string) Hits {
 			}
 		}
 		for _, l := range s.byTag {
-			sort.Slice(l, func(i, j int) bool { return s.newer(l[i], l[j]) })
+			sortBy(len(l), func(i, j int) bool { return s.newer(l[i], l[j]) }, func(i, j int) { l[i], l[j] = l[j], l[i] })
 		}
 		s.byTagGen = s.Gen
 	}
@@ -541,7 +540,7 @@ func (s *State) newestFromBase(n int) ([]int32, bool) {
 			active = append(active, h)
 		}
 	}
-	sort.Slice(active, func(i, j int) bool { return s.newer(active[i], active[j]) })
+	sortBy(len(active), func(i, j int) bool { return s.newer(active[i], active[j]) }, func(i, j int) { active[i], active[j] = active[j], active[i] })
 	if len(active) > n {
 		active = active[:n]
 	}
@@ -608,5 +607,5 @@ func foldTag(t string) string {
 }
 
 func sortNewest(list []*Decision) {
-	sort.Slice(list, func(i, j int) bool { return newerThan(list[i], list[j]) })
+	sortBy(len(list), func(i, j int) bool { return newerThan(list[i], list[j]) }, func(i, j int) { list[i], list[j] = list[j], list[i] })
 }

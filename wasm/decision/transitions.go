@@ -12,7 +12,7 @@ import (
 // writers, so a choice a person made in a dialog is always checked against
 // the state as it is when it is written, not as it was when they were asked.
 
-// Reasons a transition refuses, for callers that react to one (errors.Is).
+// Reasons a transition refuses, for callers that react to one (errs.Is).
 var (
 	ErrNotFound = errors.New("no such decision")
 	ErrStatus   = errors.New("the decision's status does not allow this")

@@ -5,7 +5,11 @@
 // imports. It never decides anything: policy lives in the packages that use it.
 package hostio
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/pi-memory/pi-memory/wasm/errs"
+)
 
 // Kind is what a path names, numbered as in the contract's stat record
 // (pm_fs_stat, pm_fs_lstat).
@@ -133,17 +137,17 @@ func ErrorForCode(code int64) error {
 // CodeForError is the inverse of ErrorForCode, for hosts written in Go.
 func CodeForError(err error) int64 {
 	switch {
-	case errors.Is(err, ErrNotFound):
+	case errs.Is(err, ErrNotFound):
 		return CodeNotFound
-	case errors.Is(err, ErrExists):
+	case errs.Is(err, ErrExists):
 		return CodeExists
-	case errors.Is(err, ErrPermission):
+	case errs.Is(err, ErrPermission):
 		return CodePermission
-	case errors.Is(err, ErrKind):
+	case errs.Is(err, ErrKind):
 		return CodeKind
-	case errors.Is(err, ErrBusy):
+	case errs.Is(err, ErrBusy):
 		return CodeBusy
-	case errors.Is(err, ErrInvalid):
+	case errs.Is(err, ErrInvalid):
 		return CodeInvalid
 	default:
 		return CodeIO
@@ -169,4 +173,4 @@ func (e *PathError) Error() string {
 func (e *PathError) Unwrap() error { return e.Err }
 
 // IsNotFound reports whether err means the file or folder does not exist.
-func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
+func IsNotFound(err error) bool { return errs.Is(err, ErrNotFound) }

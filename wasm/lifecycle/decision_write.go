@@ -1,12 +1,12 @@
 package lifecycle
 
 import (
-	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -53,8 +53,7 @@ func proposal(c *cmdCtx, text string) decision.Proposal {
 
 // failWrite ends a command whose write did not happen.
 func failWrite(out *Out, err error) {
-	var in *errInert
-	if errors.As(err, &in) {
+	if in, ok := errs.As[*errInert](err); ok {
 		out.Fail("Not written: " + in.msg)
 		return
 	}
@@ -265,8 +264,8 @@ func (d *decisions) supersede(out *Out, asJSON, hasUI bool, oldID string, p deci
 // removed it). The person's text is kept: they are asked again what to do
 // with it, against the state as it is now.
 func (d *decisions) changed(out *Out, asJSON bool, err error, p decision.Proposal) {
-	var te *decision.TransitionError
-	if !errors.As(err, &te) {
+	te, ok := errs.As[*decision.TransitionError](err)
+	if !ok {
 		failWrite(out, err)
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strconv"
 
+	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 )
 
@@ -39,7 +40,7 @@ func sealed(host hostio.Host, p string, data []byte) []byte {
 // process has held it too long. The caller unlocks.
 func takeLock(host hostio.Host, lock string) error {
 	if err := host.Lock(lock, lockWaitMs, lockStaleMs); err != nil {
-		if errors.Is(err, hostio.ErrBusy) {
+		if errs.Is(err, hostio.ErrBusy) {
 			return errors.New("another pi process has held " + lock + " for more than 5 s; try again, or delete that file if no pi is running")
 		}
 		return err

@@ -1,10 +1,10 @@
 package lifecycle
 
 import (
-	"errors"
 	"path"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/errs"
 	"strconv"
 	"strings"
 
@@ -58,11 +58,9 @@ func (n *notesStore) report() []scopeReport {
 					case strings.HasSuffix(e, ".md") && e != notesIndex && e != notesLocal:
 						size := ""
 						st, err := n.h.Stat(path.Join(sc.dir, e))
-						var np *errNotPlain
-						switch {
-						case err == nil:
+						if err == nil {
 							size = " (" + strconv.FormatInt(st.Size, 10) + " bytes)"
-						case errors.As(err, &np):
+						} else if _, ok := errs.As[*errNotPlain](err); ok {
 							size = " (not read)"
 							r.warnings = append(r.warnings, err.Error())
 						}

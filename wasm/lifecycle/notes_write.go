@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/notes"
@@ -29,8 +30,7 @@ func (n *notesStore) cmdRemember(c *cmdCtx) {
 	section := c.args.Value("section")
 	op, note, err := n.stage(scope, section, c.args.Text(1), "remember")
 	if err != nil {
-		var r *refusal
-		if errors.As(err, &r) {
+		if r, ok := errs.As[*refusal](err); ok {
 			c.out.Fail("Not staged (" + r.reason + "): " + r.detail + ".")
 		} else {
 			c.out.Fail("Not staged: " + err.Error() + ".")

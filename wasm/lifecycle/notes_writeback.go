@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"encoding/hex"
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"strconv"
 	"strings"
@@ -84,8 +85,7 @@ func (n *notesStore) stage(scope, section, text, source string) (op notes.Op, no
 		return notes.Op{}, "", err
 	}
 	n.load(sc)
-	var np *errNotPlain
-	if errors.As(sc.readErr, &np) {
+	if np, ok := errs.As[*errNotPlain](sc.readErr); ok {
 		return notes.Op{}, "", np // a flush could never write it
 	}
 	// Recalled or injected memory is never written back as a new fact.

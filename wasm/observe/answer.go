@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Why an answer is refused, for callers that react to one (errors.Is). A
+// Why an answer is refused, for callers that react to one (errs.Is). A
 // refused answer never changes the state: the watermark stays where it was,
 // so the span is observed again once the backoff allows.
 var (

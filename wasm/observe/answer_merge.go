@@ -5,13 +5,14 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/errs"
 )
 
 // Result is what State.Answer made of a model's answer.
 type Result struct {
 	Record *Record // the record to persist (Encode); nil when the answer was refused
 	Empty  bool    // the observer found nothing new: the watermark moved all the same
-	Err    error   // why the answer was refused (errors.Is: ErrTooLong, ErrDegenerate, ErrFormat, ErrFailed, ErrStale); the state is unchanged
+	Err    error   // why the answer was refused (errs.Is: ErrTooLong, ErrDegenerate, ErrFormat, ErrFailed, ErrStale); the state is unchanged
 	Notice string  // a warning for a person, given once when a kind of call stops; else ""
 }
 
@@ -47,7 +48,7 @@ func (s *State) Answer(a Action, ans Answer, cfg Config, c Clock) Result {
 func (s *State) observed(a Action, ans Answer, cfg Config, c Clock) Result {
 	r, err := readAnswer(ans, a.Chunk.day, maxObserverAnswer)
 	if err != nil {
-		if errors.Is(err, ErrTooLong) && s.shrink < maxShrink {
+		if errs.Is(err, ErrTooLong) && s.shrink < maxShrink {
 			s.shrink++
 		}
 		return Result{Err: err, Notice: s.observer.fail("observer", err.Error(), c.Ms)}
