@@ -56,6 +56,8 @@ type hsStore struct {
 	lastBlock string
 	recalled  bool // a recall ran (or was reused) this session
 
+	toolsOn bool // the tools were last announced active
+
 	flushing bool   // a background flush is out
 	flushAt  int64  // since when (a host that never answers does not stop flushing for good)
 	footer   string // the status line last shown
@@ -113,11 +115,12 @@ func (h *hsStore) start(out *Out, in gjson.Result) {
 // only when Hindsight is configured (otherwise the tools stay as the host
 // registered them: inactive, and no footer).
 func (h *hsStore) announce(out *Out) {
-	if !h.cfg.On() && h.footer == "" {
+	if !h.cfg.On() && h.footer == "" && !h.toolsOn {
 		return
 	}
 	if h.e.may(h, Inject) != "" {
 		out.Tools(nil)
+		h.toolsOn = false
 		if h.footer != "" {
 			h.footer = ""
 			out.Status("hindsight", "", true)
@@ -125,7 +128,18 @@ func (h *hsStore) announce(out *Out) {
 		return
 	}
 	out.Tools(hsTools())
+	h.toolsOn = true
 	h.showFooter(out)
+}
+
+// retool reads the config when it changed and announces again when the
+// tools' state no longer matches what was last sent: hindsight.json
+// appeared, changed or went away during the session.
+func (h *hsStore) retool(out *Out) {
+	h.refreshConfig()
+	if on := h.e.may(h, Inject) == ""; on != h.toolsOn {
+		h.announce(out)
+	}
 }
 
 // gitConfig is the text of the git config of the project at root:

@@ -284,6 +284,25 @@ func TestToolsAnswerWithAnErrorWhenHindsightIsOff(t *testing.T) {
 	require.Contains(t, res.Get("text").String(), "not configured")
 }
 
+func TestTheToolsFollowAConfigThatAppearsOrGoesAwayDuringTheSession(t *testing.T) {
+	r := newHSRig(t, "", nil)
+	require.Equal(t, 0, len(r.effects("tools")))
+	r.call("before_agent_start", map[string]any{"prompt": "hi", "messageType": "user"})
+	require.Equal(t, 0, len(r.effects("tools")), "no config, nothing to announce")
+
+	cfg := filepath.Join(r.agent, "hindsight.json")
+	require.NoError(t, os.WriteFile(cfg, []byte(`{"url":"http://hs:1"}`), 0o644))
+	r.call("before_agent_start", map[string]any{"prompt": "hi", "messageType": "user"})
+	require.Equal(t, `["hindsight_recall","hindsight_retain","hindsight_reflect","hindsight_status"]`, r.effects("tools")[0].Get("active").Raw)
+	r.call("before_agent_start", map[string]any{"prompt": "hi", "messageType": "user"})
+	require.Equal(t, 0, len(r.effects("tools")), "announced once, not on every run")
+
+	require.NoError(t, os.Remove(cfg))
+	r.call("context", map[string]any{"messages": []any{userMsg("hi", 1)}})
+	require.Equal(t, `[]`, r.effects("tools")[0].Get("active").Raw, "a tool-loop step after the config went away")
+	require.Equal(t, 0, len(r.effects("http")))
+}
+
 func TestTheRetainToolQueuesRedactedContentAndContext(t *testing.T) {
 	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
 	r.call("tool", map[string]any{"name": "hindsight_retain", "params": map[string]any{"content": "key is " + hsSecret, "context": "from " + hsSecret}})

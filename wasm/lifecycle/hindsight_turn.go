@@ -17,7 +17,7 @@ import (
 // each within recall.timeoutMs; a bank that fails or is slow is left out and
 // named in the footer, the others still count.
 func (h *hsStore) recall(out *Out, in gjson.Result) {
-	h.refreshConfig()
+	h.retool(out)
 	if h.e.may(h, Inject) != "" || !hindsight.Recalls(h.cfg, h.modeNow()) {
 		return
 	}

@@ -48,6 +48,8 @@ func (e *Engine) beforeAgentStart(out *Out, in gjson.Result) {
 	if text != "" {
 		out.SystemPromptAppend(text)
 	}
+	// The run's tools follow hindsight.json as it is now.
+	e.s.hs.retool(out)
 }
 
 // agentEnd reviews the decision candidates held since before_agent_start,
