@@ -45,7 +45,12 @@ export type Effect =
 			background?: boolean;
 	  }
 	// Observational memory (docs/decisions/001-core-host-contract.md).
-	| { t: "context_messages"; index: number; messages: Array<{ customType: string; content: string; timestamp?: number }> }
+	/**
+	 * `id` and `messages` the first time; later, while the core's block is unchanged,
+	 * `same`: the id of that earlier effect, whose messages go in again
+	 * (`Core.contextMessages` gives them).
+	 */
+	| { t: "context_messages"; index: number; id?: string; messages?: ContextMessage[]; same?: string }
 	| { t: "session_entry"; customType: string; data: unknown }
 	| { t: "compact" }
 	| { t: "compaction"; summary: string; details?: unknown; firstKeptEntryId: string; tokensBefore: number; usage?: unknown }
@@ -65,6 +70,15 @@ export type Effect =
 	| { t: "tools"; active: string[] }
 	/** The tool export's answer, for pi's tool result. */
 	| { t: "tool_result"; text: string; isError?: boolean; details?: unknown };
+
+/** One custom message of a `context_messages` effect. */
+export interface ContextMessage {
+	customType: string;
+	content: string;
+	timestamp?: number;
+}
+
+type ContextMessages = Extract<Effect, { t: "context_messages" }>;
 
 /** One request of an `http` effect, performed as given: the host never reads the status. */
 export interface HttpRequest {
@@ -960,6 +974,10 @@ export class Core {
 	#lastSessionStart: string | undefined;
 	/** The last large envelope (pm_output) and what it parsed to, frozen. */
 	#last: { bytes: Buffer; envelope: Envelope } | undefined;
+	/** The messages of the last context_messages effect that carried them, by its id. */
+	#block: { id: string; messages: ContextMessage[] } | undefined;
+	/** The messages each `same` effect this Core returned stands for. */
+	readonly #same = new WeakMap<ContextMessages, ContextMessage[]>();
 	#queue: Promise<unknown> = Promise.resolve();
 
 	/** Starts compiling `file` at once; nothing waits for it until the first call. */
@@ -987,6 +1005,18 @@ export class Core {
 			const live = this.#live ?? (await this.#start(exportName !== "session_start"));
 			return this.#invoke(live, exportName, text);
 		});
+	}
+
+	/**
+	 * The messages of a context_messages effect this Core returned: its own, or for
+	 * `same`, those of the earlier effect it names. The core sends a block once and
+	 * then names it while it is unchanged (decision 001, second addendum of 2026-11-24); the
+	 * call that returned the effect has checked that this Core holds it.
+	 */
+	contextMessages(effect: ContextMessages): ContextMessage[] {
+		const messages = effect.messages ?? this.#same.get(effect);
+		if (messages === undefined) throw new Error(`pi-memory: context_messages names block ${effect.same} that this Core did not return`);
+		return messages;
 	}
 
 	/**
@@ -1054,7 +1084,7 @@ export class Core {
 			// model request while memory is unchanged) is the same frozen Envelope:
 			// decoding and parsing 100 KiB again cost more than the core's whole call.
 			const last = this.#last;
-			if (last !== undefined && last.bytes.equals(big)) return last.envelope;
+			if (last !== undefined && last.bytes.equals(big)) return this.#blocks(exportName, last.envelope);
 			out = utf8Lossy.decode(big);
 		}
 		if (out === undefined) {
@@ -1069,6 +1099,25 @@ export class Core {
 			throw err;
 		}
 		this.#last = big === undefined ? undefined : { bytes: Buffer.from(big.buffer, big.byteOffset, big.byteLength), envelope: deepFreeze(env) };
+		return this.#blocks(exportName, env);
+	}
+
+	// Keeps the newest block a context_messages effect carries and notes what each
+	// `same` names. A name this instance did not send means the two sides disagree on
+	// what pi was given: the instance is dropped like one that broke the contract, and
+	// the restarted core sends its block again.
+	#blocks(exportName: string, env: Envelope): Envelope {
+		for (const e of env.effects) {
+			if (e.t !== "context_messages") continue;
+			if (e.messages !== undefined) {
+				if (e.id !== undefined) this.#block = { id: e.id, messages: e.messages };
+			} else if (e.same !== undefined && this.#block?.id === e.same) {
+				this.#same.set(e, this.#block.messages);
+			} else {
+				this.#drop();
+				throw new CoreTrap(exportName, "", new Error(`named context block ${JSON.stringify(e.same)}, which it has not sent to this host`));
+			}
+		}
 		return env;
 	}
 
@@ -1076,6 +1125,7 @@ export class Core {
 		const live = this.#live;
 		this.#live = undefined;
 		this.#last = undefined;
+		this.#block = undefined;
 		if (live === undefined) return;
 		live.host.releaseAll();
 		void live.plugin.close();
