@@ -114,7 +114,8 @@ func TestAnInstanceGivesANamedBlockTheMessagesItWasSentAndRefusesAnUnknownName(t
 	tests := []struct {
 		name, effect, messages, err string
 	}{
-		{"named", `{"t":"context_messages","index":2,"same":"b1"}`, `[{"customType":"c","content":"one"}]`, ""},
+		{"messages without an id", `{"t":"context_messages","index":0,"messages":[{"customType":"c","content":"two"}]}`, `[{"customType":"c","content":"two"}]`, ""},
+		{"named, after messages without an id", `{"t":"context_messages","index":2,"same":"b1"}`, `[{"customType":"c","content":"one"}]`, ""},
 		{"another name", `{"t":"context_messages","index":0,"same":"b2"}`, "", `names block "b2"`},
 		{"no name and no messages", `{"t":"context_messages","index":0}`, "", `names block ""`},
 	}

@@ -183,7 +183,9 @@ func (i *Instance) blocks(env Envelope) error {
 		switch {
 		case e.T != "context_messages":
 		case e.Messages != nil:
-			i.block = *e
+			if e.ID != "" {
+				i.block = *e
+			}
 		case e.Same != "" && e.Same == i.block.ID:
 			e.Messages = i.block.Messages
 		default:
