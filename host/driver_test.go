@@ -146,9 +146,28 @@ func TestDriverRunsTheObserverWithAScriptedModel(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, 1, len(res.ContextMessages))
 		require.Contains(t, string(res.ContextMessages[0].Messages), "accept trailing commas")
+		block := res.ContextMessages[0]
+
+		// The next request names the block; the instance gives it its messages.
+		res, err = d.Run("context", []byte(`{"messages":[{"role":"user","content":"and now?"}]}`))
+		require.NoError(t, err)
+		require.Equal(t, block.ID, res.ContextMessages[0].Same)
+		require.Equal(t, string(block.Messages), string(res.ContextMessages[0].Messages))
+		withEntry := strings.TrimSuffix(branch, "]") + `,{"type":"custom","id":"c1","parentId":"a1","customType":"pi-memory-om","data":` + entry + `}]`
+
+		// A new instance holds no block: once its core has read the branch again
+		// (the next settle brings it), it sends the block again.
+		_, err = d.Inst.Recreate()
+		require.NoError(t, err)
+		_, err = d.Run("agent_settled", []byte(`{"branch":`+withEntry+`,"window":200000}`))
+		require.NoError(t, err)
+		res, err = d.Run("context", []byte(`{"messages":[{"role":"user","content":"and now?"}]}`))
+		require.NoError(t, err)
+		require.Equal(t, 1, len(res.ContextMessages))
+		require.Equal(t, "", res.ContextMessages[0].Same)
+		require.Equal(t, string(block.Messages), string(res.ContextMessages[0].Messages))
 
 		// pi compacts, keeping a1: the observations cover u1.
-		withEntry := strings.TrimSuffix(branch, "]") + `,{"type":"custom","id":"c1","parentId":"a1","customType":"pi-memory-om","data":` + entry + `}]`
 		res, err = d.Run("session_before_compact", []byte(`{"branch":`+withEntry+`,"firstKeptEntryId":"a1","tokensBefore":2600}`))
 		require.NoError(t, err)
 		require.Equal(t, 1, len(res.Compactions))

@@ -34,7 +34,7 @@ type Effect struct {
 	Content    string // message (raw JSON if not a string)
 	Display    bool   // message
 
-	ID          string   // dialog, complete: what resume answers
+	ID          string   // dialog, complete: what resume answers; context_messages: what a later Same names
 	Kind        string   // dialog: select, confirm, input, editor
 	Title       string   // dialog
 	Message     string   // dialog
@@ -54,7 +54,8 @@ type Effect struct {
 	IsError  bool      // tool_result
 
 	Index            int             // context_messages: where the messages go
-	Messages         json.RawMessage // context_messages: [{customType, content}]
+	Messages         json.RawMessage // context_messages: [{customType, content}], those of the effect Same names when the core sent none (Instance.Call)
+	Same             string          // context_messages: the ID of an earlier context_messages effect whose messages go in again
 	Data             json.RawMessage // session_entry: the entry's data
 	Summary          string          // compaction, branch_summary
 	Details          json.RawMessage // compaction, branch_summary
@@ -139,6 +140,7 @@ func effectOf(e gjson.Result) Effect {
 		Content:     e.Get("content").String(),
 		Display:     e.Get("display").Bool(),
 		ID:          e.Get("id").String(),
+		Same:        e.Get("same").String(),
 		Kind:        e.Get("kind").String(),
 		Title:       e.Get("title").String(),
 		Message:     e.Get("message").String(),

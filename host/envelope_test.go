@@ -100,3 +100,36 @@ func TestParseEnvelopeReadsHindsightEffectsAndBackgroundAsksAnywhere(t *testing.
 	_, err = ParseEnvelope([]byte(`{"v":1,"effects":[{"t":"http","id":"a","requests":[]},{"t":"output","text":"x"}],"exit":0}`))
 	require.ErrorIs(t, err, ErrEnvelope)
 }
+
+func TestAnInstanceGivesANamedBlockTheMessagesItWasSentAndRefusesAnUnknownName(t *testing.T) {
+	parse := func(effects string) Envelope {
+		env, err := ParseEnvelope([]byte(`{"v":1,"effects":[` + effects + `],"exit":0}`))
+		require.NoError(t, err)
+		return env
+	}
+	i := &Instance{}
+	full := parse(`{"t":"context_messages","index":0,"id":"b1","messages":[{"customType":"c","content":"one"}]}`)
+	require.NoError(t, i.blocks(full))
+	require.Equal(t, `[{"customType":"c","content":"one"}]`, string(full.Effects[0].Messages))
+	tests := []struct {
+		name, effect, messages, err string
+	}{
+		{"messages without an id", `{"t":"context_messages","index":0,"messages":[{"customType":"c","content":"two"}]}`, `[{"customType":"c","content":"two"}]`, ""},
+		{"named, after messages without an id", `{"t":"context_messages","index":2,"same":"b1"}`, `[{"customType":"c","content":"one"}]`, ""},
+		{"another name", `{"t":"context_messages","index":0,"same":"b2"}`, "", `names block "b2"`},
+		{"no name and no messages", `{"t":"context_messages","index":0}`, "", `names block ""`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := parse(tt.effect)
+			err := i.blocks(env)
+			if tt.err != "" {
+				require.ErrorIs(t, err, ErrEnvelope)
+				require.Contains(t, err.Error(), tt.err)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, tt.messages, string(env.Effects[0].Messages))
+		})
+	}
+}

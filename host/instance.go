@@ -77,6 +77,9 @@ type Instance struct {
 	sessionStart []byte // the last session_start input, replayed by Recreate
 	input        []byte // the input of the call in progress (pm_input)
 	output       []byte // the envelope pm_output gave in the call in progress, nil if none
+	// block is the newest context_messages effect that carried its messages:
+	// the core names it (same) while it is unchanged instead of sending it again.
+	block Effect
 }
 
 type instanceKey struct{}
@@ -114,7 +117,7 @@ func (i *Instance) instantiate(ctx context.Context) error {
 		p.Close(ctx)
 		return err
 	}
-	i.plugin, i.mem, i.lastErr, i.lost = p, mem, "", nil
+	i.plugin, i.mem, i.lastErr, i.lost, i.block = p, mem, "", nil, Effect{}
 	return nil
 }
 
@@ -161,7 +164,35 @@ func (i *Instance) CallContext(ctx context.Context, export string, input []byte)
 	if err != nil {
 		return Envelope{}, fmt.Errorf("host: %s: %w", export, err)
 	}
+	if err := i.blocks(env); err != nil {
+		// The core believes the host holds a block it does not: only a new
+		// instance, which sends its block before naming it, agrees again.
+		i.lost = &TrapError{Export: export, Msg: err.Error()}
+		return Envelope{}, i.lost
+	}
 	return env, nil
+}
+
+// blocks keeps the newest block a context_messages effect carries and gives
+// each one that names it (same) its messages, so every context_messages
+// effect a caller gets holds them. A name this instance was not sent breaks
+// the contract: the core sends a block before it names it.
+func (i *Instance) blocks(env Envelope) error {
+	for k := range env.Effects {
+		e := &env.Effects[k]
+		switch {
+		case e.T != "context_messages":
+		case e.Messages != nil:
+			if e.ID != "" {
+				i.block = *e
+			}
+		case e.Same != "" && e.Same == i.block.ID:
+			e.Messages = i.block.Messages
+		default:
+			return fmt.Errorf("%w: context_messages names block %q, which this instance has not sent", ErrEnvelope, e.Same)
+		}
+	}
+	return nil
 }
 
 // Recreate replaces the instance with a fresh one from the compiled module

@@ -45,7 +45,12 @@ export type Effect =
 			background?: boolean;
 	  }
 	// Observational memory (docs/decisions/001-core-host-contract.md).
-	| { t: "context_messages"; index: number; messages: Array<{ customType: string; content: string; timestamp?: number }> }
+	/**
+	 * `id` and `messages` the first time; later, while the core's block is unchanged,
+	 * `same`: the id of that earlier effect, whose messages go in again
+	 * (`Core.contextMessages` gives them).
+	 */
+	| { t: "context_messages"; index: number; id?: string; messages?: ContextMessage[]; same?: string }
 	| { t: "session_entry"; customType: string; data: unknown }
 	| { t: "compact" }
 	| { t: "compaction"; summary: string; details?: unknown; firstKeptEntryId: string; tokensBefore: number; usage?: unknown }
@@ -65,6 +70,15 @@ export type Effect =
 	| { t: "tools"; active: string[] }
 	/** The tool export's answer, for pi's tool result. */
 	| { t: "tool_result"; text: string; isError?: boolean; details?: unknown };
+
+/** One custom message of a `context_messages` effect. */
+export interface ContextMessage {
+	customType: string;
+	content: string;
+	timestamp?: number;
+}
+
+type ContextMessages = Extract<Effect, { t: "context_messages" }>;
 
 /** One request of an `http` effect, performed as given: the host never reads the status. */
 export interface HttpRequest {
@@ -222,6 +236,12 @@ function sleep(ms: number): void {
 }
 
 type HostFn = (...args: never[]) => number | bigint | undefined;
+
+// Whether p's parent is a folder: then a stat that finds nothing at p means ENOENT.
+function inFolder(p: string): boolean {
+	const parent = path.dirname(p);
+	return parent !== p && !p.endsWith("/") && !p.endsWith(path.sep) && fs.statSync(parent, { throwIfNoEntry: false })?.isDirectory() === true;
+}
 
 // ---- The host functions ----------------------------------------------------------
 
@@ -617,9 +637,22 @@ export class Host {
 		if (p === undefined) return INVALID;
 		if (this.#view(outPtr, 24) === undefined) return this.#invalid(op, "output outside guest memory");
 		try {
-			// BigInt stats: a float mtimeMs can round a whole millisecond down. (throwIfNoEntry
-			// would be cheaper but also hides ENOTDIR, which the contract reports as -4.)
-			const st = op === "stat" ? fs.statSync(p, { bigint: true }) : fs.lstatSync(p, { bigint: true });
+			// BigInt stats: a float mtimeMs can round a whole millisecond down. A missing
+			// file is the common answer (config files nobody wrote, looked for on every
+			// request), and a thrown error costs ~90 µs here, where its stack trace walks
+			// the module's frames, against ~2 µs for the stat: throwIfNoEntry answers
+			// without one. It answers the same for ENOTDIR, which the contract reports as
+			// -4: a parent that is a folder rules that out, else the stat runs again and
+			// throws whichever it is.
+			const quiet = { bigint: true, throwIfNoEntry: false } as const;
+			let st = op === "stat" ? fs.statSync(p, quiet) : fs.lstatSync(p, quiet);
+			if (st === undefined) {
+				if (inFolder(p)) {
+					this.lastError = `ENOENT: no such file or directory, ${op} '${p}'`;
+					return NOT_FOUND;
+				}
+				st = op === "stat" ? fs.statSync(p, { bigint: true }) : fs.lstatSync(p, { bigint: true });
+			}
 			const kind = kindOf(st);
 			const out = this.#view(outPtr, 24);
 			if (out === undefined) return this.#invalid(op, "output outside guest memory");
@@ -960,6 +993,10 @@ export class Core {
 	#lastSessionStart: string | undefined;
 	/** The last large envelope (pm_output) and what it parsed to, frozen. */
 	#last: { bytes: Buffer; envelope: Envelope } | undefined;
+	/** The messages of the last context_messages effect that carried them, by its id. */
+	#block: { id: string; messages: ContextMessage[] } | undefined;
+	/** The messages each `same` effect this Core returned stands for. */
+	readonly #same = new WeakMap<ContextMessages, ContextMessage[]>();
 	#queue: Promise<unknown> = Promise.resolve();
 
 	/** Starts compiling `file` at once; nothing waits for it until the first call. */
@@ -987,6 +1024,18 @@ export class Core {
 			const live = this.#live ?? (await this.#start(exportName !== "session_start"));
 			return this.#invoke(live, exportName, text);
 		});
+	}
+
+	/**
+	 * The messages of a context_messages effect this Core returned: its own, or for
+	 * `same`, those of the earlier effect it names. The core sends a block once and
+	 * then names it while it is unchanged (decision 001, second addendum of 2026-11-24); the
+	 * call that returned the effect has checked that this Core holds it.
+	 */
+	contextMessages(effect: ContextMessages): ContextMessage[] {
+		const messages = effect.messages ?? this.#same.get(effect);
+		if (messages === undefined) throw new Error(`pi-memory: context_messages names block ${effect.same} that this Core did not return`);
+		return messages;
 	}
 
 	/**
@@ -1054,7 +1103,7 @@ export class Core {
 			// model request while memory is unchanged) is the same frozen Envelope:
 			// decoding and parsing 100 KiB again cost more than the core's whole call.
 			const last = this.#last;
-			if (last !== undefined && last.bytes.equals(big)) return last.envelope;
+			if (last !== undefined && last.bytes.equals(big)) return this.#blocks(exportName, last.envelope);
 			out = utf8Lossy.decode(big);
 		}
 		if (out === undefined) {
@@ -1069,6 +1118,25 @@ export class Core {
 			throw err;
 		}
 		this.#last = big === undefined ? undefined : { bytes: Buffer.from(big.buffer, big.byteOffset, big.byteLength), envelope: deepFreeze(env) };
+		return this.#blocks(exportName, env);
+	}
+
+	// Keeps the newest block a context_messages effect carries and notes what each
+	// `same` names. A name this instance did not send means the two sides disagree on
+	// what pi was given: the instance is dropped like one that broke the contract, and
+	// the restarted core sends its block again.
+	#blocks(exportName: string, env: Envelope): Envelope {
+		for (const e of env.effects) {
+			if (e.t !== "context_messages") continue;
+			if (e.messages !== undefined) {
+				if (e.id !== undefined) this.#block = { id: e.id, messages: e.messages };
+			} else if (e.same !== undefined && this.#block?.id === e.same) {
+				this.#same.set(e, this.#block.messages);
+			} else {
+				this.#drop();
+				throw new CoreTrap(exportName, "", new Error(`named context block ${JSON.stringify(e.same)}, which it has not sent to this host`));
+			}
+		}
 		return env;
 	}
 
@@ -1076,6 +1144,7 @@ export class Core {
 		const live = this.#live;
 		this.#live = undefined;
 		this.#last = undefined;
+		this.#block = undefined;
 		if (live === undefined) return;
 		live.host.releaseAll();
 		void live.plugin.close();

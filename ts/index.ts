@@ -262,8 +262,9 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 
 	// Before every model call, tool-loop steps included: the core says what recalled text
 	// ends the newest user message and where its observations block goes, or nothing
-	// (already there, memory off, nothing recalled or observed). Both indices refer to
-	// pi's messages as given: the appends change no length, so they go first.
+	// (already there, memory off, nothing recalled or observed); an unchanged block is
+	// named rather than sent, and `core` holds it. Both indices refer to pi's messages
+	// as given: the appends change no length, so they go first.
 	pi.on("context", async (event, ctx) => {
 		const got = await run(ctx, "context", { messages: event.messages });
 		if (got === undefined || (got.context === undefined && got.appends.length === 0)) return undefined;
@@ -272,7 +273,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 		const block = got.context;
 		if (block !== undefined) {
 			const at = Math.max(0, Math.min(messages.length, Math.trunc(block.index)));
-			messages.splice(at, 0, ...block.messages.map((m) => ({ role: "custom" as const, customType: m.customType, content: m.content, display: false, timestamp: m.timestamp ?? 0 })));
+			messages.splice(at, 0, ...core.contextMessages(block).map((m) => ({ role: "custom" as const, customType: m.customType, content: m.content, display: false, timestamp: m.timestamp ?? 0 })));
 		}
 		return { messages };
 	});

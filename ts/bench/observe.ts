@@ -278,7 +278,7 @@ export async function observeBench(module: string, sessionFile: string, dir: str
 				if (turn >= blockFrom) {
 					requests++;
 					days.add(new Date(clock).toISOString().slice(0, 10));
-					for (const eff of env.effects) if (eff.t === "context_messages") for (const m of eff.messages) if (m.customType === "observational-memory-context") blocks.add(m.content);
+					for (const eff of env.effects) if (eff.t === "context_messages") for (const m of core.contextMessages(eff)) if (m.customType === "observational-memory-context") blocks.add(m.content);
 				}
 			}
 			clock = Date.parse(e.timestamp);
@@ -364,7 +364,7 @@ async function contextBench(module: string, cwd: string, agent: string, fixture:
 			const ms = performance.now() - t0;
 			const eff = env.effects.find((e) => e.t === "context_messages");
 			if (eff === undefined || eff.t !== "context_messages") throw new Error(`context injected nothing with ${items} observations`);
-			bytes = eff.messages.reduce((n, m) => n + Buffer.byteLength(m.content), 0);
+			bytes = core.contextMessages(eff).reduce((n, m) => n + Buffer.byteLength(m.content), 0);
 			if (i === 0) first = ms;
 			if (i >= 50) times.push(ms);
 		}

@@ -111,6 +111,38 @@ function tests(): void {
 			}
 		});
 
+		test(`${build.name}: the observations block crosses once; later requests name it and contextMessages gives it, until the core restarts`, async () => {
+			const { cwd } = tempProject();
+			const now = Date.parse("2026-02-27T09:00:00.000Z");
+			const obs = "Date: Feb 27, 2026\n* 🔴 (08:00) User wants the parser to accept trailing commas\n";
+			const branch = [
+				{ type: "message", id: "u1", parentId: null, timestamp: "2026-02-27T08:00:00.000Z", message: { role: "user", content: "Fix it" } },
+				{ type: "custom", id: "c1", parentId: "u1", timestamp: "2026-02-27T08:10:00.000Z", customType: "pi-memory-om", data: { v: 1, op: "observe", t: now - 3000000, from: "u1", through: "u1", tokens: 900, obs } },
+			];
+			const core = new Core(build.file, { now: () => now });
+			const block = async () => {
+				const env = await core.call("context", { messages: [{ role: "user", content: "and the tests?" }] });
+				assertFine(env);
+				const e = env.effects.find((x) => x.t === "context_messages");
+				assert.ok(e !== undefined && e.t === "context_messages", JSON.stringify(env));
+				return e;
+			};
+			try {
+				assertFine(await core.call("session_start", sessionInput(cwd, { branch, sessionId: "s1", zone: 0, window: 200000 })));
+				const first = await block();
+				assert.ok(first.id !== undefined && first.messages !== undefined && first.messages[0]!.content.includes("trailing commas"), JSON.stringify(first));
+				const again = await block();
+				assert.deepEqual(again, { t: "context_messages", index: 0, same: first.id }, "the same block is named, not sent");
+				assert.equal(core.contextMessages(again), core.contextMessages(first), "and is the messages the first effect carried");
+				await core.recreate();
+				const restarted = await block();
+				assert.ok(restarted.messages !== undefined, "a new instance sends its block again");
+				assert.deepEqual(restarted.messages, first.messages);
+			} finally {
+				await core.close();
+			}
+		});
+
 		test(`${build.name}: every import is Extism's, the contract's or in the WASI shim`, async () => {
 			const module = await compileCore(build.file);
 			const host = new Host();

@@ -9,7 +9,7 @@
 
 import { registerHooks } from "node:module";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { Envelope, HostOptions } from "../core.ts";
+import type { ContextMessage, Effect, Envelope, HostOptions } from "../core.ts";
 
 export { CoreTrap } from "../core.ts";
 
@@ -66,6 +66,12 @@ export class Core {
 	async call(exportName: string, input: unknown): Promise<Envelope> {
 		scripted.calls.push({ exportName, input });
 		return scripted.script(exportName, input);
+	}
+
+	/** Scripted envelopes carry their blocks: a `same` names nothing here. */
+	contextMessages(effect: Extract<Effect, { t: "context_messages" }>): ContextMessage[] {
+		if (effect.messages === undefined) throw new Error(`the scripted core cannot resolve context block ${effect.same}`);
+		return effect.messages;
 	}
 
 	async recreate(): Promise<Envelope | undefined> {

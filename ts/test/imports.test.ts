@@ -440,6 +440,26 @@ function tests(): void {
 		assert.equal(g.onPath("pm_fs_stat", path.join(file, "below"), BUF), -4, "a file is not a folder");
 	});
 
+	test("pm_fs_stat and pm_fs_lstat tell a missing entry from a path through a file, as the thrown errors do", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "f");
+		fs.writeFileSync(file, "12345");
+		const g = await Guest.start();
+		const cases: [string, string, number, RegExp][] = [
+			["missing in a folder", path.join(dir, "missing"), -1, /^ENOENT: no such file or directory, (l?stat) '.*missing'$/],
+			["below a missing folder", path.join(dir, "no", "missing"), -1, /^ENOENT: no such file or directory, (l?stat) '.*missing'$/],
+			["below a file", path.join(file, "below"), -4, /^ENOTDIR: not a directory, (l?stat) '.*below'$/],
+			["a file with a trailing slash", `${file}/`, -4, /^ENOTDIR: not a directory, (l?stat) '.*f\/'$/],
+		];
+		for (const op of ["pm_fs_stat", "pm_fs_lstat"]) {
+			for (const [name, p, code, message] of cases) {
+				assert.equal(g.onPath(op, p, BUF), code, `${op}: ${name}`);
+				const m = message.exec(g.lastError());
+				assert.ok(m !== null && m[1] === op.slice("pm_fs_".length), `${op}: ${name}: ${g.lastError()}`);
+			}
+		}
+	});
+
 	test("pm_fs_append creates the file, never its folder, and appends", async () => {
 		const dir = tempDir();
 		const file = path.join(dir, "log.jsonl");

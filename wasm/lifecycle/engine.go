@@ -33,6 +33,7 @@ type Engine struct {
 	s       *Session
 	pending map[string]continuation
 	seq     int
+	blocks  int // context blocks sent by this instance: their ids never repeat in it
 }
 
 // New returns an engine over host h.

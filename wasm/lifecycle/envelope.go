@@ -115,10 +115,13 @@ type ContextMessage struct {
 
 // ContextMessages are custom messages for the host to insert at index of
 // the context event's messages (display false), for this model call only.
-func (o *Out) ContextMessages(index int, msgs []ContextMessage) {
+// id names them, so that a later request that gets the same messages can
+// send ContextSame instead of them.
+func (o *Out) ContextMessages(index int, id string, msgs []ContextMessage) {
 	w := jsonw.Open(nil)
 	w.Str("t", "context_messages")
 	w.Int("index", int64(index))
+	w.Str("id", id)
 	w.Raw("messages", jsonw.Array(nil, len(msgs), func(b []byte, i int) []byte {
 		m := jsonw.Open(b)
 		m.Str("customType", msgs[i].CustomType)
@@ -126,6 +129,17 @@ func (o *Out) ContextMessages(index int, msgs []ContextMessage) {
 		return m.Close()
 	}))
 	o.add(w.Close())
+}
+
+// contextSame is a context_messages effect that repeats the messages of the
+// one named id, which this instance sent earlier in this session, at index:
+// the host keeps them and inserts them again (decision 001, addendum).
+func contextSame(index int, id string) []byte {
+	w := jsonw.Open(nil)
+	w.Str("t", "context_messages")
+	w.Int("index", int64(index))
+	w.Str("same", id)
+	return w.Close()
 }
 
 // SessionEntry is a custom entry for the host to append to the session

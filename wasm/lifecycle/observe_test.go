@@ -282,29 +282,64 @@ func TestAnAnswerArrivingAfterMemoryWentOffIsDropped(t *testing.T) {
 	require.Equal(t, 0, len(env.Get(`effects.#(t=="session_entry")#`).Array()))
 }
 
-func TestTheContextBlockIsTheSameBytesWhileMemoryIsUnchanged(t *testing.T) {
+func TestTheContextBlockCrossesOnceAndIsNamedWhileMemoryIsUnchanged(t *testing.T) {
 	r := newOmRig(t, observerConfig, "")
 	r.turn(1500)
 	r.settle(answerText(observerAnswer))
 	first := r.context()
 	require.Equal(t, 1, len(first))
 	require.Equal(t, int64(0), first[0].Get("index").Int())
-	text := first[0].Get("messages.0.content").String()
-	require.Contains(t, text, "User asked to fix the parser")
-	r.h.now += 3 * 60 * 60 * 1000 // later the same day
-	for i := 0; i < 3; i++ {
-		again := r.context()
-		require.Equal(t, first[0].Raw, again[0].Raw)
+	id := first[0].Get("id").String()
+	require.True(t, "" != id)
+	require.Contains(t, first[0].Get("messages.0.content").String(), "User asked to fix the parser")
+	// Later the same day, and on another day: memory is unchanged, so every
+	// request names the block it has, and only that.
+	same := `{"t":"context_messages","index":0,"same":"` + id + `"}`
+	for _, later := range []int64{3 * 60 * 60 * 1000, 2 * 24 * 60 * 60 * 1000} {
+		r.h.now += later
+		require.Equal(t, same, r.context()[0].Raw)
 	}
 	// Already in the request: not twice.
 	r.exchange("context", `{"messages":[{"role":"custom","customType":"`+observe.CustomTypeContext+`","content":"x"},{"role":"user","content":"q"}]}`, nil)
 	require.Equal(t, 0, len(r.of("context_messages")))
-	// After a compaction summary, the block follows it.
+	// Off and on again in this session: the host still holds it.
+	r.raw("command", `{"name":"memory","args":"off"}`)
+	require.Equal(t, 0, len(r.context()))
+	r.raw("command", `{"name":"memory","args":"on"}`)
+	require.Equal(t, same, r.context()[0].Raw)
+	// After a compaction summary, the block follows it (with the continuation
+	// hint, since older turns were dropped: other messages, sent in full).
 	r.exchange("context", `{"messages":[{"role":"compactionSummary","summary":"s"},{"role":"user","content":"q"}]}`, nil)
 	require.Equal(t, int64(1), r.of("context_messages")[0].Get("index").Int())
+	r.exchange("context", `{"messages":[{"role":"compactionSummary","summary":"s"},{"role":"branchSummary","summary":"b"},{"role":"user","content":"q"}]}`, nil)
+	require.Equal(t, `{"t":"context_messages","index":2,"same":"b2"}`, r.of("context_messages")[0].Raw)
 	// /memory last names it.
 	r.raw("command", `{"name":"memory","args":"last"}`)
 	require.Contains(t, r.text(), "--- observations (a message in the newest model request)")
+}
+
+func TestAChangedBlockOrANewSessionSendsTheBlockAgain(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	r.settle(answerText(observerAnswer))
+	first := r.context()[0]
+	// Older turns dropped: the continuation hint joins the block, so these are other messages.
+	r.exchange("context", `{"messages":[{"role":"assistant","content":"a"},{"role":"user","content":"q"}]}`, nil)
+	hinted := r.of("context_messages")[0]
+	require.Equal(t, 2, len(hinted.Get("messages").Array()))
+	require.True(t, first.Get("id").String() != hinted.Get("id").String())
+	// Back to the first messages: sent again, since the host keeps only the last.
+	again := r.context()[0]
+	require.Equal(t, first.Get("messages").Raw, again.Get("messages").Raw)
+	require.True(t, hinted.Get("id").String() != again.Get("id").String())
+	// A new session (a switch, a fork, a restart replaying session_start) starts over,
+	// the same block included, and its ids are new.
+	r.raw("session_start", `{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"hasUI":true,"mode":"interactive","reason":"resume","flags":{},"branch":`+r.branch()+`,"sessionId":"s1","zone":0,"window":200000}`)
+	next := r.context()[0]
+	require.Equal(t, first.Get("messages").Raw, next.Get("messages").Raw)
+	for _, earlier := range []gjson.Result{first, hinted, again} {
+		require.True(t, earlier.Get("id").String() != next.Get("id").String())
+	}
 }
 
 func TestAForkHasItsOwnBranchsObservations(t *testing.T) {
@@ -495,6 +530,7 @@ func TestHandleIntoReusesTheEnvelopesArrayAndGivesTheSameBytes(t *testing.T) {
 	r.turn(1500)
 	r.settle(answerText(observerAnswer))
 	in := []byte(`{"messages":[{"role":"user","content":"what next for the parser?","timestamp":1}]}`)
+	r.context() // the block crossed once: later envelopes name it
 	want := string(r.e.Handle("context", in))
 	buf := make([]byte, 0, 64<<10)
 	got := r.e.HandleInto(buf, "context", in)

@@ -2,6 +2,7 @@ package lifecycle
 
 import (
 	"strconv"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/observe"
@@ -45,25 +46,42 @@ func (e *Engine) contextOM(out *Out, in gjson.Result) {
 		return
 	}
 	// The block is the same bytes while memory is unchanged, and it is large
-	// (a 1,200-observation block is over 100 KiB): its effect is encoded once.
+	// (a 1,200-observation block is over 100 KiB): it crosses to the host
+	// once, and later requests name it while it stays the same.
 	c := &o.ctxEffect
-	if c.bytes == nil || c.at != v.At || c.text != o.inj.Text || c.hint != o.inj.Hint {
+	if c.id == "" || !sameString(c.text, o.inj.Text) || !sameString(c.hint, o.inj.Hint) {
 		msgs := []ContextMessage{{CustomType: observe.CustomTypeContext, Content: o.inj.Text}}
 		if o.inj.Hint != "" {
 			msgs = append(msgs, ContextMessage{CustomType: observe.CustomTypeContinuation, Content: o.inj.Hint})
 		}
-		var cached Out
-		cached.ContextMessages(v.At, msgs)
-		*c = omContextEffect{at: v.At, text: o.inj.Text, hint: o.inj.Hint, bytes: cached.effects[0]}
+		e.blocks++
+		*c = omContextEffect{text: o.inj.Text, hint: o.inj.Hint, id: "b" + strconv.Itoa(e.blocks)}
+		out.ContextMessages(v.At, c.id, msgs)
+		return
 	}
-	out.add(c.bytes)
+	if c.same == nil || c.at != v.At {
+		c.at, c.same = v.At, contextSame(v.At, c.id)
+	}
+	out.add(c.same)
 }
 
-// omContextEffect is the context_messages effect last sent, encoded.
+// omContextEffect is the block last sent in this session, and the effect
+// that repeats it at index at.
 type omContextEffect struct {
-	at         int
 	text, hint string
-	bytes      []byte
+	id         string // "" before the first block
+	at         int
+	same       []byte
+}
+
+// sameString is a == b that does not compare the bytes of one string with
+// themselves: Inject returns the block it rendered last while memory is
+// unchanged, and TinyGo compares strings byte by byte, 110 KiB of them here.
+func sameString(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	return len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b
 }
 
 // agentSettled is the observer's moment: the run is over and pi is idle.
