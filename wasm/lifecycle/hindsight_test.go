@@ -60,13 +60,38 @@ func newHSRigOn(t testing.TB, config string, start map[string]any, wrap func(hos
 
 const bothBanks = `{"url":"http://hs:1","banks":["project","user"]}`
 
+// call runs an export and, as every host does, answers a background http
+// ask of no request at once (agent_end's, whose resume is the flush); last
+// holds the effects of both, that ask left out.
 func (r *hsRig) call(export string, in any) gjson.Result {
+	r.t.Helper()
+	r.last = r.callOnly(export, in)
+	var effects []string
+	next := ""
+	for _, e := range r.last.Get("effects").Array() {
+		if e.Get("t").String() == "http" && e.Get("background").Bool() && len(e.Get("requests").Array()) == 0 {
+			next = e.Get("id").String()
+			continue
+		}
+		effects = append(effects, e.Raw)
+	}
+	if next == "" {
+		return r.last
+	}
+	for _, e := range r.callOnly("resume", map[string]any{"id": next, "value": []any{}}).Get("effects").Array() {
+		effects = append(effects, e.Raw)
+	}
+	r.last = gjson.Parse(`{"v":1,"effects":[` + strings.Join(effects, ",") + `],"exit":` + r.last.Get("exit").Raw + `}`)
+	return r.last
+}
+
+// callOnly runs an export and answers nothing.
+func (r *hsRig) callOnly(export string, in any) gjson.Result {
 	r.t.Helper()
 	b, _ := json.Marshal(in)
 	out := r.e.Handle(export, b)
 	require.True(r.t, gjson.ValidBytes(out), "%s: %s", export, out)
-	r.last = gjson.ParseBytes(out)
-	return r.last
+	return gjson.ParseBytes(out)
 }
 
 func (r *hsRig) effects(t string) []gjson.Result {
@@ -243,6 +268,29 @@ func TestATornOutboxLineIsKeptAndTheNextJobStartsOnItsOwnLine(t *testing.T) {
 	require.Equal(t, []string{"line 1: not an outbox record"}, o.Problems)
 }
 
+// agent_end appends and asks for nothing: the flush is built in the resume
+// of its ask of no request, which the host answers once the hook returned.
+func TestAgentEndOnlyAppendsAndItsAskOfNoRequestResumesIntoTheFlush(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	got := r.callOnly("agent_end", map[string]any{"stopReason": "stop", "messages": turn("one", "x")})
+	require.Equal(t, 1, strings.Count(r.outbox(), `"op":"job"`))
+	asks := got.Get(`effects.#(t=="http")#`).Array()
+	require.Equal(t, 1, len(asks), got.Raw)
+	require.True(t, asks[0].Get("background").Bool())
+	require.Equal(t, "[]", asks[0].Get("requests").Raw)
+	require.Equal(t, "hindsight: 1 waiting", got.Get(`effects.#(key=="hindsight").text`).String())
+
+	flush := r.callOnly("resume", map[string]any{"id": asks[0].Get("id").String(), "value": []any{}})
+	reqs := flush.Get(`effects.#(t=="http").requests`).Array()
+	require.Equal(t, 1, len(reqs), flush.Raw)
+	require.Contains(t, reqs[0].Get("body").String(), "user: one")
+
+	// While that flush is out, a turn appends and asks nothing at all.
+	got = r.callOnly("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("two", 900)}})
+	require.Equal(t, 0, len(got.Get(`effects.#(t=="http")#`).Array()), got.Raw)
+	require.Equal(t, "hindsight: 2 waiting", got.Get(`effects.#(key=="hindsight").text`).String())
+}
+
 func TestAJobIsADeadLetterAfterMaxAttemptsFailures(t *testing.T) {
 	r := newHSRig(t, `{"url":"http://hs:1","outbox":{"maxAttempts":2}}`, nil)
 	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("remember me", "x")})
@@ -400,7 +448,12 @@ func TestAnOutboxWithNothingPendingPast64KiBIsRewrittenEmpty(t *testing.T) {
 // the outbox.
 type countingHost struct {
 	hostio.Host
-	locks, reads int
+	locks, reads, mkdirs int
+}
+
+func (c *countingHost) Mkdir(p string) error {
+	c.mkdirs++
+	return c.Host.Mkdir(p)
 }
 
 func (c *countingHost) Lock(p string, waitMs, staleMs int) error {
@@ -419,7 +472,7 @@ func TestAnAgentEndLocksOnceAndReadsTheOutboxOnlyAfterAnotherProcessChangedIt(t 
 	var c *countingHost
 	r := newHSRigOn(t, `{"url":"http://hs:1"}`, nil, func(h hostio.Host) hostio.Host { c = &countingHost{Host: h}; return c })
 	end := func(ts int64) {
-		c.locks, c.reads = 0, 0
+		c.locks, c.reads, c.mkdirs = 0, 0, 0
 		r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("fact "+strconv.FormatInt(ts, 10), ts)}})
 	}
 	end(1)
@@ -428,6 +481,7 @@ func TestAnAgentEndLocksOnceAndReadsTheOutboxOnlyAfterAnotherProcessChangedIt(t 
 		end(ts) // the first flush is out: the next turns wait
 		require.Equal(t, 1, c.locks, "locks at turn %d", ts)
 		require.Equal(t, 0, c.reads, "outbox reads at turn %d", ts)
+		require.Equal(t, 0, c.mkdirs, "the folder is made once, at turn %d", ts)
 	}
 	require.Equal(t, "hindsight: 3 waiting", r.status())
 

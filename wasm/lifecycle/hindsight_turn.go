@@ -96,7 +96,10 @@ func (h *hsStore) remember(key, block string) {
 // retain queues the run in the outbox, one job per bank, before any network
 // call, then flushes in the background. Nothing when memory may not
 // capture, in read-only or ignored mode, or after next-opt-out (which it
-// clears).
+// clears). The flush is built after pi's hook has returned: agent_end asks
+// for nothing (a background http ask of no request, which the host answers
+// at once, decision 001) and the flush runs in its resume, so the hook costs
+// the durable append alone.
 func (h *hsStore) retain(out *Out, in gjson.Result) {
 	optOut := h.optOut
 	h.optOut = false
@@ -115,7 +118,16 @@ func (h *hsStore) retain(out *Out, in gjson.Result) {
 		out.Notify("warning", "pi-memory: Hindsight could not queue this turn in "+h.outbox+": "+err.Error()+". It is not retained.")
 		return
 	}
-	h.flush(out, true, hsFlushMs, nil)
+	h.showFooter(out)
+	if !h.flushOut() {
+		h.e.HTTP(out, nil, true, func(out *Out, _ gjson.Result) { h.flush(out, true, hsFlushMs, nil) })
+	}
+}
+
+// flushOut says a background flush is out, and not yet taken as lost: the
+// next one waits for it (it covers the queue as it was).
+func (h *hsStore) flushOut() bool {
+	return h.flushing && h.e.h.Now()-h.flushAt < hsLostMs
 }
 
 // queue appends one job per selected bank for a turn or an explicit retain.
@@ -141,7 +153,7 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 	if then == nil {
 		then = func(*Out, int, int, string) {}
 	}
-	if background && h.flushing && h.e.h.Now()-h.flushAt < hsLostMs {
+	if background && h.flushOut() {
 		h.showFooter(out)
 		then(out, 0, 0, "")
 		return
