@@ -241,6 +241,19 @@ func (h *hsStore) readOutbox() (hindsight.Outbox, int64, error) {
 	return h.fold.Outbox(), int64(len(data)), nil
 }
 
+// readItems fills in the items of jobs (the kept fold holds where each
+// record lies, not its item): every record in one read, from the first
+// one's offset to the end of the last.
+func (h *hsStore) readItems(jobs []hindsight.Job) bool {
+	lo, hi := jobs[0].Off, 0
+	for _, j := range jobs {
+		lo, hi = min(lo, j.Off), max(hi, j.Off+j.Len)
+	}
+	buf := make([]byte, hi-lo)
+	n, err := h.h.ReadAt(h.outbox, int64(lo), buf)
+	return err == nil && hindsight.Items(jobs, buf[:n], lo)
+}
+
 // stat is the outbox's size and mtime, asked of the host without the guard's
 // walk (three lstats a call): they only decide whether the file is read
 // again, and that read, like every write, goes through the guard.

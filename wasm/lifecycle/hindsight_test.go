@@ -304,7 +304,57 @@ func TestAJobIsADeadLetterAfterMaxAttemptsFailures(t *testing.T) {
 	dead, _ := os.ReadFile(filepath.Join(r.agent, "pi-memory/hindsight/dead.jsonl"))
 	require.Equal(t, 1, strings.Count(string(dead), "\n"))
 	require.Contains(t, string(dead), "ECONNREFUSED")
+	// The fold keeps no items: the letter's is read back from the outbox.
+	queued := gjson.Get(strings.SplitN(r.outbox(), "\n", 2)[0], "item").Raw
+	require.Contains(t, queued, "remember me")
+	require.Equal(t, queued, gjson.Get(string(dead), "item").Raw)
 	require.Equal(t, 0, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
+}
+
+// The kept fold holds where each job's record lies, not its item: a flush
+// reads the items back, another process's record left without its newline
+// included.
+func TestAFlushSendsTheItemsReadBackFromTheOutbox(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	dir := filepath.Join(r.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	theirs := hindsight.JobRecord("pimem-other", hindsight.Item{Content: "theirs, unsealed", DocumentID: "pimem:s9:1"}, 5)
+	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), theirs[:len(theirs)-1], 0o644)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("mine, sealed after it", "x")})
+	var sent []string
+	for _, q := range r.effects("http")[0].Get("requests").Array() {
+		for _, it := range gjson.Get(q.Get("body").String(), "items").Array() {
+			sent = append(sent, it.Get("content").String())
+		}
+	}
+	require.Equal(t, 2, len(sent), sent)
+	require.Equal(t, "theirs, unsealed", sent[0])
+	require.Contains(t, sent[1], "mine, sealed after it")
+}
+
+// A file rewritten under the fold with its size and mtime unchanged (so
+// the stat cannot tell) is caught when the records are read back: that
+// flush sends nothing, and the next folds the file again.
+func TestAFlushWhoseRecordsMovedSendsNothingAndTheNextFoldsAgain(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("first", 500)}})
+	r.answer(map[string]any{"error": "connect ECONNREFUSED"})
+	r.clock.Advance(time.Minute)
+	file := filepath.Join(r.agent, "pi-memory/hindsight/outbox.jsonl")
+	info, err := os.Stat(file)
+	require.NoError(t, err)
+	// Another process's rewrite: one job of the same length where the fold's was.
+	box := r.outbox()
+	other := strings.ReplaceAll(box, "pimem:s1:500", "pimem:s1:501")
+	require.Equal(t, len(box), len(other))
+	os.WriteFile(file, []byte(other), 0o644)
+	os.Chtimes(file, info.ModTime(), info.ModTime())
+	r.call("command", map[string]any{"name": "hindsight", "args": "flush"})
+	require.Equal(t, 0, len(r.effects("http")), r.last.Raw)
+	require.Contains(t, r.last.Raw, "changed while it was read")
+	r.call("command", map[string]any{"name": "hindsight", "args": "flush"})
+	body := r.effects("http")[0].Get("requests.0.body").String()
+	require.Equal(t, "pimem:s1:501", gjson.Get(body, "items.0.document_id").String())
 }
 
 func TestRecalledTextFromAToolIsNeverRetained(t *testing.T) {
@@ -444,8 +494,9 @@ func TestAnOutboxWithNothingPendingPast64KiBIsRewrittenEmpty(t *testing.T) {
 	require.Equal(t, "hindsight: 1 waiting", r.status())
 }
 
-// countingHost counts the locks taken and the reads of files named like
-// the outbox.
+// countingHost counts the locks taken, the folders made and the whole
+// reads of files named like the outbox (those from its start: a flush
+// reads its jobs' records back from where they lie).
 type countingHost struct {
 	hostio.Host
 	locks, reads, mkdirs int
@@ -462,7 +513,7 @@ func (c *countingHost) Lock(p string, waitMs, staleMs int) error {
 }
 
 func (c *countingHost) ReadAt(p string, off int64, dst []byte) (int, error) {
-	if strings.HasSuffix(p, "outbox.jsonl") {
+	if strings.HasSuffix(p, "outbox.jsonl") && off == 0 {
 		c.reads++
 	}
 	return c.Host.ReadAt(p, off, dst)

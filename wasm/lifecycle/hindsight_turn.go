@@ -169,6 +169,13 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 		then(out, 0, 0, "")
 		return
 	}
+	if !h.readItems(due) {
+		// Rewritten since it was folded (another process delivered and
+		// compacted): the next flush folds it again.
+		h.folded = false
+		then(out, 0, 0, h.outbox+" changed while it was read; flush again")
+		return
+	}
 	batches := hindsight.FlushBatches(h.cfg, due, timeoutMs)
 	reqs := make([]hindsight.Request, len(batches))
 	for i := range batches {
