@@ -285,10 +285,11 @@ func TestAgentEndOnlyAppendsAndItsAskOfNoRequestResumesIntoTheFlush(t *testing.T
 	require.Equal(t, 1, len(reqs), flush.Raw)
 	require.Contains(t, reqs[0].Get("body").String(), "user: one")
 
-	// While that flush is out, a turn appends and asks nothing at all.
+	// While that flush is out, a turn appends, and its ask resumes into no flush.
 	got = r.callOnly("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("two", 900)}})
-	require.Equal(t, 0, len(got.Get(`effects.#(t=="http")#`).Array()), got.Raw)
 	require.Equal(t, "hindsight: 2 waiting", got.Get(`effects.#(key=="hindsight").text`).String())
+	again := r.callOnly("resume", map[string]any{"id": got.Get(`effects.#(t=="http").id`).String(), "value": []any{}})
+	require.Equal(t, 0, len(again.Get(`effects.#(t=="http")#`).Array()), again.Raw)
 }
 
 func TestAJobIsADeadLetterAfterMaxAttemptsFailures(t *testing.T) {
