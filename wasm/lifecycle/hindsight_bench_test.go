@@ -39,7 +39,10 @@ func BenchmarkAgentEndWithHindsight(b *testing.B) {
 		}
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			r.call("agent_end", map[string]any{"stopReason": "stop", "messages": benchTurn(int64(2000 + i))})
+			r.last = r.callOnly("agent_end", map[string]any{"stopReason": "stop", "messages": benchTurn(int64(2000 + i))})
+			b.StopTimer()
+			r.callOnly("resume", map[string]any{"id": r.effects("http")[0].Get("id").String(), "value": []any{}})
+			b.StartTimer()
 		}
 	})
 	b.Run("off", func(b *testing.B) {

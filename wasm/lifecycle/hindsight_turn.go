@@ -1,7 +1,6 @@
 package lifecycle
 
 import (
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -100,10 +99,10 @@ func (h *hsStore) remember(key, block string) {
 // clears). The flush is built after pi's hook has returned: agent_end asks
 // for nothing (a background http ask of no request, which the host answers
 // at once, decision 001) and the flush runs in its resume, so the hook costs
-// the durable append alone. The resume also collects the module's garbage:
-// TinyGo collects when an allocation finds its heap full, and a collection
-// inside agent_end would double that call (bench row 13); after the hook,
-// the next turns start with a heap that has room.
+// the durable append alone. Under TinyGo the resume also collects the
+// module's garbage: TinyGo collects when an allocation finds its heap full,
+// and a collection inside agent_end would double that call (bench row 13);
+// after the hook, the next turns start with a heap that has room.
 func (h *hsStore) retain(out *Out, in gjson.Result) {
 	optOut := h.optOut
 	h.optOut = false
@@ -125,7 +124,7 @@ func (h *hsStore) retain(out *Out, in gjson.Result) {
 	h.showFooter(out)
 	h.e.HTTP(out, nil, true, func(out *Out, _ gjson.Result) {
 		h.flush(out, true, hsFlushMs, nil)
-		runtime.GC()
+		collect()
 	})
 }
 
