@@ -275,7 +275,7 @@ function withNote(j: { verdict: Verdict; note: string }, extra: string): { verdi
 export function methodLines(): string[] {
 	return [
 		`12. **Hindsight recall** — \`ts/bench/hindsight.ts\`: the real server as the end-to-end tests start it (\`build/hindsight.sh start\`, the fake memory model's hashed bag-of-words embeddings; \`make hindsight\` installs it, and without it the bench prints one skipped row). One bank is seeded with ${HS_CFG.memories} one-sentence memories (20 services × 15 facts), tagged with the project's repo key. Then \`ts/bench/probe.ts hindsight\`, one fresh process per build: a trusted project whose origin names that repo, \`HINDSIGHT_API_URL\` (the server itself, no proxy) and \`HINDSIGHT_BANK_ID\` in session_start's \`env\`, so one bank (the project's) is asked. ${WARMUP} warm-up messages, then ${HS_CFG.messages} distinct user messages (questions about one service each): each turn is \`context\` with that message, the foreground \`http\` ask performed as the adapter does (\`fetch\`, every request at once, each with its \`timeoutMs\`), then \`resume\` with the answers; the time is all three, wall clock. *The core's share* is the two export calls alone. Right after each message's first request come ${HS_CFG.retries} retries: the same request again, alternating with a tool-loop step (the message, an assistant tool call and its result); each is timed alone, \`fetch\` is wrapped to count every network call, and each block must be byte-identical to the first. The target is 0 calls and p99 < 1 ms. For comparison, the note gives the same \`context\` calls in a session with no Hindsight configured.`,
-		`13. **Hindsight outbox** — the same probe, one fresh process per build, each phase with a bank and an agent folder of its own. Every phase starts with ${WARMUP_TURNS} untimed warm-up turns. *Without Hindsight* (for comparison, in the note): ${HS_CFG.jobs} \`agent_end\` calls with no Hindsight configured, what the other stores cost. *Append while the flush keeps up*: ${HS_CFG.jobs} turns (a user message, an assistant tool call with a 2.2 KB result, of which the retain keeps 2,000 characters, a closing answer), each \`agent_end\` timed alone (it serializes and redacts the turn, appends its job under the outbox's lock, and asks for a background flush); the flush is then performed and resumed, untimed, before the next turn, as the adapter does while the next turn runs, and the bench waits until the server lists no retain operation pending or processing (\`GET …/operations\`), so the server's fact extraction does not compete with the next turn's timing for the machine's cores. *Append while jobs wait*: a new session, ${HS_CFG.jobs} turns whose background flush is never performed (as while the server is down), so each call appends to a growing queue. *Flush*: then \`/hindsight flush\` (the \`command\` export; every due job in requests of at most 20 items, all at once, \`async: true\`), repeated until no job is pending (read from \`outbox.jsonl\`: jobs without a \`done\`); jobs/s is the queued jobs over that time. The server extracts facts from the accepted jobs afterwards; the note says when it had finished (no retain operation pending or processing), counted from the flush's start.`,
+		`13. **Hindsight outbox** — the same probe, one fresh process per build, each phase with a bank and an agent folder of its own. Every phase starts with ${WARMUP_TURNS} untimed warm-up turns. *Without Hindsight* (for comparison, in the note): ${HS_CFG.jobs} \`agent_end\` calls with no Hindsight configured, what the other stores cost. *Append while the flush keeps up*: ${HS_CFG.jobs} turns (a user message, an assistant tool call with a 2.2 KB result, of which the retain keeps 2,000 characters, a closing answer), each \`agent_end\` timed alone (it serializes and redacts the turn, appends its job under the outbox's lock, and returns a background ask of no request); that ask is then answered, its resume builds the background flush, and the flush is performed and resumed, all untimed, before the next turn, as the adapter does after its handler returned, and the bench waits until the server lists no retain operation pending or processing (\`GET …/operations\`), so the server's fact extraction does not compete with the next turn's timing for the machine's cores. *Append while jobs wait*: a new session, ${HS_CFG.jobs} turns whose background flush is never performed (as while the server is down; the first turn's ask of no request is answered, so the flush is out), so each call appends to a growing queue. *Flush*: then \`/hindsight flush\` (the \`command\` export; every due job in requests of at most 20 items, all at once, \`async: true\`), repeated until no job is pending (read from \`outbox.jsonl\`: jobs without a \`done\`); jobs/s is the queued jobs over that time. The server extracts facts from the accepted jobs afterwards; the note says when it had finished (no retain operation pending or processing), counted from the flush's start.`,
 	];
 }
 
@@ -595,14 +595,21 @@ async function outboxPart(a: Args): Promise<OutboxResult> {
 			const r = await agentEnd(core, turn(i, ts));
 			if (i >= 0) out.steady.push(r.ms);
 			if (i === -WARMUP_TURNS) out.turnBytes = outboxState(steady.agent).bytes;
-			// The adapter performs these after its handler returned; here before the next turn,
-			// and the server's fact extraction is let finish, so it does not compete with the
-			// next turn's timing for the machine's cores.
-			for (const ask of r.background) {
-				const value = await answerHttp(ask.requests);
-				await drive(core, "resume", { id: ask.id, value });
+			// The adapter performs these after its handler returned, and the asks their resumes
+			// bring (agent_end's ask of no request resumes into the flush); here before the next
+			// turn, and the server's fact extraction is let finish, so it does not compete with
+			// the next turn's timing for the machine's cores.
+			let flushed = false;
+			for (let asks = r.background; asks.length > 0; ) {
+				const next: Http[] = [];
+				for (const ask of asks) {
+					flushed ||= ask.requests.length > 0;
+					const value = await answerHttp(ask.requests);
+					next.push(...(await drive(core, "resume", { id: ask.id, value })).background);
+				}
+				asks = next;
 			}
-			if (r.background.length > 0) await drained(url, `${bank}-steady`, DRAIN_MS, 20);
+			if (flushed) await drained(url, `${bank}-steady`, DRAIN_MS, 20);
 		}
 		const st = outboxState(steady.agent);
 		out.steadyBytes = st.bytes;
@@ -619,6 +626,9 @@ async function outboxPart(a: Args): Promise<OutboxResult> {
 			ts += 60_000;
 			const r = await agentEnd(core, turn(i, ts));
 			if (i >= 0) out.backlog.push(r.ms);
+			// An ask of no request is answered at once, as the adapter does; the flush it
+			// resumes into is never performed.
+			for (const ask of r.background) if (ask.requests.length === 0) await drive(core, "resume", { id: ask.id, value: [] });
 		}
 		const st = outboxState(backlog.agent);
 		out.backlogBytes = st.bytes;

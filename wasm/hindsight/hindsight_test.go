@@ -120,7 +120,7 @@ func TestOutboxFoldsJobsFailuresAndDones(t *testing.T) {
 	data = append(data, DoneRecord(o.Pending[1], 21)...)
 	o = FoldOutbox(data)
 	require.Equal(t, 2, len(o.Pending))
-	require.Equal(t, Job{ID: "d1", Bank: "b", At: 10, Item: string(itemJSON(job("d1"))), Attempts: 1, Next: 2020, LastError: "HTTP 500"}, o.Pending[0])
+	require.Equal(t, Job{ID: "d1", Bank: "b", At: 10, Item: string(itemJSON(job("d1"))), Len: len(JobRecord("b", job("d1"), 10)) - 1, Attempts: 1, Next: 2020, LastError: "HTTP 500"}, o.Pending[0])
 	require.Equal(t, 1, len(o.Due(2019)))
 	require.Equal(t, 2, len(o.Due(2020)))
 	require.Equal(t, 0, len(o.Problems))
@@ -277,7 +277,13 @@ func TestTheFolderEqualsAFullFoldAfterEveryAppend(t *testing.T) {
 			for i, a := range c.appends {
 				f.Add([]byte(a))
 				all = append(all, a...)
-				require.Equal(t, FoldOutbox(all), f.Outbox(), "after append %d", i)
+				got := f.Outbox()
+				got.Pending = append(got.Pending[:0:0], got.Pending...) // Items fills in a copy, not the folder's
+				for _, j := range got.Pending {
+					require.Equal(t, "", j.Item, "a folder keeps no item")
+				}
+				require.True(t, Items(got.Pending, all, 0))
+				require.Equal(t, FoldOutbox(all), got, "after append %d", i)
 			}
 		})
 	}
@@ -297,10 +303,38 @@ func FuzzFolderEqualsFoldOutbox(f *testing.F) {
 			fo.Outbox() // reading a torn tail must not change what follows
 		}
 		want, got := FoldOutbox([]byte(data)), fo.Outbox()
+		// The items read back from where the folder says each record lies,
+		// here from a span that starts at the first of them.
+		if len(got.Pending) > 0 {
+			lo := got.Pending[0].Off
+			for _, j := range got.Pending {
+				lo = min(lo, j.Off)
+			}
+			if !Items(got.Pending, []byte(data[lo:]), lo) {
+				t.Fatalf("items not found where the folder says: %+v", got.Pending)
+			}
+		}
 		if !reflect.DeepEqual(want, got) {
 			t.Fatalf("cut at %d, %d:\nwant %+v\ngot  %+v", i, j, want, got)
 		}
 	})
+}
+
+func TestItemsAreReadOnlyFromTheJobsOwnRecord(t *testing.T) {
+	data := append(JobRecord("b", job("d1"), 10), JobRecord("u", job("d2"), 11)...)
+	o := FoldOutbox(data)
+	require.Equal(t, string(itemJSON(job("d2"))), o.Pending[1].Item)
+	for name, span := range map[string][]byte{
+		"another job's record there": append(JobRecord("b", job("d9"), 10), JobRecord("u", job("d2"), 11)...),
+		"another bank's":             append(JobRecord("x", job("d1"), 10), JobRecord("u", job("d2"), 11)...),
+		"its done there":             append(DoneRecord(o.Pending[0], 12), data[len(DoneRecord(o.Pending[0], 12)):]...),
+		"the file cut short":         data[:50],
+		"the file emptied":           nil,
+	} {
+		jobs := append([]Job(nil), o.Pending...)
+		require.False(t, Items(jobs, span, 0), name)
+		require.Equal(t, "", jobs[0].Item, name)
+	}
 }
 
 func TestBankPathEscapesAllButUnreservedBytesInCapitalHex(t *testing.T) {

@@ -111,7 +111,8 @@ func Backoff(n int) int64 {
 type Job struct {
 	ID, Bank  string
 	At        int64  // when it was queued
-	Item      string // the item's JSON, as queued
+	Item      string // the item's JSON, as queued; "" from a Folder until Items reads it
+	Off, Len  int    // where the job's record lies in the bytes folded: its line's offset and length
 	Attempts  int
 	Next      int64 // not before (ms); 0: at once
 	LastError string
@@ -144,15 +145,22 @@ func (o Outbox) Due(now int64) []Job {
 func FoldOutbox(data []byte) Outbox {
 	var f Folder
 	f.Add(data)
-	return f.Outbox()
+	o := f.Outbox()
+	Items(o.Pending, data, 0)
+	return o
 }
 
 // Folder folds the outbox as it grows: Add the bytes appended since, and
-// Outbox is what FoldOutbox of everything added would give. A host that
-// appends keeps one and folds only its own records, not the whole file again.
+// Outbox is what FoldOutbox of everything added would give, without the
+// items. A host that appends keeps one and folds only its own records, not
+// the whole file again. A pending job keeps where its record lies (Off,
+// Len), not its item, which Items reads back when a flush sends it: hundreds
+// of waiting items are hundreds of KiB for TinyGo's collector to mark at
+// every collection.
 type Folder struct {
 	o    Outbox
 	line int    // the lines ended so far
+	off  int    // their bytes, newlines included
 	tail []byte // the last line, not yet ended
 }
 
@@ -164,10 +172,15 @@ func (f *Folder) Add(data []byte) {
 			f.tail = append(f.tail, data...)
 			return
 		}
-		l := append(f.tail, data[:nl]...)
+		// A line that does not continue a torn one is folded straight from data.
+		l := data[:nl]
+		if len(f.tail) > 0 {
+			l = append(f.tail, l...)
+		}
 		f.tail, data = f.tail[:0], data[nl+1:]
 		f.line++
-		fold(&f.o, string(l), f.line)
+		fold(&f.o, string(l), f.line, f.off)
+		f.off += len(l) + 1
 	}
 }
 
@@ -180,13 +193,35 @@ func (f *Folder) Outbox() Outbox {
 	}
 	n := len(f.o.Problems)
 	o := Outbox{Pending: append([]Job(nil), f.o.Pending...), Problems: f.o.Problems[:n:n], Torn: true}
-	fold(&o, string(f.tail), -(f.line + 1))
+	fold(&o, string(f.tail), -(f.line + 1), f.off)
 	return o
 }
 
-// fold applies line n (1-based; negative: a torn last line) to o. Jobs are found by a scan: the queue
-// is short, and a map would cost the module more than the scan costs a turn.
-func fold(o *Outbox, l string, n int) {
+// Items fills in each job's item from span, the folded bytes from offset
+// base on (a flush reads its jobs' records in one read); false when a
+// record is not where the job says (the file was rewritten since it was
+// folded): that job's item stays "".
+func Items(jobs []Job, span []byte, base int) bool {
+	s, all := string(span), true
+	for i := range jobs {
+		j := &jobs[i]
+		j.Item = ""
+		if k := j.Off - base; k >= 0 && k+j.Len <= len(s) {
+			r := gjson.Parse(s[k : k+j.Len])
+			if item := jsonr.Get(r, "item"); item.IsObject() && jsonr.Get(r, "id").Str == j.ID && jsonr.Get(r, "bank").Str == j.Bank {
+				j.Item = item.Raw
+			}
+		}
+		all = all && j.Item != ""
+	}
+	return all
+}
+
+// fold applies line n (1-based; negative: a torn last line), which starts
+// at byte off, to o. What a job keeps is copied out of the line, so the
+// line is not kept with it. Jobs are found by a scan: the queue is short,
+// and a map would cost the module more than the scan costs a turn.
+func fold(o *Outbox, l string, n, off int) {
 	if strings.TrimSpace(l) == "" {
 		return
 	}
@@ -205,7 +240,7 @@ func fold(o *Outbox, l string, n int) {
 				problem = "a job without its item"
 				break
 			}
-			j := Job{ID: id, Bank: bank, At: jsonr.Get(r, "at").Int(), Item: item.Raw}
+			j := Job{ID: strings.Clone(id), Bank: strings.Clone(bank), At: jsonr.Get(r, "at").Int(), Off: off, Len: len(l)}
 			if i >= 0 {
 				o.Pending[i] = j
 			} else {
@@ -216,7 +251,7 @@ func fold(o *Outbox, l string, n int) {
 			if i >= 0 {
 				o.Pending[i].Attempts = int(jsonr.Get(r, "n").Int())
 				o.Pending[i].Next = jsonr.Get(r, "next").Int()
-				o.Pending[i].LastError = jsonr.Get(r, "error").String()
+				o.Pending[i].LastError = strings.Clone(jsonr.Get(r, "error").String())
 			}
 			return
 		case "done":

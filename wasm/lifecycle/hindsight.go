@@ -235,7 +235,7 @@ func (h *hsStore) banks() []hindsight.Bank { return hindsight.Banks(h.cfg, h.rep
 // file only when its size or mtime is not what this process last read or
 // left there: another process appended, compacted or truncated it.
 func (h *hsStore) readOutbox() (hindsight.Outbox, int64, error) {
-	info, err := h.h.Stat(h.outbox)
+	info, err := h.stat()
 	if err != nil && !hostio.IsNotFound(err) {
 		h.folded = false
 		return hindsight.Outbox{}, 0, err
@@ -255,6 +255,24 @@ func (h *hsStore) readOutbox() (hindsight.Outbox, int64, error) {
 	return h.fold.Outbox(), int64(len(data)), nil
 }
 
+// readItems fills in the items of jobs (the kept fold holds where each
+// record lies, not its item): every record in one read, from the first
+// one's offset to the end of the last.
+func (h *hsStore) readItems(jobs []hindsight.Job) bool {
+	lo, hi := jobs[0].Off, 0
+	for _, j := range jobs {
+		lo, hi = min(lo, j.Off), max(hi, j.Off+j.Len)
+	}
+	buf := make([]byte, hi-lo)
+	n, err := h.h.ReadAt(h.outbox, int64(lo), buf)
+	return err == nil && hindsight.Items(jobs, buf[:n], lo)
+}
+
+// stat is the outbox's size and mtime, asked of the host without the guard's
+// walk (three lstats a call): they only decide whether the file is read
+// again, and that read, like every write, goes through the guard.
+func (h *hsStore) stat() (hostio.FileInfo, error) { return h.e.h.Stat(h.outbox) }
+
 // appendOutbox appends records under the outbox's lock, on a line of their
 // own after a torn last line; dead-letter lines go to dead.jsonl first. An
 // outbox with nothing pending past CompactBytes is then rewritten empty.
@@ -264,10 +282,14 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 	if h.outbox == "" {
 		return errors.New("no agent folder: the outbox has nowhere to live")
 	}
-	if err := h.h.Mkdir(h.dir); err != nil {
-		return err
+	// The folder is made when the lock cannot be, not before every append.
+	err := takeLock(h.h, h.lock)
+	if hostio.IsNotFound(err) {
+		if err = h.h.Mkdir(h.dir); err == nil {
+			err = takeLock(h.h, h.lock)
+		}
 	}
-	if err := takeLock(h.h, h.lock); err != nil {
+	if err != nil {
 		return err
 	}
 	defer h.h.Unlock(h.lock)
@@ -292,7 +314,7 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 		return nil
 	}
 	h.fold.Add(records)
-	info, err := h.h.Stat(h.outbox)
+	info, err := h.stat()
 	h.folded, h.foldSize, h.foldMtime = err == nil && info.Size == size+int64(len(records)), info.Size, info.MtimeMs
 	if !h.folded || info.Size <= hindsight.CompactBytes {
 		return nil
@@ -305,10 +327,15 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 	return nil
 }
 
-// showFooter sets the hindsight status line when it changed.
+// showFooter sets the hindsight status line when it changed. The count of
+// waiting jobs is the outbox as this process last read or left it: each
+// append and flush folds it just before, so the footer costs no host call.
 func (h *hsStore) showFooter(out *Out) {
 	line := "hindsight: "
-	o, _, _ := h.readOutbox()
+	o := h.fold.Outbox()
+	if !h.folded {
+		o, _, _ = h.readOutbox()
+	}
 	switch mode := h.modeNow(); {
 	case len(o.Pending) > 0:
 		line += strconv.Itoa(len(o.Pending)) + " waiting"

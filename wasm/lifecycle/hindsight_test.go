@@ -60,13 +60,38 @@ func newHSRigOn(t testing.TB, config string, start map[string]any, wrap func(hos
 
 const bothBanks = `{"url":"http://hs:1","banks":["project","user"]}`
 
+// call runs an export and, as every host does, answers a background http
+// ask of no request at once (agent_end's, whose resume is the flush); last
+// holds the effects of both, that ask left out.
 func (r *hsRig) call(export string, in any) gjson.Result {
+	r.t.Helper()
+	r.last = r.callOnly(export, in)
+	var effects []string
+	next := ""
+	for _, e := range r.last.Get("effects").Array() {
+		if e.Get("t").String() == "http" && e.Get("background").Bool() && len(e.Get("requests").Array()) == 0 {
+			next = e.Get("id").String()
+			continue
+		}
+		effects = append(effects, e.Raw)
+	}
+	if next == "" {
+		return r.last
+	}
+	for _, e := range r.callOnly("resume", map[string]any{"id": next, "value": []any{}}).Get("effects").Array() {
+		effects = append(effects, e.Raw)
+	}
+	r.last = gjson.Parse(`{"v":1,"effects":[` + strings.Join(effects, ",") + `],"exit":` + r.last.Get("exit").Raw + `}`)
+	return r.last
+}
+
+// callOnly runs an export and answers nothing.
+func (r *hsRig) callOnly(export string, in any) gjson.Result {
 	r.t.Helper()
 	b, _ := json.Marshal(in)
 	out := r.e.Handle(export, b)
 	require.True(r.t, gjson.ValidBytes(out), "%s: %s", export, out)
-	r.last = gjson.ParseBytes(out)
-	return r.last
+	return gjson.ParseBytes(out)
 }
 
 func (r *hsRig) effects(t string) []gjson.Result {
@@ -243,6 +268,30 @@ func TestATornOutboxLineIsKeptAndTheNextJobStartsOnItsOwnLine(t *testing.T) {
 	require.Equal(t, []string{"line 1: not an outbox record"}, o.Problems)
 }
 
+// agent_end appends and asks for nothing: the flush is built in the resume
+// of its ask of no request, which the host answers once the hook returned.
+func TestAgentEndOnlyAppendsAndItsAskOfNoRequestResumesIntoTheFlush(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	got := r.callOnly("agent_end", map[string]any{"stopReason": "stop", "messages": turn("one", "x")})
+	require.Equal(t, 1, strings.Count(r.outbox(), `"op":"job"`))
+	asks := got.Get(`effects.#(t=="http")#`).Array()
+	require.Equal(t, 1, len(asks), got.Raw)
+	require.True(t, asks[0].Get("background").Bool())
+	require.Equal(t, "[]", asks[0].Get("requests").Raw)
+	require.Equal(t, "hindsight: 1 waiting", got.Get(`effects.#(key=="hindsight").text`).String())
+
+	flush := r.callOnly("resume", map[string]any{"id": asks[0].Get("id").String(), "value": []any{}})
+	reqs := flush.Get(`effects.#(t=="http").requests`).Array()
+	require.Equal(t, 1, len(reqs), flush.Raw)
+	require.Contains(t, reqs[0].Get("body").String(), "user: one")
+
+	// While that flush is out, a turn appends, and its ask resumes into no flush.
+	got = r.callOnly("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("two", 900)}})
+	require.Equal(t, "hindsight: 2 waiting", got.Get(`effects.#(key=="hindsight").text`).String())
+	again := r.callOnly("resume", map[string]any{"id": got.Get(`effects.#(t=="http").id`).String(), "value": []any{}})
+	require.Equal(t, 0, len(again.Get(`effects.#(t=="http")#`).Array()), again.Raw)
+}
+
 func TestAJobIsADeadLetterAfterMaxAttemptsFailures(t *testing.T) {
 	r := newHSRig(t, `{"url":"http://hs:1","outbox":{"maxAttempts":2}}`, nil)
 	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("remember me", "x")})
@@ -256,7 +305,57 @@ func TestAJobIsADeadLetterAfterMaxAttemptsFailures(t *testing.T) {
 	dead, _ := os.ReadFile(filepath.Join(r.agent, "pi-memory/hindsight/dead.jsonl"))
 	require.Equal(t, 1, strings.Count(string(dead), "\n"))
 	require.Contains(t, string(dead), "ECONNREFUSED")
+	// The fold keeps no items: the letter's is read back from the outbox.
+	queued := gjson.Get(strings.SplitN(r.outbox(), "\n", 2)[0], "item").Raw
+	require.Contains(t, queued, "remember me")
+	require.Equal(t, queued, gjson.Get(string(dead), "item").Raw)
 	require.Equal(t, 0, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
+}
+
+// The kept fold holds where each job's record lies, not its item: a flush
+// reads the items back, another process's record left without its newline
+// included.
+func TestAFlushSendsTheItemsReadBackFromTheOutbox(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	dir := filepath.Join(r.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	theirs := hindsight.JobRecord("pimem-other", hindsight.Item{Content: "theirs, unsealed", DocumentID: "pimem:s9:1"}, 5)
+	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), theirs[:len(theirs)-1], 0o644)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("mine, sealed after it", "x")})
+	var sent []string
+	for _, q := range r.effects("http")[0].Get("requests").Array() {
+		for _, it := range gjson.Get(q.Get("body").String(), "items").Array() {
+			sent = append(sent, it.Get("content").String())
+		}
+	}
+	require.Equal(t, 2, len(sent), sent)
+	require.Equal(t, "theirs, unsealed", sent[0])
+	require.Contains(t, sent[1], "mine, sealed after it")
+}
+
+// A file rewritten under the fold with its size and mtime unchanged (so
+// the stat cannot tell) is caught when the records are read back: that
+// flush sends nothing, and the next folds the file again.
+func TestAFlushWhoseRecordsMovedSendsNothingAndTheNextFoldsAgain(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("first", 500)}})
+	r.answer(map[string]any{"error": "connect ECONNREFUSED"})
+	r.clock.Advance(time.Minute)
+	file := filepath.Join(r.agent, "pi-memory/hindsight/outbox.jsonl")
+	info, err := os.Stat(file)
+	require.NoError(t, err)
+	// Another process's rewrite: one job of the same length where the fold's was.
+	box := r.outbox()
+	other := strings.ReplaceAll(box, "pimem:s1:500", "pimem:s1:501")
+	require.Equal(t, len(box), len(other))
+	os.WriteFile(file, []byte(other), 0o644)
+	os.Chtimes(file, info.ModTime(), info.ModTime())
+	r.call("command", map[string]any{"name": "hindsight", "args": "flush"})
+	require.Equal(t, 0, len(r.effects("http")), r.last.Raw)
+	require.Contains(t, r.last.Raw, "changed while it was read")
+	r.call("command", map[string]any{"name": "hindsight", "args": "flush"})
+	body := r.effects("http")[0].Get("requests.0.body").String()
+	require.Equal(t, "pimem:s1:501", gjson.Get(body, "items.0.document_id").String())
 }
 
 func TestRecalledTextFromAToolIsNeverRetained(t *testing.T) {
@@ -415,11 +514,17 @@ func TestAnOutboxWithNothingPendingPast64KiBIsRewrittenEmpty(t *testing.T) {
 	require.Equal(t, "hindsight: 1 waiting", r.status())
 }
 
-// countingHost counts the locks taken and the reads of files named like
-// the outbox.
+// countingHost counts the locks taken, the folders made and the whole
+// reads of files named like the outbox (those from its start: a flush
+// reads its jobs' records back from where they lie).
 type countingHost struct {
 	hostio.Host
-	locks, reads int
+	locks, reads, mkdirs int
+}
+
+func (c *countingHost) Mkdir(p string) error {
+	c.mkdirs++
+	return c.Host.Mkdir(p)
 }
 
 func (c *countingHost) Lock(p string, waitMs, staleMs int) error {
@@ -428,7 +533,7 @@ func (c *countingHost) Lock(p string, waitMs, staleMs int) error {
 }
 
 func (c *countingHost) ReadAt(p string, off int64, dst []byte) (int, error) {
-	if strings.HasSuffix(p, "outbox.jsonl") {
+	if strings.HasSuffix(p, "outbox.jsonl") && off == 0 {
 		c.reads++
 	}
 	return c.Host.ReadAt(p, off, dst)
@@ -438,7 +543,7 @@ func TestAnAgentEndLocksOnceAndReadsTheOutboxOnlyAfterAnotherProcessChangedIt(t 
 	var c *countingHost
 	r := newHSRigOn(t, `{"url":"http://hs:1"}`, nil, func(h hostio.Host) hostio.Host { c = &countingHost{Host: h}; return c })
 	end := func(ts int64) {
-		c.locks, c.reads = 0, 0
+		c.locks, c.reads, c.mkdirs = 0, 0, 0
 		r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("fact "+strconv.FormatInt(ts, 10), ts)}})
 	}
 	end(1)
@@ -447,6 +552,7 @@ func TestAnAgentEndLocksOnceAndReadsTheOutboxOnlyAfterAnotherProcessChangedIt(t 
 		end(ts) // the first flush is out: the next turns wait
 		require.Equal(t, 1, c.locks, "locks at turn %d", ts)
 		require.Equal(t, 0, c.reads, "outbox reads at turn %d", ts)
+		require.Equal(t, 0, c.mkdirs, "the folder is made once, at turn %d", ts)
 	}
 	require.Equal(t, "hindsight: 3 waiting", r.status())
 

@@ -96,7 +96,13 @@ func (h *hsStore) remember(key, block string) {
 // retain queues the run in the outbox, one job per bank, before any network
 // call, then flushes in the background. Nothing when memory may not
 // capture, in read-only or ignored mode, or after next-opt-out (which it
-// clears).
+// clears). The flush is built after pi's hook has returned: agent_end asks
+// for nothing (a background http ask of no request, which the host answers
+// at once, decision 001) and the flush runs in its resume, so the hook costs
+// the durable append alone. Under TinyGo the resume also collects the
+// module's garbage: TinyGo collects when an allocation finds its heap full,
+// and a collection inside agent_end would double that call (bench row 13);
+// after the hook, the next turns start with a heap that has room.
 func (h *hsStore) retain(out *Out, in gjson.Result) {
 	optOut := h.optOut
 	h.optOut = false
@@ -115,7 +121,17 @@ func (h *hsStore) retain(out *Out, in gjson.Result) {
 		out.Notify("warning", "pi-memory: Hindsight could not queue this turn in "+h.outbox+": "+err.Error()+". It is not retained.")
 		return
 	}
-	h.flush(out, true, hsFlushMs, nil)
+	h.showFooter(out)
+	h.e.HTTP(out, nil, true, func(out *Out, _ gjson.Result) {
+		h.flush(out, true, hsFlushMs, nil)
+		collect()
+	})
+}
+
+// flushOut says a background flush is out, and not yet taken as lost: the
+// next one waits for it (it covers the queue as it was).
+func (h *hsStore) flushOut() bool {
+	return h.flushing && h.e.h.Now()-h.flushAt < hsLostMs
 }
 
 // queue appends one job per selected bank for a turn or an explicit retain.
@@ -141,7 +157,7 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 	if then == nil {
 		then = func(*Out, int, int, string) {}
 	}
-	if background && h.flushing && h.e.h.Now()-h.flushAt < hsLostMs {
+	if background && h.flushOut() {
 		h.showFooter(out)
 		then(out, 0, 0, "")
 		return
@@ -155,6 +171,13 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 	if len(due) == 0 {
 		h.showFooter(out)
 		then(out, 0, 0, "")
+		return
+	}
+	if !h.readItems(due) {
+		// Rewritten since it was folded (another process delivered and
+		// compacted): the next flush folds it again.
+		h.folded = false
+		then(out, 0, 0, h.outbox+" changed while it was read; flush again")
 		return
 	}
 	batches := hindsight.FlushBatches(h.cfg, due, timeoutMs)
