@@ -1099,9 +1099,10 @@ export class Core {
 		// its state in its own memory, so dropping them after each call is safe.
 		void live.plugin.reset();
 		if (big !== undefined) {
-			// The same large envelope as the last call's (the observations block of every
-			// model request while memory is unchanged) is the same frozen Envelope:
-			// decoding and parsing 100 KiB again cost more than the core's whole call.
+			// The same large envelope as the last call's (a retry or tool-loop step of one
+			// message, whose recalled block is the same bytes) is the same frozen Envelope:
+			// decoding and parsing it again cost more than the core's whole call. The
+			// observations block no longer repeats here: the core names it (`same`).
 			const last = this.#last;
 			if (last !== undefined && last.bytes.equals(big)) return this.#blocks(exportName, last.envelope);
 			out = utf8Lossy.decode(big);
