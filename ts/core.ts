@@ -203,8 +203,6 @@ function notRegular(st: fs.Stats | fs.BigIntStats): string {
 
 const DANGLING_LINK = "is a symbolic link to a missing file; append creates a missing file, but never through a link";
 const LOCK_REPLACED = "; this is not the lock file this instance wrote, so it was left alone";
-// A lock file holds one short line; a lock path is no place for a large file.
-const MAX_LOCK_BYTES = 4096;
 
 // WASI errno values used by the shim.
 const WASI_SUCCESS = 0;
@@ -237,10 +235,17 @@ function sleep(ms: number): void {
 
 type HostFn = (...args: never[]) => number | bigint | undefined;
 
-// Whether p's parent is a folder: then a stat that finds nothing at p means ENOENT.
+// Whether a stat that found nothing at p means ENOENT: the nearest ancestor that exists
+// is a folder, so the first missing name is what is missing (a config file in a
+// project without a .pi folder: no stat throws). An ancestor that is not a folder, or
+// a trailing slash, is left to the stat that throws and names the error.
 function inFolder(p: string): boolean {
-	const parent = path.dirname(p);
-	return parent !== p && !p.endsWith("/") && !p.endsWith(path.sep) && fs.statSync(parent, { throwIfNoEntry: false })?.isDirectory() === true;
+	if (p.endsWith("/") || p.endsWith(path.sep)) return false;
+	for (let at = p, parent = path.dirname(p); parent !== at; at = parent, parent = path.dirname(parent)) {
+		const st = fs.statSync(parent, { throwIfNoEntry: false });
+		if (st !== undefined) return st.isDirectory();
+	}
+	return false;
 }
 
 // ---- The host functions ----------------------------------------------------------
@@ -262,9 +267,13 @@ export class Host {
 	readonly #random: (dst: Uint8Array) => void;
 	readonly #log: (level: LogLevel, message: string) => void;
 	#memory: WebAssembly.Memory | undefined;
-	// Lock path → the token written into the lock file, so unlock never removes a
-	// lock that another process took over after breaking ours as stale.
-	readonly #held = new Map<string, string>();
+	// Lock path → the lock file this instance created, kept open until unlock: while
+	// it is open its inode cannot be reused, so an unlock that finds another inode at
+	// the path (another process broke ours as stale and took it, or something replaced
+	// it) leaves that file alone, without reading it back.
+	readonly #held = new Map<string, { fd: number; dev: bigint; ino: bigint }>();
+	// What this instance writes into its lock files, for a person who finds one.
+	readonly #holder = `pid=${process.pid} holder=${randomBytes(8).toString("hex")}\n`;
 
 	constructor(options: HostOptions = {}) {
 		this.#now = options.now ?? (() => performance.timeOrigin + performance.now());
@@ -581,7 +590,6 @@ export class Host {
 		pm_unlock: (pathPtr: number, pathLen: number): number => {
 			const p = this.#path("unlock", pathPtr, pathLen);
 			if (p === undefined) return INVALID;
-			if (!this.#held.has(p)) return this.#invalid("unlock", `${p} is not held by this instance`);
 			return this.#release(p);
 		},
 
@@ -667,8 +675,11 @@ export class Host {
 	}
 
 	#lock(p: string, waitMs: number, staleMs: number): number {
+		if (this.#held.has(p)) {
+			this.lastError = `lock ${p}: already held by this instance; unlock it first`;
+			return EXISTS;
+		}
 		const deadline = performance.now() + waitMs;
-		const token = `${process.pid} ${randomBytes(8).toString("hex")}\n`;
 		let pause = 2;
 		for (;;) {
 			let fd: number | undefined;
@@ -679,16 +690,16 @@ export class Host {
 			}
 			if (fd !== undefined) {
 				try {
-					fs.writeSync(fd, token);
+					fs.writeSync(fd, this.#holder);
+					const st = fs.fstatSync(fd, { bigint: true });
+					this.#held.set(p, { fd, dev: st.dev, ino: st.ino });
+					return 0;
 				} catch (err) {
-					// A lock file without our token could never be released by us: remove it.
+					// A lock file we cannot identify could never be released by us: remove it.
 					fs.closeSync(fd);
 					fs.rmSync(p, { force: true });
 					return this.#fail("lock", p, err);
 				}
-				fs.closeSync(fd);
-				this.#held.set(p, token);
-				return 0;
 			}
 			let st: fs.Stats | undefined;
 			try {
@@ -744,32 +755,30 @@ export class Host {
 	}
 
 	#release(p: string): number {
-		const token = this.#held.get(p);
+		const held = this.#held.get(p);
+		if (held === undefined) return this.#invalid("unlock", `${p} is not held by this instance`);
 		this.#held.delete(p);
-		// Read without following a link or waiting on a FIFO: a lock file is a regular file.
-		const fd = this.#openRegular("unlock", p, O_RDONLY | O_NOFOLLOW);
-		if (fd < 0) {
-			if (fd === KIND) this.lastError += LOCK_REPLACED;
-			return fd;
-		}
-		let current: string;
 		try {
-			const buf = Buffer.alloc(MAX_LOCK_BYTES);
-			current = buf.toString("utf8", 0, fs.readSync(fd, buf, 0, buf.length, 0));
-		} catch (err) {
-			return this.#fail("unlock", p, err);
-		} finally {
-			fs.closeSync(fd);
-		}
-		if (current !== token) {
-			this.lastError = `unlock ${p}: the lock was broken as stale and is now held by someone else`;
-			return BUSY;
-		}
-		try {
+			// lstat: a link put at the path is not our file, whatever it points at.
+			const st = fs.lstatSync(p, { bigint: true, throwIfNoEntry: false });
+			if (st === undefined) {
+				this.lastError = `unlock ${p}: the lock file is gone: another process broke it as stale while this one held it`;
+				return NOT_FOUND;
+			}
+			if (!st.isFile()) {
+				this.lastError = notRegular(st) + LOCK_REPLACED;
+				return KIND;
+			}
+			if (st.dev !== held.dev || st.ino !== held.ino) {
+				this.lastError = `unlock ${p}: the lock was broken as stale and is now held by someone else`;
+				return BUSY;
+			}
 			fs.unlinkSync(p);
 			return 0;
 		} catch (err) {
 			return this.#fail("unlock", p, err);
+		} finally {
+			fs.closeSync(held.fd);
 		}
 	}
 

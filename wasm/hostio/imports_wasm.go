@@ -109,6 +109,12 @@ func (h *Imports) stat(op, path string, lstat bool) (FileInfo, error) {
 	} else {
 		rc = pmStat(pp, pl, out)
 	}
+	if rc == CodeNotFound {
+		// The usual answer (a config file nobody wrote, a lock not yet
+		// taken), and one the core mostly acts on without showing it: the
+		// host's own wording is not asked for.
+		return FileInfo{}, &PathError{Op: op, Path: path, Err: ErrNotFound}
+	}
 	if rc < 0 {
 		return FileInfo{}, fail(op, path, int64(rc))
 	}

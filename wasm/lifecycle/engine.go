@@ -57,7 +57,7 @@ type Session struct {
 	// it did not say; /memory status names the running core with it.
 	Module string
 
-	fs    hostio.Host // the host with memory paths guarded (paths.go)
+	fs    *guard // the host with memory paths guarded (paths.go)
 	dec   *decisions
 	notes *notesStore
 	om    *observations
@@ -89,6 +89,9 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	}
 	if e.s != nil && e.s.Fault == export {
 		panic("pi-memory: fault injected in " + export)
+	}
+	if e.s != nil {
+		e.s.fs.fresh()
 	}
 	switch export {
 	case "session_start":

@@ -44,6 +44,7 @@ type hsStore struct {
 	files    [2]string // global, project ("" when not read: an untrusted project)
 	cfgStamp string
 	cfg      hindsight.Config
+	runCfg   bool // the config was checked since the run began (before_agent_start, context)
 
 	repoKey   string
 	sessionID string
@@ -137,6 +138,7 @@ func (h *hsStore) announce(out *Out) {
 // appeared, changed or went away during the session.
 func (h *hsStore) retool(out *Out) {
 	h.refreshConfig()
+	h.runCfg = true
 	if on := h.e.may(h, Inject) == ""; on != h.toolsOn {
 		h.announce(out)
 	}

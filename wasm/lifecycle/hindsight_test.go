@@ -402,6 +402,47 @@ func TestTheToolsFollowAConfigThatAppearsOrGoesAwayDuringTheSession(t *testing.T
 	require.Equal(t, 0, len(r.effects("http")))
 }
 
+// A run's agent_end retains under the config its requests saw; an agent_end
+// with no request since the last one reads the config itself.
+func TestARunRetainsUnderTheConfigItsRequestsChecked(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	cfg := filepath.Join(r.agent, "hindsight.json")
+	end := map[string]any{"stopReason": "stop", "messages": []any{userMsg("we deploy with make ship", 7)}}
+
+	r.call("context", map[string]any{"messages": []any{userMsg("we deploy with make ship", 7)}})
+	r.answer(ok(`{"results":[]}`))
+	require.NoError(t, os.Remove(cfg))
+	r.call("agent_end", end)
+	require.Contains(t, r.outbox(), "make ship", "the run's request saw Hindsight configured")
+
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("we test with make check", 9)}})
+	require.NotContains(t, r.outbox(), "make check", "no request in this run: agent_end read the config, which is gone")
+}
+
+// The guard remembers the folders it found real only within a call: a
+// folder swapped for a link after one turn is refused at the next.
+func TestAnOutboxFolderSwappedForALinkBetweenTurnsIsRefused(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("we deploy with make ship", 7)}})
+	require.Contains(t, r.outbox(), "make ship")
+
+	dir := filepath.Join(r.agent, "pi-memory")
+	outside := filepath.Join(t.TempDir(), "elsewhere")
+	require.NoError(t, os.Rename(dir, outside))
+	require.NoError(t, os.Symlink(outside, dir))
+	outbox := filepath.Join(outside, "hindsight/outbox.jsonl")
+	before, err := os.ReadFile(outbox)
+	require.NoError(t, err)
+
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("we test with make check", 9)}})
+	after, err := os.ReadFile(outbox)
+	require.NoError(t, err)
+	require.Equal(t, string(before), string(after), "nothing written through the link")
+	require.Contains(t, r.last.Raw, "pi-memory is a symbolic link", r.last.Raw)
+	_, err = os.Lstat(outbox + ".lock")
+	require.True(t, os.IsNotExist(err), "no lock taken through the link")
+}
+
 func TestTheRetainToolQueuesRedactedContentAndContext(t *testing.T) {
 	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
 	r.call("tool", map[string]any{"name": "hindsight_retain", "params": map[string]any{"content": "key is " + hsSecret, "context": "from " + hsSecret}})

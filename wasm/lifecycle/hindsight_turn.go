@@ -106,7 +106,12 @@ func (h *hsStore) remember(key, block string) {
 func (h *hsStore) retain(out *Out, in gjson.Result) {
 	optOut := h.optOut
 	h.optOut = false
-	h.refreshConfig()
+	// The run's last model request checked the config (retool); a run that
+	// made none is checked here.
+	if !h.runCfg {
+		h.refreshConfig()
+	}
+	h.runCfg = false
 	if h.e.may(h, Capture) != "" || !hindsight.Retains(h.cfg, h.modeNow(), optOut) {
 		return
 	}

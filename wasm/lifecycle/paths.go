@@ -1,6 +1,8 @@
 package lifecycle
 
 import (
+	"path"
+	"slices"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -29,8 +31,10 @@ func (e *errNotPlain) Unwrap() error { return hostio.ErrKind }
 
 // plain checks every name of p below root (root excluded): each that exists
 // must be a folder or, for the last, a regular file. A name that does not
-// exist yet ends the walk: it will be made as a real file or folder.
-func plain(h hostio.Host, root, p string) error {
+// exist yet ends the walk: it will be made as a real file or folder. Folders
+// in seen were found real earlier in the same call and are not asked again;
+// those found now are added to it.
+func plain(h hostio.Host, seen *[]string, root, p string) error {
 	if root == "" || !strings.HasPrefix(p, root+"/") {
 		return nil
 	}
@@ -44,6 +48,9 @@ func plain(h hostio.Host, root, p string) error {
 			rest = ""
 		}
 		at += "/" + name
+		if rest != "" && slices.Contains(*seen, at) {
+			continue
+		}
 		info, err := h.Lstat(at)
 		if hostio.IsNotFound(err) {
 			return nil
@@ -58,6 +65,8 @@ func plain(h hostio.Host, root, p string) error {
 			return &errNotPlain{at, "not a regular file (a FIFO, socket or device)"}
 		case rest != "" && info.Kind != hostio.KindFolder:
 			return &errNotPlain{at, "not a folder"}
+		case info.Kind == hostio.KindFolder:
+			*seen = append(*seen, at)
 		}
 	}
 	return nil
@@ -68,10 +77,19 @@ func plain(h hostio.Host, root, p string) error {
 // through a link by forgetting to ask. Paths outside the guarded areas (the
 // user's global config files, another tool's memory being imported, the
 // search for .git) pass through unchecked.
+//
+// A folder found real is not asked again until the call ends (fresh): one
+// turn's lock and append, or a flush's reads and writes, walk the same
+// folders, and a check is only ever as recent as the operation that follows
+// it anyway.
 type guard struct {
 	hostio.Host
 	areas []area
+	seen  []string
 }
+
+// fresh forgets the folders found real: a new call checks them again.
+func (g *guard) fresh() { g.seen = g.seen[:0] }
 
 // area is a guarded folder and the root its names are checked from.
 type area struct{ root, prefix string }
@@ -94,7 +112,7 @@ func guarded(h hostio.Host, project, agent string) *guard {
 func (g *guard) check(p string) error {
 	for _, a := range g.areas {
 		if p == a.prefix || strings.HasPrefix(p, a.prefix+"/") {
-			return plain(g.Host, a.root, p)
+			return plain(g.Host, &g.seen, a.root, p)
 		}
 	}
 	return nil
@@ -159,8 +177,11 @@ func (g *guard) Rename(from, to string) error {
 	return g.Host.Rename(from, to)
 }
 
+// Lock checks the folders on the way to the lock file, not the file: the
+// host creates it exclusively, which never follows a link, and refuses one
+// that is there and is not a regular file.
 func (g *guard) Lock(p string, waitMs, staleMs int) error {
-	if err := g.check(p); err != nil {
+	if err := g.check(path.Dir(p)); err != nil {
 		return err
 	}
 	return g.Host.Lock(p, waitMs, staleMs)
