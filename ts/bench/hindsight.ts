@@ -244,9 +244,9 @@ function outboxRows(b: HsBench, build: string, r: Got<OutboxResult>): void {
 		return;
 	}
 	const v = r.v;
-	const off = `the same \`agent_end\` without Hindsight configured: p50 ${fmtMs(median(v.off))}, p99 ${fmtMs(quantile(v.off, 0.99))}`;
+	const off = `the same turns' \`agent_end\` without Hindsight configured: p50 ${fmtMs(median(v.off))}, p99 ${fmtMs(quantile(v.off, 0.99))}; an export that does nothing (\`debug ping\`) after the same ${MODEL_MS} ms pause: p50 ${fmtMs(median(v.idle))}, p99 ${fmtMs(quantile(v.idle, 0.99))}`;
 	const steady = quantile(v.steady, 0.99);
-	b.row({ n: "13", what: steadyWhat, build, host, result: pcts(v.steady, [0.5, 0.99]), target: "p99 < 1 ms", ...withNote(b.judge(steady, 1), `max ${fmtMs(max(v.steady))}; ${off}; the background flush performed, and the server's extraction finished, before the next turn (untimed); outbox ${fmtBytes(v.steadyBytes)} at the end, ${v.steadyPending} pending; one turn's job ${fmtBytes(v.turnBytes)}; after ${WARMUP_TURNS} warm-up turns`) });
+	b.row({ n: "13", what: steadyWhat, build, host, result: pcts(v.steady, [0.5, 0.99]), target: "p99 < 1 ms", ...withNote(b.judge(steady, 1), `max ${fmtMs(max(v.steady))}; each turn \`before_agent_start\` and \`context\` (recall answered by the server), then at least ${MODEL_MS} ms for the model's answer, in which the server finished extracting the last turn's facts, then \`agent_end\` (timed), then its background flush performed (untimed); ${off}; outbox ${fmtBytes(v.steadyBytes)} at the end, ${v.steadyPending} pending; one turn's job ${fmtBytes(v.turnBytes)}; after ${WARMUP_TURNS} warm-up turns`) });
 	const backlog = quantile(v.backlog, 0.99);
 	b.row({
 		n: "13",
@@ -275,7 +275,7 @@ function withNote(j: { verdict: Verdict; note: string }, extra: string): { verdi
 export function methodLines(): string[] {
 	return [
 		`12. **Hindsight recall** — \`ts/bench/hindsight.ts\`: the real server as the end-to-end tests start it (\`build/hindsight.sh start\`, the fake memory model's hashed bag-of-words embeddings; \`make hindsight\` installs it, and without it the bench prints one skipped row). One bank is seeded with ${HS_CFG.memories} one-sentence memories (20 services × 15 facts), tagged with the project's repo key. Then \`ts/bench/probe.ts hindsight\`, one fresh process per build: a trusted project whose origin names that repo, \`HINDSIGHT_API_URL\` (the server itself, no proxy) and \`HINDSIGHT_BANK_ID\` in session_start's \`env\`, so one bank (the project's) is asked. ${WARMUP} warm-up messages, then ${HS_CFG.messages} distinct user messages (questions about one service each): each turn is \`context\` with that message, the foreground \`http\` ask performed as the adapter does (\`fetch\`, every request at once, each with its \`timeoutMs\`), then \`resume\` with the answers; the time is all three, wall clock. *The core's share* is the two export calls alone. Right after each message's first request come ${HS_CFG.retries} retries: the same request again, alternating with a tool-loop step (the message, an assistant tool call and its result); each is timed alone, \`fetch\` is wrapped to count every network call, and each block must be byte-identical to the first. The target is 0 calls and p99 < 1 ms. For comparison, the note gives the same \`context\` calls in a session with no Hindsight configured.`,
-		`13. **Hindsight outbox** — the same probe, one fresh process per build, each phase with a bank and an agent folder of its own. Every phase starts with ${WARMUP_TURNS} untimed warm-up turns. *Without Hindsight* (for comparison, in the note): ${HS_CFG.jobs} \`agent_end\` calls with no Hindsight configured, what the other stores cost. *Append while the flush keeps up*: ${HS_CFG.jobs} turns (a user message, an assistant tool call with a 2.2 KB result, of which the retain keeps 2,000 characters, a closing answer), each \`agent_end\` timed alone (it serializes and redacts the turn, appends its job under the outbox's lock, and returns a background ask of no request); that ask is then answered, its resume builds the background flush, and the flush is performed and resumed, all untimed, before the next turn, as the adapter does after its handler returned, and the bench waits until the server lists no retain operation pending or processing (\`GET …/operations\`), so the server's fact extraction does not compete with the next turn's timing for the machine's cores. *Append while jobs wait*: a new session, ${HS_CFG.jobs} turns whose background flush is never performed (as while the server is down; the first turn's ask of no request is answered, so the flush is out), so each call appends to a growing queue. *Flush*: then \`/hindsight flush\` (the \`command\` export; every due job in requests of at most 20 items, all at once, \`async: true\`), repeated until no job is pending (read from \`outbox.jsonl\`: jobs without a \`done\`); jobs/s is the queued jobs over that time. The server extracts facts from the accepted jobs afterwards; the note says when it had finished (no retain operation pending or processing), counted from the flush's start.`,
+		`13. **Hindsight outbox** — the same probe, one fresh process per build, each phase with a bank and an agent folder of its own. Every phase starts with ${WARMUP_TURNS} untimed warm-up turns. *Without Hindsight* (for comparison, in the note): the same ${HS_CFG.jobs} turns with no Hindsight configured, \`agent_end\` after the same pause as below (what the other stores cost), then another pause of ${MODEL_MS} ms and an export that does nothing (\`debug ping\`): what any call costs the module after idle. *Append while the flush keeps up*: ${HS_CFG.jobs} turns (a user message, an assistant tool call with a 2.2 KB result, of which the retain keeps 2,000 characters, a closing answer), each run as pi runs it: \`before_agent_start\` and \`context\` with the user message, whose recall the server answers (untimed), then the model's answer, which here is the time the server takes to finish extracting the facts of the last turn's flush (until it lists no retain operation pending or processing, \`GET …/operations\`), at least ${MODEL_MS} ms, so the extraction does not compete with the timing for the machine's cores; then \`agent_end\`, timed alone (it serializes and redacts the turn, appends its job under the outbox's lock, and returns a background ask of no request); that ask is then answered, its resume builds the background flush, and the flush is performed and resumed, all untimed, as the adapter does after its handler returned. The module is idle between \`context\` and \`agent_end\`, as in pi, and a call after idle costs about twice one right after another. *Append while jobs wait*: a new session, ${HS_CFG.jobs} turns whose background flush is never performed (as while the server is down; the first turn's ask of no request is answered, so the flush is out), so each call appends to a growing queue. *Flush*: then \`/hindsight flush\` (the \`command\` export; every due job in requests of at most 20 items, all at once, \`async: true\`), repeated until no job is pending (read from \`outbox.jsonl\`: jobs without a \`done\`); jobs/s is the queued jobs over that time. The server extracts facts from the accepted jobs afterwards; the note says when it had finished (no retain operation pending or processing), counted from the flush's start.`,
 	];
 }
 
@@ -479,6 +479,7 @@ async function recallPart(a: Args): Promise<RecallResult> {
 export interface OutboxResult {
 	turnBytes: number;
 	off: number[]; // agent_end with Hindsight not configured: what the other stores cost
+	idle: number[]; // an export that does nothing (debug ping) after the same pause
 	steady: number[];
 	steadyBytes: number;
 	steadyPending: number;
@@ -553,6 +554,27 @@ function outboxState(agent: string): { pending: number; bytes: number } {
 	return { pending: open.size, bytes: Buffer.byteLength(text) };
 }
 
+/**
+ * How long the model takes to answer in the outbox part: pi calls `context` before the
+ * request and `agent_end` after the answer, so the module sits idle between them, and a
+ * call after idle costs about twice one right after another (docs/benchmarks.md, row 13).
+ */
+const MODEL_MS = 100;
+
+function pause(ms: number): Promise<void> {
+	return ms > 0 ? new Promise((r) => setTimeout(r, ms)) : Promise.resolve();
+}
+
+/**
+ * The start of a run as pi sends it, untimed: `before_agent_start` with the prompt, then
+ * `context` with the user message (with Hindsight, its recall answered by the server).
+ */
+async function runStart(core: Core, messages: unknown[]): Promise<void> {
+	const user = messages[0] as { content: string };
+	await drive(core, "before_agent_start", { prompt: user.content, systemPrompt: "You are pi.", messageType: "user" });
+	await drive(core, "context", { messages: [user] });
+}
+
 async function agentEnd(core: Core, messages: unknown[]): Promise<{ ms: number; background: Http[] }> {
 	const t0 = performance.now();
 	const env = await core.call("agent_end", { stopReason: "stop", aborted: false, messages });
@@ -570,36 +592,53 @@ async function outboxPart(a: Args): Promise<OutboxResult> {
 	const jobs = num(a, "jobs", 200);
 	await compileCore(module);
 	let ts = Date.UTC(2026, 10, 21, 9, 0, 0);
-	const out: OutboxResult = { turnBytes: 0, off: [], steady: [], steadyBytes: 0, steadyPending: 0, backlog: [], backlogBytes: 0, queued: 0, flushMs: 0, extractedMs: 0, flushRounds: 0, flushRequests: 0, leftPending: 0 };
+	const out: OutboxResult = { turnBytes: 0, off: [], idle: [], steady: [], steadyBytes: 0, steadyPending: 0, backlog: [], backlogBytes: 0, queued: 0, flushMs: 0, extractedMs: 0, flushRounds: 0, flushRequests: 0, leftPending: 0 };
 
-	// The same turns without Hindsight: what agent_end costs the other stores.
+	// The same turns without Hindsight: what agent_end costs the other stores, and what
+	// an export that does nothing costs after the same pause.
 	const off = project(str(a, "dir"), "off");
 	let core = await startSession(module, off, "", "", `bench-off-${process.pid}`);
 	try {
 		for (let i = -WARMUP_TURNS; i < jobs; i++) {
 			ts += 60_000;
-			const r = await agentEnd(core, turn(i, ts));
+			const messages = turn(i, ts);
+			await runStart(core, messages);
+			await pause(MODEL_MS);
+			const r = await agentEnd(core, messages);
 			if (r.background.length > 0) throw new Error("agent_end asked for a flush with Hindsight not configured");
-			if (i >= 0) out.off.push(r.ms);
+			await pause(MODEL_MS);
+			const t0 = performance.now();
+			check("debug", await core.call("debug", { op: "ping" }));
+			if (i >= 0) {
+				out.off.push(r.ms);
+				out.idle.push(performance.now() - t0);
+			}
 		}
 	} finally {
 		await core.close();
 	}
 
-	// The flush keeps up: each turn's background flush is performed before the next turn.
+	// The flush keeps up: each turn as pi runs it, its background flush performed after it.
 	const steady = project(str(a, "dir"), "steady");
 	core = await startSession(module, steady, url, `${bank}-steady`, `bench-steady-${process.pid}`);
 	try {
+		let flushed = false;
 		for (let i = -WARMUP_TURNS; i < jobs; i++) {
 			ts += 60_000;
-			const r = await agentEnd(core, turn(i, ts));
+			const messages = turn(i, ts);
+			// The run starts (its recall answered by the server), then the model answers: the
+			// time the server takes to extract the facts of the last turn's flush, at least
+			// MODEL_MS, so the extraction does not compete with agent_end for the cores.
+			await runStart(core, messages);
+			const answered = performance.now() + MODEL_MS;
+			if (flushed) await drained(url, `${bank}-steady`, DRAIN_MS, 20);
+			await pause(answered - performance.now());
+			const r = await agentEnd(core, messages);
 			if (i >= 0) out.steady.push(r.ms);
 			if (i === -WARMUP_TURNS) out.turnBytes = outboxState(steady.agent).bytes;
 			// The adapter performs these after its handler returned, and the asks their resumes
-			// bring (agent_end's ask of no request resumes into the flush); here before the next
-			// turn, and the server's fact extraction is let finish, so it does not compete with
-			// the next turn's timing for the machine's cores.
-			let flushed = false;
+			// bring (agent_end's ask of no request resumes into the flush).
+			flushed = false;
 			for (let asks = r.background; asks.length > 0; ) {
 				const next: Http[] = [];
 				for (const ask of asks) {
@@ -609,8 +648,8 @@ async function outboxPart(a: Args): Promise<OutboxResult> {
 				}
 				asks = next;
 			}
-			if (flushed) await drained(url, `${bank}-steady`, DRAIN_MS, 20);
 		}
+		if (flushed) await drained(url, `${bank}-steady`, DRAIN_MS, 20);
 		const st = outboxState(steady.agent);
 		out.steadyBytes = st.bytes;
 		out.steadyPending = st.pending;
