@@ -21,6 +21,13 @@ var engine = lifecycle.New(&hostio.Imports{})
 // host call each (docs/decisions/001-core-host-contract.md).
 const bulk = 4 << 10
 
+// bulkIn is the bound for the input, lower: most events (a turn's agent_end,
+// a prompt, a short context) are a few kilobytes, which Extism's channel took
+// ~400 host calls to bring in, ~0.1 ms of a call after idle (an export that
+// does nothing with a 3 KB input, p50 0.32 → 0.19–0.24 ms; docs/benchmarks.md,
+// notes "12–13"); pm_input takes two, its length and the copy.
+const bulkIn = 256
+
 // inbuf holds a bulk input; it is kept from one call to the next so that a
 // large branch sent with every event does not allocate its size each time.
 // Handle keeps nothing that points into it.
@@ -32,7 +39,7 @@ var outbuf []byte
 
 func call(name string) int32 {
 	var in []byte
-	if hostio.InputLength() <= bulk {
+	if hostio.InputLength() <= bulkIn {
 		in = pdk.Input()
 	} else {
 		inbuf = hostio.ReadInput(inbuf)
