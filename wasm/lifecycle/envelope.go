@@ -116,7 +116,7 @@ type ContextMessage struct {
 // ContextMessages are custom messages for the host to insert at index of
 // the context event's messages (display false), for this model call only.
 // id names them, so that a later request that gets the same messages can
-// send ContextSame instead of them.
+// name them (contextSame) instead of sending them again.
 func (o *Out) ContextMessages(index int, id string, msgs []ContextMessage) {
 	w := jsonw.Open(nil)
 	w.Str("t", "context_messages")
