@@ -526,7 +526,7 @@ async function drained(url: string, bank: string, timeoutMs: number, pollMs = 20
 	try {
 		while (performance.now() - t0 < timeoutMs) {
 			if ((await open("pending")) + (await open("processing")) === 0) return performance.now() - t0;
-			await new Promise((r) => setTimeout(r, pollMs));
+			await pause(pollMs);
 		}
 	} catch {
 		// the server does not list operations: unknown
