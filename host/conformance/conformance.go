@@ -57,10 +57,15 @@ type FileSpec struct {
 // set, names the effect fields the step pins (besides "t"; "exit" is always
 // pinned): expected.json then holds only those, so a case pins the behaviour
 // it is about, not every word of prose around it.
+//
+// Write, when set, changes files just before the export runs, as another
+// process or the person would mid-session: each as in "files", or null to
+// remove it.
 type Step struct {
-	Export string          `json:"export"`
-	Input  json.RawMessage `json:"input"`
-	Pin    []string        `json:"pin"`
+	Export string               `json:"export"`
+	Input  json.RawMessage      `json:"input"`
+	Pin    []string             `json:"pin"`
+	Write  map[string]*FileSpec `json:"write"`
 }
 
 // Reduce keeps, of each effect of an envelope, "t" and the fields in pin; and
@@ -161,26 +166,44 @@ func (c *Case) Prepare(t testing.TB) *Sandbox {
 	require.NoError(t, os.MkdirAll(s.Agent, 0o755))
 	for _, rel := range sortedKeys(c.Files) {
 		spec := c.Files[rel]
-		var data []byte
-		p := filepath.Join(root, filepath.FromSlash(strings.ReplaceAll(rel, "$PROJECT_ID", s.ProjectID)))
-		switch {
-		case spec.Symlink != nil && spec.From == nil && spec.Text == nil:
-			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-			require.NoError(t, os.Symlink(filepath.Join(root, filepath.FromSlash(*spec.Symlink)), p))
-			continue
-		case spec.From != nil && spec.Text == nil:
-			b, err := os.ReadFile(filepath.Join(c.Dir, *spec.From))
-			require.NoError(t, err)
-			data = b
-		case spec.Text != nil && spec.From == nil:
-			data = []byte(*spec.Text)
-		default:
-			t.Fatalf("%s: file %s needs exactly one of \"from\", \"text\" and \"symlink\"", c.Name, rel)
-		}
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, data, 0o644))
+		s.write(t, c, rel, &spec)
 	}
 	return s
+}
+
+// Write makes the changes a step asks for before its export runs.
+func (s *Sandbox) Write(t testing.TB, c *Case, step Step) {
+	t.Helper()
+	for _, rel := range sortedKeys(step.Write) {
+		s.write(t, c, rel, step.Write[rel])
+	}
+}
+
+// write writes one file of the case (relative to the root, $PROJECT_ID
+// replaced) as spec says; a nil spec removes it.
+func (s *Sandbox) write(t testing.TB, c *Case, rel string, spec *FileSpec) {
+	t.Helper()
+	p := filepath.Join(s.Root, filepath.FromSlash(strings.ReplaceAll(rel, "$PROJECT_ID", s.ProjectID)))
+	var data []byte
+	switch {
+	case spec == nil:
+		require.NoError(t, os.Remove(p))
+		return
+	case spec.Symlink != nil && spec.From == nil && spec.Text == nil:
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.Symlink(filepath.Join(s.Root, filepath.FromSlash(*spec.Symlink)), p))
+		return
+	case spec.From != nil && spec.Text == nil:
+		b, err := os.ReadFile(filepath.Join(c.Dir, *spec.From))
+		require.NoError(t, err)
+		data = b
+	case spec.Text != nil && spec.From == nil:
+		data = []byte(*spec.Text)
+	default:
+		t.Fatalf("%s: file %s needs exactly one of \"from\", \"text\" and \"symlink\"", c.Name, rel)
+	}
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, data, 0o644))
 }
 
 // Input is a step's input with $PROJECT and $AGENT replaced by real paths.
@@ -233,6 +256,7 @@ func Run(t *testing.T, update bool, start func(t *testing.T, c *Case, s *Sandbox
 			call := start(t, c, s)
 			got := Expected{Files: map[string]*string{}}
 			for i, step := range c.Steps {
+				s.Write(t, c, step)
 				out, err := call(step.Export, s.Input(step))
 				require.NoError(t, err, "step %d (%s)", i+1, step.Export)
 				abs := s.Abstract(out)

@@ -430,3 +430,64 @@ describe("Hindsight with the real server", () => {
 		});
 	});
 });
+
+// ---- What configuration allows ------------------------------------------------------------------
+
+describe("Hindsight configuration, followed by every path", () => {
+	it("retain.enabled false: hindsight_retain is not offered, a call to it stores nothing, and the turn is not retained", async () => {
+		await withSandbox({}, async (sb) => {
+			const bank = bankFor("noretain");
+			writeConfig(sb, { retain: { enabled: false } });
+			const since = hs.requests.length;
+			const before = sb.model.requests.length;
+			const rpc = await startRpc(sb, { env: hsEnv(bank) });
+			try {
+				sb.model.enqueue({ tool: "hindsight_retain", args: { content: "The build cache lives in /srv/cache/quokka." } }, "Done.");
+				await rpc.prompt("Remember where the build cache lives.", { timeoutMs: 60_000 });
+			} finally {
+				await rpc.close();
+			}
+			const chats = sb.model.chats().slice(before);
+			assert.ok(chats.length >= 2, "control: the model was asked again after its tool call");
+			assert.deepEqual(
+				toolsOf(chats[0]).filter((t) => t.startsWith("hindsight_")).sort(),
+				["hindsight_recall", "hindsight_reflect", "hindsight_status"],
+				"every Hindsight tool but retain is offered",
+			);
+			const results = chats.flatMap((r) => r.body?.messages ?? []).filter((m) => m.role === "tool").map(contentText);
+			assert.ok(results.length > 0 && !results.some((t) => /^(Retained|Queued)/.test(t)), `the call was refused: ${JSON.stringify(results)}`);
+			assert.ok(sent(bank, since, isRecall).length > 0, "control: recall still runs");
+			assert.deepEqual(sent(bank, since, isRetain), [], "nothing was sent to be retained");
+			assert.deepEqual(outbox(sb).jobs, [], "nothing was queued");
+			assert.deepEqual(await memoriesWith(bank, "quokka"), [], "the server holds nothing of it");
+		});
+	});
+
+	it("a .pi/hindsight.json that is a symbolic link is refused: named in a warning, no request, no tool", async () => {
+		await withSandbox({}, async (sb) => {
+			const bank = bankFor("link");
+			const target = path.join(sb.root, "elsewhere.json");
+			fs.writeFileSync(target, JSON.stringify({ url: hs.url, projectBank: bank }) + "\n");
+			fs.mkdirSync(path.join(sb.project, ".pi"), { recursive: true });
+			const link = path.join(sb.project, ".pi", "hindsight.json");
+			fs.symlinkSync(target, link);
+			const since = hs.requests.length;
+			const before = sb.model.requests.length;
+			const rpc = await startRpc(sb);
+			let problems: string[];
+			try {
+				await rpc.prompt("Where does the build cache live?");
+				problems = rpc.problems(0);
+			} finally {
+				await rpc.close();
+			}
+			assert.ok(
+				problems.some((p) => p.includes(link) && /symbolic link/.test(p)),
+				`a warning names the link: ${JSON.stringify(problems)}`,
+			);
+			assert.deepEqual(hs.requests.slice(since).filter((r) => r.bank === bank), [], "no request reached the server");
+			assert.deepEqual(toolsOf(sb.model.chats().slice(before)[0]).filter((t) => t.startsWith("hindsight_")), [], "no Hindsight tool offered");
+			assert.ok(!fs.existsSync(path.join(sb.agentDir, "pi-memory", "hindsight")), "no outbox folder was made");
+		});
+	});
+});

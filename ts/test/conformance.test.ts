@@ -16,9 +16,16 @@ const FIXTURES = path.join(REPO, "testdata", "conformance");
 interface Case {
 	description: string;
 	now: string;
-	files: Record<string, { from?: string; text?: string; symlink?: string }>;
+	files: Record<string, FileSpec>;
 	check: string[];
-	steps: { export: string; input: unknown; pin?: string[] }[];
+	steps: { export: string; input: unknown; pin?: string[]; write?: Record<string, FileSpec | null> }[];
+}
+
+/** A file a case writes: the bytes of a file in its folder, literal text, or a link. */
+interface FileSpec {
+	from?: string;
+	text?: string;
+	symlink?: string;
 }
 
 /** What host/conformance.Reduce does: of each effect, "t" and the pinned fields. */
@@ -52,15 +59,21 @@ function prepare(dir: string, c: Case): { root: string; project: string; agent: 
 	// The id docs/formats.md defines, computed here so the fixtures pin it.
 	const projectId = createHash("sha1").update(project).digest("hex").slice(0, 16);
 	// In key order, as the Go runners do: a link may point at a file written before it.
-	for (const rel of Object.keys(c.files).sort()) {
-		const spec = c.files[rel];
-		if (spec === undefined) continue;
-		const file = path.join(root, rel.replaceAll("$PROJECT_ID", projectId));
-		fs.mkdirSync(path.dirname(file), { recursive: true });
-		if (spec.symlink !== undefined) fs.symlinkSync(path.join(root, spec.symlink), file);
-		else fs.writeFileSync(file, spec.from !== undefined ? fs.readFileSync(path.join(dir, spec.from)) : (spec.text ?? ""));
-	}
+	for (const rel of Object.keys(c.files).sort()) write(dir, root, projectId, rel, c.files[rel]);
 	return { root, project, agent, projectId };
+}
+
+/** One file of a case, relative to root ($PROJECT_ID replaced); null removes it. */
+function write(dir: string, root: string, projectId: string, rel: string, spec: FileSpec | null | undefined): void {
+	if (spec === undefined) return;
+	const file = path.join(root, rel.replaceAll("$PROJECT_ID", projectId));
+	if (spec === null) {
+		fs.rmSync(file);
+		return;
+	}
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	if (spec.symlink !== undefined) fs.symlinkSync(path.join(root, spec.symlink), file);
+	else fs.writeFileSync(file, spec.from !== undefined ? fs.readFileSync(path.join(dir, spec.from)) : (spec.text ?? ""));
 }
 
 /** Every path under root, sorted, folders ending in "/". */
@@ -108,6 +121,8 @@ for (const build of BUILDS) {
 				placeholders.reduce((acc, [real, placeholder]) => acc.replaceAll(inJSON(real), placeholder).replaceAll(real, placeholder), text);
 			try {
 				for (const [i, step] of c.steps.entries()) {
+					// Changes made mid-session, as the Go runners make them: in key order, before the export.
+					for (const rel of Object.keys(step.write ?? {}).sort()) write(dir, s.root, s.projectId, rel, step.write?.[rel]);
 					const input = JSON.parse(
 						JSON.stringify(step.input ?? {}).replaceAll("$PROJECT", inJSON(s.project)).replaceAll("$AGENT", inJSON(s.agent)).replaceAll("$ROOT", inJSON(s.root)),
 					) as unknown;

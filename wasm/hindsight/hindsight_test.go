@@ -174,6 +174,8 @@ func TestFlushBatchesGroupByBankTwentyAtMost(t *testing.T) {
 
 func TestModesDecideRecallAndRetain(t *testing.T) {
 	off := DefaultConfig()
+	noRetain := on
+	noRetain.RetainEnabled = false
 	tests := []struct {
 		c              Config
 		mode           string
@@ -185,10 +187,11 @@ func TestModesDecideRecallAndRetain(t *testing.T) {
 		{on, ModeReadOnly, false, true, false},
 		{on, ModeIgnored, false, false, false},
 		{off, ModeNormal, false, false, false},
+		{noRetain, ModeNormal, false, true, false},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.recall, Recalls(tc.c, tc.mode), tc.mode)
-		require.Equal(t, tc.retain, Retains(tc.c, tc.mode, tc.optOut), tc.mode)
+		require.Equal(t, tc.retain, NotRetained(tc.c, tc.mode, tc.optOut) == "", tc.mode)
 	}
 }
 

@@ -135,6 +135,7 @@ func (e *Engine) command(out *Out, in gjson.Result) {
 	}
 	c := &cmdCtx{out: out, cmd: cmd, sub: p.Sub, args: p.Args, hasUI: hasUI, json: p.Args.Has("json")}
 	st := e.store(cmd.Store)
+	st.refresh(out)
 	switch p.Sub.Kind {
 	case registry.Read:
 		if why := e.may(st, Read); why != "" {
@@ -157,6 +158,11 @@ func (e *Engine) command(out *Out, in gjson.Result) {
 		e.s.dec.noticeOnce(out)
 	}
 	handlers[cmd.Name+" "+p.Sub.Name](e, c)
+}
+
+// stores are the session's stores, in the order their moments run.
+func (e *Engine) stores() []store {
+	return []store{e.s.dec, e.s.notes, e.s.om, e.s.hs}
 }
 
 // store returns the driver of the store a command belongs to.

@@ -114,7 +114,7 @@ func (d *decisions) need(out *Out, id string) *decision.Decision {
 func (d *decisions) cmdStatus(c *cmdCtx) {
 	why := d.e.may(d, Read)
 	if why == "" {
-		if err := d.refresh(); err != nil {
+		if err := d.refreshLog(); err != nil {
 			c.out.Fail("Could not read " + d.log + ": " + err.Error())
 			return
 		}

@@ -519,7 +519,7 @@ func (d *decisions) cmdToggle(c *cmdCtx, on bool) {
 		state = "disabled (by " + d.cfg.DisabledBy + ")"
 		c.out.Status("pi-memory", "", true)
 	} else if d.s.Trusted {
-		if err := d.refresh(); err == nil {
+		if err := d.refreshLog(); err == nil {
 			d.statusLine(c.out)
 		}
 	}

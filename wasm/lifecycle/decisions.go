@@ -43,6 +43,7 @@ type decisions struct {
 	h hostio.Host
 
 	cfg                decision.Config
+	cfgWatch           watch
 	dir, log, lock     string
 	globalCfg, projCfg string
 	snap               string // derived snapshot, in the agent dir ("" when none)
@@ -117,7 +118,45 @@ func (d *decisions) start(out *Out) {
 	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(decision.Active))+" active", false)
 }
 
+// refresh reads the configuration again when a config file changed since
+// it was last read (an edit, /decision enable in another session): the
+// next prompt and the next command follow it. Its warnings are said once,
+// and the footer follows the store turning off or on.
+func (d *decisions) refresh(out *Out) {
+	if !d.cfgWatch.changed(d.h, d.configFiles()...) {
+		return
+	}
+	was := d.off()
+	d.parseConfig()
+	for _, w := range d.cfg.Warnings {
+		out.Notify("warning", "pi-memory: "+w)
+	}
+	switch now := d.off(); {
+	case now != "" && was == "":
+		out.Status("pi-memory", "", true)
+	case now == "" && was != "":
+		if err := d.refreshLog(); err == nil {
+			d.statusLine(out)
+		}
+	}
+}
+
+// configFiles are the files the configuration is read from: the project's
+// only when the project is trusted.
+func (d *decisions) configFiles() []string {
+	if d.s.Trusted && d.projCfg != "" {
+		return []string{d.globalCfg, d.projCfg}
+	}
+	return []string{d.globalCfg}
+}
+
+// readConfig reads the configuration now, and remembers the files' versions.
 func (d *decisions) readConfig() {
+	d.cfgWatch.changed(d.h, d.configFiles()...)
+	d.parseConfig()
+}
+
+func (d *decisions) parseConfig() {
 	project := config.Parse(d.projCfg, nil)
 	if d.s.Trusted && d.projCfg != "" {
 		project = readConfigFile(d.h, d.projCfg)
@@ -347,7 +386,7 @@ func (d *decisions) writeSnapshot() {
 // work that reads many decisions or writes (commands, capture). A snapshot
 // that was replaced under a lazily read state is dropped for a replay.
 func (d *decisions) usable() error {
-	if err := d.refresh(); err != nil {
+	if err := d.refreshLog(); err != nil {
 		return err
 	}
 	if !d.st.Resident() {
@@ -383,9 +422,9 @@ func (d *decisions) readGuard(end int64) []byte {
 	return b[:n]
 }
 
-// refresh catches up with the log: new lines another process appended are
+// refreshLog catches up with the log: new lines another process appended are
 // replayed; a log that shrank or changed under us is replayed from scratch.
-func (d *decisions) refresh() error {
+func (d *decisions) refreshLog() error {
 	if !d.loaded || d.loadErr != nil {
 		return d.load()
 	}
@@ -485,7 +524,7 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 		d.st.Sealed()
 		d.guard = d.readGuard(d.cur.Offset)
 	}
-	if err := d.refresh(); err != nil {
+	if err := d.refreshLog(); err != nil {
 		return events, err
 	}
 	return events, nil

@@ -24,6 +24,32 @@ func fileStamp(host hostio.Host, p string) string {
 	return strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10)
 }
 
+// watch remembers the version of a set of files (fileStamp of each), so a
+// driver reads them again only when one of them changed: every store's
+// configuration is followed this way, so an edit takes effect at the next
+// prompt or command.
+type watch struct {
+	stamp string
+	seen  bool
+}
+
+// changed reports whether any of paths differs from what the last call saw;
+// the first call always reports a change.
+func (w *watch) changed(host hostio.Host, paths ...string) bool {
+	stamp := ""
+	for _, p := range paths {
+		stamp += "|" + fileStamp(host, p)
+	}
+	if w.seen && stamp == w.stamp {
+		return false
+	}
+	w.stamp, w.seen = stamp, true
+	return true
+}
+
+// forget makes the next changed report a change: the files are read again.
+func (w *watch) forget() { w.seen = false }
+
 // sealed is data preceded by a newline when the file's last line is torn,
 // so an append starts a line of its own.
 func sealed(host hostio.Host, p string, data []byte) []byte {

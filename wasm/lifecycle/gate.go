@@ -24,6 +24,10 @@ type store interface {
 	// (no project, an untrusted project, disabled or unreadable config), or
 	// "" when it can.
 	off() string
+	// refresh reads the store's configuration again when one of its files
+	// changed, saying its new warnings: the orchestrator calls it before
+	// every prompt and command, so an edit takes effect at the next one.
+	refresh(out *Out)
 	// ready brings the store up to date before a command that reads or
 	// writes it (catching up with other processes, reading changed files);
 	// an error stops the command with its message.

@@ -23,17 +23,8 @@ const (
 	hsToolWaitMs = 30000                 // the bound of a tool's requests
 	hsFlushMs    = 10000                 // the bound of a flush request outside shutdown
 	hsLostMs     = 10 * 60 * 1000        // a background flush unanswered this long is taken as lost
+	hsRetainTool = "hindsight_retain"    // the tool offered only while the session retains
 )
-
-// hsTools are the names of the registry's tools (all of them Hindsight's),
-// all active when Hindsight is on.
-func hsTools() []string {
-	names := make([]string, len(registry.Tools))
-	for i, t := range registry.Tools {
-		names[i] = t.Name
-	}
-	return names
-}
 
 type hsStore struct {
 	e *Engine
@@ -42,7 +33,7 @@ type hsStore struct {
 
 	env      hindsight.Env
 	files    [2]string // global, project ("" when not read: an untrusted project)
-	cfgStamp string
+	cfgWatch watch
 	cfg      hindsight.Config
 	runCfg   bool // the config was checked since the run began (before_agent_start, context)
 
@@ -57,7 +48,8 @@ type hsStore struct {
 	lastBlock string
 	recalled  bool // a recall ran (or was reused) this session
 
-	toolsOn bool // the tools were last announced active
+	toolsOn bool   // a tools effect naming some was sent last
+	tools   string // the names last sent, comma-joined
 
 	flushing bool   // a background flush is out
 	flushAt  int64  // since when (a host that never answers does not stop flushing for good)
@@ -97,7 +89,7 @@ func (h *hsStore) start(out *Out, in gjson.Result) {
 	}
 	h.sessionID = jsonr.Get(in, "sessionId").Str
 	if h.sessionID == "" {
-		h.sessionID = "pimem-" + strconv.FormatInt(h.e.h.Now(), 10)
+		h.sessionID = "pimem-" + strconv.FormatInt(h.h.Now(), 10)
 	}
 	h.repoKey = hindsight.RepoKey(hindsight.OriginURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
 	if b := jsonr.Get(in, "branch"); b.Exists() {
@@ -119,27 +111,54 @@ func (h *hsStore) announce(out *Out) {
 	if !h.cfg.On() && h.footer == "" && !h.toolsOn {
 		return
 	}
-	if h.e.may(h, Inject) != "" {
-		out.Tools(nil)
-		h.toolsOn = false
+	active := h.activeTools()
+	out.Tools(active)
+	h.toolsOn, h.tools = len(active) > 0, strings.Join(active, ",")
+	if len(active) == 0 {
 		if h.footer != "" {
 			h.footer = ""
 			out.Status("hindsight", "", true)
 		}
 		return
 	}
-	out.Tools(hsTools())
-	h.toolsOn = true
 	h.showFooter(out)
 }
 
+// activeTools are the registry's tools (all of them Hindsight's) the model
+// may call now: none while the gate keeps Hindsight from acting, and
+// hindsight_retain only while this session retains (the rule the turn's
+// retain follows).
+func (h *hsStore) activeTools() []string {
+	if h.e.may(h, Inject) != "" {
+		return nil
+	}
+	var names []string
+	for _, t := range registry.Tools {
+		if t.Name == hsRetainTool && h.notRetained(h.optOut) != "" {
+			continue
+		}
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// notRetained says why this session retains nothing now, or "" when it
+// retains: the gate, then the config and the mode (hindsight.NotRetained).
+// A turn, an import and the hindsight_retain tool all ask it.
+func (h *hsStore) notRetained(optOut bool) string {
+	if why := h.e.may(h, Capture); why != "" {
+		return why
+	}
+	return hindsight.NotRetained(h.cfg, h.modeNow(), optOut)
+}
+
 // retool reads the config when it changed and announces again when the
-// tools' state no longer matches what was last sent: hindsight.json
-// appeared, changed or went away during the session.
+// tools no longer match what was last sent: hindsight.json appeared,
+// changed or went away during the session, or the mode changed.
 func (h *hsStore) retool(out *Out) {
 	h.refreshConfig()
 	h.runCfg = true
-	if on := h.e.may(h, Inject) == ""; on != h.toolsOn {
+	if strings.Join(h.activeTools(), ",") != h.tools {
 		h.announce(out)
 	}
 }
@@ -152,13 +171,13 @@ func (h *hsStore) gitConfig(root string) string {
 		return ""
 	}
 	dot := path.Join(root, ".git")
-	if data, err := readFile(h.e.h, dot, 4096); err == nil {
+	if data, err := readFile(h.h, dot, 4096); err == nil {
 		gitdir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(data)), "gitdir:"))
 		if !path.IsAbs(gitdir) {
 			gitdir = path.Join(root, gitdir)
 		}
 		dot = gitdir
-		if c, err := readFile(h.e.h, path.Join(gitdir, "commondir"), 4096); err == nil {
+		if c, err := readFile(h.h, path.Join(gitdir, "commondir"), 4096); err == nil {
 			common := strings.TrimSpace(string(c))
 			if !path.IsAbs(common) {
 				common = path.Join(gitdir, common)
@@ -166,7 +185,7 @@ func (h *hsStore) gitConfig(root string) string {
 			dot = common
 		}
 	}
-	data, err := readFile(h.e.h, path.Join(dot, "config"), 1<<20)
+	data, err := readFile(h.h, path.Join(dot, "config"), 1<<20)
 	if err != nil {
 		return ""
 	}
@@ -206,26 +225,24 @@ func (h *hsStore) off() string {
 	return ""
 }
 
-func (h *hsStore) ready(out *Out) error {
+// refresh re-reads a changed configuration and says what is wrong with it.
+func (h *hsStore) refresh(out *Out) {
 	for _, w := range h.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
-	return nil
 }
+
+// ready has nothing to catch up with: refresh read the configuration.
+func (h *hsStore) ready(out *Out) error { return nil }
 
 // refreshConfig reads the config files again when one changed.
 func (h *hsStore) refreshConfig() []string {
-	stamp := ""
-	for _, f := range h.files {
-		stamp += "|" + fileStamp(h.e.h, f)
-	}
-	if stamp == h.cfgStamp && h.cfgStamp != "" {
+	if !h.cfgWatch.changed(h.h, h.files[:]...) {
 		return nil
 	}
-	h.cfgStamp = stamp
 	var files [2]*config.File
 	for i, f := range h.files {
-		files[i] = readConfigFile(h.e.h, f)
+		files[i] = readConfigFile(h.h, f)
 	}
 	h.cfg = hindsight.ParseConfig(files[0], files[1], h.env)
 	return h.cfg.Warnings
@@ -270,10 +287,8 @@ func (h *hsStore) readItems(jobs []hindsight.Job) bool {
 	return err == nil && hindsight.Items(jobs, buf[:n], lo)
 }
 
-// stat is the outbox's size and mtime, asked of the host without the guard's
-// walk (three lstats a call): they only decide whether the file is read
-// again, and that read, like every write, goes through the guard.
-func (h *hsStore) stat() (hostio.FileInfo, error) { return h.e.h.Stat(h.outbox) }
+// stat is the outbox's size and mtime: whether the file is read again.
+func (h *hsStore) stat() (hostio.FileInfo, error) { return h.h.Stat(h.outbox) }
 
 // appendOutbox appends records under the outbox's lock, on a line of their
 // own after a torn last line; dead-letter lines go to dead.jsonl first. An

@@ -32,7 +32,7 @@ func (h *hsStore) statusText() string {
 		case err != nil:
 			b.WriteString("\nOutbox " + h.outbox + ": " + err.Error())
 		default:
-			b.WriteString("\nOutbox " + h.outbox + ": " + strconv.Itoa(len(o.Pending)) + " waiting, " + strconv.Itoa(len(o.Due(h.e.h.Now()))) + " due, " + strconv.FormatInt(size, 10) + " bytes")
+			b.WriteString("\nOutbox " + h.outbox + ": " + strconv.Itoa(len(o.Pending)) + " waiting, " + strconv.Itoa(len(o.Due(h.h.Now()))) + " due, " + strconv.FormatInt(size, 10) + " bytes")
 			for _, j := range o.Pending {
 				if j.LastError != "" {
 					b.WriteString("\n  " + j.ID + " → " + j.Bank + ": " + strconv.Itoa(j.Attempts) + " failures, last " + j.LastError)
@@ -206,15 +206,15 @@ func (e *Engine) tool(out *Out, in gjson.Result) {
 			out.ToolResult("hindsight_retain needs content.", true, nil)
 			return
 		}
-		if h.modeNow() != hindsight.ModeNormal {
-			out.ToolResult("Not retained: this session's Hindsight mode is "+h.modeNow()+".", true, nil)
+		if why := h.notRetained(h.optOut); why != "" {
+			out.ToolResult("Not retained: "+why+".", true, nil)
 			return
 		}
 		ctx := strings.TrimSpace(marker.Strip(jsonr.Get(params, "context").String()))
 		if ctx == "" {
 			ctx = "stated in a pi session in " + h.repoKey
 		}
-		t := hindsight.Turn{UserMs: h.e.h.Now()}
+		t := hindsight.Turn{UserMs: h.h.Now()}
 		t.Content, _ = redact.String(hindsight.Cut(content, h.cfg.RetainMaxChars))
 		t.Context, _ = redact.String(hindsight.Cut(ctx, 1000))
 		if err := h.queue(t, hindsight.SourceTool); err != nil {

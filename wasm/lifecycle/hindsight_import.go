@@ -52,12 +52,8 @@ type hsPending struct {
 }
 
 func (h *hsStore) cmdImport(c *cmdCtx) {
-	if !hindsight.Retains(h.cfg, h.modeNow(), false) {
-		if h.modeNow() != hindsight.ModeNormal {
-			c.out.Fail("Not imported: this session's Hindsight mode is " + h.modeNow() + ", so nothing is retained. /hindsight mode normal, then import again.")
-		} else {
-			c.out.Fail("Not imported: \"retain.enabled\" is false in the Hindsight config (" + h.files[0] + "), so nothing is retained.")
-		}
+	if why := h.notRetained(false); why != "" {
+		c.out.Fail("Not imported: " + why + ".")
 		return
 	}
 	if h.dir == "" {
@@ -220,7 +216,7 @@ func (r *hsImport) step(out *Out) {
 			r.prog.Skipped++
 			r.say(out, hsimport.SkipLine(f, why))
 			if skip && !r.dry {
-				records = append(records, hsimport.Record{Op: hsimport.OpSkip, Path: f.Path, Size: f.Size, Mtime: f.Mtime, Reason: why, At: r.h.e.h.Now()}.Line()...)
+				records = append(records, hsimport.Record{Op: hsimport.OpSkip, Path: f.Path, Size: f.Size, Mtime: f.Mtime, Reason: why, At: r.h.h.Now()}.Line()...)
 			}
 		case r.dry:
 			r.say(out, hsimport.DryRunLine(f, p.s, p.it, p.bank))
@@ -297,7 +293,7 @@ func (r *hsImport) answered(out *Out, batch []hsPending, v gjson.Result) {
 		switch {
 		case a.OK():
 			records = append(records, hsimport.Record{Op: hsimport.OpDone, Path: p.f.Path, Size: p.f.Size, Mtime: p.f.Mtime,
-				Doc: p.it.DocumentID, Bank: p.bank, Messages: p.s.Messages, At: r.h.e.h.Now()}.Line()...)
+				Doc: p.it.DocumentID, Bank: p.bank, Messages: p.s.Messages, At: r.h.h.Now()}.Line()...)
 			r.prog.Add(p.s, p.it)
 		case a.Error != "":
 			r.prog.Failed++

@@ -112,7 +112,7 @@ func (h *hsStore) retain(out *Out, in gjson.Result) {
 		h.refreshConfig()
 	}
 	h.runCfg = false
-	if h.e.may(h, Capture) != "" || !hindsight.Retains(h.cfg, h.modeNow(), optOut) {
+	if h.notRetained(optOut) != "" {
 		return
 	}
 	t := hindsight.SerializeTurn([]byte(jsonr.Get(in, "messages").Raw), h.repoKey, h.cfg.RetainMaxChars)
@@ -120,7 +120,7 @@ func (h *hsStore) retain(out *Out, in gjson.Result) {
 		return
 	}
 	if t.UserMs == 0 {
-		t.UserMs = h.e.h.Now()
+		t.UserMs = h.h.Now()
 	}
 	if err := h.queue(t, hindsight.SourcePi); err != nil {
 		out.Notify("warning", "pi-memory: Hindsight could not queue this turn in "+h.outbox+": "+err.Error()+". It is not retained.")
@@ -136,12 +136,12 @@ func (h *hsStore) retain(out *Out, in gjson.Result) {
 // flushOut says a background flush is out, and not yet taken as lost: the
 // next one waits for it (it covers the queue as it was).
 func (h *hsStore) flushOut() bool {
-	return h.flushing && h.e.h.Now()-h.flushAt < hsLostMs
+	return h.flushing && h.h.Now()-h.flushAt < hsLostMs
 }
 
 // queue appends one job per selected bank for a turn or an explicit retain.
 func (h *hsStore) queue(t hindsight.Turn, source string) error {
-	now := h.e.h.Now()
+	now := h.h.Now()
 	var recs []byte
 	for _, b := range h.banks() {
 		it := hindsight.Item{
@@ -172,7 +172,7 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 		then(out, 0, 0, "could not read "+h.outbox+": "+err.Error())
 		return
 	}
-	due := o.Due(h.e.h.Now())
+	due := o.Due(h.h.Now())
 	if len(due) == 0 {
 		h.showFooter(out)
 		then(out, 0, 0, "")
@@ -191,14 +191,14 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 		reqs[i] = batches[i].Req
 	}
 	if background {
-		h.flushing, h.flushAt = true, h.e.h.Now()
+		h.flushing, h.flushAt = true, h.h.Now()
 	}
 	h.showFooter(out)
 	h.e.HTTP(out, reqs, background, func(out *Out, v gjson.Result) {
 		if background {
 			h.flushing = false
 		}
-		now := h.e.h.Now()
+		now := h.h.Now()
 		var recs, dead []byte
 		sent, failed, problem := 0, 0, ""
 		for i, r := range hindsight.ReadResponses([]byte(v.Raw), len(batches)) {

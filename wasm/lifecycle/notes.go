@@ -70,7 +70,7 @@ type notesStore struct {
 
 	cfg                notes.Config
 	globalCfg, projCfg string
-	cfgStamp           string
+	cfgWatch           watch
 	scopes             []*noteScope // global, then project and local when trusted
 	sessionData        string       // where this session's traces go
 	traces             string
@@ -128,11 +128,9 @@ func (n *notesStore) start(out *Out) {
 // refreshConfig re-reads the config files when they changed and returns the
 // warnings of a changed configuration (each is said once, when it appears).
 func (n *notesStore) refreshConfig() []string {
-	stamp := fileStamp(n.h, n.globalCfg) + "|" + fileStamp(n.h, n.projCfg)
-	if stamp == n.cfgStamp && n.cfgStamp != "" {
+	if !n.cfgWatch.changed(n.h, n.globalCfg, n.projCfg) {
 		return nil
 	}
-	n.cfgStamp = stamp
 	n.cfg = notes.ParseConfigFiles(readConfigFile(n.h, n.globalCfg), readConfigFile(n.h, n.projCfg))
 	return n.cfg.Warnings
 }
@@ -260,14 +258,15 @@ func (n *notesStore) off() string {
 	return ""
 }
 
-// ready re-reads a changed configuration before a command and says what is
-// wrong with it.
-func (n *notesStore) ready(out *Out) error {
+// refresh re-reads a changed configuration and says what is wrong with it.
+func (n *notesStore) refresh(out *Out) {
 	for _, w := range n.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
-	return nil
 }
+
+// ready has nothing to catch up with: refresh read the configuration.
+func (n *notesStore) ready(out *Out) error { return nil }
 
 // section returns the notes block for this turn, cached while the
 // configuration, trust and every file are unchanged (byte-stable prompts).
@@ -280,7 +279,7 @@ func (n *notesStore) section() (string, []string) {
 	}
 	n.loadAll()
 	var key strings.Builder
-	key.WriteString(n.cfgStamp)
+	key.WriteString(n.cfgWatch.stamp)
 	var problems []string
 	for _, sc := range n.scopes {
 		key.WriteString("|" + sc.name + ":" + strconv.FormatInt(sc.size, 10) + "@" + strconv.FormatInt(sc.mtime, 10) + ":" + strconv.FormatBool(sc.exists))

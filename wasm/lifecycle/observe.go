@@ -40,7 +40,7 @@ type observations struct {
 
 	cfg      observe.Config
 	cfgFiles [2]omConfigFile // global, project
-	cfgStamp string
+	cfgWatch watch
 
 	st       *observe.State
 	tr       observe.Transcript
@@ -133,11 +133,15 @@ func (o *observations) off() string {
 	return ""
 }
 
-// ready re-reads a changed configuration before a command.
-func (o *observations) ready(out *Out) error {
+// refresh re-reads a changed configuration and says what is wrong with it.
+func (o *observations) refresh(out *Out) {
 	for _, w := range o.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
+}
+
+// ready reads the ledger again when another session changed it.
+func (o *observations) ready(out *Out) error {
 	o.refreshLedger()
 	return nil
 }
@@ -145,14 +149,9 @@ func (o *observations) ready(out *Out) error {
 // refreshConfig reads the config files again when one changed, and returns
 // the warnings of the new configuration.
 func (o *observations) refreshConfig() []string {
-	stamp := ""
-	for _, f := range o.cfgFiles {
-		stamp += "|" + fileStamp(o.h, f.primary) + "|" + fileStamp(o.h, f.alias)
-	}
-	if stamp == o.cfgStamp && o.cfgStamp != "" {
+	if !o.cfgWatch.changed(o.h, o.cfgFiles[0].primary, o.cfgFiles[0].alias, o.cfgFiles[1].primary, o.cfgFiles[1].alias) {
 		return nil
 	}
-	o.cfgStamp = stamp
 	var files [2]*config.File
 	var data [2][]byte
 	var both []string

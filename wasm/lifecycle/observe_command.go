@@ -97,7 +97,7 @@ func (o *observations) cmdConfig(c *cmdCtx) {
 	case "":
 		o.ready(c.out)
 	case "reload":
-		o.cfgStamp = ""
+		o.cfgWatch.forget()
 		o.refreshConfig()
 	case "edit":
 		o.configEdit(c)
@@ -177,7 +177,7 @@ func (o *observations) configEdit(c *cmdCtx) {
 			out.Fail("Could not write " + target + ": " + err.Error())
 			return
 		}
-		o.cfgStamp = ""
+		o.cfgWatch.forget()
 		o.refreshConfig()
 		msg := "Wrote " + target + "; it is in force now (/om config shows the values)."
 		for _, w := range warnings {

@@ -75,3 +75,4 @@ type stubStore struct{ why string }
 
 func (s stubStore) off() string          { return s.why }
 func (s stubStore) ready(out *Out) error { return nil }
+func (s stubStore) refresh(out *Out)     {}

@@ -17,6 +17,10 @@ import (
 // of what went in is kept for /memory last and the traces.
 func (e *Engine) beforeAgentStart(out *Out, in gjson.Result) {
 	d, n := e.s.dec, e.s.notes
+	// Each store follows its configuration as it is now.
+	for _, st := range e.stores() {
+		st.refresh(out)
+	}
 	d.pending = nil
 	if e.may(d, Capture) == "" && d.cfg.AutoCapture && jsonr.Get(in, "messageType").String() != "custom" {
 		// An injected block is memory, not a decision the person made now.
@@ -24,14 +28,13 @@ func (e *Engine) beforeAgentStart(out *Out, in gjson.Result) {
 	}
 	dec := budget.Section{Store: "decisions", Cap: decision.MaxSectionChars * utf8.UTFMax, Limit: strconv.Itoa(decision.MaxSectionChars) + " characters"}
 	if dec.Why = e.may(d, Inject); dec.Why == "" {
-		if err := d.refresh(); err != nil {
+		if err := d.refreshLog(); err != nil {
 			dec.Why = "could not read " + d.log + ": " + err.Error()
 			out.Notify("error", "pi-memory: "+dec.Why+"; no decisions injected this turn.")
 		} else {
 			dec.Text = d.section()
 		}
 	}
-	n.refreshConfig()
 	note := budget.Section{Store: "notes"}
 	if note.Why = e.may(n, Inject); note.Why == "" {
 		var problems []string
