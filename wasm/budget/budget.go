@@ -127,7 +127,13 @@ func Fit(text string, max int) (string, bool) { return fit(text, max) }
 // a receipt can be checked by hand.
 //
 //	EstimateTokens("## Notes\n") => 3
-func EstimateTokens(s string) int { return (len(s) + 3) / 4 }
+func EstimateTokens(s string) int { return BytesTokens(len(s)) }
+
+// BytesTokens is the estimate for text of n bytes, for a count of bytes
+// whose text is not at hand (several sections together).
+//
+//	BytesTokens(10) => 3
+func BytesTokens(n int) int { return (n + 3) / 4 }
 
 // TokenBytes is the most bytes a cap of n estimated tokens holds: the
 // inverse of EstimateTokens, for stores whose budget is set in tokens.

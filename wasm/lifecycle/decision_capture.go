@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -16,8 +17,8 @@ import (
 // runs the model call and the dialogs.
 
 // capture reviews the candidates held since before_agent_start.
-func (d *decisions) capture(out *Out, pending []decision.Candidate) {
-	if len(pending) == 0 || !d.cfg.AutoCapture || d.e.may(d, Capture) != "" {
+func (d *decisions) capture(out *store.Out, pending []decision.Candidate) {
+	if len(pending) == 0 || !d.cfg.AutoCapture || d.env.May(d, store.Capture) != "" {
 		return
 	}
 	if err := d.usable(); err != nil {
@@ -28,7 +29,7 @@ func (d *decisions) capture(out *Out, pending []decision.Candidate) {
 		d.review(out, d.cfg.ByRule(pending))
 		return
 	}
-	d.e.Complete(out, decision.ClassifierSystem, decision.ClassifierPrompt(ask), 400, func(out *Out, v gjson.Result) {
+	out.Complete(decision.ClassifierSystem, decision.ClassifierPrompt(ask), 400, func(out *store.Out, v gjson.Result) {
 		verdicts, ok := decision.Verdicts{}, false
 		if jsonr.Get(v, "error").String() == "" && jsonr.Get(v, "text").Exists() {
 			verdicts, ok = decision.ParseVerdicts(jsonr.Get(v, "text").String(), len(ask))
@@ -45,7 +46,7 @@ func (d *decisions) capture(out *Out, pending []decision.Candidate) {
 // review saves the fresh candidates: directly when confirm is off, else one
 // dialog at a time (pi has no multi-select). Without a UI nothing is
 // guessed: the candidates are named in a notice.
-func (d *decisions) review(out *Out, cands []decision.Candidate) {
+func (d *decisions) review(out *store.Out, cands []decision.Candidate) {
 	fresh := d.st.Fresh(cands, d.cfg.MaxPerTurn)
 	if len(fresh) == 0 {
 		return
@@ -75,13 +76,13 @@ const (
 	optSkipAll = "Skip all remaining"
 )
 
-func (d *decisions) reviewNext(out *Out, cands []decision.Candidate, i int) {
+func (d *decisions) reviewNext(out *store.Out, cands []decision.Candidate, i int) {
 	if i >= len(cands) {
 		return
 	}
 	c := cands[i]
 	if len(cands) == 1 {
-		d.e.Confirm(out, "Save as a project decision?", c.Text, func(out *Out, v gjson.Result) {
+		out.Confirm("Save as a project decision?", c.Text, func(out *store.Out, v gjson.Result) {
 			if v.Type == gjson.True {
 				d.caughtUp(out, func() { d.saveCandidate(out, c, true) })
 			}
@@ -89,7 +90,7 @@ func (d *decisions) reviewNext(out *Out, cands []decision.Candidate, i int) {
 		return
 	}
 	title := "Decision " + strconv.Itoa(i+1) + " of " + strconv.Itoa(len(cands)) + ": " + c.Text
-	d.e.Select(out, title, []string{optSave, optSkip, optSaveAll, optSkipAll}, func(out *Out, v gjson.Result) {
+	out.Select(title, []string{optSave, optSkip, optSaveAll, optSkipAll}, func(out *store.Out, v gjson.Result) {
 		switch v.String() {
 		case optSave:
 			d.caughtUp(out, func() {
@@ -116,7 +117,7 @@ func (d *decisions) reviewNext(out *Out, cands []decision.Candidate, i int) {
 // (memory may have changed during the review). A conflict with an active
 // decision asks how to settle it when ask is set, else keeps both, marked.
 // It reports false when it parked a dialog or failed (the caller stops).
-func (d *decisions) saveCandidate(out *Out, c decision.Candidate, ask bool) bool {
+func (d *decisions) saveCandidate(out *store.Out, c decision.Candidate, ask bool) bool {
 	dups, conflicts := d.st.Check(c.Text)
 	if len(dups) > 0 {
 		out.Notify("info", "pi-memory: not saved, already recorded as "+dups[0].D.ID+": "+strconv.Quote(c.Text))

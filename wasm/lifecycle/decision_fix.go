@@ -2,6 +2,8 @@ package lifecycle
 
 import (
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -14,39 +16,39 @@ import (
 // maxLogRewrite bounds the log a repair holds in memory.
 const maxLogRewrite = 256 << 20
 
-func (d *decisions) fix(c *cmdCtx, rep decision.Report, fix *decision.Repair) {
+func (d *decisions) fix(c *store.Cmd, rep decision.Report, fix *decision.Repair) {
 	if fix == nil || !fix.Needed() {
 		rep.Fix = &decision.Repair{}
-		d.report(c.out, c.json, rep, "Nothing for --fix to do: no two decisions share an id.\n")
+		d.report(c.Out, c.JSON, rep, "Nothing for --fix to do: no two decisions share an id.\n")
 		return
 	}
-	if why := d.e.may(d, Write); why != "" {
-		c.out.Fail("Not written: " + why)
+	if why := d.env.May(d, store.Write); why != "" {
+		c.Out.Fail("Not written: " + why)
 		return
 	}
-	if c.args.Has("yes") {
-		d.applyFix(c.out, c.json, nil)
+	if c.Args.Has("yes") {
+		d.applyFix(c.Out, c.JSON, nil)
 		return
 	}
-	if !c.hasUI {
+	if !c.HasUI {
 		rep.Fix = fix
-		d.report(c.out, c.json, rep, fix.Text(false)+"\nNothing was written. Re-run with --yes to do it.\n\n")
+		d.report(c.Out, c.JSON, rep, fix.Text(false)+"\nNothing was written. Re-run with --yes to do it.\n\n")
 		return
 	}
 	title := "Give " + plural(len(fix.Renumbered), "decision", "decisions") + " new ids in " + decisionLogName + "?"
-	d.e.Confirm(c.out, title, fix.Text(false), func(out *Out, v gjson.Result) {
+	c.Out.Confirm(title, fix.Text(false), func(out *store.Out, v gjson.Result) {
 		if v.Type != gjson.True {
 			out.Output("Cancelled; nothing was written.")
 			return
 		}
-		d.caughtUp(out, func() { d.applyFix(out, c.json, fix) })
+		d.caughtUp(out, func() { d.applyFix(out, c.JSON, fix) })
 	})
 }
 
 // applyFix repairs the log as it is under the lock. shown is the repair the
 // person agreed to: if the log changed since so that the repair would differ,
 // nothing is written and they are told.
-func (d *decisions) applyFix(out *Out, asJSON bool, shown *decision.Repair) {
+func (d *decisions) applyFix(out *store.Out, asJSON bool, shown *decision.Repair) {
 	if err := d.lockLog(); err != nil {
 		failWrite(out, err)
 		return
@@ -56,7 +58,7 @@ func (d *decisions) applyFix(out *Out, asJSON bool, shown *decision.Repair) {
 		failWrite(out, err)
 		return
 	}
-	data, err := readFile(d.h, d.log, maxLogRewrite)
+	data, err := files.Read(d.h, d.log, maxLogRewrite)
 	if err != nil {
 		failWrite(out, err)
 		return

@@ -5,24 +5,26 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 // The /decision commands that only look: list, search, show, status, doctor.
 // How a decision is rendered is the decision package's; this file picks
 // what to show and says it.
 
-func (d *decisions) cmdList(c *cmdCtx) {
+func (d *decisions) cmdList(c *store.Cmd) {
 	var list decision.Hits
 	title := "active decisions"
 	switch {
-	case c.args.Has("all"):
+	case c.Args.Has("all"):
 		list, title = d.st.All(), "decisions"
-	case c.args.Value("status") != "":
-		st := decision.ParseStatus(strings.ToLower(c.args.Value("status")))
+	case c.Args.Value("status") != "":
+		st := decision.ParseStatus(strings.ToLower(c.Args.Value("status")))
 		if st == decision.StatusNone {
-			c.out.Usage("/decision list: --status must be active, draft, rejected or superseded")
+			c.Out.Usage("/decision list: --status must be active, draft, rejected or superseded")
 			return
 		}
 		list, title = d.st.WithStatus(st), st.String()+" decisions"
@@ -32,10 +34,10 @@ func (d *decisions) cmdList(c *cmdCtx) {
 	d.printList(c, list, title)
 }
 
-func (d *decisions) cmdSearch(c *cmdCtx) {
-	q := decision.ParseQuery(c.args.Words)
+func (d *decisions) cmdSearch(c *store.Cmd) {
+	q := decision.ParseQuery(c.Args.Words)
 	if len(q.BadTerms) > 0 {
-		c.out.Usage("/decision search: unknown status in " + strings.Join(q.BadTerms, ", ") + " (use active, draft, rejected or superseded)")
+		c.Out.Usage("/decision search: unknown status in " + strings.Join(q.BadTerms, ", ") + " (use active, draft, rejected or superseded)")
 		return
 	}
 	d.printList(c, d.st.Search(q), "matching decisions")
@@ -44,15 +46,15 @@ func (d *decisions) cmdSearch(c *cmdCtx) {
 // printList shows a list newest first. Text output is cut at --limit
 // (default 50) and says how many more there are; JSON output is complete
 // unless --limit is given, so a script never gets a silently cut list.
-func (d *decisions) printList(c *cmdCtx, list decision.Hits, title string) {
+func (d *decisions) printList(c *store.Cmd, list decision.Hits, title string) {
 	limit := 50
-	if c.json {
+	if c.JSON {
 		limit = 0
 	}
-	if v := c.args.Value("limit"); v != "" {
+	if v := c.Args.Value("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			c.out.Usage("--limit must be a whole number (0 = no limit)")
+			c.Out.Usage("--limit must be a whole number (0 = no limit)")
 			return
 		}
 		limit = n
@@ -62,12 +64,12 @@ func (d *decisions) printList(c *cmdCtx, list decision.Hits, title string) {
 	if limit > 0 && shown > limit {
 		shown = limit
 	}
-	if c.json {
-		c.out.Output(string(jsonw.Array(nil, shown, func(b []byte, i int) []byte { return decision.AppendJSON(b, list.At(i)) })))
+	if c.JSON {
+		c.Out.Output(string(jsonw.Array(nil, shown, func(b []byte, i int) []byte { return decision.AppendJSON(b, list.At(i)) })))
 		return
 	}
 	if total == 0 {
-		c.out.Output("No " + title + ".")
+		c.Out.Output("No " + title + ".")
 		return
 	}
 	var sb strings.Builder
@@ -80,23 +82,23 @@ func (d *decisions) printList(c *cmdCtx, list decision.Hits, title string) {
 	if total > shown {
 		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; use --limit N (0 for all).")
 	}
-	c.out.Output(sb.String())
+	c.Out.Output(sb.String())
 }
 
-func (d *decisions) cmdShow(c *cmdCtx) {
-	x := d.need(c.out, c.args.Words[0])
+func (d *decisions) cmdShow(c *store.Cmd) {
+	x := d.need(c.Out, c.Args.Words[0])
 	if x == nil {
 		return
 	}
-	if c.json {
-		c.out.Output(string(decision.AppendJSON(nil, x)))
+	if c.JSON {
+		c.Out.Output(string(decision.AppendJSON(nil, x)))
 		return
 	}
-	c.out.Output(decision.ShowText(x))
+	c.Out.Output(decision.ShowText(x))
 }
 
 // need returns the live decision id names, or says why there is none.
-func (d *decisions) need(out *Out, id string) *decision.Decision {
+func (d *decisions) need(out *store.Out, id string) *decision.Decision {
 	if x := d.st.Get(id); x != nil {
 		return x
 	}
@@ -111,17 +113,17 @@ func (d *decisions) need(out *Out, id string) *decision.Decision {
 	return nil
 }
 
-func (d *decisions) cmdStatus(c *cmdCtx) {
-	why := d.e.may(d, Read)
+func (d *decisions) cmdStatus(c *store.Cmd) {
+	why := d.env.May(d, store.Read)
 	if why == "" {
 		if err := d.refreshLog(); err != nil {
-			c.out.Fail("Could not read " + d.log + ": " + err.Error())
+			c.Out.Fail("Could not read " + d.log + ": " + err.Error())
 			return
 		}
 	}
-	inject := d.e.may(d, Inject)
-	if c.json {
-		c.out.Output(string(d.statusJSON(why, inject)))
+	inject := d.env.May(d, store.Inject)
+	if c.JSON {
+		c.Out.Output(string(d.statusJSON(why, inject)))
 		return
 	}
 	var sb strings.Builder
@@ -168,7 +170,7 @@ func (d *decisions) cmdStatus(c *cmdCtx) {
 			sb.WriteString("\nProblems: " + plural(n, "line needs", "lines need") + " attention; run /decision doctor")
 		}
 	}
-	c.out.Output(sb.String())
+	c.Out.Output(sb.String())
 }
 
 func (d *decisions) retentionText() string {
@@ -222,17 +224,17 @@ func (d *decisions) statusJSON(why, inject string) []byte {
 // cmdDoctor checks the log and exits 1 when it finds a problem, so a CI job
 // or a git hook can run it. --fix repairs what a union merge did
 // (decision_fix.go).
-func (d *decisions) cmdDoctor(c *cmdCtx) {
-	if c.args.Has("yes") && !c.args.Has("fix") {
-		c.out.Usage("/decision doctor: --yes goes with --fix (doctor alone never writes).")
+func (d *decisions) cmdDoctor(c *store.Cmd) {
+	if c.Args.Has("yes") && !c.Args.Has("fix") {
+		c.Out.Usage("/decision doctor: --yes goes with --fix (doctor alone never writes).")
 		return
 	}
 	rep, fix := d.diagnose()
-	if c.args.Has("fix") {
+	if c.Args.Has("fix") {
 		d.fix(c, rep, fix)
 		return
 	}
-	d.report(c.out, c.json, rep, "")
+	d.report(c.Out, c.JSON, rep, "")
 }
 
 // diagnose is doctor's report on the log as it is. When replay met a second
@@ -253,7 +255,7 @@ func (d *decisions) diagnose() (decision.Report, *decision.Repair) {
 	if !dup {
 		return rep, nil
 	}
-	data, err := readFile(d.h, d.log, maxLogRewrite)
+	data, err := files.Read(d.h, d.log, maxLogRewrite)
 	if err != nil {
 		return rep, nil // doctor still reports the duplicate adds as replay found them
 	}
@@ -264,14 +266,14 @@ func (d *decisions) diagnose() (decision.Report, *decision.Repair) {
 
 // report prints doctor's report, after text when there is some, and exits 1
 // when the log has a problem.
-func (d *decisions) report(out *Out, asJSON bool, rep decision.Report, before string) {
+func (d *decisions) report(out *store.Out, asJSON bool, rep decision.Report, before string) {
 	if asJSON {
 		out.Output(string(rep.AppendJSON(nil, d.log)))
 	} else {
 		out.Output(before + "Doctor: " + d.log + " — " + rep.Text())
 	}
 	if !rep.Clean() {
-		out.exit = 1
+		out.SetExit(1)
 	}
 }
 

@@ -8,8 +8,10 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -20,7 +22,7 @@ import (
 // person is asked again, and what they typed is never dropped.
 
 // clean redacts secrets from text about to be written and says so.
-func clean(out *Out, what, s string) string {
+func clean(out *store.Out, what, s string) string {
 	text, kinds := redact.String(s)
 	if len(kinds) > 0 {
 		out.Notify("warning", "Removed a secret ("+strings.Join(kinds, ", ")+") from the "+what+" before saving; secrets never go into memory files.")
@@ -29,12 +31,12 @@ func clean(out *Out, what, s string) string {
 }
 
 // tagsOf reads --tag values: repeatable, comma-separated, "#" optional.
-func tagsOf(c *cmdCtx) []string {
+func tagsOf(c *store.Cmd) []string {
 	var tags []string
-	for _, t := range c.args.Values("tag") {
+	for _, t := range c.Args.Values("tag") {
 		for _, p := range strings.Split(t, ",") {
 			if p = strings.TrimLeft(strings.TrimSpace(p), "#"); p != "" {
-				tags = append(tags, clean(c.out, "tag", p))
+				tags = append(tags, clean(c.Out, "tag", p))
 			}
 		}
 	}
@@ -42,17 +44,17 @@ func tagsOf(c *cmdCtx) []string {
 }
 
 // proposal is the decision a command's words describe.
-func proposal(c *cmdCtx, text string) decision.Proposal {
+func proposal(c *store.Cmd, text string) decision.Proposal {
 	return decision.Proposal{
-		Text:   clean(c.out, "text", text),
-		Title:  clean(c.out, "title", c.args.Value("title")),
-		Reason: clean(c.out, "reason", strings.TrimSpace(c.args.Value("reason"))),
+		Text:   clean(c.Out, "text", text),
+		Title:  clean(c.Out, "title", c.Args.Value("title")),
+		Reason: clean(c.Out, "reason", strings.TrimSpace(c.Args.Value("reason"))),
 		Tags:   tagsOf(c),
 	}
 }
 
 // failWrite ends a command whose write did not happen.
-func failWrite(out *Out, err error) {
+func failWrite(out *store.Out, err error) {
 	if in, ok := errs.As[*errInert](err); ok {
 		out.Fail("Not written: " + in.msg)
 		return
@@ -62,7 +64,7 @@ func failWrite(out *Out, err error) {
 
 // wrote reports what a command wrote: the decisions it touched, as text or,
 // with --json, as `show --json` prints them (one object for one decision).
-func (d *decisions) wrote(out *Out, asJSON bool, text string, ids ...string) {
+func (d *decisions) wrote(out *store.Out, asJSON bool, text string, ids ...string) {
 	if asJSON {
 		if len(ids) == 1 {
 			if x := d.st.Get(ids[0]); x != nil {
@@ -82,41 +84,41 @@ func (d *decisions) wrote(out *Out, asJSON bool, text string, ids ...string) {
 	d.statusLine(out)
 }
 
-func (d *decisions) statusLine(out *Out) {
+func (d *decisions) statusLine(out *store.Out) {
 	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(decision.Active))+" active", false)
 }
 
-func (d *decisions) cmdAdd(c *cmdCtx) {
-	p := proposal(c, strings.TrimSpace(c.args.Text(0)))
+func (d *decisions) cmdAdd(c *store.Cmd) {
+	p := proposal(c, strings.TrimSpace(c.Args.Text(0)))
 	if p.Text == "" {
-		c.usage()
+		c.Usage()
 		return
 	}
-	if id := c.args.Value("update"); id != "" {
-		if x := d.need(c.out, id); x != nil {
-			d.updateText(c.out, c.json, x.ID, p)
+	if id := c.Args.Value("update"); id != "" {
+		if x := d.need(c.Out, id); x != nil {
+			d.updateText(c.Out, c.JSON, x.ID, p)
 		}
 		return
 	}
-	if id := c.args.Value("supersede"); id != "" {
-		x := d.need(c.out, id)
+	if id := c.Args.Value("supersede"); id != "" {
+		x := d.need(c.Out, id)
 		if x == nil {
 			return
 		}
 		if p.Reason == "" {
-			c.out.Fail("--supersede needs --reason R: say why " + x.ID + " no longer holds.")
+			c.Out.Fail("--supersede needs --reason R: say why " + x.ID + " no longer holds.")
 			return
 		}
-		d.supersede(c.out, c.json, c.hasUI, x.ID, p)
+		d.supersede(c.Out, c.JSON, c.HasUI, x.ID, p)
 		return
 	}
-	d.addChecked(c.out, c.json, c.hasUI, p, !c.args.Has("force"), c.args.Has("keep-both"))
+	d.addChecked(c.Out, c.JSON, c.HasUI, p, !c.Args.Has("force"), c.Args.Has("keep-both"))
 }
 
 // addChecked adds p after the duplicate and conflict checks. With a UI the
 // person chooses; without one nothing is guessed: the command fails naming
 // the verdict and the flag that proceeds.
-func (d *decisions) addChecked(out *Out, asJSON, hasUI bool, p decision.Proposal, checkDup, keepBoth bool) {
+func (d *decisions) addChecked(out *store.Out, asJSON, hasUI bool, p decision.Proposal, checkDup, keepBoth bool) {
 	dups, conflicts := d.st.Check(p.Text)
 	if checkDup && len(dups) > 0 {
 		m := dups[0]
@@ -126,7 +128,7 @@ func (d *decisions) addChecked(out *Out, asJSON, hasUI bool, p decision.Proposal
 			return
 		}
 		opts := []string{"Update " + m.D.ID + " with the new text", "Add as a new decision anyway", "Cancel"}
-		d.e.Select(out, "Near-duplicate of "+m.D.ID+" ("+decision.Likeness(m, p.Text)+"): "+decision.OneLine(m.D.Short()), opts, func(out *Out, v gjson.Result) {
+		out.Select("Near-duplicate of "+m.D.ID+" ("+decision.Likeness(m, p.Text)+"): "+decision.OneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
 			switch v.String() {
 			case opts[0]:
 				d.updateText(out, asJSON, m.D.ID, p)
@@ -158,9 +160,9 @@ func (d *decisions) addChecked(out *Out, asJSON, hasUI bool, p decision.Proposal
 
 // askConflict asks how to settle p's conflict with m: supersede it (after a
 // reason), keep both marked, or give up (cancel names that answer).
-func (d *decisions) askConflict(out *Out, asJSON bool, m decision.Match, p decision.Proposal, cancel string) {
+func (d *decisions) askConflict(out *store.Out, asJSON bool, m decision.Match, p decision.Proposal, cancel string) {
 	opts := []string{"Supersede " + m.D.ID + " (you will be asked why)", "Keep both and mark the conflict", cancel}
-	d.e.Select(out, strconv.Quote(decision.OneLine(p.Text))+" conflicts with "+m.D.ID+" ("+m.Reason+"): "+decision.OneLine(m.D.Short()), opts, func(out *Out, v gjson.Result) {
+	out.Select(strconv.Quote(decision.OneLine(p.Text))+" conflicts with "+m.D.ID+" ("+m.Reason+"): "+decision.OneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
 		switch v.String() {
 		case opts[0]:
 			p.Reason = ""
@@ -178,7 +180,7 @@ func (d *decisions) askConflict(out *Out, asJSON bool, m decision.Match, p decis
 
 // caughtUp runs f after catching up with the log, for flows that resume
 // after a dialog (another process may have written meanwhile).
-func (d *decisions) caughtUp(out *Out, f func()) {
+func (d *decisions) caughtUp(out *store.Out, f func()) {
 	if err := d.usable(); err != nil {
 		out.Fail("Could not read " + d.log + ": " + err.Error())
 		return
@@ -186,7 +188,7 @@ func (d *decisions) caughtUp(out *Out, f func()) {
 	f()
 }
 
-func (d *decisions) add(out *Out, asJSON bool, p decision.Proposal) {
+func (d *decisions) add(out *store.Out, asJSON bool, p decision.Proposal) {
 	var marked []string
 	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) {
 		evs := st.Add(p, now)
@@ -209,7 +211,7 @@ func (d *decisions) add(out *Out, asJSON bool, p decision.Proposal) {
 
 // updateText replaces an existing decision's text (the "update existing"
 // answer to a near-duplicate).
-func (d *decisions) updateText(out *Out, asJSON bool, id string, p decision.Proposal) {
+func (d *decisions) updateText(out *store.Out, asJSON bool, id string, p decision.Proposal) {
 	ch := decision.Change{Has: decision.HasText, Text: p.Text}
 	if p.Title != "" {
 		ch.Has, ch.Title = ch.Has|decision.HasTitle, p.Title
@@ -230,13 +232,13 @@ func (d *decisions) updateText(out *Out, asJSON bool, id string, p decision.Prop
 // supersede replaces oldID with p. Without a reason it asks for one (with a
 // UI) or names the flag (without). The change is checked against the log as
 // it is when written.
-func (d *decisions) supersede(out *Out, asJSON, hasUI bool, oldID string, p decision.Proposal) {
+func (d *decisions) supersede(out *store.Out, asJSON, hasUI bool, oldID string, p decision.Proposal) {
 	if p.Reason == "" {
 		if !hasUI {
 			out.Fail("Superseding needs a reason: add --reason \"why " + oldID + " no longer holds\".")
 			return
 		}
-		d.e.Input(out, "Why does this supersede "+oldID+"?", "reason (required)", func(out *Out, v gjson.Result) {
+		out.Input("Why does this supersede "+oldID+"?", "reason (required)", func(out *store.Out, v gjson.Result) {
 			r := strings.TrimSpace(v.String())
 			if v.Type == gjson.Null || r == "" {
 				out.Output("Cancelled: superseding needs a reason; nothing was written.")
@@ -263,7 +265,7 @@ func (d *decisions) supersede(out *Out, asJSON, hasUI bool, oldID string, p deci
 // changed while the person was answering (another process superseded or
 // removed it). The person's text is kept: they are asked again what to do
 // with it, against the state as it is now.
-func (d *decisions) changed(out *Out, asJSON bool, err error, p decision.Proposal) {
+func (d *decisions) changed(out *store.Out, asJSON bool, err error, p decision.Proposal) {
 	te, ok := errs.As[*decision.TransitionError](err)
 	if !ok {
 		failWrite(out, err)
@@ -277,7 +279,7 @@ func (d *decisions) changed(out *Out, asJSON bool, err error, p decision.Proposa
 			opts = append([]string{"Supersede " + successor + " instead"}, opts...)
 		}
 	}
-	d.e.Select(out, te.Msg+" while you answered. Your decision: "+strconv.Quote(decision.OneLine(p.Text)), opts, func(out *Out, v gjson.Result) {
+	out.Select(te.Msg+" while you answered. Your decision: "+strconv.Quote(decision.OneLine(p.Text)), opts, func(out *store.Out, v gjson.Result) {
 		switch {
 		case successor != "" && v.String() == opts[0]:
 			d.caughtUp(out, func() { d.supersede(out, asJSON, true, successor, p) })
@@ -289,70 +291,70 @@ func (d *decisions) changed(out *Out, asJSON bool, err error, p decision.Proposa
 	})
 }
 
-func (d *decisions) cmdSupersede(c *cmdCtx) {
-	x := d.need(c.out, c.args.Words[0])
+func (d *decisions) cmdSupersede(c *store.Cmd) {
+	x := d.need(c.Out, c.Args.Words[0])
 	if x == nil {
 		return
 	}
-	p := proposal(c, strings.TrimSpace(c.args.Text(1)))
+	p := proposal(c, strings.TrimSpace(c.Args.Text(1)))
 	if p.Text == "" {
-		c.usage()
+		c.Usage()
 		return
 	}
-	d.supersede(c.out, c.json, c.hasUI, x.ID, p)
+	d.supersede(c.Out, c.JSON, c.HasUI, x.ID, p)
 }
 
-func (d *decisions) cmdEdit(c *cmdCtx) {
-	x := d.need(c.out, c.args.Words[0])
+func (d *decisions) cmdEdit(c *store.Cmd) {
+	x := d.need(c.Out, c.Args.Words[0])
 	if x == nil {
 		return
 	}
 	var ch decision.Change
-	if text := strings.TrimSpace(c.args.Text(1)); text != "" {
-		ch.Has, ch.Text = ch.Has|decision.HasText, clean(c.out, "text", text)
+	if text := strings.TrimSpace(c.Args.Text(1)); text != "" {
+		ch.Has, ch.Text = ch.Has|decision.HasText, clean(c.Out, "text", text)
 	}
-	if c.args.Has("title") {
-		ch.Has, ch.Title = ch.Has|decision.HasTitle, clean(c.out, "title", c.args.Value("title"))
+	if c.Args.Has("title") {
+		ch.Has, ch.Title = ch.Has|decision.HasTitle, clean(c.Out, "title", c.Args.Value("title"))
 	}
-	if c.args.Has("tag") {
+	if c.Args.Has("tag") {
 		ch.Has, ch.Tags = ch.Has|decision.HasTags, tagsOf(c)
 	}
-	if c.args.Has("reason") {
-		ch.Has, ch.Reason = ch.Has|decision.HasReason, clean(c.out, "reason", c.args.Value("reason"))
+	if c.Args.Has("reason") {
+		ch.Has, ch.Reason = ch.Has|decision.HasReason, clean(c.Out, "reason", c.Args.Value("reason"))
 	}
 	if ch.Has == 0 {
-		c.usage()
+		c.Usage()
 		return
 	}
 	id := x.ID
 	if _, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.Edit(id, ch) }); err != nil {
-		failWrite(c.out, err)
+		failWrite(c.Out, err)
 		return
 	}
-	d.wrote(c.out, c.json, "Edited "+id+": "+decision.ListLine(d.st.Get(id)), id)
+	d.wrote(c.Out, c.JSON, "Edited "+id+": "+decision.ListLine(d.st.Get(id)), id)
 }
 
-func (d *decisions) cmdRemove(c *cmdCtx) {
-	ids := c.args.Words
+func (d *decisions) cmdRemove(c *store.Cmd) {
+	ids := c.Args.Words
 	for _, id := range ids {
-		if d.need(c.out, id) == nil {
+		if d.need(c.Out, id) == nil {
 			return
 		}
 	}
 	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.Remove(ids) })
 	if err != nil {
-		failWrite(c.out, err)
+		failWrite(c.Out, err)
 		return
 	}
 	removed := make([]string, len(events))
 	for i, ev := range events {
 		removed[i] = ev.ID
 	}
-	d.removed(c.out, c.json, "Removed "+strings.Join(removed, ", ")+" (the history stays in "+d.log+").", removed)
+	d.removed(c.Out, c.JSON, "Removed "+strings.Join(removed, ", ")+" (the history stays in "+d.log+").", removed)
 }
 
 // removed reports removed decisions: text, or {"removed": [ids]}.
-func (d *decisions) removed(out *Out, asJSON bool, text string, ids []string) {
+func (d *decisions) removed(out *store.Out, asJSON bool, text string, ids []string) {
 	if asJSON {
 		w := jsonw.Open(nil)
 		w.Strs("removed", nonNil(ids))
@@ -363,60 +365,60 @@ func (d *decisions) removed(out *Out, asJSON bool, text string, ids []string) {
 	d.statusLine(out)
 }
 
-func (d *decisions) cmdConflict(c *cmdCtx) {
-	a, b := c.args.Words[0], c.args.Words[1]
-	if d.need(c.out, a) == nil || d.need(c.out, b) == nil {
+func (d *decisions) cmdConflict(c *store.Cmd) {
+	a, b := c.Args.Words[0], c.Args.Words[1]
+	if d.need(c.Out, a) == nil || d.need(c.Out, b) == nil {
 		return
 	}
 	if a == b {
-		c.out.Usage("A decision cannot conflict with itself; name two different decisions.")
+		c.Out.Usage("A decision cannot conflict with itself; name two different decisions.")
 		return
 	}
-	note := clean(c.out, "note", c.args.Text(2))
+	note := clean(c.Out, "note", c.Args.Text(2))
 	if _, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.MarkConflict(a, b, note) }); err != nil {
-		failWrite(c.out, err)
+		failWrite(c.Out, err)
 		return
 	}
-	d.wrote(c.out, c.json, "Marked "+a+" and "+b+" as conflicting. Settle it with /decision resolve <id> <status> or /decision supersede.", a, b)
+	d.wrote(c.Out, c.JSON, "Marked "+a+" and "+b+" as conflicting. Settle it with /decision resolve <id> <status> or /decision supersede.", a, b)
 }
 
-func (d *decisions) cmdResolve(c *cmdCtx) {
-	x := d.need(c.out, c.args.Words[0])
+func (d *decisions) cmdResolve(c *store.Cmd) {
+	x := d.need(c.Out, c.Args.Words[0])
 	if x == nil {
 		return
 	}
-	st := decision.ParseStatus(strings.ToLower(c.args.Words[1]))
+	st := decision.ParseStatus(strings.ToLower(c.Args.Words[1]))
 	if st == decision.StatusNone {
-		c.out.Usage("/decision resolve: the status must be active, draft, rejected or superseded")
+		c.Out.Usage("/decision resolve: the status must be active, draft, rejected or superseded")
 		return
 	}
 	id := x.ID
 	if _, err := d.write(func(s *decision.State, now int64) ([]decision.Event, error) { return s.Resolve(id, st) }); err != nil {
-		failWrite(c.out, err)
+		failWrite(c.Out, err)
 		return
 	}
-	d.wrote(c.out, c.json, "Resolved "+id+" as "+st.String()+"; its conflict marks are cleared.", id)
+	d.wrote(c.Out, c.JSON, "Resolved "+id+" as "+st.String()+"; its conflict marks are cleared.", id)
 }
 
 // confirmThen runs act after the person confirms: a dialog with a UI, --yes
 // without one. Without either it only previews (exit 0), naming --yes.
-func (d *decisions) confirmThen(c *cmdCtx, title, preview string, ids []string, act func(out *Out)) {
-	if c.args.Has("yes") {
-		act(c.out)
+func (d *decisions) confirmThen(c *store.Cmd, title, preview string, ids []string, act func(out *store.Out)) {
+	if c.Args.Has("yes") {
+		act(c.Out)
 		return
 	}
-	if !c.hasUI {
-		if c.json {
+	if !c.HasUI {
+		if c.JSON {
 			w := jsonw.Open(nil)
 			w.Strs("wouldRemove", ids)
 			w.Bool("written", false)
-			c.out.Output(string(w.Close()))
+			c.Out.Output(string(w.Close()))
 			return
 		}
-		c.out.Output(preview + "\nNothing was written. Re-run with --yes to do it.")
+		c.Out.Output(preview + "\nNothing was written. Re-run with --yes to do it.")
 		return
 	}
-	d.e.Confirm(c.out, title, preview, func(out *Out, v gjson.Result) {
+	c.Out.Confirm(title, preview, func(out *store.Out, v gjson.Result) {
 		if v.Type != gjson.True {
 			out.Output("Cancelled; nothing was written.")
 			return
@@ -425,7 +427,7 @@ func (d *decisions) confirmThen(c *cmdCtx, title, preview string, ids []string, 
 	})
 }
 
-func (d *decisions) removeAll(out *Out, asJSON bool, ids []string, what string) {
+func (d *decisions) removeAll(out *store.Out, asJSON bool, ids []string, what string) {
 	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.RemoveLive(ids), nil })
 	if err != nil {
 		failWrite(out, err)
@@ -438,14 +440,14 @@ func (d *decisions) removeAll(out *Out, asJSON bool, ids []string, what string) 
 	d.removed(out, asJSON, what+": removed "+plural(len(events), "decision", "decisions")+" (rm events appended to "+d.log+").", removed)
 }
 
-func (d *decisions) cmdPurge(c *cmdCtx) {
+func (d *decisions) cmdPurge(c *store.Cmd) {
 	cands := d.st.PurgeCandidates(d.h.Now(), d.cfg.RetentionDays)
 	if len(cands) == 0 {
-		if c.json {
-			c.out.Output(`{"removed":[]}`)
+		if c.JSON {
+			c.Out.Output(`{"removed":[]}`)
 			return
 		}
-		c.out.Output("Nothing to purge: no draft, rejected or superseded decision is past its retention (" + d.retentionText() + ").")
+		c.Out.Output("Nothing to purge: no draft, rejected or superseded decision is past its retention (" + d.retentionText() + ").")
 		return
 	}
 	ids := make([]string, len(cands))
@@ -455,17 +457,17 @@ func (d *decisions) cmdPurge(c *cmdCtx) {
 		ids[i] = x.ID
 		sb.WriteString("\n" + decision.ListLine(x) + " (updated " + x.Updated() + ")")
 	}
-	d.confirmThen(c, "Purge "+plural(len(cands), "decision", "decisions")+"?", sb.String(), ids, func(out *Out) { d.removeAll(out, c.json, ids, "Purged") })
+	d.confirmThen(c, "Purge "+plural(len(cands), "decision", "decisions")+"?", sb.String(), ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Purged") })
 }
 
-func (d *decisions) cmdReset(c *cmdCtx) {
+func (d *decisions) cmdReset(c *store.Cmd) {
 	all := d.st.All().All()
 	if len(all) == 0 {
-		if c.json {
-			c.out.Output(`{"removed":[]}`)
+		if c.JSON {
+			c.Out.Output(`{"removed":[]}`)
 			return
 		}
-		c.out.Output("Nothing to reset: there are no decisions.")
+		c.Out.Output("Nothing to reset: there are no decisions.")
 		return
 	}
 	ids := make([]string, len(all))
@@ -474,68 +476,68 @@ func (d *decisions) cmdReset(c *cmdCtx) {
 	}
 	preview := "Reset would remove all " + plural(len(all), "decision", "decisions") + " of this project (" +
 		strconv.Itoa(d.st.Count(decision.Active)) + " active). The log keeps their history."
-	d.confirmThen(c, "Remove every decision?", preview, ids, func(out *Out) { d.removeAll(out, c.json, ids, "Reset") })
+	d.confirmThen(c, "Remove every decision?", preview, ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Reset") })
 }
 
-func (d *decisions) cmdToggle(c *cmdCtx, on bool) {
-	global, project := c.args.Has("global"), c.args.Has("project")
+func (d *decisions) cmdToggle(c *store.Cmd, on bool) {
+	global, project := c.Args.Has("global"), c.Args.Has("project")
 	if global == project {
-		c.out.Usage("Say where: /decision enable|disable --global (all projects) or --project (this one).")
+		c.Out.Usage("Say where: /decision enable|disable --global (all projects) or --project (this one).")
 		return
 	}
 	file := d.globalCfg
 	if project {
 		if !d.s.Trusted {
-			c.out.Fail("This project is not trusted, so pi-memory does not write its config. Trust it in pi first.")
+			c.Out.Fail("This project is not trusted, so pi-memory does not write its config. Trust it in pi first.")
 			return
 		}
 		file = d.projCfg
 	}
 	if file == "" {
-		c.out.Fail("No config location is known for this session.")
+		c.Out.Fail("No config location is known for this session.")
 		return
 	}
-	old, err := readFile(d.h, file, maxConfig)
+	old, err := files.Read(d.h, file, files.MaxConfig)
 	if err != nil && !isNotFound(err) {
-		c.out.Fail("Could not read " + file + ": " + err.Error())
+		c.Out.Fail("Could not read " + file + ": " + err.Error())
 		return
 	}
 	data, err := config.SetTopLevel(file, old, "enabled", strconv.FormatBool(on))
 	if err != nil {
-		c.out.Fail(err.Error() + ". Nothing was written: fix the file by hand first.")
+		c.Out.Fail(err.Error() + ". Nothing was written: fix the file by hand first.")
 		return
 	}
 	if err := d.h.Mkdir(parentDir(file)); err != nil {
-		c.out.Fail("Could not create the folder of " + file + ": " + err.Error())
+		c.Out.Fail("Could not create the folder of " + file + ": " + err.Error())
 		return
 	}
 	if err := d.h.WriteAtomic(file, data); err != nil {
-		c.out.Fail("Could not write " + file + ": " + err.Error())
+		c.Out.Fail("Could not write " + file + ": " + err.Error())
 		return
 	}
 	d.readConfig()
 	state := "enabled"
 	if !d.cfg.Enabled {
 		state = "disabled (by " + d.cfg.DisabledBy + ")"
-		c.out.Status("pi-memory", "", true)
+		c.Out.Status("pi-memory", "", true)
 	} else if d.s.Trusted {
 		if err := d.refreshLog(); err == nil {
-			d.statusLine(c.out)
+			d.statusLine(c.Out)
 		}
 	}
-	if c.json {
+	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Str("file", file)
 		w.Bool("enabled", d.cfg.Enabled)
 		w.Str("disabledBy", d.cfg.DisabledBy)
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 		return
 	}
 	word := "Disabled"
 	if on {
 		word = "Enabled"
 	}
-	c.out.Output(word + " decision memory in " + file + ". It is now " + state + " for this project.")
+	c.Out.Output(word + " decision memory in " + file + ". It is now " + state + " for this project.")
 }
 
 func parentDir(p string) string {

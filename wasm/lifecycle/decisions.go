@@ -9,6 +9,8 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 // Where decision memory lives (docs/formats.md).
@@ -18,9 +20,6 @@ const (
 	globalConfigName  = "decision-memory.config.json"
 	projectConfigName = ".pi/decision-memory.config.json"
 
-	lockWaitMs  = 5000
-	lockStaleMs = 30000
-	maxConfig   = 1 << 20
 	// guardBytes is how much of the log's end we remember to notice a rewrite
 	// (a git checkout, a hand edit) that keeps or grows the size.
 	guardBytes = 64
@@ -38,12 +37,12 @@ const (
 // decisions drives one session's decision store: configuration, replay of the
 // canonical log, locked appends and the per-turn injection cache.
 type decisions struct {
-	e *Engine
-	s *Session
-	h hostio.Host
+	env *store.Env
+	s   *store.Session
+	h   *files.FS
 
 	cfg                decision.Config
-	cfgWatch           watch
+	cfgWatch           files.Watch
 	dir, log, lock     string
 	globalCfg, projCfg string
 	snap               string // derived snapshot, in the agent dir ("" when none)
@@ -71,15 +70,16 @@ type decisions struct {
 }
 
 // noticeOnce shows the bad-lines notice if it has not been shown yet.
-func (d *decisions) noticeOnce(out *Out) {
+func (d *decisions) noticeOnce(out *store.Out) {
 	if d.lineNotice != "" {
 		out.Notify("warning", "pi-memory: "+d.lineNotice)
 		d.lineNotice = ""
 	}
 }
 
-func newDecisions(e *Engine, s *Session) *decisions {
-	d := &decisions{e: e, s: s, h: s.fs}
+func newDecisions(env *store.Env) *decisions {
+	s := env.Session
+	d := &decisions{env: env, s: s, h: env.FS}
 	if s.ProjectRoot != "" {
 		d.dir = path.Join(s.ProjectRoot, decisionDirName)
 		d.log = path.Join(d.dir, decisionLogName)
@@ -96,12 +96,12 @@ func newDecisions(e *Engine, s *Session) *decisions {
 }
 
 // start reads the configuration and, when the store may be read, replays the log.
-func (d *decisions) start(out *Out) {
+func (d *decisions) start(out *store.Out) {
 	d.readConfig()
 	for _, w := range d.cfg.Warnings {
 		out.Notify("warning", "pi-memory: "+w)
 	}
-	if d.off() != "" {
+	if d.Off() != "" {
 		out.Status("pi-memory", "", true)
 		return
 	}
@@ -122,16 +122,16 @@ func (d *decisions) start(out *Out) {
 // it was last read (an edit, /decision enable in another session): the
 // next prompt and the next command follow it. Its warnings are said once,
 // and the footer follows the store turning off or on.
-func (d *decisions) refresh(out *Out) {
-	if !d.cfgWatch.changed(d.h, d.configFiles()...) {
+func (d *decisions) Refresh(out *store.Out) {
+	if !d.cfgWatch.Changed(d.h, d.configFiles()...) {
 		return
 	}
-	was := d.off()
+	was := d.Off()
 	d.parseConfig()
 	for _, w := range d.cfg.Warnings {
 		out.Notify("warning", "pi-memory: "+w)
 	}
-	switch now := d.off(); {
+	switch now := d.Off(); {
 	case now != "" && was == "":
 		out.Status("pi-memory", "", true)
 	case now == "" && was != "":
@@ -152,28 +152,21 @@ func (d *decisions) configFiles() []string {
 
 // readConfig reads the configuration now, and remembers the files' versions.
 func (d *decisions) readConfig() {
-	d.cfgWatch.changed(d.h, d.configFiles()...)
+	d.cfgWatch.Changed(d.h, d.configFiles()...)
 	d.parseConfig()
 }
 
 func (d *decisions) parseConfig() {
 	project := config.Parse(d.projCfg, nil)
 	if d.s.Trusted && d.projCfg != "" {
-		project = readConfigFile(d.h, d.projCfg)
+		project = files.Config(d.h, d.projCfg)
 	}
-	d.cfg = decision.ParseConfigFiles(readConfigFile(d.h, d.globalCfg), project)
-}
-
-// readConfigFile reads a configuration file; a file that exists but cannot
-// be read counts as one that could turn memory off (config.Unreadable).
-func readConfigFile(h hostio.Host, p string) *config.File {
-	f, _ := readConfigData(h, p)
-	return f
+	d.cfg = decision.ParseConfigFiles(files.Config(d.h, d.globalCfg), project)
 }
 
 // off says why the store can neither be read nor written this session, or
 // "" when it can (the gate asks it).
-func (d *decisions) off() string {
+func (d *decisions) Off() string {
 	switch {
 	case d.s.ProjectRoot == "":
 		return "pi-memory has no project folder for this session."
@@ -192,7 +185,7 @@ func (d *decisions) off() string {
 }
 
 // ready catches up with the log before a command reads or writes it.
-func (d *decisions) ready(out *Out) error {
+func (d *decisions) Ready(out *store.Out) error {
 	if err := d.usable(); err != nil {
 		return errors.New("Could not read " + d.log + ": " + err.Error())
 	}
@@ -333,7 +326,7 @@ func (d *decisions) openSnapshot(read decision.ReadAt, snapSize, logSize int64) 
 // last load asked for. Nobody waits on it (pi has answered already), so it
 // never slows a session start.
 func (d *decisions) settle() {
-	if d.snapDue && d.e.may(d, Capture) == "" && d.loaded && d.loadErr == nil {
+	if d.snapDue && d.env.May(d, store.Capture) == "" && d.loaded && d.loadErr == nil {
 		d.snapDue = false
 		d.writeSnapshot()
 	}
@@ -466,7 +459,7 @@ func (e *errInert) Error() string { return e.msg }
 // then brought up to date by replaying what was appended, so it always equals
 // a replay of the file.
 func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decision.Event, error)) ([]decision.Event, error) {
-	if why := d.e.may(d, Write); why != "" {
+	if why := d.env.May(d, store.Write); why != "" {
 		return nil, &errInert{why}
 	}
 	// Folders are created on the first real write, never before.
@@ -533,7 +526,7 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 // lockLog takes the log's lock, saying what to do when another process
 // holds it too long. The caller unlocks.
 func (d *decisions) lockLog() error {
-	if err := takeLock(d.h, d.lock); err != nil {
+	if err := files.Lock(d.h, d.lock); err != nil {
 		return err
 	}
 	return nil
@@ -555,45 +548,6 @@ func (d *decisions) section() string {
 	d.injText = text
 	d.injGen, d.injMax, d.injOK = d.st.Gen, d.cfg.MaxDecisions, true
 	return d.injText
-}
-
-// readFile reads a whole file of at most max bytes.
-func readFile(h hostio.Host, p string, max int64) ([]byte, error) {
-	return readFileInto(h, p, max, nil)
-}
-
-// readFileInto is readFile reading into buf's array when it has room, for a
-// caller that reads the same large file again and again: under TinyGo a
-// large block allocated afresh each time can stay pinned for good
-// (docs/decisions/003-tinygo-heap.md). A new array has room to spare, so a
-// file that grows a little still fits next time.
-func readFileInto(h hostio.Host, p string, max int64, buf []byte) ([]byte, error) {
-	info, err := h.Stat(p)
-	if err != nil {
-		return nil, err
-	}
-	if info.Dir {
-		return nil, &hostio.PathError{Op: "read", Path: p, Err: hostio.ErrKind, Msg: "is a folder"}
-	}
-	if info.Size > max {
-		return nil, &hostio.PathError{Op: "read", Path: p, Err: hostio.ErrInvalid, Msg: "larger than " + strconv.FormatInt(max, 10) + " bytes"}
-	}
-	if int64(cap(buf)) < info.Size {
-		buf = make([]byte, 0, info.Size+info.Size/8)
-	}
-	buf = buf[:info.Size]
-	n := 0
-	for n < len(buf) {
-		k, err := h.ReadAt(p, int64(n), buf[n:])
-		if err != nil {
-			return nil, err
-		}
-		if k == 0 {
-			break
-		}
-		n += k
-	}
-	return buf[:n], nil
 }
 
 func plural(n int, one, many string) string {

@@ -1,15 +1,15 @@
-// Package lifecycle owns the turn policy over every store: what happens at
-// session start, before each agent run, at its end and on each command, and
-// the effects (dialogs, model calls) that come back to the host. It is the
-// only package that talks to the host (through hostio); the stores it drives
-// (decision, notes, observe) are pure packages that own their own rules.
+// Package lifecycle is the orchestrator: it runs pi's events over the list
+// of stores. At each moment of a turn (session start, the prompt, each model
+// request, the end of a run, the settle, a compaction, shutdown) it loops
+// over the stores that take part in it, in list order; it routes commands
+// and tools to the store the registry names; and it holds the one gate
+// (gate.go) that decides whether a store may act. It never names a store
+// outside the list below, and holds no store's rule: those live with each
+// store (wasm/store says what a store is).
 //
-// Read it in this order: engine.go (the exports), gate.go (the one place that
-// decides whether a store may act), turn.go (a turn), command.go (commands,
-// routed through the registry). The store drivers (decisions*.go, notes*.go,
-// observe*.go) do the I/O their stores need: reading, locking, appending,
-// and for observational memory, reading the branches pi gives and turning
-// its plans into model calls and session entries.
+// Read it in this order: engine.go (the exports, the stores, the session),
+// gate.go (the gate), turn.go (the moments of a turn), command.go (commands
+// and tools, routed through the registry), receipts.go (/memory last).
 package lifecycle
 
 import (
@@ -20,50 +20,42 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/registry"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
+
+// open returns the session's stores, in the order their moments run. A new
+// store is its package, one line here and its registry entry.
+func open(env *store.Env) []store.Store {
+	return []store.Store{
+		newDecisions(env),
+		newNotes(env),
+		newObservations(env),
+		newHindsight(env),
+	}
+}
 
 // Engine is the core's single entry point. One Engine lives in the module and
 // keeps its state between calls; hosts call Handle once per export call.
 type Engine struct {
-	h       hostio.Host
-	s       *Session
-	pending map[string]continuation
-	seq     int
-	blocks  int // context blocks sent by this instance: their ids never repeat in it
+	h hostio.Host
+	// asks is what waits for the host's answers, and the ids this instance
+	// hands out (kept across sessions: they never repeat in an instance).
+	asks store.Asks
+
+	// What session_start established; nil before it.
+	s      *store.Session
+	fs     *files.FS // the host with memory paths guarded, as the stores have it
+	stores []store.Store
+	last   []budget.Receipt // what the previous turn put in the system prompt; nil before the first turn
 }
 
 // New returns an engine over host h.
 func New(h hostio.Host) *Engine { return &Engine{h: h} }
-
-// Session is what session_start established.
-type Session struct {
-	Cwd         string
-	AgentDir    string
-	ProjectRoot string
-	ProjectHash string
-	Trusted     bool
-	HasUI       bool
-	Mode        string
-	// Switch says why memory is off for this session ("--no-memory",
-	// "/memory off"), "" when it is on. The gate reads it.
-	Switch string
-	Fault  string // fault injection: panic in this export (tests only)
-	Home   string // the person's home folder (for /memory import claude)
-	// Module is the SHA-256 (hex) of the module file the host loaded, "" when
-	// it did not say; /memory status names the running core with it.
-	Module string
-
-	fs    *guard // the host with memory paths guarded (paths.go)
-	dec   *decisions
-	notes *notesStore
-	om    *observations
-	hs    *hsStore
-	last  []budget.Receipt // what the previous turn injected, per store; nil before the first turn
-}
 
 // Handle runs one export and returns its envelope.
 func (e *Engine) Handle(export string, input []byte) []byte {
@@ -75,14 +67,13 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 // at once, and a block of observations can make one 100 KiB, which would
 // otherwise be allocated again for every model request.
 func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
-	var out Out
-	out.buf = buf
+	out := store.NewOut(buf, &e.asks)
 	var in gjson.Result
 	if export == "context" {
 		// Before every model request, with all of pi's messages: parsed where
 		// they lie rather than copied, since nothing of them outlives the call
-		// (observe.ReadContext copies what it keeps), so a long session's
-		// request does not allocate its size each time.
+		// (a store copies what it keeps), so a long session's request does
+		// not allocate its size each time.
 		in = gjson.Parse(unsafe.String(unsafe.SliceData(input), len(input)))
 	} else {
 		in = gjson.ParseBytes(input)
@@ -91,56 +82,56 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 		panic("pi-memory: fault injected in " + export)
 	}
 	if e.s != nil {
-		e.s.fs.fresh()
+		e.fs.Fresh()
 	}
 	switch export {
 	case "session_start":
-		e.sessionStart(&out, in)
+		e.sessionStart(out, in)
 	case "resume":
-		e.resume(&out, in)
+		e.asks.Resume(out, in)
 	case "registry":
 		// What the core offers, for hosts to register commands and flags
 		// from; it needs no session.
 		out.Output(string(registry.JSON()))
 	case "debug":
-		e.debug(&out, in)
+		e.debug(out, in)
 	case "merge":
 		// git's merge driver: three files in, one out; no session.
-		e.merge(&out, in)
+		e.merge(out, in)
 	default:
 		if e.s == nil {
 			out.Notify("error", "pi-memory: "+export+" arrived before session_start; the host must start a session first.")
-			out.exit = 1
+			out.SetExit(1)
 			break
 		}
 		switch export {
 		case "before_agent_start":
-			e.beforeAgentStart(&out, in)
+			e.beforeAgentStart(out, in)
 		case "agent_end":
-			e.agentEnd(&out, in)
+			e.agentEnd(out, in)
 		case "session_shutdown":
-			e.sessionShutdown(&out)
+			e.sessionShutdown(out)
 		case "context":
-			e.context(&out, in)
+			e.context(out, in)
 		case "agent_settled":
-			e.agentSettled(&out, in)
+			e.agentSettled(out, in)
 		case "session_before_compact":
-			e.sessionBeforeCompact(&out, in)
+			e.sessionBeforeCompact(out, in)
 		case "session_before_tree":
-			e.sessionBeforeTree(&out, in)
+			e.sessionBeforeTree(out, in)
 		case "command":
-			e.command(&out, in)
+			e.command(out, in)
 		case "tool":
-			e.tool(&out, in)
+			e.tool(out, in)
 		default:
 			out.Notify("error", "pi-memory: unknown export "+export)
-			out.exit = 2
+			out.SetExit(2)
 		}
 	}
-	return out.bytes()
+	return out.Bytes()
 }
 
-func (e *Engine) debug(out *Out, in gjson.Result) {
+func (e *Engine) debug(out *store.Out, in gjson.Result) {
 	switch jsonr.Get(in, "op").String() {
 	case "panic":
 		panic("pi-memory: panic requested by debug export")
@@ -162,8 +153,8 @@ func (e *Engine) debug(out *Out, in gjson.Result) {
 	}
 }
 
-func (e *Engine) sessionStart(out *Out, in gjson.Result) {
-	s := &Session{
+func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
+	s := &store.Session{
 		Cwd:      cleanPath(jsonr.Get(in, "cwd").String()),
 		AgentDir: cleanPath(jsonr.Get(in, "agentDir").String()),
 		Trusted:  jsonr.Get(in, "trusted").Bool(),
@@ -176,53 +167,41 @@ func (e *Engine) sessionStart(out *Out, in gjson.Result) {
 	if jsonr.Get(in, "flags.no-memory").Bool() {
 		s.Switch = "--no-memory"
 	}
-	e.pending = nil
-	s.ProjectRoot = e.projectRoot(s.Cwd)
+	e.asks.Forget()
+	s.ProjectRoot = files.ProjectRoot(e.h, s.Cwd)
 	s.ProjectHash = ProjectHash(s.ProjectRoot)
-	s.fs = guarded(e.h, s.ProjectRoot, s.AgentDir)
-	e.s = s
-	s.dec = newDecisions(e, s)
-	s.dec.start(out)
-	s.notes = newNotes(e, s)
-	s.notes.start(out)
-	s.om = newObservations(e, s)
-	s.om.start(out, in)
-	s.hs = newHindsight(e, s)
-	s.hs.start(out, in)
+	e.s, e.last = s, nil
+	e.fs = files.Guard(e.h, s.ProjectRoot, s.AgentDir)
+	e.stores = open(store.NewEnv(s, e.fs, &e.asks, e.may, e.announceTools))
+	for _, st := range e.stores {
+		if x, ok := st.(store.Starter); ok {
+			x.Start(out, in)
+		}
+	}
 }
 
 // sessionShutdown does what can wait until the session is over, for the
-// stores that may still act: a due snapshot, the staged facts' flush.
-func (e *Engine) sessionShutdown(out *Out) {
-	e.s.dec.settle()
-	info, warnings := e.s.notes.settle()
-	if info != "" {
-		out.Notify("info", "pi-memory: "+info)
+// stores that may still act: a due snapshot, the staged facts' flush, the
+// outbox's last flush.
+func (e *Engine) sessionShutdown(out *store.Out) {
+	for _, st := range e.stores {
+		if x, ok := st.(store.Shutdowner); ok {
+			x.Shutdown(out)
+		}
 	}
-	for _, msg := range warnings {
-		out.Notify("warning", "pi-memory: "+msg)
-	}
-	e.s.hs.shutdown(out)
 }
 
-// projectRoot is the git work tree containing cwd (the nearest folder with a
-// .git entry, as `git rev-parse --show-toplevel` finds it), else cwd itself.
-// Walking up with stat avoids starting a git process on every session.
-func (e *Engine) projectRoot(cwd string) string {
-	if cwd == "" {
-		return ""
-	}
-	dir := cwd
-	for {
-		if _, err := e.h.Stat(path.Join(dir, ".git")); err == nil {
-			return dir
+// announceTools sends the active tools of every store, as they are now
+// (Env.AnnounceTools): pi's adapter makes exactly these of the registry's
+// tools active.
+func (e *Engine) announceTools(out *store.Out) {
+	var active []string
+	for _, st := range e.stores {
+		if x, ok := st.(store.Tooler); ok {
+			active = append(active, x.ActiveTools()...)
 		}
-		parent := path.Dir(dir)
-		if parent == dir {
-			return cwd
-		}
-		dir = parent
 	}
+	out.Tools(active)
 }
 
 // cleanPath normalises a host path: forward slashes, no trailing slash, no

@@ -9,8 +9,10 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/registry"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -27,13 +29,13 @@ const (
 )
 
 type hsStore struct {
-	e *Engine
-	s *Session
-	h hostio.Host
+	env *store.Env
+	s   *store.Session
+	h   *files.FS
 
-	env      hindsight.Env
-	files    [2]string // global, project ("" when not read: an untrusted project)
-	cfgWatch watch
+	vars     hindsight.Env // the HINDSIGHT_* variables the host forwarded
+	files    [2]string     // global, project ("" when not read: an untrusted project)
+	cfgWatch files.Watch
 	cfg      hindsight.Config
 	runCfg   bool // the config was checked since the run began (before_agent_start, context)
 
@@ -66,8 +68,9 @@ type hsStore struct {
 	foldSize, foldMtime int64
 }
 
-func newHindsight(e *Engine, s *Session) *hsStore {
-	h := &hsStore{e: e, s: s, h: s.fs, cache: map[string]string{}}
+func newHindsight(env *store.Env) *hsStore {
+	s := env.Session
+	h := &hsStore{env: env, s: s, h: env.FS, cache: map[string]string{}}
 	if s.AgentDir != "" {
 		h.files[0] = path.Join(s.AgentDir, hindsight.ConfigFile)
 		h.dir = path.Join(s.AgentDir, "pi-memory", "hindsight")
@@ -81,8 +84,8 @@ func newHindsight(e *Engine, s *Session) *hsStore {
 	return h
 }
 
-func (h *hsStore) start(out *Out, in gjson.Result) {
-	h.env = hindsight.Env{
+func (h *hsStore) start(out *store.Out, in gjson.Result) {
+	h.vars = hindsight.Env{
 		URL:    jsonr.Get(in, "env.HINDSIGHT_API_URL").Str,
 		APIKey: jsonr.Get(in, "env.HINDSIGHT_API_KEY").Str,
 		Bank:   jsonr.Get(in, "env.HINDSIGHT_BANK_ID").Str,
@@ -107,12 +110,12 @@ func (h *hsStore) start(out *Out, in gjson.Result) {
 // announce sends the tools and the footer for the state memory is in now:
 // only when Hindsight is configured (otherwise the tools stay as the host
 // registered them: inactive, and no footer).
-func (h *hsStore) announce(out *Out) {
+func (h *hsStore) announce(out *store.Out) {
 	if !h.cfg.On() && h.footer == "" && !h.toolsOn {
 		return
 	}
 	active := h.activeTools()
-	out.Tools(active)
+	h.env.AnnounceTools(out)
 	h.toolsOn, h.tools = len(active) > 0, strings.Join(active, ",")
 	if len(active) == 0 {
 		if h.footer != "" {
@@ -129,7 +132,7 @@ func (h *hsStore) announce(out *Out) {
 // hindsight_retain only while this session retains (the rule the turn's
 // retain follows).
 func (h *hsStore) activeTools() []string {
-	if h.e.may(h, Inject) != "" {
+	if h.env.May(h, store.Inject) != "" {
 		return nil
 	}
 	var names []string
@@ -146,7 +149,7 @@ func (h *hsStore) activeTools() []string {
 // retains: the gate, then the config and the mode (hindsight.NotRetained).
 // A turn, an import and the hindsight_retain tool all ask it.
 func (h *hsStore) notRetained(optOut bool) string {
-	if why := h.e.may(h, Capture); why != "" {
+	if why := h.env.May(h, store.Capture); why != "" {
 		return why
 	}
 	return hindsight.NotRetained(h.cfg, h.modeNow(), optOut)
@@ -155,7 +158,7 @@ func (h *hsStore) notRetained(optOut bool) string {
 // retool reads the config when it changed and announces again when the
 // tools no longer match what was last sent: hindsight.json appeared,
 // changed or went away during the session, or the mode changed.
-func (h *hsStore) retool(out *Out) {
+func (h *hsStore) retool(out *store.Out) {
 	h.refreshConfig()
 	h.runCfg = true
 	if strings.Join(h.activeTools(), ",") != h.tools {
@@ -171,13 +174,13 @@ func (h *hsStore) gitConfig(root string) string {
 		return ""
 	}
 	dot := path.Join(root, ".git")
-	if data, err := readFile(h.h, dot, 4096); err == nil {
+	if data, err := files.Read(h.h, dot, 4096); err == nil {
 		gitdir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(data)), "gitdir:"))
 		if !path.IsAbs(gitdir) {
 			gitdir = path.Join(root, gitdir)
 		}
 		dot = gitdir
-		if c, err := readFile(h.h, path.Join(gitdir, "commondir"), 4096); err == nil {
+		if c, err := files.Read(h.h, path.Join(gitdir, "commondir"), 4096); err == nil {
 			common := strings.TrimSpace(string(c))
 			if !path.IsAbs(common) {
 				common = path.Join(gitdir, common)
@@ -185,7 +188,7 @@ func (h *hsStore) gitConfig(root string) string {
 			dot = common
 		}
 	}
-	data, err := readFile(h.h, path.Join(dot, "config"), 1<<20)
+	data, err := files.Read(h.h, path.Join(dot, "config"), 1<<20)
 	if err != nil {
 		return ""
 	}
@@ -213,7 +216,7 @@ func (h *hsStore) modeNow() string {
 	return h.cfg.Mode
 }
 
-func (h *hsStore) off() string {
+func (h *hsStore) Off() string {
 	switch {
 	case !h.s.Trusted:
 		return "This project is not trusted, so Hindsight neither recalls nor retains here."
@@ -226,25 +229,25 @@ func (h *hsStore) off() string {
 }
 
 // refresh re-reads a changed configuration and says what is wrong with it.
-func (h *hsStore) refresh(out *Out) {
+func (h *hsStore) Refresh(out *store.Out) {
 	for _, w := range h.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 }
 
 // ready has nothing to catch up with: refresh read the configuration.
-func (h *hsStore) ready(out *Out) error { return nil }
+func (h *hsStore) Ready(out *store.Out) error { return nil }
 
 // refreshConfig reads the config files again when one changed.
 func (h *hsStore) refreshConfig() []string {
-	if !h.cfgWatch.changed(h.h, h.files[:]...) {
+	if !h.cfgWatch.Changed(h.h, h.files[:]...) {
 		return nil
 	}
-	var files [2]*config.File
+	var cfgs [2]*config.File
 	for i, f := range h.files {
-		files[i] = readConfigFile(h.h, f)
+		cfgs[i] = files.Config(h.h, f)
 	}
-	h.cfg = hindsight.ParseConfig(files[0], files[1], h.env)
+	h.cfg = hindsight.ParseConfig(cfgs[0], cfgs[1], h.vars)
 	return h.cfg.Warnings
 }
 
@@ -262,7 +265,7 @@ func (h *hsStore) readOutbox() (hindsight.Outbox, int64, error) {
 	if h.folded && info.Size == h.foldSize && info.MtimeMs == h.foldMtime {
 		return h.fold.Outbox(), info.Size, nil
 	}
-	data, err := readFile(h.h, h.outbox, 64<<20)
+	data, err := files.Read(h.h, h.outbox, 64<<20)
 	if err != nil && !hostio.IsNotFound(err) {
 		h.folded = false
 		return hindsight.Outbox{}, 0, err
@@ -300,10 +303,10 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 		return errors.New("no agent folder: the outbox has nowhere to live")
 	}
 	// The folder is made when the lock cannot be, not before every append.
-	err := takeLock(h.h, h.lock)
+	err := files.Lock(h.h, h.lock)
 	if hostio.IsNotFound(err) {
 		if err = h.h.Mkdir(h.dir); err == nil {
-			err = takeLock(h.h, h.lock)
+			err = files.Lock(h.h, h.lock)
 		}
 	}
 	if err != nil {
@@ -311,7 +314,7 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 	}
 	defer h.h.Unlock(h.lock)
 	if len(dead) > 0 {
-		if err := h.h.Append(h.dead, sealed(h.h, h.dead, dead)); err != nil {
+		if err := h.h.Append(h.dead, files.Sealed(h.h, h.dead, dead)); err != nil {
 			return err
 		}
 	}
@@ -319,7 +322,7 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 	o, size, err := h.readOutbox()
 	switch {
 	case err != nil:
-		records = sealed(h.h, h.outbox, records)
+		records = files.Sealed(h.h, h.outbox, records)
 	case o.Torn:
 		records = append([]byte{'\n'}, records...)
 	}
@@ -347,7 +350,7 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 // showFooter sets the hindsight status line when it changed. The count of
 // waiting jobs is the outbox as this process last read or left it: each
 // append and flush folds it just before, so the footer costs no host call.
-func (h *hsStore) showFooter(out *Out) {
+func (h *hsStore) showFooter(out *store.Out) {
 	line := "hindsight: "
 	o := h.fold.Outbox()
 	if !h.folded {

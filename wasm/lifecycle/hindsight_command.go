@@ -5,17 +5,15 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
-	"github.com/pi-memory/pi-memory/wasm/marker"
-	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
 // statusText is /hindsight status and the hindsight_status tool.
 func (h *hsStore) statusText() string {
 	var b strings.Builder
-	if why := h.e.may(h, Inject); why != "" {
+	if why := h.env.May(h, store.Inject); why != "" {
 		b.WriteString("Hindsight is off: " + why)
 	} else {
 		b.WriteString("Hindsight is on: " + h.cfg.URL + ", mode " + h.modeNow())
@@ -52,13 +50,13 @@ func (h *hsStore) statusText() string {
 	return b.String()
 }
 
-func (h *hsStore) cmdStatus(c *cmdCtx) {
+func (h *hsStore) cmdStatus(c *store.Cmd) {
 	h.refreshConfig()
-	c.out.Output(h.statusText())
+	c.Out.Output(h.statusText())
 }
 
-func (h *hsStore) cmdFlush(c *cmdCtx) {
-	h.flush(c.out, false, hsFlushMs, func(out *Out, sent, failed int, problem string) {
+func (h *hsStore) cmdFlush(c *store.Cmd) {
+	h.flush(c.Out, false, hsFlushMs, func(out *store.Out, sent, failed int, problem string) {
 		switch {
 		case problem != "" && sent+failed == 0:
 			out.Fail("Hindsight: " + problem)
@@ -72,7 +70,7 @@ func (h *hsStore) cmdFlush(c *cmdCtx) {
 	})
 }
 
-func (h *hsStore) cmdDoctor(c *cmdCtx) {
+func (h *hsStore) cmdDoctor(c *store.Cmd) {
 	h.refreshConfig()
 	var b strings.Builder
 	b.WriteString("Config files: " + h.files[0])
@@ -84,8 +82,8 @@ func (h *hsStore) cmdDoctor(c *cmdCtx) {
 	}
 	b.WriteString("\nRepo key: " + h.repoKey)
 	b.WriteString("\n" + h.statusText())
-	if h.e.may(h, Read) != "" {
-		c.out.Output(b.String())
+	if h.env.May(h, store.Read) != "" {
+		c.Out.Output(b.String())
 		return
 	}
 	banks := h.banks()
@@ -94,7 +92,7 @@ func (h *hsStore) cmdDoctor(c *cmdCtx) {
 		reqs[i] = hindsight.RecallRequest(h.cfg, bk, h.repoKey, "pi-memory doctor")
 	}
 	text := b.String()
-	h.e.HTTP(c.out, reqs, false, func(out *Out, v gjson.Result) {
+	c.Out.HTTP(hindsight.Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 		bad := false
 		for i, r := range hindsight.ReadResponses([]byte(v.Raw), len(banks)) {
 			p := r.Problem()
@@ -110,39 +108,39 @@ func (h *hsStore) cmdDoctor(c *cmdCtx) {
 		}
 		out.Output(text)
 		if bad {
-			out.exit = 1
+			out.SetExit(1)
 		}
 	})
 }
 
-func (h *hsStore) cmdMode(c *cmdCtx) {
-	if len(c.args.Words) == 0 {
-		c.out.Output("Hindsight mode: " + h.modeNow())
+func (h *hsStore) cmdMode(c *store.Cmd) {
+	if len(c.Args.Words) == 0 {
+		c.Out.Output("Hindsight mode: " + h.modeNow())
 		return
 	}
-	switch m := strings.ToLower(c.args.Words[0]); m {
+	switch m := strings.ToLower(c.Args.Words[0]); m {
 	case "next-opt-out":
 		h.cmdOptOut(c)
 	case hindsight.ModeNormal, hindsight.ModeReadOnly, hindsight.ModeIgnored:
 		h.mode = m
 		w := jsonw.Open(nil)
 		w.Str("mode", m)
-		c.out.SessionEntry(hsEntryType, w.Close())
-		c.out.Output("Hindsight mode for this session: " + m + ".")
+		c.Out.SessionEntry(hsEntryType, w.Close())
+		c.Out.Output("Hindsight mode for this session: " + m + ".")
 		if h.footer != "" {
-			h.showFooter(c.out)
+			h.showFooter(c.Out)
 		}
 	default:
-		c.usage()
+		c.Usage()
 	}
 }
 
-func (h *hsStore) cmdOptOut(c *cmdCtx) {
+func (h *hsStore) cmdOptOut(c *store.Cmd) {
 	h.optOut = true
-	c.out.Output("Hindsight will not retain the next run of this session.")
+	c.Out.Output("Hindsight will not retain the next run of this session.")
 }
 
-func (h *hsStore) cmdBank(c *cmdCtx) {
+func (h *hsStore) cmdBank(c *store.Cmd) {
 	h.refreshConfig()
 	var b strings.Builder
 	b.WriteString("Repo key: " + h.repoKey)
@@ -154,104 +152,7 @@ func (h *hsStore) cmdBank(c *cmdCtx) {
 			b.WriteString("; recalls without a project filter")
 		}
 	}
-	c.out.Output(b.String())
-}
-
-// tool runs one of the registry's tools for the model: tool_result last,
-// after at most one foreground http ask.
-func (e *Engine) tool(out *Out, in gjson.Result) {
-	h := e.s.hs
-	h.refreshConfig()
-	name := jsonr.Get(in, "name").Str
-	params := jsonr.Get(in, "params")
-	if name == "hindsight_status" {
-		out.ToolResult(h.statusText(), false, nil)
-		return
-	}
-	if why := e.may(h, Capture); why != "" {
-		out.ToolResult("Hindsight is not available: "+why, true, nil)
-		return
-	}
-	switch name {
-	case "hindsight_recall":
-		q := strings.TrimSpace(jsonr.Get(params, "query").String())
-		if q == "" {
-			out.ToolResult("hindsight_recall needs a query.", true, nil)
-			return
-		}
-		banks := h.banks()
-		reqs := make([]hindsight.Request, len(banks))
-		for i, bk := range banks {
-			reqs[i] = hindsight.RecallRequest(h.cfg, bk, h.repoKey, q)
-		}
-		e.HTTP(out, reqs, false, func(out *Out, v gjson.Result) {
-			rs := make([]hindsight.Recalled, len(banks))
-			all := true
-			for i, r := range hindsight.ReadResponses([]byte(v.Raw), len(banks)) {
-				rs[i].Bank = banks[i]
-				if rs[i].Problem = r.Problem(); rs[i].Problem == "" {
-					rs[i].Memories, rs[i].Problem = hindsight.ParseRecall(r.Body)
-				}
-				all = all && rs[i].Problem != ""
-			}
-			text := strings.TrimSpace(hindsight.Render(rs, h.cfg.RecallMaxTokens*len(rs)))
-			if text == "" {
-				text = "No memories found."
-			}
-			out.ToolResult(text+"\n"+strings.Join(hindsight.Summary(rs), "\n"), all, nil)
-		})
-	case "hindsight_retain":
-		content := strings.TrimSpace(marker.Strip(jsonr.Get(params, "content").String()))
-		if content == "" {
-			out.ToolResult("hindsight_retain needs content.", true, nil)
-			return
-		}
-		if why := h.notRetained(h.optOut); why != "" {
-			out.ToolResult("Not retained: "+why+".", true, nil)
-			return
-		}
-		ctx := strings.TrimSpace(marker.Strip(jsonr.Get(params, "context").String()))
-		if ctx == "" {
-			ctx = "stated in a pi session in " + h.repoKey
-		}
-		t := hindsight.Turn{UserMs: h.h.Now()}
-		t.Content, _ = redact.String(hindsight.Cut(content, h.cfg.RetainMaxChars))
-		t.Context, _ = redact.String(hindsight.Cut(ctx, 1000))
-		if err := h.queue(t, hindsight.SourceTool); err != nil {
-			out.ToolResult("Not retained: could not queue it in "+h.outbox+": "+err.Error(), true, nil)
-			return
-		}
-		h.flush(out, false, hsToolWaitMs, func(out *Out, sent, failed int, problem string) {
-			if failed > 0 || problem != "" {
-				out.ToolResult("Queued; the server did not take it yet ("+problem+"). It is sent again later.", false, nil)
-				return
-			}
-			out.ToolResult("Retained.", false, nil)
-		})
-	case "hindsight_reflect":
-		q := strings.TrimSpace(jsonr.Get(params, "query").String())
-		banks := h.banks()
-		if q == "" || len(banks) == 0 {
-			out.ToolResult("hindsight_reflect needs a query.", true, nil)
-			return
-		}
-		e.HTTP(out, []hindsight.Request{hindsight.ReflectRequest(h.cfg, banks[0], q, hsToolWaitMs)}, false, func(out *Out, v gjson.Result) {
-			r := hindsight.ReadResponses([]byte(v.Raw), 1)[0]
-			p := r.Problem()
-			text := ""
-			if p == "" {
-				text, p = hindsight.ParseReflect(r.Body)
-			}
-			if p != "" {
-				out.ToolResult("Hindsight could not reflect: "+p, true, nil)
-				return
-			}
-			// What memory answers is memory: marked, so it is never retained again.
-			out.ToolResult(marker.Wrap("reflect", text), false, nil)
-		})
-	default:
-		out.ToolResult("pi-memory has no tool "+strconv.Quote(name)+".", true, nil)
-	}
+	c.Out.Output(b.String())
 }
 
 // receiptText is /memory last's part for Hindsight: what each bank

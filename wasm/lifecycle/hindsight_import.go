@@ -9,6 +9,8 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -51,37 +53,37 @@ type hsPending struct {
 	bank string
 }
 
-func (h *hsStore) cmdImport(c *cmdCtx) {
+func (h *hsStore) cmdImport(c *store.Cmd) {
 	if why := h.notRetained(false); why != "" {
-		c.out.Fail("Not imported: " + why + ".")
+		c.Out.Fail("Not imported: " + why + ".")
 		return
 	}
 	if h.dir == "" {
-		c.out.Fail("Not imported: pi-memory has no agent folder, so the import's checkpoint has nowhere to live.")
+		c.Out.Fail("Not imported: pi-memory has no agent folder, so the import's checkpoint has nowhere to live.")
 		return
 	}
 	own := h.projectBank()
 	if own == "" {
-		c.out.Fail("Not imported: an import retains into project banks, and \"banks\" in " + h.files[0] + " selects none. Add \"project\" to it.")
+		c.Out.Fail("Not imported: an import retains into project banks, and \"banks\" in " + h.files[0] + " selects none. Add \"project\" to it.")
 		return
 	}
-	run := &hsImport{h: h, dry: c.args.Has("dry-run"), hasUI: c.hasUI, banks: map[string][2]string{}}
-	if len(c.args.Words) > 0 {
-		run.dir = h.importDir(c.args.Words[0])
+	run := &hsImport{h: h, dry: c.Args.Has("dry-run"), hasUI: c.HasUI, banks: map[string][2]string{}}
+	if len(c.Args.Words) > 0 {
+		run.dir = h.importDir(c.Args.Words[0])
 	}
 	run.cpPath = path.Join(h.dir, hsimport.CheckpointName(h.cfg.URL))
-	data, err := readFile(h.h, run.cpPath, hsImportFileMax)
+	data, err := files.Read(h.h, run.cpPath, hsImportFileMax)
 	if err != nil && !hostio.IsNotFound(err) {
-		c.out.Fail("Not imported: could not read the checkpoint " + run.cpPath + ": " + err.Error() + ". Fix or move it; without it every session is sent again (the server replaces them).")
+		c.Out.Fail("Not imported: could not read the checkpoint " + run.cpPath + ": " + err.Error() + ". Fix or move it; without it every session is sent again (the server replaces them).")
 		return
 	}
 	cp := hsimport.DecodeCheckpoint(data)
 	for _, p := range cp.Problems {
-		c.out.Notify("warning", "pi-memory: "+run.cpPath+" "+p)
+		c.Out.Notify("warning", "pi-memory: "+run.cpPath+" "+p)
 	}
 	listing, err := run.list()
 	if err != nil {
-		c.out.Fail("Not imported: " + err.Error())
+		c.Out.Fail("Not imported: " + err.Error())
 		return
 	}
 	run.todo = hsimport.Plan(cp, listing)
@@ -98,8 +100,8 @@ func (h *hsStore) cmdImport(c *cmdCtx) {
 	if run.todo.Resume != "" {
 		head += "; resuming after " + run.todo.Resume + " (" + strconv.Itoa(run.todo.Done) + " already imported)"
 	}
-	run.say(c.out, head)
-	run.step(c.out)
+	run.say(c.Out, head)
+	run.step(c.Out)
 }
 
 // projectBank is the id of this project's bank, "" when none is selected.
@@ -192,7 +194,7 @@ func (r *hsImport) walk(folder string, depth int, out *[]hsimport.File) error {
 
 // say is a line of the run: printed as it goes without a UI, gathered for
 // the end with one (pi shows each output as a notice).
-func (r *hsImport) say(out *Out, line string) {
+func (r *hsImport) say(out *store.Out, line string) {
 	if !r.hasUI {
 		out.Output(line)
 	} else if len(r.lines) < hsImportUILines {
@@ -203,7 +205,7 @@ func (r *hsImport) say(out *Out, line string) {
 }
 
 // step reads the next sessions and sends them in one ask, or finishes.
-func (r *hsImport) step(out *Out) {
+func (r *hsImport) step(out *store.Out) {
 	var batch []hsPending
 	var records []byte
 	size := 0
@@ -238,13 +240,13 @@ func (r *hsImport) step(out *Out) {
 	for i, p := range batch {
 		reqs[i] = hindsight.Post(r.h.cfg, hsimport.RequestPath(p.bank), hsimport.RequestBody([]hsimport.Item{p.it}), hsImportWaitMs)
 	}
-	r.h.e.HTTP(out, reqs, false, func(out *Out, v gjson.Result) { r.answered(out, batch, v) })
+	out.HTTP(hindsight.Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) { r.answered(out, batch, v) })
 }
 
 // read reads and parses one file. why says why it is not sent; skip that
 // the checkpoint records it (it is not read again until it changes).
 func (r *hsImport) read(f hsimport.File) (p hsPending, skip bool, why string) {
-	data, err := readFileInto(r.h.h, f.Path, hsImportFileMax, r.buf)
+	data, err := files.ReadInto(r.h.h, f.Path, hsImportFileMax, r.buf)
 	if err != nil {
 		return p, false, "could not read it: " + err.Error()
 	}
@@ -275,7 +277,7 @@ func (r *hsImport) bankOf(cwd string) (string, string) {
 	h := r.h
 	key, bank := h.repoKey, h.projectBank()
 	if !(hsimport.Session{Cwd: cwd}).Under(h.s.ProjectRoot) {
-		root := h.e.projectRoot(cwd)
+		root := files.ProjectRoot(h.h, cwd)
 		key = hindsight.RepoKey(hindsight.OriginURL(h.gitConfig(root)), root)
 		bank = hindsight.ProjectBankID(key)
 	}
@@ -285,7 +287,7 @@ func (r *hsImport) bankOf(cwd string) (string, string) {
 
 // answered records what the server took, then goes on, or stops at a
 // connection error (the server is away: the rest would fail the same way).
-func (r *hsImport) answered(out *Out, batch []hsPending, v gjson.Result) {
+func (r *hsImport) answered(out *store.Out, batch []hsPending, v gjson.Result) {
 	var records []byte
 	down := ""
 	for i, a := range hindsight.ReadResponses([]byte(v.Raw), len(batch)) {
@@ -326,18 +328,18 @@ func (r *hsImport) record(lines []byte) error {
 		return err
 	}
 	lock := r.cpPath + ".lock"
-	if err := h.h.Lock(lock, lockWaitMs, lockStaleMs); err != nil {
+	if err := h.h.Lock(lock, files.LockWaitMs, files.LockStaleMs); err != nil {
 		return errors.New("could not lock " + lock + ": " + err.Error())
 	}
 	defer h.h.Unlock(lock)
-	if err := h.h.Append(r.cpPath, sealed(h.h, r.cpPath, lines)); err != nil {
+	if err := h.h.Append(r.cpPath, files.Sealed(h.h, r.cpPath, lines)); err != nil {
 		return errors.New("could not record the import in " + r.cpPath + ": " + err.Error())
 	}
 	return nil
 }
 
 // progress shows how far the run is: the footer in pi, a line in pimem.
-func (r *hsImport) progress(out *Out) {
+func (r *hsImport) progress(out *store.Out) {
 	if r.hasUI {
 		r.h.footer = "hindsight: " + r.prog.Text()
 		out.Status("hindsight", r.h.footer, false)
@@ -348,14 +350,14 @@ func (r *hsImport) progress(out *Out) {
 
 // stop ends a run that cannot go on; what was sent is recorded, so the
 // next run resumes after it.
-func (r *hsImport) stop(out *Out, why string) {
+func (r *hsImport) stop(out *store.Out, why string) {
 	r.end(out)
 	out.Fail("Hindsight import stopped: " + why + ". " + r.prog.Text() + "; run it again to resume (the checkpoint " + r.cpPath + " has what was sent).")
 }
 
 // finish compacts the checkpoint when it is mostly superseded records, and
 // says what the run did.
-func (r *hsImport) finish(out *Out) {
+func (r *hsImport) finish(out *store.Out) {
 	if !r.dry && r.prog.Sent+r.prog.Skipped > 0 {
 		if err := r.compact(); err != nil {
 			out.Notify("warning", "pi-memory: "+err.Error())
@@ -364,12 +366,12 @@ func (r *hsImport) finish(out *Out) {
 	r.end(out)
 	out.Output(hsimport.Summary(r.todo, r.prog, r.dry))
 	if r.prog.Failed > 0 {
-		out.exit = 1
+		out.SetExit(1)
 	}
 }
 
 // end gives back the footer and says what a UI run gathered.
-func (r *hsImport) end(out *Out) {
+func (r *hsImport) end(out *store.Out) {
 	if r.hasUI {
 		r.h.footer = ""
 		r.h.showFooter(out)
@@ -388,11 +390,11 @@ func (r *hsImport) end(out *Out) {
 func (r *hsImport) compact() error {
 	h := r.h
 	lock := r.cpPath + ".lock"
-	if err := h.h.Lock(lock, lockWaitMs, lockStaleMs); err != nil {
+	if err := h.h.Lock(lock, files.LockWaitMs, files.LockStaleMs); err != nil {
 		return errors.New("could not lock " + lock + " to compact the checkpoint: " + err.Error())
 	}
 	defer h.h.Unlock(lock)
-	data, err := readFile(h.h, r.cpPath, hsImportFileMax)
+	data, err := files.Read(h.h, r.cpPath, hsImportFileMax)
 	if err != nil {
 		return err
 	}

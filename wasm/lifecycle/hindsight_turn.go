@@ -7,6 +7,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/sha1"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -16,9 +17,9 @@ import (
 // the same bytes and asks nothing. A miss asks every selected bank at once,
 // each within recall.timeoutMs; a bank that fails or is slow is left out and
 // named in the footer, the others still count.
-func (h *hsStore) recall(out *Out, in gjson.Result) {
+func (h *hsStore) recall(out *store.Out, in gjson.Result) {
 	h.retool(out)
-	if h.e.may(h, Inject) != "" || !hindsight.Recalls(h.cfg, h.modeNow()) {
+	if h.env.May(h, store.Inject) != "" || !hindsight.Recalls(h.cfg, h.modeNow()) {
 		return
 	}
 	// Only the newest user message's text is read: a long conversation's
@@ -54,7 +55,7 @@ func (h *hsStore) recall(out *Out, in gjson.Result) {
 	for k, b := range banks {
 		reqs[k] = hindsight.RecallRequest(h.cfg, b, h.repoKey, text)
 	}
-	h.e.HTTP(out, reqs, false, func(out *Out, v gjson.Result) {
+	out.HTTP(hindsight.Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 		rs := make([]hindsight.Recalled, len(banks))
 		var failed []string
 		for k, r := range hindsight.ReadResponses([]byte(v.Raw), len(banks)) {
@@ -103,7 +104,7 @@ func (h *hsStore) remember(key, block string) {
 // module's garbage: TinyGo collects when an allocation finds its heap full,
 // and a collection inside agent_end would double that call (bench row 13);
 // after the hook, the next turns start with a heap that has room.
-func (h *hsStore) retain(out *Out, in gjson.Result) {
+func (h *hsStore) retain(out *store.Out, in gjson.Result) {
 	optOut := h.optOut
 	h.optOut = false
 	// The run's last model request checked the config (retool); a run that
@@ -127,7 +128,7 @@ func (h *hsStore) retain(out *Out, in gjson.Result) {
 		return
 	}
 	h.showFooter(out)
-	h.e.HTTP(out, nil, true, func(out *Out, _ gjson.Result) {
+	out.HTTP(hindsight.Encode(nil, nil), true, func(out *store.Out, _ gjson.Result) {
 		h.flush(out, true, hsFlushMs, nil)
 		collect()
 	})
@@ -158,9 +159,9 @@ func (h *hsStore) queue(t hindsight.Turn, source string) error {
 // flush sends the due jobs, a request per bank of at most 20, and records
 // each outcome. A background flush while another is out sends nothing (the
 // one out covers the queue as it was; the next turn sends the rest).
-func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out *Out, sent, failed int, problem string)) {
+func (h *hsStore) flush(out *store.Out, background bool, timeoutMs int, then func(out *store.Out, sent, failed int, problem string)) {
 	if then == nil {
-		then = func(*Out, int, int, string) {}
+		then = func(*store.Out, int, int, string) {}
 	}
 	if background && h.flushOut() {
 		h.showFooter(out)
@@ -194,7 +195,7 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 		h.flushing, h.flushAt = true, h.h.Now()
 	}
 	h.showFooter(out)
-	h.e.HTTP(out, reqs, background, func(out *Out, v gjson.Result) {
+	out.HTTP(hindsight.Encode(nil, reqs), background, func(out *store.Out, v gjson.Result) {
 		if background {
 			h.flushing = false
 		}
@@ -224,8 +225,8 @@ func (h *hsStore) flush(out *Out, background bool, timeoutMs int, then func(out 
 
 // shutdown flushes what is due within flush.shutdownMs; the rest waits in
 // the outbox for the next session.
-func (h *hsStore) shutdown(out *Out) {
-	if h.e.may(h, Capture) != "" || h.cfg.ShutdownMs == 0 {
+func (h *hsStore) shutdown(out *store.Out) {
+	if h.env.May(h, store.Capture) != "" || h.cfg.ShutdownMs == 0 {
 		return
 	}
 	h.flushing = false // a background flush still out is lost with the session

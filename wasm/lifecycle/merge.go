@@ -4,7 +4,9 @@ import (
 	"bytes"
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -22,7 +24,7 @@ const maxMergeLog = 256 << 20
 //
 // Exit 0 when merged; 1 when git must stop (a side is not a decision log, a
 // file cannot be read or written): ours is then left as it was.
-func (e *Engine) merge(out *Out, in gjson.Result) {
+func (e *Engine) merge(out *store.Out, in gjson.Result) {
 	name := jsonr.Get(in, "path").String()
 	if name == "" {
 		name = decisionDirName + "/" + decisionLogName
@@ -35,7 +37,7 @@ func (e *Engine) merge(out *Out, in gjson.Result) {
 			out.Usage("merge: needs ancestor, ours and theirs (git's %O %A %B)")
 			return
 		}
-		b, err := readFile(e.h, paths[i], maxMergeLog)
+		b, err := files.Read(e.h, paths[i], maxMergeLog)
 		if err != nil {
 			out.Fail("pi-memory could not merge " + name + ": reading " + key + " (" + paths[i] + "): " + err.Error() + ". Resolve the conflict by hand, then run pimem decision doctor.")
 			return

@@ -9,9 +9,11 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/sha1"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 // Where markdown memory lives (docs/decisions/005-markdown-memory.md).
@@ -64,18 +66,19 @@ type noteScope struct {
 // memory files (re-read only when they change), the injected block and its
 // receipts. Writes go through the journal (notes_writeback.go).
 type notesStore struct {
-	e *Engine
-	s *Session
-	h hostio.Host
+	env *store.Env
+	s   *store.Session
+	h   *files.FS
 
 	cfg                notes.Config
 	globalCfg, projCfg string
-	cfgWatch           watch
+	cfgWatch           files.Watch
 	scopes             []*noteScope // global, then project and local when trusted
 	sessionData        string       // where this session's traces go
 	traces             string
 	tracedHash         string
-	lastText           string // the last injected text, traced or not
+	lastText           string           // the last injected text, traced or not
+	turn               []budget.Receipt // what the previous turn put in the system prompt, per store; nil before the first
 	lastTraceID        string
 
 	blockKey  string
@@ -93,8 +96,9 @@ type notesStore struct {
 	buf    []byte      // the page table tableState read last, then the one rebuildTable writes
 }
 
-func newNotes(e *Engine, s *Session) *notesStore {
-	n := &notesStore{e: e, s: s, h: s.fs}
+func newNotes(env *store.Env) *notesStore {
+	s := env.Session
+	n := &notesStore{env: env, s: s, h: env.FS}
 	if s.AgentDir != "" {
 		dir := path.Join(s.AgentDir, notesGlobalDir)
 		data := path.Join(s.AgentDir, notesDataDir, scopeGlobal)
@@ -119,7 +123,7 @@ func newNotes(e *Engine, s *Session) *notesStore {
 }
 
 // start reads the configuration and reports its problems.
-func (n *notesStore) start(out *Out) {
+func (n *notesStore) start(out *store.Out) {
 	for _, w := range n.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
@@ -128,10 +132,10 @@ func (n *notesStore) start(out *Out) {
 // refreshConfig re-reads the config files when they changed and returns the
 // warnings of a changed configuration (each is said once, when it appears).
 func (n *notesStore) refreshConfig() []string {
-	if !n.cfgWatch.changed(n.h, n.globalCfg, n.projCfg) {
+	if !n.cfgWatch.Changed(n.h, n.globalCfg, n.projCfg) {
 		return nil
 	}
-	n.cfg = notes.ParseConfigFiles(readConfigFile(n.h, n.globalCfg), readConfigFile(n.h, n.projCfg))
+	n.cfg = notes.ParseConfigFiles(files.Config(n.h, n.globalCfg), files.Config(n.h, n.projCfg))
 	return n.cfg.Warnings
 }
 
@@ -154,7 +158,7 @@ func (n *notesStore) load(sc *noteScope) {
 	// The file and its pages go into the arrays of the last read: under
 	// TinyGo a large block allocated afresh on every change stays pinned by
 	// a stray word of the module's static data (docs/decisions/003-tinygo-heap.md).
-	data, err := readFileInto(n.h, sc.file, maxNoteFile, sc.data[:0])
+	data, err := files.ReadInto(n.h, sc.file, maxNoteFile, sc.data[:0])
 	if err != nil {
 		sc.exists, sc.readErr, sc.data, sc.view, sc.pages = false, err, sc.data[:0], nil, discard(sc.pages)
 		return
@@ -246,7 +250,7 @@ func (n *notesStore) capBytes() int { return budget.TokenBytes(n.cfg.MaxMemoryTo
 // off says why markdown memory can neither be read nor written this
 // session, or "" when it can. An untrusted project only takes away the
 // project scopes (see scopeFor); global memory stays.
-func (n *notesStore) off() string {
+func (n *notesStore) Off() string {
 	switch {
 	case !n.cfg.Enabled && n.cfg.Why != "":
 		return n.cfg.Why
@@ -259,14 +263,14 @@ func (n *notesStore) off() string {
 }
 
 // refresh re-reads a changed configuration and says what is wrong with it.
-func (n *notesStore) refresh(out *Out) {
+func (n *notesStore) Refresh(out *store.Out) {
 	for _, w := range n.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 }
 
 // ready has nothing to catch up with: refresh read the configuration.
-func (n *notesStore) ready(out *Out) error { return nil }
+func (n *notesStore) Ready(out *store.Out) error { return nil }
 
 // section returns the notes block for this turn, cached while the
 // configuration, trust and every file are unchanged (byte-stable prompts).
@@ -279,7 +283,7 @@ func (n *notesStore) section() (string, []string) {
 	}
 	n.loadAll()
 	var key strings.Builder
-	key.WriteString(n.cfgWatch.stamp)
+	key.WriteString(n.cfgWatch.Version())
 	var problems []string
 	for _, sc := range n.scopes {
 		key.WriteString("|" + sc.name + ":" + strconv.FormatInt(sc.size, 10) + "@" + strconv.FormatInt(sc.mtime, 10) + ":" + strconv.FormatBool(sc.exists))

@@ -3,10 +3,13 @@ package lifecycle
 import (
 	"path"
 
-	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/errs"
 	"strconv"
 	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/errs"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/store"
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -60,7 +63,7 @@ func (n *notesStore) report() []scopeReport {
 						st, err := n.h.Stat(path.Join(sc.dir, e))
 						if err == nil {
 							size = " (" + strconv.FormatInt(st.Size, 10) + " bytes)"
-						} else if _, ok := errs.As[*errNotPlain](err); ok {
+						} else if _, ok := errs.As[*files.NotPlain](err); ok {
 							size = " (not read)"
 							r.warnings = append(r.warnings, err.Error())
 						}
@@ -79,17 +82,17 @@ func (n *notesStore) report() []scopeReport {
 	return out
 }
 
-func (n *notesStore) cmdStatus(c *cmdCtx) {
+func (n *notesStore) cmdStatus(c *store.Cmd) {
 	reps := n.report()
 	pending, _ := n.pending()
 	last := 0
-	for _, r := range n.s.last {
+	for _, r := range n.turn {
 		if r.Store == "notes" {
 			last = r.Bytes
 		}
 	}
-	inject := n.e.may(n, Inject)
-	if c.json {
+	inject := n.env.May(n, store.Inject)
+	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Bool("enabled", n.cfg.Enabled)
 		w.Str("disabledBy", n.cfg.DisabledBy)
@@ -127,7 +130,7 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 			w.Str("version", registry.Release)
 			w.Str("moduleSha256", n.s.Module)
 		}
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 		return
 	}
 	var b strings.Builder
@@ -192,7 +195,7 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 		b.WriteString("; " + plural(len(n.residency.Faults), "page does", "pages do") + " not fit (/memory faults)")
 	}
 	b.WriteString("\n")
-	if n.s.last != nil {
+	if n.turn != nil {
 		b.WriteString("Last turn injected " + strconv.Itoa(last) + " bytes of notes (/memory last shows it)\n")
 	}
 	if pending > 0 {
@@ -211,7 +214,7 @@ func (n *notesStore) cmdStatus(c *cmdCtx) {
 	if n.s.Module != "" {
 		b.WriteString(registry.About(registry.Release, n.s.Module) + "\n")
 	}
-	c.out.Output(strings.TrimRight(b.String(), "\n"))
+	c.Out.Output(strings.TrimRight(b.String(), "\n"))
 }
 
 func scopeTitle(name string) string {
@@ -227,16 +230,16 @@ func scopeTitle(name string) string {
 
 // ---- /memory pages -------------------------------------------------------------
 
-func (n *notesStore) cmdPages(c *cmdCtx) {
-	if len(c.args.Words) > 1 {
-		c.out.Usage("/memory pages takes at most one scope: global, project or local")
+func (n *notesStore) cmdPages(c *store.Cmd) {
+	if len(c.Args.Words) > 1 {
+		c.Out.Usage("/memory pages takes at most one scope: global, project or local")
 		return
 	}
 	want := ""
-	if len(c.args.Words) == 1 {
-		want = strings.ToLower(c.args.Words[0])
+	if len(c.Args.Words) == 1 {
+		want = strings.ToLower(c.Args.Words[0])
 		if _, err := n.scopeFor(want); err != nil {
-			c.out.Fail(err.Error())
+			c.Out.Fail(err.Error())
 			return
 		}
 	}
@@ -247,8 +250,8 @@ func (n *notesStore) cmdPages(c *cmdCtx) {
 			scopes = append(scopes, sc)
 		}
 	}
-	if c.json {
-		c.out.Output(string(jsonw.Array(nil, len(scopes), func(b []byte, i int) []byte {
+	if c.JSON {
+		c.Out.Output(string(jsonw.Array(nil, len(scopes), func(b []byte, i int) []byte {
 			sc := scopes[i]
 			st := n.tableState(sc)
 			o := jsonw.Open(b)
@@ -298,7 +301,7 @@ func (n *notesStore) cmdPages(c *cmdCtx) {
 			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(strconv.Itoa(p.Line), 4) + " " + trimNL(p.Form(notes.Summary, sc.display)) + "\n")
 		}
 	}
-	c.out.Output(strings.TrimRight(b.String(), "\n"))
+	c.Out.Output(strings.TrimRight(b.String(), "\n"))
 }
 
 func padRight(s string, n int) string {
@@ -340,7 +343,7 @@ func (n *notesStore) recallDocs(scope string) ([]notes.Doc, []string) {
 			if !strings.HasSuffix(e, ".md") || e == notesIndex || e == notesLocal {
 				continue
 			}
-			data, err := readFile(n.h, path.Join(sc.dir, e), maxNoteFile)
+			data, err := files.Read(n.h, path.Join(sc.dir, e), maxNoteFile)
 			if err != nil {
 				errs = append(errs, path.Join(sc.dir, e)+": "+err.Error())
 				continue
@@ -353,18 +356,18 @@ func (n *notesStore) recallDocs(scope string) ([]notes.Doc, []string) {
 	return docs, errs
 }
 
-func (n *notesStore) cmdRecall(c *cmdCtx) {
+func (n *notesStore) cmdRecall(c *store.Cmd) {
 	limit := 10
-	if v := c.args.Value("limit"); v != "" {
+	if v := c.Args.Value("limit"); v != "" {
 		k, err := strconv.Atoi(v)
 		if err != nil || k < 1 || k > 100 {
-			c.out.Usage("/memory recall: --limit must be a whole number from 1 to 100")
+			c.Out.Usage("/memory recall: --limit must be a whole number from 1 to 100")
 			return
 		}
 		limit = k
 	}
-	reason, hits, detail := n.recall(c.args.Text(0), limit)
-	if c.json {
+	reason, hits, detail := n.recall(c.Args.Text(0), limit)
+	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Str("reason", string(reason))
 		w.Str("detail", detail)
@@ -380,7 +383,7 @@ func (n *notesStore) cmdRecall(c *cmdCtx) {
 			o.Float("score", float64(int(h.Score*1000+0.5))/1000)
 			return o.Close()
 		}))
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 	} else {
 		var b strings.Builder
 		b.WriteString("recall: " + string(reason))
@@ -396,13 +399,13 @@ func (n *notesStore) cmdRecall(c *cmdCtx) {
 		if reason == notes.ReasonOK && detail != "" {
 			b.WriteString("\n  (" + detail + ")")
 		}
-		c.out.Output(b.String())
+		c.Out.Output(b.String())
 	}
 	switch reason {
 	case notes.ReasonMalformed:
-		c.out.exit = 2
+		c.Out.SetExit(2)
 	case notes.ReasonDenied, notes.ReasonUnavailable, notes.ReasonBackendError:
-		c.out.exit = 1
+		c.Out.SetExit(1)
 	}
 }
 
@@ -463,12 +466,12 @@ type staleEntry struct {
 	e  notes.Entry
 }
 
-func (n *notesStore) cmdStale(c *cmdCtx) {
+func (n *notesStore) cmdStale(c *store.Cmd) {
 	days := n.cfg.StaleDays
-	if v := c.args.Value("days"); v != "" {
+	if v := c.Args.Value("days"); v != "" {
 		k, err := strconv.Atoi(v)
 		if err != nil || k < 1 || k > notes.MaxStaleDays {
-			c.out.Usage("/memory stale: --days must be a whole number from 1 to " + strconv.Itoa(notes.MaxStaleDays))
+			c.Out.Usage("/memory stale: --days must be a whole number from 1 to " + strconv.Itoa(notes.MaxStaleDays))
 			return
 		}
 		days = k
@@ -497,8 +500,8 @@ func (n *notesStore) cmdStale(c *cmdCtx) {
 			found[j], found[j-1] = found[j-1], found[j]
 		}
 	}
-	if c.json {
-		c.out.Output(string(jsonw.Array(nil, len(found), func(b []byte, i int) []byte {
+	if c.JSON {
+		c.Out.Output(string(jsonw.Array(nil, len(found), func(b []byte, i int) []byte {
 			f := &found[i]
 			o := jsonw.Open(b)
 			o.Str("scope", f.sc.name)
@@ -513,7 +516,7 @@ func (n *notesStore) cmdStale(c *cmdCtx) {
 		return
 	}
 	if len(found) == 0 {
-		c.out.Output("Nothing stale: every entry was written or confirmed in the last " + plural(days, "day", "days") + ".")
+		c.Out.Output("Nothing stale: every entry was written or confirmed in the last " + plural(days, "day", "days") + ".")
 		return
 	}
 	var b strings.Builder
@@ -521,15 +524,15 @@ func (n *notesStore) cmdStale(c *cmdCtx) {
 	for _, f := range found {
 		b.WriteString("\n  " + f.e.ID + "  " + f.sc.display + ":" + strconv.Itoa(f.e.Line) + "  last confirmed " + decision.Day(f.e.LastConfirmed) + "  " + f.e.Summary)
 	}
-	c.out.Output(b.String())
+	c.Out.Output(b.String())
 }
 
 // ---- /memory faults, traces, trace, last ----------------------------------------
 
-func (n *notesStore) cmdFaults(c *cmdCtx) {
+func (n *notesStore) cmdFaults(c *store.Cmd) {
 	traces, _, err := n.readTraces()
 	if err != nil {
-		c.out.Notify("warning", "pi-memory: could not read traces: "+err.Error())
+		c.Out.Notify("warning", "pi-memory: could not read traces: "+err.Error())
 	}
 	type rejected struct {
 		trace string
@@ -554,7 +557,7 @@ func (n *notesStore) cmdFaults(c *cmdCtx) {
 			}
 		}
 	}
-	if c.json {
+	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Raw("residency", jsonw.Array(nil, len(faults), func(b []byte, i int) []byte { return faults[i].AppendJSON(b) }))
 		w.Raw("writeback", jsonw.Array(nil, len(refused), func(b []byte, i int) []byte {
@@ -567,7 +570,7 @@ func (n *notesStore) cmdFaults(c *cmdCtx) {
 			o.Str("page", r.op.Page)
 			return o.Close()
 		}))
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 		return
 	}
 	var b strings.Builder
@@ -587,7 +590,7 @@ func (n *notesStore) cmdFaults(c *cmdCtx) {
 			b.WriteString("\n  " + r.op.ID + "  " + decision.Day(r.t) + "  " + r.op.Reason + ": " + r.op.Detail)
 		}
 	}
-	c.out.Output(b.String())
+	c.Out.Output(b.String())
 }
 
 func faultReason(r string) string {
@@ -602,30 +605,30 @@ func faultReason(r string) string {
 	return r
 }
 
-func (n *notesStore) cmdTraces(c *cmdCtx) {
+func (n *notesStore) cmdTraces(c *store.Cmd) {
 	limit := 20
-	if v := c.args.Value("limit"); v != "" {
+	if v := c.Args.Value("limit"); v != "" {
 		k, err := strconv.Atoi(v)
 		if err != nil || k < 1 || k > maxTracesShown {
-			c.out.Usage("/memory traces: --limit must be a whole number from 1 to " + strconv.Itoa(maxTracesShown))
+			c.Out.Usage("/memory traces: --limit must be a whole number from 1 to " + strconv.Itoa(maxTracesShown))
 			return
 		}
 		limit = k
 	}
 	traces, problems, err := n.readTraces()
 	if err != nil {
-		c.out.Fail("Could not read traces: " + err.Error())
+		c.Out.Fail("Could not read traces: " + err.Error())
 		return
 	}
 	for _, p := range problems {
-		c.out.Notify("warning", "pi-memory: "+p+" (skipped)")
+		c.Out.Notify("warning", "pi-memory: "+p+" (skipped)")
 	}
 	var shown []notes.Trace
 	for i := len(traces) - 1; i >= 0 && len(shown) < limit; i-- {
 		shown = append(shown, traces[i])
 	}
-	if c.json {
-		c.out.Output(string(jsonw.Array(nil, len(shown), func(b []byte, i int) []byte {
+	if c.JSON {
+		c.Out.Output(string(jsonw.Array(nil, len(shown), func(b []byte, i int) []byte {
 			line := shown[i].Encode()
 			return append(b, line[:len(line)-1]...)
 		})))
@@ -633,9 +636,9 @@ func (n *notesStore) cmdTraces(c *cmdCtx) {
 	}
 	if len(shown) == 0 {
 		if !n.cfg.TraceEnabled {
-			c.out.Output("No traces: traceEnabled is false.")
+			c.Out.Output("No traces: traceEnabled is false.")
 		} else {
-			c.out.Output("No traces yet: an injection is traced when memory files exist and the injected block changes.")
+			c.Out.Output("No traces yet: an injection is traced when memory files exist and the injected block changes.")
 		}
 		return
 	}
@@ -644,7 +647,7 @@ func (n *notesStore) cmdTraces(c *cmdCtx) {
 	for _, t := range shown {
 		b.WriteString("\n  " + t.ID + "  " + decision.FormatTime(t.T) + "  " + traceLine(&t))
 	}
-	c.out.Output(b.String())
+	c.Out.Output(b.String())
 }
 
 func traceLine(t *notes.Trace) string {
@@ -673,29 +676,29 @@ func traceLine(t *notes.Trace) string {
 	return t.Kind
 }
 
-func (n *notesStore) cmdTrace(c *cmdCtx) {
-	if len(c.args.Words) != 1 {
-		c.out.Usage("/memory trace takes one trace id (T-…); /memory traces lists them")
+func (n *notesStore) cmdTrace(c *store.Cmd) {
+	if len(c.Args.Words) != 1 {
+		c.Out.Usage("/memory trace takes one trace id (T-…); /memory traces lists them")
 		return
 	}
 	traces, _, err := n.readTraces()
 	if err != nil {
-		c.out.Fail("Could not read traces: " + err.Error())
+		c.Out.Fail("Could not read traces: " + err.Error())
 		return
 	}
 	var t *notes.Trace
 	for i := range traces {
-		if strings.EqualFold(traces[i].ID, c.args.Words[0]) {
+		if strings.EqualFold(traces[i].ID, c.Args.Words[0]) {
 			t = &traces[i]
 		}
 	}
 	if t == nil {
-		c.out.Fail("No trace " + strconv.Quote(c.args.Words[0]) + " in " + n.traces + "; /memory traces lists them (the oldest are dropped past about " + strconv.Itoa(2*traceFileBytes>>20) + " MiB of history).")
+		c.Out.Fail("No trace " + strconv.Quote(c.Args.Words[0]) + " in " + n.traces + "; /memory traces lists them (the oldest are dropped past about " + strconv.Itoa(2*traceFileBytes>>20) + " MiB of history).")
 		return
 	}
-	if c.json {
+	if c.JSON {
 		line := t.Encode()
-		c.out.Output(string(line[:len(line)-1]))
+		c.Out.Output(string(line[:len(line)-1]))
 		return
 	}
 	var b strings.Builder
@@ -722,5 +725,5 @@ func (n *notesStore) cmdTrace(c *cmdCtx) {
 			b.WriteString("\nrefused  " + o.ID + " (" + o.Reason + "): " + o.Detail)
 		}
 	}
-	c.out.Output(b.String())
+	c.Out.Output(b.String())
 }

@@ -332,7 +332,7 @@ func TestStaleListsEntriesNotConfirmedForStaleDays(t *testing.T) {
 	if strings.Contains(r.text(), "New fact") {
 		t.Fatalf("a new fact is not stale: %s", r.text())
 	}
-	_, page := r.e.s.notes.findPage(pageIDOf(t, r, "Old fact"))
+	_, page := r.e.notesStore().findPage(pageIDOf(t, r, "Old fact"))
 	r.mem("confirm " + page.ID)
 	r.mem("stale")
 	r.contains("Nothing stale")
@@ -340,8 +340,8 @@ func TestStaleListsEntriesNotConfirmedForStaleDays(t *testing.T) {
 
 func pageIDOf(t *testing.T, r *rig, text string) string {
 	t.Helper()
-	r.e.s.notes.loadAll()
-	for _, sc := range r.e.s.notes.scopes {
+	r.e.notesStore().loadAll()
+	for _, sc := range r.e.notesStore().scopes {
 		for _, p := range sc.pages {
 			if strings.Contains(p.Text, text) {
 				return p.ID
@@ -442,7 +442,7 @@ func TestTracesRotateToASecondFileAndStayReadable(t *testing.T) {
 	r.write(projectIndex, base+"- The very last turn\n")
 	r.injected("hi")
 	r.mem("traces --limit 1")
-	r.contains(r.e.s.notes.lastTraceID)
+	r.contains(r.e.notesStore().lastTraceID)
 }
 
 func TestRememberingLocalNotesOffersGitignore(t *testing.T) {
@@ -554,4 +554,15 @@ func TestRedactedViewCopiesAFileOnlyToRedactIt(t *testing.T) {
 	if &again[0] != &kept[0] || &kept2[0] != &kept[0] || string(again) != string(view) {
 		t.Fatal("a second redaction must reuse the kept array")
 	}
+}
+
+// notesStore is the session's markdown-memory driver, for tests that look
+// inside it.
+func (e *Engine) notesStore() *notesStore {
+	for _, st := range e.stores {
+		if n, ok := st.(*notesStore); ok {
+			return n
+		}
+	}
+	return nil
 }

@@ -8,9 +8,11 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -20,20 +22,20 @@ import (
 
 // ---- Writeback -----------------------------------------------------------------
 
-func (n *notesStore) cmdRemember(c *cmdCtx) {
-	scope := strings.ToLower(c.args.Words[0])
+func (n *notesStore) cmdRemember(c *store.Cmd) {
+	scope := strings.ToLower(c.Args.Words[0])
 	sc, err := n.scopeFor(scope)
 	if err != nil {
-		c.out.Fail("Not staged: " + err.Error())
+		c.Out.Fail("Not staged: " + err.Error())
 		return
 	}
-	section := c.args.Value("section")
-	op, note, err := n.stage(scope, section, c.args.Text(1), "remember")
+	section := c.Args.Value("section")
+	op, note, err := n.stage(scope, section, c.Args.Text(1), "remember")
 	if err != nil {
 		if r, ok := errs.As[*refusal](err); ok {
-			c.out.Fail("Not staged (" + r.reason + "): " + r.detail + ".")
+			c.Out.Fail("Not staged (" + r.reason + "): " + r.detail + ".")
 		} else {
-			c.out.Fail("Not staged: " + err.Error() + ".")
+			c.Out.Fail("Not staged: " + err.Error() + ".")
 		}
 		return
 	}
@@ -44,7 +46,7 @@ func (n *notesStore) cmdRemember(c *cmdCtx) {
 	// to learn a fact will be refused as the file stands.
 	n.load(sc)
 	o := notes.Check(op.Text, section, sc.data, sc.pages, n.rules(sc))
-	if c.json {
+	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Raw("staged", trimNLBytes(op.Encode()))
 		w.Str("file", sc.file)
@@ -53,7 +55,7 @@ func (n *notesStore) cmdRemember(c *cmdCtx) {
 			w.Str("flushWouldRefuse", o.Reason)
 			w.Str("flushDetail", o.Detail)
 		}
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 		return
 	}
 	msg := "Staged " + op.ID + " for " + scopeNoun(scope) + " (" + sc.display + ", section " + section + "). /memory flush writes it; so does the end of the session."
@@ -63,7 +65,7 @@ func (n *notesStore) cmdRemember(c *cmdCtx) {
 	if !o.Commit {
 		msg += "\nAs the file stands, the flush would refuse it (" + o.Reason + "): " + o.Detail + "."
 	}
-	c.out.Output(msg)
+	c.Out.Output(msg)
 }
 
 func trimNLBytes(b []byte) []byte { return []byte(strings.TrimRight(string(b), "\n")) }
@@ -83,22 +85,22 @@ func (n *notesStore) rules(sc *noteScope) notes.Rules {
 // cmdFlush writes the staged facts. It exits 1 when a fact was refused or
 // could not be written, so a script never reads success into a flush that
 // wrote nothing.
-func (n *notesStore) cmdFlush(c *cmdCtx) {
+func (n *notesStore) cmdFlush(c *store.Cmd) {
 	count, problems := n.pending()
 	for _, p := range problems {
-		c.out.Notify("warning", "pi-memory: "+p)
+		c.Out.Notify("warning", "pi-memory: "+p)
 	}
 	if count == 0 {
-		if c.json {
-			c.out.Output(`{"written":0,"refused":0,"ops":[],"problems":[]}`)
+		if c.JSON {
+			c.Out.Output(`{"written":0,"refused":0,"ops":[],"problems":[]}`)
 			return
 		}
-		c.out.Output("Nothing to flush: no staged facts are waiting.")
+		c.Out.Output("Nothing to flush: no staged facts are waiting.")
 		return
 	}
 	rep, err := n.flush()
 	if err != nil {
-		c.out.Fail("Flush failed, nothing was written: " + err.Error())
+		c.Out.Fail("Flush failed, nothing was written: " + err.Error())
 		return
 	}
 	var lines []string
@@ -123,31 +125,31 @@ func (n *notesStore) cmdFlush(c *cmdCtx) {
 		}
 	}
 	left := count - written - refused
-	if c.json {
+	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Int("written", int64(written))
 		w.Int("refused", int64(refused))
 		w.Int("pending", int64(left))
 		w.Raw("ops", jsonw.Array(nil, len(rep.ops), func(b []byte, i int) []byte { return append(b, trimNLBytes(rep.ops[i].Encode())...) }))
 		w.Strs("problems", nonNil(append(append([]string(nil), rep.warnings...), rep.problems...)))
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 	} else {
 		head := "Flushed " + plural(written+refused, "staged fact", "staged facts") + ": " + strconv.Itoa(written) + " written, " + strconv.Itoa(refused) + " refused."
 		if left > 0 {
 			head += " " + plural(left, "fact stays", "facts stay") + " staged: it could not be written (see the warnings)."
 		}
-		c.out.Output(strings.TrimRight(head+"\n"+strings.Join(lines, "\n"), "\n"))
+		c.Out.Output(strings.TrimRight(head+"\n"+strings.Join(lines, "\n"), "\n"))
 		for _, w := range rep.warnings {
-			c.out.Notify("warning", "pi-memory: "+w)
+			c.Out.Notify("warning", "pi-memory: "+w)
 		}
 		for _, p := range rep.problems {
-			c.out.Notify("warning", "pi-memory: "+p)
+			c.Out.Notify("warning", "pi-memory: "+p)
 		}
 	}
 	if refused > 0 || left > 0 {
-		c.out.exit = 1
+		c.Out.SetExit(1)
 	}
-	if wroteLocal && !c.json {
+	if wroteLocal && !c.JSON {
 		n.offerGitignore(c)
 	}
 }
@@ -166,7 +168,7 @@ func (n *notesStore) displayOf(file string) string {
 // the way a person would want before committing them: every file readable,
 // every index within its injection caps. It exits 1 when it finds a problem,
 // so a CI job or a git hook can run it.
-func (n *notesStore) cmdVerify(c *cmdCtx) {
+func (n *notesStore) cmdVerify(c *store.Cmd) {
 	n.loadAll()
 	type rebuilt struct {
 		sc    *noteScope
@@ -192,9 +194,9 @@ func (n *notesStore) cmdVerify(c *cmdCtx) {
 	}
 	problems = append(problems, n.secretLines()...)
 	if len(problems) > 0 {
-		c.out.exit = 1
+		c.Out.SetExit(1)
 	}
-	if c.json {
+	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Bool("clean", len(problems) == 0)
 		w.Raw("scopes", jsonw.Array(nil, len(done), func(b []byte, i int) []byte {
@@ -206,11 +208,11 @@ func (n *notesStore) cmdVerify(c *cmdCtx) {
 			return o.Close()
 		}))
 		w.Strs("problems", nonNil(problems))
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 		return
 	}
 	if len(done) == 0 && len(problems) == 0 {
-		c.out.Output("No memory file to index: " + n.whereToStart())
+		c.Out.Output("No memory file to index: " + n.whereToStart())
 		return
 	}
 	var b strings.Builder
@@ -226,7 +228,7 @@ func (n *notesStore) cmdVerify(c *cmdCtx) {
 	for _, p := range problems {
 		b.WriteString("\nproblem: " + p)
 	}
-	c.out.Output(strings.TrimLeft(b.String(), "\n"))
+	c.Out.Output(strings.TrimLeft(b.String(), "\n"))
 }
 
 // secretLines names each line of a memory file (an index, or a topic file
@@ -256,7 +258,7 @@ func (n *notesStore) secretLines() []string {
 			if !strings.HasSuffix(e, ".md") || e == notesIndex || e == notesLocal {
 				continue
 			}
-			if data, err := readFile(n.h, path.Join(sc.dir, e), maxNoteFile); err == nil {
+			if data, err := files.Read(n.h, path.Join(sc.dir, e), maxNoteFile); err == nil {
 				check(path.Join(path.Dir(sc.display), e), data)
 			}
 		}
@@ -289,43 +291,43 @@ func (n *notesStore) findPage(id string) (*noteScope, *notes.Page) {
 	return nil, nil
 }
 
-func (n *notesStore) cmdConfirm(c *cmdCtx) {
-	sc, p := n.findPage(c.args.Words[0])
+func (n *notesStore) cmdConfirm(c *store.Cmd) {
+	sc, p := n.findPage(c.Args.Words[0])
 	if p == nil {
-		c.out.Fail("No page " + strconv.Quote(c.args.Words[0]) + " in this session's memory files; /memory pages lists them.")
+		c.Out.Fail("No page " + strconv.Quote(c.Args.Words[0]) + " in this session's memory files; /memory pages lists them.")
 		return
 	}
 	if err := n.rebuildTable(sc, []string{p.Hash}); err != nil {
-		c.out.Fail("Could not record the confirmation in " + sc.table + ": " + err.Error())
+		c.Out.Fail("Could not record the confirmation in " + sc.table + ": " + err.Error())
 		return
 	}
-	if c.json {
+	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Str("confirmed", p.ID)
 		w.Str("file", sc.file)
 		w.Int("line", int64(p.Line))
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 		return
 	}
-	c.out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + strconv.Itoa(p.Line) + "): " + trimNL(p.Form(notes.Summary, sc.display)))
+	c.Out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + strconv.Itoa(p.Line) + "): " + trimNL(p.Form(notes.Summary, sc.display)))
 }
 
 func trimNL(s string) string { return strings.TrimRight(s, "\n") }
 
 // ---- Claude Code import --------------------------------------------------------
 
-func (n *notesStore) cmdImport(c *cmdCtx) {
-	if strings.ToLower(c.args.Words[0]) != "claude" {
-		c.out.Usage("/memory import takes one source: /memory import claude [--dry-run]")
+func (n *notesStore) cmdImport(c *store.Cmd) {
+	if strings.ToLower(c.Args.Words[0]) != "claude" {
+		c.Out.Usage("/memory import takes one source: /memory import claude [--dry-run]")
 		return
 	}
 	sc, err := n.scopeFor(scopeProject)
 	if err != nil {
-		c.out.Fail("Nothing imported: " + err.Error())
+		c.Out.Fail("Nothing imported: " + err.Error())
 		return
 	}
 	if n.s.Home == "" {
-		c.out.Fail("Nothing imported: the host did not say where the home folder is, so Claude Code's memory cannot be found.")
+		c.Out.Fail("Nothing imported: the host did not say where the home folder is, so Claude Code's memory cannot be found.")
 		return
 	}
 	dirs := notes.ClaudeProjectDirs(n.s.Home, n.s.ProjectRoot)
@@ -337,30 +339,30 @@ func (n *notesStore) cmdImport(c *cmdCtx) {
 		}
 	}
 	if dir == "" {
-		c.out.Fail("No Claude Code memory for this project: looked in " + strings.Join(dirs, " and ") + ".")
+		c.Out.Fail("No Claude Code memory for this project: looked in " + strings.Join(dirs, " and ") + ".")
 		return
 	}
 	entries, err := n.h.List(dir)
 	if err != nil {
-		c.out.Fail("Could not list " + dir + ": " + err.Error())
+		c.Out.Fail("Could not list " + dir + ": " + err.Error())
 		return
 	}
-	var files []string
+	var names []string
 	for _, e := range entries {
 		if !strings.HasSuffix(e, "/") && strings.HasSuffix(strings.ToLower(e), ".md") && e != notesIndex {
-			files = append(files, e)
+			names = append(names, e)
 		}
 	}
-	sortStrings(files)
-	files = append([]string{notesIndex}, files...)
+	sortStrings(names)
+	names = append([]string{notesIndex}, names...)
 	var docs []notes.Doc
-	for _, f := range files {
-		data, err := readFile(n.h, path.Join(dir, f), maxNoteFile)
+	for _, f := range names {
+		data, err := files.Read(n.h, path.Join(dir, f), maxNoteFile)
 		if hostio.IsNotFound(err) {
 			continue
 		}
 		if err != nil {
-			c.out.Fail("Could not read " + path.Join(dir, f) + ": " + err.Error() + "; nothing imported.")
+			c.Out.Fail("Could not read " + path.Join(dir, f) + ": " + err.Error() + "; nothing imported.")
 			return
 		}
 		docs = append(docs, notes.Doc{Scope: "claude", File: f, Pages: notes.Parse("claude", data)})
@@ -378,7 +380,7 @@ func (n *notesStore) cmdImport(c *cmdCtx) {
 		where, section, text, id, note, why string
 	}
 	var staged, skipped []item
-	dry := c.args.Has("dry-run")
+	dry := c.Args.Has("dry-run")
 	for _, cand := range cands {
 		it := item{where: cand.File + ":" + strconv.Itoa(cand.Line), section: cand.Section, text: cand.Text}
 		if i := notes.Duplicate(cand.Text, known); i >= 0 {
@@ -398,7 +400,7 @@ func (n *notesStore) cmdImport(c *cmdCtx) {
 		staged = append(staged, it)
 		known = append(known, notes.Page{Kind: notes.Fact, Text: cand.Text})
 	}
-	if c.json {
+	if c.JSON {
 		enc := func(list []item) []byte {
 			return jsonw.Array(nil, len(list), func(b []byte, i int) []byte {
 				o := jsonw.Open(b)
@@ -417,7 +419,7 @@ func (n *notesStore) cmdImport(c *cmdCtx) {
 		w.Str("file", sc.file)
 		w.Raw("staged", enc(staged))
 		w.Raw("skipped", enc(skipped))
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 		return
 	}
 	var b strings.Builder
@@ -446,7 +448,7 @@ func (n *notesStore) cmdImport(c *cmdCtx) {
 	if len(staged) > 0 && !dry {
 		b.WriteString("\n/memory flush writes them (each is checked again then).")
 	}
-	c.out.Output(b.String())
+	c.Out.Output(b.String())
 }
 
 // ---- .gitignore for personal notes ---------------------------------------------
@@ -455,7 +457,7 @@ func (n *notesStore) cmdImport(c *cmdCtx) {
 // notes file, with the pattern that does. It understands the usual forms of
 // a pattern (a path, a folder, a "*" glob, a leading "/"), not negations.
 func (n *notesStore) localIgnored() (bool, string) {
-	data, err := readFile(n.h, path.Join(n.s.ProjectRoot, ".gitignore"), maxConfig)
+	data, err := files.Read(n.h, path.Join(n.s.ProjectRoot, ".gitignore"), files.MaxConfig)
 	if err != nil {
 		return false, ""
 	}
@@ -490,16 +492,16 @@ func (n *notesStore) localIgnored() (bool, string) {
 // offerGitignore asks, when there is a UI, whether to keep the personal
 // notes out of git; without one it says how. It never edits .gitignore on
 // its own: a person's .gitignore is theirs.
-func (n *notesStore) offerGitignore(c *cmdCtx) {
+func (n *notesStore) offerGitignore(c *store.Cmd) {
 	if ok, _ := n.localIgnored(); ok {
 		return
 	}
 	rel := path.Join(notesProjectDir, notesLocal)
-	if !c.hasUI {
-		c.out.Notify("info", "pi-memory: "+rel+" holds personal notes but is not in .gitignore; /memory gitignore adds it.")
+	if !c.HasUI {
+		c.Out.Notify("info", "pi-memory: "+rel+" holds personal notes but is not in .gitignore; /memory gitignore adds it.")
 		return
 	}
-	n.e.Confirm(c.out, "Keep personal notes out of git?", "Add "+rel+" to "+path.Join(n.s.ProjectRoot, ".gitignore")+"?", func(out *Out, v gjson.Result) {
+	c.Out.Confirm("Keep personal notes out of git?", "Add "+rel+" to "+path.Join(n.s.ProjectRoot, ".gitignore")+"?", func(out *store.Out, v gjson.Result) {
 		if !v.Bool() {
 			out.Output("Left .gitignore as it is; /memory gitignore adds it later.")
 			return
@@ -512,28 +514,28 @@ func (n *notesStore) offerGitignore(c *cmdCtx) {
 	})
 }
 
-func (n *notesStore) cmdGitignore(c *cmdCtx) {
+func (n *notesStore) cmdGitignore(c *store.Cmd) {
 	if n.scope(scopeLocal) == nil {
 		_, err := n.scopeFor(scopeLocal)
-		c.out.Fail("Not written: " + err.Error())
+		c.Out.Fail("Not written: " + err.Error())
 		return
 	}
 	if ok, pat := n.localIgnored(); ok {
-		if c.json {
-			c.out.Output(`{"changed":false,"pattern":` + string(jsonw.String(nil, pat)) + `}`)
+		if c.JSON {
+			c.Out.Output(`{"changed":false,"pattern":` + string(jsonw.String(nil, pat)) + `}`)
 			return
 		}
-		c.out.Output(path.Join(notesProjectDir, notesLocal) + " is already ignored by the pattern " + strconv.Quote(pat) + " in .gitignore; nothing changed.")
+		c.Out.Output(path.Join(notesProjectDir, notesLocal) + " is already ignored by the pattern " + strconv.Quote(pat) + " in .gitignore; nothing changed.")
 		return
 	}
 	file, err := n.addGitignore()
 	switch {
 	case err != nil:
-		c.out.Fail(err.Error())
-	case c.json:
-		c.out.Output(`{"changed":true,"file":` + string(jsonw.String(nil, file)) + `}`)
+		c.Out.Fail(err.Error())
+	case c.JSON:
+		c.Out.Output(`{"changed":true,"file":` + string(jsonw.String(nil, file)) + `}`)
 	default:
-		c.out.Output("Added /" + path.Join(notesProjectDir, notesLocal) + " to " + file + ".")
+		c.Out.Output("Added /" + path.Join(notesProjectDir, notesLocal) + " to " + file + ".")
 	}
 }
 
@@ -541,7 +543,7 @@ func (n *notesStore) cmdGitignore(c *cmdCtx) {
 func (n *notesStore) addGitignore() (string, error) {
 	file := path.Join(n.s.ProjectRoot, ".gitignore")
 	line := "/" + path.Join(notesProjectDir, notesLocal) + "\n"
-	if data, err := readFile(n.h, file, maxConfig); err == nil && len(data) > 0 && data[len(data)-1] != '\n' {
+	if data, err := files.Read(n.h, file, files.MaxConfig); err == nil && len(data) > 0 && data[len(data)-1] != '\n' {
 		line = "\n" + line
 	} else if err != nil && !hostio.IsNotFound(err) {
 		return file, errors.New("Could not read " + file + ": " + err.Error())

@@ -3,10 +3,13 @@ package lifecycle
 import (
 	"encoding/hex"
 	"errors"
-	"github.com/pi-memory/pi-memory/wasm/errs"
-	"github.com/pi-memory/pi-memory/wasm/marker"
 	"strconv"
 	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/errs"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/store"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -28,7 +31,7 @@ const (
 
 // scopeFor finds a writable scope by name, or says why there is none.
 func (n *notesStore) scopeFor(name string) (*noteScope, error) {
-	if why := n.off(); why != "" {
+	if why := n.Off(); why != "" {
 		return nil, errors.New(why)
 	}
 	switch name {
@@ -64,7 +67,7 @@ func (n *notesStore) lockData(dir, lock string) error {
 	if err := n.h.Mkdir(dir); err != nil {
 		return err
 	}
-	if err := takeLock(n.h, lock); err != nil {
+	if err := files.Lock(n.h, lock); err != nil {
 		return err
 	}
 	return nil
@@ -85,7 +88,7 @@ func (n *notesStore) stage(scope, section, text, source string) (op notes.Op, no
 		return notes.Op{}, "", err
 	}
 	n.load(sc)
-	if np, ok := errs.As[*errNotPlain](sc.readErr); ok {
+	if np, ok := errs.As[*files.NotPlain](sc.readErr); ok {
 		return notes.Op{}, "", np // a flush could never write it
 	}
 	// Recalled or injected memory is never written back as a new fact.
@@ -116,7 +119,7 @@ func (r *refusal) Error() string { return r.reason + ": " + r.detail }
 
 // readJournal reads a journal ("" data when it does not exist).
 func (n *notesStore) readJournal(p string) (notes.Journal, error) {
-	data, err := readFile(n.h, p, maxSidecar)
+	data, err := files.Read(n.h, p, maxSidecar)
 	if hostio.IsNotFound(err) {
 		return notes.Journal{}, nil
 	}
@@ -176,7 +179,7 @@ type flushReport struct {
 // traced.
 func (n *notesStore) flush() (flushReport, error) {
 	rep := flushReport{staged: map[string]notes.Op{}}
-	if why := n.e.may(n, Write); why != "" {
+	if why := n.env.May(n, store.Write); why != "" {
 		return rep, errors.New(why)
 	}
 	for _, group := range n.journals() {
@@ -294,7 +297,7 @@ func (n *notesStore) compactJournal(sc *noteScope) error {
 	if err != nil || st.Size <= journalCompact {
 		return nil
 	}
-	data, err := readFile(n.h, sc.journal, maxSidecar)
+	data, err := files.Read(n.h, sc.journal, maxSidecar)
 	if err != nil {
 		return nil
 	}
@@ -323,7 +326,7 @@ type tableState struct {
 }
 
 func (n *notesStore) tableState(sc *noteScope) tableState {
-	data, err := readFileInto(n.h, sc.table, maxSidecar, n.buf[:0])
+	data, err := files.ReadInto(n.h, sc.table, maxSidecar, n.buf[:0])
 	if data != nil {
 		n.buf = data
 	}
@@ -372,7 +375,7 @@ func (n *notesStore) rebuildTable(sc *noteScope, confirm []string) error {
 // tables that no longer match their files are rebuilt, so the dates of new
 // and edited entries are kept.
 func (n *notesStore) settle() (info string, warnings []string) {
-	if n.e.may(n, Capture) != "" {
+	if n.env.May(n, store.Capture) != "" {
 		return "", nil
 	}
 	if count, _ := n.pending(); count > 0 {
@@ -414,7 +417,7 @@ func (n *notesStore) settle() (info string, warnings []string) {
 // differs from the last traced one. Only a store with memory files writes
 // traces: a folder without memory leaves no trace anywhere.
 func (n *notesStore) injected(text string, receipts []budget.Receipt) {
-	if text == "" || n.e.may(n, Capture) != "" || !n.cfg.TraceEnabled || !n.anyFile() || n.traces == "" {
+	if text == "" || n.env.May(n, store.Capture) != "" || !n.cfg.TraceEnabled || !n.anyFile() || n.traces == "" {
 		return
 	}
 	// The same bytes as the turn before (the usual case) were traced then or
@@ -474,7 +477,7 @@ func (n *notesStore) readTraces() ([]notes.Trace, []string, error) {
 	var all []notes.Trace
 	var problems []string
 	for _, f := range []string{n.oldTraces(), n.traces} {
-		data, err := readFile(n.h, f, maxSidecar)
+		data, err := files.Read(n.h, f, maxSidecar)
 		if hostio.IsNotFound(err) {
 			continue
 		}

@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
-	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/observe"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -34,13 +35,13 @@ const (
 // file and the other observe*.go files do what they need: read the config
 // files, read the branches pi gives, and turn plans into effects.
 type observations struct {
-	e *Engine
-	s *Session
-	h hostio.Host
+	env *store.Env
+	s   *store.Session
+	h   *files.FS
 
 	cfg      observe.Config
 	cfgFiles [2]omConfigFile // global, project
-	cfgWatch watch
+	cfgWatch files.Watch
 
 	st       *observe.State
 	tr       observe.Transcript
@@ -80,8 +81,9 @@ type omConfigFile struct {
 	used           string // the file read, "" when neither exists
 }
 
-func newObservations(e *Engine, s *Session) *observations {
-	o := &observations{e: e, s: s, h: s.fs, st: observe.Fold(nil, "", observe.DefaultConfig())}
+func newObservations(env *store.Env) *observations {
+	s := env.Session
+	o := &observations{env: env, s: s, h: env.FS, st: observe.Fold(nil, "", observe.DefaultConfig())}
 	o.tr = observe.ReadEntries(nil, 0)
 	if s.AgentDir != "" {
 		o.cfgFiles[0] = omConfigFile{primary: path.Join(s.AgentDir, observe.ConfigFile), alias: path.Join(s.AgentDir, omSeedDir, observe.ConfigFile)}
@@ -97,7 +99,7 @@ func newObservations(e *Engine, s *Session) *observations {
 
 // start reads the configuration and folds the branch pi gave (absent: an
 // empty session).
-func (o *observations) start(out *Out, in gjson.Result) {
+func (o *observations) start(out *store.Out, in gjson.Result) {
 	o.sessionID = jsonr.Get(in, "sessionId").Str
 	o.zone = int(jsonr.Get(in, "zone").Int())
 	o.window = int(jsonr.Get(in, "window").Int())
@@ -116,14 +118,14 @@ func (o *observations) start(out *Out, in gjson.Result) {
 	}
 	o.refreshLedger()
 	o.reportProblems(out)
-	if o.e.may(o, Inject) == "" && o.st.Items()[0] > 0 {
+	if o.env.May(o, store.Inject) == "" && o.st.Items()[0] > 0 {
 		o.showFooter(out)
 	}
 }
 
 // off says why observational memory can do nothing this session: its
 // configuration turned it off.
-func (o *observations) off() string {
+func (o *observations) Off() string {
 	switch {
 	case !o.cfg.Enabled && o.cfg.Why != "":
 		return o.cfg.Why
@@ -134,14 +136,14 @@ func (o *observations) off() string {
 }
 
 // refresh re-reads a changed configuration and says what is wrong with it.
-func (o *observations) refresh(out *Out) {
+func (o *observations) Refresh(out *store.Out) {
 	for _, w := range o.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 }
 
 // ready reads the ledger again when another session changed it.
-func (o *observations) ready(out *Out) error {
+func (o *observations) Ready(out *store.Out) error {
 	o.refreshLedger()
 	return nil
 }
@@ -149,42 +151,29 @@ func (o *observations) ready(out *Out) error {
 // refreshConfig reads the config files again when one changed, and returns
 // the warnings of the new configuration.
 func (o *observations) refreshConfig() []string {
-	if !o.cfgWatch.changed(o.h, o.cfgFiles[0].primary, o.cfgFiles[0].alias, o.cfgFiles[1].primary, o.cfgFiles[1].alias) {
+	if !o.cfgWatch.Changed(o.h, o.cfgFiles[0].primary, o.cfgFiles[0].alias, o.cfgFiles[1].primary, o.cfgFiles[1].alias) {
 		return nil
 	}
-	var files [2]*config.File
+	var cfgs [2]*config.File
 	var data [2][]byte
 	var both []string
 	for i := range o.cfgFiles {
 		f := &o.cfgFiles[i]
 		f.used = ""
 		name := f.primary
-		if f.primary != "" && fileStamp(o.h, f.primary) == "-" && fileStamp(o.h, f.alias) != "-" {
+		if f.primary != "" && files.Stamp(o.h, f.primary) == "-" && files.Stamp(o.h, f.alias) != "-" {
 			name = f.alias
-		} else if f.primary != "" && fileStamp(o.h, f.primary) != "-" && fileStamp(o.h, f.alias) != "-" {
+		} else if f.primary != "" && files.Stamp(o.h, f.primary) != "-" && files.Stamp(o.h, f.alias) != "-" {
 			both = append(both, "both "+f.primary+" and "+f.alias+" exist; "+f.primary+" is read and the other is ignored. Merge them into "+f.primary+" and remove the other.")
 		}
-		files[i], data[i] = readConfigData(o.h, name)
-		if files[i].Present {
+		cfgs[i], data[i] = files.ConfigData(o.h, name)
+		if cfgs[i].Present {
 			f.used = name
 		}
 	}
-	o.cfg = observe.ParseConfigFiles(files[0], data[0], files[1], data[1])
+	o.cfg = observe.ParseConfigFiles(cfgs[0], data[0], cfgs[1], data[1])
 	o.cfg.Warnings = append(both, o.cfg.Warnings...)
 	return o.cfg.Warnings
-}
-
-// readConfigData is readConfigFile with the bytes, which observe reads one
-// string key from.
-func readConfigData(h hostio.Host, p string) (*config.File, []byte) {
-	if p == "" {
-		return config.Parse("", nil), nil
-	}
-	data, err := readFile(h, p, maxConfig)
-	if err != nil && !hostio.IsNotFound(err) {
-		return config.Unreadable(p, err.Error()), nil
-	}
-	return config.Parse(p, data), data
 }
 
 // readBranch brings the transcript and the state up to the branch pi gave
@@ -230,7 +219,7 @@ func (o *observations) readBranch(raw string) {
 }
 
 // reportProblems names the ledger entries that could not be read, once.
-func (o *observations) reportProblems(out *Out) {
+func (o *observations) reportProblems(out *store.Out) {
 	if len(o.problems) > o.warnedAt {
 		where, what := "branch ", "entries of this branch"
 		if o.scope.resource {
@@ -247,7 +236,7 @@ func (o *observations) reportProblems(out *Out) {
 
 // record keeps a record the state has applied and asks the host to append
 // it to the session, or appends it to the resource ledger.
-func (o *observations) record(out *Out, r observe.Record) {
+func (o *observations) record(out *store.Out, r observe.Record) {
 	if o.scope.resource {
 		r.Session = o.sessionID
 	}
@@ -265,11 +254,11 @@ func (o *observations) record(out *Out, r observe.Record) {
 
 // clock is now, in the session's time zone.
 func (o *observations) clock() observe.Clock {
-	return observe.Clock{Ms: o.e.h.Now(), Zone: o.zone}
+	return observe.Clock{Ms: o.h.Now(), Zone: o.zone}
 }
 
 // showFooter sets the one status line routine work shows, when it changed.
-func (o *observations) showFooter(out *Out) {
+func (o *observations) showFooter(out *store.Out) {
 	line := observe.Footer(o.st, o.cfg)
 	if line != o.footer {
 		o.footer = line

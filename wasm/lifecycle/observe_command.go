@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/observe"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -16,26 +18,26 @@ import (
 
 // needsPi refuses a command that changes the observations where the host
 // cannot append to the session (pimem reads a session file, never writes it).
-func (o *observations) needsPi(c *cmdCtx) bool {
+func (o *observations) needsPi(c *store.Cmd) bool {
 	if o.s.Mode != "cli" {
 		return false
 	}
-	c.out.Fail("/om " + c.sub.Name + " changes the observations, which live in the pi session: run it in pi. pimem reads a session (--session FILE) but never writes to it.")
+	c.Out.Fail("/om " + c.Sub.Name + " changes the observations, which live in the pi session: run it in pi. pimem reads a session (--session FILE) but never writes to it.")
 	return true
 }
 
-func (o *observations) cmdStatus(c *cmdCtx) {
-	o.ready(c.out) // status runs whatever the store's state: read a changed config first
+func (o *observations) cmdStatus(c *store.Cmd) {
+	o.Ready(c.Out) // status runs whatever the store's state: read a changed config first
 	var t *observe.Transcript
 	if len(o.ids) > 0 {
 		t = &o.tr
 	}
-	if c.json {
+	if c.JSON {
 		n := o.st.Items()
 		eff := o.cfg.With(o.st.Settings)
 		w := jsonw.Open(nil)
-		w.Bool("enabled", o.off() == "")
-		w.Str("off", o.e.may(o, Inject))
+		w.Bool("enabled", o.Off() == "")
+		w.Str("off", o.env.May(o, store.Inject))
 		w.Str("scope", o.scopeName())
 		if line := o.sqliteLine(); line != "" {
 			w.Str("sqlite", line)
@@ -48,7 +50,7 @@ func (o *observations) cmdStatus(c *cmdCtx) {
 		w.Int("records", int64(len(o.recs)))
 		w.Int("observerRuns", int64(o.st.Observed))
 		w.Int("reflections", int64(o.st.Reflected))
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 		return
 	}
 	text := observe.Status(o.st, o.cfg, t, observe.Env{Window: o.window, Clock: o.clock()})
@@ -64,10 +66,10 @@ func (o *observations) cmdStatus(c *cmdCtx) {
 		text += line + "\n"
 	}
 	text += "Config: " + o.configSources() + "\n"
-	if why := o.e.may(o, Inject); why != "" && o.off() == "" {
+	if why := o.env.May(o, store.Inject); why != "" && o.Off() == "" {
 		text += why + "\n"
 	}
-	c.out.Output(strings.TrimRight(text, "\n"))
+	c.Out.Output(strings.TrimRight(text, "\n"))
 }
 
 // configSources names the files the configuration was read from.
@@ -88,29 +90,29 @@ func (o *observations) configSources() string {
 	return s
 }
 
-func (o *observations) cmdConfig(c *cmdCtx) {
+func (o *observations) cmdConfig(c *store.Cmd) {
 	word := ""
-	if len(c.args.Words) > 0 {
-		word = strings.ToLower(c.args.Words[0])
+	if len(c.Args.Words) > 0 {
+		word = strings.ToLower(c.Args.Words[0])
 	}
 	switch word {
 	case "":
-		o.ready(c.out)
+		o.Ready(c.Out)
 	case "reload":
-		o.cfgWatch.forget()
+		o.cfgWatch.Forget()
 		o.refreshConfig()
 	case "edit":
 		o.configEdit(c)
 		return
 	default:
-		c.usage()
+		c.Usage()
 		return
 	}
 	head := "Observational memory config from " + o.configSources() + ":\n"
 	if word == "reload" {
 		head = "Reloaded. " + head
 	}
-	c.out.Output(strings.TrimRight(head+observe.ConfigText(o.cfg, o.st.Settings), "\n"))
+	c.Out.Output(strings.TrimRight(head+observe.ConfigText(o.cfg, o.st.Settings), "\n"))
 }
 
 // configEdit opens the om-config.json in force (the project's when the
@@ -121,7 +123,7 @@ func (o *observations) cmdConfig(c *cmdCtx) {
 // and the reason is shown; otherwise it is written atomically, read back
 // at once, and its warnings (each naming the key) are shown. Without a UI
 // it names the file to edit instead.
-func (o *observations) configEdit(c *cmdCtx) {
+func (o *observations) configEdit(c *store.Cmd) {
 	f := o.cfgFiles[0]
 	if o.cfgFiles[1].primary != "" {
 		f = o.cfgFiles[1]
@@ -131,27 +133,27 @@ func (o *observations) configEdit(c *cmdCtx) {
 		target = f.used
 	}
 	if target == "" {
-		c.out.Fail("pi-memory has no project or agent folder for this session, so there is no om-config.json to edit.")
+		c.Out.Fail("pi-memory has no project or agent folder for this session, so there is no om-config.json to edit.")
 		return
 	}
-	if !c.hasUI {
+	if !c.HasUI {
 		msg := "Edit " + target
-		if fileStamp(o.h, target) == "-" {
+		if files.Stamp(o.h, target) == "-" {
 			msg += " (it does not exist yet: create it with the keys to change, e.g. {\"observerTokens\": 20000})"
 		}
-		c.out.Output(msg + ", then run /om config reload. Keys and defaults: /om config.")
+		c.Out.Output(msg + ", then run /om config reload. Keys and defaults: /om config.")
 		return
 	}
 	prefill := observe.DefaultConfigJSON()
-	data, err := readFile(o.h, target, maxConfig)
+	data, err := files.Read(o.h, target, files.MaxConfig)
 	switch {
 	case err == nil:
 		prefill = string(data)
 	case !hostio.IsNotFound(err):
-		c.out.Fail("Could not read " + target + ": " + err.Error() + ". Fix or remove it, then run /om config edit again.")
+		c.Out.Fail("Could not read " + target + ": " + err.Error() + ". Fix or remove it, then run /om config edit again.")
 		return
 	}
-	o.e.Editor(c.out, "Edit "+target, prefill, func(out *Out, v gjson.Result) {
+	c.Out.Editor("Edit "+target, prefill, func(out *store.Out, v gjson.Result) {
 		if v.Type != gjson.String {
 			out.Output("Nothing written: the editor was closed without saving.")
 			return
@@ -177,7 +179,7 @@ func (o *observations) configEdit(c *cmdCtx) {
 			out.Fail("Could not write " + target + ": " + err.Error())
 			return
 		}
-		o.cfgWatch.forget()
+		o.cfgWatch.Forget()
 		o.refreshConfig()
 		msg := "Wrote " + target + "; it is in force now (/om config shows the values)."
 		for _, w := range warnings {
@@ -187,14 +189,14 @@ func (o *observations) configEdit(c *cmdCtx) {
 	})
 }
 
-func (o *observations) cmdObserve(c *cmdCtx) {
+func (o *observations) cmdObserve(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
 	before := o.st.Observed
 	o.st.Retry()
-	env := observe.Env{Force: true, NoCompact: c.args.Has("no-compact")}
-	o.step(c.out, env, &omRun{act: Write, done: func(out *Out, why string) {
+	env := observe.Env{Force: true, NoCompact: c.Args.Has("no-compact")}
+	o.step(c.Out, env, &omRun{act: store.Write, done: func(out *store.Out, why string) {
 		runs := o.st.Observed - before
 		msg := "Nothing new to observe."
 		if runs > 0 {
@@ -208,18 +210,18 @@ func (o *observations) cmdObserve(c *cmdCtx) {
 	}})
 }
 
-func (o *observations) cmdReflect(c *cmdCtx) {
+func (o *observations) cmdReflect(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
 	if len(o.st.Groups) == 0 {
-		c.out.Output("No observations to reflect on yet.")
+		c.Out.Output("No observations to reflect on yet.")
 		return
 	}
 	before, tokens := o.st.Reflected, o.st.Tokens()
 	o.st.Retry()
-	env := observe.Env{Reflect: true, Aggressive: c.args.Has("aggressive"), Focus: strings.Join(c.args.Words, " ")}
-	o.step(c.out, env, &omRun{act: Write, done: func(out *Out, why string) {
+	env := observe.Env{Reflect: true, Aggressive: c.Args.Has("aggressive"), Focus: strings.Join(c.Args.Words, " ")}
+	o.step(c.Out, env, &omRun{act: store.Write, done: func(out *store.Out, why string) {
 		if o.st.Reflected == before {
 			out.Fail("The reflection was not applied; the observations are kept as they are (" + why + ").")
 			return
@@ -228,28 +230,28 @@ func (o *observations) cmdReflect(c *cmdCtx) {
 	}})
 }
 
-func (o *observations) cmdObservations(c *cmdCtx) {
+func (o *observations) cmdObservations(c *store.Cmd) {
 	text := o.st.Text()
-	if c.json {
+	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Str("observations", text)
 		w.Str("task", o.st.Task)
 		w.Str("response", o.st.Response)
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 		return
 	}
 	if strings.TrimSpace(text) == "" {
-		c.out.Output("No observations yet.")
+		c.Out.Output("No observations yet.")
 		return
 	}
-	c.out.Output(strings.TrimRight(text, "\n"))
+	c.Out.Output(strings.TrimRight(text, "\n"))
 }
 
 // cmdView shows the observations (obs), the conversation not yet observed
 // (raw), or both, each cut to N lines.
-func (o *observations) cmdView(c *cmdCtx) {
+func (o *observations) cmdView(c *store.Cmd) {
 	obs, raw, limit := false, false, 0
-	for _, w := range c.args.Words {
+	for _, w := range c.Args.Words {
 		switch strings.ToLower(w) {
 		case "obs":
 			obs = true
@@ -258,7 +260,7 @@ func (o *observations) cmdView(c *cmdCtx) {
 		default:
 			n, err := strconv.Atoi(w)
 			if err != nil || n <= 0 {
-				c.usage()
+				c.Usage()
 				return
 			}
 			limit = n
@@ -286,7 +288,7 @@ func (o *observations) cmdView(c *cmdCtx) {
 		}
 		b.WriteString(firstLines(text, limit))
 	}
-	c.out.Output(strings.TrimRight(b.String(), "\n"))
+	c.Out.Output(strings.TrimRight(b.String(), "\n"))
 }
 
 // firstLines keeps the first n lines of text (all when n is 0), saying how
@@ -306,17 +308,17 @@ func firstLines(text string, n int) string {
 	return strings.Join(lines[:n], "") + "(" + strconv.Itoa(len(lines)-n) + " more lines)\n"
 }
 
-func (o *observations) cmdClear(c *cmdCtx) {
+func (o *observations) cmdClear(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
 	n := o.st.Items()[0]
-	o.apply(c.out, observe.Record{Op: observe.OpClear, Time: o.clock().Ms})
-	c.out.Output("Cleared " + plural(n, "observation", "observations") + " with the current task and response. The ledger keeps the earlier records; what they covered is not observed again.")
+	o.apply(c.Out, observe.Record{Op: observe.OpClear, Time: o.clock().Ms})
+	c.Out.Output("Cleared " + plural(n, "observation", "observations") + " with the current task and response. The ledger keeps the earlier records; what they covered is not observed again.")
 }
 
 // apply applies a record of a command to the state and appends it.
-func (o *observations) apply(out *Out, r observe.Record) {
+func (o *observations) apply(out *store.Out, r observe.Record) {
 	if o.scope.resource {
 		r.Session = o.sessionID
 	}
@@ -325,38 +327,38 @@ func (o *observations) apply(out *Out, r observe.Record) {
 	o.showFooter(out)
 }
 
-func (o *observations) cmdMode(c *cmdCtx) {
-	if len(c.args.Words) == 0 {
-		c.out.Output("Mode: " + o.cfg.With(o.st.Settings).Mode + " (buffered: observe between turns; blocking: only when pi compacts or on /om observe).")
+func (o *observations) cmdMode(c *store.Cmd) {
+	if len(c.Args.Words) == 0 {
+		c.Out.Output("Mode: " + o.cfg.With(o.st.Settings).Mode + " (buffered: observe between turns; blocking: only when pi compacts or on /om observe).")
 		return
 	}
-	mode := strings.ToLower(c.args.Words[0])
+	mode := strings.ToLower(c.Args.Words[0])
 	if mode != observe.ModeBuffered && mode != observe.ModeBlocking {
-		c.usage()
+		c.Usage()
 		return
 	}
 	if o.needsPi(c) {
 		return
 	}
-	o.apply(c.out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: observe.Settings{Mode: &mode}})
-	c.out.Output("Mode: " + mode + " (kept " + o.keptIn() + ").")
+	o.apply(c.Out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: observe.Settings{Mode: &mode}})
+	c.Out.Output("Mode: " + mode + " (kept " + o.keptIn() + ").")
 }
 
 // cmdAutoCompact shows or sets our own compaction: on|off, a mode, then the
 // observer, reflector and retain thresholds in that order.
-func (o *observations) cmdAutoCompact(c *cmdCtx) {
+func (o *observations) cmdAutoCompact(c *store.Cmd) {
 	show := func(prefix string) {
 		eff := o.cfg.With(o.st.Settings)
-		c.out.Output(prefix + "Auto-compact " + onOff(eff.AutoCompact) + ", " + eff.Mode + " mode; observer at " + strconv.Itoa(eff.ObserverTokens) +
+		c.Out.Output(prefix + "Auto-compact " + onOff(eff.AutoCompact) + ", " + eff.Mode + " mode; observer at " + strconv.Itoa(eff.ObserverTokens) +
 			" tokens, reflector at " + strconv.Itoa(eff.ReflectorTokens) + ", retain " + strconv.Itoa(eff.RetainTokens) + " (compaction at " + strconv.Itoa(eff.ObserverTokens+eff.RetainTokens) + ").")
 	}
-	if len(c.args.Words) == 0 {
+	if len(c.Args.Words) == 0 {
 		show("")
 		return
 	}
 	var set observe.Settings
 	var nums []*int
-	for _, w := range c.args.Words {
+	for _, w := range c.Args.Words {
 		switch lw := strings.ToLower(w); lw {
 		case "on", "off":
 			on := lw == "on"
@@ -366,7 +368,7 @@ func (o *observations) cmdAutoCompact(c *cmdCtx) {
 		default:
 			n, err := strconv.Atoi(w)
 			if err != nil || n < 0 || n > observe.MaxTokensLimit || len(nums) == 3 {
-				c.out.Usage("/om auto-compact: " + strconv.Quote(w) + " is not on, off, buffered, blocking or a token count from 0 to " + strconv.Itoa(observe.MaxTokensLimit) + " (at most three: observer, reflector, retain).\nUsage: " + c.cmd.Usage(c.sub))
+				c.Out.Usage("/om auto-compact: " + strconv.Quote(w) + " is not on, off, buffered, blocking or a token count from 0 to " + strconv.Itoa(observe.MaxTokensLimit) + " (at most three: observer, reflector, retain).\nUsage: " + c.Cmd.Usage(c.Sub))
 				return
 			}
 			nums = append(nums, &n)
@@ -385,11 +387,11 @@ func (o *observations) cmdAutoCompact(c *cmdCtx) {
 	if o.needsPi(c) {
 		return
 	}
-	o.apply(c.out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: set})
+	o.apply(c.Out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: set})
 	show("Kept " + o.keptIn() + ". ")
 }
 
-func (o *observations) cmdRebuild(c *cmdCtx) {
+func (o *observations) cmdRebuild(c *store.Cmd) {
 	session, of := "", "of this branch"
 	if o.scope.resource {
 		session, of = o.sessionID, "of "+o.scope.file
@@ -403,27 +405,27 @@ func (o *observations) cmdRebuild(c *cmdCtx) {
 	if o.st.Mark.ID != "" {
 		covered = "entry " + o.st.Mark.ID
 	}
-	c.out.Output("Rebuilt from " + plural(len(o.recs), "ledger entry", "ledger entries") + " " + of + ": " + plural(o.st.Items()[0], "observation", "observations") + ", covered through " + covered + ".")
+	c.Out.Output("Rebuilt from " + plural(len(o.recs), "ledger entry", "ledger entries") + " " + of + ": " + plural(o.st.Items()[0], "observation", "observations") + ", covered through " + covered + ".")
 }
 
-func (o *observations) cmdDump(c *cmdCtx) {
+func (o *observations) cmdDump(c *store.Cmd) {
 	if len(o.recs) == 0 {
-		if c.json {
-			c.out.Output("")
+		if c.JSON {
+			c.Out.Output("")
 			return
 		}
 		where := "in this branch"
 		if o.scope.resource {
 			where = "in " + o.scope.file
 		}
-		c.out.Output("No observational-memory entries " + where + ".")
+		c.Out.Output("No observational-memory entries " + where + ".")
 		return
 	}
 	lines := make([]string, len(o.recs))
 	for i := range o.recs {
 		lines[i] = string(observe.Encode(o.recs[i]))
 	}
-	c.out.Output(strings.Join(lines, "\n"))
+	c.Out.Output(strings.Join(lines, "\n"))
 }
 
 // omReceipt is the observations' part of /memory last: what the context

@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/observe"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -99,7 +101,7 @@ func (o *observations) refreshLedger() {
 	if !sc.resource {
 		return
 	}
-	stamp := fileStamp(o.h, sc.file)
+	stamp := files.Stamp(o.h, sc.file)
 	if stamp == sc.stamp && sc.stamp != "" {
 		return
 	}
@@ -107,7 +109,7 @@ func (o *observations) refreshLedger() {
 	sc.stamp = stamp
 	var recs []observe.Record
 	var problems []observe.Problem
-	data, err := readFile(o.h, sc.file, maxOmLedger)
+	data, err := files.Read(o.h, sc.file, maxOmLedger)
 	switch {
 	case err == nil:
 		recs, problems = observe.DecodeLedger(data)
@@ -138,23 +140,23 @@ func (o *observations) refreshLedger() {
 // fold of the file, and the file need not be read again.
 func (o *observations) appendLedger(data []byte) error {
 	sc := &o.scope
-	if why := o.e.may(o, Write); why != "" {
+	if why := o.env.May(o, store.Write); why != "" {
 		return errors.New(why)
 	}
 	if err := o.h.Mkdir(sc.dir); err != nil {
 		return err
 	}
-	if err := takeLock(o.h, sc.lock); err != nil {
+	if err := files.Lock(o.h, sc.lock); err != nil {
 		return err
 	}
 	defer o.h.Unlock(sc.lock)
-	before := fileStamp(o.h, sc.file)
-	buf := sealed(o.h, sc.file, append(data[:len(data):len(data)], '\n')) // a copy: data stays the caller's
+	before := files.Stamp(o.h, sc.file)
+	buf := files.Sealed(o.h, sc.file, append(data[:len(data):len(data)], '\n')) // a copy: data stays the caller's
 	if err := o.h.Append(sc.file, buf); err != nil {
 		return err
 	}
 	if before == sc.stamp && len(buf) == len(data)+1 {
-		sc.stamp = fileStamp(o.h, sc.file)
+		sc.stamp = files.Stamp(o.h, sc.file)
 	}
 	return nil
 }

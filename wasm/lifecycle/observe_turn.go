@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/observe"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -16,22 +17,15 @@ import (
 // (session_before_compact); each model request gets the block
 // (context).
 
-// context adds the observations to one model request (in resource scope
+// Context adds the observations to one model request (in resource scope
 // re-read first when another session changed them): a custom message
 // after the summaries the request starts with. Nothing when memory may not
 // inject, when there is nothing to inject, or when the block is already in
 // the request. Unchanged memory gives the same bytes, whatever the date.
-func (e *Engine) context(out *Out, in gjson.Result) {
-	e.contextOM(out, in)
-	// Hindsight's recall goes last: its ask, when it asks, ends the envelope.
-	e.s.hs.recall(out, in)
-}
-
-func (e *Engine) contextOM(out *Out, in gjson.Result) {
-	o := e.s.om
+func (o *observations) Context(out *store.Out, in gjson.Result) {
 	o.injected = true
 	o.refreshLedger()
-	if why := e.may(o, Inject); why != "" {
+	if why := o.env.May(o, store.Inject); why != "" {
 		o.inj, o.injWhy = observe.Injection{}, why
 		return
 	}
@@ -50,19 +44,18 @@ func (e *Engine) contextOM(out *Out, in gjson.Result) {
 	// once, and later requests name it while it stays the same.
 	c := &o.ctxEffect
 	if c.id == "" || !sameString(c.text, o.inj.Text) || !sameString(c.hint, o.inj.Hint) {
-		msgs := []ContextMessage{{CustomType: observe.CustomTypeContext, Content: o.inj.Text}}
+		msgs := []store.ContextMessage{{CustomType: observe.CustomTypeContext, Content: o.inj.Text}}
 		if o.inj.Hint != "" {
-			msgs = append(msgs, ContextMessage{CustomType: observe.CustomTypeContinuation, Content: o.inj.Hint})
+			msgs = append(msgs, store.ContextMessage{CustomType: observe.CustomTypeContinuation, Content: o.inj.Hint})
 		}
-		e.blocks++
-		*c = omContextEffect{text: o.inj.Text, hint: o.inj.Hint, id: "b" + strconv.Itoa(e.blocks)}
+		*c = omContextEffect{text: o.inj.Text, hint: o.inj.Hint, id: o.env.NextID("b")}
 		out.ContextMessages(v.At, c.id, msgs)
 		return
 	}
 	if c.same == nil || c.at != v.At {
-		c.at, c.same = v.At, contextSame(v.At, c.id)
+		c.at, c.same = v.At, store.ContextSame(v.At, c.id)
 	}
-	out.add(c.same)
+	out.Effect(c.same)
 }
 
 // omContextEffect is the block last sent in this session, and the effect
@@ -84,39 +77,38 @@ func sameString(a, b string) bool {
 	return len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b
 }
 
-// agentSettled is the observer's moment: the run is over and pi is idle.
+// Settled is the observer's moment: the run is over and pi is idle.
 // What observe plans runs as background calls, one after another through
 // resume; a due compaction of ours is a compact effect (pi then asks
 // session_before_compact for the summary).
-func (e *Engine) agentSettled(out *Out, in gjson.Result) {
-	o := e.s.om
+func (o *observations) Settled(out *store.Out, in gjson.Result) {
 	for _, w := range o.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 	o.take(in)
-	if e.may(o, Capture) != "" {
+	if o.env.May(o, store.Capture) != "" {
 		return
 	}
 	o.reportProblems(out)
 	if o.busy && o.clock().Ms-o.busyAt < omLostMs {
 		return // the call that is out plans again when it answers
 	}
-	o.step(out, observe.Env{}, &omRun{background: true, act: Capture})
+	o.step(out, observe.Env{}, &omRun{background: true, act: store.Capture})
 }
 
 // omRun is one chain of planned work: a settle's or a command's.
 type omRun struct {
 	background bool
-	act        Act // what the gate is asked again when an answer arrives
+	act        store.Act // what the gate is asked again when an answer arrives
 	calls      int
 	compacted  bool
-	done       func(out *Out, why string) // a command's last word; nil after a settle
+	done       func(out *store.Out, why string) // a command's last word; nil after a settle
 }
 
 // step plans and performs until nothing is due: a model call parks the
 // chain until its answer, a compaction is asked for, and the footer shows
 // where things stand.
-func (o *observations) step(out *Out, env observe.Env, run *omRun) {
+func (o *observations) step(out *store.Out, env observe.Env, run *omRun) {
 	env.Window, env.Clock = o.window, o.clock()
 	a := observe.Plan(o.st, o.cfg, &o.tr, env)
 	switch a.Do {
@@ -127,7 +119,7 @@ func (o *observations) step(out *Out, env observe.Env, run *omRun) {
 		}
 		run.calls++
 		o.showFooter(out)
-		o.ask(out, a, Call{Background: run.background}, run.act, func(out *Out, res observe.Result, _ []byte) {
+		o.ask(out, a, store.Call{Background: run.background}, run.act, func(out *store.Out, res observe.Result, _ []byte) {
 			if res.Err != nil && run.done != nil {
 				o.finish(out, run, res.Err.Error())
 				return
@@ -145,7 +137,7 @@ func (o *observations) step(out *Out, env observe.Env, run *omRun) {
 	o.finish(out, run, a.Why)
 }
 
-func (o *observations) finish(out *Out, run *omRun, why string) {
+func (o *observations) finish(out *store.Out, run *omRun, why string) {
 	o.showFooter(out)
 	if run.done != nil {
 		run.done(out, why)
@@ -155,12 +147,12 @@ func (o *observations) finish(out *Out, run *omRun, why string) {
 // ask issues one model call for a planned action and hands its result on.
 // An answer that arrives after memory was switched off is dropped: nothing
 // recorded, nothing appended.
-func (o *observations) ask(out *Out, a observe.Action, c Call, act Act, then func(out *Out, res observe.Result, usage []byte)) {
+func (o *observations) ask(out *store.Out, a observe.Action, c store.Call, act store.Act, then func(out *store.Out, res observe.Result, usage []byte)) {
 	c.System, c.Prompt, c.MaxTokens, c.Model = a.System, a.Prompt, a.MaxTokens, a.Model
 	o.busy, o.busyAt = c.Background, o.clock().Ms
-	o.e.CompleteCall(out, c, func(out *Out, v gjson.Result) {
+	out.CompleteCall(c, func(out *store.Out, v gjson.Result) {
 		o.busy = false
-		if o.e.may(o, act) != "" {
+		if o.env.May(o, act) != "" {
 			return
 		}
 		ans := observe.Answer{Text: jsonr.Get(v, "text").Str, Error: jsonr.Get(v, "error").Str}
@@ -189,15 +181,14 @@ type compactReq struct {
 	sum          observe.SummaryInput
 }
 
-// sessionBeforeCompact gives pi our summary when the observations cover
+// BeforeCompact gives pi our summary when the observations cover
 // what it drops: at once when they do, after one observer call with a hard
 // timeout when a chunk is missing (several in blocking mode), and never an
 // empty summary: otherwise nothing, and pi's own compaction runs.
-func (e *Engine) sessionBeforeCompact(out *Out, in gjson.Result) {
-	o := e.s.om
+func (o *observations) BeforeCompact(out *store.Out, in gjson.Result) {
 	f := members(in, "window", "branch", "firstKeptEntryId", "tokensBefore", "previousSummary", "fileOps")
 	o.use(f[0], f[1])
-	if e.may(o, Capture) != "" {
+	if o.env.May(o, store.Capture) != "" {
 		return
 	}
 	req := compactReq{
@@ -212,7 +203,7 @@ func (e *Engine) sessionBeforeCompact(out *Out, in gjson.Result) {
 	o.compaction(out, req, 0, nil)
 }
 
-func (o *observations) compaction(out *Out, req compactReq, calls int, usage []byte) {
+func (o *observations) compaction(out *store.Out, req compactReq, calls int, usage []byte) {
 	a := observe.PlanCompaction(o.st, o.cfg, &o.tr, req.firstKept, observe.Env{Window: o.window, Clock: o.clock()})
 	switch a.Do {
 	case observe.DoCompact:
@@ -228,7 +219,7 @@ func (o *observations) compaction(out *Out, req compactReq, calls int, usage []b
 		if calls >= limit {
 			return
 		}
-		o.ask(out, a, Call{TimeoutMs: omTimeoutMs}, Capture, func(out *Out, res observe.Result, u []byte) {
+		o.ask(out, a, store.Call{TimeoutMs: omTimeoutMs}, store.Capture, func(out *store.Out, res observe.Result, u []byte) {
 			if res.Err == nil {
 				o.compaction(out, req, calls+1, u)
 			}
@@ -236,12 +227,11 @@ func (o *observations) compaction(out *Out, req compactReq, calls int, usage []b
 	}
 }
 
-// sessionBeforeTree gives pi a branch summary from the observations when
+// BeforeTree gives pi a branch summary from the observations when
 // the person wants one and they cover every entry being left; otherwise
 // nothing (pi summarizes, or not, as asked).
-func (e *Engine) sessionBeforeTree(out *Out, in gjson.Result) {
-	o := e.s.om
-	if !jsonr.Get(in, "userWantsSummary").Bool() || e.may(o, Capture) != "" {
+func (o *observations) BeforeTree(out *store.Out, in gjson.Result) {
+	if !jsonr.Get(in, "userWantsSummary").Bool() || o.env.May(o, store.Capture) != "" {
 		return
 	}
 	if b := jsonr.Get(in, "branch"); b.Exists() {

@@ -5,43 +5,50 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 // cmdLast prints the receipt of the previous turn: exactly what each store
 // put into the system prompt, under which cap, or why it put nothing; and,
-// once a model request has been made, what the observations' context block
-// put into the newest one.
-func (e *Engine) cmdLast(c *cmdCtx) {
-	n := e.s.notes
-	last := e.s.last
-	om := e.s.om
-	hs := e.s.hs
-	if last == nil && (om.injected || hs.recalled) {
+// once a model request has been made, what each store put into the newest
+// one (the observations' block, a recall).
+func (e *Engine) cmdLast(c *store.Cmd) {
+	last := e.last
+	var parts []store.Receipt
+	trace := ""
+	var tracer store.Tracer
+	for _, st := range e.stores {
+		if x, ok := st.(store.Receipter); ok {
+			if r, ok := x.Receipt(); ok {
+				parts = append(parts, r)
+			}
+		}
+		if x, ok := st.(store.Tracer); ok && tracer == nil {
+			tracer, trace = x, x.LastTrace()
+		}
+	}
+	if last == nil && len(parts) > 0 {
 		last = []budget.Receipt{}
 	}
 	if last == nil {
-		if c.json {
-			c.out.Output(`{"turn":false,"stores":[]}`)
+		if c.JSON {
+			c.Out.Output(`{"turn":false,"stores":[]}`)
 			return
 		}
 		msg := "No turn has run in this session yet, so nothing was injected."
-		if traces, _, err := n.readTraces(); err == nil {
-			for i := len(traces) - 1; i >= 0; i-- {
-				if traces[i].Kind == "inject" {
-					msg += " The newest traced injection is " + traces[i].ID + " (" + decision.FormatTime(traces[i].T) + "): /memory trace " + traces[i].ID + "."
-					break
-				}
+		if tracer != nil {
+			if id, when := tracer.NewestTrace(); id != "" {
+				msg += " The newest traced injection is " + id + " (" + when + "): /memory trace " + id + "."
 			}
 		}
-		c.out.Output(msg)
+		c.Out.Output(msg)
 		return
 	}
-	if c.json {
+	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Bool("turn", true)
-		w.Str("trace", n.lastTraceID)
+		w.Str("trace", trace)
 		w.Raw("stores", jsonw.Array(nil, len(last), func(b []byte, i int) []byte {
 			r := &last[i]
 			o := jsonw.Open(b)
@@ -54,21 +61,10 @@ func (e *Engine) cmdLast(c *cmdCtx) {
 			o.Str("text", r.Text)
 			return o.Close()
 		}))
-		if om.injected {
-			text, why, tokens := om.receipt()
-			o := jsonw.Open(nil)
-			o.Str("store", "observations")
-			o.Str("where", "context")
-			o.Int("bytes", int64(len(text)))
-			o.Int("tokens", int64(tokens))
-			o.Str("why", why)
-			o.Str("text", text)
-			w.Raw("context", o.Close())
+		for _, p := range parts {
+			w.Raw(p.Key, p.JSON)
 		}
-		if hs.recalled {
-			w.Raw("recall", hs.receiptJSON())
-		}
-		c.out.Output(string(w.Close()))
+		c.Out.Output(string(w.Close()))
 		return
 	}
 	var b strings.Builder
@@ -76,9 +72,9 @@ func (e *Engine) cmdLast(c *cmdCtx) {
 	for _, r := range last {
 		total += r.Bytes
 	}
-	b.WriteString("The previous turn appended " + strconv.Itoa(total) + " bytes ≈ " + strconv.Itoa(budget.EstimateTokens(strings.Repeat(" ", total))) + " tokens to the system prompt")
-	if n.lastTraceID != "" {
-		b.WriteString(" (trace " + n.lastTraceID + ")")
+	b.WriteString("The previous turn appended " + strconv.Itoa(total) + " bytes ≈ " + strconv.Itoa(budget.BytesTokens(total)) + " tokens to the system prompt")
+	if trace != "" {
+		b.WriteString(" (trace " + trace + ")")
 	}
 	b.WriteString(":")
 	for _, r := range last {
@@ -92,17 +88,8 @@ func (e *Engine) cmdLast(c *cmdCtx) {
 			b.WriteString("\n" + strings.TrimRight(r.Text, "\n"))
 		}
 	}
-	if om.injected {
-		text, why, tokens := om.receipt()
-		b.WriteString("\n\n--- observations (a message in the newest model request): " + strconv.Itoa(len(text)) + " bytes ≈ " + strconv.Itoa(tokens) + " tokens ---")
-		if text == "" {
-			b.WriteString("\n(nothing: " + why + ")")
-		} else {
-			b.WriteString("\n" + why + "\n" + strings.TrimRight(text, "\n"))
-		}
+	for _, p := range parts {
+		b.WriteString(p.Text)
 	}
-	if hs.recalled {
-		b.WriteString(hs.receiptText())
-	}
-	c.out.Output(b.String())
+	c.Out.Output(b.String())
 }

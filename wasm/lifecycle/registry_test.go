@@ -5,11 +5,37 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/wasm/registry"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 // Every subcommand the registry publishes has a handler, and every handler
-// is published: pi, pimem and /… help can only offer what runs.
+// is published: pi, pimem and /… help can only offer what runs. Every
+// command and tool belongs to a store of the list.
 func TestEveryRegisteredSubcommandHasAHandlerAndNoOther(t *testing.T) {
+	e := New(&osHost{})
+	e.Handle("session_start", []byte(`{"cwd":"`+t.TempDir()+`","agentDir":"`+t.TempDir()+`","trusted":true}`))
+	handlers := map[string]func(*store.Cmd){}
+	names := map[string]bool{}
+	for _, st := range e.stores {
+		names[st.Name()] = true
+		for _, c := range registry.Commands {
+			if c.Store != st.Name() {
+				continue
+			}
+			for sub, h := range st.Commands() {
+				handlers[c.Name+" "+sub] = h
+			}
+			handlers[c.Name+" help"] = func(*store.Cmd) {}
+		}
+	}
+	for key := range own {
+		handlers[key] = func(*store.Cmd) {}
+	}
+	for _, tool := range registry.Tools {
+		if _, ok := e.store(tool.Store).(store.Tooler); !ok {
+			t.Errorf("tool %q belongs to store %q, which offers no tools", tool.Name, tool.Store)
+		}
+	}
 	published := map[string]bool{}
 	for _, c := range registry.Commands {
 		for _, s := range c.Subs {
@@ -19,8 +45,8 @@ func TestEveryRegisteredSubcommandHasAHandlerAndNoOther(t *testing.T) {
 				t.Errorf("%q is in the registry but has no handler", key)
 			}
 		}
-		if c.Store != "decisions" && c.Store != "notes" && c.Store != "observations" && c.Store != "hindsight" {
-			t.Errorf("command %q belongs to store %q, which the lifecycle does not drive", c.Name, c.Store)
+		if !names[c.Store] {
+			t.Errorf("command %q belongs to store %q, which is not in the list of stores", c.Name, c.Store)
 		}
 	}
 	for key := range handlers {
@@ -37,26 +63,26 @@ func TestTheGateDecidesForEveryStoreAndAct(t *testing.T) {
 		name     string
 		storeOff string
 		session  string
-		act      Act
+		act      store.Act
 		allowed  bool
 	}{
-		{"on: read", "", "", Read, true},
-		{"on: inject", "", "", Inject, true},
-		{"on: capture", "", "", Capture, true},
-		{"on: write", "", "", Write, true},
-		{"store off: read", "disabled", "", Read, false},
-		{"store off: inject", "disabled", "", Inject, false},
-		{"store off: write", "disabled", "", Write, false},
-		{"--no-memory: read", "", "--no-memory", Read, true},
-		{"--no-memory: inject", "", "--no-memory", Inject, false},
-		{"--no-memory: capture", "", "--no-memory", Capture, false},
-		{"--no-memory: write", "", "--no-memory", Write, false},
-		{"/memory off: write", "", "/memory off", Write, false},
-		{"both: the store's reason wins", "disabled", "/memory off", Read, false},
+		{"on: read", "", "", store.Read, true},
+		{"on: inject", "", "", store.Inject, true},
+		{"on: capture", "", "", store.Capture, true},
+		{"on: write", "", "", store.Write, true},
+		{"store off: read", "disabled", "", store.Read, false},
+		{"store off: inject", "disabled", "", store.Inject, false},
+		{"store off: write", "disabled", "", store.Write, false},
+		{"--no-memory: read", "", "--no-memory", store.Read, true},
+		{"--no-memory: inject", "", "--no-memory", store.Inject, false},
+		{"--no-memory: capture", "", "--no-memory", store.Capture, false},
+		{"--no-memory: write", "", "--no-memory", store.Write, false},
+		{"/memory off: write", "", "/memory off", store.Write, false},
+		{"both: the store's reason wins", "disabled", "/memory off", store.Read, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := &Engine{s: &Session{Switch: tt.session}}
+			e := &Engine{s: &store.Session{Switch: tt.session}}
 			why := e.may(stubStore{tt.storeOff}, tt.act)
 			if (why == "") != tt.allowed {
 				t.Fatalf("may = %q, want allowed=%v", why, tt.allowed)
@@ -73,6 +99,8 @@ func TestTheGateDecidesForEveryStoreAndAct(t *testing.T) {
 
 type stubStore struct{ why string }
 
-func (s stubStore) off() string          { return s.why }
-func (s stubStore) ready(out *Out) error { return nil }
-func (s stubStore) refresh(out *Out)     {}
+func (s stubStore) Name() string                            { return "stub" }
+func (s stubStore) Off() string                             { return s.why }
+func (s stubStore) Ready(*store.Out) error                  { return nil }
+func (s stubStore) Refresh(*store.Out)                      {}
+func (s stubStore) Commands() map[string]func(c *store.Cmd) { return nil }

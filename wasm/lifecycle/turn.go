@@ -1,74 +1,89 @@
 package lifecycle
 
 import (
-	"github.com/pi-memory/pi-memory/wasm/marker"
-	"strconv"
-	"unicode/utf8"
-
 	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/decision"
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
-// beforeAgentStart injects stable memory into the system prompt and holds the
-// prompt's decision candidates until the run ends. Each store the gate lets
-// inject renders its section; the budget orders and caps them. The receipt
-// of what went in is kept for /memory last and the traces.
-func (e *Engine) beforeAgentStart(out *Out, in gjson.Result) {
-	d, n := e.s.dec, e.s.notes
-	// Each store follows its configuration as it is now.
-	for _, st := range e.stores() {
-		st.refresh(out)
+// The moments of a turn. At each, the stores that take part in it act in
+// list order; the gate has the last word on what each may do.
+
+// beforeAgentStart injects stable memory into the system prompt. Each store
+// follows its configuration as it is now and sees the prompt; each store
+// with a section renders it (or, when the gate says no, only its cap); the
+// budget orders and caps them, and the receipt of what went in is kept for
+// /memory last.
+func (e *Engine) beforeAgentStart(out *store.Out, in gjson.Result) {
+	for _, st := range e.stores {
+		st.Refresh(out)
 	}
-	d.pending = nil
-	if e.may(d, Capture) == "" && d.cfg.AutoCapture && jsonr.Get(in, "messageType").String() != "custom" {
-		// An injected block is memory, not a decision the person made now.
-		d.pending = decision.Candidates(marker.Strip(jsonr.Get(in, "prompt").String()))
-	}
-	dec := budget.Section{Store: "decisions", Cap: decision.MaxSectionChars * utf8.UTFMax, Limit: strconv.Itoa(decision.MaxSectionChars) + " characters"}
-	if dec.Why = e.may(d, Inject); dec.Why == "" {
-		if err := d.refreshLog(); err != nil {
-			dec.Why = "could not read " + d.log + ": " + err.Error()
-			out.Notify("error", "pi-memory: "+dec.Why+"; no decisions injected this turn.")
-		} else {
-			dec.Text = d.section()
+	for _, st := range e.stores {
+		if x, ok := st.(store.Prompter); ok {
+			x.Prompt(out, in)
 		}
 	}
-	note := budget.Section{Store: "notes"}
-	if note.Why = e.may(n, Inject); note.Why == "" {
-		var problems []string
-		note.Text, problems = n.section()
-		for _, p := range problems {
-			out.Notify("warning", "pi-memory: "+p)
+	var sections []budget.Section
+	for _, st := range e.stores {
+		if x, ok := st.(store.Sectioner); ok {
+			sections = append(sections, x.Section(out, e.may(st, store.Inject)))
 		}
 	}
-	note.Cap, note.Limit = n.capBytes(), strconv.Itoa(n.cfg.MaxMemoryTokens)+" tokens"
-	sections := []budget.Section{dec, note}
 	text, receipts := budget.Assemble(sections)
-	e.s.last = receipts
-	n.injected(text, receipts)
+	e.last = receipts
 	if text != "" {
 		out.SystemPromptAppend(text)
 	}
-	// The run's tools follow hindsight.json as it is now.
-	e.s.hs.retool(out)
+	for _, st := range e.stores {
+		if x, ok := st.(store.Prompted); ok {
+			x.Prompted(out, text, receipts)
+		}
+	}
 }
 
-// agentEnd reviews the decision candidates held since before_agent_start,
-// unless the run failed or was cancelled (no moment to ask), and does what
-// can wait until the turn is over.
-func (e *Engine) agentEnd(out *Out, in gjson.Result) {
-	// Queued before anything else, and flushed in the background: the
-	// decision review below may end the envelope with a dialog.
-	e.s.hs.retain(out, in)
-	d := e.s.dec
-	defer d.settle()
-	pending := d.pending
-	d.pending = nil
-	stop := jsonr.Get(in, "stopReason").String()
-	if jsonr.Get(in, "aborted").Bool() || stop == "error" || stop == "aborted" {
-		return
+// context adds what belongs to one model request only (observations, a
+// recall). A store's foreground ask ends the envelope.
+func (e *Engine) context(out *store.Out, in gjson.Result) {
+	for _, st := range e.stores {
+		if x, ok := st.(store.Contexter); ok {
+			x.Context(out, in)
+		}
 	}
-	d.capture(out, pending)
+}
+
+// agentEnd is the end of a run: capture, retain, and what can wait until
+// the turn is over.
+func (e *Engine) agentEnd(out *store.Out, in gjson.Result) {
+	for _, st := range e.stores {
+		if x, ok := st.(store.Ender); ok {
+			x.AgentEnd(out, in)
+		}
+	}
+}
+
+// agentSettled is pi idle after a run: background work (the observer).
+func (e *Engine) agentSettled(out *store.Out, in gjson.Result) {
+	for _, st := range e.stores {
+		if x, ok := st.(store.Settler); ok {
+			x.Settled(out, in)
+		}
+	}
+}
+
+// sessionBeforeCompact lets a store give pi the compaction's summary.
+func (e *Engine) sessionBeforeCompact(out *store.Out, in gjson.Result) {
+	for _, st := range e.stores {
+		if x, ok := st.(store.Compacter); ok {
+			x.BeforeCompact(out, in)
+		}
+	}
+}
+
+// sessionBeforeTree lets a store give pi the summary of a branch being left.
+func (e *Engine) sessionBeforeTree(out *store.Out, in gjson.Result) {
+	for _, st := range e.stores {
+		if x, ok := st.(store.Compacter); ok {
+			x.BeforeTree(out, in)
+		}
+	}
 }

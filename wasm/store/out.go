@@ -1,21 +1,37 @@
-package lifecycle
+package store
 
 import "github.com/pi-memory/pi-memory/wasm/jsonw"
 
 // Out collects the effects of one export call into the envelope the host reads
-// (docs/decisions/001-core-host-contract.md).
+// (docs/decisions/001-core-host-contract.md). A foreground ask (a dialog, a
+// model call, a foreground http ask) ends the envelope: the host performs it
+// after every other effect and resumes the core with its answer, so effects
+// added after it, by the stores whose moment comes later, go before it. One
+// envelope holds at most one foreground ask.
 type Out struct {
-	buf     []byte // where bytes writes the envelope (HandleInto), nil for a new array
+	buf     []byte // where Bytes writes the envelope, nil for a new array
 	effects [][]byte
+	ask     []byte // the foreground ask that ends the envelope, nil when none
 	exit    int
-	blocked bool // a dialog or completion was emitted: nothing may follow
+	asks    *Asks
 }
 
-func (o *Out) add(b []byte) {
-	if o.blocked {
-		panic("lifecycle: effect after a dialog or completion")
+// NewOut starts the envelope of one export call, written over buf's array
+// when it is large enough; asks keeps what waits for the host's answers.
+func NewOut(buf []byte, asks *Asks) *Out { return &Out{buf: buf, asks: asks} }
+
+func (o *Out) add(b []byte) { o.effects = append(o.effects, b) }
+
+// Effect adds an effect this package encoded earlier (ContextSame), kept by
+// a store to be sent again without encoding it each time.
+func (o *Out) Effect(b []byte) { o.add(b) }
+
+// foreground ends the envelope with an ask.
+func (o *Out) foreground(b []byte) {
+	if o.ask != nil {
+		panic("store: a second foreground ask in one envelope")
 	}
-	o.effects = append(o.effects, b)
+	o.ask = b
 }
 
 // Output is a command's result: shown in pi, printed on stdout by pimem.
@@ -78,13 +94,22 @@ func (o *Out) Usage(text string) {
 	o.exit = 2
 }
 
+// SetExit sets the exit code: 1 for a problem found (doctor), 2 for usage.
+func (o *Out) SetExit(code int) { o.exit = code }
+
 // Exit returns the exit code decided so far.
 func (o *Out) Exit() int { return o.exit }
 
-// Blocked reports whether a dialog or completion is pending.
-func (o *Out) Blocked() bool { return o.blocked }
+// Blocked reports whether a foreground ask ends the envelope.
+func (o *Out) Blocked() bool { return o.ask != nil }
 
-func (o *Out) bytes() []byte {
+// Bytes is the envelope: {"v":1,"effects":[…],"exit":N}, the foreground
+// ask last.
+func (o *Out) Bytes() []byte {
+	if o.ask != nil {
+		o.effects = append(o.effects, o.ask)
+		o.ask = nil
+	}
 	size := 64
 	for _, e := range o.effects {
 		size += len(e) + 1
@@ -116,7 +141,7 @@ type ContextMessage struct {
 // ContextMessages are custom messages for the host to insert at index of
 // the context event's messages (display false), for this model call only.
 // id names them, so that a later request that gets the same messages can
-// name them (contextSame) instead of sending them again.
+// name them (ContextSame) instead of sending them again.
 func (o *Out) ContextMessages(index int, id string, msgs []ContextMessage) {
 	w := jsonw.Open(nil)
 	w.Str("t", "context_messages")
@@ -131,10 +156,11 @@ func (o *Out) ContextMessages(index int, id string, msgs []ContextMessage) {
 	o.add(w.Close())
 }
 
-// contextSame is a context_messages effect that repeats the messages of the
+// ContextSame is a context_messages effect that repeats the messages of the
 // one named id, which this instance sent earlier in this session, at index:
-// the host keeps them and inserts them again (decision 001, addendum).
-func contextSame(index int, id string) []byte {
+// the host keeps them and inserts them again (decision 001, addendum). Out.Effect
+// adds it.
+func ContextSame(index int, id string) []byte {
 	w := jsonw.Open(nil)
 	w.Str("t", "context_messages")
 	w.Int("index", int64(index))

@@ -1,0 +1,168 @@
+package files
+
+import (
+	"errors"
+	"path"
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/config"
+	"github.com/pi-memory/pi-memory/wasm/errs"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+)
+
+const (
+	// LockWaitMs is how long a lock is waited for before the person is told
+	// who holds it; LockStaleMs the age at which a lock left by a crashed
+	// process is broken.
+	LockWaitMs  = 5000
+	LockStaleMs = 30000
+	// MaxConfig bounds a configuration file (and .gitignore): one larger is a
+	// mistake to report, not something to parse on every prompt.
+	MaxConfig = 1 << 20
+)
+
+// Stamp identifies a file's version by size and mtime ("-" when there is
+// no path or no file), so a driver reads it again only when it changed.
+func Stamp(h hostio.Host, p string) string {
+	if p == "" {
+		return "-"
+	}
+	info, err := h.Stat(p)
+	if err != nil {
+		return "-"
+	}
+	return strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10)
+}
+
+// Watch remembers the version of a set of files (the Stamp of each), so a
+// driver reads them again only when one of them changed: every store's
+// configuration is followed this way, so an edit takes effect at the next
+// prompt or command.
+type Watch struct {
+	stamp string
+	seen  bool
+}
+
+// Changed reports whether any of paths differs from what the last call
+// saw; the first call always reports a change.
+func (w *Watch) Changed(h hostio.Host, paths ...string) bool {
+	stamp := ""
+	for _, p := range paths {
+		stamp += "|" + Stamp(h, p)
+	}
+	if w.seen && stamp == w.stamp {
+		return false
+	}
+	w.stamp, w.seen = stamp, true
+	return true
+}
+
+// Forget makes the next Changed report a change: the files are read again.
+func (w *Watch) Forget() { w.seen = false }
+
+// Version is the stamps Changed saw last, for a cache key.
+func (w *Watch) Version() string { return w.stamp }
+
+// Sealed is data preceded by a newline when the file's last line is torn,
+// so an append starts a line of its own.
+func Sealed(h hostio.Host, p string, data []byte) []byte {
+	if info, err := h.Stat(p); err == nil && info.Size > 0 {
+		var last [1]byte
+		if n, _ := h.ReadAt(p, info.Size-1, last[:]); n == 1 && last[0] != '\n' {
+			return append([]byte{'\n'}, data...)
+		}
+	}
+	return data
+}
+
+// Lock takes a cross-process lock, saying what to do when another process
+// has held it too long. The caller unlocks.
+func Lock(h hostio.Host, lock string) error {
+	if err := h.Lock(lock, LockWaitMs, LockStaleMs); err != nil {
+		if errs.Is(err, hostio.ErrBusy) {
+			return errors.New("another pi process has held " + lock + " for more than 5 s; try again, or delete that file if no pi is running")
+		}
+		return err
+	}
+	return nil
+}
+
+// Read reads a whole file of at most max bytes.
+func Read(h hostio.Host, p string, max int64) ([]byte, error) {
+	return ReadInto(h, p, max, nil)
+}
+
+// ReadInto is Read reading into buf's array when it has room, for a caller
+// that reads the same large file again and again: under TinyGo a large
+// block allocated afresh each time can stay pinned for good
+// (docs/decisions/003-tinygo-heap.md). A new array has room to spare, so a
+// file that grows a little still fits next time.
+func ReadInto(h hostio.Host, p string, max int64, buf []byte) ([]byte, error) {
+	info, err := h.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if info.Dir {
+		return nil, &hostio.PathError{Op: "read", Path: p, Err: hostio.ErrKind, Msg: "is a folder"}
+	}
+	if info.Size > max {
+		return nil, &hostio.PathError{Op: "read", Path: p, Err: hostio.ErrInvalid, Msg: "larger than " + strconv.FormatInt(max, 10) + " bytes"}
+	}
+	if int64(cap(buf)) < info.Size {
+		buf = make([]byte, 0, info.Size+info.Size/8)
+	}
+	buf = buf[:info.Size]
+	n := 0
+	for n < len(buf) {
+		k, err := h.ReadAt(p, int64(n), buf[n:])
+		if err != nil {
+			return nil, err
+		}
+		if k == 0 {
+			break
+		}
+		n += k
+	}
+	return buf[:n], nil
+}
+
+// Config reads a configuration file ("" or absent: none); a file that
+// exists but cannot be read counts as one that could turn memory off
+// (config.Unreadable).
+func Config(h hostio.Host, p string) *config.File {
+	f, _ := ConfigData(h, p)
+	return f
+}
+
+// ConfigData is Config with the bytes, for a store that reads a key the
+// config package does not parse.
+func ConfigData(h hostio.Host, p string) (*config.File, []byte) {
+	if p == "" {
+		return config.Parse("", nil), nil
+	}
+	data, err := Read(h, p, MaxConfig)
+	if err != nil && !hostio.IsNotFound(err) {
+		return config.Unreadable(p, err.Error()), nil
+	}
+	return config.Parse(p, data), data
+}
+
+// ProjectRoot is the git work tree containing cwd (the nearest folder with a
+// .git entry, as `git rev-parse --show-toplevel` finds it), else cwd itself.
+// Walking up with stat avoids starting a git process on every session.
+func ProjectRoot(h hostio.Host, cwd string) string {
+	if cwd == "" {
+		return ""
+	}
+	dir := cwd
+	for {
+		if _, err := h.Stat(path.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := path.Dir(dir)
+		if parent == dir {
+			return cwd
+		}
+		dir = parent
+	}
+}

@@ -1,0 +1,223 @@
+// Package files is the file plumbing every store driver shares, and the only
+// host a driver is handed: FS, the host with every memory path guarded.
+// Besides it: reading a whole file within a bound, a file's version stamp and
+// the Watch that re-reads a set of files only when one changed (how every
+// store follows its configuration), the cross-process lock with an error a
+// person can act on, and the sealed append that starts a line of its own
+// after a torn one.
+//
+// It never decides anything about memory: which file a store keeps, or what
+// its lines mean, is the store's.
+package files
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+)
+
+// Memory files and folders are what they claim to be (docs/decisions/006):
+// below the folder they live in — the project for .pi/…, the agent folder
+// for memory/ and pi-memory/ — every name on the way to a memory file, and
+// the file itself, is a real folder or a regular file. A symbolic link is
+// refused, even one that stays inside (a committed repository could
+// otherwise point decisions.jsonl or MEMORY.md at any file the user can
+// write, and the next append or flush would land there); so is a FIFO, a
+// socket or a device. The root itself may be a link: where a person keeps
+// their project or agent folder is theirs to choose.
+
+// NotPlain is the refusal of a path that is a link or not a regular file.
+type NotPlain struct {
+	Path, What string
+}
+
+func (e *NotPlain) Error() string {
+	return e.Path + " is " + e.What + "; pi-memory neither reads nor writes memory through it. Replace it with the real file (or folder), or remove it"
+}
+
+func (e *NotPlain) Unwrap() error { return hostio.ErrKind }
+
+// plain checks every name of p below root (root excluded): each that exists
+// must be a folder or, for the last, a regular file. A name that does not
+// exist yet ends the walk: it will be made as a real file or folder. Folders
+// in seen were found real earlier in the same call and are not asked again;
+// those found now are added to it.
+func plain(h hostio.Host, seen *[]string, root, p string) error {
+	if root == "" || !strings.HasPrefix(p, root+"/") {
+		return nil
+	}
+	at := root
+	rest := p[len(root)+1:]
+	for rest != "" {
+		name := rest
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			name, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = ""
+		}
+		at += "/" + name
+		if rest != "" && slices.Contains(*seen, at) {
+			continue
+		}
+		info, err := h.Lstat(at)
+		if hostio.IsNotFound(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch {
+		case info.Kind == hostio.KindSymlink:
+			return &NotPlain{at, "a symbolic link"}
+		case info.Kind == hostio.KindOther:
+			return &NotPlain{at, "not a regular file (a FIFO, socket or device)"}
+		case rest != "" && info.Kind != hostio.KindFolder:
+			return &NotPlain{at, "not a folder"}
+		case info.Kind == hostio.KindFolder:
+			*seen = append(*seen, at)
+		}
+	}
+	return nil
+}
+
+// FS is the host as the stores see it: every file operation on a memory
+// path first checks that path with plain, so no store can read or write
+// through a link by forgetting to ask — a driver is handed an FS and never
+// the host beneath it. Paths outside the guarded areas (the user's global
+// config files, another tool's memory being imported, git's files, pi's
+// session files) pass through unchecked.
+//
+// A folder found real is not asked again until the call ends (Fresh): one
+// turn's lock and append, or a flush's reads and writes, walk the same
+// folders, and a check is only ever as recent as the operation that follows
+// it anyway.
+type FS struct {
+	h     hostio.Host
+	areas []area
+	seen  []string
+}
+
+var _ hostio.Host = (*FS)(nil)
+
+// area is a guarded folder and the root its names are checked from.
+type area struct{ root, prefix string }
+
+// Guard returns the host for a session: the project's .pi folder and
+// .gitignore, and the agent folder's memory/ and pi-memory/, are guarded.
+// With neither folder nothing is guarded (git's merge driver, which reads
+// the files git names).
+func Guard(h hostio.Host, project, agent string) *FS {
+	g := &FS{h: h}
+	// The agent folder's areas first: it may live inside the project (pi run
+	// from the home folder), and its names are checked from its own root.
+	if agent != "" {
+		g.areas = append(g.areas, area{agent, agent + "/memory"}, area{agent, agent + "/pi-memory"})
+	}
+	if project != "" {
+		g.areas = append(g.areas, area{project, project + "/.pi"}, area{project, project + "/.gitignore"})
+	}
+	return g
+}
+
+// Fresh forgets the folders found real: a new call checks them again.
+func (g *FS) Fresh() { g.seen = g.seen[:0] }
+
+// Check is the guard's verdict on p: nil when p may be read or written.
+func (g *FS) Check(p string) error {
+	for _, a := range g.areas {
+		if p == a.prefix || strings.HasPrefix(p, a.prefix+"/") {
+			return plain(g.h, &g.seen, a.root, p)
+		}
+	}
+	return nil
+}
+
+func (g *FS) ReadAt(p string, off int64, dst []byte) (int, error) {
+	if err := g.Check(p); err != nil {
+		return 0, err
+	}
+	return g.h.ReadAt(p, off, dst)
+}
+
+func (g *FS) Stat(p string) (hostio.FileInfo, error) {
+	if err := g.Check(p); err != nil {
+		return hostio.FileInfo{}, err
+	}
+	return g.h.Stat(p)
+}
+
+func (g *FS) Lstat(p string) (hostio.FileInfo, error) {
+	if err := g.Check(path.Dir(p)); err != nil {
+		return hostio.FileInfo{}, err
+	}
+	return g.h.Lstat(p)
+}
+
+func (g *FS) Append(p string, data []byte) error {
+	if err := g.Check(p); err != nil {
+		return err
+	}
+	return g.h.Append(p, data)
+}
+
+func (g *FS) WriteAtomic(p string, data []byte) error {
+	if err := g.Check(p); err != nil {
+		return err
+	}
+	return g.h.WriteAtomic(p, data)
+}
+
+func (g *FS) List(p string) ([]string, error) {
+	if err := g.Check(p); err != nil {
+		return nil, err
+	}
+	return g.h.List(p)
+}
+
+func (g *FS) Mkdir(p string) error {
+	if err := g.Check(p); err != nil {
+		return err
+	}
+	return g.h.Mkdir(p)
+}
+
+func (g *FS) Remove(p string) error {
+	if err := g.Check(p); err != nil {
+		return err
+	}
+	return g.h.Remove(p)
+}
+
+func (g *FS) Rename(from, to string) error {
+	if err := g.Check(from); err != nil {
+		return err
+	}
+	if err := g.Check(to); err != nil {
+		return err
+	}
+	return g.h.Rename(from, to)
+}
+
+// Lock checks the folders on the way to the lock file, not the file: the
+// host creates it exclusively, which never follows a link, and refuses one
+// that is there and is not a regular file.
+func (g *FS) Lock(p string, waitMs, staleMs int) error {
+	if err := g.Check(path.Dir(p)); err != nil {
+		return err
+	}
+	return g.h.Lock(p, waitMs, staleMs)
+}
+
+// Unlock removes a lock this process took.
+func (g *FS) Unlock(p string) error { return g.h.Unlock(p) }
+
+// Now is the wall clock in Unix milliseconds.
+func (g *FS) Now() int64 { return g.h.Now() }
+
+// Random fills dst with random bytes.
+func (g *FS) Random(dst []byte) { g.h.Random(dst) }
+
+// Log writes a line to the host's log.
+func (g *FS) Log(level hostio.Level, msg string) { g.h.Log(level, msg) }

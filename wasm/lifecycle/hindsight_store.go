@@ -1,0 +1,153 @@
+package lifecycle
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/hindsight"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/store"
+	"github.com/tidwall/gjson"
+)
+
+// Hindsight's moments (wasm/store).
+
+func (h *hsStore) Name() string { return "hindsight" }
+
+// Commands are /hindsight's subcommands.
+func (h *hsStore) Commands() map[string]func(c *store.Cmd) {
+	return map[string]func(c *store.Cmd){
+		"status":       h.cmdStatus,
+		"flush":        h.cmdFlush,
+		"doctor":       h.cmdDoctor,
+		"mode":         h.cmdMode,
+		"next-opt-out": h.cmdOptOut,
+		"bank":         h.cmdBank,
+		"import":       h.cmdImport,
+	}
+}
+
+func (h *hsStore) Start(out *store.Out, in gjson.Result) { h.start(out, in) }
+
+// Prompted makes the run's tools follow hindsight.json as it is now.
+func (h *hsStore) Prompted(out *store.Out, _ string, _ []budget.Receipt) { h.retool(out) }
+
+// Context recalls for the newest user message.
+func (h *hsStore) Context(out *store.Out, in gjson.Result) { h.recall(out, in) }
+
+// AgentEnd queues the run in the outbox, and flushes in the background.
+func (h *hsStore) AgentEnd(out *store.Out, in gjson.Result) { h.retain(out, in) }
+
+// Shutdown flushes what is due within flush.shutdownMs.
+func (h *hsStore) Shutdown(out *store.Out) { h.shutdown(out) }
+
+// Switched announces the tools and the footer for memory on or off.
+func (h *hsStore) Switched(out *store.Out) { h.announce(out) }
+
+// ActiveTools are Hindsight's tools the model may call now.
+func (h *hsStore) ActiveTools() []string { return h.activeTools() }
+
+// Receipt is the newest recall, for /memory last.
+func (h *hsStore) Receipt() (store.Receipt, bool) {
+	if !h.recalled {
+		return store.Receipt{}, false
+	}
+	return store.Receipt{Key: "recall", Text: h.receiptText(), JSON: h.receiptJSON()}, true
+}
+
+// Tool runs one of Hindsight's tools for the model: tool_result last,
+// after at most one foreground http ask.
+func (h *hsStore) Tool(out *store.Out, name string, params gjson.Result) {
+	h.refreshConfig()
+	if name == "hindsight_status" {
+		out.ToolResult(h.statusText(), false, nil)
+		return
+	}
+	if why := h.env.May(h, store.Capture); why != "" {
+		out.ToolResult("Hindsight is not available: "+why, true, nil)
+		return
+	}
+	switch name {
+	case "hindsight_recall":
+		q := strings.TrimSpace(jsonr.Get(params, "query").String())
+		if q == "" {
+			out.ToolResult("hindsight_recall needs a query.", true, nil)
+			return
+		}
+		banks := h.banks()
+		reqs := make([]hindsight.Request, len(banks))
+		for i, bk := range banks {
+			reqs[i] = hindsight.RecallRequest(h.cfg, bk, h.repoKey, q)
+		}
+		out.HTTP(hindsight.Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
+			rs := make([]hindsight.Recalled, len(banks))
+			all := true
+			for i, r := range hindsight.ReadResponses([]byte(v.Raw), len(banks)) {
+				rs[i].Bank = banks[i]
+				if rs[i].Problem = r.Problem(); rs[i].Problem == "" {
+					rs[i].Memories, rs[i].Problem = hindsight.ParseRecall(r.Body)
+				}
+				all = all && rs[i].Problem != ""
+			}
+			text := strings.TrimSpace(hindsight.Render(rs, h.cfg.RecallMaxTokens*len(rs)))
+			if text == "" {
+				text = "No memories found."
+			}
+			out.ToolResult(text+"\n"+strings.Join(hindsight.Summary(rs), "\n"), all, nil)
+		})
+	case "hindsight_retain":
+		content := strings.TrimSpace(marker.Strip(jsonr.Get(params, "content").String()))
+		if content == "" {
+			out.ToolResult("hindsight_retain needs content.", true, nil)
+			return
+		}
+		if why := h.notRetained(h.optOut); why != "" {
+			out.ToolResult("Not retained: "+why+".", true, nil)
+			return
+		}
+		ctx := strings.TrimSpace(marker.Strip(jsonr.Get(params, "context").String()))
+		if ctx == "" {
+			ctx = "stated in a pi session in " + h.repoKey
+		}
+		t := hindsight.Turn{UserMs: h.h.Now()}
+		t.Content, _ = redact.String(hindsight.Cut(content, h.cfg.RetainMaxChars))
+		t.Context, _ = redact.String(hindsight.Cut(ctx, 1000))
+		if err := h.queue(t, hindsight.SourceTool); err != nil {
+			out.ToolResult("Not retained: could not queue it in "+h.outbox+": "+err.Error(), true, nil)
+			return
+		}
+		h.flush(out, false, hsToolWaitMs, func(out *store.Out, sent, failed int, problem string) {
+			if failed > 0 || problem != "" {
+				out.ToolResult("Queued; the server did not take it yet ("+problem+"). It is sent again later.", false, nil)
+				return
+			}
+			out.ToolResult("Retained.", false, nil)
+		})
+	case "hindsight_reflect":
+		q := strings.TrimSpace(jsonr.Get(params, "query").String())
+		banks := h.banks()
+		if q == "" || len(banks) == 0 {
+			out.ToolResult("hindsight_reflect needs a query.", true, nil)
+			return
+		}
+		out.HTTP(hindsight.Encode(nil, []hindsight.Request{hindsight.ReflectRequest(h.cfg, banks[0], q, hsToolWaitMs)}), false, func(out *store.Out, v gjson.Result) {
+			r := hindsight.ReadResponses([]byte(v.Raw), 1)[0]
+			p := r.Problem()
+			text := ""
+			if p == "" {
+				text, p = hindsight.ParseReflect(r.Body)
+			}
+			if p != "" {
+				out.ToolResult("Hindsight could not reflect: "+p, true, nil)
+				return
+			}
+			// What memory answers is memory: marked, so it is never retained again.
+			out.ToolResult(marker.Wrap("reflect", text), false, nil)
+		})
+	default:
+		out.ToolResult("pi-memory has no tool "+strconv.Quote(name)+".", true, nil)
+	}
+}

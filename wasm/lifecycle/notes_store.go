@@ -1,0 +1,84 @@
+package lifecycle
+
+import (
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/store"
+	"github.com/tidwall/gjson"
+)
+
+// Markdown memory's moments (wasm/store).
+
+func (n *notesStore) Name() string { return "notes" }
+
+// Commands are /memory's subcommands about markdown memory; last, on and
+// off are about every store, and the orchestrator runs them.
+func (n *notesStore) Commands() map[string]func(c *store.Cmd) {
+	return map[string]func(c *store.Cmd){
+		"status":    n.cmdStatus,
+		"pages":     n.cmdPages,
+		"verify":    n.cmdVerify,
+		"remember":  n.cmdRemember,
+		"flush":     n.cmdFlush,
+		"recall":    n.cmdRecall,
+		"stale":     n.cmdStale,
+		"confirm":   n.cmdConfirm,
+		"faults":    n.cmdFaults,
+		"traces":    n.cmdTraces,
+		"trace":     n.cmdTrace,
+		"import":    n.cmdImport,
+		"gitignore": n.cmdGitignore,
+	}
+}
+
+func (n *notesStore) Start(out *store.Out, _ gjson.Result) { n.start(out) }
+
+// Section is the notes block, within maxMemoryTokens.
+func (n *notesStore) Section(out *store.Out, why string) budget.Section {
+	sec := budget.Section{Store: "notes", Why: why}
+	if why == "" {
+		var problems []string
+		sec.Text, problems = n.section()
+		for _, p := range problems {
+			out.Notify("warning", "pi-memory: "+p)
+		}
+	}
+	sec.Cap, sec.Limit = n.capBytes(), strconv.Itoa(n.cfg.MaxMemoryTokens)+" tokens"
+	return sec
+}
+
+// Prompted traces what went into the system prompt when it changed.
+func (n *notesStore) Prompted(_ *store.Out, text string, receipts []budget.Receipt) {
+	n.turn = receipts
+	n.injected(text, receipts)
+}
+
+// Shutdown flushes the staged facts.
+func (n *notesStore) Shutdown(out *store.Out) {
+	info, warnings := n.settle()
+	if info != "" {
+		out.Notify("info", "pi-memory: "+info)
+	}
+	for _, msg := range warnings {
+		out.Notify("warning", "pi-memory: "+msg)
+	}
+}
+
+// LastTrace is the trace of this session's newest injection.
+func (n *notesStore) LastTrace() string { return n.lastTraceID }
+
+// NewestTrace is the newest traced injection on disk.
+func (n *notesStore) NewestTrace() (id, when string) {
+	traces, _, err := n.readTraces()
+	if err != nil {
+		return "", ""
+	}
+	for i := len(traces) - 1; i >= 0; i-- {
+		if traces[i].Kind == "inject" {
+			return traces[i].ID, decision.FormatTime(traces[i].T)
+		}
+	}
+	return "", ""
+}

@@ -1,0 +1,158 @@
+package store
+
+import (
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/tidwall/gjson"
+)
+
+// Then receives the host's answer to an ask (a dialog, a model call, an http
+// ask), with the envelope of the resume call to write into.
+type Then func(out *Out, value gjson.Result)
+
+// Asks is what waits for the host's answers, and the ids this instance
+// hands out. One lives in the orchestrator for the module's lifetime: a
+// new session forgets what waited (Forget), never the ids, so an id is
+// never handed out twice by one instance.
+type Asks struct {
+	pending map[string]Then
+	seq     map[string]int
+}
+
+// Next is a new id: prefix and a number this instance never gave that
+// prefix before ("k1", "k2", … for asks; "b1", … for context blocks).
+func (a *Asks) Next(prefix string) string {
+	if a.seq == nil {
+		a.seq = map[string]int{}
+	}
+	a.seq[prefix]++
+	return prefix + strconv.Itoa(a.seq[prefix])
+}
+
+// Forget drops every continuation: a new session starts.
+func (a *Asks) Forget() { a.pending = nil }
+
+func (a *Asks) park(k Then) string {
+	id := a.Next("k")
+	if a.pending == nil {
+		a.pending = map[string]Then{}
+	}
+	a.pending[id] = k
+	return id
+}
+
+// Resume hands the host's answer in (the resume export's {id, value}) to
+// what waits for it.
+func (a *Asks) Resume(out *Out, in gjson.Result) {
+	id := jsonr.Get(in, "id").String()
+	k, ok := a.pending[id]
+	if !ok {
+		out.Notify("warning", "pi-memory: nothing is waiting for answer "+strconv.Quote(id)+" (the core was restarted, or it was already answered); the action was not completed.")
+		return
+	}
+	delete(a.pending, id)
+	k(out, jsonr.Get(in, "value"))
+}
+
+// Select asks the person to pick one option; k receives the option text, or
+// null when the dialog was dismissed.
+func (out *Out) Select(title string, options []string, k Then) {
+	w := out.dialog("select", title, k)
+	w.Strs("options", options)
+	out.foreground(w.Close())
+}
+
+// Confirm asks a yes/no question; k receives true or false.
+func (out *Out) Confirm(title, message string, k Then) {
+	w := out.dialog("confirm", title, k)
+	w.Str("message", message)
+	out.foreground(w.Close())
+}
+
+// Input asks for a line of text; k receives the text or null.
+func (out *Out) Input(title, placeholder string, k Then) {
+	w := out.dialog("input", title, k)
+	w.Str("placeholder", placeholder)
+	out.foreground(w.Close())
+}
+
+// Editor opens a multi-line editor on prefill; k receives the edited text,
+// or null when the editor was closed without saving.
+func (out *Out) Editor(title, prefill string, k Then) {
+	w := out.dialog("editor", title, k)
+	w.Str("prefill", prefill)
+	out.foreground(w.Close())
+}
+
+// dialog starts a dialog effect of one kind, its answer going to k; the
+// caller adds the kind's own field and ends the envelope with it.
+func (out *Out) dialog(kind, title string, k Then) *jsonw.Object {
+	w := jsonw.Open(nil)
+	w.Str("t", "dialog")
+	w.Str("id", out.asks.park(k))
+	w.Str("kind", kind)
+	w.Str("title", title)
+	return &w
+}
+
+// Complete asks the host to call the current model; k receives {text} or {error}.
+func (out *Out) Complete(system, prompt string, maxTokens int, k Then) {
+	out.CompleteCall(Call{System: system, Prompt: prompt, MaxTokens: maxTokens}, k)
+}
+
+// Call is a model call with the options observational memory needs.
+type Call struct {
+	System, Prompt string
+	MaxTokens      int
+	// Model is "provider/id" or an id pi knows; "" is the session's current model.
+	Model string
+	// TimeoutMs bounds the call (0: no bound): the host aborts it and
+	// resumes with {error}.
+	TimeoutMs int
+	// Background lets the host resume later, without holding the event
+	// that asked: other exports may run in between.
+	Background bool
+}
+
+// CompleteCall asks the host for a model call with options; k receives
+// {text, usage?} or {error}.
+func (out *Out) CompleteCall(c Call, k Then) {
+	id := out.asks.park(k)
+	w := jsonw.Open(nil)
+	w.Str("t", "complete")
+	w.Str("id", id)
+	w.Str("system", c.System)
+	w.Str("prompt", c.Prompt)
+	w.Int("maxTokens", int64(c.MaxTokens))
+	if c.Model != "" {
+		w.Str("model", c.Model)
+	}
+	if c.TimeoutMs > 0 {
+		w.Int("timeoutMs", int64(c.TimeoutMs))
+	}
+	if c.Background {
+		w.Bool("background", true)
+	}
+	out.foreground(w.Close())
+}
+
+// HTTP asks the host to perform requests (a JSON array, as
+// hindsight.Encode writes it), all at once, each within its timeout; k
+// receives the answers in request order. A background ask does not hold the
+// event: the host answers later and other effects may follow it in the
+// envelope; a foreground one is last.
+func (out *Out) HTTP(requests []byte, background bool, k Then) {
+	id := out.asks.park(k)
+	w := jsonw.Open(nil)
+	w.Str("t", "http")
+	w.Str("id", id)
+	w.Raw("requests", requests)
+	if background {
+		w.Bool("background", true)
+		out.add(w.Close())
+		return
+	}
+	out.foreground(w.Close())
+}

@@ -1,0 +1,215 @@
+// Package store is what a store is to the orchestrator (wasm/lifecycle), as
+// database/sql/driver is what a database is to database/sql: the one small
+// interface every store implements, the optional ones for the moments of a
+// turn it takes part in, the Env a store is handed at session start, and the
+// Out it writes its effects into.
+//
+// A store (decisions, notes, observations, hindsight) is a package that owns
+// its data: its configuration, its pure rules, and its driver, which talks to
+// the host only through the Env's FS. The orchestrator loops over the list of
+// stores at each moment and never names one; it alone decides, through the
+// gate (Env.May), whether a store may act.
+//
+// This package must never import a store.
+package store
+
+import (
+	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/tidwall/gjson"
+)
+
+// Act is what a store is about to do. The gate (Env.May) decides, for every
+// store and every act, whether it may: no store decides that for itself.
+type Act uint8
+
+const (
+	// Read looks at memory for a command that asked (list, recall).
+	Read Act = iota
+	// Inject puts memory into what the model is sent.
+	Inject
+	// Capture is work nobody asked for this turn: collecting candidates,
+	// asking the person, calling a model, and every write done on the
+	// store's own initiative (snapshots, traces, page tables, the flush at
+	// session end).
+	Capture
+	// Write is a command that changes memory because the person asked.
+	Write
+)
+
+// Store is one kind of memory. Every store has a name, says when it is off,
+// follows its configuration, and catches up before a command; the moments
+// of a turn it takes part in are the optional interfaces below.
+type Store interface {
+	// Name is the store's name in the registry ("decisions", "notes",
+	// "observations", "hindsight"): its commands' and tools' Store.
+	Name() string
+	// Off says why the store can neither be read nor written this session
+	// (no project, an untrusted project, disabled or unreadable config), or
+	// "" when it can. The gate asks it; the store never asks itself.
+	Off() string
+	// Refresh reads the store's configuration again when one of its files
+	// changed, saying its new warnings: the orchestrator calls it before
+	// every prompt and before every command's gate, so an edit takes effect
+	// at the next one.
+	Refresh(out *Out)
+	// Ready brings the store up to date before a command that reads or
+	// writes it (catching up with other processes, reading changed files);
+	// an error stops the command with its message.
+	Ready(out *Out) error
+	// Commands are the store's subcommands by name, for the registry's
+	// commands whose Store is Name. A test checks they match the registry.
+	Commands() map[string]func(c *Cmd)
+}
+
+// Starter takes part in session_start: it reads what the event says of the
+// session (its id, branch, environment) and its own state from disk.
+type Starter interface {
+	Start(out *Out, in gjson.Result)
+}
+
+// Prompter takes part in before_agent_start, before any section is rendered:
+// the prompt the person sent (decision candidates).
+type Prompter interface {
+	Prompt(out *Out, in gjson.Result)
+}
+
+// Sectioner puts a section into the system prompt. why is the gate's answer
+// for Inject: when it is not "", the store injects nothing and only says its
+// cap. wasm/budget orders the sections, cuts each to its cap and counts them.
+type Sectioner interface {
+	Section(out *Out, why string) budget.Section
+}
+
+// Prompted takes part in before_agent_start once the system prompt is
+// settled: text is everything appended, receipts what each store put in.
+type Prompted interface {
+	Prompted(out *Out, text string, receipts []budget.Receipt)
+}
+
+// Contexter takes part in every model request (pi's context event): a block
+// for that request only (observations, a recall). A foreground ask it makes
+// ends the envelope.
+type Contexter interface {
+	Context(out *Out, in gjson.Result)
+}
+
+// Ender takes part in agent_end: the run is over (capture, retain).
+type Ender interface {
+	AgentEnd(out *Out, in gjson.Result)
+}
+
+// Settler takes part in agent_settled: pi is idle after a run.
+type Settler interface {
+	Settled(out *Out, in gjson.Result)
+}
+
+// Compacter answers pi's compaction and branch-summary events.
+type Compacter interface {
+	BeforeCompact(out *Out, in gjson.Result)
+	BeforeTree(out *Out, in gjson.Result)
+}
+
+// Shutdowner takes part in session_shutdown: what can wait until the
+// session is over.
+type Shutdowner interface {
+	Shutdown(out *Out)
+}
+
+// Switcher hears /memory on and off: memory for the whole session turned on
+// or off (the gate already answers accordingly).
+type Switcher interface {
+	Switched(out *Out)
+}
+
+// Tooler offers tools to the model (the registry's tools whose Store is its
+// Name).
+type Tooler interface {
+	// ActiveTools are the store's tools the model may call now.
+	ActiveTools() []string
+	// Tool runs one of them: a ToolResult last, after at most one
+	// foreground ask.
+	Tool(out *Out, name string, params gjson.Result)
+}
+
+// Receipter says, for /memory last, what the store put into the newest
+// model request outside the system prompt. ok is false when it put nothing
+// this session.
+type Receipter interface {
+	Receipt() (r Receipt, ok bool)
+}
+
+// Tracer keeps traces of what was injected (markdown memory's /memory
+// trace), which /memory last names.
+type Tracer interface {
+	// LastTrace is the id of the trace of this session's newest injection,
+	// "" when it was not traced.
+	LastTrace() string
+	// NewestTrace is the newest traced injection on disk, for a session
+	// that has not injected yet: its id and time, "" when there is none.
+	NewestTrace() (id, when string)
+}
+
+// Receipt is one store's part of /memory last outside the system prompt.
+type Receipt struct {
+	// Key names the part in the JSON receipt ("context", "recall").
+	Key string
+	// Text is the part as a person reads it, starting with "\n\n--- ".
+	Text string
+	// JSON is the part as a JSON object.
+	JSON []byte
+}
+
+// Session is what session_start established. A store reads it; only the
+// orchestrator changes it (Switch, at /memory off and on).
+type Session struct {
+	Cwd         string
+	AgentDir    string
+	ProjectRoot string
+	// ProjectHash is the stable project id stored in events and in the
+	// names of machine-local files (lifecycle.ProjectHash).
+	ProjectHash string
+	Trusted     bool
+	HasUI       bool
+	Mode        string
+	// Switch says why memory is off for this session ("--no-memory",
+	// "/memory off"), "" when it is on. The gate reads it.
+	Switch string
+	Fault  string // fault injection: panic in this export (tests only)
+	Home   string // the person's home folder (for /memory import claude)
+	// Module is the SHA-256 (hex) of the module file the host loaded, "" when
+	// it did not say; /memory status names the running core with it.
+	Module string
+}
+
+// Env is what a store's driver is handed at session start: the session,
+// the guarded host, and the orchestrator's services.
+type Env struct {
+	*Session
+	// FS is the only host a driver has: every memory path it touches is
+	// checked (files.FS).
+	FS *files.FS
+
+	asks  *Asks
+	gate  func(s Store, act Act) string
+	tools func(out *Out)
+}
+
+// NewEnv is the orchestrator's: asks hands out ids, gate answers May, tools
+// announces the active tools of every store.
+func NewEnv(s *Session, fs *files.FS, asks *Asks, gate func(Store, Act) string, tools func(*Out)) *Env {
+	return &Env{Session: s, FS: fs, asks: asks, gate: gate, tools: tools}
+}
+
+// NextID is an id this module instance never handed out before with that
+// prefix, whatever session asks (a context block's id: the host keeps the
+// block by it for the instance's lifetime).
+func (e *Env) NextID(prefix string) string { return e.asks.Next(prefix) }
+
+// May is the gate's answer for store s about to do act: "" when it may,
+// else why not, in words for the person.
+func (e *Env) May(s Store, act Act) string { return e.gate(s, act) }
+
+// AnnounceTools sends the tools effect: the active tools of every store,
+// as they are now. A store calls it when its own tools may have changed.
+func (e *Env) AnnounceTools(out *Out) { e.tools(out) }
