@@ -148,7 +148,9 @@ func (e *Engine) tool(out *store.Out, in gjson.Result) {
 		if t.Name != name {
 			continue
 		}
-		if x, ok := e.store(t.Store).(store.Tooler); ok {
+		st := e.store(t.Store)
+		if x, ok := st.(store.Tooler); ok {
+			st.Refresh(out)
 			x.Tool(out, name, jsonr.Get(in, "params"))
 			return
 		}

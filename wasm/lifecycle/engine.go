@@ -186,6 +186,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 func (e *Engine) sessionShutdown(out *store.Out) {
 	for _, st := range e.stores {
 		if x, ok := st.(store.Shutdowner); ok {
+			st.Refresh(out)
 			x.Shutdown(out)
 		}
 	}

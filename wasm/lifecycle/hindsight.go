@@ -155,11 +155,11 @@ func (h *hsStore) notRetained(optOut bool) string {
 	return hindsight.NotRetained(h.cfg, h.modeNow(), optOut)
 }
 
-// retool reads the config when it changed and announces again when the
-// tools no longer match what was last sent: hindsight.json appeared,
-// changed or went away during the session, or the mode changed.
+// retool announces again when the tools no longer match what was last
+// sent: hindsight.json (read again by Refresh just before) appeared,
+// changed or went away during the session, or the mode changed. The run
+// has checked its config.
 func (h *hsStore) retool(out *store.Out) {
-	h.refreshConfig()
 	h.runCfg = true
 	if strings.Join(h.activeTools(), ",") != h.tools {
 		h.announce(out)

@@ -51,7 +51,6 @@ func (h *hsStore) statusText() string {
 }
 
 func (h *hsStore) cmdStatus(c *store.Cmd) {
-	h.refreshConfig()
 	c.Out.Output(h.statusText())
 }
 
@@ -71,7 +70,6 @@ func (h *hsStore) cmdFlush(c *store.Cmd) {
 }
 
 func (h *hsStore) cmdDoctor(c *store.Cmd) {
-	h.refreshConfig()
 	var b strings.Builder
 	b.WriteString("Config files: " + h.files[0])
 	if h.files[1] != "" {
@@ -141,7 +139,6 @@ func (h *hsStore) cmdOptOut(c *store.Cmd) {
 }
 
 func (h *hsStore) cmdBank(c *store.Cmd) {
-	h.refreshConfig()
 	var b strings.Builder
 	b.WriteString("Repo key: " + h.repoKey)
 	for _, bk := range h.banks() {

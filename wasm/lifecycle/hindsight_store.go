@@ -61,7 +61,6 @@ func (h *hsStore) Receipt() (store.Receipt, bool) {
 // Tool runs one of Hindsight's tools for the model: tool_result last,
 // after at most one foreground http ask.
 func (h *hsStore) Tool(out *store.Out, name string, params gjson.Result) {
-	h.refreshConfig()
 	if name == "hindsight_status" {
 		out.ToolResult(h.statusText(), false, nil)
 		return

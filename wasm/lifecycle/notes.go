@@ -276,7 +276,6 @@ func (n *notesStore) Ready(out *store.Out) error { return nil }
 // configuration, trust and every file are unchanged (byte-stable prompts).
 // Problems reading a file are returned once per change, for a notice.
 func (n *notesStore) section() (string, []string) {
-	n.refreshConfig()
 	if !n.cfg.Enabled {
 		n.block, n.blockKey, n.receipts, n.residency = "", "disabled", nil, notes.Residency{}
 		return "", nil

@@ -137,8 +137,17 @@ func (o *observations) Off() string {
 
 // refresh re-reads a changed configuration and says what is wrong with it.
 func (o *observations) Refresh(out *store.Out) {
+	was := o.Off()
 	for _, w := range o.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
+	}
+	// The footer follows the store turning off or on.
+	switch now := o.Off(); {
+	case now != "" && was == "" && o.footer != "":
+		o.footer = ""
+		out.Status("om", "", true)
+	case now == "" && was != "" && o.env.May(o, store.Inject) == "" && o.st.Items()[0] > 0:
+		o.showFooter(out)
 	}
 }
 

@@ -82,9 +82,6 @@ func sameString(a, b string) bool {
 // resume; a due compaction of ours is a compact effect (pi then asks
 // session_before_compact for the summary).
 func (o *observations) Settled(out *store.Out, in gjson.Result) {
-	for _, w := range o.refreshConfig() {
-		out.Notify("warning", "pi-memory: "+w)
-	}
 	o.take(in)
 	if o.env.May(o, store.Capture) != "" {
 		return

@@ -7,7 +7,11 @@ import (
 )
 
 // The moments of a turn. At each, the stores that take part in it act in
-// list order; the gate has the last word on what each may do.
+// list order; the gate has the last word on what each may do. A store
+// follows its configuration as it is at the moment it acts on its own
+// (Refresh): before the prompt every store, before a model request, a
+// settle, a compaction or the shutdown those taking part. agent_end acts
+// under the configuration its run's prompt and requests read.
 
 // beforeAgentStart injects stable memory into the system prompt. Each store
 // follows its configuration as it is now and sees the prompt; each store
@@ -46,6 +50,7 @@ func (e *Engine) beforeAgentStart(out *store.Out, in gjson.Result) {
 func (e *Engine) context(out *store.Out, in gjson.Result) {
 	for _, st := range e.stores {
 		if x, ok := st.(store.Contexter); ok {
+			st.Refresh(out)
 			x.Context(out, in)
 		}
 	}
@@ -65,6 +70,7 @@ func (e *Engine) agentEnd(out *store.Out, in gjson.Result) {
 func (e *Engine) agentSettled(out *store.Out, in gjson.Result) {
 	for _, st := range e.stores {
 		if x, ok := st.(store.Settler); ok {
+			st.Refresh(out)
 			x.Settled(out, in)
 		}
 	}
@@ -74,6 +80,7 @@ func (e *Engine) agentSettled(out *store.Out, in gjson.Result) {
 func (e *Engine) sessionBeforeCompact(out *store.Out, in gjson.Result) {
 	for _, st := range e.stores {
 		if x, ok := st.(store.Compacter); ok {
+			st.Refresh(out)
 			x.BeforeCompact(out, in)
 		}
 	}
@@ -83,6 +90,7 @@ func (e *Engine) sessionBeforeCompact(out *store.Out, in gjson.Result) {
 func (e *Engine) sessionBeforeTree(out *store.Out, in gjson.Result) {
 	for _, st := range e.stores {
 		if x, ok := st.(store.Compacter); ok {
+			st.Refresh(out)
 			x.BeforeTree(out, in)
 		}
 	}
