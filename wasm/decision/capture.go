@@ -1,6 +1,8 @@
 package decision
 
 import (
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
+
 	"strings"
 	"unicode"
 )
@@ -60,13 +62,13 @@ func Candidates(prompt string) []Candidate {
 }
 
 func candidate(text string, score float64, explicit bool) (Candidate, bool) {
-	text = strings.TrimSpace(oneLine(text))
+	text = strings.TrimSpace(txt.OneLine(text))
 	n := len([]rune(text))
 	if n < MinCandidateChars {
 		return Candidate{}, false
 	}
 	if n > MaxCandidateChars {
-		text = cut(text, MaxCandidateChars)
+		text = txt.Runes(text, MaxCandidateChars)
 	}
 	return Candidate{Text: text, Score: score, Explicit: explicit}, true
 }

@@ -1,6 +1,8 @@
 package decision
 
 import (
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
+
 	"strconv"
 	"strings"
 
@@ -54,7 +56,7 @@ func ClassifierPrompt(cands []Candidate) string {
 	var b strings.Builder
 	for i, k := range cands {
 		text, _ := redact.String(k.Text)
-		b.WriteString(strconv.Itoa(i+1) + ". " + oneLine(text) + "\n")
+		b.WriteString(strconv.Itoa(i+1) + ". " + txt.OneLine(text) + "\n")
 	}
 	return b.String()
 }

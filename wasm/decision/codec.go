@@ -412,7 +412,7 @@ func Encode(dst []byte, ev Event) []byte {
 		dw.Str("tx", d.Text)
 	}
 	if has&HasTags != 0 {
-		dw.Strs("tg", nonNil(d.Tags))
+		dw.Strs("tg", d.Tags)
 	}
 	if has&HasStatus != 0 {
 		dw.Str("s", d.Status.String())
@@ -428,7 +428,7 @@ func Encode(dst []byte, ev Event) []byte {
 		}
 	}
 	if has&HasConflicts != 0 {
-		dw.Strs("c", nonNil(d.Conflicts))
+		dw.Strs("c", d.Conflicts)
 	}
 	if has&HasSupersededBy != 0 {
 		dw.Str("sb", d.SupersededBy)
@@ -450,11 +450,4 @@ func Encode(dst []byte, ev Event) []byte {
 		w.Str("u", ev.Actor)
 	}
 	return w.Close()
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -3,9 +3,10 @@ package decision
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/pi-memory/pi-memory/internal/require"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func TestConfigDefaultsWithoutFiles(t *testing.T) {

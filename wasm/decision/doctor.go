@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
@@ -104,7 +105,7 @@ func (r *Report) Clean() bool { return len(r.Findings) == 0 && len(r.Pairs) == 0
 // Text is the report as doctor prints it after the log's name.
 func (r *Report) Text() string {
 	var sb strings.Builder
-	sb.WriteString(plural(r.Lines, "line", "lines") + ", " + plural(r.Events, "event", "events") + " applied, " + plural(r.Live, "decision", "decisions") + " live.")
+	sb.WriteString(text.Plural(r.Lines, "line", "lines") + ", " + text.Plural(r.Events, "event", "events") + " applied, " + text.Plural(r.Live, "decision", "decisions") + " live.")
 	if r.Clean() {
 		sb.WriteString("\nNo problems found.")
 	}
@@ -139,19 +140,12 @@ func (r *Report) AppendJSON(b []byte, log string) []byte {
 		o.Str("message", f.Msg)
 		return o.Close()
 	}))
-	w.Strs("activePairs", nonNil(r.Pairs))
+	w.Strs("activePairs", r.Pairs)
 	w.Bool("pairsScanned", r.PairsScanned)
 	if r.Fix != nil {
 		w.Raw("fix", r.Fix.AppendJSON(nil, r.Fixed))
 	}
 	return w.Close()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // SecretLines finds the lines of the log's first size bytes that hold what

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Budgets of the injected section (docs/formats.md, "Injected section").
@@ -107,7 +109,7 @@ func (s *State) summary(left int, shown []*Decision) string {
 			if i == 3 {
 				break
 			}
-			out += " #" + cut(t, MaxTagChars) + " " + strconv.Itoa(counts[i])
+			out += " #" + txt.Runes(t, MaxTagChars) + " " + strconv.Itoa(counts[i])
 		}
 	}
 	return out + "; /decision list shows all)"
@@ -269,14 +271,14 @@ func repeatsTag(before []string, t string) bool {
 // cut at MaxTextChars, flattened to one line. A secret someone wrote into the
 // log by hand is redacted: it never reaches the model.
 func Line(d *Decision) string {
-	text := clean(oneLine(d.Short()))
-	text = cut(text, MaxTextChars)
+	text := clean(txt.OneLine(d.Short()))
+	text = txt.Runes(text, MaxTextChars)
 	var tags []string
 	for _, t := range d.Tags {
 		if len(tags) == MaxTags {
 			break
 		}
-		if t = cut(cleanTag(t), MaxTagChars); t != "" {
+		if t = txt.Runes(cleanTag(t), MaxTagChars); t != "" {
 			tags = append(tags, "#"+t)
 		}
 	}
@@ -289,15 +291,7 @@ func Line(d *Decision) string {
 		tagPart = ""
 		room = MaxCharsPerDecision - utf8.RuneCountInString(d.ID) - 3
 	}
-	return d.ID + " | " + cut(text, room) + tagPart
-}
-
-// oneLine collapses every run of whitespace (newlines included) to one space.
-func oneLine(s string) string {
-	if s == "" {
-		return ""
-	}
-	return strings.Join(strings.Fields(s), " ")
+	return d.ID + " | " + txt.Runes(text, room) + tagPart
 }
 
 // cleanTag drops a leading '#' and anything that would break the line
@@ -325,20 +319,4 @@ func plainTag(t string) bool {
 		}
 	}
 	return true
-}
-
-// cut shortens s to at most n characters, ending with "…" when it cut.
-func cut(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	i := 0
-	for k := 0; k < n-1; k++ {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return strings.TrimRight(s[:i], " ") + "…"
 }

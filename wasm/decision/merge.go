@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Merging two branches' logs (docs/decisions/008-merging-decision-logs.md).
@@ -429,7 +431,7 @@ func (res *MergeResult) Text() string {
 		parts = append(parts, r.Side+"' new lines now say "+r.New+" for "+r.Old+", which the other side had renumbered")
 	}
 	if res.Dropped > 0 {
-		parts = append(parts, "left out "+plural(res.Dropped, "line", "lines")+" of the common ancestor that one side had removed or rewritten")
+		parts = append(parts, "left out "+text.Plural(res.Dropped, "line", "lines")+" of the common ancestor that one side had removed or rewritten")
 	}
 	for _, b := range res.Bad {
 		s := "kept a bad line: " + b.Side + " line " + strconv.Itoa(b.Line) + " (now line " + strconv.Itoa(b.At) + "): " + b.Msg

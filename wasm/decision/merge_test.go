@@ -3,9 +3,10 @@ package decision
 import (
 	"bytes"
 	"errors"
-	"github.com/pi-memory/pi-memory/internal/require"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // Events of one day, 2026-11-23, as pimem writes them.

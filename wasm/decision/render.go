@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
@@ -16,7 +17,7 @@ import (
 //
 //	ListLine(D-2026-03-01-0001 "Use Go" #lang) => "D-2026-03-01-0001 | active | Use Go | #lang"
 func ListLine(x *Decision) string {
-	s := x.ID + " | " + x.Status.String() + " | " + clean(oneLine(x.Short()))
+	s := x.ID + " | " + x.Status.String() + " | " + clean(text.OneLine(x.Short()))
 	var tags []string
 	for _, t := range x.Tags {
 		if t = cleanTag(t); t != "" {
@@ -76,7 +77,7 @@ func AppendJSON(b []byte, x *Decision) []byte {
 	if x.SupersededBy != "" {
 		w.Str("supersededBy", x.SupersededBy)
 	}
-	w.Strs("conflictsWith", nonNil(x.Conflicts))
+	w.Strs("conflictsWith", x.Conflicts)
 	if x.ConflictNote != "" {
 		w.Str("conflictNote", clean(x.ConflictNote))
 	}
@@ -109,7 +110,7 @@ func Likeness(m Match, text string) string {
 }
 
 // OneLine collapses whitespace and redacts: a decision quoted in a message.
-func OneLine(s string) string { return clean(oneLine(s)) }
+func OneLine(s string) string { return clean(text.OneLine(s)) }
 
 func clean(s string) string {
 	out, _ := redact.String(s)

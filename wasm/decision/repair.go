@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 )
 
@@ -281,7 +282,7 @@ func (r *Repair) Text(written bool) string {
 	if written {
 		verb = "gave"
 	}
-	sb.WriteString("--fix " + verb + " " + plural(len(r.Renumbered), "decision", "decisions") + " a new id (two branches had added them under one id):")
+	sb.WriteString("--fix " + verb + " " + text.Plural(len(r.Renumbered), "decision", "decisions") + " a new id (two branches had added them under one id):")
 	for _, n := range r.Renumbered {
 		sb.WriteString("\nline " + strconv.Itoa(n.Line) + ": " + n.Old + " → " + n.New + " " + strconv.Quote(OneLine(n.Text)) + " (line " + strconv.Itoa(n.First) + " keeps " + n.Old + ")")
 	}
@@ -297,7 +298,7 @@ func (r *Repair) Text(written bool) string {
 	case n > 1:
 		sb.WriteString("\nOnly their place in the file placed " + strconv.Itoa(n) + " lines; check them with /decision show.")
 	}
-	sb.WriteString("\nOnly the ids in " + plural(r.Rewritten, "line", "lines") + " change; every other line, bad ones included, stays byte for byte.")
+	sb.WriteString("\nOnly the ids in " + text.Plural(r.Rewritten, "line", "lines") + " change; every other line, bad ones included, stays byte for byte.")
 	return sb.String()
 }
 

@@ -2,9 +2,10 @@ package decision
 
 import (
 	"bytes"
-	"github.com/pi-memory/pi-memory/internal/require"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 func sp(line, old string) string {

@@ -2,9 +2,10 @@ package decision
 
 import (
 	"bytes"
-	"github.com/pi-memory/pi-memory/internal/require"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // A secret someone wrote into the log by hand (or a merge brought in) stays in

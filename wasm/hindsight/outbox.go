@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/tidwall/gjson"
@@ -70,7 +71,7 @@ func FailRecord(j Job, now int64, problem string) []byte {
 	w := head("fail", j.ID, j.Bank, now)
 	w.Int("n", int64(n))
 	w.Int("next", now+Backoff(n))
-	w.Str("error", Cut(problem, 300))
+	w.Str("error", text.Bytes(problem, 300))
 	return append(w.Close(), '\n')
 }
 
@@ -79,7 +80,7 @@ func FailRecord(j Job, now int64, problem string) []byte {
 func DeadRecord(j Job, now int64, problem string) []byte {
 	w := head("dead", j.ID, j.Bank, now)
 	w.Int("n", int64(j.Attempts+1))
-	w.Str("error", Cut(problem, 300))
+	w.Str("error", text.Bytes(problem, 300))
 	w.Raw("item", []byte(j.Item))
 	return append(w.Close(), '\n')
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -154,7 +155,7 @@ func ReflectRequest(c Config, b Bank, query string, timeoutMs int) Request {
 // safeQuery is a query as it may leave the machine: redacted, then cut.
 func safeQuery(q string) string {
 	q, _ = redact.String(q)
-	return Cut(q, maxQuery)
+	return text.Bytes(q, maxQuery)
 }
 
 // Memory is one recalled memory.
@@ -197,15 +198,4 @@ func ParseReflect(body string) (string, string) {
 		return "", "the answer has no text"
 	}
 	return t.Str, ""
-}
-
-// Cut returns s cut to at most n bytes at a rune boundary.
-func Cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }

@@ -3,6 +3,7 @@ package hindsight
 import (
 	"strings"
 
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -60,19 +61,19 @@ func SerializeTurn(messages []byte, repoKey string, maxChars int) Turn {
 				if first == "" {
 					first = text
 				}
-				line(&b, "user: ", Cut(text, capUser))
+				line(&b, "user: ", txt.Bytes(text, capUser))
 			}
 		case "assistant":
 			jsonr.Get(m, "content").ForEach(func(_, blk gjson.Result) bool {
 				switch jsonr.Get(blk, "type").Str {
 				case "text":
 					if s := strings.TrimSpace(marker.Strip(jsonr.Get(blk, "text").Str)); s != "" {
-						line(&b, "assistant: ", Cut(s, capAssistant))
+						line(&b, "assistant: ", txt.Bytes(s, capAssistant))
 					}
 				case "toolCall":
 					args := compact(jsonr.Get(blk, "arguments").Raw)
 					res := strings.TrimSpace(marker.Strip(results[jsonr.Get(blk, "id").Str]))
-					line(&b, "tool "+jsonr.Get(blk, "name").Str+" ", Cut(args, capArgs))
+					line(&b, "tool "+jsonr.Get(blk, "name").Str+" ", txt.Bytes(args, capArgs))
 					if res != "" {
 						line(&b, "result: ", headTail(res, capResult))
 					}
@@ -82,12 +83,12 @@ func SerializeTurn(messages []byte, repoKey string, maxChars int) Turn {
 		}
 		return true
 	})
-	content := Cut(b.String(), maxChars)
+	content := txt.Bytes(b.String(), maxChars)
 	t.Content, _ = redact.String(strings.TrimSpace(content))
 	if t.Content != "" {
 		ctx := "pi session in " + repoKey
 		if f := strings.Join(strings.Fields(first), " "); f != "" {
-			ctx += ": " + Cut(f, capContext)
+			ctx += ": " + txt.Bytes(f, capContext)
 		}
 		t.Context, _ = redact.String(ctx)
 	}
@@ -127,7 +128,7 @@ func headTail(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	head := Cut(s, n*2/3)
+	head := txt.Bytes(s, n*2/3)
 	tail := s[len(s)-n/3:]
 	for len(tail) > 0 && tail[0]&0xC0 == 0x80 {
 		tail = tail[1:]

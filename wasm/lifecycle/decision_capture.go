@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -62,7 +63,7 @@ func (d *decisions) review(out *store.Out, cands []decision.Candidate) {
 		for i, c := range fresh {
 			q[i] = strconv.Quote(c.Text)
 		}
-		out.Notify("warning", "pi-memory: "+plural(len(fresh), "decision candidate was", "decision candidates were")+
+		out.Notify("warning", "pi-memory: "+text.Plural(len(fresh), "decision candidate was", "decision candidates were")+
 			" not saved, because confirming needs a UI: "+strings.Join(q, ", ")+". Add it with /decision add, or set autoCapture.confirm to false.")
 		return
 	}

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -35,7 +36,7 @@ func (d *decisions) fix(c *store.Cmd, rep decision.Report, fix *decision.Repair)
 		d.report(c.Out, c.JSON, rep, fix.Text(false)+"\nNothing was written. Re-run with --yes to do it.\n\n")
 		return
 	}
-	title := "Give " + plural(len(fix.Renumbered), "decision", "decisions") + " new ids in " + decisionLogName + "?"
+	title := "Give " + text.Plural(len(fix.Renumbered), "decision", "decisions") + " new ids in " + decisionLogName + "?"
 	c.Out.Confirm(title, fix.Text(false), func(out *store.Out, v gjson.Result) {
 		if v.Type != gjson.True {
 			out.Output("Cancelled; nothing was written.")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -73,7 +74,7 @@ func (d *decisions) printList(c *store.Cmd, list decision.Hits, title string) {
 		return
 	}
 	var sb strings.Builder
-	sb.WriteString(plural(total, strings.TrimSuffix(title, "s"), title))
+	sb.WriteString(txt.Plural(total, strings.TrimSuffix(title, "s"), title))
 	sb.WriteString(" (newest first):")
 	for i := 0; i < shown; i++ {
 		sb.WriteString("\n")
@@ -138,7 +139,7 @@ func (d *decisions) cmdStatus(c *store.Cmd) {
 		if d.cur.Offset == 0 && d.st.Lines == 0 {
 			sb.WriteString("\nLog: " + d.log + " (not created yet; it appears on the first write)")
 		} else {
-			sb.WriteString("\nLog: " + d.log + " (" + plural(d.st.Lines, "line", "lines") + ", " + strconv.FormatInt(d.cur.Offset, 10) + " bytes)")
+			sb.WriteString("\nLog: " + d.log + " (" + txt.Plural(d.st.Lines, "line", "lines") + ", " + strconv.FormatInt(d.cur.Offset, 10) + " bytes)")
 		}
 		sb.WriteString("\nDecisions: " + strconv.Itoa(d.st.Count(decision.Active)) + " active, " +
 			strconv.Itoa(d.st.Count(decision.Draft)) + " draft, " + strconv.Itoa(d.st.Count(decision.Rejected)) + " rejected, " +
@@ -167,7 +168,7 @@ func (d *decisions) cmdStatus(c *store.Cmd) {
 			sb.WriteString("\nSnapshot: " + d.snap + " — " + d.snapNote)
 		}
 		if n := d.lineFindings(); n > 0 {
-			sb.WriteString("\nProblems: " + plural(n, "line needs", "lines need") + " attention; run /decision doctor")
+			sb.WriteString("\nProblems: " + txt.Plural(n, "line needs", "lines need") + " attention; run /decision doctor")
 		}
 	}
 	c.Out.Output(sb.String())
@@ -244,7 +245,7 @@ func (d *decisions) diagnose() (decision.Report, *decision.Repair) {
 	found, _ := decision.SecretLines(d.readAt, d.cur.Offset)
 	if line, text := d.tornTail(); text != "" {
 		text, _ = redact.String(text)
-		found = append(found, decision.Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(cutText(text, 80)) +
+		found = append(found, decision.Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(txt.Runes(text, 80)) +
 			"; it stays on disk and the next write starts on a new line"})
 	}
 	rep := d.st.Diagnose(found...)
@@ -299,12 +300,4 @@ func (d *decisions) lineFindings() int {
 		n++
 	}
 	return n
-}
-
-func cutText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

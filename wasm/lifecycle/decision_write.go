@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -357,7 +358,7 @@ func (d *decisions) cmdRemove(c *store.Cmd) {
 func (d *decisions) removed(out *store.Out, asJSON bool, text string, ids []string) {
 	if asJSON {
 		w := jsonw.Open(nil)
-		w.Strs("removed", nonNil(ids))
+		w.Strs("removed", ids)
 		out.Output(string(w.Close()))
 	} else {
 		out.Output(text)
@@ -437,7 +438,7 @@ func (d *decisions) removeAll(out *store.Out, asJSON bool, ids []string, what st
 	for i, ev := range events {
 		removed[i] = ev.ID
 	}
-	d.removed(out, asJSON, what+": removed "+plural(len(events), "decision", "decisions")+" (rm events appended to "+d.log+").", removed)
+	d.removed(out, asJSON, what+": removed "+text.Plural(len(events), "decision", "decisions")+" (rm events appended to "+d.log+").", removed)
 }
 
 func (d *decisions) cmdPurge(c *store.Cmd) {
@@ -452,12 +453,12 @@ func (d *decisions) cmdPurge(c *store.Cmd) {
 	}
 	ids := make([]string, len(cands))
 	var sb strings.Builder
-	sb.WriteString("Purge would remove " + plural(len(cands), "decision", "decisions") + " past retention (" + d.retentionText() + "); active decisions are always kept:")
+	sb.WriteString("Purge would remove " + text.Plural(len(cands), "decision", "decisions") + " past retention (" + d.retentionText() + "); active decisions are always kept:")
 	for i, x := range cands {
 		ids[i] = x.ID
 		sb.WriteString("\n" + decision.ListLine(x) + " (updated " + x.Updated() + ")")
 	}
-	d.confirmThen(c, "Purge "+plural(len(cands), "decision", "decisions")+"?", sb.String(), ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Purged") })
+	d.confirmThen(c, "Purge "+text.Plural(len(cands), "decision", "decisions")+"?", sb.String(), ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Purged") })
 }
 
 func (d *decisions) cmdReset(c *store.Cmd) {
@@ -474,7 +475,7 @@ func (d *decisions) cmdReset(c *store.Cmd) {
 	for i, x := range all {
 		ids[i] = x.ID
 	}
-	preview := "Reset would remove all " + plural(len(all), "decision", "decisions") + " of this project (" +
+	preview := "Reset would remove all " + text.Plural(len(all), "decision", "decisions") + " of this project (" +
 		strconv.Itoa(d.st.Count(decision.Active)) + " active). The log keeps their history."
 	d.confirmThen(c, "Remove every decision?", preview, ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Reset") })
 }
@@ -545,13 +546,6 @@ func parentDir(p string) string {
 		return p[:i]
 	}
 	return "/"
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 func isNotFound(err error) bool { return hostio.IsNotFound(err) }

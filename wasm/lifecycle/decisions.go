@@ -10,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -110,7 +111,7 @@ func (d *decisions) start(out *store.Out) {
 		return
 	}
 	if n := d.lineFindings(); n > 0 {
-		d.lineNotice = d.log + " has " + plural(n, "line that needs", "lines that need") + " attention (bad lines stay on disk and are skipped); /decision doctor lists them."
+		d.lineNotice = d.log + " has " + text.Plural(n, "line that needs", "lines that need") + " attention (bad lines stay on disk and are skipped); /decision doctor lists them."
 		if d.s.Mode != "cli" {
 			d.noticeOnce(out)
 		}
@@ -278,7 +279,7 @@ func (d *decisions) loadSnapshot(size int64) (int64, bool) {
 	}
 	d.st, d.cur = st, cur
 	d.guard = d.readGuard(cur.Offset)
-	d.snapNote = "loaded at start (covered " + plural(cur.Line, "line", "lines") + ")"
+	d.snapNote = "loaded at start (covered " + text.Plural(cur.Line, "line", "lines") + ")"
 	return cur.Offset, true
 }
 
@@ -367,7 +368,7 @@ func (d *decisions) writeSnapshot() {
 		fail(err)
 		return
 	}
-	note := "written (covers " + plural(d.cur.Line, "line", "lines") + ")"
+	note := "written (covers " + text.Plural(d.cur.Line, "line", "lines") + ")"
 	if d.snapNote != "" {
 		note = d.snapNote + "; a new one " + note
 	}
@@ -548,11 +549,4 @@ func (d *decisions) section() string {
 	d.injText = text
 	d.injGen, d.injMax, d.injOK = d.st.Gen, d.cfg.MaxDecisions, true
 	return d.injText
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -302,7 +303,7 @@ func (r *hsImport) answered(out *store.Out, batch []hsPending, v gjson.Result) {
 			down = a.Error
 		default:
 			r.prog.Failed++
-			r.say(out, "failed "+p.f.Path+": "+a.Problem()+" "+hindsight.Cut(strings.TrimSpace(a.Body), 200))
+			r.say(out, "failed "+p.f.Path+": "+a.Problem()+" "+text.Bytes(strings.TrimSpace(a.Body), 200))
 		}
 	}
 	if err := r.record(records); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -112,8 +113,8 @@ func (h *hsStore) Tool(out *store.Out, name string, params gjson.Result) {
 			ctx = "stated in a pi session in " + h.repoKey
 		}
 		t := hindsight.Turn{UserMs: h.h.Now()}
-		t.Content, _ = redact.String(hindsight.Cut(content, h.cfg.RetainMaxChars))
-		t.Context, _ = redact.String(hindsight.Cut(ctx, 1000))
+		t.Content, _ = redact.String(text.Bytes(content, h.cfg.RetainMaxChars))
+		t.Context, _ = redact.String(text.Bytes(ctx, 1000))
 		if err := h.queue(t, hindsight.SourceTool); err != nil {
 			out.ToolResult("Not retained: could not queue it in "+h.outbox+": "+err.Error(), true, nil)
 			return

@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 
 	"github.com/pi-memory/pi-memory/wasm/decision"
@@ -118,14 +119,14 @@ func (n *notesStore) cmdStatus(c *store.Cmd) {
 			o.Int("bytes", int64(len(r.sc.data)))
 			o.Int("lines", int64(r.lines))
 			o.Int("injectedBytes", int64(r.injected))
-			o.Strs("topics", nonNil(r.topics))
+			o.Strs("topics", r.topics)
 			o.Int("archived", int64(r.archived))
 			o.Str("pageTable", r.table.Status)
 			o.Str("pageTableFile", r.sc.table)
-			o.Strs("warnings", nonNil(r.warnings))
+			o.Strs("warnings", r.warnings)
 			return o.Close()
 		}))
-		w.Strs("warnings", nonNil(n.cfg.Warnings))
+		w.Strs("warnings", n.cfg.Warnings)
 		if n.s.Module != "" {
 			w.Str("version", registry.Release)
 			w.Str("moduleSha256", n.s.Module)
@@ -168,7 +169,7 @@ func (n *notesStore) cmdStatus(c *store.Cmd) {
 		if !r.sc.exists {
 			b.WriteString("  absent: created on the first write (by the agent, or /memory remember + flush)\n")
 		} else {
-			b.WriteString("  " + strconv.Itoa(len(r.sc.data)) + " bytes, " + plural(r.lines, "line", "lines") + "; injected " + strconv.Itoa(r.injected) + " bytes (caps " + strconv.Itoa(n.cfg.MaxInjectLines) + " lines, " + strconv.Itoa(n.cfg.MaxInjectBytes) + " bytes)\n")
+			b.WriteString("  " + strconv.Itoa(len(r.sc.data)) + " bytes, " + text.Plural(r.lines, "line", "lines") + "; injected " + strconv.Itoa(r.injected) + " bytes (caps " + strconv.Itoa(n.cfg.MaxInjectLines) + " lines, " + strconv.Itoa(n.cfg.MaxInjectBytes) + " bytes)\n")
 			b.WriteString("  page table: " + r.table.Status)
 			if r.table.Detail != "" {
 				b.WriteString(" (" + r.table.Detail + ")")
@@ -179,7 +180,7 @@ func (n *notesStore) cmdStatus(c *store.Cmd) {
 			b.WriteString("  topic files: " + strings.Join(r.topics, ", ") + "\n")
 		}
 		if r.archived > 0 {
-			b.WriteString("  archive: " + plural(r.archived, "file", "files") + " (never injected)\n")
+			b.WriteString("  archive: " + text.Plural(r.archived, "file", "files") + " (never injected)\n")
 		}
 		for _, w := range r.warnings {
 			b.WriteString("  warning: " + w + "\n")
@@ -192,7 +193,7 @@ func (n *notesStore) cmdStatus(c *store.Cmd) {
 		b.WriteString(", plain cut")
 	}
 	if len(n.residency.Faults) > 0 {
-		b.WriteString("; " + plural(len(n.residency.Faults), "page does", "pages do") + " not fit (/memory faults)")
+		b.WriteString("; " + text.Plural(len(n.residency.Faults), "page does", "pages do") + " not fit (/memory faults)")
 	}
 	b.WriteString("\n")
 	if n.turn != nil {
@@ -288,7 +289,7 @@ func (n *notesStore) cmdPages(c *store.Cmd) {
 			continue
 		}
 		st := n.tableState(sc)
-		b.WriteString(" — " + plural(len(sc.pages), "page", "pages") + "; page table " + st.Status)
+		b.WriteString(" — " + text.Plural(len(sc.pages), "page", "pages") + "; page table " + st.Status)
 		if st.Detail != "" {
 			b.WriteString(" (" + st.Detail + ")")
 		}
@@ -389,7 +390,7 @@ func (n *notesStore) cmdRecall(c *store.Cmd) {
 		b.WriteString("recall: " + string(reason))
 		switch reason {
 		case notes.ReasonOK:
-			b.WriteString(" — " + plural(len(hits), "match", "matches"))
+			b.WriteString(" — " + text.Plural(len(hits), "match", "matches"))
 		default:
 			b.WriteString(" — " + detail)
 		}
@@ -444,7 +445,7 @@ func (n *notesStore) recall(raw string, limit int) (notes.Reason, []notes.Hit, s
 		if len(errs) > 0 {
 			return notes.ReasonBackendError, nil, strings.Join(errs, "; ")
 		}
-		return notes.ReasonNoMatch, nil, "nothing in " + plural(len(docs), "file", "files") + " matches " + strconv.Quote(q.Raw)
+		return notes.ReasonNoMatch, nil, "nothing in " + text.Plural(len(docs), "file", "files") + " matches " + strconv.Quote(q.Raw)
 	}
 	return notes.ReasonOK, hits, strings.Join(errs, "; ")
 }
@@ -516,11 +517,11 @@ func (n *notesStore) cmdStale(c *store.Cmd) {
 		return
 	}
 	if len(found) == 0 {
-		c.Out.Output("Nothing stale: every entry was written or confirmed in the last " + plural(days, "day", "days") + ".")
+		c.Out.Output("Nothing stale: every entry was written or confirmed in the last " + text.Plural(days, "day", "days") + ".")
 		return
 	}
 	var b strings.Builder
-	b.WriteString(plural(len(found), "entry has", "entries have") + " not been confirmed for " + plural(days, "day", "days") + ". These are suggestions: check each, then /memory confirm <id>, update it, or move it to archive/. Nothing is deleted.")
+	b.WriteString(text.Plural(len(found), "entry has", "entries have") + " not been confirmed for " + text.Plural(days, "day", "days") + ". These are suggestions: check each, then /memory confirm <id>, update it, or move it to archive/. Nothing is deleted.")
 	for _, f := range found {
 		b.WriteString("\n  " + f.e.ID + "  " + f.sc.display + ":" + strconv.Itoa(f.e.Line) + "  last confirmed " + decision.Day(f.e.LastConfirmed) + "  " + f.e.Summary)
 	}
@@ -577,7 +578,7 @@ func (n *notesStore) cmdFaults(c *store.Cmd) {
 	if len(faults) == 0 {
 		b.WriteString("Residency: every page fits (no faults).")
 	} else {
-		b.WriteString("Residency: " + plural(len(faults), "page", "pages") + " could not stay in the prompt, even as a stub:")
+		b.WriteString("Residency: " + text.Plural(len(faults), "page", "pages") + " could not stay in the prompt, even as a stub:")
 		for _, f := range faults {
 			b.WriteString("\n  " + f.Page + "  " + f.Scope + " line " + strconv.Itoa(f.Line) + "  " + faultReason(f.Reason) + " (" + strconv.Itoa(f.Bytes) + " bytes)")
 		}
@@ -585,7 +586,7 @@ func (n *notesStore) cmdFaults(c *store.Cmd) {
 	if len(refused) == 0 {
 		b.WriteString("\nWriteback: nothing refused.")
 	} else {
-		b.WriteString("\nWriteback: " + plural(len(refused), "staged fact was", "staged facts were") + " refused:")
+		b.WriteString("\nWriteback: " + text.Plural(len(refused), "staged fact was", "staged facts were") + " refused:")
 		for _, r := range refused {
 			b.WriteString("\n  " + r.op.ID + "  " + decision.Day(r.t) + "  " + r.op.Reason + ": " + r.op.Detail)
 		}
@@ -659,7 +660,7 @@ func traceLine(t *notes.Trace) string {
 		}
 		line := "inject  " + strings.Join(parts, ", ")
 		if len(t.Faults) > 0 {
-			line += "; " + plural(len(t.Faults), "fault", "faults")
+			line += "; " + text.Plural(len(t.Faults), "fault", "faults")
 		}
 		return line
 	case "flush":

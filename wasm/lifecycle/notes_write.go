@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -111,7 +112,7 @@ func (n *notesStore) cmdFlush(c *store.Cmd) {
 		switch o.Op {
 		case "commit":
 			written++
-			line := "  written  " + o.ID + " → " + n.displayOf(o.File) + ":" + strconv.Itoa(o.Line) + "  " + oneLine(st.Text)
+			line := "  written  " + o.ID + " → " + n.displayOf(o.File) + ":" + strconv.Itoa(o.Line) + "  " + text.OneLine(st.Text)
 			if o.Detail != "" {
 				line += " (" + o.Detail + ")"
 			}
@@ -121,7 +122,7 @@ func (n *notesStore) cmdFlush(c *store.Cmd) {
 			}
 		default:
 			refused++
-			lines = append(lines, "  refused  "+o.ID+" ("+o.Reason+"): "+o.Detail+"  "+oneLine(st.Text))
+			lines = append(lines, "  refused  "+o.ID+" ("+o.Reason+"): "+o.Detail+"  "+text.OneLine(st.Text))
 		}
 	}
 	left := count - written - refused
@@ -131,12 +132,12 @@ func (n *notesStore) cmdFlush(c *store.Cmd) {
 		w.Int("refused", int64(refused))
 		w.Int("pending", int64(left))
 		w.Raw("ops", jsonw.Array(nil, len(rep.ops), func(b []byte, i int) []byte { return append(b, trimNLBytes(rep.ops[i].Encode())...) }))
-		w.Strs("problems", nonNil(append(append([]string(nil), rep.warnings...), rep.problems...)))
+		w.Strs("problems", append(append([]string(nil), rep.warnings...), rep.problems...))
 		c.Out.Output(string(w.Close()))
 	} else {
-		head := "Flushed " + plural(written+refused, "staged fact", "staged facts") + ": " + strconv.Itoa(written) + " written, " + strconv.Itoa(refused) + " refused."
+		head := "Flushed " + text.Plural(written+refused, "staged fact", "staged facts") + ": " + strconv.Itoa(written) + " written, " + strconv.Itoa(refused) + " refused."
 		if left > 0 {
-			head += " " + plural(left, "fact stays", "facts stay") + " staged: it could not be written (see the warnings)."
+			head += " " + text.Plural(left, "fact stays", "facts stay") + " staged: it could not be written (see the warnings)."
 		}
 		c.Out.Output(strings.TrimRight(head+"\n"+strings.Join(lines, "\n"), "\n"))
 		for _, w := range rep.warnings {
@@ -207,7 +208,7 @@ func (n *notesStore) cmdVerify(c *store.Cmd) {
 			o.Str("pageTable", done[i].sc.table)
 			return o.Close()
 		}))
-		w.Strs("problems", nonNil(problems))
+		w.Strs("problems", problems)
 		c.Out.Output(string(w.Close()))
 		return
 	}
@@ -219,7 +220,7 @@ func (n *notesStore) cmdVerify(c *store.Cmd) {
 	if len(done) > 0 {
 		b.WriteString("Rebuilt the page tables from the markdown (it stays the source of truth):")
 		for _, r := range done {
-			b.WriteString("\n  " + r.sc.name + "  " + r.sc.display + ": " + plural(r.pages, "page", "pages") + " → " + r.sc.table)
+			b.WriteString("\n  " + r.sc.name + "  " + r.sc.display + ": " + text.Plural(r.pages, "page", "pages") + " → " + r.sc.table)
 		}
 	}
 	if len(problems) == 0 {
@@ -427,7 +428,7 @@ func (n *notesStore) cmdImport(c *store.Cmd) {
 	if dry {
 		verb = "Would stage (dry run, nothing written)"
 	}
-	b.WriteString(verb + " " + plural(len(staged), "fact", "facts") + " from " + dir + " (read only) for " + sc.display + "; " + strconv.Itoa(len(skipped)) + " skipped.")
+	b.WriteString(verb + " " + text.Plural(len(staged), "fact", "facts") + " from " + dir + " (read only) for " + sc.display + "; " + strconv.Itoa(len(skipped)) + " skipped.")
 	for _, it := range staged {
 		switch {
 		case dry:
@@ -565,4 +566,3 @@ func sortStrings(a []string) {
 }
 
 // oneLine collapses whitespace runs (newlines included) to single spaces.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

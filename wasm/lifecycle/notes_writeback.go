@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/store"
 
@@ -393,7 +394,7 @@ func (n *notesStore) settle() (info string, warnings []string) {
 		if len(rep.ops) > 0 {
 			// Said once, so a staged fact never lands unannounced (pimem ends
 			// its session right after the command that staged it).
-			info = "Session end flushed " + plural(len(rep.ops), "staged fact", "staged facts") + ": " +
+			info = "Session end flushed " + text.Plural(len(rep.ops), "staged fact", "staged facts") + ": " +
 				strconv.Itoa(written) + " written, " + strconv.Itoa(len(rep.ops)-written) + " refused (/memory traces shows each)."
 		}
 	}

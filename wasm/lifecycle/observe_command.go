@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/observe"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -55,9 +56,9 @@ func (o *observations) cmdStatus(c *store.Cmd) {
 	}
 	text := observe.Status(o.st, o.cfg, t, observe.Env{Window: o.window, Clock: o.clock()})
 	if o.scope.resource {
-		text += "Scope: resource (" + o.scope.file + ": " + plural(len(o.recs), "record", "records") + " of this project's sessions; only this session's move its watermark)\n"
+		text += "Scope: resource (" + o.scope.file + ": " + txt.Plural(len(o.recs), "record", "records") + " of this project's sessions; only this session's move its watermark)\n"
 	} else {
-		text += "Scope: thread (this session's branch: " + plural(len(o.recs), "ledger entry", "ledger entries") + ` "` + observe.CustomTypeLedger + `")` + "\n"
+		text += "Scope: thread (this session's branch: " + txt.Plural(len(o.recs), "ledger entry", "ledger entries") + ` "` + observe.CustomTypeLedger + `")` + "\n"
 	}
 	if o.scope.why != "" {
 		text += o.scope.why + "\n"
@@ -201,7 +202,7 @@ func (o *observations) cmdObserve(c *store.Cmd) {
 		msg := "Nothing new to observe."
 		if runs > 0 {
 			n := o.st.Items()
-			msg = "Observed in " + plural(runs, "call", "calls") + ": " + strconv.Itoa(n[0]) + " observations (~" + strconv.Itoa(o.st.Tokens()) + " tokens), covered through entry " + o.st.Mark.ID + "."
+			msg = "Observed in " + txt.Plural(runs, "call", "calls") + ": " + strconv.Itoa(n[0]) + " observations (~" + strconv.Itoa(o.st.Tokens()) + " tokens), covered through entry " + o.st.Mark.ID + "."
 		}
 		if why != "" && runs == 0 {
 			msg += " (" + why + ")"
@@ -314,7 +315,7 @@ func (o *observations) cmdClear(c *store.Cmd) {
 	}
 	n := o.st.Items()[0]
 	o.apply(c.Out, observe.Record{Op: observe.OpClear, Time: o.clock().Ms})
-	c.Out.Output("Cleared " + plural(n, "observation", "observations") + " with the current task and response. The ledger keeps the earlier records; what they covered is not observed again.")
+	c.Out.Output("Cleared " + txt.Plural(n, "observation", "observations") + " with the current task and response. The ledger keeps the earlier records; what they covered is not observed again.")
 }
 
 // apply applies a record of a command to the state and appends it.
@@ -405,7 +406,7 @@ func (o *observations) cmdRebuild(c *store.Cmd) {
 	if o.st.Mark.ID != "" {
 		covered = "entry " + o.st.Mark.ID
 	}
-	c.Out.Output("Rebuilt from " + plural(len(o.recs), "ledger entry", "ledger entries") + " " + of + ": " + plural(o.st.Items()[0], "observation", "observations") + ", covered through " + covered + ".")
+	c.Out.Output("Rebuilt from " + txt.Plural(len(o.recs), "ledger entry", "ledger entries") + " " + of + ": " + txt.Plural(o.st.Items()[0], "observation", "observations") + ", covered through " + covered + ".")
 }
 
 func (o *observations) cmdDump(c *store.Cmd) {

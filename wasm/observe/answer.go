@@ -3,6 +3,8 @@ package observe
 import (
 	"errors"
 	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Why an answer is refused, for callers that react to one (errs.Is). A
@@ -168,7 +170,7 @@ func repetitive(text string, groups []Group) error {
 func oneLine(s string, max int) string {
 	s = collapse(s)
 	if len(s) > max {
-		return cutRunes(s, max) + "…"
+		return text.Bytes(s, max) + "…"
 	}
 	return s
 }

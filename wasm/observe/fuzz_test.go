@@ -2,10 +2,11 @@ package observe
 
 import (
 	"bytes"
-	"github.com/tidwall/gjson"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/pi-memory/pi-memory/internal/require"
 )

@@ -1,8 +1,9 @@
 package observe
 
 import (
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/tidwall/gjson"

@@ -2,8 +2,10 @@ package observe
 
 import (
 	"errors"
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/jsonr"
 
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/tidwall/gjson"
@@ -246,7 +248,7 @@ func str(o gjson.Result, key string) (string, error) {
 		return "", nil
 	}
 	if v.Type != gjson.String {
-		return "", errors.New(quote(key) + " must be a string (got " + cutRunes(v.Raw, 40) + ")")
+		return "", errors.New(quote(key) + " must be a string (got " + text.Bytes(v.Raw, 40) + ")")
 	}
 	return v.Str, nil
 }
@@ -260,7 +262,7 @@ func whole(o gjson.Result, key string, required bool) (int64, error) {
 		return 0, nil
 	}
 	if v.Type != gjson.Number || v.Num < 0 || v.Num > 1e15 || v.Num != float64(int64(v.Num)) {
-		return 0, errors.New(quote(key) + " must be a whole number from 0 (got " + cutRunes(v.Raw, 40) + ")")
+		return 0, errors.New(quote(key) + " must be a whole number from 0 (got " + text.Bytes(v.Raw, 40) + ")")
 	}
 	return int64(v.Num), nil
 }

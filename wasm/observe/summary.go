@@ -85,8 +85,8 @@ func Summary(s *State, in SummaryInput) (summary string, details []byte, why str
 	w.Int("observations", int64(n[0]))
 	w.Raw("byPriority", []byte(`{"high":`+itoa(n[High])+`,"medium":`+itoa(n[Medium])+`,"low":`+itoa(n[Low])+`}`))
 	w.Int("observationTokens", int64(budget.EstimateTokens(render(s.Groups))))
-	w.Strs("readFiles", nonNil(read))
-	w.Strs("modifiedFiles", nonNil(modified))
+	w.Strs("readFiles", read)
+	w.Strs("modifiedFiles", modified)
 	return summary, w.Close(), ""
 }
 
@@ -103,11 +103,4 @@ func fileTag(summary, name string) []string {
 		}
 	}
 	return out
-}
-
-func nonNil(l []string) []string {
-	if l == nil {
-		return []string{}
-	}
-	return l
 }

@@ -147,19 +147,6 @@ func has(list []string, s string) bool {
 	return false
 }
 
-// cutRunes returns at most n bytes of s, cut at a rune boundary.
-//
-//go:noinline
-func cutRunes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
-}
-
 // tailRunes returns at most the last n bytes of s, starting at a rune boundary.
 //
 //go:noinline

@@ -1,9 +1,11 @@
 package observe
 
 import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/marker"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/jsonw"
@@ -331,7 +333,7 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 		})
 		if sr := jsonr.Get(m, "stopReason").Str; sr == "error" || sr == "aborted" {
 			msg := clean(collapse(jsonr.Get(m, "errorMessage").Str))
-			line(&b, r.stamp(e)+"Assistant stopped ("+sr+")"+prefixed(": ", cutRunes(msg, argMax)))
+			line(&b, r.stamp(e)+"Assistant stopped ("+sr+")"+prefixed(": ", text.Bytes(msg, argMax)))
 		}
 	case RoleToolResult:
 		e.result = true
@@ -487,7 +489,7 @@ func shorten(s string, head, tail int) string {
 	if len(s) <= head+tail+200 {
 		return s
 	}
-	h, t := cutRunes(s, head), tailRunes(s, tail)
+	h, t := text.Bytes(s, head), tailRunes(s, tail)
 	return h + "\n[… " + itoa(len(s)-len(h)-len(t)) + " characters of output not shown …]\n" + t
 }
 
@@ -501,7 +503,7 @@ func shorten(s string, head, tail int) string {
 //go:noinline
 func renderArgs(args gjson.Result, max int) string {
 	if !args.IsObject() {
-		return cutRunes(clean(collapse(args.Raw)), max)
+		return text.Bytes(clean(collapse(args.Raw)), max)
 	}
 	var b []byte
 	args.ForEach(func(k, v gjson.Result) bool {
@@ -523,7 +525,7 @@ func renderArgs(args gjson.Result, max int) string {
 			if head > max {
 				head = max
 			}
-			cut := cutRunes(p, key+head)
+			cut := text.Bytes(p, key+head)
 			p = cut + "…[" + itoa(len(p)-len(cut)) + " more characters]"
 		}
 		b = append(b, p...)

@@ -47,7 +47,7 @@ func CommandJSON(c *Command) []byte {
 	// name the same way and sends the one typed; "implied" says what each
 	// stands for.
 	names := c.Names()[1:]
-	o.Strs("aliases", nonNil(names))
+	o.Strs("aliases", names)
 	o.Raw("implied", jsonw.Array(nil, len(c.Implied), func(b []byte, i int) []byte {
 		io := jsonw.Open(b)
 		io.Str("name", c.Implied[i].Name)
@@ -60,7 +60,7 @@ func CommandJSON(c *Command) []byte {
 		s := &c.Subs[k]
 		so := jsonw.Open(b)
 		so.Str("name", s.Name)
-		so.Strs("aliases", nonNil(s.Aliases))
+		so.Strs("aliases", s.Aliases)
 		so.Str("args", s.Args)
 		so.Str("help", s.Help)
 		so.Str("kind", s.Kind.String())
@@ -81,11 +81,4 @@ func flagsJSON(fs []Flag) []byte {
 		o.Str("help", f.Help)
 		return o.Close()
 	})
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

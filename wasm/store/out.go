@@ -225,7 +225,7 @@ func (o *Out) ContextAppend(index int, text string) {
 func (o *Out) Tools(active []string) {
 	w := jsonw.Open(nil)
 	w.Str("t", "tools")
-	w.Strs("active", nonNilStrs(active))
+	w.Strs("active", active)
 	o.add(w.Close())
 }
 
@@ -241,11 +241,4 @@ func (o *Out) ToolResult(text string, isError bool, details []byte) {
 		w.Raw("details", details)
 	}
 	o.add(w.Close())
-}
-
-func nonNilStrs(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -1,0 +1,69 @@
+// Package text holds the small text helpers every store's messages use, once:
+// a count with its noun, one line out of many, and cutting to a bound in
+// runes (for people, with an ellipsis) or in bytes (for a cap, at a rune
+// boundary). It knows nothing of memory.
+package text
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Plural is n with the noun that fits it.
+//
+//	Plural(1, "line", "lines") => "1 line"
+//	Plural(3, "line", "lines") => "3 lines"
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// OneLine is s with every run of white space (newlines included) made one
+// space, and none at either end.
+//
+//	OneLine("Use Go\n  for services ") => "Use Go for services"
+func OneLine(s string) string {
+	if s == "" {
+		return ""
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// Runes is s cut to at most n runes for a person to read: when it is longer,
+// its first n-1 runes (trailing spaces dropped) and "…".
+//
+//	Runes("Use PostgreSQL 16", 8) => "Use Pos…"
+func Runes(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := 0; k < n-1; k++ {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
+	}
+	return strings.TrimRight(s[:i], " ") + "…"
+}
+
+// Bytes is s cut to at most n bytes, at a rune boundary, with no mark: a
+// hard cap on what is sent or stored.
+//
+//	Bytes("héllo", 2) => "h"
+func Bytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	if n < 0 {
+		n = 0
+	}
+	for n > 0 && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,63 @@
+package text
+
+import (
+	"testing"
+	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+func TestPluralPicksTheNounForTheCount(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 lines"}, {1, "1 line"}, {2, "2 lines"}} {
+		require.Equal(t, tc.want, Plural(tc.n, "line", "lines"))
+	}
+}
+
+func TestOneLineCollapsesEveryRunOfWhiteSpace(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"plain", "plain"},
+		{"  a\n\tb  c\r\n", "a b c"},
+	} {
+		require.Equal(t, tc.want, OneLine(tc.in))
+	}
+}
+
+func TestRunesCutsForAPersonWithAnEllipsis(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly", 7, "exactly"},
+		{"Use PostgreSQL 16", 8, "Use Pos…"},
+		{"ab cd", 4, "ab…"},
+		{"ééééé", 3, "éé…"},
+		{"anything", 0, ""},
+	} {
+		require.Equal(t, tc.want, Runes(tc.in, tc.n))
+	}
+}
+
+func TestBytesCutsAtARuneBoundaryWithinTheCap(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"hello", 10, "hello"},
+		{"hello", 3, "hel"},
+		{"héllo", 2, "h"},
+		{"héllo", 3, "hé"},
+		{"é", 0, ""},
+		{"abc", -1, ""},
+	} {
+		got := Bytes(tc.in, tc.n)
+		require.Equal(t, tc.want, got)
+		require.True(t, utf8.ValidString(got), "valid UTF-8")
+	}
+}
