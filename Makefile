@@ -81,11 +81,11 @@ test-go: wasm
 FUZZ_TARGETS := \
 	wasm/decision:FuzzDecode wasm/decision:FuzzParseConfig wasm/decision:FuzzLoadSnapshot \
 	wasm/decision:FuzzWordScans wasm/decision:FuzzMerge wasm/decision:FuzzMergeLogs \
-	wasm/decision:FuzzRepair wasm/decision:FuzzRepairLogs wasm/config:FuzzNormalize wasm/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/redact:FuzzMatchers wasm/jsonw:FuzzString \
+	wasm/decision:FuzzRepair wasm/decision:FuzzRepairLogs wasm/config:FuzzNormalize wasm/internal/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/redact:FuzzMatchers wasm/internal/jsonw:FuzzString \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
 	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces \
-	wasm/sha1:FuzzSum wasm/jsonr:FuzzGet wasm/decision:FuzzParseTime \
+	wasm/internal/sha1:FuzzSum wasm/internal/jsonr:FuzzGet wasm/internal/civil:FuzzParseTime \
 	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords wasm/observe:FuzzReadContext host/cmd/pimem:FuzzBranchOf \
 	wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint \
 	wasm/marker:FuzzStripLeavesNoBlockStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox wasm/hindsight:FuzzFolderEqualsFoldOutbox

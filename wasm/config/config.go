@@ -14,7 +14,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/tidwall/gjson"
 )
 

@@ -4,7 +4,8 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 )
 
 // Version is the event format version this code writes and reads.
@@ -94,7 +95,7 @@ func (s *scanner) decode(line []byte, arena *Arena, ev *Event) error {
 				}
 				if isStr {
 					ev.Time = str
-					ev.TimeMs = ParseTime(str)
+					ev.TimeMs = civil.ParseTime(str)
 					seen |= 2
 				}
 			case k == "p":

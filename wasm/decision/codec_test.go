@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 func TestDecodeReadsTheSeedExample(t *testing.T) {
@@ -82,12 +83,12 @@ func TestEncodeAddCarriesTheFullRecordForOlderReaders(t *testing.T) {
 }
 
 func TestParseTimeAcceptsRFC3339AndFormatsBack(t *testing.T) {
-	require.Equal(t, int64(1772172000000), ParseTime("2026-02-27T06:00:00.000Z"), "fixed layout")
-	require.Equal(t, int64(1772172000000), ParseTime("2026-02-27T07:00:00+01:00"), "offset")
-	require.Equal(t, int64(0), ParseTime("2026-02-30T06:00:00.000Z"), "no such day")
-	require.Equal(t, int64(0), ParseTime("yesterday"), "garbage")
+	require.Equal(t, int64(1772172000000), civil.ParseTime("2026-02-27T06:00:00.000Z"), "fixed layout")
+	require.Equal(t, int64(1772172000000), civil.ParseTime("2026-02-27T07:00:00+01:00"), "offset")
+	require.Equal(t, int64(0), civil.ParseTime("2026-02-30T06:00:00.000Z"), "no such day")
+	require.Equal(t, int64(0), civil.ParseTime("yesterday"), "garbage")
 	for _, ms := range []int64{0, 1772172000000, 951782400000, 4102444799999} {
-		require.Equal(t, ms, ParseTime(FormatTime(ms)), "round trip of "+FormatTime(ms))
+		require.Equal(t, ms, civil.ParseTime(civil.FormatTime(ms)), "round trip of "+civil.FormatTime(ms))
 	}
 }
 

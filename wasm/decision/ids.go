@@ -1,6 +1,10 @@
 package decision
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+)
 
 // splitID splits "D-2026-02-27-0042" into "D-2026-02-27-" and 42.
 func splitID(id string) (string, int, bool) {
@@ -21,7 +25,7 @@ func splitID(id string) (string, int, bool) {
 //
 //	NextID(state with D-2026-02-27-0001, 2026-02-27T10:00Z) => "D-2026-02-27-0002"
 func (s *State) NextID(nowMs int64) string {
-	day := Day(nowMs)
+	day := civil.Day(nowMs)
 	var date uint64
 	for i := 0; i < len(day); i++ {
 		if c := day[i]; c != '-' {

@@ -7,13 +7,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 func stateWith(n int, text func(i int) string, tags string) *State {
 	var b strings.Builder
-	base := ParseTime("2026-01-01T00:00:00.000Z")
+	base := civil.ParseTime("2026-01-01T00:00:00.000Z")
 	for i := 1; i <= n; i++ {
-		b.WriteString(ev(FormatTime(base+int64(i)*60000), "a", fmt.Sprintf("D-2026-01-01-%04d", i), `{"tx":"`+text(i)+`","tg":`+tags+`}`))
+		b.WriteString(ev(civil.FormatTime(base+int64(i)*60000), "a", fmt.Sprintf("D-2026-01-01-%04d", i), `{"tx":"`+text(i)+`","tg":`+tags+`}`))
 	}
 	st := NewState()
 	var r Reader

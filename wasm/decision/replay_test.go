@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 const (
@@ -137,8 +138,8 @@ func TestIdsAreNeverReusedEvenAfterRemove(t *testing.T) {
 	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"a"}`)+
 		ev(t1, "a", "D-2026-02-27-0002", `{"tx":"b"}`)+
 		ev(t2, "rm", "D-2026-02-27-0002", `{}`))
-	require.Equal(t, "D-2026-02-27-0003", st.NextID(ParseTime(t3)), "same day")
-	require.Equal(t, "D-2026-03-01-0001", st.NextID(ParseTime("2026-03-01T00:00:00.000Z")), "new day")
+	require.Equal(t, "D-2026-02-27-0003", st.NextID(civil.ParseTime(t3)), "same day")
+	require.Equal(t, "D-2026-03-01-0001", st.NextID(civil.ParseTime("2026-03-01T00:00:00.000Z")), "new day")
 }
 
 // Events read by a Reader point into its buffer; a decision must keep copies.

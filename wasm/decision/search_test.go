@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 func TestSearchMatchesEveryFieldAndFilters(t *testing.T) {
@@ -54,7 +55,7 @@ func TestPurgeKeepsActiveDecisionsForever(t *testing.T) {
 		ev(t1, "su", "D-2020-01-01-0004", `{"s":"superseded"}`))
 	var r Retention
 	r[Draft], r[Rejected], r[Superseded] = 30, 90, 180
-	now := ParseTime("2026-03-01T00:00:00.000Z")
+	now := civil.ParseTime("2026-03-01T00:00:00.000Z")
 	require.Equal(t, []string{"D-2020-01-01-0002", "D-2020-01-01-0003"}, ids(st.PurgeCandidates(now, r)), "candidates")
 	r[Draft] = 0
 	require.Equal(t, []string{"D-2020-01-01-0002", "D-2020-01-01-0003", "D-2026-02-27-0001"}, ids(st.PurgeCandidates(now, r)), "zero retention")
@@ -87,7 +88,7 @@ func TestSignaturesNeverChangeWhatSearchFinds(t *testing.T) {
 	}
 	check("fresh")
 	check("with signatures built")
-	st.apply(&Event{V: 1, Code: Edit, ID: st.All().At(0).ID, TimeMs: ParseTime("2027-01-01T00:00:00.000Z"), Data: Data{Has: HasText, Text: "now about zz-nothing entirely"}}, 99999)
+	st.apply(&Event{V: 1, Code: Edit, ID: st.All().At(0).ID, TimeMs: civil.ParseTime("2027-01-01T00:00:00.000Z"), Data: Data{Has: HasText, Text: "now about zz-nothing entirely"}}, 99999)
 	check("after an edit")
 }
 

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 // openSnapshot reads a snapshot from bytes as the lifecycle reads the file:
@@ -199,7 +200,7 @@ func FuzzLoadSnapshot(f *testing.F) {
 		st.Search(ParseQuery([]string{"merge", "tag:git"})).All()
 		st.newestActive(5)
 		st.Get("D-2026-01-01-0001")
-		st.NextID(ParseTime(t3))
+		st.NextID(civil.ParseTime(t3))
 	})
 }
 

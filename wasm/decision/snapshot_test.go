@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 // snapshotOf writes st's snapshot into memory.
@@ -43,17 +44,17 @@ func loadFrom(t *testing.T, file []byte) (*State, *SnapshotHeader, error) {
 
 func genLog(n int) string {
 	var b strings.Builder
-	base := ParseTime("2026-01-01T00:00:00.000Z")
+	base := civil.ParseTime("2026-01-01T00:00:00.000Z")
 	for i := 1; i <= n; i++ {
-		ts := FormatTime(base + int64(i)*3600_000)
-		id := fmt.Sprintf("D-%s-%04d", Day(base+int64(i)*3600_000), i%24+1)
+		ts := civil.FormatTime(base + int64(i)*3600_000)
+		id := fmt.Sprintf("D-%s-%04d", civil.Day(base+int64(i)*3600_000), i%24+1)
 		switch {
 		case i%7 == 0:
-			b.WriteString(ev(ts, "ed", fmt.Sprintf("D-%s-%04d", Day(base+int64(i-3)*3600_000), (i-3)%24+1), `{"tx":"edited `+fmt.Sprint(i)+`","tg":["e"]}`))
+			b.WriteString(ev(ts, "ed", fmt.Sprintf("D-%s-%04d", civil.Day(base+int64(i-3)*3600_000), (i-3)%24+1), `{"tx":"edited `+fmt.Sprint(i)+`","tg":["e"]}`))
 		case i%11 == 0:
-			b.WriteString(ev(ts, "rm", fmt.Sprintf("D-%s-%04d", Day(base+int64(i-5)*3600_000), (i-5)%24+1), `{}`))
+			b.WriteString(ev(ts, "rm", fmt.Sprintf("D-%s-%04d", civil.Day(base+int64(i-5)*3600_000), (i-5)%24+1), `{}`))
 		case i%13 == 0:
-			b.WriteString(ev(ts, "st", fmt.Sprintf("D-%s-%04d", Day(base+int64(i-2)*3600_000), (i-2)%24+1), `{"s":"draft"}`))
+			b.WriteString(ev(ts, "st", fmt.Sprintf("D-%s-%04d", civil.Day(base+int64(i-2)*3600_000), (i-2)%24+1), `{"s":"draft"}`))
 		default:
 			b.WriteString(ev(ts, "a", id, `{"ti":"T`+fmt.Sprint(i)+`","tx":"Decision number `+fmt.Sprint(i)+` `+strings.Repeat("é", i%50)+`","tg":["t`+fmt.Sprint(i%5)+`","x"],"r":"because"}`))
 		}
@@ -79,7 +80,7 @@ func sameState(t *testing.T, a, b *State) {
 		require.Equal(t, da, db, "decision "+da.ID)
 	}
 	require.Equal(t, a.Section(20), b.Section(20), "section")
-	now := ParseTime("2026-06-01T00:00:00.000Z")
+	now := civil.ParseTime("2026-06-01T00:00:00.000Z")
 	require.Equal(t, a.NextID(now), b.NextID(now), "next id")
 	q := ParseQuery([]string{"decision", "tag:x"})
 	require.Equal(t, ids(a.Search(q).All()), ids(b.Search(q).All()), "search")
@@ -207,10 +208,10 @@ func tailCase(t *testing.T, head, tail string) *State {
 
 func actives(n int) string {
 	var b strings.Builder
-	base := ParseTime("2026-01-01T00:00:00.000Z")
+	base := civil.ParseTime("2026-01-01T00:00:00.000Z")
 	for i := 1; i <= n; i++ {
 		ms := base + int64(i)*60_000
-		b.WriteString(ev(FormatTime(ms), "a", fmt.Sprintf("D-2026-01-01-%04d", i), fmt.Sprintf(`{"tx":"rule %d","tg":["t%d","all"]}`, i, i%4)))
+		b.WriteString(ev(civil.FormatTime(ms), "a", fmt.Sprintf("D-2026-01-01-%04d", i), fmt.Sprintf(`{"tx":"rule %d","tg":["t%d","all"]}`, i, i%4)))
 	}
 	return b.String()
 }
@@ -242,10 +243,10 @@ func TestTailOfEditsAndAddsStaysOnTheFastPath(t *testing.T) {
 // without spanning; both in memory and in a snapshot.
 func TestManyTagsFillListChunksExactly(t *testing.T) {
 	var b strings.Builder
-	base := ParseTime("2026-01-01T00:00:00.000Z")
+	base := civil.ParseTime("2026-01-01T00:00:00.000Z")
 	for i := 1; i <= 5000; i++ {
 		ms := base + int64(i)*60_000
-		b.WriteString(ev(FormatTime(ms), "a", fmt.Sprintf("D-%s-%04d", Day(ms), i%1440+1), fmt.Sprintf(`{"tx":"rule %d","tg":["a%d","b","c%d","d"]}`, i, i%9, i%3)))
+		b.WriteString(ev(civil.FormatTime(ms), "a", fmt.Sprintf("D-%s-%04d", civil.Day(ms), i%1440+1), fmt.Sprintf(`{"tx":"rule %d","tg":["a%d","b","c%d","d"]}`, i, i%9, i%3)))
 	}
 	full, cur := replay(t, b.String())
 	got, _, err := loadFrom(t, snapshotOf(t, full, cur, 0, 3))

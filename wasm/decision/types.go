@@ -4,6 +4,8 @@
 // never touches files, clocks or the host (the lifecycle package does that).
 package decision
 
+import "github.com/pi-memory/pi-memory/wasm/internal/civil"
+
 // Status is a decision's state. Only Active decisions are injected.
 type Status uint8
 
@@ -162,5 +164,5 @@ func timeText(ms int64) string {
 	if ms == 0 {
 		return ""
 	}
-	return FormatTime(ms)
+	return civil.FormatTime(ms)
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/sha1"
+	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 )
 
 // Sources of a retained item (its "source:" tag).

@@ -5,10 +5,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/jsonw"
 	"github.com/tidwall/gjson"
 )
 
@@ -40,7 +40,7 @@ func itemJSON(it Item) []byte {
 	w := jsonw.Open(nil)
 	w.Str("content", it.Content)
 	w.Str("context", it.Context)
-	w.Str("timestamp", decision.FormatTime(it.At))
+	w.Str("timestamp", civil.FormatTime(it.At))
 	w.Str("document_id", it.DocumentID)
 	w.Strs("tags", it.Tags)
 	m := jsonw.Open(nil)

@@ -3,8 +3,8 @@ package hindsight
 import (
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"

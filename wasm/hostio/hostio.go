@@ -8,7 +8,7 @@ package hostio
 import (
 	"errors"
 
-	"github.com/pi-memory/pi-memory/wasm/errs"
+	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 )
 
 // Kind is what a path names, numbered as in the contract's stat record

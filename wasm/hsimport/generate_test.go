@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
-	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 // The generator of an agent dir for the import benchmark (issue 9's
@@ -40,7 +40,7 @@ type generated struct {
 // line.
 func generate(n int) []generated {
 	rng := rand.New(rand.NewSource(int64(n)))
-	start := decision.ParseTime("2026-01-05T08:00:00.000Z")
+	start := civil.ParseTime("2026-01-05T08:00:00.000Z")
 	out := make([]generated, 0, n)
 	for i := 0; i < n; i++ {
 		at := start + int64(i)*3*3600*1000 + rng.Int63n(3600*1000)
@@ -55,7 +55,7 @@ func generateOne(rng *rand.Rand, i int, at int64) generated {
 	id := hexID(rng)
 	var b strings.Builder
 	g := &gen{rng: rng, b: &b, at: at}
-	g.line(`{"type":"session","version":3,"id":"` + id + `","timestamp":"` + decision.FormatTime(at) + `","cwd":"` + cwd + `"}`)
+	g.line(`{"type":"session","version":3,"id":"` + id + `","timestamp":"` + civil.FormatTime(at) + `","cwd":"` + cwd + `"}`)
 	g.entry(`"type":"model_change","provider":"fake","modelId":"fake-model"`)
 	if rng.Intn(4) == 0 {
 		g.entry(`"type":"custom","customType":"pi-memory-hindsight","data":{"mode":"normal"}`)
@@ -89,7 +89,7 @@ func generateOne(rng *rand.Rand, i int, at int64) generated {
 			g.line(`{"type":"message","id":"broken` + strconv.Itoa(g.n) + `","parentId":"`) // a torn line from a crash
 		}
 	}
-	name := strings.ReplaceAll(strings.ReplaceAll(decision.FormatTime(at), ":", "-"), ".", "-") + "_" + id + ".jsonl"
+	name := strings.ReplaceAll(strings.ReplaceAll(civil.FormatTime(at), ":", "-"), ".", "-") + "_" + id + ".jsonl"
 	return generated{rel: filepath.Join("sessions", "--w-"+project+"--", name), data: []byte(b.String())}
 }
 
@@ -114,7 +114,7 @@ func (g *gen) entry(fields string) {
 	if rest != "" {
 		rest = "," + rest
 	}
-	g.line(`{` + typ + `,"id":"` + id + `","parentId":` + parentJSON(g.parent) + `,"timestamp":"` + decision.FormatTime(g.at) + `"` + rest + `}`)
+	g.line(`{` + typ + `,"id":"` + id + `","parentId":` + parentJSON(g.parent) + `,"timestamp":"` + civil.FormatTime(g.at) + `"` + rest + `}`)
 	g.parent = id
 }
 

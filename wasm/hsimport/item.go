@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/decision"
-	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
@@ -49,7 +49,7 @@ func NewItem(s Session, repoKey string) Item {
 	content, _ := redact.String(s.Content())
 	ctx := "pi session"
 	if s.Start > 0 {
-		ctx += " of " + decision.FormatTime(s.Start)[:10]
+		ctx += " of " + civil.FormatTime(s.Start)[:10]
 	}
 	if project != "" {
 		ctx += " in " + project
@@ -62,7 +62,7 @@ func NewItem(s Session, repoKey string) Item {
 		Tags:       []string{"project:" + project, "session:" + s.ID, "source:import"},
 	}
 	if s.Start > 0 {
-		it.Timestamp = decision.FormatTime(s.Start)
+		it.Timestamp = civil.FormatTime(s.Start)
 	}
 	meta := func(k, v string) {
 		if v != "" {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/tidwall/gjson"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/decision"
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/tidwall/gjson"
 )
 
@@ -110,7 +110,7 @@ func Parse(data []byte, lim Limits) (Session, error) {
 	s.Entries = len(entries)
 	if s.Start == 0 { // an unreadable header time: the first entry's
 		for _, e := range entries {
-			if t := decision.ParseTime(jsonr.Get(e, "timestamp").Str); t != 0 {
+			if t := civil.ParseTime(jsonr.Get(e, "timestamp").Str); t != 0 {
 				s.Start = t
 				break
 			}
@@ -147,7 +147,7 @@ func (s *Session) readHeader(line string, n int) error {
 		return errors.New("was written by a newer pi (session version " + strconv.Itoa(s.Version) + "; this import reads 1 to " + strconv.Itoa(CurrentVersion) + "): update pi-memory to import it")
 	}
 	s.Cwd = jsonr.Get(h, "cwd").Str
-	s.Start = decision.ParseTime(jsonr.Get(h, "timestamp").Str)
+	s.Start = civil.ParseTime(jsonr.Get(h, "timestamp").Str)
 	s.Parent = jsonr.Get(h, "parentSession").Str
 	return nil
 }

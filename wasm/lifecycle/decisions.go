@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -495,7 +496,7 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 			sealsApplied = d.cur.Offset == info.Size
 		}
 	}
-	ts := decision.FormatTime(now)
+	ts := civil.FormatTime(now)
 	for i := range events {
 		ev := &events[i]
 		ev.V = decision.Version

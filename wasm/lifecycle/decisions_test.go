@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/tidwall/gjson"
 )
 
@@ -126,7 +126,7 @@ func TestDuplicateWithUIOffersUpdateCreateCancel(t *testing.T) {
 
 func TestPurgePreviewsThenRemovesWithYes(t *testing.T) {
 	r := newRig(t, false)
-	old := decision.FormatTime(r.h.now - 400*day)
+	old := civil.FormatTime(r.h.now - 400*day)
 	os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory"), 0o755)
 	os.WriteFile(filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl"), []byte(
 		`{"v":1,"t":"`+old+`","p":"x","e":"a","i":"D-2025-01-01-0001","d":{"tx":"old draft","s":"draft"}}`+"\n"+

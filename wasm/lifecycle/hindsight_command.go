@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
-	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )

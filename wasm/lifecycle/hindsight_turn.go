@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/sha1"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )

@@ -10,9 +10,9 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/redact"
-	"github.com/pi-memory/pi-memory/wasm/sha1"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 

@@ -7,14 +7,14 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/errs"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 
-	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
-	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 )
@@ -510,8 +510,8 @@ func (n *notesStore) cmdStale(c *store.Cmd) {
 			o.Str("id", f.e.ID)
 			o.Int("line", int64(f.e.Line))
 			o.Str("summary", f.e.Summary)
-			o.Str("lastConfirmed", decision.FormatTime(f.e.LastConfirmed))
-			o.Str("firstSeen", decision.FormatTime(f.e.FirstSeen))
+			o.Str("lastConfirmed", civil.FormatTime(f.e.LastConfirmed))
+			o.Str("firstSeen", civil.FormatTime(f.e.FirstSeen))
 			return o.Close()
 		})))
 		return
@@ -523,7 +523,7 @@ func (n *notesStore) cmdStale(c *store.Cmd) {
 	var b strings.Builder
 	b.WriteString(text.Plural(len(found), "entry has", "entries have") + " not been confirmed for " + text.Plural(days, "day", "days") + ". These are suggestions: check each, then /memory confirm <id>, update it, or move it to archive/. Nothing is deleted.")
 	for _, f := range found {
-		b.WriteString("\n  " + f.e.ID + "  " + f.sc.display + ":" + strconv.Itoa(f.e.Line) + "  last confirmed " + decision.Day(f.e.LastConfirmed) + "  " + f.e.Summary)
+		b.WriteString("\n  " + f.e.ID + "  " + f.sc.display + ":" + strconv.Itoa(f.e.Line) + "  last confirmed " + civil.Day(f.e.LastConfirmed) + "  " + f.e.Summary)
 	}
 	c.Out.Output(b.String())
 }
@@ -588,7 +588,7 @@ func (n *notesStore) cmdFaults(c *store.Cmd) {
 	} else {
 		b.WriteString("\nWriteback: " + text.Plural(len(refused), "staged fact was", "staged facts were") + " refused:")
 		for _, r := range refused {
-			b.WriteString("\n  " + r.op.ID + "  " + decision.Day(r.t) + "  " + r.op.Reason + ": " + r.op.Detail)
+			b.WriteString("\n  " + r.op.ID + "  " + civil.Day(r.t) + "  " + r.op.Reason + ": " + r.op.Detail)
 		}
 	}
 	c.Out.Output(b.String())
@@ -646,7 +646,7 @@ func (n *notesStore) cmdTraces(c *store.Cmd) {
 	var b strings.Builder
 	b.WriteString("Traces, newest first (" + n.traces + "):")
 	for _, t := range shown {
-		b.WriteString("\n  " + t.ID + "  " + decision.FormatTime(t.T) + "  " + traceLine(&t))
+		b.WriteString("\n  " + t.ID + "  " + civil.FormatTime(t.T) + "  " + traceLine(&t))
 	}
 	c.Out.Output(b.String())
 }
@@ -703,7 +703,7 @@ func (n *notesStore) cmdTrace(c *store.Cmd) {
 		return
 	}
 	var b strings.Builder
-	b.WriteString(t.ID + "  " + decision.FormatTime(t.T) + "  " + traceLine(t))
+	b.WriteString(t.ID + "  " + civil.FormatTime(t.T) + "  " + traceLine(t))
 	for _, s := range t.Stores {
 		b.WriteString("\n" + s.Store + ": " + strconv.Itoa(s.Bytes) + " bytes ≈ " + strconv.Itoa(s.Tokens) + " tokens (cap " + strconv.Itoa(s.Cap) + " bytes)")
 		for _, sc := range s.Scopes {

@@ -4,7 +4,7 @@ import (
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -77,7 +77,7 @@ func (n *notesStore) NewestTrace() (id, when string) {
 	}
 	for i := len(traces) - 1; i >= 0; i-- {
 		if traces[i].Kind == "inject" {
-			return traces[i].ID, decision.FormatTime(traces[i].T)
+			return traces[i].ID, civil.FormatTime(traces[i].T)
 		}
 	}
 	return "", ""

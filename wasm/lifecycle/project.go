@@ -3,7 +3,7 @@ package lifecycle
 import (
 	"encoding/hex"
 
-	"github.com/pi-memory/pi-memory/wasm/sha1"
+	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 )
 
 // ProjectHash is the stable project id stored in events ("p"): the first 16

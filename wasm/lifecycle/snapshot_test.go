@@ -7,18 +7,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 // bigLog writes a log of n decisions (about 300 bytes each) into the rig's project.
 func (r *rig) bigLog(n int) {
 	r.t.Helper()
 	var b strings.Builder
-	base := decision.ParseTime("2025-01-01T00:00:00.000Z")
+	base := civil.ParseTime("2025-01-01T00:00:00.000Z")
 	for i := 1; i <= n; i++ {
 		ms := base + int64(i)*60_000
 		fmt.Fprintf(&b, `{"v":1,"t":"%s","p":"x","e":"a","i":"D-%s-%04d","d":{"tx":"Decision %d: %s","tg":["t%d"]},"u":"user"}`+"\n",
-			decision.FormatTime(ms), decision.Day(ms), i%1440+1, i, strings.Repeat("use the agreed approach ", 10), i%7)
+			civil.FormatTime(ms), civil.Day(ms), i%1440+1, i, strings.Repeat("use the agreed approach ", 10), i%7)
 	}
 	os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory"), 0o755)
 	if err := os.WriteFile(filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl"), []byte(b.String()), 0o644); err != nil {

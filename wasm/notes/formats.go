@@ -6,8 +6,8 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/tidwall/gjson"
 )
 

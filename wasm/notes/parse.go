@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/pi-memory/pi-memory/wasm/sha1"
+	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 )
 
 // Parse splits a markdown file into typed pages that cover it exactly:

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/errs"
+	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 )
 
 // Result is what State.Answer made of a model's answer.

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 // Clock is a moment as this package sees it: Unix milliseconds and the
@@ -177,56 +177,6 @@ func parseClock(s string) (int, bool) {
 		return 0, false
 	}
 	return h*60 + m, true
-}
-
-// parseISO reads the timestamps pi writes ("2026-02-12T14:30:00.000Z", or
-// with an offset "+01:00", seconds fraction optional) as Unix milliseconds.
-func parseISO(s string) (int64, bool) {
-	if len(s) < 20 || s[4] != '-' || s[7] != '-' || (s[10] != 'T' && s[10] != ' ') || s[13] != ':' || s[16] != ':' {
-		return 0, false
-	}
-	y, ok1 := atoi(s[0:4])
-	mo, ok2 := atoi(s[5:7])
-	d, ok3 := atoi(s[8:10])
-	h, ok4 := atoi(s[11:13])
-	mi, ok5 := atoi(s[14:16])
-	se, ok6 := atoi(s[17:19])
-	if !ok1 || !ok2 || !ok3 || !ok4 || !ok5 || !ok6 || !validDate(y, mo, d) || h > 23 || mi > 59 || se > 60 {
-		return 0, false
-	}
-	rest := s[19:]
-	ms := 0
-	if len(rest) > 0 && rest[0] == '.' {
-		j := 1
-		scale := 100
-		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
-			ms += int(rest[j]-'0') * scale
-			scale /= 10
-			j++
-		}
-		if j == 1 {
-			return 0, false
-		}
-		rest = rest[j:]
-	}
-	off := 0
-	switch {
-	case rest == "Z" || rest == "z":
-	case len(rest) == 6 && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
-		oh, ok7 := atoi(rest[1:3])
-		om, ok8 := atoi(rest[4:6])
-		if !ok7 || !ok8 || oh > 23 || om > 59 {
-			return 0, false
-		}
-		off = oh*60 + om
-		if rest[0] == '-' {
-			off = -off
-		}
-	default:
-		return 0, false
-	}
-	t := (civil.Days(y, mo, d)*86400+int64(h*3600+mi*60+se))*1000 + int64(ms)
-	return t - int64(off)*msPerMinute, true
 }
 
 // relativeDay says how far day d is from today, as date headers show it.

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
-	"github.com/pi-memory/pi-memory/wasm/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 func TestDaysReadAsDatesAndWeekdays(t *testing.T) {
@@ -46,7 +46,8 @@ func TestParseDateReadsWhatObserversWrite(t *testing.T) {
 	}
 }
 
-func TestParseISOReadsPiTimestamps(t *testing.T) {
+// pi's timestamps are read by the one time reader every store uses.
+func TestPiTimestampsAreReadByTheOneTimeReader(t *testing.T) {
 	tests := []struct {
 		in   string
 		want int64
@@ -61,9 +62,9 @@ func TestParseISOReadsPiTimestamps(t *testing.T) {
 		{"garbage", 0, false},
 	}
 	for _, tt := range tests {
-		got, ok := parseISO(tt.in)
-		require.Equal(t, tt.ok, ok, "parseISO(%q)", tt.in)
-		require.Equal(t, tt.want, got, "parseISO(%q)", tt.in)
+		got, ok := civil.Parse(tt.in)
+		require.Equal(t, tt.ok, ok, "civil.Parse(%q)", tt.in)
+		require.Equal(t, tt.want, got, "civil.Parse(%q)", tt.in)
 	}
 }
 

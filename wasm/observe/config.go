@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/tidwall/gjson"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 var update = flag.Bool("update", false, "rewrite the fixtures in testdata/observe")

@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/civil"
-	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 )
 
 // session builds pi session entries (JSON Lines, as a session file holds

@@ -3,7 +3,7 @@ package observe
 import (
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/tidwall/gjson"

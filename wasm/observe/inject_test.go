@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
-	"github.com/pi-memory/pi-memory/wasm/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 func dayMs(y, m, d int) int64 { return civil.Days(y, m, d) * msPerDay }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
-	"github.com/pi-memory/pi-memory/wasm/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 var (

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 )
 
 // SchemaVersion is the version of the details a compaction or branch

@@ -3,12 +3,13 @@ package observe
 import (
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
@@ -222,7 +223,7 @@ func (r *reader) entry(v gjson.Result) (Entry, bool) {
 	// collector walks back from a pointer into the middle of an object to its
 	// start, block by block, at every collection.
 	e := Entry{ID: strings.Clone(jsonr.Get(v, "id").Str)}
-	if t, ok := parseISO(jsonr.Get(v, "timestamp").Str); ok {
+	if t, ok := civil.Parse(jsonr.Get(v, "timestamp").Str); ok {
 		e.Time = t
 	}
 	switch typ {

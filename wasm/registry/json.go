@@ -1,6 +1,6 @@
 package registry
 
-import "github.com/pi-memory/pi-memory/wasm/jsonw"
+import "github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 
 // Version of the JSON shape below; hosts refuse a shape they do not know.
 const Version = 1

@@ -10,7 +10,7 @@ package registry
 import (
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/cmdline"
+	"github.com/pi-memory/pi-memory/wasm/internal/cmdline"
 )
 
 // Kind says what a subcommand may do, which decides when it may run: the

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
-	"github.com/pi-memory/pi-memory/wasm/cmdline"
+	"github.com/pi-memory/pi-memory/wasm/internal/cmdline"
 	"github.com/tidwall/gjson"
 )
 

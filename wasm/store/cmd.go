@@ -1,7 +1,7 @@
 package store
 
 import (
-	"github.com/pi-memory/pi-memory/wasm/cmdline"
+	"github.com/pi-memory/pi-memory/wasm/internal/cmdline"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
 )

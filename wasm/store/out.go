@@ -1,6 +1,6 @@
 package store
 
-import "github.com/pi-memory/pi-memory/wasm/jsonw"
+import "github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 
 // Out collects the effects of one export call into the envelope the host reads
 // (docs/decisions/001-core-host-contract.md). A foreground ask (a dialog, a

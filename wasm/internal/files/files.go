@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
-	"github.com/pi-memory/pi-memory/wasm/errs"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 )
 
 const (

@@ -3,7 +3,7 @@ package jsonr_test
 import (
 	"fmt"
 
-	"github.com/pi-memory/pi-memory/wasm/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/tidwall/gjson"
 )
 

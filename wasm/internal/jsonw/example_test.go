@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/pi-memory/pi-memory/wasm/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 )
 
 func ExampleString() {

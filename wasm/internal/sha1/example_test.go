@@ -4,7 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/pi-memory/pi-memory/wasm/sha1"
+	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 )
 
 func ExampleSum() {

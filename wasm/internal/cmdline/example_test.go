@@ -3,7 +3,7 @@ package cmdline_test
 import (
 	"fmt"
 
-	"github.com/pi-memory/pi-memory/wasm/cmdline"
+	"github.com/pi-memory/pi-memory/wasm/internal/cmdline"
 )
 
 func ExampleSplit() {

@@ -1,13 +1,23 @@
-package decision
+package civil
 
-import "github.com/pi-memory/pi-memory/wasm/civil"
+// The one reader and writer of times every store uses: an event's or a
+// record's time, a time pi wrote in a session file.
 
-// ParseTime reads an event time ("2026-02-27T06:00:00.000Z", or any RFC 3339
-// time) as Unix milliseconds; 0 when it does not parse. The fixed layout that
-// every writer uses is read first and fast, which matters at a million lines.
-// Nothing here uses the time package: its parser and zone tables cost the
-// TinyGo module 26 KB (docs/decisions/009-module-size.md).
+// ParseTime reads a time ("2026-02-27T06:00:00.000Z", or any RFC 3339 time,
+// as time.Parse(time.RFC3339Nano) reads it) as Unix milliseconds; 0 when it
+// does not parse. The fixed layout that every writer uses is read first and
+// fast, which matters at a million lines. Nothing here uses the time
+// package: its parser and zone tables cost the TinyGo module 26 KB
+// (docs/decisions/009-module-size.md).
+//
+//	ParseTime("2026-02-27T07:00:00+01:00") => 1772172000000
 func ParseTime(s string) int64 {
+	ms, _ := Parse(s)
+	return ms
+}
+
+// Parse is ParseTime that says whether s parsed (0 is a time too).
+func Parse(s string) (int64, bool) {
 	if len(s) == 24 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == '.' && s[23] == 'Z' {
 		y, ok1 := digits(s[0:4])
 		mo, ok2 := digits(s[5:7])
@@ -16,16 +26,12 @@ func ParseTime(s string) int64 {
 		mi, ok5 := digits(s[14:16])
 		se, ok6 := digits(s[17:19])
 		ms, ok7 := digits(s[20:23])
-		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && mo >= 1 && mo <= 12 && d >= 1 && d <= civil.DaysIn(y, mo) && h < 24 && mi < 60 && se < 60 {
-			return (civil.Days(y, mo, d)*86400+int64(h*3600+mi*60+se))*1000 + int64(ms)
+		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && mo >= 1 && mo <= 12 && d >= 1 && d <= DaysIn(y, mo) && h < 24 && mi < 60 && se < 60 {
+			return (Days(y, mo, d)*86400+int64(h*3600+mi*60+se))*1000 + int64(ms), true
 		}
-		return 0
+		return 0, false
 	}
-	ms, ok := parseRFC3339(s)
-	if !ok {
-		return 0
-	}
-	return ms
+	return parseRFC3339(s)
 }
 
 // parseRFC3339 reads s as Unix milliseconds when time.Parse(time.RFC3339Nano,
@@ -111,22 +117,22 @@ func parseRFC3339(s string) (int64, bool) {
 			off = -off
 		}
 	}
-	if p != len(s) || d < 1 || d > civil.DaysIn(y, mo) {
+	if p != len(s) || d < 1 || d > DaysIn(y, mo) {
 		return 0, false
 	}
-	return (civil.Days(y, mo, d)*86400+int64(h*3600+mi*60+se-off))*1000 + int64(ms), true
+	return (Days(y, mo, d)*86400+int64(h*3600+mi*60+se-off))*1000 + int64(ms), true
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// FormatTime writes Unix milliseconds the way events store them.
+// FormatTime writes Unix milliseconds the way every record stores them.
 //
 //	FormatTime(1772172000000) => "2026-02-27T06:00:00.000Z"
 func FormatTime(ms int64) string {
 	var b [24]byte
-	days := civil.FloorDiv(ms, 86400000)
+	days := FloorDiv(ms, 86400000)
 	rem := ms - days*86400000
-	y, m, d := civil.Date(days)
+	y, m, d := Date(days)
 	put := func(at, n, width int) {
 		for k := width - 1; k >= 0; k-- {
 			b[at+k] = byte('0' + n%10)
