@@ -134,7 +134,7 @@ func (d *decisions) cmdStatus(c *store.Cmd) {
 		sb.WriteString("Decision memory: off — " + why)
 	}
 	sb.WriteString("\nProject: " + d.s.ProjectRoot + " (id " + d.s.ProjectHash + ")")
-	sb.WriteString("\nConfig: global " + presence(d.globalCfg, d.cfg.GlobalPresent) + "; project " + presence(d.projCfg, d.cfg.ProjectPresent))
+	sb.WriteString("\nConfig: global " + files.Presence(d.globalCfg, d.cfg.GlobalPresent) + "; project " + files.Presence(d.projCfg, d.cfg.ProjectPresent))
 	if why == "" {
 		if d.cur.Offset == 0 && d.st.Lines == 0 {
 			sb.WriteString("\nLog: " + d.log + " (not created yet; it appears on the first write)")
@@ -177,16 +177,6 @@ func (d *decisions) cmdStatus(c *store.Cmd) {
 func (d *decisions) retentionText() string {
 	r := d.cfg.RetentionDays
 	return "draft " + strconv.Itoa(r[decision.Draft]) + "d, rejected " + strconv.Itoa(r[decision.Rejected]) + "d, superseded " + strconv.Itoa(r[decision.Superseded]) + "d"
-}
-
-func presence(p string, present bool) string {
-	if p == "" {
-		return "(none)"
-	}
-	if present {
-		return p
-	}
-	return p + " (absent)"
 }
 
 func (d *decisions) statusJSON(why, inject string) []byte {

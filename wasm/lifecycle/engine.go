@@ -13,9 +13,7 @@
 package lifecycle
 
 import (
-	"path"
 	"runtime"
-	"strings"
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -155,13 +153,13 @@ func (e *Engine) debug(out *store.Out, in gjson.Result) {
 
 func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	s := &store.Session{
-		Cwd:      cleanPath(jsonr.Get(in, "cwd").String()),
-		AgentDir: cleanPath(jsonr.Get(in, "agentDir").String()),
+		Cwd:      files.Clean(jsonr.Get(in, "cwd").String()),
+		AgentDir: files.Clean(jsonr.Get(in, "agentDir").String()),
 		Trusted:  jsonr.Get(in, "trusted").Bool(),
 		HasUI:    jsonr.Get(in, "hasUI").Bool(),
 		Mode:     jsonr.Get(in, "mode").String(),
 		Fault:    jsonr.Get(in, "fault").String(),
-		Home:     cleanPath(jsonr.Get(in, "home").String()),
+		Home:     files.Clean(jsonr.Get(in, "home").String()),
 		Module:   jsonr.Get(in, "moduleSha256").String(),
 	}
 	if jsonr.Get(in, "flags.no-memory").Bool() {
@@ -203,14 +201,4 @@ func (e *Engine) announceTools(out *store.Out) {
 		}
 	}
 	out.Tools(active)
-}
-
-// cleanPath normalises a host path: forward slashes, no trailing slash, no
-// "." or ".." segments.
-func cleanPath(p string) string {
-	if p == "" {
-		return ""
-	}
-	p = strings.ReplaceAll(p, "\\", "/")
-	return path.Clean(p)
 }

@@ -122,10 +122,10 @@ func (h *hsStore) importDir(dir string) string {
 	switch {
 	case dir == "~" || strings.HasPrefix(dir, "~/"):
 		dir = path.Join(h.s.Home, dir[1:])
-	case !path.IsAbs(cleanPath(dir)):
+	case !path.IsAbs(files.Clean(dir)):
 		dir = path.Join(h.s.Cwd, dir)
 	}
-	dir = cleanPath(dir)
+	dir = files.Clean(dir)
 	if dir == h.s.AgentDir {
 		dir = path.Join(dir, "sessions")
 	}

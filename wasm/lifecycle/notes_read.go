@@ -202,9 +202,9 @@ func (n *notesStore) cmdStatus(c *store.Cmd) {
 	if pending > 0 {
 		b.WriteString("Staged facts waiting: " + strconv.Itoa(pending) + " (/memory flush writes them; so does the end of the session)\n")
 	}
-	b.WriteString("Config: global " + presence(n.globalCfg, n.cfg.GlobalPresent))
+	b.WriteString("Config: global " + files.Presence(n.globalCfg, n.cfg.GlobalPresent))
 	if n.projCfg != "" {
-		b.WriteString("; project " + presence(n.projCfg, n.cfg.ProjectPresent))
+		b.WriteString("; project " + files.Presence(n.projCfg, n.cfg.ProjectPresent))
 	}
 	b.WriteString("\n")
 	for _, w := range n.cfg.Warnings {

@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"encoding/hex"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 )
 
@@ -12,6 +13,6 @@ import (
 //
 //	ProjectHash("/home/ada/src/app") => "…16 hex digits…"
 func ProjectHash(root string) string {
-	sum := sha1.Sum([]byte(cleanPath(root)))
+	sum := sha1.Sum([]byte(files.Clean(root)))
 	return hex.EncodeToString(sum[:])[:16]
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path"
 	"strconv"
+	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -165,4 +166,28 @@ func ProjectRoot(h hostio.Host, cwd string) string {
 		}
 		dir = parent
 	}
+}
+
+// Clean normalises a host path: forward slashes, no trailing slash, no "."
+// or ".." segments.
+//
+//	Clean(`C:\Users\ada\proj\`) => "C:/Users/ada/proj"
+func Clean(p string) string {
+	if p == "" {
+		return ""
+	}
+	p = strings.ReplaceAll(p, "\\", "/")
+	return path.Clean(p)
+}
+
+// Presence names a file as a status shows it: "(none)" when there is no
+// such place, the path, and " (absent)" after it when nothing is there.
+func Presence(p string, present bool) string {
+	if p == "" {
+		return "(none)"
+	}
+	if present {
+		return p
+	}
+	return p + " (absent)"
 }
