@@ -75,7 +75,7 @@ func ExampleState_PurgeCandidates() {
 		`{"v":1,"t":"2026-01-01T00:00:00.000Z","p":"ab","e":"a","i":"D-2026-01-01-0002","d":{"tx":"Use Make","s":"active"},"u":"user"}`,
 	)
 	retention := decision.DefaultConfig().RetentionDays // drafts: 30 days
-	now := int64(1770681600000) // 2026-02-10T00:00:00.000Z
+	now := int64(1770681600000)                         // 2026-02-10T00:00:00.000Z
 	for _, d := range st.PurgeCandidates(now, retention) {
 		fmt.Println(d.ID, d.Status, d.Text)
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
@@ -91,7 +92,7 @@ func DecodeCheckpoint(data []byte) Checkpoint {
 	c := Checkpoint{Files: map[string]Record{}}
 	text := strings.TrimPrefix(string(data), "\uFEFF")
 	c.Torn = text != "" && !strings.HasSuffix(text, "\n")
-	eachLine(data, func(n int, line string, last bool) bool {
+	jsonl.Lines(data, func(n int, line string, last bool) bool {
 		r, why := decodeRecord(line)
 		if why != "" {
 			if last && c.Torn {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/pisession"
 	"github.com/tidwall/gjson"
 )
 
@@ -78,35 +79,15 @@ const CurrentVersion = 3
 func Parse(data []byte, lim Limits) (Session, error) {
 	lim = lim.withDefaults()
 	var s Session
-	var entries []gjson.Result
-	header := false
-	var err error
-	eachLine(data, func(n int, line string, _ bool) bool {
-		if !header {
-			if err = s.readHeader(line, n); err != nil {
-				return false
-			}
-			header = true
-			return true
-		}
-		if !gjson.Valid(line) {
-			s.Corrupt = append(s.Corrupt, n)
-			return true
-		}
-		v := gjson.Parse(line)
-		if !v.IsObject() || jsonr.Get(v, "type").Type != gjson.String {
-			s.Corrupt = append(s.Corrupt, n)
-			return true
-		}
-		entries = append(entries, v)
-		return true
-	})
-	if err != nil {
-		return Session{}, err
-	}
-	if !header {
+	f := pisession.Read(data)
+	if f.HeaderLine == 0 {
 		return Session{}, errors.New("is empty: a pi session file starts with a session header line; nothing to import")
 	}
+	if err := s.readHeader(f.First, f.HeaderLine); err != nil {
+		return Session{}, err
+	}
+	s.Corrupt = f.Corrupt
+	entries := f.Entries
 	s.Entries = len(entries)
 	if s.Start == 0 { // an unreadable header time: the first entry's
 		for _, e := range entries {
@@ -116,7 +97,8 @@ func Parse(data []byte, lim Limits) (Session, error) {
 			}
 		}
 	}
-	branch := s.branchOf(entries)
+	branch, broken := f.Branch()
+	s.Broken = broken
 	s.Branch = len(branch)
 	r := renderer{lim: lim, s: &s, calls: map[string]string{}, edits: editsOf(branch)}
 	for _, e := range branch {
@@ -152,48 +134,6 @@ func (s *Session) readHeader(line string, n int) error {
 	return nil
 }
 
-// branchOf returns the current branch, root first: the last entry and its
-// ancestors. A file of version 1 has no tree (its entries have no ids; pi
-// migrates them into a chain): there the branch is every entry in order.
-func (s *Session) branchOf(entries []gjson.Result) []gjson.Result {
-	if len(entries) == 0 {
-		return nil
-	}
-	leaf := entries[len(entries)-1]
-	if s.Version < 2 && jsonr.Get(leaf, "id").Str == "" {
-		return entries
-	}
-	byID := make(map[string]int, len(entries))
-	for i, e := range entries {
-		if id := jsonr.Get(e, "id").Str; id != "" {
-			byID[id] = i
-		}
-	}
-	var path []gjson.Result
-	for cur := leaf; ; {
-		path = append(path, cur)
-		if len(path) > len(entries) { // a loop of parentIds
-			s.Broken = true
-			path = path[:len(entries)]
-			break
-		}
-		p := jsonr.Get(cur, "parentId")
-		if p.Type != gjson.String || p.Str == "" {
-			break
-		}
-		i, ok := byID[p.Str]
-		if !ok {
-			s.Broken = true
-			break
-		}
-		cur = entries[i]
-	}
-	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
-		path[i], path[j] = path[j], path[i]
-	}
-	return path
-}
-
 // editsOf collects the context edits on the branch: pi sends the model an
 // edited entry's replacement content (or nothing, for null), and the import
 // keeps what the model saw. Raw JSON, keyed by the edited entry's id.
@@ -224,23 +164,4 @@ func (s *Session) Content() string {
 		b.WriteString(t.Text)
 	}
 	return b.String()
-}
-
-// eachLine calls f with each line of a JSON Lines text that is not blank
-// (a BOM dropped, \r\n accepted), its number from 1 and whether it is the
-// text's last; f returning false stops. Session files and checkpoints are
-// both read with it.
-func eachLine(data []byte, f func(n int, line string, last bool) bool) {
-	rest := strings.TrimPrefix(string(data), "\uFEFF")
-	for n := 1; rest != ""; n++ {
-		line := rest
-		if i := strings.IndexByte(rest, '\n'); i >= 0 {
-			line, rest = rest[:i], rest[i+1:]
-		} else {
-			rest = ""
-		}
-		if line = strings.TrimSpace(line); line != "" && !f(n, line, rest == "") {
-			return
-		}
-	}
 }

@@ -28,6 +28,10 @@ var own = map[string]func(e *Engine, c *store.Cmd){
 // gate decides, by the subcommand's kind, whether it may run; the handler
 // never re-decides that.
 func (e *Engine) command(out *store.Out, in gjson.Result) {
+	in, ok := e.sessionFile(out, in)
+	if !ok {
+		return
+	}
 	var words []string
 	if argv := jsonr.Get(in, "argv"); argv.IsArray() {
 		for _, w := range argv.Array() {

@@ -14,6 +14,7 @@ package lifecycle
 
 import (
 	"runtime"
+	"strings"
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -21,6 +22,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/pisession"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -170,12 +172,49 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	s.ProjectHash = ProjectHash(s.ProjectRoot)
 	e.s, e.last = s, nil
 	e.fs = files.Guard(e.h, s.ProjectRoot, s.AgentDir)
+	in, ok := e.sessionFile(out, in)
+	if !ok {
+		e.s = nil
+		return
+	}
 	e.stores = open(store.NewEnv(s, e.fs, &e.asks, e.may, e.announceTools))
 	for _, st := range e.stores {
 		if x, ok := st.(store.Starter); ok {
 			x.Start(out, in)
 		}
 	}
+}
+
+// maxSessionFile bounds the session file an event may name: a session file
+// is the person's own, but a wrong path (a log, a disk image) must not be
+// read whole.
+const maxSessionFile = 256 << 20
+
+// sessionFile is the event with the current branch of the pi session file
+// it names ("sessionFile": pimem --session), as pi's adapter sends the
+// branch itself, so that every store reads the branch one way whoever sent
+// it (wasm/internal/pisession finds it). A file that cannot be read, or is
+// not a pi session file, fails the event.
+func (e *Engine) sessionFile(out *store.Out, in gjson.Result) (gjson.Result, bool) {
+	file := jsonr.Get(in, "sessionFile").Str
+	if file == "" {
+		return in, true
+	}
+	data, err := files.Read(e.fs, file, maxSessionFile)
+	if err != nil {
+		out.Fail("pi-memory: could not read the session file " + file + ": " + err.Error())
+		return in, false
+	}
+	f := pisession.Read(data)
+	if !f.Header.Exists() {
+		out.Fail("pi-memory: " + file + " is not a pi session file: its first line is not a session header ({\"type\":\"session\",…}).")
+		return in, false
+	}
+	rest := strings.TrimSpace(in.Raw)[1:]
+	if !strings.HasPrefix(strings.TrimSpace(rest), "}") {
+		rest = "," + rest
+	}
+	return gjson.Parse(`{"branch":` + string(f.BranchJSON()) + rest), true
 }
 
 // sessionShutdown does what can wait until the session is over, for the

@@ -151,8 +151,8 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, err
 	}
 	if o.session != "" {
-		if session.Branch, err = readBranch(o.session); err != nil {
-			return 0, err
+		if session.SessionFile, err = filepath.Abs(o.session); err != nil {
+			return 0, fmt.Errorf("--session: %w", err)
 		}
 	}
 	wasm, err := findModule(o.wasm)
@@ -204,11 +204,11 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		argv = withJSON(argv)
 	}
 	input, _ := json.Marshal(struct {
-		Name   string          `json:"name"`
-		Argv   []string        `json:"argv"`
-		HasUI  bool            `json:"hasUI"`
-		Branch json.RawMessage `json:"branch,omitempty"`
-	}{typed, append([]string{}, argv...), false, session.Branch})
+		Name        string   `json:"name"`
+		Argv        []string `json:"argv"`
+		HasUI       bool     `json:"hasUI"`
+		SessionFile string   `json:"sessionFile,omitempty"`
+	}{typed, append([]string{}, argv...), false, session.SessionFile})
 	res, err = d.Run("command", input)
 	if err != nil {
 		return 0, coreFailed("command", err)
@@ -240,9 +240,10 @@ type sessionStart struct {
 	Module string `json:"moduleSha256"`
 	// Zone is the local offset from UTC in minutes, for observations' times.
 	Zone int `json:"zone"`
-	// Branch is the session's current branch (--session), as pi's
-	// getBranch() gives it; absent without --session.
-	Branch json.RawMessage `json:"branch,omitempty"`
+	// SessionFile is the pi session file --session names: the core reads
+	// its current branch from it (wasm/internal/pisession), as pi's
+	// getBranch() would give it; absent without --session.
+	SessionFile string `json:"sessionFile,omitempty"`
 	// Env is this process's values of the variables that steer
 	// observational memory and Hindsight (sessionEnv), as pi's adapter
 	// passes pi's.
@@ -304,7 +305,7 @@ func sessionInput(o options) (sessionStart, error) {
 	// claude); without one, that command says so.
 	home, _ := os.UserHomeDir()
 	_, offset := time.Now().Zone()
-	return sessionStart{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}, "", offset / 60, nil, envOf(sessionEnv)}, nil
+	return sessionStart{filepath.ToSlash(cwd), filepath.ToSlash(agentDir), filepath.ToSlash(home), true, false, "cli", "startup", map[string]bool{}, "", offset / 60, "", envOf(sessionEnv)}, nil
 }
 
 // withJSON adds the --json word pimem was given before the store. It goes

@@ -555,6 +555,15 @@ func TestOmCommandsReadASessionFile(t *testing.T) {
 			require.Contains(t, r.stderr, "run it in pi")
 			after, _ := os.ReadFile(file)
 			require.Equal(t, session, string(after))
+
+			notSession := filepath.Join(t.TempDir(), "notes.txt")
+			require.NoError(t, os.WriteFile(notSession, []byte("just some notes\n"), 0o644))
+			r = runBin(t, pimemBin, dir, nil, "--wasm", m.Path(t), "--session", notSession, "om", "view")
+			require.Equal(t, 1, r.exit, r.stderr)
+			require.Contains(t, r.stderr, "is not a pi session file")
+			r = runBin(t, pimemBin, dir, nil, "--wasm", m.Path(t), "--session", filepath.Join(dir, "missing.jsonl"), "om", "view")
+			require.Equal(t, 1, r.exit, r.stderr)
+			require.Contains(t, r.stderr, "could not read the session file")
 		})
 	}
 }
