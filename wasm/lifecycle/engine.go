@@ -17,6 +17,7 @@ import (
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
@@ -33,7 +34,7 @@ func open(env *store.Env) []store.Store {
 		newDecisions(env),
 		newNotes(env),
 		newObservations(env),
-		newHindsight(env),
+		hindsight.Open(env),
 	}
 }
 
