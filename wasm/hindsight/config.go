@@ -1,10 +1,13 @@
-// Package hindsight holds every rule of pi-memory's Hindsight backend as pure
-// functions: its configuration, identity (repo key, bank ids, tags, document
-// ids), the recall request and the reading of its answer, the recalled
-// block, the turn a retain keeps, the outbox's records and what they fold
-// to, backoff, the flush requests, and the session modes. It never performs
-// I/O: wasm/lifecycle reads the files, appends the outbox lines and turns the
-// requests built here into http effects for the host.
+// Package hindsight is pi-memory's Hindsight store (decision 012), read top
+// down. First come its rules, as pure functions with their tests: its
+// configuration, identity (repo key, bank ids, tags, document ids), the
+// recall request and the reading of its answer, the recalled block, the turn
+// a retain keeps, the outbox's records and what they fold to, backoff, the
+// flush requests, and the session modes. Then its driver (driver*.go, whose
+// one export is Open), the only code that talks to the host, and only
+// through the guarded host it is handed (store.Env's FS): it reads the
+// files, appends the outbox lines and turns the requests built here into
+// http effects. What an import of past sessions sends is wasm/hsimport's.
 package hindsight
 
 import (

@@ -7,7 +7,8 @@
 //
 // Everything here is a pure function over bytes and values. It never reads a
 // file, lists a folder, calls the server or looks at the clock: the caller
-// (wasm/lifecycle) does that I/O and hands the bytes, listings and times in.
+// (wasm/hindsight's driver, driver_import.go) does that I/O and hands the
+// bytes, listings and times in.
 // It must never derive a repo key or a bank id (wasm/hindsight owns
 // identity) and never write the outbox: an import sends its own requests and
 // records each answer in its checkpoint.

@@ -18,6 +18,7 @@ import (
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
@@ -35,7 +36,7 @@ func open(env *store.Env) []store.Store {
 		newDecisions(env),
 		newNotes(env),
 		newObservations(env),
-		newHindsight(env),
+		hindsight.Open(env),
 	}
 }
 

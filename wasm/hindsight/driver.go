@@ -1,4 +1,4 @@
-package lifecycle
+package hindsight
 
 import (
 	"errors"
@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
-	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
@@ -16,27 +15,30 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// What the Hindsight backend does around pi's turns (decision 012). The
-// rules are wasm/hindsight's; these files read its config and the outbox,
-// append to the outbox under its lock, and turn requests into http effects.
+// The driver: what the Hindsight backend does around pi's turns (decision
+// 012). The rules are the package's other files; the driver's (driver*.go)
+// read its config and the outbox, append to the outbox under its lock, and
+// turn requests into http effects, through the guarded host (Env.FS) alone.
 const (
-	hsEntryType  = "pi-memory-hindsight" // session entries holding the session's mode
-	hsCacheSize  = 32                    // recalled blocks kept, by user message
-	hsToolWaitMs = 30000                 // the bound of a tool's requests
-	hsFlushMs    = 10000                 // the bound of a flush request outside shutdown
-	hsLostMs     = 10 * 60 * 1000        // a background flush unanswered this long is taken as lost
-	hsRetainTool = "hindsight_retain"    // the tool offered only while the session retains
+	entryType  = "pi-memory-hindsight" // session entries holding the session's mode
+	cacheSize  = 32                    // recalled blocks kept, by user message
+	toolWaitMs = 30000                 // the bound of a tool's requests
+	flushMs    = 10000                 // the bound of a flush request outside shutdown
+	lostMs     = 10 * 60 * 1000        // a background flush unanswered this long is taken as lost
+	retainTool = "hindsight_retain"    // the tool offered only while the session retains
 )
 
-type hsStore struct {
+// driver is the store for one session: what it read and what it keeps
+// between the moments of a turn.
+type driver struct {
 	env *store.Env
 	s   *store.Session
 	h   *files.FS
 
-	vars     hindsight.Env // the HINDSIGHT_* variables the host forwarded
-	files    [2]string     // global, project ("" when not read: an untrusted project)
+	vars     Env       // the HINDSIGHT_* variables the host forwarded
+	files    [2]string // global, project ("" when not read: an untrusted project)
 	cfgWatch files.Watch
-	cfg      hindsight.Config
+	cfg      Config
 	runCfg   bool // the config was checked since the run began (before_agent_start, context)
 
 	repoKey   string
@@ -46,7 +48,7 @@ type hsStore struct {
 
 	cache     map[string]string // recall key → the block (maybe "")
 	order     []string
-	last      []hindsight.Recalled // the newest recall's outcome, for /memory last
+	last      []Recalled // the newest recall's outcome, for /memory last
 	lastBlock string
 	recalled  bool // a recall ran (or was reused) this session
 
@@ -63,29 +65,30 @@ type hsStore struct {
 	// those this process last read or left (folded): its own appends are
 	// added to it, and only a change by someone else has the file read and
 	// folded whole again.
-	fold                hindsight.Folder
+	fold                Folder
 	folded              bool
 	foldSize, foldMtime int64
 }
 
-func newHindsight(env *store.Env) *hsStore {
+// Open is the Hindsight store's driver for a session (wasm/store).
+func Open(env *store.Env) store.Store {
 	s := env.Session
-	h := &hsStore{env: env, s: s, h: env.FS, cache: map[string]string{}}
+	h := &driver{env: env, s: s, h: env.FS, cache: map[string]string{}}
 	if s.AgentDir != "" {
-		h.files[0] = path.Join(s.AgentDir, hindsight.ConfigFile)
+		h.files[0] = path.Join(s.AgentDir, ConfigFile)
 		h.dir = path.Join(s.AgentDir, "pi-memory", "hindsight")
-		h.outbox = path.Join(h.dir, hindsight.OutboxFile)
+		h.outbox = path.Join(h.dir, OutboxFile)
 		h.lock = h.outbox + ".lock"
-		h.dead = path.Join(h.dir, hindsight.DeadFile)
+		h.dead = path.Join(h.dir, DeadFile)
 	}
 	if s.ProjectRoot != "" && s.Trusted {
-		h.files[1] = path.Join(s.ProjectRoot, ".pi", hindsight.ConfigFile)
+		h.files[1] = path.Join(s.ProjectRoot, ".pi", ConfigFile)
 	}
 	return h
 }
 
-func (h *hsStore) start(out *store.Out, in gjson.Result) {
-	h.vars = hindsight.Env{
+func (h *driver) start(out *store.Out, in gjson.Result) {
+	h.vars = Env{
 		URL:    jsonr.Get(in, "env.HINDSIGHT_API_URL").Str,
 		APIKey: jsonr.Get(in, "env.HINDSIGHT_API_KEY").Str,
 		Bank:   jsonr.Get(in, "env.HINDSIGHT_BANK_ID").Str,
@@ -94,7 +97,7 @@ func (h *hsStore) start(out *store.Out, in gjson.Result) {
 	if h.sessionID == "" {
 		h.sessionID = "pimem-" + strconv.FormatInt(h.h.Now(), 10)
 	}
-	h.repoKey = hindsight.RepoKey(hindsight.OriginURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
+	h.repoKey = RepoKey(OriginURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
 	if b := jsonr.Get(in, "branch"); b.Exists() {
 		h.foldMode(b)
 	}
@@ -110,7 +113,7 @@ func (h *hsStore) start(out *store.Out, in gjson.Result) {
 // announce sends the tools and the footer for the state memory is in now:
 // only when Hindsight is configured (otherwise the tools stay as the host
 // registered them: inactive, and no footer).
-func (h *hsStore) announce(out *store.Out) {
+func (h *driver) announce(out *store.Out) {
 	if !h.cfg.On() && h.footer == "" && !h.toolsOn {
 		return
 	}
@@ -131,13 +134,13 @@ func (h *hsStore) announce(out *store.Out) {
 // may call now: none while the gate keeps Hindsight from acting, and
 // hindsight_retain only while this session retains (the rule the turn's
 // retain follows).
-func (h *hsStore) activeTools() []string {
+func (h *driver) activeTools() []string {
 	if h.env.May(h, store.Inject) != "" {
 		return nil
 	}
 	var names []string
 	for _, t := range registry.Tools {
-		if t.Name == hsRetainTool && h.notRetained(h.optOut) != "" {
+		if t.Name == retainTool && h.notRetained(h.optOut) != "" {
 			continue
 		}
 		names = append(names, t.Name)
@@ -146,20 +149,20 @@ func (h *hsStore) activeTools() []string {
 }
 
 // notRetained says why this session retains nothing now, or "" when it
-// retains: the gate, then the config and the mode (hindsight.NotRetained).
+// retains: the gate, then the config and the mode (NotRetained).
 // A turn, an import and the hindsight_retain tool all ask it.
-func (h *hsStore) notRetained(optOut bool) string {
+func (h *driver) notRetained(optOut bool) string {
 	if why := h.env.May(h, store.Capture); why != "" {
 		return why
 	}
-	return hindsight.NotRetained(h.cfg, h.modeNow(), optOut)
+	return NotRetained(h.cfg, h.modeNow(), optOut)
 }
 
 // retool announces again when the tools no longer match what was last
 // sent: hindsight.json (read again by Refresh just before) appeared,
 // changed or went away during the session, or the mode changed. The run
 // has checked its config.
-func (h *hsStore) retool(out *store.Out) {
+func (h *driver) retool(out *store.Out) {
 	h.runCfg = true
 	if strings.Join(h.activeTools(), ",") != h.tools {
 		h.announce(out)
@@ -169,7 +172,7 @@ func (h *hsStore) retool(out *store.Out) {
 // gitConfig is the text of the git config of the project at root:
 // .git/config, or for a worktree or submodule (.git is a file "gitdir: X")
 // the common folder's.
-func (h *hsStore) gitConfig(root string) string {
+func (h *driver) gitConfig(root string) string {
 	if root == "" {
 		return ""
 	}
@@ -196,11 +199,11 @@ func (h *hsStore) gitConfig(root string) string {
 }
 
 // foldMode takes the newest mode entry of the branch.
-func (h *hsStore) foldMode(branch gjson.Result) {
+func (h *driver) foldMode(branch gjson.Result) {
 	branch.ForEach(func(_, e gjson.Result) bool {
-		if jsonr.Get(e, "customType").Str == hsEntryType {
+		if jsonr.Get(e, "customType").Str == entryType {
 			switch m := jsonr.Get(e, "data.mode").Str; m {
-			case hindsight.ModeNormal, hindsight.ModeReadOnly, hindsight.ModeIgnored:
+			case ModeNormal, ModeReadOnly, ModeIgnored:
 				h.mode = m
 			}
 		}
@@ -209,37 +212,37 @@ func (h *hsStore) foldMode(branch gjson.Result) {
 }
 
 // modeNow is the session's mode: set in the session, else configured.
-func (h *hsStore) modeNow() string {
+func (h *driver) modeNow() string {
 	if h.mode != "" {
 		return h.mode
 	}
 	return h.cfg.Mode
 }
 
-func (h *hsStore) Off() string {
+func (h *driver) Off() string {
 	switch {
 	case !h.s.Trusted:
 		return "This project is not trusted, so Hindsight neither recalls nor retains here."
 	case h.cfg.Why != "":
 		return h.cfg.Why
 	case !h.cfg.On():
-		return "Hindsight is not configured: set \"url\" in " + h.files[0] + " (or the project's .pi/" + hindsight.ConfigFile + "), or HINDSIGHT_API_URL."
+		return "Hindsight is not configured: set \"url\" in " + h.files[0] + " (or the project's .pi/" + ConfigFile + "), or HINDSIGHT_API_URL."
 	}
 	return ""
 }
 
-// refresh re-reads a changed configuration and says what is wrong with it.
-func (h *hsStore) Refresh(out *store.Out) {
+// Refresh re-reads a changed configuration and says what is wrong with it.
+func (h *driver) Refresh(out *store.Out) {
 	for _, w := range h.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 }
 
-// ready has nothing to catch up with: refresh read the configuration.
-func (h *hsStore) Ready(out *store.Out) error { return nil }
+// Ready has nothing to catch up with: refresh read the configuration.
+func (h *driver) Ready(out *store.Out) error { return nil }
 
 // refreshConfig reads the config files again when one changed.
-func (h *hsStore) refreshConfig() []string {
+func (h *driver) refreshConfig() []string {
 	if !h.cfgWatch.Changed(h.h, h.files[:]...) {
 		return nil
 	}
@@ -247,20 +250,20 @@ func (h *hsStore) refreshConfig() []string {
 	for i, f := range h.files {
 		cfgs[i] = files.Config(h.h, f)
 	}
-	h.cfg = hindsight.ParseConfig(cfgs[0], cfgs[1], h.vars)
+	h.cfg = ParseConfig(cfgs[0], cfgs[1], h.vars)
 	return h.cfg.Warnings
 }
 
-func (h *hsStore) banks() []hindsight.Bank { return hindsight.Banks(h.cfg, h.repoKey) }
+func (h *driver) banks() []Bank { return Banks(h.cfg, h.repoKey) }
 
 // readOutbox is the folded outbox (none: empty) and its size. It reads the
 // file only when its size or mtime is not what this process last read or
 // left there: another process appended, compacted or truncated it.
-func (h *hsStore) readOutbox() (hindsight.Outbox, int64, error) {
+func (h *driver) readOutbox() (Outbox, int64, error) {
 	info, err := h.stat()
 	if err != nil && !hostio.IsNotFound(err) {
 		h.folded = false
-		return hindsight.Outbox{}, 0, err
+		return Outbox{}, 0, err
 	}
 	if h.folded && info.Size == h.foldSize && info.MtimeMs == h.foldMtime {
 		return h.fold.Outbox(), info.Size, nil
@@ -268,9 +271,9 @@ func (h *hsStore) readOutbox() (hindsight.Outbox, int64, error) {
 	data, err := files.Read(h.h, h.outbox, 64<<20)
 	if err != nil && !hostio.IsNotFound(err) {
 		h.folded = false
-		return hindsight.Outbox{}, 0, err
+		return Outbox{}, 0, err
 	}
-	h.fold = hindsight.Folder{}
+	h.fold = Folder{}
 	h.fold.Add(data)
 	// A file that grew between the stat and the read is folded again next time.
 	h.folded, h.foldSize, h.foldMtime = int64(len(data)) == info.Size, info.Size, info.MtimeMs
@@ -280,25 +283,25 @@ func (h *hsStore) readOutbox() (hindsight.Outbox, int64, error) {
 // readItems fills in the items of jobs (the kept fold holds where each
 // record lies, not its item): every record in one read, from the first
 // one's offset to the end of the last.
-func (h *hsStore) readItems(jobs []hindsight.Job) bool {
+func (h *driver) readItems(jobs []Job) bool {
 	lo, hi := jobs[0].Off, 0
 	for _, j := range jobs {
 		lo, hi = min(lo, j.Off), max(hi, j.Off+j.Len)
 	}
 	buf := make([]byte, hi-lo)
 	n, err := h.h.ReadAt(h.outbox, int64(lo), buf)
-	return err == nil && hindsight.Items(jobs, buf[:n], lo)
+	return err == nil && Items(jobs, buf[:n], lo)
 }
 
 // stat is the outbox's size and mtime: whether the file is read again.
-func (h *hsStore) stat() (hostio.FileInfo, error) { return h.h.Stat(h.outbox) }
+func (h *driver) stat() (hostio.FileInfo, error) { return h.h.Stat(h.outbox) }
 
 // appendOutbox appends records under the outbox's lock, on a line of their
 // own after a torn last line; dead-letter lines go to dead.jsonl first. An
 // outbox with nothing pending past CompactBytes is then rewritten empty.
 // The records are added to the kept fold, so a turn's append reads the
 // outbox only when another process changed it.
-func (h *hsStore) appendOutbox(records, dead []byte) error {
+func (h *driver) appendOutbox(records, dead []byte) error {
 	if h.outbox == "" {
 		return errors.New("no agent folder: the outbox has nowhere to live")
 	}
@@ -336,7 +339,7 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 	h.fold.Add(records)
 	info, err := h.stat()
 	h.folded, h.foldSize, h.foldMtime = err == nil && info.Size == size+int64(len(records)), info.Size, info.MtimeMs
-	if !h.folded || info.Size <= hindsight.CompactBytes {
+	if !h.folded || info.Size <= CompactBytes {
 		return nil
 	}
 	// Checked only past CompactBytes, from the fold: nothing is read.
@@ -350,7 +353,7 @@ func (h *hsStore) appendOutbox(records, dead []byte) error {
 // showFooter sets the hindsight status line when it changed. The count of
 // waiting jobs is the outbox as this process last read or left it: each
 // append and flush folds it just before, so the footer costs no host call.
-func (h *hsStore) showFooter(out *store.Out) {
+func (h *driver) showFooter(out *store.Out) {
 	line := "hindsight: "
 	o := h.fold.Outbox()
 	if !h.folded {
@@ -359,7 +362,7 @@ func (h *hsStore) showFooter(out *store.Out) {
 	switch mode := h.modeNow(); {
 	case len(o.Pending) > 0:
 		line += strconv.Itoa(len(o.Pending)) + " waiting"
-	case mode != hindsight.ModeNormal:
+	case mode != ModeNormal:
 		line += mode
 	default:
 		var scopes []string

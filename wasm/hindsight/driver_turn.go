@@ -1,10 +1,9 @@
-package lifecycle
+package hindsight
 
 import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -17,9 +16,9 @@ import (
 // the same bytes and asks nothing. A miss asks every selected bank at once,
 // each within recall.timeoutMs; a bank that fails or is slow is left out and
 // named in the footer, the others still count.
-func (h *hsStore) recall(out *store.Out, in gjson.Result) {
+func (h *driver) recall(out *store.Out, in gjson.Result) {
 	h.retool(out)
-	if h.env.May(h, store.Inject) != "" || !hindsight.Recalls(h.cfg, h.modeNow()) {
+	if h.env.May(h, store.Inject) != "" || !Recalls(h.cfg, h.modeNow()) {
 		return
 	}
 	// Only the newest user message's text is read: a long conversation's
@@ -37,7 +36,7 @@ func (h *hsStore) recall(out *store.Out, in gjson.Result) {
 		return
 	}
 	ts := jsonr.Get(user, "timestamp").Int()
-	text := hindsight.MessageText(jsonr.Get(user, "content"))
+	text := MessageText(jsonr.Get(user, "content"))
 	if text == "" {
 		return
 	}
@@ -51,23 +50,23 @@ func (h *hsStore) recall(out *store.Out, in gjson.Result) {
 		return
 	}
 	banks := h.banks()
-	reqs := make([]hindsight.Request, len(banks))
+	reqs := make([]Request, len(banks))
 	for k, b := range banks {
-		reqs[k] = hindsight.RecallRequest(h.cfg, b, h.repoKey, text)
+		reqs[k] = RecallRequest(h.cfg, b, h.repoKey, text)
 	}
-	out.HTTP(hindsight.Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
-		rs := make([]hindsight.Recalled, len(banks))
+	out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
+		rs := make([]Recalled, len(banks))
 		var failed []string
-		for k, r := range hindsight.ReadResponses([]byte(v.Raw), len(banks)) {
+		for k, r := range ReadResponses([]byte(v.Raw), len(banks)) {
 			rs[k].Bank = banks[k]
 			if rs[k].Problem = r.Problem(); rs[k].Problem == "" {
-				rs[k].Memories, rs[k].Problem = hindsight.ParseRecall(r.Body)
+				rs[k].Memories, rs[k].Problem = ParseRecall(r.Body)
 			}
 			if rs[k].Problem != "" {
 				failed = append(failed, banks[k].Scope+" bank "+rs[k].Problem)
 			}
 		}
-		block := hindsight.Render(rs, h.cfg.RecallMaxTokens*len(rs))
+		block := Render(rs, h.cfg.RecallMaxTokens*len(rs))
 		h.remember(key, block)
 		h.last, h.lastBlock = rs, block
 		if block != "" {
@@ -82,13 +81,13 @@ func (h *hsStore) recall(out *store.Out, in gjson.Result) {
 	})
 }
 
-// remember caches a key's block, forgetting the oldest past hsCacheSize.
-func (h *hsStore) remember(key, block string) {
+// remember caches a key's block, forgetting the oldest past cacheSize.
+func (h *driver) remember(key, block string) {
 	if _, ok := h.cache[key]; !ok {
 		h.order = append(h.order, key)
 	}
 	h.cache[key] = block
-	if len(h.order) > hsCacheSize {
+	if len(h.order) > cacheSize {
 		delete(h.cache, h.order[0])
 		h.order = h.order[1:]
 	}
@@ -104,7 +103,7 @@ func (h *hsStore) remember(key, block string) {
 // module's garbage: TinyGo collects when an allocation finds its heap full,
 // and a collection inside agent_end would double that call (bench row 13);
 // after the hook, the next turns start with a heap that has room.
-func (h *hsStore) retain(out *store.Out, in gjson.Result) {
+func (h *driver) retain(out *store.Out, in gjson.Result) {
 	optOut := h.optOut
 	h.optOut = false
 	// The run's last model request checked the config (retool); a run that
@@ -116,42 +115,42 @@ func (h *hsStore) retain(out *store.Out, in gjson.Result) {
 	if h.notRetained(optOut) != "" {
 		return
 	}
-	t := hindsight.SerializeTurn([]byte(jsonr.Get(in, "messages").Raw), h.repoKey, h.cfg.RetainMaxChars)
+	t := SerializeTurn([]byte(jsonr.Get(in, "messages").Raw), h.repoKey, h.cfg.RetainMaxChars)
 	if t.Content == "" {
 		return
 	}
 	if t.UserMs == 0 {
 		t.UserMs = h.h.Now()
 	}
-	if err := h.queue(t, hindsight.SourcePi); err != nil {
+	if err := h.queue(t, SourcePi); err != nil {
 		out.Notify("warning", "pi-memory: Hindsight could not queue this turn in "+h.outbox+": "+err.Error()+". It is not retained.")
 		return
 	}
 	h.showFooter(out)
-	out.HTTP(hindsight.Encode(nil, nil), true, func(out *store.Out, _ gjson.Result) {
-		h.flush(out, true, hsFlushMs, nil)
+	out.HTTP(Encode(nil, nil), true, func(out *store.Out, _ gjson.Result) {
+		h.flush(out, true, flushMs, nil)
 		collect()
 	})
 }
 
 // flushOut says a background flush is out, and not yet taken as lost: the
 // next one waits for it (it covers the queue as it was).
-func (h *hsStore) flushOut() bool {
-	return h.flushing && h.h.Now()-h.flushAt < hsLostMs
+func (h *driver) flushOut() bool {
+	return h.flushing && h.h.Now()-h.flushAt < lostMs
 }
 
 // queue appends one job per selected bank for a turn or an explicit retain.
-func (h *hsStore) queue(t hindsight.Turn, source string) error {
+func (h *driver) queue(t Turn, source string) error {
 	now := h.h.Now()
 	var recs []byte
 	for _, b := range h.banks() {
-		it := hindsight.Item{
+		it := Item{
 			Content: t.Content, Context: t.Context, At: t.UserMs,
-			DocumentID: hindsight.LiveDocumentID(h.sessionID, t.UserMs),
-			Tags:       hindsight.BaseTags(b, h.repoKey, h.sessionID, source),
+			DocumentID: LiveDocumentID(h.sessionID, t.UserMs),
+			Tags:       BaseTags(b, h.repoKey, h.sessionID, source),
 			Source:     source, Session: h.sessionID,
 		}
-		recs = append(recs, hindsight.JobRecord(b.ID, it, now)...)
+		recs = append(recs, JobRecord(b.ID, it, now)...)
 	}
 	return h.appendOutbox(recs, nil)
 }
@@ -159,7 +158,7 @@ func (h *hsStore) queue(t hindsight.Turn, source string) error {
 // flush sends the due jobs, a request per bank of at most 20, and records
 // each outcome. A background flush while another is out sends nothing (the
 // one out covers the queue as it was; the next turn sends the rest).
-func (h *hsStore) flush(out *store.Out, background bool, timeoutMs int, then func(out *store.Out, sent, failed int, problem string)) {
+func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func(out *store.Out, sent, failed int, problem string)) {
 	if then == nil {
 		then = func(*store.Out, int, int, string) {}
 	}
@@ -186,8 +185,8 @@ func (h *hsStore) flush(out *store.Out, background bool, timeoutMs int, then fun
 		then(out, 0, 0, h.outbox+" changed while it was read; flush again")
 		return
 	}
-	batches := hindsight.FlushBatches(h.cfg, due, timeoutMs)
-	reqs := make([]hindsight.Request, len(batches))
+	batches := FlushBatches(h.cfg, due, timeoutMs)
+	reqs := make([]Request, len(batches))
 	for i := range batches {
 		reqs[i] = batches[i].Req
 	}
@@ -195,15 +194,15 @@ func (h *hsStore) flush(out *store.Out, background bool, timeoutMs int, then fun
 		h.flushing, h.flushAt = true, h.h.Now()
 	}
 	h.showFooter(out)
-	out.HTTP(hindsight.Encode(nil, reqs), background, func(out *store.Out, v gjson.Result) {
+	out.HTTP(Encode(nil, reqs), background, func(out *store.Out, v gjson.Result) {
 		if background {
 			h.flushing = false
 		}
 		now := h.h.Now()
 		var recs, dead []byte
 		sent, failed, problem := 0, 0, ""
-		for i, r := range hindsight.ReadResponses([]byte(v.Raw), len(batches)) {
-			more, d := hindsight.Outcome(h.cfg, batches[i], r, now)
+		for i, r := range ReadResponses([]byte(v.Raw), len(batches)) {
+			more, d := Outcome(h.cfg, batches[i], r, now)
 			recs, dead = append(recs, more...), append(dead, d...)
 			if p := r.Problem(); p != "" {
 				failed += len(batches[i].Jobs)
@@ -225,7 +224,7 @@ func (h *hsStore) flush(out *store.Out, background bool, timeoutMs int, then fun
 
 // shutdown flushes what is due within flush.shutdownMs; the rest waits in
 // the outbox for the next session.
-func (h *hsStore) shutdown(out *store.Out) {
+func (h *driver) shutdown(out *store.Out) {
 	if h.env.May(h, store.Capture) != "" || h.cfg.ShutdownMs == 0 {
 		return
 	}

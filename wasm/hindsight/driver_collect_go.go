@@ -1,6 +1,6 @@
 //go:build !tinygo
 
-package lifecycle
+package hindsight
 
 // collect does nothing under the standard Go runtime, whose collector is
 // paced and marks in the background (wasm/yield_go.go): a forced full

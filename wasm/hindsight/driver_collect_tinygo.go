@@ -1,6 +1,6 @@
 //go:build tinygo
 
-package lifecycle
+package hindsight
 
 import "runtime"
 

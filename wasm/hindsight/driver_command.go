@@ -1,17 +1,16 @@
-package lifecycle
+package hindsight
 
 import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
 // statusText is /hindsight status and the hindsight_status tool.
-func (h *hsStore) statusText() string {
+func (h *driver) statusText() string {
 	var b strings.Builder
 	if why := h.env.May(h, store.Inject); why != "" {
 		b.WriteString("Hindsight is off: " + why)
@@ -45,17 +44,17 @@ func (h *hsStore) statusText() string {
 		}
 	}
 	if h.last != nil {
-		b.WriteString("\nLast recall: " + strings.Join(hindsight.Summary(h.last), "; "))
+		b.WriteString("\nLast recall: " + strings.Join(Summary(h.last), "; "))
 	}
 	return b.String()
 }
 
-func (h *hsStore) cmdStatus(c *store.Cmd) {
+func (h *driver) cmdStatus(c *store.Cmd) {
 	c.Out.Output(h.statusText())
 }
 
-func (h *hsStore) cmdFlush(c *store.Cmd) {
-	h.flush(c.Out, false, hsFlushMs, func(out *store.Out, sent, failed int, problem string) {
+func (h *driver) cmdFlush(c *store.Cmd) {
+	h.flush(c.Out, false, flushMs, func(out *store.Out, sent, failed int, problem string) {
 		switch {
 		case problem != "" && sent+failed == 0:
 			out.Fail("Hindsight: " + problem)
@@ -69,7 +68,7 @@ func (h *hsStore) cmdFlush(c *store.Cmd) {
 	})
 }
 
-func (h *hsStore) cmdDoctor(c *store.Cmd) {
+func (h *driver) cmdDoctor(c *store.Cmd) {
 	var b strings.Builder
 	b.WriteString("Config files: " + h.files[0])
 	if h.files[1] != "" {
@@ -85,17 +84,17 @@ func (h *hsStore) cmdDoctor(c *store.Cmd) {
 		return
 	}
 	banks := h.banks()
-	reqs := make([]hindsight.Request, len(banks))
+	reqs := make([]Request, len(banks))
 	for i, bk := range banks {
-		reqs[i] = hindsight.RecallRequest(h.cfg, bk, h.repoKey, "pi-memory doctor")
+		reqs[i] = RecallRequest(h.cfg, bk, h.repoKey, "pi-memory doctor")
 	}
 	text := b.String()
-	c.Out.HTTP(hindsight.Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
+	c.Out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 		bad := false
-		for i, r := range hindsight.ReadResponses([]byte(v.Raw), len(banks)) {
+		for i, r := range ReadResponses([]byte(v.Raw), len(banks)) {
 			p := r.Problem()
 			if p == "" {
-				_, p = hindsight.ParseRecall(r.Body)
+				_, p = ParseRecall(r.Body)
 			}
 			if p == "" {
 				p = "answers"
@@ -111,7 +110,7 @@ func (h *hsStore) cmdDoctor(c *store.Cmd) {
 	})
 }
 
-func (h *hsStore) cmdMode(c *store.Cmd) {
+func (h *driver) cmdMode(c *store.Cmd) {
 	if len(c.Args.Words) == 0 {
 		c.Out.Output("Hindsight mode: " + h.modeNow())
 		return
@@ -119,11 +118,11 @@ func (h *hsStore) cmdMode(c *store.Cmd) {
 	switch m := strings.ToLower(c.Args.Words[0]); m {
 	case "next-opt-out":
 		h.cmdOptOut(c)
-	case hindsight.ModeNormal, hindsight.ModeReadOnly, hindsight.ModeIgnored:
+	case ModeNormal, ModeReadOnly, ModeIgnored:
 		h.mode = m
 		w := jsonw.Open(nil)
 		w.Str("mode", m)
-		c.Out.SessionEntry(hsEntryType, w.Close())
+		c.Out.SessionEntry(entryType, w.Close())
 		c.Out.Output("Hindsight mode for this session: " + m + ".")
 		if h.footer != "" {
 			h.showFooter(c.Out)
@@ -133,17 +132,17 @@ func (h *hsStore) cmdMode(c *store.Cmd) {
 	}
 }
 
-func (h *hsStore) cmdOptOut(c *store.Cmd) {
+func (h *driver) cmdOptOut(c *store.Cmd) {
 	h.optOut = true
 	c.Out.Output("Hindsight will not retain the next run of this session.")
 }
 
-func (h *hsStore) cmdBank(c *store.Cmd) {
+func (h *driver) cmdBank(c *store.Cmd) {
 	var b strings.Builder
 	b.WriteString("Repo key: " + h.repoKey)
 	for _, bk := range h.banks() {
-		b.WriteString("\n" + bk.Scope + " bank " + bk.ID + ": retains with tags " + strings.Join(hindsight.BaseTags(bk, h.repoKey, h.sessionID, hindsight.SourcePi), ", "))
-		if t := hindsight.RecallTags(bk, h.repoKey); len(t) > 0 {
+		b.WriteString("\n" + bk.Scope + " bank " + bk.ID + ": retains with tags " + strings.Join(BaseTags(bk, h.repoKey, h.sessionID, SourcePi), ", "))
+		if t := RecallTags(bk, h.repoKey); len(t) > 0 {
 			b.WriteString("; recalls tagged " + strings.Join(t, ", "))
 		} else {
 			b.WriteString("; recalls without a project filter")
@@ -154,9 +153,9 @@ func (h *hsStore) cmdBank(c *store.Cmd) {
 
 // receiptText is /memory last's part for Hindsight: what each bank
 // returned for the newest user message, and the block appended to it.
-func (h *hsStore) receiptText() string {
+func (h *driver) receiptText() string {
 	s := "\n\n--- hindsight recall (appended to the newest user message): " + strconv.Itoa(len(h.lastBlock)) + " bytes ---"
-	for _, line := range hindsight.Summary(h.last) {
+	for _, line := range Summary(h.last) {
 		s += "\n" + line
 	}
 	if h.lastBlock == "" {
@@ -165,7 +164,7 @@ func (h *hsStore) receiptText() string {
 	return s + "\n" + strings.TrimSpace(h.lastBlock)
 }
 
-func (h *hsStore) receiptJSON() []byte {
+func (h *driver) receiptJSON() []byte {
 	w := jsonw.Open(nil)
 	w.Str("where", "newest user message")
 	w.Raw("banks", jsonw.Array(nil, len(h.last), func(b []byte, i int) []byte {

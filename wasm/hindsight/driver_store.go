@@ -1,11 +1,10 @@
-package lifecycle
+package hindsight
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
@@ -16,10 +15,10 @@ import (
 
 // Hindsight's moments (wasm/store).
 
-func (h *hsStore) Name() string { return "hindsight" }
+func (h *driver) Name() string { return "hindsight" }
 
 // Commands are /hindsight's subcommands.
-func (h *hsStore) Commands() map[string]func(c *store.Cmd) {
+func (h *driver) Commands() map[string]func(c *store.Cmd) {
 	return map[string]func(c *store.Cmd){
 		"status":       h.cmdStatus,
 		"flush":        h.cmdFlush,
@@ -31,28 +30,28 @@ func (h *hsStore) Commands() map[string]func(c *store.Cmd) {
 	}
 }
 
-func (h *hsStore) Start(out *store.Out, in gjson.Result) { h.start(out, in) }
+func (h *driver) Start(out *store.Out, in gjson.Result) { h.start(out, in) }
 
 // Prompted makes the run's tools follow hindsight.json as it is now.
-func (h *hsStore) Prompted(out *store.Out, _ string, _ []budget.Receipt) { h.retool(out) }
+func (h *driver) Prompted(out *store.Out, _ string, _ []budget.Receipt) { h.retool(out) }
 
 // Context recalls for the newest user message.
-func (h *hsStore) Context(out *store.Out, in gjson.Result) { h.recall(out, in) }
+func (h *driver) Context(out *store.Out, in gjson.Result) { h.recall(out, in) }
 
 // AgentEnd queues the run in the outbox, and flushes in the background.
-func (h *hsStore) AgentEnd(out *store.Out, in gjson.Result) { h.retain(out, in) }
+func (h *driver) AgentEnd(out *store.Out, in gjson.Result) { h.retain(out, in) }
 
 // Shutdown flushes what is due within flush.shutdownMs.
-func (h *hsStore) Shutdown(out *store.Out) { h.shutdown(out) }
+func (h *driver) Shutdown(out *store.Out) { h.shutdown(out) }
 
 // Switched announces the tools and the footer for memory on or off.
-func (h *hsStore) Switched(out *store.Out) { h.announce(out) }
+func (h *driver) Switched(out *store.Out) { h.announce(out) }
 
 // ActiveTools are Hindsight's tools the model may call now.
-func (h *hsStore) ActiveTools() []string { return h.activeTools() }
+func (h *driver) ActiveTools() []string { return h.activeTools() }
 
 // Receipt is the newest recall, for /memory last.
-func (h *hsStore) Receipt() (store.Receipt, bool) {
+func (h *driver) Receipt() (store.Receipt, bool) {
 	if !h.recalled {
 		return store.Receipt{}, false
 	}
@@ -61,7 +60,7 @@ func (h *hsStore) Receipt() (store.Receipt, bool) {
 
 // Tool runs one of Hindsight's tools for the model: tool_result last,
 // after at most one foreground http ask.
-func (h *hsStore) Tool(out *store.Out, name string, params gjson.Result) {
+func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 	if name == "hindsight_status" {
 		out.ToolResult(h.statusText(), false, nil)
 		return
@@ -78,25 +77,25 @@ func (h *hsStore) Tool(out *store.Out, name string, params gjson.Result) {
 			return
 		}
 		banks := h.banks()
-		reqs := make([]hindsight.Request, len(banks))
+		reqs := make([]Request, len(banks))
 		for i, bk := range banks {
-			reqs[i] = hindsight.RecallRequest(h.cfg, bk, h.repoKey, q)
+			reqs[i] = RecallRequest(h.cfg, bk, h.repoKey, q)
 		}
-		out.HTTP(hindsight.Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
-			rs := make([]hindsight.Recalled, len(banks))
+		out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
+			rs := make([]Recalled, len(banks))
 			all := true
-			for i, r := range hindsight.ReadResponses([]byte(v.Raw), len(banks)) {
+			for i, r := range ReadResponses([]byte(v.Raw), len(banks)) {
 				rs[i].Bank = banks[i]
 				if rs[i].Problem = r.Problem(); rs[i].Problem == "" {
-					rs[i].Memories, rs[i].Problem = hindsight.ParseRecall(r.Body)
+					rs[i].Memories, rs[i].Problem = ParseRecall(r.Body)
 				}
 				all = all && rs[i].Problem != ""
 			}
-			text := strings.TrimSpace(hindsight.Render(rs, h.cfg.RecallMaxTokens*len(rs)))
+			text := strings.TrimSpace(Render(rs, h.cfg.RecallMaxTokens*len(rs)))
 			if text == "" {
 				text = "No memories found."
 			}
-			out.ToolResult(text+"\n"+strings.Join(hindsight.Summary(rs), "\n"), all, nil)
+			out.ToolResult(text+"\n"+strings.Join(Summary(rs), "\n"), all, nil)
 		})
 	case "hindsight_retain":
 		content := strings.TrimSpace(marker.Strip(jsonr.Get(params, "content").String()))
@@ -112,14 +111,14 @@ func (h *hsStore) Tool(out *store.Out, name string, params gjson.Result) {
 		if ctx == "" {
 			ctx = "stated in a pi session in " + h.repoKey
 		}
-		t := hindsight.Turn{UserMs: h.h.Now()}
+		t := Turn{UserMs: h.h.Now()}
 		t.Content, _ = redact.String(text.Bytes(content, h.cfg.RetainMaxChars))
 		t.Context, _ = redact.String(text.Bytes(ctx, 1000))
-		if err := h.queue(t, hindsight.SourceTool); err != nil {
+		if err := h.queue(t, SourceTool); err != nil {
 			out.ToolResult("Not retained: could not queue it in "+h.outbox+": "+err.Error(), true, nil)
 			return
 		}
-		h.flush(out, false, hsToolWaitMs, func(out *store.Out, sent, failed int, problem string) {
+		h.flush(out, false, toolWaitMs, func(out *store.Out, sent, failed int, problem string) {
 			if failed > 0 || problem != "" {
 				out.ToolResult("Queued; the server did not take it yet ("+problem+"). It is sent again later.", false, nil)
 				return
@@ -133,12 +132,12 @@ func (h *hsStore) Tool(out *store.Out, name string, params gjson.Result) {
 			out.ToolResult("hindsight_reflect needs a query.", true, nil)
 			return
 		}
-		out.HTTP(hindsight.Encode(nil, []hindsight.Request{hindsight.ReflectRequest(h.cfg, banks[0], q, hsToolWaitMs)}), false, func(out *store.Out, v gjson.Result) {
-			r := hindsight.ReadResponses([]byte(v.Raw), 1)[0]
+		out.HTTP(Encode(nil, []Request{ReflectRequest(h.cfg, banks[0], q, toolWaitMs)}), false, func(out *store.Out, v gjson.Result) {
+			r := ReadResponses([]byte(v.Raw), 1)[0]
 			p := r.Problem()
 			text := ""
 			if p == "" {
-				text, p = hindsight.ParseReflect(r.Body)
+				text, p = ParseReflect(r.Body)
 			}
 			if p != "" {
 				out.ToolResult("Hindsight could not reflect: "+p, true, nil)

@@ -1,4 +1,4 @@
-package lifecycle
+package hindsight
 
 import (
 	"errors"
@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
@@ -22,17 +21,17 @@ import (
 // left) are wasm/hsimport's; this file lists and reads the files, sends the
 // requests and appends the checkpoint.
 const (
-	hsImportBatch     = 8        // sessions per http ask, sent at once, one request each
-	hsImportBatchSize = 4 << 20  // and at most this many bytes of bodies per ask
-	hsImportWaitMs    = 30000    // one session's request bound
-	hsImportFileMax   = 64 << 20 // a session file larger than this is not read
-	hsImportDepth     = 8        // folders below DIR that are searched
-	hsImportUILines   = 40       // lines a UI run shows at its end (pimem prints them all)
+	importBatch     = 8        // sessions per http ask, sent at once, one request each
+	importBatchSize = 4 << 20  // and at most this many bytes of bodies per ask
+	importWaitMs    = 30000    // one session's request bound
+	importFileMax   = 64 << 20 // a session file larger than this is not read
+	importDepth     = 8        // folders below DIR that are searched
+	importUILines   = 40       // lines a UI run shows at its end (pimem prints them all)
 )
 
-// hsImport is one run, kept between the asks of its command.
-type hsImport struct {
-	h      *hsStore
+// importRun is one run, kept between the asks of its command.
+type importRun struct {
+	h      *driver
 	dir    string // the DIR given, "" for the current project's sessions
 	dry    bool
 	hasUI  bool
@@ -41,20 +40,20 @@ type hsImport struct {
 	next   int // the index in todo.Files of the next file to read
 	prog   hsimport.Progress
 	lines  []string             // with a UI, what is said at the end instead of as it goes
-	more   int                  // lines past hsImportUILines, counted
+	more   int                  // lines past importUILines, counted
 	banks  map[string][2]string // cwd → repo key, bank
 	buf    []byte               // reused for every file (TinyGo keeps large blocks pinned)
 }
 
-// hsPending is one session read and ready to send.
-type hsPending struct {
+// importPending is one session read and ready to send.
+type importPending struct {
 	f    hsimport.File
 	s    hsimport.Session
 	it   hsimport.Item
 	bank string
 }
 
-func (h *hsStore) cmdImport(c *store.Cmd) {
+func (h *driver) cmdImport(c *store.Cmd) {
 	if why := h.notRetained(false); why != "" {
 		c.Out.Fail("Not imported: " + why + ".")
 		return
@@ -68,12 +67,12 @@ func (h *hsStore) cmdImport(c *store.Cmd) {
 		c.Out.Fail("Not imported: an import retains into project banks, and \"banks\" in " + h.files[0] + " selects none. Add \"project\" to it.")
 		return
 	}
-	run := &hsImport{h: h, dry: c.Args.Has("dry-run"), hasUI: c.HasUI, banks: map[string][2]string{}}
+	run := &importRun{h: h, dry: c.Args.Has("dry-run"), hasUI: c.HasUI, banks: map[string][2]string{}}
 	if len(c.Args.Words) > 0 {
 		run.dir = h.importDir(c.Args.Words[0])
 	}
 	run.cpPath = path.Join(h.dir, hsimport.CheckpointName(h.cfg.URL))
-	data, err := files.Read(h.h, run.cpPath, hsImportFileMax)
+	data, err := files.Read(h.h, run.cpPath, importFileMax)
 	if err != nil && !hostio.IsNotFound(err) {
 		c.Out.Fail("Not imported: could not read the checkpoint " + run.cpPath + ": " + err.Error() + ". Fix or move it; without it every session is sent again (the server replaces them).")
 		return
@@ -106,9 +105,9 @@ func (h *hsStore) cmdImport(c *store.Cmd) {
 }
 
 // projectBank is the id of this project's bank, "" when none is selected.
-func (h *hsStore) projectBank() string {
+func (h *driver) projectBank() string {
 	for _, b := range h.banks() {
-		if b.Scope == hindsight.BankProject {
+		if b.Scope == BankProject {
 			return b.ID
 		}
 	}
@@ -118,7 +117,7 @@ func (h *hsStore) projectBank() string {
 // importDir is DIR as an absolute path: "~/" is the home folder, a relative
 // path is the session's working folder's; the agent folder means its
 // sessions/ folder (its other files are pi-memory's own).
-func (h *hsStore) importDir(dir string) string {
+func (h *driver) importDir(dir string) string {
 	switch {
 	case dir == "~" || strings.HasPrefix(dir, "~/"):
 		dir = path.Join(h.s.Home, dir[1:])
@@ -134,7 +133,7 @@ func (h *hsStore) importDir(dir string) string {
 
 // list is the session files the run may send: every one under DIR, or those
 // in the folders of <agentDir>/sessions/ that may hold the project's.
-func (r *hsImport) list() ([]hsimport.File, error) {
+func (r *importRun) list() ([]hsimport.File, error) {
 	var out []hsimport.File
 	if r.dir != "" {
 		info, err := r.h.h.Stat(r.dir)
@@ -157,7 +156,7 @@ func (r *hsImport) list() ([]hsimport.File, error) {
 	}
 	for _, n := range names {
 		if strings.HasSuffix(n, "/") && hsimport.FolderMayHold(n, r.h.s.ProjectRoot) {
-			if err := r.walk(path.Join(sessions, n), hsImportDepth, &out); err != nil {
+			if err := r.walk(path.Join(sessions, n), importDepth, &out); err != nil {
 				return nil, err
 			}
 		}
@@ -166,7 +165,7 @@ func (r *hsImport) list() ([]hsimport.File, error) {
 }
 
 // walk adds the session files of folder and, depth levels down, its subfolders.
-func (r *hsImport) walk(folder string, depth int, out *[]hsimport.File) error {
+func (r *importRun) walk(folder string, depth int, out *[]hsimport.File) error {
 	names, err := r.h.h.List(folder)
 	if err != nil {
 		return errors.New("could not list " + folder + ": " + err.Error())
@@ -174,7 +173,7 @@ func (r *hsImport) walk(folder string, depth int, out *[]hsimport.File) error {
 	for _, n := range names {
 		p := path.Join(folder, n)
 		if strings.HasSuffix(n, "/") {
-			if depth < hsImportDepth {
+			if depth < importDepth {
 				if err := r.walk(p, depth+1, out); err != nil {
 					return err
 				}
@@ -195,10 +194,10 @@ func (r *hsImport) walk(folder string, depth int, out *[]hsimport.File) error {
 
 // say is a line of the run: printed as it goes without a UI, gathered for
 // the end with one (pi shows each output as a notice).
-func (r *hsImport) say(out *store.Out, line string) {
+func (r *importRun) say(out *store.Out, line string) {
 	if !r.hasUI {
 		out.Output(line)
-	} else if len(r.lines) < hsImportUILines {
+	} else if len(r.lines) < importUILines {
 		r.lines = append(r.lines, line)
 	} else {
 		r.more++
@@ -206,11 +205,11 @@ func (r *hsImport) say(out *store.Out, line string) {
 }
 
 // step reads the next sessions and sends them in one ask, or finishes.
-func (r *hsImport) step(out *store.Out) {
-	var batch []hsPending
+func (r *importRun) step(out *store.Out) {
+	var batch []importPending
 	var records []byte
 	size := 0
-	for r.next < len(r.todo.Files) && len(batch) < hsImportBatch && size < hsImportBatchSize {
+	for r.next < len(r.todo.Files) && len(batch) < importBatch && size < importBatchSize {
 		f := r.todo.Files[r.next]
 		r.next++
 		p, skip, why := r.read(f)
@@ -237,17 +236,17 @@ func (r *hsImport) step(out *store.Out) {
 		r.finish(out)
 		return
 	}
-	reqs := make([]hindsight.Request, len(batch))
+	reqs := make([]Request, len(batch))
 	for i, p := range batch {
-		reqs[i] = hindsight.Post(r.h.cfg, hsimport.RequestPath(p.bank), hsimport.RequestBody([]hsimport.Item{p.it}), hsImportWaitMs)
+		reqs[i] = Post(r.h.cfg, hsimport.RequestPath(p.bank), hsimport.RequestBody([]hsimport.Item{p.it}), importWaitMs)
 	}
-	out.HTTP(hindsight.Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) { r.answered(out, batch, v) })
+	out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) { r.answered(out, batch, v) })
 }
 
 // read reads and parses one file. why says why it is not sent; skip that
 // the checkpoint records it (it is not read again until it changes).
-func (r *hsImport) read(f hsimport.File) (p hsPending, skip bool, why string) {
-	data, err := files.ReadInto(r.h.h, f.Path, hsImportFileMax, r.buf)
+func (r *importRun) read(f hsimport.File) (p importPending, skip bool, why string) {
+	data, err := files.ReadInto(r.h.h, f.Path, importFileMax, r.buf)
 	if err != nil {
 		return p, false, "could not read it: " + err.Error()
 	}
@@ -265,13 +264,13 @@ func (r *hsImport) read(f hsimport.File) (p hsPending, skip bool, why string) {
 		return p, true, hsimport.SkipEmpty
 	}
 	key, bank := r.bankOf(s.Cwd)
-	return hsPending{f: f, s: s, it: hsimport.NewItem(s, key), bank: bank}, false, ""
+	return importPending{f: f, s: s, it: hsimport.NewItem(s, key), bank: bank}, false, ""
 }
 
 // bankOf is the repo key and project bank of the project a session ran in:
 // this project's (with its configured bank) for a folder inside it, else
 // derived from the git config found above the session's folder.
-func (r *hsImport) bankOf(cwd string) (string, string) {
+func (r *importRun) bankOf(cwd string) (string, string) {
 	if kb, ok := r.banks[cwd]; ok {
 		return kb[0], kb[1]
 	}
@@ -279,8 +278,8 @@ func (r *hsImport) bankOf(cwd string) (string, string) {
 	key, bank := h.repoKey, h.projectBank()
 	if !(hsimport.Session{Cwd: cwd}).Under(h.s.ProjectRoot) {
 		root := files.ProjectRoot(h.h, cwd)
-		key = hindsight.RepoKey(hindsight.OriginURL(h.gitConfig(root)), root)
-		bank = hindsight.ProjectBankID(key)
+		key = RepoKey(OriginURL(h.gitConfig(root)), root)
+		bank = ProjectBankID(key)
 	}
 	r.banks[cwd] = [2]string{key, bank}
 	return key, bank
@@ -288,10 +287,10 @@ func (r *hsImport) bankOf(cwd string) (string, string) {
 
 // answered records what the server took, then goes on, or stops at a
 // connection error (the server is away: the rest would fail the same way).
-func (r *hsImport) answered(out *store.Out, batch []hsPending, v gjson.Result) {
+func (r *importRun) answered(out *store.Out, batch []importPending, v gjson.Result) {
 	var records []byte
 	down := ""
-	for i, a := range hindsight.ReadResponses([]byte(v.Raw), len(batch)) {
+	for i, a := range ReadResponses([]byte(v.Raw), len(batch)) {
 		p := batch[i]
 		switch {
 		case a.OK():
@@ -320,7 +319,7 @@ func (r *hsImport) answered(out *store.Out, batch []hsPending, v gjson.Result) {
 
 // record appends checkpoint lines under the checkpoint's lock, on a line of
 // their own after a torn last line.
-func (r *hsImport) record(lines []byte) error {
+func (r *importRun) record(lines []byte) error {
 	if len(lines) == 0 {
 		return nil
 	}
@@ -340,7 +339,7 @@ func (r *hsImport) record(lines []byte) error {
 }
 
 // progress shows how far the run is: the footer in pi, a line in pimem.
-func (r *hsImport) progress(out *store.Out) {
+func (r *importRun) progress(out *store.Out) {
 	if r.hasUI {
 		r.h.footer = "hindsight: " + r.prog.Text()
 		out.Status("hindsight", r.h.footer, false)
@@ -351,14 +350,14 @@ func (r *hsImport) progress(out *store.Out) {
 
 // stop ends a run that cannot go on; what was sent is recorded, so the
 // next run resumes after it.
-func (r *hsImport) stop(out *store.Out, why string) {
+func (r *importRun) stop(out *store.Out, why string) {
 	r.end(out)
 	out.Fail("Hindsight import stopped: " + why + ". " + r.prog.Text() + "; run it again to resume (the checkpoint " + r.cpPath + " has what was sent).")
 }
 
 // finish compacts the checkpoint when it is mostly superseded records, and
 // says what the run did.
-func (r *hsImport) finish(out *store.Out) {
+func (r *importRun) finish(out *store.Out) {
 	if !r.dry && r.prog.Sent+r.prog.Skipped > 0 {
 		if err := r.compact(); err != nil {
 			out.Notify("warning", "pi-memory: "+err.Error())
@@ -372,7 +371,7 @@ func (r *hsImport) finish(out *store.Out) {
 }
 
 // end gives back the footer and says what a UI run gathered.
-func (r *hsImport) end(out *store.Out) {
+func (r *importRun) end(out *store.Out) {
 	if r.hasUI {
 		r.h.footer = ""
 		r.h.showFooter(out)
@@ -388,14 +387,14 @@ func (r *hsImport) end(out *store.Out) {
 // compact rewrites the checkpoint with one record per file, under its lock,
 // when superseded records outnumber the live ones; never while it holds a
 // line it cannot read (that line would be lost).
-func (r *hsImport) compact() error {
+func (r *importRun) compact() error {
 	h := r.h
 	lock := r.cpPath + ".lock"
 	if err := h.h.Lock(lock, files.LockWaitMs, files.LockStaleMs); err != nil {
 		return errors.New("could not lock " + lock + " to compact the checkpoint: " + err.Error())
 	}
 	defer h.h.Unlock(lock)
-	data, err := files.Read(h.h, r.cpPath, hsImportFileMax)
+	data, err := files.Read(h.h, r.cpPath, importFileMax)
 	if err != nil {
 		return err
 	}
