@@ -230,7 +230,7 @@ func TestAnUncoveredCompactionWaitsForOneBoundedCallThenLeavesItToPi(t *testing.
 			firstKept := "e" + strconv.Itoa(r.n-1)
 			r.exchange("session_before_compact", `{"branch":`+r.branch()+`,"firstKeptEntryId":`+quote(firstKept)+`,"tokensBefore":3100,"reason":"threshold"}`, tt.answer)
 			require.Equal(t, 1, len(r.calls))
-			require.Equal(t, int64(omTimeoutMs), r.calls[0].Get("timeoutMs").Int())
+			require.Equal(t, int64(60000), r.calls[0].Get("timeoutMs").Int(), "the bound of decision 010: one observer call of 60 s")
 			require.False(t, r.calls[0].Get("background").Bool(), "pi waits for this one, within the bound")
 			c := r.of("compaction")
 			require.Equal(t, tt.summary, len(c) == 1)
@@ -462,7 +462,7 @@ func TestASettleWhileTheObserverIsOutPlansNothingUntilItIsLost(t *testing.T) {
 	r.turn(1500)
 	env = r.raw("agent_settled", `{"branch":`+r.branch()+`}`)
 	require.Equal(t, 0, len(env.Get(`effects.#(t=="complete")#`).Array()), "one background call at a time")
-	r.h.now += omLostMs
+	r.h.now += 10 * 60 * 1000 // decision 010: a call unanswered for 10 minutes is taken as lost
 	env = r.raw("agent_settled", `{"branch":`+r.branch()+`}`)
 	require.Equal(t, 1, len(env.Get(`effects.#(t=="complete")#`).Array()), "a call never answered does not stop the observer for good")
 }

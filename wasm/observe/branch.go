@@ -20,7 +20,7 @@ func LedgerRecords(branch []byte) ([]Record, []Problem) {
 
 // LedgerRecordsOf is LedgerRecords over entries SplitBranch gave, the
 // first of them at position first of the branch (0-based): how the
-// lifecycle reads only the entries a branch added since the last event.
+// driver reads only the entries a branch added since the last event.
 func LedgerRecordsOf(entries []gjson.Result, first int) ([]Record, []Problem) {
 	var recs []Record
 	var probs []Problem
@@ -42,7 +42,7 @@ func LedgerRecordsOf(entries []gjson.Result, first int) ([]Record, []Problem) {
 }
 
 // EntryIDs are the ids of a branch's entries, in order (entries without one
-// give ""): how the lifecycle tells a branch that grew from one that is
+// give ""): how the driver tells a branch that grew from one that is
 // another (a fork, a tree navigation) and must be read afresh.
 func EntryIDs(branch []byte) []string {
 	raw := entriesOf(branch)

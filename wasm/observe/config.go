@@ -9,7 +9,7 @@ import (
 )
 
 // ConfigFile is the name of the store's configuration file, in the project
-// and in the global folder (the lifecycle owns the folders).
+// and in the global folder (the driver, driver.go, knows the folders).
 const ConfigFile = "om-config.json"
 
 // Modes of the observer.

@@ -18,9 +18,15 @@
 //   - the ledger that records every change, and the fold that rebuilds the
 //     state from it.
 //
-// It never does I/O, never reads a clock (the time is always a parameter,
-// Clock) and never calls a model: the lifecycle performs the model calls it
-// plans (complete effects), persists the records it returns, and feeds the
-// answers back. Everything here must link into the TinyGo module: no fmt,
-// no encoding/json, no regexp, no reflection-based sort, no time zones.
+// These rules never do I/O, never read a clock (the time is always a
+// parameter, Clock) and never call a model. The driver (driver*.go, Open) is
+// the only code here that talks to the host, and only through the guarded
+// host of the store.Env it is handed: it reads the config files and the
+// branches pi gives, performs the model calls the rules plan (complete
+// effects), persists the records they return (session entries, or the
+// resource ledger) and feeds the answers back. The orchestrator
+// (wasm/lifecycle) knows the store only as the store.Store Open returns.
+//
+// Everything here must link into the TinyGo module: no fmt, no
+// encoding/json, no regexp, no reflection-based sort, no time zones.
 package observe

@@ -37,7 +37,7 @@ func ExamplePlan() {
 	// a smaller context window).
 	fmt.Println(observe.Plan(st, cfg, &tr, observe.Env{Clock: now, Window: 200000}).Why)
 
-	// /om observe: the lifecycle issues a complete effect, then hands the answer back.
+	// /om observe: the driver issues a complete effect, then hands the answer back.
 	a := observe.Plan(st, cfg, &tr, observe.Env{Clock: now, Force: true, NoCompact: true})
 	fmt.Println(a.Do, a.Chunk.From, "→", a.Chunk.Through.ID)
 	r := st.Answer(a, observe.Answer{Text: "Date: Feb 12, 2026\n* 🔴 (14:30) User reported: search fails on \"C++\"\n* 🟡 (14:31) Agent read src/search.ts: search() builds a RegExp from the raw query\n<current-task>\nFix search for special characters\n</current-task>"}, cfg, now)

@@ -234,7 +234,7 @@ func scriptedReflector(prompt string) string {
 }
 
 // TestCompressionOfTheScriptedSession replays the fixture turn by turn the
-// way the lifecycle will: plan after every turn, answer with the scripted
+// way the driver does: plan after every turn, answer with the scripted
 // observer and reflector, append our compaction when one is due. It checks
 // the rules that must hold over a whole session and logs the compression.
 func TestCompressionOfTheScriptedSession(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 )
 
-// What a plan asks the lifecycle to do.
+// What a plan asks the driver to do.
 const (
 	DoNothing = ""        // nothing is due (Why may say what is waiting)
 	DoObserve = "observe" // call the model with System and Prompt, then State.Answer
@@ -35,7 +35,7 @@ type Env struct {
 	Focus      string // /om reflect [focus]: what the reflector should pay attention to
 }
 
-// Action is the next thing to do. For DoObserve and DoReflect the lifecycle
+// Action is the next thing to do. For DoObserve and DoReflect the driver
 // issues one complete effect (System, Prompt, MaxTokens, on Model) and
 // passes the answer to State.Answer with this Action; then it plans again,
 // until DoNothing. No plan ever asks for the same span twice: an empty

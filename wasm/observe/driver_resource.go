@@ -1,4 +1,4 @@
-package lifecycle
+package observe
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/observe"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -17,7 +16,7 @@ import (
 // Observational memory's resource scope (PI_OM_SCOPE=resource): the ledger
 // records as JSON Lines under the agent folder, one file per project, shared
 // by the project's sessions. Every session's observations are injected; only
-// this session's records move its watermark (observe.Fold with a session).
+// this session's records move its watermark (Fold with a session).
 // Each append takes the file's lock, as the decision log's does, so two pi
 // processes lose nothing; a torn last line is reported and the next append
 // starts on a new line. SQLite is not used (decision 010): the variables that
@@ -37,14 +36,14 @@ type omScope struct {
 	lock     string
 	stamp    string // size@mtime of file when last read ("" before)
 	sqlite   string // the PI_OM_SQLITE* variables set, "" when none
-	problems []observe.Problem
+	problems []Problem
 }
 
 // readScope reads the scope variables the host passed in session_start
 // (env: {PI_OM_SCOPE, PI_OM_SQLITE, PI_OM_SQLITE_PATH}). Resource scope
 // needs a trusted project and an agent folder: the file is the project's
 // memory, which an untrusted project never reads or writes (invariant 2).
-func (o *observations) readScope(in gjson.Result) {
+func (o *driver) readScope(in gjson.Result) {
 	env := jsonr.Get(in, "env")
 	var sc omScope
 	for _, k := range []string{"PI_OM_SQLITE", "PI_OM_SQLITE_PATH"} {
@@ -77,7 +76,7 @@ func (o *observations) readScope(in gjson.Result) {
 
 // sqliteLine is the one line /om status and the session's warning say when
 // PI_OM_SQLITE or PI_OM_SQLITE_PATH is set.
-func (o *observations) sqliteLine() string {
+func (o *driver) sqliteLine() string {
 	if o.scope.sqlite == "" {
 		return ""
 	}
@@ -96,7 +95,7 @@ func (o *observations) sqliteLine() string {
 // mtime) since it was last read, and folds it for this session. A state
 // that holds the same records is kept, so the backoff after failures
 // survives.
-func (o *observations) refreshLedger() {
+func (o *driver) refreshLedger() {
 	sc := &o.scope
 	if !sc.resource {
 		return
@@ -107,24 +106,24 @@ func (o *observations) refreshLedger() {
 	}
 	first := sc.stamp == ""
 	sc.stamp = stamp
-	var recs []observe.Record
-	var problems []observe.Problem
+	var recs []Record
+	var problems []Problem
 	data, err := files.Read(o.h, sc.file, maxOmLedger)
 	switch {
 	case err == nil:
-		recs, problems = observe.DecodeLedger(data)
+		recs, problems = DecodeLedger(data)
 	case !hostio.IsNotFound(err):
-		problems = []observe.Problem{{Msg: err.Error()}}
+		problems = []Problem{{Msg: err.Error()}}
 	}
 	canon := make([]string, len(recs))
 	for i := range recs {
-		canon[i] = string(observe.Encode(recs[i]))
+		canon[i] = string(Encode(recs[i]))
 	}
 	o.recs = recs
 	// The first read always folds: the state must know its session even
 	// when the file does not exist yet, so the records it makes carry it.
 	if first || !slices.Equal(canon, o.applied) {
-		o.st = observe.Fold(recs, o.sessionID, o.cfg)
+		o.st = Fold(recs, o.sessionID, o.cfg)
 		o.applied = canon
 	}
 	if !slices.Equal(problems, sc.problems) {
@@ -138,7 +137,7 @@ func (o *observations) refreshLedger() {
 // a line of its own and the torn one stays reported. When nobody else wrote
 // since the last read, the state (which holds the record already) is the
 // fold of the file, and the file need not be read again.
-func (o *observations) appendLedger(data []byte) error {
+func (o *driver) appendLedger(data []byte) error {
 	sc := &o.scope
 	if why := o.env.May(o, store.Write); why != "" {
 		return errors.New(why)
@@ -162,7 +161,7 @@ func (o *observations) appendLedger(data []byte) error {
 }
 
 // scopeName is the scope in force: "thread" or "resource".
-func (o *observations) scopeName() string {
+func (o *driver) scopeName() string {
 	if o.scope.resource {
 		return "resource"
 	}
@@ -171,7 +170,7 @@ func (o *observations) scopeName() string {
 
 // keptIn says where a command's record applies: this session, or (resource
 // scope) every session of the project, since all of them fold the file.
-func (o *observations) keptIn() string {
+func (o *driver) keptIn() string {
 	if o.scope.resource {
 		return "for every session of this project"
 	}

@@ -1,4 +1,4 @@
-package lifecycle
+package observe
 
 import (
 	"path"
@@ -9,7 +9,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/observe"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -18,7 +17,7 @@ import (
 // observations themselves live in the session (thread scope): custom
 // entries pi keeps in the session file, machine-local like the session; or,
 // with PI_OM_SCOPE=resource, in a file per project under the agent folder
-// (observe_resource.go).
+// (driver_resource.go).
 const (
 	omConfigDir   = ".pi"                             // in the project
 	omSeedDir     = "extensions/observational-memory" // seed 004's folder, under the project's .pi and the agent folder
@@ -28,28 +27,28 @@ const (
 	omLostMs      = 10 * 60 * 1000                    // a background call unanswered this long is taken as lost
 )
 
-// observations drives one session's observational memory: configuration,
-// the branch as the observer reads it, the state folded from the branch's
-// ledger records, and the model calls observe plans. The rules (when to
-// observe, what a summary says, what is injected) are wasm/observe's; this
-// file and the other observe*.go files do what they need: read the config
-// files, read the branches pi gives, and turn plans into effects.
-type observations struct {
+// driver drives one session's observational memory: configuration, the
+// branch as the observer reads it, the state folded from the branch's
+// ledger records, and the model calls the plans ask for. The rules (when to
+// observe, what a summary says, what is injected) are the rest of this
+// package; this file and the other driver*.go files do what they need: read
+// the config files, read the branches pi gives, and turn plans into effects.
+type driver struct {
 	env *store.Env
 	s   *store.Session
 	h   *files.FS
 
-	cfg      observe.Config
+	cfg      Config
 	cfgFiles [2]omConfigFile // global, project
 	cfgWatch files.Watch
 
-	st       *observe.State
-	tr       observe.Transcript
-	ids      []string         // the entry ids of the branch tr was read from
-	branch   omBranch         // what that branch's ledger entries hold
-	recs     []observe.Record // the ledger records: the branch's, then those appended since
-	applied  []string         // Encode of every record st holds, in order
-	problems []observe.Problem
+	st       *State
+	tr       Transcript
+	ids      []string // the entry ids of the branch tr was read from
+	branch   omBranch // what that branch's ledger entries hold
+	recs     []Record // the ledger records: the branch's, then those appended since
+	applied  []string // Encode of every record st holds, in order
+	problems []Problem
 
 	scope     omScope
 	sessionID string
@@ -59,7 +58,7 @@ type observations struct {
 	busy      bool  // a background model call is out: settles plan nothing until it answers
 	busyAt    int64 // when it went out (a host that never answers does not stop the observer for good)
 	injected  bool  // the context export ran this session (the receipt exists)
-	inj       observe.Injection
+	inj       Injection
 	ctxEffect omContextEffect
 	injWhy    string // why nothing was injected, when nothing was
 	footer    string // the status line last shown
@@ -69,9 +68,9 @@ type observations struct {
 // omBranch is the thread-scope ledger of the branch last read, kept so that
 // a branch that grew is decoded only where it grew.
 type omBranch struct {
-	recs     []observe.Record
+	recs     []Record
 	canon    []string // Encode of each record
-	problems []observe.Problem
+	problems []Problem
 }
 
 // omConfigFile is where one scope's om-config.json is read from: the
@@ -81,25 +80,29 @@ type omConfigFile struct {
 	used           string // the file read, "" when neither exists
 }
 
-func newObservations(env *store.Env) *observations {
+// Open is the observational memory store's driver for a session
+// (wasm/store): the orchestrator lists it in its stores, and it talks to
+// the host only through env.FS. It reads nothing yet: Start reads the
+// configuration and the branch.
+func Open(env *store.Env) store.Store {
 	s := env.Session
-	o := &observations{env: env, s: s, h: env.FS, st: observe.Fold(nil, "", observe.DefaultConfig())}
-	o.tr = observe.ReadEntries(nil, 0)
+	o := &driver{env: env, s: s, h: env.FS, st: Fold(nil, "", DefaultConfig())}
+	o.tr = ReadEntries(nil, 0)
 	if s.AgentDir != "" {
-		o.cfgFiles[0] = omConfigFile{primary: path.Join(s.AgentDir, observe.ConfigFile), alias: path.Join(s.AgentDir, omSeedDir, observe.ConfigFile)}
+		o.cfgFiles[0] = omConfigFile{primary: path.Join(s.AgentDir, ConfigFile), alias: path.Join(s.AgentDir, omSeedDir, ConfigFile)}
 	}
 	// An untrusted project's file is never read; the observations still
 	// work, since they live in the session, not in the project.
 	if s.ProjectRoot != "" && s.Trusted {
 		dir := path.Join(s.ProjectRoot, omConfigDir)
-		o.cfgFiles[1] = omConfigFile{primary: path.Join(dir, observe.ConfigFile), alias: path.Join(dir, omSeedDir, observe.ConfigFile)}
+		o.cfgFiles[1] = omConfigFile{primary: path.Join(dir, ConfigFile), alias: path.Join(dir, omSeedDir, ConfigFile)}
 	}
 	return o
 }
 
 // start reads the configuration and folds the branch pi gave (absent: an
 // empty session).
-func (o *observations) start(out *store.Out, in gjson.Result) {
+func (o *driver) start(out *store.Out, in gjson.Result) {
 	o.sessionID = jsonr.Get(in, "sessionId").Str
 	o.zone = int(jsonr.Get(in, "zone").Int())
 	o.window = int(jsonr.Get(in, "window").Int())
@@ -123,9 +126,9 @@ func (o *observations) start(out *store.Out, in gjson.Result) {
 	}
 }
 
-// off says why observational memory can do nothing this session: its
+// Off says why observational memory can do nothing this session: its
 // configuration turned it off.
-func (o *observations) Off() string {
+func (o *driver) Off() string {
 	switch {
 	case !o.cfg.Enabled && o.cfg.Why != "":
 		return o.cfg.Why
@@ -135,8 +138,8 @@ func (o *observations) Off() string {
 	return ""
 }
 
-// refresh re-reads a changed configuration and says what is wrong with it.
-func (o *observations) Refresh(out *store.Out) {
+// Refresh re-reads a changed configuration and says what is wrong with it.
+func (o *driver) Refresh(out *store.Out) {
 	was := o.Off()
 	for _, w := range o.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
@@ -151,15 +154,15 @@ func (o *observations) Refresh(out *store.Out) {
 	}
 }
 
-// ready reads the ledger again when another session changed it.
-func (o *observations) Ready(out *store.Out) error {
+// Ready reads the ledger again when another session changed it.
+func (o *driver) Ready(out *store.Out) error {
 	o.refreshLedger()
 	return nil
 }
 
 // refreshConfig reads the config files again when one changed, and returns
 // the warnings of the new configuration.
-func (o *observations) refreshConfig() []string {
+func (o *driver) refreshConfig() []string {
 	if !o.cfgWatch.Changed(o.h, o.cfgFiles[0].primary, o.cfgFiles[0].alias, o.cfgFiles[1].primary, o.cfgFiles[1].alias) {
 		return nil
 	}
@@ -180,7 +183,7 @@ func (o *observations) refreshConfig() []string {
 			f.used = name
 		}
 	}
-	o.cfg = observe.ParseConfigFiles(cfgs[0], data[0], cfgs[1], data[1])
+	o.cfg = ParseConfigFiles(cfgs[0], data[0], cfgs[1], data[1])
 	o.cfg.Warnings = append(both, o.cfg.Warnings...)
 	return o.cfg.Warnings
 }
@@ -193,42 +196,42 @@ func (o *observations) refreshConfig() []string {
 // edit of an entry already read) is read afresh. The state is folded again
 // only when the branch's ledger records are not the ones it holds, so the
 // backoff after failures survives the settles between them.
-func (o *observations) readBranch(raw string) {
-	vals := observe.SplitBranch(raw)
+func (o *driver) readBranch(raw string) {
+	vals := SplitBranch(raw)
 	same := 0
-	for same < len(o.ids) && same < len(vals) && observe.EntryID(vals[same]) == o.ids[same] {
+	for same < len(o.ids) && same < len(vals) && EntryID(vals[same]) == o.ids[same] {
 		same++
 	}
 	if len(o.ids) == 0 || same < len(o.ids) || !o.tr.AppendEntries(vals[same:]) {
-		o.tr = observe.ReadEntries(nil, o.zone)
+		o.tr = ReadEntries(nil, o.zone)
 		o.tr.AppendEntries(vals)
 		same = 0
 		o.ids, o.branch = o.ids[:0], omBranch{}
 	}
 	for _, v := range vals[same:] {
 		// A copy: the id would otherwise hold the whole event's text in memory.
-		o.ids = append(o.ids, strings.Clone(observe.EntryID(v)))
+		o.ids = append(o.ids, strings.Clone(EntryID(v)))
 	}
 	if o.scope.resource {
 		return // the state is the resource ledger's, not the branch's
 	}
 	b := &o.branch
-	recs, problems := observe.LedgerRecordsOf(vals[same:], same)
+	recs, problems := LedgerRecordsOf(vals[same:], same)
 	for i := range recs {
-		b.canon = append(b.canon, string(observe.Encode(recs[i])))
+		b.canon = append(b.canon, string(Encode(recs[i])))
 	}
 	b.recs = append(b.recs, recs...)
 	b.problems = append(b.problems, problems...)
 	o.recs = b.recs[:len(b.recs):len(b.recs)] // record appends to a copy
 	if !slices.Equal(b.canon, o.applied) {
-		o.st = observe.Fold(b.recs, "", o.cfg)
+		o.st = Fold(b.recs, "", o.cfg)
 		o.applied = slices.Clone(b.canon)
 		o.problems, o.warnedAt = b.problems, 0
 	}
 }
 
 // reportProblems names the ledger entries that could not be read, once.
-func (o *observations) reportProblems(out *store.Out) {
+func (o *driver) reportProblems(out *store.Out) {
 	if len(o.problems) > o.warnedAt {
 		where, what := "branch ", "entries of this branch"
 		if o.scope.resource {
@@ -245,15 +248,15 @@ func (o *observations) reportProblems(out *store.Out) {
 
 // record keeps a record the state has applied and asks the host to append
 // it to the session, or appends it to the resource ledger.
-func (o *observations) record(out *store.Out, r observe.Record) {
+func (o *driver) record(out *store.Out, r Record) {
 	if o.scope.resource {
 		r.Session = o.sessionID
 	}
-	data := observe.Encode(r)
+	data := Encode(r)
 	o.applied = append(o.applied, string(data))
 	o.recs = append(o.recs, r)
 	if !o.scope.resource {
-		out.SessionEntry(observe.CustomTypeLedger, data)
+		out.SessionEntry(CustomTypeLedger, data)
 		return
 	}
 	if err := o.appendLedger(data); err != nil {
@@ -262,13 +265,13 @@ func (o *observations) record(out *store.Out, r observe.Record) {
 }
 
 // clock is now, in the session's time zone.
-func (o *observations) clock() observe.Clock {
-	return observe.Clock{Ms: o.h.Now(), Zone: o.zone}
+func (o *driver) clock() Clock {
+	return Clock{Ms: o.h.Now(), Zone: o.zone}
 }
 
 // showFooter sets the one status line routine work shows, when it changed.
-func (o *observations) showFooter(out *store.Out) {
-	line := observe.Footer(o.st, o.cfg)
+func (o *driver) showFooter(out *store.Out) {
+	line := Footer(o.st, o.cfg)
 	if line != o.footer {
 		o.footer = line
 		out.Status("om", line, false)

@@ -1,11 +1,10 @@
-package lifecycle
+package observe
 
 import (
 	"strconv"
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/observe"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -22,19 +21,19 @@ import (
 // after the summaries the request starts with. Nothing when memory may not
 // inject, when there is nothing to inject, or when the block is already in
 // the request. Unchanged memory gives the same bytes, whatever the date.
-func (o *observations) Context(out *store.Out, in gjson.Result) {
+func (o *driver) Context(out *store.Out, in gjson.Result) {
 	o.injected = true
 	o.refreshLedger()
 	if why := o.env.May(o, store.Inject); why != "" {
-		o.inj, o.injWhy = observe.Injection{}, why
+		o.inj, o.injWhy = Injection{}, why
 		return
 	}
-	v := observe.ReadContext(jsonr.Get(in, "messages").Raw)
+	v := ReadContext(jsonr.Get(in, "messages").Raw)
 	if v.Injected {
 		o.injWhy = "the block was already in the request"
 		return
 	}
-	o.inj = observe.Inject(o.st, o.cfg, observe.InjectInput{Query: v.Query, At: o.clock(), Dropped: v.Dropped})
+	o.inj = Inject(o.st, o.cfg, InjectInput{Query: v.Query, At: o.clock(), Dropped: v.Dropped})
 	o.injWhy = ""
 	if o.inj.Text == "" {
 		return
@@ -44,9 +43,9 @@ func (o *observations) Context(out *store.Out, in gjson.Result) {
 	// once, and later requests name it while it stays the same.
 	c := &o.ctxEffect
 	if c.id == "" || !sameString(c.text, o.inj.Text) || !sameString(c.hint, o.inj.Hint) {
-		msgs := []store.ContextMessage{{CustomType: observe.CustomTypeContext, Content: o.inj.Text}}
+		msgs := []store.ContextMessage{{CustomType: CustomTypeContext, Content: o.inj.Text}}
 		if o.inj.Hint != "" {
-			msgs = append(msgs, store.ContextMessage{CustomType: observe.CustomTypeContinuation, Content: o.inj.Hint})
+			msgs = append(msgs, store.ContextMessage{CustomType: CustomTypeContinuation, Content: o.inj.Hint})
 		}
 		*c = omContextEffect{text: o.inj.Text, hint: o.inj.Hint, id: o.env.NextID("b")}
 		out.ContextMessages(v.At, c.id, msgs)
@@ -81,7 +80,7 @@ func sameString(a, b string) bool {
 // What observe plans runs as background calls, one after another through
 // resume; a due compaction of ours is a compact effect (pi then asks
 // session_before_compact for the summary).
-func (o *observations) Settled(out *store.Out, in gjson.Result) {
+func (o *driver) Settled(out *store.Out, in gjson.Result) {
 	o.take(in)
 	if o.env.May(o, store.Capture) != "" {
 		return
@@ -90,7 +89,7 @@ func (o *observations) Settled(out *store.Out, in gjson.Result) {
 	if o.busy && o.clock().Ms-o.busyAt < omLostMs {
 		return // the call that is out plans again when it answers
 	}
-	o.step(out, observe.Env{}, &omRun{background: true, act: store.Capture})
+	o.step(out, Env{}, &omRun{background: true, act: store.Capture})
 }
 
 // omRun is one chain of planned work: a settle's or a command's.
@@ -105,18 +104,18 @@ type omRun struct {
 // step plans and performs until nothing is due: a model call parks the
 // chain until its answer, a compaction is asked for, and the footer shows
 // where things stand.
-func (o *observations) step(out *store.Out, env observe.Env, run *omRun) {
+func (o *driver) step(out *store.Out, env Env, run *omRun) {
 	env.Window, env.Clock = o.window, o.clock()
-	a := observe.Plan(o.st, o.cfg, &o.tr, env)
+	a := Plan(o.st, o.cfg, &o.tr, env)
 	switch a.Do {
-	case observe.DoObserve, observe.DoReflect:
+	case DoObserve, DoReflect:
 		if run.calls >= omMaxCalls {
 			o.finish(out, run, a.Why+"; stopped after "+strconv.Itoa(run.calls)+" model calls, the rest waits for the next settle")
 			return
 		}
 		run.calls++
 		o.showFooter(out)
-		o.ask(out, a, store.Call{Background: run.background}, run.act, func(out *store.Out, res observe.Result, _ []byte) {
+		o.ask(out, a, store.Call{Background: run.background}, run.act, func(out *store.Out, res Result, _ []byte) {
 			if res.Err != nil && run.done != nil {
 				o.finish(out, run, res.Err.Error())
 				return
@@ -124,7 +123,7 @@ func (o *observations) step(out *store.Out, env observe.Env, run *omRun) {
 			o.step(out, env, run)
 		})
 		return
-	case observe.DoCompact:
+	case DoCompact:
 		if !run.compacted {
 			run.compacted = true
 			o.showFooter(out)
@@ -134,7 +133,7 @@ func (o *observations) step(out *store.Out, env observe.Env, run *omRun) {
 	o.finish(out, run, a.Why)
 }
 
-func (o *observations) finish(out *store.Out, run *omRun, why string) {
+func (o *driver) finish(out *store.Out, run *omRun, why string) {
 	o.showFooter(out)
 	if run.done != nil {
 		run.done(out, why)
@@ -144,7 +143,7 @@ func (o *observations) finish(out *store.Out, run *omRun, why string) {
 // ask issues one model call for a planned action and hands its result on.
 // An answer that arrives after memory was switched off is dropped: nothing
 // recorded, nothing appended.
-func (o *observations) ask(out *store.Out, a observe.Action, c store.Call, act store.Act, then func(out *store.Out, res observe.Result, usage []byte)) {
+func (o *driver) ask(out *store.Out, a Action, c store.Call, act store.Act, then func(out *store.Out, res Result, usage []byte)) {
 	c.System, c.Prompt, c.MaxTokens, c.Model = a.System, a.Prompt, a.MaxTokens, a.Model
 	o.busy, o.busyAt = c.Background, o.clock().Ms
 	out.CompleteCall(c, func(out *store.Out, v gjson.Result) {
@@ -152,7 +151,7 @@ func (o *observations) ask(out *store.Out, a observe.Action, c store.Call, act s
 		if o.env.May(o, act) != "" {
 			return
 		}
-		ans := observe.Answer{Text: jsonr.Get(v, "text").Str, Error: jsonr.Get(v, "error").Str}
+		ans := Answer{Text: jsonr.Get(v, "text").Str, Error: jsonr.Get(v, "error").Str}
 		if !v.IsObject() {
 			ans.Error = "the host gave no answer"
 		}
@@ -175,14 +174,14 @@ func (o *observations) ask(out *store.Out, a observe.Action, c store.Call, act s
 type compactReq struct {
 	firstKept    string
 	tokensBefore int64
-	sum          observe.SummaryInput
+	sum          SummaryInput
 }
 
 // BeforeCompact gives pi our summary when the observations cover
 // what it drops: at once when they do, after one observer call with a hard
 // timeout when a chunk is missing (several in blocking mode), and never an
 // empty summary: otherwise nothing, and pi's own compaction runs.
-func (o *observations) BeforeCompact(out *store.Out, in gjson.Result) {
+func (o *driver) BeforeCompact(out *store.Out, in gjson.Result) {
 	f := members(in, "window", "branch", "firstKeptEntryId", "tokensBefore", "previousSummary", "fileOps")
 	o.use(f[0], f[1])
 	if o.env.May(o, store.Capture) != "" {
@@ -191,7 +190,7 @@ func (o *observations) BeforeCompact(out *store.Out, in gjson.Result) {
 	req := compactReq{
 		firstKept:    f[2].Str,
 		tokensBefore: f[3].Int(),
-		sum: observe.SummaryInput{
+		sum: SummaryInput{
 			PreviousSummary: f[4].Str,
 			Read:            strList(jsonr.Get(f[5], "read")),
 			Modified:        strList(jsonr.Get(f[5], "modified")),
@@ -200,23 +199,23 @@ func (o *observations) BeforeCompact(out *store.Out, in gjson.Result) {
 	o.compaction(out, req, 0, nil)
 }
 
-func (o *observations) compaction(out *store.Out, req compactReq, calls int, usage []byte) {
-	a := observe.PlanCompaction(o.st, o.cfg, &o.tr, req.firstKept, observe.Env{Window: o.window, Clock: o.clock()})
+func (o *driver) compaction(out *store.Out, req compactReq, calls int, usage []byte) {
+	a := PlanCompaction(o.st, o.cfg, &o.tr, req.firstKept, Env{Window: o.window, Clock: o.clock()})
 	switch a.Do {
-	case observe.DoCompact:
-		summary, details, _ := observe.Summary(o.st, req.sum)
+	case DoCompact:
+		summary, details, _ := Summary(o.st, req.sum)
 		if summary != "" {
 			out.Compaction(summary, details, req.firstKept, req.tokensBefore, usage)
 		}
-	case observe.DoObserve:
+	case DoObserve:
 		limit := 1
-		if o.cfg.With(o.st.Settings).Mode == observe.ModeBlocking {
+		if o.cfg.With(o.st.Settings).Mode == ModeBlocking {
 			limit = omBlockingMax
 		}
 		if calls >= limit {
 			return
 		}
-		o.ask(out, a, store.Call{TimeoutMs: omTimeoutMs}, store.Capture, func(out *store.Out, res observe.Result, u []byte) {
+		o.ask(out, a, store.Call{TimeoutMs: omTimeoutMs}, store.Capture, func(out *store.Out, res Result, u []byte) {
 			if res.Err == nil {
 				o.compaction(out, req, calls+1, u)
 			}
@@ -227,18 +226,18 @@ func (o *observations) compaction(out *store.Out, req compactReq, calls int, usa
 // BeforeTree gives pi a branch summary from the observations when
 // the person wants one and they cover every entry being left; otherwise
 // nothing (pi summarizes, or not, as asked).
-func (o *observations) BeforeTree(out *store.Out, in gjson.Result) {
+func (o *driver) BeforeTree(out *store.Out, in gjson.Result) {
 	if !jsonr.Get(in, "userWantsSummary").Bool() || o.env.May(o, store.Capture) != "" {
 		return
 	}
 	if b := jsonr.Get(in, "branch"); b.Exists() {
 		o.readBranch(b.Raw)
 	}
-	t := observe.ReadEntries([]byte(jsonr.Get(in, "entries").Raw), o.zone)
-	if a := observe.PlanCompaction(o.st, o.cfg, &t, "", observe.Env{Window: o.window, Clock: o.clock()}); a.Do != observe.DoCompact {
+	t := ReadEntries([]byte(jsonr.Get(in, "entries").Raw), o.zone)
+	if a := PlanCompaction(o.st, o.cfg, &t, "", Env{Window: o.window, Clock: o.clock()}); a.Do != DoCompact {
 		return
 	}
-	if summary, details, _ := observe.Summary(o.st, observe.SummaryInput{}); summary != "" {
+	if summary, details, _ := Summary(o.st, SummaryInput{}); summary != "" {
 		out.BranchSummary(summary, details)
 	}
 }
@@ -257,13 +256,13 @@ func strList(v gjson.Result) []string {
 
 // take reads what an event says of the session as it is now: the model's
 // context window and the current branch, each when the host sent it.
-func (o *observations) take(in gjson.Result) {
+func (o *driver) take(in gjson.Result) {
 	f := members(in, "window", "branch")
 	o.use(f[0], f[1])
 }
 
 // use is take with the members already read.
-func (o *observations) use(window, branch gjson.Result) {
+func (o *driver) use(window, branch gjson.Result) {
 	if window.Exists() {
 		o.window = int(window.Int())
 	}

@@ -1,4 +1,4 @@
-package lifecycle
+package observe
 
 import (
 	"strconv"
@@ -11,14 +11,25 @@ import (
 )
 
 // Observational memory's moments (wasm/store); the turn's are in
-// observe_turn.go.
+// driver_turn.go.
 
-func (o *observations) Name() string { return "observations" }
+// The moments the driver takes part in: a method misspelt would silently
+// leave the store out of one.
+var _ interface {
+	store.Store
+	store.Starter
+	store.Contexter
+	store.Settler
+	store.Compacter
+	store.Receipter
+} = (*driver)(nil)
+
+func (o *driver) Name() string { return "observations" }
 
 // Commands are /om's subcommands. pi's adapter and pimem --session send the
 // branch as it is now with the command: /om observe and /om view read it;
 // without one they read the branch of the last settle.
-func (o *observations) Commands() map[string]func(c *store.Cmd) {
+func (o *driver) Commands() map[string]func(c *store.Cmd) {
 	cmds := map[string]func(c *store.Cmd){
 		"status":       o.cmdStatus,
 		"config":       o.cmdConfig,
@@ -44,10 +55,10 @@ func (o *observations) Commands() map[string]func(c *store.Cmd) {
 	return cmds
 }
 
-func (o *observations) Start(out *store.Out, in gjson.Result) { o.start(out, in) }
+func (o *driver) Start(out *store.Out, in gjson.Result) { o.start(out, in) }
 
 // Receipt is the observations' block in the newest model request.
-func (o *observations) Receipt() (store.Receipt, bool) {
+func (o *driver) Receipt() (store.Receipt, bool) {
 	if !o.injected {
 		return store.Receipt{}, false
 	}
@@ -55,7 +66,7 @@ func (o *observations) Receipt() (store.Receipt, bool) {
 }
 
 // receiptPart is /memory last's part for the observations.
-func (o *observations) receiptPart() store.Receipt {
+func (o *driver) receiptPart() store.Receipt {
 	text, why, tokens := o.receipt()
 	w := jsonw.Open(nil)
 	w.Str("store", "observations")

@@ -1,4 +1,4 @@
-package lifecycle
+package observe
 
 import (
 	"path"
@@ -9,7 +9,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/observe"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -19,7 +18,7 @@ import (
 
 // needsPi refuses a command that changes the observations where the host
 // cannot append to the session (pimem reads a session file, never writes it).
-func (o *observations) needsPi(c *store.Cmd) bool {
+func (o *driver) needsPi(c *store.Cmd) bool {
 	if o.s.Mode != "cli" {
 		return false
 	}
@@ -27,9 +26,9 @@ func (o *observations) needsPi(c *store.Cmd) bool {
 	return true
 }
 
-func (o *observations) cmdStatus(c *store.Cmd) {
+func (o *driver) cmdStatus(c *store.Cmd) {
 	o.Ready(c.Out) // status runs whatever the store's state: read a changed config first
-	var t *observe.Transcript
+	var t *Transcript
 	if len(o.ids) > 0 {
 		t = &o.tr
 	}
@@ -54,11 +53,11 @@ func (o *observations) cmdStatus(c *store.Cmd) {
 		c.Out.Output(string(w.Close()))
 		return
 	}
-	text := observe.Status(o.st, o.cfg, t, observe.Env{Window: o.window, Clock: o.clock()})
+	text := Status(o.st, o.cfg, t, Env{Window: o.window, Clock: o.clock()})
 	if o.scope.resource {
 		text += "Scope: resource (" + o.scope.file + ": " + txt.Plural(len(o.recs), "record", "records") + " of this project's sessions; only this session's move its watermark)\n"
 	} else {
-		text += "Scope: thread (this session's branch: " + txt.Plural(len(o.recs), "ledger entry", "ledger entries") + ` "` + observe.CustomTypeLedger + `")` + "\n"
+		text += "Scope: thread (this session's branch: " + txt.Plural(len(o.recs), "ledger entry", "ledger entries") + ` "` + CustomTypeLedger + `")` + "\n"
 	}
 	if o.scope.why != "" {
 		text += o.scope.why + "\n"
@@ -74,7 +73,7 @@ func (o *observations) cmdStatus(c *store.Cmd) {
 }
 
 // configSources names the files the configuration was read from.
-func (o *observations) configSources() string {
+func (o *driver) configSources() string {
 	var used []string
 	for _, f := range o.cfgFiles {
 		if f.used != "" {
@@ -82,7 +81,7 @@ func (o *observations) configSources() string {
 		}
 	}
 	if len(used) == 0 {
-		return "defaults (no " + observe.ConfigFile + ")"
+		return "defaults (no " + ConfigFile + ")"
 	}
 	s := strings.Join(used, ", then ")
 	if !o.s.Trusted {
@@ -91,7 +90,7 @@ func (o *observations) configSources() string {
 	return s
 }
 
-func (o *observations) cmdConfig(c *store.Cmd) {
+func (o *driver) cmdConfig(c *store.Cmd) {
 	word := ""
 	if len(c.Args.Words) > 0 {
 		word = strings.ToLower(c.Args.Words[0])
@@ -113,7 +112,7 @@ func (o *observations) cmdConfig(c *store.Cmd) {
 	if word == "reload" {
 		head = "Reloaded. " + head
 	}
-	c.Out.Output(strings.TrimRight(head+observe.ConfigText(o.cfg, o.st.Settings), "\n"))
+	c.Out.Output(strings.TrimRight(head+ConfigText(o.cfg, o.st.Settings), "\n"))
 }
 
 // configEdit opens the om-config.json in force (the project's when the
@@ -124,7 +123,7 @@ func (o *observations) cmdConfig(c *store.Cmd) {
 // and the reason is shown; otherwise it is written atomically, read back
 // at once, and its warnings (each naming the key) are shown. Without a UI
 // it names the file to edit instead.
-func (o *observations) configEdit(c *store.Cmd) {
+func (o *driver) configEdit(c *store.Cmd) {
 	f := o.cfgFiles[0]
 	if o.cfgFiles[1].primary != "" {
 		f = o.cfgFiles[1]
@@ -145,7 +144,7 @@ func (o *observations) configEdit(c *store.Cmd) {
 		c.Out.Output(msg + ", then run /om config reload. Keys and defaults: /om config.")
 		return
 	}
-	prefill := observe.DefaultConfigJSON()
+	prefill := DefaultConfigJSON()
 	data, err := files.Read(o.h, target, files.MaxConfig)
 	switch {
 	case err == nil:
@@ -167,7 +166,7 @@ func (o *observations) configEdit(c *store.Cmd) {
 		if !strings.HasSuffix(text, "\n") {
 			text += "\n"
 		}
-		warnings, why := observe.CheckConfigFile(target, []byte(text))
+		warnings, why := CheckConfigFile(target, []byte(text))
 		if why != "" {
 			out.Fail("Nothing written: " + why + ". Run /om config edit again to fix it.")
 			return
@@ -190,13 +189,13 @@ func (o *observations) configEdit(c *store.Cmd) {
 	})
 }
 
-func (o *observations) cmdObserve(c *store.Cmd) {
+func (o *driver) cmdObserve(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
 	before := o.st.Observed
 	o.st.Retry()
-	env := observe.Env{Force: true, NoCompact: c.Args.Has("no-compact")}
+	env := Env{Force: true, NoCompact: c.Args.Has("no-compact")}
 	o.step(c.Out, env, &omRun{act: store.Write, done: func(out *store.Out, why string) {
 		runs := o.st.Observed - before
 		msg := "Nothing new to observe."
@@ -211,7 +210,7 @@ func (o *observations) cmdObserve(c *store.Cmd) {
 	}})
 }
 
-func (o *observations) cmdReflect(c *store.Cmd) {
+func (o *driver) cmdReflect(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
@@ -221,7 +220,7 @@ func (o *observations) cmdReflect(c *store.Cmd) {
 	}
 	before, tokens := o.st.Reflected, o.st.Tokens()
 	o.st.Retry()
-	env := observe.Env{Reflect: true, Aggressive: c.Args.Has("aggressive"), Focus: strings.Join(c.Args.Words, " ")}
+	env := Env{Reflect: true, Aggressive: c.Args.Has("aggressive"), Focus: strings.Join(c.Args.Words, " ")}
 	o.step(c.Out, env, &omRun{act: store.Write, done: func(out *store.Out, why string) {
 		if o.st.Reflected == before {
 			out.Fail("The reflection was not applied; the observations are kept as they are (" + why + ").")
@@ -231,7 +230,7 @@ func (o *observations) cmdReflect(c *store.Cmd) {
 	}})
 }
 
-func (o *observations) cmdObservations(c *store.Cmd) {
+func (o *driver) cmdObservations(c *store.Cmd) {
 	text := o.st.Text()
 	if c.JSON {
 		w := jsonw.Open(nil)
@@ -250,7 +249,7 @@ func (o *observations) cmdObservations(c *store.Cmd) {
 
 // cmdView shows the observations (obs), the conversation not yet observed
 // (raw), or both, each cut to N lines.
-func (o *observations) cmdView(c *store.Cmd) {
+func (o *driver) cmdView(c *store.Cmd) {
 	obs, raw, limit := false, false, 0
 	for _, w := range c.Args.Words {
 		switch strings.ToLower(w) {
@@ -309,17 +308,17 @@ func firstLines(text string, n int) string {
 	return strings.Join(lines[:n], "") + "(" + strconv.Itoa(len(lines)-n) + " more lines)\n"
 }
 
-func (o *observations) cmdClear(c *store.Cmd) {
+func (o *driver) cmdClear(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
 	n := o.st.Items()[0]
-	o.apply(c.Out, observe.Record{Op: observe.OpClear, Time: o.clock().Ms})
+	o.apply(c.Out, Record{Op: OpClear, Time: o.clock().Ms})
 	c.Out.Output("Cleared " + txt.Plural(n, "observation", "observations") + " with the current task and response. The ledger keeps the earlier records; what they covered is not observed again.")
 }
 
 // apply applies a record of a command to the state and appends it.
-func (o *observations) apply(out *store.Out, r observe.Record) {
+func (o *driver) apply(out *store.Out, r Record) {
 	if o.scope.resource {
 		r.Session = o.sessionID
 	}
@@ -328,26 +327,26 @@ func (o *observations) apply(out *store.Out, r observe.Record) {
 	o.showFooter(out)
 }
 
-func (o *observations) cmdMode(c *store.Cmd) {
+func (o *driver) cmdMode(c *store.Cmd) {
 	if len(c.Args.Words) == 0 {
 		c.Out.Output("Mode: " + o.cfg.With(o.st.Settings).Mode + " (buffered: observe between turns; blocking: only when pi compacts or on /om observe).")
 		return
 	}
 	mode := strings.ToLower(c.Args.Words[0])
-	if mode != observe.ModeBuffered && mode != observe.ModeBlocking {
+	if mode != ModeBuffered && mode != ModeBlocking {
 		c.Usage()
 		return
 	}
 	if o.needsPi(c) {
 		return
 	}
-	o.apply(c.Out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: observe.Settings{Mode: &mode}})
+	o.apply(c.Out, Record{Op: OpSet, Time: o.clock().Ms, Settings: Settings{Mode: &mode}})
 	c.Out.Output("Mode: " + mode + " (kept " + o.keptIn() + ").")
 }
 
 // cmdAutoCompact shows or sets our own compaction: on|off, a mode, then the
 // observer, reflector and retain thresholds in that order.
-func (o *observations) cmdAutoCompact(c *store.Cmd) {
+func (o *driver) cmdAutoCompact(c *store.Cmd) {
 	show := func(prefix string) {
 		eff := o.cfg.With(o.st.Settings)
 		c.Out.Output(prefix + "Auto-compact " + onOff(eff.AutoCompact) + ", " + eff.Mode + " mode; observer at " + strconv.Itoa(eff.ObserverTokens) +
@@ -357,19 +356,19 @@ func (o *observations) cmdAutoCompact(c *store.Cmd) {
 		show("")
 		return
 	}
-	var set observe.Settings
+	var set Settings
 	var nums []*int
 	for _, w := range c.Args.Words {
 		switch lw := strings.ToLower(w); lw {
 		case "on", "off":
 			on := lw == "on"
 			set.AutoCompact = &on
-		case observe.ModeBuffered, observe.ModeBlocking:
+		case ModeBuffered, ModeBlocking:
 			set.Mode = &lw
 		default:
 			n, err := strconv.Atoi(w)
-			if err != nil || n < 0 || n > observe.MaxTokensLimit || len(nums) == 3 {
-				c.Out.Usage("/om auto-compact: " + strconv.Quote(w) + " is not on, off, buffered, blocking or a token count from 0 to " + strconv.Itoa(observe.MaxTokensLimit) + " (at most three: observer, reflector, retain).\nUsage: " + c.Cmd.Usage(c.Sub))
+			if err != nil || n < 0 || n > MaxTokensLimit || len(nums) == 3 {
+				c.Out.Usage("/om auto-compact: " + strconv.Quote(w) + " is not on, off, buffered, blocking or a token count from 0 to " + strconv.Itoa(MaxTokensLimit) + " (at most three: observer, reflector, retain).\nUsage: " + c.Cmd.Usage(c.Sub))
 				return
 			}
 			nums = append(nums, &n)
@@ -388,19 +387,19 @@ func (o *observations) cmdAutoCompact(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
-	o.apply(c.Out, observe.Record{Op: observe.OpSet, Time: o.clock().Ms, Settings: set})
+	o.apply(c.Out, Record{Op: OpSet, Time: o.clock().Ms, Settings: set})
 	show("Kept " + o.keptIn() + ". ")
 }
 
-func (o *observations) cmdRebuild(c *store.Cmd) {
+func (o *driver) cmdRebuild(c *store.Cmd) {
 	session, of := "", "of this branch"
 	if o.scope.resource {
 		session, of = o.sessionID, "of "+o.scope.file
 	}
-	o.st = observe.Fold(o.recs, session, o.cfg)
+	o.st = Fold(o.recs, session, o.cfg)
 	o.applied = o.applied[:0]
 	for i := range o.recs {
-		o.applied = append(o.applied, string(observe.Encode(o.recs[i])))
+		o.applied = append(o.applied, string(Encode(o.recs[i])))
 	}
 	covered := "nothing yet"
 	if o.st.Mark.ID != "" {
@@ -409,7 +408,7 @@ func (o *observations) cmdRebuild(c *store.Cmd) {
 	c.Out.Output("Rebuilt from " + txt.Plural(len(o.recs), "ledger entry", "ledger entries") + " " + of + ": " + txt.Plural(o.st.Items()[0], "observation", "observations") + ", covered through " + covered + ".")
 }
 
-func (o *observations) cmdDump(c *store.Cmd) {
+func (o *driver) cmdDump(c *store.Cmd) {
 	if len(o.recs) == 0 {
 		if c.JSON {
 			c.Out.Output("")
@@ -424,14 +423,14 @@ func (o *observations) cmdDump(c *store.Cmd) {
 	}
 	lines := make([]string, len(o.recs))
 	for i := range o.recs {
-		lines[i] = string(observe.Encode(o.recs[i]))
+		lines[i] = string(Encode(o.recs[i]))
 	}
 	c.Out.Output(strings.Join(lines, "\n"))
 }
 
-// omReceipt is the observations' part of /memory last: what the context
+// receipt is the observations' part of /memory last: what the context
 // block injected into the newest request and why, or why nothing was.
-func (o *observations) receipt() (text, why string, tokens int) {
+func (o *driver) receipt() (text, why string, tokens int) {
 	switch {
 	case o.injWhy != "":
 		return "", o.injWhy, 0
@@ -439,11 +438,4 @@ func (o *observations) receipt() (text, why string, tokens int) {
 		return "", o.inj.Why, 0
 	}
 	return o.inj.Text + o.inj.Hint, o.inj.Why, o.inj.Tokens
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }
