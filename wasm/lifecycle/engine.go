@@ -21,6 +21,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -31,7 +32,7 @@ import (
 func open(env *store.Env) []store.Store {
 	return []store.Store{
 		newDecisions(env),
-		newNotes(env),
+		notes.Open(env),
 		newObservations(env),
 		newHindsight(env),
 	}
