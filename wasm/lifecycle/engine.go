@@ -24,6 +24,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/pisession"
+	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/observe"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -35,7 +36,7 @@ import (
 func open(env *store.Env) []store.Store {
 	return []store.Store{
 		newDecisions(env),
-		newNotes(env),
+		notes.Open(env),
 		observe.Open(env),
 		hindsight.Open(env),
 	}

@@ -1,9 +1,15 @@
-// Package notes owns markdown memory (docs/decisions/005-markdown-memory.md):
-// typed pages parsed from MEMORY.md and topic files, their fidelity forms, the
-// resident-set policy that fits them into a budget, the writeback validation and
-// the page-table, journal and trace formats. It is pure: it takes bytes and values
-// and returns values. It never does I/O and never decides when to run; that is the
-// lifecycle package's job.
+// Package notes owns markdown memory (docs/decisions/005-markdown-memory.md).
+//
+// Its rules are pure: typed pages parsed from MEMORY.md and topic files, their
+// fidelity forms, the resident-set policy that fits them into a budget, the
+// writeback validation and the page-table, journal and trace formats. They
+// take bytes and values and return values, and never do I/O.
+//
+// Its driver (driver*.go; Open) is the store the orchestrator (wasm/lifecycle)
+// lists: it reads and writes the memory files and their machine-local
+// sidecars, only through the guarded host it is handed (store.Env's FS), and
+// runs the /memory commands. The orchestrator decides when it runs and
+// whether it may act.
 package notes
 
 // Kind is what a page is.

@@ -9,7 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/internal/require"
 )
 
-// fitScope parses src the way the lifecycle does and wraps it as a Scope.
+// fitScope parses src the way the driver does and wraps it as a Scope.
 func fitScope(name, file, src string, maxLines, maxBytes int) Scope {
 	return Scope{Name: name, File: file, Pages: Parse(name, []byte(src)), MaxLines: maxLines, MaxBytes: maxBytes}
 }
@@ -328,7 +328,7 @@ func TestFitDropsAnEmptiedScopesMarkerBeforeAHigherScopesPage(t *testing.T) {
 }
 
 // Regression: when the token budget emptied every scope, their markers were
-// still rendered, so the texts could total more than maxBytes (the lifecycle
+// still rendered, so the texts could total more than maxBytes (RenderBlock
 // passes 0 when the preamble and headers eat the whole budget).
 func TestFitKeepsTheTotalWithinMaxBytesWhenOnlyMarkersRemain(t *testing.T) {
 	scopes, order := priorityScopes()
@@ -350,7 +350,7 @@ func TestFitGivesTheSameAnswerForTheSameText(t *testing.T) {
 	scopes, order := priorityScopes()
 	for _, maxBytes := range []int{0, 100, 250, 400, 1 << 20} {
 		first := Fit(scopes, order, maxBytes)
-		// Pages parsed afresh from the same files: the lifecycle re-parses
+		// Pages parsed afresh from the same files: the driver re-parses
 		// on every change, and an unchanged file must inject the same bytes.
 		again, _ := priorityScopes()
 		require.Equal(t, Fit(again, order, maxBytes), first, "maxBytes %d", maxBytes)

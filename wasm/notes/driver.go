@@ -1,4 +1,4 @@
-package lifecycle
+package notes
 
 import (
 	"encoding/hex"
@@ -11,10 +11,16 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
-	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
+
+// The driver (Open): the store the orchestrator lists. This file holds where
+// markdown memory lives, the session's scopes and how a memory file is read;
+// driver_store.go the moments of a turn it takes part in; driver_read.go the
+// /memory commands that read, driver_write.go those that write, and
+// driver_writeback.go the journal, the page tables and the traces. It talks
+// to the host only through the guarded FS of the Env it was handed.
 
 // Where markdown memory lives (docs/decisions/005-markdown-memory.md).
 const (
@@ -28,13 +34,6 @@ const (
 	// A memory file larger than this is not read: an index that big is a
 	// mistake to report, not something to parse on every turn.
 	maxNoteFile = 4 << 20
-)
-
-// Scope names, in display order.
-const (
-	scopeGlobal  = notes.ScopeGlobal
-	scopeProject = notes.ScopeProject
-	scopeLocal   = notes.ScopeLocal
 )
 
 // noteScope is one injected memory file and where its sidecars go.
@@ -58,19 +57,19 @@ type noteScope struct {
 	// redacted holds view when data has secrets; kept, like data, from one
 	// read to the next.
 	redacted []byte
-	pages    []notes.Page
+	pages    []Page
 	readErr  error
 }
 
-// notesStore drives one session's markdown memory: configuration, the
+// driver drives one session's markdown memory: configuration, the
 // memory files (re-read only when they change), the injected block and its
-// receipts. Writes go through the journal (notes_writeback.go).
-type notesStore struct {
+// receipts. Writes go through the journal (driver_writeback.go).
+type driver struct {
 	env *store.Env
 	s   *store.Session
 	h   *files.FS
 
-	cfg                notes.Config
+	cfg                Config
 	globalCfg, projCfg string
 	cfgWatch           files.Watch
 	scopes             []*noteScope // global, then project and local when trusted
@@ -83,27 +82,29 @@ type notesStore struct {
 
 	blockKey  string
 	block     string
-	residency notes.Residency
-	receipts  []notes.ScopeReceipt
-	faults    []notes.Fault // of this session, newest last
+	residency Residency
+	receipts  []ScopeReceipt
+	faults    []Fault // of this session, newest last
 
 	seq int // ids made this session
 
 	// Kept from one read to the next, so re-reading and re-indexing a large
 	// file reuses them (docs/decisions/003-tinygo-heap.md).
-	parser notes.Parser
-	dates  notes.Dates // the dates of the page table tableState read last
-	buf    []byte      // the page table tableState read last, then the one rebuildTable writes
+	parser Parser
+	dates  Dates  // the dates of the page table tableState read last
+	buf    []byte // the page table tableState read last, then the one rebuildTable writes
 }
 
-func newNotes(env *store.Env) *notesStore {
+// Open is the markdown memory store's driver for a session (wasm/store). It
+// reaches the host only through env.FS.
+func Open(env *store.Env) store.Store {
 	s := env.Session
-	n := &notesStore{env: env, s: s, h: env.FS}
+	n := &driver{env: env, s: s, h: env.FS}
 	if s.AgentDir != "" {
 		dir := path.Join(s.AgentDir, notesGlobalDir)
-		data := path.Join(s.AgentDir, notesDataDir, scopeGlobal)
+		data := path.Join(s.AgentDir, notesDataDir, ScopeGlobal)
 		n.globalCfg = path.Join(dir, notesConfig)
-		n.scopes = append(n.scopes, &noteScope{name: scopeGlobal, dir: dir, file: path.Join(dir, notesIndex), display: notes.HomeRelative(s.Home, path.Join(dir, notesIndex)), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: path.Join(data, "writeback-journal.jsonl"), lock: path.Join(data, "memory.lock")})
+		n.scopes = append(n.scopes, &noteScope{name: ScopeGlobal, dir: dir, file: path.Join(dir, notesIndex), display: HomeRelative(s.Home, path.Join(dir, notesIndex)), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: path.Join(data, "writeback-journal.jsonl"), lock: path.Join(data, "memory.lock")})
 		n.sessionData = data
 	}
 	if s.ProjectRoot != "" && s.Trusted && s.AgentDir != "" {
@@ -112,8 +113,8 @@ func newNotes(env *store.Env) *notesStore {
 		n.projCfg = path.Join(dir, notesConfig)
 		journal, lock := path.Join(data, "writeback-journal.jsonl"), path.Join(data, "memory.lock")
 		n.scopes = append(n.scopes,
-			&noteScope{name: scopeProject, dir: dir, file: path.Join(dir, notesIndex), display: path.Join(notesProjectDir, notesIndex), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: journal, lock: lock},
-			&noteScope{name: scopeLocal, dir: dir, file: path.Join(dir, notesLocal), display: path.Join(notesProjectDir, notesLocal), dataDir: data, table: path.Join(data, "page-table.local.jsonl"), journal: journal, lock: lock})
+			&noteScope{name: ScopeProject, dir: dir, file: path.Join(dir, notesIndex), display: path.Join(notesProjectDir, notesIndex), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: journal, lock: lock},
+			&noteScope{name: ScopeLocal, dir: dir, file: path.Join(dir, notesLocal), display: path.Join(notesProjectDir, notesLocal), dataDir: data, table: path.Join(data, "page-table.local.jsonl"), journal: journal, lock: lock})
 		n.sessionData = data
 	}
 	if n.sessionData != "" {
@@ -123,7 +124,7 @@ func newNotes(env *store.Env) *notesStore {
 }
 
 // start reads the configuration and reports its problems.
-func (n *notesStore) start(out *store.Out) {
+func (n *driver) start(out *store.Out) {
 	for _, w := range n.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
@@ -131,17 +132,17 @@ func (n *notesStore) start(out *store.Out) {
 
 // refreshConfig re-reads the config files when they changed and returns the
 // warnings of a changed configuration (each is said once, when it appears).
-func (n *notesStore) refreshConfig() []string {
+func (n *driver) refreshConfig() []string {
 	if !n.cfgWatch.Changed(n.h, n.globalCfg, n.projCfg) {
 		return nil
 	}
-	n.cfg = notes.ParseConfigFiles(files.Config(n.h, n.globalCfg), files.Config(n.h, n.projCfg))
+	n.cfg = ParseConfigFiles(files.Config(n.h, n.globalCfg), files.Config(n.h, n.projCfg))
 	return n.cfg.Warnings
 }
 
 // load brings a scope's file up to date: read and parsed again only when its
 // size or mtime changed since the last look.
-func (n *notesStore) load(sc *noteScope) {
+func (n *driver) load(sc *noteScope) {
 	info, err := n.h.Stat(sc.file)
 	switch {
 	case err != nil:
@@ -197,7 +198,7 @@ func viewString(data []byte) string {
 // returns it empty for reuse. Under TinyGo's partly conservative collector a
 // stray word that looks like a pointer can pin a dead array; cleared, it pins
 // only itself, not every string of every page.
-func discard(pages []notes.Page) []notes.Page {
+func discard(pages []Page) []Page {
 	clear(pages[:cap(pages)])
 	return pages[:0]
 }
@@ -218,13 +219,13 @@ func lineCount(data []byte) int {
 }
 
 // loadAll refreshes every scope.
-func (n *notesStore) loadAll() {
+func (n *driver) loadAll() {
 	for _, sc := range n.scopes {
 		n.load(sc)
 	}
 }
 
-func (n *notesStore) scope(name string) *noteScope {
+func (n *driver) scope(name string) *noteScope {
 	for _, sc := range n.scopes {
 		if sc.name == name {
 			return sc
@@ -235,7 +236,7 @@ func (n *notesStore) scope(name string) *noteScope {
 
 // anyFile reports whether some memory file exists: only then does the store
 // write sidecars of its own (traces, page tables).
-func (n *notesStore) anyFile() bool {
+func (n *driver) anyFile() bool {
 	for _, sc := range n.scopes {
 		if sc.exists {
 			return true
@@ -245,12 +246,12 @@ func (n *notesStore) anyFile() bool {
 }
 
 // capBytes is the notes block's hard cap: maxMemoryTokens in bytes.
-func (n *notesStore) capBytes() int { return budget.TokenBytes(n.cfg.MaxMemoryTokens) }
+func (n *driver) capBytes() int { return budget.TokenBytes(n.cfg.MaxMemoryTokens) }
 
-// off says why markdown memory can neither be read nor written this
+// Off says why markdown memory can neither be read nor written this
 // session, or "" when it can. An untrusted project only takes away the
 // project scopes (see scopeFor); global memory stays.
-func (n *notesStore) Off() string {
+func (n *driver) Off() string {
 	switch {
 	case !n.cfg.Enabled && n.cfg.Why != "":
 		return n.cfg.Why
@@ -262,22 +263,22 @@ func (n *notesStore) Off() string {
 	return ""
 }
 
-// refresh re-reads a changed configuration and says what is wrong with it.
-func (n *notesStore) Refresh(out *store.Out) {
+// Refresh re-reads a changed configuration and says what is wrong with it.
+func (n *driver) Refresh(out *store.Out) {
 	for _, w := range n.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 }
 
-// ready has nothing to catch up with: refresh read the configuration.
-func (n *notesStore) Ready(out *store.Out) error { return nil }
+// Ready has nothing to catch up with: Refresh read the configuration.
+func (n *driver) Ready(out *store.Out) error { return nil }
 
 // section returns the notes block for this turn, cached while the
 // configuration, trust and every file are unchanged (byte-stable prompts).
 // Problems reading a file are returned once per change, for a notice.
-func (n *notesStore) section() (string, []string) {
+func (n *driver) section() (string, []string) {
 	if !n.cfg.Enabled {
-		n.block, n.blockKey, n.receipts, n.residency = "", "disabled", nil, notes.Residency{}
+		n.block, n.blockKey, n.receipts, n.residency = "", "disabled", nil, Residency{}
 		return "", nil
 	}
 	n.loadAll()
@@ -294,13 +295,13 @@ func (n *notesStore) section() (string, []string) {
 		return n.block, nil
 	}
 	n.blockKey = key.String()
-	var files []notes.File
+	var files []File
 	for _, sc := range n.scopes {
 		if sc.exists {
-			files = append(files, notes.File{Scope: sc.name, Display: sc.display, Data: sc.view, Pages: sc.pages})
+			files = append(files, File{Scope: sc.name, Display: sc.display, Data: sc.view, Pages: sc.pages})
 		}
 	}
-	b := notes.RenderBlock(files, n.places(), n.cfg, n.capBytes())
+	b := RenderBlock(files, n.places(), n.cfg, n.capBytes())
 	n.block, n.receipts, n.residency = b.Text, b.Receipts, b.Residency
 	if len(n.residency.Faults) > 0 {
 		n.faults = append(n.faults, n.residency.Faults...)
@@ -312,12 +313,12 @@ func (n *notesStore) section() (string, []string) {
 }
 
 // places says where this session's memory lives, for the preamble.
-func (n *notesStore) places() notes.Places {
-	var p notes.Places
-	if g := n.scope(scopeGlobal); g != nil {
-		p.Global = notes.HomeRelative(n.s.Home, g.dir)
+func (n *driver) places() Places {
+	var p Places
+	if g := n.scope(ScopeGlobal); g != nil {
+		p.Global = HomeRelative(n.s.Home, g.dir)
 	}
-	if n.scope(scopeProject) != nil {
+	if n.scope(ScopeProject) != nil {
 		p.Project, p.Local = notesProjectDir, path.Join(notesProjectDir, notesLocal)
 	}
 	return p

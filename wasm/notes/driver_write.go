@@ -1,4 +1,4 @@
-package lifecycle
+package notes
 
 import (
 	"errors"
@@ -11,7 +11,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -19,11 +18,12 @@ import (
 
 // The /memory commands that write: remember, flush, verify, confirm,
 // import, gitignore. The rules (what a fact may be, how the file changes)
-// are the notes package's; this file reads and writes the files.
+// are this package's pure ones (writeback.go, claude.go); this file reads
+// and writes the files.
 
 // ---- Writeback -----------------------------------------------------------------
 
-func (n *notesStore) cmdRemember(c *store.Cmd) {
+func (n *driver) cmdRemember(c *store.Cmd) {
 	scope := strings.ToLower(c.Args.Words[0])
 	sc, err := n.scopeFor(scope)
 	if err != nil {
@@ -41,12 +41,12 @@ func (n *notesStore) cmdRemember(c *store.Cmd) {
 		return
 	}
 	if section = op.Section; section == "" {
-		section = notes.DefaultSection
+		section = DefaultSection
 	}
 	// Say now what the flush would say, so nobody waits for a session end
 	// to learn a fact will be refused as the file stands.
 	n.load(sc)
-	o := notes.Check(op.Text, section, sc.data, sc.pages, n.rules(sc))
+	o := Check(op.Text, section, sc.data, sc.pages, n.rules(sc))
 	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Raw("staged", trimNLBytes(op.Encode()))
@@ -73,20 +73,20 @@ func trimNLBytes(b []byte) []byte { return []byte(strings.TrimRight(string(b), "
 
 // scopeNoun names a scope in sentences.
 func scopeNoun(scope string) string {
-	if scope == scopeLocal {
+	if scope == ScopeLocal {
 		return "your personal project notes"
 	}
 	return scope + " memory"
 }
 
-func (n *notesStore) rules(sc *noteScope) notes.Rules {
-	return notes.Rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display}
+func (n *driver) rules(sc *noteScope) Rules {
+	return Rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display}
 }
 
 // cmdFlush writes the staged facts. It exits 1 when a fact was refused or
 // could not be written, so a script never reads success into a flush that
 // wrote nothing.
-func (n *notesStore) cmdFlush(c *store.Cmd) {
+func (n *driver) cmdFlush(c *store.Cmd) {
 	count, problems := n.pending()
 	for _, p := range problems {
 		c.Out.Notify("warning", "pi-memory: "+p)
@@ -117,7 +117,7 @@ func (n *notesStore) cmdFlush(c *store.Cmd) {
 				line += " (" + o.Detail + ")"
 			}
 			lines = append(lines, line)
-			if st.Scope == scopeLocal {
+			if st.Scope == ScopeLocal {
 				wroteLocal = true
 			}
 		default:
@@ -156,7 +156,7 @@ func (n *notesStore) cmdFlush(c *store.Cmd) {
 }
 
 // displayOf names a memory file as prompts do.
-func (n *notesStore) displayOf(file string) string {
+func (n *driver) displayOf(file string) string {
 	for _, sc := range n.scopes {
 		if sc.file == file {
 			return sc.display
@@ -169,7 +169,7 @@ func (n *notesStore) displayOf(file string) string {
 // the way a person would want before committing them: every file readable,
 // every index within its injection caps. It exits 1 when it finds a problem,
 // so a CI job or a git hook can run it.
-func (n *notesStore) cmdVerify(c *store.Cmd) {
+func (n *driver) cmdVerify(c *store.Cmd) {
 	n.loadAll()
 	type rebuilt struct {
 		sc    *noteScope
@@ -189,7 +189,7 @@ func (n *notesStore) cmdVerify(c *store.Cmd) {
 			continue
 		}
 		done = append(done, rebuilt{sc, len(sc.pages)})
-		if over := notes.OverCaps(lineCount(sc.data), len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
+		if over := OverCaps(lineCount(sc.data), len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
 			problems = append(problems, sc.display+" is "+over+": only part of it is injected; move detail to topic files or archive/")
 		}
 	}
@@ -235,7 +235,7 @@ func (n *notesStore) cmdVerify(c *store.Cmd) {
 // secretLines names each line of a memory file (an index, or a topic file
 // beside it) that holds what looks like a secret. The file stays as the
 // person wrote it; every exit redacts it; this says where to remove it.
-func (n *notesStore) secretLines() []string {
+func (n *driver) secretLines() []string {
 	var out []string
 	check := func(display string, data []byte) {
 		s := viewString(data) // verify reads the whole index: no copy of it
@@ -248,7 +248,7 @@ func (n *notesStore) secretLines() []string {
 		if sc.exists {
 			check(sc.display, sc.data)
 		}
-		if sc.name == scopeLocal {
+		if sc.name == ScopeLocal {
 			continue
 		}
 		entries, err := n.h.List(sc.dir)
@@ -267,10 +267,10 @@ func (n *notesStore) secretLines() []string {
 	return out
 }
 
-func (n *notesStore) whereToStart() string {
+func (n *driver) whereToStart() string {
 	var where []string
 	for _, sc := range n.scopes {
-		if sc.name != scopeLocal {
+		if sc.name != ScopeLocal {
 			where = append(where, sc.file)
 		}
 	}
@@ -279,7 +279,7 @@ func (n *notesStore) whereToStart() string {
 
 // findPage finds a page by id in the scopes' index files. It returns a copy:
 // a scope's pages are parsed again into the same array when its file changes.
-func (n *notesStore) findPage(id string) (*noteScope, *notes.Page) {
+func (n *driver) findPage(id string) (*noteScope, *Page) {
 	n.loadAll()
 	for _, sc := range n.scopes {
 		for i := range sc.pages {
@@ -292,7 +292,7 @@ func (n *notesStore) findPage(id string) (*noteScope, *notes.Page) {
 	return nil, nil
 }
 
-func (n *notesStore) cmdConfirm(c *store.Cmd) {
+func (n *driver) cmdConfirm(c *store.Cmd) {
 	sc, p := n.findPage(c.Args.Words[0])
 	if p == nil {
 		c.Out.Fail("No page " + strconv.Quote(c.Args.Words[0]) + " in this session's memory files; /memory pages lists them.")
@@ -310,19 +310,19 @@ func (n *notesStore) cmdConfirm(c *store.Cmd) {
 		c.Out.Output(string(w.Close()))
 		return
 	}
-	c.Out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + strconv.Itoa(p.Line) + "): " + trimNL(p.Form(notes.Summary, sc.display)))
+	c.Out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + strconv.Itoa(p.Line) + "): " + trimNL(p.Form(Summary, sc.display)))
 }
 
 func trimNL(s string) string { return strings.TrimRight(s, "\n") }
 
 // ---- Claude Code import --------------------------------------------------------
 
-func (n *notesStore) cmdImport(c *store.Cmd) {
+func (n *driver) cmdImport(c *store.Cmd) {
 	if strings.ToLower(c.Args.Words[0]) != "claude" {
 		c.Out.Usage("/memory import takes one source: /memory import claude [--dry-run]")
 		return
 	}
-	sc, err := n.scopeFor(scopeProject)
+	sc, err := n.scopeFor(ScopeProject)
 	if err != nil {
 		c.Out.Fail("Nothing imported: " + err.Error())
 		return
@@ -331,7 +331,7 @@ func (n *notesStore) cmdImport(c *store.Cmd) {
 		c.Out.Fail("Nothing imported: the host did not say where the home folder is, so Claude Code's memory cannot be found.")
 		return
 	}
-	dirs := notes.ClaudeProjectDirs(n.s.Home, n.s.ProjectRoot)
+	dirs := ClaudeProjectDirs(n.s.Home, n.s.ProjectRoot)
 	dir := ""
 	for _, d := range dirs {
 		if st, err := n.h.Stat(d); err == nil && st.Dir {
@@ -356,7 +356,7 @@ func (n *notesStore) cmdImport(c *store.Cmd) {
 	}
 	sortStrings(names)
 	names = append([]string{notesIndex}, names...)
-	var docs []notes.Doc
+	var docs []Doc
 	for _, f := range names {
 		data, err := files.Read(n.h, path.Join(dir, f), maxNoteFile)
 		if hostio.IsNotFound(err) {
@@ -366,15 +366,15 @@ func (n *notesStore) cmdImport(c *store.Cmd) {
 			c.Out.Fail("Could not read " + path.Join(dir, f) + ": " + err.Error() + "; nothing imported.")
 			return
 		}
-		docs = append(docs, notes.Doc{Scope: "claude", File: f, Pages: notes.Parse("claude", data)})
+		docs = append(docs, Doc{Scope: "claude", File: f, Pages: Parse("claude", data)})
 	}
-	cands := notes.ClaudeFacts(docs)
+	cands := ClaudeFacts(docs)
 	// Against what memory holds and what is already staged.
 	n.load(sc)
-	known := append([]notes.Page(nil), sc.pages...)
+	known := append([]Page(nil), sc.pages...)
 	if j, err := n.readJournal(sc.journal); err == nil {
 		for _, op := range j.Pending {
-			known = append(known, notes.Page{Kind: notes.Fact, Text: op.Text})
+			known = append(known, Page{Kind: Fact, Text: op.Text})
 		}
 	}
 	type item struct {
@@ -384,13 +384,13 @@ func (n *notesStore) cmdImport(c *store.Cmd) {
 	dry := c.Args.Has("dry-run")
 	for _, cand := range cands {
 		it := item{where: cand.File + ":" + strconv.Itoa(cand.Line), section: cand.Section, text: cand.Text}
-		if i := notes.Duplicate(cand.Text, known); i >= 0 {
+		if i := Duplicate(cand.Text, known); i >= 0 {
 			it.why = "already in memory"
 			skipped = append(skipped, it)
 			continue
 		}
 		if !dry {
-			op, note, err := n.stage(scopeProject, cand.Section, cand.Text, "import:claude")
+			op, note, err := n.stage(ScopeProject, cand.Section, cand.Text, "import:claude")
 			if err != nil {
 				it.why = err.Error()
 				skipped = append(skipped, it)
@@ -399,7 +399,7 @@ func (n *notesStore) cmdImport(c *store.Cmd) {
 			it.id, it.text, it.note = op.ID, op.Text, note
 		}
 		staged = append(staged, it)
-		known = append(known, notes.Page{Kind: notes.Fact, Text: cand.Text})
+		known = append(known, Page{Kind: Fact, Text: cand.Text})
 	}
 	if c.JSON {
 		enc := func(list []item) []byte {
@@ -457,7 +457,7 @@ func (n *notesStore) cmdImport(c *store.Cmd) {
 // localIgnored reports whether the project's .gitignore covers the personal
 // notes file, with the pattern that does. It understands the usual forms of
 // a pattern (a path, a folder, a "*" glob, a leading "/"), not negations.
-func (n *notesStore) localIgnored() (bool, string) {
+func (n *driver) localIgnored() (bool, string) {
 	data, err := files.Read(n.h, path.Join(n.s.ProjectRoot, ".gitignore"), files.MaxConfig)
 	if err != nil {
 		return false, ""
@@ -493,7 +493,7 @@ func (n *notesStore) localIgnored() (bool, string) {
 // offerGitignore asks, when there is a UI, whether to keep the personal
 // notes out of git; without one it says how. It never edits .gitignore on
 // its own: a person's .gitignore is theirs.
-func (n *notesStore) offerGitignore(c *store.Cmd) {
+func (n *driver) offerGitignore(c *store.Cmd) {
 	if ok, _ := n.localIgnored(); ok {
 		return
 	}
@@ -515,9 +515,9 @@ func (n *notesStore) offerGitignore(c *store.Cmd) {
 	})
 }
 
-func (n *notesStore) cmdGitignore(c *store.Cmd) {
-	if n.scope(scopeLocal) == nil {
-		_, err := n.scopeFor(scopeLocal)
+func (n *driver) cmdGitignore(c *store.Cmd) {
+	if n.scope(ScopeLocal) == nil {
+		_, err := n.scopeFor(ScopeLocal)
 		c.Out.Fail("Not written: " + err.Error())
 		return
 	}
@@ -541,7 +541,7 @@ func (n *notesStore) cmdGitignore(c *store.Cmd) {
 }
 
 // addGitignore appends the personal notes file to the project's .gitignore.
-func (n *notesStore) addGitignore() (string, error) {
+func (n *driver) addGitignore() (string, error) {
 	file := path.Join(n.s.ProjectRoot, ".gitignore")
 	line := "/" + path.Join(notesProjectDir, notesLocal) + "\n"
 	if data, err := files.Read(n.h, file, files.MaxConfig); err == nil && len(data) > 0 && data[len(data)-1] != '\n' {
@@ -564,5 +564,3 @@ func sortStrings(a []string) {
 		}
 	}
 }
-
-// oneLine collapses whitespace runs (newlines included) to single spaces.

@@ -1,4 +1,4 @@
-package lifecycle
+package notes
 
 import (
 	"path"
@@ -15,7 +15,6 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
-	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
@@ -32,7 +31,7 @@ type scopeReport struct {
 	warnings []string
 }
 
-func (n *notesStore) report() []scopeReport {
+func (n *driver) report() []scopeReport {
 	n.section() // the block as the next turn would inject it
 	injected := map[string]int{}
 	for _, r := range n.receipts {
@@ -44,14 +43,14 @@ func (n *notesStore) report() []scopeReport {
 		if sc.exists {
 			r.lines = lineCount(sc.data)
 			r.table = n.tableState(sc)
-			if over := notes.OverCaps(r.lines, len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
+			if over := OverCaps(r.lines, len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
 				r.warnings = append(r.warnings, sc.display+" is "+over+": only part of it is injected. Move detail to topic files or archive/.")
 			}
 		}
 		if sc.readErr != nil {
 			r.warnings = append(r.warnings, "could not read "+sc.file+": "+sc.readErr.Error())
 		}
-		if sc.name != scopeLocal {
+		if sc.name != ScopeLocal {
 			if entries, err := n.h.List(sc.dir); err == nil {
 				for _, e := range entries {
 					switch {
@@ -73,7 +72,7 @@ func (n *notesStore) report() []scopeReport {
 				}
 			}
 		}
-		if sc.name == scopeLocal && sc.exists {
+		if sc.name == ScopeLocal && sc.exists {
 			if ok, _ := n.localIgnored(); !ok {
 				r.warnings = append(r.warnings, sc.display+" is not in .gitignore, so it would be committed with the team's memory; /memory gitignore adds it.")
 			}
@@ -83,7 +82,7 @@ func (n *notesStore) report() []scopeReport {
 	return out
 }
 
-func (n *notesStore) cmdStatus(c *store.Cmd) {
+func (n *driver) cmdStatus(c *store.Cmd) {
 	reps := n.report()
 	pending, _ := n.pending()
 	last := 0
@@ -220,9 +219,9 @@ func (n *notesStore) cmdStatus(c *store.Cmd) {
 
 func scopeTitle(name string) string {
 	switch name {
-	case scopeGlobal:
+	case ScopeGlobal:
 		return "Global"
-	case scopeProject:
+	case ScopeProject:
 		return "Project"
 	default:
 		return "Personal notes"
@@ -231,7 +230,7 @@ func scopeTitle(name string) string {
 
 // ---- /memory pages -------------------------------------------------------------
 
-func (n *notesStore) cmdPages(c *store.Cmd) {
+func (n *driver) cmdPages(c *store.Cmd) {
 	if len(c.Args.Words) > 1 {
 		c.Out.Usage("/memory pages takes at most one scope: global, project or local")
 		return
@@ -271,7 +270,7 @@ func (n *notesStore) cmdPages(c *store.Cmd) {
 				po.Int("bytes", int64(len(p.Src)))
 				po.Str("section", p.Section)
 				po.Str("min", p.Min().String())
-				po.Str("summary", trimNL(p.Form(notes.Summary, sc.display)))
+				po.Str("summary", trimNL(p.Form(Summary, sc.display)))
 				return po.Close()
 			}))
 			return o.Close()
@@ -299,7 +298,7 @@ func (n *notesStore) cmdPages(c *store.Cmd) {
 		b.WriteString("\n")
 		for k := range sc.pages {
 			p := &sc.pages[k]
-			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(strconv.Itoa(p.Line), 4) + " " + trimNL(p.Form(notes.Summary, sc.display)) + "\n")
+			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(strconv.Itoa(p.Line), 4) + " " + trimNL(p.Form(Summary, sc.display)) + "\n")
 		}
 	}
 	c.Out.Output(strings.TrimRight(b.String(), "\n"))
@@ -316,9 +315,9 @@ func padRight(s string, n int) string {
 
 // recallDocs gathers the searchable files: each scope's index and, for the
 // shared scopes, its topic files (archive/ stays out, as it does of prompts).
-func (n *notesStore) recallDocs(scope string) ([]notes.Doc, []string) {
+func (n *driver) recallDocs(scope string) ([]Doc, []string) {
 	n.loadAll()
-	var docs []notes.Doc
+	var docs []Doc
 	var errs []string
 	for _, sc := range n.scopes {
 		if scope != "" && sc.name != scope {
@@ -328,9 +327,9 @@ func (n *notesStore) recallDocs(scope string) ([]notes.Doc, []string) {
 			errs = append(errs, sc.file+": "+sc.readErr.Error())
 		}
 		if sc.exists {
-			docs = append(docs, notes.Doc{Scope: sc.name, File: sc.display, Pages: sc.pages})
+			docs = append(docs, Doc{Scope: sc.name, File: sc.display, Pages: sc.pages})
 		}
-		if sc.name == scopeLocal {
+		if sc.name == ScopeLocal {
 			continue
 		}
 		entries, err := n.h.List(sc.dir)
@@ -351,13 +350,13 @@ func (n *notesStore) recallDocs(scope string) ([]notes.Doc, []string) {
 			}
 			display := path.Join(path.Dir(sc.display), e)
 			view, _ := redactedView(data, nil)
-			docs = append(docs, notes.Doc{Scope: sc.name, File: display, Pages: notes.Parse(sc.name, view)})
+			docs = append(docs, Doc{Scope: sc.name, File: display, Pages: Parse(sc.name, view)})
 		}
 	}
 	return docs, errs
 }
 
-func (n *notesStore) cmdRecall(c *store.Cmd) {
+func (n *driver) cmdRecall(c *store.Cmd) {
 	limit := 10
 	if v := c.Args.Value("limit"); v != "" {
 		k, err := strconv.Atoi(v)
@@ -389,53 +388,53 @@ func (n *notesStore) cmdRecall(c *store.Cmd) {
 		var b strings.Builder
 		b.WriteString("recall: " + string(reason))
 		switch reason {
-		case notes.ReasonOK:
+		case ReasonOK:
 			b.WriteString(" — " + text.Plural(len(hits), "match", "matches"))
 		default:
 			b.WriteString(" — " + detail)
 		}
 		for _, h := range hits {
-			b.WriteString("\n  " + h.File + ":" + strconv.Itoa(h.Page.Line) + "  " + trimNL(h.Page.Form(notes.Summary, h.File)))
+			b.WriteString("\n  " + h.File + ":" + strconv.Itoa(h.Page.Line) + "  " + trimNL(h.Page.Form(Summary, h.File)))
 		}
-		if reason == notes.ReasonOK && detail != "" {
+		if reason == ReasonOK && detail != "" {
 			b.WriteString("\n  (" + detail + ")")
 		}
 		c.Out.Output(b.String())
 	}
 	switch reason {
-	case notes.ReasonMalformed:
+	case ReasonMalformed:
 		c.Out.SetExit(2)
-	case notes.ReasonDenied, notes.ReasonUnavailable, notes.ReasonBackendError:
+	case ReasonDenied, ReasonUnavailable, ReasonBackendError:
 		c.Out.SetExit(1)
 	}
 }
 
-// recall answers a query with one reason code (notes.Reason).
-func (n *notesStore) recall(raw string, limit int) (notes.Reason, []notes.Hit, string) {
+// recall answers a query with one reason code (Reason).
+func (n *driver) recall(raw string, limit int) (Reason, []Hit, string) {
 	if !n.cfg.Enabled {
 		if n.cfg.Why != "" {
-			return notes.ReasonDenied, nil, n.cfg.Why
+			return ReasonDenied, nil, n.cfg.Why
 		}
-		return notes.ReasonDenied, nil, "markdown memory is disabled by " + n.cfg.DisabledBy
+		return ReasonDenied, nil, "markdown memory is disabled by " + n.cfg.DisabledBy
 	}
-	q, err := notes.ParseQuery(raw)
+	q, err := ParseQuery(raw)
 	if err != nil {
-		return notes.ReasonMalformed, nil, err.Error()
+		return ReasonMalformed, nil, err.Error()
 	}
-	if q.Scope == scopeProject || q.Scope == scopeLocal {
+	if q.Scope == ScopeProject || q.Scope == ScopeLocal {
 		if n.scope(q.Scope) == nil {
 			_, err := n.scopeFor(q.Scope)
-			return notes.ReasonDenied, nil, err.Error()
+			return ReasonDenied, nil, err.Error()
 		}
 	}
 	docs, errs := n.recallDocs(q.Scope)
 	if len(docs) == 0 {
 		if len(errs) > 0 {
-			return notes.ReasonBackendError, nil, strings.Join(errs, "; ")
+			return ReasonBackendError, nil, strings.Join(errs, "; ")
 		}
-		return notes.ReasonUnavailable, nil, "no memory file exists yet (" + n.whereToStart() + ")"
+		return ReasonUnavailable, nil, "no memory file exists yet (" + n.whereToStart() + ")"
 	}
-	hits := notes.Recall(q, docs, limit)
+	hits := Recall(q, docs, limit)
 	for _, d := range docs {
 		if d.File != "" && !n.isIndex(d) {
 			discard(d.Pages) // topic files were parsed for this query only
@@ -443,15 +442,15 @@ func (n *notesStore) recall(raw string, limit int) (notes.Reason, []notes.Hit, s
 	}
 	if len(hits) == 0 {
 		if len(errs) > 0 {
-			return notes.ReasonBackendError, nil, strings.Join(errs, "; ")
+			return ReasonBackendError, nil, strings.Join(errs, "; ")
 		}
-		return notes.ReasonNoMatch, nil, "nothing in " + text.Plural(len(docs), "file", "files") + " matches " + strconv.Quote(q.Raw)
+		return ReasonNoMatch, nil, "nothing in " + text.Plural(len(docs), "file", "files") + " matches " + strconv.Quote(q.Raw)
 	}
-	return notes.ReasonOK, hits, strings.Join(errs, "; ")
+	return ReasonOK, hits, strings.Join(errs, "; ")
 }
 
 // isIndex reports whether d is a scope's index, whose pages the store keeps.
-func (n *notesStore) isIndex(d notes.Doc) bool {
+func (n *driver) isIndex(d Doc) bool {
 	for _, sc := range n.scopes {
 		if sc.display == d.File && sc.name == d.Scope {
 			return true
@@ -464,15 +463,15 @@ func (n *notesStore) isIndex(d notes.Doc) bool {
 
 type staleEntry struct {
 	sc *noteScope
-	e  notes.Entry
+	e  Entry
 }
 
-func (n *notesStore) cmdStale(c *store.Cmd) {
+func (n *driver) cmdStale(c *store.Cmd) {
 	days := n.cfg.StaleDays
 	if v := c.Args.Value("days"); v != "" {
 		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > notes.MaxStaleDays {
-			c.Out.Usage("/memory stale: --days must be a whole number from 1 to " + strconv.Itoa(notes.MaxStaleDays))
+		if err != nil || k < 1 || k > MaxStaleDays {
+			c.Out.Usage("/memory stale: --days must be a whole number from 1 to " + strconv.Itoa(MaxStaleDays))
 			return
 		}
 		days = k
@@ -487,7 +486,7 @@ func (n *notesStore) cmdStale(c *store.Cmd) {
 		}
 		old := n.tableState(sc).Dates
 		// Without a table every entry counts as new: dates start on first sight.
-		pt := notes.BuildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), "", sc.pages, old, now)
+		pt := BuildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), "", sc.pages, old, now)
 		for _, e := range pt.Entries {
 			if (e.Kind == "fact" || e.Kind == "pointer") && e.LastConfirmed < cutoff {
 				found = append(found, staleEntry{sc, e})
@@ -530,7 +529,7 @@ func (n *notesStore) cmdStale(c *store.Cmd) {
 
 // ---- /memory faults, traces, trace, last ----------------------------------------
 
-func (n *notesStore) cmdFaults(c *store.Cmd) {
+func (n *driver) cmdFaults(c *store.Cmd) {
 	traces, _, err := n.readTraces()
 	if err != nil {
 		c.Out.Notify("warning", "pi-memory: could not read traces: "+err.Error())
@@ -538,7 +537,7 @@ func (n *notesStore) cmdFaults(c *store.Cmd) {
 	type rejected struct {
 		trace string
 		t     int64
-		op    notes.Op
+		op    Op
 	}
 	var refused []rejected
 	for i := len(traces) - 1; i >= 0 && len(refused) < 50; i-- {
@@ -606,7 +605,7 @@ func faultReason(r string) string {
 	return r
 }
 
-func (n *notesStore) cmdTraces(c *store.Cmd) {
+func (n *driver) cmdTraces(c *store.Cmd) {
 	limit := 20
 	if v := c.Args.Value("limit"); v != "" {
 		k, err := strconv.Atoi(v)
@@ -624,7 +623,7 @@ func (n *notesStore) cmdTraces(c *store.Cmd) {
 	for _, p := range problems {
 		c.Out.Notify("warning", "pi-memory: "+p+" (skipped)")
 	}
-	var shown []notes.Trace
+	var shown []Trace
 	for i := len(traces) - 1; i >= 0 && len(shown) < limit; i-- {
 		shown = append(shown, traces[i])
 	}
@@ -651,7 +650,7 @@ func (n *notesStore) cmdTraces(c *store.Cmd) {
 	c.Out.Output(b.String())
 }
 
-func traceLine(t *notes.Trace) string {
+func traceLine(t *Trace) string {
 	switch t.Kind {
 	case "inject":
 		var parts []string
@@ -677,7 +676,7 @@ func traceLine(t *notes.Trace) string {
 	return t.Kind
 }
 
-func (n *notesStore) cmdTrace(c *store.Cmd) {
+func (n *driver) cmdTrace(c *store.Cmd) {
 	if len(c.Args.Words) != 1 {
 		c.Out.Usage("/memory trace takes one trace id (T-…); /memory traces lists them")
 		return
@@ -687,7 +686,7 @@ func (n *notesStore) cmdTrace(c *store.Cmd) {
 		c.Out.Fail("Could not read traces: " + err.Error())
 		return
 	}
-	var t *notes.Trace
+	var t *Trace
 	for i := range traces {
 		if strings.EqualFold(traces[i].ID, c.Args.Words[0]) {
 			t = &traces[i]

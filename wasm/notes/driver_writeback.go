@@ -1,4 +1,4 @@
-package lifecycle
+package notes
 
 import (
 	"encoding/hex"
@@ -9,13 +9,14 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/marker"
+	// Named apart from this package's marker, the line that says what a
+	// cut block left out.
+	markers "github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/store"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
-	"github.com/pi-memory/pi-memory/wasm/notes"
 )
 
 // Bounds of the machine-local notes files.
@@ -31,12 +32,12 @@ const (
 )
 
 // scopeFor finds a writable scope by name, or says why there is none.
-func (n *notesStore) scopeFor(name string) (*noteScope, error) {
+func (n *driver) scopeFor(name string) (*noteScope, error) {
 	if why := n.Off(); why != "" {
 		return nil, errors.New(why)
 	}
 	switch name {
-	case scopeGlobal, scopeProject, scopeLocal:
+	case ScopeGlobal, ScopeProject, ScopeLocal:
 	default:
 		return nil, errors.New("unknown scope " + strconv.Quote(name) + ": use global, project or local")
 	}
@@ -53,7 +54,7 @@ func (n *notesStore) scopeFor(name string) (*noteScope, error) {
 // clock, a counter and salt (the record's text). Random bytes alone would
 // do on a real host; the rest keeps ids apart under a test host whose clock
 // and randomness are fixed.
-func (n *notesStore) newID(prefix, salt string) string {
+func (n *driver) newID(prefix, salt string) string {
 	var b [8]byte
 	n.h.Random(b[:])
 	n.seq++
@@ -64,7 +65,7 @@ func (n *notesStore) newID(prefix, salt string) string {
 }
 
 // lockData takes the lock of a sidecar folder, creating the folder first.
-func (n *notesStore) lockData(dir, lock string) error {
+func (n *driver) lockData(dir, lock string) error {
 	if err := n.h.Mkdir(dir); err != nil {
 		return err
 	}
@@ -83,56 +84,56 @@ func (n *notesStore) lockData(dir, lock string) error {
 // takes the journal's lock: a flush in another process compacts the journal
 // under the same lock, so a staged fact is never lost between its read and
 // its rewrite.
-func (n *notesStore) stage(scope, section, text, source string) (op notes.Op, note string, err error) {
+func (n *driver) stage(scope, section, text, source string) (op Op, note string, err error) {
 	sc, err := n.scopeFor(scope)
 	if err != nil {
-		return notes.Op{}, "", err
+		return Op{}, "", err
 	}
 	n.load(sc)
 	if np, ok := errs.As[*files.NotPlain](sc.readErr); ok {
-		return notes.Op{}, "", np // a flush could never write it
+		return Op{}, "", np // a flush could never write it
 	}
 	// Recalled or injected memory is never written back as a new fact.
-	text = marker.Strip(text)
-	f := notes.CheckFact(text, section, n.cfg.StrictWriteback)
+	text = markers.Strip(text)
+	f := CheckFact(text, section, n.cfg.StrictWriteback)
 	if f.Reason != "" {
-		return notes.Op{}, "", &refusal{reason: f.Reason, detail: f.Detail}
+		return Op{}, "", &refusal{reason: f.Reason, detail: f.Detail}
 	}
 	if section != "" {
 		section = f.Section
 	}
 	text, note = f.Text, f.Detail
-	op = notes.Op{Op: "stage", ID: n.newID("W-", scope+"\x00"+text), T: n.h.Now(), Scope: scope, Section: section, Text: text, Source: source}
+	op = Op{Op: "stage", ID: n.newID("W-", scope+"\x00"+text), T: n.h.Now(), Scope: scope, Section: section, Text: text, Source: source}
 	if err := n.lockData(sc.dataDir, sc.lock); err != nil {
-		return notes.Op{}, "", err
+		return Op{}, "", err
 	}
 	defer n.h.Unlock(sc.lock)
 	if err := n.h.Append(sc.journal, op.Encode()); err != nil {
-		return notes.Op{}, "", err
+		return Op{}, "", err
 	}
 	return op, note, nil
 }
 
-// refusal is a fact refused for what it is (notes.CheckFact).
+// refusal is a fact refused for what it is (CheckFact).
 type refusal struct{ reason, detail string }
 
 func (r *refusal) Error() string { return r.reason + ": " + r.detail }
 
 // readJournal reads a journal ("" data when it does not exist).
-func (n *notesStore) readJournal(p string) (notes.Journal, error) {
+func (n *driver) readJournal(p string) (Journal, error) {
 	data, err := files.Read(n.h, p, maxSidecar)
 	if hostio.IsNotFound(err) {
-		return notes.Journal{}, nil
+		return Journal{}, nil
 	}
 	if err != nil {
-		return notes.Journal{}, err
+		return Journal{}, err
 	}
-	return notes.DecodeJournal(data), nil
+	return DecodeJournal(data), nil
 }
 
 // journals lists the distinct journals of this session's scopes, each with
 // the scopes that write to it.
-func (n *notesStore) journals() [][]*noteScope {
+func (n *driver) journals() [][]*noteScope {
 	var out [][]*noteScope
 	for _, sc := range n.scopes {
 		found := false
@@ -150,7 +151,7 @@ func (n *notesStore) journals() [][]*noteScope {
 }
 
 // pending counts the staged facts waiting for a flush.
-func (n *notesStore) pending() (int, []string) {
+func (n *driver) pending() (int, []string) {
 	count := 0
 	var problems []string
 	for _, group := range n.journals() {
@@ -168,8 +169,8 @@ func (n *notesStore) pending() (int, []string) {
 
 // flushReport is what a flush did, for the person and the trace.
 type flushReport struct {
-	ops      []notes.Op // outcome records written
-	staged   map[string]notes.Op
+	ops      []Op // outcome records written
+	staged   map[string]Op
 	warnings []string
 	problems []string // journal lines that could not be read, files that could not be written
 }
@@ -178,8 +179,8 @@ type flushReport struct {
 // their memory files, atomically and under the scope's lock; each outcome is
 // appended to the journal, the page tables are rebuilt, and the flush is
 // traced.
-func (n *notesStore) flush() (flushReport, error) {
-	rep := flushReport{staged: map[string]notes.Op{}}
+func (n *driver) flush() (flushReport, error) {
+	rep := flushReport{staged: map[string]Op{}}
 	if why := n.env.May(n, store.Write); why != "" {
 		return rep, errors.New(why)
 	}
@@ -189,7 +190,7 @@ func (n *notesStore) flush() (flushReport, error) {
 		}
 	}
 	if len(rep.ops) > 0 && n.cfg.TraceEnabled {
-		t := notes.Trace{ID: n.newID("T-", "flush"), T: n.h.Now(), Kind: "flush", Ops: rep.ops}
+		t := Trace{ID: n.newID("T-", "flush"), T: n.h.Now(), Kind: "flush", Ops: rep.ops}
 		if err := n.appendTrace(&t); err != nil {
 			rep.problems = append(rep.problems, "could not write the trace: "+err.Error())
 		}
@@ -197,7 +198,7 @@ func (n *notesStore) flush() (flushReport, error) {
 	return rep, nil
 }
 
-func (n *notesStore) flushJournal(group []*noteScope, rep *flushReport) error {
+func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 	first := group[0]
 	if st, err := n.h.Stat(first.journal); err != nil || st.Size == 0 {
 		if err != nil && !hostio.IsNotFound(err) {
@@ -229,7 +230,7 @@ func (n *notesStore) flushJournal(group []*noteScope, rep *flushReport) error {
 		}
 		now := n.h.Now()
 		if sc == nil {
-			out := notes.Op{Op: "reject", ID: op.ID, T: now, Reason: "invalid", Detail: "unknown scope " + strconv.Quote(op.Scope)}
+			out := Op{Op: "reject", ID: op.ID, T: now, Reason: "invalid", Detail: "unknown scope " + strconv.Quote(op.Scope)}
 			rep.ops = append(rep.ops, out)
 			lines = append(lines, out.Encode()...)
 			continue
@@ -239,9 +240,9 @@ func (n *notesStore) flushJournal(group []*noteScope, rep *flushReport) error {
 			rep.problems = append(rep.problems, "could not read "+sc.file+": "+sc.readErr.Error()+"; "+op.ID+" stays pending")
 			continue
 		}
-		o := notes.Check(op.Text, op.Section, sc.data, sc.pages, notes.Rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display})
+		o := Check(op.Text, op.Section, sc.data, sc.pages, Rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display})
 		if !o.Commit {
-			out := notes.Op{Op: "reject", ID: op.ID, T: now, Reason: o.Reason, Detail: o.Detail}
+			out := Op{Op: "reject", ID: op.ID, T: now, Reason: o.Reason, Detail: o.Detail}
 			if o.Duplicate >= 0 {
 				p := &sc.pages[o.Duplicate]
 				out.Page = p.ID
@@ -263,7 +264,7 @@ func (n *notesStore) flushJournal(group []*noteScope, rep *flushReport) error {
 		changed[sc] = true
 		sc.stamped = false // re-stat: the write changed its size and mtime
 		n.load(sc)
-		out := notes.Op{Op: "commit", ID: op.ID, T: now, File: sc.file, Line: o.Line, Detail: o.Detail}
+		out := Op{Op: "commit", ID: op.ID, T: now, File: sc.file, Line: o.Line, Detail: o.Detail}
 		for i := range sc.pages {
 			if sc.pages[i].Line == o.Line {
 				out.Page = sc.pages[i].ID
@@ -293,7 +294,7 @@ func (n *notesStore) flushJournal(group []*noteScope, rep *flushReport) error {
 // compactJournal keeps a journal with nothing pending from growing forever:
 // past journalCompact bytes it is rewritten with its newest records. The
 // caller holds the lock.
-func (n *notesStore) compactJournal(sc *noteScope) error {
+func (n *driver) compactJournal(sc *noteScope) error {
 	st, err := n.h.Stat(sc.journal)
 	if err != nil || st.Size <= journalCompact {
 		return nil
@@ -302,7 +303,7 @@ func (n *notesStore) compactJournal(sc *noteScope) error {
 	if err != nil {
 		return nil
 	}
-	j := notes.DecodeJournal(data)
+	j := DecodeJournal(data)
 	if len(j.Pending) > 0 || len(j.Problems) > 0 {
 		return nil // never drop a pending op or a line a person may want to look at
 	}
@@ -323,10 +324,10 @@ func (n *notesStore) compactJournal(sc *noteScope) error {
 type tableState struct {
 	Status string // missing, valid, stale, corrupt
 	Detail string
-	Dates  *notes.Dates // the table's dates when it could be read; valid until the next tableState
+	Dates  *Dates // the table's dates when it could be read; valid until the next tableState
 }
 
-func (n *notesStore) tableState(sc *noteScope) tableState {
+func (n *driver) tableState(sc *noteScope) tableState {
 	data, err := files.ReadInto(n.h, sc.table, maxSidecar, n.buf[:0])
 	if data != nil {
 		n.buf = data
@@ -349,7 +350,7 @@ func (n *notesStore) tableState(sc *noteScope) tableState {
 
 // rebuildTable writes the scope's page table from its file, carrying dates
 // over and marking the given page hashes as confirmed now.
-func (n *notesStore) rebuildTable(sc *noteScope, confirm []string) error {
+func (n *driver) rebuildTable(sc *noteScope, confirm []string) error {
 	n.load(sc)
 	if !sc.exists {
 		return nil
@@ -365,7 +366,7 @@ func (n *notesStore) rebuildTable(sc *noteScope, confirm []string) error {
 	}
 	// Encoded into the buffer the old table was read into: a rebuild of a
 	// large index allocates nothing that grows with it.
-	n.buf = notes.AppendPageTable(n.buf[:0], sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
+	n.buf = AppendPageTable(n.buf[:0], sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
 	if err := n.h.Mkdir(sc.dataDir); err != nil {
 		return err
 	}
@@ -375,7 +376,7 @@ func (n *notesStore) rebuildTable(sc *noteScope, confirm []string) error {
 // settle runs when a session ends: pending writebacks are flushed, and page
 // tables that no longer match their files are rebuilt, so the dates of new
 // and edited entries are kept.
-func (n *notesStore) settle() (info string, warnings []string) {
+func (n *driver) settle() (info string, warnings []string) {
 	if n.env.May(n, store.Capture) != "" {
 		return "", nil
 	}
@@ -417,7 +418,7 @@ func (n *notesStore) settle() (info string, warnings []string) {
 // injected keeps this turn's receipts and traces the injection when it
 // differs from the last traced one. Only a store with memory files writes
 // traces: a folder without memory leaves no trace anywhere.
-func (n *notesStore) injected(text string, receipts []budget.Receipt) {
+func (n *driver) injected(text string, receipts []budget.Receipt) {
 	if text == "" || n.env.May(n, store.Capture) != "" || !n.cfg.TraceEnabled || !n.anyFile() || n.traces == "" {
 		return
 	}
@@ -431,9 +432,9 @@ func (n *notesStore) injected(text string, receipts []budget.Receipt) {
 	if h == n.tracedHash {
 		return
 	}
-	t := notes.Trace{ID: n.newID("T-", h), T: n.h.Now(), Kind: "inject", Hash: h}
+	t := Trace{ID: n.newID("T-", h), T: n.h.Now(), Kind: "inject", Hash: h}
 	for _, r := range receipts {
-		sr := notes.StoreReceipt{Store: r.Store, Bytes: r.Bytes, Tokens: r.Tokens, Cap: r.Cap}
+		sr := StoreReceipt{Store: r.Store, Bytes: r.Bytes, Tokens: r.Tokens, Cap: r.Cap}
 		if r.Store == "notes" {
 			sr.Scopes = n.receipts
 		}
@@ -450,7 +451,7 @@ func (n *notesStore) injected(text string, receipts []budget.Receipt) {
 
 // appendTrace appends one record, and moves the file aside to traces.1.jsonl
 // once it passes traceFileBytes (under the lock).
-func (n *notesStore) appendTrace(t *notes.Trace) error {
+func (n *driver) appendTrace(t *Trace) error {
 	if err := n.lockData(n.sessionData, n.traces+".lock"); err != nil {
 		return err
 	}
@@ -465,17 +466,17 @@ func (n *notesStore) appendTrace(t *notes.Trace) error {
 }
 
 // oldTraces is where the previous traces file is kept.
-func (n *notesStore) oldTraces() string {
+func (n *driver) oldTraces() string {
 	return strings.TrimSuffix(n.traces, ".jsonl") + ".1.jsonl"
 }
 
 // readTraces reads this session's traces, oldest first: the previous file,
 // then the current one. Problems name their file and line.
-func (n *notesStore) readTraces() ([]notes.Trace, []string, error) {
+func (n *driver) readTraces() ([]Trace, []string, error) {
 	if n.traces == "" {
 		return nil, nil, nil
 	}
-	var all []notes.Trace
+	var all []Trace
 	var problems []string
 	for _, f := range []string{n.oldTraces(), n.traces} {
 		data, err := files.Read(n.h, f, maxSidecar)
@@ -485,7 +486,7 @@ func (n *notesStore) readTraces() ([]notes.Trace, []string, error) {
 		if err != nil {
 			return nil, nil, errors.New(f + ": " + err.Error())
 		}
-		t, ps := notes.DecodeTraces(data)
+		t, ps := DecodeTraces(data)
 		all = append(all, t...)
 		for _, p := range ps {
 			problems = append(problems, f+": "+p.String())

@@ -1,4 +1,4 @@
-package lifecycle
+package notes
 
 import (
 	"strconv"
@@ -11,11 +11,21 @@ import (
 
 // Markdown memory's moments (wasm/store).
 
-func (n *notesStore) Name() string { return "notes" }
+// The moments the driver takes part in, checked when it compiles: Open
+// returns a store.Store, and the orchestrator finds the rest by assertion.
+var _ interface {
+	store.Starter
+	store.Sectioner
+	store.Prompted
+	store.Shutdowner
+	store.Tracer
+} = (*driver)(nil)
+
+func (n *driver) Name() string { return "notes" }
 
 // Commands are /memory's subcommands about markdown memory; last, on and
 // off are about every store, and the orchestrator runs them.
-func (n *notesStore) Commands() map[string]func(c *store.Cmd) {
+func (n *driver) Commands() map[string]func(c *store.Cmd) {
 	return map[string]func(c *store.Cmd){
 		"status":    n.cmdStatus,
 		"pages":     n.cmdPages,
@@ -33,10 +43,10 @@ func (n *notesStore) Commands() map[string]func(c *store.Cmd) {
 	}
 }
 
-func (n *notesStore) Start(out *store.Out, _ gjson.Result) { n.start(out) }
+func (n *driver) Start(out *store.Out, _ gjson.Result) { n.start(out) }
 
 // Section is the notes block, within maxMemoryTokens.
-func (n *notesStore) Section(out *store.Out, why string) budget.Section {
+func (n *driver) Section(out *store.Out, why string) budget.Section {
 	sec := budget.Section{Store: "notes", Why: why}
 	if why == "" {
 		var problems []string
@@ -50,13 +60,13 @@ func (n *notesStore) Section(out *store.Out, why string) budget.Section {
 }
 
 // Prompted traces what went into the system prompt when it changed.
-func (n *notesStore) Prompted(_ *store.Out, text string, receipts []budget.Receipt) {
+func (n *driver) Prompted(_ *store.Out, text string, receipts []budget.Receipt) {
 	n.turn = receipts
 	n.injected(text, receipts)
 }
 
 // Shutdown flushes the staged facts.
-func (n *notesStore) Shutdown(out *store.Out) {
+func (n *driver) Shutdown(out *store.Out) {
 	info, warnings := n.settle()
 	if info != "" {
 		out.Notify("info", "pi-memory: "+info)
@@ -67,10 +77,10 @@ func (n *notesStore) Shutdown(out *store.Out) {
 }
 
 // LastTrace is the trace of this session's newest injection.
-func (n *notesStore) LastTrace() string { return n.lastTraceID }
+func (n *driver) LastTrace() string { return n.lastTraceID }
 
 // NewestTrace is the newest traced injection on disk.
-func (n *notesStore) NewestTrace() (id, when string) {
+func (n *driver) NewestTrace() (id, when string) {
 	traces, _, err := n.readTraces()
 	if err != nil {
 		return "", ""
