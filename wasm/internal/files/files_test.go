@@ -1,0 +1,221 @@
+package files
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/internal/errs"
+)
+
+// rig is a real folder with a project and an agent folder, and the host a
+// session has there, guarded.
+type rig struct {
+	root, project, agent string
+	fs                   *FS
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	require.NoError(t, err)
+	r := &rig{root: root, project: filepath.Join(root, "project"), agent: filepath.Join(root, "agent")}
+	require.NoError(t, os.MkdirAll(r.project, 0o755))
+	require.NoError(t, os.MkdirAll(r.agent, 0o755))
+	h := fsys.NewHost(fsys.NewOS(), fsys.NewManual(time.Unix(1772172000, 0)), bytes.NewReader(make([]byte, 64)), nil)
+	r.fs = Guard(h, r.project, r.agent)
+	return r
+}
+
+func (r *rig) write(t *testing.T, rel, text string) string {
+	t.Helper()
+	p := filepath.Join(r.root, rel)
+	require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	return p
+}
+
+// The guard refuses a link or a special file anywhere under a memory
+// folder, names it, and never touches what it points at; paths outside the
+// memory folders pass.
+func TestTheGuardRefusesLinksAndSpecialFilesUnderMemoryFolders(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func(t *testing.T, r *rig) string // returns the path operated on
+		want  string                            // "" = allowed
+	}{
+		{"a plain file under .pi", func(t *testing.T, r *rig) string {
+			return r.write(t, "project/.pi/memory/MEMORY.md", "x\n")
+		}, ""},
+		{"a file not yet there", func(t *testing.T, r *rig) string { return filepath.Join(r.project, ".pi/new/file.jsonl") }, ""},
+		{"a link as the file", func(t *testing.T, r *rig) string {
+			out := r.write(t, "outside.txt", "secret\n")
+			p := filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl")
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, os.Symlink(out, p))
+			return p
+		}, "decisions.jsonl is a symbolic link"},
+		{"a link as a folder on the way", func(t *testing.T, r *rig) string {
+			require.NoError(t, os.MkdirAll(filepath.Join(r.root, "elsewhere"), 0o755))
+			require.NoError(t, os.Symlink(filepath.Join(r.root, "elsewhere"), filepath.Join(r.agent, "pi-memory")))
+			return filepath.Join(r.agent, "pi-memory/hindsight/outbox.jsonl")
+		}, "pi-memory is a symbolic link"},
+		{"a FIFO", func(t *testing.T, r *rig) string {
+			p := filepath.Join(r.agent, "memory/MEMORY.md")
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+			require.NoError(t, syscall.Mkfifo(p, 0o644))
+			return p
+		}, "not a regular file"},
+		{"a file where a folder should be", func(t *testing.T, r *rig) string {
+			r.write(t, "project/.pi/memory", "not a folder\n")
+			return filepath.Join(r.project, ".pi/memory/MEMORY.md")
+		}, "memory is not a folder"},
+		{"outside the memory folders: unchecked", func(t *testing.T, r *rig) string {
+			out := r.write(t, "outside.txt", "x\n")
+			p := filepath.Join(r.agent, "decision-memory.config.json")
+			require.NoError(t, os.Symlink(out, p))
+			return p
+		}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t)
+			p := tt.setup(t, r)
+			err := r.fs.Check(p)
+			if tt.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			require.Contains(t, err.Error(), tt.want)
+			_, ok := errs.As[*NotPlain](err)
+			require.True(t, ok, "a NotPlain")
+			require.True(t, errs.Is(err, hostio.ErrKind), "of kind ErrKind")
+			for _, op := range []func() error{
+				func() error { _, err := r.fs.ReadAt(p, 0, make([]byte, 8)); return err },
+				func() error { return r.fs.Append(p, []byte("x\n")) },
+				func() error { return r.fs.WriteAtomic(p, []byte("x\n")) },
+				func() error { _, err := r.fs.Stat(p); return err },
+				func() error { return r.fs.Remove(p) },
+			} {
+				r.fs.Fresh()
+				require.Error(t, op(), "every operation is refused")
+			}
+			if data, err := os.ReadFile(filepath.Join(r.root, "outside.txt")); err == nil {
+				require.Equal(t, "secret\n", string(data), "the target is untouched")
+			}
+		})
+	}
+}
+
+// A folder swapped for a link between two calls is caught by the next one:
+// what a call found real is forgotten when the next starts.
+func TestAFolderSwappedForALinkIsCaughtByTheNextCall(t *testing.T) {
+	r := newRig(t)
+	p := r.write(t, "agent/pi-memory/hindsight/outbox.jsonl", "")
+	require.NoError(t, r.fs.Append(p, []byte("a\n")))
+	require.NoError(t, os.RemoveAll(filepath.Join(r.agent, "pi-memory")))
+	require.NoError(t, os.MkdirAll(filepath.Join(r.root, "elsewhere/hindsight"), 0o755))
+	require.NoError(t, os.Symlink(filepath.Join(r.root, "elsewhere"), filepath.Join(r.agent, "pi-memory")))
+	r.fs.Fresh()
+	require.Error(t, r.fs.Append(p, []byte("b\n")))
+	_, err := os.Stat(filepath.Join(r.root, "elsewhere/hindsight/outbox.jsonl"))
+	require.True(t, os.IsNotExist(err), "nothing was written through the link")
+}
+
+func TestWatchReportsAChangeOnlyWhenAFileChanged(t *testing.T) {
+	r := newRig(t)
+	a := filepath.Join(r.project, ".pi/a.json")
+	var w Watch
+	require.True(t, w.Changed(r.fs, a), "the first look is a change")
+	require.False(t, w.Changed(r.fs, a), "absent, still absent")
+	r.write(t, "project/.pi/a.json", "{}\n")
+	require.True(t, w.Changed(r.fs, a), "it appeared")
+	require.False(t, w.Changed(r.fs, a))
+	r.write(t, "project/.pi/a.json", "{\"enabled\":false}\n")
+	require.True(t, w.Changed(r.fs, a), "its size changed")
+	w.Forget()
+	require.True(t, w.Changed(r.fs, a), "forgotten: read again")
+	require.NoError(t, os.Remove(a))
+	require.True(t, w.Changed(r.fs, a), "it went away")
+
+	var none Watch
+	require.True(t, none.Changed(r.fs), "no file at all: the first look still counts")
+	require.False(t, none.Changed(r.fs))
+}
+
+func TestSealedStartsALineOfItsOwnAfterATornOne(t *testing.T) {
+	r := newRig(t)
+	for _, tt := range []struct{ file, want string }{
+		{"", "x\n"},
+		{"a\n", "x\n"},
+		{"a", "\nx\n"},
+	} {
+		p := filepath.Join(r.project, ".pi/log.jsonl")
+		os.Remove(p)
+		if tt.file != "" {
+			r.write(t, "project/.pi/log.jsonl", tt.file)
+		}
+		require.Equal(t, tt.want, string(Sealed(r.fs, p, []byte("x\n"))), "after %q", tt.file)
+	}
+}
+
+func TestReadRefusesAFolderAndAFileOverItsBound(t *testing.T) {
+	r := newRig(t)
+	p := r.write(t, "project/.pi/big.json", strings.Repeat("x", 100))
+	_, err := Read(r.fs, p, 99)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "larger than 99 bytes")
+	data, err := Read(r.fs, p, 100)
+	require.NoError(t, err)
+	require.Equal(t, 100, len(data))
+	_, err = Read(r.fs, filepath.Join(r.project, ".pi"), MaxConfig)
+	require.True(t, errs.Is(err, hostio.ErrKind), "a folder: %v", err)
+	buf := make([]byte, 0, 256)
+	again, err := ReadInto(r.fs, p, 100, buf)
+	require.NoError(t, err)
+	require.True(t, &again[0] == &buf[:1][0], "read into the array it was given")
+}
+
+func TestConfigOfAFileThatCannotBeReadTurnsItsStoreOff(t *testing.T) {
+	r := newRig(t)
+	require.False(t, Config(r.fs, "").Present, "no path: no file")
+	require.False(t, Config(r.fs, filepath.Join(r.agent, "absent.json")).Present)
+	p := r.write(t, "project/.pi/x.json", "{\"enabled\": true}\n")
+	f, data := ConfigData(r.fs, p)
+	require.True(t, f.Present)
+	require.Equal(t, "{\"enabled\": true}\n", string(data))
+	out := r.write(t, "outside.json", "{}\n")
+	link := filepath.Join(r.project, ".pi/linked.json")
+	require.NoError(t, os.Symlink(out, link))
+	_, _, why := Config(r.fs, link).Switch("enabled")
+	require.Contains(t, why, "symbolic link", "a linked config turns its store off, naming the link")
+}
+
+func TestLockSaysWhoToAskWhenItIsHeldTooLong(t *testing.T) {
+	r := newRig(t)
+	lock := filepath.Join(r.agent, "pi-memory/x.lock")
+	require.NoError(t, os.MkdirAll(filepath.Dir(lock), 0o755))
+	require.NoError(t, Lock(r.fs, lock))
+	defer r.fs.Unlock(lock)
+	h := fsys.NewHost(fsys.NewOS(), fsys.NewManual(time.Unix(1772172000, 0)), bytes.NewReader(make([]byte, 64)), nil)
+	other := Guard(h, r.project, r.agent)
+	err := other.Lock(lock, 10, LockStaleMs)
+	require.True(t, errs.Is(err, hostio.ErrBusy), "held: %v", err)
+}
+
+func TestCleanAndPresence(t *testing.T) {
+	require.Equal(t, "", Clean(""))
+	require.Equal(t, "C:/Users/ada/proj", Clean(`C:\Users\ada\proj\`))
+	require.Equal(t, "/a/c", Clean("/a/b/../c/"))
+	require.Equal(t, "(none)", Presence("", false))
+	require.Equal(t, "/p/x.json", Presence("/p/x.json", true))
+	require.Equal(t, "/p/x.json (absent)", Presence("/p/x.json", false))
+}
