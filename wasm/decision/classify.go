@@ -14,8 +14,8 @@ import (
 // Auto-capture: candidates found in a prompt are classified
 // when the run ends — by the rule score, or by the model for the ones the
 // configured classifier sends it — then deduplicated and capped before a
-// person sees them. Everything here is pure; the lifecycle makes the model
-// call and shows the dialogs.
+// person sees them. Everything here is pure; the driver makes the model
+// call and shows the dialogs (driver_capture.go).
 
 // ByRule keeps the explicit candidates and those the rule classifier scores
 // at or above the threshold.

@@ -12,7 +12,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
-// openSnapshot reads a snapshot from bytes as the lifecycle reads the file:
+// openSnapshot reads a snapshot from bytes as the driver reads the file:
 // the trailer, the header it points to, then the state. Any error is
 // ErrSnapshot; any input at all is fine.
 func openSnapshot(file []byte) (*State, *SnapshotHeader, error) {
@@ -208,7 +208,7 @@ func FuzzLoadSnapshot(f *testing.F) {
 // last list chunk cannot be read (damaged on disk, or replaced by another
 // process's snapshot before it was first read) indexed the missing chunk and
 // trapped, at every session start. The state must be marked Broken instead, so
-// the lifecycle rebuilds it from the log.
+// the driver rebuilds it from the log.
 func TestATailAddingTagsAfterAnUnreadableListChunkBreaksTheStateWithoutATrap(t *testing.T) {
 	st, cur := replay(t, actives(10)) // ten decisions with two tags each: one list chunk, part full
 	file := snapshotOf(t, st, cur, 1, 2)

@@ -18,7 +18,7 @@ func snapshotOf(t *testing.T, st *State, cur Cursor, sum, gen uint64) []byte {
 	return file
 }
 
-// loadFrom reads a snapshot from bytes the way the lifecycle reads a file.
+// loadFrom reads a snapshot from bytes the way the driver reads a file.
 func loadFrom(t *testing.T, file []byte) (*State, *SnapshotHeader, error) {
 	t.Helper()
 	read := func(off int64, dst []byte) (int, error) {

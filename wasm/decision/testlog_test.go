@@ -8,7 +8,7 @@ import (
 
 // Decision logs as text for the tests: a whole log replayed, one event line.
 
-// replay runs a whole log given as text through a Reader, as the lifecycle does.
+// replay runs a whole log given as text through a Reader, as the driver does.
 func replay(t *testing.T, log string) (*State, Cursor) {
 	t.Helper()
 	st := NewState()

@@ -8,7 +8,7 @@ import (
 // The transitions below are the decision store's only way to change: each
 // takes the state as it is now and returns the events that make the change,
 // or an error saying why the change does not apply to this state. The
-// lifecycle calls them under the log lock, after catching up with other
+// driver calls them under the log lock, after catching up with other
 // writers, so a choice a person made in a dialog is always checked against
 // the state as it is when it is written, not as it was when they were asked.
 

@@ -1,7 +1,11 @@
-// Package decision owns project decision memory: the event codec,
-// replay into indexes, ids, duplicate and conflict verdicts, search, purge and
-// the injected section. Everything here takes values and returns values; it
-// never touches files, clocks or the host (the lifecycle package does that).
+// Package decision owns project decision memory, one of the stores
+// (wasm/store): the event codec, replay into indexes, ids, duplicate and
+// conflict verdicts, search, purge and the injected section, and the driver
+// that runs them for a session. The rules take values and return values; they
+// never touch files, clocks or the host. The driver (driver*.go; Open) is the
+// only code here that does, and only through the guarded host it is handed
+// (store.Env's FS); GitMerge, git's merge driver for the log, is its one
+// other entry point.
 package decision
 
 import "github.com/pi-memory/pi-memory/wasm/internal/civil"

@@ -4,8 +4,9 @@
 // over the stores that take part in it, in list order; it routes commands
 // and tools to the store the registry names; and it holds the one gate
 // (gate.go) that decides whether a store may act. It never names a store
-// outside the list below, and holds no store's rule: those live with each
-// store (wasm/store says what a store is).
+// outside the list below (but to route git's merge export, which needs no
+// session, to the decision store's package), and holds no store's rule:
+// those live with each store (wasm/store says what a store is).
 //
 // Read it in this order: engine.go (the exports, the stores, the session),
 // gate.go (the gate), turn.go (the moments of a turn), command.go (commands
@@ -18,6 +19,7 @@ import (
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
@@ -35,7 +37,7 @@ import (
 // store is its package, one line here and its registry entry.
 func open(env *store.Env) []store.Store {
 	return []store.Store{
-		newDecisions(env),
+		decision.Open(env),
 		notes.Open(env),
 		observe.Open(env),
 		hindsight.Open(env),
@@ -99,8 +101,9 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	case "debug":
 		e.debug(out, in)
 	case "merge":
-		// git's merge driver: three files in, one out; no session.
-		e.merge(out, in)
+		// git's merge driver: three files in, one out; no session, so a
+		// host that guards nothing (the files are the ones git names).
+		decision.GitMerge(out, in, files.Guard(e.h, "", ""))
 	default:
 		if e.s == nil {
 			out.Notify("error", "pi-memory: "+export+" arrived before session_start; the host must start a session first.")

@@ -2,7 +2,8 @@ package main
 
 // pimem's two git commands: the merge driver git runs for the decision log,
 // and the one-time setup that registers it. The merge rule is the core's
-// (its merge export, wasm/decision/merge.go): pimem finds the files and runs
+// (its merge export, wasm/decision/driver_merge.go, over the rule in
+// wasm/decision/merge.go): pimem finds the files and runs
 // git, which the core may not.
 
 import (
@@ -20,7 +21,7 @@ import (
 
 const (
 	// logPath is where the core keeps a project's decision log, from the
-	// repository's root (wasm/lifecycle/decisions.go).
+	// repository's root (wasm/decision/driver.go).
 	logPath    = ".pi/decision-memory/decisions.jsonl"
 	driverName = "pi-memory-decisions"
 	driverCmd  = "pimem merge-driver %O %A %B %P"

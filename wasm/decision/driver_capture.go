@@ -1,10 +1,9 @@
-package lifecycle
+package decision
 
 import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -14,11 +13,11 @@ import (
 // Auto-capture: the prompt's candidates are held from
 // before_agent_start until the run ends, then classified, deduplicated,
 // capped and offered one dialog at a time. The rules (what is a candidate,
-// the classifiers, the model's answer) are the decision package's; this file
-// runs the model call and the dialogs.
+// the classifiers, the model's answer) are pure (capture.go, classify.go);
+// this file runs the model call and the dialogs.
 
 // capture reviews the candidates held since before_agent_start.
-func (d *decisions) capture(out *store.Out, pending []decision.Candidate) {
+func (d *driver) capture(out *store.Out, pending []Candidate) {
 	if len(pending) == 0 || !d.cfg.AutoCapture || d.env.May(d, store.Capture) != "" {
 		return
 	}
@@ -30,10 +29,10 @@ func (d *decisions) capture(out *store.Out, pending []decision.Candidate) {
 		d.review(out, d.cfg.ByRule(pending))
 		return
 	}
-	out.Complete(decision.ClassifierSystem, decision.ClassifierPrompt(ask), 400, func(out *store.Out, v gjson.Result) {
-		verdicts, ok := decision.Verdicts{}, false
+	out.Complete(ClassifierSystem, ClassifierPrompt(ask), 400, func(out *store.Out, v gjson.Result) {
+		verdicts, ok := Verdicts{}, false
 		if jsonr.Get(v, "error").String() == "" && jsonr.Get(v, "text").Exists() {
-			verdicts, ok = decision.ParseVerdicts(jsonr.Get(v, "text").String(), len(ask))
+			verdicts, ok = ParseVerdicts(jsonr.Get(v, "text").String(), len(ask))
 		}
 		if !ok {
 			d.h.Log(2, "pi-memory: the decision classifier gave no usable answer ("+jsonr.Get(v, "error").String()+"); falling back to the rule classifier")
@@ -47,7 +46,7 @@ func (d *decisions) capture(out *store.Out, pending []decision.Candidate) {
 // review saves the fresh candidates: directly when confirm is off, else one
 // dialog at a time (pi has no multi-select). Without a UI nothing is
 // guessed: the candidates are named in a notice.
-func (d *decisions) review(out *store.Out, cands []decision.Candidate) {
+func (d *driver) review(out *store.Out, cands []Candidate) {
 	fresh := d.st.Fresh(cands, d.cfg.MaxPerTurn)
 	if len(fresh) == 0 {
 		return
@@ -77,7 +76,7 @@ const (
 	optSkipAll = "Skip all remaining"
 )
 
-func (d *decisions) reviewNext(out *store.Out, cands []decision.Candidate, i int) {
+func (d *driver) reviewNext(out *store.Out, cands []Candidate, i int) {
 	if i >= len(cands) {
 		return
 	}
@@ -118,13 +117,13 @@ func (d *decisions) reviewNext(out *store.Out, cands []decision.Candidate, i int
 // (memory may have changed during the review). A conflict with an active
 // decision asks how to settle it when ask is set, else keeps both, marked.
 // It reports false when it parked a dialog or failed (the caller stops).
-func (d *decisions) saveCandidate(out *store.Out, c decision.Candidate, ask bool) bool {
+func (d *driver) saveCandidate(out *store.Out, c Candidate, ask bool) bool {
 	dups, conflicts := d.st.Check(c.Text)
 	if len(dups) > 0 {
 		out.Notify("info", "pi-memory: not saved, already recorded as "+dups[0].D.ID+": "+strconv.Quote(c.Text))
 		return true
 	}
-	p := decision.Proposal{Text: c.Text, Source: "auto-capture", Confidence: c.Score}
+	p := Proposal{Text: c.Text, Source: "auto-capture", Confidence: c.Score}
 	if len(conflicts) > 0 && ask && !out.Blocked() {
 		d.askConflict(out, false, conflicts[0], p, "Skip")
 		return false

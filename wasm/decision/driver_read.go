@@ -1,10 +1,9 @@
-package lifecycle
+package decision
 
 import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -13,30 +12,30 @@ import (
 )
 
 // The /decision commands that only look: list, search, show, status, doctor.
-// How a decision is rendered is the decision package's; this file picks
+// How a decision is rendered is the pure rules' (render.go); this file picks
 // what to show and says it.
 
-func (d *decisions) cmdList(c *store.Cmd) {
-	var list decision.Hits
+func (d *driver) cmdList(c *store.Cmd) {
+	var list Hits
 	title := "active decisions"
 	switch {
 	case c.Args.Has("all"):
 		list, title = d.st.All(), "decisions"
 	case c.Args.Value("status") != "":
-		st := decision.ParseStatus(strings.ToLower(c.Args.Value("status")))
-		if st == decision.StatusNone {
+		st := ParseStatus(strings.ToLower(c.Args.Value("status")))
+		if st == StatusNone {
 			c.Out.Usage("/decision list: --status must be active, draft, rejected or superseded")
 			return
 		}
 		list, title = d.st.WithStatus(st), st.String()+" decisions"
 	default:
-		list = d.st.WithStatus(decision.Active)
+		list = d.st.WithStatus(Active)
 	}
 	d.printList(c, list, title)
 }
 
-func (d *decisions) cmdSearch(c *store.Cmd) {
-	q := decision.ParseQuery(c.Args.Words)
+func (d *driver) cmdSearch(c *store.Cmd) {
+	q := ParseQuery(c.Args.Words)
 	if len(q.BadTerms) > 0 {
 		c.Out.Usage("/decision search: unknown status in " + strings.Join(q.BadTerms, ", ") + " (use active, draft, rejected or superseded)")
 		return
@@ -47,7 +46,7 @@ func (d *decisions) cmdSearch(c *store.Cmd) {
 // printList shows a list newest first. Text output is cut at --limit
 // (default 50) and says how many more there are; JSON output is complete
 // unless --limit is given, so a script never gets a silently cut list.
-func (d *decisions) printList(c *store.Cmd, list decision.Hits, title string) {
+func (d *driver) printList(c *store.Cmd, list Hits, title string) {
 	limit := 50
 	if c.JSON {
 		limit = 0
@@ -66,7 +65,7 @@ func (d *decisions) printList(c *store.Cmd, list decision.Hits, title string) {
 		shown = limit
 	}
 	if c.JSON {
-		c.Out.Output(string(jsonw.Array(nil, shown, func(b []byte, i int) []byte { return decision.AppendJSON(b, list.At(i)) })))
+		c.Out.Output(string(jsonw.Array(nil, shown, func(b []byte, i int) []byte { return AppendJSON(b, list.At(i)) })))
 		return
 	}
 	if total == 0 {
@@ -78,7 +77,7 @@ func (d *decisions) printList(c *store.Cmd, list decision.Hits, title string) {
 	sb.WriteString(" (newest first):")
 	for i := 0; i < shown; i++ {
 		sb.WriteString("\n")
-		sb.WriteString(decision.ListLine(list.At(i)))
+		sb.WriteString(ListLine(list.At(i)))
 	}
 	if total > shown {
 		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; use --limit N (0 for all).")
@@ -86,27 +85,27 @@ func (d *decisions) printList(c *store.Cmd, list decision.Hits, title string) {
 	c.Out.Output(sb.String())
 }
 
-func (d *decisions) cmdShow(c *store.Cmd) {
+func (d *driver) cmdShow(c *store.Cmd) {
 	x := d.need(c.Out, c.Args.Words[0])
 	if x == nil {
 		return
 	}
 	if c.JSON {
-		c.Out.Output(string(decision.AppendJSON(nil, x)))
+		c.Out.Output(string(AppendJSON(nil, x)))
 		return
 	}
-	c.Out.Output(decision.ShowText(x))
+	c.Out.Output(ShowText(x))
 }
 
 // need returns the live decision id names, or says why there is none.
-func (d *decisions) need(out *store.Out, id string) *decision.Decision {
+func (d *driver) need(out *store.Out, id string) *Decision {
 	if x := d.st.Get(id); x != nil {
 		return x
 	}
 	switch {
 	case d.st.WasRemoved(id):
 		out.Fail(id + " was removed; /decision list shows the live decisions.")
-	case !decision.ValidID(id):
+	case !ValidID(id):
 		out.Fail(strconv.Quote(id) + " is not a decision id (they look like D-2026-02-27-0001).")
 	default:
 		out.Fail("No decision " + id + " in " + d.log + "; /decision search finds one by its words.")
@@ -114,7 +113,7 @@ func (d *decisions) need(out *store.Out, id string) *decision.Decision {
 	return nil
 }
 
-func (d *decisions) cmdStatus(c *store.Cmd) {
+func (d *driver) cmdStatus(c *store.Cmd) {
 	why := d.env.May(d, store.Read)
 	if why == "" {
 		if err := d.refreshLog(); err != nil {
@@ -141,13 +140,13 @@ func (d *decisions) cmdStatus(c *store.Cmd) {
 		} else {
 			sb.WriteString("\nLog: " + d.log + " (" + txt.Plural(d.st.Lines, "line", "lines") + ", " + strconv.FormatInt(d.cur.Offset, 10) + " bytes)")
 		}
-		sb.WriteString("\nDecisions: " + strconv.Itoa(d.st.Count(decision.Active)) + " active, " +
-			strconv.Itoa(d.st.Count(decision.Draft)) + " draft, " + strconv.Itoa(d.st.Count(decision.Rejected)) + " rejected, " +
-			strconv.Itoa(d.st.Count(decision.Superseded)) + " superseded")
+		sb.WriteString("\nDecisions: " + strconv.Itoa(d.st.Count(Active)) + " active, " +
+			strconv.Itoa(d.st.Count(Draft)) + " draft, " + strconv.Itoa(d.st.Count(Rejected)) + " rejected, " +
+			strconv.Itoa(d.st.Count(Superseded)) + " superseded")
 		sec := d.section()
 		inj := "nothing (no active decisions)"
 		if sec != "" {
-			inj = strconv.Itoa(len([]rune(sec))) + " of " + strconv.Itoa(decision.MaxSectionChars) + " chars, up to " + strconv.Itoa(d.cfg.MaxDecisions) + " decisions"
+			inj = strconv.Itoa(len([]rune(sec))) + " of " + strconv.Itoa(MaxSectionChars) + " chars, up to " + strconv.Itoa(d.cfg.MaxDecisions) + " decisions"
 		}
 		if inject != "" {
 			inj += " — but " + inject
@@ -174,12 +173,12 @@ func (d *decisions) cmdStatus(c *store.Cmd) {
 	c.Out.Output(sb.String())
 }
 
-func (d *decisions) retentionText() string {
+func (d *driver) retentionText() string {
 	r := d.cfg.RetentionDays
-	return "draft " + strconv.Itoa(r[decision.Draft]) + "d, rejected " + strconv.Itoa(r[decision.Rejected]) + "d, superseded " + strconv.Itoa(r[decision.Superseded]) + "d"
+	return "draft " + strconv.Itoa(r[Draft]) + "d, rejected " + strconv.Itoa(r[Rejected]) + "d, superseded " + strconv.Itoa(r[Superseded]) + "d"
 }
 
-func (d *decisions) statusJSON(why, inject string) []byte {
+func (d *driver) statusJSON(why, inject string) []byte {
 	w := jsonw.Open(nil)
 	w.Bool("enabled", why == "")
 	if why != "" {
@@ -197,7 +196,7 @@ func (d *decisions) statusJSON(why, inject string) []byte {
 		w.Int("lines", int64(d.st.Lines))
 		w.Int("bytes", d.cur.Offset)
 		counts := jsonw.Open(nil)
-		for st := decision.Active; st <= decision.Superseded; st++ {
+		for st := Active; st <= Superseded; st++ {
 			counts.Int(st.String(), int64(d.st.Count(st)))
 		}
 		w.Raw("counts", counts.Close())
@@ -214,8 +213,8 @@ func (d *decisions) statusJSON(why, inject string) []byte {
 
 // cmdDoctor checks the log and exits 1 when it finds a problem, so a CI job
 // or a git hook can run it. --fix repairs what a union merge did
-// (decision_fix.go).
-func (d *decisions) cmdDoctor(c *store.Cmd) {
+// (driver_fix.go).
+func (d *driver) cmdDoctor(c *store.Cmd) {
 	if c.Args.Has("yes") && !c.Args.Has("fix") {
 		c.Out.Usage("/decision doctor: --yes goes with --fix (doctor alone never writes).")
 		return
@@ -231,17 +230,17 @@ func (d *decisions) cmdDoctor(c *store.Cmd) {
 // diagnose is doctor's report on the log as it is. When replay met a second
 // add of a live id, the log is read whole to tell repeated lines from
 // decisions that share an id; fix is then the repair, else nil.
-func (d *decisions) diagnose() (decision.Report, *decision.Repair) {
-	found, _ := decision.SecretLines(d.readAt, d.cur.Offset)
+func (d *driver) diagnose() (Report, *Repair) {
+	found, _ := SecretLines(d.readAt, d.cur.Offset)
 	if line, text := d.tornTail(); text != "" {
 		text, _ = redact.String(text)
-		found = append(found, decision.Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(txt.Runes(text, 80)) +
+		found = append(found, Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(txt.Runes(text, 80)) +
 			"; it stays on disk and the next write starts on a new line"})
 	}
 	rep := d.st.Diagnose(found...)
 	dup := false
 	for _, p := range d.st.Problems {
-		dup = dup || p.Kind == decision.DuplicateAdd
+		dup = dup || p.Kind == DuplicateAdd
 	}
 	if !dup {
 		return rep, nil
@@ -250,14 +249,14 @@ func (d *decisions) diagnose() (decision.Report, *decision.Repair) {
 	if err != nil {
 		return rep, nil // doctor still reports the duplicate adds as replay found them
 	}
-	fix := decision.PlanRepair(data)
+	fix := PlanRepair(data)
 	rep.MarkCollisions(&fix)
 	return rep, &fix
 }
 
 // report prints doctor's report, after text when there is some, and exits 1
 // when the log has a problem.
-func (d *decisions) report(out *store.Out, asJSON bool, rep decision.Report, before string) {
+func (d *driver) report(out *store.Out, asJSON bool, rep Report, before string) {
 	if asJSON {
 		out.Output(string(rep.AppendJSON(nil, d.log)))
 	} else {
@@ -270,12 +269,12 @@ func (d *decisions) report(out *store.Out, asJSON bool, rep decision.Report, bef
 
 // tornTail returns the unterminated bytes at the end of the log that replay
 // left alone (a crash mid-write), with their line number; "" when none.
-func (d *decisions) tornTail() (int, string) {
+func (d *driver) tornTail() (int, string) {
 	info, err := d.h.Stat(d.log)
 	if err != nil || info.Size <= d.cur.Offset {
 		return 0, ""
 	}
-	line, text, err := decision.TornTail(d.readAt, d.cur, info.Size)
+	line, text, err := TornTail(d.readAt, d.cur, info.Size)
 	if err != nil || strings.TrimSpace(text) == "" {
 		return 0, ""
 	}
@@ -284,7 +283,7 @@ func (d *decisions) tornTail() (int, string) {
 
 // lineFindings counts what doctor lists line by line: replay problems and a
 // torn tail.
-func (d *decisions) lineFindings() int {
+func (d *driver) lineFindings() int {
 	n := len(d.st.Problems)
 	if _, text := d.tornTail(); text != "" {
 		n++

@@ -1,11 +1,10 @@
-package lifecycle
+package decision
 
 import (
 	"strconv"
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
-	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -14,12 +13,23 @@ import (
 
 // The decision store's moments (wasm/store).
 
-func (d *decisions) Name() string { return "decisions" }
+// The moments the decision store takes part in: a change of signature that
+// left one out would otherwise go unnoticed, since Open returns a store.Store.
+var _ interface {
+	store.Store
+	store.Starter
+	store.Prompter
+	store.Sectioner
+	store.Ender
+	store.Shutdowner
+} = (*driver)(nil)
+
+func (d *driver) Name() string { return "decisions" }
 
 // Commands are /decision's subcommands. Each but status and doctor (which
 // report bad lines themselves) first says, once a session, that the log has
 // lines that need attention.
-func (d *decisions) Commands() map[string]func(c *store.Cmd) {
+func (d *driver) Commands() map[string]func(c *store.Cmd) {
 	quiet := map[string]func(c *store.Cmd){
 		"status": d.cmdStatus,
 		"doctor": d.cmdDoctor,
@@ -51,21 +61,21 @@ func (d *decisions) Commands() map[string]func(c *store.Cmd) {
 	return cmds
 }
 
-func (d *decisions) Start(out *store.Out, _ gjson.Result) { d.start(out) }
+func (d *driver) Start(out *store.Out, _ gjson.Result) { d.start(out) }
 
 // Prompt holds the prompt's decision candidates until the run ends. An
 // injected block is memory, not a decision the person made now.
-func (d *decisions) Prompt(_ *store.Out, in gjson.Result) {
+func (d *driver) Prompt(_ *store.Out, in gjson.Result) {
 	d.pending = nil
 	if d.env.May(d, store.Capture) == "" && d.cfg.AutoCapture && jsonr.Get(in, "messageType").String() != "custom" {
-		d.pending = decision.Candidates(marker.Strip(jsonr.Get(in, "prompt").String()))
+		d.pending = Candidates(marker.Strip(jsonr.Get(in, "prompt").String()))
 	}
 }
 
 // Section is the active decisions, cached while they are unchanged, caught
 // up first with what other processes appended.
-func (d *decisions) Section(out *store.Out, why string) budget.Section {
-	sec := budget.Section{Store: "decisions", Cap: decision.MaxSectionChars * utf8.UTFMax, Limit: strconv.Itoa(decision.MaxSectionChars) + " characters", Why: why}
+func (d *driver) Section(out *store.Out, why string) budget.Section {
+	sec := budget.Section{Store: "decisions", Cap: MaxSectionChars * utf8.UTFMax, Limit: strconv.Itoa(MaxSectionChars) + " characters", Why: why}
 	if why != "" {
 		return sec
 	}
@@ -81,7 +91,7 @@ func (d *decisions) Section(out *store.Out, why string) budget.Section {
 // AgentEnd reviews the candidates held since the prompt, unless the run
 // failed or was cancelled (no moment to ask), and does what can wait until
 // the turn is over.
-func (d *decisions) AgentEnd(out *store.Out, in gjson.Result) {
+func (d *driver) AgentEnd(out *store.Out, in gjson.Result) {
 	defer d.settle()
 	pending := d.pending
 	d.pending = nil
@@ -93,4 +103,4 @@ func (d *decisions) AgentEnd(out *store.Out, in gjson.Result) {
 }
 
 // Shutdown writes a snapshot the last load asked for.
-func (d *decisions) Shutdown(*store.Out) { d.settle() }
+func (d *driver) Shutdown(*store.Out) { d.settle() }

@@ -1,4 +1,4 @@
-package lifecycle
+package decision
 
 import (
 	"errors"
@@ -7,13 +7,20 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
-	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
+
+// The decision store's driver: the only code of this package that talks to
+// the host, and only through the guarded host the session hands it (Env.FS).
+// This file opens it for a session and keeps the state in step with the log
+// (configuration, replay, snapshots, locked appends); driver_moments.go is
+// what it does at each moment of a turn, driver_read.go and driver_write.go
+// its commands, driver_capture.go auto-capture, driver_fix.go doctor --fix,
+// and driver_merge.go git's merge driver.
 
 // Where decision memory lives (docs/formats.md).
 const (
@@ -36,14 +43,14 @@ const (
 	snapshotTail = 4 << 20
 )
 
-// decisions drives one session's decision store: configuration, replay of the
+// driver drives one session's decision store: configuration, replay of the
 // canonical log, locked appends and the per-turn injection cache.
-type decisions struct {
+type driver struct {
 	env *store.Env
 	s   *store.Session
 	h   *files.FS
 
-	cfg                decision.Config
+	cfg                Config
 	cfgWatch           files.Watch
 	dir, log, lock     string
 	globalCfg, projCfg string
@@ -51,9 +58,9 @@ type decisions struct {
 	snapNote           string // what happened to the snapshot at load, for status
 	snapDue            bool   // a snapshot should be written once the turn is over
 
-	st      *decision.State
-	cur     decision.Cursor
-	rd      decision.Reader
+	st      *State
+	cur     Cursor
+	rd      Reader
 	guard   []byte // the guardBytes before cur.Offset
 	loaded  bool
 	loadErr error
@@ -63,7 +70,7 @@ type decisions struct {
 	injText string
 	injOK   bool
 
-	pending []decision.Candidate // auto-capture candidates of the running turn
+	pending []Candidate // auto-capture candidates of the running turn
 
 	// lineNotice says the log has bad lines, once a session: at its start in
 	// pi; in pimem (one command a session) with the command, unless the
@@ -71,17 +78,12 @@ type decisions struct {
 	lineNotice string
 }
 
-// noticeOnce shows the bad-lines notice if it has not been shown yet.
-func (d *decisions) noticeOnce(out *store.Out) {
-	if d.lineNotice != "" {
-		out.Notify("warning", "pi-memory: "+d.lineNotice)
-		d.lineNotice = ""
-	}
-}
-
-func newDecisions(env *store.Env) *decisions {
+// Open is the decision store's driver for a session (wasm/store): the
+// orchestrator (wasm/lifecycle) lists it among the session's stores. It
+// reaches the host only through env.FS.
+func Open(env *store.Env) store.Store {
 	s := env.Session
-	d := &decisions{env: env, s: s, h: env.FS}
+	d := &driver{env: env, s: s, h: env.FS}
 	if s.ProjectRoot != "" {
 		d.dir = path.Join(s.ProjectRoot, decisionDirName)
 		d.log = path.Join(d.dir, decisionLogName)
@@ -97,8 +99,16 @@ func newDecisions(env *store.Env) *decisions {
 	return d
 }
 
+// noticeOnce shows the bad-lines notice if it has not been shown yet.
+func (d *driver) noticeOnce(out *store.Out) {
+	if d.lineNotice != "" {
+		out.Notify("warning", "pi-memory: "+d.lineNotice)
+		d.lineNotice = ""
+	}
+}
+
 // start reads the configuration and, when the store may be read, replays the log.
-func (d *decisions) start(out *store.Out) {
+func (d *driver) start(out *store.Out) {
 	d.readConfig()
 	for _, w := range d.cfg.Warnings {
 		out.Notify("warning", "pi-memory: "+w)
@@ -117,14 +127,14 @@ func (d *decisions) start(out *store.Out) {
 			d.noticeOnce(out)
 		}
 	}
-	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(decision.Active))+" active", false)
+	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(Active))+" active", false)
 }
 
 // refresh reads the configuration again when a config file changed since
 // it was last read (an edit, /decision enable in another session): the
 // next prompt and the next command follow it. Its warnings are said once,
 // and the footer follows the store turning off or on.
-func (d *decisions) Refresh(out *store.Out) {
+func (d *driver) Refresh(out *store.Out) {
 	if !d.cfgWatch.Changed(d.h, d.configFiles()...) {
 		return
 	}
@@ -145,7 +155,7 @@ func (d *decisions) Refresh(out *store.Out) {
 
 // configFiles are the files the configuration is read from: the project's
 // only when the project is trusted.
-func (d *decisions) configFiles() []string {
+func (d *driver) configFiles() []string {
 	if d.s.Trusted && d.projCfg != "" {
 		return []string{d.globalCfg, d.projCfg}
 	}
@@ -153,22 +163,22 @@ func (d *decisions) configFiles() []string {
 }
 
 // readConfig reads the configuration now, and remembers the files' versions.
-func (d *decisions) readConfig() {
+func (d *driver) readConfig() {
 	d.cfgWatch.Changed(d.h, d.configFiles()...)
 	d.parseConfig()
 }
 
-func (d *decisions) parseConfig() {
+func (d *driver) parseConfig() {
 	project := config.Parse(d.projCfg, nil)
 	if d.s.Trusted && d.projCfg != "" {
 		project = files.Config(d.h, d.projCfg)
 	}
-	d.cfg = decision.ParseConfigFiles(files.Config(d.h, d.globalCfg), project)
+	d.cfg = ParseConfigFiles(files.Config(d.h, d.globalCfg), project)
 }
 
 // off says why the store can neither be read nor written this session, or
 // "" when it can (the gate asks it).
-func (d *decisions) Off() string {
+func (d *driver) Off() string {
 	switch {
 	case d.s.ProjectRoot == "":
 		return "pi-memory has no project folder for this session."
@@ -187,31 +197,31 @@ func (d *decisions) Off() string {
 }
 
 // ready catches up with the log before a command reads or writes it.
-func (d *decisions) Ready(out *store.Out) error {
+func (d *driver) Ready(out *store.Out) error {
 	if err := d.usable(); err != nil {
 		return errors.New("Could not read " + d.log + ": " + err.Error())
 	}
 	return nil
 }
 
-func (d *decisions) readAt(off int64, dst []byte) (int, error) { return d.h.ReadAt(d.log, off, dst) }
+func (d *driver) readAt(off int64, dst []byte) (int, error) { return d.h.ReadAt(d.log, off, dst) }
 
 // load rebuilds the state: from the snapshot and the log's tail when the
 // snapshot is valid, else from the whole log.
-func (d *decisions) load() error { return d.loadFrom(true) }
+func (d *driver) load() error { return d.loadFrom(true) }
 
 // reloadWithoutSnapshot replays the whole log after the snapshot proved
 // unusable in the middle of a session (replaced or damaged); the replay
 // then writes a fresh snapshot over it.
-func (d *decisions) reloadWithoutSnapshot() error {
+func (d *driver) reloadWithoutSnapshot() error {
 	err := d.loadFrom(false)
 	d.snapNote = "the snapshot was replaced or damaged while in use; replayed the log" + strings.TrimPrefix(d.snapNote, "written")
 	return err
 }
 
-func (d *decisions) loadFrom(useSnapshot bool) error {
-	d.st = decision.NewState()
-	d.cur = decision.Cursor{}
+func (d *driver) loadFrom(useSnapshot bool) error {
+	d.st = NewState()
+	d.cur = Cursor{}
 	d.snapNote = ""
 	d.snapDue = false
 	d.guard = nil
@@ -251,7 +261,7 @@ func (d *decisions) loadFrom(useSnapshot bool) error {
 	return nil
 }
 
-func (d *decisions) tryLoadSnapshot(use bool, size int64) (int64, bool) {
+func (d *driver) tryLoadSnapshot(use bool, size int64) (int64, bool) {
 	if !use {
 		return 0, false
 	}
@@ -260,7 +270,7 @@ func (d *decisions) tryLoadSnapshot(use bool, size int64) (int64, bool) {
 
 // loadSnapshot starts the state from the snapshot when it is valid for this
 // log; it returns how many bytes of the log the snapshot covers.
-func (d *decisions) loadSnapshot(size int64) (int64, bool) {
+func (d *driver) loadSnapshot(size int64) (int64, bool) {
 	if d.snap == "" {
 		return 0, false
 	}
@@ -284,42 +294,42 @@ func (d *decisions) loadSnapshot(size int64) (int64, bool) {
 	return cur.Offset, true
 }
 
-func (d *decisions) openSnapshot(read decision.ReadAt, snapSize, logSize int64) (*decision.State, decision.Cursor, error) {
-	if snapSize < decision.SnapshotTrailer {
-		return nil, decision.Cursor{}, errors.New("snapshot too short")
+func (d *driver) openSnapshot(read ReadAt, snapSize, logSize int64) (*State, Cursor, error) {
+	if snapSize < SnapshotTrailer {
+		return nil, Cursor{}, errors.New("snapshot too short")
 	}
-	tr := make([]byte, decision.SnapshotTrailer)
-	if _, err := read(snapSize-decision.SnapshotTrailer, tr); err != nil {
-		return nil, decision.Cursor{}, err
+	tr := make([]byte, SnapshotTrailer)
+	if _, err := read(snapSize-SnapshotTrailer, tr); err != nil {
+		return nil, Cursor{}, err
 	}
-	off, n, err := decision.HeaderSpan(tr)
+	off, n, err := HeaderSpan(tr)
 	if err != nil {
-		return nil, decision.Cursor{}, err
+		return nil, Cursor{}, err
 	}
 	if off < 0 || off+int64(n) > snapSize {
-		return nil, decision.Cursor{}, errors.New("snapshot header out of range")
+		return nil, Cursor{}, errors.New("snapshot header out of range")
 	}
 	hb := make([]byte, n)
 	if _, err := read(off, hb); err != nil {
-		return nil, decision.Cursor{}, err
+		return nil, Cursor{}, err
 	}
-	h, err := decision.ParseSnapshotHeader(hb, off, tr)
+	h, err := ParseSnapshotHeader(hb, off, tr)
 	if err != nil {
-		return nil, decision.Cursor{}, err
+		return nil, Cursor{}, err
 	}
 	if h.Log.Offset > logSize {
-		return nil, decision.Cursor{}, errors.New("the log is shorter than the snapshot says (rewritten?)")
+		return nil, Cursor{}, errors.New("the log is shorter than the snapshot says (rewritten?)")
 	}
-	sum, err := decision.LogSum(d.readAt, h.Log.Offset)
+	sum, err := LogSum(d.readAt, h.Log.Offset)
 	if err != nil {
-		return nil, decision.Cursor{}, err
+		return nil, Cursor{}, err
 	}
 	if sum != h.LogSum {
-		return nil, decision.Cursor{}, errors.New("the log changed under the snapshot (rewritten or checked out)")
+		return nil, Cursor{}, errors.New("the log changed under the snapshot (rewritten or checked out)")
 	}
-	st, err := decision.LoadSnapshot(h, read)
+	st, err := LoadSnapshot(h, read)
 	if err != nil {
-		return nil, decision.Cursor{}, err
+		return nil, Cursor{}, err
 	}
 	return st, h.Log, nil
 }
@@ -327,7 +337,7 @@ func (d *decisions) openSnapshot(read decision.ReadAt, snapSize, logSize int64) 
 // settle does what can wait until the turn is over: writing a snapshot the
 // last load asked for. Nobody waits on it (pi has answered already), so it
 // never slows a session start.
-func (d *decisions) settle() {
+func (d *driver) settle() {
 	if d.snapDue && d.env.May(d, store.Capture) == "" && d.loaded && d.loadErr == nil {
 		d.snapDue = false
 		d.writeSnapshot()
@@ -337,11 +347,11 @@ func (d *decisions) settle() {
 // writeSnapshot writes the state as the project's snapshot: streamed to a
 // temp file, then renamed over the old one, so a reader sees one or the
 // other. A failure only costs the next start a full replay.
-func (d *decisions) writeSnapshot() {
+func (d *driver) writeSnapshot() {
 	if d.snap == "" || d.st == nil || !d.st.Resident() {
 		return
 	}
-	sum, err := decision.LogSum(d.readAt, d.cur.Offset)
+	sum, err := LogSum(d.readAt, d.cur.Offset)
 	if err != nil {
 		return
 	}
@@ -380,7 +390,7 @@ func (d *decisions) writeSnapshot() {
 // usable brings the state up to date and makes every string resident, for
 // work that reads many decisions or writes (commands, capture). A snapshot
 // that was replaced under a lazily read state is dropped for a replay.
-func (d *decisions) usable() error {
+func (d *driver) usable() error {
 	if err := d.refreshLog(); err != nil {
 		return err
 	}
@@ -390,7 +400,7 @@ func (d *decisions) usable() error {
 	return nil
 }
 
-func (d *decisions) replayTo(size int64) error {
+func (d *driver) replayTo(size int64) error {
 	cur, err := d.rd.Replay(d.st, d.readAt, d.cur, size)
 	d.cur = cur
 	if err != nil {
@@ -401,7 +411,7 @@ func (d *decisions) replayTo(size int64) error {
 	return nil
 }
 
-func (d *decisions) readGuard(end int64) []byte {
+func (d *driver) readGuard(end int64) []byte {
 	start := end - guardBytes
 	if start < 0 {
 		start = 0
@@ -419,7 +429,7 @@ func (d *decisions) readGuard(end int64) []byte {
 
 // refreshLog catches up with the log: new lines another process appended are
 // replayed; a log that shrank or changed under us is replayed from scratch.
-func (d *decisions) refreshLog() error {
+func (d *driver) refreshLog() error {
 	if !d.loaded || d.loadErr != nil {
 		return d.load()
 	}
@@ -442,7 +452,7 @@ func (d *decisions) refreshLog() error {
 	return d.replayTo(info.Size)
 }
 
-func (d *decisions) guardHolds() bool {
+func (d *driver) guardHolds() bool {
 	if len(d.guard) == 0 {
 		return true
 	}
@@ -460,7 +470,7 @@ func (e *errInert) Error() string { return e.msg }
 // torn last line with a newline so it stays a line of its own. The state is
 // then brought up to date by replaying what was appended, so it always equals
 // a replay of the file.
-func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decision.Event, error)) ([]decision.Event, error) {
+func (d *driver) write(build func(st *State, nowMs int64) ([]Event, error)) ([]Event, error) {
 	if why := d.env.May(d, store.Write); why != "" {
 		return nil, &errInert{why}
 	}
@@ -476,8 +486,8 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 		return nil, err
 	}
 	if _, text := d.tornTail(); text != "" {
-		// Never issue again the id a torn line was writing (decision.TornID).
-		if id := decision.TornID(text); id != "" {
+		// Never issue again the id a torn line was writing (TornID).
+		if id := TornID(text); id != "" {
 			d.st.Reserve(id)
 		}
 	}
@@ -499,13 +509,13 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 	ts := civil.FormatTime(now)
 	for i := range events {
 		ev := &events[i]
-		ev.V = decision.Version
+		ev.V = Version
 		ev.Time, ev.TimeMs = ts, now
 		ev.Project = d.s.ProjectHash
 		if ev.Actor == "" {
 			ev.Actor = "user"
 		}
-		buf = decision.Encode(buf, *ev)
+		buf = Encode(buf, *ev)
 		buf = append(buf, '\n')
 	}
 	if err := d.h.Append(d.log, buf); err != nil {
@@ -527,7 +537,7 @@ func (d *decisions) write(build func(st *decision.State, nowMs int64) ([]decisio
 
 // lockLog takes the log's lock, saying what to do when another process
 // holds it too long. The caller unlocks.
-func (d *decisions) lockLog() error {
+func (d *driver) lockLog() error {
 	if err := files.Lock(d.h, d.lock); err != nil {
 		return err
 	}
@@ -535,7 +545,7 @@ func (d *decisions) lockLog() error {
 }
 
 // section is the injected block, cached while decisions are unchanged.
-func (d *decisions) section() string {
+func (d *driver) section() string {
 	if d.injOK && d.injGen == d.st.Gen && d.injMax == d.cfg.MaxDecisions {
 		return d.injText
 	}

@@ -1,11 +1,10 @@
-package lifecycle
+package decision
 
 import (
 	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
-	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
@@ -17,13 +16,13 @@ import (
 )
 
 // The /decision commands that write. Each change is a transition of the
-// decision store (decision/transitions.go), applied by d.write under the log
+// decision store (transitions.go), applied by d.write under the log
 // lock to the state as it is then. A choice made in a dialog is checked again
 // at that moment: if another process changed the decision meanwhile, the
 // person is asked again, and what they typed is never dropped.
 
-// clean redacts secrets from text about to be written and says so.
-func clean(out *store.Out, what, s string) string {
+// scrub redacts secrets from text about to be written and says so.
+func scrub(out *store.Out, what, s string) string {
 	text, kinds := redact.String(s)
 	if len(kinds) > 0 {
 		out.Notify("warning", "Removed a secret ("+strings.Join(kinds, ", ")+") from the "+what+" before saving; secrets never go into memory files.")
@@ -37,7 +36,7 @@ func tagsOf(c *store.Cmd) []string {
 	for _, t := range c.Args.Values("tag") {
 		for _, p := range strings.Split(t, ",") {
 			if p = strings.TrimLeft(strings.TrimSpace(p), "#"); p != "" {
-				tags = append(tags, clean(c.Out, "tag", p))
+				tags = append(tags, scrub(c.Out, "tag", p))
 			}
 		}
 	}
@@ -45,11 +44,11 @@ func tagsOf(c *store.Cmd) []string {
 }
 
 // proposal is the decision a command's words describe.
-func proposal(c *store.Cmd, text string) decision.Proposal {
-	return decision.Proposal{
-		Text:   clean(c.Out, "text", text),
-		Title:  clean(c.Out, "title", c.Args.Value("title")),
-		Reason: clean(c.Out, "reason", strings.TrimSpace(c.Args.Value("reason"))),
+func proposal(c *store.Cmd, text string) Proposal {
+	return Proposal{
+		Text:   scrub(c.Out, "text", text),
+		Title:  scrub(c.Out, "title", c.Args.Value("title")),
+		Reason: scrub(c.Out, "reason", strings.TrimSpace(c.Args.Value("reason"))),
 		Tags:   tagsOf(c),
 	}
 }
@@ -65,17 +64,17 @@ func failWrite(out *store.Out, err error) {
 
 // wrote reports what a command wrote: the decisions it touched, as text or,
 // with --json, as `show --json` prints them (one object for one decision).
-func (d *decisions) wrote(out *store.Out, asJSON bool, text string, ids ...string) {
+func (d *driver) wrote(out *store.Out, asJSON bool, text string, ids ...string) {
 	if asJSON {
 		if len(ids) == 1 {
 			if x := d.st.Get(ids[0]); x != nil {
-				out.Output(string(decision.AppendJSON(nil, x)))
+				out.Output(string(AppendJSON(nil, x)))
 				return
 			}
 		}
 		out.Output(string(jsonw.Array(nil, len(ids), func(b []byte, i int) []byte {
 			if x := d.st.Get(ids[i]); x != nil {
-				return decision.AppendJSON(b, x)
+				return AppendJSON(b, x)
 			}
 			return jsonw.String(b, ids[i])
 		})))
@@ -85,11 +84,11 @@ func (d *decisions) wrote(out *store.Out, asJSON bool, text string, ids ...strin
 	d.statusLine(out)
 }
 
-func (d *decisions) statusLine(out *store.Out) {
-	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(decision.Active))+" active", false)
+func (d *driver) statusLine(out *store.Out) {
+	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(Active))+" active", false)
 }
 
-func (d *decisions) cmdAdd(c *store.Cmd) {
+func (d *driver) cmdAdd(c *store.Cmd) {
 	p := proposal(c, strings.TrimSpace(c.Args.Text(0)))
 	if p.Text == "" {
 		c.Usage()
@@ -119,17 +118,17 @@ func (d *decisions) cmdAdd(c *store.Cmd) {
 // addChecked adds p after the duplicate and conflict checks. With a UI the
 // person chooses; without one nothing is guessed: the command fails naming
 // the verdict and the flag that proceeds.
-func (d *decisions) addChecked(out *store.Out, asJSON, hasUI bool, p decision.Proposal, checkDup, keepBoth bool) {
+func (d *driver) addChecked(out *store.Out, asJSON, hasUI bool, p Proposal, checkDup, keepBoth bool) {
 	dups, conflicts := d.st.Check(p.Text)
 	if checkDup && len(dups) > 0 {
 		m := dups[0]
 		if !hasUI {
-			out.Fail("Not added: duplicate of " + m.D.ID + " (" + decision.Likeness(m, p.Text) + "): " + strconv.Quote(decision.OneLine(m.D.Short())) +
+			out.Fail("Not added: duplicate of " + m.D.ID + " (" + Likeness(m, p.Text) + "): " + strconv.Quote(OneLine(m.D.Short())) +
 				".\nRe-run with --update " + m.D.ID + " to replace its text, or --force to add it anyway.")
 			return
 		}
 		opts := []string{"Update " + m.D.ID + " with the new text", "Add as a new decision anyway", "Cancel"}
-		out.Select("Near-duplicate of "+m.D.ID+" ("+decision.Likeness(m, p.Text)+"): "+decision.OneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
+		out.Select("Near-duplicate of "+m.D.ID+" ("+Likeness(m, p.Text)+"): "+OneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
 			switch v.String() {
 			case opts[0]:
 				d.updateText(out, asJSON, m.D.ID, p)
@@ -144,7 +143,7 @@ func (d *decisions) addChecked(out *store.Out, asJSON, hasUI bool, p decision.Pr
 	if len(conflicts) > 0 && !keepBoth {
 		m := conflicts[0]
 		if !hasUI {
-			out.Fail("Not added: conflicts with " + m.D.ID + " (" + m.Reason + "): " + strconv.Quote(decision.OneLine(m.D.Short())) +
+			out.Fail("Not added: conflicts with " + m.D.ID + " (" + m.Reason + "): " + strconv.Quote(OneLine(m.D.Short())) +
 				".\nRe-run with --supersede " + m.D.ID + " --reason \"why\" to replace it, or --keep-both to keep both and mark the conflict.")
 			return
 		}
@@ -161,9 +160,9 @@ func (d *decisions) addChecked(out *store.Out, asJSON, hasUI bool, p decision.Pr
 
 // askConflict asks how to settle p's conflict with m: supersede it (after a
 // reason), keep both marked, or give up (cancel names that answer).
-func (d *decisions) askConflict(out *store.Out, asJSON bool, m decision.Match, p decision.Proposal, cancel string) {
+func (d *driver) askConflict(out *store.Out, asJSON bool, m Match, p Proposal, cancel string) {
 	opts := []string{"Supersede " + m.D.ID + " (you will be asked why)", "Keep both and mark the conflict", cancel}
-	out.Select(strconv.Quote(decision.OneLine(p.Text))+" conflicts with "+m.D.ID+" ("+m.Reason+"): "+decision.OneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
+	out.Select(strconv.Quote(OneLine(p.Text))+" conflicts with "+m.D.ID+" ("+m.Reason+"): "+OneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
 		switch v.String() {
 		case opts[0]:
 			p.Reason = ""
@@ -181,7 +180,7 @@ func (d *decisions) askConflict(out *store.Out, asJSON bool, m decision.Match, p
 
 // caughtUp runs f after catching up with the log, for flows that resume
 // after a dialog (another process may have written meanwhile).
-func (d *decisions) caughtUp(out *store.Out, f func()) {
+func (d *driver) caughtUp(out *store.Out, f func()) {
 	if err := d.usable(); err != nil {
 		out.Fail("Could not read " + d.log + ": " + err.Error())
 		return
@@ -189,9 +188,9 @@ func (d *decisions) caughtUp(out *store.Out, f func()) {
 	f()
 }
 
-func (d *decisions) add(out *store.Out, asJSON bool, p decision.Proposal) {
+func (d *driver) add(out *store.Out, asJSON bool, p Proposal) {
 	var marked []string
-	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) {
+	events, err := d.write(func(st *State, now int64) ([]Event, error) {
 		evs := st.Add(p, now)
 		marked = marked[:0]
 		for _, ev := range evs[1:] {
@@ -203,7 +202,7 @@ func (d *decisions) add(out *store.Out, asJSON bool, p decision.Proposal) {
 		failWrite(out, err)
 		return
 	}
-	msg := "Added " + events[0].ID + ": " + decision.OneLine(p.Text)
+	msg := "Added " + events[0].ID + ": " + OneLine(p.Text)
 	if len(marked) > 0 {
 		msg += "\nMarked as conflicting with " + strings.Join(marked, ", ") + "."
 	}
@@ -212,28 +211,28 @@ func (d *decisions) add(out *store.Out, asJSON bool, p decision.Proposal) {
 
 // updateText replaces an existing decision's text (the "update existing"
 // answer to a near-duplicate).
-func (d *decisions) updateText(out *store.Out, asJSON bool, id string, p decision.Proposal) {
-	ch := decision.Change{Has: decision.HasText, Text: p.Text}
+func (d *driver) updateText(out *store.Out, asJSON bool, id string, p Proposal) {
+	ch := Change{Has: HasText, Text: p.Text}
 	if p.Title != "" {
-		ch.Has, ch.Title = ch.Has|decision.HasTitle, p.Title
+		ch.Has, ch.Title = ch.Has|HasTitle, p.Title
 	}
 	if len(p.Tags) > 0 {
-		ch.Has, ch.Tags = ch.Has|decision.HasTags, p.Tags
+		ch.Has, ch.Tags = ch.Has|HasTags, p.Tags
 	}
 	if p.Reason != "" {
-		ch.Has, ch.Reason = ch.Has|decision.HasReason, p.Reason
+		ch.Has, ch.Reason = ch.Has|HasReason, p.Reason
 	}
-	if _, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.Edit(id, ch) }); err != nil {
+	if _, err := d.write(func(st *State, now int64) ([]Event, error) { return st.Edit(id, ch) }); err != nil {
 		d.changed(out, asJSON, err, p)
 		return
 	}
-	d.wrote(out, asJSON, "Updated "+id+": "+decision.OneLine(p.Text), id)
+	d.wrote(out, asJSON, "Updated "+id+": "+OneLine(p.Text), id)
 }
 
 // supersede replaces oldID with p. Without a reason it asks for one (with a
 // UI) or names the flag (without). The change is checked against the log as
 // it is when written.
-func (d *decisions) supersede(out *store.Out, asJSON, hasUI bool, oldID string, p decision.Proposal) {
+func (d *driver) supersede(out *store.Out, asJSON, hasUI bool, oldID string, p Proposal) {
 	if p.Reason == "" {
 		if !hasUI {
 			out.Fail("Superseding needs a reason: add --reason \"why " + oldID + " no longer holds\".")
@@ -245,12 +244,12 @@ func (d *decisions) supersede(out *store.Out, asJSON, hasUI bool, oldID string, 
 				out.Output("Cancelled: superseding needs a reason; nothing was written.")
 				return
 			}
-			p.Reason = clean(out, "reason", r)
+			p.Reason = scrub(out, "reason", r)
 			d.supersede(out, asJSON, true, oldID, p)
 		})
 		return
 	}
-	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.Supersede(oldID, p, now) })
+	events, err := d.write(func(st *State, now int64) ([]Event, error) { return st.Supersede(oldID, p, now) })
 	if err != nil {
 		if hasUI {
 			d.changed(out, asJSON, err, p)
@@ -259,15 +258,15 @@ func (d *decisions) supersede(out *store.Out, asJSON, hasUI bool, oldID string, 
 		}
 		return
 	}
-	d.wrote(out, asJSON, "Superseded "+oldID+" with "+events[0].ID+": "+decision.OneLine(p.Text), events[0].ID)
+	d.wrote(out, asJSON, "Superseded "+oldID+" with "+events[0].ID+": "+OneLine(p.Text), events[0].ID)
 }
 
 // changed handles a write refused because the decision it was aimed at
 // changed while the person was answering (another process superseded or
 // removed it). The person's text is kept: they are asked again what to do
 // with it, against the state as it is now.
-func (d *decisions) changed(out *store.Out, asJSON bool, err error, p decision.Proposal) {
-	te, ok := errs.As[*decision.TransitionError](err)
+func (d *driver) changed(out *store.Out, asJSON bool, err error, p Proposal) {
+	te, ok := errs.As[*TransitionError](err)
 	if !ok {
 		failWrite(out, err)
 		return
@@ -275,24 +274,24 @@ func (d *decisions) changed(out *store.Out, asJSON bool, err error, p decision.P
 	opts := []string{"Add it as a new decision", "Cancel (nothing is written)"}
 	successor := ""
 	if x := d.st.Get(te.ID); x != nil && x.SupersededBy != "" {
-		if y := d.st.Get(x.SupersededBy); y != nil && (y.Status == decision.Active || y.Status == decision.Draft) {
+		if y := d.st.Get(x.SupersededBy); y != nil && (y.Status == Active || y.Status == Draft) {
 			successor = y.ID
 			opts = append([]string{"Supersede " + successor + " instead"}, opts...)
 		}
 	}
-	out.Select(te.Msg+" while you answered. Your decision: "+strconv.Quote(decision.OneLine(p.Text)), opts, func(out *store.Out, v gjson.Result) {
+	out.Select(te.Msg+" while you answered. Your decision: "+strconv.Quote(OneLine(p.Text)), opts, func(out *store.Out, v gjson.Result) {
 		switch {
 		case successor != "" && v.String() == opts[0]:
 			d.caughtUp(out, func() { d.supersede(out, asJSON, true, successor, p) })
 		case v.String() == opts[len(opts)-2]:
 			d.caughtUp(out, func() { d.addChecked(out, asJSON, true, p, true, false) })
 		default:
-			out.Output("Cancelled; nothing was written. Your text was: " + decision.OneLine(p.Text))
+			out.Output("Cancelled; nothing was written. Your text was: " + OneLine(p.Text))
 		}
 	})
 }
 
-func (d *decisions) cmdSupersede(c *store.Cmd) {
+func (d *driver) cmdSupersede(c *store.Cmd) {
 	x := d.need(c.Out, c.Args.Words[0])
 	if x == nil {
 		return
@@ -305,44 +304,44 @@ func (d *decisions) cmdSupersede(c *store.Cmd) {
 	d.supersede(c.Out, c.JSON, c.HasUI, x.ID, p)
 }
 
-func (d *decisions) cmdEdit(c *store.Cmd) {
+func (d *driver) cmdEdit(c *store.Cmd) {
 	x := d.need(c.Out, c.Args.Words[0])
 	if x == nil {
 		return
 	}
-	var ch decision.Change
+	var ch Change
 	if text := strings.TrimSpace(c.Args.Text(1)); text != "" {
-		ch.Has, ch.Text = ch.Has|decision.HasText, clean(c.Out, "text", text)
+		ch.Has, ch.Text = ch.Has|HasText, scrub(c.Out, "text", text)
 	}
 	if c.Args.Has("title") {
-		ch.Has, ch.Title = ch.Has|decision.HasTitle, clean(c.Out, "title", c.Args.Value("title"))
+		ch.Has, ch.Title = ch.Has|HasTitle, scrub(c.Out, "title", c.Args.Value("title"))
 	}
 	if c.Args.Has("tag") {
-		ch.Has, ch.Tags = ch.Has|decision.HasTags, tagsOf(c)
+		ch.Has, ch.Tags = ch.Has|HasTags, tagsOf(c)
 	}
 	if c.Args.Has("reason") {
-		ch.Has, ch.Reason = ch.Has|decision.HasReason, clean(c.Out, "reason", c.Args.Value("reason"))
+		ch.Has, ch.Reason = ch.Has|HasReason, scrub(c.Out, "reason", c.Args.Value("reason"))
 	}
 	if ch.Has == 0 {
 		c.Usage()
 		return
 	}
 	id := x.ID
-	if _, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.Edit(id, ch) }); err != nil {
+	if _, err := d.write(func(st *State, now int64) ([]Event, error) { return st.Edit(id, ch) }); err != nil {
 		failWrite(c.Out, err)
 		return
 	}
-	d.wrote(c.Out, c.JSON, "Edited "+id+": "+decision.ListLine(d.st.Get(id)), id)
+	d.wrote(c.Out, c.JSON, "Edited "+id+": "+ListLine(d.st.Get(id)), id)
 }
 
-func (d *decisions) cmdRemove(c *store.Cmd) {
+func (d *driver) cmdRemove(c *store.Cmd) {
 	ids := c.Args.Words
 	for _, id := range ids {
 		if d.need(c.Out, id) == nil {
 			return
 		}
 	}
-	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.Remove(ids) })
+	events, err := d.write(func(st *State, now int64) ([]Event, error) { return st.Remove(ids) })
 	if err != nil {
 		failWrite(c.Out, err)
 		return
@@ -355,7 +354,7 @@ func (d *decisions) cmdRemove(c *store.Cmd) {
 }
 
 // removed reports removed decisions: text, or {"removed": [ids]}.
-func (d *decisions) removed(out *store.Out, asJSON bool, text string, ids []string) {
+func (d *driver) removed(out *store.Out, asJSON bool, text string, ids []string) {
 	if asJSON {
 		w := jsonw.Open(nil)
 		w.Strs("removed", ids)
@@ -366,7 +365,7 @@ func (d *decisions) removed(out *store.Out, asJSON bool, text string, ids []stri
 	d.statusLine(out)
 }
 
-func (d *decisions) cmdConflict(c *store.Cmd) {
+func (d *driver) cmdConflict(c *store.Cmd) {
 	a, b := c.Args.Words[0], c.Args.Words[1]
 	if d.need(c.Out, a) == nil || d.need(c.Out, b) == nil {
 		return
@@ -375,26 +374,26 @@ func (d *decisions) cmdConflict(c *store.Cmd) {
 		c.Out.Usage("A decision cannot conflict with itself; name two different decisions.")
 		return
 	}
-	note := clean(c.Out, "note", c.Args.Text(2))
-	if _, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.MarkConflict(a, b, note) }); err != nil {
+	note := scrub(c.Out, "note", c.Args.Text(2))
+	if _, err := d.write(func(st *State, now int64) ([]Event, error) { return st.MarkConflict(a, b, note) }); err != nil {
 		failWrite(c.Out, err)
 		return
 	}
 	d.wrote(c.Out, c.JSON, "Marked "+a+" and "+b+" as conflicting. Settle it with /decision resolve <id> <status> or /decision supersede.", a, b)
 }
 
-func (d *decisions) cmdResolve(c *store.Cmd) {
+func (d *driver) cmdResolve(c *store.Cmd) {
 	x := d.need(c.Out, c.Args.Words[0])
 	if x == nil {
 		return
 	}
-	st := decision.ParseStatus(strings.ToLower(c.Args.Words[1]))
-	if st == decision.StatusNone {
+	st := ParseStatus(strings.ToLower(c.Args.Words[1]))
+	if st == StatusNone {
 		c.Out.Usage("/decision resolve: the status must be active, draft, rejected or superseded")
 		return
 	}
 	id := x.ID
-	if _, err := d.write(func(s *decision.State, now int64) ([]decision.Event, error) { return s.Resolve(id, st) }); err != nil {
+	if _, err := d.write(func(s *State, now int64) ([]Event, error) { return s.Resolve(id, st) }); err != nil {
 		failWrite(c.Out, err)
 		return
 	}
@@ -403,7 +402,7 @@ func (d *decisions) cmdResolve(c *store.Cmd) {
 
 // confirmThen runs act after the person confirms: a dialog with a UI, --yes
 // without one. Without either it only previews (exit 0), naming --yes.
-func (d *decisions) confirmThen(c *store.Cmd, title, preview string, ids []string, act func(out *store.Out)) {
+func (d *driver) confirmThen(c *store.Cmd, title, preview string, ids []string, act func(out *store.Out)) {
 	if c.Args.Has("yes") {
 		act(c.Out)
 		return
@@ -428,8 +427,8 @@ func (d *decisions) confirmThen(c *store.Cmd, title, preview string, ids []strin
 	})
 }
 
-func (d *decisions) removeAll(out *store.Out, asJSON bool, ids []string, what string) {
-	events, err := d.write(func(st *decision.State, now int64) ([]decision.Event, error) { return st.RemoveLive(ids), nil })
+func (d *driver) removeAll(out *store.Out, asJSON bool, ids []string, what string) {
+	events, err := d.write(func(st *State, now int64) ([]Event, error) { return st.RemoveLive(ids), nil })
 	if err != nil {
 		failWrite(out, err)
 		return
@@ -441,7 +440,7 @@ func (d *decisions) removeAll(out *store.Out, asJSON bool, ids []string, what st
 	d.removed(out, asJSON, what+": removed "+text.Plural(len(events), "decision", "decisions")+" (rm events appended to "+d.log+").", removed)
 }
 
-func (d *decisions) cmdPurge(c *store.Cmd) {
+func (d *driver) cmdPurge(c *store.Cmd) {
 	cands := d.st.PurgeCandidates(d.h.Now(), d.cfg.RetentionDays)
 	if len(cands) == 0 {
 		if c.JSON {
@@ -456,12 +455,12 @@ func (d *decisions) cmdPurge(c *store.Cmd) {
 	sb.WriteString("Purge would remove " + text.Plural(len(cands), "decision", "decisions") + " past retention (" + d.retentionText() + "); active decisions are always kept:")
 	for i, x := range cands {
 		ids[i] = x.ID
-		sb.WriteString("\n" + decision.ListLine(x) + " (updated " + x.Updated() + ")")
+		sb.WriteString("\n" + ListLine(x) + " (updated " + x.Updated() + ")")
 	}
 	d.confirmThen(c, "Purge "+text.Plural(len(cands), "decision", "decisions")+"?", sb.String(), ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Purged") })
 }
 
-func (d *decisions) cmdReset(c *store.Cmd) {
+func (d *driver) cmdReset(c *store.Cmd) {
 	all := d.st.All().All()
 	if len(all) == 0 {
 		if c.JSON {
@@ -476,11 +475,11 @@ func (d *decisions) cmdReset(c *store.Cmd) {
 		ids[i] = x.ID
 	}
 	preview := "Reset would remove all " + text.Plural(len(all), "decision", "decisions") + " of this project (" +
-		strconv.Itoa(d.st.Count(decision.Active)) + " active). The log keeps their history."
+		strconv.Itoa(d.st.Count(Active)) + " active). The log keeps their history."
 	d.confirmThen(c, "Remove every decision?", preview, ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Reset") })
 }
 
-func (d *decisions) cmdToggle(c *store.Cmd, on bool) {
+func (d *driver) cmdToggle(c *store.Cmd, on bool) {
 	global, project := c.Args.Has("global"), c.Args.Has("project")
 	if global == project {
 		c.Out.Usage("Say where: /decision enable|disable --global (all projects) or --project (this one).")

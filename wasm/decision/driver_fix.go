@@ -1,7 +1,6 @@
-package lifecycle
+package decision
 
 import (
-	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -9,7 +8,7 @@ import (
 )
 
 // /decision doctor --fix gives the decisions a union merge left under one id
-// ids of their own (decision.PlanRepair; docs/decisions/008). It is the one
+// ids of their own (PlanRepair; docs/decisions/008). It is the one
 // command that rewrites the log rather than appending to it, so it takes the
 // log lock, replaces the file atomically (temp + rename) and keeps every bad
 // line. Without --yes it previews (pimem, pi without a UI) or asks (pi).
@@ -17,9 +16,9 @@ import (
 // maxLogRewrite bounds the log a repair holds in memory.
 const maxLogRewrite = 256 << 20
 
-func (d *decisions) fix(c *store.Cmd, rep decision.Report, fix *decision.Repair) {
+func (d *driver) fix(c *store.Cmd, rep Report, fix *Repair) {
 	if fix == nil || !fix.Needed() {
-		rep.Fix = &decision.Repair{}
+		rep.Fix = &Repair{}
 		d.report(c.Out, c.JSON, rep, "Nothing for --fix to do: no two decisions share an id.\n")
 		return
 	}
@@ -49,7 +48,7 @@ func (d *decisions) fix(c *store.Cmd, rep decision.Report, fix *decision.Repair)
 // applyFix repairs the log as it is under the lock. shown is the repair the
 // person agreed to: if the log changed since so that the repair would differ,
 // nothing is written and they are told.
-func (d *decisions) applyFix(out *store.Out, asJSON bool, shown *decision.Repair) {
+func (d *driver) applyFix(out *store.Out, asJSON bool, shown *Repair) {
 	if err := d.lockLog(); err != nil {
 		failWrite(out, err)
 		return
@@ -64,7 +63,7 @@ func (d *decisions) applyFix(out *store.Out, asJSON bool, shown *decision.Repair
 		failWrite(out, err)
 		return
 	}
-	plan := decision.PlanRepair(data)
+	plan := PlanRepair(data)
 	if shown != nil && plan.Text(false) != shown.Text(false) {
 		out.Fail("Not written: " + d.log + " changed while you answered, and so did what --fix would do. Run /decision doctor --fix again.")
 		return
