@@ -113,7 +113,7 @@ func (o *driver) start(out *store.Out, in gjson.Result) {
 	if o.scope.why != "" {
 		out.Notify("warning", "pi-memory: "+o.scope.why)
 	}
-	if line := o.sqliteLine(); line != "" {
+	if line := o.scope.sqliteLine(); line != "" {
 		out.Notify("warning", "pi-memory: "+line)
 	}
 	if b := jsonr.Get(in, "branch"); b.Exists() {

@@ -38,8 +38,8 @@ func (o *driver) cmdStatus(c *store.Cmd) {
 		w := jsonw.Open(nil)
 		w.Bool("enabled", o.Off() == "")
 		w.Str("off", o.env.May(o, store.Inject))
-		w.Str("scope", o.scopeName())
-		if line := o.sqliteLine(); line != "" {
+		w.Str("scope", o.scope.name())
+		if line := o.scope.sqliteLine(); line != "" {
 			w.Str("sqlite", line)
 		}
 		w.Str("mode", eff.Mode)
@@ -62,7 +62,7 @@ func (o *driver) cmdStatus(c *store.Cmd) {
 	if o.scope.why != "" {
 		text += o.scope.why + "\n"
 	}
-	if line := o.sqliteLine(); line != "" {
+	if line := o.scope.sqliteLine(); line != "" {
 		text += line + "\n"
 	}
 	text += "Config: " + o.configSources() + "\n"
@@ -341,7 +341,7 @@ func (o *driver) cmdMode(c *store.Cmd) {
 		return
 	}
 	o.apply(c.Out, Record{Op: OpSet, Time: o.clock().Ms, Settings: Settings{Mode: &mode}})
-	c.Out.Output("Mode: " + mode + " (kept " + o.keptIn() + ").")
+	c.Out.Output("Mode: " + mode + " (kept " + o.scope.keptIn() + ").")
 }
 
 // cmdAutoCompact shows or sets our own compaction: on|off, a mode, then the
@@ -388,7 +388,7 @@ func (o *driver) cmdAutoCompact(c *store.Cmd) {
 		return
 	}
 	o.apply(c.Out, Record{Op: OpSet, Time: o.clock().Ms, Settings: set})
-	show("Kept " + o.keptIn() + ". ")
+	show("Kept " + o.scope.keptIn() + ". ")
 }
 
 func (o *driver) cmdRebuild(c *store.Cmd) {
