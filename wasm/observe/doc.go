@@ -16,7 +16,12 @@
 //     with backoff after failures;
 //   - the compaction and branch summaries, and the injected block;
 //   - the ledger that records every change, and the fold that rebuilds the
-//     state from it.
+//     state from it;
+//   - where the configuration files are and which is read, what /om config
+//     edit accepts, and where the observations live (thread or resource
+//     scope);
+//   - the /om commands' argument grammars, what the commands say, the
+//     status page and the footer.
 //
 // These rules never do I/O, never read a clock (the time is always a
 // parameter, Clock) and never call a model. The driver (driver*.go, Open) is

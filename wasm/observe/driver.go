@@ -1,9 +1,7 @@
 package observe
 
 import (
-	"path"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
@@ -13,18 +11,12 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Where observational memory's configuration lives (docs/formats.md). The
-// observations themselves live in the session (thread scope): custom
-// entries pi keeps in the session file, machine-local like the session; or,
-// with PI_OM_SCOPE=resource, in a file per project under the agent folder
-// (driver_resource.go).
+// How far the driver goes with the calls the plans ask for.
 const (
-	omConfigDir   = ".pi"                             // in the project
-	omSeedDir     = "extensions/observational-memory" // seed 004's folder, under the project's .pi and the agent folder
-	omTimeoutMs   = 60000                             // the hard bound of the observer call a compaction waits for
-	omMaxCalls    = 32                                // model calls one command or settle may chain (a backlog in chunks)
-	omBlockingMax = 8                                 // calls a compaction may wait for in blocking mode
-	omLostMs      = 10 * 60 * 1000                    // a background call unanswered this long is taken as lost
+	omTimeoutMs   = 60000          // the hard bound of the observer call a compaction waits for
+	omMaxCalls    = 32             // model calls one command or settle may chain (a backlog in chunks)
+	omBlockingMax = 8              // calls a compaction may wait for in blocking mode
+	omLostMs      = 10 * 60 * 1000 // a background call unanswered this long is taken as lost
 )
 
 // driver drives one session's observational memory: configuration, the
@@ -73,13 +65,6 @@ type omBranch struct {
 	problems []Problem
 }
 
-// omConfigFile is where one scope's om-config.json is read from: the
-// documented path, or seed 004's when only that one exists.
-type omConfigFile struct {
-	primary, alias string
-	used           string // the file read, "" when neither exists
-}
-
 // Open is the observational memory store's driver for a session
 // (wasm/store): the orchestrator lists it in its stores, and it talks to
 // the host only through env.FS. It reads nothing yet: Start reads the
@@ -88,15 +73,7 @@ func Open(env *store.Env) store.Store {
 	s := env.Session
 	o := &driver{env: env, s: s, h: env.FS, st: Fold(nil, "", DefaultConfig())}
 	o.tr = ReadEntries(nil, 0)
-	if s.AgentDir != "" {
-		o.cfgFiles[0] = omConfigFile{primary: path.Join(s.AgentDir, ConfigFile), alias: path.Join(s.AgentDir, omSeedDir, ConfigFile)}
-	}
-	// An untrusted project's file is never read; the observations still
-	// work, since they live in the session, not in the project.
-	if s.ProjectRoot != "" && s.Trusted {
-		dir := path.Join(s.ProjectRoot, omConfigDir)
-		o.cfgFiles[1] = omConfigFile{primary: path.Join(dir, ConfigFile), alias: path.Join(dir, omSeedDir, ConfigFile)}
-	}
+	o.cfgFiles = configFiles(s.AgentDir, s.ProjectRoot, s.Trusted)
 	return o
 }
 
@@ -121,22 +98,14 @@ func (o *driver) start(out *store.Out, in gjson.Result) {
 	}
 	o.refreshLedger()
 	o.reportProblems(out)
-	if o.env.May(o, store.Inject) == "" && o.st.Items()[0] > 0 {
+	if footerShows(o.env.May(o, store.Inject), o.st.Items()[0]) {
 		o.showFooter(out)
 	}
 }
 
 // Off says why observational memory can do nothing this session: its
 // configuration turned it off.
-func (o *driver) Off() string {
-	switch {
-	case !o.cfg.Enabled && o.cfg.Why != "":
-		return o.cfg.Why
-	case !o.cfg.Enabled:
-		return "Observational memory is disabled by " + o.cfg.DisabledBy + "; nothing is observed, injected or written. Set \"enabled\": true there (or remove the key) to turn it back on."
-	}
-	return ""
-}
+func (o *driver) Off() string { return offText(o.cfg) }
 
 // Refresh re-reads a changed configuration and says what is wrong with it.
 func (o *driver) Refresh(out *store.Out) {
@@ -145,11 +114,11 @@ func (o *driver) Refresh(out *store.Out) {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 	// The footer follows the store turning off or on.
-	switch now := o.Off(); {
-	case now != "" && was == "" && o.footer != "":
+	switch off, on := footerTurn(was, o.Off()); {
+	case off && o.footer != "":
 		o.footer = ""
 		out.Status("om", "", true)
-	case now == "" && was != "" && o.env.May(o, store.Inject) == "" && o.st.Items()[0] > 0:
+	case on && footerShows(o.env.May(o, store.Inject), o.st.Items()[0]):
 		o.showFooter(out)
 	}
 }
@@ -172,11 +141,13 @@ func (o *driver) refreshConfig() []string {
 	for i := range o.cfgFiles {
 		f := &o.cfgFiles[i]
 		f.used = ""
-		name := f.primary
-		if f.primary != "" && files.Stamp(o.h, f.primary) == "-" && files.Stamp(o.h, f.alias) != "-" {
-			name = f.alias
-		} else if f.primary != "" && files.Stamp(o.h, f.primary) != "-" && files.Stamp(o.h, f.alias) != "-" {
-			both = append(both, "both "+f.primary+" and "+f.alias+" exist; "+f.primary+" is read and the other is ignored. Merge them into "+f.primary+" and remove the other.")
+		var primary, alias bool
+		if f.primary != "" {
+			primary, alias = files.Stamp(o.h, f.primary) != "-", files.Stamp(o.h, f.alias) != "-"
+		}
+		name, warning := configName(*f, primary, alias)
+		if warning != "" {
+			both = append(both, warning)
 		}
 		cfgs[i], data[i] = files.ConfigData(o.h, name)
 		if cfgs[i].Present {
@@ -233,15 +204,7 @@ func (o *driver) readBranch(raw string) {
 // reportProblems names the ledger entries that could not be read, once.
 func (o *driver) reportProblems(out *store.Out) {
 	if len(o.problems) > o.warnedAt {
-		where, what := "branch ", "entries of this branch"
-		if o.scope.resource {
-			where, what = o.scope.file+": ", "lines of "+o.scope.file
-		}
-		msg := "pi-memory: " + strconv.Itoa(len(o.problems)) + " observational-memory " + what + " could not be read and are skipped (/om dump shows the others):"
-		for _, p := range o.problems {
-			msg += "\n  " + where + p.String()
-		}
-		out.Notify("warning", msg)
+		out.Notify("warning", problemsText(o.problems, &o.scope))
 		o.warnedAt = len(o.problems)
 	}
 }

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -9,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/config"
 )
 
 // The observer's and the reflector's answers are outside data: a model can
@@ -198,5 +200,145 @@ func FuzzReadContext(f *testing.F) {
 		gjson.Parse(msgs).ForEach(func(_, _ gjson.Result) bool { n++; return true })
 		require.True(t, v.At >= 0 && v.At <= n, "At %d within %d messages", v.At, n)
 		require.NotContains(t, v.Query, MarkerStart)
+	})
+}
+
+// The /om commands' words are typed by a person: the grammars never panic,
+// refuse rather than half-read, and what they accept reads back the same.
+
+func FuzzParseAutoCompact(f *testing.F) {
+	for _, s := range []string{"", "on", "OFF blocking", "20000 50000 4000", "12000 buffered on", "1 2 3 4", "-1", "1000001", "+007", "30k", "on soon", "0 0 0 off Buffered"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		words := strings.Fields(line)
+		set, why := parseAutoCompact(words)
+		if why != "" {
+			require.Equal(t, "", settingsText(set), "a refused command sets nothing")
+			named := false
+			for _, w := range words {
+				named = named || strings.Contains(why, quote(w))
+			}
+			require.True(t, named, "%q names none of %q", why, words)
+			return
+		}
+		counts := 0
+		for _, w := range words {
+			if n, err := strconv.Atoi(w); err == nil {
+				require.True(t, n >= 0 && n <= MaxTokensLimit, "%q accepted", w)
+				counts++
+				continue
+			}
+			require.True(t, has([]string{"on", "off", ModeBuffered, ModeBlocking}, strings.ToLower(w)), "%q accepted", w)
+		}
+		// The counts fill observer, reflector and retain in that order.
+		nums := []*int{set.ObserverTokens, set.ReflectorTokens, set.RetainTokens}
+		for i, p := range nums {
+			require.Equal(t, i < counts, p != nil, "count %d of %d", i+1, counts)
+		}
+		// What was set, written back as words, reads the same.
+		var again []string
+		if set.AutoCompact != nil {
+			again = append(again, onOff(*set.AutoCompact))
+		}
+		if set.Mode != nil {
+			again = append(again, *set.Mode)
+		}
+		for _, p := range nums[:counts] {
+			again = append(again, itoa(*p))
+		}
+		back, why := parseAutoCompact(again)
+		require.Equal(t, "", why)
+		require.Equal(t, settingsText(set), settingsText(back))
+		eff := DefaultConfig().With(set)
+		require.True(t, eff.ObserverTokens >= 0 && eff.ObserverTokens <= MaxTokensLimit && eff.RetainTokens >= 0 && eff.ReflectorTokens >= MinReflectorTokens)
+	})
+}
+
+func FuzzParseMode(f *testing.F) {
+	for _, s := range []string{"", "buffered", "BLOCKING", "blocking whatever", "eager"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		words := strings.Fields(line)
+		mode, ok := parseMode(words)
+		require.Equal(t, len(words) > 0 && has([]string{ModeBuffered, ModeBlocking}, strings.ToLower(words[0])), ok)
+		if ok {
+			require.Equal(t, strings.ToLower(words[0]), mode)
+		} else {
+			require.Equal(t, "", mode)
+		}
+	})
+}
+
+func FuzzParseView(f *testing.F) {
+	for _, s := range []string{"", "obs", "RAW 3", "raw obs", "20", "5 raw 8", "0", "-3", "obs all", "+1"} {
+		f.Add(s)
+	}
+	s := newSession(feb12)
+	for i := 0; i < 4; i++ {
+		s.turn("line one\nline two\nline three", 200)
+	}
+	tr := s.transcript()
+	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 1, "a"), item(Low, 2, "b"), item(Medium, 3, "c")}}}, Task: "t"}
+	f.Fuzz(func(t *testing.T, line string) {
+		words := strings.Fields(line)
+		sel, ok := parseView(words)
+		known := true
+		for _, w := range words {
+			n, err := strconv.Atoi(w)
+			known = known && (has([]string{"obs", "raw"}, strings.ToLower(w)) || err == nil && n > 0)
+		}
+		require.Equal(t, known, ok, "%q", words)
+		if !ok {
+			require.Equal(t, viewSel{}, sel)
+			return
+		}
+		require.True(t, sel.obs || sel.raw, "something is shown")
+		require.True(t, sel.limit >= 0)
+		page := viewPage(st, &tr, sel)
+		require.Equal(t, sel.obs, strings.HasPrefix(page, "--- observations ---\n"))
+		require.Equal(t, sel.raw, strings.Contains(page, "--- not yet observed: ~"))
+		if sel.limit > 0 {
+			parts := 0
+			if sel.obs {
+				parts++
+			}
+			if sel.raw {
+				parts++
+			}
+			// Each part: a header, its lines, what was left out; a blank line between.
+			require.True(t, strings.Count(page, "\n")+1 <= parts*(sel.limit+3)-1, "%d lines of each part at most", sel.limit)
+		}
+	})
+}
+
+// /om config edit writes a text only when the store reads it back as it was
+// written: never one that would turn the store off, and its warnings are the
+// ones the store then says.
+func FuzzCheckConfigEdit(f *testing.F) {
+	prefill := DefaultConfigJSON()
+	for _, s := range []string{prefill, "", "{}", `{"observerTokens": 20000}`, `{"observerTokens": "many", "x": 1}`, `{"observerTokens": 5`, `{"enabled": "no"}`, `{"enabled": false}`, "[]", "// c\n{\"mode\": \"blocking\",}\n", "\xef\xbb\xbf{}"} {
+		f.Add(s, true)
+	}
+	f.Add("{}", false)
+	f.Fuzz(func(t *testing.T, answer string, saved bool) {
+		e := checkConfigEdit(projectFile, prefill, saved, answer)
+		require.True(t, e.say != "", "something is said")
+		if e.text == "" {
+			require.Equal(t, 0, len(e.warnings))
+			require.Equal(t, e.fail, saved && answer != prefill, "only a changed text is refused")
+			if e.fail {
+				text := []byte(strings.TrimSuffix(answer, "\n") + "\n")
+				back := ParseConfigFiles(config.Parse("", nil), nil, config.Parse(projectFile, text), text)
+				require.True(t, back.Why != "", "a refused text would turn the store off: %q", answer)
+			}
+			return
+		}
+		require.True(t, saved && answer != prefill && !e.fail)
+		require.True(t, strings.HasSuffix(e.text, "\n") && strings.TrimSuffix(e.text, "\n") == strings.TrimSuffix(answer, "\n"))
+		back := ParseConfigFiles(config.Parse("", nil), nil, config.Parse(projectFile, []byte(e.text)), []byte(e.text))
+		require.Equal(t, "", back.Why, "a written text never turns the store off")
+		require.Equal(t, e.warnings, back.Warnings, "what is said is what the store says")
 	})
 }

@@ -39,3 +39,79 @@ func TestConfigTextMarksTheSessionsOverrides(t *testing.T) {
 	require.Contains(t, text, "  retainTokens: 8000\n")
 	require.Contains(t, text, `  observerModel: "" (the current model)`)
 }
+
+func TestStatusPageSaysWhereTheObservationsAreKeptAndWhatIsRead(t *testing.T) {
+	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 870, "a")}}}, Mark: Mark{ID: "e1"}}
+	cfg := DefaultConfig()
+	head := Status(st, cfg, nil, Env{})
+	tests := []struct {
+		name string
+		v    statusView
+		want string
+	}{
+		{"thread scope", statusView{scope: &omScope{}, records: 1, sources: "defaults (no om-config.json)"},
+			head + "Scope: thread (this session's branch: 1 ledger entry \"pi-memory-om\")\nConfig: defaults (no om-config.json)"},
+		{"resource scope, with the SQLite variables", statusView{scope: &omScope{resource: true, file: "/a/h.jsonl", sqlite: "PI_OM_SQLITE"}, records: 2, sources: "/a/om-config.json"},
+			head + "Scope: resource (/a/h.jsonl: 2 records of this project's sessions; only this session's move its watermark)\n" +
+				"PI_OM_SQLITE selects nothing: pi-memory keeps observations as a JSON Lines ledger a person can read (decision 010), here /a/h.jsonl; unset the variable to silence this.\nConfig: /a/om-config.json"},
+		{"the scope asked for and not in force", statusView{scope: &omScope{why: "PI_OM_SCOPE=x is not thread or resource."}, sources: "s"},
+			head + "Scope: thread (this session's branch: 0 ledger entries \"pi-memory-om\")\nPI_OM_SCOPE=x is not thread or resource.\nConfig: s"},
+		{"the gate says no while the store is on", statusView{scope: &omScope{}, inject: "Memory is off for this session (/memory off).", sources: "s"},
+			head + "Scope: thread (this session's branch: 0 ledger entries \"pi-memory-om\")\nConfig: s\nMemory is off for this session (/memory off)."},
+		{"the gate is not repeated when the store itself is off (Status says so)", statusView{scope: &omScope{}, off: "disabled", inject: "disabled", sources: "s"},
+			head + "Scope: thread (this session's branch: 0 ledger entries \"pi-memory-om\")\nConfig: s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.v.state, tt.v.cfg = st, cfg
+			require.Equal(t, tt.want, statusPage(tt.v))
+		})
+	}
+}
+
+func TestStatusJSONHoldsTheNumbersInForce(t *testing.T) {
+	mode := ModeBlocking
+	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 870, "a")}}}, Mark: Mark{ID: "e1"}, Observed: 4, Reflected: 1, Settings: Settings{Mode: &mode}}
+	v := statusView{state: st, cfg: DefaultConfig(), scope: &omScope{}, records: 5}
+	require.Equal(t, `{"enabled":true,"off":"","scope":"thread","mode":"blocking","autoCompact":true,"observations":1,"tokens":`+itoa(st.Tokens())+`,"coveredThrough":"e1","records":5,"observerRuns":4,"reflections":1}`, string(statusJSON(v)))
+	v.off, v.inject = "disabled", "disabled"
+	v.scope = &omScope{resource: true, file: "/f", sqlite: "PI_OM_SQLITE_PATH"}
+	require.Equal(t, `{"enabled":false,"off":"disabled","scope":"resource","sqlite":"PI_OM_SQLITE_PATH selects nothing: pi-memory keeps observations as a JSON Lines ledger a person can read (decision 010), here /f; unset the variable to silence this.","mode":"blocking","autoCompact":true,"observations":1,"tokens":`+itoa(st.Tokens())+`,"coveredThrough":"e1","records":5,"observerRuns":4,"reflections":1}`, string(statusJSON(v)))
+}
+
+func TestOffTextNamesWhatTurnedTheStoreOff(t *testing.T) {
+	require.Equal(t, "", offText(DefaultConfig()))
+	off := ParseConfig(globalFile, []byte(`{"enabled": false}`), projectFile, nil)
+	require.Equal(t, `Observational memory is disabled by `+globalFile+`; nothing is observed, injected or written. Set "enabled": true there (or remove the key) to turn it back on.`, offText(off))
+	broken := ParseConfig(globalFile, nil, projectFile, []byte(`{`))
+	require.True(t, broken.Why != "")
+	require.Equal(t, broken.Why, offText(broken))
+}
+
+func TestFooterShowsWhenMemoryMayInjectObservations(t *testing.T) {
+	require.True(t, footerShows("", 1))
+	require.False(t, footerShows("", 0), "no observations: no footer")
+	require.False(t, footerShows("Memory is off", 3), "memory may not inject: no footer")
+
+	tests := []struct {
+		was, now string
+		off, on  bool
+	}{
+		{"", "", false, false},
+		{"", "disabled", true, false},
+		{"disabled", "", false, true},
+		{"disabled", "broken", false, false},
+	}
+	for _, tt := range tests {
+		off, on := footerTurn(tt.was, tt.now)
+		require.Equal(t, tt.off, off, "%q → %q", tt.was, tt.now)
+		require.Equal(t, tt.on, on, "%q → %q", tt.was, tt.now)
+	}
+}
+
+func TestConfigPageSaysWhereTheValuesCameFrom(t *testing.T) {
+	text := configPage(DefaultConfig(), Settings{}, "/a/om-config.json", false)
+	require.Equal(t, "Observational memory config from /a/om-config.json:\nenabled: on\n  mode: buffered\n", text[:len("Observational memory config from /a/om-config.json:\nenabled: on\n  mode: buffered\n")])
+	require.Equal(t, "  relevantObservationMaxTokens: 1400", text[len(text)-len("  relevantObservationMaxTokens: 1400"):], "no newline at the end")
+	require.Equal(t, "Reloaded. "+text, configPage(DefaultConfig(), Settings{}, "/a/om-config.json", true))
+}
