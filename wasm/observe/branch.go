@@ -55,3 +55,18 @@ func EntryIDs(branch []byte) []string {
 
 // EntryID is the id of one entry SplitBranch gave ("" when it has none).
 func EntryID(entry gjson.Result) string { return jsonr.Get(entry, "id").Str }
+
+// continues is how many of a branch's entries (SplitBranch) are, in order,
+// the entries ids named when it was last read: all of ids when the branch
+// continues that one (a branch that grew), fewer when it is another (a fork,
+// a tree navigation, an entry replaced).
+//
+//	continues([]string{"a", "b"}, entries with ids a, b, c) => 2
+//	continues([]string{"a", "b"}, entries with ids a, x) => 1
+func continues(ids []string, entries []gjson.Result) int {
+	same := 0
+	for same < len(ids) && same < len(entries) && EntryID(entries[same]) == ids[same] {
+		same++
+	}
+	return same
+}

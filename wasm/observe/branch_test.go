@@ -63,3 +63,23 @@ func FuzzLedgerRecords(f *testing.F) {
 		_ = Fold(recs, "", DefaultConfig())
 	})
 }
+
+func TestABranchContinuesTheLastOneWhileItsIdsMatch(t *testing.T) {
+	tests := []struct {
+		name   string
+		ids    []string
+		branch string
+		same   int
+	}{
+		{"nothing read yet", nil, `[{"id":"a"}]`, 0},
+		{"the same branch", []string{"a", "b"}, `[{"id":"a"},{"id":"b"}]`, 2},
+		{"a branch that grew", []string{"a", "b"}, `[{"id":"a"},{"id":"b"},{"id":"c"}]`, 2},
+		{"a fork", []string{"a", "b"}, `[{"id":"a"},{"id":"x"},{"id":"c"}]`, 1},
+		{"another branch", []string{"a", "b"}, `[{"id":"z"}]`, 0},
+		{"a shorter branch", []string{"a", "b", "c"}, `[{"id":"a"},{"id":"b"}]`, 2},
+		{"entries without ids", []string{""}, `[{"type":"x"}]`, 1},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.same, continues(tt.ids, SplitBranch(tt.branch)), tt.name)
+	}
+}

@@ -21,7 +21,7 @@
 //     edit accepts, and where the observations live (thread or resource
 //     scope);
 //   - the /om commands' argument grammars, what the commands say, the
-//     status page and the footer.
+//     status page and the footer, and how far a chain of model calls goes.
 //
 // These rules never do I/O, never read a clock (the time is always a
 // parameter, Clock) and never call a model. The driver (driver*.go, Open) is

@@ -11,13 +11,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// How far the driver goes with the calls the plans ask for.
-const (
-	omTimeoutMs   = 60000          // the hard bound of the observer call a compaction waits for
-	omMaxCalls    = 32             // model calls one command or settle may chain (a backlog in chunks)
-	omBlockingMax = 8              // calls a compaction may wait for in blocking mode
-	omLostMs      = 10 * 60 * 1000 // a background call unanswered this long is taken as lost
-)
+// omTimeoutMs is the hard bound of the observer call a compaction waits
+// for (calls.go says how many it waits for).
+const omTimeoutMs = 60000
 
 // driver drives one session's observational memory: configuration, the
 // branch as the observer reads it, the state folded from the branch's
@@ -169,10 +165,7 @@ func (o *driver) refreshConfig() []string {
 // backoff after failures survives the settles between them.
 func (o *driver) readBranch(raw string) {
 	vals := SplitBranch(raw)
-	same := 0
-	for same < len(o.ids) && same < len(vals) && EntryID(vals[same]) == o.ids[same] {
-		same++
-	}
+	same := continues(o.ids, vals)
 	if len(o.ids) == 0 || same < len(o.ids) || !o.tr.AppendEntries(vals[same:]) {
 		o.tr = ReadEntries(nil, o.zone)
 		o.tr.AppendEntries(vals)

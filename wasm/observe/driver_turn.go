@@ -1,7 +1,6 @@
 package observe
 
 import (
-	"strconv"
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
@@ -86,7 +85,7 @@ func (o *driver) Settled(out *store.Out, in gjson.Result) {
 		return
 	}
 	o.reportProblems(out)
-	if o.busy && o.clock().Ms-o.busyAt < omLostMs {
+	if callOut(o.busy, o.busyAt, o.clock().Ms) {
 		return // the call that is out plans again when it answers
 	}
 	o.step(out, Env{}, &omRun{background: true, act: store.Capture})
@@ -109,8 +108,8 @@ func (o *driver) step(out *store.Out, env Env, run *omRun) {
 	a := Plan(o.st, o.cfg, &o.tr, env)
 	switch a.Do {
 	case DoObserve, DoReflect:
-		if run.calls >= omMaxCalls {
-			o.finish(out, run, a.Why+"; stopped after "+strconv.Itoa(run.calls)+" model calls, the rest waits for the next settle")
+		if stop := chainStop(a.Why, run.calls); stop != "" {
+			o.finish(out, run, stop)
 			return
 		}
 		run.calls++
@@ -208,11 +207,7 @@ func (o *driver) compaction(out *store.Out, req compactReq, calls int, usage []b
 			out.Compaction(summary, details, req.firstKept, req.tokensBefore, usage)
 		}
 	case DoObserve:
-		limit := 1
-		if o.cfg.With(o.st.Settings).Mode == ModeBlocking {
-			limit = omBlockingMax
-		}
-		if calls >= limit {
+		if calls >= compactionCalls(o.cfg.With(o.st.Settings).Mode) {
 			return
 		}
 		o.ask(out, a, store.Call{TimeoutMs: omTimeoutMs}, store.Capture, func(out *store.Out, res Result, u []byte) {
