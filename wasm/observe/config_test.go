@@ -235,3 +235,12 @@ func TestCheckConfigFileRefusesWhatWouldTurnTheStoreOff(t *testing.T) {
 		})
 	}
 }
+
+func TestParseConfigAppliesAGlobalPresetUnderTheProjectsKeys(t *testing.T) {
+	c := ParseConfig("~/.pi/agent/extensions/observational-memory/om-config.json", []byte(`{"preset": "cost-first"}`),
+		".pi/extensions/observational-memory/om-config.json", []byte(`{"coreMemoryMaxTokens": 400, "geminiCliModel": "gemini-2.5-flash"}`))
+	require.Equal(t, InjectCoreRelevant, c.MemoryInjectionMode)
+	require.Equal(t, 400, c.CoreMemoryMaxTokens)
+	require.Equal(t, 12, c.RelevantObservationMaxItems)
+	require.Equal(t, []string{`.pi/extensions/observational-memory/om-config.json: "geminiCliModel" is not used: the observer runs on pi's models; set "observerModel" (any model pi knows, "" for the current one)`}, c.Warnings)
+}

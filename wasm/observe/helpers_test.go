@@ -154,3 +154,12 @@ func at(ms int64) Clock { return Clock{Ms: ms} }
 
 // objectAlias lets tests fill entries without importing jsonw.
 type objectAlias = jsonw.Object
+
+// piBranch is a session branch as pi's sessionManager.getBranch() gives it:
+// a secret, a tool call and its result, and our own block.
+const piBranch = `[
+{"type":"message","id":"a1","parentId":null,"timestamp":"2026-02-12T14:30:00.000Z","message":{"role":"user","content":"The search fails on C++; my token=abc123def456"}},
+{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-02-12T14:31:00.000Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":"…"},{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"src/search.ts"}}]}},
+{"type":"message","id":"a3","parentId":"a2","timestamp":"2026-02-12T14:31:05.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"export function search(q) { return new RegExp(q) }"}],"isError":false}},
+{"type":"custom_message","id":"a4","parentId":"a3","timestamp":"2026-02-12T14:32:00.000Z","customType":"observational-memory-context","content":"(our own block: never observed)","display":false}
+]`

@@ -215,3 +215,25 @@ func TestApplyRedactsAHandEditedLedger(t *testing.T) {
 	require.NotContains(t, all, "hunter22x")
 	require.NotContains(t, all, "abcdef123456")
 }
+
+func TestInjectDatesRelativeToTheLastChangeSoTheBytesHold(t *testing.T) {
+	st := Fold([]Record{{Op: OpObserve, Time: 1770907000000, Through: Mark{ID: "a4"},
+		Obs: "Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n* 🟡 (14:45) Agent added fuzzy matching to src/search.ts\n"}}, "", DefaultConfig())
+	// Rendered on Feb 13: relative dates count from the day memory last
+	// changed (Feb 12), so the bytes hold until it changes again.
+	inj := Inject(st, DefaultConfig(), InjectInput{At: Clock{Ms: 1770990000000}})
+	require.Equal(t, "all: 2 observations (~215 tokens)", inj.Why)
+	start, end := strings.Index(inj.Text, "Relative"), strings.Index(inj.Text, "</observations>")
+	require.Equal(t, `Relative dates count from Thu Feb 12, 2026, when this memory last changed.
+
+<observations>
+Date: Feb 12, 2026 (today)
+* 🔴 (14:30) User prefers tabs
+* (14:45) Agent added fuzzy matching to src/search.ts
+`, inj.Text[start:end])
+}
+
+func TestReadContextFindsTheQueryAfterTheSummaries(t *testing.T) {
+	v := ReadContext(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"why does search fail?"}]`)
+	require.Equal(t, ContextView{Query: "why does search fail?", Dropped: true, Injected: false, At: 1}, v)
+}

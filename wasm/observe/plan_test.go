@@ -571,3 +571,22 @@ func TestABranchSummaryCoversTheWholeBranch(t *testing.T) {
 	require.Contains(t, summary, "## Observations\n")
 	require.Contains(t, summary, "<modified-files>\nleft.go\n</modified-files>")
 }
+
+func TestPlanWaitsForTheThresholdThenObserveCoversTheBranchOnce(t *testing.T) {
+	cfg := DefaultConfig()
+	tr := ReadEntries([]byte(piBranch), 0)
+	st := Fold(nil, "", cfg)
+	now := Clock{Ms: 1770907000000}
+
+	// A few dozen tokens: below the observer's threshold (30k, or a fifth of
+	// a smaller context window).
+	require.Equal(t, "~54 unobserved tokens, observer at 30000", Plan(st, cfg, &tr, Env{Clock: now, Window: 200000}).Why)
+
+	// /om observe: the driver issues a complete effect, then hands the answer back.
+	a := Plan(st, cfg, &tr, Env{Clock: now, Force: true, NoCompact: true})
+	require.Equal(t, "observe a1 → a4", a.Do+" "+a.Chunk.From+" → "+a.Chunk.Through.ID)
+	r := st.Answer(a, Answer{Text: "Date: Feb 12, 2026\n* 🔴 (14:30) User reported: search fails on \"C++\"\n* 🟡 (14:31) Agent read src/search.ts: search() builds a RegExp from the raw query\n<current-task>\nFix search for special characters\n</current-task>"}, cfg, now)
+	require.NoError(t, r.Err)
+	require.Equal(t, `{"v":1,"op":"observe","t":1770907000000,"from":"a1","through":"a4","tokens":60,"obs":"Date: Feb 12, 2026\n* 🔴 (14:30) User reported: search fails on \"C++\"\n* 🟡 (14:31) Agent read src/search.ts: search() builds a RegExp from the raw query\n","task":"Fix search for special characters","read":["src/search.ts"]}`, string(Encode(*r.Record)))
+	require.Equal(t, DoNothing, Plan(st, cfg, &tr, Env{Clock: now}).Do)
+}

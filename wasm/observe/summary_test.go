@@ -64,3 +64,31 @@ func TestOurSummaryIsNeverObservedAgain(t *testing.T) {
 	require.True(t, tr.Entries[1].Ours && tr.Entries[2].Ours)
 	require.Equal(t, "", tr.Entries[1].Text+tr.Entries[2].Text)
 }
+
+func TestSummaryRendersTheObservationsAndMergesTheFileLists(t *testing.T) {
+	st := Fold([]Record{{Op: OpObserve, Time: 1770907000000, Through: Mark{ID: "a4"},
+		Obs: "Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n", Task: "Reindent src/", HasTask: true, Modified: []string{"src/a.go"}}}, "", DefaultConfig())
+	summary, details, _ := Summary(st, SummaryInput{PreviousSummary: "…\n<read-files>\nREADME.md\n</read-files>"})
+	require.Equal(t, `## Observations
+Date: Feb 12, 2026
+* 🔴 (14:30) User prefers tabs
+
+## Open Threads
+- Reindent src/
+
+## Next Action Bias
+- Continue from the most recent observations.
+
+<read-files>
+README.md
+</read-files>
+
+<modified-files>
+src/a.go
+</modified-files>
+`, summary)
+	require.Equal(t, `{"schemaVersion":1,"store":"observations","coversThrough":"a4","observations":1,"byPriority":{"high":1,"medium":0,"low":0},"observationTokens":13,"readFiles":["README.md"],"modifiedFiles":["src/a.go"]}`, string(details))
+
+	_, _, why := Summary(Fold(nil, "", DefaultConfig()), SummaryInput{})
+	require.Equal(t, "no observations yet; pi's own summary is used", why)
+}

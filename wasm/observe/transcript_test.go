@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unsafe"
@@ -238,4 +239,17 @@ func TestAnEntryKeepsNothingOfTheEventsText(t *testing.T) {
 		}
 	}
 	require.Equal(t, []string{"a.go"}, tr.Entries[1].Modified)
+}
+
+func TestReadEntriesGivesTheObserverARedactedBranchWithoutOurBlock(t *testing.T) {
+	tr := ReadEntries([]byte(piBranch), 60) // UTC+1
+	var b strings.Builder
+	for _, e := range tr.Entries {
+		fmt.Fprintf(&b, "%s %-10s %q\n", e.ID, e.Role, e.Text)
+	}
+	require.Equal(t, `a1 user       "[15:30] User: The search fails on C++; my token=[REDACTED:secret]"
+a2 assistant  "[15:31] Assistant calls read(path=\"src/search.ts\")"
+a3 toolResult "[15:31] Result of read(path=\"src/search.ts\"):\nexport function search(q) { return new RegExp(q) }"
+a4 custom     ""
+`, b.String())
 }
