@@ -12,26 +12,26 @@ import (
 
 // parseAutoCompact reads /om auto-compact's words: on or off, a mode
 // (buffered or blocking), and up to three token counts from 0 to
-// MaxTokensLimit, which set the observer, reflector and retain thresholds in
+// maxTokensLimit, which set the observer, reflector and retain thresholds in
 // that order. The words may come in any order; a later on/off or mode wins
 // over an earlier one. No words set nothing. Any other word, a count out of
 // range or a fourth count is refused: why names it (and set is empty).
 //
 //	parseAutoCompact([]string{"OFF", "20000"}) => AutoCompact false, ObserverTokens 20000
 //	parseAutoCompact([]string{"1", "2", "3", "4"}) => why `/om auto-compact: "4" is not on, off, …`
-func parseAutoCompact(words []string) (set Settings, why string) {
+func parseAutoCompact(words []string) (set settings, why string) {
 	var nums []*int
 	for _, w := range words {
 		switch lw := strings.ToLower(w); lw {
 		case "on", "off":
 			on := lw == "on"
 			set.AutoCompact = &on
-		case ModeBuffered, ModeBlocking:
+		case modeBuffered, modeBlocking:
 			set.Mode = &lw
 		default:
 			n, err := strconv.Atoi(w)
-			if err != nil || n < 0 || n > MaxTokensLimit || len(nums) == 3 {
-				return Settings{}, "/om auto-compact: " + strconv.Quote(w) + " is not on, off, buffered, blocking or a token count from 0 to " + strconv.Itoa(MaxTokensLimit) + " (at most three: observer, reflector, retain)."
+			if err != nil || n < 0 || n > maxTokensLimit || len(nums) == 3 {
+				return settings{}, "/om auto-compact: " + strconv.Quote(w) + " is not on, off, buffered, blocking or a token count from 0 to " + strconv.Itoa(maxTokensLimit) + " (at most three: observer, reflector, retain)."
 			}
 			nums = append(nums, &n)
 		}
@@ -59,7 +59,7 @@ func parseMode(words []string) (mode string, ok bool) {
 		return "", false
 	}
 	mode = strings.ToLower(words[0])
-	if mode != ModeBuffered && mode != ModeBlocking {
+	if mode != modeBuffered && mode != modeBlocking {
 		return "", false
 	}
 	return mode, true

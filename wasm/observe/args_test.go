@@ -7,7 +7,7 @@ import (
 )
 
 // settingsText writes the overrides set, for comparing them in tables.
-func settingsText(s Settings) string {
+func settingsText(s settings) string {
 	out := ""
 	if s.AutoCompact != nil {
 		out += " autoCompact=" + onOff(*s.AutoCompact)

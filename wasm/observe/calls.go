@@ -25,7 +25,7 @@ func chainStop(why string, calls int) string {
 // it lets pi compact by itself: one, or omBlockingMax in blocking mode, where
 // nothing was observed in the background.
 func compactionCalls(mode string) int {
-	if mode == ModeBlocking {
+	if mode == modeBlocking {
 		return omBlockingMax
 	}
 	return 1

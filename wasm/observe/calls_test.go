@@ -13,8 +13,8 @@ func TestChainStopsAfterThirtyTwoCalls(t *testing.T) {
 }
 
 func TestCompactionWaitsForMoreCallsOnlyInBlockingMode(t *testing.T) {
-	require.Equal(t, 1, compactionCalls(ModeBuffered))
-	require.Equal(t, 8, compactionCalls(ModeBlocking))
+	require.Equal(t, 1, compactionCalls(modeBuffered))
+	require.Equal(t, 8, compactionCalls(modeBlocking))
 }
 
 func TestABackgroundCallIsAwaitedForTenMinutes(t *testing.T) {

@@ -32,11 +32,11 @@ type omConfigFile struct {
 func configFiles(agentDir, projectRoot string, trusted bool) [2]omConfigFile {
 	var fs [2]omConfigFile
 	if agentDir != "" {
-		fs[0] = omConfigFile{primary: path.Join(agentDir, ConfigFile), alias: path.Join(agentDir, omSeedDir, ConfigFile)}
+		fs[0] = omConfigFile{primary: path.Join(agentDir, configFile), alias: path.Join(agentDir, omSeedDir, configFile)}
 	}
 	if projectRoot != "" && trusted {
 		dir := path.Join(projectRoot, omConfigDir)
-		fs[1] = omConfigFile{primary: path.Join(dir, ConfigFile), alias: path.Join(dir, omSeedDir, ConfigFile)}
+		fs[1] = omConfigFile{primary: path.Join(dir, configFile), alias: path.Join(dir, omSeedDir, configFile)}
 	}
 	return fs
 }
@@ -66,7 +66,7 @@ func configSources(fs [2]omConfigFile, trusted bool) string {
 		}
 	}
 	if len(used) == 0 {
-		return "defaults (no " + ConfigFile + ")"
+		return "defaults (no " + configFile + ")"
 	}
 	s := strings.Join(used, ", then ")
 	if !trusted {
@@ -111,7 +111,7 @@ type configEdit struct {
 // checkConfigEdit reads the editor's answer for target, which was opened
 // with prefill: saved is false when the editor was closed without saving.
 // An answer is written only when it changed, with a newline at its end,
-// and only when the store reads it back as written (CheckConfigFile): a
+// and only when the store reads it back as written (checkConfigFile): a
 // text that would turn the store off is refused, with the reason. What the
 // store will say of its keys is said once it is written.
 //
@@ -127,7 +127,7 @@ func checkConfigEdit(target, prefill string, saved bool, answer string) configEd
 	if !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}
-	warnings, why := CheckConfigFile(target, []byte(text))
+	warnings, why := checkConfigFile(target, []byte(text))
 	if why != "" {
 		return configEdit{say: "Nothing written: " + why + ". Run /om config edit again to fix it.", fail: true}
 	}

@@ -26,16 +26,16 @@ type driver struct {
 	s   *store.Session
 	h   *files.FS
 
-	cfg      Config
+	cfg      omConfig
 	cfgFiles [2]omConfigFile // global, project
 	cfgWatch files.Watch
 
-	st       *State
-	tr       Transcript
+	st       *state
+	tr       transcript
 	ids      []string // the entry ids of the branch tr was read from
 	branch   omBranch // what that branch's ledger entries hold
 	recs     []Record // the ledger records: the branch's, then those appended since
-	applied  []string // Encode of every record st holds, in order
+	applied  []string // encode of every record st holds, in order
 	problems []Problem
 
 	scope     omScope
@@ -46,7 +46,7 @@ type driver struct {
 	busy      bool  // a background model call is out: settles plan nothing until it answers
 	busyAt    int64 // when it went out (a host that never answers does not stop the observer for good)
 	injected  bool  // the context export ran this session (the receipt exists)
-	inj       Injection
+	inj       injection
 	ctxEffect omContextEffect
 	injWhy    string // why nothing was injected, when nothing was
 	footer    string // the status line last shown
@@ -57,7 +57,7 @@ type driver struct {
 // a branch that grew is decoded only where it grew.
 type omBranch struct {
 	recs     []Record
-	canon    []string // Encode of each record
+	canon    []string // encode of each record
 	problems []Problem
 }
 
@@ -67,8 +67,8 @@ type omBranch struct {
 // configuration and the branch.
 func Open(env *store.Env) store.Store {
 	s := env.Session
-	o := &driver{env: env, s: s, h: env.FS, st: Fold(nil, "", DefaultConfig())}
-	o.tr = ReadEntries(nil, 0)
+	o := &driver{env: env, s: s, h: env.FS, st: fold(nil, "", defaultConfig())}
+	o.tr = readEntries(nil, 0)
 	o.cfgFiles = configFiles(s.AgentDir, s.ProjectRoot, s.Trusted)
 	return o
 }
@@ -150,7 +150,7 @@ func (o *driver) refreshConfig() []string {
 			f.used = name
 		}
 	}
-	o.cfg = ParseConfigFiles(cfgs[0], data[0], cfgs[1], data[1])
+	o.cfg = parseConfigFiles(cfgs[0], data[0], cfgs[1], data[1])
 	o.cfg.Warnings = append(both, o.cfg.Warnings...)
 	return o.cfg.Warnings
 }
@@ -164,31 +164,31 @@ func (o *driver) refreshConfig() []string {
 // only when the branch's ledger records are not the ones it holds, so the
 // backoff after failures survives the settles between them.
 func (o *driver) readBranch(raw string) {
-	vals := SplitBranch(raw)
+	vals := splitBranch(raw)
 	same := continues(o.ids, vals)
 	if len(o.ids) == 0 || same < len(o.ids) || !o.tr.AppendEntries(vals[same:]) {
-		o.tr = ReadEntries(nil, o.zone)
+		o.tr = readEntries(nil, o.zone)
 		o.tr.AppendEntries(vals)
 		same = 0
 		o.ids, o.branch = o.ids[:0], omBranch{}
 	}
 	for _, v := range vals[same:] {
 		// A copy: the id would otherwise hold the whole event's text in memory.
-		o.ids = append(o.ids, strings.Clone(EntryID(v)))
+		o.ids = append(o.ids, strings.Clone(entryID(v)))
 	}
 	if o.scope.resource {
 		return // the state is the resource ledger's, not the branch's
 	}
 	b := &o.branch
-	recs, problems := LedgerRecordsOf(vals[same:], same)
+	recs, problems := ledgerRecordsOf(vals[same:], same)
 	for i := range recs {
-		b.canon = append(b.canon, string(Encode(recs[i])))
+		b.canon = append(b.canon, string(encode(recs[i])))
 	}
 	b.recs = append(b.recs, recs...)
 	b.problems = append(b.problems, problems...)
 	o.recs = b.recs[:len(b.recs):len(b.recs)] // record appends to a copy
 	if !slices.Equal(b.canon, o.applied) {
-		o.st = Fold(b.recs, "", o.cfg)
+		o.st = fold(b.recs, "", o.cfg)
 		o.applied = slices.Clone(b.canon)
 		o.problems, o.warnedAt = b.problems, 0
 	}
@@ -208,7 +208,7 @@ func (o *driver) record(out *store.Out, r Record) {
 	if o.scope.resource {
 		r.Session = o.sessionID
 	}
-	data := Encode(r)
+	data := encode(r)
 	o.applied = append(o.applied, string(data))
 	o.recs = append(o.recs, r)
 	if !o.scope.resource {
@@ -221,13 +221,13 @@ func (o *driver) record(out *store.Out, r Record) {
 }
 
 // clock is now, in the session's time zone.
-func (o *driver) clock() Clock {
-	return Clock{Ms: o.h.Now(), Zone: o.zone}
+func (o *driver) clock() clock {
+	return clock{Ms: o.h.Now(), Zone: o.zone}
 }
 
 // showFooter sets the one status line routine work shows, when it changed.
 func (o *driver) showFooter(out *store.Out) {
-	line := Footer(o.st, o.cfg)
+	line := footer(o.st, o.cfg)
 	if line != o.footer {
 		o.footer = line
 		out.Status("om", line, false)

@@ -25,7 +25,7 @@ func (o *driver) needsPi(c *store.Cmd) bool {
 
 func (o *driver) cmdStatus(c *store.Cmd) {
 	o.Ready(c.Out) // status runs whatever the store's state: read a changed config first
-	v := statusView{state: o.st, cfg: o.cfg, off: o.Off(), inject: o.env.May(o, store.Inject), scope: &o.scope, records: len(o.recs)}
+	v := statusView{st: o.st, cfg: o.cfg, off: o.Off(), inject: o.env.May(o, store.Inject), scope: &o.scope, records: len(o.recs)}
 	if c.JSON {
 		c.Out.Output(string(statusJSON(v)))
 		return
@@ -33,7 +33,7 @@ func (o *driver) cmdStatus(c *store.Cmd) {
 	if len(o.ids) > 0 {
 		v.t = &o.tr
 	}
-	v.env = Env{Window: o.window, Clock: o.clock()}
+	v.env = planEnv{Window: o.window, Clock: o.clock()}
 	v.sources = configSources(o.cfgFiles, o.s.Trusted)
 	c.Out.Output(statusPage(v))
 }
@@ -113,7 +113,7 @@ func (o *driver) cmdObserve(c *store.Cmd) {
 	}
 	before := o.st.Observed
 	o.st.Retry()
-	env := Env{Force: true, NoCompact: c.Args.Has("no-compact")}
+	env := planEnv{Force: true, NoCompact: c.Args.Has("no-compact")}
 	o.step(c.Out, env, &omRun{act: store.Write, done: func(out *store.Out, why string) {
 		out.Output(observedText(o.st, o.st.Observed-before, why))
 	}})
@@ -129,7 +129,7 @@ func (o *driver) cmdReflect(c *store.Cmd) {
 	}
 	before, tokens := o.st.Reflected, o.st.Tokens()
 	o.st.Retry()
-	env := Env{Reflect: true, Aggressive: c.Args.Has("aggressive"), Focus: strings.Join(c.Args.Words, " ")}
+	env := planEnv{Reflect: true, Aggressive: c.Args.Has("aggressive"), Focus: strings.Join(c.Args.Words, " ")}
 	o.step(c.Out, env, &omRun{act: store.Write, done: func(out *store.Out, why string) {
 		msg, ok := reflectedText(o.st, before, tokens, why)
 		if !ok {
@@ -160,7 +160,7 @@ func (o *driver) cmdClear(c *store.Cmd) {
 		return
 	}
 	n := o.st.Items()[0]
-	o.apply(c.Out, Record{Op: OpClear, Time: o.clock().Ms})
+	o.apply(c.Out, Record{Op: opClear, Time: o.clock().Ms})
 	c.Out.Output(clearedText(n))
 }
 
@@ -187,7 +187,7 @@ func (o *driver) cmdMode(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
-	o.apply(c.Out, Record{Op: OpSet, Time: o.clock().Ms, Settings: Settings{Mode: &mode}})
+	o.apply(c.Out, Record{Op: opSet, Time: o.clock().Ms, Settings: settings{Mode: &mode}})
 	c.Out.Output(modeSetText(mode, &o.scope))
 }
 
@@ -205,7 +205,7 @@ func (o *driver) cmdAutoCompact(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
-	o.apply(c.Out, Record{Op: OpSet, Time: o.clock().Ms, Settings: set})
+	o.apply(c.Out, Record{Op: opSet, Time: o.clock().Ms, Settings: set})
 	c.Out.Output(autoCompactText(o.cfg.With(o.st.Settings), &o.scope))
 }
 
@@ -214,10 +214,10 @@ func (o *driver) cmdRebuild(c *store.Cmd) {
 	if o.scope.resource {
 		session = o.sessionID
 	}
-	o.st = Fold(o.recs, session, o.cfg)
+	o.st = fold(o.recs, session, o.cfg)
 	o.applied = o.applied[:0]
 	for i := range o.recs {
-		o.applied = append(o.applied, string(Encode(o.recs[i])))
+		o.applied = append(o.applied, string(encode(o.recs[i])))
 	}
 	c.Out.Output(rebuiltText(o.st, len(o.recs), &o.scope))
 }

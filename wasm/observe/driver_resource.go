@@ -15,7 +15,7 @@ import (
 // chooses it): the ledger records as JSON Lines under the agent folder, one
 // file per project, shared by the project's sessions. Every session's
 // observations are injected; only this session's records move its
-// watermark (Fold with a session). Each append takes the file's lock, as
+// watermark (fold with a session). Each append takes the file's lock, as
 // the decision log's does, so two pi processes lose nothing; a torn last
 // line is reported and the next append starts on a new line.
 
@@ -60,13 +60,13 @@ func (o *driver) refreshLedger() {
 	}
 	canon := make([]string, len(recs))
 	for i := range recs {
-		canon[i] = string(Encode(recs[i]))
+		canon[i] = string(encode(recs[i]))
 	}
 	o.recs = recs
 	// The first read always folds: the state must know its session even
 	// when the file does not exist yet, so the records it makes carry it.
 	if first || !slices.Equal(canon, o.applied) {
-		o.st = Fold(recs, o.sessionID, o.cfg)
+		o.st = fold(recs, o.sessionID, o.cfg)
 		o.applied = canon
 	}
 	if !slices.Equal(problems, sc.problems) {

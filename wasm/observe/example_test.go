@@ -7,7 +7,7 @@ func ExampleDecodeLedger() {
 {"v":1,"op":"set","t":1770907100000,"mode":"blocking"}
 {"v":1,"op":"obs`
 	recs, problems := DecodeLedger([]byte(ledger))
-	st := Fold(recs, "s-1", DefaultConfig())
+	st := fold(recs, "s-1", defaultConfig())
 	fmt.Println(len(recs), problems)
 	fmt.Println(st.Mark.ID, st.Items()[0], *st.Settings.Mode)
 	// Output:

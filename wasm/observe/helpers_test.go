@@ -119,7 +119,7 @@ func (s *session) compaction(firstKept, summary string, ours bool) string {
 func (s *session) record(r Record) string {
 	return s.add("custom", func(o *jsonw.Object) {
 		o.Str("customType", CustomTypeLedger)
-		o.Raw("data", Encode(r))
+		o.Raw("data", encode(r))
 	})
 }
 
@@ -131,7 +131,7 @@ func (s *session) turn(prompt string, n int) {
 
 func (s *session) jsonl() []byte { return []byte(strings.Join(s.lines, "\n") + "\n") }
 
-func (s *session) transcript() Transcript { return ReadEntries(s.jsonl(), 0) }
+func (s *session) transcript() transcript { return readEntries(s.jsonl(), 0) }
 
 // records reads back the ledger records of the session's custom entries, in order.
 func (s *session) records() []Record {
@@ -141,7 +141,7 @@ func (s *session) records() []Record {
 			continue
 		}
 		i := strings.Index(l, `"data":`)
-		r, err := Decode([]byte(l[i+len(`"data":`) : len(l)-1]))
+		r, err := decode([]byte(l[i+len(`"data":`) : len(l)-1]))
 		if err != nil {
 			panic(err)
 		}
@@ -150,7 +150,7 @@ func (s *session) records() []Record {
 	return out
 }
 
-func at(ms int64) Clock { return Clock{Ms: ms} }
+func at(ms int64) clock { return clock{Ms: ms} }
 
 // objectAlias lets tests fill entries without importing jsonw.
 type objectAlias = jsonw.Object

@@ -24,7 +24,7 @@ func piOnly(mode, sub string) string {
 
 // observedText is /om observe's answer once its calls are done: runs is the
 // observer runs they merged, why what the last plan said.
-func observedText(s *State, runs int, why string) string {
+func observedText(s *state, runs int, why string) string {
 	msg := "Nothing new to observe."
 	if runs > 0 {
 		msg = "Observed in " + txt.Plural(runs, "call", "calls") + ": " + strconv.Itoa(s.Items()[0]) + " observations (~" + strconv.Itoa(s.Tokens()) + " tokens), covered through entry " + s.Mark.ID + "."
@@ -41,7 +41,7 @@ const noReflection = "No observations to reflect on yet."
 // reflectedText is /om reflect's answer once its calls are done: before is
 // the count of reflections, tokens the observations' size, both as they were
 // when it started; ok is false when no reflection was applied.
-func reflectedText(s *State, before, tokens int, why string) (msg string, ok bool) {
+func reflectedText(s *state, before, tokens int, why string) (msg string, ok bool) {
 	if s.Reflected == before {
 		return "The reflection was not applied; the observations are kept as they are (" + why + ").", false
 	}
@@ -50,7 +50,7 @@ func reflectedText(s *State, before, tokens int, why string) (msg string, ok boo
 
 // observationsPage is /om observations: the observations with the current
 // task and response, as text or (asJSON) as one JSON object.
-func observationsPage(s *State, asJSON bool) string {
+func observationsPage(s *state, asJSON bool) string {
 	text := s.Text()
 	if asJSON {
 		w := jsonw.Open(nil)
@@ -68,7 +68,7 @@ func observationsPage(s *State, asJSON bool) string {
 // viewPage is /om view: what v selects of the observations and of the
 // conversation in t they do not cover yet (with its size), each part cut
 // to v.limit lines.
-func viewPage(s *State, t *Transcript, v viewSel) string {
+func viewPage(s *state, t *transcript, v viewSel) string {
 	var b strings.Builder
 	if v.obs {
 		text := s.Text()
@@ -117,7 +117,7 @@ func clearedText(n int) string {
 
 // modeText is /om mode without a word: the mode in force (eff is the
 // configuration with the session's overrides).
-func modeText(eff Config) string {
+func modeText(eff omConfig) string {
 	return "Mode: " + eff.Mode + " (buffered: observe between turns; blocking: only when pi compacts or on /om observe)."
 }
 
@@ -129,7 +129,7 @@ func modeSetText(mode string, sc *omScope) string {
 // autoCompactText is /om auto-compact's answer: our own compaction's
 // settings in force (eff is the configuration with the session's
 // overrides), after what set them (sc, nil when nothing was set).
-func autoCompactText(eff Config, sc *omScope) string {
+func autoCompactText(eff omConfig, sc *omScope) string {
 	prefix := ""
 	if sc != nil {
 		prefix = "Kept " + sc.keptIn() + ". "
@@ -140,7 +140,7 @@ func autoCompactText(eff Config, sc *omScope) string {
 
 // rebuiltText is /om rebuild's answer: s was folded again from recs
 // records of the ledger sc names.
-func rebuiltText(s *State, recs int, sc *omScope) string {
+func rebuiltText(s *state, recs int, sc *omScope) string {
 	of := "of this branch"
 	if sc.resource {
 		of = "of " + sc.file
@@ -167,7 +167,7 @@ func dumpPage(recs []Record, asJSON bool, sc *omScope) string {
 	}
 	lines := make([]string, len(recs))
 	for i := range recs {
-		lines[i] = string(Encode(recs[i]))
+		lines[i] = string(encode(recs[i]))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -189,7 +189,7 @@ func problemsText(problems []Problem, sc *omScope) string {
 // receiptPart is /memory last's part for the observations: the block the
 // newest model request got (inj) and why, or, when injWhy is not "", why
 // nothing was injected.
-func receiptPart(inj Injection, injWhy string) store.Receipt {
+func receiptPart(inj injection, injWhy string) store.Receipt {
 	text, why, tokens := inj.Text+inj.Hint, inj.Why, inj.Tokens
 	switch {
 	case injWhy != "":

@@ -30,13 +30,13 @@ func TestViewPageShowsTheSelectedPartsCutToTheirLines(t *testing.T) {
 	s := newSession(feb12)
 	s.turn("first", 100)
 	tr := s.transcript()
-	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 870, "a"), item(Low, 871, "b")}}}}
-	empty := &State{}
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a"), item(low, 871, "b")}}}}
+	empty := &state{}
 	_, tokens := empty.Pending(&tr)
 	pending := "--- not yet observed: ~" + itoa(tokens) + " tokens ---\n"
 	tests := []struct {
 		name string
-		st   *State
+		st   *state
 		sel  viewSel
 		want string
 	}{
@@ -51,14 +51,14 @@ func TestViewPageShowsTheSelectedPartsCutToTheirLines(t *testing.T) {
 			require.Equal(t, tt.want, viewPage(tt.st, &tr, tt.sel))
 		})
 	}
-	covered := &State{Mark: Mark{ID: tr.Entries[len(tr.Entries)-1].ID}}
+	covered := &state{Mark: Mark{ID: tr.Entries[len(tr.Entries)-1].ID}}
 	require.Equal(t, "--- not yet observed: ~0 tokens ---\n(nothing)", viewPage(covered, &tr, viewSel{raw: true}))
 }
 
 func TestCommandRepliesSayWhatChanged(t *testing.T) {
-	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 870, "a"), item(Low, 871, "b")}}}, Mark: Mark{ID: "e7"}, Reflected: 2}
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a"), item(low, 871, "b")}}}, Mark: Mark{ID: "e7"}, Reflected: 2}
 	thread, resource := &omScope{}, &omScope{resource: true, file: "/a/pi-memory/observations/h.jsonl"}
-	eff := DefaultConfig()
+	eff := defaultConfig()
 	tests := []struct{ name, got, want string }{
 		{"observed", observedText(st, 2, "ignored"), "Observed in 2 calls: 2 observations (~" + itoa(st.Tokens()) + " tokens), covered through entry e7."},
 		{"nothing to observe, and why", observedText(st, 0, "~54 unobserved tokens"), "Nothing new to observe. (~54 unobserved tokens)"},
@@ -70,11 +70,11 @@ func TestCommandRepliesSayWhatChanged(t *testing.T) {
 		{"auto-compact shown", autoCompactText(eff, nil), "Auto-compact on, buffered mode; observer at 30000 tokens, reflector at 40000, retain 8000 (compaction at 38000)."},
 		{"auto-compact set", autoCompactText(eff, resource), "Kept for every session of this project. Auto-compact on, buffered mode; observer at 30000 tokens, reflector at 40000, retain 8000 (compaction at 38000)."},
 		{"rebuilt from the branch", rebuiltText(st, 3, thread), "Rebuilt from 3 ledger entries of this branch: 2 observations, covered through entry e7."},
-		{"rebuilt from the file, nothing covered", rebuiltText(&State{}, 1, resource), "Rebuilt from 1 ledger entry of /a/pi-memory/observations/h.jsonl: 0 observations, covered through nothing yet."},
+		{"rebuilt from the file, nothing covered", rebuiltText(&state{}, 1, resource), "Rebuilt from 1 ledger entry of /a/pi-memory/observations/h.jsonl: 0 observations, covered through nothing yet."},
 		{"no dump in the branch", dumpPage(nil, false, thread), "No observational-memory entries in this branch."},
 		{"no dump in the file", dumpPage(nil, false, resource), "No observational-memory entries in /a/pi-memory/observations/h.jsonl."},
 		{"no dump as JSON", dumpPage(nil, true, thread), ""},
-		{"a dump is the records' lines", dumpPage([]Record{{Op: OpClear, Time: 1}, {Op: OpClear, Time: 2}}, true, thread), `{"v":1,"op":"clear","t":1}` + "\n" + `{"v":1,"op":"clear","t":2}`},
+		{"a dump is the records' lines", dumpPage([]Record{{Op: opClear, Time: 1}, {Op: opClear, Time: 2}}, true, thread), `{"v":1,"op":"clear","t":1}` + "\n" + `{"v":1,"op":"clear","t":2}`},
 		{"pi only, in pimem", piOnly("cli", "clear"), "/om clear changes the observations, which live in the pi session: run it in pi. pimem reads a session (--session FILE) but never writes to it."},
 		{"pi only, in pi", piOnly("tui", "clear"), ""},
 	}
@@ -91,11 +91,11 @@ func TestCommandRepliesSayWhatChanged(t *testing.T) {
 }
 
 func TestObservationsPageIsTheCanonicalText(t *testing.T) {
-	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 870, "a")}}}, Task: "t", Response: `say "hi"`}
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a")}}}, Task: "t", Response: `say "hi"`}
 	require.Equal(t, "Date: Feb 12, 2026\n* 🔴 (14:30) a\n\n<current-task>\nt\n</current-task>\n\n<suggested-response>\nsay \"hi\"\n</suggested-response>", observationsPage(st, false))
 	require.Equal(t, `{"observations":"Date: Feb 12, 2026\n* 🔴 (14:30) a\n\n<current-task>\nt\n</current-task>\n\n<suggested-response>\nsay \"hi\"\n</suggested-response>\n","task":"t","response":"say \"hi\""}`, observationsPage(st, true))
-	require.Equal(t, "No observations yet.", observationsPage(&State{}, false))
-	require.Equal(t, `{"observations":"","task":"","response":""}`, observationsPage(&State{}, true))
+	require.Equal(t, "No observations yet.", observationsPage(&state{}, false))
+	require.Equal(t, `{"observations":"","task":"","response":""}`, observationsPage(&state{}, true))
 }
 
 func TestProblemsTextNamesEveryEntryOrLineSkipped(t *testing.T) {
@@ -107,17 +107,17 @@ func TestProblemsTextNamesEveryEntryOrLineSkipped(t *testing.T) {
 }
 
 func TestReceiptPartSaysWhatTheNewestRequestGotOrWhyNothing(t *testing.T) {
-	inj := Injection{Text: "<obs>\n", Hint: "hint\n", Tokens: 7, Why: "all: 1 observations (~7 tokens)"}
+	inj := injection{Text: "<obs>\n", Hint: "hint\n", Tokens: 7, Why: "all: 1 observations (~7 tokens)"}
 	tests := []struct {
 		name   string
-		inj    Injection
+		inj    injection
 		injWhy string
 		text   string
 		json   string
 	}{
 		{"the block and its hint", inj, "", "\n\n--- observations (a message in the newest model request): 11 bytes ≈ 7 tokens ---\nall: 1 observations (~7 tokens)\n<obs>\nhint",
 			`{"store":"observations","where":"context","bytes":11,"tokens":7,"why":"all: 1 observations (~7 tokens)","text":"<obs>\nhint\n"}`},
-		{"nothing to inject", Injection{Why: "no observations yet"}, "", "\n\n--- observations (a message in the newest model request): 0 bytes ≈ 0 tokens ---\n(nothing: no observations yet)",
+		{"nothing to inject", injection{Why: "no observations yet"}, "", "\n\n--- observations (a message in the newest model request): 0 bytes ≈ 0 tokens ---\n(nothing: no observations yet)",
 			`{"store":"observations","where":"context","bytes":0,"tokens":0,"why":"no observations yet","text":""}`},
 		{"the gate said no", inj, "Memory is off", "\n\n--- observations (a message in the newest model request): 0 bytes ≈ 0 tokens ---\n(nothing: Memory is off)",
 			`{"store":"observations","where":"context","bytes":0,"tokens":0,"why":"Memory is off","text":""}`},

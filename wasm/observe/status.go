@@ -7,9 +7,9 @@ import (
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
-// Status is what /om status prints: the configuration in force, the
+// status is what /om status prints: the configuration in force, the
 // observations, what they cover, the runs, and anything waiting or stopped.
-func Status(s *State, cfg Config, t *Transcript, env Env) string {
+func status(s *state, cfg omConfig, t *transcript, env planEnv) string {
 	cfg = cfg.With(s.Settings)
 	var b strings.Builder
 	if !cfg.Enabled {
@@ -28,7 +28,7 @@ func Status(s *State, cfg Config, t *Transcript, env Env) string {
 	}
 	b.WriteString(cat("Observational memory: on, ", cfg.Mode, " mode, auto-compact ", onOff(cfg.AutoCompact), ", injection ", cfg.MemoryInjectionMode, "; observer model: ", model, "\n"))
 	n := s.Items()
-	b.WriteString(cat("Observations: ", itoa(n[0]), " (🔴 ", itoa(n[High]), ", 🟡 ", itoa(n[Medium]), ", 🟢 ", itoa(n[Low]), "), ~", itoa(s.Tokens()), " tokens; reflector at ", itoa(cfg.ReflectorTokens), "\n"))
+	b.WriteString(cat("Observations: ", itoa(n[0]), " (🔴 ", itoa(n[high]), ", 🟡 ", itoa(n[medium]), ", 🟢 ", itoa(n[low]), "), ~", itoa(s.Tokens()), " tokens; reflector at ", itoa(cfg.ReflectorTokens), "\n"))
 	cover := "nothing yet"
 	if s.Mark.ID != "" {
 		cover = "through entry " + s.Mark.ID
@@ -64,10 +64,10 @@ func Status(s *State, cfg Config, t *Transcript, env Env) string {
 // statusView is what /om status shows: the state and the configuration,
 // and what the driver knows of the session.
 type statusView struct {
-	state   *State
-	cfg     Config
-	t       *Transcript // the branch last read, nil before one was
-	env     Env         // the model's window and now
+	st      *state
+	cfg     omConfig
+	t       *transcript // the branch last read, nil before one was
+	env     planEnv     // the model's window and now
 	off     string      // why the store is off (Off), "" when it is on
 	inject  string      // the gate's answer for Inject
 	scope   *omScope
@@ -75,11 +75,11 @@ type statusView struct {
 	sources string // the config files read (configSources)
 }
 
-// statusPage is /om status: Status, then where the observations are kept,
+// statusPage is /om status: status, then where the observations are kept,
 // the scope's and the SQLite variables' warnings, the config files read,
 // and why nothing is injected when the gate says so while the store is on.
 func statusPage(v statusView) string {
-	text := Status(v.state, v.cfg, v.t, v.env)
+	text := status(v.st, v.cfg, v.t, v.env)
 	if v.scope.resource {
 		text += "Scope: resource (" + v.scope.file + ": " + txt.Plural(v.records, "record", "records") + " of this project's sessions; only this session's move its watermark)\n"
 	} else {
@@ -101,7 +101,7 @@ func statusPage(v statusView) string {
 // statusJSON is /om status --json: one object of the values statusPage
 // shows most.
 func statusJSON(v statusView) []byte {
-	s := v.state
+	s := v.st
 	eff := v.cfg.With(s.Settings)
 	w := jsonw.Open(nil)
 	w.Bool("enabled", v.off == "")
@@ -123,7 +123,7 @@ func statusJSON(v statusView) []byte {
 
 // offText is why the configuration turns the store off, "" when it does
 // not: a file that cannot be read as written (cfg.Why), or "enabled": false.
-func offText(cfg Config) string {
+func offText(cfg omConfig) string {
 	switch {
 	case !cfg.Enabled && cfg.Why != "":
 		return cfg.Why
@@ -147,9 +147,9 @@ func footerTurn(was, now string) (off, on bool) {
 	return now != "" && was == "", now == "" && was != ""
 }
 
-// Footer is the one status line routine work shows (pi's footer), instead
+// footer is the one status line routine work shows (pi's footer), instead
 // of notifications: "om 42 obs ~3.1k tok", or why the store is idle.
-func Footer(s *State, cfg Config) string {
+func footer(s *state, cfg omConfig) string {
 	cfg = cfg.With(s.Settings)
 	if !cfg.Enabled {
 		return "om off"
@@ -180,19 +180,19 @@ func onOff(b bool) string {
 }
 
 // configPage is /om config: where the configuration was read from
-// (sources), then ConfigText; reloaded says /om config reload asked.
-func configPage(cfg Config, s Settings, sources string, reloaded bool) string {
+// (sources), then configText; reloaded says /om config reload asked.
+func configPage(cfg omConfig, s settings, sources string, reloaded bool) string {
 	head := "Observational memory config from " + sources + ":\n"
 	if reloaded {
 		head = "Reloaded. " + head
 	}
-	return strings.TrimRight(head+ConfigText(cfg, s), "\n")
+	return strings.TrimRight(head+configText(cfg, s), "\n")
 }
 
-// ConfigText is what /om config prints: every key of om-config.json with
+// configText is what /om config prints: every key of om-config.json with
 // the value in force (the session's overrides applied and marked), then
 // the warnings.
-func ConfigText(cfg Config, s Settings) string {
+func configText(cfg omConfig, s settings) string {
 	eff := cfg.With(s)
 	var b strings.Builder
 	line := func(key, v string, over bool) {

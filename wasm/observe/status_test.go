@@ -7,13 +7,13 @@ import (
 )
 
 func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	s.turn("hello", 4000)
 	tr := s.transcript()
-	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 1, "a"), item(Low, 2, "b")}}}, Mark: Mark{ID: "e1"}, Task: "Say hello", Observed: 3, Empty: 1}
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 1, "a"), item(low, 2, "b")}}}, Mark: Mark{ID: "e1"}, Task: "Say hello", Observed: 3, Empty: 1}
 	st.observer.fail("observer", "503", feb12)
-	got := Status(st, cfg, &tr, Env{Clock: at(feb12)})
+	got := status(st, cfg, &tr, planEnv{Clock: at(feb12)})
 	for _, want := range []string{
 		"Observational memory: on, buffered mode, auto-compact on, injection all; observer model: the current model\n",
 		"Observations: 2 (🔴 1, 🟡 0, 🟢 1), ~",
@@ -24,16 +24,16 @@ func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
 	} {
 		require.Contains(t, got, want)
 	}
-	require.Equal(t, "om 2 obs ~14 tok · observer retrying", Footer(st, cfg))
+	require.Equal(t, "om 2 obs ~14 tok · observer retrying", footer(st, cfg))
 
-	cfg = ParseConfig(globalFile, []byte(`{"enabled": "no"}`), projectFile, nil)
-	require.Contains(t, Status(st, cfg, nil, Env{}), "Observational memory: off (")
-	require.Equal(t, "om off", Footer(st, cfg))
+	cfg = parseConfig(globalFile, []byte(`{"enabled": "no"}`), projectFile, nil)
+	require.Contains(t, status(st, cfg, nil, planEnv{}), "Observational memory: off (")
+	require.Equal(t, "om off", footer(st, cfg))
 }
 
 func TestConfigTextMarksTheSessionsOverrides(t *testing.T) {
-	mode, n := ModeBlocking, 12000
-	text := ConfigText(DefaultConfig(), Settings{Mode: &mode, ObserverTokens: &n})
+	mode, n := modeBlocking, 12000
+	text := configText(defaultConfig(), settings{Mode: &mode, ObserverTokens: &n})
 	require.Contains(t, text, "  mode: blocking (set in this session)\n")
 	require.Contains(t, text, "  observerTokens: 12000 (set in this session)\n")
 	require.Contains(t, text, "  retainTokens: 8000\n")
@@ -41,9 +41,9 @@ func TestConfigTextMarksTheSessionsOverrides(t *testing.T) {
 }
 
 func TestStatusPageSaysWhereTheObservationsAreKeptAndWhatIsRead(t *testing.T) {
-	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 870, "a")}}}, Mark: Mark{ID: "e1"}}
-	cfg := DefaultConfig()
-	head := Status(st, cfg, nil, Env{})
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a")}}}, Mark: Mark{ID: "e1"}}
+	cfg := defaultConfig()
+	head := status(st, cfg, nil, planEnv{})
 	tests := []struct {
 		name string
 		v    statusView
@@ -63,16 +63,16 @@ func TestStatusPageSaysWhereTheObservationsAreKeptAndWhatIsRead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.v.state, tt.v.cfg = st, cfg
+			tt.v.st, tt.v.cfg = st, cfg
 			require.Equal(t, tt.want, statusPage(tt.v))
 		})
 	}
 }
 
 func TestStatusJSONHoldsTheNumbersInForce(t *testing.T) {
-	mode := ModeBlocking
-	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 870, "a")}}}, Mark: Mark{ID: "e1"}, Observed: 4, Reflected: 1, Settings: Settings{Mode: &mode}}
-	v := statusView{state: st, cfg: DefaultConfig(), scope: &omScope{}, records: 5}
+	mode := modeBlocking
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a")}}}, Mark: Mark{ID: "e1"}, Observed: 4, Reflected: 1, Settings: settings{Mode: &mode}}
+	v := statusView{st: st, cfg: defaultConfig(), scope: &omScope{}, records: 5}
 	require.Equal(t, `{"enabled":true,"off":"","scope":"thread","mode":"blocking","autoCompact":true,"observations":1,"tokens":`+itoa(st.Tokens())+`,"coveredThrough":"e1","records":5,"observerRuns":4,"reflections":1}`, string(statusJSON(v)))
 	v.off, v.inject = "disabled", "disabled"
 	v.scope = &omScope{resource: true, file: "/f", sqlite: "PI_OM_SQLITE_PATH"}
@@ -80,10 +80,10 @@ func TestStatusJSONHoldsTheNumbersInForce(t *testing.T) {
 }
 
 func TestOffTextNamesWhatTurnedTheStoreOff(t *testing.T) {
-	require.Equal(t, "", offText(DefaultConfig()))
-	off := ParseConfig(globalFile, []byte(`{"enabled": false}`), projectFile, nil)
+	require.Equal(t, "", offText(defaultConfig()))
+	off := parseConfig(globalFile, []byte(`{"enabled": false}`), projectFile, nil)
 	require.Equal(t, `Observational memory is disabled by `+globalFile+`; nothing is observed, injected or written. Set "enabled": true there (or remove the key) to turn it back on.`, offText(off))
-	broken := ParseConfig(globalFile, nil, projectFile, []byte(`{`))
+	broken := parseConfig(globalFile, nil, projectFile, []byte(`{`))
 	require.True(t, broken.Why != "")
 	require.Equal(t, broken.Why, offText(broken))
 }
@@ -110,8 +110,8 @@ func TestFooterShowsWhenMemoryMayInjectObservations(t *testing.T) {
 }
 
 func TestConfigPageSaysWhereTheValuesCameFrom(t *testing.T) {
-	text := configPage(DefaultConfig(), Settings{}, "/a/om-config.json", false)
+	text := configPage(defaultConfig(), settings{}, "/a/om-config.json", false)
 	require.Equal(t, "Observational memory config from /a/om-config.json:\nenabled: on\n  mode: buffered\n", text[:len("Observational memory config from /a/om-config.json:\nenabled: on\n  mode: buffered\n")])
 	require.Equal(t, "  relevantObservationMaxTokens: 1400", text[len(text)-len("  relevantObservationMaxTokens: 1400"):], "no newline at the end")
-	require.Equal(t, "Reloaded. "+text, configPage(DefaultConfig(), Settings{}, "/a/om-config.json", true))
+	require.Equal(t, "Reloaded. "+text, configPage(defaultConfig(), settings{}, "/a/om-config.json", true))
 }
