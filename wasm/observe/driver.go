@@ -220,8 +220,8 @@ func (o *driver) record(out *store.Out, r Record) {
 	}
 }
 
-// clock is now, in the session's time zone.
-func (o *driver) clock() clock {
+// now is the time, in the session's time zone.
+func (o *driver) now() clock {
 	return clock{Ms: o.h.Now(), Zone: o.zone}
 }
 

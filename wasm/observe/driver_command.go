@@ -33,7 +33,7 @@ func (o *driver) cmdStatus(c *store.Cmd) {
 	if len(o.ids) > 0 {
 		v.t = &o.tr
 	}
-	v.env = planEnv{Window: o.window, Clock: o.clock()}
+	v.env = planEnv{Window: o.window, Clock: o.now()}
 	v.sources = configSources(o.cfgFiles, o.s.Trusted)
 	c.Out.Output(statusPage(v))
 }
@@ -160,7 +160,7 @@ func (o *driver) cmdClear(c *store.Cmd) {
 		return
 	}
 	n := o.st.Items()[0]
-	o.apply(c.Out, Record{Op: opClear, Time: o.clock().Ms})
+	o.apply(c.Out, Record{Op: opClear, Time: o.now().Ms})
 	c.Out.Output(clearedText(n))
 }
 
@@ -187,7 +187,7 @@ func (o *driver) cmdMode(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
-	o.apply(c.Out, Record{Op: opSet, Time: o.clock().Ms, Settings: settings{Mode: &mode}})
+	o.apply(c.Out, Record{Op: opSet, Time: o.now().Ms, Settings: settings{Mode: &mode}})
 	c.Out.Output(modeSetText(mode, &o.scope))
 }
 
@@ -205,7 +205,7 @@ func (o *driver) cmdAutoCompact(c *store.Cmd) {
 	if o.needsPi(c) {
 		return
 	}
-	o.apply(c.Out, Record{Op: opSet, Time: o.clock().Ms, Settings: set})
+	o.apply(c.Out, Record{Op: opSet, Time: o.now().Ms, Settings: set})
 	c.Out.Output(autoCompactText(o.cfg.With(o.st.Settings), &o.scope))
 }
 

@@ -32,7 +32,7 @@ func (o *driver) Context(out *store.Out, in gjson.Result) {
 		o.injWhy = "the block was already in the request"
 		return
 	}
-	o.inj = inject(o.st, o.cfg, injectInput{Query: v.Query, At: o.clock(), Dropped: v.Dropped})
+	o.inj = inject(o.st, o.cfg, injectInput{Query: v.Query, At: o.now(), Dropped: v.Dropped})
 	o.injWhy = ""
 	if o.inj.Text == "" {
 		return
@@ -85,7 +85,7 @@ func (o *driver) Settled(out *store.Out, in gjson.Result) {
 		return
 	}
 	o.reportProblems(out)
-	if callOut(o.busy, o.busyAt, o.clock().Ms) {
+	if callOut(o.busy, o.busyAt, o.now().Ms) {
 		return // the call that is out plans again when it answers
 	}
 	o.step(out, planEnv{}, &omRun{background: true, act: store.Capture})
@@ -104,7 +104,7 @@ type omRun struct {
 // chain until its answer, a compaction is asked for, and the footer shows
 // where things stand.
 func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
-	env.Window, env.Clock = o.window, o.clock()
+	env.Window, env.Clock = o.window, o.now()
 	a := plan(o.st, o.cfg, &o.tr, env)
 	switch a.Do {
 	case doObserve, doReflect:
@@ -144,7 +144,7 @@ func (o *driver) finish(out *store.Out, run *omRun, why string) {
 // recorded, nothing appended.
 func (o *driver) ask(out *store.Out, a action, c store.Call, act store.Act, then func(out *store.Out, res result, usage []byte)) {
 	c.System, c.Prompt, c.MaxTokens, c.Model = a.System, a.Prompt, a.MaxTokens, a.Model
-	o.busy, o.busyAt = c.Background, o.clock().Ms
+	o.busy, o.busyAt = c.Background, o.now().Ms
 	out.CompleteCall(c, func(out *store.Out, v gjson.Result) {
 		o.busy = false
 		if o.env.May(o, act) != "" {
@@ -154,7 +154,7 @@ func (o *driver) ask(out *store.Out, a action, c store.Call, act store.Act, then
 		if !v.IsObject() {
 			ans.Error = "the host gave no answer"
 		}
-		res := o.st.Answer(a, ans, o.cfg, o.clock())
+		res := o.st.Answer(a, ans, o.cfg, o.now())
 		if res.Record != nil {
 			o.record(out, *res.Record)
 		}
@@ -199,7 +199,7 @@ func (o *driver) BeforeCompact(out *store.Out, in gjson.Result) {
 }
 
 func (o *driver) compaction(out *store.Out, req compactReq, calls int, usage []byte) {
-	a := planCompaction(o.st, o.cfg, &o.tr, req.firstKept, planEnv{Window: o.window, Clock: o.clock()})
+	a := planCompaction(o.st, o.cfg, &o.tr, req.firstKept, planEnv{Window: o.window, Clock: o.now()})
 	switch a.Do {
 	case doCompact:
 		summary, details, _ := summaryOf(o.st, req.sum)
@@ -229,7 +229,7 @@ func (o *driver) BeforeTree(out *store.Out, in gjson.Result) {
 		o.readBranch(b.Raw)
 	}
 	t := readEntries([]byte(jsonr.Get(in, "entries").Raw), o.zone)
-	if a := planCompaction(o.st, o.cfg, &t, "", planEnv{Window: o.window, Clock: o.clock()}); a.Do != doCompact {
+	if a := planCompaction(o.st, o.cfg, &t, "", planEnv{Window: o.window, Clock: o.now()}); a.Do != doCompact {
 		return
 	}
 	if summary, details, _ := summaryOf(o.st, summaryInput{}); summary != "" {
