@@ -86,7 +86,8 @@ FUZZ_TARGETS := \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
 	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces \
 	wasm/internal/sha1:FuzzSum wasm/internal/jsonr:FuzzGet wasm/internal/civil:FuzzParseTime \
-	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords wasm/observe:FuzzReadContext wasm/internal/pisession:FuzzBranchJSON \
+	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords wasm/observe:FuzzReadContext \
+	wasm/observe:FuzzParseAutoCompact wasm/observe:FuzzParseMode wasm/observe:FuzzParseView wasm/observe:FuzzCheckConfigEdit wasm/internal/pisession:FuzzBranchJSON \
 	wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint \
 	wasm/marker:FuzzStripLeavesNoBlockStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox wasm/hindsight:FuzzFolderEqualsFoldOutbox
 

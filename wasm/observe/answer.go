@@ -11,24 +11,24 @@ import (
 // refused answer never changes the state: the watermark stays where it was,
 // so the span is observed again once the backoff allows.
 var (
-	// ErrTooLong is a model call that failed because the prompt did not fit
+	// errTooLong is a model call that failed because the prompt did not fit
 	// (a "prompt is too long" error, in an error or as the answer's text).
 	// It is a failure, never an empty result: the next chunks are smaller.
-	ErrTooLong = errors.New("the prompt was too long for the model")
-	// ErrDegenerate is an answer no observer writes on purpose: over the
+	errTooLong = errors.New("the prompt was too long for the model")
+	// errDegenerate is an answer no observer writes on purpose: over the
 	// size limit, a line over 10,000 characters, or the same line repeated.
-	ErrDegenerate = errors.New("the answer is degenerate")
-	// ErrFormat is text that holds no observation and does not say there is
+	errDegenerate = errors.New("the answer is degenerate")
+	// errFormat is text that holds no observation and does not say there is
 	// nothing new.
-	ErrFormat = errors.New("the answer is not in the observation format")
-	// ErrFailed is a model call that returned an error instead of text.
-	ErrFailed = errors.New("the model call failed")
-	// ErrStale is an answer to a job the state has moved past (another
+	errFormat = errors.New("the answer is not in the observation format")
+	// errFailed is a model call that returned an error instead of text.
+	errFailed = errors.New("the model call failed")
+	// errStale is an answer to a job the state has moved past (another
 	// answer was merged in the meantime).
-	ErrStale = errors.New("the answer is for an older state")
+	errStale = errors.New("the answer is for an older state")
 )
 
-// Limits on answers. An observer answer is bounded by ObserverMaxTokens; a
+// Limits on answers. An observer answer is bounded by observerMaxTokens; a
 // reply far beyond it is a model stuck in a loop, not observations.
 const (
 	maxLineChars       = 10000
@@ -50,10 +50,10 @@ func (e *answerError) Unwrap() error { return e.err }
 //go:noinline
 func refuse(err error, msg string) error { return &answerError{err: err, msg: msg} }
 
-// Answer is what the host returns for a complete effect: the model's text,
+// modelAnswer is what the host returns for a complete effect: the model's text,
 // or the error it reported (pi's complete resolves with stopReason "error"
 // rather than throwing; the adapter passes its errorMessage here).
-type Answer struct {
+type modelAnswer struct {
 	Text  string
 	Error string
 }
@@ -68,16 +68,16 @@ type reply struct {
 // text, empty tags, or a reply that only says there is nothing new is valid
 // and empty; a failure the model reported, in the error or as its text, is
 // an error, never an empty result.
-func readAnswer(a Answer, defaultDay int64, maxBytes int) (reply, error) {
+func readAnswer(a modelAnswer, defaultDay int64, maxBytes int) (reply, error) {
 	if a.Error != "" {
 		if tooLong(a.Error) {
-			return reply{}, refuse(ErrTooLong, "the model refused the prompt as too long: "+oneLine(a.Error, 300))
+			return reply{}, refuse(errTooLong, "the model refused the prompt as too long: "+oneLine(a.Error, 300))
 		}
-		return reply{}, refuse(ErrFailed, "the model call failed: "+oneLine(a.Error, 300))
+		return reply{}, refuse(errFailed, "the model call failed: "+oneLine(a.Error, 300))
 	}
 	text := a.Text
 	if len(text) > maxBytes {
-		return reply{}, refuse(ErrDegenerate, "the answer is "+itoa(len(text))+" bytes, over the limit of "+itoa(maxBytes))
+		return reply{}, refuse(errDegenerate, "the answer is "+itoa(len(text))+" bytes, over the limit of "+itoa(maxBytes))
 	}
 	lines := 0
 	for rest := text; rest != ""; {
@@ -88,7 +88,7 @@ func readAnswer(a Answer, defaultDay int64, maxBytes int) (reply, error) {
 			rest = ""
 		}
 		if len(ln) > maxLineChars {
-			return reply{}, refuse(ErrDegenerate, "line "+itoa(lines+1)+" of the answer is "+itoa(len(ln))+" characters, over "+itoa(maxLineChars))
+			return reply{}, refuse(errDegenerate, "line "+itoa(lines+1)+" of the answer is "+itoa(len(ln))+" characters, over "+itoa(maxLineChars))
 		}
 		lines++
 	}
@@ -100,9 +100,9 @@ func readAnswer(a Answer, defaultDay int64, maxBytes int) (reply, error) {
 			return reply{parsed: p, empty: true}, nil
 		}
 		if tooLong(text) && len(text) < 2000 {
-			return reply{}, refuse(ErrTooLong, "the model answered that the prompt is too long: "+oneLine(text, 300))
+			return reply{}, refuse(errTooLong, "the model answered that the prompt is too long: "+oneLine(text, 300))
 		}
-		return reply{}, refuse(ErrFormat, "the answer holds no observation (no \"* \" item under a \"Date:\" line) and does not say there is nothing new: "+oneLine(text, 120))
+		return reply{}, refuse(errFormat, "the answer holds no observation (no \"* \" item under a \"Date:\" line) and does not say there is nothing new: "+oneLine(text, 120))
 	}
 	if err := repetitive(text, p.groups); err != nil {
 		return reply{}, err
@@ -139,14 +139,14 @@ func tooLong(s string) bool {
 
 // repetitive refuses an answer that repeats itself: one observation more
 // than repeatLimit times, or many lines of which fewer than half differ.
-func repetitive(text string, groups []Group) error {
+func repetitive(text string, groups []group) error {
 	counts := map[string]int{}
 	for gi := range groups {
 		for ii := range groups[gi].Items {
 			it := &groups[gi].Items[ii]
 			k := itoa(it.Minute) + " " + key(it)
 			if counts[k]++; counts[k] >= repeatLimit {
-				return refuse(ErrDegenerate, "the answer repeats one observation "+itoa(counts[k])+" times or more: "+oneLine(groups[gi].Items[ii].Text, 80))
+				return refuse(errDegenerate, "the answer repeats one observation "+itoa(counts[k])+" times or more: "+oneLine(groups[gi].Items[ii].Text, 80))
 			}
 		}
 	}
@@ -159,7 +159,7 @@ func repetitive(text string, groups []Group) error {
 		distinct[ln] = true
 	}
 	if total >= distinctLinesFloor && len(distinct)*2 < total {
-		return refuse(ErrDegenerate, "the answer repeats its lines ("+itoa(len(distinct))+" distinct of "+itoa(total)+")")
+		return refuse(errDegenerate, "the answer repeats its lines ("+itoa(len(distinct))+" distinct of "+itoa(total)+")")
 	}
 	return nil
 }

@@ -8,18 +8,18 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 )
 
-// Result is what State.Answer made of a model's answer.
-type Result struct {
-	Record *Record // the record to persist (Encode); nil when the answer was refused
+// result is what state.Answer made of a model's answer.
+type result struct {
+	Record *Record // the record to persist (encode); nil when the answer was refused
 	Empty  bool    // the observer found nothing new: the watermark moved all the same
-	Err    error   // why the answer was refused (errs.Is: ErrTooLong, ErrDegenerate, ErrFormat, ErrFailed, ErrStale); the state is unchanged
+	Err    error   // why the answer was refused (errs.Is: errTooLong, errDegenerate, errFormat, errFailed, errStale); the state is unchanged
 	Notice string  // a warning for a person, given once when a kind of call stops; else ""
 }
 
 // maxTaskChars caps the current task and the suggested response.
 const maxTaskChars = 1000
 
-// Answer takes the model's answer to a DoObserve or DoReflect action and
+// Answer takes the model's answer to a doObserve or doReflect action and
 // applies it: the state changes, and the record to persist is returned. A
 // refused answer (degenerate, unreadable, a failure the model reported, or
 // an answer to a state that has moved on) changes nothing but the backoff:
@@ -31,31 +31,31 @@ const maxTaskChars = 1000
 // not larger than what it rewrote; duplicates are then merged and the
 // result pruned below the reflector threshold (to half of it when
 // aggressive), lowest priority and oldest first.
-func (s *State) Answer(a Action, ans Answer, cfg Config, c Clock) Result {
+func (s *state) Answer(a action, ans modelAnswer, cfg omConfig, c clock) result {
 	cfg = cfg.With(s.Settings)
 	if a.version != s.version {
-		return Result{Err: refuse(ErrStale, "the observations changed while the model was answering; the answer is dropped and the work is planned again")}
+		return result{Err: refuse(errStale, "the observations changed while the model was answering; the answer is dropped and the work is planned again")}
 	}
 	switch a.Do {
-	case DoObserve:
+	case doObserve:
 		return s.observed(a, ans, cfg, c)
-	case DoReflect:
+	case doReflect:
 		return s.reflected(a, ans, cfg, c)
 	}
-	return Result{Err: errors.New("the action " + quote(a.Do) + " asks no model")}
+	return result{Err: errors.New("the action " + quote(a.Do) + " asks no model")}
 }
 
-func (s *State) observed(a Action, ans Answer, cfg Config, c Clock) Result {
+func (s *state) observed(a action, ans modelAnswer, cfg omConfig, c clock) result {
 	r, err := readAnswer(ans, a.Chunk.day, maxObserverAnswer)
 	if err != nil {
-		if errs.Is(err, ErrTooLong) && s.shrink < maxShrink {
+		if errs.Is(err, errTooLong) && s.shrink < maxShrink {
 			s.shrink++
 		}
-		return Result{Err: err, Notice: s.observer.fail("observer", err.Error(), c.Ms)}
+		return result{Err: err, Notice: s.observer.fail("observer", err.Error(), c.Ms)}
 	}
 	s.observer.ok()
 	rec := Record{
-		Op: OpObserve, Time: c.Ms, Session: s.session,
+		Op: opObserve, Time: c.Ms, Session: s.session,
 		From: a.Chunk.From, Through: a.Chunk.Through, Tokens: a.Chunk.Tokens,
 		Obs:  clean(render(r.groups)),
 		Read: a.Chunk.Read, Modified: a.Chunk.Modified,
@@ -63,7 +63,7 @@ func (s *State) observed(a Action, ans Answer, cfg Config, c Clock) Result {
 	rec.Task, rec.HasTask = task(r.task, r.hasTask)
 	rec.Response, rec.HasResponse = task(r.response, r.hasResponse)
 	s.Apply(rec, cfg)
-	return Result{Record: &rec, Empty: countItems(r.groups) == 0}
+	return result{Record: &rec, Empty: countItems(r.groups) == 0}
 }
 
 // task cleans a current task or suggested response: one paragraph, redacted,
@@ -76,7 +76,7 @@ func task(s string, given bool) (string, bool) {
 	return oneLine(s, maxTaskChars), true
 }
 
-func (s *State) reflected(a Action, ans Answer, cfg Config, c Clock) Result {
+func (s *state) reflected(a action, ans modelAnswer, cfg omConfig, c clock) result {
 	head, tail := splitItems(s.Groups, a.upto)
 	headText := render(head)
 	day := c.Day()
@@ -92,26 +92,26 @@ func (s *State) reflected(a Action, ans Answer, cfg Config, c Clock) Result {
 		newTokens, oldTokens := budget.EstimateTokens(render(r.groups)), budget.EstimateTokens(headText)
 		switch {
 		case r.empty || countItems(r.groups) == 0:
-			err = refuse(ErrDegenerate, "the reflection holds no observation; the observations are kept as they are")
+			err = refuse(errDegenerate, "the reflection holds no observation; the observations are kept as they are")
 		case !strings.Contains(ans.Text, "</observations>"):
-			err = refuse(ErrDegenerate, "the reflection was cut off (it does not end its <observations> tag); the observations are kept as they are")
+			err = refuse(errDegenerate, "the reflection was cut off (it does not end its <observations> tag); the observations are kept as they are")
 		case newTokens > oldTokens+oldTokens/10+100:
-			err = refuse(ErrDegenerate, "the reflection (~"+itoa(newTokens)+" tokens) is larger than the observations it rewrites (~"+itoa(oldTokens)+"); they are kept as they are")
+			err = refuse(errDegenerate, "the reflection (~"+itoa(newTokens)+" tokens) is larger than the observations it rewrites (~"+itoa(oldTokens)+"); they are kept as they are")
 		}
 	}
 	if err != nil {
-		return Result{Err: err, Notice: s.reflector.fail("reflector", err.Error(), c.Ms)}
+		return result{Err: err, Notice: s.reflector.fail("reflector", err.Error(), c.Ms)}
 	}
 	s.reflector.ok()
 	target := cfg.ReflectorTokens * 3 / 4
 	if a.Aggressive {
 		target = cfg.ReflectorTokens / 2
 	}
-	merged := dedupe(mergeDays(append(append([]Group(nil), r.groups...), tail...)))
+	merged := dedupe(mergeDays(append(append([]group(nil), r.groups...), tail...)))
 	merged = prune(merged, cfg.MaxObservationItems, target)
-	rec := Record{Op: OpReflect, Time: c.Ms, Session: s.session, Obs: clean(render(merged)), Aggressive: a.Aggressive}
+	rec := Record{Op: opReflect, Time: c.Ms, Session: s.session, Obs: clean(render(merged)), Aggressive: a.Aggressive}
 	rec.Task, rec.HasTask = task(r.task, r.hasTask)
 	rec.Response, rec.HasResponse = task(r.response, r.hasResponse)
 	s.Apply(rec, cfg)
-	return Result{Record: &rec}
+	return result{Record: &rec}
 }

@@ -8,31 +8,31 @@ import (
 	"github.com/pi-memory/pi-memory/internal/require"
 )
 
-func reflectState(n int) *State {
-	g := Group{Day: d12}
+func reflectState(n int) *state {
+	g := group{Day: d12}
 	for i := 0; i < n; i++ {
-		g.Items = append(g.Items, item(Priority(1+i%3), i, "observation "+strconv.Itoa(i)+" about src/file"+strconv.Itoa(i)+".go"))
+		g.Items = append(g.Items, item(priority(1+i%3), i, "observation "+strconv.Itoa(i)+" about src/file"+strconv.Itoa(i)+".go"))
 	}
-	return &State{Groups: []Group{g}, Task: "old task"}
+	return &state{Groups: []group{g}, Task: "old task"}
 }
 
 func TestObserverAnswerMergesAndRecordsWhatItCovers(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	s.user("Use tabs, not spaces")
 	s.assistant("", call{"c1", "edit", `{"path":"main.go"}`})
 	s.result("c1", "edit", "ok", false)
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	a := Plan(st, cfg, &tr, Env{Force: true, Clock: at(feb12)})
+	st := fold(nil, "", cfg)
+	a := plan(st, cfg, &tr, planEnv{Force: true, Clock: at(feb12)})
 	require.Contains(t, a.Prompt, "<transcript>\n--- Thu Feb 12, 2026 ---\n[14:30] User: Use tabs, not spaces\n")
 	require.Equal(t, observerSystem, a.System)
-	require.Equal(t, ObserverMaxTokens, a.MaxTokens)
-	r := st.Answer(a, Answer{Text: "* 🔴 (14:30) User prefers tabs; api_key=sk-abcdefghijklmnopqrstuvwx\n<current-task>\nIndent with tabs\n</current-task>\n<suggested-response></suggested-response>"}, cfg, at(feb12+5*60000))
+	require.Equal(t, observerMaxTokens, a.MaxTokens)
+	r := st.Answer(a, modelAnswer{Text: "* 🔴 (14:30) User prefers tabs; api_key=sk-abcdefghijklmnopqrstuvwx\n<current-task>\nIndent with tabs\n</current-task>\n<suggested-response></suggested-response>"}, cfg, at(feb12+5*60000))
 	require.NoError(t, r.Err)
 	require.False(t, r.Empty)
 	rec := *r.Record
-	require.Equal(t, OpObserve, rec.Op)
+	require.Equal(t, opObserve, rec.Op)
 	require.Equal(t, "e1", rec.From)
 	require.Equal(t, Mark{ID: "e3"}, rec.Through)
 	require.Equal(t, []string{"main.go"}, rec.Modified)
@@ -46,15 +46,15 @@ func TestObserverAnswerMergesAndRecordsWhatItCovers(t *testing.T) {
 }
 
 func TestAReflectionReplacesWhatItRewrote(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	st := reflectState(30)
-	a := Plan(st, cfg, &Transcript{}, Env{Reflect: true, Focus: "the parser, token=abcdef123456"})
-	require.Equal(t, DoReflect, a.Do)
+	a := plan(st, cfg, &transcript{}, planEnv{Reflect: true, Focus: "the parser, token=abcdef123456"})
+	require.Equal(t, doReflect, a.Do)
 	require.Contains(t, a.Prompt, "Pay particular attention to: the parser, token=[REDACTED:")
 	require.Contains(t, a.Prompt, "<current-task>\nold task\n</current-task>")
-	r := st.Answer(a, Answer{Text: "<observations>\nDate: Feb 12, 2026\n* 🔴 (00:00) observations 0–29 touched src/file*.go\n* 🟡 (00:05) the parser is fragile\n</observations>\n<current-task>new task</current-task>"}, cfg, at(feb12))
+	r := st.Answer(a, modelAnswer{Text: "<observations>\nDate: Feb 12, 2026\n* 🔴 (00:00) observations 0–29 touched src/file*.go\n* 🟡 (00:05) the parser is fragile\n</observations>\n<current-task>new task</current-task>"}, cfg, at(feb12))
 	require.NoError(t, r.Err)
-	require.Equal(t, OpReflect, r.Record.Op)
+	require.Equal(t, opReflect, r.Record.Op)
 	require.Equal(t, 2, countItems(st.Groups))
 	require.Equal(t, "new task", st.Task)
 	require.Equal(t, 1, st.Reflected)
@@ -74,11 +74,11 @@ func TestADegenerateReflectionKeepsTheOldState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := defaultConfig()
 			st := reflectState(12)
 			before := render(st.Groups)
-			a := Plan(st, cfg, &Transcript{}, Env{Reflect: true})
-			r := st.Answer(a, Answer{Text: tt.text}, cfg, at(feb12))
+			a := plan(st, cfg, &transcript{}, planEnv{Reflect: true})
+			r := st.Answer(a, modelAnswer{Text: tt.text}, cfg, at(feb12))
 			require.Error(t, r.Err)
 			require.Contains(t, r.Err.Error(), tt.want)
 			require.True(t, r.Record == nil)
@@ -99,22 +99,22 @@ func bigReflection() string {
 }
 
 func TestReflectionPrunesBelowTheThresholdAndKeepsNewerItems(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	cfg.MaxReflectorObservationsChars = 10000
-	cfg.ReflectorTokens = MinReflectorTokens
-	st := &State{}
+	cfg.ReflectorTokens = minReflectorTokens
+	st := &state{}
 	for d := int64(0); d < 10; d++ {
-		g := Group{Day: d12 + d}
+		g := group{Day: d12 + d}
 		for i := 0; i < 20; i++ {
-			g.Items = append(g.Items, item(Priority(1+i%3), i, "day "+strconv.Itoa(int(d))+" note "+strconv.Itoa(i)+" "+strings.Repeat("z", 40)))
+			g.Items = append(g.Items, item(priority(1+i%3), i, "day "+strconv.Itoa(int(d))+" note "+strconv.Itoa(i)+" "+strings.Repeat("z", 40)))
 		}
 		st.Groups = append(st.Groups, g)
 	}
-	a := Plan(st, cfg, &Transcript{}, Env{Reflect: true, Aggressive: true})
+	a := plan(st, cfg, &transcript{}, planEnv{Reflect: true, Aggressive: true})
 	require.True(t, a.upto < 200, "only the oldest items fit in the reflector's prompt: %d", a.upto)
 	require.True(t, len(a.Prompt) < 11000)
 	require.Contains(t, a.System, "must be aggressive")
-	r := st.Answer(a, Answer{Text: "<observations>\nDate: Feb 12, 2026\n* 🔴 (00:00) the first days, merged\n</observations>"}, cfg, at(feb12))
+	r := st.Answer(a, modelAnswer{Text: "<observations>\nDate: Feb 12, 2026\n* 🔴 (00:00) the first days, merged\n</observations>"}, cfg, at(feb12))
 	require.NoError(t, r.Err)
 	require.True(t, r.Record.Aggressive)
 	require.True(t, st.Tokens() <= cfg.ReflectorTokens/2, "%d tokens", st.Tokens())

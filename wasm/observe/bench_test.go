@@ -11,12 +11,12 @@ import (
 // Benchmarks for the figures docs/benchmarks.md will report (native here;
 // make bench measures the module). They never assert a speed.
 
-func stateOf1200() *State {
-	st := &State{Task: "Ship the search feature", Response: "Ask about the demo"}
+func stateOf1200() *state {
+	st := &state{Task: "Ship the search feature", Response: "Ask about the demo"}
 	for d := 0; d < 40; d++ {
-		g := Group{Day: d12 + int64(d)}
+		g := group{Day: d12 + int64(d)}
 		for i := 0; i < 30; i++ {
-			g.Items = append(g.Items, item(Priority(1+i%3), i*40, "observation "+strconv.Itoa(d*30+i)+" about src/pkg"+strconv.Itoa(i)+"/file.go and its tests", "-> ran go test ./pkg"+strconv.Itoa(i)))
+			g.Items = append(g.Items, item(priority(1+i%3), i*40, "observation "+strconv.Itoa(d*30+i)+" about src/pkg"+strconv.Itoa(i)+"/file.go and its tests", "-> ran go test ./pkg"+strconv.Itoa(i)))
 		}
 		st.Groups = append(st.Groups, g)
 	}
@@ -24,19 +24,19 @@ func stateOf1200() *State {
 }
 
 func BenchmarkInject1200All(b *testing.B) {
-	st, cfg := stateOf1200(), DefaultConfig()
-	in := InjectInput{Query: "why do the pkg7 tests fail", At: Clock{Ms: dayMs(2026, 4, 1)}}
+	st, cfg := stateOf1200(), defaultConfig()
+	in := injectInput{Query: "why do the pkg7 tests fail", At: clock{Ms: dayMs(2026, 4, 1)}}
 	for i := 0; i < b.N; i++ {
-		Inject(st, cfg, in)
+		inject(st, cfg, in)
 	}
 }
 
 func BenchmarkInject1200CoreRelevant(b *testing.B) {
-	st, cfg := stateOf1200(), DefaultConfig()
-	cfg.MemoryInjectionMode = InjectCoreRelevant
-	in := InjectInput{Query: "why do the pkg7 tests fail", At: Clock{Ms: dayMs(2026, 4, 1)}}
+	st, cfg := stateOf1200(), defaultConfig()
+	cfg.MemoryInjectionMode = injectCoreRelevant
+	in := injectInput{Query: "why do the pkg7 tests fail", At: clock{Ms: dayMs(2026, 4, 1)}}
 	for i := 0; i < b.N; i++ {
-		Inject(st, cfg, in)
+		inject(st, cfg, in)
 	}
 }
 
@@ -46,16 +46,16 @@ func BenchmarkCoveredCompaction(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr := ReadEntries(data, 0)
-	st, cfg := stateOf1200(), DefaultConfig()
+	tr := readEntries(data, 0)
+	st, cfg := stateOf1200(), defaultConfig()
 	st.Mark = Mark{ID: tr.Entries[len(tr.Entries)-1].ID}
 	keep := tr.Entries[len(tr.Entries)-20].ID
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if a := PlanCompaction(st, cfg, &tr, keep, Env{}); a.Do != DoCompact {
+		if a := planCompaction(st, cfg, &tr, keep, planEnv{}); a.Do != doCompact {
 			b.Fatal(a.Why)
 		}
-		Summary(st, SummaryInput{})
+		summaryOf(st, summaryInput{})
 	}
 }
 
@@ -66,7 +66,7 @@ func BenchmarkReadTheScriptedSession(b *testing.B) {
 	}
 	b.SetBytes(int64(len(data)))
 	for i := 0; i < b.N; i++ {
-		ReadEntries(data, 0)
+		readEntries(data, 0)
 	}
 }
 
@@ -75,32 +75,32 @@ func BenchmarkPlanAfterATurn(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	tr := ReadEntries(data, 0)
-	st, cfg := stateOf1200(), DefaultConfig()
+	tr := readEntries(data, 0)
+	st, cfg := stateOf1200(), defaultConfig()
 	st.Mark = Mark{ID: tr.Entries[len(tr.Entries)-30].ID}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Plan(st, cfg, &tr, Env{Window: 200000})
+		plan(st, cfg, &tr, planEnv{Window: 200000})
 	}
 }
 
 // The first request after the memory changed: nothing cached.
 func BenchmarkInject1200AfterAChange(b *testing.B) {
-	st, cfg := stateOf1200(), DefaultConfig()
-	in := InjectInput{Query: "why do the pkg7 tests fail", At: Clock{Ms: dayMs(2026, 4, 1)}}
+	st, cfg := stateOf1200(), defaultConfig()
+	in := injectInput{Query: "why do the pkg7 tests fail", At: clock{Ms: dayMs(2026, 4, 1)}}
 	for i := 0; i < b.N; i++ {
 		st.inj = nil
-		Inject(st, cfg, in)
+		inject(st, cfg, in)
 	}
 }
 
-// ReadContext over a conversation of 40 turns whose user messages are long
+// readContext over a conversation of 40 turns whose user messages are long
 // and hold escapes, as pasted logs do: it runs before every model request.
 func BenchmarkReadContext40LongTurns(b *testing.B) {
 	turn := `{"role":"user","content":"` + strings.Repeat(`a pasted log line\n`, 200) + `"},{"role":"assistant","content":[{"type":"text","text":"` + strings.Repeat(`an answer\n`, 200) + `"}]}`
 	msgs := "[" + strings.TrimSuffix(strings.Repeat(turn+",", 40), ",") + "]"
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		ReadContext(msgs)
+		readContext(msgs)
 	}
 }

@@ -27,7 +27,7 @@ func TestLedgerRecordsAreTheBranchsOwnCustomEntries(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			recs, probs := LedgerRecords([]byte(tt.branch))
+			recs, probs := ledgerRecords([]byte(tt.branch))
 			var ops []string
 			for _, r := range recs {
 				ops = append(ops, r.Op)
@@ -42,8 +42,8 @@ func TestLedgerRecordsAreTheBranchsOwnCustomEntries(t *testing.T) {
 }
 
 func TestEntryIDsKeepTheBranchOrder(t *testing.T) {
-	require.Equal(t, []string{"a", "", "c"}, EntryIDs([]byte(`[{"id":"a"},{"type":"x"},{"id":"c"}]`)))
-	require.Equal(t, []string{"s", "a"}, EntryIDs([]byte("{\"id\":\"s\"}\n{\"id\":\"a\"}\n")))
+	require.Equal(t, []string{"a", "", "c"}, entryIDs([]byte(`[{"id":"a"},{"type":"x"},{"id":"c"}]`)))
+	require.Equal(t, []string{"s", "a"}, entryIDs([]byte("{\"id\":\"s\"}\n{\"id\":\"a\"}\n")))
 }
 
 func FuzzLedgerRecords(f *testing.F) {
@@ -51,15 +51,35 @@ func FuzzLedgerRecords(f *testing.F) {
 	f.Add([]byte("{\"type\":\"custom\",\"customType\":\"pi-memory-om\",\"data\":[1,2]}\n{\"type\":\"custom\",\"customType\":\"pi-memory-om\"}\n"))
 	f.Add([]byte(`[{"type":"custom","customType":"pi-memory-om","data":"{\"v\":1}"}]`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		recs, probs := LedgerRecords(data)
+		recs, probs := ledgerRecords(data)
 		for _, r := range recs {
-			back, err := Decode(Encode(r))
+			back, err := decode(encode(r))
 			require.NoError(t, err)
-			require.Equal(t, string(Encode(r)), string(Encode(back)), "a record read from a branch encodes stably")
+			require.Equal(t, string(encode(r)), string(encode(back)), "a record read from a branch encodes stably")
 		}
 		for _, p := range probs {
 			require.True(t, p.Line > 0 && strings.HasPrefix(p.Msg, "entry "))
 		}
-		_ = Fold(recs, "", DefaultConfig())
+		_ = fold(recs, "", defaultConfig())
 	})
+}
+
+func TestABranchContinuesTheLastOneWhileItsIdsMatch(t *testing.T) {
+	tests := []struct {
+		name   string
+		ids    []string
+		branch string
+		same   int
+	}{
+		{"nothing read yet", nil, `[{"id":"a"}]`, 0},
+		{"the same branch", []string{"a", "b"}, `[{"id":"a"},{"id":"b"}]`, 2},
+		{"a branch that grew", []string{"a", "b"}, `[{"id":"a"},{"id":"b"},{"id":"c"}]`, 2},
+		{"a fork", []string{"a", "b"}, `[{"id":"a"},{"id":"x"},{"id":"c"}]`, 1},
+		{"another branch", []string{"a", "b"}, `[{"id":"z"}]`, 0},
+		{"a shorter branch", []string{"a", "b", "c"}, `[{"id":"a"},{"id":"b"}]`, 2},
+		{"entries without ids", []string{""}, `[{"type":"x"}]`, 1},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.same, continues(tt.ids, splitBranch(tt.branch)), tt.name)
+	}
 }

@@ -7,12 +7,12 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
-// Clock is a moment as this package sees it: Unix milliseconds and the
+// clock is a moment as this package sees it: Unix milliseconds and the
 // offset of the user's local time from UTC. Observations are dated in local
 // time, as the user lives them; the package never reads a clock or a time
 // zone database, so the caller passes both (in Node, Date.now() and
 // -new Date().getTimezoneOffset()).
-type Clock struct {
+type clock struct {
 	Ms   int64 // Unix milliseconds
 	Zone int   // minutes east of UTC (+60 for UTC+1)
 }
@@ -23,16 +23,16 @@ const (
 )
 
 // local returns c's local time as milliseconds since 1970-01-01T00:00 local.
-func (c Clock) local() int64 { return c.Ms + int64(c.Zone)*msPerMinute }
+func (c clock) local() int64 { return c.Ms + int64(c.Zone)*msPerMinute }
 
 // Day is c's local calendar day, as days since 1970-01-01.
-func (c Clock) Day() int64 { return civil.FloorDiv(c.local(), msPerDay) }
+func (c clock) Day() int64 { return civil.FloorDiv(c.local(), msPerDay) }
 
 // minute is c's local minute of the day, 0..1439.
-func (c Clock) minute() int { return int((c.local() - c.Day()*msPerDay) / msPerMinute) }
+func (c clock) minute() int { return int((c.local() - c.Day()*msPerDay) / msPerMinute) }
 
 // dayStart is the UTC millisecond at which local day d starts.
-func (c Clock) dayStart(d int64) int64 { return d*msPerDay - int64(c.Zone)*msPerMinute }
+func (c clock) dayStart(d int64) int64 { return d*msPerDay - int64(c.Zone)*msPerMinute }
 
 var monthNames = [12]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
 var monthLong = [12]string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}

@@ -70,10 +70,10 @@ func TestPiTimestampsAreReadByTheOneTimeReader(t *testing.T) {
 
 func TestClockDatesAreLocal(t *testing.T) {
 	// 23:30 UTC on Feb 12 is Feb 13 00:30 in UTC+1.
-	c := Clock{Ms: feb12 + 9*3600000, Zone: 60}
+	c := clock{Ms: feb12 + 9*3600000, Zone: 60}
 	require.Equal(t, civil.Days(2026, 2, 13), c.Day())
 	require.Equal(t, 30, c.minute())
-	require.Equal(t, civil.Days(2026, 2, 12), Clock{Ms: c.Ms}.Day())
+	require.Equal(t, civil.Days(2026, 2, 12), clock{Ms: c.Ms}.Day())
 	require.Equal(t, "00:30", formatMinute(c.minute()))
 }
 

@@ -8,32 +8,32 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// ConfigFile is the name of the store's configuration file, in the project
+// configFile is the name of the store's configuration file, in the project
 // and in the global folder (the driver, driver.go, knows the folders).
-const ConfigFile = "om-config.json"
+const configFile = "om-config.json"
 
 // Modes of the observer.
 const (
-	// ModeBuffered observes between turns, in the background, as soon as a
+	// modeBuffered observes between turns, in the background, as soon as a
 	// threshold's worth of unobserved conversation has arrived, so that a
 	// compaction only has to render what is already there.
-	ModeBuffered = "buffered"
-	// ModeBlocking never observes in the background: the observer runs
+	modeBuffered = "buffered"
+	// modeBlocking never observes in the background: the observer runs
 	// when pi compacts (or on /om observe), and the compaction waits.
-	ModeBlocking = "blocking"
+	modeBlocking = "blocking"
 )
 
 // Injection modes.
 const (
-	InjectAll          = "all"           // every observation, every request
-	InjectCoreRelevant = "core_relevant" // a token-capped core plus what the prompt's words select
+	injectAll          = "all"           // every observation, every request
+	injectCoreRelevant = "core_relevant" // a token-capped core plus what the prompt's words select
 )
 
-// Config is the effective observational-memory configuration: the defaults,
+// omConfig is the effective observational-memory configuration: the defaults,
 // then the global om-config.json, then the project's (project keys win, key
 // by key); within a file, its "preset" applies first and its own keys after.
 // Token counts are budget.EstimateTokens estimates.
-type Config struct {
+type omConfig struct {
 	Enabled    bool
 	DisabledBy string // the file whose "enabled": false is in force, "" when enabled
 	Why        string // when a file that cannot be read as written turned the store off: what is wrong and where
@@ -41,7 +41,7 @@ type Config struct {
 	Preset string // the last preset applied, "" for none
 
 	// When the observer runs.
-	Mode           string // ModeBuffered or ModeBlocking
+	Mode           string // modeBuffered or modeBlocking
 	ObserverTokens int    // unobserved tokens that start the observer in buffered mode; 0: only on demand and at compaction
 	RetainTokens   int    // added to ObserverTokens: new tokens since the last compaction that start our own compaction
 	AutoCompact    bool   // in buffered mode, compact by ourselves once the activation threshold is passed
@@ -62,7 +62,7 @@ type Config struct {
 	ForceObserveAutoCompact bool // /om observe also compacts (unless --no-compact)
 
 	// What is injected into each request.
-	MemoryInjectionMode          string // InjectAll or InjectCoreRelevant
+	MemoryInjectionMode          string // injectAll or injectCoreRelevant
 	CoreMemoryMaxTokens          int
 	RelevantObservationMaxItems  int
 	RelevantObservationMaxTokens int
@@ -72,14 +72,14 @@ type Config struct {
 	ProjectPresent bool
 }
 
-// DefaultConfig is what applies with no config files. The thresholds are the
+// defaultConfig is what applies with no config files. The thresholds are the
 // issue's (observer at 30k tokens plus an 8k retain buffer, reflector at 40k)
 // rather than seed 004's 8k and 3k, which made the observer and the reflector
 // run every few turns.
-func DefaultConfig() Config {
-	return Config{
+func defaultConfig() omConfig {
+	return omConfig{
 		Enabled:                       true,
-		Mode:                          ModeBuffered,
+		Mode:                          modeBuffered,
 		ObserverTokens:                30000,
 		RetainTokens:                  8000,
 		AutoCompact:                   true,
@@ -92,24 +92,24 @@ func DefaultConfig() Config {
 		ReflectBeforeCompaction:       true,
 		MaxReflectorObservationsChars: 240000,
 		ForceObserveAutoCompact:       true,
-		MemoryInjectionMode:           InjectAll,
+		MemoryInjectionMode:           injectAll,
 		CoreMemoryMaxTokens:           500,
 		RelevantObservationMaxItems:   20,
 		RelevantObservationMaxTokens:  1400,
 	}
 }
 
-// Presets are seed 004's three practical presets, by the name the "preset"
+// presets are seed 004's three practical presets, by the name the "preset"
 // key takes. A preset sets only the keys it names; keys written in the same
 // file (and any key of the project file over a global preset) win over it.
-var Presets = []Preset{
-	{Name: "reliability-first", Mode: InjectAll, RecentTurnBudgetTokens: 16000, MaxObservationItems: 1500},
-	{Name: "balanced", Mode: InjectCoreRelevant, CoreMemoryMaxTokens: 700, RelevantObservationMaxItems: 24, RelevantObservationMaxTokens: 1600},
-	{Name: "cost-first", Mode: InjectCoreRelevant, RecentTurnBudgetTokens: 8000, CoreMemoryMaxTokens: 350, RelevantObservationMaxItems: 12, RelevantObservationMaxTokens: 900},
+var presets = []preset{
+	{Name: "reliability-first", Mode: injectAll, RecentTurnBudgetTokens: 16000, MaxObservationItems: 1500},
+	{Name: "balanced", Mode: injectCoreRelevant, CoreMemoryMaxTokens: 700, RelevantObservationMaxItems: 24, RelevantObservationMaxTokens: 1600},
+	{Name: "cost-first", Mode: injectCoreRelevant, RecentTurnBudgetTokens: 8000, CoreMemoryMaxTokens: 350, RelevantObservationMaxItems: 12, RelevantObservationMaxTokens: 900},
 }
 
-// Preset is a named set of values; a zero field leaves its key alone.
-type Preset struct {
+// preset is a named set of values; a zero field leaves its key alone.
+type preset struct {
 	Name                         string
 	Mode                         string // memoryInjectionMode
 	RecentTurnBudgetTokens       int
@@ -119,7 +119,7 @@ type Preset struct {
 	RelevantObservationMaxTokens int
 }
 
-func (p *Preset) apply(c *Config) {
+func (p *preset) apply(c *omConfig) {
 	c.Preset = p.Name
 	if p.Mode != "" {
 		c.MemoryInjectionMode = p.Mode
@@ -139,13 +139,13 @@ func (p *Preset) apply(c *Config) {
 // Limits of the numeric keys: a value outside is clamped, with a warning
 // naming the file and the key.
 const (
-	MaxTokensLimit     = 1000000 // any token threshold
-	MinObserverTokens  = 1000    // below, the observer would run every turn (0 is allowed: off)
-	MinReflectorTokens = 1000
-	MinTranscriptChars = 10000 // an observer prompt smaller than this cannot hold a tool result
-	MaxCharsLimit      = 4000000
-	MinItems           = 50
-	MaxItemsLimit      = 20000
+	maxTokensLimit     = 1000000 // any token threshold
+	minObserverTokens  = 1000    // below, the observer would run every turn (0 is allowed: off)
+	minReflectorTokens = 1000
+	minTranscriptChars = 10000 // an observer prompt smaller than this cannot hold a tool result
+	maxCharsLimit      = 4000000
+	minItems           = 50
+	maxItemsLimit      = 20000
 )
 
 // keys names every key a file may hold, with the seeds' aliases. Seed 004's
@@ -166,7 +166,7 @@ var knownKeys = map[string][]string{
 // exist yet, so the person sees every key there is and changes the ones
 // they want.
 func DefaultConfigJSON() string {
-	d := DefaultConfig()
+	d := defaultConfig()
 	var b strings.Builder
 	b.WriteString("{\n")
 	kv := func(key, v string, last bool) {
@@ -206,7 +206,7 @@ func boolJSON(v bool) string {
 	return "false"
 }
 
-// CheckConfigFile reads an edited om-config.json, called name, as the store
+// checkConfigFile reads an edited om-config.json, called name, as the store
 // would read it. why, naming the file and what to fix, says it cannot be
 // read as written (not valid JSON, not an object, "enabled" not true or
 // false), which would turn the store off: such a text must not be saved.
@@ -214,21 +214,21 @@ func boolJSON(v bool) string {
 // the file and the key (an unknown key, a value out of range, and what is
 // used instead).
 //
-//	CheckConfigFile("p.json", []byte(`{"observerTokens": "many"}`)) => a warning naming p.json and "observerTokens", why ""
-//	CheckConfigFile("p.json", []byte(`{"observerTokens": 5`)) => why "p.json is not valid JSON: …"
-func CheckConfigFile(name string, data []byte) (warnings []string, why string) {
+//	checkConfigFile("p.json", []byte(`{"observerTokens": "many"}`)) => a warning naming p.json and "observerTokens", why ""
+//	checkConfigFile("p.json", []byte(`{"observerTokens": 5`)) => why "p.json is not valid JSON: …"
+func checkConfigFile(name string, data []byte) (warnings []string, why string) {
 	f := config.Parse(name, data)
 	if _, _, unclear := f.Switch("enabled"); unclear != "" {
 		return nil, unclear
 	}
-	return ParseConfigFiles(config.Parse("", nil), nil, f, data).Warnings, ""
+	return parseConfigFiles(config.Parse("", nil), nil, f, data).Warnings, ""
 }
 
 // offSentence ends the warning about a file that turned the store off
 // because it cannot be read as written.
 const offSentence = ". Observational memory is off until the file is fixed: nothing is observed, injected or written."
 
-// ParseConfig merges the global and the project om-config.json (nil data:
+// parseConfig merges the global and the project om-config.json (nil data:
 // the file is absent; an untrusted project's file is never read, so it is
 // passed as nil). A file that cannot be read as written, or whose "enabled"
 // is not true or false, turns the store off whatever the other file says;
@@ -236,19 +236,19 @@ const offSentence = ". Observational memory is off until the file is fixed: noth
 // replaced by the value in force before it, with a warning naming the file
 // and the key.
 //
-//	ParseConfig("g.json", []byte(`{"preset": "cost-first"}`), "p.json", []byte(`{"coreMemoryMaxTokens": 400}`))
+//	parseConfig("g.json", []byte(`{"preset": "cost-first"}`), "p.json", []byte(`{"coreMemoryMaxTokens": 400}`))
 //	  => MemoryInjectionMode "core_relevant", CoreMemoryMaxTokens 400, RelevantObservationMaxItems 12
-func ParseConfig(globalName string, global []byte, projectName string, project []byte) Config {
-	return ParseConfigFiles(config.Parse(globalName, global), global, config.Parse(projectName, project), project)
+func parseConfig(globalName string, global []byte, projectName string, project []byte) omConfig {
+	return parseConfigFiles(config.Parse(globalName, global), global, config.Parse(projectName, project), project)
 }
 
-// ParseConfigFiles is ParseConfig over files already parsed, with their
+// parseConfigFiles is parseConfig over files already parsed, with their
 // bytes (nil for a file that is absent or could not be read:
 // config.Unreadable, which turns the store off like a broken file). The bytes
 // are read for the one string key, "observerModel", which config.File has no
 // reader for.
-func ParseConfigFiles(g *config.File, gData []byte, p *config.File, pData []byte) Config {
-	c := DefaultConfig()
+func parseConfigFiles(g *config.File, gData []byte, p *config.File, pData []byte) omConfig {
+	c := defaultConfig()
 	c.GlobalPresent, c.ProjectPresent = g.Present, p.Present
 	unclearBy, why := "", ""
 	for i, f := range []*config.File{g, p} {
@@ -279,44 +279,44 @@ func ParseConfigFiles(g *config.File, gData []byte, p *config.File, pData []byte
 }
 
 // read applies one file: its preset, then its keys.
-func (c *Config) read(f *config.File, data []byte) {
+func (c *omConfig) read(f *config.File, data []byte) {
 	if f.Has("preset") {
-		names := make([]string, len(Presets))
-		for i := range Presets {
-			names[i] = Presets[i].Name
+		names := make([]string, len(presets))
+		for i := range presets {
+			names[i] = presets[i].Name
 		}
 		if name, ok := f.Enum("preset", "", names...); ok {
-			for i := range Presets {
-				if Presets[i].Name == name {
-					Presets[i].apply(c)
+			for i := range presets {
+				if presets[i].Name == name {
+					presets[i].apply(c)
 				}
 			}
 		}
 	}
-	c.Mode, _ = f.Enum("mode", c.Mode, ModeBuffered, ModeBlocking)
-	c.ObserverTokens = tokens(f, c.ObserverTokens, MinObserverTokens, "observerTokens", "autoObservePendingTokenThreshold")
-	c.RetainTokens, _ = f.Int("retainTokens", c.RetainTokens, 0, MaxTokensLimit)
+	c.Mode, _ = f.Enum("mode", c.Mode, modeBuffered, modeBlocking)
+	c.ObserverTokens = tokens(f, c.ObserverTokens, minObserverTokens, "observerTokens", "autoObservePendingTokenThreshold")
+	c.RetainTokens, _ = f.Int("retainTokens", c.RetainTokens, 0, maxTokensLimit)
 	c.AutoCompact, _ = f.Bool("autoCompact", c.AutoCompact)
 	c.ObserverModel = modelName(f, data, c.ObserverModel)
 	if f.Has("geminiCliModel") {
 		f.Warnings = append(f.Warnings, f.Name+`: "geminiCliModel" is not used: the observer runs on pi's models; set "observerModel" (any model pi knows, "" for the current one)`)
 	}
-	c.MaxObserverTranscriptChars, _ = f.Int("maxObserverTranscriptChars", c.MaxObserverTranscriptChars, MinTranscriptChars, MaxCharsLimit)
-	c.MaxObservationItems, _ = f.Int("maxObservationItems", c.MaxObservationItems, MinItems, MaxItemsLimit)
-	c.RecentTurnBudgetTokens, _ = f.Int("recentTurnBudgetTokens", c.RecentTurnBudgetTokens, 0, MaxTokensLimit)
+	c.MaxObserverTranscriptChars, _ = f.Int("maxObserverTranscriptChars", c.MaxObserverTranscriptChars, minTranscriptChars, maxCharsLimit)
+	c.MaxObservationItems, _ = f.Int("maxObservationItems", c.MaxObservationItems, minItems, maxItemsLimit)
+	c.RecentTurnBudgetTokens, _ = f.Int("recentTurnBudgetTokens", c.RecentTurnBudgetTokens, 0, maxTokensLimit)
 	c.EnableReflection, _ = f.Bool("enableReflection", c.EnableReflection)
-	c.ReflectorTokens = tokens(f, c.ReflectorTokens, MinReflectorTokens, "reflectorTokens", "reflectWhenObservationTokensOver")
+	c.ReflectorTokens = tokens(f, c.ReflectorTokens, minReflectorTokens, "reflectorTokens", "reflectWhenObservationTokensOver")
 	if c.ReflectorTokens == 0 {
-		c.ReflectorTokens = MinReflectorTokens
+		c.ReflectorTokens = minReflectorTokens
 	}
 	c.ReflectEveryNObservations, _ = f.Int("reflectEveryNObservations", c.ReflectEveryNObservations, 0, 1000)
 	c.ReflectBeforeCompaction, _ = f.Bool("reflectBeforeCompaction", c.ReflectBeforeCompaction)
-	c.MaxReflectorObservationsChars, _ = f.Int("maxReflectorObservationsChars", c.MaxReflectorObservationsChars, MinTranscriptChars, MaxCharsLimit)
+	c.MaxReflectorObservationsChars, _ = f.Int("maxReflectorObservationsChars", c.MaxReflectorObservationsChars, minTranscriptChars, maxCharsLimit)
 	c.ForceObserveAutoCompact, _ = f.Bool("forceObserveAutoCompact", c.ForceObserveAutoCompact)
-	c.MemoryInjectionMode, _ = f.Enum("memoryInjectionMode", c.MemoryInjectionMode, InjectAll, InjectCoreRelevant)
-	c.CoreMemoryMaxTokens, _ = f.Int("coreMemoryMaxTokens", c.CoreMemoryMaxTokens, 0, MaxTokensLimit)
+	c.MemoryInjectionMode, _ = f.Enum("memoryInjectionMode", c.MemoryInjectionMode, injectAll, injectCoreRelevant)
+	c.CoreMemoryMaxTokens, _ = f.Int("coreMemoryMaxTokens", c.CoreMemoryMaxTokens, 0, maxTokensLimit)
 	c.RelevantObservationMaxItems, _ = f.Int("relevantObservationMaxItems", c.RelevantObservationMaxItems, 0, 1000)
-	c.RelevantObservationMaxTokens, _ = f.Int("relevantObservationMaxTokens", c.RelevantObservationMaxTokens, 0, MaxTokensLimit)
+	c.RelevantObservationMaxTokens, _ = f.Int("relevantObservationMaxTokens", c.RelevantObservationMaxTokens, 0, maxTokensLimit)
 }
 
 // tokens reads a token threshold that has a seed alias: the first name is
@@ -332,7 +332,7 @@ func tokens(f *config.File, cur, min int, name, alias string) int {
 	} else if f.Has(alias) {
 		f.Warnings = append(f.Warnings, f.Name+": "+quote(name)+" and its alias "+quote(alias)+" are both set; using "+quote(name))
 	}
-	n, ok := f.Int(key, cur, 0, MaxTokensLimit)
+	n, ok := f.Int(key, cur, 0, maxTokensLimit)
 	if ok && n > 0 && n < min {
 		f.Warnings = append(f.Warnings, f.Name+": "+quote(key)+" is below "+itoa(min)+" (got "+itoa(n)+"); using "+itoa(min)+" (0 turns it off)")
 		n = min
@@ -378,11 +378,11 @@ func stringKey(data []byte, key string) (string, bool) {
 	return v.Str, v.Type == gjson.String
 }
 
-// Settings are the overrides a person sets with commands (/om mode,
+// settings are the overrides a person sets with commands (/om mode,
 // /om auto-compact …). They are recorded in the ledger, so they persist
 // across reloads (thread scope) and sessions (resource scope), and apply over
 // the files. A nil field is not overridden.
-type Settings struct {
+type settings struct {
 	Mode            *string
 	AutoCompact     *bool
 	ObserverTokens  *int
@@ -391,18 +391,18 @@ type Settings struct {
 }
 
 // With returns c with the overrides s applied, clamped as the files are.
-func (c Config) With(s Settings) Config {
-	if s.Mode != nil && (*s.Mode == ModeBuffered || *s.Mode == ModeBlocking) {
+func (c omConfig) With(s settings) omConfig {
+	if s.Mode != nil && (*s.Mode == modeBuffered || *s.Mode == modeBlocking) {
 		c.Mode = *s.Mode
 	}
 	if s.AutoCompact != nil {
 		c.AutoCompact = *s.AutoCompact
 	}
 	if s.ObserverTokens != nil {
-		c.ObserverTokens = clampTokens(*s.ObserverTokens, MinObserverTokens, true)
+		c.ObserverTokens = clampTokens(*s.ObserverTokens, minObserverTokens, true)
 	}
 	if s.ReflectorTokens != nil {
-		c.ReflectorTokens = clampTokens(*s.ReflectorTokens, MinReflectorTokens, false)
+		c.ReflectorTokens = clampTokens(*s.ReflectorTokens, minReflectorTokens, false)
 	}
 	if s.RetainTokens != nil {
 		c.RetainTokens = clampTokens(*s.RetainTokens, 0, true)
@@ -416,8 +416,8 @@ func clampTokens(n, min int, zeroOK bool) int {
 		return 0
 	case n < min:
 		return min
-	case n > MaxTokensLimit:
-		return MaxTokensLimit
+	case n > maxTokensLimit:
+		return maxTokensLimit
 	}
 	return n
 }

@@ -13,7 +13,7 @@ const (
 	projectFile = "/src/app/.pi/extensions/observational-memory/om-config.json"
 )
 
-func parse(global, project string) Config {
+func parse(global, project string) omConfig {
 	var g, p []byte
 	if global != "" {
 		g = []byte(global)
@@ -21,18 +21,18 @@ func parse(global, project string) Config {
 	if project != "" {
 		p = []byte(project)
 	}
-	return ParseConfig(globalFile, g, projectFile, p)
+	return parseConfig(globalFile, g, projectFile, p)
 }
 
 func TestConfigWithoutFilesIsTheDefaults(t *testing.T) {
 	c := parse("", "")
-	require.Equal(t, DefaultConfig(), c)
+	require.Equal(t, defaultConfig(), c)
 	require.True(t, c.Enabled)
-	require.Equal(t, ModeBuffered, c.Mode)
+	require.Equal(t, modeBuffered, c.Mode)
 	require.Equal(t, 30000, c.ObserverTokens)
 	require.Equal(t, 8000, c.RetainTokens)
 	require.Equal(t, 40000, c.ReflectorTokens)
-	require.Equal(t, InjectAll, c.MemoryInjectionMode)
+	require.Equal(t, injectAll, c.MemoryInjectionMode)
 	require.Equal(t, "", c.ObserverModel)
 	// Seed 004's other defaults.
 	require.Equal(t, 12000, c.RecentTurnBudgetTokens)
@@ -49,7 +49,7 @@ func TestConfigWithoutFilesIsTheDefaults(t *testing.T) {
 func TestConfigProjectKeysWinOverGlobalKeys(t *testing.T) {
 	c := parse(`{"observerTokens": 20000, "mode": "blocking", "coreMemoryMaxTokens": 300}`, `{"observerTokens": 25000}`)
 	require.Equal(t, 25000, c.ObserverTokens)
-	require.Equal(t, ModeBlocking, c.Mode, "a key the project does not set keeps the global value")
+	require.Equal(t, modeBlocking, c.Mode, "a key the project does not set keeps the global value")
 	require.Equal(t, 300, c.CoreMemoryMaxTokens)
 	require.Equal(t, 0, len(c.Warnings), c.Warnings)
 }
@@ -57,36 +57,36 @@ func TestConfigProjectKeysWinOverGlobalKeys(t *testing.T) {
 func TestConfigPresetsApplyBeforeTheKeysOfTheirFile(t *testing.T) {
 	tests := []struct {
 		name, global, project string
-		check                 func(t *testing.T, c Config)
+		check                 func(t *testing.T, c omConfig)
 	}{
-		{"reliability-first", `{"preset": "reliability-first"}`, "", func(t *testing.T, c Config) {
-			require.Equal(t, InjectAll, c.MemoryInjectionMode)
+		{"reliability-first", `{"preset": "reliability-first"}`, "", func(t *testing.T, c omConfig) {
+			require.Equal(t, injectAll, c.MemoryInjectionMode)
 			require.Equal(t, 16000, c.RecentTurnBudgetTokens)
 			require.Equal(t, 1500, c.MaxObservationItems)
 		}},
-		{"balanced", `{"preset": "balanced"}`, "", func(t *testing.T, c Config) {
-			require.Equal(t, InjectCoreRelevant, c.MemoryInjectionMode)
+		{"balanced", `{"preset": "balanced"}`, "", func(t *testing.T, c omConfig) {
+			require.Equal(t, injectCoreRelevant, c.MemoryInjectionMode)
 			require.Equal(t, 700, c.CoreMemoryMaxTokens)
 			require.Equal(t, 24, c.RelevantObservationMaxItems)
 			require.Equal(t, 1600, c.RelevantObservationMaxTokens)
 			require.Equal(t, 12000, c.RecentTurnBudgetTokens, "a preset leaves the keys it does not name")
 		}},
-		{"cost-first", `{"preset": "cost-first"}`, "", func(t *testing.T, c Config) {
-			require.Equal(t, InjectCoreRelevant, c.MemoryInjectionMode)
+		{"cost-first", `{"preset": "cost-first"}`, "", func(t *testing.T, c omConfig) {
+			require.Equal(t, injectCoreRelevant, c.MemoryInjectionMode)
 			require.Equal(t, 8000, c.RecentTurnBudgetTokens)
 			require.Equal(t, 350, c.CoreMemoryMaxTokens)
 			require.Equal(t, 12, c.RelevantObservationMaxItems)
 			require.Equal(t, 900, c.RelevantObservationMaxTokens)
 		}},
-		{"a key of the same file wins over its preset", `{"coreMemoryMaxTokens": 400, "preset": "cost-first"}`, "", func(t *testing.T, c Config) {
+		{"a key of the same file wins over its preset", `{"coreMemoryMaxTokens": 400, "preset": "cost-first"}`, "", func(t *testing.T, c omConfig) {
 			require.Equal(t, 400, c.CoreMemoryMaxTokens)
 			require.Equal(t, 12, c.RelevantObservationMaxItems)
 		}},
-		{"a project preset wins over global keys", `{"memoryInjectionMode": "all"}`, `{"preset": "balanced"}`, func(t *testing.T, c Config) {
-			require.Equal(t, InjectCoreRelevant, c.MemoryInjectionMode)
+		{"a project preset wins over global keys", `{"memoryInjectionMode": "all"}`, `{"preset": "balanced"}`, func(t *testing.T, c omConfig) {
+			require.Equal(t, injectCoreRelevant, c.MemoryInjectionMode)
 			require.Equal(t, "balanced", c.Preset)
 		}},
-		{"project keys win over a global preset", `{"preset": "cost-first"}`, `{"coreMemoryMaxTokens": 1000}`, func(t *testing.T, c Config) {
+		{"project keys win over a global preset", `{"preset": "cost-first"}`, `{"coreMemoryMaxTokens": 1000}`, func(t *testing.T, c omConfig) {
 			require.Equal(t, 1000, c.CoreMemoryMaxTokens)
 			require.Equal(t, 900, c.RelevantObservationMaxTokens)
 		}},
@@ -116,19 +116,19 @@ func TestConfigWarningsNameTheFileAndTheKey(t *testing.T) {
 	tests := []struct {
 		name, project string
 		want          string
-		check         func(c Config) bool
+		check         func(c omConfig) bool
 	}{
-		{"a wrong type keeps the value before", `{"maxObservationItems": "lots"}`, `"maxObservationItems" must be a whole number`, func(c Config) bool { return c.MaxObservationItems == 1200 }},
-		{"out of range is clamped", `{"maxObservationItems": 5}`, `"maxObservationItems" is below 50`, func(c Config) bool { return c.MaxObservationItems == 50 }},
-		{"a threshold below its floor is raised", `{"observerTokens": 10}`, `"observerTokens" is below 1000 (got 10); using 1000 (0 turns it off)`, func(c Config) bool { return c.ObserverTokens == 1000 }},
-		{"an unknown mode", `{"mode": "lazy"}`, `"mode" must be one of "buffered", "blocking"`, func(c Config) bool { return c.Mode == ModeBuffered }},
-		{"an unknown injection mode", `{"memoryInjectionMode": "some"}`, `"memoryInjectionMode" must be one of "all", "core_relevant"`, func(c Config) bool { return c.MemoryInjectionMode == InjectAll }},
-		{"an unknown preset", `{"preset": "fast"}`, `"preset" must be one of "reliability-first", "balanced", "cost-first"`, func(c Config) bool { return c.Preset == "" }},
-		{"a typo", `{"maxObservationItem": 10}`, `unknown key "maxObservationItem"`, func(c Config) bool { return c.MaxObservationItems == 1200 }},
-		{"the seed's Gemini key says what replaced it", `{"geminiCliModel": "gemini-2.5-flash"}`, `"geminiCliModel" is not used`, func(c Config) bool { return c.ObserverModel == "" }},
-		{"a model name with spaces", `{"observerModel": "my model"}`, `"observerModel" must be one model name without spaces`, func(c Config) bool { return c.ObserverModel == "" }},
-		{"a model name that is not a string", `{"observerModel": 4}`, `"observerModel" must be a string`, func(c Config) bool { return c.ObserverModel == "" }},
-		{"a boolean that is a string", `{"autoCompact": "no"}`, `"autoCompact" must be true or false`, func(c Config) bool { return c.AutoCompact }},
+		{"a wrong type keeps the value before", `{"maxObservationItems": "lots"}`, `"maxObservationItems" must be a whole number`, func(c omConfig) bool { return c.MaxObservationItems == 1200 }},
+		{"out of range is clamped", `{"maxObservationItems": 5}`, `"maxObservationItems" is below 50`, func(c omConfig) bool { return c.MaxObservationItems == 50 }},
+		{"a threshold below its floor is raised", `{"observerTokens": 10}`, `"observerTokens" is below 1000 (got 10); using 1000 (0 turns it off)`, func(c omConfig) bool { return c.ObserverTokens == 1000 }},
+		{"an unknown mode", `{"mode": "lazy"}`, `"mode" must be one of "buffered", "blocking"`, func(c omConfig) bool { return c.Mode == modeBuffered }},
+		{"an unknown injection mode", `{"memoryInjectionMode": "some"}`, `"memoryInjectionMode" must be one of "all", "core_relevant"`, func(c omConfig) bool { return c.MemoryInjectionMode == injectAll }},
+		{"an unknown preset", `{"preset": "fast"}`, `"preset" must be one of "reliability-first", "balanced", "cost-first"`, func(c omConfig) bool { return c.Preset == "" }},
+		{"a typo", `{"maxObservationItem": 10}`, `unknown key "maxObservationItem"`, func(c omConfig) bool { return c.MaxObservationItems == 1200 }},
+		{"the seed's Gemini key says what replaced it", `{"geminiCliModel": "gemini-2.5-flash"}`, `"geminiCliModel" is not used`, func(c omConfig) bool { return c.ObserverModel == "" }},
+		{"a model name with spaces", `{"observerModel": "my model"}`, `"observerModel" must be one model name without spaces`, func(c omConfig) bool { return c.ObserverModel == "" }},
+		{"a model name that is not a string", `{"observerModel": 4}`, `"observerModel" must be a string`, func(c omConfig) bool { return c.ObserverModel == "" }},
+		{"a boolean that is a string", `{"autoCompact": "no"}`, `"autoCompact" must be true or false`, func(c omConfig) bool { return c.AutoCompact }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -172,7 +172,7 @@ func TestConfigThatCannotBeReadTurnsTheStoreOff(t *testing.T) {
 			require.Contains(t, c.Why, "Observational memory is off until the file is fixed")
 		})
 	}
-	c := ParseConfigFiles(config.Unreadable(globalFile, "permission denied"), nil, config.Parse(projectFile, nil), nil)
+	c := parseConfigFiles(config.Unreadable(globalFile, "permission denied"), nil, config.Parse(projectFile, nil), nil)
 	require.False(t, c.Enabled)
 	require.Contains(t, c.Why, "cannot be read (permission denied)")
 }
@@ -185,25 +185,25 @@ func TestConfigEnabledFollowsTheProjectFile(t *testing.T) {
 }
 
 func TestSettingsOverrideTheFilesWithinTheirClamps(t *testing.T) {
-	mode, off, big, small, zero := ModeBlocking, false, 5000000, 10, 0
-	c := DefaultConfig().With(Settings{Mode: &mode, AutoCompact: &off, ObserverTokens: &big, ReflectorTokens: &small, RetainTokens: &zero})
-	require.Equal(t, ModeBlocking, c.Mode)
+	mode, off, big, small, zero := modeBlocking, false, 5000000, 10, 0
+	c := defaultConfig().With(settings{Mode: &mode, AutoCompact: &off, ObserverTokens: &big, ReflectorTokens: &small, RetainTokens: &zero})
+	require.Equal(t, modeBlocking, c.Mode)
 	require.False(t, c.AutoCompact)
-	require.Equal(t, MaxTokensLimit, c.ObserverTokens)
-	require.Equal(t, MinReflectorTokens, c.ReflectorTokens)
+	require.Equal(t, maxTokensLimit, c.ObserverTokens)
+	require.Equal(t, minReflectorTokens, c.ReflectorTokens)
 	require.Equal(t, 0, c.RetainTokens)
 	bad := "eager"
-	require.Equal(t, ModeBuffered, DefaultConfig().With(Settings{Mode: &bad}).Mode)
-	require.Equal(t, DefaultConfig(), DefaultConfig().With(Settings{}))
+	require.Equal(t, modeBuffered, defaultConfig().With(settings{Mode: &bad}).Mode)
+	require.Equal(t, defaultConfig(), defaultConfig().With(settings{}))
 }
 
 func TestTheDefaultsAsJSONReadBackAsTheDefaults(t *testing.T) {
-	warnings, why := CheckConfigFile("p.json", []byte(DefaultConfigJSON()))
+	warnings, why := checkConfigFile("p.json", []byte(DefaultConfigJSON()))
 	require.Equal(t, "", why)
 	require.Equal(t, 0, len(warnings))
-	cfg := ParseConfig("", nil, "p.json", []byte(DefaultConfigJSON()))
+	cfg := parseConfig("", nil, "p.json", []byte(DefaultConfigJSON()))
 	cfg.Warnings, cfg.ProjectPresent = nil, false
-	require.Equal(t, DefaultConfig(), cfg)
+	require.Equal(t, defaultConfig(), cfg)
 }
 
 func TestCheckConfigFileRefusesWhatWouldTurnTheStoreOff(t *testing.T) {
@@ -220,7 +220,7 @@ func TestCheckConfigFileRefusesWhatWouldTurnTheStoreOff(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			warnings, why := CheckConfigFile("p.json", []byte(tt.text))
+			warnings, why := checkConfigFile("p.json", []byte(tt.text))
 			if tt.why == "" {
 				require.Equal(t, "", why)
 			} else {
@@ -234,4 +234,13 @@ func TestCheckConfigFileRefusesWhatWouldTurnTheStoreOff(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestParseConfigAppliesAGlobalPresetUnderTheProjectsKeys(t *testing.T) {
+	c := parseConfig("~/.pi/agent/extensions/observational-memory/om-config.json", []byte(`{"preset": "cost-first"}`),
+		".pi/extensions/observational-memory/om-config.json", []byte(`{"coreMemoryMaxTokens": 400, "geminiCliModel": "gemini-2.5-flash"}`))
+	require.Equal(t, injectCoreRelevant, c.MemoryInjectionMode)
+	require.Equal(t, 400, c.CoreMemoryMaxTokens)
+	require.Equal(t, 12, c.RelevantObservationMaxItems)
+	require.Equal(t, []string{`.pi/extensions/observational-memory/om-config.json: "geminiCliModel" is not used: the observer runs on pi's models; set "observerModel" (any model pi knows, "" for the current one)`}, c.Warnings)
 }

@@ -16,16 +16,25 @@
 //     with backoff after failures;
 //   - the compaction and branch summaries, and the injected block;
 //   - the ledger that records every change, and the fold that rebuilds the
-//     state from it.
+//     state from it;
+//   - where the configuration files are and which is read, what /om config
+//     edit accepts, and where the observations live (thread or resource
+//     scope);
+//   - the /om commands' argument grammars, what the commands say, the
+//     status page and the footer, and how far a chain of model calls goes.
 //
 // These rules never do I/O, never read a clock (the time is always a
-// parameter, Clock) and never call a model. The driver (driver*.go, Open) is
+// parameter, clock) and never call a model. The driver (driver*.go, Open) is
 // the only code here that talks to the host, and only through the guarded
 // host of the store.Env it is handed: it reads the config files and the
 // branches pi gives, performs the model calls the rules plan (complete
 // effects), persists the records they return (session entries, or the
 // resource ledger) and feeds the answers back. The orchestrator
 // (wasm/lifecycle) knows the store only as the store.Store Open returns.
+// The other exported names (DecodeLedger and its Record, Problem and Mark,
+// the custom types, SchemaVersion, DefaultConfigJSON) are what lifecycle's
+// tests read of what the store leaves in a session or a file; everything
+// else is the package's own.
 //
 // Everything here must link into the TinyGo module: no fmt, no
 // encoding/json, no regexp, no reflection-based sort, no time zones.

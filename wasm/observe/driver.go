@@ -1,9 +1,7 @@
 package observe
 
 import (
-	"path"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
@@ -13,19 +11,9 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Where observational memory's configuration lives (docs/formats.md). The
-// observations themselves live in the session (thread scope): custom
-// entries pi keeps in the session file, machine-local like the session; or,
-// with PI_OM_SCOPE=resource, in a file per project under the agent folder
-// (driver_resource.go).
-const (
-	omConfigDir   = ".pi"                             // in the project
-	omSeedDir     = "extensions/observational-memory" // seed 004's folder, under the project's .pi and the agent folder
-	omTimeoutMs   = 60000                             // the hard bound of the observer call a compaction waits for
-	omMaxCalls    = 32                                // model calls one command or settle may chain (a backlog in chunks)
-	omBlockingMax = 8                                 // calls a compaction may wait for in blocking mode
-	omLostMs      = 10 * 60 * 1000                    // a background call unanswered this long is taken as lost
-)
+// omTimeoutMs is the hard bound of the observer call a compaction waits
+// for (calls.go says how many it waits for).
+const omTimeoutMs = 60000
 
 // driver drives one session's observational memory: configuration, the
 // branch as the observer reads it, the state folded from the branch's
@@ -38,16 +26,16 @@ type driver struct {
 	s   *store.Session
 	h   *files.FS
 
-	cfg      Config
+	cfg      omConfig
 	cfgFiles [2]omConfigFile // global, project
 	cfgWatch files.Watch
 
-	st       *State
-	tr       Transcript
+	st       *state
+	tr       transcript
 	ids      []string // the entry ids of the branch tr was read from
 	branch   omBranch // what that branch's ledger entries hold
 	recs     []Record // the ledger records: the branch's, then those appended since
-	applied  []string // Encode of every record st holds, in order
+	applied  []string // encode of every record st holds, in order
 	problems []Problem
 
 	scope     omScope
@@ -58,7 +46,7 @@ type driver struct {
 	busy      bool  // a background model call is out: settles plan nothing until it answers
 	busyAt    int64 // when it went out (a host that never answers does not stop the observer for good)
 	injected  bool  // the context export ran this session (the receipt exists)
-	inj       Injection
+	inj       injection
 	ctxEffect omContextEffect
 	injWhy    string // why nothing was injected, when nothing was
 	footer    string // the status line last shown
@@ -69,15 +57,8 @@ type driver struct {
 // a branch that grew is decoded only where it grew.
 type omBranch struct {
 	recs     []Record
-	canon    []string // Encode of each record
+	canon    []string // encode of each record
 	problems []Problem
-}
-
-// omConfigFile is where one scope's om-config.json is read from: the
-// documented path, or seed 004's when only that one exists.
-type omConfigFile struct {
-	primary, alias string
-	used           string // the file read, "" when neither exists
 }
 
 // Open is the observational memory store's driver for a session
@@ -86,17 +67,9 @@ type omConfigFile struct {
 // configuration and the branch.
 func Open(env *store.Env) store.Store {
 	s := env.Session
-	o := &driver{env: env, s: s, h: env.FS, st: Fold(nil, "", DefaultConfig())}
-	o.tr = ReadEntries(nil, 0)
-	if s.AgentDir != "" {
-		o.cfgFiles[0] = omConfigFile{primary: path.Join(s.AgentDir, ConfigFile), alias: path.Join(s.AgentDir, omSeedDir, ConfigFile)}
-	}
-	// An untrusted project's file is never read; the observations still
-	// work, since they live in the session, not in the project.
-	if s.ProjectRoot != "" && s.Trusted {
-		dir := path.Join(s.ProjectRoot, omConfigDir)
-		o.cfgFiles[1] = omConfigFile{primary: path.Join(dir, ConfigFile), alias: path.Join(dir, omSeedDir, ConfigFile)}
-	}
+	o := &driver{env: env, s: s, h: env.FS, st: fold(nil, "", defaultConfig())}
+	o.tr = readEntries(nil, 0)
+	o.cfgFiles = configFiles(s.AgentDir, s.ProjectRoot, s.Trusted)
 	return o
 }
 
@@ -113,7 +86,7 @@ func (o *driver) start(out *store.Out, in gjson.Result) {
 	if o.scope.why != "" {
 		out.Notify("warning", "pi-memory: "+o.scope.why)
 	}
-	if line := o.sqliteLine(); line != "" {
+	if line := o.scope.sqliteLine(); line != "" {
 		out.Notify("warning", "pi-memory: "+line)
 	}
 	if b := jsonr.Get(in, "branch"); b.Exists() {
@@ -121,22 +94,14 @@ func (o *driver) start(out *store.Out, in gjson.Result) {
 	}
 	o.refreshLedger()
 	o.reportProblems(out)
-	if o.env.May(o, store.Inject) == "" && o.st.Items()[0] > 0 {
+	if footerShows(o.env.May(o, store.Inject), o.st.Items()[0]) {
 		o.showFooter(out)
 	}
 }
 
 // Off says why observational memory can do nothing this session: its
 // configuration turned it off.
-func (o *driver) Off() string {
-	switch {
-	case !o.cfg.Enabled && o.cfg.Why != "":
-		return o.cfg.Why
-	case !o.cfg.Enabled:
-		return "Observational memory is disabled by " + o.cfg.DisabledBy + "; nothing is observed, injected or written. Set \"enabled\": true there (or remove the key) to turn it back on."
-	}
-	return ""
-}
+func (o *driver) Off() string { return offText(o.cfg) }
 
 // Refresh re-reads a changed configuration and says what is wrong with it.
 func (o *driver) Refresh(out *store.Out) {
@@ -145,11 +110,11 @@ func (o *driver) Refresh(out *store.Out) {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 	// The footer follows the store turning off or on.
-	switch now := o.Off(); {
-	case now != "" && was == "" && o.footer != "":
+	switch off, on := footerTurn(was, o.Off()); {
+	case off && o.footer != "":
 		o.footer = ""
 		out.Status("om", "", true)
-	case now == "" && was != "" && o.env.May(o, store.Inject) == "" && o.st.Items()[0] > 0:
+	case on && footerShows(o.env.May(o, store.Inject), o.st.Items()[0]):
 		o.showFooter(out)
 	}
 }
@@ -172,18 +137,20 @@ func (o *driver) refreshConfig() []string {
 	for i := range o.cfgFiles {
 		f := &o.cfgFiles[i]
 		f.used = ""
-		name := f.primary
-		if f.primary != "" && files.Stamp(o.h, f.primary) == "-" && files.Stamp(o.h, f.alias) != "-" {
-			name = f.alias
-		} else if f.primary != "" && files.Stamp(o.h, f.primary) != "-" && files.Stamp(o.h, f.alias) != "-" {
-			both = append(both, "both "+f.primary+" and "+f.alias+" exist; "+f.primary+" is read and the other is ignored. Merge them into "+f.primary+" and remove the other.")
+		var primary, alias bool
+		if f.primary != "" {
+			primary, alias = files.Stamp(o.h, f.primary) != "-", files.Stamp(o.h, f.alias) != "-"
+		}
+		name, warning := configName(*f, primary, alias)
+		if warning != "" {
+			both = append(both, warning)
 		}
 		cfgs[i], data[i] = files.ConfigData(o.h, name)
 		if cfgs[i].Present {
 			f.used = name
 		}
 	}
-	o.cfg = ParseConfigFiles(cfgs[0], data[0], cfgs[1], data[1])
+	o.cfg = parseConfigFiles(cfgs[0], data[0], cfgs[1], data[1])
 	o.cfg.Warnings = append(both, o.cfg.Warnings...)
 	return o.cfg.Warnings
 }
@@ -197,34 +164,31 @@ func (o *driver) refreshConfig() []string {
 // only when the branch's ledger records are not the ones it holds, so the
 // backoff after failures survives the settles between them.
 func (o *driver) readBranch(raw string) {
-	vals := SplitBranch(raw)
-	same := 0
-	for same < len(o.ids) && same < len(vals) && EntryID(vals[same]) == o.ids[same] {
-		same++
-	}
+	vals := splitBranch(raw)
+	same := continues(o.ids, vals)
 	if len(o.ids) == 0 || same < len(o.ids) || !o.tr.AppendEntries(vals[same:]) {
-		o.tr = ReadEntries(nil, o.zone)
+		o.tr = readEntries(nil, o.zone)
 		o.tr.AppendEntries(vals)
 		same = 0
 		o.ids, o.branch = o.ids[:0], omBranch{}
 	}
 	for _, v := range vals[same:] {
 		// A copy: the id would otherwise hold the whole event's text in memory.
-		o.ids = append(o.ids, strings.Clone(EntryID(v)))
+		o.ids = append(o.ids, strings.Clone(entryID(v)))
 	}
 	if o.scope.resource {
 		return // the state is the resource ledger's, not the branch's
 	}
 	b := &o.branch
-	recs, problems := LedgerRecordsOf(vals[same:], same)
+	recs, problems := ledgerRecordsOf(vals[same:], same)
 	for i := range recs {
-		b.canon = append(b.canon, string(Encode(recs[i])))
+		b.canon = append(b.canon, string(encode(recs[i])))
 	}
 	b.recs = append(b.recs, recs...)
 	b.problems = append(b.problems, problems...)
 	o.recs = b.recs[:len(b.recs):len(b.recs)] // record appends to a copy
 	if !slices.Equal(b.canon, o.applied) {
-		o.st = Fold(b.recs, "", o.cfg)
+		o.st = fold(b.recs, "", o.cfg)
 		o.applied = slices.Clone(b.canon)
 		o.problems, o.warnedAt = b.problems, 0
 	}
@@ -233,15 +197,7 @@ func (o *driver) readBranch(raw string) {
 // reportProblems names the ledger entries that could not be read, once.
 func (o *driver) reportProblems(out *store.Out) {
 	if len(o.problems) > o.warnedAt {
-		where, what := "branch ", "entries of this branch"
-		if o.scope.resource {
-			where, what = o.scope.file+": ", "lines of "+o.scope.file
-		}
-		msg := "pi-memory: " + strconv.Itoa(len(o.problems)) + " observational-memory " + what + " could not be read and are skipped (/om dump shows the others):"
-		for _, p := range o.problems {
-			msg += "\n  " + where + p.String()
-		}
-		out.Notify("warning", msg)
+		out.Notify("warning", problemsText(o.problems, &o.scope))
 		o.warnedAt = len(o.problems)
 	}
 }
@@ -252,7 +208,7 @@ func (o *driver) record(out *store.Out, r Record) {
 	if o.scope.resource {
 		r.Session = o.sessionID
 	}
-	data := Encode(r)
+	data := encode(r)
 	o.applied = append(o.applied, string(data))
 	o.recs = append(o.recs, r)
 	if !o.scope.resource {
@@ -264,14 +220,14 @@ func (o *driver) record(out *store.Out, r Record) {
 	}
 }
 
-// clock is now, in the session's time zone.
-func (o *driver) clock() Clock {
-	return Clock{Ms: o.h.Now(), Zone: o.zone}
+// now is the time, in the session's time zone.
+func (o *driver) now() clock {
+	return clock{Ms: o.h.Now(), Zone: o.zone}
 }
 
 // showFooter sets the one status line routine work shows, when it changed.
 func (o *driver) showFooter(out *store.Out) {
-	line := Footer(o.st, o.cfg)
+	line := footer(o.st, o.cfg)
 	if line != o.footer {
 		o.footer = line
 		out.Status("om", line, false)

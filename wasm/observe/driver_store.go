@@ -1,11 +1,7 @@
 package observe
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -62,24 +58,5 @@ func (o *driver) Receipt() (store.Receipt, bool) {
 	if !o.injected {
 		return store.Receipt{}, false
 	}
-	return o.receiptPart(), true
-}
-
-// receiptPart is /memory last's part for the observations.
-func (o *driver) receiptPart() store.Receipt {
-	text, why, tokens := o.receipt()
-	w := jsonw.Open(nil)
-	w.Str("store", "observations")
-	w.Str("where", "context")
-	w.Int("bytes", int64(len(text)))
-	w.Int("tokens", int64(tokens))
-	w.Str("why", why)
-	w.Str("text", text)
-	t := "\n\n--- observations (a message in the newest model request): " + strconv.Itoa(len(text)) + " bytes ≈ " + strconv.Itoa(tokens) + " tokens ---"
-	if text == "" {
-		t += "\n(nothing: " + why + ")"
-	} else {
-		t += "\n" + why + "\n" + strings.TrimRight(text, "\n")
-	}
-	return store.Receipt{Key: "context", Text: t, JSON: w.Close()}
+	return receiptPart(o.inj, o.injWhy), true
 }

@@ -1,7 +1,6 @@
 package observe
 
 import (
-	"strconv"
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
@@ -25,15 +24,15 @@ func (o *driver) Context(out *store.Out, in gjson.Result) {
 	o.injected = true
 	o.refreshLedger()
 	if why := o.env.May(o, store.Inject); why != "" {
-		o.inj, o.injWhy = Injection{}, why
+		o.inj, o.injWhy = injection{}, why
 		return
 	}
-	v := ReadContext(jsonr.Get(in, "messages").Raw)
+	v := readContext(jsonr.Get(in, "messages").Raw)
 	if v.Injected {
 		o.injWhy = "the block was already in the request"
 		return
 	}
-	o.inj = Inject(o.st, o.cfg, InjectInput{Query: v.Query, At: o.clock(), Dropped: v.Dropped})
+	o.inj = inject(o.st, o.cfg, injectInput{Query: v.Query, At: o.now(), Dropped: v.Dropped})
 	o.injWhy = ""
 	if o.inj.Text == "" {
 		return
@@ -45,7 +44,7 @@ func (o *driver) Context(out *store.Out, in gjson.Result) {
 	if c.id == "" || !sameString(c.text, o.inj.Text) || !sameString(c.hint, o.inj.Hint) {
 		msgs := []store.ContextMessage{{CustomType: CustomTypeContext, Content: o.inj.Text}}
 		if o.inj.Hint != "" {
-			msgs = append(msgs, store.ContextMessage{CustomType: CustomTypeContinuation, Content: o.inj.Hint})
+			msgs = append(msgs, store.ContextMessage{CustomType: customTypeContinuation, Content: o.inj.Hint})
 		}
 		*c = omContextEffect{text: o.inj.Text, hint: o.inj.Hint, id: o.env.NextID("b")}
 		out.ContextMessages(v.At, c.id, msgs)
@@ -67,7 +66,7 @@ type omContextEffect struct {
 }
 
 // sameString is a == b that does not compare the bytes of one string with
-// themselves: Inject returns the block it rendered last while memory is
+// themselves: inject returns the block it rendered last while memory is
 // unchanged, and TinyGo compares strings byte by byte, 110 KiB of them here.
 func sameString(a, b string) bool {
 	if len(a) != len(b) {
@@ -86,10 +85,10 @@ func (o *driver) Settled(out *store.Out, in gjson.Result) {
 		return
 	}
 	o.reportProblems(out)
-	if o.busy && o.clock().Ms-o.busyAt < omLostMs {
+	if callOut(o.busy, o.busyAt, o.now().Ms) {
 		return // the call that is out plans again when it answers
 	}
-	o.step(out, Env{}, &omRun{background: true, act: store.Capture})
+	o.step(out, planEnv{}, &omRun{background: true, act: store.Capture})
 }
 
 // omRun is one chain of planned work: a settle's or a command's.
@@ -104,18 +103,18 @@ type omRun struct {
 // step plans and performs until nothing is due: a model call parks the
 // chain until its answer, a compaction is asked for, and the footer shows
 // where things stand.
-func (o *driver) step(out *store.Out, env Env, run *omRun) {
-	env.Window, env.Clock = o.window, o.clock()
-	a := Plan(o.st, o.cfg, &o.tr, env)
+func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
+	env.Window, env.Clock = o.window, o.now()
+	a := plan(o.st, o.cfg, &o.tr, env)
 	switch a.Do {
-	case DoObserve, DoReflect:
-		if run.calls >= omMaxCalls {
-			o.finish(out, run, a.Why+"; stopped after "+strconv.Itoa(run.calls)+" model calls, the rest waits for the next settle")
+	case doObserve, doReflect:
+		if stop := chainStop(a.Why, run.calls); stop != "" {
+			o.finish(out, run, stop)
 			return
 		}
 		run.calls++
 		o.showFooter(out)
-		o.ask(out, a, store.Call{Background: run.background}, run.act, func(out *store.Out, res Result, _ []byte) {
+		o.ask(out, a, store.Call{Background: run.background}, run.act, func(out *store.Out, res result, _ []byte) {
 			if res.Err != nil && run.done != nil {
 				o.finish(out, run, res.Err.Error())
 				return
@@ -123,7 +122,7 @@ func (o *driver) step(out *store.Out, env Env, run *omRun) {
 			o.step(out, env, run)
 		})
 		return
-	case DoCompact:
+	case doCompact:
 		if !run.compacted {
 			run.compacted = true
 			o.showFooter(out)
@@ -143,19 +142,19 @@ func (o *driver) finish(out *store.Out, run *omRun, why string) {
 // ask issues one model call for a planned action and hands its result on.
 // An answer that arrives after memory was switched off is dropped: nothing
 // recorded, nothing appended.
-func (o *driver) ask(out *store.Out, a Action, c store.Call, act store.Act, then func(out *store.Out, res Result, usage []byte)) {
+func (o *driver) ask(out *store.Out, a action, c store.Call, act store.Act, then func(out *store.Out, res result, usage []byte)) {
 	c.System, c.Prompt, c.MaxTokens, c.Model = a.System, a.Prompt, a.MaxTokens, a.Model
-	o.busy, o.busyAt = c.Background, o.clock().Ms
+	o.busy, o.busyAt = c.Background, o.now().Ms
 	out.CompleteCall(c, func(out *store.Out, v gjson.Result) {
 		o.busy = false
 		if o.env.May(o, act) != "" {
 			return
 		}
-		ans := Answer{Text: jsonr.Get(v, "text").Str, Error: jsonr.Get(v, "error").Str}
+		ans := modelAnswer{Text: jsonr.Get(v, "text").Str, Error: jsonr.Get(v, "error").Str}
 		if !v.IsObject() {
 			ans.Error = "the host gave no answer"
 		}
-		res := o.st.Answer(a, ans, o.cfg, o.clock())
+		res := o.st.Answer(a, ans, o.cfg, o.now())
 		if res.Record != nil {
 			o.record(out, *res.Record)
 		}
@@ -174,7 +173,7 @@ func (o *driver) ask(out *store.Out, a Action, c store.Call, act store.Act, then
 type compactReq struct {
 	firstKept    string
 	tokensBefore int64
-	sum          SummaryInput
+	sum          summaryInput
 }
 
 // BeforeCompact gives pi our summary when the observations cover
@@ -190,7 +189,7 @@ func (o *driver) BeforeCompact(out *store.Out, in gjson.Result) {
 	req := compactReq{
 		firstKept:    f[2].Str,
 		tokensBefore: f[3].Int(),
-		sum: SummaryInput{
+		sum: summaryInput{
 			PreviousSummary: f[4].Str,
 			Read:            strList(jsonr.Get(f[5], "read")),
 			Modified:        strList(jsonr.Get(f[5], "modified")),
@@ -200,22 +199,18 @@ func (o *driver) BeforeCompact(out *store.Out, in gjson.Result) {
 }
 
 func (o *driver) compaction(out *store.Out, req compactReq, calls int, usage []byte) {
-	a := PlanCompaction(o.st, o.cfg, &o.tr, req.firstKept, Env{Window: o.window, Clock: o.clock()})
+	a := planCompaction(o.st, o.cfg, &o.tr, req.firstKept, planEnv{Window: o.window, Clock: o.now()})
 	switch a.Do {
-	case DoCompact:
-		summary, details, _ := Summary(o.st, req.sum)
+	case doCompact:
+		summary, details, _ := summaryOf(o.st, req.sum)
 		if summary != "" {
 			out.Compaction(summary, details, req.firstKept, req.tokensBefore, usage)
 		}
-	case DoObserve:
-		limit := 1
-		if o.cfg.With(o.st.Settings).Mode == ModeBlocking {
-			limit = omBlockingMax
-		}
-		if calls >= limit {
+	case doObserve:
+		if calls >= compactionCalls(o.cfg.With(o.st.Settings).Mode) {
 			return
 		}
-		o.ask(out, a, store.Call{TimeoutMs: omTimeoutMs}, store.Capture, func(out *store.Out, res Result, u []byte) {
+		o.ask(out, a, store.Call{TimeoutMs: omTimeoutMs}, store.Capture, func(out *store.Out, res result, u []byte) {
 			if res.Err == nil {
 				o.compaction(out, req, calls+1, u)
 			}
@@ -233,11 +228,11 @@ func (o *driver) BeforeTree(out *store.Out, in gjson.Result) {
 	if b := jsonr.Get(in, "branch"); b.Exists() {
 		o.readBranch(b.Raw)
 	}
-	t := ReadEntries([]byte(jsonr.Get(in, "entries").Raw), o.zone)
-	if a := PlanCompaction(o.st, o.cfg, &t, "", Env{Window: o.window, Clock: o.clock()}); a.Do != DoCompact {
+	t := readEntries([]byte(jsonr.Get(in, "entries").Raw), o.zone)
+	if a := planCompaction(o.st, o.cfg, &t, "", planEnv{Window: o.window, Clock: o.now()}); a.Do != doCompact {
 		return
 	}
-	if summary, details, _ := Summary(o.st, SummaryInput{}); summary != "" {
+	if summary, details, _ := summaryOf(o.st, summaryInput{}); summary != "" {
 		out.BranchSummary(summary, details)
 	}
 }

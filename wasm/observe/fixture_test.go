@@ -241,33 +241,33 @@ func TestCompressionOfTheScriptedSession(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(fixtureDir, "session-200.jsonl"))
 	require.NoError(t, err)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	cfg := DefaultConfig()
-	env := Env{Window: 128000}
-	st := Fold(nil, "", cfg)
-	tr := ReadEntries(nil, 0)
+	cfg := defaultConfig()
+	env := planEnv{Window: 128000}
+	st := fold(nil, "", cfg)
+	tr := readEntries(nil, 0)
 	var observed, reflected, compactions int
 	var last Mark
 	maxChunk := 0
 	plan := func(now int64) {
 		env.Clock = at(now)
 		for k := 0; k < 100; k++ {
-			a := Plan(st, cfg, &tr, env)
+			a := plan(st, cfg, &tr, env)
 			switch a.Do {
-			case DoObserve:
+			case doObserve:
 				require.Equal(t, last, a.Chunk.Start, "each chunk starts where the last one ended")
 				if a.Chunk.Tokens > maxChunk {
 					maxChunk = a.Chunk.Tokens
 				}
-				r := st.Answer(a, Answer{Text: scriptedObserver(a.Prompt)}, cfg, env.Clock)
+				r := st.Answer(a, modelAnswer{Text: scriptedObserver(a.Prompt)}, cfg, env.Clock)
 				require.NoError(t, r.Err)
 				last = a.Chunk.Through
 				observed++
-			case DoReflect:
-				r := st.Answer(a, Answer{Text: scriptedReflector(a.Prompt)}, cfg, env.Clock)
+			case doReflect:
+				r := st.Answer(a, modelAnswer{Text: scriptedReflector(a.Prompt)}, cfg, env.Clock)
 				require.NoError(t, r.Err)
 				reflected++
-			case DoCompact:
-				summary, details, why := Summary(st, SummaryInput{})
+			case doCompact:
+				summary, details, why := summaryOf(st, summaryInput{})
 				require.Equal(t, "", why)
 				compactions++
 				entry := `{"type":"compaction","id":"om-` + strconv.Itoa(compactions) + `","timestamp":"` + isoTime(now) + `","summary":` + string(jsonString(summary)) + `,"firstKeptEntryId":"` + a.FirstKept + `","tokensBefore":0,"details":` + string(details) + `}`
@@ -291,25 +291,25 @@ func TestCompressionOfTheScriptedSession(t *testing.T) {
 
 	before := 0
 	for _, e := range tr.Entries {
-		if e.Role != RoleCompaction {
+		if e.Role != roleCompaction {
 			before += e.Tokens
 		}
 	}
 	after := st.Tokens()
 	n := st.Items()
 	t.Logf("scripted session: %d entries, ~%d tokens of conversation; observations ~%d tokens (%.1f× smaller): %d kept (🔴 %d, 🟡 %d, 🟢 %d); %d observer calls, %d reflections, %d compactions; largest chunk %d tokens",
-		len(tr.Entries), before, after, float64(before)/float64(after), n[0], n[High], n[Medium], n[Low], observed, reflected, compactions, maxChunk)
+		len(tr.Entries), before, after, float64(before)/float64(after), n[0], n[high], n[medium], n[low], observed, reflected, compactions, maxChunk)
 	require.True(t, before > 60000, "the fixture is a long session")
 	require.True(t, maxChunk <= 128000/5)
 	require.True(t, observed <= before/chunkTokens(cfg, 128000, 0)+1+compactions, "%d observer calls", observed)
 	require.True(t, compactions >= 1)
 	require.True(t, before > 3*after, "compression %d → %d", before, after)
-	require.True(t, n[High] > 0 && n[Medium] > 0)
+	require.True(t, n[high] > 0 && n[medium] > 0)
 	// Everything but the newest turn is covered.
 	idx, _ := st.start(&tr)
 	require.True(t, observable(&tr, idx, 0) < cfg.ObserverTokens)
 	// The summary that the next compaction gives is ours and never observed again.
-	summary, _, _ := Summary(st, SummaryInput{})
+	summary, _, _ := summaryOf(st, summaryInput{})
 	require.True(t, budget.EstimateTokens(summary) < before/3)
 }
 

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -9,6 +10,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/config"
 )
 
 // The observer's and the reflector's answers are outside data: a model can
@@ -29,7 +31,7 @@ var answerSeeds = []string{
 	"* item <current-task>inside an item</current-task> after\n* (14:30)(15:30) 🔴🟡 twice",
 }
 
-func checkGroups(t *testing.T, groups []Group) {
+func checkGroups(t *testing.T, groups []group) {
 	t.Helper()
 	for gi := range groups {
 		require.True(t, len(groups[gi].Items) > 0, "an empty group")
@@ -38,7 +40,7 @@ func checkGroups(t *testing.T, groups []Group) {
 		}
 		for _, it := range groups[gi].Items {
 			require.True(t, it.Text != "" && !strings.ContainsAny(it.Text, "\n\r"), "item text %q", it.Text)
-			require.True(t, it.Priority >= Low && it.Priority <= High)
+			require.True(t, it.Priority >= low && it.Priority <= high)
 			require.True(t, it.Minute >= -1 && it.Minute < 1440)
 			for _, s := range it.Sub {
 				require.True(t, s != "" && !strings.ContainsAny(s, "\n\r"), "sub-item %q", s)
@@ -57,11 +59,11 @@ func FuzzObserverAnswer(f *testing.F) {
 		s := newSession(feb12)
 		s.turn("hello", 200)
 		tr := s.transcript()
-		cfg := DefaultConfig()
-		st := Fold(nil, "", cfg)
-		a := Plan(st, cfg, &tr, Env{Force: true, Clock: at(feb12)})
-		require.Equal(t, DoObserve, a.Do)
-		r := st.Answer(a, Answer{Text: text, Error: failure}, cfg, at(feb12))
+		cfg := defaultConfig()
+		st := fold(nil, "", cfg)
+		a := plan(st, cfg, &tr, planEnv{Force: true, Clock: at(feb12)})
+		require.Equal(t, doObserve, a.Do)
+		r := st.Answer(a, modelAnswer{Text: text, Error: failure}, cfg, at(feb12))
 		if r.Err != nil {
 			require.True(t, r.Record == nil)
 			require.Equal(t, Mark{}, st.Mark, "a refused answer moves nothing")
@@ -72,10 +74,10 @@ func FuzzObserverAnswer(f *testing.F) {
 		require.Equal(t, Mark{ID: "e2"}, st.Mark)
 		checkGroups(t, st.Groups)
 		// What was accepted is stored and read back unchanged.
-		line := Encode(*r.Record)
-		back, err := Decode(line)
+		line := encode(*r.Record)
+		back, err := decode(line)
 		require.NoError(t, err, "%s", line)
-		again := Fold([]Record{back}, "", cfg)
+		again := fold([]Record{back}, "", cfg)
 		require.Equal(t, render(st.Groups), render(again.Groups))
 		require.Equal(t, st.Task, again.Task)
 		require.Equal(t, st.Response, again.Response)
@@ -91,12 +93,12 @@ func FuzzReflectorAnswer(f *testing.F) {
 		f.Add("<observations>\n"+s+"\n</observations>", true)
 	}
 	f.Fuzz(func(t *testing.T, text string, aggressive bool) {
-		cfg := DefaultConfig()
+		cfg := defaultConfig()
 		st := reflectState(20)
 		before := render(st.Groups)
-		a := Plan(st, cfg, &Transcript{}, Env{Reflect: true, Aggressive: aggressive})
-		require.Equal(t, DoReflect, a.Do)
-		r := st.Answer(a, Answer{Text: text}, cfg, at(feb12))
+		a := plan(st, cfg, &transcript{}, planEnv{Reflect: true, Aggressive: aggressive})
+		require.Equal(t, doReflect, a.Do)
+		r := st.Answer(a, modelAnswer{Text: text}, cfg, at(feb12))
 		if r.Err != nil {
 			require.True(t, r.Record == nil)
 			require.Equal(t, before, render(st.Groups), "a refused reflection keeps the old state")
@@ -105,16 +107,16 @@ func FuzzReflectorAnswer(f *testing.F) {
 		require.True(t, countItems(st.Groups) > 0, "a reflection never empties the memory")
 		require.True(t, st.Tokens() <= cfg.ReflectorTokens, "a reflection ends below the reflector threshold")
 		checkGroups(t, st.Groups)
-		back, err := Decode(Encode(*r.Record))
+		back, err := decode(encode(*r.Record))
 		require.NoError(t, err)
-		require.Equal(t, render(st.Groups), render(Fold([]Record{back}, "", cfg).Groups))
+		require.Equal(t, render(st.Groups), render(fold([]Record{back}, "", cfg).Groups))
 	})
 }
 
 func FuzzDecodeLedger(f *testing.F) {
 	var all []byte
 	for _, r := range sampleRecords {
-		all = append(append(all, Encode(r)...), '\n')
+		all = append(append(all, encode(r)...), '\n')
 	}
 	for _, s := range [][]byte{
 		all,
@@ -143,17 +145,17 @@ func FuzzDecodeLedger(f *testing.F) {
 			last = p.Line
 		}
 		for _, r := range recs {
-			line := Encode(r)
+			line := encode(r)
 			require.True(t, utf8.Valid(line))
-			back, err := Decode(line)
+			back, err := decode(line)
 			require.NoError(t, err, "%s", line)
 			back.Line = r.Line
 			require.Equal(t, r, back, "%s", line)
 		}
-		st := Fold(recs, "", DefaultConfig())
+		st := fold(recs, "", defaultConfig())
 		checkGroups(t, st.Groups)
-		_ = Inject(st, DefaultConfig(), InjectInput{Query: "x", At: at(feb12)})
-		_, _, _ = Summary(st, SummaryInput{})
+		_ = inject(st, defaultConfig(), injectInput{Query: "x", At: at(feb12)})
+		_, _, _ = summaryOf(st, summaryInput{})
 	})
 }
 
@@ -169,7 +171,7 @@ func FuzzReadEntries(f *testing.F) {
 	f.Add([]byte(`{"type":"message","id":"a","timestamp":"2026-99-99T","message":{"role":"assistant","content":"not blocks","stopReason":"error"}}`), 840)
 	f.Fuzz(func(t *testing.T, data []byte, zone int) {
 		zone %= 24 * 60
-		tr := ReadEntries(data, zone)
+		tr := readEntries(data, zone)
 		for _, e := range tr.Entries {
 			require.Equal(t, clean(e.Text), e.Text, "entry text is redacted")
 			require.True(t, e.Tokens >= 0)
@@ -184,19 +186,159 @@ func FuzzReadEntries(f *testing.F) {
 	})
 }
 
-// ReadContext reads pi's messages for every model request: whatever they
+// readContext reads pi's messages for every model request: whatever they
 // hold, it never panics, the block goes inside the request, and the query
 // never carries our own block back.
 func FuzzReadContext(f *testing.F) {
 	f.Add(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"fix the search bug"}]`)
-	f.Add(`[{"role":"user","content":[{"type":"text","text":"` + MarkerStart + `old` + MarkerEnd + ` new"}]},{"role":"custom","customType":"observational-memory-context","content":"x"}]`)
+	f.Add(`[{"role":"user","content":[{"type":"text","text":"` + markerStart + `old` + markerEnd + ` new"}]},{"role":"custom","customType":"observational-memory-context","content":"x"}]`)
 	f.Add(`[{"role":"branchSummary"},{"role":"assistant","content":[]},"text",[1],{"role":"user","content":{"a":1}}]`)
 	f.Add(`{"role":"user"}`)
 	f.Fuzz(func(t *testing.T, msgs string) {
-		v := ReadContext(msgs)
-		n := 0 // the messages as ReadContext walks them, leniently
+		v := readContext(msgs)
+		n := 0 // the messages as readContext walks them, leniently
 		gjson.Parse(msgs).ForEach(func(_, _ gjson.Result) bool { n++; return true })
 		require.True(t, v.At >= 0 && v.At <= n, "At %d within %d messages", v.At, n)
-		require.NotContains(t, v.Query, MarkerStart)
+		require.NotContains(t, v.Query, markerStart)
+	})
+}
+
+// The /om commands' words are typed by a person: the grammars never panic,
+// refuse rather than half-read, and what they accept reads back the same.
+
+func FuzzParseAutoCompact(f *testing.F) {
+	for _, s := range []string{"", "on", "OFF blocking", "20000 50000 4000", "12000 buffered on", "1 2 3 4", "-1", "1000001", "+007", "30k", "on soon", "0 0 0 off Buffered"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		words := strings.Fields(line)
+		set, why := parseAutoCompact(words)
+		if why != "" {
+			require.Equal(t, "", settingsText(set), "a refused command sets nothing")
+			named := false
+			for _, w := range words {
+				named = named || strings.Contains(why, quote(w))
+			}
+			require.True(t, named, "%q names none of %q", why, words)
+			return
+		}
+		counts := 0
+		for _, w := range words {
+			if n, err := strconv.Atoi(w); err == nil {
+				require.True(t, n >= 0 && n <= maxTokensLimit, "%q accepted", w)
+				counts++
+				continue
+			}
+			require.True(t, has([]string{"on", "off", modeBuffered, modeBlocking}, strings.ToLower(w)), "%q accepted", w)
+		}
+		// The counts fill observer, reflector and retain in that order.
+		nums := []*int{set.ObserverTokens, set.ReflectorTokens, set.RetainTokens}
+		for i, p := range nums {
+			require.Equal(t, i < counts, p != nil, "count %d of %d", i+1, counts)
+		}
+		// What was set, written back as words, reads the same.
+		var again []string
+		if set.AutoCompact != nil {
+			again = append(again, onOff(*set.AutoCompact))
+		}
+		if set.Mode != nil {
+			again = append(again, *set.Mode)
+		}
+		for _, p := range nums[:counts] {
+			again = append(again, itoa(*p))
+		}
+		back, why := parseAutoCompact(again)
+		require.Equal(t, "", why)
+		require.Equal(t, settingsText(set), settingsText(back))
+		eff := defaultConfig().With(set)
+		require.True(t, eff.ObserverTokens >= 0 && eff.ObserverTokens <= maxTokensLimit && eff.RetainTokens >= 0 && eff.ReflectorTokens >= minReflectorTokens)
+	})
+}
+
+func FuzzParseMode(f *testing.F) {
+	for _, s := range []string{"", "buffered", "BLOCKING", "blocking whatever", "eager"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		words := strings.Fields(line)
+		mode, ok := parseMode(words)
+		require.Equal(t, len(words) > 0 && has([]string{modeBuffered, modeBlocking}, strings.ToLower(words[0])), ok)
+		if ok {
+			require.Equal(t, strings.ToLower(words[0]), mode)
+		} else {
+			require.Equal(t, "", mode)
+		}
+	})
+}
+
+func FuzzParseView(f *testing.F) {
+	for _, s := range []string{"", "obs", "RAW 3", "raw obs", "20", "5 raw 8", "0", "-3", "obs all", "+1"} {
+		f.Add(s)
+	}
+	s := newSession(feb12)
+	for i := 0; i < 4; i++ {
+		s.turn("line one\nline two\nline three", 200)
+	}
+	tr := s.transcript()
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 1, "a"), item(low, 2, "b"), item(medium, 3, "c")}}}, Task: "t"}
+	f.Fuzz(func(t *testing.T, line string) {
+		words := strings.Fields(line)
+		sel, ok := parseView(words)
+		known := true
+		for _, w := range words {
+			n, err := strconv.Atoi(w)
+			known = known && (has([]string{"obs", "raw"}, strings.ToLower(w)) || err == nil && n > 0)
+		}
+		require.Equal(t, known, ok, "%q", words)
+		if !ok {
+			require.Equal(t, viewSel{}, sel)
+			return
+		}
+		require.True(t, sel.obs || sel.raw, "something is shown")
+		require.True(t, sel.limit >= 0)
+		page := viewPage(st, &tr, sel)
+		require.Equal(t, sel.obs, strings.HasPrefix(page, "--- observations ---\n"))
+		require.Equal(t, sel.raw, strings.Contains(page, "--- not yet observed: ~"))
+		if sel.limit > 0 {
+			parts := 0
+			if sel.obs {
+				parts++
+			}
+			if sel.raw {
+				parts++
+			}
+			// Each part: a header, its lines, what was left out; a blank line between.
+			require.True(t, strings.Count(page, "\n")+1 <= parts*(sel.limit+3)-1, "%d lines of each part at most", sel.limit)
+		}
+	})
+}
+
+// /om config edit writes a text only when the store reads it back as it was
+// written: never one that would turn the store off, and its warnings are the
+// ones the store then says.
+func FuzzCheckConfigEdit(f *testing.F) {
+	prefill := DefaultConfigJSON()
+	for _, s := range []string{prefill, "", "{}", `{"observerTokens": 20000}`, `{"observerTokens": "many", "x": 1}`, `{"observerTokens": 5`, `{"enabled": "no"}`, `{"enabled": false}`, "[]", "// c\n{\"mode\": \"blocking\",}\n", "\xef\xbb\xbf{}"} {
+		f.Add(s, true)
+	}
+	f.Add("{}", false)
+	f.Fuzz(func(t *testing.T, answer string, saved bool) {
+		e := checkConfigEdit(projectFile, prefill, saved, answer)
+		require.True(t, e.say != "", "something is said")
+		if e.text == "" {
+			require.Equal(t, 0, len(e.warnings))
+			require.Equal(t, e.fail, saved && answer != prefill, "only a changed text is refused")
+			if e.fail {
+				text := []byte(strings.TrimSuffix(answer, "\n") + "\n")
+				back := parseConfigFiles(config.Parse("", nil), nil, config.Parse(projectFile, text), text)
+				require.True(t, back.Why != "", "a refused text would turn the store off: %q", answer)
+			}
+			return
+		}
+		require.True(t, saved && answer != prefill && !e.fail)
+		require.True(t, strings.HasSuffix(e.text, "\n") && strings.TrimSuffix(e.text, "\n") == strings.TrimSuffix(answer, "\n"))
+		back := parseConfigFiles(config.Parse("", nil), nil, config.Parse(projectFile, []byte(e.text)), []byte(e.text))
+		require.Equal(t, "", back.Why, "a written text never turns the store off")
+		require.Equal(t, e.warnings, back.Warnings, "what is said is what the store says")
 	})
 }

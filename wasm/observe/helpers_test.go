@@ -119,7 +119,7 @@ func (s *session) compaction(firstKept, summary string, ours bool) string {
 func (s *session) record(r Record) string {
 	return s.add("custom", func(o *jsonw.Object) {
 		o.Str("customType", CustomTypeLedger)
-		o.Raw("data", Encode(r))
+		o.Raw("data", encode(r))
 	})
 }
 
@@ -131,7 +131,7 @@ func (s *session) turn(prompt string, n int) {
 
 func (s *session) jsonl() []byte { return []byte(strings.Join(s.lines, "\n") + "\n") }
 
-func (s *session) transcript() Transcript { return ReadEntries(s.jsonl(), 0) }
+func (s *session) transcript() transcript { return readEntries(s.jsonl(), 0) }
 
 // records reads back the ledger records of the session's custom entries, in order.
 func (s *session) records() []Record {
@@ -141,7 +141,7 @@ func (s *session) records() []Record {
 			continue
 		}
 		i := strings.Index(l, `"data":`)
-		r, err := Decode([]byte(l[i+len(`"data":`) : len(l)-1]))
+		r, err := decode([]byte(l[i+len(`"data":`) : len(l)-1]))
 		if err != nil {
 			panic(err)
 		}
@@ -150,7 +150,16 @@ func (s *session) records() []Record {
 	return out
 }
 
-func at(ms int64) Clock { return Clock{Ms: ms} }
+func at(ms int64) clock { return clock{Ms: ms} }
 
 // objectAlias lets tests fill entries without importing jsonw.
 type objectAlias = jsonw.Object
+
+// piBranch is a session branch as pi's sessionManager.getBranch() gives it:
+// a secret, a tool call and its result, and our own block.
+const piBranch = `[
+{"type":"message","id":"a1","parentId":null,"timestamp":"2026-02-12T14:30:00.000Z","message":{"role":"user","content":"The search fails on C++; my token=abc123def456"}},
+{"type":"message","id":"a2","parentId":"a1","timestamp":"2026-02-12T14:31:00.000Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":"…"},{"type":"toolCall","id":"c1","name":"read","arguments":{"path":"src/search.ts"}}]}},
+{"type":"message","id":"a3","parentId":"a2","timestamp":"2026-02-12T14:31:05.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"read","content":[{"type":"text","text":"export function search(q) { return new RegExp(q) }"}],"isError":false}},
+{"type":"custom_message","id":"a4","parentId":"a3","timestamp":"2026-02-12T14:32:00.000Z","customType":"observational-memory-context","content":"(our own block: never observed)","display":false}
+]`

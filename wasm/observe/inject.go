@@ -9,26 +9,26 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// InjectInput is what the injected block depends on besides the state.
-type InjectInput struct {
+// injectInput is what the injected block depends on besides the state.
+type injectInput struct {
 	// Query is the newest user prompt: core_relevant selects observations
-	// by its words (ReadContext finds it).
+	// by its words (readContext finds it).
 	Query string
 	// At is the render time. Relative dates count from the local day of the
-	// state's last change (State.Changed), not from At, so a request gets the
+	// state's last change (state.Changed), not from At, so a request gets the
 	// same bytes as the one before while memory is unchanged, whatever the
 	// date, and the provider's prompt cache keeps hitting. At gives the time
 	// zone, and the day when the state does not say when it changed.
-	At Clock
-	// Dropped says older turns are not in the request (ReadContext): the
+	At clock
+	// Dropped says older turns are not in the request (readContext): the
 	// continuation hint is added.
 	Dropped bool
 }
 
-// Injection is the block for one request: what the context event adds.
-type Injection struct {
+// injection is the block for one request: what the context event adds.
+type injection struct {
 	Text   string // the observations message (customType CustomTypeContext), "" when there is nothing to inject
-	Hint   string // the continuation hint (customType CustomTypeContinuation), "" when not needed
+	Hint   string // the continuation hint (customType customTypeContinuation), "" when not needed
 	Mode   string // the injection mode used
 	Items  int    // observations in Text
 	Tokens int    // estimate of Text and Hint
@@ -42,9 +42,9 @@ const contextRules = "Use the observations as your memory: refer to their specif
 
 // continuationHint is the message added when older turns were dropped from
 // the request, so the model carries on instead of starting over.
-const continuationHint = MarkerStart + "\nThis session continues from earlier turns that are no longer shown; the observations above are your memory of them. Carry on from where the work stands, as if you remembered it yourself: do not mention a summary or your memory, and do not ask the user to repeat what they already told you.\n" + MarkerEnd
+const continuationHint = markerStart + "\nThis session continues from earlier turns that are no longer shown; the observations above are your memory of them. Carry on from where the work stands, as if you remembered it yourself: do not mention a summary or your memory, and do not ask the user to repeat what they already told you.\n" + markerEnd
 
-// Inject renders the observations for a request, in the configured mode:
+// inject renders the observations for a request, in the configured mode:
 // "all" gives every observation; "core_relevant" gives the 🔴 core (newest
 // first, within coreMemoryMaxTokens) and the observations that share the
 // most words with the query (within relevantObservationMaxItems and
@@ -54,11 +54,11 @@ const continuationHint = MarkerStart + "\nThis session continues from earlier tu
 // distance, with "(likely already happened)" after a plan whose date has
 // passed. The same state, query and day always give the same bytes.
 //
-//	Inject(one 🟡 observation of Feb 12, 2026, {At: Feb 13, 2026}) => Text holds
+//	inject(one 🟡 observation of Feb 12, 2026, {At: Feb 13, 2026}) => Text holds
 //	  "Date: Feb 12, 2026 (yesterday)\n* (14:45) Agent added fuzzy matching"
-func Inject(s *State, cfg Config, in InjectInput) Injection {
+func inject(s *state, cfg omConfig, in injectInput) injection {
 	cfg = cfg.With(s.Settings)
-	out := Injection{Mode: cfg.MemoryInjectionMode}
+	out := injection{Mode: cfg.MemoryInjectionMode}
 	if !cfg.Enabled {
 		out.Why = "observational memory is off"
 		return out
@@ -70,7 +70,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 	today := s.AsOf(in.At)
 	v := s.view(today)
 	ck := injKey{query: in.Query, dropped: in.Dropped, mode: cfg.MemoryInjectionMode, core: cfg.CoreMemoryMaxTokens, relItems: cfg.RelevantObservationMaxItems, relTokens: cfg.RelevantObservationMaxTokens}
-	if ck.mode != InjectCoreRelevant {
+	if ck.mode != injectCoreRelevant {
 		ck.query = "" // the query selects nothing in "all"
 	}
 	if v.hasLast && v.lastKey == ck {
@@ -79,14 +79,14 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 	lines := &v.lines
 	keep := make([]bool, lines.len())
 	why := ""
-	if cfg.MemoryInjectionMode == InjectCoreRelevant {
+	if cfg.MemoryInjectionMode == injectCoreRelevant {
 		core, rel := selectCoreRelevant(s.Groups, v, keep, cfg, in.Query)
-		why = InjectCoreRelevant + ": " + itoa(core) + " core and " + itoa(rel) + " relevant of " + itoa(lines.len()) + " observations"
+		why = injectCoreRelevant + ": " + itoa(core) + " core and " + itoa(rel) + " relevant of " + itoa(lines.len()) + " observations"
 	} else {
 		for i := range keep {
 			keep[i] = true
 		}
-		why = InjectAll + ": " + itoa(lines.len()) + " observations"
+		why = injectAll + ": " + itoa(lines.len()) + " observations"
 	}
 	var b strings.Builder
 	size := len(contextIntro) + len(contextRules) + len(s.Task) + len(s.Response) + 256
@@ -96,7 +96,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 		}
 	}
 	b.Grow(size + 64*len(s.Groups))
-	b.WriteString(cat(MarkerStart, "\n", contextIntro, "\n", asOfLine(today, s.Changed > 0), "\n\n<observations>\n"))
+	b.WriteString(cat(markerStart, "\n", contextIntro, "\n", asOfLine(today, s.Changed > 0), "\n\n<observations>\n"))
 	k, lastDay, n := 0, int64(0), 0
 	for gi := range s.Groups {
 		g := &s.Groups[gi]
@@ -125,7 +125,7 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 	if s.Response != "" {
 		b.WriteString(cat("\n<suggested-response>\n", s.Response, "\n</suggested-response>\n"))
 	}
-	b.WriteString(cat("\n", contextRules, "\n", MarkerEnd))
+	b.WriteString(cat("\n", contextRules, "\n", markerEnd))
 	// No redaction here: the state holds only redacted text (Apply).
 	out.Text = b.String()
 	out.Items = n
@@ -145,9 +145,9 @@ func Inject(s *State, cfg Config, in InjectInput) Injection {
 // so "3 days ago" stays true whenever it is read.
 //
 //	AsOf(a state last changed on Feb 13, 2026 at 10:00, at Feb 20) => the day of Feb 13, 2026
-func (s *State) AsOf(at Clock) int64 {
+func (s *state) AsOf(at clock) int64 {
 	if s.Changed > 0 {
-		return Clock{Ms: s.Changed, Zone: at.Zone}.Day()
+		return clock{Ms: s.Changed, Zone: at.Zone}.Day()
 	}
 	return at.Day()
 }
@@ -163,9 +163,9 @@ func asOfLine(day int64, changed bool) string {
 	return line + "."
 }
 
-// injView is what Inject derives from a state for one render day: the
+// injView is what inject derives from a state for one render day: the
 // injected line of every item, their normalized text (for core_relevant,
-// made on first use), and the last block. Inject runs before every model
+// made on first use), and the last block. inject runs before every model
 // call of a run, tool-loop steps included, while the state changes only
 // when an answer or a command is applied: the view is rebuilt only then.
 type injView struct {
@@ -173,7 +173,7 @@ type injView struct {
 	day     int64
 	lines   lineSet
 	norms   []string
-	last    Injection
+	last    injection
 	lastKey injKey
 	hasLast bool
 }
@@ -182,7 +182,7 @@ type injView struct {
 // bumps the version, and a state built by hand (tests) has its own slices.
 type stateMark struct {
 	version        int
-	first          *Group
+	first          *group
 	groups, items  int
 	task, response string
 }
@@ -193,7 +193,7 @@ type injKey struct {
 	core, relItems, relTokens int
 }
 
-func (s *State) view(day int64) *injView {
+func (s *state) view(day int64) *injView {
 	m := stateMark{version: s.version, groups: len(s.Groups), items: countItems(s.Groups), task: s.Task, response: s.Response}
 	if len(s.Groups) > 0 {
 		m.first = &s.Groups[0]
@@ -229,14 +229,14 @@ func (l *lineSet) size(k int) int { return int(l.ends[k]) - l.start(k) }
 
 // injectedLines renders every item as injected (markers of 🟡 and 🟢
 // dropped, inline dates annotated), in date order, into one string.
-func injectedLines(groups []Group, today int64) lineSet {
+func injectedLines(groups []group, today int64) lineSet {
 	var b strings.Builder
 	ends := make([]int32, 0, countItems(groups))
 	for gi := range groups {
 		for ii := range groups[gi].Items {
 			it := &groups[gi].Items[ii]
 			b.WriteString("* ")
-			if it.Priority == High {
+			if it.Priority == high {
 				b.WriteString(emojiHigh + " ")
 			}
 			if it.Minute >= 0 {
@@ -312,9 +312,9 @@ func intent(text string) bool {
 
 // selectCoreRelevant marks in keep the items core_relevant injects and
 // returns how many of each kind.
-func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, query string) (core, rel int) {
+func selectCoreRelevant(groups []group, v *injView, keep []bool, cfg omConfig, query string) (core, rel int) {
 	lines := &v.lines
-	prio := make([]Priority, 0, lines.len())
+	prio := make([]priority, 0, lines.len())
 	for gi := range groups {
 		for ii := range groups[gi].Items {
 			prio = append(prio, groups[gi].Items[ii].Priority)
@@ -322,7 +322,7 @@ func selectCoreRelevant(groups []Group, v *injView, keep []bool, cfg Config, que
 	}
 	room := budget.TokenBytes(cfg.CoreMemoryMaxTokens)
 	for k := lines.len() - 1; k >= 0; k-- {
-		if prio[k] != High || lines.size(k) > room {
+		if prio[k] != high || lines.size(k) > room {
 			continue
 		}
 		room -= lines.size(k)
@@ -398,8 +398,8 @@ func queryWords(q string) []string {
 
 var stopWords = []string{"the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out", "has", "have", "him", "his", "how", "its", "may", "new", "now", "see", "two", "way", "who", "did", "get", "let", "put", "say", "she", "too", "use", "that", "this", "with", "from", "they", "will", "would", "there", "their", "what", "about", "which", "when", "make", "like", "just", "into", "than", "then", "them", "some", "could", "other", "these", "were", "been", "also", "please", "should", "does", "your", "here", "want", "need"}
 
-// ContextView is what the context event's messages tell the injection.
-type ContextView struct {
+// contextView is what the context event's messages tell the injection.
+type contextView struct {
 	Query    string // the text of the newest user message, without our blocks
 	Dropped  bool   // the request does not start with a user message: older turns were compacted or cut
 	Injected bool   // our block is already in the request: do not inject it twice
@@ -409,7 +409,7 @@ type ContextView struct {
 	At int
 }
 
-// ReadContext reads the messages of pi's context event (a JSON array of
+// readContext reads the messages of pi's context event (a JSON array of
 // agent messages). Nothing it returns points into messages (the query is a
 // copy), so the caller may parse them where they lie and reuse the memory.
 // It runs before every model request over the whole conversation, so it
@@ -417,10 +417,10 @@ type ContextView struct {
 // ForEach would unescape every string member of every message), and only
 // the newest user message's text is read.
 //
-//	ReadContext(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"fix the search bug"}]`)
+//	readContext(`[{"role":"compactionSummary","summary":"…"},{"role":"user","content":"fix the search bug"}]`)
 //	  => Query "fix the search bug", Dropped true, Injected false, At 1
-func ReadContext(messages string) ContextView {
-	var v ContextView
+func readContext(messages string) contextView {
+	var v contextView
 	var user gjson.Result // the newest user message
 	first, leading := true, true
 	i := -1
@@ -434,7 +434,7 @@ func ReadContext(messages string) ContextView {
 				leading = false
 			}
 		}
-		if strings.Contains(m.Raw, MarkerStart) {
+		if strings.Contains(m.Raw, markerStart) {
 			v.Injected = true
 		}
 		// customType is usually absent, and looking a key up steps over every
@@ -444,10 +444,10 @@ func ReadContext(messages string) ContextView {
 			return true
 		}
 		if first {
-			v.Dropped = role != RoleUser
+			v.Dropped = role != roleUser
 			first = false
 		}
-		if role == RoleUser {
+		if role == roleUser {
 			user = m
 		}
 		return true

@@ -24,10 +24,10 @@ const ledgerVersion = 1
 
 // Record operations.
 const (
-	OpObserve = "observe" // observations added (or none: the span was read and held nothing new)
-	OpReflect = "reflect" // the observations rewritten by the reflector
-	OpClear   = "clear"   // /om clear: observations, task and response emptied (the watermark stays)
-	OpSet     = "set"     // a command's override of the mode or a threshold
+	opObserve = "observe" // observations added (or none: the span was read and held nothing new)
+	opReflect = "reflect" // the observations rewritten by the reflector
+	opClear   = "clear"   // /om clear: observations, task and response emptied (the watermark stays)
+	opSet     = "set"     // a command's override of the mode or a threshold
 )
 
 // Record is one ledger record.
@@ -51,18 +51,18 @@ type Record struct {
 	Aggressive bool
 
 	// set
-	Settings Settings
+	Settings settings
 
 	Line int // the line a decoded record came from (DecodeLedger), else 0
 }
 
-// Encode writes r as one JSON object without a newline: the data of a
+// encode writes r as one JSON object without a newline: the data of a
 // session custom entry, or a line of the resource ledger once a newline is
 // added. Keys keep a fixed order, so the same record is always the same
 // bytes.
 //
-//	Encode(Record{Op: OpClear, Time: 1770906600000}) => {"v":1,"op":"clear","t":1770906600000}
-func Encode(r Record) []byte {
+//	encode(Record{Op: opClear, Time: 1770906600000}) => {"v":1,"op":"clear","t":1770906600000}
+func encode(r Record) []byte {
 	w := jsonw.Open(make([]byte, 0, 128+len(r.Obs)+len(r.Task)+len(r.Response)))
 	w.Int("v", ledgerVersion)
 	w.Str("op", r.Op)
@@ -71,18 +71,18 @@ func Encode(r Record) []byte {
 		w.Str("session", r.Session)
 	}
 	switch r.Op {
-	case OpObserve:
+	case opObserve:
 		w.Str("from", r.From)
 		w.Str("through", r.Through.ID)
 		if r.Through.Off > 0 {
 			w.Int("off", int64(r.Through.Off))
 		}
 		w.Int("tokens", int64(r.Tokens))
-	case OpReflect:
+	case opReflect:
 		if r.Aggressive {
 			w.Bool("aggressive", true)
 		}
-	case OpSet:
+	case opSet:
 		if s := r.Settings; s.Mode != nil {
 			w.Str("mode", *s.Mode)
 		}
@@ -98,7 +98,7 @@ func Encode(r Record) []byte {
 			}
 		}
 	}
-	if r.Op == OpObserve || r.Op == OpReflect {
+	if r.Op == opObserve || r.Op == opReflect {
 		w.Str("obs", r.Obs)
 		if r.HasTask {
 			w.Str("task", r.Task)
@@ -116,14 +116,14 @@ func Encode(r Record) []byte {
 	return w.Close()
 }
 
-// ErrNewer is a record of a later format version: kept, reported, skipped.
-var ErrNewer = errors.New("written by a newer version")
+// errNewer is a record of a later format version: kept, reported, skipped.
+var errNewer = errors.New("written by a newer version")
 
-// Decode reads one record (a custom entry's data or a ledger line). It never
+// decode reads one record (a custom entry's data or a ledger line). It never
 // panics on any input; a record it cannot read is an error that says why.
 //
-//	Decode([]byte(`{"v":1,"op":"clear","t":1770906600000}`)) => Record{Op: "clear", Time: 1770906600000}, nil
-func Decode(data []byte) (Record, error) {
+//	decode([]byte(`{"v":1,"op":"clear","t":1770906600000}`)) => Record{Op: "clear", Time: 1770906600000}, nil
+func decode(data []byte) (Record, error) {
 	var r Record
 	if !utf8.Valid(data) {
 		return r, errors.New("not valid UTF-8")
@@ -145,7 +145,7 @@ func Decode(data []byte) (Record, error) {
 	}
 	r.Op = jsonr.Get(o, "op").Str
 	switch r.Op {
-	case OpObserve, OpReflect, OpClear, OpSet:
+	case opObserve, opReflect, opClear, opSet:
 	default:
 		return r, errors.New(`"op" must be observe, reflect, clear or set (got ` + jsonr.Get(o, "op").Raw + ")")
 	}
@@ -157,7 +157,7 @@ func Decode(data []byte) (Record, error) {
 		return r, err
 	}
 	switch r.Op {
-	case OpObserve:
+	case opObserve:
 		if r.From, err = str(o, "from"); err != nil {
 			return r, err
 		}
@@ -177,11 +177,11 @@ func Decode(data []byte) (Record, error) {
 			return r, err
 		}
 		r.Tokens = int(tokens)
-	case OpReflect:
+	case opReflect:
 		r.Aggressive = jsonr.Get(o, "aggressive").Type == gjson.True
-	case OpSet:
+	case opSet:
 		if m := jsonr.Get(o, "mode"); m.Exists() {
-			if m.Str != ModeBuffered && m.Str != ModeBlocking {
+			if m.Str != modeBuffered && m.Str != modeBlocking {
 				return r, errors.New(`"mode" must be "buffered" or "blocking" (got ` + m.Raw + ")")
 			}
 			mode := m.Str
@@ -202,14 +202,14 @@ func Decode(data []byte) (Record, error) {
 				continue
 			}
 			n, err := whole(o, k.name, true)
-			if err != nil || n > MaxTokensLimit {
-				return r, errors.New(quote(k.name) + " must be a whole number of tokens from 0 to " + itoa(MaxTokensLimit) + " (got " + jsonr.Get(o, k.name).Raw + ")")
+			if err != nil || n > maxTokensLimit {
+				return r, errors.New(quote(k.name) + " must be a whole number of tokens from 0 to " + itoa(maxTokensLimit) + " (got " + jsonr.Get(o, k.name).Raw + ")")
 			}
 			v := int(n)
 			*k.dst = &v
 		}
 	}
-	if r.Op == OpObserve || r.Op == OpReflect {
+	if r.Op == opObserve || r.Op == opReflect {
 		if r.Obs, err = str(o, "obs"); err != nil {
 			return r, err
 		}
@@ -240,7 +240,7 @@ type versionError struct{ v string }
 func (e *versionError) Error() string {
 	return "format version " + e.v + " is newer than this build reads (" + itoa(ledgerVersion) + "); the record is kept and skipped"
 }
-func (e *versionError) Unwrap() error { return ErrNewer }
+func (e *versionError) Unwrap() error { return errNewer }
 
 func str(o gjson.Result, key string) (string, error) {
 	v := jsonr.Get(o, key)
@@ -323,7 +323,7 @@ func DecodeLedger(data []byte) ([]Record, []Problem) {
 		if blank(line) {
 			continue
 		}
-		r, err := Decode(line)
+		r, err := decode(line)
 		if err != nil {
 			msg := err.Error()
 			if last {
@@ -347,15 +347,15 @@ func blank(b []byte) bool {
 	return true
 }
 
-// Fold rebuilds the state from records in branch (or file) order: what a
+// fold rebuilds the state from records in branch (or file) order: what a
 // session start, a resume, a fork and /om rebuild do. session names this
 // session in resource scope ("" in thread scope): only its records move the
 // watermark, while every session's observations are kept. The failure
 // counters start fresh.
 //
-//	Fold([observe "…Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs", clear], "", cfg) => no observations, watermark kept
-func Fold(recs []Record, session string, cfg Config) *State {
-	s := &State{session: session}
+//	fold([observe "…Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs", clear], "", cfg) => no observations, watermark kept
+func fold(recs []Record, session string, cfg omConfig) *state {
+	s := &state{session: session}
 	for _, r := range recs {
 		s.Apply(r, cfg)
 	}

@@ -6,13 +6,13 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 )
 
-// Priority is how much an observation matters, as the observer marks it.
-type Priority uint8
+// priority is how much an observation matters, as the observer marks it.
+type priority uint8
 
 const (
-	Low    Priority = 1 // 🟢 minor details, uncertain or exploratory notes
-	Medium Priority = 2 // 🟡 project details, tool results, progress (the default)
-	High   Priority = 3 // 🔴 user preferences and assertions, goals reached, decisions, blockers
+	low    priority = 1 // 🟢 minor details, uncertain or exploratory notes
+	medium priority = 2 // 🟡 project details, tool results, progress (the default)
+	high   priority = 3 // 🔴 user preferences and assertions, goals reached, decisions, blockers
 )
 
 const (
@@ -22,29 +22,30 @@ const (
 )
 
 // Emoji is the marker the observer writes for p.
-func (p Priority) Emoji() string {
+func (p priority) Emoji() string {
 	switch p {
-	case High:
+	case high:
 		return emojiHigh
-	case Low:
+	case low:
 		return emojiLow
 	}
 	return emojiMedium
 }
 
-// Item is one observation: a line under a date, with the lines nested under
-// it (the steps of a tool-call sequence, the reasons of a decision).
-type Item struct {
-	Priority Priority
+// observation is one item of the observations: a line under a date, with
+// the lines nested under it (the steps of a tool-call sequence, the reasons
+// of a decision).
+type observation struct {
+	Priority priority
 	Minute   int // minute of the local day, 24-hour; -1 when the observer gave no time
 	Text     string
 	Sub      []string
 }
 
-// Group is the observations of one local day, oldest first.
-type Group struct {
+// group is the observations of one local day, oldest first.
+type group struct {
 	Day   int64 // days since 1970-01-01, local
-	Items []Item
+	Items []observation
 }
 
 // render writes groups in the observer's own format, which is also the
@@ -55,7 +56,7 @@ type Group struct {
 //	  * -> added Levenshtein distance calculation
 //
 //go:noinline
-func render(groups []Group) string {
+func render(groups []group) string {
 	var b strings.Builder
 	for gi := range groups {
 		g := &groups[gi]
@@ -74,7 +75,7 @@ func render(groups []Group) string {
 }
 
 //go:noinline
-func writeItem(b *strings.Builder, it *Item, emoji bool) {
+func writeItem(b *strings.Builder, it *observation, emoji bool) {
 	b.WriteString("* ")
 	if emoji {
 		b.WriteString(it.Priority.Emoji() + " ")
@@ -88,7 +89,7 @@ func writeItem(b *strings.Builder, it *Item, emoji bool) {
 	}
 }
 
-func countItems(groups []Group) (n int) {
+func countItems(groups []group) (n int) {
 	for i := range groups {
 		n += len(groups[i].Items)
 	}
@@ -97,7 +98,7 @@ func countItems(groups []Group) (n int) {
 
 // parsed is what parseObservations found in a text.
 type parsed struct {
-	groups      []Group
+	groups      []group
 	task        string
 	response    string
 	hasTask     bool
@@ -110,11 +111,11 @@ type parsed struct {
 // lines, items ("* ", "- " or "• ", optionally a priority emoji and a
 // "(HH:MM)" time in either order) and nested items (indented). Items before
 // the first date belong to defaultDay; an item without a priority is
-// Medium. It reads anything without failing: what it cannot place is
+// medium. It reads anything without failing: what it cannot place is
 // counted in stray.
 //
 //	parseObservations("Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs", 0)
-//	  => one group (Feb 12, 2026) with {High, 870, "User prefers tabs"}
+//	  => one group (Feb 12, 2026) with {high, 870, "User prefers tabs"}
 func parseObservations(text string, defaultDay int64) parsed {
 	var p parsed
 	text = strings.ReplaceAll(text, "\r\n", "\n")
@@ -129,11 +130,11 @@ func parseObservations(text string, defaultDay int64) parsed {
 
 // readGroups reads the observation lines of text (no tags): dates, items
 // and nested items; stray counts the lines it could not place.
-func readGroups(text string, defaultDay int64) (groups []Group, stray int) {
-	var cur *Group
-	var item *Item
+func readGroups(text string, defaultDay int64) (groups []group, stray int) {
+	var cur *group
+	var item *observation
 	group := func(day int64) {
-		groups = append(groups, Group{Day: day})
+		groups = append(groups, group{Day: day})
 		cur, item = &groups[len(groups)-1], nil
 	}
 	for _, ln := range strings.Split(text, "\n") {
@@ -248,8 +249,8 @@ func cutBullet(s string) (string, bool) {
 
 // readItem reads an item's body: priority and time in either order, then
 // the text. An item with no text is not an item.
-func readItem(s string) (Item, bool) {
-	it := Item{Priority: Medium, Minute: -1}
+func readItem(s string) (observation, bool) {
+	it := observation{Priority: medium, Minute: -1}
 	gotP, gotT := false, false
 	for k := 0; k < 2; k++ {
 		s = strings.TrimSpace(s)
@@ -272,11 +273,11 @@ func readItem(s string) (Item, bool) {
 	return it, it.Text != ""
 }
 
-func cutPriority(s string) (Priority, string, bool) {
+func cutPriority(s string) (priority, string, bool) {
 	for _, c := range []struct {
 		mark string
-		p    Priority
-	}{{emojiHigh, High}, {emojiMedium, Medium}, {emojiLow, Low}} {
+		p    priority
+	}{{emojiHigh, high}, {emojiMedium, medium}, {emojiLow, low}} {
 		if strings.HasPrefix(s, c.mark) {
 			rest := strings.TrimPrefix(s[len(c.mark):], "\uFE0F")
 			return c.p, rest, true
@@ -312,7 +313,7 @@ func innerTag(text, name string) (string, [2]int, bool) {
 
 // mergeDays sorts groups by day (stably: a day's items keep their order)
 // and joins groups of the same day.
-func mergeDays(groups []Group) []Group {
+func mergeDays(groups []group) []group {
 	for i := 1; i < len(groups); i++ {
 		for j := i; j > 0 && groups[j].Day < groups[j-1].Day; j-- {
 			groups[j], groups[j-1] = groups[j-1], groups[j]
@@ -333,7 +334,7 @@ func mergeDays(groups []Group) []Group {
 // items, compared normalized (not their time or priority).
 //
 //go:noinline
-func key(it *Item) string {
+func key(it *observation) string {
 	k := normalize(it.Text)
 	for _, s := range it.Sub {
 		k += "\x00" + normalize(s)
@@ -344,19 +345,19 @@ func key(it *Item) string {
 // appendGroups merges new observations after old ones: same-day groups
 // join, and an item already there (see key) is not added again; it raises
 // the priority of the one kept when it is higher.
-func appendGroups(old, add []Group) []Group {
+func appendGroups(old, add []group) []group {
 	seen := map[string][2]int{}
 	for gi := range old {
 		for ii := range old[gi].Items {
 			seen[key(&old[gi].Items[ii])] = [2]int{gi, ii}
 		}
 	}
-	out := make([]Group, len(old), len(old)+len(add))
+	out := make([]group, len(old), len(old)+len(add))
 	for i := range old {
-		out[i] = Group{Day: old[i].Day, Items: append([]Item(nil), old[i].Items...)}
+		out[i] = group{Day: old[i].Day, Items: append([]observation(nil), old[i].Items...)}
 	}
 	for _, g := range add {
-		var keep []Item
+		var keep []observation
 		for _, it := range g.Items {
 			k := key(&it)
 			if at, dup := seen[k]; dup {
@@ -371,7 +372,7 @@ func appendGroups(old, add []Group) []Group {
 			keep = append(keep, it)
 		}
 		if len(keep) > 0 {
-			out = append(out, Group{Day: g.Day, Items: keep})
+			out = append(out, group{Day: g.Day, Items: keep})
 		}
 	}
 	return mergeDays(out)
@@ -379,7 +380,7 @@ func appendGroups(old, add []Group) []Group {
 
 // dedupe keeps one copy of each observation (see key): the newest, with
 // the highest priority any copy had.
-func dedupe(groups []Group) []Group {
+func dedupe(groups []group) []group {
 	type at struct{ g, i int }
 	last := map[string]at{}
 	for gi := range groups {
@@ -387,9 +388,9 @@ func dedupe(groups []Group) []Group {
 			last[key(&groups[gi].Items[ii])] = at{gi, ii}
 		}
 	}
-	out := make([]Group, 0, len(groups))
+	out := make([]group, 0, len(groups))
 	for gi := range groups {
-		g := Group{Day: groups[gi].Day}
+		g := group{Day: groups[gi].Day}
 		for ii := range groups[gi].Items {
 			it := groups[gi].Items[ii]
 			keep := last[key(&it)]
@@ -414,7 +415,7 @@ func dedupe(groups []Group) []Group {
 // first, and within a priority the oldest first. The newest item always
 // stays, so pruning never empties a memory. Sizes are counted in the bytes
 // render writes, so the caps hold exactly.
-func prune(groups []Group, maxItems, maxTokens int) []Group {
+func prune(groups []group, maxItems, maxTokens int) []group {
 	maxBytes := -1
 	if maxTokens > 0 {
 		maxBytes = budget.TokenBytes(maxTokens)
@@ -432,7 +433,7 @@ func prune(groups []Group, maxItems, maxTokens int) []Group {
 		left[gi] = len(groups[gi].Items)
 	}
 	lastG := len(groups) - 1
-	for p := Low; p <= High && over(); p++ {
+	for p := low; p <= high && over(); p++ {
 		for gi := range groups {
 			for ii := range groups[gi].Items {
 				if !over() {
@@ -455,9 +456,9 @@ func prune(groups []Group, maxItems, maxTokens int) []Group {
 			}
 		}
 	}
-	out := make([]Group, 0, len(groups))
+	out := make([]group, 0, len(groups))
 	for gi := range groups {
-		g := Group{Day: groups[gi].Day}
+		g := group{Day: groups[gi].Day}
 		for ii, it := range groups[gi].Items {
 			if !drop[gi][ii] {
 				g.Items = append(g.Items, it)

@@ -13,8 +13,8 @@ var (
 	d13 = civil.Days(2026, 2, 13)
 )
 
-func item(p Priority, minute int, text string, sub ...string) Item {
-	return Item{Priority: p, Minute: minute, Text: text, Sub: sub}
+func item(p priority, minute int, text string, sub ...string) observation {
+	return observation{Priority: p, Minute: minute, Text: text, Sub: sub}
 }
 
 func TestParseObservationsReadsTheObserverFormat(t *testing.T) {
@@ -38,15 +38,15 @@ Fix the search bug
 </current-task>
 <suggested-response>Reproduce with "C++" first</suggested-response>`
 	p := parseObservations(text, 0)
-	require.Equal(t, []Group{
-		{Day: d12, Items: []Item{
-			item(High, 870, "User stated the project uses Next.js 15"),
-			item(Medium, 885, "Agent implemented fuzzy matching in src/utils/searchUtils.ts", "-> added Levenshtein distance calculation", "-> integrated with the SearchBar component"),
-			item(Low, -1, "minor: the repo has a .nvmrc"),
+	require.Equal(t, []group{
+		{Day: d12, Items: []observation{
+			item(high, 870, "User stated the project uses Next.js 15"),
+			item(medium, 885, "Agent implemented fuzzy matching in src/utils/searchUtils.ts", "-> added Levenshtein distance calculation", "-> integrated with the SearchBar component"),
+			item(low, -1, "minor: the repo has a .nvmrc"),
 		}},
-		{Day: d13, Items: []Item{
-			item(High, 570, `User found a bug: search fails on "C++" wrapped continuation`),
-			item(Medium, -1, "numbered item"),
+		{Day: d13, Items: []observation{
+			item(high, 570, `User found a bug: search fails on "C++" wrapped continuation`),
+			item(medium, -1, "numbered item"),
 		}},
 	}, p.groups)
 	require.Equal(t, "Fix the search bug", p.task)
@@ -57,19 +57,19 @@ Fix the search bug
 
 func TestParseObservationsConvertsOldPlainBullets(t *testing.T) {
 	p := parseObservations("- User prefers tabs\n- Agent ran the tests\nsome prose", d13)
-	require.Equal(t, []Group{{Day: d13, Items: []Item{item(Medium, -1, "User prefers tabs"), item(Medium, -1, "Agent ran the tests")}}}, p.groups)
+	require.Equal(t, []group{{Day: d13, Items: []observation{item(medium, -1, "User prefers tabs"), item(medium, -1, "Agent ran the tests")}}}, p.groups)
 	require.Equal(t, 1, p.stray)
 }
 
 func TestParseObservationsJoinsDaysAndSortsThem(t *testing.T) {
 	p := parseObservations("Date: Feb 13, 2026\n* b\nDate: Feb 12, 2026\n* a\nDate: Feb 13, 2026\n* c\nDate: Feb 14, 2026\n", 0)
-	require.Equal(t, []Group{{Day: d12, Items: []Item{item(Medium, -1, "a")}}, {Day: d13, Items: []Item{item(Medium, -1, "b"), item(Medium, -1, "c")}}}, p.groups)
+	require.Equal(t, []group{{Day: d12, Items: []observation{item(medium, -1, "a")}}, {Day: d13, Items: []observation{item(medium, -1, "b"), item(medium, -1, "c")}}}, p.groups)
 }
 
 func TestRenderIsReadBackUnchanged(t *testing.T) {
-	groups := []Group{
-		{Day: d12, Items: []Item{item(High, 870, "User prefers tabs", "-> said twice"), item(Low, -1, "x")}},
-		{Day: d13, Items: []Item{item(Medium, 0, "midnight work")}},
+	groups := []group{
+		{Day: d12, Items: []observation{item(high, 870, "User prefers tabs", "-> said twice"), item(low, -1, "x")}},
+		{Day: d13, Items: []observation{item(medium, 0, "midnight work")}},
 	}
 	text := render(groups)
 	require.Equal(t, "Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n  * -> said twice\n* 🟢 x\n\nDate: Feb 13, 2026\n* 🟡 (00:00) midnight work\n", text)
@@ -79,33 +79,33 @@ func TestRenderIsReadBackUnchanged(t *testing.T) {
 }
 
 func TestAppendGroupsSkipsWhatIsAlreadyObserved(t *testing.T) {
-	old := []Group{{Day: d12, Items: []Item{item(Medium, 870, "User prefers tabs.")}}}
-	add := []Group{{Day: d12, Items: []Item{item(High, 900, "user prefers  TABS"), item(Medium, 901, "new fact"), item(Medium, 902, "new fact")}}, {Day: d13, Items: []Item{item(Low, 60, "later")}}}
+	old := []group{{Day: d12, Items: []observation{item(medium, 870, "User prefers tabs.")}}}
+	add := []group{{Day: d12, Items: []observation{item(high, 900, "user prefers  TABS"), item(medium, 901, "new fact"), item(medium, 902, "new fact")}}, {Day: d13, Items: []observation{item(low, 60, "later")}}}
 	got := appendGroups(old, add)
-	require.Equal(t, []Group{
-		{Day: d12, Items: []Item{item(High, 870, "User prefers tabs."), item(Medium, 901, "new fact")}},
-		{Day: d13, Items: []Item{item(Low, 60, "later")}},
+	require.Equal(t, []group{
+		{Day: d12, Items: []observation{item(high, 870, "User prefers tabs."), item(medium, 901, "new fact")}},
+		{Day: d13, Items: []observation{item(low, 60, "later")}},
 	}, got)
-	require.Equal(t, Medium, old[0].Items[0].Priority, "the old state is not changed")
+	require.Equal(t, medium, old[0].Items[0].Priority, "the old state is not changed")
 }
 
 func TestDedupeKeepsTheNewestCopyWithTheHighestPriority(t *testing.T) {
-	groups := []Group{
-		{Day: d12, Items: []Item{item(High, 1, "Uses Go 1.26", "-> go.mod"), item(Medium, 2, "other"), item(Medium, 3, "Agent ran the tests", "-> auth")}},
-		{Day: d13, Items: []Item{item(Low, 3, "uses go 1.26", "-> GO.MOD"), item(Medium, 4, "Agent ran the tests", "-> billing")}},
+	groups := []group{
+		{Day: d12, Items: []observation{item(high, 1, "Uses Go 1.26", "-> go.mod"), item(medium, 2, "other"), item(medium, 3, "Agent ran the tests", "-> auth")}},
+		{Day: d13, Items: []observation{item(low, 3, "uses go 1.26", "-> GO.MOD"), item(medium, 4, "Agent ran the tests", "-> billing")}},
 	}
-	require.Equal(t, []Group{
-		{Day: d12, Items: []Item{item(Medium, 2, "other"), item(Medium, 3, "Agent ran the tests", "-> auth")}},
-		{Day: d13, Items: []Item{item(High, 3, "uses go 1.26", "-> GO.MOD"), item(Medium, 4, "Agent ran the tests", "-> billing")}},
+	require.Equal(t, []group{
+		{Day: d12, Items: []observation{item(medium, 2, "other"), item(medium, 3, "Agent ran the tests", "-> auth")}},
+		{Day: d13, Items: []observation{item(high, 3, "uses go 1.26", "-> GO.MOD"), item(medium, 4, "Agent ran the tests", "-> billing")}},
 	}, dedupe(groups), "the same text with other nested steps is another observation")
 }
 
 func TestPruneDropsLowestPriorityOldestFirst(t *testing.T) {
-	groups := []Group{
-		{Day: d12, Items: []Item{item(High, 1, "h1"), item(Low, 2, "l1"), item(Medium, 3, "m1")}},
-		{Day: d13, Items: []Item{item(Low, 4, "l2"), item(Medium, 5, "m2"), item(High, 6, "h2"), item(Low, 7, "l3")}},
+	groups := []group{
+		{Day: d12, Items: []observation{item(high, 1, "h1"), item(low, 2, "l1"), item(medium, 3, "m1")}},
+		{Day: d13, Items: []observation{item(low, 4, "l2"), item(medium, 5, "m2"), item(high, 6, "h2"), item(low, 7, "l3")}},
 	}
-	texts := func(gs []Group) (out []string) {
+	texts := func(gs []group) (out []string) {
 		for _, g := range gs {
 			for _, it := range g.Items {
 				out = append(out, it.Text)
@@ -130,11 +130,11 @@ func TestPruneDropsLowestPriorityOldestFirst(t *testing.T) {
 }
 
 func TestPruneHoldsATokenCapExactly(t *testing.T) {
-	var groups []Group
+	var groups []group
 	for d := int64(0); d < 20; d++ {
-		g := Group{Day: d12 + d}
+		g := group{Day: d12 + d}
 		for i := 0; i < 10; i++ {
-			g.Items = append(g.Items, item(Priority(1+(i%3)), i, strings.Repeat("word ", 5+i)))
+			g.Items = append(g.Items, item(priority(1+(i%3)), i, strings.Repeat("word ", 5+i)))
 		}
 		groups = append(groups, g)
 	}

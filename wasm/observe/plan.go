@@ -8,26 +8,26 @@ import (
 
 // What a plan asks the driver to do.
 const (
-	DoNothing = ""        // nothing is due (Why may say what is waiting)
-	DoObserve = "observe" // call the model with System and Prompt, then State.Answer
-	DoReflect = "reflect" // call the model with System and Prompt, then State.Answer
-	DoCompact = "compact" // compact now, keeping FirstKept onwards, with Summary's text
+	doNothing = ""        // nothing is due (Why may say what is waiting)
+	doObserve = "observe" // call the model with System and Prompt, then state.Answer
+	doReflect = "reflect" // call the model with System and Prompt, then state.Answer
+	doCompact = "compact" // compact now, keeping FirstKept onwards, with summaryOf's text
 )
 
-// DefaultWindow is the context window assumed when the model's is unknown.
-const DefaultWindow = 128000
+// defaultWindow is the context window assumed when the model's is unknown.
+const defaultWindow = 128000
 
-// ObserverMaxTokens is the answer budget of one observer call.
-const ObserverMaxTokens = 8192
+// observerMaxTokens is the answer budget of one observer call.
+const observerMaxTokens = 8192
 
 // minReflectTokens keeps the count and pre-compaction triggers from calling
 // the reflector over a memory too small to consolidate.
 const minReflectTokens = 2000
 
-// Env is what a plan needs besides the state, the config and the transcript.
-type Env struct {
-	Window     int    // the model's context window in tokens (0: DefaultWindow)
-	Clock      Clock  // now
+// planEnv is what a plan needs besides the state, the config and the transcript.
+type planEnv struct {
+	Window     int    // the model's context window in tokens (0: defaultWindow)
+	Clock      clock  // now
 	Force      bool   // /om observe: observe all that is unobserved now, whatever its size
 	NoCompact  bool   // /om observe --no-compact
 	Reflect    bool   // /om reflect: reflect now
@@ -35,12 +35,12 @@ type Env struct {
 	Focus      string // /om reflect [focus]: what the reflector should pay attention to
 }
 
-// Action is the next thing to do. For DoObserve and DoReflect the driver
+// action is the next thing to do. For doObserve and doReflect the driver
 // issues one complete effect (System, Prompt, MaxTokens, on Model) and
-// passes the answer to State.Answer with this Action; then it plans again,
-// until DoNothing. No plan ever asks for the same span twice: an empty
+// passes the answer to state.Answer with this action; then it plans again,
+// until doNothing. No plan ever asks for the same span twice: an empty
 // answer moves the watermark like any other.
-type Action struct {
+type action struct {
 	Do        string
 	Why       string // one line for status and receipts
 	System    string
@@ -48,18 +48,18 @@ type Action struct {
 	MaxTokens int
 	Model     string // cfg.ObserverModel: "" for the session's current model
 
-	Chunk      Chunk  // DoObserve: the span this call covers
-	Pending    int    // DoObserve: calls the whole backlog needs, this one included
-	Aggressive bool   // DoReflect
-	FirstKept  string // DoCompact: the entry the compaction keeps from
+	Chunk      chunk  // doObserve: the span this call covers
+	Pending    int    // doObserve: calls the whole backlog needs, this one included
+	Aggressive bool   // doReflect
+	FirstKept  string // doCompact: the entry the compaction keeps from
 
 	version int // the state's version when planned: an answer to an older state is stale
-	upto    int // DoReflect: how many of the oldest items this reflection rewrites
+	upto    int // doReflect: how many of the oldest items this reflection rewrites
 }
 
-// Chunk is one observer call's part of the transcript: whole entries (or
+// chunk is one observer call's part of the transcript: whole entries (or
 // parts of one too large for a call), oldest first, each covered once.
-type Chunk struct {
+type chunk struct {
 	From     string // the entry it starts in
 	Start    Mark   // the watermark it starts after (the state's Mark when planned)
 	Through  Mark   // the watermark once it is observed
@@ -71,18 +71,18 @@ type Chunk struct {
 	day      int64 // local day of its last entry (items without a date line get it)
 }
 
-// Plan decides what is due after a turn (turn_end, agent_settled) or a
+// plan decides what is due after a turn (turn_end, agent_settled) or a
 // command, in this order: observe what is unobserved, reflect, compact.
 //
 //   - Observe (buffered mode) when the unobserved conversation reaches the
 //     observer threshold: ObserverTokens, but never more than one chunk
 //     (0.2 × the context window), so one trigger is one call. A backlog is
 //     cut oldest first into chunks; each call covers one, and a remainder
-//     below the threshold waits for more conversation. Env.Force observes
+//     below the threshold waits for more conversation. planEnv.Force observes
 //     everything now.
 //   - Reflect when the observations pass ReflectorTokens, after
 //     ReflectEveryNObservations runs that added something, before our own
-//     compaction (ReflectBeforeCompaction), or when asked (Env.Reflect).
+//     compaction (ReflectBeforeCompaction), or when asked (planEnv.Reflect).
 //   - Compact (buffered mode with AutoCompact) when the conversation added
 //     since the last compaction entry reaches ObserverTokens + RetainTokens:
 //     counting only what came after the compaction, a kept tail already over
@@ -90,13 +90,13 @@ type Chunk struct {
 //     RecentTurnBudgetTokens raw, never keeps less than the previous
 //     compaction did, and only drops entries the observations cover.
 //
-// Model calls back off after failures (State.Answer records them) and stop
+// Model calls back off after failures (state.Answer records them) and stop
 // after three failures in a row; a compaction needs no model call and is
 // still planned.
-func Plan(s *State, cfg Config, t *Transcript, env Env) Action {
+func plan(s *state, cfg omConfig, t *transcript, env planEnv) action {
 	cfg = cfg.With(s.Settings)
 	if !cfg.Enabled {
-		return Action{Why: "observational memory is off"}
+		return action{Why: "observational memory is off"}
 	}
 	now := env.Clock.Ms
 	size := chunkTokens(cfg, env.Window, s.shrink)
@@ -110,7 +110,7 @@ func Plan(s *State, cfg Config, t *Transcript, env Env) Action {
 
 	// 1. Observe.
 	if unobserved > 0 {
-		due := env.Force || (cfg.Mode == ModeBuffered && threshold > 0 && unobserved >= threshold)
+		due := env.Force || (cfg.Mode == modeBuffered && threshold > 0 && unobserved >= threshold)
 		switch {
 		case !due:
 			wait = append(wait, "~"+itoa(unobserved)+" unobserved tokens, observer at "+itoa(threshold))
@@ -158,20 +158,20 @@ func Plan(s *State, cfg Config, t *Transcript, env Env) Action {
 
 	// 3. Compact.
 	if keep != "" {
-		return Action{Do: DoCompact, FirstKept: keep, Why: compactWhy, version: s.version}
+		return action{Do: doCompact, FirstKept: keep, Why: compactWhy, version: s.version}
 	}
 	if compactWhy != "" {
 		wait = append(wait, compactWhy)
 	}
-	return Action{Why: strings.Join(wait, "; ")}
+	return action{Why: strings.Join(wait, "; ")}
 }
 
 // compactDue returns the first kept entry of our own compaction when one is
 // due, or "" and why not (or "" when nothing is pending).
-func (s *State) compactDue(cfg Config, t *Transcript, env Env) (string, string) {
+func (s *state) compactDue(cfg omConfig, t *transcript, env planEnv) (string, string) {
 	forced := env.Force && cfg.ForceObserveAutoCompact && !env.NoCompact
 	if !forced {
-		if cfg.Mode != ModeBuffered || !cfg.AutoCompact || cfg.ObserverTokens == 0 || env.NoCompact {
+		if cfg.Mode != modeBuffered || !cfg.AutoCompact || cfg.ObserverTokens == 0 || env.NoCompact {
 			return "", ""
 		}
 		added := 0
@@ -196,7 +196,7 @@ func (s *State) compactDue(cfg Config, t *Transcript, env Env) (string, string) 
 // the newest conversation stay raw, every entry before it is covered, it is
 // an entry pi accepts as a cut point, and it is later than the previous
 // compaction's. -1 when no such entry exists.
-func (s *State) keepFrom(t *Transcript, keepTokens int) int {
+func (s *state) keepFrom(t *transcript, keepTokens int) int {
 	n := len(t.Entries)
 	cut, sum := n, 0
 	for cut > 0 && sum < keepTokens {
@@ -225,43 +225,43 @@ func (s *State) keepFrom(t *Transcript, keepTokens int) int {
 	}
 	// Something must go: a compaction that drops only empty entries is noise.
 	for i := prev + 1; i < cut; i++ {
-		if t.Entries[i].Tokens > 0 && t.Entries[i].Role != RoleCompaction {
+		if t.Entries[i].Tokens > 0 && t.Entries[i].Role != roleCompaction {
 			return cut
 		}
 	}
 	return -1
 }
 
-// PlanCompaction is the plan for pi's own compaction (session_before_compact,
-// firstKept from its preparation): DoCompact when the observations cover
-// every entry before firstKept (render Summary, no model call); DoObserve
+// planCompaction is the plan for pi's own compaction (session_before_compact,
+// firstKept from its preparation): doCompact when the observations cover
+// every entry before firstKept (render summaryOf, no model call); doObserve
 // for the one chunk that would complete them (run it with a hard timeout,
-// then plan again); DoNothing when our summary cannot be given in time, and
+// then plan again); doNothing when our summary cannot be given in time, and
 // Why says so: pi's own compaction then runs. In blocking mode, where the
 // person chose to wait, the uncovered span may take several calls.
 //
 // For a branch summary (session_before_tree, when the person wants one),
 // fold the records of the branch being left, read its entries, and plan
 // with firstKept "": everything given must be covered.
-func PlanCompaction(s *State, cfg Config, t *Transcript, firstKept string, env Env) Action {
+func planCompaction(s *state, cfg omConfig, t *transcript, firstKept string, env planEnv) action {
 	cfg = cfg.With(s.Settings)
 	if !cfg.Enabled {
-		return Action{Why: "observational memory is off"}
+		return action{Why: "observational memory is off"}
 	}
 	end := len(t.Entries)
 	if firstKept != "" {
 		if end = t.index(firstKept); end < 0 {
-			return Action{Why: cat("the first kept entry ", quote(firstKept), " is not in the branch; pi's own compaction runs")}
+			return action{Why: cat("the first kept entry ", quote(firstKept), " is not in the branch; pi's own compaction runs")}
 		}
 	}
 	idx, off := s.start(t)
 	if idx < end && observableRange(t, idx, off, end) > 0 {
 		if !s.observer.ready(env.Clock.Ms) {
-			return Action{Why: s.observer.waiting("observer", env.Clock.Ms, env.Clock.Zone) + "; pi's own compaction runs"}
+			return action{Why: s.observer.waiting("observer", env.Clock.Ms, env.Clock.Zone) + "; pi's own compaction runs"}
 		}
 		chunks := cutChunks(t, idx, off, end, s.Mark, chunkTokens(cfg, env.Window, s.shrink))
-		if len(chunks) > 1 && cfg.Mode != ModeBlocking {
-			return Action{Why: "the observations miss ~" + itoa(observableRange(t, idx, off, end)) + " tokens that need " + itoa(len(chunks)) + " observer calls; pi's own compaction runs"}
+		if len(chunks) > 1 && cfg.Mode != modeBlocking {
+			return action{Why: "the observations miss ~" + itoa(observableRange(t, idx, off, end)) + " tokens that need " + itoa(len(chunks)) + " observer calls; pi's own compaction runs"}
 		}
 		if len(chunks) > 0 {
 			a := s.observeAction(cfg, t, chunks[0], env)
@@ -271,14 +271,14 @@ func PlanCompaction(s *State, cfg Config, t *Transcript, firstKept string, env E
 		}
 	}
 	if len(s.Groups) == 0 {
-		return Action{Why: "no observations yet; pi's own compaction runs"}
+		return action{Why: "no observations yet; pi's own compaction runs"}
 	}
-	return Action{Do: DoCompact, FirstKept: firstKept, Why: "the observations cover the compacted span", version: s.version}
+	return action{Do: doCompact, FirstKept: firstKept, Why: "the observations cover the compacted span", version: s.version}
 }
 
 // Pending is the conversation the observations do not cover yet, as the
 // observer would read it (/om view raw), and its estimated tokens.
-func (s *State) Pending(t *Transcript) (string, int) {
+func (s *state) Pending(t *transcript) (string, int) {
 	idx, off := s.start(t)
 	var b strings.Builder
 	for _, c := range cutChunks(t, idx, off, len(t.Entries), s.Mark, 1<<28) {
@@ -289,7 +289,7 @@ func (s *State) Pending(t *Transcript) (string, int) {
 
 // start is the first position the observations do not cover: an entry
 // index and a byte offset into its text.
-func (s *State) start(t *Transcript) (int, int) {
+func (s *state) start(t *transcript) (int, int) {
 	if s.Mark.ID == "" {
 		return 0, 0
 	}
@@ -305,9 +305,9 @@ func (s *State) start(t *Transcript) (int, int) {
 
 // observable is the tokens of conversation from (idx, off) to the end that
 // the observer has something to read in.
-func observable(t *Transcript, idx, off int) int { return observableRange(t, idx, off, len(t.Entries)) }
+func observable(t *transcript, idx, off int) int { return observableRange(t, idx, off, len(t.Entries)) }
 
-func observableRange(t *Transcript, idx, off, end int) int {
+func observableRange(t *transcript, idx, off, end int) int {
 	sum := 0
 	for i := idx; i < end && i < len(t.Entries); i++ {
 		e := &t.Entries[i]
@@ -331,9 +331,9 @@ func observableRange(t *Transcript, idx, off, end int) int {
 // prompt-too-long failure. Around it the prompt holds the instructions
 // (about 1,500 tokens) and at most a twentieth of the window of the newest
 // observations, so one call stays near a quarter of the window.
-func chunkTokens(cfg Config, window, shrink int) int {
+func chunkTokens(cfg omConfig, window, shrink int) int {
 	if window <= 0 {
-		window = DefaultWindow
+		window = defaultWindow
 	}
 	n := window / 5
 	if c := cfg.MaxObserverTranscriptChars / 4; c < n {
@@ -352,14 +352,14 @@ func chunkTokens(cfg Config, window, shrink int) int {
 // line boundaries into parts, each in a chunk of its own. Entries with
 // nothing to read ride along with the chunk they fall in, so every entry is
 // covered by exactly one chunk (a split entry by one chunk per part).
-func cutChunks(t *Transcript, idx, off, end int, start Mark, maxTokens int) []Chunk {
+func cutChunks(t *transcript, idx, off, end int, start Mark, maxTokens int) []chunk {
 	room := budget.TokenBytes(maxTokens)
-	var out []Chunk
+	var out []chunk
 	var b strings.Builder
-	var cur Chunk
+	var cur chunk
 	curDay, started := int64(0), false
 	open := func(i int) {
-		cur = Chunk{From: t.Entries[i].ID, Start: start, Through: start}
+		cur = chunk{From: t.Entries[i].ID, Start: start, Through: start}
 		b.Reset()
 		started = true
 	}
@@ -403,7 +403,7 @@ func cutChunks(t *Transcript, idx, off, end int, start Mark, maxTokens int) []Ch
 			cur.Through.Off = to
 		}
 	}
-	join := func(e *Entry) {
+	join := func(e *entry) {
 		cur.Entries++
 		cur.Read = union(cur.Read, e.Read)
 		cur.Modified = union(cur.Modified, e.Modified)

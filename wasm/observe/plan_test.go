@@ -12,11 +12,11 @@ import (
 
 // drive plans and answers until nothing is due, returning the actions that
 // called a model. It fails the test on a loop.
-func drive(t *testing.T, s *State, cfg Config, tr *Transcript, env Env, answer func(Action) Answer) (calls []Action, last Action) {
+func drive(t *testing.T, s *state, cfg omConfig, tr *transcript, env planEnv, answer func(action) modelAnswer) (calls []action, last action) {
 	t.Helper()
 	for i := 0; i < 500; i++ {
-		a := Plan(s, cfg, tr, env)
-		if a.Do != DoObserve && a.Do != DoReflect {
+		a := plan(s, cfg, tr, env)
+		if a.Do != doObserve && a.Do != doReflect {
 			return calls, a
 		}
 		calls = append(calls, a)
@@ -26,25 +26,25 @@ func drive(t *testing.T, s *State, cfg Config, tr *Transcript, env Env, answer f
 		}
 	}
 	t.Fatal("the plan never settles")
-	return nil, Action{}
+	return nil, action{}
 }
 
-func empty(Action) Answer { return Answer{} }
+func empty(action) modelAnswer { return modelAnswer{} }
 
 // echo answers an observer with one observation naming the chunk's first entry.
-func echo(a Action) Answer {
-	if a.Do == DoReflect {
-		return Answer{Text: "<observations>\nDate: Feb 12, 2026\n* 🔴 (14:30) reflected\n</observations>"}
+func echo(a action) modelAnswer {
+	if a.Do == doReflect {
+		return modelAnswer{Text: "<observations>\nDate: Feb 12, 2026\n* 🔴 (14:30) reflected\n</observations>"}
 	}
-	return Answer{Text: "Date: Feb 12, 2026\n* 🟡 (14:30) observed from " + a.Chunk.From + " through " + a.Chunk.Through.ID}
+	return modelAnswer{Text: "Date: Feb 12, 2026\n* 🟡 (14:30) observed from " + a.Chunk.From + " through " + a.Chunk.Through.ID}
 }
 
 // checkCoverage verifies that chunks cover the transcript from start to its
 // end exactly once: each starts where the one before ended, holds the text
 // of what it covers, and stays within maxTokens.
-func checkCoverage(t *testing.T, tr *Transcript, chunks []Chunk, start Mark, end, maxTokens int) {
+func checkCoverage(t *testing.T, tr *transcript, chunks []chunk, start Mark, end, maxTokens int) {
 	t.Helper()
-	s := &State{Mark: start}
+	s := &state{Mark: start}
 	for ci, c := range chunks {
 		require.Equal(t, s.Mark, c.Start, "chunk %d starts where the previous one ended", ci)
 		require.True(t, c.Tokens <= maxTokens, "chunk %d has %d tokens, over %d", ci, c.Tokens, maxTokens)
@@ -152,7 +152,7 @@ func TestChunksKeepACallWithItsResults(t *testing.T) {
 }
 
 func TestObserverThresholdIsNeverMoreThanAChunk(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	require.Equal(t, 25600, chunkTokens(cfg, 128000, 0), "a fifth of the window")
 	require.Equal(t, 6400, chunkTokens(cfg, 32000, 0))
 	require.Equal(t, 25600, chunkTokens(cfg, 0, 0), "unknown window: 128k")
@@ -165,19 +165,19 @@ func TestObserverThresholdIsNeverMoreThanAChunk(t *testing.T) {
 		s.turn("next step", 4000) // ~1000 tokens each
 	}
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
+	st := fold(nil, "", cfg)
 	// 12k tokens: below 30k, but over a fifth of a 32k window.
-	require.Equal(t, DoNothing, Plan(st, cfg, &tr, Env{Window: 200000}).Do)
-	a := Plan(st, cfg, &tr, Env{Window: 32000})
-	require.Equal(t, DoObserve, a.Do)
+	require.Equal(t, doNothing, plan(st, cfg, &tr, planEnv{Window: 200000}).Do)
+	a := plan(st, cfg, &tr, planEnv{Window: 32000})
+	require.Equal(t, doObserve, a.Do)
 	require.True(t, a.Chunk.Tokens <= 6400)
 }
 
 func TestTenEmptyTurnsCostAtMostOneCallPerThreshold(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
-	st := Fold(nil, "", cfg)
-	env := Env{Window: 200000}
+	st := fold(nil, "", cfg)
+	env := planEnv{Window: 200000}
 	calls := 0
 	var starts []Mark
 	for turn := 0; turn < 10; turn++ {
@@ -210,21 +210,21 @@ func TestTenEmptyTurnsCostAtMostOneCallPerThreshold(t *testing.T) {
 
 func TestAFailingObserverStopsAfterThreeCalls(t *testing.T) {
 	for _, gap := range []int64{1000, 60 * 1000, 3600 * 1000} {
-		cfg := DefaultConfig()
+		cfg := defaultConfig()
 		s := newSession(feb12)
-		st := Fold(nil, "", cfg)
+		st := fold(nil, "", cfg)
 		calls, notices := 0, 0
 		for turn := 0; turn < 10; turn++ {
 			s.turn("step", 50000) // 12.5k tokens a turn: over the threshold from the third on
 			tr := s.transcript()
 			for k := 0; k < 5; k++ { // turn_end, agent_settled and more: plans are cheap
-				a := Plan(st, cfg, &tr, Env{Window: 200000, Clock: at(feb12 + int64(turn)*gap)})
-				if a.Do != DoObserve {
+				a := plan(st, cfg, &tr, planEnv{Window: 200000, Clock: at(feb12 + int64(turn)*gap)})
+				if a.Do != doObserve {
 					continue
 				}
 				calls++
-				r := st.Answer(a, Answer{Error: "503 upstream overloaded"}, cfg, at(feb12+int64(turn)*gap))
-				require.True(t, errors.Is(r.Err, ErrFailed))
+				r := st.Answer(a, modelAnswer{Error: "503 upstream overloaded"}, cfg, at(feb12+int64(turn)*gap))
+				require.True(t, errors.Is(r.Err, errFailed))
 				require.True(t, r.Record == nil)
 				if r.Notice != "" {
 					notices++
@@ -240,14 +240,14 @@ func TestAFailingObserverStopsAfterThreeCalls(t *testing.T) {
 		}
 		require.Equal(t, Mark{}, st.Mark, "a failure never moves the watermark")
 		if calls == 3 {
-			require.Contains(t, Footer(st, cfg), "observer stopped")
+			require.Contains(t, footer(st, cfg), "observer stopped")
 		} else {
-			require.Contains(t, Footer(st, cfg), "observer retrying")
+			require.Contains(t, footer(st, cfg), "observer retrying")
 		}
 		// /om observe tries again.
 		st.Retry()
 		tr := s.transcript()
-		require.Equal(t, DoObserve, Plan(st, cfg, &tr, Env{Force: true, Window: 200000, Clock: at(feb12)}).Do)
+		require.Equal(t, doObserve, plan(st, cfg, &tr, planEnv{Force: true, Window: 200000, Clock: at(feb12)}).Do)
 	}
 }
 
@@ -264,28 +264,28 @@ func TestBackoffDoublesBetweenFailures(t *testing.T) {
 }
 
 func TestPromptTooLongIsAFailureAndShrinksTheChunks(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	for i := 0; i < 40; i++ {
 		s.turn("go on", 4000)
 	}
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	env := Env{Window: 100000, Force: true, Clock: at(feb12)}
-	a := Plan(st, cfg, &tr, env)
+	st := fold(nil, "", cfg)
+	env := planEnv{Window: 100000, Force: true, Clock: at(feb12)}
+	a := plan(st, cfg, &tr, env)
 	require.True(t, a.Chunk.Tokens > 10000)
-	r := st.Answer(a, Answer{Text: "Error: prompt is too long: 30000 tokens > 20000 maximum"}, cfg, env.Clock)
-	require.True(t, errors.Is(r.Err, ErrTooLong), "%v", r.Err)
+	r := st.Answer(a, modelAnswer{Text: "Error: prompt is too long: 30000 tokens > 20000 maximum"}, cfg, env.Clock)
+	require.True(t, errors.Is(r.Err, errTooLong), "%v", r.Err)
 	require.Equal(t, Mark{}, st.Mark, "not an empty result: nothing is marked as observed")
 	env.Clock = at(feb12 + 30000)
-	b := Plan(st, cfg, &tr, env)
-	require.Equal(t, DoObserve, b.Do)
+	b := plan(st, cfg, &tr, env)
+	require.Equal(t, doObserve, b.Do)
 	require.True(t, b.Chunk.Tokens <= chunkTokens(cfg, 100000, 0)/2, "%d tokens", b.Chunk.Tokens)
 	require.Equal(t, a.Chunk.Start, b.Chunk.Start)
 }
 
 func TestAnEntryLargerThanAChunkIsObservedInParts(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	s.user("short question")
 	paste := ""
@@ -295,8 +295,8 @@ func TestAnEntryLargerThanAChunkIsObservedInParts(t *testing.T) {
 	s.user(paste)
 	s.assistant("read it")
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	env := Env{Window: 20000, Force: true, Clock: at(feb12)} // 4000-token chunks
+	st := fold(nil, "", cfg)
+	env := planEnv{Window: 20000, Force: true, Clock: at(feb12)} // 4000-token chunks
 	calls, _ := drive(t, st, cfg, &tr, env, empty)
 	require.True(t, len(calls) >= 5, "%d calls", len(calls))
 	parts := ""
@@ -315,34 +315,34 @@ func TestAnEntryLargerThanAChunkIsObservedInParts(t *testing.T) {
 }
 
 func TestBlockingModeNeverObservesInTheBackground(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Mode = ModeBlocking
+	cfg := defaultConfig()
+	cfg.Mode = modeBlocking
 	s := newSession(feb12)
 	for i := 0; i < 20; i++ {
 		s.turn("more", 20000)
 	}
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	a := Plan(st, cfg, &tr, Env{Clock: at(feb12)})
-	require.Equal(t, DoNothing, a.Do)
-	require.Equal(t, DoObserve, Plan(st, cfg, &tr, Env{Force: true, Clock: at(feb12)}).Do, "/om observe still works")
+	st := fold(nil, "", cfg)
+	a := plan(st, cfg, &tr, planEnv{Clock: at(feb12)})
+	require.Equal(t, doNothing, a.Do)
+	require.Equal(t, doObserve, plan(st, cfg, &tr, planEnv{Force: true, Clock: at(feb12)}).Do, "/om observe still works")
 	// An observer threshold of 0 is the same in buffered mode.
-	cfg.Mode, cfg.ObserverTokens = ModeBuffered, 0
-	require.Equal(t, DoNothing, Plan(st, cfg, &tr, Env{Clock: at(feb12)}).Do)
+	cfg.Mode, cfg.ObserverTokens = modeBuffered, 0
+	require.Equal(t, doNothing, plan(st, cfg, &tr, planEnv{Clock: at(feb12)}).Do)
 }
 
 func TestOurCompactionKeepsRecentTurnsAndOnlyDropsWhatIsCovered(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	for i := 0; i < 12; i++ {
 		s.turn("turn "+strconv.Itoa(i), 16000) // 4k tokens a turn
 	}
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	env := Env{Window: 200000, Clock: at(s.t)}
+	st := fold(nil, "", cfg)
+	env := planEnv{Window: 200000, Clock: at(s.t)}
 	calls, last := drive(t, st, cfg, &tr, env, echo)
 	require.Equal(t, 1, len(calls))
-	require.Equal(t, DoCompact, last.Do, last.Why)
+	require.Equal(t, doCompact, last.Do, last.Why)
 	kept := tr.index(last.FirstKept)
 	require.True(t, tr.Entries[kept].CanCut)
 	tail := 0
@@ -357,145 +357,145 @@ func TestOurCompactionKeepsRecentTurnsAndOnlyDropsWhatIsCovered(t *testing.T) {
 }
 
 func TestOurCompactionNeverDropsWhatIsNotObserved(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	for i := 0; i < 12; i++ {
 		s.turn("turn "+strconv.Itoa(i), 16000)
 	}
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	st.Groups = []Group{{Day: d12, Items: []Item{item(High, 1, "something")}}}
+	st := fold(nil, "", cfg)
+	st.Groups = []group{{Day: d12, Items: []observation{item(high, 1, "something")}}}
 	st.Mark = Mark{ID: "e6"} // turns 0–2 observed
 	// The observer is stopped: the compaction still happens, keeping all that is unobserved.
 	st.observer.stopped = true
-	a := Plan(st, cfg, &tr, Env{Window: 200000, Clock: at(s.t)})
-	require.Equal(t, DoCompact, a.Do, a.Why)
+	a := plan(st, cfg, &tr, planEnv{Window: 200000, Clock: at(s.t)})
+	require.Equal(t, doCompact, a.Do, a.Why)
 	require.Equal(t, "e7", a.FirstKept)
 }
 
 func TestAKeptTailOverTheThresholdDoesNotRepeatCompaction(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	s.user("start")
 	s.assistant("", call{"c1", "read", `{"path":"huge.json"}`})
 	keep := s.result("c1", "read", strings.Repeat("{\"k\": 1}\n", 25000), false) // ~56k tokens kept raw
 	s.assistant("that file is large")
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	st.Groups = []Group{{Day: d12, Items: []Item{item(High, 1, "User started")}}}
+	st := fold(nil, "", cfg)
+	st.Groups = []group{{Day: d12, Items: []observation{item(high, 1, "User started")}}}
 	st.Mark = Mark{ID: s.last}
 	s.compaction(keep, "## Observations\n…", true) // the kept tail is already over 38k
 	for i := 0; i < 5; i++ {
 		s.turn("small turn", 400)
 		tr = s.transcript()
 		st.Mark = Mark{ID: s.last}
-		a := Plan(st, cfg, &tr, Env{Window: 200000, Clock: at(s.t)})
-		require.Equal(t, DoNothing, a.Do, "turn %d: %s", i, a.Why)
+		a := plan(st, cfg, &tr, planEnv{Window: 200000, Clock: at(s.t)})
+		require.Equal(t, doNothing, a.Do, "turn %d: %s", i, a.Why)
 	}
 }
 
 func TestCompactionDoesNotRepeatAfterOurOwn(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	for i := 0; i < 12; i++ {
 		s.turn("turn", 16000)
 	}
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	_, last := drive(t, st, cfg, &tr, Env{Window: 200000, Clock: at(s.t)}, echo)
-	require.Equal(t, DoCompact, last.Do)
+	st := fold(nil, "", cfg)
+	_, last := drive(t, st, cfg, &tr, planEnv{Window: 200000, Clock: at(s.t)}, echo)
+	require.Equal(t, doCompact, last.Do)
 	s.compaction(last.FirstKept, "summary", true)
 	for i := 0; i < 5; i++ {
 		s.turn("small", 400)
 		tr = s.transcript()
-		calls, a := drive(t, st, cfg, &tr, Env{Window: 200000, Clock: at(s.t)}, echo)
+		calls, a := drive(t, st, cfg, &tr, planEnv{Window: 200000, Clock: at(s.t)}, echo)
 		require.Equal(t, 0, len(calls))
-		require.Equal(t, DoNothing, a.Do, a.Why)
+		require.Equal(t, doNothing, a.Do, a.Why)
 	}
 }
 
 func TestPiCompactionRendersCoveredSpansOnly(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	for i := 0; i < 8; i++ {
 		s.turn("turn", 4000)
 	}
 	tr := s.transcript()
-	env := Env{Window: 200000, Clock: at(s.t)}
+	env := planEnv{Window: 200000, Clock: at(s.t)}
 
-	st := Fold(nil, "", cfg)
-	a := PlanCompaction(st, cfg, &tr, "e13", env)
-	require.Equal(t, DoObserve, a.Do, "one call completes the span")
+	st := fold(nil, "", cfg)
+	a := planCompaction(st, cfg, &tr, "e13", env)
+	require.Equal(t, doObserve, a.Do, "one call completes the span")
 	require.Equal(t, Mark{ID: "e12"}, a.Chunk.Through, "the observer reads only what the compaction drops")
 	r := st.Answer(a, echo(a), cfg, env.Clock)
 	require.NoError(t, r.Err)
-	a = PlanCompaction(st, cfg, &tr, "e13", env)
-	require.Equal(t, DoCompact, a.Do)
+	a = planCompaction(st, cfg, &tr, "e13", env)
+	require.Equal(t, doCompact, a.Do)
 	require.Equal(t, "e13", a.FirstKept)
 
 	// Covered but empty: pi's own summary.
-	st = Fold(nil, "", cfg)
-	a = PlanCompaction(st, cfg, &tr, "e13", env)
-	st.Answer(a, Answer{}, cfg, env.Clock)
-	a = PlanCompaction(st, cfg, &tr, "e13", env)
-	require.Equal(t, DoNothing, a.Do)
+	st = fold(nil, "", cfg)
+	a = planCompaction(st, cfg, &tr, "e13", env)
+	st.Answer(a, modelAnswer{}, cfg, env.Clock)
+	a = planCompaction(st, cfg, &tr, "e13", env)
+	require.Equal(t, doNothing, a.Do)
 	require.Contains(t, a.Why, "no observations yet; pi's own compaction runs")
 
 	// A span that needs several calls: pi's own compaction, unless blocking.
-	small := Env{Window: 10000, Clock: env.Clock}
-	st = Fold(nil, "", cfg)
-	a = PlanCompaction(st, cfg, &tr, "e13", small)
-	require.Equal(t, DoNothing, a.Do)
+	small := planEnv{Window: 10000, Clock: env.Clock}
+	st = fold(nil, "", cfg)
+	a = planCompaction(st, cfg, &tr, "e13", small)
+	require.Equal(t, doNothing, a.Do)
 	require.Contains(t, a.Why, "observer calls; pi's own compaction runs")
 	blocking := cfg
-	blocking.Mode = ModeBlocking
-	a = PlanCompaction(st, blocking, &tr, "e13", small)
-	require.Equal(t, DoObserve, a.Do)
+	blocking.Mode = modeBlocking
+	a = planCompaction(st, blocking, &tr, "e13", small)
+	require.Equal(t, doObserve, a.Do)
 	require.True(t, a.Pending > 1)
 
 	// A stopped observer, an unknown entry.
 	st.observer.stopped = true
-	require.Contains(t, PlanCompaction(st, cfg, &tr, "e13", env).Why, "observer stopped")
-	require.Contains(t, PlanCompaction(st, cfg, &tr, "nope", env).Why, "is not in the branch")
+	require.Contains(t, planCompaction(st, cfg, &tr, "e13", env).Why, "observer stopped")
+	require.Contains(t, planCompaction(st, cfg, &tr, "nope", env).Why, "is not in the branch")
 }
 
 func TestReflectorTriggers(t *testing.T) {
-	big := []Group{{Day: d12}}
+	big := []group{{Day: d12}}
 	for i := 0; i < 600; i++ {
-		big[0].Items = append(big[0].Items, item(Medium, i%1440, "observation number "+strconv.Itoa(i)+" "+strings.Repeat("detail ", 40)))
+		big[0].Items = append(big[0].Items, item(medium, i%1440, "observation number "+strconv.Itoa(i)+" "+strings.Repeat("detail ", 40)))
 	}
-	small := []Group{{Day: d12, Items: []Item{item(High, 1, "one")}}}
-	mid := []Group{{Day: d12}}
+	small := []group{{Day: d12, Items: []observation{item(high, 1, "one")}}}
+	mid := []group{{Day: d12}}
 	for i := 0; i < 100; i++ {
-		mid[0].Items = append(mid[0].Items, item(Medium, i, "observation "+strconv.Itoa(i)+" "+strings.Repeat("x ", 40)))
+		mid[0].Items = append(mid[0].Items, item(medium, i, "observation "+strconv.Itoa(i)+" "+strings.Repeat("x ", 40)))
 	}
 	tr := newSession(feb12).transcript()
 	tests := []struct {
 		name   string
-		groups []Group
+		groups []group
 		since  int
-		env    Env
-		cfg    func(*Config)
+		env    planEnv
+		cfg    func(*omConfig)
 		want   string
 	}{
-		{"over the token threshold", big, 0, Env{}, nil, DoReflect},
-		{"a small memory waits", small, 0, Env{}, nil, DoNothing},
-		{"every N runs", mid, 3, Env{}, nil, DoReflect},
-		{"not before N runs", mid, 2, Env{}, nil, DoNothing},
-		{"every N runs needs something to consolidate", small, 5, Env{}, nil, DoNothing},
-		{"reflection off", big, 5, Env{}, func(c *Config) { c.EnableReflection = false }, DoNothing},
-		{"forced even when off", small, 0, Env{Reflect: true}, func(c *Config) { c.EnableReflection = false }, DoReflect},
+		{"over the token threshold", big, 0, planEnv{}, nil, doReflect},
+		{"a small memory waits", small, 0, planEnv{}, nil, doNothing},
+		{"every N runs", mid, 3, planEnv{}, nil, doReflect},
+		{"not before N runs", mid, 2, planEnv{}, nil, doNothing},
+		{"every N runs needs something to consolidate", small, 5, planEnv{}, nil, doNothing},
+		{"reflection off", big, 5, planEnv{}, func(c *omConfig) { c.EnableReflection = false }, doNothing},
+		{"forced even when off", small, 0, planEnv{Reflect: true}, func(c *omConfig) { c.EnableReflection = false }, doReflect},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := defaultConfig()
 			if tt.cfg != nil {
 				tt.cfg(&cfg)
 			}
-			st := &State{Groups: tt.groups, SinceReflect: tt.since}
-			a := Plan(st, cfg, &tr, tt.env)
+			st := &state{Groups: tt.groups, SinceReflect: tt.since}
+			a := plan(st, cfg, &tr, tt.env)
 			require.Equal(t, tt.want, a.Do, a.Why)
-			if a.Do == DoReflect {
+			if a.Do == doReflect {
 				require.Contains(t, a.Prompt, "<observations>\nDate: Feb 12, 2026\n")
 				require.Contains(t, a.System, "Observations in an older format")
 				require.Contains(t, a.System, outputRules, "the reflector is given the observer's format")
@@ -505,69 +505,88 @@ func TestReflectorTriggers(t *testing.T) {
 }
 
 func TestReflectionBeforeOurCompaction(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	for i := 0; i < 12; i++ {
 		s.turn("turn", 16000)
 	}
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	mid := Group{Day: d12}
+	st := fold(nil, "", cfg)
+	mid := group{Day: d12}
 	for i := 0; i < 100; i++ {
-		mid.Items = append(mid.Items, item(Medium, i, "observation "+strconv.Itoa(i)+" "+strings.Repeat("x ", 40)))
+		mid.Items = append(mid.Items, item(medium, i, "observation "+strconv.Itoa(i)+" "+strings.Repeat("x ", 40)))
 	}
-	st.Groups = []Group{mid}
-	calls, last := drive(t, st, cfg, &tr, Env{Window: 200000, Clock: at(s.t)}, echo)
+	st.Groups = []group{mid}
+	calls, last := drive(t, st, cfg, &tr, planEnv{Window: 200000, Clock: at(s.t)}, echo)
 	require.Equal(t, 2, len(calls))
-	require.Equal(t, DoObserve, calls[0].Do)
-	require.Equal(t, DoReflect, calls[1].Do)
+	require.Equal(t, doObserve, calls[0].Do)
+	require.Equal(t, doReflect, calls[1].Do)
 	require.Equal(t, "reflecting before compaction", calls[1].Why)
-	require.Equal(t, DoCompact, last.Do)
+	require.Equal(t, doCompact, last.Do)
 }
 
 func TestAnAnswerToAnOlderStateIsStale(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	s.turn("hello", 400)
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	a := Plan(st, cfg, &tr, Env{Force: true, Clock: at(feb12)})
-	b := Plan(st, cfg, &tr, Env{Force: true, Clock: at(feb12)})
+	st := fold(nil, "", cfg)
+	a := plan(st, cfg, &tr, planEnv{Force: true, Clock: at(feb12)})
+	b := plan(st, cfg, &tr, planEnv{Force: true, Clock: at(feb12)})
 	require.NoError(t, st.Answer(a, echo(a), cfg, at(feb12)).Err)
 	r := st.Answer(b, echo(b), cfg, at(feb12))
-	require.True(t, errors.Is(r.Err, ErrStale))
+	require.True(t, errors.Is(r.Err, errStale))
 	require.Equal(t, 1, countItems(st.Groups), "the same span is never observed twice")
 	require.Equal(t, 0, st.observer.count, "a stale answer is not a failure")
 }
 
 func TestPlanIsQuietWhenOff(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	cfg.Enabled = false
 	s := newSession(feb12)
 	s.turn("x", 400000)
 	tr := s.transcript()
-	st := Fold(nil, "", cfg)
-	a := Plan(st, cfg, &tr, Env{Force: true})
-	require.Equal(t, DoNothing, a.Do)
-	require.Equal(t, DoNothing, PlanCompaction(st, cfg, &tr, "e2", Env{}).Do)
+	st := fold(nil, "", cfg)
+	a := plan(st, cfg, &tr, planEnv{Force: true})
+	require.Equal(t, doNothing, a.Do)
+	require.Equal(t, doNothing, planCompaction(st, cfg, &tr, "e2", planEnv{}).Do)
 }
 
 func TestABranchSummaryCoversTheWholeBranch(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	s.user("try the left approach")
 	s.assistant("done", call{"c1", "edit", `{"path":"left.go"}`})
 	s.result("c1", "edit", "ok", false)
 	left := s.transcript()
-	st := Fold(nil, "", cfg) // the left branch had no records yet
-	env := Env{Clock: at(s.t)}
-	a := PlanCompaction(st, cfg, &left, "", env)
-	require.Equal(t, DoObserve, a.Do)
+	st := fold(nil, "", cfg) // the left branch had no records yet
+	env := planEnv{Clock: at(s.t)}
+	a := planCompaction(st, cfg, &left, "", env)
+	require.Equal(t, doObserve, a.Do)
 	require.Equal(t, Mark{ID: "e3"}, a.Chunk.Through)
 	require.NoError(t, st.Answer(a, echo(a), cfg, env.Clock).Err)
-	require.Equal(t, DoCompact, PlanCompaction(st, cfg, &left, "", env).Do)
-	summary, _, why := Summary(st, SummaryInput{})
+	require.Equal(t, doCompact, planCompaction(st, cfg, &left, "", env).Do)
+	summary, _, why := summaryOf(st, summaryInput{})
 	require.Equal(t, "", why)
 	require.Contains(t, summary, "## Observations\n")
 	require.Contains(t, summary, "<modified-files>\nleft.go\n</modified-files>")
+}
+
+func TestPlanWaitsForTheThresholdThenObserveCoversTheBranchOnce(t *testing.T) {
+	cfg := defaultConfig()
+	tr := readEntries([]byte(piBranch), 0)
+	st := fold(nil, "", cfg)
+	now := clock{Ms: 1770907000000}
+
+	// A few dozen tokens: below the observer's threshold (30k, or a fifth of
+	// a smaller context window).
+	require.Equal(t, "~54 unobserved tokens, observer at 30000", plan(st, cfg, &tr, planEnv{Clock: now, Window: 200000}).Why)
+
+	// /om observe: the driver issues a complete effect, then hands the answer back.
+	a := plan(st, cfg, &tr, planEnv{Clock: now, Force: true, NoCompact: true})
+	require.Equal(t, "observe a1 → a4", a.Do+" "+a.Chunk.From+" → "+a.Chunk.Through.ID)
+	r := st.Answer(a, modelAnswer{Text: "Date: Feb 12, 2026\n* 🔴 (14:30) User reported: search fails on \"C++\"\n* 🟡 (14:31) Agent read src/search.ts: search() builds a RegExp from the raw query\n<current-task>\nFix search for special characters\n</current-task>"}, cfg, now)
+	require.NoError(t, r.Err)
+	require.Equal(t, `{"v":1,"op":"observe","t":1770907000000,"from":"a1","through":"a4","tokens":60,"obs":"Date: Feb 12, 2026\n* 🔴 (14:30) User reported: search fails on \"C++\"\n* 🟡 (14:31) Agent read src/search.ts: search() builds a RegExp from the raw query\n","task":"Fix search for special characters","read":["src/search.ts"]}`, string(encode(*r.Record)))
+	require.Equal(t, doNothing, plan(st, cfg, &tr, planEnv{Clock: now}).Do)
 }

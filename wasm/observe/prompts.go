@@ -78,7 +78,7 @@ This reflection must be aggressive: the memory has grown too large. Aim for half
 // context window, at most 4,000 tokens.
 func previousTokens(window int) int {
 	if window <= 0 {
-		window = DefaultWindow
+		window = defaultWindow
 	}
 	n := window / 20
 	if n > 4000 {
@@ -88,7 +88,7 @@ func previousTokens(window int) int {
 }
 
 // observeAction is the observer call for chunk c.
-func (s *State) observeAction(cfg Config, t *Transcript, c Chunk, env Env) Action {
+func (s *state) observeAction(cfg omConfig, t *transcript, c chunk, env planEnv) action {
 	c.Start = s.Mark
 	var b strings.Builder
 	b.WriteString("Observe this part of a pi coding session.\n")
@@ -103,11 +103,11 @@ func (s *State) observeAction(cfg Config, t *Transcript, c Chunk, env Env) Actio
 	b.WriteString("\n<transcript>\n")
 	b.WriteString(strings.ReplaceAll(c.Text, "</transcript>", "<\\/transcript>"))
 	b.WriteString("\n</transcript>\n\nWrite the new observations for this transcript in the format described.")
-	return Action{
-		Do:        DoObserve,
+	return action{
+		Do:        doObserve,
 		System:    observerSystem,
 		Prompt:    b.String(),
-		MaxTokens: ObserverMaxTokens,
+		MaxTokens: observerMaxTokens,
 		Model:     cfg.ObserverModel,
 		Chunk:     c,
 		version:   s.version,
@@ -116,7 +116,7 @@ func (s *State) observeAction(cfg Config, t *Transcript, c Chunk, env Env) Actio
 
 // newestItems renders the newest observations that fit in max bytes, oldest
 // of them first.
-func newestItems(groups []Group, max int) string {
+func newestItems(groups []group, max int) string {
 	sizes := itemSizes(groups)
 	keep, sum := 0, 0
 	for k := len(sizes) - 1; k >= 0; k-- {
@@ -133,7 +133,7 @@ func newestItems(groups []Group, max int) string {
 // first item of a group carries its date line (and the blank line before
 // it), so any run of items from the newest or the oldest sums to at least
 // its rendered size.
-func itemSizes(groups []Group) []int {
+func itemSizes(groups []group) []int {
 	var out []int
 	for gi := range groups {
 		for ii := range groups[gi].Items {
@@ -150,7 +150,7 @@ func itemSizes(groups []Group) []int {
 }
 
 // splitItems cuts groups after the first k items (in date order).
-func splitItems(groups []Group, k int) (head, tail []Group) {
+func splitItems(groups []group, k int) (head, tail []group) {
 	for gi := range groups {
 		g := groups[gi]
 		switch {
@@ -160,8 +160,8 @@ func splitItems(groups []Group, k int) (head, tail []Group) {
 			head = append(head, g)
 			k -= len(g.Items)
 		default:
-			head = append(head, Group{Day: g.Day, Items: g.Items[:k]})
-			tail = append(tail, Group{Day: g.Day, Items: g.Items[k:]})
+			head = append(head, group{Day: g.Day, Items: g.Items[:k]})
+			tail = append(tail, group{Day: g.Day, Items: g.Items[k:]})
 			k = 0
 		}
 	}
@@ -171,7 +171,7 @@ func splitItems(groups []Group, k int) (head, tail []Group) {
 // reflectAction is the reflector call over the oldest observations that fit
 // in maxReflectorObservationsChars (all of them, usually); newer ones beyond
 // are kept as they are and reflected next time.
-func (s *State) reflectAction(cfg Config, env Env) Action {
+func (s *state) reflectAction(cfg omConfig, env planEnv) action {
 	upto, sum := 0, 0
 	for _, n := range itemSizes(s.Groups) {
 		if sum += n; sum > cfg.MaxReflectorObservationsChars && upto > 0 {
@@ -204,8 +204,8 @@ func (s *State) reflectAction(cfg Config, env Env) Action {
 	if out > 32000 {
 		out = 32000
 	}
-	return Action{
-		Do:         DoReflect,
+	return action{
+		Do:         doReflect,
 		System:     system,
 		Prompt:     b.String(),
 		MaxTokens:  out,

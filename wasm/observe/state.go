@@ -13,17 +13,17 @@ type Mark struct {
 	Off int
 }
 
-// State is the observational memory of one session (thread scope) or one
-// project (resource scope): what Fold rebuilds from the ledger, plus the
+// state is the observational memory of one session (thread scope) or one
+// project (resource scope): what fold rebuilds from the ledger, plus the
 // failure counters of this process, which are not recorded.
-type State struct {
-	Groups   []Group
+type state struct {
+	Groups   []group
 	Task     string // what the user and the agent are working on now
 	Response string // how the agent should pick up from here
 	Mark     Mark   // what the observations cover, in this session
 	Read     []string
 	Modified []string
-	Settings Settings // overrides set by commands
+	Settings settings // overrides set by commands
 
 	Observed     int   // observer runs merged, empty ones included
 	Empty        int   // of those, runs that found nothing new
@@ -58,15 +58,15 @@ const (
 )
 
 // Tokens is the estimated size of the observations as rendered.
-func (s *State) Tokens() int { return budget.EstimateTokens(render(s.Groups)) }
+func (s *state) Tokens() int { return budget.EstimateTokens(render(s.Groups)) }
 
-// Items counts observations by priority: [0] all, then [Low], [Medium], [High].
-func (s *State) Items() [4]int {
+// Items counts observations by priority: [0] all, then [low], [medium], [high].
+func (s *state) Items() [4]int {
 	var n [4]int
 	for gi := range s.Groups {
 		for ii := range s.Groups[gi].Items {
 			n[0]++
-			if p := s.Groups[gi].Items[ii].Priority; p >= Low && p <= High {
+			if p := s.Groups[gi].Items[ii].Priority; p >= low && p <= high {
 				n[p]++
 			}
 		}
@@ -77,7 +77,7 @@ func (s *State) Items() [4]int {
 // Text is the observations in their canonical form (the observer's format),
 // with the current task and the suggested response in their tags: what
 // /om observations prints.
-func (s *State) Text() string {
+func (s *state) Text() string {
 	out := render(s.Groups)
 	if s.Task != "" {
 		out += "\n<current-task>\n" + s.Task + "\n</current-task>\n"
@@ -88,23 +88,23 @@ func (s *State) Text() string {
 	return out
 }
 
-// Apply changes the state by one ledger record, as Fold does for each. Only
-// records of the state's session (see Fold) move the Mark. Text is redacted
+// Apply changes the state by one ledger record, as fold does for each. Only
+// records of the state's session (see fold) move the Mark. Text is redacted
 // as it comes in (a ledger may have been edited by hand), so the state never
 // holds a secret and what is rendered from it needs no second pass. Observations
 // beyond cfg.MaxObservationItems are pruned, lowest priority and oldest
 // first.
-func (s *State) Apply(r Record, cfg Config) {
+func (s *state) Apply(r Record, cfg omConfig) {
 	s.version++
 	switch r.Op {
-	case OpObserve:
+	case opObserve:
 		s.Observed++
 		if r.Session == s.session {
 			s.Mark = r.Through
 		}
 		s.Read = union(s.Read, r.Read)
 		s.Modified = union(s.Modified, r.Modified)
-		add, _ := readGroups(clean(r.Obs), Clock{Ms: r.Time}.Day())
+		add, _ := readGroups(clean(r.Obs), clock{Ms: r.Time}.Day())
 		changed := false
 		if len(add) > 0 {
 			s.Groups = prune(appendGroups(s.Groups, add), cfg.MaxObservationItems, 0)
@@ -122,8 +122,8 @@ func (s *State) Apply(r Record, cfg Config) {
 		if changed {
 			s.Changed = r.Time
 		}
-	case OpReflect:
-		groups, _ := readGroups(clean(r.Obs), Clock{Ms: r.Time}.Day())
+	case opReflect:
+		groups, _ := readGroups(clean(r.Obs), clock{Ms: r.Time}.Day())
 		s.Groups = prune(groups, cfg.MaxObservationItems, 0)
 		if r.HasTask {
 			s.Task = clean(r.Task)
@@ -134,11 +134,11 @@ func (s *State) Apply(r Record, cfg Config) {
 		s.Reflected++
 		s.SinceReflect = 0
 		s.Changed = r.Time
-	case OpClear:
+	case opClear:
 		s.Groups, s.Task, s.Response = nil, "", ""
 		s.SinceReflect = 0
 		s.Changed = r.Time
-	case OpSet:
+	case opSet:
 		if r.Settings.Mode != nil {
 			s.Settings.Mode = r.Settings.Mode
 		}
@@ -160,7 +160,7 @@ func (s *State) Apply(r Record, cfg Config) {
 // Retry forgets the failures of both kinds of call, so the next plan may
 // call the model again at once: what /om observe and /om reflect do before
 // planning, and what a new session starts with.
-func (s *State) Retry() {
+func (s *state) Retry() {
 	s.observer, s.reflector = failure{}, failure{}
 }
 
@@ -191,7 +191,7 @@ func (f *failure) waiting(what string, now int64, zone int) string {
 	case f.stopped:
 		return what + " stopped after " + itoa(f.count) + " failures (last: " + f.last + ")"
 	case now < f.retryAt:
-		return what + " backing off after " + itoa(f.count) + " failure(s) until " + formatMinute(Clock{Ms: f.retryAt, Zone: zone}.minute()) + " (last: " + f.last + ")"
+		return what + " backing off after " + itoa(f.count) + " failure(s) until " + formatMinute(clock{Ms: f.retryAt, Zone: zone}.minute()) + " (last: " + f.last + ")"
 	}
 	return ""
 }

@@ -1,10 +1,15 @@
 package observe
 
-import "strings"
+import (
+	"strings"
 
-// Status is what /om status prints: the configuration in force, the
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
+)
+
+// status is what /om status prints: the configuration in force, the
 // observations, what they cover, the runs, and anything waiting or stopped.
-func Status(s *State, cfg Config, t *Transcript, env Env) string {
+func status(s *state, cfg omConfig, t *transcript, env planEnv) string {
 	cfg = cfg.With(s.Settings)
 	var b strings.Builder
 	if !cfg.Enabled {
@@ -23,7 +28,7 @@ func Status(s *State, cfg Config, t *Transcript, env Env) string {
 	}
 	b.WriteString(cat("Observational memory: on, ", cfg.Mode, " mode, auto-compact ", onOff(cfg.AutoCompact), ", injection ", cfg.MemoryInjectionMode, "; observer model: ", model, "\n"))
 	n := s.Items()
-	b.WriteString(cat("Observations: ", itoa(n[0]), " (🔴 ", itoa(n[High]), ", 🟡 ", itoa(n[Medium]), ", 🟢 ", itoa(n[Low]), "), ~", itoa(s.Tokens()), " tokens; reflector at ", itoa(cfg.ReflectorTokens), "\n"))
+	b.WriteString(cat("Observations: ", itoa(n[0]), " (🔴 ", itoa(n[high]), ", 🟡 ", itoa(n[medium]), ", 🟢 ", itoa(n[low]), "), ~", itoa(s.Tokens()), " tokens; reflector at ", itoa(cfg.ReflectorTokens), "\n"))
 	cover := "nothing yet"
 	if s.Mark.ID != "" {
 		cover = "through entry " + s.Mark.ID
@@ -56,9 +61,95 @@ func Status(s *State, cfg Config, t *Transcript, env Env) string {
 	return b.String()
 }
 
-// Footer is the one status line routine work shows (pi's footer), instead
+// statusView is what /om status shows: the state and the configuration,
+// and what the driver knows of the session.
+type statusView struct {
+	st      *state
+	cfg     omConfig
+	t       *transcript // the branch last read, nil before one was
+	env     planEnv     // the model's window and now
+	off     string      // why the store is off (Off), "" when it is on
+	inject  string      // the gate's answer for Inject
+	scope   *omScope
+	records int    // ledger records read and appended
+	sources string // the config files read (configSources)
+}
+
+// statusPage is /om status: status, then where the observations are kept,
+// the scope's and the SQLite variables' warnings, the config files read,
+// and why nothing is injected when the gate says so while the store is on.
+func statusPage(v statusView) string {
+	text := status(v.st, v.cfg, v.t, v.env)
+	if v.scope.resource {
+		text += "Scope: resource (" + v.scope.file + ": " + txt.Plural(v.records, "record", "records") + " of this project's sessions; only this session's move its watermark)\n"
+	} else {
+		text += "Scope: thread (this session's branch: " + txt.Plural(v.records, "ledger entry", "ledger entries") + ` "` + CustomTypeLedger + `")` + "\n"
+	}
+	if v.scope.why != "" {
+		text += v.scope.why + "\n"
+	}
+	if line := v.scope.sqliteLine(); line != "" {
+		text += line + "\n"
+	}
+	text += "Config: " + v.sources + "\n"
+	if v.inject != "" && v.off == "" {
+		text += v.inject + "\n"
+	}
+	return strings.TrimRight(text, "\n")
+}
+
+// statusJSON is /om status --json: one object of the values statusPage
+// shows most.
+func statusJSON(v statusView) []byte {
+	s := v.st
+	eff := v.cfg.With(s.Settings)
+	w := jsonw.Open(nil)
+	w.Bool("enabled", v.off == "")
+	w.Str("off", v.inject)
+	w.Str("scope", v.scope.name())
+	if line := v.scope.sqliteLine(); line != "" {
+		w.Str("sqlite", line)
+	}
+	w.Str("mode", eff.Mode)
+	w.Bool("autoCompact", eff.AutoCompact)
+	w.Int("observations", int64(s.Items()[0]))
+	w.Int("tokens", int64(s.Tokens()))
+	w.Str("coveredThrough", s.Mark.ID)
+	w.Int("records", int64(v.records))
+	w.Int("observerRuns", int64(s.Observed))
+	w.Int("reflections", int64(s.Reflected))
+	return w.Close()
+}
+
+// offText is why the configuration turns the store off, "" when it does
+// not: a file that cannot be read as written (cfg.Why), or "enabled": false.
+func offText(cfg omConfig) string {
+	switch {
+	case !cfg.Enabled && cfg.Why != "":
+		return cfg.Why
+	case !cfg.Enabled:
+		return "Observational memory is disabled by " + cfg.DisabledBy + "; nothing is observed, injected or written. Set \"enabled\": true there (or remove the key) to turn it back on."
+	}
+	return ""
+}
+
+// footerShows says whether the footer is shown when the session starts or
+// the store turns back on: memory may inject (inject is the gate's answer)
+// and there are observations to speak of.
+func footerShows(inject string, items int) bool {
+	return inject == "" && items > 0
+}
+
+// footerTurn says, when the configuration was read again, whether the
+// store turned off (its footer goes) or back on (footerShows decides): was
+// and now are Off's answers before and after.
+func footerTurn(was, now string) (off, on bool) {
+	return now != "" && was == "", now == "" && was != ""
+}
+
+// footer is the one status line routine work shows (pi's footer), instead
 // of notifications: "om 42 obs ~3.1k tok", or why the store is idle.
-func Footer(s *State, cfg Config) string {
+func footer(s *state, cfg omConfig) string {
 	cfg = cfg.With(s.Settings)
 	if !cfg.Enabled {
 		return "om off"
@@ -88,10 +179,20 @@ func onOff(b bool) string {
 	return "off"
 }
 
-// ConfigText is what /om config prints: every key of om-config.json with
+// configPage is /om config: where the configuration was read from
+// (sources), then configText; reloaded says /om config reload asked.
+func configPage(cfg omConfig, s settings, sources string, reloaded bool) string {
+	head := "Observational memory config from " + sources + ":\n"
+	if reloaded {
+		head = "Reloaded. " + head
+	}
+	return strings.TrimRight(head+configText(cfg, s), "\n")
+}
+
+// configText is what /om config prints: every key of om-config.json with
 // the value in force (the session's overrides applied and marked), then
 // the warnings.
-func ConfigText(cfg Config, s Settings) string {
+func configText(cfg omConfig, s settings) string {
 	eff := cfg.With(s)
 	var b strings.Builder
 	line := func(key, v string, over bool) {

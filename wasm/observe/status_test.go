@@ -7,13 +7,13 @@ import (
 )
 
 func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	s := newSession(feb12)
 	s.turn("hello", 4000)
 	tr := s.transcript()
-	st := &State{Groups: []Group{{Day: d12, Items: []Item{item(High, 1, "a"), item(Low, 2, "b")}}}, Mark: Mark{ID: "e1"}, Task: "Say hello", Observed: 3, Empty: 1}
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 1, "a"), item(low, 2, "b")}}}, Mark: Mark{ID: "e1"}, Task: "Say hello", Observed: 3, Empty: 1}
 	st.observer.fail("observer", "503", feb12)
-	got := Status(st, cfg, &tr, Env{Clock: at(feb12)})
+	got := status(st, cfg, &tr, planEnv{Clock: at(feb12)})
 	for _, want := range []string{
 		"Observational memory: on, buffered mode, auto-compact on, injection all; observer model: the current model\n",
 		"Observations: 2 (🔴 1, 🟡 0, 🟢 1), ~",
@@ -24,18 +24,94 @@ func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
 	} {
 		require.Contains(t, got, want)
 	}
-	require.Equal(t, "om 2 obs ~14 tok · observer retrying", Footer(st, cfg))
+	require.Equal(t, "om 2 obs ~14 tok · observer retrying", footer(st, cfg))
 
-	cfg = ParseConfig(globalFile, []byte(`{"enabled": "no"}`), projectFile, nil)
-	require.Contains(t, Status(st, cfg, nil, Env{}), "Observational memory: off (")
-	require.Equal(t, "om off", Footer(st, cfg))
+	cfg = parseConfig(globalFile, []byte(`{"enabled": "no"}`), projectFile, nil)
+	require.Contains(t, status(st, cfg, nil, planEnv{}), "Observational memory: off (")
+	require.Equal(t, "om off", footer(st, cfg))
 }
 
 func TestConfigTextMarksTheSessionsOverrides(t *testing.T) {
-	mode, n := ModeBlocking, 12000
-	text := ConfigText(DefaultConfig(), Settings{Mode: &mode, ObserverTokens: &n})
+	mode, n := modeBlocking, 12000
+	text := configText(defaultConfig(), settings{Mode: &mode, ObserverTokens: &n})
 	require.Contains(t, text, "  mode: blocking (set in this session)\n")
 	require.Contains(t, text, "  observerTokens: 12000 (set in this session)\n")
 	require.Contains(t, text, "  retainTokens: 8000\n")
 	require.Contains(t, text, `  observerModel: "" (the current model)`)
+}
+
+func TestStatusPageSaysWhereTheObservationsAreKeptAndWhatIsRead(t *testing.T) {
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a")}}}, Mark: Mark{ID: "e1"}}
+	cfg := defaultConfig()
+	head := status(st, cfg, nil, planEnv{})
+	tests := []struct {
+		name string
+		v    statusView
+		want string
+	}{
+		{"thread scope", statusView{scope: &omScope{}, records: 1, sources: "defaults (no om-config.json)"},
+			head + "Scope: thread (this session's branch: 1 ledger entry \"pi-memory-om\")\nConfig: defaults (no om-config.json)"},
+		{"resource scope, with the SQLite variables", statusView{scope: &omScope{resource: true, file: "/a/h.jsonl", sqlite: "PI_OM_SQLITE"}, records: 2, sources: "/a/om-config.json"},
+			head + "Scope: resource (/a/h.jsonl: 2 records of this project's sessions; only this session's move its watermark)\n" +
+				"PI_OM_SQLITE selects nothing: pi-memory keeps observations as a JSON Lines ledger a person can read (decision 010), here /a/h.jsonl; unset the variable to silence this.\nConfig: /a/om-config.json"},
+		{"the scope asked for and not in force", statusView{scope: &omScope{why: "PI_OM_SCOPE=x is not thread or resource."}, sources: "s"},
+			head + "Scope: thread (this session's branch: 0 ledger entries \"pi-memory-om\")\nPI_OM_SCOPE=x is not thread or resource.\nConfig: s"},
+		{"the gate says no while the store is on", statusView{scope: &omScope{}, inject: "Memory is off for this session (/memory off).", sources: "s"},
+			head + "Scope: thread (this session's branch: 0 ledger entries \"pi-memory-om\")\nConfig: s\nMemory is off for this session (/memory off)."},
+		{"the gate is not repeated when the store itself is off (Status says so)", statusView{scope: &omScope{}, off: "disabled", inject: "disabled", sources: "s"},
+			head + "Scope: thread (this session's branch: 0 ledger entries \"pi-memory-om\")\nConfig: s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.v.st, tt.v.cfg = st, cfg
+			require.Equal(t, tt.want, statusPage(tt.v))
+		})
+	}
+}
+
+func TestStatusJSONHoldsTheNumbersInForce(t *testing.T) {
+	mode := modeBlocking
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a")}}}, Mark: Mark{ID: "e1"}, Observed: 4, Reflected: 1, Settings: settings{Mode: &mode}}
+	v := statusView{st: st, cfg: defaultConfig(), scope: &omScope{}, records: 5}
+	require.Equal(t, `{"enabled":true,"off":"","scope":"thread","mode":"blocking","autoCompact":true,"observations":1,"tokens":`+itoa(st.Tokens())+`,"coveredThrough":"e1","records":5,"observerRuns":4,"reflections":1}`, string(statusJSON(v)))
+	v.off, v.inject = "disabled", "disabled"
+	v.scope = &omScope{resource: true, file: "/f", sqlite: "PI_OM_SQLITE_PATH"}
+	require.Equal(t, `{"enabled":false,"off":"disabled","scope":"resource","sqlite":"PI_OM_SQLITE_PATH selects nothing: pi-memory keeps observations as a JSON Lines ledger a person can read (decision 010), here /f; unset the variable to silence this.","mode":"blocking","autoCompact":true,"observations":1,"tokens":`+itoa(st.Tokens())+`,"coveredThrough":"e1","records":5,"observerRuns":4,"reflections":1}`, string(statusJSON(v)))
+}
+
+func TestOffTextNamesWhatTurnedTheStoreOff(t *testing.T) {
+	require.Equal(t, "", offText(defaultConfig()))
+	off := parseConfig(globalFile, []byte(`{"enabled": false}`), projectFile, nil)
+	require.Equal(t, `Observational memory is disabled by `+globalFile+`; nothing is observed, injected or written. Set "enabled": true there (or remove the key) to turn it back on.`, offText(off))
+	broken := parseConfig(globalFile, nil, projectFile, []byte(`{`))
+	require.True(t, broken.Why != "")
+	require.Equal(t, broken.Why, offText(broken))
+}
+
+func TestFooterShowsWhenMemoryMayInjectObservations(t *testing.T) {
+	require.True(t, footerShows("", 1))
+	require.False(t, footerShows("", 0), "no observations: no footer")
+	require.False(t, footerShows("Memory is off", 3), "memory may not inject: no footer")
+
+	tests := []struct {
+		was, now string
+		off, on  bool
+	}{
+		{"", "", false, false},
+		{"", "disabled", true, false},
+		{"disabled", "", false, true},
+		{"disabled", "broken", false, false},
+	}
+	for _, tt := range tests {
+		off, on := footerTurn(tt.was, tt.now)
+		require.Equal(t, tt.off, off, "%q → %q", tt.was, tt.now)
+		require.Equal(t, tt.on, on, "%q → %q", tt.was, tt.now)
+	}
+}
+
+func TestConfigPageSaysWhereTheValuesCameFrom(t *testing.T) {
+	text := configPage(defaultConfig(), settings{}, "/a/om-config.json", false)
+	require.Equal(t, "Observational memory config from /a/om-config.json:\nenabled: on\n  mode: buffered\n", text[:len("Observational memory config from /a/om-config.json:\nenabled: on\n  mode: buffered\n")])
+	require.Equal(t, "  relevantObservationMaxTokens: 1400", text[len(text)-len("  relevantObservationMaxTokens: 1400"):], "no newline at the end")
+	require.Equal(t, "Reloaded. "+text, configPage(defaultConfig(), settings{}, "/a/om-config.json", true))
 }

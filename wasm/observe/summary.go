@@ -11,12 +11,12 @@ import (
 // summary of this store carries (details.schemaVersion).
 const SchemaVersion = 1
 
-// DetailsStore is details.store in our compaction and branch summaries: how
+// detailsStore is details.store in our compaction and branch summaries: how
 // the transcript recognises them and never shows them to the observer.
-const DetailsStore = "observations"
+const detailsStore = "observations"
 
-// SummaryInput is what a summary takes from pi besides the state.
-type SummaryInput struct {
+// summaryInput is what a summary takes from pi besides the state.
+type summaryInput struct {
 	// PreviousSummary is preparation.previousSummary: its <read-files> and
 	// <modified-files> are carried over, so the lists grow across
 	// compactions instead of restarting.
@@ -26,7 +26,7 @@ type SummaryInput struct {
 	Read, Modified []string
 }
 
-// Summary is the text of a compaction (session_before_compact, or our own
+// summaryOf is the text of a compaction (session_before_compact, or our own
 // compaction entry) or of a branch summary (session_before_tree, over the
 // state folded from the left branch's records): the observations in their
 // canonical form (absolute dates: a summary is written once and read for
@@ -36,9 +36,9 @@ type SummaryInput struct {
 // summary: why says so, and pi's own summary must be used, never an empty
 // one.
 //
-//	Summary(state with one observation, {}) =>
+//	summaryOf(state with one observation, {}) =>
 //	  "## Observations\nDate: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n\n## Open Threads\n- None recorded.\n\n## Next Action Bias\n- Continue from the most recent observations.\n"
-func Summary(s *State, in SummaryInput) (summary string, details []byte, why string) {
+func summaryOf(s *state, in summaryInput) (summary string, details []byte, why string) {
 	if countItems(s.Groups) == 0 {
 		return "", nil, "no observations yet; pi's own summary is used"
 	}
@@ -77,13 +77,13 @@ func Summary(s *State, in SummaryInput) (summary string, details []byte, why str
 	n := s.Items()
 	w := jsonw.Open(nil)
 	w.Int("schemaVersion", SchemaVersion)
-	w.Str("store", DetailsStore)
+	w.Str("store", detailsStore)
 	w.Str("coversThrough", s.Mark.ID)
 	if s.Mark.Off > 0 {
 		w.Int("coversThroughOffset", int64(s.Mark.Off))
 	}
 	w.Int("observations", int64(n[0]))
-	w.Raw("byPriority", []byte(`{"high":`+itoa(n[High])+`,"medium":`+itoa(n[Medium])+`,"low":`+itoa(n[Low])+`}`))
+	w.Raw("byPriority", []byte(`{"high":`+itoa(n[high])+`,"medium":`+itoa(n[medium])+`,"low":`+itoa(n[low])+`}`))
 	w.Int("observationTokens", int64(budget.EstimateTokens(render(s.Groups))))
 	w.Strs("readFiles", read)
 	w.Strs("modifiedFiles", modified)

@@ -22,21 +22,21 @@ const (
 	// CustomTypeContext is the customType of the message that carries the
 	// observations into a request (seed 004's name).
 	CustomTypeContext = "observational-memory-context"
-	// CustomTypeContinuation is the customType of the continuation hint.
-	CustomTypeContinuation = "observational-memory-continuation"
+	// customTypeContinuation is the customType of the continuation hint.
+	customTypeContinuation = "observational-memory-continuation"
 	// CustomTypeLedger is the customType of the session custom entries that
-	// hold the thread-scope ledger (one record each; Encode).
+	// hold the thread-scope ledger (one record each; encode).
 	CustomTypeLedger = "pi-memory-om"
-	// MarkerStart and MarkerEnd enclose every block of text this store
+	// markerStart and markerEnd enclose every block of text this store
 	// injects; whatever carries it (a custom message, the newest user
 	// message), the transcript drops the text between them.
-	MarkerStart = "<!-- pi-memory:observations -->"
-	MarkerEnd   = "<!-- /pi-memory:observations -->"
+	markerStart = "<!-- pi-memory:observations -->"
+	markerEnd   = "<!-- /pi-memory:observations -->"
 )
 
 // ours lists the custom types the transcript never shows the observer: ours
 // and seed 004's state entries (a session observed by that extension before).
-var ours = []string{CustomTypeContext, CustomTypeContinuation, CustomTypeLedger, "observational-memory-state"}
+var ours = []string{CustomTypeContext, customTypeContinuation, CustomTypeLedger, "observational-memory-state"}
 
 // How much of one tool's output and of one argument the observer reads. The
 // rest is replaced by a line that says how much was left out: a 200 KB file
@@ -52,17 +52,17 @@ const (
 
 // Roles of entries, as the transcript names them.
 const (
-	RoleUser       = "user"
-	RoleAssistant  = "assistant"
-	RoleToolResult = "toolResult"
-	RoleBash       = "bashExecution"
-	RoleCustom     = "custom"
-	RoleSummary    = "summary"    // a summary written by pi or another extension
-	RoleCompaction = "compaction" // the compaction entry itself
+	roleUser       = "user"
+	roleAssistant  = "assistant"
+	roleToolResult = "toolResult"
+	roleBash       = "bashExecution"
+	roleCustom     = "custom"
+	roleSummary    = "summary"    // a summary written by pi or another extension
+	roleCompaction = "compaction" // the compaction entry itself
 )
 
-// Entry is one session entry as the observer and the scheduler see it.
-type Entry struct {
+// entry is one session entry as the observer and the scheduler see it.
+type entry struct {
 	ID     string
 	Time   int64  // Unix ms
 	Role   string // a Role… constant; "" for entries that are not conversation (labels, model changes, custom data)
@@ -78,16 +78,16 @@ type Entry struct {
 	result    bool   // a tool result (kept with the call before it when chunking)
 }
 
-// Transcript is a session branch, oldest entry first.
-type Transcript struct {
-	Entries        []Entry
+// transcript is a session branch, oldest entry first.
+type transcript struct {
+	Entries        []entry
 	LastCompaction int // index of the newest compaction entry, -1 when there is none
 
 	r *reader // kept so that Append can read more entries
 }
 
 // index returns the position of the entry with id, or -1.
-func (t *Transcript) index(id string) int {
+func (t *transcript) index(id string) int {
 	if id == "" {
 		return -1
 	}
@@ -99,7 +99,7 @@ func (t *Transcript) index(id string) int {
 	return -1
 }
 
-// ReadEntries reads pi session entries, oldest first: a JSON array (what
+// readEntries reads pi session entries, oldest first: a JSON array (what
 // sessionManager.getBranch() or an event's branchEntries give) or JSON Lines
 // (a session file; its header line and lines that are not objects are
 // skipped). zone is the local offset from UTC in minutes, for the times the
@@ -107,21 +107,21 @@ func (t *Transcript) index(id string) int {
 // (Ours, the markers) and tool results whose call is not in the branch are
 // not shown to the observer, though their tokens still count.
 //
-//	ReadEntries(`[{"type":"message","id":"a1","timestamp":"2026-02-12T14:30:00.000Z","message":{"role":"user","content":"Fix the login bug"}}]`, 0)
+//	readEntries(`[{"type":"message","id":"a1","timestamp":"2026-02-12T14:30:00.000Z","message":{"role":"user","content":"Fix the login bug"}}]`, 0)
 //	  => one entry: ID "a1", Role "user", Text "[14:30] User: Fix the login bug"
-func ReadEntries(data []byte, zone int) Transcript {
-	t := Transcript{LastCompaction: -1, r: &reader{zone: zone, calls: map[string]string{}}}
+func readEntries(data []byte, zone int) transcript {
+	t := transcript{LastCompaction: -1, r: &reader{zone: zone, calls: map[string]string{}}}
 	t.Append(data)
 	return t
 }
 
 // Append reads the entries that follow those t holds, in the formats
-// ReadEntries reads, so a long session is read and redacted once rather
+// readEntries reads, so a long session is read and redacted once rather
 // than at every turn. Entries t already holds (by id, at the start of data)
 // are skipped. It reports false, and reads nothing, when data edits an
 // entry t has already read (a context_edit): read the whole branch again
-// with ReadEntries then.
-func (t *Transcript) Append(data []byte) bool {
+// with readEntries then.
+func (t *transcript) Append(data []byte) bool {
 	raw := entriesOf(data)
 	if len(t.Entries) > 0 {
 		// Entries t already holds (by id, at the start of data) are skipped.
@@ -141,11 +141,11 @@ func (t *Transcript) Append(data []byte) bool {
 	return t.AppendEntries(raw)
 }
 
-// AppendEntries reads entries that follow those t holds, as SplitBranch
+// AppendEntries reads entries that follow those t holds, as splitBranch
 // gives them. It reports false, and reads nothing, when one of them edits
 // an entry t has already read (a context_edit): read the whole branch again
-// with ReadEntries then.
-func (t *Transcript) AppendEntries(raw []gjson.Result) bool {
+// with readEntries then.
+func (t *transcript) AppendEntries(raw []gjson.Result) bool {
 	if t.r == nil {
 		t.r = &reader{calls: map[string]string{}}
 		if len(t.Entries) == 0 {
@@ -174,7 +174,7 @@ func (t *Transcript) AppendEntries(raw []gjson.Result) bool {
 		if !ok {
 			continue
 		}
-		if e.Role == RoleCompaction {
+		if e.Role == roleCompaction {
 			t.LastCompaction = len(t.Entries)
 		}
 		t.Entries = append(t.Entries, e)
@@ -182,9 +182,9 @@ func (t *Transcript) AppendEntries(raw []gjson.Result) bool {
 	return true
 }
 
-// SplitBranch splits a branch, a JSON array of entries or JSON Lines (a
+// splitBranch splits a branch, a JSON array of entries or JSON Lines (a
 // session file), into its entries, in one pass over the text.
-func SplitBranch(data string) []gjson.Result {
+func splitBranch(data string) []gjson.Result {
 	var raw []gjson.Result
 	trimmed := strings.TrimLeft(data, " \t\r\n")
 	if strings.HasPrefix(trimmed, "[") {
@@ -204,7 +204,7 @@ func SplitBranch(data string) []gjson.Result {
 }
 
 // entriesOf splits a JSON array or JSON Lines into values.
-func entriesOf(data []byte) []gjson.Result { return SplitBranch(string(data)) }
+func entriesOf(data []byte) []gjson.Result { return splitBranch(string(data)) }
 
 type reader struct {
 	zone  int
@@ -215,14 +215,14 @@ type reader struct {
 	edits map[string]string
 }
 
-func (r *reader) entry(v gjson.Result) (Entry, bool) {
+func (r *reader) entry(v gjson.Result) (entry, bool) {
 	typ := jsonr.Get(v, "type").Str
 	// What an entry keeps of the event's text is a copy (the id here, the
 	// files of its tool calls, the call ids): a substring would hold the
 	// whole event (pi's branch, hundreds of kilobytes) in memory, and TinyGo's
 	// collector walks back from a pointer into the middle of an object to its
 	// start, block by block, at every collection.
-	e := Entry{ID: strings.Clone(jsonr.Get(v, "id").Str)}
+	e := entry{ID: strings.Clone(jsonr.Get(v, "id").Str)}
 	if t, ok := civil.Parse(jsonr.Get(v, "timestamp").Str); ok {
 		e.Time = t
 	}
@@ -232,14 +232,14 @@ func (r *reader) entry(v gjson.Result) (Entry, bool) {
 	case "message":
 		r.message(&e, jsonr.Get(v, "message"), jsonr.Get(v, "id").Str)
 	case "compaction":
-		e.Role, e.firstKept = RoleCompaction, strings.Clone(jsonr.Get(v, "firstKeptEntryId").Str)
+		e.Role, e.firstKept = roleCompaction, strings.Clone(jsonr.Get(v, "firstKeptEntryId").Str)
 		e.Ours = isOurs(v)
 		e.Tokens = budget.EstimateTokens(jsonr.Get(v, "summary").Str)
 		if !e.Ours {
 			r.summary(&e, "Summary of the earlier conversation", jsonr.Get(v, "summary").Str)
 		}
 	case "branch_summary":
-		e.Role, e.CanCut = RoleSummary, true
+		e.Role, e.CanCut = roleSummary, true
 		e.Ours = isOurs(v)
 		e.Tokens = budget.EstimateTokens(jsonr.Get(v, "summary").Str)
 		if !e.Ours {
@@ -255,20 +255,20 @@ func (r *reader) entry(v gjson.Result) (Entry, bool) {
 		}
 		return e, false
 	}
-	e.day = Clock{Ms: e.Time, Zone: r.zone}.Day()
+	e.day = clock{Ms: e.Time, Zone: r.zone}.Day()
 	return e, true
 }
 
 // isOurs reports a compaction or summary entry whose details this store wrote.
 func isOurs(v gjson.Result) bool {
-	return jsonr.Get(v, "details.store").Str == DetailsStore
+	return jsonr.Get(v, "details.store").Str == detailsStore
 }
 
-func (r *reader) stamp(e *Entry) string {
-	return "[" + formatMinute(Clock{Ms: e.Time, Zone: r.zone}.minute()) + "] "
+func (r *reader) stamp(e *entry) string {
+	return "[" + formatMinute(clock{Ms: e.Time, Zone: r.zone}.minute()) + "] "
 }
 
-var knownRoles = []string{RoleUser, RoleAssistant, RoleToolResult, RoleBash, RoleCustom, "compactionSummary", "branchSummary"}
+var knownRoles = []string{roleUser, roleAssistant, roleToolResult, roleBash, roleCustom, "compactionSummary", "branchSummary"}
 
 // roleOf is a message's role as one of the Role constants, or a copy for
 // a role this package does not know: a substring of the event would keep
@@ -283,7 +283,7 @@ func roleOf(role string) string {
 	return strings.Clone(role)
 }
 
-func (r *reader) message(e *Entry, m gjson.Result, id string) {
+func (r *reader) message(e *entry, m gjson.Result, id string) {
 	if t := jsonr.Get(m, "timestamp"); t.Type == gjson.Number {
 		e.Time = int64(t.Num)
 	}
@@ -299,16 +299,16 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 		}
 	}
 	e.Role = role
-	e.CanCut = role != RoleToolResult
+	e.CanCut = role != roleToolResult
 	var b strings.Builder
 	switch role {
-	case RoleUser:
+	case roleUser:
 		text, n := r.contentText(content)
 		e.Tokens = n
 		if text = strings.TrimSpace(text); text != "" {
 			b.WriteString(cat(r.stamp(e), "User: ", text))
 		}
-	case RoleAssistant:
+	case roleAssistant:
 		content.ForEach(func(_, blk gjson.Result) bool {
 			switch jsonr.Get(blk, "type").Str {
 			case "text":
@@ -336,7 +336,7 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 			msg := clean(collapse(jsonr.Get(m, "errorMessage").Str))
 			line(&b, r.stamp(e)+"Assistant stopped ("+sr+")"+prefixed(": ", text.Bytes(msg, argMax)))
 		}
-	case RoleToolResult:
+	case roleToolResult:
 		e.result = true
 		text, n := r.contentText(content)
 		e.Tokens = n
@@ -358,7 +358,7 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 		} else {
 			b.WriteString(" (no output)")
 		}
-	case RoleBash:
+	case roleBash:
 		out := jsonr.Get(m, "output").Str
 		e.Tokens = budget.EstimateTokens(jsonr.Get(m, "command").Str) + budget.EstimateTokens(out)
 		if jsonr.Get(m, "excludeFromContext").Bool() {
@@ -376,15 +376,15 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 		if out = strings.TrimRight(clean(out), " \t\r\n"); out != "" {
 			b.WriteString("\n" + shorten(out, resultHead, resultTail))
 		}
-	case RoleCustom:
+	case roleCustom:
 		r.custom(e, m, id)
 		return
 	case "compactionSummary":
-		e.Role = RoleSummary
+		e.Role = roleSummary
 		r.summary(e, "Summary of the earlier conversation", jsonr.Get(m, "summary").Str)
 		return
 	case "branchSummary":
-		e.Role = RoleSummary
+		e.Role = roleSummary
 		r.summary(e, "Summary of a branch the user left", jsonr.Get(m, "summary").Str)
 		return
 	default:
@@ -396,8 +396,8 @@ func (r *reader) message(e *Entry, m gjson.Result, id string) {
 	e.Text = clean(b.String())
 }
 
-func (r *reader) custom(e *Entry, v gjson.Result, id string) {
-	e.Role = RoleCustom
+func (r *reader) custom(e *entry, v gjson.Result, id string) {
+	e.Role = roleCustom
 	ct := jsonr.Get(v, "customType").Str
 	text, n := r.contentText(jsonr.Get(v, "content"))
 	e.Tokens = n
@@ -410,9 +410,9 @@ func (r *reader) custom(e *Entry, v gjson.Result, id string) {
 	}
 }
 
-func (r *reader) summary(e *Entry, what, text string) {
+func (r *reader) summary(e *entry, what, text string) {
 	if e.Role == "" {
-		e.Role = RoleSummary
+		e.Role = roleSummary
 	}
 	e.Tokens = budget.EstimateTokens(text)
 	if text = strings.TrimSpace(clean(stripOurs(text))); text != "" {
@@ -539,7 +539,7 @@ func renderArgs(args gjson.Result, max int) string {
 // tools; args.path).
 //
 //go:noinline
-func fileOp(e *Entry, name string, args gjson.Result) {
+func fileOp(e *entry, name string, args gjson.Result) {
 	p := jsonr.Get(args, "path")
 	if p.Type != gjson.String || p.Str == "" {
 		return

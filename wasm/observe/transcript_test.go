@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unsafe"
@@ -36,7 +37,7 @@ func TestTranscriptSerializesEachRole(t *testing.T) {
 func TestTranscriptUsesLocalTime(t *testing.T) {
 	s := newSession(feb12)
 	s.user("hello there")
-	tr := ReadEntries(s.jsonl(), -300) // UTC−5
+	tr := readEntries(s.jsonl(), -300) // UTC−5
 	require.Equal(t, "[09:30] User: hello there", tr.Entries[0].Text)
 }
 
@@ -56,16 +57,16 @@ func TestTranscriptRedactsEverything(t *testing.T) {
 
 func TestTranscriptNeverShowsTheObserverOurOwnBlocks(t *testing.T) {
 	s := newSession(feb12)
-	s.user("before " + MarkerStart + "\n* 🔴 User prefers tabs\n" + MarkerEnd + " after")
+	s.user("before " + markerStart + "\n* 🔴 User prefers tabs\n" + markerEnd + " after")
 	s.custom(CustomTypeContext, "<observations>…</observations>")
-	s.custom(CustomTypeContinuation, "carry on")
+	s.custom(customTypeContinuation, "carry on")
 	s.custom("observational-memory-state", "{}")
 	ours := s.compaction("e1", "## Observations\n* 🔴 old", true)
 	theirs := s.compaction("e1", "The user wants tabs.", false)
 	s.custom("other-extension", "a note from another extension")
-	s.user("unclosed " + MarkerStart + " everything after is ours")
+	s.user("unclosed " + markerStart + " everything after is ours")
 	tr := s.transcript()
-	byID := map[string]Entry{}
+	byID := map[string]entry{}
 	for _, e := range tr.Entries {
 		byID[e.ID] = e
 	}
@@ -76,7 +77,7 @@ func TestTranscriptNeverShowsTheObserverOurOwnBlocks(t *testing.T) {
 		require.True(t, byID[id].Tokens > 0, "our blocks still take room in the context: %s", id)
 	}
 	require.Contains(t, byID[theirs].Text, "Summary of the earlier conversation:\nThe user wants tabs.")
-	require.Equal(t, RoleCompaction, byID[theirs].Role)
+	require.Equal(t, roleCompaction, byID[theirs].Role)
 	require.Equal(t, 5, tr.LastCompaction)
 	require.Contains(t, byID["e7"].Text, "Message from an extension (other-extension): a note from another extension")
 	require.Equal(t, "[14:37] User: unclosed", byID["e8"].Text)
@@ -95,7 +96,7 @@ func TestTranscriptDropsToolResultsWithoutTheirCall(t *testing.T) {
 
 func TestTranscriptOmitsThinkingButCountsIt(t *testing.T) {
 	data := `[{"type":"message","id":"a","timestamp":"2026-02-12T14:30:00Z","message":{"role":"assistant","content":[{"type":"thinking","thinking":"` + strings.Repeat("x", 4000) + `"},{"type":"text","text":"Done."}]}}]`
-	tr := ReadEntries([]byte(data), 0)
+	tr := readEntries([]byte(data), 0)
 	require.Equal(t, "[14:30] Assistant: Done.", tr.Entries[0].Text)
 	require.True(t, tr.Entries[0].Tokens >= 1000)
 }
@@ -127,7 +128,7 @@ func TestTranscriptReadsUserCommandsImagesAndEdits(t *testing.T) {
 {"type":"model_change","id":"b8","timestamp":"2026-02-12T14:35:00Z","provider":"x","modelId":"y"},
 {"type":"message","id":"b9","timestamp":"2026-02-12T14:36:00Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"w","name":"write","arguments":{"path":"b.go","content":"x"}},{"type":"toolCall","id":"e","name":"edit","arguments":{"path":"c.go"}}],"stopReason":"error","errorMessage":"overloaded"}}
 ]`
-	tr := ReadEntries([]byte(data), 0)
+	tr := readEntries([]byte(data), 0)
 	texts := map[string]string{}
 	for _, e := range tr.Entries {
 		texts[e.ID] = e.Text
@@ -148,9 +149,9 @@ func TestTranscriptReadsAJSONArrayAsWellAsLines(t *testing.T) {
 	s.user("one")
 	s.user("two")
 	lines := s.transcript()
-	arr := ReadEntries([]byte("["+strings.Join(s.lines[1:], ",")+"]"), 0)
+	arr := readEntries([]byte("["+strings.Join(s.lines[1:], ",")+"]"), 0)
 	require.Equal(t, lines, arr)
-	require.Equal(t, 0, len(ReadEntries([]byte("not json\n[1,2]\n"), 0).Entries))
+	require.Equal(t, 0, len(readEntries([]byte("not json\n[1,2]\n"), 0).Entries))
 }
 
 func TestAppendReadsOnlyWhatIsNew(t *testing.T) {
@@ -180,7 +181,7 @@ func TestPendingShowsWhatTheObserverWouldRead(t *testing.T) {
 	s.user("one")
 	s.user("two")
 	tr := s.transcript()
-	st := &State{Mark: Mark{ID: "e1"}}
+	st := &state{Mark: Mark{ID: "e1"}}
 	text, tokens := st.Pending(&tr)
 	require.Equal(t, "--- Thu Feb 12, 2026 ---\n[14:31] User: two", text)
 	require.True(t, tokens > 0)
@@ -202,16 +203,16 @@ func TestABranchReadWhereItGrewEqualsTheBranchReadAfresh(t *testing.T) {
 	s.result("c1", "read", "package a", false)
 	s.compaction("e2", "pi's summary", false)
 	s.user("three")
-	vals := SplitBranch("[" + strings.Join(s.lines[1:], ",") + "]")
-	all := ReadEntries([]byte("["+strings.Join(s.lines[1:], ",")+"]"), 0)
+	vals := splitBranch("[" + strings.Join(s.lines[1:], ",") + "]")
+	all := readEntries([]byte("["+strings.Join(s.lines[1:], ",")+"]"), 0)
 	for cut := 0; cut <= len(vals); cut++ {
-		tr := ReadEntries(nil, 0)
+		tr := readEntries(nil, 0)
 		require.True(t, tr.AppendEntries(vals[:cut]))
 		require.True(t, tr.AppendEntries(vals[cut:]))
 		require.Equal(t, all.Entries, tr.Entries, "cut at %d", cut)
 		require.Equal(t, all.LastCompaction, tr.LastCompaction, "cut at %d", cut)
 	}
-	require.Equal(t, len(vals), len(SplitBranch(string(s.jsonl())))-1, "JSON Lines hold the session header too")
+	require.Equal(t, len(vals), len(splitBranch(string(s.jsonl())))-1, "JSON Lines hold the session header too")
 }
 
 // An entry outlives the event that carried it (the transcript is kept from
@@ -229,8 +230,8 @@ func TestAnEntryKeepsNothingOfTheEventsText(t *testing.T) {
 		p := uintptr(unsafe.Pointer(unsafe.StringData(v)))
 		return v != "" && p >= lo && p < lo+uintptr(len(data))
 	}
-	tr := ReadEntries(nil, 0)
-	require.True(t, tr.AppendEntries(SplitBranch(data)))
+	tr := readEntries(nil, 0)
+	require.True(t, tr.AppendEntries(splitBranch(data)))
 	require.Equal(t, 4, len(tr.Entries))
 	for _, e := range tr.Entries {
 		for _, v := range append([]string{e.ID, e.Role, e.Text, e.firstKept}, append(e.Read, e.Modified...)...) {
@@ -238,4 +239,17 @@ func TestAnEntryKeepsNothingOfTheEventsText(t *testing.T) {
 		}
 	}
 	require.Equal(t, []string{"a.go"}, tr.Entries[1].Modified)
+}
+
+func TestReadEntriesGivesTheObserverARedactedBranchWithoutOurBlock(t *testing.T) {
+	tr := readEntries([]byte(piBranch), 60) // UTC+1
+	var b strings.Builder
+	for _, e := range tr.Entries {
+		fmt.Fprintf(&b, "%s %-10s %q\n", e.ID, e.Role, e.Text)
+	}
+	require.Equal(t, `a1 user       "[15:30] User: The search fails on C++; my token=[REDACTED:secret]"
+a2 assistant  "[15:31] Assistant calls read(path=\"src/search.ts\")"
+a3 toolResult "[15:31] Result of read(path=\"src/search.ts\"):\nexport function search(q) { return new RegExp(q) }"
+a4 custom     ""
+`, b.String())
 }

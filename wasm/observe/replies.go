@@ -1,0 +1,214 @@
+package observe
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/store"
+)
+
+// What the /om commands and the store's warnings say, rendered from values:
+// the driver (driver*.go) gathers the values and sends the text.
+
+// piOnly is why a command that changes the observations (/om sub) cannot
+// run in mode, or "" when it can: pimem (mode "cli") reads a session file
+// but never writes to it, and the observations live in the session.
+func piOnly(mode, sub string) string {
+	if mode != "cli" {
+		return ""
+	}
+	return "/om " + sub + " changes the observations, which live in the pi session: run it in pi. pimem reads a session (--session FILE) but never writes to it."
+}
+
+// observedText is /om observe's answer once its calls are done: runs is the
+// observer runs they merged, why what the last plan said.
+func observedText(s *state, runs int, why string) string {
+	msg := "Nothing new to observe."
+	if runs > 0 {
+		msg = "Observed in " + txt.Plural(runs, "call", "calls") + ": " + strconv.Itoa(s.Items()[0]) + " observations (~" + strconv.Itoa(s.Tokens()) + " tokens), covered through entry " + s.Mark.ID + "."
+	}
+	if why != "" && runs == 0 {
+		msg += " (" + why + ")"
+	}
+	return msg
+}
+
+// noReflection is /om reflect's answer when there is nothing to reflect on.
+const noReflection = "No observations to reflect on yet."
+
+// reflectedText is /om reflect's answer once its calls are done: before is
+// the count of reflections, tokens the observations' size, both as they were
+// when it started; ok is false when no reflection was applied.
+func reflectedText(s *state, before, tokens int, why string) (msg string, ok bool) {
+	if s.Reflected == before {
+		return "The reflection was not applied; the observations are kept as they are (" + why + ").", false
+	}
+	return "Reflected: ~" + strconv.Itoa(tokens) + " → ~" + strconv.Itoa(s.Tokens()) + " tokens, " + strconv.Itoa(s.Items()[0]) + " observations.", true
+}
+
+// observationsPage is /om observations: the observations with the current
+// task and response, as text or (asJSON) as one JSON object.
+func observationsPage(s *state, asJSON bool) string {
+	text := s.Text()
+	if asJSON {
+		w := jsonw.Open(nil)
+		w.Str("observations", text)
+		w.Str("task", s.Task)
+		w.Str("response", s.Response)
+		return string(w.Close())
+	}
+	if strings.TrimSpace(text) == "" {
+		return "No observations yet."
+	}
+	return strings.TrimRight(text, "\n")
+}
+
+// viewPage is /om view: what v selects of the observations and of the
+// conversation in t they do not cover yet (with its size), each part cut
+// to v.limit lines.
+func viewPage(s *state, t *transcript, v viewSel) string {
+	var b strings.Builder
+	if v.obs {
+		text := s.Text()
+		if strings.TrimSpace(text) == "" {
+			text = "(none yet)"
+		}
+		b.WriteString("--- observations ---\n" + firstLines(text, v.limit))
+	}
+	if v.raw {
+		text, tokens := s.Pending(t)
+		if v.obs {
+			b.WriteString("\n")
+		}
+		b.WriteString("--- not yet observed: ~" + strconv.Itoa(tokens) + " tokens ---\n")
+		if strings.TrimSpace(text) == "" {
+			text = "(nothing)"
+		}
+		b.WriteString(firstLines(text, v.limit))
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// firstLines keeps the first n lines of text (all when n is 0), saying how
+// many were left out; the result ends with one newline.
+//
+//	firstLines("a\nb\nc", 2) => "a\nb\n(1 more lines)\n"
+func firstLines(text string, n int) string {
+	text = strings.TrimRight(text, "\n") + "\n"
+	if n <= 0 {
+		return text
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) <= n {
+		return text
+	}
+	return strings.Join(lines[:n], "") + "(" + strconv.Itoa(len(lines)-n) + " more lines)\n"
+}
+
+// clearedText is /om clear's answer: n observations were cleared.
+func clearedText(n int) string {
+	return "Cleared " + txt.Plural(n, "observation", "observations") + " with the current task and response. The ledger keeps the earlier records; what they covered is not observed again."
+}
+
+// modeText is /om mode without a word: the mode in force (eff is the
+// configuration with the session's overrides).
+func modeText(eff omConfig) string {
+	return "Mode: " + eff.Mode + " (buffered: observe between turns; blocking: only when pi compacts or on /om observe)."
+}
+
+// modeSetText is /om mode's answer once it set mode, kept where sc keeps it.
+func modeSetText(mode string, sc *omScope) string {
+	return "Mode: " + mode + " (kept " + sc.keptIn() + ")."
+}
+
+// autoCompactText is /om auto-compact's answer: our own compaction's
+// settings in force (eff is the configuration with the session's
+// overrides), after what set them (sc, nil when nothing was set).
+func autoCompactText(eff omConfig, sc *omScope) string {
+	prefix := ""
+	if sc != nil {
+		prefix = "Kept " + sc.keptIn() + ". "
+	}
+	return prefix + "Auto-compact " + onOff(eff.AutoCompact) + ", " + eff.Mode + " mode; observer at " + strconv.Itoa(eff.ObserverTokens) +
+		" tokens, reflector at " + strconv.Itoa(eff.ReflectorTokens) + ", retain " + strconv.Itoa(eff.RetainTokens) + " (compaction at " + strconv.Itoa(eff.ObserverTokens+eff.RetainTokens) + ")."
+}
+
+// rebuiltText is /om rebuild's answer: s was folded again from recs
+// records of the ledger sc names.
+func rebuiltText(s *state, recs int, sc *omScope) string {
+	of := "of this branch"
+	if sc.resource {
+		of = "of " + sc.file
+	}
+	covered := "nothing yet"
+	if s.Mark.ID != "" {
+		covered = "entry " + s.Mark.ID
+	}
+	return "Rebuilt from " + txt.Plural(recs, "ledger entry", "ledger entries") + " " + of + ": " + txt.Plural(s.Items()[0], "observation", "observations") + ", covered through " + covered + "."
+}
+
+// dumpPage is /om dump: the ledger's records, one JSON line each, as they
+// are stored (asJSON says nothing at all when there are none).
+func dumpPage(recs []Record, asJSON bool, sc *omScope) string {
+	if len(recs) == 0 {
+		if asJSON {
+			return ""
+		}
+		where := "in this branch"
+		if sc.resource {
+			where = "in " + sc.file
+		}
+		return "No observational-memory entries " + where + "."
+	}
+	lines := make([]string, len(recs))
+	for i := range recs {
+		lines[i] = string(encode(recs[i]))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// problemsText is the one warning that names the ledger entries (thread
+// scope) or lines (resource scope, sc) that could not be read.
+func problemsText(problems []Problem, sc *omScope) string {
+	where, what := "branch ", "entries of this branch"
+	if sc.resource {
+		where, what = sc.file+": ", "lines of "+sc.file
+	}
+	msg := "pi-memory: " + strconv.Itoa(len(problems)) + " observational-memory " + what + " could not be read and are skipped (/om dump shows the others):"
+	for _, p := range problems {
+		msg += "\n  " + where + p.String()
+	}
+	return msg
+}
+
+// receiptPart is /memory last's part for the observations: the block the
+// newest model request got (inj) and why, or, when injWhy is not "", why
+// nothing was injected.
+func receiptPart(inj injection, injWhy string) store.Receipt {
+	text, why, tokens := inj.Text+inj.Hint, inj.Why, inj.Tokens
+	switch {
+	case injWhy != "":
+		text, why, tokens = "", injWhy, 0
+	case inj.Text == "":
+		text, tokens = "", 0
+	}
+	w := jsonw.Open(nil)
+	w.Str("store", "observations")
+	w.Str("where", "context")
+	w.Int("bytes", int64(len(text)))
+	w.Int("tokens", int64(tokens))
+	w.Str("why", why)
+	w.Str("text", text)
+	t := "\n\n--- observations (a message in the newest model request): " + strconv.Itoa(len(text)) + " bytes ≈ " + strconv.Itoa(tokens) + " tokens ---"
+	if text == "" {
+		t += "\n(nothing: " + why + ")"
+	} else {
+		t += "\n" + why + "\n" + strings.TrimRight(text, "\n")
+	}
+	return store.Receipt{Key: "context", Text: t, JSON: w.Close()}
+}

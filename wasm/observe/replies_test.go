@@ -1,0 +1,133 @@
+package observe
+
+import (
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+func TestFirstLinesKeepsNLinesAndCountsTheRest(t *testing.T) {
+	tests := []struct {
+		text string
+		n    int
+		want string
+	}{
+		{"a\nb\nc", 0, "a\nb\nc\n"},
+		{"a\nb\nc\n\n\n", 0, "a\nb\nc\n"},
+		{"a\nb\nc", 2, "a\nb\n(1 more lines)\n"},
+		{"a\nb\nc", 3, "a\nb\nc\n"},
+		{"a\nb\nc", 9, "a\nb\nc\n"},
+		{"a\n\nc\n", 1, "a\n(2 more lines)\n"},
+		{"", 1, "\n"},
+		{"x", -1, "x\n"},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, firstLines(tt.text, tt.n), "firstLines(%q, %d)", tt.text, tt.n)
+	}
+}
+
+func TestViewPageShowsTheSelectedPartsCutToTheirLines(t *testing.T) {
+	s := newSession(feb12)
+	s.turn("first", 100)
+	tr := s.transcript()
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a"), item(low, 871, "b")}}}}
+	empty := &state{}
+	_, tokens := empty.Pending(&tr)
+	pending := "--- not yet observed: ~" + itoa(tokens) + " tokens ---\n"
+	tests := []struct {
+		name string
+		st   *state
+		sel  viewSel
+		want string
+	}{
+		{"the observations", st, viewSel{obs: true}, "--- observations ---\nDate: Feb 12, 2026\n* 🔴 (14:30) a\n* 🟢 (14:31) b"},
+		{"cut to a line", st, viewSel{obs: true, limit: 1}, "--- observations ---\nDate: Feb 12, 2026\n(2 more lines)"},
+		{"none yet", empty, viewSel{obs: true}, "--- observations ---\n(none yet)"},
+		{"the conversation not yet observed", empty, viewSel{raw: true, limit: 1}, pending + "--- Thu Feb 12, 2026 ---\n(2 more lines)"},
+		{"both, a blank line between", empty, viewSel{obs: true, raw: true, limit: 1}, "--- observations ---\n(none yet)\n\n" + pending + "--- Thu Feb 12, 2026 ---\n(2 more lines)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, viewPage(tt.st, &tr, tt.sel))
+		})
+	}
+	covered := &state{Mark: Mark{ID: tr.Entries[len(tr.Entries)-1].ID}}
+	require.Equal(t, "--- not yet observed: ~0 tokens ---\n(nothing)", viewPage(covered, &tr, viewSel{raw: true}))
+}
+
+func TestCommandRepliesSayWhatChanged(t *testing.T) {
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a"), item(low, 871, "b")}}}, Mark: Mark{ID: "e7"}, Reflected: 2}
+	thread, resource := &omScope{}, &omScope{resource: true, file: "/a/pi-memory/observations/h.jsonl"}
+	eff := defaultConfig()
+	tests := []struct{ name, got, want string }{
+		{"observed", observedText(st, 2, "ignored"), "Observed in 2 calls: 2 observations (~" + itoa(st.Tokens()) + " tokens), covered through entry e7."},
+		{"nothing to observe, and why", observedText(st, 0, "~54 unobserved tokens"), "Nothing new to observe. (~54 unobserved tokens)"},
+		{"nothing to observe", observedText(st, 0, ""), "Nothing new to observe."},
+		{"cleared", clearedText(1), "Cleared 1 observation with the current task and response. The ledger keeps the earlier records; what they covered is not observed again."},
+		{"the mode", modeText(eff), "Mode: buffered (buffered: observe between turns; blocking: only when pi compacts or on /om observe)."},
+		{"the mode set, in thread scope", modeSetText("blocking", thread), "Mode: blocking (kept in this session)."},
+		{"the mode set, in resource scope", modeSetText("blocking", resource), "Mode: blocking (kept for every session of this project)."},
+		{"auto-compact shown", autoCompactText(eff, nil), "Auto-compact on, buffered mode; observer at 30000 tokens, reflector at 40000, retain 8000 (compaction at 38000)."},
+		{"auto-compact set", autoCompactText(eff, resource), "Kept for every session of this project. Auto-compact on, buffered mode; observer at 30000 tokens, reflector at 40000, retain 8000 (compaction at 38000)."},
+		{"rebuilt from the branch", rebuiltText(st, 3, thread), "Rebuilt from 3 ledger entries of this branch: 2 observations, covered through entry e7."},
+		{"rebuilt from the file, nothing covered", rebuiltText(&state{}, 1, resource), "Rebuilt from 1 ledger entry of /a/pi-memory/observations/h.jsonl: 0 observations, covered through nothing yet."},
+		{"no dump in the branch", dumpPage(nil, false, thread), "No observational-memory entries in this branch."},
+		{"no dump in the file", dumpPage(nil, false, resource), "No observational-memory entries in /a/pi-memory/observations/h.jsonl."},
+		{"no dump as JSON", dumpPage(nil, true, thread), ""},
+		{"a dump is the records' lines", dumpPage([]Record{{Op: opClear, Time: 1}, {Op: opClear, Time: 2}}, true, thread), `{"v":1,"op":"clear","t":1}` + "\n" + `{"v":1,"op":"clear","t":2}`},
+		{"pi only, in pimem", piOnly("cli", "clear"), "/om clear changes the observations, which live in the pi session: run it in pi. pimem reads a session (--session FILE) but never writes to it."},
+		{"pi only, in pi", piOnly("tui", "clear"), ""},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, tt.got, tt.name)
+	}
+
+	msg, ok := reflectedText(st, 2, 99, "the answer was empty")
+	require.False(t, ok)
+	require.Equal(t, "The reflection was not applied; the observations are kept as they are (the answer was empty).", msg)
+	msg, ok = reflectedText(st, 1, 99, "")
+	require.True(t, ok)
+	require.Equal(t, "Reflected: ~99 → ~"+itoa(st.Tokens())+" tokens, 2 observations.", msg)
+}
+
+func TestObservationsPageIsTheCanonicalText(t *testing.T) {
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a")}}}, Task: "t", Response: `say "hi"`}
+	require.Equal(t, "Date: Feb 12, 2026\n* 🔴 (14:30) a\n\n<current-task>\nt\n</current-task>\n\n<suggested-response>\nsay \"hi\"\n</suggested-response>", observationsPage(st, false))
+	require.Equal(t, `{"observations":"Date: Feb 12, 2026\n* 🔴 (14:30) a\n\n<current-task>\nt\n</current-task>\n\n<suggested-response>\nsay \"hi\"\n</suggested-response>\n","task":"t","response":"say \"hi\""}`, observationsPage(st, true))
+	require.Equal(t, "No observations yet.", observationsPage(&state{}, false))
+	require.Equal(t, `{"observations":"","task":"","response":""}`, observationsPage(&state{}, true))
+}
+
+func TestProblemsTextNamesEveryEntryOrLineSkipped(t *testing.T) {
+	probs := []Problem{{Line: 3, Msg: "not valid JSON"}, {Line: 9, Msg: `"op" must be …`}}
+	require.Equal(t, "pi-memory: 2 observational-memory entries of this branch could not be read and are skipped (/om dump shows the others):\n  branch line 3: not valid JSON\n  branch line 9: \"op\" must be …",
+		problemsText(probs, &omScope{}))
+	require.Equal(t, "pi-memory: 1 observational-memory lines of /l.jsonl could not be read and are skipped (/om dump shows the others):\n  /l.jsonl: line 3: not valid JSON",
+		problemsText(probs[:1], &omScope{resource: true, file: "/l.jsonl"}))
+}
+
+func TestReceiptPartSaysWhatTheNewestRequestGotOrWhyNothing(t *testing.T) {
+	inj := injection{Text: "<obs>\n", Hint: "hint\n", Tokens: 7, Why: "all: 1 observations (~7 tokens)"}
+	tests := []struct {
+		name   string
+		inj    injection
+		injWhy string
+		text   string
+		json   string
+	}{
+		{"the block and its hint", inj, "", "\n\n--- observations (a message in the newest model request): 11 bytes ≈ 7 tokens ---\nall: 1 observations (~7 tokens)\n<obs>\nhint",
+			`{"store":"observations","where":"context","bytes":11,"tokens":7,"why":"all: 1 observations (~7 tokens)","text":"<obs>\nhint\n"}`},
+		{"nothing to inject", injection{Why: "no observations yet"}, "", "\n\n--- observations (a message in the newest model request): 0 bytes ≈ 0 tokens ---\n(nothing: no observations yet)",
+			`{"store":"observations","where":"context","bytes":0,"tokens":0,"why":"no observations yet","text":""}`},
+		{"the gate said no", inj, "Memory is off", "\n\n--- observations (a message in the newest model request): 0 bytes ≈ 0 tokens ---\n(nothing: Memory is off)",
+			`{"store":"observations","where":"context","bytes":0,"tokens":0,"why":"Memory is off","text":""}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := receiptPart(tt.inj, tt.injWhy)
+			require.Equal(t, "context", r.Key)
+			require.Equal(t, tt.text, r.Text)
+			require.Equal(t, tt.json, string(r.JSON))
+		})
+	}
+}
