@@ -4,7 +4,6 @@ import (
 	"errors"
 	"path"
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -32,15 +31,6 @@ const (
 	// guardBytes is how much of the log's end we remember to notice a rewrite
 	// (a git checkout, a hand edit) that keeps or grows the size.
 	guardBytes = 64
-
-	// A log this large is replayed once, then read from a snapshot; a
-	// snapshot is rewritten when the tail after it grows past snapshotTail
-	// or a quarter of what it covers. The threshold is low because a fresh
-	// pi process runs the core's code unoptimized at first: replay then goes
-	// at ~15 MB/s (64 KiB, about 200 events, in ~4 ms), a snapshot start in a
-	// few milliseconds whatever the size.
-	snapshotMin  = 64 << 10
-	snapshotTail = 4 << 20
 )
 
 // driver drives one session's decision store: configuration, replay of the
@@ -215,7 +205,7 @@ func (d *driver) load() error { return d.loadFrom(true) }
 // then writes a fresh snapshot over it.
 func (d *driver) reloadWithoutSnapshot() error {
 	err := d.loadFrom(false)
-	d.snapNote = "the snapshot was replaced or damaged while in use; replayed the log" + strings.TrimPrefix(d.snapNote, "written")
+	d.snapNote = reloadNote(d.snapNote)
 	return err
 }
 
@@ -236,28 +226,12 @@ func (d *driver) loadFrom(useSnapshot bool) error {
 		d.loadErr = err
 		return err
 	}
-	if covered, ok := d.tryLoadSnapshot(useSnapshot, info.Size); ok {
-		if err := d.replayTo(info.Size); err != nil {
-			return err
-		}
-		if tail := info.Size - covered; tail > snapshotTail || tail > covered/4 && tail > snapshotMin/4 {
-			d.snapDue = true
-			d.snapNote += "; a new one is written when this turn ends"
-		}
-		return nil
-	}
+	covered, fromSnapshot := d.tryLoadSnapshot(useSnapshot, info.Size)
 	if err := d.replayTo(info.Size); err != nil {
 		return err
 	}
-	if info.Size >= snapshotMin {
-		d.snapDue = true
-		if d.snapNote == "" {
-			d.snapNote = "replayed the log"
-		}
-		d.snapNote += "; a snapshot is written when this turn ends"
-	} else if d.snapNote == "" {
-		d.snapNote = "not needed: the log is under 64 KiB and replays as fast"
-	}
+	d.snapDue = snapshotDue(info.Size, covered, fromSnapshot)
+	d.snapNote = loadNote(d.snapNote, fromSnapshot, d.snapDue)
 	return nil
 }
 
@@ -379,11 +353,7 @@ func (d *driver) writeSnapshot() {
 		fail(err)
 		return
 	}
-	note := "written (covers " + text.Plural(d.cur.Line, "line", "lines") + ")"
-	if d.snapNote != "" {
-		note = d.snapNote + "; a new one " + note
-	}
-	d.snapNote = note
+	d.snapNote = writtenNote(d.snapNote, d.cur.Line)
 	d.snapDue = false
 }
 
