@@ -7,7 +7,6 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
-	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -476,18 +475,8 @@ func (d *driver) write(build func(st *State, nowMs int64) ([]Event, error)) ([]E
 			sealsApplied = d.cur.Offset == info.Size
 		}
 	}
-	ts := civil.FormatTime(now)
-	for i := range events {
-		ev := &events[i]
-		ev.V = Version
-		ev.Time, ev.TimeMs = ts, now
-		ev.Project = d.s.ProjectHash
-		if ev.Actor == "" {
-			ev.Actor = "user"
-		}
-		buf = Encode(buf, *ev)
-		buf = append(buf, '\n')
-	}
+	stamp(events, now, d.s.ProjectHash)
+	buf = appendLines(buf, events)
 	if err := d.h.Append(d.log, buf); err != nil {
 		return nil, err
 	}
