@@ -121,94 +121,33 @@ func (d *driver) cmdStatus(c *store.Cmd) {
 			return
 		}
 	}
-	inject := d.env.May(d, store.Inject)
+	p := d.statusPage(why, d.env.May(d, store.Inject))
 	if c.JSON {
-		c.Out.Output(string(d.statusJSON(why, inject)))
+		c.Out.Output(string(p.appendJSON(nil)))
 		return
 	}
-	var sb strings.Builder
-	if why == "" {
-		sb.WriteString("Decision memory: on")
-	} else {
-		sb.WriteString("Decision memory: off — " + why)
-	}
-	sb.WriteString("\nProject: " + d.s.ProjectRoot + " (id " + d.s.ProjectHash + ")")
-	sb.WriteString("\nConfig: global " + files.Presence(d.globalCfg, d.cfg.GlobalPresent) + "; project " + files.Presence(d.projCfg, d.cfg.ProjectPresent))
-	if why == "" {
-		if d.cur.Offset == 0 && d.st.Lines == 0 {
-			sb.WriteString("\nLog: " + d.log + " (not created yet; it appears on the first write)")
-		} else {
-			sb.WriteString("\nLog: " + d.log + " (" + txt.Plural(d.st.Lines, "line", "lines") + ", " + strconv.FormatInt(d.cur.Offset, 10) + " bytes)")
-		}
-		sb.WriteString("\nDecisions: " + strconv.Itoa(d.st.Count(Active)) + " active, " +
-			strconv.Itoa(d.st.Count(Draft)) + " draft, " + strconv.Itoa(d.st.Count(Rejected)) + " rejected, " +
-			strconv.Itoa(d.st.Count(Superseded)) + " superseded")
-		sec := d.section()
-		inj := "nothing (no active decisions)"
-		if sec != "" {
-			inj = strconv.Itoa(len([]rune(sec))) + " of " + strconv.Itoa(MaxSectionChars) + " chars, up to " + strconv.Itoa(d.cfg.MaxDecisions) + " decisions"
-		}
-		if inject != "" {
-			inj += " — but " + inject
-		}
-		sb.WriteString("\nInjected each turn: " + inj)
-		ac := "off"
-		if d.cfg.AutoCapture {
-			ac = "on (" + d.cfg.Classifier + " classifier, threshold " + strconv.FormatFloat(d.cfg.Threshold, 'g', -1, 64) + ", max " + strconv.Itoa(d.cfg.MaxPerTurn) + " per turn"
-			if d.cfg.Confirm {
-				ac += ", asks before saving)"
-			} else {
-				ac += ", saves without asking)"
-			}
-		}
-		sb.WriteString("\nAuto-capture: " + ac)
-		sb.WriteString("\nRetention: " + d.retentionText())
-		if d.snap != "" && d.snapNote != "" {
-			sb.WriteString("\nSnapshot: " + d.snap + " — " + d.snapNote)
-		}
-		if n := d.lineFindings(); n > 0 {
-			sb.WriteString("\nProblems: " + txt.Plural(n, "line needs", "lines need") + " attention; run /decision doctor")
-		}
-	}
-	c.Out.Output(sb.String())
+	c.Out.Output(p.text())
 }
 
-func (d *driver) retentionText() string {
-	r := d.cfg.RetentionDays
-	return "draft " + strconv.Itoa(r[Draft]) + "d, rejected " + strconv.Itoa(r[Rejected]) + "d, superseded " + strconv.Itoa(r[Superseded]) + "d"
-}
-
-func (d *driver) statusJSON(why, inject string) []byte {
-	w := jsonw.Open(nil)
-	w.Bool("enabled", why == "")
-	if why != "" {
-		w.Str("reason", why)
+// statusPage describes the store for /decision status (status.go renders
+// it). off and inject are the gate's answers for a read and an injection;
+// the state is read only when off is "".
+func (d *driver) statusPage(off, inject string) statusPage {
+	p := statusPage{off: off, inject: inject, projectRoot: d.s.ProjectRoot, projectID: d.s.ProjectHash,
+		log: d.log, globalCfg: d.globalCfg, projectCfg: d.projCfg, cfg: d.cfg}
+	if off != "" {
+		return p
 	}
-	w.Bool("injecting", why == "" && inject == "")
-	w.Str("projectRoot", d.s.ProjectRoot)
-	w.Str("projectId", d.s.ProjectHash)
-	w.Str("log", d.log)
-	w.Str("globalConfig", d.globalCfg)
-	w.Bool("globalConfigPresent", d.cfg.GlobalPresent)
-	w.Str("projectConfig", d.projCfg)
-	w.Bool("projectConfigPresent", d.cfg.ProjectPresent)
-	if why == "" {
-		w.Int("lines", int64(d.st.Lines))
-		w.Int("bytes", d.cur.Offset)
-		counts := jsonw.Open(nil)
-		for st := Active; st <= Superseded; st++ {
-			counts.Int(st.String(), int64(d.st.Count(st)))
-		}
-		w.Raw("counts", counts.Close())
-		w.Int("injectedChars", int64(len([]rune(d.section()))))
-		w.Int("maxDecisions", int64(d.cfg.MaxDecisions))
-		w.Int("problems", int64(d.lineFindings()))
-		if d.snap != "" {
-			w.Str("snapshot", d.snap)
-			w.Str("snapshotNote", d.snapNote)
-		}
+	p.lines, p.bytes = d.st.Lines, d.cur.Offset
+	for st := Active; st < numStatus; st++ {
+		p.counts[st] = d.st.Count(st)
 	}
-	return w.Close()
+	// The section may replay the whole log (a snapshot page damaged since),
+	// which says so in the snapshot's note: it is read after.
+	p.injected = len([]rune(d.section()))
+	p.problems = d.lineFindings()
+	p.snapshot, p.snapNote = d.snap, d.snapNote
+	return p
 }
 
 // cmdDoctor checks the log and exits 1 when it finds a problem, so a CI job

@@ -447,12 +447,12 @@ func (d *driver) cmdPurge(c *store.Cmd) {
 			c.Out.Output(`{"removed":[]}`)
 			return
 		}
-		c.Out.Output("Nothing to purge: no draft, rejected or superseded decision is past its retention (" + d.retentionText() + ").")
+		c.Out.Output("Nothing to purge: no draft, rejected or superseded decision is past its retention (" + retentionText(d.cfg.RetentionDays) + ").")
 		return
 	}
 	ids := make([]string, len(cands))
 	var sb strings.Builder
-	sb.WriteString("Purge would remove " + text.Plural(len(cands), "decision", "decisions") + " past retention (" + d.retentionText() + "); active decisions are always kept:")
+	sb.WriteString("Purge would remove " + text.Plural(len(cands), "decision", "decisions") + " past retention (" + retentionText(d.cfg.RetentionDays) + "); active decisions are always kept:")
 	for i, x := range cands {
 		ids[i] = x.ID
 		sb.WriteString("\n" + ListLine(x) + " (updated " + x.Updated() + ")")
