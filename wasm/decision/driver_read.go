@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
-	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -43,46 +42,18 @@ func (d *driver) cmdSearch(c *store.Cmd) {
 	d.printList(c, d.st.Search(q), "matching decisions")
 }
 
-// printList shows a list newest first. Text output is cut at --limit
-// (default 50) and says how many more there are; JSON output is complete
-// unless --limit is given, so a script never gets a silently cut list.
+// printList shows a list newest first, cut at --limit (listing.go).
 func (d *driver) printList(c *store.Cmd, list Hits, title string) {
-	limit := 50
-	if c.JSON {
-		limit = 0
-	}
-	if v := c.Args.Value("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			c.Out.Usage("--limit must be a whole number (0 = no limit)")
-			return
-		}
-		limit = n
-	}
-	total := list.Len()
-	shown := total
-	if limit > 0 && shown > limit {
-		shown = limit
-	}
-	if c.JSON {
-		c.Out.Output(string(jsonw.Array(nil, shown, func(b []byte, i int) []byte { return AppendJSON(b, list.At(i)) })))
+	limit, err := parseLimit(c.Args.Value("limit"), c.JSON)
+	if err != nil {
+		c.Out.Usage(err.Error())
 		return
 	}
-	if total == 0 {
-		c.Out.Output("No " + title + ".")
+	if c.JSON {
+		c.Out.Output(string(listJSON(list, limit)))
 		return
 	}
-	var sb strings.Builder
-	sb.WriteString(txt.Plural(total, strings.TrimSuffix(title, "s"), title))
-	sb.WriteString(" (newest first):")
-	for i := 0; i < shown; i++ {
-		sb.WriteString("\n")
-		sb.WriteString(ListLine(list.At(i)))
-	}
-	if total > shown {
-		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; use --limit N (0 for all).")
-	}
-	c.Out.Output(sb.String())
+	c.Out.Output(listText(list, title, limit))
 }
 
 func (d *driver) cmdShow(c *store.Cmd) {
