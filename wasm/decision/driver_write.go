@@ -30,15 +30,11 @@ func scrub(out *store.Out, what, s string) string {
 	return text
 }
 
-// tagsOf reads --tag values: repeatable, comma-separated, "#" optional.
+// tagsOf reads --tag values (splitTags), each redacted.
 func tagsOf(c *store.Cmd) []string {
-	var tags []string
-	for _, t := range c.Args.Values("tag") {
-		for _, p := range strings.Split(t, ",") {
-			if p = strings.TrimLeft(strings.TrimSpace(p), "#"); p != "" {
-				tags = append(tags, scrub(c.Out, "tag", p))
-			}
-		}
+	tags := splitTags(c.Args.Values("tag"))
+	for i, t := range tags {
+		tags[i] = scrub(c.Out, "tag", t)
 	}
 	return tags
 }
