@@ -119,3 +119,27 @@ func ParseConfigFiles(g, p *config.File) Config {
 	}
 	return c
 }
+
+// offReason says why the store can neither be read nor written, or "" when
+// it can: a session without a project folder (projectRoot ""), a project
+// that is not trusted, or a configuration that turned memory off (the
+// global file when cfg.DisabledBy is globalCfg, else the project's).
+//
+//	offReason("/src/app", true, DefaultConfig(), "/g.json") => ""
+func offReason(projectRoot string, trusted bool, cfg Config, globalCfg string) string {
+	switch {
+	case projectRoot == "":
+		return "pi-memory has no project folder for this session."
+	case !trusted:
+		return "This project is not trusted, so pi-memory neither reads nor writes its decisions. Trust the project in pi (or run with --approve) and try again."
+	case !cfg.Enabled && cfg.Why != "":
+		return cfg.Why
+	case !cfg.Enabled:
+		scope := "--project"
+		if cfg.DisabledBy == globalCfg {
+			scope = "--global"
+		}
+		return "Decision memory is disabled by " + cfg.DisabledBy + "; nothing is injected or written. Turn it back on with /decision enable " + scope + "."
+	}
+	return ""
+}

@@ -149,3 +149,35 @@ func FuzzParseConfig(f *testing.F) {
 		}
 	})
 }
+
+func TestOffReasonSaysWhyTheStoreIsOffAndHowToTurnItOn(t *testing.T) {
+	const global, project = "/home/ana/.pi/agent/decision-memory.config.json", "/src/app/.pi/decision-memory.config.json"
+	disabled := func(by string) Config {
+		c := DefaultConfig()
+		c.Enabled, c.DisabledBy = false, by
+		return c
+	}
+	unclear := disabled(project)
+	unclear.Why = project + ` is not valid JSON: line 1, column 18: trailing comma; delete the ',' before '}'` + offSentence
+	tests := []struct {
+		name    string
+		root    string
+		trusted bool
+		cfg     Config
+		want    string
+	}{
+		{"on", "/src/app", true, DefaultConfig(), ""},
+		{"no project folder", "", true, DefaultConfig(), "pi-memory has no project folder for this session."},
+		{"no project folder comes first", "", false, disabled(global), "pi-memory has no project folder for this session."},
+		{"not trusted", "/src/app", false, disabled(global),
+			"This project is not trusted, so pi-memory neither reads nor writes its decisions. Trust the project in pi (or run with --approve) and try again."},
+		{"disabled globally", "/src/app", true, disabled(global),
+			"Decision memory is disabled by " + global + "; nothing is injected or written. Turn it back on with /decision enable --global."},
+		{"disabled in the project", "/src/app", true, disabled(project),
+			"Decision memory is disabled by " + project + "; nothing is injected or written. Turn it back on with /decision enable --project."},
+		{"a file that cannot be read as written", "/src/app", true, unclear, unclear.Why},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, offReason(tt.root, tt.trusted, tt.cfg, global), tt.name)
+	}
+}

@@ -165,25 +165,9 @@ func (d *driver) parseConfig() {
 	d.cfg = ParseConfigFiles(files.Config(d.h, d.globalCfg), project)
 }
 
-// off says why the store can neither be read nor written this session, or
-// "" when it can (the gate asks it).
-func (d *driver) Off() string {
-	switch {
-	case d.s.ProjectRoot == "":
-		return "pi-memory has no project folder for this session."
-	case !d.s.Trusted:
-		return "This project is not trusted, so pi-memory neither reads nor writes its decisions. Trust the project in pi (or run with --approve) and try again."
-	case !d.cfg.Enabled && d.cfg.Why != "":
-		return d.cfg.Why
-	case !d.cfg.Enabled:
-		scope := "--project"
-		if d.cfg.DisabledBy == d.globalCfg {
-			scope = "--global"
-		}
-		return "Decision memory is disabled by " + d.cfg.DisabledBy + "; nothing is injected or written. Turn it back on with /decision enable " + scope + "."
-	}
-	return ""
-}
+// Off says why the store can neither be read nor written this session, or
+// "" when it can (the gate asks it; offReason decides).
+func (d *driver) Off() string { return offReason(d.s.ProjectRoot, d.s.Trusted, d.cfg, d.globalCfg) }
 
 // ready catches up with the log before a command reads or writes it.
 func (d *driver) Ready(out *store.Out) error {
