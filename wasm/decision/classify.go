@@ -110,6 +110,19 @@ func ParseVerdicts(answer string, n int) (Verdicts, bool) {
 	return v, true
 }
 
+// verdictsOf reads the host's answer to the classifier call about n
+// candidates: {"text": the model's answer} (ParseVerdicts), or {"error": why}
+// when the call failed. ok is false when there is no usable answer.
+//
+//	verdictsOf({"text": "[{\"n\":1,\"decision\":true,\"confidence\":0.9}]"}, 1) => Conf [0.9], Judged [true], true
+//	verdictsOf({"error": "timeout"}, 1) => false
+func verdictsOf(answer gjson.Result, n int) (Verdicts, bool) {
+	if jsonr.Get(answer, "error").String() != "" || !jsonr.Get(answer, "text").Exists() {
+		return Verdicts{}, false
+	}
+	return ParseVerdicts(jsonr.Get(answer, "text").String(), n)
+}
+
 // ByModel applies the model's verdicts about the asked candidates (asked[i]
 // judged by v at i). A candidate the model was not asked about passes by the
 // rule (hybrid: explicit or confident ones); one it was asked about passes

@@ -30,10 +30,7 @@ func (d *driver) capture(out *store.Out, pending []Candidate) {
 		return
 	}
 	out.Complete(ClassifierSystem, ClassifierPrompt(ask), 400, func(out *store.Out, v gjson.Result) {
-		verdicts, ok := Verdicts{}, false
-		if jsonr.Get(v, "error").String() == "" && jsonr.Get(v, "text").Exists() {
-			verdicts, ok = ParseVerdicts(jsonr.Get(v, "text").String(), len(ask))
-		}
+		verdicts, ok := verdictsOf(v, len(ask))
 		if !ok {
 			d.h.Log(2, "pi-memory: the decision classifier gave no usable answer ("+jsonr.Get(v, "error").String()+"); falling back to the rule classifier")
 			d.review(out, d.cfg.ByRule(pending))
