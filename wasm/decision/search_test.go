@@ -105,3 +105,42 @@ func TestTheFirstHitsAreOrderedLikeAFullSort(t *testing.T) {
 	require.Equal(t, full[:50], first, "first fifty")
 	require.Equal(t, full, ids(partial.All()), "then everything")
 }
+
+// FuzzParseQuery: whatever words a person searches with, the query holds
+// non-empty lower-case terms, known statuses and non-empty tags, and Search
+// finds exactly what checking every decision finds.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{"pg", "pg status:active,draft tag:DB", "STATUS:open", "status:,", "tag:", "tag:#", "İstanbul", "ééé umber", "D-2026 ion n", "status:superseded,x"} {
+		f.Add(s)
+	}
+	var st *State
+	f.Fuzz(func(t *testing.T, line string) {
+		if st == nil {
+			st, _ = replay(t, genLog(300))
+		}
+		words := strings.Fields(line)
+		q := ParseQuery(words)
+		for _, term := range q.Terms {
+			require.True(t, term != "" && strings.ToLower(term) == term, "term %q", term)
+		}
+		for _, s := range q.Statuses {
+			require.True(t, s > StatusNone && s < numStatus, "status %d", s)
+		}
+		for _, tag := range q.Tags {
+			require.True(t, tag != "", "empty tag from %q", line)
+		}
+		for _, w := range q.BadTerms {
+			require.True(t, strings.HasPrefix(strings.ToLower(w), "status:"), "bad term %q", w)
+		}
+		var brute []string
+		for _, d := range st.All().All() {
+			if q.Match(d) {
+				brute = append(brute, d.ID)
+			}
+		}
+		if len(brute) == 0 {
+			brute = []string{}
+		}
+		require.Equal(t, brute, ids(st.Search(q).All()), "search %q", line)
+	})
+}
