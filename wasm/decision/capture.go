@@ -1,10 +1,11 @@
 package decision
 
 import (
-	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
-
+	"strconv"
 	"strings"
 	"unicode"
+
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Candidate is a possible decision found in a user prompt.
@@ -177,3 +178,16 @@ func Score(sentence string) float64 {
 }
 
 func isWordChar(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' }
+
+// unsavedNotice names the candidates auto-capture did not save because
+// confirming them needs a UI, and says how to keep them.
+//
+//	unsavedNotice([{Text: "Use pnpm"}]) => `1 decision candidate was not saved, because confirming needs a UI: "Use pnpm". Add it with /decision add, or set autoCapture.confirm to false.`
+func unsavedNotice(cands []Candidate) string {
+	q := make([]string, len(cands))
+	for i, c := range cands {
+		q[i] = strconv.Quote(c.Text)
+	}
+	return txt.Plural(len(cands), "decision candidate was", "decision candidates were") +
+		" not saved, because confirming needs a UI: " + strings.Join(q, ", ") + ". Add it with /decision add, or set autoCapture.confirm to false."
+}

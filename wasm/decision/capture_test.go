@@ -42,3 +42,18 @@ func TestScoreSeparatesDecisionsFromTasksAndQuestions(t *testing.T) {
 		require.Equal(t, tt.want, Score(tt.s), tt.s)
 	}
 }
+
+func TestUnsavedNoticeQuotesEveryCandidateAndSaysHowToKeepThem(t *testing.T) {
+	tests := []struct {
+		cands []Candidate
+		want  string
+	}{
+		{[]Candidate{{Text: "Use pnpm"}},
+			`1 decision candidate was not saved, because confirming needs a UI: "Use pnpm". Add it with /decision add, or set autoCapture.confirm to false.`},
+		{[]Candidate{{Text: "Use pnpm"}, {Text: `Say "hi" first`}},
+			`2 decision candidates were not saved, because confirming needs a UI: "Use pnpm", "Say \"hi\" first". Add it with /decision add, or set autoCapture.confirm to false.`},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, unsavedNotice(tt.cands))
+	}
+}

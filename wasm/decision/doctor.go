@@ -31,6 +31,14 @@ type Report struct {
 	Fixed bool
 }
 
+// tornFinding is doctor's finding about the unterminated bytes at the end of
+// the log (text, on line line): quoted, redacted and cut at 80 characters.
+func tornFinding(line int, torn string) Finding {
+	torn, _ = redact.String(torn)
+	return Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(text.Runes(torn, 80)) +
+		"; it stays on disk and the next write starts on a new line"}
+}
+
 // doctorPairLimit bounds the pairwise duplicate/conflict scan among active
 // decisions; beyond it doctor says it skipped the scan rather than stall.
 const doctorPairLimit = 3000

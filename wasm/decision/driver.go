@@ -111,12 +111,12 @@ func (d *driver) start(out *store.Out) {
 		return
 	}
 	if n := d.lineFindings(); n > 0 {
-		d.lineNotice = d.log + " has " + text.Plural(n, "line that needs", "lines that need") + " attention (bad lines stay on disk and are skipped); /decision doctor lists them."
+		d.lineNotice = badLinesNotice(d.log, n)
 		if d.s.Mode != "cli" {
 			d.noticeOnce(out)
 		}
 	}
-	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(Active))+" active", false)
+	out.Status("pi-memory", footer(d.st.Count(Active)), false)
 }
 
 // refresh reads the configuration again when a config file changed since

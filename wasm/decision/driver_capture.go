@@ -2,10 +2,8 @@ package decision
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -55,12 +53,7 @@ func (d *driver) review(out *store.Out, cands []Candidate) {
 		return
 	}
 	if !d.s.HasUI {
-		q := make([]string, len(fresh))
-		for i, c := range fresh {
-			q[i] = strconv.Quote(c.Text)
-		}
-		out.Notify("warning", "pi-memory: "+text.Plural(len(fresh), "decision candidate was", "decision candidates were")+
-			" not saved, because confirming needs a UI: "+strings.Join(q, ", ")+". Add it with /decision add, or set autoCapture.confirm to false.")
+		out.Notify("warning", "pi-memory: "+unsavedNotice(fresh))
 		return
 	}
 	d.reviewNext(out, fresh, 0)

@@ -5,8 +5,6 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
-	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -143,9 +141,7 @@ func (d *driver) cmdDoctor(c *store.Cmd) {
 func (d *driver) diagnose() (Report, *Repair) {
 	found, _ := SecretLines(d.readAt, d.cur.Offset)
 	if line, text := d.tornTail(); text != "" {
-		text, _ = redact.String(text)
-		found = append(found, Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(txt.Runes(text, 80)) +
-			"; it stays on disk and the next write starts on a new line"})
+		found = append(found, tornFinding(line, text))
 	}
 	rep := d.st.Diagnose(found...)
 	dup := false

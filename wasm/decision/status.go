@@ -141,3 +141,15 @@ func (p *statusPage) appendJSON(b []byte) []byte {
 	}
 	return w.Close()
 }
+
+// footer is the store's part of pi's footer while it is on.
+//
+//	footer(3) => "decisions: 3 active"
+func footer(active int) string { return "decisions: " + strconv.Itoa(active) + " active" }
+
+// badLinesNotice says, once a session, that n lines of the log need attention.
+//
+//	badLinesNotice("/p/decisions.jsonl", 1) => "/p/decisions.jsonl has 1 line that needs attention (bad lines stay on disk and are skipped); /decision doctor lists them."
+func badLinesNotice(log string, n int) string {
+	return log + " has " + text.Plural(n, "line that needs", "lines that need") + " attention (bad lines stay on disk and are skipped); /decision doctor lists them."
+}

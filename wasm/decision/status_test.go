@@ -152,3 +152,24 @@ func TestRetentionTextNamesEachStatusPurgeRemoves(t *testing.T) {
 		require.Equal(t, tt.want, retentionText(tt.r))
 	}
 }
+
+func TestFooterCountsActiveDecisions(t *testing.T) {
+	for _, tt := range []struct {
+		active int
+		want   string
+	}{{0, "decisions: 0 active"}, {1, "decisions: 1 active"}, {20, "decisions: 20 active"}} {
+		require.Equal(t, tt.want, footer(tt.active))
+	}
+}
+
+func TestBadLinesNoticeCountsTheLinesAndNamesDoctor(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{
+		{1, stLog + " has 1 line that needs attention (bad lines stay on disk and are skipped); /decision doctor lists them."},
+		{6, stLog + " has 6 lines that need attention (bad lines stay on disk and are skipped); /decision doctor lists them."},
+	} {
+		require.Equal(t, tt.want, badLinesNotice(stLog, tt.n))
+	}
+}
