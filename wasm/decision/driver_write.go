@@ -443,17 +443,14 @@ func (d *driver) cmdPurge(c *store.Cmd) {
 			c.Out.Output(`{"removed":[]}`)
 			return
 		}
-		c.Out.Output("Nothing to purge: no draft, rejected or superseded decision is past its retention (" + retentionText(d.cfg.RetentionDays) + ").")
+		c.Out.Output(purgePreview(nil, d.cfg.RetentionDays))
 		return
 	}
 	ids := make([]string, len(cands))
-	var sb strings.Builder
-	sb.WriteString("Purge would remove " + text.Plural(len(cands), "decision", "decisions") + " past retention (" + retentionText(d.cfg.RetentionDays) + "); active decisions are always kept:")
 	for i, x := range cands {
 		ids[i] = x.ID
-		sb.WriteString("\n" + ListLine(x) + " (updated " + x.Updated() + ")")
 	}
-	d.confirmThen(c, "Purge "+text.Plural(len(cands), "decision", "decisions")+"?", sb.String(), ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Purged") })
+	d.confirmThen(c, "Purge "+text.Plural(len(cands), "decision", "decisions")+"?", purgePreview(cands, d.cfg.RetentionDays), ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Purged") })
 }
 
 func (d *driver) cmdReset(c *store.Cmd) {

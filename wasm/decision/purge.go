@@ -1,5 +1,11 @@
 package decision
 
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
+
 // DayMs is one day in milliseconds.
 const DayMs = 86400000
 
@@ -29,3 +35,18 @@ func (s *State) PurgeCandidates(nowMs int64, retention [numStatus]int) []*Decisi
 
 // Retention is a per-status table of retention days, indexed by Status.
 type Retention = [numStatus]int
+
+// purgePreview is what /decision purge would remove (cands, oldest first)
+// under retention r, for the person to confirm: one ListLine each with when
+// it last changed. With no candidate it says there is nothing to purge.
+func purgePreview(cands []*Decision, r Retention) string {
+	if len(cands) == 0 {
+		return "Nothing to purge: no draft, rejected or superseded decision is past its retention (" + retentionText(r) + ")."
+	}
+	var sb strings.Builder
+	sb.WriteString("Purge would remove " + text.Plural(len(cands), "decision", "decisions") + " past retention (" + retentionText(r) + "); active decisions are always kept:")
+	for _, x := range cands {
+		sb.WriteString("\n" + ListLine(x) + " (updated " + x.Updated() + ")")
+	}
+	return sb.String()
+}

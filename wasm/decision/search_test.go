@@ -144,3 +144,26 @@ func FuzzParseQuery(f *testing.F) {
 		require.Equal(t, brute, ids(st.Search(q).All()), "search %q", line)
 	})
 }
+
+func TestPurgePreviewListsWhatPurgeWouldRemoveOrSaysNothing(t *testing.T) {
+	old := "2020-01-01T00:00:00.000Z"
+	st, _ := replay(t, ev(old, "a", "D-2020-01-01-0001", `{"tx":"old draft","s":"draft","tg":["x"]}`)+
+		ev(old, "a", "D-2020-01-01-0002", `{"tx":"old rejected","s":"rejected"}`))
+	r := DefaultConfig().RetentionDays
+	cands := st.PurgeCandidates(civil.ParseTime("2026-03-01T00:00:00.000Z"), r)
+	tests := []struct {
+		name  string
+		cands []*Decision
+		want  string
+	}{
+		{"nothing", nil, "Nothing to purge: no draft, rejected or superseded decision is past its retention (draft 30d, rejected 90d, superseded 180d)."},
+		{"one", cands[:1], "Purge would remove 1 decision past retention (draft 30d, rejected 90d, superseded 180d); active decisions are always kept:" +
+			"\nD-2020-01-01-0001 | draft | old draft | #x (updated 2020-01-01T00:00:00.000Z)"},
+		{"two", cands, "Purge would remove 2 decisions past retention (draft 30d, rejected 90d, superseded 180d); active decisions are always kept:" +
+			"\nD-2020-01-01-0001 | draft | old draft | #x (updated 2020-01-01T00:00:00.000Z)" +
+			"\nD-2020-01-01-0002 | rejected | old rejected (updated 2020-01-01T00:00:00.000Z)"},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, purgePreview(tt.cands, r), tt.name)
+	}
+}
