@@ -35,6 +35,7 @@ func TestScoreSeparatesDecisionsFromTasksAndQuestions(t *testing.T) {
 		{"Let's use Vitest instead of Jest", 0.7},
 		{"Use zod for validation", 0.4},
 		{"Can you always run the tests?", 0},
+		{"Can you fix the login bug?", 0},
 		{"Fix the login bug", 0},
 		{"Users never see this page", 0},
 	}
@@ -55,5 +56,19 @@ func TestUnsavedNoticeQuotesEveryCandidateAndSaysHowToKeepThem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		require.Equal(t, tt.want, unsavedNotice(tt.cands))
+	}
+}
+
+func TestCandidatesScoreExplicitLinesOneAndOtherSentencesByRule(t *testing.T) {
+	tests := []struct {
+		prompt string
+		want   []Candidate
+	}{
+		{"Decision: Use pnpm\nFrom now on we run tests before pushing.",
+			[]Candidate{{Text: "Use pnpm", Score: 1, Explicit: true}, {Text: "From now on we run tests before pushing.", Score: 0.8}}},
+		{"Can you fix the login bug?", nil},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, Candidates(tt.prompt), tt.prompt)
 	}
 }

@@ -135,3 +135,23 @@ func TestDecodeNamesTheDepthLimit(t *testing.T) {
 		t.Fatalf("Decode = %v, want the depth limit named", err)
 	}
 }
+
+func TestDecodeReadsAnAddWithOnlyTextAndStatus(t *testing.T) {
+	tests := []struct {
+		line string
+		want Event
+	}{
+		{`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"ab","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use PostgreSQL","s":"active"},"u":"user"}`,
+			Event{V: 1, Time: "2026-02-27T06:00:00.000Z", TimeMs: 1772172000000, Project: "ab", Code: Add, ID: "D-2026-02-27-0001",
+				Data: Data{Has: HasText | HasStatus, Text: "Use PostgreSQL", Status: Active}, Actor: "user"}},
+		{`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"ab","e":"a","i":"D-2026-02-27-0002","d":{"tx":"Use Go"}}`,
+			Event{V: 1, Time: "2026-02-27T06:00:00.000Z", TimeMs: 1772172000000, Project: "ab", Code: Add, ID: "D-2026-02-27-0002",
+				Data: Data{Has: HasText, Text: "Use Go"}}},
+	}
+	for _, tt := range tests {
+		got, err := Decode([]byte(tt.line), nil)
+		require.NoError(t, err, tt.line)
+		require.Equal(t, tt.want, got, tt.line)
+		require.Equal(t, "a", got.Code.String(), "the code as written")
+	}
+}

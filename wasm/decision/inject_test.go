@@ -64,3 +64,16 @@ func TestSectionIsByteIdenticalWhileUnchanged(t *testing.T) {
 		require.Equal(t, first, st.Section(20), "section changed without a change of decisions")
 	}
 }
+
+func TestSectionIsTheHeaderThenOneLineAnActiveDecision(t *testing.T) {
+	tests := []struct{ name, log, want string }{
+		{"one decision", ev(t1, "a", "D-2026-02-27-0001", `{"tx":"Use PostgreSQL","tg":["db"],"s":"active"}`),
+			"## Project decisions\nActive decisions for this project, newest first. Follow them; to change one, propose superseding it rather than silently deviating.\n" +
+				"D-2026-02-27-0001 | Use PostgreSQL | #db\n"},
+		{"no active decision", ev(t1, "a", "D-2026-02-27-0001", `{"tx":"Maybe SQLite","s":"draft"}`), ""},
+	}
+	for _, tt := range tests {
+		st, _ := replay(t, tt.log)
+		require.Equal(t, tt.want, st.Section(20), tt.name)
+	}
+}

@@ -159,3 +159,14 @@ func TestKeptStringsSurviveLaterLinesAndChunks(t *testing.T) {
 	require.Equal(t, []string{"D-2026-02-27-0009"}, d.Conflicts, "conflicts")
 	require.Equal(t, "someone-else", st.Get("D-2026-02-27-0002").CreatedBy, "other actor")
 }
+
+func TestNextIDCountsOnWithinTheDayOfTheWrite(t *testing.T) {
+	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"Use PostgreSQL","s":"active"}`))
+	tests := []struct{ now, want string }{
+		{"2026-02-27T10:00:00.000Z", "D-2026-02-27-0002"},
+		{"2026-02-28T10:00:00.000Z", "D-2026-02-28-0001"},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, st.NextID(civil.ParseTime(tt.now)), tt.now)
+	}
+}

@@ -167,3 +167,37 @@ func TestPurgePreviewListsWhatPurgeWouldRemoveOrSaysNothing(t *testing.T) {
 		require.Equal(t, tt.want, purgePreview(tt.cands, r), tt.name)
 	}
 }
+
+func TestPurgeCandidatesArePastTheRetentionOfTheirStatus(t *testing.T) {
+	st, _ := replay(t, ev("2026-01-01T00:00:00.000Z", "a", "D-2026-01-01-0001", `{"tx":"Maybe use Bazel","s":"draft"}`)+
+		ev("2026-01-01T00:00:00.000Z", "a", "D-2026-01-01-0002", `{"tx":"Use Make","s":"active"}`))
+	retention := DefaultConfig().RetentionDays // drafts: 30 days
+	tests := []struct {
+		now  string
+		want []string
+	}{
+		{"2026-01-31T00:00:00.000Z", []string{}},
+		{"2026-02-10T00:00:00.000Z", []string{"D-2026-01-01-0001"}},
+	}
+	for _, tt := range tests {
+		got := st.PurgeCandidates(civil.ParseTime(tt.now), retention)
+		require.Equal(t, tt.want, ids(got), tt.now)
+		for _, d := range got {
+			require.Equal(t, "draft Maybe use Bazel", d.Status.String()+" "+d.Text, "the candidate")
+		}
+	}
+}
+
+func TestParseQuerySplitsTermsStatusesAndTags(t *testing.T) {
+	tests := []struct {
+		line string
+		want Query
+	}{
+		{"pg status:active,draft tag:DB", Query{Terms: []string{"pg"}, Statuses: []Status{Active, Draft}, Tags: []string{"db"}}},
+		{"Use GO tag:#x", Query{Terms: []string{"use", "go"}, Tags: []string{"x"}}},
+		{"status:open", Query{BadTerms: []string{"status:open"}}},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, ParseQuery(strings.Fields(tt.line)), tt.line)
+	}
+}
