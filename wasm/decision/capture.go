@@ -46,14 +46,14 @@ func Candidates(prompt string) []Candidate {
 			continue
 		}
 		if text, ok := explicitDecision(line); ok {
-			if c, ok := candidate(text, 1, true); ok {
+			if c, ok := newCandidate(text, 1, true); ok {
 				explicit = append(explicit, c)
 			}
 			continue
 		}
 		for _, sentence := range sentences(line) {
 			if sc := Score(sentence); sc >= CandidateFloor {
-				if c, ok := candidate(sentence, sc, false); ok {
+				if c, ok := newCandidate(sentence, sc, false); ok {
 					ruled = append(ruled, c)
 				}
 			}
@@ -62,7 +62,7 @@ func Candidates(prompt string) []Candidate {
 	return dedupeCandidates(append(explicit, ruled...))
 }
 
-func candidate(text string, score float64, explicit bool) (Candidate, bool) {
+func newCandidate(text string, score float64, explicit bool) (Candidate, bool) {
 	text = strings.TrimSpace(txt.OneLine(text))
 	n := len([]rune(text))
 	if n < MinCandidateChars {

@@ -39,8 +39,8 @@ func tagsOf(c *store.Cmd) []string {
 	return tags
 }
 
-// proposal is the decision a command's words describe.
-func proposal(c *store.Cmd, text string) Proposal {
+// proposalOf is the decision a command's words describe.
+func proposalOf(c *store.Cmd, text string) Proposal {
 	return Proposal{
 		Text:   scrub(c.Out, "text", text),
 		Title:  scrub(c.Out, "title", c.Args.Value("title")),
@@ -85,7 +85,7 @@ func (d *driver) statusLine(out *store.Out) {
 }
 
 func (d *driver) cmdAdd(c *store.Cmd) {
-	p := proposal(c, strings.TrimSpace(c.Args.Text(0)))
+	p := proposalOf(c, strings.TrimSpace(c.Args.Text(0)))
 	if p.Text == "" {
 		c.Usage()
 		return
@@ -292,7 +292,7 @@ func (d *driver) cmdSupersede(c *store.Cmd) {
 	if x == nil {
 		return
 	}
-	p := proposal(c, strings.TrimSpace(c.Args.Text(1)))
+	p := proposalOf(c, strings.TrimSpace(c.Args.Text(1)))
 	if p.Text == "" {
 		c.Usage()
 		return
