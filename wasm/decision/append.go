@@ -16,7 +16,7 @@ func stamp(events []Event, nowMs int64, project string) {
 	ts := civil.FormatTime(nowMs)
 	for i := range events {
 		ev := &events[i]
-		ev.V = Version
+		ev.V = version
 		ev.Time, ev.TimeMs = ts, nowMs
 		ev.Project = project
 		if ev.Actor == "" {

@@ -15,7 +15,7 @@ func TestCandidatesComeFromWhatThePersonTyped(t *testing.T) {
 		"```\nDecision: inside a code fence\n```\n" +
 		"D-2026-02-27-0001 | Use PostgreSQL | #db\n" +
 		"Decision: x\n"
-	got := Candidates(prompt)
+	got := candidates(prompt)
 	var texts []string
 	for _, c := range got {
 		texts = append(texts, c.Text)
@@ -40,18 +40,18 @@ func TestScoreSeparatesDecisionsFromTasksAndQuestions(t *testing.T) {
 		{"Users never see this page", 0},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, Score(tt.s), tt.s)
+		require.Equal(t, tt.want, score(tt.s), tt.s)
 	}
 }
 
 func TestUnsavedNoticeQuotesEveryCandidateAndSaysHowToKeepThem(t *testing.T) {
 	tests := []struct {
-		cands []Candidate
+		cands []candidate
 		want  string
 	}{
-		{[]Candidate{{Text: "Use pnpm"}},
+		{[]candidate{{Text: "Use pnpm"}},
 			`1 decision candidate was not saved, because confirming needs a UI: "Use pnpm". Add it with /decision add, or set autoCapture.confirm to false.`},
-		{[]Candidate{{Text: "Use pnpm"}, {Text: `Say "hi" first`}},
+		{[]candidate{{Text: "Use pnpm"}, {Text: `Say "hi" first`}},
 			`2 decision candidates were not saved, because confirming needs a UI: "Use pnpm", "Say \"hi\" first". Add it with /decision add, or set autoCapture.confirm to false.`},
 	}
 	for _, tt := range tests {
@@ -62,13 +62,13 @@ func TestUnsavedNoticeQuotesEveryCandidateAndSaysHowToKeepThem(t *testing.T) {
 func TestCandidatesScoreExplicitLinesOneAndOtherSentencesByRule(t *testing.T) {
 	tests := []struct {
 		prompt string
-		want   []Candidate
+		want   []candidate
 	}{
 		{"Decision: Use pnpm\nFrom now on we run tests before pushing.",
-			[]Candidate{{Text: "Use pnpm", Score: 1, Explicit: true}, {Text: "From now on we run tests before pushing.", Score: 0.8}}},
+			[]candidate{{Text: "Use pnpm", Score: 1, Explicit: true}, {Text: "From now on we run tests before pushing.", Score: 0.8}}},
 		{"Can you fix the login bug?", nil},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, Candidates(tt.prompt), tt.prompt)
+		require.Equal(t, tt.want, candidates(tt.prompt), tt.prompt)
 	}
 }

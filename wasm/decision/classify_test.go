@@ -12,26 +12,26 @@ import (
 func TestVerdictsOfReadsTheModelsAnswerAndRefusesAFailedCall(t *testing.T) {
 	tests := []struct {
 		name, answer string
-		want         Verdicts
+		want         verdicts
 		ok           bool
 	}{
 		{"an answer", `{"text":"[{\"n\":1,\"decision\":true,\"confidence\":0.9}]"}`,
-			Verdicts{Conf: []float64{0.9, 0}, Judged: []bool{true, false}}, true},
+			verdicts{Conf: []float64{0.9, 0}, Judged: []bool{true, false}}, true},
 		{"prose around the array", `{"text":"Sure:\n[{\"n\":2,\"decision\":true,\"confidence\":0.7}]\nDone."}`,
-			Verdicts{Conf: []float64{0, 0.7}, Judged: []bool{false, true}}, true},
+			verdicts{Conf: []float64{0, 0.7}, Judged: []bool{false, true}}, true},
 		{"not a decision", `{"text":"[{\"n\":1,\"decision\":false,\"confidence\":0.9}]"}`,
-			Verdicts{Conf: []float64{0, 0}, Judged: []bool{true, false}}, true},
+			verdicts{Conf: []float64{0, 0}, Judged: []bool{true, false}}, true},
 		{"confidence clamped", `{"text":"[{\"n\":1,\"decision\":true,\"confidence\":7},{\"n\":2,\"decision\":true,\"confidence\":-1}]"}`,
-			Verdicts{Conf: []float64{1, 0}, Judged: []bool{true, true}}, true},
+			verdicts{Conf: []float64{1, 0}, Judged: []bool{true, true}}, true},
 		{"entries of the wrong shape ignored", `{"text":"[1,\"x\",{\"n\":0},{\"n\":3},{\"n\":1.5},{\"n\":\"1\",\"decision\":true}]"}`,
-			Verdicts{Conf: []float64{0, 0}, Judged: []bool{false, false}}, true},
-		{"a failed call", `{"error":"timeout","text":"[]"}`, Verdicts{}, false},
-		{"no text", `{}`, Verdicts{}, false},
-		{"no array", `{"text":"I cannot tell."}`, Verdicts{}, false},
-		{"an object, not an array", `{"text":"{\"n\":1}"}`, Verdicts{}, false},
+			verdicts{Conf: []float64{0, 0}, Judged: []bool{false, false}}, true},
+		{"a failed call", `{"error":"timeout","text":"[]"}`, verdicts{}, false},
+		{"no text", `{}`, verdicts{}, false},
+		{"no array", `{"text":"I cannot tell."}`, verdicts{}, false},
+		{"an object, not an array", `{"text":"{\"n\":1}"}`, verdicts{}, false},
 		// The array is read from the first "[" to the last "]": a bracket
 		// after it makes the answer unreadable.
-		{"a bracket after the array", `{"text":"[{\"n\":1,\"decision\":true,\"confidence\":0.9}] (see [1])"}`, Verdicts{}, false},
+		{"a bracket after the array", `{"text":"[{\"n\":1,\"decision\":true,\"confidence\":0.9}] (see [1])"}`, verdicts{}, false},
 	}
 	for _, tt := range tests {
 		v, ok := verdictsOf(gjson.Parse(tt.answer), 2)
@@ -41,7 +41,7 @@ func TestVerdictsOfReadsTheModelsAnswerAndRefusesAFailedCall(t *testing.T) {
 }
 
 func TestToAskSendsTheModelWhatTheClassifierLeavesToIt(t *testing.T) {
-	cands := []Candidate{{Text: "Use pnpm", Score: 1, Explicit: true}, {Text: "From now on squash", Score: 0.8}, {Text: "Use zod", Score: 0.4}}
+	cands := []candidate{{Text: "Use pnpm", Score: 1, Explicit: true}, {Text: "From now on squash", Score: 0.8}, {Text: "Use zod", Score: 0.4}}
 	tests := []struct {
 		classifier string
 		want       []string
@@ -51,31 +51,31 @@ func TestToAskSendsTheModelWhatTheClassifierLeavesToIt(t *testing.T) {
 		{"hybrid", []string{"Use zod"}},
 	}
 	for _, tt := range tests {
-		c := DefaultConfig()
+		c := defaultSettings()
 		c.Classifier = tt.classifier
 		require.Equal(t, tt.want, texts(c.ToAsk(cands)), tt.classifier)
 	}
 }
 
 func TestByRuleAndByModelKeepWhatPassesTheThreshold(t *testing.T) {
-	cands := []Candidate{{Text: "Use pnpm", Score: 1, Explicit: true}, {Text: "From now on squash", Score: 0.8}, {Text: "Use zod", Score: 0.4}}
-	c := DefaultConfig() // threshold 0.65
+	cands := []candidate{{Text: "Use pnpm", Score: 1, Explicit: true}, {Text: "From now on squash", Score: 0.8}, {Text: "Use zod", Score: 0.4}}
+	c := defaultSettings() // threshold 0.65
 	require.Equal(t, []string{"Use pnpm", "From now on squash"}, texts(c.ByRule(cands)), "rule")
 
 	asked := cands[2:]
 	c.Classifier = "hybrid"
-	got := c.ByModel(cands, asked, Verdicts{Conf: []float64{0.9}, Judged: []bool{true}})
+	got := c.ByModel(cands, asked, verdicts{Conf: []float64{0.9}, Judged: []bool{true}})
 	require.Equal(t, []string{"Use pnpm", "From now on squash", "Use zod"}, texts(got), "hybrid, judged a decision")
 	require.Equal(t, 0.9, got[2].Score, "the model's confidence becomes the score")
-	got = c.ByModel(cands, asked, Verdicts{Conf: []float64{0.5}, Judged: []bool{true}})
+	got = c.ByModel(cands, asked, verdicts{Conf: []float64{0.5}, Judged: []bool{true}})
 	require.Equal(t, []string{"Use pnpm", "From now on squash"}, texts(got), "hybrid, under the threshold")
 
 	c.Classifier = "llm"
-	got = c.ByModel(cands, cands, Verdicts{Conf: []float64{0.9, 0, 0.7}, Judged: []bool{true, true, false}})
+	got = c.ByModel(cands, cands, verdicts{Conf: []float64{0.9, 0, 0.7}, Judged: []bool{true, true, false}})
 	require.Equal(t, []string{"Use pnpm"}, texts(got), "llm: only what the model judged a decision")
 }
 
-func texts(cands []Candidate) []string {
+func texts(cands []candidate) []string {
 	var out []string
 	for _, c := range cands {
 		out = append(out, c.Text)
@@ -96,7 +96,7 @@ func FuzzParseVerdicts(f *testing.F) {
 		f.Add(s, uint8(2))
 	}
 	f.Fuzz(func(t *testing.T, answer string, n uint8) {
-		v, ok := ParseVerdicts(answer, int(n%8))
+		v, ok := parseVerdicts(answer, int(n%8))
 		if utf8.ValidString(answer) {
 			// The same answer as the host hands it over.
 			ev, eok := verdictsOf(gjson.Parse(`{"text":`+string(jsonw.String(nil, answer))+`}`), int(n%8))
@@ -104,7 +104,7 @@ func FuzzParseVerdicts(f *testing.F) {
 			require.Equal(t, v, ev, "verdicts in an envelope: %q", answer)
 		}
 		if !ok {
-			require.Equal(t, Verdicts{}, v, answer)
+			require.Equal(t, verdicts{}, v, answer)
 			return
 		}
 		require.Equal(t, int(n%8), len(v.Conf), "conf")

@@ -18,7 +18,7 @@ func TestTornFindingQuotesTheCutLineRedactedAndShortened(t *testing.T) {
 	}
 	for _, tt := range tests {
 		f := tornFinding(7, tt.torn)
-		require.Equal(t, Finding{Line: 7, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + tt.quoted + tail}, f, tt.name)
+		require.Equal(t, finding{Line: 7, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + tt.quoted + tail}, f, tt.name)
 	}
 	f := tornFinding(3, `{"tx":"deploy with `+token)
 	require.False(t, strings.Contains(f.Msg, token), "the secret is quoted: %s", f.Msg)

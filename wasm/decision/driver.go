@@ -39,7 +39,7 @@ type driver struct {
 	s   *store.Session
 	h   *files.FS
 
-	cfg                Config
+	cfg                settings
 	cfgWatch           files.Watch
 	dir, log, lock     string
 	globalCfg, projCfg string
@@ -47,9 +47,9 @@ type driver struct {
 	snapNote           string // what happened to the snapshot at load, for status
 	snapDue            bool   // a snapshot should be written once the turn is over
 
-	st      *State
-	cur     Cursor
-	rd      Reader
+	st      *state
+	cur     cursor
+	rd      reader
 	guard   []byte // the guardBytes before cur.Offset
 	loaded  bool
 	loadErr error
@@ -59,7 +59,7 @@ type driver struct {
 	injText string
 	injOK   bool
 
-	pending []Candidate // auto-capture candidates of the running turn
+	pending []candidate // auto-capture candidates of the running turn
 
 	// lineNotice says the log has bad lines, once a session: at its start in
 	// pi; in pimem (one command a session) with the command, unless the
@@ -162,7 +162,7 @@ func (d *driver) parseConfig() {
 	if d.s.Trusted && d.projCfg != "" {
 		project = files.Config(d.h, d.projCfg)
 	}
-	d.cfg = ParseConfigFiles(files.Config(d.h, d.globalCfg), project)
+	d.cfg = parseSettingsFiles(files.Config(d.h, d.globalCfg), project)
 }
 
 // Off says why the store can neither be read nor written this session, or
@@ -193,8 +193,8 @@ func (d *driver) reloadWithoutSnapshot() error {
 }
 
 func (d *driver) loadFrom(useSnapshot bool) error {
-	d.st = NewState()
-	d.cur = Cursor{}
+	d.st = newState()
+	d.cur = cursor{}
 	d.snapNote = ""
 	d.snapDue = false
 	d.guard = nil
@@ -251,42 +251,42 @@ func (d *driver) loadSnapshot(size int64) (int64, bool) {
 	return cur.Offset, true
 }
 
-func (d *driver) openSnapshot(read ReadAt, snapSize, logSize int64) (*State, Cursor, error) {
-	if snapSize < SnapshotTrailer {
-		return nil, Cursor{}, errors.New("snapshot too short")
+func (d *driver) openSnapshot(read readAt, snapSize, logSize int64) (*state, cursor, error) {
+	if snapSize < snapshotTrailer {
+		return nil, cursor{}, errors.New("snapshot too short")
 	}
-	tr := make([]byte, SnapshotTrailer)
-	if _, err := read(snapSize-SnapshotTrailer, tr); err != nil {
-		return nil, Cursor{}, err
+	tr := make([]byte, snapshotTrailer)
+	if _, err := read(snapSize-snapshotTrailer, tr); err != nil {
+		return nil, cursor{}, err
 	}
-	off, n, err := HeaderSpan(tr)
+	off, n, err := headerSpan(tr)
 	if err != nil {
-		return nil, Cursor{}, err
+		return nil, cursor{}, err
 	}
 	if off < 0 || off+int64(n) > snapSize {
-		return nil, Cursor{}, errors.New("snapshot header out of range")
+		return nil, cursor{}, errors.New("snapshot header out of range")
 	}
 	hb := make([]byte, n)
 	if _, err := read(off, hb); err != nil {
-		return nil, Cursor{}, err
+		return nil, cursor{}, err
 	}
-	h, err := ParseSnapshotHeader(hb, off, tr)
+	h, err := parseSnapshotHeader(hb, off, tr)
 	if err != nil {
-		return nil, Cursor{}, err
+		return nil, cursor{}, err
 	}
 	if h.Log.Offset > logSize {
-		return nil, Cursor{}, errors.New("the log is shorter than the snapshot says (rewritten?)")
+		return nil, cursor{}, errors.New("the log is shorter than the snapshot says (rewritten?)")
 	}
-	sum, err := LogSum(d.readAt, h.Log.Offset)
+	sum, err := logSum(d.readAt, h.Log.Offset)
 	if err != nil {
-		return nil, Cursor{}, err
+		return nil, cursor{}, err
 	}
 	if sum != h.LogSum {
-		return nil, Cursor{}, errors.New("the log changed under the snapshot (rewritten or checked out)")
+		return nil, cursor{}, errors.New("the log changed under the snapshot (rewritten or checked out)")
 	}
-	st, err := LoadSnapshot(h, read)
+	st, err := loadSnapshot(h, read)
 	if err != nil {
-		return nil, Cursor{}, err
+		return nil, cursor{}, err
 	}
 	return st, h.Log, nil
 }
@@ -308,7 +308,7 @@ func (d *driver) writeSnapshot() {
 	if d.snap == "" || d.st == nil || !d.st.Resident() {
 		return
 	}
-	sum, err := LogSum(d.readAt, d.cur.Offset)
+	sum, err := logSum(d.readAt, d.cur.Offset)
 	if err != nil {
 		return
 	}
@@ -423,7 +423,7 @@ func (e *errInert) Error() string { return e.msg }
 // torn last line with a newline so it stays a line of its own. The state is
 // then brought up to date by replaying what was appended, so it always equals
 // a replay of the file.
-func (d *driver) write(build func(st *State, nowMs int64) ([]Event, error)) ([]Event, error) {
+func (d *driver) write(build func(st *state, nowMs int64) ([]Event, error)) ([]Event, error) {
 	if why := d.env.May(d, store.Write); why != "" {
 		return nil, &errInert{why}
 	}
@@ -439,8 +439,8 @@ func (d *driver) write(build func(st *State, nowMs int64) ([]Event, error)) ([]E
 		return nil, err
 	}
 	if _, text := d.tornTail(); text != "" {
-		// Never issue again the id a torn line was writing (TornID).
-		if id := TornID(text); id != "" {
+		// Never issue again the id a torn line was writing (tornID).
+		if id := tornID(text); id != "" {
 			d.st.Reserve(id)
 		}
 	}

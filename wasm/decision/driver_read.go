@@ -13,14 +13,14 @@ import (
 // what to show and says it.
 
 func (d *driver) cmdList(c *store.Cmd) {
-	var list Hits
+	var list hits
 	title := "active decisions"
 	switch {
 	case c.Args.Has("all"):
 		list, title = d.st.All(), "decisions"
 	case c.Args.Value("status") != "":
 		st := ParseStatus(strings.ToLower(c.Args.Value("status")))
-		if st == StatusNone {
+		if st == statusNone {
 			c.Out.Usage("/decision list: --status must be active, draft, rejected or superseded")
 			return
 		}
@@ -32,7 +32,7 @@ func (d *driver) cmdList(c *store.Cmd) {
 }
 
 func (d *driver) cmdSearch(c *store.Cmd) {
-	q := ParseQuery(c.Args.Words)
+	q := parseQuery(c.Args.Words)
 	if len(q.BadTerms) > 0 {
 		c.Out.Usage("/decision search: unknown status in " + strings.Join(q.BadTerms, ", ") + " (use active, draft, rejected or superseded)")
 		return
@@ -41,7 +41,7 @@ func (d *driver) cmdSearch(c *store.Cmd) {
 }
 
 // printList shows a list newest first, cut at --limit (listing.go).
-func (d *driver) printList(c *store.Cmd, list Hits, title string) {
+func (d *driver) printList(c *store.Cmd, list hits, title string) {
 	limit, err := parseLimit(c.Args.Value("limit"), c.JSON)
 	if err != nil {
 		c.Out.Usage(err.Error())
@@ -60,21 +60,21 @@ func (d *driver) cmdShow(c *store.Cmd) {
 		return
 	}
 	if c.JSON {
-		c.Out.Output(string(AppendJSON(nil, x)))
+		c.Out.Output(string(appendJSON(nil, x)))
 		return
 	}
-	c.Out.Output(ShowText(x))
+	c.Out.Output(showText(x))
 }
 
 // need returns the live decision id names, or says why there is none.
-func (d *driver) need(out *store.Out, id string) *Decision {
+func (d *driver) need(out *store.Out, id string) *decision {
 	if x := d.st.Get(id); x != nil {
 		return x
 	}
 	switch {
 	case d.st.WasRemoved(id):
 		out.Fail(id + " was removed; /decision list shows the live decisions.")
-	case !ValidID(id):
+	case !validID(id):
 		out.Fail(strconv.Quote(id) + " is not a decision id (they look like D-2026-02-27-0001).")
 	default:
 		out.Fail("No decision " + id + " in " + d.log + "; /decision search finds one by its words.")
@@ -138,15 +138,15 @@ func (d *driver) cmdDoctor(c *store.Cmd) {
 // diagnose is doctor's report on the log as it is. When replay met a second
 // add of a live id, the log is read whole to tell repeated lines from
 // decisions that share an id; fix is then the repair, else nil.
-func (d *driver) diagnose() (Report, *Repair) {
-	found, _ := SecretLines(d.readAt, d.cur.Offset)
+func (d *driver) diagnose() (report, *repair) {
+	found, _ := secretLines(d.readAt, d.cur.Offset)
 	if line, text := d.tornTail(); text != "" {
 		found = append(found, tornFinding(line, text))
 	}
 	rep := d.st.Diagnose(found...)
 	dup := false
 	for _, p := range d.st.Problems {
-		dup = dup || p.Kind == DuplicateAdd
+		dup = dup || p.Kind == duplicateAdd
 	}
 	if !dup {
 		return rep, nil
@@ -155,14 +155,14 @@ func (d *driver) diagnose() (Report, *Repair) {
 	if err != nil {
 		return rep, nil // doctor still reports the duplicate adds as replay found them
 	}
-	fix := PlanRepair(data)
+	fix := planRepair(data)
 	rep.MarkCollisions(&fix)
 	return rep, &fix
 }
 
 // report prints doctor's report, after text when there is some, and exits 1
 // when the log has a problem.
-func (d *driver) report(out *store.Out, asJSON bool, rep Report, before string) {
+func (d *driver) report(out *store.Out, asJSON bool, rep report, before string) {
 	if asJSON {
 		out.Output(string(rep.AppendJSON(nil, d.log)))
 	} else {
@@ -180,7 +180,7 @@ func (d *driver) tornTail() (int, string) {
 	if err != nil || info.Size <= d.cur.Offset {
 		return 0, ""
 	}
-	line, text, err := TornTail(d.readAt, d.cur, info.Size)
+	line, text, err := tornTail(d.readAt, d.cur, info.Size)
 	if err != nil || strings.TrimSpace(text) == "" {
 		return 0, ""
 	}

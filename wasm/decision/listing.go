@@ -50,19 +50,19 @@ func shownOf(total, limit int) int {
 
 // listJSON is the first limit decisions of list (all when limit is 0) as a
 // JSON array of what `show --json` prints.
-func listJSON(list Hits, limit int) []byte {
-	return jsonw.Array(nil, shownOf(list.Len(), limit), func(b []byte, i int) []byte { return AppendJSON(b, list.At(i)) })
+func listJSON(list hits, limit int) []byte {
+	return jsonw.Array(nil, shownOf(list.Len(), limit), func(b []byte, i int) []byte { return appendJSON(b, list.At(i)) })
 }
 
 // listText is a list as a person reads it: how many decisions there are,
-// then the first limit of them (all when limit is 0), one ListLine each, and
+// then the first limit of them (all when limit is 0), one listLine each, and
 // how many more there are. title is plural ("active decisions").
 //
 //	listText([D-2026-03-01-0002, D-2026-03-01-0001], "active decisions", 1) =>
 //	  2 active decisions (newest first):
 //	  D-2026-03-01-0002 | active | Use Go
 //	  … 1 more; use --limit N (0 for all).
-func listText(list Hits, title string, limit int) string {
+func listText(list hits, title string, limit int) string {
 	total := list.Len()
 	if total == 0 {
 		return "No " + title + "."
@@ -73,7 +73,7 @@ func listText(list Hits, title string, limit int) string {
 	sb.WriteString(" (newest first):")
 	for i := 0; i < shown; i++ {
 		sb.WriteString("\n")
-		sb.WriteString(ListLine(list.At(i)))
+		sb.WriteString(listLine(list.At(i)))
 	}
 	if total > shown {
 		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; use --limit N (0 for all).")

@@ -41,7 +41,7 @@ func TestParseLimitCutsTextAtFiftyAndJSONNowhereByDefault(t *testing.T) {
 }
 
 // listOf is a state of n active decisions, D-2026-02-27-0001 the oldest.
-func listOf(t *testing.T, n int) *State {
+func listOf(t *testing.T, n int) *state {
 	t.Helper()
 	var log strings.Builder
 	for i := 1; i <= n; i++ {
@@ -78,7 +78,7 @@ func TestListTextSaysHowManyAndHowManyMoreThanShown(t *testing.T) {
 
 func TestListJSONIsCutOnlyAtTheLimitGiven(t *testing.T) {
 	st := listOf(t, 3)
-	one := func(i int) string { return string(AppendJSON(nil, st.Get("D-2026-02-27-000"+strconv.Itoa(i)))) }
+	one := func(i int) string { return string(appendJSON(nil, st.Get("D-2026-02-27-000"+strconv.Itoa(i)))) }
 	tests := []struct {
 		name  string
 		n     int

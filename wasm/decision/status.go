@@ -22,7 +22,7 @@ type statusPage struct {
 	projectRoot, projectID string
 	log                    string
 	globalCfg, projectCfg  string // the config files' paths, "" when there is no such place
-	cfg                    Config
+	cfg                    settings
 
 	// The rest is read only when the store may be read (off is "").
 	lines    int            // lines of the log replayed
@@ -64,11 +64,11 @@ func (p *statusPage) text() string {
 		sb.WriteString("\nLog: " + p.log + " (" + text.Plural(p.lines, "line", "lines") + ", " + strconv.FormatInt(p.bytes, 10) + " bytes)")
 	}
 	sb.WriteString("\nDecisions: " + strconv.Itoa(p.counts[Active]) + " active, " +
-		strconv.Itoa(p.counts[Draft]) + " draft, " + strconv.Itoa(p.counts[Rejected]) + " rejected, " +
+		strconv.Itoa(p.counts[draft]) + " draft, " + strconv.Itoa(p.counts[rejected]) + " rejected, " +
 		strconv.Itoa(p.counts[Superseded]) + " superseded")
 	inj := "nothing (no active decisions)"
 	if p.injected > 0 {
-		inj = strconv.Itoa(p.injected) + " of " + strconv.Itoa(MaxSectionChars) + " chars, up to " + strconv.Itoa(p.cfg.MaxDecisions) + " decisions"
+		inj = strconv.Itoa(p.injected) + " of " + strconv.Itoa(maxSectionChars) + " chars, up to " + strconv.Itoa(p.cfg.MaxDecisions) + " decisions"
 	}
 	if p.inject != "" {
 		inj += " — but " + p.inject
@@ -87,8 +87,8 @@ func (p *statusPage) text() string {
 
 // autoCaptureText is how auto-capture is set, for the status page.
 //
-//	autoCaptureText(DefaultConfig()) => "on (rule classifier, threshold 0.65, max 2 per turn, asks before saving)"
-func autoCaptureText(c Config) string {
+//	autoCaptureText(defaultSettings()) => "on (rule classifier, threshold 0.65, max 2 per turn, asks before saving)"
+func autoCaptureText(c settings) string {
 	if !c.AutoCapture {
 		return "off"
 	}
@@ -102,9 +102,9 @@ func autoCaptureText(c Config) string {
 // retentionText is how long purge keeps decisions of each status it may
 // remove, as status and purge say it.
 //
-//	retentionText(DefaultConfig().RetentionDays) => "draft 30d, rejected 90d, superseded 180d"
-func retentionText(r Retention) string {
-	return "draft " + strconv.Itoa(r[Draft]) + "d, rejected " + strconv.Itoa(r[Rejected]) + "d, superseded " + strconv.Itoa(r[Superseded]) + "d"
+//	retentionText(defaultSettings().RetentionDays) => "draft 30d, rejected 90d, superseded 180d"
+func retentionText(r retention) string {
+	return "draft " + strconv.Itoa(r[draft]) + "d, rejected " + strconv.Itoa(r[rejected]) + "d, superseded " + strconv.Itoa(r[Superseded]) + "d"
 }
 
 // appendJSON is the status page for /decision status --json: the same facts

@@ -16,7 +16,7 @@ const (
 
 // page is a status page of the project above; on says the store may be read.
 func page(f func(p *statusPage)) statusPage {
-	p := statusPage{projectRoot: stRoot, projectID: "5f1c2a9be07d43aa", log: stLog, globalCfg: stGlobal, projectCfg: stProj, cfg: DefaultConfig(), snapshot: stSnap}
+	p := statusPage{projectRoot: stRoot, projectID: "5f1c2a9be07d43aa", log: stLog, globalCfg: stGlobal, projectCfg: stProj, cfg: defaultSettings(), snapshot: stSnap}
 	f(&p)
 	return p
 }
@@ -56,7 +56,7 @@ func TestStatusPageDescribesTheLogAndWhatIsInjected(t *testing.T) {
 				"\nProblems: 6 lines need attention; run /decision doctor"},
 		{"one line, every status, one problem", page(func(p *statusPage) {
 			p.lines, p.bytes, p.injected, p.problems = 1, 120, 90, 1
-			p.counts = [numStatus]int{Active: 6, Draft: 1, Rejected: 2, Superseded: 3}
+			p.counts = [numStatus]int{Active: 6, draft: 1, rejected: 2, Superseded: 3}
 		}),
 			head + "\nLog: " + stLog + " (1 line, 120 bytes)\nDecisions: 6 active, 1 draft, 2 rejected, 3 superseded" +
 				"\nInjected each turn: 90 of 2200 chars, up to 20 decisions" + capture +
@@ -87,7 +87,7 @@ func TestStatusJSONCarriesTheSameFactsKeyed(t *testing.T) {
 	}{
 		{"injecting, with a snapshot", page(func(p *statusPage) {
 			p.lines, p.bytes, p.injected, p.problems = 9, 1160, 361, 6
-			p.counts = [numStatus]int{Active: 3, Draft: 1, Rejected: 2, Superseded: 4}
+			p.counts = [numStatus]int{Active: 3, draft: 1, rejected: 2, Superseded: 4}
 			p.snapNote = "loaded at start (covered 9 lines)"
 		}),
 			`{"enabled":true,"injecting":true,"projectRoot":"/src/app","projectId":"5f1c2a9be07d43aa","log":"` + stLog + `",` +
@@ -122,18 +122,18 @@ func TestStatusPageNamesAConfigPlaceThatDoesNotExist(t *testing.T) {
 func TestAutoCaptureTextSaysHowCandidatesAreSaved(t *testing.T) {
 	tests := []struct {
 		name string
-		set  func(c *Config)
+		set  func(c *settings)
 		want string
 	}{
-		{"defaults", func(c *Config) {}, "on (rule classifier, threshold 0.65, max 2 per turn, asks before saving)"},
-		{"off", func(c *Config) { c.AutoCapture = false }, "off"},
-		{"without asking", func(c *Config) { c.Confirm, c.Classifier, c.Threshold, c.MaxPerTurn = false, "hybrid", 1, 5 },
+		{"defaults", func(c *settings) {}, "on (rule classifier, threshold 0.65, max 2 per turn, asks before saving)"},
+		{"off", func(c *settings) { c.AutoCapture = false }, "off"},
+		{"without asking", func(c *settings) { c.Confirm, c.Classifier, c.Threshold, c.MaxPerTurn = false, "hybrid", 1, 5 },
 			"on (hybrid classifier, threshold 1, max 5 per turn, saves without asking)"},
-		{"a threshold of many digits", func(c *Config) { c.Threshold = 0.123456789 },
+		{"a threshold of many digits", func(c *settings) { c.Threshold = 0.123456789 },
 			"on (rule classifier, threshold 0.123456789, max 2 per turn, asks before saving)"},
 	}
 	for _, tt := range tests {
-		c := DefaultConfig()
+		c := defaultSettings()
 		tt.set(&c)
 		require.Equal(t, tt.want, autoCaptureText(c), tt.name)
 	}
@@ -141,12 +141,12 @@ func TestAutoCaptureTextSaysHowCandidatesAreSaved(t *testing.T) {
 
 func TestRetentionTextNamesEachStatusPurgeRemoves(t *testing.T) {
 	tests := []struct {
-		r    Retention
+		r    retention
 		want string
 	}{
-		{DefaultConfig().RetentionDays, "draft 30d, rejected 90d, superseded 180d"},
-		{Retention{Active: 99, Draft: 1, Rejected: 14, Superseded: 21}, "draft 1d, rejected 14d, superseded 21d"},
-		{Retention{}, "draft 0d, rejected 0d, superseded 0d"},
+		{defaultSettings().RetentionDays, "draft 30d, rejected 90d, superseded 180d"},
+		{retention{Active: 99, draft: 1, rejected: 14, Superseded: 21}, "draft 1d, rejected 14d, superseded 21d"},
+		{retention{}, "draft 0d, rejected 0d, superseded 0d"},
 	}
 	for _, tt := range tests {
 		require.Equal(t, tt.want, retentionText(tt.r))
