@@ -119,7 +119,7 @@ func (d *driver) start(out *store.Out) {
 	out.Status("pi-memory", footer(d.st.Count(Active)), false)
 }
 
-// refresh reads the configuration again when a config file changed since
+// Refresh reads the configuration again when a config file changed since
 // it was last read (an edit, /decision enable in another session): the
 // next prompt and the next command follow it. Its warnings are said once,
 // and the footer follows the store turning off or on.
@@ -169,7 +169,7 @@ func (d *driver) parseConfig() {
 // "" when it can (the gate asks it; offReason decides).
 func (d *driver) Off() string { return offReason(d.s.ProjectRoot, d.s.Trusted, d.cfg, d.globalCfg) }
 
-// ready catches up with the log before a command reads or writes it.
+// Ready catches up with the log before a command reads or writes it.
 func (d *driver) Ready(out *store.Out) error {
 	if err := d.usable(); err != nil {
 		return errors.New("Could not read " + d.log + ": " + err.Error())
