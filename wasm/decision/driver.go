@@ -284,7 +284,7 @@ func (d *driver) openSnapshot(read readAt, snapSize, logSize int64) (*state, cur
 	if sum != h.LogSum {
 		return nil, cursor{}, errors.New("the log changed under the snapshot (rewritten or checked out)")
 	}
-	st, err := loadSnapshot(h, read)
+	st, err := snapshotState(h, read)
 	if err != nil {
 		return nil, cursor{}, err
 	}

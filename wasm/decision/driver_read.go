@@ -180,7 +180,7 @@ func (d *driver) tornTail() (int, string) {
 	if err != nil || info.Size <= d.cur.Offset {
 		return 0, ""
 	}
-	line, text, err := tornTail(d.readAt, d.cur, info.Size)
+	line, text, err := readTornTail(d.readAt, d.cur, info.Size)
 	if err != nil || strings.TrimSpace(text) == "" {
 		return 0, ""
 	}

@@ -121,9 +121,9 @@ func (r *reader) applyLine(st *state, b []byte, line int) {
 	st.apply(&r.ev, line)
 }
 
-// tornTail reports the unterminated, undecodable segment at the end of a log,
+// readTornTail reports the unterminated, undecodable segment at the end of a log,
 // if any, so doctor can show it. read/size/cur as for Replay.
-func tornTail(read readAt, cur cursor, size int64) (line int, text string, err error) {
+func readTornTail(read readAt, cur cursor, size int64) (line int, text string, err error) {
 	if cur.Offset >= size {
 		return 0, "", nil
 	}

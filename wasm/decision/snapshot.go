@@ -481,11 +481,11 @@ func parseSnapshotHeader(b []byte, at int64, trailer []byte) (*snapshotHeader, e
 	return h, nil
 }
 
-// loadSnapshot builds a state from a snapshot whose header h was read; read
+// snapshotState builds a state from a snapshot whose header h was read; read
 // reads the snapshot file. It reads the small tables now; records, the id
 // tables and string pages are read on first use, each checked against its
 // own checksum (see state.Resident and state.Broken).
-func loadSnapshot(h *snapshotHeader, read readAt) (*state, error) {
+func snapshotState(h *snapshotHeader, read readAt) (*state, error) {
 	root := h.root
 	s := newState()
 	// sec reads a declared section, checking its size against the file

@@ -31,7 +31,7 @@ func openSnapshot(file []byte) (*state, *snapshotHeader, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := loadSnapshot(h, func(o int64, dst []byte) (int, error) {
+	st, err := snapshotState(h, func(o int64, dst []byte) (int, error) {
 		if o < 0 || o >= int64(len(file)) {
 			return 0, nil
 		}

@@ -38,7 +38,7 @@ func loadFrom(t *testing.T, file []byte) (*state, *snapshotHeader, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := loadSnapshot(h, read)
+	st, err := snapshotState(h, read)
 	return st, h, err
 }
 
