@@ -2,14 +2,14 @@ package decision
 
 import "unsafe"
 
-// Arena stores the strings decoded from a log in shared blocks, so replaying
+// arena stores the strings decoded from a log in shared blocks, so replaying
 // 100k events costs thousands of allocations instead of half a million —
 // under TinyGo's garbage collector that is most of the replay time. Blocks are
 // small on purpose: TinyGo's collector finds an object's start by walking
 // back from each interior pointer, so a string in the middle of a 256 KiB
 // block cost thousands of steps per collection (measured: 10-26 s collections
 // at 100k events). Strings handed out stay valid for the life of the program.
-type Arena struct {
+type arena struct {
 	block []byte
 	lists []string
 	size  int
@@ -18,7 +18,7 @@ type Arena struct {
 const arenaBlock = 4 << 10
 
 // String copies b into the arena and returns it as a string.
-func (a *Arena) String(b []byte) string {
+func (a *arena) String(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
@@ -39,7 +39,7 @@ func (a *Arena) String(b []byte) string {
 
 // Strings copies a list of strings into a shared slab, so the tags of 100k
 // events cost a handful of allocations.
-func (a *Arena) Strings(list []string) []string {
+func (a *arena) Strings(list []string) []string {
 	if a == nil || len(list) > 16 {
 		return append([]string(nil), list...)
 	}
@@ -52,7 +52,7 @@ func (a *Arena) Strings(list []string) []string {
 }
 
 // slots hands out n string slots from the list slab, for the caller to fill.
-func (a *Arena) slots(n int) []string {
+func (a *arena) slots(n int) []string {
 	if n > 16 {
 		return make([]string, n)
 	}

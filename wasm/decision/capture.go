@@ -1,14 +1,15 @@
 package decision
 
 import (
-	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
-
+	"strconv"
 	"strings"
 	"unicode"
+
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
-// Candidate is a possible decision found in a user prompt.
-type Candidate struct {
+// candidate is a possible decision found in a user prompt.
+type candidate struct {
 	Text     string
 	Score    float64 // 1 for an explicit "Decision:" line; the rule score otherwise
 	Explicit bool
@@ -16,24 +17,24 @@ type Candidate struct {
 
 // Auto-capture limits.
 const (
-	MinCandidateChars = 8
-	MaxCandidateChars = 500
-	// CandidateFloor is the lowest rule score worth keeping as a candidate at
+	minCandidateChars = 8
+	maxCandidateChars = 500
+	// candidateFloor is the lowest rule score worth keeping as a candidate at
 	// all (an LLM classifier may still promote it in hybrid mode).
-	CandidateFloor = 0.3
+	candidateFloor = 0.3
 )
 
-// Candidates extracts decision candidates from the text a person typed. It
+// candidates extracts decision candidates from the text a person typed. It
 // reads only that text: fenced code, quoted lines ("> …") and lines in the
 // format pi-memory injects ("D-… | …") are skipped, so pasted or injected
 // memory is never captured again. Explicit "Decision: <text>" lines come first
-// (score 1); other sentences are scored by Score and kept at CandidateFloor
+// (score 1); other sentences are scored by score and kept at candidateFloor
 // or above.
 //
-//	Candidates("Decision: Use pnpm\nFrom now on we run tests before pushing.")
+//	candidates("Decision: Use pnpm\nFrom now on we run tests before pushing.")
 //	=> [{Text:"Use pnpm", Score:1, Explicit:true}, {Text:"From now on we run tests before pushing.", Score:0.8}]
-func Candidates(prompt string) []Candidate {
-	var explicit, ruled []Candidate
+func candidates(prompt string) []candidate {
+	var explicit, ruled []candidate
 	fenced := false
 	for _, raw := range strings.Split(prompt, "\n") {
 		line := strings.TrimSpace(raw)
@@ -45,14 +46,14 @@ func Candidates(prompt string) []Candidate {
 			continue
 		}
 		if text, ok := explicitDecision(line); ok {
-			if c, ok := candidate(text, 1, true); ok {
+			if c, ok := newCandidate(text, 1, true); ok {
 				explicit = append(explicit, c)
 			}
 			continue
 		}
 		for _, sentence := range sentences(line) {
-			if sc := Score(sentence); sc >= CandidateFloor {
-				if c, ok := candidate(sentence, sc, false); ok {
+			if sc := score(sentence); sc >= candidateFloor {
+				if c, ok := newCandidate(sentence, sc, false); ok {
 					ruled = append(ruled, c)
 				}
 			}
@@ -61,19 +62,19 @@ func Candidates(prompt string) []Candidate {
 	return dedupeCandidates(append(explicit, ruled...))
 }
 
-func candidate(text string, score float64, explicit bool) (Candidate, bool) {
+func newCandidate(text string, score float64, explicit bool) (candidate, bool) {
 	text = strings.TrimSpace(txt.OneLine(text))
 	n := len([]rune(text))
-	if n < MinCandidateChars {
-		return Candidate{}, false
+	if n < minCandidateChars {
+		return candidate{}, false
 	}
-	if n > MaxCandidateChars {
-		text = txt.Runes(text, MaxCandidateChars)
+	if n > maxCandidateChars {
+		text = txt.Runes(text, maxCandidateChars)
 	}
-	return Candidate{Text: text, Score: score, Explicit: explicit}, true
+	return candidate{Text: text, Score: score, Explicit: explicit}, true
 }
 
-func dedupeCandidates(in []Candidate) []Candidate {
+func dedupeCandidates(in []candidate) []candidate {
 	seen := map[string]bool{}
 	out := in[:0]
 	for _, c := range in {
@@ -102,7 +103,7 @@ func explicitDecision(line string) (string, bool) {
 }
 
 func looksInjected(line string) bool {
-	return len(line) > 20 && ValidID(strings.TrimSpace(strings.SplitN(line, "|", 2)[0])) && strings.Contains(line, " | ")
+	return len(line) > 20 && validID(strings.TrimSpace(strings.SplitN(line, "|", 2)[0])) && strings.Contains(line, " | ")
 }
 
 // sentences splits a line at ". ", "! " and "; " boundaries.
@@ -147,12 +148,12 @@ var (
 	}
 )
 
-// Score rates how much a sentence reads like a decision (a chosen, actionable
+// score rates how much a sentence reads like a decision (a chosen, actionable
 // rule) rather than a task, a question or a passing remark.
 //
-//	Score("From now on we squash-merge every PR.") => 0.8
-//	Score("Can you fix the login bug?")            => 0
-func Score(sentence string) float64 {
+//	score("From now on we squash-merge every PR.") => 0.8
+//	score("Can you fix the login bug?")            => 0
+func score(sentence string) float64 {
 	s := strings.ToLower(strings.TrimSpace(sentence))
 	if s == "" || strings.HasSuffix(s, "?") {
 		return 0
@@ -177,3 +178,16 @@ func Score(sentence string) float64 {
 }
 
 func isWordChar(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '\'' }
+
+// unsavedNotice names the candidates auto-capture did not save because
+// confirming them needs a UI, and says how to keep them.
+//
+//	unsavedNotice([{Text: "Use pnpm"}]) => `1 decision candidate was not saved, because confirming needs a UI: "Use pnpm". Add it with /decision add, or set autoCapture.confirm to false.`
+func unsavedNotice(cands []candidate) string {
+	q := make([]string, len(cands))
+	for i, c := range cands {
+		q[i] = strconv.Quote(c.Text)
+	}
+	return txt.Plural(len(cands), "decision candidate was", "decision candidates were") +
+		" not saved, because confirming needs a UI: " + strings.Join(q, ", ") + ". Add it with /decision add, or set autoCapture.confirm to false."
+}

@@ -15,7 +15,7 @@ func TestCandidatesComeFromWhatThePersonTyped(t *testing.T) {
 		"```\nDecision: inside a code fence\n```\n" +
 		"D-2026-02-27-0001 | Use PostgreSQL | #db\n" +
 		"Decision: x\n"
-	got := Candidates(prompt)
+	got := candidates(prompt)
 	var texts []string
 	for _, c := range got {
 		texts = append(texts, c.Text)
@@ -35,10 +35,40 @@ func TestScoreSeparatesDecisionsFromTasksAndQuestions(t *testing.T) {
 		{"Let's use Vitest instead of Jest", 0.7},
 		{"Use zod for validation", 0.4},
 		{"Can you always run the tests?", 0},
+		{"Can you fix the login bug?", 0},
 		{"Fix the login bug", 0},
 		{"Users never see this page", 0},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, Score(tt.s), tt.s)
+		require.Equal(t, tt.want, score(tt.s), tt.s)
+	}
+}
+
+func TestUnsavedNoticeQuotesEveryCandidateAndSaysHowToKeepThem(t *testing.T) {
+	tests := []struct {
+		cands []candidate
+		want  string
+	}{
+		{[]candidate{{Text: "Use pnpm"}},
+			`1 decision candidate was not saved, because confirming needs a UI: "Use pnpm". Add it with /decision add, or set autoCapture.confirm to false.`},
+		{[]candidate{{Text: "Use pnpm"}, {Text: `Say "hi" first`}},
+			`2 decision candidates were not saved, because confirming needs a UI: "Use pnpm", "Say \"hi\" first". Add it with /decision add, or set autoCapture.confirm to false.`},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, unsavedNotice(tt.cands))
+	}
+}
+
+func TestCandidatesScoreExplicitLinesOneAndOtherSentencesByRule(t *testing.T) {
+	tests := []struct {
+		prompt string
+		want   []candidate
+	}{
+		{"Decision: Use pnpm\nFrom now on we run tests before pushing.",
+			[]candidate{{Text: "Use pnpm", Score: 1, Explicit: true}, {Text: "From now on we run tests before pushing.", Score: 0.8}}},
+		{"Can you fix the login bug?", nil},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, candidates(tt.prompt), tt.prompt)
 	}
 }

@@ -4,20 +4,20 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/similarity"
 )
 
-// Verdict is how a new text relates to an existing decision (see the
+// verdict is how a new text relates to an existing decision (see the
 // similarity package for the measure and its fixture).
-type Verdict = similarity.Verdict
+type verdict = similarity.Verdict
 
 const (
-	Unrelated = similarity.Unrelated
-	Duplicate = similarity.Duplicate
-	Conflict  = similarity.Conflict
+	unrelated = similarity.Unrelated
+	duplicate = similarity.Duplicate
+	conflict  = similarity.Conflict
 )
 
-// Match is one existing active decision that a new text duplicates or contradicts.
-type Match struct {
-	D       *Decision
-	Verdict Verdict
+// match is one existing active decision that a new text duplicates or contradicts.
+type match struct {
+	D       *decision
+	Verdict verdict
 	Score   float64
 	Reason  string
 }
@@ -33,7 +33,7 @@ type features struct {
 // short text: title, else text) and returns the duplicates and the
 // conflicts, best first. except names decisions to leave out (the one being
 // updated or superseded).
-func (s *State) Check(text string, except ...string) (dups, conflicts []Match) {
+func (s *state) Check(text string, except ...string) (dups, conflicts []match) {
 	// Compared redacted: a verdict's reason quotes the texts it compared,
 	// and it is shown to people (doctor, dialogs).
 	nf := similarity.Prepare(clean(text))
@@ -45,9 +45,9 @@ func (s *State) Check(text string, except ...string) (dups, conflicts []Match) {
 		res := similarity.Compare(&nf, s.featuresOf(h))
 		switch res.Verdict {
 		case similarity.Duplicate:
-			dups = append(dups, Match{D: s.view(h), Verdict: Duplicate, Score: res.Score, Reason: res.Reason})
+			dups = append(dups, match{D: s.view(h), Verdict: duplicate, Score: res.Score, Reason: res.Reason})
 		case similarity.Conflict:
-			conflicts = append(conflicts, Match{D: s.view(h), Verdict: Conflict, Score: res.Score, Reason: res.Reason})
+			conflicts = append(conflicts, match{D: s.view(h), Verdict: conflict, Score: res.Score, Reason: res.Reason})
 		}
 	}
 	sortMatches(dups)
@@ -56,7 +56,7 @@ func (s *State) Check(text string, except ...string) (dups, conflicts []Match) {
 }
 
 // featuresOf prepares a decision's features once per text.
-func (s *State) featuresOf(h int32) *similarity.Features {
+func (s *state) featuresOf(h int32) *similarity.Features {
 	for int(h) >= len(s.feats) {
 		s.feats = append(s.feats, nil)
 	}
@@ -69,7 +69,7 @@ func (s *State) featuresOf(h int32) *similarity.Features {
 	return &f.f
 }
 
-func sortMatches(m []Match) {
+func sortMatches(m []match) {
 	sortBy(len(m), func(i, j int) bool {
 		if m[i].Score != m[j].Score {
 			return m[i].Score > m[j].Score
@@ -78,8 +78,8 @@ func sortMatches(m []Match) {
 	}, func(i, j int) { m[i], m[j] = m[j], m[i] })
 }
 
-// Normalize is the exact-match form of a text (see similarity.Normalize).
-func Normalize(s string) string { return similarity.Normalize(s) }
+// normalize is the exact-match form of a text (see similarity.Normalize).
+func normalize(s string) string { return similarity.Normalize(s) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

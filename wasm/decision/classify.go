@@ -19,8 +19,8 @@ import (
 
 // ByRule keeps the explicit candidates and those the rule classifier scores
 // at or above the threshold.
-func (c *Config) ByRule(cands []Candidate) []Candidate {
-	var out []Candidate
+func (c *settings) ByRule(cands []candidate) []candidate {
+	var out []candidate
 	for _, k := range cands {
 		if k.Explicit || k.Score >= c.Threshold {
 			out = append(out, k)
@@ -32,8 +32,8 @@ func (c *Config) ByRule(cands []Candidate) []Candidate {
 // ToAsk returns the candidates the model must judge: all of them with the
 // "llm" classifier, the unsure ones (neither explicit nor over the
 // threshold) with "hybrid", none with "rule".
-func (c *Config) ToAsk(cands []Candidate) []Candidate {
-	var ask []Candidate
+func (c *settings) ToAsk(cands []candidate) []candidate {
+	var ask []candidate
 	for _, k := range cands {
 		switch {
 		case c.Classifier == "llm":
@@ -45,14 +45,14 @@ func (c *Config) ToAsk(cands []Candidate) []Candidate {
 	return ask
 }
 
-// ClassifierSystem is the model's instruction for judging candidates.
-const ClassifierSystem = "You classify sentences a developer wrote to a coding agent. A decision is a chosen, actionable rule for the project that had alternatives (for example \"Use PostgreSQL for the primary database\", \"Never commit generated files\"). Tasks, questions, one-off instructions and plain facts are not decisions. Answer with JSON only: an array of objects {\"n\": <number>, \"decision\": true|false, \"confidence\": <0..1>}."
+// classifierSystem is the model's instruction for judging candidates.
+const classifierSystem = "You classify sentences a developer wrote to a coding agent. A decision is a chosen, actionable rule for the project that had alternatives (for example \"Use PostgreSQL for the primary database\", \"Never commit generated files\"). Tasks, questions, one-off instructions and plain facts are not decisions. Answer with JSON only: an array of objects {\"n\": <number>, \"decision\": true|false, \"confidence\": <0..1>}."
 
-// ClassifierPrompt numbers the candidates for the model, redacted: a
+// classifierPrompt numbers the candidates for the model, redacted: a
 // secret never leaves the machine in a model call.
 //
-//	ClassifierPrompt([{Text: "Use pnpm"}, {Text: "Always run lint"}]) => "1. Use pnpm\n2. Always run lint\n"
-func ClassifierPrompt(cands []Candidate) string {
+//	classifierPrompt([{Text: "Use pnpm"}, {Text: "Always run lint"}]) => "1. Use pnpm\n2. Always run lint\n"
+func classifierPrompt(cands []candidate) string {
 	var b strings.Builder
 	for i, k := range cands {
 		text, _ := redact.String(k.Text)
@@ -61,30 +61,30 @@ func ClassifierPrompt(cands []Candidate) string {
 	return b.String()
 }
 
-// Verdicts is the model's answer about the asked candidates: a confidence
+// verdicts is the model's answer about the asked candidates: a confidence
 // per candidate it judged (0 for "not a decision"), by position.
-type Verdicts struct {
+type verdicts struct {
 	Conf   []float64
 	Judged []bool
 }
 
-// ParseVerdicts reads the model's answer about n candidates: the first JSON
+// parseVerdicts reads the model's answer about n candidates: the first JSON
 // array in it, whose objects carry "n" (1-based), "decision" and
 // "confidence". Entries out of range or of the wrong shape are ignored; an
 // answer with no readable array reports false, and the caller falls back to
 // the rule classifier. The answer is outside data: it never panics.
 //
-//	ParseVerdicts(`Sure: [{"n":1,"decision":true,"confidence":0.9}]`, 2) => Conf [0.9 0], Judged [true false], true
-func ParseVerdicts(answer string, n int) (Verdicts, bool) {
+//	parseVerdicts(`Sure: [{"n":1,"decision":true,"confidence":0.9}]`, 2) => Conf [0.9 0], Judged [true false], true
+func parseVerdicts(answer string, n int) (verdicts, bool) {
 	start, end := strings.IndexByte(answer, '['), strings.LastIndexByte(answer, ']')
 	if start < 0 || end < start || !gjson.Valid(answer[start:end+1]) {
-		return Verdicts{}, false
+		return verdicts{}, false
 	}
 	arr := gjson.Parse(answer[start : end+1])
 	if !arr.IsArray() {
-		return Verdicts{}, false
+		return verdicts{}, false
 	}
-	v := Verdicts{Conf: make([]float64, n), Judged: make([]bool, n)}
+	v := verdicts{Conf: make([]float64, n), Judged: make([]bool, n)}
 	arr.ForEach(func(_, e gjson.Result) bool {
 		if !e.IsObject() {
 			return true
@@ -110,13 +110,26 @@ func ParseVerdicts(answer string, n int) (Verdicts, bool) {
 	return v, true
 }
 
+// verdictsOf reads the host's answer to the classifier call about n
+// candidates: {"text": the model's answer} (parseVerdicts), or {"error": why}
+// when the call failed. ok is false when there is no usable answer.
+//
+//	verdictsOf({"text": "[{\"n\":1,\"decision\":true,\"confidence\":0.9}]"}, 1) => Conf [0.9], Judged [true], true
+//	verdictsOf({"error": "timeout"}, 1) => false
+func verdictsOf(answer gjson.Result, n int) (verdicts, bool) {
+	if jsonr.Get(answer, "error").String() != "" || !jsonr.Get(answer, "text").Exists() {
+		return verdicts{}, false
+	}
+	return parseVerdicts(jsonr.Get(answer, "text").String(), n)
+}
+
 // ByModel applies the model's verdicts about the asked candidates (asked[i]
 // judged by v at i). A candidate the model was not asked about passes by the
 // rule (hybrid: explicit or confident ones); one it was asked about passes
 // when it judged it a decision at or above the threshold. With the "llm"
 // classifier only what the model judged passes.
-func (c *Config) ByModel(all, asked []Candidate, v Verdicts) []Candidate {
-	var out []Candidate
+func (c *settings) ByModel(all, asked []candidate, v verdicts) []candidate {
+	var out []candidate
 	for _, k := range all {
 		i := indexOf(asked, k.Text)
 		switch {
@@ -133,7 +146,7 @@ func (c *Config) ByModel(all, asked []Candidate, v Verdicts) []Candidate {
 	return out
 }
 
-func indexOf(cands []Candidate, text string) int {
+func indexOf(cands []candidate, text string) int {
 	for i, k := range cands {
 		if k.Text == text {
 			return i
@@ -144,8 +157,8 @@ func indexOf(cands []Candidate, text string) int {
 
 // Fresh redacts the candidates and drops those that duplicate a decision of
 // the state or an earlier candidate, keeping at most max.
-func (s *State) Fresh(cands []Candidate, max int) []Candidate {
-	var fresh []Candidate
+func (s *state) Fresh(cands []candidate, max int) []candidate {
+	var fresh []candidate
 	for _, k := range cands {
 		if len(fresh) == max {
 			break
@@ -156,7 +169,7 @@ func (s *State) Fresh(cands []Candidate, max int) []Candidate {
 		}
 		dup := false
 		for _, f := range fresh {
-			if Normalize(f.Text) == Normalize(k.Text) {
+			if normalize(f.Text) == normalize(k.Text) {
 				dup = true
 				break
 			}

@@ -8,53 +8,53 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 )
 
-// Version is the event format version this code writes and reads.
-const Version = 1
+// version is the event format version this code writes and reads.
+const version = 1
 
-// Decode errors. Each is reported by doctor with its line number.
+// The errors of decode. Each is reported by doctor with its line number.
 var (
-	ErrSyntax      = errors.New("not a JSON object")
-	ErrVersion     = errors.New("unsupported version")
-	ErrMissing     = errors.New("missing field")
-	ErrUnknownCode = errors.New("unknown event code")
-	ErrDepth       = errors.New("too deeply nested")
+	errSyntax      = errors.New("not a JSON object")
+	errVersion     = errors.New("unsupported version")
+	errMissing     = errors.New("missing field")
+	errUnknownCode = errors.New("unknown event code")
+	errDepth       = errors.New("too deeply nested")
 )
 
-// DecodeError says what is wrong with a line and where.
-type DecodeError struct {
+// decodeError says what is wrong with a line and where.
+type decodeError struct {
 	Err    error
 	Offset int    // byte offset in the line, for syntax errors
 	Detail string // the field or value concerned
 }
 
-func (e *DecodeError) Error() string {
+func (e *decodeError) Error() string {
 	s := e.Err.Error()
 	if e.Detail != "" {
 		s += ": " + e.Detail
 	}
-	if e.Err == ErrSyntax || e.Err == ErrDepth {
+	if e.Err == errSyntax || e.Err == errDepth {
 		s += " (at byte " + strconv.Itoa(e.Offset+1) + ")"
 	}
 	return s
 }
 
-func (e *DecodeError) Unwrap() error { return e.Err }
+func (e *decodeError) Unwrap() error { return e.Err }
 
-// Decode reads one log line into its readable form. Strings are copied into
+// decode reads one log line into its readable form. Strings are copied into
 // arena (nil allocates normally). Unknown keys are skipped, never an error.
 //
-//	Decode([]byte(`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"ab","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use PostgreSQL","s":"active"},"u":"user"}`), nil)
+//	decode([]byte(`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"ab","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use PostgreSQL","s":"active"},"u":"user"}`), nil)
 //	=> Event{V:1, Code:Add, ID:"D-2026-02-27-0001", Data:{Text:"Use PostgreSQL", Status:Active}, …}
-func Decode(line []byte, arena *Arena) (Event, error) {
+func decode(line []byte, arena *arena) (Event, error) {
 	var ev Event
 	var s scanner
 	err := s.decode(line, arena, &ev)
 	return ev, err
 }
 
-// decode is Decode into reusable storage: the Reader keeps one scanner and one
+// decode is decode into reusable storage: the reader keeps one scanner and one
 // Event for a whole replay, so nothing escapes to the heap per line.
-func (s *scanner) decode(line []byte, arena *Arena, ev *Event) error {
+func (s *scanner) decode(line []byte, arena *arena, ev *Event) error {
 	*ev = Event{}
 	s.b, s.i, s.arena, s.deep = line, 0, arena, false
 	s.list = s.list[:0]
@@ -84,7 +84,7 @@ func (s *scanner) decode(line []byte, arena *Arena, ev *Event) error {
 					if !s.skip() {
 						return s.syntax()
 					}
-					return &DecodeError{Err: ErrVersion, Detail: "v is not a number"}
+					return &decodeError{Err: errVersion, Detail: "v is not a number"}
 				}
 				ev.V = int(n)
 				seen |= 1
@@ -112,7 +112,7 @@ func (s *scanner) decode(line []byte, arena *Arena, ev *Event) error {
 				}
 				if isStr {
 					ev.Code = parseCode(str)
-					if ev.Code == CodeNone {
+					if ev.Code == codeNone {
 						badCode = line[start:s.i]
 					}
 					seen |= 4
@@ -161,23 +161,23 @@ func (s *scanner) decode(line []byte, arena *Arena, ev *Event) error {
 	}
 	switch {
 	case seen&1 == 0:
-		return &DecodeError{Err: ErrMissing, Detail: "v"}
-	case ev.V != Version:
-		return &DecodeError{Err: ErrVersion, Detail: "v=" + strconv.Itoa(ev.V) + " (this pi-memory reads v=1; a newer version wrote this line)"}
+		return &decodeError{Err: errMissing, Detail: "v"}
+	case ev.V != version:
+		return &decodeError{Err: errVersion, Detail: "v=" + strconv.Itoa(ev.V) + " (this pi-memory reads v=1; a newer version wrote this line)"}
 	case seen&4 == 0:
-		return &DecodeError{Err: ErrMissing, Detail: "e"}
+		return &decodeError{Err: errMissing, Detail: "e"}
 	case badCode != nil:
 		return unknownCode(badCode)
 	case seen&8 == 0:
-		return &DecodeError{Err: ErrMissing, Detail: "i"}
+		return &decodeError{Err: errMissing, Detail: "i"}
 	case seen&2 == 0:
-		return &DecodeError{Err: ErrMissing, Detail: "t"}
+		return &decodeError{Err: errMissing, Detail: "t"}
 	}
 	return nil
 }
 
 func unknownCode(raw []byte) error {
-	return &DecodeError{Err: ErrUnknownCode, Detail: "e=" + string(raw)}
+	return &decodeError{Err: errUnknownCode, Detail: "e=" + string(raw)}
 }
 
 func parseCode(b []byte) Code {
@@ -198,7 +198,7 @@ func parseCode(b []byte) Code {
 			return Remove
 		}
 	}
-	return CodeNone
+	return codeNone
 }
 
 // keyString maps the keys we know to constants so matching them never allocates.
@@ -295,7 +295,7 @@ func (s *scanner) data(d *Data) bool {
 			case "sb":
 				d.SupersededBy, d.Has = str, d.Has|HasSupersededBy
 			case "cn":
-				d.ConflictNote, d.Has = str, d.Has|HasConflictNote
+				d.ConflictNote, d.Has = str, d.Has|hasConflictNote
 			case "so":
 				d.Source, d.Has = str, d.Has|HasSource
 			case "cg":
@@ -313,7 +313,7 @@ func (s *scanner) data(d *Data) bool {
 				return false
 			}
 			if isStr {
-				d.Supersedes, d.Has = str, d.Has|HasSupersedes
+				d.Supersedes, d.Has = str, d.Has|hasSupersedes
 			}
 		case "s":
 			b, isStr, ok := s.rawString()
@@ -321,7 +321,7 @@ func (s *scanner) data(d *Data) bool {
 				return false
 			}
 			if isStr {
-				if st := parseStatusBytes(b); st != StatusNone {
+				if st := parseStatusBytes(b); st != statusNone {
 					d.Status, d.Has = st, d.Has|HasStatus
 				}
 			}
@@ -334,7 +334,7 @@ func (s *scanner) data(d *Data) bool {
 				if k == "tg" {
 					d.Tags, d.Has = list, d.Has|HasTags
 				} else {
-					d.Conflicts, d.Has = list, d.Has|HasConflicts
+					d.Conflicts, d.Has = list, d.Has|hasConflicts
 				}
 			}
 		case "cf":
@@ -380,7 +380,7 @@ func parseStatusBytes(b []byte) Status {
 			return i
 		}
 	}
-	return StatusNone
+	return statusNone
 }
 
 // Encode writes an event as one compact line (without the newline), keys in
@@ -400,8 +400,8 @@ func Encode(dst []byte, ev Event) []byte {
 	d := ev.Data
 	has := d.Has
 	if ev.Code == Add {
-		has |= HasText | HasTags | HasStatus | HasSupersedes | HasConflicts
-		if d.Status == StatusNone {
+		has |= HasText | HasTags | HasStatus | hasSupersedes | hasConflicts
+		if d.Status == statusNone {
 			d.Status = Active
 		}
 	}
@@ -421,20 +421,20 @@ func Encode(dst []byte, ev Event) []byte {
 	if has&HasReason != 0 {
 		dw.Str("r", d.Reason)
 	}
-	if has&HasSupersedes != 0 {
+	if has&hasSupersedes != 0 {
 		if d.Supersedes == "" {
 			dw.Null("sp")
 		} else {
 			dw.Str("sp", d.Supersedes)
 		}
 	}
-	if has&HasConflicts != 0 {
+	if has&hasConflicts != 0 {
 		dw.Strs("c", d.Conflicts)
 	}
 	if has&HasSupersededBy != 0 {
 		dw.Str("sb", d.SupersededBy)
 	}
-	if has&HasConflictNote != 0 {
+	if has&hasConflictNote != 0 {
 		dw.Str("cn", d.ConflictNote)
 	}
 	if has&HasSource != 0 {

@@ -12,7 +12,7 @@ import (
 
 func TestDecodeReadsTheSeedExample(t *testing.T) {
 	line := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"abc","e":"a","i":"D-2026-02-27-0001","d":{"ti":"Use PostgreSQL","tx":"Primary datastore is PostgreSQL 16.","tg":["db","backend"],"s":"active","r":"Need relational integrity","sp":null,"c":[]},"u":"user"}`
-	got, err := Decode([]byte(line), nil)
+	got, err := decode([]byte(line), nil)
 	require.NoError(t, err)
 	require.Equal(t, Add, got.Code, "code")
 	require.Equal(t, "D-2026-02-27-0001", got.ID, "id")
@@ -20,13 +20,13 @@ func TestDecodeReadsTheSeedExample(t *testing.T) {
 	require.Equal(t, "Use PostgreSQL", got.Data.Title, "title")
 	require.Equal(t, []string{"db", "backend"}, got.Data.Tags, "tags")
 	require.Equal(t, Active, got.Data.Status, "status")
-	require.Equal(t, Field(0), got.Data.Has&HasSupersedes, "sp null is absent")
+	require.Equal(t, Field(0), got.Data.Has&hasSupersedes, "sp null is absent")
 	require.Equal(t, "user", got.Actor, "actor")
 }
 
 func TestDecodeKeepsPiDecisionMemoryExtraKeys(t *testing.T) {
 	line := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"abc","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use pnpm","so":"auto","cf":0.82,"cg":"tooling","zz":{"nested":[1,2]}},"u":"user","extra":true}`
-	got, err := Decode([]byte(line), nil)
+	got, err := decode([]byte(line), nil)
 	require.NoError(t, err)
 	require.Equal(t, "auto", got.Data.Source, "so")
 	require.Equal(t, 0.82, got.Data.Confidence, "cf")
@@ -38,20 +38,20 @@ func TestDecodeRejectsBadLinesWithAReason(t *testing.T) {
 		name, line string
 		want       error
 	}{
-		{"not json", `hello`, ErrSyntax},
-		{"truncated", `{"v":1,"t":"2026-02-27T06:00:00.000Z","e":"a","i":"D-1`, ErrSyntax},
-		{"trailing garbage", `{"v":1,"t":"x","e":"a","i":"D"} x`, ErrSyntax},
-		{"array", `[1,2]`, ErrSyntax},
-		{"newer version", `{"v":2,"t":"2026-02-27T06:00:00.000Z","e":"zz","i":"D-2026-02-27-0001"}`, ErrVersion},
-		{"no version", `{"t":"2026-02-27T06:00:00.000Z","e":"a","i":"D-2026-02-27-0001"}`, ErrMissing},
-		{"no id", `{"v":1,"t":"2026-02-27T06:00:00.000Z","e":"a"}`, ErrMissing},
-		{"unknown code", `{"v":1,"t":"2026-02-27T06:00:00.000Z","e":"zz","i":"D-2026-02-27-0001"}`, ErrUnknownCode},
-		{"bad escape", `{"v":1,"t":"\q","e":"a","i":"D"}`, ErrSyntax},
-		{"control char in string", "{\"v\":1,\"t\":\"a\tb\",\"e\":\"a\",\"i\":\"D\"}", ErrSyntax},
+		{"not json", `hello`, errSyntax},
+		{"truncated", `{"v":1,"t":"2026-02-27T06:00:00.000Z","e":"a","i":"D-1`, errSyntax},
+		{"trailing garbage", `{"v":1,"t":"x","e":"a","i":"D"} x`, errSyntax},
+		{"array", `[1,2]`, errSyntax},
+		{"newer version", `{"v":2,"t":"2026-02-27T06:00:00.000Z","e":"zz","i":"D-2026-02-27-0001"}`, errVersion},
+		{"no version", `{"t":"2026-02-27T06:00:00.000Z","e":"a","i":"D-2026-02-27-0001"}`, errMissing},
+		{"no id", `{"v":1,"t":"2026-02-27T06:00:00.000Z","e":"a"}`, errMissing},
+		{"unknown code", `{"v":1,"t":"2026-02-27T06:00:00.000Z","e":"zz","i":"D-2026-02-27-0001"}`, errUnknownCode},
+		{"bad escape", `{"v":1,"t":"\q","e":"a","i":"D"}`, errSyntax},
+		{"control char in string", "{\"v\":1,\"t\":\"a\tb\",\"e\":\"a\",\"i\":\"D\"}", errSyntax},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Decode([]byte(tt.line), nil)
+			_, err := decode([]byte(tt.line), nil)
 			require.True(t, errors.Is(err, tt.want), "Decode(%q) error = %v, want %v", tt.line, err, tt.want)
 		})
 	}
@@ -59,7 +59,7 @@ func TestDecodeRejectsBadLinesWithAReason(t *testing.T) {
 
 func TestDecodeUnescapesStrings(t *testing.T) {
 	line := `{"v":1,"t":"2026-02-27T06:00:00.000Z","e":"a","i":"D-2026-02-27-0001","d":{"tx":"quote \" slash \\ nl \n \u00e9 \ud83d\ude00"}}`
-	got, err := Decode([]byte(line), nil)
+	got, err := decode([]byte(line), nil)
 	require.NoError(t, err)
 	require.Equal(t, "quote \" slash \\ nl \n é 😀", got.Data.Text, "text")
 }
@@ -70,7 +70,7 @@ func TestEncodeThenDecodeRoundTrips(t *testing.T) {
 			Reason: "costs \"less\"\n", Tags: []string{"a", "b"}}, Actor: "user"}
 	line := Encode(nil, in)
 	require.True(t, json.Valid(line), "not JSON: %s", line)
-	out, err := Decode(line, nil)
+	out, err := decode(line, nil)
 	require.NoError(t, err)
 	require.Equal(t, in, out, "round trip")
 }
@@ -102,12 +102,12 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{}`))
 	f.Add([]byte(`{"v":1.0,"e":"st","i":"D","t":"","d":{"s":"draft","zz":[{"a":[]}]}}`))
 	f.Fuzz(func(t *testing.T, line []byte) {
-		ev, err := Decode(line, nil)
+		ev, err := decode(line, nil)
 		if err != nil {
 			return
 		}
 		require.True(t, json.Valid(line), "accepted invalid JSON %q", line)
-		again, err := Decode(Encode(nil, ev), nil)
+		again, err := decode(Encode(nil, ev), nil)
 		require.NoError(t, err, "re-encoded line does not decode")
 		require.True(t, again.ID == ev.ID && again.Code == ev.Code && again.Data.Text == ev.Data.Text && strings.Join(again.Data.Tags, "\x00") == strings.Join(ev.Data.Tags, "\x00"), "round trip changed the event: %#v vs %#v", ev, again)
 	})
@@ -130,8 +130,28 @@ func TestReplayReadsTheFirstEventAfterAByteOrderMark(t *testing.T) {
 // JSON object".
 func TestDecodeNamesTheDepthLimit(t *testing.T) {
 	deep := strings.Repeat(`{"x":`, 100) + "1" + strings.Repeat("}", 100)
-	_, err := Decode([]byte(`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"p","e":"a","i":"D-2026-02-27-0001","d":{"tx":"a"},"z":`+deep+`}`), nil)
-	if !errors.Is(err, ErrDepth) || !strings.Contains(err.Error(), "64 levels") {
+	_, err := decode([]byte(`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"p","e":"a","i":"D-2026-02-27-0001","d":{"tx":"a"},"z":`+deep+`}`), nil)
+	if !errors.Is(err, errDepth) || !strings.Contains(err.Error(), "64 levels") {
 		t.Fatalf("Decode = %v, want the depth limit named", err)
+	}
+}
+
+func TestDecodeReadsAnAddWithOnlyTextAndStatus(t *testing.T) {
+	tests := []struct {
+		line string
+		want Event
+	}{
+		{`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"ab","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use PostgreSQL","s":"active"},"u":"user"}`,
+			Event{V: 1, Time: "2026-02-27T06:00:00.000Z", TimeMs: 1772172000000, Project: "ab", Code: Add, ID: "D-2026-02-27-0001",
+				Data: Data{Has: HasText | HasStatus, Text: "Use PostgreSQL", Status: Active}, Actor: "user"}},
+		{`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"ab","e":"a","i":"D-2026-02-27-0002","d":{"tx":"Use Go"}}`,
+			Event{V: 1, Time: "2026-02-27T06:00:00.000Z", TimeMs: 1772172000000, Project: "ab", Code: Add, ID: "D-2026-02-27-0002",
+				Data: Data{Has: HasText, Text: "Use Go"}}},
+	}
+	for _, tt := range tests {
+		got, err := decode([]byte(tt.line), nil)
+		require.NoError(t, err, tt.line)
+		require.Equal(t, tt.want, got, tt.line)
+		require.Equal(t, "a", got.Code.String(), "the code as written")
 	}
 }

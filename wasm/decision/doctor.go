@@ -9,26 +9,34 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
-// Finding is one problem doctor reports about one line of the log.
-type Finding struct {
+// finding is one problem doctor reports about one line of the log.
+type finding struct {
 	Line int
-	Kind string // a ProblemKind's name, "torn" or "dangling"
+	Kind string // a problemKind's name, "torn" or "dangling"
 	ID   string
 	Msg  string
 }
 
-// Report is what doctor found: bad lines, dangling references, and the
+// report is what doctor found: bad lines, dangling references, and the
 // near-duplicate and conflicting pairs among active decisions.
-type Report struct {
+type report struct {
 	Lines, Events, Live int
-	Findings            []Finding
+	Findings            []finding
 	Pairs               []string
 	PairsScanned        bool // false when there were too many active decisions to compare pairwise
 	Active              int
 	// Fix is what doctor --fix did (Fixed) or would do to the log; nil
 	// without --fix.
-	Fix   *Repair
+	Fix   *repair
 	Fixed bool
+}
+
+// tornFinding is doctor's finding about the unterminated bytes at the end of
+// the log (text, on line line): quoted, redacted and cut at 80 characters.
+func tornFinding(line int, torn string) finding {
+	torn, _ = redact.String(torn)
+	return finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(text.Runes(torn, 80)) +
+		"; it stays on disk and the next write starts on a new line"}
 }
 
 // doctorPairLimit bounds the pairwise duplicate/conflict scan among active
@@ -39,21 +47,21 @@ const doctorPairLimit = 3000
 // caller found in the file itself (a torn tail, lines holding secrets),
 // references to decisions that do not exist, and near-duplicate or
 // conflicting active pairs not yet marked. Findings come in line order.
-func (s *State) Diagnose(found ...Finding) Report {
-	rep := Report{Lines: s.Lines, Events: s.Events, Live: s.Len()}
+func (s *state) Diagnose(found ...finding) report {
+	rep := report{Lines: s.Lines, Events: s.Events, Live: s.Len()}
 	for _, p := range s.Problems {
-		rep.Findings = append(rep.Findings, Finding{p.Line, p.Kind.String(), p.ID, p.Msg})
+		rep.Findings = append(rep.Findings, finding{p.Line, p.Kind.String(), p.ID, p.Msg})
 	}
 	rep.Findings = append(rep.Findings, found...)
 	active := s.WithStatus(Active).All()
 	rep.Active = len(active)
 	for _, x := range s.All().All() {
 		if x.Supersedes != "" && s.Get(x.Supersedes) == nil && !s.WasRemoved(x.Supersedes) {
-			rep.Findings = append(rep.Findings, Finding{x.AddLine, "dangling", x.ID, x.ID + " supersedes " + x.Supersedes + ", which was never added"})
+			rep.Findings = append(rep.Findings, finding{x.AddLine, "dangling", x.ID, x.ID + " supersedes " + x.Supersedes + ", which was never added"})
 		}
 		for _, o := range x.Conflicts {
 			if s.Get(o) == nil {
-				rep.Findings = append(rep.Findings, Finding{x.LastLine, "dangling", x.ID, x.ID + " is marked as conflicting with " + o + ", which does not exist (any more)"})
+				rep.Findings = append(rep.Findings, finding{x.LastLine, "dangling", x.ID, x.ID + " is marked as conflicting with " + o + ", which does not exist (any more)"})
 			}
 		}
 	}
@@ -72,7 +80,7 @@ func (s *State) Diagnose(found ...Finding) Report {
 			dups, conflicts := s.Check(a.Short(), a.ID)
 			for _, m := range dups {
 				if j, ok := seen[m.D.ID]; ok && j < i { // each pair once
-					rep.Pairs = append(rep.Pairs, "duplicate: "+a.ID+" ≈ "+m.D.ID+" ("+Likeness(m, a.Short())+")")
+					rep.Pairs = append(rep.Pairs, "duplicate: "+a.ID+" ≈ "+m.D.ID+" ("+likeness(m, a.Short())+")")
 				}
 			}
 			for _, m := range conflicts {
@@ -87,23 +95,23 @@ func (s *State) Diagnose(found ...Finding) Report {
 
 // MarkCollisions names, among the replay's duplicate adds, those the repair
 // would renumber: a second decision under an id, not a repeated line.
-func (r *Report) MarkCollisions(rep *Repair) {
+func (r *report) MarkCollisions(rep *repair) {
 	for _, n := range rep.Renumbered {
 		for i := range r.Findings {
-			if f := &r.Findings[i]; f.Line == n.Line && f.Kind == DuplicateAdd.String() {
+			if f := &r.Findings[i]; f.Line == n.Line && f.Kind == duplicateAdd.String() {
 				f.Kind = "id-collision"
 				f.Msg = n.Old + " is added again for another decision (first added at line " + strconv.Itoa(n.First) + "): " +
-					strconv.Quote(OneLine(n.Text)) + " is missing from memory. Two branches gave one id to two decisions (a union merge?); /decision doctor --fix gives this one " + n.New
+					strconv.Quote(oneLine(n.Text)) + " is missing from memory. Two branches gave one id to two decisions (a union merge?); /decision doctor --fix gives this one " + n.New
 			}
 		}
 	}
 }
 
 // Clean reports whether doctor found nothing to fix.
-func (r *Report) Clean() bool { return len(r.Findings) == 0 && len(r.Pairs) == 0 }
+func (r *report) Clean() bool { return len(r.Findings) == 0 && len(r.Pairs) == 0 }
 
 // Text is the report as doctor prints it after the log's name.
-func (r *Report) Text() string {
+func (r *report) Text() string {
 	var sb strings.Builder
 	sb.WriteString(text.Plural(r.Lines, "line", "lines") + ", " + text.Plural(r.Events, "event", "events") + " applied, " + text.Plural(r.Live, "decision", "decisions") + " live.")
 	if r.Clean() {
@@ -125,7 +133,7 @@ func (r *Report) Text() string {
 }
 
 // AppendJSON writes the report as doctor --json prints it.
-func (r *Report) AppendJSON(b []byte, log string) []byte {
+func (r *report) AppendJSON(b []byte, log string) []byte {
 	w := jsonw.Open(b)
 	w.Str("log", log)
 	w.Int("lines", int64(r.Lines))
@@ -148,19 +156,19 @@ func (r *Report) AppendJSON(b []byte, log string) []byte {
 	return w.Close()
 }
 
-// SecretLines finds the lines of the log's first size bytes that hold what
+// secretLines finds the lines of the log's first size bytes that hold what
 // looks like a secret. The log stays as a person wrote it (it is theirs, and
 // append-only); doctor names the lines so they can remove the secret by hand
 // and rotate it. Nothing else ever shows it: every output is redacted.
-func SecretLines(read ReadAt, size int64) ([]Finding, error) {
-	var out []Finding
+func secretLines(read readAt, size int64) ([]finding, error) {
+	var out []finding
 	buf := make([]byte, 64<<10)
 	var line []byte
 	n := 0
 	flush := func() {
 		n++
 		if _, kinds := redact.String(string(trimCR(line))); len(kinds) > 0 {
-			out = append(out, Finding{Line: n, Kind: "secret", Msg: "holds what looks like a secret (" + strings.Join(kinds, ", ") +
+			out = append(out, finding{Line: n, Kind: "secret", Msg: "holds what looks like a secret (" + strings.Join(kinds, ", ") +
 				"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret"})
 		}
 		line = line[:0]

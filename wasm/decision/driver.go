@@ -4,11 +4,9 @@ import (
 	"errors"
 	"path"
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
-	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -32,15 +30,6 @@ const (
 	// guardBytes is how much of the log's end we remember to notice a rewrite
 	// (a git checkout, a hand edit) that keeps or grows the size.
 	guardBytes = 64
-
-	// A log this large is replayed once, then read from a snapshot; a
-	// snapshot is rewritten when the tail after it grows past snapshotTail
-	// or a quarter of what it covers. The threshold is low because a fresh
-	// pi process runs the core's code unoptimized at first: replay then goes
-	// at ~15 MB/s (64 KiB, about 200 events, in ~4 ms), a snapshot start in a
-	// few milliseconds whatever the size.
-	snapshotMin  = 64 << 10
-	snapshotTail = 4 << 20
 )
 
 // driver drives one session's decision store: configuration, replay of the
@@ -50,7 +39,7 @@ type driver struct {
 	s   *store.Session
 	h   *files.FS
 
-	cfg                Config
+	cfg                settings
 	cfgWatch           files.Watch
 	dir, log, lock     string
 	globalCfg, projCfg string
@@ -58,9 +47,9 @@ type driver struct {
 	snapNote           string // what happened to the snapshot at load, for status
 	snapDue            bool   // a snapshot should be written once the turn is over
 
-	st      *State
-	cur     Cursor
-	rd      Reader
+	st      *state
+	cur     cursor
+	rd      reader
 	guard   []byte // the guardBytes before cur.Offset
 	loaded  bool
 	loadErr error
@@ -70,7 +59,7 @@ type driver struct {
 	injText string
 	injOK   bool
 
-	pending []Candidate // auto-capture candidates of the running turn
+	pending []candidate // auto-capture candidates of the running turn
 
 	// lineNotice says the log has bad lines, once a session: at its start in
 	// pi; in pimem (one command a session) with the command, unless the
@@ -122,15 +111,15 @@ func (d *driver) start(out *store.Out) {
 		return
 	}
 	if n := d.lineFindings(); n > 0 {
-		d.lineNotice = d.log + " has " + text.Plural(n, "line that needs", "lines that need") + " attention (bad lines stay on disk and are skipped); /decision doctor lists them."
+		d.lineNotice = badLinesNotice(d.log, n)
 		if d.s.Mode != "cli" {
 			d.noticeOnce(out)
 		}
 	}
-	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(Active))+" active", false)
+	out.Status("pi-memory", footer(d.st.Count(Active)), false)
 }
 
-// refresh reads the configuration again when a config file changed since
+// Refresh reads the configuration again when a config file changed since
 // it was last read (an edit, /decision enable in another session): the
 // next prompt and the next command follow it. Its warnings are said once,
 // and the footer follows the store turning off or on.
@@ -173,30 +162,14 @@ func (d *driver) parseConfig() {
 	if d.s.Trusted && d.projCfg != "" {
 		project = files.Config(d.h, d.projCfg)
 	}
-	d.cfg = ParseConfigFiles(files.Config(d.h, d.globalCfg), project)
+	d.cfg = parseSettingsFiles(files.Config(d.h, d.globalCfg), project)
 }
 
-// off says why the store can neither be read nor written this session, or
-// "" when it can (the gate asks it).
-func (d *driver) Off() string {
-	switch {
-	case d.s.ProjectRoot == "":
-		return "pi-memory has no project folder for this session."
-	case !d.s.Trusted:
-		return "This project is not trusted, so pi-memory neither reads nor writes its decisions. Trust the project in pi (or run with --approve) and try again."
-	case !d.cfg.Enabled && d.cfg.Why != "":
-		return d.cfg.Why
-	case !d.cfg.Enabled:
-		scope := "--project"
-		if d.cfg.DisabledBy == d.globalCfg {
-			scope = "--global"
-		}
-		return "Decision memory is disabled by " + d.cfg.DisabledBy + "; nothing is injected or written. Turn it back on with /decision enable " + scope + "."
-	}
-	return ""
-}
+// Off says why the store can neither be read nor written this session, or
+// "" when it can (the gate asks it; offReason decides).
+func (d *driver) Off() string { return offReason(d.s.ProjectRoot, d.s.Trusted, d.cfg, d.globalCfg) }
 
-// ready catches up with the log before a command reads or writes it.
+// Ready catches up with the log before a command reads or writes it.
 func (d *driver) Ready(out *store.Out) error {
 	if err := d.usable(); err != nil {
 		return errors.New("Could not read " + d.log + ": " + err.Error())
@@ -215,13 +188,13 @@ func (d *driver) load() error { return d.loadFrom(true) }
 // then writes a fresh snapshot over it.
 func (d *driver) reloadWithoutSnapshot() error {
 	err := d.loadFrom(false)
-	d.snapNote = "the snapshot was replaced or damaged while in use; replayed the log" + strings.TrimPrefix(d.snapNote, "written")
+	d.snapNote = reloadNote(d.snapNote)
 	return err
 }
 
 func (d *driver) loadFrom(useSnapshot bool) error {
-	d.st = NewState()
-	d.cur = Cursor{}
+	d.st = newState()
+	d.cur = cursor{}
 	d.snapNote = ""
 	d.snapDue = false
 	d.guard = nil
@@ -236,28 +209,12 @@ func (d *driver) loadFrom(useSnapshot bool) error {
 		d.loadErr = err
 		return err
 	}
-	if covered, ok := d.tryLoadSnapshot(useSnapshot, info.Size); ok {
-		if err := d.replayTo(info.Size); err != nil {
-			return err
-		}
-		if tail := info.Size - covered; tail > snapshotTail || tail > covered/4 && tail > snapshotMin/4 {
-			d.snapDue = true
-			d.snapNote += "; a new one is written when this turn ends"
-		}
-		return nil
-	}
+	covered, fromSnapshot := d.tryLoadSnapshot(useSnapshot, info.Size)
 	if err := d.replayTo(info.Size); err != nil {
 		return err
 	}
-	if info.Size >= snapshotMin {
-		d.snapDue = true
-		if d.snapNote == "" {
-			d.snapNote = "replayed the log"
-		}
-		d.snapNote += "; a snapshot is written when this turn ends"
-	} else if d.snapNote == "" {
-		d.snapNote = "not needed: the log is under 64 KiB and replays as fast"
-	}
+	d.snapDue = snapshotDue(info.Size, covered, fromSnapshot)
+	d.snapNote = loadNote(d.snapNote, fromSnapshot, d.snapDue)
 	return nil
 }
 
@@ -294,42 +251,42 @@ func (d *driver) loadSnapshot(size int64) (int64, bool) {
 	return cur.Offset, true
 }
 
-func (d *driver) openSnapshot(read ReadAt, snapSize, logSize int64) (*State, Cursor, error) {
-	if snapSize < SnapshotTrailer {
-		return nil, Cursor{}, errors.New("snapshot too short")
+func (d *driver) openSnapshot(read readAt, snapSize, logSize int64) (*state, cursor, error) {
+	if snapSize < snapshotTrailer {
+		return nil, cursor{}, errors.New("snapshot too short")
 	}
-	tr := make([]byte, SnapshotTrailer)
-	if _, err := read(snapSize-SnapshotTrailer, tr); err != nil {
-		return nil, Cursor{}, err
+	tr := make([]byte, snapshotTrailer)
+	if _, err := read(snapSize-snapshotTrailer, tr); err != nil {
+		return nil, cursor{}, err
 	}
-	off, n, err := HeaderSpan(tr)
+	off, n, err := headerSpan(tr)
 	if err != nil {
-		return nil, Cursor{}, err
+		return nil, cursor{}, err
 	}
 	if off < 0 || off+int64(n) > snapSize {
-		return nil, Cursor{}, errors.New("snapshot header out of range")
+		return nil, cursor{}, errors.New("snapshot header out of range")
 	}
 	hb := make([]byte, n)
 	if _, err := read(off, hb); err != nil {
-		return nil, Cursor{}, err
+		return nil, cursor{}, err
 	}
-	h, err := ParseSnapshotHeader(hb, off, tr)
+	h, err := parseSnapshotHeader(hb, off, tr)
 	if err != nil {
-		return nil, Cursor{}, err
+		return nil, cursor{}, err
 	}
 	if h.Log.Offset > logSize {
-		return nil, Cursor{}, errors.New("the log is shorter than the snapshot says (rewritten?)")
+		return nil, cursor{}, errors.New("the log is shorter than the snapshot says (rewritten?)")
 	}
-	sum, err := LogSum(d.readAt, h.Log.Offset)
+	sum, err := logSum(d.readAt, h.Log.Offset)
 	if err != nil {
-		return nil, Cursor{}, err
+		return nil, cursor{}, err
 	}
 	if sum != h.LogSum {
-		return nil, Cursor{}, errors.New("the log changed under the snapshot (rewritten or checked out)")
+		return nil, cursor{}, errors.New("the log changed under the snapshot (rewritten or checked out)")
 	}
-	st, err := LoadSnapshot(h, read)
+	st, err := snapshotState(h, read)
 	if err != nil {
-		return nil, Cursor{}, err
+		return nil, cursor{}, err
 	}
 	return st, h.Log, nil
 }
@@ -351,7 +308,7 @@ func (d *driver) writeSnapshot() {
 	if d.snap == "" || d.st == nil || !d.st.Resident() {
 		return
 	}
-	sum, err := LogSum(d.readAt, d.cur.Offset)
+	sum, err := logSum(d.readAt, d.cur.Offset)
 	if err != nil {
 		return
 	}
@@ -379,11 +336,7 @@ func (d *driver) writeSnapshot() {
 		fail(err)
 		return
 	}
-	note := "written (covers " + text.Plural(d.cur.Line, "line", "lines") + ")"
-	if d.snapNote != "" {
-		note = d.snapNote + "; a new one " + note
-	}
-	d.snapNote = note
+	d.snapNote = writtenNote(d.snapNote, d.cur.Line)
 	d.snapDue = false
 }
 
@@ -470,7 +423,7 @@ func (e *errInert) Error() string { return e.msg }
 // torn last line with a newline so it stays a line of its own. The state is
 // then brought up to date by replaying what was appended, so it always equals
 // a replay of the file.
-func (d *driver) write(build func(st *State, nowMs int64) ([]Event, error)) ([]Event, error) {
+func (d *driver) write(build func(st *state, nowMs int64) ([]Event, error)) ([]Event, error) {
 	if why := d.env.May(d, store.Write); why != "" {
 		return nil, &errInert{why}
 	}
@@ -486,8 +439,8 @@ func (d *driver) write(build func(st *State, nowMs int64) ([]Event, error)) ([]E
 		return nil, err
 	}
 	if _, text := d.tornTail(); text != "" {
-		// Never issue again the id a torn line was writing (TornID).
-		if id := TornID(text); id != "" {
+		// Never issue again the id a torn line was writing (tornID).
+		if id := tornID(text); id != "" {
 			d.st.Reserve(id)
 		}
 	}
@@ -506,18 +459,8 @@ func (d *driver) write(build func(st *State, nowMs int64) ([]Event, error)) ([]E
 			sealsApplied = d.cur.Offset == info.Size
 		}
 	}
-	ts := civil.FormatTime(now)
-	for i := range events {
-		ev := &events[i]
-		ev.V = Version
-		ev.Time, ev.TimeMs = ts, now
-		ev.Project = d.s.ProjectHash
-		if ev.Actor == "" {
-			ev.Actor = "user"
-		}
-		buf = Encode(buf, *ev)
-		buf = append(buf, '\n')
-	}
+	stamp(events, now, d.s.ProjectHash)
+	buf = appendLines(buf, events)
 	if err := d.h.Append(d.log, buf); err != nil {
 		return nil, err
 	}

@@ -2,10 +2,8 @@ package decision
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -17,7 +15,7 @@ import (
 // this file runs the model call and the dialogs.
 
 // capture reviews the candidates held since before_agent_start.
-func (d *driver) capture(out *store.Out, pending []Candidate) {
+func (d *driver) capture(out *store.Out, pending []candidate) {
 	if len(pending) == 0 || !d.cfg.AutoCapture || d.env.May(d, store.Capture) != "" {
 		return
 	}
@@ -29,11 +27,8 @@ func (d *driver) capture(out *store.Out, pending []Candidate) {
 		d.review(out, d.cfg.ByRule(pending))
 		return
 	}
-	out.Complete(ClassifierSystem, ClassifierPrompt(ask), 400, func(out *store.Out, v gjson.Result) {
-		verdicts, ok := Verdicts{}, false
-		if jsonr.Get(v, "error").String() == "" && jsonr.Get(v, "text").Exists() {
-			verdicts, ok = ParseVerdicts(jsonr.Get(v, "text").String(), len(ask))
-		}
+	out.Complete(classifierSystem, classifierPrompt(ask), 400, func(out *store.Out, v gjson.Result) {
+		verdicts, ok := verdictsOf(v, len(ask))
 		if !ok {
 			d.h.Log(2, "pi-memory: the decision classifier gave no usable answer ("+jsonr.Get(v, "error").String()+"); falling back to the rule classifier")
 			d.review(out, d.cfg.ByRule(pending))
@@ -46,7 +41,7 @@ func (d *driver) capture(out *store.Out, pending []Candidate) {
 // review saves the fresh candidates: directly when confirm is off, else one
 // dialog at a time (pi has no multi-select). Without a UI nothing is
 // guessed: the candidates are named in a notice.
-func (d *driver) review(out *store.Out, cands []Candidate) {
+func (d *driver) review(out *store.Out, cands []candidate) {
 	fresh := d.st.Fresh(cands, d.cfg.MaxPerTurn)
 	if len(fresh) == 0 {
 		return
@@ -58,12 +53,7 @@ func (d *driver) review(out *store.Out, cands []Candidate) {
 		return
 	}
 	if !d.s.HasUI {
-		q := make([]string, len(fresh))
-		for i, c := range fresh {
-			q[i] = strconv.Quote(c.Text)
-		}
-		out.Notify("warning", "pi-memory: "+text.Plural(len(fresh), "decision candidate was", "decision candidates were")+
-			" not saved, because confirming needs a UI: "+strings.Join(q, ", ")+". Add it with /decision add, or set autoCapture.confirm to false.")
+		out.Notify("warning", "pi-memory: "+unsavedNotice(fresh))
 		return
 	}
 	d.reviewNext(out, fresh, 0)
@@ -76,7 +66,7 @@ const (
 	optSkipAll = "Skip all remaining"
 )
 
-func (d *driver) reviewNext(out *store.Out, cands []Candidate, i int) {
+func (d *driver) reviewNext(out *store.Out, cands []candidate, i int) {
 	if i >= len(cands) {
 		return
 	}
@@ -117,13 +107,13 @@ func (d *driver) reviewNext(out *store.Out, cands []Candidate, i int) {
 // (memory may have changed during the review). A conflict with an active
 // decision asks how to settle it when ask is set, else keeps both, marked.
 // It reports false when it parked a dialog or failed (the caller stops).
-func (d *driver) saveCandidate(out *store.Out, c Candidate, ask bool) bool {
+func (d *driver) saveCandidate(out *store.Out, c candidate, ask bool) bool {
 	dups, conflicts := d.st.Check(c.Text)
 	if len(dups) > 0 {
 		out.Notify("info", "pi-memory: not saved, already recorded as "+dups[0].D.ID+": "+strconv.Quote(c.Text))
 		return true
 	}
-	p := Proposal{Text: c.Text, Source: "auto-capture", Confidence: c.Score}
+	p := proposal{Text: c.Text, Source: "auto-capture", Confidence: c.Score}
 	if len(conflicts) > 0 && ask && !out.Blocked() {
 		d.askConflict(out, false, conflicts[0], p, "Skip")
 		return false

@@ -8,7 +8,7 @@ import (
 )
 
 // /decision doctor --fix gives the decisions a union merge left under one id
-// ids of their own (PlanRepair; docs/decisions/008). It is the one
+// ids of their own (planRepair; docs/decisions/008). It is the one
 // command that rewrites the log rather than appending to it, so it takes the
 // log lock, replaces the file atomically (temp + rename) and keeps every bad
 // line. Without --yes it previews (pimem, pi without a UI) or asks (pi).
@@ -16,9 +16,9 @@ import (
 // maxLogRewrite bounds the log a repair holds in memory.
 const maxLogRewrite = 256 << 20
 
-func (d *driver) fix(c *store.Cmd, rep Report, fix *Repair) {
+func (d *driver) fix(c *store.Cmd, rep report, fix *repair) {
 	if fix == nil || !fix.Needed() {
-		rep.Fix = &Repair{}
+		rep.Fix = &repair{}
 		d.report(c.Out, c.JSON, rep, "Nothing for --fix to do: no two decisions share an id.\n")
 		return
 	}
@@ -48,7 +48,7 @@ func (d *driver) fix(c *store.Cmd, rep Report, fix *Repair) {
 // applyFix repairs the log as it is under the lock. shown is the repair the
 // person agreed to: if the log changed since so that the repair would differ,
 // nothing is written and they are told.
-func (d *driver) applyFix(out *store.Out, asJSON bool, shown *Repair) {
+func (d *driver) applyFix(out *store.Out, asJSON bool, shown *repair) {
 	if err := d.lockLog(); err != nil {
 		failWrite(out, err)
 		return
@@ -63,7 +63,7 @@ func (d *driver) applyFix(out *store.Out, asJSON bool, shown *Repair) {
 		failWrite(out, err)
 		return
 	}
-	plan := PlanRepair(data)
+	plan := planRepair(data)
 	if shown != nil && plan.Text(false) != shown.Text(false) {
 		out.Fail("Not written: " + d.log + " changed while you answered, and so did what --fix would do. Run /decision doctor --fix again.")
 		return

@@ -16,7 +16,7 @@ const maxMergeLog = 256 << 20
 // GitMerge is git's merge driver for the decision log (the merge export,
 // which the orchestrator routes here): {ancestor, ours, theirs, path} names
 // git's %O %A %B %P. It reads the three files through h, merges them by
-// Merge and writes the result over ours, as git expects. It needs no
+// merge and writes the result over ours, as git expects. It needs no
 // session and consults no configuration: git runs it because `pimem git
 // setup` registered it, and it changes only the file git is merging, so h
 // may guard nothing (files.Guard with neither folder). The host passes
@@ -45,7 +45,7 @@ func GitMerge(out *store.Out, in gjson.Result, h *files.FS) {
 		}
 		data[i] = b
 	}
-	res, err := Merge(data[0], data[1], data[2])
+	res, err := merge(data[0], data[1], data[2])
 	if err != nil {
 		out.Fail("pi-memory did not merge " + name + ": " + err.Error() + " (is the path right in .gitattributes?). Git leaves the conflict to you; ours is unchanged.")
 		return

@@ -68,14 +68,14 @@ func (d *driver) Start(out *store.Out, _ gjson.Result) { d.start(out) }
 func (d *driver) Prompt(_ *store.Out, in gjson.Result) {
 	d.pending = nil
 	if d.env.May(d, store.Capture) == "" && d.cfg.AutoCapture && jsonr.Get(in, "messageType").String() != "custom" {
-		d.pending = Candidates(marker.Strip(jsonr.Get(in, "prompt").String()))
+		d.pending = candidates(marker.Strip(jsonr.Get(in, "prompt").String()))
 	}
 }
 
 // Section is the active decisions, cached while they are unchanged, caught
 // up first with what other processes appended.
 func (d *driver) Section(out *store.Out, why string) budget.Section {
-	sec := budget.Section{Store: "decisions", Cap: MaxSectionChars * utf8.UTFMax, Limit: strconv.Itoa(MaxSectionChars) + " characters", Why: why}
+	sec := budget.Section{Store: "decisions", Cap: maxSectionChars * utf8.UTFMax, Limit: strconv.Itoa(maxSectionChars) + " characters", Why: why}
 	if why != "" {
 		return sec
 	}

@@ -5,9 +5,6 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
-	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
-	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -16,14 +13,14 @@ import (
 // what to show and says it.
 
 func (d *driver) cmdList(c *store.Cmd) {
-	var list Hits
+	var list hits
 	title := "active decisions"
 	switch {
 	case c.Args.Has("all"):
 		list, title = d.st.All(), "decisions"
 	case c.Args.Value("status") != "":
 		st := ParseStatus(strings.ToLower(c.Args.Value("status")))
-		if st == StatusNone {
+		if st == statusNone {
 			c.Out.Usage("/decision list: --status must be active, draft, rejected or superseded")
 			return
 		}
@@ -35,7 +32,7 @@ func (d *driver) cmdList(c *store.Cmd) {
 }
 
 func (d *driver) cmdSearch(c *store.Cmd) {
-	q := ParseQuery(c.Args.Words)
+	q := parseQuery(c.Args.Words)
 	if len(q.BadTerms) > 0 {
 		c.Out.Usage("/decision search: unknown status in " + strings.Join(q.BadTerms, ", ") + " (use active, draft, rejected or superseded)")
 		return
@@ -43,46 +40,18 @@ func (d *driver) cmdSearch(c *store.Cmd) {
 	d.printList(c, d.st.Search(q), "matching decisions")
 }
 
-// printList shows a list newest first. Text output is cut at --limit
-// (default 50) and says how many more there are; JSON output is complete
-// unless --limit is given, so a script never gets a silently cut list.
-func (d *driver) printList(c *store.Cmd, list Hits, title string) {
-	limit := 50
-	if c.JSON {
-		limit = 0
-	}
-	if v := c.Args.Value("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 {
-			c.Out.Usage("--limit must be a whole number (0 = no limit)")
-			return
-		}
-		limit = n
-	}
-	total := list.Len()
-	shown := total
-	if limit > 0 && shown > limit {
-		shown = limit
-	}
-	if c.JSON {
-		c.Out.Output(string(jsonw.Array(nil, shown, func(b []byte, i int) []byte { return AppendJSON(b, list.At(i)) })))
+// printList shows a list newest first, cut at --limit (listing.go).
+func (d *driver) printList(c *store.Cmd, list hits, title string) {
+	limit, err := parseLimit(c.Args.Value("limit"), c.JSON)
+	if err != nil {
+		c.Out.Usage(err.Error())
 		return
 	}
-	if total == 0 {
-		c.Out.Output("No " + title + ".")
+	if c.JSON {
+		c.Out.Output(string(listJSON(list, limit)))
 		return
 	}
-	var sb strings.Builder
-	sb.WriteString(txt.Plural(total, strings.TrimSuffix(title, "s"), title))
-	sb.WriteString(" (newest first):")
-	for i := 0; i < shown; i++ {
-		sb.WriteString("\n")
-		sb.WriteString(ListLine(list.At(i)))
-	}
-	if total > shown {
-		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; use --limit N (0 for all).")
-	}
-	c.Out.Output(sb.String())
+	c.Out.Output(listText(list, title, limit))
 }
 
 func (d *driver) cmdShow(c *store.Cmd) {
@@ -91,21 +60,21 @@ func (d *driver) cmdShow(c *store.Cmd) {
 		return
 	}
 	if c.JSON {
-		c.Out.Output(string(AppendJSON(nil, x)))
+		c.Out.Output(string(appendJSON(nil, x)))
 		return
 	}
-	c.Out.Output(ShowText(x))
+	c.Out.Output(showText(x))
 }
 
 // need returns the live decision id names, or says why there is none.
-func (d *driver) need(out *store.Out, id string) *Decision {
+func (d *driver) need(out *store.Out, id string) *decision {
 	if x := d.st.Get(id); x != nil {
 		return x
 	}
 	switch {
 	case d.st.WasRemoved(id):
 		out.Fail(id + " was removed; /decision list shows the live decisions.")
-	case !ValidID(id):
+	case !validID(id):
 		out.Fail(strconv.Quote(id) + " is not a decision id (they look like D-2026-02-27-0001).")
 	default:
 		out.Fail("No decision " + id + " in " + d.log + "; /decision search finds one by its words.")
@@ -121,94 +90,33 @@ func (d *driver) cmdStatus(c *store.Cmd) {
 			return
 		}
 	}
-	inject := d.env.May(d, store.Inject)
+	p := d.statusPage(why, d.env.May(d, store.Inject))
 	if c.JSON {
-		c.Out.Output(string(d.statusJSON(why, inject)))
+		c.Out.Output(string(p.appendJSON(nil)))
 		return
 	}
-	var sb strings.Builder
-	if why == "" {
-		sb.WriteString("Decision memory: on")
-	} else {
-		sb.WriteString("Decision memory: off — " + why)
-	}
-	sb.WriteString("\nProject: " + d.s.ProjectRoot + " (id " + d.s.ProjectHash + ")")
-	sb.WriteString("\nConfig: global " + files.Presence(d.globalCfg, d.cfg.GlobalPresent) + "; project " + files.Presence(d.projCfg, d.cfg.ProjectPresent))
-	if why == "" {
-		if d.cur.Offset == 0 && d.st.Lines == 0 {
-			sb.WriteString("\nLog: " + d.log + " (not created yet; it appears on the first write)")
-		} else {
-			sb.WriteString("\nLog: " + d.log + " (" + txt.Plural(d.st.Lines, "line", "lines") + ", " + strconv.FormatInt(d.cur.Offset, 10) + " bytes)")
-		}
-		sb.WriteString("\nDecisions: " + strconv.Itoa(d.st.Count(Active)) + " active, " +
-			strconv.Itoa(d.st.Count(Draft)) + " draft, " + strconv.Itoa(d.st.Count(Rejected)) + " rejected, " +
-			strconv.Itoa(d.st.Count(Superseded)) + " superseded")
-		sec := d.section()
-		inj := "nothing (no active decisions)"
-		if sec != "" {
-			inj = strconv.Itoa(len([]rune(sec))) + " of " + strconv.Itoa(MaxSectionChars) + " chars, up to " + strconv.Itoa(d.cfg.MaxDecisions) + " decisions"
-		}
-		if inject != "" {
-			inj += " — but " + inject
-		}
-		sb.WriteString("\nInjected each turn: " + inj)
-		ac := "off"
-		if d.cfg.AutoCapture {
-			ac = "on (" + d.cfg.Classifier + " classifier, threshold " + strconv.FormatFloat(d.cfg.Threshold, 'g', -1, 64) + ", max " + strconv.Itoa(d.cfg.MaxPerTurn) + " per turn"
-			if d.cfg.Confirm {
-				ac += ", asks before saving)"
-			} else {
-				ac += ", saves without asking)"
-			}
-		}
-		sb.WriteString("\nAuto-capture: " + ac)
-		sb.WriteString("\nRetention: " + d.retentionText())
-		if d.snap != "" && d.snapNote != "" {
-			sb.WriteString("\nSnapshot: " + d.snap + " — " + d.snapNote)
-		}
-		if n := d.lineFindings(); n > 0 {
-			sb.WriteString("\nProblems: " + txt.Plural(n, "line needs", "lines need") + " attention; run /decision doctor")
-		}
-	}
-	c.Out.Output(sb.String())
+	c.Out.Output(p.text())
 }
 
-func (d *driver) retentionText() string {
-	r := d.cfg.RetentionDays
-	return "draft " + strconv.Itoa(r[Draft]) + "d, rejected " + strconv.Itoa(r[Rejected]) + "d, superseded " + strconv.Itoa(r[Superseded]) + "d"
-}
-
-func (d *driver) statusJSON(why, inject string) []byte {
-	w := jsonw.Open(nil)
-	w.Bool("enabled", why == "")
-	if why != "" {
-		w.Str("reason", why)
+// statusPage describes the store for /decision status (status.go renders
+// it). off and inject are the gate's answers for a read and an injection;
+// the state is read only when off is "".
+func (d *driver) statusPage(off, inject string) statusPage {
+	p := statusPage{off: off, inject: inject, projectRoot: d.s.ProjectRoot, projectID: d.s.ProjectHash,
+		log: d.log, globalCfg: d.globalCfg, projectCfg: d.projCfg, cfg: d.cfg}
+	if off != "" {
+		return p
 	}
-	w.Bool("injecting", why == "" && inject == "")
-	w.Str("projectRoot", d.s.ProjectRoot)
-	w.Str("projectId", d.s.ProjectHash)
-	w.Str("log", d.log)
-	w.Str("globalConfig", d.globalCfg)
-	w.Bool("globalConfigPresent", d.cfg.GlobalPresent)
-	w.Str("projectConfig", d.projCfg)
-	w.Bool("projectConfigPresent", d.cfg.ProjectPresent)
-	if why == "" {
-		w.Int("lines", int64(d.st.Lines))
-		w.Int("bytes", d.cur.Offset)
-		counts := jsonw.Open(nil)
-		for st := Active; st <= Superseded; st++ {
-			counts.Int(st.String(), int64(d.st.Count(st)))
-		}
-		w.Raw("counts", counts.Close())
-		w.Int("injectedChars", int64(len([]rune(d.section()))))
-		w.Int("maxDecisions", int64(d.cfg.MaxDecisions))
-		w.Int("problems", int64(d.lineFindings()))
-		if d.snap != "" {
-			w.Str("snapshot", d.snap)
-			w.Str("snapshotNote", d.snapNote)
-		}
+	p.lines, p.bytes = d.st.Lines, d.cur.Offset
+	for st := Active; st < numStatus; st++ {
+		p.counts[st] = d.st.Count(st)
 	}
-	return w.Close()
+	// The section may replay the whole log (a snapshot page damaged since),
+	// which says so in the snapshot's note: it is read after.
+	p.injected = len([]rune(d.section()))
+	p.problems = d.lineFindings()
+	p.snapshot, p.snapNote = d.snap, d.snapNote
+	return p
 }
 
 // cmdDoctor checks the log and exits 1 when it finds a problem, so a CI job
@@ -230,17 +138,15 @@ func (d *driver) cmdDoctor(c *store.Cmd) {
 // diagnose is doctor's report on the log as it is. When replay met a second
 // add of a live id, the log is read whole to tell repeated lines from
 // decisions that share an id; fix is then the repair, else nil.
-func (d *driver) diagnose() (Report, *Repair) {
-	found, _ := SecretLines(d.readAt, d.cur.Offset)
+func (d *driver) diagnose() (report, *repair) {
+	found, _ := secretLines(d.readAt, d.cur.Offset)
 	if line, text := d.tornTail(); text != "" {
-		text, _ = redact.String(text)
-		found = append(found, Finding{Line: line, Kind: "torn", Msg: "last line is cut short (a crash mid-write?): " + strconv.Quote(txt.Runes(text, 80)) +
-			"; it stays on disk and the next write starts on a new line"})
+		found = append(found, tornFinding(line, text))
 	}
 	rep := d.st.Diagnose(found...)
 	dup := false
 	for _, p := range d.st.Problems {
-		dup = dup || p.Kind == DuplicateAdd
+		dup = dup || p.Kind == duplicateAdd
 	}
 	if !dup {
 		return rep, nil
@@ -249,14 +155,14 @@ func (d *driver) diagnose() (Report, *Repair) {
 	if err != nil {
 		return rep, nil // doctor still reports the duplicate adds as replay found them
 	}
-	fix := PlanRepair(data)
+	fix := planRepair(data)
 	rep.MarkCollisions(&fix)
 	return rep, &fix
 }
 
 // report prints doctor's report, after text when there is some, and exits 1
 // when the log has a problem.
-func (d *driver) report(out *store.Out, asJSON bool, rep Report, before string) {
+func (d *driver) report(out *store.Out, asJSON bool, rep report, before string) {
 	if asJSON {
 		out.Output(string(rep.AppendJSON(nil, d.log)))
 	} else {
@@ -274,7 +180,7 @@ func (d *driver) tornTail() (int, string) {
 	if err != nil || info.Size <= d.cur.Offset {
 		return 0, ""
 	}
-	line, text, err := TornTail(d.readAt, d.cur, info.Size)
+	line, text, err := readTornTail(d.readAt, d.cur, info.Size)
 	if err != nil || strings.TrimSpace(text) == "" {
 		return 0, ""
 	}

@@ -30,22 +30,18 @@ func scrub(out *store.Out, what, s string) string {
 	return text
 }
 
-// tagsOf reads --tag values: repeatable, comma-separated, "#" optional.
+// tagsOf reads --tag values (splitTags), each redacted.
 func tagsOf(c *store.Cmd) []string {
-	var tags []string
-	for _, t := range c.Args.Values("tag") {
-		for _, p := range strings.Split(t, ",") {
-			if p = strings.TrimLeft(strings.TrimSpace(p), "#"); p != "" {
-				tags = append(tags, scrub(c.Out, "tag", p))
-			}
-		}
+	tags := splitTags(c.Args.Values("tag"))
+	for i, t := range tags {
+		tags[i] = scrub(c.Out, "tag", t)
 	}
 	return tags
 }
 
-// proposal is the decision a command's words describe.
-func proposal(c *store.Cmd, text string) Proposal {
-	return Proposal{
+// proposalOf is the decision a command's words describe.
+func proposalOf(c *store.Cmd, text string) proposal {
+	return proposal{
 		Text:   scrub(c.Out, "text", text),
 		Title:  scrub(c.Out, "title", c.Args.Value("title")),
 		Reason: scrub(c.Out, "reason", strings.TrimSpace(c.Args.Value("reason"))),
@@ -68,13 +64,13 @@ func (d *driver) wrote(out *store.Out, asJSON bool, text string, ids ...string) 
 	if asJSON {
 		if len(ids) == 1 {
 			if x := d.st.Get(ids[0]); x != nil {
-				out.Output(string(AppendJSON(nil, x)))
+				out.Output(string(appendJSON(nil, x)))
 				return
 			}
 		}
 		out.Output(string(jsonw.Array(nil, len(ids), func(b []byte, i int) []byte {
 			if x := d.st.Get(ids[i]); x != nil {
-				return AppendJSON(b, x)
+				return appendJSON(b, x)
 			}
 			return jsonw.String(b, ids[i])
 		})))
@@ -85,11 +81,11 @@ func (d *driver) wrote(out *store.Out, asJSON bool, text string, ids ...string) 
 }
 
 func (d *driver) statusLine(out *store.Out) {
-	out.Status("pi-memory", "decisions: "+strconv.Itoa(d.st.Count(Active))+" active", false)
+	out.Status("pi-memory", footer(d.st.Count(Active)), false)
 }
 
 func (d *driver) cmdAdd(c *store.Cmd) {
-	p := proposal(c, strings.TrimSpace(c.Args.Text(0)))
+	p := proposalOf(c, strings.TrimSpace(c.Args.Text(0)))
 	if p.Text == "" {
 		c.Usage()
 		return
@@ -118,17 +114,17 @@ func (d *driver) cmdAdd(c *store.Cmd) {
 // addChecked adds p after the duplicate and conflict checks. With a UI the
 // person chooses; without one nothing is guessed: the command fails naming
 // the verdict and the flag that proceeds.
-func (d *driver) addChecked(out *store.Out, asJSON, hasUI bool, p Proposal, checkDup, keepBoth bool) {
+func (d *driver) addChecked(out *store.Out, asJSON, hasUI bool, p proposal, checkDup, keepBoth bool) {
 	dups, conflicts := d.st.Check(p.Text)
 	if checkDup && len(dups) > 0 {
 		m := dups[0]
 		if !hasUI {
-			out.Fail("Not added: duplicate of " + m.D.ID + " (" + Likeness(m, p.Text) + "): " + strconv.Quote(OneLine(m.D.Short())) +
+			out.Fail("Not added: duplicate of " + m.D.ID + " (" + likeness(m, p.Text) + "): " + strconv.Quote(oneLine(m.D.Short())) +
 				".\nRe-run with --update " + m.D.ID + " to replace its text, or --force to add it anyway.")
 			return
 		}
 		opts := []string{"Update " + m.D.ID + " with the new text", "Add as a new decision anyway", "Cancel"}
-		out.Select("Near-duplicate of "+m.D.ID+" ("+Likeness(m, p.Text)+"): "+OneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
+		out.Select("Near-duplicate of "+m.D.ID+" ("+likeness(m, p.Text)+"): "+oneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
 			switch v.String() {
 			case opts[0]:
 				d.updateText(out, asJSON, m.D.ID, p)
@@ -143,7 +139,7 @@ func (d *driver) addChecked(out *store.Out, asJSON, hasUI bool, p Proposal, chec
 	if len(conflicts) > 0 && !keepBoth {
 		m := conflicts[0]
 		if !hasUI {
-			out.Fail("Not added: conflicts with " + m.D.ID + " (" + m.Reason + "): " + strconv.Quote(OneLine(m.D.Short())) +
+			out.Fail("Not added: conflicts with " + m.D.ID + " (" + m.Reason + "): " + strconv.Quote(oneLine(m.D.Short())) +
 				".\nRe-run with --supersede " + m.D.ID + " --reason \"why\" to replace it, or --keep-both to keep both and mark the conflict.")
 			return
 		}
@@ -160,9 +156,9 @@ func (d *driver) addChecked(out *store.Out, asJSON, hasUI bool, p Proposal, chec
 
 // askConflict asks how to settle p's conflict with m: supersede it (after a
 // reason), keep both marked, or give up (cancel names that answer).
-func (d *driver) askConflict(out *store.Out, asJSON bool, m Match, p Proposal, cancel string) {
+func (d *driver) askConflict(out *store.Out, asJSON bool, m match, p proposal, cancel string) {
 	opts := []string{"Supersede " + m.D.ID + " (you will be asked why)", "Keep both and mark the conflict", cancel}
-	out.Select(strconv.Quote(OneLine(p.Text))+" conflicts with "+m.D.ID+" ("+m.Reason+"): "+OneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
+	out.Select(strconv.Quote(oneLine(p.Text))+" conflicts with "+m.D.ID+" ("+m.Reason+"): "+oneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
 		switch v.String() {
 		case opts[0]:
 			p.Reason = ""
@@ -188,9 +184,9 @@ func (d *driver) caughtUp(out *store.Out, f func()) {
 	f()
 }
 
-func (d *driver) add(out *store.Out, asJSON bool, p Proposal) {
+func (d *driver) add(out *store.Out, asJSON bool, p proposal) {
 	var marked []string
-	events, err := d.write(func(st *State, now int64) ([]Event, error) {
+	events, err := d.write(func(st *state, now int64) ([]Event, error) {
 		evs := st.Add(p, now)
 		marked = marked[:0]
 		for _, ev := range evs[1:] {
@@ -202,7 +198,7 @@ func (d *driver) add(out *store.Out, asJSON bool, p Proposal) {
 		failWrite(out, err)
 		return
 	}
-	msg := "Added " + events[0].ID + ": " + OneLine(p.Text)
+	msg := "Added " + events[0].ID + ": " + oneLine(p.Text)
 	if len(marked) > 0 {
 		msg += "\nMarked as conflicting with " + strings.Join(marked, ", ") + "."
 	}
@@ -211,8 +207,8 @@ func (d *driver) add(out *store.Out, asJSON bool, p Proposal) {
 
 // updateText replaces an existing decision's text (the "update existing"
 // answer to a near-duplicate).
-func (d *driver) updateText(out *store.Out, asJSON bool, id string, p Proposal) {
-	ch := Change{Has: HasText, Text: p.Text}
+func (d *driver) updateText(out *store.Out, asJSON bool, id string, p proposal) {
+	ch := change{Has: HasText, Text: p.Text}
 	if p.Title != "" {
 		ch.Has, ch.Title = ch.Has|HasTitle, p.Title
 	}
@@ -222,17 +218,17 @@ func (d *driver) updateText(out *store.Out, asJSON bool, id string, p Proposal) 
 	if p.Reason != "" {
 		ch.Has, ch.Reason = ch.Has|HasReason, p.Reason
 	}
-	if _, err := d.write(func(st *State, now int64) ([]Event, error) { return st.Edit(id, ch) }); err != nil {
+	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Edit(id, ch) }); err != nil {
 		d.changed(out, asJSON, err, p)
 		return
 	}
-	d.wrote(out, asJSON, "Updated "+id+": "+OneLine(p.Text), id)
+	d.wrote(out, asJSON, "Updated "+id+": "+oneLine(p.Text), id)
 }
 
 // supersede replaces oldID with p. Without a reason it asks for one (with a
 // UI) or names the flag (without). The change is checked against the log as
 // it is when written.
-func (d *driver) supersede(out *store.Out, asJSON, hasUI bool, oldID string, p Proposal) {
+func (d *driver) supersede(out *store.Out, asJSON, hasUI bool, oldID string, p proposal) {
 	if p.Reason == "" {
 		if !hasUI {
 			out.Fail("Superseding needs a reason: add --reason \"why " + oldID + " no longer holds\".")
@@ -249,7 +245,7 @@ func (d *driver) supersede(out *store.Out, asJSON, hasUI bool, oldID string, p P
 		})
 		return
 	}
-	events, err := d.write(func(st *State, now int64) ([]Event, error) { return st.Supersede(oldID, p, now) })
+	events, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Supersede(oldID, p, now) })
 	if err != nil {
 		if hasUI {
 			d.changed(out, asJSON, err, p)
@@ -258,15 +254,15 @@ func (d *driver) supersede(out *store.Out, asJSON, hasUI bool, oldID string, p P
 		}
 		return
 	}
-	d.wrote(out, asJSON, "Superseded "+oldID+" with "+events[0].ID+": "+OneLine(p.Text), events[0].ID)
+	d.wrote(out, asJSON, "Superseded "+oldID+" with "+events[0].ID+": "+oneLine(p.Text), events[0].ID)
 }
 
 // changed handles a write refused because the decision it was aimed at
 // changed while the person was answering (another process superseded or
 // removed it). The person's text is kept: they are asked again what to do
 // with it, against the state as it is now.
-func (d *driver) changed(out *store.Out, asJSON bool, err error, p Proposal) {
-	te, ok := errs.As[*TransitionError](err)
+func (d *driver) changed(out *store.Out, asJSON bool, err error, p proposal) {
+	te, ok := errs.As[*transitionError](err)
 	if !ok {
 		failWrite(out, err)
 		return
@@ -274,19 +270,19 @@ func (d *driver) changed(out *store.Out, asJSON bool, err error, p Proposal) {
 	opts := []string{"Add it as a new decision", "Cancel (nothing is written)"}
 	successor := ""
 	if x := d.st.Get(te.ID); x != nil && x.SupersededBy != "" {
-		if y := d.st.Get(x.SupersededBy); y != nil && (y.Status == Active || y.Status == Draft) {
+		if y := d.st.Get(x.SupersededBy); y != nil && (y.Status == Active || y.Status == draft) {
 			successor = y.ID
 			opts = append([]string{"Supersede " + successor + " instead"}, opts...)
 		}
 	}
-	out.Select(te.Msg+" while you answered. Your decision: "+strconv.Quote(OneLine(p.Text)), opts, func(out *store.Out, v gjson.Result) {
+	out.Select(te.Msg+" while you answered. Your decision: "+strconv.Quote(oneLine(p.Text)), opts, func(out *store.Out, v gjson.Result) {
 		switch {
 		case successor != "" && v.String() == opts[0]:
 			d.caughtUp(out, func() { d.supersede(out, asJSON, true, successor, p) })
 		case v.String() == opts[len(opts)-2]:
 			d.caughtUp(out, func() { d.addChecked(out, asJSON, true, p, true, false) })
 		default:
-			out.Output("Cancelled; nothing was written. Your text was: " + OneLine(p.Text))
+			out.Output("Cancelled; nothing was written. Your text was: " + oneLine(p.Text))
 		}
 	})
 }
@@ -296,7 +292,7 @@ func (d *driver) cmdSupersede(c *store.Cmd) {
 	if x == nil {
 		return
 	}
-	p := proposal(c, strings.TrimSpace(c.Args.Text(1)))
+	p := proposalOf(c, strings.TrimSpace(c.Args.Text(1)))
 	if p.Text == "" {
 		c.Usage()
 		return
@@ -309,7 +305,7 @@ func (d *driver) cmdEdit(c *store.Cmd) {
 	if x == nil {
 		return
 	}
-	var ch Change
+	var ch change
 	if text := strings.TrimSpace(c.Args.Text(1)); text != "" {
 		ch.Has, ch.Text = ch.Has|HasText, scrub(c.Out, "text", text)
 	}
@@ -327,11 +323,11 @@ func (d *driver) cmdEdit(c *store.Cmd) {
 		return
 	}
 	id := x.ID
-	if _, err := d.write(func(st *State, now int64) ([]Event, error) { return st.Edit(id, ch) }); err != nil {
+	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Edit(id, ch) }); err != nil {
 		failWrite(c.Out, err)
 		return
 	}
-	d.wrote(c.Out, c.JSON, "Edited "+id+": "+ListLine(d.st.Get(id)), id)
+	d.wrote(c.Out, c.JSON, "Edited "+id+": "+listLine(d.st.Get(id)), id)
 }
 
 func (d *driver) cmdRemove(c *store.Cmd) {
@@ -341,7 +337,7 @@ func (d *driver) cmdRemove(c *store.Cmd) {
 			return
 		}
 	}
-	events, err := d.write(func(st *State, now int64) ([]Event, error) { return st.Remove(ids) })
+	events, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Remove(ids) })
 	if err != nil {
 		failWrite(c.Out, err)
 		return
@@ -375,7 +371,7 @@ func (d *driver) cmdConflict(c *store.Cmd) {
 		return
 	}
 	note := scrub(c.Out, "note", c.Args.Text(2))
-	if _, err := d.write(func(st *State, now int64) ([]Event, error) { return st.MarkConflict(a, b, note) }); err != nil {
+	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.MarkConflict(a, b, note) }); err != nil {
 		failWrite(c.Out, err)
 		return
 	}
@@ -388,12 +384,12 @@ func (d *driver) cmdResolve(c *store.Cmd) {
 		return
 	}
 	st := ParseStatus(strings.ToLower(c.Args.Words[1]))
-	if st == StatusNone {
+	if st == statusNone {
 		c.Out.Usage("/decision resolve: the status must be active, draft, rejected or superseded")
 		return
 	}
 	id := x.ID
-	if _, err := d.write(func(s *State, now int64) ([]Event, error) { return s.Resolve(id, st) }); err != nil {
+	if _, err := d.write(func(s *state, now int64) ([]Event, error) { return s.Resolve(id, st) }); err != nil {
 		failWrite(c.Out, err)
 		return
 	}
@@ -428,7 +424,7 @@ func (d *driver) confirmThen(c *store.Cmd, title, preview string, ids []string, 
 }
 
 func (d *driver) removeAll(out *store.Out, asJSON bool, ids []string, what string) {
-	events, err := d.write(func(st *State, now int64) ([]Event, error) { return st.RemoveLive(ids), nil })
+	events, err := d.write(func(st *state, now int64) ([]Event, error) { return st.RemoveLive(ids), nil })
 	if err != nil {
 		failWrite(out, err)
 		return
@@ -447,17 +443,14 @@ func (d *driver) cmdPurge(c *store.Cmd) {
 			c.Out.Output(`{"removed":[]}`)
 			return
 		}
-		c.Out.Output("Nothing to purge: no draft, rejected or superseded decision is past its retention (" + d.retentionText() + ").")
+		c.Out.Output(purgePreview(nil, d.cfg.RetentionDays))
 		return
 	}
 	ids := make([]string, len(cands))
-	var sb strings.Builder
-	sb.WriteString("Purge would remove " + text.Plural(len(cands), "decision", "decisions") + " past retention (" + d.retentionText() + "); active decisions are always kept:")
 	for i, x := range cands {
 		ids[i] = x.ID
-		sb.WriteString("\n" + ListLine(x) + " (updated " + x.Updated() + ")")
 	}
-	d.confirmThen(c, "Purge "+text.Plural(len(cands), "decision", "decisions")+"?", sb.String(), ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Purged") })
+	d.confirmThen(c, "Purge "+text.Plural(len(cands), "decision", "decisions")+"?", purgePreview(cands, d.cfg.RetentionDays), ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Purged") })
 }
 
 func (d *driver) cmdReset(c *store.Cmd) {

@@ -24,7 +24,7 @@ func splitID(id string) (string, int, bool) {
 // so two processes never hand out the same id.
 //
 //	NextID(state with D-2026-02-27-0001, 2026-02-27T10:00Z) => "D-2026-02-27-0002"
-func (s *State) NextID(nowMs int64) string {
+func (s *state) NextID(nowMs int64) string {
 	day := civil.Day(nowMs)
 	var date uint64
 	for i := 0; i < len(day); i++ {
@@ -39,8 +39,8 @@ func (s *State) NextID(nowMs int64) string {
 	return "D-" + day + "-" + num
 }
 
-// ValidID reports whether id has the decision id shape.
-func ValidID(id string) bool {
+// validID reports whether id has the decision id shape.
+func validID(id string) bool {
 	_, _, ok := splitID(id)
 	return ok
 }
@@ -78,13 +78,13 @@ func idKey(id string) (uint64, bool) {
 	return date*10_000_000 + seq, true
 }
 
-// TornID is the decision id a torn line (cut short by a crash) was writing,
+// tornID is the decision id a torn line (cut short by a crash) was writing,
 // when its id field survived whole; "" otherwise. The next add must not issue
 // that id again: if someone repairs the torn line later, the two decisions
 // would share an id and replay would keep only the first.
 //
-//	TornID(`{"v":1,"t":"…","e":"a","i":"D-2026-03-01-0004","d":{"tx":"Use`) => "D-2026-03-01-0004"
-func TornID(text string) string {
+//	tornID(`{"v":1,"t":"…","e":"a","i":"D-2026-03-01-0004","d":{"tx":"Use`) => "D-2026-03-01-0004"
+func tornID(text string) string {
 	for i := 0; i+3 <= len(text); i++ {
 		if text[i] != '"' || text[i+1] != 'i' || text[i+2] != '"' {
 			continue
@@ -107,12 +107,12 @@ func TornID(text string) string {
 		for end < len(text) && text[end] != '"' {
 			end++
 		}
-		if end < len(text) && ValidID(text[j+1:end]) {
+		if end < len(text) && validID(text[j+1:end]) {
 			return text[j+1 : end]
 		}
 	}
 	return ""
 }
 
-// Reserve marks id as used, so NextID never issues it (see TornID).
-func (s *State) Reserve(id string) { s.noteID(id) }
+// Reserve marks id as used, so NextID never issues it (see tornID).
+func (s *state) Reserve(id string) { s.noteID(id) }

@@ -1,6 +1,6 @@
 package decision
 
-// index maps decision ids to positions in State.list. It is an
+// index maps decision ids to positions in state.list. It is an
 // open-addressing hash table over two flat slices rather than a Go map:
 // under TinyGo one garbage collection with a 40k-entry map[uint64]int32
 // alive took 25 s (90 s with pointer values), while flat slices of the same

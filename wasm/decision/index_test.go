@@ -28,12 +28,12 @@ func TestIndexFindsEveryIdShape(t *testing.T) {
 		require.True(t, d != nil && d.Text == want, "Get(%q) = %+v, want text %q", id, d, want)
 	}
 	require.Equal(t, 5, st.Len(), "live")
-	require.Equal(t, (*Decision)(nil), st.Get("D-2026-02-27-0002"), "absent")
+	require.Equal(t, (*decision)(nil), st.Get("D-2026-02-27-0002"), "absent")
 	require.Equal(t, "D-2026-02-27-12346", st.NextID(civil.ParseTime(t3)), "next after the highest")
 }
 
 func TestIndexGrowsPastManyThousands(t *testing.T) {
-	st := NewState()
+	st := newState()
 	base := civil.ParseTime("2026-01-01T00:00:00.000Z")
 	for i := 1; i <= 20000; i++ {
 		e := Event{V: 1, Code: Add, ID: fmt.Sprintf("D-2026-01-01-%04d", i), TimeMs: base + int64(i), Data: Data{Text: "x"}}

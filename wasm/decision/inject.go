@@ -12,15 +12,15 @@ import (
 // Budgets of the injected section (docs/formats.md, "Injected section").
 // Lengths are counted in characters (Unicode code points).
 const (
-	MaxCharsPerDecision = 160
-	MaxTextChars        = 120
-	MaxTags             = 2
-	MaxTagChars         = 12
-	MaxSectionChars     = 2200
+	maxCharsPerDecision = 160
+	maxTextChars        = 120
+	maxTags             = 2
+	maxTagChars         = 12
+	maxSectionChars     = 2200
 )
 
-// SectionHeader opens the injected section. It is part of the 2,200-character cap.
-const SectionHeader = "## Project decisions\nActive decisions for this project, newest first. Follow them; to change one, propose superseding it rather than silently deviating.\n"
+// sectionHeader opens the injected section. It is part of the 2,200-character cap.
+const sectionHeader = "## Project decisions\nActive decisions for this project, newest first. Follow them; to change one, propose superseding it rather than silently deviating.\n"
 
 // Section renders the injected block: up to max active decisions, newest
 // first, one line each (`D-… | short text | #tag1 #tag2`). When everything does
@@ -31,7 +31,7 @@ const SectionHeader = "## Project decisions\nActive decisions for this project, 
 //
 //	Section(state with D-2026-02-27-0001 "Use PostgreSQL" #db, 20)
 //	=> "## Project decisions\n…\nD-2026-02-27-0001 | Use PostgreSQL | #db\n"
-func (s *State) Section(max int) string {
+func (s *state) Section(max int) string {
 	total := s.counts[Active]
 	if total == 0 {
 		return ""
@@ -42,9 +42,9 @@ func (s *State) Section(max int) string {
 	shown := s.newestActive(max)
 	lines := make([]string, len(shown))
 	for i, d := range shown {
-		lines[i] = Line(d)
+		lines[i] = injectedLine(d)
 	}
-	budget := MaxSectionChars - utf8.RuneCountInString(SectionHeader)
+	budget := maxSectionChars - utf8.RuneCountInString(sectionHeader)
 	keep := len(lines)
 	used := 0
 	for i, l := range lines {
@@ -72,7 +72,7 @@ func (s *State) Section(max int) string {
 		keep--
 	}
 	var b strings.Builder
-	b.WriteString(SectionHeader)
+	b.WriteString(sectionHeader)
 	for _, l := range lines[:keep] {
 		b.WriteString(l)
 		b.WriteByte('\n')
@@ -86,7 +86,7 @@ func (s *State) Section(max int) string {
 
 // summary describes the active decisions not shown: how many and their most
 // common tags.
-func (s *State) summary(left int, shown []*Decision) string {
+func (s *state) summary(left int, shown []*decision) string {
 	// The tags of the active decisions not shown: all active tags, less
 	// those of the shown decisions.
 	tc := s.activeTagCounts()
@@ -109,7 +109,7 @@ func (s *State) summary(left int, shown []*Decision) string {
 			if i == 3 {
 				break
 			}
-			out += " #" + txt.Runes(t, MaxTagChars) + " " + strconv.Itoa(counts[i])
+			out += " #" + txt.Runes(t, maxTagChars) + " " + strconv.Itoa(counts[i])
 		}
 	}
 	return out + "; /decision list shows all)"
@@ -118,7 +118,7 @@ func (s *State) summary(left int, shown []*Decision) string {
 // activeTagCounts counts the tags of every active decision (each tag once per
 // decision): from the snapshot's counts adjusted by what changed since, else
 // by a pass over every record.
-func (s *State) activeTagCounts() tagCounts {
+func (s *state) activeTagCounts() tagCounts {
 	b := s.base
 	if b == nil || s.strs.broken {
 		return s.activeTagScan()
@@ -151,7 +151,7 @@ func (s *State) activeTagCounts() tagCounts {
 }
 
 // activeTagScan is activeTagCounts by a pass over every record.
-func (s *State) activeTagScan() tagCounts {
+func (s *state) activeTagScan() tagCounts {
 	var tc tagCounts
 	var buf [8]string
 	for h := int32(0); h < int32(s.recs.n); h++ {
@@ -248,7 +248,7 @@ func (c *tagCounts) Swap(i, j int) {
 	c.counts[i], c.counts[j] = c.counts[j], c.counts[i]
 }
 
-func isShownIn(h int32, shown []*Decision) bool {
+func isShownIn(h int32, shown []*decision) bool {
 	for _, x := range shown {
 		if x.h == h {
 			return true
@@ -266,19 +266,19 @@ func repeatsTag(before []string, t string) bool {
 	return false
 }
 
-// Line is one decision as injected: `D-… | short text | #tag1 #tag2`, at most
-// MaxCharsPerDecision characters. The short text is the title, else the text
-// cut at MaxTextChars, flattened to one line. A secret someone wrote into the
+// injectedLine is one decision as injected: `D-… | short text | #tag1 #tag2`, at most
+// maxCharsPerDecision characters. The short text is the title, else the text
+// cut at maxTextChars, flattened to one line. A secret someone wrote into the
 // log by hand is redacted: it never reaches the model.
-func Line(d *Decision) string {
+func injectedLine(d *decision) string {
 	text := clean(txt.OneLine(d.Short()))
-	text = txt.Runes(text, MaxTextChars)
+	text = txt.Runes(text, maxTextChars)
 	var tags []string
 	for _, t := range d.Tags {
-		if len(tags) == MaxTags {
+		if len(tags) == maxTags {
 			break
 		}
-		if t = txt.Runes(cleanTag(t), MaxTagChars); t != "" {
+		if t = txt.Runes(cleanTag(t), maxTagChars); t != "" {
 			tags = append(tags, "#"+t)
 		}
 	}
@@ -286,10 +286,10 @@ func Line(d *Decision) string {
 	if len(tags) > 0 {
 		tagPart = " | " + strings.Join(tags, " ")
 	}
-	room := MaxCharsPerDecision - utf8.RuneCountInString(d.ID) - 3 - utf8.RuneCountInString(tagPart)
+	room := maxCharsPerDecision - utf8.RuneCountInString(d.ID) - 3 - utf8.RuneCountInString(tagPart)
 	if room < 1 {
 		tagPart = ""
-		room = MaxCharsPerDecision - utf8.RuneCountInString(d.ID) - 3
+		room = maxCharsPerDecision - utf8.RuneCountInString(d.ID) - 3
 	}
 	return d.ID + " | " + txt.Runes(text, room) + tagPart
 }

@@ -35,7 +35,7 @@ func splitLog(b []byte) (lines []logLine, bom bool) {
 		b, bom = b[3:], true
 	}
 	var sc scanner
-	var arena Arena
+	var arena arena
 	n := 1
 	for i := 0; i < len(b); {
 		j := indexNewline(b[i:])
@@ -65,7 +65,7 @@ func splitLog(b []byte) (lines []logLine, bom bool) {
 		if !isBlank(body) {
 			if err := sc.decode(body, &arena, &l.ev); err != nil {
 				l.err = err
-				if l.newV = l.ev.V > Version; l.newV && l.ev.TimeMs != 0 {
+				if l.newV = l.ev.V > version; l.newV && l.ev.TimeMs != 0 {
 					// A newer format's line still says when it was written.
 					l.eff, prev = l.ev.TimeMs, l.ev.TimeMs
 				}
@@ -250,7 +250,7 @@ func (u *idsInUse) noteLines(lines []logLine) {
 		case l.ok:
 			l.ev.refs(u.note)
 		case !l.blank():
-			u.note(TornID(string(l.raw)))
+			u.note(tornID(string(l.raw)))
 		}
 	}
 }

@@ -1,20 +1,20 @@
 package decision
 
-// ReadAt reads the log: up to len(dst) bytes at off, 0 at the end.
-type ReadAt func(off int64, dst []byte) (int, error)
+// readAt reads the log: up to len(dst) bytes at off, 0 at the end.
+type readAt func(off int64, dst []byte) (int, error)
 
-// Cursor is how far a state has read its log: everything before Offset has
+// cursor is how far a state has read its log: everything before Offset has
 // been applied (or reported), and Offset is just after a newline or at the end
 // of a complete unterminated line.
-type Cursor struct {
+type cursor struct {
 	Offset int64
 	Line   int  // lines consumed
 	Sealed bool // false when the log's last byte is not a newline
 }
 
-// Reader replays a log in chunks into a State, reusing one buffer, so a
+// reader replays a log in chunks into a state, reusing one buffer, so a
 // million-event log never has to fit in memory at once.
-type Reader struct {
+type reader struct {
 	buf []byte
 	sc  scanner
 	ev  Event
@@ -27,7 +27,7 @@ const chunk = 1 << 20
 // often lacks the last newline) and otherwise left for later: it may be a
 // write in progress, and a writer holding the lock seals it (see Seal). It
 // returns the new cursor.
-func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor, error) {
+func (r *reader) Replay(st *state, read readAt, cur cursor, size int64) (cursor, error) {
 	if need := size - cur.Offset; r.buf == nil || len(r.buf) < chunk && int64(len(r.buf)) < need {
 		// A small log gets a small buffer: zeroing (and, under TinyGo,
 		// growing the heap for) a mebibyte costs more than replaying 1k lines.
@@ -48,7 +48,7 @@ func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor,
 		}
 		n, err := read(off+int64(carry), r.buf[carry:carry+want])
 		if err != nil {
-			return Cursor{Offset: off, Line: line, Sealed: cur.Sealed}, err
+			return cursor{Offset: off, Line: line, Sealed: cur.Sealed}, err
 		}
 		if n == 0 {
 			size = off + int64(carry) // the file shrank under us; stop here
@@ -78,7 +78,7 @@ func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor,
 			}
 		}
 	}
-	out := Cursor{Offset: off, Line: line, Sealed: true}
+	out := cursor{Offset: off, Line: line, Sealed: true}
 	if carry > 0 {
 		out.Sealed = false
 		seg := trimCR(r.buf[:carry])
@@ -90,7 +90,7 @@ func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor,
 		}
 		if err := r.sc.decode(seg, nil, &r.ev); err == nil {
 			line++
-			st.problem(line, NoNewline, r.ev.ID, "last line has no newline (hand-edited?); applied, and sealed on the next write")
+			st.problem(line, noNewline, r.ev.ID, "last line has no newline (hand-edited?); applied, and sealed on the next write")
 			st.apply(&r.ev, line)
 			st.Lines = line
 			out.Offset, out.Line = off+int64(carry), line
@@ -102,7 +102,7 @@ func (r *Reader) Replay(st *State, read ReadAt, cur Cursor, size int64) (Cursor,
 	return out, nil
 }
 
-func (r *Reader) applyLine(st *State, b []byte, line int) {
+func (r *reader) applyLine(st *state, b []byte, line int) {
 	b = trimCR(b)
 	if line == 1 {
 		b = trimBOM(b)
@@ -111,9 +111,9 @@ func (r *Reader) applyLine(st *State, b []byte, line int) {
 		return
 	}
 	if err := r.sc.decode(b, nil, &r.ev); err != nil {
-		kind := Corrupt
-		if de, ok := err.(*DecodeError); ok && de.Err == ErrVersion && r.ev.V > Version {
-			kind = NewerVersion
+		kind := corrupt
+		if de, ok := err.(*decodeError); ok && de.Err == errVersion && r.ev.V > version {
+			kind = newerVersion
 		}
 		st.problem(line, kind, r.ev.ID, err.Error())
 		return
@@ -121,9 +121,9 @@ func (r *Reader) applyLine(st *State, b []byte, line int) {
 	st.apply(&r.ev, line)
 }
 
-// TornTail reports the unterminated, undecodable segment at the end of a log,
+// readTornTail reports the unterminated, undecodable segment at the end of a log,
 // if any, so doctor can show it. read/size/cur as for Replay.
-func TornTail(read ReadAt, cur Cursor, size int64) (line int, text string, err error) {
+func readTornTail(read readAt, cur cursor, size int64) (line int, text string, err error) {
 	if cur.Offset >= size {
 		return 0, "", nil
 	}

@@ -11,11 +11,11 @@ import (
 // Merging two branches' logs (docs/decisions/008-merging-decision-logs.md).
 // Both branches append at the end of the same file and hand out ids by day,
 // so any two that add a decision on the same day conflict in git and give
-// two decisions one id. Merge is the rule git's merge driver runs; it is a
+// two decisions one id. merge is the rule git's merge driver runs; it is a
 // pure function of the three versions of the file.
 
-// Renumbering is one decision id changed on one side of a merge, or by a repair.
-type Renumbering struct {
+// renumbering is one decision id changed on one side of a merge, or by a repair.
+type renumbering struct {
 	Side     string // whose lines were rewritten: "ours" or "theirs" (a repair: "")
 	Old, New string
 	Line     int    // the line of the add that got the new id, in that side's file
@@ -23,8 +23,8 @@ type Renumbering struct {
 	Text     string // what the decision says (its title, else its text)
 }
 
-// BadLine is a line that is not an event, kept in the result where it stood.
-type BadLine struct {
+// badLine is a line that is not an event, kept in the result where it stood.
+type badLine struct {
 	Side   string // "ours" or "theirs"
 	Line   int    // its line in that side's file
 	At     int    // its line in the result
@@ -32,20 +32,20 @@ type BadLine struct {
 	Msg    string // what is wrong with it
 }
 
-// MergeResult is a merged log and what the merge did to make it.
-type MergeResult struct {
+// mergeResult is a merged log and what the merge did to make it.
+type mergeResult struct {
 	Out []byte
 	// Renumbered are theirs' decisions whose ids ours had given to other
 	// decisions since the common ancestor.
-	Renumbered []Renumbering
+	Renumbered []renumbering
 	// Followed are ids one side had already renumbered (a rebase replaying
 	// commits one by one, a repaired log): the other side's new lines that
 	// still used the old id now use the new one.
-	Followed []Renumbering
+	Followed []renumbering
 	// Rewritten is how many lines changed bytes: only their ids did.
 	Rewritten int
 	// Bad are the lines of either side that are not events; none is dropped.
-	Bad []BadLine
+	Bad []badLine
 	// Dropped is how many lines of the ancestor one side had deleted (a
 	// repair, a hand edit) and the other kept unchanged: they stay deleted.
 	Dropped int
@@ -62,7 +62,7 @@ func (e *notALogError) Error() string {
 	return e.Side + " is not a decision log: none of its " + strconv.Itoa(e.Lines) + " lines is an event"
 }
 
-// Merge merges two versions of a log, ours and theirs, that grew apart from
+// merge merges two versions of a log, ours and theirs, that grew apart from
 // their common ancestor. The rules, pinned by merge_test.go:
 //
 //   - Every line either side added since the ancestor is in the result once:
@@ -83,23 +83,23 @@ func (e *notALogError) Error() string {
 //     written and reported; a torn last line that is no longer last gets a
 //     newline.
 //
-// Merge(o, r, r) is r, byte for byte, whatever r holds: a merge may leave a
+// merge(o, r, r) is r, byte for byte, whatever r holds: a merge may leave a
 // log with no event in it, and merging it again must not refuse it.
-// Otherwise Merge fails only when ours or theirs holds lines and none of
+// Otherwise merge fails only when ours or theirs holds lines and none of
 // them is an event.
 //
-//	Merge(`a 0001 "Use Go"`, `… a 0002 "Use gRPC"`, `… a 0002 "Use REST"`)
+//	merge(`a 0001 "Use Go"`, `… a 0002 "Use gRPC"`, `… a 0002 "Use REST"`)
 //	=> `a 0001 "Use Go"`, `a 0002 "Use gRPC"`, `a 0003 "Use REST"` (theirs' 0002 renumbered)
-func Merge(ancestor, ours, theirs []byte) (MergeResult, error) {
+func merge(ancestor, ours, theirs []byte) (mergeResult, error) {
 	O, _ := splitLog(ancestor)
 	A, bom := splitLog(ours)
 	B, _ := splitLog(theirs)
 	if !bytes.Equal(ours, theirs) {
 		if !looksLikeLog(A) {
-			return MergeResult{}, &notALogError{Side: "ours", Lines: len(A)}
+			return mergeResult{}, &notALogError{Side: "ours", Lines: len(A)}
 		}
 		if !looksLikeLog(B) {
-			return MergeResult{}, &notALogError{Side: "theirs", Lines: len(B)}
+			return mergeResult{}, &notALogError{Side: "theirs", Lines: len(B)}
 		}
 	}
 	m := merger{O: O, A: A, B: B, counts: map[string]*lineCount{}}
@@ -130,7 +130,7 @@ type merger struct {
 	toB     map[string]string // ids ours renumbered, followed by theirs' new lines
 	renum   map[string]string // theirs' colliding ids and their new numbers
 	from    map[string]int    // the line of theirs from which a renumbered id means theirs' new decision
-	res     MergeResult
+	res     mergeResult
 	follow  map[string]bool // "side id" of each renumbering followed, reported once
 }
 
@@ -319,7 +319,7 @@ func (m *merger) collisions() {
 	for _, c := range clashes {
 		l := &m.B[c.at]
 		m.renum[c.id], m.from[c.id] = used.next(c.id), c.at
-		m.res.Renumbered = append(m.res.Renumbered, Renumbering{Side: "theirs", Old: c.id, New: m.renum[c.id], Line: l.num, Text: short(l.ev.Data.Title, l.ev.Data.Text)})
+		m.res.Renumbered = append(m.res.Renumbered, renumbering{Side: "theirs", Old: c.id, New: m.renum[c.id], Line: l.num, Text: short(l.ev.Data.Title, l.ev.Data.Text)})
 	}
 }
 
@@ -348,7 +348,7 @@ func (m *merger) ours(id string) (string, bool) {
 
 // emit writes the result: the two sides merged by time, ids rewritten where
 // the merge renumbered them.
-func (m *merger) emit(seqA, seqB []int, bom bool) MergeResult {
+func (m *merger) emit(seqA, seqB []int, bom bool) mergeResult {
 	res := &m.res
 	m.follow = map[string]bool{}
 	size := 3
@@ -379,7 +379,7 @@ func (m *merger) emit(seqA, seqB []int, bom bool) MergeResult {
 			out = append(out, '\n')
 		}
 		if !l.ok && !l.blank() {
-			res.Bad = append(res.Bad, BadLine{Side: side, Line: l.num, At: at, Sealed: !l.nl && !last, Msg: l.err.Error()})
+			res.Bad = append(res.Bad, badLine{Side: side, Line: l.num, At: at, Sealed: !l.nl && !last, Msg: l.err.Error()})
 		}
 	}
 	i, j := 0, 0
@@ -415,17 +415,17 @@ func (m *merger) emit(seqA, seqB []int, bom bool) MergeResult {
 func (m *merger) followed(side, old, to string) {
 	if k := side + " " + old; !m.follow[k] {
 		m.follow[k] = true
-		m.res.Followed = append(m.res.Followed, Renumbering{Side: side, Old: old, New: to})
+		m.res.Followed = append(m.res.Followed, renumbering{Side: side, Old: old, New: to})
 	}
 }
 
 // Text says what the merge changed beyond putting lines together, starting
 // with its separator from what comes before ("path:" + Text reads well);
 // "" when nothing did: a clean merge is silent, as git's own are.
-func (res *MergeResult) Text() string {
+func (res *mergeResult) Text() string {
 	var parts []string
 	for _, r := range res.Renumbered {
-		parts = append(parts, "theirs' "+r.Old+" is now "+r.New+" ("+strconv.Quote(OneLine(r.Text))+"): ours had given "+r.Old+" to another decision")
+		parts = append(parts, "theirs' "+r.Old+" is now "+r.New+" ("+strconv.Quote(oneLine(r.Text))+"): ours had given "+r.Old+" to another decision")
 	}
 	for _, r := range res.Followed {
 		parts = append(parts, r.Side+"' new lines now say "+r.New+" for "+r.Old+", which the other side had renumbered")

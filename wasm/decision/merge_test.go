@@ -30,9 +30,9 @@ func logOf(lines ...string) string {
 	return strings.Join(lines, "\n") + "\n"
 }
 
-func merged(t *testing.T, o, a, b string) MergeResult {
+func merged(t *testing.T, o, a, b string) mergeResult {
 	t.Helper()
-	res, err := Merge([]byte(o), []byte(a), []byte(b))
+	res, err := merge([]byte(o), []byte(a), []byte(b))
 	require.NoError(t, err)
 	return res
 }
@@ -128,7 +128,7 @@ func TestMergeRenumbersTheirsCollidingIdsAndTheirReferences(t *testing.T) {
 		event("09:50", "rm", "0003", `{}`),
 	}
 	res := merged(t, logOf(base), logOf(ours...), logOf(theirs...))
-	require.Equal(t, []Renumbering{
+	require.Equal(t, []renumbering{
 		{Side: "theirs", Old: day + "0002", New: day + "0005", Line: 2, Text: "Deploy with Docker Compose"},
 		{Side: "theirs", Old: day + "0003", New: day + "0006", Line: 3, Text: "Tag releases with semver"},
 	}, res.Renumbered, "renumbered")
@@ -157,28 +157,28 @@ func TestMergeTakesTheNextFreeNumbersInTimeOrder(t *testing.T) {
 	tests := []struct {
 		name    string
 		o, a, b []string
-		want    []Renumbering
+		want    []renumbering
 	}{
 		{"in the time order of theirs' adds, not their numbers",
 			nil,
 			[]string{add("09:00", "0001", "A1"), add("09:01", "0002", "A2")},
 			[]string{add("10:00", "0002", "B2"), add("09:30", "0001", "B1")},
-			[]Renumbering{{Side: "theirs", Old: day + "0001", New: day + "0003", Line: 2, Text: "B1"}, {Side: "theirs", Old: day + "0002", New: day + "0004", Line: 1, Text: "B2"}}},
+			[]renumbering{{Side: "theirs", Old: day + "0001", New: day + "0003", Line: 2, Text: "B1"}, {Side: "theirs", Old: day + "0002", New: day + "0004", Line: 1, Text: "B2"}}},
 		{"past theirs' own higher numbers",
 			nil,
 			[]string{add("09:00", "0001", "A1")},
 			[]string{add("09:30", "0001", "B1"), add("09:31", "0002", "B2")},
-			[]Renumbering{{Side: "theirs", Old: day + "0001", New: day + "0003", Line: 1, Text: "B1"}}},
+			[]renumbering{{Side: "theirs", Old: day + "0001", New: day + "0003", Line: 1, Text: "B1"}}},
 		{"past a torn line's id",
 			[]string{torn},
 			[]string{torn, add("09:00", "0001", "A1")},
 			[]string{torn, add("09:30", "0001", "B1")},
-			[]Renumbering{{Side: "theirs", Old: day + "0001", New: day + "0010", Line: 2, Text: "B1"}}},
+			[]renumbering{{Side: "theirs", Old: day + "0001", New: day + "0010", Line: 2, Text: "B1"}}},
 		{"another day's ids do not count",
 			nil,
 			[]string{add("09:00", "0001", "A1"), strings.Replace(add("09:01", "0007", "A7"), "2026-11-23-0007", "2026-11-24-0007", 1)},
 			[]string{add("09:30", "0001", "B1")},
-			[]Renumbering{{Side: "theirs", Old: day + "0001", New: day + "0002", Line: 1, Text: "B1"}}},
+			[]renumbering{{Side: "theirs", Old: day + "0001", New: day + "0002", Line: 1, Text: "B1"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -238,8 +238,8 @@ func TestMergeFollowsARenumberingTheOtherSideAlreadyMade(t *testing.T) {
 	next := strings.Replace(add("09:00", "0002", "Use Memcached"), `"sp":null`, `"sp":"`+day+`0001"`, 1)
 	su := event("09:00", "su", "0001", `{"s":"superseded","sb":"`+day+`0002"}`)
 	res := merged(t, logOf(feat), logOf(main, featRenumbered), logOf(feat, next, su))
-	require.Equal(t, []Renumbering{{Side: "theirs", Old: day + "0002", New: day + "0003", Line: 2, Text: "Use Memcached"}}, res.Renumbered, "renumbered")
-	require.Equal(t, []Renumbering{{Side: "theirs", Old: day + "0001", New: day + "0002"}}, res.Followed, "followed")
+	require.Equal(t, []renumbering{{Side: "theirs", Old: day + "0002", New: day + "0003", Line: 2, Text: "Use Memcached"}}, res.Renumbered, "renumbered")
+	require.Equal(t, []renumbering{{Side: "theirs", Old: day + "0001", New: day + "0002"}}, res.Followed, "followed")
 	st, _ := replay(t, string(res.Out))
 	require.Equal(t, 0, len(st.Problems), "replay problems")
 	require.Equal(t, Active, st.Get(day+"0001").Status, "main's decision is not superseded")
@@ -271,14 +271,14 @@ func TestMergeRefusesAFileThatIsNotALog(t *testing.T) {
 		{"<html>\n<body>\n", log, "ours"},
 		{log, "\x00\x01binary", "theirs"},
 	} {
-		_, err := Merge([]byte(log), []byte(tt.a), []byte(tt.b))
+		_, err := merge([]byte(log), []byte(tt.a), []byte(tt.b))
 		var nl *notALogError
 		if !errors.As(err, &nl) || nl.Side != tt.side {
 			t.Fatalf("Merge = %v, want %s refused", err, tt.side)
 		}
 	}
 	// Empty and blank files are logs with nothing in them yet.
-	_, err := Merge(nil, []byte("\n\n"), nil)
+	_, err := merge(nil, []byte("\n\n"), nil)
 	require.NoError(t, err)
 }
 
@@ -292,7 +292,7 @@ func FuzzMerge(f *testing.F) {
 	f.Add([]byte(""), []byte("x\r\n\n"+base), []byte("\xEF\xBB\xBF"+base+"\nnot json"))
 	f.Add([]byte(logOf(base, base)), []byte(logOf(base)), []byte(logOf(base, base, base)))
 	f.Fuzz(func(t *testing.T, o, a, b []byte) {
-		res, err := Merge(o, a, b)
+		res, err := merge(o, a, b)
 		if err != nil {
 			var nl *notALogError
 			if !errors.As(err, &nl) {
@@ -327,7 +327,7 @@ func FuzzMerge(f *testing.F) {
 				}
 			}
 		}
-		again, err := Merge(o, res.Out, res.Out)
+		again, err := merge(o, res.Out, res.Out)
 		if err != nil || !bytes.Equal(again.Out, res.Out) {
 			t.Fatalf("merge(o, r, r) = %q, %v; want r = %q", again.Out, err, res.Out)
 		}
@@ -361,7 +361,7 @@ func FuzzMergeLogs(f *testing.F) {
 		o := specLines(parts[0], 0)
 		a := append(append([]string(nil), o...), specLines(parts[1], len(o))...)
 		b := append(append([]string(nil), o...), specLines(parts[2], len(o))...)
-		res, err := Merge([]byte(logOf(o...)), []byte(logOf(a...)), []byte(logOf(b...)))
+		res, err := merge([]byte(logOf(o...)), []byte(logOf(a...)), []byte(logOf(b...)))
 		if err != nil {
 			return // a side of bad lines only: not a log
 		}
@@ -419,7 +419,7 @@ func dupAdds(t *testing.T, log string) int {
 	st, _ := replay(t, log)
 	n := 0
 	for _, p := range st.Problems {
-		if p.Kind == DuplicateAdd {
+		if p.Kind == duplicateAdd {
 			n++
 		}
 	}
@@ -431,12 +431,12 @@ func dupAdds(t *testing.T, log string) int {
 func ownIDs(o, added []string) bool {
 	old := map[string]bool{}
 	for _, l := range o {
-		if e, err := Decode([]byte(l), nil); err == nil && e.Code == Add {
+		if e, err := decode([]byte(l), nil); err == nil && e.Code == Add {
 			old[e.ID] = true
 		}
 	}
 	for _, l := range added {
-		if e, err := Decode([]byte(l), nil); err == nil && e.Code == Add && old[e.ID] {
+		if e, err := decode([]byte(l), nil); err == nil && e.Code == Add && old[e.ID] {
 			return false
 		}
 	}
@@ -448,13 +448,13 @@ func ownIDs(o, added []string) bool {
 // gives it back instead of refusing it (found by FuzzMerge).
 func TestMergeOfTwoIdenticalSidesIsThatSideEvenWithoutAnEvent(t *testing.T) {
 	o := []byte(`{"v":10`)
-	res, err := Merge(o, nil, []byte("{\"v\":10\n0"))
+	res, err := merge(o, nil, []byte("{\"v\":10\n0"))
 	require.NoError(t, err)
 	require.Equal(t, "0", string(res.Out))
-	again, err := Merge(o, res.Out, res.Out)
+	again, err := merge(o, res.Out, res.Out)
 	require.NoError(t, err)
 	require.Equal(t, "0", string(again.Out))
-	_, err = Merge(o, []byte("0"), []byte("1"))
+	_, err = merge(o, []byte("0"), []byte("1"))
 	var nl *notALogError
 	require.True(t, errors.As(err, &nl), "two different sides without an event are still refused: %v", err)
 }

@@ -1,7 +1,13 @@
 package decision
 
-// DayMs is one day in milliseconds.
-const DayMs = 86400000
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
+
+// dayMs is one day in milliseconds.
+const dayMs = 86400000
 
 // PurgeCandidates lists the decisions purge would remove at nowMs: non-active
 // decisions that have been in their status longer than its retention, oldest
@@ -9,14 +15,14 @@ const DayMs = 86400000
 //
 //	PurgeCandidates(state with a draft updated 40 days ago, retention draft=30, now)
 //	=> [that draft]
-func (s *State) PurgeCandidates(nowMs int64, retention [numStatus]int) []*Decision {
-	var out []*Decision
+func (s *state) PurgeCandidates(nowMs int64, retention [numStatus]int) []*decision {
+	var out []*decision
 	for h := int32(0); h < int32(s.recs.n); h++ {
 		r := s.recs.at(h)
-		if r.removed || r.status == Active || r.status == StatusNone {
+		if r.removed || r.status == Active || r.status == statusNone {
 			continue
 		}
-		if nowMs-r.updatedAt > int64(retention[r.status])*DayMs {
+		if nowMs-r.updatedAt > int64(retention[r.status])*dayMs {
 			out = append(out, s.view(h))
 		}
 	}
@@ -27,5 +33,20 @@ func (s *State) PurgeCandidates(nowMs int64, retention [numStatus]int) []*Decisi
 	return out
 }
 
-// Retention is a per-status table of retention days, indexed by Status.
-type Retention = [numStatus]int
+// retention is a per-status table of retention days, indexed by Status.
+type retention = [numStatus]int
+
+// purgePreview is what /decision purge would remove (cands, oldest first)
+// under retention r, for the person to confirm: one listLine each with when
+// it last changed. With no candidate it says there is nothing to purge.
+func purgePreview(cands []*decision, r retention) string {
+	if len(cands) == 0 {
+		return "Nothing to purge: no draft, rejected or superseded decision is past its retention (" + retentionText(r) + ")."
+	}
+	var sb strings.Builder
+	sb.WriteString("Purge would remove " + text.Plural(len(cands), "decision", "decisions") + " past retention (" + retentionText(r) + "); active decisions are always kept:")
+	for _, x := range cands {
+		sb.WriteString("\n" + listLine(x) + " (updated " + x.Updated() + ")")
+	}
+	return sb.String()
+}

@@ -13,10 +13,10 @@ import (
 // through redact: a secret someone wrote into the log by hand is never shown
 // (the log itself stays as they wrote it; doctor names the line).
 
-// ListLine is a decision in lists: id | status | text | #tags.
+// listLine is a decision in lists: id | status | text | #tags.
 //
-//	ListLine(D-2026-03-01-0001 "Use Go" #lang) => "D-2026-03-01-0001 | active | Use Go | #lang"
-func ListLine(x *Decision) string {
+//	listLine(D-2026-03-01-0001 "Use Go" #lang) => "D-2026-03-01-0001 | active | Use Go | #lang"
+func listLine(x *decision) string {
 	s := x.ID + " | " + x.Status.String() + " | " + clean(text.OneLine(x.Short()))
 	var tags []string
 	for _, t := range x.Tags {
@@ -30,8 +30,8 @@ func ListLine(x *Decision) string {
 	return s
 }
 
-// ShowText is a decision in full, one field a line, as /decision show prints it.
-func ShowText(x *Decision) string {
+// showText is a decision in full, one field a line, as /decision show prints it.
+func showText(x *decision) string {
 	var sb strings.Builder
 	sb.WriteString(x.ID + " (" + x.Status.String() + ")")
 	field := func(k, v string) {
@@ -59,9 +59,9 @@ func ShowText(x *Decision) string {
 	return sb.String()
 }
 
-// AppendJSON writes a decision in its readable runtime shape (the
+// appendJSON writes a decision in its readable runtime shape (the
 // materialized view of docs/formats.md), redacted like every other output.
-func AppendJSON(b []byte, x *Decision) []byte {
+func appendJSON(b []byte, x *decision) []byte {
 	w := jsonw.Open(b)
 	w.Str("id", x.ID)
 	w.Str("status", x.Status.String())
@@ -99,18 +99,18 @@ func AppendJSON(b []byte, x *Decision) []byte {
 	return w.Close()
 }
 
-// Likeness says how close a new text is to a match, for the person.
+// likeness says how close a new text is to a match, for the person.
 //
-//	Likeness(match of "Use Go", "use go!") => "same text"
-func Likeness(m Match, text string) string {
-	if Normalize(text) == Normalize(m.D.Short()) {
+//	likeness(match of "Use Go", "use go!") => "same text"
+func likeness(m match, text string) string {
+	if normalize(text) == normalize(m.D.Short()) {
 		return "same text"
 	}
 	return strconv.Itoa(int(m.Score*100+0.5)) + "% similar"
 }
 
-// OneLine collapses whitespace and redacts: a decision quoted in a message.
-func OneLine(s string) string { return clean(text.OneLine(s)) }
+// oneLine collapses whitespace and redacts: a decision quoted in a message.
+func oneLine(s string) string { return clean(text.OneLine(s)) }
 
 func clean(s string) string {
 	out, _ := redact.String(s)

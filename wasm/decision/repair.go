@@ -14,9 +14,9 @@ import (
 // decision is silently missing. The repair is doctor --fix; its rule is in
 // docs/decisions/008-merging-decision-logs.md.
 
-// Reference is one line that names a colliding id after its second add,
+// reference is one line that names a colliding id after its second add,
 // and the decision the repair gives it to.
-type Reference struct {
+type reference struct {
 	Line int
 	Kind string // the event's readable name (decision.edit)
 	ID   string // the id as written
@@ -25,20 +25,20 @@ type Reference struct {
 	Sure bool   // false when only its place in the file decided
 }
 
-// Repair is what --fix does to a log: the adds that get new ids, the lines
+// repair is what --fix does to a log: the adds that get new ids, the lines
 // that follow them, and the new bytes of the log.
-type Repair struct {
+type repair struct {
 	Out        []byte
-	Renumbered []Renumbering // Line: the add that got the new id; First: the add that keeps it
-	References []Reference
+	Renumbered []renumbering // Line: the add that got the new id; First: the add that keeps it
+	References []reference
 	Rewritten  int // lines that changed bytes (only their ids did)
 }
 
 // Needed reports whether the log has ids to renumber.
-func (r *Repair) Needed() bool { return len(r.Renumbered) > 0 }
+func (r *repair) Needed() bool { return len(r.Renumbered) > 0 }
 
 // Unsure counts the references only their place in the file gave away.
-func (r *Repair) Unsure() int {
+func (r *repair) Unsure() int {
 	n := 0
 	for _, ref := range r.References {
 		if !ref.Sure {
@@ -64,7 +64,7 @@ type idGen struct {
 	live  bool // the first is not removed
 }
 
-// PlanRepair finds the decisions that share an id with an earlier one and
+// planRepair finds the decisions that share an id with an earlier one and
 // returns the log with each of them (the later add, and every line the rule
 // gives to it) under the next free number of its day, in the time order of
 // those adds. A later add with the same text as the first is a plain
@@ -84,7 +84,7 @@ type idGen struct {
 //     a union merge, which puts theirs' lines after ours, and not sure.
 //
 // Every other line, bad ones included, is kept byte for byte.
-func PlanRepair(log []byte) Repair {
+func planRepair(log []byte) repair {
 	lines, bom := splitLog(log)
 	gens := map[string]*idGen{}
 	type ref struct {
@@ -152,7 +152,7 @@ func PlanRepair(log []byte) Repair {
 			}
 		})
 	}
-	var rep Repair
+	var rep repair
 	if len(all) == 0 {
 		rep.Out = log
 		return rep
@@ -169,7 +169,7 @@ func PlanRepair(log []byte) Repair {
 	for _, in := range all {
 		l := &lines[in.at]
 		in.newID = used.next(l.ev.ID)
-		rep.Renumbered = append(rep.Renumbered, Renumbering{Old: l.ev.ID, New: in.newID, Line: l.num, First: firstOf[in], Text: short(in.title, in.text)})
+		rep.Renumbered = append(rep.Renumbered, renumbering{Old: l.ev.ID, New: in.newID, Line: l.num, First: firstOf[in], Text: short(in.title, in.text)})
 	}
 	// What each line's ids become.
 	to := map[int]map[string]string{}
@@ -184,7 +184,7 @@ func PlanRepair(log []byte) Repair {
 			to[r.at][r.id] = dest
 		}
 		if !r.isAdd {
-			rep.References = append(rep.References, Reference{Line: l.num, Kind: l.ev.Code.longName(), ID: r.id, To: dest, How: r.how, Sure: r.sure})
+			rep.References = append(rep.References, reference{Line: l.num, Kind: l.ev.Code.longName(), ID: r.id, To: dest, How: r.how, Sure: r.sure})
 		}
 	}
 	var out []byte
@@ -214,7 +214,7 @@ func newInst(i int, ev *Event) *inst {
 }
 
 // attribute says which of the id's decisions the line at i means (see
-// PlanRepair), why, and whether that is sure.
+// planRepair), why, and whether that is sure.
 func (g *idGen) attribute(lines []logLine, i int) (k int, how string, sure bool) {
 	t := lines[i].ev.TimeMs
 	last := -1
@@ -276,7 +276,7 @@ func sameWrite(lines []logLine, from, to int) bool {
 // Text is the repair as --fix shows it: each renumbered decision, then each
 // line after a second add with the decision it went to and why. written says
 // whether it is done or a preview.
-func (r *Repair) Text(written bool) string {
+func (r *repair) Text(written bool) string {
 	var sb strings.Builder
 	verb := "would give"
 	if written {
@@ -284,7 +284,7 @@ func (r *Repair) Text(written bool) string {
 	}
 	sb.WriteString("--fix " + verb + " " + text.Plural(len(r.Renumbered), "decision", "decisions") + " a new id (two branches had added them under one id):")
 	for _, n := range r.Renumbered {
-		sb.WriteString("\nline " + strconv.Itoa(n.Line) + ": " + n.Old + " → " + n.New + " " + strconv.Quote(OneLine(n.Text)) + " (line " + strconv.Itoa(n.First) + " keeps " + n.Old + ")")
+		sb.WriteString("\nline " + strconv.Itoa(n.Line) + ": " + n.Old + " → " + n.New + " " + strconv.Quote(oneLine(n.Text)) + " (line " + strconv.Itoa(n.First) + " keeps " + n.Old + ")")
 	}
 	for _, ref := range r.References {
 		sb.WriteString("\nline " + strconv.Itoa(ref.Line) + ": " + ref.Kind + " of " + ref.ID + " → " + ref.To + " (" + ref.How + ")")
@@ -303,7 +303,7 @@ func (r *Repair) Text(written bool) string {
 }
 
 // AppendJSON writes the repair as doctor --fix --json prints it.
-func (r *Repair) AppendJSON(b []byte, written bool) []byte {
+func (r *repair) AppendJSON(b []byte, written bool) []byte {
 	w := jsonw.Open(b)
 	w.Bool("written", written)
 	w.Raw("renumbered", jsonw.Array(nil, len(r.Renumbered), func(b []byte, i int) []byte {

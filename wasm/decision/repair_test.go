@@ -38,8 +38,8 @@ func TestRepairGivesTheSecondDecisionOfAnIdTheNextFreeNumber(t *testing.T) {
 	require.Equal(t, 2, dupAdds(t, log), "duplicate adds before")
 	require.Equal(t, "Use gRPC between services", before.Get(day+"0002").Text, "replay keeps the first")
 
-	rep := PlanRepair([]byte(log))
-	require.Equal(t, []Renumbering{
+	rep := planRepair([]byte(log))
+	require.Equal(t, []renumbering{
 		{Old: day + "0002", New: day + "0005", Line: 5, First: 2, Text: "Deploy with Docker Compose"},
 		{Old: day + "0003", New: day + "0006", Line: 6, First: 3, Text: "Tag releases with semver"},
 	}, rep.Renumbered, "renumbered")
@@ -56,7 +56,7 @@ func TestRepairGivesTheSecondDecisionOfAnIdTheNextFreeNumber(t *testing.T) {
 	require.Equal(t, day+"0003", st.Get(day+"0001").SupersededBy, "ours' chain")
 	require.Equal(t, []string{}, st.Get(day+"0003").Tags, "ours' 0003 untouched")
 
-	again := PlanRepair(rep.Out)
+	again := planRepair(rep.Out)
 	require.Equal(t, false, again.Needed(), "a repaired log needs nothing")
 	require.Equal(t, string(rep.Out), string(again.Out), "and stays as it is")
 }
@@ -90,7 +90,7 @@ func TestRepairAttributesEachLaterLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := PlanRepair([]byte(logOf(tt.lines...)))
+			rep := planRepair([]byte(logOf(tt.lines...)))
 			require.Equal(t, 1, len(rep.References), "references")
 			r := rep.References[0]
 			require.Equal(t, []any{day + tt.to, tt.how, tt.sure}, []any{r.To, r.How, r.Sure}, "attribution")
@@ -102,7 +102,7 @@ func TestRepairAttributesEachLaterLine(t *testing.T) {
 // it is a new decision (an id reused after a remove), not a collision.
 func TestRepairFollowsRemovals(t *testing.T) {
 	log := logOf(add("09:00", "0001", "Use Go"), add("10:00", "0001", "Use Rust"), event("09:30", "rm", "0001", `{}`), add("11:00", "0001", "Use Zig"))
-	rep := PlanRepair([]byte(log))
+	rep := planRepair([]byte(log))
 	require.Equal(t, 1, len(rep.Renumbered), "renumbered")
 	require.Equal(t, "Use Rust", rep.Renumbered[0].Text, "the collision")
 	st, _ := replay(t, string(rep.Out))
@@ -123,14 +123,14 @@ func TestRepairKeepsEveryOtherLineByteForByte(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := PlanRepair([]byte(tt.log))
+			rep := planRepair([]byte(tt.log))
 			require.Equal(t, false, rep.Needed(), "needed")
 			require.Equal(t, tt.log, string(rep.Out), "log")
 		})
 	}
 	// A repair keeps the bad lines around what it rewrites.
 	log := "\xEF\xBB\xBF" + first + "\r\nnot json\r\n" + add("10:00", "0001", "Use Rust") + "\r\n" + `{"v":1,"t":"` + at("10:00")
-	rep := PlanRepair([]byte(log))
+	rep := planRepair([]byte(log))
 	want := "\xEF\xBB\xBF" + first + "\r\nnot json\r\n" + add("10:00", "0002", "Use Rust") + "\r\n" + `{"v":1,"t":"` + at("10:00")
 	require.Equal(t, want, string(rep.Out), "repaired log")
 }
@@ -139,7 +139,7 @@ func TestDoctorNamesCollisionsAmongDuplicateAdds(t *testing.T) {
 	log := logOf(add("09:00", "0001", "Use Go"), add("09:30", "0001", "Use Go"), add("10:00", "0001", "Use Rust"))
 	st, _ := replay(t, log)
 	rep := st.Diagnose()
-	fix := PlanRepair([]byte(log))
+	fix := planRepair([]byte(log))
 	rep.MarkCollisions(&fix)
 	require.Equal(t, []string{"duplicate-add", "id-collision"}, []string{rep.Findings[0].Kind, rep.Findings[1].Kind}, "kinds")
 	require.Equal(t, 3, rep.Findings[1].Line, "line")
@@ -172,8 +172,8 @@ func FuzzRepairLogs(f *testing.F) {
 	})
 }
 
-func checkRepair(t *testing.T, log []byte) Repair {
-	rep := PlanRepair(log)
+func checkRepair(t *testing.T, log []byte) repair {
+	rep := planRepair(log)
 	in, _ := splitLog(log)
 	out, _ := splitLog(rep.Out)
 	if len(in) != len(out) {
@@ -185,7 +185,7 @@ func checkRepair(t *testing.T, log []byte) Repair {
 			t.Fatalf("line %d changed beyond its ids: %q -> %q", i+1, in[i].raw, out[i].raw)
 		}
 	}
-	if again := PlanRepair(rep.Out); again.Needed() {
+	if again := planRepair(rep.Out); again.Needed() {
 		t.Fatalf("a second repair renumbers %v", again.Renumbered)
 	}
 	return rep

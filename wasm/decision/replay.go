@@ -4,37 +4,37 @@ import (
 	"strconv"
 )
 
-// ProblemKind classifies what doctor reports about a log.
-type ProblemKind uint8
+// problemKind classifies what doctor reports about a log.
+type problemKind uint8
 
 const (
-	Corrupt       ProblemKind = iota + 1 // the line is not a valid event; skipped
-	Torn                                 // last line cut short by a crash; skipped
-	NoNewline                            // last line complete but unterminated; applied
-	NewerVersion                         // written by a newer format; skipped
-	UnknownID                            // event for an id never added; ignored
-	RemovedID                            // event for an id already removed; ignored
-	DuplicateAdd                         // add for an id that exists; ignored
-	BackwardsTime                        // event older than the id's previous event; applied
-	BadTime                              // t does not parse; applied with time 0
+	corrupt       problemKind = iota + 1 // the line is not a valid event; skipped
+	torn                                 // last line cut short by a crash; skipped
+	noNewline                            // last line complete but unterminated; applied
+	newerVersion                         // written by a newer format; skipped
+	unknownID                            // event for an id never added; ignored
+	removedID                            // event for an id already removed; ignored
+	duplicateAdd                         // add for an id that exists; ignored
+	backwardsTime                        // event older than the id's previous event; applied
+	badTime                              // t does not parse; applied with time 0
 )
 
 var problemNames = [...]string{"", "corrupt", "torn", "no-newline", "newer-version", "unknown-id", "removed-id", "duplicate-add", "backwards-time", "bad-time"}
 
-func (k ProblemKind) String() string { return problemNames[k] }
+func (k problemKind) String() string { return problemNames[k] }
 
-// Problem is one finding about one line of the log.
-type Problem struct {
+// problem is one finding about one line of the log.
+type problem struct {
 	Line int
-	Kind ProblemKind
+	Kind problemKind
 	ID   string
 	Msg  string
 }
 
-// State is the materialized decision memory: every decision by id, with
+// state is the materialized decision memory: every decision by id, with
 // views by status, tag and time built on demand. apply is the only way it
 // changes. It holds no Go pointers per decision (see store.go).
-type State struct {
+type state struct {
 	strs strs
 	recs recs     // every decision ever added, in log order; removed ones flagged
 	ids  index    // id key -> handle
@@ -50,7 +50,7 @@ type State struct {
 	counts [numStatus]int
 
 	// Problems found while replaying, in line order.
-	Problems []Problem
+	Problems []problem
 	// Lines is the number of lines consumed (including blank and bad ones).
 	Lines int
 	// Events is the number of events applied.
@@ -87,7 +87,7 @@ type touch struct {
 }
 
 // touch notes that the snapshot decision h is about to change.
-func (s *State) touch(h int32) {
+func (s *state) touch(h int32) {
 	b := s.base
 	if b == nil || h >= b.n || b.touchedBit[h>>6]&(1<<(h&63)) != 0 {
 		return
@@ -99,14 +99,14 @@ func (s *State) touch(h int32) {
 
 func (b *base) isTouched(h int32) bool { return h < b.n && b.touchedBit[h>>6]&(1<<(h&63)) != 0 }
 
-// NewState returns an empty state.
-func NewState() *State { return &State{} }
+// newState returns an empty state.
+func newState() *state { return &state{} }
 
 // Len is the number of live decisions.
-func (s *State) Len() int { return s.live }
+func (s *state) Len() int { return s.live }
 
 // Count is the number of live decisions with status st.
-func (s *State) Count(st Status) int { return s.counts[st] }
+func (s *state) Count(st Status) int { return s.counts[st] }
 
 // keyOf is an id's key in the index: its packed form when canonical, else a
 // 63-bit FNV-1a hash with the top bit set (so it can never equal a packed key).
@@ -124,7 +124,7 @@ func keyOf(id string) (uint64, bool) {
 
 // lookup returns the handle of the decision (live or removed) last added
 // with id, or -1.
-func (s *State) lookup(id string) int32 {
+func (s *state) lookup(id string) int32 {
 	x := &s.ids
 	x.ready()
 	if len(x.keys) == 0 {
@@ -142,7 +142,7 @@ func (s *State) lookup(id string) int32 {
 	return -1
 }
 
-func (s *State) liveHandle(id string) int32 {
+func (s *state) liveHandle(id string) int32 {
 	if h := s.lookup(id); h >= 0 && !s.recs.at(h).removed {
 		return h
 	}
@@ -150,7 +150,7 @@ func (s *State) liveHandle(id string) int32 {
 }
 
 // Get returns a view of the live decision with id, or nil.
-func (s *State) Get(id string) *Decision {
+func (s *state) Get(id string) *decision {
 	if h := s.liveHandle(id); h >= 0 {
 		return s.view(h)
 	}
@@ -158,13 +158,13 @@ func (s *State) Get(id string) *Decision {
 }
 
 // WasRemoved reports whether id existed and was removed.
-func (s *State) WasRemoved(id string) bool {
+func (s *state) WasRemoved(id string) bool {
 	h := s.lookup(id)
 	return h >= 0 && s.recs.at(h).removed
 }
 
 // index points id at handle h, replacing an earlier decision with that id.
-func (s *State) index(id string, h int32) {
+func (s *state) index(id string, h int32) {
 	k, exact := keyOf(id)
 	x := &s.ids
 	x.ready()
@@ -183,7 +183,7 @@ func (s *State) index(id string, h int32) {
 }
 
 // putCommon stores a string that repeats on most lines once.
-func (s *State) putCommon(i int, v string) ref {
+func (s *state) putCommon(i int, v string) ref {
 	c := &s.common[i]
 	if c.r != 0 && c.v == v {
 		return c.r
@@ -193,15 +193,15 @@ func (s *State) putCommon(i int, v string) ref {
 	return r
 }
 
-func (s *State) problem(line int, kind ProblemKind, id, msg string) {
-	s.Problems = append(s.Problems, Problem{Line: line, Kind: kind, ID: id, Msg: msg})
+func (s *state) problem(line int, kind problemKind, id, msg string) {
+	s.Problems = append(s.Problems, problem{Line: line, Kind: kind, ID: id, Msg: msg})
 }
 
 // Sealed forgets the no-newline finding once a writer has ended that line.
-func (s *State) Sealed() {
+func (s *state) Sealed() {
 	out := s.Problems[:0]
 	for _, p := range s.Problems {
-		if p.Kind != NoNewline {
+		if p.Kind != noNewline {
 			out = append(out, p)
 		}
 	}
@@ -218,15 +218,15 @@ func (s *State) Sealed() {
 //     older time still applies but does not make the decision "newer".
 //
 // The event's strings may point into a reader's buffer: apply copies what it keeps.
-func (s *State) apply(ev *Event, line int) {
+func (s *state) apply(ev *Event, line int) {
 	if ev.TimeMs == 0 && ev.Time != "" {
-		s.problem(line, BadTime, ev.ID, "time "+strconv.Quote(ev.Time)+" is not RFC 3339")
+		s.problem(line, badTime, ev.ID, "time "+strconv.Quote(ev.Time)+" is not RFC 3339")
 	}
 	h := s.liveHandle(ev.ID)
 	switch ev.Code {
 	case Add:
 		if h >= 0 {
-			s.problem(line, DuplicateAdd, ev.ID, "second add of "+ev.ID+" (first added at line "+strconv.Itoa(int(s.recs.at(h).addLine))+"); ignored")
+			s.problem(line, duplicateAdd, ev.ID, "second add of "+ev.ID+" (first added at line "+strconv.Itoa(int(s.recs.at(h).addLine))+"); ignored")
 			return
 		}
 		s.noteID(ev.ID)
@@ -266,7 +266,7 @@ func (s *State) apply(ev *Event, line int) {
 		s.touch(h)
 		r := s.recs.at(h)
 		if ev.TimeMs < r.updatedAt && ev.TimeMs != 0 {
-			s.problem(line, BackwardsTime, ev.ID, "event time "+ev.Time+" is older than the previous event for "+ev.ID+" ("+timeText(r.updatedAt)+")")
+			s.problem(line, backwardsTime, ev.ID, "event time "+ev.Time+" is older than the previous event for "+ev.ID+" ("+timeText(r.updatedAt)+")")
 		}
 		s.counts[r.status]--
 		s.merge(r, &ev.Data)
@@ -280,23 +280,23 @@ func (s *State) apply(ev *Event, line int) {
 	s.Gen++
 }
 
-func (s *State) orphan(ev *Event, line int) {
+func (s *state) orphan(ev *Event, line int) {
 	if h := s.lookup(ev.ID); h >= 0 && s.recs.at(h).removed {
-		s.problem(line, RemovedID, ev.ID, ev.Code.longName()+" for "+ev.ID+", removed at line "+strconv.Itoa(int(s.recs.at(h).removedLine))+"; ignored")
+		s.problem(line, removedID, ev.ID, ev.Code.longName()+" for "+ev.ID+", removed at line "+strconv.Itoa(int(s.recs.at(h).removedLine))+"; ignored")
 		return
 	}
-	s.problem(line, UnknownID, ev.ID, ev.Code.longName()+" for "+ev.ID+", which was never added; ignored")
+	s.problem(line, unknownID, ev.ID, ev.Code.longName()+" for "+ev.ID+", which was never added; ignored")
 }
 
 // noteID remembers the highest daily number ever used, so ids are never
 // reused, even after a remove.
-func (s *State) noteID(id string) {
+func (s *state) noteID(id string) {
 	if k, ok := idKey(id); ok {
 		s.days.raise(k/10_000_000, int(k%10_000_000))
 	}
 }
 
-func (s *State) merge(r *rec, data *Data) {
+func (s *state) merge(r *rec, data *Data) {
 	h := data.Has
 	if h&HasTitle != 0 {
 		r.title = s.strs.put(data.Title)
@@ -313,16 +313,16 @@ func (s *State) merge(r *rec, data *Data) {
 	if h&HasReason != 0 {
 		r.reason = s.strs.put(data.Reason)
 	}
-	if h&HasSupersedes != 0 {
+	if h&hasSupersedes != 0 {
 		r.supersedes = s.strs.put(data.Supersedes)
 	}
-	if h&HasConflicts != 0 {
+	if h&hasConflicts != 0 {
 		r.conflicts = s.strs.putList(data.Conflicts)
 	}
 	if h&HasSupersededBy != 0 {
 		r.supersededBy = s.strs.put(data.SupersededBy)
 	}
-	if h&HasConflictNote != 0 {
+	if h&hasConflictNote != 0 {
 		r.conflictNote = s.strs.put(data.ConflictNote)
 	}
 	if h&HasSource != 0 {
@@ -338,10 +338,10 @@ func (s *State) merge(r *rec, data *Data) {
 
 // view materializes the decision at handle h (strings are views into the
 // pages; the tag and conflict slices are allocated).
-func (s *State) view(h int32) *Decision {
+func (s *state) view(h int32) *decision {
 	r := s.recs.at(h)
 	p := &s.strs
-	return &Decision{
+	return &decision{
 		h:            h,
 		ID:           p.get(r.id),
 		ProjectID:    p.get(r.project),
@@ -368,7 +368,7 @@ func (s *State) view(h int32) *Decision {
 
 // newer orders handles newest first: by updated time, then by id (ids grow
 // with time within a day), so the order never depends on storage order.
-func (s *State) newer(a, b int32) bool {
+func (s *state) newer(a, b int32) bool {
 	ra, rb := s.recs.at(a), s.recs.at(b)
 	if ra.updatedAt != rb.updatedAt {
 		return ra.updatedAt > rb.updatedAt
@@ -377,35 +377,35 @@ func (s *State) newer(a, b int32) bool {
 }
 
 // newerThan orders decisions newest first, like the state's own lists.
-func newerThan(a, b *Decision) bool {
+func newerThan(a, b *decision) bool {
 	if a.UpdatedAt != b.UpdatedAt {
 		return a.UpdatedAt > b.UpdatedAt
 	}
 	return a.ID > b.ID
 }
 
-// Hits is a list of decisions found, newest first, materialized on demand:
+// hits is a list of decisions found, newest first, materialized on demand:
 // a search may find 100k decisions of which a person sees fifty. It is also
 // ordered on demand: showing the first fifty orders only the top of the list.
-type Hits struct {
-	s      *State
+type hits struct {
+	s      *state
 	h      []int32
 	sorted *int // how many leading entries are in final order (shared by copies)
 }
 
 // Len is the number of decisions found.
-func (x Hits) Len() int { return len(x.h) }
+func (x hits) Len() int { return len(x.h) }
 
 // At materializes the i-th decision, newest first.
-func (x Hits) At(i int) *Decision {
+func (x hits) At(i int) *decision {
 	x.order(i + 1)
 	return x.s.view(x.h[i])
 }
 
 // All materializes every decision found.
-func (x Hits) All() []*Decision {
+func (x hits) All() []*decision {
 	x.order(len(x.h))
-	out := make([]*Decision, len(x.h))
+	out := make([]*decision, len(x.h))
 	for i := range x.h {
 		out[i] = x.s.view(x.h[i])
 	}
@@ -414,7 +414,7 @@ func (x Hits) All() []*Decision {
 
 // order puts at least the first n entries in final order: by one bounded
 // pass when n is small next to the list, else by sorting everything.
-func (x Hits) order(n int) {
+func (x hits) order(n int) {
 	if x.sorted == nil || *x.sorted >= n {
 		return
 	}
@@ -445,13 +445,13 @@ func (x Hits) order(n int) {
 	*x.sorted = len(best)
 }
 
-func (s *State) hits(h []int32) Hits {
+func (s *state) hits(h []int32) hits {
 	n := 0
-	return Hits{s: s, h: h, sorted: &n}
+	return hits{s: s, h: h, sorted: &n}
 }
 
 // All returns the live decisions, newest first.
-func (s *State) All() Hits {
+func (s *state) All() hits {
 	out := make([]int32, 0, s.live)
 	for h := int32(0); h < int32(s.recs.n); h++ {
 		if !s.recs.at(h).removed {
@@ -462,7 +462,7 @@ func (s *State) All() Hits {
 }
 
 // WithStatus returns the live decisions with status st, newest first (byStatus).
-func (s *State) WithStatus(st Status) Hits {
+func (s *state) WithStatus(st Status) hits {
 	out := make([]int32, 0, s.counts[st])
 	for h := int32(0); h < int32(s.recs.n); h++ {
 		if r := s.recs.at(h); !r.removed && r.status == st {
@@ -474,7 +474,7 @@ func (s *State) WithStatus(st Status) Hits {
 
 // withTag returns the live decisions carrying tag (case-insensitive), newest
 // first (byTag). The index is built on first use and rebuilt after changes.
-func (s *State) withTag(tag string) Hits {
+func (s *state) withTag(tag string) hits {
 	if s.byTag == nil || s.byTagGen != s.Gen {
 		s.byTag = make(map[string][]int32)
 		for h := int32(0); h < int32(s.recs.n); h++ {
@@ -493,19 +493,19 @@ func (s *State) withTag(tag string) Hits {
 		s.byTagGen = s.Gen
 	}
 	done := len(s.byTag[foldTag(tag)])
-	return Hits{s: s, h: s.byTag[foldTag(tag)], sorted: &done}
+	return hits{s: s, h: s.byTag[foldTag(tag)], sorted: &done}
 }
 
 // newestActive returns up to n active decisions, newest first: from what the
 // snapshot listed plus what changed since when that is provably complete,
 // else in one pass over every record (injection runs this on every changed
 // turn).
-func (s *State) newestActive(n int) []*Decision {
+func (s *state) newestActive(n int) []*decision {
 	top, ok := s.newestFromBase(n)
 	if !ok {
 		top = s.newestScan(n)
 	}
-	out := make([]*Decision, len(top))
+	out := make([]*decision, len(top))
 	for i, h := range top {
 		out[i] = s.view(h)
 	}
@@ -517,7 +517,7 @@ func (s *State) newestActive(n int) []*Decision {
 // unchanged and ranked below the hot list's edge when the snapshot was
 // written, so the candidates' top n is the answer when the n-th of them
 // still ranks above that edge (or the hot list held every active decision).
-func (s *State) newestFromBase(n int) ([]int32, bool) {
+func (s *state) newestFromBase(n int) ([]int32, bool) {
 	b := s.base
 	if b == nil || s.strs.broken {
 		return nil, false
@@ -558,7 +558,7 @@ func (s *State) newestFromBase(n int) ([]int32, bool) {
 }
 
 // newestScan is newestActive by one pass over every record.
-func (s *State) newestScan(n int) []int32 {
+func (s *state) newestScan(n int) []int32 {
 	top := make([]int32, 0, n+1)
 	for h := int32(0); h < int32(s.recs.n); h++ {
 		if r := s.recs.at(h); !r.removed && r.status == Active {
@@ -571,7 +571,7 @@ func (s *State) newestScan(n int) []int32 {
 // keepNewest adds h to top, the n newest handles seen so far in order, newest
 // first: one bounded insertion, so the newest n of a long list cost a pass,
 // not a sort.
-func (s *State) keepNewest(top []int32, n int, h int32) []int32 {
+func (s *state) keepNewest(top []int32, n int, h int32) []int32 {
 	if len(top) == n && !s.newer(h, top[n-1]) {
 		return top
 	}
@@ -606,6 +606,6 @@ func foldTag(t string) string {
 	return t
 }
 
-func sortNewest(list []*Decision) {
+func sortNewest(list []*decision) {
 	sortBy(len(list), func(i, j int) bool { return newerThan(list[i], list[j]) }, func(i, j int) { list[i], list[j] = list[j], list[i] })
 }

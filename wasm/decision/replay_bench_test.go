@@ -24,9 +24,9 @@ func BenchmarkReplay(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		var r Reader
-		st := NewState()
-		_, err := r.Replay(st, read, Cursor{}, int64(len(data)))
+		var r reader
+		st := newState()
+		_, err := r.Replay(st, read, cursor{}, int64(len(data)))
 		require.NoError(b, err)
 	}
 }

@@ -20,12 +20,12 @@ func TestReplayBuildsIndexesByIdStatusAndTag(t *testing.T) {
 		ev(t3, "a", "D-2026-02-27-0003", `{"tx":"Use Go","tg":["lang"]}`))
 	require.Equal(t, 3, st.Len(), "live")
 	require.Equal(t, 2, st.Count(Active), "active")
-	require.Equal(t, 1, st.Count(Draft), "draft")
+	require.Equal(t, 1, st.Count(draft), "draft")
 	require.Equal(t, []string{"D-2026-02-27-0003", "D-2026-02-27-0001"}, ids(st.WithStatus(Active).All()), "byStatus newest first")
 	require.Equal(t, []string{"D-2026-02-27-0002", "D-2026-02-27-0001"}, ids(st.withTag("db").All()), "byTag ignores case")
 }
 
-func ids(list []*Decision) []string {
+func ids(list []*decision) []string {
 	out := []string{}
 	for _, d := range list {
 		out = append(out, d.ID)
@@ -94,8 +94,8 @@ func TestCorruptAndTornLinesNeverLoseTheRest(t *testing.T) {
 	require.Equal(t, []string{"D-2026-02-27-0002", "D-2026-02-27-0001"}, ids(st.All().All()), "valid lines applied")
 	require.Equal(t, 2, len(st.Problems), "problems")
 	require.Equal(t, 2, st.Problems[0].Line, "corrupt line")
-	require.Equal(t, Corrupt, st.Problems[0].Kind, "corrupt kind")
-	require.Equal(t, NewerVersion, st.Problems[1].Kind, "newer kind")
+	require.Equal(t, corrupt, st.Problems[0].Kind, "corrupt kind")
+	require.Equal(t, newerVersion, st.Problems[1].Kind, "newer kind")
 	require.Equal(t, false, cur.Sealed, "torn tail left unconsumed")
 	require.Equal(t, int64(strings.LastIndexByte(log, '\n')+1), cur.Offset, "cursor before the torn line")
 }
@@ -105,16 +105,16 @@ func TestUnterminatedButValidLastLineIsApplied(t *testing.T) {
 	st, cur := replay(t, log)
 	require.Equal(t, 1, st.Len(), "applied")
 	require.Equal(t, int64(len(log)), cur.Offset, "consumed")
-	require.Equal(t, NoNewline, st.Problems[0].Kind, "reported")
+	require.Equal(t, noNewline, st.Problems[0].Kind, "reported")
 }
 
 func TestReplayOfATailContinuesWhereItStopped(t *testing.T) {
 	first := ev(t1, "a", "D-2026-02-27-0001", `{"tx":"one"}`)
 	log := first + ev(t2, "a", "D-2026-02-27-0002", `{"tx":"two"}`)
-	st := NewState()
-	var r Reader
+	st := newState()
+	var r reader
 	read := func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }
-	cur, err := r.Replay(st, read, Cursor{}, int64(len(first)))
+	cur, err := r.Replay(st, read, cursor{}, int64(len(first)))
 	require.NoError(t, err)
 	cur, err = r.Replay(st, read, cur, int64(len(log)))
 	require.NoError(t, err)
@@ -130,8 +130,8 @@ func TestLinesLongerThanTheBufferAreRead(t *testing.T) {
 }
 
 func TestFieldsLongerThanAMebibyteAreCut(t *testing.T) {
-	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"`+strings.Repeat("y", MaxField+10)+`"}`))
-	require.Equal(t, MaxField, len(st.Get("D-2026-02-27-0001").Text), "cut")
+	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"`+strings.Repeat("y", maxField+10)+`"}`))
+	require.Equal(t, maxField, len(st.Get("D-2026-02-27-0001").Text), "cut")
 }
 
 func TestIdsAreNeverReusedEvenAfterRemove(t *testing.T) {
@@ -142,7 +142,7 @@ func TestIdsAreNeverReusedEvenAfterRemove(t *testing.T) {
 	require.Equal(t, "D-2026-03-01-0001", st.NextID(civil.ParseTime("2026-03-01T00:00:00.000Z")), "new day")
 }
 
-// Events read by a Reader point into its buffer; a decision must keep copies.
+// Events read by a reader point into its buffer; a decision must keep copies.
 // (A view of "user" once leaked into createdBy and showed later lines' bytes.)
 func TestKeptStringsSurviveLaterLinesAndChunks(t *testing.T) {
 	var b strings.Builder
@@ -158,4 +158,15 @@ func TestKeptStringsSurviveLaterLinesAndChunks(t *testing.T) {
 	require.Equal(t, []string{"alpha", "beta"}, d.Tags, "tags")
 	require.Equal(t, []string{"D-2026-02-27-0009"}, d.Conflicts, "conflicts")
 	require.Equal(t, "someone-else", st.Get("D-2026-02-27-0002").CreatedBy, "other actor")
+}
+
+func TestNextIDCountsOnWithinTheDayOfTheWrite(t *testing.T) {
+	st, _ := replay(t, ev(t1, "a", "D-2026-02-27-0001", `{"tx":"Use PostgreSQL","s":"active"}`))
+	tests := []struct{ now, want string }{
+		{"2026-02-27T10:00:00.000Z", "D-2026-02-27-0002"},
+		{"2026-02-28T10:00:00.000Z", "D-2026-02-28-0001"},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, st.NextID(civil.ParseTime(tt.now)), tt.now)
+	}
 }

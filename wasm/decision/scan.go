@@ -1,6 +1,6 @@
 package decision
 
-// The JSON scanner behind Decode: a strict single pass over one event line,
+// The JSON scanner behind decode: a strict single pass over one event line,
 // allocation-free on the common path (docs/decisions/003-tinygo-heap.md). It
 // knows JSON, not the event schema: codec.go says which keys mean what.
 
@@ -15,11 +15,11 @@ import (
 type scanner struct {
 	b     []byte
 	i     int
-	arena *Arena
+	arena *arena
 	tmp   []byte
 	list  []string
 	// view: strings point into the line (valid until the next line) instead
-	// of being copied; State.apply copies what a decision keeps. fromTmp says
+	// of being copied; state.apply copies what a decision keeps. fromTmp says
 	// the last raw string is in tmp (it had escapes) and must be copied.
 	view    bool
 	fromTmp bool
@@ -32,9 +32,9 @@ const maxDepth = 64
 
 func (s *scanner) syntax() error {
 	if s.deep {
-		return &DecodeError{Err: ErrDepth, Offset: s.i, Detail: "a value is nested more than " + strconv.Itoa(maxDepth) + " levels deep"}
+		return &decodeError{Err: errDepth, Offset: s.i, Detail: "a value is nested more than " + strconv.Itoa(maxDepth) + " levels deep"}
 	}
-	return &DecodeError{Err: ErrSyntax, Offset: s.i}
+	return &decodeError{Err: errSyntax, Offset: s.i}
 }
 
 func (s *scanner) ws() {

@@ -5,26 +5,26 @@ import (
 	"unicode/utf8"
 )
 
-// Query is a parsed search: every term must match one of id, title, text,
+// query is a parsed search: every term must match one of id, title, text,
 // tags, reason or status (case-insensitively), and the filters must hold.
-type Query struct {
+type query struct {
 	Terms    []string
 	Statuses []Status // status:active,draft — any of them
 	Tags     []string // tag:db — all of them
 	BadTerms []string // filters that named no known status, reported to the user
 }
 
-// ParseQuery reads words like `postgres status:active tag:db`.
+// parseQuery reads words like `postgres status:active tag:db`.
 //
-//	ParseQuery("pg status:active,draft tag:DB") => Terms ["pg"], Statuses [active draft], Tags ["db"]
-func ParseQuery(words []string) Query {
-	var q Query
+//	parseQuery("pg status:active,draft tag:DB") => Terms ["pg"], Statuses [active draft], Tags ["db"]
+func parseQuery(words []string) query {
+	var q query
 	for _, w := range words {
 		lw := strings.ToLower(w)
 		switch {
 		case strings.HasPrefix(lw, "status:"):
 			for _, name := range strings.Split(lw[len("status:"):], ",") {
-				if st := ParseStatus(name); st != StatusNone {
+				if st := ParseStatus(name); st != statusNone {
 					q.Statuses = append(q.Statuses, st)
 				} else if name != "" {
 					q.BadTerms = append(q.BadTerms, w)
@@ -42,11 +42,11 @@ func ParseQuery(words []string) Query {
 }
 
 // Match reports whether d satisfies q.
-func (q *Query) Match(d *Decision) bool {
+func (q *query) Match(d *decision) bool {
 	return q.match(d.Status, d.Tags, d.ID, d.Title, d.Text, d.Reason)
 }
 
-func (q *Query) match(st Status, tags []string, fields ...string) bool {
+func (q *query) match(st Status, tags []string, fields ...string) bool {
 	if len(q.Statuses) > 0 {
 		ok := false
 		for _, want := range q.Statuses {
@@ -98,7 +98,7 @@ func matchesTerm(term string, st Status, tags []string, fields []string) bool {
 // A term of three or more ASCII characters first consults each decision's
 // trigram signature (built on the first search, rebuilt for a decision when
 // its text changes), so most decisions are skipped without reading their text.
-func (s *State) Search(q Query) Hits {
+func (s *state) Search(q query) hits {
 	var filters []sig
 	for _, term := range q.Terms {
 		if t, ok := termSig(term); ok {
@@ -172,7 +172,7 @@ func sigKey(r *rec) uint64 {
 		uint64(r.reason)*0x27D4EB2F165667C5 ^ uint64(r.tags)*0xFF51AFD7ED558CCD | 1
 }
 
-func (s *State) signature(r *rec) sig {
+func (s *state) signature(r *rec) sig {
 	var g sig
 	for _, f := range [...]ref{r.id, r.title, r.text, r.reason} {
 		addTrigrams(&g, s.strs.get(f))

@@ -29,12 +29,12 @@ func TestSearchMatchesEveryFieldAndFilters(t *testing.T) {
 		{[]string{"nothing-like-this"}, []string{}},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, ids(st.Search(ParseQuery(tt.query)).All()), "search "+tt.query[0])
+		require.Equal(t, tt.want, ids(st.Search(parseQuery(tt.query)).All()), "search "+tt.query[0])
 	}
 }
 
 func TestSearchReportsUnknownStatus(t *testing.T) {
-	q := ParseQuery([]string{"status:open"})
+	q := parseQuery([]string{"status:open"})
 	require.Equal(t, []string{"status:open"}, q.BadTerms, "bad")
 }
 
@@ -53,11 +53,11 @@ func TestPurgeKeepsActiveDecisionsForever(t *testing.T) {
 		ev(t1, "a", "D-2026-02-27-0001", `{"tx":"fresh draft","s":"draft"}`)+
 		ev(old, "a", "D-2020-01-01-0004", `{"tx":"superseded"}`)+
 		ev(t1, "su", "D-2020-01-01-0004", `{"s":"superseded"}`))
-	var r Retention
-	r[Draft], r[Rejected], r[Superseded] = 30, 90, 180
+	var r retention
+	r[draft], r[rejected], r[Superseded] = 30, 90, 180
 	now := civil.ParseTime("2026-03-01T00:00:00.000Z")
 	require.Equal(t, []string{"D-2020-01-01-0002", "D-2020-01-01-0003"}, ids(st.PurgeCandidates(now, r)), "candidates")
-	r[Draft] = 0
+	r[draft] = 0
 	require.Equal(t, []string{"D-2020-01-01-0002", "D-2020-01-01-0003", "D-2026-02-27-0001"}, ids(st.PurgeCandidates(now, r)), "zero retention")
 }
 
@@ -72,7 +72,7 @@ func TestSignaturesNeverChangeWhatSearchFinds(t *testing.T) {
 	}
 	check := func(label string) {
 		for _, words := range queries {
-			q := ParseQuery(words)
+			q := parseQuery(words)
 			var brute []string
 			for _, d := range st.All().All() {
 				if q.Match(d) {
@@ -94,7 +94,7 @@ func TestSignaturesNeverChangeWhatSearchFinds(t *testing.T) {
 
 func TestTheFirstHitsAreOrderedLikeAFullSort(t *testing.T) {
 	st, _ := replay(t, genLog(3000))
-	q := ParseQuery([]string{"decision"})
+	q := parseQuery([]string{"decision"})
 	partial := st.Search(q)
 	require.True(t, partial.Len() >= 300, "need a long list, got %d", partial.Len())
 	var first []string
@@ -104,4 +104,100 @@ func TestTheFirstHitsAreOrderedLikeAFullSort(t *testing.T) {
 	full := ids(st.Search(q).All())
 	require.Equal(t, full[:50], first, "first fifty")
 	require.Equal(t, full, ids(partial.All()), "then everything")
+}
+
+// FuzzParseQuery: whatever words a person searches with, the query holds
+// non-empty lower-case terms, known statuses and non-empty tags, and Search
+// finds exactly what checking every decision finds.
+func FuzzParseQuery(f *testing.F) {
+	for _, s := range []string{"pg", "pg status:active,draft tag:DB", "STATUS:open", "status:,", "tag:", "tag:#", "İstanbul", "ééé umber", "D-2026 ion n", "status:superseded,x"} {
+		f.Add(s)
+	}
+	var st *state
+	f.Fuzz(func(t *testing.T, line string) {
+		if st == nil {
+			st, _ = replay(t, genLog(300))
+		}
+		words := strings.Fields(line)
+		q := parseQuery(words)
+		for _, term := range q.Terms {
+			require.True(t, term != "" && strings.ToLower(term) == term, "term %q", term)
+		}
+		for _, s := range q.Statuses {
+			require.True(t, s > statusNone && s < numStatus, "status %d", s)
+		}
+		for _, tag := range q.Tags {
+			require.True(t, tag != "", "empty tag from %q", line)
+		}
+		for _, w := range q.BadTerms {
+			require.True(t, strings.HasPrefix(strings.ToLower(w), "status:"), "bad term %q", w)
+		}
+		var brute []string
+		for _, d := range st.All().All() {
+			if q.Match(d) {
+				brute = append(brute, d.ID)
+			}
+		}
+		if len(brute) == 0 {
+			brute = []string{}
+		}
+		require.Equal(t, brute, ids(st.Search(q).All()), "search %q", line)
+	})
+}
+
+func TestPurgePreviewListsWhatPurgeWouldRemoveOrSaysNothing(t *testing.T) {
+	old := "2020-01-01T00:00:00.000Z"
+	st, _ := replay(t, ev(old, "a", "D-2020-01-01-0001", `{"tx":"old draft","s":"draft","tg":["x"]}`)+
+		ev(old, "a", "D-2020-01-01-0002", `{"tx":"old rejected","s":"rejected"}`))
+	r := defaultSettings().RetentionDays
+	cands := st.PurgeCandidates(civil.ParseTime("2026-03-01T00:00:00.000Z"), r)
+	tests := []struct {
+		name  string
+		cands []*decision
+		want  string
+	}{
+		{"nothing", nil, "Nothing to purge: no draft, rejected or superseded decision is past its retention (draft 30d, rejected 90d, superseded 180d)."},
+		{"one", cands[:1], "Purge would remove 1 decision past retention (draft 30d, rejected 90d, superseded 180d); active decisions are always kept:" +
+			"\nD-2020-01-01-0001 | draft | old draft | #x (updated 2020-01-01T00:00:00.000Z)"},
+		{"two", cands, "Purge would remove 2 decisions past retention (draft 30d, rejected 90d, superseded 180d); active decisions are always kept:" +
+			"\nD-2020-01-01-0001 | draft | old draft | #x (updated 2020-01-01T00:00:00.000Z)" +
+			"\nD-2020-01-01-0002 | rejected | old rejected (updated 2020-01-01T00:00:00.000Z)"},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, purgePreview(tt.cands, r), tt.name)
+	}
+}
+
+func TestPurgeCandidatesArePastTheRetentionOfTheirStatus(t *testing.T) {
+	st, _ := replay(t, ev("2026-01-01T00:00:00.000Z", "a", "D-2026-01-01-0001", `{"tx":"Maybe use Bazel","s":"draft"}`)+
+		ev("2026-01-01T00:00:00.000Z", "a", "D-2026-01-01-0002", `{"tx":"Use Make","s":"active"}`))
+	retention := defaultSettings().RetentionDays // drafts: 30 days
+	tests := []struct {
+		now  string
+		want []string
+	}{
+		{"2026-01-31T00:00:00.000Z", []string{}},
+		{"2026-02-10T00:00:00.000Z", []string{"D-2026-01-01-0001"}},
+	}
+	for _, tt := range tests {
+		got := st.PurgeCandidates(civil.ParseTime(tt.now), retention)
+		require.Equal(t, tt.want, ids(got), tt.now)
+		for _, d := range got {
+			require.Equal(t, "draft Maybe use Bazel", d.Status.String()+" "+d.Text, "the candidate")
+		}
+	}
+}
+
+func TestParseQuerySplitsTermsStatusesAndTags(t *testing.T) {
+	tests := []struct {
+		line string
+		want query
+	}{
+		{"pg status:active,draft tag:DB", query{Terms: []string{"pg"}, Statuses: []Status{Active, draft}, Tags: []string{"db"}}},
+		{"Use GO tag:#x", query{Terms: []string{"use", "go"}, Tags: []string{"x"}}},
+		{"status:open", query{BadTerms: []string{"status:open"}}},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, parseQuery(strings.Fields(tt.line)), tt.line)
+	}
 }

@@ -20,9 +20,9 @@ func TestAHandWrittenSecretReachesNoExit(t *testing.T) {
 	x := st.Get("D-2026-02-27-0001")
 	exits := map[string]string{
 		"injected section": st.Section(20),
-		"list line":        ListLine(x),
-		"show":             ShowText(x) + ShowText(st.Get("D-2026-02-27-0002")),
-		"json":             string(AppendJSON(nil, x)) + string(AppendJSON(nil, st.Get("D-2026-02-27-0002"))),
+		"list line":        listLine(x),
+		"show":             showText(x) + showText(st.Get("D-2026-02-27-0002")),
+		"json":             string(appendJSON(nil, x)) + string(appendJSON(nil, st.Get("D-2026-02-27-0002"))),
 	}
 	var snap bytes.Buffer
 	require.NoError(t, st.WriteSnapshot(cur, 1, 2, func(b []byte) error { snap.Write(b); return nil }))

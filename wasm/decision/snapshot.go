@@ -20,7 +20,7 @@ import (
 //   - a layout signature: records are raw memory, so a build whose record
 //     layout differs (another compiler, another version) rebuilds instead;
 //   - the log guard: the log's size, line count and a hash of samples of the
-//     prefix it covers (LogSum), checked before use, so a rewritten log (a
+//     prefix it covers (logSum), checked before use, so a rewritten log (a
 //     git checkout, a hand edit) is replayed from scratch;
 //   - a checksum of the structural sections, checked at load, one per string
 //     page, checked when the page is read, and bounds checks on every
@@ -34,10 +34,10 @@ const (
 	trailerSize = 8 + 4 + 8 + 8 // header offset, header length, header checksum, magic
 )
 
-// ErrSnapshot is the error of an unusable snapshot; its text says why.
-var ErrSnapshot = errors.New("snapshot unusable")
+// errSnapshot is the error of an unusable snapshot; its text says why.
+var errSnapshot = errors.New("snapshot unusable")
 
-func snapErr(why string) error { return &wrapped{ErrSnapshot, why} }
+func snapErr(why string) error { return &wrapped{errSnapshot, why} }
 
 type wrapped struct {
 	err error
@@ -58,11 +58,11 @@ func layout() string {
 		"/chunk" + strconv.Itoa(chunkSize) + "/page" + strconv.Itoa(pageSize)
 }
 
-// LogSum fingerprints the first size bytes of a log without reading them
+// logSum fingerprints the first size bytes of a log without reading them
 // all: the size, the first and last 16 KiB, and 16 slices of 1 KiB spread
 // evenly between. A rewrite of the log (checkout, edit, truncation) changes
 // it; appending after size does not.
-func LogSum(read ReadAt, size int64) (uint64, error) {
+func logSum(read readAt, size int64) (uint64, error) {
 	h := fnvInit
 	h = fnvWord(h, uint64(size))
 	var buf [16 << 10]byte
@@ -156,11 +156,11 @@ func raw[T any](s []T) []byte {
 const hotSize = 64
 
 // WriteSnapshot streams the state as a snapshot through emit, for a log
-// whose first cur.Offset bytes (cur.Line lines) it reflects and whose LogSum
+// whose first cur.Offset bytes (cur.Line lines) it reflects and whose logSum
 // over them is sum. gen is a random stamp for its pages. The strings are
 // compacted on the way: a page holds only strings live decisions use. Every
-// record and page must be resident (State.Resident).
-func (s *State) WriteSnapshot(cur Cursor, sum, gen uint64, emit func([]byte) error) error {
+// record and page must be resident (state.Resident).
+func (s *state) WriteSnapshot(cur cursor, sum, gen uint64, emit func([]byte) error) error {
 	w := snapWriter{emit: emit, gen: gen}
 	out := make([]rec, chunkSize)
 	var chunks [][3]int64
@@ -340,14 +340,14 @@ func (w *snapWriter) section(b []byte) (int64, error) {
 
 // str copies the string r refers to into the compacted pages.
 // text is str for free text: redacted (decision.clean) before it is written.
-func (w *snapWriter) text(s *State, r ref) ref {
+func (w *snapWriter) text(s *state, r ref) ref {
 	if r.size() == 0 {
 		return 0
 	}
 	return w.putStr(clean(s.strs.get(r)))
 }
 
-func (w *snapWriter) str(s *State, r ref) ref {
+func (w *snapWriter) str(s *state, r ref) ref {
 	if r.size() == 0 {
 		return 0
 	}
@@ -360,8 +360,8 @@ func (w *snapWriter) putStr(v string) ref {
 	if n == 0 {
 		return 0
 	}
-	if n > MaxField {
-		n, v = MaxField, v[:MaxField]
+	if n > maxField {
+		n, v = maxField, v[:maxField]
 	}
 	if w.page != nil && len(w.page)-8+n > pageSize && len(w.page) > 8 {
 		if err := w.flushPage(); err != nil {
@@ -383,7 +383,7 @@ func (w *snapWriter) putStr(v string) ref {
 
 // list copies a list into the compacted list chunks. The chunk being
 // filled (lbuf) is always chunk number len(w.lists); a list never spans two.
-func (w *snapWriter) list(s *State, l list) list {
+func (w *snapWriter) list(s *state, l list) list {
 	rs := s.strs.refs(l)
 	if len(rs) == 0 {
 		return 0
@@ -429,22 +429,22 @@ func (w *snapWriter) flushPage() error {
 	return err
 }
 
-// SnapshotHeader is what a snapshot says about itself; ReadSnapshotHeader
+// snapshotHeader is what a snapshot says about itself; ReadSnapshotHeader
 // reads it from the file's end.
-type SnapshotHeader struct {
-	Log    Cursor
+type snapshotHeader struct {
+	Log    cursor
 	LogSum uint64
 	Gen    uint64
 	root   gjson.Result
 	end    int64 // where the header starts: every section must end before it
 }
 
-// SnapshotTrailer is the size of the fixed trailer at a snapshot's end.
-const SnapshotTrailer = trailerSize
+// snapshotTrailer is the size of the fixed trailer at a snapshot's end.
+const snapshotTrailer = trailerSize
 
-// HeaderSpan reads the trailer (the last SnapshotTrailer bytes) and returns
-// where the header is and its checksum (for ParseSnapshotHeader).
-func HeaderSpan(trailer []byte) (off int64, n int, err error) {
+// headerSpan reads the trailer (the last snapshotTrailer bytes) and returns
+// where the header is and its checksum (for parseSnapshotHeader).
+func headerSpan(trailer []byte) (off int64, n int, err error) {
 	if len(trailer) != trailerSize || string(trailer[20:]) != snapMagic {
 		return 0, 0, snapErr("not a pi-memory snapshot (bad trailer)")
 	}
@@ -452,10 +452,10 @@ func HeaderSpan(trailer []byte) (off int64, n int, err error) {
 	return int64(getU64(trailer)), n, nil
 }
 
-// ParseSnapshotHeader checks the header against the trailer's checksum, then
+// parseSnapshotHeader checks the header against the trailer's checksum, then
 // its version and layout; at is where the header starts in the file (from
-// HeaderSpan), which bounds every section it declares.
-func ParseSnapshotHeader(b []byte, at int64, trailer []byte) (*SnapshotHeader, error) {
+// headerSpan), which bounds every section it declares.
+func parseSnapshotHeader(b []byte, at int64, trailer []byte) (*snapshotHeader, error) {
 	if len(trailer) != trailerSize || sumWords(0, b) != getU64(trailer[12:]) {
 		return nil, snapErr("header checksum mismatch (a damaged file)")
 	}
@@ -469,8 +469,8 @@ func ParseSnapshotHeader(b []byte, at int64, trailer []byte) (*SnapshotHeader, e
 	if l := jsonr.Get(root, "layout").String(); l != layout() {
 		return nil, snapErr("written by a build with another record layout (" + l + ")")
 	}
-	h := &SnapshotHeader{root: root, end: at}
-	h.Log = Cursor{Offset: jsonr.Get(root, "log.size").Int(), Line: int(jsonr.Get(root, "log.lines").Int()), Sealed: jsonr.Get(root, "log.sealed").Bool()}
+	h := &snapshotHeader{root: root, end: at}
+	h.Log = cursor{Offset: jsonr.Get(root, "log.size").Int(), Line: int(jsonr.Get(root, "log.lines").Int()), Sealed: jsonr.Get(root, "log.sealed").Bool()}
 	var err error
 	if h.LogSum, err = strconv.ParseUint(jsonr.Get(root, "log.sum").String(), 16, 64); err != nil {
 		return nil, snapErr("bad log sum")
@@ -481,13 +481,13 @@ func ParseSnapshotHeader(b []byte, at int64, trailer []byte) (*SnapshotHeader, e
 	return h, nil
 }
 
-// LoadSnapshot builds a state from a snapshot whose header h was read; read
+// snapshotState builds a state from a snapshot whose header h was read; read
 // reads the snapshot file. It reads the small tables now; records, the id
 // tables and string pages are read on first use, each checked against its
-// own checksum (see State.Resident and State.Broken).
-func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
+// own checksum (see state.Resident and state.Broken).
+func snapshotState(h *snapshotHeader, read readAt) (*state, error) {
 	root := h.root
-	s := NewState()
+	s := newState()
 	// sec reads a declared section, checking its size against the file
 	// before allocating (a damaged header must not ask for gigabytes) and
 	// its bytes against its checksum.
@@ -542,7 +542,7 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 		}
 	}
 	for _, p := range pages {
-		if p[1] <= 0 || p[1] > MaxField+pageSize || !fits(span{off: p[0]}, 8+p[1]) {
+		if p[1] <= 0 || p[1] > maxField+pageSize || !fits(span{off: p[0]}, 8+p[1]) {
 			return nil, snapErr("bad page size")
 		}
 	}
@@ -568,7 +568,7 @@ func LoadSnapshot(h *SnapshotHeader, read ReadAt) (*State, error) {
 		return nil, err
 	}
 	gjson.ForEachLine(string(probs), func(l gjson.Result) bool {
-		s.Problems = append(s.Problems, Problem{Line: int(jsonr.Get(l, "line").Int()), Kind: ProblemKind(jsonr.Get(l, "kind").Int()), ID: jsonr.Get(l, "id").String(), Msg: jsonr.Get(l, "msg").String()})
+		s.Problems = append(s.Problems, problem{Line: int(jsonr.Get(l, "line").Int()), Kind: problemKind(jsonr.Get(l, "kind").Int()), ID: jsonr.Get(l, "id").String(), Msg: jsonr.Get(l, "msg").String()})
 		return true
 	})
 
@@ -701,7 +701,7 @@ func recsFit(c []rec, pages [][3]int64, nlist int) bool {
 	return true
 }
 
-func readFull(read ReadAt, off int64, dst []byte) error {
+func readFull(read readAt, off int64, dst []byte) error {
 	for len(dst) > 0 {
 		n, err := read(off, dst)
 		if err != nil {
@@ -719,7 +719,7 @@ func readFull(read ReadAt, off int64, dst []byte) error {
 // Resident reads every record, table and page not yet read, so nothing
 // later depends on the snapshot file; false when one could not be read
 // (see Broken).
-func (s *State) Resident() bool {
+func (s *state) Resident() bool {
 	for c := range s.recs.chunks {
 		if s.recs.chunks[c] == nil && !s.strs.broken {
 			s.recs.at(int32(c << chunkBits))
@@ -741,4 +741,4 @@ func (s *State) Resident() bool {
 // Broken reports that something could not be read from the snapshot it
 // came from (the file was replaced or damaged since): what was read through
 // it may be wrong, and the state must be rebuilt from the log.
-func (s *State) Broken() bool { return s.strs.broken }
+func (s *state) Broken() bool { return s.strs.broken }

@@ -14,24 +14,24 @@ import (
 
 // openSnapshot reads a snapshot from bytes as the driver reads the file:
 // the trailer, the header it points to, then the state. Any error is
-// ErrSnapshot; any input at all is fine.
-func openSnapshot(file []byte) (*State, *SnapshotHeader, error) {
-	if len(file) < SnapshotTrailer {
+// errSnapshot; any input at all is fine.
+func openSnapshot(file []byte) (*state, *snapshotHeader, error) {
+	if len(file) < snapshotTrailer {
 		return nil, nil, snapErr("shorter than a trailer")
 	}
-	trailer := file[len(file)-SnapshotTrailer:]
-	off, n, err := HeaderSpan(trailer)
+	trailer := file[len(file)-snapshotTrailer:]
+	off, n, err := headerSpan(trailer)
 	if err != nil {
 		return nil, nil, err
 	}
 	if off < 0 || n < 0 || off+int64(n) > int64(len(file)) {
 		return nil, nil, snapErr("header out of range")
 	}
-	h, err := ParseSnapshotHeader(file[off:off+int64(n)], off, trailer)
+	h, err := parseSnapshotHeader(file[off:off+int64(n)], off, trailer)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := LoadSnapshot(h, func(o int64, dst []byte) (int, error) {
+	st, err := snapshotState(h, func(o int64, dst []byte) (int, error) {
 		if o < 0 || o >= int64(len(file)) {
 			return 0, nil
 		}
@@ -46,11 +46,11 @@ func openSnapshot(file []byte) (*State, *SnapshotHeader, error) {
 // the trailer. A changed byte then reaches the bounds checks behind the
 // checksums instead of stopping at the first one.
 func reseal(file []byte) []byte {
-	if len(file) < SnapshotTrailer {
+	if len(file) < snapshotTrailer {
 		return file
 	}
-	off, n, err := HeaderSpan(file[len(file)-SnapshotTrailer:])
-	if err != nil || off < 0 || n < 0 || off+int64(n) > int64(len(file)-SnapshotTrailer) {
+	off, n, err := headerSpan(file[len(file)-snapshotTrailer:])
+	if err != nil || off < 0 || n < 0 || off+int64(n) > int64(len(file)-snapshotTrailer) {
 		return file
 	}
 	var header map[string]any
@@ -155,7 +155,7 @@ func TestResealKeepsAGoodSnapshotGoodAndLetsDamageThrough(t *testing.T) {
 }
 
 // FuzzLoadSnapshot: a snapshot is read from disk, so whatever its bytes,
-// loading it gives ErrSnapshot or a state that is safe to use (possibly
+// loading it gives errSnapshot or a state that is safe to use (possibly
 // Broken), and never a panic. With sealed set, the checksums are made to
 // agree with the bytes first, so the changes reach the bounds checks on
 // sections, records, references and lists.
@@ -166,8 +166,8 @@ func FuzzLoadSnapshot(f *testing.F) {
 	small, smallCur := replay(t, genLog(60))
 	hot, hotCur := replay(t, actives(130)) // more actives than the hot list: an edge
 	for _, s := range []struct {
-		st  *State
-		cur Cursor
+		st  *state
+		cur cursor
 	}{{empty, emptyCur}, {problems, problemsCur}, {small, smallCur}, {hot, hotCur}} {
 		var file []byte
 		s.st.WriteSnapshot(s.cur, 1, 2, func(b []byte) error { file = append(file, b...); return nil })
@@ -175,14 +175,14 @@ func FuzzLoadSnapshot(f *testing.F) {
 		f.Add(file, true)
 		f.Add(file[:len(file)/2], false)
 	}
-	f.Add([]byte(strings.Repeat("x", SnapshotTrailer-1)+snapMagic), false)
+	f.Add([]byte(strings.Repeat("x", snapshotTrailer-1)+snapMagic), false)
 	f.Fuzz(func(t *testing.T, file []byte, sealed bool) {
 		if sealed {
 			file = reseal(file)
 		}
 		st, h, err := openSnapshot(file)
 		if err != nil {
-			require.ErrorIs(t, err, ErrSnapshot)
+			require.ErrorIs(t, err, errSnapshot)
 			return
 		}
 		// As a session uses it: the first injection reads lazily, a tail is
@@ -190,14 +190,14 @@ func FuzzLoadSnapshot(f *testing.F) {
 		st.Section(20)
 		tail := ev(t2, "a", "D-2026-02-27-0009", `{"tx":"Squash merge","tg":["git"]}`) +
 			ev(t3, "ed", "D-2026-01-01-0001", `{"tx":"edited"}`)
-		var r Reader
-		r.Replay(st, func(o int64, dst []byte) (int, error) { return copy(dst, tail[o:]), nil }, Cursor{Line: h.Log.Line}, int64(len(tail)))
+		var r reader
+		r.Replay(st, func(o int64, dst []byte) (int, error) { return copy(dst, tail[o:]), nil }, cursor{Line: h.Log.Line}, int64(len(tail)))
 		st.Resident()
 		st.Section(3)
 		st.All().All()
 		st.withTag("git").All()
 		st.WithStatus(Active).All()
-		st.Search(ParseQuery([]string{"merge", "tag:git"})).All()
+		st.Search(parseQuery([]string{"merge", "tag:git"})).All()
 		st.newestActive(5)
 		st.Get("D-2026-01-01-0001")
 		st.NextID(civil.ParseTime(t3))
@@ -221,8 +221,8 @@ func TestATailAddingTagsAfterAnUnreadableListChunkBreaksTheStateWithoutATrap(t *
 	got, h, err := openSnapshot(file)
 	require.NoError(t, err, "list chunks are read lazily")
 	tail := ev(t2, "a", "D-2026-02-27-0042", `{"tx":"Squash merge","tg":["git"]}`)
-	var r Reader
-	_, err = r.Replay(got, func(o int64, dst []byte) (int, error) { return copy(dst, tail[o:]), nil }, Cursor{Line: h.Log.Line}, int64(len(tail)))
+	var r reader
+	_, err = r.Replay(got, func(o int64, dst []byte) (int, error) { return copy(dst, tail[o:]), nil }, cursor{Line: h.Log.Line}, int64(len(tail)))
 	require.NoError(t, err)
 	require.True(t, got.Broken(), "the unreadable chunk marks the state broken")
 	require.False(t, got.Resident(), "a broken state is not resident")

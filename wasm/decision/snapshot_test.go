@@ -11,7 +11,7 @@ import (
 )
 
 // snapshotOf writes st's snapshot into memory.
-func snapshotOf(t *testing.T, st *State, cur Cursor, sum, gen uint64) []byte {
+func snapshotOf(t *testing.T, st *state, cur cursor, sum, gen uint64) []byte {
 	t.Helper()
 	var file []byte
 	require.NoError(t, st.WriteSnapshot(cur, sum, gen, func(b []byte) error { file = append(file, b...); return nil }))
@@ -19,7 +19,7 @@ func snapshotOf(t *testing.T, st *State, cur Cursor, sum, gen uint64) []byte {
 }
 
 // loadFrom reads a snapshot from bytes the way the driver reads a file.
-func loadFrom(t *testing.T, file []byte) (*State, *SnapshotHeader, error) {
+func loadFrom(t *testing.T, file []byte) (*state, *snapshotHeader, error) {
 	t.Helper()
 	read := func(off int64, dst []byte) (int, error) {
 		if off >= int64(len(file)) {
@@ -27,18 +27,18 @@ func loadFrom(t *testing.T, file []byte) (*State, *SnapshotHeader, error) {
 		}
 		return copy(dst, file[off:]), nil
 	}
-	off, n, err := HeaderSpan(file[len(file)-SnapshotTrailer:])
+	off, n, err := headerSpan(file[len(file)-snapshotTrailer:])
 	if err != nil {
 		return nil, nil, err
 	}
 	if off < 0 || n < 0 || off+int64(n) > int64(len(file)) {
 		return nil, nil, snapErr("header out of range")
 	}
-	h, err := ParseSnapshotHeader(file[off:off+int64(n)], off, file[len(file)-SnapshotTrailer:])
+	h, err := parseSnapshotHeader(file[off:off+int64(n)], off, file[len(file)-snapshotTrailer:])
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := LoadSnapshot(h, read)
+	st, err := snapshotState(h, read)
 	return st, h, err
 }
 
@@ -65,7 +65,7 @@ func genLog(n int) string {
 	return b.String()
 }
 
-func sameState(t *testing.T, a, b *State) {
+func sameState(t *testing.T, a, b *state) {
 	t.Helper()
 	require.Equal(t, a.Len(), b.Len(), "live")
 	require.Equal(t, a.counts, b.counts, "counts")
@@ -82,7 +82,7 @@ func sameState(t *testing.T, a, b *State) {
 	require.Equal(t, a.Section(20), b.Section(20), "section")
 	now := civil.ParseTime("2026-06-01T00:00:00.000Z")
 	require.Equal(t, a.NextID(now), b.NextID(now), "next id")
-	q := ParseQuery([]string{"decision", "tag:x"})
+	q := parseQuery([]string{"decision", "tag:x"})
 	require.Equal(t, ids(a.Search(q).All()), ids(b.Search(q).All()), "search")
 }
 
@@ -105,7 +105,7 @@ func TestSnapshotThenTailEqualsAFullReplay(t *testing.T) {
 	_, headCur := replay(t, log[:cut])
 	got, h, err := loadFrom(t, snapshotOf(t, head, headCur, 1, 2))
 	require.NoError(t, err)
-	var r Reader
+	var r reader
 	read := func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }
 	_, err = r.Replay(got, read, h.Log, int64(len(log)))
 	require.NoError(t, err)
@@ -136,13 +136,13 @@ func TestDamagedOrForeignSnapshotsAreRefused(t *testing.T) {
 		"other layout":   []byte(strings.Replace(string(good), layout(), "rec999@1,2,3,4/chunk1/page1", 1)),
 	} {
 		_, _, err := loadFrom(t, file)
-		require.True(t, errors.Is(err, ErrSnapshot), "%s: err = %v, want ErrSnapshot", name, err)
+		require.True(t, errors.Is(err, errSnapshot), "%s: err = %v, want ErrSnapshot", name, err)
 	}
 	// Damage anywhere is refused at load, or found when the damaged part is
 	// first read (records and pages are read lazily, each with its checksum).
-	headerAt, _, _ := HeaderSpan(good[len(good)-SnapshotTrailer:])
+	headerAt, _, _ := headerSpan(good[len(good)-snapshotTrailer:])
 	var spots []int
-	for at := 0; at < len(good)-SnapshotTrailer; at += 97 {
+	for at := 0; at < len(good)-snapshotTrailer; at += 97 {
 		spots = append(spots, at)
 	}
 	for at := int(headerAt); at < len(good); at++ {
@@ -174,29 +174,29 @@ func TestAPageFromAReplacedSnapshotMarksTheStateBroken(t *testing.T) {
 
 func TestLogSumChangesWithARewriteNotWithAnAppend(t *testing.T) {
 	log := genLog(3000)
-	read := func(s string) ReadAt {
+	read := func(s string) readAt {
 		return func(off int64, dst []byte) (int, error) { return copy(dst, s[off:]), nil }
 	}
-	a, err := LogSum(read(log), int64(len(log)))
+	a, err := logSum(read(log), int64(len(log)))
 	require.NoError(t, err)
-	b, _ := LogSum(read(log+"appended\n"), int64(len(log)))
+	b, _ := logSum(read(log+"appended\n"), int64(len(log)))
 	require.Equal(t, a, b, "append keeps the prefix sum")
 	edited := log[:len(log)-50] + strings.Repeat("Z", 10) + log[len(log)-40:]
-	c, _ := LogSum(read(edited), int64(len(edited)))
+	c, _ := logSum(read(edited), int64(len(edited)))
 	require.True(t, c != a, "an edit near the end kept the sum")
 	mid := len(log) / 2
 	sampled := log[:mid] + "Q" + log[mid+1:]
-	d, _ := LogSum(read(sampled), int64(len(sampled)))
+	d, _ := logSum(read(sampled), int64(len(sampled)))
 	_ = d // a single byte in the middle may fall between samples: that is the documented limit
 }
 
-func tailCase(t *testing.T, head, tail string) *State {
+func tailCase(t *testing.T, head, tail string) *state {
 	t.Helper()
 	hst, hcur := replay(t, head)
 	got, h, err := loadFrom(t, snapshotOf(t, hst, hcur, 0, 9))
 	require.NoError(t, err)
 	log := head + tail
-	var r Reader
+	var r reader
 	_, err = r.Replay(got, func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }, h.Log, int64(len(log)))
 	require.NoError(t, err)
 	full, _ := replay(t, log)

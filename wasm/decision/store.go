@@ -13,9 +13,9 @@ import "unsafe"
 
 const (
 	pageSize = 64 << 10
-	// MaxField is the longest string a field keeps (1 MiB - 1); longer ones
+	// maxField is the longest string a field keeps (1 MiB - 1); longer ones
 	// are cut, which no real decision comes near.
-	MaxField = 1<<20 - 1
+	maxField = 1<<20 - 1
 	// Records come in chunks of 64 (about 9 KiB): small enough that a
 	// snapshot's records can be read one chunk at a time, on first use.
 	chunkBits = 6
@@ -61,8 +61,8 @@ func (p *strs) put(v string) ref {
 	if n == 0 {
 		return 0
 	}
-	if n > MaxField {
-		n = MaxField
+	if n > maxField {
+		n = maxField
 	}
 	last := len(p.pages) - 1
 	if last < p.sealed || len(p.pages[last])+n > cap(p.pages[last]) {

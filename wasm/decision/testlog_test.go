@@ -8,14 +8,14 @@ import (
 
 // Decision logs as text for the tests: a whole log replayed, one event line.
 
-// replay runs a whole log given as text through a Reader, as the driver does.
-func replay(t *testing.T, log string) (*State, Cursor) {
+// replay runs a whole log given as text through a reader, as the driver does.
+func replay(t *testing.T, log string) (*state, cursor) {
 	t.Helper()
-	st := NewState()
-	var r Reader
+	st := newState()
+	var r reader
 	cur, err := r.Replay(st, func(off int64, dst []byte) (int, error) {
 		return copy(dst, log[off:]), nil
-	}, Cursor{}, int64(len(log)))
+	}, cursor{}, int64(len(log)))
 	require.NoError(t, err)
 	return st, cur
 }

@@ -14,29 +14,29 @@ import (
 
 // Reasons a transition refuses, for callers that react to one (errs.Is).
 var (
-	ErrNotFound = errors.New("no such decision")
-	ErrStatus   = errors.New("the decision's status does not allow this")
-	ErrSelf     = errors.New("a decision cannot conflict with itself")
-	ErrNothing  = errors.New("nothing to change")
+	errNotFound = errors.New("no such decision")
+	errStatus   = errors.New("the decision's status does not allow this")
+	errSelf     = errors.New("a decision cannot conflict with itself")
+	errNothing  = errors.New("nothing to change")
 )
 
-// TransitionError is a refused transition: Err is one of the reasons above,
+// transitionError is a refused transition: Err is one of the reasons above,
 // Msg says it for a person, naming the decision.
-type TransitionError struct {
+type transitionError struct {
 	ID  string
 	Err error
 	Msg string
 }
 
-func (e *TransitionError) Error() string { return e.Msg }
-func (e *TransitionError) Unwrap() error { return e.Err }
+func (e *transitionError) Error() string { return e.Msg }
+func (e *transitionError) Unwrap() error { return e.Err }
 
 func refuse(id string, err error, msg string) error {
-	return &TransitionError{ID: id, Err: err, Msg: msg}
+	return &transitionError{ID: id, Err: err, Msg: msg}
 }
 
-// Proposal is a decision about to be written.
-type Proposal struct {
+// proposal is a decision about to be written.
+type proposal struct {
 	Text, Title, Reason string
 	Tags                []string
 	Conflicts           []string // ids of active decisions it is marked as conflicting with
@@ -44,7 +44,7 @@ type Proposal struct {
 	Confidence          float64  // with Source: the classifier's score
 }
 
-func (d *Proposal) data() Data {
+func (d *proposal) data() Data {
 	data := Data{Text: d.Text, Tags: d.Tags, Status: Active, Conflicts: d.Conflicts}
 	if d.Title != "" {
 		data.Title, data.Has = d.Title, data.Has|HasTitle
@@ -60,29 +60,29 @@ func (d *Proposal) data() Data {
 }
 
 // need returns the live decision id names, or a refusal.
-func (s *State) need(id string) (*Decision, error) {
+func (s *state) need(id string) (*decision, error) {
 	if x := s.Get(id); x != nil {
 		return x, nil
 	}
 	if s.WasRemoved(id) {
-		return nil, refuse(id, ErrNotFound, id+" was removed (by another pi process, if not by you)")
+		return nil, refuse(id, errNotFound, id+" was removed (by another pi process, if not by you)")
 	}
-	return nil, refuse(id, ErrNotFound, "no decision "+id)
+	return nil, refuse(id, errNotFound, "no decision "+id)
 }
 
 // Add returns the events that record d as a new decision at nowMs: its add
 // event, then, for each decision d conflicts with that is still live, an edit
 // marking the conflict on that side too, so both decisions show it.
 //
-//	Add(Proposal{Text: "Use SQLite", Conflicts: ["D-…-0001"]}) => [a D-…-0002 {c:[D-…-0001]}, ed D-…-0001 {c:[D-…-0002]}]
-func (s *State) Add(d Proposal, nowMs int64) []Event {
+//	Add(proposal{Text: "Use SQLite", Conflicts: ["D-…-0001"]}) => [a D-…-0002 {c:[D-…-0001]}, ed D-…-0001 {c:[D-…-0002]}]
+func (s *state) Add(d proposal, nowMs int64) []Event {
 	id := s.NextID(nowMs)
 	var marked []string
 	var edits []Event
 	for _, other := range d.Conflicts {
 		if x := s.Get(other); x != nil {
 			marked = append(marked, other)
-			edits = append(edits, Event{Code: Edit, ID: other, Data: Data{Has: HasConflicts, Conflicts: appendUnique(x.Conflicts, id)}})
+			edits = append(edits, Event{Code: Edit, ID: other, Data: Data{Has: hasConflicts, Conflicts: appendUnique(x.Conflicts, id)}})
 		}
 	}
 	d.Conflicts = marked
@@ -93,32 +93,32 @@ func (s *State) Add(d Proposal, nowMs int64) []Event {
 // d: the add of the new decision, linked back to the old one, and the
 // supersede of the old one, linked forward. Only an active or draft decision
 // can be superseded. d keeps the old decision's tags when it has none.
-func (s *State) Supersede(oldID string, d Proposal, nowMs int64) ([]Event, error) {
+func (s *state) Supersede(oldID string, d proposal, nowMs int64) ([]Event, error) {
 	x, err := s.need(oldID)
 	if err != nil {
 		return nil, err
 	}
-	if x.Status != Active && x.Status != Draft {
+	if x.Status != Active && x.Status != draft {
 		msg := oldID + " is " + x.Status.String()
 		if x.SupersededBy != "" {
 			msg += " by " + x.SupersededBy
 		}
-		return nil, refuse(oldID, ErrStatus, msg+"; only an active or draft decision can be superseded")
+		return nil, refuse(oldID, errStatus, msg+"; only an active or draft decision can be superseded")
 	}
 	if len(d.Tags) == 0 {
 		d.Tags = x.Tags
 	}
 	id := s.NextID(nowMs)
 	data := d.data()
-	data.Supersedes, data.Has = oldID, data.Has|HasSupersedes
+	data.Supersedes, data.Has = oldID, data.Has|hasSupersedes
 	return []Event{
 		{Code: Add, ID: id, Data: data},
 		{Code: Supersede, ID: oldID, Data: Data{Has: HasStatus | HasSupersededBy, Status: Superseded, SupersededBy: id}},
 	}, nil
 }
 
-// Change is an edit of some of a decision's fields: Has says which.
-type Change struct {
+// change is an edit of some of a decision's fields: Has says which.
+type change struct {
 	Has                 Field // of HasText, HasTitle, HasTags, HasReason
 	Text, Title, Reason string
 	Tags                []string
@@ -127,13 +127,13 @@ type Change struct {
 // Edit returns the event that applies c to the decision id. A title that was
 // only the start of the old text (as pi-decision-memory derives titles) is
 // cleared with a new text, so it never shows stale words.
-func (s *State) Edit(id string, c Change) ([]Event, error) {
+func (s *state) Edit(id string, c change) ([]Event, error) {
 	x, err := s.need(id)
 	if err != nil {
 		return nil, err
 	}
 	if c.Has == 0 {
-		return nil, refuse(id, ErrNothing, "nothing to change in "+id)
+		return nil, refuse(id, errNothing, "nothing to change in "+id)
 	}
 	data := Data{Has: c.Has, Text: c.Text, Title: c.Title, Reason: c.Reason, Tags: c.Tags}
 	if c.Has&HasText != 0 && c.Has&HasTitle == 0 && x.derivedTitle() {
@@ -145,9 +145,9 @@ func (s *State) Edit(id string, c Change) ([]Event, error) {
 
 // MarkConflict returns the edits that mark a and b as conflicting, on both
 // sides, with an optional note.
-func (s *State) MarkConflict(a, b, note string) ([]Event, error) {
+func (s *state) MarkConflict(a, b, note string) ([]Event, error) {
 	if a == b {
-		return nil, refuse(a, ErrSelf, a+" cannot conflict with itself; name two different decisions")
+		return nil, refuse(a, errSelf, a+" cannot conflict with itself; name two different decisions")
 	}
 	xa, err := s.need(a)
 	if err != nil {
@@ -157,10 +157,10 @@ func (s *State) MarkConflict(a, b, note string) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	mk := func(x *Decision, other string) Event {
-		data := Data{Has: HasConflicts, Conflicts: appendUnique(x.Conflicts, other)}
+	mk := func(x *decision, other string) Event {
+		data := Data{Has: hasConflicts, Conflicts: appendUnique(x.Conflicts, other)}
 		if note != "" {
-			data.Has |= HasConflictNote
+			data.Has |= hasConflictNote
 			data.ConflictNote = note
 		}
 		return Event{Code: Edit, ID: x.ID, Data: data}
@@ -170,18 +170,18 @@ func (s *State) MarkConflict(a, b, note string) ([]Event, error) {
 
 // Resolve returns the events that give the decision id status st and clear
 // its conflict marks, on both sides.
-func (s *State) Resolve(id string, st Status) ([]Event, error) {
+func (s *state) Resolve(id string, st Status) ([]Event, error) {
 	x, err := s.need(id)
 	if err != nil {
 		return nil, err
 	}
-	if st <= StatusNone || st >= numStatus {
-		return nil, refuse(id, ErrStatus, "unknown status "+strconv.Itoa(int(st)))
+	if st <= statusNone || st >= numStatus {
+		return nil, refuse(id, errStatus, "unknown status "+strconv.Itoa(int(st)))
 	}
-	evs := []Event{{Code: SetStatus, ID: id, Data: Data{Has: HasStatus | HasConflicts, Status: st, Conflicts: []string{}}}}
+	evs := []Event{{Code: SetStatus, ID: id, Data: Data{Has: HasStatus | hasConflicts, Status: st, Conflicts: []string{}}}}
 	for _, other := range x.Conflicts {
 		if o := s.Get(other); o != nil {
-			evs = append(evs, Event{Code: Edit, ID: other, Data: Data{Has: HasConflicts, Conflicts: without(o.Conflicts, id)}})
+			evs = append(evs, Event{Code: Edit, ID: other, Data: Data{Has: hasConflicts, Conflicts: without(o.Conflicts, id)}})
 		}
 	}
 	return evs, nil
@@ -190,7 +190,7 @@ func (s *State) Resolve(id string, st Status) ([]Event, error) {
 // Remove returns one remove event per id. Every id must name a live
 // decision: a list with one bad id removes nothing, so a typo never leaves
 // half of a command done.
-func (s *State) Remove(ids []string) ([]Event, error) {
+func (s *state) Remove(ids []string) ([]Event, error) {
 	seen := map[string]bool{}
 	var evs []Event
 	for _, id := range ids {
@@ -208,7 +208,7 @@ func (s *State) Remove(ids []string) ([]Event, error) {
 // RemoveLive returns remove events for the ids still live and skips the
 // others (purge and reset: a decision another process removed meanwhile is
 // already gone, which is what was asked).
-func (s *State) RemoveLive(ids []string) []Event {
+func (s *state) RemoveLive(ids []string) []Event {
 	var evs []Event
 	for _, id := range ids {
 		if s.Get(id) != nil {

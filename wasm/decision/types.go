@@ -11,13 +11,17 @@ package decision
 import "github.com/pi-memory/pi-memory/wasm/internal/civil"
 
 // Status is a decision's state. Only Active decisions are injected.
+//
+// Status, Code and Field are exported with the event (Event, Data, Encode)
+// for the one other package that writes events (host/cmd/gendata, test
+// logs); of their values, only those it names are.
 type Status uint8
 
 const (
-	StatusNone Status = iota // absent from an event
+	statusNone Status = iota // absent from an event
 	Active
-	Draft
-	Rejected
+	draft
+	rejected
 	Superseded
 	numStatus
 )
@@ -31,21 +35,21 @@ func (s Status) String() string {
 	return ""
 }
 
-// ParseStatus maps a status name to its Status; StatusNone when unknown.
+// ParseStatus maps a status name to its Status; statusNone when unknown.
 func ParseStatus(name string) Status {
 	for i := Active; i < numStatus; i++ {
 		if statusNames[i] == name {
 			return i
 		}
 	}
-	return StatusNone
+	return statusNone
 }
 
 // Code is an event kind. On disk it is the compact code (a, ed, st, su, rm).
 type Code uint8
 
 const (
-	CodeNone Code = iota
+	codeNone Code = iota
 	Add
 	Edit
 	SetStatus
@@ -73,10 +77,10 @@ const (
 	HasTags
 	HasStatus
 	HasReason
-	HasSupersedes
-	HasConflicts
+	hasSupersedes
+	hasConflicts
 	HasSupersededBy
-	HasConflictNote
+	hasConflictNote
 	HasSource
 	HasConfidence
 	HasCategory
@@ -112,8 +116,8 @@ type Event struct {
 	Actor   string // u
 }
 
-// Decision is the materialized view of one decision after replay.
-type Decision struct {
+// decision is the materialized view of one decision after replay.
+type decision struct {
 	ID           string
 	ProjectID    string
 	Title        string
@@ -142,10 +146,10 @@ type Decision struct {
 // A title that is only the start of the text (pi-decision-memory cuts titles
 // from the text at 80 characters) is not a title: the text is used, so a
 // long decision is shortened with "…" rather than cut mid-word.
-func (d *Decision) Short() string { return short(d.Title, d.Text) }
+func (d *decision) Short() string { return short(d.Title, d.Text) }
 
 // derivedTitle reports whether the title is just the beginning of the text.
-func (d *Decision) derivedTitle() bool { return derived(d.Title, d.Text) }
+func (d *decision) derivedTitle() bool { return derived(d.Title, d.Text) }
 
 func short(title, text string) string {
 	if title != "" && !derived(title, text) {
@@ -159,10 +163,10 @@ func derived(title, text string) bool {
 }
 
 // Created is the add event's time as events write it ("" if it did not parse).
-func (d *Decision) Created() string { return timeText(d.CreatedAt) }
+func (d *decision) Created() string { return timeText(d.CreatedAt) }
 
 // Updated is the newest event time seen for the decision.
-func (d *Decision) Updated() string { return timeText(d.UpdatedAt) }
+func (d *decision) Updated() string { return timeText(d.UpdatedAt) }
 
 func timeText(ms int64) string {
 	if ms == 0 {
