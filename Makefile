@@ -88,7 +88,8 @@ FUZZ_TARGETS := \
 	wasm/internal/sha1:FuzzSum wasm/internal/jsonr:FuzzGet wasm/internal/civil:FuzzParseTime \
 	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords wasm/observe:FuzzReadContext wasm/internal/pisession:FuzzBranchJSON \
 	wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint \
-	wasm/marker:FuzzStripLeavesNoBlockStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox wasm/hindsight:FuzzFolderEqualsFoldOutbox
+	wasm/marker:FuzzStripLeavesNoBlockStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox wasm/hindsight:FuzzFolderEqualsFoldOutbox \
+	wasm/hindsight:FuzzRecalls
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

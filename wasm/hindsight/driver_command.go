@@ -91,17 +91,14 @@ func (h *driver) cmdDoctor(c *store.Cmd) {
 	text := b.String()
 	c.Out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 		bad := false
-		for i, r := range ReadResponses([]byte(v.Raw), len(banks)) {
-			p := r.Problem()
-			if p == "" {
-				_, p = ParseRecall(r.Body)
-			}
+		for _, r := range recalls(banks, []byte(v.Raw)) {
+			p := r.Problem
 			if p == "" {
 				p = "answers"
 			} else {
 				bad = true
 			}
-			text += "\nServer, " + banks[i].Scope + " bank " + banks[i].ID + ": " + p
+			text += "\nServer, " + r.Bank.Scope + " bank " + r.Bank.ID + ": " + p
 		}
 		out.Output(text)
 		if bad {

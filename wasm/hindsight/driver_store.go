@@ -82,14 +82,10 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			reqs[i] = RecallRequest(h.cfg, bk, h.repoKey, q)
 		}
 		out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
-			rs := make([]Recalled, len(banks))
+			rs := recalls(banks, []byte(v.Raw))
 			all := true
-			for i, r := range ReadResponses([]byte(v.Raw), len(banks)) {
-				rs[i].Bank = banks[i]
-				if rs[i].Problem = r.Problem(); rs[i].Problem == "" {
-					rs[i].Memories, rs[i].Problem = ParseRecall(r.Body)
-				}
-				all = all && rs[i].Problem != ""
+			for _, r := range rs {
+				all = all && r.Problem != ""
 			}
 			text := strings.TrimSpace(Render(rs, h.cfg.RecallMaxTokens*len(rs)))
 			if text == "" {

@@ -55,15 +55,11 @@ func (h *driver) recall(out *store.Out, in gjson.Result) {
 		reqs[k] = RecallRequest(h.cfg, b, h.repoKey, text)
 	}
 	out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
-		rs := make([]Recalled, len(banks))
+		rs := recalls(banks, []byte(v.Raw))
 		var failed []string
-		for k, r := range ReadResponses([]byte(v.Raw), len(banks)) {
-			rs[k].Bank = banks[k]
-			if rs[k].Problem = r.Problem(); rs[k].Problem == "" {
-				rs[k].Memories, rs[k].Problem = ParseRecall(r.Body)
-			}
-			if rs[k].Problem != "" {
-				failed = append(failed, banks[k].Scope+" bank "+rs[k].Problem)
+		for _, r := range rs {
+			if r.Problem != "" {
+				failed = append(failed, r.Bank.Scope+" bank "+r.Problem)
 			}
 		}
 		block := Render(rs, h.cfg.RecallMaxTokens*len(rs))
