@@ -354,24 +354,11 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 // waiting jobs is the outbox as this process last read or left it: each
 // append and flush folds it just before, so the footer costs no host call.
 func (h *driver) showFooter(out *store.Out) {
-	line := "hindsight: "
 	o := h.fold.Outbox()
 	if !h.folded {
 		o, _, _ = h.readOutbox()
 	}
-	switch mode := h.modeNow(); {
-	case len(o.Pending) > 0:
-		line += strconv.Itoa(len(o.Pending)) + " waiting"
-	case mode != ModeNormal:
-		line += mode
-	default:
-		var scopes []string
-		for _, b := range h.banks() {
-			scopes = append(scopes, b.Scope)
-		}
-		line += strings.Join(scopes, "+")
-	}
-	if line != h.footer {
+	if line := footerText(len(o.Pending), h.modeNow(), h.banks()); line != h.footer {
 		h.footer = line
 		out.Status("hindsight", line, false)
 	}

@@ -341,7 +341,7 @@ func (r *importRun) record(lines []byte) error {
 // progress shows how far the run is: the footer in pi, a line in pimem.
 func (r *importRun) progress(out *store.Out) {
 	if r.hasUI {
-		r.h.footer = "hindsight: " + r.prog.Text()
+		r.h.footer = importFooter(r.prog)
 		out.Status("hindsight", r.h.footer, false)
 		return
 	}

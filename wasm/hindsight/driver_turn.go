@@ -56,21 +56,16 @@ func (h *driver) recall(out *store.Out, in gjson.Result) {
 	}
 	out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 		rs := recalls(banks, []byte(v.Raw))
-		var failed []string
-		for _, r := range rs {
-			if r.Problem != "" {
-				failed = append(failed, r.Bank.Scope+" bank "+r.Problem)
-			}
-		}
 		block := Render(rs, h.cfg.RecallMaxTokens*len(rs))
 		h.remember(key, block)
 		h.last, h.lastBlock = rs, block
 		if block != "" {
 			out.ContextAppend(index, block)
 		}
-		if len(failed) > 0 {
-			h.footer = "hindsight: " + strings.Join(failed, "; ")
-			out.Status("hindsight", h.footer, false)
+		// A failed bank is named even when the footer already names it.
+		if line := recallFooter(rs); line != "" {
+			h.footer = line
+			out.Status("hindsight", line, false)
 		} else {
 			h.showFooter(out)
 		}
