@@ -55,14 +55,14 @@ func (h *driver) Receipt() (store.Receipt, bool) {
 	if !h.recalled {
 		return store.Receipt{}, false
 	}
-	return store.Receipt{Key: "recall", Text: h.receiptText(), JSON: h.receiptJSON()}, true
+	return store.Receipt{Key: "recall", Text: receiptText(h.last, h.lastBlock), JSON: receiptJSON(h.last, h.lastBlock)}, true
 }
 
 // Tool runs one of Hindsight's tools for the model: tool_result last,
 // after at most one foreground http ask.
 func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 	if name == "hindsight_status" {
-		out.ToolResult(h.statusText(), false, nil)
+		out.ToolResult(h.statusNow(), false, nil)
 		return
 	}
 	if why := h.env.May(h, store.Capture); why != "" {
@@ -82,16 +82,8 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			reqs[i] = RecallRequest(h.cfg, bk, h.repoKey, q)
 		}
 		out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
-			rs := recalls(banks, []byte(v.Raw))
-			all := true
-			for _, r := range rs {
-				all = all && r.Problem != ""
-			}
-			text := strings.TrimSpace(Render(rs, h.cfg.RecallMaxTokens*len(rs)))
-			if text == "" {
-				text = "No memories found."
-			}
-			out.ToolResult(text+"\n"+strings.Join(Summary(rs), "\n"), all, nil)
+			text, isError := recallReply(recalls(banks, []byte(v.Raw)), h.cfg.RecallMaxTokens)
+			out.ToolResult(text, isError, nil)
 		})
 	case "hindsight_retain":
 		content := strings.TrimSpace(marker.Strip(jsonr.Get(params, "content").String()))
@@ -114,12 +106,8 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			out.ToolResult("Not retained: could not queue it in "+h.outbox+": "+err.Error(), true, nil)
 			return
 		}
-		h.flush(out, false, toolWaitMs, func(out *store.Out, sent, failed int, problem string) {
-			if failed > 0 || problem != "" {
-				out.ToolResult("Queued; the server did not take it yet ("+problem+"). It is sent again later.", false, nil)
-				return
-			}
-			out.ToolResult("Retained.", false, nil)
+		h.flush(out, false, toolWaitMs, func(out *store.Out, _, failed int, problem string) {
+			out.ToolResult(retainReply(failed, problem), false, nil)
 		})
 	case "hindsight_reflect":
 		q := strings.TrimSpace(jsonr.Get(params, "query").String())

@@ -56,7 +56,7 @@ func (h *driver) recall(out *store.Out, in gjson.Result) {
 	}
 	out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 		rs := recalls(banks, []byte(v.Raw))
-		block := Render(rs, h.cfg.RecallMaxTokens*len(rs))
+		block := Render(rs, h.cfg.RecallMaxTokens)
 		h.remember(key, block)
 		h.last, h.lastBlock = rs, block
 		if block != "" {

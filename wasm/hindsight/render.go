@@ -24,10 +24,11 @@ const blockIntro = "Memories recalled from Hindsight for this message (backgroun
 
 // Render is the text appended to the newest user message: the memories,
 // one per line, grouped by bank, between the recall markers, after a blank
-// line, within maxTokens (wasm/budget's estimate; whole lines, the first
-// kept: a server answering more than it was asked for cannot flood the
-// request). Nothing recalled is "". A memory's own newlines become spaces,
-// so the block's shape never depends on what was stored.
+// line, within maxTokens for each bank asked (recall.maxTokens: what each
+// was asked for; wasm/budget's estimate; whole lines, the first kept: a
+// server answering more than it was asked for cannot flood the request).
+// Nothing recalled is "". A memory's own newlines become spaces, so the
+// block's shape never depends on what was stored.
 //
 //	Render([]Recalled{{Bank{"project","pimem-r-0123456789"}, []Memory{{"Uses Go","world"}}, ""}}, 1024)
 //	=> "\n\n<pi-memory-recall>\n…\n[project bank pimem-r-0123456789]\n- Uses Go\n</pi-memory-recall>"
@@ -42,7 +43,7 @@ func Render(rs []Recalled, maxTokens int) string {
 			b.WriteString("- " + strings.Join(strings.Fields(marker.Strip(m.Text)), " ") + "\n")
 		}
 	}
-	body, _ := budget.Fit(b.String(), budget.TokenBytes(maxTokens))
+	body, _ := budget.Fit(b.String(), budget.TokenBytes(maxTokens*len(rs)))
 	if body == "" {
 		return ""
 	}
