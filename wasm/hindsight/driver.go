@@ -10,7 +10,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -98,8 +97,8 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 		h.sessionID = "pimem-" + strconv.FormatInt(h.h.Now(), 10)
 	}
 	h.repoKey = RepoKey(OriginURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
-	if b := jsonr.Get(in, "branch"); b.Exists() {
-		h.foldMode(b)
+	if m := branchMode(jsonr.Get(in, "branch")); m != "" {
+		h.mode = m
 	}
 	for _, w := range h.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
@@ -130,22 +129,13 @@ func (h *driver) announce(out *store.Out) {
 	h.showFooter(out)
 }
 
-// activeTools are the registry's tools (all of them Hindsight's) the model
-// may call now: none while the gate keeps Hindsight from acting, and
-// hindsight_retain only while this session retains (the rule the turn's
-// retain follows).
+// activeTools are Hindsight's tools the model may call now: none while the
+// gate keeps Hindsight from injecting.
 func (h *driver) activeTools() []string {
 	if h.env.May(h, store.Inject) != "" {
 		return nil
 	}
-	var names []string
-	for _, t := range registry.Tools {
-		if t.Name == retainTool && h.notRetained(h.optOut) != "" {
-			continue
-		}
-		names = append(names, t.Name)
-	}
-	return names
+	return offeredTools(h.notRetained(h.optOut) == "")
 }
 
 // notRetained says why this session retains nothing now, or "" when it
@@ -198,19 +188,6 @@ func (h *driver) gitConfig(root string) string {
 	return string(data)
 }
 
-// foldMode takes the newest mode entry of the branch.
-func (h *driver) foldMode(branch gjson.Result) {
-	branch.ForEach(func(_, e gjson.Result) bool {
-		if jsonr.Get(e, "customType").Str == entryType {
-			switch m := jsonr.Get(e, "data.mode").Str; m {
-			case ModeNormal, ModeReadOnly, ModeIgnored:
-				h.mode = m
-			}
-		}
-		return true
-	})
-}
-
 // modeNow is the session's mode: set in the session, else configured.
 func (h *driver) modeNow() string {
 	if h.mode != "" {
@@ -219,17 +196,7 @@ func (h *driver) modeNow() string {
 	return h.cfg.Mode
 }
 
-func (h *driver) Off() string {
-	switch {
-	case !h.s.Trusted:
-		return "This project is not trusted, so Hindsight neither recalls nor retains here."
-	case h.cfg.Why != "":
-		return h.cfg.Why
-	case !h.cfg.On():
-		return "Hindsight is not configured: set \"url\" in " + h.files[0] + " (or the project's .pi/" + ConfigFile + "), or HINDSIGHT_API_URL."
-	}
-	return ""
-}
+func (h *driver) Off() string { return offReason(h.s.Trusted, h.cfg, h.files[0]) }
 
 // Refresh re-reads a changed configuration and says what is wrong with it.
 func (h *driver) Refresh(out *store.Out) {

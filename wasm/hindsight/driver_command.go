@@ -1,8 +1,6 @@
 package hindsight
 
 import (
-	"strings"
-
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -60,14 +58,15 @@ func (h *driver) cmdDoctor(c *store.Cmd) {
 }
 
 func (h *driver) cmdMode(c *store.Cmd) {
-	if len(c.Args.Words) == 0 {
+	m, ok := modeArg(c.Args.Words)
+	switch {
+	case !ok:
+		c.Usage()
+	case m == "":
 		c.Out.Output("Hindsight mode: " + h.modeNow())
-		return
-	}
-	switch m := strings.ToLower(c.Args.Words[0]); m {
-	case "next-opt-out":
+	case m == optOutWord:
 		h.cmdOptOut(c)
-	case ModeNormal, ModeReadOnly, ModeIgnored:
+	default:
 		h.mode = m
 		w := jsonw.Open(nil)
 		w.Str("mode", m)
@@ -76,8 +75,6 @@ func (h *driver) cmdMode(c *store.Cmd) {
 		if h.footer != "" {
 			h.showFooter(c.Out)
 		}
-	default:
-		c.Usage()
 	}
 }
 

@@ -322,27 +322,3 @@ func Outcome(c Config, b Batch, r Response, now int64) (outbox, dead []byte) {
 	}
 	return outbox, dead
 }
-
-// NotRetained says why nothing is retained in mode, with the next-run
-// opt-out flag, or "" when it is: the one rule the turn's retain, an import
-// and the hindsight_retain tool follow.
-//
-//	NotRetained(c, ModeReadOnly, false) => "this session's Hindsight mode is read-only…"
-func NotRetained(c Config, mode string, optOut bool) string {
-	switch {
-	case !c.On():
-		return "Hindsight is not configured"
-	case !c.RetainEnabled:
-		return "\"retain.enabled\" is false in the Hindsight config, so nothing is retained"
-	case mode != ModeNormal:
-		return "this session's Hindsight mode is " + mode + ", so nothing is retained (/hindsight mode normal turns retaining back on)"
-	case optOut:
-		return "this run is opted out of retaining (/hindsight next-opt-out)"
-	}
-	return ""
-}
-
-// Recalls says whether recall runs in mode.
-func Recalls(c Config, mode string) bool {
-	return c.On() && mode != ModeIgnored
-}
