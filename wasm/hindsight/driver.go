@@ -20,7 +20,6 @@ import (
 // turn requests into http effects, through the guarded host (Env.FS) alone.
 const (
 	entryType  = "pi-memory-hindsight" // session entries holding the session's mode
-	cacheSize  = 32                    // recalled blocks kept, by user message
 	toolWaitMs = 30000                 // the bound of a tool's requests
 	flushMs    = 10000                 // the bound of a flush request outside shutdown
 	lostMs     = 10 * 60 * 1000        // a background flush unanswered this long is taken as lost
@@ -45,8 +44,7 @@ type driver struct {
 	mode      string // from the branch's entries or /hindsight mode; "" = the config's
 	optOut    bool   // next-opt-out: the next agent_end keeps nothing
 
-	cache     map[string]string // recall key → the block (maybe "")
-	order     []string
+	cache     blockCache // the recalled blocks, by recall key
 	last      []Recalled // the newest recall's outcome, for /memory last
 	lastBlock string
 	recalled  bool // a recall ran (or was reused) this session
@@ -72,7 +70,7 @@ type driver struct {
 // Open is the Hindsight store's driver for a session (wasm/store).
 func Open(env *store.Env) store.Store {
 	s := env.Session
-	h := &driver{env: env, s: s, h: env.FS, cache: map[string]string{}}
+	h := &driver{env: env, s: s, h: env.FS}
 	if s.AgentDir != "" {
 		h.files[0] = path.Join(s.AgentDir, ConfigFile)
 		h.dir = path.Join(s.AgentDir, "pi-memory", "hindsight")

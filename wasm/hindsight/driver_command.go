@@ -44,10 +44,7 @@ func (h *driver) cmdDoctor(c *store.Cmd) {
 		return
 	}
 	banks := h.banks()
-	reqs := make([]Request, len(banks))
-	for i, bk := range banks {
-		reqs[i] = RecallRequest(h.cfg, bk, h.repoKey, "pi-memory doctor")
-	}
+	reqs := recallRequests(h.cfg, banks, h.repoKey, "pi-memory doctor")
 	c.Out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 		servers, bad := serverText(recalls(banks, []byte(v.Raw)))
 		out.Output(text + servers)

@@ -77,10 +77,7 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			return
 		}
 		banks := h.banks()
-		reqs := make([]Request, len(banks))
-		for i, bk := range banks {
-			reqs[i] = RecallRequest(h.cfg, bk, h.repoKey, q)
-		}
+		reqs := recallRequests(h.cfg, banks, h.repoKey, q)
 		out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 			text, isError := recallReply(recalls(banks, []byte(v.Raw)), h.cfg.RecallMaxTokens)
 			out.ToolResult(text, isError, nil)

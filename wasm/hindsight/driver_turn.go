@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -21,43 +20,24 @@ func (h *driver) recall(out *store.Out, in gjson.Result) {
 	if h.env.May(h, store.Inject) != "" || !Recalls(h.cfg, h.modeNow()) {
 		return
 	}
-	// Only the newest user message's text is read: a long conversation's
-	// earlier ones (each with its recalled block) would be copied for nothing.
-	index, i := -1, -1
-	var user gjson.Result
-	jsonr.Get(in, "messages").ForEach(func(_, m gjson.Result) bool {
-		i++
-		if jsonr.Get(m, "role").Str == "user" {
-			index, user = i, m
-		}
-		return true
-	})
-	if index < 0 {
+	index, ts, text := newestUserMessage(jsonr.Get(in, "messages"))
+	if index < 0 || text == "" {
 		return
 	}
-	ts := jsonr.Get(user, "timestamp").Int()
-	text := MessageText(jsonr.Get(user, "content"))
-	if text == "" {
-		return
-	}
-	sum := sha1.Sum([]byte(text))
-	key := strconv.FormatInt(ts, 10) + ":" + string(sum[:])
+	key := recallKey(ts, text)
 	h.recalled = true
-	if block, ok := h.cache[key]; ok {
+	if block, ok := h.cache.get(key); ok {
 		if block != "" {
 			out.ContextAppend(index, block)
 		}
 		return
 	}
 	banks := h.banks()
-	reqs := make([]Request, len(banks))
-	for k, b := range banks {
-		reqs[k] = RecallRequest(h.cfg, b, h.repoKey, text)
-	}
+	reqs := recallRequests(h.cfg, banks, h.repoKey, text)
 	out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 		rs := recalls(banks, []byte(v.Raw))
 		block := Render(rs, h.cfg.RecallMaxTokens)
-		h.remember(key, block)
+		h.cache.put(key, block)
 		h.last, h.lastBlock = rs, block
 		if block != "" {
 			out.ContextAppend(index, block)
@@ -70,18 +50,6 @@ func (h *driver) recall(out *store.Out, in gjson.Result) {
 			h.showFooter(out)
 		}
 	})
-}
-
-// remember caches a key's block, forgetting the oldest past cacheSize.
-func (h *driver) remember(key, block string) {
-	if _, ok := h.cache[key]; !ok {
-		h.order = append(h.order, key)
-	}
-	h.cache[key] = block
-	if len(h.order) > cacheSize {
-		delete(h.cache, h.order[0])
-		h.order = h.order[1:]
-	}
 }
 
 // retain queues the run in the outbox, one job per bank, before any network
