@@ -22,7 +22,6 @@ const (
 	entryType  = "pi-memory-hindsight" // session entries holding the session's mode
 	toolWaitMs = 30000                 // the bound of a tool's requests
 	flushMs    = 10000                 // the bound of a flush request outside shutdown
-	lostMs     = 10 * 60 * 1000        // a background flush unanswered this long is taken as lost
 	retainTool = "hindsight_retain"    // the tool offered only while the session retains
 )
 

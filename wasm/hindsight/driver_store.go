@@ -6,9 +6,6 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/marker"
-	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -83,8 +80,8 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			out.ToolResult(text, isError, nil)
 		})
 	case "hindsight_retain":
-		content := strings.TrimSpace(marker.Strip(jsonr.Get(params, "content").String()))
-		if content == "" {
+		t, ok := toolTurn(jsonr.Get(params, "content").String(), jsonr.Get(params, "context").String(), h.repoKey, h.cfg.RetainMaxChars)
+		if !ok {
 			out.ToolResult("hindsight_retain needs content.", true, nil)
 			return
 		}
@@ -92,13 +89,7 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			out.ToolResult("Not retained: "+why+".", true, nil)
 			return
 		}
-		ctx := strings.TrimSpace(marker.Strip(jsonr.Get(params, "context").String()))
-		if ctx == "" {
-			ctx = "stated in a pi session in " + h.repoKey
-		}
-		t := Turn{UserMs: h.h.Now()}
-		t.Content, _ = redact.String(text.Bytes(content, h.cfg.RetainMaxChars))
-		t.Context, _ = redact.String(text.Bytes(ctx, 1000))
+		t.UserMs = h.h.Now()
 		if err := h.queue(t, SourceTool); err != nil {
 			out.ToolResult("Not retained: could not queue it in "+h.outbox+": "+err.Error(), true, nil)
 			return
@@ -114,18 +105,8 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			return
 		}
 		out.HTTP(Encode(nil, []Request{ReflectRequest(h.cfg, banks[0], q, toolWaitMs)}), false, func(out *store.Out, v gjson.Result) {
-			r := ReadResponses([]byte(v.Raw), 1)[0]
-			p := r.Problem()
-			text := ""
-			if p == "" {
-				text, p = ParseReflect(r.Body)
-			}
-			if p != "" {
-				out.ToolResult("Hindsight could not reflect: "+p, true, nil)
-				return
-			}
-			// What memory answers is memory: marked, so it is never retained again.
-			out.ToolResult(marker.Wrap("reflect", text), false, nil)
+			text, isError := reflectReply([]byte(v.Raw))
+			out.ToolResult(text, isError, nil)
 		})
 	default:
 		out.ToolResult("pi-memory has no tool "+strconv.Quote(name)+".", true, nil)

@@ -1,9 +1,6 @@
 package hindsight
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -95,22 +92,13 @@ func (h *driver) retain(out *store.Out, in gjson.Result) {
 // flushOut says a background flush is out, and not yet taken as lost: the
 // next one waits for it (it covers the queue as it was).
 func (h *driver) flushOut() bool {
-	return h.flushing && h.h.Now()-h.flushAt < lostMs
+	return h.flushing && !flushLost(h.flushAt, h.h.Now())
 }
 
 // queue appends one job per selected bank for a turn or an explicit retain.
 func (h *driver) queue(t Turn, source string) error {
 	now := h.h.Now()
-	var recs []byte
-	for _, b := range h.banks() {
-		it := Item{
-			Content: t.Content, Context: t.Context, At: t.UserMs,
-			DocumentID: LiveDocumentID(h.sessionID, t.UserMs),
-			Tags:       BaseTags(b, h.repoKey, h.sessionID, source),
-			Source:     source, Session: h.sessionID,
-		}
-		recs = append(recs, JobRecord(b.ID, it, now)...)
-	}
+	recs := jobRecords(h.banks(), t, h.repoKey, h.sessionID, source, now)
 	return h.appendOutbox(recs, nil)
 }
 
@@ -145,10 +133,7 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 		return
 	}
 	batches := FlushBatches(h.cfg, due, timeoutMs)
-	reqs := make([]Request, len(batches))
-	for i := range batches {
-		reqs[i] = batches[i].Req
-	}
+	reqs := batchRequests(batches)
 	if background {
 		h.flushing, h.flushAt = true, h.h.Now()
 	}
@@ -157,27 +142,15 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 		if background {
 			h.flushing = false
 		}
-		now := h.h.Now()
-		var recs, dead []byte
-		sent, failed, problem := 0, 0, ""
-		for i, r := range ReadResponses([]byte(v.Raw), len(batches)) {
-			more, d := Outcome(h.cfg, batches[i], r, now)
-			recs, dead = append(recs, more...), append(dead, d...)
-			if p := r.Problem(); p != "" {
-				failed += len(batches[i].Jobs)
-				problem = batches[i].Bank + ": " + p
-			} else {
-				sent += len(batches[i].Jobs)
-			}
-		}
-		if err := h.appendOutbox(recs, dead); err != nil {
+		f := settle(h.cfg, batches, ReadResponses([]byte(v.Raw), len(batches)), h.h.Now())
+		if err := h.appendOutbox(f.Outbox, f.Dead); err != nil {
 			out.Notify("warning", "pi-memory: Hindsight could not record the flush in "+h.outbox+": "+err.Error()+". The jobs will be sent again (the server replaces them).")
 		}
-		if len(dead) > 0 {
-			out.Notify("warning", "pi-memory: Hindsight gave up on "+strconv.Itoa(strings.Count(string(dead), "\n"))+" retain jobs after "+strconv.Itoa(h.cfg.MaxAttempts)+" failures ("+problem+"); they are kept in "+h.dead+".")
+		if w := f.gaveUp(h.cfg.MaxAttempts, h.dead); w != "" {
+			out.Notify("warning", w)
 		}
 		h.showFooter(out)
-		then(out, sent, failed, problem)
+		then(out, f.Sent, f.Failed, f.Problem)
 	})
 }
 

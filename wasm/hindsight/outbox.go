@@ -22,6 +22,7 @@ const (
 	// MaxBatch is the most items one flush request carries.
 	MaxBatch     = 20
 	maxBackoffMs = 5 * 60 * 1000
+	lostMs       = 10 * 60 * 1000 // a background flush unanswered this long is taken as lost
 )
 
 // Item is one memory to retain, as the server's retain API takes it.
@@ -321,4 +322,70 @@ func Outcome(c Config, b Batch, r Response, now int64) (outbox, dead []byte) {
 		}
 	}
 	return outbox, dead
+}
+
+// jobRecords are the outbox lines that queue a turn (or an explicit
+// retain) for each selected bank: one item per bank, as the live document
+// of the user message's time, tagged for the bank.
+func jobRecords(banks []Bank, t Turn, repoKey, session, source string, now int64) []byte {
+	var recs []byte
+	for _, b := range banks {
+		it := Item{
+			Content: t.Content, Context: t.Context, At: t.UserMs,
+			DocumentID: LiveDocumentID(session, t.UserMs),
+			Tags:       BaseTags(b, repoKey, session, source),
+			Source:     source, Session: session,
+		}
+		recs = append(recs, JobRecord(b.ID, it, now)...)
+	}
+	return recs
+}
+
+// batchRequests are the flush's requests, a batch each.
+func batchRequests(batches []Batch) []Request {
+	reqs := make([]Request, len(batches))
+	for i := range batches {
+		reqs[i] = batches[i].Req
+	}
+	return reqs
+}
+
+// flushLost says a background flush sent at since and still unanswered at
+// now is taken as lost: a host that never answers must not stop flushing
+// for good.
+func flushLost(since, now int64) bool { return now-since >= lostMs }
+
+// flushed is what a flush's answers mean: the lines to append to the
+// outbox and to the dead-letter file, the jobs the server took and those it
+// did not, and the last problem ("bank: HTTP 503").
+type flushed struct {
+	Outbox, Dead []byte
+	Sent, Failed int
+	Problem      string
+}
+
+// settle reads each batch's answer (rs, in the batches' order) into the
+// records of its jobs (Outcome).
+func settle(c Config, batches []Batch, rs []Response, now int64) flushed {
+	var f flushed
+	for i, r := range rs {
+		more, d := Outcome(c, batches[i], r, now)
+		f.Outbox, f.Dead = append(f.Outbox, more...), append(f.Dead, d...)
+		if p := r.Problem(); p != "" {
+			f.Failed += len(batches[i].Jobs)
+			f.Problem = batches[i].Bank + ": " + p
+		} else {
+			f.Sent += len(batches[i].Jobs)
+		}
+	}
+	return f
+}
+
+// gaveUp is the warning that jobs became dead letters, kept in deadFile
+// after maxAttempts failures; "" when none did.
+func (f flushed) gaveUp(maxAttempts int, deadFile string) string {
+	if len(f.Dead) == 0 {
+		return ""
+	}
+	return "pi-memory: Hindsight gave up on " + strconv.Itoa(strings.Count(string(f.Dead), "\n")) + " retain jobs after " + strconv.Itoa(maxAttempts) + " failures (" + f.Problem + "); they are kept in " + deadFile + "."
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 )
 
 // The footer: pi's status line for Hindsight, kept short. Each moment that
@@ -198,6 +199,23 @@ func recallReply(rs []Recalled, maxTokens int) (text string, isError bool) {
 		isError = isError && r.Problem != ""
 	}
 	return text + "\n" + strings.Join(Summary(rs), "\n"), isError
+}
+
+// reflectReply is the hindsight_reflect tool's answer, from the resume
+// value of its one request: the server's answer, marked as memory (what
+// memory answers is never retained again), or why there is none.
+//
+//	reflectReply(`[{"status":200,"body":"{\"text\":\"Use make.\"}"}]`) => "<pi-memory-reflect>\nUse make.\n</pi-memory-reflect>", false
+func reflectReply(value []byte) (text string, isError bool) {
+	r := ReadResponses(value, 1)[0]
+	p := r.Problem()
+	if p == "" {
+		text, p = ParseReflect(r.Body)
+	}
+	if p != "" {
+		return "Hindsight could not reflect: " + p, true
+	}
+	return marker.Wrap("reflect", text), false
 }
 
 // receiptText is /memory last's part for Hindsight: what each bank

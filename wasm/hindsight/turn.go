@@ -95,6 +95,29 @@ func SerializeTurn(messages []byte, repoKey string, maxChars int) Turn {
 	return t
 }
 
+// toolTurn is what the hindsight_retain tool keeps of the model's content
+// and context: our injected blocks stripped (what memory said is never
+// retained again), the content cut to maxChars, the context to 1000 bytes
+// (by default where it was stated), both redacted. Not ok when no content
+// is left to keep. UserMs is the caller's: the time it is queued.
+//
+//	toolTurn("Deploys go through make release", "", "github.com/o/r", 16000)
+//	=> Turn{Content: "Deploys go through make release", Context: "stated in a pi session in github.com/o/r"}, true
+func toolTurn(content, context, repoKey string, maxChars int) (Turn, bool) {
+	content = strings.TrimSpace(marker.Strip(content))
+	if content == "" {
+		return Turn{}, false
+	}
+	ctx := strings.TrimSpace(marker.Strip(context))
+	if ctx == "" {
+		ctx = "stated in a pi session in " + repoKey
+	}
+	var t Turn
+	t.Content, _ = redact.String(txt.Bytes(content, maxChars))
+	t.Context, _ = redact.String(txt.Bytes(ctx, 1000))
+	return t, true
+}
+
 func line(b *strings.Builder, prefix, text string) {
 	if b.Len() > 0 {
 		b.WriteString("\n")

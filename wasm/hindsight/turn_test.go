@@ -1,0 +1,61 @@
+package hindsight
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/marker"
+)
+
+func TestTheRetainToolKeepsRedactedStrippedContentAndContext(t *testing.T) {
+	recalled := "\n\n<pi-memory-recall>\nold fact\n</pi-memory-recall>"
+	tests := []struct {
+		name, content, context string
+		want                   Turn
+		ok                     bool
+	}{
+		{"content, default context", " Deploys go through make release ", "", Turn{Content: "Deploys go through make release", Context: "stated in a pi session in k"}, true},
+		{"its own context", "Use Go 1.25", " from the README ", Turn{Content: "Use Go 1.25", Context: "from the README"}, true},
+		{"recalled memory is stripped from both", "Use Go" + recalled, recalled, Turn{Content: "Use Go", Context: "stated in a pi session in k"}, true},
+		{"secrets are redacted in both", "token " + secret, "from " + secret, Turn{Content: "token [REDACTED:github-token]", Context: "from [REDACTED:github-token]"}, true},
+		{"the content is cut", strings.Repeat("a", 600), "", Turn{Content: strings.Repeat("a", 500), Context: "stated in a pi session in k"}, true},
+		{"the context is cut", "c", strings.Repeat("b", 1200), Turn{Content: "c", Context: strings.Repeat("b", 1000)}, true},
+		{"no content", "  ", "ctx", Turn{}, false},
+		{"only recalled memory", recalled, "", Turn{}, false},
+	}
+	for _, tc := range tests {
+		got, ok := toolTurn(tc.content, tc.context, "k", 500)
+		require.Equal(t, tc.want, got, tc.name)
+		require.Equal(t, tc.ok, ok, tc.name)
+	}
+}
+
+func FuzzToolTurn(f *testing.F) {
+	f.Add("Use Go", "", 500)
+	f.Add("x <pi-memory-recall>\nold\n</pi-memory-recall> "+secret, "<pi-memory-reflect>", 16000)
+	f.Add("é", "\u00a0", 1)
+	f.Fuzz(func(t *testing.T, content, context string, maxChars int) {
+		maxChars = 1 + (maxChars&0x7fffffff)%20000
+		tr, ok := toolTurn(content, context, "k", maxChars)
+		if ok != (strings.TrimSpace(marker.Strip(content)) != "") {
+			t.Fatalf("ok %v for %q", ok, content)
+		}
+		if !ok {
+			if tr != (Turn{}) {
+				t.Fatalf("nothing to keep, yet %+v", tr)
+			}
+			return
+		}
+		if tr.Context == "" || tr.UserMs != 0 {
+			t.Fatalf("%+v", tr)
+		}
+		if utf8.ValidString(content) && !utf8.ValidString(tr.Content) || utf8.ValidString(context) && !utf8.ValidString(tr.Context) {
+			t.Fatalf("a cut inside a character: %q", tr)
+		}
+		if strings.Contains(tr.Content, secret) || strings.Contains(tr.Context, secret) {
+			t.Fatalf("a secret kept: %+v", tr)
+		}
+	})
+}
