@@ -165,17 +165,10 @@ func (h *driver) gitConfig(root string) string {
 	}
 	dot := path.Join(root, ".git")
 	if data, err := files.Read(h.h, dot, 4096); err == nil {
-		gitdir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(data)), "gitdir:"))
-		if !path.IsAbs(gitdir) {
-			gitdir = path.Join(root, gitdir)
-		}
+		gitdir := gitDir(root, string(data))
 		dot = gitdir
 		if c, err := files.Read(h.h, path.Join(gitdir, "commondir"), 4096); err == nil {
-			common := strings.TrimSpace(string(c))
-			if !path.IsAbs(common) {
-				common = path.Join(gitdir, common)
-			}
-			dot = common
+			dot = commonDir(gitdir, string(c))
 		}
 	}
 	data, err := files.Read(h.h, path.Join(dot, "config"), 1<<20)

@@ -1,6 +1,7 @@
 package hindsight
 
 import (
+	"path"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,30 @@ func OriginURL(gitConfig string) string {
 		}
 	}
 	return ""
+}
+
+// gitDir is the git folder a worktree's or submodule's .git file points
+// to ("gitdir: X"), relative to the project's root when X is.
+//
+//	gitDir("/p/wt", "gitdir: ../main/.git/worktrees/wt\n") => "/p/main/.git/worktrees/wt"
+func gitDir(root, dotGit string) string {
+	dir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(dotGit), "gitdir:"))
+	if !path.IsAbs(dir) {
+		dir = path.Join(root, dir)
+	}
+	return dir
+}
+
+// commonDir is the folder a worktree's commondir file points to, which
+// holds the config, relative to the worktree's git folder when it is.
+//
+//	commonDir("/p/main/.git/worktrees/wt", "../..\n") => "/p/main/.git"
+func commonDir(gitdir, commondir string) string {
+	dir := strings.TrimSpace(commondir)
+	if !path.IsAbs(dir) {
+		dir = path.Join(gitdir, dir)
+	}
+	return dir
 }
 
 // RepoKey is the project's identity across clones: its origin remote

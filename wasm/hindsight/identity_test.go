@@ -1,6 +1,7 @@
 package hindsight
 
 import (
+	"path"
 	"strings"
 	"testing"
 
@@ -55,4 +56,47 @@ func TestBanksTagsAndDocumentIDs(t *testing.T) {
 	require.Equal(t, 0, len(RecallTags(b[1], "k")))
 	require.Equal(t, "pimem:s1:42", LiveDocumentID("s1", 42))
 	require.Equal(t, "pimem-import:s1", ImportDocumentID("s1"))
+}
+
+func TestAGitFilePointsToItsFolderRelativeToTheProject(t *testing.T) {
+	tests := []struct{ root, dotGit, want string }{
+		{"/p/wt", "gitdir: ../main/.git/worktrees/wt\n", "/p/main/.git/worktrees/wt"},
+		{"/p/sub", "gitdir: /p/.git/modules/sub", "/p/.git/modules/sub"},
+		{"/p/sub", "  gitdir:   .git/x  \n\n", "/p/sub/.git/x"},
+		{"/p", "", "/p"},
+		{"/p", "../elsewhere", "/elsewhere"},
+		{"/p", "gitdir: /abs//x/", "/abs//x/"}, // an absolute path is taken as written
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.want, gitDir(tc.root, tc.dotGit), tc.dotGit)
+	}
+}
+
+func TestAWorktreesCommonFolderIsRelativeToItsGitFolder(t *testing.T) {
+	tests := []struct{ gitdir, commondir, want string }{
+		{"/p/main/.git/worktrees/wt", "../..\n", "/p/main/.git"},
+		{"/p/main/.git/worktrees/wt", "/srv/repo.git\n", "/srv/repo.git"},
+		{"/p/main/.git/worktrees/wt", "", "/p/main/.git/worktrees/wt"},
+		{"/g", "gitdir: x", "/g/gitdir: x"}, // no "gitdir:" here: the file holds a path
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.want, commonDir(tc.gitdir, tc.commondir), tc.commondir)
+	}
+}
+
+func FuzzGitDir(f *testing.F) {
+	f.Add("gitdir: ../main/.git/worktrees/wt\n", "../..\n")
+	f.Add("gitdir:/abs", " /abs/common ")
+	f.Add("\x00gitdir: ..", "")
+	f.Fuzz(func(t *testing.T, dotGit, commondir string) {
+		g := gitDir("/p/wt", dotGit)
+		c := commonDir(g, commondir)
+		if !path.IsAbs(g) || !path.IsAbs(c) {
+			t.Fatalf("a relative folder: %q, %q", g, c)
+		}
+		// A file that names an absolute folder is taken at its word.
+		if a := strings.TrimSpace(commondir); path.IsAbs(a) && c != a {
+			t.Fatalf("%q read as %q", commondir, c)
+		}
+	})
 }
