@@ -32,10 +32,10 @@ type driver struct {
 	s   *store.Session
 	h   *files.FS
 
-	vars     Env       // the HINDSIGHT_* variables the host forwarded
+	vars     envVars   // the HINDSIGHT_* variables the host forwarded
 	files    [2]string // global, project ("" when not read: an untrusted project)
 	cfgWatch files.Watch
-	cfg      Config
+	cfg      settings
 	runCfg   bool // the config was checked since the run began (before_agent_start, context)
 
 	repoKey   string
@@ -44,7 +44,7 @@ type driver struct {
 	optOut    bool   // next-opt-out: the next agent_end keeps nothing
 
 	cache     blockCache // the recalled blocks, by recall key
-	last      []Recalled // the newest recall's outcome, for /memory last
+	last      []recalled // the newest recall's outcome, for /memory last
 	lastBlock string
 	recalled  bool // a recall ran (or was reused) this session
 
@@ -61,7 +61,7 @@ type driver struct {
 	// those this process last read or left (folded): its own appends are
 	// added to it, and only a change by someone else has the file read and
 	// folded whole again.
-	fold                Folder
+	fold                folder
 	folded              bool
 	foldSize, foldMtime int64
 }
@@ -71,20 +71,20 @@ func Open(env *store.Env) store.Store {
 	s := env.Session
 	h := &driver{env: env, s: s, h: env.FS}
 	if s.AgentDir != "" {
-		h.files[0] = path.Join(s.AgentDir, ConfigFile)
+		h.files[0] = path.Join(s.AgentDir, configFile)
 		h.dir = path.Join(s.AgentDir, "pi-memory", "hindsight")
-		h.outbox = path.Join(h.dir, OutboxFile)
+		h.outbox = path.Join(h.dir, outboxFile)
 		h.lock = h.outbox + ".lock"
-		h.dead = path.Join(h.dir, DeadFile)
+		h.dead = path.Join(h.dir, deadFile)
 	}
 	if s.ProjectRoot != "" && s.Trusted {
-		h.files[1] = path.Join(s.ProjectRoot, ".pi", ConfigFile)
+		h.files[1] = path.Join(s.ProjectRoot, ".pi", configFile)
 	}
 	return h
 }
 
 func (h *driver) start(out *store.Out, in gjson.Result) {
-	h.vars = Env{
+	h.vars = envVars{
 		URL:    jsonr.Get(in, "env.HINDSIGHT_API_URL").Str,
 		APIKey: jsonr.Get(in, "env.HINDSIGHT_API_KEY").Str,
 		Bank:   jsonr.Get(in, "env.HINDSIGHT_BANK_ID").Str,
@@ -93,7 +93,7 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 	if h.sessionID == "" {
 		h.sessionID = "pimem-" + strconv.FormatInt(h.h.Now(), 10)
 	}
-	h.repoKey = RepoKey(OriginURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
+	h.repoKey = repoKeyOf(originURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
 	if m := branchMode(jsonr.Get(in, "branch")); m != "" {
 		h.mode = m
 	}
@@ -110,7 +110,7 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 // only when Hindsight is configured (otherwise the tools stay as the host
 // registered them: inactive, and no footer).
 func (h *driver) announce(out *store.Out) {
-	if !h.cfg.On() && h.footer == "" && !h.toolsOn {
+	if !h.cfg.on() && h.footer == "" && !h.toolsOn {
 		return
 	}
 	active := h.activeTools()
@@ -132,17 +132,17 @@ func (h *driver) activeTools() []string {
 	if h.env.May(h, store.Inject) != "" {
 		return nil
 	}
-	return offeredTools(h.notRetained(h.optOut) == "")
+	return offeredTools(h.notRetainedNow(h.optOut) == "")
 }
 
-// notRetained says why this session retains nothing now, or "" when it
-// retains: the gate, then the config and the mode (NotRetained).
+// notRetainedNow says why this session retains nothing now, or "" when it
+// retains: the gate, then the config and the mode (notRetained).
 // A turn, an import and the hindsight_retain tool all ask it.
-func (h *driver) notRetained(optOut bool) string {
+func (h *driver) notRetainedNow(optOut bool) string {
 	if why := h.env.May(h, store.Capture); why != "" {
 		return why
 	}
-	return NotRetained(h.cfg, h.modeNow(), optOut)
+	return notRetained(h.cfg, h.modeNow(), optOut)
 }
 
 // retool announces again when the tools no longer match what was last
@@ -207,11 +207,11 @@ func (h *driver) refreshConfig() []string {
 	for i, f := range h.files {
 		cfgs[i] = files.Config(h.h, f)
 	}
-	h.cfg = ParseConfig(cfgs[0], cfgs[1], h.vars)
+	h.cfg = parseConfig(cfgs[0], cfgs[1], h.vars)
 	return h.cfg.Warnings
 }
 
-func (h *driver) banks() []Bank { return Banks(h.cfg, h.repoKey) }
+func (h *driver) banks() []bank { return selectedBanks(h.cfg, h.repoKey) }
 
 // readOutbox is the folded outbox (none: empty) and its size. It reads the
 // file only when its size or mtime is not what this process last read or
@@ -223,18 +223,18 @@ func (h *driver) readOutbox() (Outbox, int64, error) {
 		return Outbox{}, 0, err
 	}
 	if h.folded && info.Size == h.foldSize && info.MtimeMs == h.foldMtime {
-		return h.fold.Outbox(), info.Size, nil
+		return h.fold.outbox(), info.Size, nil
 	}
 	data, err := files.Read(h.h, h.outbox, 64<<20)
 	if err != nil && !hostio.IsNotFound(err) {
 		h.folded = false
 		return Outbox{}, 0, err
 	}
-	h.fold = Folder{}
-	h.fold.Add(data)
+	h.fold = folder{}
+	h.fold.add(data)
 	// A file that grew between the stat and the read is folded again next time.
 	h.folded, h.foldSize, h.foldMtime = int64(len(data)) == info.Size, info.Size, info.MtimeMs
-	return h.fold.Outbox(), int64(len(data)), nil
+	return h.fold.outbox(), int64(len(data)), nil
 }
 
 // readItems fills in the items of jobs (the kept fold holds where each
@@ -247,7 +247,7 @@ func (h *driver) readItems(jobs []Job) bool {
 	}
 	buf := make([]byte, hi-lo)
 	n, err := h.h.ReadAt(h.outbox, int64(lo), buf)
-	return err == nil && Items(jobs, buf[:n], lo)
+	return err == nil && fillItems(jobs, buf[:n], lo)
 }
 
 // stat is the outbox's size and mtime: whether the file is read again.
@@ -255,7 +255,7 @@ func (h *driver) stat() (hostio.FileInfo, error) { return h.h.Stat(h.outbox) }
 
 // appendOutbox appends records under the outbox's lock, on a line of their
 // own after a torn last line; dead-letter lines go to dead.jsonl first. An
-// outbox with nothing pending past CompactBytes is then rewritten empty.
+// outbox with nothing pending past compactBytes is then rewritten empty.
 // The records are added to the kept fold, so a turn's append reads the
 // outbox only when another process changed it.
 func (h *driver) appendOutbox(records, dead []byte) error {
@@ -293,14 +293,14 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 	if !h.folded {
 		return nil
 	}
-	h.fold.Add(records)
+	h.fold.add(records)
 	info, err := h.stat()
 	h.folded, h.foldSize, h.foldMtime = err == nil && info.Size == size+int64(len(records)), info.Size, info.MtimeMs
-	if !h.folded || info.Size <= CompactBytes {
+	if !h.folded || info.Size <= compactBytes {
 		return nil
 	}
-	// Checked only past CompactBytes, from the fold: nothing is read.
-	if o := h.fold.Outbox(); len(o.Pending) == 0 && !o.Torn {
+	// Checked only past compactBytes, from the fold: nothing is read.
+	if o := h.fold.outbox(); len(o.Pending) == 0 && !o.Torn {
 		h.folded = false
 		return h.h.WriteAtomic(h.outbox, nil)
 	}
@@ -311,7 +311,7 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 // waiting jobs is the outbox as this process last read or left it: each
 // append and flush folds it just before, so the footer costs no host call.
 func (h *driver) showFooter(out *store.Out) {
-	o := h.fold.Outbox()
+	o := h.fold.outbox()
 	if !h.folded {
 		o, _, _ = h.readOutbox()
 	}

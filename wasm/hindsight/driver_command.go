@@ -45,7 +45,7 @@ func (h *driver) cmdDoctor(c *store.Cmd) {
 	}
 	banks := h.banks()
 	reqs := recallRequests(h.cfg, banks, h.repoKey, "pi-memory doctor")
-	c.Out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
+	c.Out.HTTP(encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 		servers, bad := serverText(recalls(banks, []byte(v.Raw)))
 		out.Output(text + servers)
 		if bad {

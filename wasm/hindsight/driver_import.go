@@ -45,7 +45,7 @@ type importRun struct {
 }
 
 func (h *driver) cmdImport(c *store.Cmd) {
-	if why := h.notRetained(false); why != "" {
+	if why := h.notRetainedNow(false); why != "" {
 		c.Out.Fail("Not imported: " + why + ".")
 		return
 	}
@@ -192,11 +192,11 @@ func (r *importRun) step(out *store.Out) {
 		r.finish(out)
 		return
 	}
-	reqs := make([]Request, len(batch))
+	reqs := make([]request, len(batch))
 	for i, p := range batch {
-		reqs[i] = Post(r.h.cfg, hsimport.RequestPath(p.bank), hsimport.RequestBody([]hsimport.Item{p.it}), importWaitMs)
+		reqs[i] = post(r.h.cfg, hsimport.RequestPath(p.bank), hsimport.RequestBody([]hsimport.Item{p.it}), importWaitMs)
 	}
-	out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) { r.answered(out, batch, v) })
+	out.HTTP(encode(nil, reqs), false, func(out *store.Out, v gjson.Result) { r.answered(out, batch, v) })
 }
 
 // read reads and parses one file. why says why it is not sent; skip that
@@ -238,7 +238,7 @@ func (r *importRun) bankOf(cwd string) (string, string) {
 // answered records what the server took, then goes on, or stops at a
 // connection error (the server is away: the rest would fail the same way).
 func (r *importRun) answered(out *store.Out, batch []importPending, v gjson.Result) {
-	took, refused, down := importAnswers(batch, ReadResponses([]byte(v.Raw), len(batch)))
+	took, refused, down := importAnswers(batch, readResponses([]byte(v.Raw), len(batch)))
 	var records []byte
 	for _, i := range took {
 		p := batch[i]

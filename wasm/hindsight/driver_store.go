@@ -75,7 +75,7 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 		}
 		banks := h.banks()
 		reqs := recallRequests(h.cfg, banks, h.repoKey, q)
-		out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
+		out.HTTP(encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 			text, isError := recallReply(recalls(banks, []byte(v.Raw)), h.cfg.RecallMaxTokens)
 			out.ToolResult(text, isError, nil)
 		})
@@ -85,12 +85,12 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			out.ToolResult("hindsight_retain needs content.", true, nil)
 			return
 		}
-		if why := h.notRetained(h.optOut); why != "" {
+		if why := h.notRetainedNow(h.optOut); why != "" {
 			out.ToolResult("Not retained: "+why+".", true, nil)
 			return
 		}
 		t.UserMs = h.h.Now()
-		if err := h.queue(t, SourceTool); err != nil {
+		if err := h.queue(t, sourceTool); err != nil {
 			out.ToolResult("Not retained: could not queue it in "+h.outbox+": "+err.Error(), true, nil)
 			return
 		}
@@ -104,7 +104,7 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			out.ToolResult("hindsight_reflect needs a query.", true, nil)
 			return
 		}
-		out.HTTP(Encode(nil, []Request{ReflectRequest(h.cfg, banks[0], q, toolWaitMs)}), false, func(out *store.Out, v gjson.Result) {
+		out.HTTP(encode(nil, []request{reflectRequest(h.cfg, banks[0], q, toolWaitMs)}), false, func(out *store.Out, v gjson.Result) {
 			text, isError := reflectReply([]byte(v.Raw))
 			out.ToolResult(text, isError, nil)
 		})

@@ -14,7 +14,7 @@ import (
 // named in the footer, the others still count.
 func (h *driver) recall(out *store.Out, in gjson.Result) {
 	h.retool(out)
-	if h.env.May(h, store.Inject) != "" || !Recalls(h.cfg, h.modeNow()) {
+	if h.env.May(h, store.Inject) != "" || !recallRuns(h.cfg, h.modeNow()) {
 		return
 	}
 	index, ts, text := newestUserMessage(jsonr.Get(in, "messages"))
@@ -31,9 +31,9 @@ func (h *driver) recall(out *store.Out, in gjson.Result) {
 	}
 	banks := h.banks()
 	reqs := recallRequests(h.cfg, banks, h.repoKey, text)
-	out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
+	out.HTTP(encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 		rs := recalls(banks, []byte(v.Raw))
-		block := Render(rs, h.cfg.RecallMaxTokens)
+		block := render(rs, h.cfg.RecallMaxTokens)
 		h.cache.put(key, block)
 		h.last, h.lastBlock = rs, block
 		if block != "" {
@@ -68,22 +68,22 @@ func (h *driver) retain(out *store.Out, in gjson.Result) {
 		h.refreshConfig()
 	}
 	h.runCfg = false
-	if h.notRetained(optOut) != "" {
+	if h.notRetainedNow(optOut) != "" {
 		return
 	}
-	t := SerializeTurn([]byte(jsonr.Get(in, "messages").Raw), h.repoKey, h.cfg.RetainMaxChars)
+	t := serializeTurn([]byte(jsonr.Get(in, "messages").Raw), h.repoKey, h.cfg.RetainMaxChars)
 	if t.Content == "" {
 		return
 	}
 	if t.UserMs == 0 {
 		t.UserMs = h.h.Now()
 	}
-	if err := h.queue(t, SourcePi); err != nil {
+	if err := h.queue(t, sourcePi); err != nil {
 		out.Notify("warning", "pi-memory: Hindsight could not queue this turn in "+h.outbox+": "+err.Error()+". It is not retained.")
 		return
 	}
 	h.showFooter(out)
-	out.HTTP(Encode(nil, nil), true, func(out *store.Out, _ gjson.Result) {
+	out.HTTP(encode(nil, nil), true, func(out *store.Out, _ gjson.Result) {
 		h.flush(out, true, flushMs, nil)
 		collect()
 	})
@@ -96,7 +96,7 @@ func (h *driver) flushOut() bool {
 }
 
 // queue appends one job per selected bank for a turn or an explicit retain.
-func (h *driver) queue(t Turn, source string) error {
+func (h *driver) queue(t turn, source string) error {
 	now := h.h.Now()
 	recs := jobRecords(h.banks(), t, h.repoKey, h.sessionID, source, now)
 	return h.appendOutbox(recs, nil)
@@ -119,7 +119,7 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 		then(out, 0, 0, "could not read "+h.outbox+": "+err.Error())
 		return
 	}
-	due := o.Due(h.h.Now())
+	due := o.due(h.h.Now())
 	if len(due) == 0 {
 		h.showFooter(out)
 		then(out, 0, 0, "")
@@ -132,17 +132,17 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 		then(out, 0, 0, h.outbox+" changed while it was read; flush again")
 		return
 	}
-	batches := FlushBatches(h.cfg, due, timeoutMs)
+	batches := flushBatches(h.cfg, due, timeoutMs)
 	reqs := batchRequests(batches)
 	if background {
 		h.flushing, h.flushAt = true, h.h.Now()
 	}
 	h.showFooter(out)
-	out.HTTP(Encode(nil, reqs), background, func(out *store.Out, v gjson.Result) {
+	out.HTTP(encode(nil, reqs), background, func(out *store.Out, v gjson.Result) {
 		if background {
 			h.flushing = false
 		}
-		f := settle(h.cfg, batches, ReadResponses([]byte(v.Raw), len(batches)), h.h.Now())
+		f := settle(h.cfg, batches, readResponses([]byte(v.Raw), len(batches)), h.h.Now())
 		if err := h.appendOutbox(f.Outbox, f.Dead); err != nil {
 			out.Notify("warning", "pi-memory: Hindsight could not record the flush in "+h.outbox+": "+err.Error()+". The jobs will be sent again (the server replaces them).")
 		}

@@ -24,9 +24,9 @@ type importPending struct {
 
 // projectBankOf is the id of the project's bank among the selected banks,
 // "" when none is selected: an import retains into project banks only.
-func projectBankOf(banks []Bank) string {
+func projectBankOf(banks []bank) string {
 	for _, b := range banks {
-		if b.Scope == BankProject {
+		if b.Scope == bankProject {
 			return b.ID
 		}
 	}
@@ -93,7 +93,7 @@ func notSent(s hsimport.Session, root string, all bool) (why string, record bool
 // git config is gitConfig: a session that ran outside the current project
 // goes to its own project's bank.
 func projectOf(root, gitConfig string) (key, bank string) {
-	key = RepoKey(OriginURL(gitConfig), root)
+	key = repoKeyOf(originURL(gitConfig), root)
 	return key, ProjectBankID(key)
 }
 
@@ -102,15 +102,15 @@ func projectOf(root, gitConfig string) (key, bank string) {
 // refused (the run goes on: the next run sends it again); and the error of
 // a request that got no answer, which stops the run (the server is away:
 // the rest would fail the same way), "" when every request got one.
-func importAnswers(batch []importPending, rs []Response) (took []int, refused []string, down string) {
+func importAnswers(batch []importPending, rs []response) (took []int, refused []string, down string) {
 	for i, a := range rs {
 		switch {
-		case a.OK():
+		case a.ok():
 			took = append(took, i)
 		case a.Error != "":
 			down = a.Error
 		default:
-			refused = append(refused, "failed "+batch[i].f.Path+": "+a.Problem()+" "+text.Bytes(strings.TrimSpace(a.Body), 200))
+			refused = append(refused, "failed "+batch[i].f.Path+": "+a.problem()+" "+text.Bytes(strings.TrimSpace(a.Body), 200))
 		}
 	}
 	return took, refused, down

@@ -11,7 +11,7 @@ import (
 
 func TestAnImportRetainsIntoTheSelectedProjectBankOnly(t *testing.T) {
 	require.Equal(t, "p", projectBankOf(twoBanks))
-	require.Equal(t, "p", projectBankOf([]Bank{twoBanks[1], twoBanks[0]}))
+	require.Equal(t, "p", projectBankOf([]bank{twoBanks[1], twoBanks[0]}))
 	require.Equal(t, "", projectBankOf(twoBanks[1:]))
 	require.Equal(t, "", projectBankOf(nil))
 }
@@ -97,17 +97,17 @@ func TestTheServersAnswersToAnImportSayWhatItTookRefusedAndWhetherItIsAway(t *te
 	batch := []importPending{{f: hsimport.File{Path: "/s/a.jsonl"}}, {f: hsimport.File{Path: "/s/b.jsonl"}}, {f: hsimport.File{Path: "/s/c.jsonl"}}}
 	tests := []struct {
 		name    string
-		rs      []Response
+		rs      []response
 		took    []int
 		refused []string
 		down    string
 	}{
-		{"all taken", []Response{{Status: 200}, {Status: 201}, {Status: 202}}, []int{0, 1, 2}, nil, ""},
-		{"one refused", []Response{{Status: 200}, {Status: 422, Body: "  bad item\n"}, {Status: 200}}, []int{0, 2},
+		{"all taken", []response{{Status: 200}, {Status: 201}, {Status: 202}}, []int{0, 1, 2}, nil, ""},
+		{"one refused", []response{{Status: 200}, {Status: 422, Body: "  bad item\n"}, {Status: 200}}, []int{0, 2},
 			[]string{"failed /s/b.jsonl: HTTP 422 bad item"}, ""},
-		{"a long refusal is cut", []Response{{Status: 500, Body: strings.Repeat("e", 300)}, {Status: 200}, {Status: 200}}, []int{1, 2},
+		{"a long refusal is cut", []response{{Status: 500, Body: strings.Repeat("e", 300)}, {Status: 200}, {Status: 200}}, []int{1, 2},
 			[]string{"failed /s/a.jsonl: HTTP 500 " + strings.Repeat("e", 200)}, ""},
-		{"the server went away", []Response{{Status: 200}, {Error: "connection refused"}, {Error: "timed out after 30000 ms"}}, []int{0}, nil, "timed out after 30000 ms"},
+		{"the server went away", []response{{Status: 200}, {Error: "connection refused"}, {Error: "timed out after 30000 ms"}}, []int{0}, nil, "timed out after 30000 ms"},
 	}
 	for _, tc := range tests {
 		took, refused, down := importAnswers(batch, tc.rs)

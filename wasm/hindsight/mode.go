@@ -15,18 +15,18 @@ import (
 // the next run from being retained.
 const optOutWord = "next-opt-out"
 
-// NotRetained says why nothing is retained in mode, with the next-run
+// notRetained says why nothing is retained in mode, with the next-run
 // opt-out flag, or "" when it is: the one rule the turn's retain, an import
 // and the hindsight_retain tool follow.
 //
-//	NotRetained(c, ModeReadOnly, false) => "this session's Hindsight mode is read-only…"
-func NotRetained(c Config, mode string, optOut bool) string {
+//	notRetained(c, modeReadOnly, false) => "this session's Hindsight mode is read-only…"
+func notRetained(c settings, mode string, optOut bool) string {
 	switch {
-	case !c.On():
+	case !c.on():
 		return "Hindsight is not configured"
 	case !c.RetainEnabled:
 		return "\"retain.enabled\" is false in the Hindsight config, so nothing is retained"
-	case mode != ModeNormal:
+	case mode != modeNormal:
 		return "this session's Hindsight mode is " + mode + ", so nothing is retained (/hindsight mode normal turns retaining back on)"
 	case optOut:
 		return "this run is opted out of retaining (/hindsight next-opt-out)"
@@ -34,22 +34,22 @@ func NotRetained(c Config, mode string, optOut bool) string {
 	return ""
 }
 
-// Recalls says whether recall runs in mode.
-func Recalls(c Config, mode string) bool {
-	return c.On() && mode != ModeIgnored
+// recallRuns says whether recall runs in mode.
+func recallRuns(c settings, mode string) bool {
+	return c.on() && mode != modeIgnored
 }
 
 // offReason says why Hindsight can be neither read nor written this
 // session, or "" when it can: an untrusted project, a config that cannot be
 // read, no server configured (naming globalFile, where "url" goes).
-func offReason(trusted bool, c Config, globalFile string) string {
+func offReason(trusted bool, c settings, globalFile string) string {
 	switch {
 	case !trusted:
 		return "This project is not trusted, so Hindsight neither recalls nor retains here."
 	case c.Why != "":
 		return c.Why
-	case !c.On():
-		return "Hindsight is not configured: set \"url\" in " + globalFile + " (or the project's .pi/" + ConfigFile + "), or HINDSIGHT_API_URL."
+	case !c.on():
+		return "Hindsight is not configured: set \"url\" in " + globalFile + " (or the project's .pi/" + configFile + "), or HINDSIGHT_API_URL."
 	}
 	return ""
 }
@@ -78,7 +78,7 @@ func branchMode(branch gjson.Result) string {
 	branch.ForEach(func(_, e gjson.Result) bool {
 		if jsonr.Get(e, "customType").Str == entryType {
 			switch m := jsonr.Get(e, "data.mode").Str; m {
-			case ModeNormal, ModeReadOnly, ModeIgnored:
+			case modeNormal, modeReadOnly, modeIgnored:
 				mode = m
 			}
 		}
@@ -97,7 +97,7 @@ func modeArg(words []string) (string, bool) {
 		return "", true
 	}
 	switch m := strings.ToLower(words[0]); m {
-	case optOutWord, ModeNormal, ModeReadOnly, ModeIgnored:
+	case optOutWord, modeNormal, modeReadOnly, modeIgnored:
 		return m, true
 	}
 	return "", false

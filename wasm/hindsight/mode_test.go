@@ -9,18 +9,18 @@ import (
 )
 
 func TestHindsightIsOffInAnUntrustedProjectThenWithABrokenConfigThenWithoutAURL(t *testing.T) {
-	broken := ParseConfig(config.Parse("/a/hindsight.json", []byte(`{"url":`)), nil, Env{URL: "http://e:1"})
+	broken := parseConfig(config.Parse("/a/hindsight.json", []byte(`{"url":`)), nil, envVars{URL: "http://e:1"})
 	tests := []struct {
 		name    string
 		trusted bool
-		c       Config
+		c       settings
 		want    string
 	}{
 		{"configured and trusted", true, on, ""},
 		{"untrusted", false, on, "This project is not trusted, so Hindsight neither recalls nor retains here."},
 		{"untrusted and broken", false, broken, "This project is not trusted, so Hindsight neither recalls nor retains here."},
 		{"broken", true, broken, broken.Why},
-		{"no url", true, DefaultConfig(), `Hindsight is not configured: set "url" in /a/hindsight.json (or the project's .pi/hindsight.json), or HINDSIGHT_API_URL.`},
+		{"no url", true, defaultConfig(), `Hindsight is not configured: set "url" in /a/hindsight.json (or the project's .pi/hindsight.json), or HINDSIGHT_API_URL.`},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, offReason(tc.trusted, tc.c, "/a/hindsight.json"), tc.name)
@@ -42,9 +42,9 @@ func TestTheBranchsNewestModeEntrySetsTheMode(t *testing.T) {
 	}{
 		{"no entries", `[]`, ""},
 		{"no branch", ``, ""},
-		{"one entry", `[` + entry(`"read-only"`) + `]`, ModeReadOnly},
-		{"the newest wins", `[` + entry(`"ignored"`) + `,{"type":"message"},` + entry(`"normal"`) + `]`, ModeNormal},
-		{"an unknown mode is passed over", `[` + entry(`"ignored"`) + `,` + entry(`"Read-Only"`) + `]`, ModeIgnored},
+		{"one entry", `[` + entry(`"read-only"`) + `]`, modeReadOnly},
+		{"the newest wins", `[` + entry(`"ignored"`) + `,{"type":"message"},` + entry(`"normal"`) + `]`, modeNormal},
+		{"an unknown mode is passed over", `[` + entry(`"ignored"`) + `,` + entry(`"Read-Only"`) + `]`, modeIgnored},
 		{"a mode that is not a string is passed over", `[` + entry(`1`) + `]`, ""},
 		{"another extension's entry is passed over", `[{"type":"custom","customType":"other","data":{"mode":"ignored"}}]`, ""},
 	}
@@ -60,9 +60,9 @@ func TestTheModeCommandReadsAModeInAnyCaseOrTheOptOut(t *testing.T) {
 		ok    bool
 	}{
 		{nil, "", true},
-		{[]string{"normal"}, ModeNormal, true},
-		{[]string{"READ-ONLY"}, ModeReadOnly, true},
-		{[]string{"Ignored", "now"}, ModeIgnored, true},
+		{[]string{"normal"}, modeNormal, true},
+		{[]string{"READ-ONLY"}, modeReadOnly, true},
+		{[]string{"Ignored", "now"}, modeIgnored, true},
 		{[]string{"next-opt-out"}, optOutWord, true},
 		{[]string{"off"}, "", false},
 		{[]string{""}, "", false},
@@ -81,7 +81,7 @@ func FuzzBranchMode(f *testing.F) {
 	f.Add(`{"customType":"pi-memory-hindsight","data":{"mode":"ignored"}}`)
 	f.Fuzz(func(t *testing.T, branch string) {
 		switch m := branchMode(gjson.Parse(branch)); m {
-		case "", ModeNormal, ModeReadOnly, ModeIgnored:
+		case "", modeNormal, modeReadOnly, modeIgnored:
 		default:
 			t.Fatalf("mode %q", m)
 		}
@@ -97,7 +97,7 @@ func FuzzModeArg(f *testing.F) {
 		switch {
 		case !ok && m != "":
 			t.Fatalf("%q: not ok, yet mode %q", word, m)
-		case ok && m != ModeNormal && m != ModeReadOnly && m != ModeIgnored && m != optOutWord:
+		case ok && m != modeNormal && m != modeReadOnly && m != modeIgnored && m != optOutWord:
 			t.Fatalf("%q: ok with %q", word, m)
 		}
 	})

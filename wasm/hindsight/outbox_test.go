@@ -9,15 +9,15 @@ import (
 )
 
 func TestATurnIsQueuedOnceForEachSelectedBankAsTheMessagesLiveDocument(t *testing.T) {
-	tr := Turn{Content: "user: hi", Context: "pi session in k: hi", UserMs: 1700}
-	recs := jobRecords(twoBanks, tr, "k", "s1", SourcePi, 9)
+	tr := turn{Content: "user: hi", Context: "pi session in k: hi", UserMs: 1700}
+	recs := jobRecords(twoBanks, tr, "k", "s1", sourcePi, 9)
 	item := func(tags ...string) Item {
-		return Item{Content: "user: hi", Context: "pi session in k: hi", At: 1700, DocumentID: "pimem:s1:1700", Tags: tags, Source: SourcePi, Session: "s1"}
+		return Item{Content: "user: hi", Context: "pi session in k: hi", At: 1700, DocumentID: "pimem:s1:1700", Tags: tags, Source: sourcePi, Session: "s1"}
 	}
 	require.Equal(t, string(JobRecord("p", item("project:k", "session:s1", "source:pi"), 9))+
 		string(JobRecord("u", item("project:k", "session:s1", "source:pi", "scope:user"), 9)), string(recs))
-	require.Equal(t, 0, len(jobRecords(nil, tr, "k", "s1", SourcePi, 9)))
-	o := FoldOutbox(jobRecords(twoBanks[:1], Turn{Content: "c", UserMs: 5}, "k", "s2", SourceTool, 9))
+	require.Equal(t, 0, len(jobRecords(nil, tr, "k", "s1", sourcePi, 9)))
+	o := FoldOutbox(jobRecords(twoBanks[:1], turn{Content: "c", UserMs: 5}, "k", "s2", sourceTool, 9))
 	require.Equal(t, 1, len(o.Pending))
 	require.Equal(t, "pimem:s2:5", o.Pending[0].ID)
 	require.Equal(t, "tool", gjson.Get(o.Pending[0].Item, "metadata.source").String())
@@ -43,30 +43,30 @@ func TestAFlushsAnswersBecomeDonesFailuresAndDeadLetters(t *testing.T) {
 	c := on
 	c.MaxAttempts = 3
 	p1, p2, u1 := Job{ID: "d1", Bank: "p"}, Job{ID: "d2", Bank: "p", Attempts: 2}, Job{ID: "d3", Bank: "u", Attempts: 1}
-	batches := []Batch{{Bank: "p", Jobs: []Job{p1, p2}}, {Bank: "u", Jobs: []Job{u1}}}
+	batches := []flushBatch{{Bank: "p", Jobs: []Job{p1, p2}}, {Bank: "u", Jobs: []Job{u1}}}
 	tests := []struct {
 		name string
-		rs   []Response
+		rs   []response
 		want flushed
 	}{
-		{"both taken", []Response{{Status: 200}, {Status: 202}}, flushed{
+		{"both taken", []response{{Status: 200}, {Status: 202}}, flushed{
 			Outbox: concat(DoneRecord(p1, 7), DoneRecord(p2, 7), DoneRecord(u1, 7)), Sent: 3}},
-		{"one bank down: a failure, and a dead letter at the third", []Response{{Status: 503}, {Status: 200}}, flushed{
-			Outbox: concat(FailRecord(p1, 7, "HTTP 503"), DoneRecord(p2, 7), DoneRecord(u1, 7)),
-			Dead:   DeadRecord(p2, 7, "HTTP 503"), Sent: 1, Failed: 2, Problem: "p: HTTP 503"}},
-		{"both down: the last problem is named", []Response{{Error: "refused"}, {Error: "timed out after 5000 ms"}}, flushed{
-			Outbox: concat(FailRecord(p1, 7, "refused"), DoneRecord(p2, 7), FailRecord(u1, 7, "timed out after 5000 ms")),
-			Dead:   DeadRecord(p2, 7, "refused"), Failed: 3, Problem: "u: timed out after 5000 ms"}},
+		{"one bank down: a failure, and a dead letter at the third", []response{{Status: 503}, {Status: 200}}, flushed{
+			Outbox: concat(failRecord(p1, 7, "HTTP 503"), DoneRecord(p2, 7), DoneRecord(u1, 7)),
+			Dead:   deadRecord(p2, 7, "HTTP 503"), Sent: 1, Failed: 2, Problem: "p: HTTP 503"}},
+		{"both down: the last problem is named", []response{{Error: "refused"}, {Error: "timed out after 5000 ms"}}, flushed{
+			Outbox: concat(failRecord(p1, 7, "refused"), DoneRecord(p2, 7), failRecord(u1, 7, "timed out after 5000 ms")),
+			Dead:   deadRecord(p2, 7, "refused"), Failed: 3, Problem: "u: timed out after 5000 ms"}},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, settle(c, batches, tc.rs, 7), tc.name)
 	}
-	require.Equal(t, []Request{{URL: "a"}, {URL: "b"}}, batchRequests([]Batch{{Req: Request{URL: "a"}}, {Req: Request{URL: "b"}}}))
+	require.Equal(t, []request{{URL: "a"}, {URL: "b"}}, batchRequests([]flushBatch{{Req: request{URL: "a"}}, {Req: request{URL: "b"}}}))
 }
 
 func TestGivingUpOnJobsSaysHowManyAndWhereTheyAreKept(t *testing.T) {
 	require.Equal(t, "", flushed{Problem: "p: HTTP 503"}.gaveUp(8, "/a/dead.jsonl"))
-	f := flushed{Dead: concat(DeadRecord(Job{ID: "1"}, 1, "x"), DeadRecord(Job{ID: "2"}, 1, "x")), Problem: "p: HTTP 503"}
+	f := flushed{Dead: concat(deadRecord(Job{ID: "1"}, 1, "x"), deadRecord(Job{ID: "2"}, 1, "x")), Problem: "p: HTTP 503"}
 	require.Equal(t, "pi-memory: Hindsight gave up on 2 retain jobs after 8 failures (p: HTTP 503); they are kept in /a/dead.jsonl.", f.gaveUp(8, "/a/dead.jsonl"))
 }
 
@@ -81,7 +81,7 @@ func concat(bs ...[]byte) []byte {
 // Every record is one line: gaveUp counts dead letters by their newlines.
 func TestEveryRecordIsOneLine(t *testing.T) {
 	j := Job{ID: "d1", Bank: "b", Item: `{"content":"a\nb"}`}
-	for _, r := range [][]byte{JobRecord("b", job("d1"), 1), DoneRecord(j, 1), FailRecord(j, 1, "x\ny"), DeadRecord(j, 1, "x")} {
+	for _, r := range [][]byte{JobRecord("b", job("d1"), 1), DoneRecord(j, 1), failRecord(j, 1, "x\ny"), deadRecord(j, 1, "x")} {
 		require.Equal(t, 1, strings.Count(string(r), "\n"), string(r))
 		require.True(t, strings.HasSuffix(string(r), "\n"))
 	}

@@ -36,7 +36,7 @@ func newestUserMessage(messages gjson.Result) (index int, ts int64, text string)
 	if index < 0 {
 		return -1, 0, ""
 	}
-	return index, jsonr.Get(user, "timestamp").Int(), MessageText(jsonr.Get(user, "content"))
+	return index, jsonr.Get(user, "timestamp").Int(), messageText(jsonr.Get(user, "content"))
 }
 
 // recallKey is what a recall's outcome is kept by: the user message's time
@@ -74,10 +74,10 @@ func (c *blockCache) put(key, block string) {
 }
 
 // recallRequests ask each bank for memories about query, in order.
-func recallRequests(c Config, banks []Bank, repoKey, query string) []Request {
-	reqs := make([]Request, len(banks))
+func recallRequests(c settings, banks []bank, repoKey, query string) []request {
+	reqs := make([]request, len(banks))
 	for i, b := range banks {
-		reqs[i] = RecallRequest(c, b, repoKey, query)
+		reqs[i] = recallRequest(c, b, repoKey, query)
 	}
 	return reqs
 }
@@ -88,15 +88,15 @@ func recallRequests(c Config, banks []Bank, repoKey, query string) []Request {
 // answer). The recall before a model request, the hindsight_recall tool and
 // /hindsight doctor all read their answers with it.
 //
-//	recalls([]Bank{{"project", "p"}, {"user", "u"}},
+//	recalls([]bank{{"project", "p"}, {"user", "u"}},
 //	  `[{"status":200,"body":"{\"results\":[{\"text\":\"Uses Go\"}]}"},{"error":"timed out after 1500 ms"}]`)
 //	=> [{Bank: {project p}, Memories: [{Uses Go }]}, {Bank: {user u}, Problem: "timed out after 1500 ms"}]
-func recalls(banks []Bank, value []byte) []Recalled {
-	rs := make([]Recalled, len(banks))
-	for i, r := range ReadResponses(value, len(banks)) {
+func recalls(banks []bank, value []byte) []recalled {
+	rs := make([]recalled, len(banks))
+	for i, r := range readResponses(value, len(banks)) {
 		rs[i].Bank = banks[i]
-		if rs[i].Problem = r.Problem(); rs[i].Problem == "" {
-			rs[i].Memories, rs[i].Problem = ParseRecall(r.Body)
+		if rs[i].Problem = r.problem(); rs[i].Problem == "" {
+			rs[i].Memories, rs[i].Problem = parseRecall(r.Body)
 		}
 	}
 	return rs

@@ -10,36 +10,36 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-var twoBanks = []Bank{{BankProject, "p"}, {BankUser, "u"}}
+var twoBanks = []bank{{bankProject, "p"}, {bankUser, "u"}}
 
 func TestRecallsNameAProblemPerBankAndKeepTheOthersMemories(t *testing.T) {
 	const goMemory = `{"status":200,"body":"{\"results\":[{\"text\":\"Uses Go\",\"type\":\"world\"}]}"}`
 	tests := []struct {
 		name  string
 		value string
-		want  []Recalled
+		want  []recalled
 	}{
-		{"both banks answer", `[` + goMemory + `,{"status":200,"body":"{\"results\":[]}"}]`, []Recalled{
-			{Bank: twoBanks[0], Memories: []Memory{{"Uses Go", "world"}}},
+		{"both banks answer", `[` + goMemory + `,{"status":200,"body":"{\"results\":[]}"}]`, []recalled{
+			{Bank: twoBanks[0], Memories: []memory{{"Uses Go", "world"}}},
 			{Bank: twoBanks[1]},
 		}},
-		{"one bank timed out", `[` + goMemory + `,{"error":"timed out after 1500 ms"}]`, []Recalled{
-			{Bank: twoBanks[0], Memories: []Memory{{"Uses Go", "world"}}},
+		{"one bank timed out", `[` + goMemory + `,{"error":"timed out after 1500 ms"}]`, []recalled{
+			{Bank: twoBanks[0], Memories: []memory{{"Uses Go", "world"}}},
 			{Bank: twoBanks[1], Problem: "timed out after 1500 ms"},
 		}},
-		{"a server error and an answer that is not JSON", `[{"status":500,"body":"{}"},{"status":200,"body":"<html>"}]`, []Recalled{
+		{"a server error and an answer that is not JSON", `[{"status":500,"body":"{}"},{"status":200,"body":"<html>"}]`, []recalled{
 			{Bank: twoBanks[0], Problem: "HTTP 500"},
 			{Bank: twoBanks[1], Problem: "the answer is not JSON"},
 		}},
-		{"an answer without a results list", `[{"status":200,"body":"{\"detail\":\"no bank\"}"},` + goMemory + `]`, []Recalled{
+		{"an answer without a results list", `[{"status":200,"body":"{\"detail\":\"no bank\"}"},` + goMemory + `]`, []recalled{
 			{Bank: twoBanks[0], Problem: "the answer has no results list"},
-			{Bank: twoBanks[1], Memories: []Memory{{"Uses Go", "world"}}},
+			{Bank: twoBanks[1], Memories: []memory{{"Uses Go", "world"}}},
 		}},
-		{"the host answered one request of two", `[` + goMemory + `]`, []Recalled{
-			{Bank: twoBanks[0], Memories: []Memory{{"Uses Go", "world"}}},
+		{"the host answered one request of two", `[` + goMemory + `]`, []recalled{
+			{Bank: twoBanks[0], Memories: []memory{{"Uses Go", "world"}}},
 			{Bank: twoBanks[1], Problem: "the host gave no answer"},
 		}},
-		{"the host's value is not a list", `{}`, []Recalled{
+		{"the host's value is not a list", `{}`, []recalled{
 			{Bank: twoBanks[0], Problem: "the host gave no answer"},
 			{Bank: twoBanks[1], Problem: "the host gave no answer"},
 		}},
@@ -47,7 +47,7 @@ func TestRecallsNameAProblemPerBankAndKeepTheOthersMemories(t *testing.T) {
 	for _, tc := range tests {
 		require.Equal(t, tc.want, recalls(twoBanks, []byte(tc.value)), tc.name)
 	}
-	require.Equal(t, []Recalled{}, recalls(nil, []byte(`[]`)))
+	require.Equal(t, []recalled{}, recalls(nil, []byte(`[]`)))
 }
 
 func FuzzRecalls(f *testing.F) {
@@ -131,7 +131,7 @@ func TestTheCacheKeepsTheNewestBlocksAndForgetsTheOldest(t *testing.T) {
 
 func TestRecallRequestsAskEveryBankInOrder(t *testing.T) {
 	reqs := recallRequests(on, twoBanks, "k", "q")
-	require.Equal(t, []Request{RecallRequest(on, twoBanks[0], "k", "q"), RecallRequest(on, twoBanks[1], "k", "q")}, reqs)
+	require.Equal(t, []request{recallRequest(on, twoBanks[0], "k", "q"), recallRequest(on, twoBanks[1], "k", "q")}, reqs)
 	require.Equal(t, 0, len(recallRequests(on, nil, "k", "q")))
 }
 

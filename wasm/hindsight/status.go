@@ -16,14 +16,14 @@ import (
 // footerText is the footer between recalls: the jobs waiting in the outbox,
 // else a mode other than normal, else the scopes of the selected banks.
 //
-//	footerText(2, ModeNormal, banks) => "hindsight: 2 waiting"
-//	footerText(0, ModeReadOnly, banks) => "hindsight: read-only"
-//	footerText(0, ModeNormal, []Bank{{BankProject, "p"}, {BankUser, "u"}}) => "hindsight: project+user"
-func footerText(pending int, mode string, banks []Bank) string {
+//	footerText(2, modeNormal, banks) => "hindsight: 2 waiting"
+//	footerText(0, modeReadOnly, banks) => "hindsight: read-only"
+//	footerText(0, modeNormal, []bank{{bankProject, "p"}, {bankUser, "u"}}) => "hindsight: project+user"
+func footerText(pending int, mode string, banks []bank) string {
 	switch {
 	case pending > 0:
 		return "hindsight: " + strconv.Itoa(pending) + " waiting"
-	case mode != ModeNormal:
+	case mode != modeNormal:
 		return "hindsight: " + mode
 	}
 	scopes := make([]string, len(banks))
@@ -37,8 +37,8 @@ func footerText(pending int, mode string, banks []Bank) string {
 // each that did and why; "" when every bank answered (the footer is then
 // footerText's).
 //
-//	recallFooter([]Recalled{{Bank: Bank{BankUser, "u"}, Problem: "HTTP 500"}}) => "hindsight: user bank HTTP 500"
-func recallFooter(rs []Recalled) string {
+//	recallFooter([]recalled{{Bank: bank{bankUser, "u"}, Problem: "HTTP 500"}}) => "hindsight: user bank HTTP 500"
+func recallFooter(rs []recalled) string {
 	var failed []string
 	for _, r := range rs {
 		if r.Problem != "" {
@@ -61,7 +61,7 @@ type status struct {
 	URL    string
 	Mode   string
 	OptOut bool // the next run is not retained
-	Banks  []Bank
+	Banks  []bank
 	// Outbox is the outbox's path, "" without an agent folder: then none of
 	// the fields up to Dead is reported.
 	Outbox    string
@@ -69,7 +69,7 @@ type status struct {
 	Box       Outbox // what it folds to, its size, and the time its jobs are due by
 	Size, Now int64
 	Dead      string     // the dead-letter file, when it holds any; else ""
-	Last      []Recalled // the newest recall's outcome; nil before the first
+	Last      []recalled // the newest recall's outcome; nil before the first
 }
 
 // statusText is the status in words: on or off, the banks, the outbox
@@ -92,7 +92,7 @@ func statusText(s status) string {
 		if s.OutboxErr != "" {
 			b.WriteString("\nOutbox " + s.Outbox + ": " + s.OutboxErr)
 		} else {
-			b.WriteString("\nOutbox " + s.Outbox + ": " + strconv.Itoa(len(s.Box.Pending)) + " waiting, " + strconv.Itoa(len(s.Box.Due(s.Now))) + " due, " + strconv.FormatInt(s.Size, 10) + " bytes")
+			b.WriteString("\nOutbox " + s.Outbox + ": " + strconv.Itoa(len(s.Box.Pending)) + " waiting, " + strconv.Itoa(len(s.Box.due(s.Now))) + " due, " + strconv.FormatInt(s.Size, 10) + " bytes")
 			for _, j := range s.Box.Pending {
 				if j.LastError != "" {
 					b.WriteString("\n  " + j.ID + " → " + j.Bank + ": " + strconv.Itoa(j.Attempts) + " failures, last " + j.LastError)
@@ -107,7 +107,7 @@ func statusText(s status) string {
 		}
 	}
 	if s.Last != nil {
-		b.WriteString("\nLast recall: " + strings.Join(Summary(s.Last), "; "))
+		b.WriteString("\nLast recall: " + strings.Join(summary(s.Last), "; "))
 	}
 	return b.String()
 }
@@ -132,8 +132,8 @@ func doctorText(files [2]string, warnings []string, repoKey, status string) stri
 // serverText is what doctor adds once each bank answered a recall: a line
 // per bank, "answers" or what went wrong; bad when something did.
 //
-//	serverText([]Recalled{{Bank: Bank{BankUser, "u"}, Problem: "HTTP 404"}}) => "\nServer, user bank u: HTTP 404", true
-func serverText(rs []Recalled) (text string, bad bool) {
+//	serverText([]recalled{{Bank: bank{bankUser, "u"}, Problem: "HTTP 404"}}) => "\nServer, user bank u: HTTP 404", true
+func serverText(rs []recalled) (text string, bad bool) {
 	for _, r := range rs {
 		p := r.Problem
 		if p == "" {
@@ -148,12 +148,12 @@ func serverText(rs []Recalled) (text string, bad bool) {
 
 // bankText is /hindsight bank: the repo key, and for each selected bank
 // the tags a retain puts on what it keeps and the filter a recall uses.
-func bankText(repoKey, session string, banks []Bank) string {
+func bankText(repoKey, session string, banks []bank) string {
 	var b strings.Builder
 	b.WriteString("Repo key: " + repoKey)
 	for _, bk := range banks {
-		b.WriteString("\n" + bk.Scope + " bank " + bk.ID + ": retains with tags " + strings.Join(BaseTags(bk, repoKey, session, SourcePi), ", "))
-		if t := RecallTags(bk, repoKey); len(t) > 0 {
+		b.WriteString("\n" + bk.Scope + " bank " + bk.ID + ": retains with tags " + strings.Join(baseTags(bk, repoKey, session, sourcePi), ", "))
+		if t := recallTags(bk, repoKey); len(t) > 0 {
 			b.WriteString("; recalls tagged " + strings.Join(t, ", "))
 		} else {
 			b.WriteString("; recalls without a project filter")
@@ -189,8 +189,8 @@ func retainReply(failed int, problem string) string {
 // recallReply is the hindsight_recall tool's answer: the recalled block's
 // text (or that there is none) and a line per bank; an error when no bank
 // answered.
-func recallReply(rs []Recalled, maxTokens int) (text string, isError bool) {
-	text = strings.TrimSpace(Render(rs, maxTokens))
+func recallReply(rs []recalled, maxTokens int) (text string, isError bool) {
+	text = strings.TrimSpace(render(rs, maxTokens))
 	if text == "" {
 		text = "No memories found."
 	}
@@ -198,7 +198,7 @@ func recallReply(rs []Recalled, maxTokens int) (text string, isError bool) {
 	for _, r := range rs {
 		isError = isError && r.Problem != ""
 	}
-	return text + "\n" + strings.Join(Summary(rs), "\n"), isError
+	return text + "\n" + strings.Join(summary(rs), "\n"), isError
 }
 
 // reflectReply is the hindsight_reflect tool's answer, from the resume
@@ -207,10 +207,10 @@ func recallReply(rs []Recalled, maxTokens int) (text string, isError bool) {
 //
 //	reflectReply(`[{"status":200,"body":"{\"text\":\"Use make.\"}"}]`) => "<pi-memory-reflect>\nUse make.\n</pi-memory-reflect>", false
 func reflectReply(value []byte) (text string, isError bool) {
-	r := ReadResponses(value, 1)[0]
-	p := r.Problem()
+	r := readResponses(value, 1)[0]
+	p := r.problem()
 	if p == "" {
-		text, p = ParseReflect(r.Body)
+		text, p = parseReflect(r.Body)
 	}
 	if p != "" {
 		return "Hindsight could not reflect: " + p, true
@@ -220,9 +220,9 @@ func reflectReply(value []byte) (text string, isError bool) {
 
 // receiptText is /memory last's part for Hindsight: what each bank
 // returned for the newest user message, and the block appended to it.
-func receiptText(last []Recalled, block string) string {
+func receiptText(last []recalled, block string) string {
 	s := "\n\n--- hindsight recall (appended to the newest user message): " + strconv.Itoa(len(block)) + " bytes ---"
-	for _, line := range Summary(last) {
+	for _, line := range summary(last) {
 		s += "\n" + line
 	}
 	if block == "" {
@@ -233,7 +233,7 @@ func receiptText(last []Recalled, block string) string {
 
 // receiptJSON is that part as JSON: where the block went, each bank's
 // count of memories or error, and the block.
-func receiptJSON(last []Recalled, block string) []byte {
+func receiptJSON(last []recalled, block string) []byte {
 	w := jsonw.Open(nil)
 	w.Str("where", "newest user message")
 	w.Raw("banks", jsonw.Array(nil, len(last), func(b []byte, i int) []byte {

@@ -13,16 +13,16 @@ func TestTheFooterNamesWaitingJobsThenTheModeThenTheBanks(t *testing.T) {
 	tests := []struct {
 		pending int
 		mode    string
-		banks   []Bank
+		banks   []bank
 		want    string
 	}{
-		{0, ModeNormal, twoBanks, "hindsight: project+user"},
-		{0, ModeNormal, twoBanks[:1], "hindsight: project"},
-		{0, ModeNormal, nil, "hindsight: "},
-		{0, ModeReadOnly, twoBanks, "hindsight: read-only"},
-		{0, ModeIgnored, twoBanks, "hindsight: ignored"},
-		{1, ModeIgnored, twoBanks, "hindsight: 1 waiting"},
-		{12, ModeNormal, twoBanks, "hindsight: 12 waiting"},
+		{0, modeNormal, twoBanks, "hindsight: project+user"},
+		{0, modeNormal, twoBanks[:1], "hindsight: project"},
+		{0, modeNormal, nil, "hindsight: "},
+		{0, modeReadOnly, twoBanks, "hindsight: read-only"},
+		{0, modeIgnored, twoBanks, "hindsight: ignored"},
+		{1, modeIgnored, twoBanks, "hindsight: 1 waiting"},
+		{12, modeNormal, twoBanks, "hindsight: 12 waiting"},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, footerText(tc.pending, tc.mode, tc.banks), tc.want)
@@ -32,13 +32,13 @@ func TestTheFooterNamesWaitingJobsThenTheModeThenTheBanks(t *testing.T) {
 func TestTheFooterAfterARecallNamesEveryBankThatFailed(t *testing.T) {
 	tests := []struct {
 		name string
-		rs   []Recalled
+		rs   []recalled
 		want string
 	}{
-		{"every bank answered", []Recalled{{Bank: twoBanks[0], Memories: []Memory{{Text: "m"}}}, {Bank: twoBanks[1]}}, ""},
+		{"every bank answered", []recalled{{Bank: twoBanks[0], Memories: []memory{{Text: "m"}}}, {Bank: twoBanks[1]}}, ""},
 		{"no bank asked", nil, ""},
-		{"one failed", []Recalled{{Bank: twoBanks[0]}, {Bank: twoBanks[1], Problem: "timed out after 1500 ms"}}, "hindsight: user bank timed out after 1500 ms"},
-		{"both failed", []Recalled{{Bank: twoBanks[0], Problem: "HTTP 500"}, {Bank: twoBanks[1], Problem: "the host gave no answer"}}, "hindsight: project bank HTTP 500; user bank the host gave no answer"},
+		{"one failed", []recalled{{Bank: twoBanks[0]}, {Bank: twoBanks[1], Problem: "timed out after 1500 ms"}}, "hindsight: user bank timed out after 1500 ms"},
+		{"both failed", []recalled{{Bank: twoBanks[0], Problem: "HTTP 500"}, {Bank: twoBanks[1], Problem: "the host gave no answer"}}, "hindsight: project bank HTTP 500; user bank the host gave no answer"},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, recallFooter(tc.rs), tc.name)
@@ -62,17 +62,17 @@ func TestTheStatusSaysOnOrOffTheBanksTheOutboxAndTheLastRecall(t *testing.T) {
 	}{
 		{"off, without an agent folder", status{Off: "This project is not trusted.", Banks: twoBanks[:1]},
 			"Hindsight is off: This project is not trusted.\n  project bank p"},
-		{"on, an empty outbox", status{URL: "http://h:1", Mode: ModeNormal, Banks: twoBanks, Outbox: "/a/outbox.jsonl"},
+		{"on, an empty outbox", status{URL: "http://h:1", Mode: modeNormal, Banks: twoBanks, Outbox: "/a/outbox.jsonl"},
 			"Hindsight is on: http://h:1, mode normal\n  project bank p\n  user bank u\nOutbox /a/outbox.jsonl: 0 waiting, 0 due, 0 bytes"},
 		{"on, opted out, jobs waiting, a failure, a bad line, dead letters, a recall",
-			status{URL: "http://h:1", Mode: ModeReadOnly, OptOut: true, Banks: twoBanks[:1], Outbox: "/a/outbox.jsonl", Box: box, Size: 812, Now: 10, Dead: "/a/dead.jsonl",
-				Last: []Recalled{{Bank: twoBanks[0], Memories: []Memory{{Text: "m"}}}, {Bank: twoBanks[1], Problem: "HTTP 500"}}},
+			status{URL: "http://h:1", Mode: modeReadOnly, OptOut: true, Banks: twoBanks[:1], Outbox: "/a/outbox.jsonl", Box: box, Size: 812, Now: 10, Dead: "/a/dead.jsonl",
+				Last: []recalled{{Bank: twoBanks[0], Memories: []memory{{Text: "m"}}}, {Bank: twoBanks[1], Problem: "HTTP 500"}}},
 			"Hindsight is on: http://h:1, mode read-only (the next run is not retained)\n  project bank p" +
 				"\nOutbox /a/outbox.jsonl: 2 waiting, 1 due, 812 bytes\n  pimem:s:2 → u: 2 failures, last HTTP 503\n  line 3: not an outbox record" +
 				"\nDead letters: /a/dead.jsonl\nLast recall: project (p): 1 memories; user (u): HTTP 500"},
-		{"an outbox that could not be read", status{URL: "http://h:1", Mode: ModeNormal, Outbox: "/a/outbox.jsonl", OutboxErr: "permission denied", Box: box, Dead: "/a/dead.jsonl"},
+		{"an outbox that could not be read", status{URL: "http://h:1", Mode: modeNormal, Outbox: "/a/outbox.jsonl", OutboxErr: "permission denied", Box: box, Dead: "/a/dead.jsonl"},
 			"Hindsight is on: http://h:1, mode normal\nOutbox /a/outbox.jsonl: permission denied\nDead letters: /a/dead.jsonl"},
-		{"a recall that asked no bank still says so", status{Off: "off", Last: []Recalled{}}, "Hindsight is off: off\nLast recall: "},
+		{"a recall that asked no bank still says so", status{Off: "off", Last: []recalled{}}, "Hindsight is off: off\nLast recall: "},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, statusText(tc.s), tc.name)
@@ -86,13 +86,13 @@ func TestDoctorNamesTheConfigFilesTheirWarningsTheRepoKeyAndEachBanksAnswer(t *t
 		doctorText([2]string{"/a/hindsight.json", "/p/.pi/hindsight.json"}, []string{"w1", "w2"}, "k", "S"))
 	tests := []struct {
 		name string
-		rs   []Recalled
+		rs   []recalled
 		want string
 		bad  bool
 	}{
-		{"every bank answers", []Recalled{{Bank: twoBanks[0]}, {Bank: twoBanks[1], Memories: []Memory{{Text: "m"}}}},
+		{"every bank answers", []recalled{{Bank: twoBanks[0]}, {Bank: twoBanks[1], Memories: []memory{{Text: "m"}}}},
 			"\nServer, project bank p: answers\nServer, user bank u: answers", false},
-		{"one does not", []Recalled{{Bank: twoBanks[0], Problem: "the answer has no results list"}, {Bank: twoBanks[1]}},
+		{"one does not", []recalled{{Bank: twoBanks[0], Problem: "the answer has no results list"}, {Bank: twoBanks[1]}},
 			"\nServer, project bank p: the answer has no results list\nServer, user bank u: answers", true},
 		{"no bank", nil, "", false},
 	}
@@ -139,16 +139,16 @@ func TestTheRetainToolSaysRetainedOnlyWhenTheServerTookIt(t *testing.T) {
 }
 
 func TestTheRecallToolAnswersTheMemoriesAndALinePerBankAndFailsOnlyWhenEveryBankDid(t *testing.T) {
-	found := []Recalled{{Bank: twoBanks[0], Memories: []Memory{{Text: "Uses Go"}}}, {Bank: twoBanks[1], Problem: "HTTP 500"}}
+	found := []recalled{{Bank: twoBanks[0], Memories: []memory{{Text: "Uses Go"}}}, {Bank: twoBanks[1], Problem: "HTTP 500"}}
 	tests := []struct {
 		name    string
-		rs      []Recalled
+		rs      []recalled
 		want    string
 		isError bool
 	}{
-		{"a bank found some", found, strings.TrimSpace(Render(found, 1024)) + "\nproject (p): 1 memories\nuser (u): HTTP 500", false},
-		{"none found", []Recalled{{Bank: twoBanks[0]}}, "No memories found.\nproject (p): 0 memories", false},
-		{"every bank failed", []Recalled{{Bank: twoBanks[0], Problem: "HTTP 500"}, {Bank: twoBanks[1], Problem: "timed out"}},
+		{"a bank found some", found, strings.TrimSpace(render(found, 1024)) + "\nproject (p): 1 memories\nuser (u): HTTP 500", false},
+		{"none found", []recalled{{Bank: twoBanks[0]}}, "No memories found.\nproject (p): 0 memories", false},
+		{"every bank failed", []recalled{{Bank: twoBanks[0], Problem: "HTTP 500"}, {Bank: twoBanks[1], Problem: "timed out"}},
 			"No memories found.\nproject (p): HTTP 500\nuser (u): timed out", true},
 	}
 	for _, tc := range tests {
@@ -159,12 +159,12 @@ func TestTheRecallToolAnswersTheMemoriesAndALinePerBankAndFailsOnlyWhenEveryBank
 }
 
 func TestTheReceiptNamesWhatEachBankReturnedAndWhatWasAppended(t *testing.T) {
-	last := []Recalled{{Bank: twoBanks[0], Memories: []Memory{{Text: "Uses Go"}}}, {Bank: twoBanks[1], Problem: "HTTP 500"}}
-	block := Render(last, 1024)
+	last := []recalled{{Bank: twoBanks[0], Memories: []memory{{Text: "Uses Go"}}}, {Bank: twoBanks[1], Problem: "HTTP 500"}}
+	block := render(last, 1024)
 	require.Equal(t, "\n\n--- hindsight recall (appended to the newest user message): "+strconv.Itoa(len(block))+" bytes ---"+
 		"\nproject (p): 1 memories\nuser (u): HTTP 500\n"+strings.TrimSpace(block), receiptText(last, block))
 	require.Equal(t, "\n\n--- hindsight recall (appended to the newest user message): 0 bytes ---\nproject (p): 0 memories\n(nothing appended)",
-		receiptText([]Recalled{{Bank: twoBanks[0]}}, ""))
+		receiptText([]recalled{{Bank: twoBanks[0]}}, ""))
 	require.Equal(t, `{"where":"newest user message","banks":[{"scope":"project","bank":"p","memories":1,"error":""},{"scope":"user","bank":"u","memories":0,"error":"HTTP 500"}],"text":"x"}`,
 		string(receiptJSON(last, "x")))
 	require.Equal(t, `{"where":"newest user message","banks":[],"text":""}`, string(receiptJSON(nil, "")))

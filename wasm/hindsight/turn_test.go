@@ -13,17 +13,17 @@ func TestTheRetainToolKeepsRedactedStrippedContentAndContext(t *testing.T) {
 	recalled := "\n\n<pi-memory-recall>\nold fact\n</pi-memory-recall>"
 	tests := []struct {
 		name, content, context string
-		want                   Turn
+		want                   turn
 		ok                     bool
 	}{
-		{"content, default context", " Deploys go through make release ", "", Turn{Content: "Deploys go through make release", Context: "stated in a pi session in k"}, true},
-		{"its own context", "Use Go 1.25", " from the README ", Turn{Content: "Use Go 1.25", Context: "from the README"}, true},
-		{"recalled memory is stripped from both", "Use Go" + recalled, recalled, Turn{Content: "Use Go", Context: "stated in a pi session in k"}, true},
-		{"secrets are redacted in both", "token " + secret, "from " + secret, Turn{Content: "token [REDACTED:github-token]", Context: "from [REDACTED:github-token]"}, true},
-		{"the content is cut", strings.Repeat("a", 600), "", Turn{Content: strings.Repeat("a", 500), Context: "stated in a pi session in k"}, true},
-		{"the context is cut", "c", strings.Repeat("b", 1200), Turn{Content: "c", Context: strings.Repeat("b", 1000)}, true},
-		{"no content", "  ", "ctx", Turn{}, false},
-		{"only recalled memory", recalled, "", Turn{}, false},
+		{"content, default context", " Deploys go through make release ", "", turn{Content: "Deploys go through make release", Context: "stated in a pi session in k"}, true},
+		{"its own context", "Use Go 1.25", " from the README ", turn{Content: "Use Go 1.25", Context: "from the README"}, true},
+		{"recalled memory is stripped from both", "Use Go" + recalled, recalled, turn{Content: "Use Go", Context: "stated in a pi session in k"}, true},
+		{"secrets are redacted in both", "token " + secret, "from " + secret, turn{Content: "token [REDACTED:github-token]", Context: "from [REDACTED:github-token]"}, true},
+		{"the content is cut", strings.Repeat("a", 600), "", turn{Content: strings.Repeat("a", 500), Context: "stated in a pi session in k"}, true},
+		{"the context is cut", "c", strings.Repeat("b", 1200), turn{Content: "c", Context: strings.Repeat("b", 1000)}, true},
+		{"no content", "  ", "ctx", turn{}, false},
+		{"only recalled memory", recalled, "", turn{}, false},
 	}
 	for _, tc := range tests {
 		got, ok := toolTurn(tc.content, tc.context, "k", 500)
@@ -43,7 +43,7 @@ func FuzzToolTurn(f *testing.F) {
 			t.Fatalf("ok %v for %q", ok, content)
 		}
 		if !ok {
-			if tr != (Turn{}) {
+			if tr != (turn{}) {
 				t.Fatalf("nothing to keep, yet %+v", tr)
 			}
 			return
