@@ -17,8 +17,9 @@ import (
 // item each, sent straight to the server (never through the outbox: the
 // checkpoint is the import's own record of what the server took). The
 // rules (what a session sends, its document id, what the checkpoint says is
-// left) are wasm/hsimport's; this file lists and reads the files, sends the
-// requests and appends the checkpoint.
+// left) are wasm/hsimport's, and the store's own (which sessions go to which
+// bank, what the answers mean) are import.go's; this file lists and reads
+// the files, sends the requests and appends the checkpoint.
 const (
 	importBatch     = 8        // sessions per http ask, sent at once, one request each
 	importBatchSize = 4 << 20  // and at most this many bytes of bodies per ask
