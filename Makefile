@@ -89,7 +89,8 @@ FUZZ_TARGETS := \
 	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords wasm/observe:FuzzReadContext \
 	wasm/observe:FuzzParseAutoCompact wasm/observe:FuzzParseMode wasm/observe:FuzzParseView wasm/observe:FuzzCheckConfigEdit wasm/internal/pisession:FuzzBranchJSON \
 	wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint \
-	wasm/marker:FuzzStripLeavesNoBlockStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox wasm/hindsight:FuzzFolderEqualsFoldOutbox
+	wasm/marker:FuzzStripLeavesNoBlockStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox wasm/hindsight:FuzzFolderEqualsFoldOutbox \
+	wasm/hindsight:FuzzRecalls wasm/hindsight:FuzzBranchMode wasm/hindsight:FuzzModeArg wasm/hindsight:FuzzNewestUserMessage wasm/hindsight:FuzzToolTurn wasm/hindsight:FuzzReflectReply wasm/hindsight:FuzzGitDir wasm/hindsight:FuzzImportDir
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

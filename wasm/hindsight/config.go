@@ -1,13 +1,20 @@
 // Package hindsight is pi-memory's Hindsight store (decision 012), read top
 // down. First come its rules, as pure functions with their tests: its
-// configuration, identity (repo key, bank ids, tags, document ids), the
-// recall request and the reading of its answer, the recalled block, the turn
-// a retain keeps, the outbox's records and what they fold to, backoff, the
-// flush requests, and the session modes. Then its driver (driver*.go, whose
-// one export is Open), the only code that talks to the host, and only
-// through the guarded host it is handed (store.Env's FS): it reads the
-// files, appends the outbox lines and turns the requests built here into
-// http effects. What an import of past sessions sends is wasm/hsimport's.
+// configuration (config.go), identity (repo key, bank ids, tags, document
+// ids: identity.go), the requests and the reading of their answers
+// (request.go, recall.go), the recalled block (render.go), the turn a retain
+// keeps (turn.go), the outbox's records, what they fold to, backoff and the
+// flush (outbox.go), the session modes (mode.go), what a person reads
+// (status.go) and an import's own rules (import.go). Then its driver
+// (driver*.go), the only code that talks to the host, and only through the
+// guarded host it is handed (store.Env's FS): it reads the files, appends
+// the outbox lines and turns the requests built here into http effects.
+// What an import of past sessions sends is wasm/hsimport's.
+//
+// It exports what other packages use: Open, the store's driver; and the
+// outbox's records (Item, Job, JobRecord, DoneRecord, FoldOutbox, Outbox) and
+// ProjectBankID, with which the orchestrator's tests write and read the
+// files another process would.
 package hindsight
 
 import (
@@ -16,27 +23,27 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/config"
 )
 
-// ConfigFile is the name of the configuration file, in the project's .pi
+// configFile is the name of the configuration file, in the project's .pi
 // folder and in the agent folder.
-const ConfigFile = "hindsight.json"
+const configFile = "hindsight.json"
 
 // Bank words of the "banks" key.
 const (
-	BankProject = "project"
-	BankUser    = "user"
+	bankProject = "project"
+	bankUser    = "user"
 	bankGlobal  = "global" // legacy alias of user
 )
 
 // Modes of a session.
 const (
-	ModeNormal   = "normal"
-	ModeReadOnly = "read-only"
-	ModeIgnored  = "ignored"
+	modeNormal   = "normal"
+	modeReadOnly = "read-only"
+	modeIgnored  = "ignored"
 )
 
-// Config is Hindsight's configuration in force: files then environment.
+// settings is Hindsight's configuration in force: files then environment.
 // The zero URL is "off": the local stores stay the default.
-type Config struct {
+type settings struct {
 	URL, APIKey string
 	// Banks are the selected scopes, BankProject and/or BankUser, in order
 	// (default: project only).
@@ -56,18 +63,18 @@ type Config struct {
 	Warnings []string
 }
 
-// Env is what the host forwarded of its environment (only those set).
-type Env struct {
+// envVars is what the host forwarded of its environment (only those set).
+type envVars struct {
 	URL, APIKey, Bank string
 }
 
-// DefaultConfig is the configuration without any file or variable: off.
-func DefaultConfig() Config {
-	return Config{
-		Banks: []string{BankProject}, UserBank: "pimem-user",
+// defaultConfig is the configuration without any file or variable: off.
+func defaultConfig() settings {
+	return settings{
+		Banks: []string{bankProject}, UserBank: "pimem-user",
 		RecallTimeoutMs: 1500, RecallMaxTokens: 1024, RecallBudget: "mid",
 		RetainEnabled: true, RetainMaxChars: 16000, MaxAttempts: 8, ShutdownMs: 5000,
-		Mode: ModeNormal,
+		Mode: modeNormal,
 	}
 }
 
@@ -77,16 +84,16 @@ var known = map[string][]string{
 	"outbox": {"maxAttempts"}, "flush": {"shutdownMs"},
 }
 
-// ParseConfig reads the project file (nil or absent: none) over the global
+// parseConfig reads the project file (nil or absent: none) over the global
 // one over the defaults, key by key, then the environment over both. A file
 // that cannot be read as written turns Hindsight off, naming it (a server
 // must not receive a project's turns because its config has a comma too
 // many); every other bad value is a warning and its default.
 //
-//	ParseConfig(config.Parse("g.json", []byte(`{"url":"http://h:8888/","banks":["project","global"]}`)), nil, Env{})
+//	parseConfig(config.Parse("g.json", []byte(`{"url":"http://h:8888/","banks":["project","global"]}`)), nil, envVars{})
 //	=> URL "http://h:8888", Banks [project user]
-func ParseConfig(global, project *config.File, env Env) Config {
-	c := DefaultConfig()
+func parseConfig(global, project *config.File, env envVars) settings {
+	c := defaultConfig()
 	for _, f := range []*config.File{global, project} {
 		if f == nil || !f.Present {
 			continue
@@ -110,7 +117,7 @@ func ParseConfig(global, project *config.File, env Env) Config {
 		c.RetainMaxChars, _ = f.Int("retain.maxChars", c.RetainMaxChars, 500, 1000000)
 		c.MaxAttempts, _ = f.Int("outbox.maxAttempts", c.MaxAttempts, 1, 100)
 		c.ShutdownMs, _ = f.Int("flush.shutdownMs", c.ShutdownMs, 0, 60000)
-		c.Mode, _ = f.Enum("mode", c.Mode, ModeNormal, ModeReadOnly, ModeIgnored)
+		c.Mode, _ = f.Enum("mode", c.Mode, modeNormal, modeReadOnly, modeIgnored)
 		c.Warnings = append(c.Warnings, f.Warnings...)
 	}
 	if env.URL != "" {
@@ -129,8 +136,8 @@ func ParseConfig(global, project *config.File, env Env) Config {
 	return c
 }
 
-// On reports whether Hindsight is configured and readable.
-func (c Config) On() bool { return c.URL != "" }
+// on reports whether Hindsight is configured and readable.
+func (c settings) on() bool { return c.URL != "" }
 
 // banksOf reads the bank words: global is user; an unknown word is a
 // warning; an empty or all-unknown list keeps def.
@@ -139,8 +146,8 @@ func banksOf(f *config.File, words, def []string) []string {
 	for _, w := range words {
 		switch w {
 		case bankGlobal:
-			w = BankUser
-		case BankProject, BankUser:
+			w = bankUser
+		case bankProject, bankUser:
 		default:
 			f.Warnings = append(f.Warnings, f.Name+`: "banks" holds "`+w+`", which is not "project" or "user" (ignored)`)
 			continue

@@ -10,7 +10,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -21,10 +20,8 @@ import (
 // turn requests into http effects, through the guarded host (Env.FS) alone.
 const (
 	entryType  = "pi-memory-hindsight" // session entries holding the session's mode
-	cacheSize  = 32                    // recalled blocks kept, by user message
 	toolWaitMs = 30000                 // the bound of a tool's requests
 	flushMs    = 10000                 // the bound of a flush request outside shutdown
-	lostMs     = 10 * 60 * 1000        // a background flush unanswered this long is taken as lost
 	retainTool = "hindsight_retain"    // the tool offered only while the session retains
 )
 
@@ -35,10 +32,10 @@ type driver struct {
 	s   *store.Session
 	h   *files.FS
 
-	vars     Env       // the HINDSIGHT_* variables the host forwarded
+	vars     envVars   // the HINDSIGHT_* variables the host forwarded
 	files    [2]string // global, project ("" when not read: an untrusted project)
 	cfgWatch files.Watch
-	cfg      Config
+	cfg      settings
 	runCfg   bool // the config was checked since the run began (before_agent_start, context)
 
 	repoKey   string
@@ -46,9 +43,8 @@ type driver struct {
 	mode      string // from the branch's entries or /hindsight mode; "" = the config's
 	optOut    bool   // next-opt-out: the next agent_end keeps nothing
 
-	cache     map[string]string // recall key → the block (maybe "")
-	order     []string
-	last      []Recalled // the newest recall's outcome, for /memory last
+	cache     blockCache // the recalled blocks, by recall key
+	last      []recalled // the newest recall's outcome, for /memory last
 	lastBlock string
 	recalled  bool // a recall ran (or was reused) this session
 
@@ -65,7 +61,7 @@ type driver struct {
 	// those this process last read or left (folded): its own appends are
 	// added to it, and only a change by someone else has the file read and
 	// folded whole again.
-	fold                Folder
+	fold                folder
 	folded              bool
 	foldSize, foldMtime int64
 }
@@ -73,22 +69,22 @@ type driver struct {
 // Open is the Hindsight store's driver for a session (wasm/store).
 func Open(env *store.Env) store.Store {
 	s := env.Session
-	h := &driver{env: env, s: s, h: env.FS, cache: map[string]string{}}
+	h := &driver{env: env, s: s, h: env.FS}
 	if s.AgentDir != "" {
-		h.files[0] = path.Join(s.AgentDir, ConfigFile)
+		h.files[0] = path.Join(s.AgentDir, configFile)
 		h.dir = path.Join(s.AgentDir, "pi-memory", "hindsight")
-		h.outbox = path.Join(h.dir, OutboxFile)
+		h.outbox = path.Join(h.dir, outboxFile)
 		h.lock = h.outbox + ".lock"
-		h.dead = path.Join(h.dir, DeadFile)
+		h.dead = path.Join(h.dir, deadFile)
 	}
 	if s.ProjectRoot != "" && s.Trusted {
-		h.files[1] = path.Join(s.ProjectRoot, ".pi", ConfigFile)
+		h.files[1] = path.Join(s.ProjectRoot, ".pi", configFile)
 	}
 	return h
 }
 
 func (h *driver) start(out *store.Out, in gjson.Result) {
-	h.vars = Env{
+	h.vars = envVars{
 		URL:    jsonr.Get(in, "env.HINDSIGHT_API_URL").Str,
 		APIKey: jsonr.Get(in, "env.HINDSIGHT_API_KEY").Str,
 		Bank:   jsonr.Get(in, "env.HINDSIGHT_BANK_ID").Str,
@@ -97,9 +93,9 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 	if h.sessionID == "" {
 		h.sessionID = "pimem-" + strconv.FormatInt(h.h.Now(), 10)
 	}
-	h.repoKey = RepoKey(OriginURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
-	if b := jsonr.Get(in, "branch"); b.Exists() {
-		h.foldMode(b)
+	h.repoKey = repoKeyOf(originURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
+	if m := branchMode(jsonr.Get(in, "branch")); m != "" {
+		h.mode = m
 	}
 	for _, w := range h.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
@@ -114,7 +110,7 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 // only when Hindsight is configured (otherwise the tools stay as the host
 // registered them: inactive, and no footer).
 func (h *driver) announce(out *store.Out) {
-	if !h.cfg.On() && h.footer == "" && !h.toolsOn {
+	if !h.cfg.on() && h.footer == "" && !h.toolsOn {
 		return
 	}
 	active := h.activeTools()
@@ -130,32 +126,23 @@ func (h *driver) announce(out *store.Out) {
 	h.showFooter(out)
 }
 
-// activeTools are the registry's tools (all of them Hindsight's) the model
-// may call now: none while the gate keeps Hindsight from acting, and
-// hindsight_retain only while this session retains (the rule the turn's
-// retain follows).
+// activeTools are Hindsight's tools the model may call now: none while the
+// gate keeps Hindsight from injecting.
 func (h *driver) activeTools() []string {
 	if h.env.May(h, store.Inject) != "" {
 		return nil
 	}
-	var names []string
-	for _, t := range registry.Tools {
-		if t.Name == retainTool && h.notRetained(h.optOut) != "" {
-			continue
-		}
-		names = append(names, t.Name)
-	}
-	return names
+	return offeredTools(h.notRetainedNow(h.optOut) == "")
 }
 
-// notRetained says why this session retains nothing now, or "" when it
-// retains: the gate, then the config and the mode (NotRetained).
+// notRetainedNow says why this session retains nothing now, or "" when it
+// retains: the gate, then the config and the mode (notRetained).
 // A turn, an import and the hindsight_retain tool all ask it.
-func (h *driver) notRetained(optOut bool) string {
+func (h *driver) notRetainedNow(optOut bool) string {
 	if why := h.env.May(h, store.Capture); why != "" {
 		return why
 	}
-	return NotRetained(h.cfg, h.modeNow(), optOut)
+	return notRetained(h.cfg, h.modeNow(), optOut)
 }
 
 // retool announces again when the tools no longer match what was last
@@ -178,17 +165,10 @@ func (h *driver) gitConfig(root string) string {
 	}
 	dot := path.Join(root, ".git")
 	if data, err := files.Read(h.h, dot, 4096); err == nil {
-		gitdir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(data)), "gitdir:"))
-		if !path.IsAbs(gitdir) {
-			gitdir = path.Join(root, gitdir)
-		}
+		gitdir := gitDir(root, string(data))
 		dot = gitdir
 		if c, err := files.Read(h.h, path.Join(gitdir, "commondir"), 4096); err == nil {
-			common := strings.TrimSpace(string(c))
-			if !path.IsAbs(common) {
-				common = path.Join(gitdir, common)
-			}
-			dot = common
+			dot = commonDir(gitdir, string(c))
 		}
 	}
 	data, err := files.Read(h.h, path.Join(dot, "config"), 1<<20)
@@ -196,19 +176,6 @@ func (h *driver) gitConfig(root string) string {
 		return ""
 	}
 	return string(data)
-}
-
-// foldMode takes the newest mode entry of the branch.
-func (h *driver) foldMode(branch gjson.Result) {
-	branch.ForEach(func(_, e gjson.Result) bool {
-		if jsonr.Get(e, "customType").Str == entryType {
-			switch m := jsonr.Get(e, "data.mode").Str; m {
-			case ModeNormal, ModeReadOnly, ModeIgnored:
-				h.mode = m
-			}
-		}
-		return true
-	})
 }
 
 // modeNow is the session's mode: set in the session, else configured.
@@ -219,17 +186,7 @@ func (h *driver) modeNow() string {
 	return h.cfg.Mode
 }
 
-func (h *driver) Off() string {
-	switch {
-	case !h.s.Trusted:
-		return "This project is not trusted, so Hindsight neither recalls nor retains here."
-	case h.cfg.Why != "":
-		return h.cfg.Why
-	case !h.cfg.On():
-		return "Hindsight is not configured: set \"url\" in " + h.files[0] + " (or the project's .pi/" + ConfigFile + "), or HINDSIGHT_API_URL."
-	}
-	return ""
-}
+func (h *driver) Off() string { return offReason(h.s.Trusted, h.cfg, h.files[0]) }
 
 // Refresh re-reads a changed configuration and says what is wrong with it.
 func (h *driver) Refresh(out *store.Out) {
@@ -250,11 +207,11 @@ func (h *driver) refreshConfig() []string {
 	for i, f := range h.files {
 		cfgs[i] = files.Config(h.h, f)
 	}
-	h.cfg = ParseConfig(cfgs[0], cfgs[1], h.vars)
+	h.cfg = parseConfig(cfgs[0], cfgs[1], h.vars)
 	return h.cfg.Warnings
 }
 
-func (h *driver) banks() []Bank { return Banks(h.cfg, h.repoKey) }
+func (h *driver) banks() []bank { return selectedBanks(h.cfg, h.repoKey) }
 
 // readOutbox is the folded outbox (none: empty) and its size. It reads the
 // file only when its size or mtime is not what this process last read or
@@ -266,18 +223,18 @@ func (h *driver) readOutbox() (Outbox, int64, error) {
 		return Outbox{}, 0, err
 	}
 	if h.folded && info.Size == h.foldSize && info.MtimeMs == h.foldMtime {
-		return h.fold.Outbox(), info.Size, nil
+		return h.fold.outbox(), info.Size, nil
 	}
 	data, err := files.Read(h.h, h.outbox, 64<<20)
 	if err != nil && !hostio.IsNotFound(err) {
 		h.folded = false
 		return Outbox{}, 0, err
 	}
-	h.fold = Folder{}
-	h.fold.Add(data)
+	h.fold = folder{}
+	h.fold.add(data)
 	// A file that grew between the stat and the read is folded again next time.
 	h.folded, h.foldSize, h.foldMtime = int64(len(data)) == info.Size, info.Size, info.MtimeMs
-	return h.fold.Outbox(), int64(len(data)), nil
+	return h.fold.outbox(), int64(len(data)), nil
 }
 
 // readItems fills in the items of jobs (the kept fold holds where each
@@ -290,7 +247,7 @@ func (h *driver) readItems(jobs []Job) bool {
 	}
 	buf := make([]byte, hi-lo)
 	n, err := h.h.ReadAt(h.outbox, int64(lo), buf)
-	return err == nil && Items(jobs, buf[:n], lo)
+	return err == nil && fillItems(jobs, buf[:n], lo)
 }
 
 // stat is the outbox's size and mtime: whether the file is read again.
@@ -298,7 +255,7 @@ func (h *driver) stat() (hostio.FileInfo, error) { return h.h.Stat(h.outbox) }
 
 // appendOutbox appends records under the outbox's lock, on a line of their
 // own after a torn last line; dead-letter lines go to dead.jsonl first. An
-// outbox with nothing pending past CompactBytes is then rewritten empty.
+// outbox with nothing pending past compactBytes is then rewritten empty.
 // The records are added to the kept fold, so a turn's append reads the
 // outbox only when another process changed it.
 func (h *driver) appendOutbox(records, dead []byte) error {
@@ -336,14 +293,14 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 	if !h.folded {
 		return nil
 	}
-	h.fold.Add(records)
+	h.fold.add(records)
 	info, err := h.stat()
 	h.folded, h.foldSize, h.foldMtime = err == nil && info.Size == size+int64(len(records)), info.Size, info.MtimeMs
-	if !h.folded || info.Size <= CompactBytes {
+	if !h.folded || info.Size <= compactBytes {
 		return nil
 	}
-	// Checked only past CompactBytes, from the fold: nothing is read.
-	if o := h.fold.Outbox(); len(o.Pending) == 0 && !o.Torn {
+	// Checked only past compactBytes, from the fold: nothing is read.
+	if o := h.fold.outbox(); len(o.Pending) == 0 && !o.Torn {
 		h.folded = false
 		return h.h.WriteAtomic(h.outbox, nil)
 	}
@@ -354,24 +311,11 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 // waiting jobs is the outbox as this process last read or left it: each
 // append and flush folds it just before, so the footer costs no host call.
 func (h *driver) showFooter(out *store.Out) {
-	line := "hindsight: "
-	o := h.fold.Outbox()
+	o := h.fold.outbox()
 	if !h.folded {
 		o, _, _ = h.readOutbox()
 	}
-	switch mode := h.modeNow(); {
-	case len(o.Pending) > 0:
-		line += strconv.Itoa(len(o.Pending)) + " waiting"
-	case mode != ModeNormal:
-		line += mode
-	default:
-		var scopes []string
-		for _, b := range h.banks() {
-			scopes = append(scopes, b.Scope)
-		}
-		line += strings.Join(scopes, "+")
-	}
-	if line != h.footer {
+	if line := footerText(len(o.Pending), h.modeNow(), h.banks()); line != h.footer {
 		h.footer = line
 		out.Status("hindsight", line, false)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
-	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -18,8 +17,9 @@ import (
 // item each, sent straight to the server (never through the outbox: the
 // checkpoint is the import's own record of what the server took). The
 // rules (what a session sends, its document id, what the checkpoint says is
-// left) are wasm/hsimport's; this file lists and reads the files, sends the
-// requests and appends the checkpoint.
+// left) are wasm/hsimport's, and the store's own (which sessions go to which
+// bank, what the answers mean) are import.go's; this file lists and reads
+// the files, sends the requests and appends the checkpoint.
 const (
 	importBatch     = 8        // sessions per http ask, sent at once, one request each
 	importBatchSize = 4 << 20  // and at most this many bytes of bodies per ask
@@ -45,16 +45,8 @@ type importRun struct {
 	buf    []byte               // reused for every file (TinyGo keeps large blocks pinned)
 }
 
-// importPending is one session read and ready to send.
-type importPending struct {
-	f    hsimport.File
-	s    hsimport.Session
-	it   hsimport.Item
-	bank string
-}
-
 func (h *driver) cmdImport(c *store.Cmd) {
-	if why := h.notRetained(false); why != "" {
+	if why := h.notRetainedNow(false); why != "" {
 		c.Out.Fail("Not imported: " + why + ".")
 		return
 	}
@@ -69,7 +61,7 @@ func (h *driver) cmdImport(c *store.Cmd) {
 	}
 	run := &importRun{h: h, dry: c.Args.Has("dry-run"), hasUI: c.HasUI, banks: map[string][2]string{}}
 	if len(c.Args.Words) > 0 {
-		run.dir = h.importDir(c.Args.Words[0])
+		run.dir = importDir(c.Args.Words[0], h.s.Home, h.s.Cwd, h.s.AgentDir)
 	}
 	run.cpPath = path.Join(h.dir, hsimport.CheckpointName(h.cfg.URL))
 	data, err := files.Read(h.h, run.cpPath, importFileMax)
@@ -88,48 +80,13 @@ func (h *driver) cmdImport(c *store.Cmd) {
 	}
 	run.todo = hsimport.Plan(cp, listing)
 	run.prog.Total = len(run.todo.Files)
-	from := "the sessions of " + h.s.ProjectRoot
-	if run.dir != "" {
-		from = run.dir
-	}
-	verb := "importing"
-	if run.dry {
-		verb = "dry run: would import"
-	}
-	head := verb + " " + strconv.Itoa(len(run.todo.Files)) + " of " + strconv.Itoa(len(listing)) + " session files from " + from + " to " + h.cfg.URL
-	if run.todo.Resume != "" {
-		head += "; resuming after " + run.todo.Resume + " (" + strconv.Itoa(run.todo.Done) + " already imported)"
-	}
+	head := importHead(run.dry, run.todo, len(listing), run.dir, h.s.ProjectRoot, h.cfg.URL)
 	run.say(c.Out, head)
 	run.step(c.Out)
 }
 
 // projectBank is the id of this project's bank, "" when none is selected.
-func (h *driver) projectBank() string {
-	for _, b := range h.banks() {
-		if b.Scope == BankProject {
-			return b.ID
-		}
-	}
-	return ""
-}
-
-// importDir is DIR as an absolute path: "~/" is the home folder, a relative
-// path is the session's working folder's; the agent folder means its
-// sessions/ folder (its other files are pi-memory's own).
-func (h *driver) importDir(dir string) string {
-	switch {
-	case dir == "~" || strings.HasPrefix(dir, "~/"):
-		dir = path.Join(h.s.Home, dir[1:])
-	case !path.IsAbs(files.Clean(dir)):
-		dir = path.Join(h.s.Cwd, dir)
-	}
-	dir = files.Clean(dir)
-	if dir == h.s.AgentDir {
-		dir = path.Join(dir, "sessions")
-	}
-	return dir
-}
+func (h *driver) projectBank() string { return projectBankOf(h.banks()) }
 
 // list is the session files the run may send: every one under DIR, or those
 // in the folders of <agentDir>/sessions/ that may hold the project's.
@@ -236,11 +193,11 @@ func (r *importRun) step(out *store.Out) {
 		r.finish(out)
 		return
 	}
-	reqs := make([]Request, len(batch))
+	reqs := make([]request, len(batch))
 	for i, p := range batch {
-		reqs[i] = Post(r.h.cfg, hsimport.RequestPath(p.bank), hsimport.RequestBody([]hsimport.Item{p.it}), importWaitMs)
+		reqs[i] = post(r.h.cfg, hsimport.RequestPath(p.bank), hsimport.RequestBody([]hsimport.Item{p.it}), importWaitMs)
 	}
-	out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) { r.answered(out, batch, v) })
+	out.HTTP(encode(nil, reqs), false, func(out *store.Out, v gjson.Result) { r.answered(out, batch, v) })
 }
 
 // read reads and parses one file. why says why it is not sent; skip that
@@ -252,16 +209,11 @@ func (r *importRun) read(f hsimport.File) (p importPending, skip bool, why strin
 	}
 	r.buf = data[:0]
 	s, err := hsimport.Parse(data, hsimport.Limits{})
-	switch {
-	case err != nil:
+	if err != nil {
 		return p, true, err.Error()
-	case r.dir == "" && !s.Under(r.h.s.ProjectRoot):
-		// Not recorded: an import of DIR, or run in that project, sends it.
-		return p, false, hsimport.SkipOtherProject(s)
-	case s.Cwd == "":
-		return p, true, "its header names no working folder, so it belongs to no project's bank"
-	case s.Messages == 0:
-		return p, true, hsimport.SkipEmpty
+	}
+	if why, record := notSent(s, r.h.s.ProjectRoot, r.dir != ""); why != "" {
+		return p, record, why
 	}
 	key, bank := r.bankOf(s.Cwd)
 	return importPending{f: f, s: s, it: hsimport.NewItem(s, key), bank: bank}, false, ""
@@ -278,8 +230,7 @@ func (r *importRun) bankOf(cwd string) (string, string) {
 	key, bank := h.repoKey, h.projectBank()
 	if !(hsimport.Session{Cwd: cwd}).Under(h.s.ProjectRoot) {
 		root := files.ProjectRoot(h.h, cwd)
-		key = RepoKey(OriginURL(h.gitConfig(root)), root)
-		bank = ProjectBankID(key)
+		key, bank = projectOf(root, h.gitConfig(root))
 	}
 	r.banks[cwd] = [2]string{key, bank}
 	return key, bank
@@ -288,22 +239,17 @@ func (r *importRun) bankOf(cwd string) (string, string) {
 // answered records what the server took, then goes on, or stops at a
 // connection error (the server is away: the rest would fail the same way).
 func (r *importRun) answered(out *store.Out, batch []importPending, v gjson.Result) {
+	took, refused, down := importAnswers(batch, readResponses([]byte(v.Raw), len(batch)))
 	var records []byte
-	down := ""
-	for i, a := range ReadResponses([]byte(v.Raw), len(batch)) {
+	for _, i := range took {
 		p := batch[i]
-		switch {
-		case a.OK():
-			records = append(records, hsimport.Record{Op: hsimport.OpDone, Path: p.f.Path, Size: p.f.Size, Mtime: p.f.Mtime,
-				Doc: p.it.DocumentID, Bank: p.bank, Messages: p.s.Messages, At: r.h.h.Now()}.Line()...)
-			r.prog.Add(p.s, p.it)
-		case a.Error != "":
-			r.prog.Failed++
-			down = a.Error
-		default:
-			r.prog.Failed++
-			r.say(out, "failed "+p.f.Path+": "+a.Problem()+" "+text.Bytes(strings.TrimSpace(a.Body), 200))
-		}
+		records = append(records, hsimport.Record{Op: hsimport.OpDone, Path: p.f.Path, Size: p.f.Size, Mtime: p.f.Mtime,
+			Doc: p.it.DocumentID, Bank: p.bank, Messages: p.s.Messages, At: r.h.h.Now()}.Line()...)
+		r.prog.Add(p.s, p.it)
+	}
+	r.prog.Failed += len(batch) - len(took)
+	for _, line := range refused {
+		r.say(out, line)
 	}
 	if err := r.record(records); err != nil {
 		r.stop(out, err.Error())
@@ -341,7 +287,7 @@ func (r *importRun) record(lines []byte) error {
 // progress shows how far the run is: the footer in pi, a line in pimem.
 func (r *importRun) progress(out *store.Out) {
 	if r.hasUI {
-		r.h.footer = "hindsight: " + r.prog.Text()
+		r.h.footer = importFooter(r.prog)
 		out.Status("hindsight", r.h.footer, false)
 		return
 	}

@@ -6,9 +6,6 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/marker"
-	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -55,14 +52,14 @@ func (h *driver) Receipt() (store.Receipt, bool) {
 	if !h.recalled {
 		return store.Receipt{}, false
 	}
-	return store.Receipt{Key: "recall", Text: h.receiptText(), JSON: h.receiptJSON()}, true
+	return store.Receipt{Key: "recall", Text: receiptText(h.last, h.lastBlock), JSON: receiptJSON(h.last, h.lastBlock)}, true
 }
 
 // Tool runs one of Hindsight's tools for the model: tool_result last,
 // after at most one foreground http ask.
 func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 	if name == "hindsight_status" {
-		out.ToolResult(h.statusText(), false, nil)
+		out.ToolResult(h.statusNow(), false, nil)
 		return
 	}
 	if why := h.env.May(h, store.Capture); why != "" {
@@ -77,53 +74,28 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			return
 		}
 		banks := h.banks()
-		reqs := make([]Request, len(banks))
-		for i, bk := range banks {
-			reqs[i] = RecallRequest(h.cfg, bk, h.repoKey, q)
-		}
-		out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
-			rs := make([]Recalled, len(banks))
-			all := true
-			for i, r := range ReadResponses([]byte(v.Raw), len(banks)) {
-				rs[i].Bank = banks[i]
-				if rs[i].Problem = r.Problem(); rs[i].Problem == "" {
-					rs[i].Memories, rs[i].Problem = ParseRecall(r.Body)
-				}
-				all = all && rs[i].Problem != ""
-			}
-			text := strings.TrimSpace(Render(rs, h.cfg.RecallMaxTokens*len(rs)))
-			if text == "" {
-				text = "No memories found."
-			}
-			out.ToolResult(text+"\n"+strings.Join(Summary(rs), "\n"), all, nil)
+		reqs := recallRequests(h.cfg, banks, h.repoKey, q)
+		out.HTTP(encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
+			text, isError := recallReply(recalls(banks, []byte(v.Raw)), h.cfg.RecallMaxTokens)
+			out.ToolResult(text, isError, nil)
 		})
 	case "hindsight_retain":
-		content := strings.TrimSpace(marker.Strip(jsonr.Get(params, "content").String()))
-		if content == "" {
+		t, ok := toolTurn(jsonr.Get(params, "content").String(), jsonr.Get(params, "context").String(), h.repoKey, h.cfg.RetainMaxChars)
+		if !ok {
 			out.ToolResult("hindsight_retain needs content.", true, nil)
 			return
 		}
-		if why := h.notRetained(h.optOut); why != "" {
+		if why := h.notRetainedNow(h.optOut); why != "" {
 			out.ToolResult("Not retained: "+why+".", true, nil)
 			return
 		}
-		ctx := strings.TrimSpace(marker.Strip(jsonr.Get(params, "context").String()))
-		if ctx == "" {
-			ctx = "stated in a pi session in " + h.repoKey
-		}
-		t := Turn{UserMs: h.h.Now()}
-		t.Content, _ = redact.String(text.Bytes(content, h.cfg.RetainMaxChars))
-		t.Context, _ = redact.String(text.Bytes(ctx, 1000))
-		if err := h.queue(t, SourceTool); err != nil {
+		t.UserMs = h.h.Now()
+		if err := h.queue(t, sourceTool); err != nil {
 			out.ToolResult("Not retained: could not queue it in "+h.outbox+": "+err.Error(), true, nil)
 			return
 		}
-		h.flush(out, false, toolWaitMs, func(out *store.Out, sent, failed int, problem string) {
-			if failed > 0 || problem != "" {
-				out.ToolResult("Queued; the server did not take it yet ("+problem+"). It is sent again later.", false, nil)
-				return
-			}
-			out.ToolResult("Retained.", false, nil)
+		h.flush(out, false, toolWaitMs, func(out *store.Out, _, failed int, problem string) {
+			out.ToolResult(retainReply(failed, problem), false, nil)
 		})
 	case "hindsight_reflect":
 		q := strings.TrimSpace(jsonr.Get(params, "query").String())
@@ -132,19 +104,9 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			out.ToolResult("hindsight_reflect needs a query.", true, nil)
 			return
 		}
-		out.HTTP(Encode(nil, []Request{ReflectRequest(h.cfg, banks[0], q, toolWaitMs)}), false, func(out *store.Out, v gjson.Result) {
-			r := ReadResponses([]byte(v.Raw), 1)[0]
-			p := r.Problem()
-			text := ""
-			if p == "" {
-				text, p = ParseReflect(r.Body)
-			}
-			if p != "" {
-				out.ToolResult("Hindsight could not reflect: "+p, true, nil)
-				return
-			}
-			// What memory answers is memory: marked, so it is never retained again.
-			out.ToolResult(marker.Wrap("reflect", text), false, nil)
+		out.HTTP(encode(nil, []request{reflectRequest(h.cfg, banks[0], q, toolWaitMs)}), false, func(out *store.Out, v gjson.Result) {
+			text, isError := reflectReply([]byte(v.Raw))
+			out.ToolResult(text, isError, nil)
 		})
 	default:
 		out.ToolResult("pi-memory has no tool "+strconv.Quote(name)+".", true, nil)

@@ -1,11 +1,7 @@
 package hindsight
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -18,79 +14,39 @@ import (
 // named in the footer, the others still count.
 func (h *driver) recall(out *store.Out, in gjson.Result) {
 	h.retool(out)
-	if h.env.May(h, store.Inject) != "" || !Recalls(h.cfg, h.modeNow()) {
+	if h.env.May(h, store.Inject) != "" || !recallRuns(h.cfg, h.modeNow()) {
 		return
 	}
-	// Only the newest user message's text is read: a long conversation's
-	// earlier ones (each with its recalled block) would be copied for nothing.
-	index, i := -1, -1
-	var user gjson.Result
-	jsonr.Get(in, "messages").ForEach(func(_, m gjson.Result) bool {
-		i++
-		if jsonr.Get(m, "role").Str == "user" {
-			index, user = i, m
-		}
-		return true
-	})
-	if index < 0 {
+	index, ts, text := newestUserMessage(jsonr.Get(in, "messages"))
+	if index < 0 || text == "" {
 		return
 	}
-	ts := jsonr.Get(user, "timestamp").Int()
-	text := MessageText(jsonr.Get(user, "content"))
-	if text == "" {
-		return
-	}
-	sum := sha1.Sum([]byte(text))
-	key := strconv.FormatInt(ts, 10) + ":" + string(sum[:])
+	key := recallKey(ts, text)
 	h.recalled = true
-	if block, ok := h.cache[key]; ok {
+	if block, ok := h.cache.get(key); ok {
 		if block != "" {
 			out.ContextAppend(index, block)
 		}
 		return
 	}
 	banks := h.banks()
-	reqs := make([]Request, len(banks))
-	for k, b := range banks {
-		reqs[k] = RecallRequest(h.cfg, b, h.repoKey, text)
-	}
-	out.HTTP(Encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
-		rs := make([]Recalled, len(banks))
-		var failed []string
-		for k, r := range ReadResponses([]byte(v.Raw), len(banks)) {
-			rs[k].Bank = banks[k]
-			if rs[k].Problem = r.Problem(); rs[k].Problem == "" {
-				rs[k].Memories, rs[k].Problem = ParseRecall(r.Body)
-			}
-			if rs[k].Problem != "" {
-				failed = append(failed, banks[k].Scope+" bank "+rs[k].Problem)
-			}
-		}
-		block := Render(rs, h.cfg.RecallMaxTokens*len(rs))
-		h.remember(key, block)
+	reqs := recallRequests(h.cfg, banks, h.repoKey, text)
+	out.HTTP(encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
+		rs := recalls(banks, []byte(v.Raw))
+		block := render(rs, h.cfg.RecallMaxTokens)
+		h.cache.put(key, block)
 		h.last, h.lastBlock = rs, block
 		if block != "" {
 			out.ContextAppend(index, block)
 		}
-		if len(failed) > 0 {
-			h.footer = "hindsight: " + strings.Join(failed, "; ")
-			out.Status("hindsight", h.footer, false)
+		// A failed bank is named even when the footer already names it.
+		if line := recallFooter(rs); line != "" {
+			h.footer = line
+			out.Status("hindsight", line, false)
 		} else {
 			h.showFooter(out)
 		}
 	})
-}
-
-// remember caches a key's block, forgetting the oldest past cacheSize.
-func (h *driver) remember(key, block string) {
-	if _, ok := h.cache[key]; !ok {
-		h.order = append(h.order, key)
-	}
-	h.cache[key] = block
-	if len(h.order) > cacheSize {
-		delete(h.cache, h.order[0])
-		h.order = h.order[1:]
-	}
 }
 
 // retain queues the run in the outbox, one job per bank, before any network
@@ -112,22 +68,22 @@ func (h *driver) retain(out *store.Out, in gjson.Result) {
 		h.refreshConfig()
 	}
 	h.runCfg = false
-	if h.notRetained(optOut) != "" {
+	if h.notRetainedNow(optOut) != "" {
 		return
 	}
-	t := SerializeTurn([]byte(jsonr.Get(in, "messages").Raw), h.repoKey, h.cfg.RetainMaxChars)
+	t := serializeTurn([]byte(jsonr.Get(in, "messages").Raw), h.repoKey, h.cfg.RetainMaxChars)
 	if t.Content == "" {
 		return
 	}
 	if t.UserMs == 0 {
 		t.UserMs = h.h.Now()
 	}
-	if err := h.queue(t, SourcePi); err != nil {
+	if err := h.queue(t, sourcePi); err != nil {
 		out.Notify("warning", "pi-memory: Hindsight could not queue this turn in "+h.outbox+": "+err.Error()+". It is not retained.")
 		return
 	}
 	h.showFooter(out)
-	out.HTTP(Encode(nil, nil), true, func(out *store.Out, _ gjson.Result) {
+	out.HTTP(encode(nil, nil), true, func(out *store.Out, _ gjson.Result) {
 		h.flush(out, true, flushMs, nil)
 		collect()
 	})
@@ -136,22 +92,13 @@ func (h *driver) retain(out *store.Out, in gjson.Result) {
 // flushOut says a background flush is out, and not yet taken as lost: the
 // next one waits for it (it covers the queue as it was).
 func (h *driver) flushOut() bool {
-	return h.flushing && h.h.Now()-h.flushAt < lostMs
+	return h.flushing && !flushLost(h.flushAt, h.h.Now())
 }
 
 // queue appends one job per selected bank for a turn or an explicit retain.
-func (h *driver) queue(t Turn, source string) error {
+func (h *driver) queue(t turn, source string) error {
 	now := h.h.Now()
-	var recs []byte
-	for _, b := range h.banks() {
-		it := Item{
-			Content: t.Content, Context: t.Context, At: t.UserMs,
-			DocumentID: LiveDocumentID(h.sessionID, t.UserMs),
-			Tags:       BaseTags(b, h.repoKey, h.sessionID, source),
-			Source:     source, Session: h.sessionID,
-		}
-		recs = append(recs, JobRecord(b.ID, it, now)...)
-	}
+	recs := jobRecords(h.banks(), t, h.repoKey, h.sessionID, source, now)
 	return h.appendOutbox(recs, nil)
 }
 
@@ -172,7 +119,7 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 		then(out, 0, 0, "could not read "+h.outbox+": "+err.Error())
 		return
 	}
-	due := o.Due(h.h.Now())
+	due := o.due(h.h.Now())
 	if len(due) == 0 {
 		h.showFooter(out)
 		then(out, 0, 0, "")
@@ -185,40 +132,25 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 		then(out, 0, 0, h.outbox+" changed while it was read; flush again")
 		return
 	}
-	batches := FlushBatches(h.cfg, due, timeoutMs)
-	reqs := make([]Request, len(batches))
-	for i := range batches {
-		reqs[i] = batches[i].Req
-	}
+	batches := flushBatches(h.cfg, due, timeoutMs)
+	reqs := batchRequests(batches)
 	if background {
 		h.flushing, h.flushAt = true, h.h.Now()
 	}
 	h.showFooter(out)
-	out.HTTP(Encode(nil, reqs), background, func(out *store.Out, v gjson.Result) {
+	out.HTTP(encode(nil, reqs), background, func(out *store.Out, v gjson.Result) {
 		if background {
 			h.flushing = false
 		}
-		now := h.h.Now()
-		var recs, dead []byte
-		sent, failed, problem := 0, 0, ""
-		for i, r := range ReadResponses([]byte(v.Raw), len(batches)) {
-			more, d := Outcome(h.cfg, batches[i], r, now)
-			recs, dead = append(recs, more...), append(dead, d...)
-			if p := r.Problem(); p != "" {
-				failed += len(batches[i].Jobs)
-				problem = batches[i].Bank + ": " + p
-			} else {
-				sent += len(batches[i].Jobs)
-			}
-		}
-		if err := h.appendOutbox(recs, dead); err != nil {
+		f := settle(h.cfg, batches, readResponses([]byte(v.Raw), len(batches)), h.h.Now())
+		if err := h.appendOutbox(f.Outbox, f.Dead); err != nil {
 			out.Notify("warning", "pi-memory: Hindsight could not record the flush in "+h.outbox+": "+err.Error()+". The jobs will be sent again (the server replaces them).")
 		}
-		if len(dead) > 0 {
-			out.Notify("warning", "pi-memory: Hindsight gave up on "+strconv.Itoa(strings.Count(string(dead), "\n"))+" retain jobs after "+strconv.Itoa(h.cfg.MaxAttempts)+" failures ("+problem+"); they are kept in "+h.dead+".")
+		if w := f.gaveUp(h.cfg.MaxAttempts, h.dead); w != "" {
+			out.Notify("warning", w)
 		}
 		h.showFooter(out)
-		then(out, sent, failed, problem)
+		then(out, f.Sent, f.Failed, f.Problem)
 	})
 }
 

@@ -6,30 +6,20 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 )
 
-func ExampleRepoKey() {
-	fmt.Println(hindsight.RepoKey("git@GitHub.com:acme/widgets.git", "/p"))
-	fmt.Println(hindsight.RepoKey("https://ada@github.com/acme/widgets.git/", "/p"))
-	fmt.Println(hindsight.RepoKey("", "/home/ada/widgets"))
-	// Output:
-	// github.com/acme/widgets
-	// github.com/acme/widgets
-	// /home/ada/widgets
-}
-
 func ExampleProjectBankID() {
 	fmt.Println(hindsight.ProjectBankID("github.com/acme/widgets"))
 	// Output:
 	// pimem-widgets-5da08e0be9
 }
 
-func ExampleBackoff() {
-	fmt.Println(hindsight.Backoff(1), hindsight.Backoff(3), hindsight.Backoff(20))
+func ExampleFoldOutbox() {
+	data := hindsight.JobRecord("pimem-widgets-5da08e0be9", hindsight.Item{Content: "user: use Go", DocumentID: "pimem:s1:5"}, 9)
+	data = append(data, hindsight.JobRecord("pimem-user", hindsight.Item{Content: "user: tabs, not spaces", DocumentID: "pimem:s1:6"}, 9)...)
+	delivered := hindsight.FoldOutbox(data).Pending[0]
+	data = append(data, hindsight.DoneRecord(delivered, 10)...)
+	for _, j := range hindsight.FoldOutbox(data).Pending {
+		fmt.Println(j.ID, "→", j.Bank)
+	}
 	// Output:
-	// 2000 8000 300000
-}
-
-func ExampleLiveDocumentID() {
-	fmt.Println(hindsight.LiveDocumentID("s1", 1767225600000))
-	// Output:
-	// pimem:s1:1767225600000
+	// pimem:s1:6 → pimem-user
 }

@@ -12,15 +12,15 @@ import (
 
 const secret = "ghp_EXAMPLEexample0123456789EXAMPLEexamp"
 
-var on = func() Config { c := DefaultConfig(); c.URL = "http://h:1"; c.APIKey = "key"; return c }()
+var on = func() settings { c := defaultConfig(); c.URL = "http://h:1"; c.APIKey = "key"; return c }()
 
 func TestRecallRequestFiltersTheProjectBankByItsRepoOnly(t *testing.T) {
-	p := RecallRequest(on, Bank{BankProject, "pimem-r-1"}, "github.com/o/r", "how do we build?")
+	p := recallRequest(on, bank{bankProject, "pimem-r-1"}, "github.com/o/r", "how do we build?")
 	require.Equal(t, "http://h:1/v1/default/banks/pimem-r-1/memories/recall", p.URL)
 	require.Equal(t, `{"query":"how do we build?","budget":"mid","max_tokens":1024,"tags":["project:github.com/o/r"],"tags_match":"any"}`, p.Body)
 	require.Equal(t, 1500, p.TimeoutMs)
 	require.Equal(t, [][2]string{{"Content-Type", "application/json"}, {"Authorization", "Bearer key"}}, p.Headers)
-	u := RecallRequest(on, Bank{BankUser, "my bank"}, "k", "q")
+	u := recallRequest(on, bank{bankUser, "my bank"}, "k", "q")
 	require.Equal(t, "http://h:1/v1/default/banks/my%20bank/memories/recall", u.URL)
 	require.NotContains(t, u.Body, "tags")
 }
@@ -28,49 +28,49 @@ func TestRecallRequestFiltersTheProjectBankByItsRepoOnly(t *testing.T) {
 func TestParseRecallReadsTextsAndNamesABadAnswer(t *testing.T) {
 	tests := []struct {
 		body    string
-		want    []Memory
+		want    []memory
 		problem string
 	}{
-		{`{"results":[{"text":"Uses Go","type":"world"},{"text":""},{"id":1}]}`, []Memory{{"Uses Go", "world"}}, ""},
+		{`{"results":[{"text":"Uses Go","type":"world"},{"text":""},{"id":1}]}`, []memory{{"Uses Go", "world"}}, ""},
 		{`{"results":[]}`, nil, ""},
 		{`{"detail":"bank not found"}`, nil, "the answer has no results list"},
 		{`<html>`, nil, "the answer is not JSON"},
 	}
 	for _, tc := range tests {
-		got, problem := ParseRecall(tc.body)
+		got, problem := parseRecall(tc.body)
 		require.Equal(t, tc.want, got, tc.body)
 		require.Equal(t, tc.problem, problem, tc.body)
 	}
 }
 
 func TestReadResponsesTurnsEveryMalformedAnswerIntoAFailure(t *testing.T) {
-	got := ReadResponses([]byte(`[{"status":200,"body":"{}"},{"error":"timed out after 1500 ms"},{"status":"x"},7]`), 5)
-	require.Equal(t, Response{Status: 200, Body: "{}"}, got[0])
-	require.Equal(t, "timed out after 1500 ms", got[1].Problem())
-	require.Equal(t, "the host gave no status", got[2].Problem())
-	require.Equal(t, "the host gave no answer", got[3].Problem())
-	require.Equal(t, "the host gave no answer", got[4].Problem())
-	require.Equal(t, "HTTP 500", Response{Status: 500}.Problem())
-	require.Equal(t, "the host gave no answer", ReadResponses([]byte(`{}`), 1)[0].Error)
+	got := readResponses([]byte(`[{"status":200,"body":"{}"},{"error":"timed out after 1500 ms"},{"status":"x"},7]`), 5)
+	require.Equal(t, response{Status: 200, Body: "{}"}, got[0])
+	require.Equal(t, "timed out after 1500 ms", got[1].problem())
+	require.Equal(t, "the host gave no status", got[2].problem())
+	require.Equal(t, "the host gave no answer", got[3].problem())
+	require.Equal(t, "the host gave no answer", got[4].problem())
+	require.Equal(t, "HTTP 500", response{Status: 500}.problem())
+	require.Equal(t, "the host gave no answer", readResponses([]byte(`{}`), 1)[0].Error)
 }
 
 func TestRenderGroupsByBankBetweenMarkersAndIsEmptyWithoutMemories(t *testing.T) {
-	rs := []Recalled{
-		{Bank: Bank{BankProject, "p"}, Memories: []Memory{{Text: "Uses Go\nand make"}}},
-		{Bank: Bank{BankUser, "u"}, Problem: "HTTP 500"},
+	rs := []recalled{
+		{Bank: bank{bankProject, "p"}, Memories: []memory{{Text: "Uses Go\nand make"}}},
+		{Bank: bank{bankUser, "u"}, Problem: "HTTP 500"},
 	}
-	got := Render(rs, 1024)
+	got := render(rs, 1024)
 	require.Equal(t, "\n\n<pi-memory-recall>\n"+blockIntro+"\n[project bank p]\n- Uses Go and make\n</pi-memory-recall>", got)
-	require.Equal(t, "", Render(rs[1:], 1024))
-	many := Recalled{Bank: Bank{BankProject, "p"}}
+	require.Equal(t, "", render(rs[1:], 1024))
+	many := recalled{Bank: bank{bankProject, "p"}}
 	for i := 0; i < 100; i++ {
-		many.Memories = append(many.Memories, Memory{Text: strings.Repeat("m", 36) + strconv.Itoa(i)})
+		many.Memories = append(many.Memories, memory{Text: strings.Repeat("m", 36) + strconv.Itoa(i)})
 	}
-	capped := Render([]Recalled{many}, 100) // 400 bytes of memory lines
+	capped := render([]recalled{many}, 100) // 400 bytes of memory lines
 	require.Contains(t, capped, "- "+strings.Repeat("m", 36)+"0\n")
 	require.NotContains(t, capped, strings.Repeat("m", 36)+"99")
 	require.True(t, strings.HasSuffix(capped, "\n</pi-memory-recall>"))
-	require.Equal(t, []string{"project (p): 1 memories", "user (u): HTTP 500"}, Summary(rs))
+	require.Equal(t, []string{"project (p): 1 memories", "user (u): HTTP 500"}, summary(rs))
 }
 
 func TestSerializeTurnKeepsTextAndToolsStripsRecallAndRedactsBothFields(t *testing.T) {
@@ -81,7 +81,7 @@ func TestSerializeTurnKeepsTextAndToolsStripsRecallAndRedactsBothFields(t *testi
 	 {"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"TOKEN=` + secret + `"}]},
 	 {"role":"assistant","content":[{"type":"text","text":"Done."}]}
 	]`
-	tr := SerializeTurn([]byte(msgs), "github.com/o/r", 16000)
+	tr := serializeTurn([]byte(msgs), "github.com/o/r", 16000)
 	require.Equal(t, int64(1700), tr.UserMs)
 	require.Equal(t, "user: Deploy with [REDACTED:github-token]\nassistant: Running it.\ntool bash {\"command\":\"env\"}\nresult: TOKEN=[REDACTED:github-token]\nassistant: Done.", tr.Content)
 	require.Equal(t, "pi session in github.com/o/r: Deploy with [REDACTED:github-token]", tr.Context)
@@ -92,21 +92,19 @@ func TestSerializeTurnKeepsTextAndToolsStripsRecallAndRedactsBothFields(t *testi
 
 func TestSerializeTurnCapsAndKeepsNothingFromAnEmptyRun(t *testing.T) {
 	long := strings.Repeat("word ", 5000)
-	tr := SerializeTurn([]byte(`[{"role":"user","content":"`+long+`","timestamp":1}]`), "k", 1000)
+	tr := serializeTurn([]byte(`[{"role":"user","content":"`+long+`","timestamp":1}]`), "k", 1000)
 	require.True(t, len(tr.Content) <= 1000, "%d", len(tr.Content))
-	require.Equal(t, Turn{}, SerializeTurn([]byte(`[{"role":"assistant","content":[]}]`), "k", 1000))
+	require.Equal(t, turn{}, serializeTurn([]byte(`[{"role":"assistant","content":[]}]`), "k", 1000))
 }
 
 func TestBackoffDoublesToFiveMinutes(t *testing.T) {
-	require.Equal(t, int64(2000), Backoff(1))
-	require.Equal(t, int64(8000), Backoff(3))
-	require.Equal(t, int64(256000), Backoff(8))
-	require.Equal(t, int64(300000), Backoff(9))
-	require.Equal(t, int64(300000), Backoff(100))
+	for n, want := range map[int]int64{0: 2000, 1: 2000, 3: 8000, 8: 256000, 9: 300000, 16: 300000, 17: 300000, 20: 300000, 100: 300000} {
+		require.Equal(t, want, backoff(n), n)
+	}
 }
 
 func job(id string) Item {
-	return Item{Content: "c " + id, Context: "x", At: 1, DocumentID: id, Tags: []string{"project:k"}, Source: SourcePi, Session: "s"}
+	return Item{Content: "c " + id, Context: "x", At: 1, DocumentID: id, Tags: []string{"project:k"}, Source: sourcePi, Session: "s"}
 }
 
 func TestOutboxFoldsJobsFailuresAndDones(t *testing.T) {
@@ -116,13 +114,13 @@ func TestOutboxFoldsJobsFailuresAndDones(t *testing.T) {
 	data = append(data, JobRecord("u", job("d1"), 11)...)
 	o := FoldOutbox(data)
 	require.Equal(t, 3, len(o.Pending))
-	data = append(data, FailRecord(o.Pending[0], 20, "HTTP 500")...)
+	data = append(data, failRecord(o.Pending[0], 20, "HTTP 500")...)
 	data = append(data, DoneRecord(o.Pending[1], 21)...)
 	o = FoldOutbox(data)
 	require.Equal(t, 2, len(o.Pending))
 	require.Equal(t, Job{ID: "d1", Bank: "b", At: 10, Item: string(itemJSON(job("d1"))), Len: len(JobRecord("b", job("d1"), 10)) - 1, Attempts: 1, Next: 2020, LastError: "HTTP 500"}, o.Pending[0])
-	require.Equal(t, 1, len(o.Due(2019)))
-	require.Equal(t, 2, len(o.Due(2020)))
+	require.Equal(t, 1, len(o.due(2019)))
+	require.Equal(t, 2, len(o.due(2020)))
 	require.Equal(t, 0, len(o.Problems))
 	require.False(t, o.Torn)
 }
@@ -144,8 +142,8 @@ func TestAJobFailingMaxAttemptsTimesIsADeadLetter(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		o := FoldOutbox(data)
 		require.Equal(t, 1, len(o.Pending), "attempt %d", i)
-		bs := FlushBatches(c, o.Pending, 1000)
-		more, d := Outcome(c, bs[0], Response{Status: 503}, int64(i))
+		bs := flushBatches(c, o.Pending, 1000)
+		more, d := outcome(c, bs[0], response{Status: 503}, int64(i))
 		data, dead = append(data, more...), append(dead, d...)
 	}
 	require.Equal(t, 0, len(FoldOutbox(data).Pending))
@@ -163,7 +161,7 @@ func TestFlushBatchesGroupByBankTwentyAtMost(t *testing.T) {
 		jobs = append(jobs, Job{ID: strconv.Itoa(i), Bank: "p", Item: `{"content":"` + strconv.Itoa(i) + `"}`})
 	}
 	jobs = append(jobs, Job{ID: "u1", Bank: "u", Item: `{}`})
-	bs := FlushBatches(on, jobs, 5000)
+	bs := flushBatches(on, jobs, 5000)
 	require.Equal(t, 4, len(bs))
 	require.Equal(t, []int{20, 20, 5, 1}, []int{len(bs[0].Jobs), len(bs[1].Jobs), len(bs[2].Jobs), len(bs[3].Jobs)})
 	require.Equal(t, "http://h:1/v1/default/banks/u/memories", bs[3].Req.URL)
@@ -173,25 +171,25 @@ func TestFlushBatchesGroupByBankTwentyAtMost(t *testing.T) {
 }
 
 func TestModesDecideRecallAndRetain(t *testing.T) {
-	off := DefaultConfig()
+	off := defaultConfig()
 	noRetain := on
 	noRetain.RetainEnabled = false
 	tests := []struct {
-		c              Config
+		c              settings
 		mode           string
 		optOut         bool
 		recall, retain bool
 	}{
-		{on, ModeNormal, false, true, true},
-		{on, ModeNormal, true, true, false},
-		{on, ModeReadOnly, false, true, false},
-		{on, ModeIgnored, false, false, false},
-		{off, ModeNormal, false, false, false},
-		{noRetain, ModeNormal, false, true, false},
+		{on, modeNormal, false, true, true},
+		{on, modeNormal, true, true, false},
+		{on, modeReadOnly, false, true, false},
+		{on, modeIgnored, false, false, false},
+		{off, modeNormal, false, false, false},
+		{noRetain, modeNormal, false, true, false},
 	}
 	for _, tc := range tests {
-		require.Equal(t, tc.recall, Recalls(tc.c, tc.mode), tc.mode)
-		require.Equal(t, tc.retain, NotRetained(tc.c, tc.mode, tc.optOut) == "", tc.mode)
+		require.Equal(t, tc.recall, recallRuns(tc.c, tc.mode), tc.mode)
+		require.Equal(t, tc.retain, notRetained(tc.c, tc.mode, tc.optOut) == "", tc.mode)
 	}
 }
 
@@ -199,17 +197,17 @@ func FuzzParseRecall(f *testing.F) {
 	f.Add(`{"results":[{"text":"a"}]}`)
 	f.Add(`{"results":{}}`)
 	f.Fuzz(func(t *testing.T, body string) {
-		ms, _ := ParseRecall(body)
+		ms, _ := parseRecall(body)
 		for _, m := range ms {
 			if strings.TrimSpace(m.Text) == "" {
 				t.Fatal("an empty memory")
 			}
 		}
-		block := Render([]Recalled{{Bank: Bank{BankProject, "p"}, Memories: ms}}, 1<<20)
+		block := render([]recalled{{Bank: bank{bankProject, "p"}, Memories: ms}}, 1<<20)
 		if block != "" && strings.Count(block, "\n- ") != len(ms) {
 			t.Fatalf("%d memories, block %q", len(ms), block)
 		}
-		ReadResponses([]byte(body), 2)
+		readResponses([]byte(body), 2)
 	})
 }
 
@@ -244,9 +242,9 @@ func TestToolArgumentsReadTheSameHoweverTheyWereSpaced(t *testing.T) {
 }
 
 func TestQueriesLeaveTheMachineRedacted(t *testing.T) {
-	for _, r := range []Request{
-		RecallRequest(on, Bank{BankProject, "p"}, "k", "deploy with "+secret),
-		ReflectRequest(on, Bank{BankProject, "p"}, "deploy with "+secret, 1000),
+	for _, r := range []request{
+		recallRequest(on, bank{bankProject, "p"}, "k", "deploy with "+secret),
+		reflectRequest(on, bank{bankProject, "p"}, "deploy with "+secret, 1000),
 	} {
 		require.NotContains(t, r.Body, secret)
 		require.Contains(t, r.Body, "deploy with [REDACTED:github-token]")
@@ -264,7 +262,7 @@ func TestTheFolderEqualsAFullFoldAfterEveryAppend(t *testing.T) {
 		name    string
 		appends []string
 	}{
-		{"own jobs, a fail, a done", []string{string(j1), string(j2), string(FailRecord(pending, 20, "HTTP 500")), string(DoneRecord(pending, 21))}},
+		{"own jobs, a fail, a done", []string{string(j1), string(j2), string(failRecord(pending, 20, "HTTP 500")), string(DoneRecord(pending, 21))}},
 		{"a job queued again after its done", []string{string(j1), string(DoneRecord(pending, 21)), string(j1)}},
 		{"a record cut mid-line by two writes", []string{string(j1[:17]), string(j1[17:40]), string(j1[40:]) + string(j2)}},
 		{"a torn line, then a record sealed after it", []string{string(j1), torn, "\n" + string(j2)}},
@@ -275,17 +273,17 @@ func TestTheFolderEqualsAFullFoldAfterEveryAppend(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var f Folder
+			var f folder
 			var all []byte
 			for i, a := range c.appends {
-				f.Add([]byte(a))
+				f.add([]byte(a))
 				all = append(all, a...)
-				got := f.Outbox()
-				got.Pending = append(got.Pending[:0:0], got.Pending...) // Items fills in a copy, not the folder's
+				got := f.outbox()
+				got.Pending = append(got.Pending[:0:0], got.Pending...) // fillItems fills in a copy, not the folder's
 				for _, j := range got.Pending {
 					require.Equal(t, "", j.Item, "a folder keeps no item")
 				}
-				require.True(t, Items(got.Pending, all, 0))
+				require.True(t, fillItems(got.Pending, all, 0))
 				require.Equal(t, FoldOutbox(all), got, "after append %d", i)
 			}
 		})
@@ -300,12 +298,12 @@ func FuzzFolderEqualsFoldOutbox(f *testing.F) {
 		if i > j {
 			i, j = j, i
 		}
-		var fo Folder
+		var fo folder
 		for _, part := range []string{data[:i], data[i:j], data[j:]} {
-			fo.Add([]byte(part))
-			fo.Outbox() // reading a torn tail must not change what follows
+			fo.add([]byte(part))
+			fo.outbox() // reading a torn tail must not change what follows
 		}
-		want, got := FoldOutbox([]byte(data)), fo.Outbox()
+		want, got := FoldOutbox([]byte(data)), fo.outbox()
 		// The items read back from where the folder says each record lies,
 		// here from a span that starts at the first of them.
 		if len(got.Pending) > 0 {
@@ -313,7 +311,7 @@ func FuzzFolderEqualsFoldOutbox(f *testing.F) {
 			for _, j := range got.Pending {
 				lo = min(lo, j.Off)
 			}
-			if !Items(got.Pending, []byte(data[lo:]), lo) {
+			if !fillItems(got.Pending, []byte(data[lo:]), lo) {
 				t.Fatalf("items not found where the folder says: %+v", got.Pending)
 			}
 		}
@@ -335,7 +333,7 @@ func TestItemsAreReadOnlyFromTheJobsOwnRecord(t *testing.T) {
 		"the file emptied":           nil,
 	} {
 		jobs := append([]Job(nil), o.Pending...)
-		require.False(t, Items(jobs, span, 0), name)
+		require.False(t, fillItems(jobs, span, 0), name)
 		require.Equal(t, "", jobs[0].Item, name)
 	}
 }

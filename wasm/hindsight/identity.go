@@ -1,6 +1,7 @@
 package hindsight
 
 import (
+	"path"
 	"strconv"
 	"strings"
 
@@ -9,16 +10,15 @@ import (
 
 // Sources of a retained item (its "source:" tag).
 const (
-	SourcePi     = "pi"
-	SourceTool   = "tool"
-	SourceImport = "import"
+	sourcePi   = "pi"
+	sourceTool = "tool"
 )
 
-// OriginURL is the url of the "origin" remote in the text of a .git/config
+// originURL is the url of the "origin" remote in the text of a .git/config
 // file, "" when there is none.
 //
-//	OriginURL("[remote \"origin\"]\n\turl = git@github.com:o/r.git\n") => "git@github.com:o/r.git"
-func OriginURL(gitConfig string) string {
+//	originURL("[remote \"origin\"]\n\turl = git@github.com:o/r.git\n") => "git@github.com:o/r.git"
+func originURL(gitConfig string) string {
 	in := false
 	for _, line := range strings.Split(gitConfig, "\n") {
 		line = strings.TrimSpace(line)
@@ -37,14 +37,38 @@ func OriginURL(gitConfig string) string {
 	return ""
 }
 
-// RepoKey is the project's identity across clones: its origin remote
+// gitDir is the git folder a worktree's or submodule's .git file points
+// to ("gitdir: X"), relative to the project's root when X is.
+//
+//	gitDir("/p/wt", "gitdir: ../main/.git/worktrees/wt\n") => "/p/main/.git/worktrees/wt"
+func gitDir(root, dotGit string) string {
+	dir := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(dotGit), "gitdir:"))
+	if !path.IsAbs(dir) {
+		dir = path.Join(root, dir)
+	}
+	return dir
+}
+
+// commonDir is the folder a worktree's commondir file points to, which
+// holds the config, relative to the worktree's git folder when it is.
+//
+//	commonDir("/p/main/.git/worktrees/wt", "../..\n") => "/p/main/.git"
+func commonDir(gitdir, commondir string) string {
+	dir := strings.TrimSpace(commondir)
+	if !path.IsAbs(dir) {
+		dir = path.Join(gitdir, dir)
+	}
+	return dir
+}
+
+// repoKeyOf is the project's identity across clones: its origin remote
 // normalized to host/owner/repo (host lower-cased, no user, port, scheme or
 // ".git"), else the project's root path.
 //
-//	RepoKey("git@GitHub.com:o/r.git", "/p")       => "github.com/o/r"
-//	RepoKey("https://u@host/o/r.git/", "/p")      => "host/o/r"
-//	RepoKey("", "/home/me/p")                      => "/home/me/p"
-func RepoKey(origin, root string) string {
+//	repoKeyOf("git@GitHub.com:o/r.git", "/p")       => "github.com/o/r"
+//	repoKeyOf("https://u@host/o/r.git/", "/p")      => "host/o/r"
+//	repoKeyOf("", "/home/me/p")                      => "/home/me/p"
+func repoKeyOf(origin, root string) string {
 	u := strings.TrimSpace(origin)
 	if u == "" {
 		return root
@@ -112,58 +136,55 @@ func hex(b []byte) string {
 	return string(out)
 }
 
-// Bank is one selected bank: its scope word and its id.
-type Bank struct {
-	Scope string // BankProject or BankUser
+// bank is one selected bank: its scope word and its id.
+type bank struct {
+	Scope string // bankProject or bankUser
 	ID    string
 }
 
 // Banks are the selected banks of a session in the configured order.
-func Banks(c Config, repoKey string) []Bank {
-	var out []Bank
+func selectedBanks(c settings, repoKey string) []bank {
+	var out []bank
 	for _, w := range c.Banks {
 		switch w {
-		case BankProject:
+		case bankProject:
 			id := c.ProjectBank
 			if id == "" {
 				id = ProjectBankID(repoKey)
 			}
-			out = append(out, Bank{BankProject, id})
-		case BankUser:
-			out = append(out, Bank{BankUser, c.UserBank})
+			out = append(out, bank{bankProject, id})
+		case bankUser:
+			out = append(out, bank{bankUser, c.UserBank})
 		}
 	}
 	return out
 }
 
-// BaseTags are on every retained item: project, session, source; and
+// baseTags are on every retained item: project, session, source; and
 // scope:user on what the user bank keeps (its explicit non-repo scope).
 //
-//	BaseTags(Bank{Scope: "user"}, "github.com/o/r", "s1", "pi") => [project:github.com/o/r session:s1 source:pi scope:user]
-func BaseTags(b Bank, repoKey, session, source string) []string {
+//	baseTags(bank{Scope: "user"}, "github.com/o/r", "s1", "pi") => [project:github.com/o/r session:s1 source:pi scope:user]
+func baseTags(b bank, repoKey, session, source string) []string {
 	tags := []string{"project:" + repoKey, "session:" + session, "source:" + source}
-	if b.Scope == BankUser {
+	if b.Scope == bankUser {
 		tags = append(tags, "scope:user")
 	}
 	return tags
 }
 
-// RecallTags are what a recall of bank b is filtered by: the project bank
+// recallTags are what a recall of bank b is filtered by: the project bank
 // by its repo's tag (any of them), the user bank by none.
-func RecallTags(b Bank, repoKey string) []string {
-	if b.Scope == BankProject {
+func recallTags(b bank, repoKey string) []string {
+	if b.Scope == bankProject {
 		return []string{"project:" + repoKey}
 	}
 	return nil
 }
 
-// LiveDocumentID is the document a turn is retained as: a retry of the same
+// liveDocumentID is the document a turn is retained as: a retry of the same
 // job sends the same id, so the server replaces it instead of keeping two.
 //
-//	LiveDocumentID("s1", 1767225600000) => "pimem:s1:1767225600000"
-func LiveDocumentID(session string, userMessageMs int64) string {
+//	liveDocumentID("s1", 1767225600000) => "pimem:s1:1767225600000"
+func liveDocumentID(session string, userMessageMs int64) string {
 	return "pimem:" + session + ":" + strconv.FormatInt(userMessageMs, 10)
 }
-
-// ImportDocumentID is the one document an imported session becomes.
-func ImportDocumentID(session string) string { return "pimem-import:" + session }

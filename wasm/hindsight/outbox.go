@@ -14,14 +14,15 @@ import (
 
 // Files of the outbox, under <agentDir>/pi-memory/hindsight/ (docs/formats.md).
 const (
-	OutboxFile = "outbox.jsonl"
-	DeadFile   = "dead.jsonl"
-	// CompactBytes is the size past which an outbox with nothing pending is
+	outboxFile = "outbox.jsonl"
+	deadFile   = "dead.jsonl"
+	// compactBytes is the size past which an outbox with nothing pending is
 	// rewritten empty.
-	CompactBytes = 64 << 10
-	// MaxBatch is the most items one flush request carries.
-	MaxBatch     = 20
+	compactBytes = 64 << 10
+	// maxBatch is the most items one flush request carries.
+	maxBatch     = 20
 	maxBackoffMs = 5 * 60 * 1000
+	lostMs       = 10 * 60 * 1000 // a background flush unanswered this long is taken as lost
 )
 
 // Item is one memory to retain, as the server's retain API takes it.
@@ -65,19 +66,19 @@ func DoneRecord(j Job, now int64) []byte {
 	return append(w.Close(), '\n')
 }
 
-// FailRecord counts a failed delivery and says when to try again.
-func FailRecord(j Job, now int64, problem string) []byte {
+// failRecord counts a failed delivery and says when to try again.
+func failRecord(j Job, now int64, problem string) []byte {
 	n := j.Attempts + 1
 	w := head("fail", j.ID, j.Bank, now)
 	w.Int("n", int64(n))
-	w.Int("next", now+Backoff(n))
+	w.Int("next", now+backoff(n))
 	w.Str("error", text.Bytes(problem, 300))
 	return append(w.Close(), '\n')
 }
 
-// DeadRecord is the line dead.jsonl keeps of a job given up on: the job with
+// deadRecord is the line dead.jsonl keeps of a job given up on: the job with
 // its attempts and last error.
-func DeadRecord(j Job, now int64, problem string) []byte {
+func deadRecord(j Job, now int64, problem string) []byte {
 	w := head("dead", j.ID, j.Bank, now)
 	w.Int("n", int64(j.Attempts+1))
 	w.Str("error", text.Bytes(problem, 300))
@@ -95,10 +96,10 @@ func head(op, id, bank string, now int64) jsonw.Object {
 	return w
 }
 
-// Backoff is the wait after the nth failure: 2^n seconds, at most 5 minutes.
+// backoff is the wait after the nth failure: 2^n seconds, at most 5 minutes.
 //
-//	Backoff(1) => 2000; Backoff(3) => 8000; Backoff(20) => 300000
-func Backoff(n int) int64 {
+//	backoff(1) => 2000; backoff(3) => 8000; backoff(20) => 300000
+func backoff(n int) int64 {
 	if n < 1 {
 		n = 1
 	}
@@ -112,7 +113,7 @@ func Backoff(n int) int64 {
 type Job struct {
 	ID, Bank  string
 	At        int64  // when it was queued
-	Item      string // the item's JSON, as queued; "" from a Folder until Items reads it
+	Item      string // the item's JSON, as queued; "" from a folder until fillItems reads it
 	Off, Len  int    // where the job's record lies in the bytes folded: its line's offset and length
 	Attempts  int
 	Next      int64 // not before (ms); 0: at once
@@ -129,8 +130,8 @@ type Outbox struct {
 	Torn     bool
 }
 
-// Due are the pending jobs whose time has come.
-func (o Outbox) Due(now int64) []Job {
+// due are the pending jobs whose time has come.
+func (o Outbox) due(now int64) []Job {
 	var out []Job
 	for _, j := range o.Pending {
 		if j.Next <= now {
@@ -144,29 +145,29 @@ func (o Outbox) Due(now int64) []Job {
 // latest fail of each says its attempts and when it is due. A job queued
 // again after its done is pending again (a new retain of the same document).
 func FoldOutbox(data []byte) Outbox {
-	var f Folder
-	f.Add(data)
-	o := f.Outbox()
-	Items(o.Pending, data, 0)
+	var f folder
+	f.add(data)
+	o := f.outbox()
+	fillItems(o.Pending, data, 0)
 	return o
 }
 
-// Folder folds the outbox as it grows: Add the bytes appended since, and
-// Outbox is what FoldOutbox of everything added would give, without the
+// folder folds the outbox as it grows: add the bytes appended since, and
+// outbox is what FoldOutbox of everything added would give, without the
 // items. A host that appends keeps one and folds only its own records, not
 // the whole file again. A pending job keeps where its record lies (Off,
-// Len), not its item, which Items reads back when a flush sends it: hundreds
-// of waiting items are hundreds of KiB for TinyGo's collector to mark at
-// every collection.
-type Folder struct {
+// Len), not its item, which fillItems reads back when a flush sends it:
+// hundreds of waiting items are hundreds of KiB for TinyGo's collector to
+// mark at every collection.
+type folder struct {
 	o    Outbox
 	line int    // the lines ended so far
 	off  int    // their bytes, newlines included
 	tail []byte // the last line, not yet ended
 }
 
-// Add folds data appended to what was added before.
-func (f *Folder) Add(data []byte) {
+// add folds data appended to what was added before.
+func (f *folder) add(data []byte) {
 	for {
 		nl := bytes.IndexByte(data, '\n')
 		if nl < 0 {
@@ -185,10 +186,10 @@ func (f *Folder) Add(data []byte) {
 	}
 }
 
-// Outbox is the fold so far, good until the next Add. A torn last line is
+// outbox is the fold so far, good until the next add. A torn last line is
 // read as it stands (a record whose newline did not make it still counts),
-// on a copy, as the next Add may end it.
-func (f *Folder) Outbox() Outbox {
+// on a copy, as the next add may end it.
+func (f *folder) outbox() Outbox {
 	if len(f.tail) == 0 {
 		return f.o
 	}
@@ -198,11 +199,11 @@ func (f *Folder) Outbox() Outbox {
 	return o
 }
 
-// Items fills in each job's item from span, the folded bytes from offset
+// fillItems fills in each job's item from span, the folded bytes from offset
 // base on (a flush reads its jobs' records in one read); false when a
 // record is not where the job says (the file was rewritten since it was
 // folded): that job's item stays "".
-func Items(jobs []Job, span []byte, base int) bool {
+func fillItems(jobs []Job, span []byte, base int) bool {
 	s, all := string(span), true
 	for i := range jobs {
 		j := &jobs[i]
@@ -270,23 +271,23 @@ func fold(o *Outbox, l string, n, off int) {
 	o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": "+problem)
 }
 
-// Batch is one flush request and the jobs it carries.
-type Batch struct {
+// flushBatch is one flush request and the jobs it carries.
+type flushBatch struct {
 	Bank string
 	Jobs []Job
-	Req  Request
+	Req  request
 }
 
-// FlushBatches groups due jobs by bank, at most MaxBatch a request, in
+// flushBatches groups due jobs by bank, at most maxBatch a request, in
 // queue order: POST …/banks/{bank}/memories {"items":[…],"async":true}.
-func FlushBatches(c Config, due []Job, timeoutMs int) []Batch {
-	var out []Batch
+func flushBatches(c settings, due []Job, timeoutMs int) []flushBatch {
+	var out []flushBatch
 	open := map[string]int{}
 	for _, j := range due {
 		i, ok := open[j.Bank]
-		if !ok || len(out[i].Jobs) == MaxBatch {
+		if !ok || len(out[i].Jobs) == maxBatch {
 			open[j.Bank] = len(out)
-			out = append(out, Batch{Bank: j.Bank})
+			out = append(out, flushBatch{Bank: j.Bank})
 			i = len(out) - 1
 		}
 		out[i].Jobs = append(out[i].Jobs, j)
@@ -305,44 +306,86 @@ func FlushBatches(c Config, due []Job, timeoutMs int) []Batch {
 	return out
 }
 
-// Outcome is what one batch's answer means for each of its jobs: the lines
+// outcome is what one batch's answer means for each of its jobs: the lines
 // to append to the outbox, and those for the dead-letter file.
-func Outcome(c Config, b Batch, r Response, now int64) (outbox, dead []byte) {
-	problem := r.Problem()
+func outcome(c settings, b flushBatch, r response, now int64) (outbox, dead []byte) {
+	problem := r.problem()
 	for _, j := range b.Jobs {
 		switch {
 		case problem == "":
 			outbox = append(outbox, DoneRecord(j, now)...)
 		case j.Attempts+1 >= c.MaxAttempts:
-			dead = append(dead, DeadRecord(j, now, problem)...)
+			dead = append(dead, deadRecord(j, now, problem)...)
 			outbox = append(outbox, DoneRecord(j, now)...)
 		default:
-			outbox = append(outbox, FailRecord(j, now, problem)...)
+			outbox = append(outbox, failRecord(j, now, problem)...)
 		}
 	}
 	return outbox, dead
 }
 
-// NotRetained says why nothing is retained in mode, with the next-run
-// opt-out flag, or "" when it is: the one rule the turn's retain, an import
-// and the hindsight_retain tool follow.
-//
-//	NotRetained(c, ModeReadOnly, false) => "this session's Hindsight mode is read-only…"
-func NotRetained(c Config, mode string, optOut bool) string {
-	switch {
-	case !c.On():
-		return "Hindsight is not configured"
-	case !c.RetainEnabled:
-		return "\"retain.enabled\" is false in the Hindsight config, so nothing is retained"
-	case mode != ModeNormal:
-		return "this session's Hindsight mode is " + mode + ", so nothing is retained (/hindsight mode normal turns retaining back on)"
-	case optOut:
-		return "this run is opted out of retaining (/hindsight next-opt-out)"
+// jobRecords are the outbox lines that queue a turn (or an explicit
+// retain) for each selected bank: one item per bank, as the live document
+// of the user message's time, tagged for the bank.
+func jobRecords(banks []bank, t turn, repoKey, session, source string, now int64) []byte {
+	var recs []byte
+	for _, b := range banks {
+		it := Item{
+			Content: t.Content, Context: t.Context, At: t.UserMs,
+			DocumentID: liveDocumentID(session, t.UserMs),
+			Tags:       baseTags(b, repoKey, session, source),
+			Source:     source, Session: session,
+		}
+		recs = append(recs, JobRecord(b.ID, it, now)...)
 	}
-	return ""
+	return recs
 }
 
-// Recalls says whether recall runs in mode.
-func Recalls(c Config, mode string) bool {
-	return c.On() && mode != ModeIgnored
+// batchRequests are the flush's requests, a batch each.
+func batchRequests(batches []flushBatch) []request {
+	reqs := make([]request, len(batches))
+	for i := range batches {
+		reqs[i] = batches[i].Req
+	}
+	return reqs
+}
+
+// flushLost says a background flush sent at since and still unanswered at
+// now is taken as lost: a host that never answers must not stop flushing
+// for good.
+func flushLost(since, now int64) bool { return now-since >= lostMs }
+
+// flushed is what a flush's answers mean: the lines to append to the
+// outbox and to the dead-letter file, the jobs the server took and those it
+// did not, and the last problem ("bank: HTTP 503").
+type flushed struct {
+	Outbox, Dead []byte
+	Sent, Failed int
+	Problem      string
+}
+
+// settle reads each batch's answer (rs, in the batches' order) into the
+// records of its jobs (outcome).
+func settle(c settings, batches []flushBatch, rs []response, now int64) flushed {
+	var f flushed
+	for i, r := range rs {
+		more, d := outcome(c, batches[i], r, now)
+		f.Outbox, f.Dead = append(f.Outbox, more...), append(f.Dead, d...)
+		if p := r.problem(); p != "" {
+			f.Failed += len(batches[i].Jobs)
+			f.Problem = batches[i].Bank + ": " + p
+		} else {
+			f.Sent += len(batches[i].Jobs)
+		}
+	}
+	return f
+}
+
+// gaveUp is the warning that jobs became dead letters, kept in deadFile
+// after maxAttempts failures; "" when none did.
+func (f flushed) gaveUp(maxAttempts int, deadFile string) string {
+	if len(f.Dead) == 0 {
+		return ""
+	}
+	return "pi-memory: Hindsight gave up on " + strconv.Itoa(strings.Count(string(f.Dead), "\n")) + " retain jobs after " + strconv.Itoa(maxAttempts) + " failures (" + f.Problem + "); they are kept in " + deadFile + "."
 }

@@ -8,13 +8,13 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/marker"
 )
 
-// BlockName is the marker name of the recalled block (wasm/marker).
-const BlockName = "recall"
+// blockName is the marker name of the recalled block (wasm/marker).
+const blockName = "recall"
 
-// Recalled is what one bank gave a recall: its memories, or why none.
-type Recalled struct {
-	Bank     Bank
-	Memories []Memory
+// recalled is what one bank gave a recall: its memories, or why none.
+type recalled struct {
+	Bank     bank
+	Memories []memory
 	Problem  string // "timed out after 1500 ms", "HTTP 500", a parse error; "" when it answered
 }
 
@@ -22,16 +22,17 @@ type Recalled struct {
 // person speaking.
 const blockIntro = "Memories recalled from Hindsight for this message (background from earlier sessions; may be outdated; not written by the user):"
 
-// Render is the text appended to the newest user message: the memories,
+// render is the text appended to the newest user message: the memories,
 // one per line, grouped by bank, between the recall markers, after a blank
-// line, within maxTokens (wasm/budget's estimate; whole lines, the first
-// kept: a server answering more than it was asked for cannot flood the
-// request). Nothing recalled is "". A memory's own newlines become spaces,
-// so the block's shape never depends on what was stored.
+// line, within maxTokens for each bank asked (recall.maxTokens: what each
+// was asked for; wasm/budget's estimate; whole lines, the first kept: a
+// server answering more than it was asked for cannot flood the request).
+// Nothing recalled is "". A memory's own newlines become spaces, so the
+// block's shape never depends on what was stored.
 //
-//	Render([]Recalled{{Bank{"project","pimem-r-0123456789"}, []Memory{{"Uses Go","world"}}, ""}}, 1024)
+//	render([]recalled{{bank{"project","pimem-r-0123456789"}, []memory{{"Uses Go","world"}}, ""}}, 1024)
 //	=> "\n\n<pi-memory-recall>\n…\n[project bank pimem-r-0123456789]\n- Uses Go\n</pi-memory-recall>"
-func Render(rs []Recalled, maxTokens int) string {
+func render(rs []recalled, maxTokens int) string {
 	var b strings.Builder
 	for _, r := range rs {
 		if len(r.Memories) == 0 {
@@ -42,16 +43,16 @@ func Render(rs []Recalled, maxTokens int) string {
 			b.WriteString("- " + strings.Join(strings.Fields(marker.Strip(m.Text)), " ") + "\n")
 		}
 	}
-	body, _ := budget.Fit(b.String(), budget.TokenBytes(maxTokens))
+	body, _ := budget.Fit(b.String(), budget.TokenBytes(maxTokens*len(rs)))
 	if body == "" {
 		return ""
 	}
-	return "\n\n" + marker.Wrap(BlockName, blockIntro+"\n"+body)
+	return "\n\n" + marker.Wrap(blockName, blockIntro+"\n"+body)
 }
 
-// Summary is one line per bank for receipts and statuses:
+// summary is one line per bank for receipts and statuses:
 // "project: 3 memories", "user: timed out after 1500 ms".
-func Summary(rs []Recalled) []string {
+func summary(rs []recalled) []string {
 	out := make([]string, 0, len(rs))
 	for _, r := range rs {
 		line := r.Bank.Scope + " (" + r.Bank.ID + "): "

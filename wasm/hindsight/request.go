@@ -11,43 +11,43 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Request is one HTTP request for the host to perform (an http effect
+// request is one HTTP request for the host to perform (an http effect
 // holds several, performed at once).
-type Request struct {
+type request struct {
 	Method, URL string
 	Headers     [][2]string
 	Body        string
 	TimeoutMs   int
 }
 
-// Response is the host's answer to one request: a status and the body's
+// response is the host's answer to one request: a status and the body's
 // text, or an error (timed out, refused) with Status 0.
-type Response struct {
+type response struct {
 	Status int
 	Body   string
 	Error  string
 }
 
-// OK reports a 2xx answer.
-func (r Response) OK() bool { return r.Status >= 200 && r.Status < 300 }
+// ok reports a 2xx answer.
+func (r response) ok() bool { return r.Status >= 200 && r.Status < 300 }
 
-// Problem says what went wrong in words for a status line: "timed out after
+// problem says what went wrong in words for a status line: "timed out after
 // 1500 ms", "HTTP 500", "" when it went well.
-func (r Response) Problem() string {
+func (r response) problem() string {
 	switch {
 	case r.Error != "":
 		return r.Error
-	case !r.OK():
+	case !r.ok():
 		return "HTTP " + strconv.Itoa(r.Status)
 	}
 	return ""
 }
 
-// ReadResponses reads the resume value of an http effect: one answer per
+// readResponses reads the resume value of an http effect: one answer per
 // request, in order. Anything missing or malformed is an error answer, so a
 // host's mistake reads as a failed request, never as success.
-func ReadResponses(value []byte, n int) []Response {
-	out := make([]Response, n)
+func readResponses(value []byte, n int) []response {
+	out := make([]response, n)
 	arr := gjson.ParseBytes(value)
 	for i := range out {
 		v := jsonr.Get(arr, strconv.Itoa(i))
@@ -71,8 +71,8 @@ func ReadResponses(value []byte, n int) []Response {
 	return out
 }
 
-// Encode writes requests as the http effect's "requests" list.
-func Encode(dst []byte, reqs []Request) []byte {
+// encode writes requests as the http effect's "requests" list.
+func encode(dst []byte, reqs []request) []byte {
 	return jsonw.Array(dst, len(reqs), func(b []byte, i int) []byte {
 		r := &reqs[i]
 		o := jsonw.Open(b)
@@ -93,18 +93,14 @@ func Encode(dst []byte, reqs []Request) []byte {
 	})
 }
 
-// Post is a POST of a JSON body to path on the configured server, with the
+// post is a POST of a JSON body to path on the configured server, with the
 // API key when one is set.
-func Post(c Config, path string, body []byte, timeoutMs int) Request {
-	return post(c, path, body, timeoutMs)
-}
-
-func post(c Config, path string, body []byte, timeoutMs int) Request {
+func post(c settings, path string, body []byte, timeoutMs int) request {
 	h := [][2]string{{"Content-Type", "application/json"}}
 	if c.APIKey != "" {
 		h = append(h, [2]string{"Authorization", "Bearer " + c.APIKey})
 	}
-	return Request{Method: "POST", URL: c.URL + path, Headers: h, Body: string(body), TimeoutMs: timeoutMs}
+	return request{Method: "POST", URL: c.URL + path, Headers: h, Body: string(body), TimeoutMs: timeoutMs}
 }
 
 // bankPath is the API path of a bank, its id escaped for a URL path.
@@ -128,23 +124,23 @@ func bankPath(id string) string {
 // a pasted file, and the server embeds the query.
 const maxQuery = 4000
 
-// RecallRequest asks bank b for memories about query, with the project
+// recallRequest asks bank b for memories about query, with the project
 // bank's repo tag (tags_match any) and the user bank unfiltered. The query
 // is redacted: it reaches the server and its embedding model.
-func RecallRequest(c Config, b Bank, repoKey, query string) Request {
+func recallRequest(c settings, b bank, repoKey, query string) request {
 	w := jsonw.Open(nil)
 	w.Str("query", safeQuery(query))
 	w.Str("budget", c.RecallBudget)
 	w.Int("max_tokens", int64(c.RecallMaxTokens))
-	if tags := RecallTags(b, repoKey); len(tags) > 0 {
+	if tags := recallTags(b, repoKey); len(tags) > 0 {
 		w.Strs("tags", tags)
 		w.Str("tags_match", "any")
 	}
 	return post(c, bankPath(b.ID)+"/memories/recall", w.Close(), c.RecallTimeoutMs)
 }
 
-// ReflectRequest asks bank b to answer query (redacted) from its memories.
-func ReflectRequest(c Config, b Bank, query string, timeoutMs int) Request {
+// reflectRequest asks bank b to answer query (redacted) from its memories.
+func reflectRequest(c settings, b bank, query string, timeoutMs int) request {
 	w := jsonw.Open(nil)
 	w.Str("query", safeQuery(query))
 	w.Str("budget", c.RecallBudget)
@@ -158,17 +154,17 @@ func safeQuery(q string) string {
 	return text.Bytes(q, maxQuery)
 }
 
-// Memory is one recalled memory.
-type Memory struct {
+// memory is one recalled memory.
+type memory struct {
 	Text, Type string
 }
 
-// ParseRecall reads a recall answer's body: {"results":[{"text","type",…}]}.
+// parseRecall reads a recall answer's body: {"results":[{"text","type",…}]}.
 // Results without text are skipped; a body that is not such an object is an
 // error naming what it holds.
 //
-//	ParseRecall(`{"results":[{"text":"Uses Go","type":"world"}]}`) => [{Uses Go world}], ""
-func ParseRecall(body string) ([]Memory, string) {
+//	parseRecall(`{"results":[{"text":"Uses Go","type":"world"}]}`) => [{Uses Go world}], ""
+func parseRecall(body string) ([]memory, string) {
 	if !gjson.Valid(body) {
 		return nil, "the answer is not JSON"
 	}
@@ -177,19 +173,19 @@ func ParseRecall(body string) ([]Memory, string) {
 	if !r.IsObject() || !res.IsArray() {
 		return nil, "the answer has no results list"
 	}
-	var out []Memory
+	var out []memory
 	res.ForEach(func(_, m gjson.Result) bool {
 		t := jsonr.Get(m, "text")
 		if t.Type == gjson.String && strings.TrimSpace(t.Str) != "" {
-			out = append(out, Memory{Text: t.Str, Type: jsonr.Get(m, "type").String()})
+			out = append(out, memory{Text: t.Str, Type: jsonr.Get(m, "type").String()})
 		}
 		return true
 	})
 	return out, ""
 }
 
-// ParseReflect reads a reflect answer's text.
-func ParseReflect(body string) (string, string) {
+// parseReflect reads a reflect answer's text.
+func parseReflect(body string) (string, string) {
 	if !gjson.Valid(body) {
 		return "", "the answer is not JSON"
 	}

@@ -20,15 +20,15 @@ const (
 	capContext   = 300
 )
 
-// Turn is what a retain keeps of one run: its text, the context line the
+// turn is what a retain keeps of one run: its text, the context line the
 // server's model reads with it, and the time of the user message it
 // answers (the document id's part).
-type Turn struct {
+type turn struct {
 	Content, Context string
 	UserMs           int64
 }
 
-// SerializeTurn writes a run's messages (pi's agent_end event.messages:
+// serializeTurn writes a run's messages (pi's agent_end event.messages:
 // user, assistant, toolResult, custom…) as the text a retain keeps: user
 // and assistant text, each tool call with its arguments and its result,
 // each part capped and the whole cut to maxChars. Every injected block is
@@ -36,10 +36,10 @@ type Turn struct {
 // extensions inject, ours included) are left out; then the content and the
 // context are redacted. Empty Content: nothing worth keeping.
 //
-//	SerializeTurn(`[{"role":"user","content":"Use Go","timestamp":5}]`, "k", 16000)
-//	=> Turn{Content: "user: Use Go", Context: "pi session in k: Use Go", UserMs: 5}
-func SerializeTurn(messages []byte, repoKey string, maxChars int) Turn {
-	var t Turn
+//	serializeTurn(`[{"role":"user","content":"Use Go","timestamp":5}]`, "k", 16000)
+//	=> turn{Content: "user: Use Go", Context: "pi session in k: Use Go", UserMs: 5}
+func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
+	var t turn
 	var b strings.Builder
 	results := map[string]string{}
 	arr := gjson.ParseBytes(messages)
@@ -53,7 +53,7 @@ func SerializeTurn(messages []byte, repoKey string, maxChars int) Turn {
 	arr.ForEach(func(_, m gjson.Result) bool {
 		switch jsonr.Get(m, "role").Str {
 		case "user":
-			text := MessageText(jsonr.Get(m, "content"))
+			text := messageText(jsonr.Get(m, "content"))
 			if t.UserMs == 0 {
 				t.UserMs = jsonr.Get(m, "timestamp").Int()
 			}
@@ -95,6 +95,29 @@ func SerializeTurn(messages []byte, repoKey string, maxChars int) Turn {
 	return t
 }
 
+// toolTurn is what the hindsight_retain tool keeps of the model's content
+// and context: our injected blocks stripped (what memory said is never
+// retained again), the content cut to maxChars, the context to 1000 bytes
+// (by default where it was stated), both redacted. Not ok when no content
+// is left to keep. UserMs is the caller's: the time it is queued.
+//
+//	toolTurn("Deploys go through make release", "", "github.com/o/r", 16000)
+//	=> turn{Content: "Deploys go through make release", Context: "stated in a pi session in github.com/o/r"}, true
+func toolTurn(content, context, repoKey string, maxChars int) (turn, bool) {
+	content = strings.TrimSpace(marker.Strip(content))
+	if content == "" {
+		return turn{}, false
+	}
+	ctx := strings.TrimSpace(marker.Strip(context))
+	if ctx == "" {
+		ctx = "stated in a pi session in " + repoKey
+	}
+	var t turn
+	t.Content, _ = redact.String(txt.Bytes(content, maxChars))
+	t.Context, _ = redact.String(txt.Bytes(ctx, 1000))
+	return t, true
+}
+
 func line(b *strings.Builder, prefix, text string) {
 	if b.Len() > 0 {
 		b.WriteString("\n")
@@ -102,9 +125,9 @@ func line(b *strings.Builder, prefix, text string) {
 	b.WriteString(prefix + text)
 }
 
-// MessageText is what a message's content says, our injected blocks removed:
+// messageText is what a message's content says, our injected blocks removed:
 // a recall's query and a retained turn's user and assistant text.
-func MessageText(content gjson.Result) string {
+func messageText(content gjson.Result) string {
 	return strings.TrimSpace(marker.Strip(textOf(content)))
 }
 

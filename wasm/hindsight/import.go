@@ -1,0 +1,117 @@
+package hindsight
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/hsimport"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
+
+// /hindsight import's own rules: where it reads, which sessions it sends
+// and to which bank, and what the server's answers mean. What a session
+// becomes (its item, the checkpoint, the lines it says) is wasm/hsimport's.
+
+// importPending is one session read and ready to send.
+type importPending struct {
+	f    hsimport.File
+	s    hsimport.Session
+	it   hsimport.Item
+	bank string
+}
+
+// projectBankOf is the id of the project's bank among the selected banks,
+// "" when none is selected: an import retains into project banks only.
+func projectBankOf(banks []bank) string {
+	for _, b := range banks {
+		if b.Scope == bankProject {
+			return b.ID
+		}
+	}
+	return ""
+}
+
+// importDir is the DIR of /hindsight import as an absolute path: "~/" is
+// home, a relative path is cwd's; the agent folder means its sessions/
+// folder (its other files are pi-memory's own).
+//
+//	importDir("~/old", "/home/ada", "/w/app", "/home/ada/.pi/agent") => "/home/ada/old"
+//	importDir("/home/ada/.pi/agent/", "/home/ada", "/w/app", "/home/ada/.pi/agent") => "/home/ada/.pi/agent/sessions"
+func importDir(dir, home, cwd, agentDir string) string {
+	switch {
+	case dir == "~" || strings.HasPrefix(dir, "~/"):
+		dir = path.Join(home, dir[1:])
+	case !path.IsAbs(files.Clean(dir)):
+		dir = path.Join(cwd, dir)
+	}
+	dir = files.Clean(dir)
+	if dir == agentDir {
+		dir = path.Join(dir, "sessions")
+	}
+	return dir
+}
+
+// importHead is the first line of a run: what it sends (or, dry, would),
+// of how many session files listed, from DIR or the project at root, to
+// which server, and where it resumes.
+func importHead(dry bool, todo hsimport.Todo, listed int, dir, root, url string) string {
+	from := "the sessions of " + root
+	if dir != "" {
+		from = dir
+	}
+	verb := "importing"
+	if dry {
+		verb = "dry run: would import"
+	}
+	head := verb + " " + strconv.Itoa(len(todo.Files)) + " of " + strconv.Itoa(listed) + " session files from " + from + " to " + url
+	if todo.Resume != "" {
+		head += "; resuming after " + todo.Resume + " (" + strconv.Itoa(todo.Done) + " already imported)"
+	}
+	return head
+}
+
+// notSent says why a parsed session is not sent, "" when it is; record
+// says the checkpoint records it, so it is not read again until it
+// changes. Without DIR (all false) only the sessions of the project at root
+// are sent; a session of another one is not recorded: an import of DIR, or
+// one run in that project, sends it.
+func notSent(s hsimport.Session, root string, all bool) (why string, record bool) {
+	switch {
+	case !all && !s.Under(root):
+		return hsimport.SkipOtherProject(s), false
+	case s.Cwd == "":
+		return "its header names no working folder, so it belongs to no project's bank", true
+	case s.Messages == 0:
+		return hsimport.SkipEmpty, true
+	}
+	return "", false
+}
+
+// projectOf is the repo key and project bank of the project at root, whose
+// git config is gitConfig: a session that ran outside the current project
+// goes to its own project's bank.
+func projectOf(root, gitConfig string) (key, bank string) {
+	key = repoKeyOf(originURL(gitConfig), root)
+	return key, ProjectBankID(key)
+}
+
+// importAnswers reads the server's answers to a batch of sessions (rs, in
+// the batch's order): the sessions it took, by index; a line for each it
+// refused (the run goes on: the next run sends it again); and the error of
+// a request that got no answer, which stops the run (the server is away:
+// the rest would fail the same way), "" when every request got one.
+func importAnswers(batch []importPending, rs []response) (took []int, refused []string, down string) {
+	for i, a := range rs {
+		switch {
+		case a.ok():
+			took = append(took, i)
+		case a.Error != "":
+			down = a.Error
+		default:
+			refused = append(refused, "failed "+batch[i].f.Path+": "+a.problem()+" "+text.Bytes(strings.TrimSpace(a.Body), 200))
+		}
+	}
+	return took, refused, down
+}

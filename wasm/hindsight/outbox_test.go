@@ -1,0 +1,88 @@
+package hindsight
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/tidwall/gjson"
+)
+
+func TestATurnIsQueuedOnceForEachSelectedBankAsTheMessagesLiveDocument(t *testing.T) {
+	tr := turn{Content: "user: hi", Context: "pi session in k: hi", UserMs: 1700}
+	recs := jobRecords(twoBanks, tr, "k", "s1", sourcePi, 9)
+	item := func(tags ...string) Item {
+		return Item{Content: "user: hi", Context: "pi session in k: hi", At: 1700, DocumentID: "pimem:s1:1700", Tags: tags, Source: sourcePi, Session: "s1"}
+	}
+	require.Equal(t, string(JobRecord("p", item("project:k", "session:s1", "source:pi"), 9))+
+		string(JobRecord("u", item("project:k", "session:s1", "source:pi", "scope:user"), 9)), string(recs))
+	require.Equal(t, 0, len(jobRecords(nil, tr, "k", "s1", sourcePi, 9)))
+	o := FoldOutbox(jobRecords(twoBanks[:1], turn{Content: "c", UserMs: 5}, "k", "s2", sourceTool, 9))
+	require.Equal(t, 1, len(o.Pending))
+	require.Equal(t, "pimem:s2:5", o.Pending[0].ID)
+	require.Equal(t, "tool", gjson.Get(o.Pending[0].Item, "metadata.source").String())
+}
+
+func TestABackgroundFlushIsTakenAsLostAfterTenMinutes(t *testing.T) {
+	tests := []struct {
+		since, now int64
+		lost       bool
+	}{
+		{1000, 1000, false},
+		{1000, 1000 + lostMs - 1, false},
+		{1000, 1000 + lostMs, true},
+		{1000, 1000 + 2*lostMs, true},
+		{5000, 1000, false}, // a clock that went back: still out
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.lost, flushLost(tc.since, tc.now), tc)
+	}
+}
+
+func TestAFlushsAnswersBecomeDonesFailuresAndDeadLetters(t *testing.T) {
+	c := on
+	c.MaxAttempts = 3
+	p1, p2, u1 := Job{ID: "d1", Bank: "p"}, Job{ID: "d2", Bank: "p", Attempts: 2}, Job{ID: "d3", Bank: "u", Attempts: 1}
+	batches := []flushBatch{{Bank: "p", Jobs: []Job{p1, p2}}, {Bank: "u", Jobs: []Job{u1}}}
+	tests := []struct {
+		name string
+		rs   []response
+		want flushed
+	}{
+		{"both taken", []response{{Status: 200}, {Status: 202}}, flushed{
+			Outbox: concat(DoneRecord(p1, 7), DoneRecord(p2, 7), DoneRecord(u1, 7)), Sent: 3}},
+		{"one bank down: a failure, and a dead letter at the third", []response{{Status: 503}, {Status: 200}}, flushed{
+			Outbox: concat(failRecord(p1, 7, "HTTP 503"), DoneRecord(p2, 7), DoneRecord(u1, 7)),
+			Dead:   deadRecord(p2, 7, "HTTP 503"), Sent: 1, Failed: 2, Problem: "p: HTTP 503"}},
+		{"both down: the last problem is named", []response{{Error: "refused"}, {Error: "timed out after 5000 ms"}}, flushed{
+			Outbox: concat(failRecord(p1, 7, "refused"), DoneRecord(p2, 7), failRecord(u1, 7, "timed out after 5000 ms")),
+			Dead:   deadRecord(p2, 7, "refused"), Failed: 3, Problem: "u: timed out after 5000 ms"}},
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.want, settle(c, batches, tc.rs, 7), tc.name)
+	}
+	require.Equal(t, []request{{URL: "a"}, {URL: "b"}}, batchRequests([]flushBatch{{Req: request{URL: "a"}}, {Req: request{URL: "b"}}}))
+}
+
+func TestGivingUpOnJobsSaysHowManyAndWhereTheyAreKept(t *testing.T) {
+	require.Equal(t, "", flushed{Problem: "p: HTTP 503"}.gaveUp(8, "/a/dead.jsonl"))
+	f := flushed{Dead: concat(deadRecord(Job{ID: "1"}, 1, "x"), deadRecord(Job{ID: "2"}, 1, "x")), Problem: "p: HTTP 503"}
+	require.Equal(t, "pi-memory: Hindsight gave up on 2 retain jobs after 8 failures (p: HTTP 503); they are kept in /a/dead.jsonl.", f.gaveUp(8, "/a/dead.jsonl"))
+}
+
+func concat(bs ...[]byte) []byte {
+	var out []byte
+	for _, b := range bs {
+		out = append(out, b...)
+	}
+	return out
+}
+
+// Every record is one line: gaveUp counts dead letters by their newlines.
+func TestEveryRecordIsOneLine(t *testing.T) {
+	j := Job{ID: "d1", Bank: "b", Item: `{"content":"a\nb"}`}
+	for _, r := range [][]byte{JobRecord("b", job("d1"), 1), DoneRecord(j, 1), failRecord(j, 1, "x\ny"), deadRecord(j, 1, "x")} {
+		require.Equal(t, 1, strings.Count(string(r), "\n"), string(r))
+		require.True(t, strings.HasSuffix(string(r), "\n"))
+	}
+}

@@ -1,0 +1,250 @@
+package hindsight
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/hsimport"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/marker"
+)
+
+// The footer: pi's status line for Hindsight, kept short. Each moment that
+// may change it renders it again from what it knows; the driver sends it
+// only when it changed.
+
+// footerText is the footer between recalls: the jobs waiting in the outbox,
+// else a mode other than normal, else the scopes of the selected banks.
+//
+//	footerText(2, modeNormal, banks) => "hindsight: 2 waiting"
+//	footerText(0, modeReadOnly, banks) => "hindsight: read-only"
+//	footerText(0, modeNormal, []bank{{bankProject, "p"}, {bankUser, "u"}}) => "hindsight: project+user"
+func footerText(pending int, mode string, banks []bank) string {
+	switch {
+	case pending > 0:
+		return "hindsight: " + strconv.Itoa(pending) + " waiting"
+	case mode != modeNormal:
+		return "hindsight: " + mode
+	}
+	scopes := make([]string, len(banks))
+	for i, b := range banks {
+		scopes[i] = b.Scope
+	}
+	return "hindsight: " + strings.Join(scopes, "+")
+}
+
+// recallFooter is the footer after a recall in which a bank failed, naming
+// each that did and why; "" when every bank answered (the footer is then
+// footerText's).
+//
+//	recallFooter([]recalled{{Bank: bank{bankUser, "u"}, Problem: "HTTP 500"}}) => "hindsight: user bank HTTP 500"
+func recallFooter(rs []recalled) string {
+	var failed []string
+	for _, r := range rs {
+		if r.Problem != "" {
+			failed = append(failed, r.Bank.Scope+" bank "+r.Problem)
+		}
+	}
+	if len(failed) == 0 {
+		return ""
+	}
+	return "hindsight: " + strings.Join(failed, "; ")
+}
+
+// importFooter is the footer while an import runs in pi: how far it is.
+func importFooter(p hsimport.Progress) string { return "hindsight: " + p.Text() }
+
+// status is what /hindsight status and the hindsight_status tool report,
+// as the driver found it.
+type status struct {
+	Off    string // why the gate keeps Hindsight from injecting; "" when it is on
+	URL    string
+	Mode   string
+	OptOut bool // the next run is not retained
+	Banks  []bank
+	// Outbox is the outbox's path, "" without an agent folder: then none of
+	// the fields up to Dead is reported.
+	Outbox    string
+	OutboxErr string // why it could not be read; "" when it was
+	Box       Outbox // what it folds to, its size, and the time its jobs are due by
+	Size, Now int64
+	Dead      string     // the dead-letter file, when it holds any; else ""
+	Last      []recalled // the newest recall's outcome; nil before the first
+}
+
+// statusText is the status in words: on or off, the banks, the outbox
+// (waiting and due jobs, each failing job's last error, its unreadable
+// lines), the dead letters, and the newest recall.
+func statusText(s status) string {
+	var b strings.Builder
+	if s.Off != "" {
+		b.WriteString("Hindsight is off: " + s.Off)
+	} else {
+		b.WriteString("Hindsight is on: " + s.URL + ", mode " + s.Mode)
+		if s.OptOut {
+			b.WriteString(" (the next run is not retained)")
+		}
+	}
+	for _, bk := range s.Banks {
+		b.WriteString("\n  " + bk.Scope + " bank " + bk.ID)
+	}
+	if s.Outbox != "" {
+		if s.OutboxErr != "" {
+			b.WriteString("\nOutbox " + s.Outbox + ": " + s.OutboxErr)
+		} else {
+			b.WriteString("\nOutbox " + s.Outbox + ": " + strconv.Itoa(len(s.Box.Pending)) + " waiting, " + strconv.Itoa(len(s.Box.due(s.Now))) + " due, " + strconv.FormatInt(s.Size, 10) + " bytes")
+			for _, j := range s.Box.Pending {
+				if j.LastError != "" {
+					b.WriteString("\n  " + j.ID + " → " + j.Bank + ": " + strconv.Itoa(j.Attempts) + " failures, last " + j.LastError)
+				}
+			}
+			for _, p := range s.Box.Problems {
+				b.WriteString("\n  " + p)
+			}
+		}
+		if s.Dead != "" {
+			b.WriteString("\nDead letters: " + s.Dead)
+		}
+	}
+	if s.Last != nil {
+		b.WriteString("\nLast recall: " + strings.Join(summary(s.Last), "; "))
+	}
+	return b.String()
+}
+
+// doctorText is /hindsight doctor before the server is asked: the config
+// files (the project's only when it is read), their warnings, the repo key,
+// and the status.
+func doctorText(files [2]string, warnings []string, repoKey, status string) string {
+	var b strings.Builder
+	b.WriteString("Config files: " + files[0])
+	if files[1] != "" {
+		b.WriteString(", " + files[1])
+	}
+	for _, w := range warnings {
+		b.WriteString("\n  warning: " + w)
+	}
+	b.WriteString("\nRepo key: " + repoKey)
+	b.WriteString("\n" + status)
+	return b.String()
+}
+
+// serverText is what doctor adds once each bank answered a recall: a line
+// per bank, "answers" or what went wrong; bad when something did.
+//
+//	serverText([]recalled{{Bank: bank{bankUser, "u"}, Problem: "HTTP 404"}}) => "\nServer, user bank u: HTTP 404", true
+func serverText(rs []recalled) (text string, bad bool) {
+	for _, r := range rs {
+		p := r.Problem
+		if p == "" {
+			p = "answers"
+		} else {
+			bad = true
+		}
+		text += "\nServer, " + r.Bank.Scope + " bank " + r.Bank.ID + ": " + p
+	}
+	return text, bad
+}
+
+// bankText is /hindsight bank: the repo key, and for each selected bank
+// the tags a retain puts on what it keeps and the filter a recall uses.
+func bankText(repoKey, session string, banks []bank) string {
+	var b strings.Builder
+	b.WriteString("Repo key: " + repoKey)
+	for _, bk := range banks {
+		b.WriteString("\n" + bk.Scope + " bank " + bk.ID + ": retains with tags " + strings.Join(baseTags(bk, repoKey, session, sourcePi), ", "))
+		if t := recallTags(bk, repoKey); len(t) > 0 {
+			b.WriteString("; recalls tagged " + strings.Join(t, ", "))
+		} else {
+			b.WriteString("; recalls without a project filter")
+		}
+	}
+	return b.String()
+}
+
+// flushText is /hindsight flush's answer once the server answered (or
+// nothing was sent); fail when it is a failure (nothing sent, and a
+// problem).
+func flushText(sent, failed int, problem string) (text string, fail bool) {
+	switch {
+	case problem != "" && sent+failed == 0:
+		return "Hindsight: " + problem, true
+	case sent+failed == 0:
+		return "Hindsight: nothing is due in the outbox.", false
+	case failed > 0:
+		return "Hindsight: " + strconv.Itoa(sent) + " sent, " + strconv.Itoa(failed) + " failed (" + problem + "); they are tried again later.", false
+	}
+	return "Hindsight: " + strconv.Itoa(sent) + " sent.", false
+}
+
+// retainReply is the hindsight_retain tool's answer once the flush that
+// follows its queueing is done: a job the server did not take stays queued.
+func retainReply(failed int, problem string) string {
+	if failed > 0 || problem != "" {
+		return "Queued; the server did not take it yet (" + problem + "). It is sent again later."
+	}
+	return "Retained."
+}
+
+// recallReply is the hindsight_recall tool's answer: the recalled block's
+// text (or that there is none) and a line per bank; an error when no bank
+// answered.
+func recallReply(rs []recalled, maxTokens int) (text string, isError bool) {
+	text = strings.TrimSpace(render(rs, maxTokens))
+	if text == "" {
+		text = "No memories found."
+	}
+	isError = true
+	for _, r := range rs {
+		isError = isError && r.Problem != ""
+	}
+	return text + "\n" + strings.Join(summary(rs), "\n"), isError
+}
+
+// reflectReply is the hindsight_reflect tool's answer, from the resume
+// value of its one request: the server's answer, marked as memory (what
+// memory answers is never retained again), or why there is none.
+//
+//	reflectReply(`[{"status":200,"body":"{\"text\":\"Use make.\"}"}]`) => "<pi-memory-reflect>\nUse make.\n</pi-memory-reflect>", false
+func reflectReply(value []byte) (text string, isError bool) {
+	r := readResponses(value, 1)[0]
+	p := r.problem()
+	if p == "" {
+		text, p = parseReflect(r.Body)
+	}
+	if p != "" {
+		return "Hindsight could not reflect: " + p, true
+	}
+	return marker.Wrap("reflect", text), false
+}
+
+// receiptText is /memory last's part for Hindsight: what each bank
+// returned for the newest user message, and the block appended to it.
+func receiptText(last []recalled, block string) string {
+	s := "\n\n--- hindsight recall (appended to the newest user message): " + strconv.Itoa(len(block)) + " bytes ---"
+	for _, line := range summary(last) {
+		s += "\n" + line
+	}
+	if block == "" {
+		return s + "\n(nothing appended)"
+	}
+	return s + "\n" + strings.TrimSpace(block)
+}
+
+// receiptJSON is that part as JSON: where the block went, each bank's
+// count of memories or error, and the block.
+func receiptJSON(last []recalled, block string) []byte {
+	w := jsonw.Open(nil)
+	w.Str("where", "newest user message")
+	w.Raw("banks", jsonw.Array(nil, len(last), func(b []byte, i int) []byte {
+		r := &last[i]
+		o := jsonw.Open(b)
+		o.Str("scope", r.Bank.Scope)
+		o.Str("bank", r.Bank.ID)
+		o.Int("memories", int64(len(r.Memories)))
+		o.Str("error", r.Problem)
+		return o.Close()
+	}))
+	w.Str("text", block)
+	return w.Close()
+}
