@@ -12,7 +12,10 @@ import (
 
 // Hindsight's moments (wasm/store).
 
-func (h *driver) Name() string { return "hindsight" }
+// storeName is the store's name in the registry.
+const storeName = "hindsight"
+
+func (h *driver) Name() string { return storeName }
 
 // Commands are /hindsight's subcommands.
 func (h *driver) Commands() map[string]func(c *store.Cmd) {

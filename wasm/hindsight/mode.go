@@ -54,13 +54,13 @@ func offReason(trusted bool, c settings, globalFile string) string {
 	return ""
 }
 
-// offeredTools are the registry's tools (all of them Hindsight's) the model
-// may call while Hindsight may inject: hindsight_retain only while the
+// offeredTools are Hindsight's tools in the registry (those whose Store is
+// storeName) the model may call while Hindsight may inject: hindsight_retain only while the
 // session retains (the rule a turn's retain follows).
 func offeredTools(retains bool) []string {
 	var names []string
 	for _, t := range registry.Tools {
-		if t.Name == retainTool && !retains {
+		if t.Store != storeName || t.Name == retainTool && !retains {
 			continue
 		}
 		names = append(names, t.Name)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/config"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
 )
 
@@ -31,6 +32,14 @@ func TestHindsightIsOffInAnUntrustedProjectThenWithABrokenConfigThenWithoutAURL(
 func TestTheRetainToolIsOfferedOnlyWhileTheSessionRetains(t *testing.T) {
 	require.Equal(t, []string{"hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"}, offeredTools(true))
 	require.Equal(t, []string{"hindsight_recall", "hindsight_reflect", "hindsight_status"}, offeredTools(false))
+}
+
+// A tool another store registers is that store's to offer, never Hindsight's.
+func TestHindsightOffersOnlyItsOwnTools(t *testing.T) {
+	saved := registry.Tools
+	defer func() { registry.Tools = saved }()
+	registry.Tools = append(append([]registry.Tool(nil), saved...), registry.Tool{Store: "notes", Name: "memory_search"})
+	require.Equal(t, []string{"hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"}, offeredTools(true))
 }
 
 func TestTheBranchsNewestModeEntrySetsTheMode(t *testing.T) {
