@@ -17,9 +17,9 @@ import (
 )
 
 // The /memory commands that write: remember, flush, verify, confirm,
-// import, gitignore. The rules (what a fact may be, how the file changes)
-// are this package's pure ones (writeback.go, claude.go); this file reads
-// and writes the files.
+// import, gitignore. The rules (what a fact may be, how the file changes,
+// what a .gitignore ignores) are this package's pure ones (writeback.go,
+// claude.go, gitignore.go); this file reads and writes the files.
 
 // ---- Writeback -----------------------------------------------------------------
 
@@ -454,40 +454,14 @@ func (n *driver) cmdImport(c *store.Cmd) {
 
 // ---- .gitignore for personal notes ---------------------------------------------
 
-// localIgnored reports whether the project's .gitignore covers the personal
-// notes file, with the pattern that does. It understands the usual forms of
-// a pattern (a path, a folder, a "*" glob, a leading "/"), not negations.
+// localIgnored reports whether the project's .gitignore ignores the
+// personal notes file, with the pattern that does (ignoresLocal).
 func (n *driver) localIgnored() (bool, string) {
 	data, err := files.Read(n.h, path.Join(n.s.ProjectRoot, ".gitignore"), files.MaxConfig)
 	if err != nil {
 		return false, ""
 	}
-	rel := path.Join(notesProjectDir, notesLocal)
-	for _, raw := range strings.Split(string(data), "\n") {
-		p := strings.TrimSpace(raw)
-		if p == "" || p[0] == '#' || p[0] == '!' {
-			continue
-		}
-		pat := strings.TrimPrefix(strings.TrimSuffix(p, "/"), "/")
-		if pat == "" {
-			continue
-		}
-		if !strings.Contains(pat, "/") {
-			// A name pattern matches at any depth: the file or a folder on its way.
-			for _, part := range strings.Split(rel, "/") {
-				if ok, _ := path.Match(pat, part); ok {
-					return true, p
-				}
-			}
-			continue
-		}
-		for at := rel; at != "." && at != ""; at = path.Dir(at) {
-			if ok, _ := path.Match(pat, at); ok {
-				return true, p
-			}
-		}
-	}
-	return false, ""
+	return ignoresLocal(string(data))
 }
 
 // offerGitignore asks, when there is a UI, whether to keep the personal
@@ -543,13 +517,11 @@ func (n *driver) cmdGitignore(c *store.Cmd) {
 // addGitignore appends the personal notes file to the project's .gitignore.
 func (n *driver) addGitignore() (string, error) {
 	file := path.Join(n.s.ProjectRoot, ".gitignore")
-	line := "/" + path.Join(notesProjectDir, notesLocal) + "\n"
-	if data, err := files.Read(n.h, file, files.MaxConfig); err == nil && len(data) > 0 && data[len(data)-1] != '\n' {
-		line = "\n" + line
-	} else if err != nil && !hostio.IsNotFound(err) {
+	data, err := files.Read(n.h, file, files.MaxConfig)
+	if err != nil && !hostio.IsNotFound(err) {
 		return file, errors.New("Could not read " + file + ": " + err.Error())
 	}
-	if err := n.h.Append(file, []byte(line)); err != nil {
+	if err := n.h.Append(file, []byte(gitignoreLine(string(data)))); err != nil {
 		return file, errors.New("Could not write " + file + ": " + err.Error())
 	}
 	return file, nil
