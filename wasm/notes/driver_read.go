@@ -357,14 +357,10 @@ func (n *driver) recallDocs(scope string) ([]Doc, []string) {
 }
 
 func (n *driver) cmdRecall(c *store.Cmd) {
-	limit := 10
-	if v := c.Args.Value("limit"); v != "" {
-		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > 100 {
-			c.Out.Usage("/memory recall: --limit must be a whole number from 1 to 100")
-			return
-		}
-		limit = k
+	limit, usage := countFlag("recall", "limit", c.Args.Value("limit"), 10, maxRecallShown)
+	if usage != "" {
+		c.Out.Usage(usage)
+		return
 	}
 	reason, hits, detail := n.recall(c.Args.Text(0), limit)
 	if c.JSON {
@@ -467,14 +463,10 @@ type staleEntry struct {
 }
 
 func (n *driver) cmdStale(c *store.Cmd) {
-	days := n.cfg.StaleDays
-	if v := c.Args.Value("days"); v != "" {
-		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > MaxStaleDays {
-			c.Out.Usage("/memory stale: --days must be a whole number from 1 to " + strconv.Itoa(MaxStaleDays))
-			return
-		}
-		days = k
+	days, usage := countFlag("stale", "days", c.Args.Value("days"), n.cfg.StaleDays, MaxStaleDays)
+	if usage != "" {
+		c.Out.Usage(usage)
+		return
 	}
 	n.loadAll()
 	now := n.h.Now()
@@ -606,14 +598,10 @@ func faultReason(r string) string {
 }
 
 func (n *driver) cmdTraces(c *store.Cmd) {
-	limit := 20
-	if v := c.Args.Value("limit"); v != "" {
-		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > maxTracesShown {
-			c.Out.Usage("/memory traces: --limit must be a whole number from 1 to " + strconv.Itoa(maxTracesShown))
-			return
-		}
-		limit = k
+	limit, usage := countFlag("traces", "limit", c.Args.Value("limit"), 20, maxTracesShown)
+	if usage != "" {
+		c.Out.Usage(usage)
+		return
 	}
 	traces, problems, err := n.readTraces()
 	if err != nil {

@@ -26,6 +26,7 @@ const (
 	// reads or rewrites the file (a cut that did made TinyGo's heap grow).
 	traceFileBytes = 1 << 20
 	maxTracesShown = 400 // the most /memory traces --limit lists
+	maxRecallShown = 100 // the most /memory recall --limit lists
 	maxSidecar     = 8 << 20
 	journalCompact = 64 << 10 // a journal with nothing pending is compacted past this size
 	keepJournal    = 100      // records kept by a compaction, for /memory history
