@@ -457,11 +457,6 @@ func (n *driver) isIndex(d Doc) bool {
 
 // ---- /memory stale -------------------------------------------------------------
 
-type staleEntry struct {
-	sc *noteScope
-	e  Entry
-}
-
 func (n *driver) cmdStale(c *store.Cmd) {
 	days, usage := countFlag("stale", "days", c.Args.Value("days"), n.cfg.StaleDays, MaxStaleDays)
 	if usage != "" {
@@ -470,8 +465,7 @@ func (n *driver) cmdStale(c *store.Cmd) {
 	}
 	n.loadAll()
 	now := n.h.Now()
-	cutoff := now - int64(days)*86400000
-	var found []staleEntry
+	var tables []scopeEntries
 	for _, sc := range n.scopes {
 		if !sc.exists {
 			continue
@@ -479,44 +473,14 @@ func (n *driver) cmdStale(c *store.Cmd) {
 		old := n.tableState(sc).Dates
 		// Without a table every entry counts as new: dates start on first sight.
 		pt := BuildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), "", sc.pages, old, now)
-		for _, e := range pt.Entries {
-			if (e.Kind == "fact" || e.Kind == "pointer") && e.LastConfirmed < cutoff {
-				found = append(found, staleEntry{sc, e})
-			}
-		}
+		tables = append(tables, scopeEntries{sc.name, sc.file, sc.display, pt.Entries})
 	}
-	// Oldest confirmation first; insertion sort keeps the file order of ties
-	// and needs no reflection (sort.SliceStable would, under TinyGo).
-	for i := 1; i < len(found); i++ {
-		for j := i; j > 0 && found[j].e.LastConfirmed < found[j-1].e.LastConfirmed; j-- {
-			found[j], found[j-1] = found[j-1], found[j]
-		}
-	}
+	found := staleEntries(tables, now, days)
 	if c.JSON {
-		c.Out.Output(string(jsonw.Array(nil, len(found), func(b []byte, i int) []byte {
-			f := &found[i]
-			o := jsonw.Open(b)
-			o.Str("scope", f.sc.name)
-			o.Str("file", f.sc.file)
-			o.Str("id", f.e.ID)
-			o.Int("line", int64(f.e.Line))
-			o.Str("summary", f.e.Summary)
-			o.Str("lastConfirmed", civil.FormatTime(f.e.LastConfirmed))
-			o.Str("firstSeen", civil.FormatTime(f.e.FirstSeen))
-			return o.Close()
-		})))
+		c.Out.Output(staleJSON(found))
 		return
 	}
-	if len(found) == 0 {
-		c.Out.Output("Nothing stale: every entry was written or confirmed in the last " + text.Plural(days, "day", "days") + ".")
-		return
-	}
-	var b strings.Builder
-	b.WriteString(text.Plural(len(found), "entry has", "entries have") + " not been confirmed for " + text.Plural(days, "day", "days") + ". These are suggestions: check each, then /memory confirm <id>, update it, or move it to archive/. Nothing is deleted.")
-	for _, f := range found {
-		b.WriteString("\n  " + f.e.ID + "  " + f.sc.display + ":" + strconv.Itoa(f.e.Line) + "  last confirmed " + civil.Day(f.e.LastConfirmed) + "  " + f.e.Summary)
-	}
-	c.Out.Output(b.String())
+	c.Out.Output(staleText(found, days))
 }
 
 // ---- /memory faults, traces, trace, last ----------------------------------------
