@@ -2,6 +2,7 @@ package notes
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -132,4 +133,159 @@ func ExampleClaudeFacts() {
 	// Output:
 	// MEMORY.md:2 [Imported from Claude Code] Use pnpm, not npm
 	// build.md:3 [Quirks] sccache breaks -Werror
+}
+
+func TestClaudeFilesReadsTheIndexFirstThenMarkdownByName(t *testing.T) {
+	tests := []struct {
+		name    string
+		entries []string
+		want    []string
+	}{
+		{"an empty folder still reads the index", nil, []string{"MEMORY.md"}},
+		{"the index is read once, first", []string{"notes.md", "MEMORY.md", "build.md"}, []string{"MEMORY.md", "build.md", "notes.md"}},
+		{"the extension in any case", []string{"Build.MD", "x.Md", "y.markdown"}, []string{"MEMORY.md", "Build.MD", "x.Md"}},
+		{"folders and other files are not read", []string{"old.md/", "archive/", "notes.txt", "a.md.bak"}, []string{"MEMORY.md"}},
+		{"names sort by bytes: capitals first", []string{"b.md", "a.md", "Z.md"}, []string{"MEMORY.md", "Z.md", "a.md", "b.md"}},
+		{"only the index's exact name is the index", []string{"memory.md"}, []string{"MEMORY.md", "memory.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, claudeFiles(tt.entries), "claudeFiles(%q)", tt.entries)
+		})
+	}
+}
+
+func TestPlanImportSkipsWhatMemoryHoldsOrIsStaged(t *testing.T) {
+	cand := func(file string, line int, text string) ImportCandidate {
+		return ImportCandidate{Text: text, Section: ClaudeImportSection, File: file, Line: line}
+	}
+	memory := []Page{
+		page(Heading, 1, "Use pnpm", ""),
+		page(Fact, 2, "Use pnpm, not npm", ""),
+		page(Text, 3, "Deploys go out on Tuesdays", ""),
+	}
+	tests := []struct {
+		name    string
+		cands   []ImportCandidate
+		memory  []Page
+		pending []Op
+		skipped []string // where of the candidates skipped as in memory; the rest are staged
+	}{
+		{"nothing to import", nil, memory, nil, nil},
+		{"a new fact is staged", []ImportCandidate{cand("MEMORY.md", 4, "Run the tests with -race")}, memory, nil, nil},
+		{"a fact memory holds is skipped", []ImportCandidate{cand("MEMORY.md", 4, "use pnpm not npm!")}, memory, nil, []string{"MEMORY.md:4"}},
+		{"a heading or text page holds no fact", []ImportCandidate{cand("MEMORY.md", 4, "Use pnpm"), cand("MEMORY.md", 5, "Deploys go out on Tuesdays")}, memory, nil, nil},
+		{"a staged fact counts as held", []ImportCandidate{cand("build.md", 2, "sccache breaks -Werror")}, nil, []Op{{Op: "stage", ID: "W-1", Text: "sccache breaks -Werror"}}, []string{"build.md:2"}},
+		{"a fact staged by this import counts too", []ImportCandidate{cand("MEMORY.md", 2, "Run tests with -race"), cand("build.md", 7, "run tests with -race")}, nil, nil, []string{"build.md:7"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kept := append([]Page(nil), tt.memory...)
+			plan := planImport(tt.cands, tt.memory, tt.pending)
+			require.Equal(t, len(tt.cands), len(plan), "one item per candidate")
+			var skipped []string
+			for i, it := range plan {
+				c := tt.cands[i]
+				require.True(t, it.where == c.File+":"+strconv.Itoa(c.Line) && it.section == c.Section && it.text == c.Text && it.id == "" && it.note == "", "item %d %+v does not say candidate %+v", i, it, c)
+				switch it.why {
+				case inMemory:
+					skipped = append(skipped, it.where)
+				case "":
+				default:
+					t.Fatalf("item %d: why %q", i, it.why)
+				}
+			}
+			require.Equal(t, tt.skipped, skipped, "skipped as in memory")
+			require.Equal(t, kept, tt.memory, "planImport changed memory's pages")
+		})
+	}
+}
+
+func TestPlanImportNeverWritesIntoMemorysArray(t *testing.T) {
+	// A scope's pages are parsed into an array with room to spare; the plan
+	// must not append into it.
+	memory := make([]Page, 1, 8)
+	memory[0] = page(Fact, 1, "Use pnpm, not npm", "")
+	planImport([]ImportCandidate{{Text: "Deploy on Fridays", Section: "Ops", File: "MEMORY.md", Line: 1}}, memory, []Op{{Text: "Run make lint"}})
+	require.Equal(t, Page{}, memory[:2][1], "planImport appended into memory's array")
+}
+
+func TestImportTextSaysWhatWasStagedAndWhatWasSkipped(t *testing.T) {
+	staged := importItem{where: "MEMORY.md:4", section: "Testing", text: "Run the tests with -race", id: "W-0000abcd"}
+	noted := importItem{where: "build.md:2", section: "Build", text: "Use pnpm", id: "W-0000abce", note: "joined its lines"}
+	held := importItem{where: "MEMORY.md:2", section: "Imported from Claude Code", text: "Use pnpm, not npm", why: inMemory}
+	refused := importItem{where: "MEMORY.md:6", section: "Testing", text: "token: …", why: "secret: it looks like a secret"}
+	const head = " from /h/.claude/projects/-p/memory (read only) for .pi/memory/MEMORY.md; "
+	report := func(dry bool, staged, skipped []importItem) *importReport {
+		return &importReport{dry: dry, source: "/h/.claude/projects/-p/memory", file: "/p/.pi/memory/MEMORY.md", display: ".pi/memory/MEMORY.md", staged: staged, skipped: skipped}
+	}
+	tests := []struct {
+		name string
+		r    *importReport
+		want string
+	}{
+		{"no fact found", report(false, nil, nil), "Staged 0 facts" + head + "0 skipped."},
+		{"a dry run stages nothing and says so", report(true, []importItem{{where: "MEMORY.md:4", section: "Testing", text: "Run the tests with -race"}}, []importItem{held}),
+			"Would stage (dry run, nothing written) 1 fact" + head + "1 skipped.\n" +
+				"  would stage  MEMORY.md:4  [Testing] Run the tests with -race\n" +
+				"  skipped  MEMORY.md:2  Use pnpm, not npm (already in memory)"},
+		{"staged facts, with what staging changed, then how to write them", report(false, []importItem{staged, noted}, nil),
+			"Staged 2 facts" + head + "0 skipped.\n" +
+				"  staged  W-0000abcd  MEMORY.md:4  [Testing] Run the tests with -race\n" +
+				"  staged  W-0000abce  build.md:2  [Build] Use pnpm (joined its lines)\n" +
+				"/memory flush writes them (each is checked again then)."},
+		{"a refused fact is named by where it is, not its text", report(false, nil, []importItem{held, refused}),
+			"Staged 0 facts" + head + "2 skipped.\n" +
+				"  skipped  MEMORY.md:2  Use pnpm, not npm (already in memory)\n" +
+				"  skipped  MEMORY.md:6  (secret: it looks like a secret)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, importText(tt.r))
+		})
+	}
+}
+
+func TestImportJSONListsStagedAndSkippedWithEveryField(t *testing.T) {
+	r := importReport{dry: false, source: "/h/m", file: "/p/.pi/memory/MEMORY.md", display: ".pi/memory/MEMORY.md",
+		staged:  []importItem{{where: "MEMORY.md:4", section: "Testing", text: "Run tests", id: "W-1", note: "n"}},
+		skipped: []importItem{{where: "MEMORY.md:2", section: "S", text: "Use pnpm", why: inMemory}}}
+	require.Equal(t, `{"dryRun":false,"source":"/h/m","file":"/p/.pi/memory/MEMORY.md",`+
+		`"staged":[{"from":"MEMORY.md:4","section":"Testing","text":"Run tests","id":"W-1","note":"n","why":""}],`+
+		`"skipped":[{"from":"MEMORY.md:2","section":"S","text":"Use pnpm","id":"","note":"","why":"already in memory"}]}`, importJSON(&r))
+	require.Equal(t, `{"dryRun":true,"source":"","file":"","staged":[],"skipped":[]}`, importJSON(&importReport{dry: true}))
+}
+
+// FuzzPlanImport: Claude Code's memory files are written by a model and
+// edited by people, so any text of them and of the memory file is planned
+// without panicking into one item per fact, in order, each staged or held;
+// a fact memory holds is never staged, nor twice the same fact.
+func FuzzPlanImport(f *testing.F) {
+	f.Add([]byte("# Memory\n## Testing\n- Integration tests need Docker running\n- [Debugging](debugging.md)\n- Use pnpm, not npm\n"),
+		[]byte("- Set LOG_LEVEL=debug to see SQL\n- use pnpm not npm\n"),
+		[]byte("## Notes\n- Integration tests need Docker running\n"))
+	f.Add([]byte("- a\n- A!\n* b\n"), []byte(""), []byte("- b\n"))
+	f.Add([]byte("- \xff\xfe\n\n```\n- fenced\n```\n"), []byte("- "+strings.Repeat("long ", 120)+"\n"), []byte("# Use pnpm\n"))
+	f.Fuzz(func(t *testing.T, index, topic, mem []byte) {
+		cands := ClaudeFacts([]Doc{{File: "MEMORY.md", Pages: Parse("claude", index)}, {File: "topic.md", Pages: Parse("claude", topic)}})
+		memory := Parse("project", mem)
+		kept := append([]Page(nil), memory...)
+		plan := planImport(cands, memory, nil)
+		require.Equal(t, len(cands), len(plan), "one item per candidate")
+		var staged []Page
+		for i, it := range plan {
+			c := cands[i]
+			require.True(t, it.where == c.File+":"+strconv.Itoa(c.Line) && it.text == c.Text && it.section == c.Section, "item %d %+v is not candidate %+v", i, it, c)
+			switch it.why {
+			case "":
+				require.True(t, Duplicate(c.Text, memory) < 0, "%q is staged though memory holds it", c.Text)
+				require.True(t, Duplicate(c.Text, staged) < 0, "%q is staged twice", c.Text)
+				staged = append(staged, Page{Kind: Fact, Text: c.Text})
+			case inMemory:
+			default:
+				t.Fatalf("item %d: why %q", i, it.why)
+			}
+		}
+		require.Equal(t, kept, memory, "planImport changed memory's pages")
+	})
 }

@@ -348,16 +348,8 @@ func (n *driver) cmdImport(c *store.Cmd) {
 		c.Out.Fail("Could not list " + dir + ": " + err.Error())
 		return
 	}
-	var names []string
-	for _, e := range entries {
-		if !strings.HasSuffix(e, "/") && strings.HasSuffix(strings.ToLower(e), ".md") && e != notesIndex {
-			names = append(names, e)
-		}
-	}
-	sortStrings(names)
-	names = append([]string{notesIndex}, names...)
 	var docs []Doc
-	for _, f := range names {
+	for _, f := range claudeFiles(entries) {
 		data, err := files.Read(n.h, path.Join(dir, f), maxNoteFile)
 		if hostio.IsNotFound(err) {
 			continue
@@ -368,88 +360,33 @@ func (n *driver) cmdImport(c *store.Cmd) {
 		}
 		docs = append(docs, Doc{Scope: "claude", File: f, Pages: Parse("claude", data)})
 	}
-	cands := ClaudeFacts(docs)
 	// Against what memory holds and what is already staged.
 	n.load(sc)
-	known := append([]Page(nil), sc.pages...)
+	var pending []Op
 	if j, err := n.readJournal(sc.journal); err == nil {
-		for _, op := range j.Pending {
-			known = append(known, Page{Kind: Fact, Text: op.Text})
-		}
+		pending = j.Pending
 	}
-	type item struct {
-		where, section, text, id, note, why string
-	}
-	var staged, skipped []item
-	dry := c.Args.Has("dry-run")
-	for _, cand := range cands {
-		it := item{where: cand.File + ":" + strconv.Itoa(cand.Line), section: cand.Section, text: cand.Text}
-		if i := Duplicate(cand.Text, known); i >= 0 {
-			it.why = "already in memory"
-			skipped = append(skipped, it)
-			continue
-		}
-		if !dry {
-			op, note, err := n.stage(ScopeProject, cand.Section, cand.Text, "import:claude")
+	r := importReport{dry: c.Args.Has("dry-run"), source: dir, file: sc.file, display: sc.display}
+	for _, it := range planImport(ClaudeFacts(docs), sc.pages, pending) {
+		if it.why == "" && !r.dry {
+			op, note, err := n.stage(ScopeProject, it.section, it.text, "import:claude")
 			if err != nil {
 				it.why = err.Error()
-				skipped = append(skipped, it)
-				continue
+			} else {
+				it.id, it.text, it.note = op.ID, op.Text, note
 			}
-			it.id, it.text, it.note = op.ID, op.Text, note
 		}
-		staged = append(staged, it)
-		known = append(known, Page{Kind: Fact, Text: cand.Text})
+		if it.why != "" {
+			r.skipped = append(r.skipped, it)
+		} else {
+			r.staged = append(r.staged, it)
+		}
 	}
 	if c.JSON {
-		enc := func(list []item) []byte {
-			return jsonw.Array(nil, len(list), func(b []byte, i int) []byte {
-				o := jsonw.Open(b)
-				o.Str("from", list[i].where)
-				o.Str("section", list[i].section)
-				o.Str("text", list[i].text)
-				o.Str("id", list[i].id)
-				o.Str("note", list[i].note)
-				o.Str("why", list[i].why)
-				return o.Close()
-			})
-		}
-		w := jsonw.Open(nil)
-		w.Bool("dryRun", dry)
-		w.Str("source", dir)
-		w.Str("file", sc.file)
-		w.Raw("staged", enc(staged))
-		w.Raw("skipped", enc(skipped))
-		c.Out.Output(string(w.Close()))
+		c.Out.Output(importJSON(&r))
 		return
 	}
-	var b strings.Builder
-	verb := "Staged"
-	if dry {
-		verb = "Would stage (dry run, nothing written)"
-	}
-	b.WriteString(verb + " " + text.Plural(len(staged), "fact", "facts") + " from " + dir + " (read only) for " + sc.display + "; " + strconv.Itoa(len(skipped)) + " skipped.")
-	for _, it := range staged {
-		switch {
-		case dry:
-			b.WriteString("\n  would stage  " + it.where + "  [" + it.section + "] " + it.text)
-		case it.note != "":
-			b.WriteString("\n  staged  " + it.id + "  " + it.where + "  [" + it.section + "] " + it.text + " (" + it.note + ")")
-		default:
-			b.WriteString("\n  staged  " + it.id + "  " + it.where + "  [" + it.section + "] " + it.text)
-		}
-	}
-	for _, it := range skipped {
-		if it.why == "already in memory" {
-			b.WriteString("\n  skipped  " + it.where + "  " + it.text + " (already in memory)")
-		} else {
-			b.WriteString("\n  skipped  " + it.where + "  (" + it.why + ")")
-		}
-	}
-	if len(staged) > 0 && !dry {
-		b.WriteString("\n/memory flush writes them (each is checked again then).")
-	}
-	c.Out.Output(b.String())
+	c.Out.Output(importText(&r))
 }
 
 // ---- .gitignore for personal notes ---------------------------------------------
@@ -525,14 +462,4 @@ func (n *driver) addGitignore() (string, error) {
 		return file, errors.New("Could not write " + file + ": " + err.Error())
 	}
 	return file, nil
-}
-
-// sortStrings sorts a short list in place. (sort.Strings would pull the
-// generic slices package into the TinyGo build: tens of KB for a few names.)
-func sortStrings(a []string) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }
