@@ -2,53 +2,38 @@ package notes
 
 import (
 	"path"
-
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
-
-	"github.com/pi-memory/pi-memory/wasm/hostio"
-	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
-	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
 // ---- /memory status ------------------------------------------------------------
 
-// scopeReport is what status says about one scope.
-type scopeReport struct {
-	sc       *noteScope
-	topics   []string // topic files, "name (bytes)"
-	archived int
-	lines    int
-	injected int // bytes injected on this turn's block
-	table    tableState
-	warnings []string
-}
-
-func (n *driver) report() []scopeReport {
+// report gathers what /memory status says (status.go renders it): the
+// block as the next turn would inject it, each scope's file, page table,
+// topic files and archive, and what is waiting.
+func (n *driver) report() statusReport {
 	n.section() // the block as the next turn would inject it
 	injected := map[string]int{}
 	for _, r := range n.receipts {
 		injected[r.Scope] = r.Bytes
 	}
-	var out []scopeReport
+	r := statusReport{cfg: n.cfg, globalConfig: n.globalCfg, projectConfig: n.projCfg, project: n.s.ProjectRoot, trusted: n.s.Trusted, module: n.s.Module}
 	for _, sc := range n.scopes {
-		r := scopeReport{sc: sc, injected: injected[sc.name]}
+		s := scopeStatus{name: sc.name, file: sc.file, display: sc.display, table: sc.table, exists: sc.exists, bytes: len(sc.data), injected: injected[sc.name]}
 		if sc.exists {
-			r.lines = lineCount(sc.data)
-			r.table = n.tableState(sc)
-			if over := OverCaps(r.lines, len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
-				r.warnings = append(r.warnings, sc.display+" is "+over+": only part of it is injected. Move detail to topic files or archive/.")
-			}
+			s.lines = lineCount(sc.data)
+			s.pageTable = n.tableState(sc)
 		}
 		if sc.readErr != nil {
-			r.warnings = append(r.warnings, "could not read "+sc.file+": "+sc.readErr.Error())
+			s.readErr = sc.readErr.Error()
 		}
 		if sc.name != ScopeLocal {
 			if entries, err := n.h.List(sc.dir); err == nil {
@@ -56,176 +41,51 @@ func (n *driver) report() []scopeReport {
 					switch {
 					case e == "archive/":
 						if a, err := n.h.List(path.Join(sc.dir, "archive")); err == nil {
-							r.archived = len(a)
+							s.archived = len(a)
 						}
 					case strings.HasSuffix(e, ".md") && e != notesIndex && e != notesLocal:
-						size := ""
+						t := topicFile{name: e, size: -1}
 						st, err := n.h.Stat(path.Join(sc.dir, e))
 						if err == nil {
-							size = " (" + strconv.FormatInt(st.Size, 10) + " bytes)"
+							t.size = st.Size
 						} else if _, ok := errs.As[*files.NotPlain](err); ok {
-							size = " (not read)"
-							r.warnings = append(r.warnings, err.Error())
+							t.unread = err.Error()
 						}
-						r.topics = append(r.topics, e+size)
+						s.topics = append(s.topics, t)
 					}
 				}
 			}
 		}
 		if sc.name == ScopeLocal && sc.exists {
-			if ok, _ := n.localIgnored(); !ok {
-				r.warnings = append(r.warnings, sc.display+" is not in .gitignore, so it would be committed with the team's memory; /memory gitignore adds it.")
-			}
+			ignored, _ := n.localIgnored()
+			s.unignored = !ignored
 		}
-		out = append(out, r)
+		if !n.cfg.Enabled {
+			// Off means not read: status only says whether the file is there.
+			_, err := n.h.Stat(sc.file)
+			s.present = err == nil
+		}
+		r.scopes = append(r.scopes, s)
 	}
-	return out
+	r.block, r.faults = n.block, len(n.residency.Faults)
+	r.pending, _ = n.pending()
+	for _, t := range n.turn {
+		if t.Store == "notes" {
+			r.lastBytes = t.Bytes
+		}
+	}
+	r.turned = n.turn != nil
+	r.inject = n.env.May(n, store.Inject)
+	return r
 }
 
 func (n *driver) cmdStatus(c *store.Cmd) {
-	reps := n.report()
-	pending, _ := n.pending()
-	last := 0
-	for _, r := range n.turn {
-		if r.Store == "notes" {
-			last = r.Bytes
-		}
-	}
-	inject := n.env.May(n, store.Inject)
+	r := n.report()
 	if c.JSON {
-		w := jsonw.Open(nil)
-		w.Bool("enabled", n.cfg.Enabled)
-		w.Str("disabledBy", n.cfg.DisabledBy)
-		w.Bool("injecting", inject == "")
-		w.Bool("trusted", n.s.Trusted)
-		w.Str("globalConfig", n.globalCfg)
-		w.Bool("globalConfigPresent", n.cfg.GlobalPresent)
-		w.Str("projectConfig", n.projCfg)
-		w.Bool("projectConfigPresent", n.cfg.ProjectPresent)
-		w.Bool("pageTableInjection", n.cfg.PageTableInjection)
-		w.Int("maxInjectLines", int64(n.cfg.MaxInjectLines))
-		w.Int("maxInjectBytes", int64(n.cfg.MaxInjectBytes))
-		w.Int("maxMemoryTokens", int64(n.cfg.MaxMemoryTokens))
-		w.Int("blockBytes", int64(len(n.block)))
-		w.Int("blockTokens", int64(budget.EstimateTokens(n.block)))
-		w.Int("pending", int64(pending))
-		w.Raw("scopes", jsonw.Array(nil, len(reps), func(b []byte, i int) []byte {
-			r := &reps[i]
-			o := jsonw.Open(b)
-			o.Str("scope", r.sc.name)
-			o.Str("file", r.sc.file)
-			o.Bool("exists", r.sc.exists)
-			o.Int("bytes", int64(len(r.sc.data)))
-			o.Int("lines", int64(r.lines))
-			o.Int("injectedBytes", int64(r.injected))
-			o.Strs("topics", r.topics)
-			o.Int("archived", int64(r.archived))
-			o.Str("pageTable", r.table.Status)
-			o.Str("pageTableFile", r.sc.table)
-			o.Strs("warnings", r.warnings)
-			return o.Close()
-		}))
-		w.Strs("warnings", n.cfg.Warnings)
-		if n.s.Module != "" {
-			w.Str("version", registry.Release)
-			w.Str("moduleSha256", n.s.Module)
-		}
-		c.Out.Output(string(w.Close()))
+		c.Out.Output(statusJSON(&r))
 		return
 	}
-	var b strings.Builder
-	switch {
-	case !n.cfg.Enabled:
-		if n.cfg.Why != "" {
-			b.WriteString("Markdown memory: off — " + n.cfg.Why + "\n")
-		} else {
-			b.WriteString("Markdown memory: off (disabled by " + n.cfg.DisabledBy + "; nothing is read beyond the configs, nothing is written)\n")
-		}
-	case inject != "":
-		b.WriteString("Markdown memory: on, but nothing is injected: " + inject + "\n")
-	default:
-		b.WriteString("Markdown memory: on, injected before every prompt\n")
-	}
-	switch {
-	case n.s.ProjectRoot == "":
-		b.WriteString("Project: none (global memory only)\n")
-	case !n.s.Trusted:
-		b.WriteString("Project: " + n.s.ProjectRoot + ", not trusted: its memory is neither read nor written\n")
-	default:
-		b.WriteString("Project: " + n.s.ProjectRoot + ", trusted\n")
-	}
-	for _, r := range reps {
-		b.WriteString("\n" + scopeTitle(r.sc.name) + ": " + r.sc.file + "\n")
-		if !n.cfg.Enabled {
-			// Off means not read: say whether the file is there, nothing more.
-			if _, err := n.h.Stat(r.sc.file); err == nil {
-				b.WriteString("  present, not read while memory is off\n")
-			} else {
-				b.WriteString("  absent\n")
-			}
-			continue
-		}
-		if !r.sc.exists {
-			b.WriteString("  absent: created on the first write (by the agent, or /memory remember + flush)\n")
-		} else {
-			b.WriteString("  " + strconv.Itoa(len(r.sc.data)) + " bytes, " + text.Plural(r.lines, "line", "lines") + "; injected " + strconv.Itoa(r.injected) + " bytes (caps " + strconv.Itoa(n.cfg.MaxInjectLines) + " lines, " + strconv.Itoa(n.cfg.MaxInjectBytes) + " bytes)\n")
-			b.WriteString("  page table: " + r.table.Status)
-			if r.table.Detail != "" {
-				b.WriteString(" (" + r.table.Detail + ")")
-			}
-			b.WriteString(", " + r.sc.table + "\n")
-		}
-		if len(r.topics) > 0 {
-			b.WriteString("  topic files: " + strings.Join(r.topics, ", ") + "\n")
-		}
-		if r.archived > 0 {
-			b.WriteString("  archive: " + text.Plural(r.archived, "file", "files") + " (never injected)\n")
-		}
-		for _, w := range r.warnings {
-			b.WriteString("  warning: " + w + "\n")
-		}
-	}
-	b.WriteString("\nBlock: " + strconv.Itoa(len(n.block)) + " bytes ≈ " + strconv.Itoa(budget.EstimateTokens(n.block)) + " tokens of " + strconv.Itoa(n.cfg.MaxMemoryTokens) + " (maxMemoryTokens)")
-	if n.cfg.PageTableInjection {
-		b.WriteString(", typed pages")
-	} else {
-		b.WriteString(", plain cut")
-	}
-	if len(n.residency.Faults) > 0 {
-		b.WriteString("; " + text.Plural(len(n.residency.Faults), "page does", "pages do") + " not fit (/memory faults)")
-	}
-	b.WriteString("\n")
-	if n.turn != nil {
-		b.WriteString("Last turn injected " + strconv.Itoa(last) + " bytes of notes (/memory last shows it)\n")
-	}
-	if pending > 0 {
-		b.WriteString("Staged facts waiting: " + strconv.Itoa(pending) + " (/memory flush writes them; so does the end of the session)\n")
-	}
-	b.WriteString("Config: global " + files.Presence(n.globalCfg, n.cfg.GlobalPresent))
-	if n.projCfg != "" {
-		b.WriteString("; project " + files.Presence(n.projCfg, n.cfg.ProjectPresent))
-	}
-	b.WriteString("\n")
-	for _, w := range n.cfg.Warnings {
-		b.WriteString("warning: " + w + "\n")
-	}
-	// Which core answers, when the host said which module it loaded: what a
-	// person compares with `pimem --version` or quotes in a bug report.
-	if n.s.Module != "" {
-		b.WriteString(registry.About(registry.Release, n.s.Module) + "\n")
-	}
-	c.Out.Output(strings.TrimRight(b.String(), "\n"))
-}
-
-func scopeTitle(name string) string {
-	switch name {
-	case ScopeGlobal:
-		return "Global"
-	case ScopeProject:
-		return "Project"
-	default:
-		return "Personal notes"
-	}
+	c.Out.Output(statusText(&r))
 }
 
 // ---- /memory pages -------------------------------------------------------------
