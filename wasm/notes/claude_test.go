@@ -1,7 +1,6 @@
 package notes
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -104,35 +103,6 @@ func TestClaudeFactsDropsDuplicatesOfEarlierCandidatesOnly(t *testing.T) {
 	require.Equal(t, want, got, "ClaudeFacts")
 	none := ClaudeFacts(nil)
 	require.True(t, none == nil, "ClaudeFacts(nil) = %+v, want nil", none)
-}
-
-func ExampleClaudeProjectDirs() {
-	for _, d := range ClaudeProjectDirs("/home/ada", "/home/ada/src/my.app") {
-		fmt.Println(d)
-	}
-	// Output:
-	// /home/ada/.claude/projects/-home-ada-src-my-app/memory
-	// /home/ada/.claude/projects/-home-ada-src-my.app/memory
-}
-
-func ExampleClaudeFacts() {
-	files := []Doc{
-		{File: "MEMORY.md", Pages: []Page{
-			{Kind: Pointer, Line: 1, Text: "[Build](build.md) — quirks"},
-			{Kind: Fact, Line: 2, Text: "Use pnpm, not npm"},
-		}},
-		{File: "build.md", Pages: []Page{
-			{Kind: Heading, Line: 1, Text: "Quirks", Level: 2},
-			{Kind: Fact, Line: 2, Text: "use pnpm not npm", Section: "Quirks"},
-			{Kind: Fact, Line: 3, Text: "sccache breaks -Werror", Section: "Quirks"},
-		}},
-	}
-	for _, c := range ClaudeFacts(files) {
-		fmt.Printf("%s:%d [%s] %s\n", c.File, c.Line, c.Section, c.Text)
-	}
-	// Output:
-	// MEMORY.md:2 [Imported from Claude Code] Use pnpm, not npm
-	// build.md:3 [Quirks] sccache breaks -Werror
 }
 
 func TestClaudeFilesReadsTheIndexFirstThenMarkdownByName(t *testing.T) {

@@ -1,7 +1,6 @@
 package notes
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
@@ -50,20 +49,4 @@ func TestDuplicateSkipsHeadingsAndTextEvenWhenIdentical(t *testing.T) {
 	}
 	require.Equal(t, -1, Duplicate("Run the tests with -race", pages), "Duplicate")
 	require.Equal(t, -1, Duplicate("anything", nil), "Duplicate over no pages")
-}
-
-func ExampleDuplicate() {
-	pages := []Page{
-		{Kind: Heading, Line: 1, Text: "Build"},
-		{Kind: Fact, Line: 3, Text: "Run the tests with -race"},
-	}
-	fmt.Println(Duplicate("run the tests with -race!", pages))
-	fmt.Println(Duplicate("Run tests with -race", pages))
-	fmt.Println(Duplicate("Build", pages))
-	fmt.Println(Duplicate("Deploy on Fridays", pages))
-	// Output:
-	// 1
-	// 1
-	// -1
-	// -1
 }

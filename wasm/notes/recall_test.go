@@ -1,7 +1,6 @@
 package notes
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -298,35 +297,4 @@ func TestRecallDoesNotChangeItsInput(t *testing.T) {
 	q := mustQuery(t, "tests")
 	Recall(q, docs, 5)
 	require.True(t, docs[0].Pages[0].Text == "Tests need docker" && docs[0].Pages[0].Line == 2 && q.Words[0] == "tests", "Recall changed its input: %#v %#v", docs, q)
-}
-
-func ExampleParseQuery() {
-	q, _ := ParseQuery(`Tests "build cache" scope:project`)
-	fmt.Printf("%q %q %q\n", q.Words, q.Phrases, q.Scope)
-	_, err := ParseQuery("scope:team sccache")
-	fmt.Println(err)
-	// Output:
-	// ["tests"] ["build cache"] "project"
-	// unknown scope "team": write scope:global, scope:project or scope:local
-}
-
-func ExampleRecall() {
-	docs := []Doc{
-		{Scope: "global", File: "MEMORY.md", Pages: []Page{
-			{Kind: Fact, Line: 5, Text: "Tests in Go repos run with -race"},
-		}},
-		{Scope: "project", File: "MEMORY.md", Pages: []Page{
-			{Kind: Heading, Line: 1, Text: "Testing"},
-			{Kind: Fact, Line: 3, Text: "Run tests with make test-go"},
-			{Kind: Fact, Line: 4, Text: "Deploys need a tag"},
-		}},
-	}
-	q, _ := ParseQuery("testing")
-	for _, h := range Recall(q, docs, 10) {
-		fmt.Printf("%s %s:%d %.2f %s\n", h.Scope, h.File, h.Page.Line, h.Score, h.Page.Text)
-	}
-	// Output:
-	// project MEMORY.md:3 0.57 Run tests with make test-go
-	// global MEMORY.md:5 0.56 Tests in Go repos run with -race
-	// project MEMORY.md:1 0.50 Testing
 }
