@@ -48,11 +48,11 @@ func TestCountFlagTakesAWholeNumberInRangeOrSaysWhatItMustBe(t *testing.T) {
 }
 
 func TestCountFlagNamesItsCommandFlagAndBound(t *testing.T) {
-	_, msg := countFlag("stale", "days", "0", 90, MaxStaleDays)
+	_, msg := countFlag("stale", "days", "0", 90, maxStaleDays)
 	require.Equal(t, "/memory stale: --days must be a whole number from 1 to 3650", msg)
 	_, msg = countFlag("traces", "limit", "401", 20, maxTracesShown)
 	require.Equal(t, "/memory traces: --limit must be a whole number from 1 to 400", msg)
-	days, msg := countFlag("stale", "days", "", 45, MaxStaleDays)
+	days, msg := countFlag("stale", "days", "", 45, maxStaleDays)
 	require.True(t, days == 45 && msg == "", "the default is the caller's: %d %q", days, msg)
 }
 

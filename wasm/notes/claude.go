@@ -18,19 +18,19 @@ import (
 // claudeIndex is the index of Claude Code's memory folder.
 const claudeIndex = "MEMORY.md"
 
-// ClaudeProjectDirs returns where Claude Code keeps the auto-memory of the
+// claudeProjectDirs returns where Claude Code keeps the auto-memory of the
 // project at root, most likely first: home/.claude/projects/<slug>/memory,
 // where the slug is root with every character outside [A-Za-z0-9] replaced
 // by '-', then the older slug that only replaces '/'. Duplicates are removed
 // and a trailing slash of home or root is ignored. Root and home are absolute
 // slash paths.
 //
-//	ClaudeProjectDirs("/home/ada", "/home/ada/src/my.app")
+//	claudeProjectDirs("/home/ada", "/home/ada/src/my.app")
 //	  => ["/home/ada/.claude/projects/-home-ada-src-my-app/memory",
 //	      "/home/ada/.claude/projects/-home-ada-src-my.app/memory"]
-//	ClaudeProjectDirs("/home/ada", "/home/ada/src/app")
+//	claudeProjectDirs("/home/ada", "/home/ada/src/app")
 //	  => ["/home/ada/.claude/projects/-home-ada-src-app/memory"]
-func ClaudeProjectDirs(home, root string) []string {
+func claudeProjectDirs(home, root string) []string {
 	home, root = trimSlash(home), trimSlash(root)
 	var slug, old strings.Builder
 	for _, r := range root {
@@ -70,43 +70,43 @@ func isASCIIAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// ImportCandidate is one fact found in Claude Code's memory.
-type ImportCandidate struct {
+// importCandidate is one fact found in Claude Code's memory.
+type importCandidate struct {
 	Text    string // the fact, as the bullet to stage
 	Section string // the section to stage it under
 	File    string // the Claude memory file it came from, by base name
 	Line    int    // its 1-based line there
 }
 
-// ClaudeImportSection is the section of an imported fact that sat under no
+// claudeImportSection is the section of an imported fact that sat under no
 // "##" heading.
-const ClaudeImportSection = "Imported from Claude Code"
+const claudeImportSection = "Imported from Claude Code"
 
 // maxImportFact is the longest fact imported, in characters: the writeback
 // limit of decision record 005. A longer one belongs in a topic file, which a
 // person should write, not an importer.
 const maxImportFact = 500
 
-// ClaudeFacts returns the facts of Claude Code's memory files in order:
-// every Fact page (not pointers, headings or text) of each file, with its
-// Section, or ClaudeImportSection when it has none. files are already parsed;
-// each Doc's File is the file's base name, MEMORY.md first, then topic files
+// claudeFacts returns the facts of Claude Code's memory files in order:
+// every fact page (not pointers, headings or text) of each file, with its
+// Section, or claudeImportSection when it has none. files are already parsed;
+// each doc's File is the file's base name, MEMORY.md first, then topic files
 // in name order (the caller orders them). Facts longer than 500 characters
 // are skipped, and so are facts that duplicate an earlier candidate
-// (Duplicate's rule), so a fact Claude repeated in MEMORY.md and a topic file
+// (duplicate's rule), so a fact Claude repeated in MEMORY.md and a topic file
 // is staged once, from MEMORY.md.
 //
 //	MEMORY.md: "- [Build](build.md) — quirks", "- Use pnpm, not npm"
 //	build.md:  "## Quirks", "- use pnpm not npm", "- sccache breaks -Werror"
-//	ClaudeFacts(…) => [{"Use pnpm, not npm" "Imported from Claude Code" MEMORY.md 2}
+//	claudeFacts(…) => [{"Use pnpm, not npm" "Imported from Claude Code" MEMORY.md 2}
 //	                   {"sccache breaks -Werror" "Quirks" build.md 3}]
-func ClaudeFacts(files []Doc) []ImportCandidate {
-	var out []ImportCandidate
+func claudeFacts(files []doc) []importCandidate {
+	var out []importCandidate
 	var seen []similarity.Features // prepared once per candidate, not once per comparison
 	for _, f := range files {
 		for i := range f.Pages {
 			p := &f.Pages[i]
-			if p.Kind != Fact || p.Text == "" || utf8.RuneCountInString(p.Text) > maxImportFact {
+			if p.Kind != kindFact || p.Text == "" || utf8.RuneCountInString(p.Text) > maxImportFact {
 				continue
 			}
 			feat := similarity.Prepare(p.Text)
@@ -123,9 +123,9 @@ func ClaudeFacts(files []Doc) []ImportCandidate {
 			seen = append(seen, feat)
 			section := p.Section
 			if section == "" {
-				section = ClaudeImportSection
+				section = claudeImportSection
 			}
-			out = append(out, ImportCandidate{Text: p.Text, Section: section, File: f.File, Line: p.Line})
+			out = append(out, importCandidate{Text: p.Text, Section: section, File: f.File, Line: p.Line})
 		}
 	}
 	return out
@@ -172,26 +172,26 @@ type importItem struct {
 // inMemory is why an import skips a fact memory already holds.
 const inMemory = "already in memory"
 
-// planImport lists Claude's facts (ClaudeFacts) in order, each either to
-// stage (why "") or skipped as inMemory: a duplicate (Duplicate's rule) of
+// planImport lists Claude's facts (claudeFacts) in order, each either to
+// stage (why "") or skipped as inMemory: a duplicate (duplicate's rule) of
 // a page of the memory file, of a fact staged and not yet flushed (pending),
 // or of a fact this import stages before it. memory is not changed.
 //
 //	memory "- Use pnpm, not npm"; candidates "use pnpm not npm", "Deploy on Fridays"
 //	  => [{"use pnpm not npm" why "already in memory"} {"Deploy on Fridays" why ""}]
-func planImport(cands []ImportCandidate, memory []Page, pending []Op) []importItem {
-	known := make([]Page, 0, len(memory)+len(pending)+len(cands))
+func planImport(cands []importCandidate, memory []page, pending []Op) []importItem {
+	known := make([]page, 0, len(memory)+len(pending)+len(cands))
 	known = append(known, memory...)
 	for _, op := range pending {
-		known = append(known, Page{Kind: Fact, Text: op.Text})
+		known = append(known, page{Kind: kindFact, Text: op.Text})
 	}
 	plan := make([]importItem, 0, len(cands))
 	for _, c := range cands {
 		it := importItem{where: c.File + ":" + strconv.Itoa(c.Line), section: c.Section, text: c.Text}
-		if Duplicate(c.Text, known) >= 0 {
+		if duplicate(c.Text, known) >= 0 {
 			it.why = inMemory
 		} else {
-			known = append(known, Page{Kind: Fact, Text: c.Text})
+			known = append(known, page{Kind: kindFact, Text: c.Text})
 		}
 		plan = append(plan, it)
 	}

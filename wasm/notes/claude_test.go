@@ -33,38 +33,38 @@ func TestClaudeProjectDirsSlugsTheRootLikeClaudeCode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ClaudeProjectDirs(tt.home, tt.root)
+			got := claudeProjectDirs(tt.home, tt.root)
 			require.Equal(t, tt.want, got, "ClaudeProjectDirs(%q, %q)", tt.home, tt.root)
 		})
 	}
 }
 
-func claudeMemory() []Doc {
-	return []Doc{
-		{File: "MEMORY.md", Pages: []Page{
-			page(Heading, 1, "Memory", ""),
-			page(Pointer, 3, "[Build quirks](build.md) — sccache breaks -Werror", ""),
-			page(Fact, 4, "Use pnpm, not npm", ""),
-			page(Text, 6, "Claude keeps these notes up to date.", ""),
-			page(Heading, 8, "Testing", ""),
-			page(Fact, 9, "Run the tests with -race", "Testing"),
+func claudeMemory() []doc {
+	return []doc{
+		{File: "MEMORY.md", Pages: []page{
+			testPage(kindHeading, 1, "Memory", ""),
+			testPage(kindPointer, 3, "[Build quirks](build.md) — sccache breaks -Werror", ""),
+			testPage(kindFact, 4, "Use pnpm, not npm", ""),
+			testPage(kindText, 6, "Claude keeps these notes up to date.", ""),
+			testPage(kindHeading, 8, "Testing", ""),
+			testPage(kindFact, 9, "Run the tests with -race", "Testing"),
 		}},
-		{File: "build.md", Pages: []Page{
-			page(Heading, 1, "Build quirks", ""),
-			page(Fact, 2, "use pnpm not npm", ""),
-			page(Heading, 4, "Compiler", ""),
-			page(Fact, 5, "sccache breaks -Werror", "Compiler"),
-			page(Fact, 6, "Run tests with -race", "Compiler"),
+		{File: "build.md", Pages: []page{
+			testPage(kindHeading, 1, "Build quirks", ""),
+			testPage(kindFact, 2, "use pnpm not npm", ""),
+			testPage(kindHeading, 4, "Compiler", ""),
+			testPage(kindFact, 5, "sccache breaks -Werror", "Compiler"),
+			testPage(kindFact, 6, "Run tests with -race", "Compiler"),
 		}},
-		{File: "deploy.md", Pages: []Page{
-			page(Fact, 1, "Deploys go out on Tuesdays", ""),
+		{File: "deploy.md", Pages: []page{
+			testPage(kindFact, 1, "Deploys go out on Tuesdays", ""),
 		}},
 	}
 }
 
 func TestClaudeFactsKeepsFactsInOrderWithTheirSections(t *testing.T) {
-	got := ClaudeFacts(claudeMemory())
-	want := []ImportCandidate{
+	got := claudeFacts(claudeMemory())
+	want := []importCandidate{
 		{Text: "Use pnpm, not npm", Section: "Imported from Claude Code", File: "MEMORY.md", Line: 4},
 		{Text: "Run the tests with -race", Section: "Testing", File: "MEMORY.md", Line: 9},
 		{Text: "sccache breaks -Werror", Section: "Compiler", File: "build.md", Line: 5},
@@ -74,34 +74,34 @@ func TestClaudeFactsKeepsFactsInOrderWithTheirSections(t *testing.T) {
 }
 
 func TestClaudeFactsSkipsWhatIsNotAFact(t *testing.T) {
-	docs := []Doc{{File: "MEMORY.md", Pages: []Page{
-		page(Heading, 1, "Use pnpm", ""),
-		page(Pointer, 2, "[Use pnpm](pnpm.md)", ""),
-		page(Text, 3, "Use pnpm", ""),
-		page(Fact, 4, "", ""),
-		page(Fact, 5, strings.Repeat("é", 501), ""),
-		page(Fact, 6, strings.Repeat("é", 500), ""),
+	docs := []doc{{File: "MEMORY.md", Pages: []page{
+		testPage(kindHeading, 1, "Use pnpm", ""),
+		testPage(kindPointer, 2, "[Use pnpm](pnpm.md)", ""),
+		testPage(kindText, 3, "Use pnpm", ""),
+		testPage(kindFact, 4, "", ""),
+		testPage(kindFact, 5, strings.Repeat("é", 501), ""),
+		testPage(kindFact, 6, strings.Repeat("é", 500), ""),
 	}}}
-	got := ClaudeFacts(docs)
+	got := claudeFacts(docs)
 	require.True(t, len(got) == 1 && got[0].Line == 6, "ClaudeFacts = %+v, want only the 500-character fact on line 6", got)
 }
 
 func TestClaudeFactsDropsDuplicatesOfEarlierCandidatesOnly(t *testing.T) {
-	docs := []Doc{
-		{File: "MEMORY.md", Pages: []Page{page(Fact, 2, "Use pnpm, not npm", "")}},
-		{File: "tools.md", Pages: []Page{
-			page(Fact, 1, "use pnpm not npm!", "Tools"),
-			page(Fact, 2, "Use Postgres as the primary DB", "Tools"),
-			page(Fact, 3, "Use PostgreSQL for the primary database", "Tools"),
+	docs := []doc{
+		{File: "MEMORY.md", Pages: []page{testPage(kindFact, 2, "Use pnpm, not npm", "")}},
+		{File: "tools.md", Pages: []page{
+			testPage(kindFact, 1, "use pnpm not npm!", "Tools"),
+			testPage(kindFact, 2, "Use Postgres as the primary DB", "Tools"),
+			testPage(kindFact, 3, "Use PostgreSQL for the primary database", "Tools"),
 		}},
 	}
-	got := ClaudeFacts(docs)
-	want := []ImportCandidate{
+	got := claudeFacts(docs)
+	want := []importCandidate{
 		{Text: "Use pnpm, not npm", Section: "Imported from Claude Code", File: "MEMORY.md", Line: 2},
 		{Text: "Use Postgres as the primary DB", Section: "Tools", File: "tools.md", Line: 2},
 	}
 	require.Equal(t, want, got, "ClaudeFacts")
-	none := ClaudeFacts(nil)
+	none := claudeFacts(nil)
 	require.True(t, none == nil, "ClaudeFacts(nil) = %+v, want nil", none)
 }
 
@@ -126,31 +126,31 @@ func TestClaudeFilesReadsTheIndexFirstThenMarkdownByName(t *testing.T) {
 }
 
 func TestPlanImportSkipsWhatMemoryHoldsOrIsStaged(t *testing.T) {
-	cand := func(file string, line int, text string) ImportCandidate {
-		return ImportCandidate{Text: text, Section: ClaudeImportSection, File: file, Line: line}
+	cand := func(file string, line int, text string) importCandidate {
+		return importCandidate{Text: text, Section: claudeImportSection, File: file, Line: line}
 	}
-	memory := []Page{
-		page(Heading, 1, "Use pnpm", ""),
-		page(Fact, 2, "Use pnpm, not npm", ""),
-		page(Text, 3, "Deploys go out on Tuesdays", ""),
+	memory := []page{
+		testPage(kindHeading, 1, "Use pnpm", ""),
+		testPage(kindFact, 2, "Use pnpm, not npm", ""),
+		testPage(kindText, 3, "Deploys go out on Tuesdays", ""),
 	}
 	tests := []struct {
 		name    string
-		cands   []ImportCandidate
-		memory  []Page
+		cands   []importCandidate
+		memory  []page
 		pending []Op
 		skipped []string // where of the candidates skipped as in memory; the rest are staged
 	}{
 		{"nothing to import", nil, memory, nil, nil},
-		{"a new fact is staged", []ImportCandidate{cand("MEMORY.md", 4, "Run the tests with -race")}, memory, nil, nil},
-		{"a fact memory holds is skipped", []ImportCandidate{cand("MEMORY.md", 4, "use pnpm not npm!")}, memory, nil, []string{"MEMORY.md:4"}},
-		{"a heading or text page holds no fact", []ImportCandidate{cand("MEMORY.md", 4, "Use pnpm"), cand("MEMORY.md", 5, "Deploys go out on Tuesdays")}, memory, nil, nil},
-		{"a staged fact counts as held", []ImportCandidate{cand("build.md", 2, "sccache breaks -Werror")}, nil, []Op{{Op: "stage", ID: "W-1", Text: "sccache breaks -Werror"}}, []string{"build.md:2"}},
-		{"a fact staged by this import counts too", []ImportCandidate{cand("MEMORY.md", 2, "Run tests with -race"), cand("build.md", 7, "run tests with -race")}, nil, nil, []string{"build.md:7"}},
+		{"a new fact is staged", []importCandidate{cand("MEMORY.md", 4, "Run the tests with -race")}, memory, nil, nil},
+		{"a fact memory holds is skipped", []importCandidate{cand("MEMORY.md", 4, "use pnpm not npm!")}, memory, nil, []string{"MEMORY.md:4"}},
+		{"a heading or text page holds no fact", []importCandidate{cand("MEMORY.md", 4, "Use pnpm"), cand("MEMORY.md", 5, "Deploys go out on Tuesdays")}, memory, nil, nil},
+		{"a staged fact counts as held", []importCandidate{cand("build.md", 2, "sccache breaks -Werror")}, nil, []Op{{Op: "stage", ID: "W-1", Text: "sccache breaks -Werror"}}, []string{"build.md:2"}},
+		{"a fact staged by this import counts too", []importCandidate{cand("MEMORY.md", 2, "Run tests with -race"), cand("build.md", 7, "run tests with -race")}, nil, nil, []string{"build.md:7"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			kept := append([]Page(nil), tt.memory...)
+			kept := append([]page(nil), tt.memory...)
 			plan := planImport(tt.cands, tt.memory, tt.pending)
 			require.Equal(t, len(tt.cands), len(plan), "one item per candidate")
 			var skipped []string
@@ -174,10 +174,10 @@ func TestPlanImportSkipsWhatMemoryHoldsOrIsStaged(t *testing.T) {
 func TestPlanImportNeverWritesIntoMemorysArray(t *testing.T) {
 	// A scope's pages are parsed into an array with room to spare; the plan
 	// must not append into it.
-	memory := make([]Page, 1, 8)
-	memory[0] = page(Fact, 1, "Use pnpm, not npm", "")
-	planImport([]ImportCandidate{{Text: "Deploy on Fridays", Section: "Ops", File: "MEMORY.md", Line: 1}}, memory, []Op{{Text: "Run make lint"}})
-	require.Equal(t, Page{}, memory[:2][1], "planImport appended into memory's array")
+	memory := make([]page, 1, 8)
+	memory[0] = testPage(kindFact, 1, "Use pnpm, not npm", "")
+	planImport([]importCandidate{{Text: "Deploy on Fridays", Section: "Ops", File: "MEMORY.md", Line: 1}}, memory, []Op{{Text: "Run make lint"}})
+	require.Equal(t, page{}, memory[:2][1], "planImport appended into memory's array")
 }
 
 func TestImportTextSaysWhatWasStagedAndWhatWasSkipped(t *testing.T) {
@@ -237,20 +237,20 @@ func FuzzPlanImport(f *testing.F) {
 	f.Add([]byte("- a\n- A!\n* b\n"), []byte(""), []byte("- b\n"))
 	f.Add([]byte("- \xff\xfe\n\n```\n- fenced\n```\n"), []byte("- "+strings.Repeat("long ", 120)+"\n"), []byte("# Use pnpm\n"))
 	f.Fuzz(func(t *testing.T, index, topic, mem []byte) {
-		cands := ClaudeFacts([]Doc{{File: "MEMORY.md", Pages: Parse("claude", index)}, {File: "topic.md", Pages: Parse("claude", topic)}})
-		memory := Parse("project", mem)
-		kept := append([]Page(nil), memory...)
+		cands := claudeFacts([]doc{{File: "MEMORY.md", Pages: parse("claude", index)}, {File: "topic.md", Pages: parse("claude", topic)}})
+		memory := parse("project", mem)
+		kept := append([]page(nil), memory...)
 		plan := planImport(cands, memory, nil)
 		require.Equal(t, len(cands), len(plan), "one item per candidate")
-		var staged []Page
+		var staged []page
 		for i, it := range plan {
 			c := cands[i]
 			require.True(t, it.where == c.File+":"+strconv.Itoa(c.Line) && it.text == c.Text && it.section == c.Section, "item %d %+v is not candidate %+v", i, it, c)
 			switch it.why {
 			case "":
-				require.True(t, Duplicate(c.Text, memory) < 0, "%q is staged though memory holds it", c.Text)
-				require.True(t, Duplicate(c.Text, staged) < 0, "%q is staged twice", c.Text)
-				staged = append(staged, Page{Kind: Fact, Text: c.Text})
+				require.True(t, duplicate(c.Text, memory) < 0, "%q is staged though memory holds it", c.Text)
+				require.True(t, duplicate(c.Text, staged) < 0, "%q is staged twice", c.Text)
+				staged = append(staged, page{Kind: kindFact, Text: c.Text})
 			case inMemory:
 			default:
 				t.Fatalf("item %d: why %q", i, it.why)

@@ -35,7 +35,7 @@ func (n *driver) report() statusReport {
 		if sc.readErr != nil {
 			s.readErr = sc.readErr.Error()
 		}
-		if sc.name != ScopeLocal {
+		if sc.name != scopeLocal {
 			if entries, err := n.h.List(sc.dir); err == nil {
 				for _, e := range entries {
 					switch {
@@ -56,7 +56,7 @@ func (n *driver) report() statusReport {
 				}
 			}
 		}
-		if sc.name == ScopeLocal && sc.exists {
+		if sc.name == scopeLocal && sc.exists {
 			ignored, _ := n.localIgnored()
 			s.unignored = !ignored
 		}
@@ -129,8 +129,8 @@ func (n *driver) cmdPages(c *store.Cmd) {
 				po.Int("lines", int64(p.Lines))
 				po.Int("bytes", int64(len(p.Src)))
 				po.Str("section", p.Section)
-				po.Str("min", p.Min().String())
-				po.Str("summary", trimNL(p.Form(Summary, sc.display)))
+				po.Str("min", p.minForm().String())
+				po.Str("summary", trimNL(p.form(formSummary, sc.display)))
 				return po.Close()
 			}))
 			return o.Close()
@@ -158,7 +158,7 @@ func (n *driver) cmdPages(c *store.Cmd) {
 		b.WriteString("\n")
 		for k := range sc.pages {
 			p := &sc.pages[k]
-			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(strconv.Itoa(p.Line), 4) + " " + trimNL(p.Form(Summary, sc.display)) + "\n")
+			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(strconv.Itoa(p.Line), 4) + " " + trimNL(p.form(formSummary, sc.display)) + "\n")
 		}
 	}
 	c.Out.Output(strings.TrimRight(b.String(), "\n"))
@@ -175,9 +175,9 @@ func padRight(s string, n int) string {
 
 // recallDocs gathers the searchable files: each scope's index and, for the
 // shared scopes, its topic files (archive/ stays out, as it does of prompts).
-func (n *driver) recallDocs(scope string) ([]Doc, []string) {
+func (n *driver) recallDocs(scope string) ([]doc, []string) {
 	n.loadAll()
-	var docs []Doc
+	var docs []doc
 	var errs []string
 	for _, sc := range n.scopes {
 		if scope != "" && sc.name != scope {
@@ -187,9 +187,9 @@ func (n *driver) recallDocs(scope string) ([]Doc, []string) {
 			errs = append(errs, sc.file+": "+sc.readErr.Error())
 		}
 		if sc.exists {
-			docs = append(docs, Doc{Scope: sc.name, File: sc.display, Pages: sc.pages})
+			docs = append(docs, doc{Scope: sc.name, File: sc.display, Pages: sc.pages})
 		}
-		if sc.name == ScopeLocal {
+		if sc.name == scopeLocal {
 			continue
 		}
 		entries, err := n.h.List(sc.dir)
@@ -210,7 +210,7 @@ func (n *driver) recallDocs(scope string) ([]Doc, []string) {
 			}
 			display := path.Join(path.Dir(sc.display), e)
 			view, _ := redactedView(data, nil)
-			docs = append(docs, Doc{Scope: sc.name, File: display, Pages: Parse(sc.name, view)})
+			docs = append(docs, doc{Scope: sc.name, File: display, Pages: parse(sc.name, view)})
 		}
 	}
 	return docs, errs
@@ -244,53 +244,53 @@ func (n *driver) cmdRecall(c *store.Cmd) {
 		var b strings.Builder
 		b.WriteString("recall: " + string(reason))
 		switch reason {
-		case ReasonOK:
+		case reasonOK:
 			b.WriteString(" — " + text.Plural(len(hits), "match", "matches"))
 		default:
 			b.WriteString(" — " + detail)
 		}
 		for _, h := range hits {
-			b.WriteString("\n  " + h.File + ":" + strconv.Itoa(h.Page.Line) + "  " + trimNL(h.Page.Form(Summary, h.File)))
+			b.WriteString("\n  " + h.File + ":" + strconv.Itoa(h.Page.Line) + "  " + trimNL(h.Page.form(formSummary, h.File)))
 		}
-		if reason == ReasonOK && detail != "" {
+		if reason == reasonOK && detail != "" {
 			b.WriteString("\n  (" + detail + ")")
 		}
 		c.Out.Output(b.String())
 	}
 	switch reason {
-	case ReasonMalformed:
+	case reasonMalformed:
 		c.Out.SetExit(2)
-	case ReasonDenied, ReasonUnavailable, ReasonBackendError:
+	case reasonDenied, reasonUnavailable, reasonBackendError:
 		c.Out.SetExit(1)
 	}
 }
 
-// recall answers a query with one reason code (Reason).
-func (n *driver) recall(raw string, limit int) (Reason, []Hit, string) {
+// recall answers a query with one reason code (reason).
+func (n *driver) recall(raw string, limit int) (reason, []hit, string) {
 	if !n.cfg.Enabled {
 		if n.cfg.Why != "" {
-			return ReasonDenied, nil, n.cfg.Why
+			return reasonDenied, nil, n.cfg.Why
 		}
-		return ReasonDenied, nil, "markdown memory is disabled by " + n.cfg.DisabledBy
+		return reasonDenied, nil, "markdown memory is disabled by " + n.cfg.DisabledBy
 	}
-	q, err := ParseQuery(raw)
+	q, err := parseQuery(raw)
 	if err != nil {
-		return ReasonMalformed, nil, err.Error()
+		return reasonMalformed, nil, err.Error()
 	}
-	if q.Scope == ScopeProject || q.Scope == ScopeLocal {
+	if q.Scope == scopeProject || q.Scope == scopeLocal {
 		if n.scope(q.Scope) == nil {
 			_, err := n.scopeFor(q.Scope)
-			return ReasonDenied, nil, err.Error()
+			return reasonDenied, nil, err.Error()
 		}
 	}
 	docs, errs := n.recallDocs(q.Scope)
 	if len(docs) == 0 {
 		if len(errs) > 0 {
-			return ReasonBackendError, nil, strings.Join(errs, "; ")
+			return reasonBackendError, nil, strings.Join(errs, "; ")
 		}
-		return ReasonUnavailable, nil, "no memory file exists yet (" + n.whereToStart() + ")"
+		return reasonUnavailable, nil, "no memory file exists yet (" + n.whereToStart() + ")"
 	}
-	hits := Recall(q, docs, limit)
+	hits := recall(q, docs, limit)
 	for _, d := range docs {
 		if d.File != "" && !n.isIndex(d) {
 			discard(d.Pages) // topic files were parsed for this query only
@@ -298,15 +298,15 @@ func (n *driver) recall(raw string, limit int) (Reason, []Hit, string) {
 	}
 	if len(hits) == 0 {
 		if len(errs) > 0 {
-			return ReasonBackendError, nil, strings.Join(errs, "; ")
+			return reasonBackendError, nil, strings.Join(errs, "; ")
 		}
-		return ReasonNoMatch, nil, "nothing in " + text.Plural(len(docs), "file", "files") + " matches " + strconv.Quote(q.Raw)
+		return reasonNoMatch, nil, "nothing in " + text.Plural(len(docs), "file", "files") + " matches " + strconv.Quote(q.Raw)
 	}
-	return ReasonOK, hits, strings.Join(errs, "; ")
+	return reasonOK, hits, strings.Join(errs, "; ")
 }
 
 // isIndex reports whether d is a scope's index, whose pages the store keeps.
-func (n *driver) isIndex(d Doc) bool {
+func (n *driver) isIndex(d doc) bool {
 	for _, sc := range n.scopes {
 		if sc.display == d.File && sc.name == d.Scope {
 			return true
@@ -318,7 +318,7 @@ func (n *driver) isIndex(d Doc) bool {
 // ---- /memory stale -------------------------------------------------------------
 
 func (n *driver) cmdStale(c *store.Cmd) {
-	days, usage := countFlag("stale", "days", c.Args.Value("days"), n.cfg.StaleDays, MaxStaleDays)
+	days, usage := countFlag("stale", "days", c.Args.Value("days"), n.cfg.StaleDays, maxStaleDays)
 	if usage != "" {
 		c.Out.Usage(usage)
 		return
@@ -332,7 +332,7 @@ func (n *driver) cmdStale(c *store.Cmd) {
 		}
 		old := n.tableState(sc).Dates
 		// Without a table every entry counts as new: dates start on first sight.
-		pt := BuildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), "", sc.pages, old, now)
+		pt := buildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), "", sc.pages, old, now)
 		tables = append(tables, scopeEntries{sc.name, sc.file, sc.display, pt.Entries})
 	}
 	found := staleEntries(tables, now, days)
@@ -375,7 +375,7 @@ func (n *driver) cmdFaults(c *store.Cmd) {
 	}
 	if c.JSON {
 		w := jsonw.Open(nil)
-		w.Raw("residency", jsonw.Array(nil, len(faults), func(b []byte, i int) []byte { return faults[i].AppendJSON(b) }))
+		w.Raw("residency", jsonw.Array(nil, len(faults), func(b []byte, i int) []byte { return faults[i].appendJSON(b) }))
 		w.Raw("writeback", jsonw.Array(nil, len(refused), func(b []byte, i int) []byte {
 			r := &refused[i]
 			o := jsonw.Open(b)
@@ -441,7 +441,7 @@ func (n *driver) cmdTraces(c *store.Cmd) {
 	}
 	if c.JSON {
 		c.Out.Output(string(jsonw.Array(nil, len(shown), func(b []byte, i int) []byte {
-			line := shown[i].Encode()
+			line := shown[i].encode()
 			return append(b, line[:len(line)-1]...)
 		})))
 		return
@@ -509,7 +509,7 @@ func (n *driver) cmdTrace(c *store.Cmd) {
 		return
 	}
 	if c.JSON {
-		line := t.Encode()
+		line := t.encode()
 		c.Out.Output(string(line[:len(line)-1]))
 		return
 	}

@@ -41,15 +41,15 @@ func (n *driver) cmdRemember(c *store.Cmd) {
 		return
 	}
 	if section = op.Section; section == "" {
-		section = DefaultSection
+		section = defaultSection
 	}
 	// Say now what the flush would say, so nobody waits for a session end
 	// to learn a fact will be refused as the file stands.
 	n.load(sc)
-	o := Check(op.Text, section, sc.data, sc.pages, n.rules(sc))
+	o := check(op.Text, section, sc.data, sc.pages, n.rules(sc))
 	if c.JSON {
 		w := jsonw.Open(nil)
-		w.Raw("staged", trimNLBytes(op.Encode()))
+		w.Raw("staged", trimNLBytes(op.encode()))
 		w.Str("file", sc.file)
 		w.Str("note", note)
 		if !o.Commit {
@@ -73,14 +73,14 @@ func trimNLBytes(b []byte) []byte { return []byte(strings.TrimRight(string(b), "
 
 // scopeNoun names a scope in sentences.
 func scopeNoun(scope string) string {
-	if scope == ScopeLocal {
+	if scope == scopeLocal {
 		return "your personal project notes"
 	}
 	return scope + " memory"
 }
 
-func (n *driver) rules(sc *noteScope) Rules {
-	return Rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display}
+func (n *driver) rules(sc *noteScope) rules {
+	return rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display}
 }
 
 // cmdFlush writes the staged facts. It exits 1 when a fact was refused or
@@ -117,7 +117,7 @@ func (n *driver) cmdFlush(c *store.Cmd) {
 				line += " (" + o.Detail + ")"
 			}
 			lines = append(lines, line)
-			if st.Scope == ScopeLocal {
+			if st.Scope == scopeLocal {
 				wroteLocal = true
 			}
 		default:
@@ -131,7 +131,7 @@ func (n *driver) cmdFlush(c *store.Cmd) {
 		w.Int("written", int64(written))
 		w.Int("refused", int64(refused))
 		w.Int("pending", int64(left))
-		w.Raw("ops", jsonw.Array(nil, len(rep.ops), func(b []byte, i int) []byte { return append(b, trimNLBytes(rep.ops[i].Encode())...) }))
+		w.Raw("ops", jsonw.Array(nil, len(rep.ops), func(b []byte, i int) []byte { return append(b, trimNLBytes(rep.ops[i].encode())...) }))
 		w.Strs("problems", append(append([]string(nil), rep.warnings...), rep.problems...))
 		c.Out.Output(string(w.Close()))
 	} else {
@@ -189,7 +189,7 @@ func (n *driver) cmdVerify(c *store.Cmd) {
 			continue
 		}
 		done = append(done, rebuilt{sc, len(sc.pages)})
-		if over := OverCaps(lineCount(sc.data), len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
+		if over := overCaps(lineCount(sc.data), len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
 			problems = append(problems, sc.display+" is "+over+": only part of it is injected; move detail to topic files or archive/")
 		}
 	}
@@ -248,7 +248,7 @@ func (n *driver) secretLines() []string {
 		if sc.exists {
 			check(sc.display, sc.data)
 		}
-		if sc.name == ScopeLocal {
+		if sc.name == scopeLocal {
 			continue
 		}
 		entries, err := n.h.List(sc.dir)
@@ -270,7 +270,7 @@ func (n *driver) secretLines() []string {
 func (n *driver) whereToStart() string {
 	var where []string
 	for _, sc := range n.scopes {
-		if sc.name != ScopeLocal {
+		if sc.name != scopeLocal {
 			where = append(where, sc.file)
 		}
 	}
@@ -279,7 +279,7 @@ func (n *driver) whereToStart() string {
 
 // findPage finds a page by id in the scopes' index files. It returns a copy:
 // a scope's pages are parsed again into the same array when its file changes.
-func (n *driver) findPage(id string) (*noteScope, *Page) {
+func (n *driver) findPage(id string) (*noteScope, *page) {
 	n.loadAll()
 	for _, sc := range n.scopes {
 		for i := range sc.pages {
@@ -310,7 +310,7 @@ func (n *driver) cmdConfirm(c *store.Cmd) {
 		c.Out.Output(string(w.Close()))
 		return
 	}
-	c.Out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + strconv.Itoa(p.Line) + "): " + trimNL(p.Form(Summary, sc.display)))
+	c.Out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + strconv.Itoa(p.Line) + "): " + trimNL(p.form(formSummary, sc.display)))
 }
 
 func trimNL(s string) string { return strings.TrimRight(s, "\n") }
@@ -322,7 +322,7 @@ func (n *driver) cmdImport(c *store.Cmd) {
 		c.Out.Usage("/memory import takes one source: /memory import claude [--dry-run]")
 		return
 	}
-	sc, err := n.scopeFor(ScopeProject)
+	sc, err := n.scopeFor(scopeProject)
 	if err != nil {
 		c.Out.Fail("Nothing imported: " + err.Error())
 		return
@@ -331,7 +331,7 @@ func (n *driver) cmdImport(c *store.Cmd) {
 		c.Out.Fail("Nothing imported: the host did not say where the home folder is, so Claude Code's memory cannot be found.")
 		return
 	}
-	dirs := ClaudeProjectDirs(n.s.Home, n.s.ProjectRoot)
+	dirs := claudeProjectDirs(n.s.Home, n.s.ProjectRoot)
 	dir := ""
 	for _, d := range dirs {
 		if st, err := n.h.Stat(d); err == nil && st.Dir {
@@ -348,7 +348,7 @@ func (n *driver) cmdImport(c *store.Cmd) {
 		c.Out.Fail("Could not list " + dir + ": " + err.Error())
 		return
 	}
-	var docs []Doc
+	var docs []doc
 	for _, f := range claudeFiles(entries) {
 		data, err := files.Read(n.h, path.Join(dir, f), maxNoteFile)
 		if hostio.IsNotFound(err) {
@@ -358,7 +358,7 @@ func (n *driver) cmdImport(c *store.Cmd) {
 			c.Out.Fail("Could not read " + path.Join(dir, f) + ": " + err.Error() + "; nothing imported.")
 			return
 		}
-		docs = append(docs, Doc{Scope: "claude", File: f, Pages: Parse("claude", data)})
+		docs = append(docs, doc{Scope: "claude", File: f, Pages: parse("claude", data)})
 	}
 	// Against what memory holds and what is already staged.
 	n.load(sc)
@@ -367,9 +367,9 @@ func (n *driver) cmdImport(c *store.Cmd) {
 		pending = j.Pending
 	}
 	r := importReport{dry: c.Args.Has("dry-run"), source: dir, file: sc.file, display: sc.display}
-	for _, it := range planImport(ClaudeFacts(docs), sc.pages, pending) {
+	for _, it := range planImport(claudeFacts(docs), sc.pages, pending) {
 		if it.why == "" && !r.dry {
-			op, note, err := n.stage(ScopeProject, it.section, it.text, "import:claude")
+			op, note, err := n.stage(scopeProject, it.section, it.text, "import:claude")
 			if err != nil {
 				it.why = err.Error()
 			} else {
@@ -427,8 +427,8 @@ func (n *driver) offerGitignore(c *store.Cmd) {
 }
 
 func (n *driver) cmdGitignore(c *store.Cmd) {
-	if n.scope(ScopeLocal) == nil {
-		_, err := n.scopeFor(ScopeLocal)
+	if n.scope(scopeLocal) == nil {
+		_, err := n.scopeFor(scopeLocal)
 		c.Out.Fail("Not written: " + err.Error())
 		return
 	}

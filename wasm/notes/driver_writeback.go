@@ -38,7 +38,7 @@ func (n *driver) scopeFor(name string) (*noteScope, error) {
 		return nil, errors.New(why)
 	}
 	switch name {
-	case ScopeGlobal, ScopeProject, ScopeLocal:
+	case scopeGlobal, scopeProject, scopeLocal:
 	default:
 		return nil, errors.New("unknown scope " + strconv.Quote(name) + ": use global, project or local")
 	}
@@ -96,7 +96,7 @@ func (n *driver) stage(scope, section, text, source string) (op Op, note string,
 	}
 	// Recalled or injected memory is never written back as a new fact.
 	text = markers.Strip(text)
-	f := CheckFact(text, section, n.cfg.StrictWriteback)
+	f := checkFact(text, section, n.cfg.StrictWriteback)
 	if f.Reason != "" {
 		return Op{}, "", &refusal{reason: f.Reason, detail: f.Detail}
 	}
@@ -109,13 +109,13 @@ func (n *driver) stage(scope, section, text, source string) (op Op, note string,
 		return Op{}, "", err
 	}
 	defer n.h.Unlock(sc.lock)
-	if err := n.h.Append(sc.journal, op.Encode()); err != nil {
+	if err := n.h.Append(sc.journal, op.encode()); err != nil {
 		return Op{}, "", err
 	}
 	return op, note, nil
 }
 
-// refusal is a fact refused for what it is (CheckFact).
+// refusal is a fact refused for what it is (checkFact).
 type refusal struct{ reason, detail string }
 
 func (r *refusal) Error() string { return r.reason + ": " + r.detail }
@@ -233,7 +233,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 		if sc == nil {
 			out := Op{Op: "reject", ID: op.ID, T: now, Reason: "invalid", Detail: "unknown scope " + strconv.Quote(op.Scope)}
 			rep.ops = append(rep.ops, out)
-			lines = append(lines, out.Encode()...)
+			lines = append(lines, out.encode()...)
 			continue
 		}
 		n.load(sc)
@@ -241,7 +241,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 			rep.problems = append(rep.problems, "could not read "+sc.file+": "+sc.readErr.Error()+"; "+op.ID+" stays pending")
 			continue
 		}
-		o := Check(op.Text, op.Section, sc.data, sc.pages, Rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display})
+		o := check(op.Text, op.Section, sc.data, sc.pages, rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display})
 		if !o.Commit {
 			out := Op{Op: "reject", ID: op.ID, T: now, Reason: o.Reason, Detail: o.Detail}
 			if o.Duplicate >= 0 {
@@ -251,7 +251,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 				confirmed[sc] = append(confirmed[sc], p.Hash)
 			}
 			rep.ops = append(rep.ops, out)
-			lines = append(lines, out.Encode()...)
+			lines = append(lines, out.encode()...)
 			continue
 		}
 		if err := n.h.Mkdir(sc.dir); err != nil {
@@ -275,7 +275,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 			rep.warnings = append(rep.warnings, op.ID+": "+o.Warning)
 		}
 		rep.ops = append(rep.ops, out)
-		lines = append(lines, out.Encode()...)
+		lines = append(lines, out.encode()...)
 	}
 	if len(lines) > 0 {
 		if err := n.h.Append(first.journal, lines); err != nil {
@@ -314,7 +314,7 @@ func (n *driver) compactJournal(sc *noteScope) error {
 	}
 	var out []byte
 	for i := range ops {
-		out = append(out, ops[i].Encode()...)
+		out = append(out, ops[i].encode()...)
 	}
 	return n.h.WriteAtomic(sc.journal, out)
 }
@@ -325,7 +325,7 @@ func (n *driver) compactJournal(sc *noteScope) error {
 type tableState struct {
 	Status string // missing, valid, stale, corrupt
 	Detail string
-	Dates  *Dates // the table's dates when it could be read; valid until the next tableState
+	Dates  *dates // the table's dates when it could be read; valid until the next tableState
 }
 
 func (n *driver) tableState(sc *noteScope) tableState {
@@ -339,7 +339,7 @@ func (n *driver) tableState(sc *noteScope) tableState {
 	if err != nil {
 		return tableState{Status: "corrupt", Detail: err.Error()}
 	}
-	pt, err := n.dates.Decode(data)
+	pt, err := n.dates.decode(data)
 	if err != nil {
 		return tableState{Status: "corrupt", Detail: err.Error()}
 	}
@@ -359,15 +359,15 @@ func (n *driver) rebuildTable(sc *noteScope, confirm []string) error {
 	old := n.tableState(sc).Dates
 	if old == nil {
 		old = &n.dates
-		old.Reset()
+		old.reset()
 	}
 	now := n.h.Now()
 	for _, h := range confirm {
-		old.Confirm(h, now)
+		old.confirm(h, now)
 	}
 	// Encoded into the buffer the old table was read into: a rebuild of a
 	// large index allocates nothing that grows with it.
-	n.buf = AppendPageTable(n.buf[:0], sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
+	n.buf = appendPageTable(n.buf[:0], sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
 	if err := n.h.Mkdir(sc.dataDir); err != nil {
 		return err
 	}
@@ -435,7 +435,7 @@ func (n *driver) injected(text string, receipts []budget.Receipt) {
 	}
 	t := Trace{ID: n.newID("T-", h), T: n.h.Now(), Kind: "inject", Hash: h}
 	for _, r := range receipts {
-		sr := StoreReceipt{Store: r.Store, Bytes: r.Bytes, Tokens: r.Tokens, Cap: r.Cap}
+		sr := storeReceipt{Store: r.Store, Bytes: r.Bytes, Tokens: r.Tokens, Cap: r.Cap}
 		if r.Store == "notes" {
 			sr.Scopes = n.receipts
 		}
@@ -457,7 +457,7 @@ func (n *driver) appendTrace(t *Trace) error {
 		return err
 	}
 	defer n.h.Unlock(n.traces + ".lock")
-	if err := n.h.Append(n.traces, t.Encode()); err != nil {
+	if err := n.h.Append(n.traces, t.encode()); err != nil {
 		return err
 	}
 	if info, err := n.h.Stat(n.traces); err == nil && info.Size > traceFileBytes {

@@ -23,74 +23,74 @@ func TestParseTypesEachPageOfAMemoryFile(t *testing.T) {
 		"pi -e ./dist/extension.js --reload\n" +
 		"```\n"
 	type want struct {
-		kind                Kind
+		kind                kind
 		line, lines         int
 		section, link, text string
-		min                 Fidelity
+		min                 fidelity
 		summary, pointer    string
 	}
 	wants := []want{
-		{Heading, 1, 2, "", "", "Memory", Full, "# Memory\n\n", "# Memory\n\n"},
-		{Heading, 3, 1, "Build", "", "Build", Full, "## Build\n", "## Build\n"},
-		{Fact, 4, 2, "Build", "", "Run `make wasm` before testing the extension, or pi loads the stale core from the last build", PointerForm,
+		{kindHeading, 1, 2, "", "", "Memory", formFull, "# Memory\n\n", "# Memory\n\n"},
+		{kindHeading, 3, 1, "Build", "", "Build", formFull, "## Build\n", "## Build\n"},
+		{kindFact, 4, 2, "Build", "", "Run `make wasm` before testing the extension, or pi loads the stale core from the last build", formPointer,
 			"- Run `make wasm` before testing the extension, or pi loads the stale core from the last build\n",
 			"- Run `make wasm` before testing the … (MEMORY.md:4)\n"},
-		{Pointer, 6, 2, "Build", "build.md", "[Build quirks](build.md) — sccache breaks -Werror", PointerForm,
+		{kindPointer, 6, 2, "Build", "build.md", "[Build quirks](build.md) — sccache breaks -Werror", formPointer,
 			"- [Build quirks](build.md) — sccache breaks -Werror\n\n", "- [Build quirks](build.md)\n\n"},
-		{Text, 8, 4, "Build", "", "make wasm pi -e ./dist/extension.js --reload", PointerForm,
+		{kindText, 8, 4, "Build", "", "make wasm pi -e ./dist/extension.js --reload", formPointer,
 			"[code block, 4 lines at MEMORY.md:8]\n", "[… 4 lines at MEMORY.md:8]\n"},
 	}
-	pages := Parse("project", []byte(memory))
+	pages := parse("project", []byte(memory))
 	require.Equal(t, len(wants), len(pages), "pages of %q", memory)
 	for i, w := range wants {
 		t.Run(strconv.Itoa(w.line), func(t *testing.T) {
 			p := &pages[i]
-			got := want{p.Kind, p.Line, p.Lines, p.Section, p.Link, p.Text, p.Min(), p.Form(Summary, "MEMORY.md"), p.Form(PointerForm, "MEMORY.md")}
+			got := want{p.Kind, p.Line, p.Lines, p.Section, p.Link, p.Text, p.minForm(), p.form(formSummary, "MEMORY.md"), p.form(formPointer, "MEMORY.md")}
 			require.Equal(t, w, got, "page %d", i)
 		})
 	}
 }
 
 func TestFormShowsLessAsFidelityDrops(t *testing.T) {
-	p := Parse("global", []byte("- Squash merge every pull request\n  unless it carries a database migration;\n  those get a merge commit so the migration history stays readable\n\n"))[0]
+	p := parse("global", []byte("- Squash merge every pull request\n  unless it carries a database migration;\n  those get a merge commit so the migration history stays readable\n\n"))[0]
 	tests := []struct {
-		f    Fidelity
+		f    fidelity
 		name string
 		want string
 	}{
-		{Full, "full", "- Squash merge every pull request\n  unless it carries a database migration;\n  those get a merge commit so the migration history stays readable\n\n"},
-		{Summary, "summary", "- Squash merge every pull request unless it carries a database migration; those get a merge commit so the migration…\n\n"},
-		{PointerForm, "pointer", "- Squash merge every pull request unless … (MEMORY.md:1)\n\n"},
-		{Dropped, "dropped", ""},
+		{formFull, "full", "- Squash merge every pull request\n  unless it carries a database migration;\n  those get a merge commit so the migration history stays readable\n\n"},
+		{formSummary, "summary", "- Squash merge every pull request unless it carries a database migration; those get a merge commit so the migration…\n\n"},
+		{formPointer, "pointer", "- Squash merge every pull request unless … (MEMORY.md:1)\n\n"},
+		{formDropped, "dropped", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, tt.name, tt.f.String())
-			require.Equal(t, tt.want, p.Form(tt.f, "MEMORY.md"))
+			require.Equal(t, tt.want, p.form(tt.f, "MEMORY.md"))
 		})
 	}
 }
 
 func TestParseConfigTakesTheProjectsValueOverTheGlobals(t *testing.T) {
-	c := ParseConfig("g.json", []byte(`{"maxInjectLines": 50}`), "p.json", []byte(`{"maxInjectLines": 80}`))
+	c := parseConfig("g.json", []byte(`{"maxInjectLines": 50}`), "p.json", []byte(`{"maxInjectLines": 80}`))
 	require.True(t, c.MaxInjectLines == 80 && c.MaxInjectBytes == 8192 && len(c.Warnings) == 0, "ParseConfig = %d %d %q", c.MaxInjectLines, c.MaxInjectBytes, c.Warnings)
 }
 
 func TestCutSaysHowManyLinesItLeftOutAndWhere(t *testing.T) {
-	text, cut := Cut("a\nb\nc\n", 2, 100, "MEMORY.md")
+	text, cut := cut("a\nb\nc\n", 2, 100, "MEMORY.md")
 	require.Equal(t, "a\n[2 more lines not shown: read MEMORY.md]\n", text)
 	require.True(t, cut, "Cut reports the cut")
 }
 
 func TestCheckWritesANewFactUnderItsSectionAndNotADuplicate(t *testing.T) {
 	src := []byte("# Memory\n\n## Notes\n- Use pnpm, not npm\n")
-	pages := Parse("project", src)
-	rules := Rules{Strict: true, MaxLines: 200, MaxBytes: 8192, File: ".pi/memory/MEMORY.md"}
+	pages := parse("project", src)
+	rules := rules{Strict: true, MaxLines: 200, MaxBytes: 8192, File: ".pi/memory/MEMORY.md"}
 
-	o := Check("Run make test before pushing", "Notes", src, pages, rules)
+	o := check("Run make test before pushing", "Notes", src, pages, rules)
 	require.True(t, o.Commit && o.Line == 5, "Check = %v line %d", o.Commit, o.Line)
 	require.Equal(t, "# Memory\n\n## Notes\n- Use pnpm, not npm\n- Run make test before pushing\n", string(o.Out))
-	again := Check("use pnpm, not npm!", "Notes", src, pages, rules)
+	again := check("use pnpm, not npm!", "Notes", src, pages, rules)
 	require.True(t, !again.Commit && again.Reason == "duplicate" && pages[again.Duplicate].Text == "Use pnpm, not npm", "Check = %v %q %d", again.Commit, again.Reason, again.Duplicate)
 }
 
@@ -103,38 +103,38 @@ func TestOverCapsNamesEachCapPassedOrNothing(t *testing.T) {
 		{10, 100, ""},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, OverCaps(tt.lines, tt.bytes, 200, 8192), "OverCaps(%d, %d)", tt.lines, tt.bytes)
+		require.Equal(t, tt.want, overCaps(tt.lines, tt.bytes, 200, 8192), "OverCaps(%d, %d)", tt.lines, tt.bytes)
 	}
 }
 
 func TestInsertPutsTheFactLastInItsSection(t *testing.T) {
-	out, line := Insert([]byte("## Build\n- make\n\n## Style\n- tabs\n"), "Build", "make test")
+	out, line := insert([]byte("## Build\n- make\n\n## Style\n- tabs\n"), "Build", "make test")
 	require.Equal(t, "## Build\n- make\n- make test\n\n## Style\n- tabs\n", string(out))
 	require.Equal(t, 3, line)
 }
 
 func TestClaudeFactsStagesARepeatedFactOnceFromTheIndex(t *testing.T) {
-	files := []Doc{
-		{File: "MEMORY.md", Pages: []Page{
-			{Kind: Pointer, Line: 1, Text: "[Build](build.md) — quirks"},
-			{Kind: Fact, Line: 2, Text: "Use pnpm, not npm"},
+	files := []doc{
+		{File: "MEMORY.md", Pages: []page{
+			{Kind: kindPointer, Line: 1, Text: "[Build](build.md) — quirks"},
+			{Kind: kindFact, Line: 2, Text: "Use pnpm, not npm"},
 		}},
-		{File: "build.md", Pages: []Page{
-			{Kind: Heading, Line: 1, Text: "Quirks", Level: 2},
-			{Kind: Fact, Line: 2, Text: "use pnpm not npm", Section: "Quirks"},
-			{Kind: Fact, Line: 3, Text: "sccache breaks -Werror", Section: "Quirks"},
+		{File: "build.md", Pages: []page{
+			{Kind: kindHeading, Line: 1, Text: "Quirks", Level: 2},
+			{Kind: kindFact, Line: 2, Text: "use pnpm not npm", Section: "Quirks"},
+			{Kind: kindFact, Line: 3, Text: "sccache breaks -Werror", Section: "Quirks"},
 		}},
 	}
-	require.Equal(t, []ImportCandidate{
+	require.Equal(t, []importCandidate{
 		{Text: "Use pnpm, not npm", Section: "Imported from Claude Code", File: "MEMORY.md", Line: 2},
 		{Text: "sccache breaks -Werror", Section: "Quirks", File: "build.md", Line: 3},
-	}, ClaudeFacts(files))
+	}, claudeFacts(files))
 }
 
 func TestDuplicateIsExactOrNearButNeverAHeading(t *testing.T) {
-	pages := []Page{
-		{Kind: Heading, Line: 1, Text: "Build"},
-		{Kind: Fact, Line: 3, Text: "Run the tests with -race"},
+	pages := []page{
+		{Kind: kindHeading, Line: 1, Text: "Build"},
+		{Kind: kindFact, Line: 3, Text: "Run the tests with -race"},
 	}
 	tests := []struct {
 		text string
@@ -146,34 +146,34 @@ func TestDuplicateIsExactOrNearButNeverAHeading(t *testing.T) {
 		{"Deploy on Fridays", -1},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, Duplicate(tt.text, pages), "Duplicate(%q)", tt.text)
+		require.Equal(t, tt.want, duplicate(tt.text, pages), "Duplicate(%q)", tt.text)
 	}
 }
 
 func TestParseQueryReadsWordsPhrasesAndAScope(t *testing.T) {
-	q, err := ParseQuery(`Tests "build cache" scope:project`)
+	q, err := parseQuery(`Tests "build cache" scope:project`)
 	require.NoError(t, err)
 	require.Equal(t, []string{"tests"}, q.Words)
 	require.Equal(t, []string{"build cache"}, q.Phrases)
 	require.Equal(t, "project", q.Scope)
-	_, err = ParseQuery("scope:team sccache")
+	_, err = parseQuery("scope:team sccache")
 	require.Equal(t, `unknown scope "team": write scope:global, scope:project or scope:local`, err.Error())
 }
 
 func TestRecallRanksMatchesAcrossScopes(t *testing.T) {
-	docs := []Doc{
-		{Scope: "global", File: "MEMORY.md", Pages: []Page{
-			{Kind: Fact, Line: 5, Text: "Tests in Go repos run with -race"},
+	docs := []doc{
+		{Scope: "global", File: "MEMORY.md", Pages: []page{
+			{Kind: kindFact, Line: 5, Text: "Tests in Go repos run with -race"},
 		}},
-		{Scope: "project", File: "MEMORY.md", Pages: []Page{
-			{Kind: Heading, Line: 1, Text: "Testing"},
-			{Kind: Fact, Line: 3, Text: "Run tests with make test-go"},
-			{Kind: Fact, Line: 4, Text: "Deploys need a tag"},
+		{Scope: "project", File: "MEMORY.md", Pages: []page{
+			{Kind: kindHeading, Line: 1, Text: "Testing"},
+			{Kind: kindFact, Line: 3, Text: "Run tests with make test-go"},
+			{Kind: kindFact, Line: 4, Text: "Deploys need a tag"},
 		}},
 	}
-	q, _ := ParseQuery("testing")
+	q, _ := parseQuery("testing")
 	var got []string
-	for _, h := range Recall(q, docs, 10) {
+	for _, h := range recall(q, docs, 10) {
 		got = append(got, h.Scope+" "+h.File+":"+strconv.Itoa(h.Page.Line)+" "+strconv.FormatFloat(h.Score, 'f', 2, 64)+" "+h.Page.Text)
 	}
 	require.Equal(t, []string{

@@ -21,13 +21,13 @@ type scopeEntries struct {
 	scope   string
 	file    string // absolute, as JSON names it
 	display string // as prompts name it
-	entries []Entry
+	entries []tableEntry
 }
 
 // staleEntry is a fact or pointer not confirmed since the cutoff.
 type staleEntry struct {
 	scope, file, display string
-	Entry
+	tableEntry
 }
 
 // staleEntries lists the facts and pointers of the tables last confirmed

@@ -10,12 +10,12 @@ import (
 // day is noon of day d of 2026's January, in Unix milliseconds.
 func day(d int) int64 { return civil.Days(2026, 1, d)*dayMs + dayMs/2 }
 
-func entry(id, kind string, line int, lastConfirmed int64) Entry {
-	return Entry{ID: id, Kind: kind, Line: line, Summary: "- " + id, FirstSeen: day(1), LastConfirmed: lastConfirmed}
+func entry(id, kind string, line int, lastConfirmed int64) tableEntry {
+	return tableEntry{ID: id, Kind: kind, Line: line, Summary: "- " + id, FirstSeen: day(1), LastConfirmed: lastConfirmed}
 }
 
 func TestStaleEntriesListsOldFactsAndPointersOldestFirst(t *testing.T) {
-	project := scopeEntries{"project", "/p/.pi/memory/MEMORY.md", ".pi/memory/MEMORY.md", []Entry{
+	project := scopeEntries{"project", "/p/.pi/memory/MEMORY.md", ".pi/memory/MEMORY.md", []tableEntry{
 		entry("P-heading", "heading", 1, day(1)),
 		entry("P-recent", "fact", 3, day(25)),
 		entry("P-old", "fact", 4, day(5)),
@@ -23,7 +23,7 @@ func TestStaleEntriesListsOldFactsAndPointersOldestFirst(t *testing.T) {
 		entry("P-link", "pointer", 8, day(2)),
 		entry("P-tie", "fact", 9, day(5)),
 	}}
-	global := scopeEntries{"global", "/h/.pi/agent/memory/MEMORY.md", "~/.pi/agent/memory/MEMORY.md", []Entry{
+	global := scopeEntries{"global", "/h/.pi/agent/memory/MEMORY.md", "~/.pi/agent/memory/MEMORY.md", []tableEntry{
 		entry("P-global", "fact", 2, day(5)),
 		entry("P-cutoff", "fact", 3, day(31)-10*dayMs), // exactly days old: not stale yet
 	}}

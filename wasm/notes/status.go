@@ -16,7 +16,7 @@ import (
 
 // statusReport is what /memory status says about markdown memory.
 type statusReport struct {
-	cfg           Config
+	cfg           config
 	globalConfig  string // the global config.json's path
 	projectConfig string // the project's, "" without a trusted project
 	project       string // the project's root, "" when there is none
@@ -56,9 +56,9 @@ type topicFile struct {
 // scopeTitle names a scope in headings.
 func scopeTitle(name string) string {
 	switch name {
-	case ScopeGlobal:
+	case scopeGlobal:
 		return "Global"
-	case ScopeProject:
+	case scopeProject:
 		return "Project"
 	default:
 		return "Personal notes"
@@ -85,10 +85,10 @@ func (s *scopeStatus) topicNames() []string {
 // warnings are what is wrong with a scope, in the order a person fixes
 // them: a file over its caps, one that cannot be read, topic files that are
 // not read, personal notes git would commit.
-func (s *scopeStatus) warnings(cfg *Config) []string {
+func (s *scopeStatus) warnings(cfg *config) []string {
 	var out []string
 	if s.exists {
-		if over := OverCaps(s.lines, s.bytes, cfg.MaxInjectLines, cfg.MaxInjectBytes); over != "" {
+		if over := overCaps(s.lines, s.bytes, cfg.MaxInjectLines, cfg.MaxInjectBytes); over != "" {
 			out = append(out, s.display+" is "+over+": only part of it is injected. Move detail to topic files or archive/.")
 		}
 	}

@@ -12,18 +12,18 @@ import (
 // would commit, and a global scope with nothing yet.
 func onReport() statusReport {
 	return statusReport{
-		cfg:           DefaultConfig(),
+		cfg:           defaultConfig(),
 		globalConfig:  "/h/.pi/agent/memory/config.json",
 		projectConfig: "/p/.pi/memory/config.json",
 		project:       "/p",
 		trusted:       true,
 		block:         strings.Repeat("x", 400),
 		scopes: []scopeStatus{
-			{name: ScopeGlobal, file: "/h/.pi/agent/memory/MEMORY.md", display: "~/.pi/agent/memory/MEMORY.md", table: "/h/.pi/agent/pi-memory/notes/global/page-table.jsonl"},
-			{name: ScopeProject, file: "/p/.pi/memory/MEMORY.md", display: ".pi/memory/MEMORY.md", table: "/h/t/page-table.jsonl", exists: true, bytes: 93, lines: 6, injected: 93,
+			{name: scopeGlobal, file: "/h/.pi/agent/memory/MEMORY.md", display: "~/.pi/agent/memory/MEMORY.md", table: "/h/.pi/agent/pi-memory/notes/global/page-table.jsonl"},
+			{name: scopeProject, file: "/p/.pi/memory/MEMORY.md", display: ".pi/memory/MEMORY.md", table: "/h/t/page-table.jsonl", exists: true, bytes: 93, lines: 6, injected: 93,
 				pageTable: tableState{Status: "stale", Detail: ".pi/memory/MEMORY.md changed since it was built"},
 				topics:    []topicFile{{name: "build.md", size: 120}, {name: "odd.md", size: -1}}, archived: 2},
-			{name: ScopeLocal, file: "/p/.pi/memory/MEMORY.local.md", display: ".pi/memory/MEMORY.local.md", table: "/h/t/page-table.local.jsonl", exists: true, bytes: 15, lines: 1, injected: 15,
+			{name: scopeLocal, file: "/p/.pi/memory/MEMORY.local.md", display: ".pi/memory/MEMORY.local.md", table: "/h/t/page-table.local.jsonl", exists: true, bytes: 15, lines: 1, injected: 15,
 				pageTable: tableState{Status: "valid"}, unignored: true},
 		},
 	}
@@ -96,7 +96,7 @@ func TestStatusTextSaysWhatIsInjectedFromWhere(t *testing.T) {
 }
 
 func TestScopeStatusWarnsInTheOrderAPersonFixesThem(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	cfg.MaxInjectLines = 5
 	tests := []struct {
 		name string
@@ -130,7 +130,7 @@ func TestTopicNamesSayTheSizeOrWhyNotRead(t *testing.T) {
 }
 
 func TestScopeTitleNamesEachScope(t *testing.T) {
-	for scope, want := range map[string]string{ScopeGlobal: "Global", ScopeProject: "Project", ScopeLocal: "Personal notes"} {
+	for scope, want := range map[string]string{scopeGlobal: "Global", scopeProject: "Project", scopeLocal: "Personal notes"} {
 		require.Equal(t, want, scopeTitle(scope), "scopeTitle(%q)", scope)
 	}
 }
