@@ -164,13 +164,6 @@ func (n *driver) cmdPages(c *store.Cmd) {
 	c.Out.Output(strings.TrimRight(b.String(), "\n"))
 }
 
-func padRight(s string, n int) string {
-	for len(s) < n {
-		s += " "
-	}
-	return s
-}
-
 // ---- /memory recall ------------------------------------------------------------
 
 // recallDocs gathers the searchable files: each scope's index and, for the
@@ -409,18 +402,6 @@ func (n *driver) cmdFaults(c *store.Cmd) {
 	c.Out.Output(b.String())
 }
 
-func faultReason(r string) string {
-	switch r {
-	case "scope_lines":
-		return "over the scope's maxInjectLines"
-	case "scope_bytes":
-		return "over the scope's maxInjectBytes"
-	case "tokens":
-		return "over maxMemoryTokens"
-	}
-	return r
-}
-
 func (n *driver) cmdTraces(c *store.Cmd) {
 	limit, usage := countFlag("traces", "limit", c.Args.Value("limit"), 20, maxTracesShown)
 	if usage != "" {
@@ -460,32 +441,6 @@ func (n *driver) cmdTraces(c *store.Cmd) {
 		b.WriteString("\n  " + t.ID + "  " + civil.FormatTime(t.T) + "  " + traceLine(&t))
 	}
 	c.Out.Output(b.String())
-}
-
-func traceLine(t *Trace) string {
-	switch t.Kind {
-	case "inject":
-		var parts []string
-		for _, s := range t.Stores {
-			parts = append(parts, s.Store+" "+strconv.Itoa(s.Bytes)+" B ≈ "+strconv.Itoa(s.Tokens)+" tok")
-		}
-		line := "inject  " + strings.Join(parts, ", ")
-		if len(t.Faults) > 0 {
-			line += "; " + text.Plural(len(t.Faults), "fault", "faults")
-		}
-		return line
-	case "flush":
-		written, refused := 0, 0
-		for _, o := range t.Ops {
-			if o.Op == "commit" {
-				written++
-			} else {
-				refused++
-			}
-		}
-		return "flush   " + strconv.Itoa(written) + " written, " + strconv.Itoa(refused) + " refused"
-	}
-	return t.Kind
 }
 
 func (n *driver) cmdTrace(c *store.Cmd) {

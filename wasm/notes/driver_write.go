@@ -71,14 +71,6 @@ func (n *driver) cmdRemember(c *store.Cmd) {
 
 func trimNLBytes(b []byte) []byte { return []byte(strings.TrimRight(string(b), "\n")) }
 
-// scopeNoun names a scope in sentences.
-func scopeNoun(scope string) string {
-	if scope == scopeLocal {
-		return "your personal project notes"
-	}
-	return scope + " memory"
-}
-
 func (n *driver) rules(sc *noteScope) rules {
 	return rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display}
 }

@@ -53,18 +53,6 @@ type topicFile struct {
 	unread string // why it is not read (not a plain file), "" when it is
 }
 
-// scopeTitle names a scope in headings.
-func scopeTitle(name string) string {
-	switch name {
-	case scopeGlobal:
-		return "Global"
-	case scopeProject:
-		return "Project"
-	default:
-		return "Personal notes"
-	}
-}
-
 // topicNames are the topic files as status lists them: "name (N bytes)",
 // "name (not read)", or the bare name when its size is unknown.
 func (s *scopeStatus) topicNames() []string {

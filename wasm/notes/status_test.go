@@ -129,12 +129,6 @@ func TestTopicNamesSayTheSizeOrWhyNotRead(t *testing.T) {
 	require.Equal(t, []string(nil), (&scopeStatus{}).topicNames(), "no topic files")
 }
 
-func TestScopeTitleNamesEachScope(t *testing.T) {
-	for scope, want := range map[string]string{scopeGlobal: "Global", scopeProject: "Project", scopeLocal: "Personal notes"} {
-		require.Equal(t, want, scopeTitle(scope), "scopeTitle(%q)", scope)
-	}
-}
-
 func TestStatusJSONCarriesEveryFieldOfTheText(t *testing.T) {
 	r := onReport()
 	r.scopes = r.scopes[1:2]
