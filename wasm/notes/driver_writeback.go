@@ -29,7 +29,6 @@ const (
 	maxRecallShown = 100 // the most /memory recall --limit lists
 	maxSidecar     = 8 << 20
 	journalCompact = 64 << 10 // a journal with nothing pending is compacted past this size
-	keepJournal    = 100      // records kept by a compaction, for /memory history
 )
 
 // scopeFor finds a writable scope by name, or says why there is none.
@@ -293,7 +292,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 }
 
 // compactJournal keeps a journal with nothing pending from growing forever:
-// past journalCompact bytes it is rewritten with its newest records. The
+// past journalCompact bytes it is rewritten as compactedJournal says. The
 // caller holds the lock.
 func (n *driver) compactJournal(sc *noteScope) error {
 	st, err := n.h.Stat(sc.journal)
@@ -304,17 +303,9 @@ func (n *driver) compactJournal(sc *noteScope) error {
 	if err != nil {
 		return nil
 	}
-	j := DecodeJournal(data)
-	if len(j.Pending) > 0 || len(j.Problems) > 0 {
-		return nil // never drop a pending op or a line a person may want to look at
-	}
-	ops := j.Ops
-	if len(ops) > keepJournal {
-		ops = ops[len(ops)-keepJournal:]
-	}
-	var out []byte
-	for i := range ops {
-		out = append(out, ops[i].encode()...)
+	out, ok := compactedJournal(data)
+	if !ok {
+		return nil
 	}
 	return n.h.WriteAtomic(sc.journal, out)
 }

@@ -536,6 +536,31 @@ func DecodeJournal(data []byte) Journal {
 	return j
 }
 
+// keepJournal is how many records a compaction keeps, for /memory history.
+const keepJournal = 100
+
+// compactedJournal is a journal cut back to its newest keepJournal records,
+// each written again as encode writes it. ok is false when the journal must
+// stay as it is: a stage still pending, or a line that could not be read (a
+// person may want to look at it), is never dropped.
+//
+//	150 commits and rejects    => the newest 100, true
+//	a stage with no outcome    => nil, false
+func compactedJournal(data []byte) (out []byte, ok bool) {
+	j := DecodeJournal(data)
+	if len(j.Pending) > 0 || len(j.Problems) > 0 {
+		return nil, false
+	}
+	ops := j.Ops
+	if len(ops) > keepJournal {
+		ops = ops[len(ops)-keepJournal:]
+	}
+	for i := range ops {
+		out = append(out, ops[i].encode()...)
+	}
+	return out, true
+}
+
 // ---- Traces --------------------------------------------------------------------
 
 // Trace is one record of traces.jsonl: an injection decision or a flush.

@@ -298,6 +298,45 @@ func TestDecodeJournalKeepsGoodRecordsAroundBadLines(t *testing.T) {
 	require.True(t, len(j.Pending) == 2 && j.Pending[0].ID == "W-1" && j.Pending[1].ID == "W-10", "pending %+v, want W-1 and W-10", j.Pending)
 }
 
+func TestCompactedJournalKeepsTheNewestRecordsAndNeverAPendingStage(t *testing.T) {
+	settled := func(n int) []Op {
+		var ops []Op
+		for i := 1; i <= n; i++ {
+			id := "W-" + strconv.Itoa(i)
+			ops = append(ops, Op{Op: "stage", ID: id, T: int64(i), Scope: "project", Text: "fact " + id}, Op{Op: "commit", ID: id, T: int64(i), File: "/p/MEMORY.md", Line: i})
+		}
+		return ops
+	}
+	encode := func(ops []Op) []byte {
+		var b []byte
+		for i := range ops {
+			b = append(b, ops[i].encode()...)
+		}
+		return b
+	}
+	many := settled(75) // 150 records
+	tests := []struct {
+		name string
+		data []byte
+		want []byte
+		ok   bool
+	}{
+		{"an empty journal stays empty", nil, nil, true},
+		{"a short journal is written again whole", encode(many[:6]), encode(many[:6]), true},
+		{"a long one keeps its newest records", encode(many), encode(many[len(many)-keepJournal:]), true},
+		{"blank lines go, records stay", append(append([]byte("\n\n"), encode(many[:2])...), "\n"...), encode(many[:2]), true},
+		{"a pending stage keeps it all", encode(append(settled(60), Op{Op: "stage", ID: "W-x", T: 1, Scope: "local", Text: "waiting"})), nil, false},
+		{"an unreadable line keeps it all", append(encode(many), "{torn\n"...), nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, ok := compactedJournal(tt.data)
+			require.Equal(t, tt.ok, ok, "compactedJournal ok")
+			require.Equal(t, tt.want, out, "compactedJournal")
+		})
+	}
+}
+
 func TestDecodeJournalPendingIsEveryStageWithoutAnOutcome(t *testing.T) {
 	st := func(id, text string) Op { return Op{Op: "stage", ID: id, T: 1, Scope: "project", Text: text} }
 	commit := func(id string) Op { return Op{Op: "commit", ID: id, T: 2, File: "MEMORY.md", Line: 3} }
