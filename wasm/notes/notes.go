@@ -2,8 +2,13 @@
 //
 // Its rules are pure: typed pages parsed from MEMORY.md and topic files, their
 // fidelity forms, the resident-set policy that fits them into a budget, the
-// writeback validation and the page-table, journal and trace formats. They
-// take bytes and values and return values, and never do I/O.
+// writeback validation and the page-table, journal and trace formats, and
+// what the commands decide and say (the status report, the stale listing, the
+// Claude Code import plan, the .gitignore check, the count flags). They take
+// bytes and values and return values, and never do I/O.
+//
+// It exports only what other packages call: Open, and the journal and trace
+// readers lifecycle's tests check the sidecars with.
 //
 // Its driver (driver*.go; Open) is the store the orchestrator (wasm/lifecycle)
 // lists: it reads and writes the memory files and their machine-local
