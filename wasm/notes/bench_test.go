@@ -31,41 +31,41 @@ func bigIndex(n int) []byte {
 // it is read: parse it again, read the old table's dates, write the new table.
 func BenchmarkRebuild(b *testing.B) {
 	src := bigIndex(5000)
-	var ps Parser
-	var d Dates
-	pages := ps.Parse(nil, "project", src)
-	table := AppendPageTable(nil, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 1)
+	var ps parser
+	var d dates
+	pages := ps.parse(nil, "project", src)
+	table := appendPageTable(nil, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 1)
 	buf := append([]byte(nil), table...)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		pages = ps.Parse(pages, "project", src)
-		if _, err := d.Decode(buf); err != nil {
+		pages = ps.parse(pages, "project", src)
+		if _, err := d.decode(buf); err != nil {
 			b.Fatal(err)
 		}
-		buf = AppendPageTable(buf[:0], "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, &d, 2)
+		buf = appendPageTable(buf[:0], "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, &d, 2)
 	}
 }
 
 func BenchmarkParse(b *testing.B) {
 	src := bigIndex(5000)
-	var ps Parser
-	pages := ps.Parse(nil, "project", src)
+	var ps parser
+	pages := ps.parse(nil, "project", src)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		pages = ps.Parse(pages, "project", src)
+		pages = ps.parse(pages, "project", src)
 	}
 }
 
 func BenchmarkDecodeDates(b *testing.B) {
 	src := bigIndex(5000)
-	table := AppendPageTable(nil, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", Parse("project", src), nil, 1)
-	var d Dates
+	table := appendPageTable(nil, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", parse("project", src), nil, 1)
+	var d dates
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := d.Decode(table); err != nil {
+		if _, err := d.decode(table); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -73,11 +73,11 @@ func BenchmarkDecodeDates(b *testing.B) {
 
 func BenchmarkAppendPageTable(b *testing.B) {
 	src := bigIndex(5000)
-	pages := Parse("project", src)
-	buf := AppendPageTable(nil, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 1)
+	pages := parse("project", src)
+	buf := appendPageTable(nil, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 1)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		buf = AppendPageTable(buf[:0], "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 2)
+		buf = appendPageTable(buf[:0], "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 2)
 	}
 }

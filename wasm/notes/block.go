@@ -4,55 +4,55 @@ import "strings"
 
 // Scope names, in the order the block shows them.
 const (
-	ScopeGlobal  = "global"
-	ScopeProject = "project"
-	ScopeLocal   = "local"
+	scopeGlobal  = "global"
+	scopeProject = "project"
+	scopeLocal   = "local"
 )
 
 // priority is the order the budget serves scopes in: the project first, the
 // personal notes next, global memory last (docs/decisions/005).
 func priority(scope string) int {
 	switch scope {
-	case ScopeProject:
+	case scopeProject:
 		return 0
-	case ScopeLocal:
+	case scopeLocal:
 		return 1
 	}
 	return 2
 }
 
-// File is one memory index as the block sees it.
-type File struct {
-	Scope   string // ScopeGlobal, ScopeProject or ScopeLocal
+// blockFile is one memory index as the block sees it.
+type blockFile struct {
+	Scope   string // scopeGlobal, scopeProject or scopeLocal
 	Display string // how prompts name the file: "~/.pi/agent/memory/MEMORY.md"
 	Data    []byte
-	Pages   []Page // Parse(Scope, Data)
+	Pages   []page // parse(Scope, Data)
 }
 
-// Places says where this session's memory lives, for the preamble. An empty
+// places says where this session's memory lives, for the preamble. An empty
 // field means the scope is not available (no agent folder, an untrusted or
 // missing project).
-type Places struct {
+type places struct {
 	Global  string // the global memory folder as shown: "~/.pi/agent/memory"
 	Project string // the project memory folder, relative: ".pi/memory"
 	Local   string // the personal notes file, relative: ".pi/memory/MEMORY.local.md"
 }
 
-// Block is the notes section of the system prompt, with what went into it.
-type Block struct {
+// block is the notes section of the system prompt, with what went into it.
+type block struct {
 	Text      string
-	Receipts  []ScopeReceipt // one per file with content, in display order
-	Residency Residency      // the resident-set outcome (empty for a plain cut)
+	Receipts  []scopeReceipt // one per file with content, in display order
+	Residency residency      // the resident-set outcome (empty for a plain cut)
 }
 
-// RenderBlock is the notes section: the preamble, then each file with
+// renderBlock is the notes section: the preamble, then each file with
 // content under its heading, in display order (global, project, personal),
 // within every cap of cfg and within capBytes in all. Budget is served in
 // priority order (project, personal, global): what does not fit is shown as
 // summaries and stubs, or cut, never silently dropped. The result is a pure
 // function of its inputs, so an unchanged memory gives the same bytes.
-func RenderBlock(files []File, places Places, cfg Config, capBytes int) Block {
-	pre := Preamble(places)
+func renderBlock(files []blockFile, where places, cfg config, capBytes int) block {
+	pre := preamble(where)
 	var parts []int
 	for i := range files {
 		if len(strings.TrimSpace(string(files[i].Data))) > 0 {
@@ -78,39 +78,39 @@ func RenderBlock(files []File, places Places, cfg Config, capBytes int) Block {
 			order[b], order[b-1] = order[b-1], order[b]
 		}
 	}
-	var out Block
+	var out block
 	texts := make([]string, len(parts))
 	if cfg.PageTableInjection {
-		scopes := make([]Scope, len(parts))
+		scopes := make([]residentScope, len(parts))
 		for k, i := range parts {
 			f := &files[i]
-			scopes[k] = Scope{Name: f.Scope, File: f.Display, Pages: f.Pages, MaxLines: cfg.MaxInjectLines, MaxBytes: cfg.MaxInjectBytes}
+			scopes[k] = residentScope{Name: f.Scope, File: f.Display, Pages: f.Pages, MaxLines: cfg.MaxInjectLines, MaxBytes: cfg.MaxInjectBytes}
 		}
-		out.Residency = Fit(scopes, order, room)
+		out.Residency = fit(scopes, order, room)
 		copy(texts, out.Residency.Texts)
 		for k, i := range parts {
 			f := &files[i]
-			r := ScopeReceipt{Scope: f.Scope, File: f.Display, Bytes: len(texts[k]), Lines: strings.Count(texts[k], "\n")}
+			r := scopeReceipt{Scope: f.Scope, File: f.Display, Bytes: len(texts[k]), Lines: strings.Count(texts[k], "\n")}
 			for j, form := range out.Residency.Forms[k] {
 				pg := &f.Pages[j]
-				r.Pages = append(r.Pages, PageForm{ID: pg.ID, Line: pg.Line, Form: form.String()})
+				r.Pages = append(r.Pages, pageForm{ID: pg.ID, Line: pg.Line, Form: form.String()})
 			}
 			out.Receipts = append(out.Receipts, r)
 		}
 	} else {
-		cut := make([]bool, len(parts))
+		wasCut := make([]bool, len(parts))
 		for _, k := range order {
 			maxBytes := cfg.MaxInjectBytes
 			if room < maxBytes {
 				maxBytes = room
 			}
 			f := &files[parts[k]]
-			texts[k], cut[k] = Cut(string(f.Data), cfg.MaxInjectLines, maxBytes, f.Display)
+			texts[k], wasCut[k] = cut(string(f.Data), cfg.MaxInjectLines, maxBytes, f.Display)
 			room -= len(texts[k])
 		}
 		for k, i := range parts {
 			f := &files[i]
-			out.Receipts = append(out.Receipts, ScopeReceipt{Scope: f.Scope, File: f.Display, Bytes: len(texts[k]), Lines: strings.Count(texts[k], "\n"), Cut: cut[k]})
+			out.Receipts = append(out.Receipts, scopeReceipt{Scope: f.Scope, File: f.Display, Bytes: len(texts[k]), Lines: strings.Count(texts[k], "\n"), Cut: wasCut[k]})
 		}
 	}
 	var b strings.Builder
@@ -126,19 +126,19 @@ func RenderBlock(files []File, places Places, cfg Config, capBytes int) Block {
 	return out
 }
 
-func scopeHeader(f *File) string {
+func scopeHeader(f *blockFile) string {
 	switch f.Scope {
-	case ScopeGlobal:
+	case scopeGlobal:
 		return "\n### Global MEMORY.md (" + f.Display + ")\n"
-	case ScopeProject:
+	case scopeProject:
 		return "\n### Project MEMORY.md (" + f.Display + ")\n"
 	default:
 		return "\n### Personal project notes (" + f.Display + ", not committed)\n"
 	}
 }
 
-// Preamble tells the agent that memory exists and how to keep it. It names only the scopes this session may use.
-func Preamble(p Places) string {
+// preamble tells the agent that memory exists and how to keep it. It names only the scopes this session may use.
+func preamble(p places) string {
 	var b strings.Builder
 	b.WriteString("## Persistent memory\n\n")
 	b.WriteString("You have file-based memory that lasts across sessions. It is separate from AGENTS.md, which the user writes: never write memory there.\n\n")
@@ -161,11 +161,11 @@ func Preamble(p Places) string {
 	return b.String()
 }
 
-// HomeRelative writes a path under home as "~/…": shorter in every prompt,
+// homeRelative writes a path under home as "~/…": shorter in every prompt,
 // and the same block on every machine with the same layout.
 //
-//	HomeRelative("/home/ada", "/home/ada/.pi/agent/memory") => "~/.pi/agent/memory"
-func HomeRelative(home, p string) string {
+//	homeRelative("/home/ada", "/home/ada/.pi/agent/memory") => "~/.pi/agent/memory"
+func homeRelative(home, p string) string {
 	if home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
 		return "~" + p[len(home):]
 	}

@@ -1,7 +1,7 @@
 package notes
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -33,38 +33,38 @@ func TestClaudeProjectDirsSlugsTheRootLikeClaudeCode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := ClaudeProjectDirs(tt.home, tt.root)
+			got := claudeProjectDirs(tt.home, tt.root)
 			require.Equal(t, tt.want, got, "ClaudeProjectDirs(%q, %q)", tt.home, tt.root)
 		})
 	}
 }
 
-func claudeMemory() []Doc {
-	return []Doc{
-		{File: "MEMORY.md", Pages: []Page{
-			page(Heading, 1, "Memory", ""),
-			page(Pointer, 3, "[Build quirks](build.md) — sccache breaks -Werror", ""),
-			page(Fact, 4, "Use pnpm, not npm", ""),
-			page(Text, 6, "Claude keeps these notes up to date.", ""),
-			page(Heading, 8, "Testing", ""),
-			page(Fact, 9, "Run the tests with -race", "Testing"),
+func claudeMemory() []doc {
+	return []doc{
+		{File: "MEMORY.md", Pages: []page{
+			testPage(kindHeading, 1, "Memory", ""),
+			testPage(kindPointer, 3, "[Build quirks](build.md) — sccache breaks -Werror", ""),
+			testPage(kindFact, 4, "Use pnpm, not npm", ""),
+			testPage(kindText, 6, "Claude keeps these notes up to date.", ""),
+			testPage(kindHeading, 8, "Testing", ""),
+			testPage(kindFact, 9, "Run the tests with -race", "Testing"),
 		}},
-		{File: "build.md", Pages: []Page{
-			page(Heading, 1, "Build quirks", ""),
-			page(Fact, 2, "use pnpm not npm", ""),
-			page(Heading, 4, "Compiler", ""),
-			page(Fact, 5, "sccache breaks -Werror", "Compiler"),
-			page(Fact, 6, "Run tests with -race", "Compiler"),
+		{File: "build.md", Pages: []page{
+			testPage(kindHeading, 1, "Build quirks", ""),
+			testPage(kindFact, 2, "use pnpm not npm", ""),
+			testPage(kindHeading, 4, "Compiler", ""),
+			testPage(kindFact, 5, "sccache breaks -Werror", "Compiler"),
+			testPage(kindFact, 6, "Run tests with -race", "Compiler"),
 		}},
-		{File: "deploy.md", Pages: []Page{
-			page(Fact, 1, "Deploys go out on Tuesdays", ""),
+		{File: "deploy.md", Pages: []page{
+			testPage(kindFact, 1, "Deploys go out on Tuesdays", ""),
 		}},
 	}
 }
 
 func TestClaudeFactsKeepsFactsInOrderWithTheirSections(t *testing.T) {
-	got := ClaudeFacts(claudeMemory())
-	want := []ImportCandidate{
+	got := claudeFacts(claudeMemory())
+	want := []importCandidate{
 		{Text: "Use pnpm, not npm", Section: "Imported from Claude Code", File: "MEMORY.md", Line: 4},
 		{Text: "Run the tests with -race", Section: "Testing", File: "MEMORY.md", Line: 9},
 		{Text: "sccache breaks -Werror", Section: "Compiler", File: "build.md", Line: 5},
@@ -74,62 +74,188 @@ func TestClaudeFactsKeepsFactsInOrderWithTheirSections(t *testing.T) {
 }
 
 func TestClaudeFactsSkipsWhatIsNotAFact(t *testing.T) {
-	docs := []Doc{{File: "MEMORY.md", Pages: []Page{
-		page(Heading, 1, "Use pnpm", ""),
-		page(Pointer, 2, "[Use pnpm](pnpm.md)", ""),
-		page(Text, 3, "Use pnpm", ""),
-		page(Fact, 4, "", ""),
-		page(Fact, 5, strings.Repeat("é", 501), ""),
-		page(Fact, 6, strings.Repeat("é", 500), ""),
+	docs := []doc{{File: "MEMORY.md", Pages: []page{
+		testPage(kindHeading, 1, "Use pnpm", ""),
+		testPage(kindPointer, 2, "[Use pnpm](pnpm.md)", ""),
+		testPage(kindText, 3, "Use pnpm", ""),
+		testPage(kindFact, 4, "", ""),
+		testPage(kindFact, 5, strings.Repeat("é", 501), ""),
+		testPage(kindFact, 6, strings.Repeat("é", 500), ""),
 	}}}
-	got := ClaudeFacts(docs)
+	got := claudeFacts(docs)
 	require.True(t, len(got) == 1 && got[0].Line == 6, "ClaudeFacts = %+v, want only the 500-character fact on line 6", got)
 }
 
 func TestClaudeFactsDropsDuplicatesOfEarlierCandidatesOnly(t *testing.T) {
-	docs := []Doc{
-		{File: "MEMORY.md", Pages: []Page{page(Fact, 2, "Use pnpm, not npm", "")}},
-		{File: "tools.md", Pages: []Page{
-			page(Fact, 1, "use pnpm not npm!", "Tools"),
-			page(Fact, 2, "Use Postgres as the primary DB", "Tools"),
-			page(Fact, 3, "Use PostgreSQL for the primary database", "Tools"),
+	docs := []doc{
+		{File: "MEMORY.md", Pages: []page{testPage(kindFact, 2, "Use pnpm, not npm", "")}},
+		{File: "tools.md", Pages: []page{
+			testPage(kindFact, 1, "use pnpm not npm!", "Tools"),
+			testPage(kindFact, 2, "Use Postgres as the primary DB", "Tools"),
+			testPage(kindFact, 3, "Use PostgreSQL for the primary database", "Tools"),
 		}},
 	}
-	got := ClaudeFacts(docs)
-	want := []ImportCandidate{
+	got := claudeFacts(docs)
+	want := []importCandidate{
 		{Text: "Use pnpm, not npm", Section: "Imported from Claude Code", File: "MEMORY.md", Line: 2},
 		{Text: "Use Postgres as the primary DB", Section: "Tools", File: "tools.md", Line: 2},
 	}
 	require.Equal(t, want, got, "ClaudeFacts")
-	none := ClaudeFacts(nil)
+	none := claudeFacts(nil)
 	require.True(t, none == nil, "ClaudeFacts(nil) = %+v, want nil", none)
 }
 
-func ExampleClaudeProjectDirs() {
-	for _, d := range ClaudeProjectDirs("/home/ada", "/home/ada/src/my.app") {
-		fmt.Println(d)
+func TestClaudeFilesReadsTheIndexFirstThenMarkdownByName(t *testing.T) {
+	tests := []struct {
+		name    string
+		entries []string
+		want    []string
+	}{
+		{"an empty folder still reads the index", nil, []string{"MEMORY.md"}},
+		{"the index is read once, first", []string{"notes.md", "MEMORY.md", "build.md"}, []string{"MEMORY.md", "build.md", "notes.md"}},
+		{"the extension in any case", []string{"Build.MD", "x.Md", "y.markdown"}, []string{"MEMORY.md", "Build.MD", "x.Md"}},
+		{"folders and other files are not read", []string{"old.md/", "archive/", "notes.txt", "a.md.bak"}, []string{"MEMORY.md"}},
+		{"names sort by bytes: capitals first", []string{"b.md", "a.md", "Z.md"}, []string{"MEMORY.md", "Z.md", "a.md", "b.md"}},
+		{"only the index's exact name is the index", []string{"memory.md"}, []string{"MEMORY.md", "memory.md"}},
 	}
-	// Output:
-	// /home/ada/.claude/projects/-home-ada-src-my-app/memory
-	// /home/ada/.claude/projects/-home-ada-src-my.app/memory
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, claudeFiles(tt.entries), "claudeFiles(%q)", tt.entries)
+		})
+	}
 }
 
-func ExampleClaudeFacts() {
-	files := []Doc{
-		{File: "MEMORY.md", Pages: []Page{
-			{Kind: Pointer, Line: 1, Text: "[Build](build.md) — quirks"},
-			{Kind: Fact, Line: 2, Text: "Use pnpm, not npm"},
-		}},
-		{File: "build.md", Pages: []Page{
-			{Kind: Heading, Line: 1, Text: "Quirks", Level: 2},
-			{Kind: Fact, Line: 2, Text: "use pnpm not npm", Section: "Quirks"},
-			{Kind: Fact, Line: 3, Text: "sccache breaks -Werror", Section: "Quirks"},
-		}},
+func TestPlanImportSkipsWhatMemoryHoldsOrIsStaged(t *testing.T) {
+	cand := func(file string, line int, text string) importCandidate {
+		return importCandidate{Text: text, Section: claudeImportSection, File: file, Line: line}
 	}
-	for _, c := range ClaudeFacts(files) {
-		fmt.Printf("%s:%d [%s] %s\n", c.File, c.Line, c.Section, c.Text)
+	memory := []page{
+		testPage(kindHeading, 1, "Use pnpm", ""),
+		testPage(kindFact, 2, "Use pnpm, not npm", ""),
+		testPage(kindText, 3, "Deploys go out on Tuesdays", ""),
 	}
-	// Output:
-	// MEMORY.md:2 [Imported from Claude Code] Use pnpm, not npm
-	// build.md:3 [Quirks] sccache breaks -Werror
+	tests := []struct {
+		name    string
+		cands   []importCandidate
+		memory  []page
+		pending []Op
+		skipped []string // where of the candidates skipped as in memory; the rest are staged
+	}{
+		{"nothing to import", nil, memory, nil, nil},
+		{"a new fact is staged", []importCandidate{cand("MEMORY.md", 4, "Run the tests with -race")}, memory, nil, nil},
+		{"a fact memory holds is skipped", []importCandidate{cand("MEMORY.md", 4, "use pnpm not npm!")}, memory, nil, []string{"MEMORY.md:4"}},
+		{"a heading or text page holds no fact", []importCandidate{cand("MEMORY.md", 4, "Use pnpm"), cand("MEMORY.md", 5, "Deploys go out on Tuesdays")}, memory, nil, nil},
+		{"a staged fact counts as held", []importCandidate{cand("build.md", 2, "sccache breaks -Werror")}, nil, []Op{{Op: "stage", ID: "W-1", Text: "sccache breaks -Werror"}}, []string{"build.md:2"}},
+		{"a fact staged by this import counts too", []importCandidate{cand("MEMORY.md", 2, "Run tests with -race"), cand("build.md", 7, "run tests with -race")}, nil, nil, []string{"build.md:7"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			kept := append([]page(nil), tt.memory...)
+			plan := planImport(tt.cands, tt.memory, tt.pending)
+			require.Equal(t, len(tt.cands), len(plan), "one item per candidate")
+			var skipped []string
+			for i, it := range plan {
+				c := tt.cands[i]
+				require.True(t, it.where == c.File+":"+strconv.Itoa(c.Line) && it.section == c.Section && it.text == c.Text && it.id == "" && it.note == "", "item %d %+v does not say candidate %+v", i, it, c)
+				switch it.why {
+				case inMemory:
+					skipped = append(skipped, it.where)
+				case "":
+				default:
+					t.Fatalf("item %d: why %q", i, it.why)
+				}
+			}
+			require.Equal(t, tt.skipped, skipped, "skipped as in memory")
+			require.Equal(t, kept, tt.memory, "planImport changed memory's pages")
+		})
+	}
+}
+
+func TestPlanImportNeverWritesIntoMemorysArray(t *testing.T) {
+	// A scope's pages are parsed into an array with room to spare; the plan
+	// must not append into it.
+	memory := make([]page, 1, 8)
+	memory[0] = testPage(kindFact, 1, "Use pnpm, not npm", "")
+	planImport([]importCandidate{{Text: "Deploy on Fridays", Section: "Ops", File: "MEMORY.md", Line: 1}}, memory, []Op{{Text: "Run make lint"}})
+	require.Equal(t, page{}, memory[:2][1], "planImport appended into memory's array")
+}
+
+func TestImportTextSaysWhatWasStagedAndWhatWasSkipped(t *testing.T) {
+	staged := importItem{where: "MEMORY.md:4", section: "Testing", text: "Run the tests with -race", id: "W-0000abcd"}
+	noted := importItem{where: "build.md:2", section: "Build", text: "Use pnpm", id: "W-0000abce", note: "joined its lines"}
+	held := importItem{where: "MEMORY.md:2", section: "Imported from Claude Code", text: "Use pnpm, not npm", why: inMemory}
+	refused := importItem{where: "MEMORY.md:6", section: "Testing", text: "token: …", why: "secret: it looks like a secret"}
+	const head = " from /h/.claude/projects/-p/memory (read only) for .pi/memory/MEMORY.md; "
+	report := func(dry bool, staged, skipped []importItem) *importReport {
+		return &importReport{dry: dry, source: "/h/.claude/projects/-p/memory", file: "/p/.pi/memory/MEMORY.md", display: ".pi/memory/MEMORY.md", staged: staged, skipped: skipped}
+	}
+	tests := []struct {
+		name string
+		r    *importReport
+		want string
+	}{
+		{"no fact found", report(false, nil, nil), "Staged 0 facts" + head + "0 skipped."},
+		{"a dry run stages nothing and says so", report(true, []importItem{{where: "MEMORY.md:4", section: "Testing", text: "Run the tests with -race"}}, []importItem{held}),
+			"Would stage (dry run, nothing written) 1 fact" + head + "1 skipped.\n" +
+				"  would stage  MEMORY.md:4  [Testing] Run the tests with -race\n" +
+				"  skipped  MEMORY.md:2  Use pnpm, not npm (already in memory)"},
+		{"staged facts, with what staging changed, then how to write them", report(false, []importItem{staged, noted}, nil),
+			"Staged 2 facts" + head + "0 skipped.\n" +
+				"  staged  W-0000abcd  MEMORY.md:4  [Testing] Run the tests with -race\n" +
+				"  staged  W-0000abce  build.md:2  [Build] Use pnpm (joined its lines)\n" +
+				"/memory flush writes them (each is checked again then)."},
+		{"a refused fact is named by where it is, not its text", report(false, nil, []importItem{held, refused}),
+			"Staged 0 facts" + head + "2 skipped.\n" +
+				"  skipped  MEMORY.md:2  Use pnpm, not npm (already in memory)\n" +
+				"  skipped  MEMORY.md:6  (secret: it looks like a secret)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, importText(tt.r))
+		})
+	}
+}
+
+func TestImportJSONListsStagedAndSkippedWithEveryField(t *testing.T) {
+	r := importReport{dry: false, source: "/h/m", file: "/p/.pi/memory/MEMORY.md", display: ".pi/memory/MEMORY.md",
+		staged:  []importItem{{where: "MEMORY.md:4", section: "Testing", text: "Run tests", id: "W-1", note: "n"}},
+		skipped: []importItem{{where: "MEMORY.md:2", section: "S", text: "Use pnpm", why: inMemory}}}
+	require.Equal(t, `{"dryRun":false,"source":"/h/m","file":"/p/.pi/memory/MEMORY.md",`+
+		`"staged":[{"from":"MEMORY.md:4","section":"Testing","text":"Run tests","id":"W-1","note":"n","why":""}],`+
+		`"skipped":[{"from":"MEMORY.md:2","section":"S","text":"Use pnpm","id":"","note":"","why":"already in memory"}]}`, importJSON(&r))
+	require.Equal(t, `{"dryRun":true,"source":"","file":"","staged":[],"skipped":[]}`, importJSON(&importReport{dry: true}))
+}
+
+// FuzzPlanImport: Claude Code's memory files are written by a model and
+// edited by people, so any text of them and of the memory file is planned
+// without panicking into one item per fact, in order, each staged or held;
+// a fact memory holds is never staged, nor twice the same fact.
+func FuzzPlanImport(f *testing.F) {
+	f.Add([]byte("# Memory\n## Testing\n- Integration tests need Docker running\n- [Debugging](debugging.md)\n- Use pnpm, not npm\n"),
+		[]byte("- Set LOG_LEVEL=debug to see SQL\n- use pnpm not npm\n"),
+		[]byte("## Notes\n- Integration tests need Docker running\n"))
+	f.Add([]byte("- a\n- A!\n* b\n"), []byte(""), []byte("- b\n"))
+	f.Add([]byte("- \xff\xfe\n\n```\n- fenced\n```\n"), []byte("- "+strings.Repeat("long ", 120)+"\n"), []byte("# Use pnpm\n"))
+	f.Fuzz(func(t *testing.T, index, topic, mem []byte) {
+		cands := claudeFacts([]doc{{File: "MEMORY.md", Pages: parse("claude", index)}, {File: "topic.md", Pages: parse("claude", topic)}})
+		memory := parse("project", mem)
+		kept := append([]page(nil), memory...)
+		plan := planImport(cands, memory, nil)
+		require.Equal(t, len(cands), len(plan), "one item per candidate")
+		var staged []page
+		for i, it := range plan {
+			c := cands[i]
+			require.True(t, it.where == c.File+":"+strconv.Itoa(c.Line) && it.text == c.Text && it.section == c.Section, "item %d %+v is not candidate %+v", i, it, c)
+			switch it.why {
+			case "":
+				require.True(t, duplicate(c.Text, memory) < 0, "%q is staged though memory holds it", c.Text)
+				require.True(t, duplicate(c.Text, staged) < 0, "%q is staged twice", c.Text)
+				staged = append(staged, page{Kind: kindFact, Text: c.Text})
+			case inMemory:
+			default:
+				t.Fatalf("item %d: why %q", i, it.why)
+			}
+		}
+		require.Equal(t, kept, memory, "planImport changed memory's pages")
+	})
 }

@@ -1,12 +1,12 @@
 package notes
 
-import "github.com/pi-memory/pi-memory/wasm/config"
+import configfile "github.com/pi-memory/pi-memory/wasm/config"
 
-// Config is the effective markdown-memory configuration: the
+// config is the effective markdown-memory configuration: the
 // defaults, then `config.json` of the global memory folder, then that of the
 // project memory folder, key by key (project keys override global keys, as
 // pi's own settings merge).
-type Config struct {
+type config struct {
 	Enabled            bool
 	DisabledBy         string // the file whose "enabled": false is in force, "" when enabled
 	Why                string // when a file that cannot be read as written turned memory off: what is wrong and where; else ""
@@ -25,15 +25,15 @@ type Config struct {
 // Limits of the configuration keys: a value outside them is clamped, with a
 // warning naming the file and the key.
 const (
-	MinInjectLines, MaxInjectLinesLimit   = 1, 2000
-	MinInjectBytes, MaxInjectBytesLimit   = 256, 64 << 10
-	MinMemoryTokens, MaxMemoryTokensLimit = 512, 32768
-	MinStaleDays, MaxStaleDays            = 1, 3650
+	minInjectLines, maxInjectLinesLimit   = 1, 2000
+	minInjectBytes, maxInjectBytesLimit   = 256, 64 << 10
+	minMemoryTokens, maxMemoryTokensLimit = 512, 32768
+	minStaleDays, maxStaleDays            = 1, 3650
 )
 
-// DefaultConfig is what applies with no config files.
-func DefaultConfig() Config {
-	return Config{
+// defaultConfig is what applies with no config files.
+func defaultConfig() config {
+	return config{
 		Enabled:            true,
 		MaxInjectLines:     200,
 		MaxInjectBytes:     8 << 10,
@@ -60,25 +60,25 @@ var knownKeys = map[string][]string{
 // it cannot be read as written.
 const offSentence = ". Markdown memory is off until the file is fixed: nothing is injected or written."
 
-// ParseConfig merges the global and the project file (nil data: the file is
+// parseConfig merges the global and the project file (nil data: the file is
 // absent; an untrusted project's file is never read, so it is passed as nil).
 // A file whose intent is unclear (not valid JSON, not an object, "enabled"
 // not true or false) turns memory off whatever the other file says: the
 // global one everywhere, the project one in its project; Why then says what
 // to fix.
 //
-//	ParseConfig("g.json", []byte(`{"maxInjectLines": 50}`), "p.json", []byte(`{"maxInjectLines": 80}`)).MaxInjectLines => 80
-func ParseConfig(globalName string, global []byte, projectName string, project []byte) Config {
-	return ParseConfigFiles(config.Parse(globalName, global), config.Parse(projectName, project))
+//	parseConfig("g.json", []byte(`{"maxInjectLines": 50}`), "p.json", []byte(`{"maxInjectLines": 80}`)).MaxInjectLines => 80
+func parseConfig(globalName string, global []byte, projectName string, project []byte) config {
+	return parseConfigFiles(configfile.Parse(globalName, global), configfile.Parse(projectName, project))
 }
 
-// ParseConfigFiles is ParseConfig over files already read (or that could
-// not be: config.Unreadable, which turns the store off like a broken file).
-func ParseConfigFiles(g, p *config.File) Config {
-	c := DefaultConfig()
+// parseConfigFiles is parseConfig over files already read (or that could
+// not be: configfile.Unreadable, which turns the store off like a broken file).
+func parseConfigFiles(g, p *configfile.File) config {
+	c := defaultConfig()
 	c.GlobalPresent, c.ProjectPresent = g.Present, p.Present
 	unclearBy, why := "", ""
-	for _, f := range []*config.File{g, p} {
+	for _, f := range []*configfile.File{g, p} {
 		f.Unknown(knownKeys)
 		switch on, set, unclear := f.Switch("enabled"); {
 		case unclear != "":
@@ -93,16 +93,16 @@ func ParseConfigFiles(g, p *config.File) Config {
 				c.DisabledBy = f.Name
 			}
 		}
-		if n, ok := f.Int("maxInjectLines", c.MaxInjectLines, MinInjectLines, MaxInjectLinesLimit); ok {
+		if n, ok := f.Int("maxInjectLines", c.MaxInjectLines, minInjectLines, maxInjectLinesLimit); ok {
 			c.MaxInjectLines = n
 		}
-		if n, ok := f.Int("maxInjectBytes", c.MaxInjectBytes, MinInjectBytes, MaxInjectBytesLimit); ok {
+		if n, ok := f.Int("maxInjectBytes", c.MaxInjectBytes, minInjectBytes, maxInjectBytesLimit); ok {
 			c.MaxInjectBytes = n
 		}
 		if on, ok := f.Bool("pageTableInjection", c.PageTableInjection); ok {
 			c.PageTableInjection = on
 		}
-		if n, ok := f.Int("maxMemoryTokens", c.MaxMemoryTokens, MinMemoryTokens, MaxMemoryTokensLimit); ok {
+		if n, ok := f.Int("maxMemoryTokens", c.MaxMemoryTokens, minMemoryTokens, maxMemoryTokensLimit); ok {
 			c.MaxMemoryTokens = n
 		}
 		if on, ok := f.Bool("traceEnabled", c.TraceEnabled); ok {
@@ -111,7 +111,7 @@ func ParseConfigFiles(g, p *config.File) Config {
 		if on, ok := f.Bool("strictWriteback", c.StrictWriteback); ok {
 			c.StrictWriteback = on
 		}
-		if n, ok := f.Int("staleDays", c.StaleDays, MinStaleDays, MaxStaleDays); ok {
+		if n, ok := f.Int("staleDays", c.StaleDays, minStaleDays, maxStaleDays); ok {
 			c.StaleDays = n
 		}
 		c.Warnings = append(c.Warnings, f.Warnings...)

@@ -12,8 +12,8 @@ const (
 )
 
 func TestParseConfigWithoutFilesIsTheDefaults(t *testing.T) {
-	got := ParseConfig(globalConfig, nil, projectConfig, nil)
-	want := Config{
+	got := parseConfig(globalConfig, nil, projectConfig, nil)
+	want := config{
 		Enabled:            true,
 		MaxInjectLines:     200,
 		MaxInjectBytes:     8192,
@@ -26,8 +26,8 @@ func TestParseConfigWithoutFilesIsTheDefaults(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("ParseConfig(nil, nil)\n got %+v\nwant %+v", got, want)
 	}
-	if !reflect.DeepEqual(DefaultConfig(), want) {
-		t.Errorf("DefaultConfig() = %+v, want %+v", DefaultConfig(), want)
+	if !reflect.DeepEqual(defaultConfig(), want) {
+		t.Errorf("DefaultConfig() = %+v, want %+v", defaultConfig(), want)
 	}
 }
 
@@ -47,7 +47,7 @@ func TestParseConfigReportsWhichFilesExist(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := ParseConfig(globalConfig, tt.global, projectConfig, tt.project)
+			c := parseConfig(globalConfig, tt.global, projectConfig, tt.project)
 			if c.GlobalPresent != tt.wantGlobal || c.ProjectPresent != tt.wantProj {
 				t.Errorf("present = %v, %v; want %v, %v", c.GlobalPresent, c.ProjectPresent, tt.wantGlobal, tt.wantProj)
 			}
@@ -66,8 +66,8 @@ func TestParseConfigProjectOverridesGlobalKeyByKey(t *testing.T) {
 		"staleDays": 30
 	}`)
 	project := []byte(`{"maxInjectLines": 80, "traceEnabled": true, "staleDays": 7}`)
-	got := ParseConfig(globalConfig, global, projectConfig, project)
-	want := Config{
+	got := parseConfig(globalConfig, global, projectConfig, project)
+	want := config{
 		Enabled:            true,
 		MaxInjectLines:     80,   // project
 		MaxInjectBytes:     4096, // global: the project does not say
@@ -83,7 +83,7 @@ func TestParseConfigProjectOverridesGlobalKeyByKey(t *testing.T) {
 		t.Errorf("ParseConfig\n got %+v\nwant %+v", got, want)
 	}
 	// The same project keys over no global file override the defaults.
-	got = ParseConfig(globalConfig, nil, projectConfig, project)
+	got = parseConfig(globalConfig, nil, projectConfig, project)
 	if got.MaxInjectLines != 80 || got.MaxInjectBytes != 8192 || got.StaleDays != 7 || !got.StrictWriteback {
 		t.Errorf("project over defaults = %+v", got)
 	}
@@ -118,7 +118,7 @@ func TestParseConfigEnabledFollowsTheLastFileThatSaysIt(t *testing.T) {
 			if tt.project != "" {
 				p = []byte(tt.project)
 			}
-			c := ParseConfig(globalConfig, g, projectConfig, p)
+			c := parseConfig(globalConfig, g, projectConfig, p)
 			if c.Enabled != tt.want || c.DisabledBy != tt.wantBy {
 				t.Errorf("Enabled %v DisabledBy %q, want %v %q", c.Enabled, c.DisabledBy, tt.want, tt.wantBy)
 			}
@@ -130,40 +130,40 @@ func TestParseConfigClampsOutOfRangeValuesNamingFileAndKey(t *testing.T) {
 	tests := []struct {
 		name    string
 		json    string
-		get     func(Config) int
+		get     func(config) int
 		want    int
 		warning string
 	}{
-		{"lines below", `{"maxInjectLines": 0}`, func(c Config) int { return c.MaxInjectLines }, 1,
+		{"lines below", `{"maxInjectLines": 0}`, func(c config) int { return c.MaxInjectLines }, 1,
 			`"maxInjectLines" is below 1 (got 0); using 1`},
-		{"lines above", `{"maxInjectLines": 5000}`, func(c Config) int { return c.MaxInjectLines }, 2000,
+		{"lines above", `{"maxInjectLines": 5000}`, func(c config) int { return c.MaxInjectLines }, 2000,
 			`"maxInjectLines" is above 2000 (got 5000); using 2000`},
-		{"bytes below", `{"maxInjectBytes": 10}`, func(c Config) int { return c.MaxInjectBytes }, 256,
+		{"bytes below", `{"maxInjectBytes": 10}`, func(c config) int { return c.MaxInjectBytes }, 256,
 			`"maxInjectBytes" is below 256 (got 10); using 256`},
-		{"bytes above", `{"maxInjectBytes": 1000000}`, func(c Config) int { return c.MaxInjectBytes }, 65536,
+		{"bytes above", `{"maxInjectBytes": 1000000}`, func(c config) int { return c.MaxInjectBytes }, 65536,
 			`"maxInjectBytes" is above 65536 (got 1000000); using 65536`},
-		{"tokens below", `{"maxMemoryTokens": -1}`, func(c Config) int { return c.MaxMemoryTokens }, 512,
+		{"tokens below", `{"maxMemoryTokens": -1}`, func(c config) int { return c.MaxMemoryTokens }, 512,
 			`"maxMemoryTokens" is below 512 (got -1); using 512`},
-		{"tokens above", `{"maxMemoryTokens": 99999}`, func(c Config) int { return c.MaxMemoryTokens }, 32768,
+		{"tokens above", `{"maxMemoryTokens": 99999}`, func(c config) int { return c.MaxMemoryTokens }, 32768,
 			`"maxMemoryTokens" is above 32768 (got 99999); using 32768`},
-		{"stale days below", `{"staleDays": 0}`, func(c Config) int { return c.StaleDays }, 1,
+		{"stale days below", `{"staleDays": 0}`, func(c config) int { return c.StaleDays }, 1,
 			`"staleDays" is below 1 (got 0); using 1`},
-		{"stale days above", `{"staleDays": 10000}`, func(c Config) int { return c.StaleDays }, 3650,
+		{"stale days above", `{"staleDays": 10000}`, func(c config) int { return c.StaleDays }, 3650,
 			`"staleDays" is above 3650 (got 10000); using 3650`},
-		{"limits themselves are kept", `{"maxInjectLines": 2000}`, func(c Config) int { return c.MaxInjectLines }, 2000, ""},
-		{"not a whole number keeps the value in force", `{"staleDays": 1.5}`, func(c Config) int { return c.StaleDays }, 90,
+		{"limits themselves are kept", `{"maxInjectLines": 2000}`, func(c config) int { return c.MaxInjectLines }, 2000, ""},
+		{"not a whole number keeps the value in force", `{"staleDays": 1.5}`, func(c config) int { return c.StaleDays }, 90,
 			`"staleDays" must be a whole number (got 1.5); using 90`},
-		{"a string keeps the value in force", `{"maxInjectLines": "50"}`, func(c Config) int { return c.MaxInjectLines }, 200,
+		{"a string keeps the value in force", `{"maxInjectLines": "50"}`, func(c config) int { return c.MaxInjectLines }, 200,
 			`"maxInjectLines" must be a whole number (got "50"); using 200`},
 	}
 	for _, tt := range tests {
 		for _, file := range []string{globalConfig, projectConfig} {
 			t.Run(tt.name+" in "+file, func(t *testing.T) {
-				var c Config
+				var c config
 				if file == globalConfig {
-					c = ParseConfig(globalConfig, []byte(tt.json), projectConfig, nil)
+					c = parseConfig(globalConfig, []byte(tt.json), projectConfig, nil)
 				} else {
-					c = ParseConfig(globalConfig, nil, projectConfig, []byte(tt.json))
+					c = parseConfig(globalConfig, nil, projectConfig, []byte(tt.json))
 				}
 				if got := tt.get(c); got != tt.want {
 					t.Errorf("value %d, want %d", got, tt.want)
@@ -181,7 +181,7 @@ func TestParseConfigClampsOutOfRangeValuesNamingFileAndKey(t *testing.T) {
 }
 
 func TestParseConfigInvalidProjectValueKeepsTheGlobalOne(t *testing.T) {
-	c := ParseConfig(globalConfig, []byte(`{"maxInjectLines": 50, "traceEnabled": false}`),
+	c := parseConfig(globalConfig, []byte(`{"maxInjectLines": 50, "traceEnabled": false}`),
 		projectConfig, []byte(`{"maxInjectLines": "many", "traceEnabled": 1}`))
 	if c.MaxInjectLines != 50 || c.TraceEnabled {
 		t.Errorf("MaxInjectLines %d TraceEnabled %v, want the global 50 and false", c.MaxInjectLines, c.TraceEnabled)
@@ -196,7 +196,7 @@ func TestParseConfigInvalidProjectValueKeepsTheGlobalOne(t *testing.T) {
 }
 
 func TestParseConfigWarnsAboutUnknownKeys(t *testing.T) {
-	c := ParseConfig(globalConfig, []byte(`{"maxInjectLine": 10, "enabled": true}`),
+	c := parseConfig(globalConfig, []byte(`{"maxInjectLine": 10, "enabled": true}`),
 		projectConfig, []byte(`{"autoCapture": true, "staleDays": 12}`))
 	want := []string{
 		globalConfig + `: unknown key "maxInjectLine" (ignored)`,
@@ -230,11 +230,11 @@ func TestParseConfigUnclearFileTurnsMemoryOff(t *testing.T) {
 		for _, where := range []string{globalConfig, projectConfig} {
 			t.Run(tt.name+" in "+where, func(t *testing.T) {
 				on := []byte(`{"enabled": true, "maxInjectLines": 60}`)
-				var c Config
+				var c config
 				if where == globalConfig {
-					c = ParseConfig(globalConfig, []byte(tt.data), projectConfig, on)
+					c = parseConfig(globalConfig, []byte(tt.data), projectConfig, on)
 				} else {
-					c = ParseConfig(globalConfig, on, projectConfig, []byte(tt.data))
+					c = parseConfig(globalConfig, on, projectConfig, []byte(tt.data))
 				}
 				if c.Enabled || c.DisabledBy != where || c.Why != where+tt.why+off {
 					t.Errorf("Enabled %v DisabledBy %q Why %q\nwant off by %s: %q", c.Enabled, c.DisabledBy, c.Why, where, where+tt.why+off)
@@ -248,21 +248,21 @@ func TestParseConfigUnclearFileTurnsMemoryOff(t *testing.T) {
 }
 
 func TestParseConfigAcceptsAByteOrderMarkSilently(t *testing.T) {
-	c := ParseConfig(globalConfig, []byte("\xEF\xBB\xBF{\"maxInjectLines\": 60}"), projectConfig, []byte("\xEF\xBB\xBF{}"))
+	c := parseConfig(globalConfig, []byte("\xEF\xBB\xBF{\"maxInjectLines\": 60}"), projectConfig, []byte("\xEF\xBB\xBF{}"))
 	if !c.Enabled || c.MaxInjectLines != 60 || len(c.Warnings) != 0 {
 		t.Errorf("Enabled %v MaxInjectLines %d warnings %q", c.Enabled, c.MaxInjectLines, c.Warnings)
 	}
 }
 
 func TestParseConfigReadsTheLastOfDuplicatedKeys(t *testing.T) {
-	c := ParseConfig(globalConfig, nil, projectConfig, []byte(`{"staleDays": 5, "traceEnabled": true, "staleDays": 6, "traceEnabled": false}`))
+	c := parseConfig(globalConfig, nil, projectConfig, []byte(`{"staleDays": 5, "traceEnabled": true, "staleDays": 6, "traceEnabled": false}`))
 	if c.StaleDays != 6 || c.TraceEnabled || len(c.Warnings) != 0 {
 		t.Errorf("StaleDays %d TraceEnabled %v warnings %q; want the last of each", c.StaleDays, c.TraceEnabled, c.Warnings)
 	}
 }
 
 func TestParseConfigListsGlobalWarningsBeforeProjectWarnings(t *testing.T) {
-	c := ParseConfig(globalConfig, []byte(`{"staleDays": 0, "x": 1}`), projectConfig, []byte(`{"staleDays": 0}`))
+	c := parseConfig(globalConfig, []byte(`{"staleDays": 0, "x": 1}`), projectConfig, []byte(`{"staleDays": 0}`))
 	if len(c.Warnings) != 3 {
 		t.Fatalf("warnings %q, want 3", c.Warnings)
 	}

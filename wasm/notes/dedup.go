@@ -2,7 +2,7 @@ package notes
 
 import "github.com/pi-memory/pi-memory/wasm/similarity"
 
-// Duplicate reports the first Fact or Pointer page among pages whose text
+// duplicate reports the first fact or pointer page among pages whose text
 // duplicates text: the same after similarity.Normalize, or a near-duplicate by
 // similarity.Compare (verdict Duplicate). It returns the page's index, or -1.
 // Headings and text pages are never duplicates: a bullet that repeats a
@@ -10,14 +10,14 @@ import "github.com/pi-memory/pi-memory/wasm/similarity"
 // duplicates nothing.
 //
 //	pages: 0 "## Build" (heading), 1 "- Run the tests with -race" (fact)
-//	Duplicate("run the tests with -race!", pages) => 1 (same after Normalize)
-//	Duplicate("Run tests with -race", pages)      => 1 (near-duplicate)
-//	Duplicate("Build", pages)                     => -1 (only a heading says it)
-//	Duplicate("Deploy on Fridays", pages)         => -1
-func Duplicate(text string, pages []Page) int {
+//	duplicate("run the tests with -race!", pages) => 1 (same after Normalize)
+//	duplicate("Run tests with -race", pages)      => 1 (near-duplicate)
+//	duplicate("Build", pages)                     => -1 (only a heading says it)
+//	duplicate("Deploy on Fridays", pages)         => -1
+func duplicate(text string, pages []page) int {
 	f := similarity.Prepare(text)
 	for i := range pages {
-		if pages[i].Kind != Fact && pages[i].Kind != Pointer {
+		if pages[i].Kind != kindFact && pages[i].Kind != kindPointer {
 			continue
 		}
 		g := similarity.Prepare(pages[i].Text)

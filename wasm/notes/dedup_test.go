@@ -1,25 +1,24 @@
 package notes
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
 )
 
-// page builds a Page by hand, so these tests do not depend on Parse.
-func page(kind Kind, line int, text, section string) Page {
-	return Page{Kind: kind, Line: line, Lines: 1, Text: text, Section: section}
+// testPage builds a page by hand, so these tests do not depend on parse.
+func testPage(k kind, line int, text, section string) page {
+	return page{Kind: k, Line: line, Lines: 1, Text: text, Section: section}
 }
 
 func TestDuplicateFindsTheFirstFactOrPointerSayingTheSame(t *testing.T) {
-	pages := []Page{
-		page(Heading, 1, "Build", ""),
-		page(Fact, 3, "Run the tests with -race before pushing", "Build"),
-		page(Pointer, 4, "[Build quirks](build.md) — sccache breaks -Werror", "Build"),
-		page(Text, 6, "Ship on Tuesdays after the freeze", "Build"),
-		page(Fact, 8, "Use PostgreSQL for the primary database", "Build"),
-		page(Fact, 9, "Use PostgreSQL for the primary database.", "Build"),
+	pages := []page{
+		testPage(kindHeading, 1, "Build", ""),
+		testPage(kindFact, 3, "Run the tests with -race before pushing", "Build"),
+		testPage(kindPointer, 4, "[Build quirks](build.md) — sccache breaks -Werror", "Build"),
+		testPage(kindText, 6, "Ship on Tuesdays after the freeze", "Build"),
+		testPage(kindFact, 8, "Use PostgreSQL for the primary database", "Build"),
+		testPage(kindFact, 9, "Use PostgreSQL for the primary database.", "Build"),
 	}
 	tests := []struct {
 		name, text string
@@ -38,32 +37,16 @@ func TestDuplicateFindsTheFirstFactOrPointerSayingTheSame(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, Duplicate(tt.text, pages), "Duplicate(%q)", tt.text)
+			require.Equal(t, tt.want, duplicate(tt.text, pages), "Duplicate(%q)", tt.text)
 		})
 	}
 }
 
 func TestDuplicateSkipsHeadingsAndTextEvenWhenIdentical(t *testing.T) {
-	pages := []Page{
-		page(Heading, 1, "Run the tests with -race", ""),
-		page(Text, 2, "Run the tests with -race", ""),
+	pages := []page{
+		testPage(kindHeading, 1, "Run the tests with -race", ""),
+		testPage(kindText, 2, "Run the tests with -race", ""),
 	}
-	require.Equal(t, -1, Duplicate("Run the tests with -race", pages), "Duplicate")
-	require.Equal(t, -1, Duplicate("anything", nil), "Duplicate over no pages")
-}
-
-func ExampleDuplicate() {
-	pages := []Page{
-		{Kind: Heading, Line: 1, Text: "Build"},
-		{Kind: Fact, Line: 3, Text: "Run the tests with -race"},
-	}
-	fmt.Println(Duplicate("run the tests with -race!", pages))
-	fmt.Println(Duplicate("Run tests with -race", pages))
-	fmt.Println(Duplicate("Build", pages))
-	fmt.Println(Duplicate("Deploy on Fridays", pages))
-	// Output:
-	// 1
-	// 1
-	// -1
-	// -1
+	require.Equal(t, -1, duplicate("Run the tests with -race", pages), "Duplicate")
+	require.Equal(t, -1, duplicate("anything", nil), "Duplicate over no pages")
 }

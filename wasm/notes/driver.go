@@ -57,7 +57,7 @@ type noteScope struct {
 	// redacted holds view when data has secrets; kept, like data, from one
 	// read to the next.
 	redacted []byte
-	pages    []Page
+	pages    []page
 	readErr  error
 }
 
@@ -69,7 +69,7 @@ type driver struct {
 	s   *store.Session
 	h   *files.FS
 
-	cfg                Config
+	cfg                config
 	globalCfg, projCfg string
 	cfgWatch           files.Watch
 	scopes             []*noteScope // global, then project and local when trusted
@@ -82,16 +82,16 @@ type driver struct {
 
 	blockKey  string
 	block     string
-	residency Residency
-	receipts  []ScopeReceipt
-	faults    []Fault // of this session, newest last
+	residency residency
+	receipts  []scopeReceipt
+	faults    []fault // of this session, newest last
 
 	seq int // ids made this session
 
 	// Kept from one read to the next, so re-reading and re-indexing a large
 	// file reuses them (docs/decisions/003-tinygo-heap.md).
-	parser Parser
-	dates  Dates  // the dates of the page table tableState read last
+	parser parser
+	dates  dates  // the dates of the page table tableState read last
 	buf    []byte // the page table tableState read last, then the one rebuildTable writes
 }
 
@@ -102,9 +102,9 @@ func Open(env *store.Env) store.Store {
 	n := &driver{env: env, s: s, h: env.FS}
 	if s.AgentDir != "" {
 		dir := path.Join(s.AgentDir, notesGlobalDir)
-		data := path.Join(s.AgentDir, notesDataDir, ScopeGlobal)
+		data := path.Join(s.AgentDir, notesDataDir, scopeGlobal)
 		n.globalCfg = path.Join(dir, notesConfig)
-		n.scopes = append(n.scopes, &noteScope{name: ScopeGlobal, dir: dir, file: path.Join(dir, notesIndex), display: HomeRelative(s.Home, path.Join(dir, notesIndex)), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: path.Join(data, "writeback-journal.jsonl"), lock: path.Join(data, "memory.lock")})
+		n.scopes = append(n.scopes, &noteScope{name: scopeGlobal, dir: dir, file: path.Join(dir, notesIndex), display: homeRelative(s.Home, path.Join(dir, notesIndex)), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: path.Join(data, "writeback-journal.jsonl"), lock: path.Join(data, "memory.lock")})
 		n.sessionData = data
 	}
 	if s.ProjectRoot != "" && s.Trusted && s.AgentDir != "" {
@@ -113,8 +113,8 @@ func Open(env *store.Env) store.Store {
 		n.projCfg = path.Join(dir, notesConfig)
 		journal, lock := path.Join(data, "writeback-journal.jsonl"), path.Join(data, "memory.lock")
 		n.scopes = append(n.scopes,
-			&noteScope{name: ScopeProject, dir: dir, file: path.Join(dir, notesIndex), display: path.Join(notesProjectDir, notesIndex), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: journal, lock: lock},
-			&noteScope{name: ScopeLocal, dir: dir, file: path.Join(dir, notesLocal), display: path.Join(notesProjectDir, notesLocal), dataDir: data, table: path.Join(data, "page-table.local.jsonl"), journal: journal, lock: lock})
+			&noteScope{name: scopeProject, dir: dir, file: path.Join(dir, notesIndex), display: path.Join(notesProjectDir, notesIndex), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: journal, lock: lock},
+			&noteScope{name: scopeLocal, dir: dir, file: path.Join(dir, notesLocal), display: path.Join(notesProjectDir, notesLocal), dataDir: data, table: path.Join(data, "page-table.local.jsonl"), journal: journal, lock: lock})
 		n.sessionData = data
 	}
 	if n.sessionData != "" {
@@ -136,7 +136,7 @@ func (n *driver) refreshConfig() []string {
 	if !n.cfgWatch.Changed(n.h, n.globalCfg, n.projCfg) {
 		return nil
 	}
-	n.cfg = ParseConfigFiles(files.Config(n.h, n.globalCfg), files.Config(n.h, n.projCfg))
+	n.cfg = parseConfigFiles(files.Config(n.h, n.globalCfg), files.Config(n.h, n.projCfg))
 	return n.cfg.Warnings
 }
 
@@ -166,7 +166,7 @@ func (n *driver) load(sc *noteScope) {
 	}
 	sc.exists, sc.readErr, sc.data = true, nil, data
 	sc.view, sc.redacted = redactedView(data, sc.redacted)
-	sc.pages = n.parser.Parse(sc.pages, sc.name, sc.view)
+	sc.pages = n.parser.parse(sc.pages, sc.name, sc.view)
 }
 
 // redactedView is a memory file as every exit sees it: what is injected,
@@ -198,7 +198,7 @@ func viewString(data []byte) string {
 // returns it empty for reuse. Under TinyGo's partly conservative collector a
 // stray word that looks like a pointer can pin a dead array; cleared, it pins
 // only itself, not every string of every page.
-func discard(pages []Page) []Page {
+func discard(pages []page) []page {
 	clear(pages[:cap(pages)])
 	return pages[:0]
 }
@@ -278,7 +278,7 @@ func (n *driver) Ready(out *store.Out) error { return nil }
 // Problems reading a file are returned once per change, for a notice.
 func (n *driver) section() (string, []string) {
 	if !n.cfg.Enabled {
-		n.block, n.blockKey, n.receipts, n.residency = "", "disabled", nil, Residency{}
+		n.block, n.blockKey, n.receipts, n.residency = "", "disabled", nil, residency{}
 		return "", nil
 	}
 	n.loadAll()
@@ -295,13 +295,13 @@ func (n *driver) section() (string, []string) {
 		return n.block, nil
 	}
 	n.blockKey = key.String()
-	var files []File
+	var files []blockFile
 	for _, sc := range n.scopes {
 		if sc.exists {
-			files = append(files, File{Scope: sc.name, Display: sc.display, Data: sc.view, Pages: sc.pages})
+			files = append(files, blockFile{Scope: sc.name, Display: sc.display, Data: sc.view, Pages: sc.pages})
 		}
 	}
-	b := RenderBlock(files, n.places(), n.cfg, n.capBytes())
+	b := renderBlock(files, n.places(), n.cfg, n.capBytes())
 	n.block, n.receipts, n.residency = b.Text, b.Receipts, b.Residency
 	if len(n.residency.Faults) > 0 {
 		n.faults = append(n.faults, n.residency.Faults...)
@@ -313,12 +313,12 @@ func (n *driver) section() (string, []string) {
 }
 
 // places says where this session's memory lives, for the preamble.
-func (n *driver) places() Places {
-	var p Places
-	if g := n.scope(ScopeGlobal); g != nil {
-		p.Global = HomeRelative(n.s.Home, g.dir)
+func (n *driver) places() places {
+	var p places
+	if g := n.scope(scopeGlobal); g != nil {
+		p.Global = homeRelative(n.s.Home, g.dir)
 	}
-	if n.scope(ScopeProject) != nil {
+	if n.scope(scopeProject) != nil {
 		p.Project, p.Local = notesProjectDir, path.Join(notesProjectDir, notesLocal)
 	}
 	return p

@@ -2,230 +2,90 @@ package notes
 
 import (
 	"path"
-
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
-
-	"github.com/pi-memory/pi-memory/wasm/hostio"
-	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
-	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
 // ---- /memory status ------------------------------------------------------------
 
-// scopeReport is what status says about one scope.
-type scopeReport struct {
-	sc       *noteScope
-	topics   []string // topic files, "name (bytes)"
-	archived int
-	lines    int
-	injected int // bytes injected on this turn's block
-	table    tableState
-	warnings []string
-}
-
-func (n *driver) report() []scopeReport {
+// report gathers what /memory status says (status.go renders it): the
+// block as the next turn would inject it, each scope's file, page table,
+// topic files and archive, and what is waiting.
+func (n *driver) report() statusReport {
 	n.section() // the block as the next turn would inject it
 	injected := map[string]int{}
 	for _, r := range n.receipts {
 		injected[r.Scope] = r.Bytes
 	}
-	var out []scopeReport
+	r := statusReport{cfg: n.cfg, globalConfig: n.globalCfg, projectConfig: n.projCfg, project: n.s.ProjectRoot, trusted: n.s.Trusted, module: n.s.Module}
 	for _, sc := range n.scopes {
-		r := scopeReport{sc: sc, injected: injected[sc.name]}
+		s := scopeStatus{name: sc.name, file: sc.file, display: sc.display, table: sc.table, exists: sc.exists, bytes: len(sc.data), injected: injected[sc.name]}
 		if sc.exists {
-			r.lines = lineCount(sc.data)
-			r.table = n.tableState(sc)
-			if over := OverCaps(r.lines, len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
-				r.warnings = append(r.warnings, sc.display+" is "+over+": only part of it is injected. Move detail to topic files or archive/.")
-			}
+			s.lines = lineCount(sc.data)
+			s.pageTable = n.tableState(sc)
 		}
 		if sc.readErr != nil {
-			r.warnings = append(r.warnings, "could not read "+sc.file+": "+sc.readErr.Error())
+			s.readErr = sc.readErr.Error()
 		}
-		if sc.name != ScopeLocal {
+		if sc.name != scopeLocal {
 			if entries, err := n.h.List(sc.dir); err == nil {
 				for _, e := range entries {
 					switch {
 					case e == "archive/":
 						if a, err := n.h.List(path.Join(sc.dir, "archive")); err == nil {
-							r.archived = len(a)
+							s.archived = len(a)
 						}
 					case strings.HasSuffix(e, ".md") && e != notesIndex && e != notesLocal:
-						size := ""
+						t := topicFile{name: e, size: -1}
 						st, err := n.h.Stat(path.Join(sc.dir, e))
 						if err == nil {
-							size = " (" + strconv.FormatInt(st.Size, 10) + " bytes)"
+							t.size = st.Size
 						} else if _, ok := errs.As[*files.NotPlain](err); ok {
-							size = " (not read)"
-							r.warnings = append(r.warnings, err.Error())
+							t.unread = err.Error()
 						}
-						r.topics = append(r.topics, e+size)
+						s.topics = append(s.topics, t)
 					}
 				}
 			}
 		}
-		if sc.name == ScopeLocal && sc.exists {
-			if ok, _ := n.localIgnored(); !ok {
-				r.warnings = append(r.warnings, sc.display+" is not in .gitignore, so it would be committed with the team's memory; /memory gitignore adds it.")
-			}
+		if sc.name == scopeLocal && sc.exists {
+			ignored, _ := n.localIgnored()
+			s.unignored = !ignored
 		}
-		out = append(out, r)
+		if !n.cfg.Enabled {
+			// Off means not read: status only says whether the file is there.
+			_, err := n.h.Stat(sc.file)
+			s.present = err == nil
+		}
+		r.scopes = append(r.scopes, s)
 	}
-	return out
+	r.block, r.faults = n.block, len(n.residency.Faults)
+	r.pending, _ = n.pending()
+	for _, t := range n.turn {
+		if t.Store == "notes" {
+			r.lastBytes = t.Bytes
+		}
+	}
+	r.turned = n.turn != nil
+	r.inject = n.env.May(n, store.Inject)
+	return r
 }
 
 func (n *driver) cmdStatus(c *store.Cmd) {
-	reps := n.report()
-	pending, _ := n.pending()
-	last := 0
-	for _, r := range n.turn {
-		if r.Store == "notes" {
-			last = r.Bytes
-		}
-	}
-	inject := n.env.May(n, store.Inject)
+	r := n.report()
 	if c.JSON {
-		w := jsonw.Open(nil)
-		w.Bool("enabled", n.cfg.Enabled)
-		w.Str("disabledBy", n.cfg.DisabledBy)
-		w.Bool("injecting", inject == "")
-		w.Bool("trusted", n.s.Trusted)
-		w.Str("globalConfig", n.globalCfg)
-		w.Bool("globalConfigPresent", n.cfg.GlobalPresent)
-		w.Str("projectConfig", n.projCfg)
-		w.Bool("projectConfigPresent", n.cfg.ProjectPresent)
-		w.Bool("pageTableInjection", n.cfg.PageTableInjection)
-		w.Int("maxInjectLines", int64(n.cfg.MaxInjectLines))
-		w.Int("maxInjectBytes", int64(n.cfg.MaxInjectBytes))
-		w.Int("maxMemoryTokens", int64(n.cfg.MaxMemoryTokens))
-		w.Int("blockBytes", int64(len(n.block)))
-		w.Int("blockTokens", int64(budget.EstimateTokens(n.block)))
-		w.Int("pending", int64(pending))
-		w.Raw("scopes", jsonw.Array(nil, len(reps), func(b []byte, i int) []byte {
-			r := &reps[i]
-			o := jsonw.Open(b)
-			o.Str("scope", r.sc.name)
-			o.Str("file", r.sc.file)
-			o.Bool("exists", r.sc.exists)
-			o.Int("bytes", int64(len(r.sc.data)))
-			o.Int("lines", int64(r.lines))
-			o.Int("injectedBytes", int64(r.injected))
-			o.Strs("topics", r.topics)
-			o.Int("archived", int64(r.archived))
-			o.Str("pageTable", r.table.Status)
-			o.Str("pageTableFile", r.sc.table)
-			o.Strs("warnings", r.warnings)
-			return o.Close()
-		}))
-		w.Strs("warnings", n.cfg.Warnings)
-		if n.s.Module != "" {
-			w.Str("version", registry.Release)
-			w.Str("moduleSha256", n.s.Module)
-		}
-		c.Out.Output(string(w.Close()))
+		c.Out.Output(statusJSON(&r))
 		return
 	}
-	var b strings.Builder
-	switch {
-	case !n.cfg.Enabled:
-		if n.cfg.Why != "" {
-			b.WriteString("Markdown memory: off — " + n.cfg.Why + "\n")
-		} else {
-			b.WriteString("Markdown memory: off (disabled by " + n.cfg.DisabledBy + "; nothing is read beyond the configs, nothing is written)\n")
-		}
-	case inject != "":
-		b.WriteString("Markdown memory: on, but nothing is injected: " + inject + "\n")
-	default:
-		b.WriteString("Markdown memory: on, injected before every prompt\n")
-	}
-	switch {
-	case n.s.ProjectRoot == "":
-		b.WriteString("Project: none (global memory only)\n")
-	case !n.s.Trusted:
-		b.WriteString("Project: " + n.s.ProjectRoot + ", not trusted: its memory is neither read nor written\n")
-	default:
-		b.WriteString("Project: " + n.s.ProjectRoot + ", trusted\n")
-	}
-	for _, r := range reps {
-		b.WriteString("\n" + scopeTitle(r.sc.name) + ": " + r.sc.file + "\n")
-		if !n.cfg.Enabled {
-			// Off means not read: say whether the file is there, nothing more.
-			if _, err := n.h.Stat(r.sc.file); err == nil {
-				b.WriteString("  present, not read while memory is off\n")
-			} else {
-				b.WriteString("  absent\n")
-			}
-			continue
-		}
-		if !r.sc.exists {
-			b.WriteString("  absent: created on the first write (by the agent, or /memory remember + flush)\n")
-		} else {
-			b.WriteString("  " + strconv.Itoa(len(r.sc.data)) + " bytes, " + text.Plural(r.lines, "line", "lines") + "; injected " + strconv.Itoa(r.injected) + " bytes (caps " + strconv.Itoa(n.cfg.MaxInjectLines) + " lines, " + strconv.Itoa(n.cfg.MaxInjectBytes) + " bytes)\n")
-			b.WriteString("  page table: " + r.table.Status)
-			if r.table.Detail != "" {
-				b.WriteString(" (" + r.table.Detail + ")")
-			}
-			b.WriteString(", " + r.sc.table + "\n")
-		}
-		if len(r.topics) > 0 {
-			b.WriteString("  topic files: " + strings.Join(r.topics, ", ") + "\n")
-		}
-		if r.archived > 0 {
-			b.WriteString("  archive: " + text.Plural(r.archived, "file", "files") + " (never injected)\n")
-		}
-		for _, w := range r.warnings {
-			b.WriteString("  warning: " + w + "\n")
-		}
-	}
-	b.WriteString("\nBlock: " + strconv.Itoa(len(n.block)) + " bytes ≈ " + strconv.Itoa(budget.EstimateTokens(n.block)) + " tokens of " + strconv.Itoa(n.cfg.MaxMemoryTokens) + " (maxMemoryTokens)")
-	if n.cfg.PageTableInjection {
-		b.WriteString(", typed pages")
-	} else {
-		b.WriteString(", plain cut")
-	}
-	if len(n.residency.Faults) > 0 {
-		b.WriteString("; " + text.Plural(len(n.residency.Faults), "page does", "pages do") + " not fit (/memory faults)")
-	}
-	b.WriteString("\n")
-	if n.turn != nil {
-		b.WriteString("Last turn injected " + strconv.Itoa(last) + " bytes of notes (/memory last shows it)\n")
-	}
-	if pending > 0 {
-		b.WriteString("Staged facts waiting: " + strconv.Itoa(pending) + " (/memory flush writes them; so does the end of the session)\n")
-	}
-	b.WriteString("Config: global " + files.Presence(n.globalCfg, n.cfg.GlobalPresent))
-	if n.projCfg != "" {
-		b.WriteString("; project " + files.Presence(n.projCfg, n.cfg.ProjectPresent))
-	}
-	b.WriteString("\n")
-	for _, w := range n.cfg.Warnings {
-		b.WriteString("warning: " + w + "\n")
-	}
-	// Which core answers, when the host said which module it loaded: what a
-	// person compares with `pimem --version` or quotes in a bug report.
-	if n.s.Module != "" {
-		b.WriteString(registry.About(registry.Release, n.s.Module) + "\n")
-	}
-	c.Out.Output(strings.TrimRight(b.String(), "\n"))
-}
-
-func scopeTitle(name string) string {
-	switch name {
-	case ScopeGlobal:
-		return "Global"
-	case ScopeProject:
-		return "Project"
-	default:
-		return "Personal notes"
-	}
+	c.Out.Output(statusText(&r))
 }
 
 // ---- /memory pages -------------------------------------------------------------
@@ -269,8 +129,8 @@ func (n *driver) cmdPages(c *store.Cmd) {
 				po.Int("lines", int64(p.Lines))
 				po.Int("bytes", int64(len(p.Src)))
 				po.Str("section", p.Section)
-				po.Str("min", p.Min().String())
-				po.Str("summary", trimNL(p.Form(Summary, sc.display)))
+				po.Str("min", p.minForm().String())
+				po.Str("summary", trimNL(p.form(formSummary, sc.display)))
 				return po.Close()
 			}))
 			return o.Close()
@@ -298,26 +158,19 @@ func (n *driver) cmdPages(c *store.Cmd) {
 		b.WriteString("\n")
 		for k := range sc.pages {
 			p := &sc.pages[k]
-			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(strconv.Itoa(p.Line), 4) + " " + trimNL(p.Form(Summary, sc.display)) + "\n")
+			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(strconv.Itoa(p.Line), 4) + " " + trimNL(p.form(formSummary, sc.display)) + "\n")
 		}
 	}
 	c.Out.Output(strings.TrimRight(b.String(), "\n"))
-}
-
-func padRight(s string, n int) string {
-	for len(s) < n {
-		s += " "
-	}
-	return s
 }
 
 // ---- /memory recall ------------------------------------------------------------
 
 // recallDocs gathers the searchable files: each scope's index and, for the
 // shared scopes, its topic files (archive/ stays out, as it does of prompts).
-func (n *driver) recallDocs(scope string) ([]Doc, []string) {
+func (n *driver) recallDocs(scope string) ([]doc, []string) {
 	n.loadAll()
-	var docs []Doc
+	var docs []doc
 	var errs []string
 	for _, sc := range n.scopes {
 		if scope != "" && sc.name != scope {
@@ -327,9 +180,9 @@ func (n *driver) recallDocs(scope string) ([]Doc, []string) {
 			errs = append(errs, sc.file+": "+sc.readErr.Error())
 		}
 		if sc.exists {
-			docs = append(docs, Doc{Scope: sc.name, File: sc.display, Pages: sc.pages})
+			docs = append(docs, doc{Scope: sc.name, File: sc.display, Pages: sc.pages})
 		}
-		if sc.name == ScopeLocal {
+		if sc.name == scopeLocal {
 			continue
 		}
 		entries, err := n.h.List(sc.dir)
@@ -350,21 +203,17 @@ func (n *driver) recallDocs(scope string) ([]Doc, []string) {
 			}
 			display := path.Join(path.Dir(sc.display), e)
 			view, _ := redactedView(data, nil)
-			docs = append(docs, Doc{Scope: sc.name, File: display, Pages: Parse(sc.name, view)})
+			docs = append(docs, doc{Scope: sc.name, File: display, Pages: parse(sc.name, view)})
 		}
 	}
 	return docs, errs
 }
 
 func (n *driver) cmdRecall(c *store.Cmd) {
-	limit := 10
-	if v := c.Args.Value("limit"); v != "" {
-		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > 100 {
-			c.Out.Usage("/memory recall: --limit must be a whole number from 1 to 100")
-			return
-		}
-		limit = k
+	limit, usage := countFlag("recall", "limit", c.Args.Value("limit"), 10, maxRecallShown)
+	if usage != "" {
+		c.Out.Usage(usage)
+		return
 	}
 	reason, hits, detail := n.recall(c.Args.Text(0), limit)
 	if c.JSON {
@@ -388,53 +237,53 @@ func (n *driver) cmdRecall(c *store.Cmd) {
 		var b strings.Builder
 		b.WriteString("recall: " + string(reason))
 		switch reason {
-		case ReasonOK:
+		case reasonOK:
 			b.WriteString(" — " + text.Plural(len(hits), "match", "matches"))
 		default:
 			b.WriteString(" — " + detail)
 		}
 		for _, h := range hits {
-			b.WriteString("\n  " + h.File + ":" + strconv.Itoa(h.Page.Line) + "  " + trimNL(h.Page.Form(Summary, h.File)))
+			b.WriteString("\n  " + h.File + ":" + strconv.Itoa(h.Page.Line) + "  " + trimNL(h.Page.form(formSummary, h.File)))
 		}
-		if reason == ReasonOK && detail != "" {
+		if reason == reasonOK && detail != "" {
 			b.WriteString("\n  (" + detail + ")")
 		}
 		c.Out.Output(b.String())
 	}
 	switch reason {
-	case ReasonMalformed:
+	case reasonMalformed:
 		c.Out.SetExit(2)
-	case ReasonDenied, ReasonUnavailable, ReasonBackendError:
+	case reasonDenied, reasonUnavailable, reasonBackendError:
 		c.Out.SetExit(1)
 	}
 }
 
-// recall answers a query with one reason code (Reason).
-func (n *driver) recall(raw string, limit int) (Reason, []Hit, string) {
+// recall answers a query with one reason code (reason).
+func (n *driver) recall(raw string, limit int) (reason, []hit, string) {
 	if !n.cfg.Enabled {
 		if n.cfg.Why != "" {
-			return ReasonDenied, nil, n.cfg.Why
+			return reasonDenied, nil, n.cfg.Why
 		}
-		return ReasonDenied, nil, "markdown memory is disabled by " + n.cfg.DisabledBy
+		return reasonDenied, nil, "markdown memory is disabled by " + n.cfg.DisabledBy
 	}
-	q, err := ParseQuery(raw)
+	q, err := parseQuery(raw)
 	if err != nil {
-		return ReasonMalformed, nil, err.Error()
+		return reasonMalformed, nil, err.Error()
 	}
-	if q.Scope == ScopeProject || q.Scope == ScopeLocal {
+	if q.Scope == scopeProject || q.Scope == scopeLocal {
 		if n.scope(q.Scope) == nil {
 			_, err := n.scopeFor(q.Scope)
-			return ReasonDenied, nil, err.Error()
+			return reasonDenied, nil, err.Error()
 		}
 	}
 	docs, errs := n.recallDocs(q.Scope)
 	if len(docs) == 0 {
 		if len(errs) > 0 {
-			return ReasonBackendError, nil, strings.Join(errs, "; ")
+			return reasonBackendError, nil, strings.Join(errs, "; ")
 		}
-		return ReasonUnavailable, nil, "no memory file exists yet (" + n.whereToStart() + ")"
+		return reasonUnavailable, nil, "no memory file exists yet (" + n.whereToStart() + ")"
 	}
-	hits := Recall(q, docs, limit)
+	hits := recall(q, docs, limit)
 	for _, d := range docs {
 		if d.File != "" && !n.isIndex(d) {
 			discard(d.Pages) // topic files were parsed for this query only
@@ -442,15 +291,15 @@ func (n *driver) recall(raw string, limit int) (Reason, []Hit, string) {
 	}
 	if len(hits) == 0 {
 		if len(errs) > 0 {
-			return ReasonBackendError, nil, strings.Join(errs, "; ")
+			return reasonBackendError, nil, strings.Join(errs, "; ")
 		}
-		return ReasonNoMatch, nil, "nothing in " + text.Plural(len(docs), "file", "files") + " matches " + strconv.Quote(q.Raw)
+		return reasonNoMatch, nil, "nothing in " + text.Plural(len(docs), "file", "files") + " matches " + strconv.Quote(q.Raw)
 	}
-	return ReasonOK, hits, strings.Join(errs, "; ")
+	return reasonOK, hits, strings.Join(errs, "; ")
 }
 
 // isIndex reports whether d is a scope's index, whose pages the store keeps.
-func (n *driver) isIndex(d Doc) bool {
+func (n *driver) isIndex(d doc) bool {
 	for _, sc := range n.scopes {
 		if sc.display == d.File && sc.name == d.Scope {
 			return true
@@ -461,70 +310,30 @@ func (n *driver) isIndex(d Doc) bool {
 
 // ---- /memory stale -------------------------------------------------------------
 
-type staleEntry struct {
-	sc *noteScope
-	e  Entry
-}
-
 func (n *driver) cmdStale(c *store.Cmd) {
-	days := n.cfg.StaleDays
-	if v := c.Args.Value("days"); v != "" {
-		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > MaxStaleDays {
-			c.Out.Usage("/memory stale: --days must be a whole number from 1 to " + strconv.Itoa(MaxStaleDays))
-			return
-		}
-		days = k
+	days, usage := countFlag("stale", "days", c.Args.Value("days"), n.cfg.StaleDays, maxStaleDays)
+	if usage != "" {
+		c.Out.Usage(usage)
+		return
 	}
 	n.loadAll()
 	now := n.h.Now()
-	cutoff := now - int64(days)*86400000
-	var found []staleEntry
+	var tables []scopeEntries
 	for _, sc := range n.scopes {
 		if !sc.exists {
 			continue
 		}
 		old := n.tableState(sc).Dates
 		// Without a table every entry counts as new: dates start on first sight.
-		pt := BuildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), "", sc.pages, old, now)
-		for _, e := range pt.Entries {
-			if (e.Kind == "fact" || e.Kind == "pointer") && e.LastConfirmed < cutoff {
-				found = append(found, staleEntry{sc, e})
-			}
-		}
+		pt := buildPageTable(sc.name, sc.file, sc.display, int64(len(sc.data)), "", sc.pages, old, now)
+		tables = append(tables, scopeEntries{sc.name, sc.file, sc.display, pt.Entries})
 	}
-	// Oldest confirmation first; insertion sort keeps the file order of ties
-	// and needs no reflection (sort.SliceStable would, under TinyGo).
-	for i := 1; i < len(found); i++ {
-		for j := i; j > 0 && found[j].e.LastConfirmed < found[j-1].e.LastConfirmed; j-- {
-			found[j], found[j-1] = found[j-1], found[j]
-		}
-	}
+	found := staleEntries(tables, now, days)
 	if c.JSON {
-		c.Out.Output(string(jsonw.Array(nil, len(found), func(b []byte, i int) []byte {
-			f := &found[i]
-			o := jsonw.Open(b)
-			o.Str("scope", f.sc.name)
-			o.Str("file", f.sc.file)
-			o.Str("id", f.e.ID)
-			o.Int("line", int64(f.e.Line))
-			o.Str("summary", f.e.Summary)
-			o.Str("lastConfirmed", civil.FormatTime(f.e.LastConfirmed))
-			o.Str("firstSeen", civil.FormatTime(f.e.FirstSeen))
-			return o.Close()
-		})))
+		c.Out.Output(staleJSON(found))
 		return
 	}
-	if len(found) == 0 {
-		c.Out.Output("Nothing stale: every entry was written or confirmed in the last " + text.Plural(days, "day", "days") + ".")
-		return
-	}
-	var b strings.Builder
-	b.WriteString(text.Plural(len(found), "entry has", "entries have") + " not been confirmed for " + text.Plural(days, "day", "days") + ". These are suggestions: check each, then /memory confirm <id>, update it, or move it to archive/. Nothing is deleted.")
-	for _, f := range found {
-		b.WriteString("\n  " + f.e.ID + "  " + f.sc.display + ":" + strconv.Itoa(f.e.Line) + "  last confirmed " + civil.Day(f.e.LastConfirmed) + "  " + f.e.Summary)
-	}
-	c.Out.Output(b.String())
+	c.Out.Output(staleText(found, days))
 }
 
 // ---- /memory faults, traces, trace, last ----------------------------------------
@@ -559,7 +368,7 @@ func (n *driver) cmdFaults(c *store.Cmd) {
 	}
 	if c.JSON {
 		w := jsonw.Open(nil)
-		w.Raw("residency", jsonw.Array(nil, len(faults), func(b []byte, i int) []byte { return faults[i].AppendJSON(b) }))
+		w.Raw("residency", jsonw.Array(nil, len(faults), func(b []byte, i int) []byte { return faults[i].appendJSON(b) }))
 		w.Raw("writeback", jsonw.Array(nil, len(refused), func(b []byte, i int) []byte {
 			r := &refused[i]
 			o := jsonw.Open(b)
@@ -593,27 +402,11 @@ func (n *driver) cmdFaults(c *store.Cmd) {
 	c.Out.Output(b.String())
 }
 
-func faultReason(r string) string {
-	switch r {
-	case "scope_lines":
-		return "over the scope's maxInjectLines"
-	case "scope_bytes":
-		return "over the scope's maxInjectBytes"
-	case "tokens":
-		return "over maxMemoryTokens"
-	}
-	return r
-}
-
 func (n *driver) cmdTraces(c *store.Cmd) {
-	limit := 20
-	if v := c.Args.Value("limit"); v != "" {
-		k, err := strconv.Atoi(v)
-		if err != nil || k < 1 || k > maxTracesShown {
-			c.Out.Usage("/memory traces: --limit must be a whole number from 1 to " + strconv.Itoa(maxTracesShown))
-			return
-		}
-		limit = k
+	limit, usage := countFlag("traces", "limit", c.Args.Value("limit"), 20, maxTracesShown)
+	if usage != "" {
+		c.Out.Usage(usage)
+		return
 	}
 	traces, problems, err := n.readTraces()
 	if err != nil {
@@ -629,7 +422,7 @@ func (n *driver) cmdTraces(c *store.Cmd) {
 	}
 	if c.JSON {
 		c.Out.Output(string(jsonw.Array(nil, len(shown), func(b []byte, i int) []byte {
-			line := shown[i].Encode()
+			line := shown[i].encode()
 			return append(b, line[:len(line)-1]...)
 		})))
 		return
@@ -648,32 +441,6 @@ func (n *driver) cmdTraces(c *store.Cmd) {
 		b.WriteString("\n  " + t.ID + "  " + civil.FormatTime(t.T) + "  " + traceLine(&t))
 	}
 	c.Out.Output(b.String())
-}
-
-func traceLine(t *Trace) string {
-	switch t.Kind {
-	case "inject":
-		var parts []string
-		for _, s := range t.Stores {
-			parts = append(parts, s.Store+" "+strconv.Itoa(s.Bytes)+" B ≈ "+strconv.Itoa(s.Tokens)+" tok")
-		}
-		line := "inject  " + strings.Join(parts, ", ")
-		if len(t.Faults) > 0 {
-			line += "; " + text.Plural(len(t.Faults), "fault", "faults")
-		}
-		return line
-	case "flush":
-		written, refused := 0, 0
-		for _, o := range t.Ops {
-			if o.Op == "commit" {
-				written++
-			} else {
-				refused++
-			}
-		}
-		return "flush   " + strconv.Itoa(written) + " written, " + strconv.Itoa(refused) + " refused"
-	}
-	return t.Kind
 }
 
 func (n *driver) cmdTrace(c *store.Cmd) {
@@ -697,7 +464,7 @@ func (n *driver) cmdTrace(c *store.Cmd) {
 		return
 	}
 	if c.JSON {
-		line := t.Encode()
+		line := t.encode()
 		c.Out.Output(string(line[:len(line)-1]))
 		return
 	}

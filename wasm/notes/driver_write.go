@@ -17,9 +17,9 @@ import (
 )
 
 // The /memory commands that write: remember, flush, verify, confirm,
-// import, gitignore. The rules (what a fact may be, how the file changes)
-// are this package's pure ones (writeback.go, claude.go); this file reads
-// and writes the files.
+// import, gitignore. The rules (what a fact may be, how the file changes,
+// what a .gitignore ignores) are this package's pure ones (writeback.go,
+// claude.go, gitignore.go); this file reads and writes the files.
 
 // ---- Writeback -----------------------------------------------------------------
 
@@ -41,15 +41,15 @@ func (n *driver) cmdRemember(c *store.Cmd) {
 		return
 	}
 	if section = op.Section; section == "" {
-		section = DefaultSection
+		section = defaultSection
 	}
 	// Say now what the flush would say, so nobody waits for a session end
 	// to learn a fact will be refused as the file stands.
 	n.load(sc)
-	o := Check(op.Text, section, sc.data, sc.pages, n.rules(sc))
+	o := check(op.Text, section, sc.data, sc.pages, n.rules(sc))
 	if c.JSON {
 		w := jsonw.Open(nil)
-		w.Raw("staged", trimNLBytes(op.Encode()))
+		w.Raw("staged", trimNLBytes(op.encode()))
 		w.Str("file", sc.file)
 		w.Str("note", note)
 		if !o.Commit {
@@ -71,16 +71,8 @@ func (n *driver) cmdRemember(c *store.Cmd) {
 
 func trimNLBytes(b []byte) []byte { return []byte(strings.TrimRight(string(b), "\n")) }
 
-// scopeNoun names a scope in sentences.
-func scopeNoun(scope string) string {
-	if scope == ScopeLocal {
-		return "your personal project notes"
-	}
-	return scope + " memory"
-}
-
-func (n *driver) rules(sc *noteScope) Rules {
-	return Rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display}
+func (n *driver) rules(sc *noteScope) rules {
+	return rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display}
 }
 
 // cmdFlush writes the staged facts. It exits 1 when a fact was refused or
@@ -117,7 +109,7 @@ func (n *driver) cmdFlush(c *store.Cmd) {
 				line += " (" + o.Detail + ")"
 			}
 			lines = append(lines, line)
-			if st.Scope == ScopeLocal {
+			if st.Scope == scopeLocal {
 				wroteLocal = true
 			}
 		default:
@@ -131,7 +123,7 @@ func (n *driver) cmdFlush(c *store.Cmd) {
 		w.Int("written", int64(written))
 		w.Int("refused", int64(refused))
 		w.Int("pending", int64(left))
-		w.Raw("ops", jsonw.Array(nil, len(rep.ops), func(b []byte, i int) []byte { return append(b, trimNLBytes(rep.ops[i].Encode())...) }))
+		w.Raw("ops", jsonw.Array(nil, len(rep.ops), func(b []byte, i int) []byte { return append(b, trimNLBytes(rep.ops[i].encode())...) }))
 		w.Strs("problems", append(append([]string(nil), rep.warnings...), rep.problems...))
 		c.Out.Output(string(w.Close()))
 	} else {
@@ -189,7 +181,7 @@ func (n *driver) cmdVerify(c *store.Cmd) {
 			continue
 		}
 		done = append(done, rebuilt{sc, len(sc.pages)})
-		if over := OverCaps(lineCount(sc.data), len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
+		if over := overCaps(lineCount(sc.data), len(sc.data), n.cfg.MaxInjectLines, n.cfg.MaxInjectBytes); over != "" {
 			problems = append(problems, sc.display+" is "+over+": only part of it is injected; move detail to topic files or archive/")
 		}
 	}
@@ -248,7 +240,7 @@ func (n *driver) secretLines() []string {
 		if sc.exists {
 			check(sc.display, sc.data)
 		}
-		if sc.name == ScopeLocal {
+		if sc.name == scopeLocal {
 			continue
 		}
 		entries, err := n.h.List(sc.dir)
@@ -270,7 +262,7 @@ func (n *driver) secretLines() []string {
 func (n *driver) whereToStart() string {
 	var where []string
 	for _, sc := range n.scopes {
-		if sc.name != ScopeLocal {
+		if sc.name != scopeLocal {
 			where = append(where, sc.file)
 		}
 	}
@@ -279,7 +271,7 @@ func (n *driver) whereToStart() string {
 
 // findPage finds a page by id in the scopes' index files. It returns a copy:
 // a scope's pages are parsed again into the same array when its file changes.
-func (n *driver) findPage(id string) (*noteScope, *Page) {
+func (n *driver) findPage(id string) (*noteScope, *page) {
 	n.loadAll()
 	for _, sc := range n.scopes {
 		for i := range sc.pages {
@@ -310,7 +302,7 @@ func (n *driver) cmdConfirm(c *store.Cmd) {
 		c.Out.Output(string(w.Close()))
 		return
 	}
-	c.Out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + strconv.Itoa(p.Line) + "): " + trimNL(p.Form(Summary, sc.display)))
+	c.Out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + strconv.Itoa(p.Line) + "): " + trimNL(p.form(formSummary, sc.display)))
 }
 
 func trimNL(s string) string { return strings.TrimRight(s, "\n") }
@@ -322,7 +314,7 @@ func (n *driver) cmdImport(c *store.Cmd) {
 		c.Out.Usage("/memory import takes one source: /memory import claude [--dry-run]")
 		return
 	}
-	sc, err := n.scopeFor(ScopeProject)
+	sc, err := n.scopeFor(scopeProject)
 	if err != nil {
 		c.Out.Fail("Nothing imported: " + err.Error())
 		return
@@ -331,7 +323,7 @@ func (n *driver) cmdImport(c *store.Cmd) {
 		c.Out.Fail("Nothing imported: the host did not say where the home folder is, so Claude Code's memory cannot be found.")
 		return
 	}
-	dirs := ClaudeProjectDirs(n.s.Home, n.s.ProjectRoot)
+	dirs := claudeProjectDirs(n.s.Home, n.s.ProjectRoot)
 	dir := ""
 	for _, d := range dirs {
 		if st, err := n.h.Stat(d); err == nil && st.Dir {
@@ -348,16 +340,8 @@ func (n *driver) cmdImport(c *store.Cmd) {
 		c.Out.Fail("Could not list " + dir + ": " + err.Error())
 		return
 	}
-	var names []string
-	for _, e := range entries {
-		if !strings.HasSuffix(e, "/") && strings.HasSuffix(strings.ToLower(e), ".md") && e != notesIndex {
-			names = append(names, e)
-		}
-	}
-	sortStrings(names)
-	names = append([]string{notesIndex}, names...)
-	var docs []Doc
-	for _, f := range names {
+	var docs []doc
+	for _, f := range claudeFiles(entries) {
 		data, err := files.Read(n.h, path.Join(dir, f), maxNoteFile)
 		if hostio.IsNotFound(err) {
 			continue
@@ -366,128 +350,47 @@ func (n *driver) cmdImport(c *store.Cmd) {
 			c.Out.Fail("Could not read " + path.Join(dir, f) + ": " + err.Error() + "; nothing imported.")
 			return
 		}
-		docs = append(docs, Doc{Scope: "claude", File: f, Pages: Parse("claude", data)})
+		docs = append(docs, doc{Scope: "claude", File: f, Pages: parse("claude", data)})
 	}
-	cands := ClaudeFacts(docs)
 	// Against what memory holds and what is already staged.
 	n.load(sc)
-	known := append([]Page(nil), sc.pages...)
+	var pending []Op
 	if j, err := n.readJournal(sc.journal); err == nil {
-		for _, op := range j.Pending {
-			known = append(known, Page{Kind: Fact, Text: op.Text})
-		}
+		pending = j.Pending
 	}
-	type item struct {
-		where, section, text, id, note, why string
-	}
-	var staged, skipped []item
-	dry := c.Args.Has("dry-run")
-	for _, cand := range cands {
-		it := item{where: cand.File + ":" + strconv.Itoa(cand.Line), section: cand.Section, text: cand.Text}
-		if i := Duplicate(cand.Text, known); i >= 0 {
-			it.why = "already in memory"
-			skipped = append(skipped, it)
-			continue
-		}
-		if !dry {
-			op, note, err := n.stage(ScopeProject, cand.Section, cand.Text, "import:claude")
+	r := importReport{dry: c.Args.Has("dry-run"), source: dir, file: sc.file, display: sc.display}
+	for _, it := range planImport(claudeFacts(docs), sc.pages, pending) {
+		if it.why == "" && !r.dry {
+			op, note, err := n.stage(scopeProject, it.section, it.text, "import:claude")
 			if err != nil {
 				it.why = err.Error()
-				skipped = append(skipped, it)
-				continue
+			} else {
+				it.id, it.text, it.note = op.ID, op.Text, note
 			}
-			it.id, it.text, it.note = op.ID, op.Text, note
 		}
-		staged = append(staged, it)
-		known = append(known, Page{Kind: Fact, Text: cand.Text})
+		if it.why != "" {
+			r.skipped = append(r.skipped, it)
+		} else {
+			r.staged = append(r.staged, it)
+		}
 	}
 	if c.JSON {
-		enc := func(list []item) []byte {
-			return jsonw.Array(nil, len(list), func(b []byte, i int) []byte {
-				o := jsonw.Open(b)
-				o.Str("from", list[i].where)
-				o.Str("section", list[i].section)
-				o.Str("text", list[i].text)
-				o.Str("id", list[i].id)
-				o.Str("note", list[i].note)
-				o.Str("why", list[i].why)
-				return o.Close()
-			})
-		}
-		w := jsonw.Open(nil)
-		w.Bool("dryRun", dry)
-		w.Str("source", dir)
-		w.Str("file", sc.file)
-		w.Raw("staged", enc(staged))
-		w.Raw("skipped", enc(skipped))
-		c.Out.Output(string(w.Close()))
+		c.Out.Output(importJSON(&r))
 		return
 	}
-	var b strings.Builder
-	verb := "Staged"
-	if dry {
-		verb = "Would stage (dry run, nothing written)"
-	}
-	b.WriteString(verb + " " + text.Plural(len(staged), "fact", "facts") + " from " + dir + " (read only) for " + sc.display + "; " + strconv.Itoa(len(skipped)) + " skipped.")
-	for _, it := range staged {
-		switch {
-		case dry:
-			b.WriteString("\n  would stage  " + it.where + "  [" + it.section + "] " + it.text)
-		case it.note != "":
-			b.WriteString("\n  staged  " + it.id + "  " + it.where + "  [" + it.section + "] " + it.text + " (" + it.note + ")")
-		default:
-			b.WriteString("\n  staged  " + it.id + "  " + it.where + "  [" + it.section + "] " + it.text)
-		}
-	}
-	for _, it := range skipped {
-		if it.why == "already in memory" {
-			b.WriteString("\n  skipped  " + it.where + "  " + it.text + " (already in memory)")
-		} else {
-			b.WriteString("\n  skipped  " + it.where + "  (" + it.why + ")")
-		}
-	}
-	if len(staged) > 0 && !dry {
-		b.WriteString("\n/memory flush writes them (each is checked again then).")
-	}
-	c.Out.Output(b.String())
+	c.Out.Output(importText(&r))
 }
 
 // ---- .gitignore for personal notes ---------------------------------------------
 
-// localIgnored reports whether the project's .gitignore covers the personal
-// notes file, with the pattern that does. It understands the usual forms of
-// a pattern (a path, a folder, a "*" glob, a leading "/"), not negations.
+// localIgnored reports whether the project's .gitignore ignores the
+// personal notes file, with the pattern that does (ignoresLocal).
 func (n *driver) localIgnored() (bool, string) {
 	data, err := files.Read(n.h, path.Join(n.s.ProjectRoot, ".gitignore"), files.MaxConfig)
 	if err != nil {
 		return false, ""
 	}
-	rel := path.Join(notesProjectDir, notesLocal)
-	for _, raw := range strings.Split(string(data), "\n") {
-		p := strings.TrimSpace(raw)
-		if p == "" || p[0] == '#' || p[0] == '!' {
-			continue
-		}
-		pat := strings.TrimPrefix(strings.TrimSuffix(p, "/"), "/")
-		if pat == "" {
-			continue
-		}
-		if !strings.Contains(pat, "/") {
-			// A name pattern matches at any depth: the file or a folder on its way.
-			for _, part := range strings.Split(rel, "/") {
-				if ok, _ := path.Match(pat, part); ok {
-					return true, p
-				}
-			}
-			continue
-		}
-		for at := rel; at != "." && at != ""; at = path.Dir(at) {
-			if ok, _ := path.Match(pat, at); ok {
-				return true, p
-			}
-		}
-	}
-	return false, ""
+	return ignoresLocal(string(data))
 }
 
 // offerGitignore asks, when there is a UI, whether to keep the personal
@@ -516,8 +419,8 @@ func (n *driver) offerGitignore(c *store.Cmd) {
 }
 
 func (n *driver) cmdGitignore(c *store.Cmd) {
-	if n.scope(ScopeLocal) == nil {
-		_, err := n.scopeFor(ScopeLocal)
+	if n.scope(scopeLocal) == nil {
+		_, err := n.scopeFor(scopeLocal)
 		c.Out.Fail("Not written: " + err.Error())
 		return
 	}
@@ -543,24 +446,12 @@ func (n *driver) cmdGitignore(c *store.Cmd) {
 // addGitignore appends the personal notes file to the project's .gitignore.
 func (n *driver) addGitignore() (string, error) {
 	file := path.Join(n.s.ProjectRoot, ".gitignore")
-	line := "/" + path.Join(notesProjectDir, notesLocal) + "\n"
-	if data, err := files.Read(n.h, file, files.MaxConfig); err == nil && len(data) > 0 && data[len(data)-1] != '\n' {
-		line = "\n" + line
-	} else if err != nil && !hostio.IsNotFound(err) {
+	data, err := files.Read(n.h, file, files.MaxConfig)
+	if err != nil && !hostio.IsNotFound(err) {
 		return file, errors.New("Could not read " + file + ": " + err.Error())
 	}
-	if err := n.h.Append(file, []byte(line)); err != nil {
+	if err := n.h.Append(file, []byte(gitignoreLine(string(data)))); err != nil {
 		return file, errors.New("Could not write " + file + ": " + err.Error())
 	}
 	return file, nil
-}
-
-// sortStrings sorts a short list in place. (sort.Strings would pull the
-// generic slices package into the TinyGo build: tens of KB for a few names.)
-func sortStrings(a []string) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }

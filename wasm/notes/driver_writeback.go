@@ -26,9 +26,9 @@ const (
 	// reads or rewrites the file (a cut that did made TinyGo's heap grow).
 	traceFileBytes = 1 << 20
 	maxTracesShown = 400 // the most /memory traces --limit lists
+	maxRecallShown = 100 // the most /memory recall --limit lists
 	maxSidecar     = 8 << 20
 	journalCompact = 64 << 10 // a journal with nothing pending is compacted past this size
-	keepJournal    = 100      // records kept by a compaction, for /memory history
 )
 
 // scopeFor finds a writable scope by name, or says why there is none.
@@ -37,7 +37,7 @@ func (n *driver) scopeFor(name string) (*noteScope, error) {
 		return nil, errors.New(why)
 	}
 	switch name {
-	case ScopeGlobal, ScopeProject, ScopeLocal:
+	case scopeGlobal, scopeProject, scopeLocal:
 	default:
 		return nil, errors.New("unknown scope " + strconv.Quote(name) + ": use global, project or local")
 	}
@@ -95,7 +95,7 @@ func (n *driver) stage(scope, section, text, source string) (op Op, note string,
 	}
 	// Recalled or injected memory is never written back as a new fact.
 	text = markers.Strip(text)
-	f := CheckFact(text, section, n.cfg.StrictWriteback)
+	f := checkFact(text, section, n.cfg.StrictWriteback)
 	if f.Reason != "" {
 		return Op{}, "", &refusal{reason: f.Reason, detail: f.Detail}
 	}
@@ -108,13 +108,13 @@ func (n *driver) stage(scope, section, text, source string) (op Op, note string,
 		return Op{}, "", err
 	}
 	defer n.h.Unlock(sc.lock)
-	if err := n.h.Append(sc.journal, op.Encode()); err != nil {
+	if err := n.h.Append(sc.journal, op.encode()); err != nil {
 		return Op{}, "", err
 	}
 	return op, note, nil
 }
 
-// refusal is a fact refused for what it is (CheckFact).
+// refusal is a fact refused for what it is (checkFact).
 type refusal struct{ reason, detail string }
 
 func (r *refusal) Error() string { return r.reason + ": " + r.detail }
@@ -232,7 +232,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 		if sc == nil {
 			out := Op{Op: "reject", ID: op.ID, T: now, Reason: "invalid", Detail: "unknown scope " + strconv.Quote(op.Scope)}
 			rep.ops = append(rep.ops, out)
-			lines = append(lines, out.Encode()...)
+			lines = append(lines, out.encode()...)
 			continue
 		}
 		n.load(sc)
@@ -240,7 +240,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 			rep.problems = append(rep.problems, "could not read "+sc.file+": "+sc.readErr.Error()+"; "+op.ID+" stays pending")
 			continue
 		}
-		o := Check(op.Text, op.Section, sc.data, sc.pages, Rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display})
+		o := check(op.Text, op.Section, sc.data, sc.pages, rules{Strict: n.cfg.StrictWriteback, MaxLines: n.cfg.MaxInjectLines, MaxBytes: n.cfg.MaxInjectBytes, File: sc.display})
 		if !o.Commit {
 			out := Op{Op: "reject", ID: op.ID, T: now, Reason: o.Reason, Detail: o.Detail}
 			if o.Duplicate >= 0 {
@@ -250,7 +250,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 				confirmed[sc] = append(confirmed[sc], p.Hash)
 			}
 			rep.ops = append(rep.ops, out)
-			lines = append(lines, out.Encode()...)
+			lines = append(lines, out.encode()...)
 			continue
 		}
 		if err := n.h.Mkdir(sc.dir); err != nil {
@@ -274,7 +274,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 			rep.warnings = append(rep.warnings, op.ID+": "+o.Warning)
 		}
 		rep.ops = append(rep.ops, out)
-		lines = append(lines, out.Encode()...)
+		lines = append(lines, out.encode()...)
 	}
 	if len(lines) > 0 {
 		if err := n.h.Append(first.journal, lines); err != nil {
@@ -292,7 +292,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 }
 
 // compactJournal keeps a journal with nothing pending from growing forever:
-// past journalCompact bytes it is rewritten with its newest records. The
+// past journalCompact bytes it is rewritten as compactedJournal says. The
 // caller holds the lock.
 func (n *driver) compactJournal(sc *noteScope) error {
 	st, err := n.h.Stat(sc.journal)
@@ -303,17 +303,9 @@ func (n *driver) compactJournal(sc *noteScope) error {
 	if err != nil {
 		return nil
 	}
-	j := DecodeJournal(data)
-	if len(j.Pending) > 0 || len(j.Problems) > 0 {
-		return nil // never drop a pending op or a line a person may want to look at
-	}
-	ops := j.Ops
-	if len(ops) > keepJournal {
-		ops = ops[len(ops)-keepJournal:]
-	}
-	var out []byte
-	for i := range ops {
-		out = append(out, ops[i].Encode()...)
+	out, ok := compactedJournal(data)
+	if !ok {
+		return nil
 	}
 	return n.h.WriteAtomic(sc.journal, out)
 }
@@ -324,7 +316,7 @@ func (n *driver) compactJournal(sc *noteScope) error {
 type tableState struct {
 	Status string // missing, valid, stale, corrupt
 	Detail string
-	Dates  *Dates // the table's dates when it could be read; valid until the next tableState
+	Dates  *dates // the table's dates when it could be read; valid until the next tableState
 }
 
 func (n *driver) tableState(sc *noteScope) tableState {
@@ -338,7 +330,7 @@ func (n *driver) tableState(sc *noteScope) tableState {
 	if err != nil {
 		return tableState{Status: "corrupt", Detail: err.Error()}
 	}
-	pt, err := n.dates.Decode(data)
+	pt, err := n.dates.decode(data)
 	if err != nil {
 		return tableState{Status: "corrupt", Detail: err.Error()}
 	}
@@ -358,15 +350,15 @@ func (n *driver) rebuildTable(sc *noteScope, confirm []string) error {
 	old := n.tableState(sc).Dates
 	if old == nil {
 		old = &n.dates
-		old.Reset()
+		old.reset()
 	}
 	now := n.h.Now()
 	for _, h := range confirm {
-		old.Confirm(h, now)
+		old.confirm(h, now)
 	}
 	// Encoded into the buffer the old table was read into: a rebuild of a
 	// large index allocates nothing that grows with it.
-	n.buf = AppendPageTable(n.buf[:0], sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
+	n.buf = appendPageTable(n.buf[:0], sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
 	if err := n.h.Mkdir(sc.dataDir); err != nil {
 		return err
 	}
@@ -434,7 +426,7 @@ func (n *driver) injected(text string, receipts []budget.Receipt) {
 	}
 	t := Trace{ID: n.newID("T-", h), T: n.h.Now(), Kind: "inject", Hash: h}
 	for _, r := range receipts {
-		sr := StoreReceipt{Store: r.Store, Bytes: r.Bytes, Tokens: r.Tokens, Cap: r.Cap}
+		sr := storeReceipt{Store: r.Store, Bytes: r.Bytes, Tokens: r.Tokens, Cap: r.Cap}
 		if r.Store == "notes" {
 			sr.Scopes = n.receipts
 		}
@@ -456,7 +448,7 @@ func (n *driver) appendTrace(t *Trace) error {
 		return err
 	}
 	defer n.h.Unlock(n.traces + ".lock")
-	if err := n.h.Append(n.traces, t.Encode()); err != nil {
+	if err := n.h.Append(n.traces, t.encode()); err != nil {
 		return err
 	}
 	if info, err := n.h.Stat(n.traces); err == nil && info.Size > traceFileBytes {

@@ -16,8 +16,8 @@ import (
 // times are Unix milliseconds. Readers are tolerant: a bad line is reported
 // with its number and the rest still loads.
 
-// Version is the format version of every notes sidecar line.
-const Version = 1
+// formatVersion is the format version of every notes sidecar line.
+const formatVersion = 1
 
 // Problem is a line of a sidecar that could not be read.
 type Problem struct {
@@ -73,7 +73,7 @@ func record(line []byte) (gjson.Result, string) {
 	switch v := jsonr.Get(r, "v"); {
 	case !v.Exists():
 		return gjson.Result{}, `no "v" key`
-	case v.Int() != Version:
+	case v.Int() != formatVersion:
 		return gjson.Result{}, "version " + v.Raw + " is not supported (this build reads version 1)"
 	}
 	return r, ""
@@ -81,18 +81,18 @@ func record(line []byte) (gjson.Result, string) {
 
 // ---- Page table ---------------------------------------------------------------
 
-// PageTable is the derived index of one scope's MEMORY.md.
-type PageTable struct {
+// pageTable is the derived index of one scope's MEMORY.md.
+type pageTable struct {
 	Scope   string
 	Source  string // absolute path of the file it describes
 	Size    int64
 	SHA1    string // hex SHA-1 of the file's bytes
 	Built   int64
-	Entries []Entry
+	Entries []tableEntry
 }
 
-// Entry is one page of a page table, with the dates that make staleness.
-type Entry struct {
+// tableEntry is one page of a page table, with the dates that make staleness.
+type tableEntry struct {
 	ID            string
 	Kind          string
 	Line, Lines   int
@@ -104,31 +104,31 @@ type Entry struct {
 	LastConfirmed int64 // when it was last written, duplicated by a remember, or confirmed
 }
 
-// BuildPageTable indexes pages of a file (display is how summaries name it).
-// Dates are carried over from old for every page whose Hash it still finds; a
+// buildPageTable indexes pages of a file (display is how summaries name it).
+// dates are carried over from old for every page whose Hash it still finds; a
 // new text is first seen (and confirmed) at now. The file is identified by
 // size and SHA-1 only: an mtime would change on every checkout. old may be
 // nil: every page is then new.
-func BuildPageTable(scope, source, display string, size int64, sha1hex string, pages []Page, old *Dates, now int64) PageTable {
-	pt := PageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now, Entries: make([]Entry, 0, len(pages))}
+func buildPageTable(scope, source, display string, size int64, sha1hex string, pages []page, old *dates, now int64) pageTable {
+	pt := pageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now, Entries: make([]tableEntry, 0, len(pages))}
 	for i := range pages {
 		pt.Entries = append(pt.Entries, entryOf(&pages[i], display, old, now))
 	}
 	return pt
 }
 
-// AppendPageTable appends what BuildPageTable and Encode would write, byte
+// appendPageTable appends what buildPageTable and encode would write, byte
 // for byte, without building the table in between: a caller that reuses dst
 // re-indexes a large file without allocating anything that grows with it
 // but dst (docs/decisions/003-tinygo-heap.md).
-func AppendPageTable(dst []byte, scope, source, display string, size int64, sha1hex string, pages []Page, old *Dates, now int64) []byte {
-	pt := PageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now}
+func appendPageTable(dst []byte, scope, source, display string, size int64, sha1hex string, pages []page, old *dates, now int64) []byte {
+	pt := pageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now}
 	// Grown once, to about the size it needs (a summary is never longer
 	// than the page's source): doubling would leave a trail of large blocks.
 	need := headerSize(source)
 	for i := range pages {
 		p := &pages[i]
-		need += entrySize(p.ID, p.Hash, p.Section, min(len(p.Src), 4*SummaryMax))
+		need += entrySize(p.ID, p.Hash, p.Section, min(len(p.Src), 4*summaryMax))
 	}
 	if cap(dst)-len(dst) < need {
 		dst = append(make([]byte, 0, len(dst)+need), dst...)
@@ -142,10 +142,10 @@ func AppendPageTable(dst []byte, scope, source, display string, size int64, sha1
 }
 
 // entryOf is the page table's entry for p.
-func entryOf(p *Page, display string, old *Dates, now int64) Entry {
-	e := Entry{ID: p.ID, Kind: p.Kind.String(), Line: p.Line, Lines: p.Lines, Bytes: len(p.Src), Hash: p.Hash, Section: p.Section, FirstSeen: now, LastConfirmed: now}
-	e.Summary = trimNewlines(p.Form(Summary, display))
-	if first, last, ok := old.Get(p.Hash); ok {
+func entryOf(p *page, display string, old *dates, now int64) tableEntry {
+	e := tableEntry{ID: p.ID, Kind: p.Kind.String(), Line: p.Line, Lines: p.Lines, Bytes: len(p.Src), Hash: p.Hash, Section: p.Section, FirstSeen: now, LastConfirmed: now}
+	e.Summary = trimNewlines(p.form(formSummary, display))
+	if first, last, ok := old.get(p.Hash); ok {
 		e.FirstSeen, e.LastConfirmed = first, last
 	}
 	return e
@@ -158,8 +158,8 @@ func trimNewlines(s string) string {
 	return s
 }
 
-// Encode writes the table: a header line, then one line per entry.
-func (pt *PageTable) Encode() []byte {
+// encode writes the table: a header line, then one line per entry.
+func (pt *pageTable) encode() []byte {
 	// One allocation of about the right size: a buffer grown by doubling
 	// leaves megabytes of garbage for a large index, and under TinyGo each
 	// large allocation that finds no room runs a full collection.
@@ -184,9 +184,9 @@ func entrySize(id, hash, section string, summary int) int {
 }
 
 // appendHeader appends the header line of a table of n entries.
-func (pt *PageTable) appendHeader(b []byte, n int) []byte {
+func (pt *pageTable) appendHeader(b []byte, n int) []byte {
 	w := jsonw.Open(b)
-	w.Int("v", Version)
+	w.Int("v", formatVersion)
 	w.Str("kind", "header")
 	w.Str("scope", pt.Scope)
 	w.Str("source", pt.Source)
@@ -200,8 +200,8 @@ func (pt *PageTable) appendHeader(b []byte, n int) []byte {
 // appendTo appends the entry's line: what a jsonw.Object with these keys
 // writes, without one (under TinyGo each Object escapes to the heap, once per
 // entry of a large table).
-func (e *Entry) appendTo(b []byte) []byte {
-	b = jsonw.Int(append(b, `{"v":`...), Version)
+func (e *tableEntry) appendTo(b []byte) []byte {
+	b = jsonw.Int(append(b, `{"v":`...), formatVersion)
 	b = jsonw.String(append(b, `,"id":`...), e.ID)
 	b = jsonw.String(append(b, `,"kind":`...), e.Kind)
 	b = jsonw.Int(append(b, `,"line":`...), int64(e.Line))
@@ -215,34 +215,34 @@ func (e *Entry) appendTo(b []byte) []byte {
 	return append(b, "}\n"...)
 }
 
-// DecodePageTable reads a page table. Unlike the journal it is all or
+// decodePageTable reads a page table. Unlike the journal it is all or
 // nothing: it is derived, so a damaged one is rebuilt rather than trusted.
 // The error names the line.
-func DecodePageTable(data []byte) (PageTable, error) {
-	var entries []Entry
-	pt, err := decodePageTable(data, func(e *Entry) {
+func decodePageTable(data []byte) (pageTable, error) {
+	var entries []tableEntry
+	pt, err := scanPageTable(data, func(e *tableEntry) {
 		e.ID, e.Kind, e.Hash, e.Section, e.Summary = strings.Clone(e.ID), strings.Clone(e.Kind), strings.Clone(e.Hash), strings.Clone(e.Section), strings.Clone(e.Summary)
 		entries = append(entries, *e)
 	})
 	if err != nil {
-		return PageTable{}, err
+		return pageTable{}, err
 	}
 	pt.Entries = entries
 	return pt, nil
 }
 
-// decodePageTable checks a page table and hands f each entry, whose strings
+// scanPageTable checks a page table and hands f each entry, whose strings
 // are views of the line that are only valid during the call. The table it
 // returns is the header alone.
-func decodePageTable(data []byte, f func(e *Entry)) (PageTable, error) {
-	var pt PageTable
+func scanPageTable(data []byte, f func(e *tableEntry)) (pageTable, error) {
+	var pt pageTable
 	var err error
 	pages, entries := -1, 0
 	header := false
 	// One pass over the keys: r.Get per field would scan the line a dozen
 	// times, and a rebuild reads thousands of lines. One entry and one
 	// function for all of them, so a line costs no allocation.
-	var e Entry
+	var e tableEntry
 	field := func(k, v gjson.Result) bool {
 		switch k.Str {
 		case "id":
@@ -291,7 +291,7 @@ func decodePageTable(data []byte, f func(e *Entry)) (PageTable, error) {
 			pages = int(jsonr.Get(r, "pages").Int())
 			return
 		}
-		e = Entry{}
+		e = tableEntry{}
 		r.ForEach(field)
 		if e.ID == "" || e.Hash == "" {
 			err = lineError(n, `an entry needs "id" and "hash"`)
@@ -302,26 +302,26 @@ func decodePageTable(data []byte, f func(e *Entry)) (PageTable, error) {
 	})
 	switch {
 	case err != nil:
-		return PageTable{}, err
+		return pageTable{}, err
 	case !header:
-		return PageTable{}, errorString("no header line: the file holds no records")
+		return pageTable{}, errorString("no header line: the file holds no records")
 	case pages != entries:
-		return PageTable{}, errorString("the header counts " + strconv.Itoa(pages) + " pages, the file holds " + strconv.Itoa(entries))
+		return pageTable{}, errorString("the header counts " + strconv.Itoa(pages) + " pages, the file holds " + strconv.Itoa(entries))
 	}
 	return pt, nil
 }
 
-// Dates are a page table's dates by page hash: what a rebuild carries over
-// (BuildPageTable). They are stored without Go pointers and keep their
+// dates are a page table's dates by page hash: what a rebuild carries over
+// (buildPageTable). They are stored without Go pointers and keep their
 // arrays from one use to the next, so a session that re-indexes a large file
 // again and again allocates them once (docs/decisions/003-tinygo-heap.md).
-// The zero Dates is empty and ready to use.
+// The zero dates is empty and ready to use.
 //
-//	var d Dates
-//	d.Decode(table)            // the dates of every entry of a page table
-//	d.Confirm(hash, now)       // that page was confirmed now
-//	first, last, ok := d.Get(hash)
-type Dates struct {
+//	var d dates
+//	d.decode(table)            // the dates of every entry of a page table
+//	d.confirm(hash, now)       // that page was confirmed now
+//	first, last, ok := d.get(hash)
+type dates struct {
 	index  table64 // hash64 of a hash → 1 + its number
 	hashes []byte  // every hash, one after the other
 	ends   []int32 // where hash i ends in hashes
@@ -329,34 +329,34 @@ type Dates struct {
 	last   []int64 // LastConfirmed of hash i
 }
 
-// Reset empties d, keeping its arrays.
-func (d *Dates) Reset() {
+// reset empties d, keeping its arrays.
+func (d *dates) reset() {
 	d.index.reset(0)
 	d.hashes, d.ends, d.first, d.last = d.hashes[:0], d.ends[:0], d.first[:0], d.last[:0]
 }
 
-// Len is the number of distinct hashes d holds.
-func (d *Dates) Len() int { return len(d.ends) }
+// count is the number of distinct hashes d holds.
+func (d *dates) count() int { return len(d.ends) }
 
-// Decode reads the page table in data as DecodePageTable does (with the same
+// decode reads the page table in data as decodePageTable does (with the same
 // checks and errors) and keeps the dates of its entries, the first of
 // repeated hashes winning; the table it returns is the header alone. On an
 // error d is left empty.
-func (d *Dates) Decode(data []byte) (PageTable, error) {
-	d.Reset()
-	pt, err := decodePageTable(data, func(e *Entry) {
-		if _, _, ok := d.Get(e.Hash); !ok {
+func (d *dates) decode(data []byte) (pageTable, error) {
+	d.reset()
+	pt, err := scanPageTable(data, func(e *tableEntry) {
+		if _, _, ok := d.get(e.Hash); !ok {
 			d.add(e.Hash, e.FirstSeen, e.LastConfirmed)
 		}
 	})
 	if err != nil {
-		d.Reset()
+		d.reset()
 	}
 	return pt, err
 }
 
-// Get returns the dates of hash. A nil d holds nothing.
-func (d *Dates) Get(hash string) (first, last int64, ok bool) {
+// get returns the dates of hash. A nil d holds nothing.
+func (d *dates) get(hash string) (first, last int64, ok bool) {
 	if d == nil || len(d.ends) == 0 {
 		return 0, 0, false
 	}
@@ -366,9 +366,9 @@ func (d *Dates) Get(hash string) (first, last int64, ok bool) {
 	return 0, 0, false
 }
 
-// Confirm records that the page of hash was confirmed at now; a hash d does
+// confirm records that the page of hash was confirmed at now; a hash d does
 // not hold is first seen then too.
-func (d *Dates) Confirm(hash string, now int64) {
+func (d *dates) confirm(hash string, now int64) {
 	if i := d.find(hash); i >= 0 {
 		d.last[i] = now
 		return
@@ -377,7 +377,7 @@ func (d *Dates) Confirm(hash string, now int64) {
 }
 
 // find returns the number of hash, or -1.
-func (d *Dates) find(hash string) int {
+func (d *dates) find(hash string) int {
 	if len(d.index.keys) == 0 {
 		return -1
 	}
@@ -391,7 +391,7 @@ func (d *Dates) find(hash string) int {
 }
 
 // hash is hash i, as a view of d's array: compare it, never keep it.
-func (d *Dates) hash(i int) string {
+func (d *dates) hash(i int) string {
 	start := int32(0)
 	if i > 0 {
 		start = d.ends[i-1]
@@ -404,7 +404,7 @@ func (d *Dates) hash(i int) string {
 }
 
 // add appends hash, which d does not hold yet.
-func (d *Dates) add(hash string, first, last int64) {
+func (d *dates) add(hash string, first, last int64) {
 	d.hashes = append(d.hashes, hash...)
 	d.ends = append(d.ends, int32(len(d.hashes)))
 	d.first = append(d.first, first)
@@ -420,7 +420,7 @@ func (d *Dates) add(hash string, first, last int64) {
 	d.insert(n - 1)
 }
 
-func (d *Dates) insert(i int) {
+func (d *dates) insert(i int) {
 	key := hash64(d.hash(i))
 	j := d.index.home(key)
 	for d.index.vals[j] != 0 {
@@ -461,10 +461,10 @@ type Op struct {
 	Page    string // commit: the new page; reject duplicate: the page it duplicates
 }
 
-// Encode writes the op as one line, newline included.
-func (o *Op) Encode() []byte {
+// encode writes the op as one line, newline included.
+func (o *Op) encode() []byte {
 	w := jsonw.Open(nil)
-	w.Int("v", Version)
+	w.Int("v", formatVersion)
 	w.Int("t", o.T)
 	w.Str("op", o.Op)
 	w.Str("id", o.ID)
@@ -536,6 +536,31 @@ func DecodeJournal(data []byte) Journal {
 	return j
 }
 
+// keepJournal is how many records a compaction keeps, for /memory history.
+const keepJournal = 100
+
+// compactedJournal is a journal cut back to its newest keepJournal records,
+// each written again as encode writes it. ok is false when the journal must
+// stay as it is: a stage still pending, or a line that could not be read (a
+// person may want to look at it), is never dropped.
+//
+//	150 commits and rejects    => the newest 100, true
+//	a stage with no outcome    => nil, false
+func compactedJournal(data []byte) (out []byte, ok bool) {
+	j := DecodeJournal(data)
+	if len(j.Pending) > 0 || len(j.Problems) > 0 {
+		return nil, false
+	}
+	ops := j.Ops
+	if len(ops) > keepJournal {
+		ops = ops[len(ops)-keepJournal:]
+	}
+	for i := range ops {
+		out = append(out, ops[i].encode()...)
+	}
+	return out, true
+}
+
 // ---- Traces --------------------------------------------------------------------
 
 // Trace is one record of traces.jsonl: an injection decision or a flush.
@@ -544,39 +569,39 @@ type Trace struct {
 	T      int64
 	Kind   string // "inject" or "flush"
 	Hash   string // inject: hex SHA-1 of the whole injected text
-	Stores []StoreReceipt
-	Faults []Fault
+	Stores []storeReceipt
+	Faults []fault
 	Ops    []Op // flush: the outcome records it wrote
 }
 
-// StoreReceipt is what one store injected in one turn.
-type StoreReceipt struct {
+// storeReceipt is what one store injected in one turn.
+type storeReceipt struct {
 	Store  string // "notes" or "decisions"
 	Bytes  int
 	Tokens int
 	Cap    int // the store's cap, in bytes
-	Scopes []ScopeReceipt
+	Scopes []scopeReceipt
 }
 
-// ScopeReceipt is what one notes scope contributed, page by page.
-type ScopeReceipt struct {
+// scopeReceipt is what one notes scope contributed, page by page.
+type scopeReceipt struct {
 	Scope, File  string
 	Bytes, Lines int
 	Cut          bool // pageTableInjection off: the index was cut at its caps
-	Pages        []PageForm
+	Pages        []pageForm
 }
 
-// PageForm is the form a page was injected in.
-type PageForm struct {
+// pageForm is the form a page was injected in.
+type pageForm struct {
 	ID   string
 	Line int
 	Form string
 }
 
-// Encode writes the trace as one line, newline included.
-func (t *Trace) Encode() []byte {
+// encode writes the trace as one line, newline included.
+func (t *Trace) encode() []byte {
 	w := jsonw.Open(nil)
-	w.Int("v", Version)
+	w.Int("v", formatVersion)
 	w.Str("id", t.ID)
 	w.Int("t", t.T)
 	w.Str("kind", t.Kind)
@@ -587,20 +612,20 @@ func (t *Trace) Encode() []byte {
 		w.Raw("stores", jsonw.Array(nil, len(t.Stores), func(b []byte, i int) []byte { return t.Stores[i].encode(b) }))
 	}
 	if len(t.Faults) > 0 {
-		w.Raw("faults", jsonw.Array(nil, len(t.Faults), func(b []byte, i int) []byte { return t.Faults[i].AppendJSON(b) }))
+		w.Raw("faults", jsonw.Array(nil, len(t.Faults), func(b []byte, i int) []byte { return t.Faults[i].appendJSON(b) }))
 	}
 	if len(t.Ops) > 0 {
 		w.Raw("ops", jsonw.Array(nil, len(t.Ops), func(b []byte, i int) []byte {
-			line := t.Ops[i].Encode()
+			line := t.Ops[i].encode()
 			return append(b, line[:len(line)-1]...)
 		}))
 	}
 	return append(w.Close(), '\n')
 }
 
-// AppendJSON appends the fault as a JSON object, as traces and
+// appendJSON appends the fault as a JSON object, as traces and
 // /memory faults --json write it.
-func (f *Fault) AppendJSON(b []byte) []byte {
+func (f *fault) appendJSON(b []byte) []byte {
 	w := jsonw.Open(b)
 	w.Str("scope", f.Scope)
 	w.Str("page", f.Page)
@@ -610,7 +635,7 @@ func (f *Fault) AppendJSON(b []byte) []byte {
 	return w.Close()
 }
 
-func (s *StoreReceipt) encode(b []byte) []byte {
+func (s *storeReceipt) encode(b []byte) []byte {
 	w := jsonw.Open(b)
 	w.Str("store", s.Store)
 	w.Int("bytes", int64(s.Bytes))
@@ -657,11 +682,11 @@ func DecodeTraces(data []byte) ([]Trace, []Problem) {
 			return
 		}
 		jsonr.Get(r, "stores").ForEach(func(_, s gjson.Result) bool {
-			sr := StoreReceipt{Store: own(jsonr.Get(s, "store")), Bytes: int(jsonr.Get(s, "bytes").Int()), Tokens: int(jsonr.Get(s, "tokens").Int()), Cap: int(jsonr.Get(s, "cap").Int())}
+			sr := storeReceipt{Store: own(jsonr.Get(s, "store")), Bytes: int(jsonr.Get(s, "bytes").Int()), Tokens: int(jsonr.Get(s, "tokens").Int()), Cap: int(jsonr.Get(s, "cap").Int())}
 			jsonr.Get(s, "scopes").ForEach(func(_, c gjson.Result) bool {
-				sc := ScopeReceipt{Scope: own(jsonr.Get(c, "scope")), File: own(jsonr.Get(c, "file")), Bytes: int(jsonr.Get(c, "bytes").Int()), Lines: int(jsonr.Get(c, "lines").Int()), Cut: jsonr.Get(c, "cut").Bool()}
+				sc := scopeReceipt{Scope: own(jsonr.Get(c, "scope")), File: own(jsonr.Get(c, "file")), Bytes: int(jsonr.Get(c, "bytes").Int()), Lines: int(jsonr.Get(c, "lines").Int()), Cut: jsonr.Get(c, "cut").Bool()}
 				jsonr.Get(c, "pages").ForEach(func(_, p gjson.Result) bool {
-					sc.Pages = append(sc.Pages, PageForm{ID: own(jsonr.Get(p, "id")), Line: int(jsonr.Get(p, "line").Int()), Form: own(jsonr.Get(p, "form"))})
+					sc.Pages = append(sc.Pages, pageForm{ID: own(jsonr.Get(p, "id")), Line: int(jsonr.Get(p, "line").Int()), Form: own(jsonr.Get(p, "form"))})
 					return true
 				})
 				sr.Scopes = append(sr.Scopes, sc)
@@ -671,7 +696,7 @@ func DecodeTraces(data []byte) ([]Trace, []Problem) {
 			return true
 		})
 		jsonr.Get(r, "faults").ForEach(func(_, f gjson.Result) bool {
-			t.Faults = append(t.Faults, Fault{Scope: own(jsonr.Get(f, "scope")), Page: own(jsonr.Get(f, "page")), Line: int(jsonr.Get(f, "line").Int()), Reason: own(jsonr.Get(f, "reason")), Bytes: int(jsonr.Get(f, "bytes").Int())})
+			t.Faults = append(t.Faults, fault{Scope: own(jsonr.Get(f, "scope")), Page: own(jsonr.Get(f, "page")), Line: int(jsonr.Get(f, "line").Int()), Reason: own(jsonr.Get(f, "reason")), Bytes: int(jsonr.Get(f, "bytes").Int())})
 			return true
 		})
 		jsonr.Get(r, "ops").ForEach(func(_, o gjson.Result) bool {

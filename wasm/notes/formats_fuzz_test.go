@@ -34,7 +34,7 @@ func FuzzDecodeJournal(f *testing.F) {
 	stage := Op{Op: "stage", ID: "W-0000abcd", T: 1700000000000, Scope: "project", Section: "Build", Text: "Run make test", Source: "remember"}
 	commit := Op{Op: "commit", ID: "W-0000abcd", T: 1700000001000, File: "/p/MEMORY.md", Line: 7, Page: "P-0123456789", Detail: "joined its lines"}
 	reject := Op{Op: "reject", ID: "W-0000abce", T: 2, Reason: "secret", Detail: "it contains \"token=…\""}
-	journal := append(append(stage.Encode(), commit.Encode()...), reject.Encode()...)
+	journal := append(append(stage.encode(), commit.encode()...), reject.encode()...)
 	for _, s := range [][]byte{
 		journal,
 		journal[:len(journal)-20],
@@ -59,7 +59,7 @@ func FuzzDecodeJournal(f *testing.F) {
 
 		var again []byte
 		for i := range j.Ops {
-			again = append(again, j.Ops[i].Encode()...)
+			again = append(again, j.Ops[i].encode()...)
 		}
 		k := DecodeJournal(again)
 		require.Equal(t, 0, len(k.Problems), "re-encoded journal has problems %v:\n%s\nfrom %q", k.Problems, again, data)
@@ -68,8 +68,8 @@ func FuzzDecodeJournal(f *testing.F) {
 }
 
 func FuzzDecodePageTable(f *testing.F) {
-	pt := BuildPageTable("project", "/src/app/.pi/memory/MEMORY.md", "MEMORY.md", int64(len(formatsMemory)), "ab12", Parse("project", []byte(formatsMemory)), nil, 1700000001000)
-	table := pt.Encode()
+	pt := buildPageTable("project", "/src/app/.pi/memory/MEMORY.md", "MEMORY.md", int64(len(formatsMemory)), "ab12", parse("project", []byte(formatsMemory)), nil, 1700000001000)
+	table := pt.encode()
 	for _, s := range [][]byte{
 		table,
 		table[:len(table)-30],
@@ -82,14 +82,14 @@ func FuzzDecodePageTable(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	var d Dates // reused from one input to the next, as a session does
+	var d dates // reused from one input to the next, as a session does
 	f.Fuzz(func(t *testing.T, data []byte) {
-		pt, err := DecodePageTable(data)
-		hdr, derr := d.Decode(data)
+		pt, err := decodePageTable(data)
+		hdr, derr := d.decode(data)
 		require.True(t, (err == nil) == (derr == nil) && (err == nil || err.Error() == derr.Error()), "Dates.Decode: error %v, DecodePageTable's %v", derr, err)
 		if err != nil {
-			require.Equal(t, PageTable{}, pt, "error %v with a non-empty table", err)
-			require.Equal(t, 0, d.Len(), "dates kept from a refused table")
+			require.Equal(t, pageTable{}, pt, "error %v with a non-empty table", err)
+			require.Equal(t, 0, d.count(), "dates kept from a refused table")
 			return
 		}
 		head := pt
@@ -101,11 +101,11 @@ func FuzzDecodePageTable(f *testing.F) {
 			for pt.Entries[first].Hash != e.Hash {
 				first++
 			}
-			f, l, ok := d.Get(e.Hash)
+			f, l, ok := d.get(e.Hash)
 			require.True(t, ok && f == pt.Entries[first].FirstSeen && l == pt.Entries[first].LastConfirmed, "dates of %q = %d %d %v, want the first entry's %+v", e.Hash, f, l, ok, pt.Entries[first])
 		}
 		// A table that was accepted is rewritten as is by /memory verify.
-		again, err := DecodePageTable(pt.Encode())
+		again, err := decodePageTable(pt.encode())
 		require.NoError(t, err, "re-encoded table refused")
 		require.Equal(t, pt, again, "re-encoding changed the table from %q", data)
 	})
@@ -113,19 +113,19 @@ func FuzzDecodePageTable(f *testing.F) {
 
 func FuzzDecodeTraces(f *testing.F) {
 	inject := Trace{ID: "T-00000002", T: 1700000000001, Kind: "inject", Hash: "abc",
-		Stores: []StoreReceipt{
-			{Store: "notes", Bytes: 100, Tokens: 25, Cap: 16384, Scopes: []ScopeReceipt{
-				{Scope: "project", File: ".pi/memory/MEMORY.md", Bytes: 90, Lines: 4, Pages: []PageForm{{ID: "P-1", Line: 1, Form: "full"}}},
+		Stores: []storeReceipt{
+			{Store: "notes", Bytes: 100, Tokens: 25, Cap: 16384, Scopes: []scopeReceipt{
+				{Scope: "project", File: ".pi/memory/MEMORY.md", Bytes: 90, Lines: 4, Pages: []pageForm{{ID: "P-1", Line: 1, Form: "full"}}},
 				{Scope: "global", File: "~/MEMORY.md", Bytes: 10, Lines: 1, Cut: true},
 			}},
 			{Store: "decisions", Cap: 8800},
 		},
-		Faults: []Fault{{Scope: "global", Page: "P-2", Line: 9, Reason: "tokens", Bytes: 30}}}
+		Faults: []fault{{Scope: "global", Page: "P-2", Line: 9, Reason: "tokens", Bytes: 30}}}
 	flush := Trace{ID: "T-00000003", T: 7, Kind: "flush", Ops: []Op{
 		{Op: "commit", ID: "W-1", T: 7, File: "MEMORY.md", Line: 4},
 		{Op: "reject", ID: "W-2", T: 7, Reason: "duplicate", Page: "P-1"},
 	}}
-	traces := append(inject.Encode(), flush.Encode()...)
+	traces := append(inject.encode(), flush.encode()...)
 	for _, s := range [][]byte{
 		traces,
 		traces[:len(traces)-40],
@@ -143,7 +143,7 @@ func FuzzDecodeTraces(f *testing.F) {
 		require.Equal(t, fuzzLines(data), len(got)+len(problems), "traces and problems, one per line of %q", data)
 		var again []byte
 		for i := range got {
-			again = append(again, got[i].Encode()...)
+			again = append(again, got[i].encode()...)
 		}
 		back, problems := DecodeTraces(again)
 		require.Equal(t, 0, len(problems), "re-encoded traces have problems")

@@ -13,10 +13,10 @@ import (
 const formatsMemory = "# Memory\n\n## Build\n- Run `make wasm` before testing the extension\n- [Build quirks](build.md) — sccache breaks -Werror\n\n```sh\nmake a\nmake b\n```\n"
 
 func TestPageTableEncodesOneHeaderAndOneLinePerPage(t *testing.T) {
-	pages := Parse("project", []byte(formatsMemory))
-	pt := BuildPageTable("project", "/src/app/.pi/memory/MEMORY.md", "MEMORY.md", int64(len(formatsMemory)), "ab12", pages, nil, 1700000001000)
-	got := strings.Split(strings.TrimSuffix(string(pt.Encode()), "\n"), "\n")
-	require.Equal(t, 1+len(pages), len(got), "lines: a header and one per page:\n%s", pt.Encode())
+	pages := parse("project", []byte(formatsMemory))
+	pt := buildPageTable("project", "/src/app/.pi/memory/MEMORY.md", "MEMORY.md", int64(len(formatsMemory)), "ab12", pages, nil, 1700000001000)
+	got := strings.Split(strings.TrimSuffix(string(pt.encode()), "\n"), "\n")
+	require.Equal(t, 1+len(pages), len(got), "lines: a header and one per page:\n%s", pt.encode())
 	// The exact shape is what other versions and /memory verify read.
 	wantHeader := `{"v":1,"kind":"header","scope":"project","source":"/src/app/.pi/memory/MEMORY.md","size":145,"sha1":"ab12","pages":5,"built":1700000001000}`
 	require.Equal(t, wantHeader, got[0], "header")
@@ -27,12 +27,12 @@ func TestPageTableEncodesOneHeaderAndOneLinePerPage(t *testing.T) {
 func TestPageTableRoundTrips(t *testing.T) {
 	tests := []struct {
 		name string
-		pt   PageTable
+		pt   pageTable
 	}{
-		{"no pages", PageTable{Scope: "global", Source: "/home/ana/.pi/agent/memory/MEMORY.md", Size: 0, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709", Built: 2}},
-		{"every field, awkward text", PageTable{
+		{"no pages", pageTable{Scope: "global", Source: "/home/ana/.pi/agent/memory/MEMORY.md", Size: 0, SHA1: "da39a3ee5e6b4b0d3255bfef95601890afd80709", Built: 2}},
+		{"every field, awkward text", pageTable{
 			Scope: "project", Source: `C:\Users\ana "quoted"\MEMORY.md`, Size: 1 << 40, SHA1: "ff", Built: 1700000000000,
-			Entries: []Entry{
+			Entries: []tableEntry{
 				{ID: "P-0123456789", Kind: "heading", Line: 1, Lines: 2, Bytes: 10, Hash: "h1", Section: "", Summary: "# Memory", FirstSeen: 1, LastConfirmed: 2},
 				{ID: "P-0123456789-2", Kind: "fact", Line: 3, Lines: 1, Bytes: 40, Hash: "h2", Section: "Build ✓", Summary: "- say \"hi\"\\ then\ttab, é, 日本, \u2028 and \x01", FirstSeen: 0, LastConfirmed: 0},
 				{ID: "P-x", Kind: "text", Line: 1 << 30, Lines: 0, Bytes: 0, Hash: "h3"},
@@ -41,8 +41,8 @@ func TestPageTableRoundTrips(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			data := tt.pt.Encode()
-			got, err := DecodePageTable(data)
+			data := tt.pt.encode()
+			got, err := decodePageTable(data)
 			require.NoError(t, err, "DecodePageTable")
 			require.Equal(t, tt.pt, got, "round trip")
 		})
@@ -75,17 +75,17 @@ func TestDecodePageTableRefusesADamagedTableNamingTheLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pt, err := DecodePageTable([]byte(tt.data))
+			pt, err := decodePageTable([]byte(tt.data))
 			require.Error(t, err, "DecodePageTable accepted %q as %+v", tt.data, pt)
 			require.True(t, strings.HasPrefix(err.Error(), tt.want), "error %q, want it to start %q", err, tt.want)
-			require.Equal(t, PageTable{}, pt, "a refused table is empty")
+			require.Equal(t, pageTable{}, pt, "a refused table is empty")
 			// A rebuild reads the same table for its dates alone, with the
 			// same checks: it carries nothing over from a damaged one.
-			var d Dates
-			d.Confirm("h1", 5)
-			hdr, derr := d.Decode([]byte(tt.data))
+			var d dates
+			d.confirm("h1", 5)
+			hdr, derr := d.decode([]byte(tt.data))
 			require.True(t, derr != nil && derr.Error() == err.Error(), "Dates.Decode: error %v, DecodePageTable's %v", derr, err)
-			require.True(t, d.Len() == 0 && reflect.DeepEqual(hdr, PageTable{}), "a refused table leaves dates %d, header %+v", d.Len(), hdr)
+			require.True(t, d.count() == 0 && reflect.DeepEqual(hdr, pageTable{}), "a refused table leaves dates %d, header %+v", d.count(), hdr)
 		})
 	}
 	// The same lines, complete, are accepted: the cases above fail for their
@@ -94,7 +94,7 @@ func TestDecodePageTableRefusesADamagedTableNamingTheLine(t *testing.T) {
 		header + "\n" + entry1 + "\n" + entry2 + "\n",
 		header + "\r\n" + entry1 + "\r\n\r\n" + entry2, // CRLF, a blank line, no final newline
 	} {
-		pt, err := DecodePageTable([]byte(data))
+		pt, err := decodePageTable([]byte(data))
 		require.True(t, err == nil && len(pt.Entries) == 2 && pt.Entries[1].ID == "P-2", "DecodePageTable(%q) = %+v, %v", data, pt, err)
 	}
 }
@@ -105,15 +105,15 @@ func TestBuildPageTableCarriesDatesOverByHash(t *testing.T) {
 		before = 1700000000000
 		now    = before + 30*day
 	)
-	old := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", Parse("project", []byte("## Build\n- Use pnpm\n- Run make first\n")), nil, before)
+	old := buildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", parse("project", []byte("## Build\n- Use pnpm\n- Run make first\n")), nil, before)
 	require.True(t, old.Entries[1].FirstSeen == before && old.Entries[1].LastConfirmed == before, "a new table stamps its pages with now: %+v", old.Entries[1])
 	old.Entries[2].LastConfirmed = before + day // a /memory confirm after the build
 
 	// The file changed: a fact moved below a new one, one was reworded, the
 	// heading stayed. Hashes follow the text, not the line.
 	src := "## Build\n- Check the lockfile\n- Run make first\n- Use pnpm, never npm\n"
-	pages := Parse("project", []byte(src))
-	pt := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, datesOf(t, &old), now)
+	pages := parse("project", []byte(src))
+	pt := buildPageTable("project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, datesOf(t, &old), now)
 	want := []struct {
 		text                 string
 		firstSeen, confirmed int64
@@ -135,19 +135,19 @@ func TestBuildPageTableCarriesDatesOverByHash(t *testing.T) {
 
 func TestBuildPageTableSummaryIsOneLine(t *testing.T) {
 	src := "- Run `make wasm` before testing the extension,\n  or pi loads the stale core\n\n"
-	pt := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", Parse("project", []byte(src)), nil, 1)
+	pt := buildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", parse("project", []byte(src)), nil, 1)
 	got, want := pt.Entries[0].Summary, "- Run `make wasm` before testing the extension, or pi loads the stale core"
 	require.Equal(t, want, got, "Summary")
 }
 
 func TestBuildPageTableKeepsTheFirstDatesOfARepeatedHash(t *testing.T) {
-	old := PageTable{Entries: []Entry{
+	old := pageTable{Entries: []tableEntry{
 		{ID: "P-a", Hash: "same", FirstSeen: 10, LastConfirmed: 11},
 		{ID: "P-a-2", Hash: "same", FirstSeen: 20, LastConfirmed: 21},
 	}}
-	pages := Parse("project", []byte("- Use pnpm\n- Use pnpm\n"))
+	pages := parse("project", []byte("- Use pnpm\n- Use pnpm\n"))
 	old.Entries[0].Hash, old.Entries[1].Hash = pages[0].Hash, pages[1].Hash
-	pt := BuildPageTable("project", "", "MEMORY.md", 0, "", pages, datesOf(t, &old), 99)
+	pt := buildPageTable("project", "", "MEMORY.md", 0, "", pages, datesOf(t, &old), 99)
 	for i, e := range pt.Entries {
 		require.True(t, e.FirstSeen == 10 && e.LastConfirmed == 11, "entry %d dates %d %d, want the first old entry's 10 11", i, e.FirstSeen, e.LastConfirmed)
 	}
@@ -155,62 +155,62 @@ func TestBuildPageTableKeepsTheFirstDatesOfARepeatedHash(t *testing.T) {
 
 func TestAppendPageTableWritesWhatEncodeWrites(t *testing.T) {
 	const before, now = 1700000000000, 1700000999000
-	old := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", Parse("project", []byte(formatsMemory)), nil, before)
+	old := buildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 0, "", parse("project", []byte(formatsMemory)), nil, before)
 	src := formatsMemory + "- A new fact\n- Run `make wasm` before testing the extension\n"
-	pages := Parse("project", []byte(src))
-	for _, d := range []*Dates{nil, datesOf(t, &old)} {
-		pt := BuildPageTable("project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
-		want := pt.Encode()
-		got := AppendPageTable([]byte("kept"), "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
+	pages := parse("project", []byte(src))
+	for _, d := range []*dates{nil, datesOf(t, &old)} {
+		pt := buildPageTable("project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
+		want := pt.encode()
+		got := appendPageTable([]byte("kept"), "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
 		require.Equal(t, "kept"+string(want), string(got), "AppendPageTable after 4 bytes, dates %v", d != nil)
 		// A buffer with room is written in place: a rebuild allocates nothing that grows with the file.
 		buf := make([]byte, 0, 2*len(want))
-		got = AppendPageTable(buf, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
+		got = appendPageTable(buf, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
 		require.True(t, &got[0] == &buf[:1][0], "AppendPageTable did not write into a buffer with room")
 	}
 }
 
 func TestDatesConfirmMovesLastConfirmedOnly(t *testing.T) {
-	var d Dates
-	old := PageTable{Entries: []Entry{{ID: "P-1", Hash: "h1", FirstSeen: 10, LastConfirmed: 11}, {ID: "P-2", Hash: "h2", FirstSeen: 20, LastConfirmed: 21}}}
-	_, err := d.Decode(old.Encode())
+	var d dates
+	old := pageTable{Entries: []tableEntry{{ID: "P-1", Hash: "h1", FirstSeen: 10, LastConfirmed: 11}, {ID: "P-2", Hash: "h2", FirstSeen: 20, LastConfirmed: 21}}}
+	_, err := d.decode(old.encode())
 	require.NoError(t, err, "Decode")
-	d.Confirm("h2", 50)
-	d.Confirm("new", 60)
+	d.confirm("h2", 50)
+	d.confirm("new", 60)
 	for _, tt := range []struct {
 		hash        string
 		first, last int64
 		ok          bool
 	}{{"h1", 10, 11, true}, {"h2", 20, 50, true}, {"new", 60, 60, true}, {"h3", 0, 0, false}} {
-		first, last, ok := d.Get(tt.hash)
+		first, last, ok := d.get(tt.hash)
 		require.True(t, first == tt.first && last == tt.last && ok == tt.ok, "Get(%q) = %d %d %v, want %d %d %v", tt.hash, first, last, ok, tt.first, tt.last, tt.ok)
 	}
-	// Reset empties it for the next table, which is read whole again.
-	d.Reset()
-	_, _, ok := d.Get("h1")
-	require.True(t, !ok && d.Len() == 0, "Reset left %d dates", d.Len())
+	// reset empties it for the next table, which is read whole again.
+	d.reset()
+	_, _, ok := d.get("h1")
+	require.True(t, !ok && d.count() == 0, "Reset left %d dates", d.count())
 }
 
 func TestDatesHoldThousandsOfHashes(t *testing.T) {
-	var d Dates
+	var d dates
 	for round := 0; round < 2; round++ { // the second round reuses the arrays of the first
-		d.Reset()
+		d.reset()
 		for i := 0; i < 5000; i++ {
-			d.Confirm(strconv.Itoa(i), int64(i))
+			d.confirm(strconv.Itoa(i), int64(i))
 		}
 		for i := 0; i < 5000; i++ {
-			first, last, ok := d.Get(strconv.Itoa(i))
+			first, last, ok := d.get(strconv.Itoa(i))
 			require.True(t, ok && first == int64(i) && last == int64(i), "round %d: Get(%d) = %d %d %v", round, i, first, last, ok)
 		}
-		require.Equal(t, 5000, d.Len(), "round %d: Len", round)
+		require.Equal(t, 5000, d.count(), "round %d: Len", round)
 	}
 }
 
 // datesOf is what a rebuild carries over from the table old, read back from its file.
-func datesOf(t *testing.T, old *PageTable) *Dates {
+func datesOf(t *testing.T, old *pageTable) *dates {
 	t.Helper()
-	var d Dates
-	_, err := d.Decode(old.Encode())
+	var d dates
+	_, err := d.decode(old.encode())
 	require.NoError(t, err, "Dates.Decode")
 	return &d
 }
@@ -234,7 +234,7 @@ func TestOpEncodesOneLineWithoutEmptyFields(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want+"\n", string(tt.op.Encode()), "Encode")
+			require.Equal(t, tt.want+"\n", string(tt.op.encode()), "Encode")
 		})
 	}
 }
@@ -249,7 +249,7 @@ func TestOpRoundTrips(t *testing.T) {
 	}
 	var data []byte
 	for i := range ops {
-		line := ops[i].Encode()
+		line := ops[i].encode()
 		require.True(t, strings.Count(string(line), "\n") == 1 && strings.HasSuffix(string(line), "\n"), "Encode(%+v) is not one line: %q", ops[i], line)
 		data = append(data, line...)
 	}
@@ -261,7 +261,7 @@ func TestOpRoundTrips(t *testing.T) {
 func TestDecodeJournalKeepsGoodRecordsAroundBadLines(t *testing.T) {
 	stage := func(id, text string) string {
 		o := Op{Op: "stage", ID: id, T: 1, Scope: "project", Text: text}
-		return string(o.Encode())
+		return string(o.encode())
 	}
 	data := stage("W-1", "first") +
 		`{"v":1,"t":2,"op":"stage","id":"W-2","scope":"proj` + "\n" + // torn by a crash
@@ -298,6 +298,45 @@ func TestDecodeJournalKeepsGoodRecordsAroundBadLines(t *testing.T) {
 	require.True(t, len(j.Pending) == 2 && j.Pending[0].ID == "W-1" && j.Pending[1].ID == "W-10", "pending %+v, want W-1 and W-10", j.Pending)
 }
 
+func TestCompactedJournalKeepsTheNewestRecordsAndNeverAPendingStage(t *testing.T) {
+	settled := func(n int) []Op {
+		var ops []Op
+		for i := 1; i <= n; i++ {
+			id := "W-" + strconv.Itoa(i)
+			ops = append(ops, Op{Op: "stage", ID: id, T: int64(i), Scope: "project", Text: "fact " + id}, Op{Op: "commit", ID: id, T: int64(i), File: "/p/MEMORY.md", Line: i})
+		}
+		return ops
+	}
+	encode := func(ops []Op) []byte {
+		var b []byte
+		for i := range ops {
+			b = append(b, ops[i].encode()...)
+		}
+		return b
+	}
+	many := settled(75) // 150 records
+	tests := []struct {
+		name string
+		data []byte
+		want []byte
+		ok   bool
+	}{
+		{"an empty journal stays empty", nil, nil, true},
+		{"a short journal is written again whole", encode(many[:6]), encode(many[:6]), true},
+		{"a long one keeps its newest records", encode(many), encode(many[len(many)-keepJournal:]), true},
+		{"blank lines go, records stay", append(append([]byte("\n\n"), encode(many[:2])...), "\n"...), encode(many[:2]), true},
+		{"a pending stage keeps it all", encode(append(settled(60), Op{Op: "stage", ID: "W-x", T: 1, Scope: "local", Text: "waiting"})), nil, false},
+		{"an unreadable line keeps it all", append(encode(many), "{torn\n"...), nil, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, ok := compactedJournal(tt.data)
+			require.Equal(t, tt.ok, ok, "compactedJournal ok")
+			require.Equal(t, tt.want, out, "compactedJournal")
+		})
+	}
+}
+
 func TestDecodeJournalPendingIsEveryStageWithoutAnOutcome(t *testing.T) {
 	st := func(id, text string) Op { return Op{Op: "stage", ID: id, T: 1, Scope: "project", Text: text} }
 	commit := func(id string) Op { return Op{Op: "commit", ID: id, T: 2, File: "MEMORY.md", Line: 3} }
@@ -323,7 +362,7 @@ func TestDecodeJournalPendingIsEveryStageWithoutAnOutcome(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var data []byte
 			for i := range tt.ops {
-				data = append(data, tt.ops[i].Encode()...)
+				data = append(data, tt.ops[i].encode()...)
 			}
 			j := DecodeJournal(data)
 			require.True(t, len(j.Problems) == 0 && len(j.Ops) == len(tt.ops), "problems %v, %d ops of %d", j.Problems, len(j.Ops), len(tt.ops))
@@ -348,21 +387,21 @@ func TestTraceEncodesOneLineWithoutEmptyParts(t *testing.T) {
 		{"the bare minimum", Trace{ID: "T-00000001", T: 5, Kind: "inject"},
 			`{"v":1,"id":"T-00000001","t":5,"kind":"inject"}`},
 		{"an injection", Trace{ID: "T-00000002", T: 6, Kind: "inject", Hash: "abc",
-			Stores: []StoreReceipt{
-				{Store: "notes", Bytes: 100, Tokens: 25, Cap: 16384, Scopes: []ScopeReceipt{
-					{Scope: "project", File: ".pi/memory/MEMORY.md", Bytes: 90, Lines: 4, Pages: []PageForm{{ID: "P-1", Line: 1, Form: "full"}}},
+			Stores: []storeReceipt{
+				{Store: "notes", Bytes: 100, Tokens: 25, Cap: 16384, Scopes: []scopeReceipt{
+					{Scope: "project", File: ".pi/memory/MEMORY.md", Bytes: 90, Lines: 4, Pages: []pageForm{{ID: "P-1", Line: 1, Form: "full"}}},
 					{Scope: "global", File: "~/MEMORY.md", Bytes: 10, Lines: 1, Cut: true},
 				}},
 				{Store: "decisions", Bytes: 0, Tokens: 0, Cap: 8800},
 			},
-			Faults: []Fault{{Scope: "global", Page: "P-2", Line: 9, Reason: "tokens", Bytes: 30}}},
+			Faults: []fault{{Scope: "global", Page: "P-2", Line: 9, Reason: "tokens", Bytes: 30}}},
 			`{"v":1,"id":"T-00000002","t":6,"kind":"inject","hash":"abc","stores":[{"store":"notes","bytes":100,"tokens":25,"cap":16384,"scopes":[{"scope":"project","file":".pi/memory/MEMORY.md","bytes":90,"lines":4,"pages":[{"id":"P-1","line":1,"form":"full"}]},{"scope":"global","file":"~/MEMORY.md","bytes":10,"lines":1,"cut":true,"pages":[]}]},{"store":"decisions","bytes":0,"tokens":0,"cap":8800}],"faults":[{"scope":"global","page":"P-2","line":9,"reason":"tokens","bytes":30}]}`},
 		{"a flush", Trace{ID: "T-00000003", T: 7, Kind: "flush", Ops: []Op{{Op: "commit", ID: "W-1", T: 7, File: "MEMORY.md", Line: 4}}},
 			`{"v":1,"id":"T-00000003","t":7,"kind":"flush","ops":[{"v":1,"t":7,"op":"commit","id":"W-1","file":"MEMORY.md","line":4}]}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want+"\n", string(tt.tr.Encode()), "Encode")
+			require.Equal(t, tt.want+"\n", string(tt.tr.encode()), "Encode")
 		})
 	}
 }
@@ -371,9 +410,9 @@ func TestTraceRoundTrips(t *testing.T) {
 	traces := []Trace{
 		{ID: "T-00000001", T: 1700000000000, Kind: "inject"},
 		{ID: "T-00000002", T: 1700000000001, Kind: "inject", Hash: "da39a3ee5e6b4b0d3255bfef95601890afd80709",
-			Stores: []StoreReceipt{
-				{Store: "notes", Bytes: 1234, Tokens: 309, Cap: 16384, Scopes: []ScopeReceipt{
-					{Scope: "project", File: "/src/app/.pi/memory/MEMORY.md", Bytes: 1000, Lines: 30, Pages: []PageForm{
+			Stores: []storeReceipt{
+				{Store: "notes", Bytes: 1234, Tokens: 309, Cap: 16384, Scopes: []scopeReceipt{
+					{Scope: "project", File: "/src/app/.pi/memory/MEMORY.md", Bytes: 1000, Lines: 30, Pages: []pageForm{
 						{ID: "P-0123456789", Line: 1, Form: "full"},
 						{ID: "P-0123456789-2", Line: 3, Form: "summary"},
 						{ID: "P-abcdef0123", Line: 9, Form: "dropped"},
@@ -382,7 +421,7 @@ func TestTraceRoundTrips(t *testing.T) {
 				}},
 				{Store: "decisions"},
 			},
-			Faults: []Fault{
+			Faults: []fault{
 				{Scope: "project", Page: "P-abcdef0123", Line: 9, Reason: "scope_lines", Bytes: 44},
 				{Scope: "global", Page: "P-1", Line: 1, Reason: "tokens"},
 			}},
@@ -393,7 +432,7 @@ func TestTraceRoundTrips(t *testing.T) {
 	}
 	var data []byte
 	for i := range traces {
-		data = append(data, traces[i].Encode()...)
+		data = append(data, traces[i].encode()...)
 	}
 	got, problems := DecodeTraces(data)
 	require.Equal(t, 0, len(problems), "problems")
@@ -403,7 +442,7 @@ func TestTraceRoundTrips(t *testing.T) {
 func TestDecodeTracesSkipsBadLinesWithProblems(t *testing.T) {
 	good := func(id string) string {
 		tr := Trace{ID: id, T: 1, Kind: "inject"}
-		return string(tr.Encode())
+		return string(tr.encode())
 	}
 	data := good("T-1") +
 		`{"v":1,"id":"T-2","t":2,"kind":"inj` + "\n" +
@@ -447,19 +486,19 @@ func TestDecodersReportALineOfInvalidUTF8(t *testing.T) {
 	require.True(t, len(j.Ops) == 0 && reflect.DeepEqual(j.Problems, []Problem{{1, "not valid UTF-8"}}), "journal: ops %+v problems %v", j.Ops, j.Problems)
 	traces, problems := DecodeTraces([]byte("{\"v\":1,\"id\":\"T-\xc3\"}\n"))
 	require.True(t, len(traces) == 0 && reflect.DeepEqual(problems, []Problem{{1, "not valid UTF-8"}}), "traces: %+v problems %v", traces, problems)
-	_, err := DecodePageTable([]byte("{\"v\":1,\"kind\":\"header\",\"scope\":\"\xff\",\"pages\":0}\n"))
+	_, err := decodePageTable([]byte("{\"v\":1,\"kind\":\"header\",\"scope\":\"\xff\",\"pages\":0}\n"))
 	require.True(t, err != nil && err.Error() == "line 1: not valid UTF-8", "page table: %v", err)
 	// Escaped characters are valid UTF-8 on disk and read as the text they name.
 	j = DecodeJournal([]byte(`{"v":1,"op":"stage","id":"W-1","scope":"project","text":"caf\u00e9 \ud83d\ude00"}`))
 	require.True(t, len(j.Problems) == 0 && j.Ops[0].Text == "café 😀", "escaped text: %+v", j)
 }
 
-// Regression: Op.Encode dropped a negative "line", so a record read with one
+// Regression: Op.encode dropped a negative "line", so a record read with one
 // changed when the journal was compacted. Only a zero line is left out.
 func TestOpKeepsEveryNonZeroLineWhenWrittenBack(t *testing.T) {
 	for _, line := range []int{-3, 1, 1 << 40} {
 		o := Op{Op: "commit", ID: "W-1", Line: line}
-		j := DecodeJournal(o.Encode())
+		j := DecodeJournal(o.encode())
 		require.True(t, len(j.Ops) == 1 && j.Ops[0].Line == line, "line %d came back as %+v", line, j)
 	}
 }

@@ -8,8 +8,8 @@ import (
 
 // FuzzParse: any bytes parse without panicking into pages that cover the
 // file exactly, line for line, with clean texts, unique ids, and forms that
-// are single valid UTF-8 lines within SummaryMax and never grow as fidelity
-// drops (checkPages); a Parser reused from one input to the next gives the
+// are single valid UTF-8 lines within summaryMax and never grow as fidelity
+// drops (checkPages); a parser reused from one input to the next gives the
 // same pages.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
@@ -23,14 +23,14 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	// One Parser for every input, as a session re-parses its index: what it
+	// One parser for every input, as a session re-parses its index: what it
 	// gives must not depend on the file it parsed before.
-	var ps Parser
-	var reused []Page
+	var ps parser
+	var reused []page
 	f.Fuzz(func(t *testing.T, src []byte) {
-		pages := Parse("project", src)
+		pages := parse("project", src)
 		checkPages(t, string(src), pages)
-		reused = ps.Parse(reused, "project", src)
+		reused = ps.parse(reused, "project", src)
 		require.True(t, samePages(pages, reused), "a reused Parser gave\n%+v\nParse gave\n%+v", reused, pages)
 	})
 }

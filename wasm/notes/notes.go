@@ -2,8 +2,13 @@
 //
 // Its rules are pure: typed pages parsed from MEMORY.md and topic files, their
 // fidelity forms, the resident-set policy that fits them into a budget, the
-// writeback validation and the page-table, journal and trace formats. They
-// take bytes and values and return values, and never do I/O.
+// writeback validation and the page-table, journal and trace formats, and
+// what the commands decide and say (the status report, the stale listing, the
+// Claude Code import plan, the .gitignore check, the count flags). They take
+// bytes and values and return values, and never do I/O.
+//
+// It exports only what other packages call: Open, and the journal and trace
+// readers lifecycle's tests check the sidecars with.
 //
 // Its driver (driver*.go; Open) is the store the orchestrator (wasm/lifecycle)
 // lists: it reads and writes the memory files and their machine-local
@@ -12,52 +17,52 @@
 // whether it may act.
 package notes
 
-// Kind is what a page is.
-type Kind uint8
+// kind is what a page is.
+type kind uint8
 
 const (
-	Heading Kind = iota // a "#"…"######" line
-	Fact                // a bullet item with its continuation lines
-	Pointer             // a bullet whose text starts with a link to a local .md file
-	Text                // anything else: paragraphs, fenced code, tables, HTML
+	kindHeading kind = iota // a "#"…"######" line
+	kindFact                // a bullet item with its continuation lines
+	kindPointer             // a bullet whose text starts with a link to a local .md file
+	kindText                // anything else: paragraphs, fenced code, tables, HTML
 )
 
 var kindNames = [...]string{"heading", "fact", "pointer", "text"}
 
-func (k Kind) String() string {
+func (k kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]
 	}
 	return "unknown"
 }
 
-// Fidelity is the form a page is shown in; a higher value shows more.
-type Fidelity uint8
+// fidelity is the form a page is shown in; a higher value shows more.
+type fidelity uint8
 
 const (
-	Dropped     Fidelity = iota // not resident: recorded as a fault
-	PointerForm                 // a stub naming where the page is
-	Summary                     // one line of at most SummaryMax characters
-	Full                        // the page's source, as written
+	formDropped fidelity = iota // not resident: recorded as a fault
+	formPointer                 // a stub naming where the page is
+	formSummary                 // one line of at most summaryMax characters
+	formFull                    // the page's source, as written
 )
 
 var fidelityNames = [...]string{"dropped", "pointer", "summary", "full"}
 
-func (f Fidelity) String() string {
+func (f fidelity) String() string {
 	if int(f) < len(fidelityNames) {
 		return fidelityNames[f]
 	}
 	return "unknown"
 }
 
-// SummaryMax is the longest summary line, in characters (runes), "…" included.
-const SummaryMax = 120
+// summaryMax is the longest summary line, in characters (runes), "…" included.
+const summaryMax = 120
 
-// Page is one typed unit of a markdown file. The pages of a file cover it
+// page is one typed unit of a markdown file. The pages of a file cover it
 // exactly: concatenating their Src gives the file back byte for byte.
-type Page struct {
+type page struct {
 	ID    string // "P-" + 10 hex digits; "-2", "-3"… for repeats in one file
-	Kind  Kind
+	Kind  kind
 	Line  int    // 1-based line of the page's first line
 	Lines int    // lines in Src, trailing blank lines included
 	Src   string // exact source, from the start of its first line to the start of the next page
@@ -66,8 +71,8 @@ type Page struct {
 	// hashes), whitespace collapsed to single spaces: what ids, duplicates and
 	// recall compare.
 	Text    string
-	Level   int    // heading level (1–6) for Heading, else 0
+	Level   int    // heading level (1–6) for kindHeading, else 0
 	Section string // Text of the nearest "##"-or-deeper heading above ("" when none)
-	Link    string // target of a Pointer ("build.md"), else ""
+	Link    string // target of a kindPointer ("build.md"), else ""
 	Hash    string // hex SHA-1 of Kind and Text: a page's identity across edits elsewhere
 }

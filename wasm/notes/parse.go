@@ -11,31 +11,31 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 )
 
-// Parse splits a markdown file into typed pages that cover it exactly:
+// parse splits a markdown file into typed pages that cover it exactly:
 // joining every page's Src gives src back byte for byte, so nothing the
 // parser does not understand is ever lost. scope ("global", "project"…) only
 // feeds the page ids.
 //
-//	Parse("project", []byte("## Build\n- Run make first\n\n- [Quirks](build.md) — sccache\n"))
+//	parse("project", []byte("## Build\n- Run make first\n\n- [Quirks](build.md) — sccache\n"))
 //	→ heading  line 1  Text "Build"         Section "Build"
 //	  fact     line 2  Text "Run make first" Src "- Run make first\n\n"
 //	  pointer  line 4  Text "[Quirks](build.md) — sccache" Link "build.md"
 //
 // An empty file gives no pages; a file of blank lines gives one text page.
-func Parse(scope string, src []byte) []Page {
-	var p Parser
-	return p.Parse(nil, scope, src)
+func parse(scope string, src []byte) []page {
+	var p parser
+	return p.parse(nil, scope, src)
 }
 
-// Parser is Parse for a caller that parses the same file again and again (a
+// parser is parse for a caller that parses the same file again and again (a
 // memory index, re-read whenever it changes): it keeps its scratch space, and
 // the pages' array, from one parse to the next. Under TinyGo a large block
 // allocated afresh on every parse is kept alive for good by a word of the
 // module's static data that happens to point into it, so a session that
 // re-parses a large index would grow its memory on every change
-// (docs/decisions/003-tinygo-heap.md). The zero Parser is ready to use; it is
+// (docs/decisions/003-tinygo-heap.md). The zero parser is ready to use; it is
 // not safe for concurrent use.
-type Parser struct {
+type parser struct {
 	lines []string // the lines of the file being parsed; cleared after each parse
 	seen  table64  // ids given so far in this file, by their 40 bits
 	block []byte   // where the strings of pages are being copied (keep)
@@ -53,7 +53,7 @@ const parseBlock = 4 << 10
 // keep copies b into the current block and returns the copy as a string. A
 // block is never written again where it has handed out a string, so the
 // strings stay valid, and immutable, for as long as anything refers to them.
-func (ps *Parser) keep(b []byte) string {
+func (ps *parser) keep(b []byte) string {
 	if len(b) == 0 {
 		return ""
 	}
@@ -69,20 +69,20 @@ func (ps *Parser) keep(b []byte) string {
 }
 
 // keepString is keep for a string: a view of the file, a fragment of a line.
-func (ps *Parser) keepString(s string) string {
+func (ps *parser) keepString(s string) string {
 	return ps.keep(unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
-// Parse is the package's Parse, writing into pages' array when it has room.
+// parse is the package's parse, writing into pages' array when it has room.
 // The entries of pages are overwritten or cleared, so the caller must not
 // use pages (or pointers into it) afterwards; the strings of its pages stay
 // valid.
-func (ps *Parser) Parse(pages []Page, scope string, src []byte) []Page {
+func (ps *parser) parse(pages []page, scope string, src []byte) []page {
 	bom := hasBOM(src)
 	if bom {
 		src = src[len(utf8BOM):]
 	}
-	pages = ps.parse(pages, scope, src)
+	pages = ps.parseBody(pages, scope, src)
 	if bom && len(pages) > 0 {
 		// The mark belongs to no line: it stays in the first page's source,
 		// so the pages still give the file back byte for byte.
@@ -98,7 +98,8 @@ const utf8BOM = "\xEF\xBB\xBF"
 
 func hasBOM(b []byte) bool { return len(b) >= 3 && string(b[:3]) == utf8BOM }
 
-func (ps *Parser) parse(pages []Page, scope string, src []byte) []Page {
+// parseBody parses src, the file after its byte-order mark.
+func (ps *parser) parseBody(pages []page, scope string, src []byte) []page {
 	// Cleared whole, so no page of the last parse stays reachable through
 	// the array, whether it is reused or not.
 	clear(pages[:cap(pages)])
@@ -121,7 +122,7 @@ func (ps *Parser) parse(pages []Page, scope string, src []byte) []Page {
 		i++
 	}
 	if i == len(lines) {
-		p := Page{Kind: Text, Line: 1, Lines: len(lines), Src: ps.keepString(s)}
+		p := page{Kind: kindText, Line: 1, Lines: len(lines), Src: ps.keepString(s)}
 		ps.identify(&p, scope)
 		return append(pages, p)
 	}
@@ -130,7 +131,7 @@ func (ps *Parser) parse(pages []Page, scope string, src []byte) []Page {
 		// append would leave behind hold copies of every page's string
 		// pointers, and under TinyGo a stray word that looks like a pointer
 		// into such garbage keeps all of it alive.
-		pages = make([]Page, 0, n+n/8)
+		pages = make([]page, 0, n+n/8)
 	}
 	section := ""
 	start, off := 0, 0
@@ -149,14 +150,14 @@ func (ps *Parser) parse(pages []Page, scope string, src []byte) []Page {
 		// block, and TinyGo's collector walks back to a block's head for
 		// every one of them on every cycle (docs/decisions/003-tinygo-heap.md):
 		// a 5,000-line index made a rebuild take seconds.
-		p := Page{Kind: b.kind, Line: start + 1, Lines: end - start, Src: ps.keepString(s[off : off+n]), Level: b.level, Link: ps.keepString(b.link)}
+		p := page{Kind: b.kind, Line: start + 1, Lines: end - start, Src: ps.keepString(s[off : off+n]), Level: b.level, Link: ps.keepString(b.link)}
 		ps.text = b.appendText(ps.text[:0])
 		if utf8.Valid(ps.text) {
 			p.Text = ps.keep(ps.text)
 		} else {
 			p.Text = ps.keepString(mdValid(string(ps.text)))
 		}
-		if p.Kind == Heading {
+		if p.Kind == kindHeading {
 			// A level-1 heading is the file's title, not a section: it ends the one before.
 			section = ""
 			if p.Level >= 2 {
@@ -171,42 +172,42 @@ func (ps *Parser) parse(pages []Page, scope string, src []byte) []Page {
 	return pages
 }
 
-// Min is the lowest form the page may be shown in: headings stay whole, so
+// minForm is the lowest form the page may be shown in: headings stay whole, so
 // whatever is resident keeps its structure; everything else may shrink to a
 // stub.
 //
-//	(&Page{Kind: Heading}).Min() → Full
-//	(&Page{Kind: Fact}).Min()    → PointerForm
-func (p *Page) Min() Fidelity {
-	if p.Kind == Heading {
-		return Full
+//	(&page{Kind: kindHeading}).minForm() → formFull
+//	(&page{Kind: kindFact}).minForm()    → formPointer
+func (p *page) minForm() fidelity {
+	if p.Kind == kindHeading {
+		return formFull
 	}
-	return PointerForm
+	return formPointer
 }
 
-// Form renders the page at fidelity f; file is the display path stubs name.
-// Sizes never grow as fidelity drops: len(PointerForm) ≤ len(Summary) ≤
-// len(Full) in bytes. Summary and PointerForm are one valid UTF-8 line of at
-// most SummaryMax runes, plus one blank line when the page ends with blanks.
+// form renders the page at fidelity f; file is the display path stubs name.
+// Sizes never grow as fidelity drops: len(formPointer) ≤ len(formSummary) ≤
+// len(formFull) in bytes. formSummary and formPointer are one valid UTF-8 line of at
+// most summaryMax runes, plus one blank line when the page ends with blanks.
 //
-//	p := Parse("project", []byte("- Run `make wasm` before testing the extension,\n  or pi loads the stale core\n"))[0]
-//	p.Form(Full, "MEMORY.md")        → "- Run `make wasm` before testing the extension,\n  or pi loads the stale core\n"
-//	p.Form(Summary, "MEMORY.md")     → "- Run `make wasm` before testing the extension, or pi loads the stale core\n"
-//	p.Form(PointerForm, "MEMORY.md") → "- Run `make wasm` before testing the … (MEMORY.md:1)\n"
-//	p.Form(Dropped, "MEMORY.md")     → ""
-func (p *Page) Form(f Fidelity, file string) string {
+//	p := parse("project", []byte("- Run `make wasm` before testing the extension,\n  or pi loads the stale core\n"))[0]
+//	p.form(formFull, "MEMORY.md")        → "- Run `make wasm` before testing the extension,\n  or pi loads the stale core\n"
+//	p.form(formSummary, "MEMORY.md")     → "- Run `make wasm` before testing the extension, or pi loads the stale core\n"
+//	p.form(formPointer, "MEMORY.md")     → "- Run `make wasm` before testing the … (MEMORY.md:1)\n"
+//	p.form(formDropped, "MEMORY.md")     → ""
+func (p *page) form(f fidelity, file string) string {
 	switch f {
-	case Full:
+	case formFull:
 		return p.full()
-	case Summary:
+	case formSummary:
 		return p.summary(mdShapeOf(p.Src), file)
-	case PointerForm:
+	case formPointer:
 		return p.stub(mdShapeOf(p.Src), file)
 	}
 	return ""
 }
 
-func (p *Page) full() string {
+func (p *page) full() string {
 	if strings.HasSuffix(p.Src, "\n") {
 		return p.Src
 	}
@@ -216,7 +217,7 @@ func (p *Page) full() string {
 // summary is the page's summary line, replaced by a plain cut of its first
 // line when the rules would make it longer than the page itself (a two-line
 // fence is shorter than "[code block, …]").
-func (p *Page) summary(sh mdShape, file string) string {
+func (p *page) summary(sh mdShape, file string) string {
 	if sh.first == sh.end {
 		return "\n"
 	}
@@ -228,55 +229,55 @@ func (p *Page) summary(sh mdShape, file string) string {
 	s := line + "\n" + sh.after
 	if len(s) > len(p.full()) {
 		// Dropping invalid bytes and cutting without "…" can only shrink the
-		// first line, which Full holds along with its "\n".
+		// first line, which formFull holds along with its "\n".
 		first := strings.ToValidUTF8(strings.TrimRight(mdBody(sh.line), " \t\r"), "")
-		s = mdHardCut(first, SummaryMax) + "\n" + sh.after
+		s = mdHardCut(first, summaryMax) + "\n" + sh.after
 	}
 	return s
 }
 
-func (p *Page) summaryLine(sh mdShape, file string) string {
+func (p *page) summaryLine(sh mdShape, file string) string {
 	first := mdBody(sh.line)
-	if sh.end-sh.first == 1 && utf8.RuneCountInString(first) <= SummaryMax {
+	if sh.end-sh.first == 1 && utf8.RuneCountInString(first) <= summaryMax {
 		return mdValid(first)
 	}
 	switch p.Kind {
-	case Heading:
-		return mdCut(mdValid(strings.TrimRight(first, " \t")), SummaryMax)
-	case Fact:
-		return mdCut(strings.TrimRight("- "+p.Text, " "), SummaryMax)
-	case Pointer:
-		return mdCut(mdValid(strings.TrimSpace(first)), SummaryMax)
+	case kindHeading:
+		return mdCut(mdValid(strings.TrimRight(first, " \t")), summaryMax)
+	case kindFact:
+		return mdCut(strings.TrimRight("- "+p.Text, " "), summaryMax)
+	case kindPointer:
+		return mdCut(mdValid(strings.TrimSpace(first)), summaryMax)
 	}
 	where := strconv.Itoa(sh.end-sh.first) + " lines at " + file + ":" + strconv.Itoa(p.Line+sh.first)
 	if _, _, ind, ok := mdFence(first); ok && ind <= 3 {
-		return mdCut("[code block, "+where+"]", SummaryMax)
+		return mdCut("[code block, "+where+"]", summaryMax)
 	}
 	if ind, ok := mdCommentOpen(first); ok && ind <= 3 {
-		return mdCut("[comment, "+where+"]", SummaryMax)
+		return mdCut("[comment, "+where+"]", summaryMax)
 	}
-	return mdCut(mdValid(strings.TrimSpace(first))+" …", SummaryMax)
+	return mdCut(mdValid(strings.TrimSpace(first))+" …", summaryMax)
 }
 
 // stub is the pointer form: a line that says where the page is, or the
 // summary when that is no longer (a short fact is its own best stub).
-func (p *Page) stub(sh mdShape, file string) string {
+func (p *page) stub(sh mdShape, file string) string {
 	sum := p.summary(sh, file)
-	if sh.first == sh.end || p.Kind == Heading {
-		// A heading's minimum is Full; its smallest form that never grows
-		// past Summary is the summary, which is the line itself when it fits.
+	if sh.first == sh.end || p.Kind == kindHeading {
+		// A heading's minimum is formFull; its smallest form that never grows
+		// past formSummary is the summary, which is the line itself when it fits.
 		return sum
 	}
 	line := p.Line + sh.first
 	var s string
 	switch p.Kind {
-	case Fact:
+	case kindFact:
 		words := strings.Fields(p.Text)
 		if len(words) > 6 {
 			words = words[:6]
 		}
 		s = "- " + strings.Join(words, " ") + " … (" + file + ":" + strconv.Itoa(line) + ")"
-	case Pointer:
+	case kindPointer:
 		_, content, _ := mdBullet(mdBody(sh.line))
 		title, target, ok := mdLink(content)
 		if !ok {
@@ -286,7 +287,7 @@ func (p *Page) stub(sh mdShape, file string) string {
 	default:
 		s = "[… " + strconv.Itoa(sh.end-sh.first) + " lines at " + file + ":" + strconv.Itoa(line) + "]"
 	}
-	if strings.IndexByte(s, '\n') >= 0 || !utf8.ValidString(s) || utf8.RuneCountInString(s) > SummaryMax {
+	if strings.IndexByte(s, '\n') >= 0 || !utf8.ValidString(s) || utf8.RuneCountInString(s) > summaryMax {
 		return sum
 	}
 	if s += "\n" + sh.after; len(s) > len(sum) {
@@ -336,7 +337,7 @@ func mdShapeOf(src string) mdShape {
 // the words between its markers (mdCommentText of rest).
 type mdBlock struct {
 	end     int // index of the line after the block
-	kind    Kind
+	kind    kind
 	level   int
 	first   string
 	rest    []string
@@ -359,28 +360,28 @@ func (b *mdBlock) appendText(dst []byte) []byte {
 func mdScan(lines []string, i int) mdBlock {
 	l := mdBody(lines[i])
 	if level, text, ok := mdHeading(l); ok {
-		return mdBlock{end: i + 1, kind: Heading, level: level, first: text}
+		return mdBlock{end: i + 1, kind: kindHeading, level: level, first: text}
 	}
 	if ch, n, ind, ok := mdFence(l); ok && ind <= 3 {
 		end, inner := mdFenceEnd(lines, i, ch, n, ind)
-		return mdBlock{end: end, kind: Text, rest: lines[i+1 : inner]}
+		return mdBlock{end: end, kind: kindText, rest: lines[i+1 : inner]}
 	}
 	if ind, ok := mdCommentOpen(l); ok && ind <= 3 {
 		end := mdCommentEnd(lines, i)
-		return mdBlock{end: end, kind: Text, rest: lines[i:end], comment: true}
+		return mdBlock{end: end, kind: kindText, rest: lines[i:end], comment: true}
 	}
 	if !mdRule(l) {
 		if ind, content, ok := mdBullet(l); ok {
 			end := mdItemEnd(lines, i, ind)
-			b := mdBlock{end: end, kind: Fact, first: content, rest: lines[i+1 : end]}
+			b := mdBlock{end: end, kind: kindFact, first: content, rest: lines[i+1 : end]}
 			if _, target, ok := mdLink(content); ok {
-				b.kind, b.link = Pointer, mdPath(target)
+				b.kind, b.link = kindPointer, mdPath(target)
 			}
 			return b
 		}
 	}
 	end := mdParagraphEnd(lines, i)
-	return mdBlock{end: end, kind: Text, rest: lines[i:end]}
+	return mdBlock{end: end, kind: kindText, rest: lines[i:end]}
 }
 
 // mdItemEnd finds where the bullet item at lines[i] (marker at column ind)
@@ -794,7 +795,7 @@ func mdHardCut(s string, max int) string {
 
 // identify sets the page's Hash and ID. Repeats of an id in one file get
 // "-2", "-3"… in order, so ids stay unique and stable while the text is.
-func (ps *Parser) identify(p *Page, scope string) {
+func (ps *parser) identify(p *page, scope string) {
 	kind := p.Kind.String()
 	ps.key = append(append(append(ps.key[:0], kind...), 0), p.Text...)
 	h := sha1.Sum(ps.key)

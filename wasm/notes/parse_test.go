@@ -14,7 +14,7 @@ import (
 
 // pageList renders pages as "kind@line+lines text", one string each, so a
 // table row can state a whole parse in one readable line.
-func pageList(pages []Page) []string {
+func pageList(pages []page) []string {
 	var out []string
 	for _, p := range pages {
 		out = append(out, p.Kind.String()+"@"+strconv.Itoa(p.Line)+"+"+strconv.Itoa(p.Lines)+" "+p.Text)
@@ -24,27 +24,27 @@ func pageList(pages []Page) []string {
 
 // samePages reports whether two parses gave the same pages (no pages at all
 // being the same whether the slice is nil or not).
-func samePages(a, b []Page) bool {
+func samePages(a, b []page) bool {
 	return len(a) == 0 && len(b) == 0 || reflect.DeepEqual(a, b)
 }
 
 type parseCase struct {
 	name string
 	src  string
-	want []string // pageList of Parse("project", src)
+	want []string // pageList of parse("project", src)
 }
 
 func runParseCases(t *testing.T, cases []parseCase) {
 	t.Helper()
-	// One Parser for every case, reusing its pages' array: a file parsed
+	// One parser for every case, reusing its pages' array: a file parsed
 	// after another must come out exactly as it does alone.
-	var ps Parser
-	var reused []Page
+	var ps parser
+	var reused []page
 	for _, tc := range cases {
-		pages := Parse("project", []byte(tc.src))
+		pages := parse("project", []byte(tc.src))
 		checkPages(t, tc.src, pages)
 		require.Equal(t, tc.want, pageList(pages), "%s: Parse(%q)", tc.name, tc.src)
-		reused = ps.Parse(reused, "project", []byte(tc.src))
+		reused = ps.parse(reused, "project", []byte(tc.src))
 		require.True(t, samePages(pages, reused), "%s: a reused Parser gave\n%+v\nParse gave\n%+v", tc.name, reused, pages)
 	}
 }
@@ -53,7 +53,7 @@ func runParseCases(t *testing.T, cases []parseCase) {
 // cover src exactly and in order, their texts are clean, ids are unique, and
 // every form has its shape and never grows as fidelity drops. The fuzz test
 // runs it on random bytes.
-func checkPages(t *testing.T, src string, pages []Page) {
+func checkPages(t *testing.T, src string, pages []page) {
 	t.Helper()
 	var joined strings.Builder
 	lines, next := 0, 1
@@ -83,14 +83,14 @@ func checkPages(t *testing.T, src string, pages []Page) {
 	require.Equal(t, want, lines, "pages of %q hold", src)
 }
 
-func checkForms(t *testing.T, p *Page) {
+func checkForms(t *testing.T, p *page) {
 	t.Helper()
-	full := p.Form(Full, "MEMORY.md")
-	sum := p.Form(Summary, "MEMORY.md")
-	ptr := p.Form(PointerForm, "MEMORY.md")
+	full := p.form(formFull, "MEMORY.md")
+	sum := p.form(formSummary, "MEMORY.md")
+	ptr := p.form(formPointer, "MEMORY.md")
 	require.True(t, (full == p.Src || full == p.Src+"\n") && strings.HasSuffix(full, "\n"), "Full of %q = %q", p.Src, full)
 	require.True(t, len(ptr) <= len(sum) && len(sum) <= len(full), "forms of %q grow as fidelity drops: pointer %d %q, summary %d %q, full %d", p.Src, len(ptr), ptr, len(sum), sum, len(full))
-	require.Equal(t, "", p.Form(Dropped, "MEMORY.md"), "Dropped form of %q is not empty", p.Src)
+	require.Equal(t, "", p.form(formDropped, "MEMORY.md"), "Dropped form of %q is not empty", p.Src)
 	// A page with content that ends in blank lines keeps exactly one. Blank
 	// means spaces and tabs, as in CommonMark: an em space is content.
 	blank := func(s string) bool { return strings.Trim(s, " \t\r\n\v\f") == "" }
@@ -107,7 +107,7 @@ func checkForms(t *testing.T, p *Page) {
 			line = strings.TrimSuffix(line, "\n")
 		}
 		require.True(t, strings.HasSuffix(f, "\n") && !strings.Contains(line, "\n"), "reduced form %q of %q is not one line", f, p.Src)
-		require.True(t, utf8.RuneCountInString(line) <= SummaryMax, "reduced form %q of %q is over %d runes", f, p.Src, SummaryMax)
+		require.True(t, utf8.RuneCountInString(line) <= summaryMax, "reduced form %q of %q is over %d runes", f, p.Src, summaryMax)
 	}
 }
 
@@ -125,34 +125,34 @@ func TestPagesCoverTheFileExactly(t *testing.T) {
 		"\xff\xfe\n- \xc3\n#\xe2\x82",
 		"no newline at all",
 	} {
-		checkPages(t, src, Parse("global", []byte(src)))
+		checkPages(t, src, parse("global", []byte(src)))
 	}
 }
 
 func TestParserReusesThePagesArrayAndClearsWhatItDoesNotUse(t *testing.T) {
 	long := []byte("# Memory\n\n## Build\n- one\n- two\n- three\n- four\n")
 	short := []byte("\xEF\xBB\xBF- only\n")
-	var ps Parser
-	pages := ps.Parse(nil, "project", short)
+	var ps parser
+	pages := ps.parse(nil, "project", short)
 	// An array too small for the file is replaced, and cleared so nothing
 	// it held stays reachable through it.
 	small := pages
-	pages = ps.Parse(pages, "project", long)
+	pages = ps.parse(pages, "project", long)
 	require.True(t, &pages[:1][0] != &small[:1][0], "a one-page array cannot hold the long file")
-	require.Equal(t, Page{}, small[:1][0], "the replaced array still holds a page")
-	require.True(t, reflect.DeepEqual(Parse("project", long), pages), "parse after growing = %+v", pages)
+	require.Equal(t, page{}, small[:1][0], "the replaced array still holds a page")
+	require.True(t, reflect.DeepEqual(parse("project", long), pages), "parse after growing = %+v", pages)
 	// One that is large enough is reused, and cleared past the new pages.
 	first := &pages[:1][0]
-	pages = ps.Parse(pages, "project", short)
+	pages = ps.parse(pages, "project", short)
 	require.True(t, &pages[:1][0] == first, "the array of the longer file was not reused")
-	require.True(t, reflect.DeepEqual(Parse("project", short), pages), "reused parse = %+v", pages)
+	require.True(t, reflect.DeepEqual(parse("project", short), pages), "reused parse = %+v", pages)
 	for i, p := range pages[len(pages):cap(pages)] {
-		require.Equal(t, Page{}, p, "slot %d past the short file's pages still holds a page of the long one", len(pages)+i)
+		require.Equal(t, page{}, p, "slot %d past the short file's pages still holds a page of the long one", len(pages)+i)
 	}
 }
 
 func TestEmptyFileHasNoPagesAndBlankFileHasOne(t *testing.T) {
-	pages := Parse("global", nil)
+	pages := parse("global", nil)
 	require.True(t, pages == nil, "Parse(nil) = %v, want no pages", pages)
 	runParseCases(t, []parseCase{
 		{name: "one newline", src: "\n", want: []string{"text@1+1 "}},
@@ -187,12 +187,12 @@ func TestHeadingsFollowCommonMark(t *testing.T) {
 		{"##   spaced    out   ", 2, "spaced out"},
 	}
 	for _, tt := range tests {
-		p := Parse("project", []byte(tt.line+"\n"))[0]
+		p := parse("project", []byte(tt.line+"\n"))[0]
 		if tt.level == 0 {
-			require.True(t, p.Kind != Heading, "%q parsed as a heading", tt.line)
+			require.True(t, p.Kind != kindHeading, "%q parsed as a heading", tt.line)
 			continue
 		}
-		require.True(t, p.Kind == Heading && p.Level == tt.level && p.Text == tt.text, "%q = %v level %d %q, want heading level %d %q", tt.line, p.Kind, p.Level, p.Text, tt.level, tt.text)
+		require.True(t, p.Kind == kindHeading && p.Level == tt.level && p.Text == tt.text, "%q = %v level %d %q, want heading level %d %q", tt.line, p.Kind, p.Level, p.Text, tt.level, tt.text)
 	}
 }
 
@@ -342,7 +342,7 @@ func TestParagraphsRunToABlankLineOrABlockStart(t *testing.T) {
 }
 
 func TestBlankLinesBelongToThePageBefore(t *testing.T) {
-	pages := Parse("project", []byte("\n\n# Memory\n\n\n- fact\n \t\n"))
+	pages := parse("project", []byte("\n\n# Memory\n\n\n- fact\n \t\n"))
 	want := []string{"\n\n# Memory\n\n\n", "- fact\n \t\n"}
 	var got []string
 	for _, p := range pages {
@@ -355,7 +355,7 @@ func TestBlankLinesBelongToThePageBefore(t *testing.T) {
 func TestSectionIsTheNearestSubheading(t *testing.T) {
 	src := "- before\n# Title\n- under title\n## Build\n- b\n### Deep\n- d\n## Style\n- s\n# Other\n- o\n"
 	var got []string
-	for _, p := range Parse("project", []byte(src)) {
+	for _, p := range parse("project", []byte(src)) {
 		got = append(got, p.Text+"="+p.Section)
 	}
 	want := []string{"before=", "Title=", "under title=", "Build=Build", "b=Build", "Deep=Deep", "d=Deep", "Style=Style", "s=Style", "Other=", "o="}
@@ -384,17 +384,17 @@ func TestPointerNeedsARelativeMarkdownLink(t *testing.T) {
 		{"- [Bad title](a.md \"open)", ""},
 	}
 	for _, tt := range tests {
-		p := Parse("project", []byte(tt.line+"\n"))[0]
-		wantKind := Fact
+		p := parse("project", []byte(tt.line+"\n"))[0]
+		wantKind := kindFact
 		if tt.link != "" {
-			wantKind = Pointer
+			wantKind = kindPointer
 		}
 		require.True(t, p.Kind == wantKind && p.Link == tt.link, "%q = %v %q, want %v %q", tt.line, p.Kind, p.Link, wantKind, tt.link)
 	}
 }
 
 func TestRepeatedFactsGetNumberedIDs(t *testing.T) {
-	pages := Parse("project", []byte("- Use pnpm\n## Again\n- Use  pnpm\n* Use pnpm\n- Other\n"))
+	pages := parse("project", []byte("- Use pnpm\n## Again\n- Use  pnpm\n* Use pnpm\n- Other\n"))
 	base := pages[0].ID
 	var got []string
 	for _, p := range pages {
@@ -405,7 +405,7 @@ func TestRepeatedFactsGetNumberedIDs(t *testing.T) {
 }
 
 func TestIDsDependOnScopeKindAndTextOnly(t *testing.T) {
-	id := func(scope, src string) string { return Parse(scope, []byte(src))[0].ID }
+	id := func(scope, src string) string { return parse(scope, []byte(src))[0].ID }
 	sum := sha1.Sum([]byte("project\x00fact\x00Use pnpm"))
 	want := "P-" + hex.EncodeToString(sum[:])[:10]
 	tests := []struct {
@@ -426,37 +426,37 @@ func TestIDsDependOnScopeKindAndTextOnly(t *testing.T) {
 func TestHashIsSHA1OfKindAndText(t *testing.T) {
 	sum := sha1.Sum([]byte("heading\x00Build"))
 	for _, scope := range []string{"global", "project"} {
-		require.Equal(t, hex.EncodeToString(sum[:]), Parse(scope, []byte("## Build\n"))[0].Hash, "%s: Hash", scope)
+		require.Equal(t, hex.EncodeToString(sum[:]), parse(scope, []byte("## Build\n"))[0].Hash, "%s: Hash", scope)
 	}
 }
 
 func TestCRLFStaysInSrcButNotInText(t *testing.T) {
 	src := "# Memory\r\n\r\n- Use pnpm\r\n  not npm\r\n```\r\ncode\r\n```\r\n[x](a.md)\r"
-	pages := Parse("project", []byte(src))
+	pages := parse("project", []byte(src))
 	checkPages(t, src, pages)
 	want := []string{"heading@1+2 Memory", "fact@3+2 Use pnpm not npm", "text@5+3 code", "text@8+1 [x](a.md)"}
 	require.Equal(t, want, pageList(pages), "pages")
 	require.Equal(t, "# Memory\r\n\r\n", pages[0].Src, "heading Src")
-	require.Equal(t, "- Use pnpm not npm\n", pages[1].Form(Summary, "MEMORY.md"), "Summary")
-	require.Equal(t, "# Memory\n\n", pages[0].Form(Summary, "MEMORY.md"), "heading Summary")
+	require.Equal(t, "- Use pnpm not npm\n", pages[1].form(formSummary, "MEMORY.md"), "Summary")
+	require.Equal(t, "# Memory\n\n", pages[0].form(formSummary, "MEMORY.md"), "heading Summary")
 }
 
 func TestInvalidUTF8IsReplacedInText(t *testing.T) {
-	pages := Parse("project", []byte("- caf\xe9 \xff\xfe ok\n# \xc3\n"))
+	pages := parse("project", []byte("- caf\xe9 \xff\xfe ok\n# \xc3\n"))
 	require.True(t, pages[0].Text == "caf\uFFFD \uFFFD ok" && pages[1].Text == "\uFFFD", "Text = %q, %q", pages[0].Text, pages[1].Text)
 }
 
 func TestMinIsFullOnlyForHeadings(t *testing.T) {
-	for kind, want := range map[Kind]Fidelity{Heading: Full, Fact: PointerForm, Pointer: PointerForm, Text: PointerForm} {
-		p := Page{Kind: kind}
-		require.Equal(t, want, p.Min(), "%v.Min()", kind)
+	for kind, want := range map[kind]fidelity{kindHeading: formFull, kindFact: formPointer, kindPointer: formPointer, kindText: formPointer} {
+		p := page{Kind: kind}
+		require.Equal(t, want, p.minForm(), "%v.Min()", kind)
 	}
 }
 
 // firstPageForm renders the first page of src at f, for MEMORY.md.
-func firstPageForm(src string, f Fidelity) string {
-	p := Parse("project", []byte(src))[0]
-	return p.Form(f, "MEMORY.md")
+func firstPageForm(src string, f fidelity) string {
+	p := parse("project", []byte(src))[0]
+	return p.form(f, "MEMORY.md")
 }
 
 func TestFullFormIsTheSourceEndingInANewline(t *testing.T) {
@@ -467,12 +467,12 @@ func TestFullFormIsTheSourceEndingInANewline(t *testing.T) {
 		"- a\n  ":   "- a\n  \n",
 		"\n\n# T\n": "\n\n# T\n",
 	} {
-		require.Equal(t, want, firstPageForm(src, Full), "Full of %q", src)
+		require.Equal(t, want, firstPageForm(src, formFull), "Full of %q", src)
 	}
 }
 
 func TestShortOneLinePageIsItsOwnSummary(t *testing.T) {
-	max := strings.Repeat("é", SummaryMax-2)
+	max := strings.Repeat("é", summaryMax-2)
 	for _, line := range []string{
 		"- Use pnpm",
 		"  *   spaced   out  ",
@@ -482,7 +482,7 @@ func TestShortOneLinePageIsItsOwnSummary(t *testing.T) {
 		"<!-- one-line comment -->",
 		"- " + max,
 	} {
-		require.Equal(t, line+"\n", firstPageForm(line+"\n", Summary), "Summary of %q", line)
+		require.Equal(t, line+"\n", firstPageForm(line+"\n", formSummary), "Summary of %q", line)
 	}
 }
 
@@ -502,7 +502,7 @@ func TestSummaryOfLongerPages(t *testing.T) {
 		{"stub lines skip leading blanks", "\n\n```\nsome code that is long enough\n```\n", "[code block, 3 lines at MEMORY.md:3]\n"},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, firstPageForm(tt.src, Summary), "%s: Summary", tt.name)
+		require.Equal(t, tt.want, firstPageForm(tt.src, formSummary), "%s: Summary", tt.name)
 	}
 }
 
@@ -529,10 +529,10 @@ func TestSummaryCutsAtAWordBoundary(t *testing.T) {
 		require.True(t, got == tt.want && utf8.RuneCountInString(got) <= tt.max && utf8.ValidString(got), "%s: mdCut(%q, %d) = %q, want %q", tt.name, tt.in, tt.max, got, tt.want)
 	}
 	// Through a page: the fact's words fill the summary, "…" included, to
-	// SummaryMax runes or one less when the cut falls on a space.
+	// summaryMax runes or one less when the cut falls on a space.
 	fact := "- " + strings.Repeat("ab ", 35) + "\n  " + strings.Repeat("cd ", 20) + "\n"
 	want := "- " + strings.Repeat("ab ", 35) + "cd cd cd cd…\n"
-	require.Equal(t, want, firstPageForm(fact, Summary), "Summary")
+	require.Equal(t, want, firstPageForm(fact, formSummary), "Summary")
 }
 
 func TestPointerFormOfEachKind(t *testing.T) {
@@ -548,22 +548,22 @@ func TestPointerFormOfEachKind(t *testing.T) {
 		{"long title: the summary is no longer", "- [" + strings.Repeat("t", 130) + "](a.md) x\n", "- [" + strings.Repeat("t", 116) + "…\n"},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, firstPageForm(tt.src, PointerForm), "%s: PointerForm", tt.name)
+		require.Equal(t, tt.want, firstPageForm(tt.src, formPointer), "%s: PointerForm", tt.name)
 	}
-	p := Parse("project", []byte("# T\n- Squash merge every pull request unless it carries a database migration that other branches depend on\n"))[1]
-	require.Equal(t, "- Squash merge every pull request unless … (.pi/memory/MEMORY.md:2)\n", p.Form(PointerForm, ".pi/memory/MEMORY.md"), "stub names the file and line")
+	p := parse("project", []byte("# T\n- Squash merge every pull request unless it carries a database migration that other branches depend on\n"))[1]
+	require.Equal(t, "- Squash merge every pull request unless … (.pi/memory/MEMORY.md:2)\n", p.form(formPointer, ".pi/memory/MEMORY.md"), "stub names the file and line")
 }
 
 func TestReducedFormsKeepOneBlankLine(t *testing.T) {
 	src := "Some paragraph\nthat goes on.\n\n\n\n- Use pnpm\n \n"
-	pages := Parse("project", []byte(src))
+	pages := parse("project", []byte(src))
 	for i, want := range [][2]string{
 		{"Some paragraph …\n\n", "Some paragraph …\n\n"},
 		{"- Use pnpm\n\n", "- Use pnpm\n\n"},
 	} {
-		require.Equal(t, want, [2]string{pages[i].Form(Summary, "MEMORY.md"), pages[i].Form(PointerForm, "MEMORY.md")}, "page %d: Summary, PointerForm", i)
+		require.Equal(t, want, [2]string{pages[i].form(formSummary, "MEMORY.md"), pages[i].form(formPointer, "MEMORY.md")}, "page %d: Summary, PointerForm", i)
 	}
-	require.Equal(t, "\n", firstPageForm("\n \n", Summary), "a page of blanks summarizes as one blank line")
+	require.Equal(t, "\n", firstPageForm("\n \n", formSummary), "a page of blanks summarizes as one blank line")
 }
 
 func TestFormsNeverGrowAsFidelityDrops(t *testing.T) {
@@ -574,10 +574,10 @@ func TestFormsNeverGrowAsFidelityDrops(t *testing.T) {
 		"- a\n  b\n",                           // the fact's stub is longer than its summary
 		"- \xff\xff\n  \xff\n",                 // U+FFFD is longer than the byte it replaces
 		"## \xff\xfe\xfd\n\n",                  // same on a heading's fast path
-		"# " + strings.Repeat("x", 119) + "\n", // over SummaryMax with no space
+		"# " + strings.Repeat("x", 119) + "\n", // over summaryMax with no space
 		"- [t](a.md)\n  b\n",
 		"\n\n\n- x\n",
 	} {
-		checkPages(t, src, Parse("project", []byte(src)))
+		checkPages(t, src, parse("project", []byte(src)))
 	}
 }

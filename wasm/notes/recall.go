@@ -12,18 +12,18 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/similarity"
 )
 
-// Reason is the one code a recall answers with (decision record 005). The
+// reason is the one code a recall answers with (decision record 005). The
 // core computes hits; the caller picks the reason, because only it knows
 // whether the store is on, the project trusted and the files readable.
-type Reason string
+type reason string
 
 const (
-	ReasonOK           Reason = "ok"            // at least one hit
-	ReasonNoMatch      Reason = "no_match"      // memory was searched and nothing matched
-	ReasonDenied       Reason = "denied"        // the store is off, or the query names the scope of an untrusted project
-	ReasonMalformed    Reason = "malformed"     // ParseQuery returned an error
-	ReasonUnavailable  Reason = "unavailable"   // no memory file exists in the scopes searched
-	ReasonBackendError Reason = "backend_error" // a memory file exists but could not be read
+	reasonOK           reason = "ok"            // at least one hit
+	reasonNoMatch      reason = "no_match"      // memory was searched and nothing matched
+	reasonDenied       reason = "denied"        // the store is off, or the query names the scope of an untrusted project
+	reasonMalformed    reason = "malformed"     // parseQuery returned an error
+	reasonUnavailable  reason = "unavailable"   // no memory file exists in the scopes searched
+	reasonBackendError reason = "backend_error" // a memory file exists but could not be read
 )
 
 // Limits on a recall query. A query is a few words typed by a person or the
@@ -34,9 +34,9 @@ const (
 	maxQueryTerms = 32
 )
 
-// Query is a parsed recall query. Words and Phrases are in similarity's
+// query is a parsed recall query. Words and Phrases are in similarity's
 // normalised form (lower case, punctuation dropped), without repeats.
-type Query struct {
+type query struct {
 	Words   []string // a page matches if it has at least one of them
 	Phrases []string // a page matches only if it has every one of them, word for word
 	Scope   string   // "", "global", "project" or "local"; "" searches every scope
@@ -45,27 +45,27 @@ type Query struct {
 
 var recallScopes = [...]string{"global", "project", "local"}
 
-// ParseQuery reads a recall query: words, "quoted phrases" and at most one
+// parseQuery reads a recall query: words, "quoted phrases" and at most one
 // scope:global, scope:project or scope:local. Words are split the way
 // similarity.Normalize splits them, so "kebab-case" is the two words "kebab"
 // and "case". Curly quotes (“…”) work like straight ones.
 //
-//	ParseQuery(`Tests "build cache" scope:project`)
+//	parseQuery(`Tests "build cache" scope:project`)
 //	  => Words ["tests"], Phrases ["build cache"], Scope "project"
-//	ParseQuery(`"build cache`)
+//	parseQuery(`"build cache`)
 //	  => error: unbalanced quote: nothing closes the " opened before "build cache"; write a phrase between two quotes, as in "build cache"
-//	ParseQuery("scope:team sccache")
+//	parseQuery("scope:team sccache")
 //	  => error: unknown scope "team": write scope:global, scope:project or scope:local
 //
-// It refuses (the caller answers ReasonMalformed) a query longer than 1,000
+// It refuses (the caller answers reasonMalformed) a query longer than 1,000
 // bytes, one with an unbalanced quote, an unknown or second scope, more than
 // 32 words and phrases, or none at all.
-func ParseQuery(q string) (Query, error) {
+func parseQuery(q string) (query, error) {
 	if len(q) > maxQueryBytes {
-		return Query{}, errors.New("query is " + strconv.Itoa(len(q)) +
+		return query{}, errors.New("query is " + strconv.Itoa(len(q)) +
 			" bytes, over the limit of 1,000: search for a few distinctive words instead")
 	}
-	out := Query{Raw: q}
+	out := query{Raw: q}
 	terms := 0
 	for i := 0; i < len(q); {
 		r, size := utf8.DecodeRuneInString(q[i:])
@@ -84,7 +84,7 @@ func ParseQuery(q string) (Query, error) {
 				end += n
 			}
 			if closeSize == 0 {
-				return Query{}, errors.New("unbalanced quote: nothing closes the \" " + openedBefore(q[start:]) +
+				return query{}, errors.New("unbalanced quote: nothing closes the \" " + openedBefore(q[start:]) +
 					`; write a phrase between two quotes, as in "build cache"`)
 			}
 			if p := similarity.Normalize(q[start:end]); p != "" && !hasWord(out.Phrases, p) {
@@ -106,7 +106,7 @@ func ParseQuery(q string) (Query, error) {
 			if len(tok) >= len("scope:") && strings.EqualFold(tok[:len("scope:")], "scope:") {
 				s, err := queryScope(tok[len("scope:"):], out.Scope)
 				if err != nil {
-					return Query{}, err
+					return query{}, err
 				}
 				out.Scope = s
 				continue
@@ -119,11 +119,11 @@ func ParseQuery(q string) (Query, error) {
 			}
 		}
 		if terms > maxQueryTerms {
-			return Query{}, errors.New("query has more than 32 words and phrases: keep the few that only the note you want would contain")
+			return query{}, errors.New("query has more than 32 words and phrases: keep the few that only the note you want would contain")
 		}
 	}
 	if terms == 0 {
-		return Query{}, errors.New(`query has no words: give at least one word or "quoted phrase", e.g. sccache "build cache" scope:project`)
+		return query{}, errors.New(`query has no words: give at least one word or "quoted phrase", e.g. sccache "build cache" scope:project`)
 	}
 	return out, nil
 }
@@ -173,17 +173,17 @@ func hasWord(list []string, s string) bool {
 	return false
 }
 
-// Doc is one searched file: its scope, display path and pages.
-type Doc struct {
+// doc is one searched file: its scope, display path and pages.
+type doc struct {
 	Scope string // "global", "project" or "local"
 	File  string // as shown to the person: "MEMORY.md", "build.md"
-	Pages []Page
+	Pages []page
 }
 
-// Hit is one matching page.
-type Hit struct {
+// hit is one matching page.
+type hit struct {
 	Scope, File string
-	Page        Page
+	Page        page
 	Score       float64
 }
 
@@ -191,7 +191,7 @@ type Hit struct {
 // same words: a heading names a section, the facts under it say something.
 const headingWeight = 0.9
 
-// Recall ranks the pages of docs against q, best first, at most limit hits
+// recall ranks the pages of docs against q, best first, at most limit hits
 // (every hit when limit is negative, none when it is 0).
 //
 // Words and page texts are compared in canonical form: similarity.Normalize,
@@ -211,12 +211,12 @@ const headingWeight = 0.9
 // then Line.
 //
 //	docs: project MEMORY.md: 3 "- Run tests with -race", 9 "Our tests are slow because…" (text, 60 words)
-//	Recall(ParseQuery("testing"), docs, 5) => [MEMORY.md:3, MEMORY.md:9]
-func Recall(q Query, docs []Doc, limit int) []Hit {
+//	recall(parseQuery("testing"), docs, 5) => [MEMORY.md:3, MEMORY.md:9]
+func recall(q query, docs []doc, limit int) []hit {
 	if limit == 0 {
 		return nil
 	}
-	// Re-normalise: a Query built by hand is searched as its parsed form would be.
+	// Re-normalise: a query built by hand is searched as its parsed form would be.
 	var words []string
 	for _, w := range q.Words {
 		for _, f := range strings.Fields(similarity.Normalize(w)) {
@@ -265,7 +265,7 @@ func Recall(q Query, docs []Doc, limit int) []Hit {
 					df[t]++
 				}
 			}
-			if pg.Kind == Fact || pg.Kind == Pointer {
+			if pg.Kind == kindFact || pg.Kind == kindPointer {
 				maxFactNorm = math.Max(maxFactNorm, lengthNorm(len(ws)))
 			}
 		}
@@ -277,7 +277,7 @@ func Recall(q Query, docs []Doc, limit int) []Hit {
 		}
 	}
 
-	var hits []Hit
+	var hits []hit
 	for d := range docs {
 		if q.Scope != "" && docs[d].Scope != q.Scope {
 			continue
@@ -290,11 +290,11 @@ func Recall(q Query, docs []Doc, limit int) []Hit {
 			}
 			pg := docs[d].Pages[p]
 			norm := lengthNorm(len(ws))
-			if pg.Kind == Heading {
+			if pg.Kind == kindHeading {
 				raw *= headingWeight
 				norm = math.Max(norm, maxFactNorm)
 			}
-			hits = append(hits, Hit{Scope: docs[d].Scope, File: docs[d].File, Page: pg, Score: raw / norm})
+			hits = append(hits, hit{Scope: docs[d].Scope, File: docs[d].File, Page: pg, Score: raw / norm})
 		}
 	}
 	sort.Stable(byRank(hits))
@@ -436,7 +436,7 @@ func hasVowelByte(s string) bool {
 
 // byRank orders hits best first. sort.Interface rather than sort.Slice: no
 // reflection under TinyGo.
-type byRank []Hit
+type byRank []hit
 
 func (h byRank) Len() int      { return len(h) }
 func (h byRank) Swap(i, j int) { h[i], h[j] = h[j], h[i] }

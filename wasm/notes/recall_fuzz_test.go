@@ -21,8 +21,8 @@ func FuzzParseQuery(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		q, err := ParseQuery(in)
-		again, err2 := ParseQuery(in)
+		q, err := parseQuery(in)
+		again, err2 := parseQuery(in)
 		require.True(t, (err == nil) == (err2 == nil) && reflect.DeepEqual(q, again), "parsing %q twice gave %#v, %v and %#v, %v", in, q, err, again, err2)
 		if err != nil {
 			require.True(t, err.Error() != "", "%q: empty error message", in)
@@ -39,7 +39,7 @@ func FuzzParseQuery(f *testing.F) {
 			require.NotContains(t, w, " ", "%q: a word holds a space", in)
 		}
 		// Whatever parses can be searched.
-		Recall(q, []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{{Kind: Fact, Line: 1, Text: in}}}}, 3)
+		recall(q, []doc{{Scope: "project", File: "MEMORY.md", Pages: []page{{Kind: kindFact, Line: 1, Text: in}}}}, 3)
 	})
 }
 

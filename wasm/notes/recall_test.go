@@ -1,7 +1,6 @@
 package notes
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,7 +9,7 @@ import (
 )
 
 // hitKeys names hits as "scope file:line", the way a person reads them.
-func hitKeys(hits []Hit) []string {
+func hitKeys(hits []hit) []string {
 	keys := []string{}
 	for _, h := range hits {
 		keys = append(keys, h.Scope+" "+h.File+":"+strconv.Itoa(h.Page.Line))
@@ -18,9 +17,9 @@ func hitKeys(hits []Hit) []string {
 	return keys
 }
 
-func mustQuery(t *testing.T, q string) Query {
+func mustQuery(t *testing.T, q string) query {
 	t.Helper()
-	parsed, err := ParseQuery(q)
+	parsed, err := parseQuery(q)
 	require.NoError(t, err, "ParseQuery(%q)", q)
 	return parsed
 }
@@ -33,23 +32,23 @@ func sameKeys(t *testing.T, what string, got, want []string) {
 func TestParseQueryReadsWordsPhrasesAndScope(t *testing.T) {
 	tests := []struct {
 		in   string
-		want Query
+		want query
 	}{
-		{`sccache`, Query{Words: []string{"sccache"}}},
-		{`Tests "build cache" scope:project`, Query{Words: []string{"tests"}, Phrases: []string{"build cache"}, Scope: "project"}},
-		{`SCOPE:Global deploy`, Query{Words: []string{"deploy"}, Scope: "global"}},
-		{`scope:local scope:LOCAL notes`, Query{Words: []string{"notes"}, Scope: "local"}},
-		{`kebab-case C++`, Query{Words: []string{"kebab", "case", "cpp"}}},
-		{`test Test TEST! "a b" "A, b"`, Query{Words: []string{"test"}, Phrases: []string{"a b"}}},
-		{"  tabs\tand\nspaces  ", Query{Words: []string{"tabs", "and", "spaces"}}},
-		{`"" ci`, Query{Words: []string{"ci"}}},
-		{`x"build cache"y`, Query{Words: []string{"x", "y"}, Phrases: []string{"build cache"}}},
-		{`“build cache” eviter`, Query{Words: []string{"eviter"}, Phrases: []string{"build cache"}}},
-		{`Éviter ORM Straße`, Query{Words: []string{"éviter", "orm", "straße"}}},
+		{`sccache`, query{Words: []string{"sccache"}}},
+		{`Tests "build cache" scope:project`, query{Words: []string{"tests"}, Phrases: []string{"build cache"}, Scope: "project"}},
+		{`SCOPE:Global deploy`, query{Words: []string{"deploy"}, Scope: "global"}},
+		{`scope:local scope:LOCAL notes`, query{Words: []string{"notes"}, Scope: "local"}},
+		{`kebab-case C++`, query{Words: []string{"kebab", "case", "cpp"}}},
+		{`test Test TEST! "a b" "A, b"`, query{Words: []string{"test"}, Phrases: []string{"a b"}}},
+		{"  tabs\tand\nspaces  ", query{Words: []string{"tabs", "and", "spaces"}}},
+		{`"" ci`, query{Words: []string{"ci"}}},
+		{`x"build cache"y`, query{Words: []string{"x", "y"}, Phrases: []string{"build cache"}}},
+		{`“build cache” eviter`, query{Words: []string{"eviter"}, Phrases: []string{"build cache"}}},
+		{`Éviter ORM Straße`, query{Words: []string{"éviter", "orm", "straße"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			got, err := ParseQuery(tt.in)
+			got, err := parseQuery(tt.in)
 			require.NoError(t, err)
 			tt.want.Raw = tt.in
 			require.Equal(t, tt.want, got)
@@ -77,7 +76,7 @@ func TestParseQueryRefusesMalformedQueriesSayingHowToWriteThem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q, err := ParseQuery(tt.in)
+			q, err := parseQuery(tt.in)
 			require.Error(t, err, "ParseQuery(%q) = %#v, want an error", tt.in, q)
 			require.Equal(t, tt.want, err.Error(), "error")
 		})
@@ -100,7 +99,7 @@ func manyTerms(n int) string {
 func TestParseQueryAcceptsExactly32Terms(t *testing.T) {
 	q := mustQuery(t, manyTerms(32))
 	require.Equal(t, 32, len(q.Words)+len(q.Phrases), "terms")
-	_, err := ParseQuery(strings.Repeat("a", 1000))
+	_, err := parseQuery(strings.Repeat("a", 1000))
 	require.NoError(t, err, "a 1,000-byte query")
 }
 
@@ -108,47 +107,47 @@ func TestRecallRanksAPreciseFactAboveALongParagraph(t *testing.T) {
 	long := "Our tests are slow because the integration suite starts a database, a cache and three services, " +
 		"waits for each to report healthy, seeds fixtures, and only then runs; nobody has had the time to " +
 		"split it into smaller suites or to cache the images between runs on the shared runners we use"
-	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{
-		page(Text, 9, long, "Build"),
-		page(Fact, 3, "Run tests with -race", "Build"),
-		page(Fact, 4, "Deploy on Fridays only with approval", "Release"),
+	docs := []doc{{Scope: "project", File: "MEMORY.md", Pages: []page{
+		testPage(kindText, 9, long, "Build"),
+		testPage(kindFact, 3, "Run tests with -race", "Build"),
+		testPage(kindFact, 4, "Deploy on Fridays only with approval", "Release"),
 	}}}
-	hits := Recall(mustQuery(t, "testing"), docs, 5)
+	hits := recall(mustQuery(t, "testing"), docs, 5)
 	sameKeys(t, "hits", hitKeys(hits), []string{"project MEMORY.md:3", "project MEMORY.md:9"})
 	require.True(t, hits[0].Score > hits[1].Score, "scores %v, want the fact strictly first", []float64{hits[0].Score, hits[1].Score})
 }
 
 func TestRecallRanksRareWordsAboveCommonOnes(t *testing.T) {
-	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{
-		page(Fact, 1, "Use pnpm for the workspace", ""),
-		page(Fact, 2, "Use sccache for the build", ""),
-		page(Fact, 3, "Use tabs in Go files", ""),
+	docs := []doc{{Scope: "project", File: "MEMORY.md", Pages: []page{
+		testPage(kindFact, 1, "Use pnpm for the workspace", ""),
+		testPage(kindFact, 2, "Use sccache for the build", ""),
+		testPage(kindFact, 3, "Use tabs in Go files", ""),
 	}}}
-	hits := Recall(mustQuery(t, "use sccache"), docs, 5)
+	hits := recall(mustQuery(t, "use sccache"), docs, 5)
 	sameKeys(t, "hits", hitKeys(hits), []string{"project MEMORY.md:2", "project MEMORY.md:1", "project MEMORY.md:3"})
 }
 
 func TestRecallKeepsHeadingsBelowFactsWithTheSameMatches(t *testing.T) {
 	longFact := "Testing needs the " + strings.Repeat("local docker daemon and ", 20) + "a network"
-	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{
-		page(Heading, 1, "Testing", ""),
-		page(Fact, 2, longFact, "Testing"),
-		page(Heading, 4, "Release", ""),
-		page(Fact, 5, "Tag releases from main", "Release"),
+	docs := []doc{{Scope: "project", File: "MEMORY.md", Pages: []page{
+		testPage(kindHeading, 1, "Testing", ""),
+		testPage(kindFact, 2, longFact, "Testing"),
+		testPage(kindHeading, 4, "Release", ""),
+		testPage(kindFact, 5, "Tag releases from main", "Release"),
 	}}}
-	sameKeys(t, "testing", hitKeys(Recall(mustQuery(t, "testing"), docs, 5)), []string{"project MEMORY.md:2", "project MEMORY.md:1"})
-	sameKeys(t, "release", hitKeys(Recall(mustQuery(t, "release"), docs, 5)), []string{"project MEMORY.md:5", "project MEMORY.md:4"})
+	sameKeys(t, "testing", hitKeys(recall(mustQuery(t, "testing"), docs, 5)), []string{"project MEMORY.md:2", "project MEMORY.md:1"})
+	sameKeys(t, "release", hitKeys(recall(mustQuery(t, "release"), docs, 5)), []string{"project MEMORY.md:5", "project MEMORY.md:4"})
 	// A heading that matches more still ranks by what it matches.
-	sameKeys(t, "release testing", hitKeys(Recall(mustQuery(t, "release tag"), docs, 5)), []string{"project MEMORY.md:5", "project MEMORY.md:4"})
+	sameKeys(t, "release testing", hitKeys(recall(mustQuery(t, "release tag"), docs, 5)), []string{"project MEMORY.md:5", "project MEMORY.md:4"})
 }
 
 func TestRecallRequiresEveryPhraseAsConsecutiveWords(t *testing.T) {
-	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{
-		page(Fact, 1, "The build caches live in ~/.cache/sccache", ""),
-		page(Fact, 2, "Rebuild cache keys after a toolchain bump", ""),
-		page(Fact, 3, "Cache the build output of sccache in CI", ""),
-		page(Fact, 4, "Build-cache misses slow CI down", ""),
-		page(Fact, 5, "Build cache: never share it between sccache versions", ""),
+	docs := []doc{{Scope: "project", File: "MEMORY.md", Pages: []page{
+		testPage(kindFact, 1, "The build caches live in ~/.cache/sccache", ""),
+		testPage(kindFact, 2, "Rebuild cache keys after a toolchain bump", ""),
+		testPage(kindFact, 3, "Cache the build output of sccache in CI", ""),
+		testPage(kindFact, 4, "Build-cache misses slow CI down", ""),
+		testPage(kindFact, 5, "Build cache: never share it between sccache versions", ""),
 	}}}
 	tests := []struct {
 		q    string
@@ -161,20 +160,20 @@ func TestRecallRequiresEveryPhraseAsConsecutiveWords(t *testing.T) {
 		{`"build cache" toolchain`, []string{}},
 	}
 	for _, tt := range tests {
-		sameKeys(t, tt.q, hitKeys(Recall(mustQuery(t, tt.q), docs, 10)), tt.want)
+		sameKeys(t, tt.q, hitKeys(recall(mustQuery(t, tt.q), docs, 10)), tt.want)
 	}
 }
 
 func TestRecallScopeFilterKeepsOnlyThatScopeWithUnchangedScores(t *testing.T) {
-	docs := []Doc{
-		{Scope: "global", File: "MEMORY.md", Pages: []Page{page(Fact, 1, "Prefer ripgrep over grep", ""), page(Fact, 2, "Use tabs", "")}},
-		{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 1, "ripgrep ignores vendored code here", "")}},
-		{Scope: "local", File: "MEMORY.local.md", Pages: []Page{page(Fact, 1, "My ripgrep config is in ~/.ripgreprc", "")}},
+	docs := []doc{
+		{Scope: "global", File: "MEMORY.md", Pages: []page{testPage(kindFact, 1, "Prefer ripgrep over grep", ""), testPage(kindFact, 2, "Use tabs", "")}},
+		{Scope: "project", File: "MEMORY.md", Pages: []page{testPage(kindFact, 1, "ripgrep ignores vendored code here", "")}},
+		{Scope: "local", File: "MEMORY.local.md", Pages: []page{testPage(kindFact, 1, "My ripgrep config is in ~/.ripgreprc", "")}},
 	}
-	all := Recall(mustQuery(t, "ripgrep"), docs, 10)
+	all := recall(mustQuery(t, "ripgrep"), docs, 10)
 	sameKeys(t, "all scopes, shortest first", hitKeys(all), []string{"global MEMORY.md:1", "project MEMORY.md:1", "local MEMORY.local.md:1"})
 	for _, scope := range []string{"global", "project", "local"} {
-		hits := Recall(mustQuery(t, "ripgrep scope:"+scope), docs, 10)
+		hits := recall(mustQuery(t, "ripgrep scope:"+scope), docs, 10)
 		require.True(t, len(hits) == 1 && hits[0].Scope == scope, "scope:%s = %q, want one %s hit", scope, hitKeys(hits), scope)
 		for _, h := range all {
 			require.True(t, h.Scope != scope || h.Score == hits[0].Score, "scope:%s changed the score from %v to %v", scope, h.Score, hits[0].Score)
@@ -197,8 +196,8 @@ func TestRecallMatchesInflectedForms(t *testing.T) {
 		{"box", "Boxes are rebuilt nightly"},
 	}
 	for _, tt := range tests {
-		docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 1, tt.text, "")}}}
-		require.Equal(t, 1, len(Recall(mustQuery(t, tt.query), docs, 5)), "%q does not find %q", tt.query, tt.text)
+		docs := []doc{{Scope: "project", File: "MEMORY.md", Pages: []page{testPage(kindFact, 1, tt.text, "")}}}
+		require.Equal(t, 1, len(recall(mustQuery(t, tt.query), docs, 5)), "%q does not find %q", tt.query, tt.text)
 	}
 }
 
@@ -222,59 +221,59 @@ func TestRecallStemLeavesWordsThatOnlyLookInflected(t *testing.T) {
 }
 
 func TestRecallBreaksTiesByScopeThenFileThenLine(t *testing.T) {
-	fact := func(line int) Page { return page(Fact, line, "Run make lint before pushing", "") }
-	docs := []Doc{
-		{Scope: "global", File: "MEMORY.md", Pages: []Page{fact(4)}},
-		{Scope: "project", File: "tools.md", Pages: []Page{fact(1)}},
-		{Scope: "local", File: "MEMORY.local.md", Pages: []Page{fact(2)}},
-		{Scope: "project", File: "MEMORY.md", Pages: []Page{fact(7), fact(3)}},
+	fact := func(line int) page { return testPage(kindFact, line, "Run make lint before pushing", "") }
+	docs := []doc{
+		{Scope: "global", File: "MEMORY.md", Pages: []page{fact(4)}},
+		{Scope: "project", File: "tools.md", Pages: []page{fact(1)}},
+		{Scope: "local", File: "MEMORY.local.md", Pages: []page{fact(2)}},
+		{Scope: "project", File: "MEMORY.md", Pages: []page{fact(7), fact(3)}},
 	}
 	want := []string{"project MEMORY.md:3", "project MEMORY.md:7", "project tools.md:1", "local MEMORY.local.md:2", "global MEMORY.md:4"}
-	sameKeys(t, "ties", hitKeys(Recall(mustQuery(t, "lint"), docs, 10)), want)
-	reversed := []Doc{docs[3], docs[2], docs[1], docs[0]}
-	reversed[0].Pages = []Page{fact(3), fact(7)}
-	sameKeys(t, "ties, docs reversed", hitKeys(Recall(mustQuery(t, "lint"), reversed, 10)), want)
+	sameKeys(t, "ties", hitKeys(recall(mustQuery(t, "lint"), docs, 10)), want)
+	reversed := []doc{docs[3], docs[2], docs[1], docs[0]}
+	reversed[0].Pages = []page{fact(3), fact(7)}
+	sameKeys(t, "ties, docs reversed", hitKeys(recall(mustQuery(t, "lint"), reversed, 10)), want)
 }
 
 func TestRecallReturnsAtMostLimitHits(t *testing.T) {
-	var pages []Page
+	var pages []page
 	for i := 1; i <= 6; i++ {
-		pages = append(pages, page(Fact, i, "deploy step "+strconv.Itoa(i), ""))
+		pages = append(pages, testPage(kindFact, i, "deploy step "+strconv.Itoa(i), ""))
 	}
-	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: pages}}
+	docs := []doc{{Scope: "project", File: "MEMORY.md", Pages: pages}}
 	q := mustQuery(t, "deploy")
 	tests := []struct {
 		limit int
 		want  int
 	}{{1, 1}, {3, 3}, {6, 6}, {10, 6}, {0, 0}, {-1, 6}}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, len(Recall(q, docs, tt.limit)), "limit %d", tt.limit)
+		require.Equal(t, tt.want, len(recall(q, docs, tt.limit)), "limit %d", tt.limit)
 	}
-	sameKeys(t, "limit 2", hitKeys(Recall(q, docs, 2)), []string{"project MEMORY.md:1", "project MEMORY.md:2"})
+	sameKeys(t, "limit 2", hitKeys(recall(q, docs, 2)), []string{"project MEMORY.md:1", "project MEMORY.md:2"})
 }
 
 func TestRecallFindsNothingWithoutAMatchOrPages(t *testing.T) {
-	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 1, "Use tabs", ""), page(Text, 2, "", "")}}}
-	hits := Recall(mustQuery(t, "spaces"), docs, 5)
+	docs := []doc{{Scope: "project", File: "MEMORY.md", Pages: []page{testPage(kindFact, 1, "Use tabs", ""), testPage(kindText, 2, "", "")}}}
+	hits := recall(mustQuery(t, "spaces"), docs, 5)
 	require.True(t, hits == nil, "hits = %q, want none", hitKeys(hits))
-	hits = Recall(mustQuery(t, "tabs"), nil, 5)
+	hits = recall(mustQuery(t, "tabs"), nil, 5)
 	require.True(t, hits == nil, "hits over no docs = %q, want none", hitKeys(hits))
-	hits = Recall(Query{Words: []string{"—"}}, docs, 5)
+	hits = recall(query{Words: []string{"—"}}, docs, 5)
 	require.True(t, hits == nil, "a hand-built query without words found %q", hitKeys(hits))
 }
 
 func TestRecallSearchesAHandBuiltQueryAsItsParsedForm(t *testing.T) {
-	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 1, "Build caches live in ~/.cache", "")}}}
-	hits := Recall(Query{Words: []string{"Live!"}, Phrases: []string{"Build-Caches"}}, docs, 5)
+	docs := []doc{{Scope: "project", File: "MEMORY.md", Pages: []page{testPage(kindFact, 1, "Build caches live in ~/.cache", "")}}}
+	hits := recall(query{Words: []string{"Live!"}, Phrases: []string{"Build-Caches"}}, docs, 5)
 	sameKeys(t, "hits", hitKeys(hits), []string{"project MEMORY.md:1"})
 }
 
 func TestRecallHandlesUnicode(t *testing.T) {
-	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{
-		page(Fact, 1, "Éviter les ORM dans le cœur", ""),
-		page(Fact, 2, "Die Straße heißt Hauptstraße", ""),
-		page(Fact, 3, "設定は 日本語 で書く", ""),
-		page(Fact, 4, "Les cafés ferment à 18 h", ""),
+	docs := []doc{{Scope: "project", File: "MEMORY.md", Pages: []page{
+		testPage(kindFact, 1, "Éviter les ORM dans le cœur", ""),
+		testPage(kindFact, 2, "Die Straße heißt Hauptstraße", ""),
+		testPage(kindFact, 3, "設定は 日本語 で書く", ""),
+		testPage(kindFact, 4, "Les cafés ferment à 18 h", ""),
 	}}}
 	tests := []struct {
 		q    string
@@ -289,44 +288,13 @@ func TestRecallHandlesUnicode(t *testing.T) {
 		{"café", []string{"project MEMORY.md:4"}},
 	}
 	for _, tt := range tests {
-		sameKeys(t, tt.q, hitKeys(Recall(mustQuery(t, tt.q), docs, 5)), tt.want)
+		sameKeys(t, tt.q, hitKeys(recall(mustQuery(t, tt.q), docs, 5)), tt.want)
 	}
 }
 
 func TestRecallDoesNotChangeItsInput(t *testing.T) {
-	docs := []Doc{{Scope: "project", File: "MEMORY.md", Pages: []Page{page(Fact, 2, "Tests need docker", ""), page(Fact, 1, "tests", "")}}}
+	docs := []doc{{Scope: "project", File: "MEMORY.md", Pages: []page{testPage(kindFact, 2, "Tests need docker", ""), testPage(kindFact, 1, "tests", "")}}}
 	q := mustQuery(t, "tests")
-	Recall(q, docs, 5)
+	recall(q, docs, 5)
 	require.True(t, docs[0].Pages[0].Text == "Tests need docker" && docs[0].Pages[0].Line == 2 && q.Words[0] == "tests", "Recall changed its input: %#v %#v", docs, q)
-}
-
-func ExampleParseQuery() {
-	q, _ := ParseQuery(`Tests "build cache" scope:project`)
-	fmt.Printf("%q %q %q\n", q.Words, q.Phrases, q.Scope)
-	_, err := ParseQuery("scope:team sccache")
-	fmt.Println(err)
-	// Output:
-	// ["tests"] ["build cache"] "project"
-	// unknown scope "team": write scope:global, scope:project or scope:local
-}
-
-func ExampleRecall() {
-	docs := []Doc{
-		{Scope: "global", File: "MEMORY.md", Pages: []Page{
-			{Kind: Fact, Line: 5, Text: "Tests in Go repos run with -race"},
-		}},
-		{Scope: "project", File: "MEMORY.md", Pages: []Page{
-			{Kind: Heading, Line: 1, Text: "Testing"},
-			{Kind: Fact, Line: 3, Text: "Run tests with make test-go"},
-			{Kind: Fact, Line: 4, Text: "Deploys need a tag"},
-		}},
-	}
-	q, _ := ParseQuery("testing")
-	for _, h := range Recall(q, docs, 10) {
-		fmt.Printf("%s %s:%d %.2f %s\n", h.Scope, h.File, h.Page.Line, h.Score, h.Page.Text)
-	}
-	// Output:
-	// project MEMORY.md:3 0.57 Run tests with make test-go
-	// global MEMORY.md:5 0.56 Tests in Go repos run with -race
-	// project MEMORY.md:1 0.50 Testing
 }

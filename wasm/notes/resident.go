@@ -5,17 +5,17 @@ import (
 	"strings"
 )
 
-// Scope is one injected file as the resident-set policy sees it.
-type Scope struct {
+// residentScope is one injected file as the resident-set policy sees it.
+type residentScope struct {
 	Name     string // "project", "local" or "global"
 	File     string // display path, used in stubs and in the omission marker
-	Pages    []Page
+	Pages    []page
 	MaxLines int // cap on the scope's rendered text (maxInjectLines)
 	MaxBytes int // cap on the scope's rendered text (maxInjectBytes)
 }
 
-// Fault is a page that could not stay resident even in its minimum form.
-type Fault struct {
+// fault is a page that could not stay resident even in its minimum form.
+type fault struct {
 	Scope  string
 	Page   string // page id
 	Line   int
@@ -23,34 +23,34 @@ type Fault struct {
 	Bytes  int    // size of the page's minimum form
 }
 
-// Residency is the outcome of Fit: the form of every page, each scope's text
+// residency is the outcome of fit: the form of every page, each scope's text
 // and the faults.
-type Residency struct {
-	Forms  [][]Fidelity // [scope][page]
+type residency struct {
+	Forms  [][]fidelity // [scope][page]
 	Texts  []string     // [scope]; "" for a scope with nothing resident and no room for its marker
-	Faults []Fault
+	Faults []fault
 }
 
-// Fit chooses the form of every page so that each scope's text stays within
+// fit chooses the form of every page so that each scope's text stays within
 // its own caps and all the texts together within maxBytes (docs/decisions/
 // 005-markdown-memory.md). order lists the scopes by priority, highest first;
 // inside a scope the file's order is its priority. Deterministically:
 //
-//  1. every page starts at its minimum form (Page.Min);
+//  1. every page starts at its minimum form (page.minForm);
 //  2. while a cap is exceeded, the lowest-priority page leaves the resident
-//     set and becomes a Fault;
-//  3. pages are upgraded in priority order, first to Summary, then to Full,
+//     set and becomes a fault;
+//  3. pages are upgraded in priority order, first to formSummary, then to formFull,
 //     each only when the result still fits.
 //
 // A scope whose pages all fit in full is rendered exactly as written. A scope
 // that lost pages ends with a marker line naming its file, inside its caps
 // and maxBytes; when nothing of a scope is left, its marker is the first
 // thing to go, before any page of a higher-priority scope.
-func Fit(scopes []Scope, order []int, maxBytes int) Residency {
+func fit(scopes []residentScope, order []int, maxBytes int) residency {
 	f := fitter{scopes: scopes, maxBytes: maxBytes}
 	f.init()
 	f.dropOverflow(order)
-	for _, target := range []Fidelity{Summary, Full} {
+	for _, target := range []fidelity{formSummary, formFull} {
 		for _, si := range order {
 			for pi := range scopes[si].Pages {
 				f.upgrade(si, pi, target)
@@ -61,23 +61,23 @@ func Fit(scopes []Scope, order []int, maxBytes int) Residency {
 }
 
 type fitter struct {
-	scopes   []Scope
+	scopes   []residentScope
 	maxBytes int
-	forms    [][]Fidelity
-	texts    [][3]string // the PointerForm, Summary and Full text of each page, flattened by scope
+	forms    [][]fidelity
+	texts    [][3]string // the formPointer, formSummary and formFull text of each page, flattened by scope
 	lines    []int       // per scope, lines of resident pages (marker excluded)
 	bytes    []int       // per scope, bytes of resident pages (marker excluded)
 	dropped  []int       // per scope, pages left out
 	hidden   []bool      // per scope, nothing resident and no room for the marker either
-	faults   []Fault
+	faults   []fault
 	base     []int // index of a scope's first page in texts
 }
 
-func formIndex(f Fidelity) int { return int(f) - int(PointerForm) }
+func formIndex(f fidelity) int { return int(f) - int(formPointer) }
 
 func (f *fitter) init() {
 	n := len(f.scopes)
-	f.forms = make([][]Fidelity, n)
+	f.forms = make([][]fidelity, n)
 	f.lines = make([]int, n)
 	f.bytes = make([]int, n)
 	f.dropped = make([]int, n)
@@ -86,15 +86,15 @@ func (f *fitter) init() {
 	for si := range f.scopes {
 		s := &f.scopes[si]
 		f.base[si] = len(f.texts)
-		f.forms[si] = make([]Fidelity, len(s.Pages))
+		f.forms[si] = make([]fidelity, len(s.Pages))
 		for pi := range s.Pages {
 			p := &s.Pages[pi]
 			var t [3]string
-			t[formIndex(Full)] = p.Form(Full, s.File)
-			t[formIndex(Summary)] = p.Form(Summary, s.File)
-			t[formIndex(PointerForm)] = p.Form(PointerForm, s.File)
+			t[formIndex(formFull)] = p.form(formFull, s.File)
+			t[formIndex(formSummary)] = p.form(formSummary, s.File)
+			t[formIndex(formPointer)] = p.form(formPointer, s.File)
 			f.texts = append(f.texts, t)
-			min := p.Min()
+			min := p.minForm()
 			f.forms[si][pi] = min
 			txt := f.text(si, pi, min)
 			f.bytes[si] += len(txt)
@@ -103,8 +103,8 @@ func (f *fitter) init() {
 	}
 }
 
-func (f *fitter) text(si, pi int, form Fidelity) string {
-	if form == Dropped {
+func (f *fitter) text(si, pi int, form fidelity) string {
+	if form == formDropped {
 		return ""
 	}
 	return f.texts[f.base[si]+pi][formIndex(form)]
@@ -154,16 +154,16 @@ func (f *fitter) over(si int) string {
 func (f *fitter) drop(si int, reason string) bool {
 	forms := f.forms[si]
 	for pi := len(forms) - 1; pi >= 0; pi-- {
-		if forms[pi] == Dropped {
+		if forms[pi] == formDropped {
 			continue
 		}
 		txt := f.text(si, pi, forms[pi])
 		f.bytes[si] -= len(txt)
 		f.lines[si] -= strings.Count(txt, "\n")
-		forms[pi] = Dropped
+		forms[pi] = formDropped
 		f.dropped[si]++
 		p := &f.scopes[si].Pages[pi]
-		f.faults = append(f.faults, Fault{Scope: f.scopes[si].Name, Page: p.ID, Line: p.Line, Reason: reason, Bytes: len(txt)})
+		f.faults = append(f.faults, fault{Scope: f.scopes[si].Name, Page: p.ID, Line: p.Line, Reason: reason, Bytes: len(txt)})
 		return true
 	}
 	return false
@@ -194,9 +194,9 @@ func (f *fitter) dropOverflow(order []int) {
 }
 
 // upgrade raises page pi of scope si to target when that fits every cap.
-func (f *fitter) upgrade(si, pi int, target Fidelity) {
+func (f *fitter) upgrade(si, pi int, target fidelity) {
 	cur := f.forms[si][pi]
-	if cur == Dropped || cur >= target {
+	if cur == formDropped || cur >= target {
 		return
 	}
 	old, neu := f.text(si, pi, cur), f.text(si, pi, target)
@@ -212,8 +212,8 @@ func (f *fitter) upgrade(si, pi int, target Fidelity) {
 	f.forms[si][pi] = target
 }
 
-func (f *fitter) result() Residency {
-	r := Residency{Forms: f.forms, Texts: make([]string, len(f.scopes)), Faults: f.faults}
+func (f *fitter) result() residency {
+	r := residency{Forms: f.forms, Texts: make([]string, len(f.scopes)), Faults: f.faults}
 	for si := range f.scopes {
 		var b strings.Builder
 		for pi, form := range f.forms[si] {
@@ -229,12 +229,12 @@ func (f *fitter) result() Residency {
 	return r
 }
 
-// Cut is the plain injection used when pageTableInjection is off: the longest
+// cut is the plain injection used when pageTableInjection is off: the longest
 // prefix of src made of whole lines within maxLines and maxBytes. When lines
 // are left out, the last line kept is a marker naming file, inside the caps.
 //
-//	Cut("a\nb\nc\n", 2, 100, "MEMORY.md") => "a\n[2 more lines not shown: read MEMORY.md]\n", true
-func Cut(src string, maxLines, maxBytes int, file string) (string, bool) {
+//	cut("a\nb\nc\n", 2, 100, "MEMORY.md") => "a\n[2 more lines not shown: read MEMORY.md]\n", true
+func cut(src string, maxLines, maxBytes int, file string) (string, bool) {
 	if src != "" && !strings.HasSuffix(src, "\n") {
 		src += "\n"
 	}

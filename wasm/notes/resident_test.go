@@ -9,9 +9,9 @@ import (
 	"github.com/pi-memory/pi-memory/internal/require"
 )
 
-// fitScope parses src the way the driver does and wraps it as a Scope.
-func fitScope(name, file, src string, maxLines, maxBytes int) Scope {
-	return Scope{Name: name, File: file, Pages: Parse(name, []byte(src)), MaxLines: maxLines, MaxBytes: maxBytes}
+// fitScope parses src the way the driver does and wraps it as a residentScope.
+func fitScope(name, file, src string, maxLines, maxBytes int) residentScope {
+	return residentScope{Name: name, File: file, Pages: parse(name, []byte(src)), MaxLines: maxLines, MaxBytes: maxBytes}
 }
 
 // endLine is src with a final newline: what an index that fits whole is
@@ -26,12 +26,12 @@ func endLine(src string) string {
 func newlines(s string) int { return strings.Count(s, "\n") }
 
 // fitRender is a scope's text for the given forms, with the marker a scope
-// that lost pages carries: what Fit must have produced.
-func fitRender(s *Scope, forms []Fidelity) (text string, dropped int) {
+// that lost pages carries: what fit must have produced.
+func fitRender(s *residentScope, forms []fidelity) (text string, dropped int) {
 	var b strings.Builder
 	for pi, f := range forms {
-		b.WriteString(s.Pages[pi].Form(f, s.File))
-		if f == Dropped {
+		b.WriteString(s.Pages[pi].form(f, s.File))
+		if f == formDropped {
 			dropped++
 		}
 	}
@@ -42,7 +42,7 @@ func fitRender(s *Scope, forms []Fidelity) (text string, dropped int) {
 }
 
 // fitBreaks reports whether texts break a scope cap or the total.
-func fitBreaks(scopes []Scope, texts []string, maxBytes int) bool {
+func fitBreaks(scopes []residentScope, texts []string, maxBytes int) bool {
 	total := 0
 	for si, txt := range texts {
 		if newlines(txt) > scopes[si].MaxLines || len(txt) > scopes[si].MaxBytes {
@@ -53,12 +53,12 @@ func fitBreaks(scopes []Scope, texts []string, maxBytes int) bool {
 	return total > maxBytes
 }
 
-// checkResidency asserts everything Fit promises for any input: caps kept,
+// checkResidency asserts everything fit promises for any input: caps kept,
 // forms legal, dropped pages a suffix of each file and recorded as faults,
 // lower-priority scopes showing nothing before a higher one loses a page
 // to the token budget, no upgrade left that would still fit, an index that fits
 // whole rendered as written, and the same answer every time.
-func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r Residency) {
+func checkResidency(t *testing.T, scopes []residentScope, order []int, maxBytes int, r residency) {
 	t.Helper()
 	require.True(t, len(r.Forms) == len(scopes) && len(r.Texts) == len(scopes), "%d forms and %d texts for %d scopes", len(r.Forms), len(r.Texts), len(scopes))
 	total := 0
@@ -66,7 +66,7 @@ func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r R
 	for k, si := range order {
 		rank[si] = k
 	}
-	faults := map[string][]Fault{}
+	faults := map[string][]fault{}
 	for _, f := range r.Faults {
 		faults[f.Scope] = append(faults[f.Scope], f)
 	}
@@ -79,11 +79,11 @@ func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r R
 		resident := 0
 		for pi, f := range forms {
 			p := &s.Pages[pi]
-			if f == Dropped {
+			if f == formDropped {
 				continue
 			}
-			require.True(t, f >= p.Min() && f <= Full, "scope %s page %d (%s) at %s, below its minimum %s", s.Name, pi, p.Kind, f, p.Min())
-			require.True(t, pi == 0 || forms[pi-1] != Dropped, "scope %s: page %d resident after dropped page %d; a file loses its last pages first", s.Name, pi, pi-1)
+			require.True(t, f >= p.minForm() && f <= formFull, "scope %s page %d (%s) at %s, below its minimum %s", s.Name, pi, p.Kind, f, p.minForm())
+			require.True(t, pi == 0 || forms[pi-1] != formDropped, "scope %s: page %d resident after dropped page %d; a file loses its last pages first", s.Name, pi, pi-1)
 			resident++
 		}
 		want, dropped := fitRender(s, forms)
@@ -97,7 +97,7 @@ func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r R
 			// Faults come last page first, the scope's own caps before tokens.
 			pi := len(s.Pages) - 1 - k
 			p := &s.Pages[pi]
-			require.True(t, f.Page == p.ID && f.Line == p.Line && f.Bytes == len(p.Form(p.Min(), s.File)), "scope %s fault %d = %+v, want page %s line %d bytes %d", s.Name, k, f, p.ID, p.Line, len(p.Form(p.Min(), s.File)))
+			require.True(t, f.Page == p.ID && f.Line == p.Line && f.Bytes == len(p.form(p.minForm(), s.File)), "scope %s fault %d = %+v, want page %s line %d bytes %d", s.Name, k, f, p.ID, p.Line, len(p.form(p.minForm(), s.File)))
 			require.True(t, f.Reason == "scope_lines" || f.Reason == "scope_bytes" || f.Reason == "tokens", "scope %s: fault reason %q", s.Name, f.Reason)
 			require.True(t, f.Reason == "tokens" || k == 0 || fs[k-1].Reason != "tokens", "scope %s: a %s fault after a tokens fault", s.Name, f.Reason)
 		}
@@ -120,9 +120,9 @@ func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r R
 	if len(r.Faults) > 0 {
 		min := make([]string, len(scopes))
 		for si := range scopes {
-			forms := make([]Fidelity, len(scopes[si].Pages))
+			forms := make([]fidelity, len(scopes[si].Pages))
 			for pi := range forms {
-				forms[pi] = scopes[si].Pages[pi].Min()
+				forms[pi] = scopes[si].Pages[pi].minForm()
 			}
 			min[si], _ = fitRender(&scopes[si], forms)
 		}
@@ -134,20 +134,20 @@ func checkResidency(t *testing.T, scopes []Scope, order []int, maxBytes int, r R
 	texts := append([]string(nil), r.Texts...)
 	for si := range scopes {
 		for pi, f := range r.Forms[si] {
-			if f == Dropped || f == Full {
+			if f == formDropped || f == formFull {
 				continue
 			}
-			forms := append([]Fidelity(nil), r.Forms[si]...)
+			forms := append([]fidelity(nil), r.Forms[si]...)
 			forms[pi] = f + 1
 			texts[si], _ = fitRender(&scopes[si], forms)
 			require.True(t, fitBreaks(scopes, texts, maxBytes), "scope %s page %d left at %s though %s fits", scopes[si].Name, pi, f, f+1)
 			texts[si] = r.Texts[si]
 		}
 	}
-	require.Equal(t, r, Fit(scopes, order, maxBytes), "Fit is not deterministic")
+	require.Equal(t, r, fit(scopes, order, maxBytes), "Fit is not deterministic")
 }
 
-func srcOf(pages []Page) string {
+func srcOf(pages []page) string {
 	var b strings.Builder
 	for i := range pages {
 		b.WriteString(pages[i].Src)
@@ -155,9 +155,9 @@ func srcOf(pages []Page) string {
 	return b.String()
 }
 
-func fitAllFull(forms []Fidelity) bool {
+func fitAllFull(forms []fidelity) bool {
 	for _, f := range forms {
-		if f != Full {
+		if f != formFull {
 			return false
 		}
 	}
@@ -178,8 +178,8 @@ func TestFitRendersAnIndexThatFitsExactlyAsWritten(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			full := endLine(tt.src)
 			// Caps exactly at the file's size: fitting whole includes the edge.
-			scopes := []Scope{fitScope("project", "MEMORY.md", tt.src, newlines(full), len(full))}
-			r := Fit(scopes, []int{0}, len(full))
+			scopes := []residentScope{fitScope("project", "MEMORY.md", tt.src, newlines(full), len(full))}
+			r := fit(scopes, []int{0}, len(full))
 			require.Equal(t, full, r.Texts[0], "text")
 			require.True(t, len(r.Faults) == 0 && fitAllFull(r.Forms[0]), "forms %v faults %+v, want every page full", r.Forms[0], r.Faults)
 			checkResidency(t, scopes, []int{0}, len(full), r)
@@ -190,13 +190,13 @@ func TestFitRendersAnIndexThatFitsExactlyAsWritten(t *testing.T) {
 func TestFitRendersEachScopeThatFitsWholeAsWrittenBesideOthers(t *testing.T) {
 	project := "## Build\n- Run make first\n"
 	global := "## Style\n- Tabs, not spaces\n- Wrap at 100 columns\n"
-	scopes := []Scope{
+	scopes := []residentScope{
 		fitScope("global", "~/.pi/agent/memory/MEMORY.md", global, 200, 8192),
 		fitScope("project", ".pi/memory/MEMORY.md", project, 200, 8192),
 	}
-	r := Fit(scopes, []int{1, 0}, 1<<20)
+	r := fit(scopes, []int{1, 0}, 1<<20)
 	require.True(t, r.Texts[0] == global && r.Texts[1] == project, "texts %q", r.Texts)
-	none := Fit(nil, nil, 100)
+	none := fit(nil, nil, 100)
 	require.True(t, len(none.Texts) == 0 && len(none.Faults) == 0, "Fit of nothing = %+v", none)
 }
 
@@ -216,17 +216,17 @@ func TestFitFaultsNameTheCapThatForcedThem(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			scopes := []Scope{fitScope("project", "MEMORY.md", src, tt.maxLines, tt.maxBytes)}
-			r := Fit(scopes, []int{0}, tt.tokens)
+			scopes := []residentScope{fitScope("project", "MEMORY.md", src, tt.maxLines, tt.maxBytes)}
+			r := fit(scopes, []int{0}, tt.tokens)
 			require.Equal(t, want, r.Texts[0], "text")
 			pages := scopes[0].Pages
-			wantFaults := []Fault{
+			wantFaults := []fault{
 				{Scope: "project", Page: pages[4].ID, Line: 5, Reason: tt.reason, Bytes: 23},
 				{Scope: "project", Page: pages[3].ID, Line: 4, Reason: tt.reason, Bytes: 22},
 				{Scope: "project", Page: pages[2].ID, Line: 3, Reason: tt.reason, Bytes: 23},
 			}
 			require.Equal(t, wantFaults, r.Faults, "faults")
-			require.Equal(t, []Fidelity{Full, Full, Dropped, Dropped, Dropped}, r.Forms[0], "forms")
+			require.Equal(t, []fidelity{formFull, formFull, formDropped, formDropped, formDropped}, r.Forms[0], "forms")
 			checkResidency(t, scopes, []int{0}, tt.tokens, r)
 		})
 	}
@@ -248,8 +248,8 @@ func TestFitMarkerCountsTheEntriesLeftOut(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// A byte cap exactly the size of the wanted text: the marker is
 			// counted inside it, and one page more would not fit.
-			scopes := []Scope{fitScope("project", file, head+b+c, 200, len(tt.want))}
-			r := Fit(scopes, []int{0}, 1<<20)
+			scopes := []residentScope{fitScope("project", file, head+b+c, 200, len(tt.want))}
+			r := fit(scopes, []int{0}, 1<<20)
 			require.Equal(t, tt.want, r.Texts[0], "text")
 			checkResidency(t, scopes, []int{0}, 1<<20, r)
 		})
@@ -258,20 +258,20 @@ func TestFitMarkerCountsTheEntriesLeftOut(t *testing.T) {
 
 func TestFitShrinksPagesToPointersBeforeDroppingAny(t *testing.T) {
 	src := "## Build\n- Run the unit tests with the race detector before every push to main\n  because the CI runners are slower and hide data races\n"
-	scopes := []Scope{fitScope("project", "MEMORY.md", src, 200, 8192)}
+	scopes := []residentScope{fitScope("project", "MEMORY.md", src, 200, 8192)}
 	want := "## Build\n- Run the unit tests with the … (MEMORY.md:2)\n"
-	r := Fit(scopes, []int{0}, len(want))
+	r := fit(scopes, []int{0}, len(want))
 	require.True(t, r.Texts[0] == want && len(r.Faults) == 0, "text %q faults %+v, want %q and none", r.Texts[0], r.Faults, want)
 	checkResidency(t, scopes, []int{0}, len(want), r)
 }
 
 // priorityScopes are three indexes listed in display order (global first),
 // whose priority is project, local, global.
-func priorityScopes() ([]Scope, []int) {
+func priorityScopes() ([]residentScope, []int) {
 	global := "# Global memory\n\n## Style\n- Prefer table-driven tests with names that state the behaviour\n- Keep comments short and say why, not what\n- Wrap prose at one hundred columns in every markdown file\n"
 	project := "## Build\n- Run `make wasm` before testing the extension\n- [Build quirks](build.md) — sccache breaks -Werror\n"
 	local := "## Me\n- My fork is at github.com/ana/pi-memory\n- I test on the arm64 laptop first\n"
-	scopes := []Scope{
+	scopes := []residentScope{
 		fitScope("global", "~/.pi/agent/memory/MEMORY.md", global, 200, 8192),
 		fitScope("project", ".pi/memory/MEMORY.md", project, 200, 8192),
 		fitScope("local", ".pi/memory/MEMORY.local.md", local, 200, 8192),
@@ -285,7 +285,7 @@ func TestFitTakesTheTokenBudgetFromTheLowestPriorityScopeFirst(t *testing.T) {
 	global := endLine(srcOf(scopes[0].Pages))
 	all := len(project) + len(local) + len(global)
 	for maxBytes := 0; maxBytes <= all; maxBytes++ {
-		r := Fit(scopes, order, maxBytes)
+		r := fit(scopes, order, maxBytes)
 		checkResidency(t, scopes, order, maxBytes, r)
 		switch {
 		case maxBytes == all:
@@ -301,7 +301,7 @@ func TestFitTakesTheTokenBudgetFromTheLowestPriorityScopeFirst(t *testing.T) {
 	}
 	// Tight enough that local pays too: global shows nothing, project
 	// loses nothing.
-	r := Fit(scopes, order, len(project)+40)
+	r := fit(scopes, order, len(project)+40)
 	require.Equal(t, "", r.Texts[0], "global")
 	for _, f := range r.Faults {
 		require.True(t, f.Scope != "project", "project lost %+v while local kept pages", f)
@@ -317,23 +317,23 @@ func TestFitDropsAnEmptiedScopesMarkerBeforeAHigherScopesPage(t *testing.T) {
 	project := endLine(srcOf(scopes[1].Pages))
 	for _, extra := range []int{0, 10, 40} {
 		maxBytes := len(project) + extra
-		r := Fit(scopes, order, maxBytes)
+		r := fit(scopes, order, maxBytes)
 		checkResidency(t, scopes, order, maxBytes, r)
 		require.True(t, r.Texts[1] == project || extra != 0, "maxBytes %d: project %q, want it whole", maxBytes, r.Texts[1])
 		for _, f := range r.Faults {
 			require.True(t, f.Scope != "project", "maxBytes %d: project lost %+v; texts %q", maxBytes, f, r.Texts)
 		}
 	}
-	require.Equal(t, []string{"", project, ""}, Fit(scopes, order, len(project)).Texts, "texts")
+	require.Equal(t, []string{"", project, ""}, fit(scopes, order, len(project)).Texts, "texts")
 }
 
 // Regression: when the token budget emptied every scope, their markers were
-// still rendered, so the texts could total more than maxBytes (RenderBlock
+// still rendered, so the texts could total more than maxBytes (renderBlock
 // passes 0 when the preamble and headers eat the whole budget).
 func TestFitKeepsTheTotalWithinMaxBytesWhenOnlyMarkersRemain(t *testing.T) {
 	scopes, order := priorityScopes()
 	for _, maxBytes := range []int{0, 1, 40, 60, 100} {
-		r := Fit(scopes, order, maxBytes)
+		r := fit(scopes, order, maxBytes)
 		checkResidency(t, scopes, order, maxBytes, r)
 		total := 0
 		for _, txt := range r.Texts {
@@ -342,28 +342,28 @@ func TestFitKeepsTheTotalWithinMaxBytesWhenOnlyMarkersRemain(t *testing.T) {
 		require.True(t, total <= maxBytes, "maxBytes %d: texts total %d: %q", maxBytes, total, r.Texts)
 	}
 	// A marker that fits is kept for the highest-priority scope first.
-	r := Fit(scopes, order, 60)
+	r := fit(scopes, order, 60)
 	require.True(t, strings.HasPrefix(r.Texts[1], "[") && r.Texts[0] == "", "texts %q: want project's marker before global's", r.Texts)
 }
 
 func TestFitGivesTheSameAnswerForTheSameText(t *testing.T) {
 	scopes, order := priorityScopes()
 	for _, maxBytes := range []int{0, 100, 250, 400, 1 << 20} {
-		first := Fit(scopes, order, maxBytes)
+		first := fit(scopes, order, maxBytes)
 		// Pages parsed afresh from the same files: the driver re-parses
 		// on every change, and an unchanged file must inject the same bytes.
 		again, _ := priorityScopes()
-		require.Equal(t, Fit(again, order, maxBytes), first, "maxBytes %d", maxBytes)
+		require.Equal(t, fit(again, order, maxBytes), first, "maxBytes %d", maxBytes)
 	}
 }
 
 func TestFitDoesNotChangeItsInput(t *testing.T) {
 	scopes, order := priorityScopes()
-	before := make([][]Page, len(scopes))
+	before := make([][]page, len(scopes))
 	for i := range scopes {
-		before[i] = append([]Page(nil), scopes[i].Pages...)
+		before[i] = append([]page(nil), scopes[i].Pages...)
 	}
-	Fit(scopes, order, 200)
+	fit(scopes, order, 200)
 	for i := range scopes {
 		require.Equal(t, before[i], scopes[i].Pages, "scope %d pages changed", i)
 	}
@@ -432,7 +432,7 @@ func TestFitKeepsEveryCapForRandomMarkdown(t *testing.T) {
 	names := []string{"project", "local", "global"}
 	for i := 0; i < 3000; i++ {
 		n := 1 + rnd.Intn(3)
-		scopes := make([]Scope, n)
+		scopes := make([]residentScope, n)
 		for si := range scopes {
 			maxLines, maxBytes := 1+rnd.Intn(40), 1+rnd.Intn(2500)
 			if rnd.Intn(4) == 0 {
@@ -445,13 +445,13 @@ func TestFitKeepsEveryCapForRandomMarkdown(t *testing.T) {
 		if rnd.Intn(5) == 0 {
 			maxBytes = 1 << 20
 		}
-		r := Fit(scopes, order, maxBytes)
+		r := fit(scopes, order, maxBytes)
 		checkResidency(t, scopes, order, maxBytes, r)
 		require.True(t, !t.Failed(), "case %d: order %v maxBytes %d", i, order, maxBytes)
 	}
 }
 
-// ---- Cut ------------------------------------------------------------------------
+// ---- cut ------------------------------------------------------------------------
 
 func TestCutKeepsAFileThatFitsWhole(t *testing.T) {
 	tests := []struct {
@@ -465,7 +465,7 @@ func TestCutKeepsAFileThatFitsWhole(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, cut := Cut(tt.src, tt.maxLines, tt.maxBytes, "MEMORY.md")
+			got, cut := cut(tt.src, tt.maxLines, tt.maxBytes, "MEMORY.md")
 			require.True(t, got == tt.want && !cut, "Cut = %q, %v; want %q, false", got, cut, tt.want)
 		})
 	}
@@ -495,7 +495,7 @@ func TestCutKeepsWholeLinesAndPutsTheMarkerInsideBothCaps(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, cut := Cut(tt.src, tt.maxLines, tt.maxBytes, "MEMORY.md")
+			got, cut := cut(tt.src, tt.maxLines, tt.maxBytes, "MEMORY.md")
 			require.True(t, got == tt.want && cut, "Cut = %q, %v; want %q, true", got, cut, tt.want)
 			require.True(t, newlines(got) <= tt.maxLines && len(got) <= tt.maxBytes, "%d lines %d bytes over caps %d %d", newlines(got), len(got), tt.maxLines, tt.maxBytes)
 		})
@@ -513,7 +513,7 @@ func TestCutNeverBreaksItsCaps(t *testing.T) {
 		total := newlines(full)
 		for maxLines := 0; maxLines <= 6; maxLines++ {
 			for maxBytes := 0; maxBytes <= 160; maxBytes += 1 + maxBytes/16 {
-				got, cut := Cut(src, maxLines, maxBytes, "MEMORY.md")
+				got, cut := cut(src, maxLines, maxBytes, "MEMORY.md")
 				require.True(t, newlines(got) <= maxLines && len(got) <= maxBytes, "Cut(%q, %d, %d) = %q breaks a cap", src, maxLines, maxBytes, got)
 				if !cut {
 					require.True(t, got == full && total <= maxLines && len(full) <= maxBytes, "Cut(%q, %d, %d) = %q, not cut", src, maxLines, maxBytes, got)

@@ -10,26 +10,26 @@ import (
 
 // Writeback limits (docs/decisions/005-markdown-memory.md).
 const (
-	// MaxFactRunes is the longest fact a flush writes as one bullet; longer
+	// maxFactRunes is the longest fact a flush writes as one bullet; longer
 	// detail belongs in a topic file.
-	MaxFactRunes = 500
-	// DefaultSection is where a remembered fact goes when no section is named.
-	DefaultSection = "Notes"
-	// MaxSectionRunes is the longest section name a fact may name: a heading,
+	maxFactRunes = 500
+	// defaultSection is where a remembered fact goes when no section is named.
+	defaultSection = "Notes"
+	// maxSectionRunes is the longest section name a fact may name: a heading,
 	// not a paragraph.
-	MaxSectionRunes = 80
+	maxSectionRunes = 80
 )
 
-// Rules are what a flush checks a staged fact against.
-type Rules struct {
+// rules are what a flush checks a staged fact against.
+type rules struct {
 	Strict   bool // reject instead of repairing
 	MaxLines int  // the scope's maxInjectLines: the index must stay injectable
 	MaxBytes int  // the scope's maxInjectBytes
 	File     string
 }
 
-// Outcome is the verdict on one staged fact.
-type Outcome struct {
+// outcome is the verdict on one staged fact.
+type outcome struct {
 	Commit    bool
 	Reason    string // when rejected: duplicate, secret, too_long, multiline, index_cap, invalid
 	Detail    string // what a person reads: why it was rejected, or what was repaired
@@ -41,21 +41,21 @@ type Outcome struct {
 	Warning   string // committed, but worth saying (an index over its caps, not strict)
 }
 
-// CheckFact checks what a staged fact is by itself, whatever file it goes to:
+// checkFact checks what a staged fact is by itself, whatever file it goes to:
 // one line of UTF-8 text, no secret (in the text or the section name),
-// within MaxFactRunes. Strict rules refuse; otherwise the fact is repaired
+// within maxFactRunes. Strict rules refuse; otherwise the fact is repaired
 // and Detail says how. A refused fact has Reason set; an accepted one
 // carries the text and section as they will be written. /memory remember
 // runs it at once, so nobody learns at a flush that a fact could never be
 // written.
 //
-//	CheckFact("", "Notes", true).Reason => "invalid"
-//	CheckFact("token=abc123def456", "Notes", false).Text => "token=[REDACTED:secret]"
-func CheckFact(text, section string, strict bool) Outcome {
-	o := Outcome{Duplicate: -1}
+//	checkFact("", "Notes", true).Reason => "invalid"
+//	checkFact("token=abc123def456", "Notes", false).Text => "token=[REDACTED:secret]"
+func checkFact(text, section string, strict bool) outcome {
+	o := outcome{Duplicate: -1}
 	text = strings.TrimSpace(text)
 	if section = strings.TrimSpace(section); section == "" {
-		section = DefaultSection
+		section = defaultSection
 	}
 	var repaired []string
 	if text == "" || !utf8.ValidString(text) {
@@ -66,8 +66,8 @@ func CheckFact(text, section string, strict bool) Outcome {
 		o.Reason, o.Detail = "invalid", "a section name must be one line of text"
 		return o
 	}
-	if n := utf8.RuneCountInString(section); n > MaxSectionRunes {
-		o.Reason, o.Detail = "invalid", "a section name is a short heading; this one is "+strconv.Itoa(n)+" characters, over "+strconv.Itoa(MaxSectionRunes)
+	if n := utf8.RuneCountInString(section); n > maxSectionRunes {
+		o.Reason, o.Detail = "invalid", "a section name is a short heading; this one is "+strconv.Itoa(n)+" characters, over "+strconv.Itoa(maxSectionRunes)
 		return o
 	}
 	if strings.ContainsAny(text, "\r\n") {
@@ -96,25 +96,25 @@ func CheckFact(text, section string, strict bool) Outcome {
 			}
 		}
 	}
-	if n := utf8.RuneCountInString(text); n > MaxFactRunes {
+	if n := utf8.RuneCountInString(text); n > maxFactRunes {
 		if strict {
-			o.Reason, o.Detail = "too_long", "it is "+strconv.Itoa(n)+" characters, over "+strconv.Itoa(MaxFactRunes)+"; put the detail in a topic file and remember a one-line pointer to it"
+			o.Reason, o.Detail = "too_long", "it is "+strconv.Itoa(n)+" characters, over "+strconv.Itoa(maxFactRunes)+"; put the detail in a topic file and remember a one-line pointer to it"
 			return o
 		}
-		text = cutRunes(text, MaxFactRunes)
-		repaired = append(repaired, "cut to "+strconv.Itoa(MaxFactRunes)+" characters")
+		text = cutRunes(text, maxFactRunes)
+		repaired = append(repaired, "cut to "+strconv.Itoa(maxFactRunes)+" characters")
 	}
 	o.Text, o.Section, o.Detail = text, section, strings.Join(repaired, "; ")
 	return o
 }
 
-// Check validates a staged fact against the file src (parsed into pages) and
+// check validates a staged fact against the file src (parsed into pages) and
 // returns the new file when it may be written. A duplicate is never written,
 // strict or not: the caller confirms the page it duplicates instead.
 //
-//	Check("Run make test", "Notes", src, pages, Rules{Strict: true, …}).Commit => true
-func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
-	o := CheckFact(text, section, r.Strict)
+//	check("Run make test", "Notes", src, pages, rules{Strict: true, …}).Commit => true
+func check(text, section string, src []byte, pages []page, r rules) outcome {
+	o := checkFact(text, section, r.Strict)
 	if o.Reason != "" {
 		return o
 	}
@@ -123,19 +123,19 @@ func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
 	if o.Detail != "" {
 		repaired = append(repaired, o.Detail)
 	}
-	if i := Duplicate(text, pages); i >= 0 {
+	if i := duplicate(text, pages); i >= 0 {
 		p := &pages[i]
 		o.Reason, o.Duplicate = "duplicate", i
 		o.Detail = "already in " + r.File + ":" + strconv.Itoa(p.Line) + " (" + p.ID + ")"
 		return o
 	}
-	out, line := Insert(src, section, text)
+	out, line := insert(src, section, text)
 	if !readsBack(out, line) {
 		o.Reason = "invalid"
 		o.Detail = "in " + r.File + " the new bullet would fall inside an open code fence or HTML comment and not read as a fact; close it, then flush again"
 		return o
 	}
-	if over := OverCaps(strings.Count(string(out), "\n"), len(out), r.MaxLines, r.MaxBytes); over != "" {
+	if over := overCaps(strings.Count(string(out), "\n"), len(out), r.MaxLines, r.MaxBytes); over != "" {
 		msg := r.File + " would be " + over + ", so part of it would stop being injected; move detail to a topic file or archive/ first"
 		if r.Strict {
 			o.Reason, o.Detail = "index_cap", msg
@@ -148,11 +148,11 @@ func Check(text, section string, src []byte, pages []Page, r Rules) Outcome {
 	return o
 }
 
-// OverCaps says how an index of lines and bytes passes the injection caps,
+// overCaps says how an index of lines and bytes passes the injection caps,
 // naming only the caps it passes; "" when it fits.
 //
-//	OverCaps(250, 9000, 200, 8192) => "250 lines, over maxInjectLines 200, and 9000 bytes, over maxInjectBytes 8192"
-func OverCaps(lines, bytes, maxLines, maxBytes int) string {
+//	overCaps(250, 9000, 200, 8192) => "250 lines, over maxInjectLines 200, and 9000 bytes, over maxInjectBytes 8192"
+func overCaps(lines, bytes, maxLines, maxBytes int) string {
 	var parts []string
 	if lines > maxLines {
 		parts = append(parts, strconv.Itoa(lines)+" lines, over maxInjectLines "+strconv.Itoa(maxLines))
@@ -182,15 +182,15 @@ func cutRunes(s string, max int) string {
 	return strings.TrimRight(cut, " ") + "…"
 }
 
-// Insert appends "- text" as the last item of the "## section" of src (the
+// insert appends "- text" as the last item of the "## section" of src (the
 // first level-2 heading whose text matches, ignoring case), creating the
 // section at the end of the file when there is none. It returns the new file
 // and the 1-based line of the new bullet. Everything else stays byte for byte.
 //
-//	Insert([]byte("## Build\n- make\n\n## Style\n- tabs\n"), "Build", "make test") => "## Build\n- make\n- make test\n\n## Style\n- tabs\n", 3
-func Insert(src []byte, section, text string) ([]byte, int) {
+//	insert([]byte("## Build\n- make\n\n## Style\n- tabs\n"), "Build", "make test") => "## Build\n- make\n- make test\n\n## Style\n- tabs\n", 3
+func insert(src []byte, section, text string) ([]byte, int) {
 	if hasBOM(src) {
-		out, line := Insert(src[len(utf8BOM):], section, text)
+		out, line := insert(src[len(utf8BOM):], section, text)
 		return append([]byte(utf8BOM), out...), line
 	}
 	// A file written with CRLF line ends keeps them.
@@ -285,13 +285,13 @@ func fenced(lines []string) []bool {
 	return code
 }
 
-// readsBack reports whether the bullet Insert put at line of out parses as
+// readsBack reports whether the bullet insert put at line of out parses as
 // a fact or pointer of its own. It does not when something before it left a
 // code fence or an HTML comment open: the bullet would be read as part of it.
 func readsBack(out []byte, line int) bool {
-	for _, p := range Parse("", out) {
+	for _, p := range parse("", out) {
 		if p.Line == line {
-			return p.Kind == Fact || p.Kind == Pointer
+			return p.Kind == kindFact || p.Kind == kindPointer
 		}
 		if p.Line > line {
 			break

@@ -21,24 +21,24 @@ const writebackMemory = "# Project memory\n" +
 	"- Use tabs in Go files\n" + // line 8
 	"\n"
 
-func strictRules() Rules {
-	return Rules{Strict: true, MaxLines: 200, MaxBytes: 8192, File: ".pi/memory/MEMORY.md"}
+func strictRules() rules {
+	return rules{Strict: true, MaxLines: 200, MaxBytes: 8192, File: ".pi/memory/MEMORY.md"}
 }
 
-func laxRules() Rules {
+func laxRules() rules {
 	r := strictRules()
 	r.Strict = false
 	return r
 }
 
-func checkFact(text, section string, src string, r Rules) Outcome {
-	return Check(text, section, []byte(src), Parse("project", []byte(src)), r)
+func checkAgainst(text, section string, src string, r rules) outcome {
+	return check(text, section, []byte(src), parse("project", []byte(src)), r)
 }
 
 func TestCheckCommitsAFactAsTheLastBulletOfItsSection(t *testing.T) {
-	for _, r := range []Rules{strictRules(), laxRules()} {
-		o := checkFact("  Run make test before pushing  ", "Build", writebackMemory, r)
-		want := Outcome{
+	for _, r := range []rules{strictRules(), laxRules()} {
+		o := checkAgainst("  Run make test before pushing  ", "Build", writebackMemory, r)
+		want := outcome{
 			Commit:    true,
 			Text:      "Run make test before pushing",
 			Section:   "Build",
@@ -52,14 +52,14 @@ func TestCheckCommitsAFactAsTheLastBulletOfItsSection(t *testing.T) {
 
 func TestCheckPutsAFactWithoutSectionUnderNotes(t *testing.T) {
 	for _, section := range []string{"", "   "} {
-		o := checkFact("Use pnpm", section, writebackMemory, strictRules())
+		o := checkAgainst("Use pnpm", section, writebackMemory, strictRules())
 		want := writebackMemory + "## Notes\n\n- Use pnpm\n"
 		require.True(t, o.Commit && string(o.Out) == want && o.Line == 12, "section %q: %+v\nwant %q line 12", section, o, want)
 	}
 }
 
 func TestCheckNeverWritesADuplicate(t *testing.T) {
-	pages := Parse("project", []byte(writebackMemory))
+	pages := parse("project", []byte(writebackMemory))
 	tests := []struct {
 		name, text string
 		want       int // index in pages
@@ -72,18 +72,18 @@ func TestCheckNeverWritesADuplicate(t *testing.T) {
 		{"the same once its lines are joined", "Use tabs\nin Go files", 5},
 	}
 	for _, tt := range tests {
-		for _, r := range []Rules{strictRules(), laxRules()} {
+		for _, r := range []rules{strictRules(), laxRules()} {
 			if r.Strict && strings.Contains(tt.text, "\n") {
 				continue // refused as multiline first; still never written
 			}
-			o := checkFact(tt.text, "Build", writebackMemory, r)
+			o := checkAgainst(tt.text, "Build", writebackMemory, r)
 			require.True(t, !o.Commit && o.Out == nil && o.Reason == "duplicate" && o.Duplicate == tt.want, "%s (strict %v): %+v, want a duplicate of page %d", tt.name, r.Strict, o, tt.want)
 			p := pages[tt.want]
 			require.Contains(t, o.Detail, ".pi/memory/MEMORY.md:"+strconv.Itoa(p.Line)+" ("+p.ID+")", "%s: Detail does not name the duplicate", tt.name)
 		}
 	}
 	// A heading with the same words is not a bullet saying it.
-	o := checkFact("Build", "Style", writebackMemory, strictRules())
+	o := checkAgainst("Build", "Style", writebackMemory, strictRules())
 	require.True(t, o.Commit && o.Duplicate == -1, "a fact repeating a heading: %+v", o)
 }
 
@@ -97,9 +97,9 @@ func TestCheckRejectsSecretsWhenStrictAndRedactsThemWhenNot(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := checkFact(tt.text, "Build", writebackMemory, strictRules())
+			o := checkAgainst(tt.text, "Build", writebackMemory, strictRules())
 			require.True(t, !o.Commit && o.Out == nil && o.Reason == "secret" && strings.Contains(o.Detail, "("+tt.kinds+")"), "strict: %+v, want a secret rejection naming %q", o, tt.kinds)
-			o = checkFact(tt.text, "Build", writebackMemory, laxRules())
+			o = checkAgainst(tt.text, "Build", writebackMemory, laxRules())
 			require.True(t, o.Commit && o.Text == tt.redacted && o.Detail == "redacted "+tt.kinds, "lax: %+v, want %q redacted", o, tt.redacted)
 			require.Contains(t, string(o.Out), "- "+tt.redacted+"\n", "lax: the file does not hold the redacted fact:\n%s", o.Out)
 			for _, secret := range []string{"abc123def456ghi", "AKIAIOSFODNN7EXAMPLE", "hunter2hunter2"} {
@@ -123,8 +123,8 @@ func TestCheckRejectsOrCutsAFactOver500Characters(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			strict := checkFact(tt.text, "Build", writebackMemory, strictRules())
-			lax := checkFact(tt.text, "Build", writebackMemory, laxRules())
+			strict := checkAgainst(tt.text, "Build", writebackMemory, strictRules())
+			lax := checkAgainst(tt.text, "Build", writebackMemory, laxRules())
 			if !tt.long {
 				require.True(t, strict.Commit && strict.Text == tt.text && lax.Commit && lax.Text == tt.text, "a fact of %d characters was not kept as is: %+v / %+v", utf8.RuneCountInString(tt.text), strict, lax)
 				return
@@ -134,13 +134,13 @@ func TestCheckRejectsOrCutsAFactOver500Characters(t *testing.T) {
 			require.True(t, lax.Commit && lax.Detail == "cut to 500 characters", "lax: %+v, want a cut", lax)
 			got := lax.Text
 			c := utf8.RuneCountInString(got)
-			require.True(t, c <= MaxFactRunes && utf8.ValidString(got) && strings.HasSuffix(got, "…"), "lax: cut to %d runes %q", c, got)
+			require.True(t, c <= maxFactRunes && utf8.ValidString(got) && strings.HasSuffix(got, "…"), "lax: cut to %d runes %q", c, got)
 			head := strings.TrimSuffix(got, "…")
 			require.True(t, strings.HasPrefix(tt.text, head) && !strings.HasSuffix(head, " "), "lax: %q is not a trimmed prefix of the fact", got)
 		})
 	}
 	// Text with spaces is cut after a whole word.
-	o := checkFact(words, "Build", writebackMemory, laxRules())
+	o := checkAgainst(words, "Build", writebackMemory, laxRules())
 	head := strings.TrimSuffix(o.Text, "…")
 	require.Equal(t, byte(' '), words[len(head)], "cut mid-word: %q", o.Text[len(o.Text)-20:])
 }
@@ -156,28 +156,28 @@ func TestCheckRejectsOrJoinsAFactOfSeveralLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := checkFact(tt.text, "Build", writebackMemory, strictRules())
+			o := checkAgainst(tt.text, "Build", writebackMemory, strictRules())
 			require.True(t, !o.Commit && o.Reason == "multiline" && o.Out == nil, "strict: %+v, want a multiline rejection", o)
-			o = checkFact(tt.text, "Build", writebackMemory, laxRules())
+			o = checkAgainst(tt.text, "Build", writebackMemory, laxRules())
 			require.True(t, o.Commit && o.Text == tt.joined && o.Detail == "joined its lines", "lax: %+v, want %q joined", o, tt.joined)
 			require.Equal(t, strings.Count(writebackMemory, "\n")+1, strings.Count(string(o.Out), "\n"), "lax: the file gained more than one line:\n%s", o.Out)
 		})
 	}
 	// Newlines around the text are not lines of it.
-	o := checkFact("\n  Pin the Node version \n\n", "Build", writebackMemory, strictRules())
+	o := checkAgainst("\n  Pin the Node version \n\n", "Build", writebackMemory, strictRules())
 	require.True(t, o.Commit && o.Text == "Pin the Node version", "surrounding newlines: %+v", o)
 }
 
 func TestCheckListsEveryRepairItMade(t *testing.T) {
 	text := "Deploy with token=abc123def456ghi\n" + strings.Repeat("then wait ", 60)
-	o := checkFact(text, "Build", writebackMemory, laxRules())
+	o := checkAgainst(text, "Build", writebackMemory, laxRules())
 	want := "joined its lines; redacted secret; cut to 500 characters"
 	require.True(t, o.Commit && o.Detail == want, "Detail %q, want %q (%+v)", o.Detail, want, o)
 }
 
 func TestCheckRejectsAnIndexOverItsCapsWhenStrictAndWarnsWhenNot(t *testing.T) {
 	fact := "Run make test before pushing"
-	out := checkFact(fact, "Build", writebackMemory, strictRules()).Out
+	out := checkAgainst(fact, "Build", writebackMemory, strictRules()).Out
 	lines, size := strings.Count(string(out), "\n"), len(out) // 10 lines, 193 bytes
 	tests := []struct {
 		name               string
@@ -193,9 +193,9 @@ func TestCheckRejectsAnIndexOverItsCapsWhenStrictAndWarnsWhenNot(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := strictRules()
 			r.MaxLines, r.MaxBytes = tt.maxLines, tt.maxBytes
-			strict := checkFact(fact, "Build", writebackMemory, r)
+			strict := checkAgainst(fact, "Build", writebackMemory, r)
 			r.Strict = false
-			lax := checkFact(fact, "Build", writebackMemory, r)
+			lax := checkAgainst(fact, "Build", writebackMemory, r)
 			if tt.over == "" {
 				require.True(t, strict.Commit && strict.Warning == "" && lax.Commit && lax.Warning == "", "at the caps: %+v / %+v", strict, lax)
 				return
@@ -219,7 +219,7 @@ func TestOverCapsNamesOnlyTheCapsPassed(t *testing.T) {
 		{250, 9000, "250 lines, over maxInjectLines 200, and 9000 bytes, over maxInjectBytes 8192"},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, OverCaps(tt.lines, tt.bytes, 200, 8192), "OverCaps(%d, %d)", tt.lines, tt.bytes)
+		require.Equal(t, tt.want, overCaps(tt.lines, tt.bytes, 200, 8192), "OverCaps(%d, %d)", tt.lines, tt.bytes)
 	}
 }
 
@@ -235,14 +235,14 @@ func TestCheckRefusesEmptyTextAndBadSections(t *testing.T) {
 		{"a section of invalid UTF-8", "Use pnpm", "Bu\xffild"},
 	}
 	for _, tt := range tests {
-		for _, r := range []Rules{strictRules(), laxRules()} {
-			o := checkFact(tt.text, tt.section, writebackMemory, r)
+		for _, r := range []rules{strictRules(), laxRules()} {
+			o := checkAgainst(tt.text, tt.section, writebackMemory, r)
 			require.True(t, !o.Commit && o.Reason == "invalid" && o.Detail != "" && o.Out == nil && o.Duplicate == -1, "%s (strict %v): %+v, want invalid", tt.name, r.Strict, o)
 		}
 	}
 }
 
-// ---- Insert ---------------------------------------------------------------------
+// ---- insert ---------------------------------------------------------------------
 
 func TestInsertAppendsAtTheEndOfItsSection(t *testing.T) {
 	tests := []struct {
@@ -285,7 +285,7 @@ func TestInsertAppendsAtTheEndOfItsSection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, line := Insert([]byte(tt.src), tt.section, "make test")
+			out, line := insert([]byte(tt.src), tt.section, "make test")
 			require.True(t, string(out) == tt.want && line == tt.line, "Insert(%q, %q)\n got %q line %d\nwant %q line %d", tt.src, tt.section, out, line, tt.want, tt.line)
 			checkInsert(t, tt.src, tt.section, "make test", out, line)
 		})
@@ -308,7 +308,7 @@ func TestInsertCreatesAMissingSectionAtTheEnd(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, line := Insert([]byte(tt.src), "Notes", "make test")
+			out, line := insert([]byte(tt.src), "Notes", "make test")
 			require.True(t, string(out) == tt.want && line == tt.line, "Insert(%q)\n got %q line %d\nwant %q line %d", tt.src, out, line, tt.want, tt.line)
 			checkInsert(t, tt.src, "Notes", "make test", out, line)
 		})
@@ -320,18 +320,18 @@ func TestInsertCreatesAMissingSectionAtTheEnd(t *testing.T) {
 // inside the fence, where it is code, not memory.
 func TestInsertIgnoresASectionHeadingInsideFencedCode(t *testing.T) {
 	src := "## Build\n```md\n## Notes\n- example\n```\n"
-	out, line := Insert([]byte(src), "Notes", "make test")
+	out, line := insert([]byte(src), "Notes", "make test")
 	want := src + "\n## Notes\n\n- make test\n"
 	require.True(t, string(out) == want && line == 9, "Insert\n got %q line %d\nwant %q line 9", out, line, want)
 	checkInsert(t, src, "Notes", "make test", out, line)
 	// A real section after the fence is found.
 	src = "```\n## Notes\n```\n\n## Notes\n- a\n"
-	out, line = Insert([]byte(src), "Notes", "make test")
+	out, line = insert([]byte(src), "Notes", "make test")
 	want = src + "- make test\n"
 	require.True(t, string(out) == want && line == 7, "Insert\n got %q line %d\nwant %q line 7", out, line, want)
 }
 
-// Insert reads fences as the parser does: only a closing fence of the same
+// insert reads fences as the parser does: only a closing fence of the same
 // character and at least the opener's length closes one, and a line like
 // "```x```" is inline code, not a fence.
 func TestInsertReadsFencesAsTheParserDoes(t *testing.T) {
@@ -350,7 +350,7 @@ func TestInsertReadsFencesAsTheParserDoes(t *testing.T) {
 			"```x```\n## Notes\n- a\n- make test\n", 4},
 	}
 	for _, tt := range tests {
-		out, line := Insert([]byte(tt.src), "Notes", "make test")
+		out, line := insert([]byte(tt.src), "Notes", "make test")
 		require.True(t, string(out) == tt.want && line == tt.line, "%s:\n got %q line %d\nwant %q line %d", tt.name, out, line, tt.want, tt.line)
 		checkInsert(t, tt.src, "Notes", "make test", out, line)
 	}
@@ -363,8 +363,8 @@ func TestCheckRefusesABulletThatWouldNotReadAsAFact(t *testing.T) {
 		"## Notes\n- a\n\n```sh\nmake\n",
 		"## Notes\n- a\n<!-- draft\n",
 	} {
-		for _, r := range []Rules{strictRules(), laxRules()} {
-			o := checkFact("Run make test", "Other", src, r)
+		for _, r := range []rules{strictRules(), laxRules()} {
+			o := checkAgainst("Run make test", "Other", src, r)
 			require.True(t, !o.Commit && o.Reason == "invalid" && strings.Contains(o.Detail, "open code fence or HTML comment"), "%q (strict %v): %+v, want invalid", src, r.Strict, o)
 		}
 	}
@@ -374,30 +374,30 @@ func TestCheckRefusesABulletThatWouldNotReadAsAFact(t *testing.T) {
 // never matched the section "C#" and each remember added another "## C#".
 func TestInsertFindsASectionWhoseNameEndsInAHash(t *testing.T) {
 	src := []byte("## C#\n- Use nullable reference types\n")
-	out, line := Insert(src, "C#", "Prefer records for DTOs")
+	out, line := insert(src, "C#", "Prefer records for DTOs")
 	want := "## C#\n- Use nullable reference types\n- Prefer records for DTOs\n"
 	require.True(t, string(out) == want && line == 3, "Insert\n got %q line %d\nwant %q line 3", out, line, want)
 	// Inserting twice into a new section makes one section, not two.
-	out, _ = Insert(nil, "F#", "a")
-	out, _ = Insert(out, "F#", "b")
+	out, _ = insert(nil, "F#", "a")
+	out, _ = insert(out, "F#", "b")
 	require.Equal(t, "## F#\n\n- a\n- b\n", string(out), "two inserts into a new section")
 }
 
 func TestInsertKeepsCRLFLinesAsTheyAre(t *testing.T) {
 	src := "## Build\r\n- make\r\n\r\n## Style\r\n- tabs\r\n"
-	out, line := Insert([]byte(src), "Build", "make test")
+	out, line := insert([]byte(src), "Build", "make test")
 	require.True(t, line == 3 && strings.HasPrefix(string(out), "## Build\r\n- make\r\n- make test") && strings.HasSuffix(string(out), "\n\r\n## Style\r\n- tabs\r\n"), "Insert = %q line %d", out, line)
 	checkInsert(t, src, "Build", "make test", out, line)
 }
 
-// checkInsert asserts what holds for every Insert: the new bullet is on the
+// checkInsert asserts what holds for every insert: the new bullet is on the
 // returned line, it parses as a fact of its own whose nearest level-1 or -2
 // heading is the "## section", and every other byte of the file is kept
 // (only a newline the file lacked at its end, a blank line under an empty
 // heading, or the new section's heading and blank lines are added).
 func checkInsert(t *testing.T, src, section, text string, out []byte, line int) {
 	t.Helper()
-	// Insert keeps a CRLF file's line ends.
+	// insert keeps a CRLF file's line ends.
 	nl := "\n"
 	if strings.Contains(src, "\r\n") {
 		nl = "\r\n"
@@ -427,16 +427,16 @@ func checkInsert(t *testing.T, src, section, text string, out []byte, line int) 
 		}
 		require.True(t, j == len(src) && added <= 2*len(nl), "Insert(%q) changed other bytes: %q", src, out)
 	}
-	pages := Parse("project", out)
-	var under *Page
+	pages := parse("project", out)
+	var under *page
 	for i := range pages {
 		p := &pages[i]
 		if p.Line == line {
-			require.True(t, p.Kind == Fact && p.Text == text, "the bullet at line %d parses as %s %q in %q", line, p.Kind, p.Text, out)
+			require.True(t, p.Kind == kindFact && p.Text == text, "the bullet at line %d parses as %s %q in %q", line, p.Kind, p.Text, out)
 			require.True(t, under != nil && under.Level == 2 && strings.EqualFold(under.Text, section), "the bullet at line %d is under %+v, want ## %s, in %q", line, under, section, out)
 			return
 		}
-		if p.Kind == Heading && p.Level <= 2 {
+		if p.Kind == kindHeading && p.Level <= 2 {
 			under = p
 		}
 	}
@@ -450,21 +450,21 @@ func TestInsertKeepsEveryOtherByteOfRandomFiles(t *testing.T) {
 		// A section the file has, when it has one, else a new one.
 		section := "Notes"
 		var sections []string
-		for _, p := range Parse("project", []byte(src)) {
-			if p.Kind == Heading && p.Level == 2 && p.Text != "" {
+		for _, p := range parse("project", []byte(src)) {
+			if p.Kind == kindHeading && p.Level == 2 && p.Text != "" {
 				sections = append(sections, p.Text)
 			}
 		}
 		if len(sections) > 0 && rnd.Intn(4) > 0 {
 			section = sections[rnd.Intn(len(sections))]
 		}
-		out, line := Insert([]byte(src), section, "remembered fact")
+		out, line := insert([]byte(src), section, "remembered fact")
 		checkInsert(t, src, section, "remembered fact", out, line)
 	}
 }
 
 // A fact that could never be written is refused when it is remembered, not
-// later at a flush: /memory remember runs CheckFact at once.
+// later at a flush: /memory remember runs checkFact at once.
 func TestCheckFactRefusesWhatNoFileCouldTake(t *testing.T) {
 	tests := []struct {
 		name, text, section string
@@ -475,7 +475,7 @@ func TestCheckFactRefusesWhatNoFileCouldTake(t *testing.T) {
 		{"only spaces", "   ", "Notes", false, "invalid"},
 		{"invalid UTF-8", "a\xffb", "Notes", false, "invalid"},
 		{"newline in the section", "Run it", "Build\nOps", false, "invalid"},
-		{"a section that is a paragraph", "Run it", strings.Repeat("s", MaxSectionRunes+1), false, "invalid"},
+		{"a section that is a paragraph", "Run it", strings.Repeat("s", maxSectionRunes+1), false, "invalid"},
 		{"newline in the fact, strict", "one\ntwo", "Notes", true, "multiline"},
 		{"a secret in the fact, strict", "deploy with token=abc123def456", "Notes", true, "secret"},
 		{"a secret in the section, strict", "Deploy", "Sec ghp_abcdefghijklmnopqrstuvwxyz0123456789AB", true, "secret"},
@@ -483,7 +483,7 @@ func TestCheckFactRefusesWhatNoFileCouldTake(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if o := CheckFact(tt.text, tt.section, tt.strict); o.Reason != tt.reason {
+			if o := checkFact(tt.text, tt.section, tt.strict); o.Reason != tt.reason {
 				t.Errorf("CheckFact(%.40q, %.40q, %v) = %q (%s), want %q", tt.text, tt.section, tt.strict, o.Reason, o.Detail, tt.reason)
 			}
 		})
@@ -491,7 +491,7 @@ func TestCheckFactRefusesWhatNoFileCouldTake(t *testing.T) {
 }
 
 func TestCheckFactRepairsASectionNameHoldingASecretWhenNotStrict(t *testing.T) {
-	o := CheckFact("Deploy nightly", "Sec ghp_abcdefghijklmnopqrstuvwxyz0123456789AB", false)
+	o := checkFact("Deploy nightly", "Sec ghp_abcdefghijklmnopqrstuvwxyz0123456789AB", false)
 	if o.Reason != "" || strings.Contains(o.Section, "ghp_") || !strings.Contains(o.Detail, "section name") {
 		t.Errorf("CheckFact = %+v", o)
 	}
@@ -502,8 +502,8 @@ func TestCheckFactRepairsASectionNameHoldingASecretWhenNotStrict(t *testing.T) {
 // and the file keeps its mark.
 func TestAByteOrderMarkIsReadThroughAndKept(t *testing.T) {
 	src := "\xEF\xBB\xBF## Build\n\n- Run make first\n"
-	pages := Parse("project", []byte(src))
-	if len(pages) == 0 || pages[0].Kind != Heading || pages[0].Text != "Build" {
+	pages := parse("project", []byte(src))
+	if len(pages) == 0 || pages[0].Kind != kindHeading || pages[0].Text != "Build" {
 		t.Fatalf("first page: %+v", pages)
 	}
 	var all string
@@ -513,7 +513,7 @@ func TestAByteOrderMarkIsReadThroughAndKept(t *testing.T) {
 	if all != src {
 		t.Fatalf("pages give back %q, want %q", all, src)
 	}
-	o := Check("Lint before pushing", "Build", []byte(src), pages, strictRules())
+	o := check("Lint before pushing", "Build", []byte(src), pages, strictRules())
 	want := "\xEF\xBB\xBF## Build\n\n- Run make first\n- Lint before pushing\n"
 	if !o.Commit || string(o.Out) != want {
 		t.Fatalf("Check = %+v, out %q", o, o.Out)
