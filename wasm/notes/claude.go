@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/similarity"
 )
 
@@ -208,6 +209,14 @@ type importReport struct {
 	skipped []importItem
 }
 
+// shown is a fact of Claude's files as an answer shows it: redacted, like
+// every other way out of memory (a secret in those files is refused when
+// staged, and never printed either).
+func shown(it importItem) string {
+	t, _ := redact.String(it.text)
+	return t
+}
+
 // importText is /memory import claude's answer to a person: a count, a line
 // per fact, and what to do next.
 func importText(r *importReport) string {
@@ -220,16 +229,16 @@ func importText(r *importReport) string {
 	for _, it := range r.staged {
 		switch {
 		case r.dry:
-			b.WriteString("\n  would stage  " + it.where + "  [" + it.section + "] " + it.text)
+			b.WriteString("\n  would stage  " + it.where + "  [" + it.section + "] " + shown(it))
 		case it.note != "":
-			b.WriteString("\n  staged  " + it.id + "  " + it.where + "  [" + it.section + "] " + it.text + " (" + it.note + ")")
+			b.WriteString("\n  staged  " + it.id + "  " + it.where + "  [" + it.section + "] " + shown(it) + " (" + it.note + ")")
 		default:
-			b.WriteString("\n  staged  " + it.id + "  " + it.where + "  [" + it.section + "] " + it.text)
+			b.WriteString("\n  staged  " + it.id + "  " + it.where + "  [" + it.section + "] " + shown(it))
 		}
 	}
 	for _, it := range r.skipped {
 		if it.why == inMemory {
-			b.WriteString("\n  skipped  " + it.where + "  " + it.text + " (" + inMemory + ")")
+			b.WriteString("\n  skipped  " + it.where + "  " + shown(it) + " (" + inMemory + ")")
 		} else {
 			b.WriteString("\n  skipped  " + it.where + "  (" + it.why + ")")
 		}
@@ -247,7 +256,7 @@ func importJSON(r *importReport) string {
 			o := jsonw.Open(b)
 			o.Str("from", list[i].where)
 			o.Str("section", list[i].section)
-			o.Str("text", list[i].text)
+			o.Str("text", shown(list[i]))
 			o.Str("id", list[i].id)
 			o.Str("note", list[i].note)
 			o.Str("why", list[i].why)

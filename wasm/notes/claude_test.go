@@ -226,6 +226,22 @@ func TestImportJSONListsStagedAndSkippedWithEveryField(t *testing.T) {
 	require.Equal(t, `{"dryRun":true,"source":"","file":"","staged":[],"skipped":[]}`, importJSON(&importReport{dry: true}))
 }
 
+// A secret someone wrote into Claude Code's memory is never printed by an
+// import, dry or not, as text or JSON: every way out of memory is redacted.
+func TestAnImportNeverPrintsASecretOfClaudesFiles(t *testing.T) {
+	const secret = "ghp_" + "0123456789abcdefghijklmnopqrstuvwxyzAB"
+	it := importItem{where: "MEMORY.md:3", section: "Deploy", text: "Deploy with the token " + secret}
+	for _, r := range []*importReport{
+		{dry: true, staged: []importItem{it}},
+		{skipped: []importItem{{where: it.where, section: it.section, text: it.text, why: inMemory}}},
+	} {
+		for _, out := range []string{importText(r), importJSON(r)} {
+			require.NotContains(t, out, secret)
+			require.Contains(t, out, "Deploy with the token [REDACTED")
+		}
+	}
+}
+
 // FuzzPlanImport: Claude Code's memory files are written by a model and
 // edited by people, so any text of them and of the memory file is planned
 // without panicking into one item per fact, in order, each staged or held;
