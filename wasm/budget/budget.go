@@ -1,23 +1,70 @@
-// Package budget assembles what every store injects into the system prompt:
-// it owns the order of the stores' sections, the one token estimate every
-// budget and receipt uses, and the enforcement of each section's hard cap.
-// It does not own the contents: each store renders its own section within
-// its cap, and Assemble checks it again, so a store's mistake can never break
-// a budget.
+// Package budget owns what reaches the model from every store: where each
+// block goes and in which order (Blocks), every block's hard cap in one unit
+// (estimated tokens), the one token estimate every budget and receipt uses,
+// and the joining of the system prompt's sections, each cut to its cap. It
+// does not own the contents: each store renders its own block within its
+// cap, and Assemble (or Fit, for a block that goes elsewhere) checks it
+// again, so a store's mistake can never break a budget.
+//
+// A store may have finer caps of its own, in the units its seed names
+// (decisions' 2,200 characters, an index's lines and bytes): those are its
+// rules, applied while it renders; the cap budget enforces on the block is
+// in tokens.
 package budget
 
 import "strings"
 
-// Order is the order of the stores' sections in the system prompt. Stable
-// memory comes first so the prompt's prefix stays cacheable; a store not
-// listed goes after these, in the order given.
-var Order = []string{"notes", "decisions"}
+// Place is where a block goes in what pi sends the model.
+type Place uint8
+
+const (
+	// SystemPrompt blocks are appended to pi's system prompt, the same bytes
+	// while memory is unchanged, so the provider's prompt cache keeps hitting.
+	SystemPrompt Place = iota
+	// Context blocks are a message of one model request, after the leading
+	// compaction or branch summary.
+	Context
+	// UserMessage blocks are appended to the newest user message of one
+	// model request: per-turn recall, never in the system prompt.
+	UserMessage
+)
+
+// Block is one store's block: where it goes.
+type Block struct {
+	Store string
+	Place Place
+}
+
+// Blocks are every block pi-memory puts in front of the model, by store, in
+// the order they reach it. Stable memory comes first so the prompt's prefix
+// stays cacheable.
+var Blocks = []Block{
+	{"notes", SystemPrompt},
+	{"decisions", SystemPrompt},
+	{"observations", Context},
+	{"hindsight", UserMessage},
+}
+
+// Order is the order of the stores' sections in the system prompt (the
+// SystemPrompt blocks of Blocks); a store not listed goes after these, in
+// the order given.
+var Order = placed(SystemPrompt)
+
+func placed(p Place) []string {
+	var names []string
+	for _, b := range Blocks {
+		if b.Place == p {
+			names = append(names, b.Store)
+		}
+	}
+	return names
+}
 
 // Section is one store's contribution to the system prompt.
 type Section struct {
 	Store string // a name in Order
 	Text  string
-	Cap   int    // bytes; the section is cut at a line boundary beyond it
+	Cap   int    // estimated tokens; the section is cut at a line boundary beyond TokenBytes(Cap)
 	Limit string // the store's own cap as a person reads it: "2200 characters"
 	Why   string // why the store injects nothing this turn ("" when it may inject)
 }
@@ -27,7 +74,7 @@ type Receipt struct {
 	Store  string
 	Bytes  int
 	Tokens int
-	Cap    int
+	Cap    int // estimated tokens, as Section.Cap
 	Limit  string
 	Why    string
 	Cut    bool // the store overran its cap and Assemble cut it
@@ -46,7 +93,7 @@ const Separator = "\n\n"
 // receipt per section, in the same order. The same sections always give the
 // same bytes.
 //
-//	Assemble([]Section{{"decisions", "", 8800, …}, {"notes", "## Persistent memory\n…", 16384, …}})
+//	Assemble([]Section{{"decisions", "", 2200, …}, {"notes", "## Persistent memory\n…", 4096, …}})
 //	  => "\n\n## Persistent memory\n…", receipts for notes then decisions (0 bytes)
 func Assemble(sections []Section) (string, []Receipt) {
 	var b strings.Builder
@@ -55,7 +102,7 @@ func Assemble(sections []Section) (string, []Receipt) {
 		if s.Why != "" {
 			s.Text = ""
 		}
-		text, cut := fit(s.Text, s.Cap)
+		text, cut := fit(s.Text, TokenBytes(s.Cap))
 		receipts = append(receipts, Receipt{Store: s.Store, Bytes: len(text), Tokens: EstimateTokens(text), Cap: s.Cap, Limit: s.Limit, Why: s.Why, Cut: cut, Text: text})
 		if text == "" {
 			continue
@@ -114,13 +161,13 @@ func fit(text string, max int) (string, bool) {
 	return "", true
 }
 
-// Fit cuts text to at most max bytes, keeping whole lines, and reports
-// whether it cut: the rule Assemble applies to every section, for a block
-// that goes elsewhere than the system prompt (Hindsight's recalled
-// memories, appended to a user message).
+// Fit cuts text to at most capTokens estimated tokens, keeping whole lines,
+// and reports whether it cut: the rule Assemble applies to every section,
+// for a block that goes elsewhere than the system prompt (Hindsight's
+// recalled memories, appended to a user message).
 //
-//	Fit("- a\n- b\n", 5) => "- a\n", true
-func Fit(text string, max int) (string, bool) { return fit(text, max) }
+//	Fit("- a\n- b\n", 1) => "- a\n", true
+func Fit(text string, capTokens int) (string, bool) { return fit(text, TokenBytes(capTokens)) }
 
 // EstimateTokens is the token estimate of every budget and receipt: a quarter
 // of the bytes, rounded up. Simple on purpose, and the same in every host, so

@@ -35,7 +35,7 @@ func TestAssembleKeepsTheOrderGivenAndSkipsEmptySections(t *testing.T) {
 			[]Section{sec("a", "A\n", 100), sec("b", "", 100), sec("c", "C\n", 100)},
 			"\n\nA\n\nC\n"},
 		{"a section cut to nothing is skipped like an empty one",
-			[]Section{sec("a", "too long for its cap\n", 5), sec("b", "B\n", 100)},
+			[]Section{sec("a", "too long for its cap\n", 1), sec("b", "B\n", 100)},
 			"\n\nB\n"},
 	}
 	for _, tt := range tests {
@@ -53,7 +53,9 @@ func TestAssembleKeepsTheOrderGivenAndSkipsEmptySections(t *testing.T) {
 	}
 }
 
-func TestAssembleCutsASectionOverItsCapAtALineBoundary(t *testing.T) {
+// A section's cap is in estimated tokens; it is cut at the last line that
+// ends within the cap's bytes (TokenBytes), never inside a line.
+func TestASectionIsCutAtALineBoundaryWithinItsCapsBytes(t *testing.T) {
 	const text = "## Memory\n- one\n- two\n- three\n" // lines end at 10, 16, 22, 30
 	tests := []struct {
 		name    string
@@ -75,26 +77,33 @@ func TestAssembleCutsASectionOverItsCapAtALineBoundary(t *testing.T) {
 		{"an empty section under a zero cap is not cut", "", 0, "", false},
 		// A cut never splits a multi-byte character: it happens at a newline.
 		{"multi-byte text is cut at a newline", "é\nçççç\n", 6, "é\n", true},
+		{"a cap of whole tokens: 2 tokens are 8 bytes", "é\nçççç\n", 8, "é\n", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, receipts := Assemble([]Section{sec("notes", tt.text, tt.cap)})
+			got, cut := fit(tt.text, tt.cap)
+			require.True(t, got == tt.want && cut == tt.wantCut, "fit %q cut %v, want %q cut %v", got, cut, tt.want, tt.wantCut)
+			require.True(t, tt.cap < 0 || len(got) <= tt.cap, "kept %d bytes over a cap of %d", len(got), tt.cap)
+			if tt.cap%4 != 0 || tt.cap < 0 {
+				return
+			}
+			// Through Assemble, the same cap given in tokens.
+			all, receipts := Assemble([]Section{sec("notes", tt.text, tt.cap/4)})
 			r := receipts[0]
 			require.True(t, r.Text == tt.want && r.Cut == tt.wantCut, "receipt text %q cut %v, want %q cut %v", r.Text, r.Cut, tt.want, tt.wantCut)
 			wantAll := ""
 			if tt.want != "" {
 				wantAll = Separator + tt.want
 			}
-			require.Equal(t, wantAll, got, "Assemble")
-			require.True(t, tt.cap < 0 || len(r.Text) <= tt.cap, "kept %d bytes over a cap of %d", len(r.Text), tt.cap)
+			require.Equal(t, wantAll, all, "Assemble")
 		})
 	}
 }
 
 func TestAssembleCutsOnlyTheSectionThatOverranItsCap(t *testing.T) {
 	got, receipts := Assemble([]Section{
-		sec("notes", "## Memory\n- a\n- b\n", 14),
-		sec("decisions", "## Decisions\n- D-1\n", 100),
+		sec("notes", "## Memory\n- a\n- b\n", 4), // 16 bytes: the third line does not fit
+		sec("decisions", "## Decisions\n- D-1\n", 25),
 	})
 	require.Equal(t, "\n\n## Memory\n- a\n\n## Decisions\n- D-1\n", got, "Assemble")
 	require.True(t, receipts[0].Cut && !receipts[1].Cut, "Cut = %v, %v; want true, false", receipts[0].Cut, receipts[1].Cut)
@@ -102,21 +111,21 @@ func TestAssembleCutsOnlyTheSectionThatOverranItsCap(t *testing.T) {
 
 func TestAssembleReceiptsCountWhatWasInjected(t *testing.T) {
 	notes := "## Persistent memory\n- Use pnpm\n"   // 32 bytes
-	decisions := strings.Repeat("- D-0001 x\n", 10) // 110 bytes, cut to 55 (5 lines)
+	decisions := strings.Repeat("- D-0001 x\n", 10) // 110 bytes, cut to 55 (5 lines) by a cap of 15 tokens (60 bytes)
 	_, receipts := Assemble([]Section{
-		sec("notes", notes, 1000),
-		sec("decisions", decisions, 60),
-		sec("other", "", 10),
+		sec("notes", notes, 250),
+		sec("decisions", decisions, 15),
+		sec("other", "", 3),
 	})
 	want := []Receipt{
-		{Store: "notes", Bytes: 32, Tokens: 8, Cap: 1000, Text: notes},
-		{Store: "decisions", Bytes: 55, Tokens: 14, Cap: 60, Cut: true, Text: decisions[:55]},
-		{Store: "other", Bytes: 0, Tokens: 0, Cap: 10},
+		{Store: "notes", Bytes: 32, Tokens: 8, Cap: 250, Text: notes},
+		{Store: "decisions", Bytes: 55, Tokens: 14, Cap: 15, Cut: true, Text: decisions[:55]},
+		{Store: "other", Bytes: 0, Tokens: 0, Cap: 3},
 	}
 	require.Equal(t, want, receipts, "receipts")
 	// The separators are not any store's bytes: receipts add up to the text
 	// minus the blank lines between sections.
-	got, _ := Assemble([]Section{sec("notes", notes, 1000), sec("decisions", decisions, 60)})
+	got, _ := Assemble([]Section{sec("notes", notes, 250), sec("decisions", decisions, 15)})
 	require.Equal(t, receipts[0].Bytes+receipts[1].Bytes+len(Separator)+1, len(got), "assembled")
 }
 
@@ -142,8 +151,8 @@ func TestEstimateTokensIsAQuarterOfTheBytesRoundedUp(t *testing.T) {
 
 func TestAssembleGivesTheSameBytesForTheSameSections(t *testing.T) {
 	sections := []Section{
-		sec("notes", "## Memory\n- a\n- b\n- c\n", 12),
-		sec("decisions", "## Decisions\n", 100),
+		sec("notes", "## Memory\n- a\n- b\n- c\n", 3),
+		sec("decisions", "## Decisions\n", 25),
 	}
 	first, r1 := Assemble(sections)
 	for i := 0; i < 3; i++ {
@@ -157,8 +166,8 @@ func sec(store, text string, cap int) Section { return Section{Store: store, Tex
 
 func TestAssembleLeavesOutAStoreThatMayNotInjectAndSaysWhy(t *testing.T) {
 	got, receipts := Assemble([]Section{
-		{Store: "notes", Text: "## Memory\n", Cap: 100, Why: "memory is off for this session"},
-		sec("decisions", "## Decisions\n", 100),
+		{Store: "notes", Text: "## Memory\n", Cap: 25, Why: "memory is off for this session"},
+		sec("decisions", "## Decisions\n", 25),
 	})
 	if got != "\n\n## Decisions\n" {
 		t.Errorf("Assemble = %q", got)
@@ -176,20 +185,32 @@ func TestTokenBytesIsTheInverseOfEstimateTokens(t *testing.T) {
 	}
 }
 
-func TestFitKeepsWholeLinesWithinItsCap(t *testing.T) {
+func TestFitKeepsWholeLinesWithinItsCapInTokens(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		max  int
+		max  int // tokens: 4 bytes each
 		want string
 		cut  bool
 	}{
-		{"- a\n- b\n", 5, "- a\n", true},
-		{"- a\n- b\n", 8, "- a\n- b\n", false},
-		{"- a\n", 2, "", true},
+		{"- a\n- b\n", 1, "- a\n", true},
+		{"- a\n- b\n", 2, "- a\n- b\n", false},
+		{"- aa\n", 1, "", true},
 		{"- a\n", -1, "", true},
 	} {
 		got, cut := Fit(tc.in, tc.max)
 		require.Equal(t, tc.want, got, "Fit(%q, %d)", tc.in, tc.max)
 		require.Equal(t, tc.cut, cut, "Fit(%q, %d) cut", tc.in, tc.max)
 	}
+}
+
+// Every block has one place, and the system prompt's order is Blocks'.
+func TestEveryBlockHasOnePlaceAndTheSystemPromptFollowsBlocks(t *testing.T) {
+	seen := map[string]bool{}
+	for _, b := range Blocks {
+		require.False(t, seen[b.Store], "%s listed twice", b.Store)
+		seen[b.Store] = true
+	}
+	require.Equal(t, []string{"notes", "decisions"}, Order)
+	require.Equal(t, []string{"observations"}, placed(Context))
+	require.Equal(t, []string{"hindsight"}, placed(UserMessage))
 }

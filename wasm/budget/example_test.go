@@ -8,7 +8,7 @@ import (
 
 func ExampleAssemble() {
 	text, receipts := budget.Assemble([]budget.Section{
-		{Store: "notes", Text: "## Persistent memory\n- Use pnpm\n", Cap: 16384},
+		{Store: "notes", Text: "## Persistent memory\n- Use pnpm\n", Cap: 4096},
 		{Store: "decisions", Text: "", Cap: 2200},
 	})
 	fmt.Printf("%q\n", text)

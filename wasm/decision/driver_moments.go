@@ -75,7 +75,10 @@ func (d *driver) Prompt(_ *store.Out, in gjson.Result) {
 // Section is the active decisions, cached while they are unchanged, caught
 // up first with what other processes appended.
 func (d *driver) Section(out *store.Out, why string) budget.Section {
-	sec := budget.Section{Store: "decisions", Cap: maxSectionChars * utf8.UTFMax, Limit: strconv.Itoa(maxSectionChars) + " characters", Why: why}
+	// The section's own cap is maxSectionChars characters (the seed's unit,
+	// applied while it renders); budget's is its bound in tokens, the bytes
+	// that many characters can take.
+	sec := budget.Section{Store: "decisions", Cap: budget.BytesTokens(maxSectionChars * utf8.UTFMax), Limit: strconv.Itoa(maxSectionChars) + " characters", Why: why}
 	if why != "" {
 		return sec
 	}

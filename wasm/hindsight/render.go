@@ -43,7 +43,7 @@ func render(rs []recalled, maxTokens int) string {
 			b.WriteString("- " + strings.Join(strings.Fields(marker.Strip(m.Text)), " ") + "\n")
 		}
 	}
-	body, _ := budget.Fit(b.String(), budget.TokenBytes(maxTokens*len(rs)))
+	body, _ := budget.Fit(b.String(), maxTokens*len(rs))
 	if body == "" {
 		return ""
 	}

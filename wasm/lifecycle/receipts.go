@@ -55,7 +55,7 @@ func (e *Engine) cmdLast(c *store.Cmd) {
 			o.Str("store", r.Store)
 			o.Int("bytes", int64(r.Bytes))
 			o.Int("tokens", int64(r.Tokens))
-			o.Int("cap", int64(r.Cap))
+			o.Int("cap", int64(budget.TokenBytes(r.Cap))) // in bytes, as the traces keep it
 			o.Str("limit", r.Limit)
 			o.Str("why", r.Why)
 			o.Str("text", r.Text)

@@ -55,7 +55,7 @@ func (n *driver) Section(out *store.Out, why string) budget.Section {
 			out.Notify("warning", "pi-memory: "+p)
 		}
 	}
-	sec.Cap, sec.Limit = n.capBytes(), strconv.Itoa(n.cfg.MaxMemoryTokens)+" tokens"
+	sec.Cap, sec.Limit = n.cfg.MaxMemoryTokens, strconv.Itoa(n.cfg.MaxMemoryTokens)+" tokens"
 	return sec
 }
 

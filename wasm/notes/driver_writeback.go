@@ -426,7 +426,7 @@ func (n *driver) injected(text string, receipts []budget.Receipt) {
 	}
 	t := Trace{ID: n.newID("T-", h), T: n.h.Now(), Kind: "inject", Hash: h}
 	for _, r := range receipts {
-		sr := storeReceipt{Store: r.Store, Bytes: r.Bytes, Tokens: r.Tokens, Cap: r.Cap}
+		sr := storeReceipt{Store: r.Store, Bytes: r.Bytes, Tokens: r.Tokens, Cap: budget.TokenBytes(r.Cap)} // a trace keeps the cap in bytes (docs/formats.md)
 		if r.Store == "notes" {
 			sr.Scopes = n.receipts
 		}
