@@ -427,64 +427,50 @@ func (d *driver) write(build func(st *state, nowMs int64) ([]Event, error)) ([]E
 	if why := d.env.May(d, store.Write); why != "" {
 		return nil, &errInert{why}
 	}
-	// Folders are created on the first real write, never before.
-	if err := d.h.Mkdir(d.dir); err != nil {
-		return nil, err
-	}
-	if err := d.lockLog(); err != nil {
-		return nil, err
-	}
-	defer d.h.Unlock(d.lock)
-	if err := d.usable(); err != nil {
-		return nil, err
-	}
-	if _, text := d.tornTail(); text != "" {
-		// Never issue again the id a torn line was writing (tornID).
-		if id := tornID(text); id != "" {
-			d.st.Reserve(id)
+	var events []Event
+	err := files.AppendLocked(d.h, d.log, d.lock, func(add func([]byte) (bool, error)) error {
+		if err := d.usable(); err != nil {
+			return err
 		}
-	}
-	now := d.h.Now()
-	events, err := build(d.st, now)
+		if _, text := d.tornTail(); text != "" {
+			// Never issue again the id a torn line was writing (tornID).
+			if id := tornID(text); id != "" {
+				d.st.Reserve(id)
+			}
+		}
+		now := d.h.Now()
+		var err error
+		if events, err = build(d.st, now); err != nil || len(events) == 0 {
+			events = nil
+			return err
+		}
+		stamp(events, now, d.s.ProjectHash)
+		size := int64(-1)
+		if info, err := d.h.Stat(d.log); err == nil {
+			size = info.Size
+		}
+		sealed, err := add(appendLines(nil, events))
+		if err != nil {
+			return err
+		}
+		if sealed && d.cur.Offset == size {
+			// The newline ends a last line replay already applied: that line
+			// is complete now. Step over its newline without counting a line,
+			// exactly as a fresh replay of the file would.
+			d.cur.Offset++
+			d.cur.Sealed = true
+			d.st.Sealed()
+			d.guard = d.readGuard(d.cur.Offset)
+		}
+		return nil
+	})
 	if err != nil || len(events) == 0 {
 		return nil, err
-	}
-	var buf []byte
-	sealsApplied := false // the newline ends a last line replay already applied
-	info, err := d.h.Stat(d.log)
-	if err == nil && info.Size > 0 {
-		var last [1]byte
-		if n, _ := d.h.ReadAt(d.log, info.Size-1, last[:]); n == 1 && last[0] != '\n' {
-			buf = append(buf, '\n')
-			sealsApplied = d.cur.Offset == info.Size
-		}
-	}
-	stamp(events, now, d.s.ProjectHash)
-	buf = appendLines(buf, events)
-	if err := d.h.Append(d.log, buf); err != nil {
-		return nil, err
-	}
-	if sealsApplied {
-		// That line is complete now: step over its newline without counting
-		// a line, exactly as a fresh replay of the file would.
-		d.cur.Offset++
-		d.cur.Sealed = true
-		d.st.Sealed()
-		d.guard = d.readGuard(d.cur.Offset)
 	}
 	if err := d.refreshLog(); err != nil {
 		return events, err
 	}
 	return events, nil
-}
-
-// lockLog takes the log's lock, saying what to do when another process
-// holds it too long. The caller unlocks.
-func (d *driver) lockLog() error {
-	if err := files.Lock(d.h, d.lock); err != nil {
-		return err
-	}
-	return nil
 }
 
 // section is the injected block, cached while decisions are unchanged.

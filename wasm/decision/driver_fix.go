@@ -49,7 +49,7 @@ func (d *driver) fix(c *store.Cmd, rep report, fix *repair) {
 // person agreed to: if the log changed since so that the repair would differ,
 // nothing is written and they are told.
 func (d *driver) applyFix(out *store.Out, asJSON bool, shown *repair) {
-	if err := d.lockLog(); err != nil {
+	if err := files.Lock(d.h, d.lock); err != nil {
 		failWrite(out, err)
 		return
 	}

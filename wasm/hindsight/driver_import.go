@@ -269,16 +269,7 @@ func (r *importRun) record(lines []byte) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	h := r.h
-	if err := h.h.Mkdir(h.dir); err != nil {
-		return err
-	}
-	lock := r.cpPath + ".lock"
-	if err := h.h.Lock(lock, files.LockWaitMs, files.LockStaleMs); err != nil {
-		return errors.New("could not lock " + lock + ": " + err.Error())
-	}
-	defer h.h.Unlock(lock)
-	if err := h.h.Append(r.cpPath, files.Sealed(h.h, r.cpPath, lines)); err != nil {
+	if err := files.Append(r.h.h, r.cpPath, r.cpPath+".lock", lines); err != nil {
 		return errors.New("could not record the import in " + r.cpPath + ": " + err.Error())
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+
 	// Named apart from this package's marker, the line that says what a
 	// cut block left out.
 	markers "github.com/pi-memory/pi-memory/wasm/marker"
@@ -104,11 +105,7 @@ func (n *driver) stage(scope, section, text, source string) (op Op, note string,
 	}
 	text, note = f.Text, f.Detail
 	op = Op{Op: "stage", ID: n.newID("W-", scope+"\x00"+text), T: n.h.Now(), Scope: scope, Section: section, Text: text, Source: source}
-	if err := n.lockData(sc.dataDir, sc.lock); err != nil {
-		return Op{}, "", err
-	}
-	defer n.h.Unlock(sc.lock)
-	if err := n.h.Append(sc.journal, op.encode()); err != nil {
+	if err := files.Append(n.h, sc.journal, sc.lock, op.encode()); err != nil {
 		return Op{}, "", err
 	}
 	return op, note, nil
@@ -444,17 +441,15 @@ func (n *driver) injected(text string, receipts []budget.Receipt) {
 // appendTrace appends one record, and moves the file aside to traces.1.jsonl
 // once it passes traceFileBytes (under the lock).
 func (n *driver) appendTrace(t *Trace) error {
-	if err := n.lockData(n.sessionData, n.traces+".lock"); err != nil {
-		return err
-	}
-	defer n.h.Unlock(n.traces + ".lock")
-	if err := n.h.Append(n.traces, t.encode()); err != nil {
-		return err
-	}
-	if info, err := n.h.Stat(n.traces); err == nil && info.Size > traceFileBytes {
-		return n.h.Rename(n.traces, n.oldTraces())
-	}
-	return nil
+	return files.AppendLocked(n.h, n.traces, n.traces+".lock", func(add func([]byte) (bool, error)) error {
+		if _, err := add(t.encode()); err != nil {
+			return err
+		}
+		if info, err := n.h.Stat(n.traces); err == nil && info.Size > traceFileBytes {
+			return n.h.Rename(n.traces, n.oldTraces())
+		}
+		return nil
+	})
 }
 
 // oldTraces is where the previous traces file is kept.

@@ -85,20 +85,15 @@ func (o *driver) appendLedger(data []byte) error {
 	if why := o.env.May(o, store.Write); why != "" {
 		return errors.New(why)
 	}
-	if err := o.h.Mkdir(sc.dir); err != nil {
-		return err
-	}
-	if err := files.Lock(o.h, sc.lock); err != nil {
-		return err
-	}
-	defer o.h.Unlock(sc.lock)
-	before := files.Stamp(o.h, sc.file)
-	buf := files.Sealed(o.h, sc.file, append(data[:len(data):len(data)], '\n')) // a copy: data stays the caller's
-	if err := o.h.Append(sc.file, buf); err != nil {
-		return err
-	}
-	if before == sc.stamp && len(buf) == len(data)+1 {
-		sc.stamp = files.Stamp(o.h, sc.file)
-	}
-	return nil
+	return files.AppendLocked(o.h, sc.file, sc.lock, func(add func([]byte) (bool, error)) error {
+		before := files.Stamp(o.h, sc.file)
+		sealed, err := add(append(data[:len(data):len(data)], '\n')) // a copy: data stays the caller's
+		if err != nil {
+			return err
+		}
+		if before == sc.stamp && !sealed {
+			sc.stamp = files.Stamp(o.h, sc.file)
+		}
+		return nil
+	})
 }

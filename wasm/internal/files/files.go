@@ -88,6 +88,39 @@ func Lock(h hostio.Host, lock string) error {
 	return nil
 }
 
+// AppendLocked is the one locked, sealed append every store's log, queue and
+// record file goes through: it takes lock (making the lock's folder, the
+// file's, when it is missing: folders appear on the first write, never
+// before), runs during with the lock held, and releases it. during's
+// append writes data after the file's last line, on a line of its own when
+// that line is torn (a crash mid-append), and says whether it had to seal
+// one; a store may catch up with what other processes wrote before it
+// appends, or note the file's new size after, all under the lock.
+func AppendLocked(h hostio.Host, file, lock string, during func(append func(data []byte) (sealed bool, err error)) error) error {
+	err := Lock(h, lock)
+	if hostio.IsNotFound(err) {
+		if err = h.Mkdir(path.Dir(lock)); err == nil {
+			err = Lock(h, lock)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	defer h.Unlock(lock)
+	return during(func(data []byte) (bool, error) {
+		buf := Sealed(h, file, data)
+		return len(buf) != len(data), h.Append(file, buf)
+	})
+}
+
+// Append is AppendLocked with nothing else to do under the lock.
+func Append(h hostio.Host, file, lock string, data []byte) error {
+	return AppendLocked(h, file, lock, func(append func([]byte) (bool, error)) error {
+		_, err := append(data)
+		return err
+	})
+}
+
 // Read reads a whole file of at most max bytes.
 func Read(h hostio.Host, p string, max int64) ([]byte, error) {
 	return ReadInto(h, p, max, nil)

@@ -2,6 +2,7 @@ package files
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -218,4 +219,34 @@ func TestCleanAndPresence(t *testing.T) {
 	require.Equal(t, "(none)", Presence("", false))
 	require.Equal(t, "/p/x.json", Presence("/p/x.json", true))
 	require.Equal(t, "/p/x.json (absent)", Presence("/p/x.json", false))
+}
+
+// The locked, sealed append makes the folder on the first write, starts
+// after a torn line, and holds the lock while the store looks at the file.
+func TestAppendLockedMakesTheFolderSealsATornLineAndHoldsTheLock(t *testing.T) {
+	r := newRig(t)
+	file := filepath.Join(r.agent, "pi-memory/queue/q.jsonl")
+	lock := file + ".lock"
+	require.NoError(t, Append(r.fs, file, lock, []byte("a\n")))
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.Equal(t, "a\n", string(data), "the folder was made on the first write")
+	require.NoError(t, os.WriteFile(file, []byte("a\ntor"), 0o644))
+	var sealed bool
+	err = AppendLocked(r.fs, file, lock, func(appendLine func([]byte) (bool, error)) error {
+		_, statErr := os.Stat(lock)
+		require.NoError(t, statErr, "the lock is held while the store works")
+		var err error
+		sealed, err = appendLine([]byte("b\n"))
+		return err
+	})
+	require.NoError(t, err)
+	require.True(t, sealed, "it had to seal the torn line")
+	data, _ = os.ReadFile(file)
+	require.Equal(t, "a\ntor\nb\n", string(data))
+	_, err = os.Stat(lock)
+	require.True(t, os.IsNotExist(err), "the lock is released")
+	require.Error(t, AppendLocked(r.fs, file, lock, func(func([]byte) (bool, error)) error { return errors.New("stop") }))
+	_, err = os.Stat(lock)
+	require.True(t, os.IsNotExist(err), "released on an error too")
 }
