@@ -138,8 +138,8 @@ func (out *Out) CompleteCall(c Call, k Then) {
 	out.foreground(w.Close())
 }
 
-// HTTP asks the host to perform requests (a JSON array, as
-// hindsight.Encode writes it), all at once, each within its timeout; k
+// HTTP asks the host to perform requests (a JSON array of {method, url,
+// headers, body, timeoutMs}, decision 001), all at once, each within its timeout; k
 // receives the answers in request order. A background ask does not hold the
 // event: the host answers later and other effects may follow it in the
 // envelope; a foreground one is last.
