@@ -92,10 +92,10 @@ func DecodeCheckpoint(data []byte) Checkpoint {
 	c := Checkpoint{Files: map[string]Record{}}
 	text := strings.TrimPrefix(string(data), "\uFEFF")
 	c.Torn = text != "" && !strings.HasSuffix(text, "\n")
-	jsonl.Lines(data, func(n int, line string, last bool) bool {
-		r, why := decodeRecord(line)
+	jsonl.Lines(data, func(n int, line []byte, torn bool) bool {
+		r, why := decodeRecord(string(line))
 		if why != "" {
-			if last && c.Torn {
+			if torn {
 				why = "the last line is cut short (an import was stopped while writing it); that session is imported again"
 			}
 			c.Problems = append(c.Problems, "line "+strconv.Itoa(n)+": "+why)

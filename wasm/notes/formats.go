@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/tidwall/gjson"
@@ -19,38 +20,17 @@ import (
 // formatVersion is the format version of every notes sidecar line.
 const formatVersion = 1
 
-// Problem is a line of a sidecar that could not be read.
-type Problem struct {
-	Line int
-	Msg  string
-}
+// Problem is a line of a sidecar that could not be read (jsonl's, as every
+// reader of JSON Lines reports one).
+type Problem = jsonl.Problem
 
-func (p Problem) String() string { return "line " + strconv.Itoa(p.Line) + ": " + p.Msg }
-
-// eachLine calls f with every non-blank line and its 1-based number.
+// eachLine calls f with every non-blank line and its 1-based number, as
+// jsonl reads them.
 func eachLine(data []byte, f func(n int, line []byte)) {
-	n, start := 0, 0
-	for i := 0; i <= len(data); i++ {
-		if i < len(data) && data[i] != '\n' {
-			continue
-		}
-		n++
-		line := data[start:i]
-		start = i + 1
-		if len(line) > 0 && line[len(line)-1] == '\r' {
-			line = line[:len(line)-1]
-		}
-		blank := true
-		for _, c := range line {
-			if c != ' ' && c != '\t' {
-				blank = false
-				break
-			}
-		}
-		if !blank {
-			f(n, line)
-		}
-	}
+	jsonl.Lines(data, func(n int, line []byte, _ bool) bool {
+		f(n, line)
+		return true
+	})
 }
 
 // record parses one sidecar line, checking it is an object of a known
@@ -502,7 +482,7 @@ func DecodeJournal(data []byte) Journal {
 	eachLine(data, func(n int, line []byte) {
 		r, msg := record(line)
 		if msg != "" {
-			j.Problems = append(j.Problems, Problem{n, msg})
+			j.Problems = append(j.Problems, Problem{Line: n, Msg: msg})
 			return
 		}
 		o := Op{
@@ -513,13 +493,13 @@ func DecodeJournal(data []byte) Journal {
 		}
 		switch {
 		case o.ID == "":
-			j.Problems = append(j.Problems, Problem{n, `no "id"`})
+			j.Problems = append(j.Problems, Problem{Line: n, Msg: `no "id"`})
 			return
 		case o.Op == "stage" && (o.Scope == "" || o.Text == ""):
-			j.Problems = append(j.Problems, Problem{n, `a stage needs "scope" and "text"`})
+			j.Problems = append(j.Problems, Problem{Line: n, Msg: `a stage needs "scope" and "text"`})
 			return
 		case o.Op != "stage" && o.Op != "commit" && o.Op != "reject":
-			j.Problems = append(j.Problems, Problem{n, `unknown "op" ` + strconv.Quote(o.Op)})
+			j.Problems = append(j.Problems, Problem{Line: n, Msg: `unknown "op" ` + strconv.Quote(o.Op)})
 			return
 		}
 		if o.Op != "stage" {
@@ -673,12 +653,12 @@ func DecodeTraces(data []byte) ([]Trace, []Problem) {
 	eachLine(data, func(n int, line []byte) {
 		r, msg := record(line)
 		if msg != "" {
-			problems = append(problems, Problem{n, msg})
+			problems = append(problems, Problem{Line: n, Msg: msg})
 			return
 		}
 		t := Trace{ID: own(jsonr.Get(r, "id")), T: jsonr.Get(r, "t").Int(), Kind: own(jsonr.Get(r, "kind")), Hash: own(jsonr.Get(r, "hash"))}
 		if t.ID == "" {
-			problems = append(problems, Problem{n, `no "id"`})
+			problems = append(problems, Problem{Line: n, Msg: `no "id"`})
 			return
 		}
 		jsonr.Get(r, "stores").ForEach(func(_, s gjson.Result) bool {

@@ -282,14 +282,14 @@ func TestDecodeJournalKeepsGoodRecordsAroundBadLines(t *testing.T) {
 	}
 	require.Equal(t, []string{"W-1", "W-10"}, ids, "ops")
 	want := []Problem{
-		{2, "not valid JSON"},
-		{4, "version 2 is not supported (this build reads version 1)"},
-		{5, `no "id"`},
-		{6, `a stage needs "scope" and "text"`},
-		{7, `a stage needs "scope" and "text"`},
-		{8, `unknown "op" "delete"`},
-		{9, "not a JSON object"},
-		{10, `no "v" key`},
+		{Line: 2, Msg: "not valid JSON"},
+		{Line: 4, Msg: "version 2 is not supported (this build reads version 1)"},
+		{Line: 5, Msg: `no "id"`},
+		{Line: 6, Msg: `a stage needs "scope" and "text"`},
+		{Line: 7, Msg: `a stage needs "scope" and "text"`},
+		{Line: 8, Msg: `unknown "op" "delete"`},
+		{Line: 9, Msg: "not a JSON object"},
+		{Line: 10, Msg: `no "v" key`},
 	}
 	require.Equal(t, want, j.Problems, "problems")
 	require.Equal(t, "line 2: not valid JSON", j.Problems[0].String(), "Problem.String()")
@@ -459,11 +459,11 @@ func TestDecodeTracesSkipsBadLinesWithProblems(t *testing.T) {
 	}
 	require.Equal(t, []string{"T-1", "T-7"}, ids, "traces")
 	want := []Problem{
-		{2, "not valid JSON"},
-		{4, `no "id"`},
-		{5, "version 3 is not supported (this build reads version 1)"},
-		{6, `no "v" key`},
-		{7, "not a JSON object"},
+		{Line: 2, Msg: "not valid JSON"},
+		{Line: 4, Msg: `no "id"`},
+		{Line: 5, Msg: "version 3 is not supported (this build reads version 1)"},
+		{Line: 6, Msg: `no "v" key`},
+		{Line: 7, Msg: "not a JSON object"},
 	}
 	require.Equal(t, want, problems, "problems")
 }
@@ -483,9 +483,9 @@ func TestDecodeTracesOfNothingIsNothing(t *testing.T) {
 func TestDecodersReportALineOfInvalidUTF8(t *testing.T) {
 	bad := "{\"v\":1,\"t\":1,\"op\":\"stage\",\"id\":\"W-1\",\"scope\":\"project\",\"text\":\"caf\xe9\"}\n"
 	j := DecodeJournal([]byte(bad))
-	require.True(t, len(j.Ops) == 0 && reflect.DeepEqual(j.Problems, []Problem{{1, "not valid UTF-8"}}), "journal: ops %+v problems %v", j.Ops, j.Problems)
+	require.True(t, len(j.Ops) == 0 && reflect.DeepEqual(j.Problems, []Problem{{Line: 1, Msg: "not valid UTF-8"}}), "journal: ops %+v problems %v", j.Ops, j.Problems)
 	traces, problems := DecodeTraces([]byte("{\"v\":1,\"id\":\"T-\xc3\"}\n"))
-	require.True(t, len(traces) == 0 && reflect.DeepEqual(problems, []Problem{{1, "not valid UTF-8"}}), "traces: %+v problems %v", traces, problems)
+	require.True(t, len(traces) == 0 && reflect.DeepEqual(problems, []Problem{{Line: 1, Msg: "not valid UTF-8"}}), "traces: %+v problems %v", traces, problems)
 	_, err := decodePageTable([]byte("{\"v\":1,\"kind\":\"header\",\"scope\":\"\xff\",\"pages\":0}\n"))
 	require.True(t, err != nil && err.Error() == "line 1: not valid UTF-8", "page table: %v", err)
 	// Escaped characters are valid UTF-8 on disk and read as the text they name.

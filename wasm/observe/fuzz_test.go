@@ -342,3 +342,13 @@ func FuzzCheckConfigEdit(f *testing.F) {
 		require.Equal(t, e.warnings, back.Warnings, "what is said is what the store says")
 	})
 }
+
+// blank is a line of spaces and tabs only.
+func blank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"unicode/utf8"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 
@@ -291,60 +292,33 @@ func strs(o gjson.Result, key string) ([]string, error) {
 	return out, nil
 }
 
-// Problem is a line of the ledger that could not be read. It stays in the
-// file; the rest still loads.
-type Problem struct {
-	Line int
-	Msg  string
-}
+// Problem is a line of the ledger that could not be read (jsonl's, as
+// every reader of JSON Lines reports one). It stays in the file; the rest
+// still loads.
+type Problem = jsonl.Problem
 
-func (p Problem) String() string { return "line " + itoa(p.Line) + ": " + p.Msg }
-
-// DecodeLedger reads a resource-scope ledger file: one record per line
-// (blank lines and "\r\n" accepted). A line that is not a record is
-// reported with its number, and the lines after it still load; a last line
-// without a newline that does not read is reported as torn (a write that
-// was interrupted).
+// DecodeLedger reads a resource-scope ledger file: one record per line, as
+// jsonl reads lines. A line that is not a record is reported with its
+// number, and the lines after it still load; a last line without a newline
+// that does not read is reported as torn (a write that was interrupted).
 func DecodeLedger(data []byte) ([]Record, []Problem) {
 	var recs []Record
 	var probs []Problem
-	n, start := 0, 0
-	for i := 0; i <= len(data); i++ {
-		if i < len(data) && data[i] != '\n' {
-			continue
-		}
-		n++
-		line := data[start:i]
-		last := i == len(data)
-		start = i + 1
-		if len(line) > 0 && line[len(line)-1] == '\r' {
-			line = line[:len(line)-1]
-		}
-		if blank(line) {
-			continue
-		}
+	jsonl.Lines(data, func(n int, line []byte, torn bool) bool {
 		r, err := decode(line)
 		if err != nil {
 			msg := err.Error()
-			if last {
+			if torn {
 				msg = "torn last line (a write was interrupted; the next write starts on a new line): " + msg
 			}
 			probs = append(probs, Problem{Line: n, Msg: msg})
-			continue
+			return true
 		}
 		r.Line = n
 		recs = append(recs, r)
-	}
+		return true
+	})
 	return recs, probs
-}
-
-func blank(b []byte) bool {
-	for _, c := range b {
-		if c != ' ' && c != '\t' {
-			return false
-		}
-	}
-	return true
 }
 
 // fold rebuilds the state from records in branch (or file) order: what a

@@ -39,7 +39,8 @@ type File struct {
 func Read(data []byte) File {
 	f := File{Version: 1}
 	first := true
-	jsonl.Lines(data, func(n int, line string, _ bool) bool {
+	jsonl.Lines(data, func(n int, b []byte, _ bool) bool {
+		line := string(b)
 		if first {
 			first = false
 			f.HeaderLine, f.First = n, line
