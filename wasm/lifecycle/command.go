@@ -130,6 +130,7 @@ func (e *Engine) cmdSwitch(c *store.Cmd, on bool) {
 	}
 	for _, st := range e.stores {
 		if x, ok := st.(store.Switcher); ok {
+			st.Refresh(c.Out)
 			x.Switched(c.Out)
 		}
 	}

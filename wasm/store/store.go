@@ -49,9 +49,12 @@ type Store interface {
 	// "" when it can. The gate asks it; the store never asks itself.
 	Off() string
 	// Refresh reads the store's configuration again when one of its files
-	// changed, saying its new warnings: the orchestrator calls it before
-	// every prompt and before every command's gate, so an edit takes effect
-	// at the next one.
+	// changed, saying its new warnings. The orchestrator calls it before
+	// the store acts on its own: before every prompt; before a model
+	// request, a settle, a compaction, the shutdown and /memory on|off when
+	// the store takes part; before the gate of its command or tool. Start
+	// reads the files itself, and agent_end acts under the configuration
+	// its run read.
 	Refresh(out *Out)
 	// Ready brings the store up to date before a command that reads or
 	// writes it (catching up with other processes, reading changed files);
