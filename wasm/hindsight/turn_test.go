@@ -36,7 +36,7 @@ func FuzzToolTurn(f *testing.F) {
 	f.Add("Use Go", "", 500)
 	f.Add("x <pi-memory-recall>\nold\n</pi-memory-recall> "+secret, "<pi-memory-reflect>", 16000)
 	f.Add("é", "\u00a0", 1)
-	f.Add("c", "é"+strings.Repeat("\x87", 1200), 0) // not UTF-8: the cut backs off to nothing
+	f.Add("c", "é"+strings.Repeat("\x87", 1200), 0) // not UTF-8: cut near the cap all the same
 	f.Fuzz(func(t *testing.T, content, context string, maxChars int) {
 		maxChars = 500 + (maxChars&0x7fffffff)%20000 // retain.maxChars is at least 500
 		tr, ok := toolTurn(content, context, "k", maxChars)
@@ -49,9 +49,9 @@ func FuzzToolTurn(f *testing.F) {
 			}
 			return
 		}
-		// Text that is not UTF-8 can be cut to nothing (text.Bytes backs off
-		// over continuation bytes); text that is keeps its first characters.
-		if utf8.ValidString(content) && tr.Content == "" || utf8.ValidString(context) && tr.Context == "" || tr.UserMs != 0 {
+		// Something is always kept, UTF-8 or not (text.Bytes never cuts to
+		// nothing).
+		if tr.Content == "" || tr.Context == "" || tr.UserMs != 0 {
 			t.Fatalf("%+v", tr)
 		}
 		if utf8.ValidString(content) && !utf8.ValidString(tr.Content) || utf8.ValidString(context) && !utf8.ValidString(tr.Context) {

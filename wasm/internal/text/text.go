@@ -52,7 +52,9 @@ func Runes(s string, n int) string {
 }
 
 // Bytes is s cut to at most n bytes, at a rune boundary, with no mark: a
-// hard cap on what is sent or stored.
+// hard cap on what is sent or stored. It backs off over at most the three
+// continuation bytes a rune can have, so text that is not UTF-8 is still cut
+// near n, never to nothing.
 //
 //	Bytes("héllo", 2) => "h"
 func Bytes(s string, n int) string {
@@ -62,8 +64,10 @@ func Bytes(s string, n int) string {
 	if n < 0 {
 		n = 0
 	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
+	for k, at := 0, n; k < utf8.UTFMax-1 && at > 0 && s[at]&0xC0 == 0x80; k++ {
+		if at--; s[at]&0xC0 != 0x80 {
+			return s[:at]
+		}
 	}
 	return s[:n]
 }

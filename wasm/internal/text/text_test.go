@@ -1,6 +1,7 @@
 package text
 
 import (
+	"bytes"
 	"testing"
 	"unicode/utf8"
 
@@ -55,9 +56,21 @@ func TestBytesCutsAtARuneBoundaryWithinTheCap(t *testing.T) {
 		{"héllo", 3, "hé"},
 		{"é", 0, ""},
 		{"abc", -1, ""},
+		{"a😀b", 3, "a"},
+		{"a😀b", 5, "a😀"},
 	} {
 		got := Bytes(tc.in, tc.n)
 		require.Equal(t, tc.want, got)
 		require.True(t, utf8.ValidString(got), "valid UTF-8")
+	}
+}
+
+// Text that is not UTF-8 (a run of continuation bytes) is cut near the cap,
+// never to nothing.
+func TestBytesCutsTextThatIsNotUTF8NearTheCap(t *testing.T) {
+	junk := string(bytes.Repeat([]byte{0x80}, 100))
+	for _, n := range []int{1, 10, 50} {
+		got := Bytes(junk, n)
+		require.Equal(t, n, len(got), "cut at %d", n)
 	}
 }
