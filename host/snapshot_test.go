@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/host/internal/evtime"
 	"github.com/pi-memory/pi-memory/host/internal/testmod"
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/lifecycle"
@@ -24,15 +25,15 @@ func TestEveryBuildReadsEveryBuildsSnapshot(t *testing.T) {
 	require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
 	require.NoError(t, os.MkdirAll(filepath.Join(project, ".pi/decision-memory"), 0o755))
 	var b strings.Builder
-	base := msOf("2025-01-01T00:00:00.000Z")
+	base := evtime.Ms("2025-01-01T00:00:00.000Z")
 	for i := 1; b.Len() < 3<<20/2; i++ {
 		ms := base + int64(i)*60_000
 		fmt.Fprintf(&b, `{"v":1,"t":"%s","p":"x","e":"a","i":"D-%s-%04d","d":{"tx":"Rule %d: %s","tg":["t%d"]},"u":"user"}`+"\n",
-			stamp(ms), dayOf(ms), i%1440+1, i, strings.Repeat("keep it simple ", 12), i%5)
+			evtime.Stamp(ms), evtime.Day(ms), i%1440+1, i, strings.Repeat("keep it simple ", 12), i%5)
 	}
 	require.NoError(t, os.WriteFile(filepath.Join(project, ".pi/decision-memory/decisions.jsonl"), []byte(b.String()), 0o644))
 	start := fmt.Sprintf(`{"cwd":%q,"agentDir":%q,"trusted":true,"hasUI":false,"mode":"cli"}`, project, agent)
-	clock := fsys.NewManual(time.UnixMilli(msOf("2026-01-01T00:00:00.000Z")))
+	clock := fsys.NewManual(time.UnixMilli(evtime.Ms("2026-01-01T00:00:00.000Z")))
 
 	type runner struct {
 		name string
@@ -69,17 +70,3 @@ func TestEveryBuildReadsEveryBuildsSnapshot(t *testing.T) {
 		}
 	}
 }
-
-// msOf, stamp and dayOf read and write times as decision events hold them
-// (docs/formats.md); the core's own reader does without the time package.
-func msOf(s string) int64 {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		panic(err)
-	}
-	return t.UnixMilli()
-}
-
-func stamp(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z") }
-
-func dayOf(ms int64) string { return stamp(ms)[:10] }

@@ -17,8 +17,8 @@ import (
 	"math/rand"
 	"os"
 	"strings"
-	"time"
 
+	"github.com/pi-memory/pi-memory/host/internal/evtime"
 	"github.com/pi-memory/pi-memory/wasm/decision"
 )
 
@@ -87,7 +87,7 @@ type gen struct {
 }
 
 func newGen(seed int64) *gen {
-	return &gen{r: rand.New(rand.NewSource(seed)), now: msOf("2024-01-02T09:00:00.000Z"), seq: map[string]int{}}
+	return &gen{r: rand.New(rand.NewSource(seed)), now: evtime.Ms("2024-01-02T09:00:00.000Z"), seq: map[string]int{}}
 }
 
 func (g *gen) pick(list []string) string { return list[g.r.Intn(len(list))] }
@@ -117,7 +117,7 @@ func (g *gen) tagList() []string {
 }
 
 func (g *gen) newID() string {
-	day := dayOf(g.now)
+	day := evtime.Day(g.now)
 	g.seq[day]++
 	return fmt.Sprintf("D-%s-%04d", day, g.seq[day])
 }
@@ -126,7 +126,7 @@ func (g *gen) newID() string {
 // 10% supersede, 10% remove (falling back to add when nothing is live).
 func (g *gen) next() []byte {
 	g.now += int64(1000 + g.r.Intn(3*3600*1000))
-	ev := decision.Event{V: 1, Time: stamp(g.now), Project: "5f1c2a9be07d43aa", Actor: "user"}
+	ev := decision.Event{V: 1, Time: evtime.Stamp(g.now), Project: "5f1c2a9be07d43aa", Actor: "user"}
 	roll := g.r.Intn(100)
 	if len(g.live) < 5 || g.addsOnly {
 		roll = 0
@@ -161,7 +161,7 @@ func (g *gen) next() []byte {
 	case roll < 90:
 		old := g.pick(g.live)
 		ev.Code, ev.ID = decision.Supersede, old
-		ev.Data = decision.Data{Has: decision.HasStatus | decision.HasSupersededBy, Status: decision.Superseded, SupersededBy: "D-" + dayOf(g.now) + "-9999"}
+		ev.Data = decision.Data{Has: decision.HasStatus | decision.HasSupersededBy, Status: decision.Superseded, SupersededBy: "D-" + evtime.Day(g.now) + "-9999"}
 	default:
 		i := g.r.Intn(len(g.live))
 		ev.Code, ev.ID = decision.Remove, g.live[i]
@@ -171,17 +171,3 @@ func (g *gen) next() []byte {
 	g.buf = decision.Encode(g.buf[:0], ev)
 	return g.buf
 }
-
-// msOf, stamp and dayOf read and write times as decision events hold them
-// (docs/formats.md); the core's own reader does without the time package.
-func msOf(s string) int64 {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		panic(err)
-	}
-	return t.UnixMilli()
-}
-
-func stamp(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02T15:04:05.000Z") }
-
-func dayOf(ms int64) string { return stamp(ms)[:10] }
