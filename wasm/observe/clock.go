@@ -68,9 +68,9 @@ func formatMinute(m int) string {
 func parseDate(s string, near int64) (int64, bool) {
 	s = strings.TrimSpace(s)
 	if len(s) == 10 && s[4] == '-' && s[7] == '-' {
-		y, ok1 := atoi(s[0:4])
-		m, ok2 := atoi(s[5:7])
-		d, ok3 := atoi(s[8:10])
+		y, ok1 := civil.Digits(s[0:4])
+		m, ok2 := civil.Digits(s[5:7])
+		d, ok3 := civil.Digits(s[8:10])
 		if ok1 && ok2 && ok3 && validDate(y, m, d) {
 			return civil.Days(y, m, d), true
 		}
@@ -85,12 +85,12 @@ func parseDate(s string, near int64) (int64, bool) {
 	}
 	if m = month(words[0]); m > 0 {
 		var ok bool
-		if d, ok = atoi(words[1]); !ok {
+		if d, ok = civil.Digits(words[1]); !ok {
 			return 0, false
 		}
 	} else if m = month(words[1]); m > 0 {
 		var ok bool
-		if d, ok = atoi(words[0]); !ok {
+		if d, ok = civil.Digits(words[0]); !ok {
 			return 0, false
 		}
 	} else {
@@ -98,7 +98,7 @@ func parseDate(s string, near int64) (int64, bool) {
 	}
 	if len(words) == 3 {
 		var ok bool
-		if y, ok = atoi(words[2]); !ok || len(words[2]) != 4 {
+		if y, ok = civil.Digits(words[2]); !ok || len(words[2]) != 4 {
 			return 0, false
 		}
 		if !validDate(y, m, d) {
@@ -171,8 +171,8 @@ func parseClock(s string) (int, bool) {
 	if i < 1 || i > 2 || len(s)-i-1 != 2 {
 		return 0, false
 	}
-	h, ok1 := atoi(s[:i])
-	m, ok2 := atoi(s[i+1:])
+	h, ok1 := civil.Digits(s[:i])
+	m, ok2 := civil.Digits(s[i+1:])
 	if !ok1 || !ok2 || h > 23 || m > 59 {
 		return 0, false
 	}

@@ -14,22 +14,6 @@ func itoa(n int) string { return strconv.Itoa(n) }
 //go:noinline
 func quote(s string) string { return strconv.Quote(s) }
 
-// atoi reads a short run of ASCII digits (no sign, at most 9 digits).
-func atoi(s string) (int, bool) {
-	if s == "" || len(s) > 9 {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
-}
-
 // collapse turns every run of whitespace into one space and trims the ends.
 //
 //	collapse("  a \n\t b ") => "a b"

@@ -19,13 +19,13 @@ func ParseTime(s string) int64 {
 // Parse is ParseTime that says whether s parsed (0 is a time too).
 func Parse(s string) (int64, bool) {
 	if len(s) == 24 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == '.' && s[23] == 'Z' {
-		y, ok1 := digits(s[0:4])
-		mo, ok2 := digits(s[5:7])
-		d, ok3 := digits(s[8:10])
-		h, ok4 := digits(s[11:13])
-		mi, ok5 := digits(s[14:16])
-		se, ok6 := digits(s[17:19])
-		ms, ok7 := digits(s[20:23])
+		y, ok1 := Digits(s[0:4])
+		mo, ok2 := Digits(s[5:7])
+		d, ok3 := Digits(s[8:10])
+		h, ok4 := Digits(s[11:13])
+		mi, ok5 := Digits(s[14:16])
+		se, ok6 := Digits(s[17:19])
+		ms, ok7 := Digits(s[20:23])
 		if ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && mo >= 1 && mo <= 12 && d >= 1 && d <= DaysIn(y, mo) && h < 24 && mi < 60 && se < 60 {
 			return (Days(y, mo, d)*86400+int64(h*3600+mi*60+se))*1000 + int64(ms), true
 		}
@@ -160,7 +160,14 @@ func FormatTime(ms int64) string {
 // Day is the UTC calendar day of a time, as ids use it ("2026-02-27").
 func Day(ms int64) string { return FormatTime(ms)[:10] }
 
-func digits(s string) (int, bool) {
+// Digits reads a whole number written with 1 to 9 ASCII digits and
+// nothing else, as dates and times write their fields.
+//
+//	Digits("2026") => 2026, true; Digits("") => 0, false; Digits("1e3") => 0, false
+func Digits(s string) (int, bool) {
+	if s == "" || len(s) > 9 {
+		return 0, false
+	}
 	n := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]

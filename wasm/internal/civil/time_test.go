@@ -109,3 +109,18 @@ func TestParseRFC3339AgreesOnEveryOneByteEdit(t *testing.T) {
 	}
 	require.True(t, checked > 2000, "checked %d", checked)
 }
+
+func TestDigitsReadsOneToNineDigitsAndNothingElse(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"2026", 2026, true}, {"07", 7, true}, {"0", 0, true}, {"999999999", 999999999, true},
+		{"", 0, false}, {"1234567890", 0, false}, {"1e3", 0, false}, {"-1", 0, false}, {" 1", 0, false},
+	} {
+		got, ok := Digits(tc.in)
+		require.Equal(t, tc.ok, ok, "Digits(%q)", tc.in)
+		require.Equal(t, tc.want, got, "Digits(%q)", tc.in)
+	}
+}
