@@ -263,13 +263,7 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 		return errors.New("no agent folder: the outbox has nowhere to live")
 	}
 	// The folder is made when the lock cannot be, not before every append.
-	err := files.Lock(h.h, h.lock)
-	if hostio.IsNotFound(err) {
-		if err = h.h.Mkdir(h.dir); err == nil {
-			err = files.Lock(h.h, h.lock)
-		}
-	}
-	if err != nil {
+	if err := files.LockMaking(h.h, h.lock); err != nil {
 		return err
 	}
 	defer h.h.Unlock(h.lock)

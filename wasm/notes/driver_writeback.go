@@ -65,17 +65,6 @@ func (n *driver) newID(prefix, salt string) string {
 	return prefix + hex.EncodeToString(h.Sum(nil)[:4])
 }
 
-// lockData takes the lock of a sidecar folder, creating the folder first.
-func (n *driver) lockData(dir, lock string) error {
-	if err := n.h.Mkdir(dir); err != nil {
-		return err
-	}
-	if err := files.Lock(n.h, lock); err != nil {
-		return err
-	}
-	return nil
-}
-
 // ---- Staging -------------------------------------------------------------------
 
 // stage appends a staged fact to its scope's journal. Nothing touches the
@@ -203,7 +192,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 		}
 		return nil
 	}
-	if err := n.lockData(first.dataDir, first.lock); err != nil {
+	if err := files.LockMaking(n.h, first.lock); err != nil {
 		return err
 	}
 	defer n.h.Unlock(first.lock)

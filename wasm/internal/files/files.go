@@ -97,13 +97,7 @@ func Lock(h hostio.Host, lock string) error {
 // one; a store may catch up with what other processes wrote before it
 // appends, or note the file's new size after, all under the lock.
 func AppendLocked(h hostio.Host, file, lock string, during func(append func(data []byte) (sealed bool, err error)) error) error {
-	err := Lock(h, lock)
-	if hostio.IsNotFound(err) {
-		if err = h.Mkdir(path.Dir(lock)); err == nil {
-			err = Lock(h, lock)
-		}
-	}
-	if err != nil {
+	if err := LockMaking(h, lock); err != nil {
 		return err
 	}
 	defer h.Unlock(lock)
@@ -119,6 +113,19 @@ func Append(h hostio.Host, file, lock string, data []byte) error {
 		_, err := append(data)
 		return err
 	})
+}
+
+// LockMaking is Lock for a lock in a folder that may not exist yet: the
+// folder is made when the lock cannot be made for lack of it (a first
+// write), and not asked for before every lock. The caller unlocks.
+func LockMaking(h hostio.Host, lock string) error {
+	err := Lock(h, lock)
+	if hostio.IsNotFound(err) {
+		if err = h.Mkdir(path.Dir(lock)); err == nil {
+			err = Lock(h, lock)
+		}
+	}
+	return err
 }
 
 // Read reads a whole file of at most max bytes.
