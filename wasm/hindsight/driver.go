@@ -48,8 +48,7 @@ type driver struct {
 	lastBlock string
 	recalled  bool // a recall ran (or was reused) this session
 
-	toolsOn bool   // a tools effect naming some was sent last
-	tools   string // the names last sent, comma-joined
+	tools string // the names of Hindsight's tools last announced, comma-joined ("" none)
 
 	flushing bool   // a background flush is out
 	flushAt  int64  // since when (a host that never answers does not stop flushing for good)
@@ -110,12 +109,12 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 // only when Hindsight is configured (otherwise the tools stay as the host
 // registered them: inactive, and no footer).
 func (h *driver) announce(out *store.Out) {
-	if !h.cfg.on() && h.footer == "" && !h.toolsOn {
+	if !h.cfg.on() && h.footer == "" && h.tools == "" {
 		return
 	}
 	active := h.activeTools()
 	h.env.AnnounceTools(out)
-	h.toolsOn, h.tools = len(active) > 0, strings.Join(active, ",")
+	h.tools = strings.Join(active, ",")
 	if len(active) == 0 {
 		if h.footer != "" {
 			h.footer = ""
