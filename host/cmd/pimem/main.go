@@ -203,12 +203,13 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 	if o.json {
 		argv = withJSON(argv)
 	}
+	// The session file went with session_start: the core read its branch
+	// there, and the command works on that branch.
 	input, _ := json.Marshal(struct {
-		Name        string   `json:"name"`
-		Argv        []string `json:"argv"`
-		HasUI       bool     `json:"hasUI"`
-		SessionFile string   `json:"sessionFile,omitempty"`
-	}{typed, append([]string{}, argv...), false, session.SessionFile})
+		Name  string   `json:"name"`
+		Argv  []string `json:"argv"`
+		HasUI bool     `json:"hasUI"`
+	}{typed, append([]string{}, argv...), false})
 	res, err = d.Run("command", input)
 	if err != nil {
 		return 0, coreFailed("command", err)
