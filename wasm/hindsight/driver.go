@@ -105,15 +105,14 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 	h.announce(out)
 }
 
-// announce sends the tools and the footer for the state memory is in now:
-// only when Hindsight is configured (otherwise the tools stay as the host
-// registered them: inactive, and no footer).
+// announce shows the footer for the state memory is in now (the tools it
+// offers then are announced by the orchestrator, which asks ActiveTools):
+// only when Hindsight is configured, or was (no footer otherwise).
 func (h *driver) announce(out *store.Out) {
 	if !h.cfg.on() && h.footer == "" && h.tools == "" {
 		return
 	}
 	active := h.activeTools()
-	h.env.AnnounceTools(out)
 	h.tools = strings.Join(active, ",")
 	if len(active) == 0 {
 		if h.footer != "" {
@@ -144,8 +143,8 @@ func (h *driver) notRetainedNow(optOut bool) string {
 	return notRetained(h.cfg, h.modeNow(), optOut)
 }
 
-// retool announces again when the tools no longer match what was last
-// sent: hindsight.json (read again by Refresh just before) appeared,
+// retool shows the footer again when the tools no longer match those it
+// was shown for: hindsight.json (read again by Refresh just before) appeared,
 // changed or went away during the session, or the mode changed. The run
 // has checked its config.
 func (h *driver) retool(out *store.Out) {

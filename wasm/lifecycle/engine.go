@@ -57,6 +57,9 @@ type Engine struct {
 	fs     *files.FS // the host with memory paths guarded, as the stores have it
 	stores []store.Store
 	last   []budget.Receipt // what the previous turn put in the system prompt; nil before the first turn
+	// tools are the tool names last announced, comma-joined: the tools
+	// effect is sent again only when they change.
+	tools string
 }
 
 // New returns an engine over host h.
@@ -94,6 +97,10 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 		e.sessionStart(out, in)
 	case "resume":
 		e.asks.Resume(out, in)
+		if e.s != nil {
+			// An answered dialog may have turned a store on or off.
+			e.toolsChanged(out)
+		}
 	case "registry":
 		// What the core offers, for hosts to register commands and flags
 		// from; it needs no session.
@@ -127,6 +134,7 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 			e.sessionBeforeTree(out, in)
 		case "command":
 			e.command(out, in)
+			e.toolsChanged(out)
 		case "tool":
 			e.tool(out, in)
 		default:
@@ -183,12 +191,13 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 		e.s = nil
 		return
 	}
-	e.stores = open(store.NewEnv(s, e.fs, &e.asks, e.may, e.announceTools))
+	e.stores = open(store.NewEnv(s, e.fs, &e.asks, e.may))
 	for _, st := range e.stores {
 		if x, ok := st.(store.Starter); ok {
 			x.Start(out, in)
 		}
 	}
+	e.toolsChanged(out)
 }
 
 // maxSessionFile bounds the session file an event may name: a session file
@@ -235,15 +244,30 @@ func (e *Engine) sessionShutdown(out *store.Out) {
 	}
 }
 
-// announceTools sends the active tools of every store, as they are now
-// (Env.AnnounceTools): pi's adapter makes exactly these of the registry's
+// announceTools sends the active tools of every store, as they are now:
+// pi's adapter makes exactly these of the registry's
 // tools active.
 func (e *Engine) announceTools(out *store.Out) {
+	active := e.activeTools()
+	e.tools = strings.Join(active, ",")
+	out.Tools(active)
+}
+
+// toolsChanged announces the active tools when they are not those last
+// announced: after session start, a command and the stores' refresh before
+// a prompt, any of which may turn a store (and its tools) on or off.
+func (e *Engine) toolsChanged(out *store.Out) {
+	if active := e.activeTools(); strings.Join(active, ",") != e.tools {
+		e.announceTools(out)
+	}
+}
+
+func (e *Engine) activeTools() []string {
 	var active []string
 	for _, st := range e.stores {
 		if x, ok := st.(store.Tooler); ok {
 			active = append(active, x.ActiveTools()...)
 		}
 	}
-	out.Tools(active)
+	return active
 }

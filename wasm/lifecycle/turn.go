@@ -22,6 +22,7 @@ func (e *Engine) beforeAgentStart(out *store.Out, in gjson.Result) {
 	for _, st := range e.stores {
 		st.Refresh(out)
 	}
+	e.toolsChanged(out)
 	for _, st := range e.stores {
 		if x, ok := st.(store.Prompter); ok {
 			x.Prompt(out, in)
@@ -54,6 +55,7 @@ func (e *Engine) context(out *store.Out, in gjson.Result) {
 			x.Context(out, in)
 		}
 	}
+	e.toolsChanged(out)
 }
 
 // agentEnd is the end of a run: capture, retain, and what can wait until

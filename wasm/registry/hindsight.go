@@ -21,18 +21,8 @@ var hindsightCommand = Command{
 	},
 }
 
-// Tool is one tool the model may call, registered by the host inactive and
-// made active by the core's tools effect.
-type Tool struct {
-	Name, Label, Description string
-	// Store is the store that runs it (store.Tooler).
-	Store string
-	// Parameters is a JSON schema object (type "object").
-	Parameters string
-}
-
-// Tools are every tool the core offers; the tool export runs them.
-var Tools = []Tool{
+// hindsightTools are Hindsight's tools (store.Tooler).
+var hindsightTools = []Tool{
 	{Store: "hindsight", Name: "hindsight_recall", Label: "Hindsight recall",
 		Description: "Search long-term memory (Hindsight) for facts about this project and the user. Use it before answering questions about earlier work, preferences or decisions.",
 		Parameters:  `{"type":"object","properties":{"query":{"type":"string","description":"what to look for, in a sentence"}},"required":["query"],"additionalProperties":false}`},

@@ -126,7 +126,9 @@ type Switcher interface {
 }
 
 // Tooler offers tools to the model (the registry's tools whose Store is its
-// Name).
+// Name). The orchestrator announces the active tools of every store after
+// session start, a command, a dialog's answer and the refresh before a
+// prompt, when they changed.
 type Tooler interface {
 	// ActiveTools are the store's tools the model may call now.
 	ActiveTools() []string
@@ -193,15 +195,13 @@ type Env struct {
 	// checked (files.FS).
 	FS *files.FS
 
-	asks  *Asks
-	gate  func(s Store, act Act) string
-	tools func(out *Out)
+	asks *Asks
+	gate func(s Store, act Act) string
 }
 
-// NewEnv is the orchestrator's: asks hands out ids, gate answers May, tools
-// announces the active tools of every store.
-func NewEnv(s *Session, fs *files.FS, asks *Asks, gate func(Store, Act) string, tools func(*Out)) *Env {
-	return &Env{Session: s, FS: fs, asks: asks, gate: gate, tools: tools}
+// NewEnv is the orchestrator's: asks hands out ids, gate answers May.
+func NewEnv(s *Session, fs *files.FS, asks *Asks, gate func(Store, Act) string) *Env {
+	return &Env{Session: s, FS: fs, asks: asks, gate: gate}
 }
 
 // NextID is an id this module instance never handed out before with that
@@ -212,7 +212,3 @@ func (e *Env) NextID(prefix string) string { return e.asks.Next(prefix) }
 // May is the gate's answer for store s about to do act: "" when it may,
 // else why not, in words for the person.
 func (e *Env) May(s Store, act Act) string { return e.gate(s, act) }
-
-// AnnounceTools sends the tools effect: the active tools of every store,
-// as they are now. A store calls it when its own tools may have changed.
-func (e *Env) AnnounceTools(out *Out) { e.tools(out) }

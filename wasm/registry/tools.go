@@ -1,0 +1,23 @@
+package registry
+
+// Tool is one tool the model may call, registered by the host inactive and
+// made active by the core's tools effect.
+type Tool struct {
+	Name, Label, Description string
+	// Store is the store that runs it (store.Tooler).
+	Store string
+	// Parameters is a JSON schema object (type "object").
+	Parameters string
+}
+
+// Tools are every tool the core offers, each store's in its file; the tool
+// export runs them.
+var Tools = concat(hindsightTools)
+
+func concat(lists ...[]Tool) []Tool {
+	var all []Tool
+	for _, l := range lists {
+		all = append(all, l...)
+	}
+	return all
+}
