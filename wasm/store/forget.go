@@ -1,18 +1,28 @@
 package store
 
 // Forgetter is a store whose entries memory_forget may remove and
-// memory_restore bring back. The lifecycle's memory_forget and
-// memory_restore tools ask each Forgetter in list order, so a store answers
-// only for its own references and leaves the others (ok false).
+// memory_restore bring back (the orchestrator's tools, and /memory forget
+// and /memory restore). The orchestrator asks each Forgetter in list order,
+// so a store answers only for its own references and leaves the others
+// (ok false).
 type Forgetter interface {
 	// Forget removes the entry ref names (a reference the store's search
-	// hits carry: a decision id or an unambiguous suffix of one, a note's
-	// "file:line"), keeping what brings it back, and says what it removed
-	// and how to restore it in one or two lines. ok is false when ref is
-	// not one of the store's; err is a refusal, in words for the person or
-	// the model (nothing was removed).
-	Forget(out *Out, ref string) (said string, ok bool, err error)
-	// Restore brings back an entry Forget removed; ref is the reference
-	// Forget's answer named. ok and err as for Forget.
+	// hits carry: a decision id or an unambiguous suffix of one; a note's
+	// "<absolute file>:<line>"), keeping what brings it back. ok is false
+	// when ref is not one of the store's; err is a refusal, in words for
+	// the person or the model (nothing was removed).
+	Forget(out *Out, ref string) (f Forgot, ok bool, err error)
+	// Restore brings back an entry Forget removed: ref is a Forgot.Restore
+	// this store handed out (in this session or an earlier one). It says
+	// what it restored, in one line. ok and err as for Forget.
 	Restore(out *Out, ref string) (said string, ok bool, err error)
+}
+
+// Forgot is what Forget removed.
+type Forgot struct {
+	// Said is one line for the person or the model: what was removed and
+	// from where ("Forgot “use pnpm” (.pi/memory/MEMORY.md).").
+	Said string
+	// Restore is the reference Restore takes to bring it back.
+	Restore string
 }
