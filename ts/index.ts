@@ -46,6 +46,12 @@ import type { TSchema } from "typebox";
 import { Core, CoreTrap, type Effect, type Envelope, type HttpAnswer, type HttpRequest, type LogLevel } from "./core.ts";
 
 const CORE_FILE = new URL("./core.wasm", import.meta.url);
+/**
+ * The customType of a command's output in pi's transcript (decision 001): shown with
+ * its own renderer, kept in the session, never sent to the model (the context handler
+ * leaves it out) and skipped by the core's readers of the branch.
+ */
+export const OUTPUT_TYPE = "pi-memory-output";
 const REGISTRY_FILE = new URL("./registry.json", import.meta.url);
 
 /** The parts of the core's registry (wasm/registry) the adapter registers from. */
@@ -127,6 +133,14 @@ interface Scope {
 	toolNames: ReadonlySet<string>;
 	/** Starts a background ask now; its answer is resumed later. */
 	background: (ask: Complete | Http) => void;
+	/** Shows a command's output. */
+	output: (text: string) => void;
+}
+
+/** What a command's output message carries besides its text. */
+interface OutputDetails {
+	/** The command line that printed it ("/decision list"). */
+	command: string;
 }
 
 /**
@@ -169,11 +183,21 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	const registry = registryOf();
 	const tools = registry.tools;
 	const toolNames: ReadonlySet<string> = new Set(tools.map((t) => t.name));
-	const scopeOf = (ctx: ExtensionContext, exportName: string): Scope => ({ toolNames, background: (ask) => inBackground(ctx, exportName, ask) });
+	const scopeOf = (ctx: ExtensionContext, exportName: string, command?: string): Scope => ({
+		toolNames,
+		background: (ask) => inBackground(ctx, exportName, ask, command),
+		output: (text) => {
+			// A command's output stays in pi's transcript (notify shows one line and the next
+			// replaces it); without a UI it goes to stderr, as notices do.
+			if (command === undefined || !ctx.hasUI) show(ctx, text, "info");
+			else pi.sendMessage<OutputDetails>({ customType: OUTPUT_TYPE, content: text, display: true, details: { command } });
+		},
+	});
 	for (const f of registry.flags) {
 		if (f.type === "boolean") pi.registerFlag(f.name, { description: f.description, type: "boolean", default: false });
 		else pi.registerFlag(f.name, { description: f.description, type: "string", default: "" });
 	}
+	pi.registerMessageRenderer<OutputDetails>(OUTPUT_TYPE, (message, _options, theme) => outputView(textOf(message.content), message.details?.command ?? "", theme));
 	for (const c of registry.commands) {
 		for (const name of [c.name, ...c.aliases]) {
 			pi.registerCommand(name, {
@@ -181,7 +205,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 				// The typed name: an alias may imply a subcommand (/om-status), which the core
 				// resolves. The branch as it is now: /om observe and /om view read it.
 				handler: async (args, ctx) => {
-					await run(ctx, "command", { name, args, hasUI: ctx.hasUI, branch: ctx.sessionManager.getBranch() });
+					await run(ctx, "command", { name, args, hasUI: ctx.hasUI, branch: ctx.sessionManager.getBranch() }, undefined, `/${name}${args.trim() === "" ? "" : ` ${args.trim()}`}`);
 				},
 			});
 		}
@@ -266,9 +290,12 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// named rather than sent, and `core` holds it. Both indices refer to pi's messages
 	// as given: the appends change no length, so they go first.
 	pi.on("context", async (event, ctx) => {
-		const got = await run(ctx, "context", { messages: event.messages });
-		if (got === undefined || (got.context === undefined && got.appends.length === 0)) return undefined;
-		const messages: ContextEvent["messages"] = [...event.messages];
+		// Command output stays in the transcript for the person; the model never gets it.
+		const given = event.messages.filter((m) => !(m.role === "custom" && m.customType === OUTPUT_TYPE));
+		const dropped = given.length !== event.messages.length;
+		const got = await run(ctx, "context", { messages: given });
+		if (got === undefined || (got.context === undefined && got.appends.length === 0)) return dropped ? { messages: given } : undefined;
+		const messages: ContextEvent["messages"] = [...given];
 		for (const a of got.appends) appendTo(messages, a.index, a.text);
 		const block = got.context;
 		if (block !== undefined) {
@@ -325,13 +352,14 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// Hindsight requests through `resume` until the core has nothing more to ask in the
 	// foreground. Undefined on failure. `signal` (a compaction's, a tree navigation's, a
 	// tool call's, else the event's) aborts the foreground asks it waits for.
-	async function run(ctx: ExtensionContext, exportName: string, input: unknown, signal?: AbortSignal): Promise<Injection | undefined> {
-		return drive(ctx, exportName, () => core.call(exportName, input), signal ?? ctx.signal);
+	// `command` is the command line typed, for a command's output in the transcript.
+	async function run(ctx: ExtensionContext, exportName: string, input: unknown, signal?: AbortSignal, command?: string): Promise<Injection | undefined> {
+		return drive(ctx, exportName, () => core.call(exportName, input), signal ?? ctx.signal, command);
 	}
 
-	async function drive(ctx: ExtensionContext, exportName: string, first: () => Promise<Envelope>, signal: AbortSignal | undefined): Promise<Injection | undefined> {
+	async function drive(ctx: ExtensionContext, exportName: string, first: () => Promise<Envelope>, signal: AbortSignal | undefined, command?: string): Promise<Injection | undefined> {
 		const got: Injection = { system: "", message: undefined, context: undefined, appends: [], compaction: undefined, branchSummary: undefined, toolResult: undefined };
-		const scope = scopeOf(ctx, exportName);
+		const scope = scopeOf(ctx, exportName, command);
 		try {
 			let envelope: Envelope = await first();
 			for (;;) {
@@ -354,12 +382,12 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// with its answer, then performs what follows (a session entry, a status, the next
 	// ask) the same way, all after pi's handler has returned. Several may be out at once;
 	// the core serializes their resumes. Failures are reported like any other.
-	function inBackground(ctx: ExtensionContext, exportName: string, ask: Complete | Http): void {
+	function inBackground(ctx: ExtensionContext, exportName: string, ask: Complete | Http, command?: string): void {
 		const stop = shutdown.signal;
 		const task = (async () => {
 			const value = await answer(ctx, ask, stop);
 			if (ended) return;
-			await drive(ctx, exportName, () => core.call("resume", { id: ask.id, value }), stop);
+			await drive(ctx, exportName, () => core.call("resume", { id: ask.id, value }), stop, command);
 		})();
 		background.add(task);
 		void task.finally(() => background.delete(task));
@@ -408,7 +436,7 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, en
 		const e = effects[i]!;
 		switch (e.t) {
 			case "output":
-				show(ctx, e.text, "info");
+				scope.output(e.text);
 				break;
 			case "notify":
 				show(ctx, e.text, e.level === "warning" || e.level === "error" ? e.level : "info");
@@ -481,6 +509,77 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, en
 function show(ctx: ExtensionContext, text: string, level: "info" | "warning" | "error"): void {
 	if (ctx.hasUI) ctx.ui.notify(text, level);
 	else process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+type Theme = Parameters<Parameters<ExtensionAPI["registerMessageRenderer"]>[1]>[2];
+
+/**
+ * How a command's output looks in the transcript: the command line, then its text as
+ * the core wrote it (plain text, no Markdown), wrapped to the width pi gives. Control
+ * characters are shown as nothing: output is ours, but it quotes what people and models
+ * wrote.
+ */
+export function outputView(text: string, command: string, theme: Theme): { render(width: number): string[]; invalidate(): void } {
+	return {
+		render(width: number): string[] {
+			const inner = Math.max(10, width - 2);
+			const lines = [theme.fg("customMessageLabel", fit(`pi-memory ${command}`.trimEnd(), inner))];
+			for (const line of wrapPlain(text, inner)) lines.push(theme.fg("customMessageText", line));
+			return [""].concat(lines.map((l) => ` ${l}`));
+		},
+		invalidate(): void {},
+	};
+}
+
+// Characters a terminal shows two columns wide (CJK, Hangul, full-width forms, emoji).
+const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1FAFF}\u{20000}-\u{3FFFD}]/u;
+// C0 and C1 controls but the newline, and zero-width marks a terminal may draw anyway.
+const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060-\u2064\uFEFF]/gu;
+
+function columns(ch: string): number {
+	return WIDE.test(ch) ? 2 : 1;
+}
+
+/** text in lines of at most width columns, broken at spaces where it can; indentation is kept on continued lines. */
+export function wrapPlain(text: string, width: number): string[] {
+	const out: string[] = [];
+	for (const raw of text.replace(/\t/g, "  ").replace(CONTROL, "").split("\n")) {
+		const indent = /^ */.exec(raw)![0].slice(0, Math.floor(width / 2));
+		let line = "";
+		let used = 0;
+		let lastSpace = -1;
+		for (const ch of raw) {
+			const w = columns(ch);
+			if (used + w > width && ch === " ") {
+				// A space at the edge ends the line.
+				out.push(line.trimEnd());
+				line = indent;
+				used = [...indent].length;
+				lastSpace = -1;
+				continue;
+			}
+			if (used + w > width) {
+				if (lastSpace > indent.length) {
+					out.push(line.slice(0, lastSpace).trimEnd());
+					line = indent + line.slice(lastSpace + 1);
+				} else {
+					out.push(line);
+					line = indent;
+				}
+				used = [...line].reduce((n, c) => n + columns(c), 0);
+				lastSpace = -1;
+			}
+			if (ch === " ") lastSpace = line.length;
+			line += ch;
+			used += w;
+		}
+		out.push(line.trimEnd());
+	}
+	return out;
+}
+
+function fit(text: string, width: number): string {
+	return wrapPlain(text, width)[0] ?? "";
 }
 
 // A foreground ask ends its envelope (decision 001): what follows it is not performed.

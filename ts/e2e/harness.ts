@@ -579,7 +579,7 @@ export interface RpcOptions extends RunOptions {
 export interface CommandResult {
 	/** The prompt response (disposition "handled" for an extension command). */
 	response: RpcRecord;
-	/** notify messages emitted while the command ran. */
+	/** What the command showed, in order: notify messages and its output messages. */
 	notes: string[];
 	/** Every record emitted while the command ran. */
 	records: RpcRecord[];
@@ -902,8 +902,24 @@ function isDialog(r: RpcRecord): boolean {
 	return r.type === "extension_ui_request" && DIALOG_METHODS.has(String(r.method));
 }
 
+// What a person sees of a command in the order it came: notices (notify) and the
+// command's output, which stays in the transcript as a custom message.
 function notesOf(records: RpcRecord[]): string[] {
-	return records.filter((r) => r.type === "extension_ui_request" && r.method === "notify").map((r) => String(r.message ?? ""));
+	const notes: string[] = [];
+	for (const r of records) {
+		if (r.type === "extension_ui_request" && r.method === "notify") notes.push(String(r.message ?? ""));
+		const m = outputMessageOf(r);
+		if (m !== undefined) notes.push(m);
+	}
+	return notes;
+}
+
+/** The text of a command's output message (customType pi-memory-output) an RPC record ends, if it is one. */
+export function outputMessageOf(r: RpcRecord): string | undefined {
+	if (r.type !== "message_end") return undefined;
+	const m = r.message as { role?: string; customType?: string; content?: unknown } | undefined;
+	if (m?.role !== "custom" || m.customType !== "pi-memory-output") return undefined;
+	return typeof m.content === "string" ? m.content : JSON.stringify(m.content);
 }
 
 /**

@@ -142,6 +142,20 @@ export class FakePi {
 		this.entries.push({ customType, data });
 	}
 
+	/** Every pi.sendMessage call, in order (command output in the transcript). */
+	readonly sent: { customType: string; content: unknown; display: boolean; details?: unknown }[] = [];
+	readonly renderers = new Map<string, unknown>();
+
+	sendMessage(message: { customType: string; content: unknown; display: boolean; details?: unknown }): void {
+		this.sent.push(message);
+		// In the transcript, among the ui calls of the newest context: what the person saw, in order.
+		lastUi?.push({ method: "message", args: [message.content, message.details] });
+	}
+
+	registerMessageRenderer(customType: string, renderer: unknown): void {
+		this.renderers.set(customType, renderer);
+	}
+
 	on(event: string, handler: Handler): () => void {
 		const list = this.handlers.get(event) ?? [];
 		list.push(handler);
@@ -182,7 +196,8 @@ export class FakePi {
 // ---- The context -----------------------------------------------------------------------
 
 export interface UiCall {
-	method: "notify" | "setStatus" | "select" | "confirm" | "input" | "editor";
+	/** "message": a custom message pi.sendMessage put in the transcript (content, details). */
+	method: "notify" | "setStatus" | "select" | "confirm" | "input" | "editor" | "message";
 	args: unknown[];
 }
 
@@ -218,8 +233,12 @@ export interface FakeContext {
 	compactions: unknown[];
 }
 
+// The ui calls of the newest fake context, where pi.sendMessage records too.
+let lastUi: UiCall[] | undefined;
+
 export function fakeContext(o: FakeContextOptions = {}): FakeContext {
 	const ui: UiCall[] = [];
+	lastUi = ui;
 	const completions: unknown[][] = [];
 	const compactions: unknown[] = [];
 	const models = o.models ?? [];

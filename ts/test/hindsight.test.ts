@@ -166,7 +166,7 @@ test("an http ask performs every request at once and resumes with each answer in
 	const post = server.seen.find((s) => s.method === "POST");
 	assert.equal(post?.headers.authorization, "Bearer k1");
 	assert.equal(post?.headers["content-type"], "application/json");
-	assert.deepEqual(f.ui.at(-1), { method: "notify", args: ["done", "info"] });
+	assert.deepEqual(f.ui.at(-1), { method: "message", args: ["done", { command: "/hindsight doctor" }] });
 });
 
 test("a request past its timeoutMs resumes with an error saying so, a refused one with the reason, and the others with their answers", async (t) => {

@@ -24,6 +24,8 @@ async function load(variant: "scripted" | "real"): Promise<Factory> {
 const CORE_SHA256 = createHash("sha256").update(fs.readFileSync(new URL("../core.wasm", import.meta.url))).digest("hex");
 
 const scriptedFactory = await load("scripted");
+// The transcript view of command output, from the module pi loads (after fake-pi's hook).
+const { outputView, wrapPlain } = (await import(new URL("../index.ts?real", import.meta.url).href)) as typeof import("../index.ts");
 const realFactory = await load("real");
 
 function started(factory: Factory): FakePi {
@@ -37,8 +39,9 @@ function quietErrors(t: TestContext): { calls: unknown[][] } {
 	return { get calls() { return m.mock.calls.map((c) => c.arguments); } };
 }
 
+// What the person was shown: notices, and command output in the transcript (as [text, "output"]).
 function notices(ui: UiCall[]): unknown[][] {
-	return ui.filter((c) => c.method === "notify").map((c) => c.args);
+	return ui.filter((c) => c.method === "notify" || c.method === "message").map((c) => (c.method === "message" ? [c.args[0], "output"] : c.args));
 }
 
 const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "BASE" };
@@ -138,7 +141,7 @@ test("every command name reaches the command export as typed (/decisions as deci
 	]);
 });
 
-test("output, notify and status effects become ui calls, in order", async () => {
+test("a command's output goes to the transcript; notify and status effects become ui calls, in order", async () => {
 	scripted.reset(() =>
 		envelope(
 			{ t: "output", text: "2 active decisions" },
@@ -151,8 +154,10 @@ test("output, notify and status effects become ui calls, in order", async () => 
 	const pi = started(scriptedFactory);
 	const { ctx, ui } = fakeContext();
 	await pi.command("decision", "list", ctx);
+	assert.deepEqual(pi.sent, [{ customType: "pi-memory-output", content: "2 active decisions", display: true, details: { command: "/decision list" } }]);
+	assert.ok(pi.renderers.has("pi-memory-output"), "with its own renderer");
 	assert.deepEqual(ui, [
-		{ method: "notify", args: ["2 active decisions", "info"] },
+		{ method: "message", args: ["2 active decisions", { command: "/decision list" }] },
 		{ method: "notify", args: ["1 problem line", "warning"] },
 		{ method: "setStatus", args: ["pi-memory", "decisions: 2 active"] },
 		{ method: "setStatus", args: ["pi-memory", undefined] },
@@ -173,12 +178,12 @@ test("without a UI, output and notices go to stderr and a refused command sets p
 	assert.deepEqual(written, ["not added: duplicate of D-2026-11-21-0001\n", "1 problem line\n"]);
 	assert.deepEqual(ui, [{ method: "setStatus", args: ["pi-memory", "decisions: 2 active"] }]);
 	stderr.mock.restore();
-	// With a UI the same envelope is notices, and pi's exit code is left alone.
+	// With a UI the same envelope is an output message and a notice, and pi's exit code is left alone.
 	process.exitCode = undefined;
 	const withUI = fakeContext({ hasUI: true });
 	await pi.command("decision", "add Use tabs", withUI.ctx);
 	assert.equal(process.exitCode, undefined);
-	assert.equal(notices(withUI.ui).length, 2);
+	assert.deepEqual(notices(withUI.ui), [["not added: duplicate of D-2026-11-21-0001", "output"], ["1 problem line\n", "warning"]]);
 });
 
 test("a refused command without a UI leaves exit code 1 for pi", async (t) => {
@@ -250,7 +255,7 @@ test("a dialog is shown, its answer resumed, and the resumed envelope performed"
 		{ method: "select", args: ["Near-duplicate of D-1", ["Update D-1", "Add anyway", "Cancel"]] },
 		{ method: "input", args: ["Why?", "reason (required)"] },
 		{ method: "confirm", args: ["Remove all?", "12 decisions"] },
-		{ method: "notify", args: ["done", "info"] },
+		{ method: "message", args: ["done", { command: "/decision add tabs" }] },
 	]);
 });
 
@@ -479,4 +484,24 @@ test("real core: /om-status through its alias, an observer run after a settle, a
 	assert.equal(custom?.customType, "observational-memory-context");
 	assert.match(String(custom?.content), /<observations>[\s\S]*NODE-MARK/);
 	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
+});
+
+
+const theme = { fg: (_c: string, t: string) => t, bold: (t: string) => t } as unknown as Parameters<typeof outputView>[2];
+test("command output: wraps at the width pi gives, at spaces, keeping indentation", () => {
+	const text = "3 active decisions (newest first):\n  D-2026-11-27-0003 | active | Use PostgreSQL 16 as the primary datastore for every service we run";
+	for (const width of [80, 40, 24]) {
+		const lines = outputView(text, "/decision list", theme).render(width);
+		for (const l of lines) assert.ok([...l].length <= width, `${JSON.stringify(l)} is wider than ${width}`);
+		assert.equal(lines.join(" ").replace(/\s+/g, " ").includes("primary datastore for every service"), true);
+	}
+	assert.deepEqual(wrapPlain("  aaa bbb ccc", 9), ["  aaa bbb", "  ccc"]);
+});
+test("command output: counts wide characters twice and drops control characters", () => {
+	assert.deepEqual(wrapPlain("数据库数据库", 6), ["数据库", "数据库"]);
+	assert.deepEqual(wrapPlain("ok\u001b]52;c;ZXZpbA==\u0007 done", 80), ["ok]52;c;ZXZpbA== done"]);
+	assert.deepEqual(wrapPlain("a\tb", 80), ["a  b"]);
+});
+test("command output: never returns an empty page for empty output", () => {
+	assert.ok(outputView("", "/memory status", theme).render(80).length >= 2);
 });

@@ -34,6 +34,8 @@ export const resolved: Record<string, true> = {
 	on: true satisfies Real<ExtensionAPI["on"]>,
 	registerCommand: true satisfies Real<Parameters<ExtensionAPI["registerCommand"]>[1]>,
 	registerFlag: true satisfies Real<Parameters<ExtensionAPI["registerFlag"]>[1]>,
+	messageRenderer: true satisfies Real<Parameters<ExtensionAPI["registerMessageRenderer"]>[1]>,
+	sendMessage: true satisfies Real<Parameters<ExtensionAPI["sendMessage"]>[0]>,
 	getAgentDir: true satisfies Real<typeof getAgentDir>,
 	ctx: true satisfies Real<ExtensionContext>,
 	ui: true satisfies Real<ExtensionContext["ui"]>,

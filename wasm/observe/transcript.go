@@ -11,6 +11,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -399,6 +400,11 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 func (r *reader) custom(e *entry, v gjson.Result, id string) {
 	e.Role = roleCustom
 	ct := jsonr.Get(v, "customType").Str
+	if ct == store.OutputType {
+		// A command's output: the person's to read, never in a model request.
+		e.Ours = true
+		return
+	}
 	text, n := r.contentText(jsonr.Get(v, "content"))
 	e.Tokens = n
 	if has(ours, ct) {

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 func TestTranscriptSerializesEachRole(t *testing.T) {
@@ -252,4 +253,15 @@ a2 assistant  "[15:31] Assistant calls read(path=\"src/search.ts\")"
 a3 toolResult "[15:31] Result of read(path=\"src/search.ts\"):\nexport function search(q) { return new RegExp(q) }"
 a4 custom     ""
 `, b.String())
+}
+
+func TestTranscriptSkipsCommandOutputWhichNoRequestCarries(t *testing.T) {
+	s := newSession(feb12)
+	s.user("what did we decide?")
+	s.custom(store.OutputType, "Decisions (2 active)\n  D-0001 Use pnpm")
+	tr := s.transcript()
+	out := tr.Entries[1]
+	require.Equal(t, "", out.Text, "the observer never reads a command's output")
+	require.True(t, out.Ours)
+	require.Equal(t, 0, out.Tokens, "the adapter keeps it out of every request: it takes no room")
 }

@@ -34,7 +34,13 @@ func (o *Out) foreground(b []byte) {
 	o.ask = b
 }
 
-// Output is a command's result: shown in pi, printed on stdout by pimem.
+// OutputType is the customType of a command's output in pi's transcript:
+// pi's adapter shows it there, keeps it out of every model request, and a
+// store reading the branch skips it (decision 001).
+const OutputType = "pi-memory-output"
+
+// Output is a command's result: shown in pi's transcript (OutputType),
+// printed on stdout by pimem.
 func (o *Out) Output(text string) {
 	w := jsonw.Open(nil)
 	w.Str("t", "output")
