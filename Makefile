@@ -23,9 +23,9 @@ VERSION := $(shell sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' ts/package.json 
 ifeq ($(VERSION),)
 $(error cannot read "version" from ts/package.json)
 endif
-PACKAGE := $(OUT)/pi-memory-$(VERSION).tgz
+PACKAGE := $(OUT)/pimem-$(VERSION).tgz
 
-.PHONY: all tools hindsight wasm run test test-types test-go test-ts test-e2e fuzz bench package install pimem clean
+.PHONY: all tools hindsight wasm run test test-types test-go test-ts test-e2e test-e2e-compat fuzz bench package install pimem clean
 
 all: wasm pimem
 
@@ -62,10 +62,11 @@ package: $(PACKAGE)
 $(PACKAGE): $(TINYGO_WASM) $(REGISTRY) ts/index.ts ts/core.ts ts/README.md ts/package.json ts/package-lock.json $(BUILD)/package.sh
 	$(BUILD)/package.sh $@ >/dev/null
 
-run: tools wasm
-	"$$($(BUILD)/pi.sh)" -e ./ts/index.ts
+# pi with the package this clone builds, named pimem in pi's lists (build/run.sh).
+run: tools package
+	$(BUILD)/run.sh $(PACKAGE) $(ARGS)
 
-test: tools wasm test-types test-go fuzz test-ts test-e2e
+test: tools wasm test-types test-go fuzz test-ts test-e2e test-e2e-compat
 	@echo "all tests passed"
 
 # tsc over ts/ (adapter, tests, end-to-end suite, benchmarks) against pi's declarations.
@@ -104,10 +105,17 @@ test-ts: tools wasm
 test-e2e: tools wasm package hindsight
 	PI_BIN="$$($(BUILD)/pi.sh)" "$$($(BUILD)/node.sh)" --test 'ts/e2e/*.test.ts'
 
+# The older pi release we support (PI_COMPAT_VERSION in build/env.sh) runs the part of
+# the suite that touches each pi API the adapter uses: commands and their output,
+# dialogs, the system prompt, tools, the context event, compaction, print mode, install.
+E2E_COMPAT := command-output decision-add decision-supersede memory observe off print-mode install
+test-e2e-compat: tools wasm package
+	PI_BIN="$$($(BUILD)/pi.sh $$(. $(BUILD)/env.sh && echo $$PI_COMPAT_VERSION))" "$$($(BUILD)/node.sh)" --test $(E2E_COMPAT:%=ts/e2e/%.test.ts)
+
 bench: tools wasm
 	$(BUILD)/bench.sh
 
-# Installs the package into your pi from $(PREFIX)/lib/pi-memory (not from this
+# Installs the package into your pi from $(PREFIX)/lib/pimem (not from this
 # clone, which you may then move or delete), and pimem into $(PREFIX)/bin with the
 # package's core.wasm beside it. PI=pi uses your own pi instead of the cached one.
 install: tools package pimem

@@ -4,13 +4,19 @@ PIMEM_CACHE="${PIMEM_CACHE:-$HOME/.cache/pi-memory}"
 TINYGO_VERSION=0.41.0
 LLVM_VERSION=19
 NODE_VERSION=22.23.3
-PI_VERSION=1.5.2
+# The pi the end-to-end suite runs (the newest release), and the older one whose
+# compatibility run (make test-e2e-compat) repeats a part of it: pi-memory supports both.
+PI_VERSION=1.6.0
+PI_COMPAT_VERSION=1.5.2
 PI_PACKAGE=@earendil-works/pi-coding-agent
 # pi's declarations import these two packages; their tarballs (types only, pinned by
 # integrity) complete the types tsc checks the adapter against (build/pi-types.sh).
+# This registry has them at 1.5.2 only (pi 1.6.0 bundles its own); pi-coding-agent's
+# declarations come from the pi installed above.
+PI_TYPES_VERSION=1.5.2
 PI_TYPES_PACKAGES=(
-	"@earendil-works/pi-ai@$PI_VERSION sha512-2tWPSnV3qzfiDIY3aWluBag3vC++Vs+VsXt/UquSU5onPMohPih72FUhIhaqmDdMYubOgB3Byl9uF4Vk40JLvQ=="
-	"@earendil-works/pi-agent-core@$PI_VERSION sha512-ie5mejS7mGfXt//9As7i3LfxVXdktZvF1JP4EQsUXTp4mU437h23MNGx7wXZ5VYs3YiG/Qnj3e7OZ2HC069OMw=="
+	"@earendil-works/pi-ai@$PI_TYPES_VERSION sha512-2tWPSnV3qzfiDIY3aWluBag3vC++Vs+VsXt/UquSU5onPMohPih72FUhIhaqmDdMYubOgB3Byl9uF4Vk40JLvQ=="
+	"@earendil-works/pi-agent-core@$PI_TYPES_VERSION sha512-ie5mejS7mGfXt//9As7i3LfxVXdktZvF1JP4EQsUXTp4mU437h23MNGx7wXZ5VYs3YiG/Qnj3e7OZ2HC069OMw=="
 )
 # The Hindsight memory server the end-to-end tests run (build/hindsight.sh,
 # docs/hindsight.md); every other Python package is pinned by build/hindsight-constraints.txt.

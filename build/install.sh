@@ -3,7 +3,7 @@
 #
 #   build/install.sh TARBALL PIMEM PREFIX
 #
-# The package is unpacked into PREFIX/lib/pi-memory, a folder outside the clone that a
+# The package is unpacked into PREFIX/lib/pimem, a folder outside the clone that a
 # reinstall replaces whole, and pi installs it from there: pi records that folder, so
 # deleting or moving the clone leaves pi's install alone. pimem goes to PREFIX/bin with
 # the package's own core.wasm beside it, so `pimem --version` and /memory status in pi
@@ -22,7 +22,7 @@ done
 pi=${PI:-$("$here/pi.sh")}
 mkdir -p "$prefix/lib" "$prefix/bin"
 prefix=$(cd "$prefix" && pwd -P)
-dest="$prefix/lib/pi-memory"
+dest="$prefix/lib/pimem"
 
 # Unpack beside the old copy, then swap, so a failed unpack leaves the old one working.
 new="$dest.new.$$"
@@ -35,10 +35,14 @@ tar -xzf "$tarball" -C "$new" --strip-components=1
 if [ -e "$dest" ]; then mv "$dest" "$old"; fi
 mv "$new" "$dest"
 
-# An earlier `make install` registered the clone's ts/ folder itself; left there, pi
-# would load pi-memory twice.
+# An earlier `make install` registered the clone's ts/ folder itself, or (before the
+# package was named pimem) PREFIX/lib/pi-memory; left there, pi would load it twice.
 if "$pi" remove "$root/ts" >/dev/null 2>&1; then
 	log "removed the clone's own ts/ folder from pi's packages (an earlier make install)"
+fi
+if [ -d "$prefix/lib/pi-memory" ] && "$pi" remove "$prefix/lib/pi-memory" >/dev/null 2>&1; then
+	rm -rf "$prefix/lib/pi-memory"
+	log "removed $prefix/lib/pi-memory, the package's folder before it was named pimem"
 fi
 "$pi" install "$dest" >&2
 

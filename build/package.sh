@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# `make package`: packs ts/ into the pi package build/out/pi-memory-<version>.tgz, which
+# `make package`: packs ts/ into the pi package build/out/pimem-<version>.tgz, which
 # installs with no toolchain: the extension (index.ts, core.ts), the built core.wasm and
 # registry.json, the README, and @extism/extism bundled (bundleDependencies). Bundled,
 # because pi loads a local package as it finds it and never runs npm for it, so an
 # unpacked tarball must already hold its runtime; it also makes an offline install work.
 # Prints the tarball's path.
 #
-#   build/package.sh [OUT]     OUT defaults to build/out/pi-memory-<version>.tgz
+#   build/package.sh [OUT]     OUT defaults to build/out/pimem-<version>.tgz
 #
 # npm pack gives every entry a fixed time and order, so the same inputs give the same bytes.
 set -euo pipefail
@@ -30,14 +30,14 @@ if [ "$version" != "$release" ]; then
 	echo "ts/package.json says version $version but the core says $release (wasm/registry.Release, written to ts/registry.json by make wasm); set both to the same release and run make package again" >&2
 	exit 1
 fi
-out=${1:-$root/build/out/pi-memory-$version.tgz}
+out=${1:-$root/build/out/pimem-$version.tgz}
 case "$out" in /*) ;; *) out="$caller/$out" ;; esac
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pimem-package-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 PATH="$(dirname "$node"):$PATH" npm pack --json --pack-destination "$tmp" >"$tmp/pack.json" 2>"$tmp/pack.log" ||
 	{ cat "$tmp/pack.log" >&2; echo "npm pack failed in $root/ts" >&2; exit 1; }
-tgz="$tmp/pi-memory-$version.tgz"
+tgz="$tmp/pimem-$version.tgz"
 
 # A package without its core or its runtime would install cleanly and fail in pi.
 listing=$(tar -tzf "$tgz")

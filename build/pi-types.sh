@@ -4,7 +4,8 @@
 # npm cannot install pi's packages from this registry (it lacks pi-tui 1.5.2,
 # pi-schema, pi-telemetry), so the declarations are assembled instead:
 #   pi-coding-agent        from the pi that build/pi.sh installed into the cache
-#   pi-ai, pi-agent-core   from their npm tarballs, integrity pinned in env.sh
+#   pi-ai, pi-agent-core   from their npm tarballs, integrity pinned in env.sh (at
+#                          PI_TYPES_VERSION: the registry has no newer ones)
 # Only package.json and *.d.ts are copied: nothing here resolves at run time, where
 # pi provides these modules itself. What stays missing (pi-tui, pi-schema, the model
 # SDKs) is `any` to tsc; ts/test/pi-types.ts fails the check if the adapter relies on
@@ -16,7 +17,7 @@ root=$(dirname "$here")
 . "$here/env.sh"
 
 dest="$root/ts/node_modules/@earendil-works"
-marker="$dest/.pi-types-$PI_VERSION"
+marker="$dest/.pi-types-$PI_VERSION-$PI_TYPES_VERSION"
 [ -f "$marker" ] && exit 0
 
 node=$("$here/node.sh")
@@ -24,7 +25,7 @@ pi=$("$here/pi.sh")
 installed="$(dirname "$pi")/app/node_modules/$PI_PACKAGE"
 [ -f "$installed/dist/index.d.ts" ] || { echo "pi's declarations are missing from $installed: remove $PI_HOME and run build/pi.sh again" >&2; exit 1; }
 
-cache="$PIMEM_CACHE/pi-types-$PI_VERSION"
+cache="$PIMEM_CACHE/pi-types-$PI_TYPES_VERSION"
 if [ ! -f "$cache/.complete" ]; then
 	rm -rf "$cache"
 	mkdir -p "$cache"

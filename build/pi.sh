@@ -3,9 +3,15 @@
 # path of a launcher that runs it on our Node 22. The plain npm install fails on this
 # registry (some @earendil-works/* packages are missing); the CLI bundle already
 # contains them, so the fallback repacks the package without those dependencies.
+#
+#   build/pi.sh [VERSION]     VERSION defaults to PI_VERSION (env.sh)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
+if [ $# -gt 0 ]; then
+	PI_VERSION=$1
+	PI_HOME="$PIMEM_CACHE/pi-$PI_VERSION"
+fi
 
 node=$("$here/node.sh")
 launcher="$PI_HOME/pi"

@@ -39,12 +39,12 @@ export const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
  * The pi launcher: $PI_BIN, else the one build/pi.sh puts in the cache
- * ($PIMEM_CACHE or ~/.cache/pi-memory, then pi-1.5.2/pi).
+ * ($PIMEM_CACHE or ~/.cache/pi-memory, then pi-1.6.0/pi).
  */
 export function piBin(): string {
 	if (process.env.PI_BIN) return process.env.PI_BIN;
 	const cache = process.env.PIMEM_CACHE ?? path.join(os.homedir(), ".cache", "pi-memory");
-	const bin = path.join(cache, "pi-1.5.2", "pi");
+	const bin = path.join(cache, "pi-1.6.0", "pi");
 	if (!fs.existsSync(bin)) {
 		throw new Error(`pi launcher not found at ${bin}; run build/pi.sh (or set PI_BIN)`);
 	}

@@ -1,8 +1,8 @@
 // The pi package as a person installs it: no Go, no TinyGo, no build, no clone.
 //
-// `make package` writes build/out/pi-memory-<version>.tgz (make test-e2e runs it first).
+// `make package` writes build/out/pimem-<version>.tgz (make test-e2e runs it first).
 // The first test copies that tarball out of the repository, unpacks it into the
-// sandbox's ~/.local/lib/pi-memory and installs it with `pi install`; pi then runs with
+// sandbox's ~/.local/lib/pimem and installs it with `pi install`; pi then runs with
 // PATH holding only Node's folder and /usr/bin:/bin, and must inject a project's
 // decisions and MEMORY.md. Then the tarball's copy is deleted and the same run must
 // give the same prompt: nothing pi loads refers to the repository or the tarball.
@@ -34,7 +34,7 @@ import {
 
 const REPO_DIR = REPO.replace(/\/+$/, "");
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO_DIR, "ts", "package.json"), "utf8")) as { version: string }).version;
-const TARBALL = path.join(REPO_DIR, "build", "out", `pi-memory-${VERSION}.tgz`);
+const TARBALL = path.join(REPO_DIR, "build", "out", `pimem-${VERSION}.tgz`);
 
 // What a machine without the toolchains has: Node (the one running these tests,
 // which is the one pi runs on) and the system's folders.
@@ -97,7 +97,7 @@ test("the packed tarball installs into pi with no toolchain, and works once its 
 		fs.mkdirSync(download);
 		const tgz = path.join(download, path.basename(TARBALL));
 		fs.copyFileSync(TARBALL, tgz);
-		const installed = path.join(sb.home, ".local", "lib", "pi-memory");
+		const installed = path.join(sb.home, ".local", "lib", "pimem");
 		fs.mkdirSync(installed, { recursive: true });
 		execFileSync("tar", ["-xzf", tgz, "-C", installed, "--strip-components=1"], { env: BARE });
 		assert.equal(sha256(path.join(installed, "core.wasm")), sha256(path.join(REPO_DIR, "ts", "core.wasm")), `${TARBALL} holds an older core than ts/core.wasm: run make package`);
@@ -142,7 +142,7 @@ test("make install installs the package from outside the clone; pimem --version 
 		const made = spawnSync("make", ["-s", "-C", REPO_DIR, "install", `PREFIX=${prefix}`], { env, encoding: "utf8", timeout: 600_000 });
 		assert.equal(made.status, 0, `make install:\n${made.stdout}\n${made.stderr}`);
 
-		const installed = path.join(prefix, "lib", "pi-memory");
+		const installed = path.join(prefix, "lib", "pimem");
 		assert.deepEqual(installedPackages(sb).folders, [installed], "the package from the prefix, and the clone's ts/ gone");
 
 		const version = spawnSync(path.join(prefix, "bin", "pimem"), ["--version"], { env: { ...BARE, HOME: sb.home, XDG_CACHE_HOME: path.join(sb.root, "cache") }, encoding: "utf8" });
