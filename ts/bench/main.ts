@@ -352,7 +352,7 @@ function machine(): Record<string, string> {
 	} catch {
 		// not Linux, or no os-release
 	}
-	const piLauncher = process.env.PI_BIN ?? path.join(process.env.PIMEM_CACHE ?? path.join(os.homedir(), ".cache", "pi-memory"), "pi-1.5.2", "pi");
+	const piLauncher = process.env.PI_BIN ?? path.join(process.env.PIMEM_CACHE ?? path.join(os.homedir(), ".cache", "pi-memory"), "pi-1.6.0", "pi");
 	const dirty = cmdOut("git", ["status", "--porcelain", "--untracked-files=no"]) === "" ? "" : " + uncommitted changes";
 	return {
 		CPU: cpus[0]?.model ?? "unknown",
