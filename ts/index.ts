@@ -57,10 +57,21 @@ const REGISTRY_FILE = new URL("./registry.json", import.meta.url);
 /** The parts of the core's registry (wasm/registry) the adapter registers from. */
 export interface Registry {
 	v: 1;
-	commands: Array<{ name: string; aliases: string[]; description: string }>;
+	commands: RegistryCommand[];
 	flags: Array<{ name: string; type: "boolean" | "string"; description: string }>;
 	/** Tools the model may call, each answered by the core's `tool` export. */
 	tools: RegistryTool[];
+}
+
+/** One command of the registry. */
+export interface RegistryCommand {
+	name: string;
+	/** Every other name, the implied ones too. */
+	aliases: string[];
+	description: string;
+	/** Aliases that stand for a subcommand too (/om-status): the seeds' short forms. */
+	implied?: Array<{ name: string; words: string[] }>;
+	subcommands?: Array<{ name: string; aliases: string[]; help: string; usage: string }>;
 }
 
 /** One tool of the registry; `parameters` is a JSON schema of an object. */
@@ -198,17 +209,33 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 		else pi.registerFlag(f.name, { description: f.description, type: "string", default: "" });
 	}
 	pi.registerMessageRenderer<OutputDetails>(OUTPUT_TYPE, (message, _options, theme) => outputView(textOf(message.content), message.details?.command ?? "", theme));
+	// The branch as it is now goes with every command: /om observe and /om view read it.
+	const command = (ctx: ExtensionContext, name: string, args: string) =>
+		run(ctx, "command", { name, args, hasUI: ctx.hasUI, branch: ctx.sessionManager.getBranch() }, undefined, `/${name}${args.trim() === "" ? "" : ` ${args.trim()}`}`);
+	// The seeds' short forms (/om-status, /obs-view, …) are not registered, so that they do
+	// not fill pi's command list: typed, they reach the input event, which runs them.
+	const shortForms = new Set<string>();
 	for (const c of registry.commands) {
-		for (const name of [c.name, ...c.aliases]) {
+		const implied = new Set((c.implied ?? []).map((i) => i.name));
+		for (const n of implied) shortForms.add(n);
+		for (const name of [c.name, ...c.aliases.filter((a) => !implied.has(a))]) {
 			pi.registerCommand(name, {
 				description: name === c.name ? c.description : `Alias of /${c.name}`,
-				// The typed name: an alias may imply a subcommand (/om-status), which the core
-				// resolves. The branch as it is now: /om observe and /om view read it.
+				getArgumentCompletions: (prefix) => completions(c, prefix),
 				handler: async (args, ctx) => {
-					await run(ctx, "command", { name, args, hasUI: ctx.hasUI, branch: ctx.sessionManager.getBranch() }, undefined, `/${name}${args.trim() === "" ? "" : ` ${args.trim()}`}`);
+					await command(ctx, name, args);
 				},
 			});
 		}
+	}
+	if (shortForms.size > 0) {
+		pi.on("input", async (event, ctx) => {
+			const m = /^\/([a-z-]+)(?:\s+([\s\S]*))?$/.exec(event.text.trim());
+			if (m === null || !shortForms.has(m[1]!)) return { action: "continue" };
+			// The core resolves the short form to its command and words.
+			await command(ctx, m[1]!, m[2] ?? "");
+			return { action: "handled" };
+		});
 	}
 	// Inactive until the core's `tools` effect names them: only when Hindsight is on and
 	// memory may act does the model see them.
@@ -260,6 +287,8 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 			reason: event.reason,
 			flags: Object.fromEntries(registry.flags.map((f) => [f.name, pi.getFlag(f.name) ?? null])),
 			moduleSha256,
+			// pi's own command line: the core tells when pi took a prompt as --no-memory's value.
+			argv: process.argv.slice(2),
 			fault: process.env.PI_MEMORY_FAULT ?? "",
 			branch: ctx.sessionManager.getBranch(),
 			sessionId: ctx.sessionManager.getSessionId(),
@@ -509,6 +538,18 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, en
 function show(ctx: ExtensionContext, text: string, level: "info" | "warning" | "error"): void {
 	if (ctx.hasUI) ctx.ui.notify(text, level);
 	else process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+/**
+ * What pi offers after `/name ` as the person types: the command's subcommands that begin
+ * with the word typed, each with its one-line help (the registry's, as `help` shows it).
+ * After the first word there is nothing to offer.
+ */
+export function completions(c: RegistryCommand, prefix: string): Array<{ value: string; label: string; description: string }> | null {
+	if (/\s/.test(prefix.trimStart())) return null;
+	const word = prefix.trimStart().toLowerCase();
+	const items = (c.subcommands ?? []).filter((s) => s.name.startsWith(word) || s.aliases.some((a) => a.startsWith(word))).map((s) => ({ value: s.name, label: s.name, description: s.help }));
+	return items.length === 0 ? null : items;
 }
 
 type Theme = Parameters<Parameters<ExtensionAPI["registerMessageRenderer"]>[1]>[2];

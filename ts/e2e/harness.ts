@@ -446,6 +446,8 @@ export interface RunOptions {
 	ext?: string | null;
 	/** Extra CLI arguments, after the standard ones. */
 	args?: string[];
+	/** The end of runPrint's command line instead of `-p PROMPT` (the order a person typed). */
+	tail?: string[];
 	/** Extra environment. */
 	env?: Record<string, string>;
 	/** Working folder (default the sandbox project). */
@@ -472,7 +474,7 @@ export interface PrintResult {
 export async function runPrint(sb: Sandbox, prompt: string, opts: RunOptions = {}): Promise<PrintResult> {
 	const before = sb.model.requests.length;
 	const ext = opts.ext === null ? [] : ["-e", extensionOf(opts.ext)];
-	const args = [...ext, "--model", "fake/fake-model", "--no-session", ...(opts.args ?? []), "-p", prompt];
+	const args = [...ext, "--model", "fake/fake-model", "--no-session", ...(opts.args ?? []), ...(opts.tail ?? ["-p", prompt])];
 	const child = spawn(piBin(), args, {
 		cwd: opts.cwd ?? sb.project,
 		env: { ...sb.env, ...(opts.env ?? {}) },

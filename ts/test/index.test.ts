@@ -48,19 +48,19 @@ const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "
 
 // ---- Scripted core -----------------------------------------------------------------------
 
-test("the factory registers --no-memory, /decision, /decisions, /memory, /om with its short forms, /hindsight, the Hindsight tools inactive, and the forwarded events", () => {
+test("the factory registers --no-memory, /decision, /decisions, /memory, /om (its short forms through input), /hindsight, the Hindsight tools inactive, and the forwarded events", () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	assert.equal(pi.flags.get("no-memory")?.type, "boolean");
 	assert.deepEqual([...pi.commands.keys()], [
-		"decision", "decisions", "memory", "om",
-		"om-status", "om-config", "om-observe", "om-reflect", "om-observations", "om-clear",
-		"obs-memory-status", "obs-auto-compact", "obs-mode", "obs-view", "obs-reflect", "obs-rebuild", "obs-dump",
-		"hindsight",
+		"decision", "decisions", "memory", "om", "hindsight",
 	]);
+	const om = pi.commands.get("om") as unknown as { getArgumentCompletions: (p: string) => Array<{ value: string }> | null };
+	assert.deepEqual(om.getArgumentCompletions("ob")?.map((i) => i.value), ["observe", "observations"]);
+	assert.equal(om.getArgumentCompletions("view "), null, "nothing after the first word");
 	assert.deepEqual([...pi.tools.keys()], ["hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
 	assert.ok([...pi.tools.values()].every((t) => t.defaultActive === false));
-	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
+	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "input", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");
 });
 
@@ -115,6 +115,7 @@ test("session_start sends what pi knows about the session", async () => {
 				reason: "resume",
 				flags: { "no-memory": true },
 				moduleSha256: CORE_SHA256,
+				argv: process.argv.slice(2),
 				fault: "agent_end",
 				branch: [{ type: "custom", id: "e1", parentId: null, customType: "pi-memory-om", data: { v: 1 } }],
 				sessionId: "s-42",
@@ -468,7 +469,8 @@ test("real core: /om-status through its alias, an observer run after a settle, a
 		complete: async () => ({ role: "assistant", stopReason: "stop", content: [{ type: "text", text: `Date: ${day}\n* 🔴 (${hhmm}) User asked to rewrite the parser NODE-MARK` }], usage: { input: 1, output: 1 } }),
 	});
 	await pi.emit("session_start", { reason: "startup" }, ctx);
-	await pi.command("om-status", "", ctx);
+	const [handled] = await pi.emit("input", { text: "/om-status", source: "interactive" }, ctx);
+	assert.deepEqual(handled, { action: "handled" });
 	assert.match(String(notices(ui).at(-1)?.[0]), /^Observational memory: on/);
 
 	await pi.emit("agent_settled", { aborted: false }, ctx);

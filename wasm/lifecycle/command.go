@@ -69,7 +69,7 @@ func (e *Engine) command(out *store.Out, in gjson.Result) {
 		out.Usage(err.Error())
 		return
 	}
-	c := &store.Cmd{Out: out, Cmd: cmd, Sub: p.Sub, Args: p.Args, HasUI: hasUI, JSON: p.Args.Has("json"), In: in}
+	c := &store.Cmd{Out: out, Cmd: cmd, Sub: p.Sub, Args: p.Args, HasUI: hasUI, JSON: p.Args.Has("json"), In: in, HelpOf: p.HelpOf}
 	st.Refresh(out)
 	switch p.Sub.Kind {
 	case registry.Read:
@@ -113,11 +113,14 @@ func (e *Engine) store(name string) store.Store {
 
 // cmdHelp prints the command's help, from the registry.
 func (e *Engine) cmdHelp(c *store.Cmd) {
-	if c.JSON {
+	switch {
+	case c.JSON:
 		c.Out.Output(string(registry.CommandJSON(c.Cmd)))
-		return
+	case c.HelpOf != nil:
+		c.Out.Output(registry.SubHelpText(c.Cmd, c.HelpOf))
+	default:
+		c.Out.Output(registry.HelpText(c.Cmd))
 	}
-	c.Out.Output(registry.HelpText(c.Cmd))
 }
 
 // cmdSwitch turns memory off or back on for this session: every store

@@ -15,6 +15,7 @@ package lifecycle
 
 import (
 	"runtime"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/pisession"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/observe"
 	"github.com/pi-memory/pi-memory/wasm/registry"
@@ -178,8 +180,12 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 		Home:     files.Clean(jsonr.Get(in, "home").String()),
 		Module:   jsonr.Get(in, "moduleSha256").String(),
 	}
-	if jsonr.Get(in, "flags.no-memory").Bool() {
+	off, misread := noMemoryFlag(jsonr.Get(in, "flags.no-memory"), jsonr.Get(in, "argv"))
+	if off {
 		s.Switch = "--no-memory"
+	}
+	if misread != "" {
+		out.Notify("error", misread)
 	}
 	e.asks.Forget()
 	s.ProjectRoot = files.ProjectRoot(e.h, s.Cwd)
@@ -198,6 +204,39 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 		}
 	}
 	e.toolsChanged(out)
+}
+
+// noMemoryFlag reads the --no-memory flag as pi hands it over, and the
+// command line pi was started with (argv, pi's adapter sends it). pi parses
+// its command line before it knows an extension's flag is a switch, so in
+// `pi -p --no-memory "prompt"` it takes the prompt as the flag's value and
+// then drops it: pi sends nothing. Memory is off as asked, and misread says
+// what happened to the word.
+//
+//	noMemoryFlag(true, ["--no-memory", "-p", "hi"]) => true, ""
+//	noMemoryFlag(true, ["-p", "--no-memory", "hi"]) => true, "pi-memory: --no-memory took \"hi\" as its value…"
+func noMemoryFlag(v, argv gjson.Result) (off bool, misread string) {
+	off = v.Type == gjson.True || (v.Type == gjson.String && v.Str != "" && v.Str != "false")
+	if !off {
+		return false, ""
+	}
+	words := argv.Array()
+	for i, w := range words {
+		if w.Str == "--" {
+			break
+		}
+		if w.Str != "--no-memory" || i+1 >= len(words) {
+			continue
+		}
+		next := words[i+1].Str
+		if next == "" || next[0] == '-' {
+			continue
+		}
+		word := strconv.Quote(text.Runes(text.OneLine(next), 60))
+		return true, "pi-memory: pi took " + word + " as the value of --no-memory (pi reads the word after an extension's flag as its value), so that prompt was not sent. " +
+			"Put --no-memory first: pi --no-memory -p " + word + "."
+	}
+	return true, ""
 }
 
 // maxSessionFile bounds the session file an event may name: a session file

@@ -188,20 +188,38 @@ type Parsed struct {
 	Command *Command
 	Sub     *Sub
 	Args    cmdline.Args
+	// HelpOf is the subcommand whose help was asked for with --help or -h
+	// (/decision add --help): Sub is then the command's help.
+	HelpOf *Sub
 }
 
 // Parse resolves the words typed after a command's name. No words run the
-// command's default subcommand. Unknown subcommands, unknown flags and a
-// wrong number of positional words are usage errors naming what to type.
+// command's default subcommand; --help or -h (first, or after a
+// subcommand) runs help. Unknown subcommands, unknown flags and a wrong
+// number of positional words are usage errors of a line or two naming what
+// to type.
 //
 //	Parse(decision, ["remove", "D-1", "--json"]) => Sub "remove", Words ["D-1"], json set
+//	Parse(decision, ["lsit"])                    => error `Unknown /decision command "lsit". Did you mean /decision list? …`
 func Parse(c *Command, words []string) (Parsed, error) {
 	if len(words) == 0 {
 		words = []string{c.Default}
 	}
+	if isHelpFlag(words[0]) {
+		words = []string{"help"}
+	}
 	s, ok := c.Sub(words[0])
 	if !ok {
-		return Parsed{Command: c}, &cmdline.UsageError{Msg: "Unknown /" + c.Name + " command " + quote(words[0]) + ".\n" + HelpText(c)}
+		msg := "Unknown /" + c.Name + " command " + quote(words[0]) + "."
+		if near := c.nearest(words[0]); near != "" {
+			msg += " Did you mean /" + c.Name + " " + near + "?"
+		}
+		return Parsed{Command: c}, &cmdline.UsageError{Msg: msg + " /" + c.Name + " help lists them."}
+	}
+	if s.Kind != Help && askedHelp(words[1:]) {
+		if h, ok := c.Sub("help"); ok {
+			return Parsed{Command: c, Sub: h, HelpOf: s}, nil
+		}
 	}
 	args, err := cmdline.Parse(words[1:], s.Spec())
 	if err != nil {
@@ -210,13 +228,128 @@ func Parse(c *Command, words []string) (Parsed, error) {
 	n := len(args.Words)
 	switch {
 	case n < s.MinArgs:
-		return Parsed{Command: c, Sub: s}, &cmdline.UsageError{Msg: "Usage: " + c.Usage(s)}
+		return Parsed{Command: c, Sub: s}, &cmdline.UsageError{Msg: "/" + c.Name + " " + s.Name + ": missing " + missing(s, n) + ".\nUsage: " + c.Usage(s)}
 	case s.MaxArgs >= 0 && n > s.MaxArgs:
 		extra := args.Words[s.MaxArgs:]
 		return Parsed{Command: c, Sub: s}, &cmdline.UsageError{Msg: "/" + c.Name + " " + s.Name + " takes " + count(s.MaxArgs, "argument") +
 			"; unexpected " + quoteAll(extra) + " (quote text that has spaces).\nUsage: " + c.Usage(s)}
 	}
 	return Parsed{Command: c, Sub: s, Args: args}, nil
+}
+
+func isHelpFlag(w string) bool { return w == "--help" || w == "-h" }
+
+// askedHelp reports --help or -h among the words before a bare "--".
+func askedHelp(words []string) bool {
+	for _, w := range words {
+		if w == "--" {
+			return false
+		}
+		if isHelpFlag(w) {
+			return true
+		}
+	}
+	return false
+}
+
+// missing names the positional words a subcommand needs that were not
+// typed, from its synopsis: the required placeholders after the n given.
+//
+//	missing(resolve "<id> active|draft|rejected|superseded", 1) => "active|draft|rejected|superseded"
+func missing(s *Sub, n int) string {
+	var required []string
+	for _, f := range strings.Fields(s.Args) {
+		if !strings.HasPrefix(f, "[") {
+			required = append(required, f)
+		}
+	}
+	if n >= len(required) {
+		return count(s.MinArgs-n, "more argument")
+	}
+	return strings.Join(required[n:], " and ")
+}
+
+// nearest is the subcommand (or alias) word most likely meant: the one it
+// begins, else the closest by edit distance within a third of its length
+// (at least one edit), "" when none is that close or two are.
+//
+//	nearest("lsit") => "list"; nearest("stat") => "status"; nearest("zzz") => ""
+func (c *Command) nearest(word string) string {
+	word = strings.ToLower(word)
+	var prefixed []string
+	best, bestD, tie := "", 1<<30, false
+	for i := range c.Subs {
+		for _, name := range append([]string{c.Subs[i].Name}, c.Subs[i].Aliases...) {
+			if word != "" && strings.HasPrefix(name, word) {
+				prefixed = append(prefixed, name)
+			}
+			switch d := editDistance(word, name); {
+			case d < bestD:
+				best, bestD, tie = name, d, false
+			case d == bestD && name != best:
+				tie = true
+			}
+		}
+	}
+	if len(prefixed) == 1 {
+		return prefixed[0]
+	}
+	if limit := max(1, len([]rune(word))/3); bestD <= limit && !tie {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the number of single-character insertions, deletions,
+// substitutions and swaps of neighbours that turn a into b.
+func editDistance(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	prev2 := make([]int, len(y)+1)
+	prev := make([]int, len(y)+1)
+	cur := make([]int, len(y)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		cur[0] = i
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(y)]
+}
+
+// SubHelpText is what `/name sub --help` prints: the subcommand's synopsis,
+// its help and its flags.
+func SubHelpText(c *Command, s *Sub) string {
+	var b strings.Builder
+	b.WriteString("Usage: " + c.Usage(s) + " (pimem " + c.Name + " " + s.Name + " outside pi)\n")
+	if s.Help != "" {
+		b.WriteString("  " + s.Help + "\n")
+	}
+	if len(s.Aliases) > 0 {
+		b.WriteString("  Also: " + strings.Join(s.Aliases, ", ") + "\n")
+	}
+	for _, f := range s.Flags {
+		if f.Help == "" {
+			continue
+		}
+		b.WriteString("  --" + f.Name)
+		if f.Value != "" {
+			b.WriteString(" " + f.Value)
+		}
+		b.WriteString(": " + f.Help + "\n")
+	}
+	b.WriteString("Every command takes --json. /" + c.Name + " help lists the others.")
+	return b.String()
 }
 
 // HelpText is what `/name help` prints: every subcommand with its synopsis

@@ -248,3 +248,75 @@ func TestToolParametersAreJSONSchemaObjects(t *testing.T) {
 	}
 	require.Equal(t, int64(len(Tools)), gjson.GetBytes(JSON(), "tools.#").Int())
 }
+
+func TestAnUnknownSubcommandIsOneLineNamingTheNearest(t *testing.T) {
+	c, _ := Lookup("decision")
+	tests := []struct{ typed, want string }{
+		{"lsit", `Unknown /decision command "lsit". Did you mean /decision list? /decision help lists them.`},
+		{"stat", `Unknown /decision command "stat". Did you mean /decision status? /decision help lists them.`},
+		{"LIST", ""}, // a known word in another case is not unknown
+		{"frobnicate", `Unknown /decision command "frobnicate". /decision help lists them.`},
+	}
+	for _, tt := range tests {
+		_, err := Parse(c, []string{tt.typed})
+		if tt.want == "" {
+			if err != nil {
+				t.Errorf("Parse(%q) = %v", tt.typed, err)
+			}
+			continue
+		}
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("Parse(%q) = %v, want %q", tt.typed, err, tt.want)
+		}
+	}
+}
+
+func TestAMissingArgumentIsNamed(t *testing.T) {
+	c, _ := Lookup("decision")
+	tests := []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"show"}, "/decision show: missing <id>.\nUsage: /decision show <id>"},
+		{[]string{"resolve", "D-1"}, "/decision resolve: missing active|draft|rejected|superseded."},
+	}
+	for _, tt := range tests {
+		_, err := Parse(c, tt.words)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("Parse(%q) = %v, want it to start %q", tt.words, err, tt.want)
+		}
+	}
+}
+
+func TestHelpFlagRunsHelpForTheCommandOrTheSubcommand(t *testing.T) {
+	c, _ := Lookup("decision")
+	p, err := Parse(c, []string{"--help"})
+	if err != nil || p.Sub.Name != "help" || p.HelpOf != nil {
+		t.Fatalf("--help = %+v, %v", p, err)
+	}
+	p, err = Parse(c, []string{"list", "-h"})
+	if err != nil || p.Sub.Name != "help" || p.HelpOf == nil || p.HelpOf.Name != "list" {
+		t.Fatalf("list -h = %+v, %v", p, err)
+	}
+	if h := SubHelpText(c, p.HelpOf); !strings.HasPrefix(h, "Usage: /decision list") || strings.Count(h, "\n") > 12 {
+		t.Errorf("SubHelpText = %q", h)
+	}
+	p, err = Parse(c, []string{"add", "--", "--help"})
+	if err != nil || p.Sub.Name != "add" {
+		t.Errorf("a --help after -- is text: %+v, %v", p, err)
+	}
+}
+
+func TestEditDistance(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0}, {"list", "list", 0}, {"lsit", "list", 1}, {"lst", "list", 1}, {"status", "stats", 1}, {"abc", "xyz", 3}, {"", "ab", 2},
+	}
+	for _, tt := range tests {
+		if got := editDistance(tt.a, tt.b); got != tt.want {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

@@ -15,6 +15,8 @@ type Cmd struct {
 	Args  cmdline.Args
 	HasUI bool
 	JSON  bool // --json
+	// HelpOf is the subcommand whose help --help asked for (Sub is help).
+	HelpOf *registry.Sub
 	// In is the command event as the host sent it (pi's adapter sends the
 	// session's branch with it).
 	In gjson.Result

@@ -73,6 +73,42 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+// hoist takes pimem's own value flags (--session, --project, --agent-dir,
+// --wasm) out of the words after the command, where a person also types
+// them (pimem om view --session FILE), and sets them in o; the other words
+// go to the core as they are. Words after a bare "--" are left alone. A
+// flag given twice is a usage error, as is one without its value.
+//
+//	hoist(["view", "--session", "s.jsonl", "raw"]) => ["view", "raw"], o.session "s.jsonl"
+func hoist(argv []string, o *options) ([]string, error) {
+	flags := map[string]*string{"session": &o.session, "project": &o.project, "agent-dir": &o.agentDir, "wasm": &o.wasm}
+	var rest []string
+	for i := 0; i < len(argv); i++ {
+		w := argv[i]
+		if w == "--" {
+			return append(rest, argv[i:]...), nil
+		}
+		name, value, inline := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-"), "=")
+		dst, ok := flags[name]
+		if !ok || !strings.HasPrefix(w, "-") {
+			rest = append(rest, w)
+			continue
+		}
+		if !inline {
+			if i+1 >= len(argv) {
+				return nil, usageError{"--" + name + " needs a value"}
+			}
+			i++
+			value = argv[i]
+		}
+		if *dst != "" {
+			return nil, usageError{"--" + name + " is given twice"}
+		}
+		*dst = value
+	}
+	return rest, nil
+}
+
 // usageError is a bad pimem command line: exit 2.
 type usageError struct{ msg string }
 
@@ -124,6 +160,10 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, usageError{"no command given (" + known(nil) + "); pimem --help lists them"}
 	}
 	store, argv := rest[0], rest[1:]
+	argv, err := hoist(argv, &o)
+	if err != nil {
+		return 0, err
+	}
 	typed := store // the core resolves an alias that implies a subcommand (om-status) itself
 
 	var prompt string

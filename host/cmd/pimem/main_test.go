@@ -545,6 +545,11 @@ func TestOmCommandsReadASessionFile(t *testing.T) {
 			r := runBin(t, pimemBin, dir, nil, "--wasm", m.Path(t), "--session", file, "om", "view", "obs")
 			require.Equal(t, 0, r.exit, r.stderr)
 			require.Contains(t, r.stdout, "* 🔴 (08:00) User wants trailing commas")
+			r = runBin(t, pimemBin, dir, nil, "om", "view", "--session", file, "obs", "--wasm", m.Path(t))
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "* 🔴 (08:00) User wants trailing commas", "--session and --wasm anywhere on the line")
+			r = runBin(t, pimemBin, dir, nil, "--wasm", m.Path(t), "om", "view", "--session="+file)
+			require.Equal(t, 0, r.exit, r.stderr)
 			r = runBin(t, pimemBin, dir, nil, "--wasm", m.Path(t), "--session", file, "om-status")
 			require.Equal(t, 0, r.exit, r.stderr)
 			require.Contains(t, r.stdout, "Scope: thread (this session's branch: 1 ledger entry")
@@ -566,4 +571,42 @@ func TestOmCommandsReadASessionFile(t *testing.T) {
 			require.Contains(t, r.stderr, "could not read the session file")
 		})
 	}
+}
+
+func TestHoistTakesPimemsFlagsFromAnywhere(t *testing.T) {
+	tests := []struct {
+		argv    []string
+		rest    []string
+		session string
+		err     string
+	}{
+		{[]string{"view", "--session", "s.jsonl", "raw"}, []string{"view", "raw"}, "s.jsonl", ""},
+		{[]string{"view", "--session=s.jsonl"}, []string{"view"}, "s.jsonl", ""},
+		{[]string{"add", "--", "--session", "x"}, []string{"add", "--", "--session", "x"}, "", ""},
+		{[]string{"add", "text", "--tag", "t"}, []string{"add", "text", "--tag", "t"}, "", ""},
+		{[]string{"view", "--session"}, nil, "", "--session needs a value"},
+		{[]string{"view", "--session", "a", "--session", "b"}, nil, "", "--session is given twice"},
+	}
+	for _, tt := range tests {
+		var o options
+		rest, err := hoist(tt.argv, &o)
+		if tt.err != "" {
+			require.True(t, err != nil && strings.Contains(err.Error(), tt.err), "hoist(%q) = %v, want %q", tt.argv, err, tt.err)
+			continue
+		}
+		require.NoError(t, err)
+		require.Equal(t, tt.rest, rest)
+		require.Equal(t, tt.session, o.session)
+	}
+}
+
+func TestSubcommandHelpAndTyposAnswerInALine(t *testing.T) {
+	dir := project(t)
+	wasm := testmod.Cores[0].Path(t)
+	r := runBin(t, pimemBin, dir, nil, "decision", "add", "--help", "--wasm", wasm)
+	require.Equal(t, 0, r.exit, r.stderr)
+	require.True(t, strings.HasPrefix(r.stdout, "Usage: /decision add"), r.stdout)
+	r = runBin(t, pimemBin, dir, nil, "decision", "lsit", "--wasm", wasm)
+	require.Equal(t, 2, r.exit)
+	require.Equal(t, "error: Unknown /decision command \"lsit\". Did you mean /decision list? /decision help lists them.\n", r.stderr)
 }
