@@ -62,6 +62,12 @@ func TestForgetTakesTopicFilesAndRelativeRefsAndRestoreFindsItsSection(t *testin
 	require.Equal(t, "Restored “Use -race” to .pi/memory/build.md, line 6.", said)
 	require.Equal(t, "# Build\n\n## Tests\n- Cache in /tmp/gocache\n- Run go vet\n- Use -race\n\n## Other\n", r.read("proj/.pi/memory/build.md"))
 
+	r.write(localNotes, "- My editor is Helix\n- Review on Fridays\n")
+	l, _, err := r.forgetter().Forget(nil, r.abs(localNotes)+":2")
+	require.NoError(t, err)
+	require.Equal(t, "Forgot “Review on Fridays” (.pi/memory/MEMORY.local.md).", l.Said)
+	require.Equal(t, "- My editor is Helix\n", r.read(localNotes))
+
 	r.write(globalIndex, "## Notes\n\n- Prefer small pull requests\n")
 	g, _, err := r.forgetter().Forget(nil, r.abs(globalIndex)+":3")
 	require.NoError(t, err)
