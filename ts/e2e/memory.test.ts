@@ -9,9 +9,8 @@
 //   marker names the file to read;
 // - an edit to MEMORY.md shows on the next prompt of the same session
 //   (no /reload), and an unchanged file gives a byte-identical prompt;
-// - /memory remember + /memory flush write exactly one bullet under its
-//   section, and the next prompt carries it (in print mode the session end
-//   of the remember process already writes it);
+// - /memory remember writes exactly one bullet under its section at once
+//   (no flush; the scope is optional), and the next prompt carries it;
 // - a folder without memory is untouched by prompts and read-only /memory
 //   commands: no .pi/memory, no pi-memory/notes in the agent dir;
 // - /memory last is the receipt of exactly what the previous turn appended;
@@ -159,48 +158,41 @@ describe("markdown memory", () => {
 		});
 	});
 
-	it("/memory remember project … --section Build then /memory flush over RPC writes one bullet; the next prompt carries it", async () => {
+	it("/memory remember I always use pnpm over RPC writes at once into the project, says where; the next prompt carries it", async () => {
 		await withSandbox({}, async (sb) => {
 			const file = projectMemoryFile(sb.project);
 			const rpc = await startRpc(sb);
 			try {
-				const rem = await rpc.command("/memory remember project Run make test before pushing --section Build");
+				const rem = await rpc.command("/memory remember I always use pnpm");
 				const remText = rem.notes.join("\n");
-				assert.match(remText, /Staged W-\S+ for project memory \(\.pi\/memory\/MEMORY\.md, section Build\)/, `remember stages: ${JSON.stringify(rem.notes)}`);
-				assert.ok(!fs.existsSync(file), "remember does not touch the memory file");
+				assert.match(remText, /Remembered in project memory: \.pi\/memory\/MEMORY\.md, line 3, section "Notes"\./, `remember: ${JSON.stringify(rem.notes)}`);
+				assert.doesNotMatch(remText, /W-|unknown scope/, "no internal id, no scope error");
+				assert.equal(fs.readFileSync(file, "utf8"), "## Notes\n\n- I always use pnpm\n", "written at once");
 
 				const flush = await rpc.command("/memory flush");
-				assert.match(flush.notes.join("\n"), /1 written, 0 refused/, `flush: ${JSON.stringify(flush.notes)}`);
-				assert.equal(fs.readFileSync(file, "utf8"), "## Build\n\n- Run make test before pushing\n", "MEMORY.md holds exactly the section and its bullet");
+				assert.match(flush.notes.join("\n"), /Nothing to flush/, `flush: ${JSON.stringify(flush.notes)}`);
 
-				await rpc.prompt("after the flush");
-				const sp = systemPromptOf(requestWithUser(sb.model, "after the flush"));
-				assert.ok(appendedPrompt(sp).endsWith(PROJECT_HEADER + "## Build\n\n- Run make test before pushing\n"), `the bullet is injected:\n${tail(sp)}`);
+				await rpc.prompt("after the remember");
+				const sp = systemPromptOf(requestWithUser(sb.model, "after the remember"));
+				assert.ok(appendedPrompt(sp).endsWith(PROJECT_HEADER + "## Notes\n\n- I always use pnpm\n"), `the bullet is injected:\n${tail(sp)}`);
 				assert.deepEqual(rpc.problems(), [], "no warning or error was shown");
 			} finally {
 				await rpc.close();
 			}
-			// The session end has nothing left to flush: the file is as the flush left it.
-			assert.equal(fs.readFileSync(file, "utf8"), "## Build\n\n- Run make test before pushing\n");
+			assert.equal(fs.readFileSync(file, "utf8"), "## Notes\n\n- I always use pnpm\n");
 		});
 	});
 
-	it("/memory remember in print mode is written by the session end (a later /memory flush finds nothing); the next pi -p injects it", async () => {
+	it("/memory remember project … --section Build in print mode writes before the process ends, not at its session end", async () => {
 		await withSandbox({}, async (sb) => {
 			const file = projectMemoryFile(sb.project);
 			const rem = await runPrint(sb, "/memory remember project Run make test before pushing --section Build");
 			assert.equal(rem.code, 0, rem.stderr);
 			assert.equal(rem.requests.length, 0, "a command does not call the model");
-			assert.match(rem.stderr, /Staged W-\S+ for project memory/, rem.stderr);
-			assert.match(rem.stderr, /Session end flushed 1 staged fact: 1 written, 0 refused/, rem.stderr);
-			// A print-mode process ends its session right after the command, and
-			// session_shutdown flushes what is pending: the fact is written already.
-			assert.equal(fs.readFileSync(file, "utf8"), "## Build\n\n- Run make test before pushing\n", "written by the session end of the remember process");
-			const flush = await runPrint(sb, "/memory flush");
-			assert.equal(flush.code, 0, flush.stderr);
-			assert.match(flush.stderr, /Nothing to flush/, `the explicit flush finds nothing pending: ${flush.stderr}`);
-			assert.equal(fs.readFileSync(file, "utf8"), "## Build\n\n- Run make test before pushing\n", "the flush changed nothing");
-			const r = await runPrint(sb, "print question after the flush");
+			assert.match(rem.stderr, /Remembered in project memory: \.pi\/memory\/MEMORY\.md, line 3, section "Build"\./, rem.stderr);
+			assert.doesNotMatch(rem.stderr, /Session end flushed/, rem.stderr);
+			assert.equal(fs.readFileSync(file, "utf8"), "## Build\n\n- Run make test before pushing\n");
+			const r = await runPrint(sb, "print question after the remember");
 			assert.ok(appendedPrompt(r.systemPrompt).endsWith(PROJECT_HEADER + "## Build\n\n- Run make test before pushing\n"), tail(r.systemPrompt));
 		});
 	});

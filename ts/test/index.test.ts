@@ -48,7 +48,7 @@ const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "
 
 // ---- Scripted core -----------------------------------------------------------------------
 
-test("the factory registers --no-memory, /decision, /decisions, /memory, /om (its short forms through input), /hindsight, the Hindsight tools inactive, and the forwarded events", () => {
+test("the factory registers --no-memory, /decision, /decisions, /memory, /om (its short forms through input), /hindsight, the memory and Hindsight tools inactive, and the forwarded events", () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	assert.equal(pi.flags.get("no-memory")?.type, "boolean");
@@ -58,7 +58,7 @@ test("the factory registers --no-memory, /decision, /decisions, /memory, /om (it
 	const om = pi.commands.get("om") as unknown as { getArgumentCompletions: (p: string) => Array<{ value: string }> | null };
 	assert.deepEqual(om.getArgumentCompletions("ob")?.map((i) => i.value), ["observe", "observations"]);
 	assert.equal(om.getArgumentCompletions("view "), null, "nothing after the first word");
-	assert.deepEqual([...pi.tools.keys()], ["hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
+	assert.deepEqual([...pi.tools.keys()], ["memory_remember", "hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
 	assert.ok([...pi.tools.values()].every((t) => t.defaultActive === false));
 	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "input", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");

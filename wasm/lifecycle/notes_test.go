@@ -133,20 +133,12 @@ func TestTypedPagesShrinkToFitTheTokenBudgetAndRecordFaults(t *testing.T) {
 	r.contains("over maxMemoryTokens")
 }
 
-func TestRememberStagesThenFlushWritesTheBullet(t *testing.T) {
+func TestRememberWritesAtOnceAndSaysWhere(t *testing.T) {
 	r := newRig(t, false)
 	r.mem(`remember project Run make test before pushing --section Build`)
-	if r.exit() != 0 || !strings.Contains(r.text(), "Staged W-") {
+	if r.exit() != 0 || r.text() != `Remembered in project memory: .pi/memory/MEMORY.md, line 3, section "Build".` {
 		t.Fatalf("remember: %d %s", r.exit(), r.text())
 	}
-	if r.exists(projectIndex) {
-		t.Fatal("remember must not touch the memory file")
-	}
-	r.mem("flush")
-	if r.exit() != 0 {
-		t.Fatalf("flush: %s", r.text())
-	}
-	r.contains("1 written, 0 refused")
 	if got := r.read(projectIndex); got != "## Build\n\n- Run make test before pushing\n" {
 		t.Fatalf("MEMORY.md = %q", got)
 	}
@@ -155,6 +147,8 @@ func TestRememberStagesThenFlushWritesTheBullet(t *testing.T) {
 	if len(j.Ops) != 2 || j.Ops[0].Op != "stage" || j.Ops[1].Op != "commit" || len(j.Pending) != 0 {
 		t.Fatalf("journal: %+v", j)
 	}
+	r.mem("flush")
+	r.contains("Nothing to flush")
 	r.mem("pages project")
 	r.contains("page table valid")
 	if !strings.Contains(r.injected("x"), "- Run make test before pushing") {
@@ -162,28 +156,49 @@ func TestRememberStagesThenFlushWritesTheBullet(t *testing.T) {
 	}
 }
 
-func TestFlushRefusesDuplicatesSecretsAndOverlongFactsWhenStrict(t *testing.T) {
+// The scope is optional: a first word is the scope only when it is exactly
+// global, project or local; otherwise the fact goes to the project when it
+// is trusted, else to global memory.
+func TestRememberWithoutAScopeGoesToTheProjectWhenTrustedElseGlobal(t *testing.T) {
+	r := newRig(t, false)
+	r.mem("remember I always use pnpm")
+	if r.exit() != 0 || !strings.Contains(r.text(), "project memory: .pi/memory/MEMORY.md") || strings.Contains(r.text(), "W-") {
+		t.Fatalf("remember: %d %s", r.exit(), r.text())
+	}
+	r.mem("remember Project names are kebab-case")
+	r.mem(`remember --scope local "global state is banned"`)
+	if got := r.read(projectIndex); got != "## Notes\n\n- I always use pnpm\n- Project names are kebab-case\n" {
+		t.Fatalf("MEMORY.md = %q", got)
+	}
+	if got := r.read(localNotes); got != "## Notes\n\n- global state is banned\n" {
+		t.Fatalf("MEMORY.local.md = %q", got)
+	}
+	r.mem("remember --scope team Anything")
+	if r.exit() != 2 || !strings.Contains(r.text(), "--scope must be global, project or local") {
+		t.Fatalf("a bad --scope is a usage error: %d %s", r.exit(), r.text())
+	}
+	r.start(false, false)
+	r.mem("remember Prefer small commits")
+	if r.exit() != 0 || !strings.Contains(r.text(), "global memory: ") || !strings.Contains(r.read(globalIndex), "- Prefer small commits\n") {
+		t.Fatalf("untrusted: global memory: %d %s", r.exit(), r.text())
+	}
+}
+
+func TestRememberRefusesDuplicatesSecretsAndOverlongFactsWhenStrict(t *testing.T) {
 	r := newRig(t, false)
 	r.write(projectIndex, "## Notes\n\n- Run make test before pushing\n")
 	r.mem(`remember project "run make test before pushing!"`)
-	r.contains("would refuse it (duplicate)")
-	// A secret never reaches the disk, not even the journal: refused at once.
-	r.mem(`remember project "Deploy with token=abc123def456ghi"`)
-	if r.exit() != 1 || !strings.Contains(r.text(), "Not staged") || !strings.Contains(r.text(), "secret") {
-		t.Fatalf("a secret is refused when staged: %d %s", r.exit(), r.text())
+	if r.exit() != 0 || r.text() != "Already remembered in .pi/memory/MEMORY.md, line 3: “Run make test before pushing”. Nothing was written." {
+		t.Fatalf("a duplicate: %d %s", r.exit(), r.text())
 	}
-	// A fact no file could take is refused when remembered, not at a flush.
+	// A secret never reaches the disk, not even the journal.
+	r.mem(`remember project "Deploy with token=abc123def456ghi"`)
+	if r.exit() != 1 || !strings.Contains(r.text(), "Not remembered (secret)") {
+		t.Fatalf("a secret is refused: %d %s", r.exit(), r.text())
+	}
 	r.mem(`remember project ` + strings.Repeat("long ", 120))
 	if r.exit() != 1 || !strings.Contains(r.text(), "(too_long)") {
-		t.Fatalf("an overlong fact is refused when staged: %d %s", r.exit(), r.text())
-	}
-	// A duplicate depends on the file as it is at the flush: staged, then refused.
-	r.mem("flush")
-	if r.exit() != 1 {
-		t.Fatalf("refusals exit 1: %s", r.text())
-	}
-	for _, want := range []string{"0 written, 1 refused", "(duplicate)"} {
-		r.contains(want)
+		t.Fatalf("an overlong fact is refused: %d %s", r.exit(), r.text())
 	}
 	journal, _ := os.ReadFile(filepath.Join(r.agent, "pi-memory/notes", ProjectHash(r.project), "writeback-journal.jsonl"))
 	if strings.Contains(string(journal), "abc123def456ghi") {
@@ -194,13 +209,12 @@ func TestFlushRefusesDuplicatesSecretsAndOverlongFactsWhenStrict(t *testing.T) {
 	}
 }
 
-func TestFlushRepairsWhenNotStrict(t *testing.T) {
+func TestRememberRepairsWhenNotStrict(t *testing.T) {
 	r := newRig(t, false)
 	r.write("proj/.pi/memory/config.json", `{"strictWriteback": false}`)
 	r.mem(`remember project "Deploy with token=abc123def456ghi"`)
-	r.mem("flush")
 	if r.exit() != 0 {
-		t.Fatalf("flush: %s", r.text())
+		t.Fatalf("remember: %s", r.text())
 	}
 	got := r.read(projectIndex)
 	if strings.Contains(got, "abc123def456ghi") || !strings.Contains(got, "[REDACTED:secret]") {
@@ -208,9 +222,42 @@ func TestFlushRepairsWhenNotStrict(t *testing.T) {
 	}
 }
 
+// stageFact puts a staged fact in the project's journal, as /memory import
+// claude leaves one for a flush.
+func (r *rig) stageFact(id, scope, text string) {
+	r.t.Helper()
+	dir := filepath.Join(r.agent, "pi-memory/notes", ProjectHash(r.project))
+	if scope == "global" {
+		dir = filepath.Join(r.agent, "pi-memory/notes/global")
+	}
+	os.MkdirAll(dir, 0o755)
+	f, err := os.OpenFile(filepath.Join(dir, "writeback-journal.jsonl"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString(`{"v":1,"t":1772172000000,"op":"stage","id":"` + id + `","scope":"` + scope + `","section":"Build","text":"` + text + `","source":"import:claude"}` + "\n")
+}
+
+func TestFlushWritesWhatIsStillStaged(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Build\n\n- Run make test before pushing\n")
+	r.stageFact("W-0000abcd", "project", "Lint with golangci-lint")
+	r.stageFact("W-0000abce", "project", "run make test before pushing!")
+	r.mem("flush")
+	if r.exit() != 1 {
+		t.Fatalf("a refusal exits 1: %s", r.text())
+	}
+	r.contains("1 written, 1 refused")
+	r.contains("(duplicate)")
+	if got := r.read(projectIndex); got != "## Build\n\n- Run make test before pushing\n- Lint with golangci-lint\n" {
+		t.Fatalf("MEMORY.md = %q", got)
+	}
+}
+
 func TestSessionShutdownFlushesWhatIsStaged(t *testing.T) {
 	r := newRig(t, false)
-	r.mem(`remember global Prefer rebase over merge`)
+	r.stageFact("W-0000abcd", "global", "Prefer rebase over merge")
 	out := r.call("session_shutdown", map[string]any{"reason": "quit"})
 	if got := r.read(globalIndex); !strings.Contains(got, "- Prefer rebase over merge\n") {
 		t.Fatalf("global MEMORY.md = %q", got)
@@ -456,7 +503,6 @@ func TestTracesRotateToASecondFileAndStayReadable(t *testing.T) {
 func TestRememberingLocalNotesOffersGitignore(t *testing.T) {
 	r := newRig(t, true)
 	r.mem("remember local My editor is Helix")
-	r.mem("flush")
 	if d := r.dialog(); d.Get("kind").String() != "confirm" {
 		t.Fatalf("want a confirm dialog: %s", r.last.Raw)
 	}
@@ -531,12 +577,11 @@ func TestAnIndexThatGainsAndLosesSecretsIsRedactedAsItIsNow(t *testing.T) {
 			t.Fatalf("file %d: MEMORY.md became %q", i, r.read(projectIndex))
 		}
 	}
-	// A flush edits the file as written, the secret included.
+	// A remember edits the file as written, the secret included.
 	r.write(projectIndex, "## Deploy\n\n- db password = hunter22x\n")
 	r.injected("hi")
 	r.mem(`remember project "Tag releases from main" --section Deploy`)
-	r.mem("flush")
 	if got := r.read(projectIndex); got != "## Deploy\n\n- db password = hunter22x\n- Tag releases from main\n" {
-		t.Fatalf("the flush wrote %q", got)
+		t.Fatalf("remember wrote %q", got)
 	}
 }

@@ -141,23 +141,15 @@ func scopeHeader(f *blockFile) string {
 func preamble(p places) string {
 	var b strings.Builder
 	b.WriteString("## Persistent memory\n\n")
-	b.WriteString("You have file-based memory that lasts across sessions. It is separate from AGENTS.md, which the user writes: never write memory there.\n\n")
+	b.WriteString("You have file-based memory that lasts across sessions (not AGENTS.md, which the user writes):\n")
 	if p.Global != "" {
 		b.WriteString("- Global memory (this user, every project): " + p.Global + "/\n")
 	}
 	if p.Project != "" {
-		b.WriteString("- Project memory (committed to the repository, read by the team): " + p.Project + "/\n")
+		b.WriteString("- Project memory (committed, read by the team): " + p.Project + "/\n")
 		b.WriteString("- Personal project notes (not committed): " + p.Local + "\n")
 	}
-	b.WriteString("\nEach scope has a MEMORY.md index, shown below when it has content, and topic files you can open with `read` when they are relevant.\n\n")
-	b.WriteString("When you learn something durable (a correction from the user, a build or test command, a non-obvious constraint, a decision and its reason), save it by editing the right MEMORY.md or topic file with `edit` or `write`:\n")
-	b.WriteString("- Check the index first; update an existing entry rather than adding a duplicate.\n")
-	b.WriteString("- Delete entries that prove wrong; move stale ones to archive/ rather than deleting them.\n")
-	b.WriteString("- Keep MEMORY.md a short index, one line per fact; put detail in a topic file and link it with one line.\n")
-	if p.Project != "" {
-		b.WriteString("- Project memory is read by teammates: keep it factual and professional.\n")
-	}
-	b.WriteString("- Never write secrets, and do not save what the repository already records (code, git history, AGENTS.md).\n")
+	b.WriteString("\nEach MEMORY.md index is shown below; `read` its topic files when relevant. When the user states a lasting preference or fact, or asks you to remember something, call `memory_remember` with one short line (it refuses duplicates and secrets). Fix or remove entries that prove wrong; never save secrets or what the repository already records.\n")
 	return b.String()
 }
 

@@ -18,7 +18,9 @@ import (
 // The driver (Open): the store the orchestrator lists. This file holds where
 // markdown memory lives, the session's scopes and how a memory file is read;
 // driver_store.go the moments of a turn it takes part in; driver_read.go the
-// /memory commands that read, driver_write.go those that write, and
+// /memory commands that read, driver_write.go those that write,
+// driver_remember.go /memory remember and the memory_remember tool,
+// driver_forget.go Forget and Restore (store.Forgetter), and
 // driver_writeback.go the journal, the page tables and the traces. It talks
 // to the host only through the guarded FS of the Env it was handed.
 
@@ -63,7 +65,9 @@ type noteScope struct {
 
 // driver drives one session's markdown memory: configuration, the
 // memory files (re-read only when they change), the injected block and its
-// receipts. Writes go through the journal (driver_writeback.go).
+// receipts. A remember writes at once under the scope's lock
+// (driver_remember.go); what an import stages goes through the journal
+// (driver_writeback.go).
 type driver struct {
 	env *store.Env
 	s   *store.Session

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
-	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -22,52 +21,6 @@ import (
 // claude.go, gitignore.go); this file reads and writes the files.
 
 // ---- Writeback -----------------------------------------------------------------
-
-func (n *driver) cmdRemember(c *store.Cmd) {
-	scope := strings.ToLower(c.Args.Words[0])
-	sc, err := n.scopeFor(scope)
-	if err != nil {
-		c.Out.Fail("Not staged: " + err.Error())
-		return
-	}
-	section := c.Args.Value("section")
-	op, note, err := n.stage(scope, section, c.Args.Text(1), "remember")
-	if err != nil {
-		if r, ok := errs.As[*refusal](err); ok {
-			c.Out.Fail("Not staged (" + r.reason + "): " + r.detail + ".")
-		} else {
-			c.Out.Fail("Not staged: " + err.Error() + ".")
-		}
-		return
-	}
-	if section = op.Section; section == "" {
-		section = defaultSection
-	}
-	// Say now what the flush would say, so nobody waits for a session end
-	// to learn a fact will be refused as the file stands.
-	n.load(sc)
-	o := check(op.Text, section, sc.data, sc.pages, n.rules(sc))
-	if c.JSON {
-		w := jsonw.Open(nil)
-		w.Raw("staged", trimNLBytes(op.encode()))
-		w.Str("file", sc.file)
-		w.Str("note", note)
-		if !o.Commit {
-			w.Str("flushWouldRefuse", o.Reason)
-			w.Str("flushDetail", o.Detail)
-		}
-		c.Out.Output(string(w.Close()))
-		return
-	}
-	msg := "Staged " + op.ID + " for " + scopeNoun(scope) + " (" + sc.display + ", section " + section + "). /memory flush writes it; so does the end of the session."
-	if note != "" {
-		msg += " (" + note + ")"
-	}
-	if !o.Commit {
-		msg += "\nAs the file stands, the flush would refuse it (" + o.Reason + "): " + o.Detail + "."
-	}
-	c.Out.Output(msg)
-}
 
 func trimNLBytes(b []byte) []byte { return []byte(strings.TrimRight(string(b), "\n")) }
 

@@ -150,3 +150,43 @@ func FuzzDecodeTraces(f *testing.F) {
 		require.Equal(t, back, got, "re-encoding changed the traces from %q", data)
 	})
 }
+
+// forgotten.jsonl is read to bring entries back: any bytes must decode
+// without panicking, every line is a record, a restore or a problem, and a
+// record survives being written again.
+func FuzzDecodeForgotten(f *testing.F) {
+	rec := forgotten{ID: "F-1a2b3c4d", T: 1772355600000, Scope: "project", File: "/p/.pi/memory/MEMORY.md", Line: 7,
+		Section: "Build", Text: "Run make test", Src: "- Run make test\n\n", Before: "- Lint"}
+	data := append(rec.encode(), restoreRecord(rec.ID, 1772355660000, rec.File, 9)...)
+	for _, s := range [][]byte{
+		data,
+		data[:len(data)-15],
+		append([]byte("\r\n  \n"), bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))...),
+		[]byte(`{"v":1,"op":"restore","id":"F-00000000","t":0}`),
+		[]byte(`{"v":1,"op":"forget","id":"F-00000000","scope":"local","file":"f.md","line":1e30,"text":"x","src":"y"}`),
+		[]byte(`{"v":"1","op":7,"id":["F-00000000"]}` + "\n[]\nnull\n"),
+		[]byte("{\"v\":1,\"op\":\"forget\",\"id\":\"F-00000001\",\"scope\":\"global\",\"file\":\"/m.md\",\"line\":2,\"text\":\"caf\xe9\",\"src\":\"- \\ud800\\n\"}"),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got := decodeForgotten(data)
+		checkProblems(t, data, got.Problems)
+		restores := 0
+		eachLine(data, func(_ int, line []byte) {
+			if r, msg := record(line); msg == "" && r.Get("op").String() == "restore" {
+				restores++
+			}
+		})
+		require.True(t, len(got.Records)+len(got.Problems) <= fuzzLines(data), "more records and problems than lines in %q", data)
+		require.True(t, len(got.Records)+len(got.Problems)+restores >= fuzzLines(data), "a line of %q was neither read nor reported", data)
+		for _, r := range got.Records {
+			require.True(t, isRestoreID(r.ID) && r.Line >= 1 && r.File != "" && r.Text != "" && r.Src != "", "record %+v lacks what Restore needs", r)
+			again := decodeForgotten(r.encode())
+			require.Equal(t, 1, len(again.Records), "%+v does not read back", r)
+			want := r
+			want.Restored, want.RestoredLine = 0, 0
+			require.True(t, reflect.DeepEqual(want, again.Records[0]), "%+v read back as %+v", want, again.Records[0])
+		}
+	})
+}

@@ -2,7 +2,9 @@
 //
 // Its rules are pure: typed pages parsed from MEMORY.md and topic files, their
 // fidelity forms, the resident-set policy that fits them into a budget, the
-// writeback validation and the page-table, journal and trace formats, and
+// writeback validation, the scope words of a remember and its answer, which
+// entry a forget reference names and the recovery records that restore it,
+// the page-table, journal and trace formats, and
 // what the commands decide and say (the status report, the stale listing, the
 // Claude Code import plan, the .gitignore check, the count flags). They take
 // bytes and values and return values, and never do I/O.

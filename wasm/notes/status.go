@@ -130,7 +130,7 @@ func statusText(r *statusReport) string {
 			continue
 		}
 		if !s.exists {
-			b.WriteString("  absent: created on the first write (by the agent, or /memory remember + flush)\n")
+			b.WriteString("  absent: created on the first write (by the agent, or /memory remember)\n")
 		} else {
 			b.WriteString("  " + strconv.Itoa(s.bytes) + " bytes, " + text.Plural(s.lines, "line", "lines") + "; injected " + strconv.Itoa(s.injected) + " bytes (caps " + strconv.Itoa(r.cfg.MaxInjectLines) + " lines, " + strconv.Itoa(r.cfg.MaxInjectBytes) + " bytes)\n")
 			b.WriteString("  page table: " + s.pageTable.Status)

@@ -30,7 +30,7 @@ func onReport() statusReport {
 }
 
 func TestStatusTextSaysWhatIsInjectedFromWhere(t *testing.T) {
-	const global = "\nGlobal: /h/.pi/agent/memory/MEMORY.md\n  absent: created on the first write (by the agent, or /memory remember + flush)\n"
+	const global = "\nGlobal: /h/.pi/agent/memory/MEMORY.md\n  absent: created on the first write (by the agent, or /memory remember)\n"
 	const project = "\nProject: /p/.pi/memory/MEMORY.md\n" +
 		"  93 bytes, 6 lines; injected 93 bytes (caps 200 lines, 8192 bytes)\n" +
 		"  page table: stale (.pi/memory/MEMORY.md changed since it was built), /h/t/page-table.jsonl\n" +

@@ -189,22 +189,37 @@ func cutRunes(s string, max int) string {
 //
 //	insert([]byte("## Build\n- make\n\n## Style\n- tabs\n"), "Build", "make test") => "## Build\n- make\n- make test\n\n## Style\n- tabs\n", 3
 func insert(src []byte, section, text string) ([]byte, int) {
+	return insertBlock(src, section, "- "+text+"\n", 2)
+}
+
+// insertBlock is insert for any block of whole lines ("\n" line ends,
+// written as the file's): it goes after the last non-blank line of the
+// first section whose heading has text section and a level from 2 to
+// maxLevel, which ends at the next heading of its level or above; a missing
+// section is created at the end as "## section". The section "" is the top
+// of the file, before its first heading of level 2 or more. It returns the
+// new file and the 1-based line of the block's first line.
+func insertBlock(src []byte, section, block string, maxLevel int) ([]byte, int) {
 	if hasBOM(src) {
-		out, line := insert(src[len(utf8BOM):], section, text)
+		out, line := insertBlock(src[len(utf8BOM):], section, block, maxLevel)
 		return append([]byte(utf8BOM), out...), line
 	}
 	// A file written with CRLF line ends keeps them.
 	nl := "\n"
 	if strings.Contains(string(src), "\r\n") {
 		nl = "\r\n"
+		block = strings.ReplaceAll(strings.ReplaceAll(block, "\r\n", "\n"), "\n", "\r\n")
 	}
-	bullet := "- " + text + nl
+	bullet := block
 	lines := mdSplit(string(src))
 	code := fenced(lines) // a "## Notes" in a code sample is not the section
-	start := -1
+	start, level := -1, 2
+	if section == "" {
+		return insertTop(lines, code, block, nl)
+	}
 	for i, l := range lines {
-		if lvl, t := headingOf(l); !code[i] && lvl == 2 && strings.EqualFold(t, section) {
-			start = i
+		if lvl, t := headingOf(l); !code[i] && lvl >= 2 && lvl <= maxLevel && strings.EqualFold(t, section) {
+			start, level = i, lvl
 			break
 		}
 	}
@@ -228,7 +243,7 @@ func insert(src []byte, section, text string) ([]byte, int) {
 	// bullet goes after its last non-blank line, inside any fence's end.
 	end := len(lines)
 	for i := start + 1; i < len(lines); i++ {
-		if lvl, _ := headingOf(lines[i]); !code[i] && lvl >= 1 && lvl <= 2 {
+		if lvl, _ := headingOf(lines[i]); !code[i] && lvl >= 1 && lvl <= level {
 			end = i
 			break
 		}
@@ -251,6 +266,38 @@ func insert(src []byte, section, text string) ([]byte, int) {
 	}
 	line := strings.Count(b.String(), "\n") + 1
 	b.WriteString(bullet)
+	for i := at; i < len(lines); i++ {
+		b.WriteString(lines[i])
+	}
+	return []byte(b.String()), line
+}
+
+// insertTop puts block after the last non-blank line before the file's
+// first heading of level 2 or more (the part a section "" names).
+func insertTop(lines []string, code []bool, block, nl string) ([]byte, int) {
+	end := len(lines)
+	for i := range lines {
+		if lvl, _ := headingOf(lines[i]); !code[i] && lvl >= 2 {
+			end = i
+			break
+		}
+	}
+	at := end
+	for at > 0 && strings.TrimSpace(lines[at-1]) == "" {
+		at--
+	}
+	var b strings.Builder
+	for i := 0; i < at; i++ {
+		b.WriteString(lines[i])
+	}
+	if at > 0 && !strings.HasSuffix(lines[at-1], "\n") {
+		b.WriteString(nl)
+	}
+	line := strings.Count(b.String(), "\n") + 1
+	b.WriteString(block)
+	if at == end && end < len(lines) {
+		b.WriteString(nl) // a heading right after: keep a blank line before it
+	}
 	for i := at; i < len(lines); i++ {
 		b.WriteString(lines[i])
 	}

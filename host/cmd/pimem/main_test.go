@@ -202,7 +202,7 @@ func TestDecisionCommandsEndToEndOnBothCores(t *testing.T) {
 }
 
 // pimem memory takes /memory's words: remember lands in the project's
-// MEMORY.md when pimem's session ends, inject then carries it, recall finds
+// MEMORY.md at once, inject then carries it, recall finds
 // it, and a user error exits 1.
 func TestMemoryCommandsEndToEndOnBothCores(t *testing.T) {
 	for _, m := range testmod.Cores {
@@ -215,12 +215,12 @@ func TestMemoryCommandsEndToEndOnBothCores(t *testing.T) {
 			_, err := os.Stat(filepath.Join(dir, ".pi"))
 			require.True(t, os.IsNotExist(err), "looking wrote nothing")
 
-			// pimem's session ends with the command, and the end of a session
-			// flushes what was staged: it lands at once, and says so.
+			// remember writes at once and says where; the session end has
+			// nothing left to flush.
 			r = run("memory", "remember", "project", "Run make test before pushing", "--section", "Build")
 			require.Equal(t, 0, r.exit, r.stderr)
-			require.Contains(t, r.stdout, "Staged W-")
-			require.Contains(t, r.stderr, "Session end flushed 1 staged fact: 1 written, 0 refused")
+			require.Contains(t, r.stdout, `Remembered in project memory: .pi/memory/MEMORY.md, line 3, section "Build".`)
+			require.NotContains(t, r.stderr, "Session end flushed")
 			r = run("memory", "flush")
 			require.Equal(t, 0, r.exit, r.stderr)
 			require.Contains(t, r.stdout, "Nothing to flush")
