@@ -81,7 +81,7 @@ func (d *driver) wrote(out *store.Out, asJSON bool, text string, ids ...string) 
 }
 
 func (d *driver) statusLine(out *store.Out) {
-	out.Status("pi-memory", footer(d.st.Count(Active)), false)
+	out.Status("pi-memory", footer(d.st.Count(Active), len(d.st.Conflicts())), false)
 }
 
 func (d *driver) cmdAdd(c *store.Cmd) {
