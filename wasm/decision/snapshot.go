@@ -30,8 +30,7 @@ import (
 
 const (
 	snapMagic   = "PIMSNAP1"
-	// 3: the header lists the decisions with conflict marks ("marked").
-	snapVersion = 3
+	snapVersion = 3             // 3: the header lists the decisions with conflict marks ("marked")
 	trailerSize = 8 + 4 + 8 + 8 // header offset, header length, header checksum, magic
 )
 
