@@ -48,7 +48,7 @@ const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "
 
 // ---- Scripted core -----------------------------------------------------------------------
 
-test("the factory registers --no-memory, /decision, /decisions, /memory, /om (its short forms through input), /hindsight, the memory and Hindsight tools inactive, and the forwarded events", () => {
+test("the factory registers --no-memory, /decision, /decisions, /memory, /om (its short forms through input), /hindsight, the core's tools inactive, and the forwarded events", () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	assert.equal(pi.flags.get("no-memory")?.type, "boolean");
@@ -58,7 +58,7 @@ test("the factory registers --no-memory, /decision, /decisions, /memory, /om (it
 	const om = pi.commands.get("om") as unknown as { getArgumentCompletions: (p: string) => Array<{ value: string }> | null };
 	assert.deepEqual(om.getArgumentCompletions("ob")?.map((i) => i.value), ["observe", "observations"]);
 	assert.equal(om.getArgumentCompletions("view "), null, "nothing after the first word");
-	assert.deepEqual([...pi.tools.keys()], ["memory_remember", "hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
+	assert.deepEqual([...pi.tools.keys()], ["decision_propose", "memory_remember", "hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
 	assert.ok([...pi.tools.values()].every((t) => t.defaultActive === false));
 	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "input", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");
@@ -408,7 +408,7 @@ test("real core: a session, a decision added through a near-duplicate dialog, an
 	const [injected] = await pi.emit("before_agent_start", userTurn, ctx);
 	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
 
-	assert.ok(ui.some((c) => c.method === "select" && String(c.args[0]).startsWith("Near-duplicate of D-")));
+	assert.ok(ui.some((c) => c.method === "select" && /^New: .*Use tabs for indentation[\s\S]*\nExisting: D-.*\nNear-duplicate \(same text\)$/.test(String(c.args[0]))), JSON.stringify(ui));
 	const added = notices(ui).filter(([text]) => String(text).startsWith("Added D-"));
 	assert.equal(added.length, 2, JSON.stringify(ui));
 	assert.ok(ui.some((c) => c.method === "setStatus" && c.args[1] === "decisions: 2 active"));

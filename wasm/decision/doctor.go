@@ -17,8 +17,9 @@ type finding struct {
 	Msg  string
 }
 
-// report is what doctor found: bad lines, dangling references, and the
-// near-duplicate and conflicting pairs among active decisions.
+// report is what doctor found: bad lines, dangling references, the
+// conflicts marked and not yet resolved, and the near-duplicate and
+// conflicting pairs among active decisions not marked.
 type report struct {
 	Lines, Events, Live int
 	Findings            []finding
@@ -69,6 +70,11 @@ func (s *state) Diagnose(found ...finding) report {
 		for j := i; j > 0 && rep.Findings[j].Line < rep.Findings[j-1].Line; j-- {
 			rep.Findings[j], rep.Findings[j-1] = rep.Findings[j-1], rep.Findings[j]
 		}
+	}
+	// Conflicts a person marked stay a problem until one side is settled:
+	// found from the marks, whatever the number of active decisions.
+	for _, p := range s.Conflicts() {
+		rep.Pairs = append(rep.Pairs, conflictsFinding(p))
 	}
 	rep.PairsScanned = len(active) <= doctorPairLimit
 	if rep.PairsScanned {

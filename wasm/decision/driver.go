@@ -116,7 +116,7 @@ func (d *driver) start(out *store.Out) {
 			d.noticeOnce(out)
 		}
 	}
-	out.Status("pi-memory", footer(d.st.Count(Active)), false)
+	out.Status("pi-memory", footer(d.st.Count(Active), len(d.st.Conflicts())), false)
 }
 
 // Refresh reads the configuration again when a config file changed since

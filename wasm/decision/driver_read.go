@@ -1,7 +1,6 @@
 package decision
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
@@ -66,17 +65,20 @@ func (d *driver) cmdShow(c *store.Cmd) {
 	c.Out.Output(showText(x))
 }
 
-// need returns the live decision id names, or says why there is none.
-func (d *driver) need(out *store.Out, id string) *decision {
+// need returns the live decision ref names (an id, or the end of one), or
+// says why there is none.
+func (d *driver) need(out *store.Out, ref string) *decision {
+	id, err := d.st.find(ref, false)
+	if err != nil {
+		out.Fail(err.Error())
+		return nil
+	}
 	if x := d.st.Get(id); x != nil {
 		return x
 	}
-	switch {
-	case d.st.WasRemoved(id):
+	if d.st.WasRemoved(id) {
 		out.Fail(id + " was removed; /decision list shows the live decisions.")
-	case !validID(id):
-		out.Fail(strconv.Quote(id) + " is not a decision id (they look like D-2026-02-27-0001).")
-	default:
+	} else {
 		out.Fail("No decision " + id + " in " + d.log + "; /decision search finds one by its words.")
 	}
 	return nil

@@ -81,7 +81,7 @@ func (d *driver) wrote(out *store.Out, asJSON bool, text string, ids ...string) 
 }
 
 func (d *driver) statusLine(out *store.Out) {
-	out.Status("pi-memory", footer(d.st.Count(Active)), false)
+	out.Status("pi-memory", footer(d.st.Count(Active), len(d.st.Conflicts())), false)
 }
 
 func (d *driver) cmdAdd(c *store.Cmd) {
@@ -124,7 +124,7 @@ func (d *driver) addChecked(out *store.Out, asJSON, hasUI bool, p proposal, chec
 			return
 		}
 		opts := []string{"Update " + m.D.ID + " with the new text", "Add as a new decision anyway", "Cancel"}
-		out.Select("Near-duplicate of "+m.D.ID+" ("+likeness(m, p.Text)+"): "+oneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
+		out.Select("New:      "+strconv.Quote(oneLine(p.Text))+"\nExisting: "+m.D.ID+" "+strconv.Quote(oneLine(m.D.Short()))+"\nNear-duplicate ("+likeness(m, p.Text)+")", opts, func(out *store.Out, v gjson.Result) {
 			switch v.String() {
 			case opts[0]:
 				d.updateText(out, asJSON, m.D.ID, p)
@@ -157,11 +157,16 @@ func (d *driver) addChecked(out *store.Out, asJSON, hasUI bool, p proposal, chec
 // askConflict asks how to settle p's conflict with m: supersede it (after a
 // reason), keep both marked, or give up (cancel names that answer).
 func (d *driver) askConflict(out *store.Out, asJSON bool, m match, p proposal, cancel string) {
-	opts := []string{"Supersede " + m.D.ID + " (you will be asked why)", "Keep both and mark the conflict", cancel}
+	// A --reason already typed is the reason for superseding: it is kept,
+	// and the person is asked only when there is none.
+	first := "Supersede " + m.D.ID + " (you will be asked why)"
+	if p.Reason != "" {
+		first = "Supersede " + m.D.ID + " (reason: " + text.Runes(oneLine(p.Reason), 60) + ")"
+	}
+	opts := []string{first, "Keep both and mark the conflict", cancel}
 	out.Select(strconv.Quote(oneLine(p.Text))+" conflicts with "+m.D.ID+" ("+m.Reason+"): "+oneLine(m.D.Short()), opts, func(out *store.Out, v gjson.Result) {
 		switch v.String() {
 		case opts[0]:
-			p.Reason = ""
 			d.supersede(out, asJSON, true, m.D.ID, p)
 		case opts[1]:
 			d.caughtUp(out, func() {
@@ -331,11 +336,13 @@ func (d *driver) cmdEdit(c *store.Cmd) {
 }
 
 func (d *driver) cmdRemove(c *store.Cmd) {
-	ids := c.Args.Words
-	for _, id := range ids {
-		if d.need(c.Out, id) == nil {
+	ids := make([]string, len(c.Args.Words))
+	for i, ref := range c.Args.Words {
+		x := d.need(c.Out, ref)
+		if x == nil {
 			return
 		}
+		ids[i] = x.ID
 	}
 	events, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Remove(ids) })
 	if err != nil {
@@ -362,10 +369,15 @@ func (d *driver) removed(out *store.Out, asJSON bool, text string, ids []string)
 }
 
 func (d *driver) cmdConflict(c *store.Cmd) {
-	a, b := c.Args.Words[0], c.Args.Words[1]
-	if d.need(c.Out, a) == nil || d.need(c.Out, b) == nil {
+	xa := d.need(c.Out, c.Args.Words[0])
+	if xa == nil {
 		return
 	}
+	xb := d.need(c.Out, c.Args.Words[1])
+	if xb == nil {
+		return
+	}
+	a, b := xa.ID, xb.ID
 	if a == b {
 		c.Out.Usage("A decision cannot conflict with itself; name two different decisions.")
 		return
@@ -397,8 +409,9 @@ func (d *driver) cmdResolve(c *store.Cmd) {
 }
 
 // confirmThen runs act after the person confirms: a dialog with a UI, --yes
-// without one. Without either it only previews (exit 0), naming --yes.
-func (d *driver) confirmThen(c *store.Cmd, title, preview string, ids []string, act func(out *store.Out)) {
+// without one. Without either it only previews (exit 0), naming --yes. With
+// no and yes (the answers' words) the dialog starts on no.
+func (d *driver) confirmThen(c *store.Cmd, title, preview string, ids []string, no, yes string, act func(out *store.Out)) {
 	if c.Args.Has("yes") {
 		act(c.Out)
 		return
@@ -414,12 +427,22 @@ func (d *driver) confirmThen(c *store.Cmd, title, preview string, ids []string, 
 		c.Out.Output(preview + "\nNothing was written. Re-run with --yes to do it.")
 		return
 	}
-	c.Out.Confirm(title, preview, func(out *store.Out, v gjson.Result) {
-		if v.Type != gjson.True {
+	then := func(out *store.Out, confirmed bool) {
+		if !confirmed {
 			out.Output("Cancelled; nothing was written.")
 			return
 		}
 		d.caughtUp(out, func() { act(out) })
+	}
+	if no == "" {
+		c.Out.Confirm(title, preview, func(out *store.Out, v gjson.Result) { then(out, v.Type == gjson.True) })
+		return
+	}
+	// pi's confirm dialog starts on Yes; a choice that cannot be undone
+	// starts on No instead: a select whose first option keeps everything.
+	opts := []string{no, yes}
+	c.Out.Select(title+"\n"+preview, opts, func(out *store.Out, v gjson.Result) {
+		then(out, v.String() == yes)
 	})
 }
 
@@ -450,7 +473,7 @@ func (d *driver) cmdPurge(c *store.Cmd) {
 	for i, x := range cands {
 		ids[i] = x.ID
 	}
-	d.confirmThen(c, "Purge "+text.Plural(len(cands), "decision", "decisions")+"?", purgePreview(cands, d.cfg.RetentionDays), ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Purged") })
+	d.confirmThen(c, "Purge "+text.Plural(len(cands), "decision", "decisions")+"?", purgePreview(cands, d.cfg.RetentionDays), ids, "", "", func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Purged") })
 }
 
 func (d *driver) cmdReset(c *store.Cmd) {
@@ -469,7 +492,7 @@ func (d *driver) cmdReset(c *store.Cmd) {
 	}
 	preview := "Reset would remove all " + text.Plural(len(all), "decision", "decisions") + " of this project (" +
 		strconv.Itoa(d.st.Count(Active)) + " active). The log keeps their history."
-	d.confirmThen(c, "Remove every decision?", preview, ids, func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Reset") })
+	d.confirmThen(c, "Remove every decision?", preview, ids, "No, keep them", "Yes, remove every decision", func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Reset") })
 }
 
 func (d *driver) cmdToggle(c *store.Cmd, on bool) {

@@ -31,6 +31,9 @@ const sectionHeader = "## Project decisions\nActive decisions for this project, 
 //
 //	Section(state with D-2026-02-27-0001 "Use PostgreSQL" #db, 20)
 //	=> "## Project decisions\n…\nD-2026-02-27-0001 | Use PostgreSQL | #db\n"
+//
+// Active decisions in an unresolved conflict (conflicts.go) are not among
+// the lines to follow: the pairs come last, as questions for the user.
 func (s *state) Section(max int) string {
 	total := s.counts[Active]
 	if total == 0 {
@@ -39,12 +42,24 @@ func (s *state) Section(max int) string {
 	if max < 1 {
 		max = 1
 	}
-	shown := s.newestActive(max)
+	pairs := s.Conflicts()
+	conflicted := inConflict(pairs)
+	total -= len(conflicted)
+	var shown, asked []*decision
+	for _, d := range s.newestActive(max + len(conflicted)) {
+		if !conflicted[d.h] && len(shown) < max {
+			shown = append(shown, d)
+		}
+	}
+	for _, p := range pairs {
+		asked = append(asked, p.Old, p.New)
+	}
 	lines := make([]string, len(shown))
 	for i, d := range shown {
 		lines[i] = injectedLine(d)
 	}
-	budget := maxSectionChars - utf8.RuneCountInString(sectionHeader)
+	asking := conflictsPart(pairs)
+	budget := maxSectionChars - utf8.RuneCountInString(sectionHeader) - utf8.RuneCountInString(asking)
 	keep := len(lines)
 	used := 0
 	for i, l := range lines {
@@ -61,7 +76,7 @@ func (s *state) Section(max int) string {
 			summary = ""
 			break
 		}
-		summary = s.summary(left, shown[:keep])
+		summary = s.summary(left, append(asked[:len(asked):len(asked)], shown[:keep]...))
 		size := utf8.RuneCountInString(summary) + 1
 		for _, l := range lines[:keep] {
 			size += utf8.RuneCountInString(l) + 1
@@ -81,6 +96,7 @@ func (s *state) Section(max int) string {
 		b.WriteString(summary)
 		b.WriteByte('\n')
 	}
+	b.WriteString(asking)
 	return b.String()
 }
 

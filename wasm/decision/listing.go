@@ -62,21 +62,34 @@ func listJSON(list hits, limit int) []byte {
 //	  2 active decisions (newest first):
 //	  D-2026-03-01-0002 | active | Use Go
 //	  … 1 more; use --limit N (0 for all).
+//
+// A decision in an unresolved conflict ends with "| ⚠ conflicts with <id>",
+// and a last line says how to settle it.
 func listText(list hits, title string, limit int) string {
 	total := list.Len()
 	if total == 0 {
 		return "No " + title + "."
 	}
 	shown := shownOf(total, limit)
+	pairs := list.s.Conflicts()
+	marked := false
 	var sb strings.Builder
 	sb.WriteString(text.Plural(total, strings.TrimSuffix(title, "s"), title))
 	sb.WriteString(" (newest first):")
 	for i := 0; i < shown; i++ {
+		x := list.At(i)
 		sb.WriteString("\n")
-		sb.WriteString(listLine(list.At(i)))
+		sb.WriteString(listLine(x))
+		if ids := conflictsWith(x, pairs); len(ids) > 0 {
+			sb.WriteString(" | ⚠ conflicts with " + strings.Join(ids, ", "))
+			marked = true
+		}
 	}
 	if total > shown {
 		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; use --limit N (0 for all).")
+	}
+	if marked {
+		sb.WriteString("\n⚠ Unresolved conflicts: the model is told to ask which holds. Settle one with\n  /decision resolve <id> rejected (or active), or /decision supersede.")
 	}
 	return sb.String()
 }

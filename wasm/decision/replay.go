@@ -64,6 +64,12 @@ type state struct {
 	sigs     []sigEntry  // search signatures by handle, built on first search
 
 	base *base // what the snapshot this state started from said; nil after a cold replay
+
+	// marked are the handles of the live decisions that carry conflict
+	// marks, ascending: few, kept as the log replays (and in a snapshot), so
+	// the footer and the section find unresolved conflicts without reading
+	// every record.
+	marked []int32
 }
 
 // base is what a snapshot said about the newest active decisions and the
@@ -241,6 +247,7 @@ func (s *state) apply(ev *Event, line int) {
 		s.index(ev.ID, h)
 		s.live++
 		s.counts[r.status]++
+		s.remark(h)
 		// pi-decision-memory writes no back link when it supersedes: derive it.
 		if r.supersedes != 0 {
 			if old := s.liveHandle(s.strs.get(r.supersedes)); old >= 0 && s.recs.at(old).supersededBy == 0 {
@@ -258,6 +265,7 @@ func (s *state) apply(ev *Event, line int) {
 		s.counts[r.status]--
 		r.removed, r.removedLine = true, int32(line)
 		s.live--
+		s.remark(h)
 	default:
 		if h < 0 {
 			s.orphan(ev, line)
@@ -271,6 +279,7 @@ func (s *state) apply(ev *Event, line int) {
 		s.counts[r.status]--
 		s.merge(r, &ev.Data)
 		s.counts[r.status]++
+		s.remark(h)
 		if ev.TimeMs > r.updatedAt {
 			r.updatedAt = ev.TimeMs
 		}

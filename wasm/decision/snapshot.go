@@ -30,7 +30,7 @@ import (
 
 const (
 	snapMagic   = "PIMSNAP1"
-	snapVersion = 2
+	snapVersion = 3             // 3: the header lists the decisions with conflict marks ("marked")
 	trailerSize = 8 + 4 + 8 + 8 // header offset, header length, header checksum, magic
 )
 
@@ -256,6 +256,7 @@ func (s *state) WriteSnapshot(cur cursor, sum, gen uint64, emit func([]byte) err
 	// first injection after a start without reading every record.
 	hot := s.newestScan(hotSize)
 	hw.Raw("hot", jsonw.Array(nil, len(hot), func(b []byte, i int) []byte { return jsonw.Int(b, int64(hot[i])) }))
+	hw.Raw("marked", jsonw.Array(nil, len(s.marked), func(b []byte, i int) []byte { return jsonw.Int(b, int64(s.marked[i])) }))
 	if len(hot) == hotSize {
 		edge := s.recs.at(hot[hotSize-1])
 		ew := jsonw.Open(nil)
@@ -654,6 +655,13 @@ func snapshotState(h *snapshotHeader, read readAt) (*state, error) {
 		}
 	}
 	b := &base{n: int32(nrecs), touchedBit: make([]uint64, (nrecs+63)/64)}
+	for _, v := range jsonr.Get(root, "marked").Array() {
+		hh := v.Int()
+		if hh < 0 || hh >= int64(nrecs) || len(s.marked) > 0 && int32(hh) <= s.marked[len(s.marked)-1] {
+			return nil, snapErr("marked list out of range or order")
+		}
+		s.marked = append(s.marked, int32(hh))
+	}
 	for _, v := range jsonr.Get(root, "hot").Array() {
 		hh := v.Int()
 		if hh < 0 || hh >= int64(nrecs) {

@@ -53,6 +53,9 @@ func genLog(n int) string {
 			b.WriteString(ev(ts, "ed", fmt.Sprintf("D-%s-%04d", civil.Day(base+int64(i-3)*3600_000), (i-3)%24+1), `{"tx":"edited `+fmt.Sprint(i)+`","tg":["e"]}`))
 		case i%11 == 0:
 			b.WriteString(ev(ts, "rm", fmt.Sprintf("D-%s-%04d", civil.Day(base+int64(i-5)*3600_000), (i-5)%24+1), `{}`))
+		case i%17 == 0: // mark a conflict between the two decisions added before
+			b.WriteString(ev(ts, "ed", fmt.Sprintf("D-%s-%04d", civil.Day(base+int64(i-1)*3600_000), (i-1)%24+1),
+				`{"c":["`+fmt.Sprintf("D-%s-%04d", civil.Day(base+int64(i-2)*3600_000), (i-2)%24+1)+`"]}`))
 		case i%13 == 0:
 			b.WriteString(ev(ts, "st", fmt.Sprintf("D-%s-%04d", civil.Day(base+int64(i-2)*3600_000), (i-2)%24+1), `{"s":"draft"}`))
 		default:
@@ -79,6 +82,8 @@ func sameState(t *testing.T, a, b *state) {
 		da.h, db.h = 0, 0
 		require.Equal(t, da, db, "decision "+da.ID)
 	}
+	require.Equal(t, a.marked, b.marked, "marked")
+	require.Equal(t, len(a.Conflicts()), len(b.Conflicts()), "conflicts")
 	require.Equal(t, a.Section(20), b.Section(20), "section")
 	now := civil.ParseTime("2026-06-01T00:00:00.000Z")
 	require.Equal(t, a.NextID(now), b.NextID(now), "next id")
@@ -89,6 +94,7 @@ func sameState(t *testing.T, a, b *state) {
 func TestSnapshotRoundTripEqualsAFullReplay(t *testing.T) {
 	log := genLog(3000)
 	full, cur := replay(t, log)
+	require.True(t, len(full.marked) > 0 && len(full.Conflicts()) > 0, "the log marks conflicts")
 	file := snapshotOf(t, full, cur, 42, 7)
 	got, h, err := loadFrom(t, file)
 	require.NoError(t, err)

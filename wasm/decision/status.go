@@ -144,8 +144,11 @@ func (p *statusPage) appendJSON(b []byte) []byte {
 
 // footer is the store's part of pi's footer while it is on.
 //
-//	footer(3) => "decisions: 3 active"
-func footer(active int) string { return "decisions: " + strconv.Itoa(active) + " active" }
+//	footer(3, 0) => "decisions: 3 active"
+//	footer(3, 1) => "decisions: 3 active, 1 unresolved conflict"
+func footer(active, conflicts int) string {
+	return "decisions: " + strconv.Itoa(active) + " active" + conflictCount(conflicts)
+}
 
 // badLinesNotice says, once a session, that n lines of the log need attention.
 //

@@ -153,12 +153,18 @@ func TestRetentionTextNamesEachStatusPurgeRemoves(t *testing.T) {
 	}
 }
 
-func TestFooterCountsActiveDecisions(t *testing.T) {
+func TestFooterCountsActiveDecisionsAndUnresolvedConflicts(t *testing.T) {
 	for _, tt := range []struct {
-		active int
-		want   string
-	}{{0, "decisions: 0 active"}, {1, "decisions: 1 active"}, {20, "decisions: 20 active"}} {
-		require.Equal(t, tt.want, footer(tt.active))
+		active, conflicts int
+		want              string
+	}{
+		{0, 0, "decisions: 0 active"},
+		{1, 0, "decisions: 1 active"},
+		{20, 0, "decisions: 20 active"},
+		{2, 1, "decisions: 2 active, 1 unresolved conflict"},
+		{5, 3, "decisions: 5 active, 3 unresolved conflicts"},
+	} {
+		require.Equal(t, tt.want, footer(tt.active, tt.conflicts))
 	}
 }
 

@@ -218,6 +218,50 @@ func (s *state) RemoveLive(ids []string) []Event {
 	return evs
 }
 
+// Restore returns the event that brings back the removed decision id: an
+// add under the same id, which replay reads as the decision starting again
+// (docs/formats.md), carrying what the decision said when it was removed —
+// its status, text, title, tags, reason and links — with its conflict marks
+// kept only towards decisions still live. The log's history between the
+// two adds stays as it was.
+//
+//	Restore("D-…-0002") after `rm D-…-0002` => [a D-…-0002 {tx:…, s:"active", …}]
+func (s *state) Restore(id string) ([]Event, error) {
+	h := s.lookup(id)
+	if h < 0 {
+		return nil, refuse(id, errNotFound, "no decision "+id)
+	}
+	if !s.recs.at(h).removed {
+		return nil, refuse(id, errStatus, id+" is not removed; there is nothing to restore")
+	}
+	x := s.view(h)
+	p := proposal{Text: x.Text, Title: x.Title, Reason: x.Reason, Tags: x.Tags, Source: x.Source, Confidence: x.Confidence}
+	data := p.data()
+	if x.Source != "" && !x.HasConf {
+		data.Has &^= HasConfidence
+	}
+	data.Status = x.Status
+	data.Conflicts = []string{}
+	for _, other := range x.Conflicts {
+		if s.Get(other) != nil {
+			data.Conflicts = append(data.Conflicts, other)
+		}
+	}
+	if x.Supersedes != "" {
+		data.Supersedes, data.Has = x.Supersedes, data.Has|hasSupersedes
+	}
+	if x.SupersededBy != "" {
+		data.SupersededBy, data.Has = x.SupersededBy, data.Has|HasSupersededBy
+	}
+	if x.ConflictNote != "" && len(data.Conflicts) > 0 {
+		data.ConflictNote, data.Has = x.ConflictNote, data.Has|hasConflictNote
+	}
+	if x.Category != "" {
+		data.Category, data.Has = x.Category, data.Has|HasCategory
+	}
+	return []Event{{Code: Add, ID: id, Data: data}}, nil
+}
+
 func appendUnique(list []string, id string) []string {
 	out := append([]string(nil), list...)
 	for _, x := range out {

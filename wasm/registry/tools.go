@@ -12,7 +12,7 @@ type Tool struct {
 
 // Tools are every tool the core offers, each store's in its file; the tool
 // export runs them.
-var Tools = concat(notesTools, hindsightTools)
+var Tools = concat(decisionTools, notesTools, hindsightTools)
 
 func concat(lists ...[]Tool) []Tool {
 	var all []Tool

@@ -26,7 +26,7 @@ func ExampleCompare() {
 		}
 	}
 	// Output:
-	// Use Postgres as the primary DB: duplicate (1.00) near-duplicate (score 1.00)
+	// Use Postgres as the primary DB: duplicate (0.99) near-duplicate (score 0.99)
 	// Use MySQL for the primary database: conflict (1.00) MySQL vs PostgreSQL for primary database
 	// Never squash merge pull requests: conflict (1.00) "Never" contradicts "Always squash merge PRs"
 }
@@ -44,7 +44,7 @@ func ExampleCompare_verdicts() {
 		fmt.Printf("%s %.2f %q\n", r.Verdict, r.Score, r.Reason)
 	}
 	// Output:
-	// duplicate 1.00 "near-duplicate (score 1.00)"
+	// duplicate 0.99 "near-duplicate (score 0.99)"
 	// conflict 1.00 "PostgreSQL vs MySQL for primary database"
 	// conflict 1.00 "\"Never\" contradicts \"Always squash merge PRs\""
 	// unrelated 0.40 "below the duplicate threshold"

@@ -113,7 +113,8 @@ func (v *Verdict) UnmarshalText(b []byte) error {
 }
 
 // Result is Compare's answer. Score is in [0,1]: the near-duplicate score
-// for Duplicate and Unrelated, and for Conflict how surely both texts are
+// for Duplicate and Unrelated (1 only for the same text after
+// normalisation, at most maxUnlike otherwise), and for Conflict how surely both texts are
 // about the same thing. Reason is short and meant for the person choosing
 // what to do ("PostgreSQL vs MySQL for primary database").
 type Result struct {
@@ -126,7 +127,7 @@ type Result struct {
 // does not depend on the order of a and b; the reason names a's words first.
 //
 //	Compare("Use Postgres for the primary DB", "Use PostgreSQL for the primary database")
-//	  => Duplicate 1.00 "near-duplicate (score 1.00)"
+//	  => Duplicate 0.99 "near-duplicate (score 0.99)"
 //	Compare("Use PostgreSQL for the primary database", "Use MySQL for the primary database")
 //	  => Conflict 1.00 "PostgreSQL vs MySQL for primary database"
 //	Compare("Always squash merge PRs", "Never squash merge PRs")
@@ -158,7 +159,7 @@ func Compare(a, b *Features) Result {
 		if r, ok := m.negated(); ok {
 			return r
 		}
-		return Result{Score: s, Reason: "opposite polarity on different things"}
+		return Result{Score: unlike(s), Reason: "opposite polarity on different things"}
 	}
 	if !a.neg {
 		if r, ok := m.swapped(); ok {
@@ -166,10 +167,22 @@ func Compare(a, b *Features) Result {
 		}
 	}
 	if s >= Threshold {
+		s = unlike(s)
 		return Result{Verdict: Duplicate, Score: s, Reason: "near-duplicate (score " + strconv.FormatFloat(s, 'f', 2, 64) + ")"}
 	}
 	return Result{Score: s, Reason: "below the duplicate threshold"}
 }
+
+// maxUnlike is the highest score of two texts that differ after
+// normalisation. The measure reads canonical content words only, so texts
+// that differ in spelling (Postgres/PostgreSQL, DB/database), in the words
+// it leaves out or in word order can match word for word; a score of 1 is
+// kept for the same text, so a person is never shown "100% similar" for two
+// texts that differ.
+const maxUnlike = 0.99
+
+// unlike is the score s of two texts that are not the same text.
+func unlike(s float64) float64 { return min(s, maxUnlike) }
 
 // Role masks for matcher.sim.
 const (

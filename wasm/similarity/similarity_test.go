@@ -256,3 +256,24 @@ func TestEvaluateCountsPrecisionAndRecall(t *testing.T) {
 	require.True(t, len(r.Misses) == 2 && r.Misses[0].Pair == 3 && r.Misses[1].Pair == 4, "misses = %+v, want pairs 3 and 4", r.Misses)
 	require.Equal(t, "5 pairs  duplicate P 1.00 R 1.00 F1 1.00  conflict P 0.50 R 0.50 F1 0.50", r.String(), "String")
 }
+
+// Issue 18: the near-duplicate dialog said "100% similar" for two texts
+// that differ. 1 is the score of the same text only.
+func TestTextsThatDifferNeverScoreOne(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want float64
+	}{
+		{"Use Postgres for the primary DB", "Use PostgreSQL for the primary database", 0.99},
+		{"Use Go for the backend", "For the backend, use Go", 0.99},
+		{"Use Go for the backend", "Use Go in the backend", 0.99},
+		{"Use pre-commit hooks", "Use precommit hooks", 0.99},
+		{"Use PostgreSQL as the primary database.", "use postgresql as the primary database", 1},
+	}
+	for _, tt := range tests {
+		for _, p := range [][2]string{{tt.a, tt.b}, {tt.b, tt.a}} {
+			r := compare(p[0], p[1])
+			require.True(t, r.Verdict == Duplicate && r.Score == tt.want, "Compare(%q, %q) = %v %.3f, want duplicate %.2f", p[0], p[1], r.Verdict, r.Score, tt.want)
+		}
+	}
+}

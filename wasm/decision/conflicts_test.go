@@ -1,0 +1,115 @@
+package decision
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+// conflictLog has two active decisions marked as conflicting (the "Keep both
+// and mark the conflict" answer) and one unrelated.
+const conflictLog = `{"v":1,"t":"2026-03-01T09:00:00.000Z","p":"p1","e":"a","i":"D-2026-03-01-0001","d":{"tx":"Use PostgreSQL for the primary database","tg":["db"],"s":"active","sp":null,"c":[]},"u":"user"}
+{"v":1,"t":"2026-03-01T09:01:00.000Z","p":"p1","e":"a","i":"D-2026-03-01-0002","d":{"tx":"Keep functions under 60 lines","s":"active","sp":null,"c":[]},"u":"user"}
+{"v":1,"t":"2026-03-01T09:02:00.000Z","p":"p1","e":"a","i":"D-2026-03-01-0003","d":{"tx":"Use MySQL for the primary database","s":"active","sp":null,"c":["D-2026-03-01-0001"]},"u":"user"}
+{"v":1,"t":"2026-03-01T09:02:00.000Z","p":"p1","e":"ed","i":"D-2026-03-01-0001","d":{"c":["D-2026-03-01-0003"]},"u":"user"}
+`
+
+func pairIDs(pairs []conflictPair) []string {
+	var out []string
+	for _, p := range pairs {
+		out = append(out, p.Old.ID+"<>"+p.New.ID)
+	}
+	return out
+}
+
+func TestAConflictStaysUnresolvedUntilOneSideIsSettled(t *testing.T) {
+	tests := []struct {
+		name  string
+		after string
+		want  []string
+	}{
+		{"marked on both sides", "", []string{"D-2026-03-01-0001<>D-2026-03-01-0003"}},
+		{"marked on one side only (a hand edit)", ev("2026-03-01T09:03:00.000Z", "ed", "D-2026-03-01-0001", `{"c":[]}`),
+			[]string{"D-2026-03-01-0001<>D-2026-03-01-0003"}},
+		{"resolved: marks cleared on both sides", ev("2026-03-01T09:03:00.000Z", "st", "D-2026-03-01-0003", `{"s":"rejected","c":[]}`) +
+			ev("2026-03-01T09:03:00.000Z", "ed", "D-2026-03-01-0001", `{"c":[]}`), nil},
+		{"one side rejected, marks kept", ev("2026-03-01T09:03:00.000Z", "st", "D-2026-03-01-0003", `{"s":"rejected"}`), nil},
+		{"one side superseded", ev("2026-03-01T09:03:00.000Z", "su", "D-2026-03-01-0001", `{"s":"superseded","sb":"D-2026-03-01-0009"}`), nil},
+		{"one side removed", ev("2026-03-01T09:03:00.000Z", "rm", "D-2026-03-01-0003", `{}`), nil},
+		{"the removed side restored", ev("2026-03-01T09:03:00.000Z", "rm", "D-2026-03-01-0003", `{}`) +
+			ev("2026-03-01T09:04:00.000Z", "a", "D-2026-03-01-0003", `{"tx":"Use MySQL for the primary database","s":"active","sp":null,"c":["D-2026-03-01-0001"]}`),
+			[]string{"D-2026-03-01-0001<>D-2026-03-01-0003"}},
+		{"a second pair, in the order of its newer side", ev("2026-03-01T09:05:00.000Z", "ed", "D-2026-03-01-0002", `{"c":["D-2026-03-01-0001"]}`),
+			[]string{"D-2026-03-01-0001<>D-2026-03-01-0002", "D-2026-03-01-0001<>D-2026-03-01-0003"}},
+		{"a mark towards itself or an unknown id", ev("2026-03-01T09:05:00.000Z", "ed", "D-2026-03-01-0002", `{"c":["D-2026-03-01-0002","D-2026-09-09-0001"]}`),
+			[]string{"D-2026-03-01-0001<>D-2026-03-01-0003"}},
+	}
+	for _, tt := range tests {
+		st, _ := replay(t, conflictLog+tt.after)
+		require.Equal(t, tt.want, pairIDs(st.Conflicts()), tt.name)
+	}
+}
+
+func TestTheSectionAsksAboutAConflictInsteadOfGivingTwoOrders(t *testing.T) {
+	st, _ := replay(t, conflictLog)
+	got := st.Section(20)
+	require.Equal(t, sectionHeader+
+		"D-2026-03-01-0002 | Keep functions under 60 lines\n"+conflictsHeader+
+		"D-2026-03-01-0001 | Use PostgreSQL for the primary database <-> D-2026-03-01-0003 | Use MySQL for the primary database\n", got)
+	require.Contains(t, got, "ask the user which holds")
+
+	resolved, _ := replay(t, conflictLog+ev("2026-03-01T09:03:00.000Z", "st", "D-2026-03-01-0003", `{"s":"rejected","c":[]}`)+
+		ev("2026-03-01T09:03:00.000Z", "ed", "D-2026-03-01-0001", `{"c":[]}`))
+	require.Equal(t, sectionHeader+
+		"D-2026-03-01-0001 | Use PostgreSQL for the primary database | #db\n"+
+		"D-2026-03-01-0002 | Keep functions under 60 lines\n", resolved.Section(20))
+}
+
+func TestManyConflictsAreCountedAndTheSectionStaysUnderItsCap(t *testing.T) {
+	var log strings.Builder
+	long := strings.Repeat("word ", 60)
+	for i := 1; i <= 40; i += 2 {
+		a, b := "D-2026-03-01-"+pad4(i), "D-2026-03-01-"+pad4(i+1)
+		log.WriteString(ev("2026-03-01T09:00:00.000Z", "a", a, `{"tx":"Use A`+long+`","s":"active","sp":null,"c":[]}`))
+		log.WriteString(ev("2026-03-01T09:00:00.000Z", "a", b, `{"tx":"Use B`+long+`","s":"active","sp":null,"c":["`+a+`"]}`))
+	}
+	st, _ := replay(t, log.String())
+	require.Equal(t, 20, len(st.Conflicts()))
+	got := st.Section(20)
+	require.True(t, len([]rune(got)) <= maxSectionChars, "section of %d characters", len([]rune(got)))
+	require.Equal(t, maxConflictLines, strings.Count(got, " <-> "))
+	require.Contains(t, got, "(+15 more unresolved conflicts; /decision doctor lists them)\n")
+}
+
+func pad4(i int) string {
+	s := "000" + string(rune('0'+i/10%10)) + string(rune('0'+i%10))
+	return s[len(s)-4:]
+}
+
+func TestAListMarksDecisionsInAnUnresolvedConflict(t *testing.T) {
+	st, _ := replay(t, conflictLog)
+	require.Equal(t, "3 active decisions (newest first):"+
+		"\nD-2026-03-01-0003 | active | Use MySQL for the primary database | ⚠ conflicts with D-2026-03-01-0001"+
+		"\nD-2026-03-01-0001 | active | Use PostgreSQL for the primary database | #db | ⚠ conflicts with D-2026-03-01-0003"+
+		"\nD-2026-03-01-0002 | active | Keep functions under 60 lines"+
+		"\n⚠ Unresolved conflicts: the model is told to ask which holds. Settle one with"+
+		"\n  /decision resolve <id> rejected (or active), or /decision supersede.", listText(st.WithStatus(Active), "active decisions", 50))
+	require.Equal(t, "1 matching decision (newest first):"+
+		"\nD-2026-03-01-0003 | active | Use MySQL for the primary database | ⚠ conflicts with D-2026-03-01-0001"+
+		"\n⚠ Unresolved conflicts: the model is told to ask which holds. Settle one with"+
+		"\n  /decision resolve <id> rejected (or active), or /decision supersede.", listText(st.Search(parseQuery([]string{"mysql"})), "matching decisions", 50))
+}
+
+func TestDoctorReportsAnUnresolvedConflictUntilItIsSettled(t *testing.T) {
+	st, _ := replay(t, conflictLog)
+	rep := st.Diagnose()
+	require.False(t, rep.Clean(), "an unresolved conflict is a problem")
+	require.Equal(t, []string{"unresolved conflict: D-2026-03-01-0003 ↔ D-2026-03-01-0001 (marked by you; settle it with /decision resolve D-2026-03-01-0001 rejected, or resolve D-2026-03-01-0003, or /decision supersede)"}, rep.Pairs)
+	require.NotContains(t, rep.Text(), "No problems found.")
+
+	settled, _ := replay(t, conflictLog+ev("2026-03-01T09:03:00.000Z", "st", "D-2026-03-01-0003", `{"s":"rejected","c":[]}`)+
+		ev("2026-03-01T09:03:00.000Z", "ed", "D-2026-03-01-0001", `{"c":[]}`))
+	rep = settled.Diagnose()
+	require.True(t, rep.Clean(), "settled: %v", rep.Pairs)
+}

@@ -1,0 +1,98 @@
+package decision
+
+import (
+	"errors"
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/errs"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/store"
+)
+
+// The decision store's part of memory_forget and memory_restore (the
+// orchestrator's tools and /memory forget|restore): a decision is removed
+// with the rm event /decision remove appends, and brought back with an add
+// under the same id (state.Restore). A reference that is not a decision id
+// or the end of one belongs to another store.
+
+var _ store.Forgetter = (*driver)(nil)
+
+// saidChars bounds the decision text quoted in what Forget and Restore say.
+const saidChars = 80
+
+// Forget removes the live decision ref names (an id or its unambiguous end).
+func (d *driver) Forget(out *store.Out, ref string) (store.Forgot, bool, error) {
+	if !isRef(ref) {
+		return store.Forgot{}, false, nil
+	}
+	x, err := d.named(ref, false)
+	if err != nil {
+		return store.Forgot{}, true, err
+	}
+	id, said := x.ID, quoted(x)
+	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Remove([]string{id}) }); err != nil {
+		return store.Forgot{}, true, notWritten("Not removed", err)
+	}
+	d.statusLine(out)
+	return store.Forgot{Said: "Removed decision " + id + " " + said + " (the log keeps its history).", Restore: id}, true, nil
+}
+
+// Restore brings back the removed decision ref names.
+func (d *driver) Restore(out *store.Out, ref string) (string, bool, error) {
+	if !isRef(ref) {
+		return "", false, nil
+	}
+	x, err := d.named(ref, true)
+	if err != nil {
+		return "", true, err
+	}
+	id := x.ID
+	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Restore(id) }); err != nil {
+		return "", true, notWritten("Not restored", err)
+	}
+	d.statusLine(out)
+	status := ""
+	if y := d.st.Get(id); y != nil && y.Status != Active {
+		status = " as " + y.Status.String()
+	}
+	return "Restored decision " + id + " " + quoted(x) + status + ".", true, nil
+}
+
+// named is the decision ref names, among the removed ones when removed is
+// set, after catching up with the log; the error says why there is none.
+func (d *driver) named(ref string, removed bool) (*decision, error) {
+	if why := d.env.May(d, store.Write); why != "" {
+		return nil, errors.New("Decision memory is not written now: " + why)
+	}
+	if err := d.usable(); err != nil {
+		return nil, errors.New("Could not read " + d.log + ": " + err.Error())
+	}
+	id, err := d.st.find(ref, removed)
+	if err != nil {
+		return nil, err
+	}
+	h := d.st.lookup(id)
+	switch {
+	case h < 0:
+		return nil, errors.New("No decision " + id + " in " + d.log + ".")
+	case d.st.recs.at(h).removed != removed && removed:
+		return nil, errors.New(id + " is not removed; there is nothing to restore.")
+	case d.st.recs.at(h).removed != removed:
+		return nil, errors.New(id + " was already removed.")
+	}
+	return d.st.view(h), nil
+}
+
+// quoted is a decision's short text as Forget and Restore quote it: one
+// line, redacted, cut.
+func quoted(x *decision) string {
+	return strconv.Quote(text.Runes(oneLine(x.Short()), saidChars))
+}
+
+// notWritten is a write's refusal in words for the person or the model.
+func notWritten(what string, err error) error {
+	if in, ok := errs.As[*errInert](err); ok {
+		return errors.New(what + ": " + in.msg)
+	}
+	return errors.New(what + ": " + err.Error())
+}

@@ -1,0 +1,94 @@
+package decision
+
+import (
+	"strconv"
+	"strings"
+)
+
+// A person names a decision by its id or by the end of it ("0002" for
+// D-2026-03-01-0002), as long as only one decision's id ends that way.
+
+// maxCandidates is how many decisions an ambiguous reference lists.
+const maxCandidates = 5
+
+// isRef reports whether ref can name a decision: an id, or the end of one
+// (digits and dashes, at least one digit; "D-" may start it).
+//
+//	isRef("D-2026-03-01-0002") => true
+//	isRef("0002")              => true
+//	isRef("/p/MEMORY.md:3")    => false
+func isRef(ref string) bool {
+	if validID(ref) {
+		return true
+	}
+	rest := strings.TrimPrefix(ref, "D-")
+	digit := false
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c != '-':
+			return false
+		}
+	}
+	return digit
+}
+
+// refError is a reference that names no decision, or more than one.
+type refError struct{ msg string }
+
+func (e *refError) Error() string { return e.msg }
+
+// find is the id ref names: an id as it is (need says whether it is live),
+// else the one decision whose id ends with ref. removed looks among the
+// removed decisions instead of the live ones. An ambiguous ref is an error
+// listing the candidates, newest first.
+//
+//	find("0002") with D-2026-03-01-0002 live => "D-2026-03-01-0002"
+//	find("2") with …-0002 and …-0012 live   => error: "2" matches 2 decisions: …
+func (s *state) find(ref string, removed bool) (string, error) {
+	if validID(ref) {
+		return ref, nil
+	}
+	if !isRef(ref) {
+		return "", &refError{strconv.Quote(ref) + " is not a decision id (they look like D-2026-02-27-0001; the last digits, 0001, are enough when only one id ends that way)."}
+	}
+	var found []int32
+	for h := int32(0); h < int32(s.recs.n); h++ {
+		r := s.recs.at(h)
+		if r.removed != removed || !strings.HasSuffix(s.strs.get(r.id), ref) {
+			continue
+		}
+		if removed && s.lookup(s.strs.get(r.id)) != h {
+			continue // the id was added again since: its newest decision counts
+		}
+		found = append(found, h)
+	}
+	switch len(found) {
+	case 1:
+		return s.strs.get(s.recs.at(found[0]).id), nil
+	case 0:
+		if !removed {
+			// A decision removed since is named as such (need says so).
+			if id, err := s.find(ref, true); err == nil {
+				return id, nil
+			}
+		}
+		what := "No decision"
+		if removed {
+			what = "No removed decision"
+		}
+		return "", &refError{what + "'s id ends with " + strconv.Quote(ref) + "."}
+	}
+	list := s.hits(found)
+	var sb strings.Builder
+	sb.WriteString(strconv.Quote(ref) + " matches " + strconv.Itoa(len(found)) + " decisions; give more of the id:")
+	for i := 0; i < list.Len() && i < maxCandidates; i++ {
+		x := list.At(i)
+		sb.WriteString("\n  " + x.ID + " | " + oneLine(x.Short()))
+	}
+	if len(found) > maxCandidates {
+		sb.WriteString("\n  … " + strconv.Itoa(len(found)-maxCandidates) + " more")
+	}
+	return "", &refError{sb.String()}
+}
