@@ -12,7 +12,7 @@ import { FakePi, envelope, fakeContext, scripted, type FakeContextOptions } from
 
 type Factory = (pi: ExtensionAPI) => void;
 
-const mod = (await import(new URL("../index.ts?scripted", import.meta.url).href)) as { default: Factory; readRegistry: () => { commands: Array<{ name: string; aliases: string[] }> }; BACKGROUND_BOUND_MS: number };
+const mod = (await import(new URL("../index.ts?scripted", import.meta.url).href)) as { default: Factory; readRegistry: () => { commands: Array<{ name: string; aliases: string[]; implied?: Array<{ name: string; words: string[] }> }> }; BACKGROUND_BOUND_MS: number };
 
 function started(): FakePi {
 	const pi = new FakePi();
@@ -40,17 +40,24 @@ const reply = (text: string, usage?: object) => ({ role: "assistant", stopReason
 
 // ---- Commands ---------------------------------------------------------------------------
 
-test("every command and alias of registry.json is registered and sends the name it was typed as", async () => {
+test("every command and alias of registry.json is registered, or typed through input (the short forms), and sends the name it was typed as", async () => {
 	scripted.reset();
 	const pi = started();
-	const names = mod.readRegistry().commands.flatMap((c) => [c.name, ...c.aliases]);
-	assert.deepEqual([...pi.commands.keys()].sort(), [...names].sort());
+	const commands = mod.readRegistry().commands;
+	const short = new Set(commands.flatMap((c) => (c.implied ?? []).map((i) => i.name)));
+	const names = commands.flatMap((c) => [c.name, ...c.aliases]);
+	assert.ok(short.size > 0);
+	assert.deepEqual([...pi.commands.keys()].sort(), names.filter((n) => !short.has(n)).sort());
 	const { ctx } = fakeContext();
-	for (const name of names) await pi.command(name, "help", ctx);
+	for (const name of names) {
+		if (short.has(name)) assert.deepEqual(await pi.emit("input", { text: `/${name} help`, source: "interactive" }, ctx), [{ action: "handled" }]);
+		else await pi.command(name, "help", ctx);
+	}
 	assert.deepEqual(
 		inputsOf("command").map((i) => (i as { name: string }).name),
 		names,
 	);
+	assert.deepEqual(await pi.emit("input", { text: "/om-nothing", source: "interactive" }, ctx), [{ action: "continue" }], "other slash words go on to pi");
 });
 
 // ---- context -------------------------------------------------------------------------------

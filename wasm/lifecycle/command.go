@@ -74,12 +74,12 @@ func (e *Engine) command(out *store.Out, in gjson.Result) {
 	switch p.Sub.Kind {
 	case registry.Read:
 		if why := e.may(st, store.Read); why != "" {
-			out.Fail(why)
+			out.Fail(e.again(out, cmd, why))
 			return
 		}
 	case registry.Write:
 		if why := e.may(st, store.Write); why != "" {
-			out.Fail("Not written: " + why)
+			out.Fail("Not written: " + e.again(out, cmd, why))
 			return
 		}
 	}
@@ -98,6 +98,17 @@ func (e *Engine) command(out *store.Out, in gjson.Result) {
 		return
 	}
 	st.Commands()[p.Sub.Name](c)
+}
+
+// again is why a command may not run, said once: pimem runs one command per
+// session, so a config problem its session start just warned about is
+// named rather than repeated. In pi the warning came when the session
+// started, perhaps long before: the command says it in full.
+func (e *Engine) again(out *store.Out, cmd *registry.Command, why string) string {
+	if e.s.Mode == "cli" && out.Warned("pi-memory: "+why) {
+		return "/" + cmd.Name + " is off: see the warning above."
+	}
+	return why
 }
 
 // store returns the store a command or tool belongs to (the registry's

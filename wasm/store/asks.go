@@ -19,6 +19,8 @@ type Then func(out *Out, value gjson.Result)
 type Asks struct {
 	pending map[string]Then
 	seq     map[string]int
+	// said are the warnings shown this session (Out.Warned).
+	said map[string]bool
 }
 
 // Next is a new id: prefix and a number this instance never gave that
@@ -31,8 +33,16 @@ func (a *Asks) Next(prefix string) string {
 	return prefix + strconv.Itoa(a.seq[prefix])
 }
 
-// Forget drops every continuation: a new session starts.
-func (a *Asks) Forget() { a.pending = nil }
+// Forget drops every continuation and the warnings shown: a new session
+// starts.
+func (a *Asks) Forget() { a.pending, a.said = nil, nil }
+
+func (a *Asks) warned(text string) {
+	if a.said == nil {
+		a.said = map[string]bool{}
+	}
+	a.said[text] = true
+}
 
 func (a *Asks) park(k Then) string {
 	id := a.Next("k")

@@ -50,11 +50,19 @@ func (o *Out) Output(text string) {
 
 // Notify is a message for the person: info, warning or error.
 func (o *Out) Notify(level, text string) {
+	if level == "warning" && o.asks != nil {
+		o.asks.warned(text)
+	}
 	w := jsonw.Open(nil)
 	w.Str("t", "notify")
 	w.Str("level", level)
 	w.Str("text", text)
 	o.add(w.Close())
+}
+
+// Warned reports whether this session already showed text as a warning.
+func (o *Out) Warned(text string) bool {
+	return o.asks != nil && o.asks.said[text]
 }
 
 // Status sets (or with clear, removes) a footer status entry.
