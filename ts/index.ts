@@ -148,6 +148,13 @@ interface Scope {
 	output: (text: string) => void;
 }
 
+/** One completion the core offers (pi's AutocompleteItem). */
+interface CompletionItem {
+	value: string;
+	label: string;
+	description?: string;
+}
+
 /** What a command's output message carries besides its text. */
 interface OutputDetails {
 	/** The command line that printed it ("/decision list"). */
@@ -212,6 +219,19 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// The branch as it is now goes with every command: /om observe and /om view read it.
 	const command = (ctx: ExtensionContext, name: string, args: string) =>
 		run(ctx, "command", { name, args, hasUI: ctx.hasUI, branch: ctx.sessionManager.getBranch() }, undefined, `/${name}${args.trim() === "" ? "" : ` ${args.trim()}`}`);
+	// What pi offers as the person types after `/name `: the core's complete export
+	// answers with [{value, label, description}], value the whole argument text.
+	const completions = async (name: string, prefix: string): Promise<CompletionItem[] | null> => {
+		try {
+			const env = await core.call("complete", { name, args: prefix });
+			const out = env.effects.find((e) => e.t === "output");
+			const items = out?.t === "output" ? (JSON.parse(out.text) as CompletionItem[]) : [];
+			return items.length === 0 ? null : items;
+		} catch (err) {
+			console.error("pi-memory: completing the command failed:", err);
+			return null;
+		}
+	};
 	// The seeds' short forms (/om-status, /obs-view, …) are not registered, so that they do
 	// not fill pi's command list: typed, they reach the input event, which runs them.
 	const shortForms = new Set<string>();
@@ -221,7 +241,8 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 		for (const name of [c.name, ...c.aliases.filter((a) => !implied.has(a))]) {
 			pi.registerCommand(name, {
 				description: name === c.name ? c.description : `Alias of /${c.name}`,
-				getArgumentCompletions: (prefix) => completions(c, prefix),
+				// The core offers subcommands, choices and ids (its complete export).
+				getArgumentCompletions: (prefix) => completions(name, prefix),
 				handler: async (args, ctx) => {
 					await command(ctx, name, args);
 				},
@@ -538,18 +559,6 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, en
 function show(ctx: ExtensionContext, text: string, level: "info" | "warning" | "error"): void {
 	if (ctx.hasUI) ctx.ui.notify(text, level);
 	else process.stderr.write(text.endsWith("\n") ? text : `${text}\n`);
-}
-
-/**
- * What pi offers after `/name ` as the person types: the command's subcommands that begin
- * with the word typed, each with its one-line help (the registry's, as `help` shows it).
- * After the first word there is nothing to offer.
- */
-export function completions(c: RegistryCommand, prefix: string): Array<{ value: string; label: string; description: string }> | null {
-	if (/\s/.test(prefix.trimStart())) return null;
-	const word = prefix.trimStart().toLowerCase();
-	const items = (c.subcommands ?? []).filter((s) => s.name.startsWith(word) || s.aliases.some((a) => a.startsWith(word))).map((s) => ({ value: s.name, label: s.name, description: s.help }));
-	return items.length === 0 ? null : items;
 }
 
 type Theme = Parameters<Parameters<ExtensionAPI["registerMessageRenderer"]>[1]>[2];

@@ -55,9 +55,6 @@ test("the factory registers --no-memory, /decision, /decisions, /memory, /om (it
 	assert.deepEqual([...pi.commands.keys()], [
 		"decision", "decisions", "memory", "om", "hindsight",
 	]);
-	const om = pi.commands.get("om") as unknown as { getArgumentCompletions: (p: string) => Array<{ value: string }> | null };
-	assert.deepEqual(om.getArgumentCompletions("ob")?.map((i) => i.value), ["observe", "observations"]);
-	assert.equal(om.getArgumentCompletions("view "), null, "nothing after the first word");
 	assert.deepEqual([...pi.tools.keys()], ["decision_propose", "memory_remember", "hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
 	assert.ok([...pi.tools.values()].every((t) => t.defaultActive === false));
 	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "input", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
@@ -224,6 +221,17 @@ test("before_agent_start with nothing to inject returns nothing; a custom messag
 	const custom = { messageType: "custom", systemPrompt: "BASE", message: { customType: "x", content: [{ type: "text", text: "go on" }], display: true } };
 	assert.deepEqual(await pi.emit("before_agent_start", custom, ctx), [undefined]);
 	assert.deepEqual(scripted.calls[0]?.input, { prompt: "go on", messageType: "custom" });
+});
+
+test("argument completion asks the core's complete export and hands pi its items", async () => {
+	const items = [{ value: "show D-2026-11-27-0002 ", label: "D-2026-11-27-0002", description: "active · Use pnpm" }];
+	scripted.reset((exportName) => (exportName === "complete" ? envelope({ t: "output", text: JSON.stringify(items) }) : envelope()));
+	const pi = started(scriptedFactory);
+	const decision = pi.commands.get("decision") as unknown as { getArgumentCompletions: (p: string) => Promise<unknown> };
+	assert.deepEqual(await decision.getArgumentCompletions("show 02"), items);
+	assert.deepEqual(scripted.calls.at(-1), { exportName: "complete", input: { name: "decision", args: "show 02" } });
+	scripted.reset(() => envelope({ t: "output", text: "[]" }));
+	assert.equal(await decision.getArgumentCompletions("add x"), null, "nothing to offer: null, as pi wants");
 });
 
 test("a dialog is shown, its answer resumed, and the resumed envelope performed", async () => {

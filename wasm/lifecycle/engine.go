@@ -109,6 +109,9 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 		out.Output(string(registry.JSON()))
 	case "debug":
 		e.debug(out, in)
+	case "complete":
+		// pi's argument completion: subcommands need no session.
+		e.complete(out, in)
 	case "merge":
 		// git's merge driver: three files in, one out; no session, so a
 		// host that guards nothing (the files are the ones git names).

@@ -1,0 +1,69 @@
+package lifecycle
+
+import (
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/registry"
+	"github.com/tidwall/gjson"
+)
+
+func (r *rig) complete(name, args string) []gjson.Result {
+	r.t.Helper()
+	out := r.call("complete", map[string]any{"name": name, "args": args})
+	return gjson.Parse(out.Get("effects.0.text").String()).Array()
+}
+
+func values(list []gjson.Result) []string {
+	var v []string
+	for _, x := range list {
+		v = append(v, x.Get("value").String())
+	}
+	return v
+}
+
+func TestCompletionOffersSubcommandsChoicesAndIds(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add Use PostgreSQL for the primary database`)
+	r.cmd(`add Keep functions under 60 lines`)
+	r.cmd(`resolve 0002 draft`)
+
+	require.Equal(t, []string{"search ", "show ", "supersede ", "status "}, values(r.complete("decision", "s")))
+	require.Equal(t, []string{"remove "}, values(r.complete("decision", "rm")), "an alias completes to its subcommand")
+	require.Equal(t, []string{"show D-2026-02-27-0001 ", "show D-2026-02-27-0002 "}, values(r.complete("decision", "show ")), "active first, then the others")
+	got := r.complete("decision", "show 02")
+	require.Equal(t, []string{"show D-2026-02-27-0002 "}, values(got), "an id's end")
+	require.Equal(t, "draft · Keep functions under 60 lines", got[0].Get("description").String())
+	require.Equal(t, []string{"resolve D-2026-02-27-0001 draft "}, values(r.complete("decision", "resolve D-2026-02-27-0001 dr")))
+	require.Equal(t, []string{"remove D-2026-02-27-0001 D-2026-02-27-0001 ", "remove D-2026-02-27-0001 D-2026-02-27-0002 "}, values(r.complete("decision", "remove D-2026-02-27-0001 ")), "<id>... repeats")
+	require.Equal(t, 0, len(r.complete("decision", "add Use ")), "free text offers nothing")
+	require.Equal(t, 0, len(r.complete("decision", "list --status ")), "flag values offer nothing")
+	require.Equal(t, 0, len(r.complete("nothing", "")))
+
+	r.write("proj/.pi/decision-memory.config.json", `{"enabled": false}`)
+	r.call("before_agent_start", map[string]any{"prompt": "hi", "messageType": "user"})
+	require.Equal(t, 0, len(r.complete("decision", "show ")), "a store that may not be read offers no ids")
+	require.Equal(t, []string{"show "}, values(r.complete("decision", "sho")), "subcommands still")
+}
+
+func TestPositional(t *testing.T) {
+	c, _ := registry.Lookup("decision")
+	resolve, _ := c.Sub("resolve")
+	remove, _ := c.Sub("remove")
+	edit, _ := c.Sub("edit")
+	tests := []struct {
+		sub   *registry.Sub
+		typed []string
+		want  string
+	}{
+		{resolve, nil, "<id>"},
+		{resolve, []string{"D-1"}, "active|draft|rejected|superseded"},
+		{resolve, []string{"D-1", "draft"}, ""},
+		{remove, []string{"D-1", "D-2"}, "<id>"},
+		{edit, []string{"--title", "T"}, "<id>"},
+		{edit, []string{"D-1"}, "<text>"},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, positional(tt.sub, tt.typed), "%s %q", tt.sub.Name, tt.typed)
+	}
+}
