@@ -124,7 +124,7 @@ type Message = NonNullable<BeforeAgentStartEventResult["message"]>;
 type ContextMessages = Extract<Effect, { t: "context_messages" }>;
 type Compaction = NonNullable<SessionBeforeCompactResult["compaction"]>;
 type BranchSummary = NonNullable<SessionBeforeTreeResult["summary"]>;
-type ResumeValue = string | boolean | null | { text: string; usage?: unknown } | { error: string } | HttpAnswer[];
+type ResumeValue = string | boolean | null | { text: string; stopReason?: string; usage?: unknown } | { error: string } | NoModel | HttpAnswer[];
 
 /** What a handler collects from the effects it performs, for pi's handler result. */
 interface Injection {
@@ -709,11 +709,12 @@ function fetchError(err: unknown): string {
 }
 
 // Calls the model the effect names (the session's own when none) and resumes with its
-// text and usage, or with an error: pi's complete resolves with stopReason "error" or
-// "aborted" rather than throwing. timeoutMs aborts the call.
+// text, stop reason and usage (whether an empty or cut-off reply failed is the core's to
+// say), or with an error: pi's complete resolves with stopReason "error" or "aborted"
+// rather than throwing. timeoutMs aborts the call.
 async function answerComplete(ctx: ExtensionContext, c: Complete, signal: AbortSignal | undefined): Promise<ResumeValue> {
 	const model = modelFor(ctx, c.model ?? "");
-	if (typeof model === "string") return { error: model };
+	if ("noModel" in model) return model;
 	const timeoutMs = c.timeoutMs ?? 0;
 	const timer = new AbortController();
 	const clock = timeoutMs > 0 ? setTimeout(() => timer.abort(), timeoutMs) : undefined;
@@ -730,7 +731,9 @@ async function answerComplete(ctx: ExtensionContext, c: Complete, signal: AbortS
 		);
 		if (timedOut()) return { error: `timed out after ${timeoutMs} ms` };
 		if (reply.stopReason === "error" || reply.stopReason === "aborted") return { error: reply.errorMessage ?? `the model call ended: ${reply.stopReason}` };
-		return reply.usage === undefined ? { text: textOf(reply.content) } : { text: textOf(reply.content), usage: reply.usage };
+		const text = textOf(reply.content);
+		const stopReason = typeof reply.stopReason === "string" ? { stopReason: reply.stopReason } : {};
+		return reply.usage === undefined ? { text, ...stopReason } : { text, ...stopReason, usage: reply.usage };
 	} catch (err) {
 		if (timedOut()) return { error: `timed out after ${timeoutMs} ms` };
 		return { error: err instanceof Error ? err.message : String(err) };
@@ -741,17 +744,26 @@ async function answerComplete(ctx: ExtensionContext, c: Complete, signal: AbortS
 
 type Model = NonNullable<ExtensionContext["model"]>;
 
-// The model a complete effect names: "" is the session's; "provider/id" is looked up as
-// such, then (ids may hold a slash) as an id, preferring the session's provider. A string
-// when there is none: the error to resume with.
-function modelFor(ctx: ExtensionContext, name: string): Model | string {
-	if (name === "") return ctx.model ?? "no model is selected";
+/** Why no model was called, as the core reads it (decision 001, addendum of 2026-11-27). */
+interface NoModel {
+	error: string;
+	noModel: "unknown" | "no-credentials" | "no-model";
+	provider?: string;
+}
+
+// The model a complete effect names, looked up in pi's registry (decision 001, addendum of
+// 2026-11-27): "" is the session's; "provider/id" exactly that one (split at the first
+// slash); an id alone, that id of a provider with credentials, the session's first. The
+// core checked the name's shape and words what is said when there is none.
+function modelFor(ctx: ExtensionContext, name: string): Model | NoModel {
+	if (name === "") return ctx.model ?? { error: "no model is selected", noModel: "no-model" };
 	const slash = name.indexOf("/");
-	const exact = slash > 0 ? ctx.modelRegistry.find(name.slice(0, slash), name.slice(slash + 1)) : undefined;
-	if (exact !== undefined) return exact;
-	const byId = ctx.modelRegistry.getAll().filter((m) => m.id === name);
-	const found = byId.find((m) => m.provider === ctx.model?.provider) ?? byId[0];
-	return found ?? `model "${name}" is not known to pi; name one that \`pi --list-models\` shows (provider/id), or "" for the session's model`;
+	const exact = slash >= 0 ? ctx.modelRegistry.find(name.slice(0, slash), name.slice(slash + 1)) : undefined;
+	const known = slash >= 0 ? (exact === undefined ? [] : [exact]) : ctx.modelRegistry.getAll().filter((m) => m.id === name);
+	if (known.length === 0) return { error: `no model "${name}" in pi's registry`, noModel: "unknown" };
+	const usable = known.filter((m) => ctx.modelRegistry.hasConfiguredAuth(m));
+	const found = usable.find((m) => m.provider === ctx.model?.provider) ?? usable[0];
+	return found ?? { error: `no credentials for ${known[0]?.provider ?? "its provider"}`, noModel: "no-credentials", provider: known[0]?.provider ?? "" };
 }
 
 function windowOf(ctx: ExtensionContext): number {

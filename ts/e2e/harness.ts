@@ -112,8 +112,8 @@ export interface ToolCallReply {
 	args: Record<string, unknown>;
 }
 
-/** A scripted reply: text, a tool call, or a failure (HTTP status with an error body). */
-export type Reply = string | { text: string } | ToolCallReply | { status: number; message?: string };
+/** A scripted reply: text (`finish: "length"`: cut off at the output limit), a tool call, or a failure (HTTP status with an error body). */
+export type Reply = string | { text: string; finish?: "stop" | "length" } | ToolCallReply | { status: number; message?: string };
 
 /** A reply sent only after delayMs. */
 export interface Delayed {
@@ -270,6 +270,7 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 					return;
 				}
 				const text = typeof next === "string" ? next : next.text;
+				const finish = typeof next === "string" ? "stop" : (next.finish ?? "stop");
 				requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { text }, at });
 				const promptTokens = model.promptTokens?.(body) ?? Math.ceil(raw.length / 4);
 				const completionTokens = Math.max(1, Math.ceil(text.length / 4));
@@ -282,7 +283,7 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 							object: "chat.completion",
 							created,
 							model: body?.model ?? "fake-model",
-							choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+							choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: finish }],
 							usage,
 						}),
 					);
@@ -294,7 +295,7 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 				// A few deltas, so pi exercises its streaming path.
 				const parts = text.match(/[\s\S]{1,16}/g) ?? [];
 				for (const p of parts) sse(res, { ...base, choices: [{ index: 0, delta: { content: p }, finish_reason: null }] });
-				sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "stop" }] });
+				sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
 				sse(res, { ...base, choices: [], usage });
 				res.write("data: [DONE]\n\n");
 				res.end();

@@ -197,6 +197,71 @@ describe("observational memory in pi", () => {
 		});
 	});
 
+	it("/om observe with a failing, empty or cut-off observer says the call failed and records nothing; the next successful run covers the same span", async () => {
+		await withSandbox({ settings }, async (sb) => {
+			const answers: Reply[] = [{ status: 500, message: "observer down" }, "", { text: "Date: Jan 1, 2026\n* 🔴 (10:00) User asked for the", finish: "length" }, observation("RETRIED")];
+			const traffic = observe(sb, (n) => answers[n - 1] ?? observation(`EXTRA-${n}`));
+			// Blocking mode: the observer runs only on /om observe, not after the turn.
+			sb.writeProject(".pi/om-config.json", JSON.stringify({ observerTokens: 1000, retainTokens: 4000, enableReflection: false, mode: "blocking" }));
+			const rpc = await startRpc(sb);
+			try {
+				sb.model.enqueue(longReply(1));
+				await rpc.prompt("Turn 1: rewrite the parser");
+				assert.equal(traffic.memory.length, 0, "blocking mode: no observer call after the turn");
+
+				const failed = await rpc.command("/om observe");
+				assert.match(failed.notes.join("\n"), /The observer call failed: the model call failed: .*observer down.*not marked observed/s, rpc.describe());
+				assert.doesNotMatch(failed.notes.join("\n"), /Nothing new to observe/);
+				assert.equal(ledger(await entries(rpc)).length, 0, "nothing recorded");
+				const status = await rpc.command("/om status");
+				assert.match(status.notes.join("\n"), /observer backing off after 1 failure\(s\).*observer down/s);
+
+				const empty = await rpc.command("/om observe");
+				assert.match(empty.notes.join("\n"), /The observer call failed: the model answered with no text/);
+				const cut = await rpc.command("/om observe");
+				assert.match(cut.notes.join("\n"), /The observer call failed: the answer was cut off at the model's output limit/);
+				assert.equal(ledger(await entries(rpc)).length, 0, "nothing recorded");
+
+				const ok = await rpc.command("/om observe");
+				assert.match(ok.notes.join("\n"), /Observed in 1 call/, rpc.describe());
+				assert.equal(traffic.memory.length, 4);
+				const asked = traffic.memory.map((m) => lastUserText(m.body));
+				assert.ok(asked.every((a) => a === asked[0]), "every retry asks for the same span");
+				const records = ledger(await entries(rpc));
+				assert.equal(records.length, 1);
+				assert.match(JSON.stringify(records[0]?.data), /RETRIED/);
+			} finally {
+				await rpc.close();
+			}
+		});
+	});
+
+	it("observerModel: a model of a provider without credentials is refused with what to do and no request; \"fake/fake-model\" is used", async () => {
+		await withSandbox({ settings }, async (sb) => {
+			const traffic = observe(sb, (n) => observation(`MODEL-${n}`));
+			const config = (model: string) => JSON.stringify({ observerTokens: 1000, retainTokens: 4000, enableReflection: false, mode: "blocking", observerModel: model });
+			sb.writeProject(".pi/om-config.json", config("anthropic/claude-haiku-4-5"));
+			const rpc = await startRpc(sb);
+			try {
+				sb.model.enqueue(longReply(1));
+				await rpc.prompt("Turn 1: rewrite the parser");
+				const refused = await rpc.command("/om observe");
+				assert.match(refused.notes.join("\n"), /observerModel "anthropic\/claude-haiku-4-5" is a model of anthropic, which has no credentials here: log in to it \(\/login\) or set its API key, or choose a model that pi --list-models shows/, rpc.describe());
+				assert.equal(traffic.memory.length, 0, "no request for a model without credentials");
+				assert.equal(ledger(await entries(rpc)).length, 0);
+
+				// The config is followed at the next command (a different size: a new file).
+				sb.writeProject(".pi/om-config.json", config("fake/fake-model") + "\n\n\n\n\n\n\n\n\n\n");
+				const ok = await rpc.command("/om observe");
+				assert.match(ok.notes.join("\n"), /Observed in 1 call/, rpc.describe());
+				assert.equal(traffic.memory.length, 1);
+				assert.equal(traffic.memory[0]?.body?.model, "fake-model");
+			} finally {
+				await rpc.close();
+			}
+		});
+	});
+
 	it("a slow observer (5 s) does not hold the next turn: its request reaches the model at once", async () => {
 		await withSandbox({ settings }, async (sb) => {
 			const traffic = observe(sb, (n) => ({ delayMs: 5000, reply: observation(`SLOW-${n}`) }));

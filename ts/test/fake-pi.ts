@@ -214,8 +214,8 @@ export interface FakeContextOptions {
 	editor?: string;
 	/** Stands in for ctx.modelRegistry.complete. */
 	complete?: (model: unknown, context: unknown, options: unknown) => Promise<unknown>;
-	/** The models ctx.modelRegistry knows (find, getAll). */
-	models?: Array<{ provider: string; id: string; contextWindow?: number }>;
+	/** The models ctx.modelRegistry knows (find, getAll); `auth: false` marks a provider without credentials (hasConfiguredAuth). */
+	models?: Array<{ provider: string; id: string; contextWindow?: number; auth?: boolean }>;
 	/** ctx.sessionManager.getBranch() and getSessionId(). */
 	branch?: unknown[];
 	sessionId?: string;
@@ -279,6 +279,7 @@ export function fakeContext(o: FakeContextOptions = {}): FakeContext {
 		modelRegistry: {
 			find: (provider: string, id: string) => models.find((m) => m.provider === provider && m.id === id),
 			getAll: () => models,
+			hasConfiguredAuth: (model: { auth?: boolean }) => model.auth !== false,
 			complete: async (...args: unknown[]) => {
 				completions.push(args);
 				if (o.complete === undefined) throw new Error("no completion scripted");

@@ -305,7 +305,7 @@ test("complete calls the current model and resumes with its text", async () => {
 	assert.deepEqual((context as { systemPrompt: string }).systemPrompt, "Classify.");
 	assert.deepEqual((context as { messages: { role: string; content: unknown }[] }).messages.map((m) => [m.role, m.content]), [["user", [{ type: "text", text: "the turn" }]]]);
 	assert.deepEqual(options, { maxTokens: 200, signal });
-	assert.deepEqual(scripted.calls[1]?.input, { id: "c1", value: { text: "KEEP" } });
+	assert.deepEqual(scripted.calls[1]?.input, { id: "c1", value: { text: "KEEP", stopReason: "stop" } });
 	assert.deepEqual(notices(ui), [["classified", "info"]]);
 });
 
@@ -314,7 +314,7 @@ test("a failed, aborted or impossible model call resumes with an error", async (
 		["error result", { complete: async () => ({ stopReason: "error", errorMessage: "rate limited", content: [] }) }, { error: "rate limited" }],
 		["aborted", { complete: async () => ({ stopReason: "aborted", content: [] }) }, { error: "the model call ended: aborted" }],
 		["throws", { complete: async () => Promise.reject(new Error("no auth")) }, { error: "no auth" }],
-		["no model", { model: undefined }, { error: "no model is selected" }],
+		["no model", { model: undefined }, { error: "no model is selected", noModel: "no-model" }],
 	];
 	for (const [name, options, want] of cases) {
 		scripted.reset((exportName) => (exportName === "agent_end" ? envelope({ t: "complete", id: "c", prompt: "p", maxTokens: 10 }) : envelope()));

@@ -219,7 +219,7 @@ test("an uncovered compaction waits for its bounded model call, aborted by the c
 		},
 	});
 	const [result] = await pi.emit("session_before_compact", compactEvent(cancel.signal), ctx);
-	assert.deepEqual(inputsOf("resume"), [{ id: "o1", value: { text: "* 🔴 (10:00) observed" } }]);
+	assert.deepEqual(inputsOf("resume"), [{ id: "o1", value: { text: "* 🔴 (10:00) observed", stopReason: "stop" } }]);
 	assert.deepEqual(pi.entries, [{ customType: "pi-memory-om", data: { v: 1 } }]);
 	assert.equal((result as { compaction: { summary: string } }).compaction.summary, "S");
 	assert.equal(seen?.aborted, false);
@@ -246,6 +246,10 @@ const models = [
 	{ provider: "other", id: "small" },
 	{ provider: "fake", id: "small" },
 	{ provider: "router", id: "vendor/big" },
+	{ provider: "anthropic", id: "claude-haiku-4-5", auth: false },
+	{ provider: "locked", id: "small", auth: false },
+	{ provider: "open", id: "mid" },
+	{ provider: "locked", id: "mid", auth: false },
 ];
 
 async function completeWith(effect: object, options: FakeContextOptions): Promise<{ value: unknown; completions: unknown[][] }> {
@@ -263,19 +267,42 @@ test("complete calls the model it names, resolved in pi's registry, and resumes 
 		["empty is the session's model", "", { provider: "fake", id: "fake-model" }],
 		["provider/id", "other/small", models[1]!],
 		["an id, preferring the session's provider", "small", models[2]!],
-		["an id holding a slash", "vendor/big", models[3]!],
+		["an id holding a slash, after its provider", "router/vendor/big", models[3]!],
+		["an id, of a provider with credentials only", "mid", models[6]!],
 	];
 	for (const [name, model, want] of cases) {
 		const { value, completions } = await completeWith(model === undefined ? {} : { model }, { model: { provider: "fake", id: "fake-model" }, complete: async () => reply("obs", usage) });
 		assert.deepEqual(completions[0]?.[0], want, name);
-		assert.deepEqual(value, { text: "obs", usage }, name);
+		assert.deepEqual(value, { text: "obs", stopReason: "stop", usage }, name);
 	}
 });
 
-test("a model pi does not know resumes with an error naming it, and no call is made", async () => {
-	const { value, completions } = await completeWith({ model: "gemini/gemini-2.5-flash" }, { complete: async () => reply("x") });
-	assert.equal(completions.length, 0);
-	assert.match((value as { error: string }).error, /^model "gemini\/gemini-2\.5-flash" is not known to pi; .*pi --list-models/);
+test("a model pi cannot use resumes with the fact (noModel) for the core to word, and no call is made", async () => {
+	const cases: [string, FakeContextOptions, string, object][] = [
+		["unknown provider/id", {}, "gemini/gemini-2.5-flash", { error: `no model "gemini/gemini-2.5-flash" in pi's registry`, noModel: "unknown" }],
+		["provider/id is exact: no fallback to an id holding a slash", {}, "vendor/big", { error: `no model "vendor/big" in pi's registry`, noModel: "unknown" }],
+		["unknown id", {}, "nope", { error: `no model "nope" in pi's registry`, noModel: "unknown" }],
+		["provider/id without credentials", {}, "anthropic/claude-haiku-4-5", { error: "no credentials for anthropic", noModel: "no-credentials", provider: "anthropic" }],
+		["an id only of a provider without credentials", {}, "claude-haiku-4-5", { error: "no credentials for anthropic", noModel: "no-credentials", provider: "anthropic" }],
+		["no session model", { model: undefined }, "", { error: "no model is selected", noModel: "no-model" }],
+	];
+	for (const [name, options, model, want] of cases) {
+		const { value, completions } = await completeWith(model === "" ? {} : { model }, { ...options, complete: async () => reply("x") });
+		assert.equal(completions.length, 0, name);
+		assert.deepEqual(value, want, name);
+	}
+});
+
+test("an empty or cut-off reply resumes with its text and stop reason: what it means is the core's to say", async () => {
+	const cases: [string, object, object][] = [
+		["cut off", { role: "assistant", stopReason: "length", content: [{ type: "text", text: "* 🔴 (10:00) half" }] }, { text: "* 🔴 (10:00) half", stopReason: "length" }],
+		["only thinking", { role: "assistant", stopReason: "length", content: [{ type: "thinking", thinking: "hm" }] }, { text: "", stopReason: "length" }],
+		["empty", { role: "assistant", stopReason: "stop", content: [] }, { text: "", stopReason: "stop" }],
+	];
+	for (const [name, answer, want] of cases) {
+		const { value } = await completeWith({}, { complete: async () => answer });
+		assert.deepEqual(value, want, name);
+	}
 });
 
 test("timeoutMs aborts the call and resumes with the time it waited", async () => {
@@ -319,7 +346,7 @@ test("a background call does not hold agent_settled: the answer is resumed later
 		scripted.calls.map((c) => c.exportName),
 		["agent_settled", "context", "resume"],
 	);
-	assert.deepEqual(inputsOf("resume"), [{ id: "bg1", value: { text: "* 🔴 (10:00) observed", usage: { input: 1, output: 1 } } }]);
+	assert.deepEqual(inputsOf("resume"), [{ id: "bg1", value: { text: "* 🔴 (10:00) observed", stopReason: "stop", usage: { input: 1, output: 1 } } }]);
 	assert.deepEqual(pi.entries, [{ customType: "pi-memory-om", data: { v: 1, op: "observe" } }]);
 	assert.deepEqual(f.ui.at(-1), { method: "setStatus", args: ["om", "om: 1 observation"] });
 });

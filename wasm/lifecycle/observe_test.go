@@ -150,19 +150,51 @@ func TestTheObserverRunsOnlyOnceTheAgentHasSettled(t *testing.T) {
 	require.Contains(t, r.of("status")[len(r.of("status"))-1].Get("text").String(), "om 1 obs")
 }
 
-func TestAnEmptyAnswerMovesTheWatermark(t *testing.T) {
+func TestAnAnswerSayingNothingIsNewMovesTheWatermark(t *testing.T) {
 	r := newOmRig(t, observerConfig, "")
 	r.turn(1500)
-	r.settle(answerText(""))
+	r.settle(answerText("No new observations."))
 	require.Equal(t, 1, len(r.calls))
 	require.Equal(t, 1, len(r.of("session_entry")), "an empty observation is recorded")
 	for i := 0; i < 5; i++ {
-		r.settle(answerText(""))
+		r.settle(answerText("No new observations."))
 	}
 	require.Equal(t, 1, len(r.calls), "the same span is never asked again")
 	r.turn(1500)
-	r.settle(answerText(""))
+	r.settle(answerText("No new observations."))
 	require.Equal(t, 2, len(r.calls), "a threshold's worth of new conversation asks again")
+}
+
+func answerStopped(text, stopReason string) func(gjson.Result) string {
+	return func(gjson.Result) string {
+		return `{"text":` + quote(text) + `,"stopReason":` + quote(stopReason) + `}`
+	}
+}
+
+// Issue 19, item 1: an empty or cut-off answer is a failed call, so the
+// span stays unobserved and the next run (after the backoff) asks again.
+func TestAnEmptyOrCutOffAnswerIsAFailedCallAndTheSpanIsAskedAgain(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		answer func(gjson.Result) string
+	}{
+		{"no text", answerStopped("", "stop")},
+		{"no text, no stop reason", answerText("")},
+		{"cut off", answerStopped("Date: Feb 27, 2026\n* 🔴 (08:00) User wants the parser to", "length")},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newOmRig(t, observerConfig, "")
+			r.turn(1500)
+			r.settle(tt.answer)
+			require.Equal(t, 1, len(r.calls))
+			require.Equal(t, 0, len(r.of("session_entry")), "nothing is recorded: the span is not marked observed")
+			r.h.now += 5 * 60 * 1000
+			r.settle(answerText(observerAnswer))
+			require.Equal(t, 2, len(r.calls), "the same span is asked again")
+			require.Equal(t, r.calls[0].Get("prompt").String(), r.calls[1].Get("prompt").String())
+			require.Equal(t, 1, len(r.of("session_entry")))
+		})
+	}
 }
 
 func TestAFailingObserverIsCalledAtMostThreeTimesInTenSettles(t *testing.T) {

@@ -21,8 +21,14 @@ var (
 	// errFormat is text that holds no observation and does not say there is
 	// nothing new.
 	errFormat = errors.New("the answer is not in the observation format")
-	// errFailed is a model call that returned an error instead of text.
+	// errFailed is a model call that returned an error instead of text, or
+	// that the host could not make (no usable model: model.go).
 	errFailed = errors.New("the model call failed")
+	// errIncomplete is an answer that ended before the model wrote it out:
+	// no text at all (a reasoning model that spent its budget thinking), or
+	// cut off at the output limit. It is a failure, never "nothing new":
+	// what the model did not write was not observed.
+	errIncomplete = errors.New("the answer is empty or cut off")
 	// errStale is an answer to a job the state has moved past (another
 	// answer was merged in the meantime).
 	errStale = errors.New("the answer is for an older state")
@@ -50,12 +56,17 @@ func (e *answerError) Unwrap() error { return e.err }
 //go:noinline
 func refuse(err error, msg string) error { return &answerError{err: err, msg: msg} }
 
-// modelAnswer is what the host returns for a complete effect: the model's text,
-// or the error it reported (pi's complete resolves with stopReason "error"
-// rather than throwing; the adapter passes its errorMessage here).
+// modelAnswer is what the host returns for a complete effect: the model's text
+// and why it stopped, or the error it reported (pi's complete resolves with
+// stopReason "error" rather than throwing; the adapter passes its
+// errorMessage here), or that it found no usable model for the name asked.
 type modelAnswer struct {
-	Text  string
-	Error string
+	Text       string
+	StopReason string // pi's: "stop", "length" (cut off at maxTokens), "toolUse"; "" when the host did not say
+	Error      string
+	Model      string // the name the call asked for ("" for the session's model)
+	NoModel    string // why the host found no usable model (model.go), "" when it called one
+	Provider   string // with NoModel "no-credentials": the provider without them
 }
 
 // reply is a valid answer, read.
@@ -64,11 +75,15 @@ type reply struct {
 	empty bool // the model said there is nothing new
 }
 
-// readAnswer validates and reads an observer or reflector answer. An empty
-// text, empty tags, or a reply that only says there is nothing new is valid
-// and empty; a failure the model reported, in the error or as its text, is
-// an error, never an empty result.
+// readAnswer validates and reads an observer or reflector answer. Empty
+// tags, or a reply that only says there is nothing new, is valid and empty;
+// a failure the model reported (in the error or as its text), no text at
+// all and an answer cut off at the output limit are errors, never an empty
+// result.
 func readAnswer(a modelAnswer, defaultDay int64, maxBytes int) (reply, error) {
+	if a.NoModel != "" {
+		return reply{}, refuse(errFailed, "the model call was not made: "+modelProblem(a.Model, a.NoModel, a.Provider))
+	}
 	if a.Error != "" {
 		if tooLong(a.Error) {
 			return reply{}, refuse(errTooLong, "the model refused the prompt as too long: "+oneLine(a.Error, 300))
@@ -76,6 +91,12 @@ func readAnswer(a modelAnswer, defaultDay int64, maxBytes int) (reply, error) {
 		return reply{}, refuse(errFailed, "the model call failed: "+oneLine(a.Error, 300))
 	}
 	text := a.Text
+	if a.StopReason == "length" {
+		return reply{}, refuse(errIncomplete, "the answer was cut off at the model's output limit (stopReason \"length\" after "+itoa(len(text))+" bytes of text)")
+	}
+	if strings.TrimSpace(text) == "" {
+		return reply{}, refuse(errIncomplete, "the model answered with no text (a reasoning model may have spent its output budget before writing)")
+	}
 	if len(text) > maxBytes {
 		return reply{}, refuse(errDegenerate, "the answer is "+itoa(len(text))+" bytes, over the limit of "+itoa(maxBytes))
 	}
@@ -110,8 +131,9 @@ func readAnswer(a modelAnswer, defaultDay int64, maxBytes int) (reply, error) {
 	return reply{parsed: p}, nil
 }
 
-// saysNothing reports an answer that means "no new observations": empty,
-// only empty tags, or a short sentence saying so.
+// saysNothing reports an answer that means "no new observations": only
+// empty tags, or a short sentence saying so (readAnswer refuses no text at
+// all before asking).
 func saysNothing(text string) bool {
 	s := text
 	for _, tag := range []string{"observations", "current-task", "suggested-response"} {

@@ -65,7 +65,7 @@ func TestADegenerateReflectionKeepsTheOldState(t *testing.T) {
 	tests := []struct {
 		name, text, want string
 	}{
-		{"empty", "", "holds no observation"},
+		{"empty", "", "answered with no text"},
 		{"only tags", "<observations></observations>", "holds no observation"},
 		{"cut off", "<observations>\nDate: Feb 12, 2026\n* 🔴 (00:00) half of it", "was cut off"},
 		{"larger than the input", "<observations>\n" + bigReflection() + "</observations>", "is larger than the observations"},

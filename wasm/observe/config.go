@@ -45,7 +45,7 @@ type omConfig struct {
 	ObserverTokens int    // unobserved tokens that start the observer in buffered mode; 0: only on demand and at compaction
 	RetainTokens   int    // added to ObserverTokens: new tokens since the last compaction that start our own compaction
 	AutoCompact    bool   // in buffered mode, compact by ourselves once the activation threshold is passed
-	ObserverModel  string // "provider/model" or a model id pi knows; "" means the session's current model
+	ObserverModel  string // "provider/id", or an id of a provider with credentials; "" means the session's current model (model.go)
 
 	// What the observer reads and keeps.
 	MaxObserverTranscriptChars int // one observer prompt's transcript, at most (a backlog is cut into several)
@@ -340,8 +340,7 @@ func tokens(f *config.File, cur, min int, name, alias string) int {
 	return n
 }
 
-// modelName reads "observerModel": a string without spaces or control
-// characters, at most 200 bytes.
+// modelName reads "observerModel": a name checkModelName accepts.
 func modelName(f *config.File, data []byte, cur string) string {
 	if !f.Has("observerModel") {
 		return cur
@@ -351,14 +350,8 @@ func modelName(f *config.File, data []byte, cur string) string {
 		f.Warnings = append(f.Warnings, f.Name+`: "observerModel" must be a string such as "anthropic/claude-haiku-4-5" ("" for the current model); using `+quote(cur))
 		return cur
 	}
-	for i := 0; i < len(v); i++ {
-		if v[i] <= ' ' || v[i] == 0x7f {
-			f.Warnings = append(f.Warnings, f.Name+`: "observerModel" must be one model name without spaces (got `+quote(v)+"); using "+quote(cur))
-			return cur
-		}
-	}
-	if len(v) > 200 {
-		f.Warnings = append(f.Warnings, f.Name+`: "observerModel" is longer than 200 bytes; using `+quote(cur))
+	if why := checkModelName(v); why != "" {
+		f.Warnings = append(f.Warnings, f.Name+`: "observerModel" `+why+"; using "+quote(cur))
 		return cur
 	}
 	return v

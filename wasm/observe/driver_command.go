@@ -114,9 +114,15 @@ func (o *driver) cmdObserve(c *store.Cmd) {
 	before := o.st.Observed
 	o.st.Retry()
 	env := planEnv{Force: true, NoCompact: c.Args.Has("no-compact")}
-	o.step(c.Out, env, &omRun{act: store.Write, done: func(out *store.Out, why string) {
+	run := &omRun{act: store.Write}
+	run.done = func(out *store.Out, why string) {
+		if run.failed != nil {
+			out.Fail(observeFailedText(o.st, o.st.Observed-before, run.failed))
+			return
+		}
 		out.Output(observedText(o.st, o.st.Observed-before, why))
-	}})
+	}
+	o.step(c.Out, env, run)
 }
 
 func (o *driver) cmdReflect(c *store.Cmd) {

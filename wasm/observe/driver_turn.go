@@ -98,6 +98,7 @@ type omRun struct {
 	calls      int
 	compacted  bool
 	done       func(out *store.Out, why string) // a command's last word; nil after a settle
+	failed     error                            // the model call that ended a command's chain, nil when none failed
 }
 
 // step plans and performs until nothing is due: a model call parks the
@@ -116,6 +117,7 @@ func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 		o.showFooter(out)
 		o.ask(out, a, store.Call{Background: run.background}, run.act, func(out *store.Out, res result, _ []byte) {
 			if res.Err != nil && run.done != nil {
+				run.failed = res.Err
 				o.finish(out, run, res.Err.Error())
 				return
 			}
@@ -150,10 +152,7 @@ func (o *driver) ask(out *store.Out, a action, c store.Call, act store.Act, then
 		if o.env.May(o, act) != "" {
 			return
 		}
-		ans := modelAnswer{Text: jsonr.Get(v, "text").Str, Error: jsonr.Get(v, "error").Str}
-		if !v.IsObject() {
-			ans.Error = "the host gave no answer"
-		}
+		ans := readModelAnswer(v, a.Model)
 		res := o.st.Answer(a, ans, o.cfg, o.now())
 		if res.Record != nil {
 			o.record(out, *res.Record)
@@ -167,6 +166,17 @@ func (o *driver) ask(out *store.Out, a action, c store.Call, act store.Act, then
 		}
 		then(out, res, usage)
 	})
+}
+
+// readModelAnswer reads the host's answer to a complete effect that asked
+// for model: {text, stopReason?, usage?}, {error}, or {error, noModel,
+// provider?} when it found no usable model (decision 001).
+func readModelAnswer(v gjson.Result, model string) modelAnswer {
+	if !v.IsObject() {
+		return modelAnswer{Error: "the host gave no answer", Model: model}
+	}
+	f := members(v, "text", "stopReason", "error", "noModel", "provider")
+	return modelAnswer{Text: f[0].Str, StopReason: f[1].Str, Error: f[2].Str, Model: model, NoModel: f[3].Str, Provider: f[4].Str}
 }
 
 // compactReq is what pi's compaction gives the summary.
@@ -213,6 +223,10 @@ func (o *driver) compaction(out *store.Out, req compactReq, calls int, usage []b
 		o.ask(out, a, store.Call{TimeoutMs: omTimeoutMs}, store.Capture, func(out *store.Out, res result, u []byte) {
 			if res.Err == nil {
 				o.compaction(out, req, calls+1, u)
+				return
+			}
+			if res.Notice == "" {
+				out.Notify("warning", compactionFailedText(res.Err))
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package observe
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
 	"strings"
 	"testing"
@@ -63,14 +64,18 @@ func FuzzObserverAnswer(f *testing.F) {
 		st := fold(nil, "", cfg)
 		a := plan(st, cfg, &tr, planEnv{Force: true, Clock: at(feb12)})
 		require.Equal(t, doObserve, a.Do)
-		r := st.Answer(a, modelAnswer{Text: text, Error: failure}, cfg, at(feb12))
+		stop := "stop"
+		if len(failure) == 1 {
+			stop, failure = "length", "" // a cut-off answer, whatever its text
+		}
+		r := st.Answer(a, modelAnswer{Text: text, StopReason: stop, Error: failure}, cfg, at(feb12))
 		if r.Err != nil {
 			require.True(t, r.Record == nil)
 			require.Equal(t, Mark{}, st.Mark, "a refused answer moves nothing")
 			require.Equal(t, 0, st.Observed)
 			return
 		}
-		require.True(t, failure == "" && len(text) <= maxObserverAnswer)
+		require.True(t, failure == "" && len(text) <= maxObserverAnswer && strings.TrimSpace(text) != "" && stop != "length")
 		require.Equal(t, Mark{ID: "e2"}, st.Mark)
 		checkGroups(t, st.Groups)
 		// What was accepted is stored and read back unchanged.
@@ -84,6 +89,30 @@ func FuzzObserverAnswer(f *testing.F) {
 		out := render(st.Groups)
 		back2, _ := readGroups(out, 0)
 		require.Equal(t, out, render(back2), "the canonical form is a fixed point")
+	})
+}
+
+// FuzzModelName checks the "observerModel" rule on any string: a name it
+// accepts is one word with a provider and an id around its first slash, and
+// a config file holding it gives it back unchanged.
+func FuzzModelName(f *testing.F) {
+	for _, s := range []string{"", "anthropic/claude-haiku-4-5", "/x", "x/", "a b", "openrouter/a/b", "fake\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if checkModelName(name) != "" {
+			return
+		}
+		require.True(t, len(name) <= maxModelName && !strings.ContainsAny(name, " \t\n\r\x00\x7f"), "%q", name)
+		if p, id, ok := strings.Cut(name, "/"); ok {
+			require.True(t, p != "" && id != "", "%q", name)
+		}
+		data, err := json.Marshal(map[string]string{"observerModel": name})
+		require.NoError(t, err)
+		c := parse(string(data), "")
+		if utf8.ValidString(name) {
+			require.Equal(t, name, c.ObserverModel)
+		}
 	})
 }
 

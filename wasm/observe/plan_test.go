@@ -29,7 +29,7 @@ func drive(t *testing.T, s *state, cfg omConfig, tr *transcript, env planEnv, an
 	return nil, action{}
 }
 
-func empty(action) modelAnswer { return modelAnswer{} }
+func empty(action) modelAnswer { return modelAnswer{Text: "No new observations."} }
 
 // echo answers an observer with one observation naming the chunk's first entry.
 func echo(a action) modelAnswer {
@@ -436,7 +436,7 @@ func TestPiCompactionRendersCoveredSpansOnly(t *testing.T) {
 	// Covered but empty: pi's own summary.
 	st = fold(nil, "", cfg)
 	a = planCompaction(st, cfg, &tr, "e13", env)
-	st.Answer(a, modelAnswer{}, cfg, env.Clock)
+	st.Answer(a, modelAnswer{Text: "<observations></observations>"}, cfg, env.Clock)
 	a = planCompaction(st, cfg, &tr, "e13", env)
 	require.Equal(t, doNothing, a.Do)
 	require.Contains(t, a.Why, "no observations yet; pi's own compaction runs")

@@ -35,6 +35,24 @@ func observedText(s *state, runs int, why string) string {
 	return msg
 }
 
+// observeFailedText is /om observe's answer when a model call failed after
+// runs merged ones: the failure is said as such, never as "nothing new",
+// and what it was asked stays unobserved for the next run.
+func observeFailedText(s *state, runs int, err error) string {
+	msg := "The observer call failed: " + err.Error() + ". "
+	if runs > 0 {
+		msg = "Observed in " + txt.Plural(runs, "call", "calls") + " (" + strconv.Itoa(s.Items()[0]) + " observations, covered through entry " + s.Mark.ID + "), then the next call failed: " + err.Error() + ". "
+	}
+	return msg + "What it was asked is not marked observed: the next run observes it again (/om status shows the failure; /om observe retries at once)."
+}
+
+// compactionFailedText is the warning when the observer call a compaction
+// waited for failed: pi's own summary is used this time, and the span stays
+// unobserved.
+func compactionFailedText(err error) string {
+	return "pi-memory: the observer call for this compaction failed (" + err.Error() + "); pi's own compaction summarises instead, and the observer tries the same conversation again later."
+}
+
 // noReflection is /om reflect's answer when there is nothing to reflect on.
 const noReflection = "No observations to reflect on yet."
 

@@ -44,7 +44,8 @@ type failure struct {
 	count   int
 	retryAt int64
 	stopped bool
-	last    string
+	last    string // why the last call failed, kept until one succeeds
+	lastAt  int64  // when, Unix ms
 }
 
 // Backoff: after the n-th failure in a row the next attempt waits
@@ -160,15 +161,17 @@ func (s *state) Apply(r Record, cfg omConfig) {
 // Retry forgets the failures of both kinds of call, so the next plan may
 // call the model again at once: what /om observe and /om reflect do before
 // planning, and what a new session starts with.
+// The last failure is kept for /om status until a call succeeds.
 func (s *state) Retry() {
-	s.observer, s.reflector = failure{}, failure{}
+	s.observer = failure{last: s.observer.last, lastAt: s.observer.lastAt}
+	s.reflector = failure{last: s.reflector.last, lastAt: s.reflector.lastAt}
 }
 
 // fail records a failed call and returns the one warning a person gets
 // when that kind of call stops, else "".
 func (f *failure) fail(what, why string, now int64) string {
 	f.count++
-	f.last = why
+	f.last, f.lastAt = why, now
 	if f.count >= maxFailures {
 		if f.stopped {
 			return ""
@@ -194,4 +197,13 @@ func (f *failure) waiting(what string, now int64, zone int) string {
 		return what + " backing off after " + itoa(f.count) + " failure(s) until " + formatMinute(clock{Ms: f.retryAt, Zone: zone}.minute()) + " (last: " + f.last + ")"
 	}
 	return ""
+}
+
+// lastFailed says when and why the last call of this kind failed, for
+// /om status; "" when none failed since the last success.
+func (f *failure) lastFailed(what string, zone int) string {
+	if f.last == "" {
+		return ""
+	}
+	return "the last " + what + " call failed at " + formatMinute(clock{Ms: f.lastAt, Zone: zone}.minute()) + ": " + f.last
 }

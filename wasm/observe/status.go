@@ -50,9 +50,14 @@ func status(s *state, cfg omConfig, t *transcript, env planEnv) string {
 	if s.Task != "" {
 		b.WriteString(cat("Current task: ", s.Task, "\n"))
 	}
-	for _, w := range []string{s.observer.waiting("observer", env.Clock.Ms, env.Clock.Zone), s.reflector.waiting("reflector", env.Clock.Ms, env.Clock.Zone)} {
-		if w != "" {
+	for _, k := range []struct {
+		what string
+		f    *failure
+	}{{"observer", &s.observer}, {"reflector", &s.reflector}} {
+		if w := k.f.waiting(k.what, env.Clock.Ms, env.Clock.Zone); w != "" {
 			b.WriteString(cat("Waiting: ", w, "\n"))
+		} else if l := k.f.lastFailed(k.what, env.Clock.Zone); l != "" {
+			b.WriteString(cat("Failed: ", l, " (what it was asked is not marked observed)\n"))
 		}
 	}
 	for _, w := range cfg.Warnings {
@@ -118,6 +123,9 @@ func statusJSON(v statusView) []byte {
 	w.Int("records", int64(v.records))
 	w.Int("observerRuns", int64(s.Observed))
 	w.Int("reflections", int64(s.Reflected))
+	if s.observer.last != "" {
+		w.Str("observerFailed", s.observer.last)
+	}
 	return w.Close()
 }
 

@@ -26,6 +26,15 @@ func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
 	}
 	require.Equal(t, "om 2 obs ~14 tok · observer retrying", footer(st, cfg))
 
+	// /om observe forgets the backoff, not the failure: status still says it
+	// until a call succeeds.
+	st.Retry()
+	got = status(st, cfg, &tr, planEnv{Clock: at(feb12 + 60*60*1000)})
+	require.NotContains(t, got, "Waiting:")
+	require.Contains(t, got, "Failed: the last observer call failed at 14:30: 503 (what it was asked is not marked observed)\n")
+	st.observer.ok()
+	require.NotContains(t, status(st, cfg, &tr, planEnv{Clock: at(feb12)}), "Failed:")
+
 	cfg = parseConfig(globalFile, []byte(`{"enabled": "no"}`), projectFile, nil)
 	require.Contains(t, status(st, cfg, nil, planEnv{}), "Observational memory: off (")
 	require.Equal(t, "om off", footer(st, cfg))
