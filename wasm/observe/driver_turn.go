@@ -101,8 +101,7 @@ type omRun struct {
 }
 
 // step plans and performs until nothing is due: a model call parks the
-// chain until its answer, a compaction is asked for, and the footer shows
-// where things stand.
+// chain until its answer, and a compaction is asked for.
 func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 	env.Window, env.Clock = o.window, o.now()
 	a := plan(o.st, o.cfg, &o.tr, env)
@@ -113,7 +112,6 @@ func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 			return
 		}
 		run.calls++
-		o.showFooter(out)
 		o.ask(out, a, store.Call{Background: run.background}, run.act, func(out *store.Out, res result, _ []byte) {
 			if res.Err != nil && run.done != nil {
 				o.finish(out, run, res.Err.Error())
@@ -125,7 +123,6 @@ func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 	case doCompact:
 		if !run.compacted {
 			run.compacted = true
-			o.showFooter(out)
 			out.Compact()
 		}
 	}
@@ -133,7 +130,6 @@ func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 }
 
 func (o *driver) finish(out *store.Out, run *omRun, why string) {
-	o.showFooter(out)
 	if run.done != nil {
 		run.done(out, why)
 	}
