@@ -174,9 +174,15 @@ func (h *driver) modeNow() string {
 func (h *driver) Off() string { return offReason(h.s.Trusted, h.cfg, h.files[0]) }
 
 // Refresh re-reads a changed configuration and says what is wrong with it.
+// A server named for the first time this session has the footer count the
+// jobs an earlier session left waiting.
 func (h *driver) Refresh(out *store.Out) {
+	was := h.cfg.on()
 	for _, w := range h.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
+	}
+	if !was && h.cfg.on() {
+		h.countWaiting()
 	}
 }
 
