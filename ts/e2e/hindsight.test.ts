@@ -130,12 +130,12 @@ function outbox(sb: Sandbox): OutboxState {
 	return { jobs, pending, fails: records.filter((r) => r.op === "fail").length };
 }
 
-/** Footer texts pi-memory set under the hindsight key, in order. */
+/** Hindsight's pieces of the footers pi-memory set, in order ("" where a footer had none). */
 function footers(rpc: Rpc, since = 0): string[] {
 	return rpc.records
 		.slice(since)
-		.filter((r) => r.type === "extension_ui_request" && r.method === "setStatus" && r.statusKey === "hindsight")
-		.map((r) => String(r.statusText ?? ""));
+		.filter((r) => r.type === "extension_ui_request" && r.method === "setStatus" && r.statusKey === "pi-memory")
+		.map((r) => String(r.statusText ?? "").split(" · ").find((p) => p.startsWith("hindsight ")) ?? "");
 }
 
 /** Single-line secrets the redactor must catch (testdata/secrets). */

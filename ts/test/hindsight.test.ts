@@ -218,15 +218,15 @@ test("background asks anywhere in an envelope start at once; the effects after t
 	scripted.reset((exportName, input) => {
 		if (exportName === "agent_end")
 			return envelope(
-				{ t: "status", key: "hindsight", text: "hindsight: 2 waiting" },
+				{ t: "status", key: "pi-memory", text: "decisions 0 · hindsight 2 waiting" },
 				{ t: "http", id: "flush-a", background: true, requests: [{ method: "POST", url: `${server.url}/echo`, body: "a", timeoutMs: 5_000 }] },
 				{ t: "complete", id: "obs", prompt: "p", maxTokens: 10, background: true },
 				{ t: "http", id: "flush-b", background: true, requests: [{ method: "POST", url: `${server.url}/status/503`, timeoutMs: 5_000 }] },
-				{ t: "status", key: "hindsight", text: "hindsight: flushing" },
+				{ t: "status", key: "pi-memory", text: "decisions 0 · hindsight project" },
 			);
 		if (exportName === "resume") {
 			const id = (input as { id: string }).id;
-			return envelope({ t: "status", key: "hindsight", text: `resumed ${id}` });
+			return envelope({ t: "status", key: "pi-memory", text: `resumed ${id}` });
 		}
 		return envelope();
 	});
@@ -235,7 +235,7 @@ test("background asks anywhere in an envelope start at once; the effects after t
 	await pi.emit("agent_end", { messages: [] }, f.ctx);
 	assert.deepEqual(
 		f.ui.map((c) => c.args[1]),
-		["hindsight: 2 waiting", "hindsight: flushing"],
+		["decisions 0 · hindsight 2 waiting", "decisions 0 · hindsight project"],
 		"every effect of the envelope was performed before the handler returned",
 	);
 	assert.deepEqual(resumes(), [], "nothing was awaited");
@@ -265,14 +265,14 @@ test("a foreground ask after background ones is answered within the handler; the
 				{ t: "http", id: "bg", background: true, requests: [{ method: "POST", url: `${server.url}/slow/200`, timeoutMs: 5_000 }] },
 				{ t: "http", id: "fg", requests: [{ method: "POST", url: `${server.url}/echo`, body: "flush", timeoutMs: 5_000 }] },
 			);
-		if (exportName === "resume" && (input as { id: string }).id === "fg") return envelope({ t: "status", key: "hindsight", text: "flushed" });
+		if (exportName === "resume" && (input as { id: string }).id === "fg") return envelope({ t: "status", key: "pi-memory", text: "decisions 0 · hindsight project" });
 		return envelope();
 	});
 	const pi = started();
 	const f = fakeContext();
 	await pi.emit("session_shutdown", { reason: "quit" }, f.ctx);
 	assert.deepEqual(resumes()[0], { id: "fg", value: [{ status: 200, body: "flush" }] });
-	assert.deepEqual(f.ui, [{ method: "setStatus", args: ["hindsight", "flushed"] }]);
+	assert.deepEqual(f.ui, [{ method: "setStatus", args: ["pi-memory", "decisions 0 · hindsight project"] }]);
 });
 
 test("session_shutdown waits for background http asks as for model calls, before the core's shutdown", async (t) => {
@@ -373,7 +373,7 @@ test("a recall ask in context is answered, then its block appended from the resu
 	t.after(() => server.close());
 	scripted.reset((exportName) => {
 		if (exportName === "context") return envelope({ t: "http", id: "r", requests: [{ method: "POST", url: `${server.url}/echo`, body: "recall", timeoutMs: 1_500 }] });
-		if (exportName === "resume") return envelope({ t: "context_append", index: 0, text: BLOCK }, { t: "status", key: "hindsight", text: "hindsight: project" });
+		if (exportName === "resume") return envelope({ t: "context_append", index: 0, text: BLOCK }, { t: "status", key: "pi-memory", text: "decisions 0 · hindsight project" });
 		return envelope();
 	});
 	const pi = started();
@@ -524,7 +524,7 @@ test("real core: session_start activates the tools, and the tool-loop steps of o
 		await pi.emit("session_shutdown", { reason: "quit" }, ctx);
 
 		assert.deepEqual(pi.activeTools.filter((n) => n.startsWith("hindsight_")), ["hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
-		assert.ok(ui.some((c) => c.method === "setStatus" && c.args[0] === "hindsight"), JSON.stringify(ui));
+		assert.ok(ui.some((c) => c.method === "setStatus" && c.args[0] === "pi-memory" && String(c.args[1]).split(" · ").includes("hindsight project")), JSON.stringify(ui));
 		const text = first?.messages[0]?.content ?? "";
 		assert.match(text, /^When do deploys run\?\n\n<pi-memory-recall>\n[\s\S]*Deploys run on Fridays\.[\s\S]*<\/pi-memory-recall>$/);
 		assert.equal(second?.messages[0]?.content, text, "the same bytes for the tool-loop step");

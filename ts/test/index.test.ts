@@ -144,7 +144,7 @@ test("a command's output goes to the transcript; notify and status effects becom
 		envelope(
 			{ t: "output", text: "2 active decisions" },
 			{ t: "notify", level: "warning", text: "1 problem line" },
-			{ t: "status", key: "pi-memory", text: "decisions: 2 active" },
+			{ t: "status", key: "pi-memory", text: "decisions 2 · notes 3" },
 			{ t: "status", key: "pi-memory", text: null },
 			{ t: "notify", level: "error", text: "could not read" },
 		),
@@ -157,14 +157,14 @@ test("a command's output goes to the transcript; notify and status effects becom
 	assert.deepEqual(ui, [
 		{ method: "message", args: ["2 active decisions", { command: "/decision list" }] },
 		{ method: "notify", args: ["1 problem line", "warning"] },
-		{ method: "setStatus", args: ["pi-memory", "decisions: 2 active"] },
+		{ method: "setStatus", args: ["pi-memory", "decisions 2 · notes 3"] },
 		{ method: "setStatus", args: ["pi-memory", undefined] },
 		{ method: "notify", args: ["could not read", "error"] },
 	]);
 });
 
 test("without a UI, output and notices go to stderr and a refused command sets pi's exit code", async (t) => {
-	scripted.reset(() => ({ ...envelope({ t: "output", text: "not added: duplicate of D-2026-11-21-0001" }, { t: "notify", level: "warning", text: "1 problem line\n" }, { t: "status", key: "pi-memory", text: "decisions: 2 active" }), exit: 1 }));
+	scripted.reset(() => ({ ...envelope({ t: "output", text: "not added: duplicate of D-2026-11-21-0001" }, { t: "notify", level: "warning", text: "1 problem line\n" }, { t: "status", key: "pi-memory", text: "decisions 2 · notes 3" }), exit: 1 }));
 	const stderr = t.mock.method(process.stderr, "write", () => true);
 	const before = process.exitCode;
 	t.after(() => void (process.exitCode = before));
@@ -174,7 +174,7 @@ test("without a UI, output and notices go to stderr and a refused command sets p
 	const written = stderr.mock.calls.map((c) => String(c.arguments[0]));
 	process.exitCode = before; // before any assertion can fail the run
 	assert.deepEqual(written, ["not added: duplicate of D-2026-11-21-0001\n", "1 problem line\n"]);
-	assert.deepEqual(ui, [{ method: "setStatus", args: ["pi-memory", "decisions: 2 active"] }]);
+	assert.deepEqual(ui, [{ method: "setStatus", args: ["pi-memory", "decisions 2 · notes 3"] }]);
 	stderr.mock.restore();
 	// With a UI the same envelope is an output message and a notice, and pi's exit code is left alone.
 	process.exitCode = undefined;
@@ -419,7 +419,7 @@ test("real core: a session, a decision added through a near-duplicate dialog, an
 	assert.ok(ui.some((c) => c.method === "select" && /^New: .*Use tabs for indentation[\s\S]*\nExisting: D-.*\nNear-duplicate \(same text\)$/.test(String(c.args[0]))), JSON.stringify(ui));
 	const added = notices(ui).filter(([text]) => String(text).startsWith("Added D-"));
 	assert.equal(added.length, 2, JSON.stringify(ui));
-	assert.ok(ui.some((c) => c.method === "setStatus" && c.args[1] === "decisions: 2 active"));
+	assert.ok(ui.some((c) => c.method === "setStatus" && c.args[0] === "pi-memory" && c.args[1] === "decisions 2"));
 	assert.match((injected as { systemPrompt: string }).systemPrompt, /^BASE[\s\S]*Use tabs for indentation/);
 	assert.equal(fs.readFileSync(path.join(root, ".pi", "decision-memory", "decisions.jsonl"), "utf8").trim().split("\n").length, 2);
 });

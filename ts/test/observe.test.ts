@@ -145,12 +145,12 @@ test("agent_settled sends the branch, the context window and whether the run was
 
 test("session_entry appends a custom entry, status sets the footer line, compact compacts only when pi is idle", async () => {
 	const data = { v: 1, op: "observe", t: 1770907000000, from: "a1", through: "a4", tokens: 60, obs: "Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n" };
-	scripted.reset(() => envelope({ t: "session_entry", customType: "pi-memory-om", data }, { t: "status", key: "om", text: "om: 1 observation" }, { t: "compact" }));
+	scripted.reset(() => envelope({ t: "session_entry", customType: "pi-memory-om", data }, { t: "status", key: "pi-memory", text: "decisions 0 · om 1 obs ~21 tok" }, { t: "compact" }));
 	const pi = started();
 	const idle = fakeContext();
 	await pi.emit("agent_settled", { aborted: false }, idle.ctx);
 	assert.deepEqual(pi.entries, [{ customType: "pi-memory-om", data }]);
-	assert.deepEqual(idle.ui, [{ method: "setStatus", args: ["om", "om: 1 observation"] }]);
+	assert.deepEqual(idle.ui, [{ method: "setStatus", args: ["pi-memory", "decisions 0 · om 1 obs ~21 tok"] }]);
 	assert.equal(idle.compactions.length, 1);
 	const busy = fakeContext({ idle: false });
 	await pi.emit("agent_settled", { aborted: false }, busy.ctx);
@@ -321,9 +321,9 @@ test("timeoutMs aborts the call and resumes with the time it waited", async () =
 
 // ---- background calls ------------------------------------------------------------------------
 
-function observerScript(after: Envelope = envelope({ t: "session_entry", customType: "pi-memory-om", data: { v: 1, op: "observe" } }, { t: "status", key: "om", text: "om: 1 observation" })): void {
+function observerScript(after: Envelope = envelope({ t: "session_entry", customType: "pi-memory-om", data: { v: 1, op: "observe" } }, { t: "status", key: "pi-memory", text: "decisions 0 · om 1 obs ~21 tok" })): void {
 	scripted.reset((exportName) => {
-		if (exportName === "agent_settled") return envelope({ t: "status", key: "om", text: "om: observing" }, { t: "complete", id: "bg1", system: "You are the observer", prompt: "transcript", maxTokens: 4000, background: true });
+		if (exportName === "agent_settled") return envelope({ t: "status", key: "pi-memory", text: "decisions 0 · om 0 obs ~0 tok" }, { t: "complete", id: "bg1", system: "You are the observer", prompt: "transcript", maxTokens: 4000, background: true });
 		if (exportName === "resume") return after;
 		return envelope();
 	});
@@ -348,7 +348,7 @@ test("a background call does not hold agent_settled: the answer is resumed later
 	);
 	assert.deepEqual(inputsOf("resume"), [{ id: "bg1", value: { text: "* 🔴 (10:00) observed", stopReason: "stop", usage: { input: 1, output: 1 } } }]);
 	assert.deepEqual(pi.entries, [{ customType: "pi-memory-om", data: { v: 1, op: "observe" } }]);
-	assert.deepEqual(f.ui.at(-1), { method: "setStatus", args: ["om", "om: 1 observation"] });
+	assert.deepEqual(f.ui.at(-1), { method: "setStatus", args: ["pi-memory", "decisions 0 · om 1 obs ~21 tok"] });
 });
 
 test("a core failure after a background call is reported like any other, once", async (t) => {

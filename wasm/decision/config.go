@@ -120,6 +120,23 @@ func parseSettingsFiles(g, p *config.File) settings {
 	return c
 }
 
+// offWord is offReason in a word or two, for the footer (store.OffPiece).
+//
+//	offWord("/src/app", false, defaultSettings()) => "untrusted"
+func offWord(projectRoot string, trusted bool, cfg settings) string {
+	switch {
+	case projectRoot == "":
+		return "no project"
+	case !trusted:
+		return "untrusted"
+	case !cfg.Enabled && cfg.Why != "":
+		return "bad config"
+	case !cfg.Enabled:
+		return "disabled"
+	}
+	return ""
+}
+
 // offReason says why the store can neither be read nor written, or "" when
 // it can: a session without a project folder (projectRoot ""), a project
 // that is not trusted, or a configuration that turned memory off (the

@@ -140,12 +140,3 @@ func conflictsPart(pairs []conflictPair) string {
 func conflictsFinding(p conflictPair) string {
 	return "unresolved conflict: " + p.New.ID + " ↔ " + p.Old.ID + " (marked by you; settle it with /decision resolve " + p.Old.ID + " rejected, or resolve " + p.New.ID + ", or /decision supersede)"
 }
-
-// conflictCount says how many conflicts are unresolved, for the footer: ""
-// when none.
-func conflictCount(n int) string {
-	if n == 0 {
-		return ""
-	}
-	return ", " + txt.Plural(n, "unresolved conflict", "unresolved conflicts")
-}

@@ -103,7 +103,6 @@ func (d *driver) start(out *store.Out) {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 	if d.Off() != "" {
-		out.Status("pi-memory", "", true)
 		return
 	}
 	if err := d.load(); err != nil {
@@ -116,13 +115,12 @@ func (d *driver) start(out *store.Out) {
 			d.noticeOnce(out)
 		}
 	}
-	out.Status("pi-memory", footer(d.st.Count(Active), len(d.st.Conflicts())), false)
 }
 
 // Refresh reads the configuration again when a config file changed since
 // it was last read (an edit, /decision enable in another session): the
-// next prompt and the next command follow it. Its warnings are said once,
-// and the footer follows the store turning off or on.
+// next prompt and the next command follow it. Its warnings are said once;
+// a store turned back on catches up with the log.
 func (d *driver) Refresh(out *store.Out) {
 	if !d.cfgWatch.Changed(d.h, d.configFiles()...) {
 		return
@@ -132,13 +130,8 @@ func (d *driver) Refresh(out *store.Out) {
 	for _, w := range d.cfg.Warnings {
 		out.Notify("warning", "pi-memory: "+w)
 	}
-	switch now := d.Off(); {
-	case now != "" && was == "":
-		out.Status("pi-memory", "", true)
-	case now == "" && was != "":
-		if err := d.refreshLog(); err == nil {
-			d.statusLine(out)
-		}
+	if d.Off() == "" && was != "" {
+		_ = d.refreshLog() // the footer says when it could not be read
 	}
 }
 
@@ -168,6 +161,14 @@ func (d *driver) parseConfig() {
 // Off says why the store can neither be read nor written this session, or
 // "" when it can (the gate asks it; offReason decides).
 func (d *driver) Off() string { return offReason(d.s.ProjectRoot, d.s.Trusted, d.cfg, d.globalCfg) }
+
+// Footer is the store's piece of pi's footer (footer).
+func (d *driver) Footer() string {
+	if off := offWord(d.s.ProjectRoot, d.s.Trusted, d.cfg); off != "" || d.st == nil {
+		return footer(off, d.loadErr != nil, 0, 0)
+	}
+	return footer("", d.loadErr != nil, d.st.Count(Active), len(d.st.Conflicts()))
+}
 
 // Ready catches up with the log before a command reads or writes it.
 func (d *driver) Ready(out *store.Out) error {

@@ -83,5 +83,4 @@ func (d *driver) applyFix(out *store.Out, asJSON bool, shown *repair) {
 	rep, _ := d.diagnose()
 	rep.Fix, rep.Fixed = &plan, true
 	d.report(out, asJSON, rep, plan.Text(true)+"\n\n")
-	d.statusLine(out)
 }

@@ -33,7 +33,6 @@ func (d *driver) Forget(out *store.Out, ref string) (store.Forgot, bool, error) 
 	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Remove([]string{id}) }); err != nil {
 		return store.Forgot{}, true, notWritten("Not removed", err)
 	}
-	d.statusLine(out)
 	return store.Forgot{Said: "Removed decision " + id + " " + said + " (the log keeps its history).", Restore: id}, true, nil
 }
 
@@ -50,7 +49,6 @@ func (d *driver) Restore(out *store.Out, ref string) (string, bool, error) {
 	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Restore(id) }); err != nil {
 		return "", true, notWritten("Not restored", err)
 	}
-	d.statusLine(out)
 	status := ""
 	if y := d.st.Get(id); y != nil && y.Status != Active {
 		status = " as " + y.Status.String()

@@ -22,6 +22,7 @@ var _ interface {
 	store.Sectioner
 	store.Ender
 	store.Shutdowner
+	store.Footer
 } = (*driver)(nil)
 
 func (d *driver) Name() string { return "decisions" }

@@ -145,7 +145,6 @@ func (d *driver) recordProposal(out *store.Out, p proposal, oldID string) {
 		out.ToolResult("Not recorded: "+msg+".", true, nil)
 		return
 	}
-	d.statusLine(out)
 	said := "Recorded " + events[0].ID + ": " + oneLine(p.Text)
 	if oldID != "" {
 		said += " (supersedes " + oldID + ")"

@@ -77,11 +77,6 @@ func (d *driver) wrote(out *store.Out, asJSON bool, text string, ids ...string) 
 	} else {
 		out.Output(text)
 	}
-	d.statusLine(out)
-}
-
-func (d *driver) statusLine(out *store.Out) {
-	out.Status("pi-memory", footer(d.st.Count(Active), len(d.st.Conflicts())), false)
 }
 
 func (d *driver) cmdAdd(c *store.Cmd) {
@@ -365,7 +360,6 @@ func (d *driver) removed(out *store.Out, asJSON bool, text string, ids []string)
 	} else {
 		out.Output(text)
 	}
-	d.statusLine(out)
 }
 
 func (d *driver) cmdConflict(c *store.Cmd) {
@@ -535,11 +529,8 @@ func (d *driver) cmdToggle(c *store.Cmd, on bool) {
 	state := "enabled"
 	if !d.cfg.Enabled {
 		state = "disabled (by " + d.cfg.DisabledBy + ")"
-		c.Out.Status("pi-memory", "", true)
 	} else if d.s.Trusted {
-		if err := d.refreshLog(); err == nil {
-			d.statusLine(c.Out)
-		}
+		_ = d.refreshLog() // the footer says when it could not be read
 	}
 	if c.JSON {
 		w := jsonw.Open(nil)

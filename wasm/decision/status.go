@@ -7,6 +7,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 // What /decision status shows, as text and with --json, rendered from a
@@ -142,13 +143,29 @@ func (p *statusPage) appendJSON(b []byte) []byte {
 	return w.Close()
 }
 
-// footer is the store's part of pi's footer while it is on.
+// footer is the store's piece of pi's footer (store.Footer): the active
+// decisions and the unresolved conflicts, why the store is off (off, from
+// offWord), or that its log could not be read (unreadable).
 //
-//	footer(3, 0) => "decisions: 3 active"
-//	footer(3, 1) => "decisions: 3 active, 1 unresolved conflict"
-func footer(active, conflicts int) string {
-	return "decisions: " + strconv.Itoa(active) + " active" + conflictCount(conflicts)
+//	footer("", false, 3, 0) => "decisions 3"
+//	footer("", false, 3, 1) => "decisions 3, 1 conflict"
+//	footer("untrusted", false, 0, 0) => "decisions off (untrusted)"
+func footer(off string, unreadable bool, active, conflicts int) string {
+	switch {
+	case off != "":
+		return store.OffPiece(footerName, off)
+	case unreadable:
+		return footerName + " unreadable"
+	}
+	line := footerName + " " + strconv.Itoa(active)
+	if conflicts > 0 {
+		line += ", " + text.Plural(conflicts, "conflict", "conflicts")
+	}
+	return line
 }
+
+// footerName is the store's name in the footer.
+const footerName = "decisions"
 
 // badLinesNotice says, once a session, that n lines of the log need attention.
 //

@@ -153,18 +153,47 @@ func TestRetentionTextNamesEachStatusPurgeRemoves(t *testing.T) {
 	}
 }
 
-func TestFooterCountsActiveDecisionsAndUnresolvedConflicts(t *testing.T) {
+func TestFooterCountsActiveDecisionsAndUnresolvedConflictsOrSaysWhyOff(t *testing.T) {
 	for _, tt := range []struct {
+		off               string
+		unreadable        bool
 		active, conflicts int
 		want              string
 	}{
-		{0, 0, "decisions: 0 active"},
-		{1, 0, "decisions: 1 active"},
-		{20, 0, "decisions: 20 active"},
-		{2, 1, "decisions: 2 active, 1 unresolved conflict"},
-		{5, 3, "decisions: 5 active, 3 unresolved conflicts"},
+		{"", false, 0, 0, "decisions 0"},
+		{"", false, 1, 0, "decisions 1"},
+		{"", false, 20, 0, "decisions 20"},
+		{"", false, 2, 1, "decisions 2, 1 conflict"},
+		{"", false, 5, 3, "decisions 5, 3 conflicts"},
+		{"", true, 0, 0, "decisions unreadable"},
+		{"untrusted", false, 4, 1, "decisions off (untrusted)"},
+		{"disabled", true, 0, 0, "decisions off (disabled)"},
 	} {
-		require.Equal(t, tt.want, footer(tt.active, tt.conflicts))
+		require.Equal(t, tt.want, footer(tt.off, tt.unreadable, tt.active, tt.conflicts))
+	}
+}
+
+func TestOffWordNamesWhyTheStoreIsOffInAWord(t *testing.T) {
+	on := defaultSettings()
+	disabled := defaultSettings()
+	disabled.Enabled, disabled.DisabledBy = false, "/p/.pi/decision-memory.config.json"
+	broken := disabled
+	broken.Why = "cannot read /p/.pi/decision-memory.config.json"
+	for _, tt := range []struct {
+		root    string
+		trusted bool
+		cfg     settings
+		want    string
+	}{
+		{"/p", true, on, ""},
+		{"", true, on, "no project"},
+		{"/p", false, on, "untrusted"},
+		{"/p", false, disabled, "untrusted"},
+		{"/p", true, disabled, "disabled"},
+		{"/p", true, broken, "bad config"},
+	} {
+		require.Equal(t, tt.want, offWord(tt.root, tt.trusted, tt.cfg))
+		require.Equal(t, tt.want == "", offReason(tt.root, tt.trusted, tt.cfg, "/g.json") == "", "offWord and offReason agree on off")
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"path"
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -48,11 +47,14 @@ type driver struct {
 	lastBlock string
 	recalled  bool // a recall ran (or was reused) this session
 
-	tools string // the names of Hindsight's tools last announced, comma-joined ("" none)
-
-	flushing bool   // a background flush is out
-	flushAt  int64  // since when (a host that never answers does not stop flushing for good)
-	footer   string // the status line last shown
+	flushing bool  // a background flush is out
+	flushAt  int64 // since when (a host that never answers does not stop flushing for good)
+	// What the footer shows besides the config and the mode: the jobs
+	// waiting in the outbox as this process last folded it, an import's
+	// progress while it runs in pi, the banks the newest recall could not
+	// reach.
+	waiting              int
+	importing, unreached string
 
 	dir, outbox, lock, dead string
 
@@ -102,26 +104,22 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 	if h.cfg.Why != "" {
 		out.Notify("warning", "pi-memory: "+h.cfg.Why)
 	}
-	h.announce(out)
+	if h.cfg.on() {
+		h.countWaiting()
+	}
 }
 
-// announce shows the footer for the state memory is in now (the tools it
-// offers then are announced by the orchestrator, which asks ActiveTools):
-// only when Hindsight is configured, or was (no footer otherwise).
-func (h *driver) announce(out *store.Out) {
-	if !h.cfg.on() && h.footer == "" && h.tools == "" {
-		return
-	}
-	active := h.activeTools()
-	h.tools = strings.Join(active, ",")
-	if len(active) == 0 {
-		if h.footer != "" {
-			h.footer = ""
-			out.Status("hindsight", "", true)
-		}
-		return
-	}
-	h.showFooter(out)
+// Footer is the store's piece of pi's footer (footer).
+func (h *driver) Footer() string {
+	return footer(footing{
+		Configured: h.cfg.on() || h.cfg.Why != "",
+		Off:        offWord(h.s.Trusted, h.cfg),
+		Importing:  h.importing,
+		Failed:     h.unreached,
+		Waiting:    h.waiting,
+		Mode:       h.modeNow(),
+		Banks:      h.banks(),
+	})
 }
 
 // activeTools are Hindsight's tools the model may call now: none while the
@@ -141,17 +139,6 @@ func (h *driver) notRetainedNow(optOut bool) string {
 		return why
 	}
 	return notRetained(h.cfg, h.modeNow(), optOut)
-}
-
-// retool shows the footer again when the tools no longer match those it
-// was shown for: hindsight.json (read again by Refresh just before) appeared,
-// changed or went away during the session, or the mode changed. The run
-// has checked its config.
-func (h *driver) retool(out *store.Out) {
-	h.runCfg = true
-	if strings.Join(h.activeTools(), ",") != h.tools {
-		h.announce(out)
-	}
 }
 
 // gitConfig is the text of the git config of the project at root:
@@ -187,9 +174,15 @@ func (h *driver) modeNow() string {
 func (h *driver) Off() string { return offReason(h.s.Trusted, h.cfg, h.files[0]) }
 
 // Refresh re-reads a changed configuration and says what is wrong with it.
+// A server named for the first time this session has the footer count the
+// jobs an earlier session left waiting.
 func (h *driver) Refresh(out *store.Out) {
+	was := h.cfg.on()
 	for _, w := range h.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
+	}
+	if !was && h.cfg.on() {
+		h.countWaiting()
 	}
 }
 
@@ -299,16 +292,13 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 	return nil
 }
 
-// showFooter sets the hindsight status line when it changed. The count of
-// waiting jobs is the outbox as this process last read or left it: each
-// append and flush folds it just before, so the footer costs no host call.
-func (h *driver) showFooter(out *store.Out) {
+// countWaiting counts the jobs waiting in the outbox, for the footer: the
+// outbox as this process last read or left it (each append and flush folds
+// it just before), read only when it is not folded.
+func (h *driver) countWaiting() {
 	o := h.fold.outbox()
 	if !h.folded {
 		o, _, _ = h.readOutbox()
 	}
-	if line := footerText(len(o.Pending), h.modeNow(), h.banks()); line != h.footer {
-		h.footer = line
-		out.Status("hindsight", line, false)
-	}
+	h.waiting = len(o.Pending)
 }

@@ -69,9 +69,6 @@ func (h *driver) cmdMode(c *store.Cmd) {
 		w.Str("mode", m)
 		c.Out.SessionEntry(entryType, w.Close())
 		c.Out.Output("Hindsight mode for this session: " + m + ".")
-		if h.footer != "" {
-			h.showFooter(c.Out)
-		}
 	}
 }
 

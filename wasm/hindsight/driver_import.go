@@ -278,8 +278,7 @@ func (r *importRun) record(lines []byte) error {
 // progress shows how far the run is: the footer in pi, a line in pimem.
 func (r *importRun) progress(out *store.Out) {
 	if r.hasUI {
-		r.h.footer = importFooter(r.prog)
-		out.Status("hindsight", r.h.footer, false)
+		r.h.importing = r.prog.Text()
 		return
 	}
 	out.Output(r.prog.Text())
@@ -310,8 +309,8 @@ func (r *importRun) finish(out *store.Out) {
 // end gives back the footer and says what a UI run gathered.
 func (r *importRun) end(out *store.Out) {
 	if r.hasUI {
-		r.h.footer = ""
-		r.h.showFooter(out)
+		r.h.importing = ""
+		r.h.countWaiting()
 		if r.more > 0 {
 			r.lines = append(r.lines, "… and "+strconv.Itoa(r.more)+" more lines (pimem hindsight import prints every line)")
 		}

@@ -21,9 +21,9 @@ var _ interface {
 	store.Contexter
 	store.Ender
 	store.Shutdowner
-	store.Switcher
 	store.Tooler
 	store.Receipter
+	store.Footer
 } = (*driver)(nil)
 
 // storeName is the store's name in the registry.
@@ -47,7 +47,7 @@ func (h *driver) Commands() map[string]func(c *store.Cmd) {
 func (h *driver) Start(out *store.Out, in gjson.Result) { h.start(out, in) }
 
 // Prompted makes the run's tools follow hindsight.json as it is now.
-func (h *driver) Prompted(out *store.Out, _ string, _ []budget.Receipt) { h.retool(out) }
+func (h *driver) Prompted(out *store.Out, _ string, _ []budget.Receipt) { h.runCfg = true }
 
 // Context recalls for the newest user message.
 func (h *driver) Context(out *store.Out, in gjson.Result) { h.recall(out, in) }
@@ -57,9 +57,6 @@ func (h *driver) AgentEnd(out *store.Out, in gjson.Result) { h.retain(out, in) }
 
 // Shutdown flushes what is due within flush.shutdownMs.
 func (h *driver) Shutdown(out *store.Out) { h.shutdown(out) }
-
-// Switched announces the tools and the footer for memory on or off.
-func (h *driver) Switched(out *store.Out) { h.announce(out) }
 
 // ActiveTools are Hindsight's tools the model may call now.
 func (h *driver) ActiveTools() []string { return h.activeTools() }

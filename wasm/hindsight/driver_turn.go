@@ -13,7 +13,7 @@ import (
 // each within recall.timeoutMs; a bank that fails or is slow is left out and
 // named in the footer, the others still count.
 func (h *driver) recall(out *store.Out, in gjson.Result) {
-	h.retool(out)
+	h.runCfg = true
 	if h.env.May(h, store.Inject) != "" || !recallRuns(h.cfg, h.modeNow()) {
 		return
 	}
@@ -39,13 +39,7 @@ func (h *driver) recall(out *store.Out, in gjson.Result) {
 		if block != "" {
 			out.ContextAppend(index, block)
 		}
-		// A failed bank is named even when the footer already names it.
-		if line := recallFooter(rs); line != "" {
-			h.footer = line
-			out.Status("hindsight", line, false)
-		} else {
-			h.showFooter(out)
-		}
+		h.unreached = recallFooter(rs)
 	})
 }
 
@@ -82,7 +76,7 @@ func (h *driver) retain(out *store.Out, in gjson.Result) {
 		out.Notify("warning", "pi-memory: Hindsight could not queue this turn in "+h.outbox+": "+err.Error()+". It is not retained.")
 		return
 	}
-	h.showFooter(out)
+	h.countWaiting()
 	out.HTTP(encode(nil, nil), true, func(out *store.Out, _ gjson.Result) {
 		h.flush(out, true, flushMs, nil)
 		collect()
@@ -110,7 +104,7 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 		then = func(*store.Out, int, int, string) {}
 	}
 	if background && h.flushOut() {
-		h.showFooter(out)
+		h.countWaiting()
 		then(out, 0, 0, "")
 		return
 	}
@@ -121,7 +115,7 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 	}
 	due := o.due(h.h.Now())
 	if len(due) == 0 {
-		h.showFooter(out)
+		h.countWaiting()
 		then(out, 0, 0, "")
 		return
 	}
@@ -137,7 +131,7 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 	if background {
 		h.flushing, h.flushAt = true, h.h.Now()
 	}
-	h.showFooter(out)
+	h.countWaiting()
 	out.HTTP(encode(nil, reqs), background, func(out *store.Out, v gjson.Result) {
 		if background {
 			h.flushing = false
@@ -149,7 +143,7 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 		if w := f.gaveUp(h.cfg.MaxAttempts, h.dead); w != "" {
 			out.Notify("warning", w)
 		}
-		h.showFooter(out)
+		h.countWaiting()
 		then(out, f.Sent, f.Failed, f.Problem)
 	})
 }

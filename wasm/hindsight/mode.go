@@ -39,6 +39,21 @@ func recallRuns(c settings, mode string) bool {
 	return c.on() && mode != modeIgnored
 }
 
+// offWord is offReason in a word or two, for the footer.
+//
+//	offWord(false, on) => "untrusted"
+func offWord(trusted bool, c settings) string {
+	switch {
+	case !trusted:
+		return "untrusted"
+	case c.Why != "":
+		return "bad config"
+	case !c.on():
+		return "not configured"
+	}
+	return ""
+}
+
 // offReason says why Hindsight can be neither read nor written this
 // session, or "" when it can: an untrusted project, a config that cannot be
 // read, no server configured (naming globalFile, where "url" goes).

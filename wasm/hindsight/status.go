@@ -4,40 +4,73 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
-// The footer: pi's status line for Hindsight, kept short. Each moment that
-// may change it renders it again from what it knows; the driver sends it
-// only when it changed.
+// The footer: Hindsight's piece of pi's footer (store.Footer), kept short,
+// from what the driver keeps; it never asks the host.
+
+// footing is what the footer is made from.
+type footing struct {
+	Configured bool   // a server is named, or a config file that cannot be read
+	Off        string // why the store is off in a word (offWord), "" when on
+	Importing  string // an import's progress while it runs in pi, else ""
+	Failed     string // the banks that failed in the newest recall (recallFooter), else ""
+	Waiting    int    // the jobs waiting in the outbox
+	Mode       string
+	Banks      []bank
+}
+
+// footer is Hindsight's piece: nothing while it is not configured, why it
+// is off, an import's progress, the banks the newest recall could not
+// reach, else footerText.
+//
+//	footer(footing{}) => ""
+//	footer(footing{Configured: true, Off: "untrusted"}) => "hindsight off (untrusted)"
+//	footer(footing{Configured: true, Failed: "user bank HTTP 500", Mode: modeNormal}) => "hindsight user bank HTTP 500"
+func footer(f footing) string {
+	switch {
+	case !f.Configured:
+		return ""
+	case f.Off != "":
+		return store.OffPiece(footerName, f.Off)
+	case f.Importing != "":
+		return footerName + " " + f.Importing
+	case f.Failed != "":
+		return footerName + " " + f.Failed
+	}
+	return footerText(f.Waiting, f.Mode, f.Banks)
+}
+
+// footerName is the store's name in the footer.
+const footerName = "hindsight"
 
 // footerText is the footer between recalls: the jobs waiting in the outbox,
 // else a mode other than normal, else the scopes of the selected banks.
 //
-//	footerText(2, modeNormal, banks) => "hindsight: 2 waiting"
-//	footerText(0, modeReadOnly, banks) => "hindsight: read-only"
-//	footerText(0, modeNormal, []bank{{bankProject, "p"}, {bankUser, "u"}}) => "hindsight: project+user"
+//	footerText(2, modeNormal, banks) => "hindsight 2 waiting"
+//	footerText(0, modeReadOnly, banks) => "hindsight read-only"
+//	footerText(0, modeNormal, []bank{{bankProject, "p"}, {bankUser, "u"}}) => "hindsight project+user"
 func footerText(pending int, mode string, banks []bank) string {
 	switch {
 	case pending > 0:
-		return "hindsight: " + strconv.Itoa(pending) + " waiting"
+		return footerName + " " + strconv.Itoa(pending) + " waiting"
 	case mode != modeNormal:
-		return "hindsight: " + mode
+		return footerName + " " + mode
 	}
 	scopes := make([]string, len(banks))
 	for i, b := range banks {
 		scopes[i] = b.Scope
 	}
-	return "hindsight: " + strings.Join(scopes, "+")
+	return footerName + " " + strings.Join(scopes, "+")
 }
 
-// recallFooter is the footer after a recall in which a bank failed, naming
-// each that did and why; "" when every bank answered (the footer is then
-// footerText's).
+// recallFooter names each bank that failed in a recall and why; "" when
+// every bank answered.
 //
-//	recallFooter([]recalled{{Bank: bank{bankUser, "u"}, Problem: "HTTP 500"}}) => "hindsight: user bank HTTP 500"
+//	recallFooter([]recalled{{Bank: bank{bankUser, "u"}, Problem: "HTTP 500"}}) => "user bank HTTP 500"
 func recallFooter(rs []recalled) string {
 	var failed []string
 	for _, r := range rs {
@@ -45,14 +78,8 @@ func recallFooter(rs []recalled) string {
 			failed = append(failed, r.Bank.Scope+" bank "+r.Problem)
 		}
 	}
-	if len(failed) == 0 {
-		return ""
-	}
-	return "hindsight: " + strings.Join(failed, "; ")
+	return strings.Join(failed, "; ")
 }
-
-// importFooter is the footer while an import runs in pi: how far it is.
-func importFooter(p hsimport.Progress) string { return "hindsight: " + p.Text() }
 
 // status is what /hindsight status and the hindsight_status tool report,
 // as the driver found it.

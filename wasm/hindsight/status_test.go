@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 )
 
@@ -16,13 +17,13 @@ func TestTheFooterNamesWaitingJobsThenTheModeThenTheBanks(t *testing.T) {
 		banks   []bank
 		want    string
 	}{
-		{0, modeNormal, twoBanks, "hindsight: project+user"},
-		{0, modeNormal, twoBanks[:1], "hindsight: project"},
-		{0, modeNormal, nil, "hindsight: "},
-		{0, modeReadOnly, twoBanks, "hindsight: read-only"},
-		{0, modeIgnored, twoBanks, "hindsight: ignored"},
-		{1, modeIgnored, twoBanks, "hindsight: 1 waiting"},
-		{12, modeNormal, twoBanks, "hindsight: 12 waiting"},
+		{0, modeNormal, twoBanks, "hindsight project+user"},
+		{0, modeNormal, twoBanks[:1], "hindsight project"},
+		{0, modeNormal, nil, "hindsight "},
+		{0, modeReadOnly, twoBanks, "hindsight read-only"},
+		{0, modeIgnored, twoBanks, "hindsight ignored"},
+		{1, modeIgnored, twoBanks, "hindsight 1 waiting"},
+		{12, modeNormal, twoBanks, "hindsight 12 waiting"},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, footerText(tc.pending, tc.mode, tc.banks), tc.want)
@@ -37,17 +38,50 @@ func TestTheFooterAfterARecallNamesEveryBankThatFailed(t *testing.T) {
 	}{
 		{"every bank answered", []recalled{{Bank: twoBanks[0], Memories: []memory{{Text: "m"}}}, {Bank: twoBanks[1]}}, ""},
 		{"no bank asked", nil, ""},
-		{"one failed", []recalled{{Bank: twoBanks[0]}, {Bank: twoBanks[1], Problem: "timed out after 1500 ms"}}, "hindsight: user bank timed out after 1500 ms"},
-		{"both failed", []recalled{{Bank: twoBanks[0], Problem: "HTTP 500"}, {Bank: twoBanks[1], Problem: "the host gave no answer"}}, "hindsight: project bank HTTP 500; user bank the host gave no answer"},
+		{"one failed", []recalled{{Bank: twoBanks[0]}, {Bank: twoBanks[1], Problem: "timed out after 1500 ms"}}, "user bank timed out after 1500 ms"},
+		{"both failed", []recalled{{Bank: twoBanks[0], Problem: "HTTP 500"}, {Bank: twoBanks[1], Problem: "the host gave no answer"}}, "project bank HTTP 500; user bank the host gave no answer"},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, recallFooter(tc.rs), tc.name)
 	}
 }
 
-func TestTheFooterOfAnImportIsItsProgress(t *testing.T) {
+func TestTheFooterSaysNothingUnconfiguredThenOffThenAnImportThenAFailedRecall(t *testing.T) {
 	p := hsimport.Progress{Total: 3}
-	require.Equal(t, "hindsight: "+p.Text(), importFooter(p))
+	base := footing{Configured: true, Waiting: 2, Mode: modeNormal, Banks: twoBanks}
+	with := func(f func(*footing)) footing { c := base; f(&c); return c }
+	tests := []struct {
+		name string
+		f    footing
+		want string
+	}{
+		{"not configured", footing{Off: "not configured"}, ""},
+		{"untrusted", with(func(f *footing) { f.Off = "untrusted"; f.Importing = p.Text() }), "hindsight off (untrusted)"},
+		{"a config that cannot be read", with(func(f *footing) { f.Off = "bad config" }), "hindsight off (bad config)"},
+		{"an import", with(func(f *footing) { f.Importing = p.Text(); f.Failed = "user bank HTTP 500" }), "hindsight " + p.Text()},
+		{"a failed recall", with(func(f *footing) { f.Failed = "user bank HTTP 500" }), "hindsight user bank HTTP 500"},
+		{"jobs waiting", base, "hindsight 2 waiting"},
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.want, footer(tc.f), tc.name)
+	}
+}
+
+func TestOffWordAgreesWithOffReason(t *testing.T) {
+	broken := parseConfig(config.Parse("/a/hindsight.json", []byte(`{"url":`)), nil, envVars{URL: "http://e:1"})
+	for _, tc := range []struct {
+		trusted bool
+		c       settings
+		want    string
+	}{
+		{true, on, ""},
+		{false, on, "untrusted"},
+		{true, broken, "bad config"},
+		{true, defaultConfig(), "not configured"},
+	} {
+		require.Equal(t, tc.want, offWord(tc.trusted, tc.c))
+		require.Equal(t, tc.want == "", offReason(tc.trusted, tc.c, "/a/hindsight.json") == "")
+	}
 }
 
 func TestTheStatusSaysOnOrOffTheBanksTheOutboxAndTheLastRecall(t *testing.T) {

@@ -142,12 +142,6 @@ func (e *Engine) cmdSwitch(c *store.Cmd, on bool) {
 	} else if e.s.Switch == "" {
 		e.s.Switch = "/memory off"
 	}
-	for _, st := range e.stores {
-		if x, ok := st.(store.Switcher); ok {
-			st.Refresh(c.Out)
-			x.Switched(c.Out)
-		}
-	}
 	if c.JSON {
 		c.Out.Output(`{"memory":"` + map[bool]string{true: "on", false: "off"}[on] + `"}`)
 		return

@@ -62,6 +62,9 @@ type Engine struct {
 	// tools are the tool names last announced, comma-joined: the tools
 	// effect is sent again only when they change.
 	tools string
+	// footer is the footer last sent (footer.go), sent again only when it
+	// changes.
+	footer string
 }
 
 // New returns an engine over host h.
@@ -97,11 +100,17 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	switch export {
 	case "session_start":
 		e.sessionStart(out, in)
+		if e.s != nil {
+			e.footerChanged(out, true)
+		}
 	case "resume":
 		e.asks.Resume(out, in)
 		if e.s != nil {
-			// An answered dialog may have turned a store on or off.
+			// An answered dialog may have turned a store on or off; an
+			// answer (a dialog's, a model's, a server's) may change what
+			// the footer counts.
 			e.toolsChanged(out)
+			e.footerChanged(out, false)
 		}
 	case "registry":
 		// What the core offers, for hosts to register commands and flags
@@ -145,6 +154,10 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 		default:
 			out.Notify("error", "pi-memory: unknown export "+export)
 			out.SetExit(2)
+			return out.Bytes()
+		}
+		if export != "session_shutdown" {
+			e.footerChanged(out, false)
 		}
 	}
 	return out.Bytes()

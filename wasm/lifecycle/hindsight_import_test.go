@@ -10,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
+	"github.com/pi-memory/pi-memory/wasm/lifecycle"
 	"github.com/tidwall/gjson"
 )
 
@@ -238,10 +239,10 @@ func TestImportShowsProgressInTheFooterWithAUI(t *testing.T) {
 		answers[i] = ok(`{}`)
 	}
 	r.answer(answers...)
-	require.Equal(t, "hindsight: imported 8/9 sessions, 16 messages", r.status())
+	require.Equal(t, "hindsight imported 8/9 sessions, 16 messages", r.status())
 	r.answer(ok(`{}`))
 	st := r.effects("status")
-	require.Equal(t, "hindsight: project", st[len(st)-1].Get("text").String(), "the footer is given back")
+	require.Equal(t, "hindsight project", lifecycle.FooterPiece(st[len(st)-1], "hindsight"), "the footer is given back")
 	require.Contains(t, r.outputs(), "importing 9 of 9 session files")
 	require.Contains(t, r.outputs(), "9 sent (18 messages")
 }

@@ -105,12 +105,11 @@ func (r *hsRig) effects(t string) []gjson.Result {
 }
 
 // answer resumes the http ask of the last envelope with answers.
-// status is the text of the last envelope's hindsight status ("" if none).
+// status is Hindsight's piece of the footer the last envelope sent ("" if
+// it sent none, or the footer has no such piece).
 func (r *hsRig) status() string {
 	for _, e := range r.effects("status") {
-		if e.Get("key").String() == "hindsight" {
-			return e.Get("text").String()
-		}
+		return lifecycle.FooterPiece(e, "hindsight")
 	}
 	return ""
 }
@@ -136,7 +135,7 @@ func userMsg(text string, ts int64) map[string]any {
 func TestRecallIsOneAskPerUserMessageAndAFailingBankKeepsTheOther(t *testing.T) {
 	r := newHSRig(t, bothBanks, nil)
 	require.Equal(t, `["decision_propose","memory_remember","hindsight_recall","hindsight_retain","hindsight_reflect","hindsight_status"]`, r.effects("tools")[0].Get("active").Raw)
-	require.Equal(t, "hindsight: project+user", r.status())
+	require.Equal(t, "hindsight project+user", r.status())
 	msgs := []any{userMsg("how do we build?", 100)}
 	r.call("context", map[string]any{"messages": msgs})
 	asks := r.effects("http")
@@ -191,7 +190,7 @@ func TestRetainQueuesARedactedStrippedJobPerBankThenFlushesInTheBackground(t *te
 	require.NotContains(t, box, "RECALLED-FACT")
 	require.Contains(t, box, `"id":"pimem:s1:500"`)
 	require.Contains(t, box, `"scope:user"`)
-	require.Equal(t, "hindsight: 2 waiting", r.status())
+	require.Equal(t, "hindsight 2 waiting", r.status())
 	ask := r.effects("http")[0]
 	require.True(t, ask.Get("background").Bool())
 	require.Equal(t, 2, len(ask.Get("requests").Array()))
@@ -200,7 +199,7 @@ func TestRetainQueuesARedactedStrippedJobPerBankThenFlushesInTheBackground(t *te
 	require.Contains(t, item.Get("context").String(), "[REDACTED:github-token]")
 	r.answer(ok(`{}`), ok(`{}`))
 	require.Equal(t, 2, strings.Count(r.outbox(), `"op":"done"`))
-	require.Equal(t, "hindsight: project+user", r.status())
+	require.Equal(t, "hindsight project+user", r.status())
 }
 
 func TestNothingIsQueuedOrAskedWhenMemoryMayNotRetain(t *testing.T) {
@@ -278,7 +277,7 @@ func TestAgentEndOnlyAppendsAndItsAskOfNoRequestResumesIntoTheFlush(t *testing.T
 	require.Equal(t, 1, len(asks), got.Raw)
 	require.True(t, asks[0].Get("background").Bool())
 	require.Equal(t, "[]", asks[0].Get("requests").Raw)
-	require.Equal(t, "hindsight: 1 waiting", got.Get(`effects.#(key=="hindsight").text`).String())
+	require.Equal(t, "hindsight 1 waiting", lifecycle.FooterPiece(got.Get(`effects.#(t=="status")`), "hindsight"))
 
 	flush := r.callOnly("resume", map[string]any{"id": asks[0].Get("id").String(), "value": []any{}})
 	reqs := flush.Get(`effects.#(t=="http").requests`).Array()
@@ -287,7 +286,7 @@ func TestAgentEndOnlyAppendsAndItsAskOfNoRequestResumesIntoTheFlush(t *testing.T
 
 	// While that flush is out, a turn appends, and its ask resumes into no flush.
 	got = r.callOnly("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("two", 900)}})
-	require.Equal(t, "hindsight: 2 waiting", got.Get(`effects.#(key=="hindsight").text`).String())
+	require.Equal(t, "hindsight 2 waiting", lifecycle.FooterPiece(got.Get(`effects.#(t=="status")`), "hindsight"))
 	again := r.callOnly("resume", map[string]any{"id": got.Get(`effects.#(t=="http").id`).String(), "value": []any{}})
 	require.Equal(t, 0, len(again.Get(`effects.#(t=="http")#`).Array()), again.Raw)
 }
@@ -552,7 +551,7 @@ func TestAnOutboxWithNothingPendingPast64KiBIsRewrittenEmpty(t *testing.T) {
 	// The fold this process kept starts again from the emptied file.
 	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("newer", "x")})
 	require.Equal(t, 1, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
-	require.Equal(t, "hindsight: 1 waiting", r.status())
+	require.Equal(t, "hindsight 1 waiting", r.status())
 }
 
 // countingHost counts the locks taken, the folders made and the whole
@@ -595,7 +594,7 @@ func TestAnAgentEndLocksOnceAndReadsTheOutboxOnlyAfterAnotherProcessChangedIt(t 
 		require.Equal(t, 0, c.reads, "outbox reads at turn %d", ts)
 		require.Equal(t, 0, c.mkdirs, "the folder is made once, at turn %d", ts)
 	}
-	require.Equal(t, "hindsight: 3 waiting", r.status())
+	require.Equal(t, "hindsight 3 waiting", r.status())
 
 	// Another process queues a job: the next turn folds the file again and counts it.
 	other := hindsight.JobRecord("pimem-other", hindsight.Item{Content: "theirs", DocumentID: "pimem:s9:1"}, 5)
@@ -606,7 +605,7 @@ func TestAnAgentEndLocksOnceAndReadsTheOutboxOnlyAfterAnotherProcessChangedIt(t 
 	end(5)
 	require.Equal(t, 1, c.locks)
 	require.True(t, c.reads > 0, "the outbox another process changed is read again")
-	require.Equal(t, "hindsight: 5 waiting", r.status())
+	require.Equal(t, "hindsight 5 waiting", r.status())
 	end(6)
 	require.Equal(t, 0, c.reads)
 	require.Equal(t, hindsight.FoldOutbox([]byte(r.outbox())).Pending[3].Item, string(gjson.GetBytes(other, "item").Raw))

@@ -391,7 +391,7 @@ func TestAForkHasItsOwnBranchsObservations(t *testing.T) {
 
 	// Back on the original branch (a resume), its observations again.
 	start := r.raw("session_start", `{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"hasUI":true,"reason":"resume","branch":`+r.branch()+`,"sessionId":"s1"}`)
-	require.Equal(t, "om 1 obs ~20 tok", start.Get(`effects.#(key=="om").text`).String(), "a resumed session with observations shows the footer")
+	require.Equal(t, "om 1 obs ~20 tok", footerPiece(start.Get(`effects.#(t=="status")`), "om"), "a resumed session with observations shows the footer")
 	r.raw("command", `{"name":"om-observations","args":""}`)
 	require.Contains(t, r.text(), "fix the parser")
 }

@@ -60,6 +60,7 @@ type noteScope struct {
 	// read to the next.
 	redacted []byte
 	pages    []page
+	facts    int // the pages that are facts, for the footer
 	readErr  error
 }
 
@@ -151,7 +152,7 @@ func (n *driver) load(sc *noteScope) {
 	switch {
 	case err != nil:
 		sc.stamped, sc.exists, sc.size, sc.mtime, sc.data, sc.view, sc.pages = true, false, 0, 0, sc.data[:0], nil, discard(sc.pages)
-		sc.readErr = nil
+		sc.readErr, sc.facts = nil, 0
 		if !hostio.IsNotFound(err) {
 			sc.readErr = err
 		}
@@ -165,12 +166,13 @@ func (n *driver) load(sc *noteScope) {
 	// a stray word of the module's static data (docs/decisions/003-tinygo-heap.md).
 	data, err := files.ReadInto(n.h, sc.file, maxNoteFile, sc.data[:0])
 	if err != nil {
-		sc.exists, sc.readErr, sc.data, sc.view, sc.pages = false, err, sc.data[:0], nil, discard(sc.pages)
+		sc.exists, sc.readErr, sc.data, sc.view, sc.pages, sc.facts = false, err, sc.data[:0], nil, discard(sc.pages), 0
 		return
 	}
 	sc.exists, sc.readErr, sc.data = true, nil, data
 	sc.view, sc.redacted = redactedView(data, sc.redacted)
 	sc.pages = n.parser.parse(sc.pages, sc.name, sc.view)
+	sc.facts = countFacts(sc.pages)
 }
 
 // redactedView is a memory file as every exit sees it: what is injected,
@@ -265,6 +267,16 @@ func (n *driver) Off() string {
 		return "pi-memory has no agent folder for this session, so it has nowhere to keep memory."
 	}
 	return ""
+}
+
+// Footer is the store's piece of pi's footer (footer): the facts of the
+// memory files as last read (a prompt reads them), no read of its own.
+func (n *driver) Footer() string {
+	facts := 0
+	for _, sc := range n.scopes {
+		facts += sc.facts
+	}
+	return footer(offWord(n.cfg, len(n.scopes)), facts)
 }
 
 // Refresh re-reads a changed configuration and says what is wrong with it.

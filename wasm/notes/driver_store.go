@@ -19,6 +19,7 @@ var _ interface {
 	store.Prompted
 	store.Shutdowner
 	store.Tracer
+	store.Footer
 } = (*driver)(nil)
 
 func (n *driver) Name() string { return "notes" }

@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/registry"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 // /memory status: what the driver found, as a value, and how it is said.
@@ -221,4 +222,47 @@ func statusJSON(r *statusReport) string {
 		w.Str("moduleSha256", r.module)
 	}
 	return string(w.Close())
+}
+
+// footer is the store's piece of pi's footer (store.Footer): the facts in
+// the memory files, nothing when there are none (or none read yet), or why
+// the store is off (offWord).
+//
+//	footer("", 14) => "notes 14"
+//	footer("", 0) => ""
+//	footer("disabled", 14) => "notes off (disabled)"
+func footer(off string, facts int) string {
+	switch {
+	case off != "":
+		return store.OffPiece("notes", off)
+	case facts == 0:
+		return ""
+	}
+	return "notes " + strconv.Itoa(facts)
+}
+
+// offWord is why the store is off (Off), in a word or two: its
+// configuration, or no agent folder (scopes is how many memory files the
+// session has).
+func offWord(cfg config, scopes int) string {
+	switch {
+	case !cfg.Enabled && cfg.Why != "":
+		return "bad config"
+	case !cfg.Enabled:
+		return "disabled"
+	case scopes == 0:
+		return "no agent dir"
+	}
+	return ""
+}
+
+// countFacts counts the pages that are facts (bullet items).
+func countFacts(pages []page) int {
+	n := 0
+	for i := range pages {
+		if pages[i].Kind == kindFact {
+			n++
+		}
+	}
+	return n
 }

@@ -141,3 +141,32 @@ func TestStatusJSONCarriesEveryFieldOfTheText(t *testing.T) {
 	r.module = "abc"
 	require.True(t, strings.HasSuffix(statusJSON(&r), `"warnings":[],"version":"`+registry.Release+`","moduleSha256":"abc"}`), "the core, when the host named it: %s", statusJSON(&r))
 }
+
+func TestFooterCountsFactsOrSaysWhyOff(t *testing.T) {
+	disabled := defaultConfig()
+	disabled.Enabled, disabled.DisabledBy = false, "/g/memory/config.json"
+	broken := disabled
+	broken.Why = "cannot read /g/memory/config.json"
+	for _, tt := range []struct {
+		name   string
+		cfg    config
+		scopes int
+		facts  int
+		want   string
+	}{
+		{"facts", defaultConfig(), 3, 14, "notes 14"},
+		{"on and empty, or not read yet", defaultConfig(), 3, 0, ""},
+		{"disabled", disabled, 3, 14, "notes off (disabled)"},
+		{"a config that cannot be read", broken, 3, 14, "notes off (bad config)"},
+		{"no agent folder", defaultConfig(), 0, 0, "notes off (no agent dir)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, footer(offWord(tt.cfg, tt.scopes), tt.facts))
+		})
+	}
+}
+
+func TestCountFactsCountsBulletItemsOnly(t *testing.T) {
+	pages := parse(scopeGlobal, []byte("# Memory\n\n## Build\n- use make\n- pnpm, not npm\n  continued\n\nSome text.\n- [build](build.md)\n"))
+	require.Equal(t, 2, countFacts(pages))
+}

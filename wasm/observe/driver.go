@@ -49,7 +49,6 @@ type driver struct {
 	inj       injection
 	ctxEffect omContextEffect
 	injWhy    string // why nothing was injected, when nothing was
-	footer    string // the status line last shown
 	warnedAt  int    // problems already reported
 }
 
@@ -94,9 +93,6 @@ func (o *driver) start(out *store.Out, in gjson.Result) {
 	}
 	o.refreshLedger()
 	o.reportProblems(out)
-	if footerShows(o.env.May(o, store.Inject), o.st.Items()[0]) {
-		o.showFooter(out)
-	}
 }
 
 // Off says why observational memory can do nothing this session: its
@@ -105,19 +101,13 @@ func (o *driver) Off() string { return offText(o.cfg) }
 
 // Refresh re-reads a changed configuration and says what is wrong with it.
 func (o *driver) Refresh(out *store.Out) {
-	was := o.Off()
 	for _, w := range o.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
 	}
-	// The footer follows the store turning off or on.
-	switch off, on := footerTurn(was, o.Off()); {
-	case off && o.footer != "":
-		o.footer = ""
-		out.Status("om", "", true)
-	case on && footerShows(o.env.May(o, store.Inject), o.st.Items()[0]):
-		o.showFooter(out)
-	}
 }
+
+// Footer is the store's piece of pi's footer (footer).
+func (o *driver) Footer() string { return footer(o.st, o.cfg) }
 
 // Ready reads the ledger again when another session changed it.
 func (o *driver) Ready(out *store.Out) error {
@@ -223,13 +213,4 @@ func (o *driver) record(out *store.Out, r Record) {
 // now is the time, in the session's time zone.
 func (o *driver) now() clock {
 	return clock{Ms: o.h.Now(), Zone: o.zone}
-}
-
-// showFooter sets the one status line routine work shows, when it changed.
-func (o *driver) showFooter(out *store.Out) {
-	line := footer(o.st, o.cfg)
-	if line != o.footer {
-		o.footer = line
-		out.Status("om", line, false)
-	}
 }

@@ -177,7 +177,6 @@ func (o *driver) apply(out *store.Out, r Record) {
 	}
 	o.st.Apply(r, o.cfg)
 	o.record(out, r)
-	o.showFooter(out)
 }
 
 func (o *driver) cmdMode(c *store.Cmd) {

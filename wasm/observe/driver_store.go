@@ -18,6 +18,7 @@ var _ interface {
 	store.Settler
 	store.Compacter
 	store.Receipter
+	store.Footer
 } = (*driver)(nil)
 
 func (o *driver) Name() string { return "observations" }

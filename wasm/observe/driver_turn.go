@@ -102,8 +102,7 @@ type omRun struct {
 }
 
 // step plans and performs until nothing is due: a model call parks the
-// chain until its answer, a compaction is asked for, and the footer shows
-// where things stand.
+// chain until its answer, and a compaction is asked for.
 func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 	env.Window, env.Clock = o.window, o.now()
 	a := plan(o.st, o.cfg, &o.tr, env)
@@ -114,7 +113,6 @@ func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 			return
 		}
 		run.calls++
-		o.showFooter(out)
 		o.ask(out, a, store.Call{Background: run.background}, run.act, func(out *store.Out, res result, _ []byte) {
 			if res.Err != nil && run.done != nil {
 				run.failed = res.Err
@@ -127,7 +125,6 @@ func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 	case doCompact:
 		if !run.compacted {
 			run.compacted = true
-			o.showFooter(out)
 			out.Compact()
 		}
 	}
@@ -135,7 +132,6 @@ func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 }
 
 func (o *driver) finish(out *store.Out, run *omRun, why string) {
-	o.showFooter(out)
 	if run.done != nil {
 		run.done(out, why)
 	}

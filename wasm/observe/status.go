@@ -5,6 +5,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 // status is what /om status prints: the configuration in force, the
@@ -141,35 +142,29 @@ func offText(cfg omConfig) string {
 	return ""
 }
 
-// footerShows says whether the footer is shown when the session starts or
-// the store turns back on: memory may inject (inject is the gate's answer)
-// and there are observations to speak of.
-func footerShows(inject string, items int) bool {
-	return inject == "" && items > 0
-}
-
-// footerTurn says, when the configuration was read again, whether the
-// store turned off (its footer goes) or back on (footerShows decides): was
-// and now are Off's answers before and after.
-func footerTurn(was, now string) (off, on bool) {
-	return now != "" && was == "", now == "" && was != ""
-}
-
-// footer is the one status line routine work shows (pi's footer), instead
-// of notifications: "om 42 obs ~3.1k tok", or why the store is idle.
+// footer is the store's piece of pi's footer (store.Footer): the
+// observations and their size and what keeps the observer from running, or
+// why the store is off, or "" before there is anything to say.
+//
+//	"om 42 obs ~3.1k tok", "om 2 obs ~14 tok, observer retrying", "om off (disabled)"
 func footer(s *state, cfg omConfig) string {
-	cfg = cfg.With(s.Settings)
-	if !cfg.Enabled {
-		return "om off"
+	switch {
+	case !cfg.Enabled && cfg.Why != "":
+		return store.OffPiece("om", "bad config")
+	case !cfg.Enabled:
+		return store.OffPiece("om", "disabled")
 	}
-	line := "om " + itoa(s.Items()[0]) + " obs ~" + kilo(s.Tokens()) + " tok"
+	trouble := ""
 	switch {
 	case s.observer.stopped:
-		line += " · observer stopped"
+		trouble = ", observer stopped"
 	case s.observer.count > 0:
-		line += " · observer retrying"
+		trouble = ", observer retrying"
 	}
-	return line
+	if s.Items()[0] == 0 && trouble == "" {
+		return ""
+	}
+	return "om " + itoa(s.Items()[0]) + " obs ~" + kilo(s.Tokens()) + " tok" + trouble
 }
 
 // kilo writes 3120 as "3.1k".

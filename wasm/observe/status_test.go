@@ -24,7 +24,7 @@ func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
 	} {
 		require.Contains(t, got, want)
 	}
-	require.Equal(t, "om 2 obs ~14 tok · observer retrying", footer(st, cfg))
+	require.Equal(t, "om 2 obs ~14 tok, observer retrying", footer(st, cfg))
 
 	// /om observe forgets the backoff, not the failure: status still says it
 	// until a call succeeds.
@@ -37,7 +37,7 @@ func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
 
 	cfg = parseConfig(globalFile, []byte(`{"enabled": "no"}`), projectFile, nil)
 	require.Contains(t, status(st, cfg, nil, planEnv{}), "Observational memory: off (")
-	require.Equal(t, "om off", footer(st, cfg))
+	require.Equal(t, "om off (bad config)", footer(st, cfg))
 }
 
 func TestConfigTextMarksTheSessionsOverrides(t *testing.T) {
@@ -97,24 +97,27 @@ func TestOffTextNamesWhatTurnedTheStoreOff(t *testing.T) {
 	require.Equal(t, broken.Why, offText(broken))
 }
 
-func TestFooterShowsWhenMemoryMayInjectObservations(t *testing.T) {
-	require.True(t, footerShows("", 1))
-	require.False(t, footerShows("", 0), "no observations: no footer")
-	require.False(t, footerShows("Memory is off", 3), "memory may not inject: no footer")
-
-	tests := []struct {
-		was, now string
-		off, on  bool
+func TestFooterCountsObservationsOrSaysWhyOffOrNothingYet(t *testing.T) {
+	two := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 1, "a"), item(low, 2, "b")}}}}
+	failing := &state{}
+	failing.observer.fail("observer", "503", feb12)
+	stopped := &state{}
+	stopped.observer.stopped = true
+	broken := parseConfig(globalFile, nil, projectFile, []byte(`{`))
+	for _, tt := range []struct {
+		name string
+		st   *state
+		cfg  omConfig
+		want string
 	}{
-		{"", "", false, false},
-		{"", "disabled", true, false},
-		{"disabled", "", false, true},
-		{"disabled", "broken", false, false},
-	}
-	for _, tt := range tests {
-		off, on := footerTurn(tt.was, tt.now)
-		require.Equal(t, tt.off, off, "%q → %q", tt.was, tt.now)
-		require.Equal(t, tt.on, on, "%q → %q", tt.was, tt.now)
+		{"observations", two, defaultConfig(), "om 2 obs ~14 tok"},
+		{"nothing yet", &state{}, defaultConfig(), ""},
+		{"no observations, a failing observer", failing, defaultConfig(), "om 0 obs ~0 tok, observer retrying"},
+		{"a stopped observer", stopped, defaultConfig(), "om 0 obs ~0 tok, observer stopped"},
+		{"disabled", two, parseConfig(globalFile, []byte(`{"enabled": false}`), projectFile, nil), "om off (disabled)"},
+		{"a config that cannot be read", two, broken, "om off (bad config)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) { require.Equal(t, tt.want, footer(tt.st, tt.cfg)) })
 	}
 }
 

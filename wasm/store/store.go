@@ -119,12 +119,6 @@ type Shutdowner interface {
 	Shutdown(out *Out)
 }
 
-// Switcher hears /memory on and off: memory for the whole session turned on
-// or off (the gate already answers accordingly).
-type Switcher interface {
-	Switched(out *Out)
-}
-
 // Tooler offers tools to the model (the registry's tools whose Store is its
 // Name). The orchestrator announces the active tools of every store after
 // session start, a command, a dialog's answer and the refresh before a
@@ -136,6 +130,29 @@ type Tooler interface {
 	// foreground ask.
 	Tool(out *Out, name string, params gjson.Result)
 }
+
+// Footer puts the store's piece into pi's footer. pi shows every
+// extension's status on one line; pi-memory has one status there (key
+// StatusKey), which the orchestrator composes from every store's piece in
+// list order and sends again whenever it changed: after session start,
+// every command, tool and dialog answer, and every moment of a turn.
+type Footer interface {
+	// Footer is the store's piece as its state is now, read from what the
+	// store keeps (no host call): "decisions 3, 1 conflict"; when the store
+	// is off, its name and why in a word (OffPiece); "" to show nothing
+	// (not configured, or nothing to speak of yet). The orchestrator says
+	// itself when the whole session is off (--no-memory, /memory off).
+	Footer() string
+}
+
+// StatusKey is the key of pi-memory's one footer status.
+const StatusKey = "pi-memory"
+
+// OffPiece is a store's footer piece while it is off: its short name and
+// why, in a word or two.
+//
+//	OffPiece("decisions", "untrusted") => "decisions off (untrusted)"
+func OffPiece(name, why string) string { return name + " off (" + why + ")" }
 
 // Receipter says, for /memory last, what the store put into the newest
 // model request outside the system prompt. ok is false when it put nothing
