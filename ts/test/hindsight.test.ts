@@ -248,7 +248,7 @@ test("background asks anywhere in an envelope start at once; the effects after t
 	const byId = new Map(resumes().map((r) => [r.id, r.value]));
 	assert.deepEqual(byId.get("flush-a"), [{ status: 200, body: "a" }]);
 	assert.deepEqual(byId.get("flush-b"), [{ status: 503, body: "body 503" }]);
-	assert.deepEqual(byId.get("obs"), { text: "obs" });
+	assert.deepEqual(byId.get("obs"), { text: "obs", stopReason: "stop" });
 	assert.deepEqual(
 		f.ui.slice(2).map((c) => c.args[1]).sort(),
 		["resumed flush-a", "resumed flush-b", "resumed obs"],
