@@ -90,7 +90,7 @@ func (x *Index) Search(q string, limit int, now int64) []Hit {
 		df := 0
 		for _, p := range x.order {
 			if id, ok := p.terms[w]; ok {
-				df += len(p.post[id])
+				df += len(p.postings(id))
 			}
 		}
 		n := float64(x.docs)
@@ -116,7 +116,7 @@ func (x *Index) Search(q string, limit int, now int64) []Hit {
 			if !ok {
 				continue
 			}
-			for _, v := range p.post[id] {
+			for _, v := range p.postings(id) {
 				d, tf := v>>8, float64(v&0xFF)
 				norm := k1 * (1 - b + b*float64(p.lens[d])/avg)
 				if cnt[d] == 0 {

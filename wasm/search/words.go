@@ -32,22 +32,39 @@ func init() {
 // next.
 type splitter struct{ buf []byte }
 
-// words calls f with each word of s in its canonical form, and the bytes of
-// s it came from. Words are runs of letters and digits, lower-cased; an
-// apostrophe between letters is dropped ("don't" is "dont"); one-letter
-// words, stop words and words over maxWord bytes are left out. The string f
-// receives is valid only during the call.
+// words calls f with each word of s in its canonical form (canon), and the
+// bytes of s it came from. The string f receives is valid only during the
+// call.
 //
 //	words("Use Postgres databases") => "use" [0,3), "postgresql" [4,12), "databas" [13,22)
 func (sp *splitter) words(s string, f func(w string, start, end int)) {
+	sp.raw(s, func(w string, start, end int) {
+		if c, ok := canon(w); ok {
+			f(c, start, end)
+		}
+	})
+}
+
+// canon is a lower-case word's canonical form (similarity.Canonical), or
+// false for a stop word.
+func canon(w string) (string, bool) {
+	if stopWords[w] {
+		return "", false
+	}
+	return similarity.Canonical(w), true
+}
+
+// raw calls f with each word of s as it is written, lower-cased, and the
+// bytes of s it came from. Words are runs of letters and digits; an
+// apostrophe between letters is dropped ("don't" is "dont"); one-letter
+// words and words over maxWord bytes are left out. The string f receives
+// is valid only during the call.
+func (sp *splitter) raw(s string, f func(w string, start, end int)) {
 	buf := sp.buf[:0]
 	start := -1
 	flush := func(end int) {
 		if n := len(buf); n > 1 && n <= maxWord {
-			w := unsafe.String(unsafe.SliceData(buf), n)
-			if !stopWords[w] {
-				f(similarity.Canonical(w), start, end)
-			}
+			f(unsafe.String(unsafe.SliceData(buf), n), start, end)
 		}
 		buf, start = buf[:0], -1
 	}
