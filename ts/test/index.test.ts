@@ -45,7 +45,7 @@ const userTurn = { messageType: "user", prompt: "fix the build", systemPrompt: "
 
 // ---- Scripted core -----------------------------------------------------------------------
 
-test("the factory registers --no-memory, /decision, /decisions, /memory, /om with its short forms, /hindsight, the Hindsight tools inactive, and the forwarded events", () => {
+test("the factory registers --no-memory, /decision, /decisions, /memory, /om with its short forms, /hindsight, the memory and Hindsight tools inactive, and the forwarded events", () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	assert.equal(pi.flags.get("no-memory")?.type, "boolean");
@@ -55,7 +55,7 @@ test("the factory registers --no-memory, /decision, /decisions, /memory, /om wit
 		"obs-memory-status", "obs-auto-compact", "obs-mode", "obs-view", "obs-reflect", "obs-rebuild", "obs-dump",
 		"hindsight",
 	]);
-	assert.deepEqual([...pi.tools.keys()], ["hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
+	assert.deepEqual([...pi.tools.keys()], ["memory_search", "memory_forget", "memory_restore", "hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
 	assert.ok([...pi.tools.values()].every((t) => t.defaultActive === false));
 	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");
