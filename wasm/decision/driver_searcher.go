@@ -3,13 +3,15 @@ package decision
 import (
 	"strconv"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/search"
 )
 
 // SearchSources is the decision log as memory_search reads it
 // (store.Searcher): one source, every live decision of any status, stamped
-// with the state's generation, so the index is rebuilt only after a
-// decision changed. Each entry's Ref is its id, which the decision store's
+// with the state's generation and the log's size and mtime (a rewrite read
+// into a new state may start from the same generation), so the index is
+// rebuilt only after a decision changed. Each entry's Ref is its id, which the decision store's
 // Forgetter takes; its Mark is its status, or "conflict" while a conflict
 // is unresolved. The strings are the state's own: nothing is copied.
 func (d *driver) SearchSources() []search.Source {
@@ -19,7 +21,7 @@ func (d *driver) SearchSources() []search.Source {
 	st := d.st
 	return []search.Source{{
 		Key:   "decisions:" + d.log,
-		Stamp: strconv.FormatUint(st.Gen, 10) + "/" + strconv.Itoa(st.recs.n),
+		Stamp: strconv.FormatUint(st.Gen, 10) + "/" + strconv.Itoa(st.recs.n) + "/" + files.Stamp(d.h, d.log),
 		Load:  func() []search.Doc { return st.searchDocs() },
 	}}
 }
