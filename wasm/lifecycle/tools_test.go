@@ -229,3 +229,14 @@ func TestMemoryForgetIsRefusedWhileMemoryIsOff(t *testing.T) {
 	require.Equal(t, 0, len(*asked))
 	require.Equal(t, 1, len(b.entries))
 }
+
+func TestSearchInAnUntrustedProjectReadsOnlyGlobalNotes(t *testing.T) {
+	r := newRig(t, false)
+	r.write(globalIndex, "# Memory\n- Prefer small pull requests\n")
+	r.write(projectIndex, "# Memory\n- Pull requests need two approvals here\n")
+	r.start(false, false)
+	r.mem("search pull requests")
+	require.Contains(t, r.text(), "1 match for \"pull requests\":")
+	require.Contains(t, r.text(), "agent/memory/MEMORY.md:2")
+	require.NotContains(t, r.text(), "two approvals")
+}
