@@ -18,9 +18,9 @@ import (
 
 // memsearch: memory_search over a large project (issue 18): the decision log
 // given (100k live decisions), a generated 5,000-line MEMORY.md and 200
-// generated earlier pi sessions of 50 messages each. One session starts;
-// the first search builds the index (timed alone), then calls searches
-// rotate over the queries, each timed alone.
+// generated earlier pi sessions of 50 messages each (memsearchData). One
+// session starts; the first search builds the index (timed alone), then
+// calls searches rotate over the queries, each timed alone.
 //
 //	bench memsearch -module M -log adds-100k.jsonl -calls 200 -tmp DIR
 func memsearch(module, logFile, tmp string, calls int) (any, error) {
@@ -31,20 +31,15 @@ func memsearch(module, logFile, tmp string, calls int) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := newSession(tmp, logFile)
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(filepath.Dir(s.project))
-	lines, err := writeBigIndex(s.project, 5000)
-	if err != nil {
-		return nil, err
-	}
-	sessions, messages, err := writeSessions(s.agent, s.project, 200, 50)
-	if err != nil {
-		return nil, err
-	}
 	defer rt.Close(context.Background())
+	s, data, err := memsearchData(tmp, logFile)
+	if s.project != "" {
+		defer os.RemoveAll(filepath.Dir(s.project))
+	}
+	if err != nil {
+		return nil, err
+	}
+	lines, sessions, messages := data.IndexLines, data.Sessions, data.Messages
 	inst, err := rt.NewInstance(context.Background(), host.Config{FS: fsys.NewOS()})
 	if err != nil {
 		return nil, err
@@ -59,7 +54,7 @@ func memsearch(module, logFile, tmp string, calls int) (any, error) {
 		return nil, err
 	}
 	memStart, heapStart := memoryBytes(inst), heapInUse(inst)
-	queries := []string{"database migrations", "flaky tests on CI", "deploying to production", "cache latency", "auth tokens expiry", "rate limits", "feature flags"}
+	queries := memsearchQueries
 	input := func(q string) []byte {
 		b, _ := json.Marshal(map[string]any{"name": "memory_search", "params": map[string]any{"query": q}})
 		return b
@@ -105,6 +100,38 @@ func heapInUse(inst *host.Instance) int64 {
 		}
 	}
 	return 0
+}
+
+// memsearchQueries are what the row's searches look for, in turn.
+var memsearchQueries = []string{"database migrations", "flaky tests on CI", "deploying to production", "cache latency", "auth tokens expiry", "rate limits", "feature flags"}
+
+// memsearchSet is the project memsearch searches, as memsearchData made it.
+type memsearchSet struct {
+	Project    string   `json:"project"`
+	Agent      string   `json:"agent"`
+	IndexLines int      `json:"indexLines"`
+	Sessions   int      `json:"sessions"`
+	Messages   int      `json:"messages"`
+	Queries    []string `json:"queries"`
+}
+
+// memsearchData makes the project of row 15 in a fresh folder under tmp: the
+// log, the 5,000-line index and the 200 sessions. The Node probe searches
+// it too (bench memsearch-data prints where it is).
+func memsearchData(tmp, logFile string) (session, memsearchSet, error) {
+	s, err := newSession(tmp, logFile)
+	if err != nil {
+		return s, memsearchSet{}, err
+	}
+	lines, err := writeBigIndex(s.project, 5000)
+	if err != nil {
+		return s, memsearchSet{}, err
+	}
+	sessions, messages, err := writeSessions(s.agent, s.project, 200, 50)
+	if err != nil {
+		return s, memsearchSet{}, err
+	}
+	return s, memsearchSet{Project: s.project, Agent: s.agent, IndexLines: lines, Sessions: sessions, Messages: messages, Queries: memsearchQueries}, nil
 }
 
 type memsearchOut struct {
