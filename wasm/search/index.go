@@ -20,21 +20,46 @@ type Index struct {
 	b   builder
 }
 
-// part is one source's entries and their inverted index, its postings in
-// one array (a term's are post[off[t]:off[t+1]]), so a large source is a few
-// large blocks rather than a slice per word.
+// part is one source's entries and their inverted index. Its postings are
+// kept in blocks of up to blockDocs entries, each block's in one array (a
+// term's are post[off[t]:off[t+1]]): a large source is a few large blocks
+// rather than a slice per word, and building one needs a buffer of one
+// block's words only.
 type part struct {
-	stamp string
-	docs  []Doc
-	lens  []uint16         // indexed words per entry
-	terms map[string]int32 // canonical word → its postings
-	off   []int32          // per term, where its postings start in post; one more at the end
-	post  []uint32         // entry<<8 | occurrences (at most 255)
-	words int
+	stamp  string
+	docs   []Doc
+	lens   []uint16         // indexed words per entry
+	terms  map[string]int32 // canonical word → its term id
+	blocks []block
+	words  int
 }
 
-// postings are the entries holding term id.
-func (p *part) postings(id int32) []uint32 { return p.post[p.off[id]:p.off[id+1]] }
+// block is the postings of a run of a part's entries.
+type block struct {
+	off  []int32  // per term known when the block was built, where its postings start; one more at the end
+	post []uint32 // entry (in the part)<<8 | occurrences (at most 255)
+}
+
+// blockDocs is how many entries a block holds: few blocks for a large
+// source, a small buffer to build each.
+const blockDocs = 8192
+
+// postings are the entries of block bl holding term id.
+func (bl *block) postings(id int32) []uint32 {
+	if int(id)+1 >= len(bl.off) {
+		return nil
+	}
+	return bl.post[bl.off[id]:bl.off[id+1]]
+}
+
+// df is how many entries of p hold term id.
+func (p *part) df(id int32) int {
+	n := 0
+	for i := range p.blocks {
+		n += len(p.blocks[i].postings(id))
+	}
+	return n
+}
 
 // Update brings the index up to the sources as they are now: a source whose
 // stamp changed is loaded and indexed again, one no longer listed is
@@ -72,86 +97,86 @@ func (x *Index) Len() int { return x.docs }
 
 // builder indexes sources, keeping its buffers from one source to the next.
 type builder struct {
-	sp   splitter
-	seen map[string]int32 // a word as written → its term in the part being built, -1 for a stop word
-	last []int32          // per term, the last entry counted (pass 1), then where its next posting goes (pass 2)
-	tfs  []uint16         // occurrences of each term in the entry being read
-	ids  []int32          // the terms of that entry, in order of first appearance
+	sp    splitter
+	seen  map[string]int32 // a word as written → its term in the part being built, -1 for a stop word
+	tfs   []uint16         // occurrences of each term in the entry being read
+	df    []int32          // entries of the block being built holding each term
+	ids   []int32          // the terms of that entry, in order of first appearance
+	pairs []uint32         // the block's entries' terms: term<<8 | occurrences
+	ends  []int32          // where each entry's pairs end in pairs
 }
 
-// build indexes one source's entries in two passes over their words: the
-// first counts each term's entries, the second writes the postings into one
-// array of exactly that size. Reading the words twice costs less than a
-// temporary array of every entry's terms, which under TinyGo would grow the
-// heap for good (docs/decisions/003-tinygo-heap.md).
+// build indexes one source's entries, a block at a time: each entry's terms
+// and occurrences into a buffer the size of one block's, then the block's
+// postings into one array of exactly their number.
 func (bd *builder) build(docs []Doc) *part {
 	p := &part{docs: docs, lens: make([]uint16, len(docs)), terms: map[string]int32{}}
 	bd.seen = map[string]int32{}
-	bd.last, bd.tfs = bd.last[:0], bd.tfs[:0]
-	var df []int32
-	// Pass 1: the terms, each entry's length, each term's entries.
-	for i := range docs {
-		d := &docs[i]
-		n := 0
-		count := func(w string, _, _ int) {
-			id := bd.term(p, w, &df)
-			if id < 0 {
-				return
+	bd.tfs, bd.df = bd.tfs[:0], bd.df[:0]
+	for lo := 0; lo < len(docs); lo += blockDocs {
+		hi := min(lo+blockDocs, len(docs))
+		bd.pairs, bd.ends = bd.pairs[:0], bd.ends[:0]
+		for i := lo; i < hi; i++ {
+			d := &docs[i]
+			n := 0
+			add := func(w string, _, _ int) {
+				id := bd.term(p, w)
+				if id < 0 {
+					return
+				}
+				n++
+				if bd.tfs[id] == 0 {
+					bd.ids = append(bd.ids, id)
+				}
+				if bd.tfs[id] < 255 {
+					bd.tfs[id]++
+				}
 			}
-			n++
-			if bd.last[id] != int32(i) {
-				bd.last[id] = int32(i)
-				df[id]++
+			bd.sp.raw(d.Title, add)
+			bd.sp.raw(d.Text, add)
+			bd.sp.raw(d.Extra, add)
+			p.lens[i] = uint16(min(n, 0xFFFF))
+			p.words += int(p.lens[i])
+			for _, id := range bd.ids {
+				bd.pairs = append(bd.pairs, uint32(id)<<8|uint32(bd.tfs[id]))
+				bd.df[id]++
+				bd.tfs[id] = 0
 			}
+			bd.ids = bd.ids[:0]
+			bd.ends = append(bd.ends, int32(len(bd.pairs)))
 		}
-		bd.sp.raw(d.Title, count)
-		bd.sp.raw(d.Text, count)
-		bd.sp.raw(d.Extra, count)
-		if n > 0xFFFF {
-			n = 0xFFFF
-		}
-		p.lens[i] = uint16(n)
-		p.words += n
-	}
-	p.off = make([]int32, len(df)+1)
-	for t, n := range df {
-		p.off[t+1] = p.off[t] + n
-	}
-	p.post = make([]uint32, p.off[len(df)])
-	next := bd.last // where the next posting of each term goes
-	copy(next, p.off[:len(df)])
-	// Pass 2: each entry's occurrences of each term, into the postings.
-	for i := range docs {
-		d := &docs[i]
-		add := func(w string, _, _ int) {
-			id := bd.seen[w]
-			if id < 0 {
-				return
-			}
-			if bd.tfs[id] == 0 {
-				bd.ids = append(bd.ids, id)
-			}
-			if bd.tfs[id] < 255 {
-				bd.tfs[id]++
-			}
-		}
-		bd.sp.raw(d.Title, add)
-		bd.sp.raw(d.Text, add)
-		bd.sp.raw(d.Extra, add)
-		for _, id := range bd.ids {
-			p.post[next[id]] = uint32(i)<<8 | uint32(bd.tfs[id])
-			next[id]++
-			bd.tfs[id] = 0
-		}
-		bd.ids = bd.ids[:0]
+		p.blocks = append(p.blocks, bd.block(lo))
 	}
 	bd.seen = nil
 	return p
 }
 
+// block lays out the postings of the entries from lo whose pairs the
+// builder holds, and clears the counts for the next block.
+func (bd *builder) block(lo int) block {
+	terms := len(bd.df)
+	bl := block{off: make([]int32, terms+1), post: make([]uint32, len(bd.pairs))}
+	for t, n := range bd.df {
+		bl.off[t+1] = bl.off[t] + n
+	}
+	next := bd.df // reused: where the next posting of each term goes
+	copy(next, bl.off[:terms])
+	start := int32(0)
+	for k, end := range bd.ends {
+		for _, v := range bd.pairs[start:end] {
+			t := v >> 8
+			bl.post[next[t]] = uint32(lo+k)<<8 | v&0xFF
+			next[t]++
+		}
+		start = end
+	}
+	clear(bd.df)
+	return bl
+}
+
 // term is the term a word as written stands for in p, added on its first
 // appearance; -1 for a stop word.
-func (bd *builder) term(p *part, w string, df *[]int32) int32 {
+func (bd *builder) term(p *part, w string) int32 {
 	if id, ok := bd.seen[w]; ok {
 		return id
 	}
@@ -159,10 +184,9 @@ func (bd *builder) term(p *part, w string, df *[]int32) int32 {
 	if c, keep := canon(w); keep {
 		var ok bool
 		if id, ok = p.terms[c]; !ok {
-			id = int32(len(*df))
+			id = int32(len(bd.df))
 			p.terms[strings.Clone(c)] = id
-			*df = append(*df, 0)
-			bd.last = append(bd.last, -1)
+			bd.df = append(bd.df, 0)
 			bd.tfs = append(bd.tfs, 0)
 		}
 	}

@@ -90,7 +90,7 @@ func (x *Index) Search(q string, limit int, now int64) []Hit {
 		df := 0
 		for _, p := range x.order {
 			if id, ok := p.terms[w]; ok {
-				df += len(p.postings(id))
+				df += p.df(id)
 			}
 		}
 		n := float64(x.docs)
@@ -116,15 +116,17 @@ func (x *Index) Search(q string, limit int, now int64) []Hit {
 			if !ok {
 				continue
 			}
-			for _, v := range p.postings(id) {
-				d, tf := v>>8, float64(v&0xFF)
-				norm := k1 * (1 - b + b*float64(p.lens[d])/avg)
-				if cnt[d] == 0 {
-					touched = append(touched, int32(d))
-				}
-				acc[d] += float32(idf[t] * tf * (k1 + 1) / (tf + norm))
-				if cnt[d] < 255 {
-					cnt[d]++
+			for bi := range p.blocks {
+				for _, v := range p.blocks[bi].postings(id) {
+					d, tf := v>>8, float64(v&0xFF)
+					norm := k1 * (1 - b + b*float64(p.lens[d])/avg)
+					if cnt[d] == 0 {
+						touched = append(touched, int32(d))
+					}
+					acc[d] += float32(idf[t] * tf * (k1 + 1) / (tf + norm))
+					if cnt[d] < 255 {
+						cnt[d]++
+					}
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -209,4 +210,24 @@ func TestForModelStaysWithinItsTokenCap(t *testing.T) {
 	require.True(t, len(out) <= ToolTokens*4, "result is", len(out), "bytes")
 	require.Contains(t, out, "more not shown")
 	require.Contains(t, ForModel("nothing", nil), "No memory matches \"nothing\"")
+}
+
+// A source larger than one block keeps every entry findable, whichever
+// block holds it and whichever block first saw its words.
+func TestASourceOfManyBlocksFindsEveryEntry(t *testing.T) {
+	n := 2*blockDocs + 100
+	ds := make([]Doc, n)
+	for i := range ds {
+		ds[i] = Doc{Kind: Note, Ref: "r" + strconv.Itoa(i), Text: "common word u" + strconv.Itoa(i)}
+	}
+	var x Index
+	x.Update([]Source{docs(ds...)})
+	require.Equal(t, n, x.Len())
+	for _, i := range []int{0, blockDocs - 1, blockDocs, 2*blockDocs + 99} {
+		require.Equal(t, "r"+strconv.Itoa(i), refs(x.Search("u"+strconv.Itoa(i), 5, now)))
+	}
+	p := x.order[0]
+	require.Equal(t, 3, len(p.blocks))
+	require.Equal(t, n, p.df(p.terms["common"]))
+	require.Equal(t, 1, p.df(p.terms["u"+strconv.Itoa(2*blockDocs+99)]))
 }
