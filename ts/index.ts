@@ -32,9 +32,10 @@
  * With a Hindsight server configured (docs/hindsight.md), the core asks for HTTP
  * requests (`http`: recall, retain, reflect), performed here with fetch, all of one ask
  * at once, each with its own time bound; it appends recalled memories to the newest user
- * message of each request (`context_append`), and registers four tools
- * (hindsight_recall, hindsight_retain, hindsight_reflect, hindsight_status) that stay
- * inactive until the core's `tools` effect names them.
+ * message of each request (`context_append`). Every tool of the registry (memory_search,
+ * memory_forget, memory_restore while memory is on; hindsight_recall, hindsight_retain,
+ * hindsight_reflect, hindsight_status with a server) is registered inactive and stays so
+ * until the core's `tools` effect names it.
  */
 
 import type { BeforeAgentStartEventResult, ContextEvent, ExtensionAPI, ExtensionContext, SessionBeforeCompactResult, SessionBeforeTreeResult } from "@earendil-works/pi-coding-agent";
@@ -258,8 +259,8 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 			return { action: "handled" };
 		});
 	}
-	// Inactive until the core's `tools` effect names them: only when Hindsight is on and
-	// memory may act does the model see them.
+	// Inactive until the core's `tools` effect names them: only while memory is on (and,
+	// for Hindsight's, a server configured) does the model see them.
 	for (const tool of tools) {
 		pi.registerTool({
 			name: tool.name,

@@ -67,8 +67,8 @@ const CFG = {
 function onlyRows(v: string | undefined): Set<string> | undefined {
 	if (v === undefined || v.trim() === "") return undefined;
 	const ns = v.split(/[\s,]+/).filter((x) => x !== "");
-	const bad = ns.find((x) => !/^([1-9]|1[0-4])$/.test(x));
-	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–14, separated by commas`);
+	const bad = ns.find((x) => !/^([1-9]|1[0-5])$/.test(x));
+	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–15, separated by commas`);
 	return new Set(ns);
 }
 
@@ -238,6 +238,19 @@ interface Search {
 	replayMs: number;
 	queries: Array<{ word: string; ms: number[]; lines: number }>;
 }
+interface MemSearch {
+	startMs: number;
+	firstMs: number;
+	ms: number[];
+	hits: number;
+	indexLines: number;
+	sessions: number;
+	messages: number;
+	memBytes: number;
+	heapFirstBytes: number;
+}
+/** memory_search calls of row 15, after the first (which builds the index). */
+const MEMSEARCH_CALLS = 200;
 interface GoReplay {
 	compileMs: number;
 	samples: Array<{ ms: number; memBytes: number }>;
@@ -662,6 +675,37 @@ async function stepSearch(): Promise<void> {
 	}
 }
 
+function memSearchRow(host: string, b: string, r: Got<MemSearch>): void {
+	const what = "`memory_search`: 100k decisions, a 5,000-line index, 200 earlier sessions, after the first search";
+	if (!r.ok) return errorRow("15", what, b, host, "p95 < 50 ms", r.err);
+	const p95 = quantile(r.v.ms, 0.95);
+	row({
+		n: "15",
+		what,
+		build: b,
+		host,
+		result: `p50 ${fmtMs(median(r.v.ms))}, p95 ${fmtMs(p95)}`,
+		target: "p95 < 50 ms",
+		...withNote(judge(p95, 50), `${r.v.ms.length} calls, max ${fmtMs(max(r.v.ms))}; the first search (builds the index) ${fmtMs(r.v.firstMs)}; ${r.v.messages.toLocaleString("en-US")} messages; linear memory ${fmtBytes(r.v.memBytes)}, heap in use after the first search ${fmtBytes(r.v.heapFirstBytes)}`),
+	});
+}
+
+async function stepMemSearch(): Promise<void> {
+	for (const b of BUILDS) {
+		progress(`15 memory_search over 100k decisions, a 5,000-line index and 200 sessions (${b.name}), Node`);
+		const dir = tmpDir(`memsearch-${b.name}`);
+		fs.mkdirSync(dir, { recursive: true });
+		const data = await got<Record<string, unknown>>(gobench("memsearch-data", ["-log", DATA.adds100k, "-tmp", dir], 10 * MIN, `memsearch data ${b.name}`));
+		if (!data.ok) memSearchRow("Node", b.name, data);
+		else memSearchRow("Node", b.name, await got<MemSearch>(probe("memsearch", { ...data.v, module: b.module, calls: MEMSEARCH_CALLS }, 20 * MIN, `memsearch ${b.name}`)));
+		rm(dir);
+	}
+	for (const b of BUILDS) {
+		progress(`15 memory_search over 100k decisions, a 5,000-line index and 200 sessions (${b.name}), Go host`);
+		memSearchRow("Go host", b.name, await got<MemSearch>(gobench("memsearch", ["-module", b.module, "-log", DATA.adds100k, "-calls", String(MEMSEARCH_CALLS), "-tmp", tmpRoot], 20 * MIN, `go memsearch ${b.name}`)));
+	}
+}
+
 async function stepNotes(): Promise<void> {
 	for (const b of BUILDS) {
 		progress(`9–10 markdown memory injection and page-table rebuild (${b.name}), Node`);
@@ -831,6 +875,7 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push(`11. **Observational memory** — \`ts/bench/probe.ts observe\` (\`ts/bench/observe.ts\`), one fresh process per build, everything through the module's exports as pi calls them. The session is \`testdata/observe/session-200.jsonl\` (200 turns of coding work over six working days) and its model calls are answered by the scripted observer and reflector of \`testdata/observe/README.md\`, ported from \`wasm/observe/fixture_test.go\`. The clock the module reads follows the session's timestamps, and the context window is 128k. Replay: \`session_start\` on an empty branch, then entry by entry: \`context\` with the messages pi would send (the latest compaction's summary, what it kept, what followed) before every assistant entry, which is a model request, and \`agent_settled\` with the branch before every user entry after the first, which ends a turn. \`complete\` effects are answered through \`resume\`, \`session_entry\` effects are appended to the branch as custom entries, and a \`compact\` effect is answered the way pi compacts: \`session_before_compact\` with the first kept entry pi's preparation picks (the user message that starts the newest 20,000 tokens), then its compaction entry is appended. *Compression*: transcript tokens are the \"unobserved tokens\" \`/om status\` reports on the whole session with nothing observed, and observation tokens and items per priority are what \`/om status\` reports after the replay. *Observer calls per 100k tokens* counts the \`complete\` effects of that replay whose prompt holds a transcript. *Distinct blocks*: the distinct \`<observations>\` blocks \`context\` returned over the last 100 turns, against the ledger records appended over those turns. *Covered compaction*: \`session_before_compact\` on the replayed branch with the first kept entry right after the newest observed one, so no model call is needed; 10 warm-up calls, then ${Math.max(10, Math.floor(CFG.calls / 10))} timed calls, each with the whole branch as pi sends it. *\`context\` with 1,200 observations*: a new session whose branch holds 40 ledger records of 30 observations each (🔴🟡🟢 in turn) and the fixture's first 40 entries; 50 warm-up calls, then ${CFG.calls} timed calls with the same messages.`);
 	lines.push(...hindsightMethod());
 	lines.push(`14. **Hindsight import** (issue 9) — \`ts/bench/hsimport.ts\`, one fresh process and one fresh real Hindsight server per build (\`build/hindsight.sh\` started as the end-to-end tests start it, its model and embeddings answered by the fake in the benchmark process; skipped when \`make hindsight\` has not installed it). The agent dir is \`wasm/hsimport\`'s generator (\`go test ./wasm/hsimport -run '^TestGenerateAgentDir$' -hsimport.gen DIR\`): ${CFG.importSessions.toLocaleString("en-US")} sessions in 20 projects, tool results up to 24 KB, branches left through /tree, compactions, recalled blocks, secrets, torn lines. One run of \`/usr/bin/time -v pimem hindsight import DIR/sessions\` with a fresh checkpoint: every session is read, parsed, redacted and posted (8 sessions per \`http\` ask, one request each, \`async: true\`); sessions/s and messages/s are over the wall time from spawn to exit, the peak RSS is the pimem process's. The server extracts facts in the background meanwhile, on the same cores.`);
+	lines.push(`15. **Memory search** (issue 18) — \`host/cmd/bench memsearch\`: one session of a trusted project holding the 100k-adds log, a generated 5,000-line \`MEMORY.md\` (a heading every 50 lines) and 200 generated earlier pi sessions of 50 messages each in the agent dir's \`sessions/--<project>--/\`; the first \`tool {name:"memory_search"}\` builds the index (its time is in the note), then ${MEMSEARCH_CALLS} calls rotate over seven queries, each timed alone. On Node the project is made by \`host/cmd/bench memsearch-data\` and searched by \`ts/bench/probe.ts memsearch\`.`);
 	lines.push("");
 	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
 	lines.push("");
@@ -887,7 +932,7 @@ async function stepHsImport(): Promise<void> {
 
 async function main(): Promise<void> {
 	for (const b of BUILDS) if (!fs.existsSync(b.module)) throw new Error(`${b.module} is missing: run \`make wasm\``);
-	const needed = [...(wants("1") ? [DATA.log1k] : []), ...(wants("2", "4", "5", "6") ? [DATA.log100k] : []), ...(wants("7") ? [DATA.adds100k] : []), ...(CFG.quick || !wants("3", "4") ? [] : [DATA.log1m])];
+	const needed = [...(wants("1") ? [DATA.log1k] : []), ...(wants("2", "4", "5", "6") ? [DATA.log100k] : []), ...(wants("7", "15") ? [DATA.adds100k] : []), ...(CFG.quick || !wants("3", "4") ? [] : [DATA.log1m])];
 	for (const f of needed) if (!fs.existsSync(f)) throw new Error(`dataset ${f} is missing: build/bench.sh generates it`);
 	tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pimem-bench-")));
 	const loadStart = os.loadavg();
@@ -917,6 +962,7 @@ async function main(): Promise<void> {
 		await stepHindsight({ builds: BUILDS, tmpDir, probe, progress, row, judge, rows: { recall: wants("12"), outbox: wants("13") } });
 	}
 	if (wants("14") && !stopping) await stepHsImport();
+	if (wants("15") && !stopping) await stepMemSearch();
 
 	if (wants("3", "4") && CFG.quick) {
 		for (const b of BUILDS) {

@@ -395,6 +395,60 @@ async function search(a: Args): Promise<object> {
 	}
 }
 
+/**
+ * Row 15: memory_search over the project `host/cmd/bench memsearch-data` made (args: the
+ * JSON it printed, module, calls). The first search builds the index and is timed alone;
+ * then calls searches rotate over its queries.
+ */
+async function memsearch(a: Args): Promise<object> {
+	const project = str(a, "project");
+	const agent = str(a, "agent");
+	const queries = a.queries;
+	if (!Array.isArray(queries) || queries.length === 0) throw new Error("argument queries (a list) is required");
+	const calls = num(a, "calls", 200);
+	const { core } = await compiled(str(a, "module"));
+	try {
+		const start = await timed(core, "session_start", { cwd: project, agentDir: agent, trusted: true, hasUI: false, mode: "print", reason: "startup", sessionId: "bench-now" });
+		const memStartBytes = memoryBytes(core);
+		const heapStart = await memstats(core);
+		const search = async (q: unknown) => {
+			const got = await timed(core, "tool", { name: "memory_search", params: { query: String(q) } });
+			const r = got.env.effects.find((e) => e.t === "tool_result");
+			const text = r !== undefined && "text" in r ? String(r.text) : "";
+			if (!text.includes("matches for")) throw new Error(`memory_search found nothing: ${text.slice(0, 300)}`);
+			return { ms: got.ms, hits: text.split("\n").length - 1 };
+		};
+		const first = await search(queries[0]);
+		const memFirstBytes = memoryBytes(core);
+		const heapFirst = await memstats(core);
+		const ms: number[] = [];
+		let hits = 0;
+		for (let i = 0; i < calls; i++) {
+			const got = await search(queries[i % queries.length]);
+			ms.push(got.ms);
+			hits = got.hits;
+		}
+		const heap = await memstats(core);
+		return {
+			startMs: start.ms,
+			firstMs: first.ms,
+			ms,
+			hits,
+			indexLines: num(a, "indexLines", 0),
+			sessions: num(a, "sessions", 0),
+			messages: num(a, "messages", 0),
+			memBytes: memoryBytes(core),
+			heapBytes: Number(heap.heapAlloc ?? 0),
+			memStartBytes,
+			heapStartBytes: Number(heapStart.heapAlloc ?? 0),
+			memFirstBytes,
+			heapFirstBytes: Number(heapFirst.heapAlloc ?? 0),
+		};
+	} finally {
+		await core.close();
+	}
+}
+
 // ---- Markdown memory ----------------------------------------------------------------
 
 const TOPICS = ["build", "deploy", "testing", "style", "database", "api", "security", "release", "ci", "observability"];
@@ -479,7 +533,7 @@ async function notesBench(a: Args): Promise<object> {
 
 // ---- Main -------------------------------------------------------------------------
 
-const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, first, load, search, notes: notesBench, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)), hindsight: hindsightProbe };
+const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, first, load, search, memsearch, notes: notesBench, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)), hindsight: hindsightProbe };
 
 async function main(): Promise<void> {
 	const mode = process.argv[2] ?? "";

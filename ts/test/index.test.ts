@@ -55,7 +55,7 @@ test("the factory registers --no-memory, /decision, /decisions, /memory, /om (it
 	assert.deepEqual([...pi.commands.keys()], [
 		"decision", "decisions", "memory", "om", "hindsight",
 	]);
-	assert.deepEqual([...pi.tools.keys()], ["decision_propose", "memory_remember", "hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
+	assert.deepEqual([...pi.tools.keys()], ["memory_search", "memory_forget", "memory_restore", "decision_propose", "memory_remember", "hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"]);
 	assert.ok([...pi.tools.values()].every((t) => t.defaultActive === false));
 	assert.deepEqual([...pi.handlers.keys()].sort(), ["agent_end", "agent_settled", "before_agent_start", "context", "input", "session_before_compact", "session_before_tree", "session_shutdown", "session_start"]);
 	assert.deepEqual(scripted.calls, [], "nothing is called before session_start");

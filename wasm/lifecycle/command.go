@@ -19,6 +19,10 @@ var own = map[string]func(e *Engine, c *store.Cmd){
 	"memory last": (*Engine).cmdLast,
 	"memory off":  func(e *Engine, c *store.Cmd) { e.cmdSwitch(c, false) },
 	"memory on":   func(e *Engine, c *store.Cmd) { e.cmdSwitch(c, true) },
+	// tools.go: about every store's entries at once.
+	"memory search":  (*Engine).cmdSearch,
+	"memory forget":  (*Engine).cmdForget,
+	"memory restore": (*Engine).cmdRestore,
 }
 
 // command runs `/decision …` (pimem's `decision …`) and every other command
@@ -154,12 +158,17 @@ func (e *Engine) cmdSwitch(c *store.Cmd, on bool) {
 }
 
 // tool runs one of the registry's tools for the model, in the store the
-// registry names for it.
+// registry names for it, or here for the orchestrator's own (Store "",
+// tools.go).
 func (e *Engine) tool(out *store.Out, in gjson.Result) {
 	name := jsonr.Get(in, "name").Str
 	for _, t := range registry.Tools {
 		if t.Name != name {
 			continue
+		}
+		if t.Store == "" {
+			ownTools[name](e, out, jsonr.Get(in, "params"))
+			return
 		}
 		st := e.store(t.Store)
 		if x, ok := st.(store.Tooler); ok {

@@ -22,6 +22,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/decision"
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
+	"github.com/pi-memory/pi-memory/wasm/history"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
@@ -31,6 +32,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/observe"
 	"github.com/pi-memory/pi-memory/wasm/registry"
+	"github.com/pi-memory/pi-memory/wasm/search"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -42,6 +44,7 @@ func open(env *store.Env) []store.Store {
 		decision.Open(env),
 		notes.Open(env),
 		observe.Open(env),
+		history.Open(env),
 		hindsight.Open(env),
 	}
 }
@@ -65,6 +68,11 @@ type Engine struct {
 	// footer is the footer last sent (footer.go), sent again only when it
 	// changes.
 	footer string
+	// index is memory_search's, kept from one search to the next
+	// (tools.go); forgot is the restore reference of the last thing
+	// forgotten this session, for /memory restore without an id.
+	index  search.Index
+	forgot string
 }
 
 // New returns an engine over host h.
@@ -204,6 +212,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 		out.Notify("error", misread)
 	}
 	e.asks.Forget()
+	e.index, e.forgot = search.Index{}, ""
 	s.ProjectRoot = files.ProjectRoot(e.h, s.Cwd)
 	s.ProjectHash = ProjectHash(s.ProjectRoot)
 	e.s, e.last = s, nil
@@ -318,7 +327,7 @@ func (e *Engine) toolsChanged(out *store.Out) {
 }
 
 func (e *Engine) activeTools() []string {
-	var active []string
+	active := e.ownActiveTools()
 	for _, st := range e.stores {
 		if x, ok := st.(store.Tooler); ok {
 			active = append(active, x.ActiveTools()...)

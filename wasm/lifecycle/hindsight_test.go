@@ -134,7 +134,7 @@ func userMsg(text string, ts int64) map[string]any {
 
 func TestRecallIsOneAskPerUserMessageAndAFailingBankKeepsTheOther(t *testing.T) {
 	r := newHSRig(t, bothBanks, nil)
-	require.Equal(t, `["decision_propose","memory_remember","hindsight_recall","hindsight_retain","hindsight_reflect","hindsight_status"]`, r.effects("tools")[0].Get("active").Raw)
+	require.Equal(t, `["memory_search","memory_forget","memory_restore","decision_propose","memory_remember","hindsight_recall","hindsight_retain","hindsight_reflect","hindsight_status"]`, r.effects("tools")[0].Get("active").Raw)
 	require.Equal(t, "hindsight project+user", r.status())
 	msgs := []any{userMsg("how do we build?", 100)}
 	r.call("context", map[string]any{"messages": msgs})
@@ -375,7 +375,7 @@ func TestRecalledTextFromAToolIsNeverRetained(t *testing.T) {
 
 func TestToolsAnswerWithAnErrorWhenHindsightIsOff(t *testing.T) {
 	r := newHSRig(t, "", nil)
-	require.Equal(t, `["decision_propose","memory_remember"]`, r.effects("tools")[0].Get("active").Raw, "no Hindsight tool")
+	require.Equal(t, `["memory_search","memory_forget","memory_restore","decision_propose","memory_remember"]`, r.effects("tools")[0].Get("active").Raw, "no Hindsight tool: the orchestrator's and the stores'")
 	r.call("tool", map[string]any{"name": "hindsight_retain", "params": map[string]any{"content": "x"}})
 	res := r.effects("tool_result")[0]
 	require.True(t, res.Get("isError").Bool())
@@ -384,20 +384,20 @@ func TestToolsAnswerWithAnErrorWhenHindsightIsOff(t *testing.T) {
 
 func TestTheToolsFollowAConfigThatAppearsOrGoesAwayDuringTheSession(t *testing.T) {
 	r := newHSRig(t, "", nil)
-	require.Equal(t, `["decision_propose","memory_remember"]`, r.effects("tools")[0].Get("active").Raw, "no Hindsight tool")
+	require.Equal(t, `["memory_search","memory_forget","memory_restore","decision_propose","memory_remember"]`, r.effects("tools")[0].Get("active").Raw, "no Hindsight tool: the orchestrator's and the stores'")
 	r.call("before_agent_start", map[string]any{"prompt": "hi", "messageType": "user"})
 	require.Equal(t, 0, len(r.effects("tools")), "no config, nothing new to announce")
 
 	cfg := filepath.Join(r.agent, "hindsight.json")
 	require.NoError(t, os.WriteFile(cfg, []byte(`{"url":"http://hs:1"}`), 0o644))
 	r.call("before_agent_start", map[string]any{"prompt": "hi", "messageType": "user"})
-	require.Equal(t, `["decision_propose","memory_remember","hindsight_recall","hindsight_retain","hindsight_reflect","hindsight_status"]`, r.effects("tools")[0].Get("active").Raw)
+	require.Equal(t, `["memory_search","memory_forget","memory_restore","decision_propose","memory_remember","hindsight_recall","hindsight_retain","hindsight_reflect","hindsight_status"]`, r.effects("tools")[0].Get("active").Raw)
 	r.call("before_agent_start", map[string]any{"prompt": "hi", "messageType": "user"})
 	require.Equal(t, 0, len(r.effects("tools")), "announced once, not on every run")
 
 	require.NoError(t, os.Remove(cfg))
 	r.call("context", map[string]any{"messages": []any{userMsg("hi", 1)}})
-	require.Equal(t, `["decision_propose","memory_remember"]`, r.effects("tools")[0].Get("active").Raw, "a tool-loop step after the config went away")
+	require.Equal(t, `["memory_search","memory_forget","memory_restore","decision_propose","memory_remember"]`, r.effects("tools")[0].Get("active").Raw, "a tool-loop step after the config went away")
 	require.Equal(t, 0, len(r.effects("http")))
 }
 

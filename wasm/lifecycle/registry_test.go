@@ -10,7 +10,8 @@ import (
 
 // Every subcommand the registry publishes has a handler, and every handler
 // is published: pi, pimem and /… help can only offer what runs. Every
-// command and tool belongs to a store of the list.
+// command and tool belongs to a store of the list, but the orchestrator's
+// own tools (Store ""), which it runs itself, and which are all it runs.
 func TestEveryRegisteredSubcommandHasAHandlerAndNoOther(t *testing.T) {
 	e := New(&osHost{})
 	e.Handle("session_start", []byte(`{"cwd":"`+t.TempDir()+`","agentDir":"`+t.TempDir()+`","trusted":true}`))
@@ -32,8 +33,23 @@ func TestEveryRegisteredSubcommandHasAHandlerAndNoOther(t *testing.T) {
 		handlers[key] = func(*store.Cmd) {}
 	}
 	for _, tool := range registry.Tools {
+		if tool.Store == "" {
+			if ownTools[tool.Name] == nil {
+				t.Errorf("tool %q is the orchestrator's (no store) but it has no handler in ownTools", tool.Name)
+			}
+			continue
+		}
 		if _, ok := e.store(tool.Store).(store.Tooler); !ok {
 			t.Errorf("tool %q belongs to store %q, which offers no tools", tool.Name, tool.Store)
+		}
+	}
+	for name := range ownTools {
+		found := false
+		for _, tool := range registry.Tools {
+			found = found || tool.Name == name && tool.Store == ""
+		}
+		if !found {
+			t.Errorf("ownTools runs %q, which is not an orchestrator's tool of the registry", name)
 		}
 	}
 	published := map[string]bool{}

@@ -149,7 +149,14 @@ func preamble(p places) string {
 		b.WriteString("- Project memory (committed, read by the team): " + p.Project + "/\n")
 		b.WriteString("- Personal project notes (not committed): " + p.Local + "\n")
 	}
-	b.WriteString("\nEach MEMORY.md index is shown below; `read` its topic files when relevant. When the user states a lasting preference or fact, or asks you to remember something, call `memory_remember` with one short line (it refuses duplicates and secrets). Fix or remove entries that prove wrong; never save secrets or what the repository already records.\n")
+	b.WriteString("\nEach MEMORY.md index is shown below; `read` its topic files when relevant. When the user states a lasting preference or fact, or asks you to remember something, call `memory_remember` with one short line (it refuses duplicates and secrets). ")
+	if p.Project != "" {
+		// The orchestrator's memory_search and memory_forget are offered in a trusted project.
+		b.WriteString("Before answering about earlier work, decisions or preferences not shown here, call `memory_search`; `memory_forget` removes an entry that proved wrong. ")
+	} else {
+		b.WriteString("Fix or remove entries that prove wrong. ")
+	}
+	b.WriteString("Never save secrets or what the repository already records.\n")
 	return b.String()
 }
 

@@ -14,6 +14,12 @@ var memoryCommand = Command{
 		{Name: "flush", Kind: Write, MaxArgs: 0, Help: "validate and write the staged facts (an import stages; also done when the session ends)"},
 		{Name: "recall", Args: "<words> [\"a phrase\"] [scope:global|project|local]", Kind: Info, MaxArgs: -1,
 			Help: "search the indexes and topic files; answers ok, no_match, denied, …", Flags: []Flag{{Name: "limit", Value: "N"}}},
+		{Name: "search", Args: "<words>", Kind: Info, MinArgs: 1, MaxArgs: -1,
+			Help: "search decisions, notes, observations and earlier sessions; best first, cited", Flags: []Flag{{Name: "limit", Value: "N"}}},
+		// forget and restore write, but to whichever store holds the entry: the
+		// orchestrator asks the gate store by store (Info lets them reach it).
+		{Name: "forget", Args: "<query|id>", Kind: Info, MinArgs: 1, MaxArgs: -1, Help: "remove a decision or a note (the best match, or the one named); /memory restore brings it back"},
+		{Name: "restore", Args: "[<id>]", Kind: Info, MaxArgs: 1, Help: "bring back what forget removed (no id: the last thing forgotten in this session)"},
 		{Name: "stale", Kind: Read, MaxArgs: 0, Help: "entries not confirmed for staleDays (suggestions; nothing is deleted)", Flags: []Flag{{Name: "days", Value: "N"}}},
 		{Name: "confirm", Args: "<page-id>", Kind: Write, MinArgs: 1, MaxArgs: 1, Help: "mark an entry as still true"},
 		{Name: "faults", Kind: Read, MaxArgs: 0, Help: "pages that could not stay in the prompt, and refused writebacks"},

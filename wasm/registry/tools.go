@@ -4,7 +4,8 @@ package registry
 // made active by the core's tools effect.
 type Tool struct {
 	Name, Label, Description string
-	// Store is the store that runs it (store.Tooler).
+	// Store is the store that runs it (store.Tooler); "" for the
+	// orchestrator's own tools (tools_memory.go), about every store at once.
 	Store string
 	// Parameters is a JSON schema object (type "object").
 	Parameters string
@@ -12,7 +13,7 @@ type Tool struct {
 
 // Tools are every tool the core offers, each store's in its file; the tool
 // export runs them.
-var Tools = concat(decisionTools, notesTools, hindsightTools)
+var Tools = concat(memoryTools, decisionTools, notesTools, hindsightTools)
 
 func concat(lists ...[]Tool) []Tool {
 	var all []Tool

@@ -87,3 +87,16 @@ func ExampleEvaluate() {
 	fmt.Println(r)
 	// Output: 3 pairs  duplicate P 1.00 R 1.00 F1 1.00  conflict P 1.00 R 1.00 F1 1.00
 }
+
+func ExampleCanonical() {
+	for _, w := range []string{"databases", "database", "db", "merging", "merged", "k8s"} {
+		fmt.Println(w, similarity.Canonical(w))
+	}
+	// Output:
+	// databases databas
+	// database databas
+	// db databas
+	// merging merg
+	// merged merg
+	// k8s kubernet
+}

@@ -9,6 +9,8 @@
 //	bench load   -module M -n 30                                instance from a compiled module
 //	bench search -module M -log L -reps 7 -tmp DIR QUERY…       /decision search QUERY (words split on spaces)
 //	bench similarity -pairs testdata/similarity/pairs.jsonl     near-duplicate precision/recall
+//	bench memsearch -module M -log L -calls 200 -tmp DIR       memory_search: L, a 5,000-line index, 200 sessions
+//	bench memsearch-data -log L -tmp DIR                       makes that project for the Node probe, prints where
 //
 // -cache DIR keeps wazero's compiled code between the calls of one run.
 //
@@ -67,6 +69,10 @@ func main() {
 		out, err = search(*module, *logFile, *tmp, *reps, fl.Args())
 	case "similarity":
 		out, err = evaluate(*pairs)
+	case "memsearch":
+		out, err = memsearch(*module, *logFile, *tmp, *calls)
+	case "memsearch-data":
+		_, out, err = memsearchData(*tmp, *logFile)
 	default:
 		usage()
 	}

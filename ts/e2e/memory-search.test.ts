@@ -1,0 +1,73 @@
+// Issue 18: memory_search in the real pi. The fake model calls the tool
+// over a project holding decisions, a MEMORY.md and an earlier pi session
+// of the same project (a session file where pi keeps them); the test reads
+// the tool result pi sent back to the model: the hits, best first, each
+// with the citation a person opens (the decision id, the note's absolute
+// file and line, the session file, its line and date). With memory off
+// (--no-memory) the memory tools are not offered to the model at all.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { addEvent, contentText, projectMemoryFile, runPrint, seedFile, seedLog, withSandbox } from "./harness.ts";
+import type { RecordedRequest } from "./harness.ts";
+
+const MEMORY_TOOLS = ["memory_search", "memory_forget", "memory_restore"];
+
+/** The names of the tools a request declared to the model. */
+function toolsOf(req: RecordedRequest | undefined): string[] {
+	const tools = (req?.body?.tools ?? []) as Array<{ function?: { name?: string } }>;
+	return tools.map((t) => t.function?.name ?? "");
+}
+
+/** pi's session folder for a working folder (pi 1.5.2's getDefaultSessionDir). */
+function sessionFolder(agentDir: string, cwd: string): string {
+	return path.join(agentDir, "sessions", `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
+}
+
+describe("memory_search", () => {
+	it("finds decisions, notes and an earlier session's message, each cited, and is absent with --no-memory", async () => {
+		await withSandbox({ git: true }, async (sb) => {
+			const project = fs.realpathSync(sb.project);
+			const d1 = addEvent(project, 1, "Use PostgreSQL 16 for the primary database", { t: "2026-11-20T09:00:00.000Z" });
+			const d2 = addEvent(project, 2, "Run the linters before every commit", { t: "2026-11-20T09:05:00.000Z" });
+			seedLog(project, [d1, d2]);
+			const notes = projectMemoryFile(project);
+			seedFile(notes, "# Memory\n\n## Build\n- Databases are migrated with goose\n- Tests need Docker running\n");
+			const folder = sessionFolder(sb.agentDir, project);
+			fs.mkdirSync(folder, { recursive: true });
+			const past = path.join(folder, "2026-11-18T10-00-00-000Z_0195a3b4-0000-7000-8000-000000000001.jsonl");
+			fs.writeFileSync(
+				past,
+				[
+					{ type: "session", version: 3, id: "0195a3b4-0000-7000-8000-000000000001", timestamp: "2026-11-18T10:00:00.000Z", cwd: project },
+					{ type: "message", id: "a1", parentId: null, timestamp: "2026-11-18T10:00:05.000Z", message: { role: "user", content: "the nightly database backup failed again, the disk is full" } },
+					{ type: "message", id: "a2", parentId: "a1", timestamp: "2026-11-18T10:00:09.000Z", message: { role: "assistant", content: [{ type: "text", text: "I freed space on the backup disk." }] } },
+				]
+					.map((e) => JSON.stringify(e))
+					.join("\n") + "\n",
+			);
+
+			sb.model.enqueue({ tool: "memory_search", args: { query: "databases" } }, "Found them.");
+			const r = await runPrint(sb, "What do we know about our databases?");
+			assert.equal(r.code, 0, r.stderr);
+			assert.ok(r.requests.length >= 2, `the model was asked again after its tool call: ${r.requests.length} requests`);
+			assert.deepEqual(toolsOf(r.requests[0]).filter((t) => t.startsWith("memory_")), MEMORY_TOOLS, "the memory tools are offered while memory is on");
+
+			const results = r.requests[r.requests.length - 1]!.body!.messages!.filter((m) => m.role === "tool").map(contentText);
+			assert.equal(results.length, 1, `one tool result: ${JSON.stringify(results)}`);
+			const text = results[0]!;
+			assert.match(text, /^\d+ matches for "databases", best first/);
+			assert.ok(text.includes(`decision ${d1.i} (active, 2026-11-20): Use PostgreSQL 16 for the primary database`), text);
+			assert.ok(text.includes(`note ${notes}:4: Databases are migrated with goose`), text);
+			assert.ok(text.includes(`session ${past}:2 (2026-11-18): User: the nightly database backup failed again, the disk is full`), text);
+			assert.ok(!text.includes("linters"), `a decision without the word is not a hit: ${text}`);
+			assert.ok(text.indexOf(d1.i) < text.indexOf(past), "a decision before a message of an earlier session");
+
+			const off = await runPrint(sb, "And now?", { args: ["--no-memory"] });
+			assert.equal(off.code, 0, off.stderr);
+			assert.deepEqual(toolsOf(off.requests[0]).filter((t) => t.startsWith("memory_")), [], "--no-memory: no memory tool offered");
+		});
+	});
+});

@@ -1,0 +1,53 @@
+package decision
+
+import (
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/search"
+)
+
+// SearchSources is the decision log as memory_search reads it
+// (store.Searcher): one source, every live decision of any status, stamped
+// with the state's generation and the log's size and mtime (a rewrite read
+// into a new state may start from the same generation), so the index is
+// rebuilt only after a decision changed. Each entry's Ref is its id, which the decision store's
+// Forgetter takes; its Mark is its status, or "conflict" while a conflict
+// is unresolved. The strings are the state's own: nothing is copied.
+func (d *driver) SearchSources() []search.Source {
+	if !d.loaded || d.st == nil {
+		return nil
+	}
+	st := d.st
+	return []search.Source{{
+		Key:   "decisions:" + d.log,
+		Stamp: strconv.FormatUint(st.Gen, 10) + "/" + strconv.Itoa(st.recs.n) + "/" + files.Stamp(d.h, d.log),
+		Load:  func() []search.Doc { return st.searchDocs() },
+	}}
+}
+
+// searchDocs are the live decisions as search entries, in log order.
+func (s *state) searchDocs() []search.Doc {
+	docs := make([]search.Doc, 0, s.live)
+	p := &s.strs
+	for h := int32(0); h < int32(s.recs.n); h++ {
+		r := s.recs.at(h)
+		if r.removed {
+			continue
+		}
+		id := p.get(r.id)
+		mark := r.status.String()
+		if r.conflicts.size() > 0 && r.status == Active {
+			mark = "conflict"
+		}
+		title, text := p.get(r.title), p.get(r.text)
+		if derived(title, text) {
+			title = ""
+		}
+		docs = append(docs, search.Doc{
+			Kind: search.Decision, Ref: id, Cite: id, Mark: mark,
+			Title: title, Text: text, Extra: p.get(r.reason), Time: r.updatedAt,
+		})
+	}
+	return docs
+}

@@ -1,0 +1,186 @@
+// Package history is the store of this project's earlier pi sessions, as
+// memory_search reads them: the user's and the assistant's messages and the
+// observations our observational memory recorded in each session file pi
+// kept under <agentDir>/sessions/--<cwd>--/. It reads; it never writes, and
+// holds nothing a person edits (pi owns the session files).
+//
+// Read (this file) is the pure part: one session file's bytes in, its
+// searchable entries out, each with its line, so a hit cites
+// "<file>:<line>" and the day it was said. The driver (driver.go) finds the
+// project's session files and hands them to the orchestrator's search index
+// as sources (store.Searcher), read again only when a file changed.
+package history
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/tidwall/gjson"
+)
+
+// customObservations is the custom type of our observational memory's
+// ledger entries (wasm/observe.CustomTypeLedger; a test keeps them equal).
+const customObservations = "pi-memory-om"
+
+// maxText caps one entry's text: a pasted log is not something to find
+// line by line, and the index stays small.
+const maxText = 8000
+
+// Session is what search keeps of one session file.
+type Session struct {
+	ID      string // the header's id
+	Cwd     string // the header's cwd: where the session ran
+	Start   int64  // Unix ms of the header's timestamp, 0 when unreadable
+	Entries []Entry
+}
+
+// Entry is one searchable part of a session: a message, or an observation.
+type Entry struct {
+	Line        int    // the line of the file it is on, from 1
+	Observation bool   // an observation of ours, not a message
+	Role        string // "User" or "Assistant" for a message
+	Text        string // markers of injected memory stripped, secrets redacted, one line
+	Time        int64  // Unix ms of the entry, else the session's start
+}
+
+// Read reads one pi session file (JSON Lines: a header, then entries). Every
+// user and assistant message with text is an entry, whatever branch it is
+// on (an abandoned attempt was still said); tool calls, tool results and
+// thinking are not. The observations of our ledger entries (observe and
+// reflect records) are entries too, once each. Blocks of memory we injected
+// are stripped (they are memory already, found where they live), secrets
+// are redacted, and a text is cut at 8,000 bytes. A line that is not JSON
+// is skipped. A file whose first line is not a session header is refused.
+//
+//	Read(`{"type":"session","version":3,"id":"s1","timestamp":"2026-11-20T09:00:00.000Z","cwd":"/w/app"}
+//	{"type":"message","id":"a","timestamp":"2026-11-20T09:00:01.000Z","message":{"role":"user","content":"Use tabs"}}`)
+//	  => Session{ID: "s1", Cwd: "/w/app", Entries: [{Line: 2, Role: "User", Text: "Use tabs"}]}
+func Read(data []byte) (Session, error) {
+	var s Session
+	header := false
+	var err error
+	seen := map[string]bool{}
+	jsonl.Lines(data, func(n int, line []byte, _ bool) bool {
+		if !gjson.ValidBytes(line) {
+			if !header {
+				err = errors.New("line " + strconv.Itoa(n) + " is not JSON, so this is not a pi session file")
+				return false
+			}
+			return true
+		}
+		e := gjson.ParseBytes(line)
+		if !header {
+			if jsonr.Get(e, "type").Str != "session" {
+				err = errors.New("line " + strconv.Itoa(n) + " is not a session header, so this is not a pi session file")
+				return false
+			}
+			header = true
+			s.ID = jsonr.Get(e, "id").Str
+			s.Cwd = jsonr.Get(e, "cwd").Str
+			s.Start = civil.ParseTime(jsonr.Get(e, "timestamp").Str)
+			return true
+		}
+		t := civil.ParseTime(jsonr.Get(e, "timestamp").Str)
+		if t == 0 {
+			t = s.Start
+		}
+		switch jsonr.Get(e, "type").Str {
+		case "message":
+			m := jsonr.Get(e, "message")
+			role := ""
+			switch jsonr.Get(m, "role").Str {
+			case "user":
+				role = "User"
+			case "assistant":
+				role = "Assistant"
+			default:
+				return true
+			}
+			if text := clean(contentText(jsonr.Get(m, "content"))); text != "" {
+				s.Entries = append(s.Entries, Entry{Line: n, Role: role, Text: text, Time: t})
+			}
+		case "custom":
+			if jsonr.Get(e, "customType").Str != customObservations {
+				return true
+			}
+			d := jsonr.Get(e, "data")
+			if op := jsonr.Get(d, "op").Str; op != "observe" && op != "reflect" {
+				return true
+			}
+			for _, l := range strings.Split(jsonr.Get(d, "obs").Str, "\n") {
+				text := clean(observationText(l))
+				if text == "" || seen[text] {
+					continue
+				}
+				seen[text] = true
+				s.Entries = append(s.Entries, Entry{Line: n, Observation: true, Text: text, Time: t})
+			}
+		}
+		return true
+	})
+	if err == nil && !header {
+		err = errors.New("is empty: a pi session file starts with a session header line")
+	}
+	if err != nil {
+		return Session{}, err
+	}
+	return s, nil
+}
+
+// contentText is the text of a message's content: a string, or the text
+// blocks of an array joined by blank lines.
+func contentText(c gjson.Result) string {
+	if c.Type == gjson.String {
+		return c.Str
+	}
+	var parts []string
+	c.ForEach(func(_, b gjson.Result) bool {
+		if jsonr.Get(b, "type").Str == "text" {
+			parts = append(parts, jsonr.Get(b, "text").Str)
+		}
+		return true
+	})
+	return strings.Join(parts, "\n\n")
+}
+
+// observationText is one line of the observer's format without its date
+// header, bullet, priority and time: "* 🔴 (14:30) User prefers pnpm" is
+// "User prefers pnpm".
+func observationText(l string) string {
+	l = strings.TrimSpace(l)
+	if strings.HasPrefix(l, "Date:") {
+		return ""
+	}
+	l = strings.TrimLeft(l, "*-> ")
+	for _, p := range [...]string{"🔴", "🟡", "🟢", "✅"} {
+		l = strings.TrimPrefix(l, p)
+	}
+	l = strings.TrimSpace(l)
+	if len(l) >= 7 && l[0] == '(' && l[3] == ':' && l[6] == ')' {
+		l = strings.TrimSpace(l[7:])
+	}
+	return l
+}
+
+// clean is a text as search keeps it: injected blocks stripped, cut,
+// redacted, on one line.
+func clean(s string) string {
+	s = marker.Strip(s)
+	if len(s) > maxText {
+		cut := maxText
+		for cut > 0 && s[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		s = s[:cut]
+	}
+	if redact.Contains(s) {
+		s, _ = redact.String(s)
+	}
+	return strings.Join(strings.Fields(s), " ")
+}

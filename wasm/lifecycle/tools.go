@@ -1,0 +1,332 @@
+package lifecycle
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/registry"
+	"github.com/pi-memory/pi-memory/wasm/search"
+	"github.com/pi-memory/pi-memory/wasm/store"
+	"github.com/tidwall/gjson"
+)
+
+// The orchestrator's own tools and commands, about every store at once:
+// memory_search (/memory search) ranks every store.Searcher's entries in
+// one index kept across calls (search.Index: a source is read again only
+// when its stamp changed); memory_forget and memory_restore (/memory forget,
+// /memory restore) ask each store.Forgetter in list order. Like every loop
+// here they never name a store; the gate decides, store by store, what may
+// be read or written.
+
+// ownTools run the registry's tools whose Store is "" (the orchestrator's).
+var ownTools = map[string]func(e *Engine, out *store.Out, params gjson.Result){
+	"memory_search":  (*Engine).toolSearch,
+	"memory_forget":  (*Engine).toolForget,
+	"memory_restore": (*Engine).toolRestore,
+}
+
+// clearLead is how far the best match of a forget by query must be ahead
+// of the second to be forgotten without asking: half as good again.
+const clearLead = 1.5
+
+// maxCandidates is how many entries a forget that is not clear lists.
+const maxCandidates = 5
+
+// memoryToolsOn says whether the orchestrator's tools are offered: memory is
+// on for the session (not --no-memory, not /memory off) and the project is
+// trusted.
+func (e *Engine) memoryToolsOn() bool { return e.s.Switch == "" && e.s.Trusted }
+
+// ownActiveTools are the orchestrator's tools the model may call now, in the
+// registry's order.
+func (e *Engine) ownActiveTools() []string {
+	if !e.memoryToolsOn() {
+		return nil
+	}
+	var names []string
+	for _, t := range registry.Tools {
+		if t.Store == "" {
+			names = append(names, t.Name)
+		}
+	}
+	return names
+}
+
+// search ranks every readable store's entries against q. Each Searcher
+// follows its configuration, is let through the gate for Read and catches
+// up (Ready) before it lists its sources.
+func (e *Engine) search(out *store.Out, q string, limit int) []search.Hit {
+	var srcs []search.Source
+	for _, st := range e.stores {
+		x, ok := st.(store.Searcher)
+		if !ok {
+			continue
+		}
+		st.Refresh(out)
+		if e.may(st, store.Read) != "" || st.Ready(out) != nil {
+			continue
+		}
+		srcs = append(srcs, x.SearchSources()...)
+	}
+	e.index.Update(srcs)
+	return e.index.Search(q, limit, e.fs.Now())
+}
+
+// forget removes the entry ref names: the first Forgetter that knows it,
+// in list order, among those the gate lets write.
+func (e *Engine) forget(out *store.Out, ref string) (store.Forgot, error) {
+	refused := ""
+	for _, st := range e.stores {
+		f, ok := st.(store.Forgetter)
+		if !ok {
+			continue
+		}
+		st.Refresh(out)
+		if why := e.may(st, store.Write); why != "" {
+			refused = why
+			continue
+		}
+		if err := st.Ready(out); err != nil {
+			return store.Forgot{}, err
+		}
+		got, ok, err := f.Forget(out, ref)
+		if err != nil {
+			return store.Forgot{}, err
+		}
+		if ok {
+			e.forgot = got.Restore
+			return got, nil
+		}
+	}
+	if refused != "" {
+		return store.Forgot{}, errors.New("Nothing was forgotten: " + refused)
+	}
+	return store.Forgot{}, errNoSuch{ref}
+}
+
+// errNoSuch says no store knows a reference.
+type errNoSuch struct{ ref string }
+
+func (e errNoSuch) Error() string {
+	return "No decision or note is " + strconv.Quote(e.ref) + ": search first, and give a hit's id (a decision id, or a note's file:line)."
+}
+
+// restore brings back what ref names: the first Forgetter that knows it.
+func (e *Engine) restore(out *store.Out, ref string) (string, error) {
+	refused := ""
+	for _, st := range e.stores {
+		f, ok := st.(store.Forgetter)
+		if !ok {
+			continue
+		}
+		st.Refresh(out)
+		if why := e.may(st, store.Write); why != "" {
+			refused = why
+			continue
+		}
+		if err := st.Ready(out); err != nil {
+			return "", err
+		}
+		said, ok, err := f.Restore(out, ref)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			if e.forgot == ref {
+				e.forgot = ""
+			}
+			return said, nil
+		}
+	}
+	if refused != "" {
+		return "", errors.New("Nothing was restored: " + refused)
+	}
+	return "", errors.New("Nothing to restore is " + strconv.Quote(ref) + ": give the id memory_forget or /memory forget returned.")
+}
+
+// forgetQuery is a forget by words: the best forgettable match when it is
+// the only one or clearly ahead of the second (clearLead), else the
+// candidates (at most maxCandidates) to choose from by id.
+func (e *Engine) forgetQuery(out *store.Out, q string) (store.Forgot, []search.Hit, error) {
+	var cands []search.Hit
+	for _, h := range e.search(out, q, search.MaxLimit) {
+		if h.Doc.Forgettable() {
+			cands = append(cands, h)
+		}
+	}
+	switch {
+	case len(cands) == 0:
+		return store.Forgot{}, nil, errors.New("No decision or note matches " + strconv.Quote(q) + "; nothing was forgotten.")
+	case len(cands) == 1 || cands[0].Score >= clearLead*cands[1].Score:
+		got, err := e.forget(out, cands[0].Doc.Ref)
+		return got, nil, err
+	}
+	if len(cands) > maxCandidates {
+		cands = cands[:maxCandidates]
+	}
+	return store.Forgot{}, cands, nil
+}
+
+// candidates lists entries to choose from, each with the id to give.
+func candidates(q string, hits []search.Hit) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(len(hits)) + " entries match " + strconv.Quote(q) + " and none clearly best; nothing was forgotten. Forget one by its id:")
+	for i, h := range hits {
+		b.WriteString("\n" + strconv.Itoa(i+1) + ". " + h.Doc.Ref + ": " + h.Snippet)
+	}
+	return b.String()
+}
+
+// ---- the tools ----------------------------------------------------------------
+
+func (e *Engine) toolOff(out *store.Out) bool {
+	if e.memoryToolsOn() {
+		return false
+	}
+	why := "memory is off for this session (" + e.s.Switch + ")"
+	if e.s.Switch == "" {
+		why = "the project is not trusted"
+	}
+	out.ToolResult("pi-memory's tools are not available: "+why+".", true, nil)
+	return true
+}
+
+func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
+	if e.toolOff(out) {
+		return
+	}
+	q := strings.TrimSpace(jsonr.Get(params, "query").String())
+	if q == "" {
+		out.ToolResult("memory_search needs a query: a few words of what to find.", true, nil)
+		return
+	}
+	out.ToolResult(search.ForModel(q, e.search(out, q, int(jsonr.Get(params, "limit").Int()))), false, nil)
+}
+
+func (e *Engine) toolForget(out *store.Out, params gjson.Result) {
+	if e.toolOff(out) {
+		return
+	}
+	id := strings.TrimSpace(jsonr.Get(params, "id").String())
+	q := strings.TrimSpace(jsonr.Get(params, "query").String())
+	var got store.Forgot
+	var err error
+	switch {
+	case id != "":
+		got, err = e.forget(out, id)
+	case q != "":
+		var cands []search.Hit
+		got, cands, err = e.forgetQuery(out, q)
+		if err == nil && cands != nil {
+			out.ToolResult(candidates(q, cands), false, nil)
+			return
+		}
+	default:
+		err = errors.New("memory_forget needs an id (from memory_search) or a query.")
+	}
+	if err != nil {
+		out.ToolResult(err.Error(), true, nil)
+		return
+	}
+	out.ToolResult(got.Said+" To bring it back: memory_restore with id "+strconv.Quote(got.Restore)+".", false, nil)
+}
+
+func (e *Engine) toolRestore(out *store.Out, params gjson.Result) {
+	if e.toolOff(out) {
+		return
+	}
+	id := strings.TrimSpace(jsonr.Get(params, "id").String())
+	if id == "" {
+		out.ToolResult("memory_restore needs the id memory_forget returned.", true, nil)
+		return
+	}
+	said, err := e.restore(out, id)
+	if err != nil {
+		out.ToolResult(err.Error(), true, nil)
+		return
+	}
+	out.ToolResult(said, false, nil)
+}
+
+// ---- the commands ---------------------------------------------------------------
+
+// cmdSearch is /memory search <words> [--limit N].
+func (e *Engine) cmdSearch(c *store.Cmd) {
+	limit := search.DefaultLimit
+	if v := c.Args.Value("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > search.MaxLimit {
+			c.Out.Usage("/memory search: --limit must be a whole number from 1 to " + strconv.Itoa(search.MaxLimit))
+			return
+		}
+		limit = n
+	}
+	q := c.Args.Text(0)
+	hits := e.search(c.Out, q, limit)
+	if c.JSON {
+		c.Out.Output(string(jsonw.Array(nil, len(hits), func(b []byte, i int) []byte {
+			h := &hits[i]
+			o := jsonw.Open(b)
+			o.Str("kind", h.Doc.Kind.String())
+			o.Str("ref", h.Doc.Ref)
+			o.Str("cite", h.Doc.Cite)
+			if h.Doc.Mark != "" {
+				o.Str("mark", h.Doc.Mark)
+			}
+			if h.Doc.Time > 0 {
+				o.Int("time", h.Doc.Time)
+			}
+			o.Str("snippet", h.Snippet)
+			o.Float("score", float64(int(h.Score*1000+0.5))/1000)
+			return o.Close()
+		})))
+		return
+	}
+	c.Out.Output(search.ForPerson(q, hits))
+}
+
+// cmdForget is /memory forget <query|id>: a word that a store knows as an
+// id is forgotten at once; otherwise the words are a query.
+func (e *Engine) cmdForget(c *store.Cmd) {
+	arg := c.Args.Text(0)
+	var got store.Forgot
+	var err error
+	if len(c.Args.Words) == 1 {
+		got, err = e.forget(c.Out, arg)
+	}
+	if _, nosuch := err.(errNoSuch); len(c.Args.Words) != 1 || nosuch {
+		var cands []search.Hit
+		got, cands, err = e.forgetQuery(c.Out, arg)
+		if err == nil && cands != nil {
+			c.Out.Output(candidates(arg, cands))
+			c.Out.SetExit(1)
+			return
+		}
+	}
+	if err != nil {
+		c.Out.Fail(err.Error())
+		return
+	}
+	c.Out.Output(got.Said + " /memory restore brings it back.")
+}
+
+// cmdRestore is /memory restore [<id>]: without an id, the last thing
+// forgotten in this session.
+func (e *Engine) cmdRestore(c *store.Cmd) {
+	id := c.Args.Text(0)
+	if id == "" {
+		if id = e.forgot; id == "" {
+			c.Out.Fail("Nothing was forgotten in this session: name what to restore, /memory restore <id>.")
+			return
+		}
+	}
+	said, err := e.restore(c.Out, id)
+	if err != nil {
+		c.Out.Fail(err.Error())
+		return
+	}
+	c.Out.Output(said)
+}

@@ -1,0 +1,252 @@
+package lifecycle
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/search"
+	"github.com/pi-memory/pi-memory/wasm/store"
+	"github.com/tidwall/gjson"
+)
+
+// tool calls one of the model's tools and returns its result's text and
+// whether it is an error.
+func (r *rig) tool(name, params string) (string, bool) {
+	r.t.Helper()
+	out := r.e.Handle("tool", []byte(`{"name":`+quote(name)+`,"params":`+params+`}`))
+	r.last = gjson.ParseBytes(out)
+	for _, e := range r.last.Get("effects").Array() {
+		if e.Get("t").String() == "tool_result" {
+			return e.Get("text").String(), e.Get("isError").Bool()
+		}
+	}
+	r.t.Fatalf("no tool_result in %s", out)
+	return "", false
+}
+
+// fakeForgetter is a store holding a few entries the orchestrator can
+// search, forget and restore, standing in for the stores' own Forgetters in
+// these tests of the orchestrator's routing.
+type fakeForgetter struct {
+	name    string
+	prefix  string // the references it owns start with it
+	entries map[string]string
+	gone    map[string]string // restore ref → entry ref
+	refuse  string            // Forget refuses with this, when set
+	asked   *[]string         // every Forget and Restore, "name op ref"
+	gen     int
+}
+
+func (f *fakeForgetter) Name() string                            { return f.name }
+func (f *fakeForgetter) Off() string                             { return "" }
+func (f *fakeForgetter) Refresh(*store.Out)                      {}
+func (f *fakeForgetter) Ready(*store.Out) error                  { return nil }
+func (f *fakeForgetter) Commands() map[string]func(c *store.Cmd) { return nil }
+
+func (f *fakeForgetter) SearchSources() []search.Source {
+	return []search.Source{{Key: "fake:" + f.name, Stamp: string(rune('0' + f.gen)), Load: func() []search.Doc {
+		var docs []search.Doc
+		for ref, text := range f.entries {
+			docs = append(docs, search.Doc{Kind: search.Note, Ref: ref, Cite: ref, Text: text})
+		}
+		return docs
+	}}}
+}
+
+func (f *fakeForgetter) Forget(out *store.Out, ref string) (store.Forgot, bool, error) {
+	*f.asked = append(*f.asked, f.name+" forget "+ref)
+	if !strings.HasPrefix(ref, f.prefix) {
+		return store.Forgot{}, false, nil
+	}
+	if f.refuse != "" {
+		return store.Forgot{}, true, errors.New(f.refuse)
+	}
+	text, ok := f.entries[ref]
+	if !ok {
+		return store.Forgot{}, false, nil
+	}
+	delete(f.entries, ref)
+	f.gen++
+	f.gone["R-"+ref] = ref + "\x00" + text
+	return store.Forgot{Said: "Forgot “" + text + "”.", Restore: "R-" + ref}, true, nil
+}
+
+func (f *fakeForgetter) Restore(out *store.Out, ref string) (string, bool, error) {
+	*f.asked = append(*f.asked, f.name+" restore "+ref)
+	v, ok := f.gone[ref]
+	if !ok {
+		return "", false, nil
+	}
+	delete(f.gone, ref)
+	entry, text, _ := strings.Cut(v, "\x00")
+	f.entries[entry] = text
+	f.gen++
+	return "Restored “" + text + "”.", true, nil
+}
+
+// withFakes adds two fake Forgetters after the session's own stores.
+func withFakes(r *rig) (a, b *fakeForgetter, asked *[]string) {
+	asked = &[]string{}
+	a = &fakeForgetter{name: "fake-a", prefix: "A-", entries: map[string]string{"A-1": "Deploy with Helm charts", "A-2": "Deploy on Fridays is fine"}, gone: map[string]string{}, asked: asked}
+	b = &fakeForgetter{name: "fake-b", prefix: "B-", entries: map[string]string{"B-1": "The staging cluster runs Kubernetes 1.30"}, gone: map[string]string{}, asked: asked}
+	r.e.stores = append(r.e.stores, a, b)
+	return a, b, asked
+}
+
+func TestTheMemoryToolsAreOfferedOnlyWhileMemoryIsOnInATrustedProject(t *testing.T) {
+	// The orchestrator's tools; the stores' own (decision_propose,
+	// memory_remember) follow their stores' rules.
+	tools := func(r *rig) string {
+		var own []string
+		for _, n := range r.e.activeTools() {
+			if strings.HasPrefix(n, "memory_") && n != "memory_remember" {
+				own = append(own, n)
+			}
+		}
+		return strings.Join(own, ",")
+	}
+	r := newRig(t, false)
+	require.Equal(t, "memory_search,memory_forget,memory_restore", tools(r))
+	r.mem("off")
+	require.Equal(t, "", tools(r), "/memory off")
+	text, isErr := r.tool("memory_search", `{"query":"anything"}`)
+	require.True(t, isErr)
+	require.Contains(t, text, "memory is off for this session (/memory off)")
+	r.mem("on")
+	require.Equal(t, "memory_search,memory_forget,memory_restore", tools(r))
+
+	r.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": false, "mode": "rpc"})
+	require.Equal(t, "", tools(r), "untrusted project")
+	r.e.Handle("session_start", []byte(`{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"mode":"rpc","flags":{"no-memory":true}}`))
+	require.Equal(t, "", tools(r), "--no-memory")
+	r.start(false, true)
+	require.Equal(t, "memory_search,memory_forget,memory_restore", tools(r))
+}
+
+func TestMemorySearchFindsDecisionsNotesAndEarlierSessionsWithCitations(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add "Use PostgreSQL for the primary database"`)
+	r.cmd(`add "Run the linters before every commit"`)
+	notes := r.write(projectIndex, "# Memory\n\n## Build\n- Tests need the race detector: go test -race\n- Databases are migrated with goose\n")
+	sessions := filepath.Join(r.agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(r.project, "/"), "/", "-")+"--")
+	require.NoError(t, os.MkdirAll(sessions, 0o755))
+	past := filepath.Join(sessions, "2026-02-20T09-00-00-000Z_s0.jsonl")
+	require.NoError(t, os.WriteFile(past, []byte(`{"type":"session","version":3,"id":"s0","timestamp":"2026-02-20T09:00:00.000Z","cwd":"`+r.project+`"}
+{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"user","content":"the database backups run nightly at 02:00"}}
+`), 0o644))
+
+	text, isErr := r.tool("memory_search", `{"query":"databases"}`)
+	require.False(t, isErr, text)
+	require.Contains(t, text, "matches for \"databases\"")
+	require.Contains(t, text, "decision D-")
+	require.Contains(t, text, "(active, 2026-02-27): Use PostgreSQL for the primary database")
+	require.Contains(t, text, "note "+notes+":5")
+	require.Contains(t, text, "session "+past+":2 (2026-02-20): User: the database backups run nightly at 02:00")
+	require.NotContains(t, text, "linters")
+
+	r.mem("search race detector")
+	require.Contains(t, r.text(), ".pi/memory/MEMORY.md:4  note")
+	for _, l := range strings.Split(r.text(), "\n") {
+		require.True(t, len([]rune(l)) <= 80, "over 80 columns:", l)
+	}
+}
+
+func TestMemoryForgetByIdAsksEachForgetterInListOrder(t *testing.T) {
+	r := newRig(t, false)
+	_, b, asked := withFakes(r)
+	text, isErr := r.tool("memory_forget", `{"id":"B-1"}`)
+	require.False(t, isErr, text)
+	require.Equal(t, "Forgot “The staging cluster runs Kubernetes 1.30”. To bring it back: memory_restore with id \"R-B-1\".", text)
+	require.Equal(t, "fake-a forget B-1,fake-b forget B-1", strings.Join(*asked, ","))
+	require.Equal(t, 0, len(b.entries))
+
+	text, isErr = r.tool("memory_restore", `{"id":"R-B-1"}`)
+	require.False(t, isErr, text)
+	require.Equal(t, "Restored “The staging cluster runs Kubernetes 1.30”.", text)
+	require.Equal(t, 1, len(b.entries))
+
+	text, isErr = r.tool("memory_forget", `{"id":"Z-9"}`)
+	require.True(t, isErr)
+	require.Contains(t, text, `No decision or note is "Z-9"`)
+	text, isErr = r.tool("memory_restore", `{"id":"R-Z-9"}`)
+	require.True(t, isErr)
+	require.Contains(t, text, "Nothing to restore")
+}
+
+func TestAForgetterThatRefusesStopsTheForget(t *testing.T) {
+	r := newRig(t, false)
+	a, _, asked := withFakes(r)
+	a.refuse = "that decision is superseded; remove the newer one first"
+	text, isErr := r.tool("memory_forget", `{"id":"A-1"}`)
+	require.True(t, isErr)
+	require.Equal(t, a.refuse, text)
+	require.Equal(t, "fake-a forget A-1", strings.Join(*asked, ","), "nobody after the store that answered")
+}
+
+func TestMemoryForgetByQueryForgetsOnlyAClearBestMatch(t *testing.T) {
+	r := newRig(t, false)
+	a, b, _ := withFakes(r)
+
+	text, isErr := r.tool("memory_forget", `{"query":"kubernetes staging cluster"}`)
+	require.False(t, isErr, text)
+	require.Contains(t, text, "Forgot “The staging cluster runs Kubernetes 1.30”.")
+	require.Equal(t, 0, len(b.entries))
+
+	text, isErr = r.tool("memory_forget", `{"query":"deploy"}`)
+	require.False(t, isErr, text)
+	require.Contains(t, text, "2 entries match \"deploy\" and none clearly best; nothing was forgotten. Forget one by its id:")
+	require.Contains(t, text, "A-1: Deploy with Helm charts")
+	require.Contains(t, text, "A-2: Deploy on Fridays is fine")
+	require.Equal(t, 2, len(a.entries))
+
+	text, isErr = r.tool("memory_forget", `{"query":"terraform"}`)
+	require.True(t, isErr)
+	require.Contains(t, text, "No decision or note matches \"terraform\"")
+	_, isErr = r.tool("memory_forget", `{}`)
+	require.True(t, isErr)
+}
+
+func TestMemoryRestoreWithoutAnIdBringsBackTheLastForgotten(t *testing.T) {
+	r := newRig(t, false)
+	_, b, _ := withFakes(r)
+	r.mem("restore")
+	require.Equal(t, int64(1), r.exit())
+	require.Contains(t, r.text(), "Nothing was forgotten in this session")
+
+	r.mem("forget B-1")
+	require.Contains(t, r.text(), "Forgot “The staging cluster runs Kubernetes 1.30”. /memory restore brings it back.")
+	r.mem("restore")
+	require.Contains(t, r.text(), "Restored “The staging cluster runs Kubernetes 1.30”.")
+	require.Equal(t, 1, len(b.entries))
+
+	r.mem("forget helm charts")
+	require.Contains(t, r.text(), "Forgot “Deploy with Helm charts”.")
+	r.mem("forget deploy")
+	require.Equal(t, int64(0), r.exit(), "one deploy entry left: clearly best")
+}
+
+func TestMemoryForgetIsRefusedWhileMemoryIsOff(t *testing.T) {
+	r := newRig(t, false)
+	_, b, asked := withFakes(r)
+	r.mem("off")
+	r.mem("forget B-1")
+	require.Equal(t, int64(1), r.exit())
+	require.Contains(t, r.text(), "Nothing was forgotten: ")
+	require.Equal(t, 0, len(*asked))
+	require.Equal(t, 1, len(b.entries))
+}
+
+func TestSearchInAnUntrustedProjectReadsOnlyGlobalNotes(t *testing.T) {
+	r := newRig(t, false)
+	r.write(globalIndex, "# Memory\n- Prefer small pull requests\n")
+	r.write(projectIndex, "# Memory\n- Pull requests need two approvals here\n")
+	r.start(false, false)
+	r.mem("search pull requests")
+	require.Contains(t, r.text(), "1 match for \"pull requests\":")
+	require.Contains(t, r.text(), "agent/memory/MEMORY.md:2")
+	require.NotContains(t, r.text(), "two approvals")
+}

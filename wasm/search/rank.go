@@ -1,0 +1,220 @@
+package search
+
+import (
+	"math"
+	"sort"
+
+	"github.com/pi-memory/pi-memory/wasm/similarity"
+)
+
+// BM25's constants, the textbook values: k1 how fast repeated words stop
+// counting, b how much a long entry is discounted.
+const (
+	k1 = 1.2
+	b  = 0.75
+)
+
+// rerank is how many of the best candidates similarity.Compare looks at
+// again; compared with a whole decision it is too slow for every match.
+const rerank = 40
+
+// MaxLimit is the most hits one search returns; DefaultLimit when none is asked.
+const (
+	DefaultLimit = 8
+	MaxLimit     = 20
+)
+
+// kindWeight puts curated memory (decisions, notes) before what was only
+// observed or said: a message that mentions a word is weaker evidence than
+// a rule that states it.
+var kindWeight = [...]float64{Decision: 1, Note: 1, Observation: 0.9, Message: 0.75}
+
+// markWeight lowers decisions that no longer hold; they are still found,
+// and marked.
+func markWeight(mark string) float64 {
+	switch mark {
+	case "superseded", "rejected":
+		return 0.8
+	}
+	return 1
+}
+
+// recency is 1 for an entry written now, falling to 0.8 for an old one with
+// a half-life of 90 days; 0.9 when the time is unknown.
+func recency(t, now int64) float64 {
+	if t <= 0 || now <= 0 {
+		return 0.9
+	}
+	age := float64(now-t) / 86400000
+	if age < 0 {
+		age = 0
+	}
+	return 0.8 + 0.2*math.Exp2(-age/90)
+}
+
+// coordination favours entries holding more of the query's words: one of
+// three keeps 60% of its score, all three keep all of it.
+func coordination(matched, terms int) float64 {
+	return 0.4 + 0.6*float64(matched)/float64(terms)
+}
+
+// Search ranks the indexed entries against q, best first, at most limit
+// (DefaultLimit when 0 or less, MaxLimit at most). now is the time recency
+// counts from (Unix ms; 0 leaves recency out).
+//
+// An entry's score is
+//
+//	Σ over the query's words idf(w) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))
+//	  × coordination × kind weight × status weight × recency
+//
+// over every source at once (idf and the average length count all of them),
+// and the best candidates are then multiplied by 1 + ½·similarity.Compare of
+// the query and the entry, which links typos, prefixes and acronyms the
+// words alone miss. Equal scores keep kind, then citation order.
+//
+//	entries: D-1 "Use PostgreSQL for the primary database", MEMORY.md:3 "Run tests with -race"
+//	Search("which databases", 5, now) => [D-1]
+func (x *Index) Search(q string, limit int, now int64) []Hit {
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	if limit > MaxLimit {
+		limit = MaxLimit
+	}
+	terms := Terms(q)
+	if len(terms) == 0 || x.docs == 0 {
+		return nil
+	}
+	idf := make([]float64, len(terms))
+	for t, w := range terms {
+		df := 0
+		for _, p := range x.order {
+			if id, ok := p.terms[w]; ok {
+				df += p.df(id)
+			}
+		}
+		n := float64(x.docs)
+		idf[t] = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+	}
+	avg := float64(x.words) / float64(x.docs)
+	if avg < 1 {
+		avg = 1
+	}
+	top := candidates{max: rerank}
+	if limit > rerank {
+		top.max = limit
+	}
+	for pi, p := range x.order {
+		if cap(x.acc) < len(p.docs) {
+			x.acc = make([]float32, len(p.docs))
+			x.cnt = make([]uint8, len(p.docs))
+		}
+		acc, cnt := x.acc[:len(p.docs)], x.cnt[:len(p.docs)]
+		touched := x.hit[:0]
+		for t, w := range terms {
+			id, ok := p.terms[w]
+			if !ok {
+				continue
+			}
+			for bi := range p.blocks {
+				for _, v := range p.blocks[bi].postings(id) {
+					d, tf := v>>8, float64(v&0xFF)
+					norm := k1 * (1 - b + b*float64(p.lens[d])/avg)
+					if cnt[d] == 0 {
+						touched = append(touched, int32(d))
+					}
+					acc[d] += float32(idf[t] * tf * (k1 + 1) / (tf + norm))
+					if cnt[d] < 255 {
+						cnt[d]++
+					}
+				}
+			}
+		}
+		for _, d := range touched {
+			doc := &p.docs[d]
+			s := float64(acc[d]) * coordination(int(cnt[d]), len(terms)) * kindWeight[doc.Kind] * markWeight(doc.Mark) * recency(doc.Time, now)
+			top.add(candidate{part: int32(pi), doc: d, score: s})
+			acc[d], cnt[d] = 0, 0
+		}
+		x.hit = touched[:0]
+	}
+	// Rerank the best with the similarity features of the decision store.
+	qf := similarity.Prepare(q)
+	for i := range top.list {
+		c := &top.list[i]
+		doc := &x.order[c.part].docs[c.doc]
+		text := doc.Text
+		if text == "" {
+			text = doc.Title
+		}
+		df := similarity.Prepare(text)
+		c.score *= 1 + 0.5*similarity.Compare(&qf, &df).Score
+	}
+	sort.Sort(byScore{top.list, x})
+	if len(top.list) > limit {
+		top.list = top.list[:limit]
+	}
+	hits := make([]Hit, len(top.list))
+	for i, c := range top.list {
+		doc := x.order[c.part].docs[c.doc]
+		hits[i] = Hit{Doc: doc, Score: c.score, Snippet: Snippet(&doc, terms, snippetBytes)}
+	}
+	return hits
+}
+
+type candidate struct {
+	part, doc int32
+	score     float64
+}
+
+// candidates keeps the max best seen.
+type candidates struct {
+	list []candidate
+	max  int
+	low  int // index of the lowest score in list, once full
+}
+
+func (c *candidates) add(x candidate) {
+	if len(c.list) < c.max {
+		c.list = append(c.list, x)
+		if len(c.list) == c.max {
+			c.findLow()
+		}
+		return
+	}
+	if x.score <= c.list[c.low].score {
+		return
+	}
+	c.list[c.low] = x
+	c.findLow()
+}
+
+func (c *candidates) findLow() {
+	c.low = 0
+	for i := range c.list {
+		if c.list[i].score < c.list[c.low].score {
+			c.low = i
+		}
+	}
+}
+
+// byScore orders candidates best first; equal scores by kind, then
+// citation. sort.Interface rather than sort.Slice: no reflection under TinyGo.
+type byScore struct {
+	l []candidate
+	x *Index
+}
+
+func (s byScore) Len() int      { return len(s.l) }
+func (s byScore) Swap(i, j int) { s.l[i], s.l[j] = s.l[j], s.l[i] }
+func (s byScore) Less(i, j int) bool {
+	a, b := &s.l[i], &s.l[j]
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	da, db := &s.x.order[a.part].docs[a.doc], &s.x.order[b.part].docs[b.doc]
+	if da.Kind != db.Kind {
+		return da.Kind < db.Kind
+	}
+	return da.Ref < db.Ref
+}

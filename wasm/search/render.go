@@ -1,0 +1,124 @@
+package search
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+)
+
+// ToolTokens caps memory_search's result: enough for the default eight hits
+// with their snippets, small beside a model's context.
+const ToolTokens = 1000
+
+// Width is the column the text a person reads wraps at.
+const Width = 80
+
+// ForModel is memory_search's result: one hit a line, best first, each with
+// its kind, its full citation (Ref: what memory_forget takes for a decision
+// or a note), its status and date, and its snippet; within ToolTokens,
+// saying how many hits did not fit.
+//
+//  1. decision D-20261120-0001 (superseded, 2026-11-20): Use MySQL for the primary database
+//  2. note /w/app/.pi/memory/MEMORY.md:3: Run tests with -race
+func ForModel(q string, hits []Hit) string {
+	if len(hits) == 0 {
+		return "No memory matches " + strconv.Quote(q) + " (decisions, notes, observations, earlier sessions of this project)."
+	}
+	var b strings.Builder
+	head := countHits(len(hits)) + " for " + strconv.Quote(q) + ", best first (a decision's or a note's id is what memory_forget takes):"
+	b.WriteString(head)
+	capBytes := budget.TokenBytes(ToolTokens)
+	for i := range hits {
+		h := &hits[i]
+		line := "\n" + strconv.Itoa(i+1) + ". " + h.Doc.Kind.String() + " " + h.Doc.Ref
+		if m := meta(&h.Doc); m != "" {
+			line += " (" + m + ")"
+		}
+		line += ": " + h.Snippet
+		if b.Len()+len(line) > capBytes-200 {
+			b.WriteString("\n(" + strconv.Itoa(len(hits)-i) + " more not shown: the result is capped at " + strconv.Itoa(ToolTokens) + " tokens; search for fewer words or a lower limit.)")
+			break
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// ForPerson is /memory search's output at Width columns: each hit is its
+// citation as a person opens it (Cite), its kind, status and date, then its
+// snippet wrapped and indented.
+//
+//	2 matches for "database":
+//	  D-20261120-0001  decision · superseded · 2026-11-20
+//	    Use MySQL for the primary database
+func ForPerson(q string, hits []Hit) string {
+	if len(hits) == 0 {
+		return "Nothing matches " + strconv.Quote(q) + " in decisions, notes, observations or earlier sessions of this project."
+	}
+	var b strings.Builder
+	b.WriteString(countHits(len(hits)) + " for " + strconv.Quote(q) + ":")
+	for i := range hits {
+		h := &hits[i]
+		what := h.Doc.Kind.String()
+		if h.Doc.Kind == Message {
+			what = "earlier session"
+		}
+		if m := meta(&h.Doc); m != "" {
+			what += " · " + strings.ReplaceAll(m, ", ", " · ")
+		}
+		if cite := h.Doc.Cite; utf8.RuneCountInString(cite)+2+2+utf8.RuneCountInString(what) <= Width {
+			b.WriteString("\n  " + cite + "  " + what)
+		} else {
+			b.WriteString("\n  " + cite + "\n    " + what)
+		}
+		for _, l := range wrap(h.Snippet, Width-4) {
+			b.WriteString("\n    " + l)
+		}
+	}
+	return b.String()
+}
+
+func countHits(n int) string {
+	if n == 1 {
+		return "1 match"
+	}
+	return strconv.Itoa(n) + " matches"
+}
+
+// meta is a hit's status and day, as much as it has of them.
+func meta(d *Doc) string {
+	var parts []string
+	if d.Mark != "" {
+		parts = append(parts, d.Mark)
+	}
+	if d.Time > 0 {
+		parts = append(parts, civil.Day(d.Time))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// wrap cuts s into lines of at most width runes at spaces (a longer word
+// gets a line of its own).
+func wrap(s string, width int) []string {
+	var lines []string
+	line, n := "", 0
+	for _, w := range strings.Fields(s) {
+		wn := utf8.RuneCountInString(w)
+		switch {
+		case n == 0:
+			line, n = w, wn
+		case n+1+wn <= width:
+			line, n = line+" "+w, n+1+wn
+		default:
+			lines = append(lines, line)
+			line, n = w, wn
+		}
+	}
+	if n > 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}

@@ -1,0 +1,233 @@
+package search
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+const day = 86400000
+
+// now is a fixed clock for the tests: 2026-11-27.
+const now int64 = 1795737600000
+
+func TestTermsMeetAcrossPluralsVerbFormsAndAbbreviations(t *testing.T) {
+	tests := []struct {
+		query, doc string
+	}{
+		{"databases", "the primary database"},
+		{"database", "two Databases"},
+		{"db", "database migrations"},
+		{"deploying", "we deploy on Fridays"},
+		{"deployed", "deploying takes ten minutes"},
+		{"merged", "merge commits"},
+		{"libraries", "a library"},
+		{"caching", "the build cache"},
+		{"postgres", "PostgreSQL 16"},
+		{"k8s", "Kubernetes manifests"},
+		{"don't", "dont"},
+		{"CONFIG", "configuration files"},
+		{"café", "Café opening hours"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			q := Terms(tt.query)
+			require.True(t, len(q) == 1, "one term for", tt.query, q)
+			require.True(t, has(Terms(tt.doc), q[0]), tt.doc, "holds", q[0], Terms(tt.doc))
+		})
+	}
+}
+
+func TestTermsLeaveOutStopWordsShortWordsAndRepeats(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"the database and the databases", []string{"databas"}},
+		{"a b c x", nil},
+		{"what is our deploy policy?", []string{"deploy", "polic"}},
+		{"sha " + strings.Repeat("f", 41), []string{"sha"}},
+		{"", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			require.Equal(t, strings.Join(tt.want, ","), strings.Join(Terms(tt.in), ","))
+		})
+	}
+}
+
+func has(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func docs(ds ...Doc) Source {
+	return Source{Key: "test", Stamp: "1", Load: func() []Doc { return ds }}
+}
+
+func refs(hits []Hit) string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, h.Doc.Ref)
+	}
+	return strings.Join(out, " ")
+}
+
+func TestSearchRanksTheBestMatchFirst(t *testing.T) {
+	src := docs(
+		Doc{Kind: Decision, Ref: "D-1", Mark: "active", Title: "Use PostgreSQL for the primary database", Time: now - day},
+		Doc{Kind: Decision, Ref: "D-2", Mark: "superseded", Title: "Use MySQL for the primary database", Time: now - 300*day},
+		Doc{Kind: Note, Ref: "/w/MEMORY.md:3", Text: "Run tests with -race before pushing", Time: now - 10*day},
+		Doc{Kind: Note, Ref: "/w/MEMORY.md:4", Text: "Database migrations live in db/migrations", Time: now - 10*day},
+		Doc{Kind: Message, Ref: "/s/a.jsonl:7", Text: "User: the tests are flaky again, can you look at the race detector output? " + strings.Repeat("filler words here ", 40), Time: now - 2*day},
+		Doc{Kind: Observation, Ref: "obs:1", Text: "User prefers pnpm over npm", Time: now - 3*day},
+	)
+	var x Index
+	require.Equal(t, 1, x.Update([]Source{src}))
+	tests := []struct {
+		query string
+		want  string // the hits' refs, best first
+	}{
+		{"postgres", "D-1"},
+		{"primary databases", "D-1 D-2 /w/MEMORY.md:4"},
+		{"which db do we use", "D-1 D-2 /w/MEMORY.md:4"},
+		{"race tests", "/w/MEMORY.md:3 /s/a.jsonl:7"},
+		{"pnpm", "obs:1"},
+		{"kubernetes", ""},
+		{"the", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			require.Equal(t, tt.want, refs(x.Search(tt.query, 5, now)))
+		})
+	}
+}
+
+func TestSearchPutsAnEntryWithEveryWordBeforeOneWithSome(t *testing.T) {
+	var x Index
+	x.Update([]Source{docs(
+		Doc{Kind: Note, Ref: "a", Text: "deploy the frontend"},
+		Doc{Kind: Note, Ref: "b", Text: "deploy the backend on Fridays"},
+		Doc{Kind: Note, Ref: "c", Text: "backend logs rotate daily"},
+	)})
+	require.Equal(t, "b", x.Search("deploy backend", 1, now)[0].Doc.Ref)
+}
+
+func TestSearchPrefersRecentEntriesWhenTheTextsAreEqual(t *testing.T) {
+	var x Index
+	x.Update([]Source{docs(
+		Doc{Kind: Note, Ref: "old", Text: "release checklist", Time: now - 400*day},
+		Doc{Kind: Note, Ref: "new", Text: "release checklist", Time: now - day},
+	)})
+	require.Equal(t, "new old", refs(x.Search("release", 5, now)))
+}
+
+func TestSearchLimitIsCapped(t *testing.T) {
+	var ds []Doc
+	for i := 0; i < 50; i++ {
+		ds = append(ds, Doc{Kind: Note, Ref: string(rune('A'+i%26)) + strings.Repeat("x", i/26), Text: "flaky test"})
+	}
+	var x Index
+	x.Update([]Source{docs(ds...)})
+	require.Equal(t, DefaultLimit, len(x.Search("flaky", 0, now)))
+	require.Equal(t, MaxLimit, len(x.Search("flaky", 500, now)))
+	require.Equal(t, 3, len(x.Search("flaky", 3, now)))
+}
+
+func TestUpdateRebuildsOnlySourcesWhoseStampChanged(t *testing.T) {
+	loads := map[string]int{}
+	src := func(key, stamp, text string) Source {
+		return Source{Key: key, Stamp: stamp, Load: func() []Doc {
+			loads[key]++
+			return []Doc{{Kind: Note, Ref: key, Text: text}}
+		}}
+	}
+	var x Index
+	require.Equal(t, 2, x.Update([]Source{src("a", "1", "alpha"), src("b", "1", "beta")}))
+	require.Equal(t, 0, x.Update([]Source{src("a", "1", "alpha"), src("b", "1", "beta")}))
+	require.Equal(t, 1, x.Update([]Source{src("a", "2", "gamma"), src("b", "1", "beta")}))
+	require.Equal(t, "", refs(x.Search("alpha", 5, now)), "the old text of a is gone")
+	require.Equal(t, "a", refs(x.Search("gamma", 5, now)))
+	require.Equal(t, 0, x.Update([]Source{src("a", "2", "gamma")}))
+	require.Equal(t, "", refs(x.Search("beta", 5, now)), "b is no longer listed")
+	require.Equal(t, 1, x.Len())
+	require.Equal(t, 2, loads["a"])
+	require.Equal(t, 1, loads["b"])
+}
+
+func TestSnippet(t *testing.T) {
+	long := "Earlier we talked about many unrelated things, the weather, lunch and the office plants. " +
+		"Then the database moved to PostgreSQL 16 last week after the migration window closed. " +
+		"Afterwards everyone went home and nothing else of note happened that day at all."
+	tests := []struct {
+		name string
+		doc  Doc
+		q    string
+		max  int
+		want string
+	}{
+		{"short text whole", Doc{Text: "Run  tests\nwith -race"}, "tests", 160, "Run tests with -race"},
+		{"title before a different text", Doc{Title: "Postgres", Text: "Use PostgreSQL 16 everywhere"}, "postgres", 160, "Postgres — Use PostgreSQL 16 everywhere"},
+		{"title that starts the text", Doc{Title: "Use PostgreSQL…", Text: "Use PostgreSQL 16 everywhere"}, "postgres", 160, "Use PostgreSQL 16 everywhere"},
+		{"window around the words", Doc{Text: long}, "database migration", 80, "…Then the database moved to PostgreSQL 16 last week after the migration window…"},
+		{"no word found: the start", Doc{Text: long}, "kubernetes", 40, "Earlier we talked about many unrelated…"},
+		{"secrets redacted", Doc{Text: "token ghp_" + strings.Repeat("a", 36) + " for CI"}, "token", 160, "token [REDACTED:github-token] for CI"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, Snippet(&tt.doc, Terms(tt.q), tt.max))
+		})
+	}
+}
+
+func TestForPersonFitsEightyColumns(t *testing.T) {
+	hits := []Hit{
+		{Doc: Doc{Kind: Decision, Ref: "D-20261120-0001", Cite: "D-20261120-0001", Mark: "superseded", Time: now}, Snippet: "Use MySQL for the primary database"},
+		{Doc: Doc{Kind: Message, Ref: "/home/ada/.pi/agent/sessions/--home-ada-app--/2026-11-20T09-00-00-000Z_0195a3b4-1111-7000-8000-000000000000.jsonl:14", Cite: "~/.pi/agent/sessions/--home-ada-app--/2026-11-20T09-00-00-000Z_0195a3b4-1111-7000-8000-000000000000.jsonl:14", Time: now}, Snippet: strings.Repeat("word ", 40)},
+	}
+	out := ForPerson("database", hits)
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.Contains(l, "sessions/") {
+			require.True(t, len([]rune(l)) <= Width, "line over 80 columns:", l)
+		}
+	}
+	require.Contains(t, out, "2 matches for \"database\":\n  D-20261120-0001  decision · superseded · 2026-11-27\n    Use MySQL for the primary database")
+	require.Contains(t, out, "jsonl:14\n    earlier session · 2026-11-27\n    word word")
+}
+
+func TestForModelStaysWithinItsTokenCap(t *testing.T) {
+	var hits []Hit
+	for i := 0; i < MaxLimit; i++ {
+		hits = append(hits, Hit{Doc: Doc{Kind: Note, Ref: "/w/MEMORY.md:1"}, Snippet: strings.Repeat("x", 400)})
+	}
+	out := ForModel("x", hits)
+	require.True(t, len(out) <= ToolTokens*4, "result is", len(out), "bytes")
+	require.Contains(t, out, "more not shown")
+	require.Contains(t, ForModel("nothing", nil), "No memory matches \"nothing\"")
+}
+
+// A source larger than one block keeps every entry findable, whichever
+// block holds it and whichever block first saw its words.
+func TestASourceOfManyBlocksFindsEveryEntry(t *testing.T) {
+	n := 2*blockDocs + 100
+	ds := make([]Doc, n)
+	for i := range ds {
+		ds[i] = Doc{Kind: Note, Ref: "r" + strconv.Itoa(i), Text: "common word u" + strconv.Itoa(i)}
+	}
+	var x Index
+	x.Update([]Source{docs(ds...)})
+	require.Equal(t, n, x.Len())
+	for _, i := range []int{0, blockDocs - 1, blockDocs, 2*blockDocs + 99} {
+		require.Equal(t, "r"+strconv.Itoa(i), refs(x.Search("u"+strconv.Itoa(i), 5, now)))
+	}
+	p := x.order[0]
+	require.Equal(t, 3, len(p.blocks))
+	require.Equal(t, n, p.df(p.terms["common"]))
+	require.Equal(t, 1, p.df(p.terms["u"+strconv.Itoa(2*blockDocs+99)]))
+}

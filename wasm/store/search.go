@@ -1,0 +1,17 @@
+package store
+
+import "github.com/pi-memory/pi-memory/wasm/search"
+
+// Searcher is a store whose entries memory_search and /memory search rank
+// (the orchestrator's, over every store at once). It hands its entries in
+// as sources, each with a stamp; the orchestrator keeps one index
+// (search.Index) across calls and asks a source's Load only when its stamp
+// changed, so a search over unchanged memory reads nothing but stamps. The
+// orchestrator asks only a store the gate lets read, after its Ready.
+type Searcher interface {
+	// SearchSources are the store's searchable sources as they are now:
+	// its files or logs (a stamp each), without reading what did not
+	// change. A Doc's Ref is a reference the store's Forgetter takes, when
+	// the entry can be forgotten.
+	SearchSources() []search.Source
+}
