@@ -13,7 +13,7 @@ import { describe, it } from "node:test";
 import { addEvent, contentText, projectMemoryFile, runPrint, seedFile, seedLog, withSandbox } from "./harness.ts";
 import type { RecordedRequest } from "./harness.ts";
 
-const MEMORY_TOOLS = ["memory_search", "memory_forget", "memory_restore"];
+const MEMORY_TOOLS = ["memory_search", "memory_forget", "memory_restore", "memory_remember"];
 
 /** The names of the tools a request declared to the model. */
 function toolsOf(req: RecordedRequest | undefined): string[] {
@@ -68,6 +68,28 @@ describe("memory_search", () => {
 			const off = await runPrint(sb, "And now?", { args: ["--no-memory"] });
 			assert.equal(off.code, 0, off.stderr);
 			assert.deepEqual(toolsOf(off.requests[0]).filter((t) => t.startsWith("memory_")), [], "--no-memory: no memory tool offered");
+		});
+	});
+
+	it("forgets a note the model names by its words and restores it from the reference the answer gave", async () => {
+		await withSandbox({ git: true }, async (sb) => {
+			const project = fs.realpathSync(sb.project);
+			const notes = projectMemoryFile(project);
+			seedFile(notes, "# Memory\n\n## Build\n- Databases are migrated with goose\n- Tests need Docker running\n");
+
+			sb.model.enqueue({ tool: "memory_forget", args: { query: "goose migrations" } }, "Forgotten.");
+			const r = await runPrint(sb, "We no longer use goose, forget that.");
+			assert.equal(r.code, 0, r.stderr);
+			const forgot = r.requests[r.requests.length - 1]!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
+			assert.match(forgot, /Forgot “Databases are migrated with goose”/);
+			assert.ok(!fs.readFileSync(notes, "utf8").includes("goose"), "the entry is gone from the file");
+			const ref = /F-[0-9a-f]{8}/.exec(forgot)?.[0];
+			assert.ok(ref !== undefined, `the answer names what restores it: ${forgot}`);
+
+			sb.model.enqueue({ tool: "memory_restore", args: { id: ref } }, "Restored.");
+			const back = await runPrint(sb, "Sorry, we do use goose. Bring it back.");
+			assert.equal(back.code, 0, back.stderr);
+			assert.ok(fs.readFileSync(notes, "utf8").includes("- Databases are migrated with goose"), "restored in its section");
 		});
 	});
 });
