@@ -78,30 +78,18 @@ func (e *Engine) search(out *store.Out, q string, limit int) []search.Hit {
 // forget removes the entry ref names: the first Forgetter that knows it,
 // in list order, among those the gate lets write.
 func (e *Engine) forget(out *store.Out, ref string) (store.Forgot, error) {
-	refused := ""
-	for _, st := range e.stores {
-		f, ok := st.(store.Forgetter)
-		if !ok {
-			continue
-		}
-		st.Refresh(out)
-		if why := e.may(st, store.Write); why != "" {
-			refused = why
-			continue
-		}
-		if err := st.Ready(out); err != nil {
-			return store.Forgot{}, err
-		}
-		got, ok, err := f.Forget(out, ref)
-		if err != nil {
-			return store.Forgot{}, err
-		}
-		if ok {
-			e.forgot = got.Restore
-			return got, nil
-		}
-	}
-	if refused != "" {
+	var got store.Forgot
+	found, refused, err := e.forgetters(out, func(f store.Forgetter) (ok bool, err error) {
+		got, ok, err = f.Forget(out, ref)
+		return ok, err
+	})
+	switch {
+	case err != nil:
+		return store.Forgot{}, err
+	case found:
+		e.forgot = got.Restore
+		return got, nil
+	case refused != "":
 		return store.Forgot{}, errors.New("Nothing was forgotten: " + refused)
 	}
 	return store.Forgot{}, errNoSuch{ref}
@@ -116,7 +104,29 @@ func (e errNoSuch) Error() string {
 
 // restore brings back what ref names: the first Forgetter that knows it.
 func (e *Engine) restore(out *store.Out, ref string) (string, error) {
-	refused := ""
+	var said string
+	found, refused, err := e.forgetters(out, func(f store.Forgetter) (ok bool, err error) {
+		said, ok, err = f.Restore(out, ref)
+		return ok, err
+	})
+	switch {
+	case err != nil:
+		return "", err
+	case found:
+		if e.forgot == ref {
+			e.forgot = ""
+		}
+		return said, nil
+	case refused != "":
+		return "", errors.New("Nothing was restored: " + refused)
+	}
+	return "", errors.New("Nothing to restore is " + strconv.Quote(ref) + ": give the id memory_forget or /memory forget returned.")
+}
+
+// forgetters asks each Forgetter the gate lets write, in list order, until
+// one knows the reference (do's ok) or fails; refused is why the last store
+// the gate kept out was kept out, for an answer when none knew it.
+func (e *Engine) forgetters(out *store.Out, do func(store.Forgetter) (bool, error)) (found bool, refused string, err error) {
 	for _, st := range e.stores {
 		f, ok := st.(store.Forgetter)
 		if !ok {
@@ -128,23 +138,13 @@ func (e *Engine) restore(out *store.Out, ref string) (string, error) {
 			continue
 		}
 		if err := st.Ready(out); err != nil {
-			return "", err
+			return false, "", err
 		}
-		said, ok, err := f.Restore(out, ref)
-		if err != nil {
-			return "", err
-		}
-		if ok {
-			if e.forgot == ref {
-				e.forgot = ""
-			}
-			return said, nil
+		if ok, err := do(f); err != nil || ok {
+			return ok, "", err
 		}
 	}
-	if refused != "" {
-		return "", errors.New("Nothing was restored: " + refused)
-	}
-	return "", errors.New("Nothing to restore is " + strconv.Quote(ref) + ": give the id memory_forget or /memory forget returned.")
+	return false, refused, nil
 }
 
 // forgetQuery is a forget by words: the best forgettable match when it is

@@ -182,20 +182,14 @@ func (n *driver) recallDocs(scope string) ([]doc, []string) {
 		if sc.exists {
 			docs = append(docs, doc{Scope: sc.name, File: sc.display, Pages: sc.pages})
 		}
-		if sc.name == scopeLocal {
-			continue
-		}
-		entries, err := n.h.List(sc.dir)
+		topics, err := n.topics(sc)
 		if err != nil {
 			if !hostio.IsNotFound(err) {
 				errs = append(errs, sc.dir+": "+err.Error())
 			}
 			continue
 		}
-		for _, e := range entries {
-			if !strings.HasSuffix(e, ".md") || e == notesIndex || e == notesLocal {
-				continue
-			}
+		for _, e := range topics {
 			data, err := files.Read(n.h, path.Join(sc.dir, e), maxNoteFile)
 			if err != nil {
 				errs = append(errs, path.Join(sc.dir, e)+": "+err.Error())
@@ -493,4 +487,24 @@ func (n *driver) cmdTrace(c *store.Cmd) {
 		}
 	}
 	c.Out.Output(b.String())
+}
+
+// topics are the names of the topic files beside a scope's index (the
+// .md files of its folder but the indexes; none for the personal notes,
+// which share the project's folder).
+func (n *driver) topics(sc *noteScope) ([]string, error) {
+	if sc.name == scopeLocal {
+		return nil, nil
+	}
+	entries, err := n.h.List(sc.dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasSuffix(e, ".md") && e != notesIndex && e != notesLocal {
+			names = append(names, e)
+		}
+	}
+	return names, nil
 }

@@ -3,7 +3,6 @@ package notes
 import (
 	"path"
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/search"
@@ -38,17 +37,8 @@ func (n *driver) SearchSources() []search.Source {
 	}
 	for _, sc := range n.scopes {
 		add(sc.name, sc.file, sc.display)
-		if sc.name == scopeLocal {
-			continue
-		}
-		entries, err := n.h.List(sc.dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if !strings.HasSuffix(e, ".md") || e == notesIndex || e == notesLocal {
-				continue
-			}
+		topics, _ := n.topics(sc)
+		for _, e := range topics {
 			add(sc.name, path.Join(sc.dir, e), path.Join(path.Dir(sc.display), e))
 		}
 	}

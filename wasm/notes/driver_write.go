@@ -193,17 +193,8 @@ func (n *driver) secretLines() []string {
 		if sc.exists {
 			check(sc.display, sc.data)
 		}
-		if sc.name == scopeLocal {
-			continue
-		}
-		entries, err := n.h.List(sc.dir)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if !strings.HasSuffix(e, ".md") || e == notesIndex || e == notesLocal {
-				continue
-			}
+		topics, _ := n.topics(sc)
+		for _, e := range topics {
 			if data, err := files.Read(n.h, path.Join(sc.dir, e), maxNoteFile); err == nil {
 				check(path.Join(path.Dir(sc.display), e), data)
 			}

@@ -252,6 +252,15 @@ func insertBlock(src []byte, section, block string, maxLevel int) ([]byte, int) 
 	for at > start+1 && strings.TrimSpace(lines[at-1]) == "" {
 		at--
 	}
+	// A heading straight followed by its first item: keep a blank line
+	// between them, as the section creation above does.
+	return splice(lines, at, bullet, nl, at == start+1, false)
+}
+
+// splice puts block before lines[at], ending the line before it first;
+// blankBefore and blankAfter keep a blank line on either side. It returns
+// the file and the 1-based line block starts on.
+func splice(lines []string, at int, block, nl string, blankBefore, blankAfter bool) ([]byte, int) {
 	var b strings.Builder
 	for i := 0; i < at; i++ {
 		b.WriteString(lines[i])
@@ -259,13 +268,14 @@ func insertBlock(src []byte, section, block string, maxLevel int) ([]byte, int) 
 	if at > 0 && !strings.HasSuffix(lines[at-1], "\n") {
 		b.WriteString(nl)
 	}
-	if at == start+1 {
-		// A heading straight followed by its first item: keep a blank line
-		// between them, as the section creation above does.
+	if blankBefore {
 		b.WriteString(nl)
 	}
 	line := strings.Count(b.String(), "\n") + 1
-	b.WriteString(bullet)
+	b.WriteString(block)
+	if blankAfter {
+		b.WriteString(nl)
+	}
 	for i := at; i < len(lines); i++ {
 		b.WriteString(lines[i])
 	}
@@ -286,22 +296,8 @@ func insertTop(lines []string, code []bool, block, nl string) ([]byte, int) {
 	for at > 0 && strings.TrimSpace(lines[at-1]) == "" {
 		at--
 	}
-	var b strings.Builder
-	for i := 0; i < at; i++ {
-		b.WriteString(lines[i])
-	}
-	if at > 0 && !strings.HasSuffix(lines[at-1], "\n") {
-		b.WriteString(nl)
-	}
-	line := strings.Count(b.String(), "\n") + 1
-	b.WriteString(block)
-	if at == end && end < len(lines) {
-		b.WriteString(nl) // a heading right after: keep a blank line before it
-	}
-	for i := at; i < len(lines); i++ {
-		b.WriteString(lines[i])
-	}
-	return []byte(b.String()), line
+	// A heading right after: keep a blank line before it.
+	return splice(lines, at, block, nl, false, at == end && end < len(lines))
 }
 
 // headingOf returns the level and text of an ATX heading line, or 0. It is
