@@ -193,11 +193,18 @@ type injKey struct {
 	core, relItems, relTokens int
 }
 
-func (s *state) view(day int64) *injView {
+// mark is what tells the state's observations apart from the ones a
+// cache was made for.
+func (s *state) mark() stateMark {
 	m := stateMark{version: s.version, groups: len(s.Groups), items: countItems(s.Groups), task: s.Task, response: s.Response}
 	if len(s.Groups) > 0 {
 		m.first = &s.Groups[0]
 	}
+	return m
+}
+
+func (s *state) view(day int64) *injView {
+	m := s.mark()
 	if s.inj == nil || s.inj.print != m || s.inj.day != day {
 		s.inj = &injView{print: m, day: day, lines: injectedLines(s.Groups, day)}
 	}

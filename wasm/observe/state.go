@@ -37,6 +37,7 @@ type state struct {
 	reflector failure
 	shrink    int // prompt-too-long failures halve the chunk size this many times
 	inj       *injView
+	tokens    *tokenCount
 }
 
 // failure is the backoff of one kind of model call.
@@ -59,7 +60,23 @@ const (
 )
 
 // Tokens is the estimated size of the observations as rendered.
-func (s *state) Tokens() int { return budget.EstimateTokens(render(s.Groups)) }
+//
+// The footer asks after every event, so the count is kept for the
+// observations it was made for: rendering 1,200 of them each time is 100
+// KiB before every model request.
+func (s *state) Tokens() int {
+	m := s.mark()
+	if s.tokens == nil || s.tokens.print != m {
+		s.tokens = &tokenCount{print: m, n: budget.EstimateTokens(render(s.Groups))}
+	}
+	return s.tokens.n
+}
+
+// tokenCount is Tokens for the observations print describes.
+type tokenCount struct {
+	print stateMark
+	n     int
+}
 
 // Items counts observations by priority: [0] all, then [low], [medium], [high].
 func (s *state) Items() [4]int {
