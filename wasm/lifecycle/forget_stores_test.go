@@ -38,3 +38,20 @@ func TestForgetAndRestoreThroughTheStoresTheyBelongTo(t *testing.T) {
 	said, isErr = r.tool("memory_forget", `{"id":"F-00000000"}`)
 	require.True(t, isErr, "an id no store holds: %s", said)
 }
+
+// /memory forget and /memory restore with no id, over the real notes store:
+// what a person types, and the answer names no internal id but what restores.
+func TestMemoryForgetAndRestoreCommandsOverTheNotesStore(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "# Memory\n\n## Build\n- I always use pnpm\n- Tests need the race detector\n")
+	r.mem("forget pnpm")
+	require.Equal(t, int64(0), r.exit(), r.text())
+	require.Contains(t, r.text(), "Forgot “I always use pnpm”")
+	require.NotContains(t, r.read(projectIndex), "pnpm")
+	r.mem("restore")
+	require.Equal(t, int64(0), r.exit(), r.text())
+	require.Contains(t, r.text(), "Restored “I always use pnpm”")
+	require.Contains(t, r.read(projectIndex), "- I always use pnpm\n")
+	r.mem("restore")
+	require.Equal(t, int64(1), r.exit(), "nothing left to restore: %s", r.text())
+}
