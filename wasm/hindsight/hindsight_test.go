@@ -90,6 +90,18 @@ func TestSerializeTurnKeepsTextAndToolsStripsRecallAndRedactsBothFields(t *testi
 	}
 }
 
+func TestSerializeTurnLeavesOutWhatTheRetainToolKeptOnItsOwn(t *testing.T) {
+	msgs := `[
+	 {"role":"user","content":"Remember how we deploy","timestamp":5},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"r1","name":"hindsight_retain","arguments":{"content":"Deploys go through make release QQQ"}},{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"ls"}}]},
+	 {"role":"toolResult","toolCallId":"r1","toolName":"hindsight_retain","content":[{"type":"text","text":"Retained. RRR"}]},
+	 {"role":"toolResult","toolCallId":"c2","toolName":"bash","content":[{"type":"text","text":"Makefile"}]},
+	 {"role":"assistant","content":[{"type":"text","text":"Kept."}]}
+	]`
+	tr := serializeTurn([]byte(msgs), "k", 16000)
+	require.Equal(t, "user: Remember how we deploy\ntool bash {\"command\":\"ls\"}\nresult: Makefile\nassistant: Kept.", tr.Content)
+}
+
 func TestSerializeTurnCapsAndKeepsNothingFromAnEmptyRun(t *testing.T) {
 	long := strings.Repeat("word ", 5000)
 	tr := serializeTurn([]byte(`[{"role":"user","content":"`+long+`","timestamp":1}]`), "k", 1000)
