@@ -307,9 +307,10 @@ func flushBatches(c settings, due []Job, timeoutMs int) []flushBatch {
 }
 
 // outcome is what one batch's answer means for each of its jobs: the lines
-// to append to the outbox, and those for the dead-letter file.
+// to append to the outbox, and those for the dead-letter file. Only an
+// answer that is Hindsight's marks them done (retainProblem).
 func outcome(c settings, b flushBatch, r response, now int64) (outbox, dead []byte) {
-	problem := r.problem()
+	problem := retainProblem(r)
 	for _, j := range b.Jobs {
 		switch {
 		case problem == "":
@@ -371,7 +372,7 @@ func settle(c settings, batches []flushBatch, rs []response, now int64) flushed 
 	for i, r := range rs {
 		more, d := outcome(c, batches[i], r, now)
 		f.Outbox, f.Dead = append(f.Outbox, more...), append(f.Dead, d...)
-		if p := r.problem(); p != "" {
+		if p := retainProblem(r); p != "" {
 			f.Failed += len(batches[i].Jobs)
 			f.Problem = batches[i].Bank + ": " + p
 		} else {

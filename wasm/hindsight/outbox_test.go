@@ -49,11 +49,14 @@ func TestAFlushsAnswersBecomeDonesFailuresAndDeadLetters(t *testing.T) {
 		rs   []response
 		want flushed
 	}{
-		{"both taken", []response{{Status: 200}, {Status: 202}}, flushed{
+		{"both taken", []response{{Status: 200, Body: tookBody}, {Status: 202, Body: tookBody}}, flushed{
 			Outbox: concat(DoneRecord(p1, 7), DoneRecord(p2, 7), DoneRecord(u1, 7)), Sent: 3}},
-		{"one bank down: a failure, and a dead letter at the third", []response{{Status: 503}, {Status: 200}}, flushed{
+		{"one bank down: a failure, and a dead letter at the third", []response{{Status: 503}, {Status: 200, Body: tookBody}}, flushed{
 			Outbox: concat(failRecord(p1, 7, "HTTP 503"), DoneRecord(p2, 7), DoneRecord(u1, 7)),
 			Dead:   deadRecord(p2, 7, "HTTP 503"), Sent: 1, Failed: 2, Problem: "p: HTTP 503"}},
+		{"a 200 that is not Hindsight's is a failure that says what came back", []response{{Status: 200, Body: "<!doctype html><title>Welcome to nginx!</title>"}, {Status: 200, Body: tookBody}}, flushed{
+			Outbox: concat(failRecord(p1, 7, nginx), DoneRecord(p2, 7), DoneRecord(u1, 7)),
+			Dead:   deadRecord(p2, 7, nginx), Sent: 1, Failed: 2, Problem: "p: " + nginx}},
 		{"both down: the last problem is named", []response{{Error: "refused"}, {Error: "timed out after 5000 ms"}}, flushed{
 			Outbox: concat(failRecord(p1, 7, "refused"), DoneRecord(p2, 7), failRecord(u1, 7, "timed out after 5000 ms")),
 			Dead:   deadRecord(p2, 7, "refused"), Failed: 3, Problem: "u: timed out after 5000 ms"}},
@@ -62,6 +65,35 @@ func TestAFlushsAnswersBecomeDonesFailuresAndDeadLetters(t *testing.T) {
 		require.Equal(t, tc.want, settle(c, batches, tc.rs, 7), tc.name)
 	}
 	require.Equal(t, []request{{URL: "a"}, {URL: "b"}}, batchRequests([]flushBatch{{Req: request{URL: "a"}}, {Req: request{URL: "b"}}}))
+}
+
+// tookBody is how Hindsight 1.1.0 answers an async retain.
+const tookBody = `{"success":true,"bank_id":"p","items_count":2,"async":true,"operation_id":"op-1"}`
+
+const nginx = "the answer is not Hindsight's: an HTML page (Welcome to nginx!)"
+
+func TestOnlyHindsightsOwnAnswerMarksARetainDone(t *testing.T) {
+	tests := []struct {
+		name string
+		r    response
+		want string
+	}{
+		{"an async retain's answer", response{Status: 200, Body: tookBody}, ""},
+		{"a sync retain's answer", response{Status: 200, Body: `{"success":true,"bank_id":"b","items_count":1,"async":false,"usage":{"total_tokens":3}}`}, ""},
+		{"a wrong URL's page", response{Status: 200, Body: "\n<!DOCTYPE html>\n<html><head><TITLE> Welcome to\n nginx!</TITLE>"}, nginx},
+		{"a page without a title", response{Status: 200, Body: "<html><body>hi"}, "the answer is not Hindsight's: an HTML page"},
+		{"broken JSON", response{Status: 200, Body: `{"success":tr`}, `the answer is not Hindsight's: not JSON: "{\"success\":tr"`},
+		{"an empty body", response{Status: 204}, "the answer is not Hindsight's: an empty body"},
+		{"another server's JSON", response{Status: 200, Body: `{"ok":true}`}, `the answer is not Hindsight's: JSON without success, bank_id and items_count: {"ok":true}`},
+		{"a list", response{Status: 200, Body: `[1]`}, `the answer is not Hindsight's: JSON without success, bank_id and items_count: [1]`},
+		{"a count that is not a number", response{Status: 200, Body: `{"success":true,"bank_id":"b","items_count":"1"}`}, `the answer is not Hindsight's: JSON without success, bank_id and items_count: {"success":true,"bank_id":"b","items_count":"1"}`},
+		{"success false", response{Status: 200, Body: `{"success":false,"bank_id":"b","items_count":0}`}, `the server answered success false: {"success":false,"bank_id":"b","items_count":0}`},
+		{"a 500 stays a 500", response{Status: 500, Body: tookBody}, "HTTP 500"},
+		{"no answer", response{Error: "refused"}, "refused"},
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.want, retainProblem(tc.r), tc.name)
+	}
 }
 
 func TestGivingUpOnJobsSaysHowManyAndWhereTheyAreKept(t *testing.T) {

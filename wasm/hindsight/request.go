@@ -43,6 +43,72 @@ func (r response) problem() string {
 	return ""
 }
 
+// retainProblem says why a retain's answer does not show the server took
+// the items, "" when it does: besides a failed request, a 2xx answer that is
+// not Hindsight's (an HTML page from a wrong URL, broken JSON, an object
+// without what a retain answer holds) is a failed send, and the words say
+// what came back. Hindsight 1.1.0 answers a retain with
+// {"success":true,"bank_id":…,"items_count":N,"async":…,…} (its RetainResponse).
+//
+//	retainProblem(response{Status: 200, Body: `{"success":true,"bank_id":"b","items_count":1,"async":true}`}) => ""
+//	retainProblem(response{Status: 200, Body: "<html><title>Welcome</title>"}) => "the answer is not Hindsight's: an HTML page (Welcome)"
+func retainProblem(r response) string {
+	if p := r.problem(); p != "" {
+		return p
+	}
+	const not = "the answer is not Hindsight's: "
+	body := strings.TrimSpace(r.Body)
+	if !gjson.Valid(body) {
+		if strings.HasPrefix(body, "<") {
+			return not + "an HTML page" + htmlTitle(body)
+		}
+		if body == "" {
+			return not + "an empty body"
+		}
+		return not + "not JSON: " + strconv.Quote(text.Bytes(body, 60))
+	}
+	v := gjson.Parse(body)
+	switch {
+	case !v.IsObject() || jsonr.Get(v, "success").Type != gjson.True && jsonr.Get(v, "success").Type != gjson.False ||
+		jsonr.Get(v, "bank_id").Type != gjson.String || jsonr.Get(v, "items_count").Type != gjson.Number:
+		return not + "JSON without success, bank_id and items_count: " + text.Bytes(body, 60)
+	case !jsonr.Get(v, "success").Bool():
+		return "the server answered success false: " + text.Bytes(body, 60)
+	}
+	return ""
+}
+
+// htmlTitle is " (the page's title)", "" when it has none.
+func htmlTitle(page string) string {
+	page = text.Bytes(page, 4096)
+	i := indexFold(page, "<title>")
+	if i < 0 {
+		return ""
+	}
+	rest := page[i+len("<title>"):]
+	if j := indexFold(rest, "</title>"); j >= 0 {
+		rest = rest[:j]
+	}
+	if t := strings.Join(strings.Fields(rest), " "); t != "" {
+		return " (" + text.Bytes(t, 60) + ")"
+	}
+	return ""
+}
+
+// indexFold is strings.Index of an ASCII lower-case tag, in any case: byte
+// for byte, so the index is s's.
+func indexFold(s, tag string) int {
+	for i := 0; i+len(tag) <= len(s); i++ {
+		k := 0
+		for ; k < len(tag) && (s[i+k]|0x20) == tag[k]; k++ {
+		}
+		if k == len(tag) {
+			return i
+		}
+	}
+	return -1
+}
+
 // readResponses reads the resume value of an http effect: one answer per
 // request, in order. Anything missing or malformed is an error answer, so a
 // host's mistake reads as a failed request, never as success.

@@ -126,6 +126,9 @@ func (r *hsRig) outbox() string {
 	return string(b)
 }
 
+// retained is how Hindsight 1.1.0 answers an async retain.
+const retained = `{"success":true,"bank_id":"b","items_count":1,"async":true,"operation_id":"op-1"}`
+
 func ok(body string) map[string]any { return map[string]any{"status": 200, "body": body} }
 
 func userMsg(text string, ts int64) map[string]any {
@@ -197,9 +200,20 @@ func TestRetainQueuesARedactedStrippedJobPerBankThenFlushesInTheBackground(t *te
 	item := gjson.Get(ask.Get("requests.0.body").String(), "items.0")
 	require.Equal(t, "pimem:s1:500", item.Get("document_id").String())
 	require.Contains(t, item.Get("context").String(), "[REDACTED:github-token]")
-	r.answer(ok(`{}`), ok(`{}`))
+	r.answer(ok(retained), ok(retained))
 	require.Equal(t, 2, strings.Count(r.outbox(), `"op":"done"`))
 	require.Equal(t, "hindsight project+user", r.status())
+}
+
+func TestA2xxThatIsNotHindsightsLeavesTheJobWaitingAndStatusSaysWhatCameBack(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "aborted": false, "messages": turn("deploy", "x")})
+	r.answer(ok("<!DOCTYPE html><html><head><title>Welcome to nginx!</title></head>"))
+	box := r.outbox()
+	require.Equal(t, 0, strings.Count(box, `"op":"done"`))
+	require.Contains(t, box, `"op":"fail"`)
+	r.call("command", map[string]any{"name": "hindsight", "args": "status"})
+	require.Contains(t, r.effects("output")[0].Get("text").String(), "1 failures, last the answer is not Hindsight's: an HTML page (Welcome to nginx!)")
 }
 
 func TestNothingIsQueuedOrAskedWhenMemoryMayNotRetain(t *testing.T) {
@@ -447,7 +461,7 @@ func TestTheRetainToolQueuesRedactedContentAndContext(t *testing.T) {
 	r.call("tool", map[string]any{"name": "hindsight_retain", "params": map[string]any{"content": "key is " + hsSecret, "context": "from " + hsSecret}})
 	require.NotContains(t, r.outbox(), hsSecret)
 	require.Contains(t, r.outbox(), `"source:tool"`)
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	require.Equal(t, "Retained.", r.effects("tool_result")[0].Get("text").String())
 }
 
@@ -546,7 +560,7 @@ func TestAnOutboxWithNothingPendingPast64KiBIsRewrittenEmpty(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), old, 0o644)
 	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("new", "x")})
 	require.True(t, len(r.outbox()) > 70<<10)
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	require.Equal(t, "", r.outbox())
 	// The fold this process kept starts again from the emptied file.
 	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("newer", "x")})
@@ -587,7 +601,7 @@ func TestAnAgentEndLocksOnceAndReadsTheOutboxOnlyAfterAnotherProcessChangedIt(t 
 		r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("fact "+strconv.FormatInt(ts, 10), ts)}})
 	}
 	end(1)
-	r.answer(ok(`{}`)) // the flush keeps up
+	r.answer(ok(retained)) // the flush keeps up
 	for ts := int64(2); ts <= 4; ts++ {
 		end(ts) // the first flush is out: the next turns wait
 		require.Equal(t, 1, c.locks, "locks at turn %d", ts)
