@@ -72,7 +72,7 @@ func failRecord(j Job, now int64, problem string) []byte {
 	w := head("fail", j.ID, j.Bank, now)
 	w.Int("n", int64(n))
 	w.Int("next", now+backoff(n))
-	w.Str("error", text.Bytes(problem, 300))
+	w.Str("error", text.Bytes(hideURLSecrets(problem), 300))
 	return append(w.Close(), '\n')
 }
 
@@ -81,7 +81,7 @@ func failRecord(j Job, now int64, problem string) []byte {
 func deadRecord(j Job, now int64, problem string) []byte {
 	w := head("dead", j.ID, j.Bank, now)
 	w.Int("n", int64(j.Attempts+1))
-	w.Str("error", text.Bytes(problem, 300))
+	w.Str("error", text.Bytes(hideURLSecrets(problem), 300))
 	w.Raw("item", []byte(j.Item))
 	return append(w.Close(), '\n')
 }
@@ -388,5 +388,5 @@ func (f flushed) gaveUp(maxAttempts int, deadFile string) string {
 	if len(f.Dead) == 0 {
 		return ""
 	}
-	return "pi-memory: Hindsight gave up on " + strconv.Itoa(strings.Count(string(f.Dead), "\n")) + " retain jobs after " + strconv.Itoa(maxAttempts) + " failures (" + f.Problem + "); they are kept in " + deadFile + "."
+	return "pi-memory: Hindsight gave up on " + strconv.Itoa(strings.Count(string(f.Dead), "\n")) + " retain jobs after " + strconv.Itoa(maxAttempts) + " failures (" + hideURLSecrets(f.Problem) + "); they are kept in " + deadFile + "."
 }

@@ -96,6 +96,19 @@ func TestOnlyHindsightsOwnAnswerMarksARetainDone(t *testing.T) {
 	}
 }
 
+func TestFailuresAndDeadLettersKeepNoURLSecret(t *testing.T) {
+	j := Job{ID: "d1", Bank: "b"}
+	const p = "Request cannot be constructed from a URL that includes credentials: http://me:hunter2@h:1/v1/x?token=s3cret"
+	for _, r := range [][]byte{failRecord(j, 1, p), deadRecord(j, 1, p), []byte(flushed{Dead: deadRecord(j, 1, p), Problem: "b: " + p}.gaveUp(8, "d"))} {
+		require.NotContains(t, string(r), "hunter2")
+		require.NotContains(t, string(r), "s3cret")
+		require.Contains(t, string(r), "http://***@h:1/v1/x?token=***")
+	}
+	o := FoldOutbox(concat(JobRecord("b", job("d1"), 1), failRecord(j, 1, p)))
+	st := statusText(status{URL: "http://h:1", Mode: modeNormal, Outbox: "/o", Box: o, Now: 1})
+	require.NotContains(t, st, "hunter2")
+}
+
 func TestGivingUpOnJobsSaysHowManyAndWhereTheyAreKept(t *testing.T) {
 	require.Equal(t, "", flushed{Problem: "p: HTTP 503"}.gaveUp(8, "/a/dead.jsonl"))
 	f := flushed{Dead: concat(deadRecord(Job{ID: "1"}, 1, "x"), deadRecord(Job{ID: "2"}, 1, "x")), Problem: "p: HTTP 503"}

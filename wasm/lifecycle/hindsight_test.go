@@ -216,6 +216,24 @@ func TestA2xxThatIsNotHindsightsLeavesTheJobWaitingAndStatusSaysWhatCameBack(t *
 	require.Contains(t, r.effects("output")[0].Get("text").String(), "1 failures, last the answer is not Hindsight's: an HTML page (Welcome to nginx!)")
 }
 
+func TestAURLWithAPasswordTurnsHindsightOffSayingWhyAndIsShownNowhere(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://me:hunter2@hs:1/"}`, nil)
+	require.NotContains(t, r.last.Raw, "hunter2")
+	warn := r.effects("notify")
+	require.Equal(t, 1, len(warn), "%s", r.last.Raw)
+	require.Contains(t, warn[0].Get("text").String(), `hindsight.json: "url" http://***@hs:1 holds a user name or password; Hindsight is off. Put the key in "apiKey" (or HINDSIGHT_API_KEY)`)
+	require.Equal(t, "hindsight off (bad config)", r.status())
+	r.call("context", map[string]any{"messages": []any{userMsg("q", 1)}})
+	r.call("agent_end", map[string]any{"stopReason": "stop", "aborted": false, "messages": turn("keep this", "x")})
+	require.Equal(t, 0, len(r.effects("http")))
+	require.Equal(t, "", r.outbox())
+	for _, args := range []string{"status", "doctor"} {
+		r.call("command", map[string]any{"name": "hindsight", "args": args})
+		require.NotContains(t, r.last.Raw, "hunter2", args)
+		require.Contains(t, r.last.Raw, "http://***@hs:1", args)
+	}
+}
+
 func TestNothingIsQueuedOrAskedWhenMemoryMayNotRetain(t *testing.T) {
 	tests := []struct {
 		name   string
