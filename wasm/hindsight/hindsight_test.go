@@ -54,6 +54,22 @@ func TestReadResponsesTurnsEveryMalformedAnswerIntoAFailure(t *testing.T) {
 	require.Equal(t, "the host gave no answer", readResponses([]byte(`{}`), 1)[0].Error)
 }
 
+func TestAnAnswerTheHostCutOrOneOverTheCapIsRefusedBeforeParsing(t *testing.T) {
+	big := strings.Repeat("x", maxAnswer+1)
+	atCap := strings.Repeat("x", maxAnswer)
+	value := `[{"status":200,"body":"{\"results\":[","truncated":true},{"status":200,"body":"` + big + `"},{"status":200,"body":"` + atCap + `"},{"status":200,"body":"` + strings.Repeat(`\"`, maxAnswer/2) + `"}]`
+	got := readResponses([]byte(value), 4)
+	require.Equal(t, "the answer is larger than 1 MiB (HTTP 200); not read", got[0].problem())
+	require.Equal(t, "the answer is larger than 1 MiB (HTTP 200); not read", got[1].problem())
+	require.Equal(t, "", got[2].problem())
+	require.Equal(t, maxAnswer, len(got[2].Body))
+	require.Equal(t, "", got[3].problem(), "escapes make the JSON longer, not the body")
+	require.Contains(t, string(encode(nil, []request{{Method: "POST", URL: "u", TimeoutMs: 1}})), `"maxBytes":1048576`)
+	rs := recalls([]bank{{bankProject, "p"}}, []byte(`[{"status":200,"body":"{\"results\":[{\"text\":\"a\"}","truncated":true}]`))
+	require.Equal(t, "the answer is larger than 1 MiB (HTTP 200); not read", rs[0].Problem)
+	require.Equal(t, 0, len(rs[0].Memories))
+}
+
 func TestRenderGroupsByBankBetweenMarkersAndIsEmptyWithoutMemories(t *testing.T) {
 	rs := []recalled{
 		{Bank: bank{bankProject, "p"}, Memories: []memory{{Text: "Uses Go\nand make"}}},

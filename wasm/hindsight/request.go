@@ -11,6 +11,13 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// maxAnswer bounds the body of any answer the core reads (decision 001's
+// http row, maxBytes): Hindsight answers a recall, a reflect or a retain in
+// kilobytes (recall.maxTokens is at most 16384 tokens), and a 50 MB answer
+// from a wrong or broken server held a turn for minutes while it was
+// copied into the module and parsed. The host stops reading past it.
+const maxAnswer = 1 << 20
+
 // request is one HTTP request for the host to perform (an http effect
 // holds several, performed at once).
 type request struct {
@@ -21,7 +28,7 @@ type request struct {
 }
 
 // response is the host's answer to one request: a status and the body's
-// text, or an error (timed out, refused) with Status 0.
+// text, or an error (timed out, refused, over maxAnswer) with Status 0.
 type response struct {
 	Status int
 	Body   string
@@ -111,7 +118,9 @@ func indexFold(s, tag string) int {
 
 // readResponses reads the resume value of an http effect: one answer per
 // request, in order. Anything missing or malformed is an error answer, so a
-// host's mistake reads as a failed request, never as success.
+// host's mistake reads as a failed request, never as success; so is a body
+// the host cut (truncated) or one over maxAnswer (a host that did not cut
+// it), refused before anything parses it.
 func readResponses(value []byte, n int) []response {
 	out := make([]response, n)
 	arr := gjson.ParseBytes(value)
@@ -131,7 +140,12 @@ func readResponses(value []byte, n int) []response {
 				out[i].Error = "the host gave no status"
 				continue
 			}
-			out[i].Status, out[i].Body = int(st.Int()), jsonr.Get(v, "body").String()
+			body := jsonr.Get(v, "body")
+			if jsonr.Get(v, "truncated").Bool() || len(body.Raw) > maxAnswer+2 && len(body.String()) > maxAnswer {
+				out[i].Error = "the answer is larger than 1 MiB (HTTP " + strconv.Itoa(int(st.Int())) + "); not read"
+				continue
+			}
+			out[i].Status, out[i].Body = int(st.Int()), body.String()
 		}
 	}
 	return out
@@ -155,6 +169,7 @@ func encode(dst []byte, reqs []request) []byte {
 			o.Str("body", r.Body)
 		}
 		o.Int("timeoutMs", int64(r.TimeoutMs))
+		o.Int("maxBytes", maxAnswer)
 		return o.Close()
 	})
 }
