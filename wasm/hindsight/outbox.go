@@ -17,8 +17,13 @@ const (
 	outboxFile = "outbox.jsonl"
 	deadFile   = "dead.jsonl"
 	// compactBytes is the size past which an outbox with nothing pending is
-	// rewritten empty.
+	// rewritten empty; past compactBusy, one whose pending records take less
+	// than a quarter of it is rewritten with them alone (compactRecords).
 	compactBytes = 64 << 10
+	compactBusy  = 4 << 20
+	// readPiece is how much of the outbox one read takes when it is folded
+	// anew: any size is read, a piece at a time.
+	readPiece = 1 << 20
 	// maxBatch is the most items one flush request carries.
 	maxBatch     = 20
 	maxBackoffMs = 5 * 60 * 1000
@@ -155,24 +160,44 @@ func FoldOutbox(data []byte) Outbox {
 // folder folds the outbox as it grows: add the bytes appended since, and
 // outbox is what FoldOutbox of everything added would give, without the
 // items. A host that appends keeps one and folds only its own records, not
-// the whole file again. A pending job keeps where its record lies (Off,
-// Len), not its item, which fillItems reads back when a flush sends it:
-// hundreds of waiting items are hundreds of KiB for TinyGo's collector to
-// mark at every collection.
+// the whole file again; a file read anew is added in pieces (readPiece), so
+// no size is too large to fold. A pending job keeps where its record lies
+// (Off, Len), not its item, which fillItems reads back when a flush sends
+// it: hundreds of waiting items are hundreds of KiB for TinyGo's collector
+// to mark at every collection. A line longer than maxLine is a problem, not
+// something kept whole while it is found.
 type folder struct {
 	o    Outbox
 	line int    // the lines ended so far
 	off  int    // their bytes, newlines included
 	tail []byte // the last line, not yet ended
+	long int    // the bytes of a last line past maxLine, dropped as they came (tail is then empty)
 }
+
+// maxLine bounds an outbox line: a job's item is at most retain.maxChars
+// (a million) plus its context, some MiB once escaped as JSON.
+const maxLine = 16 << 20
 
 // add folds data appended to what was added before.
 func (f *folder) add(data []byte) {
 	for {
 		nl := bytes.IndexByte(data, '\n')
 		if nl < 0 {
+			if f.long > 0 || len(f.tail)+len(data) > maxLine {
+				f.long += len(f.tail) + len(data)
+				f.tail = f.tail[:0]
+				return
+			}
 			f.tail = append(f.tail, data...)
 			return
+		}
+		f.line++
+		if f.long > 0 || len(f.tail)+nl > maxLine {
+			n := f.long + len(f.tail) + nl
+			f.o.Problems = append(f.o.Problems, "line "+strconv.Itoa(f.line)+": longer than 16 MiB (not read)")
+			f.off += n + 1
+			f.long, f.tail, data = 0, f.tail[:0], data[nl+1:]
+			continue
 		}
 		// A line that does not continue a torn one is folded straight from data.
 		l := data[:nl]
@@ -180,7 +205,6 @@ func (f *folder) add(data []byte) {
 			l = append(f.tail, l...)
 		}
 		f.tail, data = f.tail[:0], data[nl+1:]
-		f.line++
 		fold(&f.o, string(l), f.line, f.off)
 		f.off += len(l) + 1
 	}
@@ -190,11 +214,15 @@ func (f *folder) add(data []byte) {
 // read as it stands (a record whose newline did not make it still counts),
 // on a copy, as the next add may end it.
 func (f *folder) outbox() Outbox {
-	if len(f.tail) == 0 {
+	if len(f.tail) == 0 && f.long == 0 {
 		return f.o
 	}
 	n := len(f.o.Problems)
 	o := Outbox{Pending: append([]Job(nil), f.o.Pending...), Problems: f.o.Problems[:n:n], Torn: true}
+	if f.long > 0 {
+		o.Problems = append(o.Problems, "line "+strconv.Itoa(f.line+1)+": torn (a write that did not finish), longer than 16 MiB")
+		return o
+	}
 	fold(&o, string(f.tail), -(f.line + 1), f.off)
 	return o
 }
@@ -269,6 +297,27 @@ func fold(o *Outbox, l string, n, off int) {
 		n, problem = -n, "torn (a write that did not finish)"
 	}
 	o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": "+problem)
+}
+
+// compactRecords is the outbox holding jobs (their items filled in) alone,
+// each as it stands: its job record, then a fail record with its attempts,
+// when it is due and its last error. What it folds to is what the outbox
+// held of them, so an outbox rewritten with it loses no unsent job.
+func compactRecords(jobs []Job) []byte {
+	var out []byte
+	for _, j := range jobs {
+		w := head("job", j.ID, j.Bank, j.At)
+		w.Raw("item", []byte(j.Item))
+		out = append(append(out, w.Close()...), '\n')
+		if j.Attempts > 0 || j.Next != 0 {
+			w := head("fail", j.ID, j.Bank, j.At)
+			w.Int("n", int64(j.Attempts))
+			w.Int("next", j.Next)
+			w.Str("error", j.LastError)
+			out = append(append(out, w.Close()...), '\n')
+		}
+	}
+	return out
 }
 
 // flushBatch is one flush request and the jobs it carries.

@@ -1,6 +1,7 @@
 package hindsight
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,6 +108,66 @@ func TestFailuresAndDeadLettersKeepNoURLSecret(t *testing.T) {
 	o := FoldOutbox(concat(JobRecord("b", job("d1"), 1), failRecord(j, 1, p)))
 	st := statusText(status{URL: "http://h:1", Mode: modeNormal, Outbox: "/o", Box: o, Now: 1})
 	require.NotContains(t, st, "hunter2")
+}
+
+// A file read anew is folded a piece at a time: whatever the pieces, the
+// fold is the whole file's.
+func TestAnOutboxFoldedInPiecesIsTheWholeFilesFold(t *testing.T) {
+	var data []byte
+	for i := 0; i < 40; i++ {
+		data = append(data, JobRecord("b", job("d"+strconv.Itoa(i)), 1)...)
+		if i%3 == 0 {
+			data = append(data, DoneRecord(Job{ID: "d" + strconv.Itoa(i), Bank: "b"}, 2)...)
+		}
+	}
+	data = append(data, "not json\n"+`{"v":1,"op":"job","id":"t","bank":"b"`...)
+	whole := FoldOutbox(data)
+	for _, piece := range []int{1, 7, 100, 4096} {
+		var f folder
+		for at := 0; at < len(data); at += piece {
+			f.add(data[at:min(at+piece, len(data))])
+		}
+		o := f.outbox()
+		fillItems(o.Pending, data, 0)
+		require.Equal(t, whole, o, "pieces of %d", piece)
+	}
+}
+
+func TestALineOverMaxLineIsAProblemAndTheLinesAfterItStillFold(t *testing.T) {
+	var f folder
+	f.add(JobRecord("b", job("d1"), 1))
+	long := []byte(strings.Repeat("x", 1<<20))
+	for i := 0; i <= maxLine>>20; i++ {
+		f.add(long)
+	}
+	require.Equal(t, []string{"line 2: torn (a write that did not finish), longer than 16 MiB"}, f.outbox().Problems)
+	f.add([]byte("\n"))
+	after := JobRecord("b", job("d2"), 1)
+	f.add(after)
+	o := f.outbox()
+	require.Equal(t, []string{"line 2: longer than 16 MiB (not read)"}, o.Problems)
+	require.Equal(t, 2, len(o.Pending))
+	require.Equal(t, len(JobRecord("b", job("d1"), 1))+(maxLine>>20+1)<<20+1, o.Pending[1].Off)
+	require.False(t, o.Torn)
+}
+
+func TestCompactRecordsKeepEveryJobAsItStands(t *testing.T) {
+	var data []byte
+	data = append(data, JobRecord("b", job("d1"), 1)...)
+	data = append(data, JobRecord("b", job("d2"), 2)...)
+	data = append(data, JobRecord("u", job("d3"), 3)...)
+	data = append(data, DoneRecord(Job{ID: "d2", Bank: "b"}, 4)...)
+	o := FoldOutbox(data)
+	data = append(data, failRecord(o.Pending[1], 5, "HTTP 503")...)
+	o = FoldOutbox(data)
+	again := FoldOutbox(compactRecords(o.Pending))
+	require.Equal(t, len(o.Pending), len(again.Pending))
+	for i := range o.Pending {
+		a, b := o.Pending[i], again.Pending[i]
+		a.Off, a.Len, b.Off, b.Len = 0, 0, 0, 0
+		require.Equal(t, a, b)
+	}
+	require.Equal(t, 0, len(again.Problems))
 }
 
 func TestGivingUpOnJobsSaysHowManyAndWhereTheyAreKept(t *testing.T) {

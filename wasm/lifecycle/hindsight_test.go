@@ -1,7 +1,10 @@
 package lifecycle_test
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -584,6 +587,75 @@ func TestAnOutboxWithNothingPendingPast64KiBIsRewrittenEmpty(t *testing.T) {
 	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("newer", "x")})
 	require.Equal(t, 1, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
 	require.Equal(t, "hindsight 1 waiting", r.status())
+}
+
+// An outbox past 64 MiB (a server away for long, or years of turns) is read
+// a piece at a time: it is compacted under its lock to its unsent jobs, which
+// are sent, instead of never being read again while turns are appended to it.
+func TestAnOutboxOver64MiBIsCompactedToItsUnsentJobsAndFlushed(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	dir := filepath.Join(r.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	f, err := os.Create(filepath.Join(dir, "outbox.jsonl"))
+	require.NoError(t, err)
+	w := bufio.NewWriterSize(f, 1<<20)
+	size, unsent := 0, 0
+	for i := 0; size < 65<<20; i++ {
+		it := hindsight.Item{DocumentID: "old" + strconv.Itoa(i), Content: strings.Repeat("x", 4000)}
+		rec := hindsight.JobRecord("b", it, 1)
+		if i%5000 == 17 { // a few never sent, one with a failure
+			unsent++
+		} else {
+			rec = append(rec, hindsight.DoneRecord(hindsight.Job{ID: it.DocumentID, Bank: "b"}, 2)...)
+		}
+		if i == 17 {
+			rec = append(rec, `{"v":1,"op":"fail","id":"old17","bank":"b","at":3,"n":2,"next":4,"error":"HTTP 503"}`+"\n"...)
+		}
+		w.Write(rec)
+		size += len(rec)
+	}
+	require.NoError(t, w.Flush())
+	f.Close()
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("new", "x")})
+	require.Equal(t, 0, len(r.effects("notify")), "%s", r.last.Raw)
+	box := r.outbox()
+	require.True(t, len(box) < 1<<20, "compacted to %d bytes", len(box))
+	o := hindsight.FoldOutbox([]byte(box))
+	require.Equal(t, unsent+1, len(o.Pending))
+	require.Equal(t, 0, len(o.Problems))
+	require.Equal(t, "old17", o.Pending[0].ID)
+	require.Equal(t, 2, o.Pending[0].Attempts)
+	require.Equal(t, "HTTP 503", o.Pending[0].LastError)
+	require.Equal(t, fmt.Sprintf("hindsight %d waiting", unsent+1), r.status())
+	ask := r.effects("http")[0]
+	reqs := ask.Get("requests").Array()
+	require.Equal(t, 2, len(reqs)) // bank b's old jobs, and the new turn in the project bank
+	require.Equal(t, unsent, len(gjson.Get(reqs[0].Get("body").String(), "items").Array()))
+	r.answer(ok(retained), ok(retained))
+	require.Equal(t, 0, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
+}
+
+// failingReads fails every read of the outbox: a file that cannot be read.
+type failingReads struct{ hostio.Host }
+
+func (f failingReads) ReadAt(p string, off int64, dst []byte) (int, error) {
+	if strings.HasSuffix(p, "outbox.jsonl") {
+		return 0, errors.New("input/output error")
+	}
+	return f.Host.ReadAt(p, off, dst)
+}
+
+func TestAnOutboxThatCannotBeReadIsNotAppendedToAndTheTurnSaysSo(t *testing.T) {
+	r := newHSRigOn(t, `{"url":"http://hs:1"}`, nil, func(h hostio.Host) hostio.Host { return failingReads{h} })
+	dir := filepath.Join(r.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	old := hindsight.JobRecord("b", hindsight.Item{DocumentID: "old", Content: "c"}, 1)
+	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), old, 0o644)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("new", "x")})
+	require.Equal(t, string(old), r.outbox())
+	warn := r.effects("notify")
+	require.Equal(t, 1, len(warn), "%s", r.last.Raw)
+	require.Contains(t, warn[0].Get("text").String(), "outbox.jsonl: it cannot be read (input/output error), so nothing more is queued in it until it can")
 }
 
 // countingHost counts the locks taken, the folders made and the whole
