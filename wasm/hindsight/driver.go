@@ -39,6 +39,7 @@ type driver struct {
 
 	repoKey   string
 	sessionID string
+	owner     string // this process's name on its flush's claims: the session and random bytes
 	mode      string // from the branch's entries or /hindsight mode; "" = the config's
 	optOut    bool   // next-opt-out: the next agent_end keeps nothing
 
@@ -94,6 +95,9 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 	if h.sessionID == "" {
 		h.sessionID = "pimem-" + strconv.FormatInt(h.h.Now(), 10)
 	}
+	var r [6]byte
+	h.h.Random(r[:])
+	h.owner = h.sessionID + "/" + hex(r[:])
 	h.repoKey = repoKeyOf(originURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
 	if m := branchMode(jsonr.Get(in, "branch")); m != "" {
 		h.mode = m
@@ -265,13 +269,19 @@ func (h *driver) readItems(jobs []Job) bool {
 // stat is the outbox's size and mtime: whether the file is read again.
 func (h *driver) stat() (hostio.FileInfo, error) { return h.h.Stat(h.outbox) }
 
-// appendOutbox appends records under the outbox's lock, on a line of their
-// own after a torn last line; dead-letter lines go to dead.jsonl first. An
-// outbox that cannot be read is not appended to (its jobs could never be
-// sent, and the queue would grow behind them): the error says so. Then the
-// outbox is compacted (compact). The records are added to the kept fold, so
-// a turn's append reads the outbox only when another process changed it.
+// appendOutbox appends records under the outbox's lock (withOutbox).
 func (h *driver) appendOutbox(records, dead []byte) error {
+	return h.withOutbox(dead, func(Outbox) ([]byte, error) { return records, nil })
+}
+
+// withOutbox appends the records build makes of the outbox as it is, under
+// the outbox's lock, on a line of their own after a torn last line;
+// dead-letter lines go to dead.jsonl first. An outbox that cannot be read
+// is not appended to (its jobs could never be sent, and the queue would
+// grow behind them): the error says so. Then the outbox is compacted
+// (compact). The records are added to the kept fold, so a turn's append
+// reads the outbox only when another process changed it.
+func (h *driver) withOutbox(dead []byte, build func(o Outbox) ([]byte, error)) error {
 	if h.outbox == "" {
 		return errors.New("no agent folder: the outbox has nowhere to live")
 	}
@@ -290,6 +300,10 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 	if err != nil {
 		return errors.New("it cannot be read (" + err.Error() + "), so nothing more is queued in it until it can; move it aside to start a new queue")
 	}
+	records, err := build(o)
+	if err != nil || len(records) == 0 {
+		return err
+	}
 	if o.Torn {
 		records = append([]byte{'\n'}, records...)
 	}
@@ -307,6 +321,37 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 		return h.compact(info.Size)
 	}
 	return nil
+}
+
+// errMoved is a flush's claim finding a record not where the fold says.
+var errMoved = errors.New("changed while it was read; flush again")
+
+// claimDue claims the due jobs for one flush, their items read, until
+// until (ms): under the outbox's lock, so of two processes flushing at once
+// each sends what the other has not claimed (claimRecords). None when
+// nothing is due, which is seen from the kept fold without the lock.
+func (h *driver) claimDue(until int64) ([]Job, error) {
+	o, _, err := h.readOutbox()
+	if err != nil || len(o.due(h.h.Now(), h.owner)) == 0 {
+		return nil, err
+	}
+	var jobs []Job
+	err = h.withOutbox(nil, func(o Outbox) ([]byte, error) {
+		now := h.h.Now()
+		if jobs = o.due(now, h.owner); len(jobs) == 0 {
+			return nil, nil
+		}
+		if !h.readItems(jobs) {
+			// Rewritten since it was folded: the next flush folds it again.
+			h.folded, jobs = false, nil
+			return nil, errMoved
+		}
+		return claimRecords(jobs, now, until, h.owner), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return jobs, nil
 }
 
 // compact rewrites the outbox, under its lock (held by the caller), from

@@ -147,8 +147,8 @@ func TestOutboxFoldsJobsFailuresAndDones(t *testing.T) {
 	o = FoldOutbox(data)
 	require.Equal(t, 2, len(o.Pending))
 	require.Equal(t, Job{ID: "d1", Bank: "b", At: 10, Item: string(itemJSON(job("d1"))), Len: len(JobRecord("b", job("d1"), 10)) - 1, Attempts: 1, Next: 2020, LastError: "HTTP 500"}, o.Pending[0])
-	require.Equal(t, 1, len(o.due(2019)))
-	require.Equal(t, 2, len(o.due(2020)))
+	require.Equal(t, 1, len(o.due(2019, "")))
+	require.Equal(t, 2, len(o.due(2020, "")))
 	require.Equal(t, 0, len(o.Problems))
 	require.False(t, o.Torn)
 }

@@ -28,6 +28,10 @@ const (
 	maxBatch     = 20
 	maxBackoffMs = 5 * 60 * 1000
 	lostMs       = 10 * 60 * 1000 // a background flush unanswered this long is taken as lost
+	// claimSlackMs is how much longer than its requests' bound a flush's
+	// claim on its jobs lasts: a process killed mid-flush leaves its jobs to
+	// the others this long after the bound.
+	claimSlackMs = 30000
 )
 
 // Item is one memory to retain, as the server's retain API takes it.
@@ -69,6 +73,22 @@ func JobRecord(bank string, it Item, now int64) []byte {
 func DoneRecord(j Job, now int64) []byte {
 	w := head("done", j.ID, j.Bank, now)
 	return append(w.Close(), '\n')
+}
+
+// claimRecords mark jobs as being sent by process by until until (ms): no
+// other process's flush sends them before, so two pi processes finishing
+// runs at once send each job once. A done or a fail ends the claim.
+//
+//	{"v":1,"op":"claim","id":"pimem:s1:5","bank":"pimem-r-…","at":9,"until":45009,"by":"s1/3f9a…"}
+func claimRecords(jobs []Job, now, until int64, by string) []byte {
+	var out []byte
+	for _, j := range jobs {
+		w := head("claim", j.ID, j.Bank, now)
+		w.Int("until", until)
+		w.Str("by", by)
+		out = append(append(out, w.Close()...), '\n')
+	}
+	return out
 }
 
 // failRecord counts a failed delivery and says when to try again.
@@ -123,6 +143,8 @@ type Job struct {
 	Attempts  int
 	Next      int64 // not before (ms); 0: at once
 	LastError string
+	Claimed   int64  // a flush is sending it until then (ms); 0: none
+	ClaimedBy string // the process whose flush it is
 }
 
 // Outbox is what the outbox file folds to.
@@ -135,11 +157,13 @@ type Outbox struct {
 	Torn     bool
 }
 
-// due are the pending jobs whose time has come.
-func (o Outbox) due(now int64) []Job {
+// due are the pending jobs whose time has come and that no other
+// process's flush is sending (claimRecords): self's own claims do not
+// count (its flush that is out was taken as lost, or the session ends).
+func (o Outbox) due(now int64, self string) []Job {
 	var out []Job
 	for _, j := range o.Pending {
-		if j.Next <= now {
+		if j.Next <= now && (j.Claimed <= now || j.ClaimedBy == self && self != "") {
 			out = append(out, j)
 		}
 	}
@@ -277,8 +301,15 @@ func fold(o *Outbox, l string, n, off int) {
 				o.Pending = append(o.Pending, j)
 			}
 			return
+		case "claim":
+			if i >= 0 {
+				o.Pending[i].Claimed = jsonr.Get(r, "until").Int()
+				o.Pending[i].ClaimedBy = strings.Clone(jsonr.Get(r, "by").String())
+			}
+			return
 		case "fail":
 			if i >= 0 {
+				o.Pending[i].Claimed, o.Pending[i].ClaimedBy = 0, ""
 				o.Pending[i].Attempts = int(jsonr.Get(r, "n").Int())
 				o.Pending[i].Next = jsonr.Get(r, "next").Int()
 				o.Pending[i].LastError = strings.Clone(jsonr.Get(r, "error").String())
@@ -301,7 +332,7 @@ func fold(o *Outbox, l string, n, off int) {
 
 // compactRecords is the outbox holding jobs (their items filled in) alone,
 // each as it stands: its job record, then a fail record with its attempts,
-// when it is due and its last error. What it folds to is what the outbox
+// when it is due and its last error, then its claim. What it folds to is what the outbox
 // held of them, so an outbox rewritten with it loses no unsent job.
 func compactRecords(jobs []Job) []byte {
 	var out []byte
@@ -315,6 +346,9 @@ func compactRecords(jobs []Job) []byte {
 			w.Int("next", j.Next)
 			w.Str("error", j.LastError)
 			out = append(append(out, w.Close()...), '\n')
+		}
+		if j.Claimed != 0 {
+			out = append(out, claimRecords([]Job{j}, j.At, j.Claimed, j.ClaimedBy)...)
 		}
 	}
 	return out

@@ -151,6 +151,25 @@ func TestALineOverMaxLineIsAProblemAndTheLinesAfterItStillFold(t *testing.T) {
 	require.False(t, o.Torn)
 }
 
+func TestAClaimedJobIsNotDueToAnotherProcessUntilItsClaimEndsOrRunsOut(t *testing.T) {
+	data := concat(JobRecord("b", job("d1"), 1), JobRecord("b", job("d2"), 1))
+	o := FoldOutbox(data)
+	data = append(data, claimRecords(o.Pending[:1], 5, 100, "pa/1")...)
+	o = FoldOutbox(data)
+	ids := func(js []Job) (out []string) {
+		for _, j := range js {
+			out = append(out, j.ID)
+		}
+		return out
+	}
+	require.Equal(t, []string{"d2"}, ids(o.due(50, "pb/2")))
+	require.Equal(t, []string{"d1", "d2"}, ids(o.due(50, "pa/1")), "its own claim: a flush taken as lost, or the session's end")
+	require.Equal(t, []string{"d2"}, ids(o.due(50, "")))
+	require.Equal(t, []string{"d1", "d2"}, ids(o.due(100, "pb/2")), "a claim runs out")
+	o = FoldOutbox(append(data, failRecord(o.Pending[0], 60, "HTTP 500")...))
+	require.Equal(t, []string{"d1", "d2"}, ids(o.due(2060, "pb/2")), "a failure ends the claim")
+}
+
 func TestCompactRecordsKeepEveryJobAsItStands(t *testing.T) {
 	var data []byte
 	data = append(data, JobRecord("b", job("d1"), 1)...)
@@ -159,7 +178,9 @@ func TestCompactRecordsKeepEveryJobAsItStands(t *testing.T) {
 	data = append(data, DoneRecord(Job{ID: "d2", Bank: "b"}, 4)...)
 	o := FoldOutbox(data)
 	data = append(data, failRecord(o.Pending[1], 5, "HTTP 503")...)
+	data = append(data, claimRecords(o.Pending[:1], 6, 99, "s/1")...)
 	o = FoldOutbox(data)
+	require.Equal(t, int64(99), o.Pending[0].Claimed)
 	again := FoldOutbox(compactRecords(o.Pending))
 	require.Equal(t, len(o.Pending), len(again.Pending))
 	for i := range o.Pending {

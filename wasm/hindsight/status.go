@@ -120,7 +120,7 @@ func statusText(s status) string {
 		if s.OutboxErr != "" {
 			b.WriteString("\nOutbox " + s.Outbox + ": " + s.OutboxErr)
 		} else {
-			b.WriteString("\nOutbox " + s.Outbox + ": " + strconv.Itoa(len(s.Box.Pending)) + " waiting, " + strconv.Itoa(len(s.Box.due(s.Now))) + " due, " + strconv.FormatInt(s.Size, 10) + " bytes")
+			b.WriteString("\nOutbox " + s.Outbox + ": " + strconv.Itoa(len(s.Box.Pending)) + " waiting, " + strconv.Itoa(len(s.Box.due(s.Now, ""))) + " due, " + strconv.FormatInt(s.Size, 10) + " bytes")
 			for _, j := range s.Box.Pending {
 				if j.LastError != "" {
 					b.WriteString("\n  " + j.ID + " → " + j.Bank + ": " + strconv.Itoa(j.Attempts) + " failures, last " + j.LastError)

@@ -295,7 +295,7 @@ func TestATornOutboxLineIsKeptAndTheNextJobStartsOnItsOwnLine(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), []byte(`{"v":1,"op":"job","id":"x","bank":"b","at":1,"item":{"cont`), 0o644)
 	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("after the tear", "x")})
 	lines := strings.Split(r.outbox(), "\n")
-	require.Equal(t, 3, len(lines))
+	require.Equal(t, 4, len(lines)) // the torn line, the job, its flush's claim, ""
 	require.True(t, gjson.Valid(lines[1]), lines[1])
 	o := hindsight.FoldOutbox([]byte(r.outbox()))
 	require.Equal(t, 1, len(o.Pending))
@@ -658,6 +658,61 @@ func TestAnOutboxThatCannotBeReadIsNotAppendedToAndTheTurnSaysSo(t *testing.T) {
 	require.Contains(t, warn[0].Get("text").String(), "outbox.jsonl: it cannot be read (input/output error), so nothing more is queued in it until it can")
 }
 
+// besideRig is a second pi process on r's project and agent folder, with
+// the same clock, in session id.
+func besideRig(t *testing.T, r *hsRig, id string) *hsRig {
+	b := &hsRig{t: t, clock: r.clock, project: r.project, agent: r.agent}
+	b.e = lifecycle.New(fsys.NewHost(fsys.NewOS(), r.clock, nil, nil))
+	b.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": id})
+	return b
+}
+
+// items are the document ids of every item an http ask of the last call sends.
+func (r *hsRig) items() []string {
+	var ids []string
+	for _, ask := range r.effects("http") {
+		for _, req := range ask.Get("requests").Array() {
+			for _, it := range gjson.Get(req.Get("body").String(), "items").Array() {
+				ids = append(ids, it.Get("document_id").String())
+			}
+		}
+	}
+	return ids
+}
+
+// Two pi processes finishing runs at once each send what the other has not
+// claimed: every job goes out once (it went out twice, 47 of 47). A process
+// killed mid-flush leaves its claim to run out, then the other sends its jobs.
+func TestTwoProcessesFlushingAtOnceSendEachJobOnce(t *testing.T) {
+	a := newHSRig(t, `{"url":"http://hs:1"}`, map[string]any{"sessionId": "sa"})
+	b := besideRig(t, a, "sb")
+	dir := filepath.Join(a.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	var old []byte
+	for i := 0; i < 5; i++ {
+		old = append(old, hindsight.JobRecord("b", hindsight.Item{DocumentID: "old" + strconv.Itoa(i), Content: "c"}, 1)...)
+	}
+	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), old, 0o644)
+
+	a.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("from a", 10)}})
+	b.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("from b", 20)}})
+	require.Equal(t, []string{"old0", "old1", "old2", "old3", "old4", "pimem:sa:10"}, a.items())
+	require.Equal(t, []string{"pimem:sb:20"}, b.items())
+	a.answer(ok(retained), ok(retained))
+	b.answer(ok(retained))
+	require.Equal(t, 0, len(hindsight.FoldOutbox([]byte(a.outbox())).Pending))
+
+	// a's flush never comes back (killed): b leaves its job alone until the claim runs out.
+	a.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("lost", 30)}})
+	require.Equal(t, []string{"pimem:sa:30"}, a.items())
+	b.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("b again", 40)}})
+	require.Equal(t, []string{"pimem:sb:40"}, b.items())
+	b.answer(ok(retained))
+	a.clock.Advance(41 * time.Second) // the flush's 10 s bound and the claim's 30 s of slack
+	b.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("b later", 50)}})
+	require.Equal(t, []string{"pimem:sa:30", "pimem:sb:50"}, b.items())
+}
+
 // countingHost counts the locks taken, the folders made and the whole
 // reads of files named like the outbox (those from its start: a flush
 // reads its jobs' records back from where they lie).
@@ -694,7 +749,11 @@ func TestAnAgentEndLocksOnceAndReadsTheOutboxOnlyAfterAnotherProcessChangedIt(t 
 	r.answer(ok(retained)) // the flush keeps up
 	for ts := int64(2); ts <= 4; ts++ {
 		end(ts) // the first flush is out: the next turns wait
-		require.Equal(t, 1, c.locks, "locks at turn %d", ts)
+		want := 1
+		if ts == 2 {
+			want = 2 // the hook's append, and its flush claiming the job (after the hook)
+		}
+		require.Equal(t, want, c.locks, "locks at turn %d", ts)
 		require.Equal(t, 0, c.reads, "outbox reads at turn %d", ts)
 		require.Equal(t, 0, c.mkdirs, "the folder is made once, at turn %d", ts)
 	}
