@@ -213,3 +213,34 @@ func TestEveryRecordIsOneLine(t *testing.T) {
 		require.True(t, strings.HasSuffix(string(r), "\n"))
 	}
 }
+
+func FuzzRetainProblem(f *testing.F) {
+	f.Add(200, tookBody)
+	f.Add(200, "<html><title>x")
+	f.Add(200, "<TITLE>\xff</title")
+	f.Add(503, "")
+	f.Fuzz(func(t *testing.T, status int, body string) {
+		p := retainProblem(response{Status: status, Body: body})
+		if p == "" && (status < 200 || status > 299 || !gjson.Valid(strings.TrimSpace(body)) || !gjson.Get(body, "success").Bool()) {
+			t.Fatalf("taken: %d %q", status, body)
+		}
+		if len(p) > 400 {
+			t.Fatalf("%d bytes of problem", len(p))
+		}
+	})
+}
+
+func FuzzHideURLSecrets(f *testing.F) {
+	f.Add("http://me:pw@h:1/x?token=abc&b=2#f")
+	f.Add("a://@?&=")
+	f.Add("://://@@")
+	f.Fuzz(func(t *testing.T, s string) {
+		once := hideURLSecrets(s)
+		if hideURLSecrets(once) != once {
+			t.Fatalf("not stable: %q -> %q", s, once)
+		}
+		if u := "http://user:Secr3tPw@host/p?k=Secr3tQ"; strings.Contains(hideURLSecrets(s+" "+u), "Secr3t") && !strings.Contains(s, "Secr3t") {
+			t.Fatalf("a secret kept after %q", s)
+		}
+	})
+}
