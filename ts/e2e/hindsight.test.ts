@@ -547,4 +547,52 @@ describe("Hindsight configuration, followed by every path", () => {
 			}
 		});
 	});
+
+	it("a 50 MB recall answer does not hold the turn: the host reads its first MiB, the core refuses it, and the footer names the bank", async () => {
+		await withSandbox({}, async (sb) => {
+			let unsent = -1;
+			const huge = http.createServer((req, res) => {
+				if (!(req.url ?? "").endsWith("/memories/recall")) {
+					res.writeHead(200, { "content-type": "application/json" });
+					res.end(JSON.stringify({ success: true, bank_id: "b", items_count: 1, async: true }));
+					return;
+				}
+				res.writeHead(200, { "content-type": "application/json" });
+				const mib = Buffer.from(`{"results":[` + `{"text":"x","type":"world"},`.repeat(40_000));
+				let left = 50;
+				const more = (): void => {
+					while (left > 0 && !res.destroyed) {
+						left--;
+						if (!res.write(mib)) return void res.once("drain", more);
+					}
+					res.end("]}");
+				};
+				res.on("close", () => (unsent = left));
+				more();
+			});
+			await new Promise<void>((resolve) => huge.listen(0, "127.0.0.1", () => resolve()));
+			try {
+				const url = `http://127.0.0.1:${(huge.address() as AddressInfo).port}`;
+				writeConfig(sb, { recall: { timeoutMs: 10_000 } });
+				const rpc = await startRpc(sb, { env: { HINDSIGHT_API_URL: url } });
+				const began = Date.now();
+				let took: number;
+				try {
+					await rpc.prompt("How do we deploy?");
+					took = Date.now() - began;
+					assert.ok(
+						footers(rpc).some((f) => /project bank the answer is larger than 1 MiB/.test(f)),
+						`the footer names the bank: ${JSON.stringify(footers(rpc))}`,
+					);
+				} finally {
+					await rpc.close();
+				}
+				assert.ok(took < 15_000, `the turn took ${took} ms`);
+				assert.ok(unsent > 10, `the answer was not read to its end (${unsent} MiB unsent)`);
+			} finally {
+				huge.closeAllConnections();
+				await new Promise<void>((resolve) => huge.close(() => resolve()));
+			}
+		});
+	});
 });
