@@ -72,6 +72,7 @@ type Request struct {
 	Headers     map[string]string
 	Body        string
 	TimeoutMs   int
+	MaxBytes    int // the most of the body to read (0: defaultMaxBytes); past it the answer is truncated
 }
 
 // Waits reports whether the effect needs an answer through resume (an ask).

@@ -11,14 +11,17 @@ import (
 	"time"
 )
 
-// maxHTTPBody bounds what one response may hold: a memory server's answer
-// is kilobytes; a wrong URL must not fill the host's memory.
-const maxHTTPBody = 8 << 20
+// defaultMaxBytes is the most of a response body read when a request names
+// no maxBytes (decision 001): a memory server's answer is kilobytes; a wrong
+// URL's 50 MB must neither fill the host's memory nor go into the core.
+const defaultMaxBytes = 1 << 20
 
 // PerformHTTP performs an http effect's requests at once, each aborted after
 // its timeoutMs, and returns the resume value: one {status, body} or {error}
 // per request, in request order. A status is never interpreted: a 500 is
-// {status: 500, body} (what it means is the core's rule).
+// {status: 500, body} (what it means is the core's rule). A body longer than
+// the request's maxBytes is not read further: {status, body: its first
+// maxBytes bytes, truncated: true}.
 func PerformHTTP(reqs []Request) json.RawMessage {
 	out := make([]map[string]any, len(reqs))
 	var wg sync.WaitGroup
@@ -26,12 +29,15 @@ func PerformHTTP(reqs []Request) json.RawMessage {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			status, body, err := do(r)
+			status, body, truncated, err := do(r)
 			if err != "" {
 				out[i] = map[string]any{"error": err}
 				return
 			}
 			out[i] = map[string]any{"status": status, "body": body}
+			if truncated {
+				out[i]["truncated"] = true
+			}
 		}()
 	}
 	wg.Wait()
@@ -39,20 +45,20 @@ func PerformHTTP(reqs []Request) json.RawMessage {
 	return b
 }
 
-func do(r Request) (int, string, string) {
+func do(r Request) (status int, body string, truncated bool, problem string) {
 	timeout := time.Duration(r.TimeoutMs) * time.Millisecond
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	var body io.Reader
+	var reqBody io.Reader
 	if r.Body != "" {
-		body = strings.NewReader(r.Body)
+		reqBody = strings.NewReader(r.Body)
 	}
-	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, body)
+	req, err := http.NewRequestWithContext(ctx, r.Method, r.URL, reqBody)
 	if err != nil {
-		return 0, "", err.Error()
+		return 0, "", false, err.Error()
 	}
 	for k, v := range r.Headers {
 		req.Header.Set(k, v)
@@ -60,17 +66,25 @@ func do(r Request) (int, string, string) {
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			return 0, "", "timed out after " + strconv.Itoa(int(timeout/time.Millisecond)) + " ms"
+			return 0, "", false, "timed out after " + strconv.Itoa(int(timeout/time.Millisecond)) + " ms"
 		}
-		return 0, "", err.Error()
+		return 0, "", false, err.Error()
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxHTTPBody))
+	limit := r.MaxBytes
+	if limit <= 0 {
+		limit = defaultMaxBytes
+	}
+	// One byte past the limit says whether there is more; the rest is not read.
+	data, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
-			return 0, "", "timed out after " + strconv.Itoa(int(timeout/time.Millisecond)) + " ms"
+			return 0, "", false, "timed out after " + strconv.Itoa(int(timeout/time.Millisecond)) + " ms"
 		}
-		return 0, "", "reading the answer: " + err.Error()
+		return 0, "", false, "reading the answer: " + err.Error()
 	}
-	return resp.StatusCode, string(data), ""
+	if len(data) > limit {
+		return resp.StatusCode, string(data[:limit]), true, ""
+	}
+	return resp.StatusCode, string(data), false, ""
 }

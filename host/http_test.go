@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,4 +54,28 @@ func TestPerformHTTPSendsTheRequestsConcurrently(t *testing.T) {
 	var got []map[string]any
 	require.NoError(t, json.Unmarshal(PerformHTTP([]Request{{Method: "GET", URL: srv.URL, TimeoutMs: 20000}, {Method: "GET", URL: srv.URL, TimeoutMs: 20000}}), &got))
 	require.Equal(t, []map[string]any{{"status": float64(200), "body": "ok"}, {"status": float64(200), "body": "ok"}}, got)
+}
+
+// A body past maxBytes is cut and marked, and the rest is not read: a 50 MB
+// answer costs the first MiB, not a turn.
+func TestPerformHTTPCutsABodyPastMaxBytes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		chunk := strings.Repeat("x", 1<<20)
+		for i := 0; i < 50; i++ {
+			if _, err := io.WriteString(w, chunk); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	start := time.Now()
+	var got []map[string]any
+	require.NoError(t, json.Unmarshal(PerformHTTP([]Request{
+		{Method: "GET", URL: srv.URL, TimeoutMs: 20000, MaxBytes: 10},
+		{Method: "GET", URL: srv.URL, TimeoutMs: 20000},
+	}), &got))
+	require.Equal(t, map[string]any{"status": float64(200), "body": "xxxxxxxxxx", "truncated": true}, got[0])
+	require.Equal(t, defaultMaxBytes, len(got[1]["body"].(string)))
+	require.Equal(t, true, got[1]["truncated"])
+	require.True(t, time.Since(start) < 10*time.Second, "%s", time.Since(start))
 }

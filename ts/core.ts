@@ -88,10 +88,12 @@ export interface HttpRequest {
 	body?: string;
 	/** Abort the request after this many ms and answer `{error}` for it; 0 or absent: no bound. */
 	timeoutMs?: number;
+	/** The most of the body to read (absent: 1 MiB); past it the answer is `truncated` and the rest is not read. */
+	maxBytes?: number;
 }
 
-/** What one request of an `http` effect gave: the response as it came, or why there was none. */
-export type HttpAnswer = { status: number; body: string } | { error: string };
+/** What one request of an `http` effect gave: the response as it came (its first `maxBytes` bytes, `truncated`, when it was longer), or why there was none. */
+export type HttpAnswer = { status: number; body: string; truncated?: true } | { error: string };
 
 /** What every export returns: effects to perform in order, and pimem's exit code. */
 export interface Envelope {

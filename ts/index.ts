@@ -689,7 +689,8 @@ async function fetchOne(r: HttpRequest, signal: AbortSignal | undefined): Promis
 	try {
 		// The signal covers reading the body too: a server that stalls mid-answer times out.
 		const res = await fetch(r.url, { method: r.method, headers: r.headers, body: r.body, signal: signal === undefined ? timer.signal : AbortSignal.any([signal, timer.signal]) });
-		return { status: res.status, body: await res.text() };
+		const { body, truncated } = await readCapped(res, r.maxBytes ?? DEFAULT_MAX_BYTES);
+		return truncated ? { status: res.status, body, truncated: true } : { status: res.status, body };
 	} catch (err) {
 		if (timer.signal.aborted) return { error: `timed out after ${timeoutMs} ms` };
 		if (signal?.aborted === true) return { error: "aborted" };
@@ -697,6 +698,39 @@ async function fetchOne(r: HttpRequest, signal: AbortSignal | undefined): Promis
 	} finally {
 		clearTimeout(clock);
 	}
+}
+
+// The most of a response body read when a request names no maxBytes (decision 001).
+const DEFAULT_MAX_BYTES = 1 << 20;
+
+// Reads a response's body up to max bytes; past it the stream is cancelled (a 50 MB answer
+// from a wrong URL costs its first MiB, not a turn) and the answer says it was truncated.
+async function readCapped(res: Response, max: number): Promise<{ body: string; truncated: boolean }> {
+	if (res.body === null) return { body: "", truncated: false };
+	const reader = res.body.getReader();
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	let truncated = false;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		if (size + value.byteLength > max) {
+			chunks.push(value.subarray(0, max - size));
+			size = max;
+			truncated = true;
+			await reader.cancel();
+			break;
+		}
+		chunks.push(value);
+		size += value.byteLength;
+	}
+	const all = new Uint8Array(size);
+	let at = 0;
+	for (const c of chunks) {
+		all.set(c, at);
+		at += c.byteLength;
+	}
+	return { body: new TextDecoder().decode(all), truncated };
 }
 
 // Node's fetch says only "fetch failed"; the reason (connect ECONNREFUSED 127.0.0.1:9,

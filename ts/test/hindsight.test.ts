@@ -69,11 +69,14 @@ interface Server {
 	seen: Seen[];
 	/** Answers held until release(): requests wait for each other (concurrency). */
 	hold: boolean;
+	/** MiB a /big answer had left to write when its connection closed. */
+	unsent?: number;
 	release(): void;
 	close(): Promise<void>;
 }
 
-// /status/N answers N with "body N"; /slow/MS answers after MS ms; /echo answers the body.
+// /status/N answers N with "body N"; /slow/MS answers after MS ms; /big/N streams N MiB of "x"
+// (and records how many it wrote before the client went away); /echo answers the body.
 async function startServer(): Promise<Server> {
 	const seen: Seen[] = [];
 	const held: Array<() => void> = [];
@@ -88,7 +91,20 @@ async function startServer(): Promise<Server> {
 				const url = req.url ?? "";
 				const status = /^\/status\/(\d+)/.exec(url);
 				const slow = /^\/slow\/(\d+)/.exec(url);
-				if (status) {
+				const big = /^\/big\/(\d+)/.exec(url);
+				if (big) {
+					const mib = Buffer.alloc(1 << 20, "x");
+					let left = Number(big[1]);
+					const more = (): void => {
+						while (left > 0 && !res.destroyed) {
+							left--;
+							if (!res.write(mib)) return void res.once("drain", more);
+						}
+						res.end();
+					};
+					res.on("close", () => (srv.unsent = left));
+					more();
+				} else if (status) {
 					res.writeHead(Number(status[1]), { "content-type": "text/plain" });
 					res.end(`body ${status[1]}`);
 				} else if (slow) {
@@ -194,6 +210,38 @@ test("a request past its timeoutMs resumes with an error saying so, a refused on
 	const value = r?.value as HttpAnswer[];
 	assert.deepEqual(value.slice(0, 2), [{ error: "timed out after 100 ms" }, { status: 200, body: "fast" }]);
 	assert.match((value[2] as { error: string }).error, /ECONNREFUSED/);
+});
+
+test("a body past maxBytes (1 MiB when absent) resumes as its first bytes, truncated, and the rest is not read", async (t) => {
+	const server = await startServer();
+	t.after(() => server.close());
+	scripted.reset((exportName) =>
+		exportName === "context"
+			? envelope({
+					t: "http",
+					id: "recall",
+					requests: [
+						{ method: "POST", url: `${server.url}/big/50`, body: "{}", timeoutMs: 20_000, maxBytes: 10 },
+						{ method: "POST", url: `${server.url}/echo`, body: "small", timeoutMs: 2_000, maxBytes: 10 },
+					],
+				})
+			: envelope(),
+	);
+	const pi = started();
+	await pi.emit("context", { messages: [{ role: "user", content: "q", timestamp: 1 }] }, fakeContext().ctx);
+	const value = resumes()[0]?.value as HttpAnswer[];
+	assert.deepEqual(value, [{ status: 200, body: "xxxxxxxxxx", truncated: true }, { status: 200, body: "small" }]);
+	for (let i = 0; i < 100 && server.unsent === undefined; i++) await new Promise((r) => setTimeout(r, 10));
+	assert.ok((server.unsent ?? 0) > 10, `the server was read to its end (${server.unsent ?? "open"} MiB unsent)`);
+
+	scripted.reset((exportName) =>
+		exportName === "context" ? envelope({ t: "http", id: "recall", requests: [{ method: "POST", url: `${server.url}/big/3`, timeoutMs: 20_000 }] }) : envelope(),
+	);
+	const pi2 = started();
+	await pi2.emit("context", { messages: [{ role: "user", content: "q", timestamp: 1 }] }, fakeContext().ctx);
+	const [cut] = resumes().at(-1)?.value as Array<{ body: string; truncated?: true }>;
+	assert.equal(cut?.body.length, 1 << 20);
+	assert.equal(cut?.truncated, true);
 });
 
 test("the event's signal aborts a foreground http ask, which resumes with an error", async (t) => {

@@ -94,6 +94,7 @@ var known = map[string][]string{
 //	=> URL "http://h:8888", Banks [project user]
 func parseConfig(global, project *config.File, env envVars) settings {
 	c := defaultConfig()
+	from := "" // where the URL in force was set
 	for _, f := range []*config.File{global, project} {
 		if f == nil || !f.Present {
 			continue
@@ -103,7 +104,9 @@ func parseConfig(global, project *config.File, env envVars) settings {
 			continue
 		}
 		f.Unknown(known)
-		c.URL, _ = f.Str("url", c.URL)
+		if u, ok := f.Str("url", c.URL); ok {
+			c.URL, from = u, f.Name+`: "url"`
+		}
 		c.APIKey, _ = f.Str("apiKey", c.APIKey)
 		if banks, ok := f.Strs("banks", c.Banks); ok {
 			c.Banks = banksOf(f, banks, c.Banks)
@@ -121,7 +124,7 @@ func parseConfig(global, project *config.File, env envVars) settings {
 		c.Warnings = append(c.Warnings, f.Warnings...)
 	}
 	if env.URL != "" {
-		c.URL = env.URL
+		c.URL, from = env.URL, "HINDSIGHT_API_URL"
 	}
 	if env.APIKey != "" {
 		c.APIKey = env.APIKey
@@ -130,10 +133,106 @@ func parseConfig(global, project *config.File, env envVars) settings {
 		c.ProjectBank = env.Bank
 	}
 	c.URL = strings.TrimRight(strings.TrimSpace(c.URL), "/")
+	if why := urlRefusal(c.URL); why != "" && c.Why == "" {
+		c.Why = from + " " + why
+	}
 	if c.Why != "" {
 		c.URL = ""
 	}
 	return c
+}
+
+// urlRefusal says why a server URL is refused, "" when it is not: one that
+// carries a user name or password (fetch refuses it, and it would be shown
+// and stored wherever the URL is) or a query (a ?token= is a secret just the
+// same, and the API's paths go after the URL, so a query would not stay one).
+// The words show the URL with its secrets hidden.
+//
+//	urlRefusal("http://me:pw@h:8888") => `http://***@h:8888 holds a user name or password; …`
+func urlRefusal(u string) string {
+	const fix = `; Hindsight is off. Put the key in "apiKey" (or HINDSIGHT_API_KEY) and give the URL without it.`
+	rest := u
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	host := rest
+	if i := strings.IndexAny(host, "/?#"); i >= 0 {
+		host = host[:i]
+	}
+	switch {
+	case strings.Contains(host, "@"):
+		return hideURLSecrets(u) + " holds a user name or password" + fix
+	case strings.ContainsAny(rest, "?#"):
+		return hideURLSecrets(u) + " holds a query or a fragment, which may carry a secret (?token=…) and which the API's paths cannot follow" + fix
+	}
+	return ""
+}
+
+// hideURLSecrets is text with the secrets of every URL in it hidden: the
+// user name and password before a host, and each query value. It runs on
+// whatever is shown or stored that could hold a URL (the status, doctor,
+// an outbox's fail records, dead letters), so a URL refused at config time
+// or echoed by a host's error still leaks nothing.
+//
+//	hideURLSecrets("GET http://me:pw@h:1/x?token=abc&b=2 failed") => "GET http://***@h:1/x?token=***&b=*** failed"
+func hideURLSecrets(s string) string {
+	if !strings.Contains(s, "://") {
+		return s
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "://")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i+3])
+		s = s[i+3:]
+		end := strings.IndexFunc(s, func(r rune) bool {
+			return r == ' ' || r == '\t' || r == '\n' || r == '"' || r == '\'' || r == '<' || r == '>' || r == '`'
+		})
+		if end < 0 {
+			end = len(s)
+		}
+		b.WriteString(hideInURL(s[:end]))
+		s = s[end:]
+	}
+}
+
+// hideInURL hides the user information and the query values of a URL
+// without its scheme.
+func hideInURL(u string) string {
+	hostEnd := strings.IndexAny(u, "/?#")
+	if hostEnd < 0 {
+		hostEnd = len(u)
+	}
+	if at := strings.LastIndexByte(u[:hostEnd], '@'); at >= 0 {
+		u = "***" + u[at:]
+		hostEnd -= at - 3
+	}
+	q := strings.IndexByte(u[hostEnd:], '?')
+	if q < 0 {
+		return u
+	}
+	q += hostEnd
+	var b strings.Builder
+	b.WriteString(u[:q+1])
+	query, frag := u[q+1:], ""
+	if h := strings.IndexByte(query, '#'); h >= 0 {
+		query, frag = query[:h], query[h:]
+	}
+	for k, kv := range strings.Split(query, "&") {
+		if k > 0 {
+			b.WriteByte('&')
+		}
+		if eq := strings.IndexByte(kv, '='); eq >= 0 {
+			b.WriteString(kv[:eq+1] + "***")
+		} else if kv != "" {
+			b.WriteString("***")
+		}
+	}
+	b.WriteString(frag)
+	return b.String()
 }
 
 // on reports whether Hindsight is configured and readable.

@@ -35,3 +35,38 @@ func TestConfigWarnsAboutUnknownBankWordsAndKeepsTheDefault(t *testing.T) {
 	require.Equal(t, []string{bankProject}, c.Banks)
 	require.Equal(t, []string{`/a/h.json: "banks" holds "team", which is not "project" or "user" (ignored)`}, c.Warnings)
 }
+
+func TestAURLWithCredentialsOrAQueryIsRefusedSayingWhatToDo(t *testing.T) {
+	const fix = `; Hindsight is off. Put the key in "apiKey" (or HINDSIGHT_API_KEY) and give the URL without it.`
+	tests := []struct {
+		name, file, env, why string
+	}{
+		{"a password in the file's URL", `{"url":"http://me:hunter2@h:8888/"}`, "", `/a/hindsight.json: "url" http://***@h:8888 holds a user name or password` + fix},
+		{"a user name alone", `{"url":"https://me@h"}`, "", `/a/hindsight.json: "url" https://***@h holds a user name or password` + fix},
+		{"a token in the query", `{"url":"http://h:8888/?token=s3cret"}`, "", `/a/hindsight.json: "url" http://h:8888/?token=*** holds a query or a fragment, which may carry a secret (?token=…) and which the API's paths cannot follow` + fix},
+		{"the environment's URL", `{}`, "http://u:p@e:1", `HINDSIGHT_API_URL http://***@e:1 holds a user name or password` + fix},
+		{"an @ in the path is no password", `{"url":"http://h:8888/team@x"}`, "", ""},
+		{"a plain URL", `{"url":"http://h:8888"}`, "", ""},
+	}
+	for _, tc := range tests {
+		c := parseConfig(config.Parse("/a/hindsight.json", []byte(tc.file)), nil, envVars{URL: tc.env})
+		require.Equal(t, tc.why, c.Why, tc.name)
+		require.Equal(t, tc.why == "", c.on(), tc.name)
+		require.NotContains(t, c.Why, "hunter2", tc.name)
+		require.NotContains(t, c.Why, "s3cret", tc.name)
+	}
+}
+
+func TestHideURLSecretsHidesCredentialsAndQueryValuesInAnyText(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"no URL here: a@b", "no URL here: a@b"},
+		{"http://h:1/v1/default/banks/b/memories", "http://h:1/v1/default/banks/b/memories"},
+		{"fetch http://me:pw@h:1/v1/x failed", "fetch http://***@h:1/v1/x failed"},
+		{"Request cannot be constructed from a URL that includes credentials: http://u:p%40ss@h/", "Request cannot be constructed from a URL that includes credentials: http://***@h/"},
+		{`"https://h/x?token=abc&b=2#frag" and ws://a:b@c?k`, `"https://h/x?token=***&b=***#frag" and ws://***@c?***`},
+		{"http://h/p@x", "http://h/p@x"},
+	}
+	for _, tc := range tests {
+		require.Equal(t, tc.want, hideURLSecrets(tc.in), tc.in)
+	}
+}

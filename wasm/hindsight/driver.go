@@ -39,6 +39,7 @@ type driver struct {
 
 	repoKey   string
 	sessionID string
+	owner     string // this process's name on its flush's claims: the session and random bytes
 	mode      string // from the branch's entries or /hindsight mode; "" = the config's
 	optOut    bool   // next-opt-out: the next agent_end keeps nothing
 
@@ -94,6 +95,9 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 	if h.sessionID == "" {
 		h.sessionID = "pimem-" + strconv.FormatInt(h.h.Now(), 10)
 	}
+	var r [6]byte
+	h.h.Random(r[:])
+	h.owner = h.sessionID + "/" + hex(r[:])
 	h.repoKey = repoKeyOf(originURL(h.gitConfig(h.s.ProjectRoot)), h.s.ProjectRoot)
 	if m := branchMode(jsonr.Get(in, "branch")); m != "" {
 		h.mode = m
@@ -206,7 +210,9 @@ func (h *driver) banks() []bank { return selectedBanks(h.cfg, h.repoKey) }
 
 // readOutbox is the folded outbox (none: empty) and its size. It reads the
 // file only when its size or mtime is not what this process last read or
-// left there: another process appended, compacted or truncated it.
+// left there: another process appended, compacted or truncated it. The file
+// is read a piece at a time (readPiece), so no size keeps it from being
+// folded; an error says it cannot be read at all.
 func (h *driver) readOutbox() (Outbox, int64, error) {
 	info, err := h.stat()
 	if err != nil && !hostio.IsNotFound(err) {
@@ -216,25 +222,44 @@ func (h *driver) readOutbox() (Outbox, int64, error) {
 	if h.folded && info.Size == h.foldSize && info.MtimeMs == h.foldMtime {
 		return h.fold.outbox(), info.Size, nil
 	}
-	data, err := files.Read(h.h, h.outbox, 64<<20)
-	if err != nil && !hostio.IsNotFound(err) {
-		h.folded = false
-		return Outbox{}, 0, err
-	}
 	h.fold = folder{}
-	h.fold.add(data)
+	var size int64
+	if err == nil {
+		buf := make([]byte, min(readPiece, max(info.Size, 1)))
+		for {
+			n, err := h.h.ReadAt(h.outbox, size, buf)
+			if err != nil && !(hostio.IsNotFound(err) && size == 0) {
+				h.folded = false
+				return Outbox{}, 0, err
+			}
+			if n <= 0 {
+				break
+			}
+			h.fold.add(buf[:n])
+			size += int64(n)
+		}
+	}
 	// A file that grew between the stat and the read is folded again next time.
-	h.folded, h.foldSize, h.foldMtime = int64(len(data)) == info.Size, info.Size, info.MtimeMs
-	return h.fold.outbox(), int64(len(data)), nil
+	h.folded, h.foldSize, h.foldMtime = size == info.Size, info.Size, info.MtimeMs
+	return h.fold.outbox(), size, nil
 }
 
 // readItems fills in the items of jobs (the kept fold holds where each
 // record lies, not its item): every record in one read, from the first
-// one's offset to the end of the last.
+// one's offset to the end of the last, or each on its own when they lie
+// far apart in a large file.
 func (h *driver) readItems(jobs []Job) bool {
-	lo, hi := jobs[0].Off, 0
+	lo, hi, sum := jobs[0].Off, 0, 0
 	for _, j := range jobs {
-		lo, hi = min(lo, j.Off), max(hi, j.Off+j.Len)
+		lo, hi, sum = min(lo, j.Off), max(hi, j.Off+j.Len), sum+j.Len
+	}
+	if hi-lo > 2*sum+readPiece {
+		for i := range jobs {
+			if !h.readItems(jobs[i : i+1]) {
+				return false
+			}
+		}
+		return true
 	}
 	buf := make([]byte, hi-lo)
 	n, err := h.h.ReadAt(h.outbox, int64(lo), buf)
@@ -244,12 +269,19 @@ func (h *driver) readItems(jobs []Job) bool {
 // stat is the outbox's size and mtime: whether the file is read again.
 func (h *driver) stat() (hostio.FileInfo, error) { return h.h.Stat(h.outbox) }
 
-// appendOutbox appends records under the outbox's lock, on a line of their
-// own after a torn last line; dead-letter lines go to dead.jsonl first. An
-// outbox with nothing pending past compactBytes is then rewritten empty.
-// The records are added to the kept fold, so a turn's append reads the
-// outbox only when another process changed it.
+// appendOutbox appends records under the outbox's lock (withOutbox).
 func (h *driver) appendOutbox(records, dead []byte) error {
+	return h.withOutbox(dead, func(Outbox) ([]byte, error) { return records, nil })
+}
+
+// withOutbox appends the records build makes of the outbox as it is, under
+// the outbox's lock, on a line of their own after a torn last line;
+// dead-letter lines go to dead.jsonl first. An outbox that cannot be read
+// is not appended to (its jobs could never be sent, and the queue would
+// grow behind them): the error says so. Then the outbox is compacted
+// (compact). The records are added to the kept fold, so a turn's append
+// reads the outbox only when another process changed it.
+func (h *driver) withOutbox(dead []byte, build func(o Outbox) ([]byte, error)) error {
 	if h.outbox == "" {
 		return errors.New("no agent folder: the outbox has nowhere to live")
 	}
@@ -265,10 +297,14 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 	}
 	// Under the lock nobody else appends: the fold read now is the file's.
 	o, size, err := h.readOutbox()
-	switch {
-	case err != nil:
-		records = files.Sealed(h.h, h.outbox, records)
-	case o.Torn:
+	if err != nil {
+		return errors.New("it cannot be read (" + err.Error() + "), so nothing more is queued in it until it can; move it aside to start a new queue")
+	}
+	records, err := build(o)
+	if err != nil || len(records) == 0 {
+		return err
+	}
+	if o.Torn {
 		records = append([]byte{'\n'}, records...)
 	}
 	if err := h.h.Append(h.outbox, records); err != nil {
@@ -281,15 +317,71 @@ func (h *driver) appendOutbox(records, dead []byte) error {
 	h.fold.add(records)
 	info, err := h.stat()
 	h.folded, h.foldSize, h.foldMtime = err == nil && info.Size == size+int64(len(records)), info.Size, info.MtimeMs
-	if !h.folded || info.Size <= compactBytes {
+	if h.folded && info.Size > compactBytes {
+		return h.compact(info.Size)
+	}
+	return nil
+}
+
+// errMoved is a flush's claim finding a record not where the fold says.
+var errMoved = errors.New("changed while it was read; flush again")
+
+// claimDue claims the due jobs for one flush, their items read, until
+// until (ms): under the outbox's lock, so of two processes flushing at once
+// each sends what the other has not claimed (claimRecords). None when
+// nothing is due, which is seen from the kept fold without the lock.
+func (h *driver) claimDue(until int64) ([]Job, error) {
+	o, _, err := h.readOutbox()
+	if err != nil || len(o.due(h.h.Now(), h.owner)) == 0 {
+		return nil, err
+	}
+	var jobs []Job
+	err = h.withOutbox(nil, func(o Outbox) ([]byte, error) {
+		now := h.h.Now()
+		if jobs = o.due(now, h.owner); len(jobs) == 0 {
+			return nil, nil
+		}
+		if !h.readItems(jobs) {
+			// Rewritten since it was folded: the next flush folds it again.
+			h.folded, jobs = false, nil
+			return nil, errMoved
+		}
+		return claimRecords(jobs, now, until, h.owner), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return jobs, nil
+}
+
+// compact rewrites the outbox, under its lock (held by the caller), from
+// the fold: empty past compactBytes with nothing pending; with its pending
+// jobs alone (compactRecords) past compactBusy when their records take
+// less than a quarter of it. Never with a line it could not read or a torn
+// one (those are kept for doctor), and never when a record is not where
+// the fold says: then it is left as it is.
+func (h *driver) compact(size int64) error {
+	o := h.fold.outbox()
+	if o.Torn || len(o.Problems) > 0 {
 		return nil
 	}
-	// Checked only past compactBytes, from the fold: nothing is read.
-	if o := h.fold.outbox(); len(o.Pending) == 0 && !o.Torn {
+	if len(o.Pending) == 0 {
 		h.folded = false
 		return h.h.WriteAtomic(h.outbox, nil)
 	}
-	return nil
+	kept := 0
+	for _, j := range o.Pending {
+		kept += j.Len + 1
+	}
+	if size <= compactBusy || int64(kept) > size/4 {
+		return nil
+	}
+	jobs := append([]Job(nil), o.Pending...)
+	if !h.readItems(jobs) {
+		return nil
+	}
+	h.folded = false
+	return h.h.WriteAtomic(h.outbox, compactRecords(jobs))
 }
 
 // countWaiting counts the jobs waiting in the outbox, for the footer: the

@@ -152,6 +152,7 @@ func (r *importRun) walk(folder string, depth int, out *[]hsimport.File) error {
 // say is a line of the run: printed as it goes without a UI, gathered for
 // the end with one (pi shows each output as a notice).
 func (r *importRun) say(out *store.Out, line string) {
+	line = hideURLSecrets(line)
 	if !r.hasUI {
 		out.Output(line)
 	} else if len(r.lines) < importUILines {
@@ -288,7 +289,7 @@ func (r *importRun) progress(out *store.Out) {
 // next run resumes after it.
 func (r *importRun) stop(out *store.Out, why string) {
 	r.end(out)
-	out.Fail("Hindsight import stopped: " + why + ". " + r.prog.Text() + "; run it again to resume (the checkpoint " + r.cpPath + " has what was sent).")
+	out.Fail("Hindsight import stopped: " + hideURLSecrets(why) + ". " + r.prog.Text() + "; run it again to resume (the checkpoint " + r.cpPath + " has what was sent).")
 }
 
 // finish compacts the checkpoint when it is mostly superseded records, and

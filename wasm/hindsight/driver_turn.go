@@ -98,7 +98,10 @@ func (h *driver) queue(t turn, source string) error {
 
 // flush sends the due jobs, a request per bank of at most 20, and records
 // each outcome. A background flush while another is out sends nothing (the
-// one out covers the queue as it was; the next turn sends the rest).
+// one out covers the queue as it was; the next turn sends the rest). The
+// jobs are claimed under the outbox's lock first (claimDue): another
+// process's flush leaves them alone until they are done, failed, or the
+// claim runs out, and the lock is not held while the requests are out.
 func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func(out *store.Out, sent, failed int, problem string)) {
 	if then == nil {
 		then = func(*store.Out, int, int, string) {}
@@ -108,22 +111,14 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 		then(out, 0, 0, "")
 		return
 	}
-	o, _, err := h.readOutbox()
+	due, err := h.claimDue(h.h.Now() + int64(timeoutMs) + claimSlackMs)
 	if err != nil {
-		then(out, 0, 0, "could not read "+h.outbox+": "+err.Error())
+		then(out, 0, 0, h.outbox+": "+err.Error())
 		return
 	}
-	due := o.due(h.h.Now())
 	if len(due) == 0 {
 		h.countWaiting()
 		then(out, 0, 0, "")
-		return
-	}
-	if !h.readItems(due) {
-		// Rewritten since it was folded (another process delivered and
-		// compacted): the next flush folds it again.
-		h.folded = false
-		then(out, 0, 0, h.outbox+" changed while it was read; flush again")
 		return
 	}
 	batches := flushBatches(h.cfg, due, timeoutMs)

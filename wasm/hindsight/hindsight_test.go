@@ -54,6 +54,22 @@ func TestReadResponsesTurnsEveryMalformedAnswerIntoAFailure(t *testing.T) {
 	require.Equal(t, "the host gave no answer", readResponses([]byte(`{}`), 1)[0].Error)
 }
 
+func TestAnAnswerTheHostCutOrOneOverTheCapIsRefusedBeforeParsing(t *testing.T) {
+	big := strings.Repeat("x", maxAnswer+1)
+	atCap := strings.Repeat("x", maxAnswer)
+	value := `[{"status":200,"body":"{\"results\":[","truncated":true},{"status":200,"body":"` + big + `"},{"status":200,"body":"` + atCap + `"},{"status":200,"body":"` + strings.Repeat(`\"`, maxAnswer/2) + `"}]`
+	got := readResponses([]byte(value), 4)
+	require.Equal(t, "the answer is larger than 1 MiB (HTTP 200); not read", got[0].problem())
+	require.Equal(t, "the answer is larger than 1 MiB (HTTP 200); not read", got[1].problem())
+	require.Equal(t, "", got[2].problem())
+	require.Equal(t, maxAnswer, len(got[2].Body))
+	require.Equal(t, "", got[3].problem(), "escapes make the JSON longer, not the body")
+	require.Contains(t, string(encode(nil, []request{{Method: "POST", URL: "u", TimeoutMs: 1}})), `"maxBytes":1048576`)
+	rs := recalls([]bank{{bankProject, "p"}}, []byte(`[{"status":200,"body":"{\"results\":[{\"text\":\"a\"}","truncated":true}]`))
+	require.Equal(t, "the answer is larger than 1 MiB (HTTP 200); not read", rs[0].Problem)
+	require.Equal(t, 0, len(rs[0].Memories))
+}
+
 func TestRenderGroupsByBankBetweenMarkersAndIsEmptyWithoutMemories(t *testing.T) {
 	rs := []recalled{
 		{Bank: bank{bankProject, "p"}, Memories: []memory{{Text: "Uses Go\nand make"}}},
@@ -90,6 +106,18 @@ func TestSerializeTurnKeepsTextAndToolsStripsRecallAndRedactsBothFields(t *testi
 	}
 }
 
+func TestSerializeTurnLeavesOutWhatTheRetainToolKeptOnItsOwn(t *testing.T) {
+	msgs := `[
+	 {"role":"user","content":"Remember how we deploy","timestamp":5},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"r1","name":"hindsight_retain","arguments":{"content":"Deploys go through make release QQQ"}},{"type":"toolCall","id":"c2","name":"bash","arguments":{"command":"ls"}}]},
+	 {"role":"toolResult","toolCallId":"r1","toolName":"hindsight_retain","content":[{"type":"text","text":"Retained. RRR"}]},
+	 {"role":"toolResult","toolCallId":"c2","toolName":"bash","content":[{"type":"text","text":"Makefile"}]},
+	 {"role":"assistant","content":[{"type":"text","text":"Kept."}]}
+	]`
+	tr := serializeTurn([]byte(msgs), "k", 16000)
+	require.Equal(t, "user: Remember how we deploy\ntool bash {\"command\":\"ls\"}\nresult: Makefile\nassistant: Kept.", tr.Content)
+}
+
 func TestSerializeTurnCapsAndKeepsNothingFromAnEmptyRun(t *testing.T) {
 	long := strings.Repeat("word ", 5000)
 	tr := serializeTurn([]byte(`[{"role":"user","content":"`+long+`","timestamp":1}]`), "k", 1000)
@@ -119,8 +147,8 @@ func TestOutboxFoldsJobsFailuresAndDones(t *testing.T) {
 	o = FoldOutbox(data)
 	require.Equal(t, 2, len(o.Pending))
 	require.Equal(t, Job{ID: "d1", Bank: "b", At: 10, Item: string(itemJSON(job("d1"))), Len: len(JobRecord("b", job("d1"), 10)) - 1, Attempts: 1, Next: 2020, LastError: "HTTP 500"}, o.Pending[0])
-	require.Equal(t, 1, len(o.due(2019)))
-	require.Equal(t, 2, len(o.due(2020)))
+	require.Equal(t, 1, len(o.due(2019, "")))
+	require.Equal(t, 2, len(o.due(2020, "")))
 	require.Equal(t, 0, len(o.Problems))
 	require.False(t, o.Torn)
 }

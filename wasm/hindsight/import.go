@@ -65,7 +65,7 @@ func importHead(dry bool, todo hsimport.Todo, listed int, dir, root, url string)
 	if dry {
 		verb = "dry run: would import"
 	}
-	head := verb + " " + strconv.Itoa(len(todo.Files)) + " of " + strconv.Itoa(listed) + " session files from " + from + " to " + url
+	head := verb + " " + strconv.Itoa(len(todo.Files)) + " of " + strconv.Itoa(listed) + " session files from " + from + " to " + hideURLSecrets(url)
 	if todo.Resume != "" {
 		head += "; resuming after " + todo.Resume + " (" + strconv.Itoa(todo.Done) + " already imported)"
 	}
@@ -104,13 +104,15 @@ func projectOf(root, gitConfig string) (key, bank string) {
 // the rest would fail the same way), "" when every request got one.
 func importAnswers(batch []importPending, rs []response) (took []int, refused []string, down string) {
 	for i, a := range rs {
-		switch {
-		case a.ok():
+		switch p := retainProblem(a); {
+		case p == "":
 			took = append(took, i)
 		case a.Error != "":
 			down = a.Error
+		case a.ok():
+			refused = append(refused, "failed "+batch[i].f.Path+": "+p)
 		default:
-			refused = append(refused, "failed "+batch[i].f.Path+": "+a.problem()+" "+text.Bytes(strings.TrimSpace(a.Body), 200))
+			refused = append(refused, "failed "+batch[i].f.Path+": "+p+" "+text.Bytes(strings.TrimSpace(a.Body), 200))
 		}
 	}
 	return took, refused, down

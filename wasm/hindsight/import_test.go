@@ -102,12 +102,14 @@ func TestTheServersAnswersToAnImportSayWhatItTookRefusedAndWhetherItIsAway(t *te
 		refused []string
 		down    string
 	}{
-		{"all taken", []response{{Status: 200}, {Status: 201}, {Status: 202}}, []int{0, 1, 2}, nil, ""},
-		{"one refused", []response{{Status: 200}, {Status: 422, Body: "  bad item\n"}, {Status: 200}}, []int{0, 2},
+		{"all taken", []response{{Status: 200, Body: tookBody}, {Status: 201, Body: tookBody}, {Status: 202, Body: tookBody}}, []int{0, 1, 2}, nil, ""},
+		{"one refused", []response{{Status: 200, Body: tookBody}, {Status: 422, Body: "  bad item\n"}, {Status: 200, Body: tookBody}}, []int{0, 2},
 			[]string{"failed /s/b.jsonl: HTTP 422 bad item"}, ""},
-		{"a long refusal is cut", []response{{Status: 500, Body: strings.Repeat("e", 300)}, {Status: 200}, {Status: 200}}, []int{1, 2},
+		{"a long refusal is cut", []response{{Status: 500, Body: strings.Repeat("e", 300)}, {Status: 200, Body: tookBody}, {Status: 200, Body: tookBody}}, []int{1, 2},
 			[]string{"failed /s/a.jsonl: HTTP 500 " + strings.Repeat("e", 200)}, ""},
-		{"the server went away", []response{{Status: 200}, {Error: "connection refused"}, {Error: "timed out after 30000 ms"}}, []int{0}, nil, "timed out after 30000 ms"},
+		{"a page that is not Hindsight's is refused", []response{{Status: 200, Body: "<html><title>Welcome to nginx!</title>"}, {Status: 200, Body: tookBody}, {Status: 200, Body: tookBody}}, []int{1, 2},
+			[]string{"failed /s/a.jsonl: " + nginx}, ""},
+		{"the server went away", []response{{Status: 200, Body: tookBody}, {Error: "connection refused"}, {Error: "timed out after 30000 ms"}}, []int{0}, nil, "timed out after 30000 ms"},
 	}
 	for _, tc := range tests {
 		took, refused, down := importAnswers(batch, tc.rs)

@@ -17,12 +17,21 @@ const (
 	outboxFile = "outbox.jsonl"
 	deadFile   = "dead.jsonl"
 	// compactBytes is the size past which an outbox with nothing pending is
-	// rewritten empty.
+	// rewritten empty; past compactBusy, one whose pending records take less
+	// than a quarter of it is rewritten with them alone (compactRecords).
 	compactBytes = 64 << 10
+	compactBusy  = 4 << 20
+	// readPiece is how much of the outbox one read takes when it is folded
+	// anew: any size is read, a piece at a time.
+	readPiece = 1 << 20
 	// maxBatch is the most items one flush request carries.
 	maxBatch     = 20
 	maxBackoffMs = 5 * 60 * 1000
 	lostMs       = 10 * 60 * 1000 // a background flush unanswered this long is taken as lost
+	// claimSlackMs is how much longer than its requests' bound a flush's
+	// claim on its jobs lasts: a process killed mid-flush leaves its jobs to
+	// the others this long after the bound.
+	claimSlackMs = 30000
 )
 
 // Item is one memory to retain, as the server's retain API takes it.
@@ -66,13 +75,29 @@ func DoneRecord(j Job, now int64) []byte {
 	return append(w.Close(), '\n')
 }
 
+// claimRecords mark jobs as being sent by process by until until (ms): no
+// other process's flush sends them before, so two pi processes finishing
+// runs at once send each job once. A done or a fail ends the claim.
+//
+//	{"v":1,"op":"claim","id":"pimem:s1:5","bank":"pimem-r-…","at":9,"until":45009,"by":"s1/3f9a…"}
+func claimRecords(jobs []Job, now, until int64, by string) []byte {
+	var out []byte
+	for _, j := range jobs {
+		w := head("claim", j.ID, j.Bank, now)
+		w.Int("until", until)
+		w.Str("by", by)
+		out = append(append(out, w.Close()...), '\n')
+	}
+	return out
+}
+
 // failRecord counts a failed delivery and says when to try again.
 func failRecord(j Job, now int64, problem string) []byte {
 	n := j.Attempts + 1
 	w := head("fail", j.ID, j.Bank, now)
 	w.Int("n", int64(n))
 	w.Int("next", now+backoff(n))
-	w.Str("error", text.Bytes(problem, 300))
+	w.Str("error", text.Bytes(hideURLSecrets(problem), 300))
 	return append(w.Close(), '\n')
 }
 
@@ -81,7 +106,7 @@ func failRecord(j Job, now int64, problem string) []byte {
 func deadRecord(j Job, now int64, problem string) []byte {
 	w := head("dead", j.ID, j.Bank, now)
 	w.Int("n", int64(j.Attempts+1))
-	w.Str("error", text.Bytes(problem, 300))
+	w.Str("error", text.Bytes(hideURLSecrets(problem), 300))
 	w.Raw("item", []byte(j.Item))
 	return append(w.Close(), '\n')
 }
@@ -118,6 +143,8 @@ type Job struct {
 	Attempts  int
 	Next      int64 // not before (ms); 0: at once
 	LastError string
+	Claimed   int64  // a flush is sending it until then (ms); 0: none
+	ClaimedBy string // the process whose flush it is
 }
 
 // Outbox is what the outbox file folds to.
@@ -130,11 +157,13 @@ type Outbox struct {
 	Torn     bool
 }
 
-// due are the pending jobs whose time has come.
-func (o Outbox) due(now int64) []Job {
+// due are the pending jobs whose time has come and that no other
+// process's flush is sending (claimRecords): self's own claims do not
+// count (its flush that is out was taken as lost, or the session ends).
+func (o Outbox) due(now int64, self string) []Job {
 	var out []Job
 	for _, j := range o.Pending {
-		if j.Next <= now {
+		if j.Next <= now && (j.Claimed <= now || j.ClaimedBy == self && self != "") {
 			out = append(out, j)
 		}
 	}
@@ -155,24 +184,44 @@ func FoldOutbox(data []byte) Outbox {
 // folder folds the outbox as it grows: add the bytes appended since, and
 // outbox is what FoldOutbox of everything added would give, without the
 // items. A host that appends keeps one and folds only its own records, not
-// the whole file again. A pending job keeps where its record lies (Off,
-// Len), not its item, which fillItems reads back when a flush sends it:
-// hundreds of waiting items are hundreds of KiB for TinyGo's collector to
-// mark at every collection.
+// the whole file again; a file read anew is added in pieces (readPiece), so
+// no size is too large to fold. A pending job keeps where its record lies
+// (Off, Len), not its item, which fillItems reads back when a flush sends
+// it: hundreds of waiting items are hundreds of KiB for TinyGo's collector
+// to mark at every collection. A line longer than maxLine is a problem, not
+// something kept whole while it is found.
 type folder struct {
 	o    Outbox
 	line int    // the lines ended so far
 	off  int    // their bytes, newlines included
 	tail []byte // the last line, not yet ended
+	long int    // the bytes of a last line past maxLine, dropped as they came (tail is then empty)
 }
+
+// maxLine bounds an outbox line: a job's item is at most retain.maxChars
+// (a million) plus its context, some MiB once escaped as JSON.
+const maxLine = 16 << 20
 
 // add folds data appended to what was added before.
 func (f *folder) add(data []byte) {
 	for {
 		nl := bytes.IndexByte(data, '\n')
 		if nl < 0 {
+			if f.long > 0 || len(f.tail)+len(data) > maxLine {
+				f.long += len(f.tail) + len(data)
+				f.tail = f.tail[:0]
+				return
+			}
 			f.tail = append(f.tail, data...)
 			return
+		}
+		f.line++
+		if f.long > 0 || len(f.tail)+nl > maxLine {
+			n := f.long + len(f.tail) + nl
+			f.o.Problems = append(f.o.Problems, "line "+strconv.Itoa(f.line)+": longer than 16 MiB (not read)")
+			f.off += n + 1
+			f.long, f.tail, data = 0, f.tail[:0], data[nl+1:]
+			continue
 		}
 		// A line that does not continue a torn one is folded straight from data.
 		l := data[:nl]
@@ -180,7 +229,6 @@ func (f *folder) add(data []byte) {
 			l = append(f.tail, l...)
 		}
 		f.tail, data = f.tail[:0], data[nl+1:]
-		f.line++
 		fold(&f.o, string(l), f.line, f.off)
 		f.off += len(l) + 1
 	}
@@ -190,11 +238,15 @@ func (f *folder) add(data []byte) {
 // read as it stands (a record whose newline did not make it still counts),
 // on a copy, as the next add may end it.
 func (f *folder) outbox() Outbox {
-	if len(f.tail) == 0 {
+	if len(f.tail) == 0 && f.long == 0 {
 		return f.o
 	}
 	n := len(f.o.Problems)
 	o := Outbox{Pending: append([]Job(nil), f.o.Pending...), Problems: f.o.Problems[:n:n], Torn: true}
+	if f.long > 0 {
+		o.Problems = append(o.Problems, "line "+strconv.Itoa(f.line+1)+": torn (a write that did not finish), longer than 16 MiB")
+		return o
+	}
 	fold(&o, string(f.tail), -(f.line + 1), f.off)
 	return o
 }
@@ -249,8 +301,15 @@ func fold(o *Outbox, l string, n, off int) {
 				o.Pending = append(o.Pending, j)
 			}
 			return
+		case "claim":
+			if i >= 0 {
+				o.Pending[i].Claimed = jsonr.Get(r, "until").Int()
+				o.Pending[i].ClaimedBy = strings.Clone(jsonr.Get(r, "by").String())
+			}
+			return
 		case "fail":
 			if i >= 0 {
+				o.Pending[i].Claimed, o.Pending[i].ClaimedBy = 0, ""
 				o.Pending[i].Attempts = int(jsonr.Get(r, "n").Int())
 				o.Pending[i].Next = jsonr.Get(r, "next").Int()
 				o.Pending[i].LastError = strings.Clone(jsonr.Get(r, "error").String())
@@ -269,6 +328,30 @@ func fold(o *Outbox, l string, n, off int) {
 		n, problem = -n, "torn (a write that did not finish)"
 	}
 	o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": "+problem)
+}
+
+// compactRecords is the outbox holding jobs (their items filled in) alone,
+// each as it stands: its job record, then a fail record with its attempts,
+// when it is due and its last error, then its claim. What it folds to is what the outbox
+// held of them, so an outbox rewritten with it loses no unsent job.
+func compactRecords(jobs []Job) []byte {
+	var out []byte
+	for _, j := range jobs {
+		w := head("job", j.ID, j.Bank, j.At)
+		w.Raw("item", []byte(j.Item))
+		out = append(append(out, w.Close()...), '\n')
+		if j.Attempts > 0 || j.Next != 0 {
+			w := head("fail", j.ID, j.Bank, j.At)
+			w.Int("n", int64(j.Attempts))
+			w.Int("next", j.Next)
+			w.Str("error", j.LastError)
+			out = append(append(out, w.Close()...), '\n')
+		}
+		if j.Claimed != 0 {
+			out = append(out, claimRecords([]Job{j}, j.At, j.Claimed, j.ClaimedBy)...)
+		}
+	}
+	return out
 }
 
 // flushBatch is one flush request and the jobs it carries.
@@ -307,9 +390,10 @@ func flushBatches(c settings, due []Job, timeoutMs int) []flushBatch {
 }
 
 // outcome is what one batch's answer means for each of its jobs: the lines
-// to append to the outbox, and those for the dead-letter file.
+// to append to the outbox, and those for the dead-letter file. Only an
+// answer that is Hindsight's marks them done (retainProblem).
 func outcome(c settings, b flushBatch, r response, now int64) (outbox, dead []byte) {
-	problem := r.problem()
+	problem := retainProblem(r)
 	for _, j := range b.Jobs {
 		switch {
 		case problem == "":
@@ -371,7 +455,7 @@ func settle(c settings, batches []flushBatch, rs []response, now int64) flushed 
 	for i, r := range rs {
 		more, d := outcome(c, batches[i], r, now)
 		f.Outbox, f.Dead = append(f.Outbox, more...), append(f.Dead, d...)
-		if p := r.problem(); p != "" {
+		if p := retainProblem(r); p != "" {
 			f.Failed += len(batches[i].Jobs)
 			f.Problem = batches[i].Bank + ": " + p
 		} else {
@@ -387,5 +471,5 @@ func (f flushed) gaveUp(maxAttempts int, deadFile string) string {
 	if len(f.Dead) == 0 {
 		return ""
 	}
-	return "pi-memory: Hindsight gave up on " + strconv.Itoa(strings.Count(string(f.Dead), "\n")) + " retain jobs after " + strconv.Itoa(maxAttempts) + " failures (" + f.Problem + "); they are kept in " + deadFile + "."
+	return "pi-memory: Hindsight gave up on " + strconv.Itoa(strings.Count(string(f.Dead), "\n")) + " retain jobs after " + strconv.Itoa(maxAttempts) + " failures (" + hideURLSecrets(f.Problem) + "); they are kept in " + deadFile + "."
 }

@@ -11,6 +11,13 @@ import (
 	"github.com/tidwall/gjson"
 )
 
+// maxAnswer bounds the body of any answer the core reads (decision 001's
+// http row, maxBytes): Hindsight answers a recall, a reflect or a retain in
+// kilobytes (recall.maxTokens is at most 16384 tokens), and a 50 MB answer
+// from a wrong or broken server held a turn for minutes while it was
+// copied into the module and parsed. The host stops reading past it.
+const maxAnswer = 1 << 20
+
 // request is one HTTP request for the host to perform (an http effect
 // holds several, performed at once).
 type request struct {
@@ -21,7 +28,7 @@ type request struct {
 }
 
 // response is the host's answer to one request: a status and the body's
-// text, or an error (timed out, refused) with Status 0.
+// text, or an error (timed out, refused, over maxAnswer) with Status 0.
 type response struct {
 	Status int
 	Body   string
@@ -43,9 +50,77 @@ func (r response) problem() string {
 	return ""
 }
 
+// retainProblem says why a retain's answer does not show the server took
+// the items, "" when it does: besides a failed request, a 2xx answer that is
+// not Hindsight's (an HTML page from a wrong URL, broken JSON, an object
+// without what a retain answer holds) is a failed send, and the words say
+// what came back. Hindsight 1.1.0 answers a retain with
+// {"success":true,"bank_id":…,"items_count":N,"async":…,…} (its RetainResponse).
+//
+//	retainProblem(response{Status: 200, Body: `{"success":true,"bank_id":"b","items_count":1,"async":true}`}) => ""
+//	retainProblem(response{Status: 200, Body: "<html><title>Welcome</title>"}) => "the answer is not Hindsight's: an HTML page (Welcome)"
+func retainProblem(r response) string {
+	if p := r.problem(); p != "" {
+		return p
+	}
+	const not = "the answer is not Hindsight's: "
+	body := strings.TrimSpace(r.Body)
+	if !gjson.Valid(body) {
+		if strings.HasPrefix(body, "<") {
+			return not + "an HTML page" + htmlTitle(body)
+		}
+		if body == "" {
+			return not + "an empty body"
+		}
+		return not + "not JSON: " + strconv.Quote(text.Bytes(body, 60))
+	}
+	v := gjson.Parse(body)
+	switch {
+	case !v.IsObject() || jsonr.Get(v, "success").Type != gjson.True && jsonr.Get(v, "success").Type != gjson.False ||
+		jsonr.Get(v, "bank_id").Type != gjson.String || jsonr.Get(v, "items_count").Type != gjson.Number:
+		return not + "JSON without success, bank_id and items_count: " + text.Bytes(body, 60)
+	case !jsonr.Get(v, "success").Bool():
+		return "the server answered success false: " + text.Bytes(body, 60)
+	}
+	return ""
+}
+
+// htmlTitle is " (the page's title)", "" when it has none.
+func htmlTitle(page string) string {
+	page = text.Bytes(page, 4096)
+	i := indexFold(page, "<title>")
+	if i < 0 {
+		return ""
+	}
+	rest := page[i+len("<title>"):]
+	if j := indexFold(rest, "</title>"); j >= 0 {
+		rest = rest[:j]
+	}
+	if t := strings.Join(strings.Fields(rest), " "); t != "" {
+		return " (" + text.Bytes(t, 60) + ")"
+	}
+	return ""
+}
+
+// indexFold is strings.Index of an ASCII lower-case tag, in any case: byte
+// for byte, so the index is s's.
+func indexFold(s, tag string) int {
+	for i := 0; i+len(tag) <= len(s); i++ {
+		k := 0
+		for ; k < len(tag) && (s[i+k]|0x20) == tag[k]; k++ {
+		}
+		if k == len(tag) {
+			return i
+		}
+	}
+	return -1
+}
+
 // readResponses reads the resume value of an http effect: one answer per
 // request, in order. Anything missing or malformed is an error answer, so a
-// host's mistake reads as a failed request, never as success.
+// host's mistake reads as a failed request, never as success; so is a body
+// the host cut (truncated) or one over maxAnswer (a host that did not cut
+// it), refused before anything parses it.
 func readResponses(value []byte, n int) []response {
 	out := make([]response, n)
 	arr := gjson.ParseBytes(value)
@@ -65,7 +140,12 @@ func readResponses(value []byte, n int) []response {
 				out[i].Error = "the host gave no status"
 				continue
 			}
-			out[i].Status, out[i].Body = int(st.Int()), jsonr.Get(v, "body").String()
+			body := jsonr.Get(v, "body")
+			if jsonr.Get(v, "truncated").Bool() || len(body.Raw) > maxAnswer+2 && len(body.String()) > maxAnswer {
+				out[i].Error = "the answer is larger than 1 MiB (HTTP " + strconv.Itoa(int(st.Int())) + "); not read"
+				continue
+			}
+			out[i].Status, out[i].Body = int(st.Int()), body.String()
 		}
 	}
 	return out
@@ -89,6 +169,7 @@ func encode(dst []byte, reqs []request) []byte {
 			o.Str("body", r.Body)
 		}
 		o.Int("timeoutMs", int64(r.TimeoutMs))
+		o.Int("maxBytes", maxAnswer)
 		return o.Close()
 	})
 }

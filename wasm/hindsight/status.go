@@ -101,7 +101,8 @@ type status struct {
 
 // statusText is the status in words: on or off, the banks, the outbox
 // (waiting and due jobs, each failing job's last error, its unreadable
-// lines), the dead letters, and the newest recall.
+// lines), the dead letters, and the newest recall; a URL's secrets hidden
+// (hideURLSecrets), as in everything a person reads.
 func statusText(s status) string {
 	var b strings.Builder
 	if s.Off != "" {
@@ -119,7 +120,7 @@ func statusText(s status) string {
 		if s.OutboxErr != "" {
 			b.WriteString("\nOutbox " + s.Outbox + ": " + s.OutboxErr)
 		} else {
-			b.WriteString("\nOutbox " + s.Outbox + ": " + strconv.Itoa(len(s.Box.Pending)) + " waiting, " + strconv.Itoa(len(s.Box.due(s.Now))) + " due, " + strconv.FormatInt(s.Size, 10) + " bytes")
+			b.WriteString("\nOutbox " + s.Outbox + ": " + strconv.Itoa(len(s.Box.Pending)) + " waiting, " + strconv.Itoa(len(s.Box.due(s.Now, ""))) + " due, " + strconv.FormatInt(s.Size, 10) + " bytes")
 			for _, j := range s.Box.Pending {
 				if j.LastError != "" {
 					b.WriteString("\n  " + j.ID + " → " + j.Bank + ": " + strconv.Itoa(j.Attempts) + " failures, last " + j.LastError)
@@ -136,7 +137,7 @@ func statusText(s status) string {
 	if s.Last != nil {
 		b.WriteString("\nLast recall: " + strings.Join(summary(s.Last), "; "))
 	}
-	return b.String()
+	return hideURLSecrets(b.String())
 }
 
 // doctorText is /hindsight doctor before the server is asked: the config
@@ -153,7 +154,7 @@ func doctorText(files [2]string, warnings []string, repoKey, status string) stri
 	}
 	b.WriteString("\nRepo key: " + repoKey)
 	b.WriteString("\n" + status)
-	return b.String()
+	return hideURLSecrets(b.String())
 }
 
 // serverText is what doctor adds once each bank answered a recall: a line
@@ -168,7 +169,7 @@ func serverText(rs []recalled) (text string, bad bool) {
 		} else {
 			bad = true
 		}
-		text += "\nServer, " + r.Bank.Scope + " bank " + r.Bank.ID + ": " + p
+		text += "\nServer, " + r.Bank.Scope + " bank " + r.Bank.ID + ": " + hideURLSecrets(p)
 	}
 	return text, bad
 }
@@ -193,6 +194,7 @@ func bankText(repoKey, session string, banks []bank) string {
 // nothing was sent); fail when it is a failure (nothing sent, and a
 // problem).
 func flushText(sent, failed int, problem string) (text string, fail bool) {
+	problem = hideURLSecrets(problem)
 	switch {
 	case problem != "" && sent+failed == 0:
 		return "Hindsight: " + problem, true
@@ -208,7 +210,7 @@ func flushText(sent, failed int, problem string) (text string, fail bool) {
 // follows its queueing is done: a job the server did not take stays queued.
 func retainReply(failed int, problem string) string {
 	if failed > 0 || problem != "" {
-		return "Queued; the server did not take it yet (" + problem + "). It is sent again later."
+		return "Queued; the server did not take it yet (" + hideURLSecrets(problem) + "). It is sent again later."
 	}
 	return "Retained."
 }

@@ -32,9 +32,11 @@ type turn struct {
 // user, assistant, toolResult, custom…) as the text a retain keeps: user
 // and assistant text, each tool call with its arguments and its result,
 // each part capped and the whole cut to maxChars. Every injected block is
-// stripped (recalled memory is never retained) and custom messages (what
-// extensions inject, ours included) are left out; then the content and the
-// context are redacted. Empty Content: nothing worth keeping.
+// stripped (recalled memory is never retained), custom messages (what
+// extensions inject, ours included) are left out, and so is a
+// hindsight_retain call with its result: what it keeps is a document of its
+// own already (the server would extract its facts twice). Then the content
+// and the context are redacted. Empty Content: nothing worth keeping.
 //
 //	serializeTurn(`[{"role":"user","content":"Use Go","timestamp":5}]`, "k", 16000)
 //	=> turn{Content: "user: Use Go", Context: "pi session in k: Use Go", UserMs: 5}
@@ -71,6 +73,9 @@ func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 						line(&b, "assistant: ", txt.Bytes(s, capAssistant))
 					}
 				case "toolCall":
+					if jsonr.Get(blk, "name").Str == retainTool {
+						break
+					}
 					args := compact(jsonr.Get(blk, "arguments").Raw)
 					res := strings.TrimSpace(marker.Strip(results[jsonr.Get(blk, "id").Str]))
 					line(&b, "tool "+jsonr.Get(blk, "name").Str+" ", txt.Bytes(args, capArgs))

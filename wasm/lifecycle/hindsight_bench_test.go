@@ -28,7 +28,7 @@ func BenchmarkAgentEndWithHindsight(b *testing.B) {
 			r.last = r.callOnly("agent_end", map[string]any{"stopReason": "stop", "messages": benchTurn(int64(1000 + i))})
 			b.StopTimer()
 			r.last = r.callOnly("resume", map[string]any{"id": r.effects("http")[0].Get("id").String(), "value": []any{}})
-			r.answer(ok(`{}`))
+			r.answer(ok(retained))
 			b.StartTimer()
 		}
 	})

@@ -93,7 +93,7 @@ func TestImportSendsOneRetainPerSessionAndRecordsOnly2xx(t *testing.T) {
 	require.Equal(t, "", r.checkpoint(), "nothing is recorded before the server answers")
 
 	// s-a taken, s-b refused with a 500: only s-a is recorded.
-	r.answer(ok(`{"success":true}`), map[string]any{"status": 500, "body": "boom"})
+	r.answer(ok(retained), map[string]any{"status": 500, "body": "boom"})
 	require.Equal(t, int64(1), r.last.Get("exit").Int())
 	require.Contains(t, r.outputs(), "failed "+b+": HTTP 500 boom")
 	require.Contains(t, r.outputs(), "1 failed (run the import again to retry them)")
@@ -108,7 +108,7 @@ func TestImportSendsOneRetainPerSessionAndRecordsOnly2xx(t *testing.T) {
 	reqs = r.requests()
 	require.Equal(t, 1, len(reqs))
 	require.Equal(t, "pimem-import:s-b", gjson.Get(reqs[0].Get("body").String(), "items.0.document_id").String())
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	require.Equal(t, int64(0), r.last.Get("exit").Int())
 
 	// A second full run sends nothing.
@@ -127,12 +127,12 @@ func TestImportStopsAtAConnectionErrorAndResumesFromTheCheckpoint(t *testing.T) 
 	require.Equal(t, 8, len(r.requests()), "a batch of sessions per ask")
 	answers := make([]any, 8)
 	for i := range answers {
-		answers[i] = ok(`{}`)
+		answers[i] = ok(retained)
 	}
 	r.answer(answers...)
 	require.Contains(t, r.outputs(), "imported 8/11 sessions, 16 messages")
 	require.Equal(t, 3, len(r.requests()))
-	r.answer(ok(`{}`), map[string]any{"error": "connect ECONNREFUSED 127.0.0.1:1"}, ok(`{}`))
+	r.answer(ok(retained), map[string]any{"error": "connect ECONNREFUSED 127.0.0.1:1"}, ok(retained))
 	require.Equal(t, int64(1), r.last.Get("exit").Int())
 	require.Equal(t, 0, len(r.effects("http")), "nothing more is asked once the server is away")
 	require.Contains(t, r.last.Raw, "Hindsight import stopped: the server did not answer (connect ECONNREFUSED 127.0.0.1:1)")
@@ -142,7 +142,7 @@ func TestImportStopsAtAConnectionErrorAndResumesFromTheCheckpoint(t *testing.T) 
 	reqs := r.requests()
 	require.Equal(t, 1, len(reqs))
 	require.Equal(t, "pimem-import:s-19", gjson.Get(reqs[0].Get("body").String(), "items.0.document_id").String())
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	require.Equal(t, 11, len(hsimport.DecodeCheckpoint([]byte(r.checkpoint())).Files))
 }
 
@@ -150,7 +150,7 @@ func TestImportSendsAChangedSessionAgainUnderTheSameDocument(t *testing.T) {
 	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
 	p := r.writeSession(r.project, "s-a", "Use tabs")
 	r.importCmd()
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
 	require.NoError(t, err)
 	f.WriteString(`{"type":"message","id":"c","parentId":"b","timestamp":"2026-11-20T09:00:03.000Z","message":{"role":"user","content":"And spaces in YAML"}}` + "\n")
@@ -162,7 +162,7 @@ func TestImportSendsAChangedSessionAgainUnderTheSameDocument(t *testing.T) {
 	require.Equal(t, "pimem-import:s-a", gjson.Get(body, "items.0.document_id").String())
 	require.Equal(t, "replace", gjson.Get(body, "items.0.update_mode").String())
 	require.Contains(t, gjson.Get(body, "items.0.content").String(), "And spaces in YAML")
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	require.Contains(t, r.outputs(), "1 of them changed since they were imported")
 }
 
@@ -181,7 +181,7 @@ func TestImportWithoutDirKeepsToTheProjectAndWithDirSendsEachToItsOwnBank(t *tes
 	reqs := r.requests()
 	require.Equal(t, 1, len(reqs))
 	require.Contains(t, reqs[0].Get("body").String(), "pimem-import:s-own")
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 
 	r.importCmd(filepath.Join(r.agent, "sessions"))
 	reqs = r.requests()
@@ -236,11 +236,11 @@ func TestImportShowsProgressInTheFooterWithAUI(t *testing.T) {
 	require.Equal(t, 0, len(r.effects("output")), "with a UI, lines are gathered for the end")
 	answers := make([]any, 8)
 	for i := range answers {
-		answers[i] = ok(`{}`)
+		answers[i] = ok(retained)
 	}
 	r.answer(answers...)
 	require.Equal(t, "hindsight imported 8/9 sessions, 16 messages", r.status())
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	st := r.effects("status")
 	require.Equal(t, "hindsight project", lifecycle.FooterPiece(st[len(st)-1], "hindsight"), "the footer is given back")
 	require.Contains(t, r.outputs(), "importing 9 of 9 session files")
@@ -276,7 +276,7 @@ func TestImportKeepsATornCheckpointLineAndCompactsSupersededRecords(t *testing.T
 	r.importCmd()
 	require.Contains(t, r.last.Raw, "line 301: the last line is cut short")
 	require.Equal(t, 1, len(r.requests()))
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	lines := strings.Split(strings.TrimSuffix(r.checkpoint(), "\n"), "\n")
 	require.Equal(t, 302, len(lines), "a line it cannot read is never compacted away")
 	require.Equal(t, `{"v":1,"op":"do`, lines[300])
@@ -285,7 +285,7 @@ func TestImportKeepsATornCheckpointLineAndCompactsSupersededRecords(t *testing.T
 	// Without the torn line, the superseded records go.
 	require.NoError(t, os.WriteFile(cpFile, []byte(old.String()), 0o644))
 	r.importCmd()
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	cp := hsimport.DecodeCheckpoint([]byte(r.checkpoint()))
 	require.Equal(t, 1, cp.Lines)
 	info, _ := os.Stat(p)

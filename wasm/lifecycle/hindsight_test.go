@@ -1,7 +1,10 @@
 package lifecycle_test
 
 import (
+	"bufio"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -126,6 +129,9 @@ func (r *hsRig) outbox() string {
 	return string(b)
 }
 
+// retained is how Hindsight 1.1.0 answers an async retain.
+const retained = `{"success":true,"bank_id":"b","items_count":1,"async":true,"operation_id":"op-1"}`
+
 func ok(body string) map[string]any { return map[string]any{"status": 200, "body": body} }
 
 func userMsg(text string, ts int64) map[string]any {
@@ -197,9 +203,38 @@ func TestRetainQueuesARedactedStrippedJobPerBankThenFlushesInTheBackground(t *te
 	item := gjson.Get(ask.Get("requests.0.body").String(), "items.0")
 	require.Equal(t, "pimem:s1:500", item.Get("document_id").String())
 	require.Contains(t, item.Get("context").String(), "[REDACTED:github-token]")
-	r.answer(ok(`{}`), ok(`{}`))
+	r.answer(ok(retained), ok(retained))
 	require.Equal(t, 2, strings.Count(r.outbox(), `"op":"done"`))
 	require.Equal(t, "hindsight project+user", r.status())
+}
+
+func TestA2xxThatIsNotHindsightsLeavesTheJobWaitingAndStatusSaysWhatCameBack(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "aborted": false, "messages": turn("deploy", "x")})
+	r.answer(ok("<!DOCTYPE html><html><head><title>Welcome to nginx!</title></head>"))
+	box := r.outbox()
+	require.Equal(t, 0, strings.Count(box, `"op":"done"`))
+	require.Contains(t, box, `"op":"fail"`)
+	r.call("command", map[string]any{"name": "hindsight", "args": "status"})
+	require.Contains(t, r.effects("output")[0].Get("text").String(), "1 failures, last the answer is not Hindsight's: an HTML page (Welcome to nginx!)")
+}
+
+func TestAURLWithAPasswordTurnsHindsightOffSayingWhyAndIsShownNowhere(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://me:hunter2@hs:1/"}`, nil)
+	require.NotContains(t, r.last.Raw, "hunter2")
+	warn := r.effects("notify")
+	require.Equal(t, 1, len(warn), "%s", r.last.Raw)
+	require.Contains(t, warn[0].Get("text").String(), `hindsight.json: "url" http://***@hs:1 holds a user name or password; Hindsight is off. Put the key in "apiKey" (or HINDSIGHT_API_KEY)`)
+	require.Equal(t, "hindsight off (bad config)", r.status())
+	r.call("context", map[string]any{"messages": []any{userMsg("q", 1)}})
+	r.call("agent_end", map[string]any{"stopReason": "stop", "aborted": false, "messages": turn("keep this", "x")})
+	require.Equal(t, 0, len(r.effects("http")))
+	require.Equal(t, "", r.outbox())
+	for _, args := range []string{"status", "doctor"} {
+		r.call("command", map[string]any{"name": "hindsight", "args": args})
+		require.NotContains(t, r.last.Raw, "hunter2", args)
+		require.Contains(t, r.last.Raw, "http://***@hs:1", args)
+	}
 }
 
 func TestNothingIsQueuedOrAskedWhenMemoryMayNotRetain(t *testing.T) {
@@ -260,7 +295,7 @@ func TestATornOutboxLineIsKeptAndTheNextJobStartsOnItsOwnLine(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), []byte(`{"v":1,"op":"job","id":"x","bank":"b","at":1,"item":{"cont`), 0o644)
 	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("after the tear", "x")})
 	lines := strings.Split(r.outbox(), "\n")
-	require.Equal(t, 3, len(lines))
+	require.Equal(t, 4, len(lines)) // the torn line, the job, its flush's claim, ""
 	require.True(t, gjson.Valid(lines[1]), lines[1])
 	o := hindsight.FoldOutbox([]byte(r.outbox()))
 	require.Equal(t, 1, len(o.Pending))
@@ -447,7 +482,7 @@ func TestTheRetainToolQueuesRedactedContentAndContext(t *testing.T) {
 	r.call("tool", map[string]any{"name": "hindsight_retain", "params": map[string]any{"content": "key is " + hsSecret, "context": "from " + hsSecret}})
 	require.NotContains(t, r.outbox(), hsSecret)
 	require.Contains(t, r.outbox(), `"source:tool"`)
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	require.Equal(t, "Retained.", r.effects("tool_result")[0].Get("text").String())
 }
 
@@ -546,12 +581,136 @@ func TestAnOutboxWithNothingPendingPast64KiBIsRewrittenEmpty(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), old, 0o644)
 	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("new", "x")})
 	require.True(t, len(r.outbox()) > 70<<10)
-	r.answer(ok(`{}`))
+	r.answer(ok(retained))
 	require.Equal(t, "", r.outbox())
 	// The fold this process kept starts again from the emptied file.
 	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("newer", "x")})
 	require.Equal(t, 1, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
 	require.Equal(t, "hindsight 1 waiting", r.status())
+}
+
+// An outbox past 64 MiB (a server away for long, or years of turns) is read
+// a piece at a time: it is compacted under its lock to its unsent jobs, which
+// are sent, instead of never being read again while turns are appended to it.
+func TestAnOutboxOver64MiBIsCompactedToItsUnsentJobsAndFlushed(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	dir := filepath.Join(r.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	f, err := os.Create(filepath.Join(dir, "outbox.jsonl"))
+	require.NoError(t, err)
+	w := bufio.NewWriterSize(f, 1<<20)
+	size, unsent := 0, 0
+	for i := 0; size < 65<<20; i++ {
+		it := hindsight.Item{DocumentID: "old" + strconv.Itoa(i), Content: strings.Repeat("x", 4000)}
+		rec := hindsight.JobRecord("b", it, 1)
+		if i%5000 == 17 { // a few never sent, one with a failure
+			unsent++
+		} else {
+			rec = append(rec, hindsight.DoneRecord(hindsight.Job{ID: it.DocumentID, Bank: "b"}, 2)...)
+		}
+		if i == 17 {
+			rec = append(rec, `{"v":1,"op":"fail","id":"old17","bank":"b","at":3,"n":2,"next":4,"error":"HTTP 503"}`+"\n"...)
+		}
+		w.Write(rec)
+		size += len(rec)
+	}
+	require.NoError(t, w.Flush())
+	f.Close()
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("new", "x")})
+	require.Equal(t, 0, len(r.effects("notify")), "%s", r.last.Raw)
+	box := r.outbox()
+	require.True(t, len(box) < 1<<20, "compacted to %d bytes", len(box))
+	o := hindsight.FoldOutbox([]byte(box))
+	require.Equal(t, unsent+1, len(o.Pending))
+	require.Equal(t, 0, len(o.Problems))
+	require.Equal(t, "old17", o.Pending[0].ID)
+	require.Equal(t, 2, o.Pending[0].Attempts)
+	require.Equal(t, "HTTP 503", o.Pending[0].LastError)
+	require.Equal(t, fmt.Sprintf("hindsight %d waiting", unsent+1), r.status())
+	ask := r.effects("http")[0]
+	reqs := ask.Get("requests").Array()
+	require.Equal(t, 2, len(reqs)) // bank b's old jobs, and the new turn in the project bank
+	require.Equal(t, unsent, len(gjson.Get(reqs[0].Get("body").String(), "items").Array()))
+	r.answer(ok(retained), ok(retained))
+	require.Equal(t, 0, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
+}
+
+// failingReads fails every read of the outbox: a file that cannot be read.
+type failingReads struct{ hostio.Host }
+
+func (f failingReads) ReadAt(p string, off int64, dst []byte) (int, error) {
+	if strings.HasSuffix(p, "outbox.jsonl") {
+		return 0, errors.New("input/output error")
+	}
+	return f.Host.ReadAt(p, off, dst)
+}
+
+func TestAnOutboxThatCannotBeReadIsNotAppendedToAndTheTurnSaysSo(t *testing.T) {
+	r := newHSRigOn(t, `{"url":"http://hs:1"}`, nil, func(h hostio.Host) hostio.Host { return failingReads{h} })
+	dir := filepath.Join(r.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	old := hindsight.JobRecord("b", hindsight.Item{DocumentID: "old", Content: "c"}, 1)
+	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), old, 0o644)
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("new", "x")})
+	require.Equal(t, string(old), r.outbox())
+	warn := r.effects("notify")
+	require.Equal(t, 1, len(warn), "%s", r.last.Raw)
+	require.Contains(t, warn[0].Get("text").String(), "outbox.jsonl: it cannot be read (input/output error), so nothing more is queued in it until it can")
+}
+
+// besideRig is a second pi process on r's project and agent folder, with
+// the same clock, in session id.
+func besideRig(t *testing.T, r *hsRig, id string) *hsRig {
+	b := &hsRig{t: t, clock: r.clock, project: r.project, agent: r.agent}
+	b.e = lifecycle.New(fsys.NewHost(fsys.NewOS(), r.clock, nil, nil))
+	b.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": id})
+	return b
+}
+
+// items are the document ids of every item an http ask of the last call sends.
+func (r *hsRig) items() []string {
+	var ids []string
+	for _, ask := range r.effects("http") {
+		for _, req := range ask.Get("requests").Array() {
+			for _, it := range gjson.Get(req.Get("body").String(), "items").Array() {
+				ids = append(ids, it.Get("document_id").String())
+			}
+		}
+	}
+	return ids
+}
+
+// Two pi processes finishing runs at once each send what the other has not
+// claimed: every job goes out once (it went out twice, 47 of 47). A process
+// killed mid-flush leaves its claim to run out, then the other sends its jobs.
+func TestTwoProcessesFlushingAtOnceSendEachJobOnce(t *testing.T) {
+	a := newHSRig(t, `{"url":"http://hs:1"}`, map[string]any{"sessionId": "sa"})
+	b := besideRig(t, a, "sb")
+	dir := filepath.Join(a.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	var old []byte
+	for i := 0; i < 5; i++ {
+		old = append(old, hindsight.JobRecord("b", hindsight.Item{DocumentID: "old" + strconv.Itoa(i), Content: "c"}, 1)...)
+	}
+	os.WriteFile(filepath.Join(dir, "outbox.jsonl"), old, 0o644)
+
+	a.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("from a", 10)}})
+	b.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("from b", 20)}})
+	require.Equal(t, []string{"old0", "old1", "old2", "old3", "old4", "pimem:sa:10"}, a.items())
+	require.Equal(t, []string{"pimem:sb:20"}, b.items())
+	a.answer(ok(retained), ok(retained))
+	b.answer(ok(retained))
+	require.Equal(t, 0, len(hindsight.FoldOutbox([]byte(a.outbox())).Pending))
+
+	// a's flush never comes back (killed): b leaves its job alone until the claim runs out.
+	a.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("lost", 30)}})
+	require.Equal(t, []string{"pimem:sa:30"}, a.items())
+	b.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("b again", 40)}})
+	require.Equal(t, []string{"pimem:sb:40"}, b.items())
+	b.answer(ok(retained))
+	a.clock.Advance(41 * time.Second) // the flush's 10 s bound and the claim's 30 s of slack
+	b.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("b later", 50)}})
+	require.Equal(t, []string{"pimem:sa:30", "pimem:sb:50"}, b.items())
 }
 
 // countingHost counts the locks taken, the folders made and the whole
@@ -587,10 +746,14 @@ func TestAnAgentEndLocksOnceAndReadsTheOutboxOnlyAfterAnotherProcessChangedIt(t 
 		r.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("fact "+strconv.FormatInt(ts, 10), ts)}})
 	}
 	end(1)
-	r.answer(ok(`{}`)) // the flush keeps up
+	r.answer(ok(retained)) // the flush keeps up
 	for ts := int64(2); ts <= 4; ts++ {
 		end(ts) // the first flush is out: the next turns wait
-		require.Equal(t, 1, c.locks, "locks at turn %d", ts)
+		want := 1
+		if ts == 2 {
+			want = 2 // the hook's append, and its flush claiming the job (after the hook)
+		}
+		require.Equal(t, want, c.locks, "locks at turn %d", ts)
 		require.Equal(t, 0, c.reads, "outbox reads at turn %d", ts)
 		require.Equal(t, 0, c.mkdirs, "the folder is made once, at turn %d", ts)
 	}

@@ -25,7 +25,7 @@ func TestHindsightFlushSendsTheOutboxThroughNetHTTP(t *testing.T) {
 		mu.Lock()
 		got = append(got, r.Method+" "+r.URL.Path+" "+r.Header.Get("Authorization")+" "+string(b))
 		mu.Unlock()
-		io.WriteString(w, `{"success":true}`)
+		io.WriteString(w, `{"success":true,"bank_id":"b","items_count":1,"async":true,"operation_id":"op-1"}`)
 	}))
 	defer srv.Close()
 	for _, m := range testmod.Cores {
@@ -66,7 +66,7 @@ func TestHindsightImportSendsEverySessionAndPrintsProgress(t *testing.T) {
 			docs[part[:strings.IndexByte(part, '"')]]++
 		}
 		mu.Unlock()
-		io.WriteString(w, `{"success":true}`)
+		io.WriteString(w, `{"success":true,"bank_id":"b","items_count":1,"async":true,"operation_id":"op-1"}`)
 	}))
 	defer srv.Close()
 	for _, m := range testmod.Cores {
