@@ -181,6 +181,36 @@ func FuzzReflectorAnswer(f *testing.F) {
 	})
 }
 
+// FuzzLedgerPieces checks that a ledger read in pieces of any size decodes
+// as the whole file does (issue 19, item 2: a ledger is read in pieces).
+func FuzzLedgerPieces(f *testing.F) {
+	var all []byte
+	for _, r := range sampleRecords {
+		all = append(append(all, encode(r)...), '\n')
+	}
+	f.Add(all, uint8(1))
+	f.Add(all[:len(all)-9], uint8(7))
+	f.Add(append([]byte("\xEF\xBB\xBF"), bytes.ReplaceAll(all, []byte("\n"), []byte("\r\n\n  \n"))...), uint8(3))
+	f.Add([]byte("{\"v\":9}\n\xEF\xBB\xBF{}\nnot json"), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, size uint8) {
+		want, wantProbs := DecodeLedger(data)
+		read := func(off int64, dst []byte) (int, error) {
+			if off >= int64(len(data)) {
+				return 0, nil
+			}
+			return copy(dst, data[off:]), nil
+		}
+		got, probs, err := decodeLedgerFrom(read, make([]byte, int(size)%16+1))
+		require.NoError(t, err)
+		require.Equal(t, len(want), len(got))
+		for i := range want {
+			require.Equal(t, string(encode(want[i])), string(encode(got[i])))
+			require.Equal(t, want[i].Line, got[i].Line)
+		}
+		require.Equal(t, wantProbs, probs)
+	})
+}
+
 func FuzzDecodeLedger(f *testing.F) {
 	var all []byte
 	for _, r := range sampleRecords {
