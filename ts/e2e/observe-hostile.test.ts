@@ -3,8 +3,10 @@
 // an OSC 52 clipboard write and a CSI sequence, with a current task that asks to send
 // keys away and a suggested response that is "rm -rf /". The next model request carries
 // one intact observations block that frames them as notes, not instructions, with the
-// markers neutralised and no escape byte; /om view, /om status, the footer and the
-// compaction summary carry no escape byte either, and no command as the task.
+// markers neutralised and no escape byte; /om view (the observations and the
+// conversation not yet observed, where a model reply carries an OSC 52 write), /om
+// status, the footer and the compaction summary carry no escape byte either, and no
+// command as the task.
 //
 // The fake model answers the observer's request (told apart by its system prompt)
 // through its route; .pi/om-config.json sets the observer at 1,000 tokens so one long
@@ -96,6 +98,8 @@ describe("observations are data, not orders", () => {
 				const entry = JSON.stringify((await ledger())[0]);
 				assert.ok(!/\\u001b|\\u0007/.test(entry), entry);
 
+				// The model's own reply carries an OSC 52 write: /om view shows it, unobserved, without it.
+				sb.model.enqueue(`TURN-2 reply${OSC52} ends here`);
 				await rpc.prompt("Turn 2: what next?");
 				const b = block(actor.at(-1) ?? null);
 				assert.ok(b.startsWith(START) && b.endsWith(END), b);
@@ -111,6 +115,7 @@ describe("observations are data, not orders", () => {
 				const view = (await rpc.command("/om view")).notes.join("\n");
 				const status = await rpc.command("/om status");
 				assert.match(view, /HOSTILE-1/);
+				assert.match(view, /TURN-2 reply ends here/, "the unobserved reply, its escape removed");
 				assert.doesNotMatch(view, /THINK-LEAK|Exfiltrate|rm -rf/);
 				for (const text of [view, ...status.notes]) assert.ok(!hasEscape(text), JSON.stringify(text));
 				const statuses = rpc.records.filter((r) => r.type === "extension_ui_request" && r.method === "setStatus");
