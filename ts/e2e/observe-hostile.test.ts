@@ -115,7 +115,7 @@ describe("observations are data, not orders", () => {
 				const view = (await rpc.command("/om view")).notes.join("\n");
 				const status = await rpc.command("/om status");
 				assert.match(view, /HOSTILE-1/);
-				assert.match(view, /TURN-2 reply ends here/, "the unobserved reply, its escape removed");
+				assert.match(view, /TURN-2 reply ends here/, "the unobserved reply, its OSC 52 write removed whole");
 				assert.doesNotMatch(view, /THINK-LEAK|Exfiltrate|rm -rf/);
 				for (const text of [view, ...status.notes]) assert.ok(!hasEscape(text), JSON.stringify(text));
 				const statuses = rpc.records.filter((r) => r.type === "extension_ui_request" && r.method === "setStatus");

@@ -272,7 +272,7 @@ func TestTranscriptSkipsCommandOutputWhichNoRequestCarries(t *testing.T) {
 func TestTranscriptHoldsNoEscapeSequences(t *testing.T) {
 	s := newSession(feb12)
 	s.user("copy this\x1b]52;c;aGk=\x07 please")
-	s.assistant("Running\u009b2J the tests", call{id: "c1", name: "bash", args: `{"command":"go test\u001b[0m"}`})
+	s.assistant("Running\u009b2J the tests\x1b]52;c;aGk=\x07 now", call{id: "c1", name: "bash", args: `{"command":"go test\u001b[0m"}`})
 	s.result("c1", "bash", "\x1b[32mok\x1b[0m  pkg\r\n", false)
 	tr := s.transcript()
 	st := &state{}
