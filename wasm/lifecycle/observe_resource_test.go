@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -178,4 +179,44 @@ func TestResourceScopeCommandsApplyToEverySessionOfTheProject(t *testing.T) {
 	require.Contains(t, b.text(), "Mode: blocking")
 	b.raw("command", `{"name":"om","args":"dump"}`)
 	require.Equal(t, `{"v":1,"op":"set","t":1772172000000,"session":"s1","mode":"blocking"}`, b.text())
+}
+
+// Issue 19, item 2: a resource ledger over 64 MiB (a long-lived project's
+// reflect records carry every observation) is read, in pieces, by every
+// session, and what is appended to it is read back.
+func TestResourceScopeALedgerOver64MiBIsStillRead(t *testing.T) {
+	base := t.TempDir()
+	first := resourceRig(t, base, "s0", "", "")
+	path := first.ledgerPath()
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	// 66 records of 1 MiB each; the padding is a member the decoder does not use.
+	pad := strings.Repeat("x", 1<<20)
+	for i := 0; i < 66; i++ {
+		_, err = f.WriteString(`{"v":1,"op":"observe","t":1772170000000,"session":"old","through":"x` + strconv.Itoa(i) + `","obs":"Date: Feb 27, 2026\n* 🔴 (05:00) User keeps the old API number ` + strconv.Itoa(i) + `\n","pad":"` + pad + `"}` + "\n")
+		require.NoError(t, err)
+	}
+	require.NoError(t, f.Close())
+	info, err := os.Stat(path)
+	require.NoError(t, err)
+	require.True(t, info.Size() > 64<<20, "%d bytes", info.Size())
+
+	a := resourceRig(t, base, "s1", "", "")
+	blocks := a.context()
+	require.Equal(t, 1, len(blocks))
+	require.Contains(t, blocks[0].Get("messages.0.content").String(), "User keeps the old API number 65")
+	a.raw("command", `{"name":"om","args":"status"}`)
+	require.Contains(t, a.text(), "Scope: resource ("+a.ledgerPath()+": 66 records")
+	require.NotContains(t, a.text(), "could not be read")
+
+	// An append goes on, and another session reads it back with the rest.
+	a.turn(1500)
+	a.settle(answerText(observerAnswer))
+	require.Equal(t, 1, len(a.calls))
+	b := resourceRig(t, base, "s2", "", "")
+	blocks = b.context()
+	require.Equal(t, 1, len(blocks))
+	require.Contains(t, blocks[0].Get("messages.0.content").String(), "fix the parser")
+	require.Contains(t, blocks[0].Get("messages.0.content").String(), "old API number 0")
 }

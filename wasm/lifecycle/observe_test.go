@@ -238,7 +238,8 @@ func TestACoveredCompactionRendersOurSummaryWithPisFirstKeptEntry(t *testing.T) 
 	require.Equal(t, firstKept, c[0].Get("firstKeptEntryId").String())
 	require.Equal(t, int64(observe.SchemaVersion), c[0].Get("details.schemaVersion").Int())
 	require.Equal(t, int64(3100), c[0].Get("tokensBefore").Int())
-	require.Contains(t, c[0].Get("summary").String(), "## Observations\nDate: Feb 27, 2026\n* 🔴 (06:00) User asked to fix the parser")
+	require.Contains(t, c[0].Get("summary").String(), "\nDate: Feb 27, 2026\n* 🔴 (06:00) User asked to fix the parser")
+	require.Contains(t, c[0].Get("summary").String(), "## Observations\nNotes an observer wrote")
 	require.Contains(t, c[0].Get("summary").String(), "<modified-files>\nsrc/parse.go\n</modified-files>")
 	require.False(t, c[0].Get("usage").Exists(), "no call, no usage")
 	_ = covered
@@ -251,7 +252,7 @@ func TestAnUncoveredCompactionWaitsForOneBoundedCallThenLeavesItToPi(t *testing.
 		summary bool
 	}{
 		{"the call completes the observations", answerText(observerAnswer), true},
-		{"the call fails: pi's own summary", answerError("timed out after 60000 ms"), false},
+		{"the call fails: pi's own summary", answerError("timed out after 15000 ms"), false},
 		{"the call finds nothing: still no observations, pi's own summary", answerText(""), false},
 	}
 	for _, tt := range tests {
@@ -262,7 +263,7 @@ func TestAnUncoveredCompactionWaitsForOneBoundedCallThenLeavesItToPi(t *testing.
 			firstKept := "e" + strconv.Itoa(r.n-1)
 			r.exchange("session_before_compact", `{"branch":`+r.branch()+`,"firstKeptEntryId":`+quote(firstKept)+`,"tokensBefore":3100,"reason":"threshold"}`, tt.answer)
 			require.Equal(t, 1, len(r.calls))
-			require.Equal(t, int64(60000), r.calls[0].Get("timeoutMs").Int(), "the bound of decision 010: one observer call of 60 s")
+			require.Equal(t, int64(15000), r.calls[0].Get("timeoutMs").Int(), "the bound of decision 010: one observer call of 15 s (issue 19, item 7)")
 			require.False(t, r.calls[0].Get("background").Bool(), "pi waits for this one, within the bound")
 			c := r.of("compaction")
 			require.Equal(t, tt.summary, len(c) == 1)
@@ -273,6 +274,41 @@ func TestAnUncoveredCompactionWaitsForOneBoundedCallThenLeavesItToPi(t *testing.
 			}
 		})
 	}
+}
+
+// Issue 19, item 7: a compaction that comes while the settle's background
+// call is out does not send the same span a second time; pi's own summary
+// is used, and the background answer is recorded when it comes.
+func TestACompactionNeverSendsTheSpanABackgroundCallIsReading(t *testing.T) {
+	r := newOmRig(t, observerConfig, "")
+	r.turn(1500)
+	env := r.raw("agent_settled", `{"branch":`+r.branch()+`,"window":200000,"aborted":false}`)
+	var out gjson.Result
+	for _, e := range env.Get("effects").Array() {
+		if e.Get("t").String() == "complete" {
+			out = e
+		}
+	}
+	require.True(t, out.Exists() && out.Get("background").Bool(), "the settle's call is out in the background")
+	require.Equal(t, int64(120000), out.Get("timeoutMs").Int(), "a background call is bounded too")
+
+	r.turn(50)
+	firstKept := "e" + strconv.Itoa(r.n-1)
+	compact := `{"branch":` + r.branch() + `,"firstKeptEntryId":` + quote(firstKept) + `,"tokensBefore":3100,"reason":"manual"}`
+	r.exchange("session_before_compact", compact, answerText(observerAnswer))
+	require.Equal(t, 0, len(r.of("complete")), "no second call on the span the background call reads")
+	require.Equal(t, 0, len(r.of("compaction")), "pi's own summary")
+	r.exchange("command", `{"name":"om","args":"observe"}`, answerText(observerAnswer))
+	require.Equal(t, 0, len(r.of("complete")), "nor from /om observe")
+
+	r.raw("resume", `{"id":`+quote(out.Get("id").String())+`,"value":`+answerText(observerAnswer)(out)+`}`)
+	for _, e := range r.last.Get("effects").Array() {
+		if e.Get("t").String() == "session_entry" {
+			r.add(`"type":"custom","customType":` + quote(e.Get("customType").String()) + `,"data":` + e.Get("data").Raw)
+		}
+	}
+	r.exchange("session_before_compact", `{"branch":`+r.branch()+`,"firstKeptEntryId":`+quote(firstKept)+`,"tokensBefore":3100,"reason":"manual"}`, answerText(observerAnswer))
+	require.Equal(t, 1, len(r.of("compaction")), "once the answer is in, the compaction is ours")
 }
 
 func TestOffMeansNoObserverNoEntryNoBlock(t *testing.T) {

@@ -72,14 +72,17 @@ type modelAnswer struct {
 // reply is a valid answer, read.
 type reply struct {
 	parsed
-	empty bool // the model said there is nothing new
+	empty bool   // the model said there is nothing new
+	body  string // the answer as it was parsed: sanitized, its reasoning removed
 }
 
 // readAnswer validates and reads an observer or reflector answer. Empty
 // tags, or a reply that only says there is nothing new, is valid and empty;
 // a failure the model reported (in the error or as its text), no text at
 // all and an answer cut off at the output limit are errors, never an empty
-// result.
+// result. The answer is data (data.go): its control characters and escape
+// sequences are removed and its reasoning blocks dropped before it is read,
+// so an answer that is only reasoning is one with no text.
 func readAnswer(a modelAnswer, defaultDay int64, maxBytes int) (reply, error) {
 	if a.NoModel != "" {
 		return reply{}, refuse(errFailed, "the model call was not made: "+modelProblem(a.Model, a.NoModel, a.Provider))
@@ -100,6 +103,9 @@ func readAnswer(a modelAnswer, defaultDay int64, maxBytes int) (reply, error) {
 	if len(text) > maxBytes {
 		return reply{}, refuse(errDegenerate, "the answer is "+itoa(len(text))+" bytes, over the limit of "+itoa(maxBytes))
 	}
+	if text = stripReasoning(sanitize(text)); strings.TrimSpace(text) == "" {
+		return reply{}, refuse(errIncomplete, "the model answered with nothing but its reasoning (a reasoning model may have spent its output budget before writing)")
+	}
 	lines := 0
 	for rest := text; rest != ""; {
 		ln := rest
@@ -113,12 +119,12 @@ func readAnswer(a modelAnswer, defaultDay int64, maxBytes int) (reply, error) {
 		}
 		lines++
 	}
-	// Stored records are valid UTF-8 (jsonw writes U+FFFD for anything else):
-	// the state must hold what a fold of its records would.
-	p := parseObservations(strings.ToValidUTF8(text, "\uFFFD"), defaultDay)
+	// sanitize left valid UTF-8, as stored records are (jsonw writes U+FFFD
+	// for anything else): the state must hold what a fold of its records would.
+	p := parseObservations(text, defaultDay)
 	if countItems(p.groups) == 0 && p.task == "" && p.response == "" {
 		if saysNothing(text) {
-			return reply{parsed: p, empty: true}, nil
+			return reply{parsed: p, empty: true, body: text}, nil
 		}
 		if tooLong(text) && len(text) < 2000 {
 			return reply{}, refuse(errTooLong, "the model answered that the prompt is too long: "+oneLine(text, 300))
@@ -128,7 +134,7 @@ func readAnswer(a modelAnswer, defaultDay int64, maxBytes int) (reply, error) {
 	if err := repetitive(text, p.groups); err != nil {
 		return reply{}, err
 	}
-	return reply{parsed: p}, nil
+	return reply{parsed: p, body: text}, nil
 }
 
 // saysNothing reports an answer that means "no new observations": only
@@ -190,7 +196,7 @@ func repetitive(text string, groups []group) error {
 //
 //go:noinline
 func oneLine(s string, max int) string {
-	s = collapse(s)
+	s = collapse(sanitize(s))
 	if len(s) > max {
 		return text.Bytes(s, max) + "…"
 	}

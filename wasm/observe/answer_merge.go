@@ -16,9 +16,6 @@ type result struct {
 	Notice string  // a warning for a person, given once when a kind of call stops; else ""
 }
 
-// maxTaskChars caps the current task and the suggested response.
-const maxTaskChars = 1000
-
 // Answer takes the model's answer to a doObserve or doReflect action and
 // applies it: the state changes, and the record to persist is returned. A
 // refused answer (degenerate, unreadable, a failure the model reported, or
@@ -66,15 +63,22 @@ func (s *state) observed(a action, ans modelAnswer, cfg omConfig, c clock) resul
 	return result{Record: &rec, Empty: countItems(r.groups) == 0}
 }
 
-// task cleans a current task or suggested response: one paragraph, redacted,
-// capped. An empty tag leaves the old value (given=false).
+// task reads a current task or suggested response (taskOf). An empty tag,
+// or one that held only commands or orders, leaves the old value
+// (given=false).
 func task(s string, given bool) (string, bool) {
-	s = clean(collapse(s))
-	if !given || s == "" {
+	if !given {
 		return "", false
 	}
-	return oneLine(s, maxTaskChars), true
+	s = taskOf(s)
+	return s, s != ""
 }
+
+// taskOf is a current task or suggested response as the state keeps it:
+// redacted, then taskText's rule. Apply uses it on records read back.
+//
+//go:noinline
+func taskOf(s string) string { return taskText(clean(sanitize(s))) }
 
 func (s *state) reflected(a action, ans modelAnswer, cfg omConfig, c clock) result {
 	head, tail := splitItems(s.Groups, a.upto)
@@ -93,7 +97,7 @@ func (s *state) reflected(a action, ans modelAnswer, cfg omConfig, c clock) resu
 		switch {
 		case r.empty || countItems(r.groups) == 0:
 			err = refuse(errDegenerate, "the reflection holds no observation; the observations are kept as they are")
-		case !strings.Contains(ans.Text, "</observations>"):
+		case !strings.Contains(r.body, "</observations>"):
 			err = refuse(errDegenerate, "the reflection was cut off (it does not end its <observations> tag); the observations are kept as they are")
 		case newTokens > oldTokens+oldTokens/10+100:
 			err = refuse(errDegenerate, "the reflection (~"+itoa(newTokens)+" tokens) is larger than the observations it rewrites (~"+itoa(oldTokens)+"); they are kept as they are")

@@ -10,6 +10,10 @@
 //     result whose call is missing);
 //   - the observer's and the reflector's prompts, and the reading and
 //     validation of their answers;
+//   - what makes outside text data, never orders or terminal control
+//     (data.go): reasoning stripped, escape sequences removed, our markers
+//     neutralised, the current task and suggested response kept short and
+//     free of commands; applied to answers and to records read back;
 //   - the observation state, how an answer merges into it, its caps and its
 //     rendering;
 //   - scheduling: whether to observe (and which chunk), reflect or compact,

@@ -11,9 +11,17 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// omTimeoutMs is the hard bound of the observer call a compaction waits
-// for (calls.go says how many it waits for).
-const omTimeoutMs = 60000
+// omCompactionTimeoutMs is the hard bound of an observer call a compaction
+// waits for (calls.go says how many it waits for). pi's compaction waits
+// for it with the person watching (/compact, or a threshold compaction
+// between turns), and pi's own summary takes over when it ends: seconds,
+// not the minute it was (issue 19, item 7).
+const omCompactionTimeoutMs = 15000
+
+// omBackgroundTimeoutMs bounds a background observer or reflector call:
+// nothing waits for it, but while it is out the observer plans nothing
+// else and a compaction does not observe (planEnv.Out).
+const omBackgroundTimeoutMs = 120000
 
 // driver drives one session's observational memory: configuration, the
 // branch as the observer reads it, the state folded from the branch's

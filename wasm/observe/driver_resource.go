@@ -19,10 +19,6 @@ import (
 // the decision log's does, so two pi processes lose nothing; a torn last
 // line is reported and the next append starts on a new line.
 
-// maxOmLedger is the largest resource ledger read: a larger one is
-// reported, not read.
-const maxOmLedger = 64 << 20
-
 // readScope reads the scope variables the host passed in session_start
 // (env: {PI_OM_SCOPE, PI_OM_SQLITE, PI_OM_SQLITE_PATH}); scopeOf chooses.
 func (o *driver) readScope(in gjson.Result) {
@@ -49,13 +45,14 @@ func (o *driver) refreshLedger() {
 	}
 	first := sc.stamp == ""
 	sc.stamp = stamp
-	var recs []Record
-	var problems []Problem
-	data, err := files.Read(o.h, sc.file, maxOmLedger)
-	switch {
-	case err == nil:
-		recs, problems = DecodeLedger(data)
-	case !hostio.IsNotFound(err):
+	// Read in pieces, whatever its size (decodeLedgerFrom): a ledger that
+	// grew past a whole-file limit was never read again while appends to it
+	// went on (issue 19, item 2).
+	if sc.piece == nil {
+		sc.piece = make([]byte, ledgerPiece)
+	}
+	recs, problems, err := decodeLedgerFrom(func(off int64, dst []byte) (int, error) { return o.h.ReadAt(sc.file, off, dst) }, sc.piece)
+	if err != nil && !hostio.IsNotFound(err) {
 		problems = []Problem{{Msg: err.Error()}}
 	}
 	canon := make([]string, len(recs))

@@ -105,6 +105,8 @@ type omRun struct {
 // chain until its answer, and a compaction is asked for.
 func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 	env.Window, env.Clock = o.window, o.now()
+	// A command's run must not send what a background call is reading.
+	env.Out = !run.background && callOut(o.busy, o.busyAt, env.Clock.Ms)
 	a := plan(o.st, o.cfg, &o.tr, env)
 	switch a.Do {
 	case doObserve, doReflect:
@@ -113,7 +115,11 @@ func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 			return
 		}
 		run.calls++
-		o.ask(out, a, store.Call{Background: run.background}, run.act, func(out *store.Out, res result, _ []byte) {
+		c := store.Call{Background: run.background}
+		if run.background {
+			c.TimeoutMs = omBackgroundTimeoutMs
+		}
+		o.ask(out, a, c, run.act, func(out *store.Out, res result, _ []byte) {
 			if res.Err != nil && run.done != nil {
 				run.failed = res.Err
 				o.finish(out, run, res.Err.Error())
@@ -142,9 +148,15 @@ func (o *driver) finish(out *store.Out, run *omRun, why string) {
 // recorded, nothing appended.
 func (o *driver) ask(out *store.Out, a action, c store.Call, act store.Act, then func(out *store.Out, res result, usage []byte)) {
 	c.System, c.Prompt, c.MaxTokens, c.Model = a.System, a.Prompt, a.MaxTokens, a.Model
-	o.busy, o.busyAt = c.Background, o.now().Ms
+	// Only a background call is "out": a compaction's or a command's call
+	// is awaited, and must not clear the mark of one that is still out.
+	if c.Background {
+		o.busy, o.busyAt = true, o.now().Ms
+	}
 	out.CompleteCall(c, func(out *store.Out, v gjson.Result) {
-		o.busy = false
+		if c.Background {
+			o.busy = false
+		}
 		if o.env.May(o, act) != "" {
 			return
 		}
@@ -205,7 +217,8 @@ func (o *driver) BeforeCompact(out *store.Out, in gjson.Result) {
 }
 
 func (o *driver) compaction(out *store.Out, req compactReq, calls int, usage []byte) {
-	a := planCompaction(o.st, o.cfg, &o.tr, req.firstKept, planEnv{Window: o.window, Clock: o.now()})
+	now := o.now()
+	a := planCompaction(o.st, o.cfg, &o.tr, req.firstKept, planEnv{Window: o.window, Clock: now, Out: callOut(o.busy, o.busyAt, now.Ms)})
 	switch a.Do {
 	case doCompact:
 		summary, details, _ := summaryOf(o.st, req.sum)
@@ -216,7 +229,7 @@ func (o *driver) compaction(out *store.Out, req compactReq, calls int, usage []b
 		if calls >= compactionCalls(o.cfg.With(o.st.Settings).Mode) {
 			return
 		}
-		o.ask(out, a, store.Call{TimeoutMs: omTimeoutMs}, store.Capture, func(out *store.Out, res result, u []byte) {
+		o.ask(out, a, store.Call{TimeoutMs: omCompactionTimeoutMs}, store.Capture, func(out *store.Out, res result, u []byte) {
 			if res.Err == nil {
 				o.compaction(out, req, calls+1, u)
 				return

@@ -56,6 +56,7 @@ func FuzzObserverAnswer(f *testing.F) {
 	}
 	f.Add("", "503 overloaded")
 	f.Add("", "context_length_exceeded")
+	f.Add(hostileAnswer, "")
 	f.Fuzz(func(t *testing.T, text, failure string) {
 		s := newSession(feb12)
 		s.turn("hello", 200)
@@ -89,6 +90,44 @@ func FuzzObserverAnswer(f *testing.F) {
 		out := render(st.Groups)
 		back2, _ := readGroups(out, 0)
 		require.Equal(t, out, render(back2), "the canonical form is a fixed point")
+		for _, part := range []string{out, st.Task, st.Response} {
+			requireData(t, part)
+		}
+	})
+}
+
+// requireData checks what dataText promises of stored text: no control
+// character but tab and newline, no escape, no marker or tag of ours.
+func requireData(t *testing.T, s string) {
+	t.Helper()
+	require.True(t, utf8.ValidString(s), "%q", s)
+	for _, r := range s {
+		require.False(t, (r < 0x20 && r != '\t' && r != '\n') || (r >= 0x7f && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069), "%U in %q", r, s)
+	}
+	for _, m := range []string{"<!--", "</observations", "<pi-memory-", "</pi-memory-", "</summary", "</current-task", "</suggested-response"} {
+		require.False(t, strings.Contains(strings.ToLower(s), m), "%q holds %q", s, m)
+	}
+}
+
+// FuzzDataText checks the data rules (data.go) on any text: sanitize and
+// dataText leave data and are idempotent, taskText is short, data and
+// idempotent, stripReasoning never grows a text.
+func FuzzDataText(f *testing.F) {
+	for _, s := range []string{hostileAnswer, "a\x1b]52;c;aGk=\x07b", "\x1b[31m", "\u009d52;\u009c", "<<!--!--", "<</observations>/observations>", "<think><think></think>", "```thinking\nx", "x\xc2", "\xe2\x80", strings.Repeat("</think>", 300), strings.Repeat("$ ", 1000)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		san := sanitize(s)
+		require.Equal(t, san, sanitize(san))
+		d := dataText(s)
+		require.Equal(t, d, dataText(d))
+		requireData(t, d)
+		task := taskText(s)
+		require.True(t, len(task) <= maxTaskBytes, "%d bytes", len(task))
+		require.Equal(t, task, taskText(task))
+		requireData(t, task)
+		require.False(t, strings.Contains(task, "\n"))
+		require.True(t, len(stripReasoning(s)) <= len(s))
 	})
 }
 
@@ -139,6 +178,36 @@ func FuzzReflectorAnswer(f *testing.F) {
 		back, err := decode(encode(*r.Record))
 		require.NoError(t, err)
 		require.Equal(t, render(st.Groups), render(fold([]Record{back}, "", cfg).Groups))
+	})
+}
+
+// FuzzLedgerPieces checks that a ledger read in pieces of any size decodes
+// as the whole file does (issue 19, item 2: a ledger is read in pieces).
+func FuzzLedgerPieces(f *testing.F) {
+	var all []byte
+	for _, r := range sampleRecords {
+		all = append(append(all, encode(r)...), '\n')
+	}
+	f.Add(all, uint8(1))
+	f.Add(all[:len(all)-9], uint8(7))
+	f.Add(append([]byte("\xEF\xBB\xBF"), bytes.ReplaceAll(all, []byte("\n"), []byte("\r\n\n  \n"))...), uint8(3))
+	f.Add([]byte("{\"v\":9}\n\xEF\xBB\xBF{}\nnot json"), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, size uint8) {
+		want, wantProbs := DecodeLedger(data)
+		read := func(off int64, dst []byte) (int, error) {
+			if off >= int64(len(data)) {
+				return 0, nil
+			}
+			return copy(dst, data[off:]), nil
+		}
+		got, probs, err := decodeLedgerFrom(read, make([]byte, int(size)%16+1))
+		require.NoError(t, err)
+		require.Equal(t, len(want), len(got))
+		for i := range want {
+			require.Equal(t, string(encode(want[i])), string(encode(got[i])))
+			require.Equal(t, want[i].Line, got[i].Line)
+		}
+		require.Equal(t, wantProbs, probs)
 	})
 }
 

@@ -222,7 +222,7 @@ func TestInjectDatesRelativeToTheLastChangeSoTheBytesHold(t *testing.T) {
 	// Rendered on Feb 13: relative dates count from the day memory last
 	// changed (Feb 12), so the bytes hold until it changes again.
 	inj := inject(st, defaultConfig(), injectInput{At: clock{Ms: 1770990000000}})
-	require.Equal(t, "all: 2 observations (~215 tokens)", inj.Why)
+	require.Equal(t, "all: 2 observations (~296 tokens)", inj.Why)
 	start, end := strings.Index(inj.Text, "Relative"), strings.Index(inj.Text, "</observations>")
 	require.Equal(t, `Relative dates count from Thu Feb 12, 2026, when this memory last changed.
 

@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"bytes"
 	"errors"
 	"unicode/utf8"
 
@@ -334,4 +335,95 @@ func fold(recs []Record, session string, cfg omConfig) *state {
 		s.Apply(r, cfg)
 	}
 	return s
+}
+
+// Reading a ledger in pieces (issue 19, item 2): a resource ledger grows with
+// every session of a project, and a reflect record carries every
+// observation, so no size of it may turn the store off. It is read
+// ledgerPiece bytes at a time; only a line that does not end in one piece is
+// kept whole across pieces, up to maxLedgerLine.
+const (
+	ledgerPiece   = 1 << 20
+	maxLedgerLine = 32 << 20
+)
+
+// decodeLedgerFrom is DecodeLedger over a file read through read (ReadAt's
+// shape: 0 bytes at its end) in pieces of len(piece) bytes: the same
+// records and problems, line numbers counted across pieces, except that a
+// line over maxLedgerLine bytes is reported ("line N: …; skipped") rather
+// than held whole. read's error ends the reading and is returned.
+func decodeLedgerFrom(read func(off int64, dst []byte) (int, error), piece []byte) ([]Record, []Problem, error) {
+	var recs []Record
+	var probs []Problem
+	line := 0
+	one := func(ln []byte, torn bool) {
+		line++
+		if line == 1 {
+			ln = bytes.TrimPrefix(ln, []byte("\xEF\xBB\xBF"))
+		}
+		if ln = bytes.TrimSpace(ln); len(ln) == 0 {
+			return
+		}
+		r, err := decode(ln)
+		if err != nil {
+			msg := err.Error()
+			if torn {
+				msg = "torn last line (a write was interrupted; the next write starts on a new line): " + msg
+			}
+			probs = append(probs, Problem{Line: line, Msg: msg})
+			return
+		}
+		r.Line = line
+		recs = append(recs, r)
+	}
+	long := func() {
+		line++
+		probs = append(probs, Problem{Line: line, Msg: "longer than " + itoa(maxLedgerLine) + " bytes; skipped (the lines after it still load)"})
+	}
+	var carry []byte // the start of a line that did not end in its piece
+	skipping := false
+	for off := int64(0); ; {
+		k, err := read(off, piece)
+		if err != nil {
+			return nil, nil, err
+		}
+		if k == 0 {
+			break
+		}
+		off += int64(k)
+		for data := piece[:k]; len(data) > 0; {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				switch {
+				case skipping:
+				case len(carry)+len(data) > maxLedgerLine:
+					skipping, carry = true, carry[:0]
+				default:
+					carry = append(carry, data...)
+				}
+				break
+			}
+			ln := data[:i]
+			switch {
+			case skipping:
+				long()
+				skipping = false
+			case len(carry) > 0:
+				if len(carry)+len(ln) > maxLedgerLine {
+					long()
+				} else {
+					one(append(carry, ln...), false)
+				}
+			default:
+				one(ln, false)
+			}
+			carry, data = carry[:0], data[i+1:]
+		}
+	}
+	if skipping {
+		long()
+	} else if len(carry) > 0 {
+		one(carry, true)
+	}
+	return recs, probs, nil
 }

@@ -129,8 +129,10 @@ func parseObservations(text string, defaultDay int64) parsed {
 }
 
 // readGroups reads the observation lines of text (no tags): dates, items
-// and nested items; stray counts the lines it could not place.
+// and nested items; stray counts the lines it could not place. What it
+// reads is sanitized and every item neutralised (data.go).
 func readGroups(text string, defaultDay int64) (groups []group, stray int) {
+	text = sanitize(text)
 	var cur *group
 	var item *observation
 	group := func(day int64) {
@@ -153,7 +155,7 @@ func readGroups(text string, defaultDay int64) (groups []group, stray int) {
 		body, bullet := cutBullet(trimmed)
 		switch {
 		case bullet && indent >= 2 && item != nil:
-			if s := collapse(strings.TrimSpace(body)); s != "" {
+			if s := collapse(neutralise(body)); s != "" {
 				item.Sub = append(item.Sub, s)
 			}
 		case bullet:
@@ -169,9 +171,9 @@ func readGroups(text string, defaultDay int64) (groups []group, stray int) {
 		case item != nil && indent >= 2:
 			// A wrapped line of the item above.
 			if n := len(item.Sub); n > 0 {
-				item.Sub[n-1] += " " + collapse(trimmed)
+				item.Sub[n-1] += " " + collapse(neutralise(trimmed))
 			} else {
-				item.Text += " " + collapse(trimmed)
+				item.Text += " " + collapse(neutralise(trimmed))
 			}
 		default:
 			stray++
@@ -269,7 +271,7 @@ func readItem(s string) (observation, bool) {
 			}
 		}
 	}
-	it.Text = collapse(s)
+	it.Text = collapse(neutralise(s))
 	return it, it.Text != ""
 }
 

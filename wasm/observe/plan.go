@@ -25,6 +25,9 @@ const observerMaxTokens = 8192
 const minReflectTokens = 2000
 
 // planEnv is what a plan needs besides the state, the config and the transcript.
+// outWhy is why nothing is planned while a background call is out.
+const outWhy = "a background observer or reflector call is out; its answer plans what comes next"
+
 type planEnv struct {
 	Window     int    // the model's context window in tokens (0: defaultWindow)
 	Clock      clock  // now
@@ -33,6 +36,10 @@ type planEnv struct {
 	Reflect    bool   // /om reflect: reflect now
 	Aggressive bool   // /om reflect --aggressive
 	Focus      string // /om reflect [focus]: what the reflector should pay attention to
+	// Out says a background observer or reflector call is out: its answer
+	// plans again, and a compaction must not send a span a second time
+	// while the first call on it may still answer (issue 19, item 7).
+	Out bool
 }
 
 // action is the next thing to do. For doObserve and doReflect the driver
@@ -97,6 +104,9 @@ func plan(s *state, cfg omConfig, t *transcript, env planEnv) action {
 	cfg = cfg.With(s.Settings)
 	if !cfg.Enabled {
 		return action{Why: "observational memory is off"}
+	}
+	if env.Out {
+		return action{Why: outWhy}
 	}
 	now := env.Clock.Ms
 	size := chunkTokens(cfg, env.Window, s.shrink)
@@ -258,6 +268,9 @@ func planCompaction(s *state, cfg omConfig, t *transcript, firstKept string, env
 	if idx < end && observableRange(t, idx, off, end) > 0 {
 		if !s.observer.ready(env.Clock.Ms) {
 			return action{Why: s.observer.waiting("observer", env.Clock.Ms, env.Clock.Zone) + "; pi's own compaction runs"}
+		}
+		if env.Out {
+			return action{Why: outWhy + "; pi's own compaction runs rather than send it twice"}
 		}
 		chunks := cutChunks(t, idx, off, end, s.Mark, chunkTokens(cfg, env.Window, s.shrink))
 		if len(chunks) > 1 && cfg.Mode != modeBlocking {

@@ -590,3 +590,26 @@ func TestPlanWaitsForTheThresholdThenObserveCoversTheBranchOnce(t *testing.T) {
 	require.Equal(t, `{"v":1,"op":"observe","t":1770907000000,"from":"a1","through":"a4","tokens":60,"obs":"Date: Feb 12, 2026\n* 🔴 (14:30) User reported: search fails on \"C++\"\n* 🟡 (14:31) Agent read src/search.ts: search() builds a RegExp from the raw query\n","task":"Fix search for special characters","read":["src/search.ts"]}`, string(encode(*r.Record)))
 	require.Equal(t, doNothing, plan(st, cfg, &tr, planEnv{Clock: now}).Do)
 }
+
+// Issue 19, item 7: while a background call is out, nothing plans a call on
+// what it reads: not a settle, not a command, not pi's compaction.
+func TestNothingIsSentTwiceWhileABackgroundCallIsOut(t *testing.T) {
+	cfg := defaultConfig()
+	s := newSession(feb12)
+	for i := 0; i < 8; i++ {
+		s.turn("turn", 4000)
+	}
+	tr := s.transcript()
+	st := fold(nil, "", cfg)
+	env := planEnv{Window: 200000, Clock: at(s.t)}
+	require.Equal(t, doObserve, planCompaction(st, cfg, &tr, "e13", env).Do)
+	require.Equal(t, doObserve, plan(st, cfg, &tr, planEnv{Window: 200000, Clock: at(s.t), Force: true}).Do)
+
+	env.Out = true
+	a := planCompaction(st, cfg, &tr, "e13", env)
+	require.Equal(t, doNothing, a.Do)
+	require.Contains(t, a.Why, "pi's own compaction runs rather than send it twice")
+	a = plan(st, cfg, &tr, planEnv{Window: 200000, Clock: at(s.t), Force: true, Out: true})
+	require.Equal(t, doNothing, a.Do)
+	require.Equal(t, outWhy, a.Why)
+}

@@ -26,6 +26,7 @@ type omScope struct {
 	stamp    string // size@mtime of file when last read ("" before)
 	sqlite   string // the PI_OM_SQLITE* variables set, "" when none
 	problems []Problem
+	piece    []byte // the buffer the file is read through, kept: TinyGo may pin a large block allocated afresh (decision 003)
 }
 
 // scopeVars are the scope variables as the host passed them in

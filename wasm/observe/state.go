@@ -108,8 +108,10 @@ func (s *state) Text() string {
 
 // Apply changes the state by one ledger record, as fold does for each. Only
 // records of the state's session (see fold) move the Mark. Text is redacted
-// as it comes in (a ledger may have been edited by hand), so the state never
-// holds a secret and what is rendered from it needs no second pass. Observations
+// and made data (data.go: no control character or escape sequence, no
+// marker or tag of ours, the task rule) as it comes in (a ledger may have
+// been edited by hand), so the state never holds a secret or an escape and
+// what is rendered from it needs no second pass. Observations
 // beyond cfg.MaxObservationItems are pruned, lowest priority and oldest
 // first.
 func (s *state) Apply(r Record, cfg omConfig) {
@@ -120,9 +122,9 @@ func (s *state) Apply(r Record, cfg omConfig) {
 		if r.Session == s.session {
 			s.Mark = r.Through
 		}
-		s.Read = union(s.Read, r.Read)
-		s.Modified = union(s.Modified, r.Modified)
-		add, _ := readGroups(clean(r.Obs), clock{Ms: r.Time}.Day())
+		s.Read = union(s.Read, dataPaths(r.Read))
+		s.Modified = union(s.Modified, dataPaths(r.Modified))
+		add, _ := readGroups(clean(sanitize(r.Obs)), clock{Ms: r.Time}.Day())
 		changed := false
 		if len(add) > 0 {
 			s.Groups = prune(appendGroups(s.Groups, add), cfg.MaxObservationItems, 0)
@@ -131,23 +133,23 @@ func (s *state) Apply(r Record, cfg omConfig) {
 		} else {
 			s.Empty++
 		}
-		if t := clean(r.Task); r.HasTask && t != s.Task {
+		if t := taskOf(r.Task); r.HasTask && t != s.Task {
 			s.Task, changed = t, true
 		}
-		if t := clean(r.Response); r.HasResponse && t != s.Response {
+		if t := taskOf(r.Response); r.HasResponse && t != s.Response {
 			s.Response, changed = t, true
 		}
 		if changed {
 			s.Changed = r.Time
 		}
 	case opReflect:
-		groups, _ := readGroups(clean(r.Obs), clock{Ms: r.Time}.Day())
+		groups, _ := readGroups(clean(sanitize(r.Obs)), clock{Ms: r.Time}.Day())
 		s.Groups = prune(groups, cfg.MaxObservationItems, 0)
 		if r.HasTask {
-			s.Task = clean(r.Task)
+			s.Task = taskOf(r.Task)
 		}
 		if r.HasResponse {
-			s.Response = clean(r.Response)
+			s.Response = taskOf(r.Response)
 		}
 		s.Reflected++
 		s.SinceReflect = 0

@@ -19,7 +19,7 @@ func TestSummaryHasTheSeedsSectionsAndMergesFileLists(t *testing.T) {
 	prev := "## Observations\n…\n<read-files>\nold.go\nb.go\n</read-files>\n\n<modified-files>\nolder.go\n</modified-files>"
 	summary, details, why := summaryOf(st, summaryInput{PreviousSummary: prev, Read: []string{"c.go"}, Modified: []string{"a.go"}})
 	require.Equal(t, "", why)
-	require.Equal(t, "## Observations\nDate: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n\n"+
+	require.Equal(t, "## Observations\n"+summaryFrame+"\nDate: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n\n"+
 		"## Open Threads\n- Convert the indentation\n\n"+
 		"## Next Action Bias\n- Run gofmt after the change\n\n"+
 		"<read-files>\nc.go\nold.go\nz.go\n</read-files>\n\n"+
@@ -70,6 +70,7 @@ func TestSummaryRendersTheObservationsAndMergesTheFileLists(t *testing.T) {
 		Obs: "Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs\n", Task: "Reindent src/", HasTask: true, Modified: []string{"src/a.go"}}}, "", defaultConfig())
 	summary, details, _ := summaryOf(st, summaryInput{PreviousSummary: "…\n<read-files>\nREADME.md\n</read-files>"})
 	require.Equal(t, `## Observations
+`+summaryFrame+`
 Date: Feb 12, 2026
 * 🔴 (14:30) User prefers tabs
 

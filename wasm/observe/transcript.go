@@ -466,9 +466,15 @@ const imageTokens = 1200
 // (wasm/marker): what memory put in is never observed as conversation.
 func stripOurs(s string) string { return marker.Strip(s) }
 
+// clean is what every text from the session and from a model goes through
+// before this store keeps or shows it: control characters and escape
+// sequences removed (sanitize: a tool's colours, a model's OSC 52 would
+// otherwise reach the observer's prompt and /om view's unobserved part),
+// then redacted.
+//
 //go:noinline
 func clean(s string) string {
-	out, _ := redact.String(s)
+	out, _ := redact.String(sanitize(s))
 	return out
 }
 

@@ -265,3 +265,19 @@ func TestTranscriptSkipsCommandOutputWhichNoRequestCarries(t *testing.T) {
 	require.True(t, out.Ours)
 	require.Equal(t, 0, out.Tokens, "the adapter keeps it out of every request: it takes no room")
 }
+
+// Issue 19, item 11: escape sequences in the conversation (a tool's colours,
+// a model's OSC 52) reach neither the observer's prompt nor /om view's
+// unobserved part.
+func TestTranscriptHoldsNoEscapeSequences(t *testing.T) {
+	s := newSession(feb12)
+	s.user("copy this\x1b]52;c;aGk=\x07 please")
+	s.assistant("Running\u009b2J the tests\x1b]52;c;aGk=\x07 now", call{id: "c1", name: "bash", args: `{"command":"go test\u001b[0m"}`})
+	s.result("c1", "bash", "\x1b[32mok\x1b[0m  pkg\r\n", false)
+	tr := s.transcript()
+	st := &state{}
+	pending, _ := st.Pending(&tr)
+	require.False(t, strings.ContainsAny(pending, "\x1b\x07\u009b\r"), "%q", pending)
+	require.Contains(t, pending, "copy this please")
+	require.Contains(t, pending, "ok  pkg")
+}
