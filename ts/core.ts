@@ -63,6 +63,8 @@ export type Effect =
 			requests: HttpRequest[];
 			/** Perform the requests and their resume after the handler has returned. */
 			background?: boolean;
+			/** How long session_shutdown waits for this background ask before aborting it (default: the adapter's bound). */
+			exitMs?: number;
 	  }
 	/** The user message at `index` of the context event's messages gets `text` appended. */
 	| { t: "context_append"; index: number; text: string }

@@ -284,7 +284,8 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 
 	// Asks (model calls, Hindsight requests) performed after their handler returned, until
 	// the core has their answer.
-	const background = new Set<Promise<void>>();
+	// Each with how long session_shutdown waits for it (the ask's exitMs, else BACKGROUND_BOUND_MS).
+	const background = new Map<Promise<void>, number>();
 	// Aborts the background asks still running when the session shuts down.
 	let shutdown = new AbortController();
 	// Set once session_shutdown has closed the core: an answer arriving later is dropped
@@ -440,20 +441,25 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 			if (ended) return;
 			await drive(ctx, exportName, () => core.call("resume", { id: ask.id, value }), stop, command);
 		})();
-		background.add(task);
+		background.set(task, Math.min(BACKGROUND_BOUND_MS, Math.max(0, ask.t === "http" && typeof ask.exitMs === "number" ? ask.exitMs : BACKGROUND_BOUND_MS)));
 		void task.finally(() => background.delete(task));
 	}
 
-	// Waits for the background asks within BACKGROUND_BOUND_MS, then aborts those left
-	// and waits briefly for their (failed) answers to reach the core.
+	// Waits for the background asks, each within its own bound (a Hindsight flush's is
+	// flush.shutdownMs; the others BACKGROUND_BOUND_MS), counted from the shutdown, then
+	// aborts those left and waits briefly for their (failed) answers to reach the core.
 	async function settleBackground(): Promise<void> {
+		const start = Date.now();
 		// An answer may plan the next call (the reflector after the observer): wait for those too.
-		const deadline = Date.now() + BACKGROUND_BOUND_MS;
-		while (background.size > 0 && Date.now() < deadline) await within([...background], deadline - Date.now());
-		if (background.size === 0) return;
-		console.error(`pi-memory: ${background.size} background call(s) (model or Hindsight) still running after ${BACKGROUND_BOUND_MS} ms at shutdown; aborted`);
+		for (;;) {
+			if (background.size === 0) return;
+			const deadline = start + Math.max(...background.values());
+			if (Date.now() >= deadline) break;
+			await within([...background.keys()], deadline - Date.now());
+		}
+		console.error(`pi-memory: ${background.size} background call(s) (model or Hindsight) still running after ${Date.now() - start} ms at shutdown; aborted`);
 		shutdown.abort();
-		await within([...background], ABORTED_BOUND_MS);
+		await within([...background.keys()], ABORTED_BOUND_MS);
 	}
 
 	async function failed(ctx: ExtensionContext, exportName: string, err: unknown): Promise<void> {

@@ -595,4 +595,29 @@ describe("Hindsight configuration, followed by every path", () => {
 			}
 		});
 	});
+
+	it("quitting with a server that never answers waits no longer than flush.shutdownMs, and the turn waits in the outbox", async () => {
+		await withSandbox({}, async (sb) => {
+			const held: http.ServerResponse[] = [];
+			const hanging = http.createServer((_req, res) => void held.push(res));
+			await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", () => resolve()));
+			try {
+				const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+				writeConfig(sb, { recall: { timeoutMs: 300 }, flush: { shutdownMs: 300 } });
+				const began = Date.now();
+				const r = await runPrint(sb, "We deploy with make ship.", { env: { HINDSIGHT_API_URL: url } });
+				const took = Date.now() - began;
+				assert.equal(r.code, 0, r.stderr);
+				// pi's own start and the turn take a second or two here; the retain's requests
+				// are bounded at 10 s, which quitting used to wait for whatever shutdownMs said.
+				assert.ok(took < 7_000, `pi -p took ${took} ms with flush.shutdownMs 300`);
+				const outbox = fs.readFileSync(path.join(sb.agentDir, "pi-memory", "hindsight", "outbox.jsonl"), "utf8");
+				assert.match(outbox, /make ship/, "the turn waits in the outbox for the next session");
+			} finally {
+				for (const res of held) res.destroy();
+				hanging.closeAllConnections();
+				await new Promise<void>((resolve) => hanging.close(() => resolve()));
+			}
+		});
+	});
 });

@@ -345,6 +345,26 @@ test("session_shutdown waits for background http asks as for model calls, before
 	assert.deepEqual(resumes().map((r) => r.value), [[{ status: 200, body: "slow answer" }], [{ status: 200, body: "slow answer" }]]);
 });
 
+test("session_shutdown waits for a background http ask no longer than its exitMs (flush.shutdownMs), then aborts it", async (t) => {
+	const server = await startServer();
+	t.after(() => server.close());
+	quietErrors(t);
+	scripted.reset((exportName) =>
+		exportName === "agent_end"
+			? envelope({ t: "http", id: "f1", background: true, exitMs: 200, requests: [{ method: "POST", url: `${server.url}/slow/5000`, timeoutMs: 10_000 }] })
+			: envelope(),
+	);
+	const pi = started();
+	const f = fakeContext();
+	await pi.emit("agent_end", { messages: [] }, f.ctx);
+	const at = Date.now();
+	await pi.emit("session_shutdown", { reason: "quit" }, f.ctx);
+	const waited = Date.now() - at;
+	assert.ok(waited < 3_000, `shutdown waited ${waited} ms for an ask whose exitMs is 200`);
+	assert.deepEqual(scripted.calls.map((c) => c.exportName), ["agent_end", "resume", "session_shutdown"]);
+	assert.deepEqual(resumes().map((r) => r.value), [[{ error: "aborted" }]], "the aborted ask is answered before the core's shutdown");
+});
+
 test("effects after a foreground ask are not performed, saying so", async (t) => {
 	const errors = quietErrors(t);
 	scripted.reset((exportName) =>

@@ -77,7 +77,7 @@ func (h *driver) retain(out *store.Out, in gjson.Result) {
 		return
 	}
 	h.countWaiting()
-	out.HTTP(encode(nil, nil), true, func(out *store.Out, _ gjson.Result) {
+	out.HTTPBackground(encode(nil, nil), h.cfg.ShutdownMs, func(out *store.Out, _ gjson.Result) {
 		h.flush(out, true, flushMs, nil)
 		collect()
 	})
@@ -127,7 +127,13 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 		h.flushing, h.flushAt = true, h.h.Now()
 	}
 	h.countWaiting()
-	out.HTTP(encode(nil, reqs), background, func(out *store.Out, v gjson.Result) {
+	ask := func(k store.Then) { out.HTTP(encode(nil, reqs), false, k) }
+	if background {
+		// Quitting waits for a background flush no longer than
+		// flush.shutdownMs: what it did not send waits in the outbox.
+		ask = func(k store.Then) { out.HTTPBackground(encode(nil, reqs), h.cfg.ShutdownMs, k) }
+	}
+	ask(func(out *store.Out, v gjson.Result) {
 		if background {
 			h.flushing = false
 		}

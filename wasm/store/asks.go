@@ -148,6 +148,21 @@ func (out *Out) CompleteCall(c Call, k Then) {
 	out.foreground(w.Close())
 }
 
+// HTTPBackground is a background HTTP ask (see HTTP) that session shutdown
+// waits for at most exitMs: the host aborts it after that (its requests
+// answer with errors), so quitting waits no longer than the store's config
+// says, whatever the requests' own time bounds (decision 001).
+func (out *Out) HTTPBackground(requests []byte, exitMs int, k Then) {
+	id := out.asks.park(k)
+	w := jsonw.Open(nil)
+	w.Str("t", "http")
+	w.Str("id", id)
+	w.Raw("requests", requests)
+	w.Bool("background", true)
+	w.Int("exitMs", int64(exitMs))
+	out.add(w.Close())
+}
+
 // HTTP asks the host to perform requests (a JSON array of {method, url,
 // headers, body, timeoutMs}, decision 001), all at once, each within its timeout; k
 // receives the answers in request order. A background ask does not hold the
