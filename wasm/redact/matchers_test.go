@@ -99,6 +99,9 @@ var matcherEdges = []string{
 	"npm_" + strings.Repeat("a", 36), "npm_" + strings.Repeat("a", 35), "hf_" + strings.Repeat("a", 30), "pypi-AgE" + strings.Repeat("a", 50),
 	"eyJ" + strings.Repeat("a", 8) + "." + strings.Repeat("b", 8) + "." + strings.Repeat("c", 8),
 	"-eyJ-eyJaaaaaaaa.bbbbbbbb.ccccccc -eyJaaaaaaaa.bbbbbbbb.cccccccc",
+	// password words and "secret" in prose, at their word boundaries.
+	"my password is hunter2", "pass phrase", "pass\tphrase", "pass  phrase", "pass phrases", "passphrases",
+	"PW: x", "pwd_x", "xpw", "Passcode", "_pw", "pw\xff", "épw", "secret key is x", "secrets", "Secret_", "xsecret",
 	// Kelvin sign and long s: never ASCII letters.
 	"api_\u212aey = hunter22x", "\u017fecret: hunter22x", "machine a login b pa\u017f\u017fword c",
 }
@@ -186,6 +189,7 @@ var parts = []string{
 	"AKIA", "ASIA", "ghp_", "github_pat_", "glpat-", "GR1348941", "sk-", "xoxb-", "xapp-1-", "hooks.slack.com/services/",
 	"AIza", "GOCSPX-", "ya29.", "sk_live_", "whsec_", "npm_", "hf_", "pypi-AgE", "eyJ", "Bearer", "Proxy-",
 	"Authorization", "Basic", "Bot", "_auth", "machine", "default", "login", "[REDACTED:secret]",
+	"pass", "phrase", "pw", " is ", " was ", " for the ", "passcode", "secret access key ", "“", "”",
 }
 
 func randomText(rng *rand.Rand) string {

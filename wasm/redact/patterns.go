@@ -43,6 +43,10 @@ func newPatterns() []*pattern {
 			// secretAccessKey); unlabelled they are indistinguishable from any
 			// other base64.
 			find: findAWSSecretKey},
+		{kind: "aws-secret-key", triggers: []string{"secret"},
+			// In prose: "aws … secret wJalr…", "secret access key is wJalr…"
+			// (prose.go).
+			find: findSecretWord, span: awsProseSecret},
 		{kind: "github-token", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 			find: findGitHubToken},
 		{kind: "gitlab-token", triggers: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glsoat-", "glffct-", "glimt-", "glagent-", "gloas-", "gr1348941"},
@@ -77,6 +81,10 @@ func newPatterns() []*pattern {
 			// backslash escapes allowed) or bare (6+ characters up to a space,
 			// quote, backtick, comma or semicolon).
 			find: findSecret, span: labelledValue},
+		{kind: "secret", triggers: []string{"pass", "pw"},
+			// In prose: "my password is hunter2", "pw: hunter2", "my passphrase
+			// is correct horse battery staple" (prose.go).
+			find: findPasswordWord, span: prosePassword},
 		{kind: "secret", triggers: []string{"_auth"},
 			// .npmrc's _auth=base64(user:password); "basic_auth" is not it.
 			find: findNPMAuth},
@@ -168,7 +176,26 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if n := identEnd(label); n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) {
 		return 0, 0, 0, 0, false
 	}
+	// A bare value after ": " or " = " runs to the end of its clause, as
+	// in prose (prose.go): "passphrase: correct horse battery staple". Glued
+	// to its operator or after ":=" or "=>" it is one word: "--password=x -u
+	// root", "PASSWORD=x make".
+	if len(m) > 6 && m[6] >= 0 && isBlank(s[vs-1]) {
+		op := runEndBack(s, vs, isBlank) - 1
+		if (s[op] == ':' || s[op] == '=') && s[op-1] != ':' && s[op-1] != '=' {
+			ve = clauseEnd(s, vs, ve)
+			return vs, ve, m[0], max(ve, m[1]), true
+		}
+	}
 	return vs, ve, m[0], m[1], true
+}
+
+// runEndBack is where the run of class bytes that ends at s[i] starts.
+func runEndBack(s string, i int, class func(byte) bool) int {
+	for i > 0 && class(s[i-1]) {
+		i--
+	}
+	return i
 }
 
 // identEnd is the length of the identifier that starts label.
