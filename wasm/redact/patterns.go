@@ -54,7 +54,9 @@ func newPatterns() []*pattern {
 		{kind: "api-key", triggers: []string{"sk-"},
 			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys.
 			find: findAPIKey},
-		{kind: "slack-token", triggers: []string{"xox", "xapp-"}, find: findSlackToken},
+		{kind: "slack-token", triggers: []string{"xox", "xapp-"},
+			// Bot, user, app-level, legacy and refresh (xoxe-) tokens.
+			find: findSlackToken},
 		{kind: "slack-webhook", triggers: []string{"hooks.slack.com/"},
 			// The host stays readable; the path is the credential.
 			find: findSlackWebhook},
@@ -65,6 +67,19 @@ func newPatterns() []*pattern {
 		{kind: "npm-token", triggers: []string{"npm_"}, find: findNPMToken},
 		{kind: "huggingface-token", triggers: []string{"hf_"}, find: findHuggingFaceToken},
 		{kind: "pypi-token", triggers: []string{"pypi-"}, find: findPyPIToken},
+		{kind: "sendgrid-key", triggers: []string{"sg."}, find: findSendGridKey},
+		{kind: "twilio-key", triggers: []string{"sk"},
+			// An API key's SID; the auth token is 32 hex digits with no prefix,
+			// found by its label (TWILIO_AUTH_TOKEN=).
+			find: findTwilioKey},
+		{kind: "shopify-token", triggers: []string{"shp"}, find: findShopifyToken},
+		{kind: "digitalocean-token", triggers: []string{"_v1_"}, find: findDigitalOceanToken},
+		{kind: "vault-token", triggers: []string{"hvs.", "hvb."}, find: findVaultToken},
+		{kind: "age-key", triggers: []string{"age-secret-key-1"}, find: findAgeKey},
+		{kind: "azure-sas", triggers: []string{"sig="},
+			// A shared access signature's sig= in a URL's query; the rest of
+			// the query (expiry, permissions) stays readable.
+			find: findAzureSAS},
 		{kind: "jwt", triggers: []string{"eyj"}, find: findJWT},
 		{kind: "bearer", triggers: []string{"bearer"}, find: findBearer},
 		{kind: "auth-header", triggers: []string{"authorization"},
