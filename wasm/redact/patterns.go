@@ -188,7 +188,8 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	label := s[m[0]:vs]
-	if n := identEnd(label); n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) {
+	n := identEnd(label)
+	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v) {
 		return 0, 0, 0, 0, false
 	}
 	// A bare value after ": " or " = " runs to the end of its clause, as
@@ -268,6 +269,39 @@ func isReference(v string) bool {
 		}
 	}
 	return false
+}
+
+// isCode: a bare value that is code handling a secret rather than the
+// secret: a call (r.FormValue("password"), getpass()), a type
+// (password: string, token: Optional[str]), the variable of the same name
+// (password=password) or a field that names a secret (cfg.Password,
+// self.api_key). A password that looks like a call ("abc(") is rare enough
+// to pay for every form handler and interface that names a password.
+func isCode(label, v string) bool {
+	// The run of an identifier path: a.b.c
+	i := 0
+	for i < len(v) && (isName(v[i:i+1]) || i > 0 && v[i] >= '0' && v[i] <= '9' || i > 0 && v[i] == '.' || v[i] == '$') {
+		i++
+	}
+	if i > 0 && i < len(v) && v[i] == '(' {
+		return true
+	}
+	t := strings.TrimRight(v, ")]};:,?|")
+	if strings.HasPrefix(t, "Optional[") || strings.HasPrefix(t, "Option<") || strings.HasPrefix(t, "Promise<") {
+		return true
+	}
+	switch t {
+	case "string", "String", "number", "boolean", "bytes", "Buffer", "undefined", "unknown", "SecretStr", "SecretString", "SecretBytes", "[]byte":
+		return true
+	}
+	if i != len(t) || i == 0 {
+		return false
+	}
+	if k := identEnd(label); k > 0 && strings.EqualFold(t, label[:k]) {
+		return true
+	}
+	dot := strings.LastIndexByte(t, '.')
+	return dot > 0 && dot < len(t)-1 && secretKeyword(t, dot+1, len(t))
 }
 
 // isPlaceholder: words a person writes where a secret will go ("your-token",

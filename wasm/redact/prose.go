@@ -100,7 +100,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	}
 	e := proseWordEnd(s, v)
 	w := trimClause(s[v:e])
-	if w == "" || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) {
+	if w == "" || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
 		return 0, 0, 0, 0, false
 	}
 	ce, rest := clauseEnd(s, v, e), ""
@@ -376,7 +376,8 @@ func isFunctionWord(w string) bool {
 		"none", "null", "nil", "true", "false", "yes", "empty", "blank", "unset", "enough", "about",
 		"like", "via", "into", "over", "under", "after", "before", "during", "should", "must", "will",
 		"would", "can", "could", "may", "might", "has", "have", "had", "does", "did", "is", "was",
-		"are", "were", "so", "such", "either", "neither", "both":
+		"are", "were", "so", "such", "either", "neither", "both", "once", "twice", "three", "four",
+		"five", "ten", "times":
 		return true
 	}
 	return false
