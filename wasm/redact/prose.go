@@ -207,9 +207,7 @@ func afterIntro(s string, i int) int {
 		return -1
 	}
 	e := proseWordEnd(s, j)
-	switch strings.ToLower(s[j:e]) {
-	case "for", "of", "on", "to", "at", "in":
-	default:
+	if !isPreposition(s[j:e]) {
 		return -1
 	}
 	for range 3 {
@@ -231,6 +229,15 @@ func afterIntro(s string, i int) int {
 	return -1
 }
 
+func isPreposition(w string) bool {
+	for _, p := range [...]string{"for", "of", "on", "to", "at", "in"} {
+		if len(w) == len(p) && hasPrefixFold(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // isProseStop ends a word of prose: a space, a comma or semicolon (which end
 // a clause) or a double quote or backtick (which close what held the value:
 // "set `password=x` here"). An apostrophe does not ("don't").
@@ -241,7 +248,12 @@ func proseWordEnd(s string, i int) int {
 }
 
 // trimClause drops the ".,;:)" that close a clause from the end of a word.
-func trimClause(w string) string { return strings.TrimRight(w, ".,;:)") }
+func trimClause(w string) string {
+	for len(w) > 0 && strings.IndexByte(".,;:)", w[len(w)-1]) >= 0 {
+		w = w[:len(w)-1]
+	}
+	return w
+}
 
 // quoted: the text inside a quote that opens at s[v] and closes on the same
 // line ('…', "…", `…`, “…”, ‘…’), and the end of the closing quote.
