@@ -89,3 +89,23 @@ func TestCorpusRecallAndPrecision(t *testing.T) {
 	t.Logf("recall %.3f (%d of %d secrets), precision %.3f (%d false positives in %d texts without a secret)",
 		recall, caught, caught+missed, precision, falsePositives, falsePositives+clean)
 }
+
+// docs/formats.md lists every kind a mark can name.
+func TestFormatsDocumentsEveryKind(t *testing.T) {
+	b, err := os.ReadFile(filepath.FromSlash("../../docs/formats.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	if i := strings.Index(doc, "## Redaction marks"); i >= 0 {
+		doc = doc[i:]
+	} else {
+		t.Fatal(`docs/formats.md has no "## Redaction marks" section`)
+	}
+	setupOnce.Do(setup)
+	for _, p := range patterns {
+		if !strings.Contains(doc, "`"+p.kind+"`") {
+			t.Errorf("docs/formats.md's redaction section does not list the kind %s", p.kind)
+		}
+	}
+}
