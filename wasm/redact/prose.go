@@ -15,7 +15,7 @@ import "strings"
 // quoted text, whole; an unquoted one is the rest of its clause, ending at
 // the end of the line, at a comma or semicolon, after a word that ends a
 // sentence (.!?:) or before a new label ("user:"), a comment (# or //), a
-// closing bracket, a table bar, a dash or an existing mark. A redaction may
+// bracket, a table bar, a dash or an existing mark. A redaction may
 // take more words than the secret held ("hunter2 and the user is ada"):
 // losing a few words of prose is the price of never keeping the tail of a
 // passphrase. Trailing ".,;:)" of the last word stay readable. Every read
@@ -170,12 +170,15 @@ func proseWordIs(s string, i int, w string) bool {
 }
 
 // afterVerb: where the value starts after what introduces it at s[i:]:
-// blanks and "is", "was" (or "is:"), or ":", "=", ":=", "==", "=>". -1 when
-// there is none.
+// blanks and "is", "was" (or "is:"), or ":", "=", ":=", "=>". -1 when there
+// is none (and for "==", a comparison).
 func afterVerb(s string, i int) int {
 	j := runEnd(s, i, isBlank)
 	if j < len(s) && (s[j] == ':' || s[j] == '=') {
 		j++
+		if hasAt(s, j-1, "==") {
+			return -1 // a comparison in code: if password == input
+		}
 		if j < len(s) && (s[j] == '=' || s[j] == '>') {
 			j++
 		}
@@ -304,13 +307,13 @@ func clauseEnd(s string, v, e int) int {
 }
 
 // endsClause: a word that starts something else rather than going on with
-// a value: a label ("user:"), a comment, a closing bracket or table bar, a
-// dash, a mark.
+// a value: a label ("user:"), a comment, a bracket or table bar, a dash, a
+// mark.
 func endsClause(w string) bool {
 	switch {
 	case len(w) > 1 && w[len(w)-1] == ':' && isName(w[:len(w)-1]),
 		strings.HasPrefix(w, "#"), strings.HasPrefix(w, "//"), strings.HasPrefix(w, markOpen),
-		strings.IndexByte(")]}>|&", w[0]) >= 0,
+		strings.IndexByte("([{)]}>|&", w[0]) >= 0,
 		w == "-" || w == "--" || w == "—" || w == "–":
 		return true
 	}
