@@ -380,23 +380,7 @@ func isLetters(w string) bool {
 
 // isFunctionWord: a word after "password is" that begins a sentence about
 // the password, never the password.
-func isFunctionWord(w string) bool {
-	switch w {
-	case "a", "an", "the", "not", "no", "never", "now", "still", "also", "only", "always", "just",
-		"being", "been", "be", "in", "on", "at", "to", "for", "from", "with", "without", "by", "of",
-		"as", "or", "and", "but", "if", "when", "then", "than", "that", "this", "these", "those",
-		"there", "here", "it", "its", "your", "their", "our", "my", "his", "her", "them", "they", "we",
-		"you", "same", "set", "too", "very", "more", "less", "much", "case", "what", "whatever",
-		"which", "who", "where", "how", "why", "some", "any", "all", "each", "every", "one", "two",
-		"none", "null", "nil", "true", "false", "yes", "empty", "blank", "unset", "enough", "about",
-		"like", "via", "into", "over", "under", "after", "before", "during", "should", "must", "will",
-		"would", "can", "could", "may", "might", "has", "have", "had", "does", "did", "is", "was",
-		"are", "were", "so", "such", "either", "neither", "both", "once", "twice", "three", "four",
-		"five", "ten", "times":
-		return true
-	}
-	return false
-}
+func isFunctionWord(w string) bool { return inList(functionWords, w) }
 
 // isPredicate: a word after "password is" that says what it is like or what
 // happens to it, a word of the list or one ending in -ed, -ing, -ly, -able,
@@ -407,12 +391,7 @@ func isPredicate(w string) bool {
 	if i := strings.LastIndexByte(w, '-'); i >= 0 {
 		w = w[i+1:]
 	}
-	switch w {
-	case "stored", "kept", "sent", "shown", "given", "written", "known", "unknown", "hidden",
-		"visible", "wrong", "incorrect", "invalid", "weak", "strong", "secure", "insecure", "short",
-		"long", "required", "optional", "mandatory", "unique", "correct", "valid", "right", "fine",
-		"good", "okay", "new", "old", "default", "random", "plain", "plaintext", "cleartext", "simple",
-		"easy", "hard", "strict", "reset", "saved", "used", "already", "currently", "usually":
+	if inList(predicates, w) {
 		return true
 	}
 	for _, suffix := range [...]string{"ed", "ing", "ly", "able", "ible", "ive", "al", "ful", "less", "ous", "ent", "ant"} {
@@ -421,4 +400,42 @@ func isPredicate(w string) bool {
 		}
 	}
 	return false
+}
+
+// functionWords and predicates are lists of words between blanks (a list
+// costs the module far less code than a switch over a hundred strings).
+const functionWords = " " +
+	"a an the not no never now still also only always just being been be in on at to " +
+	"for from with without by of as or and but if when then than that this these " +
+	"those there here it its your their our my his her them they we you same set too " +
+	"very more less much case what whatever which who where how why some any all " +
+	"each every one two none null nil true false yes empty blank unset enough about " +
+	"like via into over under after before during should must will would can could " +
+	"may might has have had does did is was are were so such either neither both " +
+	"once twice three four five ten times "
+
+// predicates: see isPredicate.
+const predicates = " " +
+	"stored kept sent shown given written known unknown hidden visible wrong " +
+	"incorrect invalid weak strong secure insecure short long required optional " +
+	"mandatory unique correct valid right fine good okay new old default random " +
+	"plain plaintext cleartext simple easy hard strict reset saved used already " +
+	"currently usually "
+
+// inList: w is one of the blank-separated words of list.
+func inList(list, w string) bool {
+	if w == "" {
+		return false
+	}
+	for off := 0; ; {
+		i := strings.Index(list[off:], w)
+		if i < 0 {
+			return false
+		}
+		i += off
+		if list[i-1] == ' ' && i+len(w) < len(list) && list[i+len(w)] == ' ' {
+			return true
+		}
+		off = i + 1
+	}
 }
