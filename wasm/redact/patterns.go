@@ -286,7 +286,10 @@ func isCode(label, v string) bool {
 	if i > 0 && i < len(v) && v[i] == '(' {
 		return true
 	}
-	t := strings.TrimRight(v, ")]};:,?|")
+	t := v
+	for len(t) > 0 && strings.IndexByte(")]};:,?|", t[len(t)-1]) >= 0 {
+		t = t[:len(t)-1]
+	}
 	if strings.HasPrefix(t, "Optional[") || strings.HasPrefix(t, "Option<") || strings.HasPrefix(t, "Promise<") {
 		return true
 	}

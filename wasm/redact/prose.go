@@ -361,7 +361,7 @@ func proseValue(w, rest string) bool {
 	if !isPredicate(lw) {
 		return true
 	}
-	next := strings.TrimLeft(rest, " \t")
+	next := rest[runEnd(rest, 0, isBlank):]
 	if next == "" {
 		return false
 	}
@@ -380,7 +380,7 @@ func isLetters(w string) bool {
 
 // isFunctionWord: a word after "password is" that begins a sentence about
 // the password, never the password.
-func isFunctionWord(w string) bool { return inList(functionWords, w) }
+func isFunctionWord(w string) bool { return inList(functionWords[:], w) }
 
 // isPredicate: a word after "password is" that says what it is like or what
 // happens to it, a word of the list or one ending in -ed, -ing, -ly, -able,
@@ -391,7 +391,7 @@ func isPredicate(w string) bool {
 	if i := strings.LastIndexByte(w, '-'); i >= 0 {
 		w = w[i+1:]
 	}
-	if inList(predicates, w) {
+	if inList(predicates[:], w) {
 		return true
 	}
 	for _, suffix := range [...]string{"ed", "ing", "ly", "able", "ible", "ive", "al", "ful", "less", "ous", "ent", "ant"} {
@@ -402,40 +402,43 @@ func isPredicate(w string) bool {
 	return false
 }
 
-// functionWords and predicates are lists of words between blanks (a list
-// costs the module far less code than a switch over a hundred strings).
-const functionWords = " " +
-	"a an the not no never now still also only always just being been be in on at to " +
-	"for from with without by of as or and but if when then than that this these " +
-	"those there here it its your their our my his her them they we you same set too " +
-	"very more less much case what whatever which who where how why some any all " +
-	"each every one two none null nil true false yes empty blank unset enough about " +
-	"like via into over under after before during should must will would can could " +
-	"may might has have had does did is was are were so such either neither both " +
-	"once twice three four five ten times "
+// functionWords and predicates are sorted, for inList's binary search (a
+// list costs the module far less code than a switch over a hundred strings).
+var functionWords = [...]string{
+	"a", "about", "after", "all", "also", "always", "an", "and", "any", "are", "as", "at",
+	"be", "been", "before", "being", "blank", "both", "but", "by", "can", "case", "could",
+	"did", "does", "during", "each", "either", "empty", "enough", "every", "false", "five",
+	"for", "four", "from", "had", "has", "have", "her", "here", "his", "how", "if", "in",
+	"into", "is", "it", "its", "just", "less", "like", "may", "might", "more", "much",
+	"must", "my", "neither", "never", "nil", "no", "none", "not", "now", "null", "of",
+	"on", "once", "one", "only", "or", "our", "over", "same", "set", "should", "so",
+	"some", "still", "such", "ten", "than", "that", "the", "their", "them", "then",
+	"there", "these", "they", "this", "those", "three", "times", "to", "too", "true",
+	"twice", "two", "under", "unset", "very", "via", "was", "we", "were", "what",
+	"whatever", "when", "where", "which", "who", "why", "will", "with", "without", "would",
+	"yes", "you", "your",
+}
 
 // predicates: see isPredicate.
-const predicates = " " +
-	"stored kept sent shown given written known unknown hidden visible wrong " +
-	"incorrect invalid weak strong secure insecure short long required optional " +
-	"mandatory unique correct valid right fine good okay new old default random " +
-	"plain plaintext cleartext simple easy hard strict reset saved used already " +
-	"currently usually "
+var predicates = [...]string{
+	"already", "cleartext", "correct", "currently", "default", "easy", "fine", "given",
+	"good", "hard", "hidden", "incorrect", "insecure", "invalid", "kept", "known", "long",
+	"mandatory", "new", "okay", "old", "optional", "plain", "plaintext", "random",
+	"required", "reset", "right", "saved", "secure", "sent", "short", "shown", "simple",
+	"stored", "strict", "strong", "unique", "unknown", "used", "usually", "valid",
+	"visible", "weak", "written", "wrong",
+}
 
-// inList: w is one of the blank-separated words of list.
-func inList(list, w string) bool {
-	if w == "" {
-		return false
-	}
-	for off := 0; ; {
-		i := strings.Index(list[off:], w)
-		if i < 0 {
-			return false
+// inList: w is one of list's words.
+func inList(list []string, w string) bool {
+	lo, hi := 0, len(list)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if list[mid] < w {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
-		i += off
-		if list[i-1] == ' ' && i+len(w) < len(list) && list[i+len(w)] == ' ' {
-			return true
-		}
-		off = i + 1
 	}
+	return lo < len(list) && list[lo] == w
 }

@@ -90,3 +90,21 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		}
 	}
 }
+
+func TestProseWordListsAreSortedForTheirSearch(t *testing.T) {
+	for name, list := range map[string][]string{"functionWords": functionWords[:], "predicates": predicates[:]} {
+		for i := 1; i < len(list); i++ {
+			if list[i-1] >= list[i] {
+				t.Errorf("%s: %q before %q", name, list[i-1], list[i])
+			}
+		}
+		for _, w := range list {
+			if !inList(list, w) {
+				t.Errorf("%s: inList misses %q", name, w)
+			}
+		}
+	}
+	if inList(functionWords[:], "hunter2") || inList(predicates[:], "") {
+		t.Error("inList found a word the list does not hold")
+	}
+}
