@@ -77,10 +77,16 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		v = afterIntro(s, m[1])
 	}
 	if v < 0 {
-		// No verb: "passwd hunter2", one word that looks like a password.
+		// No verb: "passwd hunter2", "set the password to hunter2", one word
+		// that looks like a password.
 		v = runEnd(s, m[1], isBlank)
 		if v == m[1] || v == len(s) {
 			return 0, 0, 0, 0, false
+		}
+		if proseWordIs(s, v, "to") {
+			if k := runEnd(s, v+2, isBlank); k > v+2 && k < len(s) {
+				v = k
+			}
 		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
@@ -170,10 +176,11 @@ func proseWordIs(s string, i int, w string) bool {
 }
 
 // afterVerb: where the value starts after what introduces it at s[i:]:
-// blanks and "is", "was" (or "is:"), or ":", "=", ":=", "=>". -1 when there
-// is none (and for "==", a comparison).
+// blanks and "is", "was" (or "is:"), or ":", "=", ":=", "=>", also
+// inside markdown's emphasis or code ("**Password:** x", "`pw`: x"). -1
+// when there is none (and for "==", a comparison).
 func afterVerb(s string, i int) int {
-	j := runEnd(s, i, isBlank)
+	j := runEnd(s, runEnd(s, i, isMarkup), isBlank)
 	if j < len(s) && (s[j] == ':' || s[j] == '=') {
 		j++
 		if hasAt(s, j-1, "==") {
@@ -182,9 +189,9 @@ func afterVerb(s string, i int) int {
 		if j < len(s) && (s[j] == '=' || s[j] == '>') {
 			j++
 		}
-		return runEnd(s, j, isBlank)
+		return runEnd(s, runEnd(s, j, isMarkup), isBlank)
 	}
-	if j == i {
+	if j == i || !isBlank(s[j-1]) {
 		return -1
 	}
 	for _, w := range [...]string{"is", "was"} {
@@ -200,6 +207,9 @@ func afterVerb(s string, i int) int {
 	}
 	return -1
 }
+
+// isMarkup: markdown emphasis or code around a label.
+func isMarkup(c byte) bool { return c == '*' || c == '`' }
 
 // afterIntro: where the value starts after "for staging is", "of the admin
 // account:", "to the db was": a preposition, then up to three words before
