@@ -118,7 +118,7 @@ func TestNoSecretOfTheCorpusReachesAnyExit(t *testing.T) {
 			}
 		}
 		for p, data := range files {
-			if strings.Contains(data, s.Secret) || strings.Contains(data, jsonText(s.Secret)) {
+			if holds(data, s.Secret) || holds(data, jsonText(s.Secret)) {
 				t.Fatalf("%s secret %q reached %s", s.Kind, s.Secret, p)
 			}
 		}
@@ -126,6 +126,29 @@ func TestNoSecretOfTheCorpusReachesAnyExit(t *testing.T) {
 	// The canonical files a person wrote keep what they wrote.
 	if b, _ := os.ReadFile(logFile); !strings.Contains(string(b), jsonText(corpus[3].Secret)) {
 		t.Fatal("the hand-written log lost what the person wrote")
+	}
+}
+
+// holds: data holds secret. A secret shorter than 8 bytes (the corpus's
+// "https://ada:1234@…") counts only where no letter or digit touches it:
+// in a binary snapshot, decision D-…-0123 followed by a hash starting with 4
+// holds "1234" by chance.
+func holds(data, secret string) bool {
+	if len(secret) >= 8 {
+		return strings.Contains(data, secret)
+	}
+	alnum := func(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	for off := 0; ; {
+		i := strings.Index(data[off:], secret)
+		if i < 0 {
+			return false
+		}
+		i += off
+		e := i + len(secret)
+		if (i == 0 || !alnum(data[i-1])) && (e == len(data) || !alnum(data[e])) {
+			return true
+		}
+		off = i + 1
 	}
 }
 

@@ -34,6 +34,8 @@ func expressions() []expression {
 		{re: `[A-Za-z0-9_.\-]*(?:` + fold("aws") + `[_.\-]?` + fold("secret") + `[_.\-]?(?:` + fold("access") + `[_.\-]?)?|` +
 			fold("secret") + `[_.\-]?` + fold("access") + `[_.\-]?)` + fold("key") +
 			`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
+		// aws-secret-key in prose
+		{re: `\b` + fold("secret") + `\b`},
 		// github-token
 		{re: `\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`},
 		// gitlab-token
@@ -41,7 +43,7 @@ func expressions() []expression {
 		// api-key
 		{re: `\bsk-[A-Za-z0-9_\-]{20,}`},
 		// slack-token
-		{re: `\b(?:xox[abposr]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
+		{re: `\b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
 		// slack-webhook
 		{re: `hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`},
 		// google-key
@@ -54,6 +56,20 @@ func expressions() []expression {
 		{re: `\bhf_[A-Za-z0-9]{30,}`},
 		// pypi-token
 		{re: `\bpypi-AgE[A-Za-z0-9_\-]{50,}`},
+		// sendgrid-key
+		{re: `\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}`},
+		// twilio-key
+		{re: `\bSK[0-9a-fA-F]{32}\b`},
+		// shopify-token
+		{re: `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}`},
+		// digitalocean-token
+		{re: `\bdo[opr]_v1_[a-f0-9]{64}`},
+		// vault-token
+		{re: `\bhv[sb]\.[A-Za-z0-9_\-]{24,}`},
+		// age-key
+		{re: `\bAGE-SECRET-KEY-1[0-9A-Z]{58}`},
+		// azure-sas
+		{re: `[?&]sig=([A-Za-z0-9%+/=]{20,})`},
 		// jwt
 		{re: `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`},
 		// bearer
@@ -66,10 +82,12 @@ func expressions() []expression {
 		// secret: label = value
 		{re: `[A-Za-z0-9_.\-]*` +
 			`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential") +
-			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license") + `[_.\-]?` + fold("key") + `)` +
+			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
 			`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*` +
 			"(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"|'([^'\\r\\n]{4,})'|([^\\s\"'`,;]{6,}))", start: identStart},
+		// secret: in prose
+		{re: `\b(?:` + foldAny("password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `)\b`},
 		// secret: .npmrc _auth
 		{re: `(?:^|[^A-Za-z0-9_])_auth[ \t]*=[ \t]*([^\s"']{4,})`},
 		// secret: .netrc
@@ -184,8 +202,8 @@ func oldFind(t testing.TB, s string) []Finding {
 			lineMask, lineStart = 0, i+1
 			continue
 		}
-		for _, t := range byFirst[s[i]] {
-			if lineMask&t.mask == 0 && hasPrefixFold(s[i:], t.lit) {
+		for k := range byFirst[s[i]] {
+			if t := &byFirst[s[i]][k]; t.mask&^lineMask != 0 && t.startsWith(s, i) {
 				lineMask |= t.mask
 			}
 		}

@@ -11,7 +11,15 @@ func FuzzString(f *testing.F) {
 	for _, s := range corpusTexts(f) {
 		f.Add(s)
 	}
+	for _, o := range loadOrdinary(f) {
+		for _, line := range strings.Split(o.text, "\n") {
+			f.Add(line)
+		}
+	}
 	f.Add("password=hunter22x")
+	f.Add("my passphrase is correct horse battery staple. Thanks!")
+	f.Add("the password for the staging db is 'hunter2' and pw: abc123")
+	f.Add("aws secret key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, s string) {
 		found := Find(s)

@@ -300,7 +300,7 @@ func findAPIKey(s string, pos int) []int {
 	return literalToken(s, pos, "sk-", isToken, 20)
 }
 
-// findSlackToken: \b(?:xox[abposr]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}
+// findSlackToken: \b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}
 func findSlackToken(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		if s[i] != 'x' || !wordStart(s, i) {
@@ -308,7 +308,7 @@ func findSlackToken(s string, pos int) []int {
 		}
 		body := -1
 		switch {
-		case hasAt(s, i, "xox") && i+4 < len(s) && strings.IndexByte("abposr", s[i+3]) >= 0 && s[i+4] == '-':
+		case hasAt(s, i, "xox") && i+4 < len(s) && strings.IndexByte("abposre", s[i+3]) >= 0 && s[i+4] == '-':
 			body = i + 5
 		case hasAt(s, i, "xapp-") && i+6 < len(s) && s[i+5] >= '0' && s[i+5] <= '9' && s[i+6] == '-':
 			body = i + 7
@@ -420,6 +420,138 @@ func findHuggingFaceToken(s string, pos int) []int {
 func findPyPIToken(s string, pos int) []int {
 	return literalToken(s, pos, "pypi-AgE", isToken, 50)
 }
+
+// findSendGridKey: \bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}
+//
+// The dots end the runs, so a try that fails at one "SG." fails there only.
+func findSendGridKey(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], "SG.")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if !wordStart(s, i) {
+			continue
+		}
+		if d := exactly(s, i+3, isToken, 22); d >= 0 && hasAt(s, d, ".") {
+			if e := exactly(s, d+1, isToken, 43); e >= 0 {
+				return whole(i, e)
+			}
+		}
+	}
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func isLowerHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
+
+// findTwilioKey: \bSK[0-9a-fA-F]{32}\b
+func findTwilioKey(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], "SK")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if e := exactly(s, i+2, isHex, 32); wordStart(s, i) && e >= 0 && (e == len(s) || !isWord(s[e])) {
+			return whole(i, e)
+		}
+	}
+}
+
+// findShopifyToken: \bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}
+func findShopifyToken(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], "shp")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if !wordStart(s, i) || !hasAt(s, i+5, "_") {
+			continue
+		}
+		switch s[i+3 : i+5] {
+		case "at", "ss", "ca", "pa":
+			if e := exactly(s, i+6, isHex, 32); e >= 0 {
+				return whole(i, e)
+			}
+		}
+	}
+}
+
+// findDigitalOceanToken: \bdo[opr]_v1_[a-f0-9]{64}
+//
+// A match starts three bytes before its "_v1_", so the matches come in the
+// order of their "_v1_".
+func findDigitalOceanToken(s string, pos int) []int {
+	for b := pos; ; {
+		k := strings.Index(s[b:], "_v1_")
+		if k < 0 {
+			return nil
+		}
+		i := b + k - 3
+		b += k + 1
+		if i < pos || !hasAt(s, i, "do") || strings.IndexByte("opr", s[i+2]) < 0 || !wordStart(s, i) {
+			continue
+		}
+		if e := exactly(s, i+7, isLowerHex, 64); e >= 0 {
+			return whole(i, e)
+		}
+	}
+}
+
+// findVaultToken: \bhv[sb]\.[A-Za-z0-9_\-]{24,}
+func findVaultToken(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], "hv")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if !wordStart(s, i) || i+3 >= len(s) || s[i+2] != 's' && s[i+2] != 'b' || s[i+3] != '.' {
+			continue
+		}
+		if e := atLeast(s, i+4, isToken, 24); e >= 0 {
+			return whole(i, e)
+		}
+	}
+}
+
+// findAgeKey: \bAGE-SECRET-KEY-1[0-9A-Z]{58}
+func findAgeKey(s string, pos int) []int {
+	const lit = "AGE-SECRET-KEY-1"
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], lit)
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if e := exactly(s, i+len(lit), isUpperOrDigit, 58); wordStart(s, i) && e >= 0 {
+			return whole(i, e)
+		}
+	}
+}
+
+// findAzureSAS: [?&]sig=([A-Za-z0-9%+/=]{20,})
+func findAzureSAS(s string, pos int) []int {
+	for b := pos; ; {
+		k := strings.Index(s[b:], "sig=")
+		if k < 0 {
+			return nil
+		}
+		i := b + k - 1
+		b += k + 1
+		if i < pos || s[i] != '?' && s[i] != '&' {
+			continue
+		}
+		if e := atLeast(s, i+5, isSignature, 20); e >= 0 {
+			return group1(i, e, i+5, e)
+		}
+	}
+}
+
+func isSignature(c byte) bool { return isAlnum(c) || c == '%' || c == '+' || c == '/' || c == '=' }
 
 // findJWT: \beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}
 //
@@ -657,7 +789,7 @@ func assignment(s string, i int, value func(v int) []int) []int {
 }
 
 // secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is
-// PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE)[_.\-]?KEY
+// PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT)[_.\-]?KEY
 // and SUFFIX is [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE), in any ASCII case.
 func secretLabel(s string, lo, end int) bool {
 	if secretKeyword(s, lo, end) {
@@ -683,7 +815,7 @@ func secretLabel(s string, lo, end int) bool {
 
 var (
 	secretWords = [...]string{"password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential"}
-	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license"}
+	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account"}
 )
 
 func secretKeyword(s string, lo, end int) bool {

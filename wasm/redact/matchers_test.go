@@ -99,6 +99,16 @@ var matcherEdges = []string{
 	"npm_" + strings.Repeat("a", 36), "npm_" + strings.Repeat("a", 35), "hf_" + strings.Repeat("a", 30), "pypi-AgE" + strings.Repeat("a", 50),
 	"eyJ" + strings.Repeat("a", 8) + "." + strings.Repeat("b", 8) + "." + strings.Repeat("c", 8),
 	"-eyJ-eyJaaaaaaaa.bbbbbbbb.ccccccc -eyJaaaaaaaa.bbbbbbbb.cccccccc",
+	// vendor tokens around their lengths and boundaries.
+	"SG." + strings.Repeat("a", 22) + "." + strings.Repeat("b", 43), "SG." + strings.Repeat("a", 21) + "." + strings.Repeat("b", 43),
+	"SK" + strings.Repeat("0", 32), "SK" + strings.Repeat("0", 33), "xSK" + strings.Repeat("f", 32), "SK" + strings.Repeat("F", 32) + "_",
+	"shpat_" + strings.Repeat("a", 32), "shpxx_" + strings.Repeat("a", 32), "shp", "dop_v1_" + strings.Repeat("a", 64), "_v1_", "d_v1_",
+	"xdoo_v1_" + strings.Repeat("0", 64), "hvs." + strings.Repeat("a", 24), "hvb." + strings.Repeat("a", 23), "hv",
+	"AGE-SECRET-KEY-1" + strings.Repeat("A", 58), "?sig=" + strings.Repeat("%", 20), "sig=" + strings.Repeat("a", 20), "&sig=&sig=" + strings.Repeat("a", 20),
+	"xoxe-" + strings.Repeat("1", 10),
+	// password words and "secret" in prose, at their word boundaries.
+	"my password is hunter2", "pass phrase", "pass\tphrase", "pass  phrase", "pass phrases", "passphrases",
+	"PW: x", "pwd_x", "xpw", "Passcode", "_pw", "pw\xff", "épw", "secret key is x", "secrets", "Secret_", "xsecret",
 	// Kelvin sign and long s: never ASCII letters.
 	"api_\u212aey = hunter22x", "\u017fecret: hunter22x", "machine a login b pa\u017f\u017fword c",
 }
@@ -186,6 +196,8 @@ var parts = []string{
 	"AKIA", "ASIA", "ghp_", "github_pat_", "glpat-", "GR1348941", "sk-", "xoxb-", "xapp-1-", "hooks.slack.com/services/",
 	"AIza", "GOCSPX-", "ya29.", "sk_live_", "whsec_", "npm_", "hf_", "pypi-AgE", "eyJ", "Bearer", "Proxy-",
 	"Authorization", "Basic", "Bot", "_auth", "machine", "default", "login", "[REDACTED:secret]",
+	"pass", "phrase", "pw", " is ", " was ", " for the ", "passcode", "secret access key ", "“", "”",
+	"SG.", "SK", "shpat_", "dop_v1_", "hvs.", "AGE-SECRET-KEY-1", "?sig=", "&sig=", "xoxe-", "AccountKey=",
 }
 
 func randomText(rng *rand.Rand) string {
@@ -212,6 +224,9 @@ func FuzzMatchers(f *testing.F) {
 	}
 	for _, s := range matcherEdges {
 		f.Add(s)
+	}
+	for _, o := range loadOrdinary(f) {
+		f.Add(o.text)
 	}
 	f.Fuzz(checkMatchers)
 }

@@ -43,6 +43,10 @@ func newPatterns() []*pattern {
 			// secretAccessKey); unlabelled they are indistinguishable from any
 			// other base64.
 			find: findAWSSecretKey},
+		{kind: "aws-secret-key", triggers: []string{"secret"},
+			// In prose: "aws … secret wJalr…", "secret access key is wJalr…"
+			// (prose.go).
+			find: findSecretWord, span: awsProseSecret},
 		{kind: "github-token", triggers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"},
 			find: findGitHubToken},
 		{kind: "gitlab-token", triggers: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glsoat-", "glffct-", "glimt-", "glagent-", "gloas-", "gr1348941"},
@@ -50,7 +54,9 @@ func newPatterns() []*pattern {
 		{kind: "api-key", triggers: []string{"sk-"},
 			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys.
 			find: findAPIKey},
-		{kind: "slack-token", triggers: []string{"xox", "xapp-"}, find: findSlackToken},
+		{kind: "slack-token", triggers: []string{"xox", "xapp-"},
+			// Bot, user, app-level, legacy and refresh (xoxe-) tokens.
+			find: findSlackToken},
 		{kind: "slack-webhook", triggers: []string{"hooks.slack.com/"},
 			// The host stays readable; the path is the credential.
 			find: findSlackWebhook},
@@ -61,6 +67,19 @@ func newPatterns() []*pattern {
 		{kind: "npm-token", triggers: []string{"npm_"}, find: findNPMToken},
 		{kind: "huggingface-token", triggers: []string{"hf_"}, find: findHuggingFaceToken},
 		{kind: "pypi-token", triggers: []string{"pypi-"}, find: findPyPIToken},
+		{kind: "sendgrid-key", triggers: []string{"sg."}, find: findSendGridKey},
+		{kind: "twilio-key", triggers: []string{"sk"},
+			// An API key's SID; the auth token is 32 hex digits with no prefix,
+			// found by its label (TWILIO_AUTH_TOKEN=).
+			find: findTwilioKey},
+		{kind: "shopify-token", triggers: []string{"shp"}, find: findShopifyToken},
+		{kind: "digitalocean-token", triggers: []string{"_v1_"}, find: findDigitalOceanToken},
+		{kind: "vault-token", triggers: []string{"hvs.", "hvb."}, find: findVaultToken},
+		{kind: "age-key", triggers: []string{"age-secret-key-1"}, find: findAgeKey},
+		{kind: "azure-sas", triggers: []string{"sig="},
+			// A shared access signature's sig= in a URL's query; the rest of
+			// the query (expiry, permissions) stays readable.
+			find: findAzureSAS},
 		{kind: "jwt", triggers: []string{"eyj"}, find: findJWT},
 		{kind: "bearer", triggers: []string{"bearer"}, find: findBearer},
 		{kind: "auth-header", triggers: []string{"authorization"},
@@ -77,6 +96,10 @@ func newPatterns() []*pattern {
 			// backslash escapes allowed) or bare (6+ characters up to a space,
 			// quote, backtick, comma or semicolon).
 			find: findSecret, span: labelledValue},
+		{kind: "secret", triggers: []string{"pass", "pw"},
+			// In prose: "my password is hunter2", "pw: hunter2", "my passphrase
+			// is correct horse battery staple" (prose.go).
+			find: findPasswordWord, span: prosePassword},
 		{kind: "secret", triggers: []string{"_auth"},
 			// .npmrc's _auth=base64(user:password); "basic_auth" is not it.
 			find: findNPMAuth},
@@ -165,10 +188,30 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	label := s[m[0]:vs]
-	if n := identEnd(label); n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) {
+	n := identEnd(label)
+	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v) {
 		return 0, 0, 0, 0, false
 	}
+	// A bare value after ": " or " = " runs to the end of its clause, as
+	// in prose (prose.go): "passphrase: correct horse battery staple". Glued
+	// to its operator or after ":=" or "=>" it is one word: "--password=x -u
+	// root", "PASSWORD=x make".
+	if len(m) > 6 && m[6] >= 0 && isBlank(s[vs-1]) {
+		op := runEndBack(s, vs, isBlank) - 1
+		if (s[op] == ':' || s[op] == '=') && s[op-1] != ':' && s[op-1] != '=' {
+			ve = clauseEnd(s, vs, ve)
+			return vs, ve, m[0], max(ve, m[1]), true
+		}
+	}
 	return vs, ve, m[0], m[1], true
+}
+
+// runEndBack is where the run of class bytes that ends at s[i] starts.
+func runEndBack(s string, i int, class func(byte) bool) int {
+	for i > 0 && class(s[i-1]) {
+		i--
+	}
+	return i
 }
 
 // identEnd is the length of the identifier that starts label.
@@ -226,6 +269,42 @@ func isReference(v string) bool {
 		}
 	}
 	return false
+}
+
+// isCode: a bare value that is code handling a secret rather than the
+// secret: a call (r.FormValue("password"), getpass()), a type
+// (password: string, token: Optional[str]), the variable of the same name
+// (password=password) or a field that names a secret (cfg.Password,
+// self.api_key). A password that looks like a call ("abc(") is rare enough
+// to pay for every form handler and interface that names a password.
+func isCode(label, v string) bool {
+	// The run of an identifier path: a.b.c
+	i := 0
+	for i < len(v) && (isName(v[i:i+1]) || i > 0 && v[i] >= '0' && v[i] <= '9' || i > 0 && v[i] == '.' || v[i] == '$') {
+		i++
+	}
+	if i > 0 && i < len(v) && v[i] == '(' {
+		return true
+	}
+	t := v
+	for len(t) > 0 && strings.IndexByte(")]};:,?|", t[len(t)-1]) >= 0 {
+		t = t[:len(t)-1]
+	}
+	if strings.HasPrefix(t, "Optional[") || strings.HasPrefix(t, "Option<") || strings.HasPrefix(t, "Promise<") {
+		return true
+	}
+	switch t {
+	case "string", "String", "number", "boolean", "bytes", "Buffer", "undefined", "unknown", "SecretStr", "SecretString", "SecretBytes", "[]byte":
+		return true
+	}
+	if i != len(t) || i == 0 {
+		return false
+	}
+	if k := identEnd(label); k > 0 && strings.EqualFold(t, label[:k]) {
+		return true
+	}
+	dot := strings.LastIndexByte(t, '.')
+	return dot > 0 && dot < len(t)-1 && secretKeyword(t, dot+1, len(t))
 }
 
 // isPlaceholder: words a person writes where a secret will go ("your-token",

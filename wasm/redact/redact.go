@@ -140,8 +140,8 @@ func scan(s string, first bool) []Finding {
 			lineMask, lineStart = 0, i+1
 			continue
 		}
-		for _, t := range byFirst[s[i]] {
-			if lineMask&t.mask == 0 && hasPrefixFold(s[i:], t.lit) {
+		for k := range byFirst[s[i]] {
+			if t := &byFirst[s[i]][k]; t.mask&^lineMask != 0 && t.startsWith(s, i) {
 				lineMask |= t.mask
 			}
 		}

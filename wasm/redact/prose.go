@@ -1,0 +1,454 @@
+package redact
+
+import "strings"
+
+// Secrets in prose: "my password is hunter2", "pw: hunter2", "the password
+// for staging is hunter2", "my passphrase is correct horse battery staple",
+// "aws secret wJalr…". Their matchers find only the word that introduces
+// them (a regular language, proven like the others); the span functions
+// here read the words after it, which no regular expression of ours could
+// weigh: whether a word is prose about a password ("is hashed", "is
+// required") or the password itself.
+//
+// How far a secret in prose extends (and a label's bare value followed by a
+// blank, "passphrase: correct horse battery staple"): a quoted value is the
+// quoted text, whole; an unquoted one is the rest of its clause, ending at
+// the end of the line, at a comma or semicolon, after a word that ends a
+// sentence (.!?:) or before a new label ("user:"), a comment (# or //), a
+// bracket, a table bar, a dash or an existing mark. A redaction may
+// take more words than the secret held ("hunter2 and the user is ada"):
+// losing a few words of prose is the price of never keeping the tail of a
+// passphrase. Trailing ".,;:)" of the last word stay readable. Every read
+// stops at the end of the line, so the prefilter's lines see what the whole
+// text does.
+
+// findPasswordWord: \b(?:PASSWORD|PASSWD|PASSPHRASE|PASS[ \t]PHRASE|PASSCODE|PWD?)\b
+// in any ASCII case: a word that names a password.
+func findPasswordWord(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if s[i]|0x20 != 'p' || !wordStart(s, i) {
+			continue
+		}
+		e := runEnd(s, i, isWord)
+		switch w := e - i; {
+		case w == 2 && hasPrefixFold(s[i:], "pw"),
+			w == 3 && hasPrefixFold(s[i:], "pwd"),
+			w == 6 && hasPrefixFold(s[i:], "passwd"),
+			w == 8 && (hasPrefixFold(s[i:], "password") || hasPrefixFold(s[i:], "passcode")),
+			w == 10 && hasPrefixFold(s[i:], "passphrase"):
+			return whole(i, e)
+		case w == 4 && hasPrefixFold(s[i:], "pass") && e < len(s) && isBlank(s[e]) &&
+			runEnd(s, e+1, isWord) == e+7 && hasPrefixFold(s[e+1:], "phrase"):
+			return whole(i, e+7)
+		}
+		i = e - 1
+	}
+	return nil
+}
+
+// findSecretWord: \b[Ss][Ee][Cc][Rr][Ee][Tt]\b, the word "secret".
+func findSecretWord(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if s[i]|0x20 != 's' || !wordStart(s, i) {
+			continue
+		}
+		e := runEnd(s, i, isWord)
+		if e-i == 6 && hasPrefixFold(s[i:], "secret") {
+			return whole(i, e)
+		}
+		i = e - 1
+	}
+	return nil
+}
+
+// prosePassword is the span of the value a password word introduces:
+//
+//	my password is hunter2                     => hunter2
+//	the password for the staging db is hunter2 => hunter2
+//	pw: hunter2, user: ada                     => hunter2
+//	my passphrase is correct horse battery staple. Thanks => correct horse battery staple
+//	passwd hunter2                             => hunter2 (without a verb, only a word that looks like one: a letter and a digit or symbol, 6+ bytes)
+//	the password is hashed with bcrypt         => (none)
+//	reset your password in settings            => (none)
+func prosePassword(s string, m []int) (int, int, int, int, bool) {
+	kw := s[m[0]:m[1]]
+	v := afterVerb(s, m[1])
+	if v < 0 {
+		v = afterIntro(s, m[1])
+	}
+	if v < 0 {
+		// No verb: "passwd hunter2", "set the password to hunter2", one word
+		// that looks like a password.
+		v = runEnd(s, m[1], isBlank)
+		if v == m[1] || v == len(s) {
+			return 0, 0, 0, 0, false
+		}
+		if proseWordIs(s, v, "to") {
+			if k := runEnd(s, v+2, isBlank); k > v+2 && k < len(s) {
+				v = k
+			}
+		}
+		e := proseWordEnd(s, v)
+		w := trimClause(s[v:e])
+		if !looksLikePassword(w) || isPath(w) || isReference(w) {
+			return 0, 0, 0, 0, false
+		}
+		return v, v + len(w), m[0], v + len(w), true
+	}
+	if v == len(s) || s[v] == '\n' {
+		return 0, 0, 0, 0, false
+	}
+	if vs, ve, end, ok := quoted(s, v); ok {
+		if isReference(s[vs:ve]) {
+			return 0, 0, 0, 0, false
+		}
+		return vs, ve, m[0], end, true
+	}
+	e := proseWordEnd(s, v)
+	w := trimClause(s[v:e])
+	if w == "" || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
+		return 0, 0, 0, 0, false
+	}
+	ce, rest := clauseEnd(s, v, e), ""
+	if ce > e {
+		rest = s[e:ce]
+	}
+	if !proseValue(w, rest) {
+		return 0, 0, 0, 0, false
+	}
+	// A value glued to its "=" or ":" is one word, as in a flag or an
+	// environment line ("--password=x -u root"); after a blank, a clause.
+	end := v + len(w)
+	if isBlank(s[v-1]) {
+		end = ce
+	}
+	return v, end, m[0], end, true
+}
+
+// awsProseSecret is the span of an AWS secret access key named by the words
+// before it: "secret", "secret key", "secret access key", then "is"/"was",
+// ":" or "=" and an optional quote, then 40 characters of base64 holding an
+// upper- and a lowercase letter and a digit (a git SHA or a word is not one),
+// ending there.
+//
+//	aws creds: key AKIA…, secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY => wJalr…KEY
+//	AWS secret key: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"           => wJalr…KEY
+func awsProseSecret(s string, m []int) (int, int, int, int, bool) {
+	i := m[1]
+	for _, w := range [...]string{"access", "key"} {
+		if j := runEnd(s, i, isBlank); j > i && proseWordIs(s, j, w) {
+			i = j + len(w)
+		}
+	}
+	if j := runEnd(s, i, isBlank); j > i && (proseWordIs(s, j, "is") || proseWordIs(s, j, "was")) {
+		i = runEnd(s, j, isLetter)
+	}
+	v := runEnd(s, i, isBlank)
+	if v < len(s) && (s[v] == ':' || s[v] == '=') {
+		v = runEnd(s, v+1, isBlank)
+	}
+	if v < len(s) && (isQuote(s[v]) || s[v] == '`') {
+		v++
+	}
+	if v == i || exactly(s, v, isBase64, 40) < 0 {
+		return 0, 0, 0, 0, false
+	}
+	e := v + 40
+	if e < len(s) && (isBase64(s[e]) || s[e] == '=' || s[e] == '_' || s[e] == '-') {
+		return 0, 0, 0, 0, false
+	}
+	var upper, lower, digit bool
+	for k := v; k < e; k++ {
+		c := s[k]
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+		digit = digit || c >= '0' && c <= '9'
+	}
+	if !upper || !lower || !digit {
+		return 0, 0, 0, 0, false
+	}
+	return v, e, m[0], e, true
+}
+
+// proseWordIs: the word at s[i:] is w (lowercase), in any ASCII case.
+func proseWordIs(s string, i int, w string) bool {
+	return hasPrefixFold(s[i:], w) && (i+len(w) == len(s) || !isWord(s[i+len(w)]))
+}
+
+// afterVerb: where the value starts after what introduces it at s[i:]:
+// blanks and "is", "was" (or "is:"), or ":", "=", ":=", "=>", also
+// inside markdown's emphasis or code ("**Password:** x", "`pw`: x"). -1
+// when there is none (and for "==", a comparison).
+func afterVerb(s string, i int) int {
+	j := runEnd(s, runEnd(s, i, isMarkup), isBlank)
+	if j < len(s) && (s[j] == ':' || s[j] == '=') {
+		j++
+		if hasAt(s, j-1, "==") {
+			return -1 // a comparison in code: if password == input
+		}
+		if j < len(s) && (s[j] == '=' || s[j] == '>') {
+			j++
+		}
+		return runEnd(s, runEnd(s, j, isMarkup), isBlank)
+	}
+	if j == i || !isBlank(s[j-1]) {
+		return -1
+	}
+	for _, w := range [...]string{"is", "was"} {
+		if proseWordIs(s, j, w) {
+			k := j + len(w)
+			if k < len(s) && s[k] == ':' {
+				k++
+			}
+			if v := runEnd(s, k, isBlank); v > k {
+				return v
+			}
+		}
+	}
+	return -1
+}
+
+// isMarkup: markdown emphasis or code around a label.
+func isMarkup(c byte) bool { return c == '*' || c == '`' }
+
+// afterIntro: where the value starts after "for staging is", "of the admin
+// account:", "to the db was": a preposition, then up to three words before
+// the verb.
+func afterIntro(s string, i int) int {
+	j := runEnd(s, i, isBlank)
+	if j == i {
+		return -1
+	}
+	e := proseWordEnd(s, j)
+	if !isPreposition(s[j:e]) {
+		return -1
+	}
+	for range 3 {
+		j = runEnd(s, e, isBlank)
+		if j == e || j == len(s) {
+			return -1
+		}
+		e = proseWordEnd(s, j)
+		if e == j {
+			return -1
+		}
+		if s[e-1] == ':' && e-j > 1 {
+			return runEnd(s, e, isBlank)
+		}
+		if v := afterVerb(s, e); v >= 0 {
+			return v
+		}
+	}
+	return -1
+}
+
+func isPreposition(w string) bool {
+	for _, p := range [...]string{"for", "of", "on", "to", "at", "in"} {
+		if len(w) == len(p) && hasPrefixFold(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// isProseStop ends a word of prose: a space, a comma or semicolon (which end
+// a clause) or a double quote or backtick (which close what held the value:
+// "set `password=x` here"). An apostrophe does not ("don't").
+func isProseStop(c byte) bool { return isSpace(c) || c == ',' || c == ';' || c == '"' || c == '`' }
+
+func proseWordEnd(s string, i int) int {
+	return runEnd(s, i, func(c byte) bool { return !isProseStop(c) })
+}
+
+// trimClause drops the ".,;:)" that close a clause from the end of a word.
+func trimClause(w string) string {
+	for len(w) > 0 && strings.IndexByte(".,;:)", w[len(w)-1]) >= 0 {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// quoted: the text inside a quote that opens at s[v] and closes on the same
+// line ('…', "…", `…`, “…”, ‘…’), and the end of the closing quote.
+func quoted(s string, v int) (vs, ve, end int, ok bool) {
+	open, close := "", ""
+	for _, q := range [...][2]string{{`"`, `"`}, {"'", "'"}, {"`", "`"}, {"“", "”"}, {"‘", "’"}} {
+		if strings.HasPrefix(s[v:], q[0]) {
+			open, close = q[0], q[1]
+			break
+		}
+	}
+	if open == "" {
+		return 0, 0, 0, false
+	}
+	vs = v + len(open)
+	line := s[vs:]
+	if n := strings.IndexByte(line, '\n'); n >= 0 {
+		line = line[:n]
+	}
+	k := strings.Index(line, close)
+	if k <= 0 {
+		return 0, 0, 0, false
+	}
+	return vs, vs + k, vs + k + len(close), true
+}
+
+// clauseEnd: the end of the clause whose first word is s[v:e] (see the top
+// of this file), its closing punctuation left out.
+func clauseEnd(s string, v, e int) int {
+	for {
+		if w := s[v:e]; strings.ContainsRune(".!?:", rune(w[len(w)-1])) {
+			break
+		}
+		j := runEnd(s, e, isBlank)
+		if j == e || j == len(s) || isProseStop(s[j]) {
+			break
+		}
+		k := proseWordEnd(s, j)
+		if endsClause(s[j:k]) {
+			break
+		}
+		v, e = j, k
+	}
+	if w := trimClause(s[v:e]); w != "" {
+		return v + len(w)
+	}
+	return e
+}
+
+// endsClause: a word that starts something else rather than going on with
+// a value: a label ("user:"), a comment, a bracket or table bar, a dash, a
+// mark.
+func endsClause(w string) bool {
+	switch {
+	case len(w) > 1 && w[len(w)-1] == ':' && isName(w[:len(w)-1]),
+		strings.HasPrefix(w, "#"), strings.HasPrefix(w, "//"), strings.HasPrefix(w, markOpen),
+		strings.IndexByte("([{)]}>|&", w[0]) >= 0,
+		w == "-" || w == "--" || w == "—" || w == "–":
+		return true
+	}
+	return false
+}
+
+// looksLikePassword: 6+ bytes holding a letter and a digit or a symbol, as a
+// password does and a word of prose does not ("hunter2", "p@ssw0rd").
+func looksLikePassword(w string) bool {
+	if len(w) < 6 {
+		return false
+	}
+	var letter, other bool
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case isLetter(c):
+			letter = true
+		case c >= '0' && c <= '9' || strings.IndexByte("!@#$%^&*+=?~", c) >= 0:
+			other = true
+		}
+	}
+	return letter && other
+}
+
+// proseValue: whether w, the first word after "password is" and the like,
+// followed by rest (the clause's other words), is a password rather than
+// prose about one. A word with digits or symbols is one (4+ bytes, not only
+// digits below 6); a word of letters is one unless it is a function word
+// ("the", "not", "in") or says what a password is like or what happens to
+// it ("hashed", "required", "too", "case-sensitive") and stands alone or
+// before a function word: "the password is correct" is prose, "my
+// passphrase is correct horse battery staple" is not.
+func proseValue(w, rest string) bool {
+	if !isLetters(w) {
+		if len(w) < 4 || !strings.ContainsFunc(w, func(r rune) bool { return r < 128 && isLetter(byte(r)) }) && len(w) < 6 {
+			return false
+		}
+		return true
+	}
+	lw := strings.ToLower(w)
+	if len(w) < 4 || isFunctionWord(lw) {
+		return false
+	}
+	if !isPredicate(lw) {
+		return true
+	}
+	next := rest[runEnd(rest, 0, isBlank):]
+	if next == "" {
+		return false
+	}
+	nw := strings.ToLower(trimClause(next[:proseWordEnd(next, 0)]))
+	return !isFunctionWord(nw) && !isPredicate(nw)
+}
+
+func isLetters(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isLetter(w[i]) && w[i] != '-' && w[i] != '\'' {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// isFunctionWord: a word after "password is" that begins a sentence about
+// the password, never the password.
+func isFunctionWord(w string) bool { return inList(functionWords[:], w) }
+
+// isPredicate: a word after "password is" that says what it is like or what
+// happens to it, a word of the list or one ending in -ed, -ing, -ly, -able,
+// -ible, -ive, -al, -ful, -less, -ous, -ent or -ant ("case-sensitive": its
+// last part). Alone or before another such word or a function word it is
+// prose.
+func isPredicate(w string) bool {
+	if i := strings.LastIndexByte(w, '-'); i >= 0 {
+		w = w[i+1:]
+	}
+	if inList(predicates[:], w) {
+		return true
+	}
+	for _, suffix := range [...]string{"ed", "ing", "ly", "able", "ible", "ive", "al", "ful", "less", "ous", "ent", "ant"} {
+		if strings.HasSuffix(w, suffix) {
+			return true
+		}
+	}
+	return false
+}
+
+// functionWords and predicates are sorted, for inList's binary search (a
+// list costs the module far less code than a switch over a hundred strings).
+var functionWords = [...]string{
+	"a", "about", "after", "all", "also", "always", "an", "and", "any", "are", "as", "at",
+	"be", "been", "before", "being", "blank", "both", "but", "by", "can", "case", "could",
+	"did", "does", "during", "each", "either", "empty", "enough", "every", "false", "five",
+	"for", "four", "from", "had", "has", "have", "her", "here", "his", "how", "if", "in",
+	"into", "is", "it", "its", "just", "less", "like", "may", "might", "more", "much",
+	"must", "my", "neither", "never", "nil", "no", "none", "not", "now", "null", "of",
+	"on", "once", "one", "only", "or", "our", "over", "same", "set", "should", "so",
+	"some", "still", "such", "ten", "than", "that", "the", "their", "them", "then",
+	"there", "these", "they", "this", "those", "three", "times", "to", "too", "true",
+	"twice", "two", "under", "unset", "very", "via", "was", "we", "were", "what",
+	"whatever", "when", "where", "which", "who", "why", "will", "with", "without", "would",
+	"yes", "you", "your",
+}
+
+// predicates: see isPredicate.
+var predicates = [...]string{
+	"already", "cleartext", "correct", "currently", "default", "easy", "fine", "given",
+	"good", "hard", "hidden", "incorrect", "insecure", "invalid", "kept", "known", "long",
+	"mandatory", "new", "okay", "old", "optional", "plain", "plaintext", "random",
+	"required", "reset", "right", "saved", "secure", "sent", "short", "shown", "simple",
+	"stored", "strict", "strong", "unique", "unknown", "used", "usually", "valid",
+	"visible", "weak", "written", "wrong",
+}
+
+// inList: w is one of list's words.
+func inList(list []string, w string) bool {
+	lo, hi := 0, len(list)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if list[mid] < w {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo < len(list) && list[lo] == w
+}

@@ -1,0 +1,116 @@
+package redact
+
+import "testing"
+
+// Issue 19 item 10: secrets in prose, and how far one extends (prose.go).
+func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{"an AWS secret named by words around it",
+			"aws creds: access key AKIAIOSFODNN7EXAMPLE, secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+			"aws creds: access key [REDACTED:aws-key], secret [REDACTED:aws-secret-key]"},
+		{"secret access key is …",
+			"the aws secret access key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY.",
+			"the aws secret access key is [REDACTED:aws-secret-key]."},
+		{"password is",
+			"my password is hunter2",
+			"my password is [REDACTED:secret]"},
+		{"the sentence's full stop stays",
+			"my password is hunter2. Then run the tests.",
+			"my password is [REDACTED:secret]. Then run the tests."},
+		{"a preposition and up to three words before the verb",
+			"the password for the staging db is hunter2",
+			"the password for the staging db is [REDACTED:secret]"},
+		{"pw: at the start of a value list",
+			"pw: hunter2, user: ada",
+			"pw: [REDACTED:secret], user: ada"},
+		{"passwd without a verb: one word that looks like a password",
+			"passwd hunter2 works",
+			"passwd [REDACTED:secret] works"},
+		{"a multi-word passphrase, whole",
+			"my passphrase is correct horse battery staple",
+			"my passphrase is [REDACTED:secret]"},
+		{"a label's bare value after a blank is a clause",
+			"passphrase: correct horse battery staple # from the vault",
+			"passphrase: [REDACTED:secret] # from the vault"},
+		{"an identifier label too",
+			"GPG_PASSPHRASE = correct horse battery staple",
+			"GPG_PASSPHRASE = [REDACTED:secret]"},
+		{"a quoted value is the quoted text",
+			`my passphrase is "correct horse battery staple", keep it`,
+			`my passphrase is "[REDACTED:secret]", keep it`},
+		{"typographic quotes",
+			"my password is “purple monkey dishwasher” today",
+			"my password is “[REDACTED:secret]” today"},
+		{"the clause may take more words than the secret held",
+			"my password is hunter2 and the user is ada",
+			"my password is [REDACTED:secret]"},
+		{"a closing brace ends it",
+			"{ password: hunter22x }",
+			"{ password: [REDACTED:secret] }"},
+		{"a new label ends it",
+			"token: abcdef123 user: ada",
+			"token: [REDACTED:secret] user: ada"},
+		{"glued to its operator, a value is one word",
+			"mysql --password=hunter22x -u root",
+			"mysql --password=[REDACTED:secret] -u root"},
+		{"markdown emphasis around the label",
+			"- **Password:** hunter2",
+			"- **Password:** [REDACTED:secret]"},
+		{"set the password to …: one word that looks like a password",
+			"change the password to hunter2 tomorrow",
+			"change the password to [REDACTED:secret] tomorrow"},
+		{"a predicate followed by words that are not prose",
+			"my passphrase is correct horse battery staple. Thanks!",
+			"my passphrase is [REDACTED:secret]. Thanks!"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, _ := String(tt.in); got != tt.want {
+				t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
+	for _, s := range []string{
+		"Reset your password in settings.",
+		"The password is hashed with bcrypt.",
+		"The password is required.",
+		"If the password is correct, the server returns 200.",
+		"the password is valid for 90 days",
+		"the password is too short",
+		"Password is case-sensitive",
+		"the password for each user is stored hashed",
+		"passwd root",
+		"cd $(pwd)/build",
+		"pwd /home/ada2",
+		"PWD=/home/ada/app",
+		"password: ${DB_PASSWORD}",
+		"my password is <your-password>",
+		"the secret is stored in the vault",
+		"secret 3f2a1b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a",
+		"secret wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEYX",
+	} {
+		if got, kinds := String(s); got != s {
+			t.Errorf("String(%q) = %q %v", s, got, kinds)
+		}
+	}
+}
+
+func TestProseWordListsAreSortedForTheirSearch(t *testing.T) {
+	for name, list := range map[string][]string{"functionWords": functionWords[:], "predicates": predicates[:]} {
+		for i := 1; i < len(list); i++ {
+			if list[i-1] >= list[i] {
+				t.Errorf("%s: %q before %q", name, list[i-1], list[i])
+			}
+		}
+		for _, w := range list {
+			if !inList(list, w) {
+				t.Errorf("%s: inList misses %q", name, w)
+			}
+		}
+	}
+	if inList(functionWords[:], "hunter2") || inList(predicates[:], "") {
+		t.Error("inList found a word the list does not hold")
+	}
+}
