@@ -153,14 +153,7 @@ func (out *Out) CompleteCall(c Call, k Then) {
 // answer with errors), so quitting waits no longer than the store's config
 // says, whatever the requests' own time bounds (decision 001).
 func (out *Out) HTTPBackground(requests []byte, exitMs int, k Then) {
-	id := out.asks.park(k)
-	w := jsonw.Open(nil)
-	w.Str("t", "http")
-	w.Str("id", id)
-	w.Raw("requests", requests)
-	w.Bool("background", true)
-	w.Int("exitMs", int64(exitMs))
-	out.add(w.Close())
+	out.add(out.httpAsk(requests, true, exitMs, k))
 }
 
 // HTTP asks the host to perform requests (a JSON array of {method, url,
@@ -169,15 +162,25 @@ func (out *Out) HTTPBackground(requests []byte, exitMs int, k Then) {
 // event: the host answers later and other effects may follow it in the
 // envelope; a foreground one is last.
 func (out *Out) HTTP(requests []byte, background bool, k Then) {
-	id := out.asks.park(k)
+	if background {
+		out.add(out.httpAsk(requests, true, -1, k))
+		return
+	}
+	out.foreground(out.httpAsk(requests, false, -1, k))
+}
+
+// httpAsk is the http effect, its answer going to k; exitMs < 0 leaves the
+// shutdown bound to the host.
+func (out *Out) httpAsk(requests []byte, background bool, exitMs int, k Then) []byte {
 	w := jsonw.Open(nil)
 	w.Str("t", "http")
-	w.Str("id", id)
+	w.Str("id", out.asks.park(k))
 	w.Raw("requests", requests)
 	if background {
 		w.Bool("background", true)
-		out.add(w.Close())
-		return
 	}
-	out.foreground(w.Close())
+	if exitMs >= 0 {
+		w.Int("exitMs", int64(exitMs))
+	}
+	return w.Close()
 }
