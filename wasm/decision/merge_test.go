@@ -345,8 +345,9 @@ func idFree(raw []byte) string {
 // rarely are): each byte of spec is one line — an add, edit, supersede or
 // remove of one of four ids, a bad line or a blank one — the ancestor's
 // lines, then ours' and theirs' (0xFF bytes separate the three). Beyond
-// FuzzMerge's promises: when no file holds two adds of one live id and each
-// side's new adds use ids of its own, the result holds none either.
+// FuzzMerge's promises: when no file holds two adds of one live id, each
+// side's new adds use ids of its own and no event was added by both sides
+// alike (sharedEvents), the result holds none either.
 func FuzzMergeLogs(f *testing.F) {
 	f.Add([]byte{0x00, 0xFF, 0x00, 0x08, 0x0D, 0xFF, 0x01, 0x09, 0x0E})
 	f.Add([]byte{0x00, 0x0E, 0xFF, 0x0B, 0x07, 0xFF, 0x03, 0x2C, 0x17})
@@ -381,7 +382,7 @@ func FuzzMergeLogs(f *testing.F) {
 			}
 		}
 		if dupAdds(t, logOf(o...)) == 0 && dupAdds(t, logOf(a...)) == 0 && dupAdds(t, logOf(b...)) == 0 &&
-			ownIDs(o, a[len(o):]) && ownIDs(o, b[len(o):]) && dupAdds(t, string(res.Out)) > 0 {
+			ownIDs(o, a[len(o):]) && ownIDs(o, b[len(o):]) && !sharedEvents(a[len(o):], b[len(o):]) && dupAdds(t, string(res.Out)) > 0 {
 			t.Fatalf("the merge made two adds of one id:\n%s", res.Out)
 		}
 	})
@@ -424,6 +425,28 @@ func dupAdds(t *testing.T, log string) int {
 		}
 	}
 	return n
+}
+
+// sharedEvents reports an event both sides added byte for byte. The merge
+// keeps such a line once, as the same event (a cherry-pick): which decision
+// it meant cannot be told when both sides also added that id on their own,
+// and since a restore adds a removed id again (add, rm, add of one id on
+// one side is a valid log), such a pair can leave two adds of the id. Two
+// people writing the same event to the millisecond is the only other way
+// to get one (found by FuzzMergeLogs, testdata/fuzz 8fc031d8ea767466).
+func sharedEvents(a, b []string) bool {
+	mine := map[string]bool{}
+	for _, l := range a {
+		if _, err := decode([]byte(l), nil); err == nil {
+			mine[l] = true
+		}
+	}
+	for _, l := range b {
+		if mine[l] {
+			return true
+		}
+	}
+	return false
 }
 
 // ownIDs reports whether the lines a side added use only ids the ancestor
