@@ -43,6 +43,8 @@ export type Effect =
 			timeoutMs?: number;
 			/** Perform the call and its resume after the handler has returned. */
 			background?: boolean;
+			/** How long session_shutdown waits for this background call before aborting it (default: the adapter's bound). */
+			exitMs?: number;
 	  }
 	// Observational memory (docs/decisions/001-core-host-contract.md).
 	/**

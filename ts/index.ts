@@ -441,12 +441,13 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 			if (ended) return;
 			await drive(ctx, exportName, () => core.call("resume", { id: ask.id, value }), stop, command);
 		})();
-		background.set(task, Math.min(BACKGROUND_BOUND_MS, Math.max(0, ask.t === "http" && typeof ask.exitMs === "number" ? ask.exitMs : BACKGROUND_BOUND_MS)));
+		background.set(task, Math.min(BACKGROUND_BOUND_MS, Math.max(0, typeof ask.exitMs === "number" ? ask.exitMs : BACKGROUND_BOUND_MS)));
 		void task.finally(() => background.delete(task));
 	}
 
-	// Waits for the background asks, each within its own bound (a Hindsight flush's is
-	// flush.shutdownMs; the others BACKGROUND_BOUND_MS), counted from the shutdown, then
+	// Waits for the background asks, each within its own bound (its exitMs: a Hindsight
+	// flush's is flush.shutdownMs, an observer call's 5 s; else BACKGROUND_BOUND_MS),
+	// counted from the shutdown, then
 	// aborts those left and waits briefly for their (failed) answers to reach the core.
 	async function settleBackground(): Promise<void> {
 		const start = Date.now();

@@ -416,6 +416,32 @@ test("session_shutdown aborts a background call still out after its bound, hands
 	);
 });
 
+test("session_shutdown waits for a background call no longer than its exitMs", async (t) => {
+	quietErrors(t);
+	t.mock.timers.enable({ apis: ["setTimeout", "Date"] });
+	scripted.reset((exportName) =>
+		exportName === "agent_settled"
+			? envelope({ t: "complete", id: "bg1", system: "You are the observer", prompt: "transcript", maxTokens: 4000, background: true, exitMs: 5000 })
+			: envelope(),
+	);
+	const pi = started();
+	let signal: AbortSignal | undefined;
+	const f = fakeContext({
+		complete: (_m, _c, options) =>
+			new Promise((resolve) => {
+				signal = (options as { signal: AbortSignal }).signal;
+				signal.addEventListener("abort", () => resolve({ role: "assistant", stopReason: "aborted", content: [], errorMessage: "Request was aborted" }));
+			}),
+	});
+	await pi.emit("agent_settled", { aborted: false }, f.ctx);
+	const closing = pi.emit("session_shutdown", { reason: "quit" }, f.ctx);
+	await new Promise((r) => setImmediate(r));
+	t.mock.timers.tick(5000);
+	await closing;
+	assert.equal(signal?.aborted, true, "aborted at its exitMs, not at the adapter's 20 s");
+	assert.deepEqual(scripted.calls.map((c) => c.exportName), ["agent_settled", "resume", "session_shutdown"]);
+});
+
 test("session_shutdown also waits for a background call that an answer planned", async () => {
 	let n = 0;
 	scripted.reset((exportName) => {

@@ -291,6 +291,7 @@ func TestACompactionNeverSendsTheSpanABackgroundCallIsReading(t *testing.T) {
 	}
 	require.True(t, out.Exists() && out.Get("background").Bool(), "the settle's call is out in the background")
 	require.Equal(t, int64(120000), out.Get("timeoutMs").Int(), "a background call is bounded too")
+	require.Equal(t, int64(5000), out.Get("exitMs").Int(), "quitting waits 5 s at most for it")
 
 	r.turn(50)
 	firstKept := "e" + strconv.Itoa(r.n-1)

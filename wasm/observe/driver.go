@@ -23,6 +23,12 @@ const omCompactionTimeoutMs = 15000
 // else and a compaction does not observe (planEnv.Out).
 const omBackgroundTimeoutMs = 120000
 
+// omExitMs is how long quitting waits for a background observer or
+// reflector call still out: what it did not answer stays unobserved, and
+// the next run in this branch (or in the project, in resource scope)
+// observes it (issue 19, item 7: quitting waited the adapter's 20 s).
+const omExitMs = 5000
+
 // driver drives one session's observational memory: configuration, the
 // branch as the observer reads it, the state folded from the branch's
 // ledger records, and the model calls the plans ask for. The rules (when to

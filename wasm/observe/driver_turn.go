@@ -117,7 +117,7 @@ func (o *driver) step(out *store.Out, env planEnv, run *omRun) {
 		run.calls++
 		c := store.Call{Background: run.background}
 		if run.background {
-			c.TimeoutMs = omBackgroundTimeoutMs
+			c.TimeoutMs, c.ExitMs = omBackgroundTimeoutMs, omExitMs
 		}
 		o.ask(out, a, c, run.act, func(out *store.Out, res result, _ []byte) {
 			if res.Err != nil && run.done != nil {

@@ -124,6 +124,9 @@ type Call struct {
 	// Background lets the host resume later, without holding the event
 	// that asked: other exports may run in between.
 	Background bool
+	// ExitMs bounds how long session shutdown waits for a background call
+	// before aborting it (0: the host's own bound).
+	ExitMs int
 }
 
 // CompleteCall asks the host for a model call with options; k receives
@@ -144,6 +147,9 @@ func (out *Out) CompleteCall(c Call, k Then) {
 	}
 	if c.Background {
 		w.Bool("background", true)
+	}
+	if c.Background && c.ExitMs > 0 {
+		w.Int("exitMs", int64(c.ExitMs))
 	}
 	out.foreground(w.Close())
 }
