@@ -308,21 +308,17 @@ func (e *Engine) sessionShutdown(out *store.Out) {
 	}
 }
 
-// announceTools sends the active tools of every store, as they are now:
-// pi's adapter makes exactly these of the registry's
-// tools active.
-func (e *Engine) announceTools(out *store.Out) {
-	active := e.activeTools()
-	e.tools = strings.Join(active, ",")
-	out.Tools(active)
-}
-
-// toolsChanged announces the active tools when they are not those last
-// announced: after session start, a command and the stores' refresh before
-// a prompt, any of which may turn a store (and its tools) on or off.
+// toolsChanged sends the active tools — the orchestrator's and every
+// store's, as they are now; pi's adapter makes exactly these of the
+// registry's tools active — when they are not those last sent: after
+// session start, a command, a dialog's answer and the stores' refresh
+// before a prompt or a request, any of which may turn a store (and its
+// tools) on or off.
 func (e *Engine) toolsChanged(out *store.Out) {
-	if active := e.activeTools(); strings.Join(active, ",") != e.tools {
-		e.announceTools(out)
+	active := e.activeTools()
+	if joined := strings.Join(active, ","); joined != e.tools {
+		e.tools = joined
+		out.Tools(active)
 	}
 }
 
