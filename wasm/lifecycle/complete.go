@@ -39,17 +39,24 @@ func (e *Engine) completions(name, args string) []completion {
 		cur, words = words[len(words)-1], words[:len(words)-1]
 	}
 	if len(words) == 0 {
-		return subCompletions(cmd, cur)
+		var list []completion
+		for _, s := range cmd.Starting(cur) {
+			list = append(list, completion{s.Name + " ", s.Name, s.Help})
+		}
+		return list
 	}
 	sub, ok := cmd.Sub(words[0])
 	if !ok || e.s == nil {
 		return nil
 	}
-	placeholder := positional(sub, words[1:])
+	placeholder := sub.Next(words[1:])
 	if placeholder == "" {
 		return nil
 	}
-	offered := choices(placeholder, cur)
+	var offered []store.Completion
+	for _, w := range registry.Choices(placeholder, cur) {
+		offered = append(offered, store.Completion{Value: w})
+	}
 	if offered == nil {
 		st := e.store(cmd.Store)
 		x, ok := st.(store.Completer)
@@ -62,73 +69,6 @@ func (e *Engine) completions(name, args string) []completion {
 	var list []completion
 	for _, c := range offered {
 		list = append(list, completion{typed + c.Value + " ", c.Value, c.Description})
-	}
-	return list
-}
-
-// subCompletions are the subcommands that begin with word (or whose alias
-// does), with their help.
-func subCompletions(cmd *registry.Command, word string) []completion {
-	word = strings.ToLower(word)
-	var list []completion
-	for i := range cmd.Subs {
-		s := &cmd.Subs[i]
-		match := strings.HasPrefix(s.Name, word)
-		for _, a := range s.Aliases {
-			match = match || strings.HasPrefix(a, word)
-		}
-		if match {
-			list = append(list, completion{s.Name + " ", s.Name, s.Help})
-		}
-	}
-	return list
-}
-
-// positional is the synopsis placeholder of the next positional word after
-// those typed (flags and their values skipped), "" past the last.
-//
-//	positional(resolve "<id> active|…", []) => "<id>"
-func positional(s *registry.Sub, typed []string) string {
-	spec := s.Spec()
-	n := 0
-	for i := 0; i < len(typed); i++ {
-		w := typed[i]
-		if strings.HasPrefix(w, "--") {
-			name := strings.TrimPrefix(w, "--")
-			for _, v := range spec.Values {
-				if v == name && !strings.Contains(w, "=") {
-					i++
-				}
-			}
-			continue
-		}
-		n++
-	}
-	fields := strings.Fields(s.Args)
-	if len(fields) == 0 {
-		return ""
-	}
-	if n >= len(fields) {
-		// "<id>..." takes any number.
-		if last := fields[len(fields)-1]; strings.HasSuffix(last, "...") {
-			return strings.TrimSuffix(last, "...")
-		}
-		return ""
-	}
-	return strings.TrimSuffix(strings.Trim(fields[n], "[]"), "...")
-}
-
-// choices are the words a placeholder like "active|draft" allows that
-// begin with prefix; nil for a placeholder that is not a choice.
-func choices(placeholder, prefix string) []store.Completion {
-	if !strings.Contains(placeholder, "|") || strings.ContainsAny(placeholder, "<>") {
-		return nil
-	}
-	var list []store.Completion
-	for _, w := range strings.Split(placeholder, "|") {
-		if strings.HasPrefix(w, strings.ToLower(prefix)) {
-			list = append(list, store.Completion{Value: w})
-		}
 	}
 	return list
 }

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
-	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
 )
 
@@ -44,26 +43,4 @@ func TestCompletionOffersSubcommandsChoicesAndIds(t *testing.T) {
 	r.call("before_agent_start", map[string]any{"prompt": "hi", "messageType": "user"})
 	require.Equal(t, 0, len(r.complete("decision", "show ")), "a store that may not be read offers no ids")
 	require.Equal(t, []string{"show "}, values(r.complete("decision", "sho")), "subcommands still")
-}
-
-func TestPositional(t *testing.T) {
-	c, _ := registry.Lookup("decision")
-	resolve, _ := c.Sub("resolve")
-	remove, _ := c.Sub("remove")
-	edit, _ := c.Sub("edit")
-	tests := []struct {
-		sub   *registry.Sub
-		typed []string
-		want  string
-	}{
-		{resolve, nil, "<id>"},
-		{resolve, []string{"D-1"}, "active|draft|rejected|superseded"},
-		{resolve, []string{"D-1", "draft"}, ""},
-		{remove, []string{"D-1", "D-2"}, "<id>"},
-		{edit, []string{"--title", "T"}, "<id>"},
-		{edit, []string{"D-1"}, "<text>"},
-	}
-	for _, tt := range tests {
-		require.Equal(t, tt.want, positional(tt.sub, tt.typed), "%s %q", tt.sub.Name, tt.typed)
-	}
 }

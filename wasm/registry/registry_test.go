@@ -320,3 +320,42 @@ func TestEditDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestSynopsisNextStartingAndChoices(t *testing.T) {
+	c, _ := Lookup("decision")
+	sub := func(name string) *Sub { s, _ := c.Sub(name); return s }
+	tests := []struct {
+		sub   *Sub
+		typed []string
+		want  string
+	}{
+		{sub("resolve"), nil, "<id>"},
+		{sub("resolve"), []string{"D-1"}, "active|draft|rejected|superseded"},
+		{sub("resolve"), []string{"D-1", "draft"}, ""},
+		{sub("remove"), []string{"D-1", "D-2"}, "<id>"},
+		{sub("edit"), []string{"--title", "T"}, "<id>"},
+		{sub("edit"), []string{"D-1"}, "<text>"},
+		{sub("list"), []string{"--status"}, ""},
+	}
+	for _, tt := range tests {
+		if got := tt.sub.Next(tt.typed); got != tt.want {
+			t.Errorf("%s.Next(%q) = %q, want %q", tt.sub.Name, tt.typed, got, tt.want)
+		}
+	}
+	var names []string
+	for _, s := range c.Starting("S") {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, ",") != "search,show,supersede,status" {
+		t.Errorf("Starting(S) = %v", names)
+	}
+	if s := c.Starting("rm"); len(s) != 1 || s[0].Name != "remove" {
+		t.Errorf("Starting(rm) = %v: an alias names its subcommand", s)
+	}
+	if got := Choices("active|draft|rejected|superseded", "DR"); len(got) != 1 || got[0] != "draft" {
+		t.Errorf("Choices = %v", got)
+	}
+	if got := Choices("<id>", ""); got != nil {
+		t.Errorf("Choices(<id>) = %v, want nil", got)
+	}
+}
