@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/pi-memory/pi-memory/wasm/search"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -170,16 +169,6 @@ func (e *Engine) forgetQuery(out *store.Out, q string) (store.Forgot, []search.H
 	return store.Forgot{}, cands, nil
 }
 
-// candidates lists entries to choose from, each with the id to give.
-func candidates(q string, hits []search.Hit) string {
-	var b strings.Builder
-	b.WriteString(strconv.Itoa(len(hits)) + " entries match " + strconv.Quote(q) + " and none clearly best; nothing was forgotten. Forget one by its id:")
-	for i, h := range hits {
-		b.WriteString("\n" + strconv.Itoa(i+1) + ". " + h.Doc.Ref + ": " + h.Snippet)
-	}
-	return b.String()
-}
-
 // ---- the tools ----------------------------------------------------------------
 
 func (e *Engine) toolOff(out *store.Out) bool {
@@ -221,7 +210,7 @@ func (e *Engine) toolForget(out *store.Out, params gjson.Result) {
 		var cands []search.Hit
 		got, cands, err = e.forgetQuery(out, q)
 		if err == nil && cands != nil {
-			out.ToolResult(candidates(q, cands), false, nil)
+			out.ToolResult(search.Candidates(q, cands), false, nil)
 			return
 		}
 	default:
@@ -255,34 +244,15 @@ func (e *Engine) toolRestore(out *store.Out, params gjson.Result) {
 
 // cmdSearch is /memory search <words> [--limit N].
 func (e *Engine) cmdSearch(c *store.Cmd) {
-	limit := search.DefaultLimit
-	if v := c.Args.Value("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > search.MaxLimit {
-			c.Out.Usage("/memory search: --limit must be a whole number from 1 to " + strconv.Itoa(search.MaxLimit))
-			return
-		}
-		limit = n
+	limit, err := search.ParseLimit(c.Args.Value("limit"))
+	if err != nil {
+		c.Out.Usage(err.Error())
+		return
 	}
 	q := c.Args.Text(0)
 	hits := e.search(c.Out, q, limit)
 	if c.JSON {
-		c.Out.Output(string(jsonw.Array(nil, len(hits), func(b []byte, i int) []byte {
-			h := &hits[i]
-			o := jsonw.Open(b)
-			o.Str("kind", h.Doc.Kind.String())
-			o.Str("ref", h.Doc.Ref)
-			o.Str("cite", h.Doc.Cite)
-			if h.Doc.Mark != "" {
-				o.Str("mark", h.Doc.Mark)
-			}
-			if h.Doc.Time > 0 {
-				o.Int("time", h.Doc.Time)
-			}
-			o.Str("snippet", h.Snippet)
-			o.Float("score", float64(int(h.Score*1000+0.5))/1000)
-			return o.Close()
-		})))
+		c.Out.Output(string(search.JSON(hits)))
 		return
 	}
 	c.Out.Output(search.ForPerson(q, hits))
@@ -301,7 +271,7 @@ func (e *Engine) cmdForget(c *store.Cmd) {
 		var cands []search.Hit
 		got, cands, err = e.forgetQuery(c.Out, arg)
 		if err == nil && cands != nil {
-			c.Out.Output(candidates(arg, cands))
+			c.Out.Output(search.Candidates(arg, cands))
 			c.Out.SetExit(1)
 			return
 		}

@@ -1,12 +1,14 @@
 package search
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 )
 
 // ToolTokens caps memory_search's result: enough for the default eight hits
@@ -121,4 +123,51 @@ func wrap(s string, width int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// ParseLimit reads /memory search's --limit: DefaultLimit when not given,
+// else a whole number from 1 to MaxLimit.
+//
+//	ParseLimit("") => DefaultLimit; ParseLimit("3") => 3; ParseLimit("0") => error
+func ParseLimit(v string) (int, error) {
+	if v == "" {
+		return DefaultLimit, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > MaxLimit {
+		return 0, errors.New("/memory search: --limit must be a whole number from 1 to " + strconv.Itoa(MaxLimit))
+	}
+	return n, nil
+}
+
+// JSON is /memory search --json: every hit with its kind, Ref, Cite, mark
+// and time when it has them, snippet and score (to three places).
+func JSON(hits []Hit) []byte {
+	return jsonw.Array(nil, len(hits), func(b []byte, i int) []byte {
+		h := &hits[i]
+		o := jsonw.Open(b)
+		o.Str("kind", h.Doc.Kind.String())
+		o.Str("ref", h.Doc.Ref)
+		o.Str("cite", h.Doc.Cite)
+		if h.Doc.Mark != "" {
+			o.Str("mark", h.Doc.Mark)
+		}
+		if h.Doc.Time > 0 {
+			o.Int("time", h.Doc.Time)
+		}
+		o.Str("snippet", h.Snippet)
+		o.Float("score", float64(int(h.Score*1000+0.5))/1000)
+		return o.Close()
+	})
+}
+
+// Candidates is what a forget by words that is not clear answers: the
+// entries to choose from, each with the id to give.
+func Candidates(q string, hits []Hit) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(len(hits)) + " entries match " + strconv.Quote(q) + " and none clearly best; nothing was forgotten. Forget one by its id:")
+	for i, h := range hits {
+		b.WriteString("\n" + strconv.Itoa(i+1) + ". " + h.Doc.Ref + ": " + h.Snippet)
+	}
+	return b.String()
 }

@@ -231,3 +231,34 @@ func TestASourceOfManyBlocksFindsEveryEntry(t *testing.T) {
 	require.Equal(t, n, p.df(p.terms["common"]))
 	require.Equal(t, 1, p.df(p.terms["u"+strconv.Itoa(2*blockDocs+99)]))
 }
+
+func TestParseLimit(t *testing.T) {
+	tests := []struct {
+		v    string
+		want int
+		ok   bool
+	}{
+		{"", DefaultLimit, true}, {"1", 1, true}, {"20", 20, true}, {"0", 0, false}, {"21", 0, false}, {"x", 0, false}, {"-3", 0, false},
+	}
+	for _, tt := range tests {
+		n, err := ParseLimit(tt.v)
+		if (err == nil) != tt.ok || n != tt.want {
+			t.Errorf("ParseLimit(%q) = %d, %v", tt.v, n, err)
+		}
+	}
+}
+
+func TestJSONAndCandidates(t *testing.T) {
+	hits := []Hit{
+		{Doc: Doc{Kind: Decision, Ref: "D-2026-11-20-0001", Cite: "D-2026-11-20-0001", Mark: "active", Time: 5}, Snippet: "Use pnpm", Score: 1.23456},
+		{Doc: Doc{Kind: Note, Ref: "/w/.pi/memory/MEMORY.md:3", Cite: ".pi/memory/MEMORY.md:3"}, Snippet: "Run make test"},
+	}
+	want := `[{"kind":"decision","ref":"D-2026-11-20-0001","cite":"D-2026-11-20-0001","mark":"active","time":5,"snippet":"Use pnpm","score":1.235},` +
+		`{"kind":"note","ref":"/w/.pi/memory/MEMORY.md:3","cite":".pi/memory/MEMORY.md:3","snippet":"Run make test","score":0}]`
+	if got := string(JSON(hits)); got != want {
+		t.Errorf("JSON = %s", got)
+	}
+	if got := Candidates("pnpm", hits); got != "2 entries match \"pnpm\" and none clearly best; nothing was forgotten. Forget one by its id:\n1. D-2026-11-20-0001: Use pnpm\n2. /w/.pi/memory/MEMORY.md:3: Run make test" {
+		t.Errorf("Candidates = %q", got)
+	}
+}
