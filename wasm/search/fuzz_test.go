@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	textpkg "github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // A query comes from the model or a person and an entry from any file:
@@ -26,7 +28,7 @@ func FuzzSearch(f *testing.F) {
 		if utf8.ValidString(text) && !utf8.ValidString(s) {
 			t.Fatalf("snippet %q of valid text is not UTF-8", s)
 		}
-		if len(strings.TrimSuffix(strings.TrimPrefix(s, "…"), "…")) > 40 && len(oneLine(text)) > 40 {
+		if len(strings.TrimSuffix(strings.TrimPrefix(s, "…"), "…")) > 40 && len(textpkg.OneLine(text)) > 40 {
 			t.Fatalf("snippet %q over 40 bytes", s)
 		}
 	})

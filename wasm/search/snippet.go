@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	textpkg "github.com/pi-memory/pi-memory/wasm/internal/text"
+
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
@@ -19,8 +21,8 @@ const snippetBytes = 160
 //	Snippet(Doc{Text: "… long text … the database moved to PostgreSQL 16 last week …"}, ["databas"], 40)
 //	  => "…the database moved to PostgreSQL 16…"
 func Snippet(d *Doc, terms []string, max int) string {
-	text := oneLine(d.Text)
-	if t := oneLine(d.Title); t != "" && !strings.HasPrefix(text, strings.TrimRight(t, ".…")) {
+	text := textpkg.OneLine(d.Text)
+	if t := textpkg.OneLine(d.Title); t != "" && !strings.HasPrefix(text, strings.TrimRight(t, ".…")) {
 		if text == "" {
 			text = t
 		} else {
@@ -99,12 +101,4 @@ func Snippet(d *Doc, terms []string, max int) string {
 		s += "…"
 	}
 	return s
-}
-
-// oneLine collapses every run of white space to one space.
-func oneLine(s string) string {
-	if !strings.ContainsAny(s, "\n\r\t") && !strings.Contains(s, "  ") {
-		return strings.TrimSpace(s)
-	}
-	return strings.Join(strings.Fields(s), " ")
 }
