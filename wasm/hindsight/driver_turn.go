@@ -56,7 +56,7 @@ func (h *driver) recall(out *store.Out, in gjson.Result) {
 func (h *driver) retain(out *store.Out, in gjson.Result) {
 	optOut := h.optOut
 	h.optOut = false
-	// The run's last model request checked the config (retool); a run that
+	// The run's prompt or last model request checked the config (runCfg); a run that
 	// made none is checked here.
 	if !h.runCfg {
 		h.refreshConfig()
