@@ -305,17 +305,22 @@ test("an empty or cut-off reply resumes with its text and stop reason: what it m
 	}
 });
 
+// A model call that answers only when aborted (as pi's complete does, with stopReason
+// "aborted"); signal() is the signal it was given.
+function hangingComplete(): { complete: NonNullable<FakeContextOptions["complete"]>; signal: () => AbortSignal | undefined } {
+	let given: AbortSignal | undefined;
+	return {
+		complete: (_m, _c, options) =>
+			new Promise((resolve) => {
+				given = (options as { signal: AbortSignal }).signal;
+				given.addEventListener("abort", () => resolve({ role: "assistant", stopReason: "aborted", content: [], errorMessage: "Request was aborted" }));
+			}),
+		signal: () => given,
+	};
+}
+
 test("timeoutMs aborts the call and resumes with the time it waited", async () => {
-	const { value } = await completeWith(
-		{ timeoutMs: 30 },
-		{
-			complete: (_m, _c, options) =>
-				new Promise((resolve) => {
-					const signal = (options as { signal: AbortSignal }).signal;
-					signal.addEventListener("abort", () => resolve({ role: "assistant", stopReason: "aborted", content: [], errorMessage: "Request was aborted" }));
-				}),
-		},
-	);
+	const { value } = await completeWith({ timeoutMs: 30 }, { complete: hangingComplete().complete });
 	assert.deepEqual(value, { error: "timed out after 30 ms" });
 });
 
@@ -386,21 +391,15 @@ test("session_shutdown aborts a background call still out after its bound, hands
 	t.mock.timers.enable({ apis: ["setTimeout", "Date"] });
 	observerScript(envelope());
 	const pi = started();
-	let signal: AbortSignal | undefined;
-	const f = fakeContext({
-		complete: (_m, _c, options) =>
-			new Promise((resolve) => {
-				signal = (options as { signal: AbortSignal }).signal;
-				signal.addEventListener("abort", () => resolve({ role: "assistant", stopReason: "aborted", content: [], errorMessage: "Request was aborted" }));
-			}),
-	});
+	const hanging = hangingComplete();
+	const f = fakeContext({ complete: hanging.complete });
 	await pi.emit("agent_settled", { aborted: false }, f.ctx);
 	const closing = pi.emit("session_shutdown", { reason: "quit" }, f.ctx);
 	await new Promise((r) => setImmediate(r));
 	assert.deepEqual(inputsOf("session_shutdown"), [], "still waiting within the bound");
 	t.mock.timers.tick(mod.BACKGROUND_BOUND_MS);
 	await closing;
-	assert.equal(signal?.aborted, true);
+	assert.equal(hanging.signal()?.aborted, true);
 	assert.deepEqual(
 		scripted.calls.map((c) => [c.exportName, c.input]),
 		[
@@ -425,20 +424,14 @@ test("session_shutdown waits for a background call no longer than its exitMs", a
 			: envelope(),
 	);
 	const pi = started();
-	let signal: AbortSignal | undefined;
-	const f = fakeContext({
-		complete: (_m, _c, options) =>
-			new Promise((resolve) => {
-				signal = (options as { signal: AbortSignal }).signal;
-				signal.addEventListener("abort", () => resolve({ role: "assistant", stopReason: "aborted", content: [], errorMessage: "Request was aborted" }));
-			}),
-	});
+	const hanging = hangingComplete();
+	const f = fakeContext({ complete: hanging.complete });
 	await pi.emit("agent_settled", { aborted: false }, f.ctx);
 	const closing = pi.emit("session_shutdown", { reason: "quit" }, f.ctx);
 	await new Promise((r) => setImmediate(r));
 	t.mock.timers.tick(5000);
 	await closing;
-	assert.equal(signal?.aborted, true, "aborted at its exitMs, not at the adapter's 20 s");
+	assert.equal(hanging.signal()?.aborted, true, "aborted at its exitMs, not at the adapter's 20 s");
 	assert.deepEqual(scripted.calls.map((c) => c.exportName), ["agent_settled", "resume", "session_shutdown"]);
 });
 
