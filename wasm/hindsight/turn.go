@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/pisession"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -47,7 +48,7 @@ func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 	arr := gjson.ParseBytes(messages)
 	arr.ForEach(func(_, m gjson.Result) bool {
 		if jsonr.Get(m, "role").Str == "toolResult" {
-			results[jsonr.Get(m, "toolCallId").Str] = textOf(jsonr.Get(m, "content"))
+			results[jsonr.Get(m, "toolCallId").Str] = pisession.ContentText(jsonr.Get(m, "content"), "\n")
 		}
 		return true
 	})
@@ -133,22 +134,7 @@ func line(b *strings.Builder, prefix, text string) {
 // messageText is what a message's content says, our injected blocks removed:
 // a recall's query and a retained turn's user and assistant text.
 func messageText(content gjson.Result) string {
-	return strings.TrimSpace(marker.Strip(textOf(content)))
-}
-
-// textOf is a message content's text: a string, or its text blocks joined.
-func textOf(c gjson.Result) string {
-	if c.Type == gjson.String {
-		return c.Str
-	}
-	var parts []string
-	c.ForEach(func(_, blk gjson.Result) bool {
-		if jsonr.Get(blk, "type").Str == "text" {
-			parts = append(parts, jsonr.Get(blk, "text").Str)
-		}
-		return true
-	})
-	return strings.Join(parts, "\n")
+	return strings.TrimSpace(marker.Strip(pisession.ContentText(content, "\n")))
 }
 
 // headTail keeps the first two thirds and the last third of n bytes of s.

@@ -19,6 +19,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/pisession"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
@@ -102,7 +103,7 @@ func Read(data []byte) (Session, error) {
 			default:
 				return true
 			}
-			if text := clean(contentText(jsonr.Get(m, "content"))); text != "" {
+			if text := clean(pisession.ContentText(jsonr.Get(m, "content"), "\n\n")); text != "" {
 				s.Entries = append(s.Entries, Entry{Line: n, Role: role, Text: text, Time: t})
 			}
 		case "custom":
@@ -131,22 +132,6 @@ func Read(data []byte) (Session, error) {
 		return Session{}, err
 	}
 	return s, nil
-}
-
-// contentText is the text of a message's content: a string, or the text
-// blocks of an array joined by blank lines.
-func contentText(c gjson.Result) string {
-	if c.Type == gjson.String {
-		return c.Str
-	}
-	var parts []string
-	c.ForEach(func(_, b gjson.Result) bool {
-		if jsonr.Get(b, "type").Str == "text" {
-			parts = append(parts, jsonr.Get(b, "text").Str)
-		}
-		return true
-	})
-	return strings.Join(parts, "\n\n")
 }
 
 // observationText is one line of the observer's format without its date

@@ -6,6 +6,8 @@
 package pisession
 
 import (
+	"strings"
+
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/tidwall/gjson"
@@ -129,4 +131,23 @@ func (f *File) BranchJSON() []byte {
 		out = append(out, e.Raw...)
 	}
 	return append(out, ']')
+}
+
+// ContentText is the text of a pi message's content: the string, or the
+// text blocks of a block list joined by sep (images, thinking and tool
+// calls left out).
+//
+//	ContentText(`[{"type":"text","text":"a"},{"type":"image"},{"type":"text","text":"b"}]`, "\n") => "a\nb"
+func ContentText(c gjson.Result, sep string) string {
+	if c.Type == gjson.String {
+		return c.Str
+	}
+	var parts []string
+	c.ForEach(func(_, b gjson.Result) bool {
+		if jsonr.Get(b, "type").Str == "text" {
+			parts = append(parts, jsonr.Get(b, "text").Str)
+		}
+		return true
+	})
+	return strings.Join(parts, sep)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/tidwall/gjson"
 )
 
 func ids(f File) string {
@@ -71,4 +72,19 @@ func FuzzBranchJSON(f *testing.F) {
 		require.Equal(t, len(branch), len(v))
 		require.True(t, len(v) <= len(file.Entries), "the branch holds entries of the file only")
 	})
+}
+
+func TestContentText(t *testing.T) {
+	tests := []struct{ content, sep, want string }{
+		{`"plain"`, "\n", "plain"},
+		{`[{"type":"text","text":"a"},{"type":"image","data":"x"},{"type":"text","text":"b"}]`, "\n", "a\nb"},
+		{`[{"type":"text","text":"a"},{"type":"toolCall","name":"read"},{"type":"text","text":"b"}]`, "\n\n", "a\n\nb"},
+		{`[{"type":"thinking","thinking":"hm"}]`, "\n", ""},
+		{`null`, "\n", ""},
+	}
+	for _, tt := range tests {
+		if got := ContentText(gjson.Parse(tt.content), tt.sep); got != tt.want {
+			t.Errorf("ContentText(%s) = %q, want %q", tt.content, got, tt.want)
+		}
+	}
 }
