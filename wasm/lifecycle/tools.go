@@ -27,13 +27,6 @@ var ownTools = map[string]func(e *Engine, out *store.Out, params gjson.Result){
 	"memory_restore": (*Engine).toolRestore,
 }
 
-// clearLead is how far the best match of a forget by query must be ahead
-// of the second to be forgotten without asking: half as good again.
-const clearLead = 1.5
-
-// maxCandidates is how many entries a forget that is not clear lists.
-const maxCandidates = 5
-
 // memoryToolsOn says whether the orchestrator's tools are offered: memory is
 // on for the session (not --no-memory, not /memory off) and the project is
 // trusted.
@@ -146,25 +139,16 @@ func (e *Engine) forgetters(out *store.Out, do func(store.Forgetter) (bool, erro
 	return false, refused, nil
 }
 
-// forgetQuery is a forget by words: the best forgettable match when it is
-// the only one or clearly ahead of the second (clearLead), else the
-// candidates (at most maxCandidates) to choose from by id.
+// forgetQuery is a forget by words: the entry search.ToForget picks, else
+// the candidates to choose from by id.
 func (e *Engine) forgetQuery(out *store.Out, q string) (store.Forgot, []search.Hit, error) {
-	var cands []search.Hit
-	for _, h := range e.search(out, q, search.MaxLimit) {
-		if h.Doc.Forgettable() {
-			cands = append(cands, h)
-		}
-	}
+	best, cands := search.ToForget(e.search(out, q, search.MaxLimit))
 	switch {
+	case best != nil:
+		got, err := e.forget(out, best.Doc.Ref)
+		return got, nil, err
 	case len(cands) == 0:
 		return store.Forgot{}, nil, errors.New("No decision or note matches " + strconv.Quote(q) + "; nothing was forgotten.")
-	case len(cands) == 1 || cands[0].Score >= clearLead*cands[1].Score:
-		got, err := e.forget(out, cands[0].Doc.Ref)
-		return got, nil, err
-	}
-	if len(cands) > maxCandidates {
-		cands = cands[:maxCandidates]
 	}
 	return store.Forgot{}, cands, nil
 }

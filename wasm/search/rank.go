@@ -218,3 +218,36 @@ func (s byScore) Less(i, j int) bool {
 	}
 	return da.Ref < db.Ref
 }
+
+// ClearLead is how far the best entry a forget by words may remove must be
+// ahead of the second to be removed without asking: half as good again.
+const ClearLead = 1.5
+
+// MaxCandidates is how many entries a forget by words that is not clear
+// lists to choose from.
+const MaxCandidates = 5
+
+// ToForget picks what a forget by words removes among hits (best first):
+// of the entries a forget can remove (Forgettable), the best when it is the
+// only one or ClearLead times the second's score; else at most
+// MaxCandidates to choose from. Both nil: none can be removed.
+//
+//	ToForget([note 3.0, decision 1.0]) => the note, nil
+//	ToForget([note 3.0, decision 2.5]) => nil, both
+func ToForget(hits []Hit) (best *Hit, cands []Hit) {
+	for _, h := range hits {
+		if h.Doc.Forgettable() {
+			cands = append(cands, h)
+		}
+	}
+	switch {
+	case len(cands) == 0:
+		return nil, nil
+	case len(cands) == 1 || cands[0].Score >= ClearLead*cands[1].Score:
+		return &cands[0], nil
+	}
+	if len(cands) > MaxCandidates {
+		cands = cands[:MaxCandidates]
+	}
+	return nil, cands
+}

@@ -262,3 +262,35 @@ func TestJSONAndCandidates(t *testing.T) {
 		t.Errorf("Candidates = %q", got)
 	}
 }
+
+func TestToForget(t *testing.T) {
+	hit := func(k Kind, ref string, score float64) Hit { return Hit{Doc: Doc{Kind: k, Ref: ref}, Score: score} }
+	refs := func(hs []Hit) (r []string) {
+		for _, h := range hs {
+			r = append(r, h.Doc.Ref)
+		}
+		return r
+	}
+	best, cands := ToForget([]Hit{hit(Observation, "this session", 9), hit(Note, "n:3", 3), hit(Decision, "D-1", 2)})
+	if best == nil || best.Doc.Ref != "n:3" || cands != nil {
+		t.Errorf("clear lead: %v %v", best, refs(cands))
+	}
+	best, cands = ToForget([]Hit{hit(Note, "n:3", 3), hit(Decision, "D-1", 2.5)})
+	if best != nil || len(cands) != 2 {
+		t.Errorf("no clear lead: %v %v", best, refs(cands))
+	}
+	best, cands = ToForget([]Hit{hit(Message, "s:1", 4), hit(Decision, "D-1", 0.5)})
+	if best == nil || best.Doc.Ref != "D-1" {
+		t.Errorf("the only removable one: %v", best)
+	}
+	var many []Hit
+	for i := 0; i < 8; i++ {
+		many = append(many, hit(Note, "n", 1))
+	}
+	if _, cands = ToForget(many); len(cands) != MaxCandidates {
+		t.Errorf("%d candidates, want %d", len(cands), MaxCandidates)
+	}
+	if best, cands = ToForget([]Hit{hit(Message, "s:1", 4)}); best != nil || cands != nil {
+		t.Errorf("nothing removable: %v %v", best, cands)
+	}
+}
