@@ -37,7 +37,7 @@ func expressions() []expression {
 		// aws-secret-key in prose
 		{re: `\b` + fold("secret") + `\b`},
 		// github-token
-		{re: `\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`},
+		{re: `(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`},
 		// gitlab-token
 		{re: `\b(?:gl(?:pat|dt|rt|ptt|cbt|soat|ffct|imt|agent|oas)-|GR1348941)[0-9A-Za-z_\-]{20,}`},
 		// api-key

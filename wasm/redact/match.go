@@ -245,10 +245,15 @@ func findAWSKey(s string, pos int) []int {
 	return nil
 }
 
-// findGitHubToken: \b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})
+// findGitHubToken: (?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})
+//
+// No word boundary before it, unlike the other vendors: the prefix and its
+// 30 letters and digits are GitHub's alone, and a token glued to a word
+// ("oldghp_…", where a removed block or a shell variable joined them) is
+// still a token.
 func findGitHubToken(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if s[i] != 'g' || !wordStart(s, i) {
+		if s[i] != 'g' {
 			continue
 		}
 		e := -1

@@ -11,6 +11,7 @@ func TestSecretsAreRedacted(t *testing.T) {
 	}{
 		{"aws key", "use AKIAABCDEFGHIJKLMNOP for s3", "aws-key", "for s3"},
 		{"github token", "token ghp_abcdefghijklmnopqrstuvwxyz0123456789AB here", "github-token", "here"},
+		{"github token glued to a word", "oldghp_abcdefghijklmnopqrstuvwxyz0123456789AB here", "github-token", "here"},
 		{"openai key", "key sk-proj-abcdefghijklmnopqrstuvwx", "api-key", "key"},
 		{"anthropic key", "sk-ant-api03-abcdefghijklmnopqrstuvwxyz", "api-key", ""},
 		{"slack", "xoxb-123456789012-abcdefghij", "slack-token", ""},
