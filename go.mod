@@ -1,6 +1,6 @@
 module github.com/pi-memory/pi-memory
 
-go 1.25
+go 1.25.0
 
 require (
 	github.com/extism/go-pdk v1.1.3
@@ -13,6 +13,7 @@ require (
 	github.com/dylibso/observe-sdk/go v0.0.0-20240819160327-2d926c5d788a // indirect
 	github.com/gobwas/glob v0.2.3 // indirect
 	github.com/ianlancetaylor/demangle v0.0.0-20240805132620-81f5be970eca // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
 	github.com/tetratelabs/wabin v0.0.0-20230304001439-f6f874872834 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect

@@ -86,6 +86,9 @@ func command() int32 { return call("command") }
 //go:wasmexport tool
 func tool() int32 { return call("tool") }
 
+//go:wasmexport resources
+func resources() int32 { return call("resources") }
+
 //go:wasmexport resume
 func resume() int32 { return call("resume") }
 

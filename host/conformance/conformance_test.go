@@ -16,7 +16,8 @@ var exports = map[string]bool{
 	"session_start": true, "before_agent_start": true, "agent_end": true,
 	"session_shutdown": true, "command": true, "resume": true, "merge": true,
 	"context": true, "agent_settled": true, "session_before_compact": true, "session_before_tree": true,
-	"tool": true,
+	"tool":      true,
+	"resources": true,
 }
 
 // TestEveryCaseIsComplete checks the fixtures themselves, so a typo fails

@@ -20,7 +20,12 @@ import (
 
 var _ store.Tooler = (*driver)(nil)
 
-const toolPropose = "decision_propose"
+const (
+	toolPropose = "decision_propose"
+	// toolList is for MCP clients (registry.MCP), which have no injected
+	// block: pi's model has the active decisions in its system prompt.
+	toolList = "decision_list"
+)
 
 // ActiveTools offers decision_propose while the store may be written.
 func (d *driver) ActiveTools() []string {
@@ -33,7 +38,12 @@ func (d *driver) ActiveTools() []string {
 // Tool runs decision_propose: a tool_result last, after at most one
 // confirm dialog.
 func (d *driver) Tool(out *store.Out, name string, params gjson.Result) {
-	if name != toolPropose {
+	switch name {
+	case toolList:
+		d.toolList(out, params)
+		return
+	case toolPropose:
+	default:
 		out.ToolResult("pi-memory has no tool "+strconv.Quote(name)+".", true, nil)
 		return
 	}
@@ -90,8 +100,13 @@ func (d *driver) Tool(out *store.Out, name string, params gjson.Result) {
 		oldID = old.ID
 	}
 	if !d.s.HasUI {
-		out.ToolResult("Not recorded: decisions come from the user, and this session cannot ask them. Ask the user to run:\n"+
-			proposeCommand(oneLine(p.Text), oneLine(p.Reason), oldID), false, nil)
+		cmd := proposeCommand(oneLine(p.Text), oneLine(p.Reason), oldID)
+		if d.s.Mode == "mcp" {
+			// An MCP client that cannot ask (no elicitation): the person
+			// records it with pimem, in the project's folder.
+			cmd = shellCommand(oneLine(p.Text), oneLine(p.Reason), oldID)
+		}
+		out.ToolResult("Not recorded: decisions come from the user, and this session cannot ask them. Ask the user to run:\n"+cmd, false, nil)
 		return
 	}
 	out.Confirm("Record a decision?", proposalMessage(p, old), func(out *store.Out, v gjson.Result) {
@@ -150,4 +165,37 @@ func (d *driver) recordProposal(out *store.Out, p proposal, oldID string) {
 		said += " (supersedes " + oldID + ")"
 	}
 	out.ToolResult(said+".", false, nil)
+}
+
+// toolList is /decision list for a client: the decisions of a status
+// (active unless given; "all" for every one), newest first, conflicts
+// marked, at most limit (listLimit unless given), redacted.
+func (d *driver) toolList(out *store.Out, params gjson.Result) {
+	if why := d.env.May(d, store.Read); why != "" {
+		out.ToolResult("Decision memory is not available: "+why, true, nil)
+		return
+	}
+	if err := d.usable(); err != nil {
+		out.ToolResult("Could not read "+d.log+": "+err.Error(), true, nil)
+		return
+	}
+	list, title := d.st.WithStatus(Active), "active decisions"
+	switch s := jsonr.Get(params, "status").Str; s {
+	case "", "active":
+	case "all":
+		list, title = d.st.All(), "decisions"
+	default:
+		st := ParseStatus(s)
+		if st == statusNone {
+			out.ToolResult(toolList+": status must be active, draft, rejected, superseded or all.", true, nil)
+			return
+		}
+		list, title = d.st.WithStatus(st), st.String()+" decisions"
+	}
+	limit := listLimit
+	if n := jsonr.Get(params, "limit").Int(); n > 0 {
+		limit = int(n)
+	}
+	text, _ := redact.String(strings.Replace(listText(list, title, limit), moreHint, "call "+toolList+" with a larger limit (at most 200)", 1))
+	out.ToolResult(text, false, nil)
 }

@@ -15,6 +15,10 @@ import (
 // listLimit is how many decisions a list shows as text without --limit.
 const listLimit = 50
 
+// moreHint ends a list cut at its limit: how to see the rest (decision_list
+// says it its own way).
+const moreHint = "use --limit N (0 for all)"
+
 var errLimit = errors.New("--limit must be a whole number (0 = no limit)")
 
 // parseLimit reads --limit (value is "" when it is not given): how many
@@ -86,7 +90,7 @@ func listText(list hits, title string, limit int) string {
 		}
 	}
 	if total > shown {
-		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; use --limit N (0 for all).")
+		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; " + moreHint + ".")
 	}
 	if marked {
 		sb.WriteString("\n⚠ Unresolved conflicts: the model is told to ask which holds. Settle one with\n  /decision resolve <id> rejected (or active), or /decision supersede.")

@@ -65,6 +65,37 @@ func proposeCommand(text, reason, supersedes string) string {
 	return cmd + " " + quoteArg(text) + flags
 }
 
+// shellCommand is proposeCommand for a person at a shell, for a session
+// outside pi (an MCP client's, mode "mcp"): pimem's words, each value one
+// POSIX shell word, the text after "--".
+//
+//	shellCommand("Use pnpm", "", "")                => `pimem decision add -- 'Use pnpm'`
+//	shellCommand("Use Yarn", "it's faster", "D-…-2") => `pimem decision supersede D-…-2 --reason 'it'\''s faster' -- 'Use Yarn'`
+func shellCommand(text, reason, supersedes string) string {
+	cmd := "pimem decision add"
+	if supersedes != "" {
+		cmd = "pimem decision supersede " + shellWord(supersedes)
+	}
+	if reason != "" {
+		cmd += " --reason " + shellWord(reason)
+	}
+	return cmd + " -- " + shellWord(text)
+}
+
+// shellWord quotes s as one POSIX shell word: as it is when every byte is
+// one a shell leaves alone, else in single quotes (a quote inside as '\'').
+func shellWord(s string) string {
+	plain := s != ""
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-./:@%+=,", c) >= 0
+	}
+	if plain && s[0] != '-' {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 // proposalMessage is the confirm dialog's text: the proposal, and the
 // decision it replaces when it replaces one.
 func proposalMessage(p proposal, old *decision) string {

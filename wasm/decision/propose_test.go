@@ -79,3 +79,17 @@ func FuzzProposeCommand(f *testing.F) {
 		require.Equal(t, reason, p.Args.Value("reason"), "reason of %s", got)
 	})
 }
+
+func TestShellCommandIsOneShellWordPerValue(t *testing.T) {
+	tests := []struct{ text, reason, supersedes, want string }{
+		{"Use pnpm", "", "", `pimem decision add -- 'Use pnpm'`},
+		{"pnpm", "", "", `pimem decision add -- pnpm`},
+		{"Use Yarn", "it's faster", "D-2026-03-01-0002", `pimem decision supersede D-2026-03-01-0002 --reason 'it'\''s faster' -- 'Use Yarn'`},
+		{"-race always", "", "", `pimem decision add -- '-race always'`},
+		{"Cost is $5; rm -rf / `x`", "", "", "pimem decision add -- 'Cost is $5; rm -rf / `x`'"},
+		{"-x", "-y", "", `pimem decision add --reason '-y' -- '-x'`},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, shellCommand(tt.text, tt.reason, tt.supersedes), tt.text)
+	}
+}

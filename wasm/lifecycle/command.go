@@ -166,6 +166,10 @@ func (e *Engine) tool(out *store.Out, in gjson.Result) {
 		if t.Name != name {
 			continue
 		}
+		if err := registry.CheckParams(&t, jsonr.Get(in, "params").Raw); err != nil {
+			out.ToolResult(err.Error(), true, nil)
+			return
+		}
 		if t.Store == "" {
 			ownTools[name](e, out, jsonr.Get(in, "params"))
 			return

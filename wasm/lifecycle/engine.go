@@ -159,6 +159,8 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 			e.toolsChanged(out)
 		case "tool":
 			e.tool(out, in)
+		case "resources":
+			e.resources(out, in)
 		default:
 			out.Notify("error", "pi-memory: unknown export "+export)
 			out.SetExit(2)

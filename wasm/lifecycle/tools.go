@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/pi-memory/pi-memory/wasm/search"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -25,6 +26,7 @@ var ownTools = map[string]func(e *Engine, out *store.Out, params gjson.Result){
 	"memory_search":  (*Engine).toolSearch,
 	"memory_forget":  (*Engine).toolForget,
 	"memory_restore": (*Engine).toolRestore,
+	"memory_status":  (*Engine).toolStatus,
 }
 
 // memoryToolsOn says whether the orchestrator's tools are offered: memory is
@@ -40,7 +42,7 @@ func (e *Engine) ownActiveTools() []string {
 	}
 	var names []string
 	for _, t := range registry.Tools {
-		if t.Store == "" {
+		if t.Store == "" && t.For(registry.Pi) {
 			names = append(names, t.Name)
 		}
 	}
@@ -222,6 +224,38 @@ func (e *Engine) toolRestore(out *store.Out, params gjson.Result) {
 		return
 	}
 	out.ToolResult(said, false, nil)
+}
+
+// toolStatus is memory_status, for MCP clients (pi shows the footer): the
+// core and the project, the footer's line, and each store on or off and
+// why. It answers also when memory is off: saying so is its job.
+func (e *Engine) toolStatus(out *store.Out, _ gjson.Result) {
+	var b strings.Builder
+	b.WriteString("pi-memory " + registry.Release)
+	if len(e.s.Module) >= 12 {
+		b.WriteString(" (core " + e.s.Module[:12] + ")")
+	}
+	root := e.s.ProjectRoot
+	if root == "" {
+		root = e.s.Cwd
+	}
+	b.WriteString(" for " + root)
+	if !e.s.Trusted {
+		b.WriteString(" (not trusted: only global notes are read)")
+	}
+	if line := e.footerNow(); line != "" {
+		b.WriteString("\n" + line)
+	}
+	for _, st := range e.stores {
+		b.WriteString("\n" + st.Name() + ": ")
+		if why := st.Off(); why != "" {
+			b.WriteString("off: " + why)
+		} else {
+			b.WriteString("on")
+		}
+	}
+	text, _ := redact.String(b.String())
+	out.ToolResult(text, false, nil)
 }
 
 // ---- the commands ---------------------------------------------------------------

@@ -25,14 +25,14 @@ var hindsightCommand = Command{
 var hindsightTools = []Tool{
 	{Store: "hindsight", Name: "hindsight_recall", Label: "Hindsight recall",
 		Description: "Search long-term memory (Hindsight) for facts about this project and the user. Use it before answering questions about earlier work, preferences or decisions.",
-		Parameters:  `{"type":"object","properties":{"query":{"type":"string","description":"what to look for, in a sentence"}},"required":["query"],"additionalProperties":false}`},
+		Parameters:  `{"type":"object","properties":{"query":{"type":"string","description":"what to look for, in a sentence"}},"required":["query"],"additionalProperties":false}`, Hosts: Pi},
 	{Store: "hindsight", Name: "hindsight_retain", Label: "Hindsight retain",
 		Description: "Store a durable fact in long-term memory (Hindsight): a decision and its reason, a preference, a constraint. Secrets are removed before storing.",
-		Parameters:  `{"type":"object","properties":{"content":{"type":"string","description":"the fact, self-contained"},"context":{"type":"string","description":"where it comes from (optional)"}},"required":["content"],"additionalProperties":false}`},
+		Parameters:  `{"type":"object","properties":{"content":{"type":"string","description":"the fact, self-contained"},"context":{"type":"string","description":"where it comes from (optional)"}},"required":["content"],"additionalProperties":false}`, Hosts: Pi},
 	{Store: "hindsight", Name: "hindsight_reflect", Label: "Hindsight reflect",
 		Description: "Ask long-term memory (Hindsight) to answer a question from everything it holds about this project.",
-		Parameters:  `{"type":"object","properties":{"query":{"type":"string","description":"the question"}},"required":["query"],"additionalProperties":false}`},
+		Parameters:  `{"type":"object","properties":{"query":{"type":"string","description":"the question"}},"required":["query"],"additionalProperties":false}`, Hosts: Pi},
 	{Store: "hindsight", Name: "hindsight_status", Label: "Hindsight status",
 		Description: "Whether long-term memory (Hindsight) is on, its banks, and how many memories wait to be sent.",
-		Parameters:  `{"type":"object","properties":{},"additionalProperties":false}`},
+		Parameters:  `{"type":"object","properties":{},"additionalProperties":false}`, Hosts: Pi},
 }

@@ -9,7 +9,10 @@ const Version = 1
 // the build writes it to ts/registry.json for pi to register commands from
 // without starting the core, and pimem prints its --help and --version from it.
 //
-//	{"v":1,"version":"0.1.0","commands":[{"name":"decision","aliases":["decisions"],…}],"flags":[…],"global":[…],"tools":[…]}
+//	{"v":1,"version":"0.1.0","commands":[{"name":"decision","aliases":["decisions"],…}],"flags":[…],"global":[…],"tools":[…],"mcpTools":[…]}
+//
+// "tools" are those pi's model is offered (pi's adapter registers them),
+// "mcpTools" those `pimem mcp` serves.
 func JSON() []byte {
 	w := jsonw.Open(nil)
 	w.Int("v", Version)
@@ -26,15 +29,8 @@ func JSON() []byte {
 		return o.Close()
 	}))
 	w.Raw("global", flagsJSON(Global))
-	w.Raw("tools", jsonw.Array(nil, len(Tools), func(b []byte, i int) []byte {
-		t := &Tools[i]
-		o := jsonw.Open(b)
-		o.Str("name", t.Name)
-		o.Str("label", t.Label)
-		o.Str("description", t.Description)
-		o.Raw("parameters", []byte(t.Parameters))
-		return o.Close()
-	}))
+	w.Raw("tools", toolsJSON(ToolsFor(Pi)))
+	w.Raw("mcpTools", toolsJSON(ToolsFor(MCP)))
 	return w.Close()
 }
 
@@ -79,6 +75,18 @@ func flagsJSON(fs []Flag) []byte {
 		o.Str("value", f.Value)
 		o.Bool("repeat", f.Repeat)
 		o.Str("help", f.Help)
+		return o.Close()
+	})
+}
+
+func toolsJSON(tools []Tool) []byte {
+	return jsonw.Array(nil, len(tools), func(b []byte, i int) []byte {
+		t := &tools[i]
+		o := jsonw.Open(b)
+		o.Str("name", t.Name)
+		o.Str("label", t.Label)
+		o.Str("description", t.Description)
+		o.Raw("parameters", []byte(t.Parameters))
 		return o.Close()
 	})
 }

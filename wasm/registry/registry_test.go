@@ -245,8 +245,17 @@ func TestToolParametersAreJSONSchemaObjects(t *testing.T) {
 		require.False(t, names[tool.Name], "%s twice", tool.Name)
 		names[tool.Name] = true
 		require.True(t, tool.Label != "" && tool.Description != "", tool.Name)
+		require.True(t, tool.Hosts != 0, "%s is offered nowhere", tool.Name)
 	}
-	require.Equal(t, int64(len(Tools)), gjson.GetBytes(JSON(), "tools.#").Int())
+	require.Equal(t, int64(len(ToolsFor(Pi))), gjson.GetBytes(JSON(), "tools.#").Int())
+	require.Equal(t, int64(len(ToolsFor(MCP))), gjson.GetBytes(JSON(), "mcpTools.#").Int())
+	var mcp []string
+	for _, tool := range ToolsFor(MCP) {
+		mcp = append(mcp, tool.Name)
+	}
+	// Issue 20: the everyday tools, and two read-only ones for clients that
+	// have no injected block; Hindsight serves its own banks over MCP.
+	require.Equal(t, []string{"memory_search", "memory_forget", "memory_restore", "memory_status", "decision_propose", "decision_list", "memory_remember"}, mcp)
 }
 
 func TestAnUnknownSubcommandIsOneLineNamingTheNearest(t *testing.T) {

@@ -7,8 +7,36 @@ type Tool struct {
 	// Store is the store that runs it (store.Tooler); "" for the
 	// orchestrator's own tools (tools_memory.go), about every store at once.
 	Store string
-	// Parameters is a JSON schema object (type "object").
+	// Parameters is a JSON schema object (type "object"); CheckParams holds
+	// a call's arguments to it.
 	Parameters string
+	// Hosts are who is offered the tool: pi's model (Pi), the clients of
+	// `pimem mcp` (MCP), or both. Every tool names its hosts.
+	Hosts Hosts
+}
+
+// Hosts is a set of the places a tool is offered.
+type Hosts uint8
+
+const (
+	// Pi: pi's model, through the adapter (the registry's "tools").
+	Pi Hosts = 1 << iota
+	// MCP: the clients of `pimem mcp` (the registry's "mcpTools").
+	MCP
+)
+
+// For says whether the tool is offered in h.
+func (t *Tool) For(h Hosts) bool { return t.Hosts&h != 0 }
+
+// ToolsFor are the tools offered in h, in the registry's order.
+func ToolsFor(h Hosts) []Tool {
+	var out []Tool
+	for _, t := range Tools {
+		if t.For(h) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Tools are every tool the core offers, each store's in its file; the tool

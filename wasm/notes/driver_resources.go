@@ -1,0 +1,38 @@
+package notes
+
+import (
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/store"
+)
+
+var _ store.Resourcer = (*driver)(nil)
+
+// Resources are the MEMORY.md of each scope this session reads (global,
+// and the project's and local when the project is trusted) that exists,
+// as every exit sees it: redacted, line for line.
+func (n *driver) Resources() []store.Resource {
+	if !n.cfg.Enabled {
+		return nil
+	}
+	var rs []store.Resource
+	for _, sc := range n.scopes {
+		info, err := n.h.Stat(sc.file)
+		if err != nil || info.Dir {
+			continue
+		}
+		file := sc.file
+		rs = append(rs, store.Resource{
+			URI: "pimem://notes/" + sc.name + "/" + notesIndex, Name: "Notes (" + sc.name + ")", MIMEType: "text/markdown",
+			Description: "Markdown memory, " + sc.name + " scope: " + sc.display + ".",
+			Read: func() (string, error) {
+				data, err := files.Read(n.h, file, maxNoteFile)
+				if err != nil {
+					return "", err
+				}
+				view, _ := redactedView(data, nil)
+				return string(view), nil
+			},
+		})
+	}
+	return rs
+}
