@@ -13,7 +13,7 @@ var decisionTools = []Tool{
 			`"supersedes":{"type":"string","description":"id of the active decision it replaces (D-2026-03-01-0001, or its last digits)"}` +
 			`},"required":["text"],"additionalProperties":false}`, Hosts: Pi | MCP},
 	{Store: "decisions", Name: "decision_list", Label: "List decisions", Hosts: MCP,
-		Description: "The project's decisions (active unless status says otherwise), newest last, each with its id; conflicts are marked. Read-only.",
+		Description: "The project's decisions (active unless status says otherwise), newest first, each with its id; conflicts are marked. Read-only.",
 		Parameters: `{"type":"object","properties":{` +
 			`"status":{"type":"string","enum":["active","draft","rejected","superseded","all"],"description":"which decisions, active unless given"},` +
 			`"limit":{"type":"integer","minimum":1,"maximum":200,"description":"how many, newest first; 50 unless given"}` +

@@ -184,6 +184,9 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		return mergeDriver(o, argv, stdout, stderr)
 	} else if store == "git" {
 		return gitSetup(o, argv, stdout)
+	} else if store == "mcp" {
+		in, out := stdio()
+		return mcpServe(o, argv, in, out, stderr)
 	}
 
 	session, err := sessionInput(o)

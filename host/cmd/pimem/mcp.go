@@ -1,0 +1,439 @@
+package main
+
+// pimem mcp: the project's memory served to any agent that speaks the
+// Model Context Protocol (Claude Code, Codex, Cursor, pi's own MCP client),
+// over stdio, on the same core pi loads (issue 20, decision 016). This file
+// only translates: the tools, their schemas and results, the resources and
+// the prompt's text all come from the core (a rule here is a bug, as in
+// pi's adapter).
+//
+//	MCP                          core
+//	initialize (capabilities) -> session_start {mode:"mcp", hasUI: the client elicits}
+//	tools/list                -> the registry's mcpTools
+//	tools/call                -> tool {name, params}; a dialog it opens -> elicitation/create
+//	resources/list, read      -> resources {op:"list"}, {op:"read", uri}
+//	prompts/get memory        -> before_agent_start {prompt}: what pi would append to its system prompt
+//	end of input              -> session_shutdown
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/pi-memory/pi-memory/host"
+	"github.com/pi-memory/pi-memory/host/fsys"
+)
+
+// mcpPrompt is the prompt that renders the block pi injects.
+const mcpPrompt = "memory"
+
+// mcpTool is one tool of the registry's mcpTools.
+type mcpTool struct {
+	Name        string          `json:"name"`
+	Label       string          `json:"label"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// mcpCore is one core session shared by every request of one client: the
+// core is single-threaded, so calls take turns (mu), and it starts when the
+// client has said what it can do (start), so hasUI tells the truth.
+type mcpCore struct {
+	mu      sync.Mutex
+	d       *host.Driver
+	session sessionStart
+	stderr  io.Writer
+	started bool
+	startErr error
+	server  *mcp.Server
+}
+
+// mcpServe runs the server until the client closes its input.
+func mcpServe(o options, argv []string, in io.ReadCloser, out io.WriteCloser, stderr io.Writer) (int, error) {
+	if len(argv) > 0 {
+		return 0, usageError{fmt.Sprintf("mcp takes no arguments, got %q (flags: --project DIR, --agent-dir DIR, --wasm PATH)", argv)}
+	}
+	if o.session != "" {
+		return 0, usageError{"mcp reads no pi session (--session)"}
+	}
+	ctx := context.Background()
+	c, closeCore, err := newMCPCore(ctx, o, stderr)
+	if err != nil {
+		return 0, err
+	}
+	defer closeCore()
+	w := &lockedWriter{w: out}
+	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(in, w, stderr), Writer: w, MaxLineLength: -1})
+	c.shutdown()
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
+		return 1, fmt.Errorf("mcp: %w", err)
+	}
+	return 0, nil
+}
+
+// newMCPCore loads the core for the project o names and builds the server
+// from its registry; closeCore releases the module.
+func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, func(), error) {
+	session, err := sessionInput(o)
+	if err != nil {
+		return nil, nil, err
+	}
+	session.Mode = "mcp"
+	wasm, err := findModule(o.wasm)
+	if err != nil {
+		return nil, nil, err
+	}
+	if session.Module, err = moduleSHA256(wasm); err != nil {
+		return nil, nil, err
+	}
+	rt, err := newRuntime(ctx, wasm)
+	if err != nil {
+		return nil, nil, err
+	}
+	inst, err := rt.NewInstance(ctx, host.Config{FS: fsys.NewOS(), Log: logTo(stderr)})
+	if err != nil {
+		rt.Close(ctx)
+		return nil, nil, err
+	}
+	closeCore := func() { inst.Close(); rt.Close(ctx) }
+	reg, err := readRegistry(inst)
+	if err != nil {
+		closeCore()
+		return nil, nil, err
+	}
+	var tools struct {
+		MCP []mcpTool `json:"mcpTools"`
+	}
+	if err := json.Unmarshal([]byte(reg.raw), &tools); err != nil || len(tools.MCP) == 0 {
+		closeCore()
+		return nil, nil, errors.New("this core module serves no MCP tools (it is older than this pimem); rebuild it with `make wasm` or pass --wasm")
+	}
+	c := &mcpCore{d: &host.Driver{Inst: inst, Stdout: io.Discard, Stderr: stderr}, session: session, stderr: stderr}
+	c.server = mcp.NewServer(&mcp.Implementation{Name: "pimem", Title: "pi-memory", Version: reg.Version}, &mcp.ServerOptions{
+		Instructions: "pi-memory: this project's decisions, notes and earlier pi sessions. Search before answering about earlier work, rules or preferences; remember lasting preferences; decisions are the user's: propose them.",
+		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
+			c.start(req.Session)
+		},
+		Capabilities: &mcp.ServerCapabilities{
+			Tools:     &mcp.ToolCapabilities{},
+			Resources: &mcp.ResourceCapabilities{},
+			Prompts:   &mcp.PromptCapabilities{},
+		},
+	})
+	for _, t := range tools.MCP {
+		c.server.AddTool(&mcp.Tool{Name: t.Name, Title: t.Label, Description: t.Description, InputSchema: t.Parameters}, c.callTool)
+	}
+	c.server.AddPrompt(&mcp.Prompt{
+		Name: mcpPrompt, Title: "Project memory",
+		Description: "The block pi adds to its system prompt for this project: its active decisions, notes and what they say to do with them.",
+		Arguments:   []*mcp.PromptArgument{{Name: "task", Description: "what you are about to do (optional): the notes most relevant to it are chosen"}},
+	}, c.getPrompt)
+	return c, closeCore, nil
+}
+
+// start opens the core's session once, when the client has initialized:
+// elicitation is the client's UI, so decision_propose asks through it.
+// The resources the core lists then are registered.
+func (c *mcpCore) start(ss *mcp.ServerSession) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.started {
+		return c.startErr
+	}
+	c.started = true
+	if p := ss.InitializeParams(); p != nil && p.Capabilities != nil && p.Capabilities.Elicitation != nil {
+		c.session.HasUI = true
+	}
+	input, _ := json.Marshal(c.session)
+	if _, err := c.run("session_start", input); err != nil {
+		c.startErr = err
+		return err
+	}
+	c.syncResources()
+	return nil
+}
+
+// ready starts the session if the client asked before it said it was
+// initialized, and says why the core cannot answer.
+func (c *mcpCore) ready(ss *mcp.ServerSession) error {
+	if err := c.start(ss); err != nil {
+		return fmt.Errorf("pi-memory's core could not start: %w", err)
+	}
+	return nil
+}
+
+// mcpResult is a call's result and what it printed: command output (never
+// on this process's stdout, which is the protocol's) and notices.
+type mcpResult struct {
+	host.Result
+	Output, Problems string
+}
+
+// run calls an export with the lock held, its command output collected.
+func (c *mcpCore) run(export string, input []byte) (mcpResult, error) {
+	var stdout, stderr bytes.Buffer
+	c.d.Stdout, c.d.Stderr = &stdout, io.MultiWriter(&stderr, c.stderr)
+	res, err := c.d.Run(export, input)
+	c.d.Stdout, c.d.Stderr = io.Discard, c.stderr
+	return mcpResult{res, stdout.String(), stderr.String()}, err
+}
+
+// callTool runs one registry tool in the core. A dialog the tool opens
+// (decision_propose's confirm) is put to the person through the client's
+// elicitation.
+func (c *mcpCore) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if err := c.ready(req.Session); err != nil {
+		return toolError(err.Error()), nil
+	}
+	args := req.Params.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	input, err := json.Marshal(struct {
+		Name   string          `json:"name"`
+		Params json.RawMessage `json:"params"`
+	}{req.Params.Name, args})
+	if err != nil {
+		// Not JSON: the SDK passes what the client sent as it came.
+		input, _ = json.Marshal(struct {
+			Name   string `json:"name"`
+			Params string `json:"params"`
+		}{req.Params.Name, string(args)})
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.d.Dialog = func(e host.Effect) json.RawMessage { return elicit(ctx, req.Session, e) }
+	defer func() { c.d.Dialog = nil }()
+	res, err := c.run("tool", input)
+	if err != nil {
+		return toolError("pi-memory's core failed: " + err.Error()), nil
+	}
+	if n := len(res.ToolResults); n > 0 {
+		r := res.ToolResults[n-1]
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: r.IsError}, nil
+	}
+	return toolError("pi-memory answered nothing for " + req.Params.Name + problems(res)), nil
+}
+
+func toolError(text string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
+}
+
+// problems is what the core said on stderr during a call, for an error.
+func problems(res mcpResult) string {
+	if p := strings.TrimSpace(res.Problems); p != "" {
+		return ": " + p
+	}
+	return ""
+}
+
+// elicit asks the person a dialog's question through the client: a confirm
+// as a yes/no field, a select as a choice among its options, an input or
+// editor as a text field. Declined, cancelled or failed is a dismissed
+// dialog (null), as in pi.
+func elicit(ctx context.Context, ss *mcp.ServerSession, e host.Effect) json.RawMessage {
+	field, schema := "answer", map[string]any{"type": "string", "title": e.Title}
+	switch e.Kind {
+	case "confirm":
+		schema = map[string]any{"type": "boolean", "title": e.Title, "description": "true to go ahead"}
+	case "select":
+		schema["enum"] = e.Options
+	case "input", "editor":
+		if e.Prefill != "" {
+			schema["default"] = e.Prefill
+		}
+	}
+	msg := e.Title
+	if e.Message != "" {
+		msg += "\n\n" + e.Message
+	}
+	r, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: map[string]any{
+		"type": "object", "properties": map[string]any{field: schema}, "required": []string{field},
+	}})
+	if err != nil || r.Action != "accept" {
+		if e.Kind == "confirm" {
+			return json.RawMessage("false")
+		}
+		return json.RawMessage("null")
+	}
+	v, err := json.Marshal(r.Content[field])
+	if err != nil {
+		return json.RawMessage("null")
+	}
+	return v
+}
+
+// syncResources registers the resources the core lists now. Called with
+// the lock held.
+func (c *mcpCore) syncResources() {
+	res, err := c.run("resources", []byte(`{"op":"list"}`))
+	if err != nil || res.Exit != 0 {
+		return
+	}
+	var list []struct {
+		URI, Name, Description string
+		MIMEType               string `json:"mimeType"`
+	}
+	if json.Unmarshal([]byte(res.Output), &list) != nil {
+		return
+	}
+	for _, r := range list {
+		c.server.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}, c.readResource)
+	}
+}
+
+// readResource reads one resource through the core.
+func (c *mcpCore) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	if err := c.ready(req.Session); err != nil {
+		return nil, err
+	}
+	input, _ := json.Marshal(map[string]string{"op": "read", "uri": req.Params.URI})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	res, err := c.run("resources", input)
+	if err != nil {
+		return nil, fmt.Errorf("pi-memory's core failed: %w", err)
+	}
+	if res.Exit != 0 {
+		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+	}
+	mime := "text/plain"
+	if strings.HasSuffix(req.Params.URI, ".md") {
+		mime = "text/markdown"
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: mime, Text: strings.TrimSuffix(res.Output, "\n")}}}, nil
+}
+
+// getPrompt is `pimem inject --prompt TASK`'s text as one user message.
+func (c *mcpCore) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	if err := c.ready(req.Session); err != nil {
+		return nil, err
+	}
+	input, _ := json.Marshal(struct {
+		Prompt      string `json:"prompt"`
+		MessageType string `json:"messageType"`
+	}{req.Params.Arguments["task"], "user"})
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	res, err := c.run("before_agent_start", input)
+	if err != nil {
+		return nil, fmt.Errorf("pi-memory's core failed: %w", err)
+	}
+	text := strings.Join(res.SystemPromptAppend, "")
+	if strings.TrimSpace(text) == "" {
+		text = "pi-memory holds nothing to inject for this project yet."
+	}
+	return &mcp.GetPromptResult{
+		Description: "pi-memory for " + c.session.Cwd,
+		Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},
+	}, nil
+}
+
+// shutdown ends the core's session after the last call: what can wait is
+// written now, as when pi quits.
+func (c *mcpCore) shutdown() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.started || c.startErr != nil {
+		return
+	}
+	if _, err := c.run("session_shutdown", []byte(`{"reason":"quit"}`)); err != nil && !errors.Is(err, host.ErrUnknownExport) {
+		fmt.Fprintln(c.stderr, "pimem: "+coreFailed("session_shutdown", err).Error())
+	}
+}
+
+// maxFrame bounds one JSON-RPC message: the largest arguments a tool reads
+// are 64 KiB (registry.MaxParamsBytes), so a 16 MiB line is no request.
+const maxFrame = 16 << 20
+
+// frames passes the client's messages to the SDK one line at a time and
+// answers a line that is not JSON, or is longer than maxFrame, with
+// JSON-RPC's parse error itself: the SDK would end the connection on it,
+// and one bad message must not cost the client the session.
+func frames(in io.ReadCloser, w *lockedWriter, stderr io.Writer) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		defer in.Close()
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, tooLong, err := readFrame(r)
+			if len(bytes.TrimSpace(line)) > 0 || tooLong {
+				switch {
+				case tooLong:
+					w.parseError("a message of more than 16 MiB")
+				case !json.Valid(line):
+					w.parseError("a line that is not JSON")
+				default:
+					if _, werr := pw.Write(append(line, '\n')); werr != nil {
+						return
+					}
+				}
+			}
+			if err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return pr
+}
+
+// readFrame reads one line without its newline; past maxFrame it reads on
+// to the line's end and keeps nothing.
+func readFrame(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		part, isPrefix, err := r.ReadLine()
+		if !tooLong {
+			if len(line)+len(part) > maxFrame {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, part...)
+			}
+		}
+		if err != nil || !isPrefix {
+			return line, tooLong, err
+		}
+	}
+}
+
+// lockedWriter writes whole messages, the SDK's and frames' parse errors,
+// one at a time.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.WriteCloser
+}
+
+func (l *lockedWriter) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(b)
+}
+
+func (l *lockedWriter) Close() error { return l.w.Close() }
+
+// parseError answers a message that could not be read (JSON-RPC 2.0: code
+// -32700, id null).
+func (l *lockedWriter) parseError(what string) {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
+		"code": -32700, "message": "Parse error: pimem mcp received " + what + "; it was skipped and the session goes on",
+	}})
+	l.Write(append(b, '\n'))
+}
+
+// stdio is this process's standard input and output for the transport;
+// closing output is left to the process's end.
+func stdio() (io.ReadCloser, io.WriteCloser) {
+	return os.Stdin, nopWriteCloser{os.Stdout}
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
