@@ -83,7 +83,7 @@ func shellCommand(text, reason, supersedes string) string {
 }
 
 // shellWord quotes s as one POSIX shell word: as it is when every byte is
-// one a shell leaves alone, else in single quotes (a quote inside as '\'').
+// one a shell leaves alone, else in single quotes (a quote inside as '\”).
 func shellWord(s string) string {
 	plain := s != ""
 	for i := 0; i < len(s) && plain; i++ {

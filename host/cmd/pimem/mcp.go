@@ -47,13 +47,13 @@ type mcpTool struct {
 // core is single-threaded, so calls take turns (mu), and it starts when the
 // client has said what it can do (start), so hasUI tells the truth.
 type mcpCore struct {
-	mu      sync.Mutex
-	d       *host.Driver
-	session sessionStart
-	stderr  io.Writer
-	started bool
+	mu       sync.Mutex
+	d        *host.Driver
+	session  sessionStart
+	stderr   io.Writer
+	started  bool
 	startErr error
-	server  *mcp.Server
+	server   *mcp.Server
 }
 
 // mcpServe runs the server until the client closes its input.
