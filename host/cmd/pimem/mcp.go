@@ -19,6 +19,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +28,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pi-memory/pi-memory/host"
@@ -51,9 +54,17 @@ type mcpCore struct {
 	d        *host.Driver
 	session  sessionStart
 	stderr   io.Writer
+	startMu  sync.Mutex // guards started and startErr
 	started  bool
 	startErr error
 	server   *mcp.Server
+	// pending are the calls waiting for a person's answer, by the token
+	// their result gave the client (pmu guards it, not mu: a waiting call
+	// holds mu).
+	pmu     sync.Mutex
+	pending map[string]*waitingCall
+	// closing ends every wait when the client has gone.
+	closing chan struct{}
 }
 
 // mcpServe runs the server until the client closes its input.
@@ -116,7 +127,8 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		closeCore()
 		return nil, nil, errors.New("this core module serves no MCP tools (it is older than this pimem); rebuild it with `make wasm` or pass --wasm")
 	}
-	c := &mcpCore{d: &host.Driver{Inst: inst, Stdout: io.Discard, Stderr: stderr}, session: session, stderr: stderr}
+	c := &mcpCore{d: &host.Driver{Inst: inst, Stdout: io.Discard, Stderr: stderr}, session: session, stderr: stderr,
+		pending: map[string]*waitingCall{}, closing: make(chan struct{})}
 	c.server = mcp.NewServer(&mcp.Implementation{Name: "pimem", Title: "pi-memory", Version: reg.Version}, &mcp.ServerOptions{
 		Instructions: "pi-memory: this project's decisions, notes and earlier pi sessions. Search before answering about earlier work, rules or preferences; remember lasting preferences; decisions are the user's: propose them.",
 		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
@@ -143,8 +155,10 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 // elicitation is the client's UI, so decision_propose asks through it.
 // The resources the core lists then are registered.
 func (c *mcpCore) start(ss *mcp.ServerSession) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	// startMu, not mu: a call waiting for a person's answer holds mu, and
+	// the request that brings the answer comes through here.
+	c.startMu.Lock()
+	defer c.startMu.Unlock()
 	if c.started {
 		return c.startErr
 	}
@@ -153,6 +167,8 @@ func (c *mcpCore) start(ss *mcp.ServerSession) error {
 		c.session.HasUI = true
 	}
 	input, _ := json.Marshal(c.session)
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if _, err := c.run("session_start", input); err != nil {
 		c.startErr = err
 		return err
@@ -187,40 +203,134 @@ func (c *mcpCore) run(export string, input []byte) (mcpResult, error) {
 }
 
 // callTool runs one registry tool in the core. A dialog the tool opens
-// (decision_propose's confirm) is put to the person through the client's
-// elicitation.
+// (decision_propose's confirm) is put to the person as an elicitation, the
+// MCP way of 2026-07-28 (SEP-2322): the result asks for input and names the
+// waiting call in RequestState; the client calls again with the answer and
+// the call goes on. For a client of an older protocol the SDK sends
+// elicitation/create itself and calls this again, so both work alike.
 func (c *mcpCore) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if err := c.ready(req.Session); err != nil {
 		return toolError(err.Error()), nil
 	}
-	args := req.Params.Arguments
+	var w *waitingCall
+	if state := req.Params.RequestState; state != "" {
+		c.pmu.Lock()
+		w = c.pending[state]
+		delete(c.pending, state)
+		c.pmu.Unlock()
+		if w == nil {
+			return toolError("pi-memory: that question is no longer waiting (it was answered, or timed out after " + dialogWait.String() + "); call the tool again."), nil
+		}
+		var answer *mcp.ElicitResult
+		if r, ok := req.Params.InputResponses[dialogInput].(*mcp.ElicitResult); ok {
+			answer = r
+		}
+		w.answer <- w.dialog.value(answer)
+	} else {
+		w = c.startCall(req.Params.Name, req.Params.Arguments)
+	}
+	ev := <-w.events
+	if ev.dialog != nil {
+		w.dialog = ev.dialog
+		token := c.park(w)
+		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{dialogInput: ev.dialog.params()}, RequestState: token}, nil
+	}
+	return ev.result, nil
+}
+
+// dialogInput names the one input a waiting call asks for.
+const dialogInput = "dialog"
+
+// dialogWait is how long a call waits for the person's answer: past it the
+// dialog counts as dismissed, and the core moves on.
+const dialogWait = 10 * time.Minute
+
+// waitingCall is a tool call running in the core, which may stop at a
+// dialog until its answer comes in a later request.
+type waitingCall struct {
+	events chan callEvent
+	answer chan json.RawMessage
+	dialog *dialog
+}
+
+// callEvent is what a running call reports: a dialog to put to the person,
+// or its result.
+type callEvent struct {
+	dialog *dialog
+	result *mcp.CallToolResult
+}
+
+// startCall runs the tool in the core on its own goroutine, holding the
+// core until it ends; a dialog is reported on events and waits for answer.
+func (c *mcpCore) startCall(name string, args json.RawMessage) *waitingCall {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
 	input, err := json.Marshal(struct {
 		Name   string          `json:"name"`
 		Params json.RawMessage `json:"params"`
-	}{req.Params.Name, args})
+	}{name, args})
 	if err != nil {
 		// Not JSON: the SDK passes what the client sent as it came.
 		input, _ = json.Marshal(struct {
 			Name   string `json:"name"`
 			Params string `json:"params"`
-		}{req.Params.Name, string(args)})
+		}{name, string(args)})
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.d.Dialog = func(e host.Effect) json.RawMessage { return elicit(ctx, req.Session, e) }
-	defer func() { c.d.Dialog = nil }()
-	res, err := c.run("tool", input)
-	if err != nil {
-		return toolError("pi-memory's core failed: " + err.Error()), nil
+	w := &waitingCall{events: make(chan callEvent, 1), answer: make(chan json.RawMessage, 1)}
+	go func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.d.Dialog = func(e host.Effect) json.RawMessage {
+			d := &dialog{e}
+			w.events <- callEvent{dialog: d}
+			select {
+			case v := <-w.answer:
+				return v
+			case <-time.After(dialogWait):
+				c.unpark(w)
+				return d.value(nil)
+			case <-c.closing:
+				return d.value(nil)
+			}
+		}
+		defer func() { c.d.Dialog = nil }()
+		res, err := c.run("tool", input)
+		var out *mcp.CallToolResult
+		switch {
+		case err != nil:
+			out = toolError("pi-memory's core failed: " + err.Error())
+		case len(res.ToolResults) > 0:
+			r := res.ToolResults[len(res.ToolResults)-1]
+			out = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: r.IsError}
+		default:
+			out = toolError("pi-memory answered nothing for " + name + problems(res))
+		}
+		w.events <- callEvent{result: out}
+	}()
+	return w
+}
+
+// park keeps a call waiting for its answer under a new token.
+func (c *mcpCore) park(w *waitingCall) string {
+	var b [12]byte
+	rand.Read(b[:])
+	token := hex.EncodeToString(b[:])
+	c.pmu.Lock()
+	c.pending[token] = w
+	c.pmu.Unlock()
+	return token
+}
+
+// unpark forgets a call whose question timed out.
+func (c *mcpCore) unpark(w *waitingCall) {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	for k, v := range c.pending {
+		if v == w {
+			delete(c.pending, k)
+		}
 	}
-	if n := len(res.ToolResults); n > 0 {
-		r := res.ToolResults[n-1]
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: r.IsError}, nil
-	}
-	return toolError("pi-memory answered nothing for " + req.Params.Name + problems(res)), nil
 }
 
 func toolError(text string) *mcp.CallToolResult {
@@ -235,12 +345,16 @@ func problems(res mcpResult) string {
 	return ""
 }
 
-// elicit asks the person a dialog's question through the client: a confirm
-// as a yes/no field, a select as a choice among its options, an input or
-// editor as a text field. Declined, cancelled or failed is a dismissed
-// dialog (null), as in pi.
-func elicit(ctx context.Context, ss *mcp.ServerSession, e host.Effect) json.RawMessage {
-	field, schema := "answer", map[string]any{"type": "string", "title": e.Title}
+// dialog is a dialog effect of the core, put to the person as a form of one
+// field: a confirm as a yes/no, a select as a choice among its options, an
+// input or editor as a text.
+type dialog struct{ e host.Effect }
+
+const dialogField = "answer"
+
+func (d *dialog) params() *mcp.ElicitParams {
+	e := d.e
+	schema := map[string]any{"type": "string", "title": e.Title}
 	switch e.Kind {
 	case "confirm":
 		schema = map[string]any{"type": "boolean", "title": e.Title, "description": "true to go ahead"}
@@ -255,18 +369,26 @@ func elicit(ctx context.Context, ss *mcp.ServerSession, e host.Effect) json.RawM
 	if e.Message != "" {
 		msg += "\n\n" + e.Message
 	}
-	r, err := ss.Elicit(ctx, &mcp.ElicitParams{Message: msg, RequestedSchema: map[string]any{
-		"type": "object", "properties": map[string]any{field: schema}, "required": []string{field},
-	}})
-	if err != nil || r.Action != "accept" {
-		if e.Kind == "confirm" {
+	return &mcp.ElicitParams{Message: msg, RequestedSchema: map[string]any{
+		"type": "object", "properties": map[string]any{dialogField: schema}, "required": []string{dialogField},
+	}}
+}
+
+// value is the resume value for the person's answer: declined, cancelled
+// or none is a dismissed dialog (a confirm's false, else null), as in pi.
+func (d *dialog) value(r *mcp.ElicitResult) json.RawMessage {
+	if r == nil || r.Action != "accept" {
+		if d.e.Kind == "confirm" {
 			return json.RawMessage("false")
 		}
 		return json.RawMessage("null")
 	}
-	v, err := json.Marshal(r.Content[field])
+	v, err := json.Marshal(r.Content[dialogField])
 	if err != nil {
 		return json.RawMessage("null")
+	}
+	if d.e.Kind == "confirm" && string(v) != "true" {
+		return json.RawMessage("false")
 	}
 	return v
 }
@@ -340,6 +462,11 @@ func (c *mcpCore) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mc
 // shutdown ends the core's session after the last call: what can wait is
 // written now, as when pi quits.
 func (c *mcpCore) shutdown() {
+	// A question no one will answer now is dismissed, so the call it held
+	// ends (writing nothing) before the session does.
+	close(c.closing)
+	c.startMu.Lock()
+	defer c.startMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.started || c.startErr != nil {

@@ -1,0 +1,295 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/pi-memory/pi-memory/host/internal/testmod"
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+const handToken = "ghp_EXAMPLEexample0123456789EXAMPLEexamp"
+
+// mcpCmd is `pimem mcp` for the project dir, on the core at wasm.
+func mcpCmd(t *testing.T, wasm, dir, agent string) *exec.Cmd {
+	cmd := exec.Command(pimemBin, "--wasm", wasm, "mcp")
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + sharedCache, "PI_CODING_AGENT_DIR=" + agent}
+	return cmd
+}
+
+// connect starts `pimem mcp` and connects a client; elicit, when set,
+// answers the server's elicitations (the client then declares it can).
+func connect(t *testing.T, cmd *exec.Cmd, elicit func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error)) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "pimem-test", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: elicit})
+	cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(t, err)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and returns its text and whether it is an error.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (string, bool) {
+	t.Helper()
+	r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	require.NoError(t, err)
+	require.Equal(t, 1, len(r.Content), name)
+	return r.Content[0].(*mcp.TextContent).Text, r.IsError
+}
+
+// The registry's mcpTools, each called; the resources and the prompt; the
+// files on disk after each write. Both builds of the core answer alike.
+func TestMCPServesTheCoresToolsResourcesAndPrompt(t *testing.T) {
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			wasm := m.Path(t)
+			dir, agent, run := onCore(t, wasm)
+			require.NoError(t, os.MkdirAll(filepath.Join(dir, ".pi", "memory"), 0o755))
+			memFile := filepath.Join(dir, ".pi", "memory", "MEMORY.md")
+			require.NoError(t, os.WriteFile(memFile, []byte("# Memory\n\n## Notes\n- CI token "+handToken+" (rotate monthly)\n"), 0o644))
+			require.Equal(t, 0, run("decision", "add", "Use PostgreSQL 16 for the primary database").exit)
+
+			asked := 0
+			cs := connect(t, mcpCmd(t, wasm, dir, agent), func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked++
+				require.Contains(t, req.Params.Message, "Never deploy on Fridays")
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"answer": true}}, nil
+			})
+			ctx := context.Background()
+
+			reg := run("commands", "--json")
+			var r struct {
+				MCPTools []struct {
+					Name       string          `json:"name"`
+					Parameters json.RawMessage `json:"parameters"`
+				} `json:"mcpTools"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(reg.stdout), &r))
+			tools, err := cs.ListTools(ctx, nil)
+			require.NoError(t, err)
+			require.Equal(t, len(r.MCPTools), len(tools.Tools))
+			served := map[string]string{}
+			for _, tl := range tools.Tools {
+				got, _ := json.Marshal(tl.InputSchema)
+				served[tl.Name] = canonical(t, string(got))
+			}
+			for _, tl := range r.MCPTools {
+				require.Equal(t, canonical(t, string(tl.Parameters)), served[tl.Name], tl.Name)
+			}
+
+			text, isErr := call(t, cs, "memory_remember", map[string]any{"text": "Always use pnpm, never npm"})
+			require.False(t, isErr, text)
+			b, _ := os.ReadFile(memFile)
+			require.Contains(t, string(b), "- Always use pnpm, never npm")
+
+			text, isErr = call(t, cs, "decision_propose", map[string]any{"text": "Never deploy on Fridays"})
+			require.False(t, isErr, text)
+			require.Equal(t, 1, asked)
+			b, _ = os.ReadFile(filepath.Join(dir, ".pi", "decision-memory", "decisions.jsonl"))
+			require.Contains(t, string(b), "Never deploy on Fridays")
+
+			text, _ = call(t, cs, "decision_list", map[string]any{})
+			require.Contains(t, text, "2 active decisions")
+			require.Contains(t, text, "Never deploy on Fridays")
+
+			text, _ = call(t, cs, "memory_search", map[string]any{"query": "package manager pnpm"})
+			require.Contains(t, text, "Always use pnpm")
+
+			text, _ = call(t, cs, "memory_status", map[string]any{})
+			require.Contains(t, text, "pi-memory ")
+			require.Contains(t, text, "decisions: on")
+
+			text, isErr = call(t, cs, "memory_forget", map[string]any{"query": "always use pnpm never npm"})
+			require.False(t, isErr, text)
+			id := text[strings.LastIndex(text, `"F-`)+1 : strings.LastIndex(text, `"`)]
+			b, _ = os.ReadFile(memFile)
+			require.NotContains(t, string(b), "Always use pnpm")
+			text, isErr = call(t, cs, "memory_restore", map[string]any{"id": id})
+			require.False(t, isErr, text)
+			b, _ = os.ReadFile(memFile)
+			require.Contains(t, string(b), "Always use pnpm")
+
+			res, err := cs.ListResources(ctx, nil)
+			require.NoError(t, err)
+			var uris []string
+			for _, x := range res.Resources {
+				uris = append(uris, x.URI)
+			}
+			require.Equal(t, []string{"pimem://decisions/active", "pimem://notes/project/MEMORY.md"}, uris)
+			notes, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "pimem://notes/project/MEMORY.md"})
+			require.NoError(t, err)
+			require.Contains(t, notes.Contents[0].Text, "CI token [REDACTED:github-token]")
+			require.NotContains(t, notes.Contents[0].Text, handToken)
+			b, _ = os.ReadFile(memFile)
+			require.Contains(t, string(b), handToken, "the file keeps what its owner wrote")
+			_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "pimem://notes/project/../../x"})
+			require.Error(t, err)
+
+			p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "memory", Arguments: map[string]string{"task": "set up the database"}})
+			require.NoError(t, err)
+			want := run("inject", "--prompt", "set up the database")
+			require.Equal(t, want.stdout, p.Messages[0].Content.(*mcp.TextContent).Text)
+
+			// What a client sends that is wrong gets one clear error.
+			text, isErr = call(t, cs, "memory_search", map[string]any{"query": 5})
+			require.True(t, isErr)
+			require.Equal(t, `memory_search: "query" must be a string, got a number.`, text)
+			text, isErr = call(t, cs, "memory_remember", map[string]any{"text": strings.Repeat("a", 10<<20)})
+			require.True(t, isErr)
+			require.Contains(t, text, "at most 65536 are read")
+			_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "no_such_tool", Arguments: map[string]any{}})
+			require.Error(t, err)
+		})
+	}
+}
+
+// Without elicitation nothing is written, and the answer is the shell
+// command that records it.
+func TestMCPProposalWithoutElicitationWritesNothing(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, _ := onCore(t, wasm)
+	cs := connect(t, mcpCmd(t, wasm, dir, agent), nil)
+	text, isErr := call(t, cs, "decision_propose", map[string]any{"text": "Never deploy on Fridays"})
+	require.False(t, isErr, text)
+	require.Contains(t, text, "pimem decision add -- 'Never deploy on Fridays'")
+	_, err := os.Stat(filepath.Join(dir, ".pi"))
+	require.True(t, os.IsNotExist(err), "nothing written: %v", err)
+}
+
+// A line that is not JSON gets JSON-RPC's parse error and the session goes
+// on; so does a message past 16 MiB.
+func TestMCPAnswersALineThatIsNotJSONAndGoesOn(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, _ := onCore(t, wasm)
+	r := startRaw(t, wasm, dir, agent)
+	send, read := r.send, r.read
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	require.Equal(t, float64(1), read()["id"])
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":`)
+	m := read()
+	require.Equal(t, nil, m["id"])
+	require.Equal(t, float64(-32700), m["error"].(map[string]any)["code"])
+	send(strings.Repeat("x", maxFrame+1))
+	m = read()
+	require.Contains(t, m["error"].(map[string]any)["message"].(string), "more than 16 MiB")
+	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"decision_list","arguments":{}}}`)
+	m = read()
+	require.Equal(t, float64(3), m["id"])
+	require.Contains(t, m["result"].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string), "No active decisions.")
+	require.NoError(t, r.stdin.Close())
+	require.NoError(t, r.cmd.Wait(), "ends with exit 0 when the client closes its end")
+}
+
+// rawMCP starts `pimem mcp` with pipes a test writes and reads lines on.
+type rawMCP struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines *bufio.Reader
+}
+
+func startRaw(t *testing.T, wasm, dir, agent string) *rawMCP {
+	cmd := mcpCmd(t, wasm, dir, agent)
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return &rawMCP{t, cmd, stdin, bufio.NewReader(stdout)}
+}
+
+func (r *rawMCP) send(s string) {
+	_, err := io.WriteString(r.stdin, s+"\n")
+	require.NoError(r.t, err)
+}
+
+func (r *rawMCP) read() map[string]any {
+	l, err := r.lines.ReadString('\n')
+	require.NoError(r.t, err)
+	var m map[string]any
+	require.NoError(r.t, json.Unmarshal([]byte(l), &m), l)
+	return m
+}
+
+// A client of the protocol before 2026-07-28 is asked with
+// elicitation/create (the SDK does it for the call); its accept records the
+// decision.
+func TestMCPAsksAnOlderClientWithElicitationCreate(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, _ := onCore(t, wasm)
+	r := startRaw(t, wasm, dir, agent)
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	require.Equal(t, float64(1), r.read()["id"])
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"decision_propose","arguments":{"text":"Never deploy on Fridays"}}}`)
+	ask := r.read()
+	require.Equal(t, "elicitation/create", ask["method"])
+	require.Contains(t, ask["params"].(map[string]any)["message"].(string), "Never deploy on Fridays")
+	id, _ := json.Marshal(ask["id"])
+	r.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"accept","content":{"answer":true}}}`)
+	m := r.read()
+	require.Equal(t, float64(2), m["id"])
+	b, _ := os.ReadFile(filepath.Join(dir, ".pi", "decision-memory", "decisions.jsonl"))
+	require.Contains(t, string(b), "Never deploy on Fridays")
+	require.NoError(t, r.stdin.Close())
+	require.NoError(t, r.cmd.Wait())
+}
+
+// A client that goes away while a proposal waits for the person leaves
+// nothing behind: the question counts as dismissed, nothing is written, no
+// lock stays, no line is torn, pimem exits 0; the next server works.
+func TestMCPClientGoneMidCallLeavesNoLockAndNoTornLine(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, run := onCore(t, wasm)
+	require.Equal(t, 0, run("decision", "add", "Use PostgreSQL 16").exit)
+	before, _ := os.ReadFile(filepath.Join(dir, ".pi", "decision-memory", "decisions.jsonl"))
+	r := startRaw(t, wasm, dir, agent)
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r.read()
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"decision_propose","arguments":{"text":"Never deploy on Fridays"}}}`)
+	require.Equal(t, "elicitation/create", r.read()["method"])
+	require.NoError(t, r.stdin.Close()) // gone without answering
+	exited := make(chan error, 1)
+	go func() { exited <- r.cmd.Wait() }()
+	select {
+	case err := <-exited:
+		require.NoError(t, err)
+	case <-time.After(60 * time.Second):
+		t.Fatal("pimem mcp did not end when its client went away")
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, ".pi", "decision-memory", "decisions.jsonl"))
+	require.Equal(t, string(before), string(after))
+	for _, root := range []string{dir, agent} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && (strings.HasSuffix(p, ".lock") || strings.HasSuffix(p, ".lock.break")) {
+				t.Errorf("stale lock %s", p)
+			}
+			if err == nil && strings.HasSuffix(p, ".jsonl") {
+				b, _ := os.ReadFile(p)
+				for n, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+					if l != "" && !json.Valid([]byte(l)) {
+						t.Errorf("%s:%d torn: %q", p, n+1, l)
+					}
+				}
+			}
+			return nil
+		})
+	}
+	cs := connect(t, mcpCmd(t, wasm, dir, agent), nil)
+	text, _ := call(t, cs, "decision_list", map[string]any{})
+	require.Contains(t, text, "Use PostgreSQL 16")
+}
