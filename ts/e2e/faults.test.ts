@@ -652,7 +652,7 @@ describe("faults (issue 19)", { concurrency }, () => {
 			hs.interceptBank(bank, (_req, res) => void held.push(res));
 			const runs: Array<{ shutdownMs: number; ms: number }> = [];
 			try {
-				for (const shutdownMs of [300, 3000]) {
+				for (const shutdownMs of [300, 5000]) {
 					writeConfig(sb, { recall: { timeoutMs: 300 }, flush: { shutdownMs } });
 					t = Date.now();
 					const r = await runPrint(sb, `We deploy with make ship-${shutdownMs}.`, { env });
@@ -666,9 +666,10 @@ describe("faults (issue 19)", { concurrency }, () => {
 			}
 			// Quitting used to wait for the retain's 10 s request bound whatever shutdownMs said,
 			// then twice shutdownMs when an older job came due during the wait (the second run:
-			// the first run's job, backed off 2 s). The margin is pi's start on a busy machine.
+			// the first run's job, backed off 2 s, is due during its wait). The margin is for
+			// pi's start on a busy machine; it is below what the second bound would add.
 			for (const run of runs) {
-				assert.ok(run.ms < healthyMs + run.shutdownMs + 300 + 2_500, `pi -p took ${run.ms} ms with flush.shutdownMs ${run.shutdownMs} (${healthyMs} ms with a healthy server)`);
+				assert.ok(run.ms < healthyMs + run.shutdownMs + 300 + 4_000, `pi -p took ${run.ms} ms with flush.shutdownMs ${run.shutdownMs} (${healthyMs} ms with a healthy server)`);
 			}
 			figures.exit = { healthyMs, runs };
 		});
@@ -759,9 +760,11 @@ describe("faults (issue 19)", { concurrency }, () => {
 				assert.ok(statuses.length > 0, "the footer was set");
 				for (const s of statuses) for (const text of stringsOf(s)) assert.ok(!hasEscape(text), JSON.stringify(s));
 
-				// pi compacts with our summary: the same neutralised text, framed.
+				// pi compacts with our summary: the same neutralised text, framed (once the
+				// observer has answered for turn 3: a span it is still reading is left to pi).
 				sb.model.enqueue(longReply(3));
 				await rpc.prompt("Turn 3: the lexer now");
+				await waitUntil(() => traffic.memory.length >= 2, "the observer's request after turn 3");
 				await memoryQuiet(rpc, sb, traffic);
 				const r = await rpc.request({ type: "compact" }, 60_000);
 				assert.equal(r.success, true, JSON.stringify(r));
