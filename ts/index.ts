@@ -389,8 +389,9 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	});
 
 	pi.on("session_shutdown", async (event, ctx) => {
-		await settleBackground();
-		await run(ctx, "session_shutdown", { reason: event.reason });
+		// The core's last flush is bounded by what is left of flush.shutdownMs after this wait.
+		const waitedMs = await settleBackground();
+		await run(ctx, "session_shutdown", { reason: event.reason, waitedMs });
 		ended = true;
 		// The runtime is torn down after this event; let the instance and its locks go.
 		await core.close().catch((err: unknown) => console.error("pi-memory: closing the core failed:", err));
@@ -449,11 +450,12 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// flush's is flush.shutdownMs, an observer call's 5 s; else BACKGROUND_BOUND_MS),
 	// counted from the shutdown, then
 	// aborts those left and waits briefly for their (failed) answers to reach the core.
-	async function settleBackground(): Promise<void> {
+	// Returns how long it waited, in ms.
+	async function settleBackground(): Promise<number> {
 		const start = Date.now();
 		// An answer may plan the next call (the reflector after the observer): wait for those too.
 		for (;;) {
-			if (background.size === 0) return;
+			if (background.size === 0) return Date.now() - start;
 			const deadline = start + Math.max(...background.values());
 			if (Date.now() >= deadline) break;
 			await within([...background.keys()], deadline - Date.now());
@@ -461,6 +463,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 		console.error(`pi-memory: ${background.size} background call(s) (model or Hindsight) still running after ${Date.now() - start} ms at shutdown; aborted`);
 		shutdown.abort();
 		await within([...background.keys()], ABORTED_BOUND_MS);
+		return Date.now() - start;
 	}
 
 	async function failed(ctx: ExtensionContext, exportName: string, err: unknown): Promise<void> {

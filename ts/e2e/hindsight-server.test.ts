@@ -2,7 +2,8 @@
 // client of ours talks to it: a bank is created, a retained fact is stored word for
 // word and recalled, banks are apart, a document id retained twice is stored once,
 // reflect answers from memory, and each fault the lifecycle tests need (one bank
-// failing, the server refusing connections, the API process stopped and back) does
+// failing, slow or answered in the server's place, the server refusing connections,
+// the API process stopped and back) does
 // what it says. When a Hindsight scenario fails and this passes, the fault is not in
 // the harness. Needs `make hindsight` (build/hindsight.sh install) once.
 
@@ -224,6 +225,26 @@ describe("a real Hindsight server behind the fault proxy", () => {
 		assert.equal(r.status, 200);
 		assert.ok(Date.now() - t0 >= 400);
 		hs.healBank("proj-b");
+	});
+
+	it("answers one bank's requests in the server's place, passes on those it chooses, and forwards all again once healed", async () => {
+		const recall = (bank: string) =>
+			fetch(`${hs.url}/v1/default/banks/${bank}/memories/recall`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "staging database" }) });
+		hs.interceptBank("proj-a", (req, res, pass) => {
+			if (!req.url.endsWith("/memories/recall")) return pass();
+			res.writeHead(200, { "content-type": "text/html" });
+			res.end("<html>not Hindsight</html>");
+		});
+		const page = await recall("proj-a");
+		assert.equal(await page.text(), "<html>not Hindsight</html>");
+		assert.equal((await fetch(`${hs.url}/v1/default/banks/proj-a/memories/list`)).status, 200, "passed on to the server");
+		assert.match(await (await recall("proj-b")).text(), /results/, "another bank is not intercepted");
+		hs.healBank("proj-a");
+		assert.match(await (await recall("proj-a")).text(), /orion/);
+		assert.deepEqual(
+			hs.requestsFor("proj-a").slice(-3).map((r) => [r.status, r.injected]),
+			[[200, true], [200, false], [200, false]],
+		);
 	});
 
 	it("refuses connections while down, and forwards again once up", async () => {

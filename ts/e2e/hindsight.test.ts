@@ -3,17 +3,17 @@
 // hindsight.ts, pi's fake model (harness.ts) and Hindsight's fake memory model. One
 // server for the file; each test has its own sandbox (agent folder, outbox) and its
 // own banks. What the server holds is read through its API, never through our code.
-// Needs `make hindsight` once (make test-e2e depends on it).
+// Needs `make hindsight` once (make test-e2e depends on it). The faults of issue 19 (a
+// wrong URL's web page, a 50 MB answer, credentials in the URL, a hanging server at exit,
+// and the rest) are in faults.test.ts.
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { contentText, outputMessageOf, runPrint, startRpc, withSandbox } from "./harness.ts";
+import { contentText, runPrint, startRpc, withSandbox } from "./harness.ts";
 import type { ChatMessage, RecordedRequest, Rpc, Sandbox } from "./harness.ts";
 import { startHindsight } from "./hindsight.ts";
 import type { Hindsight, ProxiedRequest } from "./hindsight.ts";
@@ -490,134 +490,6 @@ describe("Hindsight configuration, followed by every path", () => {
 			assert.deepEqual(hs.requests.slice(since).filter((r) => r.bank === bank), [], "no request reached the server");
 			assert.deepEqual(toolsOf(sb.model.chats().slice(before)[0]).filter((t) => t.startsWith("hindsight_")), [], "no Hindsight tool offered");
 			assert.ok(!fs.existsSync(path.join(sb.agentDir, "pi-memory", "hindsight")), "no outbox folder was made");
-		});
-	});
-
-	it("a URL with a password is refused at start: a warning says to use apiKey and shows no password; no request, no outbox", async () => {
-		await withSandbox({}, async (sb) => {
-			const bank = bankFor("userinfo");
-			const withPassword = hs.url.replace("://", "://deploy:hunter2pw@");
-			writeConfig(sb, { url: withPassword, projectBank: bank });
-			const since = hs.requests.length;
-			const rpc = await startRpc(sb);
-			let problems: string[];
-			let status: string[];
-			try {
-				await rpc.prompt("Where does the build cache live?");
-				problems = rpc.problems(0);
-				status = (await rpc.command("/hindsight")).records.map(outputMessageOf).filter((t) => t !== undefined);
-			} finally {
-				await rpc.close();
-			}
-			assert.ok(
-				problems.some((p) => /holds a user name or password/.test(p) && /apiKey/.test(p) && p.includes("://***@")),
-				`a warning says why and what to do: ${JSON.stringify(problems)}`,
-			);
-			assert.match(status.join("\n"), /Hindsight is off: .*holds a user name or password/);
-			assert.ok(!JSON.stringify(rpc.records).includes("hunter2pw"), "the password is shown nowhere");
-			assert.deepEqual(hs.requests.slice(since).filter((r) => r.bank === bank), [], "no request reached the server");
-			assert.ok(!fs.existsSync(path.join(sb.agentDir, "pi-memory", "hindsight")), "no outbox folder was made");
-		});
-	});
-
-	it("a 200 that is not Hindsight's (a wrong URL's web page) does not mark the turn sent: it waits in the outbox and /hindsight says what came back", async () => {
-		await withSandbox({}, async (sb) => {
-			const page = http.createServer((_req, res) => {
-				res.writeHead(200, { "content-type": "text/html" });
-				res.end("<!DOCTYPE html><html><head><title>Welcome to nginx!</title></head><body>It works.</body></html>");
-			});
-			await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", () => resolve()));
-			try {
-				const wrong = `http://127.0.0.1:${(page.address() as AddressInfo).port}`;
-				const rpc = await startRpc(sb, { env: { HINDSIGHT_API_URL: wrong } });
-				let status: string[];
-				try {
-					await rpc.prompt("Remember: the artifacts bucket is called tern.");
-					await eventually(async () => outbox(sb).fails > 0, "the background flush to fail");
-					status = (await rpc.command("/hindsight")).records.map(outputMessageOf).filter((t) => t !== undefined);
-				} finally {
-					await rpc.close();
-				}
-				assert.ok(outbox(sb).pending.some((j) => j.item.content.includes("tern")), `the turn waits in the outbox: ${JSON.stringify(outbox(sb))}`);
-				assert.match(status.join("\n"), /1 waiting/);
-				assert.match(status.join("\n"), /the answer is not Hindsight's: an HTML page \(Welcome to nginx!\)/);
-			} finally {
-				page.closeAllConnections();
-				await new Promise<void>((resolve) => page.close(() => resolve()));
-			}
-		});
-	});
-
-	it("a 50 MB recall answer does not hold the turn: the host reads its first MiB, the core refuses it, and the footer names the bank", async () => {
-		await withSandbox({}, async (sb) => {
-			let unsent = -1;
-			const huge = http.createServer((req, res) => {
-				if (!(req.url ?? "").endsWith("/memories/recall")) {
-					res.writeHead(200, { "content-type": "application/json" });
-					res.end(JSON.stringify({ success: true, bank_id: "b", items_count: 1, async: true }));
-					return;
-				}
-				res.writeHead(200, { "content-type": "application/json" });
-				const mib = Buffer.from(`{"results":[` + `{"text":"x","type":"world"},`.repeat(40_000));
-				let left = 50;
-				const more = (): void => {
-					while (left > 0 && !res.destroyed) {
-						left--;
-						if (!res.write(mib)) return void res.once("drain", more);
-					}
-					res.end("]}");
-				};
-				res.on("close", () => (unsent = left));
-				more();
-			});
-			await new Promise<void>((resolve) => huge.listen(0, "127.0.0.1", () => resolve()));
-			try {
-				const url = `http://127.0.0.1:${(huge.address() as AddressInfo).port}`;
-				writeConfig(sb, { recall: { timeoutMs: 10_000 } });
-				const rpc = await startRpc(sb, { env: { HINDSIGHT_API_URL: url } });
-				const began = Date.now();
-				let took: number;
-				try {
-					await rpc.prompt("How do we deploy?");
-					took = Date.now() - began;
-					assert.ok(
-						footers(rpc).some((f) => /project bank the answer is larger than 1 MiB/.test(f)),
-						`the footer names the bank: ${JSON.stringify(footers(rpc))}`,
-					);
-				} finally {
-					await rpc.close();
-				}
-				assert.ok(took < 15_000, `the turn took ${took} ms`);
-				assert.ok(unsent > 10, `the answer was not read to its end (${unsent} MiB unsent)`);
-			} finally {
-				huge.closeAllConnections();
-				await new Promise<void>((resolve) => huge.close(() => resolve()));
-			}
-		});
-	});
-
-	it("quitting with a server that never answers waits no longer than flush.shutdownMs, and the turn waits in the outbox", async () => {
-		await withSandbox({}, async (sb) => {
-			const held: http.ServerResponse[] = [];
-			const hanging = http.createServer((_req, res) => void held.push(res));
-			await new Promise<void>((resolve) => hanging.listen(0, "127.0.0.1", () => resolve()));
-			try {
-				const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
-				writeConfig(sb, { recall: { timeoutMs: 300 }, flush: { shutdownMs: 300 } });
-				const began = Date.now();
-				const r = await runPrint(sb, "We deploy with make ship.", { env: { HINDSIGHT_API_URL: url } });
-				const took = Date.now() - began;
-				assert.equal(r.code, 0, r.stderr);
-				// pi's own start and the turn take a second or two here; the retain's requests
-				// are bounded at 10 s, which quitting used to wait for whatever shutdownMs said.
-				assert.ok(took < 7_000, `pi -p took ${took} ms with flush.shutdownMs 300`);
-				const outbox = fs.readFileSync(path.join(sb.agentDir, "pi-memory", "hindsight", "outbox.jsonl"), "utf8");
-				assert.match(outbox, /make ship/, "the turn waits in the outbox for the next session");
-			} finally {
-				for (const res of held) res.destroy();
-				hanging.closeAllConnections();
-				await new Promise<void>((resolve) => hanging.close(() => resolve()));
-			}
 		});
 	});
 });

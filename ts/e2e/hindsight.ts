@@ -335,11 +335,19 @@ export function bankOf(url: string): string {
 	return m ? decodeURIComponent(m[1]!) : "";
 }
 
+/**
+ * An answer the proxy gives in the server's place (interceptBank): it writes res
+ * itself, holds it (a server that never answers), or calls pass() to forward the
+ * request as usual.
+ */
+export type Intercept = (req: ProxiedRequest, res: http.ServerResponse, pass: () => void) => void;
+
 interface Proxy {
 	url: string;
 	requests: ProxiedRequest[];
 	failures: Map<string, number>;
 	delays: Map<string, number>;
+	intercepts: Map<string, Intercept>;
 	setDown(down: boolean): Promise<void>;
 	close(): Promise<void>;
 }
@@ -348,6 +356,7 @@ async function startProxy(target: number): Promise<Proxy> {
 	const requests: ProxiedRequest[] = [];
 	const failures = new Map<string, number>();
 	const delays = new Map<string, number>();
+	const intercepts = new Map<string, Intercept>();
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on("data", (c: Buffer) => chunks.push(c));
@@ -358,7 +367,20 @@ async function startProxy(target: number): Promise<Proxy> {
 			const record: ProxiedRequest = { method: req.method ?? "", url, bank, raw, status: 0, injected: false };
 			requests.push(record);
 			const status = failures.get(bank);
+			const intercept = intercepts.get(bank);
 			const forward = () => {
+				if (intercept !== undefined) {
+					record.injected = true;
+					intercept(record, res, () => {
+						record.injected = false;
+						pass();
+					});
+					if (res.headersSent) record.status = res.statusCode;
+					return;
+				}
+				pass();
+			};
+			const pass = () => {
 				if (status !== undefined) {
 					record.status = status;
 					record.injected = true;
@@ -404,6 +426,7 @@ async function startProxy(target: number): Promise<Proxy> {
 		requests,
 		failures,
 		delays,
+		intercepts,
 		async setDown(d: boolean) {
 			if (d === down) return;
 			down = d;
@@ -462,7 +485,9 @@ export interface Hindsight {
 	failBank(bank: string, status?: number): void;
 	/** Every request naming bank waits ms before it is forwarded, until healBank. */
 	delayBank(bank: string, ms: number): void;
-	/** Undo failBank and delayBank for bank. */
+	/** Every request naming bank goes to answer instead of the server, until healBank. */
+	interceptBank(bank: string, answer: Intercept): void;
+	/** Undo failBank, delayBank and interceptBank for bank. */
 	healBank(bank: string): void;
 	/** Refuse (true) or accept again (false) every connection to url, as a server that is down. */
 	setDown(down: boolean): Promise<void>;
@@ -566,9 +591,13 @@ export async function startHindsight(opts: HindsightOptions = {}): Promise<Hinds
 		delayBank(bank, ms) {
 			proxy.delays.set(bank, ms);
 		},
+		interceptBank(bank, answer) {
+			proxy.intercepts.set(bank, answer);
+		},
 		healBank(bank) {
 			proxy.failures.delete(bank);
 			proxy.delays.delete(bank);
+			proxy.intercepts.delete(bank);
 		},
 		setDown: (down) => proxy.setDown(down),
 		async stopApi() {

@@ -1,9 +1,9 @@
 // Observational memory in the real pi (issue 8): the observer runs after a run has
 // settled, in the background; pi's threshold compaction (driven by the fake model's
 // reported usage) gets our summary; the observations block rides in every request,
-// byte for byte the same while memory is unchanged; a failing or slow observer never
-// breaks or stalls a turn; a fork sees its own branch's observations; --no-memory
-// means no observer call and nothing appended.
+// byte for byte the same while memory is unchanged; a slow observer never stalls a
+// turn; a fork sees its own branch's observations. What a failing, garbage, hostile
+// or switched-off observer does is in faults.test.ts (issue 19).
 //
 // The fake model answers the observer's and the reflector's requests (told apart by
 // their system prompts) through its route, so the agent's own replies stay queued.
@@ -173,69 +173,6 @@ describe("observational memory in pi", () => {
 		});
 	});
 
-	it("an observer that always fails leaves pi's own summary, and the turn completes with no extension_error", async () => {
-		await withSandbox({ settings }, async (sb) => {
-			const traffic = observe(sb, () => ({ status: 500, message: "observer down" }));
-			sb.model.defaultReply = "PI-OWN-SUMMARY of the session";
-			const rpc = await startRpc(sb);
-			try {
-				sb.model.enqueue(longReply(1));
-				await rpc.prompt("Turn 1: rewrite the parser");
-				await waitUntil(() => traffic.memory.length >= 1, "the observer's request after turn 1");
-				sb.model.enqueue(longReply(2));
-				const turn2 = await rpc.prompt(`Turn 2: go on ${BIG}`);
-				assert.ok(turn2.records.some((r) => r.type === "agent_settled"));
-				assert.ok(!rpc.records.some((r) => r.type === "extension_error"), rpc.describe());
-				const [compaction, ...more] = compactions(await entries(rpc));
-				assert.ok(compaction !== undefined && more.length === 0, rpc.describe());
-				assert.match(String(compaction.summary), /PI-OWN-SUMMARY/);
-				assert.doesNotMatch(String(compaction.summary), /## Observations/);
-				assert.equal(ledger(await entries(rpc)).filter((e) => JSON.stringify(e.data).includes('"op":"observe"')).length, 0, "no observation recorded");
-			} finally {
-				await rpc.close();
-			}
-		});
-	});
-
-	it("/om observe with a failing, empty or cut-off observer says the call failed and records nothing; the next successful run covers the same span", async () => {
-		await withSandbox({ settings }, async (sb) => {
-			const answers: Reply[] = [{ status: 500, message: "observer down" }, "", { text: "Date: Jan 1, 2026\n* 🔴 (10:00) User asked for the", finish: "length" }, observation("RETRIED")];
-			const traffic = observe(sb, (n) => answers[n - 1] ?? observation(`EXTRA-${n}`));
-			// Blocking mode: the observer runs only on /om observe, not after the turn.
-			sb.writeProject(".pi/om-config.json", JSON.stringify({ observerTokens: 1000, retainTokens: 4000, enableReflection: false, mode: "blocking" }));
-			const rpc = await startRpc(sb);
-			try {
-				sb.model.enqueue(longReply(1));
-				await rpc.prompt("Turn 1: rewrite the parser");
-				assert.equal(traffic.memory.length, 0, "blocking mode: no observer call after the turn");
-
-				const failed = await rpc.command("/om observe");
-				assert.match(failed.notes.join("\n"), /The observer call failed: the model call failed: .*observer down.*not marked observed/s, rpc.describe());
-				assert.doesNotMatch(failed.notes.join("\n"), /Nothing new to observe/);
-				assert.equal(ledger(await entries(rpc)).length, 0, "nothing recorded");
-				const status = await rpc.command("/om status");
-				assert.match(status.notes.join("\n"), /observer backing off after 1 failure\(s\).*observer down/s);
-
-				const empty = await rpc.command("/om observe");
-				assert.match(empty.notes.join("\n"), /The observer call failed: the model answered with no text/);
-				const cut = await rpc.command("/om observe");
-				assert.match(cut.notes.join("\n"), /The observer call failed: the answer was cut off at the model's output limit/);
-				assert.equal(ledger(await entries(rpc)).length, 0, "nothing recorded");
-
-				const ok = await rpc.command("/om observe");
-				assert.match(ok.notes.join("\n"), /Observed in 1 call/, rpc.describe());
-				assert.equal(traffic.memory.length, 4);
-				const asked = traffic.memory.map((m) => lastUserText(m.body));
-				assert.ok(asked.every((a) => a === asked[0]), "every retry asks for the same span");
-				const records = ledger(await entries(rpc));
-				assert.equal(records.length, 1);
-				assert.match(JSON.stringify(records[0]?.data), /RETRIED/);
-			} finally {
-				await rpc.close();
-			}
-		});
-	});
-
 	it("observerModel: a model of a provider without credentials is refused with what to do and no request; \"fake/fake-model\" is used", async () => {
 		await withSandbox({ settings }, async (sb) => {
 			const traffic = observe(sb, (n) => observation(`MODEL-${n}`));
@@ -322,30 +259,6 @@ describe("observational memory in pi", () => {
 				const block = observationsBlock(traffic.actor.at(-1)!.body);
 				assert.match(block, /FORK-1/, rpc.describe());
 				assert.doesNotMatch(block, /FORK-2/, "turn 2's observation belongs to the other branch");
-			} finally {
-				await rpc.close();
-			}
-		});
-	});
-
-	it("--no-memory: no observer call, nothing appended, nothing injected, pi's own compaction", async () => {
-		await withSandbox({ settings }, async (sb) => {
-			const traffic = observe(sb, (n) => observation(`OFF-${n}`));
-			sb.model.defaultReply = "PI-OWN-SUMMARY of the session";
-			const rpc = await startRpc(sb, { args: ["--no-memory"] });
-			try {
-				sb.model.enqueue(longReply(1));
-				await rpc.prompt("Turn 1: rewrite the parser");
-				sb.model.enqueue(longReply(2));
-				await rpc.prompt(`Turn 2: go on ${BIG}`);
-				sb.model.enqueue(longReply(3));
-				await rpc.prompt("Turn 3: and now?");
-				const all = await entries(rpc);
-				assert.deepEqual(traffic.memory, [], "no observer call");
-				assert.deepEqual(ledger(all), [], "nothing appended");
-				assert.ok(traffic.actor.every((a) => observationsBlock(a.body) === ""), "nothing injected");
-				const [compaction] = compactions(all);
-				assert.match(String(compaction?.summary), /PI-OWN-SUMMARY/);
 			} finally {
 				await rpc.close();
 			}

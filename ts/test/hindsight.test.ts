@@ -363,7 +363,12 @@ test("session_shutdown waits for a background http ask no longer than its exitMs
 	assert.ok(waited < 3_000, `shutdown waited ${waited} ms for an ask whose exitMs is 200`);
 	assert.deepEqual(scripted.calls.map((c) => c.exportName), ["agent_end", "resume", "session_shutdown"]);
 	assert.deepEqual(resumes().map((r) => r.value), [[{ error: "aborted" }]], "the aborted ask is answered before the core's shutdown");
+	// The core bounds its last flush by what is left of flush.shutdownMs (issue 19, item 7).
+	const told = scripted.calls.at(-1)?.input as { reason?: string; waitedMs?: number };
+	assert.equal(told.reason, "quit");
+	assert.ok(typeof told.waitedMs === "number" && told.waitedMs >= 200 && told.waitedMs <= waited, `session_shutdown says it waited ${told.waitedMs} ms`);
 });
+
 
 test("effects after a foreground ask are not performed, saying so", async (t) => {
 	const errors = quietErrors(t);

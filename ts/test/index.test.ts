@@ -339,11 +339,11 @@ test("agent_end reports the last assistant message's stop reason, whether the ru
 	}
 });
 
-test("session_shutdown forwards the reason and closes the core", async () => {
+test("session_shutdown forwards the reason and how long it waited for background calls (none: 0 ms), and closes the core", async () => {
 	scripted.reset();
 	const pi = started(scriptedFactory);
 	await pi.emit("session_shutdown", { reason: "quit" }, fakeContext().ctx);
-	assert.deepEqual(scripted.calls, [{ exportName: "session_shutdown", input: { reason: "quit" } }]);
+	assert.deepEqual(scripted.calls, [{ exportName: "session_shutdown", input: { reason: "quit", waitedMs: 0 } }]);
 	assert.equal(scripted.closed, 1);
 });
 

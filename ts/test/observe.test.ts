@@ -405,7 +405,7 @@ test("session_shutdown aborts a background call still out after its bound, hands
 		[
 			["agent_settled", { branch: [], window: 0, aborted: false }],
 			["resume", { id: "bg1", value: { error: "Request was aborted" } }],
-			["session_shutdown", { reason: "quit" }],
+			["session_shutdown", { reason: "quit", waitedMs: mod.BACKGROUND_BOUND_MS }],
 		],
 	);
 	// (Node may print an ExperimentalWarning for the mock timers through console.error too.)

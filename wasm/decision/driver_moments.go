@@ -107,4 +107,4 @@ func (d *driver) AgentEnd(out *store.Out, in gjson.Result) {
 }
 
 // Shutdown writes a snapshot the last load asked for.
-func (d *driver) Shutdown(*store.Out) { d.settle() }
+func (d *driver) Shutdown(*store.Out, gjson.Result) { d.settle() }

@@ -55,8 +55,10 @@ func (h *driver) Context(out *store.Out, in gjson.Result) { h.recall(out, in) }
 // AgentEnd queues the run in the outbox, and flushes in the background.
 func (h *driver) AgentEnd(out *store.Out, in gjson.Result) { h.retain(out, in) }
 
-// Shutdown flushes what is due within flush.shutdownMs.
-func (h *driver) Shutdown(out *store.Out) { h.shutdown(out) }
+// Shutdown flushes what is due within what is left of flush.shutdownMs.
+func (h *driver) Shutdown(out *store.Out, in gjson.Result) {
+	h.shutdown(out, jsonr.Get(in, "waitedMs").Int())
+}
 
 // ActiveTools are Hindsight's tools the model may call now.
 func (h *driver) ActiveTools() []string { return h.activeTools() }

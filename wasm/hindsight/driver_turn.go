@@ -149,12 +149,20 @@ func (h *driver) flush(out *store.Out, background bool, timeoutMs int, then func
 	})
 }
 
-// shutdown flushes what is due within flush.shutdownMs; the rest waits in
-// the outbox for the next session.
-func (h *driver) shutdown(out *store.Out) {
+// shutdown flushes what is due within what is left of flush.shutdownMs
+// once the host has waited waitedMs for the background asks (a flush from
+// agent_end among them): quitting waits for Hindsight at most
+// flush.shutdownMs in all, counted from when pi began to quit. A job whose
+// backoff ran out during that wait would otherwise start a second full
+// bound. What is not sent waits in the outbox for the next session.
+func (h *driver) shutdown(out *store.Out, waitedMs int64) {
 	if h.env.May(h, store.Capture) != "" || h.cfg.ShutdownMs == 0 {
 		return
 	}
 	h.flushing = false // a background flush still out is lost with the session
-	h.flush(out, false, h.cfg.ShutdownMs, nil)
+	left := int64(h.cfg.ShutdownMs) - max(0, waitedMs)
+	if left <= 0 {
+		return
+	}
+	h.flush(out, false, int(left), nil)
 }

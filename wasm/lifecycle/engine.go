@@ -145,7 +145,7 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 		case "agent_end":
 			e.agentEnd(out, in)
 		case "session_shutdown":
-			e.sessionShutdown(out)
+			e.sessionShutdown(out, in)
 		case "context":
 			e.context(out, in)
 		case "agent_settled":
@@ -301,11 +301,11 @@ func (e *Engine) sessionFile(out *store.Out, in gjson.Result) (gjson.Result, boo
 // sessionShutdown does what can wait until the session is over, for the
 // stores that may still act: a due snapshot, the staged facts' flush, the
 // outbox's last flush.
-func (e *Engine) sessionShutdown(out *store.Out) {
+func (e *Engine) sessionShutdown(out *store.Out, in gjson.Result) {
 	for _, st := range e.stores {
 		if x, ok := st.(store.Shutdowner); ok {
 			st.Refresh(out)
-			x.Shutdown(out)
+			x.Shutdown(out, in)
 		}
 	}
 }

@@ -545,6 +545,39 @@ func TestShutdownFlushesDueJobsWithinItsBound(t *testing.T) {
 	require.Equal(t, 1, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
 }
 
+// Issue 19, item 7: quitting waits for Hindsight at most flush.shutdownMs in
+// all. The host first waits for a background flush (as long as its exitMs,
+// the same bound); a job whose backoff ran out meanwhile used to start a
+// second flush with the whole bound again, so pi -p with a hanging server
+// took twice flush.shutdownMs.
+func TestShutdownFlushesWithinWhatIsLeftOfItsBoundAfterTheBackgroundWait(t *testing.T) {
+	tests := []struct {
+		name     string
+		waitedMs int64
+		want     int64 // the shutdown flush's timeoutMs, 0 for none
+	}{
+		{"no wait", 0, 2500},
+		{"part of the bound spent", 2000, 500},
+		{"the whole bound spent", 2500, 0},
+		{"more than the bound", 9000, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newHSRig(t, `{"url":"http://hs:1","flush":{"shutdownMs":2500}}`, nil)
+			r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("keep", "x")})
+			r.call("session_shutdown", map[string]any{"reason": "quit", "waitedMs": tt.waitedMs})
+			asks := r.effects("http")
+			if tt.want == 0 {
+				require.Equal(t, 0, len(asks), "%s", r.last.Raw)
+				require.Equal(t, 1, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending), "the job waits for the next session")
+				return
+			}
+			require.Equal(t, 1, len(asks))
+			require.Equal(t, tt.want, asks[0].Get("requests.0.timeoutMs").Int())
+		})
+	}
+}
+
 func TestEveryRegisteredToolRuns(t *testing.T) {
 	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
 	for _, tool := range registry.Tools {

@@ -67,7 +67,7 @@ func (n *driver) Prompted(_ *store.Out, text string, receipts []budget.Receipt) 
 }
 
 // Shutdown flushes the staged facts.
-func (n *driver) Shutdown(out *store.Out) {
+func (n *driver) Shutdown(out *store.Out, _ gjson.Result) {
 	info, warnings := n.settle()
 	if info != "" {
 		out.Notify("info", "pi-memory: "+info)

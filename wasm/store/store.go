@@ -114,9 +114,11 @@ type Compacter interface {
 }
 
 // Shutdowner takes part in session_shutdown: what can wait until the
-// session is over.
+// session is over. in is the event: {reason, waitedMs}, where waitedMs is
+// how long the host already waited, since pi began to quit, for the
+// background asks still out (the flushes' bounds count it).
 type Shutdowner interface {
-	Shutdown(out *Out)
+	Shutdown(out *Out, in gjson.Result)
 }
 
 // Tooler offers tools to the model (the registry's tools whose Store is its
