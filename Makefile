@@ -25,7 +25,7 @@ $(error cannot read "version" from ts/package.json)
 endif
 PACKAGE := $(OUT)/pimem-$(VERSION).tgz
 
-.PHONY: all tools hindsight wasm run test test-types test-go test-ts test-e2e test-e2e-compat fuzz bench package install pimem clean
+.PHONY: all tools hindsight wasm run test test-types test-go test-ts test-e2e test-e2e-compat test-release fuzz bench package install pimem release clean
 
 all: wasm pimem
 
@@ -59,6 +59,16 @@ pimem: $(TINYGO_WASM)
 
 package: $(PACKAGE)
 
+# Prebuilt pimem binaries with the core inside, for people without a Go
+# toolchain (decision 014): build/out/release/pimem-<version>-<os>-<arch> and
+# SHA256SUMS. test-release builds this machine's one and runs it from an
+# empty folder.
+release: tools wasm
+	$(BUILD)/release.sh
+
+test-release: tools wasm
+	$(BUILD)/release.sh --check
+
 $(PACKAGE): $(TINYGO_WASM) $(REGISTRY) ts/index.ts ts/core.ts ts/README.md ts/package.json ts/package-lock.json $(BUILD)/package.sh
 	$(BUILD)/package.sh $@ >/dev/null
 
@@ -66,7 +76,7 @@ $(PACKAGE): $(TINYGO_WASM) $(REGISTRY) ts/index.ts ts/core.ts ts/README.md ts/pa
 run: tools package
 	$(BUILD)/run.sh $(PACKAGE) $(ARGS)
 
-test: tools wasm test-types test-go fuzz test-ts test-e2e test-e2e-compat
+test: tools wasm test-types test-go fuzz test-ts test-e2e test-e2e-compat test-release
 	@echo "all tests passed"
 
 # tsc over ts/ (adapter, tests, end-to-end suite, benchmarks) against pi's declarations.

@@ -11,6 +11,7 @@
 //	pimem [flags] inject [--prompt TEXT] [--json]
 //	pimem [flags] commands [--json]
 //	pimem [flags] git setup
+//	pimem [--project DIR] [--agent-dir DIR] [--wasm PATH] mcp
 //	pimem [--wasm PATH] merge-driver %O %A %B %P
 //	pimem [--wasm PATH] --version
 //
@@ -40,6 +41,7 @@ const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wa
        pimem [flags] inject [--prompt TEXT] [--json]
        pimem [flags] commands [--json]
        pimem [flags] git setup
+       pimem [flags] mcp
        pimem [--wasm PATH] merge-driver %O %A %B %P
        pimem [--wasm PATH] --version
 
@@ -53,6 +55,8 @@ const usageTail = `  inject      print what would be added to the system prompt 
               and the git config of the merge driver (each clone runs it once)
   merge-driver
               what git runs to merge the decision log (git setup registers it)
+  mcp         serve this project's memory to other agents over MCP (stdio): the
+              tools, the decisions and notes as resources, the "memory" prompt
 
 flags:
   --project DIR    the project (default: the current folder); running pimem in a

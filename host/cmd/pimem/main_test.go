@@ -113,7 +113,7 @@ func TestUnknownCommandsAreUsageErrorsListingTheCoresCommands(t *testing.T) {
 		t.Run(m.Name, func(t *testing.T) {
 			r := runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "decisions-typo", "list")
 			require.Equal(t, 2, r.exit, r.stderr)
-			require.Contains(t, r.stderr, `unknown command "decisions-typo" (decision, memory, om, hindsight, inject, commands, git, merge-driver)`)
+			require.Contains(t, r.stderr, `unknown command "decisions-typo" (decision, memory, om, hindsight, inject, commands, git, merge-driver, mcp)`)
 		})
 	}
 }

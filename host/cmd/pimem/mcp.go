@@ -2,7 +2,7 @@ package main
 
 // pimem mcp: the project's memory served to any agent that speaks the
 // Model Context Protocol (Claude Code, Codex, Cursor, pi's own MCP client),
-// over stdio, on the same core pi loads (issue 20, decision 016). This file
+// over stdio, on the same core pi loads (issue 20, decision 014). This file
 // only translates: the tools, their schemas and results, the resources and
 // the prompt's text all come from the core (a rule here is a bug, as in
 // pi's adapter).
@@ -82,7 +82,7 @@ func mcpServe(o options, argv []string, in io.ReadCloser, out io.WriteCloser, st
 	}
 	defer closeCore()
 	w := &lockedWriter{w: out}
-	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(in, w, stderr), Writer: w, MaxLineLength: -1})
+	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(in, w, c.waitingForPerson), Writer: w, MaxLineLength: -1})
 	c.shutdown()
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		return 1, fmt.Errorf("mcp: %w", err)
@@ -484,8 +484,12 @@ const maxFrame = 16 << 20
 // frames passes the client's messages to the SDK one line at a time and
 // answers a line that is not JSON, or is longer than maxFrame, with
 // JSON-RPC's parse error itself: the SDK would end the connection on it,
-// and one bad message must not cost the client the session.
-func frames(in io.ReadCloser, w *lockedWriter, stderr io.Writer) io.ReadCloser {
+// and one bad message must not cost the client the session. When the input
+// ends, the connection stays open until every request passed on has its
+// answer written (a client may send its last request and close its end at
+// once), unless a call waits for a person who can no longer answer, or for
+// at most drainWait.
+func frames(in io.ReadCloser, w *lockedWriter, waitingForPerson func() bool) io.ReadCloser {
 	pr, pw := io.Pipe()
 	go func() {
 		defer in.Close()
@@ -499,18 +503,53 @@ func frames(in io.ReadCloser, w *lockedWriter, stderr io.Writer) io.ReadCloser {
 				case !json.Valid(line):
 					w.parseError("a line that is not JSON")
 				default:
+					if isRequest(line) {
+						w.asked()
+					}
 					if _, werr := pw.Write(append(line, '\n')); werr != nil {
 						return
 					}
 				}
 			}
 			if err != nil {
+				for end := time.Now().Add(drainWait); w.unanswered() && !waitingForPerson() && time.Now().Before(end); {
+					time.Sleep(10 * time.Millisecond)
+				}
 				pw.CloseWithError(err)
 				return
 			}
 		}
 	}()
 	return pr
+}
+
+// drainWait bounds how long answers are waited for once the input ended.
+const drainWait = time.Minute
+
+// isRequest: a JSON-RPC message with a method and an id (a notification
+// has no id, a response no method).
+func isRequest(line []byte) bool {
+	var m struct {
+		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
+	}
+	return json.Unmarshal(line, &m) == nil && m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null"
+}
+
+// isResponse: a JSON-RPC message with an id and no method.
+func isResponse(line []byte) bool {
+	var m struct {
+		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
+	}
+	return json.Unmarshal(line, &m) == nil && m.Method == "" && len(m.ID) > 0 && string(m.ID) != "null"
+}
+
+// waitingForPerson says whether a call waits for a person's answer.
+func (c *mcpCore) waitingForPerson() bool {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	return len(c.pending) > 0
 }
 
 // readFrame reads one line without its newline; past maxFrame it reads on
@@ -536,12 +575,30 @@ func readFrame(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 type lockedWriter struct {
 	mu sync.Mutex
 	w  io.WriteCloser
+	// requests passed to the SDK and responses it wrote, counted so the
+	// end of input can wait for the answers (frames).
+	requests, responses int
 }
 
 func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if isResponse(bytes.TrimSpace(b)) {
+		l.responses++
+	}
 	return l.w.Write(b)
+}
+
+func (l *lockedWriter) asked() {
+	l.mu.Lock()
+	l.requests++
+	l.mu.Unlock()
+}
+
+func (l *lockedWriter) unanswered() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.responses < l.requests
 }
 
 func (l *lockedWriter) Close() error { return l.w.Close() }

@@ -293,3 +293,22 @@ func TestMCPClientGoneMidCallLeavesNoLockAndNoTornLine(t *testing.T) {
 	text, _ := call(t, cs, "decision_list", map[string]any{})
 	require.Contains(t, text, "Use PostgreSQL 16")
 }
+
+// A client may send its last request and close its end at once: the
+// answer is written before pimem ends.
+func TestMCPAnswersWhatCameBeforeTheEndOfInput(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, _ := onCore(t, wasm)
+	r := startRaw(t, wasm, dir, agent)
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_remember","arguments":{"text":"Always use pnpm"}}}`)
+	require.NoError(t, r.stdin.Close())
+	ids := map[float64]bool{}
+	for len(ids) < 2 {
+		ids[r.read()["id"].(float64)] = true
+	}
+	require.NoError(t, r.cmd.Wait())
+	b, _ := os.ReadFile(filepath.Join(dir, ".pi", "memory", "MEMORY.md"))
+	require.Contains(t, string(b), "Always use pnpm")
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -52,6 +53,9 @@ func findModule(flagPath string) (string, error) {
 		}
 		d = parent
 	}
+	if embeddedCore != nil {
+		return unpackCore(embeddedCore)
+	}
 	tried = append(tried, filepath.Join(dir, "ts", "core.wasm")+" and in every folder above")
 	return "", errors.New("cannot find the core module; looked for " + strings.Join(tried, ", ") +
 		". Pass --wasm PATH or set PIMEM_WASM (in the repository, `make wasm` builds ts/core.wasm)")
@@ -99,4 +103,44 @@ func cacheDir() string {
 		return ""
 	}
 	return dir
+}
+
+// unpackCore writes the module a release binary carries to the cache, once
+// per module (named by its SHA-256, written atomically), and returns its
+// path: the runtime, its compiled-code cache and --version read a file.
+func unpackCore(module []byte) (string, error) {
+	sum := sha256.Sum256(module)
+	base := os.Getenv("XDG_CACHE_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			base = os.TempDir()
+		} else {
+			base = filepath.Join(home, ".cache")
+		}
+	}
+	dir := filepath.Join(base, "pi-memory", "core")
+	file := filepath.Join(dir, "core-"+hex.EncodeToString(sum[:6])+".wasm")
+	if b, err := os.ReadFile(file); err == nil && bytes.Equal(b, module) {
+		return file, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("cannot unpack the core module this pimem carries: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".core-*.wasm")
+	if err != nil {
+		return "", fmt.Errorf("cannot unpack the core module this pimem carries: %w", err)
+	}
+	_, werr := tmp.Write(module)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), file)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return "", fmt.Errorf("cannot unpack the core module this pimem carries: %w", werr)
+	}
+	return file, nil
 }

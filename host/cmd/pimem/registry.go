@@ -72,7 +72,7 @@ func known(r *coreRegistry) string {
 			names = append(names, c.Name)
 		}
 	}
-	return strings.Join(append(names, "inject", "commands", "git", "merge-driver"), ", ")
+	return strings.Join(append(names, "inject", "commands", "git", "merge-driver", "mcp"), ", ")
 }
 
 // listing is the commands part of --help: the core's, then pimem's own.
