@@ -31,6 +31,7 @@ import { envInt } from "./args.ts";
 import type { ImportResult } from "./hsimport.ts";
 import { methodLines as hindsightMethod, stepHindsight } from "./hindsight.ts";
 import type { ObserveResult } from "./observe.ts";
+import { type McpSearch, type McpStart, mcpSearch, mcpStart } from "./mcp.ts";
 import { fmtBytes, fmtMB, fmtMs, fmtRatio, max, median, quantile } from "./stats.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -67,8 +68,8 @@ const CFG = {
 function onlyRows(v: string | undefined): Set<string> | undefined {
 	if (v === undefined || v.trim() === "") return undefined;
 	const ns = v.split(/[\s,]+/).filter((x) => x !== "");
-	const bad = ns.find((x) => !/^([1-9]|1[0-5])$/.test(x));
-	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–15, separated by commas`);
+	const bad = ns.find((x) => !/^([1-9]|1[0-6])$/.test(x));
+	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–16, separated by commas`);
 	return new Set(ns);
 }
 
@@ -675,10 +676,14 @@ async function stepSearch(): Promise<void> {
 	}
 }
 
+/** Row 15's p95 on the Node host (pi's) with the TinyGo module, for row 16's ratio. */
+let memSearchPiP95: number | undefined;
+
 function memSearchRow(host: string, b: string, r: Got<MemSearch>): void {
 	const what = "`memory_search`: 100k decisions, a 5,000-line index, 200 earlier sessions, after the first search";
 	if (!r.ok) return errorRow("15", what, b, host, "p95 < 50 ms", r.err);
 	const p95 = quantile(r.v.ms, 0.95);
+	if (host === "Node" && b === "TinyGo") memSearchPiP95 = p95;
 	row({
 		n: "15",
 		what,
@@ -704,6 +709,49 @@ async function stepMemSearch(): Promise<void> {
 		progress(`15 memory_search over 100k decisions, a 5,000-line index and 200 sessions (${b.name}), Go host`);
 		memSearchRow("Go host", b.name, await got<MemSearch>(gobench("memsearch", ["-module", b.module, "-log", DATA.adds100k, "-calls", String(MEMSEARCH_CALLS), "-tmp", tmpRoot], 20 * MIN, `go memsearch ${b.name}`)));
 	}
+}
+
+/** Warm starts of row 16 after the cold one. */
+const MCP_STARTS = 10;
+
+async function stepMCP(): Promise<void> {
+	const b = BUILDS[0]!; // the module a release binary carries
+	const startWhat = "`pimem mcp`: spawn to the first tool answer, 100k-event log, with a snapshot";
+	const searchWhat = "`memory_search` through `pimem mcp` (row 15's project), after the first search";
+	if (CFG.pimem === "") {
+		errorRow("16", startWhat, b.name, "Go host", "< 200 ms", "no pimem binary (--pimem)");
+		return;
+	}
+	progress(`16 pimem mcp: start with a 100k-event log (${b.name})`);
+	const dir = tmpDir("mcp-start");
+	const project = path.join(dir, "project");
+	fs.mkdirSync(path.join(project, ".git"), { recursive: true });
+	fs.mkdirSync(path.join(project, ".pi", "decision-memory"), { recursive: true });
+	fs.copyFileSync(DATA.log100k, path.join(project, ".pi", "decision-memory", "decisions.jsonl"));
+	fs.mkdirSync(path.join(dir, "agent"), { recursive: true });
+	const start = await got<McpStart>(mcpStart(CFG.pimem, b.module, project, path.join(dir, "agent"), path.join(dir, "cache"), MCP_STARTS));
+	if (!start.ok) errorRow("16", startWhat, b.name, "Go host", "< 200 ms", start.err);
+	else {
+		const m = median(start.v.ms);
+		row({ n: "16", what: startWhat, build: b.name, host: "Go host", result: `${fmtMs(m)} (median of ${start.v.ms.length})`, target: "< 200 ms", ...withNote(judge(m, 200), `max ${fmtMs(max(start.v.ms))}; the cold start (no snapshot, no compiled-code cache; it writes both) ${fmtMs(start.v.coldMs)}; answered "${start.v.firstAnswer}"`) });
+	}
+	rm(dir);
+
+	progress(`16 pimem mcp: memory_search over row 15's project (${b.name})`);
+	const sdir = tmpDir("mcp-search");
+	fs.mkdirSync(sdir, { recursive: true });
+	const data = await got<{ project: string; agent: string; queries: string[] }>(gobench("memsearch-data", ["-log", DATA.adds100k, "-tmp", sdir], 10 * MIN, "mcp memsearch data"));
+	if (!data.ok) errorRow("16", searchWhat, b.name, "Go host", "", data.err);
+	else {
+		const r = await got<McpSearch>(mcpSearch(CFG.pimem, b.module, data.v.project, data.v.agent, path.join(sdir, "cache"), data.v.queries, MEMSEARCH_CALLS));
+		if (!r.ok) errorRow("16", searchWhat, b.name, "Go host", "", r.err);
+		else {
+			const p95 = quantile(r.v.ms, 0.95);
+			const beside = memSearchPiP95 === undefined ? "row 15 did not run in this run" : `in pi (row 15, Node, TinyGo) p95 ${fmtMs(memSearchPiP95)}: MCP/pi ${fmtRatio(p95 / memSearchPiP95)}`;
+			row({ n: "16", what: searchWhat, build: b.name, host: "Go host", result: `p50 ${fmtMs(median(r.v.ms))}, p95 ${fmtMs(p95)}`, note: `${r.v.ms.length} calls, max ${fmtMs(max(r.v.ms))}, the first ${fmtMs(r.v.firstMs)}; ${beside}` });
+		}
+	}
+	rm(sdir);
 }
 
 async function stepNotes(): Promise<void> {
@@ -876,6 +924,7 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push(...hindsightMethod());
 	lines.push(`14. **Hindsight import** (issue 9) — \`ts/bench/hsimport.ts\`, one fresh process and one fresh real Hindsight server per build (\`build/hindsight.sh\` started as the end-to-end tests start it, its model and embeddings answered by the fake in the benchmark process; skipped when \`make hindsight\` has not installed it). The agent dir is \`wasm/hsimport\`'s generator (\`go test ./wasm/hsimport -run '^TestGenerateAgentDir$' -hsimport.gen DIR\`): ${CFG.importSessions.toLocaleString("en-US")} sessions in 20 projects, tool results up to 24 KB, branches left through /tree, compactions, recalled blocks, secrets, torn lines. One run of \`/usr/bin/time -v pimem hindsight import DIR/sessions\` with a fresh checkpoint: every session is read, parsed, redacted and posted (8 sessions per \`http\` ask, one request each, \`async: true\`); sessions/s and messages/s are over the wall time from spawn to exit, the peak RSS is the pimem process's. The server extracts facts in the background meanwhile, on the same cores.`);
 	lines.push(`15. **Memory search** (issue 18) — \`host/cmd/bench memsearch\`: one session of a trusted project holding the 100k-adds log, a generated 5,000-line \`MEMORY.md\` (a heading every 50 lines) and 200 generated earlier pi sessions of 50 messages each in the agent dir's \`sessions/--<project>--/\`; the first \`tool {name:"memory_search"}\` builds the index (its time is in the note), then ${MEMSEARCH_CALLS} calls rotate over seven queries, each timed alone. On Node the project is made by \`host/cmd/bench memsearch-data\` and searched by \`ts/bench/probe.ts memsearch\`.`);
+	lines.push(`16. **MCP** (issue 20) — \`ts/bench/mcp.ts\`: \`pimem mcp\` (the TinyGo module, the binary \`make bench\` builds) spawned with a JSON-RPC client of a few lines over its stdio (no SDK is timed). Start: a project holding the 100k-event log; from spawn to the answer of the first \`tools/call\` (\`memory_status\`, which needs the decisions' state), once cold (that start writes the snapshot at its \`session_shutdown\` and fills wazero's compiled-code cache), then ${MCP_STARTS} starts with both. Search: row 15's project through one server, the first \`memory_search\` alone, then ${MEMSEARCH_CALLS} more over the same queries, each from request to answer; the ratio is to row 15's Node/TinyGo p95 (pi's host) of the same run.`);
 	lines.push("");
 	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
 	lines.push("");
@@ -963,6 +1012,7 @@ async function main(): Promise<void> {
 	}
 	if (wants("14") && !stopping) await stepHsImport();
 	if (wants("15") && !stopping) await stepMemSearch();
+	if (wants("16") && !stopping) await stepMCP();
 
 	if (wants("3", "4") && CFG.quick) {
 		for (const b of BUILDS) {
