@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -312,3 +314,78 @@ func TestMCPAnswersWhatCameBeforeTheEndOfInput(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, ".pi", "memory", "MEMORY.md"))
 	require.Contains(t, string(b), "Always use pnpm")
 }
+
+// A store the project turned off refuses its tools saying why, and its
+// resources are not listed; the other stores' tools go on.
+func TestMCPDisabledStoreRefusesWithTheReason(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, _ := onCore(t, wasm)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, ".pi"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".pi", "decision-memory.config.json"), []byte(`{"enabled":false}`), 0o644))
+	cs := connect(t, mcpCmd(t, wasm, dir, agent), nil)
+	for name, args := range map[string]any{"decision_list": map[string]any{}, "decision_propose": map[string]any{"text": "Use pnpm"}} {
+		text, isErr := call(t, cs, name, args)
+		require.True(t, isErr, "%s: %s", name, text)
+		require.Contains(t, text, "disabled", name)
+	}
+	res, err := cs.ListResources(context.Background(), nil)
+	require.NoError(t, err)
+	require.Equal(t, 0, len(res.Resources))
+	text, isErr := call(t, cs, "memory_remember", map[string]any{"text": "Always use pnpm"})
+	require.False(t, isErr, text)
+	_, err = os.Stat(filepath.Join(dir, ".pi", "decision-memory"))
+	require.True(t, os.IsNotExist(err), "the decision store wrote nothing")
+}
+
+// pimem in a shell and an MCP client writing one project at the same time
+// lose nothing: every note and every decision lands.
+func TestMCPAndTheCLIWritingAtOnceLoseNothing(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, run := onCore(t, wasm)
+	cs := connect(t, mcpCmd(t, wasm, dir, agent), nil)
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make(chan string, 4*n)
+	for i := 0; i < n; i++ {
+		wg.Add(3)
+		go func(i int) {
+			defer wg.Done()
+			r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "memory_remember", Arguments: map[string]any{"text": fmt.Sprintf("MCP fact number %d about the %s service", i, words[i])}})
+			if err != nil || r.IsError {
+				errs <- fmt.Sprintf("mcp %d: %v %+v", i, err, r)
+			}
+		}(i)
+		go func(i int) {
+			defer wg.Done()
+			if r := run("memory", "remember", fmt.Sprintf("Shell fact number %d about the %s queue", i, words[n+i])); r.exit != 0 {
+				errs <- fmt.Sprintf("cli memory %d: %s", i, r.stderr)
+			}
+		}(i)
+		go func(i int) {
+			defer wg.Done()
+			if r := run("decision", "add", fmt.Sprintf("Decision %d: the %s team owns the %s", i, words[2*n+i], words[3*n+i])); r.exit != 0 {
+				errs <- fmt.Sprintf("cli decision %d: %s", i, r.stderr)
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	notes, _ := os.ReadFile(filepath.Join(dir, ".pi", "memory", "MEMORY.md"))
+	log, _ := os.ReadFile(filepath.Join(dir, ".pi", "decision-memory", "decisions.jsonl"))
+	for i := 0; i < n; i++ {
+		require.Contains(t, string(notes), fmt.Sprintf("MCP fact number %d about", i))
+		require.Contains(t, string(notes), fmt.Sprintf("Shell fact number %d about", i))
+		require.Contains(t, string(log), fmt.Sprintf("Decision %d: the", i))
+	}
+	text, _ := call(t, cs, "decision_list", map[string]any{})
+	require.Contains(t, text, fmt.Sprintf("%d active decisions", n))
+}
+
+// words are distinct enough that no two facts are near-duplicates.
+var words = []string{"billing", "search", "gateway", "ledger", "mailer", "scheduler", "indexer", "uploader",
+	"thumbnails", "webhooks", "exports", "audit", "payments", "sessions", "metrics", "alerts",
+	"platform", "mobile", "data", "security", "growth", "infra", "design", "support",
+	"runbooks", "dashboards", "migrations", "fixtures", "schemas", "releases", "backups", "certificates"}
