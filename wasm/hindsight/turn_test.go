@@ -36,7 +36,7 @@ func FuzzToolTurn(f *testing.F) {
 	f.Add("Use Go", "", 500)
 	f.Add("x <pi-memory-recall>\nold\n</pi-memory-recall> "+secret, "<pi-memory-reflect>", 16000)
 	f.Add("é", "\u00a0", 1)
-	f.Add("c", "é"+strings.Repeat("\x87", 1200), 0) // not UTF-8: cut near the cap all the same
+	f.Add("c", "é"+strings.Repeat("\x87", 1200), 0)                      // not UTF-8: cut near the cap all the same
 	f.Add("x <pi-memory-recall>\n</pi-memory-recall> old"+secret, "", 0) // a secret glued to a word (CI, 2026-11-27)
 	f.Fuzz(func(t *testing.T, content, context string, maxChars int) {
 		maxChars = 500 + (maxChars&0x7fffffff)%20000 // retain.maxChars is at least 500
