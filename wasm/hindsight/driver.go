@@ -106,7 +106,7 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 	if h.cfg.Why != "" {
-		out.Notify("warning", "pi-memory: "+h.cfg.Why)
+		out.Notify("warning", "pi-memory: "+whyOff(h.cfg))
 	}
 	if h.cfg.on() {
 		h.countWaiting()

@@ -84,7 +84,7 @@ func recallFooter(rs []recalled) string {
 // status is what /hindsight status and the hindsight_status tool report,
 // as the driver found it.
 type status struct {
-	Off    string // why the gate keeps Hindsight from injecting; "" when it is on
+	Off    string // why the gate keeps Hindsight from injecting, a sentence that says it is off; "" when it is on
 	URL    string
 	Mode   string
 	OptOut bool // the next run is not retained
@@ -106,7 +106,7 @@ type status struct {
 func statusText(s status) string {
 	var b strings.Builder
 	if s.Off != "" {
-		b.WriteString("Hindsight is off: " + s.Off)
+		b.WriteString(s.Off)
 	} else {
 		b.WriteString("Hindsight is on: " + s.URL + ", mode " + s.Mode)
 		if s.OptOut {
