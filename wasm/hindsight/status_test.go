@@ -113,6 +113,34 @@ func TestTheStatusSaysOnOrOffTheBanksTheOutboxAndTheLastRecall(t *testing.T) {
 	}
 }
 
+// Issue 19: the status did not show the jobs another process's flush is
+// sending (claim records): they were waiting, not due, and nothing said why.
+func TestTheStatusShowsWhichPiIsSendingClaimedJobs(t *testing.T) {
+	box := Outbox{Pending: []Job{
+		{ID: "a", Bank: "p", Claimed: 40500, ClaimedBy: "s2/3f9a0c11d2e4"},
+		{ID: "b", Bank: "p", Claimed: 41000, ClaimedBy: "s2/3f9a0c11d2e4"},
+		{ID: "c", Bank: "p", Claimed: 5000, ClaimedBy: "s1/77aa"},
+		{ID: "d", Bank: "p", Claimed: 900, ClaimedBy: "s3/0000"}, // ran out: due again
+		{ID: "e", Bank: "p"},
+	}}
+	tests := []struct {
+		name string
+		self string
+		want string
+	}{
+		{"another pi's and this one's", "s1/77aa", "Outbox /a/outbox.jsonl: 5 waiting, 2 due, 9 bytes" +
+			"\n  2 being sent by another pi (session s2), for 40 s more at most" +
+			"\n  1 being sent by this pi, for 4 s more at most"},
+		{"pimem, which sends nothing", "", "Outbox /a/outbox.jsonl: 5 waiting, 2 due, 9 bytes" +
+			"\n  2 being sent by another pi (session s2), for 40 s more at most" +
+			"\n  1 being sent by another pi (session s1), for 4 s more at most"},
+	}
+	for _, tc := range tests {
+		got := statusText(status{Off: "Hindsight is off: x.", Outbox: "/a/outbox.jsonl", Box: box, Size: 9, Now: 1000, Self: tc.self})
+		require.Equal(t, "Hindsight is off: x.\n"+tc.want, got, tc.name)
+	}
+}
+
 // Issue 19: a refused URL's status read "Hindsight is off: …; Hindsight is
 // off.", and one without a URL "Hindsight is off: Hindsight is not
 // configured: …". Each reason is a sentence that says it once.

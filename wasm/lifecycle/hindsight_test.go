@@ -709,6 +709,10 @@ func TestTwoProcessesFlushingAtOnceSendEachJobOnce(t *testing.T) {
 	b.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("b again", 40)}})
 	require.Equal(t, []string{"pimem:sb:40"}, b.items())
 	b.answer(ok(retained))
+	// The status says why that job waits and is not due (issue 19: it said nothing).
+	b.call("command", map[string]any{"name": "hindsight", "args": "status"})
+	require.Contains(t, b.effects("output")[0].Get("text").String(), "1 waiting, 0 due, ")
+	require.Contains(t, b.effects("output")[0].Get("text").String(), "\n  1 being sent by another pi (session sa), for 40 s more at most")
 	a.clock.Advance(41 * time.Second) // the flush's 10 s bound and the claim's 30 s of slack
 	b.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("b later", 50)}})
 	require.Equal(t, []string{"pimem:sa:30", "pimem:sb:50"}, b.items())
