@@ -19,6 +19,9 @@ func (h *driver) statusNow() string {
 		if info, err := h.h.Stat(h.dead); err == nil && info.Size > 0 {
 			s.Dead = h.dead
 		}
+		if info, err := h.h.Stat(h.aside); err == nil && info.Size > 0 {
+			s.Aside = h.aside
+		}
 	}
 	return statusText(s)
 }

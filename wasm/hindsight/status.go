@@ -97,6 +97,7 @@ type status struct {
 	Size, Now int64
 	Self      string     // this process's name on its claims (driver.owner)
 	Dead      string     // the dead-letter file, when it holds any; else ""
+	Aside     string     // the file of lines set aside by a compaction (asideFile), when it holds any; else ""
 	Last      []recalled // the newest recall's outcome; nil before the first
 }
 
@@ -136,6 +137,9 @@ func statusText(s status) string {
 		}
 		if s.Dead != "" {
 			b.WriteString("\nDead letters: " + s.Dead)
+		}
+		if s.Aside != "" {
+			b.WriteString("\nLines the outbox could not read, kept as they were when it was compacted: " + s.Aside)
 		}
 	}
 	if s.Last != nil {
