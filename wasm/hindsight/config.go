@@ -57,8 +57,11 @@ type settings struct {
 	MaxAttempts           int // failures before a job is a dead letter (8)
 	ShutdownMs            int // the flush bound at session end (5000)
 	Mode                  string
-	// Why says why Hindsight is off although configured (a file that
-	// cannot be read as written); "" otherwise.
+	// Why says what keeps Hindsight off although it is configured (a file
+	// that cannot be read as written, a URL refused) and what to do, without
+	// saying that it is off: offReason and the warning at session start say
+	// that once (a status read "Hindsight is off: …; Hindsight is off.").
+	// "" otherwise.
 	Why      string
 	Warnings []string
 }
@@ -100,7 +103,7 @@ func parseConfig(global, project *config.File, env envVars) settings {
 			continue
 		}
 		if why := f.Broken(); why != "" {
-			c.Why = why + "; Hindsight is off until it is fixed."
+			c.Why = why + "."
 			continue
 		}
 		f.Unknown(known)
@@ -150,7 +153,7 @@ func parseConfig(global, project *config.File, env envVars) settings {
 //
 //	urlRefusal("http://me:pw@h:8888") => `http://***@h:8888 holds a user name or password; …`
 func urlRefusal(u string) string {
-	const fix = `; Hindsight is off. Put the key in "apiKey" (or HINDSIGHT_API_KEY) and give the URL without it.`
+	const fix = `. Put the key in "apiKey" (or HINDSIGHT_API_KEY) and give the URL without it.`
 	rest := u
 	if i := strings.Index(rest, "://"); i >= 0 {
 		rest = rest[i+3:]

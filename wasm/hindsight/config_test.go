@@ -37,7 +37,7 @@ func TestConfigWarnsAboutUnknownBankWordsAndKeepsTheDefault(t *testing.T) {
 }
 
 func TestAURLWithCredentialsOrAQueryIsRefusedSayingWhatToDo(t *testing.T) {
-	const fix = `; Hindsight is off. Put the key in "apiKey" (or HINDSIGHT_API_KEY) and give the URL without it.`
+	const fix = `. Put the key in "apiKey" (or HINDSIGHT_API_KEY) and give the URL without it.`
 	tests := []struct {
 		name, file, env, why string
 	}{

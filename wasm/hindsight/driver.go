@@ -57,7 +57,7 @@ type driver struct {
 	waiting              int
 	importing, unreached string
 
-	dir, outbox, lock, dead string
+	dir, outbox, lock, dead, aside string
 
 	// The outbox as folded so far, while the file's size and mtime are
 	// those this process last read or left (folded): its own appends are
@@ -78,6 +78,7 @@ func Open(env *store.Env) store.Store {
 		h.outbox = path.Join(h.dir, outboxFile)
 		h.lock = h.outbox + ".lock"
 		h.dead = path.Join(h.dir, deadFile)
+		h.aside = path.Join(h.dir, asideFile)
 	}
 	if s.ProjectRoot != "" && s.Trusted {
 		h.files[1] = path.Join(s.ProjectRoot, ".pi", configFile)
@@ -106,7 +107,7 @@ func (h *driver) start(out *store.Out, in gjson.Result) {
 		out.Notify("warning", "pi-memory: "+w)
 	}
 	if h.cfg.Why != "" {
-		out.Notify("warning", "pi-memory: "+h.cfg.Why)
+		out.Notify("warning", "pi-memory: "+whyOff(h.cfg))
 	}
 	if h.cfg.on() {
 		h.countWaiting()
@@ -357,31 +358,81 @@ func (h *driver) claimDue(until int64) ([]Job, error) {
 // compact rewrites the outbox, under its lock (held by the caller), from
 // the fold: empty past compactBytes with nothing pending; with its pending
 // jobs alone (compactRecords) past compactBusy when their records take
-// less than a quarter of it. Never with a line it could not read or a torn
-// one (those are kept for doctor), and never when a record is not where
+// less than a quarter of it. A line it could not read is first appended,
+// byte for byte, to asideFile (setAside): an outbox holding one was never
+// compacted and grew for good (issue 19). Never with a torn last line (an
+// append seals it first), and never when a record or a line is not where
 // the fold says: then it is left as it is.
 func (h *driver) compact(size int64) error {
 	o := h.fold.outbox()
-	if o.Torn || len(o.Problems) > 0 {
+	if o.Torn {
 		return nil
 	}
-	if len(o.Pending) == 0 {
-		h.folded = false
-		return h.h.WriteAtomic(h.outbox, nil)
+	var jobs []Job
+	if len(o.Pending) > 0 {
+		kept := 0
+		for _, j := range o.Pending {
+			kept += j.Len + 1
+		}
+		if size <= compactBusy || int64(kept) > size/4 {
+			return nil
+		}
+		jobs = append([]Job(nil), o.Pending...)
+		if !h.readItems(jobs) {
+			return nil
+		}
 	}
-	kept := 0
-	for _, j := range o.Pending {
-		kept += j.Len + 1
-	}
-	if size <= compactBusy || int64(kept) > size/4 {
-		return nil
-	}
-	jobs := append([]Job(nil), o.Pending...)
-	if !h.readItems(jobs) {
+	if len(h.fold.bad) > 0 && !h.setAside(h.fold.bad) {
 		return nil
 	}
 	h.folded = false
 	return h.h.WriteAtomic(h.outbox, compactRecords(jobs))
+}
+
+// setAside appends the outbox's lines at bad to asideFile, each as it was
+// and on a line of its own, under the outbox's lock (held by the caller,
+// as for dead letters), and says whether all of them are there. A line
+// that is no longer what the fold found (the file changed) stops it: the
+// outbox is then not compacted, and what was appended is a copy (a line is
+// never lost, at worst kept twice).
+func (h *driver) setAside(bad []span) bool {
+	first := true
+	for _, sp := range bad {
+		if sp.Len <= maxLine {
+			line := make([]byte, sp.Len)
+			if n, err := h.h.ReadAt(h.outbox, int64(sp.Off), line); err != nil || n != sp.Len || !unreadable(line) {
+				return false
+			}
+			if first {
+				line = files.Sealed(h.h, h.aside, line)
+			}
+			if h.h.Append(h.aside, append(line, '\n')) != nil {
+				return false
+			}
+			first = false
+			continue
+		}
+		// A line too long to hold whole goes over a piece at a time.
+		buf := make([]byte, readPiece)
+		for off := 0; off < sp.Len; {
+			n, err := h.h.ReadAt(h.outbox, int64(sp.Off+off), buf[:min(readPiece, sp.Len-off)])
+			if err != nil || n <= 0 {
+				return false
+			}
+			piece := buf[:n]
+			if first {
+				piece = files.Sealed(h.h, h.aside, piece)
+			}
+			if h.h.Append(h.aside, piece) != nil {
+				return false
+			}
+			first, off = false, off+n
+		}
+		if h.h.Append(h.aside, []byte{'\n'}) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // countWaiting counts the jobs waiting in the outbox, for the footer: the

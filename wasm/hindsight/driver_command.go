@@ -14,10 +14,13 @@ func (h *driver) statusNow() string {
 		if o, size, err := h.readOutbox(); err != nil {
 			s.OutboxErr = err.Error()
 		} else {
-			s.Box, s.Size, s.Now = o, size, h.h.Now()
+			s.Box, s.Size, s.Now, s.Self = o, size, h.h.Now(), h.owner
 		}
 		if info, err := h.h.Stat(h.dead); err == nil && info.Size > 0 {
 			s.Dead = h.dead
+		}
+		if info, err := h.h.Stat(h.aside); err == nil && info.Size > 0 {
+			s.Aside = h.aside
 		}
 	}
 	return statusText(s)

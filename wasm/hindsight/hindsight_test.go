@@ -346,7 +346,43 @@ func FuzzFolderEqualsFoldOutbox(f *testing.F) {
 		if !reflect.DeepEqual(want, got) {
 			t.Fatalf("cut at %d, %d:\nwant %+v\ngot  %+v", i, j, want, got)
 		}
+		// Each line ended that is a problem is where the folder says, whole
+		// (a compaction moves it aside from there), and still unreadable.
+		ended := len(got.Problems)
+		if got.Torn {
+			ended = len(fo.o.Problems)
+		}
+		if len(fo.bad) != ended {
+			t.Fatalf("%d problems, %d bad spans", ended, len(fo.bad))
+		}
+		for _, sp := range fo.bad {
+			line := data[sp.Off : sp.Off+sp.Len]
+			if end := sp.Off + sp.Len; end < len(data) && data[end] != '\n' || !unreadable([]byte(line)) {
+				t.Fatalf("bad span %+v is %q", sp, line)
+			}
+		}
 	})
+}
+
+// The folder knows where each line it could not read lies, for a
+// compaction to move it aside byte for byte (issue 19).
+func TestTheFolderKnowsWhereEachUnreadableLineLies(t *testing.T) {
+	rec := string(JobRecord("b", job("d1"), 10))
+	tests := []struct {
+		name, data string
+		want       []span
+	}{
+		{"none", rec, nil},
+		{"one between records", rec + "oops\n" + rec, []span{{len(rec), 4}}},
+		{"an unknown op and a blank line", "\n" + `{"v":1,"op":"zap","id":"a","bank":"b"}` + "\n" + rec, []span{{1, 38}}},
+		{"a torn last line is not one yet", rec + `{"v":1,"op":"jo`, nil},
+		{"sealed, it is", rec + `{"v":1,"op":"jo` + "\n", []span{{len(rec), 15}}},
+	}
+	for _, tc := range tests {
+		var fo folder
+		fo.add([]byte(tc.data))
+		require.Equal(t, tc.want, fo.bad, tc.name)
+	}
 }
 
 func TestItemsAreReadOnlyFromTheJobsOwnRecord(t *testing.T) {

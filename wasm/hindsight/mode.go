@@ -56,18 +56,26 @@ func offWord(trusted bool, c settings) string {
 
 // offReason says why Hindsight can be neither read nor written this
 // session, or "" when it can: an untrusted project, a config that cannot be
-// read, no server configured (naming globalFile, where "url" goes).
+// read or a URL refused (whyOff), no server configured (naming globalFile,
+// where "url" goes). Each is one sentence that says Hindsight is off once.
 func offReason(trusted bool, c settings, globalFile string) string {
 	switch {
 	case !trusted:
 		return "This project is not trusted, so Hindsight neither recalls nor retains here."
 	case c.Why != "":
-		return c.Why
+		return whyOff(c)
 	case !c.on():
 		return "Hindsight is not configured: set \"url\" in " + globalFile + " (or the project's .pi/" + configFile + "), or HINDSIGHT_API_URL."
 	}
 	return ""
 }
+
+// whyOff is the sentence for a configuration that keeps Hindsight off
+// (settings.Why): the warning at session start and the status say it.
+//
+//	whyOff(settings{Why: "HINDSIGHT_API_URL http://***@e:1 holds a user name or password. Put the key in …"})
+//	=> "Hindsight is off: HINDSIGHT_API_URL http://***@e:1 holds a user name or password. Put the key in …"
+func whyOff(c settings) string { return "Hindsight is off: " + c.Why }
 
 // offeredTools are Hindsight's tools in the registry (those whose Store is
 // storeName) the model may call while Hindsight may inject: hindsight_retain only while the

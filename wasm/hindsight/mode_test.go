@@ -20,13 +20,13 @@ func TestHindsightIsOffInAnUntrustedProjectThenWithABrokenConfigThenWithoutAURL(
 		{"configured and trusted", true, on, ""},
 		{"untrusted", false, on, "This project is not trusted, so Hindsight neither recalls nor retains here."},
 		{"untrusted and broken", false, broken, "This project is not trusted, so Hindsight neither recalls nor retains here."},
-		{"broken", true, broken, broken.Why},
+		{"broken", true, broken, "Hindsight is off: " + broken.Why},
 		{"no url", true, defaultConfig(), `Hindsight is not configured: set "url" in /a/hindsight.json (or the project's .pi/hindsight.json), or HINDSIGHT_API_URL.`},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, offReason(tc.trusted, tc.c, "/a/hindsight.json"), tc.name)
 	}
-	require.Contains(t, broken.Why, "Hindsight is off until it is fixed")
+	require.Contains(t, broken.Why, "/a/hindsight.json is not valid JSON")
 }
 
 func TestTheRetainToolIsOfferedOnlyWhileTheSessionRetains(t *testing.T) {

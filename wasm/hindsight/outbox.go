@@ -16,6 +16,9 @@ import (
 const (
 	outboxFile = "outbox.jsonl"
 	deadFile   = "dead.jsonl"
+	// asideFile keeps, byte for byte, the outbox lines that could not be
+	// read, moved there when the outbox is compacted.
+	asideFile = "unreadable.jsonl"
 	// compactBytes is the size past which an outbox with nothing pending is
 	// rewritten empty; past compactBusy, one whose pending records take less
 	// than a quarter of it is rewritten with them alone (compactRecords).
@@ -192,11 +195,15 @@ func FoldOutbox(data []byte) Outbox {
 // something kept whole while it is found.
 type folder struct {
 	o    Outbox
+	bad  []span // where the lines that are Problems lie, in order
 	line int    // the lines ended so far
 	off  int    // their bytes, newlines included
 	tail []byte // the last line, not yet ended
 	long int    // the bytes of a last line past maxLine, dropped as they came (tail is then empty)
 }
+
+// span is where a line lies in the bytes folded, its newline not counted.
+type span struct{ Off, Len int }
 
 // maxLine bounds an outbox line: a job's item is at most retain.maxChars
 // (a million) plus its context, some MiB once escaped as JSON.
@@ -219,6 +226,7 @@ func (f *folder) add(data []byte) {
 		if f.long > 0 || len(f.tail)+nl > maxLine {
 			n := f.long + len(f.tail) + nl
 			f.o.Problems = append(f.o.Problems, "line "+strconv.Itoa(f.line)+": longer than 16 MiB (not read)")
+			f.bad = append(f.bad, span{f.off, n})
 			f.off += n + 1
 			f.long, f.tail, data = 0, f.tail[:0], data[nl+1:]
 			continue
@@ -229,7 +237,11 @@ func (f *folder) add(data []byte) {
 			l = append(f.tail, l...)
 		}
 		f.tail, data = f.tail[:0], data[nl+1:]
+		problems := len(f.o.Problems)
 		fold(&f.o, string(l), f.line, f.off)
+		if len(f.o.Problems) > problems {
+			f.bad = append(f.bad, span{f.off, len(l)})
+		}
 		f.off += len(l) + 1
 	}
 }
@@ -269,6 +281,18 @@ func fillItems(jobs []Job, span []byte, base int) bool {
 		all = all && j.Item != ""
 	}
 	return all
+}
+
+// unreadable reports whether line, read back from where a Problem's line
+// was folded, is still one (the outbox did not change under the fold): a
+// line longer than maxLine, or one fold does not read as a record.
+func unreadable(line []byte) bool {
+	if len(line) > maxLine {
+		return true
+	}
+	var o Outbox
+	fold(&o, string(line), 1, 0)
+	return len(o.Problems) > 0
 }
 
 // fold applies line n (1-based; negative: a torn last line), which starts

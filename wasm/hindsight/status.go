@@ -84,7 +84,7 @@ func recallFooter(rs []recalled) string {
 // status is what /hindsight status and the hindsight_status tool report,
 // as the driver found it.
 type status struct {
-	Off    string // why the gate keeps Hindsight from injecting; "" when it is on
+	Off    string // why the gate keeps Hindsight from injecting, a sentence that says it is off; "" when it is on
 	URL    string
 	Mode   string
 	OptOut bool // the next run is not retained
@@ -95,7 +95,9 @@ type status struct {
 	OutboxErr string // why it could not be read; "" when it was
 	Box       Outbox // what it folds to, its size, and the time its jobs are due by
 	Size, Now int64
+	Self      string     // this process's name on its claims (driver.owner)
 	Dead      string     // the dead-letter file, when it holds any; else ""
+	Aside     string     // the file of lines set aside by a compaction (asideFile), when it holds any; else ""
 	Last      []recalled // the newest recall's outcome; nil before the first
 }
 
@@ -106,7 +108,7 @@ type status struct {
 func statusText(s status) string {
 	var b strings.Builder
 	if s.Off != "" {
-		b.WriteString("Hindsight is off: " + s.Off)
+		b.WriteString(s.Off)
 	} else {
 		b.WriteString("Hindsight is on: " + s.URL + ", mode " + s.Mode)
 		if s.OptOut {
@@ -121,6 +123,9 @@ func statusText(s status) string {
 			b.WriteString("\nOutbox " + s.Outbox + ": " + s.OutboxErr)
 		} else {
 			b.WriteString("\nOutbox " + s.Outbox + ": " + strconv.Itoa(len(s.Box.Pending)) + " waiting, " + strconv.Itoa(len(s.Box.due(s.Now, ""))) + " due, " + strconv.FormatInt(s.Size, 10) + " bytes")
+			for _, c := range claimsOf(s.Box.Pending, s.Now) {
+				b.WriteString("\n  " + claimText(c, s.Self, s.Now))
+			}
 			for _, j := range s.Box.Pending {
 				if j.LastError != "" {
 					b.WriteString("\n  " + j.ID + " → " + j.Bank + ": " + strconv.Itoa(j.Attempts) + " failures, last " + j.LastError)
@@ -133,11 +138,57 @@ func statusText(s status) string {
 		if s.Dead != "" {
 			b.WriteString("\nDead letters: " + s.Dead)
 		}
+		if s.Aside != "" {
+			b.WriteString("\nLines the outbox could not read, kept as they were when it was compacted: " + s.Aside)
+		}
 	}
 	if s.Last != nil {
 		b.WriteString("\nLast recall: " + strings.Join(summary(s.Last), "; "))
 	}
 	return hideURLSecrets(b.String())
+}
+
+// claim is the jobs one process's flush is sending: they are neither due
+// nor sent by another process until it ends.
+type claim struct {
+	By    string
+	Jobs  int
+	Until int64 // the latest of their claims, ms
+}
+
+// claimsOf groups the jobs claimed at now by the process claiming them, in
+// queue order; a claim that ran out is none (its jobs are due again).
+func claimsOf(jobs []Job, now int64) []claim {
+	var out []claim
+	for _, j := range jobs {
+		if j.Claimed <= now {
+			continue
+		}
+		i := 0
+		for i < len(out) && out[i].By != j.ClaimedBy {
+			i++
+		}
+		if i == len(out) {
+			out = append(out, claim{By: j.ClaimedBy})
+		}
+		out[i].Jobs++
+		out[i].Until = max(out[i].Until, j.Claimed)
+	}
+	return out
+}
+
+// claimText is a status line for c: which pi sends the jobs (this one,
+// self, or another, by its session; the random part of its name says
+// nothing to a person) and how long the claim lasts at most.
+//
+//	claimText(claim{By: "s2/3f9a0c11d2e4", Jobs: 3, Until: 40500}, "s1/77aa", 1000) => "3 being sent by another pi (session s2), for 40 s more at most"
+func claimText(c claim, self string, now int64) string {
+	who := "this pi"
+	if c.By != self || self == "" {
+		session, _, _ := strings.Cut(c.By, "/")
+		who = "another pi (session " + session + ")"
+	}
+	return strconv.Itoa(c.Jobs) + " being sent by " + who + ", for " + strconv.FormatInt((c.Until-now+999)/1000, 10) + " s more at most"
 }
 
 // doctorText is /hindsight doctor before the server is asked: the config

@@ -94,8 +94,8 @@ func TestTheStatusSaysOnOrOffTheBanksTheOutboxAndTheLastRecall(t *testing.T) {
 		s    status
 		want string
 	}{
-		{"off, without an agent folder", status{Off: "This project is not trusted.", Banks: twoBanks[:1]},
-			"Hindsight is off: This project is not trusted.\n  project bank p"},
+		{"off, without an agent folder", status{Off: "This project is not trusted, so Hindsight neither recalls nor retains here.", Banks: twoBanks[:1]},
+			"This project is not trusted, so Hindsight neither recalls nor retains here.\n  project bank p"},
 		{"on, an empty outbox", status{URL: "http://h:1", Mode: modeNormal, Banks: twoBanks, Outbox: "/a/outbox.jsonl"},
 			"Hindsight is on: http://h:1, mode normal\n  project bank p\n  user bank u\nOutbox /a/outbox.jsonl: 0 waiting, 0 due, 0 bytes"},
 		{"on, opted out, jobs waiting, a failure, a bad line, dead letters, a recall",
@@ -106,10 +106,68 @@ func TestTheStatusSaysOnOrOffTheBanksTheOutboxAndTheLastRecall(t *testing.T) {
 				"\nDead letters: /a/dead.jsonl\nLast recall: project (p): 1 memories; user (u): HTTP 500"},
 		{"an outbox that could not be read", status{URL: "http://h:1", Mode: modeNormal, Outbox: "/a/outbox.jsonl", OutboxErr: "permission denied", Box: box, Dead: "/a/dead.jsonl"},
 			"Hindsight is on: http://h:1, mode normal\nOutbox /a/outbox.jsonl: permission denied\nDead letters: /a/dead.jsonl"},
-		{"a recall that asked no bank still says so", status{Off: "off", Last: []recalled{}}, "Hindsight is off: off\nLast recall: "},
+		{"a recall that asked no bank still says so", status{Off: "Hindsight is off: x.", Last: []recalled{}}, "Hindsight is off: x.\nLast recall: "},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, statusText(tc.s), tc.name)
+	}
+}
+
+// Issue 19: the status did not show the jobs another process's flush is
+// sending (claim records): they were waiting, not due, and nothing said why.
+func TestTheStatusShowsWhichPiIsSendingClaimedJobs(t *testing.T) {
+	box := Outbox{Pending: []Job{
+		{ID: "a", Bank: "p", Claimed: 40500, ClaimedBy: "s2/3f9a0c11d2e4"},
+		{ID: "b", Bank: "p", Claimed: 41000, ClaimedBy: "s2/3f9a0c11d2e4"},
+		{ID: "c", Bank: "p", Claimed: 5000, ClaimedBy: "s1/77aa"},
+		{ID: "d", Bank: "p", Claimed: 900, ClaimedBy: "s3/0000"}, // ran out: due again
+		{ID: "e", Bank: "p"},
+	}}
+	tests := []struct {
+		name string
+		self string
+		want string
+	}{
+		{"another pi's and this one's", "s1/77aa", "Outbox /a/outbox.jsonl: 5 waiting, 2 due, 9 bytes" +
+			"\n  2 being sent by another pi (session s2), for 40 s more at most" +
+			"\n  1 being sent by this pi, for 4 s more at most"},
+		{"pimem, which sends nothing", "", "Outbox /a/outbox.jsonl: 5 waiting, 2 due, 9 bytes" +
+			"\n  2 being sent by another pi (session s2), for 40 s more at most" +
+			"\n  1 being sent by another pi (session s1), for 4 s more at most"},
+	}
+	for _, tc := range tests {
+		got := statusText(status{Off: "Hindsight is off: x.", Outbox: "/a/outbox.jsonl", Box: box, Size: 9, Now: 1000, Self: tc.self})
+		require.Equal(t, "Hindsight is off: x.\n"+tc.want, got, tc.name)
+	}
+}
+
+// Issue 19: a refused URL's status read "Hindsight is off: …; Hindsight is
+// off.", and one without a URL "Hindsight is off: Hindsight is not
+// configured: …". Each reason is a sentence that says it once.
+func TestTheStatusSaysHindsightIsOffOnce(t *testing.T) {
+	global := config.Parse("/a/hindsight.json", []byte(`{"url":"http://me:pw@h:1"}`))
+	tests := []struct {
+		name    string
+		trusted bool
+		c       settings
+		want    string
+	}{
+		{"a URL with a password", true, parseConfig(global, nil, envVars{}),
+			`Hindsight is off: /a/hindsight.json: "url" http://***@h:1 holds a user name or password. Put the key in "apiKey" (or HINDSIGHT_API_KEY) and give the URL without it.`},
+		{"the environment's URL with a query", true, parseConfig(nil, nil, envVars{URL: "http://h:1/?token=s"}),
+			`Hindsight is off: HINDSIGHT_API_URL http://h:1/?token=*** holds a query or a fragment, which may carry a secret (?token=…) and which the API's paths cannot follow. Put the key in "apiKey" (or HINDSIGHT_API_KEY) and give the URL without it.`},
+		{"a file that cannot be read", true, parseConfig(config.Parse("/a/hindsight.json", []byte(`{"url":`)), nil, envVars{}),
+			`Hindsight is off: /a/hindsight.json is not valid JSON`},
+		{"no URL", true, defaultConfig(),
+			`Hindsight is not configured: set "url" in /a/hindsight.json (or the project's .pi/hindsight.json), or HINDSIGHT_API_URL.`},
+		{"untrusted", false, parseConfig(global, nil, envVars{}),
+			"This project is not trusted, so Hindsight neither recalls nor retains here."},
+	}
+	for _, tc := range tests {
+		first, _, _ := strings.Cut(statusText(status{Off: offReason(tc.trusted, tc.c, "/a/hindsight.json")}), "\n")
+		require.True(t, strings.HasPrefix(first, tc.want), "%s: %q", tc.name, first)
+		require.Equal(t, 1, strings.Count(first, "Hindsight is")+strings.Count(first, "so Hindsight neither"), "%s: %q", tc.name, first)
+		require.Equal(t, 1, strings.Count(first, "Hindsight"), "%s: %q", tc.name, first)
 	}
 }
 

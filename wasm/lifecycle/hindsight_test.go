@@ -224,7 +224,8 @@ func TestAURLWithAPasswordTurnsHindsightOffSayingWhyAndIsShownNowhere(t *testing
 	require.NotContains(t, r.last.Raw, "hunter2")
 	warn := r.effects("notify")
 	require.Equal(t, 1, len(warn), "%s", r.last.Raw)
-	require.Contains(t, warn[0].Get("text").String(), `hindsight.json: "url" http://***@hs:1 holds a user name or password; Hindsight is off. Put the key in "apiKey" (or HINDSIGHT_API_KEY)`)
+	require.Contains(t, warn[0].Get("text").String(), `pi-memory: Hindsight is off: `)
+	require.Contains(t, warn[0].Get("text").String(), `hindsight.json: "url" http://***@hs:1 holds a user name or password. Put the key in "apiKey" (or HINDSIGHT_API_KEY)`)
 	require.Equal(t, "hindsight off (bad config)", r.status())
 	r.call("context", map[string]any{"messages": []any{userMsg("q", 1)}})
 	r.call("agent_end", map[string]any{"stopReason": "stop", "aborted": false, "messages": turn("keep this", "x")})
@@ -668,6 +669,42 @@ func TestAnOutboxOver64MiBIsCompactedToItsUnsentJobsAndFlushed(t *testing.T) {
 	require.Equal(t, 0, len(hindsight.FoldOutbox([]byte(r.outbox())).Pending))
 }
 
+// Issue 19: an outbox holding a line it cannot read was never compacted,
+// so it grew for good. It is compacted now, and each such line is first
+// kept, byte for byte, in unreadable.jsonl, which the status names: a bad
+// line in the middle, a line too long to read, and a torn last line (the
+// next append seals it, so it is a bad line too).
+func TestAnOutboxWithUnreadableLinesIsCompactedAndTheyAreKeptAside(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	dir := filepath.Join(r.agent, "pi-memory/hindsight")
+	os.MkdirAll(dir, 0o755)
+	bad := "not json \x01 at all"
+	long := `{"v":1,"op":"job","id":"big","bank":"b","at":1,"item":{"content":"` + strings.Repeat("y", 16<<20) + `"}}`
+	torn := `{"v":1,"op":"job","id":"x","bank":"b","at":1,"item":{"cont`
+	var old []byte
+	for i := 0; len(old) < 80<<10; i++ {
+		it := hindsight.Item{DocumentID: "old" + strconv.Itoa(i), Content: "c"}
+		old = append(old, hindsight.JobRecord("b", it, 1)...)
+		old = append(old, hindsight.DoneRecord(hindsight.Job{ID: it.DocumentID, Bank: "b"}, 2)...)
+		if i == 3 {
+			old = append(old, bad+"\n"+long+"\n"...)
+		}
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "outbox.jsonl"), append(old, torn...), 0o644))
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("new", "x")})
+	r.answer(ok(retained))
+	box := r.outbox()
+	require.True(t, len(box) < 4<<10, "compacted to %d bytes", len(box))
+	o := hindsight.FoldOutbox([]byte(box))
+	require.Equal(t, 0, len(o.Pending))
+	require.Equal(t, 0, len(o.Problems))
+	aside, err := os.ReadFile(filepath.Join(dir, "unreadable.jsonl"))
+	require.NoError(t, err)
+	require.True(t, string(aside) == bad+"\n"+long+"\n"+torn+"\n", "kept as they were (%d bytes)", len(aside))
+	r.call("command", map[string]any{"name": "hindsight", "args": "status"})
+	require.Contains(t, r.effects("output")[0].Get("text").String(), "\nLines the outbox could not read, kept as they were when it was compacted: "+filepath.Join(dir, "unreadable.jsonl"))
+}
+
 // failingReads fails every read of the outbox: a file that cannot be read.
 type failingReads struct{ hostio.Host }
 
@@ -741,6 +778,10 @@ func TestTwoProcessesFlushingAtOnceSendEachJobOnce(t *testing.T) {
 	b.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("b again", 40)}})
 	require.Equal(t, []string{"pimem:sb:40"}, b.items())
 	b.answer(ok(retained))
+	// The status says why that job waits and is not due (issue 19: it said nothing).
+	b.call("command", map[string]any{"name": "hindsight", "args": "status"})
+	require.Contains(t, b.effects("output")[0].Get("text").String(), "1 waiting, 0 due, ")
+	require.Contains(t, b.effects("output")[0].Get("text").String(), "\n  1 being sent by another pi (session sa), for 40 s more at most")
 	a.clock.Advance(41 * time.Second) // the flush's 10 s bound and the claim's 30 s of slack
 	b.call("agent_end", map[string]any{"stopReason": "stop", "messages": []any{userMsg("b later", 50)}})
 	require.Equal(t, []string{"pimem:sa:30", "pimem:sb:50"}, b.items())

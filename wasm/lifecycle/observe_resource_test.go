@@ -3,6 +3,7 @@ package lifecycle
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -179,6 +180,57 @@ func TestResourceScopeCommandsApplyToEverySessionOfTheProject(t *testing.T) {
 	require.Contains(t, b.text(), "Mode: blocking")
 	b.raw("command", `{"name":"om","args":"dump"}`)
 	require.Equal(t, `{"v":1,"op":"set","t":1772172000000,"session":"s1","mode":"blocking"}`, b.text())
+}
+
+// Issue 19: a long-lived project's ledger, where every reflect record
+// carries every observation, is folded as it is read. A session keeps the
+// state (1,200 observations), not the records: it kept every decoded record
+// and its encoding, twice the ledger's size in memory. The ceiling is
+// generous; the point is that memory does not follow the ledger.
+func TestResourceScopeKeepsTheFoldNotTheLedger(t *testing.T) {
+	base := t.TempDir()
+	path := resourceRig(t, base, "s0", "", "").ledgerPath()
+	require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	var b strings.Builder
+	for run, n := 0, 0; b.Len() < 16<<20; run++ {
+		obs := `Date: Feb 27, 2026\n`
+		line := `{"v":1,"op":"observe","t":1772170000000,"session":"old","from":"x` + strconv.Itoa(run) + `","through":"x` + strconv.Itoa(run) + `",`
+		first, last := n, n+10
+		if run%4 == 3 {
+			line, first, last = `{"v":1,"op":"reflect","t":1772170000000,"session":"old",`, max(0, n-1200), n
+		} else {
+			n += 10
+		}
+		for k := first; k < last; k++ {
+			obs += "* 🟡 (05:00) User keeps the old API number " + strconv.Itoa(k) + " for the billing client, since " + strings.Repeat("it is stable ", 6) + `\n`
+		}
+		b.WriteString(line + `"obs":"` + obs + `"}` + "\n")
+	}
+	size := b.Len()
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	b = strings.Builder{}
+
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	a := resourceRig(t, base, "s1", "", "")
+	a.raw("command", `{"name":"om","args":"status"}`)
+	require.Contains(t, a.text(), "Observations: 1200 ")
+	require.NotContains(t, a.text(), "could not be read")
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	kept := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	require.True(t, kept < int64(size)/4, "a session keeps %d KiB after reading a %d KiB ledger", kept>>10, size>>10)
+	runtime.KeepAlive(a)
+
+	// /om dump and /om rebuild read the file again.
+	a.raw("command", `{"name":"om","args":"rebuild"}`)
+	require.Contains(t, a.text(), "Rebuilt from ")
+	require.Contains(t, a.text(), ": 1200 observations")
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	a.raw("command", `{"name":"om","args":"dump"}`)
+	require.Equal(t, strings.Count(string(data), "\n"), strings.Count(a.text(), "\n")+1, "one line per record")
 }
 
 // Issue 19, item 2: a resource ledger over 64 MiB (a long-lived project's

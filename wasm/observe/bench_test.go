@@ -104,3 +104,51 @@ func BenchmarkReadContext40LongTurns(b *testing.B) {
 		readContext(msgs)
 	}
 }
+
+// longLivedLedger is a resource ledger of a long-lived project, runs lines
+// long: observer runs of 10 observations, every fourth a reflection that
+// carries every observation kept (1,200).
+func longLivedLedger(runs int) []byte {
+	var b strings.Builder
+	n := 0
+	for run := 0; run < runs; run++ {
+		r := Record{Op: opObserve, Time: dayMs(2026, 2, 27), Session: "old", From: "x" + strconv.Itoa(run), Through: Mark{ID: "x" + strconv.Itoa(run)}, Tokens: 900}
+		first, last := n, n+10
+		if run%4 == 3 {
+			r = Record{Op: opReflect, Time: r.Time, Session: "old"}
+			first, last = max(0, n-1200), n
+		} else {
+			n += 10
+		}
+		obs := "Date: Feb 27, 2026\n"
+		for k := first; k < last; k++ {
+			obs += "* 🟡 (05:00) User keeps the old API number " + strconv.Itoa(k) + " for the billing client, since " + strings.Repeat("it is stable ", 6) + "\n"
+		}
+		r.Obs = obs
+		b.Write(encode(r))
+		b.WriteByte('\n')
+	}
+	return []byte(b.String())
+}
+
+// Folding a long-lived project's ledger as a session reads it (1/8 of the
+// 66 MiB one host/observe_ledger_test.go reads through the module).
+func BenchmarkFoldLongLivedLedger(b *testing.B) {
+	data := longLivedLedger(180)
+	cfg := defaultConfig()
+	read := func(off int64, dst []byte) (int, error) {
+		if off >= int64(len(data)) {
+			return 0, nil
+		}
+		return copy(dst, data[off:]), nil
+	}
+	piece := make([]byte, ledgerPiece)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st := fold(nil, "s1", cfg)
+		if _, err := readLedger(read, piece, func(r Record, _ []byte) { st.Apply(r, cfg) }); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

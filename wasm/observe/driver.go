@@ -1,7 +1,6 @@
 package observe
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
@@ -46,10 +45,10 @@ type driver struct {
 
 	st       *state
 	tr       transcript
-	ids      []string // the entry ids of the branch tr was read from
-	branch   omBranch // what that branch's ledger entries hold
-	recs     []Record // the ledger records: the branch's, then those appended since
-	applied  []string // encode of every record st holds, in order
+	ids      []string    // the entry ids of the branch tr was read from
+	branch   omBranch    // what that branch's ledger entries hold
+	recs     []Record    // thread scope: the branch's ledger records, then those appended since (resource scope keeps none: driver_resource.go)
+	applied  ledgerPrint // the records st was folded from, then those appended since
 	problems []Problem
 
 	scope     omScope
@@ -70,7 +69,7 @@ type driver struct {
 // a branch that grew is decoded only where it grew.
 type omBranch struct {
 	recs     []Record
-	canon    []string // encode of each record
+	print    ledgerPrint // of encode of each record
 	problems []Problem
 }
 
@@ -105,7 +104,7 @@ func (o *driver) start(out *store.Out, in gjson.Result) {
 	if b := jsonr.Get(in, "branch"); b.Exists() {
 		o.readBranch(b.Raw)
 	}
-	o.refreshLedger()
+	o.refreshLedger(false)
 	o.reportProblems(out)
 }
 
@@ -125,7 +124,7 @@ func (o *driver) Footer() string { return footer(o.st, o.cfg) }
 
 // Ready reads the ledger again when another session changed it.
 func (o *driver) Ready(out *store.Out) error {
-	o.refreshLedger()
+	o.refreshLedger(false)
 	return nil
 }
 
@@ -186,14 +185,14 @@ func (o *driver) readBranch(raw string) {
 	b := &o.branch
 	recs, problems := ledgerRecordsOf(vals[same:], same)
 	for i := range recs {
-		b.canon = append(b.canon, string(encode(recs[i])))
+		b.print.add(encode(recs[i]))
 	}
 	b.recs = append(b.recs, recs...)
 	b.problems = append(b.problems, problems...)
 	o.recs = b.recs[:len(b.recs):len(b.recs)] // record appends to a copy
-	if !slices.Equal(b.canon, o.applied) {
+	if !b.print.same(o.applied) {
 		o.st = fold(b.recs, "", o.cfg)
-		o.applied = slices.Clone(b.canon)
+		o.applied = b.print
 		o.problems, o.warnedAt = b.problems, 0
 	}
 }
@@ -213,9 +212,9 @@ func (o *driver) record(out *store.Out, r Record) {
 		r.Session = o.sessionID
 	}
 	data := encode(r)
-	o.applied = append(o.applied, string(data))
-	o.recs = append(o.recs, r)
+	o.applied.add(data)
 	if !o.scope.resource {
+		o.recs = append(o.recs, r)
 		out.SessionEntry(CustomTypeLedger, data)
 		return
 	}

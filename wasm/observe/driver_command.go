@@ -25,7 +25,7 @@ func (o *driver) needsPi(c *store.Cmd) bool {
 
 func (o *driver) cmdStatus(c *store.Cmd) {
 	o.Ready(c.Out) // status runs whatever the store's state: read a changed config first
-	v := statusView{st: o.st, cfg: o.cfg, off: o.Off(), inject: o.env.May(o, store.Inject), scope: &o.scope, records: len(o.recs)}
+	v := statusView{st: o.st, cfg: o.cfg, off: o.Off(), inject: o.env.May(o, store.Inject), scope: &o.scope, records: o.applied.n}
 	if c.JSON {
 		c.Out.Output(string(statusJSON(v)))
 		return
@@ -215,18 +215,29 @@ func (o *driver) cmdAutoCompact(c *store.Cmd) {
 }
 
 func (o *driver) cmdRebuild(c *store.Cmd) {
-	session := ""
 	if o.scope.resource {
-		session = o.sessionID
+		o.refreshLedger(true)
+	} else {
+		o.st = fold(o.recs, "", o.cfg)
+		o.applied = ledgerPrint{}
+		for i := range o.recs {
+			o.applied.add(encode(o.recs[i]))
+		}
 	}
-	o.st = fold(o.recs, session, o.cfg)
-	o.applied = o.applied[:0]
-	for i := range o.recs {
-		o.applied = append(o.applied, string(encode(o.recs[i])))
-	}
-	c.Out.Output(rebuiltText(o.st, len(o.recs), &o.scope))
+	c.Out.Output(rebuiltText(o.st, o.applied.n, &o.scope))
 }
 
+// cmdDump prints the records: the branch's, or in resource scope the
+// file's, read again (the driver keeps none of them).
 func (o *driver) cmdDump(c *store.Cmd) {
-	c.Out.Output(dumpPage(o.recs, c.JSON, &o.scope))
+	var lines []string
+	if !o.scope.resource {
+		for i := range o.recs {
+			lines = append(lines, string(encode(o.recs[i])))
+		}
+	} else if _, err := o.eachLedgerRecord(func(r Record, _ []byte) { lines = append(lines, string(encode(r))) }); err != nil && !hostio.IsNotFound(err) {
+		c.Out.Fail("Could not read " + o.scope.file + ": " + err.Error() + ".")
+		return
+	}
+	c.Out.Output(dumpPage(lines, c.JSON, &o.scope))
 }

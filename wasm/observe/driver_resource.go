@@ -2,6 +2,7 @@ package observe
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -31,44 +32,71 @@ func (o *driver) readScope(in gjson.Result) {
 }
 
 // refreshLedger reads the resource ledger again when it changed (size or
-// mtime) since it was last read, and folds it for this session. A state
-// that holds the same records is kept, so the backoff after failures
-// survives.
-func (o *driver) refreshLedger() {
+// mtime) since it was last read, or when force says so (/om rebuild), and
+// folds it for this session. A state that holds the same records is kept,
+// so the backoff after failures survives.
+//
+// The records are folded as they are read and none is kept (readLedger):
+// a long-lived project's ledger is tens of megabytes, each reflect record
+// carrying every observation, and holding every decoded record (and its
+// encoding, to compare) grew TinyGo's linear memory to half a gigabyte for
+// a 66 MiB ledger (issue 19). /om dump reads the file again.
+func (o *driver) refreshLedger(force bool) {
 	sc := &o.scope
 	if !sc.resource {
 		return
 	}
 	stamp := files.Stamp(o.h, sc.file)
-	if stamp == sc.stamp && sc.stamp != "" {
+	if stamp == sc.stamp && sc.stamp != "" && !force {
 		return
 	}
 	first := sc.stamp == ""
 	sc.stamp = stamp
-	// Read in pieces, whatever its size (decodeLedgerFrom): a ledger that
-	// grew past a whole-file limit was never read again while appends to it
-	// went on (issue 19, item 2).
-	if sc.piece == nil {
-		sc.piece = make([]byte, ledgerPiece)
+	st := fold(nil, o.sessionID, o.cfg)
+	var print ledgerPrint
+	problems, err := o.eachLedgerRecord(func(r Record, line []byte) {
+		st.Apply(r, o.cfg)
+		print.add(line)
+	})
+	if err != nil {
+		// Nothing read is folded: a ledger not there is empty, and one that
+		// cannot be read is reported.
+		st, print = fold(nil, o.sessionID, o.cfg), ledgerPrint{}
+		if !hostio.IsNotFound(err) {
+			problems = []Problem{{Msg: err.Error()}}
+		}
 	}
-	recs, problems, err := decodeLedgerFrom(func(off int64, dst []byte) (int, error) { return o.h.ReadAt(sc.file, off, dst) }, sc.piece)
-	if err != nil && !hostio.IsNotFound(err) {
-		problems = []Problem{{Msg: err.Error()}}
-	}
-	canon := make([]string, len(recs))
-	for i := range recs {
-		canon[i] = string(encode(recs[i]))
-	}
-	o.recs = recs
 	// The first read always folds: the state must know its session even
 	// when the file does not exist yet, so the records it makes carry it.
-	if first || !slices.Equal(canon, o.applied) {
-		o.st = fold(recs, o.sessionID, o.cfg)
-		o.applied = canon
+	if first || force || !print.same(o.applied) {
+		o.st, o.applied = st, print
 	}
 	if !slices.Equal(problems, sc.problems) {
 		sc.problems, o.problems, o.warnedAt = problems, problems, 0
 	}
+}
+
+// eachLedgerRecord reads the resource ledger in pieces, whatever its size
+// (readLedger): a ledger that grew past a whole-file limit was never read
+// again while appends to it went on (issue 19, item 2).
+//
+// After each record it gives way (runtime.Gosched): the standard Go build's
+// collector marks in background goroutines that run only then (see
+// wasm/yield_go.go), and folding a long-lived ledger is one export call
+// that makes many times its size in garbage: without it that build's linear
+// memory reached 2.8 GiB on the 66 MiB ledger of
+// host/observe_ledger_test.go's benchmark, 23 MiB with it. Under TinyGo (no
+// scheduler) it does nothing.
+func (o *driver) eachLedgerRecord(each func(r Record, line []byte)) ([]Problem, error) {
+	sc := &o.scope
+	if sc.piece == nil {
+		sc.piece = make([]byte, ledgerPiece)
+	}
+	read := func(off int64, dst []byte) (int, error) { return o.h.ReadAt(sc.file, off, dst) }
+	return readLedger(read, sc.piece, func(r Record, line []byte) {
+		each(r, line)
+		runtime.Gosched()
+	})
 }
 
 // appendLedger appends one record's line to the resource ledger under its

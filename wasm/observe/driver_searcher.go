@@ -24,7 +24,7 @@ func (o *driver) SearchSources() []search.Source {
 	return []search.Source{{
 		Key: "observations:" + o.sessionID + ":" + o.scope.file,
 		Stamp: strconv.FormatInt(st.Changed, 10) + "/" + strconv.Itoa(st.Observed) + "/" + strconv.Itoa(st.Reflected) +
-			"/" + strconv.Itoa(items[0]) + "/" + strconv.Itoa(len(o.applied)),
+			"/" + strconv.Itoa(items[0]) + "/" + strconv.Itoa(o.applied.n),
 		Load: func() []search.Doc { return observationDocs(st.Groups, cite, o.zone) },
 	}}
 }

@@ -44,7 +44,7 @@ func (o *driver) Commands() map[string]func(c *store.Cmd) {
 		cmds[name] = func(c *store.Cmd) {
 			if b := jsonr.Get(c.In, "branch"); b.Exists() {
 				o.readBranch(b.Raw)
-				o.refreshLedger()
+				o.refreshLedger(false)
 			}
 			h(c)
 		}

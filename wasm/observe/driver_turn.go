@@ -22,7 +22,7 @@ import (
 // the request. Unchanged memory gives the same bytes, whatever the date.
 func (o *driver) Context(out *store.Out, in gjson.Result) {
 	o.injected = true
-	o.refreshLedger()
+	o.refreshLedger(false)
 	if why := o.env.May(o, store.Inject); why != "" {
 		o.inj, o.injWhy = injection{}, why
 		return
@@ -287,7 +287,7 @@ func (o *driver) use(window, branch gjson.Result) {
 	if branch.Exists() {
 		o.readBranch(branch.Raw)
 	}
-	o.refreshLedger()
+	o.refreshLedger(false)
 }
 
 // members reads several members of an event's object in one pass: an

@@ -200,7 +200,13 @@ func FuzzLedgerPieces(f *testing.F) {
 			}
 			return copy(dst, data[off:]), nil
 		}
-		got, probs, err := decodeLedgerFrom(read, make([]byte, int(size)%16+1))
+		var got []Record
+		probs, err := readLedger(read, make([]byte, int(size)%16+1), func(r Record, line []byte) {
+			again, err := decode(line)
+			require.NoError(t, err)
+			require.Equal(t, string(encode(r)), string(encode(again)), "a record comes with its own line")
+			got = append(got, r)
+		})
 		require.NoError(t, err)
 		require.Equal(t, len(want), len(got))
 		for i := range want {

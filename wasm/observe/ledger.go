@@ -3,10 +3,13 @@ package observe
 import (
 	"bytes"
 	"errors"
+	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -123,6 +126,7 @@ var errNewer = errors.New("written by a newer version")
 
 // decode reads one record (a custom entry's data or a ledger line). It never
 // panics on any input; a record it cannot read is an error that says why.
+// Every string of the record is its own: data may be reused once it returns.
 //
 //	decode([]byte(`{"v":1,"op":"clear","t":1770906600000}`)) => Record{Op: "clear", Time: 1770906600000}, nil
 func decode(data []byte) (Record, error) {
@@ -133,7 +137,10 @@ func decode(data []byte) (Record, error) {
 	if !gjson.ValidBytes(data) {
 		return r, errors.New("not valid JSON")
 	}
-	o := gjson.ParseBytes(data)
+	// A view of data, not a copy (gjson.ParseBytes copies it): under TinyGo
+	// a block allocated afresh for each line of megabytes may stay pinned
+	// (decision 003), and a record keeps no piece of data (own).
+	o := gjson.Parse(unsafe.String(unsafe.SliceData(data), len(data)))
 	if !o.IsObject() {
 		return r, errors.New("not a JSON object")
 	}
@@ -143,11 +150,18 @@ func decode(data []byte) (Record, error) {
 	case v.Type != gjson.Number || v.Num != float64(int64(v.Num)) || v.Num < 1:
 		return r, errors.New(`"v" must be a positive whole number (got ` + v.Raw + ")")
 	case v.Num > ledgerVersion:
-		return r, &versionError{v.Raw}
+		return r, &versionError{strings.Clone(v.Raw)}
 	}
-	r.Op = jsonr.Get(o, "op").Str
-	switch r.Op {
-	case opObserve, opReflect, opClear, opSet:
+	// Each string a record keeps is its own (own), not a piece of data.
+	switch op := jsonr.Get(o, "op").Str; op {
+	case opObserve:
+		r.Op = opObserve
+	case opReflect:
+		r.Op = opReflect
+	case opClear:
+		r.Op = opClear
+	case opSet:
+		r.Op = opSet
 	default:
 		return r, errors.New(`"op" must be observe, reflect, clear or set (got ` + jsonr.Get(o, "op").Raw + ")")
 	}
@@ -186,7 +200,7 @@ func decode(data []byte) (Record, error) {
 			if m.Str != modeBuffered && m.Str != modeBlocking {
 				return r, errors.New(`"mode" must be "buffered" or "blocking" (got ` + m.Raw + ")")
 			}
-			mode := m.Str
+			mode := own(m)
 			r.Settings.Mode = &mode
 		}
 		if a := jsonr.Get(o, "autoCompact"); a.Exists() {
@@ -252,7 +266,19 @@ func str(o gjson.Result, key string) (string, error) {
 	if v.Type != gjson.String {
 		return "", errors.New(quote(key) + " must be a string (got " + text.Bytes(v.Raw, 40) + ")")
 	}
-	return v.Str, nil
+	return own(v), nil
+}
+
+// own is v's string in memory of its own. gjson gives a string without
+// escapes as a piece of the text it parsed, the whole line: a record's string kept by
+// the state (the watermark's entry id, an observation cut from the text)
+// would keep that line in memory, megabytes for a reflect record or a line
+// padded by hand, for each record folded (issue 19).
+func own(v gjson.Result) string {
+	if strings.IndexByte(v.Raw, '\\') >= 0 {
+		return v.Str // unescaped into a string of its own already
+	}
+	return strings.Clone(v.Str)
 }
 
 func whole(o gjson.Result, key string, required bool) (int64, error) {
@@ -284,7 +310,7 @@ func strs(o gjson.Result, key string) ([]string, error) {
 			bad = true
 			return false
 		}
-		out = append(out, e.Str)
+		out = append(out, own(e))
 		return true
 	})
 	if bad {
@@ -347,13 +373,17 @@ const (
 	maxLedgerLine = 32 << 20
 )
 
-// decodeLedgerFrom is DecodeLedger over a file read through read (ReadAt's
-// shape: 0 bytes at its end) in pieces of len(piece) bytes: the same
-// records and problems, line numbers counted across pieces, except that a
-// line over maxLedgerLine bytes is reported ("line N: …; skipped") rather
-// than held whole. read's error ends the reading and is returned.
-func decodeLedgerFrom(read func(off int64, dst []byte) (int, error), piece []byte) ([]Record, []Problem, error) {
-	var recs []Record
+// readLedger is DecodeLedger over a file read through read (ReadAt's shape:
+// 0 bytes at its end) in pieces of len(piece) bytes, giving each record to
+// each as it is read, with its line (trimmed; valid only during the call):
+// the same records and problems, line numbers counted across pieces, except
+// that a line over maxLedgerLine bytes is reported ("line N: …; skipped")
+// rather than held whole. Nothing it read is kept once each returns, so
+// reading a ledger costs the piece, one line and what each keeps: a
+// long-lived project's ledger, where every reflect record carries every
+// observation, is folded record by record, never held (issue 19). read's
+// error ends the reading and is returned.
+func readLedger(read func(off int64, dst []byte) (int, error), piece []byte, each func(r Record, line []byte)) ([]Problem, error) {
 	var probs []Problem
 	line := 0
 	one := func(ln []byte, torn bool) {
@@ -374,7 +404,7 @@ func decodeLedgerFrom(read func(off int64, dst []byte) (int, error), piece []byt
 			return
 		}
 		r.Line = line
-		recs = append(recs, r)
+		each(r, ln)
 	}
 	long := func() {
 		line++
@@ -385,7 +415,7 @@ func decodeLedgerFrom(read func(off int64, dst []byte) (int, error), piece []byt
 	for off := int64(0); ; {
 		k, err := read(off, piece)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if k == 0 {
 			break
@@ -425,5 +455,32 @@ func decodeLedgerFrom(read func(off int64, dst []byte) (int, error), piece []byt
 	} else if len(carry) > 0 {
 		one(carry, true)
 	}
-	return recs, probs, nil
+	return probs, nil
+}
+
+// ledgerPrint stands for the records a state was folded from without
+// holding them: how many, and a SHA-1 of their lines in order. The driver
+// compares the print of what it reads with the print of what its state
+// holds, and folds again only when they differ, so the backoff after
+// failures survives a read that finds nothing new. The zero value is no
+// record.
+type ledgerPrint struct {
+	n int
+	d sha1.Digest
+}
+
+// add counts one more record, line its JSON (the encoding the driver wrote,
+// or the line as read).
+func (p *ledgerPrint) add(line []byte) {
+	if p.n == 0 {
+		p.d = *sha1.New()
+	}
+	p.n++
+	p.d.Write(line)
+	p.d.Write([]byte{'\n'})
+}
+
+// same reports whether p and q stand for the same records.
+func (p ledgerPrint) same(q ledgerPrint) bool {
+	return p.n == q.n && (p.n == 0 || bytes.Equal(p.d.Sum(nil), q.d.Sum(nil)))
 }

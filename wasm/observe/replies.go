@@ -170,10 +170,10 @@ func rebuiltText(s *state, recs int, sc *omScope) string {
 	return "Rebuilt from " + txt.Plural(recs, "ledger entry", "ledger entries") + " " + of + ": " + txt.Plural(s.Items()[0], "observation", "observations") + ", covered through " + covered + "."
 }
 
-// dumpPage is /om dump: the ledger's records, one JSON line each, as they
-// are stored (asJSON says nothing at all when there are none).
-func dumpPage(recs []Record, asJSON bool, sc *omScope) string {
-	if len(recs) == 0 {
+// dumpPage is /om dump: the ledger's records, one JSON line each (lines,
+// as encode writes them; asJSON says nothing at all when there are none).
+func dumpPage(lines []string, asJSON bool, sc *omScope) string {
+	if len(lines) == 0 {
 		if asJSON {
 			return ""
 		}
@@ -182,10 +182,6 @@ func dumpPage(recs []Record, asJSON bool, sc *omScope) string {
 			where = "in " + sc.file
 		}
 		return "No observational-memory entries " + where + "."
-	}
-	lines := make([]string, len(recs))
-	for i := range recs {
-		lines[i] = string(encode(recs[i]))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -74,7 +74,7 @@ func TestCommandRepliesSayWhatChanged(t *testing.T) {
 		{"no dump in the branch", dumpPage(nil, false, thread), "No observational-memory entries in this branch."},
 		{"no dump in the file", dumpPage(nil, false, resource), "No observational-memory entries in /a/pi-memory/observations/h.jsonl."},
 		{"no dump as JSON", dumpPage(nil, true, thread), ""},
-		{"a dump is the records' lines", dumpPage([]Record{{Op: opClear, Time: 1}, {Op: opClear, Time: 2}}, true, thread), `{"v":1,"op":"clear","t":1}` + "\n" + `{"v":1,"op":"clear","t":2}`},
+		{"a dump is the records' lines", dumpPage([]string{string(encode(Record{Op: opClear, Time: 1})), string(encode(Record{Op: opClear, Time: 2}))}, true, thread), `{"v":1,"op":"clear","t":1}` + "\n" + `{"v":1,"op":"clear","t":2}`},
 		{"pi only, in pimem", piOnly("cli", "clear"), "/om clear changes the observations, which live in the pi session: run it in pi. pimem reads a session (--session FILE) but never writes to it."},
 		{"pi only, in pi", piOnly("tui", "clear"), ""},
 	}
