@@ -79,6 +79,10 @@ func (e *notALogError) Error() string {
 //     Every reference theirs' new lines make to it ("i", "sp", "sb", "c")
 //     follows, and so does every reference to an id one side had already
 //     renumbered. Only those lines change bytes, and in them only the ids.
+//   - A line both sides added that names a renumbered id means a different
+//     decision on each side (each removed or edited its own): it is kept
+//     twice, ours as written and theirs with the new id, so the result
+//     folds to what applying both sides does.
 //   - A line that is not an event (torn, corrupt, newer version) is kept as
 //     written and reported; a torn last line that is no longer last gets a
 //     newline.
@@ -107,6 +111,7 @@ func merge(ancestor, ours, theirs []byte) (mergeResult, error) {
 	seqA, seqB := m.pick()
 	m.renames()
 	m.collisions()
+	seqB = m.splitShared(seqB)
 	return m.emit(seqA, seqB, bom), nil
 }
 
@@ -321,6 +326,46 @@ func (m *merger) collisions() {
 		m.renum[c.id], m.from[c.id] = used.next(c.id), c.at
 		m.res.Renumbered = append(m.res.Renumbered, renumbering{Side: "theirs", Old: c.id, New: m.renum[c.id], Line: l.num, Text: short(l.ev.Data.Title, l.ev.Data.Text)})
 	}
+}
+
+// splitShared adds to seqB the lines theirs shares with ours (added since
+// the ancestor by both, byte for byte, so kept once as ours) that name an id
+// collisions renumbered, from theirs' add of it on: there the id means
+// theirs' decision, and ours' copy still means ours'. Both sides removing
+// the id they each gave a decision, in the same millisecond (or a
+// cherry-pick of that remove), left one remove for two decisions; with a
+// restore (an add after a remove of the same id) on theirs, the renumbered
+// id was then added twice while live. seqB stays in theirs' order.
+func (m *merger) splitShared(seqB []int) []int {
+	if len(m.renum) == 0 {
+		return seqB
+	}
+	seen := map[string]int{}
+	added := false
+	for i := range m.B {
+		l := &m.B[i]
+		n := seen[l.key]
+		seen[l.key] = n + 1
+		if m.extraB[i] || !l.ok || n < m.counts[l.key].o {
+			continue // theirs' own line, a bad one, or the ancestor's copy
+		}
+		if _, renamed := rewriteIDs(l.raw, func(id string) (string, bool) {
+			to, ok := m.renum[id]
+			return to, ok && i >= m.from[id]
+		}); renamed {
+			m.extraB[i], added = true, true
+		}
+	}
+	if !added {
+		return seqB
+	}
+	seqB = seqB[:0]
+	for i := range m.B {
+		if m.extraB[i] {
+			seqB = append(seqB, i)
+		}
+	}
+	return seqB
 }
 
 // theirs is the id a line of theirs (at index i) means by id in the result.
