@@ -35,7 +35,7 @@ func expressions() []expression {
 			fold("secret") + `[_.\-]?` + fold("access") + `[_.\-]?)` + fold("key") +
 			`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
 		// aws-secret-key in prose
-		{re: `\b` + fold("secret") + `\b`},
+		{re: `\b(?:` + fold("aws") + `[_.\-]?)?` + fold("secret") + `(?:[_.\-]?` + fold("access") + `)?(?:[_.\-]?` + fold("key") + `)?\b`},
 		// github-token
 		{re: `(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`},
 		// gitlab-token
@@ -80,14 +80,19 @@ func expressions() []expression {
 		// url-password
 		{re: "[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s/:@\"'<>`]*:", start: schemeStart},
 		// secret: label = value
-		{re: `[A-Za-z0-9_.\-]*` +
+		{re: `[A-Za-z0-9_.\-]*(?:` +
 			`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential") +
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
+			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
 			`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*` +
 			"(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"|'([^'\\r\\n]{4,})'|([^\\s\"'`,;]{6,}))", start: identStart},
 		// secret: in prose
 		{re: `\b(?:` + foldAny("password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `)\b`},
+		// secret: a token or an API key in prose
+		{re: `\b(?:` + fold("token") + `|` + fold("api") + `[ \t_.\-]?` + fold("key") + `)\b`},
+		// secret: a password word in another language
+		{re: `\b(?:` + foldAny("passwort", "kennwort", "senha", "mot de passe") + `)\b|\b` + fold("contrase") + `(?:ñ|Ñ|n|N)` + fold("a") + `\b|[Пп]ароль|ПАРОЛЬ`},
 		// secret: .npmrc _auth
 		{re: `(?:^|[^A-Za-z0-9_])_auth[ \t]*=[ \t]*([^\s"']{4,})`},
 		// secret: .netrc

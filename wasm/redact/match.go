@@ -795,9 +795,10 @@ func assignment(s string, i int, value func(v int) []int) []int {
 
 // secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is
 // PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT)[_.\-]?KEY
-// and SUFFIX is [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE), in any ASCII case.
+// and SUFFIX is [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE), in any ASCII case; or
+// with PASS as its last word (see passLabel), without a suffix.
 func secretLabel(s string, lo, end int) bool {
-	if secretKeyword(s, lo, end) {
+	if secretKeyword(s, lo, end) || passLabel(s, lo, end) {
 		return true
 	}
 	e := end
@@ -816,6 +817,21 @@ func secretLabel(s string, lo, end int) bool {
 		return false
 	}
 	return secretKeyword(s, lo, sep(s, lo, e))
+}
+
+// passLabel: s[lo:end] ends with (?:\b|_)PASS in any ASCII case, or with
+// [a-z0-9]Pass: "pass" as an identifier's last word (pass, DB_PASS,
+// smtp.pass, dbPass), never the end of a longer word (bypass, compass).
+// Without a suffix: a passkey is public, not a password.
+func passLabel(s string, lo, end int) bool {
+	p := end - 4
+	if p < lo || !hasPrefixFold(s[p:end], "pass") {
+		return false
+	}
+	if p == 0 || !isWord(s[p-1]) || s[p-1] == '_' && p > lo {
+		return true
+	}
+	return p > lo && s[p] == 'P' && (s[p-1] >= 'a' && s[p-1] <= 'z' || s[p-1] >= '0' && s[p-1] <= '9')
 }
 
 var (

@@ -109,6 +109,17 @@ var matcherEdges = []string{
 	// password words and "secret" in prose, at their word boundaries.
 	"my password is hunter2", "pass phrase", "pass\tphrase", "pass  phrase", "pass phrases", "passphrases",
 	"PW: x", "pwd_x", "xpw", "Passcode", "_pw", "pw\xff", "épw", "secret key is x", "secrets", "Secret_", "xsecret",
+	// "secret" as an identifier of AWS's key, the optional parts and \b.
+	"aws_secret_access_keys", "secret-access_keys", "aws.secretkey", "xaws_secret", "AWSSECRETACCESSKEY", "aws_secrets", "aws-secret-",
+	"secret_access", "secret_access_", "aws__secret", "aws secret", "secret.key.",
+	// token and api key in prose.
+	"api key", "api  key", "apikey", "api_keys", "API-KEY", "api\tkey", "tokens", "Token", "_token", "token_", "apix key",
+	// pass as a label's last word.
+	"pass=abcdefg", "DB_PASS=abcdefg", "dbPass=abcdefg", "bypass=abcdefg", "_pass=abcdefg", "x.pass=abcdefg", "9Pass=abcdefg",
+	"aPASS=abcdefg", "PASS: abcdefg", "xpass=abcdefg", "a_Pass=abcdefg", "PassPass=abcdefg", "passkey=abcdefg",
+	// password words of other languages, at their edges.
+	"passwort", "Passwörter", "kennwort1", "mot de passe", "mot  de passe", "motde passe", "contraseña", "contrasena", "contraseñas",
+	"CONTRASEÑA", "ContraseÑa", "contraseNA", "contraseã", "пароль", "Пароли", "ПАРОЛЬ", "xпароль", "senha", "senhas", "\xd0\xbf",
 	// Kelvin sign and long s: never ASCII letters.
 	"api_\u212aey = hunter22x", "\u017fecret: hunter22x", "machine a login b pa\u017f\u017fword c",
 }
@@ -135,6 +146,7 @@ var edits = []string{
 	"\v", "\f", "$", "{", "}", "<", ">", "#", "?", "+", "~", "A", "k", "K", "S", "0", "9", "é", "€",
 	"\u212a", "\u017f", "\xff", "\x80", "\xe2\x82", "://", "=>", ":=", "KEY", "key", "_key", "password",
 	"-----", "BEGIN", "END", "PRIVATE KEY", "[REDACTED:secret]", "machine", "login", "_auth",
+	"pass", "Pass", "api", "token", "ñ", "пароль", "—", "(", ")",
 }
 
 func editNearTrigger(rng *rand.Rand, s string) string {
@@ -198,6 +210,7 @@ var parts = []string{
 	"Authorization", "Basic", "Bot", "_auth", "machine", "default", "login", "[REDACTED:secret]",
 	"pass", "phrase", "pw", " is ", " was ", " for the ", "passcode", "secret access key ", "“", "”",
 	"SG.", "SK", "shpat_", "dop_v1_", "hvs.", "AGE-SECRET-KEY-1", "?sig=", "&sig=", "xoxe-", "AccountKey=",
+	"_PASS", "Pass", "api key", "aws_secret", "passwort", "contraseña", "contrasena", "пароль", "Пароль", "mot de passe", "senha", " ist ", " é ", "—",
 }
 
 func randomText(rng *rand.Rand) string {

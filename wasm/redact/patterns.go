@@ -5,8 +5,9 @@ import "strings"
 // A pattern is one kind of secret.
 type pattern struct {
 	kind string
-	// triggers are lowercase ASCII literals; every match of the pattern
-	// contains one of them (compared without ASCII case), which is what lets
+	// triggers are literals, lowercase where ASCII; every match of the pattern
+	// contains one of them (compared without ASCII case; other bytes exactly,
+	// so a Cyrillic word lists each of its cases), which is what lets
 	// scan skip the pattern on a text that holds none. The patterns fold
 	// ASCII case only, so that this stays exact (a Kelvin sign is not a K).
 	triggers []string
@@ -100,6 +101,15 @@ func newPatterns() []*pattern {
 			// In prose: "my password is hunter2", "pw: hunter2", "my passphrase
 			// is correct horse battery staple" (prose.go).
 			find: findPasswordWord, span: prosePassword},
+		{kind: "secret", triggers: []string{"token", "key"},
+			// In prose: "my token is …", "the api key for staging is …", a
+			// value that looks like a token (prose.go). Its triggers are other
+			// patterns' too, so the prefilter compares nothing more for it.
+			find: findTokenWord, span: tokenProse},
+		{kind: "secret", triggers: []string{"passwort", "kennwort", "senha", "mot de passe", "contrase", "пароль", "Пароль", "ПАРОЛЬ"},
+			// In German, Portuguese, French, Spanish and Russian: "mein
+			// Passwort ist …", "пароль: …" (prose.go).
+			find: findForeignPasswordWord, span: foreignPassword},
 		{kind: "secret", triggers: []string{"_auth"},
 			// .npmrc's _auth=base64(user:password); "basic_auth" is not it.
 			find: findNPMAuth},
@@ -192,6 +202,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v) {
 		return 0, 0, 0, 0, false
 	}
+	if passLabel(label, 0, n) {
+		return passValue(s, m, label, n, vs, ve)
+	}
 	// A bare value after ": " or " = " runs to the end of its clause, as
 	// in prose (prose.go): "passphrase: correct horse battery staple". Glued
 	// to its operator or after ":=" or "=>" it is one word: "--password=x -u
@@ -202,6 +215,42 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 			ve = clauseEnd(s, vs, ve)
 			return vs, ve, m[0], max(ve, m[1]), true
 		}
+	}
+	return vs, ve, m[0], m[1], true
+}
+
+// passValue: the value of a label whose last word is "pass" (label[:n]),
+// a word that in code and in a test's output names a compiler pass or a
+// result as often as a password. A bare value is one word and never code
+// ("pass := &analysis.Pass{", "pass := !isEmpty(x)"); after ":" (YAML, a
+// struct literal, Go's :=) it must look like a password (see
+// looksLikePassword), as it must after the word alone: "pass: hunter2",
+// not "pass: 120/120" or "postPass: passDeadCode". "PASS:" (a test
+// runner's line) and "pass:x" (a URL's user and password, which
+// urlPassword finds) are not labels.
+//
+//	pass: hunter2              => hunter2
+//	SMTP_PASS=mailpass         => mailpass
+//	pass = "correct horse"     => correct horse
+//	--- PASS: TestParse2       => (none)
+func passValue(s string, m []int, label string, n, vs, ve int) (int, int, int, int, bool) {
+	op := strings.IndexAny(label[n:], ":=")
+	if op < 0 {
+		return 0, 0, 0, 0, false
+	}
+	op += n
+	alone := n == 4
+	colon := label[op] == ':'
+	if colon && alone && (label[:4] == "PASS" || op+1 == len(label)) {
+		return 0, 0, 0, 0, false
+	}
+	if len(m) > 6 && m[6] >= 0 {
+		w := trimClause(s[vs:ve])
+		if w == "" || strings.ContainsAny(w, "([{") || strings.IndexByte("&!*", w[0]) >= 0 || isPath(w) ||
+			(alone || colon) && !looksLikePassword(w) {
+			return 0, 0, 0, 0, false
+		}
+		return vs, vs + len(w), m[0], m[1], true
 	}
 	return vs, ve, m[0], m[1], true
 }
@@ -304,7 +353,7 @@ func isCode(label, v string) bool {
 		return true
 	}
 	dot := strings.LastIndexByte(t, '.')
-	return dot > 0 && dot < len(t)-1 && secretKeyword(t, dot+1, len(t))
+	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))
 }
 
 // isPlaceholder: words a person writes where a secret will go ("your-token",

@@ -46,17 +46,131 @@ func findPasswordWord(s string, pos int) []int {
 	return nil
 }
 
-// findSecretWord: \b[Ss][Ee][Cc][Rr][Ee][Tt]\b, the word "secret".
+// findSecretWord: \b(?:AWS[_.\-]?)?SECRET(?:[_.\-]?ACCESS)?(?:[_.\-]?KEY)?\b
+// in any ASCII case: the word "secret", or an identifier of AWS's secret
+// key written as a word (aws_secret, SECRET_ACCESS_KEY) with no operator
+// after it.
+//
+// Each optional part is there or not by the byte after what came before
+// (a separator can only be followed by the word it separates), so the
+// tries that regexp makes are: with "access" and "key", with "access"
+// alone, with "key" alone, with neither, each ended by \b.
 func findSecretWord(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if s[i]|0x20 != 's' || !wordStart(s, i) {
+		if c := s[i] | 0x20; c != 's' && c != 'a' || !wordStart(s, i) {
 			continue
 		}
-		e := runEnd(s, i, isWord)
-		if e-i == 6 && hasPrefixFold(s[i:], "secret") {
-			return whole(i, e)
+		j := i
+		if hasPrefixFold(s[j:], "aws") {
+			j = optSep(s, j+3)
 		}
-		i = e - 1
+		if hasPrefixFold(s[j:], "secret") {
+			k := j + 6
+			bases := [2]int{-1, k}
+			if a := optSep(s, k); hasPrefixFold(s[a:], "access") {
+				bases[0] = a + 6
+			}
+			for _, b := range bases {
+				if b < 0 {
+					continue
+				}
+				if e := optSep(s, b); hasPrefixFold(s[e:], "key") && wordEnd(s, e+3) {
+					return whole(i, e+3)
+				}
+				if wordEnd(s, b) {
+					return whole(i, b)
+				}
+			}
+		}
+		i = runEnd(s, i, isWord) - 1
+	}
+	return nil
+}
+
+// optSep skips one [_.\-] at s[i].
+func optSep(s string, i int) int {
+	if i < len(s) && (s[i] == '_' || s[i] == '.' || s[i] == '-') {
+		return i + 1
+	}
+	return i
+}
+
+// wordEnd reports \b after s[:i], which ends in a word byte.
+func wordEnd(s string, i int) bool { return i == len(s) || !isWord(s[i]) }
+
+// findTokenWord: \b(?:TOKEN|API[ \t_.\-]?KEY)\b in any ASCII case: a word
+// that names a token or an API key in prose ("my token is …", "the api
+// key for staging is …").
+func findTokenWord(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		c := s[i] | 0x20
+		if c != 't' && c != 'a' || !wordStart(s, i) {
+			continue
+		}
+		if hasPrefixFold(s[i:], "token") && wordEnd(s, i+5) {
+			return whole(i, i+5)
+		}
+		if hasPrefixFold(s[i:], "api") {
+			k := i + 3
+			if k < len(s) && (isBlank(s[k]) || s[k] == '_' || s[k] == '.' || s[k] == '-') {
+				k++
+			}
+			if hasPrefixFold(s[k:], "key") && wordEnd(s, k+3) {
+				return whole(i, k+3)
+			}
+		}
+		i = runEnd(s, i, isWord) - 1
+	}
+	return nil
+}
+
+// findForeignPasswordWord: \b(?:PASSWORT|KENNWORT|SENHA|MOT DE PASSE)\b|\bCONTRASE(?:ñ|Ñ|n|N)A\b|[Пп]ароль|ПАРОЛЬ,
+// Latin letters in any ASCII case: the word for a password in German,
+// Portuguese, French, Spanish (also typed without its tilde) and Russian.
+// regexp's \b knows ASCII words only, so the Russian word has none; its
+// span function looks at what follows it.
+func findForeignPasswordWord(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == 0xD0: // п or П
+			for _, w := range [...]string{"пароль", "Пароль", "ПАРОЛЬ"} {
+				if strings.HasPrefix(s[i:], w) {
+					return whole(i, i+len(w))
+				}
+			}
+		case isLetter(c) && wordStart(s, i):
+			e := -1
+			switch c | 0x20 {
+			case 'p', 'k':
+				if hasPrefixFold(s[i:], "passwort") || hasPrefixFold(s[i:], "kennwort") {
+					e = i + 8
+				}
+			case 's':
+				if hasPrefixFold(s[i:], "senha") {
+					e = i + 5
+				}
+			case 'm':
+				if hasPrefixFold(s[i:], "mot de passe") {
+					e = i + 12
+				}
+			case 'c':
+				if k := i + 8; hasPrefixFold(s[i:], "contrase") {
+					switch {
+					case hasAt(s, k, "ñ") || hasAt(s, k, "Ñ"):
+						k += 2
+					case k < len(s) && s[k]|0x20 == 'n':
+						k++
+					}
+					if k > i+8 && k < len(s) && s[k]|0x20 == 'a' {
+						e = k + 1
+					}
+				}
+			}
+			if e >= 0 && wordEnd(s, e) {
+				return whole(i, e)
+			}
+			i = runEnd(s, i, isWord) - 1
+		}
 	}
 	return nil
 }
@@ -72,7 +186,13 @@ func findSecretWord(s string, pos int) []int {
 //	reset your password in settings            => (none)
 func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	kw := s[m[0]:m[1]]
+	if vs, ve, ok := apposition(s, m[1]); ok {
+		return vs, ve, m[0], ve, true
+	}
 	v := afterVerb(s, m[1])
+	if v < 0 {
+		v = afterParens(s, m[1])
+	}
 	if v < 0 {
 		v = afterIntro(s, m[1])
 	}
@@ -113,7 +233,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	if ce > e {
 		rest = s[e:ce]
 	}
-	if !proseValue(w, rest) {
+	if !proseValue(w, rest) && !(owned(s, m[0]) && ownValue(w)) {
 		return 0, 0, 0, 0, false
 	}
 	// A value glued to its "=" or ":" is one word, as in a flag or an
@@ -125,9 +245,222 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	return v, end, m[0], end, true
 }
 
+// apposition: the value set off by commas right after a password word,
+// before a verb: "the admin password, hunter2, is weak". Only a quoted
+// value or a word that looks like a password (see looksLikePassword): "the
+// password, however, is weak" is prose. vs, ve: the value's bytes.
+func apposition(s string, i int) (vs, ve int, ok bool) {
+	if i == len(s) || s[i] != ',' {
+		return 0, 0, false
+	}
+	v := runEnd(s, i+1, isBlank)
+	if v == i+1 || v == len(s) {
+		return 0, 0, false
+	}
+	end := 0
+	if qs, qe, qend, quoted := quoted(s, v); quoted {
+		vs, ve, end = qs, qe, qend
+	} else {
+		vs, ve = v, proseWordEnd(s, v)
+		end = ve
+		if w := s[vs:ve]; !looksLikePassword(w) || isReference(w) || isPath(w) {
+			return 0, 0, false
+		}
+	}
+	if isReference(s[vs:ve]) || end == len(s) || s[end] != ',' {
+		return 0, 0, false
+	}
+	j := runEnd(s, end+1, isBlank)
+	if j == end+1 {
+		return 0, 0, false
+	}
+	for _, verb := range [...]string{"is", "was", "has", "had", "will", "must", "should", "expires", "works"} {
+		if proseWordIs(s, j, verb) {
+			return vs, ve, true
+		}
+	}
+	return 0, 0, false
+}
+
+// afterParens: where the value starts after a short parenthesis between
+// the password word and its ":" or "=": "password (staging): hunter2". -1
+// when there is none.
+func afterParens(s string, i int) int {
+	j := runEnd(s, i, isBlank)
+	if j == len(s) || s[j] != '(' {
+		return -1
+	}
+	for k := j + 1; k < len(s) && k <= j+maxParens; k++ {
+		switch s[k] {
+		case ')':
+			return afterVerb(s, k+1)
+		case '(', '\n':
+			return -1
+		}
+	}
+	return -1
+}
+
+// maxParens bounds the parenthesis afterParens reads past, so that a line
+// of many "password (" costs linear time.
+const maxParens = 40
+
+// owned: the password word at s[i:] follows "my" or "our", at most one word
+// before it ("my wifi password"): a person telling their own password.
+func owned(s string, i int) bool {
+	for range 2 {
+		e := runEndBack(s, i, isBlank)
+		if e == i || e == 0 {
+			return false
+		}
+		b := runEndBack(s, e, isLetter)
+		if b == e {
+			return false
+		}
+		if w := s[b:e]; len(w) == 2 && hasPrefixFold(w, "my") || len(w) == 3 && hasPrefixFold(w, "our") {
+			return b == 0 || !isWord(s[b-1])
+		}
+		i = b
+	}
+	return false
+}
+
+// ownValue: a word of letters ending in -ed or -ing that is a password when
+// a person gives their own ("my password is blessing"), unless it says
+// what happened to it ("my password is expired"). Elsewhere such a word
+// stays prose ("the password is salted").
+func ownValue(w string) bool {
+	lw := strings.ToLower(w)
+	for i := 0; i < len(lw); i++ {
+		if !isLetter(lw[i]) {
+			return false
+		}
+	}
+	return (strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing")) && !inList(predicates[:], lw) && !inList(ownStates[:], lw)
+}
+
+// tokenProse is the span of a token or an API key that a sentence names:
+// after "is", "was", ":" or "=" (or a preposition and up to three words),
+// a quoted value or one word that looks like a token (see looksLikeToken).
+//
+//	my token is 4f1c2e9ab7d3         => 4f1c2e9ab7d3
+//	the api key for staging is k3y…  => k3y…
+//	the token is expired             => (none)
+func tokenProse(s string, m []int) (int, int, int, int, bool) {
+	v := afterVerb(s, m[1])
+	if v < 0 {
+		v = afterIntro(s, m[1])
+	}
+	if v < 0 || v == len(s) {
+		return 0, 0, 0, 0, false
+	}
+	vs, ve, end, ok := quoted(s, v)
+	if !ok {
+		vs, ve = v, v+len(trimClause(s[v:proseWordEnd(s, v)]))
+		end = ve
+	}
+	if !looksLikeToken(s[vs:ve]) {
+		return 0, 0, 0, 0, false
+	}
+	return vs, ve, m[0], end, true
+}
+
+// looksLikeToken: 10+ bytes of a token's alphabet holding a letter and a
+// digit, and not a path, a reference or a word that says what the token is
+// like ("sha256-encoded").
+func looksLikeToken(w string) bool {
+	if len(w) < 10 || isPath(w) || isReference(w) {
+		return false
+	}
+	var letter, digit bool
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case isLetter(c):
+			letter = true
+		case c >= '0' && c <= '9':
+			digit = true
+		case !isTokenValue(c):
+			return false
+		}
+	}
+	return letter && digit && !isPredicate(strings.ToLower(w))
+}
+
+// foreignPassword is the span of the value a password word of another
+// language introduces: after ":", "=", a dash or the language's "is"
+// (ist, lautet, est, es, é), also after up to three words ("das Passwort
+// für den Server ist …", "пароль от сервера: …"), a quoted value or one
+// word that looks like a password; without either, one such word right
+// after it ("пароль qwerty123"). Prose in these languages is not weighed
+// word by word as English is: a password of letters alone is kept
+// ("Passwort: geheim").
+//
+//	mein Passwort ist hunter2!      => hunter2!
+//	mot de passe : "soleil 42"      => soleil 42
+//	contraseña incorrecta           => (none)
+func foreignPassword(s string, m []int) (int, int, int, int, bool) {
+	i := m[1]
+	if i < len(s) && !isBlank(s[i]) && s[i] != ':' && s[i] != '=' && !isMarkup(s[i]) {
+		return 0, 0, 0, 0, false // пароли, парольный: another word
+	}
+	v, verb := foreignVerb(s, i)
+	for k, n := i, 0; !verb && n < 3; n++ {
+		j := runEnd(s, k, isBlank)
+		if j == k || j == len(s) {
+			break
+		}
+		k = proseWordEnd(s, j)
+		if k == j {
+			break
+		}
+		if s[k-1] == ':' && k-j > 1 {
+			v, verb = runEnd(s, k, isBlank), true
+			break
+		}
+		v, verb = foreignVerb(s, k)
+	}
+	if !verb {
+		v = runEnd(s, i, isBlank)
+	}
+	if v == i || v == len(s) {
+		return 0, 0, 0, 0, false
+	}
+	if vs, ve, end, ok := quoted(s, v); ok && verb && !isReference(s[vs:ve]) {
+		return vs, ve, m[0], end, true
+	}
+	w := trimClause(s[v:proseWordEnd(s, v)])
+	if !looksLikePassword(w) || isReference(w) || isPath(w) || strings.HasPrefix(w, markOpen) {
+		return 0, 0, 0, 0, false
+	}
+	return v, v + len(w), m[0], v + len(w), true
+}
+
+// foreignVerb: where a value starts after ":", "=", a dash or a word for
+// "is" that follows s[:i] (blanks and markdown's emphasis allowed before
+// it), and whether there is one.
+func foreignVerb(s string, i int) (int, bool) {
+	j := runEnd(s, runEnd(s, i, isMarkup), isBlank)
+	switch {
+	case j == len(s):
+	case s[j] == ':' || s[j] == '=':
+		return runEnd(s, runEnd(s, j+1, isMarkup), isBlank), true
+	case hasAt(s, j, "—") || hasAt(s, j, "–"):
+		return runEnd(s, j+len("—"), isBlank), true
+	case j > i:
+		for _, w := range [...]string{"ist", "lautet", "war", "est", "es", "era", "é"} {
+			if k := runEnd(s, j+len(w), isBlank); proseWordIs(s, j, w) && k > j+len(w) {
+				return k, true
+			}
+		}
+	}
+	return 0, false
+}
+
 // awsProseSecret is the span of an AWS secret access key named by the words
-// before it: "secret", "secret key", "secret access key", then "is"/"was",
-// ":" or "=" and an optional quote, then 40 characters of base64 holding an
+// before it: "secret", "secret key", "secret access key" (or one identifier:
+// aws_secret, AWS_SECRET_ACCESS_KEY), then "is"/"was", ":", "=", a table's
+// "|" or nothing and an optional quote, then 40 characters of base64 holding an
 // upper- and a lowercase letter and a digit (a git SHA or a word is not one),
 // ending there.
 //
@@ -144,7 +477,7 @@ func awsProseSecret(s string, m []int) (int, int, int, int, bool) {
 		i = runEnd(s, j, isLetter)
 	}
 	v := runEnd(s, i, isBlank)
-	if v < len(s) && (s[v] == ':' || s[v] == '=') {
+	if v < len(s) && (s[v] == ':' || s[v] == '=' || s[v] == '|') {
 		v = runEnd(s, v+1, isBlank)
 	}
 	if v < len(s) && (isQuote(s[v]) || s[v] == '`') {
@@ -331,11 +664,14 @@ func endsClause(w string) bool {
 }
 
 // looksLikePassword: 6+ bytes holding a letter and a digit or a symbol, as a
-// password does and a word of prose does not ("hunter2", "p@ssw0rd").
+// password does and a word of prose does not ("hunter2", "p@ssw0rd"). A
+// "!" or "?" that ends it ends a sentence ("passwd vergessen?", "pw
+// forgotten?"): it counts as part of the word but not as its symbol.
 func looksLikePassword(w string) bool {
 	if len(w) < 6 {
 		return false
 	}
+	w = strings.TrimRight(w, "!?")
 	var letter, other bool
 	for i := 0; i < len(w); i++ {
 		c := w[i]
@@ -437,6 +773,17 @@ var predicates = [...]string{
 	"required", "reset", "right", "saved", "secure", "sent", "short", "shown", "simple",
 	"stored", "strict", "strong", "unique", "unknown", "used", "usually", "valid",
 	"visible", "weak", "written", "wrong",
+}
+
+// ownStates: words ending in -ed or -ing that say what happened to one's
+// own password ("my password is expired"), see ownValue.
+var ownStates = [...]string{
+	"accepted", "blocked", "cached", "changed", "changing", "compromised", "copied",
+	"denied", "disabled", "encrypted", "entered", "expired", "expiring", "exposed",
+	"failing", "forced", "generated", "hardcoded", "hashed", "ignored", "leaked",
+	"loading", "locked", "logged", "masked", "missing", "needed", "outdated", "pending",
+	"printed", "protected", "rejected", "remembered", "removed", "reused", "revoked",
+	"rotated", "shared", "showing", "synced", "typed", "updated", "working",
 }
 
 // inList: w is one of list's words.
