@@ -65,6 +65,8 @@ type mcpCore struct {
 	pending map[string]*waitingCall
 	// closing ends every wait when the client has gone.
 	closing chan struct{}
+	// listed is the resources registered with the server, by URI.
+	listed map[string]bool
 }
 
 // mcpServe runs the server until the client closes its input.
@@ -128,7 +130,7 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		return nil, nil, errors.New("this core module serves no MCP tools (it is older than this pimem); rebuild it with `make wasm` or pass --wasm")
 	}
 	c := &mcpCore{d: &host.Driver{Inst: inst, Stdout: io.Discard, Stderr: stderr}, session: session, stderr: stderr,
-		pending: map[string]*waitingCall{}, closing: make(chan struct{})}
+		pending: map[string]*waitingCall{}, closing: make(chan struct{}), listed: map[string]bool{}}
 	c.server = mcp.NewServer(&mcp.Implementation{Name: "pimem", Title: "pi-memory", Version: reg.Version}, &mcp.ServerOptions{
 		Instructions: "pi-memory: this project's decisions, notes and earlier pi sessions. Search before answering about earlier work, rules or preferences; remember lasting preferences; decisions are the user's: propose them.",
 		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
@@ -148,6 +150,21 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		Description: "The block pi adds to its system prompt for this project: its active decisions, notes and what they say to do with them.",
 		Arguments:   []*mcp.PromptArgument{{Name: "task", Description: "what you are about to do (optional): the notes most relevant to it are chosen"}},
 	}, c.getPrompt)
+	// The resources are the files the project has when the client asks: a
+	// MEMORY.md written since the session started (by a tool, pi or a person)
+	// is listed and read. While a call holds the core (one waiting for a
+	// person's answer may, for minutes), the list is the one last synced.
+	c.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "resources/list" || method == "resources/read" {
+				if ss, ok := req.GetSession().(*mcp.ServerSession); ok && c.ready(ss) == nil && c.mu.TryLock() {
+					c.syncResources()
+					c.mu.Unlock()
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
 	return c, closeCore, nil
 }
 
@@ -186,20 +203,20 @@ func (c *mcpCore) ready(ss *mcp.ServerSession) error {
 	return nil
 }
 
-// mcpResult is a call's result and what it printed: command output (never
-// on this process's stdout, which is the protocol's) and notices.
+// mcpResult is a call's result (its command output in Outputs, never on
+// this process's stdout, which is the protocol's) and the notices it printed.
 type mcpResult struct {
 	host.Result
-	Output, Problems string
+	Problems string
 }
 
 // run calls an export with the lock held, its command output collected.
 func (c *mcpCore) run(export string, input []byte) (mcpResult, error) {
-	var stdout, stderr bytes.Buffer
-	c.d.Stdout, c.d.Stderr = &stdout, io.MultiWriter(&stderr, c.stderr)
+	var stderr bytes.Buffer
+	c.d.Stderr = io.MultiWriter(&stderr, c.stderr)
 	res, err := c.d.Run(export, input)
-	c.d.Stdout, c.d.Stderr = io.Discard, c.stderr
-	return mcpResult{res, stdout.String(), stderr.String()}, err
+	c.d.Stderr = c.stderr
+	return mcpResult{res, stderr.String()}, err
 }
 
 // callTool runs one registry tool in the core. A dialog the tool opens
@@ -393,8 +410,8 @@ func (d *dialog) value(r *mcp.ElicitResult) json.RawMessage {
 	return v
 }
 
-// syncResources registers the resources the core lists now. Called with
-// the lock held.
+// syncResources registers the resources the core lists now and removes
+// those it no longer lists. Called with the lock held.
 func (c *mcpCore) syncResources() {
 	res, err := c.run("resources", []byte(`{"op":"list"}`))
 	if err != nil || res.Exit != 0 {
@@ -404,12 +421,22 @@ func (c *mcpCore) syncResources() {
 		URI, Name, Description string
 		MIMEType               string `json:"mimeType"`
 	}
-	if json.Unmarshal([]byte(res.Output), &list) != nil {
+	if json.Unmarshal([]byte(strings.Join(res.Outputs, "")), &list) != nil {
 		return
 	}
+	now := map[string]bool{}
 	for _, r := range list {
-		c.server.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}, c.readResource)
+		now[r.URI] = true
+		if !c.listed[r.URI] {
+			c.server.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}, c.readResource)
+		}
 	}
+	for uri := range c.listed {
+		if !now[uri] {
+			c.server.RemoveResources(uri)
+		}
+	}
+	c.listed = now
 }
 
 // readResource reads one resource through the core.
@@ -431,7 +458,7 @@ func (c *mcpCore) readResource(ctx context.Context, req *mcp.ReadResourceRequest
 	if strings.HasSuffix(req.Params.URI, ".md") {
 		mime = "text/markdown"
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: mime, Text: strings.TrimSuffix(res.Output, "\n")}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: mime, Text: strings.Join(res.Outputs, "")}}}, nil
 }
 
 // getPrompt is `pimem inject --prompt TASK`'s text as one user message.

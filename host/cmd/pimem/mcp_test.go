@@ -389,3 +389,148 @@ var words = []string{"billing", "search", "gateway", "ledger", "mailer", "schedu
 	"thumbnails", "webhooks", "exports", "audit", "payments", "sessions", "metrics", "alerts",
 	"platform", "mobile", "data", "security", "growth", "infra", "design", "support",
 	"runbooks", "dashboards", "migrations", "fixtures", "schemas", "releases", "backups", "certificates"}
+
+// mcpProc is `pimem mcp` as a client starts it: JSON-RPC lines on its
+// standard input and output. (ts/e2e/mcp.test.ts drives it with the
+// official TypeScript SDK's client.)
+type mcpProc struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	msgs chan map[string]any
+	done chan struct{}
+}
+
+// startMCP starts pimem mcp on the tinygo core for the project dir and the
+// agent folder agent, and initializes a session whose client declares caps.
+func startMCP(t *testing.T, dir, agent, caps string) *mcpProc {
+	t.Helper()
+	cmd := exec.Command(pimemBin, "--wasm", testmod.Cores[0].Path(t), "--project", dir, "--agent-dir", agent, "mcp")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + sharedCache}
+	in, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	out, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	p := &mcpProc{cmd: cmd, in: in, msgs: make(chan map[string]any, 64), done: make(chan struct{})}
+	go func() {
+		sc := bufio.NewScanner(out)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var m map[string]any
+			if json.Unmarshal(sc.Bytes(), &m) == nil {
+				p.msgs <- m
+			}
+		}
+		close(p.msgs)
+	}()
+	go func() { cmd.Wait(); close(p.done) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-p.done
+	})
+	p.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":`+caps+`,"clientInfo":{"name":"test","version":"1"}}}`)
+	p.answer(t, 0)
+	p.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return p
+}
+
+func (p *mcpProc) send(t *testing.T, line string) {
+	t.Helper()
+	_, err := io.WriteString(p.in, line+"\n")
+	require.NoError(t, err)
+}
+
+// next is the next message the server sends that satisfies want.
+func (p *mcpProc) next(t *testing.T, what string, want func(map[string]any) bool) map[string]any {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case m, ok := <-p.msgs:
+			if !ok {
+				t.Fatalf("pimem mcp ended its output while waiting for %s", what)
+			}
+			if want(m) {
+				return m
+			}
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// answer is the server's answer to the request with id.
+func (p *mcpProc) answer(t *testing.T, id float64) map[string]any {
+	t.Helper()
+	return p.next(t, fmt.Sprintf("the answer to %v", id), func(m map[string]any) bool {
+		_, isReq := m["method"]
+		return m["id"] == id && !isReq
+	})
+}
+
+// exits waits for the process to end and gives its exit code.
+func (p *mcpProc) exits(t *testing.T) int {
+	t.Helper()
+	select {
+	case <-p.done:
+		return p.cmd.ProcessState.ExitCode()
+	case <-time.After(10 * time.Second):
+		t.Fatal("pimem mcp did not exit within 10 s")
+		return -1
+	}
+}
+
+func errorCode(m map[string]any) float64 {
+	e, _ := m["error"].(map[string]any)
+	c, _ := e["code"].(float64)
+	return c
+}
+
+// Resources were registered once, at the session's start: a MEMORY.md
+// written later (by memory_remember, pi or a person) was neither listed nor
+// readable, and a file's last newline was cut from the text.
+func TestMCPResourcesAreTheFilesTheProjectHasNowByteForByte(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+	p := startMCP(t, dir, agent, `{}`)
+	uris := func(id float64) []string {
+		p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"method":"resources/list"}`, id))
+		var list struct {
+			Resources []struct{ URI string } `json:"resources"`
+		}
+		b, _ := json.Marshal(p.answer(t, id)["result"])
+		require.NoError(t, json.Unmarshal(b, &list))
+		var out []string
+		for _, r := range list.Resources {
+			out = append(out, r.URI)
+		}
+		return out
+	}
+	read := func(id float64, uri string) string {
+		p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"method":"resources/read","params":{"uri":%q}}`, id, uri))
+		m := p.answer(t, id)
+		var r struct {
+			Contents []struct{ Text string } `json:"contents"`
+		}
+		b, _ := json.Marshal(m["result"])
+		require.NoError(t, json.Unmarshal(b, &r))
+		require.Equal(t, 1, len(r.Contents), "%s: %v", uri, m)
+		return r.Contents[0].Text
+	}
+	require.Equal(t, []string{"pimem://decisions/active"}, uris(1))
+
+	p.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_remember","arguments":{"text":"I always use pnpm"}}}`)
+	res, _ := json.Marshal(p.answer(t, 2)["result"])
+	require.Contains(t, string(res), "Remembered in project memory")
+	require.Equal(t, []string{"pimem://decisions/active", "pimem://notes/project/MEMORY.md"}, uris(3))
+	notes, err := os.ReadFile(filepath.Join(dir, ".pi", "memory", "MEMORY.md"))
+	require.NoError(t, err)
+	require.Equal(t, "## Notes\n\n- I always use pnpm\n", string(notes))
+	require.Equal(t, string(notes), read(4, "pimem://notes/project/MEMORY.md"))
+
+	// Written by someone else while the session runs, without a last newline.
+	global := filepath.Join(agent, "memory", "MEMORY.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(global), 0o755))
+	require.NoError(t, os.WriteFile(global, []byte("## Preferences\n- I prefer tabs"), 0o644))
+	require.Equal(t, "## Preferences\n- I prefer tabs", read(5, "pimem://notes/global/MEMORY.md"))
+	require.Equal(t, []string{"pimem://decisions/active", "pimem://notes/global/MEMORY.md", "pimem://notes/project/MEMORY.md"}, uris(6))
+}
