@@ -30,6 +30,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
@@ -510,12 +511,14 @@ const maxFrame = 16 << 20
 
 // frames passes the client's messages to the SDK one line at a time and
 // answers a line that is not JSON, or is longer than maxFrame, with
-// JSON-RPC's parse error itself: the SDK would end the connection on it,
-// and one bad message must not cost the client the session. When the input
-// ends, the connection stays open until every request passed on has its
-// answer written (a client may send its last request and close its end at
-// once), unless a call waits for a person who can no longer answer, or for
-// at most drainWait.
+// JSON-RPC's parse error itself, and JSON that is no JSON-RPC 2.0 message
+// (an array, a string, another version, an object as id) with its invalid
+// request error: the SDK would end the connection on either, and one bad
+// message must not cost the client the session. When the input ends, the
+// connection stays open until every request passed on has its answer
+// written (a client may send its last request and close its end at once),
+// unless a call waits for a person who can no longer answer, or for at most
+// drainWait.
 func frames(in io.ReadCloser, w *lockedWriter, waitingForPerson func() bool) io.ReadCloser {
 	pr, pw := io.Pipe()
 	go func() {
@@ -530,6 +533,10 @@ func frames(in io.ReadCloser, w *lockedWriter, waitingForPerson func() bool) io.
 				case !json.Valid(line):
 					w.parseError("a line that is not JSON")
 				default:
+					if _, derr := jsonrpc.DecodeMessage(line); derr != nil {
+						w.invalidRequest(derr)
+						break
+					}
 					if isRequest(line) {
 						w.asked()
 					}
@@ -635,6 +642,15 @@ func (l *lockedWriter) Close() error { return l.w.Close() }
 func (l *lockedWriter) parseError(what string) {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
 		"code": -32700, "message": "Parse error: pimem mcp received " + what + "; it was skipped and the session goes on",
+	}})
+	l.Write(append(b, '\n'))
+}
+
+// invalidRequest answers JSON that is no JSON-RPC 2.0 message (code
+// -32600, id null: a message that is not one has no id to answer).
+func (l *lockedWriter) invalidRequest(err error) {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
+		"code": -32600, "message": "Invalid Request: pimem mcp received JSON that is not a JSON-RPC 2.0 message (" + err.Error() + "); it was skipped and the session goes on",
 	}})
 	l.Write(append(b, '\n'))
 }

@@ -486,6 +486,38 @@ func errorCode(m map[string]any) float64 {
 	return c
 }
 
+// The SDK ended the whole session on JSON that is no JSON-RPC 2.0 message
+// (exit 1, no answer): one bad message must cost the client that message only.
+func TestMCPAnswersJSONThatIsNotJSONRPCAndGoesOn(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+	p := startMCP(t, dir, agent, `{}`)
+	cases := []struct {
+		line string
+		code float64
+	}{
+		{"not json", -32700},
+		{`{"foo":1}`, -32600},
+		{`[1,2]`, -32600},
+		{`"a string"`, -32600},
+		{`{"jsonrpc":"1.0","id":5,"method":"tools/list"}`, -32600},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`, -32600},
+		{`{"jsonrpc":"2.0","id":6,"method":7}`, -32600},
+	}
+	for i, c := range cases {
+		p.send(t, c.line)
+		m := p.next(t, "the error for "+c.line, func(m map[string]any) bool { return m["error"] != nil })
+		require.Equal(t, nil, m["id"], c.line)
+		require.Equal(t, c.code, errorCode(m), c.line)
+		msg, _ := m["error"].(map[string]any)["message"].(string)
+		require.Contains(t, msg, "it was skipped and the session goes on", c.line)
+		id := float64(100 + i)
+		p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%v,"method":"tools/list"}`, id))
+		require.True(t, p.answer(t, id)["result"] != nil, "after %s the next request is answered", c.line)
+	}
+	p.in.Close()
+	require.Equal(t, 0, p.exits(t))
+}
+
 // Resources were registered once, at the session's start: a MEMORY.md
 // written later (by memory_remember, pi or a person) was neither listed nor
 // readable, and a file's last newline was cut from the text.
