@@ -13,7 +13,7 @@ package main
 //	tools/call                -> tool {name, params}; a dialog it opens -> elicitation/create
 //	resources/list, read      -> resources {op:"list"}, {op:"read", uri}
 //	prompts/get memory        -> before_agent_start {prompt}: what pi would append to its system prompt
-//	end of input              -> session_shutdown
+//	end of input, SIGTERM     -> session_shutdown, after the call in progress
 
 import (
 	"bufio"
@@ -26,8 +26,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -68,6 +70,9 @@ type mcpCore struct {
 	closing chan struct{}
 	// listed is the resources registered with the server, by URI.
 	listed map[string]bool
+	// ended: the session is shut down (mu guards it); a call that comes
+	// after is refused, so no core call starts while the process exits.
+	ended bool
 }
 
 // mcpServe runs the server until the client closes its input.
@@ -84,8 +89,17 @@ func mcpServe(o options, argv []string, in io.ReadCloser, out io.WriteCloser, st
 		return 0, err
 	}
 	defer closeCore()
+	// A client ends its server with SIGTERM (the TypeScript SDK's close()
+	// when the end of input is not enough, others at once). Killed
+	// mid-write, the server would leave its lock, which the next writer waits
+	// on until it is stale, and temp files; so a signal ends the input as the
+	// client closing it does: the call in progress finishes, a question put
+	// to the person is dismissed, nothing starts after. A second signal kills.
+	sig, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer stop()
+	context.AfterFunc(sig, stop)
 	w := &lockedWriter{w: out}
-	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(in, w, c.waitingForPerson), Writer: w, MaxLineLength: -1})
+	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(sig, in, w, c.waitingForPerson), Writer: w, MaxLineLength: -1})
 	c.shutdown()
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		return 1, fmt.Errorf("mcp: %w", err)
@@ -211,8 +225,14 @@ type mcpResult struct {
 	Problems string
 }
 
+// errEnded refuses a call that comes after the session's end.
+var errEnded = errors.New("the MCP session has ended")
+
 // run calls an export with the lock held, its command output collected.
 func (c *mcpCore) run(export string, input []byte) (mcpResult, error) {
+	if c.ended {
+		return mcpResult{}, errEnded
+	}
 	var stderr bytes.Buffer
 	c.d.Stderr = io.MultiWriter(&stderr, c.stderr)
 	res, err := c.d.Run(export, input)
@@ -497,6 +517,7 @@ func (c *mcpCore) shutdown() {
 	defer c.startMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer func() { c.ended = true }()
 	if !c.started || c.startErr != nil {
 		return
 	}
@@ -519,8 +540,11 @@ const maxFrame = 16 << 20
 // written (a client may send its last request and close its end at once),
 // unless a call waits for a person who can no longer answer, or for at most
 // drainWait.
-func frames(in io.ReadCloser, w *lockedWriter, waitingForPerson func() bool) io.ReadCloser {
+//
+// When stop is done (a signal), the input ends at once, answered or not.
+func frames(stop context.Context, in io.ReadCloser, w *lockedWriter, waitingForPerson func() bool) io.ReadCloser {
 	pr, pw := io.Pipe()
+	context.AfterFunc(stop, func() { pw.CloseWithError(io.EOF) })
 	go func() {
 		defer in.Close()
 		r := bufio.NewReaderSize(in, 64<<10)

@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -565,4 +567,56 @@ func TestMCPResourcesAreTheFilesTheProjectHasNowByteForByte(t *testing.T) {
 	require.NoError(t, os.WriteFile(global, []byte("## Preferences\n- I prefer tabs"), 0o644))
 	require.Equal(t, "## Preferences\n- I prefer tabs", read(5, "pimem://notes/global/MEMORY.md"))
 	require.Equal(t, []string{"pimem://decisions/active", "pimem://notes/global/MEMORY.md", "pimem://notes/project/MEMORY.md"}, uris(6))
+}
+
+// crashLeftovers are the files a process killed inside a write leaves: a
+// lock (and its breaker) the next writer waits on, and temp files.
+func crashLeftovers(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	var found []string
+	junk := regexp.MustCompile(`\.lock$|\.lock\.break$|\.tmp-\d+$`)
+	for _, d := range dirs {
+		filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err == nil && junk.MatchString(e.Name()) {
+				found = append(found, p)
+			}
+			return nil
+		})
+	}
+	return found
+}
+
+// Clients end their server with SIGTERM (the TypeScript SDK's close()
+// after two seconds; others at once). pimem mcp died on it wherever it was:
+// inside a memory_remember it left memory.lock and .MEMORY.md.tmp-* behind
+// in most runs, and a question put to the person kept it from ending.
+func TestMCPEndsOnSIGTERMAfterTheCallInProgress(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+
+	p := startMCP(t, dir, agent, `{"elicitation":{}}`)
+	p.send(t, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"decision_propose","arguments":{"text":"Deploy only on Tuesdays"}}}`)
+	p.next(t, "the question", func(m map[string]any) bool { return m["method"] == "elicitation/create" })
+	require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+	require.Equal(t, 0, p.exits(t), "the question withdrawn, the session ends")
+	_, err := os.Stat(filepath.Join(dir, ".pi", "decision-memory", "decisions.jsonl"))
+	require.True(t, os.IsNotExist(err), "nothing recorded: %v", err)
+
+	// Facts that share no word, so none is refused as a near-duplicate.
+	words := strings.Fields(`amber basil cedar delta ember fjord garnet harbor indigo jasper kelp lotus
+		maple nectar onyx pepper quartz raven saffron tundra umber velvet willow xenon yarrow zephyr acorn
+		birch cobalt dune falcon glacier hazel iris juniper kestrel lichen meadow nimbus orchid prairie quill
+		reef sierra thistle upland vortex walnut yucca zinnia anvil beacon canyon dynamo eagle ferry geyser
+		hollow island jetty kayak lagoon mosaic nebula oasis pylon quarry ridge summit timber`)
+	for i := range len(words) / 3 {
+		p := startMCP(t, dir, agent, `{}`)
+		p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"memory_remember","arguments":{"text":%q}}}`, strings.Join(words[3*i:3*i+3], " ")))
+		time.Sleep(time.Duration(i%8) * time.Millisecond)
+		require.NoError(t, p.cmd.Process.Signal(syscall.SIGTERM))
+		require.Equal(t, 0, p.exits(t))
+		require.Equal(t, []string(nil), crashLeftovers(t, dir, agent), "SIGTERM %d ms into memory_remember", i%8)
+	}
+	notes, _ := os.ReadFile(filepath.Join(dir, ".pi", "memory", "MEMORY.md"))
+	for _, l := range strings.Split(string(notes), "\n") {
+		require.True(t, l == "" || l == "## Notes" || regexp.MustCompile(`^- \w+ \w+ \w+$`).MatchString(l), "a whole line: %q", l)
+	}
 }
