@@ -112,7 +112,7 @@ fuzz:
 test-ts: tools wasm
 	"$$($(BUILD)/node.sh)" --test 'ts/test/*.test.ts'
 
-test-e2e: tools wasm package hindsight
+test-e2e: tools wasm pimem package hindsight
 	PI_BIN="$$($(BUILD)/pi.sh)" "$$($(BUILD)/node.sh)" --test 'ts/e2e/*.test.ts'
 
 # The older pi release we support (PI_COMPAT_VERSION in build/env.sh) runs the part of

@@ -49,6 +49,9 @@ type Result struct {
 	// SystemPromptAppend holds the texts of system_prompt_append effects, in
 	// order and byte for byte.
 	SystemPromptAppend []string
+	// Outputs holds the texts of output effects, in order and byte for byte
+	// (Stdout gets each on its own line, a newline added where it lacks one).
+	Outputs []string
 	// Messages holds the message effects, in order.
 	Messages []Effect
 	// ContextMessages, Entries, Compactions and BranchSummaries hold the
@@ -93,6 +96,7 @@ func (d *Driver) Run(export string, input []byte) (Result, error) {
 			}
 			switch e.T {
 			case "output":
+				res.Outputs = append(res.Outputs, e.Text)
 				d.line(d.Stdout, "", e.Text)
 			case "notify":
 				d.line(d.Stderr, notifyPrefix(e.Level), e.Text)

@@ -78,6 +78,19 @@ func TestDriverPerformsEffectsForAHostWithoutUIOrModel(t *testing.T) {
 	}
 }
 
+// pimem mcp serves a resource as the core's output text: a file's last
+// newline is part of it, though Stdout would end the line either way.
+func TestDriverKeepsOutputTextsByteForByte(t *testing.T) {
+	rt := probeRuntime(t)
+	for _, input := range []string{`{"argv":["echo"]}`, `{"argv":["echo"]}` + "\n"} {
+		d := newDriver(t, rt)
+		res, err := d.d.Run("command", []byte(input))
+		require.NoError(t, err)
+		require.Equal(t, []string{input}, res.Outputs)
+		require.Equal(t, strings.TrimSuffix(input, "\n")+"\n", d.stdout.String())
+	}
+}
+
 func TestDriverCollectsInjectionByteForByte(t *testing.T) {
 	d := newDriver(t, probeRuntime(t))
 	res, err := d.d.Run("before_agent_start", []byte(`{"prompt":"use sqlite?","messageType":"user"}`))

@@ -4,31 +4,10 @@
 
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { readEvents, readLines, decisionLog, startRpc, withSandbox } from "./harness.ts";
+import { distinctTexts as texts, readEvents, readLines, decisionLog, startRpc, withSandbox } from "./harness.ts";
 import type { Rpc, UiRequest } from "./harness.ts";
 
 const PER_PROCESS = 20;
-
-// Decision texts that share no words, so neither duplicate nor conflict
-// detection has anything to say about them (a dialog would stall the run).
-// Words are pronounceable letters only, so no secret pattern matches them.
-function texts(seed: number, n: number): string[] {
-	let x = seed >>> 0;
-	const rnd = () => {
-		x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-		return x;
-	};
-	const cons = "bdfgklmnprstvz";
-	const vow = "aeiou";
-	const word = () => {
-		let w = "";
-		for (let i = 0; i < 3; i++) w += cons[rnd() % cons.length]! + vow[rnd() % vow.length]!;
-		return w;
-	};
-	const out: string[] = [];
-	for (let i = 0; i < n; i++) out.push(`${word()} ${word()} ${word()} ${word()}`);
-	return out;
-}
 
 async function addAll(rpc: Rpc, list: string[], dialogs: UiRequest[]): Promise<void> {
 	for (const t of list) {

@@ -1066,6 +1066,30 @@ export function seedLog(project: string, lines: Array<DecisionEvent | string>, o
 	return file;
 }
 
+/**
+ * n texts of four made-up words each that share no words, so neither duplicate
+ * nor conflict detection has anything to say about them (a dialog would stall a
+ * run). Words are pronounceable letters only, so no secret pattern matches them.
+ * The same seed gives the same texts.
+ */
+export function distinctTexts(seed: number, n: number): string[] {
+	let x = seed >>> 0;
+	const rnd = () => {
+		x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+		return x;
+	};
+	const cons = "bdfgklmnprstvz";
+	const vow = "aeiou";
+	const word = () => {
+		let w = "";
+		for (let i = 0; i < 3; i++) w += cons[rnd() % cons.length]! + vow[rnd() % vow.length]!;
+		return w;
+	};
+	const out: string[] = [];
+	for (let i = 0; i < n; i++) out.push(`${word()} ${word()} ${word()} ${word()}`);
+	return out;
+}
+
 /** The id shape D-YYYY-MM-DD-NNNN. */
 export const DECISION_ID = /D-\d{4}-\d{2}-\d{2}-\d{4,}/g;
 

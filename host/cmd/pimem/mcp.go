@@ -13,7 +13,7 @@ package main
 //	tools/call                -> tool {name, params}; a dialog it opens -> elicitation/create
 //	resources/list, read      -> resources {op:"list"}, {op:"read", uri}
 //	prompts/get memory        -> before_agent_start {prompt}: what pi would append to its system prompt
-//	end of input              -> session_shutdown
+//	end of input, SIGTERM     -> session_shutdown, after the call in progress
 
 import (
 	"bufio"
@@ -26,10 +26,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
@@ -65,6 +68,11 @@ type mcpCore struct {
 	pending map[string]*waitingCall
 	// closing ends every wait when the client has gone.
 	closing chan struct{}
+	// listed is the resources registered with the server, by URI.
+	listed map[string]bool
+	// ended: the session is shut down (mu guards it); a call that comes
+	// after is refused, so no core call starts while the process exits.
+	ended bool
 }
 
 // mcpServe runs the server until the client closes its input.
@@ -81,8 +89,17 @@ func mcpServe(o options, argv []string, in io.ReadCloser, out io.WriteCloser, st
 		return 0, err
 	}
 	defer closeCore()
+	// A client ends its server with SIGTERM (the TypeScript SDK's close()
+	// when the end of input is not enough, others at once). Killed
+	// mid-write, the server would leave its lock, which the next writer waits
+	// on until it is stale, and temp files; so a signal ends the input as the
+	// client closing it does: the call in progress finishes, a question put
+	// to the person is dismissed, nothing starts after. A second signal kills.
+	sig, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	defer stop()
+	context.AfterFunc(sig, stop)
 	w := &lockedWriter{w: out}
-	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(in, w, c.waitingForPerson), Writer: w, MaxLineLength: -1})
+	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(sig, in, w, c.waitingForPerson), Writer: w, MaxLineLength: -1})
 	c.shutdown()
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		return 1, fmt.Errorf("mcp: %w", err)
@@ -128,7 +145,7 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		return nil, nil, errors.New("this core module serves no MCP tools (it is older than this pimem); rebuild it with `make wasm` or pass --wasm")
 	}
 	c := &mcpCore{d: &host.Driver{Inst: inst, Stdout: io.Discard, Stderr: stderr}, session: session, stderr: stderr,
-		pending: map[string]*waitingCall{}, closing: make(chan struct{})}
+		pending: map[string]*waitingCall{}, closing: make(chan struct{}), listed: map[string]bool{}}
 	c.server = mcp.NewServer(&mcp.Implementation{Name: "pimem", Title: "pi-memory", Version: reg.Version}, &mcp.ServerOptions{
 		Instructions: "pi-memory: this project's decisions, notes and earlier pi sessions. Search before answering about earlier work, rules or preferences; remember lasting preferences; decisions are the user's: propose them.",
 		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
@@ -148,6 +165,21 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		Description: "The block pi adds to its system prompt for this project: its active decisions, notes and what they say to do with them.",
 		Arguments:   []*mcp.PromptArgument{{Name: "task", Description: "what you are about to do (optional): the notes most relevant to it are chosen"}},
 	}, c.getPrompt)
+	// The resources are the files the project has when the client asks: a
+	// MEMORY.md written since the session started (by a tool, pi or a person)
+	// is listed and read. While a call holds the core (one waiting for a
+	// person's answer may, for minutes), the list is the one last synced.
+	c.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "resources/list" || method == "resources/read" {
+				if ss, ok := req.GetSession().(*mcp.ServerSession); ok && c.ready(ss) == nil && c.mu.TryLock() {
+					c.syncResources()
+					c.mu.Unlock()
+				}
+			}
+			return next(ctx, method, req)
+		}
+	})
 	return c, closeCore, nil
 }
 
@@ -186,20 +218,26 @@ func (c *mcpCore) ready(ss *mcp.ServerSession) error {
 	return nil
 }
 
-// mcpResult is a call's result and what it printed: command output (never
-// on this process's stdout, which is the protocol's) and notices.
+// mcpResult is a call's result (its command output in Outputs, never on
+// this process's stdout, which is the protocol's) and the notices it printed.
 type mcpResult struct {
 	host.Result
-	Output, Problems string
+	Problems string
 }
+
+// errEnded refuses a call that comes after the session's end.
+var errEnded = errors.New("the MCP session has ended")
 
 // run calls an export with the lock held, its command output collected.
 func (c *mcpCore) run(export string, input []byte) (mcpResult, error) {
-	var stdout, stderr bytes.Buffer
-	c.d.Stdout, c.d.Stderr = &stdout, io.MultiWriter(&stderr, c.stderr)
+	if c.ended {
+		return mcpResult{}, errEnded
+	}
+	var stderr bytes.Buffer
+	c.d.Stderr = io.MultiWriter(&stderr, c.stderr)
 	res, err := c.d.Run(export, input)
-	c.d.Stdout, c.d.Stderr = io.Discard, c.stderr
-	return mcpResult{res, stdout.String(), stderr.String()}, err
+	c.d.Stderr = c.stderr
+	return mcpResult{res, stderr.String()}, err
 }
 
 // callTool runs one registry tool in the core. A dialog the tool opens
@@ -393,8 +431,8 @@ func (d *dialog) value(r *mcp.ElicitResult) json.RawMessage {
 	return v
 }
 
-// syncResources registers the resources the core lists now. Called with
-// the lock held.
+// syncResources registers the resources the core lists now and removes
+// those it no longer lists. Called with the lock held.
 func (c *mcpCore) syncResources() {
 	res, err := c.run("resources", []byte(`{"op":"list"}`))
 	if err != nil || res.Exit != 0 {
@@ -404,12 +442,22 @@ func (c *mcpCore) syncResources() {
 		URI, Name, Description string
 		MIMEType               string `json:"mimeType"`
 	}
-	if json.Unmarshal([]byte(res.Output), &list) != nil {
+	if json.Unmarshal([]byte(strings.Join(res.Outputs, "")), &list) != nil {
 		return
 	}
+	now := map[string]bool{}
 	for _, r := range list {
-		c.server.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}, c.readResource)
+		now[r.URI] = true
+		if !c.listed[r.URI] {
+			c.server.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}, c.readResource)
+		}
 	}
+	for uri := range c.listed {
+		if !now[uri] {
+			c.server.RemoveResources(uri)
+		}
+	}
+	c.listed = now
 }
 
 // readResource reads one resource through the core.
@@ -431,7 +479,7 @@ func (c *mcpCore) readResource(ctx context.Context, req *mcp.ReadResourceRequest
 	if strings.HasSuffix(req.Params.URI, ".md") {
 		mime = "text/markdown"
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: mime, Text: strings.TrimSuffix(res.Output, "\n")}}}, nil
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: mime, Text: strings.Join(res.Outputs, "")}}}, nil
 }
 
 // getPrompt is `pimem inject --prompt TASK`'s text as one user message.
@@ -469,6 +517,7 @@ func (c *mcpCore) shutdown() {
 	defer c.startMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	defer func() { c.ended = true }()
 	if !c.started || c.startErr != nil {
 		return
 	}
@@ -483,14 +532,19 @@ const maxFrame = 16 << 20
 
 // frames passes the client's messages to the SDK one line at a time and
 // answers a line that is not JSON, or is longer than maxFrame, with
-// JSON-RPC's parse error itself: the SDK would end the connection on it,
-// and one bad message must not cost the client the session. When the input
-// ends, the connection stays open until every request passed on has its
-// answer written (a client may send its last request and close its end at
-// once), unless a call waits for a person who can no longer answer, or for
-// at most drainWait.
-func frames(in io.ReadCloser, w *lockedWriter, waitingForPerson func() bool) io.ReadCloser {
+// JSON-RPC's parse error itself, and JSON that is no JSON-RPC 2.0 message
+// (an array, a string, another version, an object as id) with its invalid
+// request error: the SDK would end the connection on either, and one bad
+// message must not cost the client the session. When the input ends, the
+// connection stays open until every request passed on has its answer
+// written (a client may send its last request and close its end at once),
+// unless a call waits for a person who can no longer answer, or for at most
+// drainWait.
+//
+// When stop is done (a signal), the input ends at once, answered or not.
+func frames(stop context.Context, in io.ReadCloser, w *lockedWriter, waitingForPerson func() bool) io.ReadCloser {
 	pr, pw := io.Pipe()
+	context.AfterFunc(stop, func() { pw.CloseWithError(io.EOF) })
 	go func() {
 		defer in.Close()
 		r := bufio.NewReaderSize(in, 64<<10)
@@ -503,6 +557,10 @@ func frames(in io.ReadCloser, w *lockedWriter, waitingForPerson func() bool) io.
 				case !json.Valid(line):
 					w.parseError("a line that is not JSON")
 				default:
+					if _, derr := jsonrpc.DecodeMessage(line); derr != nil {
+						w.invalidRequest(derr)
+						break
+					}
 					if isRequest(line) {
 						w.asked()
 					}
@@ -608,6 +666,15 @@ func (l *lockedWriter) Close() error { return l.w.Close() }
 func (l *lockedWriter) parseError(what string) {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
 		"code": -32700, "message": "Parse error: pimem mcp received " + what + "; it was skipped and the session goes on",
+	}})
+	l.Write(append(b, '\n'))
+}
+
+// invalidRequest answers JSON that is no JSON-RPC 2.0 message (code
+// -32600, id null: a message that is not one has no id to answer).
+func (l *lockedWriter) invalidRequest(err error) {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
+		"code": -32600, "message": "Invalid Request: pimem mcp received JSON that is not a JSON-RPC 2.0 message (" + err.Error() + "); it was skipped and the session goes on",
 	}})
 	l.Write(append(b, '\n'))
 }
