@@ -20,15 +20,13 @@ import http from "node:http";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import {
-	type ChatRequest,
-	type Delayed,
 	type Reply,
 	type Rpc,
-	type RpcRecord,
 	type Sandbox,
 	REPO,
 	contentText,
 	diffTrees,
+	eventually,
 	isMemoryModelRequest,
 	outputMessageOf,
 	projectHash,
@@ -39,6 +37,22 @@ import {
 	withSandbox,
 } from "./harness.ts";
 import { startHindsight } from "./hindsight.ts";
+import {
+	BIG,
+	answeredMemory,
+	compactions,
+	entries,
+	lastUserText,
+	longReply,
+	memoryQuiet,
+	observation,
+	observationsBlock,
+	observe,
+	omConfig,
+	omRecords,
+	settings,
+	today,
+} from "./observer-rig.ts";
 import type { Hindsight, ProxiedRequest } from "./hindsight.ts";
 
 // ---- The tally and the figures -------------------------------------------------------------
@@ -170,16 +184,19 @@ function jobLine(bank: string, id: string, content: string, at = Date.now()): st
 	return JSON.stringify({ v: 1, op: "job", id, bank, at, item: { content, context: "seeded by the fault suite", document_id: id, tags: ["source:pi"] } }) + "\n";
 }
 
-async function eventually<T>(f: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let last: unknown;
-	for (;;) {
-		const v = await f();
-		if (v !== undefined && v !== false) return v;
-		last = v;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
-		await new Promise((r) => setTimeout(r, 250));
-	}
+
+/**
+ * A turn that waited in the outbox is sent by the next session once its backoff (seconds)
+ * has run out: the server holds it once and the outbox holds nothing pending.
+ */
+async function deliveredNextSession(hs: Hindsight, sb: Sandbox, bank: string, word: string, prompt: string, env: Record<string, string>): Promise<void> {
+	const due = Date.now() + 4_000;
+	await eventually(async () => Date.now() > due, "the backoff", 10_000);
+	const again = await runPrint(sb, prompt, { env });
+	assert.equal(again.code, 0, again.stderr);
+	const found = await eventually(async () => (await memoriesWith(hs, bank, word)).length > 0 && memoriesWith(hs, bank, word), `${word} on the server`);
+	assert.equal(found.length, 1, JSON.stringify(found));
+	assert.deepEqual(outbox(sb).pending, []);
 }
 
 async function memoriesWith(hs: Hindsight, bank: string, needle: string): Promise<string[]> {
@@ -192,11 +209,6 @@ function hsFooters(rpc: Rpc, since = 0): string[] {
 		.slice(since)
 		.filter((r) => r.type === "extension_ui_request" && r.method === "setStatus" && r.statusKey === "pi-memory")
 		.map((r) => String(r.statusText ?? "").split(" · ").find((p) => p.startsWith("hindsight ")) ?? "");
-}
-
-function lastUserText(body: ChatRequest | null | undefined): string {
-	const users = (body?.messages ?? []).filter((m) => m.role === "user");
-	return contentText(users[users.length - 1]);
 }
 
 /** The document ids of every item the retains of bank since index carried. */
@@ -213,84 +225,30 @@ function retainedIds(hs: Hindsight, bank: string, since = 0): string[] {
 		});
 }
 
+/** One prompt over RPC, then /hindsight: the warnings and errors said, and the status shown. */
+async function promptThenStatus(sb: Sandbox): Promise<{ rpc: Rpc; problems: string[]; status: string }> {
+	const rpc = await startRpc(sb);
+	try {
+		await rpc.prompt("Where does the build cache live?");
+		return { rpc, problems: rpc.problems(0), status: await outputsOf(rpc, "/hindsight") };
+	} finally {
+		await rpc.close();
+	}
+}
+
 async function outputsOf(rpc: Rpc, command: string): Promise<string> {
 	return (await rpc.command(command)).records.map(outputMessageOf).filter((t) => t !== undefined).join("\n");
 }
 
 // ---- Helpers: observational memory ----------------------------------------------------------
 
-// pi compacts when the last reply's usage passes contextWindow (32000) − reserveTokens
-// (16384); keepRecentTokens 1000 leaves the first turns to summarize.
-const settings = { compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 1000 } };
-const BIG_USAGE = 20000;
-const BIG = "[report a big context]";
-const omConfig = (extra: Record<string, unknown> = {}) => JSON.stringify({ observerTokens: 1000, retainTokens: 4000, enableReflection: false, ...extra });
 
-function longReply(turn: number): string {
-	const lines: string[] = [];
-	for (let i = 1; i <= 60; i++) lines.push(`Turn ${turn} step ${i}: edited src/parser_${turn}.ts at line ${i * 7} so token kind ${i} is read; the unit test parser_${i} passes.`);
-	return lines.join("\n");
-}
 
-function today(): { day: string; time: string } {
-	const now = new Date();
-	return { day: now.toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }), time: now.toISOString().slice(11, 16) };
-}
 
-function observation(marker: string): string {
-	const { day, time } = today();
-	return `Date: ${day}\n* 🔴 (${time}) User asked for the parser rewrite ${marker}\n* 🟡 (${time}) Agent edited src/parser_1.ts; the parser tests pass\n<current-task>\nRewrite the parser (${marker})\n</current-task>`;
-}
-
-interface Traffic {
-	memory: { at: number; body: ChatRequest | null }[];
-	actor: { at: number; body: ChatRequest | null }[];
-}
-
-/** Routes the observer's requests to answer; the actor's request carrying BIG reports a big usage. */
-function observe(sb: Sandbox, answer: (n: number) => Reply | Delayed, config = omConfig()): Traffic {
-	const traffic: Traffic = { memory: [], actor: [] };
-	sb.model.route = (body) => {
-		if (isMemoryModelRequest(body)) {
-			traffic.memory.push({ at: Date.now(), body });
-			return answer(traffic.memory.length);
-		}
-		traffic.actor.push({ at: Date.now(), body });
-		return undefined;
-	};
-	sb.model.promptTokens = (body) => (!isMemoryModelRequest(body) && lastUserText(body).includes(BIG) ? BIG_USAGE : undefined);
-	sb.writeProject(".pi/om-config.json", config);
-	return traffic;
-}
-
-async function entries(rpc: Rpc): Promise<RpcRecord[]> {
-	const r = await rpc.request({ type: "get_entries" });
-	assert.equal(r.success, true, JSON.stringify(r));
-	return (r.data as { entries: RpcRecord[] }).entries;
-}
-
-const omRecords = (all: RpcRecord[]) => all.filter((e) => e.type === "custom" && e.customType === "pi-memory-om");
-const compactions = (all: RpcRecord[]) => all.filter((e) => e.type === "compaction");
-const answeredMemory = (sb: Sandbox) => sb.model.requests.filter((r) => isMemoryModelRequest(r.body) && "text" in r.answered).length;
-
-async function memoryQuiet(rpc: Rpc, sb: Sandbox, traffic: Traffic): Promise<void> {
-	const deadline = Date.now() + 30_000;
-	for (;;) {
-		const answered = answeredMemory(sb);
-		if (answered === traffic.memory.length && omRecords(await entries(rpc)).length >= answered) return;
-		if (Date.now() > deadline) throw new Error(`observer records missing: ${answered} answered of ${traffic.memory.length}\n${rpc.describe()}`);
-		await new Promise((r) => setTimeout(r, 50));
-	}
-}
 
 const START = "<!-- pi-memory:observations -->";
 const END = "<!-- /pi-memory:observations -->";
 
-/** The observations message of an actor request ("" when absent). */
-function observationsBlock(body: ChatRequest | null | undefined): string {
-	const m = (body?.messages ?? []).find((x) => x.role === "user" && contentText(x).includes("<observations>"));
-	return m === undefined ? "" : contentText(m);
-}
 
 const ledgerFile = (sb: Sandbox) => path.join(sb.agentDir, "pi-memory", "observations", `${projectHash(sb.project)}.jsonl`);
 const RESOURCE = { PI_OM_SCOPE: "resource" };
@@ -546,13 +504,7 @@ describe("faults (issue 19)", { concurrency }, () => {
 			assert.ok(box.pending.some((j) => j.item.content.includes("heron")), `the turn waits: ${JSON.stringify(box)}`);
 			assert.ok(box.fails.some((e) => /not Hindsight's/.test(e)), `the fail says why: ${JSON.stringify(box.fails)}`);
 			// The backoff is seconds; the next session sends what is due.
-			const due = Date.now() + 4_000;
-			await eventually(async () => Date.now() > due, "the backoff", 10_000);
-			const again = await runPrint(sb, "Turn 2: and the logs go to loki.", { env });
-			assert.equal(again.code, 0, again.stderr);
-			const found = await eventually(async () => (await memoriesWith(hs, bank, "heron")).length > 0 && memoriesWith(hs, bank, "heron"), "heron on the server");
-			assert.equal(found.length, 1, JSON.stringify(found));
-			assert.deepEqual(outbox(sb).pending, []);
+			await deliveredNextSession(hs, sb, bank, "heron", "Turn 2: and the logs go to loki.", env);
 		});
 	});
 
@@ -785,16 +737,7 @@ describe("faults (issue 19)", { concurrency }, () => {
 			const bank = bankFor("userinfo");
 			writeConfig(sb, { url: hs.url.replace("://", "://deploy:hunter2pw@"), projectBank: bank });
 			const since = hs.requests.length;
-			const rpc = await startRpc(sb);
-			let problems: string[];
-			let status: string;
-			try {
-				await rpc.prompt("Where does the build cache live?");
-				problems = rpc.problems(0);
-				status = await outputsOf(rpc, "/hindsight");
-			} finally {
-				await rpc.close();
-			}
+			const { rpc, problems, status } = await promptThenStatus(sb);
 			assert.ok(
 				problems.some((p) => /holds a user name or password/.test(p) && /apiKey/.test(p) && p.includes("://***@")),
 				`a warning says why and what to do: ${JSON.stringify(problems)}`,
@@ -813,16 +756,7 @@ describe("faults (issue 19)", { concurrency }, () => {
 			writeConfig(sb, { url: `${hs.url}/?token=tok3nSECRETvalue`, projectBank: bank });
 			const since = hs.requests.length;
 			const before = snapshotTree(sb.root);
-			const rpc = await startRpc(sb);
-			let problems: string[];
-			let status: string;
-			try {
-				await rpc.prompt("Where does the build cache live?");
-				problems = rpc.problems(0);
-				status = await outputsOf(rpc, "/hindsight");
-			} finally {
-				await rpc.close();
-			}
+			const { rpc, problems, status } = await promptThenStatus(sb);
 			assert.ok(problems.some((p) => /apiKey/.test(p)), `a warning says what to do: ${JSON.stringify(problems)}`);
 			assert.match(status, /Hindsight is off/);
 			assert.ok(!JSON.stringify(rpc.records).includes("tok3nSECRETvalue") && !rpc.stderr.includes("tok3nSECRETvalue"), "the token is shown nowhere");
@@ -891,13 +825,7 @@ describe("faults (issue 19)", { concurrency }, () => {
 			const box = outbox(sb);
 			assert.ok(box.pending.some((j) => j.item.content.includes("plover")), JSON.stringify(box));
 			assert.ok(box.fails.some((e) => e.includes("500")), JSON.stringify(box.fails));
-			const due = Date.now() + 4_000;
-			await eventually(async () => Date.now() > due, "the backoff", 10_000);
-			const again = await runPrint(sb, "Turn 2: fine.", { env });
-			assert.equal(again.code, 0, again.stderr);
-			const found = await eventually(async () => (await memoriesWith(hs, bank, "plover")).length > 0 && memoriesWith(hs, bank, "plover"), "plover on the server");
-			assert.equal(found.length, 1, JSON.stringify(found));
-			assert.deepEqual(outbox(sb).pending, []);
+			await deliveredNextSession(hs, sb, bank, "plover", "Turn 2: fine.", env);
 		});
 	});
 

@@ -1170,3 +1170,16 @@ export function notesBlock(systemPrompt: string): string {
 	const end = rest.indexOf("\n## Project decisions\n");
 	return end < 0 ? rest : rest.slice(0, end);
 }
+
+/** Poll an async condition until it holds; the last value is in the failure message. */
+export async function eventually<T>(f: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
+	const deadline = Date.now() + timeoutMs;
+	let last: unknown;
+	for (;;) {
+		const v = await f();
+		if (v !== undefined && v !== false) return v;
+		last = v;
+		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}

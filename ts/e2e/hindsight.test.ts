@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { contentText, runPrint, startRpc, withSandbox } from "./harness.ts";
+import { contentText, eventually, runPrint, startRpc, withSandbox } from "./harness.ts";
 import type { ChatMessage, RecordedRequest, Rpc, Sandbox } from "./harness.ts";
 import { startHindsight } from "./hindsight.ts";
 import type { Hindsight, ProxiedRequest } from "./hindsight.ts";
@@ -97,18 +97,6 @@ function blockOf(text: string): string {
 	return j < 0 ? text.slice(i) : text.slice(i, j + CLOSE.length);
 }
 
-/** Poll an async condition until it holds; the last value is in the failure message. */
-async function eventually<T>(f: () => Promise<T | undefined | false>, what: string, timeoutMs = 60_000): Promise<T> {
-	const deadline = Date.now() + timeoutMs;
-	let last: unknown;
-	for (;;) {
-		const v = await f();
-		if (v !== undefined && v !== false) return v;
-		last = v;
-		if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${JSON.stringify(last)})`);
-		await new Promise((r) => setTimeout(r, 250));
-	}
-}
 
 /** Memory texts of bank containing needle. */
 async function memoriesWith(bank: string, needle: string): Promise<string[]> {

@@ -12,13 +12,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
-	type ChatRequest,
-	type Delayed,
-	type Reply,
-	type Rpc,
-	type RpcRecord,
-	type Sandbox,
-	contentText,
 	isMemoryModelRequest,
 	runPrint,
 	startRpc,
@@ -26,88 +19,25 @@ import {
 	waitUntil,
 	withSandbox,
 } from "./harness.ts";
-
-// pi compacts when the last reply's usage passes contextWindow (32000) − reserveTokens
-// (16384); it keeps the newest keepRecentTokens raw, so a small value leaves the first
-// turns to summarize.
-const settings = { compaction: { enabled: true, reserveTokens: 16384, keepRecentTokens: 1000 } };
-const BIG_USAGE = 20000;
-const BIG = "[report a big context]";
-
-// The observer at 1,000 unobserved tokens (the lowest it takes); our own compaction
-// only after 5,000 new tokens, which the small turns never reach; no reflector.
-const omConfig = JSON.stringify({ observerTokens: 1000, retainTokens: 4000, enableReflection: false });
+import {
+	BIG,
+	compactions,
+	entries,
+	longReply,
+	memoryQuiet,
+	observation,
+	observationsBlock,
+	observe,
+	omConfig,
+	omRecords as ledger,
+	settings,
+} from "./observer-rig.ts";
 
 const COMPACTED = "The conversation history before this point was compacted into the following summary:";
 
-// One long agent reply: about 1,400 tokens, over the observer's threshold on its own.
-function longReply(turn: number): string {
-	const lines: string[] = [];
-	for (let i = 1; i <= 60; i++) lines.push(`Turn ${turn} step ${i}: edited src/parser_${turn}.ts at line ${i * 7} so token kind ${i} is read; the unit test parser_${i} passes.`);
-	return lines.join("\n");
-}
 
-// An observer answer in the format wasm/observe reads, dated today (UTC, the zone pi runs in here).
-function observation(marker: string): string {
-	const now = new Date();
-	const day = now.toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric", timeZone: "UTC" });
-	const time = now.toISOString().slice(11, 16);
-	return `Date: ${day}\n* 🔴 (${time}) User asked for the parser rewrite ${marker}\n* 🟡 (${time}) Agent edited src/parser_1.ts; the parser tests pass\n<current-task>\nRewrite the parser (${marker})\n</current-task>`;
-}
 
-/** Observer traffic as the fake model saw it on arrival, and the actor's arrivals. */
-interface Traffic {
-	memory: { at: number; body: ChatRequest | null }[];
-	actor: { at: number; body: ChatRequest | null }[];
-}
 
-// Routes the observer's and the reflector's requests to `answer`, reports a big usage
-// for the actor's request carrying BIG, and records arrivals.
-function observe(sb: Sandbox, answer: (n: number) => Reply | Delayed): Traffic {
-	const traffic: Traffic = { memory: [], actor: [] };
-	sb.model.route = (body) => {
-		if (isMemoryModelRequest(body)) {
-			traffic.memory.push({ at: Date.now(), body });
-			return answer(traffic.memory.length);
-		}
-		traffic.actor.push({ at: Date.now(), body });
-		return undefined;
-	};
-	sb.model.promptTokens = (body) => (!isMemoryModelRequest(body) && lastUserText(body).includes(BIG) ? BIG_USAGE : undefined);
-	sb.writeProject(".pi/om-config.json", omConfig);
-	return traffic;
-}
-
-function lastUserText(body: ChatRequest | null): string {
-	const users = (body?.messages ?? []).filter((m) => m.role === "user");
-	return contentText(users[users.length - 1]);
-}
-
-async function entries(rpc: Rpc): Promise<RpcRecord[]> {
-	const r = await rpc.request({ type: "get_entries" });
-	assert.equal(r.success, true, JSON.stringify(r));
-	return (r.data as { entries: RpcRecord[] }).entries;
-}
-
-const ledger = (all: RpcRecord[]) => all.filter((e) => e.type === "custom" && e.customType === "pi-memory-om");
-const compactions = (all: RpcRecord[]) => all.filter((e) => e.type === "compaction");
-
-// Waits until every observer request has been answered and its record appended.
-async function memoryQuiet(rpc: Rpc, sb: Sandbox, traffic: Traffic): Promise<void> {
-	const deadline = Date.now() + 30_000;
-	for (;;) {
-		const answered = sb.model.requests.filter((r) => isMemoryModelRequest(r.body) && "text" in r.answered).length;
-		if (answered === traffic.memory.length && ledger(await entries(rpc)).length >= answered) return;
-		if (Date.now() > deadline) throw new Error(`observer records missing: ${answered} answered of ${traffic.memory.length}\n${rpc.describe()}`);
-		await new Promise((r) => setTimeout(r, 50));
-	}
-}
-
-// The text of the observations message in an actor request ("" when absent).
-function observationsBlock(body: ChatRequest | null): string {
-	const m = (body?.messages ?? []).find((x) => x.role === "user" && contentText(x).includes("<observations>"));
-	return m === undefined ? "" : contentText(m);
-}
 
 describe("observational memory in pi", () => {
 	it("observes between turns, replaces pi's threshold compaction with our summary once, and injects the same block while memory is unchanged", async () => {
