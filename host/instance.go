@@ -14,6 +14,7 @@ import (
 	"github.com/pi-memory/pi-memory/host/fsys"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // Config is what an Instance's imports are bound to.
@@ -108,7 +109,7 @@ func (r *Runtime) NewInstance(ctx context.Context, cfg Config) (*Instance, error
 func (i *Instance) instantiate(ctx context.Context) error {
 	i.console = &tail{max: 16 << 10}
 	mc := wazero.NewModuleConfig().WithStdout(i.console).WithStderr(i.console)
-	p, err := i.rt.compiled.Instance(ctx, extism.PluginInstanceConfig{ModuleConfig: mc})
+	p, err := i.rt.compiled.Instance(experimental.WithMemoryAllocator(ctx, linearMemory()), extism.PluginInstanceConfig{ModuleConfig: mc})
 	if err != nil {
 		return fmt.Errorf("host: instantiate core module: %w", err)
 	}
