@@ -137,7 +137,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-func pimem(args []string, stdout, stderr io.Writer) (int, error) {
+func pimem(args []string, stdout, stderr io.Writer) (code int, err error) {
 	var o options
 	fs := flag.NewFlagSet("pimem", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -164,7 +164,7 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		return 0, usageError{"no command given (" + known(nil) + "); pimem --help lists them"}
 	}
 	store, argv := rest[0], rest[1:]
-	argv, err := hoist(argv, &o)
+	argv, err = hoist(argv, &o)
 	if err != nil {
 		return 0, err
 	}
@@ -192,6 +192,13 @@ func pimem(args []string, stdout, stderr io.Writer) (int, error) {
 		in, out := stdio()
 		return mcpServe(o, argv, in, out, stderr)
 	}
+	// From here the core may write; a signal lets it finish (mcp has its own).
+	stop := finishOnSignal(stderr)
+	defer func() {
+		if s, ok := stop(); ok && err == nil {
+			code = 128 + int(s)
+		}
+	}()
 
 	session, err := sessionInput(o)
 	if err != nil {
