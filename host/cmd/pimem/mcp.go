@@ -68,8 +68,8 @@ type mcpCore struct {
 	pending map[string]*waitingCall
 	// closing ends every wait when the client has gone.
 	closing chan struct{}
-	// listed is the resources registered with the server, by URI.
-	listed map[string]bool
+	// listed is the resources registered with the server: their MIME type by URI.
+	listed map[string]string
 	// ended: the session is shut down (mu guards it); a call that comes
 	// after is refused, so no core call starts while the process exits.
 	ended bool
@@ -145,7 +145,7 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		return nil, nil, errors.New("this core module serves no MCP tools (it is older than this pimem); rebuild it with `make wasm` or pass --wasm")
 	}
 	c := &mcpCore{d: &host.Driver{Inst: inst, Stdout: io.Discard, Stderr: stderr}, session: session, stderr: stderr,
-		pending: map[string]*waitingCall{}, closing: make(chan struct{}), listed: map[string]bool{}}
+		pending: map[string]*waitingCall{}, closing: make(chan struct{}), listed: map[string]string{}}
 	c.server = mcp.NewServer(&mcp.Implementation{Name: "pimem", Title: "pi-memory", Version: reg.Version}, &mcp.ServerOptions{
 		Instructions: "pi-memory: this project's decisions, notes and earlier pi sessions. Search before answering about earlier work, rules or preferences; remember lasting preferences; decisions are the user's: propose them.",
 		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
@@ -445,15 +445,15 @@ func (c *mcpCore) syncResources() {
 	if json.Unmarshal([]byte(strings.Join(res.Outputs, "")), &list) != nil {
 		return
 	}
-	now := map[string]bool{}
+	now := map[string]string{}
 	for _, r := range list {
-		now[r.URI] = true
-		if !c.listed[r.URI] {
+		now[r.URI] = r.MIMEType
+		if _, ok := c.listed[r.URI]; !ok {
 			c.server.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}, c.readResource)
 		}
 	}
 	for uri := range c.listed {
-		if !now[uri] {
+		if _, ok := now[uri]; !ok {
 			c.server.RemoveResources(uri)
 		}
 	}
@@ -475,11 +475,9 @@ func (c *mcpCore) readResource(ctx context.Context, req *mcp.ReadResourceRequest
 	if res.Exit != 0 {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
-	mime := "text/plain"
-	if strings.HasSuffix(req.Params.URI, ".md") {
-		mime = "text/markdown"
-	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: mime, Text: strings.Join(res.Outputs, "")}}}, nil
+	// The type the core listed it with (every URI read was listed: the SDK
+	// answers an unlisted one itself).
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: c.listed[req.Params.URI], Text: strings.Join(res.Outputs, "")}}}, nil
 }
 
 // getPrompt is `pimem inject --prompt TASK`'s text as one user message.
@@ -561,7 +559,7 @@ func frames(stop context.Context, in io.ReadCloser, w *lockedWriter, waitingForP
 						w.invalidRequest(derr)
 						break
 					}
-					if isRequest(line) {
+					if request, _ := rpcKind(line); request {
 						w.asked()
 					}
 					if _, werr := pw.Write(append(line, '\n')); werr != nil {
@@ -584,23 +582,18 @@ func frames(stop context.Context, in io.ReadCloser, w *lockedWriter, waitingForP
 // drainWait bounds how long answers are waited for once the input ended.
 const drainWait = time.Minute
 
-// isRequest: a JSON-RPC message with a method and an id (a notification
-// has no id, a response no method).
-func isRequest(line []byte) bool {
+// rpcKind says what a JSON-RPC message with an id is: a request has a
+// method, a response none; a notification (no id) or a line that does not
+// parse is neither.
+func rpcKind(line []byte) (request, response bool) {
 	var m struct {
 		Method string          `json:"method"`
 		ID     json.RawMessage `json:"id"`
 	}
-	return json.Unmarshal(line, &m) == nil && m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null"
-}
-
-// isResponse: a JSON-RPC message with an id and no method.
-func isResponse(line []byte) bool {
-	var m struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
+	if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+		return false, false
 	}
-	return json.Unmarshal(line, &m) == nil && m.Method == "" && len(m.ID) > 0 && string(m.ID) != "null"
+	return m.Method != "", m.Method == ""
 }
 
 // waitingForPerson says whether a call waits for a person's answer.
@@ -641,7 +634,7 @@ type lockedWriter struct {
 func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if isResponse(bytes.TrimSpace(b)) {
+	if _, response := rpcKind(bytes.TrimSpace(b)); response {
 		l.responses++
 	}
 	return l.w.Write(b)

@@ -88,8 +88,9 @@ func newRuntime(ctx context.Context, wasm string) (*host.Runtime, error) {
 	return host.NewRuntimeFromFile(ctx, wasm, host.Options{})
 }
 
-// cacheDir is $XDG_CACHE_HOME/pi-memory/wazero, else ~/.cache/pi-memory/wazero.
-func cacheDir() string {
+// cacheBase is $XDG_CACHE_HOME/pi-memory, else ~/.cache/pi-memory; "" with
+// neither.
+func cacheBase() string {
 	base := os.Getenv("XDG_CACHE_HOME")
 	if base == "" {
 		home, err := os.UserHomeDir()
@@ -98,7 +99,17 @@ func cacheDir() string {
 		}
 		base = filepath.Join(home, ".cache")
 	}
-	dir := filepath.Join(base, "pi-memory", "wazero")
+	return filepath.Join(base, "pi-memory")
+}
+
+// cacheDir is wazero's compiled-code cache under cacheBase, "" when there
+// is none.
+func cacheDir() string {
+	base := cacheBase()
+	if base == "" {
+		return ""
+	}
+	dir := filepath.Join(base, "wazero")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return ""
 	}
@@ -110,16 +121,11 @@ func cacheDir() string {
 // path: the runtime, its compiled-code cache and --version read a file.
 func unpackCore(module []byte) (string, error) {
 	sum := sha256.Sum256(module)
-	base := os.Getenv("XDG_CACHE_HOME")
+	base := cacheBase()
 	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			base = os.TempDir()
-		} else {
-			base = filepath.Join(home, ".cache")
-		}
+		base = filepath.Join(os.TempDir(), "pi-memory")
 	}
-	dir := filepath.Join(base, "pi-memory", "core")
+	dir := filepath.Join(base, "core")
 	file := filepath.Join(dir, "core-"+hex.EncodeToString(sum[:6])+".wasm")
 	if b, err := os.ReadFile(file); err == nil && bytes.Equal(b, module) {
 		return file, nil
