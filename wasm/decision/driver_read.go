@@ -12,22 +12,29 @@ import (
 // what to show and says it.
 
 func (d *driver) cmdList(c *store.Cmd) {
-	var list hits
-	title := "active decisions"
-	switch {
-	case c.Args.Has("all"):
-		list, title = d.st.All(), "decisions"
-	case c.Args.Value("status") != "":
-		st := ParseStatus(strings.ToLower(c.Args.Value("status")))
-		if st == statusNone {
-			c.Out.Usage("/decision list: --status must be active, draft, rejected or superseded")
-			return
-		}
-		list, title = d.st.WithStatus(st), st.String()+" decisions"
-	default:
-		list = d.st.WithStatus(Active)
+	list, title, ok := d.listing(c.Args.Has("all"), c.Args.Value("status"))
+	if !ok {
+		c.Out.Usage("/decision list: --status must be active, draft, rejected or superseded")
+		return
 	}
 	d.printList(c, list, title)
+}
+
+// listing is what /decision list and decision_list show: every decision
+// (all), those of a status (its name in any case), else the active ones;
+// ok is false for a word that names no status.
+func (d *driver) listing(all bool, status string) (list hits, title string, ok bool) {
+	switch {
+	case all:
+		return d.st.All(), "decisions", true
+	case status == "":
+		return d.st.WithStatus(Active), "active decisions", true
+	}
+	st := ParseStatus(strings.ToLower(status))
+	if st == statusNone {
+		return hits{}, "", false
+	}
+	return d.st.WithStatus(st), st.String() + " decisions", true
 }
 
 func (d *driver) cmdSearch(c *store.Cmd) {

@@ -179,18 +179,11 @@ func (d *driver) toolList(out *store.Out, params gjson.Result) {
 		out.ToolResult("Could not read "+d.log+": "+err.Error(), true, nil)
 		return
 	}
-	list, title := d.st.WithStatus(Active), "active decisions"
-	switch s := jsonr.Get(params, "status").Str; s {
-	case "", "active":
-	case "all":
-		list, title = d.st.All(), "decisions"
-	default:
-		st := ParseStatus(s)
-		if st == statusNone {
-			out.ToolResult(toolList+": status must be active, draft, rejected, superseded or all.", true, nil)
-			return
-		}
-		list, title = d.st.WithStatus(st), st.String()+" decisions"
+	status := jsonr.Get(params, "status").Str
+	list, title, ok := d.listing(status == "all", status)
+	if !ok {
+		out.ToolResult(toolList+": status must be active, draft, rejected, superseded or all.", true, nil)
+		return
 	}
 	limit := listLimit
 	if n := jsonr.Get(params, "limit").Int(); n > 0 {

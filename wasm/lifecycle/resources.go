@@ -8,8 +8,8 @@ import (
 )
 
 // resources is the stores' memory as whole texts a client of `pimem mcp`
-// may attach (MCP resources), from every store.Resourcer the gate lets
-// read, in store order:
+// may attach (MCP resources), from every readable store.Resourcer, in store
+// order:
 //
 //	{"op":"list"}                  => one output: [{"uri","name","description","mimeType"},…]
 //	{"op":"read","uri":"pimem://…"} => one output: the text; an unknown URI fails (exit 1)
@@ -18,15 +18,7 @@ import (
 func (e *Engine) resources(out *store.Out, in gjson.Result) {
 	var all []store.Resource
 	if e.s.Switch == "" {
-		for _, st := range e.stores {
-			x, ok := st.(store.Resourcer)
-			if !ok {
-				continue
-			}
-			st.Refresh(out)
-			if e.may(st, store.Read) != "" || st.Ready(out) != nil {
-				continue
-			}
+		for _, x := range readable[store.Resourcer](e, out) {
 			all = append(all, x.Resources()...)
 		}
 	}

@@ -49,13 +49,13 @@ func (e *Engine) ownActiveTools() []string {
 	return names
 }
 
-// search ranks every readable store's entries against q. Each Searcher
-// follows its configuration, is let through the gate for Read and catches
-// up (Ready) before it lists its sources.
-func (e *Engine) search(out *store.Out, q string, limit int) []search.Hit {
-	var srcs []search.Source
+// readable are the stores that are a T (store.Searcher, store.Resourcer)
+// and may be read now, in list order: each follows its configuration, is
+// let through the gate for Read and catches up (Ready) first.
+func readable[T any](e *Engine, out *store.Out) []T {
+	var xs []T
 	for _, st := range e.stores {
-		x, ok := st.(store.Searcher)
+		x, ok := st.(T)
 		if !ok {
 			continue
 		}
@@ -63,6 +63,15 @@ func (e *Engine) search(out *store.Out, q string, limit int) []search.Hit {
 		if e.may(st, store.Read) != "" || st.Ready(out) != nil {
 			continue
 		}
+		xs = append(xs, x)
+	}
+	return xs
+}
+
+// search ranks every readable store's entries against q.
+func (e *Engine) search(out *store.Out, q string, limit int) []search.Hit {
+	var srcs []search.Source
+	for _, x := range readable[store.Searcher](e, out) {
 		srcs = append(srcs, x.SearchSources()...)
 	}
 	e.index.Update(srcs)
