@@ -734,13 +734,7 @@ async function readCapped(res: Response, max: number): Promise<{ body: string; t
 		chunks.push(value);
 		size += value.byteLength;
 	}
-	const all = new Uint8Array(size);
-	let at = 0;
-	for (const c of chunks) {
-		all.set(c, at);
-		at += c.byteLength;
-	}
-	return { body: new TextDecoder().decode(all), truncated };
+	return { body: Buffer.concat(chunks, size).toString("utf8"), truncated };
 }
 
 // Node's fetch says only "fetch failed"; the reason (connect ECONNREFUSED 127.0.0.1:9,
