@@ -4,13 +4,14 @@
 // the tool result pi sent back to the model: the hits, best first, each
 // with the citation a person opens (the decision id, the note's absolute
 // file and line, the session file, its line and date). With memory off
-// (--no-memory) the memory tools are not offered to the model at all.
+// (--no-memory) the memory tools are not offered to the model at all; in a
+// project that is not trusted they are, and reach global notes only.
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { addEvent, contentText, projectMemoryFile, runPrint, seedFile, seedLog, withSandbox } from "./harness.ts";
+import { addEvent, contentText, globalMemoryFile, projectMemoryFile, runPrint, seedFile, seedLog, withSandbox } from "./harness.ts";
 import type { RecordedRequest } from "./harness.ts";
 
 const MEMORY_TOOLS = ["memory_search", "memory_forget", "memory_restore", "memory_remember"];
@@ -90,6 +91,36 @@ describe("memory_search", () => {
 			const back = await runPrint(sb, "Sorry, we do use goose. Bring it back.");
 			assert.equal(back.code, 0, back.stderr);
 			assert.ok(fs.readFileSync(notes, "utf8").includes("- Databases are migrated with goose"), "restored in its section");
+		});
+	});
+
+	it("in an untrusted project the tools are offered and find global notes only, never the project's or its sessions", async () => {
+		await withSandbox({ untrusted: true }, async (sb) => {
+			const project = fs.realpathSync(sb.project);
+			const global = globalMemoryFile(sb.agentDir);
+			seedFile(global, "# Memory\n\n## Tools\n- I prefer pnpm workspaces everywhere\n");
+			seedFile(projectMemoryFile(project), "# Memory\n\n- Project secret: pnpm is pinned to 9.1\n");
+			const folder = sessionFolder(sb.agentDir, project);
+			fs.mkdirSync(folder, { recursive: true });
+			fs.writeFileSync(
+				path.join(folder, "2026-11-18T10-00-00-000Z_0195a3b4-0000-7000-8000-000000000002.jsonl"),
+				[
+					{ type: "session", version: 3, id: "0195a3b4-0000-7000-8000-000000000002", timestamp: "2026-11-18T10:00:00.000Z", cwd: project },
+					{ type: "message", id: "a1", parentId: null, timestamp: "2026-11-18T10:00:05.000Z", message: { role: "user", content: "pnpm install broke on the CI runner" } },
+				]
+					.map((e) => JSON.stringify(e))
+					.join("\n") + "\n",
+			);
+
+			sb.model.enqueue({ tool: "memory_search", args: { query: "pnpm" } }, "Found it.");
+			const r = await runPrint(sb, "Which package manager do I like?");
+			assert.equal(r.code, 0, r.stderr);
+			const offered = toolsOf(r.requests[0]);
+			assert.deepEqual(offered.filter((t) => t.startsWith("memory_")), MEMORY_TOOLS, "the memory tools are offered");
+			assert.ok(!offered.includes("decision_propose"), `decisions are off in an untrusted project: ${offered.join(", ")}`);
+			const text = r.requests[r.requests.length - 1]!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
+			assert.ok(text.includes(`note ${global}:4: I prefer pnpm workspaces everywhere`), text);
+			assert.ok(!text.includes("Project secret") && !text.includes("CI runner"), `nothing of the untrusted project: ${text}`);
 		});
 	});
 });

@@ -30,9 +30,11 @@ var ownTools = map[string]func(e *Engine, out *store.Out, params gjson.Result){
 }
 
 // memoryToolsOn says whether the orchestrator's tools are offered: memory is
-// on for the session (not --no-memory, not /memory off) and the project is
-// trusted.
-func (e *Engine) memoryToolsOn() bool { return e.s.Switch == "" && e.s.Trusted }
+// on for the session (not --no-memory, not /memory off). Trust is each
+// store's to decide, as for every other read and write: in an untrusted
+// project the tools search, forget and restore global notes only, as
+// memory_remember writes there.
+func (e *Engine) memoryToolsOn() bool { return e.s.Switch == "" }
 
 // ownActiveTools are the orchestrator's tools the model may call now, in the
 // registry's order.
@@ -170,11 +172,7 @@ func (e *Engine) toolOff(out *store.Out) bool {
 	if e.memoryToolsOn() {
 		return false
 	}
-	why := "memory is off for this session (" + e.s.Switch + ")"
-	if e.s.Switch == "" {
-		why = "the project is not trusted"
-	}
-	out.ToolResult("pi-memory's tools are not available: "+why+".", true, nil)
+	out.ToolResult("pi-memory's tools are not available: memory is off for this session ("+e.s.Switch+").", true, nil)
 	return true
 }
 

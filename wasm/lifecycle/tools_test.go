@@ -97,7 +97,7 @@ func withFakes(r *rig) (a, b *fakeForgetter, asked *[]string) {
 	return a, b, asked
 }
 
-func TestTheMemoryToolsAreOfferedOnlyWhileMemoryIsOnInATrustedProject(t *testing.T) {
+func TestTheMemoryToolsAreOfferedWhileMemoryIsOnTrustedOrNot(t *testing.T) {
 	// The orchestrator's tools; the stores' own (decision_propose,
 	// memory_remember) follow their stores' rules.
 	tools := func(r *rig) string {
@@ -120,7 +120,7 @@ func TestTheMemoryToolsAreOfferedOnlyWhileMemoryIsOnInATrustedProject(t *testing
 	require.Equal(t, "memory_search,memory_forget,memory_restore", tools(r))
 
 	r.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": false, "mode": "rpc"})
-	require.Equal(t, "", tools(r), "untrusted project")
+	require.Equal(t, "memory_search,memory_forget,memory_restore", tools(r), "untrusted project: the stores decide what they reach")
 	r.e.Handle("session_start", []byte(`{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"mode":"rpc","flags":{"no-memory":true}}`))
 	require.Equal(t, "", tools(r), "--no-memory")
 	r.start(false, true)
