@@ -276,19 +276,26 @@ func missing(s *Sub, n int) string {
 //	nearest("lsit") => "list"; nearest("stat") => "status"; nearest("zzz") => ""
 func (c *Command) nearest(word string) string {
 	word = strings.ToLower(word)
+	// A subcommand is near by its name or any alias, and is named by its
+	// name: "lst" is one edit from both "list" and its alias "ls", one
+	// subcommand, not a tie.
 	var prefixed []string
 	best, bestD, tie := "", 1<<30, false
 	for i := range c.Subs {
-		for _, name := range append([]string{c.Subs[i].Name}, c.Subs[i].Aliases...) {
-			if word != "" && strings.HasPrefix(name, word) {
-				prefixed = append(prefixed, name)
-			}
-			switch d := editDistance(word, name); {
-			case d < bestD:
-				best, bestD, tie = name, d, false
-			case d == bestD && name != best:
-				tie = true
-			}
+		s := &c.Subs[i]
+		d, prefix := 1<<30, false
+		for _, name := range append([]string{s.Name}, s.Aliases...) {
+			d = min(d, editDistance(word, name))
+			prefix = prefix || (word != "" && strings.HasPrefix(name, word))
+		}
+		if prefix {
+			prefixed = append(prefixed, s.Name)
+		}
+		switch {
+		case d < bestD:
+			best, bestD, tie = s.Name, d, false
+		case d == bestD:
+			tie = true
 		}
 	}
 	if len(prefixed) == 1 {

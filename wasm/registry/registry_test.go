@@ -263,6 +263,8 @@ func TestAnUnknownSubcommandIsOneLineNamingTheNearest(t *testing.T) {
 	tests := []struct{ typed, want string }{
 		{"lsit", `Unknown /decision command "lsit". Did you mean /decision list? /decision help lists them.`},
 		{"stat", `Unknown /decision command "stat". Did you mean /decision status? /decision help lists them.`},
+		{"lst", `Unknown /decision command "lst". Did you mean /decision list? /decision help lists them.`}, // near "list" and its alias "ls": one subcommand
+		{"rmove", `Unknown /decision command "rmove". Did you mean /decision remove? /decision help lists them.`},
 		{"LIST", ""}, // a known word in another case is not unknown
 		{"frobnicate", `Unknown /decision command "frobnicate". /decision help lists them.`},
 	}
