@@ -56,6 +56,19 @@ func (d *driver) Restore(out *store.Out, ref string) (string, bool, error) {
 	return "Restored decision " + id + " " + quoted(x) + status + ".", true, nil
 }
 
+// Forgotten are the removed decisions, newest removal first: each restores
+// by its id.
+func (d *driver) Forgotten(_ *store.Out, limit int) []store.Forgot {
+	if d.env.May(d, store.Read) != "" || d.usable() != nil {
+		return nil
+	}
+	var fs []store.Forgot
+	for _, x := range d.st.removedNewest(limit) {
+		fs = append(fs, store.Forgot{Said: "decision " + quoted(x), Restore: x.ID, At: d.st.recs.at(x.h).removedAt})
+	}
+	return fs
+}
+
 // named is the decision ref names, among the removed ones when removed is
 // set, after catching up with the log; the error says why there is none.
 func (d *driver) named(ref string, removed bool) (*decision, error) {

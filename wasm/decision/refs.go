@@ -92,3 +92,42 @@ func (s *state) find(ref string, removed bool) (string, error) {
 	}
 	return "", &refError{sb.String()}
 }
+
+// removedNewest are the removed decisions Restore can bring back, the
+// newest removal first (by its event's time, then its line), at most limit:
+// an id added again since its removal is not one of them.
+func (s *state) removedNewest(limit int) []*decision {
+	var hs []int32
+	for h := int32(0); h < int32(s.recs.n) && limit > 0; h++ {
+		r := s.recs.at(h)
+		if !r.removed || s.lookup(s.strs.get(r.id)) != h {
+			continue
+		}
+		i := len(hs)
+		for i > 0 && s.removedLater(h, hs[i-1]) {
+			i--
+		}
+		if i >= limit {
+			continue
+		}
+		hs = append(hs, 0)
+		copy(hs[i+1:], hs[i:])
+		hs[i] = h
+		if len(hs) > limit {
+			hs = hs[:limit]
+		}
+	}
+	xs := make([]*decision, len(hs))
+	for i, h := range hs {
+		xs[i] = s.view(h)
+	}
+	return xs
+}
+
+func (s *state) removedLater(a, b int32) bool {
+	ra, rb := s.recs.at(a), s.recs.at(b)
+	if ra.removedAt != rb.removedAt {
+		return ra.removedAt > rb.removedAt
+	}
+	return ra.removedLine > rb.removedLine
+}

@@ -63,3 +63,25 @@ func TestAnUnambiguousSuffixNamesTheDecisionAndAnAmbiguousOneListsTheCandidates(
 		require.Equal(t, tt.want, got, "find(%q, %v)", tt.ref, tt.removed)
 	}
 }
+
+func TestRemovedNewestListsRemovalsNewestFirstWithoutIdsAddedAgain(t *testing.T) {
+	log := ev("2026-03-01T09:00:00.000Z", "a", "D-2026-03-01-0001", `{"tx":"one"}`) +
+		ev("2026-03-01T09:01:00.000Z", "a", "D-2026-03-01-0002", `{"tx":"two"}`) +
+		ev("2026-03-01T09:02:00.000Z", "a", "D-2026-03-01-0003", `{"tx":"three"}`) +
+		ev("2026-03-01T09:03:00.000Z", "a", "D-2026-03-01-0004", `{"tx":"four"}`) +
+		ev("2026-03-02T09:00:00.000Z", "rm", "D-2026-03-01-0002", `{}`) +
+		ev("2026-03-02T09:01:00.000Z", "rm", "D-2026-03-01-0001", `{}`) +
+		ev("2026-03-02T09:02:00.000Z", "rm", "D-2026-03-01-0003", `{}`) +
+		ev("2026-03-02T09:03:00.000Z", "a", "D-2026-03-01-0003", `{"tx":"three again"}`)
+	st, _ := replay(t, log)
+	ids := func(xs []*decision) []string {
+		var out []string
+		for _, x := range xs {
+			out = append(out, x.ID)
+		}
+		return out
+	}
+	require.Equal(t, []string{"D-2026-03-01-0001", "D-2026-03-01-0002"}, ids(st.removedNewest(5)), "0003 was added again")
+	require.Equal(t, []string{"D-2026-03-01-0001"}, ids(st.removedNewest(1)))
+	require.Equal(t, 0, len(st.removedNewest(0)))
+}

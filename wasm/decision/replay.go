@@ -263,7 +263,7 @@ func (s *state) apply(ev *Event, line int) {
 		s.touch(h)
 		r := s.recs.at(h)
 		s.counts[r.status]--
-		r.removed, r.removedLine = true, int32(line)
+		r.removed, r.removedLine, r.removedAt = true, int32(line), ev.TimeMs
 		s.live--
 		s.remark(h)
 	default:

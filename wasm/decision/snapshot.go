@@ -30,7 +30,7 @@ import (
 
 const (
 	snapMagic   = "PIMSNAP1"
-	snapVersion = 3             // 3: the header lists the decisions with conflict marks ("marked")
+	snapVersion = 4             // 3: the header lists the decisions with conflict marks ("marked"); 4: removed decisions kept whole
 	trailerSize = 8 + 4 + 8 + 8 // header offset, header length, header checksum, magic
 )
 
@@ -158,7 +158,7 @@ const hotSize = 64
 // WriteSnapshot streams the state as a snapshot through emit, for a log
 // whose first cur.Offset bytes (cur.Line lines) it reflects and whose logSum
 // over them is sum. gen is a random stamp for its pages. The strings are
-// compacted on the way: a page holds only strings live decisions use. Every
+// compacted on the way: a page holds only strings the decisions use. Every
 // record and page must be resident (state.Resident).
 func (s *state) WriteSnapshot(cur cursor, sum, gen uint64, emit func([]byte) error) error {
 	w := snapWriter{emit: emit, gen: gen}
@@ -167,22 +167,19 @@ func (s *state) WriteSnapshot(cur cursor, sum, gen uint64, emit func([]byte) err
 	for h := 0; h < s.recs.n; h++ {
 		r := *s.recs.at(int32(h))
 		c := &out[h&(chunkSize-1)]
-		if r.removed {
-			// Kept for its id (removed ids are never reused), and nothing else.
-			*c = rec{id: w.str(s, r.id), removed: true, removedLine: r.removedLine, addLine: r.addLine, lastLine: r.lastLine, updatedAt: r.updatedAt}
-		} else {
-			for _, f := range [...]*ref{&r.id, &r.project, &r.supersedes, &r.supersededBy, &r.createdBy} {
-				*f = w.str(s, *f)
-			}
-			// Free text is redacted on the way: a snapshot is a derived file
-			// and keeps no secret someone wrote into the log by hand.
-			for _, f := range [...]*ref{&r.title, &r.text, &r.reason, &r.conflictNote, &r.source, &r.category} {
-				*f = w.text(s, *f)
-			}
-			r.tags = w.list(s, r.tags)
-			r.conflicts = w.list(s, r.conflicts)
-			*c = r
+		// A removed decision is kept whole: /memory restore brings it back
+		// as it was (its text too), from a snapshot as from the log.
+		for _, f := range [...]*ref{&r.id, &r.project, &r.supersedes, &r.supersededBy, &r.createdBy} {
+			*f = w.str(s, *f)
 		}
+		// Free text is redacted on the way: a snapshot is a derived file
+		// and keeps no secret someone wrote into the log by hand.
+		for _, f := range [...]*ref{&r.title, &r.text, &r.reason, &r.conflictNote, &r.source, &r.category} {
+			*f = w.text(s, *f)
+		}
+		r.tags = w.list(s, r.tags)
+		r.conflicts = w.list(s, r.conflicts)
+		*c = r
 		if h&(chunkSize-1) == chunkSize-1 || h == s.recs.n-1 {
 			b := raw(out[:h&(chunkSize-1)+1])
 			off, err := w.section(b)

@@ -82,6 +82,14 @@ func sameState(t *testing.T, a, b *state) {
 		da.h, db.h = 0, 0
 		require.Equal(t, da, db, "decision "+da.ID)
 	}
+	// Removed decisions too, whole: a restore brings one back as it was.
+	ar, br := a.removedNewest(1<<30), b.removedNewest(1<<30)
+	require.Equal(t, len(ar), len(br), "removed")
+	for i := range ar {
+		da, db := *ar[i], *br[i]
+		da.h, db.h = 0, 0
+		require.Equal(t, da, db, "removed decision "+da.ID)
+	}
 	require.Equal(t, a.marked, b.marked, "marked")
 	require.Equal(t, len(a.Conflicts()), len(b.Conflicts()), "conflicts")
 	require.Equal(t, a.Section(20), b.Section(20), "section")
@@ -130,6 +138,23 @@ func TestSnapshotKeepsOnlyLiveStrings(t *testing.T) {
 	// The log is ~0.5 MB of edits; the snapshot holds one decision plus the
 	// fixed id tables (2 × 1024 slots).
 	require.True(t, len(file) <= 64<<10, "snapshot of one decision is %d bytes: edited-away text was kept", len(file))
+}
+
+// A removed decision read from a snapshot restores with its text: the
+// snapshot once kept only its id, and a restore added an empty decision.
+func TestARemovedDecisionRestoresWholeFromASnapshot(t *testing.T) {
+	log := ev(t1, "a", "D-2026-02-27-0001", `{"ti":"Postgres","tx":"Use PostgreSQL 16","tg":["db"],"r":"managed offering"}`) +
+		ev(t2, "rm", "D-2026-02-27-0001", `{}`)
+	st, cur := replay(t, log)
+	got, _, err := loadFrom(t, snapshotOf(t, st, cur, 0, 1))
+	require.NoError(t, err)
+	evs, err := got.Restore("D-2026-02-27-0001")
+	require.NoError(t, err)
+	require.Equal(t, 1, len(evs))
+	require.Equal(t, "Use PostgreSQL 16", evs[0].Data.Text)
+	require.Equal(t, "Postgres", evs[0].Data.Title)
+	require.Equal(t, []string{"db"}, evs[0].Data.Tags)
+	require.Equal(t, "managed offering", evs[0].Data.Reason)
 }
 
 func TestDamagedOrForeignSnapshotsAreRefused(t *testing.T) {

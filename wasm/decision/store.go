@@ -187,7 +187,7 @@ func (p *strs) getList(l list) []string {
 type rec struct {
 	id, project, title, text, reason, supersedes, supersededBy, conflictNote, source, category, createdBy ref
 	tags, conflicts                                                                                       list
-	createdAt, updatedAt                                                                                  int64
+	createdAt, updatedAt, removedAt                                                                       int64
 	confidence                                                                                            float64
 	addLine, lastLine, removedLine                                                                        int32
 	status                                                                                                Status

@@ -235,6 +235,10 @@ func (s *state) Restore(id string) ([]Event, error) {
 		return nil, refuse(id, errStatus, id+" is not removed; there is nothing to restore")
 	}
 	x := s.view(h)
+	if x.Text == "" && x.Title == "" {
+		// Never an empty decision: its words are not in this state.
+		return nil, refuse(id, errNotFound, "the text of "+id+" is not known here; nothing was restored (read it from the log's history: git log -p .pi/decision-memory/decisions.jsonl)")
+	}
 	p := proposal{Text: x.Text, Title: x.Title, Reason: x.Reason, Tags: x.Tags, Source: x.Source, Confidence: x.Confidence}
 	data := p.data()
 	if x.Source != "" && !x.HasConf {

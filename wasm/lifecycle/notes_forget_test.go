@@ -172,3 +172,44 @@ func TestForgetWritesNothingWhereMemoryMayNotBeWritten(t *testing.T) {
 	require.Equal(t, "- An outside fact\n", r.read("outside/notes.md"))
 	require.False(t, r.exists("agent/pi-memory/notes/"+ProjectHash(r.project)+"/forgotten.jsonl"))
 }
+
+// pimem runs each command in a session of its own: "pimem memory forget"
+// then "pimem memory restore" must not leave a person without the id. A
+// session that forgot nothing lists what may be restored, newest first,
+// from every store, and restores nothing.
+func TestRestoreWithoutAnIdInANewSessionListsWhatWasForgotten(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Build\n\n- Run make test before pushing\n- Use pnpm, not npm\n")
+	r.cmd("add Use PostgreSQL 16 for the primary database")
+	r.h.now += day
+	r.mem("forget " + r.abs(projectIndex) + ":4")
+	require.Equal(t, int64(0), r.exit(), r.text())
+	r.h.now += day
+	r.cmd("remove 0001")
+	require.Equal(t, int64(0), r.exit(), r.text())
+
+	r.start(false, true) // a new session: nothing forgotten in it
+	r.mem("restore")
+	require.Equal(t, int64(1), r.exit(), "nothing was restored")
+	got := r.text()
+	lines := strings.Split(got, "\n")
+	require.Equal(t, 4, len(lines), got)
+	require.Equal(t, "Nothing was forgotten in this session. Forgotten before, newest first:", lines[0])
+	require.True(t, strings.HasPrefix(lines[1], "  D-") && strings.HasSuffix(lines[1], `decision "Use PostgreSQL 16 for the primary database"`), lines[1])
+	require.True(t, strings.HasPrefix(lines[2], "  F-") && strings.HasSuffix(lines[2], "“Use pnpm, not npm” (.pi/memory/MEMORY.md)"), lines[2])
+	require.Equal(t, "/memory restore <id> brings one back.", lines[3])
+	require.Equal(t, "## Build\n\n- Run make test before pushing\n", r.read(projectIndex), "nothing restored")
+
+	id := strings.Fields(lines[2])[0]
+	r.mem("restore " + id)
+	require.Equal(t, int64(0), r.exit(), r.text())
+	require.Contains(t, r.read(projectIndex), "- Use pnpm, not npm")
+	r.start(false, true)
+	r.mem("restore")
+	require.Equal(t, 3, len(strings.Split(r.text(), "\n")), "the restored note is no longer listed: %s", r.text())
+
+	// An untrusted project lists only what global memory forgot.
+	r.start(false, false)
+	r.mem("restore")
+	require.Equal(t, "Nothing has been forgotten here, so there is nothing to restore.", r.text())
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/registry"
@@ -309,12 +310,15 @@ func (e *Engine) cmdForget(c *store.Cmd) {
 }
 
 // cmdRestore is /memory restore [<id>]: without an id, the last thing
-// forgotten in this session.
+// forgotten in this session; when this session forgot nothing (pimem runs
+// one session per command), what was forgotten before, with the ids that
+// restore it.
 func (e *Engine) cmdRestore(c *store.Cmd) {
 	id := c.Args.Text(0)
 	if id == "" {
 		if id = e.forgot; id == "" {
-			c.Out.Fail("Nothing was forgotten in this session: name what to restore, /memory restore <id>.")
+			c.Out.Output(forgottenList(e.forgotten(c.Out, 5)))
+			c.Out.SetExit(1)
 			return
 		}
 	}
@@ -324,4 +328,36 @@ func (e *Engine) cmdRestore(c *store.Cmd) {
 		return
 	}
 	c.Out.Output(said)
+}
+
+// forgotten is what the readable stores forgot and may restore, newest
+// first, at most limit.
+func (e *Engine) forgotten(out *store.Out, limit int) []store.Forgot {
+	var all []store.Forgot
+	for _, f := range readable[store.Forgetter](e, out) {
+		all = append(all, f.Forgotten(out, limit)...)
+	}
+	store.NewestFirst(all)
+	return all[:min(limit, len(all))]
+}
+
+// forgottenList answers /memory restore without an id in a session that
+// forgot nothing: what may be restored, newest first, one line each.
+//
+//	forgottenList([{Said: "“use pnpm” (.pi/memory/MEMORY.md)", Restore: "F-1a2b3c4d", At: …}])
+//	  => Nothing was forgotten in this session. Forgotten before, newest first:
+//	       F-1a2b3c4d  2026-11-27  “use pnpm” (.pi/memory/MEMORY.md)
+//	     /memory restore <id> brings one back.
+func forgottenList(fs []store.Forgot) string {
+	if len(fs) == 0 {
+		return "Nothing has been forgotten here, so there is nothing to restore."
+	}
+	var b strings.Builder
+	b.WriteString("Nothing was forgotten in this session. Forgotten before, newest first:")
+	for _, f := range fs {
+		b.WriteString("\n  " + f.Restore + "  " + civil.Day(f.At) + "  " + f.Said)
+	}
+	b.WriteString("\n/memory restore <id> brings one back.")
+	text, _ := redact.String(b.String())
+	return text
 }

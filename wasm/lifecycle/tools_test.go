@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -39,6 +40,8 @@ type fakeForgetter struct {
 	refuse  string            // Forget refuses with this, when set
 	asked   *[]string         // every Forget and Restore, "name op ref"
 	gen     int
+	when    map[string]int64 // restore ref → when it was forgotten (a counter shared by the fakes)
+	clock   *int64
 }
 
 func (f *fakeForgetter) Name() string                            { return f.name }
@@ -72,7 +75,19 @@ func (f *fakeForgetter) Forget(out *store.Out, ref string) (store.Forgot, bool, 
 	delete(f.entries, ref)
 	f.gen++
 	f.gone["R-"+ref] = ref + "\x00" + text
+	*f.clock++
+	f.when["R-"+ref] = *f.clock
 	return store.Forgot{Said: "Forgot “" + text + "”.", Restore: "R-" + ref}, true, nil
+}
+
+func (f *fakeForgetter) Forgotten(_ *store.Out, limit int) []store.Forgot {
+	var all []store.Forgot
+	for ref, v := range f.gone {
+		_, text, _ := strings.Cut(v, "\x00")
+		all = append(all, store.Forgot{Said: "“" + text + "”", Restore: ref, At: f.when[ref]})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].At > all[j].At })
+	return all[:min(limit, len(all))]
 }
 
 func (f *fakeForgetter) Restore(out *store.Out, ref string) (string, bool, error) {
@@ -91,8 +106,9 @@ func (f *fakeForgetter) Restore(out *store.Out, ref string) (string, bool, error
 // withFakes adds two fake Forgetters after the session's own stores.
 func withFakes(r *rig) (a, b *fakeForgetter, asked *[]string) {
 	asked = &[]string{}
-	a = &fakeForgetter{name: "fake-a", prefix: "A-", entries: map[string]string{"A-1": "Deploy with Helm charts", "A-2": "Deploy on Fridays is fine"}, gone: map[string]string{}, asked: asked}
-	b = &fakeForgetter{name: "fake-b", prefix: "B-", entries: map[string]string{"B-1": "The staging cluster runs Kubernetes 1.30"}, gone: map[string]string{}, asked: asked}
+	clock := new(int64)
+	a = &fakeForgetter{name: "fake-a", prefix: "A-", entries: map[string]string{"A-1": "Deploy with Helm charts", "A-2": "Deploy on Fridays is fine"}, gone: map[string]string{}, asked: asked, when: map[string]int64{}, clock: clock}
+	b = &fakeForgetter{name: "fake-b", prefix: "B-", entries: map[string]string{"B-1": "The staging cluster runs Kubernetes 1.30"}, gone: map[string]string{}, asked: asked, when: map[string]int64{}, clock: clock}
 	r.e.stores = append(r.e.stores, a, b)
 	return a, b, asked
 }
@@ -215,7 +231,7 @@ func TestMemoryRestoreWithoutAnIdBringsBackTheLastForgotten(t *testing.T) {
 	_, b, _ := withFakes(r)
 	r.mem("restore")
 	require.Equal(t, int64(1), r.exit())
-	require.Contains(t, r.text(), "Nothing was forgotten in this session")
+	require.Equal(t, "Nothing has been forgotten here, so there is nothing to restore.", r.text())
 
 	r.mem("forget B-1")
 	require.Contains(t, r.text(), "Forgot “The staging cluster runs Kubernetes 1.30”. /memory restore brings it back.")

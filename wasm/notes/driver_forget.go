@@ -190,6 +190,37 @@ func (n *driver) findForgotten(id string) (*forgotten, string, []string) {
 	return nil, "", problems
 }
 
+// Forgotten are the entries still forgotten in this session's scopes (their
+// recovery records), newest first: each restores by its F- id. A record
+// whose file is no memory file of this session now is left out, as
+// Restore would refuse it.
+func (n *driver) Forgotten(_ *store.Out, limit int) []store.Forgot {
+	if n.env.May(n, store.Read) != "" {
+		return nil
+	}
+	var fs []store.Forgot
+	seen := map[string]bool{}
+	for _, sc := range n.scopes {
+		p := path.Join(sc.dataDir, forgottenName)
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		data, err := files.Read(n.h, p, maxSidecar)
+		if err != nil {
+			continue // unreadable: Restore names the problem when asked for one of its ids
+		}
+		f := decodeForgotten(data)
+		for _, r := range f.unrestored() {
+			if _, display, mine, err := n.noteFile(r.File); mine && err == nil {
+				fs = append(fs, store.Forgot{Said: quoteFact(r.Text) + " (" + display + ")", Restore: r.ID, At: r.T})
+			}
+		}
+	}
+	store.NewestFirst(fs)
+	return fs[:min(limit, len(fs))]
+}
+
 // absolute is a reference's file as an absolute, clean path: a relative one
 // is relative to the project root.
 func (n *driver) absolute(file string) string {

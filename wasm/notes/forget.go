@@ -247,6 +247,17 @@ func (f *forgottenFile) find(id string) *forgotten {
 	return nil
 }
 
+// unrestored are the records still forgotten, the last line first.
+func (f *forgottenFile) unrestored() []forgotten {
+	var rs []forgotten
+	for i := len(f.Records) - 1; i >= 0; i-- {
+		if f.Records[i].Restored == 0 {
+			rs = append(rs, f.Records[i])
+		}
+	}
+	return rs
+}
+
 // decodeForgotten reads forgotten.jsonl, keeping what it can: a bad line (not
 // JSON, another version, a forget without its file, line or text, an id
 // given twice, a restore of an id no earlier line forgot) is a Problem,

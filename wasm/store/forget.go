@@ -16,6 +16,12 @@ type Forgetter interface {
 	// this store handed out (in this session or an earlier one). It says
 	// what it restored, in one line. ok and err as for Forget.
 	Restore(out *Out, ref string) (said string, ok bool, err error)
+	// Forgotten is what Forget removed, in this session or an earlier one,
+	// that Restore may still bring back: newest first, at most limit, each
+	// with its Restore reference, when it was removed (At) and a Said of
+	// what it was and where (“use pnpm” (.pi/memory/MEMORY.md)). It is how
+	// /memory restore without an id helps in a session that forgot nothing.
+	Forgotten(out *Out, limit int) []Forgot
 }
 
 // Forgot is what Forget removed.
@@ -25,4 +31,17 @@ type Forgot struct {
 	Said string
 	// Restore is the reference Restore takes to bring it back.
 	Restore string
+	// At is when it was removed (Unix ms); Forgotten sets it.
+	At int64
+}
+
+// NewestFirst orders fs by At, the newest first, keeping the order of
+// equal times (an insertion sort: the lists are short, and sort.Slice
+// would link reflection into the module).
+func NewestFirst(fs []Forgot) {
+	for i := 1; i < len(fs); i++ {
+		for j := i; j > 0 && fs[j].At > fs[j-1].At; j-- {
+			fs[j], fs[j-1] = fs[j-1], fs[j]
+		}
+	}
 }
