@@ -440,7 +440,7 @@ func TestOmCommandsChangeTheLedger(t *testing.T) {
 	require.Equal(t, 1, len(r.calls))
 	require.False(t, r.calls[0].Get("background").Bool(), "a command waits for its call")
 	require.Equal(t, 0, len(r.of("compact")))
-	require.Contains(t, r.of("output")[0].Get("text").String(), "Observed in 1 call: 1 observations")
+	require.Contains(t, r.of("output")[0].Get("text").String(), "Observed in 1 call: 1 observation (~")
 
 	// Extra words are refused, as every command refuses them, and nothing is set.
 	for _, in := range []string{`{"name":"om","args":"mode blocking foo"}`, `{"name":"obs-mode","args":"blocking foo bar"}`} {
