@@ -69,21 +69,18 @@ type verdicts struct {
 }
 
 // parseVerdicts reads the model's answer about n candidates: the first JSON
-// array in it, whose objects carry "n" (1-based), "decision" and
-// "confidence". Entries out of range or of the wrong shape are ignored; an
-// answer with no readable array reports false, and the caller falls back to
-// the rule classifier. The answer is outside data: it never panics.
+// array in it (firstArray), whose objects carry "n" (1-based), "decision"
+// and "confidence". Entries out of range or of the wrong shape are ignored;
+// an answer with no readable array reports false, and the caller falls back
+// to the rule classifier. The answer is outside data: it never panics.
 //
 //	parseVerdicts(`Sure: [{"n":1,"decision":true,"confidence":0.9}]`, 2) => Conf [0.9 0], Judged [true false], true
 func parseVerdicts(answer string, n int) (verdicts, bool) {
-	start, end := strings.IndexByte(answer, '['), strings.LastIndexByte(answer, ']')
-	if start < 0 || end < start || !gjson.Valid(answer[start:end+1]) {
+	span, ok := firstArray(answer)
+	if !ok {
 		return verdicts{}, false
 	}
-	arr := gjson.Parse(answer[start : end+1])
-	if !arr.IsArray() {
-		return verdicts{}, false
-	}
+	arr := gjson.Parse(span)
 	v := verdicts{Conf: make([]float64, n), Judged: make([]bool, n)}
 	arr.ForEach(func(_, e gjson.Result) bool {
 		if !e.IsObject() {
@@ -108,6 +105,66 @@ func parseVerdicts(answer string, n int) (verdicts, bool) {
 		return true
 	})
 	return v, true
+}
+
+// firstArray is the first bracketed span of s that is a valid JSON array.
+// Brackets are matched, those inside a JSON string in a bracket left out, so
+// prose before or after the array may hold brackets of its own; a span that
+// is not JSON is skipped whole (what it holds is not tried), which keeps the
+// search linear in the length of s. A stray quote in prose brackets would
+// hide everything after it in a "string", so when no array is found that
+// way, quotes are ignored in a second pass.
+//
+//	firstArray(`[{"n":1,"why":"a ]"}] (see [1])`) => `[{"n":1,"why":"a ]"}]`, true
+//	firstArray(`[sic] then [1]`)                 => `[1]`, true
+//	firstArray(`[1`)                             => "", false
+func firstArray(s string) (string, bool) {
+	if a, ok := firstValidSpan(s, bracketEnds(s, true)); ok {
+		return a, true
+	}
+	return firstValidSpan(s, bracketEnds(s, false))
+}
+
+// bracketEnds maps the index of each '[' of s that is closed to the index
+// of its ']'; when quoted, brackets in a JSON string inside a bracket do
+// not count.
+func bracketEnds(s string, quoted bool) map[int]int {
+	ends := map[int]int{}
+	var open []int
+	inString := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case inString:
+			inString = c != '"'
+		case quoted && c == '"' && len(open) > 0:
+			inString = true
+		case c == '[':
+			open = append(open, i)
+		case c == ']' && len(open) > 0:
+			ends[open[len(open)-1]] = i
+			open = open[:len(open)-1]
+		}
+	}
+	return ends
+}
+
+// firstValidSpan is the first span of ends, by where it starts, that is
+// valid JSON; a span that is not is skipped with what it holds.
+func firstValidSpan(s string, ends map[int]int) (string, bool) {
+	for i := 0; i < len(s); i++ {
+		end, ok := ends[i]
+		if !ok {
+			continue
+		}
+		if gjson.Valid(s[i : end+1]) {
+			return s[i : end+1], true
+		}
+		i = end
+	}
+	return "", false
 }
 
 // verdictsOf reads the host's answer to the classifier call about n

@@ -29,9 +29,21 @@ func TestVerdictsOfReadsTheModelsAnswerAndRefusesAFailedCall(t *testing.T) {
 		{"no text", `{}`, verdicts{}, false},
 		{"no array", `{"text":"I cannot tell."}`, verdicts{}, false},
 		{"an object, not an array", `{"text":"{\"n\":1}"}`, verdicts{}, false},
-		// The array is read from the first "[" to the last "]": a bracket
-		// after it makes the answer unreadable.
-		{"a bracket after the array", `{"text":"[{\"n\":1,\"decision\":true,\"confidence\":0.9}] (see [1])"}`, verdicts{}, false},
+		// The array is the first balanced one that parses: brackets in
+		// prose around it, or in its strings, do not hide it (a bracket
+		// after it once sent the answer to the rule classifier).
+		{"a bracket after the array", `{"text":"[{\"n\":1,\"decision\":true,\"confidence\":0.9}] (see [1])"}`,
+			verdicts{Conf: []float64{0.9, 0}, Judged: []bool{true, false}}, true},
+		{"a bracket before the array", `{"text":"[Note] candidates judged: [{\"n\":2,\"decision\":true,\"confidence\":0.8}]"}`,
+			verdicts{Conf: []float64{0, 0.8}, Judged: []bool{false, true}}, true},
+		{"an unclosed bracket before the array", `{"text":"[1 of 2: [{\"n\":1,\"decision\":true,\"confidence\":0.8}]"}`,
+			verdicts{Conf: []float64{0.8, 0}, Judged: []bool{true, false}}, true},
+		{"brackets in a string", `{"text":"[{\"n\":1,\"why\":\"says ] and [\",\"decision\":true,\"confidence\":0.6}] [x]"}`,
+			verdicts{Conf: []float64{0.6, 0}, Judged: []bool{true, false}}, true},
+		{"an escaped quote in a string", `{"text":"[{\"n\":1,\"why\":\"a \\\" ]\",\"decision\":true,\"confidence\":0.6}]"}`,
+			verdicts{Conf: []float64{0.6, 0}, Judged: []bool{true, false}}, true},
+		{"only prose in brackets", `{"text":"[none of these] [see above]"}`, verdicts{}, false},
+		{"an unclosed array", `{"text":"[{\"n\":1,\"decision\":true}"}`, verdicts{}, false},
 	}
 	for _, tt := range tests {
 		v, ok := verdictsOf(gjson.Parse(tt.answer), 2)
@@ -85,6 +97,25 @@ func texts(cands []candidate) []string {
 
 // FuzzParseVerdicts: whatever the model answers, the verdicts are one per
 // candidate, confidences in [0, 1], and only judged candidates have one.
+func TestFirstArrayIsTheFirstBalancedSpanThatParses(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`[1]`, `[1]`},
+		{`[{"n":1,"why":"a ]"}] (see [1])`, `[{"n":1,"why":"a ]"}]`},
+		{`[sic] then [1]`, `[1]`},
+		{`[a [1] b] [2]`, `[2]`}, // a span that is not JSON is skipped whole
+		{`[ [1]`, `[1]`},
+		{`] [1]`, `[1]`},
+		{`"[" [1]`, `[1]`}, // a quote outside any bracket is prose
+		{`[1`, ``},
+		{`no array`, ``},
+	}
+	for _, tt := range tests {
+		got, ok := firstArray(tt.in)
+		require.Equal(t, tt.want, got, tt.in)
+		require.Equal(t, tt.want != "", ok, tt.in)
+	}
+}
+
 func FuzzParseVerdicts(f *testing.F) {
 	for _, s := range []string{
 		`[{"n":1,"decision":true,"confidence":0.9}]`,
@@ -92,6 +123,7 @@ func FuzzParseVerdicts(f *testing.F) {
 		`[1,"x",{"n":0},{"n":3},{"n":1.5},{"n":"1"}]`,
 		`[{"n":1,"decision":true,"confidence":NaN}]`,
 		`] [`, `[]`, `{}`, ``, `[{"n":1e300,"decision":true}]`,
+		`[{"n":1,"decision":true,"confidence":0.9}] (see [1])`, `[x] [{"n":1,"why":"] [\""}]`, `[[[[`,
 	} {
 		f.Add(s, uint8(2))
 	}

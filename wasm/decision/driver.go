@@ -189,7 +189,7 @@ func (d *driver) load() error { return d.loadFrom(true) }
 // then writes a fresh snapshot over it.
 func (d *driver) reloadWithoutSnapshot() error {
 	err := d.loadFrom(false)
-	d.snapNote = reloadNote(d.snapNote)
+	d.snapNote = reloadNote(d.snapDue)
 	return err
 }
 
@@ -235,14 +235,14 @@ func (d *driver) loadSnapshot(size int64) (int64, bool) {
 	info, err := d.h.Stat(d.snap)
 	if err != nil {
 		if !hostio.IsNotFound(err) {
-			d.snapNote = "unreadable (" + err.Error() + "); replayed the log"
+			d.snapNote = "unreadable (" + err.Error() + "); " + replayed
 		}
 		return 0, false
 	}
 	read := func(off int64, dst []byte) (int, error) { return d.h.ReadAt(d.snap, off, dst) }
 	st, cur, err := d.openSnapshot(read, info.Size, size)
 	if err != nil {
-		d.snapNote = err.Error() + "; replayed the log"
+		d.snapNote = err.Error() + "; " + replayed
 		d.h.Log(hostio.Debug, "pi-memory: snapshot "+d.snap+": "+d.snapNote)
 		return 0, false
 	}

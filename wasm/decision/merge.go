@@ -59,7 +59,7 @@ type notALogError struct {
 }
 
 func (e *notALogError) Error() string {
-	return e.Side + " is not a decision log: none of its " + strconv.Itoa(e.Lines) + " lines is an event"
+	return e.Side + " is not a decision log: none of its " + text.Plural(e.Lines, "line", "lines") + " is an event"
 }
 
 // merge merges two versions of a log, ours and theirs, that grew apart from

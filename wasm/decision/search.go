@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,12 +24,16 @@ func parseQuery(words []string) query {
 		lw := strings.ToLower(w)
 		switch {
 		case strings.HasPrefix(lw, "status:"):
+			bad := false
 			for _, name := range strings.Split(lw[len("status:"):], ",") {
 				if st := ParseStatus(name); st != statusNone {
 					q.Statuses = append(q.Statuses, st)
 				} else if name != "" {
-					q.BadTerms = append(q.BadTerms, w)
+					bad = true
 				}
+			}
+			if bad && !slices.Contains(q.BadTerms, w) {
+				q.BadTerms = append(q.BadTerms, w)
 			}
 		case strings.HasPrefix(lw, "tag:"):
 			if t := cleanTag(lw[len("tag:"):]); t != "" {

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,8 +130,9 @@ func FuzzParseQuery(f *testing.F) {
 		for _, tag := range q.Tags {
 			require.True(t, tag != "", "empty tag from %q", line)
 		}
-		for _, w := range q.BadTerms {
+		for i, w := range q.BadTerms {
 			require.True(t, strings.HasPrefix(strings.ToLower(w), "status:"), "bad term %q", w)
+			require.False(t, slices.Contains(q.BadTerms[:i], w), "bad term %q named twice", w)
 		}
 		var brute []string
 		for _, d := range st.All().All() {
@@ -196,6 +198,10 @@ func TestParseQuerySplitsTermsStatusesAndTags(t *testing.T) {
 		{"pg status:active,draft tag:DB", query{Terms: []string{"pg"}, Statuses: []Status{Active, draft}, Tags: []string{"db"}}},
 		{"Use GO tag:#x", query{Terms: []string{"use", "go"}, Tags: []string{"x"}}},
 		{"status:open", query{BadTerms: []string{"status:open"}}},
+		// Each word with an unknown status is named once, however many
+		// unknown statuses it holds or how often it is repeated.
+		{"status:x,y status:x,y", query{BadTerms: []string{"status:x,y"}}},
+		{"status:active,x status:z", query{Statuses: []Status{Active}, BadTerms: []string{"status:active,x", "status:z"}}},
 	}
 	for _, tt := range tests {
 		require.Equal(t, tt.want, parseQuery(strings.Fields(tt.line)), tt.line)

@@ -42,6 +42,15 @@ func snapshotDue(size, covered int64, fromSnapshot bool) bool {
 	return tail > snapshotTail || tail > covered/4 && tail > snapshotMin/4
 }
 
+// The clause a note ends with while a snapshot is due (dueNew when one
+// was in use, dueFirst when the log was replayed), and the one that
+// replaces it once the snapshot is written.
+const (
+	dueNew   = "; a new one is written when this turn ends"
+	dueFirst = "; a snapshot is written when this turn ends"
+	replayed = "replayed the log"
+)
+
 // loadNote is the snapshot note after a load: note is what loading the
 // snapshot said ("" when there was none to load), due is snapshotDue.
 //
@@ -51,14 +60,14 @@ func snapshotDue(size, covered int64, fromSnapshot bool) bool {
 func loadNote(note string, fromSnapshot, due bool) string {
 	switch {
 	case fromSnapshot && due:
-		return note + "; a new one is written when this turn ends"
+		return note + dueNew
 	case fromSnapshot:
 		return note
 	case due:
 		if note == "" {
-			note = "replayed the log"
+			note = replayed
 		}
-		return note + "; a snapshot is written when this turn ends"
+		return note + dueFirst
 	case note == "":
 		return "not needed: the log is under 64 KiB and replays as fast"
 	}
@@ -66,25 +75,36 @@ func loadNote(note string, fromSnapshot, due bool) string {
 }
 
 // reloadNote is the snapshot note after the whole log was replayed because
-// the snapshot in use was replaced or damaged mid-session; note is what that
-// replay's load said (loadNote).
+// the snapshot in use was replaced or damaged mid-session; due is
+// snapshotDue after that replay.
 //
-// It drops a leading "written", a prefix loadNote never gives since the
-// snapshot is written when the turn ends rather than at load: a replay's
-// "replayed the log; …" is appended as it is, so the note says "replayed
-// the log" twice, the second time without a separator.
-func reloadNote(note string) string {
-	return "the snapshot was replaced or damaged while in use; replayed the log" + strings.TrimPrefix(note, "written")
+//	reloadNote(true) => "the snapshot was replaced or damaged while in use;
+//	  replayed the log; a new one is written when this turn ends"
+func reloadNote(due bool) string {
+	const head = "the snapshot was replaced or damaged while in use; " + replayed
+	if due {
+		return head + dueNew
+	}
+	return head + "; the log is under 64 KiB, so no new one is written"
 }
 
 // writtenNote is the snapshot note once a snapshot covering lines lines was
-// written; note is the note before ("" when none).
+// written; note is the note before ("" when none). The clause saying one
+// would be written gives way to one saying it was.
 //
 //	writtenNote("", 2) => "written (covers 2 lines)"
+//	writtenNote("replayed the log; a snapshot is written when this turn ends", 2)
+//	  => "replayed the log; a snapshot was written (covers 2 lines)"
 func writtenNote(note string, lines int) string {
-	written := "written (covers " + text.Plural(lines, "line", "lines") + ")"
-	if note != "" {
-		return note + "; a new one " + written
+	covers := " (covers " + text.Plural(lines, "line", "lines") + ")"
+	if rest, ok := strings.CutSuffix(note, dueNew); ok {
+		return rest + "; a new one was written" + covers
 	}
-	return written
+	if rest, ok := strings.CutSuffix(note, dueFirst); ok {
+		return rest + "; a snapshot was written" + covers
+	}
+	if note != "" {
+		return note + "; a new one was written" + covers
+	}
+	return "written" + covers
 }

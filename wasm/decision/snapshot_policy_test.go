@@ -62,22 +62,15 @@ func TestLoadNoteSaysWhatHappensToTheSnapshot(t *testing.T) {
 	}
 }
 
-// reloadNote keeps the replay's note after its own; the replay says
-// "replayed the log" too, with no separator (reported; pinned here so a
-// change to it is deliberate).
+// Pins the fix for "replayed the logreplayed the log": the reload says it
+// replayed the log once, then whether a new snapshot follows.
 func TestReloadNoteSaysTheSnapshotWasReplacedWhileInUse(t *testing.T) {
-	const head = "the snapshot was replaced or damaged while in use; replayed the log"
-	tests := []struct{ note, want string }{
-		{"", head},
-		{"written (covers 3 lines)", head + " (covers 3 lines)"},
-		{"replayed the log; a snapshot is written when this turn ends", head + "replayed the log; a snapshot is written when this turn ends"},
-		{"not needed: the log is under 64 KiB and replays as fast", head + "not needed: the log is under 64 KiB and replays as fast"},
-	}
-	for _, tt := range tests {
-		require.Equal(t, tt.want, reloadNote(tt.note), tt.note)
-	}
+	require.Equal(t, "the snapshot was replaced or damaged while in use; replayed the log; a new one is written when this turn ends", reloadNote(true))
+	require.Equal(t, "the snapshot was replaced or damaged while in use; replayed the log; the log is under 64 KiB, so no new one is written", reloadNote(false))
 }
 
+// Once written, the clause that said a snapshot would be written gives way
+// to one that says it was (it read "…when this turn ends; a new one written").
 func TestWrittenNoteFollowsWhatHappenedBefore(t *testing.T) {
 	tests := []struct {
 		note  string
@@ -87,7 +80,13 @@ func TestWrittenNoteFollowsWhatHappenedBefore(t *testing.T) {
 		{"", 1, "written (covers 1 line)"},
 		{"", 2, "written (covers 2 lines)"},
 		{"replayed the log; a snapshot is written when this turn ends", 200,
-			"replayed the log; a snapshot is written when this turn ends; a new one written (covers 200 lines)"},
+			"replayed the log; a snapshot was written (covers 200 lines)"},
+		{"loaded at start (covered 9 lines); a new one is written when this turn ends", 200,
+			"loaded at start (covered 9 lines); a new one was written (covers 200 lines)"},
+		{reloadNote(true), 200,
+			"the snapshot was replaced or damaged while in use; replayed the log; a new one was written (covers 200 lines)"},
+		{"the log changed under the snapshot (rewritten or checked out); replayed the log; a snapshot is written when this turn ends", 200,
+			"the log changed under the snapshot (rewritten or checked out); replayed the log; a snapshot was written (covers 200 lines)"},
 	}
 	for _, tt := range tests {
 		require.Equal(t, tt.want, writtenNote(tt.note, tt.lines), tt.note)

@@ -69,7 +69,7 @@ func (p *statusPage) text() string {
 		strconv.Itoa(p.counts[Superseded]) + " superseded")
 	inj := "nothing (no active decisions)"
 	if p.injected > 0 {
-		inj = strconv.Itoa(p.injected) + " of " + strconv.Itoa(maxSectionChars) + " chars, up to " + strconv.Itoa(p.cfg.MaxDecisions) + " decisions"
+		inj = strconv.Itoa(p.injected) + " of " + strconv.Itoa(maxSectionChars) + " chars, up to " + text.Plural(p.cfg.MaxDecisions, "decision", "decisions")
 	}
 	if p.inject != "" {
 		inj += " — but " + p.inject

@@ -20,8 +20,9 @@ func TestSplitTagsReadsRepeatedCommaSeparatedTagsWithOptionalHash(t *testing.T) 
 		{[]string{"db, #infra", "go"}, []string{"db", "infra", "go"}},
 		{[]string{"##x", " , ,", "#"}, []string{"x"}},
 		{[]string{"Two Words", "DB"}, []string{"Two Words", "DB"}},
-		// The "#" goes after the spaces around the tag: a space after it stays.
-		{[]string{"# spaced "}, []string{" spaced"}},
+		// Spaces after the "#" go too (it kept the tag " spaced").
+		{[]string{"# spaced "}, []string{"spaced"}},
+		{[]string{" # # x", "#\u00a0y"}, []string{"x", "y"}},
 	}
 	for _, tt := range tests {
 		require.Equal(t, tt.want, splitTags(tt.values), "%q", tt.values)
@@ -29,7 +30,7 @@ func TestSplitTagsReadsRepeatedCommaSeparatedTagsWithOptionalHash(t *testing.T) 
 }
 
 // FuzzSplitTags: every tag is a non-empty piece of one value, in order,
-// without a comma, a leading "#" or trailing space.
+// without a comma, a leading "#" or a space at either end.
 func FuzzSplitTags(f *testing.F) {
 	for _, s := range []string{"", "db", "db, #infra", "##x, ,", "# spaced ", "a,,b", ",#,", "\u00a0x\u00a0", "é,#é"} {
 		f.Add(s, "go")
@@ -43,6 +44,9 @@ func FuzzSplitTags(f *testing.F) {
 			require.False(t, strings.HasPrefix(tag, "#"), "%q starts with #", tag)
 			if r, _ := utf8.DecodeLastRuneInString(tag); utf8.ValidString(tag) {
 				require.False(t, unicode.IsSpace(r), "%q ends with a space", tag)
+			}
+			if r, _ := utf8.DecodeRuneInString(tag); utf8.ValidString(tag) {
+				require.False(t, unicode.IsSpace(r), "%q starts with a space", tag)
 			}
 			i := strings.Index(rest, tag)
 			require.True(t, i >= 0, "%q is not in what is left of %q", tag, values)

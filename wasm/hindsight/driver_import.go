@@ -3,12 +3,12 @@ package hindsight
 import (
 	"errors"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -313,7 +313,7 @@ func (r *importRun) end(out *store.Out) {
 		r.h.importing = ""
 		r.h.countWaiting()
 		if r.more > 0 {
-			r.lines = append(r.lines, "… and "+strconv.Itoa(r.more)+" more lines (pimem hindsight import prints every line)")
+			r.lines = append(r.lines, "… and "+text.Plural(r.more, "more line", "more lines")+" (pimem hindsight import prints every line)")
 		}
 		if len(r.lines) > 0 {
 			out.Output(strings.Join(r.lines, "\n"))

@@ -86,7 +86,7 @@ func TestRenderGroupsByBankBetweenMarkersAndIsEmptyWithoutMemories(t *testing.T)
 	require.Contains(t, capped, "- "+strings.Repeat("m", 36)+"0\n")
 	require.NotContains(t, capped, strings.Repeat("m", 36)+"99")
 	require.True(t, strings.HasSuffix(capped, "\n</pi-memory-recall>"))
-	require.Equal(t, []string{"project (p): 1 memories", "user (u): HTTP 500"}, summary(rs))
+	require.Equal(t, []string{"project (p): 1 memory", "user (u): HTTP 500"}, summary(rs))
 }
 
 func TestSerializeTurnKeepsTextAndToolsStripsRecallAndRedactsBothFields(t *testing.T) {

@@ -65,7 +65,7 @@ func importHead(dry bool, todo hsimport.Todo, listed int, dir, root, url string)
 	if dry {
 		verb = "dry run: would import"
 	}
-	head := verb + " " + strconv.Itoa(len(todo.Files)) + " of " + strconv.Itoa(listed) + " session files from " + from + " to " + hideURLSecrets(url)
+	head := verb + " " + strconv.Itoa(len(todo.Files)) + " of " + text.Plural(listed, "session file", "session files") + " from " + from + " to " + hideURLSecrets(url)
 	if todo.Resume != "" {
 		head += "; resuming after " + todo.Resume + " (" + strconv.Itoa(todo.Done) + " already imported)"
 	}

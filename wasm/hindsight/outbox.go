@@ -495,5 +495,5 @@ func (f flushed) gaveUp(maxAttempts int, deadFile string) string {
 	if len(f.Dead) == 0 {
 		return ""
 	}
-	return "pi-memory: Hindsight gave up on " + strconv.Itoa(strings.Count(string(f.Dead), "\n")) + " retain jobs after " + strconv.Itoa(maxAttempts) + " failures (" + hideURLSecrets(f.Problem) + "); they are kept in " + deadFile + "."
+	return "pi-memory: Hindsight gave up on " + text.Plural(strings.Count(string(f.Dead), "\n"), "retain job", "retain jobs") + " after " + strconv.Itoa(maxAttempts) + " failures (" + hideURLSecrets(f.Problem) + "); they are kept in " + deadFile + "."
 }

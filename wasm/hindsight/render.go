@@ -1,10 +1,10 @@
 package hindsight
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 )
 
@@ -59,7 +59,7 @@ func summary(rs []recalled) []string {
 		if r.Problem != "" {
 			line += r.Problem
 		} else {
-			line += strconv.Itoa(len(r.Memories)) + " memories"
+			line += text.Plural(len(r.Memories), "memory", "memories")
 		}
 		out = append(out, line)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
@@ -128,7 +129,7 @@ func statusText(s status) string {
 			}
 			for _, j := range s.Box.Pending {
 				if j.LastError != "" {
-					b.WriteString("\n  " + j.ID + " → " + j.Bank + ": " + strconv.Itoa(j.Attempts) + " failures, last " + j.LastError)
+					b.WriteString("\n  " + j.ID + " → " + j.Bank + ": " + text.Plural(j.Attempts, "failure", "failures") + ", last " + j.LastError)
 				}
 			}
 			for _, p := range s.Box.Problems {
@@ -301,7 +302,7 @@ func reflectReply(value []byte) (text string, isError bool) {
 // receiptText is /memory last's part for Hindsight: what each bank
 // returned for the newest user message, and the block appended to it.
 func receiptText(last []recalled, block string) string {
-	s := "\n\n--- hindsight recall (appended to the newest user message): " + strconv.Itoa(len(block)) + " bytes ---"
+	s := "\n\n--- hindsight recall (appended to the newest user message): " + text.Plural(len(block), "byte", "bytes") + " ---"
 	for _, line := range summary(last) {
 		s += "\n" + line
 	}

@@ -103,7 +103,7 @@ func TestTheStatusSaysOnOrOffTheBanksTheOutboxAndTheLastRecall(t *testing.T) {
 				Last: []recalled{{Bank: twoBanks[0], Memories: []memory{{Text: "m"}}}, {Bank: twoBanks[1], Problem: "HTTP 500"}}},
 			"Hindsight is on: http://h:1, mode read-only (the next run is not retained)\n  project bank p" +
 				"\nOutbox /a/outbox.jsonl: 2 waiting, 1 due, 812 bytes\n  pimem:s:2 → u: 2 failures, last HTTP 503\n  line 3: not an outbox record" +
-				"\nDead letters: /a/dead.jsonl\nLast recall: project (p): 1 memories; user (u): HTTP 500"},
+				"\nDead letters: /a/dead.jsonl\nLast recall: project (p): 1 memory; user (u): HTTP 500"},
 		{"an outbox that could not be read", status{URL: "http://h:1", Mode: modeNormal, Outbox: "/a/outbox.jsonl", OutboxErr: "permission denied", Box: box, Dead: "/a/dead.jsonl"},
 			"Hindsight is on: http://h:1, mode normal\nOutbox /a/outbox.jsonl: permission denied\nDead letters: /a/dead.jsonl"},
 		{"a recall that asked no bank still says so", status{Off: "Hindsight is off: x.", Last: []recalled{}}, "Hindsight is off: x.\nLast recall: "},
@@ -238,7 +238,7 @@ func TestTheRecallToolAnswersTheMemoriesAndALinePerBankAndFailsOnlyWhenEveryBank
 		want    string
 		isError bool
 	}{
-		{"a bank found some", found, strings.TrimSpace(render(found, 1024)) + "\nproject (p): 1 memories\nuser (u): HTTP 500", false},
+		{"a bank found some", found, strings.TrimSpace(render(found, 1024)) + "\nproject (p): 1 memory\nuser (u): HTTP 500", false},
 		{"none found", []recalled{{Bank: twoBanks[0]}}, "No memories found.\nproject (p): 0 memories", false},
 		{"every bank failed", []recalled{{Bank: twoBanks[0], Problem: "HTTP 500"}, {Bank: twoBanks[1], Problem: "timed out"}},
 			"No memories found.\nproject (p): HTTP 500\nuser (u): timed out", true},
@@ -254,7 +254,7 @@ func TestTheReceiptNamesWhatEachBankReturnedAndWhatWasAppended(t *testing.T) {
 	last := []recalled{{Bank: twoBanks[0], Memories: []memory{{Text: "Uses Go"}}}, {Bank: twoBanks[1], Problem: "HTTP 500"}}
 	block := render(last, 1024)
 	require.Equal(t, "\n\n--- hindsight recall (appended to the newest user message): "+strconv.Itoa(len(block))+" bytes ---"+
-		"\nproject (p): 1 memories\nuser (u): HTTP 500\n"+strings.TrimSpace(block), receiptText(last, block))
+		"\nproject (p): 1 memory\nuser (u): HTTP 500\n"+strings.TrimSpace(block), receiptText(last, block))
 	require.Equal(t, "\n\n--- hindsight recall (appended to the newest user message): 0 bytes ---\nproject (p): 0 memories\n(nothing appended)",
 		receiptText([]recalled{{Bank: twoBanks[0]}}, ""))
 	require.Equal(t, `{"where":"newest user message","banks":[{"scope":"project","bank":"p","memories":1,"error":""},{"scope":"user","bank":"u","memories":0,"error":"HTTP 500"}],"text":"x"}`,

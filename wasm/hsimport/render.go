@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
@@ -248,7 +249,9 @@ func cutTail(s string, n int) string {
 	return s[from:]
 }
 
-func gap(n int) string { return "\n[… " + strconv.Itoa(n) + " characters not sent …]\n" }
+func gap(n int) string {
+	return "\n[… " + text.Plural(n, "character", "characters") + " not sent …]\n"
+}
 
 // oneLine folds line breaks and tabs into spaces: a name or a command on
 // one line of the content.
@@ -294,7 +297,7 @@ func (s *Session) trim(max int) {
 	}
 	s.Messages -= gone
 	s.Omitted += gone
-	note := Turn{Role: RoleGap, Text: strconv.Itoa(tail-head) + " parts of the conversation (" + strconv.Itoa(gone) + " messages, " + strconv.Itoa(chars) + " characters) in the middle of this session"}
+	note := Turn{Role: RoleGap, Text: text.Plural(tail-head, "part", "parts") + " of the conversation (" + text.Plural(gone, "message", "messages") + ", " + text.Plural(chars, "character", "characters") + ") in the middle of this session"}
 	s.Turns = append(append(s.Turns[:head:head], note), s.Turns[tail:]...)
 	s.Cut = tail - head
 }

@@ -216,7 +216,7 @@ func TestA2xxThatIsNotHindsightsLeavesTheJobWaitingAndStatusSaysWhatCameBack(t *
 	require.Equal(t, 0, strings.Count(box, `"op":"done"`))
 	require.Contains(t, box, `"op":"fail"`)
 	r.call("command", map[string]any{"name": "hindsight", "args": "status"})
-	require.Contains(t, r.effects("output")[0].Get("text").String(), "1 failures, last the answer is not Hindsight's: an HTML page (Welcome to nginx!)")
+	require.Contains(t, r.effects("output")[0].Get("text").String(), "1 failure, last the answer is not Hindsight's: an HTML page (Welcome to nginx!)")
 }
 
 func TestAURLWithAPasswordTurnsHindsightOffSayingWhyAndIsShownNowhere(t *testing.T) {

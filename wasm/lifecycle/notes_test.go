@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/notes"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
@@ -412,13 +413,27 @@ func TestImportClaudeStagesItsFactsOnce(t *testing.T) {
 	dir := filepath.Join(home, ".claude/projects", slug, "memory")
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte("# Memory\n## Testing\n- Integration tests need Docker running\n- [Debugging](debugging.md)\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "debugging.md"), []byte("- Set LOG_LEVEL=debug to see SQL\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "debugging.md"), []byte("- Set LOG_LEVEL=debug to see SQL\n- Deploy with the token ghp_"+"0123456789abcdefghijklmnopqrstuvwxyzAB\n"), 0o644)
 	r.write(projectIndex, "- Integration tests need Docker running\n")
 	r.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "home": home, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup"})
+	// The dry run applies the checks a real import applies (it would have
+	// staged the secret), and reports what the import then does.
 	r.mem("import claude --dry-run")
 	r.contains("Would stage (dry run, nothing written) 1 fact")
+	dry := r.text()
 	r.mem("import claude")
 	r.contains("Staged 1 fact")
+	real := r.text()
+	skipped := func(out string) (lines []string) {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "  skipped") {
+				lines = append(lines, l)
+			}
+		}
+		return lines
+	}
+	require.Equal(t, 2, len(skipped(real)), "a duplicate and a secret skipped: %s", real)
+	require.Equal(t, skipped(real), skipped(dry), "the dry run skips what the import skips")
 	r.mem("import claude")
 	r.contains("Staged 0 facts")
 	r.mem("flush")

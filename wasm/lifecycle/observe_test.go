@@ -440,8 +440,15 @@ func TestOmCommandsChangeTheLedger(t *testing.T) {
 	require.Equal(t, 1, len(r.calls))
 	require.False(t, r.calls[0].Get("background").Bool(), "a command waits for its call")
 	require.Equal(t, 0, len(r.of("compact")))
-	require.Contains(t, r.of("output")[0].Get("text").String(), "Observed in 1 call: 1 observations")
+	require.Contains(t, r.of("output")[0].Get("text").String(), "Observed in 1 call: 1 observation (~")
 
+	// Extra words are refused, as every command refuses them, and nothing is set.
+	for _, in := range []string{`{"name":"om","args":"mode blocking foo"}`, `{"name":"obs-mode","args":"blocking foo bar"}`} {
+		r.exchange("command", in, nil)
+		require.Equal(t, int64(2), r.last.Get("exit").Int(), in)
+		require.Equal(t, 0, len(r.of("session_entry")), in)
+		require.Contains(t, r.text(), `/om mode takes one argument; unexpected "foo"`, in)
+	}
 	r.exchange("command", `{"name":"obs-mode","args":"blocking"}`, nil)
 	require.Equal(t, `{"v":1,"op":"set","t":1772172000000,"mode":"blocking"}`, r.of("session_entry")[0].Get("data").Raw)
 	r.exchange("command", `{"name":"obs-auto-compact","args":"off 20000 50000"}`, nil)

@@ -1,11 +1,11 @@
 package lifecycle
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -72,13 +72,13 @@ func (e *Engine) cmdLast(c *store.Cmd) {
 	for _, r := range last {
 		total += r.Bytes
 	}
-	b.WriteString("The previous turn appended " + strconv.Itoa(total) + " bytes ≈ " + strconv.Itoa(budget.BytesTokens(total)) + " tokens to the system prompt")
+	b.WriteString("The previous turn appended " + text.Plural(total, "byte", "bytes") + " ≈ " + text.Plural(budget.BytesTokens(total), "token", "tokens") + " to the system prompt")
 	if trace != "" {
 		b.WriteString(" (trace " + trace + ")")
 	}
 	b.WriteString(":")
 	for _, r := range last {
-		b.WriteString("\n\n--- " + r.Store + ": " + strconv.Itoa(r.Bytes) + " bytes ≈ " + strconv.Itoa(r.Tokens) + " tokens (cap " + r.Limit + ") ---")
+		b.WriteString("\n\n--- " + r.Store + ": " + text.Plural(r.Bytes, "byte", "bytes") + " ≈ " + text.Plural(r.Tokens, "token", "tokens") + " (cap " + r.Limit + ") ---")
 		switch {
 		case r.Why != "":
 			b.WriteString("\n(nothing: " + r.Why + ")")

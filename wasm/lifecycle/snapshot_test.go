@@ -116,11 +116,14 @@ func TestADamagedSnapshotIsRefusedAndReplaced(t *testing.T) {
 	// which makes the state replay the log.
 	r.cmd("list --limit 1")
 	r.contains("Decision 4000")
-	if !strings.Contains(r.status(), "replaced or damaged while in use; replayed the log") {
+	if !strings.Contains(r.status(), "replaced or damaged while in use; replayed the log; a new one is written when this turn ends") {
 		t.Fatalf("damage went unnoticed: %s", r.text())
 	}
 	// The replay writes a good snapshot over the damaged one.
 	r.settle()
+	if !strings.Contains(r.status(), "replaced or damaged while in use; replayed the log; a new one was written (covers 4000 lines)") {
+		t.Fatalf("status after the write: %s", r.text())
+	}
 	r.start(false, true)
 	if !strings.Contains(r.status(), "loaded at start") {
 		t.Fatalf("status: %s", r.text())

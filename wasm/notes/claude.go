@@ -228,6 +228,8 @@ func importText(r *importReport) string {
 	b.WriteString(verb + " " + text.Plural(len(r.staged), "fact", "facts") + " from " + r.source + " (read only) for " + r.display + "; " + strconv.Itoa(len(r.skipped)) + " skipped.")
 	for _, it := range r.staged {
 		switch {
+		case r.dry && it.note != "":
+			b.WriteString("\n  would stage  " + it.where + "  [" + it.section + "] " + shown(it) + " (" + it.note + ")")
 		case r.dry:
 			b.WriteString("\n  would stage  " + it.where + "  [" + it.section + "] " + shown(it))
 		case it.note != "":

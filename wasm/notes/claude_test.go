@@ -199,6 +199,10 @@ func TestImportTextSaysWhatWasStagedAndWhatWasSkipped(t *testing.T) {
 			"Would stage (dry run, nothing written) 1 fact" + head + "1 skipped.\n" +
 				"  would stage  MEMORY.md:4  [Testing] Run the tests with -race\n" +
 				"  skipped  MEMORY.md:2  Use pnpm, not npm (already in memory)"},
+		{"a dry run says what staging would change and why it would refuse", report(true, []importItem{{where: "build.md:2", section: "Build", text: "Use pnpm", note: "joined its lines"}}, []importItem{refused}),
+			"Would stage (dry run, nothing written) 1 fact" + head + "1 skipped.\n" +
+				"  would stage  build.md:2  [Build] Use pnpm (joined its lines)\n" +
+				"  skipped  MEMORY.md:6  (secret: it looks like a secret)"},
 		{"staged facts, with what staging changed, then how to write them", report(false, []importItem{staged, noted}, nil),
 			"Staged 2 facts" + head + "0 skipped.\n" +
 				"  staged  W-0000abcd  MEMORY.md:4  [Testing] Run the tests with -race\n" +

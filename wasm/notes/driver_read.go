@@ -382,7 +382,7 @@ func (n *driver) cmdFaults(c *store.Cmd) {
 	} else {
 		b.WriteString("Residency: " + text.Plural(len(faults), "page", "pages") + " could not stay in the prompt, even as a stub:")
 		for _, f := range faults {
-			b.WriteString("\n  " + f.Page + "  " + f.Scope + " line " + strconv.Itoa(f.Line) + "  " + faultReason(f.Reason) + " (" + strconv.Itoa(f.Bytes) + " bytes)")
+			b.WriteString("\n  " + f.Page + "  " + f.Scope + " line " + strconv.Itoa(f.Line) + "  " + faultReason(f.Reason) + " (" + text.Plural(f.Bytes, "byte", "bytes") + ")")
 		}
 	}
 	if len(refused) == 0 {
@@ -465,9 +465,9 @@ func (n *driver) cmdTrace(c *store.Cmd) {
 	var b strings.Builder
 	b.WriteString(t.ID + "  " + civil.FormatTime(t.T) + "  " + traceLine(t))
 	for _, s := range t.Stores {
-		b.WriteString("\n" + s.Store + ": " + strconv.Itoa(s.Bytes) + " bytes ≈ " + strconv.Itoa(s.Tokens) + " tokens (cap " + strconv.Itoa(s.Cap) + " bytes)")
+		b.WriteString("\n" + s.Store + ": " + text.Plural(s.Bytes, "byte", "bytes") + " ≈ " + text.Plural(s.Tokens, "token", "tokens") + " (cap " + text.Plural(s.Cap, "byte", "bytes") + ")")
 		for _, sc := range s.Scopes {
-			b.WriteString("\n  " + sc.Scope + "  " + sc.File + ": " + strconv.Itoa(sc.Bytes) + " bytes, " + strconv.Itoa(sc.Lines) + " lines")
+			b.WriteString("\n  " + sc.Scope + "  " + sc.File + ": " + text.Plural(sc.Bytes, "byte", "bytes") + ", " + text.Plural(sc.Lines, "line", "lines"))
 			if sc.Cut {
 				b.WriteString(", cut at the caps")
 			}

@@ -304,8 +304,17 @@ func (n *driver) cmdImport(c *store.Cmd) {
 	}
 	r := importReport{dry: c.Args.Has("dry-run"), source: dir, file: sc.file, display: sc.display}
 	for _, it := range planImport(claudeFacts(docs), sc.pages, pending) {
-		if it.why == "" && !r.dry {
-			op, note, err := n.stage(scopeProject, it.section, it.text, "import:claude")
+		if it.why == "" {
+			// A dry run checks each fact as staging would, and says what
+			// staging would change or why it would refuse it.
+			var op Op
+			var note string
+			var err error
+			if r.dry {
+				_, op, note, err = n.checkStage(scopeProject, it.section, it.text, "import:claude")
+			} else {
+				op, note, err = n.stage(scopeProject, it.section, it.text, "import:claude")
+			}
 			if err != nil {
 				it.why = err.Error()
 			} else {

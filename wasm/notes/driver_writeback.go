@@ -75,29 +75,40 @@ func (n *driver) newID(prefix, salt string) string {
 // under the same lock, so a staged fact is never lost between its read and
 // its rewrite.
 func (n *driver) stage(scope, section, text, source string) (op Op, note string, err error) {
-	sc, err := n.scopeFor(scope)
+	sc, op, note, err := n.checkStage(scope, section, text, source)
 	if err != nil {
 		return Op{}, "", err
 	}
+	op.ID = n.newID("W-", scope+"\x00"+op.Text)
+	op.T = n.h.Now()
+	if err := files.Append(n.h, sc.journal, sc.lock, op.encode()); err != nil {
+		return Op{}, "", err
+	}
+	return op, note, nil
+}
+
+// checkStage is what stage would append, without its id and time, and
+// what the checks changed in the fact; or why the fact is refused. It
+// writes nothing: a dry run asks it, so it says what a real run would.
+func (n *driver) checkStage(scope, section, text, source string) (sc *noteScope, op Op, note string, err error) {
+	sc, err = n.scopeFor(scope)
+	if err != nil {
+		return nil, Op{}, "", err
+	}
 	n.load(sc)
 	if np, ok := errs.As[*files.NotPlain](sc.readErr); ok {
-		return Op{}, "", np // a flush could never write it
+		return nil, Op{}, "", np // a flush could never write it
 	}
 	// Recalled or injected memory is never written back as a new fact.
 	text = markers.Strip(text)
 	f := checkFact(text, section, n.cfg.StrictWriteback)
 	if f.Reason != "" {
-		return Op{}, "", &refusal{reason: f.Reason, detail: f.Detail}
+		return nil, Op{}, "", &refusal{reason: f.Reason, detail: f.Detail}
 	}
 	if section != "" {
 		section = f.Section
 	}
-	text, note = f.Text, f.Detail
-	op = Op{Op: "stage", ID: n.newID("W-", scope+"\x00"+text), T: n.h.Now(), Scope: scope, Section: section, Text: text, Source: source}
-	if err := files.Append(n.h, sc.journal, sc.lock, op.encode()); err != nil {
-		return Op{}, "", err
-	}
-	return op, note, nil
+	return sc, Op{Op: "stage", Scope: scope, Section: section, Text: f.Text, Source: source}, f.Detail, nil
 }
 
 // refusal is a fact refused for what it is (checkFact).

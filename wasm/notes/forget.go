@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Forgetting and restoring an entry (store.Forgetter; the driver is
@@ -66,7 +67,7 @@ func isRestoreID(ref string) bool {
 // the file's line count.
 func entryAt(pages []page, line, lines int) (int, int, string) {
 	if line > lines {
-		return -1, 0, "line " + strconv.Itoa(line) + " is past the end (the file has " + strconv.Itoa(lines) + " lines)"
+		return -1, 0, "line " + strconv.Itoa(line) + " is past the end (the file has " + text.Plural(lines, "line", "lines") + ")"
 	}
 	for i := range pages {
 		p := &pages[i]

@@ -76,6 +76,9 @@ func TestEntryAtFindsTheWholeBulletOrSaysWhyNot(t *testing.T) {
 			require.Equal(t, tc.text, pages[i].Text, "line %d", tc.line)
 		}
 	}
+	// A count of one takes the singular (it said "the file has 1 lines").
+	_, _, why := entryAt(parse("project", []byte("- a\n")), 2, 1)
+	require.Equal(t, "line 2 is past the end (the file has 1 line)", why)
 }
 
 func TestRemoveEntryLeavesNoDoubleBlankAndRestoreInPlaceGivesTheFileBack(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/tidwall/gjson"
 )
 
@@ -286,7 +287,7 @@ func scanPageTable(data []byte, f func(e *tableEntry)) (pageTable, error) {
 	case !header:
 		return pageTable{}, errorString("no header line: the file holds no records")
 	case pages != entries:
-		return pageTable{}, errorString("the header counts " + strconv.Itoa(pages) + " pages, the file holds " + strconv.Itoa(entries))
+		return pageTable{}, errorString("the header counts " + text.Plural(pages, "page", "pages") + ", the file holds " + strconv.Itoa(entries))
 	}
 	return pt, nil
 }

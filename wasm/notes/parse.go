@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // parse splits a markdown file into typed pages that cover it exactly:
@@ -249,7 +250,7 @@ func (p *page) summaryLine(sh mdShape, file string) string {
 	case kindPointer:
 		return mdCut(mdValid(strings.TrimSpace(first)), summaryMax)
 	}
-	where := strconv.Itoa(sh.end-sh.first) + " lines at " + file + ":" + strconv.Itoa(p.Line+sh.first)
+	where := text.Plural(sh.end-sh.first, "line", "lines") + " at " + file + ":" + strconv.Itoa(p.Line+sh.first)
 	if _, _, ind, ok := mdFence(first); ok && ind <= 3 {
 		return mdCut("[code block, "+where+"]", summaryMax)
 	}
@@ -285,7 +286,7 @@ func (p *page) stub(sh mdShape, file string) string {
 		}
 		s = "- [" + title + "](" + target + ")"
 	default:
-		s = "[… " + strconv.Itoa(sh.end-sh.first) + " lines at " + file + ":" + strconv.Itoa(line) + "]"
+		s = "[… " + text.Plural(sh.end-sh.first, "line", "lines") + " at " + file + ":" + strconv.Itoa(line) + "]"
 	}
 	if strings.IndexByte(s, '\n') >= 0 || !utf8.ValidString(s) || utf8.RuneCountInString(s) > summaryMax {
 		return sum

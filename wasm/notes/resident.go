@@ -1,8 +1,9 @@
 package notes
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // residentScope is one injected file as the resident-set policy sees it.
@@ -112,11 +113,7 @@ func (f *fitter) text(si, pi int, form fidelity) string {
 
 // marker is the line that ends a scope that lost pages.
 func marker(file string, n int) string {
-	what := "entry"
-	if n != 1 {
-		what = "entries"
-	}
-	return "[" + strconv.Itoa(n) + " more " + what + " not shown: read " + file + "]\n"
+	return "[" + text.Plural(n, "more entry", "more entries") + " not shown: read " + file + "]\n"
 }
 
 // size is a scope's rendered size with the marker it would carry.
@@ -264,9 +261,5 @@ func cut(src string, maxLines, maxBytes int, file string) (string, bool) {
 }
 
 func cutMarker(file string, n int) string {
-	what := "line"
-	if n != 1 {
-		what = "lines"
-	}
-	return "[" + strconv.Itoa(n) + " more " + what + " not shown: read " + file + "]\n"
+	return "[" + text.Plural(n, "more line", "more lines") + " not shown: read " + file + "]\n"
 }

@@ -133,7 +133,7 @@ func statusText(r *statusReport) string {
 		if !s.exists {
 			b.WriteString("  absent: created on the first write (by the agent, or /memory remember)\n")
 		} else {
-			b.WriteString("  " + strconv.Itoa(s.bytes) + " bytes, " + text.Plural(s.lines, "line", "lines") + "; injected " + strconv.Itoa(s.injected) + " bytes (caps " + strconv.Itoa(r.cfg.MaxInjectLines) + " lines, " + strconv.Itoa(r.cfg.MaxInjectBytes) + " bytes)\n")
+			b.WriteString("  " + text.Plural(s.bytes, "byte", "bytes") + ", " + text.Plural(s.lines, "line", "lines") + "; injected " + text.Plural(s.injected, "byte", "bytes") + " (caps " + text.Plural(r.cfg.MaxInjectLines, "line", "lines") + ", " + text.Plural(r.cfg.MaxInjectBytes, "byte", "bytes") + ")\n")
 			b.WriteString("  page table: " + s.pageTable.Status)
 			if s.pageTable.Detail != "" {
 				b.WriteString(" (" + s.pageTable.Detail + ")")
@@ -150,7 +150,7 @@ func statusText(r *statusReport) string {
 			b.WriteString("  warning: " + w + "\n")
 		}
 	}
-	b.WriteString("\nBlock: " + strconv.Itoa(len(r.block)) + " bytes ≈ " + strconv.Itoa(budget.EstimateTokens(r.block)) + " tokens of " + strconv.Itoa(r.cfg.MaxMemoryTokens) + " (maxMemoryTokens)")
+	b.WriteString("\nBlock: " + text.Plural(len(r.block), "byte", "bytes") + " ≈ " + text.Plural(budget.EstimateTokens(r.block), "token", "tokens") + " of " + strconv.Itoa(r.cfg.MaxMemoryTokens) + " (maxMemoryTokens)")
 	if r.cfg.PageTableInjection {
 		b.WriteString(", typed pages")
 	} else {
@@ -161,7 +161,7 @@ func statusText(r *statusReport) string {
 	}
 	b.WriteString("\n")
 	if r.turned {
-		b.WriteString("Last turn injected " + strconv.Itoa(r.lastBytes) + " bytes of notes (/memory last shows it)\n")
+		b.WriteString("Last turn injected " + text.Plural(r.lastBytes, "byte", "bytes") + " of notes (/memory last shows it)\n")
 	}
 	if r.pending > 0 {
 		b.WriteString("Staged facts waiting: " + strconv.Itoa(r.pending) + " (/memory flush writes them; so does the end of the session)\n")

@@ -50,12 +50,13 @@ func parseAutoCompact(words []string) (set settings, why string) {
 }
 
 // parseMode reads /om mode's word: buffered or blocking. ok is false for
-// any other word, and when there is none. Words after the first are not
-// read.
+// any other word, and when there is none or more than one (the registry
+// refuses a second word first, naming it).
 //
 //	parseMode([]string{"Blocking"}) => "blocking", true
+//	parseMode([]string{"blocking", "foo"}) => "", false
 func parseMode(words []string) (mode string, ok bool) {
-	if len(words) == 0 {
+	if len(words) != 1 {
 		return "", false
 	}
 	mode = strings.ToLower(words[0])

@@ -70,7 +70,7 @@ func TestModeArgumentIsBufferedOrBlocking(t *testing.T) {
 		{nil, "", false},
 		{[]string{"buffered"}, "buffered", true},
 		{[]string{"BLOCKING"}, "blocking", true},
-		{[]string{"blocking", "whatever"}, "blocking", true}, // words after the first are not read
+		{[]string{"blocking", "whatever"}, "", false}, // it was read as blocking
 		{[]string{"eager"}, "", false},
 		{[]string{""}, "", false},
 	}

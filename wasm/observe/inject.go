@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/tidwall/gjson"
@@ -85,12 +86,12 @@ func inject(s *state, cfg omConfig, in injectInput) injection {
 	why := ""
 	if cfg.MemoryInjectionMode == injectCoreRelevant {
 		core, rel := selectCoreRelevant(s.Groups, v, keep, cfg, in.Query)
-		why = injectCoreRelevant + ": " + itoa(core) + " core and " + itoa(rel) + " relevant of " + itoa(lines.len()) + " observations"
+		why = injectCoreRelevant + ": " + itoa(core) + " core and " + itoa(rel) + " relevant of " + txt.Plural(lines.len(), "observation", "observations")
 	} else {
 		for i := range keep {
 			keep[i] = true
 		}
-		why = injectAll + ": " + itoa(lines.len()) + " observations"
+		why = injectAll + ": " + txt.Plural(lines.len(), "observation", "observations")
 	}
 	var b strings.Builder
 	size := len(contextIntro) + len(contextRules) + len(s.Task) + len(s.Response) + 256
@@ -137,7 +138,7 @@ func inject(s *state, cfg omConfig, in injectInput) injection {
 		out.Hint = continuationHint
 	}
 	out.Tokens = budget.EstimateTokens(out.Text) + budget.EstimateTokens(out.Hint)
-	out.Why = why + " (~" + itoa(out.Tokens) + " tokens)"
+	out.Why = why + " (~" + txt.Plural(out.Tokens, "token", "tokens") + ")"
 	v.last, v.lastKey, v.hasLast = out, ck, true
 	return out
 }

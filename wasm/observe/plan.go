@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // What a plan asks the driver to do.
@@ -131,7 +132,7 @@ func plan(s *state, cfg omConfig, t *transcript, env planEnv) action {
 			if len(chunks) > 0 {
 				a := s.observeAction(cfg, t, chunks[0], env)
 				a.Pending = len(chunks)
-				a.Why = "observing ~" + itoa(unobserved) + " unobserved tokens in " + itoa(len(chunks)) + " call(s) of at most " + itoa(size) + " tokens"
+				a.Why = "observing ~" + txt.Plural(unobserved, "unobserved token", "unobserved tokens") + " in " + txt.Plural(len(chunks), "call", "calls") + " of at most " + txt.Plural(size, "token", "tokens")
 				return a
 			}
 		}
@@ -149,9 +150,9 @@ func plan(s *state, cfg omConfig, t *transcript, env planEnv) action {
 			why = "reflecting on request"
 		case !cfg.EnableReflection:
 		case tokens > cfg.ReflectorTokens:
-			why = "observations at ~" + itoa(tokens) + " tokens, reflector at " + itoa(cfg.ReflectorTokens)
+			why = "observations at ~" + txt.Plural(tokens, "token", "tokens") + ", reflector at " + itoa(cfg.ReflectorTokens)
 		case cfg.ReflectEveryNObservations > 0 && s.SinceReflect >= cfg.ReflectEveryNObservations && tokens >= minReflectTokens:
-			why = itoa(s.SinceReflect) + " observer runs since the last reflection"
+			why = txt.Plural(s.SinceReflect, "observer run", "observer runs") + " since the last reflection"
 		case keep != "" && cfg.ReflectBeforeCompaction && s.SinceReflect > 0 && tokens >= minReflectTokens:
 			why = "reflecting before compaction"
 		}
@@ -274,7 +275,7 @@ func planCompaction(s *state, cfg omConfig, t *transcript, firstKept string, env
 		}
 		chunks := cutChunks(t, idx, off, end, s.Mark, chunkTokens(cfg, env.Window, s.shrink))
 		if len(chunks) > 1 && cfg.Mode != modeBlocking {
-			return action{Why: "the observations miss ~" + itoa(observableRange(t, idx, off, end)) + " tokens that need " + itoa(len(chunks)) + " observer calls; pi's own compaction runs"}
+			return action{Why: "the observations miss ~" + txt.Plural(observableRange(t, idx, off, end), "token", "tokens") + " that need " + itoa(len(chunks)) + " observer calls; pi's own compaction runs"}
 		}
 		if len(chunks) > 0 {
 			a := s.observeAction(cfg, t, chunks[0], env)

@@ -27,7 +27,7 @@ func piOnly(mode, sub string) string {
 func observedText(s *state, runs int, why string) string {
 	msg := "Nothing new to observe."
 	if runs > 0 {
-		msg = "Observed in " + txt.Plural(runs, "call", "calls") + ": " + strconv.Itoa(s.Items()[0]) + " observations (~" + strconv.Itoa(s.Tokens()) + " tokens), covered through entry " + s.Mark.ID + "."
+		msg = "Observed in " + txt.Plural(runs, "call", "calls") + ": " + txt.Plural(s.Items()[0], "observation", "observations") + " (~" + txt.Plural(s.Tokens(), "token", "tokens") + "), covered through entry " + s.Mark.ID + "."
 	}
 	if why != "" && runs == 0 {
 		msg += " (" + why + ")"
@@ -41,7 +41,7 @@ func observedText(s *state, runs int, why string) string {
 func observeFailedText(s *state, runs int, err error) string {
 	msg := "The observer call failed: " + err.Error() + ". "
 	if runs > 0 {
-		msg = "Observed in " + txt.Plural(runs, "call", "calls") + " (" + strconv.Itoa(s.Items()[0]) + " observations, covered through entry " + s.Mark.ID + "), then the next call failed: " + err.Error() + ". "
+		msg = "Observed in " + txt.Plural(runs, "call", "calls") + " (" + txt.Plural(s.Items()[0], "observation", "observations") + ", covered through entry " + s.Mark.ID + "), then the next call failed: " + err.Error() + ". "
 	}
 	return msg + "What it was asked is not marked observed: the next run observes it again (/om status shows the failure; /om observe retries at once)."
 }
@@ -63,7 +63,7 @@ func reflectedText(s *state, before, tokens int, why string) (msg string, ok boo
 	if s.Reflected == before {
 		return "The reflection was not applied; the observations are kept as they are (" + why + ").", false
 	}
-	return "Reflected: ~" + strconv.Itoa(tokens) + " → ~" + strconv.Itoa(s.Tokens()) + " tokens, " + strconv.Itoa(s.Items()[0]) + " observations.", true
+	return "Reflected: ~" + strconv.Itoa(tokens) + " → ~" + txt.Plural(s.Tokens(), "token", "tokens") + ", " + txt.Plural(s.Items()[0], "observation", "observations") + ".", true
 }
 
 // observationsPage is /om observations: the observations with the current
@@ -100,7 +100,7 @@ func viewPage(s *state, t *transcript, v viewSel) string {
 		if v.obs {
 			b.WriteString("\n")
 		}
-		b.WriteString("--- not yet observed: ~" + strconv.Itoa(tokens) + " tokens ---\n")
+		b.WriteString("--- not yet observed: ~" + txt.Plural(tokens, "token", "tokens") + " ---\n")
 		if strings.TrimSpace(text) == "" {
 			text = "(nothing)"
 		}
@@ -112,7 +112,7 @@ func viewPage(s *state, t *transcript, v viewSel) string {
 // firstLines keeps the first n lines of text (all when n is 0), saying how
 // many were left out; the result ends with one newline.
 //
-//	firstLines("a\nb\nc", 2) => "a\nb\n(1 more lines)\n"
+//	firstLines("a\nb\nc", 2) => "a\nb\n(1 more line)\n"
 func firstLines(text string, n int) string {
 	text = strings.TrimRight(text, "\n") + "\n"
 	if n <= 0 {
@@ -125,7 +125,7 @@ func firstLines(text string, n int) string {
 	if len(lines) <= n {
 		return text
 	}
-	return strings.Join(lines[:n], "") + "(" + strconv.Itoa(len(lines)-n) + " more lines)\n"
+	return strings.Join(lines[:n], "") + "(" + txt.Plural(len(lines)-n, "more line", "more lines") + ")\n"
 }
 
 // clearedText is /om clear's answer: n observations were cleared.
@@ -218,7 +218,7 @@ func receiptPart(inj injection, injWhy string) store.Receipt {
 	w.Int("tokens", int64(tokens))
 	w.Str("why", why)
 	w.Str("text", text)
-	t := "\n\n--- observations (a message in the newest model request): " + strconv.Itoa(len(text)) + " bytes ≈ " + strconv.Itoa(tokens) + " tokens ---"
+	t := "\n\n--- observations (a message in the newest model request): " + txt.Plural(len(text), "byte", "bytes") + " ≈ " + txt.Plural(tokens, "token", "tokens") + " ---"
 	if text == "" {
 		t += "\n(nothing: " + why + ")"
 	} else {

@@ -14,7 +14,7 @@ func TestFirstLinesKeepsNLinesAndCountsTheRest(t *testing.T) {
 	}{
 		{"a\nb\nc", 0, "a\nb\nc\n"},
 		{"a\nb\nc\n\n\n", 0, "a\nb\nc\n"},
-		{"a\nb\nc", 2, "a\nb\n(1 more lines)\n"},
+		{"a\nb\nc", 2, "a\nb\n(1 more line)\n"},
 		{"a\nb\nc", 3, "a\nb\nc\n"},
 		{"a\nb\nc", 9, "a\nb\nc\n"},
 		{"a\n\nc\n", 1, "a\n(2 more lines)\n"},

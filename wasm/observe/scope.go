@@ -59,7 +59,9 @@ func scopeOf(v scopeVars, s *store.Session) omScope {
 		switch {
 		case s.AgentDir == "":
 			sc.why = "PI_OM_SCOPE=resource needs the agent folder, which the host did not give; thread scope is used."
-		case s.ProjectRoot == "" || !s.Trusted:
+		case s.ProjectRoot == "":
+			sc.why = "PI_OM_SCOPE=resource keeps a project's observations under the agent folder, and this session has no project folder; thread scope is used (the session's own entries)."
+		case !s.Trusted:
 			sc.why = "PI_OM_SCOPE=resource keeps the project's observations under the agent folder, and this project is not trusted; thread scope is used (the session's own entries)."
 		default:
 			sc.resource = true

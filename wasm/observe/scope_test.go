@@ -29,7 +29,7 @@ func TestScopeIsResourceOnlyWhenAskedForInATrustedProjectWithAnAgentFolder(t *te
 		{"resource in an untrusted project", scopeVars{scope: "resource"}, untrusted, false,
 			"PI_OM_SCOPE=resource keeps the project's observations under the agent folder, and this project is not trusted; thread scope is used (the session's own entries)."},
 		{"resource outside a project", scopeVars{scope: "resource"}, noProject, false,
-			"PI_OM_SCOPE=resource keeps the project's observations under the agent folder, and this project is not trusted; thread scope is used (the session's own entries)."},
+			"PI_OM_SCOPE=resource keeps a project's observations under the agent folder, and this session has no project folder; thread scope is used (the session's own entries)."},
 		{"the value is case-sensitive", scopeVars{scope: "Resource"}, trusted, false,
 			"PI_OM_SCOPE=Resource is not thread or resource; thread scope is used. Set PI_OM_SCOPE=thread or PI_OM_SCOPE=resource."},
 		{"anything else is named", scopeVars{scope: "sqlite"}, trusted, false,

@@ -34,7 +34,7 @@ func status(s *state, cfg omConfig, t *transcript, env planEnv) string {
 	if s.Mark.ID != "" {
 		cover = "through entry " + s.Mark.ID
 		if s.Mark.Off > 0 {
-			cover += " (its first " + itoa(s.Mark.Off) + " bytes)"
+			cover += " (its first " + txt.Plural(s.Mark.Off, "byte", "bytes") + ")"
 		}
 	}
 	b.WriteString("Covered: " + cover)
@@ -44,7 +44,7 @@ func status(s *state, cfg omConfig, t *transcript, env planEnv) string {
 	}
 	threshold := "observer on demand only"
 	if cfg.ObserverTokens > 0 {
-		threshold = "observer at " + itoa(cfg.ObserverTokens) + " tokens, compaction at " + itoa(cfg.ObserverTokens+cfg.RetainTokens)
+		threshold = "observer at " + txt.Plural(cfg.ObserverTokens, "token", "tokens") + ", compaction at " + itoa(cfg.ObserverTokens+cfg.RetainTokens)
 	}
 	b.WriteString(cat("; ", threshold, "\n"))
 	b.WriteString(cat("Runs: observer ", itoa(s.Observed), " (", itoa(s.Empty), " found nothing new), reflector ", itoa(s.Reflected), "\n"))

@@ -539,7 +539,7 @@ func renderArgs(args gjson.Result, max int) string {
 				head = max
 			}
 			cut := text.Bytes(p, key+head)
-			p = cut + "…[" + itoa(len(p)-len(cut)) + " more characters]"
+			p = cut + "…[" + text.Plural(len(p)-len(cut), "more character", "more characters") + "]"
 		}
 		b = append(b, p...)
 		return true

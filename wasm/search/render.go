@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // ToolTokens caps memory_search's result: enough for the default eight hits
@@ -83,12 +84,7 @@ func ForPerson(q string, hits []Hit) string {
 	return b.String()
 }
 
-func countHits(n int) string {
-	if n == 1 {
-		return "1 match"
-	}
-	return strconv.Itoa(n) + " matches"
-}
+func countHits(n int) string { return text.Plural(n, "match", "matches") }
 
 // meta is a hit's status and day, as much as it has of them.
 func meta(d *Doc) string {

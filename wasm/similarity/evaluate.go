@@ -1,6 +1,10 @@
 package similarity
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
 
 // Pair is one labelled line of testdata/similarity/pairs.jsonl.
 type Pair struct {
@@ -82,7 +86,7 @@ func (m *Metrics) finish() {
 //
 //	"150 pairs  duplicate P 0.95 R 0.88 F1 0.91  conflict P 0.90 R 0.70 F1 0.79"
 func (r Report) String() string {
-	return strconv.Itoa(r.Pairs) + " pairs  duplicate " + r.Duplicate.String() + "  conflict " + r.Conflict.String()
+	return text.Plural(r.Pairs, "pair", "pairs") + "  duplicate " + r.Duplicate.String() + "  conflict " + r.Conflict.String()
 }
 
 // String reads "P 0.95 R 0.88 F1 0.91".
