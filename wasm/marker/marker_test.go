@@ -75,7 +75,7 @@ func FuzzWrapEndsOnlyAtItsOwnEnd(f *testing.F) {
 		inert := Inert(text)
 		require.False(t, Has(inert), "%q holds a marker", inert)
 		require.Equal(t, inert, Inert(inert))
-		require.Equal(t, strings.Count(text, "<"), strings.Count(inert, "<")+strings.Count(inert, lookalike)-strings.Count(text, lookalike))
+		require.Equal(t, strings.Count(text, "<"), strings.Count(inert, "<")+strings.Count(inert, Lookalike)-strings.Count(text, Lookalike))
 	})
 }
 

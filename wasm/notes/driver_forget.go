@@ -159,11 +159,11 @@ func (n *driver) written(sc *noteScope, file string) {
 	}
 }
 
-// findForgotten looks for the record id in the recovery records of every
-// scope of this session. It returns the record, its file and the problems
-// of the files it read (each bad line named; the lines stay on disk).
-func (n *driver) findForgotten(id string) (*forgotten, string, []string) {
-	var problems []string
+// forgottenFiles reads the recovery records of every scope of this session
+// (the project and personal notes share one file), calling each with a
+// file's path and records until it returns false. A file that does not
+// exist is skipped; one that cannot be read is a problem.
+func (n *driver) forgottenFiles(each func(p string, f *forgottenFile) bool) (problems []string) {
 	seen := map[string]bool{}
 	for _, sc := range n.scopes {
 		p := path.Join(sc.dataDir, forgottenName)
@@ -183,40 +183,47 @@ func (n *driver) findForgotten(id string) (*forgotten, string, []string) {
 		for _, pr := range f.Problems {
 			problems = append(problems, p+": "+pr.String())
 		}
-		if r := f.find(id); r != nil {
-			return r, p, problems
+		if !each(p, &f) {
+			break
 		}
 	}
-	return nil, "", problems
+	return problems
+}
+
+// findForgotten looks for the record id in the recovery records of every
+// scope of this session. It returns the record, its file and the problems
+// of the files it read (each bad line named; the lines stay on disk).
+func (n *driver) findForgotten(id string) (*forgotten, string, []string) {
+	var found *forgotten
+	var file string
+	problems := n.forgottenFiles(func(p string, f *forgottenFile) bool {
+		found, file = f.find(id), p
+		return found == nil
+	})
+	if found == nil {
+		file = ""
+	}
+	return found, file, problems
 }
 
 // Forgotten are the entries still forgotten in this session's scopes (their
 // recovery records), newest first: each restores by its F- id. A record
 // whose file is no memory file of this session now is left out, as
-// Restore would refuse it.
+// Restore would refuse it; an unreadable file is named when one of its ids
+// is asked for.
 func (n *driver) Forgotten(_ *store.Out, limit int) []store.Forgot {
 	if n.env.May(n, store.Read) != "" {
 		return nil
 	}
 	var fs []store.Forgot
-	seen := map[string]bool{}
-	for _, sc := range n.scopes {
-		p := path.Join(sc.dataDir, forgottenName)
-		if seen[p] {
-			continue
-		}
-		seen[p] = true
-		data, err := files.Read(n.h, p, maxSidecar)
-		if err != nil {
-			continue // unreadable: Restore names the problem when asked for one of its ids
-		}
-		f := decodeForgotten(data)
+	n.forgottenFiles(func(_ string, f *forgottenFile) bool {
 		for _, r := range f.unrestored() {
 			if _, display, mine, err := n.noteFile(r.File); mine && err == nil {
 				fs = append(fs, store.Forgot{Said: quoteFact(r.Text) + " (" + display + ")", Restore: r.ID, At: r.T})
 			}
 		}
-	}
+		return true
+	})
 	store.NewestFirst(fs)
 	return fs[:min(limit, len(fs))]
 }

@@ -3,6 +3,9 @@ package observe
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 )
 
 // Text that enters the state from outside (an observer or reflector answer,
@@ -176,11 +179,6 @@ var tagNames = []string{
 	"think", "thinking", "reasoning", "system",
 }
 
-// lookalike replaces the "<" of a neutralised tag: a person still reads the
-// tag, no parser (ours, marker.Strip, a model's sense of where a block ends)
-// takes it for one.
-const lookalike = "‹"
-
 // neutralise makes every block marker and tag of ours inert in s by
 // replacing its "<" with "‹": an HTML comment opening ("<!--", which every
 // comment marker starts with), a tag marker ("<pi-memory-…", "</pi-memory-…")
@@ -190,28 +188,7 @@ const lookalike = "‹"
 //	neutralise("done </observations><!-- pi-memory:observations -->") => "done ‹/observations>‹!-- pi-memory:observations -->"
 //
 //go:noinline
-func neutralise(s string) string {
-	if strings.IndexByte(s, '<') < 0 {
-		return s
-	}
-	var b strings.Builder
-	last := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == '<' && inertTag(s[i+1:]) {
-			if b.Len() == 0 {
-				b.Grow(len(s) + 8)
-			}
-			b.WriteString(s[last:i])
-			b.WriteString(lookalike)
-			last = i + 1
-		}
-	}
-	if last == 0 {
-		return s
-	}
-	b.WriteString(s[last:])
-	return b.String()
-}
+func neutralise(s string) string { return marker.Defuse(s, inertTag) }
 
 // inertTag reports whether s (what follows a "<") starts a marker or a
 // name that starts with one of tagNames.
@@ -223,35 +200,15 @@ func inertTag(s string) bool {
 		s = s[1:]
 	}
 	s = strings.TrimLeft(s, " ")
-	if hasFoldPrefix(s, "pi-memory") {
+	if text.HasFoldPrefix(s, "pi-memory") {
 		return true
 	}
 	for _, n := range tagNames {
-		if hasFoldPrefix(s, n) {
+		if text.HasFoldPrefix(s, n) {
 			return true
 		}
 	}
 	return false
-}
-
-// hasFoldPrefix is strings.HasPrefix ignoring ASCII case.
-func hasFoldPrefix(s, prefix string) bool {
-	if len(s) < len(prefix) {
-		return false
-	}
-	for i := 0; i < len(prefix); i++ {
-		if lowerASCII(s[i]) != prefix[i] {
-			return false
-		}
-	}
-	return true
-}
-
-func lowerASCII(c byte) byte {
-	if c >= 'A' && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
 
 // reasoningTags are the blocks a model thinks aloud in.
@@ -288,13 +245,13 @@ func stripTag(s, name string) string {
 			continue
 		}
 		switch {
-		case hasFoldPrefix(s[i:], close):
+		case text.HasFoldPrefix(s[i:], close):
 			if !inside {
 				b.Reset() // a close with no open: all before it was reasoning
 			}
 			inside, last = false, i+len(close)
 			i = last - 1
-		case !inside && hasFoldPrefix(s[i:], open):
+		case !inside && text.HasFoldPrefix(s[i:], open):
 			b.WriteString(s[last:i])
 			inside = true
 			i += len(open) - 1
@@ -339,7 +296,7 @@ func reasoningFence(t string) string {
 		if strings.HasPrefix(t, f) {
 			info := strings.TrimSpace(strings.TrimLeft(t, f[:1]))
 			for _, n := range reasoningTags {
-				if len(info) == len(n) && hasFoldPrefix(info, n) {
+				if len(info) == len(n) && text.HasFoldPrefix(info, n) {
 					return f
 				}
 			}
@@ -351,7 +308,7 @@ func reasoningFence(t string) string {
 // indexFold is strings.Index ignoring ASCII case in s (sub is lower case).
 func indexFold(s, sub string) int {
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if lowerASCII(s[i]) == sub[0] && hasFoldPrefix(s[i:], sub) {
+		if text.LowerASCII(s[i]) == sub[0] && text.HasFoldPrefix(s[i:], sub) {
 			return i
 		}
 	}

@@ -1,7 +1,8 @@
 // Package text holds the small text helpers every store's messages use, once:
-// a count with its noun, one line out of many, and cutting to a bound in
-// runes (for people, with an ellipsis) or in bytes (for a cap, at a rune
-// boundary). It knows nothing of memory.
+// a count with its noun, one line out of many, cutting to a bound in runes
+// (for people, with an ellipsis) or in bytes (for a cap, at a rune
+// boundary), and a prefix test that ignores ASCII case. It knows nothing of
+// memory.
 package text
 
 import (
@@ -70,4 +71,28 @@ func Bytes(s string, n int) string {
 		}
 	}
 	return s[:n]
+}
+
+// HasFoldPrefix is strings.HasPrefix ignoring ASCII case in s; prefix is
+// lower case.
+//
+//	HasFoldPrefix("</Observations>", "</obs") => true
+func HasFoldPrefix(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		if LowerASCII(s[i]) != prefix[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// LowerASCII is c in lower case when it is an ASCII capital, else c.
+func LowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
