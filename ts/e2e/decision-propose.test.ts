@@ -7,14 +7,8 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { it } from "node:test";
-import { contentText, decisionLog, readEvents, runPrint, startRpc, withSandbox } from "./harness.ts";
-import type { RecordedRequest, Sandbox } from "./harness.ts";
-
-/** The names of the tools a request declared to the model. */
-function toolsOf(req: RecordedRequest | undefined): string[] {
-	const tools = (req?.body?.tools ?? []) as Array<{ function?: { name?: string } }>;
-	return tools.map((t) => t.function?.name ?? "");
-}
+import { contentText, decisionLog, readEvents, runPrint, startRpc, toolsOf, withSandbox } from "./harness.ts";
+import type { Sandbox } from "./harness.ts";
 
 /** The newest tool result pi sent the model: the last one of its last request. */
 function lastToolResult(sb: Sandbox): string {

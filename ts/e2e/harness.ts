@@ -149,6 +149,12 @@ export interface FakeModel {
 	close(): Promise<void>;
 }
 
+/** The names of the tools a request declared to the model. */
+export function toolsOf(req: RecordedRequest | undefined): string[] {
+	const tools = (req?.body?.tools ?? []) as Array<{ function?: { name?: string } }>;
+	return tools.map((t) => t.function?.name ?? "");
+}
+
 /** The text of a message's content (string or array of text parts). */
 export function contentText(m: ChatMessage | undefined): string {
 	if (!m || m.content == null) return "";

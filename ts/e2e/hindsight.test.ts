@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { contentText, eventually, runPrint, startRpc, withSandbox } from "./harness.ts";
+import { contentText, eventually, runPrint, startRpc, toolsOf, withSandbox } from "./harness.ts";
 import type { ChatMessage, RecordedRequest, Rpc, Sandbox } from "./harness.ts";
 import { startHindsight } from "./hindsight.ts";
 import type { Hindsight, ProxiedRequest } from "./hindsight.ts";
@@ -79,12 +79,6 @@ function sent(bank: string, since: number, kind: (r: ProxiedRequest) => boolean)
 function lastUserText(req: RecordedRequest | undefined): string {
 	const users = (req?.body?.messages ?? []).filter((m: ChatMessage) => m.role === "user");
 	return contentText(users[users.length - 1]);
-}
-
-/** The names of the tools a request declared to the model. */
-function toolsOf(req: RecordedRequest | undefined): string[] {
-	const tools = (req?.body?.tools ?? []) as Array<{ function?: { name?: string } }>;
-	return tools.map((t) => t.function?.name ?? "");
 }
 
 const HS_TOOLS = ["hindsight_recall", "hindsight_retain", "hindsight_reflect", "hindsight_status"];

@@ -11,16 +11,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { addEvent, contentText, globalMemoryFile, projectMemoryFile, runPrint, seedFile, seedLog, withSandbox } from "./harness.ts";
-import type { RecordedRequest } from "./harness.ts";
+import { addEvent, contentText, globalMemoryFile, projectMemoryFile, runPrint, seedFile, seedLog, toolsOf, withSandbox } from "./harness.ts";
 
 const MEMORY_TOOLS = ["memory_search", "memory_forget", "memory_restore", "memory_remember"];
-
-/** The names of the tools a request declared to the model. */
-function toolsOf(req: RecordedRequest | undefined): string[] {
-	const tools = (req?.body?.tools ?? []) as Array<{ function?: { name?: string } }>;
-	return tools.map((t) => t.function?.name ?? "");
-}
 
 /** pi's session folder for a working folder (pi 1.5.2's getDefaultSessionDir). */
 function sessionFolder(agentDir: string, cwd: string): string {

@@ -13,14 +13,8 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, it } from "node:test";
-import { contentText, globalMemoryFile, projectMemoryFile, runPrint, seedFile, startRpc, withSandbox } from "./harness.ts";
+import { contentText, globalMemoryFile, projectMemoryFile, runPrint, seedFile, startRpc, toolsOf, withSandbox } from "./harness.ts";
 import type { RecordedRequest } from "./harness.ts";
-
-/** The names of the tools a request declared to the model. */
-function toolsOf(req: RecordedRequest | undefined): string[] {
-	const tools = (req?.body?.tools ?? []) as Array<{ function?: { name?: string } }>;
-	return tools.map((t) => t.function?.name ?? "");
-}
 
 /** The tool results pi sent back to the model in req, as text. */
 function toolResults(req: RecordedRequest | undefined): string[] {
