@@ -356,11 +356,11 @@ func DecodeLedger(data []byte) ([]Record, []Problem) {
 //
 //	fold([observe "…Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs", clear], "", cfg) => no observations, watermark kept
 func fold(recs []Record, session string, cfg omConfig) *state {
-	s := &state{session: session}
+	f := newFolder(session, cfg)
 	for _, r := range recs {
-		s.Apply(r, cfg)
+		f.apply(r)
 	}
-	return s
+	return f.done()
 }
 
 // Reading a ledger in pieces (issue 19, item 2): a resource ledger grows with
