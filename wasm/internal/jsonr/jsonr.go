@@ -38,6 +38,40 @@ func Get(r gjson.Result, path string) gjson.Result {
 	return get(r.Raw, path, r.Index)
 }
 
+// Fields returns, for each of keys, what Get(r, key) returns (the value of
+// the first member of that name when r is an object), reading r once: Get
+// for each key would step over every member before it again, and a record
+// whose last member is a string of megabytes was read that many times over
+// (issue 19). A key is a key here, dots and all, never a path.
+//
+//	Fields(gjson.Parse(`{"op":"clear","t":1}`), "t", "op", "v") => 1, "clear", nothing
+func Fields(r gjson.Result, keys ...string) []gjson.Result {
+	out := make([]gjson.Result, len(keys))
+	if r.Type != gjson.JSON {
+		return out
+	}
+	json := r.Raw
+	i := space(json, 0)
+	if i == len(json) || json[i] != '{' {
+		return out
+	}
+	found := make([]bool, len(keys))
+	for i, left := i+1, len(keys); left > 0; {
+		key, vstart, vend, ok := member(json, i)
+		if !ok {
+			break
+		}
+		for k := range keys {
+			if !found[k] && keys[k] == key {
+				out[k], found[k] = value(json[vstart:vend], r.Index+vstart), true
+				left--
+			}
+		}
+		i = vend
+	}
+	return out
+}
+
 // get looks path up in the object or array that starts json; base is the
 // offset of json in the document, for the Result's Index.
 func get(json, path string, base int) gjson.Result {
@@ -57,29 +91,8 @@ func get(json, path string, base int) gjson.Result {
 
 func inObject(json string, i int, part, rest string, more bool, base int) gjson.Result {
 	for {
-		i = space(json, i)
-		for i < len(json) && json[i] == ',' {
-			i = space(json, i+1)
-		}
-		if i == len(json) || json[i] != '"' {
-			return gjson.Result{}
-		}
-		kstart := i
-		kend, escaped := str(json, i)
-		if kend < 0 {
-			return gjson.Result{}
-		}
-		key := json[kstart+1 : kend-1]
-		if escaped {
-			key = gjson.Parse(json[kstart:kend]).Str
-		}
-		i = space(json, kend)
-		if i == len(json) || json[i] != ':' {
-			return gjson.Result{}
-		}
-		vstart := space(json, i+1)
-		vend := skip(json, vstart)
-		if vend <= vstart {
+		key, vstart, vend, ok := member(json, i)
+		if !ok {
 			return gjson.Result{}
 		}
 		if key == part {
@@ -96,6 +109,38 @@ func inObject(json string, i int, part, rest string, more bool, base int) gjson.
 		}
 		i = vend
 	}
+}
+
+// member reads the member of an object that starts at json[i] (after the
+// '{', or after the member before it): its key and where its value starts
+// and ends. ok is false at the end of the object and at JSON it cannot read.
+func member(json string, i int) (key string, vstart, vend int, ok bool) {
+	i = space(json, i)
+	for i < len(json) && json[i] == ',' {
+		i = space(json, i+1)
+	}
+	if i == len(json) || json[i] != '"' {
+		return "", 0, 0, false
+	}
+	kstart := i
+	kend, escaped := str(json, i)
+	if kend < 0 {
+		return "", 0, 0, false
+	}
+	key = json[kstart+1 : kend-1]
+	if escaped {
+		key = gjson.Parse(json[kstart:kend]).Str
+	}
+	i = space(json, kend)
+	if i == len(json) || json[i] != ':' {
+		return "", 0, 0, false
+	}
+	vstart = space(json, i+1)
+	vend = skip(json, vstart)
+	if vend <= vstart {
+		return "", 0, 0, false
+	}
+	return key, vstart, vend, true
 }
 
 func inArray(json string, i int, part, rest string, more bool, base int) gjson.Result {
