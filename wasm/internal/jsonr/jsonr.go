@@ -9,11 +9,18 @@
 // (docs/decisions/009-module-size.md).
 //
 // It only looks values up; parsing and reading them stays gjson's job
-// (Parse, ForEach, Int, String…), and writing is jsonw's. It must never grow
-// a path language of its own.
+// (Parse, ForEach, Int, String…), but for the unescaping of a string it
+// found, which it does to the bytes gjson's gives, only faster (value), and
+// writing is jsonw's. It must never grow a path language of its own.
 package jsonr
 
-import "github.com/tidwall/gjson"
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
 
 // Get returns the value at path in r, or a Result that does not Exist. Each
 // dot-separated part of path is a key when the value is an object (the first
@@ -173,11 +180,83 @@ func inArray(json string, i int, part, rest string, more bool, base int) gjson.R
 	}
 }
 
-// value is the Result for raw, one whole JSON value at index in the document.
+// value is the Result for raw, one whole JSON value at index in the document:
+// gjson.Parse's. A string with escapes is unescaped here rather than by
+// gjson, to the same string (FuzzValue): gjson appends it a byte at a time,
+// which under TinyGo took 6× as long as copying the runs between escapes,
+// and a reflect record's observations are hundreds of kilobytes of text
+// with an escape every line (issue 19).
 func value(raw string, index int) gjson.Result {
+	if len(raw) > 1 && raw[0] == '"' {
+		if end, escaped := str(raw, 0); escaped && end == len(raw) {
+			return gjson.Result{Type: gjson.String, Raw: raw, Str: unescape(raw[1 : len(raw)-1]), Index: index}
+		}
+	}
 	r := gjson.Parse(raw)
 	r.Index = index
 	return r
+}
+
+// unescape is gjson's unescape (the text of a string between its quotes,
+// escapes read, up to the first control character or broken escape), with
+// the runs of bytes between escapes copied whole.
+func unescape(json string) string {
+	out := make([]byte, 0, len(json))
+	for i := 0; i < len(json); i++ {
+		j := i
+		for j < len(json) && json[j] != '\\' && json[j] >= ' ' {
+			j++
+		}
+		out = append(out, json[i:j]...)
+		if i = j; i == len(json) || json[i] < ' ' {
+			break
+		}
+		if i++; i >= len(json) {
+			break
+		}
+		switch json[i] {
+		case '\\', '/', '"':
+			out = append(out, json[i])
+			continue
+		case 'b':
+			out = append(out, '\b')
+			continue
+		case 'f':
+			out = append(out, '\f')
+			continue
+		case 'n':
+			out = append(out, '\n')
+			continue
+		case 'r':
+			out = append(out, '\r')
+			continue
+		case 't':
+			out = append(out, '\t')
+			continue
+		case 'u':
+			if i+5 > len(json) {
+				break
+			}
+			r := hex4(json[i+1:])
+			i += 5
+			if utf16.IsSurrogate(r) && len(json[i:]) >= 6 && json[i] == '\\' && json[i+1] == 'u' {
+				r = utf16.DecodeRune(r, hex4(json[i+2:]))
+				i += 6
+			}
+			out = utf8.AppendRune(out, r)
+			i--
+			continue
+		}
+		break
+	}
+	return string(out)
+}
+
+// hex4 reads the four hex digits of a \u escape as gjson does: 0 when
+// they are not four hex digits.
+func hex4(s string) rune {
+	n, _ := strconv.ParseUint(s[:4], 16, 64)
+	return rune(n)
 }
 
 // cut splits path at its first dot.

@@ -230,3 +230,42 @@ func FuzzGet(f *testing.F) {
 		same(t, doc, path)
 	})
 }
+
+// A string with escapes is unescaped by jsonr (value), and must read as
+// gjson reads it: every escape, a broken one, a control character, a lone
+// or paired surrogate, a string cut short.
+func TestAStringReadsAsGjsonReadsIt(t *testing.T) {
+	for _, raw := range []string{
+		`"Date: Feb 27, 2026\n* 🟡 (05:00) User keeps the old API\n"`,
+		`"\\ \/ \" \b \f \n \r \t"`, `"\u00e9\u2028\uD83D\uDE00 \ud800 x \udc00\ud800"`,
+		`"a\x"`, `"a\u12"`, `"a\u12zz b"`, `"a` + "\x01" + `b\n"`, `"a\n`, `"a\\"`, `"a\\\"b"`, `"\"`, `"\u"`,
+		`"\uD83D\u0041"`, `"\uD83D\"`, `"no escape"`, `""`, `"`, `7`, `{"a":"\n"}`,
+	} {
+		sameValue(t, raw)
+	}
+	r := Get(gjson.Parse(`{"obs":"a\nb"}`), "obs")
+	require.Equal(t, "a\nb", r.Str)
+	require.Equal(t, 7, r.Index)
+}
+
+// FuzzValue: a value reads as gjson.Parse reads it, whatever the bytes.
+func FuzzValue(f *testing.F) {
+	f.Add(`"Date: Feb 27, 2026\n* 🟡 (05:00) User keeps the old API\n"`)
+	f.Add(`"\\ \/ \" \b \f \n \r \t \u00e9\uD83D\uDE00 \ud800"`)
+	f.Add(`"a\x"`)
+	f.Add(`"a\u12zz"`)
+	f.Add(`"\uD83D\u0041\\\""`)
+	f.Add(`nAn`) // a number that is not one: NaN, which equals nothing
+	f.Fuzz(func(t *testing.T, raw string) { sameValue(t, raw) })
+}
+
+// sameValue fails unless value reads raw as gjson.Parse does.
+func sameValue(t testing.TB, raw string) {
+	t.Helper()
+	want, got := gjson.Parse(raw), value(raw, 11)
+	want.Index = 11
+	if want.Num != want.Num && got.Num != got.Num {
+		want.Num, got.Num = 0, 0
+	}
+	require.Equal(t, want, got, "%q", raw)
+}
