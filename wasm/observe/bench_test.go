@@ -132,7 +132,9 @@ func longLivedLedger(runs int) []byte {
 }
 
 // Folding a long-lived project's ledger as a session reads it (1/8 of the
-// 66 MiB one host/observe_ledger_test.go reads through the module).
+// 66 MiB one host/observe_ledger_test.go reads through the module): the
+// driver's fold, which merges only the observations no later reflect
+// replaces (folder), and record by record (Apply), what it did before.
 func BenchmarkFoldLongLivedLedger(b *testing.B) {
 	data := longLivedLedger(180)
 	cfg := defaultConfig()
@@ -143,12 +145,23 @@ func BenchmarkFoldLongLivedLedger(b *testing.B) {
 		return copy(dst, data[off:]), nil
 	}
 	piece := make([]byte, ledgerPiece)
-	b.SetBytes(int64(len(data)))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		st := fold(nil, "s1", cfg)
-		if _, err := readLedger(read, piece, func(r Record, _ []byte) { st.Apply(r, cfg) }); err != nil {
-			b.Fatal(err)
+	b.Run("folded", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			f := newFolder("s1", cfg)
+			if _, err := readLedger(read, piece, func(r Record, _ []byte) { f.apply(r) }); err != nil {
+				b.Fatal(err)
+			}
+			f.done()
 		}
-	}
+	})
+	b.Run("record-by-record", func(b *testing.B) {
+		b.SetBytes(int64(len(data)))
+		for i := 0; i < b.N; i++ {
+			st := &state{session: "s1"}
+			if _, err := readLedger(read, piece, func(r Record, _ []byte) { st.Apply(r, cfg) }); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

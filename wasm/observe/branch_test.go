@@ -60,7 +60,7 @@ func FuzzLedgerRecords(f *testing.F) {
 		for _, p := range probs {
 			require.True(t, p.Line > 0 && strings.HasPrefix(p.Msg, "entry "))
 		}
-		_ = fold(recs, "", defaultConfig())
+		requireSameFold(t, recs, "", "the fuzzed branch")
 	})
 }
 

@@ -52,12 +52,13 @@ func (o *driver) refreshLedger(force bool) {
 	}
 	first := sc.stamp == ""
 	sc.stamp = stamp
-	st := fold(nil, o.sessionID, o.cfg)
+	f := newFolder(o.sessionID, o.cfg)
 	var print ledgerPrint
 	problems, err := o.eachLedgerRecord(func(r Record, line []byte) {
-		st.Apply(r, o.cfg)
+		f.apply(r)
 		print.add(line)
 	})
+	st := f.done()
 	if err != nil {
 		// Nothing read is folded: a ledger not there is empty, and one that
 		// cannot be read is reported.

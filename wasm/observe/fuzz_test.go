@@ -201,13 +201,17 @@ func FuzzLedgerPieces(f *testing.F) {
 			return copy(dst, data[off:]), nil
 		}
 		var got []Record
+		cfg := defaultConfig()
+		folded := newFolder("", cfg)
 		probs, err := readLedger(read, make([]byte, int(size)%16+1), func(r Record, line []byte) {
 			again, err := decode(line)
 			require.NoError(t, err)
 			require.Equal(t, string(encode(r)), string(encode(again)), "a record comes with its own line")
 			got = append(got, r)
+			folded.apply(r)
 		})
 		require.NoError(t, err)
+		requireSameState(t, recordByRecord(want, "", cfg), folded.done(), cfg, "the ledger read in pieces")
 		require.Equal(t, len(want), len(got))
 		for i := range want {
 			require.Equal(t, string(encode(want[i])), string(encode(got[i])))
@@ -258,6 +262,9 @@ func FuzzDecodeLedger(f *testing.F) {
 			back.Line = r.Line
 			require.Equal(t, r, back, "%s", line)
 		}
+		// Merging only what no later reflect or clear replaces (folder)
+		// folds as merging every record's observations does.
+		requireSameFold(t, recs, "s-2", "the fuzzed ledger")
 		st := fold(recs, "", defaultConfig())
 		checkGroups(t, st.Groups)
 		_ = inject(st, defaultConfig(), injectInput{Query: "x", At: at(feb12)})

@@ -144,7 +144,11 @@ func decode(data []byte) (Record, error) {
 	if !o.IsObject() {
 		return r, errors.New("not a JSON object")
 	}
-	switch v := jsonr.Get(o, "v"); {
+	// Every member is found in one pass: looked up one by one, a reflect
+	// record's "obs", which holds every observation, was stepped over once
+	// for each key after it or missing (issue 19).
+	f := jsonr.Fields(o, recordKeys[:]...)
+	switch v := f[keyV]; {
 	case !v.Exists():
 		return r, errors.New(`no "v" key`)
 	case v.Type != gjson.Number || v.Num != float64(int64(v.Num)) || v.Num < 1:
@@ -153,7 +157,7 @@ func decode(data []byte) (Record, error) {
 		return r, &versionError{strings.Clone(v.Raw)}
 	}
 	// Each string a record keeps is its own (own), not a piece of data.
-	switch op := jsonr.Get(o, "op").Str; op {
+	switch op := f[keyOp].Str; op {
 	case opObserve:
 		r.Op = opObserve
 	case opReflect:
@@ -163,47 +167,47 @@ func decode(data []byte) (Record, error) {
 	case opSet:
 		r.Op = opSet
 	default:
-		return r, errors.New(`"op" must be observe, reflect, clear or set (got ` + jsonr.Get(o, "op").Raw + ")")
+		return r, errors.New(`"op" must be observe, reflect, clear or set (got ` + f[keyOp].Raw + ")")
 	}
 	var err error
-	if r.Time, err = whole(o, "t", true); err != nil {
+	if r.Time, err = whole(f, keyT, true); err != nil {
 		return r, err
 	}
-	if r.Session, err = str(o, "session"); err != nil {
+	if r.Session, err = str(f, keySession); err != nil {
 		return r, err
 	}
 	switch r.Op {
 	case opObserve:
-		if r.From, err = str(o, "from"); err != nil {
+		if r.From, err = str(f, keyFrom); err != nil {
 			return r, err
 		}
-		if r.Through.ID, err = str(o, "through"); err != nil {
+		if r.Through.ID, err = str(f, keyThrough); err != nil {
 			return r, err
 		}
 		if r.Through.ID == "" {
 			return r, errors.New(`an observe record needs "through", the last entry it covers`)
 		}
-		off, err := whole(o, "off", false)
+		off, err := whole(f, keyOff, false)
 		if err != nil {
 			return r, err
 		}
 		r.Through.Off = int(off)
-		tokens, err := whole(o, "tokens", false)
+		tokens, err := whole(f, keyTokens, false)
 		if err != nil {
 			return r, err
 		}
 		r.Tokens = int(tokens)
 	case opReflect:
-		r.Aggressive = jsonr.Get(o, "aggressive").Type == gjson.True
+		r.Aggressive = f[keyAggressive].Type == gjson.True
 	case opSet:
-		if m := jsonr.Get(o, "mode"); m.Exists() {
+		if m := f[keyMode]; m.Exists() {
 			if m.Str != modeBuffered && m.Str != modeBlocking {
 				return r, errors.New(`"mode" must be "buffered" or "blocking" (got ` + m.Raw + ")")
 			}
 			mode := own(m)
 			r.Settings.Mode = &mode
 		}
-		if a := jsonr.Get(o, "autoCompact"); a.Exists() {
+		if a := f[keyAutoCompact]; a.Exists() {
 			if a.Type != gjson.True && a.Type != gjson.False {
 				return r, errors.New(`"autoCompact" must be true or false (got ` + a.Raw + ")")
 			}
@@ -211,45 +215,76 @@ func decode(data []byte) (Record, error) {
 			r.Settings.AutoCompact = &on
 		}
 		for _, k := range []struct {
-			name string
-			dst  **int
-		}{{"observerTokens", &r.Settings.ObserverTokens}, {"reflectorTokens", &r.Settings.ReflectorTokens}, {"retainTokens", &r.Settings.RetainTokens}} {
-			if !jsonr.Get(o, k.name).Exists() {
+			key int
+			dst **int
+		}{{keyObserverTokens, &r.Settings.ObserverTokens}, {keyReflectorTokens, &r.Settings.ReflectorTokens}, {keyRetainTokens, &r.Settings.RetainTokens}} {
+			if !f[k.key].Exists() {
 				continue
 			}
-			n, err := whole(o, k.name, true)
+			n, err := whole(f, k.key, true)
 			if err != nil || n > maxTokensLimit {
-				return r, errors.New(quote(k.name) + " must be a whole number of tokens from 0 to " + itoa(maxTokensLimit) + " (got " + jsonr.Get(o, k.name).Raw + ")")
+				return r, errors.New(quote(recordKeys[k.key]) + " must be a whole number of tokens from 0 to " + itoa(maxTokensLimit) + " (got " + f[k.key].Raw + ")")
 			}
 			v := int(n)
 			*k.dst = &v
 		}
 	}
 	if r.Op == opObserve || r.Op == opReflect {
-		if r.Obs, err = str(o, "obs"); err != nil {
+		if r.Obs, err = str(f, keyObs); err != nil {
 			return r, err
 		}
-		if t := jsonr.Get(o, "task"); t.Exists() {
-			if r.Task, err = str(o, "task"); err != nil {
+		if f[keyTask].Exists() {
+			if r.Task, err = str(f, keyTask); err != nil {
 				return r, err
 			}
 			r.HasTask = true
 		}
-		if t := jsonr.Get(o, "response"); t.Exists() {
-			if r.Response, err = str(o, "response"); err != nil {
+		if f[keyResponse].Exists() {
+			if r.Response, err = str(f, keyResponse); err != nil {
 				return r, err
 			}
 			r.HasResponse = true
 		}
-		if r.Read, err = strs(o, "read"); err != nil {
+		if r.Read, err = strs(f, keyRead); err != nil {
 			return r, err
 		}
-		if r.Modified, err = strs(o, "modified"); err != nil {
+		if r.Modified, err = strs(f, keyModified); err != nil {
 			return r, err
 		}
 	}
 	return r, nil
 }
+
+// recordKeys are the members of a record decode reads, each at its key*
+// index in what jsonr.Fields returns.
+var recordKeys = [...]string{
+	keyV: "v", keyOp: "op", keyT: "t", keySession: "session",
+	keyFrom: "from", keyThrough: "through", keyOff: "off", keyTokens: "tokens", keyAggressive: "aggressive",
+	keyMode: "mode", keyAutoCompact: "autoCompact", keyObserverTokens: "observerTokens", keyReflectorTokens: "reflectorTokens", keyRetainTokens: "retainTokens",
+	keyObs: "obs", keyTask: "task", keyResponse: "response", keyRead: "read", keyModified: "modified",
+}
+
+const (
+	keyV = iota
+	keyOp
+	keyT
+	keySession
+	keyFrom
+	keyThrough
+	keyOff
+	keyTokens
+	keyAggressive
+	keyMode
+	keyAutoCompact
+	keyObserverTokens
+	keyReflectorTokens
+	keyRetainTokens
+	keyObs
+	keyTask
+	keyResponse
+	keyRead
+	keyModified
+)
 
 type versionError struct{ v string }
 
@@ -258,13 +293,14 @@ func (e *versionError) Error() string {
 }
 func (e *versionError) Unwrap() error { return errNewer }
 
-func str(o gjson.Result, key string) (string, error) {
-	v := jsonr.Get(o, key)
+// str is the string of member k of f (decode's), "" when absent.
+func str(f []gjson.Result, k int) (string, error) {
+	v := f[k]
 	if !v.Exists() {
 		return "", nil
 	}
 	if v.Type != gjson.String {
-		return "", errors.New(quote(key) + " must be a string (got " + text.Bytes(v.Raw, 40) + ")")
+		return "", errors.New(quote(recordKeys[k]) + " must be a string (got " + text.Bytes(v.Raw, 40) + ")")
 	}
 	return own(v), nil
 }
@@ -281,8 +317,10 @@ func own(v gjson.Result) string {
 	return strings.Clone(v.Str)
 }
 
-func whole(o gjson.Result, key string, required bool) (int64, error) {
-	v := jsonr.Get(o, key)
+// whole is the whole number of member k of f (decode's), 0 when absent
+// and not required.
+func whole(f []gjson.Result, k int, required bool) (int64, error) {
+	v, key := f[k], recordKeys[k]
 	if !v.Exists() {
 		if required {
 			return 0, errors.New("no " + quote(key) + " key")
@@ -295,8 +333,9 @@ func whole(o gjson.Result, key string, required bool) (int64, error) {
 	return int64(v.Num), nil
 }
 
-func strs(o gjson.Result, key string) ([]string, error) {
-	v := jsonr.Get(o, key)
+// strs is the list of strings of member k of f (decode's), nil when absent.
+func strs(f []gjson.Result, k int) ([]string, error) {
+	v, key := f[k], recordKeys[k]
 	if !v.Exists() {
 		return nil, nil
 	}
@@ -356,11 +395,11 @@ func DecodeLedger(data []byte) ([]Record, []Problem) {
 //
 //	fold([observe "…Date: Feb 12, 2026\n* 🔴 (14:30) User prefers tabs", clear], "", cfg) => no observations, watermark kept
 func fold(recs []Record, session string, cfg omConfig) *state {
-	s := &state{session: session}
+	f := newFolder(session, cfg)
 	for _, r := range recs {
-		s.Apply(r, cfg)
+		f.apply(r)
 	}
-	return s
+	return f.done()
 }
 
 // Reading a ledger in pieces (issue 19, item 2): a resource ledger grows with

@@ -115,6 +115,42 @@ func (s *state) Text() string {
 // beyond cfg.MaxObservationItems are pruned, lowest priority and oldest
 // first.
 func (s *state) Apply(r Record, cfg omConfig) {
+	f := folder{s: s, cfg: cfg}
+	f.apply(r)
+	f.settle()
+}
+
+// folder applies records to a state in order, as Apply does one at a time,
+// except that it merges the observations they carry only when it settles:
+// a reflect replaces every observation and a clear empties them, so what a
+// later one replaces is never read into the state, deduplicated and pruned.
+// Nothing else a record changes depends on the observations, and merging
+// later runs the same steps on the same observations in the same order, so
+// the state is the one Apply gives. A long-lived ledger, where every fourth
+// record is a reflect carrying every observation kept, took 16 s to fold
+// under TinyGo record by record (issue 19). What waits is bounded: the last
+// reflect's text, and observations up to cfg.MaxObservationItems items or
+// ledgerPiece bytes of text, beyond which the folder settles.
+type folder struct {
+	s   *state
+	cfg omConfig
+
+	rebase  bool      // the observations are to be read from reflect before adds are merged
+	reflect string    // the observations of the last reflect, as its record has them
+	day     int64     // the day of the reflect's time: items without a date belong to it
+	adds    [][]group // the observations of the observe records since, in order, not yet merged
+	items   int       // observations in adds
+	bytes   int       // text of the records adds were read from
+}
+
+// newFolder starts the fold of a ledger for session (see fold).
+func newFolder(session string, cfg omConfig) *folder {
+	return &folder{s: &state{session: session}, cfg: cfg}
+}
+
+// apply is Apply without the merge of the observations (see folder).
+func (f *folder) apply(r Record) {
+	s := f.s
 	s.version++
 	switch r.Op {
 	case opObserve:
@@ -127,7 +163,9 @@ func (s *state) Apply(r Record, cfg omConfig) {
 		add, _ := readGroups(clean(sanitize(r.Obs)), clock{Ms: r.Time}.Day())
 		changed := false
 		if len(add) > 0 {
-			s.Groups = prune(appendGroups(s.Groups, add), cfg.MaxObservationItems, 0)
+			f.adds = append(f.adds, add)
+			f.items += countItems(add)
+			f.bytes += len(r.Obs)
 			s.SinceReflect++
 			changed = true
 		} else {
@@ -142,9 +180,12 @@ func (s *state) Apply(r Record, cfg omConfig) {
 		if changed {
 			s.Changed = r.Time
 		}
+		if f.items > f.cfg.MaxObservationItems || f.bytes > ledgerPiece {
+			f.settle()
+		}
 	case opReflect:
-		groups, _ := readGroups(clean(sanitize(r.Obs)), clock{Ms: r.Time}.Day())
-		s.Groups = prune(groups, cfg.MaxObservationItems, 0)
+		f.rebase, f.reflect, f.day = true, r.Obs, clock{Ms: r.Time}.Day()
+		f.adds, f.items, f.bytes = nil, 0, 0
 		if r.HasTask {
 			s.Task = taskOf(r.Task)
 		}
@@ -155,6 +196,8 @@ func (s *state) Apply(r Record, cfg omConfig) {
 		s.SinceReflect = 0
 		s.Changed = r.Time
 	case opClear:
+		f.rebase, f.reflect = false, ""
+		f.adds, f.items, f.bytes = nil, 0, 0
 		s.Groups, s.Task, s.Response = nil, "", ""
 		s.SinceReflect = 0
 		s.Changed = r.Time
@@ -175,6 +218,27 @@ func (s *state) Apply(r Record, cfg omConfig) {
 			s.Settings.RetainTokens = r.Settings.RetainTokens
 		}
 	}
+}
+
+// settle merges the observations waiting: the last reflect's, read as its
+// record came, then each observe record's after it, each pruned.
+func (f *folder) settle() {
+	s, most := f.s, f.cfg.MaxObservationItems
+	if f.rebase {
+		groups, _ := readGroups(clean(sanitize(f.reflect)), f.day)
+		s.Groups = prune(groups, most, 0)
+	}
+	for _, add := range f.adds {
+		s.Groups = prune(appendGroups(s.Groups, add), most, 0)
+	}
+	f.rebase, f.reflect = false, ""
+	f.adds, f.items, f.bytes = nil, 0, 0
+}
+
+// done settles and returns the state.
+func (f *folder) done() *state {
+	f.settle()
+	return f.s
 }
 
 // Retry forgets the failures of both kinds of call, so the next plan may

@@ -19,3 +19,10 @@ func ExampleGet() {
 	// true
 	// false
 }
+
+func ExampleFields() {
+	f := jsonr.Fields(gjson.Parse(`{"op":"clear","t":1770906600000}`), "t", "op", "v")
+	fmt.Println(f[0].Int(), f[1].Str, f[2].Exists())
+	// Output:
+	// 1770906600000 clear false
+}

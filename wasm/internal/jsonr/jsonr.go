@@ -9,11 +9,18 @@
 // (docs/decisions/009-module-size.md).
 //
 // It only looks values up; parsing and reading them stays gjson's job
-// (Parse, ForEach, Int, String…), and writing is jsonw's. It must never grow
-// a path language of its own.
+// (Parse, ForEach, Int, String…), but for the unescaping of a string it
+// found, which it does to the bytes gjson's gives, only faster (value), and
+// writing is jsonw's. It must never grow a path language of its own.
 package jsonr
 
-import "github.com/tidwall/gjson"
+import (
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
 
 // Get returns the value at path in r, or a Result that does not Exist. Each
 // dot-separated part of path is a key when the value is an object (the first
@@ -38,6 +45,40 @@ func Get(r gjson.Result, path string) gjson.Result {
 	return get(r.Raw, path, r.Index)
 }
 
+// Fields returns, for each of keys, what Get(r, key) returns (the value of
+// the first member of that name when r is an object), reading r once: Get
+// for each key would step over every member before it again, and a record
+// whose last member is a string of megabytes was read that many times over
+// (issue 19). A key is a key here, dots and all, never a path.
+//
+//	Fields(gjson.Parse(`{"op":"clear","t":1}`), "t", "op", "v") => 1, "clear", nothing
+func Fields(r gjson.Result, keys ...string) []gjson.Result {
+	out := make([]gjson.Result, len(keys))
+	if r.Type != gjson.JSON {
+		return out
+	}
+	json := r.Raw
+	i := space(json, 0)
+	if i == len(json) || json[i] != '{' {
+		return out
+	}
+	found := make([]bool, len(keys))
+	for i, left := i+1, len(keys); left > 0; {
+		key, vstart, vend, ok := member(json, i)
+		if !ok {
+			break
+		}
+		for k := range keys {
+			if !found[k] && keys[k] == key {
+				out[k], found[k] = value(json[vstart:vend], r.Index+vstart), true
+				left--
+			}
+		}
+		i = vend
+	}
+	return out
+}
+
 // get looks path up in the object or array that starts json; base is the
 // offset of json in the document, for the Result's Index.
 func get(json, path string, base int) gjson.Result {
@@ -57,29 +98,8 @@ func get(json, path string, base int) gjson.Result {
 
 func inObject(json string, i int, part, rest string, more bool, base int) gjson.Result {
 	for {
-		i = space(json, i)
-		for i < len(json) && json[i] == ',' {
-			i = space(json, i+1)
-		}
-		if i == len(json) || json[i] != '"' {
-			return gjson.Result{}
-		}
-		kstart := i
-		kend, escaped := str(json, i)
-		if kend < 0 {
-			return gjson.Result{}
-		}
-		key := json[kstart+1 : kend-1]
-		if escaped {
-			key = gjson.Parse(json[kstart:kend]).Str
-		}
-		i = space(json, kend)
-		if i == len(json) || json[i] != ':' {
-			return gjson.Result{}
-		}
-		vstart := space(json, i+1)
-		vend := skip(json, vstart)
-		if vend <= vstart {
+		key, vstart, vend, ok := member(json, i)
+		if !ok {
 			return gjson.Result{}
 		}
 		if key == part {
@@ -96,6 +116,38 @@ func inObject(json string, i int, part, rest string, more bool, base int) gjson.
 		}
 		i = vend
 	}
+}
+
+// member reads the member of an object that starts at json[i] (after the
+// '{', or after the member before it): its key and where its value starts
+// and ends. ok is false at the end of the object and at JSON it cannot read.
+func member(json string, i int) (key string, vstart, vend int, ok bool) {
+	i = space(json, i)
+	for i < len(json) && json[i] == ',' {
+		i = space(json, i+1)
+	}
+	if i == len(json) || json[i] != '"' {
+		return "", 0, 0, false
+	}
+	kstart := i
+	kend, escaped := str(json, i)
+	if kend < 0 {
+		return "", 0, 0, false
+	}
+	key = json[kstart+1 : kend-1]
+	if escaped {
+		key = gjson.Parse(json[kstart:kend]).Str
+	}
+	i = space(json, kend)
+	if i == len(json) || json[i] != ':' {
+		return "", 0, 0, false
+	}
+	vstart = space(json, i+1)
+	vend = skip(json, vstart)
+	if vend <= vstart {
+		return "", 0, 0, false
+	}
+	return key, vstart, vend, true
 }
 
 func inArray(json string, i int, part, rest string, more bool, base int) gjson.Result {
@@ -128,11 +180,83 @@ func inArray(json string, i int, part, rest string, more bool, base int) gjson.R
 	}
 }
 
-// value is the Result for raw, one whole JSON value at index in the document.
+// value is the Result for raw, one whole JSON value at index in the document:
+// gjson.Parse's. A string with escapes is unescaped here rather than by
+// gjson, to the same string (FuzzValue): gjson appends it a byte at a time,
+// which under TinyGo took 6× as long as copying the runs between escapes,
+// and a reflect record's observations are hundreds of kilobytes of text
+// with an escape every line (issue 19).
 func value(raw string, index int) gjson.Result {
+	if len(raw) > 1 && raw[0] == '"' {
+		if end, escaped := str(raw, 0); escaped && end == len(raw) {
+			return gjson.Result{Type: gjson.String, Raw: raw, Str: unescape(raw[1 : len(raw)-1]), Index: index}
+		}
+	}
 	r := gjson.Parse(raw)
 	r.Index = index
 	return r
+}
+
+// unescape is gjson's unescape (the text of a string between its quotes,
+// escapes read, up to the first control character or broken escape), with
+// the runs of bytes between escapes copied whole.
+func unescape(json string) string {
+	out := make([]byte, 0, len(json))
+	for i := 0; i < len(json); i++ {
+		j := i
+		for j < len(json) && json[j] != '\\' && json[j] >= ' ' {
+			j++
+		}
+		out = append(out, json[i:j]...)
+		if i = j; i == len(json) || json[i] < ' ' {
+			break
+		}
+		if i++; i >= len(json) {
+			break
+		}
+		switch json[i] {
+		case '\\', '/', '"':
+			out = append(out, json[i])
+			continue
+		case 'b':
+			out = append(out, '\b')
+			continue
+		case 'f':
+			out = append(out, '\f')
+			continue
+		case 'n':
+			out = append(out, '\n')
+			continue
+		case 'r':
+			out = append(out, '\r')
+			continue
+		case 't':
+			out = append(out, '\t')
+			continue
+		case 'u':
+			if i+5 > len(json) {
+				break
+			}
+			r := hex4(json[i+1:])
+			i += 5
+			if utf16.IsSurrogate(r) && len(json[i:]) >= 6 && json[i] == '\\' && json[i+1] == 'u' {
+				r = utf16.DecodeRune(r, hex4(json[i+2:]))
+				i += 6
+			}
+			out = utf8.AppendRune(out, r)
+			i--
+			continue
+		}
+		break
+	}
+	return string(out)
+}
+
+// hex4 reads the four hex digits of a \u escape as gjson does: 0 when
+// they are not four hex digits.
+func hex4(s string) rune {
+	n, _ := strconv.ParseUint(s[:4], 16, 64)
+	return rune(n)
 }
 
 // cut splits path at its first dot.

@@ -90,6 +90,40 @@ func TestGetStopsOnBrokenJSONWithinIt(t *testing.T) {
 	}
 }
 
+// sameFields fails unless Fields finds, for each of keys, what Get finds in
+// an object, and nothing in anything else (where Get reads a key of digits
+// as an index).
+func sameFields(t testing.TB, root gjson.Result, keys ...string) {
+	t.Helper()
+	got := Fields(root, keys...)
+	require.Equal(t, len(keys), len(got))
+	object := strings.HasPrefix(strings.TrimLeft(root.Raw, " \t\r\n"), "{")
+	for k, key := range keys {
+		var want gjson.Result
+		if object {
+			want = Get(root, key)
+		}
+		require.Equal(t, want, got[k], "%q in %s", key, root.Raw)
+	}
+}
+
+func TestFieldsFindsWhatGetFindsForEachKey(t *testing.T) {
+	for _, doc := range []string{
+		`{"v":1,"op":"reflect","t":5,"obs":"Date: Feb 27, 2026\n* long"}`,
+		`{"a":1,"a":2,"b":{"a":3}}`,                  // the first of two members of a name
+		`{"o\u0070":"clear","op":"set"}`,             // an escaped key
+		`{"a":1,"b":`, `{"a":1,"b" 2,"c":3}`, `{"a"`, // broken JSON: what comes before the break
+		`[1,2]`, `["a"]`, `"a"`, `7`, ``, ` {"a" : [ 1 ] , "b":null} `,
+	} {
+		root := gjson.Parse(doc)
+		sameFields(t, root, "v", "op", "a", "b", "c", "obs", "missing", "0")
+		sameFields(t, root, "a", "a")
+		sameFields(t, root)
+	}
+	inner := Get(gjson.Parse(`{"x":{"a":1,"b":[2]}}`), "x")
+	sameFields(t, inner, "b", "a") // Index counts from the document's start
+}
+
 // Random documents with few key names (so keys repeat, within an object too),
 // escaped keys, nesting and every kind of value, asked for paths built from
 // those names: Get must find what gjson finds, hits and misses alike.
@@ -187,9 +221,51 @@ func FuzzGet(f *testing.F) {
 	f.Add(`[true,false,null,"x",-1.5e3]`, "4")
 	f.Fuzz(func(t *testing.T, doc, path string) {
 		Get(gjson.Parse(doc), path) // on any input it must only stop
+		if !strings.Contains(path, ".") {
+			sameFields(t, gjson.Parse(doc), path, "a", path) // on any input
+		}
 		if !gjson.Valid(doc) || !plain(path) || insideString(doc, path) {
 			return // gjson finds keys inside a string's text (TestGetFindsNothingInsideAString)
 		}
 		same(t, doc, path)
 	})
+}
+
+// A string with escapes is unescaped by jsonr (value), and must read as
+// gjson reads it: every escape, a broken one, a control character, a lone
+// or paired surrogate, a string cut short.
+func TestAStringReadsAsGjsonReadsIt(t *testing.T) {
+	for _, raw := range []string{
+		`"Date: Feb 27, 2026\n* 🟡 (05:00) User keeps the old API\n"`,
+		`"\\ \/ \" \b \f \n \r \t"`, `"\u00e9\u2028\uD83D\uDE00 \ud800 x \udc00\ud800"`,
+		`"a\x"`, `"a\u12"`, `"a\u12zz b"`, `"a` + "\x01" + `b\n"`, `"a\n`, `"a\\"`, `"a\\\"b"`, `"\"`, `"\u"`,
+		`"\uD83D\u0041"`, `"\uD83D\"`, `"no escape"`, `""`, `"`, `7`, `{"a":"\n"}`,
+	} {
+		sameValue(t, raw)
+	}
+	r := Get(gjson.Parse(`{"obs":"a\nb"}`), "obs")
+	require.Equal(t, "a\nb", r.Str)
+	require.Equal(t, 7, r.Index)
+}
+
+// FuzzValue: a value reads as gjson.Parse reads it, whatever the bytes.
+func FuzzValue(f *testing.F) {
+	f.Add(`"Date: Feb 27, 2026\n* 🟡 (05:00) User keeps the old API\n"`)
+	f.Add(`"\\ \/ \" \b \f \n \r \t \u00e9\uD83D\uDE00 \ud800"`)
+	f.Add(`"a\x"`)
+	f.Add(`"a\u12zz"`)
+	f.Add(`"\uD83D\u0041\\\""`)
+	f.Add(`nAn`) // a number that is not one: NaN, which equals nothing
+	f.Fuzz(func(t *testing.T, raw string) { sameValue(t, raw) })
+}
+
+// sameValue fails unless value reads raw as gjson.Parse does.
+func sameValue(t testing.TB, raw string) {
+	t.Helper()
+	want, got := gjson.Parse(raw), value(raw, 11)
+	want.Index = 11
+	if want.Num != want.Num && got.Num != got.Num {
+		want.Num, got.Num = 0, 0
+	}
+	require.Equal(t, want, got, "%q", raw)
 }
