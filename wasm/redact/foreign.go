@@ -318,33 +318,44 @@ func foreignProse(lw string, fam family) bool {
 	if inList(foreignPredicates[:], lw) || inList(predicates[:], lw) || inList(states[:], lw) || isFunctionWord(lw) {
 		return true
 	}
-	ends := func(suffixes ...string) bool {
-		for _, x := range suffixes {
-			if strings.HasSuffix(lw, x) {
-				return true
-			}
-		}
-		return false
-	}
 	switch fam {
 	case germanic:
-		if len(lw) >= 6 && ends("t", "en", "d") {
+		if len(lw) >= 6 && endsIn(lw, germanicParticiple[:]) {
 			if strings.HasPrefix(lw, "ge") || strings.HasPrefix(lw, "ver") {
 				return true
 			}
-			for _, p := range [...]string{"ab", "an", "auf", "aus", "ein", "um", "zu", "zurück", "vor", "weg", "uit", "op", "af", "aan", "terug"} {
-				if strings.HasPrefix(lw, p+"ge") {
+			for _, p := range separablePrefixes {
+				if strings.HasPrefix(lw, p) && strings.HasPrefix(lw[len(p):], "ge") {
 					return true
 				}
 			}
 		}
-		return len(lw) >= 7 && ends("lich")
+		return len(lw) >= 7 && strings.HasSuffix(lw, "lich")
 	case romance:
-		return len(lw) >= 8 && ends("ata", "ada", "ida", "ita", "uta", "ato", "ado", "ido", "ito", "uto") || len(lw) >= 7 && ends("é")
+		return len(lw) >= 8 && endsIn(lw, romanceParticiple[:]) || len(lw) >= 7 && strings.HasSuffix(lw, "é")
 	case slavic:
-		return strings.HasPrefix(lw, "не") || strings.HasPrefix(lw, "nie") || ends("ый", "ая", "ое", "ne", "owe")
+		return strings.HasPrefix(lw, "не") || strings.HasPrefix(lw, "nie") || endsIn(lw, slavicAdjective[:])
 	case turkic:
-		return ends("sız", "siz", "suz", "süz")
+		return endsIn(lw, turkicWithout[:])
+	}
+	return false
+}
+
+// The endings foreignProse weighs.
+var (
+	germanicParticiple = [...]string{"t", "en", "d"}
+	separablePrefixes  = [...]string{"ab", "an", "auf", "aus", "ein", "um", "zu", "zurück", "vor", "weg", "uit", "op", "af", "aan", "terug"}
+	romanceParticiple  = [...]string{"ata", "ada", "ida", "ita", "uta", "ato", "ado", "ido", "ito", "uto"}
+	slavicAdjective    = [...]string{"ый", "ая", "ое", "ne", "owe"}
+	turkicWithout      = [...]string{"sız", "siz", "suz", "süz"}
+)
+
+// endsIn: w ends with one of suffixes.
+func endsIn(w string, suffixes []string) bool {
+	for _, x := range suffixes {
+		if strings.HasSuffix(w, x) {
+			return true
+		}
 	}
 	return false
 }
