@@ -238,7 +238,7 @@ func foreignValue(s string, start, v int, verb bool, fam family) (int, int, int,
 		return 0, 0, 0, 0, false
 	}
 	if !looksLikePassword(w) {
-		if !verb || clauseEnd(s, v, e) != v+len(w) {
+		if !verb || !aloneInClause(s, v, e, w) {
 			return 0, 0, 0, 0, false
 		}
 		w = strings.TrimSuffix(w, "!")
@@ -247,6 +247,19 @@ func foreignValue(s string, start, v int, verb bool, fam family) (int, int, int,
 		}
 	}
 	return v, v + len(w), start, v + len(w), true
+}
+
+// aloneInClause: the word w at s[v:] (s[v:e] with the punctuation that
+// closes a clause) is the whole of its clause, and no mark follows it
+// unless a ".", "!", "?" or ":" of its own ended the clause: a mark may
+// stand for a word the first pass saw there ("Passwort: geheim
+// AKIAIOSFODNN7EXAMPLE"), and the second pass must find what the first
+// did.
+func aloneInClause(s string, v, e int, w string) bool {
+	if clauseEnd(s, v, e) != v+len(w) {
+		return false
+	}
+	return strings.IndexByte(".!?:", s[e-1]) >= 0 || !strings.HasPrefix(s[runEnd(s, e, isBlank):], markOpen)
 }
 
 // isWordOfLetters: four or more letters of any script and nothing else.

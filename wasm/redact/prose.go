@@ -191,7 +191,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	if ce > e {
 		rest = s[e:ce]
 	}
-	if !proseValue(w, rest) && !((owned(s, m[0]) || rest == "" && givesValue(s, m[0], v)) && ownValue(w)) {
+	if !proseValue(w, rest) && !((owned(s, m[0]) || aloneInClause(s, v, e, w) && givesValue(s, m[0], v)) && ownValue(w)) {
 		return 0, 0, 0, 0, false
 	}
 	// A value glued to its "=" or ":" is one word, as in a flag or an

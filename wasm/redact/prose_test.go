@@ -130,6 +130,12 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"-ing after a word that says which password", "the wifi password is blessing", "the wifi password is [REDACTED:secret]"},
 		{"-ed after someone's password", "Ada's password is wicked.", "Ada's password is [REDACTED:secret]."},
 		{"-ing after a colon", "pw: blessing", "pw: [REDACTED:secret]"},
+		// A word of letters followed by another secret is not alone in its
+		// clause, before the other is redacted or after (FuzzString's
+		// "pAssord is pAssord is00000" was redacted only by a second pass).
+		{"a word of letters before another secret", "Passwort: geheim AKIAIOSFODNN7EXAMPLE", "Passwort: geheim [REDACTED:aws-key]"},
+		{"and after it was redacted", "Passwort: geheim [REDACTED:aws-key]", "Passwort: geheim [REDACTED:aws-key]"},
+		{"unless the word's own mark ended the clause", "Passwort: geheim! AKIAIOSFODNN7EXAMPLE", "Passwort: [REDACTED:secret]! [REDACTED:aws-key]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, _ := String(tt.in); got != tt.want {
