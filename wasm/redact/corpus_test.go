@@ -21,6 +21,7 @@ type secretLine struct {
 	Text   string   `json:"text"`
 	Secret string   `json:"secret"`
 	Keep   []string `json:"keep"`
+	Alone  bool     `json:"alone"`
 	line   int
 }
 

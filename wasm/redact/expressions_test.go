@@ -92,7 +92,9 @@ func expressions() []expression {
 		// secret: a token or an API key in prose
 		{re: `\b(?:` + fold("token") + `|` + fold("api") + `[ \t_.\-]?` + fold("key") + `)\b`},
 		// secret: a password word in another language
-		{re: `\b(?:` + foldAny("passwort", "kennwort", "senha", "mot de passe") + `)\b|\b` + fold("contrase") + `(?:ñ|Ñ|n|N)` + fold("a") + `\b|[Пп]ароль|ПАРОЛЬ`},
+		{re: `\b(?:` + foldAny("passwort", "kennwort", "senha", "mot de passe", "wachtwoord") + `)\b|\b` + fold("contrase") + `(?:ñ|Ñ|n|N)` + fold("a") + `\b|` +
+			`\b` + fold("contrasenya") + `\b|\b` + fold("passord") + `(?:` + fold("et") + `)?\b|\b` + fold("l") + `(?:ö|Ö)` + fold("senord") + `(?:` + fold("et") + `)?\b|` +
+			`\b` + fold("has") + `(?:ł|Ł)` + fold("o") + `\b|(?:ş|Ş)(?:[Ii]|İ)` + fold("fre") + `(?:` + foldAny("m", "si", "niz") + `)?\b|[Пп]ароль|ПАРОЛЬ`},
 		// secret: .npmrc _auth
 		{re: `(?:^|[^A-Za-z0-9_])_auth[ \t]*=[ \t]*([^\s"']{4,})`},
 		// secret: .netrc

@@ -54,7 +54,9 @@ func FuzzString(f *testing.F) {
 // prose (letters, digits, spaces, .,!?) on the same line, a space apart.
 // Other text on the same line can change its meaning: "token= " before
 // "password: hunter2" makes "password:" the token's value, and an open quote
-// can swallow the line's label.
+// can swallow the line's label. After a secret that is one only alone in its
+// clause (alone: "Passwort: geheim", not "Passwort: geheim halten"), the
+// text goes on a line of its own.
 func FuzzEmbeddedSecret(f *testing.F) {
 	secrets := loadSecrets(f)
 	for i := range secrets {
@@ -68,7 +70,11 @@ func FuzzEmbeddedSecret(f *testing.F) {
 		if sameLine && isProse(before) && isProse(after) {
 			sep = " "
 		}
-		s := before + sep + c.Text + sep + after
+		sepAfter := sep
+		if c.Alone {
+			sepAfter = "\n"
+		}
+		s := before + sep + c.Text + sepAfter + after
 		start := len(before) + len(sep) + strings.Index(c.Text, c.Secret)
 		end := start + len(c.Secret)
 		for _, f := range Find(s) {

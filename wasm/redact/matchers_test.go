@@ -120,6 +120,10 @@ var matcherEdges = []string{
 	// password words of other languages, at their edges.
 	"passwort", "Passwörter", "kennwort1", "mot de passe", "mot  de passe", "motde passe", "contraseña", "contrasena", "contraseñas",
 	"CONTRASEÑA", "ContraseÑa", "contraseNA", "contraseã", "пароль", "Пароли", "ПАРОЛЬ", "xпароль", "senha", "senhas", "\xd0\xbf",
+	"wachtwoord", "wachtwoorden", "contrasenya", "contrasenyes", "contraseny", "CONTRASENYA", "passord", "passordet", "passorde", "passordetx",
+	"lösenord", "LÖSENORDET", "lÖsenord", "losenord", "lösenorden", "hasło", "HASŁO", "hasŁo", "hasła", "haslo", "xhasło", "hasłox",
+	"şifre", "Şifre", "ŞİFRE", "ŞIFRE", "şİfre", "şifrem", "şifresi", "şifreniz", "şifremx", "şifresİ", "xşifre", "şifr", "\xc5", "\xc5\x9f",
+	"şifrenizm", "şifre_", "ł", "Ło",
 	// Kelvin sign and long s: never ASCII letters.
 	"api_\u212aey = hunter22x", "\u017fecret: hunter22x", "machine a login b pa\u017f\u017fword c",
 }
@@ -147,6 +151,7 @@ var edits = []string{
 	"\u212a", "\u017f", "\xff", "\x80", "\xe2\x82", "://", "=>", ":=", "KEY", "key", "_key", "password",
 	"-----", "BEGIN", "END", "PRIVATE KEY", "[REDACTED:secret]", "machine", "login", "_auth",
 	"pass", "Pass", "api", "token", "ñ", "пароль", "—", "(", ")",
+	"ł", "Ł", "ş", "İ", "ö", "et", "si", "è", "é",
 }
 
 func editNearTrigger(rng *rand.Rand, s string) string {
@@ -211,6 +216,7 @@ var parts = []string{
 	"pass", "phrase", "pw", " is ", " was ", " for the ", "passcode", "secret access key ", "“", "”",
 	"SG.", "SK", "shpat_", "dop_v1_", "hvs.", "AGE-SECRET-KEY-1", "?sig=", "&sig=", "xoxe-", "AccountKey=",
 	"_PASS", "Pass", "api key", "aws_secret", "passwort", "contraseña", "contrasena", "пароль", "Пароль", "mot de passe", "senha", " ist ", " é ", "—",
+	"wachtwoord", "contrasenya", "passord", "passordet", "lösenord", "hasło", "HASŁO", "şifre", "ŞİFRE", "şifresi", " è ", " is ", " to ", "mela", "geheim",
 }
 
 func randomText(rng *rand.Rand) string {

@@ -106,9 +106,12 @@ func newPatterns() []*pattern {
 			// value that looks like a token (prose.go). Its triggers are other
 			// patterns' too, so the prefilter compares nothing more for it.
 			find: findTokenWord, span: tokenProse},
-		{kind: "secret", triggers: []string{"passwort", "kennwort", "senha", "mot de passe", "contrase", "пароль", "Пароль", "ПАРОЛЬ"},
-			// In German, Portuguese, French, Spanish and Russian: "mein
-			// Passwort ist …", "пароль: …" (prose.go).
+		{kind: "secret", triggers: []string{"passwort", "kennwort", "wachtwoord", "senha", "mot de passe", "contrase", "passord",
+			"ösenord", "Ösenord", "ło", "Ło", "şifre", "Şifre", "şİfre", "Şİfre", "пароль", "Пароль", "ПАРОЛЬ"},
+			// In German, Dutch, French, Spanish, Catalan, Portuguese,
+			// Swedish, Norwegian, Polish, Turkish and Russian: "mein Passwort
+			// ist …", "пароль: …" (foreign.go). Italian writes the English
+			// word: the prose pattern above reads "la password è …".
 			find: findForeignPasswordWord, span: foreignPassword},
 		{kind: "secret", triggers: []string{"_auth"},
 			// .npmrc's _auth=base64(user:password); "basic_auth" is not it.

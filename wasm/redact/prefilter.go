@@ -18,7 +18,12 @@ type trigger struct {
 }
 
 var (
-	byFirst     [256][]trigger
+	byFirst [256][]trigger
+	// pairs has bit c0<<8 | c1 set when a trigger starts with the byte c0
+	// and then a byte that | 0x20 makes c1: one test that most bytes of a
+	// text fail (prose is full of letters that start a trigger, few of the
+	// pairs do), before the comparisons of c0's triggers.
+	pairs       [1 << 16 / 64]uint64
 	allPatterns uint64
 	multiline   uint64 // patterns whose matches may span lines
 	setupOnce   sync.Once
@@ -52,6 +57,22 @@ func index(c byte, t string, bit uint64) {
 		}
 	}
 	byFirst[c] = append(byFirst[c], trigger{t, t[1] | 0x20, bit})
+	k := pair(c, t[1])
+	pairs[k>>6] |= 1 << (k & 63)
+}
+
+// pair is the index in pairs of a trigger's first two bytes, or of a text's
+// two bytes that might start one.
+func pair(c0, c1 byte) uint { return uint(c0)<<8 | uint(c1|0x20) }
+
+// mayStartTrigger: some trigger starts with s[i] and a byte that folds as
+// s[i+1] does (every trigger has two bytes or more).
+func mayStartTrigger(s string, i int) bool {
+	if i+1 >= len(s) {
+		return false
+	}
+	k := pair(s[i], s[i+1])
+	return pairs[k>>6]&(1<<(k&63)) != 0
 }
 
 // startsWith reports whether s[i:] starts with t's literal, ignoring ASCII

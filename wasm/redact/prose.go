@@ -124,57 +124,6 @@ func findTokenWord(s string, pos int) []int {
 	return nil
 }
 
-// findForeignPasswordWord: \b(?:PASSWORT|KENNWORT|SENHA|MOT DE PASSE)\b|\bCONTRASE(?:ñ|Ñ|n|N)A\b|[Пп]ароль|ПАРОЛЬ,
-// Latin letters in any ASCII case: the word for a password in German,
-// Portuguese, French, Spanish (also typed without its tilde) and Russian.
-// regexp's \b knows ASCII words only, so the Russian word has none; its
-// span function looks at what follows it.
-func findForeignPasswordWord(s string, pos int) []int {
-	for i := pos; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == 0xD0: // п or П
-			for _, w := range [...]string{"пароль", "Пароль", "ПАРОЛЬ"} {
-				if strings.HasPrefix(s[i:], w) {
-					return whole(i, i+len(w))
-				}
-			}
-		case isLetter(c) && wordStart(s, i):
-			e := -1
-			switch c | 0x20 {
-			case 'p', 'k':
-				if hasPrefixFold(s[i:], "passwort") || hasPrefixFold(s[i:], "kennwort") {
-					e = i + 8
-				}
-			case 's':
-				if hasPrefixFold(s[i:], "senha") {
-					e = i + 5
-				}
-			case 'm':
-				if hasPrefixFold(s[i:], "mot de passe") {
-					e = i + 12
-				}
-			case 'c':
-				if k := i + 8; hasPrefixFold(s[i:], "contrase") {
-					switch {
-					case hasAt(s, k, "ñ") || hasAt(s, k, "Ñ"):
-						k += 2
-					case k < len(s) && s[k]|0x20 == 'n':
-						k++
-					}
-					if k > i+8 && k < len(s) && s[k]|0x20 == 'a' {
-						e = k + 1
-					}
-				}
-			}
-			if e >= 0 && wordEnd(s, e) {
-				return whole(i, e)
-			}
-			i = runEnd(s, i, isWord) - 1
-		}
-	}
-	return nil
-}
-
 // prosePassword is the span of the value a password word introduces:
 //
 //	my password is hunter2                     => hunter2
@@ -182,6 +131,8 @@ func findForeignPasswordWord(s string, pos int) []int {
 //	pw: hunter2, user: ada                     => hunter2
 //	my passphrase is correct horse battery staple. Thanks => correct horse battery staple
 //	passwd hunter2                             => hunter2 (without a verb, only a word that looks like one: a letter and a digit or symbol, 6+ bytes)
+//	the wifi password is blessing              => blessing (a word ending in -ed or -ing: see ownValue)
+//	la password è mela                         => mela (see foreignValue)
 //	the password is hashed with bcrypt         => (none)
 //	reset your password in settings            => (none)
 func prosePassword(s string, m []int) (int, int, int, int, bool) {
@@ -195,6 +146,13 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	}
 	if v < 0 {
 		v = afterIntro(s, m[1])
+	}
+	if v < 0 {
+		// Another language's "is" after the English word, as Italian (and
+		// often Spanish and Portuguese) write it: "la password è mela".
+		if fv, ok := foreignIntro(s, m[1], borrowedIs[:], false); ok {
+			return foreignValue(s, m[0], fv, true, romance)
+		}
 	}
 	if v < 0 {
 		// No verb: "passwd hunter2", "set the password to hunter2", one word
@@ -233,7 +191,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	if ce > e {
 		rest = s[e:ce]
 	}
-	if !proseValue(w, rest) && !(owned(s, m[0]) && ownValue(w)) {
+	if !proseValue(w, rest) && !((owned(s, m[0]) || aloneInClause(s, v, e, w) && givesValue(s, m[0], v)) && ownValue(w)) {
 		return 0, 0, 0, 0, false
 	}
 	// A value glued to its "=" or ":" is one word, as in a flag or an
@@ -325,10 +283,33 @@ func owned(s string, i int) bool {
 	return false
 }
 
+// givesValue: the sentence gives the value (at s[v:]) of the password word
+// at s[i:], rather than saying something of passwords in general: it
+// follows ":" or "=" ("pw: blessing"), or a word that says which password
+// it is ("the wifi password is blessing", "Ada's password is …"; not "the
+// password is salted", "if password is missing").
+func givesValue(s string, i, v int) bool {
+	if k := runEndBack(s, runEndBack(s, v, isBlank), isMarkup); k > 0 && (s[k-1] == ':' || s[k-1] == '=') {
+		return true
+	}
+	e := runEndBack(s, i, isBlank)
+	if e == i {
+		return false
+	}
+	b := runEndBack(s, e, isWord)
+	w := strings.ToLower(s[b:e])
+	if w == "s" && (hasAt(s, b-1, "'") || hasAt(s, b-3, "’")) {
+		return true
+	}
+	return len(w) >= 2 && !isFunctionWord(w) && !isPredicate(w)
+}
+
 // ownValue: a word of letters ending in -ed or -ing that is a password when
-// a person gives their own ("my password is blessing"), unless it says
-// what happened to it ("my password is expired"). Elsewhere such a word
-// stays prose ("the password is salted").
+// a person gives their own ("my password is blessing") or the sentence
+// gives one (see givesValue: "the wifi password is blessing"), unless it
+// says what happened to a password or how it is kept ("my password is
+// expired", "the admin password is salted"; see states). Elsewhere such a
+// word stays prose ("the password is salted").
 func ownValue(w string) bool {
 	lw := strings.ToLower(w)
 	for i := 0; i < len(lw); i++ {
@@ -336,7 +317,8 @@ func ownValue(w string) bool {
 			return false
 		}
 	}
-	return (strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing")) && !inList(predicates[:], lw) && !inList(ownStates[:], lw)
+	return (strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing")) &&
+		!inList(predicates[:], lw) && !inList(states[:], lw) && !isFunctionWord(lw)
 }
 
 // tokenProse is the span of a token or an API key that a sentence names:
@@ -385,76 +367,6 @@ func looksLikeToken(w string) bool {
 		}
 	}
 	return letter && digit && !isPredicate(strings.ToLower(w))
-}
-
-// foreignPassword is the span of the value a password word of another
-// language introduces: after ":", "=", a dash or the language's "is"
-// (ist, lautet, est, es, é), also after up to three words ("das Passwort
-// für den Server ist …", "пароль от сервера: …"), a quoted value or one
-// word that looks like a password; without either, one such word right
-// after it ("пароль qwerty123"). Prose in these languages is not weighed
-// word by word as English is: a password of letters alone is kept
-// ("Passwort: geheim").
-//
-//	mein Passwort ist hunter2!      => hunter2!
-//	mot de passe : "soleil 42"      => soleil 42
-//	contraseña incorrecta           => (none)
-func foreignPassword(s string, m []int) (int, int, int, int, bool) {
-	i := m[1]
-	if i < len(s) && !isBlank(s[i]) && s[i] != ':' && s[i] != '=' && !isMarkup(s[i]) {
-		return 0, 0, 0, 0, false // пароли, парольный: another word
-	}
-	v, verb := foreignVerb(s, i)
-	for k, n := i, 0; !verb && n < 3; n++ {
-		j := runEnd(s, k, isBlank)
-		if j == k || j == len(s) {
-			break
-		}
-		k = proseWordEnd(s, j)
-		if k == j {
-			break
-		}
-		if s[k-1] == ':' && k-j > 1 {
-			v, verb = runEnd(s, k, isBlank), true
-			break
-		}
-		v, verb = foreignVerb(s, k)
-	}
-	if !verb {
-		v = runEnd(s, i, isBlank)
-	}
-	if v == i || v == len(s) {
-		return 0, 0, 0, 0, false
-	}
-	if vs, ve, end, ok := quoted(s, v); ok && verb && !isReference(s[vs:ve]) {
-		return vs, ve, m[0], end, true
-	}
-	w := trimClause(s[v:proseWordEnd(s, v)])
-	if !looksLikePassword(w) || isReference(w) || isPath(w) || strings.HasPrefix(w, markOpen) {
-		return 0, 0, 0, 0, false
-	}
-	return v, v + len(w), m[0], v + len(w), true
-}
-
-// foreignVerb: where a value starts after ":", "=", a dash or a word for
-// "is" that follows s[:i] (blanks and markdown's emphasis allowed before
-// it), and whether there is one.
-func foreignVerb(s string, i int) (int, bool) {
-	j := runEnd(s, runEnd(s, i, isMarkup), isBlank)
-	switch {
-	case j == len(s):
-	case s[j] == ':' || s[j] == '=':
-		return runEnd(s, runEnd(s, j+1, isMarkup), isBlank), true
-	case hasAt(s, j, "—") || hasAt(s, j, "–"):
-		return runEnd(s, j+len("—"), isBlank), true
-	case j > i:
-		for _, w := range [...]string{"ist", "lautet", "war", "est", "es", "era", "é"} {
-			if k := runEnd(s, j+len(w), isBlank); proseWordIs(s, j, w) && k > j+len(w) {
-				return k, true
-			}
-		}
-	}
-	return 0, false
 }
 
 // awsProseSecret is the span of an AWS secret access key named by the words
@@ -751,18 +663,17 @@ func isPredicate(w string) bool {
 // functionWords and predicates are sorted, for inList's binary search (a
 // list costs the module far less code than a switch over a hundred strings).
 var functionWords = [...]string{
-	"a", "about", "after", "all", "also", "always", "an", "and", "any", "are", "as", "at",
-	"be", "been", "before", "being", "blank", "both", "but", "by", "can", "case", "could",
-	"did", "does", "during", "each", "either", "empty", "enough", "every", "false", "five",
-	"for", "four", "from", "had", "has", "have", "her", "here", "his", "how", "if", "in",
-	"into", "is", "it", "its", "just", "less", "like", "may", "might", "more", "much",
-	"must", "my", "neither", "never", "nil", "no", "none", "not", "now", "null", "of",
-	"on", "once", "one", "only", "or", "our", "over", "same", "set", "should", "so",
-	"some", "still", "such", "ten", "than", "that", "the", "their", "them", "then",
-	"there", "these", "they", "this", "those", "three", "times", "to", "too", "true",
-	"twice", "two", "under", "unset", "very", "via", "was", "we", "were", "what",
-	"whatever", "when", "where", "which", "who", "why", "will", "with", "without", "would",
-	"yes", "you", "your",
+	"a", "about", "after", "again", "all", "also", "always", "an", "and", "any", "anything", "are",
+	"as", "at", "be", "been", "before", "being", "blank", "both", "but", "by", "can", "case", "could",
+	"did", "does", "during", "each", "either", "empty", "enough", "every", "everything", "false",
+	"five", "for", "four", "from", "had", "has", "have", "her", "here", "his", "how", "if", "in",
+	"into", "is", "it", "its", "just", "less", "like", "may", "might", "more", "much", "must", "my",
+	"neither", "never", "nil", "no", "none", "not", "nothing", "now", "null", "of", "on", "once",
+	"one", "only", "or", "our", "over", "same", "set", "should", "so", "some", "something", "still",
+	"such", "ten", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this",
+	"those", "three", "times", "to", "too", "true", "twice", "two", "under", "unset", "very", "via",
+	"was", "we", "were", "what", "whatever", "when", "where", "which", "who", "why", "will", "with",
+	"without", "would", "yes", "you", "your",
 }
 
 // predicates: see isPredicate.
@@ -775,15 +686,32 @@ var predicates = [...]string{
 	"visible", "weak", "written", "wrong",
 }
 
-// ownStates: words ending in -ed or -ing that say what happened to one's
-// own password ("my password is expired"), see ownValue.
-var ownStates = [...]string{
-	"accepted", "blocked", "cached", "changed", "changing", "compromised", "copied",
-	"denied", "disabled", "encrypted", "entered", "expired", "expiring", "exposed",
-	"failing", "forced", "generated", "hardcoded", "hashed", "ignored", "leaked",
-	"loading", "locked", "logged", "masked", "missing", "needed", "outdated", "pending",
-	"printed", "protected", "rejected", "remembered", "removed", "reused", "revoked",
-	"rotated", "shared", "showing", "synced", "typed", "updated", "working",
+// states: words ending in -ed or -ing that say what happened to a
+// password or how it is kept ("my password is expired", "the admin
+// password is salted"), or that are no value ("string"), see ownValue.
+var states = [...]string{
+	"accepted", "accessed", "allowed", "applied", "asked", "assigned", "attached", "autofilled",
+	"blocked", "blocking", "cached", "changed", "changing", "checked", "cleared", "compromised",
+	"configured", "copied", "corrupted", "deactivated", "decoded", "decrypted", "defined", "deleted",
+	"denied", "deprecated", "disabled", "disallowed", "displayed", "duplicated", "echoed", "embedded",
+	"enabled", "encoded", "encrypted", "encrypting", "enforced", "entered", "escaped", "excluded",
+	"existing", "expected", "expired", "expiring", "exported", "exposed", "failing", "filtered",
+	"forced", "forwarded", "generated", "granted", "handled", "hardcoded", "hashed", "hashing",
+	"ignored", "imported", "included", "incoming", "inherited", "injected", "invalidated", "issued",
+	"leading", "leaked", "limited", "loaded", "loading", "locked", "logged", "managed", "masked",
+	"matched", "matching", "mismatched", "missing", "needed", "normalized", "obfuscated", "obscured",
+	"omitted", "outdated", "outgoing", "owned", "padded", "parsed", "passed", "pending", "peppered",
+	"pinned", "populated", "preferred", "prefilled", "printed", "processed", "processing", "prompted",
+	"prompting", "protected", "provided", "provisioned", "queued", "quoted", "randomized", "reading",
+	"received", "recommended", "recorded", "redacted", "refreshed", "rejected", "remaining",
+	"remembered", "removed", "renewed", "repeated", "replaced", "requested", "reserved", "resetting",
+	"restricted", "retrieved", "reused", "revoked", "rotated", "rotating", "salted", "sanitized",
+	"saving", "scrambled", "secured", "selected", "sending", "shared", "showing", "signed", "skipped",
+	"specified", "storing", "stretched", "string", "stripped", "submitted", "supplied", "supported",
+	"suspended", "synced", "synchronized", "tested", "trailing", "transmitted", "trimmed",
+	"truncated", "trusted", "typed", "unchanged", "undefined", "unencrypted", "unhashed", "unmasked",
+	"unquoted", "unspecified", "unsupported", "unused", "updated", "updating", "uploaded",
+	"validated", "verified", "working", "wrapped",
 }
 
 // inList: w is one of list's words.

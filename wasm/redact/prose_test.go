@@ -97,6 +97,45 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"Portuguese", "a senha é abacaxi7", "a senha é [REDACTED:secret]"},
 		{"Russian", "Пароль: qwerty123", "Пароль: [REDACTED:secret]"},
 		{"Russian with a dash", "пароль — qwerty123", "пароль — [REDACTED:secret]"},
+		// The phrasings docs/roadmap.md listed next: a password of letters
+		// alone in another language, one word that is its whole clause.
+		{"German, letters alone", "Passwort: geheim", "Passwort: [REDACTED:secret]"},
+		{"German, the sentence's mark stays", "Das Passwort lautet geheim!", "Das Passwort lautet [REDACTED:secret]!"},
+		{"French, letters alone", "mot de passe : soleil", "mot de passe : [REDACTED:secret]"},
+		{"French, c'est", "mon mot de passe c'est soleil.", "mon mot de passe c'est [REDACTED:secret]."},
+		{"Spanish, letters alone", "contraseña: manzana", "contraseña: [REDACTED:secret]"},
+		{"Spanish, es", "la contraseña del wifi es manzana", "la contraseña del wifi es [REDACTED:secret]"},
+		{"Catalan", "la contrasenya és poma", "la contrasenya és [REDACTED:secret]"},
+		{"Portuguese, letters alone", "senha: laranja", "senha: [REDACTED:secret]"},
+		{"Portuguese, é", "a senha é laranja, não conte", "a senha é [REDACTED:secret], não conte"},
+		{"Russian, letters alone", "пароль: яблоко", "пароль: [REDACTED:secret]"},
+		{"Italian", "la password è mela", "la password è [REDACTED:secret]"},
+		{"Italian, one's own", "la mia password è mela", "la mia password è [REDACTED:secret]"},
+		{"Italian, of the wifi", "la password del wifi è mela", "la password del wifi è [REDACTED:secret]"},
+		{"Italian, typed without its accent", "la password e' mela", "la password e' [REDACTED:secret]"},
+		{"Italian, a value with a digit", "la password è mela42", "la password è [REDACTED:secret]"},
+		{"Portuguese with the English word", "a password é laranja", "a password é [REDACTED:secret]"},
+		{"Dutch", "wachtwoord: appel", "wachtwoord: [REDACTED:secret]"},
+		{"Dutch, is", "het wachtwoord is appel", "het wachtwoord is [REDACTED:secret]"},
+		{"Polish", "hasło: jabłko", "hasło: [REDACTED:secret]"},
+		{"Polish, to", "moje hasło to jabłko", "moje hasło to [REDACTED:secret]"},
+		{"Polish, capitals", "HASŁO: jabłko", "HASŁO: [REDACTED:secret]"},
+		{"Turkish", "şifre: elma", "şifre: [REDACTED:secret]"},
+		{"Turkish, its password", "wifi şifresi: elma", "wifi şifresi: [REDACTED:secret]"},
+		{"Turkish, capitals", "ŞİFRE: elma", "ŞİFRE: [REDACTED:secret]"},
+		{"Swedish", "lösenordet är äpple", "lösenordet är [REDACTED:secret]"},
+		{"Norwegian", "passord: eple", "passord: [REDACTED:secret]"},
+		// A value ending in -ed or -ing when the sentence gives a password's
+		// value without it being the speaker's own.
+		{"-ing after a word that says which password", "the wifi password is blessing", "the wifi password is [REDACTED:secret]"},
+		{"-ed after someone's password", "Ada's password is wicked.", "Ada's password is [REDACTED:secret]."},
+		{"-ing after a colon", "pw: blessing", "pw: [REDACTED:secret]"},
+		// A word of letters followed by another secret is not alone in its
+		// clause, before the other is redacted or after (FuzzString's
+		// "pAssord is pAssord is00000" was redacted only by a second pass).
+		{"a word of letters before another secret", "Passwort: geheim AKIAIOSFODNN7EXAMPLE", "Passwort: geheim [REDACTED:aws-key]"},
+		{"and after it was redacted", "Passwort: geheim [REDACTED:aws-key]", "Passwort: geheim [REDACTED:aws-key]"},
+		{"unless the word's own mark ended the clause", "Passwort: geheim! AKIAIOSFODNN7EXAMPLE", "Passwort: [REDACTED:secret]! [REDACTED:aws-key]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, _ := String(tt.in); got != tt.want {
@@ -150,7 +189,39 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"contraseña incorrecta",
 		"Пароль неверный",
 		"парольная фраза: qwerty123",
-		"Passwort: geheim",
+		// Near the phrasings above, with no secret.
+		"the password is required",
+		"password is missing",
+		"the password is being reset",
+		"my password is being reset",
+		"my password is nothing special",
+		"the password is incorrect",
+		"reset the password is tracking the old policy",
+		"the admin password is salted",
+		"the root password is expired.",
+		"pw: pending",
+		"the wifi password is working again",
+		"Passwort: siehe Tresor",
+		"Passwort: falsch",
+		"Das Passwort ist abgelaufen.",
+		"Ihr Passwort ist inaktiv.",
+		"mot de passe : oublié",
+		"Votre mot de passe est incorrect.",
+		"la contraseña es incorrecta",
+		"la contraseña es demasiado corta",
+		"contraseña: olvidada",
+		"a senha é obrigatória",
+		"пароль: неверный",
+		"la password è scaduta",
+		"la password è troppo corta",
+		"Una passphrase vuota non è consentita.",
+		"wachtwoord: vergeten",
+		"Authenticatie met wachtwoord is mislukt.",
+		"hasło: wymagane",
+		"şifre: yanlış",
+		"lösenord: glömt",
+		"Passordet ditt er utløpt.",
+		"Passwort: Geheimnis!?",
 	} {
 		if got, kinds := String(s); got != s {
 			t.Errorf("String(%q) = %q %v", s, got, kinds)
@@ -159,7 +230,9 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 }
 
 func TestProseWordListsAreSortedForTheirSearch(t *testing.T) {
-	for name, list := range map[string][]string{"functionWords": functionWords[:], "predicates": predicates[:]} {
+	for name, list := range map[string][]string{
+		"functionWords": functionWords[:], "predicates": predicates[:], "states": states[:], "foreignPredicates": foreignPredicates[:],
+	} {
 		for i := 1; i < len(list); i++ {
 			if list[i-1] >= list[i] {
 				t.Errorf("%s: %q before %q", name, list[i-1], list[i])

@@ -140,6 +140,9 @@ func scan(s string, first bool) []Finding {
 			lineMask, lineStart = 0, i+1
 			continue
 		}
+		if !mayStartTrigger(s, i) {
+			continue
+		}
 		for k := range byFirst[s[i]] {
 			if t := &byFirst[s[i]][k]; t.mask&^lineMask != 0 && t.startsWith(s, i) {
 				lineMask |= t.mask
