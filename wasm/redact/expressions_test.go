@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // The reference the matchers are proven against: each pattern's regular
@@ -268,7 +270,7 @@ func oldAnchored(r *run, l reference, i int, p *pattern, text string, from int) 
 
 func startsTrigger(s string, triggers []string) bool {
 	for _, t := range triggers {
-		if hasPrefixFold(s, t) {
+		if text.HasFoldPrefix(s, t) {
 			return true
 		}
 	}

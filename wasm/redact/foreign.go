@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Secrets in prose of other languages: "Passwort: geheim", "la contraseña
@@ -45,37 +47,37 @@ func findForeignPasswordWord(s string, pos int) []int {
 			e := -1
 			switch c | 0x20 {
 			case 'p':
-				if hasPrefixFold(s[i:], "passwort") {
+				if text.HasFoldPrefix(s[i:], "passwort") {
 					e = i + 8
-				} else if hasPrefixFold(s[i:], "passord") {
+				} else if text.HasFoldPrefix(s[i:], "passord") {
 					e = optSuffix(s, i+7, "et")
 				}
 			case 'k':
-				if hasPrefixFold(s[i:], "kennwort") {
+				if text.HasFoldPrefix(s[i:], "kennwort") {
 					e = i + 8
 				}
 			case 'w':
-				if hasPrefixFold(s[i:], "wachtwoord") {
+				if text.HasFoldPrefix(s[i:], "wachtwoord") {
 					e = i + 10
 				}
 			case 's':
-				if hasPrefixFold(s[i:], "senha") {
+				if text.HasFoldPrefix(s[i:], "senha") {
 					e = i + 5
 				}
 			case 'm':
-				if hasPrefixFold(s[i:], "mot de passe") {
+				if text.HasFoldPrefix(s[i:], "mot de passe") {
 					e = i + 12
 				}
 			case 'l':
-				if (hasAt(s, i+1, "ö") || hasAt(s, i+1, "Ö")) && hasPrefixFold(s[i+3:], "senord") {
+				if (hasAt(s, i+1, "ö") || hasAt(s, i+1, "Ö")) && text.HasFoldPrefix(s[i+3:], "senord") {
 					e = optSuffix(s, i+9, "et")
 				}
 			case 'h':
-				if hasPrefixFold(s[i:], "has") && (hasAt(s, i+3, "ł") || hasAt(s, i+3, "Ł")) && i+5 < len(s) && s[i+5]|0x20 == 'o' {
+				if text.HasFoldPrefix(s[i:], "has") && (hasAt(s, i+3, "ł") || hasAt(s, i+3, "Ł")) && i+5 < len(s) && s[i+5]|0x20 == 'o' {
 					e = i + 6
 				}
 			case 'c':
-				if k := i + 8; hasPrefixFold(s[i:], "contrase") {
+				if k := i + 8; text.HasFoldPrefix(s[i:], "contrase") {
 					switch {
 					case hasAt(s, k, "ñ") || hasAt(s, k, "Ñ"):
 						k += 2
@@ -84,7 +86,7 @@ func findForeignPasswordWord(s string, pos int) []int {
 					}
 					if k > i+8 && k < len(s) && s[k]|0x20 == 'a' {
 						e = k + 1
-					} else if k == i+9 && hasPrefixFold(s[k:], "ya") {
+					} else if k == i+9 && text.HasFoldPrefix(s[k:], "ya") {
 						e = k + 2
 					}
 				}
@@ -101,7 +103,7 @@ func findForeignPasswordWord(s string, pos int) []int {
 // optSuffix: where a word that ends at s[e] (or, greedy as regexp's
 // (?:SUFFIX)?, after suffix, when a word ends there) ends.
 func optSuffix(s string, e int, suffix string) int {
-	if hasPrefixFold(s[e:], suffix) && wordEnd(s, e+len(suffix)) {
+	if text.HasFoldPrefix(s[e:], suffix) && wordEnd(s, e+len(suffix)) {
 		return e + len(suffix)
 	}
 	return e
@@ -123,12 +125,12 @@ func turkishPasswordWord(s string, i int) int {
 	default:
 		return -1
 	}
-	if !hasPrefixFold(s[k:], "fre") {
+	if !text.HasFoldPrefix(s[k:], "fre") {
 		return -1
 	}
 	k += 3
 	for _, suffix := range [...]string{"m", "si", "niz"} {
-		if hasPrefixFold(s[k:], suffix) && wordEnd(s, k+len(suffix)) {
+		if text.HasFoldPrefix(s[k:], suffix) && wordEnd(s, k+len(suffix)) {
 			return k + len(suffix)
 		}
 	}
@@ -299,7 +301,7 @@ func familyOf(kw string) family {
 	case 'k', 'w':
 		return germanic
 	case 'p':
-		if hasPrefixFold(kw, "passwort") {
+		if text.HasFoldPrefix(kw, "passwort") {
 			return germanic
 		}
 		return nordic

@@ -3,6 +3,8 @@ package redact
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // The matchers: one function per pattern, each written for one regular
@@ -108,7 +110,7 @@ func hasAt(s string, i int, lit string) bool {
 
 // endsFold: s[lo:e] ends with word, lowercase ASCII, in any ASCII case.
 func endsFold(s string, lo, e int, word string) bool {
-	return e-len(word) >= lo && hasPrefixFold(s[e-len(word):e], word)
+	return e-len(word) >= lo && text.HasFoldPrefix(s[e-len(word):e], word)
 }
 
 // whole is a match without groups.
@@ -590,7 +592,7 @@ func findJWT(s string, pos int) []int {
 // findBearer: \b[Bb][Ee][Aa][Rr][Ee][Rr][ \t]+([A-Za-z0-9._~+/=\-]{16,})
 func findBearer(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if s[i]|0x20 != 'b' || !wordStart(s, i) || !hasPrefixFold(s[i:], "bearer") {
+		if s[i]|0x20 != 'b' || !wordStart(s, i) || !text.HasFoldPrefix(s[i:], "bearer") {
 			continue
 		}
 		v := runEnd(s, i+6, isBlank)
@@ -616,10 +618,10 @@ func findAuthHeader(s string, pos int) []int {
 			continue
 		}
 		j := i
-		if hasPrefixFold(s[j:], "proxy-") {
+		if text.HasFoldPrefix(s[j:], "proxy-") {
 			j += len("proxy-")
 		}
-		if !hasPrefixFold(s[j:], "authorization") {
+		if !text.HasFoldPrefix(s[j:], "authorization") {
 			continue
 		}
 		j += len("authorization")
@@ -635,11 +637,11 @@ func findAuthHeader(s string, pos int) []int {
 			j++
 		}
 		switch {
-		case hasPrefixFold(s[j:], "basic"):
+		case text.HasFoldPrefix(s[j:], "basic"):
 			j += len("basic")
-		case hasPrefixFold(s[j:], "token"):
+		case text.HasFoldPrefix(s[j:], "token"):
 			j += len("token")
-		case hasPrefixFold(s[j:], "bot"):
+		case text.HasFoldPrefix(s[j:], "bot"):
 			j += len("bot")
 		default:
 			continue
@@ -825,7 +827,7 @@ func secretLabel(s string, lo, end int) bool {
 // Without a suffix: a passkey is public, not a password.
 func passLabel(s string, lo, end int) bool {
 	p := end - 4
-	if p < lo || !hasPrefixFold(s[p:end], "pass") {
+	if p < lo || !text.HasFoldPrefix(s[p:end], "pass") {
 		return false
 	}
 	if p == 0 || !isWord(s[p-1]) || s[p-1] == '_' && p > lo {
@@ -959,17 +961,17 @@ func findNetrc(s string, pos int) []int {
 			continue
 		}
 		j := -1
-		if hasPrefixFold(s[i:], "machine") {
+		if text.HasFoldPrefix(s[i:], "machine") {
 			j = field(s, blanks(s, i+len("machine")))
-		} else if hasPrefixFold(s[i:], "default") {
+		} else if text.HasFoldPrefix(s[i:], "default") {
 			j = i + len("default")
 		}
 		j = blanks(s, j)
-		if j < 0 || !hasPrefixFold(s[j:], "login") {
+		if j < 0 || !text.HasFoldPrefix(s[j:], "login") {
 			continue
 		}
 		j = blanks(s, field(s, blanks(s, j+len("login"))))
-		if j < 0 || !hasPrefixFold(s[j:], "password") {
+		if j < 0 || !text.HasFoldPrefix(s[j:], "password") {
 			continue
 		}
 		v := blanks(s, j+len("password"))

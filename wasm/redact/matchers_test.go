@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // findAll is regexp's FindAllStringSubmatchIndex for a pattern's matcher,
@@ -159,7 +161,7 @@ func editNearTrigger(rng *rand.Rand, s string) string {
 	var at []int
 	for i := 0; i < len(s); i++ {
 		for _, tr := range byFirst[s[i]] {
-			if hasPrefixFold(s[i:], tr.lit) {
+			if text.HasFoldPrefix(s[i:], tr.lit) {
 				at = append(at, i)
 				break
 			}

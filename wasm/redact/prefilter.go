@@ -1,6 +1,10 @@
 package redact
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
 
 // The prefilter: one pass over a text's bytes finds which patterns' triggers
 // each line holds, and scan runs only those patterns, on those lines. Most
@@ -80,25 +84,7 @@ func mayStartTrigger(s string, i int) bool {
 // comparing that one first (folded with | 0x20, so equal bytes stay equal
 // and no match is missed) halves the prefilter's cost.
 func (t *trigger) startsWith(s string, i int) bool {
-	return i+1 < len(s) && s[i+1]|0x20 == t.second && hasPrefixFold(s[i:], t.lit)
-}
-
-// hasPrefixFold reports whether s starts with lit (lowercase ASCII),
-// ignoring ASCII case.
-func hasPrefixFold(s, lit string) bool {
-	if len(s) < len(lit) {
-		return false
-	}
-	for i := 0; i < len(lit); i++ {
-		c := s[i]
-		if c >= 'A' && c <= 'Z' {
-			c += 'a' - 'A'
-		}
-		if c != lit[i] {
-			return false
-		}
-	}
-	return true
+	return i+1 < len(s) && s[i+1]|0x20 == t.second && text.HasFoldPrefix(s[i:], t.lit)
 }
 
 func upper(c byte) byte {

@@ -1,6 +1,10 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
 
 // Secrets in prose: "my password is hunter2", "pw: hunter2", "the password
 // for staging is hunter2", "my passphrase is correct horse battery staple",
@@ -31,14 +35,14 @@ func findPasswordWord(s string, pos int) []int {
 		}
 		e := runEnd(s, i, isWord)
 		switch w := e - i; {
-		case w == 2 && hasPrefixFold(s[i:], "pw"),
-			w == 3 && hasPrefixFold(s[i:], "pwd"),
-			w == 6 && hasPrefixFold(s[i:], "passwd"),
-			w == 8 && (hasPrefixFold(s[i:], "password") || hasPrefixFold(s[i:], "passcode")),
-			w == 10 && hasPrefixFold(s[i:], "passphrase"):
+		case w == 2 && text.HasFoldPrefix(s[i:], "pw"),
+			w == 3 && text.HasFoldPrefix(s[i:], "pwd"),
+			w == 6 && text.HasFoldPrefix(s[i:], "passwd"),
+			w == 8 && (text.HasFoldPrefix(s[i:], "password") || text.HasFoldPrefix(s[i:], "passcode")),
+			w == 10 && text.HasFoldPrefix(s[i:], "passphrase"):
 			return whole(i, e)
-		case w == 4 && hasPrefixFold(s[i:], "pass") && e < len(s) && isBlank(s[e]) &&
-			runEnd(s, e+1, isWord) == e+7 && hasPrefixFold(s[e+1:], "phrase"):
+		case w == 4 && text.HasFoldPrefix(s[i:], "pass") && e < len(s) && isBlank(s[e]) &&
+			runEnd(s, e+1, isWord) == e+7 && text.HasFoldPrefix(s[e+1:], "phrase"):
 			return whole(i, e+7)
 		}
 		i = e - 1
@@ -61,20 +65,20 @@ func findSecretWord(s string, pos int) []int {
 			continue
 		}
 		j := i
-		if hasPrefixFold(s[j:], "aws") {
+		if text.HasFoldPrefix(s[j:], "aws") {
 			j = optSep(s, j+3)
 		}
-		if hasPrefixFold(s[j:], "secret") {
+		if text.HasFoldPrefix(s[j:], "secret") {
 			k := j + 6
 			bases := [2]int{-1, k}
-			if a := optSep(s, k); hasPrefixFold(s[a:], "access") {
+			if a := optSep(s, k); text.HasFoldPrefix(s[a:], "access") {
 				bases[0] = a + 6
 			}
 			for _, b := range bases {
 				if b < 0 {
 					continue
 				}
-				if e := optSep(s, b); hasPrefixFold(s[e:], "key") && wordEnd(s, e+3) {
+				if e := optSep(s, b); text.HasFoldPrefix(s[e:], "key") && wordEnd(s, e+3) {
 					return whole(i, e+3)
 				}
 				if wordEnd(s, b) {
@@ -107,15 +111,15 @@ func findTokenWord(s string, pos int) []int {
 		if c != 't' && c != 'a' || !wordStart(s, i) {
 			continue
 		}
-		if hasPrefixFold(s[i:], "token") && wordEnd(s, i+5) {
+		if text.HasFoldPrefix(s[i:], "token") && wordEnd(s, i+5) {
 			return whole(i, i+5)
 		}
-		if hasPrefixFold(s[i:], "api") {
+		if text.HasFoldPrefix(s[i:], "api") {
 			k := i + 3
 			if k < len(s) && (isBlank(s[k]) || s[k] == '_' || s[k] == '.' || s[k] == '-') {
 				k++
 			}
-			if hasPrefixFold(s[k:], "key") && wordEnd(s, k+3) {
+			if text.HasFoldPrefix(s[k:], "key") && wordEnd(s, k+3) {
 				return whole(i, k+3)
 			}
 		}
@@ -275,7 +279,7 @@ func owned(s string, i int) bool {
 		if b == e {
 			return false
 		}
-		if w := s[b:e]; len(w) == 2 && hasPrefixFold(w, "my") || len(w) == 3 && hasPrefixFold(w, "our") {
+		if w := s[b:e]; len(w) == 2 && text.HasFoldPrefix(w, "my") || len(w) == 3 && text.HasFoldPrefix(w, "our") {
 			return b == 0 || !isWord(s[b-1])
 		}
 		i = b
@@ -417,7 +421,7 @@ func awsProseSecret(s string, m []int) (int, int, int, int, bool) {
 
 // proseWordIs: the word at s[i:] is w (lowercase), in any ASCII case.
 func proseWordIs(s string, i int, w string) bool {
-	return hasPrefixFold(s[i:], w) && (i+len(w) == len(s) || !isWord(s[i+len(w)]))
+	return text.HasFoldPrefix(s[i:], w) && (i+len(w) == len(s) || !isWord(s[i+len(w)]))
 }
 
 // afterVerb: where the value starts after what introduces it at s[i:]:
@@ -489,7 +493,7 @@ func afterIntro(s string, i int) int {
 
 func isPreposition(w string) bool {
 	for _, p := range [...]string{"for", "of", "on", "to", "at", "in"} {
-		if len(w) == len(p) && hasPrefixFold(w, p) {
+		if len(w) == len(p) && text.HasFoldPrefix(w, p) {
 			return true
 		}
 	}
