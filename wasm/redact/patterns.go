@@ -215,6 +215,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if len(m) > 6 && m[6] >= 0 && isBlank(s[vs-1]) {
 		op := runEndBack(s, vs, isBlank) - 1
 		if (s[op] == ':' || s[op] == '=') && s[op-1] != ':' && s[op-1] != '=' {
+			if labelProse(s[vs:ve], s[ve:]) {
+				return 0, 0, 0, 0, false
+			}
 			ve = clauseEnd(s, vs, ve)
 			return vs, ve, m[0], max(ve, m[1]), true
 		}

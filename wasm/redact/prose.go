@@ -624,11 +624,37 @@ func proseValue(w, rest string) bool {
 		return true
 	}
 	next := rest[runEnd(rest, 0, isBlank):]
-	if next == "" {
+	nw := strings.ToLower(trimClause(next[:proseWordEnd(next, 0)]))
+	if nw == "" {
+		return false // alone: the line or its clause ends (", token: none")
+	}
+	return !isFunctionWord(nw) && !isPredicate(nw)
+}
+
+// labelProse: whether w, a label's bare value after ": " or " = ", and
+// rest (what follows it on the line) are prose about the secret rather
+// than the secret: a word of the predicate or state lists, or a function
+// word, alone in its clause or before a function word ("Password:
+// required", "password: optional for local runs", "token: none"). Only the
+// lists, not the endings proseValue also reads: in a config file
+// "password: testing" is a password.
+func labelProse(w, rest string) bool {
+	if w == "" {
 		return false
 	}
+	lw := strings.ToLower(trimClause(w))
+	if !isLetters(lw) || !inList(predicates[:], lw) && !inList(states[:], lw) && !isFunctionWord(lw) {
+		return false
+	}
+	if strings.IndexByte(".!?;,:", w[len(w)-1]) >= 0 {
+		return true // its clause ends with it
+	}
+	if i := strings.IndexAny(rest, "\r\n"); i >= 0 {
+		rest = rest[:i]
+	}
+	next := rest[runEnd(rest, 0, isBlank):]
 	nw := strings.ToLower(trimClause(next[:proseWordEnd(next, 0)]))
-	return !isFunctionWord(nw) && !isPredicate(nw)
+	return nw == "" || isFunctionWord(nw) // alone in its clause, or before a function word
 }
 
 func isLetters(w string) bool {
