@@ -212,9 +212,6 @@ func (n *driver) findForgotten(id string) (*forgotten, string, []string) {
 // Restore would refuse it; an unreadable file is named when one of its ids
 // is asked for.
 func (n *driver) Forgotten(_ *store.Out, limit int) []store.Forgot {
-	if n.env.May(n, store.Read) != "" {
-		return nil
-	}
 	var fs []store.Forgot
 	n.forgottenFiles(func(_ string, f *forgottenFile) bool {
 		for _, r := range f.unrestored() {

@@ -623,12 +623,19 @@ func proseValue(w, rest string) bool {
 	if !isPredicate(lw) {
 		return true
 	}
-	next := rest[runEnd(rest, 0, isBlank):]
-	nw := strings.ToLower(trimClause(next[:proseWordEnd(next, 0)]))
+	nw := nextWord(rest)
 	if nw == "" {
 		return false // alone: the line or its clause ends (", token: none")
 	}
 	return !isFunctionWord(nw) && !isPredicate(nw)
+}
+
+// nextWord: the first word of rest after blanks, in lower case and without
+// the punctuation that closes a clause; "" when the line or the clause
+// ends first (a line end, ",", ";", a quote).
+func nextWord(rest string) string {
+	next := rest[runEnd(rest, 0, isBlank):]
+	return strings.ToLower(trimClause(next[:proseWordEnd(next, 0)]))
 }
 
 // labelProse: whether w, a label's bare value after ": " or " = ", and
@@ -649,11 +656,7 @@ func labelProse(w, rest string) bool {
 	if strings.IndexByte(".!?;,:", w[len(w)-1]) >= 0 {
 		return true // its clause ends with it
 	}
-	if i := strings.IndexAny(rest, "\r\n"); i >= 0 {
-		rest = rest[:i]
-	}
-	next := rest[runEnd(rest, 0, isBlank):]
-	nw := strings.ToLower(trimClause(next[:proseWordEnd(next, 0)]))
+	nw := nextWord(rest)
 	return nw == "" || isFunctionWord(nw) // alone in its clause, or before a function word
 }
 

@@ -21,6 +21,8 @@ type Forgetter interface {
 	// with its Restore reference, when it was removed (At) and a Said of
 	// what it was and where (“use pnpm” (.pi/memory/MEMORY.md)). It is how
 	// /memory restore without an id helps in a session that forgot nothing.
+	// The orchestrator asks it only of a store the gate lets read, after
+	// its Ready (as it asks a Searcher).
 	Forgotten(out *Out, limit int) []Forgot
 }
 
