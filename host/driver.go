@@ -102,6 +102,8 @@ func (d *Driver) Run(export string, input []byte) (Result, error) {
 				d.line(d.Stderr, notifyPrefix(e.Level), e.Text)
 			case "status":
 				// No footer outside pi.
+			case "state":
+				// The Instance keeps it for a restart.
 			case "system_prompt_append":
 				res.SystemPromptAppend = append(res.SystemPromptAppend, e.Text)
 			case "message":

@@ -62,6 +62,7 @@ type Effect struct {
 	FirstKeptEntryID string          // compaction
 	TokensBefore     int64           // compaction
 	Usage            json.RawMessage // compaction: the observer call's usage, when one ran
+	State            json.RawMessage // state: the session's state, handed back when session_start is replayed
 
 	Raw json.RawMessage
 }
@@ -162,7 +163,7 @@ func effectOf(e gjson.Result) Effect {
 	for _, f := range []struct {
 		dst *json.RawMessage
 		key string
-	}{{&ef.Messages, "messages"}, {&ef.Data, "data"}, {&ef.Details, "details"}, {&ef.Usage, "usage"}} {
+	}{{&ef.Messages, "messages"}, {&ef.Data, "data"}, {&ef.Details, "details"}, {&ef.Usage, "usage"}, {&ef.State, "state"}} {
 		if v := e.Get(f.key); v.Exists() {
 			*f.dst = json.RawMessage(v.Raw)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +16,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tidwall/gjson"
 )
 
 // Config is what an Instance's imports are bound to.
@@ -76,11 +78,18 @@ type Instance struct {
 	lastErr      string // pm_last_error: the message of the last failing import
 	lost         *TrapError
 	sessionStart []byte // the last session_start input, replayed by Recreate
-	input        []byte // the input of the call in progress (pm_input)
-	output       []byte // the envelope pm_output gave in the call in progress, nil if none
+	// state is the newest state effect's state since that session_start,
+	// and interrupted the call that trapped: Recreate hands both back
+	// ("restore"), so a restart keeps what the person set.
+	state       json.RawMessage
+	interrupted json.RawMessage
+	input       []byte // the input of the call in progress (pm_input)
+	output      []byte // the envelope pm_output gave in the call in progress, nil if none
 	// block is the newest context_messages effect that carried its messages:
 	// the core names it (same) while it is unchanged instead of sending it again.
 	block Effect
+	// replaying is set while Recreate replays session_start.
+	replaying bool
 }
 
 type instanceKey struct{}
@@ -139,8 +148,8 @@ func (i *Instance) CallContext(ctx context.Context, export string, input []byte)
 	case !i.plugin.FunctionExists(export):
 		return Envelope{}, fmt.Errorf("%w: %q", ErrUnknownExport, export)
 	}
-	if export == "session_start" {
-		i.sessionStart = bytes.Clone(input)
+	if export == "session_start" && !i.replaying {
+		i.sessionStart, i.state, i.interrupted = bytes.Clone(input), nil, nil
 	}
 	i.console.Reset()
 	// The core reads a small input through Extism and a large one through
@@ -159,11 +168,17 @@ func (i *Instance) CallContext(ctx context.Context, export string, input []byte)
 			msg = err.Error()
 		}
 		i.lost = &TrapError{Export: export, Msg: msg, Console: i.console.String()}
+		i.interrupted = interrupted(export, input)
 		return Envelope{}, i.lost
 	}
 	env, err := ParseEnvelope(out)
 	if err != nil {
 		return Envelope{}, fmt.Errorf("host: %s: %w", export, err)
+	}
+	for _, e := range env.Effects {
+		if e.T == "state" {
+			i.state = e.State
+		}
 	}
 	if err := i.blocks(env); err != nil {
 		// The core believes the host holds a block it does not: only a new
@@ -212,12 +227,55 @@ func (i *Instance) RecreateContext(ctx context.Context) (Envelope, error) {
 		i.plugin = nil
 	}
 	err := i.instantiate(ctx)
-	replay := i.sessionStart
+	replay := restoring(i.sessionStart, i.state, i.interrupted)
+	i.interrupted = nil
+	i.replaying = true
 	i.mu.Unlock()
+	defer func() { i.mu.Lock(); i.replaying = false; i.mu.Unlock() }()
 	if err != nil || replay == nil {
 		return Envelope{}, err
 	}
 	return i.CallContext(ctx, "session_start", replay)
+}
+
+// restoring is the session_start input replayed after a trap: the session's
+// own, with the newest state and the call that trapped as "restore"
+// (decision 001).
+func restoring(start, state, interrupted json.RawMessage) []byte {
+	if start == nil || (state == nil && interrupted == nil) {
+		return start
+	}
+	var in map[string]json.RawMessage
+	if json.Unmarshal(start, &in) != nil {
+		return start
+	}
+	r := map[string]json.RawMessage{}
+	if state != nil {
+		r["state"] = state
+	}
+	if interrupted != nil {
+		r["interrupted"] = interrupted
+	}
+	in["restore"], _ = json.Marshal(r)
+	b, _ := json.Marshal(in)
+	return b
+}
+
+// interrupted is what "restore" says of a call that trapped: its export and,
+// for a command, the command as it was sent.
+func interrupted(export string, input []byte) json.RawMessage {
+	v := map[string]json.RawMessage{}
+	v["export"], _ = json.Marshal(export)
+	if export == "command" {
+		g := gjson.ParseBytes(input)
+		for _, k := range []string{"name", "args", "argv"} {
+			if f := g.Get(k); f.Exists() {
+				v[k] = json.RawMessage(f.Raw)
+			}
+		}
+	}
+	b, _ := json.Marshal(v)
+	return b
 }
 
 // Close releases the instance. Locks its FS holds stay held, as they would

@@ -10,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/host/fsys"
 	"github.com/pi-memory/pi-memory/host/internal/testmod"
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
 )
 
 func TestCoreAnswersPingWithPong(t *testing.T) {
@@ -71,7 +72,7 @@ func TestTrapLosesTheInstanceUntilRecreateReplaysTheSession(t *testing.T) {
 	})
 }
 
-func TestRecreateReplaysTheExactLastSessionStartInput(t *testing.T) {
+func TestRecreateReplaysTheLastSessionStartWithTheCallThatTrapped(t *testing.T) {
 	i := newInstance(t, probeRuntime(t), Config{})
 	call(t, i, "session_start", `{"cwd":"/first"}`)
 	last := `{"cwd":"/second","flags":{"no-memory":true}}`
@@ -83,7 +84,40 @@ func TestRecreateReplaysTheExactLastSessionStartInput(t *testing.T) {
 	_, err = i.Recreate()
 	require.NoError(t, err)
 	env := call(t, i, "command", `{"argv":["session"]}`)
-	require.Equal(t, last, env.Effects[0].Text)
+	require.Equal(t, `{"cwd":"/second","flags":{"no-memory":true},"restore":{"interrupted":{"argv":["panic"],"export":"command"}}}`, env.Effects[0].Text)
+
+	// Told once: a second restart with nothing trapped in between replays the session alone.
+	_, err = i.Recreate()
+	require.NoError(t, err)
+	require.Equal(t, last, call(t, i, "command", `{"argv":["session"]}`).Effects[0].Text)
+}
+
+// What the person set survives a trap (decision 001, "restore"): the
+// instance keeps the core's newest state and hands it back.
+func TestRecreateKeepsWhatThePersonSet(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		mem := fsys.NewMem(nil)
+		require.NoError(t, mem.Mkdir("/home/ada/app/.git"))
+		i := newInstance(t, rt, Config{FS: mem})
+		call(t, i, "session_start", `{"cwd":"/home/ada/app","agentDir":"/home/ada/.pi/agent","trusted":true,"hasUI":true,"mode":"rpc","reason":"startup","flags":{}}`)
+		call(t, i, "command", `{"name":"memory","args":"off"}`)
+		_, err := i.Call("debug", []byte(`{"op":"panic"}`))
+		require.ErrorIs(t, err, ErrTrap)
+
+		env, err := i.Recreate()
+		require.NoError(t, err)
+		footer := ""
+		for _, e := range env.Effects {
+			if e.T == "status" {
+				footer = e.Text
+			}
+		}
+		require.Equal(t, "memory off (/memory off)", footer)
+		env = call(t, i, "command", `{"name":"decision","args":"add Use black for Python formatting"}`)
+		require.Equal(t, 1, env.Exit, "off stays off: %+v", env)
+		_, err = mem.Stat("/home/ada/app/.pi")
+		require.ErrorIs(t, err, hostio.ErrNotFound, "nothing written")
+	})
 }
 
 func TestRecreateBeforeAnySessionGivesAFreshInstance(t *testing.T) {

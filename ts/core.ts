@@ -72,6 +72,11 @@ export type Effect =
 	| { t: "context_append"; index: number; text: string }
 	/** Exactly these of the registry's tools are active; the others pi has stay as they are. */
 	| { t: "tools"; active: string[] }
+	/**
+	 * The session's state, which the core needs back if it restarts: `Core` keeps the
+	 * newest and hands it back when it replays session_start after a trap.
+	 */
+	| { t: "state"; state: unknown }
 	/** The tool export's answer, for pi's tool result. */
 	| { t: "tool_result"; text: string; isError?: boolean; details?: unknown };
 
@@ -98,6 +103,32 @@ export interface HttpRequest {
 
 /** What one request of an `http` effect gave: the response as it came (its first `maxBytes` bytes, `truncated`, when it was longer), or why there was none. */
 export type HttpAnswer = { status: number; body: string; truncated?: true } | { error: string };
+
+/**
+ * The core's exports (wasm/lifecycle's Exports; wasm/main.go exports exactly these). The
+ * adapter calls only these, which the type checks; a test checks both builds export each.
+ */
+export const EXPORTS = [
+	"session_start",
+	"before_agent_start",
+	"context",
+	"agent_end",
+	"agent_settled",
+	"session_before_compact",
+	"session_before_tree",
+	"session_shutdown",
+	"command",
+	"complete",
+	"tool",
+	"resources",
+	"resume",
+	"registry",
+	"merge",
+	"debug",
+] as const;
+
+/** One of the core's exports. */
+export type ExportName = (typeof EXPORTS)[number];
 
 /** What every export returns: effects to perform in order, and pimem's exit code. */
 export interface Envelope {
@@ -995,6 +1026,38 @@ function parseEnvelope(exportName: string, text: string): Envelope {
 	return { v: 1, effects: value.effects as Effect[], exit };
 }
 
+/** How a Core is built: the host's options, and where the current branch comes from. */
+export interface CoreOptions extends HostOptions {
+	/**
+	 * The session's branch as it is now, for the session_start replayed after a trap:
+	 * what the session entries written since then say (a mode) comes back with it.
+	 */
+	branch?: () => unknown;
+}
+
+// The branch options.branch gives, undefined when there is none or it fails (a stale context).
+function currentBranch(branch: (() => unknown) | undefined): unknown {
+	try {
+		return branch?.();
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * What `restore` says of a call that trapped (decision 001): its export and, for a
+ * command, the command as it was sent, so the core can tell whether it was one that
+ * switches memory.
+ */
+function interruptedBy(exportName: string, input: unknown): Record<string, unknown> {
+	const what: Record<string, unknown> = { export: exportName };
+	if (exportName === "command" && typeof input === "object" && input !== null) {
+		const c = input as Record<string, unknown>;
+		for (const k of ["name", "args", "argv"]) if (k in c) what[k] = c[k];
+	}
+	return what;
+}
+
 /**
  * Core is the running module as the adapter sees it: `call` forwards one export,
  * one call at a time; after a CoreTrap the instance is dropped and `recreate` (or
@@ -1003,9 +1066,13 @@ function parseEnvelope(exportName: string, text: string): Envelope {
  */
 export class Core {
 	readonly #module: Promise<WebAssembly.Module>;
-	readonly #options: HostOptions;
+	readonly #options: CoreOptions;
 	#live: Instance | undefined;
 	#lastSessionStart: string | undefined;
+	/** The newest state effect's state since that session_start (`restore`). */
+	#state: unknown;
+	/** The call that trapped, until a replay has handed it to the core. */
+	#interrupted: Record<string, unknown> | undefined;
 	/** The last large envelope (pm_output) and what it parsed to, frozen. */
 	#last: { bytes: Buffer; envelope: Envelope } | undefined;
 	/** The messages of the last context_messages effect that carried them, by its id. */
@@ -1015,7 +1082,7 @@ export class Core {
 	#queue: Promise<unknown> = Promise.resolve();
 
 	/** Starts compiling `file` at once; nothing waits for it until the first call. */
-	constructor(file: string | URL, options: HostOptions = {}) {
+	constructor(file: string | URL, options: CoreOptions = {}) {
 		this.#module = compileCore(file);
 		this.#options = options;
 	}
@@ -1032,12 +1099,18 @@ export class Core {
 	}
 
 	/** Forwards `input` (JSON-encoded) to `exportName` and parses the envelope. */
-	call(exportName: string, input: unknown): Promise<Envelope> {
+	call(exportName: ExportName, input: unknown): Promise<Envelope> {
 		return this.#serial(async () => {
 			const text = JSON.stringify(input ?? {});
-			if (exportName === "session_start") this.#lastSessionStart = text;
-			const live = this.#live ?? (await this.#start(exportName !== "session_start"));
-			return this.#invoke(live, exportName, text);
+			if (exportName === "session_start") {
+				this.#lastSessionStart = text;
+				this.#state = undefined;
+				this.#interrupted = undefined;
+			}
+			if (this.#live !== undefined) return this.#invoke(this.#live, exportName, text, input);
+			const replayed = await this.#start(exportName !== "session_start");
+			const env = await this.#invoke(this.#live!, exportName, text, input);
+			return replayed === undefined ? env : { ...env, effects: [...replayed.effects, ...env.effects] };
 		});
 	}
 
@@ -1055,14 +1128,13 @@ export class Core {
 
 	/**
 	 * Drops the current instance (releasing its locks), builds a new one and replays
-	 * the last session_start. Returns the replay's envelope, if there was one.
+	 * the last session_start. Returns what the replay sets for the host to apply (the
+	 * footer, the active tools), if there was a session to replay.
 	 */
 	recreate(): Promise<Envelope | undefined> {
 		return this.#serial(async () => {
 			this.#drop();
-			const live = await this.#instantiate();
-			this.#live = live;
-			return this.#lastSessionStart === undefined ? undefined : this.#invoke(live, "session_start", this.#lastSessionStart);
+			return this.#start(true);
 		});
 	}
 
@@ -1081,15 +1153,28 @@ export class Core {
 		return instantiate(await this.#module, this.#options);
 	}
 
-	// A first instance, or a new one after a trap; replays session_start when asked.
-	async #start(replay: boolean): Promise<Instance> {
+	// A first instance, or a new one after a trap; replays session_start when asked
+	// (decision 001, "restore"): the session's own input with the current branch (what
+	// the session entries written since say), the newest state and the call that
+	// trapped. Returns what the replay sets: its status and tools effects; the
+	// notices of a session start were shown when the session began.
+	async #start(replay: boolean): Promise<Envelope | undefined> {
 		const live = await this.#instantiate();
 		this.#live = live;
-		if (replay && this.#lastSessionStart !== undefined) await this.#invoke(live, "session_start", this.#lastSessionStart);
-		return live;
+		if (!replay || this.#lastSessionStart === undefined) return undefined;
+		const input = JSON.parse(this.#lastSessionStart) as Record<string, unknown>;
+		const branch = currentBranch(this.#options.branch);
+		if (branch !== undefined) input.branch = branch;
+		const restore: Record<string, unknown> = {};
+		if (this.#state !== undefined) restore.state = this.#state;
+		if (this.#interrupted !== undefined) restore.interrupted = this.#interrupted;
+		if (Object.keys(restore).length > 0) input.restore = restore;
+		this.#interrupted = undefined;
+		const env = await this.#invoke(live, "session_start", JSON.stringify(input), input);
+		return { ...env, effects: env.effects.filter((e) => e.t === "status" || e.t === "tools") };
 	}
 
-	async #invoke(live: Instance, exportName: string, text: string): Promise<Envelope> {
+	async #invoke(live: Instance, exportName: ExportName, text: string, given: unknown): Promise<Envelope> {
 		live.host.takeOutput();
 		let out: string | undefined;
 		let big: Uint8Array | undefined;
@@ -1106,6 +1191,7 @@ export class Core {
 		} catch (err) {
 			const panic = live.host.takeOutput();
 			this.#drop();
+			this.#interrupted = interruptedBy(exportName, given);
 			throw new CoreTrap(exportName, panic, err);
 		}
 		live.host.input = new Uint8Array(0);
@@ -1124,6 +1210,7 @@ export class Core {
 		}
 		if (out === undefined) {
 			this.#drop();
+			this.#interrupted = interruptedBy(exportName, given);
 			throw new CoreTrap(exportName, "", new Error("returned no envelope"));
 		}
 		let env: Envelope;
@@ -1131,6 +1218,7 @@ export class Core {
 			env = parseEnvelope(exportName, out);
 		} catch (err) {
 			this.#drop();
+			this.#interrupted = interruptedBy(exportName, given);
 			throw err;
 		}
 		this.#last = big === undefined ? undefined : { bytes: Buffer.from(big.buffer, big.byteOffset, big.byteLength), envelope: deepFreeze(env) };
@@ -1143,6 +1231,7 @@ export class Core {
 	// the restarted core sends its block again.
 	#blocks(exportName: string, env: Envelope): Envelope {
 		for (const e of env.effects) {
+			if (e.t === "state") this.#state = e.state;
 			if (e.t !== "context_messages") continue;
 			if (e.messages !== undefined) {
 				if (e.id !== undefined) this.#block = { id: e.id, messages: e.messages };
@@ -1150,6 +1239,7 @@ export class Core {
 				this.#same.set(e, this.#block.messages);
 			} else {
 				this.#drop();
+				this.#interrupted = { export: exportName };
 				throw new CoreTrap(exportName, "", new Error(`named context block ${JSON.stringify(e.same)}, which it has not sent to this host`));
 			}
 		}

@@ -43,8 +43,10 @@ import { getAgentDir } from "@earendil-works/pi-coding-agent";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { format } from "node:util";
 import type { TSchema } from "typebox";
-import { Core, CoreTrap, type Effect, type Envelope, type HttpAnswer, type HttpRequest, type LogLevel } from "./core.ts";
+import { Core, CoreTrap, type Effect, type Envelope, type ExportName, type HttpAnswer, type HttpRequest, type LogLevel } from "./core.ts";
 
 const CORE_FILE = new URL("./core.wasm", import.meta.url);
 /**
@@ -192,9 +194,12 @@ export function withRegistry(registry: () => Registry): (pi: ExtensionAPI) => vo
 }
 
 function install(pi: ExtensionAPI, registryOf: () => Registry): void {
+	// The context of the newest event: a core restarted after a trap replays
+	// session_start with the branch as it is now.
+	let latest: ExtensionContext | undefined;
 	// Compiling and instantiating start here, in the background; the first call (at
 	// session_start) waits only for what is not done yet.
-	const core = new Core(CORE_FILE, { log: logToStderr });
+	const core = new Core(CORE_FILE, { log: logCore, branch: () => latest?.sessionManager.getBranch() });
 	core.prepare();
 	const moduleSha256 = sha256Of(CORE_FILE);
 	let reported = false;
@@ -202,7 +207,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	const registry = registryOf();
 	const tools = registry.tools;
 	const toolNames: ReadonlySet<string> = new Set(tools.map((t) => t.name));
-	const scopeOf = (ctx: ExtensionContext, exportName: string, command?: string): Scope => ({
+	const scopeOf = (ctx: ExtensionContext, exportName: ExportName, command?: string): Scope => ({
 		toolNames,
 		background: (ask) => inBackground(ctx, exportName, ask, command),
 		output: (text) => {
@@ -229,7 +234,9 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 			const items = out?.t === "output" ? (JSON.parse(out.text) as CompletionItem[]) : [];
 			return items.length === 0 ? null : items;
 		} catch (err) {
-			console.error("pi-memory: completing the command failed:", err);
+			// Asked on every key typed: a failure is written down, never drawn over the editor.
+			diag("pi-memory: completing the command failed:", err);
+			if (err instanceof CoreTrap) await core.recreate().catch((again: unknown) => diag("pi-memory: restarting the core failed; the next event tries again:", again));
 			return null;
 		}
 	};
@@ -297,6 +304,9 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// event that needs the core (a prompt, a command) waits for it instead, and its
 	// effects (footer status, config warnings) appear as soon as it is done.
 	pi.on("session_start", (event, ctx) => {
+		diagnostics.tui = ctx.mode === "tui";
+		diagnostics.file = path.join(getAgentDir(), LOG_FILE);
+		latest = ctx;
 		reported = false;
 		shutdown = new AbortController();
 		ended = false;
@@ -394,7 +404,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 		await run(ctx, "session_shutdown", { reason: event.reason, waitedMs });
 		ended = true;
 		// The runtime is torn down after this event; let the instance and its locks go.
-		await core.close().catch((err: unknown) => console.error("pi-memory: closing the core failed:", err));
+		await core.close().catch((err: unknown) => diag("pi-memory: closing the core failed:", err));
 	});
 
 	// pi's project_trust event is a vote on trust taken before session_start, not a
@@ -406,12 +416,13 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// foreground. Undefined on failure. `signal` (a compaction's, a tree navigation's, a
 	// tool call's, else the event's) aborts the foreground asks it waits for.
 	// `command` is the command line typed, for a command's output in the transcript.
-	async function run(ctx: ExtensionContext, exportName: string, input: unknown, signal?: AbortSignal, command?: string): Promise<Injection | undefined> {
+	async function run(ctx: ExtensionContext, exportName: ExportName, input: unknown, signal?: AbortSignal, command?: string): Promise<Injection | undefined> {
+		latest = ctx;
 		return drive(ctx, exportName, () => core.call(exportName, input), signal ?? ctx.signal, command);
 	}
 
-	async function drive(ctx: ExtensionContext, exportName: string, first: () => Promise<Envelope>, signal: AbortSignal | undefined, command?: string): Promise<Injection | undefined> {
-		const got: Injection = { system: "", message: undefined, context: undefined, appends: [], compaction: undefined, branchSummary: undefined, toolResult: undefined };
+	async function drive(ctx: ExtensionContext, exportName: ExportName, first: () => Promise<Envelope>, signal: AbortSignal | undefined, command?: string): Promise<Injection | undefined> {
+		const got = emptyInjection();
 		const scope = scopeOf(ctx, exportName, command);
 		try {
 			let envelope: Envelope = await first();
@@ -435,7 +446,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// with its answer, then performs what follows (a session entry, a status, the next
 	// ask) the same way, all after pi's handler has returned. Several may be out at once;
 	// the core serializes their resumes. Failures are reported like any other.
-	function inBackground(ctx: ExtensionContext, exportName: string, ask: Complete | Http, command?: string): void {
+	function inBackground(ctx: ExtensionContext, exportName: ExportName, ask: Complete | Http, command?: string): void {
 		const stop = shutdown.signal;
 		const task = (async () => {
 			const value = await answer(ctx, ask, stop);
@@ -460,38 +471,47 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 			if (Date.now() >= deadline) break;
 			await within([...background.keys()], deadline - Date.now());
 		}
-		console.error(`pi-memory: ${background.size} background call(s) (model or Hindsight) still running after ${Date.now() - start} ms at shutdown; aborted`);
+		diag(`pi-memory: ${background.size} background call(s) (model or Hindsight) still running after ${Date.now() - start} ms at shutdown; aborted`);
 		shutdown.abort();
 		await within([...background.keys()], ABORTED_BOUND_MS);
 		return Date.now() - start;
 	}
 
-	async function failed(ctx: ExtensionContext, exportName: string, err: unknown): Promise<void> {
-		if (err instanceof CoreTrap) console.error(err.panic ? `pi-memory core failed in ${err.exportName}:\n${err.panic.trimEnd()}` : err.message);
-		else console.error(`pi-memory: ${exportName} failed:`, err);
+	// A failure shows one line in pi's UI, once a session, naming what failed and where
+	// its details went (the log file in pi's terminal, else stderr). After a trap the
+	// core is restarted at once, and what its replayed session start sets (the footer,
+	// the model's tools, as the person left them) is applied.
+	async function failed(ctx: ExtensionContext, exportName: ExportName, err: unknown): Promise<void> {
+		if (err instanceof CoreTrap) diag(err.panic ? `pi-memory core failed in ${err.exportName}:\n${err.panic.trimEnd()}` : err.message);
+		else diag(`pi-memory: ${exportName} failed:`, err);
 		if (!reported) {
 			reported = true;
-			const what = err instanceof Error ? err.message : String(err);
+			const what = firstLineOf(err instanceof CoreTrap ? err.message.replace(/^pi-memory core failed /, "") : err instanceof Error ? err.message : String(err));
+			const where = diagnostics.tui ? `Details: ${tilde(diagnostics.file)}` : "Details are on stderr.";
 			const notice =
 				err instanceof CoreTrap
-					? `pi-memory restarted its core after an internal error (${what}); the turn goes on. Details are on stderr.`
-					: `pi-memory failed (${what}); the turn goes on without memory. Details are on stderr.`;
+					? `pi-memory restarted its core after an error (${what}); the turn goes on and what you set is kept. ${where}`
+					: `pi-memory failed (${what}); the turn goes on without memory. ${where}`;
 			try {
 				ctx.ui.notify(notice, "error");
 			} catch (notifyErr) {
-				console.error("pi-memory: could not show the failure notice:", notifyErr);
+				diag("pi-memory: could not show the failure notice:", notifyErr);
 			}
 		}
 		if (err instanceof CoreTrap) {
-			// The replayed session_start's effects were already shown when the session began.
-			await core.recreate().catch((again: unknown) => console.error("pi-memory: restarting the core failed; the next event tries again:", again));
+			try {
+				const replayed = await core.recreate();
+				if (replayed !== undefined) perform(pi, ctx, "session_start", replayed, emptyInjection(), scopeOf(ctx, "session_start"));
+			} catch (again) {
+				diag("pi-memory: restarting the core failed; the next event tries again:", again);
+			}
 		}
 	}
 }
 
 // Performs effects in order, starting background asks where they stand; returns the
 // foreground ask that ends the envelope, if any.
-function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, envelope: Envelope, got: Injection, scope: Scope): Ask | undefined {
+function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: ExportName, envelope: Envelope, got: Injection, scope: Scope): Ask | undefined {
 	const effects = envelope.effects;
 	for (let i = 0; i < effects.length; i++) {
 		const e = effects[i]!;
@@ -511,7 +531,7 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, en
 				break;
 			case "message":
 				if (exportName !== "before_agent_start") misplaced(e.t, exportName, "before_agent_start");
-				else if (got.message !== undefined) console.error("pi-memory: the core sent a second message effect; pi takes one per run, the first is kept");
+				else if (got.message !== undefined) diag("pi-memory: the core sent a second message effect; pi takes one per run, the first is kept");
 				else got.message = { customType: e.customType, content: e.content, display: e.display };
 				break;
 			case "context_messages":
@@ -524,7 +544,7 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, en
 			case "compact":
 				// ctx.compact() aborts a running turn first: only between turns. When pi is
 				// busy the core plans it again at the next settle.
-				if (ctx.isIdle()) ctx.compact({ onError: (err) => console.error("pi-memory: the compaction it started failed:", err.message) });
+				if (ctx.isIdle()) ctx.compact({ onError: (err) => diag("pi-memory: the compaction it started failed:", err.message) });
 				break;
 			case "compaction":
 				if (exportName !== "session_before_compact") misplaced(e.t, exportName, "session_before_compact");
@@ -545,6 +565,9 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, en
 				// pi ignores names it does not know; tools of others stay as they are.
 				pi.setActiveTools([...pi.getActiveTools().filter((n) => !scope.toolNames.has(n)), ...e.active]);
 				break;
+			case "state":
+				// Core keeps it for a restart.
+				break;
 			case "tool_result":
 				if (exportName === "tool") got.toolResult = e;
 				else misplaced(e.t, exportName, "tool");
@@ -559,7 +582,7 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: string, en
 			case "dialog":
 				return foreground(e, effects.length - i - 1);
 			default:
-				console.error(`pi-memory: unknown effect from the core, ignored: ${JSON.stringify(e)}`);
+				diag(`pi-memory: unknown effect from the core, ignored: ${JSON.stringify(e)}`);
 		}
 	}
 	return undefined;
@@ -645,7 +668,7 @@ function fit(text: string, width: number): string {
 
 // A foreground ask ends its envelope (decision 001): what follows it is not performed.
 function foreground(ask: Ask, after: number): Ask {
-	if (after > 0) console.error(`pi-memory: the core sent ${after} effect(s) after its ${ask.t} ${ask.id}, which must end the envelope; they are ignored`);
+	if (after > 0) diag(`pi-memory: the core sent ${after} effect(s) after its ${ask.t} ${ask.id}, which must end the envelope; they are ignored`);
 	return ask;
 }
 
@@ -654,14 +677,14 @@ function foreground(ask: Ask, after: number): Ask {
 function appendTo(messages: ContextEvent["messages"], index: number, text: string): void {
 	const m = messages[index];
 	if (m === undefined || m.role !== "user") {
-		console.error(`pi-memory: the core sent context_append for message ${index}, which is not a user message; ignored`);
+		diag(`pi-memory: the core sent context_append for message ${index}, which is not a user message; ignored`);
 		return;
 	}
 	messages[index] = typeof m.content === "string" ? { ...m, content: m.content + text } : { ...m, content: [...m.content, { type: "text", text }] };
 }
 
 function misplaced(t: string, exportName: string, where: string): void {
-	console.error(`pi-memory: the core sent ${t} from ${exportName}; only ${where} can apply it, ignored`);
+	diag(`pi-memory: the core sent ${t} from ${exportName}; only ${where} can apply it, ignored`);
 }
 
 async function answerDialog(ctx: ExtensionContext, d: Dialog): Promise<ResumeValue> {
@@ -855,7 +878,52 @@ function lastStopReason(messages: readonly unknown[]): string | null {
 	return null;
 }
 
-// The core's warnings and errors go to stderr; debug and info stay quiet inside pi.
-function logToStderr(level: LogLevel, message: string): void {
-	if (level >= 2) console.error(`pi-memory: ${message}`);
+// The core's warnings and errors are diagnostics; debug and info stay quiet inside pi.
+function logCore(level: LogLevel, message: string): void {
+	if (level >= 2) diag(`pi-memory: ${message}`);
+}
+
+function emptyInjection(): Injection {
+	return { system: "", message: undefined, context: undefined, appends: [], compaction: undefined, branchSummary: undefined, toolResult: undefined };
+}
+
+/**
+ * The log file of the adapter's diagnostics in pi's interactive terminal, in pi's agent
+ * folder beside pi's own debug log: there stderr is the screen the person types on.
+ */
+export const LOG_FILE = "pi-memory-errors.log";
+/** Past this size the log is moved to `<file>.1` (replacing the one before) and started again. */
+export const LOG_MAX_BYTES = 1 << 20;
+
+/** Where diagnostics go: `tui` (pi's interactive terminal) to `file`, else stderr. */
+export const diagnostics = { tui: false, file: "" };
+
+/**
+ * Reports something the person cannot act on in the moment (a failure's details, a
+ * contract breach): on stderr, except in pi's interactive terminal, where anything on
+ * stderr lands over the editor: there it is appended to the log file, with the time.
+ */
+export function diag(...parts: unknown[]): void {
+	const text = format(...parts);
+	if (!diagnostics.tui || diagnostics.file === "") {
+		console.error(text);
+		return;
+	}
+	try {
+		const size = fs.statSync(diagnostics.file, { throwIfNoEntry: false })?.size ?? 0;
+		if (size > LOG_MAX_BYTES) fs.renameSync(diagnostics.file, `${diagnostics.file}.1`);
+		fs.appendFileSync(diagnostics.file, `${new Date().toISOString()} ${text}\n`, { mode: 0o600 });
+	} catch {
+		// Nowhere to write it: dropped rather than drawn over the editor.
+	}
+}
+
+function firstLineOf(text: string): string {
+	return text.split("\n").find((l) => l.trim() !== "")?.trim() ?? "";
+}
+
+// A path under the home folder as ~/…, which fits a notice at 80 columns.
+function tilde(file: string): string {
+	const home = os.homedir();
+	return home !== "" && file.startsWith(home + path.sep) ? `~${file.slice(home.length)}` : file;
 }

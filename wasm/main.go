@@ -83,6 +83,9 @@ func sessionBeforeTree() int32 { return call("session_before_tree") }
 //go:wasmexport command
 func command() int32 { return call("command") }
 
+//go:wasmexport complete
+func complete() int32 { return call("complete") }
+
 //go:wasmexport tool
 func tool() int32 { return call("tool") }
 

@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -69,29 +70,47 @@ type Step struct {
 }
 
 // Reduce keeps, of each effect of an envelope, "t" and the fields in pin; and
-// the envelope's "v" and "exit". With no pin the envelope is returned as is.
-// The Node runner (ts/test/conformance.test.ts) does the same.
+// the envelope's "v" and "exit". With no pin the effects are kept as they
+// are. A state effect (the session's state, which the host keeps for a
+// restart) is left out unless pin names "state": it repeats what the other
+// effects and the files already show, and its own tests pin it. The Node
+// runner (ts/test/conformance.test.ts) does the same.
 func Reduce(env []byte, pin []string) []byte {
-	if len(pin) == 0 {
-		return env
-	}
 	var e struct {
-		V       int              `json:"v"`
-		Effects []map[string]any `json:"effects"`
-		Exit    int              `json:"exit"`
+		V       int               `json:"v"`
+		Effects []json.RawMessage `json:"effects"`
+		Exit    int               `json:"exit"`
 	}
 	if json.Unmarshal(env, &e) != nil {
 		return env
 	}
-	for i, eff := range e.Effects {
-		kept := map[string]any{"t": eff["t"]}
-		for _, k := range pin {
-			if v, ok := eff[k]; ok {
-				kept[k] = v
-			}
+	changed := false
+	kept := e.Effects[:0]
+	for _, raw := range e.Effects {
+		var eff map[string]any
+		if json.Unmarshal(raw, &eff) != nil {
+			return env
 		}
-		e.Effects[i] = kept
+		if eff["t"] == "state" && !slices.Contains(pin, "state") {
+			changed = true
+			continue
+		}
+		if len(pin) > 0 {
+			reduced := map[string]any{"t": eff["t"]}
+			for _, k := range pin {
+				if v, ok := eff[k]; ok {
+					reduced[k] = v
+				}
+			}
+			raw, _ = json.Marshal(reduced)
+			changed = true
+		}
+		kept = append(kept, raw)
 	}
+	if !changed {
+		return env
+	}
+	e.Effects = kept
 	out, _ := json.Marshal(e)
 	return out
 }

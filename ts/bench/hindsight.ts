@@ -23,7 +23,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { Core, compileCore, type Effect, type Envelope, type HttpAnswer, type HttpRequest } from "../core.ts";
+import { Core, compileCore, type Effect, type Envelope, type ExportName, type HttpAnswer, type HttpRequest } from "../core.ts";
 import { startHindsight, type Hindsight, type RetainItem } from "../e2e/hindsight.ts";
 import { envInt, num, str, type Args } from "./args.ts";
 import { fmtBytes, fmtMs, max, median, quantile } from "./stats.ts";
@@ -331,7 +331,7 @@ interface Driven {
 }
 
 /** Calls an export and answers its foreground `http` asks through `resume` until it asks nothing more. */
-async function drive(core: Core, exportName: string, input: unknown): Promise<Driven> {
+async function drive(core: Core, exportName: ExportName, input: unknown): Promise<Driven> {
 	const got: Driven = { effects: [], background: [], coreMs: 0 };
 	let t0 = performance.now();
 	let env = check(exportName, await core.call(exportName, input));

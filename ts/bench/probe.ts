@@ -31,7 +31,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { Core, compileCore, instantiate, type Envelope } from "../core.ts";
+import { Core, compileCore, instantiate, type Envelope, type ExportName } from "../core.ts";
 import { num, str, type Args } from "./args.ts";
 import { hindsightProbe } from "./hindsight.ts";
 import { observeBench } from "./observe.ts";
@@ -99,7 +99,7 @@ function outputText(env: Envelope): string {
 	return env.effects.map((e) => (e.t === "output" ? e.text : "")).join("\n");
 }
 
-async function timed(core: Core, exportName: string, input: unknown, exit = 0): Promise<{ ms: number; env: Envelope }> {
+async function timed(core: Core, exportName: ExportName, input: unknown, exit = 0): Promise<{ ms: number; env: Envelope }> {
 	const t0 = performance.now();
 	const env = await core.call(exportName, input);
 	const ms = performance.now() - t0;

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Core } from "../core.ts";
+import { Core, type ExportName } from "../core.ts";
 import { BUILDS, REPO, assertCurrent } from "./builds.ts";
 
 const FIXTURES = path.join(REPO, "testdata", "conformance");
@@ -18,7 +18,7 @@ interface Case {
 	now: string;
 	files: Record<string, FileSpec>;
 	check: string[];
-	steps: { export: string; input: unknown; pin?: string[]; write?: Record<string, FileSpec | null> }[];
+	steps: { export: ExportName; input: unknown; pin?: string[]; write?: Record<string, FileSpec | null> }[];
 }
 
 /** A file a case writes: the bytes of a file in its folder, literal text, or a link. */
@@ -28,13 +28,18 @@ interface FileSpec {
 	symlink?: string;
 }
 
-/** What host/conformance.Reduce does: of each effect, "t" and the pinned fields. */
+/**
+ * What host/conformance.Reduce does: of each effect, "t" and the pinned fields; a state
+ * effect left out unless "state" is pinned.
+ */
 function reduce(env: unknown, pin: string[] | undefined): unknown {
-	if (pin === undefined || pin.length === 0 || typeof env !== "object" || env === null || !("effects" in env) || !Array.isArray(env.effects)) return env;
+	if (typeof env !== "object" || env === null || !("effects" in env) || !Array.isArray(env.effects)) return env;
 	const e = env as { v: number; effects: Array<Record<string, unknown>>; exit: number };
+	const pins = pin ?? [];
+	const effects = e.effects.filter((eff) => eff.t !== "state" || pins.includes("state"));
 	return {
 		v: e.v,
-		effects: e.effects.map((eff) => Object.fromEntries(Object.entries(eff).filter(([k]) => k === "t" || pin.includes(k)))),
+		effects: pins.length === 0 ? effects : effects.map((eff) => Object.fromEntries(Object.entries(eff).filter(([k]) => k === "t" || pins.includes(k)))),
 		exit: e.exit,
 	};
 }

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { Core, CoreTrap, Host, compileCore, instantiate, type Envelope } from "../core.ts";
+import { Core, CoreTrap, EXPORTS, Host, compileCore, instantiate, type Envelope } from "../core.ts";
 import { BUILDS, staleness } from "./builds.ts";
 
 test("a core that cannot be built reports it at the first call, not in prepare", async () => {
@@ -203,6 +203,41 @@ function tests(): void {
 			await core.close();
 		});
 
+		test(`${build.name}: it exports every export the adapter calls`, async () => {
+			const exported = new Set(WebAssembly.Module.exports(await compileCore(build.file)).map((e) => e.name));
+			for (const name of EXPORTS) assert.ok(exported.has(name), `${build.file} does not export ${name}, which the adapter calls`);
+		});
+
+		test(`${build.name}: a restart after a trap keeps memory off, and a trap inside /memory on leaves it off`, async () => {
+			const { root, cwd } = tempProject();
+			const branch: unknown[] = [];
+			const core = new Core(build.file, { branch: () => branch });
+			await core.call("session_start", sessionInput(cwd, { hasUI: true }));
+			await core.call("command", { name: "memory", args: "off" });
+			await assert.rejects(core.call("debug", { op: "panic" }), (err: unknown) => err instanceof CoreTrap);
+			const replayed = await core.recreate();
+			assert.deepEqual(replayed?.effects, [
+				{ t: "tools", active: [] },
+				{ t: "status", key: "pi-memory", text: "memory off (/memory off)" },
+			]);
+			const add = await core.call("command", { name: "decision", args: "add Use black for Python formatting" });
+			assert.equal(add.exit, 1);
+			assert.equal(fs.existsSync(path.join(root, ".pi")), false, "off stays off: nothing written");
+
+			const on = await core.call("command", { name: "memory", args: "on" });
+			assert.ok(on.effects.some((e) => e.t === "tools" && e.active.includes("decision_propose")), "on again: the tools come back");
+			await core.close();
+
+			// A trap inside /memory on (every command traps here): the restarted core cannot
+			// tell whether it took effect, so memory stays off.
+			const faulty = new Core(build.file, { branch: () => branch });
+			await faulty.call("session_start", sessionInput(cwd, { hasUI: true, fault: "command" }));
+			await assert.rejects(faulty.call("command", { name: "memory", args: "on" }), (err: unknown) => err instanceof CoreTrap);
+			const again = await faulty.recreate();
+			assert.deepEqual(again?.effects.at(-1), { t: "status", key: "pi-memory", text: "memory off (pi-memory restarted after an error)" });
+			await faulty.close();
+		});
+
 		test(`${build.name}: a prepared core answers its first call from the instance built in the background`, async () => {
 			const { cwd } = tempProject();
 			const core = new Core(build.file);
@@ -234,7 +269,13 @@ function tests(): void {
 			const input = sessionInput(cwd, { fault: "session_start" });
 			await core.call("session_start", input);
 			await assert.rejects(core.call("session_start", input), (err: unknown) => err instanceof CoreTrap && err.exportName === "session_start");
-			assert.deepEqual((await core.call("debug", { op: "ping" })).effects, [{ t: "output", text: "pong" }]);
+			// The call that brings the new instance carries what its replayed session start sets.
+			const effects = (await core.call("debug", { op: "ping" })).effects;
+			assert.deepEqual(effects.at(-1), { t: "output", text: "pong" });
+			assert.deepEqual(
+				effects.slice(0, -1).map((e) => e.t),
+				["tools", "status"],
+			);
 			await core.close();
 		});
 

@@ -27,8 +27,9 @@ registerHooks({
 
 export const AGENT_DIR = "/fake/agent";
 
+/** pi's agent folder: AGENT_DIR, or PIMEM_FAKE_AGENT_DIR where a test needs a real one. */
 export function getAgentDir(): string {
-	return AGENT_DIR;
+	return process.env.PIMEM_FAKE_AGENT_DIR ?? AGENT_DIR;
 }
 
 // ---- The scripted core ---------------------------------------------------------------
@@ -44,12 +45,15 @@ export const scripted = {
 	script: ((): Envelope => envelope()) as Script,
 	calls: [] as { exportName: string; input: unknown }[],
 	recreated: 0,
+	/** What recreate returns: the effects of the replayed session start the adapter applies. */
+	replay: undefined as Envelope | undefined,
 	closed: 0,
 	prepared: 0,
 	reset(script: Script = () => envelope()): void {
 		this.script = script;
 		this.calls = [];
 		this.recreated = 0;
+		this.replay = undefined;
 		this.closed = 0;
 		this.prepared = 0;
 	},
@@ -76,7 +80,7 @@ export class Core {
 
 	async recreate(): Promise<Envelope | undefined> {
 		scripted.recreated++;
-		return undefined;
+		return scripted.replay;
 	}
 
 	async close(): Promise<void> {
@@ -90,6 +94,7 @@ type Handler = (event: unknown, ctx: unknown) => unknown;
 
 interface Command {
 	description?: string;
+	getArgumentCompletions?: (prefix: string) => Promise<unknown>;
 	handler: (args: string, ctx: unknown) => Promise<void>;
 }
 
@@ -190,6 +195,13 @@ export class FakePi {
 		const c = this.commands.get(name);
 		if (c === undefined) throw new Error(`no command /${name}`);
 		await c.handler(args, ctx);
+	}
+
+	/** What pi offers as the person types `/name prefix` (getArgumentCompletions). */
+	async complete(name: string, prefix: string): Promise<unknown> {
+		const c = this.commands.get(name);
+		if (c === undefined) throw new Error(`no command /${name}`);
+		return c.getArgumentCompletions === undefined ? null : c.getArgumentCompletions(prefix);
 	}
 }
 

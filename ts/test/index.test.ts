@@ -354,7 +354,7 @@ test("a CoreTrap is reported once per session, the core recreated each time, and
 		return envelope();
 	});
 	const pi = started(scriptedFactory);
-	const { ctx, ui } = fakeContext();
+	const { ctx, ui } = fakeContext({ mode: "rpc" });
 	await pi.emit("session_start", { reason: "startup" }, ctx);
 	assert.deepEqual(await pi.emit("before_agent_start", userTurn, ctx), [undefined]);
 	assert.deepEqual(await pi.emit("before_agent_start", userTurn, ctx), [undefined]);
@@ -377,11 +377,41 @@ test("any other failure is reported but never thrown, and does not recreate the 
 		throw new Error("core.wasm is missing");
 	});
 	const pi = started(scriptedFactory);
-	const { ctx, ui } = fakeContext();
+	const { ctx, ui } = fakeContext({ mode: "rpc" });
 	await pi.emit("session_start", { reason: "startup" }, ctx);
 	await pi.command("decision", "list", ctx);
 	assert.equal(scripted.recreated, 0);
 	assert.deepEqual(notices(ui), [["pi-memory failed (core.wasm is missing); the turn goes on without memory. Details are on stderr.", "error"]]);
+});
+
+test("in pi's terminal a failure's details go to the log file, never to stderr, and the one notice names the file", async (t) => {
+	const errors = quietErrors(t);
+	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
+	process.env.PIMEM_FAKE_AGENT_DIR = agent;
+	t.after(() => delete process.env.PIMEM_FAKE_AGENT_DIR);
+	scripted.reset((exportName) => {
+		if (exportName === "before_agent_start") throw new CoreTrap("before_agent_start", "panic: boom\ngoroutine 1 [running]:\nmain.main()\n");
+		if (exportName === "complete") throw new CoreTrap("complete", "", new Error('target "complete" does not exist'));
+		return envelope();
+	});
+	scripted.replay = envelope({ t: "tools", active: [] }, { t: "status", key: "pi-memory", text: "memory off (/memory off)" });
+	const pi = started(scriptedFactory);
+	const { ctx, ui } = fakeContext({ mode: "tui" });
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	await pi.emit("before_agent_start", userTurn, ctx);
+	assert.deepEqual(await pi.complete("memory", "of"), null);
+	assert.equal(errors.calls.length, 0, "nothing on stderr, which is the screen");
+	const log = fs.readFileSync(path.join(agent, "pi-memory-errors.log"), "utf8");
+	assert.match(log, /core failed in before_agent_start:\npanic: boom\ngoroutine 1/);
+	assert.match(log, /completing the command failed/);
+	const shown = notices(ui);
+	assert.equal(shown.length, 1, JSON.stringify(shown));
+	assert.equal(String(shown[0]?.[0]).split("\n").length, 1, "one line");
+	assert.match(String(shown[0]?.[0]), /restarted its core .*panic: boom.*what you set is kept\. Details: .*pi-memory-errors\.log$/);
+	assert.equal(scripted.recreated, 2, "a trap while completing restarts the core too");
+	// What the replayed session start sets is applied: the footer and the tools as the person left them.
+	assert.ok(ui.some((c) => c.method === "setStatus" && c.args[1] === "memory off (/memory off)"), JSON.stringify(ui));
+	assert.deepEqual(pi.activeTools.filter((n) => n.startsWith("memory_")), []);
 });
 
 test("a ui that throws while effects are performed is reported, not thrown", async (t) => {
@@ -428,7 +458,7 @@ test("real core: a fault in before_agent_start is reported once and pi goes on",
 	const errors = quietErrors(t);
 	const root = project();
 	const pi = started(realFactory);
-	const { ctx, ui } = fakeContext({ cwd: root });
+	const { ctx, ui } = fakeContext({ cwd: root, mode: "rpc" });
 	process.env.PI_MEMORY_FAULT = "before_agent_start";
 	try {
 		await pi.emit("session_start", { reason: "startup" }, ctx);

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/similarity"
 	"github.com/tidwall/gjson"
 )
 
@@ -213,15 +214,16 @@ func indexOf(cands []candidate, text string) int {
 }
 
 // Fresh redacts the candidates and drops those that duplicate a decision of
-// the state or an earlier candidate, keeping at most max.
-func (s *state) Fresh(cands []candidate, max int) []candidate {
+// the state, an earlier candidate or a text the person declined this
+// session, keeping at most max.
+func (s *state) Fresh(cands []candidate, max int, declined []string) []candidate {
 	var fresh []candidate
 	for _, k := range cands {
 		if len(fresh) == max {
 			break
 		}
 		k.Text, _ = redact.String(k.Text)
-		if dups, _ := s.Check(k.Text); len(dups) > 0 {
+		if dups, _ := s.Check(k.Text); len(dups) > 0 || repeats(declined, k.Text) {
 			continue
 		}
 		dup := false
@@ -236,4 +238,34 @@ func (s *state) Fresh(cands []candidate, max int) []candidate {
 		}
 	}
 	return fresh
+}
+
+// maxDeclined bounds the texts a session remembers the person declined.
+const maxDeclined = 50
+
+// repeats says whether text is a near-duplicate (the measure of /decision
+// add) of one of texts: a proposal the person declined is not put to them
+// again as the same turn's candidate, nor a skipped candidate in a later
+// turn.
+//
+//	repeats([]string{"Use black for Python formatting"}, "use Black for python formatting") => true
+//	repeats([]string{"Use black for Python formatting"}, "Use PostgreSQL 16") => false
+func repeats(texts []string, text string) bool {
+	nf := similarity.Prepare(clean(text))
+	for _, t := range texts {
+		f := similarity.Prepare(clean(t))
+		if similarity.Compare(&nf, &f).Verdict == similarity.Duplicate {
+			return true
+		}
+	}
+	return false
+}
+
+// decline adds text to the declined texts, keeping the newest maxDeclined.
+func decline(texts []string, text string) []string {
+	texts = append(texts, text)
+	if len(texts) > maxDeclined {
+		texts = texts[len(texts)-maxDeclined:]
+	}
+	return texts
 }

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"strconv"
 	"testing"
 	"unicode/utf8"
 
@@ -146,4 +147,36 @@ func FuzzParseVerdicts(f *testing.F) {
 			require.True(t, c == 0 || v.Judged[i], "unjudged candidate %d has a confidence", i)
 		}
 	})
+}
+
+func TestRepeatsIsTheNearDuplicateMeasureOfAdd(t *testing.T) {
+	declined := []string{"Use black for Python formatting", "Deploy on Fridays"}
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"Use black for Python formatting", true},
+		{"use Black for python formatting", true},
+		{"Use black for Python formatting.", true},
+		{"Use PostgreSQL 16 for the primary database", false},
+		{"Use ruff for Python linting", false},
+	}
+	for _, tt := range tests {
+		if got := repeats(declined, tt.text); got != tt.want {
+			t.Errorf("repeats(%q) = %v, want %v", tt.text, got, tt.want)
+		}
+	}
+	if repeats(nil, "anything") {
+		t.Error("nothing declined repeats nothing")
+	}
+}
+
+func TestDeclineKeepsTheNewest(t *testing.T) {
+	var texts []string
+	for i := range maxDeclined + 5 {
+		texts = decline(texts, strconv.Itoa(i))
+	}
+	if len(texts) != maxDeclined || texts[0] != "5" || texts[len(texts)-1] != strconv.Itoa(maxDeclined+4) {
+		t.Errorf("kept %d, from %s to %s", len(texts), texts[0], texts[len(texts)-1])
+	}
 }

@@ -60,12 +60,34 @@ type driver struct {
 	injOK   bool
 
 	pending []candidate // auto-capture candidates of the running turn
+	// declined are the texts the person declined this session (a proposal,
+	// a candidate), kept across a restart of the core (Kept).
+	declined []string
 
 	// lineNotice says the log has bad lines, once a session: at its start in
 	// pi; in pimem (one command a session) with the command, unless the
 	// command reports them itself (status, doctor).
 	lineNotice string
 }
+
+// The moments and services the store takes part in (wasm/store): a method
+// whose signature drifts from its interface fails to build here rather than
+// silently dropping the store from that moment.
+var (
+	_ store.Store      = (*driver)(nil)
+	_ store.Starter    = (*driver)(nil)
+	_ store.Prompter   = (*driver)(nil)
+	_ store.Sectioner  = (*driver)(nil)
+	_ store.Ender      = (*driver)(nil)
+	_ store.Shutdowner = (*driver)(nil)
+	_ store.Tooler     = (*driver)(nil)
+	_ store.Footer     = (*driver)(nil)
+	_ store.Keeper     = (*driver)(nil)
+	_ store.Forgetter  = (*driver)(nil)
+	_ store.Resourcer  = (*driver)(nil)
+	_ store.Searcher   = (*driver)(nil)
+	_ store.Completer  = (*driver)(nil)
+)
 
 // Open is the decision store's driver for a session (wasm/store): the
 // orchestrator (wasm/lifecycle) lists it among the session's stores. It

@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -13,6 +14,25 @@ import (
 // capped and offered one dialog at a time. The rules (what is a candidate,
 // the classifiers, the model's answer) are pure (capture.go, classify.go);
 // this file runs the model call and the dialogs.
+
+// Kept is what the person declined this session, for a restarted core.
+func (d *driver) Kept() []byte {
+	if len(d.declined) == 0 {
+		return nil
+	}
+	return jsonw.Array(nil, len(d.declined), func(b []byte, i int) []byte { return jsonw.String(b, d.declined[i]) })
+}
+
+// TakeBack takes back what Kept wrote.
+func (d *driver) TakeBack(v gjson.Result) {
+	d.declined = nil
+	v.ForEach(func(_, t gjson.Result) bool {
+		if t.Type == gjson.String {
+			d.declined = decline(d.declined, t.Str)
+		}
+		return true
+	})
+}
 
 // capture reviews the candidates held since before_agent_start.
 func (d *driver) capture(out *store.Out, pending []candidate) {
@@ -42,7 +62,7 @@ func (d *driver) capture(out *store.Out, pending []candidate) {
 // dialog at a time (pi has no multi-select). Without a UI nothing is
 // guessed: the candidates are named in a notice.
 func (d *driver) review(out *store.Out, cands []candidate) {
-	fresh := d.st.Fresh(cands, d.cfg.MaxPerTurn)
+	fresh := d.st.Fresh(cands, d.cfg.MaxPerTurn, d.declined)
 	if len(fresh) == 0 {
 		return
 	}
@@ -75,6 +95,8 @@ func (d *driver) reviewNext(out *store.Out, cands []candidate, i int) {
 		out.Confirm("Save as a project decision?", c.Text, func(out *store.Out, v gjson.Result) {
 			if v.Type == gjson.True {
 				d.caughtUp(out, func() { d.saveCandidate(out, c, true) })
+			} else {
+				d.declined = decline(d.declined, c.Text)
 			}
 		})
 		return
@@ -97,8 +119,12 @@ func (d *driver) reviewNext(out *store.Out, cands []candidate, i int) {
 				}
 			})
 		case optSkip:
+			d.declined = decline(d.declined, c.Text)
 			d.reviewNext(out, cands, i+1)
 		default: // skip all, or dismissed
+			for _, rest := range cands[i:] {
+				d.declined = decline(d.declined, rest.Text)
+			}
 		}
 	})
 }

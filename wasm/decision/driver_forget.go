@@ -15,8 +15,6 @@ import (
 // under the same id (state.Restore). A reference that is not a decision id
 // or the end of one belongs to another store.
 
-var _ store.Forgetter = (*driver)(nil)
-
 // saidChars bounds the decision text quoted in what Forget and Restore say.
 const saidChars = 80
 

@@ -13,18 +13,6 @@ import (
 
 // The decision store's moments (wasm/store).
 
-// The moments the decision store takes part in: a change of signature that
-// left one out would otherwise go unnoticed, since Open returns a store.Store.
-var _ interface {
-	store.Store
-	store.Starter
-	store.Prompter
-	store.Sectioner
-	store.Ender
-	store.Shutdowner
-	store.Footer
-} = (*driver)(nil)
-
 func (d *driver) Name() string { return "decisions" }
 
 // Commands are /decision's subcommands. Each but status and doctor (which

@@ -5,8 +5,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
-var _ store.Resourcer = (*driver)(nil)
-
 // ResourceURI is the active decisions as one resource.
 const ResourceURI = "pimem://decisions/active"
 

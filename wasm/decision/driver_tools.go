@@ -18,8 +18,6 @@ import (
 // is given the command to ask the person to run. Results are short and
 // redacted: they go to the model.
 
-var _ store.Tooler = (*driver)(nil)
-
 const (
 	toolPropose = "decision_propose"
 	// toolList is for MCP clients (registry.MCP), which have no injected
@@ -91,6 +89,10 @@ func (d *driver) Tool(out *store.Out, name string, params gjson.Result) {
 			return
 		}
 	}
+	if repeats(d.declined, p.Text) {
+		out.ToolResult("Not proposed: the user declined this decision earlier in this session. Do not propose it again unless they ask.", false, nil)
+		return
+	}
 	if why := d.checkProposal(p, old); why != "" {
 		out.ToolResult(why, false, nil)
 		return
@@ -111,6 +113,7 @@ func (d *driver) Tool(out *store.Out, name string, params gjson.Result) {
 	}
 	out.Confirm("Record a decision?", proposalMessage(p, old), func(out *store.Out, v gjson.Result) {
 		if v.Type != gjson.True {
+			d.declined = decline(d.declined, p.Text)
 			out.ToolResult("The user declined; nothing was written. Do not propose it again unless they ask.", false, nil)
 			return
 		}

@@ -68,6 +68,21 @@ type driver struct {
 	foldSize, foldMtime int64
 }
 
+// The moments and services the store takes part in (wasm/store): a method
+// whose signature drifts from its interface fails to build here rather than
+// silently dropping the store from that moment.
+var (
+	_ store.Store      = (*driver)(nil)
+	_ store.Starter    = (*driver)(nil)
+	_ store.Prompted   = (*driver)(nil)
+	_ store.Contexter  = (*driver)(nil)
+	_ store.Ender      = (*driver)(nil)
+	_ store.Shutdowner = (*driver)(nil)
+	_ store.Tooler     = (*driver)(nil)
+	_ store.Footer     = (*driver)(nil)
+	_ store.Receipter  = (*driver)(nil)
+)
+
 // Open is the Hindsight store's driver for a session (wasm/store).
 func Open(env *store.Env) store.Store {
 	s := env.Session

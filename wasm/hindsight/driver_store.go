@@ -12,20 +12,6 @@ import (
 
 // Hindsight's moments (wasm/store).
 
-// The moments the driver takes part in, checked when it compiles: Open
-// returns a store.Store, and the orchestrator finds the rest by assertion.
-var _ interface {
-	store.Store
-	store.Starter
-	store.Prompted
-	store.Contexter
-	store.Ender
-	store.Shutdowner
-	store.Tooler
-	store.Receipter
-	store.Footer
-} = (*driver)(nil)
-
 // storeName is the store's name in the registry.
 const storeName = "hindsight"
 

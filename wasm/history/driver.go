@@ -27,6 +27,15 @@ type driver struct {
 	sessionID string
 }
 
+// The moments and services the store takes part in (wasm/store): a method
+// whose signature drifts from its interface fails to build here rather than
+// silently dropping the store from that moment.
+var (
+	_ store.Store    = (*driver)(nil)
+	_ store.Starter  = (*driver)(nil)
+	_ store.Searcher = (*driver)(nil)
+)
+
 // Open is the history store's driver for a session (wasm/store).
 func Open(env *store.Env) store.Store {
 	return &driver{s: env.Session, h: env.FS}

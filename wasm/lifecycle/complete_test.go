@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
@@ -43,4 +44,21 @@ func TestCompletionOffersSubcommandsChoicesAndIds(t *testing.T) {
 	r.call("before_agent_start", map[string]any{"prompt": "hi", "messageType": "user"})
 	require.Equal(t, 0, len(r.complete("decision", "show ")), "a store that may not be read offers no ids")
 	require.Equal(t, []string{"show "}, values(r.complete("decision", "sho")), "subcommands still")
+}
+
+func TestEveryExportIsAnsweredAndNoOtherIs(t *testing.T) {
+	r := newRig(t, true)
+	for _, name := range Exports {
+		if name == "session_start" {
+			continue
+		}
+		r.call(name, map[string]any{})
+		if strings.Contains(r.text(), "unknown export") {
+			t.Errorf("%s is in Exports but the engine answers %q", name, r.text())
+		}
+	}
+	r.call("no_such_export", map[string]any{})
+	if !strings.Contains(r.text(), "unknown export") {
+		t.Errorf("an export outside Exports is answered: %q", r.text())
+	}
 }

@@ -18,6 +18,7 @@ type rig struct {
 	project string
 	agent   string
 	last    gjson.Result
+	state   string // the newest state effect's state, as a host keeps it
 }
 
 const day = 86400000
@@ -57,8 +58,14 @@ func (r *rig) call(export string, in map[string]any) gjson.Result {
 		r.t.Fatalf("%s returned invalid JSON: %s", export, out)
 	}
 	r.last = gjson.ParseBytes(out)
+	if s := r.last.Get(`effects.#(t=="state").state`); s.Exists() {
+		r.state = s.Raw
+	}
 	return r.last
 }
+
+// raw is JSON put into a call's input as it is.
+type raw string
 
 func appendAny(b []byte, v any) []byte {
 	switch x := v.(type) {
@@ -71,6 +78,8 @@ func appendAny(b []byte, v any) []byte {
 		return append(b, "false"...)
 	case nil:
 		return append(b, "null"...)
+	case raw:
+		return append(b, x...)
 	case []string:
 		b = append(b, '[')
 		for i, s := range x {

@@ -49,6 +49,15 @@ func open(env *store.Env) []store.Store {
 	}
 }
 
+// Exports are the module's exports, each an export Handle answers:
+// wasm/main.go exports exactly these and every host calls only these (tests
+// check both, on both builds).
+var Exports = []string{
+	"session_start", "before_agent_start", "context", "agent_end", "agent_settled",
+	"session_before_compact", "session_before_tree", "session_shutdown",
+	"command", "complete", "tool", "resources", "resume", "registry", "merge", "debug",
+}
+
 // Engine is the core's single entry point. One Engine lives in the module and
 // keeps its state between calls; hosts call Handle once per export call.
 type Engine struct {
@@ -73,7 +82,12 @@ type Engine struct {
 	// forgotten this session, for /memory restore without an id.
 	index  search.Index
 	forgot string
+	// kept is the session's state last sent (state.go).
+	kept []byte
 }
+
+// noMemory is the switch of a session pi started with --no-memory.
+const noMemory = "--no-memory"
 
 // New returns an engine over host h.
 func New(h hostio.Host) *Engine { return &Engine{h: h} }
@@ -110,6 +124,7 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 		e.sessionStart(out, in)
 		if e.s != nil {
 			e.footerChanged(out, true)
+			e.stateChanged(out)
 		}
 	case "resume":
 		e.asks.Resume(out, in)
@@ -119,6 +134,7 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 			// the footer counts.
 			e.toolsChanged(out)
 			e.footerChanged(out, false)
+			e.stateChanged(out)
 		}
 	case "registry":
 		// What the core offers, for hosts to register commands and flags
@@ -168,6 +184,7 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 		}
 		if export != "session_shutdown" {
 			e.footerChanged(out, false)
+			e.stateChanged(out)
 		}
 	}
 	return out.Bytes()
@@ -208,13 +225,13 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	}
 	off, misread := noMemoryFlag(jsonr.Get(in, "flags.no-memory"), jsonr.Get(in, "argv"))
 	if off {
-		s.Switch = "--no-memory"
+		s.Switch = noMemory
 	}
 	if misread != "" {
 		out.Notify("error", misread)
 	}
 	e.asks.Forget()
-	e.index, e.forgot = search.Index{}, ""
+	e.index, e.forgot, e.kept = search.Index{}, "", nil
 	s.ProjectRoot = files.ProjectRoot(e.h, s.Cwd)
 	s.ProjectHash = ProjectHash(s.ProjectRoot)
 	e.s, e.last = s, nil
@@ -230,6 +247,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 			x.Start(out, in)
 		}
 	}
+	e.restoreSession(jsonr.Get(in, "restore"))
 	e.toolsChanged(out)
 }
 

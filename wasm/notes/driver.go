@@ -100,6 +100,24 @@ type driver struct {
 	buf    []byte // the page table tableState read last, then the one rebuildTable writes
 }
 
+// The moments and services the store takes part in (wasm/store): a method
+// whose signature drifts from its interface fails to build here rather than
+// silently dropping the store from that moment.
+var (
+	_ store.Store      = (*driver)(nil)
+	_ store.Starter    = (*driver)(nil)
+	_ store.Sectioner  = (*driver)(nil)
+	_ store.Prompted   = (*driver)(nil)
+	_ store.Shutdowner = (*driver)(nil)
+	_ store.Tooler     = (*driver)(nil)
+	_ store.Footer     = (*driver)(nil)
+	_ store.Tracer     = (*driver)(nil)
+	_ store.Keeper     = (*driver)(nil)
+	_ store.Forgetter  = (*driver)(nil)
+	_ store.Resourcer  = (*driver)(nil)
+	_ store.Searcher   = (*driver)(nil)
+)
+
 // Open is the markdown memory store's driver for a session (wasm/store). It
 // reaches the host only through env.FS.
 func Open(env *store.Env) store.Store {

@@ -16,8 +16,6 @@ import (
 // memory here. The rules are forget.go's; this file holds the lock, reads
 // and writes the file and keeps the recovery records.
 
-var _ store.Forgetter = (*driver)(nil)
-
 // forgottenName is the recovery records' file, in a scope's machine-local
 // data folder (beside its journal): global memory's in notes/global, the
 // project's and the personal notes' in notes/<project id>.

@@ -5,8 +5,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
-var _ store.Resourcer = (*driver)(nil)
-
 // Resources are the MEMORY.md of each scope this session reads (global,
 // and the project's and local when the project is trusted) that exists,
 // as every exit sees it: redacted, line for line.

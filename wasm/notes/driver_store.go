@@ -5,22 +5,12 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
 // Markdown memory's moments (wasm/store).
-
-// The moments the driver takes part in, checked when it compiles: Open
-// returns a store.Store, and the orchestrator finds the rest by assertion.
-var _ interface {
-	store.Starter
-	store.Sectioner
-	store.Prompted
-	store.Shutdowner
-	store.Tracer
-	store.Footer
-} = (*driver)(nil)
 
 func (n *driver) Name() string { return "notes" }
 
@@ -74,6 +64,22 @@ func (n *driver) Shutdown(out *store.Out, _ gjson.Result) {
 	}
 	for _, msg := range warnings {
 		out.Notify("warning", "pi-memory: "+msg)
+	}
+}
+
+// Kept is the trace of this session's newest injection, which /memory last
+// names after a restart of the core too.
+func (n *driver) Kept() []byte {
+	if n.lastTraceID == "" {
+		return nil
+	}
+	return jsonw.String(nil, n.lastTraceID)
+}
+
+// TakeBack takes back what Kept wrote.
+func (n *driver) TakeBack(v gjson.Result) {
+	if v.Type == gjson.String {
+		n.lastTraceID = v.Str
 	}
 }
 

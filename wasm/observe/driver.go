@@ -73,6 +73,20 @@ type omBranch struct {
 	problems []Problem
 }
 
+// The moments and services the store takes part in (wasm/store): a method
+// whose signature drifts from its interface fails to build here rather than
+// silently dropping the store from that moment.
+var (
+	_ store.Store     = (*driver)(nil)
+	_ store.Starter   = (*driver)(nil)
+	_ store.Contexter = (*driver)(nil)
+	_ store.Settler   = (*driver)(nil)
+	_ store.Compacter = (*driver)(nil)
+	_ store.Footer    = (*driver)(nil)
+	_ store.Receipter = (*driver)(nil)
+	_ store.Searcher  = (*driver)(nil)
+)
+
 // Open is the observational memory store's driver for a session
 // (wasm/store): the orchestrator lists it in its stores, and it talks to
 // the host only through env.FS. It reads nothing yet: Start reads the

@@ -9,18 +9,6 @@ import (
 // Observational memory's moments (wasm/store); the turn's are in
 // driver_turn.go.
 
-// The moments the driver takes part in: a method misspelt would silently
-// leave the store out of one.
-var _ interface {
-	store.Store
-	store.Starter
-	store.Contexter
-	store.Settler
-	store.Compacter
-	store.Receipter
-	store.Footer
-} = (*driver)(nil)
-
 func (o *driver) Name() string { return "observations" }
 
 // Commands are /om's subcommands. pi's adapter and pimem --session send the

@@ -235,6 +235,16 @@ func (o *Out) ContextAppend(index int, text string) {
 	o.add(w.Close())
 }
 
+// State is the session's state for the host to keep and hand back when it
+// replays session_start after a trap ("restore"): one JSON object, the
+// newest replacing the one before.
+func (o *Out) State(state []byte) {
+	w := jsonw.Open(nil)
+	w.Str("t", "state")
+	w.Raw("state", state)
+	o.add(w.Close())
+}
+
 // Tools makes exactly these of the registry's tools active.
 func (o *Out) Tools(active []string) {
 	w := jsonw.Open(nil)

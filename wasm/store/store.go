@@ -156,6 +156,20 @@ const StatusKey = "pi-memory"
 //	OffPiece("decisions", "untrusted") => "decisions off (untrusted)"
 func OffPiece(name, why string) string { return name + " off (" + why + ")" }
 
+// Keeper holds something a person or the model set during the session
+// that the store keeps nowhere but in its memory (a proposal the person
+// declined), so that a core restarted after a failure carries it on. The
+// orchestrator sends every store's Kept with its own in the state effect
+// when it changed; the host hands the newest back when it replays
+// session_start after a trap, and TakeBack takes it after Start.
+type Keeper interface {
+	// Kept is the store's session state as one JSON value, nil when there
+	// is none.
+	Kept() []byte
+	// TakeBack takes back what Kept wrote.
+	TakeBack(v gjson.Result)
+}
+
 // Receipter says, for /memory last, what the store put into the newest
 // model request outside the system prompt. ok is false when it put nothing
 // this session.
