@@ -34,6 +34,7 @@ tools:
 	@$(BUILD)/tinygo.sh >/dev/null
 	@$(BUILD)/pi.sh >/dev/null
 	@$(BUILD)/ts-deps.sh
+	@$(BUILD)/tmux.sh >/dev/null
 
 # The real Hindsight server the end-to-end tests start (docs/hindsight.md): a venv in
 # the cache, minutes the first time, a stamp check after. Not in `tools`: only
@@ -117,8 +118,9 @@ test-e2e: tools wasm pimem package hindsight
 
 # The older pi release we support (PI_COMPAT_VERSION in build/env.sh) runs the part of
 # the suite that touches each pi API the adapter uses: commands and their output,
-# dialogs, the system prompt, tools, the context event, compaction, print mode, install.
-E2E_COMPAT := command-output decision-add decision-supersede memory observe off print-mode install
+# dialogs, the system prompt, tools, the context event, compaction, print mode, install,
+# and pi's interactive terminal (tui: completion, the footer, dialogs, a trap).
+E2E_COMPAT := command-output decision-add decision-supersede memory observe off print-mode install tui
 test-e2e-compat: tools wasm package
 	PI_BIN="$$($(BUILD)/pi.sh $$(. $(BUILD)/env.sh && echo $$PI_COMPAT_VERSION))" "$$($(BUILD)/node.sh)" --test $(E2E_COMPAT:%=ts/e2e/%.test.ts)
 

@@ -234,9 +234,10 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 			const items = out?.t === "output" ? (JSON.parse(out.text) as CompletionItem[]) : [];
 			return items.length === 0 ? null : items;
 		} catch (err) {
-			// Asked on every key typed: a failure is written down, never drawn over the editor.
-			diag("pi-memory: completing the command failed:", err);
-			if (err instanceof CoreTrap) await core.recreate().catch((again: unknown) => diag("pi-memory: restarting the core failed; the next event tries again:", again));
+			// Asked on every key typed: reported like any failure (once, one line), never
+			// drawn over the editor.
+			if (latest !== undefined) await failed(latest, "complete", err);
+			else diag("pi-memory: completing the command failed:", err);
 			return null;
 		}
 	};

@@ -1,0 +1,290 @@
+// pi-memory where people use it: the real pi's interactive terminal, at 80x30 (60
+// columns in one test), with the release tarball installed as the README says (no -e),
+// keys typed and the screen read (tui.ts). Every step checks that no trap or stack
+// trace reached the screen and that the footer says what memory holds.
+
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { REPO, addEvent, decisionLog, readEvents, requestWithUser, seedLog, toolsOf, withSandbox, type Reply, type Sandbox } from "./harness.ts";
+import { NEVER_ON_SCREEN, Tui, countOf, installRelease, type TuiOptions } from "./tui.ts";
+
+const PG = "Use PostgreSQL 16 for the primary database";
+
+// Runs f with pi started in its terminal, the release installed, and the fake model
+// answering "OK, noted." unless a route says otherwise; checks at the end that no trap
+// reached the screen. The terminal and pi are ended whatever happens.
+async function inPi(f: (tui: Tui, sb: Sandbox) => Promise<void>, opts: TuiOptions & { seed?: (sb: Sandbox) => void; routes?: Record<string, Reply> } = {}): Promise<void> {
+	await withSandbox({ git: true }, async (sb) => {
+		sb.model.defaultReply = "OK, noted.";
+		const routes = opts.routes ?? {};
+		sb.model.route = (body) => {
+			const last = body?.messages?.at(-1);
+			if (last?.role !== "user") return undefined;
+			const text = JSON.stringify(last.content ?? "");
+			for (const [marker, reply] of Object.entries(routes)) if (text.includes(marker)) return reply;
+			return undefined;
+		};
+		installRelease(sb);
+		opts.seed?.(sb);
+		const tui = await Tui.start(sb, opts);
+		try {
+			await f(tui, sb);
+			clean(tui);
+		} catch (err) {
+			throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- pi's terminal:\n${tui.screen()}`, { cause: err });
+		} finally {
+			await tui.close();
+		}
+	});
+}
+
+// No trap, no stack trace, nothing of ours breaking the contract, on any screen read.
+function clean(tui: Tui): void {
+	tui.screen();
+	const seen = tui.seen();
+	const bad = NEVER_ON_SCREEN.exec(seen);
+	assert.equal(bad, null, `on pi's screen: ${bad?.[0]}`);
+}
+
+// The help texts of a command's subcommands, as the registry has them (ts/registry.json).
+function helpTexts(command: string): string {
+	const registry = JSON.parse(fs.readFileSync(path.join(REPO, "ts", "registry.json"), "utf8")) as { commands: Array<{ name: string; subcommands?: Array<{ help: string; usage: string }> }> };
+	return (registry.commands.find((c) => c.name === command)?.subcommands ?? []).map((sub) => `${sub.usage} ${sub.help}`).join(" ");
+}
+
+async function prompt(tui: Tui, sb: Sandbox, text: string): Promise<void> {
+	const before = sb.model.chats().length;
+	await tui.submit(text);
+	await tui.waitFor(() => sb.model.chats().length > before, `the model to be asked "${text}"`);
+	await tui.waitFor((s) => !/Working\.\.\./.test(s), "the turn to end");
+	await tui.settle();
+}
+
+async function footerIs(tui: Tui, want: string | RegExp): Promise<void> {
+	await tui.waitFor(() => (typeof want === "string" ? tui.footer() === want : want.test(tui.footer())), `the footer to be ${String(want)} (it is "${tui.footer()}")`);
+	clean(tui);
+}
+
+// Types text, waits for the completion menu, returns the screen; the text is then erased.
+async function menuFor(tui: Tui, text: string, expect: RegExp): Promise<string> {
+	tui.type(text);
+	const s = await tui.waitFor(expect, `completions of "${text}"`);
+	clean(tui);
+	tui.key("Escape");
+	for (let i = 0; i < [...text].length; i++) tui.key("BSpace");
+	await tui.waitFor((screen) => !screen.includes(text.trim()), "the editor to be empty again");
+	return s;
+}
+
+// The editor's line: the row between pi's two rules that holds what was typed.
+function editorLine(tui: Tui, typed: string): string {
+	return tui.rowsNow().find((r) => r.startsWith(typed)) ?? "";
+}
+
+test("the first minutes at 80 columns: completion completes, the footer follows every step, output stays, no stack trace", async () => {
+	await inPi(async (tui, sb) => {
+		await footerIs(tui, "decisions 0");
+
+		// Subcommands as you type, and Tab completes one.
+		await menuFor(tui, "/memory ", /→ status[\s\S]*remember/);
+		tui.type("/memory la");
+		await tui.waitFor(/→ last/, "last offered");
+		tui.key("Tab");
+		await tui.waitFor(() => editorLine(tui, "/memory last") !== "", "Tab to complete /memory last");
+		for (let i = 0; i < "/memory last ".length; i++) tui.key("BSpace");
+		await tui.settle();
+
+		await tui.command(`/decision add ${PG}`);
+		await footerIs(tui, "decisions 1");
+		const [added] = readEvents(sb.project);
+		assert.ok(added !== undefined && added.d?.tx === PG, decisionLog(sb.project));
+
+		// Ids complete: typed from the start, and by Tab.
+		await menuFor(tui, "/decision show ", new RegExp(`→ ${added.i}`));
+		tui.type("/decision show ");
+		await tui.waitFor(new RegExp(`→ ${added.i}`), "the id offered");
+		tui.key("Tab");
+		await tui.waitFor(() => editorLine(tui, `/decision show ${added.i}`) !== "", "Tab to complete the id");
+		tui.key("Enter");
+		await tui.waitFor(/text: Use PostgreSQL 16/, "/decision show's output");
+		await tui.settle();
+
+		// Choices of a synopsis.
+		await menuFor(tui, "/om mode ", /→ buffered[\s\S]*blocking|→ blocking[\s\S]*buffered/);
+
+		await tui.command("/memory remember the staging server is staging.example.com");
+		await footerIs(tui, /^decisions 1 · notes 1\b/);
+
+		// A prompt: the command output above stays, the footer too.
+		await prompt(tui, sb, "hello there");
+		await tui.waitFor(/OK, noted\./, "the model's reply");
+		assert.match(tui.screen(), /Added D-\d{4}-\d\d-\d\d-0001: Use PostgreSQL 16/, "the command's output is still on screen after the next prompt");
+		await footerIs(tui, /^decisions 1 · notes 1\b/);
+
+		// /memory last right after a model turn: longer than the screen, read by scrolling up.
+		const last = await tui.command("/memory last", /--- observations \(a message/);
+		assert.match(last, /--- decisions: \d+ bytes[\s\S]*Use PostgreSQL 16/);
+		await tui.scrollUpTo(/The previous turn appended \d+ bytes/, "the head of /memory last");
+		tui.key("C-End");
+		await tui.waitFor(/--- observations \(a message/, "the view back at the bottom");
+
+		// Forget, then restore.
+		await tui.command("/memory forget staging server", /Forgot/);
+		await footerIs(tui, /^decisions 1\b(?! · notes 1)/);
+		await tui.command("/memory restore", /Restored/);
+		await footerIs(tui, /^decisions 1 · notes 1\b/);
+		assert.match(fs.readFileSync(path.join(sb.project, ".pi", "memory", "MEMORY.md"), "utf8"), /staging\.example\.com/);
+
+		// Off: nothing written, no tools for the model; on: they are back.
+		await tui.command("/memory off");
+		await footerIs(tui, "memory off (/memory off)");
+		const log = fs.readFileSync(decisionLog(sb.project), "utf8");
+		await tui.command("/decision add Use black for Python formatting", /Memory is off for this session/);
+		assert.equal(fs.readFileSync(decisionLog(sb.project), "utf8"), log, "off means off");
+		await prompt(tui, sb, "first while off");
+		assert.deepEqual(toolsOf(requestWithUser(sb.model, "first while off")).filter((n) => /^(memory|decision)_/.test(n)), []);
+		await tui.command("/memory on");
+		await footerIs(tui, /^decisions 1 · notes 1\b/);
+		await prompt(tui, sb, "back on");
+		assert.ok(toolsOf(requestWithUser(sb.model, "back on")).includes("decision_propose"), "the tools are back");
+		assert.ok(toolsOf(requestWithUser(sb.model, "back on")).includes("memory_search"));
+	});
+});
+
+test("each dialog in the terminal: a proposal accepted and declined (and not asked again), a conflict, a reset", async () => {
+	await inPi(
+		async (tui, sb) => {
+			// Accepted: Enter on the highlighted Yes.
+			await tui.submit("PROPOSE-BLACK record it");
+			await tui.waitFor(/Record a decision\?[\s\S]*Use black for Python formatting/, "the proposal's dialog");
+			clean(tui);
+			tui.key("Enter");
+			await tui.waitFor(/OK, noted\./, "the reply after the tool");
+			await footerIs(tui, "decisions 1");
+			assert.equal(readEvents(sb.project).at(-1)?.d?.tx, "Use black for Python formatting");
+
+			// Declined; the same turn's "Decision:" line is not put to the person again.
+			await tui.submit("Decision: use ruff for Python linting. PROPOSE-RUFF");
+			await tui.waitFor(/Record a decision\?[\s\S]*Use ruff for Python linting/, "the second proposal");
+			tui.key("Down");
+			await tui.waitFor(/→ No/, "No highlighted");
+			tui.key("Enter");
+			await tui.waitFor(/The user declined/, "the tool's answer");
+			await tui.waitFor(/OK, noted\.[\s\S]*OK, noted\./, "the reply");
+			await tui.settle(1000);
+			assert.doesNotMatch(tui.screen(), /Save as a project decision\?/, "a declined proposal is not asked again");
+			await footerIs(tui, "decisions 1");
+
+			// A conflict: a select; keep both.
+			await tui.submit(`/decision add ${PG}`);
+			await tui.settle();
+			await tui.submit("/decision add Use MySQL for the primary database");
+			await tui.waitFor(/conflicts with D-[\s\S]*Keep both and mark the conflict/, "the conflict dialog");
+			clean(tui);
+			tui.key("Down");
+			await tui.waitFor(/→ Keep both/, "keep both highlighted");
+			tui.key("Enter");
+			await footerIs(tui, /^decisions 3, 1 conflict/);
+
+			// A reset: it starts on the choice that keeps everything.
+			await tui.submit("/decision reset");
+			await tui.waitFor(/→ .*(Keep|Cancel|No)/i, "the reset dialog, on the safe choice");
+			clean(tui);
+			tui.key("Enter");
+			await tui.waitFor(/Cancelled; nothing was written/, "the reset cancelled");
+			await footerIs(tui, /^decisions 3/);
+			await tui.submit("/decision reset");
+			await tui.waitFor(/→ .*(Keep|Cancel|No)/i, "the reset dialog again");
+			tui.key("Down");
+			tui.key("Enter");
+			await footerIs(tui, "decisions 0");
+		},
+		{
+			routes: {
+				"PROPOSE-BLACK": { tool: "decision_propose", args: { text: "Use black for Python formatting" } },
+				"PROPOSE-RUFF": { tool: "decision_propose", args: { text: "Use ruff for Python linting" } },
+			},
+		},
+	);
+});
+
+test("a long output scrolls and stays whole; the terminal goes on below it", async () => {
+	await inPi(
+		async (tui) => {
+			await footerIs(tui, "decisions 60");
+			const line = (n: number) => new RegExp(`D-\\d{4}-\\d\\d-\\d\\d-${String(n).padStart(4, "0")} \\| active \\| Decision number ${n} `);
+			// The newest first: the oldest ends the list, at the bottom of the view.
+			const end = await tui.command("/decision list --limit 0", line(1));
+			assert.match(end, /decisions 60/, "the footer is drawn below it");
+			// Scrolled up a page at a time, every line is there, and the head of the output.
+			const lines = new Set<number>();
+			for (let i = 0; i < 20 && lines.size < 60; i++) {
+				const s = await tui.settle(200);
+				for (let n = 1; n <= 60; n++) if (line(n).test(s)) lines.add(n);
+				if (/pi-memory \/decision list --limit 0/.test(s)) break;
+				tui.key("PageUp");
+			}
+			assert.equal(lines.size, 60, `seen while scrolling: ${[...lines].sort((a, b) => a - b).join(" ")}`);
+			assert.match(tui.screen(), /pi-memory \/decision list --limit 0/, "the head of the output");
+			assert.match(tui.screen(), /decisions 60/, "the footer stays while scrolled");
+			tui.key("C-End");
+			await tui.waitFor(line(1), "back at the bottom");
+			await tui.command("/decision status");
+			await footerIs(tui, "decisions 60");
+		},
+		{
+			seed: (sb) =>
+				seedLog(
+					sb.project,
+					Array.from({ length: 60 }, (_, i) => addEvent(sb.project, i + 1, `Decision number ${i + 1} about a separate part of the system`)),
+				),
+		},
+	);
+});
+
+test("at 60 columns output wraps between words and the footer fits", async () => {
+	await inPi(
+		async (tui) => {
+			await footerIs(tui, "decisions 0");
+			await tui.command("/memory help", /Every command takes --json/);
+			await tui.command(`/decision add ${PG} --reason "relational integrity and the team knows it well"`);
+			await footerIs(tui, "decisions 1");
+			assert.equal(tui.footer(), "decisions 1", "the footer fits");
+			// Our renderer wraps between words: no word of what it showed is cut across two rows.
+			const words = new Set(`${PG} relational integrity and the team knows it well ${helpTexts("memory")}`.split(/\s+/).filter((w) => w.length > 3));
+			const visible = tui.rowsNow();
+			for (let i = 0; i + 1 < visible.length; i++) {
+				const tail = /(\S+)$/.exec(visible[i]!)?.[1] ?? "";
+				const head = /^\s*(\S+)/.exec(visible[i + 1]!)?.[1] ?? "";
+				assert.ok(!(words.has(tail + head) && !words.has(tail)), `a word cut at the edge:\n${visible[i]}\n${visible[i + 1]}`);
+			}
+		},
+		{ cols: 60 },
+	);
+});
+
+test("a core that traps is restarted with what the person set, and says so in one line, never with a stack trace", async () => {
+	await inPi(
+		async (tui, sb) => {
+			await footerIs(tui, "decisions 0");
+			await tui.command("/memory off");
+			await footerIs(tui, "memory off (/memory off)");
+			// Every completion traps here: typing after /memory asks the core on each key.
+			tui.type("/memory st");
+			const said = await tui.waitFor(/restarted its core after an error/, "the one line about the failure");
+			assert.match(said.replace(/\n\s*/g, " "), /restarted its core after an error \(in complete: .*fault injected in complete\); the turn goes on and what you set is kept\. Details: /);
+			assert.ok(said.replace(/\n\s*/g, "").includes(path.join(sb.agentDir, "pi-memory-errors.log")), "the notice names the log file");
+			for (let i = 0; i < "/memory st".length; i++) tui.key("BSpace");
+			await tui.settle();
+			assert.equal(countOf(tui.screen(), /restarted its core/g), 1, "said once");
+			await footerIs(tui, "memory off (/memory off)");
+			await tui.command("/decision add Use black for Python formatting", /Memory is off for this session/);
+			assert.equal(fs.existsSync(path.join(sb.project, ".pi")), false, "still off: nothing written");
+			const log = fs.readFileSync(path.join(sb.agentDir, "pi-memory-errors.log"), "utf8");
+			assert.match(log, /fault injected in complete/);
+		},
+		{ env: { PI_MEMORY_FAULT: "complete" } },
+	);
+});
