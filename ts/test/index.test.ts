@@ -403,7 +403,7 @@ test("in pi's terminal a failure's details go to the log file, never to stderr, 
 	assert.equal(errors.calls.length, 0, "nothing on stderr, which is the screen");
 	const log = fs.readFileSync(path.join(agent, "pi-memory-errors.log"), "utf8");
 	assert.match(log, /core failed in before_agent_start:\npanic: boom\ngoroutine 1/);
-	assert.match(log, /completing the command failed/);
+	assert.match(log, /core failed in complete: target "complete" does not exist/);
 	const shown = notices(ui);
 	assert.equal(shown.length, 1, JSON.stringify(shown));
 	assert.equal(String(shown[0]?.[0]).split("\n").length, 1, "one line");
