@@ -116,25 +116,38 @@ test("the first minutes at 80 columns: completion completes, the footer follows 
 
 		await tui.command("/memory remember the staging server is staging.example.com");
 		await footerIs(tui, /^decisions 1 · notes 1\b/);
+		await tui.command("/memory remember global I prefer tabs over spaces");
+		await footerIs(tui, /^decisions 1 · notes 2\b/);
+		// The first personal note asks to keep the file out of git.
+		await tui.submit("/memory remember local my scratch database is on port 5433");
+		await tui.waitFor(/Keep personal notes out of git\?/, "the .gitignore dialog");
+		clean(tui);
+		tui.key("Enter");
+		await tui.waitFor(/Added \/\.pi\/memory\/MEMORY\.local\.md to/, "the .gitignore line added");
+		await footerIs(tui, /^decisions 1 · notes 3\b/);
+		await tui.command("/decision add Run database migrations with Flyway from CI");
+		await footerIs(tui, /^decisions 2 · notes 3\b/);
+		await tui.command("/om observe", /Nothing new to observe/);
+		await footerIs(tui, /^decisions 2 · notes 3\b/);
 
 		// A prompt: the command output above stays, the footer too.
 		await prompt(tui, sb, "hello there");
 		await tui.waitFor(/OK, noted\./, "the model's reply");
-		assert.match(tui.screen(), /Added D-\d{4}-\d\d-\d\d-0001: Use PostgreSQL 16/, "the command's output is still on screen after the next prompt");
-		await footerIs(tui, /^decisions 1 · notes 1\b/);
+		assert.match(tui.screen(), /Added D-\d{4}-\d\d-\d\d-0002: Run database migrations/, "the command's output is still on screen after the next prompt");
+		await footerIs(tui, /^decisions 2 · notes 3\b/);
 
 		// /memory last right after a model turn: longer than the screen, read by scrolling up.
 		const last = await tui.command("/memory last", /--- observations \(a message/);
-		assert.match(last, /--- decisions: \d+ bytes[\s\S]*Use PostgreSQL 16/);
+		assert.match(last, /--- decisions: \d+ bytes[\s\S]*Run database migrations/);
 		await tui.scrollUpTo(/The previous turn appended \d+ bytes/, "the head of /memory last");
 		tui.key("C-End");
 		await tui.waitFor(/--- observations \(a message/, "the view back at the bottom");
 
 		// Forget, then restore.
 		await tui.command("/memory forget staging server", /Forgot/);
-		await footerIs(tui, /^decisions 1\b(?! · notes 1)/);
+		await footerIs(tui, /^decisions 2 · notes 2\b/);
 		await tui.command("/memory restore", /Restored/);
-		await footerIs(tui, /^decisions 1 · notes 1\b/);
+		await footerIs(tui, /^decisions 2 · notes 3\b/);
 		assert.match(fs.readFileSync(path.join(sb.project, ".pi", "memory", "MEMORY.md"), "utf8"), /staging\.example\.com/);
 
 		// Off: nothing written, no tools for the model; on: they are back.
@@ -146,7 +159,7 @@ test("the first minutes at 80 columns: completion completes, the footer follows 
 		await prompt(tui, sb, "first while off");
 		assert.deepEqual(toolsOf(requestWithUser(sb.model, "first while off")).filter((n) => /^(memory|decision)_/.test(n)), []);
 		await tui.command("/memory on");
-		await footerIs(tui, /^decisions 1 · notes 1\b/);
+		await footerIs(tui, /^decisions 2 · notes 3\b/);
 		await prompt(tui, sb, "back on");
 		assert.ok(toolsOf(requestWithUser(sb.model, "back on")).includes("decision_propose"), "the tools are back");
 		assert.ok(toolsOf(requestWithUser(sb.model, "back on")).includes("memory_search"));
