@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -193,4 +194,18 @@ func buildImportModule(module, name string) []byte {
 	imp = append(imp, 0x00, 0x00) // function import of type 0
 	out := []byte{0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x04, 0x01, 0x60, 0x00, 0x00, 0x02, byte(len(imp))}
 	return append(out, imp...)
+}
+
+// Text full of "<pi-memory-" that opens no block (a prompt, a fact, a past
+// session) once ran the module's stack out, one recursion per start.
+func TestMarkerLikeTextDoesNotTrapTheModule(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		i := newInstance(t, rt, Config{FS: fsys.NewMem(nil)})
+		call(t, i, "session_start", sessionInput)
+		for _, n := range []int{500, 200_000} {
+			prompt, _ := json.Marshal(strings.Repeat("<pi-memory-", n))
+			env := call(t, i, "before_agent_start", `{"prompt":`+string(prompt)+`,"messageType":"user"}`)
+			require.Equal(t, 0, env.Exit)
+		}
+	})
 }

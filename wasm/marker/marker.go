@@ -101,21 +101,40 @@ func Has(s string) bool {
 // marker is missing runs to the end of s: a cut block is still memory, and
 // keeping it would retain it. Removing a block can join the text around it
 // into a new start ("<pi-memory-" + block + "recall>"), so Strip goes again
-// until no block is left. The blank lines a removed block leaves at the end
-// of s are trimmed.
+// until no block is left; text built to need more than maxPasses passes is
+// cut where its first marker starts, as an unclosed block would be. The blank
+// lines a removed block leaves at the end of s are trimmed. The work is
+// linear in len(s) times maxPasses, whatever s holds.
 //
 //	Strip("fix the bug\n\n<pi-memory-recall>\n- uses Go\n</pi-memory-recall>") => "fix the bug"
 func Strip(s string) string {
 	if !Has(s) {
 		return s
 	}
-	for {
+	for pass := 0; ; pass++ {
 		s = stripOnce(s)
-		if i, _ := next(s); i < 0 {
-			return strings.TrimRight(s, " \t\r\n")
+		if i, _ := next(s); i >= 0 && pass < maxPasses {
+			continue
+		} else if i >= 0 {
+			s = s[:firstStart(s)]
 		}
+		return strings.TrimRight(s, " \t\r\n")
 	}
 }
+
+// firstStart is where the first marker of either form starts in s, one that
+// opens a block or not.
+func firstStart(s string) int {
+	i := strings.Index(s, tagOpen)
+	if c := strings.Index(s, commentOpen); c >= 0 && (i < 0 || c < i) {
+		i = c
+	}
+	return i
+}
+
+// maxPasses bounds Strip's passes: each undoes one level of starts that
+// removing blocks put together, which no text but one built for it has.
+const maxPasses = 8
 
 // stripOnce removes the blocks of s from left to right, once.
 func stripOnce(s string) string {
@@ -136,27 +155,28 @@ func stripOnce(s string) string {
 	return b.String()
 }
 
-// next finds the first block start in s and the end marker that closes it.
+// next finds the first block start in s and the end marker that closes it:
+// the first comment marker or the first tag that opens a block
+// ("<pi-memory-" and a name, then ">"), whichever comes first. Each
+// "<pi-memory-" that opens none is looked past once: the scan is linear.
 func next(s string) (int, string) {
-	t := strings.Index(s, tagOpen)
-	if t >= 0 {
-		if k := strings.IndexByte(s[t:], '>'); k > len(tagOpen) && name(s[t+len(tagOpen):t+k]) {
-			if c := strings.Index(s, commentOpen); c < 0 || c > t {
-				return t, "</pi-memory-" + s[t+len(tagOpen):t+k] + ">"
-			}
-		} else {
-			// "<pi-memory-" that does not open a block: look past it.
-			i, end := next(s[t+len(tagOpen):])
-			if i < 0 {
-				return commentAt(s)
-			}
-			if c, cend := commentAt(s); c >= 0 && c < t+len(tagOpen)+i {
-				return c, cend
-			}
-			return t + len(tagOpen) + i, end
+	c, cend := commentAt(s)
+	for off := 0; ; {
+		t := strings.Index(s[off:], tagOpen)
+		if t < 0 || c >= 0 && c < off+t {
+			return c, cend
 		}
+		t += off
+		j := t + len(tagOpen)
+		e := j
+		for e < len(s) && nameByte(s[e]) {
+			e++
+		}
+		if e > j && e < len(s) && s[e] == '>' {
+			return t, "</pi-memory-" + s[j:e] + ">"
+		}
+		off = j
 	}
-	return commentAt(s)
 }
 
 func commentAt(s string) (int, string) {
@@ -172,15 +192,9 @@ func commentAt(s string) (int, string) {
 	return c, "<!-- /pi-memory:" + n + " -->"
 }
 
-// name reports whether s is a block name: lower-case letters, digits,
-// dashes and underscores (ours use neither of the last two at the start,
-// but a name another version wrote is stripped all the same).
-func name(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return s != ""
+// nameByte reports whether c may be in a block name: lower-case letters,
+// digits, dashes and underscores (ours use neither of the last two at the
+// start, but a name another version wrote is stripped all the same).
+func nameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }

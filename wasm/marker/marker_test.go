@@ -1,6 +1,7 @@
 package marker
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -96,5 +97,90 @@ func FuzzStripLeavesNoBlockStart(f *testing.F) {
 			}
 		}
 		require.Equal(t, out, Strip(out))
+	})
+}
+
+// 500 "<pi-memory-" that open no block once took a recursion per start, and
+// the module's stack ran out ("out of bounds memory access").
+func TestStripLooksPastStartsThatOpenNothingWithoutGoingDeeper(t *testing.T) {
+	for _, s := range []string{
+		strings.Repeat("<pi-memory-", 200_000),
+		strings.Repeat("<pi-memory-x", 100_000) + " kept",
+		strings.Repeat("<pi-memory-recal ", 50_000),
+	} {
+		require.Equal(t, strings.TrimRight(s, " "), Strip(s))
+	}
+	i, end := next(strings.Repeat("<pi-memory-", 10_000) + "<pi-memory-recall>m</pi-memory-recall>")
+	require.Equal(t, 10_000*len(tagOpen), i)
+	require.Equal(t, "</pi-memory-recall>", end)
+}
+
+// Each pass undoes one level of starts that removing blocks joined; text
+// built to need more than maxPasses is cut at the first start left, as an
+// unclosed block is.
+func TestStripCutsTextBuiltToNeedManyPasses(t *testing.T) {
+	// Depth d needs d+1 passes: each pass removes the innermost block,
+	// which joins the "<pi-memory-" before it to the next name.
+	nested := func(depth int) string {
+		s := "<pi-memory-x>y</pi-memory-x>"
+		for k := range depth {
+			name := "n" + strconv.Itoa(k)
+			s = "<pi-memory-" + s + name + ">v</pi-memory-" + name + ">"
+		}
+		return "kept " + s + " tail"
+	}
+	require.Equal(t, "kept  tail", Strip(nested(3)))
+	require.Equal(t, "kept  tail", Strip(nested(maxPasses)))
+	require.Equal(t, "kept", Strip(nested(maxPasses+5)))
+	big := nested(2000)
+	require.Equal(t, "kept", Strip(big))
+}
+
+// refNext is next as it was written first, recursing past each start that
+// opens nothing: the meaning next keeps, at a depth that grew with the input.
+func refNext(s string) (int, string) {
+	t := strings.Index(s, tagOpen)
+	if t >= 0 {
+		if k := strings.IndexByte(s[t:], '>'); k > len(tagOpen) && refName(s[t+len(tagOpen):t+k]) {
+			if c := strings.Index(s, commentOpen); c < 0 || c > t {
+				return t, "</pi-memory-" + s[t+len(tagOpen):t+k] + ">"
+			}
+		} else {
+			i, end := refNext(s[t+len(tagOpen):])
+			if i < 0 {
+				return commentAt(s)
+			}
+			if c, cend := commentAt(s); c >= 0 && c < t+len(tagOpen)+i {
+				return c, cend
+			}
+			return t + len(tagOpen) + i, end
+		}
+	}
+	return commentAt(s)
+}
+
+func refName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !nameByte(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// FuzzNextIsTheFirstStart: the linear scan finds the block start the
+// recursive one found.
+func FuzzNextIsTheFirstStart(f *testing.F) {
+	f.Add("a <pi-memory-X> b <pi-memory-recall>m</pi-memory-recall> c")
+	f.Add("<pi-memory-<pi-memory-<!-- pi-memory:o -->x")
+	f.Add("<pi-memory-a b> <pi-memory-c>")
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.Count(s, tagOpen) > 1000 {
+			return // the reference recurses per start
+		}
+		i, end := next(s)
+		wi, wend := refNext(s)
+		require.Equal(t, wi, i, "%q", s)
+		require.Equal(t, wend, end, "%q", s)
 	})
 }
