@@ -97,7 +97,7 @@ FUZZ_TARGETS := \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery wasm/notes:FuzzRecallWords \
 	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodeForgotten wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces wasm/notes:FuzzIgnoresLocal wasm/notes:FuzzCountFlag wasm/notes:FuzzPlanImport \
-	wasm/internal/sha1:FuzzSum wasm/internal/jsonr:FuzzGet wasm/internal/jsonr:FuzzValue wasm/internal/civil:FuzzParseTime \
+	wasm/internal/sha1:FuzzSum wasm/internal/jsonr:FuzzGet wasm/internal/jsonr:FuzzValue wasm/internal/jsonr:FuzzValid wasm/internal/civil:FuzzParseTime \
 	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords wasm/observe:FuzzReadContext wasm/observe:FuzzDataText wasm/observe:FuzzLedgerPieces \
 	wasm/observe:FuzzModelName wasm/observe:FuzzParseAutoCompact wasm/observe:FuzzParseMode wasm/observe:FuzzParseView wasm/observe:FuzzCheckConfigEdit wasm/internal/pisession:FuzzBranchJSON wasm/internal/jsonl:FuzzLines \
 	wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint wasm/history:FuzzRead wasm/search:FuzzSearch \

@@ -209,3 +209,27 @@ func TestMarkerLikeTextDoesNotTrapTheModule(t *testing.T) {
 		}
 	})
 }
+
+// A past session's line nested thousands of levels deep (a recorded tool
+// call's arguments) once ran the module's stack out in gjson's validator,
+// and every later search of that project failed.
+func TestADeeplyNestedSessionLineDoesNotTrapSearch(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		mem := fsys.NewMem(nil)
+		require.NoError(t, mem.Mkdir("/home/ada/app/.git"))
+		dir := "/home/ada/.pi/agent/sessions/--home-ada-app--"
+		require.NoError(t, mem.Mkdir(dir))
+		deep := strings.Repeat(`{"a":[`, 20_000) + `1` + strings.Repeat(`]}`, 20_000)
+		session := `{"type":"session","version":3,"id":"s1","timestamp":"2026-11-20T09:00:00.000Z","cwd":"/home/ada/app"}` + "\n" +
+			`{"type":"message","id":"a","timestamp":"2026-11-20T09:00:01.000Z","message":{"role":"assistant","content":[{"type":"toolCall","name":"x","arguments":` + deep + `}]}}` + "\n" +
+			`{"type":"message","id":"b","timestamp":"2026-11-20T09:00:02.000Z","message":{"role":"user","content":"we deploy with kubectl on fridays"}}` + "\n"
+		require.NoError(t, mem.WriteAtomic(dir+"/2026-11-20T09-00-00-000Z_0193.jsonl", []byte(session)))
+		i := newInstance(t, rt, Config{FS: mem})
+		call(t, i, "session_start", `{"cwd":"/home/ada/app","agentDir":"/home/ada/.pi/agent","trusted":true,"hasUI":false,"mode":"cli","reason":"startup","flags":{}}`)
+		for range 2 {
+			env := call(t, i, "command", `{"name":"memory","argv":["search","kubectl"]}`)
+			require.Equal(t, 0, env.Exit, "%+v", env)
+			require.Contains(t, env.Effects[0].Text, "kubectl on fridays")
+		}
+	})
+}

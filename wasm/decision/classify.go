@@ -160,7 +160,7 @@ func firstValidSpan(s string, ends map[int]int) (string, bool) {
 		if !ok {
 			continue
 		}
-		if gjson.Valid(s[i : end+1]) {
+		if jsonr.Valid(s[i : end+1]) {
 			return s[i : end+1], true
 		}
 		i = end

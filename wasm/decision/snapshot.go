@@ -457,7 +457,7 @@ func parseSnapshotHeader(b []byte, at int64, trailer []byte) (*snapshotHeader, e
 	if len(trailer) != trailerSize || sumWords(0, b) != getU64(trailer[12:]) {
 		return nil, snapErr("header checksum mismatch (a damaged file)")
 	}
-	if !gjson.ValidBytes(b) {
+	if !jsonr.ValidBytes(b) {
 		return nil, snapErr("header is not valid JSON")
 	}
 	root := gjson.ParseBytes(b)

@@ -307,7 +307,7 @@ func fold(o *Outbox, l string, n, off int) {
 	// Str is "" unless the value is a string: both must be non-empty strings.
 	id, bank := jsonr.Get(r, "id").Str, jsonr.Get(r, "bank").Str
 	problem := "not an outbox record"
-	if gjson.Valid(l) && r.IsObject() && jsonr.Get(r, "v").Int() == 1 && id != "" && bank != "" {
+	if jsonr.Valid(l) && r.IsObject() && jsonr.Get(r, "v").Int() == 1 && id != "" && bank != "" {
 		i := len(o.Pending) - 1
 		for ; i >= 0 && (o.Pending[i].ID != id || o.Pending[i].Bank != bank); i-- {
 		}

@@ -65,7 +65,7 @@ func retainProblem(r response) string {
 	}
 	const not = "the answer is not Hindsight's: "
 	body := strings.TrimSpace(r.Body)
-	if !gjson.Valid(body) {
+	if !jsonr.Valid(body) {
 		if strings.HasPrefix(body, "<") {
 			return not + "an HTML page" + htmlTitle(body)
 		}
@@ -246,7 +246,7 @@ type memory struct {
 //
 //	parseRecall(`{"results":[{"text":"Uses Go","type":"world"}]}`) => [{Uses Go world}], ""
 func parseRecall(body string) ([]memory, string) {
-	if !gjson.Valid(body) {
+	if !jsonr.Valid(body) {
 		return nil, "the answer is not JSON"
 	}
 	r := gjson.Parse(body)
@@ -267,7 +267,7 @@ func parseRecall(body string) ([]memory, string) {
 
 // parseReflect reads a reflect answer's text.
 func parseReflect(body string) (string, string) {
-	if !gjson.Valid(body) {
+	if !jsonr.Valid(body) {
 		return "", "the answer is not JSON"
 	}
 	t := jsonr.Get(gjson.Parse(body), "text")

@@ -68,7 +68,7 @@ func Read(data []byte) (Session, error) {
 	var err error
 	seen := map[string]bool{}
 	jsonl.Lines(data, func(n int, line []byte, _ bool) bool {
-		if !gjson.ValidBytes(line) {
+		if !jsonr.ValidBytes(line) {
 			if !header {
 				err = errors.New("line " + strconv.Itoa(n) + " is not JSON, so this is not a pi session file")
 				return false

@@ -108,7 +108,7 @@ func DecodeCheckpoint(data []byte) Checkpoint {
 }
 
 func decodeRecord(line string) (Record, string) {
-	if !gjson.Valid(line) {
+	if !jsonr.Valid(line) {
 		return Record{}, "not JSON"
 	}
 	v := gjson.Parse(line)

@@ -110,7 +110,7 @@ func Parse(data []byte, lim Limits) (Session, error) {
 
 func (s *Session) readHeader(line string, n int) error {
 	where := "line " + strconv.Itoa(n)
-	if !gjson.Valid(line) {
+	if !jsonr.Valid(line) {
 		return errors.New(where + " is not JSON, so this is not a pi session file (pi writes {\"type\":\"session\",\"version\":3,\"id\":…} first); nothing imported")
 	}
 	h := gjson.Parse(line)

@@ -37,7 +37,7 @@ func eachLine(data []byte, f func(n int, line []byte)) {
 // record parses one sidecar line, checking it is an object of a known
 // version. line is not empty, and the strings of the result are views of it.
 func record(line []byte) (gjson.Result, string) {
-	if !gjson.ValidBytes(line) {
+	if !jsonr.ValidBytes(line) {
 		return gjson.Result{}, "not valid JSON"
 	}
 	// gjson passes raw invalid bytes through and jsonw writes them as U+FFFD,

@@ -134,7 +134,7 @@ func decode(data []byte) (Record, error) {
 	if !utf8.Valid(data) {
 		return r, errors.New("not valid UTF-8")
 	}
-	if !gjson.ValidBytes(data) {
+	if !jsonr.ValidBytes(data) {
 		return r, errors.New("not valid JSON")
 	}
 	// A view of data, not a copy (gjson.ParseBytes copies it): under TinyGo

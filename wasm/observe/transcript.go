@@ -197,7 +197,7 @@ func splitBranch(data string) []gjson.Result {
 	}
 	for _, line := range strings.Split(data, "\n") {
 		line = strings.TrimSpace(line)
-		if line != "" && gjson.Valid(line) {
+		if line != "" && jsonr.Valid(line) {
 			raw = append(raw, gjson.Parse(line))
 		}
 	}

@@ -29,7 +29,7 @@ func CheckParams(t *Tool, raw string) error {
 	if strings.TrimSpace(raw) == "" || strings.TrimSpace(raw) == "null" {
 		raw = "{}"
 	}
-	if !gjson.Valid(raw) {
+	if !jsonr.Valid(raw) {
 		return paramsError(t, "its arguments are not JSON")
 	}
 	args := gjson.Parse(raw)

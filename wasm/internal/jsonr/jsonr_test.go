@@ -269,3 +269,29 @@ func sameValue(t testing.TB, raw string) {
 	}
 	require.Equal(t, want, got, "%q", raw)
 }
+
+func TestValidIsGjsonsValidAtAnyDepth(t *testing.T) {
+	for _, s := range []string{
+		`{}`, `[]`, ` {"a" : [1, -2.5e+3, "x\u00e9\n", true, false, null, {}] } `, `"s"`, `0`, `-0.1E5`,
+		`{"a":1,}`, `[1,]`, `{"a"}`, `{"a":}`, `{1:2}`, `[1 2]`, `01`, `1.`, `.5`, `-`, `"\x"`, "\"a\tb\"", `"\u12"`, `tru`, `nul`, `{"a":1}}`, `[`, ``, ` `, `{"a":1} x`,
+	} {
+		require.Equal(t, gjson.Valid(s), Valid(s), "%q", s)
+	}
+	deep := strings.Repeat(`{"a":[`, 100_000) + `1` + strings.Repeat(`]}`, 100_000)
+	require.True(t, Valid(deep), "100,000 levels deep")
+	require.False(t, Valid(deep[:len(deep)-1]), "one bracket short")
+}
+
+// FuzzValid: the same answer as gjson.Valid, whose recursion bounds what it
+// is given here.
+func FuzzValid(f *testing.F) {
+	for _, s := range []string{`{"a":[1,{"b":"c"}]}`, `[1,2,]`, `"\u00e9"`, `-0.5e-3`, `{"a" :null }`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if strings.Count(s, "[")+strings.Count(s, "{") > 200 {
+			return
+		}
+		require.Equal(t, gjson.Valid(s), Valid(s), "%q", s)
+	})
+}

@@ -46,7 +46,7 @@ func Read(data []byte) File {
 		if first {
 			first = false
 			f.HeaderLine, f.First = n, line
-			if gjson.Valid(line) {
+			if jsonr.Valid(line) {
 				if h := gjson.Parse(line); h.IsObject() && jsonr.Get(h, "type").Str == "session" {
 					f.Header = h
 					if v := jsonr.Get(h, "version"); v.Type == gjson.Number {
@@ -56,7 +56,7 @@ func Read(data []byte) File {
 				}
 			}
 		}
-		if !gjson.Valid(line) {
+		if !jsonr.Valid(line) {
 			f.Corrupt = append(f.Corrupt, n)
 			return true
 		}
