@@ -548,7 +548,11 @@ func frames(stop context.Context, in io.ReadCloser, w *lockedWriter, waitingForP
 		r := bufio.NewReaderSize(in, 64<<10)
 		for {
 			line, tooLong, err := readFrame(r)
-			if len(bytes.TrimSpace(line)) > 0 || tooLong {
+			// JSON allows whitespace around a value; the SDK reads the
+			// message to its newline and takes a space before it for
+			// trailing data, and ended the session on it.
+			line = bytes.TrimSpace(line)
+			if len(line) > 0 || tooLong {
 				switch {
 				case tooLong:
 					w.parseError("a message of more than 16 MiB")

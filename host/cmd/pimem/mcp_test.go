@@ -228,6 +228,24 @@ func (r *rawMCP) read() map[string]any {
 	return m
 }
 
+// A valid message with a space, a tab or a CR before its newline once ended
+// the session ("invalid trailing data at the end of stream"), losing the
+// answers already computed.
+func TestMCPTakesAMessageWithWhitespaceAroundIt(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, _ := onCore(t, wasm)
+	r := startRaw(t, wasm, dir, agent)
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}` + " \t")
+	require.Equal(t, float64(1), r.read()["id"])
+	r.send(` {"jsonrpc":"2.0","method":"notifications/initialized"}` + "\r")
+	r.send("\t" + `{"jsonrpc":"2.0","id":2,"method":"tools/list"}` + "  ")
+	require.Equal(t, float64(2), r.read()["id"])
+	r.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}` + " ")
+	require.Equal(t, float64(3), r.read()["id"])
+	require.NoError(t, r.stdin.Close())
+	require.NoError(t, r.cmd.Wait(), "the session ends when the input does, exit 0")
+}
+
 // A client of the protocol before 2026-07-28 is asked with
 // elicitation/create (the SDK does it for the call); its accept records the
 // decision.
