@@ -34,6 +34,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
 const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args...]
@@ -80,12 +81,16 @@ func main() {
 // hoist takes pimem's own value flags (--session, --project, --agent-dir,
 // --wasm) out of the words after the command, where a person also types
 // them (pimem om view --session FILE), and sets them in o; the other words
-// go to the core as they are. Words after a bare "--" are left alone. A
-// flag given twice is a usage error, as is one without its value.
+// go to the core as they are. A flag the subcommand takes itself (the
+// registry's: decision disable --project) is the subcommand's, and so are
+// words after a bare "--". A flag given twice is a usage error, as is one
+// without its value.
 //
-//	hoist(["view", "--session", "s.jsonl", "raw"]) => ["view", "raw"], o.session "s.jsonl"
-func hoist(argv []string, o *options) ([]string, error) {
+//	hoist("om", ["view", "--session", "s.jsonl", "raw"]) => ["view", "raw"], o.session "s.jsonl"
+//	hoist("decision", ["disable", "--project"])         => ["disable", "--project"]
+func hoist(command string, argv []string, o *options) ([]string, error) {
 	flags := map[string]*string{"session": &o.session, "project": &o.project, "agent-dir": &o.agentDir, "wasm": &o.wasm}
+	own := subFlags(command, argv)
 	var rest []string
 	for i := 0; i < len(argv); i++ {
 		w := argv[i]
@@ -94,7 +99,7 @@ func hoist(argv []string, o *options) ([]string, error) {
 		}
 		name, value, inline := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-"), "=")
 		dst, ok := flags[name]
-		if !ok || !strings.HasPrefix(w, "-") {
+		if !ok || !strings.HasPrefix(w, "-") || own[name] {
 			rest = append(rest, w)
 			continue
 		}
@@ -111,6 +116,32 @@ func hoist(argv []string, o *options) ([]string, error) {
 		*dst = value
 	}
 	return rest, nil
+}
+
+// subFlags are the flags of the subcommand argv runs of command, by name,
+// as the registry gives them: the subcommand named first (after the words
+// an alias like om-status stands for), else the command's default.
+//
+//	subFlags("decision", ["disable", "--project"]) => {"global", "project"}
+func subFlags(command string, argv []string) map[string]bool {
+	c, implied, ok := registry.Resolve(command)
+	if !ok {
+		return nil
+	}
+	words := append(append([]string(nil), implied...), argv...)
+	sub := c.Default
+	if len(words) > 0 && !strings.HasPrefix(words[0], "-") {
+		sub = words[0]
+	}
+	s, ok := c.Sub(sub)
+	if !ok {
+		return nil
+	}
+	own := map[string]bool{}
+	for _, f := range s.Flags {
+		own[f.Name] = true
+	}
+	return own
 }
 
 // usageError is a bad pimem command line: exit 2.
@@ -164,7 +195,7 @@ func pimem(args []string, stdout, stderr io.Writer) (code int, err error) {
 		return 0, usageError{"no command given (" + known(nil) + "); pimem --help lists them"}
 	}
 	store, argv := rest[0], rest[1:]
-	argv, err = hoist(argv, &o)
+	argv, err = hoist(store, argv, &o)
 	if err != nil {
 		return 0, err
 	}

@@ -575,21 +575,29 @@ func TestOmCommandsReadASessionFile(t *testing.T) {
 
 func TestHoistTakesPimemsFlagsFromAnywhere(t *testing.T) {
 	tests := []struct {
+		command string
 		argv    []string
 		rest    []string
 		session string
+		project string
 		err     string
 	}{
-		{[]string{"view", "--session", "s.jsonl", "raw"}, []string{"view", "raw"}, "s.jsonl", ""},
-		{[]string{"view", "--session=s.jsonl"}, []string{"view"}, "s.jsonl", ""},
-		{[]string{"add", "--", "--session", "x"}, []string{"add", "--", "--session", "x"}, "", ""},
-		{[]string{"add", "text", "--tag", "t"}, []string{"add", "text", "--tag", "t"}, "", ""},
-		{[]string{"view", "--session"}, nil, "", "--session needs a value"},
-		{[]string{"view", "--session", "a", "--session", "b"}, nil, "", "--session is given twice"},
+		{"om", []string{"view", "--session", "s.jsonl", "raw"}, []string{"view", "raw"}, "s.jsonl", "", ""},
+		{"om", []string{"view", "--session=s.jsonl"}, []string{"view"}, "s.jsonl", "", ""},
+		{"om-status", []string{"--session", "s.jsonl"}, nil, "s.jsonl", "", ""},
+		{"decision", []string{"add", "--", "--session", "x"}, []string{"add", "--", "--session", "x"}, "", "", ""},
+		{"decision", []string{"add", "text", "--tag", "t"}, []string{"add", "text", "--tag", "t"}, "", "", ""},
+		{"decision", []string{"list", "--project", "/p"}, []string{"list"}, "", "/p", ""},
+		{"om", []string{"view", "--session"}, nil, "", "", "--session needs a value"},
+		{"om", []string{"view", "--session", "a", "--session", "b"}, nil, "", "", "--session is given twice"},
+		// A flag the subcommand takes itself is the subcommand's.
+		{"decision", []string{"disable", "--project"}, []string{"disable", "--project"}, "", "", ""},
+		{"decisions", []string{"enable", "--project", "--json"}, []string{"enable", "--project", "--json"}, "", "", ""},
+		{"decision", []string{"disable", "--global"}, []string{"disable", "--global"}, "", "", ""},
 	}
 	for _, tt := range tests {
 		var o options
-		rest, err := hoist(tt.argv, &o)
+		rest, err := hoist(tt.command, tt.argv, &o)
 		if tt.err != "" {
 			require.True(t, err != nil && strings.Contains(err.Error(), tt.err), "hoist(%q) = %v, want %q", tt.argv, err, tt.err)
 			continue
@@ -597,7 +605,29 @@ func TestHoistTakesPimemsFlagsFromAnywhere(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, tt.rest, rest)
 		require.Equal(t, tt.session, o.session)
+		require.Equal(t, tt.project, o.project)
 	}
+}
+
+// pimem's global --project took the word of decision disable --project
+// ("--project needs a value"): the subcommand's own flag is the
+// subcommand's, and the global one still works before the command.
+func TestSubcommandsKeepTheirOwnProjectFlag(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, run := onCore(t, wasm)
+	r := run("decision", "disable", "--project")
+	require.Equal(t, 0, r.exit, r.stderr)
+	cfg, err := os.ReadFile(filepath.Join(dir, ".pi", "decision-memory.config.json"))
+	require.NoError(t, err)
+	require.Contains(t, string(cfg), `"enabled": false`)
+	elsewhere := t.TempDir()
+	r = runBin(t, pimemBin, elsewhere, []string{"PI_CODING_AGENT_DIR=" + agent}, "--wasm", wasm, "--project", dir, "decision", "enable", "--project")
+	require.Equal(t, 0, r.exit, r.stderr)
+	cfg, err = os.ReadFile(filepath.Join(dir, ".pi", "decision-memory.config.json"))
+	require.NoError(t, err)
+	require.Contains(t, string(cfg), `"enabled": true`)
+	_, err = os.Stat(filepath.Join(elsewhere, ".pi"))
+	require.True(t, os.IsNotExist(err), "nothing written where pimem ran: %v", err)
 }
 
 func TestSubcommandHelpAndTyposAnswerInALine(t *testing.T) {
