@@ -37,7 +37,8 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
-const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args...]
+const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH]
+             <command> [args...]
        pimem [flags] --session FILE om <status|observations|view|dump|...>
        pimem [flags] inject [--prompt TEXT] [--json]
        pimem [flags] commands [--json]
@@ -51,27 +52,34 @@ Runs pi-memory's commands outside pi, with the grammar of the slash commands:
 `
 
 const usageTail = `  inject      print what would be added to the system prompt for --prompt
-  commands    the core's commands and their subcommands (--json: as pi registers them)
-  git setup   make git merge the decision log with pimem: the .gitattributes line
-              and the git config of the merge driver (each clone runs it once)
+  commands    the core's commands and their subcommands (--json: as pi
+              registers them)
+  git setup   make git merge the decision log with pimem: the .gitattributes
+              line and the git config of the merge driver (each clone runs it
+              once)
   merge-driver
               what git runs to merge the decision log (git setup registers it)
   mcp         serve this project's memory to other agents over MCP (stdio): the
               tools, the decisions and notes as resources, the "memory" prompt
 
-flags:
-  --project DIR    the project (default: the current folder); running pimem in a
-                   folder trusts it, as "pi --approve" would (docs/decisions/001)
-  --agent-dir DIR  pi's agent folder (default: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
-  --json           every command answers in JSON: what it shows, or what it wrote
-  --session FILE   a pi session file (JSON Lines): "om" commands read its current
-                   branch (the path to its last entry); pimem never writes to it
+flags (before the command; after it, those the subcommand does not take):
+  --project DIR    the project (default: the current folder); running pimem in
+                   a folder trusts it, as "pi --approve" would
+                   (docs/decisions/001)
+  --agent-dir DIR  pi's agent folder (default: $PI_CODING_AGENT_DIR, else
+                   ~/.pi/agent)
+  --json           every command answers in JSON: what it shows, or what it
+                   wrote
+  --session FILE   a pi session file (JSON Lines): "om" commands read its
+                   current branch (the path to its last entry); pimem never
+                   writes to it
   --wasm PATH      the core module (default: $PIMEM_WASM, else core.wasm beside
                    pimem, else ts/core.wasm in a folder above pimem)
   --version        the core's release and the SHA-256 of its module (first 12
                    digits), as /memory status ends in pi, and the module's path
 
-exit codes: 0 ok, 1 user error (or a problem found by doctor/verify), 2 usage error
+exit codes: 0 ok, 1 user error (or a problem found by doctor/verify),
+            2 usage error
 `
 
 func main() {
@@ -192,7 +200,9 @@ func pimem(args []string, stdout, stderr io.Writer) (code int, err error) {
 		return version(o.wasm, stdout)
 	}
 	if len(rest) == 0 {
-		return 0, usageError{"no command given (" + known(nil) + "); pimem --help lists them"}
+		// Said at 80 columns after run's "pimem: ".
+		msg := indent("no command given; the commands are "+known(nil)+".", 80, "pimem: ", "       ")
+		return 0, usageError{strings.TrimPrefix(strings.TrimSuffix(msg, "\n"), "pimem: ")}
 	}
 	store, argv := rest[0], rest[1:]
 	argv, err = hoist(store, argv, &o)
