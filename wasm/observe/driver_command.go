@@ -117,10 +117,10 @@ func (o *driver) cmdObserve(c *store.Cmd) {
 	run := &omRun{act: store.Write}
 	run.done = func(out *store.Out, why string) {
 		if run.failed != nil {
-			out.Fail(observeFailedText(o.st, o.st.Observed-before, run.failed))
+			out.Fail(observeFailedText(o.st, &o.tr, o.now(), o.st.Observed-before, run.failed))
 			return
 		}
-		out.Output(observedText(o.st, o.st.Observed-before, why))
+		out.Output(observedText(o.st, &o.tr, o.now(), o.st.Observed-before, why))
 	}
 	o.step(c.Out, env, run)
 }
@@ -224,7 +224,7 @@ func (o *driver) cmdRebuild(c *store.Cmd) {
 			o.applied.add(encode(o.recs[i]))
 		}
 	}
-	c.Out.Output(rebuiltText(o.st, o.applied.n, &o.scope))
+	c.Out.Output(rebuiltText(o.st, &o.tr, o.now(), o.applied.n, &o.scope))
 }
 
 // cmdDump prints the records: the branch's, or in resource scope the

@@ -200,7 +200,7 @@ func (s *state) compactDue(cfg omConfig, t *transcript, env planEnv) (string, st
 	if cut < 0 {
 		return "", "nothing the observations cover can be compacted yet"
 	}
-	return t.Entries[cut].ID, "compacting: the observations cover everything before entry " + t.Entries[cut].ID
+	return t.Entries[cut].ID, "compacting: the observations cover everything before " + entryAt(t, cut, env.Clock)
 }
 
 // keepFrom chooses our compaction's first kept entry: at least keepTokens of

@@ -17,7 +17,7 @@ func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
 	for _, want := range []string{
 		"Observational memory: on, buffered mode, auto-compact on, injection all; observer model: the current model\n",
 		"Observations: 2 (🔴 1, 🟡 0, 🟢 1), ~",
-		"Covered: through entry e1; ~1005 unobserved tokens; observer at 30000 tokens, compaction at 38000\n",
+		"Covered: through turn 1 of 1 (your message at 14:30); ~1005 unobserved tokens; observer at 30000 tokens, compaction at 38000\n",
 		"Runs: observer 3 (1 found nothing new), reflector 0\n",
 		"Current task: Say hello\n",
 		"Waiting: observer backing off after 1 failure(s) until 14:30 (last: 503)\n",
