@@ -453,7 +453,7 @@ func TestOmCommandsChangeTheLedger(t *testing.T) {
 	require.Equal(t, `{"v":1,"op":"set","t":1772172000000,"mode":"blocking"}`, r.of("session_entry")[0].Get("data").Raw)
 	r.exchange("command", `{"name":"obs-auto-compact","args":"off 20000 50000"}`, nil)
 	require.Equal(t, `{"v":1,"op":"set","t":1772172000000,"autoCompact":false,"observerTokens":20000,"reflectorTokens":50000}`, r.of("session_entry")[0].Get("data").Raw)
-	require.Contains(t, r.of("output")[0].Get("text").String(), "Auto-compact off, blocking mode; observer at 20000 tokens, reflector at 50000")
+	require.Contains(t, r.of("output")[0].Get("text").String(), "Auto-compact off, blocking mode; observer at 20000 tokens, compaction at 20500; reflector at 50000")
 
 	r.exchange("command", `{"name":"om-clear","args":""}`, nil)
 	require.Equal(t, "clear", r.of("session_entry")[0].Get("data.op").String())

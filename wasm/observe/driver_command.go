@@ -199,7 +199,7 @@ func (o *driver) cmdMode(c *store.Cmd) {
 // cmdAutoCompact shows or sets our own compaction (parseAutoCompact).
 func (o *driver) cmdAutoCompact(c *store.Cmd) {
 	if len(c.Args.Words) == 0 {
-		c.Out.Output(autoCompactText(o.cfg.With(o.st.Settings), nil))
+		c.Out.Output(autoCompactText(o.cfg.With(o.st.Settings), o.window, nil))
 		return
 	}
 	set, why := parseAutoCompact(c.Args.Words)
@@ -211,7 +211,7 @@ func (o *driver) cmdAutoCompact(c *store.Cmd) {
 		return
 	}
 	o.apply(c.Out, Record{Op: opSet, Time: o.now().Ms, Settings: set})
-	c.Out.Output(autoCompactText(o.cfg.With(o.st.Settings), &o.scope))
+	c.Out.Output(autoCompactText(o.cfg.With(o.st.Settings), o.window, &o.scope))
 }
 
 func (o *driver) cmdRebuild(c *store.Cmd) {

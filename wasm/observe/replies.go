@@ -214,16 +214,35 @@ func modeSetText(mode string, sc *omScope) string {
 	return "Mode: " + mode + " (kept " + sc.keptIn() + ")."
 }
 
+// thresholdText is when the observer and our compaction start on a model
+// with window (thresholds), saying why when the window moves them from what
+// is configured.
+//
+//	thresholdText(defaults, 32000) => "observer at 6400 tokens, compaction at 15616 (on this model's 32000-token window; configured: 30000 and 38000)"
+func thresholdText(cfg omConfig, window int) string {
+	observe, compact := thresholds(cfg, window)
+	s := "observer at " + txt.Plural(observe, "token", "tokens") + ", compaction at " + itoa(compact)
+	if observe != cfg.ObserverTokens || compact != cfg.ObserverTokens+cfg.RetainTokens {
+		model := "on this model's " + itoa(window) + "-token window"
+		if window <= 0 {
+			model = "the model's window is not known, " + itoa(defaultWindow) + " tokens assumed"
+		}
+		s += " (" + model + "; configured: " + itoa(cfg.ObserverTokens) + " and " + itoa(cfg.ObserverTokens+cfg.RetainTokens) + ")"
+	}
+	return s
+}
+
 // autoCompactText is /om auto-compact's answer: our own compaction's
 // settings in force (eff is the configuration with the session's
-// overrides), after what set them (sc, nil when nothing was set).
-func autoCompactText(eff omConfig, sc *omScope) string {
+// overrides) and where they start on the model's window, after what set
+// them (sc, nil when nothing was set).
+func autoCompactText(eff omConfig, window int, sc *omScope) string {
 	prefix := ""
 	if sc != nil {
 		prefix = "Kept " + sc.keptIn() + ". "
 	}
-	return prefix + "Auto-compact " + onOff(eff.AutoCompact) + ", " + eff.Mode + " mode; observer at " + strconv.Itoa(eff.ObserverTokens) +
-		" tokens, reflector at " + strconv.Itoa(eff.ReflectorTokens) + ", retain " + strconv.Itoa(eff.RetainTokens) + " (compaction at " + strconv.Itoa(eff.ObserverTokens+eff.RetainTokens) + ")."
+	return prefix + "Auto-compact " + onOff(eff.AutoCompact) + ", " + eff.Mode + " mode; " + thresholdText(eff, window) +
+		"; reflector at " + strconv.Itoa(eff.ReflectorTokens) + ", retain " + strconv.Itoa(eff.RetainTokens) + "."
 }
 
 // rebuiltText is /om rebuild's answer: s was folded again from recs

@@ -37,7 +37,7 @@ func status(s *state, cfg omConfig, t *transcript, env planEnv) string {
 	}
 	threshold := "observer on demand only"
 	if cfg.ObserverTokens > 0 {
-		threshold = "observer at " + txt.Plural(cfg.ObserverTokens, "token", "tokens") + ", compaction at " + itoa(cfg.ObserverTokens+cfg.RetainTokens)
+		threshold = thresholdText(cfg, env.Window)
 	}
 	b.WriteString(cat("; ", threshold, "\n"))
 	b.WriteString(cat("Runs: observer ", itoa(s.Observed), " (", itoa(s.Empty), " found nothing new), reflector ", itoa(s.Reflected), "\n"))
