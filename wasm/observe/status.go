@@ -24,8 +24,11 @@ func status(s *state, cfg omConfig, t *transcript, env planEnv) string {
 		return b.String() + "\n"
 	}
 	model := cfg.ObserverModel
-	if model == "" {
+	switch {
+	case model == "":
 		model = "the current model"
+	case cfg.ModelProblem != "":
+		model += " (not a model pi can use here; see Config below)"
 	}
 	b.WriteString(cat("Observational memory: on, ", cfg.Mode, " mode, auto-compact ", onOff(cfg.AutoCompact), ", injection ", cfg.MemoryInjectionMode, "; observer model: ", model, "\n"))
 	n := s.Items()
