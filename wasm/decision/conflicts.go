@@ -145,5 +145,5 @@ func conflictsFinding(p conflictPair) string {
 // settle names the commands that settle the conflict of a and b: reject
 // the one that no longer holds, or replace one.
 func settle(a, b string) string {
-	return "/decision resolve " + a + " rejected (" + b + " holds), /decision resolve " + b + " rejected (" + a + " holds), or /decision supersede <id> <text> --reason R."
+	return strings.Join([]string{"/decision resolve ", a, " rejected (", b, " holds), /decision resolve ", b, " rejected (", a, " holds), or /decision supersede <id> <text> --reason R."}, "")
 }

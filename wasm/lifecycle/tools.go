@@ -88,17 +88,16 @@ func (e *Engine) search(out *store.Out, q string, limit int) []search.Hit {
 // given that form too when it can open it from where it works: ~ is
 // expanded, and a relative path is read from the working folder, which
 // must then be the project's root; else the absolute Ref.
+// The hits are the search's own (a new slice each time): changed in place.
 func (e *Engine) cited(hits []search.Hit, person bool) []search.Hit {
-	out := make([]search.Hit, len(hits))
-	for i, h := range hits {
-		c := h.Doc.Cite
-		relative := strings.IndexByte(c, '/') > 0 && !strings.HasPrefix(c, "~/")
-		if c != "" && (person || !relative || e.s.Cwd == e.s.ProjectRoot) {
-			h.Doc.Ref = c
+	for i := range hits {
+		d := &hits[i].Doc
+		relative := strings.IndexByte(d.Cite, '/') > 0 && !strings.HasPrefix(d.Cite, "~/")
+		if d.Cite != "" && (person || !relative || e.s.Cwd == e.s.ProjectRoot) {
+			d.Ref = d.Cite
 		}
-		out[i] = h
 	}
-	return out
+	return hits
 }
 
 // forget removes the entry ref names: the first Forgetter that knows it,

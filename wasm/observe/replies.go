@@ -23,7 +23,7 @@ func piOnly(mode, sub string) string {
 }
 
 // covered says how far the observations reach in the branch t, as a
-// person counts a session (coveredAt); "nothing yet" before the first.
+// person counts a session (entryAt); "nothing yet" before the first.
 func covered(s *state, t *transcript, now clock) string {
 	if s.Mark.ID == "" {
 		return "nothing yet"
@@ -32,11 +32,18 @@ func covered(s *state, t *transcript, now clock) string {
 	if t != nil {
 		i = t.index(s.Mark.ID)
 	}
-	at := entryAt(t, i, now)
+	part := ""
 	if s.Mark.Off > 0 {
-		at = "part of " + at
+		part = "part of "
 	}
-	return "through " + at
+	return cat("through ", part, entryAt(t, i, now))
+}
+
+// roleWords name an entry by its role, as a person finds it in pi.
+var roleWords = [...][2]string{
+	{roleUser, "your message"}, {roleAssistant, "the reply"}, {roleToolResult, "a tool's result"},
+	{roleBash, "a shell command's output"}, {roleCustom, "an extension's message"},
+	{roleSummary, "a summary"}, {roleCompaction, "a summary"},
 }
 
 // entryAt names entry i of t as a person finds it in the session: the
@@ -63,32 +70,23 @@ func entryAt(t *transcript, i int, now clock) string {
 	}
 	e := &t.Entries[i]
 	what := "an entry"
-	switch e.Role {
-	case roleUser:
-		what = "your message"
-	case roleAssistant:
-		what = "the reply"
-	case roleToolResult:
-		what = "a tool's result"
-	case roleBash:
-		what = "a shell command's output"
-	case roleCustom:
-		what = "an extension's message"
-	case roleSummary, roleCompaction:
-		what = "a summary"
+	for _, w := range roleWords {
+		if w[0] == e.Role {
+			what = w[1]
+		}
 	}
 	if e.Time > 0 {
 		c := clock{Ms: e.Time, Zone: now.Zone}
-		when := formatMinute(c.minute())
+		day := ""
 		if c.Day() != now.Day() {
-			when = formatDay(c.Day()) + ", " + when
+			day = formatDay(c.Day()) + ", "
 		}
-		what += " at " + when
+		what = cat(what, " at ", day, formatMinute(c.minute()))
 	}
 	if turn == 0 {
-		return "the start of the session (" + what + ")"
+		return cat("the start of the session (", what, ")")
 	}
-	return "turn " + itoa(turn) + " of " + itoa(turns) + " (" + what + ")"
+	return cat("turn ", itoa(turn), " of ", itoa(turns), " (", what, ")")
 }
 
 // observedText is /om observe's answer once its calls are done: runs is the
@@ -221,15 +219,15 @@ func modeSetText(mode string, sc *omScope) string {
 //	thresholdText(defaults, 32000) => "observer at 6400 tokens, compaction at 15616 (on this model's 32000-token window; configured: 30000 and 38000)"
 func thresholdText(cfg omConfig, window int) string {
 	observe, compact := thresholds(cfg, window)
-	s := "observer at " + txt.Plural(observe, "token", "tokens") + ", compaction at " + itoa(compact)
-	if observe != cfg.ObserverTokens || compact != cfg.ObserverTokens+cfg.RetainTokens {
-		model := "on this model's " + itoa(window) + "-token window"
+	why := ""
+	if configured := cfg.ObserverTokens + cfg.RetainTokens; observe != cfg.ObserverTokens || compact != configured {
+		model := cat("on this model's ", itoa(window), "-token window")
 		if window <= 0 {
 			model = "the model's window is not known, " + itoa(defaultWindow) + " tokens assumed"
 		}
-		s += " (" + model + "; configured: " + itoa(cfg.ObserverTokens) + " and " + itoa(cfg.ObserverTokens+cfg.RetainTokens) + ")"
+		why = cat(" (", model, "; configured: ", itoa(cfg.ObserverTokens), " and ", itoa(configured), ")")
 	}
-	return s
+	return cat("observer at ", txt.Plural(observe, "token", "tokens"), ", compaction at ", itoa(compact), why)
 }
 
 // autoCompactText is /om auto-compact's answer: our own compaction's

@@ -436,3 +436,21 @@ func TestSynopsisNextStartingAndChoices(t *testing.T) {
 		t.Errorf("Choices(<id>) = %v, want nil", got)
 	}
 }
+
+// ForShell reads every output and notice of a pimem session: whatever the
+// text, it does not panic, says it once (a second pass changes nothing),
+// and changes nothing but a command's "/" into "pimem ".
+func FuzzForShell(f *testing.F) {
+	for _, s := range []string{"Did you mean /memory search?", "/om-status", "~/.pi/agent/memory/MEMORY.md", "(/decision doctor)", "/", "//om", "\xff/om"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := ForShell(s)
+		if again := ForShell(got); again != got {
+			t.Fatalf("ForShell(%q) = %q, and again %q", s, got, again)
+		}
+		if strings.ReplaceAll(got, "pimem ", "/") != strings.ReplaceAll(s, "pimem ", "/") {
+			t.Fatalf("ForShell(%q) = %q changed more than the commands' slashes", s, got)
+		}
+	})
+}

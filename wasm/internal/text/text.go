@@ -51,16 +51,15 @@ func Wrap(s string, width int) []string {
 //
 //	Indent("one two three", 10, "  ", "    ") => "  one two\n    three\n"
 func Indent(s string, width int, first, hang string) string {
-	var b strings.Builder
-	for i, l := range wrap(s, width-utf8.RuneCountInString(first), width-utf8.RuneCountInString(hang)) {
+	lines := wrap(s, width-utf8.RuneCountInString(first), width-utf8.RuneCountInString(hang))
+	for i, l := range lines {
+		prefix := hang
 		if i == 0 {
-			b.WriteString(first)
-		} else {
-			b.WriteString(hang)
+			prefix = first
 		}
-		b.WriteString(l + "\n")
+		lines[i] = prefix + l + "\n"
 	}
-	return b.String()
+	return strings.Join(lines, "")
 }
 
 // wrap is Wrap with a first line of first runes and the others of rest.
