@@ -9,6 +9,9 @@
 # the package's own core.wasm beside it, so `pimem --version` and /memory status in pi
 # name the same module. pi is $PI when set (your own pi), else the one build/pi.sh keeps
 # in the cache; both write the same settings (~/.pi/agent, or $PI_CODING_AGENT_DIR).
+# When no pi is on PATH (someone who built from the clone has only the cached one), a
+# `pi` launcher of that pi goes to PREFIX/bin; a pi of your own there is never
+# replaced. The last line says which command starts pi.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -54,3 +57,31 @@ mv "$prefix/bin/core.wasm.tmp" "$prefix/bin/core.wasm"
 log "pi package: $dest"
 log "pimem: $prefix/bin/pimem"
 "$prefix/bin/pimem" --version >&2
+
+# A pi to start: the one on PATH, else a launcher of the pi used above. The marker
+# tells our launcher (replaced by a reinstall) from a pi of the person's own.
+marker="# pi launcher written by pi-memory's make install"
+launcher="$prefix/bin/pi"
+found=$(command -v pi 2>/dev/null || true)
+ours=false
+if [ -f "$launcher" ] && grep -qF "$marker" "$launcher"; then ours=true; fi
+if [ -e "$launcher" ] && ! $ours; then
+	log "left $launcher as it is: it is not a launcher this install wrote"
+elif [ -z "$found" ] || [ "$found" = "$launcher" ]; then
+	printf '#!/bin/sh
+%s; it runs %s
+exec %q "$@"
+' "$marker" "$pi" "$pi" > "$launcher.tmp"
+	chmod 0755 "$launcher.tmp"
+	mv "$launcher.tmp" "$launcher"
+	log "pi: $launcher (no pi was on PATH: it runs $pi)"
+fi
+# Which command starts pi, as the shell that ran make would find it.
+found=$(command -v pi 2>/dev/null || true)
+if [ -n "$found" ]; then
+	log "start pi with: pi   (in a project's folder; /memory status there names pi-memory)"
+elif [ -x "$launcher" ]; then
+	log "start pi with: $launcher   ($prefix/bin is not on PATH: add it, then pi)"
+else
+	log "start pi with: $pi"
+fi

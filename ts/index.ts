@@ -328,6 +328,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 			sessionId: ctx.sessionManager.getSessionId(),
 			zone: -new Date().getTimezoneOffset(),
 			window: windowOf(ctx),
+			models: modelsOf(ctx),
 			env: forwardedEnv(),
 		});
 	});
@@ -831,6 +832,12 @@ function modelFor(ctx: ExtensionContext, name: string): Model | NoModel {
 
 function windowOf(ctx: ExtensionContext): number {
 	return ctx.model?.contextWindow ?? 0;
+}
+
+// The models pi can use here ("provider/id", what pi --list-models lists), which the core
+// checks observerModel against when it reads its configuration (decision 001).
+function modelsOf(ctx: ExtensionContext): string[] {
+	return ctx.modelRegistry.getAvailable().map((m) => `${m.provider}/${m.id}`);
 }
 
 // The environment variables that steer observational memory and Hindsight, those set,

@@ -1,12 +1,14 @@
-// Issue 18, the small frictions a new user met, in the real pi: `pi -p --no-memory
-// "prompt"` (pi takes the prompt as the flag's value) is explained rather than silent;
-// an unknown subcommand is one line naming the nearest; `--help` after a subcommand
+// The small frictions a new user met, in the real pi: `pi -p --no-memory "prompt"`
+// (pi takes the prompt as the flag's value) is explained rather than silent; an
+// unknown subcommand is one line naming the nearest; `--help` after a subcommand
 // shows that subcommand; the seeds' /om-* and /obs-* short forms work without being
-// in pi's command list.
+// in pi's command list; an observerModel pi cannot use is warned of when the
+// configuration is read, and /om status says so.
 
 import assert from "node:assert/strict";
+import path from "node:path";
 import { it } from "node:test";
-import { runPrint, startRpc, withSandbox } from "./harness.ts";
+import { runPrint, seedFile, startRpc, withSandbox } from "./harness.ts";
 
 it("pi -p --no-memory \"prompt\" says why nothing was sent", async () => {
 	await withSandbox({}, async (sb) => {
@@ -44,5 +46,30 @@ it("unknown subcommands, --help and the short forms", async () => {
 		} finally {
 			await rpc.close();
 		}
+	});
+});
+
+it("an observerModel pi does not know is warned of when the configuration is read, and /om status says so", async () => {
+	await withSandbox({}, async (sb) => {
+		seedFile(path.join(sb.project, ".pi", "om-config.json"), JSON.stringify({ observerModel: "nope/no-such-model" }));
+		const r = await runPrint(sb, "hello");
+		assert.equal(r.code, 0, r.stderr);
+		assert.match(r.stderr, /observerModel "nope\/no-such-model" is not a model pi can use here/);
+		assert.match(r.stderr, /pi --list-models/);
+
+		const rpc = await startRpc(sb);
+		try {
+			const status = (await rpc.command("/om status")).notes.join("\n");
+			assert.match(status, /observer model: nope\/no-such-model \(not a model pi can use here; see Config below\)/, status);
+			assert.match(status, /^Config: .*om-config\.json: observerModel "nope\/no-such-model" is not a model pi can use here/m, status);
+		} finally {
+			await rpc.close();
+		}
+
+		// The sandbox's own model is one pi can use: nothing is said.
+		seedFile(path.join(sb.project, ".pi", "om-config.json"), JSON.stringify({ observerModel: "fake/fake-model" }));
+		const fine = await runPrint(sb, "hello");
+		assert.equal(fine.code, 0, fine.stderr);
+		assert.doesNotMatch(fine.stderr, /observerModel/);
 	});
 });

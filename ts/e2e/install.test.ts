@@ -8,7 +8,8 @@
 // give the same prompt: nothing pi loads refers to the repository or the tarball.
 // The second test runs `make install` into a sandbox prefix and agent dir: pi's
 // settings name the installed folder, not the clone, and `pimem --version` and
-// `/memory status` in pi name the same core.
+// `/memory status` in pi name the same core; with no pi on PATH it leaves a `pi`
+// launcher in the prefix and says how to start pi, and never replaces a pi of one's own.
 
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -135,12 +136,22 @@ test("make install installs the package from outside the clone; pimem --version 
 
 		const prefix = path.join(sb.root, "prefix");
 		// The toolchains and their caches stay the machine's (make may build pimem);
-		// pi's settings, pimem's compile cache and the install are the sandbox's.
+		// pi's settings, pimem's compile cache and the install are the sandbox's. No pi
+		// on PATH: someone who built from the clone has only the cached one.
 		const goCache = execFileSync("go", ["env", "GOCACHE"], { encoding: "utf8" }).trim();
-		const env: NodeJS.ProcessEnv = { ...process.env, GOCACHE: goCache, XDG_CACHE_HOME: path.join(sb.root, "cache"), PI_CODING_AGENT_DIR: sb.agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
+		const noPi = (process.env.PATH ?? "").split(":").filter((d) => d !== "" && !fs.existsSync(path.join(d, "pi"))).join(":");
+		const env: NodeJS.ProcessEnv = { ...process.env, PATH: noPi, GOCACHE: goCache, XDG_CACHE_HOME: path.join(sb.root, "cache"), PI_CODING_AGENT_DIR: sb.agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
 		delete env.PI;
 		const made = spawnSync("make", ["-s", "-C", REPO_DIR, "install", `PREFIX=${prefix}`], { env, encoding: "utf8", timeout: 600_000 });
 		assert.equal(made.status, 0, `make install:\n${made.stdout}\n${made.stderr}`);
+
+		// No pi was on PATH: a launcher of the pi the install used, and the command that starts it.
+		const launcher = path.join(prefix, "bin", "pi");
+		assert.ok(fs.existsSync(launcher), `no ${launcher}:\n${made.stderr}`);
+		const piVersion = spawnSync(launcher, ["--version"], { env: { ...BARE, HOME: sb.home, PI_CODING_AGENT_DIR: sb.agentDir, PI_OFFLINE: "1" }, encoding: "utf8" });
+		assert.equal(piVersion.status, 0, piVersion.stderr);
+		assert.match(piVersion.stdout + piVersion.stderr, /\d+\.\d+\.\d+/);
+		assert.ok(made.stderr.includes(`start pi with: ${launcher}`), `make install says how to start pi:\n${made.stderr}`);
 
 		const installed = path.join(prefix, "lib", "pimem");
 		assert.deepEqual(installedPackages(sb).folders, [installed], "the package from the prefix, and the clone's ts/ gone");
@@ -153,5 +164,37 @@ test("make install installs the package from outside the clone; pimem --version 
 		const status = await runPrint(sb, "/memory status", { ext: null, env: BARE });
 		assert.equal(status.code, 0, status.stderr);
 		assert.equal(status.stderr.match(ABOUT)?.[0], about, status.stderr);
+	});
+});
+
+test("make install never replaces a pi of one's own, and names the pi already on PATH", async () => {
+	await withSandbox({ git: true }, async (sb) => {
+		const pimem = path.join(REPO_DIR, "build", "out", "pimem");
+		assert.ok(fs.existsSync(TARBALL) && fs.existsSync(pimem), `${TARBALL} or ${pimem} is missing: run make package pimem`);
+		const noPi = (process.env.PATH ?? "").split(":").filter((d) => d !== "" && !fs.existsSync(path.join(d, "pi"))).join(":");
+		const env: NodeJS.ProcessEnv = { ...process.env, PATH: noPi, PI_CODING_AGENT_DIR: sb.agentDir, PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1", PI_TELEMETRY: "0" };
+		delete env.PI;
+		const install = (prefix: string, extra: NodeJS.ProcessEnv = {}) =>
+			spawnSync(path.join(REPO_DIR, "build", "install.sh"), [TARBALL, pimem, prefix], { env: { ...env, ...extra }, encoding: "utf8", timeout: 300_000 });
+
+		// A pi of one's own in the prefix's bin: left byte for byte.
+		const own = path.join(sb.root, "own");
+		const mine = "#!/bin/sh\necho my own pi\n";
+		seedFile(path.join(own, "bin", "pi"), mine);
+		fs.chmodSync(path.join(own, "bin", "pi"), 0o755);
+		const kept = install(own);
+		assert.equal(kept.status, 0, kept.stderr);
+		assert.equal(fs.readFileSync(path.join(own, "bin", "pi"), "utf8"), mine);
+		assert.match(kept.stderr, /left .*\/own\/bin\/pi as it is/);
+
+		// A pi on PATH: no launcher, and "pi" starts it.
+		const elsewhere = path.join(sb.root, "elsewhere");
+		seedFile(path.join(elsewhere, "pi"), mine);
+		fs.chmodSync(path.join(elsewhere, "pi"), 0o755);
+		const onPath = path.join(sb.root, "onpath");
+		const named = install(onPath, { PATH: `${elsewhere}:${noPi}` });
+		assert.equal(named.status, 0, named.stderr);
+		assert.ok(!fs.existsSync(path.join(onPath, "bin", "pi")), "no launcher beside a pi on PATH");
+		assert.match(named.stderr, /start pi with: pi\b/);
 	});
 });

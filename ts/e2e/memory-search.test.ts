@@ -2,8 +2,9 @@
 // over a project holding decisions, a MEMORY.md and an earlier pi session
 // of the same project (a session file where pi keeps them); the test reads
 // the tool result pi sent back to the model: the hits, best first, each
-// with the citation a person opens (the decision id, the note's absolute
-// file and line, the session file, its line and date). With memory off
+// with the citation a person opens (the decision id, the note's file
+// relative to the project and its line, the session file, its line and
+// date). With memory off
 // (--no-memory) the memory tools are not offered to the model at all; in a
 // project that is not trusted they are, and reach global notes only.
 
@@ -54,7 +55,8 @@ describe("memory_search", () => {
 			const text = results[0]!;
 			assert.match(text, /^\d+ matches for "databases", best first/);
 			assert.ok(text.includes(`decision ${d1.i} (active, 2026-11-20): Use PostgreSQL 16 for the primary database`), text);
-			assert.ok(text.includes(`note ${notes}:4: Databases are migrated with goose`), text);
+			assert.ok(text.includes("note .pi/memory/MEMORY.md:4: Databases are migrated with goose"), text);
+			assert.ok(!text.includes(notes), `a project file is cited relative to the project: ${text}`);
 			assert.ok(text.includes(`session ${past}:2 (2026-11-18): User: the nightly database backup failed again, the disk is full`), text);
 			assert.ok(!text.includes("linters"), `a decision without the word is not a hit: ${text}`);
 			assert.ok(text.indexOf(d1.i) < text.indexOf(past), "a decision before a message of an earlier session");

@@ -226,7 +226,7 @@ export interface FakeContextOptions {
 	editor?: string;
 	/** Stands in for ctx.modelRegistry.complete. */
 	complete?: (model: unknown, context: unknown, options: unknown) => Promise<unknown>;
-	/** The models ctx.modelRegistry knows (find, getAll); `auth: false` marks a provider without credentials (hasConfiguredAuth). */
+	/** The models ctx.modelRegistry knows (find, getAll); `auth: false` marks a provider without credentials (hasConfiguredAuth, getAvailable). */
 	models?: Array<{ provider: string; id: string; contextWindow?: number; auth?: boolean }>;
 	/** ctx.sessionManager.getBranch() and getSessionId(). */
 	branch?: unknown[];
@@ -291,6 +291,7 @@ export function fakeContext(o: FakeContextOptions = {}): FakeContext {
 		modelRegistry: {
 			find: (provider: string, id: string) => models.find((m) => m.provider === provider && m.id === id),
 			getAll: () => models,
+			getAvailable: () => models.filter((m) => m.auth !== false),
 			hasConfiguredAuth: (model: { auth?: boolean }) => model.auth !== false,
 			complete: async (...args: unknown[]) => {
 				completions.push(args);

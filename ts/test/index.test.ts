@@ -90,7 +90,11 @@ test("session_start sends what pi knows about the session", async () => {
 	delete process.env.PI_OM_SQLITE; // unset variables are not passed
 	try {
 		const branch = [{ type: "custom", id: "e1", parentId: null, customType: "pi-memory-om", data: { v: 1 } }];
-		const { ctx } = fakeContext({ hasUI: false, mode: "print", cwd: "/work/app", trusted: false, branch, sessionId: "s-42", model: { provider: "fake", id: "m", contextWindow: 32000 } });
+		const models = [
+			{ provider: "fake", id: "m", contextWindow: 32000 },
+			{ provider: "anthropic", id: "claude-haiku-4-5", auth: false },
+		];
+		const { ctx } = fakeContext({ hasUI: false, mode: "print", cwd: "/work/app", trusted: false, branch, sessionId: "s-42", model: { provider: "fake", id: "m", contextWindow: 32000 }, models });
 		await pi.emit("session_start", { reason: "resume" }, ctx);
 	} finally {
 		delete process.env.PI_MEMORY_FAULT;
@@ -118,6 +122,7 @@ test("session_start sends what pi knows about the session", async () => {
 				sessionId: "s-42",
 				zone: -new Date().getTimezoneOffset(),
 				window: 32000,
+				models: ["fake/m"],
 				env: { PI_OM_SCOPE: "resource", PI_OM_SQLITE_PATH: "/tmp/om.sqlite" },
 			},
 		},

@@ -57,10 +57,13 @@ for (const build of BUILDS) {
 			for (const c of shipped.commands) {
 				for (const name of [c.name, ...c.aliases]) {
 					const help = outputOf(await core.call("command", { name, args: "help" }));
+					// Help wraps at 80 columns: compare the words, however they are cut into lines.
+					const folded = fold(help);
 					for (const s of c.subcommands) {
-						assert.ok(help.includes(s.usage.replace(`/${c.name} `, "")), `/${name} help lacks ${s.usage}:\n${help}`);
-						assert.ok(help.includes(s.help), `/${name} help lacks the help of ${s.name}`);
+						assert.ok(folded.includes(fold(s.usage.replace(`/${c.name} `, ""))), `/${name} help lacks ${s.usage}:\n${help}`);
+						assert.ok(folded.includes(fold(s.help)), `/${name} help lacks the help of ${s.name}`);
 					}
+					for (const line of help.split("\n")) assert.ok(line.length <= 80, `/${name} help: a line of ${line.length} columns: ${line}`);
 				}
 			}
 		} finally {
@@ -90,3 +93,7 @@ test("pi registers exactly the registry's commands, aliases, flags and tools (in
 		shipped.tools.map((t) => ({ ...t, defaultActive: false })),
 	);
 });
+
+function fold(s: string): string {
+	return s.split(/\s+/).filter((w) => w !== "").join(" ");
+}

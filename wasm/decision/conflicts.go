@@ -136,7 +136,14 @@ func conflictsPart(pairs []conflictPair) string {
 	return b.String()
 }
 
-// conflictsFinding is doctor's line for an unresolved pair.
+// conflictsFinding is doctor's line for an unresolved pair, with the whole
+// command for each way to settle it.
 func conflictsFinding(p conflictPair) string {
-	return "unresolved conflict: " + p.New.ID + " ↔ " + p.Old.ID + " (marked by you; settle it with /decision resolve " + p.Old.ID + " rejected, or resolve " + p.New.ID + ", or /decision supersede)"
+	return "unresolved conflict: " + p.New.ID + " ↔ " + p.Old.ID + " (marked by you). Settle it: " + settle(p.Old.ID, p.New.ID)
+}
+
+// settle names the commands that settle the conflict of a and b: reject
+// the one that no longer holds, or replace one.
+func settle(a, b string) string {
+	return strings.Join([]string{"/decision resolve ", a, " rejected (", b, " holds), /decision resolve ", b, " rejected (", a, " holds), or /decision supersede <id> <text> --reason R."}, "")
 }

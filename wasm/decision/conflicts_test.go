@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
 // conflictLog has two active decisions marked as conflicting (the "Keep both
@@ -105,11 +106,29 @@ func TestDoctorReportsAnUnresolvedConflictUntilItIsSettled(t *testing.T) {
 	st, _ := replay(t, conflictLog)
 	rep := st.Diagnose()
 	require.False(t, rep.Clean(), "an unresolved conflict is a problem")
-	require.Equal(t, []string{"unresolved conflict: D-2026-03-01-0003 ↔ D-2026-03-01-0001 (marked by you; settle it with /decision resolve D-2026-03-01-0001 rejected, or resolve D-2026-03-01-0003, or /decision supersede)"}, rep.Pairs)
+	require.Equal(t, []string{"unresolved conflict: D-2026-03-01-0003 ↔ D-2026-03-01-0001 (marked by you). Settle it: " +
+		"/decision resolve D-2026-03-01-0001 rejected (D-2026-03-01-0003 holds), /decision resolve D-2026-03-01-0003 rejected (D-2026-03-01-0001 holds), " +
+		"or /decision supersede <id> <text> --reason R."}, rep.Pairs)
 	require.NotContains(t, rep.Text(), "No problems found.")
 
 	settled, _ := replay(t, conflictLog+ev("2026-03-01T09:03:00.000Z", "st", "D-2026-03-01-0003", `{"s":"rejected","c":[]}`)+
 		ev("2026-03-01T09:03:00.000Z", "ed", "D-2026-03-01-0001", `{"c":[]}`))
 	rep = settled.Diagnose()
 	require.True(t, rep.Clean(), "settled: %v", rep.Pairs)
+}
+
+// doctor said "or resolve D-…" without the status to give it: each way to
+// settle a conflict it names is a whole command the registry accepts.
+func TestSettleNamesWholeCommands(t *testing.T) {
+	c, _ := registry.Lookup("decision")
+	text := settle("D-2026-03-01-0001", "D-2026-03-01-0003")
+	for _, cmd := range strings.Split(strings.TrimSuffix(text, "."), ", ") {
+		cmd = strings.TrimPrefix(cmd, "or ")
+		if i := strings.Index(cmd, " ("); i >= 0 {
+			cmd = cmd[:i]
+		}
+		words := strings.Fields(strings.TrimPrefix(cmd, "/decision "))
+		_, err := registry.Parse(c, words)
+		require.NoError(t, err, "%q", cmd)
+	}
 }

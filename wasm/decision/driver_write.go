@@ -381,7 +381,7 @@ func (d *driver) cmdConflict(c *store.Cmd) {
 		failWrite(c.Out, err)
 		return
 	}
-	d.wrote(c.Out, c.JSON, "Marked "+a+" and "+b+" as conflicting. Settle it with /decision resolve <id> <status> or /decision supersede.", a, b)
+	d.wrote(c.Out, c.JSON, "Marked "+a+" and "+b+" as conflicting. Settle it: "+settle(a, b), a, b)
 }
 
 func (d *driver) cmdResolve(c *store.Cmd) {

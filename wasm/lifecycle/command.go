@@ -74,6 +74,9 @@ func (e *Engine) command(out *store.Out, in gjson.Result) {
 		return
 	}
 	c := &store.Cmd{Out: out, Cmd: cmd, Sub: p.Sub, Args: p.Args, HasUI: hasUI, JSON: p.Args.Has("json"), In: in, HelpOf: p.HelpOf}
+	if c.JSON {
+		out.Exact()
+	}
 	st.Refresh(out)
 	switch p.Sub.Kind {
 	case registry.Read:
@@ -132,9 +135,9 @@ func (e *Engine) cmdHelp(c *store.Cmd) {
 	case c.JSON:
 		c.Out.Output(string(registry.CommandJSON(c.Cmd)))
 	case c.HelpOf != nil:
-		c.Out.Output(registry.SubHelpText(c.Cmd, c.HelpOf))
+		c.Out.Output(registry.SubHelpText(c.Cmd, c.HelpOf, e.asks.Surface))
 	default:
-		c.Out.Output(registry.HelpText(c.Cmd))
+		c.Out.Output(registry.HelpText(c.Cmd, e.asks.Surface))
 	}
 }
 
@@ -182,4 +185,13 @@ func (e *Engine) tool(out *store.Out, in gjson.Result) {
 		}
 	}
 	out.ToolResult("pi-memory has no tool "+strconv.Quote(name)+".", true, nil)
+}
+
+// surface is where the person of a session of mode types commands: pimem
+// (mode "cli") in a shell, pi and other hosts as slash commands.
+func surface(mode string) registry.Surface {
+	if mode == "cli" {
+		return registry.Shell
+	}
+	return registry.Slash
 }

@@ -231,6 +231,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 		out.Notify("error", misread)
 	}
 	e.asks.Forget()
+	e.asks.Surface = surface(s.Mode)
 	e.index, e.forgot, e.kept = search.Index{}, "", nil
 	s.ProjectRoot = files.ProjectRoot(e.h, s.Cwd)
 	s.ProjectHash = ProjectHash(s.ProjectRoot)

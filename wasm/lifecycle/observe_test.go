@@ -453,7 +453,7 @@ func TestOmCommandsChangeTheLedger(t *testing.T) {
 	require.Equal(t, `{"v":1,"op":"set","t":1772172000000,"mode":"blocking"}`, r.of("session_entry")[0].Get("data").Raw)
 	r.exchange("command", `{"name":"obs-auto-compact","args":"off 20000 50000"}`, nil)
 	require.Equal(t, `{"v":1,"op":"set","t":1772172000000,"autoCompact":false,"observerTokens":20000,"reflectorTokens":50000}`, r.of("session_entry")[0].Get("data").Raw)
-	require.Contains(t, r.of("output")[0].Get("text").String(), "Auto-compact off, blocking mode; observer at 20000 tokens, reflector at 50000")
+	require.Contains(t, r.of("output")[0].Get("text").String(), "Auto-compact off, blocking mode; observer at 20000 tokens, compaction at 20500; reflector at 50000")
 
 	r.exchange("command", `{"name":"om-clear","args":""}`, nil)
 	require.Equal(t, "clear", r.of("session_entry")[0].Get("data.op").String())
@@ -613,4 +613,63 @@ func TestHandleIntoReusesTheEnvelopesArrayAndGivesTheSameBytes(t *testing.T) {
 	require.Equal(t, want, string(got))
 	require.True(t, &got[0] == &buf[:1][0], "the array given is reused when large enough")
 	require.Equal(t, want, string(r.e.HandleInto(make([]byte, 0, 8), "context", in)), "and a new one is made when it is not")
+}
+
+// An observerModel pi cannot use ("nope/no-such-model") was not warned of
+// when the configuration was read, and /om status showed it as if it were
+// fine until the observer failed: the host says which models pi can use at
+// session start, and both say so.
+func TestAnObserverModelPiCannotUseIsWarnedOfWhenTheConfigIsRead(t *testing.T) {
+	for _, tc := range []struct {
+		name, models, model string
+		warned              bool
+	}{
+		{"unknown", `["fake/fake-model"]`, "nope/no-such-model", true},
+		{"known", `["fake/fake-model"]`, "fake/fake-model", false},
+		{"an id of a usable provider", `["fake/fake-model"]`, "fake-model", false},
+		{"the host does not say", ``, "nope/no-such-model", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			base := t.TempDir()
+			r := &omRig{rig: &rig{t: t, h: &osHost{now: 1772172000000}, project: filepath.Join(base, "proj"), agent: filepath.Join(base, "agent")}}
+			require.NoError(t, os.MkdirAll(filepath.Join(r.project, ".pi"), 0o755))
+			require.NoError(t, os.MkdirAll(filepath.Join(r.project, ".git"), 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(r.project, ".pi", "om-config.json"), []byte(`{"observerModel": `+quote(tc.model)+`}`), 0o644))
+			r.e = New(r.h)
+			models := ""
+			if tc.models != "" {
+				models = `,"models":` + tc.models
+			}
+			r.raw("session_start", `{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"hasUI":true,"mode":"print","reason":"startup","flags":{},"branch":[],"sessionId":"s1","zone":0,"window":32000`+models+`}`)
+			var warnings []string
+			for _, e := range r.last.Get("effects").Array() {
+				if e.Get("t").String() == "notify" && e.Get("level").String() == "warning" {
+					warnings = append(warnings, e.Get("text").String())
+				}
+			}
+			status := r.cmdText("om", "status")
+			if !tc.warned {
+				require.Equal(t, 0, len(warnings), "%v", warnings)
+				require.NotContains(t, status, "not a model pi can use")
+				return
+			}
+			require.Equal(t, 1, len(warnings), "%v", warnings)
+			require.Contains(t, warnings[0], `om-config.json: observerModel "nope/no-such-model" is not a model pi can use here`)
+			require.Contains(t, status, "observer model: nope/no-such-model (not a model pi can use here; see Config below)")
+			require.Contains(t, status, `Config: `+filepath.Join(r.project, ".pi", "om-config.json")+`: observerModel "nope/no-such-model" is not a model pi can use here`)
+		})
+	}
+}
+
+// cmdText runs a command and returns its output.
+func (r *omRig) cmdText(name, args string) string {
+	r.t.Helper()
+	out := r.raw("command", `{"name":`+quote(name)+`,"args":`+quote(args)+`}`)
+	var text []string
+	for _, e := range out.Get("effects").Array() {
+		if e.Get("t").String() == "output" {
+			text = append(text, e.Get("text").String())
+		}
+	}
+	return strings.Join(text, "\n")
 }

@@ -81,9 +81,32 @@ func (e *Engine) search(out *store.Out, q string, limit int) []search.Hit {
 	return e.index.Search(q, limit, e.fs.Now())
 }
 
+// cited is hits with each Ref the citation its reader is given. A person
+// (/memory search, /memory forget) reads the short form (Doc.Cite: a
+// project's file relative to the project, the home folder as ~), which
+// forget takes back. A model (pi's, an MCP client's: the same text) is
+// given that form too when it can open it from where it works: ~ is
+// expanded, and a relative path is read from the working folder, which
+// must then be the project's root; else the absolute Ref.
+// The hits are the search's own (a new slice each time): changed in place.
+func (e *Engine) cited(hits []search.Hit, person bool) []search.Hit {
+	for i := range hits {
+		d := &hits[i].Doc
+		relative := strings.IndexByte(d.Cite, '/') > 0 && !strings.HasPrefix(d.Cite, "~/")
+		if d.Cite != "" && (person || !relative || e.s.Cwd == e.s.ProjectRoot) {
+			d.Ref = d.Cite
+		}
+	}
+	return hits
+}
+
 // forget removes the entry ref names: the first Forgetter that knows it,
-// in list order, among those the gate lets write.
+// in list order, among those the gate lets write. A reference in the home
+// folder may be cited with ~, as search shows it.
 func (e *Engine) forget(out *store.Out, ref string) (store.Forgot, error) {
+	if strings.HasPrefix(ref, "~/") && e.s.Home != "" {
+		ref = e.s.Home + ref[1:]
+	}
 	var got store.Forgot
 	found, refused, err := e.forgetters(out, func(f store.Forgetter) (ok bool, err error) {
 		got, ok, err = f.Forget(out, ref)
@@ -186,7 +209,7 @@ func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
 		out.ToolResult("memory_search needs a query: a few words of what to find.", true, nil)
 		return
 	}
-	out.ToolResult(search.ForModel(q, e.search(out, q, int(jsonr.Get(params, "limit").Int()))), false, nil)
+	out.ToolResult(search.ForModel(q, e.cited(e.search(out, q, int(jsonr.Get(params, "limit").Int())), false)), false, nil)
 }
 
 func (e *Engine) toolForget(out *store.Out, params gjson.Result) {
@@ -204,7 +227,7 @@ func (e *Engine) toolForget(out *store.Out, params gjson.Result) {
 		var cands []search.Hit
 		got, cands, err = e.forgetQuery(out, q)
 		if err == nil && cands != nil {
-			out.ToolResult(search.Candidates(q, cands), false, nil)
+			out.ToolResult(search.Candidates(q, e.cited(cands, false)), false, nil)
 			return
 		}
 	default:
@@ -297,7 +320,7 @@ func (e *Engine) cmdForget(c *store.Cmd) {
 		var cands []search.Hit
 		got, cands, err = e.forgetQuery(c.Out, arg)
 		if err == nil && cands != nil {
-			c.Out.Output(search.Candidates(arg, cands))
+			c.Out.Output(search.Candidates(arg, e.cited(cands, true)))
 			c.Out.SetExit(1)
 			return
 		}

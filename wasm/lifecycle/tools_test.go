@@ -160,7 +160,8 @@ func TestMemorySearchFindsDecisionsNotesAndEarlierSessionsWithCitations(t *testi
 	require.Contains(t, text, "matches for \"databases\"")
 	require.Contains(t, text, "decision D-")
 	require.Contains(t, text, "(active, 2026-02-27): Use PostgreSQL for the primary database")
-	require.Contains(t, text, "note "+notes+":5")
+	require.Contains(t, text, "note .pi/memory/MEMORY.md:5")
+	require.NotContains(t, text, notes)
 	require.Contains(t, text, "session "+past+":2 (2026-02-20): User: the database backups run nightly at 02:00")
 	require.NotContains(t, text, "linters")
 
@@ -168,6 +169,53 @@ func TestMemorySearchFindsDecisionsNotesAndEarlierSessionsWithCitations(t *testi
 	require.Contains(t, r.text(), ".pi/memory/MEMORY.md:4  note")
 	for _, l := range strings.Split(r.text(), "\n") {
 		require.True(t, len([]rune(l)) <= 80, "over 80 columns:", l)
+	}
+}
+
+// Search hits cited absolute paths, which wrapped over three lines at 80
+// columns in pi's transcript: a hit is cited relative to the project or
+// with ~ for the home folder where its reader can open it that way, and
+// memory_forget takes that citation back. pi running in a folder below the
+// project's root gets the absolute path of a project file. An MCP client
+// gets what pi gets.
+func TestSearchCitesShortPathsItsReaderCanOpen(t *testing.T) {
+	for _, tc := range []struct {
+		name, mode, sub string
+		short           bool
+	}{
+		{"pi at the project's root", "rpc", "", true},
+		{"pi in a folder below the root", "tui", "src", false},
+		{"an MCP client", "mcp", "", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, false)
+			home := filepath.Dir(r.agent)
+			cwd := filepath.Join(r.project, tc.sub)
+			require.NoError(t, os.MkdirAll(cwd, 0o755))
+			r.call("session_start", map[string]any{"cwd": cwd, "agentDir": r.agent, "home": home, "trusted": true, "hasUI": false, "mode": tc.mode, "reason": "startup"})
+			notes := r.write(projectIndex, "## Build\n- Databases are migrated with goose\n")
+			global := r.write(globalIndex, "## Notes\n- Databases I like: PostgreSQL\n")
+
+			text, _ := r.tool("memory_search", `{"query":"databases"}`)
+			require.Contains(t, text, "note ~/agent/memory/MEMORY.md:2: Databases I like", "the home folder as ~, wherever pi runs")
+			require.NotContains(t, text, global)
+			if tc.short {
+				require.Contains(t, text, "note .pi/memory/MEMORY.md:2: Databases are migrated")
+				require.NotContains(t, text, r.project)
+			} else {
+				require.Contains(t, text, "note "+notes+":2: Databases are migrated")
+			}
+
+			// What the search cited is what memory_forget takes.
+			for _, line := range strings.Split(text, "\n")[1:] {
+				ref := strings.TrimPrefix(line[strings.Index(line, " ")+1:], "note ")
+				ref = ref[:strings.Index(ref, ": ")]
+				got, isErr := r.tool("memory_forget", `{"id":`+quote(ref)+`}`)
+				require.False(t, isErr, "%s: %s", ref, got)
+			}
+			require.Equal(t, "## Build\n", r.read(projectIndex))
+			require.Equal(t, "## Notes\n", r.read(globalIndex))
+		})
 	}
 }
 

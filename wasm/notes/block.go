@@ -52,13 +52,13 @@ type block struct {
 // summaries and stubs, or cut, never silently dropped. The result is a pure
 // function of its inputs, so an unchanged memory gives the same bytes.
 func renderBlock(files []blockFile, where places, cfg config, capBytes int) block {
-	pre := preamble(where)
 	var parts []int
 	for i := range files {
 		if len(strings.TrimSpace(string(files[i].Data))) > 0 {
 			parts = append(parts, i)
 		}
 	}
+	pre := preamble(where, len(parts) > 0)
 	headers := make([]string, len(parts))
 	room := capBytes - len(pre)
 	for k, i := range parts {
@@ -137,8 +137,11 @@ func scopeHeader(f *blockFile) string {
 	}
 }
 
-// preamble tells the agent that memory exists and how to keep it. It names only the scopes this session may use.
-func preamble(p places) string {
+// preamble tells the agent that memory exists and how to keep it. It names
+// only the scopes this session may use, and says the indexes are shown below
+// only when one is (shown): with no MEMORY.md holding anything yet, it says
+// so instead.
+func preamble(p places, shown bool) string {
 	var b strings.Builder
 	b.WriteString("## Persistent memory\n\n")
 	b.WriteString("You have file-based memory that lasts across sessions (not AGENTS.md, which the user writes):\n")
@@ -149,7 +152,12 @@ func preamble(p places) string {
 		b.WriteString("- Project memory (committed, read by the team): " + p.Project + "/\n")
 		b.WriteString("- Personal project notes (not committed): " + p.Local + "\n")
 	}
-	b.WriteString("\nEach MEMORY.md index is shown below; `read` its topic files when relevant. When the user states a lasting preference or fact, or asks you to remember something, call `memory_remember` with one short line (it refuses duplicates and secrets). ")
+	if shown {
+		b.WriteString("\nEach MEMORY.md index is shown below; `read` its topic files when relevant. ")
+	} else {
+		b.WriteString("\nNo MEMORY.md holds anything yet. ")
+	}
+	b.WriteString("When the user states a lasting preference or fact, or asks you to remember something, call `memory_remember` with one short line (it refuses duplicates and secrets). ")
 	if p.Project != "" {
 		// The orchestrator's memory_search and memory_forget are offered in a trusted project.
 		b.WriteString("Before answering about earlier work, decisions or preferences not shown here, call `memory_search`; `memory_forget` removes an entry that proved wrong. ")

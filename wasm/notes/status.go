@@ -159,6 +159,9 @@ func statusText(r *statusReport) string {
 	if r.faults > 0 {
 		b.WriteString("; " + text.Plural(r.faults, "page does", "pages do") + " not fit (/memory faults)")
 	}
+	if r.cfg.Enabled && r.block != "" && !r.anyInjected() {
+		b.WriteString("; the preamble only (where memory lives and how to keep it): no MEMORY.md holds anything yet")
+	}
 	b.WriteString("\n")
 	if r.turned {
 		b.WriteString("Last turn injected " + text.Plural(r.lastBytes, "byte", "bytes") + " of notes (/memory last shows it)\n")
@@ -180,6 +183,16 @@ func statusText(r *statusReport) string {
 		b.WriteString(registry.About(registry.Release, r.module) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// anyInjected reports whether a memory file puts anything in the block.
+func (r *statusReport) anyInjected() bool {
+	for i := range r.scopes {
+		if r.scopes[i].injected > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // statusJSON is /memory status --json.

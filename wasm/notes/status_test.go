@@ -41,6 +41,8 @@ func TestStatusTextSaysWhatIsInjectedFromWhere(t *testing.T) {
 		"  page table: valid, /h/t/page-table.local.jsonl\n" +
 		"  warning: .pi/memory/MEMORY.local.md is not in .gitignore, so it would be committed with the team's memory; /memory gitignore adds it.\n"
 	const block = "\nBlock: 400 bytes ≈ 100 tokens of 4096 (maxMemoryTokens), typed pages\n"
+	// With no memory file holding anything, the block is the preamble alone, and says so.
+	const preambleOnly = "\nBlock: 400 bytes ≈ 100 tokens of 4096 (maxMemoryTokens), typed pages; the preamble only (where memory lives and how to keep it): no MEMORY.md holds anything yet\n"
 	const config = "Config: global /h/.pi/agent/memory/config.json (absent); project /p/.pi/memory/config.json (absent)"
 	tests := []struct {
 		name   string
@@ -66,11 +68,11 @@ func TestStatusTextSaysWhatIsInjectedFromWhere(t *testing.T) {
 			"pi-memory " + registry.Release + " (core sha256:6f1e0c4b9a2d)"},
 		{"no project: global memory only", func(r *statusReport) {
 			r.project, r.projectConfig, r.scopes = "", "", r.scopes[:1]
-		}, "Markdown memory: on, injected before every prompt\nProject: none (global memory only)\n" + global + block +
+		}, "Markdown memory: on, injected before every prompt\nProject: none (global memory only)\n" + global + preambleOnly +
 			"Config: global /h/.pi/agent/memory/config.json (absent)"},
 		{"an untrusted project", func(r *statusReport) {
 			r.trusted, r.projectConfig, r.scopes = false, "", r.scopes[:1]
-		}, "Markdown memory: on, injected before every prompt\nProject: /p, not trusted: its memory is neither read nor written\n" + global + block +
+		}, "Markdown memory: on, injected before every prompt\nProject: /p, not trusted: its memory is neither read nor written\n" + global + preambleOnly +
 			"Config: global /h/.pi/agent/memory/config.json (absent)"},
 		{"off: each file is only said to be there or not", func(r *statusReport) {
 			r.cfg.Enabled, r.cfg.DisabledBy, r.block = false, "/p/.pi/memory/config.json", ""

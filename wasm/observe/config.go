@@ -46,6 +46,9 @@ type omConfig struct {
 	RetainTokens   int    // added to ObserverTokens: new tokens since the last compaction that start our own compaction
 	AutoCompact    bool   // in buffered mode, compact by ourselves once the activation threshold is passed
 	ObserverModel  string // "provider/id", or an id of a provider with credentials; "" means the session's current model (model.go)
+	// ModelProblem is why pi cannot use ObserverModel, from the models the
+	// host said pi can use (unusableModel); "" when it can, or unsaid.
+	ModelProblem string
 
 	// What the observer reads and keeps.
 	MaxObserverTranscriptChars int // one observer prompt's transcript, at most (a backlog is cut into several)

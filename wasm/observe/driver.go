@@ -55,6 +55,9 @@ type driver struct {
 	sessionID string
 	zone      int // minutes east of UTC
 	window    int // the model's context window in tokens, 0 when unknown
+	// models are the models pi can use here, "provider/id" each, as
+	// session_start gave them; nil when the host did not say (pimem).
+	models []string
 
 	busy      bool  // a background model call is out: settles plan nothing until it answers
 	busyAt    int64 // when it went out (a host that never answers does not stop the observer for good)
@@ -105,6 +108,13 @@ func (o *driver) start(out *store.Out, in gjson.Result) {
 	o.sessionID = jsonr.Get(in, "sessionId").Str
 	o.zone = int(jsonr.Get(in, "zone").Int())
 	o.window = int(jsonr.Get(in, "window").Int())
+	o.models = nil
+	if m := jsonr.Get(in, "models"); m.IsArray() {
+		o.models = []string{}
+		for _, v := range m.Array() {
+			o.models = append(o.models, strings.Clone(v.Str))
+		}
+	}
 	o.readScope(in)
 	for _, w := range o.refreshConfig() {
 		out.Notify("warning", "pi-memory: "+w)
@@ -169,6 +179,10 @@ func (o *driver) refreshConfig() []string {
 	}
 	o.cfg = parseConfigFiles(cfgs[0], data[0], cfgs[1], data[1])
 	o.cfg.Warnings = append(both, o.cfg.Warnings...)
+	if why := unusableModel(o.cfg.ObserverModel, o.models); why != "" && o.cfg.Enabled {
+		o.cfg.ModelProblem = why
+		o.cfg.Warnings = append(o.cfg.Warnings, configSources(o.cfgFiles, o.s.Trusted)+": "+why)
+	}
 	return o.cfg.Warnings
 }
 

@@ -117,10 +117,10 @@ func (o *driver) cmdObserve(c *store.Cmd) {
 	run := &omRun{act: store.Write}
 	run.done = func(out *store.Out, why string) {
 		if run.failed != nil {
-			out.Fail(observeFailedText(o.st, o.st.Observed-before, run.failed))
+			out.Fail(observeFailedText(o.st, &o.tr, o.now(), o.st.Observed-before, run.failed))
 			return
 		}
-		out.Output(observedText(o.st, o.st.Observed-before, why))
+		out.Output(observedText(o.st, &o.tr, o.now(), o.st.Observed-before, why))
 	}
 	o.step(c.Out, env, run)
 }
@@ -199,7 +199,7 @@ func (o *driver) cmdMode(c *store.Cmd) {
 // cmdAutoCompact shows or sets our own compaction (parseAutoCompact).
 func (o *driver) cmdAutoCompact(c *store.Cmd) {
 	if len(c.Args.Words) == 0 {
-		c.Out.Output(autoCompactText(o.cfg.With(o.st.Settings), nil))
+		c.Out.Output(autoCompactText(o.cfg.With(o.st.Settings), o.window, nil))
 		return
 	}
 	set, why := parseAutoCompact(c.Args.Words)
@@ -211,7 +211,7 @@ func (o *driver) cmdAutoCompact(c *store.Cmd) {
 		return
 	}
 	o.apply(c.Out, Record{Op: opSet, Time: o.now().Ms, Settings: set})
-	c.Out.Output(autoCompactText(o.cfg.With(o.st.Settings), &o.scope))
+	c.Out.Output(autoCompactText(o.cfg.With(o.st.Settings), o.window, &o.scope))
 }
 
 func (o *driver) cmdRebuild(c *store.Cmd) {
@@ -224,7 +224,7 @@ func (o *driver) cmdRebuild(c *store.Cmd) {
 			o.applied.add(encode(o.recs[i]))
 		}
 	}
-	c.Out.Output(rebuiltText(o.st, o.applied.n, &o.scope))
+	c.Out.Output(rebuiltText(o.st, &o.tr, o.now(), o.applied.n, &o.scope))
 }
 
 // cmdDump prints the records: the branch's, or in resource scope the

@@ -71,3 +71,24 @@ func modelProblem(name, why, provider string) string {
 	}
 	return "observerModel " + quote(name) + " is not a model pi knows: choose one that pi --list-models shows (provider/id), or \"\" for the session's model"
 }
+
+// unusableModel says why pi cannot use the model name names, from the
+// models it can (usable: "provider/id" each, what pi --list-models lists;
+// nil when the host did not say, and nothing is said): a name with a slash
+// must be one of them, an id alone the id of one. "" when pi can, or for
+// "" (the session's model).
+//
+//	unusableModel("nope/no-such-model", ["fake/fake-model"]) => `observerModel "nope/no-such-model" is not a model pi can use here: …`
+//	unusableModel("fake-model", ["fake/fake-model"])         => ""
+func unusableModel(name string, usable []string) string {
+	if name == "" || usable == nil {
+		return ""
+	}
+	for _, m := range usable {
+		_, id, _ := strings.Cut(m, "/")
+		if m == name || !strings.Contains(name, "/") && id == name {
+			return ""
+		}
+	}
+	return "observerModel " + quote(name) + " is not a model pi can use here (unknown, or its provider has no credentials), so the observer and reflector would fail: choose one that pi --list-models shows (provider/id), or \"\" for the session's model"
+}

@@ -66,3 +66,32 @@ func TestAModelPiCannotUseIsRefusedSayingWhatToDo(t *testing.T) {
 		})
 	}
 }
+
+// An observerModel pi does not know was said only when the observer failed:
+// it is checked against the models the host says pi can use, when the
+// configuration is read.
+func TestUnusableModelIsToldFromTheModelsPiCanUse(t *testing.T) {
+	usable := []string{"fake/fake-model", "openrouter/anthropic/claude"}
+	for _, tc := range []struct {
+		name   string
+		usable []string
+		bad    bool
+	}{
+		{"", usable, false},
+		{"fake/fake-model", usable, false},
+		{"fake-model", usable, false},
+		{"openrouter/anthropic/claude", usable, false},
+		{"anthropic/claude", usable, true}, // a provider and id: exactly, never an id's end
+		{"nope/no-such-model", usable, true},
+		{"no-such-model", usable, true},
+		{"fake/fake-model", []string{}, true}, // pi can use no model here
+		{"nope/no-such-model", nil, false},    // the host did not say (pimem)
+	} {
+		why := unusableModel(tc.name, tc.usable)
+		require.Equal(t, tc.bad, why != "", "%q among %v: %q", tc.name, tc.usable, why)
+		if tc.bad {
+			require.Contains(t, why, `observerModel "`+tc.name+`" is not a model pi can use here`)
+			require.Contains(t, why, "pi --list-models")
+		}
+	}
+}

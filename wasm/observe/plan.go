@@ -18,6 +18,32 @@ const (
 // defaultWindow is the context window assumed when the model's is unknown.
 const defaultWindow = 128000
 
+// piReserveTokens is pi's default compaction.reserveTokens: pi compacts by
+// itself once a reply's usage passes the model's window less this.
+const piReserveTokens = 16384
+
+// thresholds are the points at which the observer and our own compaction
+// start on a model with this context window (0: defaultWindow). The
+// observer starts at ObserverTokens unobserved, but never past one chunk
+// (chunkTokens), so one trigger is one call. Our compaction starts at
+// ObserverTokens + RetainTokens added since the last compaction, but never
+// past the point where pi compacts by itself (window − piReserveTokens: on a
+// 32k model, 38000 is never reached) nor before the observer's.
+//
+//	thresholds(defaults, 128000) => 25600, 38000
+//	thresholds(defaults, 32000)  => 6400, 15616
+func thresholds(cfg omConfig, window int) (observe, compact int) {
+	if window <= 0 {
+		window = defaultWindow
+	}
+	observe = min(cfg.ObserverTokens, chunkTokens(cfg, window, 0))
+	compact = cfg.ObserverTokens + cfg.RetainTokens
+	if pi := window - piReserveTokens; compact > pi {
+		compact = max(pi, observe)
+	}
+	return observe, compact
+}
+
 // observerMaxTokens is the answer budget of one observer call.
 const observerMaxTokens = 8192
 
@@ -92,7 +118,8 @@ type chunk struct {
 //     ReflectEveryNObservations runs that added something, before our own
 //     compaction (ReflectBeforeCompaction), or when asked (planEnv.Reflect).
 //   - Compact (buffered mode with AutoCompact) when the conversation added
-//     since the last compaction entry reaches ObserverTokens + RetainTokens:
+//     since the last compaction entry reaches ObserverTokens + RetainTokens
+//     (before pi's own compaction on a small window: thresholds):
 //     counting only what came after the compaction, a kept tail already over
 //     the threshold never makes compaction repeat. It keeps at least
 //     RecentTurnBudgetTokens raw, never keeps less than the previous
@@ -113,10 +140,7 @@ func plan(s *state, cfg omConfig, t *transcript, env planEnv) action {
 	size := chunkTokens(cfg, env.Window, s.shrink)
 	idx, off := s.start(t)
 	unobserved := observable(t, idx, off)
-	threshold := cfg.ObserverTokens
-	if full := chunkTokens(cfg, env.Window, 0); threshold > full {
-		threshold = full
-	}
+	threshold, _ := thresholds(cfg, env.Window)
 	var wait []string
 
 	// 1. Observe.
@@ -189,7 +213,7 @@ func (s *state) compactDue(cfg omConfig, t *transcript, env planEnv) (string, st
 		for i := t.LastCompaction + 1; i < len(t.Entries); i++ {
 			added += t.Entries[i].Tokens
 		}
-		if act := cfg.ObserverTokens + cfg.RetainTokens; added < act {
+		if _, act := thresholds(cfg, env.Window); added < act {
 			return "", ""
 		}
 	}
@@ -200,7 +224,7 @@ func (s *state) compactDue(cfg omConfig, t *transcript, env planEnv) (string, st
 	if cut < 0 {
 		return "", "nothing the observations cover can be compacted yet"
 	}
-	return t.Entries[cut].ID, "compacting: the observations cover everything before entry " + t.Entries[cut].ID
+	return t.Entries[cut].ID, "compacting: the observations cover everything before " + entryAt(t, cut, env.Clock)
 }
 
 // keepFrom chooses our compaction's first kept entry: at least keepTokens of

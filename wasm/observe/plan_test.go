@@ -173,6 +173,42 @@ func TestObserverThresholdIsNeverMoreThanAChunk(t *testing.T) {
 	require.True(t, a.Chunk.Tokens <= 6400)
 }
 
+// /om status showed "compaction at 38000" on a model with a 32k window,
+// where pi compacts by itself at 32000 − 16384: our compaction starts
+// before pi's, and never before the observer.
+func TestCompactionStartsBeforePisOwnOnTheModelsWindow(t *testing.T) {
+	cfg := defaultConfig()
+	for _, tc := range []struct {
+		window           int
+		observe, compact int
+	}{
+		{200000, 30000, 38000},
+		{128000, 25600, 38000},
+		{0, 25600, 38000}, // unknown: 128k
+		{64000, 12800, 38000},
+		{32000, 6400, 15616},
+		{16000, 3200, 3200}, // pi compacts at once: never before the observer
+	} {
+		observe, compact := thresholds(cfg, tc.window)
+		require.Equal(t, tc.observe, observe, "window %d", tc.window)
+		require.Equal(t, tc.compact, compact, "window %d", tc.window)
+	}
+
+	// Used, not only shown: ~20k tokens observed on a 32k model compact.
+	s := newSession(feb12)
+	for i := 0; i < 5; i++ {
+		s.turn("turn "+strconv.Itoa(i), 16000) // 4k tokens a turn
+	}
+	tr := s.transcript()
+	st := fold(nil, "", cfg)
+	st.Groups = []group{{Day: d12, Items: []observation{item(high, 1, "something")}}}
+	st.Mark = Mark{ID: s.last}
+	require.Equal(t, doNothing, plan(st, cfg, &tr, planEnv{Window: 200000, Clock: at(s.t)}).Do, "under 38000 on a large window")
+	a := plan(st, cfg, &tr, planEnv{Window: 32000, Clock: at(s.t)})
+	require.Equal(t, doCompact, a.Do, a.Why)
+	require.Contains(t, a.Why, "everything before turn ")
+}
+
 func TestTenEmptyTurnsCostAtMostOneCallPerThreshold(t *testing.T) {
 	cfg := defaultConfig()
 	s := newSession(feb12)

@@ -22,12 +22,80 @@ func piOnly(mode, sub string) string {
 	return "/om " + sub + " changes the observations, which live in the pi session: run it in pi. pimem reads a session (--session FILE) but never writes to it."
 }
 
+// covered says how far the observations reach in the branch t, as a
+// person counts a session (entryAt); "nothing yet" before the first.
+func covered(s *state, t *transcript, now clock) string {
+	if s.Mark.ID == "" {
+		return "nothing yet"
+	}
+	i := -1
+	if t != nil {
+		i = t.index(s.Mark.ID)
+	}
+	part := ""
+	if s.Mark.Off > 0 {
+		part = "part of "
+	}
+	return cat("through ", part, entryAt(t, i, now))
+}
+
+// roleWords name an entry by its role, as a person finds it in pi.
+var roleWords = [...][2]string{
+	{roleUser, "your message"}, {roleAssistant, "the reply"}, {roleToolResult, "a tool's result"},
+	{roleBash, "a shell command's output"}, {roleCustom, "an extension's message"},
+	{roleSummary, "a summary"}, {roleCompaction, "a summary"},
+}
+
+// entryAt names entry i of t as a person finds it in the session: the
+// turn it is in (a message of the user and what answered it), counted in
+// the branch, what it is and when it was written; never its id, which
+// nothing shows.
+//
+//	entryAt(t, 3, now) => "turn 2 of 3 (the reply at 14:31)"
+func entryAt(t *transcript, i int, now clock) string {
+	switch {
+	case t == nil:
+		return "an entry of the session (its branch is not read here)"
+	case i < 0 || i >= len(t.Entries):
+		return "an entry that is not on this branch"
+	}
+	turn, turns := 0, 0
+	for k := range t.Entries {
+		if t.Entries[k].Role == roleUser {
+			turns++
+			if k <= i {
+				turn = turns
+			}
+		}
+	}
+	e := &t.Entries[i]
+	what := "an entry"
+	for _, w := range roleWords {
+		if w[0] == e.Role {
+			what = w[1]
+		}
+	}
+	if e.Time > 0 {
+		c := clock{Ms: e.Time, Zone: now.Zone}
+		day := ""
+		if c.Day() != now.Day() {
+			day = formatDay(c.Day()) + ", "
+		}
+		what = cat(what, " at ", day, formatMinute(c.minute()))
+	}
+	if turn == 0 {
+		return cat("the start of the session (", what, ")")
+	}
+	return cat("turn ", itoa(turn), " of ", itoa(turns), " (", what, ")")
+}
+
 // observedText is /om observe's answer once its calls are done: runs is the
-// observer runs they merged, why what the last plan said.
-func observedText(s *state, runs int, why string) string {
+// observer runs they merged, why what the last plan said; t is the branch
+// and now the time, to say what the observations cover.
+func observedText(s *state, t *transcript, now clock, runs int, why string) string {
 	msg := "Nothing new to observe."
 	if runs > 0 {
-		msg = "Observed in " + txt.Plural(runs, "call", "calls") + ": " + txt.Plural(s.Items()[0], "observation", "observations") + " (~" + txt.Plural(s.Tokens(), "token", "tokens") + "), covered through entry " + s.Mark.ID + "."
+		msg = "Observed in " + txt.Plural(runs, "call", "calls") + ": " + txt.Plural(s.Items()[0], "observation", "observations") + " (~" + txt.Plural(s.Tokens(), "token", "tokens") + "), covered " + covered(s, t, now) + "."
 	}
 	if why != "" && runs == 0 {
 		msg += " (" + why + ")"
@@ -38,10 +106,10 @@ func observedText(s *state, runs int, why string) string {
 // observeFailedText is /om observe's answer when a model call failed after
 // runs merged ones: the failure is said as such, never as "nothing new",
 // and what it was asked stays unobserved for the next run.
-func observeFailedText(s *state, runs int, err error) string {
+func observeFailedText(s *state, t *transcript, now clock, runs int, err error) string {
 	msg := "The observer call failed: " + err.Error() + ". "
 	if runs > 0 {
-		msg = "Observed in " + txt.Plural(runs, "call", "calls") + " (" + txt.Plural(s.Items()[0], "observation", "observations") + ", covered through entry " + s.Mark.ID + "), then the next call failed: " + err.Error() + ". "
+		msg = "Observed in " + txt.Plural(runs, "call", "calls") + " (" + txt.Plural(s.Items()[0], "observation", "observations") + ", covered " + covered(s, t, now) + "), then the next call failed: " + err.Error() + ". "
 	}
 	return msg + "What it was asked is not marked observed: the next run observes it again (/om status shows the failure; /om observe retries at once)."
 }
@@ -144,30 +212,45 @@ func modeSetText(mode string, sc *omScope) string {
 	return "Mode: " + mode + " (kept " + sc.keptIn() + ")."
 }
 
+// thresholdText is when the observer and our compaction start on a model
+// with window (thresholds), saying why when the window moves them from what
+// is configured.
+//
+//	thresholdText(defaults, 32000) => "observer at 6400 tokens, compaction at 15616 (on this model's 32000-token window; configured: 30000 and 38000)"
+func thresholdText(cfg omConfig, window int) string {
+	observe, compact := thresholds(cfg, window)
+	why := ""
+	if configured := cfg.ObserverTokens + cfg.RetainTokens; observe != cfg.ObserverTokens || compact != configured {
+		model := cat("on this model's ", itoa(window), "-token window")
+		if window <= 0 {
+			model = "the model's window is not known, " + itoa(defaultWindow) + " tokens assumed"
+		}
+		why = cat(" (", model, "; configured: ", itoa(cfg.ObserverTokens), " and ", itoa(configured), ")")
+	}
+	return cat("observer at ", txt.Plural(observe, "token", "tokens"), ", compaction at ", itoa(compact), why)
+}
+
 // autoCompactText is /om auto-compact's answer: our own compaction's
 // settings in force (eff is the configuration with the session's
-// overrides), after what set them (sc, nil when nothing was set).
-func autoCompactText(eff omConfig, sc *omScope) string {
+// overrides) and where they start on the model's window, after what set
+// them (sc, nil when nothing was set).
+func autoCompactText(eff omConfig, window int, sc *omScope) string {
 	prefix := ""
 	if sc != nil {
 		prefix = "Kept " + sc.keptIn() + ". "
 	}
-	return prefix + "Auto-compact " + onOff(eff.AutoCompact) + ", " + eff.Mode + " mode; observer at " + strconv.Itoa(eff.ObserverTokens) +
-		" tokens, reflector at " + strconv.Itoa(eff.ReflectorTokens) + ", retain " + strconv.Itoa(eff.RetainTokens) + " (compaction at " + strconv.Itoa(eff.ObserverTokens+eff.RetainTokens) + ")."
+	return prefix + "Auto-compact " + onOff(eff.AutoCompact) + ", " + eff.Mode + " mode; " + thresholdText(eff, window) +
+		"; reflector at " + strconv.Itoa(eff.ReflectorTokens) + ", retain " + strconv.Itoa(eff.RetainTokens) + "."
 }
 
 // rebuiltText is /om rebuild's answer: s was folded again from recs
 // records of the ledger sc names.
-func rebuiltText(s *state, recs int, sc *omScope) string {
+func rebuiltText(s *state, t *transcript, now clock, recs int, sc *omScope) string {
 	of := "of this branch"
 	if sc.resource {
 		of = "of " + sc.file
 	}
-	covered := "nothing yet"
-	if s.Mark.ID != "" {
-		covered = "entry " + s.Mark.ID
-	}
-	return "Rebuilt from " + txt.Plural(recs, "ledger entry", "ledger entries") + " " + of + ": " + txt.Plural(s.Items()[0], "observation", "observations") + ", covered through " + covered + "."
+	return "Rebuilt from " + txt.Plural(recs, "ledger entry", "ledger entries") + " " + of + ": " + txt.Plural(s.Items()[0], "observation", "observations") + ", covered " + covered(s, t, now) + "."
 }
 
 // dumpPage is /om dump: the ledger's records, one JSON line each (lines,

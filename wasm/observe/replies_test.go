@@ -56,21 +56,31 @@ func TestViewPageShowsTheSelectedPartsCutToTheirLines(t *testing.T) {
 }
 
 func TestCommandRepliesSayWhatChanged(t *testing.T) {
-	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a"), item(low, 871, "b")}}}, Mark: Mark{ID: "e7"}, Reflected: 2}
+	ses := newSession(feb12)
+	for i := 0; i < 3; i++ {
+		ses.turn("hello", 100)
+	}
+	ses.user("one more")
+	ses.assistant("done", call{"c1", "read", `{"path":"a.go"}`})
+	tr := ses.transcript()
+	now := at(feb12)
+	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 870, "a"), item(low, 871, "b")}}}, Mark: Mark{ID: "e6"}, Reflected: 2}
 	thread, resource := &omScope{}, &omScope{resource: true, file: "/a/pi-memory/observations/h.jsonl"}
 	eff := defaultConfig()
 	tests := []struct{ name, got, want string }{
-		{"observed", observedText(st, 2, "ignored"), "Observed in 2 calls: 2 observations (~" + itoa(st.Tokens()) + " tokens), covered through entry e7."},
-		{"nothing to observe, and why", observedText(st, 0, "~54 unobserved tokens"), "Nothing new to observe. (~54 unobserved tokens)"},
-		{"nothing to observe", observedText(st, 0, ""), "Nothing new to observe."},
+		{"observed", observedText(st, &tr, now, 2, "ignored"), "Observed in 2 calls: 2 observations (~" + itoa(st.Tokens()) + " tokens), covered through turn 3 of 4 (the reply at 14:35)."},
+		{"nothing to observe, and why", observedText(st, &tr, now, 0, "~54 unobserved tokens"), "Nothing new to observe. (~54 unobserved tokens)"},
+		{"nothing to observe", observedText(st, &tr, now, 0, ""), "Nothing new to observe."},
 		{"cleared", clearedText(1), "Cleared 1 observation with the current task and response. The ledger keeps the earlier records; what they covered is not observed again."},
 		{"the mode", modeText(eff), "Mode: buffered (buffered: observe between turns; blocking: only when pi compacts or on /om observe)."},
 		{"the mode set, in thread scope", modeSetText("blocking", thread), "Mode: blocking (kept in this session)."},
 		{"the mode set, in resource scope", modeSetText("blocking", resource), "Mode: blocking (kept for every session of this project)."},
-		{"auto-compact shown", autoCompactText(eff, nil), "Auto-compact on, buffered mode; observer at 30000 tokens, reflector at 40000, retain 8000 (compaction at 38000)."},
-		{"auto-compact set", autoCompactText(eff, resource), "Kept for every session of this project. Auto-compact on, buffered mode; observer at 30000 tokens, reflector at 40000, retain 8000 (compaction at 38000)."},
-		{"rebuilt from the branch", rebuiltText(st, 3, thread), "Rebuilt from 3 ledger entries of this branch: 2 observations, covered through entry e7."},
-		{"rebuilt from the file, nothing covered", rebuiltText(&state{}, 1, resource), "Rebuilt from 1 ledger entry of /a/pi-memory/observations/h.jsonl: 0 observations, covered through nothing yet."},
+		{"auto-compact shown", autoCompactText(eff, 200000, nil), "Auto-compact on, buffered mode; observer at 30000 tokens, compaction at 38000; reflector at 40000, retain 8000."},
+		{"auto-compact set", autoCompactText(eff, 200000, resource), "Kept for every session of this project. Auto-compact on, buffered mode; observer at 30000 tokens, compaction at 38000; reflector at 40000, retain 8000."},
+		{"auto-compact on a small model", autoCompactText(eff, 32000, nil), "Auto-compact on, buffered mode; observer at 6400 tokens, compaction at 15616 (on this model's 32000-token window; configured: 30000 and 38000); reflector at 40000, retain 8000."},
+		{"auto-compact, the window unknown", autoCompactText(eff, 0, nil), "Auto-compact on, buffered mode; observer at 25600 tokens, compaction at 38000 (the model's window is not known, 128000 tokens assumed; configured: 30000 and 38000); reflector at 40000, retain 8000."},
+		{"rebuilt from the branch", rebuiltText(st, &tr, now, 3, thread), "Rebuilt from 3 ledger entries of this branch: 2 observations, covered through turn 3 of 4 (the reply at 14:35)."},
+		{"rebuilt from the file, nothing covered", rebuiltText(&state{}, &tr, now, 1, resource), "Rebuilt from 1 ledger entry of /a/pi-memory/observations/h.jsonl: 0 observations, covered nothing yet."},
 		{"no dump in the branch", dumpPage(nil, false, thread), "No observational-memory entries in this branch."},
 		{"no dump in the file", dumpPage(nil, false, resource), "No observational-memory entries in /a/pi-memory/observations/h.jsonl."},
 		{"no dump as JSON", dumpPage(nil, true, thread), ""},
@@ -129,5 +139,36 @@ func TestReceiptPartSaysWhatTheNewestRequestGotOrWhyNothing(t *testing.T) {
 			require.Equal(t, tt.text, r.Text)
 			require.Equal(t, tt.json, string(r.JSON))
 		})
+	}
+}
+
+// /om observe said "covered through entry 7e791069", an id nothing shows a
+// person: it names the turn, what the entry is and when it was written.
+func TestCoveredNamesTheTurnAndTheTimeNeverTheEntryID(t *testing.T) {
+	ses := newSession(feb12)
+	ses.turn("fix the bug", 100)                                 // e1 14:30, e2 14:31
+	ses.user("and the tests")                                    // e3 14:32
+	ses.assistant("reading", call{"c1", "read", `{"path":"a"}`}) // e4 14:33
+	ses.result("c1", "read", "package a", false)                 // e5 14:34
+	tr := ses.transcript()
+	today, later := at(feb12), at(feb12+2*msPerDay)
+	for _, tc := range []struct {
+		name string
+		mark Mark
+		t    *transcript
+		now  clock
+		want string
+	}{
+		{"nothing observed", Mark{}, &tr, today, "nothing yet"},
+		{"the user's message", Mark{ID: "e1"}, &tr, today, "through turn 1 of 2 (your message at 14:30)"},
+		{"the reply", Mark{ID: "e2"}, &tr, today, "through turn 1 of 2 (the reply at 14:31)"},
+		{"a tool's result", Mark{ID: "e5"}, &tr, today, "through turn 2 of 2 (a tool's result at 14:34)"},
+		{"part of an entry", Mark{ID: "e4", Off: 10}, &tr, today, "through part of turn 2 of 2 (the reply at 14:33)"},
+		{"another day", Mark{ID: "e2"}, &tr, later, "through turn 1 of 2 (the reply at Feb 12, 2026, 14:31)"},
+		{"not on this branch", Mark{ID: "x9"}, &tr, today, "through an entry that is not on this branch"},
+	} {
+		got := covered(&state{Mark: tc.mark}, tc.t, tc.now)
+		require.Equal(t, tc.want, got, tc.name)
+		require.NotContains(t, got, tc.mark.ID+")")
 	}
 }

@@ -24,27 +24,23 @@ func status(s *state, cfg omConfig, t *transcript, env planEnv) string {
 		return b.String() + "\n"
 	}
 	model := cfg.ObserverModel
-	if model == "" {
+	switch {
+	case model == "":
 		model = "the current model"
+	case cfg.ModelProblem != "":
+		model += " (not a model pi can use here; see Config below)"
 	}
 	b.WriteString(cat("Observational memory: on, ", cfg.Mode, " mode, auto-compact ", onOff(cfg.AutoCompact), ", injection ", cfg.MemoryInjectionMode, "; observer model: ", model, "\n"))
 	n := s.Items()
 	b.WriteString(cat("Observations: ", itoa(n[0]), " (🔴 ", itoa(n[high]), ", 🟡 ", itoa(n[medium]), ", 🟢 ", itoa(n[low]), "), ~", itoa(s.Tokens()), " tokens; reflector at ", itoa(cfg.ReflectorTokens), "\n"))
-	cover := "nothing yet"
-	if s.Mark.ID != "" {
-		cover = "through entry " + s.Mark.ID
-		if s.Mark.Off > 0 {
-			cover += " (its first " + txt.Plural(s.Mark.Off, "byte", "bytes") + ")"
-		}
-	}
-	b.WriteString("Covered: " + cover)
+	b.WriteString("Covered: " + covered(s, t, env.Clock))
 	if t != nil {
 		idx, off := s.start(t)
 		b.WriteString(cat("; ~", itoa(observable(t, idx, off)), " unobserved tokens"))
 	}
 	threshold := "observer on demand only"
 	if cfg.ObserverTokens > 0 {
-		threshold = "observer at " + txt.Plural(cfg.ObserverTokens, "token", "tokens") + ", compaction at " + itoa(cfg.ObserverTokens+cfg.RetainTokens)
+		threshold = thresholdText(cfg, env.Window)
 	}
 	b.WriteString(cat("; ", threshold, "\n"))
 	b.WriteString(cat("Runs: observer ", itoa(s.Observed), " (", itoa(s.Empty), " found nothing new), reflector ", itoa(s.Reflected), "\n"))

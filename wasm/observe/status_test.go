@@ -13,11 +13,11 @@ func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
 	tr := s.transcript()
 	st := &state{Groups: []group{{Day: d12, Items: []observation{item(high, 1, "a"), item(low, 2, "b")}}}, Mark: Mark{ID: "e1"}, Task: "Say hello", Observed: 3, Empty: 1}
 	st.observer.fail("observer", "503", feb12)
-	got := status(st, cfg, &tr, planEnv{Clock: at(feb12)})
+	got := status(st, cfg, &tr, planEnv{Window: 200000, Clock: at(feb12)})
 	for _, want := range []string{
 		"Observational memory: on, buffered mode, auto-compact on, injection all; observer model: the current model\n",
 		"Observations: 2 (🔴 1, 🟡 0, 🟢 1), ~",
-		"Covered: through entry e1; ~1005 unobserved tokens; observer at 30000 tokens, compaction at 38000\n",
+		"Covered: through turn 1 of 1 (your message at 14:30); ~1005 unobserved tokens; observer at 30000 tokens, compaction at 38000\n",
 		"Runs: observer 3 (1 found nothing new), reflector 0\n",
 		"Current task: Say hello\n",
 		"Waiting: observer backing off after 1 failure(s) until 14:30 (last: 503)\n",
@@ -25,6 +25,8 @@ func TestStatusSaysWhatIsInForceAndWhatWaits(t *testing.T) {
 		require.Contains(t, got, want)
 	}
 	require.Equal(t, "om 2 obs ~14 tok, observer retrying", footer(st, cfg))
+	require.Contains(t, status(st, cfg, &tr, planEnv{Window: 32000, Clock: at(feb12)}),
+		"; observer at 6400 tokens, compaction at 15616 (on this model's 32000-token window; configured: 30000 and 38000)\n")
 
 	// /om observe forgets the backoff, not the failure: status still says it
 	// until a call succeeds.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/cmdline"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Kind says what a subcommand may do, which decides when it may run: the
@@ -334,60 +335,176 @@ func editDistance(a, b string) int {
 	return prev[len(y)]
 }
 
+// Surface is where a person types the commands: pi's slash commands, or a
+// shell, where pimem takes the same words.
+type Surface uint8
+
+const (
+	Slash Surface = iota // /decision add, in pi
+	Shell                // pimem decision add, in a terminal
+)
+
+// named is command c as the surface types it: "/decision" or "pimem decision".
+func (sf Surface) named(c *Command) string {
+	if sf == Shell {
+		return "pimem " + c.Name
+	}
+	return "/" + c.Name
+}
+
+// say is a help line written for pi, as the surface names its commands.
+func (sf Surface) say(s string) string {
+	if sf == Shell {
+		return ForShell(s)
+	}
+	return s
+}
+
 // SubHelpText is what `/name sub --help` prints: the subcommand's synopsis,
-// its help and its flags.
-func SubHelpText(c *Command, s *Sub) string {
+// its help and its flags, at text.Width columns.
+func SubHelpText(c *Command, s *Sub, sf Surface) string {
 	var b strings.Builder
-	b.WriteString("Usage: " + c.Usage(s) + " (pimem " + c.Name + " " + s.Name + " outside pi)\n")
+	usage := sf.named(c) + strings.TrimPrefix(c.Usage(s), "/"+c.Name)
+	if sf == Slash {
+		usage += " (pimem " + c.Name + " " + s.Name + " outside pi)"
+	}
+	b.WriteString(text.Indent("Usage: "+usage, text.Width, "", "    "))
 	if s.Help != "" {
-		b.WriteString("  " + s.Help + "\n")
+		b.WriteString(text.Indent(sf.say(s.Help), text.Width, "  ", "  "))
 	}
 	if len(s.Aliases) > 0 {
-		b.WriteString("  Also: " + strings.Join(s.Aliases, ", ") + "\n")
+		b.WriteString(text.Indent("Also: "+strings.Join(s.Aliases, ", "), text.Width, "  ", "    "))
 	}
 	for _, f := range s.Flags {
 		if f.Help == "" {
 			continue
 		}
-		b.WriteString("  --" + f.Name)
+		line := "--" + f.Name
 		if f.Value != "" {
-			b.WriteString(" " + f.Value)
+			line += " " + f.Value
 		}
-		b.WriteString(": " + f.Help + "\n")
+		b.WriteString(text.Indent(line+": "+sf.say(f.Help), text.Width, "  ", "    "))
 	}
-	b.WriteString("Every command takes --json. /" + c.Name + " help lists the others.")
+	b.WriteString("Every command takes --json. " + sf.named(c) + " help lists the others.")
 	return b.String()
 }
 
 // HelpText is what `/name help` prints: every subcommand with its synopsis
-// and one-line help.
-func HelpText(c *Command) string {
+// and one-line help, at text.Width columns.
+func HelpText(c *Command, sf Surface) string {
 	var b strings.Builder
-	b.WriteString("Usage: /" + c.Name + " <command> (pimem " + c.Name + " <command> outside pi)")
+	head := "Usage: " + sf.named(c) + " <command>"
+	if sf == Slash {
+		head += " (pimem " + c.Name + " <command> outside pi)"
+	}
 	if len(c.Aliases) > 0 {
-		b.WriteString("; also /" + strings.Join(c.Aliases, ", /"))
-	}
-	if len(c.Implied) > 0 {
-		var short []string
-		for _, im := range c.Implied {
-			short = append(short, "/"+im.Name+" (/"+c.Name+" "+strings.Join(im.Words, " ")+")")
+		var also []string
+		for _, a := range c.Aliases {
+			also = append(also, sf.named(&Command{Name: a}))
 		}
-		b.WriteString("\nShort forms: " + strings.Join(short, ", "))
+		head += "; also " + strings.Join(also, ", ")
 	}
-	b.WriteString("\n")
+	b.WriteString(text.Indent(head, text.Width, "", "  "))
+	// A short form is listed with the subcommand it runs; one that stands
+	// for more words than a subcommand's name, on a line of its own.
+	var other []string
+	for _, im := range c.Implied {
+		if len(im.Words) != 1 {
+			other = append(other, sf.named(&Command{Name: im.Name})+" ("+sf.named(c)+" "+strings.Join(im.Words, " ")+")")
+		}
+	}
+	if len(other) > 0 {
+		b.WriteString(text.Indent("Short forms: "+strings.Join(other, ", "), text.Width, "", "  "))
+	}
 	for i := range c.Subs {
 		s := &c.Subs[i]
-		line := "  " + strings.TrimPrefix(c.Usage(s), "/"+c.Name+" ")
+		line := strings.TrimPrefix(c.Usage(s), "/"+c.Name+" ")
 		if len(s.Aliases) > 0 {
 			line += " (alias: " + strings.Join(s.Aliases, ", ") + ")"
 		}
-		b.WriteString(line + "\n")
-		if s.Help != "" {
-			b.WriteString("      " + s.Help + "\n")
+		b.WriteString(text.Indent(line, text.Width, "  ", "    "))
+		help := sf.say(s.Help)
+		var short []string
+		for _, im := range c.Implied {
+			if len(im.Words) == 1 && im.Words[0] == s.Name {
+				short = append(short, sf.named(&Command{Name: im.Name}))
+			}
+		}
+		switch len(short) {
+		case 0:
+		case 1:
+			help += " (short form: " + short[0] + ")"
+		default:
+			help += " (short forms: " + strings.Join(short, ", ") + ")"
+		}
+		if help != "" {
+			b.WriteString(text.Indent(help, text.Width, "      ", "      "))
 		}
 	}
 	b.WriteString("Every command takes --json. With no command: " + c.Default + ".")
 	return b.String()
+}
+
+// ForShell is a text a command wrote for pi said for a shell: every slash
+// command of the registry it names (a name, an alias or a short form, at the
+// start of a word) becomes the pimem command that does the same.
+//
+//	ForShell(`Did you mean /memory search? /memory help lists them.`) => `Did you mean pimem memory search? pimem memory help lists them.`
+//	ForShell("read .pi/memory/MEMORY.md") => unchanged (a path, not a command)
+func ForShell(s string) string {
+	if strings.IndexByte(s, '/') < 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] != '/' || (i > 0 && !opensWord(s[i-1])) {
+			continue
+		}
+		name := commandAt(s[i+1:])
+		if name == "" {
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString("pimem ")
+		last = i + 1
+		i += len(name)
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// opensWord reports a byte after which a word starts: a command is named
+// after a space, an opening mark or a quote, never inside a path.
+func opensWord(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '(', '[', '"', '\'', '`':
+		return true
+	}
+	return c >= 0x80 // the end of a curly quote or another mark
+}
+
+// commandAt is the name of a command that s starts with (the longest, so
+// om-status before om), followed by the end of s or a byte that cannot
+// continue a name or a path; "" when there is none.
+func commandAt(s string) string {
+	best := ""
+	for i := range Commands {
+		for _, name := range Commands[i].Names() {
+			if len(name) > len(best) && strings.HasPrefix(s, name) && (len(s) == len(name) || !inName(s[len(name)])) {
+				best = name
+			}
+		}
+	}
+	return best
+}
+
+// inName reports a byte that continues a command's name or a path.
+func inName(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '/'
 }
 
 func has(list []string, s string) bool {

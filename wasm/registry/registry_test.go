@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/internal/cmdline"
@@ -112,14 +113,79 @@ func TestNamesAreUniqueWithinTheRegistry(t *testing.T) {
 func TestHelpTextListsEverySubcommandWithItsUsage(t *testing.T) {
 	for i := range Commands {
 		c := &Commands[i]
-		h := HelpText(c)
-		for k := range c.Subs {
-			s := &c.Subs[k]
-			if !strings.Contains(h, strings.TrimPrefix(c.Usage(s), "/"+c.Name+" ")) || !strings.Contains(h, s.Help) {
-				t.Errorf("/%s help lacks %s:\n%s", c.Name, s.Name, h)
+		for _, sf := range []Surface{Slash, Shell} {
+			h := fold(HelpText(c, sf))
+			for k := range c.Subs {
+				s := &c.Subs[k]
+				if !strings.Contains(h, fold(strings.TrimPrefix(c.Usage(s), "/"+c.Name+" "))) || !strings.Contains(h, fold(sf.say(s.Help))) {
+					t.Errorf("/%s help lacks %s:\n%s", c.Name, s.Name, h)
+				}
 			}
 		}
 	}
+}
+
+// fold is s with every run of white space one space: what help says, however
+// it is wrapped.
+func fold(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// At 80 columns `pimem --help`'s and `/om help`'s long lines wrapped in the
+// middle of words: every line of every help fits.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	for i := range Commands {
+		c := &Commands[i]
+		for _, sf := range []Surface{Slash, Shell} {
+			texts := []string{HelpText(c, sf)}
+			for k := range c.Subs {
+				texts = append(texts, SubHelpText(c, &c.Subs[k], sf))
+			}
+			for _, h := range texts {
+				if sf == Shell {
+					h = ForShell(h) // what the shell's Out sends: nothing left to rename
+				}
+				for _, l := range strings.Split(h, "\n") {
+					if n := utf8.RuneCountInString(l); n > 80 {
+						t.Errorf("/%s help (surface %d): a line of %d columns: %q", c.Name, sf, n, l)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestHelpNamesTheCommandsAsTheSurfaceTakesThem(t *testing.T) {
+	c, _ := Lookup("decision")
+	slash, shell := HelpText(c, Slash), HelpText(c, Shell)
+	require.True(t, strings.HasPrefix(slash, "Usage: /decision <command> (pimem decision <command> outside pi); also"), slash)
+	require.True(t, strings.HasPrefix(shell, "Usage: pimem decision <command>; also pimem decisions\n"), shell)
+	require.False(t, strings.Contains(shell, "/decision"), shell)
+	list, _ := c.Sub("list")
+	require.True(t, strings.HasPrefix(SubHelpText(c, list, Shell), "Usage: pimem decision list [--status S]"), SubHelpText(c, list, Shell))
+	require.True(t, strings.HasSuffix(SubHelpText(c, list, Shell), "pimem decision help lists the others."), SubHelpText(c, list, Shell))
+}
+
+// In a shell, `pimem memory serch` answered "Did you mean /memory search?".
+func TestForShellNamesTheCommandsPimemTakes(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`Unknown /memory command "serch". Did you mean /memory search? /memory help lists them.`,
+			`Unknown pimem memory command "serch". Did you mean pimem memory search? pimem memory help lists them.`},
+		{"/decision resolve: missing active|draft|rejected|superseded.\nUsage: /decision resolve <id> active|draft|rejected|superseded",
+			"pimem decision resolve: missing active|draft|rejected|superseded.\nUsage: pimem decision resolve <id> active|draft|rejected|superseded"},
+		{"Staged facts waiting: 2 (/memory flush writes them)", "Staged facts waiting: 2 (pimem memory flush writes them)"},
+		{"run /om-status, or /obs-view.", "run pimem om-status, or pimem obs-view."},
+		{"see `/decisions list`", "see `pimem decisions list`"},
+		{"/om", "pimem om"},
+		// Paths, other tools' commands and words that only begin like a command stay.
+		{"read .pi/memory/MEMORY.md and ~/.pi/agent/memory/", "read .pi/memory/MEMORY.md and ~/.pi/agent/memory/"},
+		{"choose one with /model, or /login", "choose one with /model, or /login"},
+		{"/memoryx /omelette /decision-log /om/x", "/memoryx /omelette /decision-log /om/x"},
+		{"", ""},
+	} {
+		require.Equal(t, tc.want, ForShell(tc.in))
+	}
+	c, _ := Lookup("memory")
+	_, err := Parse(c, []string{"serch", "postgres"})
+	require.Equal(t, `Unknown pimem memory command "serch". Did you mean pimem memory search? pimem memory help lists them.`, ForShell(err.Error()))
 }
 
 func TestJSONIsValidAndCarriesEveryCommand(t *testing.T) {
@@ -221,7 +287,7 @@ func TestImpliedAliasesAreListedForHostsAndHelp(t *testing.T) {
 			if !has(jc.Aliases, im.Name) {
 				t.Errorf("registry.json aliases lack %q: pi would not register it", im.Name)
 			}
-			if !strings.Contains(HelpText(c), "/"+im.Name+" (/om "+strings.Join(im.Words, " ")+")") {
+			if h := fold(HelpText(c, Slash)); !strings.Contains(h, "/"+im.Name+")") && !strings.Contains(h, "/"+im.Name+",") {
 				t.Errorf("help does not say what /%s stands for", im.Name)
 			}
 		}
@@ -309,7 +375,7 @@ func TestHelpFlagRunsHelpForTheCommandOrTheSubcommand(t *testing.T) {
 	if err != nil || p.Sub.Name != "help" || p.HelpOf == nil || p.HelpOf.Name != "list" {
 		t.Fatalf("list -h = %+v, %v", p, err)
 	}
-	if h := SubHelpText(c, p.HelpOf); !strings.HasPrefix(h, "Usage: /decision list") || strings.Count(h, "\n") > 12 {
+	if h := SubHelpText(c, p.HelpOf, Slash); !strings.HasPrefix(h, "Usage: /decision list") || strings.Count(h, "\n") > 12 {
 		t.Errorf("SubHelpText = %q", h)
 	}
 	p, err = Parse(c, []string{"add", "--", "--help"})
@@ -369,4 +435,22 @@ func TestSynopsisNextStartingAndChoices(t *testing.T) {
 	if got := Choices("<id>", ""); got != nil {
 		t.Errorf("Choices(<id>) = %v, want nil", got)
 	}
+}
+
+// ForShell reads every output and notice of a pimem session: whatever the
+// text, it does not panic, says it once (a second pass changes nothing),
+// and changes nothing but a command's "/" into "pimem ".
+func FuzzForShell(f *testing.F) {
+	for _, s := range []string{"Did you mean /memory search?", "/om-status", "~/.pi/agent/memory/MEMORY.md", "(/decision doctor)", "/", "//om", "\xff/om"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got := ForShell(s)
+		if again := ForShell(got); again != got {
+			t.Fatalf("ForShell(%q) = %q, and again %q", s, got, again)
+		}
+		if strings.ReplaceAll(got, "pimem ", "/") != strings.ReplaceAll(s, "pimem ", "/") {
+			t.Fatalf("ForShell(%q) = %q changed more than the commands' slashes", s, got)
+		}
+	})
 }

@@ -17,7 +17,7 @@ import (
 const ToolTokens = 1000
 
 // Width is the column the text a person reads wraps at.
-const Width = 80
+const Width = text.Width
 
 // ForModel is memory_search's result: one hit a line, best first, each with
 // its kind, its full citation (Ref: what memory_forget takes for a decision
@@ -77,7 +77,7 @@ func ForPerson(q string, hits []Hit) string {
 		} else {
 			b.WriteString("\n  " + cite + "\n    " + what)
 		}
-		for _, l := range wrap(h.Snippet, Width-4) {
+		for _, l := range text.Wrap(h.Snippet, Width-4) {
 			b.WriteString("\n    " + l)
 		}
 	}
@@ -96,29 +96,6 @@ func meta(d *Doc) string {
 		parts = append(parts, civil.Day(d.Time))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// wrap cuts s into lines of at most width runes at spaces (a longer word
-// gets a line of its own).
-func wrap(s string, width int) []string {
-	var lines []string
-	line, n := "", 0
-	for _, w := range strings.Fields(s) {
-		wn := utf8.RuneCountInString(w)
-		switch {
-		case n == 0:
-			line, n = w, wn
-		case n+1+wn <= width:
-			line, n = line+" "+w, n+1+wn
-		default:
-			lines = append(lines, line)
-			line, n = w, wn
-		}
-	}
-	if n > 0 {
-		lines = append(lines, line)
-	}
-	return lines
 }
 
 // ParseLimit reads /memory search's --limit: DefaultLimit when not given,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
 )
 
@@ -21,6 +22,10 @@ type Asks struct {
 	seq     map[string]int
 	// said are the warnings shown this session (Out.Warned).
 	said map[string]bool
+	// Surface is where the person reading this session's messages types
+	// commands: a shell (pimem) reads every command pi's way of naming it
+	// the pimem way (Out.Output, Out.Notify).
+	Surface registry.Surface
 }
 
 // Next is a new id: prefix and a number this instance never gave that

@@ -1,6 +1,9 @@
 package store
 
-import "github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+import (
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/registry"
+)
 
 // Out collects the effects of one export call into the envelope the host reads
 // (docs/decisions/001-core-host-contract.md). A foreground ask (a dialog, a
@@ -14,6 +17,7 @@ type Out struct {
 	ask     []byte // the foreground ask that ends the envelope, nil when none
 	exit    int
 	asks    *Asks
+	exact   bool // Output is a contract (--json): never reworded for the surface
 }
 
 // NewOut starts the envelope of one export call, written over buf's array
@@ -40,15 +44,24 @@ func (o *Out) foreground(b []byte) {
 const OutputType = "pi-memory-output"
 
 // Output is a command's result: shown in pi's transcript (OutputType),
-// printed on stdout by pimem.
+// printed on stdout by pimem, where the commands it names are named as
+// pimem takes them (registry.ForShell) unless the output is Exact.
 func (o *Out) Output(text string) {
+	if !o.exact {
+		text = o.said(text)
+	}
 	w := jsonw.Open(nil)
 	w.Str("t", "output")
 	w.Str("text", text)
 	o.add(w.Close())
 }
 
-// Notify is a message for the person: info, warning or error.
+// Exact marks this call's output as a contract (a command's --json): the
+// text is sent as written, whatever the surface.
+func (o *Out) Exact() { o.exact = true }
+
+// Notify is a message for the person: info, warning or error, naming
+// commands as the person's surface takes them.
 func (o *Out) Notify(level, text string) {
 	if level == "warning" && o.asks != nil {
 		o.asks.warned(text)
@@ -56,8 +69,16 @@ func (o *Out) Notify(level, text string) {
 	w := jsonw.Open(nil)
 	w.Str("t", "notify")
 	w.Str("level", level)
-	w.Str("text", text)
+	w.Str("text", o.said(text))
 	o.add(w.Close())
+}
+
+// said is text for the person of this session's surface.
+func (o *Out) said(text string) string {
+	if o.asks != nil && o.asks.Surface == registry.Shell {
+		return registry.ForShell(text)
+	}
+	return text
 }
 
 // Warned reports whether this session already showed text as a warning.

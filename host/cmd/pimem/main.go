@@ -34,9 +34,11 @@ import (
 
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
-const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH] <command> [args...]
+const usageHead = `usage: pimem [--project DIR] [--agent-dir DIR] [--json] [--wasm PATH]
+             <command> [args...]
        pimem [flags] --session FILE om <status|observations|view|dump|...>
        pimem [flags] inject [--prompt TEXT] [--json]
        pimem [flags] commands [--json]
@@ -50,27 +52,34 @@ Runs pi-memory's commands outside pi, with the grammar of the slash commands:
 `
 
 const usageTail = `  inject      print what would be added to the system prompt for --prompt
-  commands    the core's commands and their subcommands (--json: as pi registers them)
-  git setup   make git merge the decision log with pimem: the .gitattributes line
-              and the git config of the merge driver (each clone runs it once)
+  commands    the core's commands and their subcommands (--json: as pi
+              registers them)
+  git setup   make git merge the decision log with pimem: the .gitattributes
+              line and the git config of the merge driver (each clone runs it
+              once)
   merge-driver
               what git runs to merge the decision log (git setup registers it)
   mcp         serve this project's memory to other agents over MCP (stdio): the
               tools, the decisions and notes as resources, the "memory" prompt
 
-flags:
-  --project DIR    the project (default: the current folder); running pimem in a
-                   folder trusts it, as "pi --approve" would (docs/decisions/001)
-  --agent-dir DIR  pi's agent folder (default: $PI_CODING_AGENT_DIR, else ~/.pi/agent)
-  --json           every command answers in JSON: what it shows, or what it wrote
-  --session FILE   a pi session file (JSON Lines): "om" commands read its current
-                   branch (the path to its last entry); pimem never writes to it
+flags (before the command; after it, those the subcommand does not take):
+  --project DIR    the project (default: the current folder); running pimem in
+                   a folder trusts it, as "pi --approve" would
+                   (docs/decisions/001)
+  --agent-dir DIR  pi's agent folder (default: $PI_CODING_AGENT_DIR, else
+                   ~/.pi/agent)
+  --json           every command answers in JSON: what it shows, or what it
+                   wrote
+  --session FILE   a pi session file (JSON Lines): "om" commands read its
+                   current branch (the path to its last entry); pimem never
+                   writes to it
   --wasm PATH      the core module (default: $PIMEM_WASM, else core.wasm beside
                    pimem, else ts/core.wasm in a folder above pimem)
   --version        the core's release and the SHA-256 of its module (first 12
                    digits), as /memory status ends in pi, and the module's path
 
-exit codes: 0 ok, 1 user error (or a problem found by doctor/verify), 2 usage error
+exit codes: 0 ok, 1 user error (or a problem found by doctor/verify),
+            2 usage error
 `
 
 func main() {
@@ -80,12 +89,16 @@ func main() {
 // hoist takes pimem's own value flags (--session, --project, --agent-dir,
 // --wasm) out of the words after the command, where a person also types
 // them (pimem om view --session FILE), and sets them in o; the other words
-// go to the core as they are. Words after a bare "--" are left alone. A
-// flag given twice is a usage error, as is one without its value.
+// go to the core as they are. A flag the subcommand takes itself (the
+// registry's: decision disable --project) is the subcommand's, and so are
+// words after a bare "--". A flag given twice is a usage error, as is one
+// without its value.
 //
-//	hoist(["view", "--session", "s.jsonl", "raw"]) => ["view", "raw"], o.session "s.jsonl"
-func hoist(argv []string, o *options) ([]string, error) {
+//	hoist("om", ["view", "--session", "s.jsonl", "raw"]) => ["view", "raw"], o.session "s.jsonl"
+//	hoist("decision", ["disable", "--project"])         => ["disable", "--project"]
+func hoist(command string, argv []string, o *options) ([]string, error) {
 	flags := map[string]*string{"session": &o.session, "project": &o.project, "agent-dir": &o.agentDir, "wasm": &o.wasm}
+	own := subFlags(command, argv)
 	var rest []string
 	for i := 0; i < len(argv); i++ {
 		w := argv[i]
@@ -94,7 +107,7 @@ func hoist(argv []string, o *options) ([]string, error) {
 		}
 		name, value, inline := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-"), "=")
 		dst, ok := flags[name]
-		if !ok || !strings.HasPrefix(w, "-") {
+		if !ok || !strings.HasPrefix(w, "-") || own[name] {
 			rest = append(rest, w)
 			continue
 		}
@@ -111,6 +124,32 @@ func hoist(argv []string, o *options) ([]string, error) {
 		*dst = value
 	}
 	return rest, nil
+}
+
+// subFlags are the flags of the subcommand argv runs of command, by name,
+// as the registry gives them: the subcommand named first (after the words
+// an alias like om-status stands for), else the command's default.
+//
+//	subFlags("decision", ["disable", "--project"]) => {"global", "project"}
+func subFlags(command string, argv []string) map[string]bool {
+	c, implied, ok := registry.Resolve(command)
+	if !ok {
+		return nil
+	}
+	words := append(append([]string(nil), implied...), argv...)
+	sub := c.Default
+	if len(words) > 0 && !strings.HasPrefix(words[0], "-") {
+		sub = words[0]
+	}
+	s, ok := c.Sub(sub)
+	if !ok {
+		return nil
+	}
+	own := map[string]bool{}
+	for _, f := range s.Flags {
+		own[f.Name] = true
+	}
+	return own
 }
 
 // usageError is a bad pimem command line: exit 2.
@@ -161,10 +200,12 @@ func pimem(args []string, stdout, stderr io.Writer) (code int, err error) {
 		return version(o.wasm, stdout)
 	}
 	if len(rest) == 0 {
-		return 0, usageError{"no command given (" + known(nil) + "); pimem --help lists them"}
+		// Said at 80 columns after run's "pimem: ".
+		msg := indent("no command given; the commands are "+known(nil)+".", 80, "pimem: ", "       ")
+		return 0, usageError{strings.TrimPrefix(strings.TrimSuffix(msg, "\n"), "pimem: ")}
 	}
 	store, argv := rest[0], rest[1:]
-	argv, err = hoist(argv, &o)
+	argv, err = hoist(store, argv, &o)
 	if err != nil {
 		return 0, err
 	}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
@@ -137,8 +138,9 @@ func TestHelpListsTheCoresRegistry(t *testing.T) {
 			require.True(t, len(r.Commands) >= 2, reg.stdout)
 			help := runBin(t, pimemBin, t.TempDir(), nil, "--wasm", wasm, "--help")
 			require.Equal(t, 0, help.exit, help.stderr)
+			folded := strings.Join(strings.Fields(help.stdout), " ")
 			for _, c := range r.Commands {
-				require.Contains(t, help.stdout, c.Description)
+				require.Contains(t, folded, strings.Join(strings.Fields(registry.ForShell(c.Description)), " "))
 				require.Contains(t, help.stdout, "  "+c.Name)
 				for _, a := range c.Aliases {
 					require.Contains(t, help.stdout, a)
@@ -152,6 +154,63 @@ func TestHelpGoesToStdoutAndExitsZero(t *testing.T) {
 	r := runBin(t, pimemBin, t.TempDir(), nil, "--help")
 	require.Equal(t, 0, r.exit)
 	require.True(t, strings.HasPrefix(r.stdout, "usage: pimem"), "stdout: %q", r.stdout)
+}
+
+// At 80 columns pimem --help had 12 lines that wrapped in the middle of a
+// word (one of 258 columns), and each command's help had more: every line
+// of them fits, on both cores. Bare pimem named only pimem's own commands.
+func TestHelpFitsEightyColumns(t *testing.T) {
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			wasm := m.Path(t)
+			dir := project(t)
+			runs := [][]string{{"--help"}}
+			for _, c := range []string{"decision", "memory", "om", "hindsight"} {
+				runs = append(runs, []string{c, "help"}, []string{c, "--help"})
+			}
+			runs = append(runs, []string{"decision", "add", "--help"}, []string{"om", "auto-compact", "--help"})
+			for _, args := range runs {
+				r := runBin(t, pimemBin, dir, nil, append([]string{"--wasm", wasm}, args...)...)
+				require.Equal(t, 0, r.exit, "%v: %s", args, r.stderr)
+				require.True(t, strings.Count(r.stdout, "\n") > 3, "%v: %q", args, r.stdout)
+				for _, l := range strings.Split(r.stdout, "\n") {
+					require.True(t, utf8.RuneCountInString(l) <= 80, "pimem %v: a line of %d columns: %q", strings.Join(args, " "), utf8.RuneCountInString(l), l)
+				}
+				if args[0] != "--help" {
+					require.False(t, strings.Contains(r.stdout, "/"+args[0]+" "), "pimem %v names the slash command:\n%s", args, r.stdout)
+				}
+			}
+		})
+	}
+	r := runBin(t, pimemBin, project(t), nil)
+	require.Equal(t, 2, r.exit, r.stderr)
+	for _, c := range []string{"decision", "memory", "om", "hindsight", "inject", "mcp"} {
+		require.Contains(t, r.stderr, c)
+	}
+	for _, l := range strings.Split(r.stderr, "\n") {
+		require.True(t, utf8.RuneCountInString(l) <= 80, "a line of %d columns: %q", utf8.RuneCountInString(l), l)
+	}
+}
+
+// In a shell, "pimem memory serch" was answered "Did you mean /memory
+// search?": the advice names what to type where it was typed.
+func TestAdviceNamesPimemCommandsInTheShell(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, _, run := onCore(t, wasm)
+	r := run("memory", "serch", "postgres")
+	require.Equal(t, 2, r.exit)
+	require.Equal(t, "error: Unknown pimem memory command \"serch\". Did you mean pimem memory search? pimem memory help lists them.\n", r.stderr)
+	r = run("decision", "resolve", "D-1")
+	require.Equal(t, 2, r.exit)
+	require.Contains(t, r.stderr, "Usage: pimem decision resolve <id> active|draft|rejected|superseded")
+	r = run("memory", "status")
+	require.Equal(t, 0, r.exit, r.stderr)
+	require.Contains(t, r.stdout, "pimem memory remember")
+	require.False(t, strings.Contains(r.stdout, "/memory "), r.stdout)
+	r = run("memory", "status", "--json")
+	require.Equal(t, 0, r.exit, r.stderr)
+	require.True(t, json.Valid([]byte(r.stdout)), r.stdout)
+	_ = dir
 }
 
 // onCore gives a fresh project and agent folder, and runs pimem there on
@@ -575,21 +634,29 @@ func TestOmCommandsReadASessionFile(t *testing.T) {
 
 func TestHoistTakesPimemsFlagsFromAnywhere(t *testing.T) {
 	tests := []struct {
+		command string
 		argv    []string
 		rest    []string
 		session string
+		project string
 		err     string
 	}{
-		{[]string{"view", "--session", "s.jsonl", "raw"}, []string{"view", "raw"}, "s.jsonl", ""},
-		{[]string{"view", "--session=s.jsonl"}, []string{"view"}, "s.jsonl", ""},
-		{[]string{"add", "--", "--session", "x"}, []string{"add", "--", "--session", "x"}, "", ""},
-		{[]string{"add", "text", "--tag", "t"}, []string{"add", "text", "--tag", "t"}, "", ""},
-		{[]string{"view", "--session"}, nil, "", "--session needs a value"},
-		{[]string{"view", "--session", "a", "--session", "b"}, nil, "", "--session is given twice"},
+		{"om", []string{"view", "--session", "s.jsonl", "raw"}, []string{"view", "raw"}, "s.jsonl", "", ""},
+		{"om", []string{"view", "--session=s.jsonl"}, []string{"view"}, "s.jsonl", "", ""},
+		{"om-status", []string{"--session", "s.jsonl"}, nil, "s.jsonl", "", ""},
+		{"decision", []string{"add", "--", "--session", "x"}, []string{"add", "--", "--session", "x"}, "", "", ""},
+		{"decision", []string{"add", "text", "--tag", "t"}, []string{"add", "text", "--tag", "t"}, "", "", ""},
+		{"decision", []string{"list", "--project", "/p"}, []string{"list"}, "", "/p", ""},
+		{"om", []string{"view", "--session"}, nil, "", "", "--session needs a value"},
+		{"om", []string{"view", "--session", "a", "--session", "b"}, nil, "", "", "--session is given twice"},
+		// A flag the subcommand takes itself is the subcommand's.
+		{"decision", []string{"disable", "--project"}, []string{"disable", "--project"}, "", "", ""},
+		{"decisions", []string{"enable", "--project", "--json"}, []string{"enable", "--project", "--json"}, "", "", ""},
+		{"decision", []string{"disable", "--global"}, []string{"disable", "--global"}, "", "", ""},
 	}
 	for _, tt := range tests {
 		var o options
-		rest, err := hoist(tt.argv, &o)
+		rest, err := hoist(tt.command, tt.argv, &o)
 		if tt.err != "" {
 			require.True(t, err != nil && strings.Contains(err.Error(), tt.err), "hoist(%q) = %v, want %q", tt.argv, err, tt.err)
 			continue
@@ -597,7 +664,29 @@ func TestHoistTakesPimemsFlagsFromAnywhere(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, tt.rest, rest)
 		require.Equal(t, tt.session, o.session)
+		require.Equal(t, tt.project, o.project)
 	}
+}
+
+// pimem's global --project took the word of decision disable --project
+// ("--project needs a value"): the subcommand's own flag is the
+// subcommand's, and the global one still works before the command.
+func TestSubcommandsKeepTheirOwnProjectFlag(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, run := onCore(t, wasm)
+	r := run("decision", "disable", "--project")
+	require.Equal(t, 0, r.exit, r.stderr)
+	cfg, err := os.ReadFile(filepath.Join(dir, ".pi", "decision-memory.config.json"))
+	require.NoError(t, err)
+	require.Contains(t, string(cfg), `"enabled": false`)
+	elsewhere := t.TempDir()
+	r = runBin(t, pimemBin, elsewhere, []string{"PI_CODING_AGENT_DIR=" + agent}, "--wasm", wasm, "--project", dir, "decision", "enable", "--project")
+	require.Equal(t, 0, r.exit, r.stderr)
+	cfg, err = os.ReadFile(filepath.Join(dir, ".pi", "decision-memory.config.json"))
+	require.NoError(t, err)
+	require.Contains(t, string(cfg), `"enabled": true`)
+	_, err = os.Stat(filepath.Join(elsewhere, ".pi"))
+	require.True(t, os.IsNotExist(err), "nothing written where pimem ran: %v", err)
 }
 
 func TestSubcommandHelpAndTyposAnswerInALine(t *testing.T) {
@@ -605,8 +694,8 @@ func TestSubcommandHelpAndTyposAnswerInALine(t *testing.T) {
 	wasm := testmod.Cores[0].Path(t)
 	r := runBin(t, pimemBin, dir, nil, "decision", "add", "--help", "--wasm", wasm)
 	require.Equal(t, 0, r.exit, r.stderr)
-	require.True(t, strings.HasPrefix(r.stdout, "Usage: /decision add"), r.stdout)
+	require.True(t, strings.HasPrefix(r.stdout, "Usage: pimem decision add"), r.stdout)
 	r = runBin(t, pimemBin, dir, nil, "decision", "lsit", "--wasm", wasm)
 	require.Equal(t, 2, r.exit)
-	require.Equal(t, "error: Unknown /decision command \"lsit\". Did you mean /decision list? /decision help lists them.\n", r.stderr)
+	require.Equal(t, "error: Unknown pimem decision command \"lsit\". Did you mean pimem decision list? pimem decision help lists them.\n", r.stderr)
 }

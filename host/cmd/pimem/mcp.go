@@ -298,8 +298,8 @@ type callEvent struct {
 	result *mcp.CallToolResult
 }
 
-// startCall runs the tool in the core on its own goroutine, holding the
-// core until it ends; a dialog is reported on events and waits for answer.
+// startCall runs the tool in the core on its own goroutine (runTool); its
+// dialog, then its result, come on the call's events.
 func (c *mcpCore) startCall(name string, args json.RawMessage) *waitingCall {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
@@ -316,37 +316,42 @@ func (c *mcpCore) startCall(name string, args json.RawMessage) *waitingCall {
 		}{name, string(args)})
 	}
 	w := &waitingCall{events: make(chan callEvent, 1), answer: make(chan json.RawMessage, 1)}
-	go func() {
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		c.d.Dialog = func(e host.Effect) json.RawMessage {
-			d := &dialog{e}
-			w.events <- callEvent{dialog: d}
-			select {
-			case v := <-w.answer:
-				return v
-			case <-time.After(dialogWait):
-				c.unpark(w)
-				return d.value(nil)
-			case <-c.closing:
-				return d.value(nil)
-			}
-		}
-		defer func() { c.d.Dialog = nil }()
-		res, err := c.run("tool", input)
-		var out *mcp.CallToolResult
-		switch {
-		case err != nil:
-			out = toolError("pi-memory's core failed: " + err.Error())
-		case len(res.ToolResults) > 0:
-			r := res.ToolResults[len(res.ToolResults)-1]
-			out = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: r.IsError}
-		default:
-			out = toolError("pi-memory answered nothing for " + name + problems(res))
-		}
-		w.events <- callEvent{result: out}
-	}()
+	// The result is reported only once runTool has let go of the core: the
+	// client's next request (resources/list after a memory_remember) finds
+	// it free and syncs, rather than the list of before the call.
+	go func() { w.events <- callEvent{result: c.runTool(w, name, input)} }()
 	return w
+}
+
+// runTool runs the tool in the core, holding it until the call ends; a
+// dialog is reported on w.events and waits for w.answer. The core is free
+// again when it returns.
+func (c *mcpCore) runTool(w *waitingCall, name string, input []byte) *mcp.CallToolResult {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.d.Dialog = func(e host.Effect) json.RawMessage {
+		d := &dialog{e}
+		w.events <- callEvent{dialog: d}
+		select {
+		case v := <-w.answer:
+			return v
+		case <-time.After(dialogWait):
+			c.unpark(w)
+			return d.value(nil)
+		case <-c.closing:
+			return d.value(nil)
+		}
+	}
+	defer func() { c.d.Dialog = nil }()
+	res, err := c.run("tool", input)
+	switch {
+	case err != nil:
+		return toolError("pi-memory's core failed: " + err.Error())
+	case len(res.ToolResults) > 0:
+		r := res.ToolResults[len(res.ToolResults)-1]
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: r.IsError}
+	}
+	return toolError("pi-memory answered nothing for " + name + problems(res))
 }
 
 // park keeps a call waiting for its answer under a new token.

@@ -587,6 +587,34 @@ func TestMCPResourcesAreTheFilesTheProjectHasNowByteForByte(t *testing.T) {
 	require.Equal(t, []string{"pimem://decisions/active", "pimem://notes/global/MEMORY.md", "pimem://notes/project/MEMORY.md"}, uris(6))
 }
 
+// A tool's result went to the client while its goroutine still held the
+// core: the client's next resources/list found it taken (TryLock), kept the
+// list of before the call, and a MEMORY.md just remembered was missing
+// (a fresh clone's first make test, under load). The result is handed over
+// once the core is free.
+func TestMCPToolResultComesOnceTheCoreIsFree(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, _ := onCore(t, wasm)
+	c, closeCore, err := newMCPCore(context.Background(), options{project: dir, agentDir: agent, wasm: wasm}, io.Discard)
+	require.NoError(t, err)
+	defer closeCore()
+	start, _ := json.Marshal(c.session)
+	c.mu.Lock()
+	_, err = c.run("session_start", start)
+	c.mu.Unlock()
+	require.NoError(t, err)
+	for i := range 100 {
+		name, args := "memory_status", json.RawMessage(`{}`)
+		if i%10 == 0 {
+			name, args = "memory_remember", json.RawMessage(fmt.Sprintf(`{"text":"fact number %d is kept"}`, i))
+		}
+		ev := <-c.startCall(name, args).events
+		require.True(t, ev.result != nil && !ev.result.IsError, "%s: %v", name, ev.result)
+		require.True(t, c.mu.TryLock(), "call %d (%s): the result came while the core was held", i, name)
+		c.mu.Unlock()
+	}
+}
+
 // crashLeftovers are the files a process killed inside a write leaves: a
 // lock (and its breaker) the next writer waits on, and temp files.
 func crashLeftovers(t *testing.T, dirs ...string) []string {

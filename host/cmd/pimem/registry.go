@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
@@ -64,27 +65,61 @@ func (r *coreRegistry) lookup(word string) (string, bool) {
 	return "", false
 }
 
-// known lists the command names for a usage message.
+// known lists the command names for a usage message: the core's (r), or
+// without it those of the registry pimem was built with.
 func known(r *coreRegistry) string {
 	var names []string
 	if r != nil {
 		for _, c := range r.Commands {
 			names = append(names, c.Name)
 		}
+	} else {
+		for _, c := range registry.Commands {
+			names = append(names, c.Name)
+		}
 	}
 	return strings.Join(append(names, "inject", "commands", "git", "merge-driver", "mcp"), ", ")
 }
 
-// listing is the commands part of --help: the core's, then pimem's own.
+// listing is the commands part of --help: the core's, then pimem's own,
+// at 80 columns. A description names commands as pimem takes them
+// (registry.ForShell, the core's rule).
 func (r *coreRegistry) listing() string {
 	var b strings.Builder
 	b.WriteString("\ncommands (the core's; \"pimem <command> help\" lists its subcommands):\n")
 	for _, c := range r.Commands {
-		name := c.Name
+		text := registry.ForShell(c.Description)
 		if len(c.Aliases) > 0 {
-			name += " (" + strings.Join(c.Aliases, ", ") + ")"
+			text += "; also: " + strings.Join(c.Aliases, ", ")
 		}
-		fmt.Fprintf(&b, "  %-11s %s\n", name, c.Description)
+		first := fmt.Sprintf("  %-11s ", c.Name)
+		if len(first) > 14 {
+			b.WriteString(strings.TrimRight(first, " ") + "\n")
+			first = strings.Repeat(" ", 14)
+		}
+		b.WriteString(indent(text, 80, first, strings.Repeat(" ", 14)))
+	}
+	return b.String()
+}
+
+// indent is s wrapped at width columns, its first line after first and the
+// others after hang (wasm/internal/text's Indent, which pimem cannot import).
+func indent(s string, width int, first, hang string) string {
+	var b strings.Builder
+	line, prefix := "", first
+	for _, w := range strings.Fields(s) {
+		switch {
+		case line == "":
+			line = w
+		case utf8.RuneCountInString(prefix+line+" "+w) <= width:
+			line += " " + w
+		default:
+			b.WriteString(prefix + line + "\n")
+			line, prefix = w, hang
+		}
+	}
+	if line != "" {
+		b.WriteString(prefix + line + "\n")
 	}
 	return b.String()
 }

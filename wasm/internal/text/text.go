@@ -1,8 +1,8 @@
 // Package text holds the small text helpers every store's messages use, once:
 // a count with its noun, one line out of many, cutting to a bound in runes
 // (for people, with an ellipsis) or in bytes (for a cap, at a rune
-// boundary), and a prefix test that ignores ASCII case. It knows nothing of
-// memory.
+// boundary), lines for a terminal's width, and a prefix test that ignores
+// ASCII case. It knows nothing of memory.
 package text
 
 import (
@@ -10,6 +10,10 @@ import (
 	"strings"
 	"unicode/utf8"
 )
+
+// Width is the columns a person's terminal is taken to have: text written
+// for a person to read wraps there.
+const Width = 80
 
 // Plural is n with the noun that fits it.
 //
@@ -31,6 +35,53 @@ func OneLine(s string) string {
 		return ""
 	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// Wrap cuts s into lines of at most width runes at spaces, for a person
+// reading at that many columns; a word longer than width gets a line of its
+// own. White space is folded as OneLine folds it.
+//
+//	Wrap("record a decision; a near-duplicate asks", 18) => ["record a decision;", "a near-duplicate", "asks"]
+func Wrap(s string, width int) []string {
+	return wrap(s, width, width)
+}
+
+// Indent is s wrapped to width columns with its first line after first and
+// every other line after hang, each line ending in a newline.
+//
+//	Indent("one two three", 10, "  ", "    ") => "  one two\n    three\n"
+func Indent(s string, width int, first, hang string) string {
+	lines := wrap(s, width-utf8.RuneCountInString(first), width-utf8.RuneCountInString(hang))
+	for i, l := range lines {
+		prefix := hang
+		if i == 0 {
+			prefix = first
+		}
+		lines[i] = prefix + l + "\n"
+	}
+	return strings.Join(lines, "")
+}
+
+// wrap is Wrap with a first line of first runes and the others of rest.
+func wrap(s string, first, rest int) []string {
+	var lines []string
+	line, n, width := "", 0, first
+	for _, w := range strings.Fields(s) {
+		wn := utf8.RuneCountInString(w)
+		switch {
+		case n == 0:
+			line, n = w, wn
+		case n+1+wn <= width:
+			line, n = line+" "+w, n+1+wn
+		default:
+			lines = append(lines, line)
+			line, n, width = w, wn, rest
+		}
+	}
+	if n > 0 {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // Runes is s cut to at most n runes for a person to read: when it is longer,

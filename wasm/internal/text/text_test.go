@@ -2,6 +2,7 @@ package text
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -72,5 +73,39 @@ func TestBytesCutsTextThatIsNotUTF8NearTheCap(t *testing.T) {
 	for _, n := range []int{1, 10, 50} {
 		got := Bytes(junk, n)
 		require.Equal(t, n, len(got), "cut at %d", n)
+	}
+}
+
+func TestWrapKeepsEveryLineWithinTheWidth(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		width int
+		want  []string
+	}{
+		{"", 10, nil},
+		{"record a decision; a near-duplicate asks", 18, []string{"record a decision;", "a near-duplicate", "asks"}},
+		{"a  b\n c", 80, []string{"a b c"}},
+		{"short averyveryverylongword end", 8, []string{"short", "averyveryverylongword", "end"}},
+		{"é é é é", 3, []string{"é é", "é é"}},
+	} {
+		require.Equal(t, tc.want, Wrap(tc.in, tc.width))
+	}
+}
+
+func TestIndentHangsTheLinesAfterTheFirst(t *testing.T) {
+	for _, tc := range []struct {
+		in, first, hang string
+		width           int
+		want            string
+	}{
+		{"one two three", "  ", "    ", 10, "  one two\n    three\n"},
+		{"one two three four", "", "      ", 9, "one two\n      three\n      four\n"},
+		{"", "  ", "    ", 10, ""},
+	} {
+		got := Indent(tc.in, tc.width, tc.first, tc.hang)
+		require.Equal(t, tc.want, got)
+		for _, l := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+			require.True(t, utf8.RuneCountInString(l) <= tc.width || !strings.Contains(strings.TrimSpace(l), " "), "%q is wider than %d", l, tc.width)
+		}
 	}
 }
