@@ -10,7 +10,8 @@
 //
 // Read it in this order: engine.go (the exports, the stores, the session),
 // gate.go (the gate), turn.go (the moments of a turn), command.go (commands
-// and tools, routed through the registry), receipts.go (/memory last).
+// and tools, routed through the registry), receipts.go (/memory last),
+// state.go (what a restart after a trap carries on).
 package lifecycle
 
 import (
