@@ -82,6 +82,9 @@ func newPatterns() []*pattern {
 			// the query (expiry, permissions) stays readable.
 			find: findAzureSAS},
 		{kind: "jwt", triggers: []string{"eyj"}, find: findJWT},
+		{kind: "telegram-token", triggers: []string{":aa"},
+			// A bot's id, ':' and 35 characters starting with AA.
+			find: findTelegramToken},
 		{kind: "bearer", triggers: []string{"bearer"}, find: findBearer},
 		{kind: "auth-header", triggers: []string{"authorization"},
 			// Bearer has its own pattern (it also appears outside headers).
@@ -119,6 +122,18 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc},
+		{kind: "secret", triggers: []string{"mysql", "mariadb"},
+			// mysql -u root -pPW (shell.go); "mysql -p" alone prompts.
+			find: findMySQLPassword, span: shellValue},
+		{kind: "secret", triggers: []string{"sshpass"},
+			// sshpass -p PW ssh host
+			find: findSSHPassPassword, span: shellValue},
+		{kind: "secret", triggers: []string{"curl"},
+			// curl -u user:PW; "curl -u user" asks for it.
+			find: findCurlPassword, span: shellValue},
+		{kind: "secret", triggers: []string{"login"},
+			// docker login -u ada -p PW (podman, nerdctl, buildah, skopeo, oras)
+			find: findLoginPassword, span: shellValue},
 	}
 }
 
