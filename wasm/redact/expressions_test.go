@@ -104,14 +104,11 @@ func expressions() []expression {
 		// secret: .netrc
 		{re: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
 			fold("password") + `[ \t]+([^\s]+)`},
-		// secret: mysql -pPW
-		{re: `\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb)\b[^\n;|&]*?[ \t]-p` + shellWordRE},
-		// secret: sshpass -p PW
-		{re: `\bsshpass\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE},
-		// secret: curl -u user:PW
-		{re: `\bcurl\b[^\n;|&]*?[ \t](?:-u[ \t]*|--user[ \t]+)(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))`},
-		// secret: docker login -p PW
-		{re: `\b(?:docker|podman|nerdctl|buildah|skopeo|oras)[ \t]+login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE},
+		// secret: a password on a command line (mysql, sshpass, curl, docker login)
+		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
+			`|\bsshpass\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE +
+			`|\bcurl\b[^\n;|&]*?[ \t](?:-u[ \t]*|--user[ \t]+)(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))` +
+			`|\b(?:docker|podman|nerdctl|buildah|skopeo|oras)[ \t]+login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE + `)`},
 	}
 }
 

@@ -1,7 +1,5 @@
 package redact
 
-import "sort"
-
 // Format characters (Unicode's Cf: zero-width spaces and joiners, the soft
 // hyphen, bidirectional marks, the word joiner, the byte-order mark, tags)
 // print as nothing, so a token with one inside reads, and pastes, as the
@@ -94,9 +92,11 @@ func original(found []Finding, cuts []cut) []Finding {
 // shift is how many bytes were cut before position p (at p too when
 // atStart).
 func shift(cuts []cut, p int, atStart bool) int {
-	n := sort.Search(len(cuts), func(i int) bool { return cuts[i].at > p || !atStart && cuts[i].at == p })
 	total := 0
-	for _, c := range cuts[:n] {
+	for _, c := range cuts {
+		if c.at > p || !atStart && c.at == p {
+			break
+		}
 		total += c.n
 	}
 	return total

@@ -122,18 +122,11 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc},
-		{kind: "secret", triggers: []string{"mysql", "mariadb"},
-			// mysql -u root -pPW (shell.go); "mysql -p" alone prompts.
-			find: findMySQLPassword, span: shellValue},
-		{kind: "secret", triggers: []string{"sshpass"},
-			// sshpass -p PW ssh host
-			find: findSSHPassPassword, span: shellValue},
-		{kind: "secret", triggers: []string{"curl"},
-			// curl -u user:PW; "curl -u user" asks for it.
-			find: findCurlPassword, span: shellValue},
-		{kind: "secret", triggers: []string{"login"},
-			// docker login -u ada -p PW (podman, nerdctl, buildah, skopeo, oras)
-			find: findLoginPassword, span: shellValue},
+		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login"},
+			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
+			// curl -u user:PW, docker login -p PW (shell.go); "mysql -p" alone
+			// prompts.
+			find: findCommandPassword, span: commandValue},
 	}
 }
 

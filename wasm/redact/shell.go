@@ -9,113 +9,73 @@ import "strings"
 // a port, docker run -p 8080:80 publishes one), nor is a value that names
 // where the password lives ($MYSQL_PWD, "$(cat pw.txt)").
 //
-// Each matcher finds CMD[^\n;|&]*?[ \t]FLAG VALUE: a flag anywhere on the
-// rest of the command (up to a newline, ';', '|' or '&'), the first one whose
-// value reads; the value is (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)), a
-// quoted or a bare word (its group is the secret).
-
-// findMySQLPassword: \b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb)\b[^\n;|&]*?[ \t]-p(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
-func findMySQLPassword(s string, pos int) []int {
-	return findCommandFlag(s, pos, mysqlCommand, func(s string, j int) []int {
-		if !hasAt(s, j, "-p") {
-			return nil
+// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN), each CMD[^\n;|&]*?[ \t]FLAG
+// VALUE (written out in expressions_test.go): a flag anywhere on the rest of
+// the command (up to a newline, ';', '|' or '&'), the first whose value
+// reads; the value is (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)), a quoted or a
+// bare word (its group is the secret), and for curl what follows the first
+// ':' of user:password. Only one command starts at a word, so the
+// alternatives never compete; each command's groups are its three of the
+// twelve.
+func findCommandPassword(s string, pos int) []int {
+	var failed [4]int // for each command, the end of the line where one found no flag
+	for i := pos; i < len(s); i++ {
+		if !isWord(s[i]) || !wordStart(s, i) {
+			continue
 		}
-		return shellWord(s, j+2)
-	})
+		e := runEnd(s, i, isWord)
+		c := shellCommand(s, i, e)
+		if c < 0 || i < failed[c] {
+			i = e - 1
+			continue
+		}
+		if c == cmdLogin {
+			if e = registryLogin(s, e); e < 0 {
+				continue
+			}
+		}
+		j := e
+		for ; j < len(s) && strings.IndexByte("\n;|&", s[j]) < 0; j++ {
+			if isBlank(s[j]) {
+				if m := commandFlag(c, s, j+1); m != nil {
+					m[0] = i
+					return m
+				}
+			}
+		}
+		// A flag the rest of this line lacks after this command, it lacks
+		// after a later one of its kind: the search stays linear.
+		failed[c] = j
+		i = e - 1
+	}
+	return nil
 }
 
-// mysqlCommand is the end of a MySQL client's name at s[i] (a whole word),
-// -1 when there is none.
-func mysqlCommand(s string, i int) int {
-	e := runEnd(s, i, isWord)
+const (
+	cmdMySQL = iota
+	cmdSSHPass
+	cmdCurl
+	cmdLogin // a container tool's "login"
+)
+
+// shellCommand is the command the word s[i:e] names, -1 for none.
+func shellCommand(s string, i, e int) int {
 	switch s[i:e] {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb":
-		return e
+		return cmdMySQL
+	case "sshpass":
+		return cmdSSHPass
+	case "curl":
+		return cmdCurl
+	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras":
+		return cmdLogin
 	}
 	return -1
 }
 
-// findSSHPassPassword: \bsshpass\b[^\n;|&]*?[ \t]-p[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
-func findSSHPassPassword(s string, pos int) []int {
-	return findCommandFlag(s, pos, wordCommand("sshpass"), func(s string, j int) []int {
-		if !hasAt(s, j, "-p") {
-			return nil
-		}
-		return shellWord(s, runEnd(s, j+2, isBlank))
-	})
-}
-
-// findCurlPassword: \bcurl\b[^\n;|&]*?[ \t](?:-u[ \t]*|--user[ \t]+)(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))
-//
-// The password is what follows the first ':' of user:password.
-func findCurlPassword(s string, pos int) []int {
-	return findCommandFlag(s, pos, wordCommand("curl"), func(s string, j int) []int {
-		v := -1
-		switch {
-		case hasAt(s, j, "-u"):
-			v = runEnd(s, j+2, isBlank)
-		case hasAt(s, j, "--user"):
-			if v = runEnd(s, j+6, isBlank); v == j+6 {
-				return nil
-			}
-		default:
-			return nil
-		}
-		if v < len(s) && isQuote(s[v]) {
-			q := s[v]
-			colon := v + 1 + strings.IndexFunc(s[v+1:], func(r rune) bool { return r == ':' || r == rune(q) || r == '\n' })
-			if colon <= v || s[colon] != ':' {
-				return nil
-			}
-			e := colon + 1
-			for e < len(s) && s[e] != q && s[e] != '\n' {
-				e++
-			}
-			if e == colon+1 || e == len(s) || s[e] != q {
-				return nil
-			}
-			g := []int{-1, e + 1, -1, -1, -1, -1, -1, -1}
-			g[2+2*quoteGroup(q)], g[3+2*quoteGroup(q)] = colon+1, e
-			return g
-		}
-		colon := runEnd(s, v, func(c byte) bool { return !isSpace(c) && c != ':' && !isQuote(c) })
-		if !hasAt(s, colon, ":") {
-			return nil
-		}
-		e := runEnd(s, colon+1, isBareShell)
-		if e == colon+1 {
-			return nil
-		}
-		return []int{-1, e, -1, -1, -1, -1, colon + 1, e}
-	})
-}
-
-// findLoginPassword: \b(?:docker|podman|nerdctl|buildah|skopeo|oras)[ \t]+login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
-func findLoginPassword(s string, pos int) []int {
-	return findCommandFlag(s, pos, registryLogin, func(s string, j int) []int {
-		switch {
-		case hasAt(s, j, "-p"):
-			return shellWord(s, runEnd(s, j+2, isBlank))
-		case hasAt(s, j, "--password="):
-			return shellWord(s, j+len("--password="))
-		case hasAt(s, j, "--password"):
-			if v := runEnd(s, j+len("--password"), isBlank); v > j+len("--password") {
-				return shellWord(s, v)
-			}
-		}
-		return nil
-	})
-}
-
-// registryLogin is the end of "<tool> login" at s[i], where tool is a
-// container tool that logs in to a registry, -1 when there is none.
-func registryLogin(s string, i int) int {
-	e := runEnd(s, i, isWord)
-	switch s[i:e] {
-	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras":
-	default:
-		return -1
-	}
+// registryLogin is the end of "[ \t]+login\b" at s[e:], -1 when there is
+// none.
+func registryLogin(s string, e int) int {
 	l := runEnd(s, e, isBlank)
 	if l == e || !hasAt(s, l, "login") || l+5 < len(s) && isWord(s[l+5]) {
 		return -1
@@ -123,87 +83,96 @@ func registryLogin(s string, i int) int {
 	return l + 5
 }
 
-// wordCommand is a command's name as a whole word.
-func wordCommand(name string) func(s string, i int) int {
-	return func(s string, i int) int {
-		if e := runEnd(s, i, isWord); s[i:e] == name {
-			return e
-		}
-		return -1
+// commandFlag reads command c's flag and value at s[j:], after a blank:
+// the match's end and its twelve groups, with -1 for its start; nil when
+// there is none.
+//
+//	mysql   -p(VALUE)                                  groups 1–3
+//	sshpass -p[ \t]*(VALUE)                            groups 4–6
+//	curl    (?:-u[ \t]*|--user[ \t]+)USER:(PASSWORD)   groups 7–9
+//	login   (?:-p[ \t]*|--password(?:[ \t]+|=))(VALUE) groups 10–12
+func commandFlag(c int, s string, j int) []int {
+	v := -1
+	switch {
+	case c == cmdMySQL && hasAt(s, j, "-p"):
+		v = j + 2
+	case c == cmdCurl && hasAt(s, j, "-u"), (c == cmdSSHPass || c == cmdLogin) && hasAt(s, j, "-p"):
+		v = runEnd(s, j+2, isBlank)
+	case c == cmdCurl && hasAt(s, j, "--user"):
+		v = blanks(s, j+len("--user"))
+	case c == cmdLogin && hasAt(s, j, "--password="):
+		v = j + len("--password=")
+	case c == cmdLogin && hasAt(s, j, "--password"):
+		v = blanks(s, j+len("--password"))
 	}
-}
-
-// findCommandFlag finds the leftmost command (cmd: its end at s[i], a word
-// start, else -1) followed on its command line by a blank and a flag (flag:
-// the match's end and groups at s[j], the byte after the blank, with -1 for
-// its start; nil when there is none). The rest of the line after a command
-// that has no flag holds no flag for a command later on it either, so the
-// search goes on after it, which keeps it linear.
-func findCommandFlag(s string, pos int, cmd func(s string, i int) int, flag func(s string, j int) []int) []int {
-	for i := pos; i < len(s); i++ {
-		if !isWord(s[i]) || !wordStart(s, i) {
-			continue
-		}
-		e := cmd(s, i)
-		if e < 0 {
-			i = runEnd(s, i, isWord) - 1
-			continue
-		}
-		for j := e; j < len(s) && strings.IndexByte("\n;|&", s[j]) < 0; j++ {
-			if !isBlank(s[j]) {
-				continue
-			}
-			if m := flag(s, j+1); m != nil {
-				m[0] = i
-				return m
-			}
-		}
-		i = e - 1
-		for i+1 < len(s) && strings.IndexByte("\n;|&", s[i+1]) < 0 {
-			i++
-		}
-	}
-	return nil
-}
-
-// shellWord reads (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)) at s[v:]: the
-// match's end and its groups, with -1 for its start; nil when none.
-func shellWord(s string, v int) []int {
-	if v < len(s) && isQuote(s[v]) {
-		q := s[v]
-		e := v + 1
-		for e < len(s) && s[e] != q && s[e] != '\n' {
-			e++
-		}
-		if e == v+1 || e == len(s) || s[e] != q {
-			return nil
-		}
-		g := []int{-1, e + 1, -1, -1, -1, -1, -1, -1}
-		g[2+2*quoteGroup(q)], g[3+2*quoteGroup(q)] = v+1, e
-		return g
-	}
-	e := runEnd(s, v, isBareShell)
-	if e == v {
+	if v < 0 {
 		return nil
 	}
-	return []int{-1, e, -1, -1, -1, -1, v, e}
-}
-
-// quoteGroup is the group of a value in quote q: 0 for ", 1 for '.
-func quoteGroup(q byte) int {
-	if q == '"' {
-		return 0
+	g, vs, ve, end := shellValue(s, v, c == cmdCurl)
+	if g < 0 {
+		return nil
 	}
-	return 1
+	m := make([]int, 26)
+	for k := range m {
+		m[k] = -1
+	}
+	m[1], m[2+6*c+2*g], m[3+6*c+2*g] = end, vs, ve
+	return m
 }
 
-// isBareShell is [^\s"'].
+// shellValue reads (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)) at s[v:]: which
+// group (0 double-quoted, 1 single-quoted, 2 bare; -1 none), the value and
+// where the match ends. With user, the value is what follows the first ':'
+// of user:password: (?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+)).
+func shellValue(s string, v int, user bool) (g, vs, ve, end int) {
+	if v < len(s) && isQuote(s[v]) {
+		q := s[v]
+		vs = v + 1
+		if user {
+			k := vs
+			for k < len(s) && s[k] != q && s[k] != '\n' && s[k] != ':' {
+				k++
+			}
+			if !hasAt(s, k, ":") {
+				return -1, 0, 0, 0
+			}
+			vs = k + 1
+		}
+		ve = vs
+		for ve < len(s) && s[ve] != q && s[ve] != '\n' {
+			ve++
+		}
+		if ve == vs || ve == len(s) || s[ve] != q {
+			return -1, 0, 0, 0
+		}
+		if q == '"' {
+			return 0, vs, ve, ve + 1
+		}
+		return 1, vs, ve, ve + 1
+	}
+	vs = v
+	if user {
+		k := runEnd(s, v, isUserByte)
+		if !hasAt(s, k, ":") {
+			return -1, 0, 0, 0
+		}
+		vs = k + 1
+	}
+	if ve = runEnd(s, vs, isBareShell); ve == vs {
+		return -1, 0, 0, 0
+	}
+	return 2, vs, ve, ve
+}
+
+// isBareShell is [^\s"'], isUserByte [^\s:"'].
 func isBareShell(c byte) bool { return !isSpace(c) && !isQuote(c) }
 
-// shellValue keeps a command line's value unless it names where the
+func isUserByte(c byte) bool { return c != ':' && isBareShell(c) }
+
+// commandValue keeps a command line's value unless it names where the
 // password lives: a reference ($MYSQL_PWD, ${PW}, <password>) or a
 // command's output ("$(cat pw.txt)", `pass show db`).
-func shellValue(s string, m []int) (int, int, int, int, bool) {
+func commandValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
 	if isReference(v) || strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "`") {
@@ -230,13 +199,8 @@ func findTelegramToken(s string, pos int) []int {
 		if k-d < 8 || k-d > 10 || d < pos || !wordStart(s, d) {
 			continue
 		}
-		if e := exactly(s, k+3, isToken, 33); e >= 0 && wordBoundary(s, e) {
+		if e := exactly(s, k+3, isToken, 33); e >= 0 && (isWord(s[e-1]) != (e < len(s) && isWord(s[e]))) {
 			return whole(d, e)
 		}
 	}
-}
-
-// wordBoundary is \b at s[i].
-func wordBoundary(s string, i int) bool {
-	return (i > 0 && isWord(s[i-1])) != (i < len(s) && isWord(s[i]))
 }
