@@ -67,7 +67,16 @@ func String(s string) (string, []string) {
 //	Lines("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nnext") => "[REDACTED:private-key]\n[REDACTED:private-key]\n[REDACTED:private-key]\nnext", [private-key]
 //	Lines("- key:\n  -----BEGIN PRIVATE KEY-----\n  MIIE\n  -----END PRIVATE KEY-----\n") => "- key:\n  [REDACTED:private-key]\n  [REDACTED:private-key]\n  [REDACTED:private-key]\n", [private-key]
 func Lines(s string) (string, []string) {
-	found := Find(s)
+	return MarkLines(s, Find(s))
+}
+
+// MarkLines is Lines for findings a caller made itself, in order and
+// disjoint: of a form of s whose bytes are s's, as an entry's lines read as
+// one line (its line ends as blanks), so a label at the end of one line and
+// its value on the next are one secret.
+//
+//	MarkLines("- pw:\n  hunter2x9\n", Find("- pw:   hunter2x9 ")) => "- pw:\n  [REDACTED:secret]\n", [secret]
+func MarkLines(s string, found []Finding) (string, []string) {
 	if len(found) == 0 {
 		return s, nil
 	}
