@@ -133,6 +133,9 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 		// git's merge driver: three files in, one out; no session, so a
 		// host that guards nothing (the files are the ones git names).
 		decision.GitMerge(out, in, files.Guard(e.h, "", ""))
+	case "redact":
+		// A host's own text under the core's one rule (redact.go).
+		redactExport(out, in)
 	default:
 		if e.s == nil {
 			out.Notify("error", "pi-memory: "+export+" arrived before session_start; the host must start a session first.")
