@@ -124,6 +124,7 @@ export const EXPORTS = [
 	"resume",
 	"registry",
 	"merge",
+	"redact",
 	"debug",
 ] as const;
 

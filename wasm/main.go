@@ -104,4 +104,7 @@ func merge() int32 { return call("merge") }
 //go:wasmexport debug
 func debug() int32 { return call("debug") }
 
+//go:wasmexport redact
+func redactExport() int32 { return call("redact") }
+
 func main() {}

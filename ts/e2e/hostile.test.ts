@@ -1,20 +1,29 @@
 // Nothing lost, nothing leaked, in the real pi: files that are not what they claim to
 // be (a committed link, a FIFO), secrets written into memory files by hand, a config
-// whose intent is unclear, and a log saved with a byte-order mark.
+// whose intent is unclear, and a log saved with a byte-order mark. And issue 25's
+// faults, in pi and in parallel pimem processes: a note whose continuation lines hold a
+// key or a password, forget and restore by the model, a hit's number given as an id,
+// twenty processes forgetting one note at once, and recovery records past 8 MiB.
+// The pimem cases need build/out/pimem and its core (`make pimem`).
 
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import {
+	REPO,
 	addEvent,
 	appendedPrompt,
+	contentText,
 	decisionLog,
 	diffTrees,
 	eventLine,
 	globalMemoryFile,
+	projectHash,
 	projectMemoryFile,
+	readEvents,
 	runPrint,
 	seedFile,
 	seedLog,
@@ -22,6 +31,7 @@ import {
 	startRpc,
 	withSandbox,
 } from "./harness.ts";
+import type { RecordedRequest, Sandbox } from "./harness.ts";
 
 function secretsOf(n: number): Array<{ kind: string; text: string; secret: string }> {
 	const file = new URL("../../testdata/secrets/secrets.jsonl", import.meta.url);
@@ -135,6 +145,170 @@ describe("hostile files and hand-written secrets", () => {
 			const r = await runPrint(sb, "which database?");
 			assert.equal(r.code, 0, r.stderr);
 			assert.ok(appendedPrompt(r.systemPrompt).includes("Use PostgreSQL 16 as the primary datastore"), appendedPrompt(r.systemPrompt));
+		});
+	});
+});
+
+// ---- Issue 25: nothing lost, nothing leaked ------------------------------------------
+
+const PIMEM = path.join(REPO, "build", "out", "pimem");
+// One wazero compile cache for every pimem this file starts.
+const cacheHome = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-e2e-hostile-cache-"));
+after(() => fs.rmSync(cacheHome, { recursive: true, force: true }));
+
+/** pimem in the sandbox: its exit code, stdout and stderr (never rejects on an exit code). */
+function pimem(sb: Sandbox, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+	if (!fs.existsSync(PIMEM)) throw new Error(`${PIMEM} is missing: run \`make pimem\` in ${REPO}`);
+	return new Promise((resolve) => {
+		execFile(
+			PIMEM,
+			["--project", sb.project, "--agent-dir", sb.agentDir, ...args],
+			{ cwd: sb.project, env: { ...sb.env, XDG_CACHE_HOME: cacheHome }, timeout: 120_000 },
+			(err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+		);
+	});
+}
+
+/** The reference the best hit of `pimem memory search QUERY --json` cites. */
+async function refOf(sb: Sandbox, query: string): Promise<string> {
+	const r = await pimem(sb, ["memory", "search", query, "--json"]);
+	assert.equal(r.code, 0, r.stderr);
+	const hits = JSON.parse(r.stdout) as Array<{ ref: string }>;
+	assert.ok(hits.length > 0, `no hit for ${query}`);
+	return hits[0]!.ref;
+}
+
+/** The tool results pi sent back to the model in req, as text. */
+function toolResults(req: RecordedRequest | undefined): string[] {
+	return (req?.body?.messages ?? []).filter((m) => m.role === "tool").map(contentText);
+}
+
+const KEY_BODY = ["MIIEowIBAAKCAQEAexampleEXAMPLEexample0123456789abcdEXAMPLE", "EXAMPLEexampleEXAMPLEexampleEXAMPLE0123456789ABCDEFexample=="];
+const PASSWORD = "hunter2x9EXAMPLE";
+
+describe("issue 25: notes lose nothing and leak nothing", () => {
+	it("a key and a password on a note's continuation lines: never injected nor found; forget takes every line, restore brings the entry back marked", async () => {
+		await withSandbox({}, async (sb) => {
+			const memory = seedFile(
+				projectMemoryFile(sb.project),
+				"## Deploy\n\n- deploy key:\n  -----BEGIN RSA PRIVATE KEY-----\n" +
+					KEY_BODY.map((l) => `  ${l}\n`).join("") +
+					"  -----END RSA PRIVATE KEY-----\n- staging db password:\n  " +
+					PASSWORD +
+					"\n- Run make ship on Fridays\n",
+			);
+			seedLog(sb.project, [addEvent(sb.project, 1, "Use PostgreSQL 16 for the primary database")]);
+			const leaked = (text: string): string | undefined => [...KEY_BODY, PASSWORD, "BEGIN RSA"].find((s) => text.includes(s));
+
+			// Injected: the entries, their secrets marked (item 10, item 8).
+			const first = await runPrint(sb, "what do you remember?");
+			assert.equal(first.code, 0, first.stderr);
+			const injected = appendedPrompt(first.systemPrompt);
+			assert.ok(injected.includes("- staging db password:\n  [REDACTED:secret]\n"), injected);
+			assert.ok(injected.includes("  [REDACTED:private-key]\n"), injected);
+			assert.equal(leaked(injected), undefined, injected);
+
+			// Searching for the password finds nothing and says back no secret (item 11); a
+			// hit's number is no id (item 18); remembering a shell line with a password is
+			// refused (item 9).
+			sb.model.enqueue(
+				{ tool: "memory_search", args: { query: PASSWORD } },
+				{ tool: "memory_forget", args: { id: "1" } },
+				{ tool: "memory_remember", args: { text: "Load the dump with mysql -u root -pS3cretEXAMPLE shop" } },
+				"ok",
+			);
+			const probe = await runPrint(sb, "look around");
+			assert.equal(probe.code, 0, probe.stderr);
+			const probed = toolResults(probe.requests[probe.requests.length - 1]);
+			assert.equal(probed.length, 3, JSON.stringify(probed));
+			assert.match(probed[0]!, /^No memory matches /, "no hit confirms the guess");
+			assert.match(probed[1]!, /^No decision or note is "1": /);
+			assert.match(probed[2]!, /^Not remembered \(secret\)/);
+			assert.ok(!JSON.stringify(probed).includes("S3cretEXAMPLE"), JSON.stringify(probed));
+			assert.equal(readEvents(sb.project).filter((e) => e.e === "rm").length, 0, "the decision stays");
+
+			// Forget by the id search cites: every line of the entry goes (item 8).
+			const ref = await refOf(sb, "deploy key");
+			assert.match(ref, /MEMORY\.md:3#P-[0-9a-f]{10}$/);
+			sb.model.enqueue({ tool: "memory_forget", args: { id: ref } }, "forgotten");
+			const forget = await runPrint(sb, "forget the deploy key note");
+			assert.equal(forget.code, 0, forget.stderr);
+			const said = toolResults(forget.requests[forget.requests.length - 1])[0] ?? "";
+			assert.match(said, /^Forgot “deploy key: \[REDACTED:private-key\]/);
+			assert.match(said, /Its secrets were not kept/);
+			const restoreId = /F-[0-9a-f]{8}/.exec(said)?.[0] ?? "";
+			assert.notEqual(restoreId, "", said);
+			const afterForget = fs.readFileSync(memory, "utf8");
+			assert.equal(leaked(afterForget.replace(PASSWORD, "")), undefined, afterForget);
+			assert.ok(!afterForget.includes("deploy key") && !afterForget.includes("PRIVATE KEY"), afterForget);
+
+			// Restore: the whole entry back where it was, its key's lines marked.
+			sb.model.enqueue({ tool: "memory_restore", args: { id: restoreId } }, "restored");
+			const restore = await runPrint(sb, "bring it back");
+			assert.equal(restore.code, 0, restore.stderr);
+			assert.match(toolResults(restore.requests[restore.requests.length - 1])[0] ?? "", /^Restored “deploy key:/);
+			assert.equal(
+				fs.readFileSync(memory, "utf8"),
+				"## Deploy\n\n- deploy key:\n" + "  [REDACTED:private-key]\n".repeat(4) + "- staging db password:\n  " + PASSWORD + "\n- Run make ship on Fridays\n",
+			);
+
+			// The model asked for the password itself in the probe; no other run sent it.
+			for (const req of [...first.requests, ...forget.requests, ...restore.requests]) assert.equal(leaked(req.raw), undefined, "a request to the model");
+			for (const f of fs.readdirSync(sb.agentDir, { recursive: true, encoding: "utf8" })) {
+				const p = path.join(sb.agentDir, f);
+				if (!f.startsWith("memory") && fs.statSync(p).isFile()) assert.equal(leaked(fs.readFileSync(p, "utf8")), undefined, f);
+			}
+		});
+	});
+
+	it("twenty pimem processes forgetting one note at once, by its id or its words, remove that note only", async () => {
+		await withSandbox({}, async (sb) => {
+			const facts = Array.from({ length: 20 }, (_, i) => `Fact ${i}: the ${["alpha", "bravo", "charlie", "delta", "echo"][i % 5]} service listens on port ${8000 + i * 7}`);
+			const memory = seedFile(projectMemoryFile(sb.project), `## Notes\n\n${facts.map((f) => `- ${f}\n`).join("")}`);
+			const records = path.join(sb.agentDir, "pi-memory", "notes", projectHash(sb.project), "forgotten.jsonl");
+			const byId = await refOf(sb, "port 8049");
+			assert.match(byId, /MEMORY\.md:10#P-/);
+			for (const [args, gone] of [
+				[["memory", "forget", byId], facts[7]!],
+				[["memory", "forget", "charlie", "service", "port", "8084"], facts[12]!],
+			] as const) {
+				const runs = await Promise.all(Array.from({ length: 20 }, () => pimem(sb, [...args])));
+				for (const r of runs) {
+					assert.equal(r.code, 0, `${r.stdout}${r.stderr}`);
+					assert.match(r.stdout, /^(Forgot “|“.*” \(\.pi\/memory\/MEMORY\.md\) was forgotten already)/, r.stdout);
+				}
+				assert.equal(runs.filter((r) => r.stdout.startsWith("Forgot “")).length, 1, runs.map((r) => r.stdout).join(""));
+				assert.ok(!fs.readFileSync(memory, "utf8").includes(gone), `${gone} is gone`);
+			}
+			const left = fs.readFileSync(memory, "utf8");
+			facts.forEach((f, i) => assert.equal(left.includes(`- ${f}\n`), i !== 7 && i !== 12, f));
+			assert.equal(fs.readFileSync(records, "utf8").trim().split("\n").length, 2, "one record per note forgotten");
+		});
+	});
+
+	it("past 8 MiB of recovery records, a forget still keeps its promise: restore brings the note back", async () => {
+		await withSandbox({}, async (sb) => {
+			const memory = seedFile(projectMemoryFile(sb.project), "## Notes\n\n- Run make test before pushing\n- Use pnpm, not npm\n");
+			const dir = path.join(sb.agentDir, "pi-memory", "notes", projectHash(sb.project));
+			fs.mkdirSync(dir, { recursive: true });
+			const old = path.join(sb.project, ".pi", "memory", "old.md");
+			const filler = "x".repeat(1000);
+			const lines: string[] = [];
+			for (let i = 0; i < 9000; i++) {
+				const id = `F-${(0x10000000 + i).toString(16)}`;
+				lines.push(JSON.stringify({ v: 1, t: 1772355600000 + i, op: "forget", id, scope: "project", file: old, line: 1, section: "", text: `old ${i}`, src: `- old ${i} ${filler}\n`, before: "" }));
+			}
+			fs.writeFileSync(path.join(dir, "forgotten.jsonl"), lines.join("\n") + "\n");
+			assert.ok(fs.statSync(path.join(dir, "forgotten.jsonl")).size > 8 << 20);
+			const forget = await pimem(sb, ["memory", "forget", await refOf(sb, "pnpm npm")]);
+			assert.equal(forget.code, 0, forget.stderr);
+			assert.equal(fs.readFileSync(memory, "utf8"), "## Notes\n\n- Run make test before pushing\n");
+			const list = await pimem(sb, ["memory", "restore"]);
+			const id = /F-[0-9a-f]{8}(?=\s+\S+\s+“Use pnpm)/.exec(list.stdout)?.[0] ?? "";
+			assert.notEqual(id, "", list.stdout + list.stderr);
+			const restore = await pimem(sb, ["memory", "restore", id]);
+			assert.equal(restore.code, 0, restore.stdout + restore.stderr);
+			assert.equal(fs.readFileSync(memory, "utf8"), "## Notes\n\n- Run make test before pushing\n- Use pnpm, not npm\n", "byte for byte");
 		});
 	});
 });

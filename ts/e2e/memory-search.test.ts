@@ -55,7 +55,7 @@ describe("memory_search", () => {
 			const text = results[0]!;
 			assert.match(text, /^\d+ matches for "databases", best first/);
 			assert.ok(text.includes(`decision ${d1.i} (active, 2026-11-20): Use PostgreSQL 16 for the primary database`), text);
-			assert.ok(text.includes("note .pi/memory/MEMORY.md:4: Databases are migrated with goose"), text);
+			assert.ok(/note \.pi\/memory\/MEMORY\.md:4#P-[0-9a-f]{10}: Databases are migrated with goose/.test(text), text);
 			assert.ok(!text.includes(notes), `a project file is cited relative to the project: ${text}`);
 			assert.ok(text.includes(`session ${past}:2 (2026-11-18): User: the nightly database backup failed again, the disk is full`), text);
 			assert.ok(!text.includes("linters"), `a decision without the word is not a hit: ${text}`);
@@ -114,7 +114,7 @@ describe("memory_search", () => {
 			assert.deepEqual(offered.filter((t) => t.startsWith("memory_")), MEMORY_TOOLS, "the memory tools are offered");
 			assert.ok(!offered.includes("decision_propose"), `decisions are off in an untrusted project: ${offered.join(", ")}`);
 			const text = r.requests[r.requests.length - 1]!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
-			assert.ok(text.includes(`note ${global}:4: I prefer pnpm workspaces everywhere`), text);
+			assert.ok(new RegExp(`note ${global.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4#P-[0-9a-f]{10}: I prefer pnpm workspaces everywhere`).test(text), text);
 			assert.ok(!text.includes("Project secret") && !text.includes("CI runner"), `nothing of the untrusted project: ${text}`);
 		});
 	});

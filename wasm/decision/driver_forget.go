@@ -18,12 +18,13 @@ import (
 // saidChars bounds the decision text quoted in what Forget and Restore say.
 const saidChars = 80
 
-// Forget removes the live decision ref names (an id or its unambiguous end).
-func (d *driver) Forget(out *store.Out, ref string) (store.Forgot, bool, error) {
-	if !isRef(ref) {
+// Forget removes the live decision ref names: an id, or its unambiguous
+// end when a person typed it (store.Ref).
+func (d *driver) Forget(out *store.Out, ref store.Ref) (store.Forgot, bool, error) {
+	if !mine(ref) {
 		return store.Forgot{}, false, nil
 	}
-	x, err := d.named(ref, false)
+	x, err := d.named(ref.ID, false)
 	if err != nil {
 		return store.Forgot{}, true, err
 	}
@@ -34,12 +35,12 @@ func (d *driver) Forget(out *store.Out, ref string) (store.Forgot, bool, error) 
 	return store.Forgot{Said: "Removed decision " + id + " " + said + " (the log keeps its history).", Restore: id}, true, nil
 }
 
-// Restore brings back the removed decision ref names.
-func (d *driver) Restore(out *store.Out, ref string) (string, bool, error) {
-	if !isRef(ref) {
+// Restore brings back the removed decision ref names (as for Forget).
+func (d *driver) Restore(out *store.Out, ref store.Ref) (string, bool, error) {
+	if !mine(ref) {
 		return "", false, nil
 	}
-	x, err := d.named(ref, true)
+	x, err := d.named(ref.ID, true)
 	if err != nil {
 		return "", true, err
 	}
@@ -65,6 +66,15 @@ func (d *driver) Forgotten(_ *store.Out, limit int) []store.Forgot {
 		fs = append(fs, store.Forgot{Said: "decision " + quoted(x), Restore: x.ID, At: d.st.recs.at(x.h).removedAt})
 	}
 	return fs
+}
+
+// mine reports whether ref is the decision store's: a whole decision id, or
+// the end of one a person typed.
+func mine(ref store.Ref) bool {
+	if ref.Typed {
+		return isRef(ref.ID)
+	}
+	return validID(ref.ID)
 }
 
 // named is the decision ref names, among the removed ones when removed is

@@ -23,7 +23,7 @@ func TestForgetRemovesADecisionAsRemoveDoesAndRestoreBringsItBack(t *testing.T) 
 	f := r.forgetter()
 	out := store.NewOut(nil, &r.e.asks)
 
-	got, ok, err := f.Forget(out, "0001")
+	got, ok, err := f.Forget(out, store.Ref{ID: "0001", Typed: true})
 	require.True(t, ok, "a decision id's end is the decision store's")
 	require.NoError(t, err)
 	require.Equal(t, `Removed decision D-2026-02-27-0001 "Use PostgreSQL for the primary database" (the log keeps its history).`, got.Said)
@@ -31,11 +31,11 @@ func TestForgetRemovesADecisionAsRemoveDoesAndRestoreBringsItBack(t *testing.T) 
 	require.Contains(t, r.log(), `"e":"rm","i":"D-2026-02-27-0001"`)
 	require.NotContains(t, r.injected("hi"), "PostgreSQL")
 
-	_, ok, err = f.Forget(out, "D-2026-02-27-0001")
+	_, ok, err = f.Forget(out, store.Ref{ID: "D-2026-02-27-0001"})
 	require.True(t, ok)
 	require.Equal(t, "D-2026-02-27-0001 was already removed.", err.Error())
 
-	said, ok, err := f.Restore(out, got.Restore)
+	said, ok, err := f.Restore(out, store.Ref{ID: got.Restore})
 	require.True(t, ok)
 	require.NoError(t, err)
 	require.Equal(t, `Restored decision D-2026-02-27-0001 "Use PostgreSQL for the primary database".`, said)
@@ -44,7 +44,7 @@ func TestForgetRemovesADecisionAsRemoveDoesAndRestoreBringsItBack(t *testing.T) 
 	require.Equal(t, 4, len(lines))
 	require.Contains(t, lines[3], `"e":"a","i":"D-2026-02-27-0001"`)
 
-	_, ok, err = f.Restore(out, "0001")
+	_, ok, err = f.Restore(out, store.Ref{ID: "0001", Typed: true})
 	require.True(t, ok)
 	require.Equal(t, `No removed decision's id ends with "0001".`, err.Error())
 }
@@ -55,20 +55,44 @@ func TestForgetLeavesReferencesThatAreNotDecisionsToOtherStores(t *testing.T) {
 	f := r.forgetter()
 	out := store.NewOut(nil, &r.e.asks)
 	for _, ref := range []string{"/home/ana/.pi/agent/memory/MEMORY.md:3", "pnpm", ""} {
-		_, ok, err := f.Forget(out, ref)
+		_, ok, err := f.Forget(out, store.Ref{ID: ref, Typed: true})
 		require.False(t, ok, "Forget(%q)", ref)
 		require.NoError(t, err)
-		_, ok, _ = f.Restore(out, ref)
+		_, ok, _ = f.Restore(out, store.Ref{ID: ref, Typed: true})
 		require.False(t, ok, "Restore(%q)", ref)
 	}
 	require.NotContains(t, r.log(), `"rm"`)
+}
+
+// Issue 25, item 18: the end of an id is for a person typing a command. A
+// tool's call names whole ids only: memory_forget {"id": "1"} (a hit's
+// number) removes nothing, and neither does memory_restore {"id": "0001"}.
+func TestToolsTakeWholeIdsOnly(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add Use PostgreSQL for the primary database`)
+	for _, id := range []string{"1", "0001", "-0001", "27-0001"} {
+		said, isErr := r.tool("memory_forget", `{"id":"`+id+`"}`)
+		require.True(t, isErr, "memory_forget %q: %s", id, said)
+		require.Equal(t, `No decision or note is "`+id+`": search first, and give a hit's whole id (a decision's D-…, a note's <file>:<line>#P-…).`, said)
+	}
+	require.NotContains(t, r.log(), `"rm"`)
+	said, isErr := r.tool("memory_forget", `{"id":"D-2026-02-27-0001"}`)
+	require.False(t, isErr, said)
+	said, isErr = r.tool("memory_restore", `{"id":"0001"}`)
+	require.True(t, isErr, said)
+	said, isErr = r.tool("memory_restore", `{"id":"D-2026-02-27-0001"}`)
+	require.False(t, isErr, said)
+	// A person at a command may still type the end.
+	r.mem("forget 0001")
+	require.Equal(t, int64(0), r.exit(), r.text())
+	require.Contains(t, r.text(), "Removed decision D-2026-02-27-0001")
 }
 
 func TestForgetWritesNothingWhileMemoryIsOff(t *testing.T) {
 	r := newRig(t, false)
 	r.cmd(`add Use Go`)
 	r.call("command", map[string]any{"name": "memory", "args": "off"})
-	_, ok, err := r.forgetter().Forget(store.NewOut(nil, &r.e.asks), "0001")
+	_, ok, err := r.forgetter().Forget(store.NewOut(nil, &r.e.asks), store.Ref{ID: "0001", Typed: true})
 	require.True(t, ok)
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "Decision memory is not written now")

@@ -56,7 +56,7 @@ func open(env *store.Env) []store.Store {
 var Exports = []string{
 	"session_start", "before_agent_start", "context", "agent_end", "agent_settled",
 	"session_before_compact", "session_before_tree", "session_shutdown",
-	"command", "complete", "tool", "resources", "resume", "registry", "merge", "debug",
+	"command", "complete", "tool", "resources", "resume", "registry", "merge", "redact", "debug",
 }
 
 // Engine is the core's single entry point. One Engine lives in the module and
@@ -150,6 +150,9 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 		// git's merge driver: three files in, one out; no session, so a
 		// host that guards nothing (the files are the ones git names).
 		decision.GitMerge(out, in, files.Guard(e.h, "", ""))
+	case "redact":
+		// A host's own text under the core's one rule (redact.go).
+		redactExport(out, in)
 	default:
 		if e.s == nil {
 			out.Notify("error", "pi-memory: "+export+" arrived before session_start; the host must start a session first.")

@@ -8,7 +8,7 @@ import (
 )
 
 // The orchestrator's memory_forget and memory_restore over the real stores:
-// a note found by its words, a decision by the end of its id; an F- restore
+// a note found by its words, a decision by its id; an F- restore
 // reference is the notes store's even though the decision store is asked
 // first (its id ends are digits only).
 func TestForgetAndRestoreThroughTheStoresTheyBelongTo(t *testing.T) {
@@ -27,7 +27,7 @@ func TestForgetAndRestoreThroughTheStoresTheyBelongTo(t *testing.T) {
 	require.False(t, isErr, said)
 	require.Contains(t, r.read(projectIndex), "- We deploy with make ship on Fridays")
 
-	said, isErr = r.tool("memory_forget", `{"id":"0001"}`)
+	said, isErr = r.tool("memory_forget", `{"id":"D-2026-02-27-0001"}`)
 	require.False(t, isErr, said)
 	require.Contains(t, said, "D-2026-02-27-0001")
 	require.NotContains(t, r.injected("which database?"), "PostgreSQL")

@@ -1,8 +1,10 @@
 package lifecycle
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,11 +20,27 @@ func (r *rig) notesForgetter() store.Forgetter {
 
 func (r *rig) abs(rel string) string { return filepath.Join(filepath.Dir(r.project), rel) }
 
+// noteRef is the reference memory_search cites for the entry at line of
+// the memory file rel (its absolute path, the line and the page id).
+func (r *rig) noteRef(rel string, line int) string {
+	r.t.Helper()
+	want := r.abs(rel) + ":" + strconv.Itoa(line) + "#"
+	for _, src := range r.e.store("notes").(store.Searcher).SearchSources() {
+		for _, d := range src.Load() {
+			if strings.HasPrefix(d.Ref, want) {
+				return d.Ref
+			}
+		}
+	}
+	r.t.Fatalf("no note cited at %s", want)
+	return ""
+}
+
 func TestForgetRemovesTheEntryAndRestoreBringsItBack(t *testing.T) {
 	r := newRig(t, false)
 	const src = "## Build\n\n- Run make test before pushing\n- Lint with golangci-lint\n  and fix what it says\n\n## Style\n\n- Use tabs\n"
 	r.write(projectIndex, src)
-	f, ok, err := r.notesForgetter().Forget(nil, r.abs(projectIndex)+":5")
+	f, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 4)})
 	require.True(t, ok)
 	require.NoError(t, err)
 	require.Equal(t, "Forgot “Lint with golangci-lint and fix what it says” (.pi/memory/MEMORY.md).", f.Said)
@@ -30,14 +48,15 @@ func TestForgetRemovesTheEntryAndRestoreBringsItBack(t *testing.T) {
 	require.True(t, strings.HasPrefix(f.Restore, "F-") && len(f.Restore) == 10, "restore reference %q", f.Restore)
 	records := r.read("agent/pi-memory/notes/" + ProjectHash(r.project) + "/forgotten.jsonl")
 	require.Contains(t, records, `"op":"forget","id":"`+f.Restore+`","scope":"project"`)
-	require.Contains(t, records, `"section":"Build","text":"Lint with golangci-lint and fix what it says","src":"- Lint with golangci-lint\n  and fix what it says\n"`)
+	require.Contains(t, records, `"section":"Build","text":"Lint with golangci-lint and fix what it says","page":"P-`)
+	require.Contains(t, records, `"src":"- Lint with golangci-lint\n  and fix what it says\n","before":"- Run make test before pushing","after":""}`)
 
-	said, ok, err := r.notesForgetter().Restore(nil, f.Restore)
+	said, ok, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
 	require.True(t, ok)
 	require.NoError(t, err)
 	require.Equal(t, "Restored “Lint with golangci-lint and fix what it says” to .pi/memory/MEMORY.md, line 4.", said)
 	require.Equal(t, src, r.read(projectIndex))
-	_, _, err = r.notesForgetter().Restore(nil, f.Restore)
+	_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "already restored, to .pi/memory/MEMORY.md line 4")
 
@@ -52,24 +71,25 @@ func TestForgetRemovesTheEntryAndRestoreBringsItBack(t *testing.T) {
 func TestForgetTakesTopicFilesAndRelativeRefsAndRestoreFindsItsSection(t *testing.T) {
 	r := newRig(t, false)
 	r.write("proj/.pi/memory/build.md", "# Build\n\n## Tests\n\n- Use -race\n- Cache in /tmp/gocache\n")
-	f, ok, err := r.notesForgetter().Forget(nil, ".pi/memory/build.md:5")
+	ref := r.noteRef("proj/.pi/memory/build.md", 5)
+	f, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: ".pi/memory/build.md:5" + ref[strings.LastIndexByte(ref, '#'):]})
 	require.True(t, ok)
 	require.NoError(t, err)
 	require.Equal(t, "Forgot “Use -race” (.pi/memory/build.md).", f.Said)
 	r.write("proj/.pi/memory/build.md", "# Build\n\n## Tests\n- Cache in /tmp/gocache\n- Run go vet\n\n## Other\n")
-	said, _, err := r.notesForgetter().Restore(nil, f.Restore)
+	said, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
 	require.NoError(t, err)
 	require.Equal(t, "Restored “Use -race” to .pi/memory/build.md, line 6.", said)
 	require.Equal(t, "# Build\n\n## Tests\n- Cache in /tmp/gocache\n- Run go vet\n- Use -race\n\n## Other\n", r.read("proj/.pi/memory/build.md"))
 
 	r.write(localNotes, "- My editor is Helix\n- Review on Fridays\n")
-	l, _, err := r.notesForgetter().Forget(nil, r.abs(localNotes)+":2")
+	l, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(localNotes, 2)})
 	require.NoError(t, err)
 	require.Equal(t, "Forgot “Review on Fridays” (.pi/memory/MEMORY.local.md).", l.Said)
 	require.Equal(t, "- My editor is Helix\n", r.read(localNotes))
 
 	r.write(globalIndex, "## Notes\n\n- Prefer small pull requests\n")
-	g, _, err := r.notesForgetter().Forget(nil, r.abs(globalIndex)+":3")
+	g, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(globalIndex, 3)})
 	require.NoError(t, err)
 	require.Equal(t, "## Notes\n\n", r.read(globalIndex))
 	require.Contains(t, r.read("agent/pi-memory/notes/global/forgotten.jsonl"), g.Restore)
@@ -79,10 +99,10 @@ func TestForgetTakesTopicFilesAndRelativeRefsAndRestoreFindsItsSection(t *testin
 func TestRestoreRefusesADuplicate(t *testing.T) {
 	r := newRig(t, false)
 	r.write(projectIndex, "## Notes\n\n- I always use pnpm\n")
-	f, _, err := r.notesForgetter().Forget(nil, r.abs(projectIndex)+":3")
+	f, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 3)})
 	require.NoError(t, err)
 	r.mem("remember I always use pnpm")
-	_, ok, err := r.notesForgetter().Restore(nil, f.Restore)
+	_, ok, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
 	require.True(t, ok)
 	require.Error(t, err)
 	require.Equal(t, `.pi/memory/MEMORY.md line 3 already says “I always use pnpm”; nothing was restored`, err.Error())
@@ -109,7 +129,7 @@ func TestForgetAndRestoreRefuseWithReasonsAndLoseNothing(t *testing.T) {
 		{index + ":40", true, ".pi/memory/MEMORY.md: line 40 is past the end (the file has 7 lines); nothing was forgotten"},
 		{r.abs("proj/.pi/memory/missing.md") + ":1", true, ".pi/memory/missing.md does not exist; nothing was forgotten"},
 	} {
-		_, ok, err := r.notesForgetter().Forget(nil, tc.ref)
+		_, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: tc.ref})
 		require.Equal(t, tc.ok, ok, "%s", tc.ref)
 		if tc.err == "" {
 			require.NoError(t, err, "%s", tc.ref)
@@ -119,7 +139,7 @@ func TestForgetAndRestoreRefuseWithReasonsAndLoseNothing(t *testing.T) {
 		}
 	}
 	for ref, ok := range map[string]bool{"D-0001": false, "W-1a2b3c4d": false, "F-0000000a": true} {
-		_, got, err := r.notesForgetter().Restore(nil, ref)
+		_, got, err := r.notesForgetter().Restore(nil, store.Ref{ID: ref})
 		require.Equal(t, ok, got, "%s", ref)
 		if ok {
 			require.Equal(t, "no forgotten entry F-0000000a in this session's memory", err.Error())
@@ -129,14 +149,14 @@ func TestForgetAndRestoreRefuseWithReasonsAndLoseNothing(t *testing.T) {
 	require.False(t, r.exists("agent/pi-memory/notes/"+ProjectHash(r.project)+"/forgotten.jsonl"), "a refusal keeps no record")
 
 	// A corrupt line in the records is named; the good records still restore.
-	f, _, err := r.notesForgetter().Forget(nil, index+":7")
+	f, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 7)})
 	require.NoError(t, err)
 	records := r.abs("agent/pi-memory/notes/" + ProjectHash(r.project) + "/forgotten.jsonl")
 	good, _ := os.ReadFile(records)
 	os.WriteFile(records, append([]byte("{torn\n"), good...), 0o644)
-	_, _, err = r.notesForgetter().Restore(nil, "F-0000000a")
+	_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: "F-0000000a"})
 	require.Contains(t, err.Error(), "forgotten.jsonl: line 1: not valid JSON")
-	_, _, err = r.notesForgetter().Restore(nil, f.Restore)
+	_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
 	require.NoError(t, err)
 	require.Equal(t, src, r.read(projectIndex))
 	after, _ := os.ReadFile(records)
@@ -151,13 +171,13 @@ func TestForgetWritesNothingWhereMemoryMayNotBeWritten(t *testing.T) {
 	index := r.abs(projectIndex) + ":1"
 
 	r.mem("off")
-	_, ok, err := r.notesForgetter().Forget(nil, index)
+	_, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: index})
 	require.True(t, ok)
 	require.Contains(t, err.Error(), "Memory is off for this session (/memory off)")
 	r.mem("on")
 
 	r.start(false, false)
-	_, ok, err = r.notesForgetter().Forget(nil, index)
+	_, ok, err = r.notesForgetter().Forget(nil, store.Ref{ID: index})
 	require.True(t, ok)
 	require.Contains(t, err.Error(), "this project is not trusted")
 
@@ -165,7 +185,7 @@ func TestForgetWritesNothingWhereMemoryMayNotBeWritten(t *testing.T) {
 	target := r.write("outside/notes.md", "- An outside fact\n")
 	os.MkdirAll(r.abs("proj/.pi/memory/linked"), 0o755)
 	require.NoError(t, os.Symlink(target, r.abs("proj/.pi/memory/linked/notes.md")))
-	_, ok, err = r.notesForgetter().Forget(nil, r.abs("proj/.pi/memory/linked/notes.md")+":1")
+	_, ok, err = r.notesForgetter().Forget(nil, store.Ref{ID: r.abs("proj/.pi/memory/linked/notes.md") + ":1"})
 	require.True(t, ok)
 	require.Contains(t, err.Error(), "is a symbolic link")
 	require.Equal(t, "- Run make test\n", r.read(projectIndex))
@@ -182,7 +202,7 @@ func TestRestoreWithoutAnIdInANewSessionListsWhatWasForgotten(t *testing.T) {
 	r.write(projectIndex, "## Build\n\n- Run make test before pushing\n- Use pnpm, not npm\n")
 	r.cmd("add Use PostgreSQL 16 for the primary database")
 	r.h.now += day
-	r.mem("forget " + r.abs(projectIndex) + ":4")
+	r.mem("forget " + r.noteRef(projectIndex, 4))
 	require.Equal(t, int64(0), r.exit(), r.text())
 	r.h.now += day
 	r.cmd("remove 0001")
@@ -212,4 +232,26 @@ func TestRestoreWithoutAnIdInANewSessionListsWhatWasForgotten(t *testing.T) {
 	r.start(false, false)
 	r.mem("restore")
 	require.Equal(t, "Nothing has been forgotten here, so there is nothing to restore.", r.text())
+}
+
+// Issue 25, item 19: past 8 MiB of recovery records every restore failed
+// (the file was read whole, up to 8 MiB) while forget still promised one.
+// The records are read in pieces: a restore works at any size.
+func TestRestoreWorksPastEightMiBOfRecords(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Notes\n\n- Run make test before pushing\n- Use pnpm, not npm\n")
+	var b strings.Builder
+	filler := strings.Repeat("x", 1000)
+	for i := 0; b.Len() <= 9<<20; i++ {
+		fmt.Fprintf(&b, `{"v":1,"t":%d,"op":"forget","id":"F-%08x","scope":"project","file":"%s","line":1,"section":"","text":"old %d","src":"- old %d %s\n","before":""}`+"\n",
+			1772355600000+i, 0x10000000+i, r.abs("proj/.pi/memory/old.md"), i, i, filler)
+	}
+	r.write("agent/pi-memory/notes/"+ProjectHash(r.project)+"/forgotten.jsonl", b.String())
+	f, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 4)})
+	require.NoError(t, err)
+	require.Equal(t, "## Notes\n\n- Run make test before pushing\n", r.read(projectIndex))
+	said, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+	require.NoError(t, err)
+	require.Equal(t, "Restored “Use pnpm, not npm” to .pi/memory/MEMORY.md, line 4.", said)
+	require.Equal(t, "## Notes\n\n- Run make test before pushing\n- Use pnpm, not npm\n", r.read(projectIndex))
 }

@@ -222,3 +222,135 @@ func TestTwoSessionsAppendingToTheResourceLedgerLoseNothing(t *testing.T) {
 		t.Fatalf("records per session: %v, want %d each", perSession, records)
 	}
 }
+
+// toolAnswer is a tool's text and whether it is an error.
+func toolAnswer(t *testing.T, out string) (string, bool) {
+	t.Helper()
+	var env struct {
+		Effects []struct {
+			T, Text string
+			IsError bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &env); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	for _, e := range env.Effects {
+		if e.T == "tool_result" {
+			return e.Text, e.IsError
+		}
+	}
+	t.Fatalf("no tool result in %s", out)
+	return "", false
+}
+
+// twentyEntries is a MEMORY.md of twenty facts, each with words of its own.
+func twentyEntries() (string, []string) {
+	var b strings.Builder
+	var facts []string
+	b.WriteString("## Notes\n\n")
+	for i := 0; i < 20; i++ {
+		f := fact(i)
+		facts = append(facts, f)
+		b.WriteString("- " + f + "\n")
+	}
+	return b.String(), facts
+}
+
+// Issue 25, item 17: twenty processes forget one entry at once, by the id a
+// search gave each of them, and twenty by its words: each resolves the
+// entry under the scope's lock by what it says, not where it was, so that
+// entry goes once and no other entry goes; every process is told it is
+// gone and what restores it.
+func TestTwentyProcessesForgettingOneEntryRemoveOnlyIt(t *testing.T) {
+	for _, by := range []string{"id", "words"} {
+		t.Run(by, func(t *testing.T) {
+			base := t.TempDir()
+			project, agent := filepath.Join(base, "proj"), filepath.Join(base, "agent")
+			os.MkdirAll(filepath.Join(project, ".pi/memory"), 0o755)
+			os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+			index := filepath.Join(project, ".pi/memory/MEMORY.md")
+			src, facts := twentyEntries()
+			os.WriteFile(index, []byte(src), 0o644)
+			target := facts[7]
+			calls := make([]func(string, map[string]any) string, 20)
+			params := make([]map[string]any, 20)
+			for p := range calls {
+				calls[p] = session(t, project, agent)
+				if by == "words" {
+					params[p] = map[string]any{"query": target}
+					continue
+				}
+				hits, _ := toolAnswer(t, calls[p]("tool", map[string]any{"name": "memory_search", "params": map[string]any{"query": target, "limit": 1}}))
+				ref := strings.TrimSpace(hits[strings.Index(hits, "note ")+5 : strings.LastIndex(hits, ": ")])
+				params[p] = map[string]any{"id": ref}
+			}
+			answers := make([]string, 20)
+			var wg sync.WaitGroup
+			for p := range calls {
+				wg.Add(1)
+				go func(p int) {
+					defer wg.Done()
+					text, isErr := toolAnswer(t, calls[p]("tool", map[string]any{"name": "memory_forget", "params": params[p]}))
+					if isErr {
+						text = "ERROR " + text
+					}
+					answers[p] = text
+				}(p)
+			}
+			wg.Wait()
+			after, _ := os.ReadFile(index)
+			for i, f := range facts {
+				if got := strings.Count(string(after), "- "+f+"\n"); got != map[bool]int{true: 0, false: 1}[i == 7] {
+					t.Fatalf("%q is in MEMORY.md %d times after the forgets:\n%s\nanswers:\n%s", f, got, after, strings.Join(answers, "\n"))
+				}
+			}
+			forgot := 0
+			for _, a := range answers {
+				switch {
+				case strings.HasPrefix(a, "Forgot “"+target+"”"):
+					forgot++
+				case strings.HasPrefix(a, "“"+target+"” (.pi/memory/MEMORY.md) was forgotten already"):
+				default:
+					t.Fatalf("an answer says neither that it forgot %q nor that it was gone: %s", target, a)
+				}
+				if !strings.Contains(a, "memory_restore with id \"F-") {
+					t.Fatalf("an answer does not say what restores it: %s", a)
+				}
+			}
+			if forgot != 1 {
+				t.Fatalf("%d processes say they forgot it:\n%s", forgot, strings.Join(answers, "\n"))
+			}
+		})
+	}
+}
+
+// A reference cited before the file changed names its entry where it moved
+// to; once the entry is gone, it removes nothing.
+func TestAStaleReferenceNeverRemovesAnotherEntry(t *testing.T) {
+	base := t.TempDir()
+	project, agent := filepath.Join(base, "proj"), filepath.Join(base, "agent")
+	os.MkdirAll(filepath.Join(project, ".pi/memory"), 0o755)
+	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	index := filepath.Join(project, ".pi/memory/MEMORY.md")
+	os.WriteFile(index, []byte("## Notes\n\n- Run make test before pushing\n- Use pnpm, not npm\n"), 0o644)
+	one, two := session(t, project, agent), session(t, project, agent)
+	hits, _ := toolAnswer(t, one("tool", map[string]any{"name": "memory_search", "params": map[string]any{"query": "make test pushing", "limit": 1}}))
+	ref := strings.TrimSpace(hits[strings.Index(hits, "note ")+5 : strings.LastIndex(hits, ": ")])
+	if !strings.Contains(ref, "MEMORY.md:3#P-") {
+		t.Fatalf("the hit cites %q", ref)
+	}
+	// Another process puts an entry above it: line 3 is now another entry.
+	os.WriteFile(index, []byte("## Notes\n\n- Deploy on Fridays only\n- Run make test before pushing\n- Use pnpm, not npm\n"), 0o644)
+	text, isErr := toolAnswer(t, two("tool", map[string]any{"name": "memory_forget", "params": map[string]any{"id": ref}}))
+	if isErr || !strings.HasPrefix(text, "Forgot “Run make test before pushing”") {
+		t.Fatalf("forget by the stale reference: %s", text)
+	}
+	text, isErr = toolAnswer(t, one("tool", map[string]any{"name": "memory_forget", "params": map[string]any{"id": ref}}))
+	if isErr || !strings.Contains(text, "was forgotten already") {
+		t.Fatalf("a second forget: %s", text)
+	}
+	if got, _ := os.ReadFile(index); string(got) != "## Notes\n\n- Deploy on Fridays only\n- Use pnpm, not npm\n" {
+		t.Fatalf("MEMORY.md is now %q", got)
+	}
+}

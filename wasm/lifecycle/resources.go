@@ -40,14 +40,14 @@ func (e *Engine) resources(out *store.Out, in gjson.Result) {
 			}
 			text, err := r.Read()
 			if err != nil {
-				out.Fail("pi-memory: could not read " + uri + ": " + err.Error())
+				out.Fail(redacted("pi-memory: could not read " + uri + ": " + err.Error()))
 				return
 			}
 			out.Output(text)
 			return
 		}
-		out.Fail("pi-memory: no resource " + uri + " (the list names those this project has now)")
+		out.Fail(redacted("pi-memory: no resource " + uri + " (the list names those this project has now)"))
 	default:
-		out.Usage(`pi-memory: resources takes {"op":"list"} or {"op":"read","uri":…}, got op ` + jsonr.Get(in, "op").Raw)
+		out.Usage(redacted(`pi-memory: resources takes {"op":"list"} or {"op":"read","uri":…}, got op ` + jsonr.Get(in, "op").Raw))
 	}
 }

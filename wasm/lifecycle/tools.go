@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/pi-memory/pi-memory/wasm/search"
@@ -73,12 +74,17 @@ func readable[T any](e *Engine, out *store.Out) []T {
 
 // search ranks every readable store's entries against q.
 func (e *Engine) search(out *store.Out, q string, limit int) []search.Hit {
+	e.update(out)
+	return e.index.Search(q, limit, e.fs.Now())
+}
+
+// update brings the index up to every readable store's sources.
+func (e *Engine) update(out *store.Out) {
 	var srcs []search.Source
 	for _, x := range readable[store.Searcher](e, out) {
 		srcs = append(srcs, x.SearchSources()...)
 	}
 	e.index.Update(srcs)
-	return e.index.Search(q, limit, e.fs.Now())
 }
 
 // cited is hits with each Ref the citation its reader is given. A person
@@ -103,9 +109,9 @@ func (e *Engine) cited(hits []search.Hit, person bool) []search.Hit {
 // forget removes the entry ref names: the first Forgetter that knows it,
 // in list order, among those the gate lets write. A reference in the home
 // folder may be cited with ~, as search shows it.
-func (e *Engine) forget(out *store.Out, ref string) (store.Forgot, error) {
-	if strings.HasPrefix(ref, "~/") && e.s.Home != "" {
-		ref = e.s.Home + ref[1:]
+func (e *Engine) forget(out *store.Out, ref store.Ref) (store.Forgot, error) {
+	if strings.HasPrefix(ref.ID, "~/") && e.s.Home != "" {
+		ref.ID = e.s.Home + ref.ID[1:]
 	}
 	var got store.Forgot
 	found, refused, err := e.forgetters(out, func(f store.Forgetter) (ok bool, err error) {
@@ -121,18 +127,29 @@ func (e *Engine) forget(out *store.Out, ref string) (store.Forgot, error) {
 	case refused != "":
 		return store.Forgot{}, errors.New("Nothing was forgotten: " + refused)
 	}
-	return store.Forgot{}, errNoSuch{ref}
+	return store.Forgot{}, errNoSuch{ref.ID}
 }
 
 // errNoSuch says no store knows a reference.
 type errNoSuch struct{ ref string }
 
 func (e errNoSuch) Error() string {
-	return "No decision or note is " + strconv.Quote(e.ref) + ": search first, and give a hit's id (a decision id, or a note's file:line)."
+	return "No decision or note is " + quoted(e.ref) + ": search first, and give a hit's whole id (a decision's D-…, a note's <file>:<line>#P-…)."
+}
+
+// quoted is text given to a tool or a command, quoted to be said back:
+// redacted, as everything said is.
+func quoted(s string) string { return strconv.Quote(redacted(s)) }
+
+// redacted is a message that names what a caller sent (a query, an id, a
+// resource's URI): said back, a secret in it must not come back.
+func redacted(s string) string {
+	s, _ = redact.String(s)
+	return s
 }
 
 // restore brings back what ref names: the first Forgetter that knows it.
-func (e *Engine) restore(out *store.Out, ref string) (string, error) {
+func (e *Engine) restore(out *store.Out, ref store.Ref) (string, error) {
 	var said string
 	found, refused, err := e.forgetters(out, func(f store.Forgetter) (ok bool, err error) {
 		said, ok, err = f.Restore(out, ref)
@@ -142,14 +159,14 @@ func (e *Engine) restore(out *store.Out, ref string) (string, error) {
 	case err != nil:
 		return "", err
 	case found:
-		if e.forgot == ref {
+		if e.forgot == ref.ID {
 			e.forgot = ""
 		}
 		return said, nil
 	case refused != "":
 		return "", errors.New("Nothing was restored: " + refused)
 	}
-	return "", errors.New("Nothing to restore is " + strconv.Quote(ref) + ": give the id memory_forget or /memory forget returned.")
+	return "", errors.New("Nothing to restore is " + quoted(ref.ID) + ": give the id memory_forget or /memory forget returned.")
 }
 
 // forgetters asks each Forgetter the gate lets write, in list order, until
@@ -177,15 +194,20 @@ func (e *Engine) forgetters(out *store.Out, do func(store.Forgetter) (bool, erro
 }
 
 // forgetQuery is a forget by words: the entry search.ToForget picks, else
-// the candidates to choose from by id.
+// the candidates to choose from by id. When the words name an entry
+// forgotten already (another process forgot it a moment ago), it says so
+// and removes nothing.
 func (e *Engine) forgetQuery(out *store.Out, q string) (store.Forgot, []search.Hit, error) {
-	best, cands := search.ToForget(e.search(out, q, search.MaxLimit))
+	e.update(out)
+	best, cands := search.ToForget(e.index.ForForget(q, e.fs.Now()))
 	switch {
+	case best != nil && best.Doc.Gone:
+		return store.Forgot{Said: quoteGone(best.Doc.Text) + " (" + best.Doc.Cite + ") was forgotten already; nothing else was removed.", Restore: best.Doc.Ref}, nil, nil
 	case best != nil:
-		got, err := e.forget(out, best.Doc.Ref)
+		got, err := e.forget(out, store.Ref{ID: best.Doc.Ref})
 		return got, nil, err
 	case len(cands) == 0:
-		return store.Forgot{}, nil, errors.New("No decision or note matches " + strconv.Quote(q) + "; nothing was forgotten.")
+		return store.Forgot{}, nil, errors.New("No decision or note matches " + quoted(q) + "; nothing was forgotten.")
 	}
 	return store.Forgot{}, cands, nil
 }
@@ -222,7 +244,7 @@ func (e *Engine) toolForget(out *store.Out, params gjson.Result) {
 	var err error
 	switch {
 	case id != "":
-		got, err = e.forget(out, id)
+		got, err = e.forget(out, store.Ref{ID: id})
 	case q != "":
 		var cands []search.Hit
 		got, cands, err = e.forgetQuery(out, q)
@@ -249,7 +271,7 @@ func (e *Engine) toolRestore(out *store.Out, params gjson.Result) {
 		out.ToolResult("memory_restore needs the id memory_forget returned.", true, nil)
 		return
 	}
-	said, err := e.restore(out, id)
+	said, err := e.restore(out, store.Ref{ID: id})
 	if err != nil {
 		out.ToolResult(err.Error(), true, nil)
 		return
@@ -314,7 +336,7 @@ func (e *Engine) cmdForget(c *store.Cmd) {
 	var got store.Forgot
 	var err error
 	if len(c.Args.Words) == 1 {
-		got, err = e.forget(c.Out, arg)
+		got, err = e.forget(c.Out, store.Ref{ID: arg, Typed: true})
 	}
 	if _, nosuch := err.(errNoSuch); len(c.Args.Words) != 1 || nosuch {
 		var cands []search.Hit
@@ -345,7 +367,7 @@ func (e *Engine) cmdRestore(c *store.Cmd) {
 			return
 		}
 	}
-	said, err := e.restore(c.Out, id)
+	said, err := e.restore(c.Out, store.Ref{ID: id, Typed: true})
 	if err != nil {
 		c.Out.Fail(err.Error())
 		return
@@ -383,4 +405,9 @@ func forgottenList(fs []store.Forgot) string {
 	b.WriteString("\n/memory restore <id> brings one back.")
 	text, _ := redact.String(b.String())
 	return text
+}
+
+// quoteGone quotes an entry forgotten already, on one line, cut.
+func quoteGone(s string) string {
+	return "“" + text.Runes(text.OneLine(s), 80) + "”"
 }

@@ -60,7 +60,8 @@ func (f *fakeForgetter) SearchSources() []search.Source {
 	}}}
 }
 
-func (f *fakeForgetter) Forget(out *store.Out, ref string) (store.Forgot, bool, error) {
+func (f *fakeForgetter) Forget(out *store.Out, r store.Ref) (store.Forgot, bool, error) {
+	ref := r.ID
 	*f.asked = append(*f.asked, f.name+" forget "+ref)
 	if !strings.HasPrefix(ref, f.prefix) {
 		return store.Forgot{}, false, nil
@@ -90,7 +91,8 @@ func (f *fakeForgetter) Forgotten(_ *store.Out, limit int) []store.Forgot {
 	return all[:min(limit, len(all))]
 }
 
-func (f *fakeForgetter) Restore(out *store.Out, ref string) (string, bool, error) {
+func (f *fakeForgetter) Restore(out *store.Out, r store.Ref) (string, bool, error) {
+	ref := r.ID
 	*f.asked = append(*f.asked, f.name+" restore "+ref)
 	v, ok := f.gone[ref]
 	if !ok {
@@ -166,7 +168,7 @@ func TestMemorySearchFindsDecisionsNotesAndEarlierSessionsWithCitations(t *testi
 	require.NotContains(t, text, "linters")
 
 	r.mem("search race detector")
-	require.Contains(t, r.text(), ".pi/memory/MEMORY.md:4  note")
+	require.Contains(t, r.text(), ".pi/memory/MEMORY.md:4#P-432d41edbd  note")
 	for _, l := range strings.Split(r.text(), "\n") {
 		require.True(t, len([]rune(l)) <= 80, "over 80 columns:", l)
 	}

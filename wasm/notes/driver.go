@@ -11,7 +11,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
-	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -188,25 +187,8 @@ func (n *driver) load(sc *noteScope) {
 		return
 	}
 	sc.exists, sc.readErr, sc.data = true, nil, data
-	sc.view, sc.redacted = redactedView(data, sc.redacted)
-	sc.pages = n.parser.parse(sc.pages, sc.name, sc.view)
+	sc.view, sc.redacted, sc.pages = n.parser.view(sc.pages, sc.name, data, sc.redacted)
 	sc.facts = countFacts(sc.pages)
-}
-
-// redactedView is a memory file as every exit sees it: what is injected,
-// what commands print, what page tables keep. A secret someone wrote into
-// the file by hand stays in the file (it is theirs; /memory verify names the
-// line) and goes nowhere else. Line numbers are kept, so pages are named as
-// in the file. A file without secrets is its own view; one with secrets is
-// redacted into the array of the last redaction, returned second to be kept.
-func redactedView(data, redacted []byte) (view, kept []byte) {
-	s := viewString(data)
-	if !redact.Contains(s) {
-		return data, redacted
-	}
-	v, _ := redact.Lines(s)
-	redacted = append(redacted[:0], v...)
-	return redacted, redacted
 }
 
 // viewString is data as a string without copying it, for a call that keeps

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -21,15 +22,18 @@ import (
 // project's and the personal notes' in notes/<project id>.
 const forgottenName = "forgotten.jsonl"
 
-// Forget removes the entry ref names ("<file>:<line>", forget.go), under the
-// scope's lock, after keeping a recovery record of it. ok is false for a
-// reference that is not a markdown memory file's.
-func (n *driver) Forget(_ *store.Out, ref string) (store.Forgot, bool, error) {
-	file, line, ok := parseRef(ref)
+// Forget removes the entry ref names ("<file>:<line>#<page id>",
+// forget.go), found under the scope's lock in the file as it is then, after
+// keeping a recovery record of it. ok is false for a reference that is not
+// a markdown memory file's. An entry forgotten already (by another process,
+// or before) is said to be, with the id that restores it: nothing else is
+// removed.
+func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error) {
+	r, ok := parseRef(ref.ID)
 	if !ok {
 		return store.Forgot{}, false, nil
 	}
-	sc, display, mine, err := n.noteFile(file)
+	sc, display, mine, err := n.noteFile(r.File)
 	if !mine {
 		return store.Forgot{}, false, nil
 	}
@@ -39,7 +43,7 @@ func (n *driver) Forget(_ *store.Out, ref string) (store.Forgot, bool, error) {
 	if why := n.env.May(n, store.Write); why != "" {
 		return store.Forgot{}, true, errors.New(why)
 	}
-	file = n.absolute(file)
+	file := n.absolute(r.File)
 	// A file that is a link is refused before anything is made.
 	if err := n.h.Check(file); err != nil {
 		return store.Forgot{}, true, err
@@ -49,27 +53,23 @@ func (n *driver) Forget(_ *store.Out, ref string) (store.Forgot, bool, error) {
 	}
 	defer n.h.Unlock(sc.lock)
 	data, err := files.Read(n.h, file, maxNoteFile)
-	if hostio.IsNotFound(err) {
+	missing := hostio.IsNotFound(err)
+	switch {
+	case missing && r.ID == "":
 		return store.Forgot{}, true, errors.New(display + " does not exist; nothing was forgotten")
-	}
-	if err != nil {
+	case missing:
+		data = nil
+	case err != nil:
 		return store.Forgot{}, true, errors.New("could not read " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
-	view, _ := redactedView(data, nil)
-	pages := parse(sc.name, view)
-	i, count, why := entryAt(pages, line, lineCount(data))
-	if i < 0 {
-		return store.Forgot{}, true, errors.New(display + ": " + why + "; nothing was forgotten")
+	out, rec, secret, why := forgetEntry(sc.name, display, data, r)
+	switch {
+	case why != "":
+		return store.Forgot{}, true, errors.New(why)
+	case out == nil:
+		return n.notThere(sc, file, display, r, missing)
 	}
-	p := pages[i]
-	out, _, _ := removeEntry(data, p.Line, count)
-	// The record keeps the redacted lines: a secret written by hand into
-	// the file does not move into a sidecar.
-	_, removed, before := removeEntry(view, p.Line, count)
-	rec := forgotten{
-		ID: n.newID("F-", file+"\x00"+strconv.Itoa(p.Line)+"\x00"+p.Text), T: n.h.Now(), Scope: sc.name,
-		File: file, Line: p.Line, Section: p.Section, Text: p.Text, Src: removed, Before: before,
-	}
+	rec.ID, rec.T, rec.Scope, rec.File = n.newID("F-", file+"\x00"+strconv.Itoa(rec.Line)+"\x00"+rec.Text), n.h.Now(), sc.name, file
 	// The record first: if the file cannot be written after it, the entry
 	// is still in the file, and a restore would be refused as a duplicate.
 	records := path.Join(sc.dataDir, forgottenName)
@@ -80,13 +80,43 @@ func (n *driver) Forget(_ *store.Out, ref string) (store.Forgot, bool, error) {
 		return store.Forgot{}, true, errors.New("could not write " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
 	n.written(sc, file)
-	return store.Forgot{Said: "Forgot " + quoteFact(p.Text) + " (" + display + ").", Restore: rec.ID}, true, nil
+	said := "Forgot " + quoteFact(rec.Text) + " (" + display + ")."
+	if secret {
+		said += " Its secrets were not kept: a restore brings it back with [REDACTED:…] in their place."
+	}
+	return store.Forgot{Said: said, Restore: rec.ID}, true, nil
 }
 
-// Restore brings back the entry of a recovery record ("F-…"), refusing when
-// an entry with the same text is there again, and marks the record
-// restored. ok is false for a reference that is not a recovery record's id.
-func (n *driver) Restore(_ *store.Out, ref string) (string, bool, error) {
+// notThere answers a forget of an entry the file no longer holds: gone
+// already (its recovery record names what restores it), or changed since it
+// was cited. Nothing is removed either way.
+func (n *driver) notThere(sc *noteScope, file, display string, r noteRef, missing bool) (store.Forgot, bool, error) {
+	var gone *forgotten
+	problems := n.readForgotten(path.Join(sc.dataDir, forgottenName), "", func(f *forgottenFile) {
+		if g := f.gone(file, r.ID); g != nil {
+			c := *g
+			gone = &c
+		}
+	})
+	if gone != nil {
+		return store.Forgot{Said: quoteFact(gone.Text) + " (" + display + ") was forgotten already; nothing else was removed.", Restore: gone.ID}, true, nil
+	}
+	msg := display + " holds no entry " + r.ID + " now: it changed or went since it was cited (at line " + strconv.Itoa(r.Line) + "); search again; nothing was forgotten"
+	if missing {
+		msg = display + " does not exist; nothing was forgotten"
+	}
+	if len(problems) > 0 {
+		msg += " (" + strings.Join(problems, "; ") + ")"
+	}
+	return store.Forgot{}, true, errors.New(msg)
+}
+
+// Restore brings back the entry of a recovery record ("F-…"), exactly as
+// it was removed, refusing when an entry with the same text is there again,
+// and marks the record restored. ok is false for a reference that is not a
+// recovery record's id.
+func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
+	ref := r.ID
 	if !isRestoreID(ref) {
 		return "", false, nil
 	}
@@ -126,12 +156,11 @@ func (n *driver) Restore(_ *store.Out, ref string) (string, bool, error) {
 	if err != nil && !hostio.IsNotFound(err) {
 		return "", true, errors.New("could not read " + rec.File + ": " + err.Error() + "; nothing was restored")
 	}
-	view, _ := redactedView(data, nil)
-	pages := parse(sc.name, view)
+	view, pages := readView(sc.name, data)
 	if i := duplicate(rec.Text, pages); i >= 0 {
 		return "", true, errors.New(display + " line " + strconv.Itoa(pages[i].Line) + " already says " + quoteFact(pages[i].Text) + "; nothing was restored")
 	}
-	out, line := restoreEntry(data, rec)
+	out, line := restoreEntry(data, view, rec)
 	if err := n.h.Mkdir(path.Dir(rec.File)); err != nil {
 		return "", true, errors.New("could not create " + path.Dir(rec.File) + ": " + err.Error() + "; nothing was restored")
 	}
@@ -157,11 +186,51 @@ func (n *driver) written(sc *noteScope, file string) {
 	}
 }
 
+// forgottenPiece is how much of a recovery records file is read at a time,
+// and maxForgottenLine the longest record kept whole: an entry removed
+// from a memory file of maxNoteFile bytes, escaped.
+const (
+	forgottenPiece   = 256 << 10
+	maxForgottenLine = 8 * maxNoteFile
+)
+
+// readForgotten folds one recovery records file, read in pieces whatever its
+// size (the file is append-only and never rewritten, so it only grows),
+// keeping want's record whole ("" keeps none); fold is called unless the file
+// does not exist. It returns the file's problems, each named with the file.
+func (n *driver) readForgotten(p, want string, fold func(f *forgottenFile)) (problems []string) {
+	info, err := n.h.Stat(p)
+	if hostio.IsNotFound(err) {
+		return nil
+	}
+	if err == nil && info.Dir {
+		err = errors.New("is a folder")
+	}
+	if err != nil {
+		return []string{"could not read " + p + ": " + err.Error()}
+	}
+	f := forgottenFile{Want: want}
+	read := func(off int64, dst []byte) (int, error) { return n.h.ReadAt(p, off, dst) }
+	err = jsonl.Read(read, make([]byte, forgottenPiece), maxForgottenLine, func(k int, line []byte, _ bool) bool {
+		f.add(k, line)
+		return true
+	}, func(k int) {
+		f.Problems = append(f.Problems, Problem{Line: k, Msg: "longer than " + strconv.Itoa(maxForgottenLine) + " bytes; skipped"})
+	})
+	if err != nil {
+		return []string{"could not read " + p + ": " + err.Error()}
+	}
+	for _, pr := range f.Problems {
+		problems = append(problems, p+": "+pr.String())
+	}
+	fold(&f)
+	return problems
+}
+
 // forgottenFiles reads the recovery records of every scope of this session
 // (the project and personal notes share one file), calling each with a
-// file's path and records until it returns false. A file that does not
-// exist is skipped; one that cannot be read is a problem.
-func (n *driver) forgottenFiles(each func(p string, f *forgottenFile) bool) (problems []string) {
+// file's path and records until it returns false.
+func (n *driver) forgottenFiles(want string, each func(p string, f *forgottenFile) bool) (problems []string) {
 	seen := map[string]bool{}
 	for _, sc := range n.scopes {
 		p := path.Join(sc.dataDir, forgottenName)
@@ -169,19 +238,9 @@ func (n *driver) forgottenFiles(each func(p string, f *forgottenFile) bool) (pro
 			continue
 		}
 		seen[p] = true
-		data, err := files.Read(n.h, p, maxSidecar)
-		if hostio.IsNotFound(err) {
-			continue
-		}
-		if err != nil {
-			problems = append(problems, "could not read "+p+": "+err.Error())
-			continue
-		}
-		f := decodeForgotten(data)
-		for _, pr := range f.Problems {
-			problems = append(problems, p+": "+pr.String())
-		}
-		if !each(p, &f) {
+		more := true
+		problems = append(problems, n.readForgotten(p, want, func(f *forgottenFile) { more = each(p, f) })...)
+		if !more {
 			break
 		}
 	}
@@ -194,7 +253,7 @@ func (n *driver) forgottenFiles(each func(p string, f *forgottenFile) bool) (pro
 func (n *driver) findForgotten(id string) (*forgotten, string, []string) {
 	var found *forgotten
 	var file string
-	problems := n.forgottenFiles(func(p string, f *forgottenFile) bool {
+	problems := n.forgottenFiles(id, func(p string, f *forgottenFile) bool {
 		found, file = f.find(id), p
 		return found == nil
 	})
@@ -211,7 +270,7 @@ func (n *driver) findForgotten(id string) (*forgotten, string, []string) {
 // is asked for.
 func (n *driver) Forgotten(_ *store.Out, limit int) []store.Forgot {
 	var fs []store.Forgot
-	n.forgottenFiles(func(_ string, f *forgottenFile) bool {
+	n.forgottenFiles("", func(_ string, f *forgottenFile) bool {
 		for _, r := range f.unrestored() {
 			if _, display, mine, err := n.noteFile(r.File); mine && err == nil {
 				fs = append(fs, store.Forgot{Said: quoteFact(r.Text) + " (" + display + ")", Restore: r.ID, At: r.T})
@@ -223,9 +282,12 @@ func (n *driver) Forgotten(_ *store.Out, limit int) []store.Forgot {
 	return fs[:min(limit, len(fs))]
 }
 
-// absolute is a reference's file as an absolute, clean path: a relative one
-// is relative to the project root.
+// absolute is a reference's file as an absolute, clean path: "~/…" is in
+// the home folder, another relative one relative to the project root.
 func (n *driver) absolute(file string) string {
+	if strings.HasPrefix(file, "~/") && n.s.Home != "" {
+		file = path.Join(n.s.Home, file[2:])
+	}
 	if !path.IsAbs(file) && n.s.ProjectRoot != "" {
 		file = path.Join(n.s.ProjectRoot, file)
 	}

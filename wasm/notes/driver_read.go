@@ -196,8 +196,8 @@ func (n *driver) recallDocs(scope string) ([]doc, []string) {
 				continue
 			}
 			display := path.Join(path.Dir(sc.display), e)
-			view, _ := redactedView(data, nil)
-			docs = append(docs, doc{Scope: sc.name, File: display, Pages: parse(sc.name, view)})
+			_, pages := readView(sc.name, data)
+			docs = append(docs, doc{Scope: sc.name, File: display, Pages: pages})
 		}
 	}
 	return docs, errs

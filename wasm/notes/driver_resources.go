@@ -18,7 +18,7 @@ func (n *driver) Resources() []store.Resource {
 		if err != nil || info.Dir {
 			continue
 		}
-		file := sc.file
+		file, scope := sc.file, sc.name
 		rs = append(rs, store.Resource{
 			URI: "pimem://notes/" + sc.name + "/" + notesIndex, Name: "Notes (" + sc.name + ")", MIMEType: "text/markdown",
 			Description: "Markdown memory, " + sc.name + " scope: " + sc.display + ".",
@@ -27,7 +27,7 @@ func (n *driver) Resources() []store.Resource {
 				if err != nil {
 					return "", err
 				}
-				view, _ := redactedView(data, nil)
+				view, _ := readView(scope, data)
 				return string(view), nil
 			},
 		})

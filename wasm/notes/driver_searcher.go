@@ -15,8 +15,9 @@ import (
 // /memory recall), one source per file, stamped with its size and mtime.
 // Each entry is a fact, pointer or paragraph (headings name sections: they
 // are searched as the section of the pages under them); its Ref is
-// "<absolute file>:<line>", which the notes store's Forgetter takes, and
-// its Cite the file as the person knows it. A file is read, redacted and
+// "<absolute file>:<line>#<page id>", which the notes store's Forgetter
+// takes (forget.go), and its Cite the same with the file as the person
+// knows it. A file is read, redacted and
 // parsed again only when its stamp changed. Entries carry no time: a
 // file's mtime is not when one line of it was written.
 func (n *driver) SearchSources() []search.Source {
@@ -42,7 +43,36 @@ func (n *driver) SearchSources() []search.Source {
 			add(sc.name, path.Join(sc.dir, e), path.Join(path.Dir(sc.display), e))
 		}
 	}
+	// What was forgotten, for a forget by words (search.Doc.Gone): after
+	// the files, stamped after them and read after them (the index loads in
+	// this order), so an entry another process forgot is in one or the
+	// other: Forget keeps its record before it writes the file.
+	seen := map[string]bool{}
+	for _, sc := range n.scopes {
+		if records := path.Join(sc.dataDir, forgottenName); !seen[records] {
+			seen[records] = true
+			srcs = append(srcs, search.Source{
+				Key:   "notes-forgotten:" + records,
+				Stamp: files.Stamp(n.h, records),
+				Load:  func() []search.Doc { return n.goneDocs(records) },
+			})
+		}
+	}
 	return srcs
+}
+
+// goneDocs are the entries a recovery records file holds still forgotten,
+// each cited by the id that restores it (search.Doc.Gone).
+func (n *driver) goneDocs(records string) []search.Doc {
+	var docs []search.Doc
+	n.readForgotten(records, "", func(f *forgottenFile) {
+		for _, r := range f.unrestored() {
+			if _, display, mine, err := n.noteFile(r.File); mine && err == nil {
+				docs = append(docs, search.Doc{Kind: search.Note, Ref: r.ID, Cite: display, Text: r.Text, Extra: r.Section, Gone: true})
+			}
+		}
+	})
+	return docs
 }
 
 // searchDocs reads one memory file for the search index: its pages, from
@@ -53,15 +83,14 @@ func (n *driver) searchDocs(scope, file, display string) []search.Doc {
 	if err != nil {
 		return nil
 	}
-	view, _ := redactedView(data, nil)
+	_, pages := readView(scope, data)
 	var docs []search.Doc
-	for _, p := range parse(scope, view) {
+	for _, p := range pages {
 		if p.Kind == kindHeading || p.Text == "" {
 			continue
 		}
-		line := ":" + strconv.Itoa(p.Line)
 		docs = append(docs, search.Doc{
-			Kind: search.Note, Ref: file + line, Cite: display + line,
+			Kind: search.Note, Ref: formatRef(file, p.Line, p.ID), Cite: formatRef(display, p.Line, p.ID),
 			Text: p.Text, Extra: p.Section,
 		})
 	}

@@ -13,46 +13,80 @@ import (
 // driver_forget.go): which entry a reference names, how the file changes,
 // and the recovery records of forgotten.jsonl that bring an entry back.
 //
-// A note's reference is "<file>:<line>": the memory file (an index, MEMORY.md
-// or MEMORY.local.md, or a topic file beside an index), absolute or relative
-// to the project root, and a 1-based line of the entry, as search hits cite
-// it. The entry is the whole bullet (a fact or a pointer, with its
-// continuation lines) that covers the line. Forget hands back the id of its
+// A note's reference is "<file>:<line>#<page id>": the memory file (an
+// index, MEMORY.md or MEMORY.local.md, or a topic file beside an index),
+// absolute, relative to the project root or to the home folder ("~/…"),
+// the line where search found the entry, and the id of its page (P- and 10
+// hex digits of its scope, kind and text, "-2"… for a repeat in the file),
+// as search hits cite it. The id names the entry; the line only says where
+// it was. The entry is the whole bullet (a fact or a pointer, with its
+// continuation and nested lines), found again under the scope's lock in the
+// file as it is then, so a stale reference, or two processes forgetting one
+// entry at once, never removes another entry. Forget hands back the id of its
 // recovery record, "F-" and 8 hex digits, which Restore takes.
 //
-//	/home/ada/app/.pi/memory/MEMORY.md:7
-//	.pi/memory/build.md:3
+//	/home/ada/app/.pi/memory/MEMORY.md:7#P-7b8d6c97ae
+//	.pi/memory/build.md:3#P-448f928cb9
 //	F-1a2b3c4d
 
-// parseRef splits a note's reference into its file and line. ok is false
-// for what is not a note's reference (a decision id, a restore id, a file
-// that is not markdown, a line that is not a positive whole number).
+// noteRef is a note's reference, split.
+type noteRef struct {
+	File string
+	Line int
+	ID   string // the page id; "" for a bare "<file>:<line>", which names no entry
+}
+
+// parseRef splits a note's reference. ok is false for what is not one (a
+// decision id, a restore id, a file that is not markdown, a line that is
+// not a positive whole number, an id that is not a page's).
 //
-//	parseRef("/p/.pi/memory/MEMORY.md:7") => "/p/.pi/memory/MEMORY.md", 7, true
-//	parseRef("D-0001")                    => "", 0, false
-func parseRef(ref string) (file string, line int, ok bool) {
+//	parseRef("/p/.pi/memory/MEMORY.md:7#P-7b8d6c97ae") => {"/p/.pi/memory/MEMORY.md", 7, "P-7b8d6c97ae"}, true
+//	parseRef("/p/.pi/memory/MEMORY.md:7")              => {"/p/.pi/memory/MEMORY.md", 7, ""}, true
+//	parseRef("D-0001")                                 => {}, false
+func parseRef(ref string) (noteRef, bool) {
+	id := ""
+	if h := strings.LastIndexByte(ref, '#'); h >= 0 {
+		ref, id = ref[:h], ref[h+1:]
+		if !isPageID(id) {
+			return noteRef{}, false
+		}
+	}
 	i := strings.LastIndexByte(ref, ':')
 	if i <= 0 {
-		return "", 0, false
+		return noteRef{}, false
 	}
 	file, num := strings.TrimSpace(ref[:i]), ref[i+1:]
 	if num == "" || len(num) > 9 || strings.TrimLeft(num, "0123456789") != "" {
-		return "", 0, false
+		return noteRef{}, false
 	}
-	line, _ = strconv.Atoi(num)
+	line, _ := strconv.Atoi(num)
 	if line < 1 || !strings.HasSuffix(strings.ToLower(file), ".md") {
-		return "", 0, false
+		return noteRef{}, false
 	}
-	return file, line, true
+	return noteRef{file, line, id}, true
 }
 
-// isRestoreID reports whether ref is a recovery record's id: "F-" and 8
-// lower-case hex digits.
-func isRestoreID(ref string) bool {
-	if len(ref) != 10 || ref[:2] != "F-" {
+// formatRef is a note's reference: "<file>:<line>#<page id>".
+func formatRef(file string, line int, id string) string {
+	return file + ":" + strconv.Itoa(line) + "#" + id
+}
+
+// isPageID reports whether id is a page's: "P-", 10 lower-case hex digits,
+// and "-N" (N ≥ 2) for a repeat.
+func isPageID(id string) bool {
+	if len(id) < 12 || id[:2] != "P-" || !isLowerHex(id[2:12]) {
 		return false
 	}
-	for _, c := range ref[2:] {
+	rest := id[12:]
+	if rest == "" {
+		return true
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(rest, "-"))
+	return rest[0] == '-' && rest[1] != '0' && err == nil && n >= 2
+}
+
+func isLowerHex(s string) bool {
+	for _, c := range s {
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
 			return false
 		}
@@ -60,33 +94,37 @@ func isRestoreID(ref string) bool {
 	return true
 }
 
+// isRestoreID reports whether ref is a recovery record's id: "F-" and 8
+// lower-case hex digits.
+func isRestoreID(ref string) bool {
+	return len(ref) == 10 && ref[:2] == "F-" && isLowerHex(ref[2:])
+}
+
 // entryAt finds the entry of pages that covers line: a fact or pointer
 // page whose lines, its trailing blank lines left out, hold it. It returns
-// the page's index and how many lines the entry has, or -1 and why there is
-// no entry there, in words ("line 2 is a heading, not an entry"). lines is
-// the file's line count.
-func entryAt(pages []page, line, lines int) (int, int, string) {
+// the page's index, or -1 and why there is no entry there, in words ("line
+// 2 is a heading, not an entry"). lines is the file's line count.
+func entryAt(pages []page, line, lines int) (int, string) {
 	if line > lines {
-		return -1, 0, "line " + strconv.Itoa(line) + " is past the end (the file has " + text.Plural(lines, "line", "lines") + ")"
+		return -1, "line " + strconv.Itoa(line) + " is past the end (the file has " + text.Plural(lines, "line", "lines") + ")"
 	}
 	for i := range pages {
 		p := &pages[i]
-		n := contentLines(p.Src)
 		if line < p.Line || line >= p.Line+p.Lines {
 			continue
 		}
-		if line >= p.Line+n {
-			return -1, 0, "line " + strconv.Itoa(line) + " is blank, not an entry"
+		if line >= p.Line+contentLines(p.Src) {
+			return -1, "line " + strconv.Itoa(line) + " is blank, not an entry"
 		}
 		switch p.Kind {
 		case kindFact, kindPointer:
-			return i, n, ""
+			return i, ""
 		case kindHeading:
-			return -1, 0, "line " + strconv.Itoa(line) + " is a heading, not an entry; forget the entries under it one by one"
+			return -1, "line " + strconv.Itoa(line) + " is a heading, not an entry; forget the entries under it one by one"
 		}
-		return -1, 0, "line " + strconv.Itoa(line) + " is text, not a bullet entry; edit the file by hand"
+		return -1, "line " + strconv.Itoa(line) + " is text, not a bullet entry; edit the file by hand"
 	}
-	return -1, 0, "line " + strconv.Itoa(line) + " is not an entry"
+	return -1, "line " + strconv.Itoa(line) + " is not an entry"
 }
 
 // isHeadingLine reports whether line is an ATX heading.
@@ -105,20 +143,82 @@ func contentLines(src string) int {
 	return n
 }
 
+// forgetEntry removes the entry ref names from data, a memory file of
+// scope (display names it as a person opens it): it returns the file
+// without the entry, the record of what went (its ID, time, scope and file
+// are the caller's to set) and whether the entry held a secret, or why
+// nothing can be removed. The entry is found by its page id among the
+// pages of the file's view (view.go), and removed from the file itself:
+// the view's pages are the file's, line for line, and one that is not (a
+// mark that reads as markdown) is refused, not guessed at. The record keeps
+// the view's lines: an entry without a secret exactly as it was in the
+// file, one with a secret with its marks (a secret written by hand into the
+// file does not move into a sidecar).
+func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, rec forgotten, secret bool, why string) {
+	view, pages := readView(scope, data)
+	if ref.ID == "" {
+		// A bare line names where an entry was when someone looked, not the
+		// entry: name the one there now, and the reference that removes it.
+		i, why := entryAt(pages, ref.Line, lineCount(view))
+		if i < 0 {
+			return nil, rec, false, display + ": " + why + "; nothing was forgotten"
+		}
+		p := &pages[i]
+		return nil, rec, false, display + " line " + strconv.Itoa(ref.Line) + " is " + quoteFact(p.Text) +
+			"; a note is forgotten by its id, which names the entry wherever it moves: " + formatRef(display, p.Line, p.ID) + "; nothing was forgotten"
+	}
+	i := -1
+	for k := range pages {
+		if pages[k].ID == ref.ID {
+			i = k
+			break
+		}
+	}
+	if i < 0 {
+		return nil, rec, false, ""
+	}
+	p := &pages[i]
+	if p.Kind != kindFact && p.Kind != kindPointer {
+		return nil, rec, false, display + ": " + ref.ID + " is not a bullet entry; edit the file by hand; nothing was forgotten"
+	}
+	n := contentLines(p.Src)
+	raw := parse(scope, data)
+	if k := pageAtLine(raw, p.Line); k < 0 || raw[k].Lines != p.Lines || raw[k].Kind != p.Kind {
+		return nil, rec, false, display + " line " + strconv.Itoa(p.Line) + ": the entry reads differently once its secrets are hidden; edit the file by hand; nothing was forgotten"
+	}
+	out, removed, _, _ := removeEntry(data, p.Line, n)
+	_, kept, before, after := removeEntry(view, p.Line, n)
+	rec = forgotten{Line: p.Line, Section: p.Section, Text: p.Text, Page: p.ID, Src: kept, Before: before, After: after, HasAfter: true}
+	return out, rec, kept != removed, ""
+}
+
+// pageAtLine is the index of the page that starts at line, -1 for none.
+func pageAtLine(pages []page, line int) int {
+	for i := range pages {
+		if pages[i].Line == line {
+			return i
+		}
+	}
+	return -1
+}
+
 // removeEntry removes the n lines starting at line (1-based) from src. When
 // the entry stood after a blank line or at the top, the blank lines that
 // followed it go too, so no double blank is left. It returns the new file,
-// the removed text exactly as it was (line ends included) and the line just
-// above it without its line end ("" at the top).
+// the removed text exactly as it was (line ends included; the file's last
+// line may have none), and the lines just above and just after it without
+// their line ends ("" at the top, at the end). A byte-order mark stays in
+// the file: it belongs to no line.
 //
-//	removeEntry("## B\n\n- a\n\n## C\n", 3, 1) => "## B\n\n## C\n", "- a\n\n", ""
-//	removeEntry("## B\n- a\n- b\n", 2, 1)      => "## B\n- b\n", "- a\n", "## B"
-func removeEntry(src []byte, line, n int) (out []byte, removed, before string) {
-	lines := mdSplit(string(src))
+//	removeEntry("## B\n\n- a\n\n## C\n", 3, 1) => "## B\n\n## C\n", "- a\n\n", "", "## C"
+//	removeEntry("## B\n- a\n- b", 3, 1)        => "## B\n- a\n", "- b", "- a", ""
+func removeEntry(src []byte, line, n int) (out []byte, removed, before, after string) {
+	bom, body := splitBOM(src)
+	lines := mdSplit(body)
 	start := line - 1
 	end := start + n
 	if start < 0 || end > len(lines) || n < 1 {
-		return src, "", ""
+		return src, "", "", ""
 	}
 	if start == 0 || strings.TrimSpace(lines[start-1]) == "" {
 		for end < len(lines) && strings.TrimSpace(lines[end]) == "" {
@@ -128,49 +228,72 @@ func removeEntry(src []byte, line, n int) (out []byte, removed, before string) {
 	if start > 0 {
 		before = mdBody(lines[start-1])
 	}
+	if end < len(lines) {
+		after = mdBody(lines[end])
+	}
 	var b strings.Builder
+	b.WriteString(bom)
 	for i := 0; i < start; i++ {
 		b.WriteString(lines[i])
 	}
 	for i := end; i < len(lines); i++ {
 		b.WriteString(lines[i])
 	}
-	removed = strings.Join(lines[start:end], "")
-	if !strings.HasSuffix(removed, "\n") {
-		removed += "\n" // the file's last line, without a line end
-	}
-	return []byte(b.String()), removed, before
+	return []byte(b.String()), strings.Join(lines[start:end], ""), before, after
 }
 
-// restoreEntry puts a forgotten entry back into src: at its old line when
-// the line above is still the one that was (nothing moved), else at the end
-// of its section (the first heading of level 2 or more with its text),
-// created when it is gone. It returns the new file and the line the entry
-// starts on.
-func restoreEntry(src []byte, r *forgotten) ([]byte, int) {
-	lines := mdSplit(string(src))
+// splitBOM is src's byte-order mark ("" for none) and the rest.
+func splitBOM(src []byte) (bom, body string) {
+	if hasBOM(src) {
+		return utf8BOM, string(src[len(utf8BOM):])
+	}
+	return "", string(src)
+}
+
+// restoreEntry puts a forgotten entry back into src, whose view (view.go)
+// is view: at its old line when the line above is still the one that was
+// (in the view, as the record keeps it), else at the end of its section (the
+// first heading of level 2 or more with its text), created when it is gone.
+// In its old place it is exactly the bytes it removed while the line after
+// is still the one that was too, so a forget and a restore with nothing
+// written between give the file back byte for byte; before another line, the
+// blank lines removed with it (they stood before a heading) go back only
+// before a heading, where they would not open a gap. It returns the new file
+// and the line the entry starts on.
+func restoreEntry(src, view []byte, r *forgotten) ([]byte, int) {
+	bom, body := splitBOM(src)
+	lines := mdSplit(body)
+	_, vbody := splitBOM(view)
+	vlines := mdSplit(vbody)
 	at := r.Line - 1
-	if at <= len(lines) && (at == 0 && r.Before == "" || at > 0 && mdBody(lines[at-1]) == r.Before) {
-		entry := r.Src
-		if at < len(lines) && !isHeadingLine(lines[at]) {
-			// The blank lines removed with it stood before a heading; before
-			// anything else they would open a gap.
-			entry = strings.Join(mdSplit(entry)[:contentLines(entry)], "")
-			if !strings.HasSuffix(entry, "\n") {
-				entry += "\n"
+	if at <= len(lines) && len(vlines) == len(lines) && (at == 0 && r.Before == "" || at > 0 && mdBody(vlines[at-1]) == r.Before) {
+		entry, nl := r.Src, "\n"
+		same := r.HasAfter && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "")
+		if !same {
+			// The file changed around it: it goes back as the file is now.
+			if at < len(lines) && !isHeadingLine(lines[at]) {
+				entry = strings.Join(mdSplit(entry)[:contentLines(entry)], "")
+			}
+			if strings.Contains(body, "\r\n") {
+				nl = "\r\n"
+				if !strings.Contains(entry, "\r\n") {
+					entry = strings.ReplaceAll(entry, "\n", "\r\n")
+				}
 			}
 		}
-		if strings.Contains(string(src), "\r\n") && !strings.Contains(entry, "\r\n") {
-			entry = strings.ReplaceAll(entry, "\n", "\r\n")
-		}
 		var b strings.Builder
+		b.WriteString(bom)
 		for i := 0; i < at; i++ {
 			b.WriteString(lines[i])
 		}
+		// Line ends that were there when it went, if the file lost them since.
 		if at > 0 && !strings.HasSuffix(lines[at-1], "\n") {
-			b.WriteString("\n")
+			b.WriteString(nl)
 		}
 		b.WriteString(entry)
+		if at < len(lines) && !strings.HasSuffix(entry, "\n") {
+			b.WriteString(nl)
+		}
 		for i := at; i < len(lines); i++ {
 			b.WriteString(lines[i])
 		}
@@ -197,8 +320,13 @@ type forgotten struct {
 	Line    int    // the entry's first line when it was removed
 	Section string // the "##"-or-deeper heading above it, "" for none
 	Text    string // the entry as it reads (a page's Text): quoted, compared for duplicates
-	Src     string // the removed lines as they were (secrets redacted), line ends included
+	Page    string // the entry's page id when it was removed: a later forget of it is told it is gone
+	Src     string // the removed lines as they were (secrets marked), line ends included
 	Before  string // the line above it, without its line end; "" at the top
+	After   string // the line after it, without its line end; "" at the end
+	// HasAfter: the record says what followed (records written before it
+	// did not).
+	HasAfter bool
 
 	Restored     int64 // when Restore brought it back; 0 while forgotten
 	RestoredLine int   // the line it went back to
@@ -215,8 +343,14 @@ func (r *forgotten) encode() []byte {
 	w.Int("line", int64(r.Line))
 	w.Str("section", r.Section)
 	w.Str("text", r.Text)
+	if r.Page != "" {
+		w.Str("page", r.Page)
+	}
 	w.Str("src", r.Src)
 	w.Str("before", r.Before)
+	if r.HasAfter {
+		w.Str("after", r.After)
+	}
 	return append(w.Close(), '\n')
 }
 
@@ -232,18 +366,21 @@ func restoreRecord(id string, t int64, file string, line int) []byte {
 	return append(w.Close(), '\n')
 }
 
-// forgottenFile is a decoded forgotten.jsonl.
+// forgottenFile is forgotten.jsonl folded line by line (add), however
+// large: every record is kept but the one it looks for (Want) without its
+// source, so a file of any size is read in pieces (driver_forget.go) and
+// costs what its records say, not what they removed.
 type forgottenFile struct {
+	Want     string      // the id whose record is kept whole; "*" keeps every one
 	Records  []forgotten // every forget record, in file order, restores folded in
 	Problems []Problem
+	index    map[string]int // record index by id
 }
 
 // find is the record with id, nil when there is none.
 func (f *forgottenFile) find(id string) *forgotten {
-	for i := range f.Records {
-		if f.Records[i].ID == id {
-			return &f.Records[i]
-		}
+	if i, ok := f.index[id]; ok {
+		return &f.Records[i]
 	}
 	return nil
 }
@@ -259,52 +396,79 @@ func (f *forgottenFile) unrestored() []forgotten {
 	return rs
 }
 
-// decodeForgotten reads forgotten.jsonl, keeping what it can: a bad line (not
+// gone is the newest record, still forgotten, of the entry with page id
+// in file: what a forget of an entry that is no longer there answers.
+func (f *forgottenFile) gone(file, page string) *forgotten {
+	for i := len(f.Records) - 1; i >= 0; i-- {
+		if r := &f.Records[i]; r.Restored == 0 && r.Page == page && r.File == file {
+			return r
+		}
+	}
+	return nil
+}
+
+// decodeForgotten reads a whole forgotten.jsonl, keeping every record.
+func decodeForgotten(data []byte) forgottenFile {
+	f := forgottenFile{Want: "*"}
+	eachLine(data, f.add)
+	return f
+}
+
+// add folds line n into the file, keeping what it can: a bad line (not
 // JSON, another version, a forget without its file, line or text, an id
 // given twice, a restore of an id no earlier line forgot) is a Problem,
 // never a reason to lose the other records. The file is append-only and
 // never rewritten, so a bad line stays on disk for a person to look at.
-func decodeForgotten(data []byte) forgottenFile {
-	var f forgottenFile
-	eachLine(data, func(n int, line []byte) {
-		r, msg := record(line)
-		if msg != "" {
-			f.Problems = append(f.Problems, Problem{Line: n, Msg: msg})
-			return
+func (f *forgottenFile) add(n int, line []byte) {
+	r, msg := record(line)
+	if msg != "" {
+		f.Problems = append(f.Problems, Problem{Line: n, Msg: msg})
+		return
+	}
+	id := own(jsonr.Get(r, "id"))
+	if !isRestoreID(id) {
+		f.Problems = append(f.Problems, Problem{Line: n, Msg: `no "id" of the form F-1a2b3c4d`})
+		return
+	}
+	switch op := jsonr.Get(r, "op").String(); op {
+	case "forget":
+		rec := forgotten{
+			ID: id, T: jsonr.Get(r, "t").Int(), Scope: own(jsonr.Get(r, "scope")), File: own(jsonr.Get(r, "file")),
+			Line: int(jsonr.Get(r, "line").Int()), Section: own(jsonr.Get(r, "section")), Text: own(jsonr.Get(r, "text")),
+			Page: own(jsonr.Get(r, "page")), Before: own(jsonr.Get(r, "before")),
 		}
-		id := own(jsonr.Get(r, "id"))
-		if !isRestoreID(id) {
-			f.Problems = append(f.Problems, Problem{Line: n, Msg: `no "id" of the form F-1a2b3c4d`})
-			return
+		if a := jsonr.Get(r, "after"); a.Exists() {
+			rec.After, rec.HasAfter = own(a), true
 		}
-		switch op := jsonr.Get(r, "op").String(); op {
-		case "forget":
-			rec := forgotten{
-				ID: id, T: jsonr.Get(r, "t").Int(), Scope: own(jsonr.Get(r, "scope")), File: own(jsonr.Get(r, "file")),
-				Line: int(jsonr.Get(r, "line").Int()), Section: own(jsonr.Get(r, "section")), Text: own(jsonr.Get(r, "text")),
-				Src: own(jsonr.Get(r, "src")), Before: own(jsonr.Get(r, "before")),
-			}
-			switch {
-			case !isScopeWord(rec.Scope) || rec.File == "" || rec.Line < 1 || rec.Text == "" || rec.Src == "":
-				f.Problems = append(f.Problems, Problem{Line: n, Msg: `a forget needs "scope", "file", "line", "text" and "src"`})
-			case f.find(id) != nil:
-				f.Problems = append(f.Problems, Problem{Line: n, Msg: "repeats the id " + id})
-			default:
-				f.Records = append(f.Records, rec)
-			}
-		case "restore":
-			rec := f.find(id)
-			if rec == nil {
-				f.Problems = append(f.Problems, Problem{Line: n, Msg: "restores " + id + ", which no earlier line forgot"})
-				return
-			}
-			rec.Restored, rec.RestoredLine = jsonr.Get(r, "t").Int(), int(jsonr.Get(r, "line").Int())
-			if rec.Restored == 0 {
-				rec.Restored = 1 // restored, whenever: a zero time must not read as "still forgotten"
-			}
+		src := jsonr.Get(r, "src")
+		if f.Want == "*" || f.Want == id {
+			rec.Src = own(src)
+		} else {
+			rec.Text = cutRunes(rec.Text, factQuoteRunes) // enough to quote it in a list
+		}
+		switch {
+		case !isScopeWord(rec.Scope) || rec.File == "" || rec.Line < 1 || rec.Text == "" || src.Str == "":
+			f.Problems = append(f.Problems, Problem{Line: n, Msg: `a forget needs "scope", "file", "line", "text" and "src"`})
+		case f.find(id) != nil:
+			f.Problems = append(f.Problems, Problem{Line: n, Msg: "repeats the id " + id})
 		default:
-			f.Problems = append(f.Problems, Problem{Line: n, Msg: `unknown "op" ` + strconv.Quote(op)})
+			if f.index == nil {
+				f.index = map[string]int{}
+			}
+			f.index[id] = len(f.Records)
+			f.Records = append(f.Records, rec)
 		}
-	})
-	return f
+	case "restore":
+		rec := f.find(id)
+		if rec == nil {
+			f.Problems = append(f.Problems, Problem{Line: n, Msg: "restores " + id + ", which no earlier line forgot"})
+			return
+		}
+		rec.Restored, rec.RestoredLine = jsonr.Get(r, "t").Int(), int(jsonr.Get(r, "line").Int())
+		if rec.Restored == 0 {
+			rec.Restored = 1 // restored, whenever: a zero time must not read as "still forgotten"
+		}
+	default:
+		f.Problems = append(f.Problems, Problem{Line: n, Msg: `unknown "op" ` + strconv.Quote(op)})
+	}
 }

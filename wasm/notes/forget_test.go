@@ -5,37 +5,46 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
-func TestParseRefTakesAMarkdownFileAndAPositiveLine(t *testing.T) {
+func TestParseRefTakesAMarkdownFileALineAndAPageID(t *testing.T) {
 	for _, tc := range []struct {
 		ref  string
-		file string
-		line int
+		want noteRef
 		ok   bool
 	}{
-		{"/p/.pi/memory/MEMORY.md:7", "/p/.pi/memory/MEMORY.md", 7, true},
-		{".pi/memory/build.md:3", ".pi/memory/build.md", 3, true},
-		{"/p/.pi/memory/MEMORY.local.md:12", "/p/.pi/memory/MEMORY.local.md", 12, true},
-		{"C:/p/x/MEMORY.MD:1", "C:/p/x/MEMORY.MD", 1, true},
-		{"D-0001", "", 0, false},
-		{"F-1a2b3c4d", "", 0, false},
-		{"0002", "", 0, false},
-		{"/p/MEMORY.md", "", 0, false},
-		{"/p/MEMORY.md:", "", 0, false},
-		{"/p/MEMORY.md:0", "", 0, false},
-		{"/p/MEMORY.md:-3", "", 0, false},
-		{"/p/MEMORY.md:+3", "", 0, false},
-		{"/p/MEMORY.md:3.5", "", 0, false},
-		{"/p/MEMORY.md:99999999999", "", 0, false},
-		{"/p/sessions/s.jsonl:4", "", 0, false},
-		{":4", "", 0, false},
+		{"/p/.pi/memory/MEMORY.md:7#P-7b8d6c97ae", noteRef{"/p/.pi/memory/MEMORY.md", 7, "P-7b8d6c97ae"}, true},
+		{".pi/memory/build.md:3#P-448f928cb9-2", noteRef{".pi/memory/build.md", 3, "P-448f928cb9-2"}, true},
+		{"~/.pi/agent/memory/MEMORY.md:3#P-448f928cb9", noteRef{"~/.pi/agent/memory/MEMORY.md", 3, "P-448f928cb9"}, true},
+		{"/p/.pi/memory/MEMORY.local.md:12", noteRef{"/p/.pi/memory/MEMORY.local.md", 12, ""}, true},
+		{"C:/p/x/MEMORY.MD:1", noteRef{"C:/p/x/MEMORY.MD", 1, ""}, true},
+		{"/p/MEMORY.md:7#P-7B8D6C97AE", noteRef{}, false},
+		{"/p/MEMORY.md:7#P-7b8d6c97a", noteRef{}, false},
+		{"/p/MEMORY.md:7#P-7b8d6c97ae-1", noteRef{}, false},
+		{"/p/MEMORY.md:7#P-7b8d6c97ae-02", noteRef{}, false},
+		{"/p/MEMORY.md:7#", noteRef{}, false},
+		{"/p/MEMORY.md#P-7b8d6c97ae", noteRef{}, false},
+		{"D-0001", noteRef{}, false},
+		{"F-1a2b3c4d", noteRef{}, false},
+		{"0002", noteRef{}, false},
+		{"/p/MEMORY.md", noteRef{}, false},
+		{"/p/MEMORY.md:", noteRef{}, false},
+		{"/p/MEMORY.md:0", noteRef{}, false},
+		{"/p/MEMORY.md:-3", noteRef{}, false},
+		{"/p/MEMORY.md:+3", noteRef{}, false},
+		{"/p/MEMORY.md:3.5", noteRef{}, false},
+		{"/p/MEMORY.md:99999999999", noteRef{}, false},
+		{"/p/sessions/s.jsonl:4", noteRef{}, false},
+		{":4", noteRef{}, false},
 	} {
 		t.Run(tc.ref, func(t *testing.T) {
-			file, line, ok := parseRef(tc.ref)
+			got, ok := parseRef(tc.ref)
 			require.Equal(t, tc.ok, ok)
-			require.Equal(t, tc.file, file)
-			require.Equal(t, tc.line, line)
+			require.Equal(t, tc.want, got)
+			if ok && got.ID != "" {
+				require.Equal(t, tc.ref, formatRef(got.File, got.Line, got.ID))
+			}
 		})
 	}
 }
@@ -55,62 +64,146 @@ func TestEntryAtFindsTheWholeBulletOrSaysWhyNot(t *testing.T) {
 	pages := parse("project", []byte(forgetSrc))
 	lines := lineCount([]byte(forgetSrc))
 	for _, tc := range []struct {
-		line  int
-		text  string
-		count int
-		why   string
+		line int
+		text string
+		why  string
 	}{
-		{7, "Run make test before pushing", 1, ""},
-		{8, "Lint with golangci-lint and fix what it says", 2, ""},
-		{9, "Lint with golangci-lint and fix what it says", 2, ""},
-		{13, "Use tabs", 1, ""},
-		{5, "", 0, "line 5 is a heading, not an entry; forget the entries under it one by one"},
-		{3, "", 0, "line 3 is text, not a bullet entry; edit the file by hand"},
-		{10, "", 0, "line 10 is blank, not an entry"},
-		{14, "", 0, "line 14 is past the end (the file has 13 lines)"},
+		{7, "Run make test before pushing", ""},
+		{8, "Lint with golangci-lint and fix what it says", ""},
+		{9, "Lint with golangci-lint and fix what it says", ""},
+		{13, "Use tabs", ""},
+		{5, "", "line 5 is a heading, not an entry; forget the entries under it one by one"},
+		{3, "", "line 3 is text, not a bullet entry; edit the file by hand"},
+		{10, "", "line 10 is blank, not an entry"},
+		{14, "", "line 14 is past the end (the file has 13 lines)"},
 	} {
-		i, n, why := entryAt(pages, tc.line, lines)
+		i, why := entryAt(pages, tc.line, lines)
 		require.Equal(t, tc.why, why, "line %d", tc.line)
-		require.Equal(t, tc.count, n, "line %d", tc.line)
 		if tc.why == "" {
 			require.Equal(t, tc.text, pages[i].Text, "line %d", tc.line)
 		}
 	}
 	// A count of one takes the singular (it said "the file has 1 lines").
-	_, _, why := entryAt(parse("project", []byte("- a\n")), 2, 1)
+	_, why := entryAt(parse("project", []byte("- a\n")), 2, 1)
 	require.Equal(t, "line 2 is past the end (the file has 1 line)", why)
 }
 
-func TestRemoveEntryLeavesNoDoubleBlankAndRestoreInPlaceGivesTheFileBack(t *testing.T) {
+// idOf is the page id of the entry at line of src, as search cites it.
+func idOf(t *testing.T, src string, line int) string {
+	t.Helper()
+	_, pages := readView("project", []byte(src))
+	i, why := entryAt(pages, line, lineCount([]byte(src)))
+	require.Equal(t, "", why, "line %d of %q", line, src)
+	return pages[i].ID
+}
+
+// Issue 25, item 20: a forget and a restore with nothing written between
+// give the file back byte for byte, whatever its shape and wherever the
+// entry stands in it.
+func TestForgetThenRestoreGivesEveryFileShapeBackByteForByte(t *testing.T) {
+	shapes := map[string]string{
+		"no final newline":             "## B\n- a\n- b",
+		"only entry, no final newline": "- a",
+		"only entry":                   "- a\n",
+		"only entry under a heading":   "## B\n\n- a\n",
+		"CRLF":                         "## B\r\n\r\n- a\r\n- b\r\n  more\r\n\r\n## C\r\n- c\r\n",
+		"CRLF, no final newline":       "- a\r\n- b",
+		"blank lines between bullets":  "## B\n\n- a\n\n- b\n\n- c\n",
+		"two blank lines":              "- a\n\n\n- b\n\n\n- c\n\n\n",
+		"entry at start":               "- a\n- b\n\n## C\n- c\n",
+		"entry before a heading":       "## A\n- a\n\n## B\n\n- b\n\n## C\n",
+		"nested bullets":               "## B\n- a\n  - a1\n    - a2\n- b\n  1. b1\n",
+		"continuation lines":           "- a\n  more of a\nlazy line\n- b\n",
+		"BOM":                          "\ufeff- a\n- b\n",
+		"BOM and heading":              "\ufeff# T\n\n- a\n",
+		"BOM, only entry":              "\ufeff- a",
+		"pointers and text":            "# T\n\nintro text\n\n- [Build](build.md) — quirks\n- a\n\n```\n- not an entry\n```\n- z\n",
+		"tabs and trailing spaces":     "-\ta  \n-   b\t\n\n\t\n- c\n",
+		"repeated entries":             "- same\n- same\n- other\n- same\n",
+		"numbered":                     "1. one\n2. two\n10) ten\n",
+	}
+	for name, src := range shapes {
+		_, pages := readView("project", []byte(src))
+		for _, p := range pages {
+			if p.Kind != kindFact && p.Kind != kindPointer {
+				continue
+			}
+			t.Run(name+"/"+p.ID, func(t *testing.T) {
+				out, rec, secret, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 1, p.ID})
+				require.Equal(t, "", why)
+				require.False(t, secret)
+				require.False(t, strings.Contains(string(out), p.Src) && strings.Count(src, p.Src) == 1, "the entry went: %q", out)
+				back, line := restoreEntry(out, out, &rec)
+				require.Equal(t, src, string(back))
+				require.Equal(t, p.Line, line)
+			})
+		}
+	}
+}
+
+// The record of the example in docs/formats.md, and what removing an entry
+// leaves: no double blank line, the line above remembered.
+func TestRemoveEntryLeavesNoDoubleBlank(t *testing.T) {
 	for _, tc := range []struct {
-		name        string
-		src         string
-		line, n     int
-		out, before string
+		name, src            string
+		line, n              int
+		out, removed, before string
 	}{
-		{"first under a heading", "## B\n\n- a\n- b\n", 3, 1, "## B\n\n- b\n", ""},
-		{"the only entry", "## B\n\n- a\n\n## C\n\n- c\n", 3, 1, "## B\n\n## C\n\n- c\n", ""},
-		{"in the middle", "## B\n- a\n- b\n- c\n", 3, 1, "## B\n- a\n- c\n", "- a"},
-		{"the last, no final newline", "## B\n- a\n- b", 3, 1, "## B\n- a\n", "- a"},
-		{"a continuation line", "- a\n  more\n- b\n", 1, 2, "- b\n", ""},
-		{"CRLF", "## B\r\n\r\n- a\r\n- b\r\n", 4, 1, "## B\r\n\r\n- a\r\n", "- a"},
+		{"first under a heading", "## B\n\n- a\n- b\n", 3, 1, "## B\n\n- b\n", "- a\n", ""},
+		{"the only entry", "## B\n\n- a\n\n## C\n\n- c\n", 3, 1, "## B\n\n## C\n\n- c\n", "- a\n\n", ""},
+		{"in the middle", "## B\n- a\n- b\n- c\n", 3, 1, "## B\n- a\n- c\n", "- b\n", "- a"},
+		{"the last, no final newline", "## B\n- a\n- b", 3, 1, "## B\n- a\n", "- b", "- a"},
+		{"a continuation line", "- a\n  more\n- b\n", 1, 2, "- b\n", "- a\n  more\n", ""},
+		{"CRLF", "## B\r\n\r\n- a\r\n- b\r\n", 4, 1, "## B\r\n\r\n- a\r\n", "- b\r\n", "- a"},
+		{"a byte-order mark stays", "\ufeff- a\n- b\n", 1, 1, "\ufeff- b\n", "- a\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, removed, before := removeEntry([]byte(tc.src), tc.line, tc.n)
+			out, removed, before, _ := removeEntry([]byte(tc.src), tc.line, tc.n)
 			require.Equal(t, tc.out, string(out))
+			require.Equal(t, tc.removed, removed)
 			require.Equal(t, tc.before, before)
-			pages := parse("project", []byte(tc.src))
-			i, _, _ := entryAt(pages, tc.line, lineCount([]byte(tc.src)))
-			r := forgotten{Line: tc.line, Src: removed, Before: before, Section: pages[i].Section, Text: pages[i].Text}
-			back, line := restoreEntry(out, &r)
-			want := tc.src
-			if !strings.HasSuffix(want, "\n") {
-				want += "\n"
-			}
-			require.Equal(t, want, string(back))
-			require.Equal(t, tc.line, line)
 		})
 	}
+}
+
+// Issue 25, item 8: a bullet whose continuation lines hold a private key is
+// one entry in the view as in the file, so a forget removes all of it; the
+// record keeps the key's marks, not the key, and a restore brings back
+// every line, the key's lines marked.
+func TestForgetRemovesAWholeBulletWhoseContinuationHoldsAKey(t *testing.T) {
+	const key = "  -----BEGIN RSA PRIVATE KEY-----\n  MIIEowIBAAKCAQEAexampleEXAMPLE0123\n  EXAMPLEexample==\n  -----END RSA PRIVATE KEY-----\n"
+	src := "## Deploy\n- deploy key:\n" + key + "- Run make ship\n"
+	id := idOf(t, src, 2)
+	out, rec, secret, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 2, id})
+	require.Equal(t, "", why)
+	require.True(t, secret)
+	require.Equal(t, "## Deploy\n- Run make ship\n", string(out))
+	require.False(t, strings.Contains(rec.Src, "MIIE") || strings.Contains(rec.Src, "BEGIN"), "the record keeps no key: %q", rec.Src)
+	require.Equal(t, "- deploy key:\n"+strings.Repeat("  [REDACTED:private-key]\n", 4), rec.Src)
+	back, line := restoreEntry(out, out, &rec)
+	require.Equal(t, 2, line)
+	require.Equal(t, "## Deploy\n- deploy key:\n"+strings.Repeat("  [REDACTED:private-key]\n", 4)+"- Run make ship\n", string(back))
+}
+
+// Issue 25, item 17: an entry is named by its id, not its line. A stale
+// line finds it where it moved; an id the file no longer holds removes
+// nothing; a bare line names the entry there and removes nothing.
+func TestForgetFindsTheEntryByItsIDNotItsLine(t *testing.T) {
+	const src = "## B\n- a\n- b\n- c\n"
+	id := idOf(t, src, 3) // "b"
+	moved := "## B\n- new\n- newer\n- a\n- b\n- c\n"
+	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(moved), noteRef{"MEMORY.md", 3, id})
+	require.Equal(t, "", why)
+	require.Equal(t, "## B\n- new\n- newer\n- a\n- c\n", string(out))
+	require.Equal(t, "b", rec.Text)
+	require.Equal(t, id, rec.Page)
+
+	out, _, _, why = forgetEntry("project", "MEMORY.md", out, noteRef{"MEMORY.md", 3, id})
+	require.True(t, out == nil && why == "", "gone: nothing removed, the caller says so")
+
+	out, _, _, why = forgetEntry("project", ".pi/memory/MEMORY.md", []byte(src), noteRef{".pi/memory/MEMORY.md", 3, ""})
+	require.True(t, out == nil)
+	require.Equal(t, ".pi/memory/MEMORY.md line 3 is “b”; a note is forgotten by its id, which names the entry wherever it moves: .pi/memory/MEMORY.md:3#"+id+"; nothing was forgotten", why)
 }
 
 // When lines moved (the line above is not the one that was), the entry goes
@@ -142,7 +235,7 @@ func TestRestoreGoesToTheEndOfItsSectionWhenLinesMoved(t *testing.T) {
 			"## Notes\n\n- x\n", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, line := restoreEntry([]byte(tc.src), &tc.r)
+			out, line := restoreEntry([]byte(tc.src), []byte(tc.src), &tc.r)
 			require.Equal(t, tc.out, string(out))
 			require.Equal(t, tc.line, line)
 		})
@@ -193,4 +286,40 @@ func TestCorruptRecoveryRecordsAreProblemsNotLosses(t *testing.T) {
 		`line 7: unknown "op" "purge"`,
 		"line 8: repeats the id F-00000001",
 	}, msgs)
+}
+
+// FuzzForgetThenRestore: in any memory file, forgetting any entry by its id
+// and restoring it with nothing written between gives the file back byte
+// for byte when the entry held no secret (with one, the view's bytes come
+// back, the file's other lines untouched).
+func FuzzForgetThenRestore(f *testing.F) {
+	for _, s := range []string{
+		"## B\n- a\n- b", "\ufeff- a\r\n\r\n- b\r\n", "- a\n  - a1\nlazy\n\n- b\n\n\n## C\n- c\n",
+		"- deploy key:\n  -----BEGIN RSA PRIVATE KEY-----\n  MIIE\n  -----END RSA PRIVATE KEY-----\n- next\n",
+		"# T\n\n```\n- x\n```\n- [a](a.md)\n- same\n- same\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		_, pages := readView("project", src)
+		for _, p := range pages {
+			if p.Kind != kindFact && p.Kind != kindPointer {
+				continue
+			}
+			out, rec, secret, why := forgetEntry("project", "MEMORY.md", src, noteRef{"MEMORY.md", p.Line, p.ID})
+			if why != "" {
+				continue // an entry whose view reads as other markdown: refused, nothing removed
+			}
+			require.True(t, out != nil, "%q: %s is in the file", src, p.ID)
+			outView, _ := readView("project", out)
+			back, line := restoreEntry(out, outView, &rec)
+			require.Equal(t, p.Line, line, "%q: %s", src, p.ID)
+			if !secret {
+				require.Equal(t, string(src), string(back), "%q: %s", src, p.ID)
+			} else {
+				require.Equal(t, strings.Count(string(src), "\n"), strings.Count(string(back), "\n"), "%q: %s", src, p.ID)
+				require.False(t, redact.Contains(rec.Src), "%q: the record of %s keeps a secret: %q", src, p.ID, rec.Src)
+			}
+		}
+	})
 }

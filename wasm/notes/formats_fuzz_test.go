@@ -163,6 +163,7 @@ func FuzzDecodeForgotten(f *testing.F) {
 		data[:len(data)-15],
 		append([]byte("\r\n  \n"), bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))...),
 		[]byte(`{"v":1,"op":"restore","id":"F-00000000","t":0}`),
+		[]byte(`{"v":1,"t":1,"op":"forget","id":"F-00000009","scope":"project","file":"/m.md","line":3,"section":"B","text":"x","page":"P-5f8637fa0b-2","src":"- x","before":"- w","after":""}`),
 		[]byte(`{"v":1,"op":"forget","id":"F-00000000","scope":"local","file":"f.md","line":1e30,"text":"x","src":"y"}`),
 		[]byte(`{"v":"1","op":7,"id":["F-00000000"]}` + "\n[]\nnull\n"),
 		[]byte("{\"v\":1,\"op\":\"forget\",\"id\":\"F-00000001\",\"scope\":\"global\",\"file\":\"/m.md\",\"line\":2,\"text\":\"caf\xe9\",\"src\":\"- \\ud800\\n\"}"),

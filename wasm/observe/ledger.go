@@ -424,75 +424,24 @@ const (
 // error ends the reading and is returned.
 func readLedger(read func(off int64, dst []byte) (int, error), piece []byte, each func(r Record, line []byte)) ([]Problem, error) {
 	var probs []Problem
-	line := 0
-	one := func(ln []byte, torn bool) {
-		line++
-		if line == 1 {
-			ln = bytes.TrimPrefix(ln, []byte("\xEF\xBB\xBF"))
-		}
-		if ln = bytes.TrimSpace(ln); len(ln) == 0 {
-			return
-		}
+	err := jsonl.Read(read, piece, maxLedgerLine, func(n int, ln []byte, torn bool) bool {
 		r, err := decode(ln)
 		if err != nil {
 			msg := err.Error()
 			if torn {
 				msg = "torn last line (a write was interrupted; the next write starts on a new line): " + msg
 			}
-			probs = append(probs, Problem{Line: line, Msg: msg})
-			return
+			probs = append(probs, Problem{Line: n, Msg: msg})
+			return true
 		}
-		r.Line = line
+		r.Line = n
 		each(r, ln)
-	}
-	long := func() {
-		line++
-		probs = append(probs, Problem{Line: line, Msg: "longer than " + itoa(maxLedgerLine) + " bytes; skipped (the lines after it still load)"})
-	}
-	var carry []byte // the start of a line that did not end in its piece
-	skipping := false
-	for off := int64(0); ; {
-		k, err := read(off, piece)
-		if err != nil {
-			return nil, err
-		}
-		if k == 0 {
-			break
-		}
-		off += int64(k)
-		for data := piece[:k]; len(data) > 0; {
-			i := bytes.IndexByte(data, '\n')
-			if i < 0 {
-				switch {
-				case skipping:
-				case len(carry)+len(data) > maxLedgerLine:
-					skipping, carry = true, carry[:0]
-				default:
-					carry = append(carry, data...)
-				}
-				break
-			}
-			ln := data[:i]
-			switch {
-			case skipping:
-				long()
-				skipping = false
-			case len(carry) > 0:
-				if len(carry)+len(ln) > maxLedgerLine {
-					long()
-				} else {
-					one(append(carry, ln...), false)
-				}
-			default:
-				one(ln, false)
-			}
-			carry, data = carry[:0], data[i+1:]
-		}
-	}
-	if skipping {
-		long()
-	} else if len(carry) > 0 {
-		one(carry, true)
+		return true
+	}, func(n int) {
+		probs = append(probs, Problem{Line: n, Msg: "longer than " + itoa(maxLedgerLine) + " bytes; skipped (the lines after it still load)"})
+	})
+	if err != nil {
+		return nil, err
 	}
 	return probs, nil
 }

@@ -200,12 +200,14 @@ func checkPrefilter(t *testing.T, s string) {
 	}
 }
 
-// scanEvery is scan without the prefilter: every pattern over the whole text.
+// scanEvery is scan without the prefilter: every pattern over the whole
+// text, without its format characters (as scan reads it).
 func scanEvery(s string) []Finding {
 	setupOnce.Do(setup)
+	plain, cuts := withoutFormat(s)
 	var r run
-	r.patterns(s, 0, len(s), allPatterns)
-	return r.result()
+	r.patterns(plain, 0, len(plain), allPatterns)
+	return original(r.result(), cuts)
 }
 
 func holdsTrigger(match string, triggers []string) bool {

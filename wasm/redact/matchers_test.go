@@ -126,6 +126,22 @@ var matcherEdges = []string{
 	"lösenord", "LÖSENORDET", "lÖsenord", "losenord", "lösenorden", "hasło", "HASŁO", "hasŁo", "hasła", "haslo", "xhasło", "hasłox",
 	"şifre", "Şifre", "ŞİFRE", "ŞIFRE", "şİfre", "şifrem", "şifresi", "şifreniz", "şifremx", "şifresİ", "xşifre", "şifr", "\xc5", "\xc5\x9f",
 	"şifrenizm", "şifre_", "ł", "Ło",
+	// a password on a command line: the command, the rest of its line, the
+	// flag and its value's forms.
+	"mysql -pabc", "mysql -p abc", "mysql -p", "xmysql -pabc", "mysqlx -pabc", "mysqldump -pabc", "mysqlsh\t-p\"a b\"", "mysql-workbench -pabc",
+	"mariadb-dump -u r -p'x y'", "mysql; -pabc", "mysql | -pabc", "mysql && x -pabc", "mysql\n-pabc", "mysql -p\"\" -pabc", "mysql -p\"ab", "mysql -p'a\nb' -pc",
+	"mysql mysql -p mysql -pok", "echo mysql ; mysql -p -pOK", "mysql -P3306 -pabc;def", "mysql -p$PW -pabc",
+	"sshpass -p abc", "sshpass -pabc", "sshpass -p", "sshpass -p \t 'a b'", "sshpass -P x -p y", "xsshpass -p abc", "sshpass -e ssh -p 22",
+	"curl -u a:b", "curl -ua:b", "curl -u a", "curl -u a: x", "curl -u :b", "curl --user a:b", "curl --user=a:b", "curl --usera:b", "curl --user-agent x -u y:z",
+	"curl -u \"a:b c\"", "curl -u 'a:b'", "curl -u \"a b:c\"", "curl -u \"ab\" -u c:d", "curl -u 'a:\nb'", "curl -u a:b:c", "curl -u \"a:b", "curl -u ''a:b",
+	"docker login -p abc", "docker login -pabc", "docker  login --password abc", "docker login --password=abc", "docker login --password-stdin x -p y",
+	"podman login\t-u a -p 'b c'", "docker-compose login -p x", "xdocker login -p x", "docker loginx -p x", "docker login; -p x", "oras login -p",
+	// telegram: the id's digits, the AA, the 33 characters and \b.
+	"123456789:AA" + strings.Repeat("a", 33), "1234567:AA" + strings.Repeat("a", 33), "12345678901:AA" + strings.Repeat("a", 33),
+	"x12345678:AA" + strings.Repeat("a", 33), "12345678:AA" + strings.Repeat("a", 34), "12345678:AA" + strings.Repeat("-", 33) + "a",
+	"12345678:Aa" + strings.Repeat("a", 33), "1234567890:AA" + strings.Repeat("_", 33) + "-", "-12345678:AA" + strings.Repeat("a", 32),
+	// format characters inside a token, a label and a trigger.
+	"ghp_abc\u200b" + strings.Repeat("a", 30), "pass\u200dword=hunter22x", "\ufeffpassword=hunter22x", "mysql -p\u00adabc", "ghp_\U000e0041" + strings.Repeat("a", 30),
 	// Kelvin sign and long s: never ASCII letters.
 	"api_\u212aey = hunter22x", "\u017fecret: hunter22x", "machine a login b pa\u017f\u017fword c",
 }

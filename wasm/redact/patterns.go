@@ -82,6 +82,9 @@ func newPatterns() []*pattern {
 			// the query (expiry, permissions) stays readable.
 			find: findAzureSAS},
 		{kind: "jwt", triggers: []string{"eyj"}, find: findJWT},
+		{kind: "telegram-token", triggers: []string{":aa"},
+			// A bot's id, ':' and 35 characters starting with AA.
+			find: findTelegramToken},
 		{kind: "bearer", triggers: []string{"bearer"}, find: findBearer},
 		{kind: "auth-header", triggers: []string{"authorization"},
 			// Bearer has its own pattern (it also appears outside headers).
@@ -119,6 +122,11 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc},
+		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login"},
+			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
+			// curl -u user:PW, docker login -p PW (shell.go); "mysql -p" alone
+			// prompts.
+			find: findCommandPassword, span: commandValue},
 	}
 }
 

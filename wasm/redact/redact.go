@@ -58,14 +58,25 @@ func String(s string) (string, []string) {
 	return apply(s, Find(s))
 }
 
-// Lines is String for text whose line numbers matter (a markdown file whose
-// pages are named by line): a secret that spans lines (a PEM key) becomes its
-// mark followed by the newlines it covered, so every later line keeps its
-// number.
+// Lines is String for text whose lines matter (a markdown file whose pages
+// are named by line and whose entries end at a blank line): a secret that
+// spans lines (a PEM key) becomes its mark on each line it covers, after
+// the line's indentation, so every line keeps its number and a line that
+// held text still holds some. A line's "\r" stays.
 //
-//	Lines("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nnext") => "[REDACTED:private-key]\n\nnext", [private-key]
+//	Lines("-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nnext") => "[REDACTED:private-key]\n[REDACTED:private-key]\n[REDACTED:private-key]\nnext", [private-key]
+//	Lines("- key:\n  -----BEGIN PRIVATE KEY-----\n  MIIE\n  -----END PRIVATE KEY-----\n") => "- key:\n  [REDACTED:private-key]\n  [REDACTED:private-key]\n  [REDACTED:private-key]\n", [private-key]
 func Lines(s string) (string, []string) {
-	found := Find(s)
+	return MarkLines(s, Find(s))
+}
+
+// MarkLines is Lines for findings a caller made itself, in order and
+// disjoint: of a form of s whose bytes are s's, as an entry's lines read as
+// one line (its line ends as blanks), so a label at the end of one line and
+// its value on the next are one secret.
+//
+//	MarkLines("- pw:\n  hunter2x9\n", Find("- pw:   hunter2x9 ")) => "- pw:\n  [REDACTED:secret]\n", [secret]
+func MarkLines(s string, found []Finding) (string, []string) {
 	if len(found) == 0 {
 		return s, nil
 	}
@@ -74,8 +85,22 @@ func Lines(s string) (string, []string) {
 	last := 0
 	for _, f := range found {
 		b.WriteString(s[last:f.Start])
-		b.WriteString(mark(f.Kind))
-		b.WriteString(strings.Repeat("\n", strings.Count(s[f.Start:f.End], "\n")))
+		m := mark(f.Kind)
+		for k, part := range strings.Split(s[f.Start:f.End], "\n") {
+			if k > 0 {
+				b.WriteByte('\n')
+				lead := len(part) - len(strings.TrimLeft(part, " \t"))
+				b.WriteString(part[:lead])
+				part = part[lead:]
+			}
+			cr := strings.HasSuffix(part, "\r")
+			if k == 0 || strings.TrimSpace(part) != "" {
+				b.WriteString(m)
+			}
+			if cr {
+				b.WriteByte('\r')
+			}
+		}
 		last = f.End
 		kinds = append(kinds, f.Kind)
 	}
@@ -122,8 +147,23 @@ const markOpen = "[REDACTED:"
 // lines that hold one, or, for a pattern whose matches span lines, on the
 // whole text. Matches that touch an existing mark are skipped: that is what
 // makes redaction idempotent.
+//
+// A text with format characters (format.go) is scanned without them, and
+// the findings mapped back to it.
 func scan(s string, first bool) []Finding {
 	setupOnce.Do(setup)
+	found, format := scanPlain(s, first)
+	if !format {
+		return found
+	}
+	plain, cuts := withoutFormat(s)
+	found, _ = scanPlain(plain, first)
+	return original(found, cuts)
+}
+
+// scanPlain is scan of a text without format characters; it gives up as
+// soon as it meets one (format).
+func scanPlain(s string, first bool) (found []Finding, format bool) {
 	var r run
 	r.first = first
 	var textMask, lineMask uint64
@@ -133,12 +173,15 @@ func scan(s string, first bool) []Finding {
 			if lineMask&multiline != lineMask {
 				r.patterns(s, lineStart, i, lineMask&^multiline)
 				if r.done() {
-					return r.result()
+					return r.result(), false
 				}
 			}
 			textMask |= lineMask
 			lineMask, lineStart = 0, i+1
 			continue
+		}
+		if s[i] >= 0xC2 && formatLen(s, i) > 0 {
+			return nil, true
 		}
 		if !mayStartTrigger(s, i) {
 			continue
@@ -150,7 +193,7 @@ func scan(s string, first bool) []Finding {
 		}
 	}
 	r.patterns(s, 0, len(s), textMask&multiline)
-	return r.result()
+	return r.result(), false
 }
 
 // run collects the matches of one scan.

@@ -173,3 +173,65 @@ func TestLinesKeepsEveryLineNumber(t *testing.T) {
 		t.Fatalf("not idempotent: %q", again)
 	}
 }
+
+// A password on a command line is a secret; the flag alone, a port, or a
+// value that names where the password lives is not.
+func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"mysql -u root -pS3cret shop", "mysql -u root -p[REDACTED:secret] shop"},
+		{"mysqldump -uroot -p'two words' shop", "mysqldump -uroot -p'[REDACTED:secret]' shop"},
+		{"mysql -u root -p shop", "mysql -u root -p shop"},
+		{"mysql -h db -P 3306 -p", "mysql -h db -P 3306 -p"},
+		{"mysql -p$MYSQL_PWD shop", "mysql -p$MYSQL_PWD shop"},
+		{"cd /srv; mysql -u app; ls -pa", "cd /srv; mysql -u app; ls -pa"},
+		{"curl -u ada:Pa55word https://x.example", "curl -u ada:[REDACTED:secret] https://x.example"},
+		{`curl --user "ci:two words" https://x.example`, `curl --user "ci:[REDACTED:secret]" https://x.example`},
+		{"curl -u ada https://x.example:8443/v1", "curl -u ada https://x.example:8443/v1"},
+		{`curl -u "$USER:$TOKEN" https://x.example`, `curl -u "$USER:$TOKEN" https://x.example`},
+		{"sshpass -p S3cret ssh deploy@host", "sshpass -p [REDACTED:secret] ssh deploy@host"},
+		{"ssh -p 22 deploy@host", "ssh -p 22 deploy@host"},
+		{`sshpass -p "$(pass show deploy)" ssh host`, `sshpass -p "$(pass show deploy)" ssh host`},
+		{"docker login -u ada -p d0cker registry.example.com", "docker login -u ada -p [REDACTED:secret] registry.example.com"},
+		{"docker run -p 8080:80 nginx", "docker run -p 8080:80 nginx"},
+		{"docker login -u ada --password-stdin r.example", "docker login -u ada --password-stdin r.example"},
+		{"bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsEXA ok", "bot [REDACTED:telegram-token] ok"},
+		{"release 20261127:AAfix flaky test", "release 20261127:AAfix flaky test"},
+	} {
+		if got, _ := String(tt.in); got != tt.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// A format character (a zero-width space, a joiner, a soft hyphen, a
+// byte-order mark) inside a secret or its label hides nothing: the text is
+// matched without them, and the mark covers them too.
+func TestFormatCharactersDoNotHideASecret(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"push with ghp_abcdefghij\u200bklmnopqrstuvwxyz0123456789", "push with [REDACTED:github-token]"},
+		{"\u200bghp_abcdefghijklmnopqrstuvwxyz0123456789\u200b.", "\u200b[REDACTED:github-token]\u200b."},
+		{"DB_PASS\u200dWORD=hunter22x", "DB_PASS\u200dWORD=[REDACTED:secret]"},
+		{"my pass\u00adword is hunter2x9", "my pass\u00adword is [REDACTED:secret]"},
+		{"\ufeffpassword=hunter22x\n", "\ufeffpassword=[REDACTED:secret]\n"},
+		{"AKIA\u2060ABCDEFGHIJKLMNOP", "[REDACTED:aws-key]"},
+		{"a zero\u200bwidth space in prose", "a zero\u200bwidth space in prose"},
+	} {
+		if got, _ := String(tt.in); got != tt.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+		if Contains(tt.in) != (tt.in != tt.want) {
+			t.Errorf("Contains(%q) = %v", tt.in, Contains(tt.in))
+		}
+	}
+}
+
+// A key that spans an entry's continuation lines leaves each of them with
+// text: a blank line would end the entry, and the entry in the view would
+// not be the entry in the file.
+func TestLinesKeepsEveryLineThatHeldText(t *testing.T) {
+	in := "- deploy key:\n  -----BEGIN RSA PRIVATE KEY-----\r\n  MIIEabc\n\n  -----END RSA PRIVATE KEY-----\n- next\n"
+	want := "- deploy key:\n  [REDACTED:private-key]\r\n  [REDACTED:private-key]\n\n  [REDACTED:private-key]\n- next\n"
+	if got, _ := Lines(in); got != want {
+		t.Fatalf("Lines(%q)\n got %q\nwant %q", in, got, want)
+	}
+}

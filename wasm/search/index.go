@@ -1,6 +1,10 @@
 package search
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/redact"
+)
 
 // Index is the search index of every source, kept in the module's memory
 // from one search to the next. Update rebuilds a source only when its
@@ -118,6 +122,7 @@ func (bd *builder) build(docs []Doc) *part {
 		bd.pairs, bd.ends = bd.pairs[:0], bd.ends[:0]
 		for i := lo; i < hi; i++ {
 			d := &docs[i]
+			hide(d)
 			n := 0
 			add := func(w string, _, _ int) {
 				id := bd.term(p, w)
@@ -149,6 +154,17 @@ func (bd *builder) build(docs []Doc) *part {
 	}
 	bd.seen = nil
 	return p
+}
+
+// hide redacts an entry before it is indexed: what redaction removes is
+// neither found nor quoted, so a search for a secret's value (a guess to
+// confirm) finds nothing, whichever store the entry came from.
+func hide(d *Doc) {
+	for _, s := range [...]*string{&d.Title, &d.Text, &d.Extra} {
+		if redact.Contains(*s) {
+			*s, _ = redact.String(*s)
+		}
+	}
 }
 
 // block lays out the postings of the entries from lo whose pairs the

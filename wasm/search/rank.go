@@ -75,6 +75,16 @@ func coordination(matched, terms int) float64 {
 //	entries: D-1 "Use PostgreSQL for the primary database", MEMORY.md:3 "Run tests with -race"
 //	Search("which databases", 5, now) => [D-1]
 func (x *Index) Search(q string, limit int, now int64) []Hit {
+	return x.search(q, limit, now, false)
+}
+
+// ForForget is Search for a forget by words (ToForget): the entries
+// forgotten already (Doc.Gone) are ranked too.
+func (x *Index) ForForget(q string, now int64) []Hit {
+	return x.search(q, MaxLimit, now, true)
+}
+
+func (x *Index) search(q string, limit int, now int64, gone bool) []Hit {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
@@ -132,6 +142,10 @@ func (x *Index) Search(q string, limit int, now int64) []Hit {
 		}
 		for _, d := range touched {
 			doc := &p.docs[d]
+			if doc.Gone && !gone {
+				acc[d], cnt[d] = 0, 0
+				continue
+			}
 			s := float64(acc[d]) * coordination(int(cnt[d]), len(terms)) * kindWeight[doc.Kind] * markWeight(doc.Mark) * recency(doc.Time, now)
 			top.add(candidate{part: int32(pi), doc: d, score: s})
 			acc[d], cnt[d] = 0, 0
@@ -227,24 +241,44 @@ const ClearLead = 1.5
 // lists to choose from.
 const MaxCandidates = 5
 
-// ToForget picks what a forget by words removes among hits (best first):
-// of the entries a forget can remove (Forgettable), the best when it is the
-// only one or ClearLead times the second's score; else at most
-// MaxCandidates to choose from. Both nil: none can be removed.
+// ToForget is what a forget by words removes, from the hits of ForForget:
+// the best decision or note when it is the only one or ClearLead times the
+// second's score; else at most MaxCandidates to choose from. Both nil: none
+// can be removed. A best that is gone (Doc.Gone) is returned as it is: the
+// entry the words name was forgotten already, and no other one is.
 //
 //	ToForget([note 3.0, decision 1.0]) => the note, nil
 //	ToForget([note 3.0, decision 2.5]) => nil, both
+//	ToForget([gone note 3.0, note 1.0]) => the gone note, nil
 func ToForget(hits []Hit) (best *Hit, cands []Hit) {
+	live := map[string]bool{}
 	for _, h := range hits {
 		if h.Doc.Forgettable() {
-			cands = append(cands, h)
+			live[h.Doc.Text] = true
+		}
+	}
+	var all []Hit
+	for _, h := range hits {
+		// A gone entry that reads as a live one is that entry, forgotten
+		// since the index read its file or written again: the live one
+		// stands for both.
+		if h.Doc.Kind == Decision || h.Doc.Kind == Note && !(h.Doc.Gone && live[h.Doc.Text]) {
+			all = append(all, h)
 		}
 	}
 	switch {
-	case len(cands) == 0:
+	case len(all) == 0:
 		return nil, nil
-	case len(cands) == 1 || cands[0].Score >= ClearLead*cands[1].Score:
-		return &cands[0], nil
+	case len(all) == 1 || all[0].Score >= ClearLead*all[1].Score:
+		return &all[0], nil
+	}
+	for _, h := range all {
+		if !h.Doc.Gone {
+			cands = append(cands, h)
+		}
+	}
+	if len(cands) == 0 {
+		return &all[0], nil
 	}
 	if len(cands) > MaxCandidates {
 		cands = cands[:MaxCandidates]

@@ -44,7 +44,8 @@ func (k Kind) String() string {
 type Doc struct {
 	Kind Kind
 	// Ref is the full citation: a decision's id, a note's
-	// "<absolute file>:<line>", a session file's absolute path and line.
+	// "<absolute file>:<line>#<page id>", a session file's absolute path and
+	// line; for an entry that is Gone, what restores it.
 	// memory_forget takes the Ref of a decision or a note.
 	Ref string
 	// Cite is the citation a person reads at 80 columns: the id, the file
@@ -59,11 +60,16 @@ type Doc struct {
 	// Time is when the entry was written or last changed (Unix ms), 0 when
 	// unknown.
 	Time int64
+	// Gone: an entry forgotten and not restored, whose Ref is what restores
+	// it. A search leaves it out; a forget by words finds it, so one that
+	// names an entry forgotten already (by another process, a moment ago)
+	// says so rather than forget another entry the words also match.
+	Gone bool
 }
 
 // Forgettable reports whether memory_forget can remove the entry: a
 // decision or a note; observations and past sessions are history.
-func (d *Doc) Forgettable() bool { return d.Kind == Decision || d.Kind == Note }
+func (d *Doc) Forgettable() bool { return (d.Kind == Decision || d.Kind == Note) && !d.Gone }
 
 // Source is one unit the index rebuilds at once: a file, a log, a session.
 type Source struct {

@@ -294,3 +294,44 @@ func TestToForget(t *testing.T) {
 		t.Errorf("nothing removable: %v %v", best, cands)
 	}
 }
+
+// Issue 25, item 11: a search for a secret's value finds nothing, whichever
+// store handed the entry in: the index holds what redaction leaves, so a
+// hit cannot confirm a guess. The label around it is still found, its value
+// marked.
+func TestSearchFindsNothingByWhatRedactionRemoves(t *testing.T) {
+	var x Index
+	x.Update([]Source{docs(
+		Doc{Kind: Decision, Ref: "D-1", Title: "Staging DB", Text: "Connect with DB_PASSWORD=hunter22x from the vault"},
+		Doc{Kind: Note, Ref: "n:1", Text: "deploy bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsEXA", Extra: "Deploy"},
+		Doc{Kind: Message, Ref: "s:1", Text: "User: mysql -u root -pS3cretEXAMPLE shop"},
+	)})
+	for _, q := range []string{"hunter22x", "AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsEXA", "S3cretEXAMPLE", "123456789"} {
+		require.Equal(t, "", refs(x.Search(q, 5, now)), "a search for %q", q)
+	}
+	hits := x.Search("DB_PASSWORD vault", 5, now)
+	require.Equal(t, "D-1", refs(hits))
+	require.Equal(t, "Staging DB — Connect with DB_PASSWORD=[REDACTED:secret] from the vault", hits[0].Snippet)
+}
+
+// An entry forgotten (Doc.Gone) is left out of a search, and found by a
+// forget by words, which then names it rather than another entry; a gone
+// entry that reads as a live one is that entry.
+func TestForgottenEntriesAreFoundOnlyByAForgetByWords(t *testing.T) {
+	var x Index
+	x.Update([]Source{docs(
+		Doc{Kind: Note, Ref: "F-1a2b3c4d", Cite: "MEMORY.md", Text: "We deploy with make ship on Fridays", Gone: true},
+		Doc{Kind: Note, Ref: "n:3", Text: "Ship the changelog with every release"},
+	)})
+	require.Equal(t, "n:3", refs(x.Search("deploy make ship fridays", 5, now)))
+	best, _ := ToForget(x.ForForget("deploy make ship fridays", now))
+	require.True(t, best != nil && best.Doc.Ref == "F-1a2b3c4d" && best.Doc.Gone, "the gone entry: %v", best)
+
+	x = Index{}
+	x.Update([]Source{docs(
+		Doc{Kind: Note, Ref: "F-1a2b3c4d", Text: "We deploy with make ship on Fridays", Gone: true},
+		Doc{Kind: Note, Ref: "n:4", Text: "We deploy with make ship on Fridays"},
+	)})
+	best, cands := ToForget(x.ForForget("deploy make ship fridays", now))
+	require.True(t, best != nil && best.Doc.Ref == "n:4" && cands == nil, "the live one stands for both: %v %v", best, cands)
+}

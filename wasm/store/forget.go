@@ -7,15 +7,15 @@ package store
 // (ok false).
 type Forgetter interface {
 	// Forget removes the entry ref names (a reference the store's search
-	// hits carry: a decision id or an unambiguous suffix of one; a note's
-	// "<absolute file>:<line>"), keeping what brings it back. ok is false
-	// when ref is not one of the store's; err is a refusal, in words for
-	// the person or the model (nothing was removed).
-	Forget(out *Out, ref string) (f Forgot, ok bool, err error)
+	// hits carry: a decision id; a note's "<absolute file>:<line>#<page
+	// id>"), keeping what brings it back. ok is false when ref is not one
+	// of the store's; err is a refusal, in words for the person or the
+	// model (nothing was removed).
+	Forget(out *Out, ref Ref) (f Forgot, ok bool, err error)
 	// Restore brings back an entry Forget removed: ref is a Forgot.Restore
 	// this store handed out (in this session or an earlier one). It says
 	// what it restored, in one line. ok and err as for Forget.
-	Restore(out *Out, ref string) (said string, ok bool, err error)
+	Restore(out *Out, ref Ref) (said string, ok bool, err error)
 	// Forgotten is what Forget removed, in this session or an earlier one,
 	// that Restore may still bring back: newest first, at most limit, each
 	// with its Restore reference, when it was removed (At) and a Said of
@@ -24,6 +24,17 @@ type Forgetter interface {
 	// The orchestrator asks it only of a store the gate lets read, after
 	// its Ready (as it asks a Searcher).
 	Forgotten(out *Out, limit int) []Forgot
+}
+
+// Ref is what a forget or a restore was given.
+type Ref struct {
+	ID string
+	// Typed: a person typed it at a command (/memory forget, pimem memory
+	// restore), where a store may take a short form it can resolve (the
+	// unambiguous end of a decision id). A tool's call (the model's, an MCP
+	// client's) names whole ids only, as the results it read cite them: a
+	// hit's number is not the end of an id.
+	Typed bool
 }
 
 // Forgot is what Forget removed.

@@ -3,6 +3,7 @@ package store
 import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/registry"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // Out collects the effects of one export call into the envelope the host reads
@@ -274,8 +275,14 @@ func (o *Out) Tools(active []string) {
 	o.add(w.Close())
 }
 
-// ToolResult is the tool export's answer to the model.
+// ToolResult is the tool export's answer to the model (or an MCP client).
+// Its text is redacted here, for every tool: an answer may say back what
+// the call was given (a query, an id, an argument's name), and a tool's
+// caller is a model, whose provider must not receive a secret from us.
 func (o *Out) ToolResult(text string, isError bool, details []byte) {
+	if redact.Contains(text) {
+		text, _ = redact.String(text)
+	}
 	w := jsonw.Open(nil)
 	w.Str("t", "tool_result")
 	w.Str("text", text)

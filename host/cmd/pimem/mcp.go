@@ -5,7 +5,8 @@ package main
 // over stdio, on the same core pi loads (issue 20, decision 014). This file
 // only translates: the tools, their schemas and results, the resources and
 // the prompt's text all come from the core (a rule here is a bug, as in
-// pi's adapter).
+// pi's adapter), and every message it writes passes through the core's
+// redact export (mcpCore.redacted), the SDK's own errors included.
 //
 //	MCP                          core
 //	initialize (capabilities) -> session_start {mode:"mcp", hasUI: the client elicits}
@@ -73,6 +74,12 @@ type mcpCore struct {
 	// ended: the session is shut down (mu guards it); a call that comes
 	// after is refused, so no core call starts while the process exits.
 	ended bool
+	// red is a second instance of the core, with no session, that every
+	// message the server writes goes through (redacted): the first may be
+	// held for minutes by a call waiting for a person while the server
+	// writes. redMu guards it.
+	redMu sync.Mutex
+	red   *host.Driver
 }
 
 // mcpServe runs the server until the client closes its input.
@@ -98,7 +105,7 @@ func mcpServe(o options, argv []string, in io.ReadCloser, out io.WriteCloser, st
 	sig, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	context.AfterFunc(sig, stop)
-	w := &lockedWriter{w: out}
+	w := &lockedWriter{w: out, redact: c.redacted}
 	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(sig, in, w, c.waitingForPerson), Writer: w, MaxLineLength: -1})
 	c.shutdown()
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
@@ -131,7 +138,13 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		rt.Close(ctx)
 		return nil, nil, err
 	}
-	closeCore := func() { inst.Close(); rt.Close(ctx) }
+	red, err := rt.NewInstance(ctx, host.Config{FS: fsys.NewOS(), Log: logTo(stderr)})
+	if err != nil {
+		inst.Close()
+		rt.Close(ctx)
+		return nil, nil, err
+	}
+	closeCore := func() { inst.Close(); red.Close(); rt.Close(ctx) }
 	reg, err := readRegistry(inst)
 	if err != nil {
 		closeCore()
@@ -145,7 +158,12 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		return nil, nil, errors.New("this core module serves no MCP tools (it is older than this pimem); rebuild it with `make wasm` or pass --wasm")
 	}
 	c := &mcpCore{d: &host.Driver{Inst: inst, Stdout: io.Discard, Stderr: stderr}, session: session, stderr: stderr,
-		pending: map[string]*waitingCall{}, closing: make(chan struct{}), listed: map[string]string{}}
+		pending: map[string]*waitingCall{}, closing: make(chan struct{}), listed: map[string]string{},
+		red: &host.Driver{Inst: red, Stdout: io.Discard, Stderr: stderr}}
+	if res, err := c.red.Run("redact", []byte("{}")); err != nil || len(res.Outputs) != 1 {
+		closeCore()
+		return nil, nil, errors.New("this core module cannot redact what pimem mcp sends (it is older than this pimem); rebuild it with `make wasm` or pass --wasm")
+	}
 	c.server = mcp.NewServer(&mcp.Implementation{Name: "pimem", Title: "pi-memory", Version: reg.Version}, &mcp.ServerOptions{
 		Instructions: "pi-memory: this project's decisions, notes and earlier pi sessions. Search before answering about earlier work, rules or preferences; remember lasting preferences; decisions are the user's: propose them.",
 		InitializedHandler: func(ctx context.Context, req *mcp.InitializedRequest) {
@@ -630,23 +648,64 @@ func readFrame(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	}
 }
 
+// redacted is msg, one JSON-RPC message and its newline, as the core's
+// redact export leaves it (every string redacted by the core's one rule):
+// every message the server writes goes through it, its own and its SDK's (an
+// error that quotes a tool's name, an argument or a URI the client sent).
+// A message the core could not check is not sent as it was: a response
+// becomes an error that says so, with its id; anything else is dropped.
+func (c *mcpCore) redacted(msg []byte) []byte {
+	body := bytes.TrimRight(msg, "\n")
+	c.redMu.Lock()
+	res, err := c.red.Run("redact", body)
+	c.redMu.Unlock()
+	if err == nil && res.Exit == 0 && len(res.Outputs) == 1 {
+		return append([]byte(res.Outputs[0]), '\n')
+	}
+	if err == nil {
+		err = errors.New("no answer" + problems(mcpResult{Result: res}))
+	}
+	fmt.Fprintln(c.stderr, "pimem: a message was not sent: its check for secrets failed: "+err.Error())
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
+		return nil
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{
+		"code": -32603, "message": "Internal error: pimem could not check its answer for secrets, so it was not sent",
+	}})
+	return append(b, '\n')
+}
+
 // lockedWriter writes whole messages, the SDK's and frames' parse errors,
-// one at a time.
+// one at a time, each through redact (mcpCore.redacted) first.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.WriteCloser
+	mu     sync.Mutex
+	w      io.WriteCloser
+	redact func(msg []byte) []byte
 	// requests passed to the SDK and responses it wrote, counted so the
 	// end of input can wait for the answers (frames).
 	requests, responses int
 }
 
 func (l *lockedWriter) Write(b []byte) (int, error) {
+	out := b
+	if l.redact != nil {
+		out = l.redact(b)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, response := rpcKind(bytes.TrimSpace(b)); response {
 		l.responses++
 	}
-	return l.w.Write(b)
+	if len(out) == 0 {
+		return len(b), nil
+	}
+	if _, err := l.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }
 
 func (l *lockedWriter) asked() {

@@ -666,3 +666,41 @@ func TestMCPEndsOnSIGTERMAfterTheCallInProgress(t *testing.T) {
 		require.True(t, l == "" || l == "## Notes" || regexp.MustCompile(`^- \w+ \w+ \w+$`).MatchString(l), "a whole line: %q", l)
 	}
 }
+
+// Issue 25, item 12: the server echoed what the client sent, unredacted:
+// a query, an id, an unknown argument's and tool's name, a resource's URI
+// in error.data, a method's name, a version tag. Every message it writes
+// now passes through the core's redact export: nothing a client sends that
+// redaction removes comes back, and every request is still answered.
+func TestMCPSaysBackNoSecretTheClientSent(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+	p := startMCP(t, dir, agent, `{}`)
+	var seen []string
+	for i, line := range []string{
+		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"deploy with TOKEN"}}}`,
+		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_forget","arguments":{"id":"TOKEN"}}}`,
+		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_forget","arguments":{"query":"TOKEN"}}}`,
+		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"x","TOKEN":1}}}`,
+		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"TOKEN","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"pimem://notes/TOKEN"}}`,
+		`{"jsonrpc":"2.0","id":%d,"method":"prompts/get","params":{"name":"TOKEN"}}`,
+		`{"jsonrpc":"2.0","id":%d,"method":"TOKEN/list"}`,
+		`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":7,"x":"TOKEN"}}`,
+		`{"jsonrpc":"TOKEN","id":%d,"method":"tools/list"}`,
+	} {
+		id := float64(200 + i)
+		p.send(t, strings.ReplaceAll(fmt.Sprintf(line, int(id)), "TOKEN", handToken))
+		var m map[string]any
+		if strings.Contains(line, `"jsonrpc":"TOKEN"`) {
+			m = p.next(t, "the error for "+line, func(m map[string]any) bool { return m["error"] != nil && m["id"] == nil })
+		} else {
+			m = p.answer(t, id)
+		}
+		b, _ := json.Marshal(m)
+		seen = append(seen, string(b))
+		require.False(t, strings.Contains(string(b), handToken) || strings.Contains(string(b), handToken[4:]), "%s\nanswered %s", line, b)
+	}
+	require.Contains(t, strings.Join(seen, "\n"), "[REDACTED:github-token]")
+	p.in.Close()
+	require.Equal(t, 0, p.exits(t))
+}

@@ -42,3 +42,76 @@ func Lines(data []byte, each func(n int, line []byte, torn bool) bool) {
 		}
 	}
 }
+
+// Read is Lines over a file read through read (ReadAt's shape: 0 bytes at
+// its end) len(piece) bytes at a time, whatever its size: only a line that
+// does not end in its piece is kept whole across pieces, up to maxLine
+// bytes; a longer one is not held but given to long with its number (the
+// lines after it still count). read's error ends the reading and is
+// returned.
+func Read(read func(off int64, dst []byte) (int, error), piece []byte, maxLine int, each func(n int, line []byte, torn bool) bool, long func(n int)) error {
+	n := 0
+	var carry []byte // the start of a line that did not end in its piece
+	skipping := false
+	one := func(line []byte, torn bool) bool {
+		n++
+		if n == 1 {
+			line = bytes.TrimPrefix(line, bom)
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			return each(n, line, torn)
+		}
+		return true
+	}
+	for off := int64(0); ; {
+		k, err := read(off, piece)
+		if err != nil {
+			return err
+		}
+		if k == 0 {
+			break
+		}
+		off += int64(k)
+		for data := piece[:k]; len(data) > 0; {
+			i := bytes.IndexByte(data, '\n')
+			if i < 0 {
+				switch {
+				case skipping:
+				case len(carry)+len(data) > maxLine:
+					skipping, carry = true, carry[:0]
+				default:
+					carry = append(carry, data...)
+				}
+				break
+			}
+			line := data[:i]
+			data = data[i+1:]
+			switch {
+			case skipping:
+				n++
+				long(n)
+				skipping = false
+			case len(carry) > 0 && len(carry)+len(line) > maxLine:
+				n++
+				long(n)
+			case len(carry) > 0:
+				if !one(append(carry, line...), false) {
+					return nil
+				}
+			default:
+				if !one(line, false) {
+					return nil
+				}
+			}
+			carry = carry[:0]
+		}
+	}
+	switch {
+	case skipping:
+		n++
+		long(n)
+	case len(carry) > 0:
+		one(carry, true)
+	}
+	return nil
+}

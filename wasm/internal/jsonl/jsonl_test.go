@@ -61,3 +61,55 @@ func FuzzLines(f *testing.F) {
 		})
 	})
 }
+
+// readAll is Read over data in pieces of size bytes, its calls written as
+// Lines' test writes them, a long line as "n:LONG".
+func readAll(data []byte, size, maxLine int) string {
+	var got []string
+	read := func(off int64, dst []byte) (int, error) { return copy(dst, data[min(int(off), len(data)):]), nil }
+	Read(read, make([]byte, size), maxLine, func(n int, line []byte, torn bool) bool {
+		s := strconv.Itoa(n) + ":" + string(line)
+		if torn {
+			s += "!"
+		}
+		got = append(got, s)
+		return true
+	}, func(n int) { got = append(got, strconv.Itoa(n)+":LONG") })
+	return strings.Join(got, " ")
+}
+
+func linesAll(data []byte) string {
+	var got []string
+	Lines(data, func(n int, line []byte, torn bool) bool {
+		s := strconv.Itoa(n) + ":" + string(line)
+		if torn {
+			s += "!"
+		}
+		got = append(got, s)
+		return true
+	})
+	return strings.Join(got, " ")
+}
+
+// A file read in pieces of any size gives the lines the whole file gives;
+// a line longer than the bound is named, not held, and the lines after it
+// still count.
+func TestReadInPiecesIsLinesOfTheWholeFile(t *testing.T) {
+	for _, in := range []string{"", "a", "\uFEFFa\r\n\n  \t\nb", "a\nb\n\n", "{\"k\": 1}\n{\"k\": 22}\n{\"k\"", "\n\n\nx"} {
+		for size := 1; size <= 9; size++ {
+			require.Equal(t, linesAll([]byte(in)), readAll([]byte(in), size, 1<<20), "%q in pieces of %d", in, size)
+		}
+	}
+	for size := 1; size <= 9; size++ {
+		require.Equal(t, "1:a 2:LONG 3:b 4:LONG", readAll([]byte("a\n0123456789\nb\n0123456789"), size, 8), "pieces of %d", size)
+	}
+}
+
+// Any bytes in pieces of any size: the lines of the whole file.
+func FuzzReadInPieces(f *testing.F) {
+	f.Add([]byte("\uFEFF{\"a\":1}\r\n\n{\"b\":2}"), uint8(3))
+	f.Add([]byte("\xef\xbb\xbf\n"), uint8(1))
+	f.Fuzz(func(t *testing.T, data []byte, size uint8) {
+		require.Equal(t, linesAll(data), readAll(data, int(size%64)+1, 1<<20))
+	})
+}

@@ -1,0 +1,151 @@
+package notes
+
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/redact"
+)
+
+// The view: a memory file as every exit sees it — what is injected, what
+// commands print, what memory_search indexes and quotes, what page tables
+// and recovery records keep. A secret someone wrote into the file by hand
+// stays in the file (it is theirs; /memory verify names the line) and goes
+// nowhere else.
+//
+// One rule decides what the view hides: redaction (wasm/redact) of the file
+// and of each page's lines read as one text, as search reads a page (its
+// Text: the words of its lines joined). So a label at the end of a bullet's
+// first line and its value on a continuation line are one secret, and a
+// passphrase broken across lines goes whole. Each line a secret covers gets
+// its mark after the line's markdown (indentation, a bullet's marker, a
+// heading's hashes, a fence), and a line that held text still does: the
+// view's pages are the file's, line for line, and an entry ends where it
+// ends in the file.
+//
+//	- db password:        - db password:
+//	  hunter2x9       =>    [REDACTED:secret]
+
+// view returns the view of data and its pages, parsed into pages' array. A
+// file without secrets is its own view (no copy); one with secrets is
+// written into redacted's array, returned second to be kept for the next
+// read (docs/decisions/003-tinygo-heap.md).
+func (ps *parser) view(pages []page, scope string, data, redacted []byte) (view, kept []byte, out []page) {
+	out = ps.parse(pages, scope, data)
+	found := union(redact.Find(viewString(data)), ps.entrySecrets(out))
+	view, kept = data, redacted
+	for pass := 0; found != nil && pass < 4; pass++ {
+		v, _ := redact.MarkLines(viewString(view), perLine(viewString(view), found))
+		kept = append(kept[:0], v...)
+		view = kept
+		out = ps.parse(out, scope, view)
+		found = ps.entrySecrets(out)
+	}
+	return view, kept, out
+}
+
+// readView is the view of a file a caller reads once (a search, a forget):
+// its bytes and pages.
+func readView(scope string, data []byte) ([]byte, []page) {
+	var ps parser
+	v, _, pages := ps.view(nil, scope, data, nil)
+	return v, pages
+}
+
+// entrySecrets are the secrets of the pages whose text holds one, each page
+// read as one line (its line ends as blanks), as offsets into the file the
+// pages cover. A page whose text holds a secret its lines read so do not
+// show (their blanks and its words' differ) is one secret, whole.
+func (ps *parser) entrySecrets(pages []page) []redact.Finding {
+	var found []redact.Finding
+	off := 0
+	for i := range pages {
+		p := &pages[i]
+		at := off
+		off += len(p.Src)
+		if !redact.Contains(p.Text) {
+			continue
+		}
+		ps.text = append(ps.text[:0], p.Src...)
+		for k, c := range ps.text {
+			if c == '\n' || c == '\r' {
+				ps.text[k] = ' '
+			}
+		}
+		fs := redact.Find(viewString(ps.text))
+		if fs == nil {
+			fs = []redact.Finding{{Kind: "secret", Start: 0, End: len(p.Src)}}
+		}
+		for _, f := range fs {
+			found = append(found, redact.Finding{Kind: f.Kind, Start: at + f.Start, End: at + f.End})
+		}
+	}
+	return found
+}
+
+// union merges two lists of findings, each in order and disjoint, into one:
+// overlapping findings become one, named for the first.
+func union(a, b []redact.Finding) []redact.Finding {
+	if len(b) == 0 {
+		return a
+	}
+	all := make([]redact.Finding, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		var f redact.Finding
+		if len(b) == 0 || len(a) > 0 && a[0].Start <= b[0].Start {
+			f, a = a[0], a[1:]
+		} else {
+			f, b = b[0], b[1:]
+		}
+		if n := len(all); n > 0 && f.Start < all[n-1].End {
+			all[n-1].End = max(all[n-1].End, f.End)
+			continue
+		}
+		all = append(all, f)
+	}
+	return all
+}
+
+// perLine cuts findings in s at line ends, each part starting after its
+// line's markdown (mdLead), so marking them keeps every line what it is: a
+// bullet, a heading, a fence, an indented continuation.
+func perLine(s string, found []redact.Finding) []redact.Finding {
+	var out []redact.Finding
+	for _, f := range found {
+		for start := f.Start; start < f.End; {
+			ls := strings.LastIndexByte(s[:start], '\n') + 1
+			le := strings.IndexByte(s[start:], '\n')
+			if le < 0 {
+				le = len(s)
+			} else {
+				le += start
+			}
+			body := strings.TrimSuffix(s[ls:le], "\r")
+			from, to := max(start, ls+mdLead(body, ls == 0)), min(f.End, ls+len(strings.TrimRight(body, " \t")))
+			if from < to {
+				out = append(out, redact.Finding{Kind: f.Kind, Start: from, End: to})
+			}
+			start = le + 1
+		}
+	}
+	return out
+}
+
+// mdLead is how many bytes of a line (without its line end) are markdown,
+// not text: a byte-order mark (on the file's first line), indentation, and a
+// bullet's marker, a heading's hashes or a fence's run, with the blanks after
+// them.
+func mdLead(body string, first bool) int {
+	n := 0
+	if first && strings.HasPrefix(body, utf8BOM) {
+		n = len(utf8BOM)
+	}
+	rest := strings.TrimLeft(body[n:], " \t")
+	if _, content, ok := mdBullet(rest); ok {
+		rest = content
+	} else if _, _, ok := mdHeading(rest); ok {
+		rest = strings.TrimLeft(rest, "#")
+	} else if ch, _, _, ok := mdFence(rest); ok {
+		rest = strings.TrimLeft(rest, string(ch))
+	}
+	return len(body) - len(strings.TrimLeft(rest, " \t"))
+}

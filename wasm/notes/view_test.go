@@ -1,0 +1,100 @@
+package notes
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/redact"
+)
+
+// Issue 25, item 10: what is injected hides what search hides. Search reads
+// an entry's lines as one text, so the view does too: a value on a
+// continuation line, after its label on the line before, is a secret.
+func TestViewHidesInAnEntryWhatSearchHides(t *testing.T) {
+	for _, tc := range []struct{ name, src, view string }{
+		{"a label, its value on the next line",
+			"## Db\n- staging db password:\n  hunter2x9\n- Use pgbouncer\n",
+			"## Db\n- staging db password:\n  [REDACTED:secret]\n- Use pgbouncer\n"},
+		{"a sentence broken before its value",
+			"- my password is\n  hunter2x9, keep it safe\n",
+			"- my password is\n  [REDACTED:secret], keep it safe\n"},
+		{"a passphrase across lines",
+			"- passphrase: correct horse\n  battery staple\n",
+			"- passphrase: [REDACTED:secret]\n  [REDACTED:secret]\n"},
+		{"a paragraph",
+			"Deploy notes. The admin password is\nhunter2x9.\n",
+			"Deploy notes. The admin password is\n[REDACTED:secret].\n"},
+		{"a key in continuation lines keeps every line",
+			"- deploy key:\n  -----BEGIN RSA PRIVATE KEY-----\n  MIIEowIBAAKCAQEAexample0123\n  -----END RSA PRIVATE KEY-----\n- next\n",
+			"- deploy key:\n  [REDACTED:private-key]\n  [REDACTED:private-key]\n  [REDACTED:private-key]\n- next\n"},
+		{"CRLF line ends stay",
+			"- db password:\r\n  hunter2x9\r\n",
+			"- db password:\r\n  [REDACTED:secret]\r\n"},
+		{"prose about a password across lines stays",
+			"- the password is\n  rotated every 90 days\n",
+			"- the password is\n  rotated every 90 days\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			view, pages := readView("project", []byte(tc.src))
+			require.Equal(t, tc.view, string(view))
+			for _, p := range pages {
+				require.False(t, redact.Contains(p.Text), "page %d's text, as search reads it, holds a secret: %q", p.Line, p.Text)
+			}
+		})
+	}
+}
+
+// Every secret of the corpus, in a bullet broken across lines at each of
+// its blanks: no page of the view holds it as search reads it, and the
+// view's pages are the file's, line for line (what Forget relies on).
+func TestViewOfEntriesBrokenAcrossLinesHoldsNoSecret(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/secrets/secrets.jsonl")
+	require.NoError(t, err)
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var c struct{ Text string }
+		require.NoError(t, json.Unmarshal([]byte(line), &c))
+		if strings.Contains(c.Text, "\n") {
+			continue
+		}
+		for i := 0; i < len(c.Text); i++ {
+			if c.Text[i] != ' ' {
+				continue
+			}
+			src := "## Notes\n- " + c.Text[:i] + "\n  " + c.Text[i+1:] + "\n- Next entry\n"
+			view, pages := readView("project", []byte(src))
+			for _, p := range pages {
+				require.False(t, redact.Contains(p.Text), "%q: page %d holds a secret in the view %q", src, p.Line, view)
+			}
+			raw := parse("project", []byte(src))
+			require.Equal(t, len(raw), len(pages), "%q: the view %q has other pages", src, view)
+			for k := range raw {
+				require.True(t, raw[k].Line == pages[k].Line && raw[k].Lines == pages[k].Lines && raw[k].Kind == pages[k].Kind,
+					"%q: page %d of the view %q is not the file's", src, k, view)
+			}
+		}
+	}
+}
+
+// FuzzView: any memory file's view keeps its line count, and no page of it
+// holds what redaction finds, read as search reads it.
+func FuzzView(f *testing.F) {
+	for _, s := range []string{
+		"## Db\n- staging db password:\n  hunter2x9\n",
+		"- deploy key:\n  -----BEGIN RSA PRIVATE KEY-----\n  MIIE\n  -----END RSA PRIVATE KEY-----\n",
+		"<!-- password=abc-->\n- x\n",
+		"\ufeff- token:\r\n  ghp_abcdefghijklmnopqrstuvwxyz0123456789\r\n",
+		"```sh\nmysql -u root\n  -pS3cret\n```\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		view, pages := readView("project", src)
+		require.Equal(t, strings.Count(string(src), "\n"), strings.Count(string(view), "\n"), "lines of %q", src)
+		for _, p := range pages {
+			require.False(t, redact.Contains(p.Text), "%q: page %d holds a secret in the view %q", src, p.Line, view)
+		}
+	})
+}
