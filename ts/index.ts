@@ -918,11 +918,24 @@ export function diag(...parts: unknown[]): void {
 		return;
 	}
 	try {
-		const size = fs.statSync(diagnostics.file, { throwIfNoEntry: false })?.size ?? 0;
+		const size = fs.lstatSync(diagnostics.file, { throwIfNoEntry: false })?.size ?? 0;
 		if (size > LOG_MAX_BYTES) fs.renameSync(diagnostics.file, `${diagnostics.file}.1`);
-		fs.appendFileSync(diagnostics.file, `${new Date().toISOString()} ${text}\n`, { mode: 0o600 });
+		appendLog(diagnostics.file, `${new Date().toISOString()} ${text}\n`);
 	} catch {
-		// Nowhere to write it: dropped rather than drawn over the editor.
+		// Nowhere to write it (or not a file of ours): dropped rather than drawn over the editor.
+	}
+}
+
+// Appends to the log as the hosts append to memory files (decision 006): never through a
+// symbolic link (O_NOFOLLOW), never blocking on a FIFO (O_NONBLOCK), only to a regular file.
+function appendLog(file: string, line: string): void {
+	const c = fs.constants;
+	const fd = fs.openSync(file, c.O_WRONLY | c.O_APPEND | c.O_CREAT | c.O_NOFOLLOW | c.O_NONBLOCK, 0o600);
+	try {
+		if (!fs.fstatSync(fd).isFile()) throw new Error(`${file} is not a regular file`);
+		fs.writeSync(fd, line);
+	} finally {
+		fs.closeSync(fd);
 	}
 }
 

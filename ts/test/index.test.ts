@@ -4,6 +4,7 @@
 
 import test, { type TestContext } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -25,7 +26,7 @@ const CORE_SHA256 = createHash("sha256").update(fs.readFileSync(new URL("../core
 
 const scriptedFactory = await load("scripted");
 // The transcript view of command output, from the module pi loads (after fake-pi's hook).
-const { outputView, wrapPlain } = (await import(new URL("../index.ts?real", import.meta.url).href)) as typeof import("../index.ts");
+const { LOG_MAX_BYTES, outputView, wrapPlain } = (await import(new URL("../index.ts?real", import.meta.url).href)) as typeof import("../index.ts");
 const realFactory = await load("real");
 
 function started(factory: Factory): FakePi {
@@ -417,6 +418,36 @@ test("in pi's terminal a failure's details go to the log file, never to stderr, 
 	// What the replayed session start sets is applied: the footer and the tools as the person left them.
 	assert.ok(ui.some((c) => c.method === "setStatus" && c.args[1] === "memory off (/memory off)"), JSON.stringify(ui));
 	assert.deepEqual(pi.activeTools.filter((n) => n.startsWith("memory_")), []);
+});
+
+test("the log file is never written through a link, nor into a FIFO, and a large one is moved aside", async (t) => {
+	quietErrors(t);
+	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
+	process.env.PIMEM_FAKE_AGENT_DIR = agent;
+	t.after(() => delete process.env.PIMEM_FAKE_AGENT_DIR);
+	const log = path.join(agent, "pi-memory-errors.log");
+	const elsewhere = path.join(agent, "elsewhere");
+	fs.writeFileSync(elsewhere, "theirs\n");
+	fs.symlinkSync(elsewhere, log);
+	scripted.reset((exportName) => {
+		if (exportName === "command") throw new CoreTrap("command", "panic: boom\n");
+		return envelope();
+	});
+	const pi = started(scriptedFactory);
+	const { ctx } = fakeContext({ mode: "tui" });
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	await pi.command("decision", "list", ctx);
+	assert.equal(fs.readFileSync(elsewhere, "utf8"), "theirs\n", "nothing written through the link");
+
+	fs.rmSync(log);
+	execFileSync("mkfifo", [log]);
+	await pi.command("decision", "list", ctx); // would block for ever on a FIFO without a reader
+	fs.rmSync(log);
+
+	fs.writeFileSync(log, "x".repeat(LOG_MAX_BYTES + 1));
+	await pi.command("decision", "list", ctx);
+	assert.equal(fs.statSync(`${log}.1`).size, LOG_MAX_BYTES + 1, "the large log moved aside");
+	assert.match(fs.readFileSync(log, "utf8"), /core failed in command/);
 });
 
 test("a ui that throws while effects are performed is reported, not thrown", async (t) => {
