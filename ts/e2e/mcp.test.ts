@@ -287,13 +287,18 @@ describe("pimem mcp with the official MCP TypeScript SDK client", () => {
 
 				// Declined, cancelled or accepted with false: nothing is written.
 				const before = fs.readFileSync(log, "utf8");
-				for (const a of [{ action: "decline" }, { action: "cancel" }, { action: "accept", content: { answer: false } }] as ElicitResult[]) {
+				const proposals = ["Deploy only on Tuesdays", "Squash commits before merging", "Indent with tabs in Go files"];
+				for (const [i, a] of ([{ action: "decline" }, { action: "cancel" }, { action: "accept", content: { answer: false } }] as ElicitResult[]).entries()) {
 					answers.push(a);
-					const r = await call(client, "decision_propose", { text: "Deploy only on Tuesdays" });
+					const r = await call(client, "decision_propose", { text: proposals[i]! });
 					assert.ok(!/Recorded/.test(r.text), `${JSON.stringify(a)}: ${r.text}`);
 					assert.equal(fs.readFileSync(log, "utf8"), before, `${JSON.stringify(a)}: the log is unchanged`);
 				}
 				assert.equal(asked.length, 4, "each proposal asked once");
+				// What the person declined is not put to them again this session.
+				const again = await call(client, "decision_propose", { text: "deploy only on Tuesdays" });
+				assert.match(again.text, /declined this decision earlier/, again.text);
+				assert.equal(asked.length, 4, "not asked again");
 
 				const list = await use("decision_list", {});
 				assert.ok(list.includes(`${id} | active | ${text}`), list);
