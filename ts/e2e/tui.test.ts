@@ -137,11 +137,11 @@ test("the first minutes at 80 columns: completion completes, the footer follows 
 		await footerIs(tui, /^decisions 2 · notes 3\b/);
 
 		// /memory last right after a model turn: longer than the screen, read by scrolling up.
-		const last = await tui.command("/memory last", /--- observations \(a message/);
+		const last = await tui.command("/memory last", /--- observations \(in the newest request\)/);
 		assert.match(last, /--- decisions: \d+ bytes[\s\S]*Run database migrations/);
 		await tui.scrollUpTo(/The previous turn appended \d+ bytes/, "the head of /memory last");
 		tui.key("C-End");
-		await tui.waitFor(/--- observations \(a message/, "the view back at the bottom");
+		await tui.waitFor(/--- observations \(in the newest request\)/, "the view back at the bottom");
 
 		// Forget, then restore.
 		await tui.command("/memory forget staging server", /Forgot/);

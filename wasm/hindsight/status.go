@@ -302,7 +302,7 @@ func reflectReply(value []byte) (text string, isError bool) {
 // receiptText is /memory last's part for Hindsight: what each bank
 // returned for the newest user message, and the block appended to it.
 func receiptText(last []recalled, block string) string {
-	s := "\n\n--- hindsight recall (appended to the newest user message): " + text.Plural(len(block), "byte", "bytes") + " ---"
+	s := "\n\n--- hindsight recall (in the newest user message): " + text.Plural(len(block), "byte", "bytes") + " ---"
 	for _, line := range summary(last) {
 		s += "\n" + line
 	}

@@ -253,9 +253,9 @@ func TestTheRecallToolAnswersTheMemoriesAndALinePerBankAndFailsOnlyWhenEveryBank
 func TestTheReceiptNamesWhatEachBankReturnedAndWhatWasAppended(t *testing.T) {
 	last := []recalled{{Bank: twoBanks[0], Memories: []memory{{Text: "Uses Go"}}}, {Bank: twoBanks[1], Problem: "HTTP 500"}}
 	block := render(last, 1024)
-	require.Equal(t, "\n\n--- hindsight recall (appended to the newest user message): "+strconv.Itoa(len(block))+" bytes ---"+
+	require.Equal(t, "\n\n--- hindsight recall (in the newest user message): "+strconv.Itoa(len(block))+" bytes ---"+
 		"\nproject (p): 1 memory\nuser (u): HTTP 500\n"+strings.TrimSpace(block), receiptText(last, block))
-	require.Equal(t, "\n\n--- hindsight recall (appended to the newest user message): 0 bytes ---\nproject (p): 0 memories\n(nothing appended)",
+	require.Equal(t, "\n\n--- hindsight recall (in the newest user message): 0 bytes ---\nproject (p): 0 memories\n(nothing appended)",
 		receiptText([]recalled{{Bank: twoBanks[0]}}, ""))
 	require.Equal(t, `{"where":"newest user message","banks":[{"scope":"project","bank":"p","memories":1,"error":""},{"scope":"user","bank":"u","memories":0,"error":"HTTP 500"}],"text":"x"}`,
 		string(receiptJSON(last, "x")))

@@ -384,7 +384,7 @@ func TestTheContextBlockCrossesOnceAndIsNamedWhileMemoryIsUnchanged(t *testing.T
 	require.Equal(t, `{"t":"context_messages","index":2,"same":"b2"}`, r.of("context_messages")[0].Raw)
 	// /memory last names it.
 	r.raw("command", `{"name":"memory","args":"last"}`)
-	require.Contains(t, r.text(), "--- observations (a message in the newest model request)")
+	require.Contains(t, r.text(), "--- observations (in the newest request)")
 }
 
 func TestAChangedBlockOrANewSessionSendsTheBlockAgain(t *testing.T) {

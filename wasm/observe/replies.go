@@ -301,7 +301,7 @@ func receiptPart(inj injection, injWhy string) store.Receipt {
 	w.Int("tokens", int64(tokens))
 	w.Str("why", why)
 	w.Str("text", text)
-	t := "\n\n--- observations (a message in the newest model request): " + txt.Plural(len(text), "byte", "bytes") + " ≈ " + txt.Plural(tokens, "token", "tokens") + " ---"
+	t := "\n\n--- observations (in the newest request): " + txt.Plural(len(text), "byte", "bytes") + " ≈ " + txt.Plural(tokens, "token", "tokens") + " ---"
 	if text == "" {
 		t += "\n(nothing: " + why + ")"
 	} else {

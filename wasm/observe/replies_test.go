@@ -125,11 +125,11 @@ func TestReceiptPartSaysWhatTheNewestRequestGotOrWhyNothing(t *testing.T) {
 		text   string
 		json   string
 	}{
-		{"the block and its hint", inj, "", "\n\n--- observations (a message in the newest model request): 11 bytes ≈ 7 tokens ---\nall: 1 observations (~7 tokens)\n<obs>\nhint",
+		{"the block and its hint", inj, "", "\n\n--- observations (in the newest request): 11 bytes ≈ 7 tokens ---\nall: 1 observations (~7 tokens)\n<obs>\nhint",
 			`{"store":"observations","where":"context","bytes":11,"tokens":7,"why":"all: 1 observations (~7 tokens)","text":"<obs>\nhint\n"}`},
-		{"nothing to inject", injection{Why: "no observations yet"}, "", "\n\n--- observations (a message in the newest model request): 0 bytes ≈ 0 tokens ---\n(nothing: no observations yet)",
+		{"nothing to inject", injection{Why: "no observations yet"}, "", "\n\n--- observations (in the newest request): 0 bytes ≈ 0 tokens ---\n(nothing: no observations yet)",
 			`{"store":"observations","where":"context","bytes":0,"tokens":0,"why":"no observations yet","text":""}`},
-		{"the gate said no", inj, "Memory is off", "\n\n--- observations (a message in the newest model request): 0 bytes ≈ 0 tokens ---\n(nothing: Memory is off)",
+		{"the gate said no", inj, "Memory is off", "\n\n--- observations (in the newest request): 0 bytes ≈ 0 tokens ---\n(nothing: Memory is off)",
 			`{"store":"observations","where":"context","bytes":0,"tokens":0,"why":"Memory is off","text":""}`},
 	}
 	for _, tt := range tests {
