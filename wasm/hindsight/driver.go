@@ -81,6 +81,7 @@ var (
 	_ store.Tooler     = (*driver)(nil)
 	_ store.Footer     = (*driver)(nil)
 	_ store.Receipter  = (*driver)(nil)
+	_ store.Keeper     = (*driver)(nil)
 )
 
 // Open is the Hindsight store's driver for a session (wasm/store).

@@ -49,6 +49,18 @@ func (h *driver) Shutdown(out *store.Out, in gjson.Result) {
 // ActiveTools are Hindsight's tools the model may call now.
 func (h *driver) ActiveTools() []string { return h.activeTools() }
 
+// Kept is /hindsight next-opt-out while the run it keeps out is still to
+// come: a restart of the core in between must not retain that run.
+func (h *driver) Kept() []byte {
+	if !h.optOut {
+		return nil
+	}
+	return []byte(`{"optOut":true}`)
+}
+
+// TakeBack takes back what Kept wrote.
+func (h *driver) TakeBack(v gjson.Result) { h.optOut = jsonr.Get(v, "optOut").Bool() }
+
 // Receipt is the newest recall, for /memory last.
 func (h *driver) Receipt() (store.Receipt, bool) {
 	if !h.recalled {

@@ -289,6 +289,24 @@ func TestNothingIsQueuedOrAskedWhenMemoryMayNotRetain(t *testing.T) {
 	require.Equal(t, 1, strings.Count(r.outbox(), `"op":"job"`))
 }
 
+// /hindsight next-opt-out once lived only in the instance: a trap before
+// the run it keeps out dropped it, and the run was retained.
+func TestNextOptOutSurvivesARestartOfTheCore(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	r.call("command", map[string]any{"name": "hindsight", "args": "next-opt-out"})
+	state := r.last.Get(`effects.#(t=="state").state`)
+	require.True(t, state.Get("stores.hindsight.optOut").Bool(), "kept: %s", r.last.Raw)
+
+	// The host's restart: a new engine, the session start replayed with the state.
+	r.e = lifecycle.New(fsys.NewHost(fsys.NewOS(), r.clock, nil, nil))
+	r.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": "s1",
+		"restore": map[string]any{"state": json.RawMessage(state.Raw)}})
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("private", "x")})
+	require.Equal(t, "", r.outbox(), "the run opted out is not retained")
+	r.call("agent_end", map[string]any{"stopReason": "stop", "messages": turn("two", "x")})
+	require.Equal(t, 1, strings.Count(r.outbox(), `"op":"job"`), "the one after it is")
+}
+
 func TestATornOutboxLineIsKeptAndTheNextJobStartsOnItsOwnLine(t *testing.T) {
 	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
 	dir := filepath.Join(r.agent, "pi-memory/hindsight")
