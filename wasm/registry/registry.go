@@ -8,7 +8,9 @@
 package registry
 
 import (
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/cmdline"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -226,6 +228,13 @@ func Parse(c *Command, words []string) (Parsed, error) {
 	if err != nil {
 		return Parsed{Command: c, Sub: s}, &cmdline.UsageError{Msg: "/" + c.Name + " " + s.Name + ": " + err.Error() + "\nUsage: " + c.Usage(s)}
 	}
+	if args.Inside != "" && s.MaxArgs < 0 && args.Before > leadingWords(s, args.Words) {
+		lead := leadingWords(s, args.Words)
+		typed := append(append(slices.Clone(args.Words[lead:args.Before]), "--"+args.Inside), args.Words[args.Before:]...)
+		text := strings.Join(typed, " ")
+		return Parsed{Command: c, Sub: s}, &cmdline.UsageError{Msg: "/" + c.Name + " " + s.Name + ": --" + args.Inside + " stands inside the text, so it is unclear whether it is a flag or words of the text (" +
+			quote(text) + "). Put flags after the text, or quote the text to keep the words.\nUsage: " + c.Usage(s)}
+	}
 	n := len(args.Words)
 	switch {
 	case n < s.MinArgs:
@@ -239,6 +248,36 @@ func Parse(c *Command, words []string) (Parsed, error) {
 }
 
 func isHelpFlag(w string) bool { return w == "--help" || w == "-h" }
+
+// leadingWords is how many of words are the single-word arguments that the
+// synopsis puts before its free text: "<id>" and "<oldId>" always, an
+// optional choice like "[global|project|local]" when the word is one. A
+// flag may stand after them; a flag among the text's words is unclear.
+//
+//	leadingWords(remember "[global|project|local] <text>", ["global", "x"]) => 1
+//	leadingWords(remember "[global|project|local] <text>", ["we", "x"])     => 0
+//	leadingWords(add "<text>", ["Use", "Go"])                              => 0
+func leadingWords(s *Sub, words []string) int {
+	fields := strings.Fields(s.Args)
+	n := 0
+	for _, f := range fields[:max(0, len(fields)-1)] {
+		optional := strings.HasPrefix(f, "[")
+		choices := strings.Trim(f, "[]")
+		if n >= len(words) {
+			break
+		}
+		if strings.Contains(choices, "|") {
+			if !slices.Contains(strings.Split(choices, "|"), strings.ToLower(words[n])) {
+				if optional {
+					continue
+				}
+				break
+			}
+		}
+		n++
+	}
+	return n
+}
 
 // askedHelp reports --help or -h among the words before a bare "--".
 func askedHelp(words []string) bool {
@@ -458,7 +497,7 @@ func ForShell(s string) string {
 	var b strings.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
-		if s[i] != '/' || (i > 0 && !opensWord(s[i-1])) {
+		if s[i] != '/' || (i > 0 && !opensWord(s[:i])) {
 			continue
 		}
 		name := commandAt(s[i+1:])
@@ -477,14 +516,20 @@ func ForShell(s string) string {
 	return b.String()
 }
 
-// opensWord reports a byte after which a word starts: a command is named
-// after a space, an opening mark or a quote, never inside a path.
-func opensWord(c byte) bool {
-	switch c {
+// opensWord reports whether a word starts after before: a command is named
+// after a space, an opening mark or a quote, never inside a path or a word
+// (a letter of any script, as in /projekte/ü/decision).
+func opensWord(before string) bool {
+	switch c := before[len(before)-1]; c {
 	case ' ', '\t', '\n', '(', '[', '"', '\'', '`':
 		return true
+	default:
+		if c < 0x80 {
+			return false
+		}
 	}
-	return c >= 0x80 // the end of a curly quote or another mark
+	r, _ := utf8.DecodeLastRuneInString(before)
+	return strings.ContainsRune("“‘«‹—–\u00a0「『（", r)
 }
 
 // commandAt is the name of a command that s starts with (the longest, so

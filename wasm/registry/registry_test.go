@@ -179,6 +179,9 @@ func TestForShellNamesTheCommandsPimemTakes(t *testing.T) {
 		{"read .pi/memory/MEMORY.md and ~/.pi/agent/memory/", "read .pi/memory/MEMORY.md and ~/.pi/agent/memory/"},
 		{"choose one with /model, or /login", "choose one with /model, or /login"},
 		{"/memoryx /omelette /decision-log /om/x", "/memoryx /omelette /decision-log /om/x"},
+		// Inside a path whose folder is a word of another script.
+		{"/projekte/ü/decision and /home/Åsa/memory", "/projekte/ü/decision and /home/Åsa/memory"},
+		{"“/memory search” — /om", "“pimem memory search” — pimem om"},
 		{"", ""},
 	} {
 		require.Equal(t, tc.want, ForShell(tc.in))
@@ -453,4 +456,38 @@ func FuzzForShell(f *testing.F) {
 			t.Fatalf("ForShell(%q) = %q changed more than the commands' slashes", s, got)
 		}
 	})
+}
+
+// A flag among the words of a free text was taken as a flag and the text
+// kept without it: "/decision add Run tests with --force so snapshots
+// update" stored "Run tests with so snapshots update". It is unclear, so
+// it is refused; a flag after the text, before it, or after the words the
+// synopsis puts first is taken.
+func TestAFlagInsideTheTextIsRefusedNotDropped(t *testing.T) {
+	for _, tc := range []struct {
+		command string
+		words   []string
+		refused bool
+	}{
+		{"decision", []string{"add", "Run", "tests", "with", "--force", "so", "snapshots", "update"}, true},
+		{"decision", []string{"add", "Always", "pass", "--json", "to", "the", "client"}, true},
+		{"decision", []string{"add", "Use", "Go", "--reason", "fast"}, false},
+		{"decision", []string{"add", "--tag", "db", "Use", "PostgreSQL"}, false},
+		{"decision", []string{"add", "Use", "--reason", "fast"}, false},
+		{"decision", []string{"add", "Run tests with --force so snapshots update"}, false},
+		{"decision", []string{"edit", "D-1", "--tag", "x", "New", "text"}, false},
+		{"decision", []string{"supersede", "D-1", "New", "text", "--reason", "r"}, false},
+		{"decision", []string{"supersede", "D-1", "New", "--reason", "r", "text"}, true},
+		{"memory", []string{"remember", "global", "--section", "Build", "we", "deploy"}, false},
+		{"memory", []string{"remember", "always", "run", "make", "with", "--section", "B", "now"}, true},
+		{"memory", []string{"remember", "we", "deploy", "--section", "Build"}, false},
+	} {
+		c, ok := Lookup(tc.command)
+		require.True(t, ok)
+		_, err := Parse(c, tc.words)
+		require.Equal(t, tc.refused, err != nil && strings.Contains(err.Error(), "stands inside the text"), "%v: %v", tc.words, err)
+	}
+	c, _ := Lookup("decision")
+	_, err := Parse(c, []string{"add", "Run", "tests", "with", "--force", "so", "snapshots", "update"})
+	require.Contains(t, err.Error(), `"Run tests with --force so snapshots update"`)
 }

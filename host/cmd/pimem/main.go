@@ -91,26 +91,45 @@ func main() {
 // them (pimem om view --session FILE), and sets them in o; the other words
 // go to the core as they are. A flag the subcommand takes itself (the
 // registry's: decision disable --project) is the subcommand's, and so are
-// words after a bare "--". A flag given twice is a usage error, as is one
-// without its value.
+// words after a bare "--". So is a flag that stands among the subcommand's
+// own words: `pimem memory remember global Set --agent-dir docs to …` gives
+// the subcommand the words --agent-dir docs, which it refuses as a flag it
+// does not take, rather than writing memory to another folder; after the
+// last word (pimem memory search x --project DIR) it is pimem's. A flag
+// given twice is a usage error, as is one without its value.
 //
 //	hoist("om", ["view", "--session", "s.jsonl", "raw"]) => ["view", "raw"], o.session "s.jsonl"
 //	hoist("decision", ["disable", "--project"])         => ["disable", "--project"]
+//	hoist("decision", ["add", "Keep", "--wasm", "x"])   => ["add", "Keep", "--wasm", "x"]
+//	hoist("memory", ["search", "x", "--project", "p"])  => ["search", "x"], o.project "p"
 func hoist(command string, argv []string, o *options) ([]string, error) {
 	flags := map[string]*string{"session": &o.session, "project": &o.project, "agent-dir": &o.agentDir, "wasm": &o.wasm}
-	own := subFlags(command, argv)
+	own, values := subFlags(command, argv)
 	var rest []string
+	_, implied, _ := registry.Resolve(command)
+	sub, text, value := len(implied) > 0, false, false
 	for i := 0; i < len(argv); i++ {
 		w := argv[i]
 		if w == "--" {
 			return append(rest, argv[i:]...), nil
 		}
-		name, value, inline := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-"), "=")
+		name, value_, inline := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-"), "=")
 		dst, ok := flags[name]
-		if !ok || !strings.HasPrefix(w, "-") || own[name] {
+		if !ok || !strings.HasPrefix(w, "-") || own[name] || text && wordAfter(argv[i+1:], values, !inline) {
+			switch {
+			case value:
+				value = false
+			case strings.HasPrefix(w, "--"):
+				value = !inline && values[name]
+			case !sub:
+				sub = true
+			default:
+				text = true
+			}
 			rest = append(rest, w)
 			continue
 		}
+		value := value_
 		if !inline {
 			if i+1 >= len(argv) {
 				return nil, usageError{"--" + name + " needs a value"}
@@ -126,15 +145,36 @@ func hoist(command string, argv []string, o *options) ([]string, error) {
 	return rest, nil
 }
 
+// wordAfter reports whether rest, what follows a flag, holds a positional
+// word: neither a flag nor a flag's value (skip: the first word is the
+// flag's own). values are the subcommand's flags that take one.
+func wordAfter(rest []string, values map[string]bool, skip bool) bool {
+	for _, w := range rest {
+		switch {
+		case w == "--":
+			return false
+		case skip:
+			skip = false
+		case strings.HasPrefix(w, "--"):
+			name, _, inline := strings.Cut(w[2:], "=")
+			_, global := map[string]bool{"session": true, "project": true, "agent-dir": true, "wasm": true}[name]
+			skip = !inline && (values[name] || global)
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // subFlags are the flags of the subcommand argv runs of command, by name,
 // as the registry gives them: the subcommand named first (after the words
 // an alias like om-status stands for), else the command's default.
 //
 //	subFlags("decision", ["disable", "--project"]) => {"global", "project"}
-func subFlags(command string, argv []string) map[string]bool {
+func subFlags(command string, argv []string) (own, values map[string]bool) {
 	c, implied, ok := registry.Resolve(command)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	words := append(append([]string(nil), implied...), argv...)
 	sub := c.Default
@@ -143,13 +183,14 @@ func subFlags(command string, argv []string) map[string]bool {
 	}
 	s, ok := c.Sub(sub)
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	own := map[string]bool{}
+	own, values = map[string]bool{}, map[string]bool{}
 	for _, f := range s.Flags {
 		own[f.Name] = true
+		values[f.Name] = f.Value != ""
 	}
-	return own
+	return own, values
 }
 
 // usageError is a bad pimem command line: exit 2.

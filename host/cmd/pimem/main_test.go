@@ -653,6 +653,13 @@ func TestHoistTakesPimemsFlagsFromAnywhere(t *testing.T) {
 		{"decision", []string{"disable", "--project"}, []string{"disable", "--project"}, "", "", ""},
 		{"decisions", []string{"enable", "--project", "--json"}, []string{"enable", "--project", "--json"}, "", "", ""},
 		{"decision", []string{"disable", "--global"}, []string{"disable", "--global"}, "", "", ""},
+		// Among the subcommand's words it is a word of the text, which the
+		// subcommand refuses; after the last word it is pimem's.
+		{"memory", []string{"remember", "global", "Set", "--project", "docs", "to", "the", "shared", "folder"}, []string{"remember", "global", "Set", "--project", "docs", "to", "the", "shared", "folder"}, "", "", ""},
+		{"decision", []string{"add", "Keep", "--session", "s", "pointing", "at", "x"}, []string{"add", "Keep", "--session", "s", "pointing", "at", "x"}, "", "", ""},
+		{"memory", []string{"search", "postgres", "--project", "/p"}, []string{"search", "postgres"}, "", "/p", ""},
+		{"decision", []string{"add", "Use", "Go", "--tag", "lang", "--project", "/p"}, []string{"add", "Use", "Go", "--tag", "lang"}, "", "/p", ""},
+		{"om-status", []string{"--session", "s.jsonl"}, nil, "s.jsonl", "", ""},
 	}
 	for _, tt := range tests {
 		var o options

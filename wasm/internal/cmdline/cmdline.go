@@ -87,6 +87,12 @@ type Spec struct {
 type Args struct {
 	Words []string
 	flags map[string][]string
+	// Inside is the first flag given with positional words both before and
+	// after it ("add Run tests with --force so they pass"), and Before how
+	// many came before it; "" when none was. A command whose last argument
+	// is free text decides whether that flag was meant as a flag.
+	Inside string
+	Before int
 }
 
 // Has reports whether a flag was given.
@@ -138,6 +144,9 @@ func Parse(words []string, spec Spec) (Args, error) {
 			continue
 		}
 		name, val, hasVal := strings.Cut(w[2:], "=")
+		if a.Inside == "" && len(a.Words) > 0 && hasWordAfter(words[i+1:], spec, contains(spec.Values, name) && !hasVal) {
+			a.Inside, a.Before = name, len(a.Words)
+		}
 		switch {
 		case contains(spec.Values, name):
 			if !hasVal {
@@ -158,6 +167,26 @@ func Parse(words []string, spec Spec) (Args, error) {
 		}
 	}
 	return a, nil
+}
+
+// hasWordAfter reports whether rest, what follows a flag, holds a
+// positional word: one that is neither a flag nor the value after a flag
+// that takes one (value: the first word is the flag's own).
+func hasWordAfter(rest []string, spec Spec, value bool) bool {
+	for _, w := range rest {
+		switch {
+		case w == "--":
+			return false
+		case value:
+			value = false
+		case len(w) >= 3 && w[0] == '-' && w[1] == '-':
+			name, _, inline := strings.Cut(w[2:], "=")
+			value = !inline && contains(spec.Values, name)
+		default:
+			return true
+		}
+	}
+	return false
 }
 
 func known(spec Spec) string {
