@@ -9,5 +9,5 @@ func (d *driver) Complete(_, placeholder, prefix string, n int) []store.Completi
 	if !namesID(placeholder) || d.st == nil {
 		return nil
 	}
-	return completeIDs(d.st.All(), prefix, n)
+	return d.st.completeIDs(prefix, n)
 }
