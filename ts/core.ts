@@ -1082,6 +1082,11 @@ export class Core {
 	readonly #same = new WeakMap<ContextMessages, ContextMessage[]>();
 	#queue: Promise<unknown> = Promise.resolve();
 
+	/** The newest state effect's state since the last session_start (undefined: none yet). */
+	get state(): unknown {
+		return this.#state;
+	}
+
 	/** Starts compiling `file` at once; nothing waits for it until the first call. */
 	constructor(file: string | URL, options: CoreOptions = {}) {
 		this.#module = compileCore(file);

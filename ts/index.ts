@@ -282,7 +282,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 				const got = await run(ctx, "tool", { name: tool.name, params, toolCallId }, signal);
 				const r = got?.toolResult;
 				if (r === undefined) {
-					const why = got === undefined ? "failed; details are on stderr" : "gave no answer";
+					const why = got === undefined ? `failed; ${diagnostics.tui ? `details are in ${diagnostics.file}` : "details are on stderr"}` : "gave no answer";
 					return { content: [{ type: "text", text: `pi-memory: ${tool.name} ${why}` }], details: undefined, isError: true };
 				}
 				return { content: [{ type: "text", text: r.text }], details: r.details, isError: r.isError === true };
@@ -311,7 +311,11 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 		reported = false;
 		shutdown = new AbortController();
 		ended = false;
+		const sessionId = ctx.sessionManager.getSessionId();
 		void run(ctx, "session_start", {
+			// pi's /reload builds this extension anew for the same session: what the person
+			// set comes back as after a trap (decision 001, "restore").
+			...(event.reason === "reload" ? reloaded(sessionId) : {}),
 			cwd: ctx.cwd,
 			agentDir: getAgentDir(),
 			home: os.homedir(),
@@ -325,7 +329,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 			argv: process.argv.slice(2),
 			fault: process.env.PI_MEMORY_FAULT ?? "",
 			branch: ctx.sessionManager.getBranch(),
-			sessionId: ctx.sessionManager.getSessionId(),
+			sessionId,
 			zone: -new Date().getTimezoneOffset(),
 			window: windowOf(ctx),
 			models: modelsOf(ctx),
@@ -404,6 +408,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 		// The core's last flush is bounded by what is left of flush.shutdownMs after this wait.
 		const waitedMs = await settleBackground();
 		await run(ctx, "session_shutdown", { reason: event.reason, waitedMs });
+		keep(ctx.sessionManager.getSessionId(), core.state);
 		ended = true;
 		// The runtime is torn down after this event; let the instance and its locks go.
 		await core.close().catch((err: unknown) => diag("pi-memory: closing the core failed:", err));
@@ -889,6 +894,21 @@ function lastStopReason(messages: readonly unknown[]): string | null {
 // The core's warnings and errors are diagnostics; debug and info stay quiet inside pi.
 function logCore(level: LogLevel, message: string): void {
 	if (level >= 2) diag(`pi-memory: ${message}`);
+}
+
+// The session's newest state as the extension was torn down, per pi process: /reload
+// loads this module again (its own variables start empty), so it is kept on globalThis.
+const KEPT = Symbol.for("pimem.kept-state");
+
+function keep(sessionId: string, state: unknown): void {
+	(globalThis as Record<symbol, unknown>)[KEPT] = state === undefined ? undefined : { sessionId, state };
+}
+
+// session_start's restore for a session pi reloads: the state it had when its extension
+// was torn down, if that was this session's.
+function reloaded(sessionId: string): { restore?: { state: unknown } } {
+	const kept = (globalThis as Record<symbol, unknown>)[KEPT] as { sessionId: string; state: unknown } | undefined;
+	return kept !== undefined && kept.sessionId === sessionId ? { restore: { state: kept.state } } : {};
 }
 
 function emptyInjection(): Injection {

@@ -22,7 +22,7 @@ const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "ts", "package.json"
 export const TARBALL = path.join(REPO, "build", "out", `pimem-${VERSION}.tgz`);
 
 /** What must never be on pi's screen: a trap, a stack trace, our contract breaking. */
-export const NEVER_ON_SCREEN = /CoreTrap|core failed in|completing the command failed|RuntimeError|wasm-function|^\s+at .+\((?:file:|node:|\/).+:\d+:\d+\)|^\s+at .+\.(?:ts|js|mjs):\d+|Extension error|extension_error|unknown effect|goroutine \d+ \[/m;
+export const NEVER_ON_SCREEN = /CoreTrap|core failed in|completing the command failed|RuntimeError|wasm-function|^\s+at .+\((?:file:|node:|\/).+:\d+:\d+\)|^\s+at .+\.(?:ts|js|mjs):\d+|Extension error|Extension ".*" error|extension_error|unknown effect|goroutine \d+ \[/m;
 
 let servers = 0;
 const live = new Set<string>();

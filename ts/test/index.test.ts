@@ -512,6 +512,31 @@ test("real core: a fault in before_agent_start is reported once and pi goes on",
 	assert.match(String(notices(ui).at(-1)?.[0]), /Usage: \/decision/);
 });
 
+test("real core: /reload keeps what the person set in the session it reloads, and only in that one", async () => {
+	const root = project();
+	const first = started(realFactory);
+	const { ctx, ui } = fakeContext({ cwd: root });
+	await first.emit("session_start", { reason: "startup" }, ctx);
+	await first.command("memory", "off", ctx);
+	await first.emit("session_shutdown", { reason: "reload" }, ctx);
+	// pi builds the extension anew and starts the same session again.
+	const second = started(realFactory);
+	await second.emit("session_start", { reason: "reload" }, ctx);
+	await second.command("decision", "add Use black for Python formatting", ctx);
+	const statuses = ui.filter((c) => c.method === "setStatus").map((c) => c.args[1]);
+	assert.equal(statuses.at(-1), "memory off (/memory off)", JSON.stringify(statuses));
+	assert.equal(fs.existsSync(path.join(root, ".pi")), false, "still off: nothing written");
+	await second.emit("session_shutdown", { reason: "reload" }, ctx);
+
+	// Another session (its id differs) starts as its config says.
+	const third = started(realFactory);
+	const other = fakeContext({ cwd: root, sessionId: "another-session" });
+	await third.emit("session_start", { reason: "reload" }, other.ctx);
+	await third.command("decision", "status", other.ctx);
+	assert.equal(other.ui.filter((c) => c.method === "setStatus").map((c) => c.args[1]).at(-1), "decisions 0");
+	await third.emit("session_shutdown", { reason: "quit" }, other.ctx);
+});
+
 test("real core: /memory status ends with the release and the hash of the module pi loaded", async () => {
 	const root = project();
 	const pi = started(realFactory);
