@@ -174,8 +174,10 @@ function assertEveryJsonlLineParses(sb: Sandbox): number {
 }
 
 /** The registry's mcpTools (ts/registry.json, written by make wasm from the core). */
-function registryTools(): Array<{ name: string; parameters: unknown }> {
-	const reg = JSON.parse(fs.readFileSync(path.join(REPO, "ts", "registry.json"), "utf8")) as { mcpTools?: Array<{ name: string; parameters: unknown }> };
+function registryTools(): Array<{ name: string; parameters: unknown; annotations: unknown }> {
+	const reg = JSON.parse(fs.readFileSync(path.join(REPO, "ts", "registry.json"), "utf8")) as {
+		mcpTools?: Array<{ name: string; parameters: unknown; annotations: unknown }>;
+	};
 	assert.ok(reg.mcpTools && reg.mcpTools.length > 0, "ts/registry.json lists mcpTools");
 	return reg.mcpTools;
 }
@@ -233,7 +235,12 @@ describe("pimem mcp with the official MCP TypeScript SDK client", () => {
 				assert.deepEqual(tools.map((t) => t.name).sort(), want.map((t) => t.name).sort(), "the same tools as the registry's mcpTools");
 				for (const w of want) {
 					assert.deepEqual(tools.find((t) => t.name === w.name)?.inputSchema, w.parameters, `${w.name}: the registry's input schema`);
+					assert.deepEqual(tools.find((t) => t.name === w.name)?.annotations, w.annotations, `${w.name}: the registry's annotations`);
 				}
+				const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
+				for (const name of ["memory_search", "decision_list", "memory_status"]) assert.equal(hints(name)?.readOnlyHint, true, `${name} is read-only`);
+				assert.equal(hints("memory_forget")?.destructiveHint, true, "memory_forget is destructive");
+				assert.ok(tools.every((t) => t.annotations?.openWorldHint === false), "every tool touches only memory files");
 				const called = new Set<string>();
 				const use = async (name: string, args: Record<string, unknown>) => {
 					called.add(name);

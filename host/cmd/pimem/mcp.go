@@ -10,7 +10,7 @@ package main
 //
 //	MCP                          core
 //	initialize (capabilities) -> session_start {mode:"mcp", hasUI: the client elicits}
-//	tools/list                -> the registry's mcpTools
+//	tools/list                -> the registry's mcpTools, with their annotations
 //	tools/call                -> tool {name, params}; a dialog it opens -> elicitation/create
 //	resources/list, read      -> resources {op:"list"}, {op:"read", uri}
 //	prompts/get memory        -> before_agent_start {prompt}: what pi would append to its system prompt
@@ -48,6 +48,9 @@ type mcpTool struct {
 	Label       string          `json:"label"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
+	// Annotations are the registry's hints: read-only, destructive,
+	// idempotent, open world, and the title.
+	Annotations *mcp.ToolAnnotations `json:"annotations"`
 }
 
 // mcpCore is one core session shared by every request of one client: the
@@ -176,7 +179,7 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		},
 	})
 	for _, t := range tools.MCP {
-		c.server.AddTool(&mcp.Tool{Name: t.Name, Title: t.Label, Description: t.Description, InputSchema: t.Parameters}, c.callTool)
+		c.server.AddTool(&mcp.Tool{Name: t.Name, Title: t.Label, Description: t.Description, InputSchema: t.Parameters, Annotations: t.Annotations}, c.callTool)
 	}
 	c.server.AddPrompt(&mcp.Prompt{
 		Name: mcpPrompt, Title: "Project memory",

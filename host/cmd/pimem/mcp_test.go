@@ -704,3 +704,37 @@ func TestMCPSaysBackNoSecretTheClientSent(t *testing.T) {
 	p.in.Close()
 	require.Equal(t, 0, p.exits(t))
 }
+
+// Issue 25: the tools carried no annotations. Each carries the registry's,
+// as the core declares them: a client can tell a search from a forget.
+func TestMCPToolsCarryTheRegistrysAnnotations(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, run := onCore(t, wasm)
+	var reg struct {
+		MCPTools []struct {
+			Name        string          `json:"name"`
+			Annotations json.RawMessage `json:"annotations"`
+		} `json:"mcpTools"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(run("commands", "--json").stdout), &reg))
+	cs := connect(t, mcpCmd(t, wasm, dir, agent), nil)
+	tools, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	served := map[string]*mcp.ToolAnnotations{}
+	for _, tl := range tools.Tools {
+		served[tl.Name] = tl.Annotations
+	}
+	for _, tl := range reg.MCPTools {
+		require.True(t, served[tl.Name] != nil, "%s has no annotations", tl.Name)
+		got, _ := json.Marshal(served[tl.Name])
+		require.Equal(t, canonical(t, string(tl.Annotations)), canonical(t, string(got)), tl.Name)
+	}
+	require.True(t, served["memory_search"].ReadOnlyHint, "memory_search is read-only")
+	require.True(t, served["decision_list"].ReadOnlyHint && served["memory_status"].ReadOnlyHint)
+	require.True(t, *served["memory_forget"].DestructiveHint, "memory_forget is destructive")
+	require.False(t, *served["memory_remember"].DestructiveHint, "memory_remember only adds")
+	require.Equal(t, "Memory search", served["memory_search"].Title)
+	for name, a := range served {
+		require.False(t, *a.OpenWorldHint, "%s touches only memory files", name)
+	}
+}
