@@ -7,6 +7,8 @@ package main
 // the prompt's text all come from the core (a rule here is a bug, as in
 // pi's adapter), and every message it writes passes through the core's
 // redact export (mcpCore.redacted), the SDK's own errors included.
+// What passes between the client's lines and the SDK (ids, cancellations,
+// batches) is in mcp_wire.go.
 //
 //	MCP                          core
 //	initialize (capabilities) -> session_start {mode:"mcp", hasUI: the client elicits}
@@ -17,7 +19,6 @@ package main
 //	end of input, SIGTERM     -> session_shutdown, after the call in progress
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -33,7 +34,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
@@ -108,8 +108,15 @@ func mcpServe(o options, argv []string, in io.ReadCloser, out io.WriteCloser, st
 	sig, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	context.AfterFunc(sig, stop)
-	w := &lockedWriter{w: out, redact: c.redacted}
-	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(sig, in, w, c.waitingForPerson), Writer: w, MaxLineLength: -1})
+	w := newWire(out, c.redacted)
+	// What waits for a person is not waited for at the end of input.
+	asking := func() int {
+		if c.waitingForPerson() {
+			return w.unanswered()
+		}
+		return 0
+	}
+	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(sig, in, w, asking), Writer: w, MaxLineLength: -1})
 	c.shutdown()
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		return 1, fmt.Errorf("mcp: %w", err)
@@ -550,82 +557,6 @@ func (c *mcpCore) shutdown() {
 	}
 }
 
-// maxFrame bounds one JSON-RPC message: the largest arguments a tool reads
-// are 64 KiB (registry.MaxParamsBytes), so a 16 MiB line is no request.
-const maxFrame = 16 << 20
-
-// frames passes the client's messages to the SDK one line at a time and
-// answers a line that is not JSON, or is longer than maxFrame, with
-// JSON-RPC's parse error itself, and JSON that is no JSON-RPC 2.0 message
-// (an array, a string, another version, an object as id) with its invalid
-// request error: the SDK would end the connection on either, and one bad
-// message must not cost the client the session. When the input ends, the
-// connection stays open until every request passed on has its answer
-// written (a client may send its last request and close its end at once),
-// unless a call waits for a person who can no longer answer, or for at most
-// drainWait.
-//
-// When stop is done (a signal), the input ends at once, answered or not.
-func frames(stop context.Context, in io.ReadCloser, w *lockedWriter, waitingForPerson func() bool) io.ReadCloser {
-	pr, pw := io.Pipe()
-	context.AfterFunc(stop, func() { pw.CloseWithError(io.EOF) })
-	go func() {
-		defer in.Close()
-		r := bufio.NewReaderSize(in, 64<<10)
-		for {
-			line, tooLong, err := readFrame(r)
-			// JSON allows whitespace around a value; the SDK reads the
-			// message to its newline and takes a space before it for
-			// trailing data, and ended the session on it.
-			line = bytes.TrimSpace(line)
-			if len(line) > 0 || tooLong {
-				switch {
-				case tooLong:
-					w.parseError("a message of more than 16 MiB")
-				case !json.Valid(line):
-					w.parseError("a line that is not JSON")
-				default:
-					if _, derr := jsonrpc.DecodeMessage(line); derr != nil {
-						w.invalidRequest(derr)
-						break
-					}
-					if request, _ := rpcKind(line); request {
-						w.asked()
-					}
-					if _, werr := pw.Write(append(line, '\n')); werr != nil {
-						return
-					}
-				}
-			}
-			if err != nil {
-				for end := time.Now().Add(drainWait); w.unanswered() && !waitingForPerson() && time.Now().Before(end); {
-					time.Sleep(10 * time.Millisecond)
-				}
-				pw.CloseWithError(err)
-				return
-			}
-		}
-	}()
-	return pr
-}
-
-// drainWait bounds how long answers are waited for once the input ended.
-const drainWait = time.Minute
-
-// rpcKind says what a JSON-RPC message with an id is: a request has a
-// method, a response none; a notification (no id) or a line that does not
-// parse is neither.
-func rpcKind(line []byte) (request, response bool) {
-	var m struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
-		return false, false
-	}
-	return m.Method != "", m.Method == ""
-}
-
 // waitingForPerson says whether a call waits for a person's answer.
 func (c *mcpCore) waitingForPerson() bool {
 	c.pmu.Lock()
@@ -633,37 +564,18 @@ func (c *mcpCore) waitingForPerson() bool {
 	return len(c.pending) > 0
 }
 
-// readFrame reads one line without its newline; past maxFrame it reads on
-// to the line's end and keeps nothing.
-func readFrame(r *bufio.Reader) (line []byte, tooLong bool, err error) {
-	for {
-		part, isPrefix, err := r.ReadLine()
-		if !tooLong {
-			if len(line)+len(part) > maxFrame {
-				tooLong, line = true, nil
-			} else {
-				line = append(line, part...)
-			}
-		}
-		if err != nil || !isPrefix {
-			return line, tooLong, err
-		}
-	}
-}
-
-// redacted is msg, one JSON-RPC message and its newline, as the core's
+// redacted is msg, one JSON-RPC message (or a value of one), as the core's
 // redact export leaves it (every string redacted by the core's one rule):
 // every message the server writes goes through it, its own and its SDK's (an
 // error that quotes a tool's name, an argument or a URI the client sent).
 // A message the core could not check is not sent as it was: a response
 // becomes an error that says so, with its id; anything else is dropped.
-func (c *mcpCore) redacted(msg []byte) []byte {
-	body := bytes.TrimRight(msg, "\n")
+func (c *mcpCore) redacted(body []byte) []byte {
 	c.redMu.Lock()
 	res, err := c.red.Run("redact", body)
 	c.redMu.Unlock()
 	if err == nil && res.Exit == 0 && len(res.Outputs) == 1 {
-		return append([]byte(res.Outputs[0]), '\n')
+		return []byte(res.Outputs[0])
 	}
 	if err == nil {
 		err = errors.New("no answer" + problems(mcpResult{Result: res}))
@@ -678,69 +590,7 @@ func (c *mcpCore) redacted(msg []byte) []byte {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{
 		"code": -32603, "message": "Internal error: pimem could not check its answer for secrets, so it was not sent",
 	}})
-	return append(b, '\n')
-}
-
-// lockedWriter writes whole messages, the SDK's and frames' parse errors,
-// one at a time, each through redact (mcpCore.redacted) first.
-type lockedWriter struct {
-	mu     sync.Mutex
-	w      io.WriteCloser
-	redact func(msg []byte) []byte
-	// requests passed to the SDK and responses it wrote, counted so the
-	// end of input can wait for the answers (frames).
-	requests, responses int
-}
-
-func (l *lockedWriter) Write(b []byte) (int, error) {
-	out := b
-	if l.redact != nil {
-		out = l.redact(b)
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if _, response := rpcKind(bytes.TrimSpace(b)); response {
-		l.responses++
-	}
-	if len(out) == 0 {
-		return len(b), nil
-	}
-	if _, err := l.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(b), nil
-}
-
-func (l *lockedWriter) asked() {
-	l.mu.Lock()
-	l.requests++
-	l.mu.Unlock()
-}
-
-func (l *lockedWriter) unanswered() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.responses < l.requests
-}
-
-func (l *lockedWriter) Close() error { return l.w.Close() }
-
-// parseError answers a message that could not be read (JSON-RPC 2.0: code
-// -32700, id null).
-func (l *lockedWriter) parseError(what string) {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
-		"code": -32700, "message": "Parse error: pimem mcp received " + what + "; it was skipped and the session goes on",
-	}})
-	l.Write(append(b, '\n'))
-}
-
-// invalidRequest answers JSON that is no JSON-RPC 2.0 message (code
-// -32600, id null: a message that is not one has no id to answer).
-func (l *lockedWriter) invalidRequest(err error) {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
-		"code": -32600, "message": "Invalid Request: pimem mcp received JSON that is not a JSON-RPC 2.0 message (" + err.Error() + "); it was skipped and the session goes on",
-	}})
-	l.Write(append(b, '\n'))
+	return b
 }
 
 // stdio is this process's standard input and output for the transport;

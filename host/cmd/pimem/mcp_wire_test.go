@@ -1,0 +1,113 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/host/internal/testmod"
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+// rawAnswer is the answer, as its line, to the request whose id is raw (as
+// sent, byte for byte).
+func rawAnswer(t *testing.T, p *mcpProc, raw string) string {
+	t.Helper()
+	return p.nextWithin(t, prompt, "the answer to id "+raw, func(m map[string]any) bool {
+		_, isReq := m["method"]
+		return !isReq && m["id"] != nil && strings.Contains(m["_line"].(string), `"id":`+raw+`,`)
+	})["_line"].(string)
+}
+
+// Issue 25: id 1.5 was answered as 1, 2^53+1 as 2^53: the SDK reads an id
+// as a float and writes it as an int64. Every id comes back as it was sent.
+func TestMCPEchoesEveryIdByteForByte(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+	p := startMCP(t, dir, agent, `{"elicitation":{}}`)
+	for _, id := range []string{`1.5`, `12345678901234567890`, `9007199254740993`, `-0`, `1e2`, `0.10`, `-7`,
+		`"x"`, `""`, `"1"`, `"a\u0062"`, `"<&>"`, `"日本"`} {
+		p.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)
+		line := rawAnswer(t, p, id)
+		require.Contains(t, line, `"result":{}`, id)
+	}
+	// Through the core.
+	p.send(t, `{"jsonrpc":"2.0","id":7.5,"method":"tools/call","params":{"name":"memory_status","arguments":{}}}`)
+	require.Contains(t, rawAnswer(t, p, `7.5`), "decisions: on")
+
+	// A cancellation names the request by the id it was sent with.
+	p.send(t, strings.Replace(propose(1, "Squash commits before merging"), `"id":1`, `"id":8.25`, 1))
+	p.next(t, "the question", isElicitation)
+	p.send(t, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8.25}}`)
+	p.send(t, `{"jsonrpc":"2.0","id":8,"method":"ping"}`)
+	rawAnswer(t, p, `8`)
+
+	// No id the protocol allows: an invalid request, answered with id null.
+	for _, id := range []string{`null`, `true`, `{}`, `[1]`} {
+		p.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)
+		m := p.nextWithin(t, prompt, "the error for id "+id, func(m map[string]any) bool { return m["error"] != nil })
+		require.Equal(t, nil, m["id"], id)
+		require.Equal(t, float64(-32600), errorCode(m), id)
+	}
+	p.in.Close()
+	require.Equal(t, 0, p.exitsWithin(t, prompt))
+	require.Equal(t, 0, len(p.seen(func(m map[string]any) bool { return strings.Contains(m["_line"].(string), `"id":8.25`) })), "the cancelled request was answered")
+}
+
+// Issue 25: a JSON-RPC batch, which protocol 2025-03-26 allows, was refused
+// as an invalid request. Each member is answered, the answers one array in
+// the members' order; a member that is no request gets its error in its
+// place; notifications get none.
+func TestMCPAnswersABatchInA20250326Session(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+	p := startMCPAt(t, dir, agent, "2025-03-26", `{}`)
+	p.send(t, `[{"jsonrpc":"2.0","id":1.5,"method":"ping"},`+
+		`{"jsonrpc":"2.0","method":"notifications/roots/list_changed"},`+
+		`{"jsonrpc":"2.0","id":"b","method":"tools/call","params":{"name":"memory_status","arguments":{}}},`+
+		`5,`+
+		`{"jsonrpc":"2.0","id":"c","method":"no/such/method"},`+
+		`{"jsonrpc":"2.0","id":"b","method":"ping"}]`)
+	m := p.nextWithin(t, prompt, "the batch's answer", func(m map[string]any) bool { return m["_batch"] != nil })
+	line := m["_line"].(string)
+	answers := m["_batch"].([]any)
+	require.Equal(t, 5, len(answers), line)
+	require.True(t, strings.HasPrefix(line, `[{"jsonrpc":"2.0","id":1.5,"result":{}}`), line)
+	get := func(i int) map[string]any { return answers[i].(map[string]any) }
+	require.Equal(t, "b", get(1)["id"])
+	require.Contains(t, fmt.Sprint(get(1)["result"]), "decisions: on")
+	require.Equal(t, nil, get(2)["id"])
+	require.Equal(t, float64(-32600), errorCode(get(2)))
+	require.Equal(t, "c", get(3)["id"])
+	require.Equal(t, float64(-32601), errorCode(get(3)))
+	require.Equal(t, nil, get(4)["id"], "a member reusing an id waiting in its batch")
+	require.Equal(t, float64(-32600), errorCode(get(4)))
+
+	// Notifications only: no answer at all (never an empty array).
+	p.send(t, `[{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}]`)
+	p.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	next := p.nextWithin(t, prompt, "the next message", func(map[string]any) bool { return true })
+	require.Equal(t, float64(2), next["id"], "%v", next["_line"])
+	// An empty batch is one invalid request.
+	p.send(t, `[]`)
+	m = p.nextWithin(t, prompt, "the error for []", func(m map[string]any) bool { return m["error"] != nil })
+	require.Equal(t, float64(-32600), errorCode(m))
+	p.in.Close()
+	require.Equal(t, 0, p.exitsWithin(t, prompt))
+}
+
+// In a session of 2025-06-18 or later a batch is one invalid request that
+// names the version, and the session goes on.
+func TestMCPRefusesABatchInALaterSession(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+	for _, version := range []string{"2025-06-18", "2025-11-25"} {
+		p := startMCPAt(t, dir, agent, version, `{}`)
+		p.send(t, `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)
+		m := p.nextWithin(t, prompt, "the error for the batch", func(m map[string]any) bool { return m["error"] != nil })
+		require.Equal(t, nil, m["id"])
+		require.Equal(t, float64(-32600), errorCode(m))
+		require.Contains(t, m["error"].(map[string]any)["message"].(string), "protocol version "+version)
+		p.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+		p.answerWithin(t, prompt, 2)
+		p.in.Close()
+		require.Equal(t, 0, p.exitsWithin(t, prompt))
+	}
+}
