@@ -496,6 +496,37 @@ describe("pimem mcp with the official MCP TypeScript SDK client", () => {
 		});
 	});
 
+	it("a person who answers after the client gave up on the call (its request timed out) records nothing, and the next call is answered at once", async () => {
+		await withSandbox({}, async (sb) => {
+			// The SDK's default request timeout is 60 s; a person slower than that meets this.
+			let asked = 0;
+			const elicit: Elicit = async () => {
+				asked++;
+				await new Promise((r) => setTimeout(r, 1_500));
+				return { action: "accept", content: { answer: true } };
+			};
+			const errors: string[] = [];
+			await withClient(sb, elicit, async ({ client }) => {
+				client.onerror = (err) => errors.push(String(err));
+				await assert.rejects(
+					client.callTool({ name: "decision_propose", arguments: { text: "Deploy only on Tuesdays" } }, undefined, { timeout: 500 }),
+					(err: unknown) => err instanceof McpError && /timed out/i.test(err.message),
+				);
+				await waitUntil(() => asked === 1, "the question", 5_000);
+				await new Promise((r) => setTimeout(r, 2_000)); // the person has answered
+				const started = Date.now();
+				assert.match(await ok(client, "decision_list", {}), /No active decisions/);
+				assert.ok(Date.now() - started < 5_000, `the next call waited ${Date.now() - started} ms`);
+				// The call was cancelled: it counted as dismissed, and it is not put to the person again.
+				const again = await ok(client, "decision_propose", { text: "Deploy only on Tuesdays" });
+				assert.match(again, /declined this decision earlier/, again);
+			});
+			assert.equal(asked, 1);
+			assert.ok(!fs.existsSync(decisionLog(sb.project)), "nothing recorded");
+			assert.deepEqual(errors, [], "no answer came for the cancelled request");
+		});
+	});
+
 	it("a client gone mid-call leaves no torn line, no lock and no temp file, and the next server works", async () => {
 		await withSandbox({}, async (sb) => {
 			seedLog(sb.project, [addEvent(sb.project, 1, "Use PostgreSQL 16 for the primary database")]);

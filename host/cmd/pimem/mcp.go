@@ -7,13 +7,15 @@ package main
 // the prompt's text all come from the core (a rule here is a bug, as in
 // pi's adapter), and every message it writes passes through the core's
 // redact export (mcpCore.redacted), the SDK's own errors included.
-// What passes between the client's lines and the SDK (ids, cancellations,
-// batches) is in mcp_wire.go.
+// Tool calls and their dialogs are in mcp_dialog.go; what passes between
+// the client's lines and the SDK (ids, cancellations, batches) in
+// mcp_wire.go.
 //
 //	MCP                          core
 //	initialize (capabilities) -> session_start {mode:"mcp", hasUI: the client elicits}
 //	tools/list                -> the registry's mcpTools, with their annotations
-//	tools/call                -> tool {name, params}; a dialog it opens -> elicitation/create
+//	tools/call                -> tool {name, params}; a dialog it opens -> elicitation/create,
+//	                             or a result asking for input (2026-07-28)
 //	resources/list, read      -> resources {op:"list"}, {op:"read", uri}
 //	prompts/get memory        -> before_agent_start {prompt}: what pi would append to its system prompt
 //	end of input, SIGTERM     -> session_shutdown, after the call in progress
@@ -21,8 +23,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,8 +31,8 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pi-memory/pi-memory/host"
@@ -55,7 +55,8 @@ type mcpTool struct {
 
 // mcpCore is one core session shared by every request of one client: the
 // core is single-threaded, so calls take turns (mu), and it starts when the
-// client has said what it can do (start), so hasUI tells the truth.
+// client has said what it can do (start), so hasUI tells the truth. A call
+// waiting for a person's answer does not hold the core (mcp_dialog.go).
 type mcpCore struct {
 	mu       sync.Mutex
 	d        *host.Driver
@@ -65,11 +66,17 @@ type mcpCore struct {
 	started  bool
 	startErr error
 	server   *mcp.Server
-	// pending are the calls waiting for a person's answer, by the token
-	// their result gave the client (pmu guards it, not mu: a waiting call
-	// holds mu).
+	// pmu guards parked, the calls whose result asked a client of
+	// 2026-07-28 for input, by the token it gave (requestState), and
+	// stopped: the session is ending and no tool call starts.
 	pmu     sync.Mutex
-	pending map[string]*waitingCall
+	parked  map[string]*parkedCall
+	stopped bool
+	// calls are the tool calls running in the core, which the session's
+	// end waits for; asking counts those waiting for a person's answer to
+	// an elicitation/create.
+	calls  sync.WaitGroup
+	asking atomic.Int32
 	// closing ends every wait when the client has gone.
 	closing chan struct{}
 	// listed is the resources registered with the server: their MIME type by URI.
@@ -109,13 +116,7 @@ func mcpServe(o options, argv []string, in io.ReadCloser, out io.WriteCloser, st
 	defer stop()
 	context.AfterFunc(sig, stop)
 	w := newWire(out, c.redacted)
-	// What waits for a person is not waited for at the end of input.
-	asking := func() int {
-		if c.waitingForPerson() {
-			return w.unanswered()
-		}
-		return 0
-	}
+	asking := func() int { return int(c.asking.Load()) }
 	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(sig, in, w, asking), Writer: w, MaxLineLength: -1})
 	c.shutdown()
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
@@ -168,7 +169,7 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		return nil, nil, errors.New("this core module serves no MCP tools (it is older than this pimem); rebuild it with `make wasm` or pass --wasm")
 	}
 	c := &mcpCore{d: &host.Driver{Inst: inst, Stdout: io.Discard, Stderr: stderr}, session: session, stderr: stderr,
-		pending: map[string]*waitingCall{}, closing: make(chan struct{}), listed: map[string]string{},
+		parked: map[string]*parkedCall{}, closing: make(chan struct{}), listed: map[string]string{},
 		red: &host.Driver{Inst: red, Stdout: io.Discard, Stderr: stderr}}
 	if res, err := c.red.Run("redact", []byte("{}")); err != nil || len(res.Outputs) != 1 {
 		closeCore()
@@ -195,8 +196,8 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 	}, c.getPrompt)
 	// The resources are the files the project has when the client asks: a
 	// MEMORY.md written since the session started (by a tool, pi or a person)
-	// is listed and read. While a call holds the core (one waiting for a
-	// person's answer may, for minutes), the list is the one last synced.
+	// is listed and read. While a call holds the core, the list is the one
+	// last synced.
 	c.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method == "resources/list" || method == "resources/read" {
@@ -215,8 +216,8 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 // elicitation is the client's UI, so decision_propose asks through it.
 // The resources the core lists then are registered.
 func (c *mcpCore) start(ss *mcp.ServerSession) error {
-	// startMu, not mu: a call waiting for a person's answer holds mu, and
-	// the request that brings the answer comes through here.
+	// startMu, not mu: the first request may come while a call holds the
+	// core, and must wait for the start, not for the call.
 	c.startMu.Lock()
 	defer c.startMu.Unlock()
 	if c.started {
@@ -266,202 +267,6 @@ func (c *mcpCore) run(export string, input []byte) (mcpResult, error) {
 	res, err := c.d.Run(export, input)
 	c.d.Stderr = c.stderr
 	return mcpResult{res, stderr.String()}, err
-}
-
-// callTool runs one registry tool in the core. A dialog the tool opens
-// (decision_propose's confirm) is put to the person as an elicitation, the
-// MCP way of 2026-07-28 (SEP-2322): the result asks for input and names the
-// waiting call in RequestState; the client calls again with the answer and
-// the call goes on. For a client of an older protocol the SDK sends
-// elicitation/create itself and calls this again, so both work alike.
-func (c *mcpCore) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	if err := c.ready(req.Session); err != nil {
-		return toolError(err.Error()), nil
-	}
-	var w *waitingCall
-	if state := req.Params.RequestState; state != "" {
-		c.pmu.Lock()
-		w = c.pending[state]
-		delete(c.pending, state)
-		c.pmu.Unlock()
-		if w == nil {
-			return toolError("pi-memory: that question is no longer waiting (it was answered, or timed out after " + dialogWait.String() + "); call the tool again."), nil
-		}
-		var answer *mcp.ElicitResult
-		if r, ok := req.Params.InputResponses[dialogInput].(*mcp.ElicitResult); ok {
-			answer = r
-		}
-		w.answer <- w.dialog.value(answer)
-	} else {
-		w = c.startCall(req.Params.Name, req.Params.Arguments)
-	}
-	ev := <-w.events
-	if ev.dialog != nil {
-		w.dialog = ev.dialog
-		token := c.park(w)
-		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{dialogInput: ev.dialog.params()}, RequestState: token}, nil
-	}
-	return ev.result, nil
-}
-
-// dialogInput names the one input a waiting call asks for.
-const dialogInput = "dialog"
-
-// dialogWait is how long a call waits for the person's answer: past it the
-// dialog counts as dismissed, and the core moves on.
-const dialogWait = 10 * time.Minute
-
-// waitingCall is a tool call running in the core, which may stop at a
-// dialog until its answer comes in a later request.
-type waitingCall struct {
-	events chan callEvent
-	answer chan json.RawMessage
-	dialog *dialog
-}
-
-// callEvent is what a running call reports: a dialog to put to the person,
-// or its result.
-type callEvent struct {
-	dialog *dialog
-	result *mcp.CallToolResult
-}
-
-// startCall runs the tool in the core on its own goroutine (runTool); its
-// dialog, then its result, come on the call's events.
-func (c *mcpCore) startCall(name string, args json.RawMessage) *waitingCall {
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	input, err := json.Marshal(struct {
-		Name   string          `json:"name"`
-		Params json.RawMessage `json:"params"`
-	}{name, args})
-	if err != nil {
-		// Not JSON: the SDK passes what the client sent as it came.
-		input, _ = json.Marshal(struct {
-			Name   string `json:"name"`
-			Params string `json:"params"`
-		}{name, string(args)})
-	}
-	w := &waitingCall{events: make(chan callEvent, 1), answer: make(chan json.RawMessage, 1)}
-	// The result is reported only once runTool has let go of the core: the
-	// client's next request (resources/list after a memory_remember) finds
-	// it free and syncs, rather than the list of before the call.
-	go func() { w.events <- callEvent{result: c.runTool(w, name, input)} }()
-	return w
-}
-
-// runTool runs the tool in the core, holding it until the call ends; a
-// dialog is reported on w.events and waits for w.answer. The core is free
-// again when it returns.
-func (c *mcpCore) runTool(w *waitingCall, name string, input []byte) *mcp.CallToolResult {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.d.Dialog = func(e host.Effect) json.RawMessage {
-		d := &dialog{e}
-		w.events <- callEvent{dialog: d}
-		select {
-		case v := <-w.answer:
-			return v
-		case <-time.After(dialogWait):
-			c.unpark(w)
-			return d.value(nil)
-		case <-c.closing:
-			return d.value(nil)
-		}
-	}
-	defer func() { c.d.Dialog = nil }()
-	res, err := c.run("tool", input)
-	switch {
-	case err != nil:
-		return toolError("pi-memory's core failed: " + err.Error())
-	case len(res.ToolResults) > 0:
-		r := res.ToolResults[len(res.ToolResults)-1]
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: r.IsError}
-	}
-	return toolError("pi-memory answered nothing for " + name + problems(res))
-}
-
-// park keeps a call waiting for its answer under a new token.
-func (c *mcpCore) park(w *waitingCall) string {
-	var b [12]byte
-	rand.Read(b[:])
-	token := hex.EncodeToString(b[:])
-	c.pmu.Lock()
-	c.pending[token] = w
-	c.pmu.Unlock()
-	return token
-}
-
-// unpark forgets a call whose question timed out.
-func (c *mcpCore) unpark(w *waitingCall) {
-	c.pmu.Lock()
-	defer c.pmu.Unlock()
-	for k, v := range c.pending {
-		if v == w {
-			delete(c.pending, k)
-		}
-	}
-}
-
-func toolError(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
-}
-
-// problems is what the core said on stderr during a call, for an error.
-func problems(res mcpResult) string {
-	if p := strings.TrimSpace(res.Problems); p != "" {
-		return ": " + p
-	}
-	return ""
-}
-
-// dialog is a dialog effect of the core, put to the person as a form of one
-// field: a confirm as a yes/no, a select as a choice among its options, an
-// input or editor as a text.
-type dialog struct{ e host.Effect }
-
-const dialogField = "answer"
-
-func (d *dialog) params() *mcp.ElicitParams {
-	e := d.e
-	schema := map[string]any{"type": "string", "title": e.Title}
-	switch e.Kind {
-	case "confirm":
-		schema = map[string]any{"type": "boolean", "title": e.Title, "description": "true to go ahead"}
-	case "select":
-		schema["enum"] = e.Options
-	case "input", "editor":
-		if e.Prefill != "" {
-			schema["default"] = e.Prefill
-		}
-	}
-	msg := e.Title
-	if e.Message != "" {
-		msg += "\n\n" + e.Message
-	}
-	return &mcp.ElicitParams{Message: msg, RequestedSchema: map[string]any{
-		"type": "object", "properties": map[string]any{dialogField: schema}, "required": []string{dialogField},
-	}}
-}
-
-// value is the resume value for the person's answer: declined, cancelled
-// or none is a dismissed dialog (a confirm's false, else null), as in pi.
-func (d *dialog) value(r *mcp.ElicitResult) json.RawMessage {
-	if r == nil || r.Action != "accept" {
-		if d.e.Kind == "confirm" {
-			return json.RawMessage("false")
-		}
-		return json.RawMessage("null")
-	}
-	v, err := json.Marshal(r.Content[dialogField])
-	if err != nil {
-		return json.RawMessage("null")
-	}
-	if d.e.Kind == "confirm" && string(v) != "true" {
-		return json.RawMessage("false")
-	}
-	return v
 }
 
 // syncResources registers the resources the core lists now and removes
@@ -542,8 +347,12 @@ func (c *mcpCore) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mc
 // written now, as when pi quits.
 func (c *mcpCore) shutdown() {
 	// A question no one will answer now is dismissed, so the call it held
-	// ends (writing nothing) before the session does.
+	// ends (writing nothing) before the session does; no call starts after.
 	close(c.closing)
+	c.pmu.Lock()
+	c.stopped = true
+	c.pmu.Unlock()
+	c.calls.Wait()
 	c.startMu.Lock()
 	defer c.startMu.Unlock()
 	c.mu.Lock()
@@ -555,13 +364,6 @@ func (c *mcpCore) shutdown() {
 	if _, err := c.run("session_shutdown", []byte(`{"reason":"quit"}`)); err != nil && !errors.Is(err, host.ErrUnknownExport) {
 		fmt.Fprintln(c.stderr, "pimem: "+coreFailed("session_shutdown", err).Error())
 	}
-}
-
-// waitingForPerson says whether a call waits for a person's answer.
-func (c *mcpCore) waitingForPerson() bool {
-	c.pmu.Lock()
-	defer c.pmu.Unlock()
-	return len(c.pending) > 0
 }
 
 // redacted is msg, one JSON-RPC message (or a value of one), as the core's

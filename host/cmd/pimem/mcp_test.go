@@ -739,8 +739,9 @@ func TestMCPToolResultComesOnceTheCoreIsFree(t *testing.T) {
 		if i%10 == 0 {
 			name, args = "memory_remember", json.RawMessage(fmt.Sprintf(`{"text":"fact number %d is kept"}`, i))
 		}
-		ev := <-c.startCall(name, args).events
-		require.True(t, ev.result != nil && !ev.result.IsError, "%s: %v", name, ev.result)
+		w := c.startCall(name, args)
+		<-w.done
+		require.True(t, w.result != nil && !w.result.IsError, "%s: %v", name, w.result)
 		require.True(t, c.mu.TryLock(), "call %d (%s): the result came while the core was held", i, name)
 		c.mu.Unlock()
 	}

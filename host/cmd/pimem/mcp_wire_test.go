@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -30,9 +31,14 @@ func TestMCPEchoesEveryIdByteForByte(t *testing.T) {
 		line := rawAnswer(t, p, id)
 		require.Contains(t, line, `"result":{}`, id)
 	}
-	// Through the core.
+	// Through the core, and two requests whose ids the SDK took for one.
+	p.send(t, strings.Replace(propose(1, "Deploy only on Tuesdays"), `"id":1`, `"id":7`, 1))
+	ask := p.next(t, "the question", isElicitation)
 	p.send(t, `{"jsonrpc":"2.0","id":7.5,"method":"tools/call","params":{"name":"memory_status","arguments":{}}}`)
 	require.Contains(t, rawAnswer(t, p, `7.5`), "decisions: on")
+	askID, _ := json.Marshal(ask["id"])
+	p.send(t, `{"jsonrpc":"2.0","id":`+string(askID)+`,"result":{"action":"accept","content":{"answer":true}}}`)
+	require.Contains(t, rawAnswer(t, p, `7`), "Recorded D-")
 
 	// A cancellation names the request by the id it was sent with.
 	p.send(t, strings.Replace(propose(1, "Squash commits before merging"), `"id":1`, `"id":8.25`, 1))
@@ -41,8 +47,10 @@ func TestMCPEchoesEveryIdByteForByte(t *testing.T) {
 	p.send(t, `{"jsonrpc":"2.0","id":8,"method":"ping"}`)
 	rawAnswer(t, p, `8`)
 
-	// No id the protocol allows: an invalid request, answered with id null.
-	for _, id := range []string{`null`, `true`, `{}`, `[1]`} {
+	// No id the protocol allows, or one already waiting: an invalid request, answered with id null.
+	p.send(t, propose(9, "Indent with tabs in Go files"))
+	p.next(t, "the question", isElicitation)
+	for _, id := range []string{`null`, `true`, `{}`, `[1]`, `9`} {
 		p.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)
 		m := p.nextWithin(t, prompt, "the error for id "+id, func(m map[string]any) bool { return m["error"] != nil })
 		require.Equal(t, nil, m["id"], id)
