@@ -21,7 +21,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, McpError, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import {
 	REPO,
@@ -524,6 +524,28 @@ describe("pimem mcp with the official MCP TypeScript SDK client", () => {
 			assert.equal(asked, 1);
 			assert.ok(!fs.existsSync(decisionLog(sb.project)), "nothing recorded");
 			assert.deepEqual(errors, [], "no answer came for the cancelled request");
+		});
+	});
+
+	it("a client that listed the resources is told when memory_remember creates the project's MEMORY.md", async () => {
+		await withSandbox({}, async (sb) => {
+			let changed = 0;
+			await withClient(sb, undefined, async ({ client }) => {
+				client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+					changed++;
+				});
+				assert.equal(client.getServerCapabilities()?.resources?.listChanged, true, "the server says it tells");
+				const before = await client.listResources();
+				assert.deepEqual(before.resources.map((r) => r.uri), ["pimem://decisions/active"]);
+				await ok(client, "memory_remember", { text: "I always use pnpm" });
+				await waitUntil(() => changed > 0, "notifications/resources/list_changed", 5_000);
+				const after = await client.listResources();
+				assert.deepEqual(after.resources.map((r) => r.uri).sort(), ["pimem://decisions/active", "pimem://notes/project/MEMORY.md"]);
+				// A note in the file that is there changes no list.
+				await ok(client, "memory_remember", { text: "Run the linters before every commit" });
+				await ok(client, "memory_status", {});
+			});
+			assert.equal(changed, 1, "told once, for the one change");
 		});
 	});
 

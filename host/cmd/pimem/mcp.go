@@ -79,8 +79,11 @@ type mcpCore struct {
 	asking atomic.Int32
 	// closing ends every wait when the client has gone.
 	closing chan struct{}
-	// listed is the resources registered with the server: their MIME type by URI.
-	listed map[string]string
+	// listed is the resources registered with the server: their MIME type by
+	// URI. listChanged tells the wire the list changed (true), or that the
+	// client is given it (false): called with mu held.
+	listed      map[string]string
+	listChanged func(changed bool)
 	// ended: the session is shut down (mu guards it); a call that comes
 	// after is refused, so no core call starts while the process exits.
 	ended bool
@@ -116,6 +119,7 @@ func mcpServe(o options, argv []string, in io.ReadCloser, out io.WriteCloser, st
 	defer stop()
 	context.AfterFunc(sig, stop)
 	w := newWire(out, c.redacted)
+	c.listChanged = w.resourcesChanged
 	asking := func() int { return int(c.asking.Load()) }
 	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(sig, in, w, asking), Writer: w, MaxLineLength: -1})
 	c.shutdown()
@@ -181,9 +185,11 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 			c.start(req.Session)
 		},
 		Capabilities: &mcp.ServerCapabilities{
-			Tools:     &mcp.ToolCapabilities{},
-			Resources: &mcp.ResourceCapabilities{},
-			Prompts:   &mcp.PromptCapabilities{},
+			Tools:   &mcp.ToolCapabilities{},
+			Prompts: &mcp.PromptCapabilities{},
+			// A MEMORY.md appears (memory_remember, pi, a person): a
+			// client that listed is told (wire.resourcesChanged).
+			Resources: &mcp.ResourceCapabilities{ListChanged: true},
 		},
 	})
 	for _, t := range tools.MCP {
@@ -196,12 +202,39 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 	}, c.getPrompt)
 	// The resources are the files the project has when the client asks: a
 	// MEMORY.md written since the session started (by a tool, pi or a person)
-	// is listed and read. While a call holds the core, the list is the one
-	// last synced.
+	// is listed and read. One that appears is noticed at the client's next
+	// request (a tool call looks when it ends), and a client that has listed
+	// is told its list changed (listChanged).
 	c.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method == "resources/list" || method == "resources/read" {
-				if ss, ok := req.GetSession().(*mcp.ServerSession); ok && c.ready(ss) == nil && c.mu.TryLock() {
+			ss, _ := req.GetSession().(*mcp.ServerSession)
+			switch {
+			case ss == nil || method == "initialize" || method == "tools/call" || strings.HasPrefix(method, "notifications/"):
+			case method == "resources/list":
+				// The list the client gets is the one it is told has
+				// changed after: no change falls between the two.
+				if c.ready(ss) == nil {
+					c.mu.Lock()
+					defer c.mu.Unlock()
+					c.syncResources()
+					if c.listChanged != nil {
+						c.listChanged(false)
+					}
+				}
+			case method == "resources/read":
+				if c.ready(ss) == nil {
+					c.mu.Lock()
+					c.syncResources()
+					c.mu.Unlock()
+				}
+			default:
+				// Any other request, once the session has started (a ping
+				// before the client's initialized must not start it
+				// blind), unless a call is using the core.
+				c.startMu.Lock()
+				started := c.started
+				c.startMu.Unlock()
+				if started && c.mu.TryLock() {
 					c.syncResources()
 					c.mu.Unlock()
 				}
@@ -284,18 +317,24 @@ func (c *mcpCore) syncResources() {
 		return
 	}
 	now := map[string]string{}
+	changed := false
 	for _, r := range list {
 		now[r.URI] = r.MIMEType
 		if _, ok := c.listed[r.URI]; !ok {
 			c.server.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}, c.readResource)
+			changed = true
 		}
 	}
 	for uri := range c.listed {
 		if _, ok := now[uri]; !ok {
 			c.server.RemoveResources(uri)
+			changed = true
 		}
 	}
 	c.listed = now
+	if changed && c.listChanged != nil {
+		c.listChanged(true)
+	}
 }
 
 // readResource reads one resource through the core.

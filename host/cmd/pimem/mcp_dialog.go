@@ -206,6 +206,8 @@ func (c *mcpCore) runTool(w *toolCall, name string, input []byte) *mcp.CallToolR
 		}
 	}
 	res, err := d.Run("tool", input)
+	// A note it wrote may have made a MEMORY.md.
+	c.syncResources()
 	switch {
 	case err != nil:
 		return toolError("pi-memory's core failed: " + err.Error())

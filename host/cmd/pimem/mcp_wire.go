@@ -17,6 +17,11 @@ package main
 //     session is told it has none.
 //   - bad lines: the SDK ends the session on a line that is not JSON or not
 //     JSON-RPC 2.0; here it costs the client that line only.
+//   - resources/list_changed is sent once after a change, to a client that
+//     has listed since the last one, at once (the SDK's own goes out 10 ms
+//     after any change, also while the session starts, before any list: it
+//     broke clients that read one line per request, and could tell a client
+//     of a change the list it was just given holds).
 //
 // Every message written passes through the core's redact export first.
 
@@ -58,8 +63,12 @@ type wire struct {
 	last  int64
 	calls map[int64]*rpcCall
 	inUse map[string]int64
-	// version is the protocol version the session's initialize settled on.
-	version string
+	// asked is the protocol version the client's initialize asked for,
+	// version the one it settled on.
+	asked, version string
+	// listed: the client has listed the resources since the last
+	// list_changed.
+	listed bool
 }
 
 // rpcCall is a request the SDK has: the id the client gave it, byte for byte.
@@ -232,6 +241,13 @@ func (w *wire) takeOne(msg []byte) (pass, answer []byte, c *rpcCall) {
 	if _, taken := w.inUse[idKey(id)]; taken {
 		return nil, invalidRequest("a request whose id " + string(id) + " is the id of one not answered yet"), nil
 	}
+	if method == "initialize" {
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		json.Unmarshal(m["params"], &p)
+		w.asked = p.ProtocolVersion
+	}
 	w.last++
 	c = &rpcCall{id: bytes.Clone(id), method: method}
 	w.calls[w.last] = c
@@ -299,8 +315,31 @@ func (w *wire) Write(b []byte) (int, error) {
 			out = withID(out, w.echo(c.id))
 		}
 		return len(b), w.answered(c, out)
+	case method.Str == "notifications/resources/list_changed" && !gjson.GetBytes(msg, "params._meta").Exists():
+		// The SDK's, sent to a session before 2026-07-28 10 ms after any
+		// change: the wire sends its own (resourcesChanged). A session of
+		// 2026-07-28 gets the SDK's on the subscription it asked for, with
+		// _meta naming it.
+		return len(b), nil
 	}
 	return len(b), w.send(msg)
+}
+
+// resourcesChanged is told that the list of resources changed, or that
+// the client is given the list (changed false): a client that has listed
+// since the last list_changed is sent one, at once.
+func (w *wire) resourcesChanged(changed bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.asked >= "2026-07-28":
+		// Told on the subscription it asks for (the SDK's).
+	case !changed:
+		w.listed = true
+	case w.listed:
+		w.listed = false
+		w.send([]byte(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`))
+	}
 }
 
 // answered sends c's answer, or puts it in its batch and sends the batch

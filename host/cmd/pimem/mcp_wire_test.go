@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -118,4 +120,42 @@ func TestMCPRefusesABatchInALaterSession(t *testing.T) {
 		p.in.Close()
 		require.Equal(t, 0, p.exitsWithin(t, prompt))
 	}
+}
+
+// Issue 25: no notifications/resources/list_changed was sent when a
+// MEMORY.md appeared. The server declares it, and a client that has listed
+// is told once after a change: memory_remember creating the project's
+// MEMORY.md, a file written on disk between two calls.
+func TestMCPTellsAClientThatListedWhenItsResourcesChange(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+	p := startMCP(t, dir, agent, `{}`)
+	init := p.seen(isAnswerTo(0))[0]
+	caps := init["result"].(map[string]any)["capabilities"].(map[string]any)
+	require.Equal(t, true, caps["resources"].(map[string]any)["listChanged"], "%v", init["_line"])
+	isChange := func(m map[string]any) bool { return m["method"] == "notifications/resources/list_changed" }
+	list := func(id int) string {
+		p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/list"}`, id))
+		return p.answerWithin(t, prompt, id)["_line"].(string)
+	}
+
+	require.NotContains(t, list(1), "MEMORY.md")
+	p.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"memory_remember","arguments":{"text":"I always use pnpm"}}}`)
+	p.nextWithin(t, prompt, "list_changed after memory_remember", isChange)
+	require.Contains(t, list(3), "pimem://notes/project/MEMORY.md")
+
+	global := filepath.Join(agent, "memory", "MEMORY.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(global), 0o755))
+	require.NoError(t, os.WriteFile(global, []byte("## Preferences\n- I prefer tabs\n"), 0o644))
+	p.send(t, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"memory_status","arguments":{}}}`)
+	p.nextWithin(t, prompt, "list_changed after a MEMORY.md appeared on disk", isChange)
+	require.Contains(t, list(5), "pimem://notes/global/MEMORY.md")
+
+	// Nothing changed: nothing said.
+	p.send(t, `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"pnpm"}}}`)
+	p.answerWithin(t, prompt, 6)
+	p.send(t, `{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+	p.answerWithin(t, prompt, 7)
+	p.in.Close()
+	require.Equal(t, 0, p.exitsWithin(t, prompt))
+	require.Equal(t, 2, len(p.seen(isChange)), "one list_changed per change")
 }
