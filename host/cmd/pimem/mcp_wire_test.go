@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/pi-memory/pi-memory/host/internal/testmod"
 	"github.com/pi-memory/pi-memory/internal/require"
 )
@@ -158,4 +160,78 @@ func TestMCPTellsAClientThatListedWhenItsResourcesChange(t *testing.T) {
 	p.in.Close()
 	require.Equal(t, 0, p.exitsWithin(t, prompt))
 	require.Equal(t, 2, len(p.seen(isChange)), "one list_changed per change")
+}
+
+// The wire takes any line a client sends: what it passes to the SDK is one
+// JSON-RPC message each, a request under an integer id of its own; what it
+// writes is JSON, one message a line; and the SDK's answer to each request
+// goes out under the id the client gave it, byte for byte, the requests of
+// a batch answered in one line.
+func FuzzWireTake(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"a\u0062","method":"tools/list","params":{}}`,
+		`{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}`,
+		`{"jsonrpc":"2.0","id":3,"result":{"action":"accept"}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},5,{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"x"}]`,
+		`[]`, `[1,2]`, `"x"`, `{"jsonrpc":"2.0","id":null,"method":"ping"}`, `{"id":{},"method":"ping","jsonrpc":"2.0"}`,
+	} {
+		f.Add("2025-03-26", []byte(s))
+		f.Add("2025-06-18", []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, version string, line []byte) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			return
+		}
+		var out bytes.Buffer
+		w := newWire(nopWriteCloser{&out}, func(b []byte) []byte { return b })
+		w.version = version
+		passed := w.take(line, false)
+		var requests []int64
+		for _, p := range passed {
+			m, err := jsonrpc.DecodeMessage(p)
+			if err != nil {
+				t.Fatalf("passed %q, not a message: %v", p, err)
+			}
+			if r, ok := m.(*jsonrpc.Request); ok && r.ID.IsValid() {
+				n, ok := r.ID.Raw().(int64)
+				if !ok || w.calls[n] == nil {
+					t.Fatalf("passed %q under id %v, not one of the wire's", p, r.ID.Raw())
+				}
+				requests = append(requests, n)
+			}
+		}
+		want := map[int64][]byte{}
+		for _, n := range requests {
+			want[n] = w.calls[n].id
+			if w.calls[n].cancelled {
+				delete(want, n)
+			}
+		}
+		for _, n := range requests {
+			if _, err := w.Write([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":{}}`+"\n", n))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if w.unanswered() != 0 || len(w.inUse) != 0 {
+			t.Fatalf("answered every request, yet %d calls and %d ids are left", w.unanswered(), len(w.inUse))
+		}
+		written := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		for _, l := range written {
+			if l != "" && !json.Valid([]byte(l)) {
+				t.Fatalf("wrote %q", l)
+			}
+		}
+		all := out.String()
+		for _, id := range want {
+			if !strings.Contains(all, `"id":`+string(id)+`,"result":{}`) {
+				t.Fatalf("no answer under id %s in %q", id, all)
+			}
+		}
+		if line[0] == '[' && len(want) > 0 && strings.Count(all, `,"result":{}`) != len(want) {
+			t.Fatalf("a batch of %d requests answered as %q", len(want), all)
+		}
+	})
 }
