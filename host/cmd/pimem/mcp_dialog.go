@@ -38,8 +38,8 @@ const dialogWait = 10 * time.Minute
 // inputWait is how long a call whose result asked for input waits for the
 // client to call again with the answer. The client may have dropped the
 // result, and nothing tells the server so, so it is shorter than
-// dialogWait; the person's answer after it finds the question gone, and
-// the model is told to call again.
+// dialogWait; an answer after it finds the question gone (dismissed, so
+// declined for this session).
 var inputWait = 2 * time.Minute
 
 // dialogInput names the one input a waiting call asks for.
