@@ -21,7 +21,7 @@ import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, McpError, ResourceListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import {
 	REPO,
@@ -174,8 +174,10 @@ function assertEveryJsonlLineParses(sb: Sandbox): number {
 }
 
 /** The registry's mcpTools (ts/registry.json, written by make wasm from the core). */
-function registryTools(): Array<{ name: string; parameters: unknown }> {
-	const reg = JSON.parse(fs.readFileSync(path.join(REPO, "ts", "registry.json"), "utf8")) as { mcpTools?: Array<{ name: string; parameters: unknown }> };
+function registryTools(): Array<{ name: string; parameters: unknown; annotations: unknown }> {
+	const reg = JSON.parse(fs.readFileSync(path.join(REPO, "ts", "registry.json"), "utf8")) as {
+		mcpTools?: Array<{ name: string; parameters: unknown; annotations: unknown }>;
+	};
 	assert.ok(reg.mcpTools && reg.mcpTools.length > 0, "ts/registry.json lists mcpTools");
 	return reg.mcpTools;
 }
@@ -233,7 +235,12 @@ describe("pimem mcp with the official MCP TypeScript SDK client", () => {
 				assert.deepEqual(tools.map((t) => t.name).sort(), want.map((t) => t.name).sort(), "the same tools as the registry's mcpTools");
 				for (const w of want) {
 					assert.deepEqual(tools.find((t) => t.name === w.name)?.inputSchema, w.parameters, `${w.name}: the registry's input schema`);
+					assert.deepEqual(tools.find((t) => t.name === w.name)?.annotations, w.annotations, `${w.name}: the registry's annotations`);
 				}
+				const hints = (name: string) => tools.find((t) => t.name === name)?.annotations;
+				for (const name of ["memory_search", "decision_list", "memory_status"]) assert.equal(hints(name)?.readOnlyHint, true, `${name} is read-only`);
+				assert.equal(hints("memory_forget")?.destructiveHint, true, "memory_forget is destructive");
+				assert.ok(tools.every((t) => t.annotations?.openWorldHint === false), "every tool touches only memory files");
 				const called = new Set<string>();
 				const use = async (name: string, args: Record<string, unknown>) => {
 					called.add(name);
@@ -486,6 +493,59 @@ describe("pimem mcp with the official MCP TypeScript SDK client", () => {
 				assert.match(await ok(client, "memory_status", {}), /^notes: on$/m);
 			});
 			assert.deepEqual(snapshotTree(sb.root), before, "nothing written");
+		});
+	});
+
+	it("a person who answers after the client gave up on the call (its request timed out) records nothing, and the next call is answered at once", async () => {
+		await withSandbox({}, async (sb) => {
+			// The SDK's default request timeout is 60 s; a person slower than that meets this.
+			let asked = 0;
+			const elicit: Elicit = async () => {
+				asked++;
+				await new Promise((r) => setTimeout(r, 1_500));
+				return { action: "accept", content: { answer: true } };
+			};
+			const errors: string[] = [];
+			await withClient(sb, elicit, async ({ client }) => {
+				client.onerror = (err) => errors.push(String(err));
+				await assert.rejects(
+					client.callTool({ name: "decision_propose", arguments: { text: "Deploy only on Tuesdays" } }, undefined, { timeout: 500 }),
+					(err: unknown) => err instanceof McpError && /timed out/i.test(err.message),
+				);
+				await waitUntil(() => asked === 1, "the question", 5_000);
+				await new Promise((r) => setTimeout(r, 2_000)); // the person has answered
+				const started = Date.now();
+				assert.match(await ok(client, "decision_list", {}), /No active decisions/);
+				assert.ok(Date.now() - started < 5_000, `the next call waited ${Date.now() - started} ms`);
+				// The call was cancelled: it counted as dismissed, and it is not put to the person again.
+				const again = await ok(client, "decision_propose", { text: "Deploy only on Tuesdays" });
+				assert.match(again, /declined this decision earlier/, again);
+			});
+			assert.equal(asked, 1);
+			assert.ok(!fs.existsSync(decisionLog(sb.project)), "nothing recorded");
+			assert.deepEqual(errors, [], "no answer came for the cancelled request");
+		});
+	});
+
+	it("a client that listed the resources is told when memory_remember creates the project's MEMORY.md", async () => {
+		await withSandbox({}, async (sb) => {
+			let changed = 0;
+			await withClient(sb, undefined, async ({ client }) => {
+				client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+					changed++;
+				});
+				assert.equal(client.getServerCapabilities()?.resources?.listChanged, true, "the server says it tells");
+				const before = await client.listResources();
+				assert.deepEqual(before.resources.map((r) => r.uri), ["pimem://decisions/active"]);
+				await ok(client, "memory_remember", { text: "I always use pnpm" });
+				await waitUntil(() => changed > 0, "notifications/resources/list_changed", 5_000);
+				const after = await client.listResources();
+				assert.deepEqual(after.resources.map((r) => r.uri).sort(), ["pimem://decisions/active", "pimem://notes/project/MEMORY.md"]);
+				// A note in the file that is there changes no list.
+				await ok(client, "memory_remember", { text: "Run the linters before every commit" });
+				await ok(client, "memory_status", {});
+			});
+			assert.equal(changed, 1, "told once, for the one change");
 		});
 	});
 

@@ -150,6 +150,11 @@ func (d *driver) recordProposal(out *store.Out, p proposal, oldID string) {
 		return
 	}
 	events, err := d.write(func(st *state, now int64) ([]Event, error) {
+		// Checked again against the log as it is now: another call, or
+		// another process, may have recorded it while the person was asked.
+		if dups, _ := st.Check(p.Text, oldID); len(dups) > 0 {
+			return nil, &refError{"it was recorded meanwhile, as " + dups[0].D.ID}
+		}
 		if oldID != "" {
 			return st.Supersede(oldID, p, now)
 		}

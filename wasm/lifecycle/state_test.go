@@ -118,3 +118,21 @@ func TestADeclinedProposalIsNotAskedAgainNorAfterARestart(t *testing.T) {
 	require.False(t, r.dialog().Exists(), "nor after a restart: %s", r.last.Raw)
 	require.Equal(t, "", r.log())
 }
+
+// A proposal put to the person twice at once (two calls of one MCP client,
+// whose server no longer waits for the first answer, or two clients) and
+// accepted twice is recorded once: the write checks the log as it is then.
+func TestAProposalAcceptedTwiceAtOnceIsRecordedOnce(t *testing.T) {
+	r := newRig(t, true)
+	var asks []string
+	for range 2 {
+		r.call("tool", map[string]any{"name": "decision_propose", "params": raw(`{"text":"Deploy only on Tuesdays"}`)})
+		require.Equal(t, "confirm", r.dialog().Get("kind").String())
+		asks = append(asks, r.dialog().Get("id").String())
+	}
+	r.call("resume", map[string]any{"id": asks[0], "value": true})
+	require.Contains(t, r.last.Get(`effects.#(t=="tool_result").text`).String(), "Recorded D-")
+	r.call("resume", map[string]any{"id": asks[1], "value": true})
+	require.Contains(t, r.last.Get(`effects.#(t=="tool_result").text`).String(), "recorded meanwhile, as D-")
+	require.Equal(t, 1, strings.Count(r.log(), "Deploy only on Tuesdays"))
+}

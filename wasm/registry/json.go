@@ -29,8 +29,8 @@ func JSON() []byte {
 		return o.Close()
 	}))
 	w.Raw("global", flagsJSON(Global))
-	w.Raw("tools", toolsJSON(ToolsFor(Pi)))
-	w.Raw("mcpTools", toolsJSON(ToolsFor(MCP)))
+	w.Raw("tools", toolsJSON(ToolsFor(Pi), false))
+	w.Raw("mcpTools", toolsJSON(ToolsFor(MCP), true))
 	return w.Close()
 }
 
@@ -79,7 +79,10 @@ func flagsJSON(fs []Flag) []byte {
 	})
 }
 
-func toolsJSON(tools []Tool) []byte {
+// toolsJSON lists tools; annotated, each with its MCP annotations:
+//
+//	"annotations":{"title":"Memory search","readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}
+func toolsJSON(tools []Tool, annotated bool) []byte {
 	return jsonw.Array(nil, len(tools), func(b []byte, i int) []byte {
 		t := &tools[i]
 		o := jsonw.Open(b)
@@ -87,6 +90,15 @@ func toolsJSON(tools []Tool) []byte {
 		o.Str("label", t.Label)
 		o.Str("description", t.Description)
 		o.Raw("parameters", []byte(t.Parameters))
+		if annotated {
+			a := jsonw.Open(nil)
+			a.Str("title", t.Label)
+			a.Bool("readOnlyHint", t.Has(ReadOnly))
+			a.Bool("destructiveHint", !t.Has(ReadOnly) && !t.Has(Additive))
+			a.Bool("idempotentHint", t.Has(ReadOnly) || t.Has(Idempotent))
+			a.Bool("openWorldHint", !t.Has(Local))
+			o.Raw("annotations", a.Close())
+		}
 		return o.Close()
 	})
 }

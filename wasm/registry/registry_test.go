@@ -491,3 +491,34 @@ func TestAFlagInsideTheTextIsRefusedNotDropped(t *testing.T) {
 	_, err := Parse(c, []string{"add", "Run", "tests", "with", "--force", "so", "snapshots", "update"})
 	require.Contains(t, err.Error(), `"Run tests with --force so snapshots update"`)
 }
+
+// Issue 25: pimem mcp's tools carried no annotations, so a client could not
+// tell a search from a forget. Each MCP tool's hints are pinned here: a new
+// tool, or a changed one, is a decision to make, not a default to inherit.
+func TestEveryMCPToolSaysWhatItDoesToTheWorld(t *testing.T) {
+	type hints struct{ readOnly, destructive, idempotent, openWorld bool }
+	want := map[string]hints{
+		"memory_search":    {readOnly: true, idempotent: true},
+		"decision_list":    {readOnly: true, idempotent: true},
+		"memory_status":    {readOnly: true, idempotent: true},
+		"memory_forget":    {destructive: true},
+		"memory_restore":   {idempotent: true},
+		"memory_remember":  {idempotent: true},
+		"decision_propose": {destructive: true, idempotent: true},
+	}
+	got := gjson.GetBytes(JSON(), "mcpTools")
+	require.Equal(t, int64(len(want)), got.Get("#").Int())
+	got.ForEach(func(_, tool gjson.Result) bool {
+		name := tool.Get("name").String()
+		w, ok := want[name]
+		require.True(t, ok, "%s: its hints are not pinned here", name)
+		a := tool.Get("annotations")
+		require.Equal(t, tool.Get("label").String(), a.Get("title").String(), name)
+		require.Equal(t, hints{a.Get("readOnlyHint").Bool(), a.Get("destructiveHint").Bool(), a.Get("idempotentHint").Bool(), a.Get("openWorldHint").Bool()}, w, name)
+		for _, k := range []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"} {
+			require.True(t, a.Get(k).IsBool(), "%s: %s is said, not left to a default", name, k)
+		}
+		return true
+	})
+	require.False(t, gjson.GetBytes(JSON(), "tools.0.annotations").Exists(), "pi registers tools without them")
+}

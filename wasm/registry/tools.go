@@ -13,7 +13,31 @@ type Tool struct {
 	// Hosts are who is offered the tool: pi's model (Pi), the clients of
 	// `pimem mcp` (MCP), or both. Every tool names its hosts.
 	Hosts Hosts
+	// Hints say what a call does to the world, for an MCP client deciding
+	// whether to ask the person first (its tool annotations); none claims
+	// the least (MCP's defaults: it may remove, may change more each time,
+	// may reach beyond this machine).
+	Hints Hints
 }
+
+// Hints are what a tool's calls do, as far as a client may rely on it.
+type Hints uint8
+
+const (
+	// ReadOnly: it changes nothing (so it adds only, and again changes
+	// nothing more).
+	ReadOnly Hints = 1 << iota
+	// Additive: what it writes only adds; nothing is removed or replaced.
+	Additive
+	// Idempotent: the same call again changes nothing more.
+	Idempotent
+	// Local: it reads and writes only memory files on this machine (MCP's
+	// openWorldHint false).
+	Local
+)
+
+// Has says whether every hint of h is one of t's.
+func (t *Tool) Has(h Hints) bool { return t.Hints&h == h }
 
 // Hosts is a set of the places a tool is offered.
 type Hosts uint8

@@ -11,8 +11,11 @@ var decisionTools = []Tool{
 			`"text":{"type":"string","description":"the decision, one self-contained sentence"},` +
 			`"reason":{"type":"string","description":"why (required with supersedes)"},` +
 			`"supersedes":{"type":"string","description":"id of the active decision it replaces (D-2026-03-01-0001, or its last digits)"}` +
-			`},"required":["text"],"additionalProperties":false}`, Hosts: Pi | MCP},
-	{Store: "decisions", Name: "decision_list", Label: "List decisions", Hosts: MCP,
+			`},"required":["text"],"additionalProperties":false}`, Hosts: Pi | MCP,
+		// Not additive: a decision it supersedes is no longer active.
+		// Idempotent: a proposal again is refused as recorded or declined.
+		Hints: Idempotent | Local},
+	{Store: "decisions", Name: "decision_list", Label: "List decisions", Hosts: MCP, Hints: ReadOnly | Local,
 		Description: "The project's decisions (active unless status says otherwise), newest first, each with its id; conflicts are marked. Read-only.",
 		Parameters: `{"type":"object","properties":{` +
 			`"status":{"type":"string","enum":["active","draft","rejected","superseded","all"],"description":"which decisions, active unless given"},` +

@@ -2,8 +2,8 @@ package store
 
 import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
-	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/registry"
 )
 
 // Out collects the effects of one export call into the envelope the host reads

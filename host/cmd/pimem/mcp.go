@@ -7,21 +7,22 @@ package main
 // the prompt's text all come from the core (a rule here is a bug, as in
 // pi's adapter), and every message it writes passes through the core's
 // redact export (mcpCore.redacted), the SDK's own errors included.
+// Tool calls and their dialogs are in mcp_dialog.go; what passes between
+// the client's lines and the SDK (ids, cancellations, batches) in
+// mcp_wire.go.
 //
 //	MCP                          core
 //	initialize (capabilities) -> session_start {mode:"mcp", hasUI: the client elicits}
-//	tools/list                -> the registry's mcpTools
-//	tools/call                -> tool {name, params}; a dialog it opens -> elicitation/create
+//	tools/list                -> the registry's mcpTools, with their annotations
+//	tools/call                -> tool {name, params}; a dialog it opens -> elicitation/create,
+//	                             or a result asking for input (2026-07-28)
 //	resources/list, read      -> resources {op:"list"}, {op:"read", uri}
 //	prompts/get memory        -> before_agent_start {prompt}: what pi would append to its system prompt
 //	end of input, SIGTERM     -> session_shutdown, after the call in progress
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,10 +31,9 @@ import (
 	"os/signal"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
@@ -48,11 +48,15 @@ type mcpTool struct {
 	Label       string          `json:"label"`
 	Description string          `json:"description"`
 	Parameters  json.RawMessage `json:"parameters"`
+	// Annotations are the registry's hints: read-only, destructive,
+	// idempotent, open world, and the title.
+	Annotations *mcp.ToolAnnotations `json:"annotations"`
 }
 
 // mcpCore is one core session shared by every request of one client: the
 // core is single-threaded, so calls take turns (mu), and it starts when the
-// client has said what it can do (start), so hasUI tells the truth.
+// client has said what it can do (start), so hasUI tells the truth. A call
+// waiting for a person's answer does not hold the core (mcp_dialog.go).
 type mcpCore struct {
 	mu       sync.Mutex
 	d        *host.Driver
@@ -62,15 +66,24 @@ type mcpCore struct {
 	started  bool
 	startErr error
 	server   *mcp.Server
-	// pending are the calls waiting for a person's answer, by the token
-	// their result gave the client (pmu guards it, not mu: a waiting call
-	// holds mu).
+	// pmu guards parked, the calls whose result asked a client of
+	// 2026-07-28 for input, by the token it gave (requestState), and
+	// stopped: the session is ending and no tool call starts.
 	pmu     sync.Mutex
-	pending map[string]*waitingCall
+	parked  map[string]*parkedCall
+	stopped bool
+	// calls are the tool calls running in the core, which the session's
+	// end waits for; asking counts those waiting for a person's answer to
+	// an elicitation/create.
+	calls  sync.WaitGroup
+	asking atomic.Int32
 	// closing ends every wait when the client has gone.
 	closing chan struct{}
-	// listed is the resources registered with the server: their MIME type by URI.
-	listed map[string]string
+	// listed is the resources registered with the server: their MIME type by
+	// URI. listChanged tells the wire the list changed (true), or that the
+	// client is given it (false): called with mu held.
+	listed      map[string]string
+	listChanged func(changed bool)
 	// ended: the session is shut down (mu guards it); a call that comes
 	// after is refused, so no core call starts while the process exits.
 	ended bool
@@ -105,8 +118,10 @@ func mcpServe(o options, argv []string, in io.ReadCloser, out io.WriteCloser, st
 	sig, stop := signal.NotifyContext(ctx, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	defer stop()
 	context.AfterFunc(sig, stop)
-	w := &lockedWriter{w: out, redact: c.redacted}
-	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(sig, in, w, c.waitingForPerson), Writer: w, MaxLineLength: -1})
+	w := newWire(out, c.redacted)
+	c.listChanged = w.resourcesChanged
+	asking := func() int { return int(c.asking.Load()) }
+	err = c.server.Run(ctx, &mcp.IOTransport{Reader: frames(sig, in, w, asking), Writer: w, MaxLineLength: -1})
 	c.shutdown()
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, mcp.ErrConnectionClosed) {
 		return 1, fmt.Errorf("mcp: %w", err)
@@ -158,7 +173,7 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 		return nil, nil, errors.New("this core module serves no MCP tools (it is older than this pimem); rebuild it with `make wasm` or pass --wasm")
 	}
 	c := &mcpCore{d: &host.Driver{Inst: inst, Stdout: io.Discard, Stderr: stderr}, session: session, stderr: stderr,
-		pending: map[string]*waitingCall{}, closing: make(chan struct{}), listed: map[string]string{},
+		parked: map[string]*parkedCall{}, closing: make(chan struct{}), listed: map[string]string{},
 		red: &host.Driver{Inst: red, Stdout: io.Discard, Stderr: stderr}}
 	if res, err := c.red.Run("redact", []byte("{}")); err != nil || len(res.Outputs) != 1 {
 		closeCore()
@@ -170,13 +185,15 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 			c.start(req.Session)
 		},
 		Capabilities: &mcp.ServerCapabilities{
-			Tools:     &mcp.ToolCapabilities{},
-			Resources: &mcp.ResourceCapabilities{},
-			Prompts:   &mcp.PromptCapabilities{},
+			Tools:   &mcp.ToolCapabilities{},
+			Prompts: &mcp.PromptCapabilities{},
+			// A MEMORY.md appears (memory_remember, pi, a person): a
+			// client that listed is told (wire.resourcesChanged).
+			Resources: &mcp.ResourceCapabilities{ListChanged: true},
 		},
 	})
 	for _, t := range tools.MCP {
-		c.server.AddTool(&mcp.Tool{Name: t.Name, Title: t.Label, Description: t.Description, InputSchema: t.Parameters}, c.callTool)
+		c.server.AddTool(&mcp.Tool{Name: t.Name, Title: t.Label, Description: t.Description, InputSchema: t.Parameters, Annotations: t.Annotations}, c.callTool)
 	}
 	c.server.AddPrompt(&mcp.Prompt{
 		Name: mcpPrompt, Title: "Project memory",
@@ -185,12 +202,39 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 	}, c.getPrompt)
 	// The resources are the files the project has when the client asks: a
 	// MEMORY.md written since the session started (by a tool, pi or a person)
-	// is listed and read. While a call holds the core (one waiting for a
-	// person's answer may, for minutes), the list is the one last synced.
+	// is listed and read. One that appears is noticed at the client's next
+	// request (a tool call looks when it ends), and a client that has listed
+	// is told its list changed (listChanged).
 	c.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method == "resources/list" || method == "resources/read" {
-				if ss, ok := req.GetSession().(*mcp.ServerSession); ok && c.ready(ss) == nil && c.mu.TryLock() {
+			ss, _ := req.GetSession().(*mcp.ServerSession)
+			switch {
+			case ss == nil || method == "initialize" || method == "tools/call" || strings.HasPrefix(method, "notifications/"):
+			case method == "resources/list":
+				// The list the client gets is the one it is told has
+				// changed after: no change falls between the two.
+				if c.ready(ss) == nil {
+					c.mu.Lock()
+					defer c.mu.Unlock()
+					c.syncResources()
+					if c.listChanged != nil {
+						c.listChanged(false)
+					}
+				}
+			case method == "resources/read":
+				if c.ready(ss) == nil {
+					c.mu.Lock()
+					c.syncResources()
+					c.mu.Unlock()
+				}
+			default:
+				// Any other request, once the session has started (a ping
+				// before the client's initialized must not start it
+				// blind), unless a call is using the core.
+				c.startMu.Lock()
+				started := c.started
+				c.startMu.Unlock()
+				if started && c.mu.TryLock() {
 					c.syncResources()
 					c.mu.Unlock()
 				}
@@ -205,8 +249,8 @@ func newMCPCore(ctx context.Context, o options, stderr io.Writer) (*mcpCore, fun
 // elicitation is the client's UI, so decision_propose asks through it.
 // The resources the core lists then are registered.
 func (c *mcpCore) start(ss *mcp.ServerSession) error {
-	// startMu, not mu: a call waiting for a person's answer holds mu, and
-	// the request that brings the answer comes through here.
+	// startMu, not mu: the first request may come while a call holds the
+	// core, and must wait for the start, not for the call.
 	c.startMu.Lock()
 	defer c.startMu.Unlock()
 	if c.started {
@@ -258,202 +302,6 @@ func (c *mcpCore) run(export string, input []byte) (mcpResult, error) {
 	return mcpResult{res, stderr.String()}, err
 }
 
-// callTool runs one registry tool in the core. A dialog the tool opens
-// (decision_propose's confirm) is put to the person as an elicitation, the
-// MCP way of 2026-07-28 (SEP-2322): the result asks for input and names the
-// waiting call in RequestState; the client calls again with the answer and
-// the call goes on. For a client of an older protocol the SDK sends
-// elicitation/create itself and calls this again, so both work alike.
-func (c *mcpCore) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	if err := c.ready(req.Session); err != nil {
-		return toolError(err.Error()), nil
-	}
-	var w *waitingCall
-	if state := req.Params.RequestState; state != "" {
-		c.pmu.Lock()
-		w = c.pending[state]
-		delete(c.pending, state)
-		c.pmu.Unlock()
-		if w == nil {
-			return toolError("pi-memory: that question is no longer waiting (it was answered, or timed out after " + dialogWait.String() + "); call the tool again."), nil
-		}
-		var answer *mcp.ElicitResult
-		if r, ok := req.Params.InputResponses[dialogInput].(*mcp.ElicitResult); ok {
-			answer = r
-		}
-		w.answer <- w.dialog.value(answer)
-	} else {
-		w = c.startCall(req.Params.Name, req.Params.Arguments)
-	}
-	ev := <-w.events
-	if ev.dialog != nil {
-		w.dialog = ev.dialog
-		token := c.park(w)
-		return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{dialogInput: ev.dialog.params()}, RequestState: token}, nil
-	}
-	return ev.result, nil
-}
-
-// dialogInput names the one input a waiting call asks for.
-const dialogInput = "dialog"
-
-// dialogWait is how long a call waits for the person's answer: past it the
-// dialog counts as dismissed, and the core moves on.
-const dialogWait = 10 * time.Minute
-
-// waitingCall is a tool call running in the core, which may stop at a
-// dialog until its answer comes in a later request.
-type waitingCall struct {
-	events chan callEvent
-	answer chan json.RawMessage
-	dialog *dialog
-}
-
-// callEvent is what a running call reports: a dialog to put to the person,
-// or its result.
-type callEvent struct {
-	dialog *dialog
-	result *mcp.CallToolResult
-}
-
-// startCall runs the tool in the core on its own goroutine (runTool); its
-// dialog, then its result, come on the call's events.
-func (c *mcpCore) startCall(name string, args json.RawMessage) *waitingCall {
-	if len(args) == 0 {
-		args = json.RawMessage("{}")
-	}
-	input, err := json.Marshal(struct {
-		Name   string          `json:"name"`
-		Params json.RawMessage `json:"params"`
-	}{name, args})
-	if err != nil {
-		// Not JSON: the SDK passes what the client sent as it came.
-		input, _ = json.Marshal(struct {
-			Name   string `json:"name"`
-			Params string `json:"params"`
-		}{name, string(args)})
-	}
-	w := &waitingCall{events: make(chan callEvent, 1), answer: make(chan json.RawMessage, 1)}
-	// The result is reported only once runTool has let go of the core: the
-	// client's next request (resources/list after a memory_remember) finds
-	// it free and syncs, rather than the list of before the call.
-	go func() { w.events <- callEvent{result: c.runTool(w, name, input)} }()
-	return w
-}
-
-// runTool runs the tool in the core, holding it until the call ends; a
-// dialog is reported on w.events and waits for w.answer. The core is free
-// again when it returns.
-func (c *mcpCore) runTool(w *waitingCall, name string, input []byte) *mcp.CallToolResult {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.d.Dialog = func(e host.Effect) json.RawMessage {
-		d := &dialog{e}
-		w.events <- callEvent{dialog: d}
-		select {
-		case v := <-w.answer:
-			return v
-		case <-time.After(dialogWait):
-			c.unpark(w)
-			return d.value(nil)
-		case <-c.closing:
-			return d.value(nil)
-		}
-	}
-	defer func() { c.d.Dialog = nil }()
-	res, err := c.run("tool", input)
-	switch {
-	case err != nil:
-		return toolError("pi-memory's core failed: " + err.Error())
-	case len(res.ToolResults) > 0:
-		r := res.ToolResults[len(res.ToolResults)-1]
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: r.Text}}, IsError: r.IsError}
-	}
-	return toolError("pi-memory answered nothing for " + name + problems(res))
-}
-
-// park keeps a call waiting for its answer under a new token.
-func (c *mcpCore) park(w *waitingCall) string {
-	var b [12]byte
-	rand.Read(b[:])
-	token := hex.EncodeToString(b[:])
-	c.pmu.Lock()
-	c.pending[token] = w
-	c.pmu.Unlock()
-	return token
-}
-
-// unpark forgets a call whose question timed out.
-func (c *mcpCore) unpark(w *waitingCall) {
-	c.pmu.Lock()
-	defer c.pmu.Unlock()
-	for k, v := range c.pending {
-		if v == w {
-			delete(c.pending, k)
-		}
-	}
-}
-
-func toolError(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true}
-}
-
-// problems is what the core said on stderr during a call, for an error.
-func problems(res mcpResult) string {
-	if p := strings.TrimSpace(res.Problems); p != "" {
-		return ": " + p
-	}
-	return ""
-}
-
-// dialog is a dialog effect of the core, put to the person as a form of one
-// field: a confirm as a yes/no, a select as a choice among its options, an
-// input or editor as a text.
-type dialog struct{ e host.Effect }
-
-const dialogField = "answer"
-
-func (d *dialog) params() *mcp.ElicitParams {
-	e := d.e
-	schema := map[string]any{"type": "string", "title": e.Title}
-	switch e.Kind {
-	case "confirm":
-		schema = map[string]any{"type": "boolean", "title": e.Title, "description": "true to go ahead"}
-	case "select":
-		schema["enum"] = e.Options
-	case "input", "editor":
-		if e.Prefill != "" {
-			schema["default"] = e.Prefill
-		}
-	}
-	msg := e.Title
-	if e.Message != "" {
-		msg += "\n\n" + e.Message
-	}
-	return &mcp.ElicitParams{Message: msg, RequestedSchema: map[string]any{
-		"type": "object", "properties": map[string]any{dialogField: schema}, "required": []string{dialogField},
-	}}
-}
-
-// value is the resume value for the person's answer: declined, cancelled
-// or none is a dismissed dialog (a confirm's false, else null), as in pi.
-func (d *dialog) value(r *mcp.ElicitResult) json.RawMessage {
-	if r == nil || r.Action != "accept" {
-		if d.e.Kind == "confirm" {
-			return json.RawMessage("false")
-		}
-		return json.RawMessage("null")
-	}
-	v, err := json.Marshal(r.Content[dialogField])
-	if err != nil {
-		return json.RawMessage("null")
-	}
-	if d.e.Kind == "confirm" && string(v) != "true" {
-		return json.RawMessage("false")
-	}
-	return v
-}
-
 // syncResources registers the resources the core lists now and removes
 // those it no longer lists. Called with the lock held.
 func (c *mcpCore) syncResources() {
@@ -469,18 +317,24 @@ func (c *mcpCore) syncResources() {
 		return
 	}
 	now := map[string]string{}
+	changed := false
 	for _, r := range list {
 		now[r.URI] = r.MIMEType
 		if _, ok := c.listed[r.URI]; !ok {
 			c.server.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType}, c.readResource)
+			changed = true
 		}
 	}
 	for uri := range c.listed {
 		if _, ok := now[uri]; !ok {
 			c.server.RemoveResources(uri)
+			changed = true
 		}
 	}
 	c.listed = now
+	if changed && c.listChanged != nil {
+		c.listChanged(true)
+	}
 }
 
 // readResource reads one resource through the core.
@@ -532,8 +386,12 @@ func (c *mcpCore) getPrompt(ctx context.Context, req *mcp.GetPromptRequest) (*mc
 // written now, as when pi quits.
 func (c *mcpCore) shutdown() {
 	// A question no one will answer now is dismissed, so the call it held
-	// ends (writing nothing) before the session does.
+	// ends (writing nothing) before the session does; no call starts after.
 	close(c.closing)
+	c.pmu.Lock()
+	c.stopped = true
+	c.pmu.Unlock()
+	c.calls.Wait()
 	c.startMu.Lock()
 	defer c.startMu.Unlock()
 	c.mu.Lock()
@@ -547,120 +405,18 @@ func (c *mcpCore) shutdown() {
 	}
 }
 
-// maxFrame bounds one JSON-RPC message: the largest arguments a tool reads
-// are 64 KiB (registry.MaxParamsBytes), so a 16 MiB line is no request.
-const maxFrame = 16 << 20
-
-// frames passes the client's messages to the SDK one line at a time and
-// answers a line that is not JSON, or is longer than maxFrame, with
-// JSON-RPC's parse error itself, and JSON that is no JSON-RPC 2.0 message
-// (an array, a string, another version, an object as id) with its invalid
-// request error: the SDK would end the connection on either, and one bad
-// message must not cost the client the session. When the input ends, the
-// connection stays open until every request passed on has its answer
-// written (a client may send its last request and close its end at once),
-// unless a call waits for a person who can no longer answer, or for at most
-// drainWait.
-//
-// When stop is done (a signal), the input ends at once, answered or not.
-func frames(stop context.Context, in io.ReadCloser, w *lockedWriter, waitingForPerson func() bool) io.ReadCloser {
-	pr, pw := io.Pipe()
-	context.AfterFunc(stop, func() { pw.CloseWithError(io.EOF) })
-	go func() {
-		defer in.Close()
-		r := bufio.NewReaderSize(in, 64<<10)
-		for {
-			line, tooLong, err := readFrame(r)
-			// JSON allows whitespace around a value; the SDK reads the
-			// message to its newline and takes a space before it for
-			// trailing data, and ended the session on it.
-			line = bytes.TrimSpace(line)
-			if len(line) > 0 || tooLong {
-				switch {
-				case tooLong:
-					w.parseError("a message of more than 16 MiB")
-				case !json.Valid(line):
-					w.parseError("a line that is not JSON")
-				default:
-					if _, derr := jsonrpc.DecodeMessage(line); derr != nil {
-						w.invalidRequest(derr)
-						break
-					}
-					if request, _ := rpcKind(line); request {
-						w.asked()
-					}
-					if _, werr := pw.Write(append(line, '\n')); werr != nil {
-						return
-					}
-				}
-			}
-			if err != nil {
-				for end := time.Now().Add(drainWait); w.unanswered() && !waitingForPerson() && time.Now().Before(end); {
-					time.Sleep(10 * time.Millisecond)
-				}
-				pw.CloseWithError(err)
-				return
-			}
-		}
-	}()
-	return pr
-}
-
-// drainWait bounds how long answers are waited for once the input ended.
-const drainWait = time.Minute
-
-// rpcKind says what a JSON-RPC message with an id is: a request has a
-// method, a response none; a notification (no id) or a line that does not
-// parse is neither.
-func rpcKind(line []byte) (request, response bool) {
-	var m struct {
-		Method string          `json:"method"`
-		ID     json.RawMessage `json:"id"`
-	}
-	if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 || string(m.ID) == "null" {
-		return false, false
-	}
-	return m.Method != "", m.Method == ""
-}
-
-// waitingForPerson says whether a call waits for a person's answer.
-func (c *mcpCore) waitingForPerson() bool {
-	c.pmu.Lock()
-	defer c.pmu.Unlock()
-	return len(c.pending) > 0
-}
-
-// readFrame reads one line without its newline; past maxFrame it reads on
-// to the line's end and keeps nothing.
-func readFrame(r *bufio.Reader) (line []byte, tooLong bool, err error) {
-	for {
-		part, isPrefix, err := r.ReadLine()
-		if !tooLong {
-			if len(line)+len(part) > maxFrame {
-				tooLong, line = true, nil
-			} else {
-				line = append(line, part...)
-			}
-		}
-		if err != nil || !isPrefix {
-			return line, tooLong, err
-		}
-	}
-}
-
-// redacted is msg, one JSON-RPC message and its newline, as the core's
+// redacted is msg, one JSON-RPC message (or a value of one), as the core's
 // redact export leaves it (every string redacted by the core's one rule):
 // every message the server writes goes through it, its own and its SDK's (an
 // error that quotes a tool's name, an argument or a URI the client sent).
 // A message the core could not check is not sent as it was: a response
 // becomes an error that says so, with its id; anything else is dropped.
-func (c *mcpCore) redacted(msg []byte) []byte {
-	body := bytes.TrimRight(msg, "\n")
+func (c *mcpCore) redacted(body []byte) []byte {
 	c.redMu.Lock()
 	res, err := c.red.Run("redact", body)
 	c.redMu.Unlock()
 	if err == nil && res.Exit == 0 && len(res.Outputs) == 1 {
-		return append([]byte(res.Outputs[0]), '\n')
+		return []byte(res.Outputs[0])
 	}
 	if err == nil {
 		err = errors.New("no answer" + problems(mcpResult{Result: res}))
@@ -675,69 +431,7 @@ func (c *mcpCore) redacted(msg []byte) []byte {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{
 		"code": -32603, "message": "Internal error: pimem could not check its answer for secrets, so it was not sent",
 	}})
-	return append(b, '\n')
-}
-
-// lockedWriter writes whole messages, the SDK's and frames' parse errors,
-// one at a time, each through redact (mcpCore.redacted) first.
-type lockedWriter struct {
-	mu     sync.Mutex
-	w      io.WriteCloser
-	redact func(msg []byte) []byte
-	// requests passed to the SDK and responses it wrote, counted so the
-	// end of input can wait for the answers (frames).
-	requests, responses int
-}
-
-func (l *lockedWriter) Write(b []byte) (int, error) {
-	out := b
-	if l.redact != nil {
-		out = l.redact(b)
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if _, response := rpcKind(bytes.TrimSpace(b)); response {
-		l.responses++
-	}
-	if len(out) == 0 {
-		return len(b), nil
-	}
-	if _, err := l.w.Write(out); err != nil {
-		return 0, err
-	}
-	return len(b), nil
-}
-
-func (l *lockedWriter) asked() {
-	l.mu.Lock()
-	l.requests++
-	l.mu.Unlock()
-}
-
-func (l *lockedWriter) unanswered() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.responses < l.requests
-}
-
-func (l *lockedWriter) Close() error { return l.w.Close() }
-
-// parseError answers a message that could not be read (JSON-RPC 2.0: code
-// -32700, id null).
-func (l *lockedWriter) parseError(what string) {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
-		"code": -32700, "message": "Parse error: pimem mcp received " + what + "; it was skipped and the session goes on",
-	}})
-	l.Write(append(b, '\n'))
-}
-
-// invalidRequest answers JSON that is no JSON-RPC 2.0 message (code
-// -32600, id null: a message that is not one has no id to answer).
-func (l *lockedWriter) invalidRequest(err error) {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
-		"code": -32600, "message": "Invalid Request: pimem mcp received JSON that is not a JSON-RPC 2.0 message (" + err.Error() + "); it was skipped and the session goes on",
-	}})
-	l.Write(append(b, '\n'))
+	return b
 }
 
 // stdio is this process's standard input and output for the transport;

@@ -412,17 +412,27 @@ var words = []string{"billing", "search", "gateway", "ledger", "mailer", "schedu
 
 // mcpProc is `pimem mcp` as a client starts it: JSON-RPC lines on its
 // standard input and output. (ts/e2e/mcp.test.ts drives it with the
-// official TypeScript SDK's client.)
+// official TypeScript SDK's client.) Each message read carries its line as
+// "_line"; a batch's answer (a JSON array) is {"_batch": [...]}.
 type mcpProc struct {
-	cmd  *exec.Cmd
+	cmd  *exec.Cmd // nil when served in this process (serveMCP)
 	in   io.WriteCloser
 	msgs chan map[string]any
 	done chan struct{}
+	code int // the exit code, once done is closed
+	mu   sync.Mutex
+	all  []map[string]any // every message read, in order
 }
 
 // startMCP starts pimem mcp on the tinygo core for the project dir and the
-// agent folder agent, and initializes a session whose client declares caps.
+// agent folder agent, and initializes a session of protocol 2025-06-18
+// whose client declares caps.
 func startMCP(t *testing.T, dir, agent, caps string) *mcpProc {
+	return startMCPAt(t, dir, agent, "2025-06-18", caps)
+}
+
+// startMCPAt is startMCP for a client of protocol version.
+func startMCPAt(t *testing.T, dir, agent, version, caps string) *mcpProc {
 	t.Helper()
 	cmd := exec.Command(pimemBin, "--wasm", testmod.Cores[0].Path(t), "--project", dir, "--agent-dir", agent, "mcp")
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + sharedCache}
@@ -432,26 +442,86 @@ func startMCP(t *testing.T, dir, agent, caps string) *mcpProc {
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	p := &mcpProc{cmd: cmd, in: in, msgs: make(chan map[string]any, 64), done: make(chan struct{})}
-	go func() {
-		sc := bufio.NewScanner(out)
-		sc.Buffer(nil, 1<<20)
-		for sc.Scan() {
-			var m map[string]any
-			if json.Unmarshal(sc.Bytes(), &m) == nil {
-				p.msgs <- m
-			}
-		}
-		close(p.msgs)
-	}()
-	go func() { cmd.Wait(); close(p.done) }()
+	go p.read(out)
+	go func() { cmd.Wait(); p.code = cmd.ProcessState.ExitCode(); close(p.done) }()
 	t.Cleanup(func() {
 		cmd.Process.Kill()
 		<-p.done
 	})
-	p.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":`+caps+`,"clientInfo":{"name":"test","version":"1"}}}`)
+	p.initialize(t, version, caps)
+	return p
+}
+
+// serveMCP is startMCPAt with the server in this process (mcpServe), for
+// what a test sets in it (inputWait).
+func serveMCP(t *testing.T, dir, agent, version, caps string) *mcpProc {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("XDG_CACHE_HOME", sharedCache)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	p := &mcpProc{in: inW, msgs: make(chan map[string]any, 64), done: make(chan struct{})}
+	go p.read(outR)
+	go func() {
+		code, err := mcpServe(options{project: dir, agentDir: agent, wasm: testmod.Cores[0].Path(t)}, nil, inR, outW, io.Discard)
+		if err != nil {
+			code = 1
+		}
+		p.code = code
+		outW.Close()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		inW.Close()
+		select {
+		case <-p.done:
+		case <-time.After(10 * time.Second):
+			t.Error("mcpServe did not return within 10 s of the end of its input")
+		}
+	})
+	p.initialize(t, version, caps)
+	return p
+}
+
+func (p *mcpProc) read(out io.Reader) {
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if json.Unmarshal(sc.Bytes(), &m) != nil {
+			var batch []any
+			if json.Unmarshal(sc.Bytes(), &batch) != nil {
+				continue
+			}
+			m = map[string]any{"_batch": batch}
+		}
+		m["_line"] = sc.Text()
+		p.mu.Lock()
+		p.all = append(p.all, m)
+		p.mu.Unlock()
+		p.msgs <- m
+	}
+	close(p.msgs)
+}
+
+func (p *mcpProc) initialize(t *testing.T, version, caps string) {
+	t.Helper()
+	p.send(t, `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"`+version+`","capabilities":`+caps+`,"clientInfo":{"name":"test","version":"1"}}}`)
 	p.answer(t, 0)
 	p.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	return p
+}
+
+// seen is every message read so far that satisfies want.
+func (p *mcpProc) seen(want func(map[string]any) bool) []map[string]any {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []map[string]any
+	for _, m := range p.all {
+		if want(m) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 func (p *mcpProc) send(t *testing.T, line string) {
@@ -463,7 +533,13 @@ func (p *mcpProc) send(t *testing.T, line string) {
 // next is the next message the server sends that satisfies want.
 func (p *mcpProc) next(t *testing.T, what string, want func(map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	return p.nextWithin(t, 10*time.Second, what, want)
+}
+
+// nextWithin is next, failing after d.
+func (p *mcpProc) nextWithin(t *testing.T, d time.Duration, what string, want func(map[string]any) bool) map[string]any {
+	t.Helper()
+	deadline := time.After(d)
 	for {
 		select {
 		case m, ok := <-p.msgs:
@@ -474,30 +550,85 @@ func (p *mcpProc) next(t *testing.T, what string, want func(map[string]any) bool
 				return m
 			}
 		case <-deadline:
-			t.Fatalf("timed out waiting for %s", what)
+			t.Fatalf("%s did not come within %s", what, d)
 		}
 	}
 }
 
 // answer is the server's answer to the request with id.
-func (p *mcpProc) answer(t *testing.T, id float64) map[string]any {
+func (p *mcpProc) answer(t *testing.T, id any) map[string]any {
 	t.Helper()
-	return p.next(t, fmt.Sprintf("the answer to %v", id), func(m map[string]any) bool {
+	return p.answerWithin(t, 10*time.Second, id)
+}
+
+// answerWithin is answer, failing after d.
+func (p *mcpProc) answerWithin(t *testing.T, d time.Duration, id any) map[string]any {
+	t.Helper()
+	return p.nextWithin(t, d, fmt.Sprintf("the answer to %v", id), isAnswerTo(id))
+}
+
+// isAnswerTo says whether a message is the answer to the request with id.
+func isAnswerTo(id any) func(map[string]any) bool {
+	if n, ok := id.(int); ok {
+		id = float64(n)
+	}
+	return func(m map[string]any) bool {
 		_, isReq := m["method"]
 		return m["id"] == id && !isReq
-	})
+	}
 }
 
 // exits waits for the process to end and gives its exit code.
 func (p *mcpProc) exits(t *testing.T) int {
 	t.Helper()
+	return p.exitsWithin(t, 10*time.Second)
+}
+
+// exitsWithin is exits, failing after d.
+func (p *mcpProc) exitsWithin(t *testing.T, d time.Duration) int {
+	t.Helper()
 	select {
 	case <-p.done:
-		return p.cmd.ProcessState.ExitCode()
-	case <-time.After(10 * time.Second):
-		t.Fatal("pimem mcp did not exit within 10 s")
+		return p.code
+	case <-time.After(d):
+		t.Fatalf("pimem mcp did not exit within %s", d)
 		return -1
 	}
+}
+
+// prompt is the ceiling on what must come at once: generous on a loaded
+// machine; what it catches is minutes.
+const prompt = 5 * time.Second
+
+// propose is a tools/call of decision_propose.
+func propose(id any, text string) string {
+	b, _ := json.Marshal(id)
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"decision_propose","arguments":{"text":%q}}}`, b, text)
+}
+
+// toolCallLine is a tools/call of name with no arguments.
+func toolCallLine(id any, name string) string {
+	b, _ := json.Marshal(id)
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, b, name)
+}
+
+func isElicitation(m map[string]any) bool { return m["method"] == "elicitation/create" }
+
+// resultText is the text of a tools/call answer's one content item.
+func resultText(t *testing.T, m map[string]any) string {
+	t.Helper()
+	r, ok := m["result"].(map[string]any)
+	require.True(t, ok, "a result: %v", m["_line"])
+	content, _ := r["content"].([]any)
+	require.Equal(t, 1, len(content), "one content item: %v", m["_line"])
+	return content[0].(map[string]any)["text"].(string)
+}
+
+// noDecisions fails if the project has a decision log.
+func noDecisions(t *testing.T, dir string) {
+	t.Helper()
+	_, err := os.Stat(filepath.Join(dir, ".pi", "decision-memory", "decisions.jsonl"))
+	require.True(t, os.IsNotExist(err), "nothing recorded: %v", err)
 }
 
 func errorCode(m map[string]any) float64 {
@@ -608,8 +739,9 @@ func TestMCPToolResultComesOnceTheCoreIsFree(t *testing.T) {
 		if i%10 == 0 {
 			name, args = "memory_remember", json.RawMessage(fmt.Sprintf(`{"text":"fact number %d is kept"}`, i))
 		}
-		ev := <-c.startCall(name, args).events
-		require.True(t, ev.result != nil && !ev.result.IsError, "%s: %v", name, ev.result)
+		w := c.startCall(name, args)
+		<-w.done
+		require.True(t, w.result != nil && !w.result.IsError, "%s: %v", name, w.result)
 		require.True(t, c.mu.TryLock(), "call %d (%s): the result came while the core was held", i, name)
 		c.mu.Unlock()
 	}
@@ -703,4 +835,38 @@ func TestMCPSaysBackNoSecretTheClientSent(t *testing.T) {
 	require.Contains(t, strings.Join(seen, "\n"), "[REDACTED:github-token]")
 	p.in.Close()
 	require.Equal(t, 0, p.exits(t))
+}
+
+// Issue 25: the tools carried no annotations. Each carries the registry's,
+// as the core declares them: a client can tell a search from a forget.
+func TestMCPToolsCarryTheRegistrysAnnotations(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, run := onCore(t, wasm)
+	var reg struct {
+		MCPTools []struct {
+			Name        string          `json:"name"`
+			Annotations json.RawMessage `json:"annotations"`
+		} `json:"mcpTools"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(run("commands", "--json").stdout), &reg))
+	cs := connect(t, mcpCmd(t, wasm, dir, agent), nil)
+	tools, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	served := map[string]*mcp.ToolAnnotations{}
+	for _, tl := range tools.Tools {
+		served[tl.Name] = tl.Annotations
+	}
+	for _, tl := range reg.MCPTools {
+		require.True(t, served[tl.Name] != nil, "%s has no annotations", tl.Name)
+		got, _ := json.Marshal(served[tl.Name])
+		require.Equal(t, canonical(t, string(tl.Annotations)), canonical(t, string(got)), tl.Name)
+	}
+	require.True(t, served["memory_search"].ReadOnlyHint, "memory_search is read-only")
+	require.True(t, served["decision_list"].ReadOnlyHint && served["memory_status"].ReadOnlyHint)
+	require.True(t, *served["memory_forget"].DestructiveHint, "memory_forget is destructive")
+	require.False(t, *served["memory_remember"].DestructiveHint, "memory_remember only adds")
+	require.Equal(t, "Memory search", served["memory_search"].Title)
+	for name, a := range served {
+		require.False(t, *a.OpenWorldHint, "%s touches only memory files", name)
+	}
 }

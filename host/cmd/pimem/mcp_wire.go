@@ -1,0 +1,460 @@
+package main
+
+// The wire: every line between the client and the Go MCP SDK passes here,
+// for what the SDK does not do as the protocol says (decision 014, addendum
+// of issue 25):
+//
+//   - ids: the SDK reads a request's id as a float and answers it as an
+//     int64 (1.5 came back as 1, 2^53+1 as 2^53). Each request reaches the
+//     SDK under an id of pimem's own, and its answer goes out with the
+//     client's id byte for byte.
+//   - cancellation: the SDK answers a request the client cancelled; the
+//     spec says not to. Its answer is dropped here.
+//   - batches: the SDK ends the session on one bad member, and answers a
+//     member whose id repeats another's as a whole-session error. A batch
+//     (protocol 2025-03-26 and before) is taken apart here and its answers
+//     put together again, one per request, in order; a later protocol's
+//     session is told it has none.
+//   - bad lines: the SDK ends the session on a line that is not JSON or not
+//     JSON-RPC 2.0; here it costs the client that line only.
+//   - resources/list_changed is sent once after a change, to a client that
+//     has listed since the last one, at once (the SDK's own goes out 10 ms
+//     after any change, also while the session starts, before any list: it
+//     broke clients that read one line per request, and could tell a client
+//     of a change the list it was just given holds).
+//
+// Every message written passes through the core's redact export first.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/tidwall/gjson"
+)
+
+// maxFrame bounds one JSON-RPC message: the largest arguments a tool reads
+// are 64 KiB (registry.MaxParamsBytes), so a 16 MiB line is no request.
+const maxFrame = 16 << 20
+
+// drainWait bounds how long answers are waited for once the input ended.
+const drainWait = time.Minute
+
+// batchesUntil is the first protocol version without JSON-RPC batches
+// (2025-06-18 removed them; 2025-03-26 and 2024-11-05 sessions may send them).
+const batchesUntil = "2025-06-18"
+
+// wire is both ends of the SDK's transport: take reads what the client sent,
+// Write what the SDK sends.
+type wire struct {
+	mu  sync.Mutex
+	out io.WriteCloser
+	// redact is one message as the core's redact export leaves it, nil when
+	// it must not be sent (mcpCore.redacted).
+	redact func(msg []byte) []byte
+	// last is the last id handed to the SDK; calls are the requests it has
+	// not answered yet, by that id, and inUse the same by the client's id.
+	last  int64
+	calls map[int64]*rpcCall
+	inUse map[string]int64
+	// asked is the protocol version the client's initialize asked for,
+	// version the one it settled on.
+	asked, version string
+	// listed: the client has listed the resources since the last
+	// list_changed.
+	listed bool
+}
+
+// rpcCall is a request the SDK has: the id the client gave it, byte for byte.
+type rpcCall struct {
+	id        []byte
+	method    string
+	cancelled bool
+	batch     *batch
+	slot      int
+}
+
+// batch is a batch's answers, in the order of its members; a slot is nil
+// until answered and empty when the answer is not sent (a cancelled request).
+type batch struct {
+	answers [][]byte
+	left    int
+}
+
+func newWire(out io.WriteCloser, redact func([]byte) []byte) *wire {
+	return &wire{out: out, redact: redact, calls: map[int64]*rpcCall{}, inUse: map[string]int64{}}
+}
+
+// frames passes the client's messages to the SDK one line at a time, each
+// as the wire takes it (take). When the input ends, the connection stays
+// open until every request passed on has its answer written (a client may
+// send its last request and close its end at once), except those waiting
+// for a person who can no longer answer (asking counts them), for at most
+// drainWait.
+//
+// When stop is done (a signal), the input ends at once, answered or not.
+func frames(stop context.Context, in io.ReadCloser, w *wire, asking func() int) io.ReadCloser {
+	pr, pw := io.Pipe()
+	context.AfterFunc(stop, func() { pw.CloseWithError(io.EOF) })
+	go func() {
+		defer in.Close()
+		r := bufio.NewReaderSize(in, 64<<10)
+		for {
+			line, tooLong, err := readFrame(r)
+			// JSON allows whitespace around a value; the SDK reads the
+			// message to its newline and takes a space before it for
+			// trailing data, and ended the session on it.
+			line = bytes.TrimSpace(line)
+			if len(line) > 0 || tooLong {
+				for _, m := range w.take(line, tooLong) {
+					if _, werr := pw.Write(append(m, '\n')); werr != nil {
+						return
+					}
+				}
+			}
+			if err != nil {
+				for end := time.Now().Add(drainWait); w.unanswered() > asking() && time.Now().Before(end); {
+					time.Sleep(10 * time.Millisecond)
+				}
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	return pr
+}
+
+// readFrame reads one line without its newline; past maxFrame it reads on
+// to the line's end and keeps nothing.
+func readFrame(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		part, isPrefix, err := r.ReadLine()
+		if !tooLong {
+			if len(line)+len(part) > maxFrame {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, part...)
+			}
+		}
+		if err != nil || !isPrefix {
+			return line, tooLong, err
+		}
+	}
+}
+
+// take is what the SDK gets of one line the client sent: nothing when the
+// wire answered it itself (a parse error, an invalid request, a batch of
+// those) or dropped it (a cancellation of a request already answered).
+func (w *wire) take(line []byte, tooLong bool) [][]byte {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case tooLong:
+		w.send(parseError("a message of more than 16 MiB"))
+	case !json.Valid(line):
+		w.send(parseError("a line that is not JSON"))
+	case line[0] == '[':
+		return w.takeBatch(line)
+	default:
+		pass, answer, _ := w.takeOne(line)
+		if answer != nil {
+			w.send(answer)
+		}
+		if pass != nil {
+			return [][]byte{pass}
+		}
+	}
+	return nil
+}
+
+// takeBatch takes a batch's members one by one; the answers of those the
+// wire refused fill their slots at once.
+func (w *wire) takeBatch(line []byte) [][]byte {
+	if w.version == "" || w.version >= batchesUntil {
+		why := "before the session's initialize"
+		if w.version != "" {
+			why = "in protocol version " + w.version + ", which has none (2025-03-26 had them)"
+		}
+		w.send(invalidRequest("a batch (a JSON array) " + why + "; send each message on its own line"))
+		return nil
+	}
+	var members []json.RawMessage
+	if json.Unmarshal(line, &members) != nil || len(members) == 0 {
+		w.send(invalidRequest("an empty batch"))
+		return nil
+	}
+	b := &batch{}
+	var pass [][]byte
+	for _, m := range members {
+		p, answer, c := w.takeOne(m)
+		switch {
+		case answer != nil:
+			b.answers = append(b.answers, answer)
+		case c != nil:
+			c.batch, c.slot = b, len(b.answers)
+			b.answers = append(b.answers, nil)
+			b.left++
+		}
+		if p != nil {
+			pass = append(pass, p)
+		}
+	}
+	if b.left == 0 {
+		w.sendBatch(b)
+	}
+	return pass
+}
+
+// takeOne takes one message: a request goes on under an id of the wire's
+// (c is its call), a cancellation under the id its request went on with, a
+// notification or a response (to the server's own request) as it came;
+// what is no message gets its error (answer).
+func (w *wire) takeOne(msg []byte) (pass, answer []byte, c *rpcCall) {
+	if _, err := jsonrpc.DecodeMessage(msg); err != nil {
+		return nil, invalidRequest("JSON that is not a JSON-RPC 2.0 message (" + err.Error() + ")"), nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(msg, &m) != nil {
+		return nil, invalidRequest("JSON that is not a JSON-RPC 2.0 message"), nil
+	}
+	rawMethod, isCall := m["method"]
+	id, hasID := m["id"]
+	id = bytes.TrimSpace(id)
+	var method string
+	json.Unmarshal(rawMethod, &method)
+	switch {
+	case !isCall:
+		return msg, nil, nil
+	case hasID && string(id) == "null":
+		return nil, invalidRequest("a request whose id is null (MCP: a string or a number)"), nil
+	case !hasID && method == "notifications/cancelled":
+		return w.cancel(m), nil, nil
+	case !hasID:
+		return msg, nil, nil
+	}
+	if _, taken := w.inUse[idKey(id)]; taken {
+		return nil, invalidRequest("a request whose id " + string(id) + " is the id of one not answered yet"), nil
+	}
+	if method == "initialize" {
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		json.Unmarshal(m["params"], &p)
+		w.asked = p.ProtocolVersion
+	}
+	w.last++
+	c = &rpcCall{id: bytes.Clone(id), method: method}
+	w.calls[w.last] = c
+	w.inUse[idKey(id)] = w.last
+	m["id"] = json.RawMessage(strconv.FormatInt(w.last, 10))
+	return encode(m), nil, c
+}
+
+// cancel marks the request a notifications/cancelled names, whose answer
+// is then not sent, and passes the notification on under the id the SDK
+// knows it by; a cancellation of no request waiting (answered, or never
+// sent) is dropped, as the spec allows.
+func (w *wire) cancel(m map[string]json.RawMessage) []byte {
+	var p map[string]json.RawMessage
+	if json.Unmarshal(m["params"], &p) != nil {
+		return nil
+	}
+	n, ok := w.inUse[idKey(bytes.TrimSpace(p["requestId"]))]
+	if !ok || w.calls[n].method == "initialize" {
+		return nil
+	}
+	w.calls[n].cancelled = true
+	p["requestId"] = json.RawMessage(strconv.FormatInt(n, 10))
+	b, _ := json.Marshal(p)
+	m["params"] = b
+	return encode(m)
+}
+
+// unanswered counts the requests the SDK has not answered.
+func (w *wire) unanswered() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.calls)
+}
+
+// Write takes one message of the SDK's: an answer goes out under the id the
+// client gave its request, in its batch if it came in one, or not at all if
+// the request was cancelled.
+func (w *wire) Write(b []byte) (int, error) {
+	msg := bytes.TrimSpace(b)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	method, id := gjson.GetBytes(msg, "method"), gjson.GetBytes(msg, "id")
+	var c *rpcCall
+	if !method.Exists() && id.Type == gjson.Number {
+		if n, err := strconv.ParseInt(id.Raw, 10, 64); err == nil && w.calls[n] != nil {
+			c = w.calls[n]
+			delete(w.calls, n)
+			delete(w.inUse, idKey(c.id))
+		}
+	}
+	switch {
+	case c != nil:
+		if c.method == "initialize" {
+			if v := gjson.GetBytes(msg, "result.protocolVersion"); v.Type == gjson.String {
+				w.version = v.Str
+			}
+		}
+		if c.cancelled {
+			w.answered(c, []byte{})
+			return len(b), nil
+		}
+		out := w.redact(msg)
+		if out != nil {
+			out = withID(out, w.echo(c.id))
+		}
+		return len(b), w.answered(c, out)
+	case method.Str == "notifications/resources/list_changed" && !gjson.GetBytes(msg, "params._meta").Exists():
+		// The SDK's, sent to a session before 2026-07-28 10 ms after any
+		// change: the wire sends its own (resourcesChanged). A session of
+		// 2026-07-28 gets the SDK's on the subscription it asked for, with
+		// _meta naming it.
+		return len(b), nil
+	}
+	return len(b), w.send(msg)
+}
+
+// resourcesChanged is told that the list of resources changed, or that
+// the client is given the list (changed false): a client that has listed
+// since the last list_changed is sent one, at once.
+func (w *wire) resourcesChanged(changed bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.asked >= "2026-07-28":
+		// Told on the subscription it asks for (the SDK's).
+	case !changed:
+		w.listed = true
+	case w.listed:
+		w.listed = false
+		w.send([]byte(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`))
+	}
+}
+
+// answered sends c's answer, or puts it in its batch and sends the batch
+// once every member is answered.
+func (w *wire) answered(c *rpcCall, out []byte) error {
+	if c.batch == nil {
+		if len(out) == 0 {
+			return nil
+		}
+		return w.write(out)
+	}
+	if out == nil {
+		out = []byte{}
+	}
+	c.batch.answers[c.slot] = out
+	if c.batch.left--; c.batch.left == 0 {
+		return w.sendBatch(c.batch)
+	}
+	return nil
+}
+
+// sendBatch writes a batch's answers as one array, or nothing when none is
+// sent (JSON-RPC: never an empty array).
+func (w *wire) sendBatch(b *batch) error {
+	var out []byte
+	for _, a := range b.answers {
+		if len(a) == 0 {
+			continue
+		}
+		if out == nil {
+			out = append(out, '[')
+		} else {
+			out = append(out, ',')
+		}
+		out = append(out, a...)
+	}
+	if out == nil {
+		return nil
+	}
+	return w.write(append(out, ']'))
+}
+
+// echo is a request's id as the client sent it, unless it holds what
+// redaction removes.
+func (w *wire) echo(id []byte) []byte {
+	if id[0] != '"' {
+		return id
+	}
+	if r := w.redact(id); r != nil {
+		return r
+	}
+	return []byte("null")
+}
+
+// send writes a message through redact.
+func (w *wire) send(msg []byte) error {
+	if out := w.redact(msg); out != nil {
+		return w.write(out)
+	}
+	return nil
+}
+
+func (w *wire) write(b []byte) error {
+	_, err := w.out.Write(append(b, '\n'))
+	return err
+}
+
+func (w *wire) Close() error { return w.out.Close() }
+
+// idKey is what tells one id from another: a string by its value (however
+// escaped), a number as written.
+func idKey(id []byte) string {
+	var s string
+	if len(id) > 0 && id[0] == '"' && json.Unmarshal(id, &s) == nil {
+		return `"` + s
+	}
+	return string(id)
+}
+
+// withID is msg with its id replaced by id.
+func withID(msg, id []byte) []byte {
+	r := gjson.GetBytes(msg, "id")
+	if r.Index <= 0 {
+		return msg
+	}
+	out := make([]byte, 0, len(msg)-len(r.Raw)+len(id))
+	out = append(out, msg[:r.Index]...)
+	out = append(out, id...)
+	return append(out, msg[r.Index+len(r.Raw):]...)
+}
+
+// encode is a message the wire rewrote, for the SDK (which reads its values,
+// so key order and escapes do not matter).
+func encode(m map[string]json.RawMessage) []byte {
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetEscapeHTML(false)
+	e.Encode(m)
+	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// parseError answers a message that could not be read (JSON-RPC 2.0: code
+// -32700, id null).
+func parseError(what string) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
+		"code": -32700, "message": "Parse error: pimem mcp received " + what + "; it was skipped and the session goes on",
+	}})
+	return b
+}
+
+// invalidRequest answers JSON that is no JSON-RPC 2.0 request it can take
+// (code -32600, id null: a message that is not one has no id to answer).
+func invalidRequest(what string) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
+		"code": -32600, "message": "Invalid Request: pimem mcp received " + what + "; it was skipped and the session goes on",
+	}})
+	return b
+}
