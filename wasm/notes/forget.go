@@ -186,8 +186,12 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 	if k := pageAtLine(raw, p.Line); k < 0 || raw[k].Lines != p.Lines || raw[k].Kind != p.Kind {
 		return nil, rec, false, display + " line " + strconv.Itoa(p.Line) + ": the entry reads differently once its secrets are hidden; edit the file by hand; nothing was forgotten"
 	}
-	out, removed, _, _ := removeEntry(data, p.Line, n)
-	_, kept, before, after := removeEntry(view, p.Line, n)
+	out, removed := removeEntry(data, p.Line, n)
+	_, kept := removeEntry(view, p.Line, n)
+	// What is above and below it is read in the file as it is left: a
+	// line's view can change with the entry gone (the body of a key whose
+	// first line went reads as itself), and restore compares with that file.
+	before, after := neighbours(out, scope, p.Line-1)
 	rec = forgotten{Line: p.Line, Section: p.Section, Text: p.Text, Page: p.ID, Src: kept, Before: before, After: after, HasAfter: true}
 	return out, rec, kept != removed, ""
 }
@@ -206,30 +210,23 @@ func pageAtLine(pages []page, line int) int {
 // the entry stood after a blank line or at the top, the blank lines that
 // followed it go too, so no double blank is left. It returns the new file,
 // the removed text exactly as it was (line ends included; the file's last
-// line may have none), and the lines just above and just after it without
-// their line ends ("" at the top, at the end). A byte-order mark stays in
-// the file: it belongs to no line.
+// line may have none). A byte-order mark stays in the file: it belongs to
+// no line.
 //
-//	removeEntry("## B\n\n- a\n\n## C\n", 3, 1) => "## B\n\n## C\n", "- a\n\n", "", "## C"
-//	removeEntry("## B\n- a\n- b", 3, 1)        => "## B\n- a\n", "- b", "- a", ""
-func removeEntry(src []byte, line, n int) (out []byte, removed, before, after string) {
+//	removeEntry("## B\n\n- a\n\n## C\n", 3, 1) => "## B\n\n## C\n", "- a\n\n"
+//	removeEntry("## B\n- a\n- b", 3, 1)        => "## B\n- a\n", "- b"
+func removeEntry(src []byte, line, n int) (out []byte, removed string) {
 	bom, body := splitBOM(src)
 	lines := mdSplit(body)
 	start := line - 1
 	end := start + n
 	if start < 0 || end > len(lines) || n < 1 {
-		return src, "", "", ""
+		return src, ""
 	}
 	if start == 0 || strings.TrimSpace(lines[start-1]) == "" {
 		for end < len(lines) && strings.TrimSpace(lines[end]) == "" {
 			end++
 		}
-	}
-	if start > 0 {
-		before = mdBody(lines[start-1])
-	}
-	if end < len(lines) {
-		after = mdBody(lines[end])
 	}
 	var b strings.Builder
 	b.WriteString(bom)
@@ -239,7 +236,22 @@ func removeEntry(src []byte, line, n int) (out []byte, removed, before, after st
 	for i := end; i < len(lines); i++ {
 		b.WriteString(lines[i])
 	}
-	return []byte(b.String()), strings.Join(lines[start:end], ""), before, after
+	return []byte(b.String()), strings.Join(lines[start:end], "")
+}
+
+// neighbours is the view of the lines either side of the gap at index at
+// (0-based) of data, a memory file: what restoreEntry compares with.
+func neighbours(data []byte, scope string, at int) (before, after string) {
+	view, _ := readView(scope, data)
+	_, body := splitBOM(view)
+	lines := mdSplit(body)
+	if at > 0 && at <= len(lines) {
+		before = mdBody(lines[at-1])
+	}
+	if at < len(lines) {
+		after = mdBody(lines[at])
+	}
+	return before, after
 }
 
 // splitBOM is src's byte-order mark ("" for none) and the rest.

@@ -158,7 +158,8 @@ func TestRemoveEntryLeavesNoDoubleBlank(t *testing.T) {
 		{"a byte-order mark stays", "\ufeff- a\n- b\n", 1, 1, "\ufeff- b\n", "- a\n", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, removed, before, _ := removeEntry([]byte(tc.src), tc.line, tc.n)
+			out, removed := removeEntry([]byte(tc.src), tc.line, tc.n)
+			before, _ := neighbours(out, "project", tc.line-1)
 			require.Equal(t, tc.out, string(out))
 			require.Equal(t, tc.removed, removed)
 			require.Equal(t, tc.before, before)
