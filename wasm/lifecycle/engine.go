@@ -9,7 +9,7 @@
 // those live with each store (wasm/store says what a store is).
 //
 // Read it in this order: engine.go (the exports, the stores, the session),
-// gate.go (the gate), turn.go (the moments of a turn), command.go (commands
+// trust.go (whether the project is trusted), gate.go (the gate), turn.go (the moments of a turn), command.go (commands
 // and tools, routed through the registry), receipts.go (/memory last),
 // state.go (what a restart after a trap carries on).
 package lifecycle
@@ -85,6 +85,9 @@ type Engine struct {
 	forgot string
 	// kept is the session's state last sent (state.go).
 	kept []byte
+	// asked is the person's answer to this session's trust dialog (trust.go):
+	// "yes", "no", "" when not asked.
+	asked string
 }
 
 // noMemory is the switch of a session pi started with --no-memory.
@@ -236,7 +239,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	}
 	e.asks.Forget()
 	e.asks.Surface = surface(s.Mode)
-	e.index, e.forgot, e.kept = search.Index{}, "", nil
+	e.index, e.forgot, e.kept, e.asked = search.Index{}, "", nil, ""
 	s.ProjectRoot = files.ProjectRoot(e.h, s.Cwd)
 	s.ProjectHash = ProjectHash(s.ProjectRoot)
 	e.s, e.last = s, nil
@@ -246,6 +249,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 		e.s = nil
 		return
 	}
+	ask := e.judgeTrust(s, in)
 	e.stores = open(store.NewEnv(s, e.fs, &e.asks, e.may))
 	for _, st := range e.stores {
 		if x, ok := st.(store.Starter); ok {
@@ -254,6 +258,9 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	}
 	e.restoreSession(jsonr.Get(in, "restore"))
 	e.toolsChanged(out)
+	if ask {
+		e.askTrust(out, in)
+	}
 }
 
 // noMemoryFlag reads the --no-memory flag as pi hands it over, and the

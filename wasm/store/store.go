@@ -207,9 +207,13 @@ type Session struct {
 	// ProjectHash is the stable project id stored in events and in the
 	// names of machine-local files (lifecycle.ProjectHash).
 	ProjectHash string
-	Trusted     bool
-	HasUI       bool
-	Mode        string
+	// Trusted says the project's memory may be read and written (the
+	// orchestrator decides it, wasm/trust); TrustWhy says why, in words,
+	// "" when the host decided it alone (pimem trusts the folder it runs in).
+	Trusted  bool
+	TrustWhy string
+	HasUI    bool
+	Mode     string
 	// Switch says why memory is off for this session ("--no-memory",
 	// "/memory off"), "" when it is on. The gate reads it.
 	Switch string
