@@ -4,7 +4,7 @@
 // faults, in pi and in parallel pimem processes: a note whose continuation lines hold a
 // key or a password, forget and restore by the model, a hit's number given as an id,
 // twenty processes forgetting one note at once, and recovery records past 8 MiB; trust
-// judged as pi would with our files on its list.
+// judged as pi would with our files on its list, and stores turned off by their config.
 // The pimem cases need build/out/pimem and its core (`make pimem`).
 
 import assert from "node:assert/strict";
@@ -316,6 +316,19 @@ describe("issue 25: notes lose nothing and leak nothing", () => {
 	});
 });
 
+/** A pi session file of the project's, as pi would have written it earlier. */
+function pastSession(sb: Sandbox, text: string): void {
+	const dir = path.join(sb.agentDir, "sessions", `--${sb.project.replace(/^\//, "").replaceAll("/", "-")}--`);
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(
+		path.join(dir, "2026-02-20T09-00-00-000Z_s0.jsonl"),
+		JSON.stringify({ type: "session", version: 3, id: "s0", timestamp: "2026-02-20T09:00:00.000Z", cwd: sb.project }) +
+			"\n" +
+			JSON.stringify({ type: "message", id: "a", parentId: null, timestamp: "2026-02-20T09:00:01.000Z", message: { role: "user", content: text } }) +
+			"\n",
+	);
+}
+
 describe("issue 25: trust and off", () => {
 	// Item 13: pi says "trusted" for a repository whose only pi files are ours, even
 	// under defaultProjectTrust "never"; the core judges it as pi would if they were on
@@ -400,5 +413,24 @@ describe("issue 25: trust and off", () => {
 		});
 	});
 
+	// Item 15: a store disabled by its config is not searched, forgotten or restored, its
+	// tools are not offered, and with decisions and notes both off no past-session text
+	// comes back.
+	it("decisions and notes disabled: memory_forget and memory_restore are not offered, and a search returns no past-session text", async () => {
+		await withSandbox({ git: true }, async (sb) => {
+			seedFile(projectMemoryFile(sb.project), "## Build\n- Databases are migrated with goose\n");
+			seedLog(sb.project, [addEvent(sb.project, 1, "Use PostgreSQL for the primary database")]);
+			pastSession(sb, "the database backups run nightly at 02:00");
+			fs.writeFileSync(path.join(sb.project, ".pi", "decision-memory.config.json"), '{"enabled": false}');
+			fs.writeFileSync(path.join(sb.project, ".pi", "memory", "config.json"), '{"enabled": false}');
+			sb.model.enqueue({ tool: "memory_search", args: { query: "database backups goose PostgreSQL" } }, "ok");
+			const r = await runPrint(sb, "what do we know about databases?");
+			assert.equal(r.code, 0, r.stderr);
+			const offered = toolsOf(r.requests[0]);
+			for (const t of ["memory_forget", "memory_restore", "memory_remember", "decision_propose"]) assert.ok(!offered.includes(t), `${t} offered: ${offered}`);
+			const found = toolResults(r.requests[r.requests.length - 1]).join("\n");
+			for (const s of ["backups run nightly", "migrated with goose", "PostgreSQL for the primary"]) assert.ok(!found.includes(s), found);
+		});
+	});
 });
 

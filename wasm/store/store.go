@@ -133,6 +133,15 @@ type Tooler interface {
 	Tool(out *Out, name string, params gjson.Result)
 }
 
+// Follower is a store without a switch of its own (earlier sessions): the
+// gate lets it act only while a store whose entries a person keeps (a
+// Forgetter: decisions, notes) is on. With every such store disabled, the
+// person has turned memory off for the project, and a follower says nothing
+// of it either.
+type Follower interface {
+	Follows()
+}
+
 // Footer puts the store's piece into pi's footer. pi shows every
 // extension's status on one line; pi-memory has one status there (key
 // StatusKey), which the orchestrator composes from every store's piece in
