@@ -623,6 +623,8 @@ export function outputView(text: string, command: string, theme: Theme): { rende
 // Characters a terminal shows two columns wide (CJK, Hangul, full-width forms, emoji).
 const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1FAFF}\u{20000}-\u{3FFFD}]/u;
 // C0 and C1 controls but the newline, and zero-width marks a terminal may draw anyway.
+// A last line of defence of this renderer only: the core already cleaned the text by its
+// one rule for text from outside (marker.Data, decision 017), which is where that rule lives.
 const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060-\u2064\uFEFF]/gu;
 
 function columns(ch: string): number {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
 )
@@ -75,21 +76,25 @@ func (a *Asks) Resume(out *Out, in gjson.Result) {
 // null when the dialog was dismissed.
 func (out *Out) Select(title string, options []string, k Then) {
 	w := out.dialog("select", title, k)
-	w.Strs("options", options)
+	clean := make([]string, len(options))
+	for i, o := range options {
+		clean[i] = marker.Data(o)
+	}
+	w.Strs("options", clean)
 	out.foreground(w.Close())
 }
 
 // Confirm asks a yes/no question; k receives true or false.
 func (out *Out) Confirm(title, message string, k Then) {
 	w := out.dialog("confirm", title, k)
-	w.Str("message", message)
+	w.Str("message", marker.Data(message))
 	out.foreground(w.Close())
 }
 
 // Input asks for a line of text; k receives the text or null.
 func (out *Out) Input(title, placeholder string, k Then) {
 	w := out.dialog("input", title, k)
-	w.Str("placeholder", placeholder)
+	w.Str("placeholder", marker.Data(placeholder))
 	out.foreground(w.Close())
 }
 
@@ -97,7 +102,7 @@ func (out *Out) Input(title, placeholder string, k Then) {
 // or null when the editor was closed without saving.
 func (out *Out) Editor(title, prefill string, k Then) {
 	w := out.dialog("editor", title, k)
-	w.Str("prefill", prefill)
+	w.Str("prefill", marker.Data(prefill))
 	out.foreground(w.Close())
 }
 
