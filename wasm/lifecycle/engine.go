@@ -143,6 +143,7 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	case "registry":
 		// What the core offers, for hosts to register commands and flags
 		// from; it needs no session.
+		out.Exact()
 		out.Output(string(registry.JSON()))
 	case "debug":
 		e.debug(out, in)
@@ -213,6 +214,7 @@ func (e *Engine) debug(out *store.Out, in gjson.Result) {
 		w.Int("frees", int64(m.Frees))
 		w.Int("mallocs", int64(m.Mallocs))
 		w.Int("totalAlloc", int64(m.TotalAlloc))
+		out.Exact()
 		out.Output(string(w.Close()))
 	default:
 		out.Usage("debug: unknown op")
