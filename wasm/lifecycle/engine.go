@@ -9,9 +9,10 @@
 // those live with each store (wasm/store says what a store is).
 //
 // Read it in this order: engine.go (the exports, the stores, the session),
-// trust.go (whether the project is trusted), gate.go (the gate), turn.go (the moments of a turn), command.go (commands
-// and tools, routed through the registry), receipts.go (/memory last),
-// state.go (what a restart after a trap carries on).
+// trust.go (whether the project is trusted), gate.go (the gate), turn.go
+// (the moments of a turn), command.go (commands and tools, routed through
+// the registry), receipts.go (/memory last), state.go (what a restart after
+// a trap carries on).
 package lifecycle
 
 import (

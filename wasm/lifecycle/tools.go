@@ -39,7 +39,7 @@ var ownTools = map[string]func(e *Engine, out *store.Out, params gjson.Result){
 func (e *Engine) memoryToolsOn() bool { return e.s.Switch == "" }
 
 // ownActiveTools are the orchestrator's tools the model may call now, in the
-// registry's order: each only while a store could answer it (ownToolAnswers).
+// registry's order: each only while a store could answer it (answers).
 func (e *Engine) ownActiveTools() []string {
 	if !e.memoryToolsOn() {
 		return nil

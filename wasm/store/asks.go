@@ -73,7 +73,8 @@ func (a *Asks) Resume(out *Out, in gjson.Result) {
 }
 
 // Select asks the person to pick one option; k receives the option text, or
-// null when the dialog was dismissed.
+// null when the dialog was dismissed. Options are cleaned like every text
+// (marker.Data) and compared as built: an option never carries memory text.
 func (out *Out) Select(title string, options []string, k Then) {
 	w := out.dialog("select", title, k)
 	clean := make([]string, len(options))
