@@ -102,7 +102,8 @@ FUZZ_TARGETS := \
 	wasm/observe:FuzzModelName wasm/observe:FuzzParseAutoCompact wasm/observe:FuzzParseMode wasm/observe:FuzzParseView wasm/observe:FuzzCheckConfigEdit wasm/internal/pisession:FuzzBranchJSON wasm/internal/jsonl:FuzzLines wasm/internal/jsonl:FuzzReadInPieces \
 	wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint wasm/history:FuzzRead wasm/search:FuzzSearch \
 	wasm/marker:FuzzStripLeavesNoBlockStart wasm/marker:FuzzWrapEndsOnlyAtItsOwnEnd wasm/marker:FuzzNextIsTheFirstStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox wasm/hindsight:FuzzFolderEqualsFoldOutbox \
-	wasm/registry:FuzzCheckParams wasm/registry:FuzzForShell wasm/hindsight:FuzzRecalls wasm/hindsight:FuzzBranchMode wasm/hindsight:FuzzModeArg wasm/hindsight:FuzzNewestUserMessage wasm/hindsight:FuzzToolTurn wasm/hindsight:FuzzReflectReply wasm/hindsight:FuzzGitDir wasm/hindsight:FuzzImportDir
+	wasm/registry:FuzzCheckParams wasm/registry:FuzzForShell wasm/hindsight:FuzzRecalls wasm/hindsight:FuzzBranchMode wasm/hindsight:FuzzModeArg wasm/hindsight:FuzzNewestUserMessage wasm/hindsight:FuzzToolTurn wasm/hindsight:FuzzReflectReply wasm/hindsight:FuzzGitDir wasm/hindsight:FuzzImportDir \
+	wasm/trust:FuzzEntryIsDirOrAFolderAboveIt wasm/marker:FuzzDataIsIdempotentAndWhatChecksPass
 
 fuzz:
 	@for t in $(FUZZ_TARGETS); do \

@@ -39,7 +39,7 @@
  */
 
 import type { BeforeAgentStartEventResult, ContextEvent, ExtensionAPI, ExtensionContext, SessionBeforeCompactResult, SessionBeforeTreeResult } from "@earendil-works/pi-coding-agent";
-import { getAgentDir } from "@earendil-works/pi-coding-agent";
+import { getAgentDir, hasTrustRequiringProjectResources, parseArgs } from "@earendil-works/pi-coding-agent";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -320,6 +320,8 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 			agentDir: getAgentDir(),
 			home: os.homedir(),
 			trusted: ctx.isProjectTrusted(),
+			// What pi decides trust by; the core judges the project root with it (decision 016).
+			trust: trustFacts(ctx.cwd),
 			hasUI: ctx.hasUI,
 			mode: ctx.mode,
 			reason: event.reason,
@@ -415,8 +417,9 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	});
 
 	// pi's project_trust event is a vote on trust taken before session_start, not a
-	// change notice: trust is read with ctx.isProjectTrusted() at every session_start,
-	// and a /trust decision takes effect only after a restart. So it is not forwarded.
+	// change notice: what pi decides trust by is forwarded at every session_start
+	// (trustFacts), and a /trust decision takes effect only after a restart. So it is
+	// not forwarded.
 
 	// Forwards one export and performs its effects, answering dialogs, model calls and
 	// Hindsight requests through `resume` until the core has nothing more to ask in the
@@ -625,6 +628,8 @@ export function outputView(text: string, command: string, theme: Theme): { rende
 // Characters a terminal shows two columns wide (CJK, Hangul, full-width forms, emoji).
 const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F300}-\u{1F64F}\u{1F900}-\u{1FAFF}\u{20000}-\u{3FFFD}]/u;
 // C0 and C1 controls but the newline, and zero-width marks a terminal may draw anyway.
+// A last line of defence of this renderer only: the core already cleaned the text by its
+// one rule for text from outside (marker.Data, decision 017), which is where that rule lives.
 const CONTROL = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060-\u2064\uFEFF]/gu;
 
 function columns(ch: string): number {
@@ -843,6 +848,57 @@ function windowOf(ctx: ExtensionContext): number {
 // checks observerModel against when it reads its configuration (decision 001).
 function modelsOf(ctx: ExtensionContext): string[] {
 	return ctx.modelRegistry.getAvailable().map((m) => `${m.provider}/${m.id}`);
+}
+
+/** What session_start's `trust` says: the facts pi decides trust by (decision 016). */
+export interface TrustFacts {
+	/** --approve (true) or --no-approve (false), as pi's own parser reads its command line. */
+	approve: boolean | null;
+	/** pi found a resource of its own list in cwd, so ctx.isProjectTrusted() is its judgement. */
+	judged: boolean;
+	/** The text of pi's trust store, null when there is none. */
+	store: string | null;
+	/** Why the store could not be read, when it could not. */
+	storeError?: string;
+	/** defaultProjectTrust as pi's settings hold it, null when unset or unreadable. */
+	default: unknown;
+}
+
+// The trust store and settings are pi's files in its agent folder (pi 1.5 and 1.6 keep
+// them there): read, never written or locked; what they mean is the core's to say.
+const MAX_PI_FILE = 4 << 20;
+
+export function trustFacts(cwd: string, argv: string[] = process.argv.slice(2), agentDir: string = getAgentDir()): TrustFacts {
+	let approve: boolean | null = null;
+	let judged = false;
+	try {
+		approve = parseArgs(argv).projectTrustOverride ?? null;
+		judged = hasTrustRequiringProjectResources(cwd);
+	} catch (err) {
+		diag("pi-memory: could not ask pi how it judged trust:", err);
+	}
+	const facts: TrustFacts = { approve, judged, store: null, default: null };
+	try {
+		facts.store = readBounded(path.join(agentDir, "trust.json"));
+	} catch (err) {
+		if ((err as NodeJS.ErrnoException).code !== "ENOENT") facts.storeError = err instanceof Error ? err.message : String(err);
+	}
+	try {
+		const settings: unknown = JSON.parse(readBounded(path.join(agentDir, "settings.json")));
+		if (typeof settings === "object" && settings !== null) facts.default = (settings as Record<string, unknown>).defaultProjectTrust ?? null;
+	} catch {
+		// pi reads a settings file it cannot parse as no settings: defaultProjectTrust "ask".
+	}
+	return facts;
+}
+
+// A regular file's text within MAX_PI_FILE (never a FIFO, which would block), without
+// a byte-order mark.
+function readBounded(file: string): string {
+	const st = fs.statSync(file);
+	if (!st.isFile()) throw new Error(`${file} is not a regular file`);
+	if (st.size > MAX_PI_FILE) throw new Error(`${file} is ${st.size} bytes, over ${MAX_PI_FILE}`);
+	return fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "");
 }
 
 // The environment variables that steer observational memory and Hindsight, those set,

@@ -7,7 +7,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { REPO, addEvent, decisionLog, readEvents, requestWithUser, seedLog, toolsOf, withSandbox, type Reply, type Sandbox } from "./harness.ts";
+import { REPO, addEvent, decisionLog, readEvents, requestWithUser, seedLog, systemPromptOf, toolsOf, withSandbox, type Reply, type Sandbox } from "./harness.ts";
 import { NEVER_ON_SCREEN, Tui, countOf, installRelease, type TuiOptions } from "./tui.ts";
 
 const PG = "Use PostgreSQL 16 for the primary database";
@@ -15,8 +15,8 @@ const PG = "Use PostgreSQL 16 for the primary database";
 // Runs f with pi started in its terminal, the release installed, and the fake model
 // answering "OK, noted." unless a route says otherwise; checks at the end that no trap
 // reached the screen. The terminal and pi are ended whatever happens.
-async function inPi(f: (tui: Tui, sb: Sandbox) => Promise<void>, opts: TuiOptions & { seed?: (sb: Sandbox) => void; routes?: Record<string, Reply> } = {}): Promise<void> {
-	await withSandbox({ git: true }, async (sb) => {
+async function inPi(f: (tui: Tui, sb: Sandbox) => Promise<void>, opts: TuiOptions & { seed?: (sb: Sandbox) => void; routes?: Record<string, Reply>; trust?: "always" | "never" | "ask" } = {}): Promise<void> {
+	await withSandbox({ git: true, trust: opts.trust }, async (sb) => {
 		sb.model.defaultReply = "OK, noted.";
 		const routes = opts.routes ?? {};
 		sb.model.route = (body) => {
@@ -220,6 +220,26 @@ test("each dialog in the terminal: a proposal accepted and declined (and not ask
 				"PROPOSE-RUFF": { tool: "decision_propose", args: { text: "Use ruff for Python linting" } },
 			},
 		},
+	);
+});
+
+// Issue 25, item 13: under defaultProjectTrust "ask" a project holding memory is asked
+// about once, at startup, through our dialog drawn over pi's terminal; until the answer
+// only global memory is used, and "trust" brings the project's memory in for the session.
+test("defaultProjectTrust ask: the terminal asks once at startup whether to trust the project's memory", async () => {
+	await inPi(
+		async (tui, sb) => {
+			await tui.waitFor(/Trust this project's memory\?[\s\S]*→ Trust this project's memory/, "the trust dialog");
+			clean(tui);
+			tui.key("Enter");
+			await footerIs(tui, "decisions 1");
+			await prompt(tui, sb, "what do we use?");
+			assert.ok(systemPromptOf(sb.model.chats().at(-1)).includes(PG), "the project's decision is injected");
+			await tui.settle(500);
+			assert.doesNotMatch(tui.screen(), /Trust this project's memory\?/, "asked once");
+			assert.ok(!fs.existsSync(path.join(sb.agentDir, "trust.json")), "nothing written to pi's trust store");
+		},
+		{ trust: "ask", seed: (sb) => seedLog(sb.project, [addEvent(sb.project, 1, PG)]) },
 	);
 });
 

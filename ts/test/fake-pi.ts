@@ -27,6 +27,22 @@ registerHooks({
 
 export const AGENT_DIR = "/fake/agent";
 
+/** pi's reading of --approve and --no-approve (the rest of its grammar is not needed here). */
+export function parseArgs(args: string[]): { projectTrustOverride?: boolean } {
+	let projectTrustOverride: boolean | undefined;
+	for (const a of args) {
+		if (a === "--") break;
+		if (a === "--approve" || a === "-a") projectTrustOverride = true;
+		if (a === "--no-approve" || a === "-na") projectTrustOverride = false;
+	}
+	return { projectTrustOverride };
+}
+
+/** Whether pi found a resource of its own list: a test sets PIMEM_FAKE_JUDGED. */
+export function hasTrustRequiringProjectResources(_cwd: string): boolean {
+	return process.env.PIMEM_FAKE_JUDGED === "1";
+}
+
 /** pi's agent folder: AGENT_DIR, or PIMEM_FAKE_AGENT_DIR where a test needs a real one. */
 export function getAgentDir(): string {
 	return process.env.PIMEM_FAKE_AGENT_DIR ?? AGENT_DIR;

@@ -26,7 +26,7 @@ const CORE_SHA256 = createHash("sha256").update(fs.readFileSync(new URL("../core
 
 const scriptedFactory = await load("scripted");
 // The transcript view of command output, from the module pi loads (after fake-pi's hook).
-const { LOG_MAX_BYTES, outputView, wrapPlain } = (await import(new URL("../index.ts?real", import.meta.url).href)) as typeof import("../index.ts");
+const { LOG_MAX_BYTES, outputView, trustFacts, wrapPlain } = (await import(new URL("../index.ts?real", import.meta.url).href)) as typeof import("../index.ts");
 const realFactory = await load("real");
 
 function started(factory: Factory): FakePi {
@@ -112,6 +112,7 @@ test("session_start sends what pi knows about the session", async () => {
 				agentDir: AGENT_DIR,
 				home: os.homedir(),
 				trusted: false,
+				trust: { approve: null, judged: false, store: null, default: null },
 				hasUI: false,
 				mode: "print",
 				reason: "resume",
@@ -128,6 +129,32 @@ test("session_start sends what pi knows about the session", async () => {
 			},
 		},
 	]);
+});
+
+// The core judges trust (decision 016) by what pi decides it by: its command line's
+// --approve/--no-approve as pi parses it, whether pi judged a resource of its own, its
+// trust store's text and its defaultProjectTrust, read from pi's agent folder.
+test("session_start forwards the facts pi decides trust by, read from pi's files as they are", (t) => {
+	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-trust-"));
+	t.after(() => fs.rmSync(agent, { recursive: true, force: true }));
+	assert.deepEqual(trustFacts("/work/app", ["-p", "hi"], agent), { approve: null, judged: false, store: null, default: null });
+	fs.writeFileSync(path.join(agent, "trust.json"), '\uFEFF{"/work": true}\n');
+	fs.writeFileSync(path.join(agent, "settings.json"), '{"defaultProjectTrust": "never", "quietStartup": true}');
+	assert.deepEqual(trustFacts("/work/app", ["--no-approve", "-p", "hi"], agent), { approve: false, judged: false, store: '{"/work": true}\n', default: "never" });
+	assert.equal(trustFacts("/work/app", ["-a"], agent).approve, true);
+	process.env.PIMEM_FAKE_JUDGED = "1";
+	try {
+		assert.equal(trustFacts("/work/app", [], agent).judged, true);
+	} finally {
+		delete process.env.PIMEM_FAKE_JUDGED;
+	}
+	// A settings file pi cannot parse is no settings to pi: "ask", which the core reads from null.
+	fs.writeFileSync(path.join(agent, "settings.json"), "{ not json");
+	assert.equal(trustFacts("/work/app", [], agent).default, null);
+	// A store that cannot be read is said, not taken as "no entry".
+	fs.rmSync(path.join(agent, "trust.json"));
+	fs.mkdirSync(path.join(agent, "trust.json"));
+	assert.match(trustFacts("/work/app", [], agent).storeError ?? "", /not a regular file/);
 });
 
 test("every command name reaches the command export as typed (/decisions as decisions: the core resolves aliases), with the branch as it is now", async () => {
@@ -548,8 +575,16 @@ test("real core: /memory status ends with the release and the hash of the module
 	assert.equal(status.split("\n").at(-1), `pi-memory ${version} (core sha256:${CORE_SHA256.slice(0, 12)})`, status);
 });
 
-test("real core: /om-status through its alias, an observer run after a settle, and its block in the next request", async () => {
+test("real core: /om-status through its alias, an observer run after a settle, and its block in the next request", async (t) => {
 	const root = project();
+	// The project's om-config.json needs trust: pi's settings here say "always" (decision 016).
+	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
+	fs.writeFileSync(path.join(agent, "settings.json"), '{"defaultProjectTrust": "always"}');
+	process.env.PIMEM_FAKE_AGENT_DIR = agent;
+	t.after(() => {
+		delete process.env.PIMEM_FAKE_AGENT_DIR;
+		fs.rmSync(agent, { recursive: true, force: true });
+	});
 	fs.mkdirSync(path.join(root, ".pi"), { recursive: true });
 	fs.writeFileSync(path.join(root, ".pi", "om-config.json"), JSON.stringify({ observerTokens: 1000 }));
 	const at = new Date();

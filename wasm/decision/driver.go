@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -436,6 +437,28 @@ func (d *driver) guardHolds() bool {
 	return string(now) == string(d.guard)
 }
 
+// unplain says why the text an event writes may not be written: the core's
+// one rule (marker.Check) on every text a new or changed decision carries,
+// "" when all of it is plain. Nothing a terminal or a model would read as
+// something else is written raw, whatever wrote it (a command, a dialog, the
+// model's proposal, a capture).
+func unplain(events []Event) string {
+	for i := range events {
+		e := &events[i]
+		if e.Code != Add && e.Code != Edit && e.Code != Supersede {
+			continue
+		}
+		d := &e.Data
+		texts := append([]string{d.Title, d.Text, d.Reason, d.ConflictNote}, d.Tags...)
+		for _, t := range texts {
+			if why := marker.Check(t); why != "" {
+				return "the decision holds " + why + "; decisions keep plain text, so write it without that"
+			}
+		}
+	}
+	return ""
+}
+
 // errInert is returned by write when the store may not be written.
 type errInert struct{ msg string }
 
@@ -466,6 +489,10 @@ func (d *driver) write(build func(st *state, nowMs int64) ([]Event, error)) ([]E
 		if events, err = build(d.st, now); err != nil || len(events) == 0 {
 			events = nil
 			return err
+		}
+		if why := unplain(events); why != "" {
+			events = nil
+			return errors.New(why)
 		}
 		stamp(events, now, d.s.ProjectHash)
 		size := int64(-1)

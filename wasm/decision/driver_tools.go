@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/errs"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -61,6 +62,10 @@ func (d *driver) Tool(out *store.Out, name string, params gjson.Result) {
 	for _, s := range []string{p.Text, p.Reason} {
 		if _, kinds := redact.String(s); len(kinds) > 0 {
 			out.ToolResult("Not proposed: it holds what looks like a secret ("+strings.Join(kinds, ", ")+"); decisions never hold secrets. Propose it without the secret.", true, nil)
+			return
+		}
+		if why := marker.Check(s); why != "" {
+			out.ToolResult("Not proposed: it holds "+why+"; decisions keep plain text. Propose it without that.", true, nil)
 			return
 		}
 	}

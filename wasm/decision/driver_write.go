@@ -10,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -28,6 +29,18 @@ func scrub(out *store.Out, what, s string) string {
 		out.Notify("warning", "Removed a secret ("+strings.Join(kinds, ", ")+") from the "+what+" before saving; secrets never go into memory files.")
 	}
 	return text
+}
+
+// refusePlain ends a command whose texts a write would refuse (unplain), at
+// once: before a dialog, a lock or a folder.
+func refusePlain(out *store.Out, texts ...string) bool {
+	for _, t := range texts {
+		if why := marker.Check(t); why != "" {
+			out.Fail("Not written: the decision holds " + why + "; decisions keep plain text, so write it without that")
+			return true
+		}
+	}
+	return false
 }
 
 // tagsOf reads --tag values (splitTags), each redacted.
@@ -83,6 +96,9 @@ func (d *driver) cmdAdd(c *store.Cmd) {
 	p := proposalOf(c, strings.TrimSpace(c.Args.Text(0)))
 	if p.Text == "" {
 		c.Usage()
+		return
+	}
+	if refusePlain(c.Out, append([]string{p.Text, p.Title, p.Reason}, p.Tags...)...) {
 		return
 	}
 	if id := c.Args.Value("update"); id != "" {
@@ -297,6 +313,9 @@ func (d *driver) cmdSupersede(c *store.Cmd) {
 		c.Usage()
 		return
 	}
+	if refusePlain(c.Out, append([]string{p.Text, p.Title, p.Reason}, p.Tags...)...) {
+		return
+	}
 	d.supersede(c.Out, c.JSON, c.HasUI, x.ID, p)
 }
 
@@ -320,6 +339,9 @@ func (d *driver) cmdEdit(c *store.Cmd) {
 	}
 	if ch.Has == 0 {
 		c.Usage()
+		return
+	}
+	if refusePlain(c.Out, append([]string{ch.Text, ch.Title, ch.Reason}, ch.Tags...)...) {
 		return
 	}
 	id := x.ID
@@ -377,6 +399,9 @@ func (d *driver) cmdConflict(c *store.Cmd) {
 		return
 	}
 	note := scrub(c.Out, "note", c.Args.Text(2))
+	if refusePlain(c.Out, note) {
+		return
+	}
 	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.MarkConflict(a, b, note) }); err != nil {
 		failWrite(c.Out, err)
 		return

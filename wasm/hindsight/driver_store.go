@@ -91,7 +91,7 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 		reqs := recallRequests(h.cfg, banks, h.repoKey, q)
 		out.HTTP(encode(nil, reqs), false, func(out *store.Out, v gjson.Result) {
 			text, isError := recallReply(recalls(banks, []byte(v.Raw)), h.cfg.RecallMaxTokens)
-			out.ToolResult(text, isError, nil)
+			out.ToolResultBlocks(text, isError)
 		})
 	case "hindsight_retain":
 		t, ok := toolTurn(jsonr.Get(params, "content").String(), jsonr.Get(params, "context").String(), h.repoKey, h.cfg.RetainMaxChars)
@@ -120,7 +120,7 @@ func (h *driver) Tool(out *store.Out, name string, params gjson.Result) {
 		}
 		out.HTTP(encode(nil, []request{reflectRequest(h.cfg, banks[0], q, toolWaitMs)}), false, func(out *store.Out, v gjson.Result) {
 			text, isError := reflectReply([]byte(v.Raw))
-			out.ToolResult(text, isError, nil)
+			out.ToolResultBlocks(text, isError)
 		})
 	default:
 		out.ToolResult("pi-memory has no tool "+strconv.Quote(name)+".", true, nil)

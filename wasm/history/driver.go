@@ -34,6 +34,7 @@ var (
 	_ store.Store    = (*driver)(nil)
 	_ store.Starter  = (*driver)(nil)
 	_ store.Searcher = (*driver)(nil)
+	_ store.Follower = (*driver)(nil)
 )
 
 // Open is the history store's driver for a session (wasm/store).
@@ -57,6 +58,10 @@ func (d *driver) Off() string {
 	}
 	return ""
 }
+
+// Follows: earlier sessions have no switch of their own; they are searched
+// while a store a person keeps is on (store.Follower).
+func (d *driver) Follows() {}
 
 // Refresh has nothing to follow: the store has no configuration.
 func (d *driver) Refresh(*store.Out) {}

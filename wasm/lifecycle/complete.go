@@ -23,6 +23,7 @@ const maxCompletions = 20
 //	complete({"name":"decision","args":"sh"})      => [{"value":"show ","label":"show",…}]
 //	complete({"name":"decision","args":"show 00"}) => [{"value":"show D-2026-03-01-0002 ",…}]
 func (e *Engine) complete(out *store.Out, in gjson.Result) {
+	out.Exact() // JSON: each string cleaned (marker.DataJSON), none reworded
 	out.Output(string(completionsJSON(e.completions(jsonr.Get(in, "name").Str, jsonr.Get(in, "args").Str))))
 }
 

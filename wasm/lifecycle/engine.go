@@ -9,9 +9,10 @@
 // those live with each store (wasm/store says what a store is).
 //
 // Read it in this order: engine.go (the exports, the stores, the session),
-// gate.go (the gate), turn.go (the moments of a turn), command.go (commands
-// and tools, routed through the registry), receipts.go (/memory last),
-// state.go (what a restart after a trap carries on).
+// trust.go (whether the project is trusted), gate.go (the gate), turn.go
+// (the moments of a turn), command.go (commands and tools, routed through
+// the registry), receipts.go (/memory last), state.go (what a restart after
+// a trap carries on).
 package lifecycle
 
 import (
@@ -85,6 +86,9 @@ type Engine struct {
 	forgot string
 	// kept is the session's state last sent (state.go).
 	kept []byte
+	// asked is the person's answer to this session's trust dialog (trust.go):
+	// "yes", "no", "" when not asked.
+	asked string
 }
 
 // noMemory is the switch of a session pi started with --no-memory.
@@ -140,6 +144,7 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	case "registry":
 		// What the core offers, for hosts to register commands and flags
 		// from; it needs no session.
+		out.Exact()
 		out.Output(string(registry.JSON()))
 	case "debug":
 		e.debug(out, in)
@@ -210,6 +215,7 @@ func (e *Engine) debug(out *store.Out, in gjson.Result) {
 		w.Int("frees", int64(m.Frees))
 		w.Int("mallocs", int64(m.Mallocs))
 		w.Int("totalAlloc", int64(m.TotalAlloc))
+		out.Exact()
 		out.Output(string(w.Close()))
 	default:
 		out.Usage("debug: unknown op")
@@ -236,7 +242,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	}
 	e.asks.Forget()
 	e.asks.Surface = surface(s.Mode)
-	e.index, e.forgot, e.kept = search.Index{}, "", nil
+	e.index, e.forgot, e.kept, e.asked = search.Index{}, "", nil, ""
 	s.ProjectRoot = files.ProjectRoot(e.h, s.Cwd)
 	s.ProjectHash = ProjectHash(s.ProjectRoot)
 	e.s, e.last = s, nil
@@ -246,6 +252,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 		e.s = nil
 		return
 	}
+	ask := e.judgeTrust(s, in)
 	e.stores = open(store.NewEnv(s, e.fs, &e.asks, e.may))
 	for _, st := range e.stores {
 		if x, ok := st.(store.Starter); ok {
@@ -254,6 +261,9 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	}
 	e.restoreSession(jsonr.Get(in, "restore"))
 	e.toolsChanged(out)
+	if ask {
+		e.askTrust(out, in)
+	}
 }
 
 // noMemoryFlag reads the --no-memory flag as pi hands it over, and the

@@ -11,8 +11,22 @@ func (e *Engine) may(s store.Store, act store.Act) string {
 	if why := s.Off(); why != "" {
 		return why
 	}
+	if _, ok := s.(store.Follower); ok && !e.keeping() {
+		return "Every store of memory a person keeps is disabled here, so memory is off for this project: its earlier sessions are not searched either."
+	}
 	if act != store.Read && e.s.Switch != "" {
 		return "Memory is off for this session (" + e.s.Switch + "): nothing is injected, captured or written. /memory on turns it back on."
 	}
 	return ""
+}
+
+// keeping says whether a store whose entries a person keeps (a Forgetter) is
+// on: what a Follower follows.
+func (e *Engine) keeping() bool {
+	for _, st := range e.stores {
+		if _, ok := st.(store.Forgetter); ok && st.Off() == "" {
+			return true
+		}
+	}
+	return false
 }

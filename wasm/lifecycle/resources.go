@@ -24,6 +24,7 @@ func (e *Engine) resources(out *store.Out, in gjson.Result) {
 	}
 	switch op := jsonr.Get(in, "op").Str; op {
 	case "list":
+		out.Exact()
 		out.Output(string(jsonw.Array(nil, len(all), func(b []byte, i int) []byte {
 			o := jsonw.Open(b)
 			o.Str("uri", all[i].URI)

@@ -53,6 +53,9 @@ func (e *Engine) state() []byte {
 	if e.forgot != "" {
 		w.Str("forgot", e.forgot)
 	}
+	if e.asked != "" {
+		w.Bool("trust", e.asked == "yes")
+	}
 	if e.last != nil {
 		w.Raw("last", jsonw.Array(nil, len(e.last), func(b []byte, i int) []byte {
 			r := &e.last[i]

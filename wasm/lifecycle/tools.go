@@ -39,18 +39,40 @@ var ownTools = map[string]func(e *Engine, out *store.Out, params gjson.Result){
 func (e *Engine) memoryToolsOn() bool { return e.s.Switch == "" }
 
 // ownActiveTools are the orchestrator's tools the model may call now, in the
-// registry's order.
+// registry's order: each only while a store could answer it (answers).
 func (e *Engine) ownActiveTools() []string {
 	if !e.memoryToolsOn() {
 		return nil
 	}
 	var names []string
 	for _, t := range registry.Tools {
-		if t.Store == "" && t.For(registry.Pi) {
+		if t.Store == "" && t.For(registry.Pi) && e.answers(t.Name) {
 			names = append(names, t.Name)
 		}
 	}
 	return names
+}
+
+// answers says whether a store could answer the orchestrator's tool name
+// now: a search needs a Searcher the gate lets read, a forget or a restore a
+// Forgetter it lets write. A store disabled by its config is neither.
+func (e *Engine) answers(name string) bool {
+	act := store.Write
+	switch name {
+	case "memory_search":
+		act = store.Read
+	case "memory_forget", "memory_restore":
+	default:
+		return true
+	}
+	for _, st := range e.stores {
+		_, searcher := st.(store.Searcher)
+		_, forgetter := st.(store.Forgetter)
+		if (act == store.Read && searcher || act == store.Write && forgetter) && e.may(st, act) == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // readable are the stores that are a T (store.Searcher, store.Resourcer)
@@ -110,6 +132,9 @@ func (e *Engine) cited(hits []search.Hit, person bool) []search.Hit {
 // in list order, among those the gate lets write. A reference in the home
 // folder may be cited with ~, as search shows it.
 func (e *Engine) forget(out *store.Out, ref store.Ref) (store.Forgot, error) {
+	if !e.answers("memory_forget") {
+		return store.Forgot{}, errors.New(nothingToForget)
+	}
 	if strings.HasPrefix(ref.ID, "~/") && e.s.Home != "" {
 		ref.ID = e.s.Home + ref.ID[1:]
 	}
@@ -198,6 +223,9 @@ func (e *Engine) forgetters(out *store.Out, do func(store.Forgetter) (bool, erro
 // forgotten already (another process forgot it a moment ago), it says so
 // and removes nothing.
 func (e *Engine) forgetQuery(out *store.Out, q string) (store.Forgot, []search.Hit, error) {
+	if !e.answers("memory_forget") {
+		return store.Forgot{}, nil, errors.New(nothingToForget)
+	}
 	e.update(out)
 	best, cands := search.ToForget(e.index.ForForget(q, e.fs.Now()))
 	switch {
@@ -211,6 +239,12 @@ func (e *Engine) forgetQuery(out *store.Out, q string) (store.Forgot, []search.H
 	}
 	return store.Forgot{}, cands, nil
 }
+
+// nothingToForget is a forget's answer when no store could answer it.
+const nothingToForget = "Nothing was forgotten: every store whose entries can be forgotten (decisions, notes) is off here (disabled by its config, or the project is not trusted); /memory status says why."
+
+// nothingToSearch is a search's answer when no store could answer it.
+const nothingToSearch = "Nothing to search: every store that could answer is off here (disabled by its config, or the project is not trusted); /memory status says why."
 
 // ---- the tools ----------------------------------------------------------------
 
@@ -227,6 +261,10 @@ func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
 		return
 	}
 	q := strings.TrimSpace(jsonr.Get(params, "query").String())
+	if !e.answers("memory_search") {
+		out.ToolResult(nothingToSearch, true, nil)
+		return
+	}
 	if q == "" {
 		out.ToolResult("memory_search needs a query: a few words of what to find.", true, nil)
 		return
@@ -318,6 +356,10 @@ func (e *Engine) cmdSearch(c *store.Cmd) {
 	limit, err := search.ParseLimit(c.Args.Value("limit"))
 	if err != nil {
 		c.Out.Usage(err.Error())
+		return
+	}
+	if !e.answers("memory_search") {
+		c.Out.Fail(nothingToSearch)
 		return
 	}
 	q := c.Args.Text(0)

@@ -318,3 +318,90 @@ func TestSearchInAnUntrustedProjectReadsOnlyGlobalNotes(t *testing.T) {
 	require.Contains(t, r.text(), "agent/memory/MEMORY.md:2")
 	require.NotContains(t, r.text(), "two approvals")
 }
+
+// Issue 25, item 15: with decisions and notes disabled by their config,
+// memory_search, memory_forget and memory_restore were still offered and a
+// search returned earlier sessions' text. A disabled store is neither
+// searched, forgotten nor restored; a tool no store could answer is not
+// offered; and earlier sessions follow the stores a person keeps: with both
+// off, memory is off for the project and no past-session text comes back.
+func TestDisabledStoresAreNotSearchedForgottenOrRestoredNorTheirToolsOffered(t *testing.T) {
+	own := func(r *rig) string {
+		var names []string
+		for _, n := range r.e.activeTools() {
+			if n == "memory_search" || n == "memory_forget" || n == "memory_restore" {
+				names = append(names, n)
+			}
+		}
+		return strings.Join(names, ",")
+	}
+	setup := func(t *testing.T) (*rig, string) {
+		r := newRig(t, false)
+		r.cmd(`add "Use PostgreSQL for the primary database"`)
+		r.write(projectIndex, "## Build\n- Databases are migrated with goose\n")
+		sessions := filepath.Join(r.agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(r.project, "/"), "/", "-")+"--")
+		require.NoError(t, os.MkdirAll(sessions, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(sessions, "2026-02-20T09-00-00-000Z_s0.jsonl"), []byte(`{"type":"session","version":3,"id":"s0","timestamp":"2026-02-20T09:00:00.000Z","cwd":"`+r.project+`"}
+{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"user","content":"the database backups run nightly at 02:00"}}
+`), 0o644))
+		text, _ := r.tool("memory_forget", `{"query":"goose"}`)
+		require.Contains(t, text, "Forgot")
+		restoreID := regexp.MustCompile(`R-[0-9a-f-]+|N-[^ )"]+`).FindString(text)
+		r.write(projectIndex, "## Build\n- Databases are migrated with goose\n")
+		return r, restoreID
+	}
+	const pg, goose, backups = "Use PostgreSQL for", "migrated with goose", "backups run nightly"
+	for _, tc := range []struct {
+		name, decisions, notes string
+		tools                  string
+		found, notFound        []string
+	}{
+		{"both on", "", "", "memory_search,memory_forget,memory_restore", []string{pg, goose, backups}, nil},
+		{"decisions off", `{"enabled": false}`, "", "memory_search,memory_forget,memory_restore", []string{goose, backups}, []string{pg}},
+		{"notes off", "", `{"enabled": false}`, "memory_search,memory_forget,memory_restore", []string{pg, backups}, []string{goose}},
+		{"both off", `{"enabled": false}`, `{"enabled": false}`, "memory_search", nil, []string{pg, goose, backups}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, _ := setup(t)
+			if tc.decisions != "" {
+				r.write("proj/.pi/decision-memory.config.json", tc.decisions)
+			}
+			if tc.notes != "" {
+				r.write("agent/memory/config.json", tc.notes)
+			}
+			r.start(false, true)
+			require.Equal(t, tc.tools, own(r))
+			text, _ := r.tool("memory_search", `{"query":"database databases goose backups PostgreSQL"}`)
+			for _, w := range tc.found {
+				require.Contains(t, text, w)
+			}
+			for _, w := range tc.notFound {
+				require.NotContains(t, text, w)
+			}
+			r.mem("search database backups")
+			for _, w := range tc.notFound {
+				require.NotContains(t, r.text(), w)
+			}
+		})
+	}
+	t.Run("observations off too: no tool is offered", func(t *testing.T) {
+		r, restoreID := setup(t)
+		r.write("proj/.pi/decision-memory.config.json", `{"enabled": false}`)
+		r.write("agent/memory/config.json", `{"enabled": false}`)
+		r.write("proj/.pi/om-config.json", `{"enabled": false}`)
+		r.start(false, true)
+		require.Equal(t, "", own(r))
+		text, isErr := r.tool("memory_search", `{"query":"backups"}`)
+		require.True(t, isErr, text)
+		require.Contains(t, text, "Nothing to search")
+		r.mem("search backups")
+		require.Equal(t, int64(1), r.exit())
+		require.NotContains(t, r.text(), backups)
+		text, isErr = r.tool("memory_restore", `{"id":`+quote(restoreID)+`}`)
+		require.True(t, isErr, text)
+		require.NotContains(t, r.read(projectIndex), "goose\n- Databases")
+		text, isErr = r.tool("memory_forget", `{"query":"goose"}`)
+		require.True(t, isErr, text)
+		require.Contains(t, r.read(projectIndex), "goose")
+	})
+}

@@ -4,7 +4,10 @@
 // store that keeps text from a conversation (Hindsight's retain, decision
 // auto-capture, notes writeback, the observer's transcript, an imported
 // session) strips first, with this function, so one change of a marker
-// cannot leave one store behind. It must never decide what a block says; only where it is.
+// cannot leave one store behind. It also holds the one rule for text from
+// outside at every exit and every write (data.go: Data, Plain, Check): what a
+// terminal or a model would read as something else. It must never decide
+// what a block says; only where it is, and what no text may carry.
 package marker
 
 import (

@@ -25,7 +25,7 @@ func (n *driver) report() statusReport {
 	for _, r := range n.receipts {
 		injected[r.Scope] = r.Bytes
 	}
-	r := statusReport{cfg: n.cfg, globalConfig: n.globalCfg, projectConfig: n.projCfg, project: n.s.ProjectRoot, trusted: n.s.Trusted, module: n.s.Module}
+	r := statusReport{cfg: n.cfg, globalConfig: n.globalCfg, projectConfig: n.projCfg, project: n.s.ProjectRoot, trusted: n.s.Trusted, trustWhy: n.s.TrustWhy, module: n.s.Module}
 	for _, sc := range n.scopes {
 		s := scopeStatus{name: sc.name, file: sc.file, display: sc.display, table: sc.table, exists: sc.exists, bytes: len(sc.data), injected: injected[sc.name]}
 		if sc.exists {

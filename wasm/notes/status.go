@@ -22,6 +22,7 @@ type statusReport struct {
 	projectConfig string // the project's, "" without a trusted project
 	project       string // the project's root, "" when there is none
 	trusted       bool
+	trustWhy      string // why the project is trusted or not, "" when the host decided alone
 	inject        string // the gate's answer for Inject: "" when memory is injected
 	block         string // the block as the next turn would inject it
 	faults        int    // pages that do not fit in it
@@ -110,13 +111,17 @@ func statusText(r *statusReport) string {
 	default:
 		b.WriteString("Markdown memory: on, injected before every prompt\n")
 	}
+	why := ""
+	if r.trustWhy != "" {
+		why = " (" + r.trustWhy + ")"
+	}
 	switch {
 	case r.project == "":
 		b.WriteString("Project: none (global memory only)\n")
 	case !r.trusted:
-		b.WriteString("Project: " + r.project + ", not trusted: its memory is neither read nor written\n")
+		b.WriteString("Project: " + r.project + ", not trusted: its memory is neither read nor written" + why + "\n")
 	default:
-		b.WriteString("Project: " + r.project + ", trusted\n")
+		b.WriteString("Project: " + r.project + ", trusted" + why + "\n")
 	}
 	for i := range r.scopes {
 		s := &r.scopes[i]
@@ -202,6 +207,9 @@ func statusJSON(r *statusReport) string {
 	w.Str("disabledBy", r.cfg.DisabledBy)
 	w.Bool("injecting", r.inject == "")
 	w.Bool("trusted", r.trusted)
+	if r.trustWhy != "" {
+		w.Str("trustWhy", r.trustWhy)
+	}
 	w.Str("globalConfig", r.globalConfig)
 	w.Bool("globalConfigPresent", r.cfg.GlobalPresent)
 	w.Str("projectConfig", r.projectConfig)

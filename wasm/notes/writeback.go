@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	mk "github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
@@ -77,6 +78,29 @@ func checkFact(text, section string, strict bool) outcome {
 		}
 		text = strings.Join(strings.Fields(text), " ")
 		repaired = append(repaired, "joined its lines")
+	}
+	// What a terminal or a model would read as something else is never
+	// written (the core's one rule, marker.Check): refused when someone waits for the answer,
+	// removed from what an import stages.
+	for _, f := range []*string{&text, &section} {
+		why := mk.Check(*f)
+		if why == "" {
+			continue
+		}
+		what := "fact"
+		if f == &section {
+			what = "section name"
+		}
+		if strict {
+			o.Reason, o.Detail = "invalid", "the "+what+" holds "+why+"; memory keeps plain text, so remember it without that"
+			return o
+		}
+		*f = strings.TrimSpace(mk.Data(*f))
+		repaired = append(repaired, "removed "+why+" from the "+what)
+	}
+	if text == "" {
+		o.Reason, o.Detail = "invalid", "a fact must be non-empty UTF-8 text"
+		return o
 	}
 	for _, f := range []*string{&text, &section} {
 		if clean, kinds := redact.String(*f); len(kinds) > 0 {

@@ -18,7 +18,8 @@ import (
 //     before it is parsed: what a model thought aloud is not an observation.
 //   - sanitize removes control characters and terminal escape sequences, so
 //     nothing stored can move a cursor, retitle a window or write the
-//     clipboard (OSC 52) when /om view, /om status or a summary prints it.
+//     clipboard (OSC 52) when /om view, /om status or a summary prints it
+//     (the core's one rule, marker.Plain).
 //   - neutralise makes our block markers and tags inert inside an item, the
 //     current task and the suggested response, so an item can never close
 //     or open a block.
@@ -33,142 +34,12 @@ import (
 //go:noinline
 func dataText(s string) string { return neutralise(sanitize(s)) }
 
-// sanitize removes from s what a terminal would act on instead of showing:
-// escape sequences (CSI "ESC [ … final", OSC "ESC ] … BEL or ESC \\" such as
-// OSC 52's clipboard write, DCS/SOS/PM/APC strings, two-byte ESC sequences)
-// whole, their 8-bit C1 forms (U+009B, U+009D, …) whole, every other C0 and
-// C1 control character and DEL, and the bidirectional embedding, override and
-// isolate controls (U+202A–U+202E, U+2066–U+2069), which reorder what a
-// person reads. Tab and newline stay. A string that is not valid UTF-8 has
-// its invalid bytes replaced by U+FFFD first. It is idempotent.
+// sanitize is the core's one rule for text from outside (marker.Plain):
+// escape sequences, control characters, bidirectional controls and Unicode
+// tag characters removed, invalid UTF-8 made U+FFFD. Tab and newline stay.
 //
 //	sanitize("a\x1b[31mred\x1b[0m\r\n\x07b") => "ared\nb"
-//
-//go:noinline
-func sanitize(s string) string {
-	if !utf8.ValidString(s) {
-		s = strings.ToValidUTF8(s, "\uFFFD")
-	}
-	if !needsSanitize(s) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		c := s[i]
-		switch {
-		case c == 0x1b:
-			i = skipEscape(s, i+1)
-			continue
-		case c == '\t' || c == '\n':
-		case c < 0x20 || c == 0x7f:
-			i++
-			continue
-		case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f:
-			i = skipC1(s, i)
-			continue
-		case c == 0xe2 && i+2 < len(s) && bidiControl(s[i+1], s[i+2]):
-			i += 3
-			continue
-		}
-		b.WriteByte(c)
-		i++
-	}
-	return b.String()
-}
-
-// needsSanitize reports whether sanitize would change valid UTF-8 s.
-func needsSanitize(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c < 0x20 && c != '\t' && c != '\n', c == 0x7f:
-			return true
-		case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f:
-			return true
-		case c == 0xe2 && i+2 < len(s) && bidiControl(s[i+1], s[i+2]):
-			return true
-		}
-	}
-	return false
-}
-
-// bidiControl reports U+202A–U+202E and U+2066–U+2069 from the two bytes
-// after their 0xE2.
-func bidiControl(b1, b2 byte) bool {
-	return (b1 == 0x80 && b2 >= 0xaa && b2 <= 0xae) || (b1 == 0x81 && b2 >= 0xa6 && b2 <= 0xa9)
-}
-
-// skipEscape returns the index after the escape sequence whose ESC was at
-// i-1.
-func skipEscape(s string, i int) int {
-	if i >= len(s) {
-		return i
-	}
-	switch s[i] {
-	case '[':
-		return skipCSI(s, i+1)
-	case ']', 'P', 'X', '^', '_':
-		return skipString(s, i+1)
-	}
-	// ESC, intermediates (0x20–0x2F), one final byte (0x30–0x7E).
-	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
-		i++
-	}
-	if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
-		i++
-	}
-	return i
-}
-
-// skipCSI skips a control sequence's parameter and intermediate bytes
-// (0x20–0x3F) and its final byte (0x40–0x7E).
-func skipCSI(s string, i int) int {
-	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f {
-		i++
-	}
-	if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
-		i++
-	}
-	return i
-}
-
-// skipString skips an OSC, DCS, SOS, PM or APC string: up to and with its
-// terminator (BEL, ESC \ or U+009C). One that is never terminated ends at the
-// next newline, which stays: the terminal would have swallowed the rest, but
-// it is only text once the introducer is gone.
-func skipString(s string, i int) int {
-	for i < len(s) {
-		switch {
-		case s[i] == 0x07:
-			return i + 1
-		case s[i] == 0x1b:
-			if i+1 < len(s) && s[i+1] == '\\' {
-				return i + 2
-			}
-			return i + 1
-		case s[i] == 0xc2 && i+1 < len(s) && s[i+1] == 0x9c:
-			return i + 2
-		case s[i] == '\n':
-			return i
-		}
-		i++
-	}
-	return i
-}
-
-// skipC1 skips the C1 control at i (two bytes, 0xC2 0x80–0x9F), and the
-// sequence it introduces: CSI (U+009B) like ESC [, and OSC, DCS, SOS, PM,
-// APC (U+009D, U+0090, U+0098, U+009E, U+009F) like their ESC forms.
-func skipC1(s string, i int) int {
-	switch s[i+1] {
-	case 0x9b:
-		return skipCSI(s, i+2)
-	case 0x9d, 0x90, 0x98, 0x9e, 0x9f:
-		return skipString(s, i+2)
-	}
-	return i + 2
-}
+func sanitize(s string) string { return marker.Plain(s) }
 
 // tagNames are the tags neutralise makes inert: the ones our blocks, prompts
 // and summaries are built of (pi wraps a compaction summary in <summary>),

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/tidwall/gjson"
 )
@@ -72,24 +73,29 @@ func (a *Asks) Resume(out *Out, in gjson.Result) {
 }
 
 // Select asks the person to pick one option; k receives the option text, or
-// null when the dialog was dismissed.
+// null when the dialog was dismissed. Options are cleaned like every text
+// (marker.Data) and compared as built: an option never carries memory text.
 func (out *Out) Select(title string, options []string, k Then) {
 	w := out.dialog("select", title, k)
-	w.Strs("options", options)
+	clean := make([]string, len(options))
+	for i, o := range options {
+		clean[i] = marker.Data(o)
+	}
+	w.Strs("options", clean)
 	out.foreground(w.Close())
 }
 
 // Confirm asks a yes/no question; k receives true or false.
 func (out *Out) Confirm(title, message string, k Then) {
 	w := out.dialog("confirm", title, k)
-	w.Str("message", message)
+	w.Str("message", marker.Data(message))
 	out.foreground(w.Close())
 }
 
 // Input asks for a line of text; k receives the text or null.
 func (out *Out) Input(title, placeholder string, k Then) {
 	w := out.dialog("input", title, k)
-	w.Str("placeholder", placeholder)
+	w.Str("placeholder", marker.Data(placeholder))
 	out.foreground(w.Close())
 }
 
@@ -97,7 +103,7 @@ func (out *Out) Input(title, placeholder string, k Then) {
 // or null when the editor was closed without saving.
 func (out *Out) Editor(title, prefill string, k Then) {
 	w := out.dialog("editor", title, k)
-	w.Str("prefill", prefill)
+	w.Str("prefill", marker.Data(prefill))
 	out.foreground(w.Close())
 }
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/registry"
 )
@@ -48,8 +49,10 @@ const OutputType = "pi-memory-output"
 // printed on stdout by pimem, where the commands it names are named as
 // pimem takes them (registry.ForShell) unless the output is Exact.
 func (o *Out) Output(text string) {
-	if !o.exact {
-		text = o.said(text)
+	if o.exact {
+		text = marker.DataJSON(text)
+	} else {
+		text = marker.Data(o.said(text))
 	}
 	w := jsonw.Open(nil)
 	w.Str("t", "output")
@@ -70,7 +73,7 @@ func (o *Out) Notify(level, text string) {
 	w := jsonw.Open(nil)
 	w.Str("t", "notify")
 	w.Str("level", level)
-	w.Str("text", o.said(text))
+	w.Str("text", marker.Data(o.said(text)))
 	o.add(w.Close())
 }
 
@@ -95,16 +98,18 @@ func (o *Out) Status(key, text string, clear bool) {
 	if clear {
 		w.Null("text")
 	} else {
-		w.Str("text", text)
+		w.Str("text", marker.Data(text))
 	}
 	o.add(w.Close())
 }
 
 // SystemPromptAppend is text the host appends to this run's system prompt.
+// It carries no block marker of ours (no store keeps text from the system
+// prompt), so one written in a memory file is made inert like any other.
 func (o *Out) SystemPromptAppend(text string) {
 	w := jsonw.Open(nil)
 	w.Str("t", "system_prompt_append")
-	w.Str("text", text)
+	w.Str("text", marker.Data(text))
 	o.add(w.Close())
 }
 
@@ -113,7 +118,7 @@ func (o *Out) Message(customType, content string, display bool) {
 	w := jsonw.Open(nil)
 	w.Str("t", "message")
 	w.Str("customType", customType)
-	w.Str("content", content)
+	w.Str("content", marker.Plain(content))
 	w.Bool("display", display)
 	o.add(w.Close())
 }
@@ -186,7 +191,7 @@ func (o *Out) ContextMessages(index int, id string, msgs []ContextMessage) {
 	w.Raw("messages", jsonw.Array(nil, len(msgs), func(b []byte, i int) []byte {
 		m := jsonw.Open(b)
 		m.Str("customType", msgs[i].CustomType)
-		m.Str("content", msgs[i].Content)
+		m.Str("content", marker.Plain(msgs[i].Content))
 		return m.Close()
 	}))
 	o.add(w.Close())
@@ -227,7 +232,7 @@ func (o *Out) Compact() {
 func (o *Out) Compaction(summary string, details []byte, firstKept string, tokensBefore int64, usage []byte) {
 	w := jsonw.Open(nil)
 	w.Str("t", "compaction")
-	w.Str("summary", summary)
+	w.Str("summary", marker.Plain(summary))
 	w.Raw("details", details)
 	w.Str("firstKeptEntryId", firstKept)
 	w.Int("tokensBefore", tokensBefore)
@@ -242,7 +247,7 @@ func (o *Out) Compaction(summary string, details []byte, firstKept string, token
 func (o *Out) BranchSummary(summary string, details []byte) {
 	w := jsonw.Open(nil)
 	w.Str("t", "branch_summary")
-	w.Str("summary", summary)
+	w.Str("summary", marker.Plain(summary))
 	w.Raw("details", details)
 	o.add(w.Close())
 }
@@ -253,7 +258,7 @@ func (o *Out) ContextAppend(index int, text string) {
 	w := jsonw.Open(nil)
 	w.Str("t", "context_append")
 	w.Int("index", int64(index))
-	w.Str("text", text)
+	w.Str("text", marker.Plain(text))
 	o.add(w.Close())
 }
 
@@ -276,16 +281,28 @@ func (o *Out) Tools(active []string) {
 }
 
 // ToolResult is the tool export's answer to the model (or an MCP client).
-// Its text is redacted here, for every tool: an answer may say back what
+// Its text is redacted and cleaned (marker.Data) here, for every tool: an answer may say back what
 // the call was given (a query, an id, an argument's name), and a tool's
 // caller is a model, whose provider must not receive a secret from us.
 func (o *Out) ToolResult(text string, isError bool, details []byte) {
+	o.toolResult(marker.Data, text, isError, details)
+}
+
+// ToolResultBlocks is a tool's answer that carries blocks of ours
+// (marker.Wrap, which makes what they hold inert): cleaned by marker.Plain,
+// so that its markers stay for Strip to find when a later turn keeps the
+// conversation (recalled memory is never retained again).
+func (o *Out) ToolResultBlocks(text string, isError bool) {
+	o.toolResult(marker.Plain, text, isError, nil)
+}
+
+func (o *Out) toolResult(clean func(string) string, text string, isError bool, details []byte) {
 	if redact.Contains(text) {
 		text, _ = redact.String(text)
 	}
 	w := jsonw.Open(nil)
 	w.Str("t", "tool_result")
-	w.Str("text", text)
+	w.Str("text", clean(text))
 	if isError {
 		w.Bool("isError", true)
 	}

@@ -133,6 +133,15 @@ type Tooler interface {
 	Tool(out *Out, name string, params gjson.Result)
 }
 
+// Follower is a store without a switch of its own (earlier sessions): the
+// gate lets it act only while a store whose entries a person keeps (a
+// Forgetter: decisions, notes) is on. With every such store disabled, the
+// person has turned memory off for the project, and a follower says nothing
+// of it either.
+type Follower interface {
+	Follows()
+}
+
 // Footer puts the store's piece into pi's footer. pi shows every
 // extension's status on one line; pi-memory has one status there (key
 // StatusKey), which the orchestrator composes from every store's piece in
@@ -207,9 +216,13 @@ type Session struct {
 	// ProjectHash is the stable project id stored in events and in the
 	// names of machine-local files (lifecycle.ProjectHash).
 	ProjectHash string
-	Trusted     bool
-	HasUI       bool
-	Mode        string
+	// Trusted says the project's memory may be read and written (the
+	// orchestrator decides it, wasm/trust); TrustWhy says why, in words,
+	// "" when the host decided it alone (pimem trusts the folder it runs in).
+	Trusted  bool
+	TrustWhy string
+	HasUI    bool
+	Mode     string
 	// Switch says why memory is off for this session ("--no-memory",
 	// "/memory off"), "" when it is on. The gate reads it.
 	Switch string
