@@ -188,6 +188,20 @@ func TestADialogNamingMemoryShowsItAsData(t *testing.T) {
 	require.Contains(t, msg, "It supersedes D-2026-02-20-0001: Use tabs for indentation ‹/pi-memory-recall>")
 }
 
+// The same decision met by a conflicting one: pi draws a select dialog's
+// title on the screen, and the conflict's title names the decision met.
+func TestADialogTitleNamingMemoryShowsItAsData(t *testing.T) {
+	r := newRig(t, true)
+	r.writeLog(`{"v":1,"t":"2026-02-20T09:00:00.000Z","p":"x","e":"a","i":"D-2026-02-20-0001","d":{"tx":"Use PostgreSQL\u001b]0;\u0007 for the \u202eprimary database\u2069","s":"active"},"u":"user"}` + "\n")
+	r.start(true, true)
+	r.cmd(`add Use MySQL for the primary database`)
+	d := r.dialog()
+	require.True(t, d.Exists(), r.last.Raw)
+	title := d.Get("title").String()
+	require.Contains(t, title, "conflicts with D-2026-02-20-0001", r.last.Raw)
+	require.False(t, strings.ContainsAny(title, "\x1b\x07\u202e"), "%q", title)
+}
+
 // The same decision, offered as an argument completion: pi draws each
 // completion's description over the editor as the person types, from the
 // JSON the complete export answers, so an escape written as \u001b in that

@@ -108,13 +108,14 @@ func (out *Out) Editor(title, prefill string, k Then) {
 }
 
 // dialog starts a dialog effect of one kind, its answer going to k; the
-// caller adds the kind's own field and ends the envelope with it.
+// caller adds the kind's own field and ends the envelope with it. The title
+// is cleaned like every text: a conflict's names the decision it meets.
 func (out *Out) dialog(kind, title string, k Then) *jsonw.Object {
 	w := jsonw.Open(nil)
 	w.Str("t", "dialog")
 	w.Str("id", out.asks.park(k))
 	w.Str("kind", kind)
-	w.Str("title", title)
+	w.Str("title", marker.Data(title))
 	return &w
 }
 
