@@ -223,6 +223,41 @@ test("each dialog in the terminal: a proposal accepted and declined (and not ask
 	);
 });
 
+// Issue 25, item 16: text written into memory by hand (a decision, a note) holding an
+// OSC 52 clipboard write, a title change and a right-to-left override is shown as data
+// wherever the terminal draws it: a list, a completion's description, a search, the
+// model's tool result. The terminal's clipboard and title stay as they were.
+test("text that is not data never acts on the terminal: the clipboard and the title stay", async () => {
+	const hostile = `\x1b]52;c;${Buffer.from("PWNED-CLIP").toString("base64")}\x07\x1b]2;PWNED-TITLE\x07\u202e`;
+	await inPi(
+		async (tui, sb) => {
+			const title = tui.title();
+			await tui.command("/decision list");
+			tui.type("/decision show 0001");
+			await tui.settle();
+			tui.key("Tab");
+			await tui.settle();
+			tui.key("Escape");
+			tui.key("C-u");
+			await tui.command("/memory search staging", /staging\.example\.com/);
+			await prompt(tui, sb, "SEARCH-DEPLOY where do we deploy");
+			await tui.waitFor(/staging\.example\.com[\s\S]*OK, noted\./, "the tool's result and the reply");
+			await tui.settle();
+			assert.doesNotMatch(tui.clipboard(), /PWNED/, "an OSC 52 in memory wrote the clipboard");
+			assert.equal(tui.title(), title, "an OSC 2 in memory set the terminal's title");
+			assert.doesNotMatch(tui.seen(), /PWNED-TITLE|\u202e/);
+		},
+		{
+			seed: (sb) => {
+				seedLog(sb.project, [addEvent(sb.project, 1, `Deploy from the release branch${hostile} only`)]);
+				fs.mkdirSync(path.join(sb.project, ".pi", "memory"), { recursive: true });
+				fs.writeFileSync(path.join(sb.project, ".pi", "memory", "MEMORY.md"), `# Memory\n\n- The deploy host${hostile} is staging.example.com\n`);
+			},
+			routes: { "SEARCH-DEPLOY": { tool: "memory_search", args: { query: "deploy host staging" } } },
+		},
+	);
+});
+
 // Issue 25, item 13: under defaultProjectTrust "ask" a project holding memory is asked
 // about once, at startup, through our dialog drawn over pi's terminal; until the answer
 // only global memory is used, and "trust" brings the project's memory in for the session.

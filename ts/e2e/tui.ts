@@ -99,6 +99,8 @@ export class Tui {
 		live.add(sock);
 		// remain-on-exit keeps the pane (and what pi printed last) if pi exits.
 		execFileSync("tmux", ["-L", sock, "set-option", "-t", "pi", "remain-on-exit", "on"], { stdio: "pipe" });
+		// An OSC 52 clipboard write from the pane lands in tmux's paste buffers (clipboard()).
+		execFileSync("tmux", ["-L", sock, "set-option", "-s", "set-clipboard", "on"], { stdio: "pipe" });
 		const tui = new Tui(sock, cols, rows);
 		await tui.waitFor(/fake-model/, "pi's footer");
 		return tui;
@@ -219,6 +221,16 @@ export class Tui {
 		const rows = this.rowsNow();
 		const i = rows.findLastIndex((r) => /fake-model\s*$/.test(r));
 		return i < 0 ? "" : (rows[i + 1] ?? "").trim();
+	}
+
+	/** What the pane wrote to the clipboard (OSC 52): tmux's paste buffers, newest first. */
+	clipboard(): string {
+		return this.#tmux("list-buffers", "-F", "#{buffer_sample}");
+	}
+
+	/** The pane's title, as an OSC 0 or 2 from the pane sets it. */
+	title(): string {
+		return this.#tmux("display-message", "-p", "-t", "pi", "#{pane_title}").trim();
 	}
 
 	/** Whether pi is still running in the pane. */

@@ -211,6 +211,17 @@ func Parse(c *Command, words []string) (Parsed, error) {
 	if isHelpFlag(words[0]) {
 		words = []string{"help"}
 	}
+	// A global switch typed before the subcommand (pimem decision --json
+	// list) is the subcommand's: it goes after it.
+	lead := 0
+	for lead < len(words) && isGlobalSwitch(words[lead]) {
+		lead++
+	}
+	if lead == len(words) {
+		words = append([]string{c.Default}, words...)
+	} else if lead > 0 {
+		words = append(append([]string{words[lead]}, words[lead+1:]...), words[:lead]...)
+	}
 	s, ok := c.Sub(words[0])
 	if !ok {
 		msg := "Unknown /" + c.Name + " command " + quote(words[0]) + "."
@@ -248,6 +259,42 @@ func Parse(c *Command, words []string) (Parsed, error) {
 }
 
 func isHelpFlag(w string) bool { return w == "--help" || w == "-h" }
+
+// isGlobalSwitch reports a global flag that takes no value (--json).
+func isGlobalSwitch(w string) bool {
+	for _, f := range Global {
+		if f.Value == "" && w == "--"+f.Name {
+			return true
+		}
+	}
+	return false
+}
+
+// Meant is what a word typed where a command's name belongs most likely
+// meant, as the words that would follow the program's name: the command it
+// nearly names (by the rule of nearest), else each command that has a
+// subcommand of that name; nil when nothing is that close.
+//
+//	Meant("decisons") => ["decision"]
+//	Meant("search")   => ["decision search", "memory search"]
+//	Meant("zzz")      => nil
+func Meant(word string) []string {
+	word = strings.ToLower(word)
+	all := Command{}
+	for i := range Commands {
+		all.Subs = append(all.Subs, Sub{Name: Commands[i].Name, Aliases: Commands[i].Names()[1:]})
+	}
+	if near := all.nearest(word); near != "" && len(word) > 2 {
+		return []string{near}
+	}
+	var out []string
+	for i := range Commands {
+		if s, ok := Commands[i].Sub(word); ok {
+			out = append(out, Commands[i].Name+" "+s.Name)
+		}
+	}
+	return out
+}
 
 // leadingWords is how many of words are the single-word arguments that the
 // synopsis puts before its free text: "<id>" and "<oldId>" always, an

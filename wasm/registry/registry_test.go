@@ -26,6 +26,8 @@ func TestParseResolvesNamesAliasesAndTheDefault(t *testing.T) {
 		{"a command alias", "decisions", []string{"rm", "D-1", "D-2"}, "remove", []string{"D-1", "D-2"}},
 		{"case does not matter", "Memory", []string{"STATUS"}, "status", nil},
 		{"--json is global", "decision", []string{"remove", "D-1", "--json"}, "remove", []string{"D-1"}},
+		{"--json before the subcommand is its", "decision", []string{"--json", "list", "--limit", "3"}, "list", nil},
+		{"--json alone runs the default", "decision", []string{"--json"}, "status", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -521,4 +523,26 @@ func TestEveryMCPToolSaysWhatItDoesToTheWorld(t *testing.T) {
 		return true
 	})
 	require.False(t, gjson.GetBytes(JSON(), "tools.0.annotations").Exists(), "pi registers tools without them")
+}
+
+// A word typed where a command belongs in the shell (pimem search …) is
+// answered with what it most likely meant.
+func TestMeantNamesTheCommandOrTheSubcommandsAWordNames(t *testing.T) {
+	for _, tt := range []struct {
+		word string
+		want []string
+	}{
+		{"decisons", []string{"decision"}},
+		{"memroy", []string{"memory"}},
+		{"Decision", []string{"decision"}},
+		{"search", []string{"decision search", "memory search"}},
+		{"remember", []string{"memory remember"}},
+		{"forget", []string{"memory forget"}},
+		{"zzz", nil},
+		{"om", nil},
+	} {
+		t.Run(tt.word, func(t *testing.T) {
+			require.Equal(t, tt.want, Meant(tt.word))
+		})
+	}
 }

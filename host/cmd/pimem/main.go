@@ -246,6 +246,9 @@ func pimem(args []string, stdout, stderr io.Writer) (code int, err error) {
 		return 0, usageError{strings.TrimPrefix(strings.TrimSuffix(msg, "\n"), "pimem: ")}
 	}
 	store, argv := rest[0], rest[1:]
+	if store == "help" && len(argv) == 0 {
+		return help(o.wasm, stdout)
+	}
 	argv, err = hoist(store, argv, &o)
 	if err != nil {
 		return 0, err
@@ -316,7 +319,11 @@ func pimem(args []string, stdout, stderr io.Writer) (code int, err error) {
 		}
 		name, ok := reg.lookup(store)
 		if !ok {
-			return 0, usageError{fmt.Sprintf("unknown command %q (%s)", store, known(reg))}
+			msg := fmt.Sprintf("unknown command %q (%s)", store, known(reg))
+			if meant := registry.Meant(store); len(meant) > 0 {
+				msg += "; did you mean pimem " + strings.Join(meant, " or pimem ") + "?"
+			}
+			return 0, usageError{msg}
 		}
 		store = name
 	}

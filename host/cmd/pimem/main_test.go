@@ -115,6 +115,19 @@ func TestUnknownCommandsAreUsageErrorsListingTheCoresCommands(t *testing.T) {
 			r := runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "decisions-typo", "list")
 			require.Equal(t, 2, r.exit, r.stderr)
 			require.Contains(t, r.stderr, `unknown command "decisions-typo" (decision, memory, om, hindsight, inject, commands, git, merge-driver, mcp)`)
+			// A subcommand typed without its command is named with it.
+			r = runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "search", "postgres")
+			require.Equal(t, 2, r.exit, r.stderr)
+			require.Contains(t, r.stderr, `did you mean pimem decision search or pimem memory search?`)
+			r = runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "decison", "list")
+			require.Contains(t, r.stderr, `did you mean pimem decision?`)
+			// A global switch before the subcommand is the subcommand's.
+			r = runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "decision", "--json", "list")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.True(t, strings.HasPrefix(r.stdout, "["), r.stdout)
+			r = runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "help")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "pimem <command> help")
 		})
 	}
 }
