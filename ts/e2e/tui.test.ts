@@ -233,12 +233,14 @@ test("text that is not data never acts on the terminal: the clipboard and the ti
 		async (tui, sb) => {
 			const title = tui.title();
 			await tui.command("/decision list");
-			tui.type("/decision show 0001");
-			await tui.settle();
+			// The completion menu draws each id's description (the decision's text).
+			tui.type("/decision show ");
+			await tui.waitFor(/→ D-\S+-0001.*Deploy from the release branch/, "the id offered with its text");
 			tui.key("Tab");
+			await tui.waitFor(() => editorLine(tui, "/decision show D-") !== "", "Tab to complete the id");
+			tui.key("Enter");
+			await tui.waitFor(/text: Deploy from the release branch only/, "/decision show's output");
 			await tui.settle();
-			tui.key("Escape");
-			tui.key("C-u");
 			await tui.command("/memory search staging", /staging\.example\.com/);
 			await prompt(tui, sb, "SEARCH-DEPLOY where do we deploy");
 			await tui.waitFor(/staging\.example\.com[\s\S]*OK, noted\./, "the tool's result and the reply");
