@@ -77,8 +77,8 @@ func TestEachHelperFailsExactlyWhenItsConditionDoesNotHold(t *testing.T) {
 	}
 }
 
-// The core's tests import this package; the module must not: it would link
-// testing and reflect into every build of core.wasm.
+// The core's tests import this package and internal/relevance; the module
+// must not: it would link testing and reflect into every build of core.wasm.
 func TestTheCoreModuleLinksNoTestSupport(t *testing.T) {
 	gotool := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(gotool); err != nil {
@@ -95,7 +95,7 @@ func TestTheCoreModuleLinksNoTestSupport(t *testing.T) {
 		t.Fatalf("go list -deps ./wasm listed only %q", deps)
 	}
 	for _, d := range deps {
-		if d == "testing" || strings.HasSuffix(d, "/internal/require") {
+		if d == "testing" || strings.HasSuffix(d, "/internal/require") || strings.HasSuffix(d, "/internal/relevance") {
 			t.Fatalf("the core module depends on %s", d)
 		}
 	}

@@ -30,6 +30,7 @@ import { fileURLToPath } from "node:url";
 import { envInt } from "./args.ts";
 import type { ImportResult } from "./hsimport.ts";
 import { methodLines as hindsightMethod, stepHindsight } from "./hindsight.ts";
+import { methodLine as conversationsMethod, stepConversations } from "./conversations.ts";
 import type { ObserveResult } from "./observe.ts";
 import { type McpSearch, type McpStart, mcpSearch, mcpStart } from "./mcp.ts";
 import { fmtBytes, fmtMB, fmtMs, fmtRatio, max, median, quantile } from "./stats.ts";
@@ -68,8 +69,8 @@ const CFG = {
 function onlyRows(v: string | undefined): Set<string> | undefined {
 	if (v === undefined || v.trim() === "") return undefined;
 	const ns = v.split(/[\s,]+/).filter((x) => x !== "");
-	const bad = ns.find((x) => !/^([1-9]|1[0-6])$/.test(x));
-	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–16, separated by commas`);
+	const bad = ns.find((x) => !/^([1-9]|1[0-6]|19)$/.test(x));
+	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–16 or 19, separated by commas`);
 	return new Set(ns);
 }
 
@@ -925,6 +926,7 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push(`14. **Hindsight import** (issue 9) — \`ts/bench/hsimport.ts\`, one fresh process and one fresh real Hindsight server per build (\`build/hindsight.sh\` started as the end-to-end tests start it, its model and embeddings answered by the fake in the benchmark process; skipped when \`make hindsight\` has not installed it). The agent dir is \`wasm/hsimport\`'s generator (\`go test ./wasm/hsimport -run '^TestGenerateAgentDir$' -hsimport.gen DIR\`): ${CFG.importSessions.toLocaleString("en-US")} sessions in 20 projects, tool results up to 24 KB, branches left through /tree, compactions, recalled blocks, secrets, torn lines. One run of \`/usr/bin/time -v pimem hindsight import DIR/sessions\` with a fresh checkpoint: every session is read, parsed, redacted and posted (8 sessions per \`http\` ask, one request each, \`async: true\`); sessions/s and messages/s are over the wall time from spawn to exit, the peak RSS is the pimem process's. The server extracts facts in the background meanwhile, on the same cores.`);
 	lines.push(`15. **Memory search** (issue 18) — \`host/cmd/bench memsearch\`: one session of a trusted project holding the 100k-adds log, a generated 5,000-line \`MEMORY.md\` (a heading every 50 lines) and 200 generated earlier pi sessions of 50 messages each in the agent dir's \`sessions/--<project>--/\`; the first \`tool {name:"memory_search"}\` builds the index (its time is in the note), then ${MEMSEARCH_CALLS} calls rotate over seven queries, each timed alone. On Node the project is made by \`host/cmd/bench memsearch-data\` and searched by \`ts/bench/probe.ts memsearch\`.`);
 	lines.push(`16. **MCP** (issue 20) — \`ts/bench/mcp.ts\`: \`pimem mcp\` (the TinyGo module, the binary \`make bench\` builds) spawned with a JSON-RPC client of a few lines over its stdio (no SDK is timed). Start: a project holding the 100k-event log; from spawn to the answer of the first \`tools/call\` (\`memory_status\`, which needs the decisions' state), once cold (that start writes the snapshot at its \`session_shutdown\` and fills wazero's compiled-code cache), then ${MCP_STARTS} starts with both. Search: row 15's project through one server, the first \`memory_search\` alone, then ${MEMSEARCH_CALLS} more over the same queries, each from request to answer; the ratio is to row 15's Node/TinyGo p95 (pi's host) of the same run.`);
+	lines.push(conversationsMethod());
 	lines.push("");
 	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
 	lines.push("");
@@ -1013,6 +1015,7 @@ async function main(): Promise<void> {
 	if (wants("14") && !stopping) await stepHsImport();
 	if (wants("15") && !stopping) await stepMemSearch();
 	if (wants("16") && !stopping) await stepMCP();
+	if (wants("19") && !stopping) await stepConversations({ builds: BUILDS, gobench, progress, row });
 
 	if (wants("3", "4") && CFG.quick) {
 		for (const b of BUILDS) {

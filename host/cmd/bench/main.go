@@ -9,6 +9,7 @@
 //	bench load   -module M -n 30                                instance from a compiled module
 //	bench search -module M -log L -reps 7 -tmp DIR QUERY…       /decision search QUERY (words split on spaces)
 //	bench similarity -pairs testdata/similarity/pairs.jsonl     near-duplicate precision/recall
+//	bench conversations -module M [SET]                        memory_search's recall on the conversation set, beside BM25
 //	bench memsearch -module M -log L -calls 200 -tmp DIR       memory_search: L, a 5,000-line index, 200 sessions
 //	bench memsearch-data -log L -tmp DIR                       makes that project for the Node probe, prints where
 //
@@ -69,6 +70,8 @@ func main() {
 		out, err = search(*module, *logFile, *tmp, *reps, fl.Args())
 	case "similarity":
 		out, err = evaluate(*pairs)
+	case "conversations":
+		out, err = conversations(*module, fl.Args())
 	case "memsearch":
 		out, err = memsearch(*module, *logFile, *tmp, *calls)
 	case "memsearch-data":

@@ -1,0 +1,81 @@
+package lifecycle
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/relevance"
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/hsimport"
+	"github.com/tidwall/gjson"
+)
+
+// conversationFloors are memory_search's figures on the conversation set
+// (testdata/search/conversations) when it was written, per kind of question
+// (docs/benchmarks.md, "Conversation recall"): a ranking change that finds
+// less on any kind fails here. A change that finds more raises them.
+var conversationFloors = map[string]relevance.Score{
+	"fact":           {Top5: 0.941, Top10: 1, Session5: 1},
+	"answer-after":   {Top5: 0.571, Top10: 0.666, Session5: 1},
+	"multi-turn":     {Top5: 0.406, Top10: 0.718, Session5: 1},
+	"temporal":       {Top5: 0.470, Top10: 0.764, Session5: 0.882},
+	"paraphrase":     {Top5: 0, Top10: 0.055, Session5: 0.333},
+	"function-words": {Top5: 0.4, Top10: 0.666, Session5: 0.666},
+	"reversed":       {Top5: 0.8, Top10: 0.8, Session5: 0.866},
+	"command":        {Top5: 0.913, Top10: 0.956, Session5: 1},
+	"chat":           {Top5: 0.777, Top10: 0.888, Session5: 1},
+}
+
+// TestConversationSetStaysAboveItsFloors writes the set's sessions where pi
+// keeps a project's sessions, asks every question through /memory search
+// (the ranking memory_search uses, its hits as --json gives them, ten deep)
+// at the set's "now", and holds each kind's top-5, top-10 and answer-session
+// top-5 recall to its floor. BM25 over the same turns, in the same run, is
+// logged beside it, not judged.
+func TestConversationSetStaysAboveItsFloors(t *testing.T) {
+	set, err := relevance.Load("../../testdata/search/conversations")
+	require.NoError(t, err)
+	r := newRig(t, false)
+	dir := filepath.Join(r.agent, "sessions", hsimport.SessionFolder(r.project))
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	for name, data := range set.Files(r.project) {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), data, 0o644))
+	}
+	r.h.now = set.Now.UnixMilli()
+
+	ours := relevance.Measure(set, func(q relevance.Question) []relevance.Ref {
+		r.call("command", map[string]any{"name": "memory", "argv": []string{"search", "--limit", strconv.Itoa(relevance.Depth), "--json", "--", q.Q}})
+		out := r.last.Get(`effects.#(t=="output").text`)
+		require.True(t, out.Exists(), "no output for", q.ID, r.last.Raw)
+		var hits []relevance.Ref
+		for _, h := range gjson.Parse(out.Str).Array() {
+			hits = append(hits, set.Cited(h.Get("ref").Str)...)
+		}
+		return hits
+	})
+	turns := set.Turns()
+	bm25, bm25NoStop := relevance.NewBM25(turns, false), relevance.NewBM25(turns, true)
+	plain := relevance.Measure(set, func(q relevance.Question) []relevance.Ref { return bm25.Search(q.Q, relevance.Depth) })
+	noStop := relevance.Measure(set, func(q relevance.Question) []relevance.Ref { return bm25NoStop.Search(q.Q, relevance.Depth) })
+	t.Logf("%d questions over %d turns of %d sessions:\n%s", len(set.Questions), len(turns), len(set.Sessions),
+		relevance.Table([]string{"memory_search", "BM25", "BM25 without stop words"}, []relevance.Report{ours, plain, noStop}))
+	for _, q := range ours.Questions {
+		if q.Top10 < 1 {
+			t.Logf("%s %q: answer rank %d (0: not in the first %d)", q.ID, q.Q, q.Rank, relevance.Depth)
+		}
+	}
+
+	require.Equal(t, len(conversationFloors), len(ours.Kinds), "a floor for every kind")
+	for _, k := range ours.Kinds {
+		f, ok := conversationFloors[k.Kind]
+		require.True(t, ok, "no floor for", k.Kind)
+		for _, c := range []struct {
+			what       string
+			got, floor float64
+		}{{"top-5", k.Top5, f.Top5}, {"top-10", k.Top10, f.Top10}, {"session top-5", k.Session5, f.Session5}} {
+			require.True(t, c.got >= c.floor, k.Kind+": "+c.what+" recall "+strconv.FormatFloat(c.got, 'f', 3, 64)+" under its floor "+strconv.FormatFloat(c.floor, 'f', 3, 64))
+		}
+	}
+}
