@@ -468,8 +468,21 @@ func (e *errInert) Error() string { return e.msg }
 // up with other writers — so ids are unique across processes — and sealing a
 // torn last line with a newline so it stays a line of its own. The state is
 // then brought up to date by replaying what was appended, so it always equals
-// a replay of the file.
+// a replay of the file. Every text a new or changed decision carries must
+// be plain (unplain).
 func (d *driver) write(build func(st *state, nowMs int64) ([]Event, error)) ([]Event, error) {
+	return d.append(build, true)
+}
+
+// restore is write for the add that brings a removed decision back: its
+// texts are what the log already held, written by hand or before the rule,
+// so they go back as they were (a restore gives back exactly what was
+// forgotten; what leaves the core is cleaned at its exit all the same).
+func (d *driver) restore(build func(st *state, nowMs int64) ([]Event, error)) ([]Event, error) {
+	return d.append(build, false)
+}
+
+func (d *driver) append(build func(st *state, nowMs int64) ([]Event, error), checkPlain bool) ([]Event, error) {
 	if why := d.env.May(d, store.Write); why != "" {
 		return nil, &errInert{why}
 	}
@@ -490,9 +503,11 @@ func (d *driver) write(build func(st *state, nowMs int64) ([]Event, error)) ([]E
 			events = nil
 			return err
 		}
-		if why := unplain(events); why != "" {
-			events = nil
-			return errors.New(why)
+		if checkPlain {
+			if why := unplain(events); why != "" {
+				events = nil
+				return errors.New(why)
+			}
 		}
 		stamp(events, now, d.s.ProjectHash)
 		size := int64(-1)

@@ -45,7 +45,7 @@ func (d *driver) Restore(out *store.Out, ref store.Ref) (string, bool, error) {
 		return "", true, err
 	}
 	id := x.ID
-	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Restore(id) }); err != nil {
+	if _, err := d.restore(func(st *state, now int64) ([]Event, error) { return st.Restore(id) }); err != nil {
 		return "", true, notWritten("Not restored", err)
 	}
 	status := ""

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
@@ -97,4 +99,29 @@ func TestForgetWritesNothingWhileMemoryIsOff(t *testing.T) {
 	require.Error(t, err)
 	require.Contains(t, err.Error(), "Decision memory is not written now")
 	require.NotContains(t, r.log(), `"rm"`)
+}
+
+// A decision written by hand (or before text was checked) that holds an
+// escape or a U+FFFD is forgotten like any other, and its restore brings it
+// back as the log held it: forget promised a restore, and the rule that
+// refuses such text is for new writes, not for what the log already holds.
+func TestRestoreBringsBackAHandWrittenDecisionThatIsNotPlain(t *testing.T) {
+	for _, text := range []string{`Use \u001b[1mGo\u001b[0m for services`, `Use Rust \ufffd for services`, `Use \u202eGo`} {
+		r := newRig(t, false)
+		r.writeLog(`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"a","e":"a","i":"D-2026-02-27-0001","d":{"tx":"` + text + `"},"u":"user"}` + "\n")
+		f := r.forgetter()
+		out := store.NewOut(nil, &r.e.asks)
+		got, ok, err := f.Forget(out, store.Ref{ID: "D-2026-02-27-0001"})
+		require.True(t, ok)
+		require.NoError(t, err)
+		_, ok, err = f.Restore(out, store.Ref{ID: got.Restore})
+		require.True(t, ok)
+		require.NoError(t, err, "restore of %s", text)
+		lines := strings.Split(strings.TrimSpace(r.log()), "\n")
+		require.Equal(t, 3, len(lines))
+		require.Equal(t, gjson.Get(lines[0], "d.tx").String(), gjson.Get(lines[2], "d.tx").String())
+		// A new write of the same text is still refused.
+		r.cmd(`add -- '` + gjson.Get(lines[0], "d.tx").String() + `'`)
+		require.Equal(t, 3, len(strings.Split(strings.TrimSpace(r.log()), "\n")))
+	}
 }

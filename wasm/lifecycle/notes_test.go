@@ -210,6 +210,28 @@ func TestRememberRefusesDuplicatesSecretsAndOverlongFactsWhenStrict(t *testing.T
 	}
 }
 
+// A fact that names one of our markers is refused by name (decision 017),
+// whatever the marker's case: a lower-case opening tag was taken for the
+// start of an injected block and cut with the rest of the fact, and the
+// answer said "Remembered" for a fact that was not what was asked
+// ("Use <pi-memory-recall> tags" became "Use").
+func TestRememberRefusesAFactNamingAMarkerRatherThanCuttingIt(t *testing.T) {
+	for _, fact := range []string{"Use <pi-memory-recall> tags", "Use <PI-MEMORY-RECALL> tags", "a <pi-memory-notes> b", "a <!-- pi-memory:start --> b", "x <pi-memory-recall>y</pi-memory-recall> z"} {
+		r := newRig(t, false)
+		r.mem(`remember project ` + strconv.Quote(fact))
+		if r.exit() != 1 || !strings.Contains(r.text(), "Not remembered (invalid)") || !strings.Contains(r.text(), "a marker of pi-memory's injected blocks") {
+			t.Fatalf("remember %q: %d %s", fact, r.exit(), r.text())
+		}
+		if r.exists(projectIndex) {
+			t.Fatalf("remember %q wrote %q", fact, r.read(projectIndex))
+		}
+		said, isErr := r.tool("memory_remember", `{"text":`+strconv.Quote(fact)+`}`)
+		if !isErr || !strings.Contains(said, "a marker of pi-memory's injected blocks") || r.exists(projectIndex) {
+			t.Fatalf("memory_remember %q: %v %s", fact, isErr, said)
+		}
+	}
+}
+
 func TestRememberRepairsWhenNotStrict(t *testing.T) {
 	r := newRig(t, false)
 	r.write("proj/.pi/memory/config.json", `{"strictWriteback": false}`)

@@ -123,8 +123,14 @@ func (n *driver) remember(scope, section, fact, source string) (remembered, erro
 		return remembered{}, err
 	}
 	r := remembered{Scope: scope, File: sc.file, Display: sc.display}
-	// Recalled or injected memory is never written back as a new fact.
-	fact = markers.Strip(fact)
+	// Recalled or injected memory is never written back as a new fact: a
+	// strict check refuses a fact that holds a marker, naming it (a block
+	// cut away would leave a fact that is not what was asked, and an opening
+	// tag alone would take the rest of the fact with it); the rules that
+	// repair cut the blocks away.
+	if !n.cfg.StrictWriteback {
+		fact = markers.Strip(fact)
+	}
 	f := checkFact(fact, section, n.cfg.StrictWriteback)
 	if f.Reason != "" {
 		// Refused for what it is: nothing is written, not even the journal

@@ -99,8 +99,14 @@ func (n *driver) checkStage(scope, section, text, source string) (sc *noteScope,
 	if np, ok := errs.As[*files.NotPlain](sc.readErr); ok {
 		return nil, Op{}, "", np // a flush could never write it
 	}
-	// Recalled or injected memory is never written back as a new fact.
-	text = markers.Strip(text)
+	// Recalled or injected memory is never written back as a new fact: a
+	// strict check refuses a fact that holds a marker, naming it (a block
+	// cut away would leave a fact that is not what was asked, and an opening
+	// tag alone would take the rest of the fact with it); the rules that
+	// repair cut the blocks away.
+	if !n.cfg.StrictWriteback {
+		text = markers.Strip(text)
+	}
 	f := checkFact(text, section, n.cfg.StrictWriteback)
 	if f.Reason != "" {
 		return nil, Op{}, "", &refusal{reason: f.Reason, detail: f.Detail}

@@ -52,9 +52,14 @@ func readView(scope string, data []byte) ([]byte, []page) {
 }
 
 // entrySecrets are the secrets of the pages whose text holds one, each page
-// read as one line (its line ends as blanks), as offsets into the file the
-// pages cover. A page whose text holds a secret its lines read so do not
-// show (their blanks and its words' differ) is one secret, whole.
+// read as one line (its line ends, and the markdown that starts each of its
+// lines, as blanks: a nested bullet's marker is not a word of the entry), as
+// offsets into the file the pages cover. A page whose text holds a secret
+// its lines read so do not show (their blanks and its words' differ) is one
+// secret, whole.
+//
+//   - db password:        - db password:
+//   - hunter2x9     =>    - [REDACTED:secret]
 func (ps *parser) entrySecrets(pages []page) []redact.Finding {
 	var found []redact.Finding
 	off := 0
@@ -62,16 +67,33 @@ func (ps *parser) entrySecrets(pages []page) []redact.Finding {
 		p := &pages[i]
 		at := off
 		off += len(p.Src)
-		if !redact.Contains(p.Text) {
+		inText := redact.Contains(p.Text)
+		if !inText && p.Lines < 2 {
 			continue
 		}
 		ps.text = append(ps.text[:0], p.Src...)
+		for ls := 0; ls < len(ps.text); {
+			le := strings.IndexByte(p.Src[ls:], '\n')
+			if le < 0 {
+				le = len(p.Src)
+			} else {
+				le += ls
+			}
+			lead := mdLead(strings.TrimSuffix(p.Src[ls:le], "\r"), at == 0 && ls == 0)
+			for k := ls; k < ls+lead; k++ {
+				ps.text[k] = ' '
+			}
+			ls = le + 1
+		}
 		for k, c := range ps.text {
 			if c == '\n' || c == '\r' {
 				ps.text[k] = ' '
 			}
 		}
 		fs := redact.Find(viewString(ps.text))
+		if fs == nil && !inText {
+			continue
+		}
 		if fs == nil {
 			fs = []redact.Finding{{Kind: "secret", Start: 0, End: len(p.Src)}}
 		}

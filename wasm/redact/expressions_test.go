@@ -104,11 +104,13 @@ func expressions() []expression {
 		// secret: .netrc
 		{re: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
 			fold("password") + `[ \t]+([^\s]+)`},
-		// secret: a password on a command line (mysql, sshpass, curl, docker login)
-		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
-			`|\bsshpass\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE +
+		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli)
+		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
+			`|\b(?:sshpass|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE +
 			`|\bcurl\b[^\n;|&]*?[ \t](?:-u[ \t]*|--user[ \t]+)(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))` +
-			`|\b(?:docker|podman|nerdctl|buildah|skopeo|oras)[ \t]+login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE + `)`},
+			`|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|az|helm)[ \t]+(?:registry[ \t]+)?login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE +
+			`|\b(?:zip|unzip|zipcloak|sqlcmd|bcp)\b[^\n;|&]*?[ \t]-P[ \t]*` + shellWordRE +
+			`|\bredis-cli\b[^\n;|&]*?[ \t]-a[ \t]*` + shellWordRE + `)`},
 	}
 }
 

@@ -136,6 +136,11 @@ var matcherEdges = []string{
 	"curl -u \"a:b c\"", "curl -u 'a:b'", "curl -u \"a b:c\"", "curl -u \"ab\" -u c:d", "curl -u 'a:\nb'", "curl -u a:b:c", "curl -u \"a:b", "curl -u ''a:b",
 	"docker login -p abc", "docker login -pabc", "docker  login --password abc", "docker login --password=abc", "docker login --password-stdin x -p y",
 	"podman login\t-u a -p 'b c'", "docker-compose login -p x", "xdocker login -p x", "docker loginx -p x", "docker login; -p x", "oras login -p",
+	"az login -u a -p b", "helm registry login -p b r", "helm registry  login --password=b", "helm registryx login -p b", "helm login -p b", "docker registry -p b",
+	"7z a -pabc x", "7za x -p x", "7zr -p'a b'", "x7z -pabc", "7zip -pabc",
+	"mongo -u a -p b", "mongosh -p --quiet", "mongodump -p'a b'", "mongox -p b", "mongo -pb",
+	"zip -P abc x.zip", "unzip -P'a b' x", "zip -p abc", "sqlcmd -S h -U sa -P abc", "bcp t out f -P x", "gzip -P x",
+	"redis-cli -a abc ping", "redis-cli -aabc", "redis-cli -a", "redis -a abc", "redis-clix -a abc", "xredis-cli -a b", "redis-cli -h h -a \"a b\"", "redis-cli; -a b",
 	// telegram: the id's digits, the AA, the 33 characters and \b.
 	"123456789:AA" + strings.Repeat("a", 33), "1234567:AA" + strings.Repeat("a", 33), "12345678901:AA" + strings.Repeat("a", 33),
 	"x12345678:AA" + strings.Repeat("a", 33), "12345678:AA" + strings.Repeat("a", 34), "12345678:AA" + strings.Repeat("-", 33) + "a",

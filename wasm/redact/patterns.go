@@ -122,10 +122,10 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc},
-		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login"},
+		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
-			// curl -u user:PW, docker login -p PW (shell.go); "mysql -p" alone
-			// prompts.
+			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW
+			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: commandValue},
 	}
 }

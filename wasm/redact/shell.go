@@ -3,28 +3,30 @@ package redact
 import "strings"
 
 // Passwords given to a command on its command line, as a person pastes the
-// line into a note or a chat: mysql's -pPW glued to its flag, curl's
-// -u user:PW, sshpass -p PW, docker login -p PW. The flag alone is not a
-// secret (mysql -p prompts, curl -u user asks for the password, ssh -p 22 is
-// a port, docker run -p 8080:80 publishes one), nor is a value that names
-// where the password lives ($MYSQL_PWD, "$(cat pw.txt)").
+// line into a note or a chat: mysql's -pPW glued to its flag (7z's too),
+// curl's -u user:PW, sshpass -p PW (mongo's too), docker login -p PW (az
+// login, helm registry login), zip's and sqlcmd's -P PW, redis-cli -a PW.
+// The flag alone is not a secret (mysql -p prompts, curl -u user asks for the
+// password, ssh -p 22 is a port, docker run -p 8080:80 publishes one), nor is
+// a value that names where the password lives ($MYSQL_PWD, "$(cat pw.txt)"),
+// nor the next flag after a flag whose value is optional (mongo -p --quiet).
 //
-// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN), each CMD[^\n;|&]*?[ \t]FLAG
+// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN|ZIP|REDIS), each CMD[^\n;|&]*?[ \t]FLAG
 // VALUE (written out in expressions_test.go): a flag anywhere on the rest of
 // the command (up to a newline, ';', '|' or '&'), the first whose value
 // reads; the value is (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)), a quoted or a
 // bare word (its group is the secret), and for curl what follows the first
 // ':' of user:password. Only one command starts at a word, so the
 // alternatives never compete; each command's groups are its three of the
-// twelve.
+// eighteen.
 func findCommandPassword(s string, pos int) []int {
-	var failed [4]int // for each command, the end of the line where one found no flag
+	var failed [cmdKinds]int // for each command, the end of the line where one found no flag
 	for i := pos; i < len(s); i++ {
 		if !isWord(s[i]) || !wordStart(s, i) {
 			continue
 		}
 		e := runEnd(s, i, isWord)
-		c := shellCommand(s, i, e)
+		c, e := shellCommand(s, i, e)
 		if c < 0 || i < failed[c] {
 			i = e - 1
 			continue
@@ -52,32 +54,50 @@ func findCommandPassword(s string, pos int) []int {
 }
 
 const (
-	cmdMySQL = iota
-	cmdSSHPass
-	cmdCurl
-	cmdLogin // a container tool's "login"
+	cmdMySQL   = iota // -pVALUE, glued
+	cmdSSHPass        // -p VALUE
+	cmdCurl           // -u user:VALUE
+	cmdLogin          // a registry tool's "login": -p VALUE, --password VALUE
+	cmdZip            // -P VALUE
+	cmdRedis          // -a VALUE
+	cmdKinds
 )
 
-// shellCommand is the command the word s[i:e] names, -1 for none.
-func shellCommand(s string, i, e int) int {
+// shellCommand is the command the word s[i:e] names, -1 for none, and where
+// its name ends (redis-cli's runs past the word).
+func shellCommand(s string, i, e int) (int, int) {
 	switch s[i:e] {
-	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb":
-		return cmdMySQL
-	case "sshpass":
-		return cmdSSHPass
+	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb", "7z", "7za", "7zr":
+		return cmdMySQL, e
+	case "sshpass", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
+		return cmdSSHPass, e
 	case "curl":
-		return cmdCurl
-	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras":
-		return cmdLogin
+		return cmdCurl, e
+	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "az", "helm":
+		return cmdLogin, e
+	case "zip", "unzip", "zipcloak", "sqlcmd", "bcp":
+		return cmdZip, e
+	case "redis":
+		if hasAt(s, e, "-cli") && (e+4 == len(s) || !isWord(s[e+4])) {
+			return cmdRedis, e + 4
+		}
 	}
-	return -1
+	return -1, e
 }
 
-// registryLogin is the end of "[ \t]+login\b" at s[e:], -1 when there is
-// none.
+// registryLogin is the end of "[ \t]+(?:registry[ \t]+)?login\b" at s[e:],
+// -1 when there is none (helm registry login).
 func registryLogin(s string, e int) int {
 	l := runEnd(s, e, isBlank)
-	if l == e || !hasAt(s, l, "login") || l+5 < len(s) && isWord(s[l+5]) {
+	if l == e {
+		return -1
+	}
+	if hasAt(s, l, "registry") {
+		if r := runEnd(s, l+8, isBlank); r > l+8 {
+			l = r
+		}
+	}
+	if !hasAt(s, l, "login") || l+5 < len(s) && isWord(s[l+5]) {
 		return -1
 	}
 	return l + 5
@@ -91,12 +111,15 @@ func registryLogin(s string, e int) int {
 //	sshpass -p[ \t]*(VALUE)                            groups 4–6
 //	curl    (?:-u[ \t]*|--user[ \t]+)USER:(PASSWORD)   groups 7–9
 //	login   (?:-p[ \t]*|--password(?:[ \t]+|=))(VALUE) groups 10–12
+//	zip     -P[ \t]*(VALUE)                            groups 13–15
+//	redis   -a[ \t]*(VALUE)                            groups 16–18
 func commandFlag(c int, s string, j int) []int {
 	v := -1
 	switch {
 	case c == cmdMySQL && hasAt(s, j, "-p"):
 		v = j + 2
-	case c == cmdCurl && hasAt(s, j, "-u"), (c == cmdSSHPass || c == cmdLogin) && hasAt(s, j, "-p"):
+	case c == cmdCurl && hasAt(s, j, "-u"), (c == cmdSSHPass || c == cmdLogin) && hasAt(s, j, "-p"),
+		c == cmdZip && hasAt(s, j, "-P"), c == cmdRedis && hasAt(s, j, "-a"):
 		v = runEnd(s, j+2, isBlank)
 	case c == cmdCurl && hasAt(s, j, "--user"):
 		v = blanks(s, j+len("--user"))
@@ -112,7 +135,7 @@ func commandFlag(c int, s string, j int) []int {
 	if g < 0 {
 		return nil
 	}
-	m := make([]int, 26)
+	m := make([]int, 2+6*cmdKinds)
 	for k := range m {
 		m[k] = -1
 	}
@@ -171,11 +194,13 @@ func isUserByte(c byte) bool { return c != ':' && isBareShell(c) }
 
 // commandValue keeps a command line's value unless it names where the
 // password lives: a reference ($MYSQL_PWD, ${PW}, <password>) or a
-// command's output ("$(cat pw.txt)", `pass show db`).
+// command's output ("$(cat pw.txt)", `pass show db`); or it is the next flag,
+// a bare word after a blank that starts with '-' (mongo -u a -p --quiet
+// prompts).
 func commandValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
-	if isReference(v) || strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "`") {
+	if isReference(v) || strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "`") || v[0] == '-' && isBlank(s[vs-1]) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, m[0], m[1], true
