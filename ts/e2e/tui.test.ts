@@ -231,7 +231,6 @@ test("text that is not data never acts on the terminal: the clipboard and the ti
 	const hostile = `\x1b]52;c;${Buffer.from("PWNED-CLIP").toString("base64")}\x07\x1b]2;PWNED-TITLE\x07\u202e`;
 	await inPi(
 		async (tui, sb) => {
-			const title = tui.title();
 			await tui.command("/decision list");
 			// The completion menu draws each id's description (the decision's text).
 			tui.type("/decision show ");
@@ -246,7 +245,8 @@ test("text that is not data never acts on the terminal: the clipboard and the ti
 			await tui.waitFor(/staging\.example\.com[\s\S]*OK, noted\./, "the tool's result and the reply");
 			await tui.settle();
 			assert.doesNotMatch(tui.clipboard(), /PWNED/, "an OSC 52 in memory wrote the clipboard");
-			assert.equal(tui.title(), title, "an OSC 2 in memory set the terminal's title");
+			// pi sets the title itself ("π - project"), when it is ready: only ours is looked for.
+			assert.doesNotMatch(tui.title(), /PWNED/, "an OSC 2 in memory set the terminal's title");
 			assert.doesNotMatch(tui.seen(), /PWNED-TITLE|\u202e/);
 		},
 		{
