@@ -1,5 +1,7 @@
 package decision
 
+import "bytes"
+
 // readAt reads the log: up to len(dst) bytes at off, 0 at the end.
 type readAt func(off int64, dst []byte) (int, error)
 
@@ -122,7 +124,13 @@ func (r *reader) applyLine(st *state, b []byte, line int) {
 }
 
 // readTornTail reports the unterminated, undecodable segment at the end of a log,
-// if any, so doctor can show it. read/size/cur as for Replay.
+// if any, so doctor can show it. read/size/cur as for Replay. Bytes past cur
+// that hold a line end are lines another process appended since cur was
+// read, not a torn tail (an append seals a torn line before it writes:
+// files.AppendLocked): they are for the next read to judge.
+//
+//	readTornTail(…, cur at 120, log of 200 bytes ending "…}\n")  => 0, ""
+//	readTornTail(…, cur at 120, log of 150 bytes ending `{"v":1,"t`) => line, `{"v":1,"t`
 func readTornTail(read readAt, cur cursor, size int64) (line int, text string, err error) {
 	if cur.Offset >= size {
 		return 0, "", nil
@@ -135,6 +143,9 @@ func readTornTail(read readAt, cur cursor, size int64) (line int, text string, e
 	k, err := read(cur.Offset, buf)
 	if err != nil {
 		return 0, "", err
+	}
+	if bytes.IndexByte(buf[:k], '\n') >= 0 {
+		return 0, "", nil
 	}
 	return cur.Line + 1, string(buf[:k]), nil
 }
