@@ -198,9 +198,10 @@ func isPort(pw string) bool {
 // reference to where the secret lives (${DB_PASSWORD}, $TOKEN,
 // process.env.API_KEY, <your-token>, {{ vault_token }}) or, for the shell's
 // PWD and OLDPWD, a path. A "label" right after "://" is a URL's user
-// (https://x-access-token:…@host), left to urlPassword, which keeps the host.
+// (https://x-access-token:…@host), left to urlPassword, which keeps the host;
+// one that ends a path is a file's name, not a label (see inPath).
 func labelledValue(s string, m []int) (int, int, int, int, bool) {
-	if m[0] >= 3 && s[m[0]-3:m[0]] == "://" {
+	if m[0] >= 3 && s[m[0]-3:m[0]] == "://" || inPath(s, m[0]) {
 		return 0, 0, 0, 0, false
 	}
 	vs, ve := firstGroup(m)
@@ -391,6 +392,19 @@ func isAccessorArg(s string) bool {
 	s = strings.TrimRight(s, ")]")
 	s = strings.Trim(s, `"'`)
 	return s == "" || isName(s)
+}
+
+// inPath: the word at s[i:] is a name in a path, after a "/" that follows
+// a path's start ("/etc/passwd", "../passwd", "~/.pw") or another name and
+// "/" ("config/secrets/token"): "../etc/passwd": is a file, not a label.
+// One name and "/" before it are a pair: "user/password: ada/hunter2".
+func inPath(s string, i int) bool {
+	if i == 0 || s[i-1] != '/' {
+		return false
+	}
+	b := runEndBack(s, i-1, func(c byte) bool { return !isSpace(c) && !isQuote(c) && c != '(' && c != '`' })
+	w := s[b : i-1]
+	return w == "" || w[0] == '.' || w[0] == '~' || strings.IndexByte(w, '/') >= 0
 }
 
 func isPath(v string) bool {

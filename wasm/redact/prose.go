@@ -141,6 +141,9 @@ func findTokenWord(s string, pos int) []int {
 //	reset your password in settings            => (none)
 func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	kw := s[m[0]:m[1]]
+	if inPath(s, m[0]) {
+		return 0, 0, 0, 0, false
+	}
 	if vs, ve, ok := apposition(s, m[1]); ok {
 		return vs, ve, m[0], ve, true
 	}
