@@ -85,7 +85,7 @@ func expressions() []expression {
 		{re: "[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s/:@\"'<>`]*:", start: schemeStart},
 		// secret: label = value
 		{re: `[A-Za-z0-9_.\-]*(?:` +
-			`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential") +
+			`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds") +
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +

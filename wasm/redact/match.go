@@ -796,7 +796,7 @@ func assignment(s string, i int, value func(v int) []int) []int {
 }
 
 // secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is
-// PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT)[_.\-]?KEY
+// PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT)[_.\-]?KEY
 // and SUFFIX is [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE), in any ASCII case; or
 // with PASS as its last word (see passLabel), without a suffix.
 func secretLabel(s string, lo, end int) bool {
@@ -837,7 +837,7 @@ func passLabel(s string, lo, end int) bool {
 }
 
 var (
-	secretWords = [...]string{"password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential"}
+	secretWords = [...]string{"password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds"}
 	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account"}
 )
 

@@ -228,7 +228,7 @@ func TestMatchersAgreeOnRandomTexts(t *testing.T) {
 }
 
 var parts = []string{
-	"password", "PASSWD", "passphrase", "Pwd", "secret", "token", "credentials", "credential", "api", "Access",
+	"password", "PASSWD", "passphrase", "Pwd", "secret", "token", "credentials", "credential", "creds", "api", "Access",
 	"private", "signing", "encryption", "master", "auth", "license", "key", "KEY", "base", "value", "aws", "AWS",
 	"_", ".", "-", " ", "\t", "=", ":", "=>", ":=", "\"", "'", "]", "\\", "\n", "\r\n", ",", ";", "`", "/", "@",
 	"://", "https", "u", "ssh+git", "$", "${X}", "<x>", "{{ y }}", "process.env.", "é", "\u212a", "\u017f", "\xff", "\v",

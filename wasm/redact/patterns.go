@@ -92,10 +92,10 @@ func newPatterns() []*pattern {
 		{kind: "url-password", triggers: []string{"://"},
 			// scheme://user: — the rest is found by urlPassword.
 			find: findURLUser, span: urlPassword},
-		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "credential"},
+		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
-			// DB_PASSWORD, apiKey, //registry/:_authToken), so token_count and
+			// DB_PASSWORD, apiKey, creds, //registry/:_authToken), so token_count and
 			// password_min_length are not labels. Values: quoted (4+ characters,
 			// backslash escapes allowed) or bare (6+ characters up to a space,
 			// quote, backtick, comma or semicolon).
@@ -214,7 +214,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v) {
 		return 0, 0, 0, 0, false
 	}
-	if passLabel(label, 0, n) {
+	if passLabel(label, 0, n) || endsFold(label, 0, n, "creds") {
 		return passValue(s, m, label, n, vs, ve)
 	}
 	// A bare value after ": " or " = " runs to the end of its clause, as
@@ -236,7 +236,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 
 // passValue: the value of a label whose last word is "pass" (label[:n]),
 // a word that in code and in a test's output names a compiler pass or a
-// result as often as a password. A bare value is one word and never code
+// result as often as a password, or "creds", whose value is as often a
+// list of what they are ("aws creds: access key AKIA…, secret …"; its
+// secrets have their own patterns). A bare value is one word and never code
 // ("pass := &analysis.Pass{", "pass := !isEmpty(x)"); after ":" (YAML, a
 // struct literal, Go's :=) it must look like a password (see
 // looksLikePassword), as it must after the word alone: "pass: hunter2",
@@ -254,9 +256,10 @@ func passValue(s string, m []int, label string, n, vs, ve int) (int, int, int, i
 		return 0, 0, 0, 0, false
 	}
 	op += n
-	alone := n == 4
+	pass := passLabel(label, 0, n)
+	alone := pass && n == 4 || !pass && n == 5
 	colon := label[op] == ':'
-	if colon && alone && (label[:4] == "PASS" || op+1 == len(label)) {
+	if pass && colon && alone && (label[:4] == "PASS" || op+1 == len(label)) {
 		return 0, 0, 0, 0, false
 	}
 	if len(m) > 6 && m[6] >= 0 {
