@@ -140,6 +140,14 @@ var matcherEdges = []string{
 	"7z a -pabc x", "7za x -p x", "7zr -p'a b'", "x7z -pabc", "7zip -pabc",
 	"mongo -u a -p b", "mongosh -p --quiet", "mongodump -p'a b'", "mongox -p b", "mongo -pb",
 	"zip -P abc x.zip", "unzip -P'a b' x", "zip -p abc", "sqlcmd -S h -U sa -P abc", "bcp t out f -P x", "gzip -P x",
+	"smbclient -U a%b", "smbclient -Ua%b", "smbclient --user=a%b", "smbclient --user a%b", "smbclient --username=a%b", "smbclient -U a",
+	"smbclient -U 'a%b c'", "smbclient -U \"a%\"", "rpcclient -U a%b%c h", "xsmbclient -U a%b", "smbclient; -U a%b", "smbclient -U '%b'",
+	"openssl enc -pass pass:x", "openssl -passin pass:x", "openssl -passout 'pass:a b'", "openssl -passinx pass:x", "openssl -pass env:X",
+	"openssl -pass \"pass:", "openssl -pass 'pass:x' -pass pass:y", "openssl -pass \"'pass:x\"", "openssl -pass pass:", "openssl -pass\tpass:x:y",
+	"htpasswd -b f u p", "htpasswd -nb u p;ls", "htpasswd -b f u p > x", "htpasswd -b", "htpasswd -b p", "htpasswd -cb f u \"a b\"",
+	"htpasswd -b f u 'a\nb'", "htpasswd f u -b p | x", "htpasswd -bx9 u p", "htpasswd -b f u p 2>&1", "htpasswd -b -b -b x &", "htpasswd -b f u \"p",
+	"htpasswd -b f u p\t", "htpasswd -b f u p;", "htpasswd -b f u p\"q", "htpasswd -b f u \"a;b\" ; c", "htpasswd -b\nf u p", "htpasswd > -b u p",
+	"htpasswd -b u 'p' x", "htpasswd -B f u p", "htpasswd -b f u p\r\nx",
 	"redis-cli -a abc ping", "redis-cli -aabc", "redis-cli -a", "redis -a abc", "redis-clix -a abc", "xredis-cli -a b", "redis-cli -h h -a \"a b\"", "redis-cli; -a b",
 	// telegram: the id's digits, the AA, the 33 characters and \b.
 	"123456789:AA" + strings.Repeat("a", 33), "1234567:AA" + strings.Repeat("a", 33), "12345678901:AA" + strings.Repeat("a", 33),
@@ -173,7 +181,7 @@ var edits = []string{
 	"\v", "\f", "$", "{", "}", "<", ">", "#", "?", "+", "~", "A", "k", "K", "S", "0", "9", "é", "€",
 	"\u212a", "\u017f", "\xff", "\x80", "\xe2\x82", "://", "=>", ":=", "KEY", "key", "_key", "password",
 	"-----", "BEGIN", "END", "PRIVATE KEY", "[REDACTED:secret]", "machine", "login", "_auth",
-	"pass", "Pass", "api", "token", "ñ", "пароль", "—", "(", ")",
+	"pass", "Pass", "api", "token", "ñ", "пароль", "—", "(", ")", "%", "pass:", " -b ", "|", "&",
 	"ł", "Ł", "ş", "İ", "ö", "et", "si", "è", "é",
 }
 
@@ -238,6 +246,7 @@ var parts = []string{
 	"Authorization", "Basic", "Bot", "_auth", "machine", "default", "login", "[REDACTED:secret]",
 	"pass", "phrase", "pw", " is ", " was ", " for the ", "passcode", "secret access key ", "“", "”",
 	"SG.", "SK", "shpat_", "dop_v1_", "hvs.", "AGE-SECRET-KEY-1", "?sig=", "&sig=", "xoxe-", "AccountKey=",
+	"htpasswd", " -b ", " -nb ", "smbclient", " -U ", "%", "openssl", " -pass ", " -passin ", "pass:", ">", ";",
 	"_PASS", "Pass", "api key", "aws_secret", "passwort", "contraseña", "contrasena", "пароль", "Пароль", "mot de passe", "senha", " ist ", " é ", "—",
 	"wachtwoord", "contrasenya", "passord", "passordet", "lösenord", "hasło", "HASŁO", "şifre", "ŞİFRE", "şifresi", " è ", " is ", " to ", "mela", "geheim",
 }

@@ -122,9 +122,11 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc},
-		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis"},
+		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
+			"smb", "rpcclient", "openssl", "htpasswd"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
-			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW
+			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW,
+			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW
 			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: commandValue},
 	}
