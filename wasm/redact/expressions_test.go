@@ -83,6 +83,8 @@ func expressions() []expression {
 			foldAny("basic", "token", "bot") + `[ \t]+([A-Za-z0-9._~+/=\-]{8,})`},
 		// url-password
 		{re: "[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s/:@\"'<>`]*:", start: schemeStart},
+		// url-password: user:password@host without a scheme
+		{re: "(?:^|[^A-Za-z0-9_.\\-/:@])([A-Za-z0-9_.\\-]+):([^\\s/:@\"'<>`]+)@([A-Za-z0-9.\\-]+)"},
 		// secret: label = value
 		{re: `[A-Za-z0-9_.\-]*(?:` +
 			`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds") +

@@ -83,6 +83,9 @@ var matcherEdges = []string{
 	"token=abc token=abcdef", "tokentoken=abcdef", "a-b.c_password\t=\t'abcd'", "token=\v\vabcdef",
 	// URLs.
 	"https://u:p@h", "1https://u:p@h", "+.-://u:p", "a://b:c://d:e", "x=ssh+git://git@host:22", "http://a b:c", "ftp://u\v:p@h",
+	// user:password@host and the byte before it.
+	"a:b@c", ":b@c", "a:@c", "a:b@", "/a:b@c", "é:b@c", "\xffa:b@c", "\xe2\x82a:b@c", "a:b@c@d", "a:b:c@d", "x a:b@c.d,e:f@g.h", "a:b@c a:b@c",
+	"[REDACTED:url-password]@h", "a:b@-", "@a:b@c", "a:b c@d", "a:b@@c", "\na:b@c", "a\n:b@c", "ä:b@c", "a:b@c:1", "a:b@1.2.3.4.",
 	// _auth and its start.
 	"_auth=abcd", "x_auth=abcd", "é_auth=abcd", "\xff_auth = abcd", "\xe2\x82_auth=abcd", "[REDACTED:secret]_auth=abcd",
 	// netrc, bearer, auth headers.

@@ -5,7 +5,8 @@ import "strings"
 // A pattern is one kind of secret.
 type pattern struct {
 	kind string
-	// triggers are literals, lowercase where ASCII; every match of the pattern
+	// triggers are literals, lowercase where ASCII, of two bytes or more, or
+	// of one that every match follows with another; every match of the pattern
 	// contains one of them (compared without ASCII case; other bytes exactly,
 	// so a Cyrillic word lists each of its cases), which is what lets
 	// scan skip the pattern on a text that holds none. The patterns fold
@@ -92,6 +93,9 @@ func newPatterns() []*pattern {
 		{kind: "url-password", triggers: []string{"://"},
 			// scheme://user: — the rest is found by urlPassword.
 			find: findURLUser, span: urlPassword},
+		{kind: "url-password", triggers: []string{"@"},
+			// user:password@host without a scheme: root:pw@10.0.0.1.
+			find: findUserPassword, span: userPassword},
 		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
@@ -172,6 +176,83 @@ func urlPassword(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	return start, start + at, m[0], start + at + 1, true
+}
+
+// userPassword keeps the password of user:password@host, written without
+// a scheme, where the host is one: an IPv4 address, localhost or a name
+// with a port, where any password of 4+ bytes that is not only digits
+// stands; or a dotted name, where the password must look like one that a
+// person chose, not the start of an e-mail address after a glued label:
+// "email:ada42@example.com", "Signed-off-by:ada@x.org". "app:v1.2@sha256:…"
+// (an image's digest) has no host.
+//
+//	root:Adm1nSecret@10.0.0.1       => Adm1nSecret
+//	postgres:postgres@localhost     => postgres
+//	admin:S3cr3t!x@db.example.com   => S3cr3t!x
+//	mailto:ada2024@example.com      => (none)
+func userPassword(s string, m []int) (int, int, int, int, bool) {
+	user, pw, host := s[m[2]:m[3]], s[m[4]:m[5]], strings.TrimRight(s[m[6]:m[7]], ".-")
+	if isReference(pw) {
+		return 0, 0, 0, 0, false
+	}
+	port := m[6]+len(host) < len(s) && s[m[6]+len(host)] == ':' && isPortAt(s, m[6]+len(host)+1)
+	switch {
+	case isIPv4(host) || strings.EqualFold(host, "localhost") || port:
+		if len(pw) < 4 || strings.Trim(pw, "0123456789") == "" {
+			return 0, 0, 0, 0, false
+		}
+	case strings.IndexByte(host, '.') > 0 && isLetter(host[len(host)-1]):
+		if !chosenPassword(pw) || isMailLabel(user) {
+			return 0, 0, 0, 0, false
+		}
+	default:
+		return 0, 0, 0, 0, false
+	}
+	return m[4], m[5], m[2], m[7], true
+}
+
+// isPortAt: 1 to 5 digits at s[i:] and then no word byte.
+func isPortAt(s string, i int) bool {
+	e := runEnd(s, i, func(c byte) bool { return c >= '0' && c <= '9' })
+	return e > i && e-i <= 5 && (e == len(s) || !isWord(s[e]))
+}
+
+func isIPv4(h string) bool {
+	parts := strings.Split(h, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || len(p) > 3 || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// chosenPassword: a password a person chose, as looksLikePassword says,
+// holding a letter in each case or a symbol: "S3cr3t!x", "Adm1nSecret",
+// not "ada2024" (an e-mail address's name).
+func chosenPassword(w string) bool {
+	if !looksLikePassword(w) {
+		return false
+	}
+	var upper, lower, symbol bool
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+		symbol = symbol || strings.IndexByte("!#$%^&*+=?~", c) >= 0
+	}
+	return upper && lower || symbol
+}
+
+// isMailLabel: a label glued to an e-mail address: mailto:, email:,
+// from:, cc:, Signed-off-by:.
+func isMailLabel(user string) bool {
+	u := strings.ToLower(user)
+	return strings.HasSuffix(u, "mailto") || strings.HasSuffix(u, "mail") || strings.HasSuffix(u, "-by") ||
+		strings.HasSuffix(u, "-to") || u == "from" || u == "to" || u == "cc" || u == "bcc"
 }
 
 // maxUserinfo bounds how far past "scheme://user:" the password and host
