@@ -119,6 +119,7 @@ var matcherEdges = []string{
 	"secret_access", "secret_access_", "aws__secret", "aws secret", "secret.key.",
 	// token and api key in prose.
 	"api key", "api  key", "apikey", "api_keys", "API-KEY", "api\tkey", "tokens", "Token", "_token", "token_", "apix key",
+	"key", "KEY is", "keys", "xkey", "key_", "api key key", "apikeykey", "monkey key", "pass", "PASS is", "passé", "pass  phrase", "pass phrase2",
 	// pass as a label's last word.
 	"pass=abcdefg", "DB_PASS=abcdefg", "dbPass=abcdefg", "bypass=abcdefg", "_pass=abcdefg", "x.pass=abcdefg", "9Pass=abcdefg",
 	"aPASS=abcdefg", "PASS: abcdefg", "xpass=abcdefg", "a_Pass=abcdefg", "PassPass=abcdefg", "passkey=abcdefg",
