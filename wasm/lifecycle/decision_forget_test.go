@@ -90,6 +90,15 @@ func TestToolsTakeWholeIdsOnly(t *testing.T) {
 	require.Contains(t, r.text(), "Removed decision D-2026-02-27-0001")
 }
 
+// An id that is a path ending in "passwd" is said back whole: the name that
+// ends a path is no label, so "search first" is not taken for its value.
+func TestForgetSaysBackAPathIdUnredacted(t *testing.T) {
+	r := newRig(t, false)
+	said, isErr := r.tool("memory_forget", `{"id":"../../../etc/passwd"}`)
+	require.True(t, isErr, said)
+	require.Equal(t, `No decision or note is "../../../etc/passwd": search first, and give a hit's whole id (a decision's D-…, a note's <file>:<line>#P-…).`, said)
+}
+
 func TestForgetWritesNothingWhileMemoryIsOff(t *testing.T) {
 	r := newRig(t, false)
 	r.cmd(`add Use Go`)

@@ -42,6 +42,8 @@ type parser struct {
 	block []byte   // where the strings of pages are being copied (keep)
 	text  []byte   // scratch: the Text of the page being parsed
 	key   []byte   // scratch: what its hash and id are computed over, then its id
+	glued []byte   // scratch: a page's text with its broken words closed up (brokenSecrets)
+	at    []int    // scratch: where each byte of glued is in the page
 }
 
 // parseBlock is the size of the blocks pages' strings share. Thousands of

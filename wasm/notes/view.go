@@ -91,6 +91,9 @@ func (ps *parser) entrySecrets(pages []page) []redact.Finding {
 			}
 		}
 		fs := redact.Find(viewString(ps.text))
+		if p.Lines > 1 {
+			fs = union(fs, ps.brokenSecrets(p.Src))
+		}
 		if fs == nil && !inText {
 			continue
 		}
@@ -102,6 +105,54 @@ func (ps *parser) entrySecrets(pages []page) []redact.Finding {
 		}
 	}
 	return found
+}
+
+// brokenSecrets are the tokens and keys of an entry (src, its lines read
+// as one in ps.text) that a line break cuts in two: a token wrapped inside
+// a word ("ghp_abcdefghij" and the rest on the next line) is one word
+// where the break and the next line's markdown are closed up between two
+// bytes of a token. Only a vendor's token or key across such a break
+// counts: a label's or a sentence's value ("secret") is read word by word,
+// and a break between words is a blank ("my password is" / "hunter2" is
+// not "ishunter2").
+func (ps *parser) brokenSecrets(src string) []redact.Finding {
+	ps.glued, ps.at = ps.glued[:0], ps.at[:0]
+	broken := false
+	for i := 0; i < len(src); i++ {
+		if src[i] == '\n' {
+			prev, next := i-1, i+1
+			if prev >= 0 && src[prev] == '\r' {
+				prev--
+			}
+			for next < len(src) && ps.text[next] == ' ' && src[next] != '\n' {
+				next++
+			}
+			if prev >= 0 && next < len(src) && isTokenByte(ps.text[prev]) && isTokenByte(ps.text[next]) {
+				broken = true
+				ps.glued, ps.at = ps.glued[:len(ps.glued)-(i-1-prev)], ps.at[:len(ps.at)-(i-1-prev)]
+				i = next - 1
+				continue
+			}
+		}
+		ps.glued = append(ps.glued, ps.text[i])
+		ps.at = append(ps.at, i)
+	}
+	if !broken {
+		return nil
+	}
+	var out []redact.Finding
+	for _, f := range redact.Find(viewString(ps.glued)) {
+		start, end := ps.at[f.Start], ps.at[f.End-1]+1
+		if end-start != f.End-f.Start && f.Kind != "secret" {
+			out = append(out, redact.Finding{Kind: f.Kind, Start: start, End: end})
+		}
+	}
+	return out
+}
+
+// isTokenByte: a byte of a token's alphabet, [A-Za-z0-9_+/=-].
+func isTokenByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_+/=-", c) >= 0
 }
 
 // union merges two lists of findings, each in order and disjoint, into one:

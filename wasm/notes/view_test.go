@@ -45,6 +45,18 @@ func TestViewHidesInAnEntryWhatSearchHides(t *testing.T) {
 		{"prose about a password across lines stays",
 			"- the password is\n  rotated every 90 days\n",
 			"- the password is\n  rotated every 90 days\n"},
+		{"a token wrapped inside its word",
+			"- push with ghp_abcdefghijklmnop\n  qrstuvwxyz0123456789 from CI\n- next\n",
+			"- push with [REDACTED:github-token]\n  [REDACTED:github-token] from CI\n- next\n"},
+		{"a key wrapped in a nested bullet, CRLF",
+			"- aws:\r\n  - AKIAIOSFOD\r\n    NN7EXAMPLE\r\n",
+			"- aws:\r\n  - [REDACTED:aws-key]\r\n    [REDACTED:aws-key]\r\n"},
+		{"a token wrapped over three lines",
+			"- sk-ant-api03-abcdefghij\n  klmnopqrstuvwx\n  yz0123456789\n",
+			"- [REDACTED:api-key]\n  [REDACTED:api-key]\n  [REDACTED:api-key]\n"},
+		{"words at a break stay words",
+			"- the CI token lives in ghp\n  vault under deploy\n- key rotation2024\n  notes\n",
+			"- the CI token lives in ghp\n  vault under deploy\n- key rotation2024\n  notes\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			view, pages := readView("project", []byte(tc.src))
@@ -87,6 +99,32 @@ func TestViewOfEntriesBrokenAcrossLinesHoldsNoSecret(t *testing.T) {
 	}
 }
 
+// Every token and key of the corpus wrapped inside its word, at each byte
+// between two of a token's: neither part stays in the view.
+func TestViewOfTokensWrappedInsideTheirWordHoldsNoSecret(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/secrets/secrets.jsonl")
+	require.NoError(t, err)
+	tokenByte := func(c byte) bool { return isTokenByte(c) }
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var c struct{ Kind, Text, Secret string }
+		require.NoError(t, json.Unmarshal([]byte(line), &c))
+		if c.Kind == "secret" || strings.ContainsAny(c.Text, "\n\u200b\u200c\u200d") {
+			continue
+		}
+		at := strings.Index(c.Text, c.Secret)
+		for k := at + 1; k < at+len(c.Secret); k++ {
+			if !tokenByte(c.Text[k-1]) || !tokenByte(c.Text[k]) {
+				continue
+			}
+			src := "## Notes\n- " + c.Text[:k] + "\n  " + c.Text[k:] + "\n- Next entry\n"
+			view, _ := readView("project", []byte(src))
+			lines := strings.Split(string(view), "\n")
+			require.False(t, strings.HasSuffix(lines[1], c.Text[at:k]) || strings.HasPrefix(lines[2], "  "+c.Text[k:at+len(c.Secret)]),
+				"%q: a part of the %s stays in the view %q", src, c.Kind, view)
+		}
+	}
+}
+
 // FuzzView: any memory file's view keeps its line count, and no page of it
 // holds what redaction finds, read as search reads it.
 func FuzzView(f *testing.F) {
@@ -96,6 +134,7 @@ func FuzzView(f *testing.F) {
 		"<!-- password=abc-->\n- x\n",
 		"\ufeff- token:\r\n  ghp_abcdefghijklmnopqrstuvwxyz0123456789\r\n",
 		"```sh\nmysql -u root\n  -pS3cret\n```\n",
+		"- push with ghp_abcdefghijklmnop\r\n  qrstuvwxyz0123456789\n",
 	} {
 		f.Add([]byte(s))
 	}

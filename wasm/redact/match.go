@@ -692,6 +692,47 @@ func findURLUser(s string, pos int) []int {
 	}
 }
 
+// findUserPassword: (?:^|[^A-Za-z0-9_.\-/:@])([A-Za-z0-9_.\-]+):([^\s/:@"'<>`]+)@([A-Za-z0-9.\-]+)
+//
+// user:password@host without a scheme (root:pw@10.0.0.1). Neither the
+// password nor the user can hold '@' or ':', nor the byte before the user a
+// user's byte, so each '@' has one possible match, and a later '@' a later
+// one.
+func findUserPassword(s string, pos int) []int {
+	for b := pos; ; {
+		k := strings.IndexByte(s[b:], '@')
+		if k < 0 {
+			return nil
+		}
+		k += b
+		b = k + 1
+		p := runEndBack(s, k, func(c byte) bool { return !isUserStop(c) })
+		if p == k || p == 0 || s[p-1] != ':' {
+			continue
+		}
+		u := runEndBack(s, p-1, isIdent)
+		if u == p-1 {
+			continue
+		}
+		start := 0
+		if u > 0 {
+			if c := s[u-1]; c == '/' || c == ':' || c == '@' {
+				continue
+			}
+			_, w := utf8.DecodeLastRuneInString(s[:u])
+			start = u - w
+		}
+		h := runEnd(s, k+1, isHostByte)
+		if start < pos || h == k+1 {
+			continue
+		}
+		return []int{start, h, u, p - 1, p, k, k + 1, h}
+	}
+}
+
+// isHostByte is [A-Za-z0-9.\-].
+func isHostByte(c byte) bool { return isAlnum(c) || c == '.' || c == '-' }
+
 // isUserStop is what [^\s/:@"'<>`] does not match.
 func isUserStop(c byte) bool {
 	return isSpace(c) || c == '/' || c == ':' || c == '@' || c == '"' || c == '\'' || c == '<' || c == '>' || c == '`'
@@ -796,7 +837,7 @@ func assignment(s string, i int, value func(v int) []int) []int {
 }
 
 // secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is
-// PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT)[_.\-]?KEY
+// PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT)[_.\-]?KEY
 // and SUFFIX is [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE), in any ASCII case; or
 // with PASS as its last word (see passLabel), without a suffix.
 func secretLabel(s string, lo, end int) bool {
@@ -837,7 +878,7 @@ func passLabel(s string, lo, end int) bool {
 }
 
 var (
-	secretWords = [...]string{"password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential"}
+	secretWords = [...]string{"password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds"}
 	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account"}
 )
 

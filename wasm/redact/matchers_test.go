@@ -83,6 +83,9 @@ var matcherEdges = []string{
 	"token=abc token=abcdef", "tokentoken=abcdef", "a-b.c_password\t=\t'abcd'", "token=\v\vabcdef",
 	// URLs.
 	"https://u:p@h", "1https://u:p@h", "+.-://u:p", "a://b:c://d:e", "x=ssh+git://git@host:22", "http://a b:c", "ftp://u\v:p@h",
+	// user:password@host and the byte before it.
+	"a:b@c", ":b@c", "a:@c", "a:b@", "/a:b@c", "é:b@c", "\xffa:b@c", "\xe2\x82a:b@c", "a:b@c@d", "a:b:c@d", "x a:b@c.d,e:f@g.h", "a:b@c a:b@c",
+	"[REDACTED:url-password]@h", "a:b@-", "@a:b@c", "a:b c@d", "a:b@@c", "\na:b@c", "a\n:b@c", "ä:b@c", "a:b@c:1", "a:b@1.2.3.4.",
 	// _auth and its start.
 	"_auth=abcd", "x_auth=abcd", "é_auth=abcd", "\xff_auth = abcd", "\xe2\x82_auth=abcd", "[REDACTED:secret]_auth=abcd",
 	// netrc, bearer, auth headers.
@@ -116,6 +119,7 @@ var matcherEdges = []string{
 	"secret_access", "secret_access_", "aws__secret", "aws secret", "secret.key.",
 	// token and api key in prose.
 	"api key", "api  key", "apikey", "api_keys", "API-KEY", "api\tkey", "tokens", "Token", "_token", "token_", "apix key",
+	"key", "KEY is", "keys", "xkey", "key_", "api key key", "apikeykey", "monkey key", "pass", "PASS is", "passé", "pass  phrase", "pass phrase2",
 	// pass as a label's last word.
 	"pass=abcdefg", "DB_PASS=abcdefg", "dbPass=abcdefg", "bypass=abcdefg", "_pass=abcdefg", "x.pass=abcdefg", "9Pass=abcdefg",
 	"aPASS=abcdefg", "PASS: abcdefg", "xpass=abcdefg", "a_Pass=abcdefg", "PassPass=abcdefg", "passkey=abcdefg",
@@ -140,6 +144,14 @@ var matcherEdges = []string{
 	"7z a -pabc x", "7za x -p x", "7zr -p'a b'", "x7z -pabc", "7zip -pabc",
 	"mongo -u a -p b", "mongosh -p --quiet", "mongodump -p'a b'", "mongox -p b", "mongo -pb",
 	"zip -P abc x.zip", "unzip -P'a b' x", "zip -p abc", "sqlcmd -S h -U sa -P abc", "bcp t out f -P x", "gzip -P x",
+	"smbclient -U a%b", "smbclient -Ua%b", "smbclient --user=a%b", "smbclient --user a%b", "smbclient --username=a%b", "smbclient -U a",
+	"smbclient -U 'a%b c'", "smbclient -U \"a%\"", "rpcclient -U a%b%c h", "xsmbclient -U a%b", "smbclient; -U a%b", "smbclient -U '%b'",
+	"openssl enc -pass pass:x", "openssl -passin pass:x", "openssl -passout 'pass:a b'", "openssl -passinx pass:x", "openssl -pass env:X",
+	"openssl -pass \"pass:", "openssl -pass 'pass:x' -pass pass:y", "openssl -pass \"'pass:x\"", "openssl -pass pass:", "openssl -pass\tpass:x:y",
+	"htpasswd -b f u p", "htpasswd -nb u p;ls", "htpasswd -b f u p > x", "htpasswd -b", "htpasswd -b p", "htpasswd -cb f u \"a b\"",
+	"htpasswd -b f u 'a\nb'", "htpasswd f u -b p | x", "htpasswd -bx9 u p", "htpasswd -b f u p 2>&1", "htpasswd -b -b -b x &", "htpasswd -b f u \"p",
+	"htpasswd -b f u p\t", "htpasswd -b f u p;", "htpasswd -b f u p\"q", "htpasswd -b f u \"a;b\" ; c", "htpasswd -b\nf u p", "htpasswd > -b u p",
+	"htpasswd -b u 'p' x", "htpasswd -B f u p", "htpasswd -b f u p\r\nx",
 	"redis-cli -a abc ping", "redis-cli -aabc", "redis-cli -a", "redis -a abc", "redis-clix -a abc", "xredis-cli -a b", "redis-cli -h h -a \"a b\"", "redis-cli; -a b",
 	// telegram: the id's digits, the AA, the 33 characters and \b.
 	"123456789:AA" + strings.Repeat("a", 33), "1234567:AA" + strings.Repeat("a", 33), "12345678901:AA" + strings.Repeat("a", 33),
@@ -173,7 +185,7 @@ var edits = []string{
 	"\v", "\f", "$", "{", "}", "<", ">", "#", "?", "+", "~", "A", "k", "K", "S", "0", "9", "é", "€",
 	"\u212a", "\u017f", "\xff", "\x80", "\xe2\x82", "://", "=>", ":=", "KEY", "key", "_key", "password",
 	"-----", "BEGIN", "END", "PRIVATE KEY", "[REDACTED:secret]", "machine", "login", "_auth",
-	"pass", "Pass", "api", "token", "ñ", "пароль", "—", "(", ")",
+	"pass", "Pass", "api", "token", "ñ", "пароль", "—", "(", ")", "%", "pass:", " -b ", "|", "&",
 	"ł", "Ł", "ş", "İ", "ö", "et", "si", "è", "é",
 }
 
@@ -228,7 +240,7 @@ func TestMatchersAgreeOnRandomTexts(t *testing.T) {
 }
 
 var parts = []string{
-	"password", "PASSWD", "passphrase", "Pwd", "secret", "token", "credentials", "credential", "api", "Access",
+	"password", "PASSWD", "passphrase", "Pwd", "secret", "token", "credentials", "credential", "creds", "api", "Access",
 	"private", "signing", "encryption", "master", "auth", "license", "key", "KEY", "base", "value", "aws", "AWS",
 	"_", ".", "-", " ", "\t", "=", ":", "=>", ":=", "\"", "'", "]", "\\", "\n", "\r\n", ",", ";", "`", "/", "@",
 	"://", "https", "u", "ssh+git", "$", "${X}", "<x>", "{{ y }}", "process.env.", "é", "\u212a", "\u017f", "\xff", "\v",
@@ -238,6 +250,7 @@ var parts = []string{
 	"Authorization", "Basic", "Bot", "_auth", "machine", "default", "login", "[REDACTED:secret]",
 	"pass", "phrase", "pw", " is ", " was ", " for the ", "passcode", "secret access key ", "“", "”",
 	"SG.", "SK", "shpat_", "dop_v1_", "hvs.", "AGE-SECRET-KEY-1", "?sig=", "&sig=", "xoxe-", "AccountKey=",
+	"htpasswd", " -b ", " -nb ", "smbclient", " -U ", "%", "openssl", " -pass ", " -passin ", "pass:", ">", ";",
 	"_PASS", "Pass", "api key", "aws_secret", "passwort", "contraseña", "contrasena", "пароль", "Пароль", "mot de passe", "senha", " ist ", " é ", "—",
 	"wachtwoord", "contrasenya", "passord", "passordet", "lösenord", "hasło", "HASŁO", "şifre", "ŞİFRE", "şifresi", " è ", " is ", " to ", "mela", "geheim",
 }

@@ -5,7 +5,8 @@ import "strings"
 // A pattern is one kind of secret.
 type pattern struct {
 	kind string
-	// triggers are literals, lowercase where ASCII; every match of the pattern
+	// triggers are literals, lowercase where ASCII, of two bytes or more, or
+	// of one that every match follows with another; every match of the pattern
 	// contains one of them (compared without ASCII case; other bytes exactly,
 	// so a Cyrillic word lists each of its cases), which is what lets
 	// scan skip the pattern on a text that holds none. The patterns fold
@@ -92,10 +93,13 @@ func newPatterns() []*pattern {
 		{kind: "url-password", triggers: []string{"://"},
 			// scheme://user: — the rest is found by urlPassword.
 			find: findURLUser, span: urlPassword},
-		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "credential"},
+		{kind: "url-password", triggers: []string{"@"},
+			// user:password@host without a scheme: root:pw@10.0.0.1.
+			find: findUserPassword, span: userPassword},
+		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
-			// DB_PASSWORD, apiKey, //registry/:_authToken), so token_count and
+			// DB_PASSWORD, apiKey, creds, //registry/:_authToken), so token_count and
 			// password_min_length are not labels. Values: quoted (4+ characters,
 			// backslash escapes allowed) or bare (6+ characters up to a space,
 			// quote, backtick, comma or semicolon).
@@ -122,9 +126,11 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc},
-		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis"},
+		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
+			"smb", "rpcclient", "openssl", "htpasswd"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
-			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW
+			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW,
+			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW
 			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: commandValue},
 	}
@@ -172,6 +178,83 @@ func urlPassword(s string, m []int) (int, int, int, int, bool) {
 	return start, start + at, m[0], start + at + 1, true
 }
 
+// userPassword keeps the password of user:password@host, written without
+// a scheme, where the host is one: an IPv4 address, localhost or a name
+// with a port, where any password of 4+ bytes that is not only digits
+// stands; or a dotted name, where the password must look like one that a
+// person chose, not the start of an e-mail address after a glued label:
+// "email:ada42@example.com", "Signed-off-by:ada@x.org". "app:v1.2@sha256:…"
+// (an image's digest) has no host.
+//
+//	root:Adm1nSecret@10.0.0.1       => Adm1nSecret
+//	postgres:postgres@localhost     => postgres
+//	admin:S3cr3t!x@db.example.com   => S3cr3t!x
+//	mailto:ada2024@example.com      => (none)
+func userPassword(s string, m []int) (int, int, int, int, bool) {
+	user, pw, host := s[m[2]:m[3]], s[m[4]:m[5]], strings.TrimRight(s[m[6]:m[7]], ".-")
+	if isReference(pw) {
+		return 0, 0, 0, 0, false
+	}
+	port := m[6]+len(host) < len(s) && s[m[6]+len(host)] == ':' && isPortAt(s, m[6]+len(host)+1)
+	switch {
+	case isIPv4(host) || strings.EqualFold(host, "localhost") || port:
+		if len(pw) < 4 || strings.Trim(pw, "0123456789") == "" {
+			return 0, 0, 0, 0, false
+		}
+	case strings.IndexByte(host, '.') > 0 && isLetter(host[len(host)-1]):
+		if !chosenPassword(pw) || isMailLabel(user) {
+			return 0, 0, 0, 0, false
+		}
+	default:
+		return 0, 0, 0, 0, false
+	}
+	return m[4], m[5], m[2], m[7], true
+}
+
+// isPortAt: 1 to 5 digits at s[i:] and then no word byte.
+func isPortAt(s string, i int) bool {
+	e := runEnd(s, i, func(c byte) bool { return c >= '0' && c <= '9' })
+	return e > i && e-i <= 5 && (e == len(s) || !isWord(s[e]))
+}
+
+func isIPv4(h string) bool {
+	parts := strings.Split(h, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || len(p) > 3 || strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// chosenPassword: a password a person chose, as looksLikePassword says,
+// holding a letter in each case or a symbol: "S3cr3t!x", "Adm1nSecret",
+// not "ada2024" (an e-mail address's name).
+func chosenPassword(w string) bool {
+	if !looksLikePassword(w) {
+		return false
+	}
+	var upper, lower, symbol bool
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+		symbol = symbol || strings.IndexByte("!#$%^&*+=?~", c) >= 0
+	}
+	return upper && lower || symbol
+}
+
+// isMailLabel: a label glued to an e-mail address: mailto:, email:,
+// from:, cc:, Signed-off-by:.
+func isMailLabel(user string) bool {
+	u := strings.ToLower(user)
+	return strings.HasSuffix(u, "mailto") || strings.HasSuffix(u, "mail") || strings.HasSuffix(u, "-by") ||
+		strings.HasSuffix(u, "-to") || u == "from" || u == "to" || u == "cc" || u == "bcc"
+}
+
 // maxUserinfo bounds how far past "scheme://user:" the password and host
 // are looked for, so a line of many "a://b:" costs linear time, not
 // quadratic. No real password comes near it.
@@ -198,9 +281,10 @@ func isPort(pw string) bool {
 // reference to where the secret lives (${DB_PASSWORD}, $TOKEN,
 // process.env.API_KEY, <your-token>, {{ vault_token }}) or, for the shell's
 // PWD and OLDPWD, a path. A "label" right after "://" is a URL's user
-// (https://x-access-token:…@host), left to urlPassword, which keeps the host.
+// (https://x-access-token:…@host), left to urlPassword, which keeps the host;
+// one that ends a path is a file's name, not a label (see inPath).
 func labelledValue(s string, m []int) (int, int, int, int, bool) {
-	if m[0] >= 3 && s[m[0]-3:m[0]] == "://" {
+	if m[0] >= 3 && s[m[0]-3:m[0]] == "://" || inPath(s, m[0]) {
 		return 0, 0, 0, 0, false
 	}
 	vs, ve := firstGroup(m)
@@ -213,7 +297,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v) {
 		return 0, 0, 0, 0, false
 	}
-	if passLabel(label, 0, n) {
+	if passLabel(label, 0, n) || endsFold(label, 0, n, "creds") {
 		return passValue(s, m, label, n, vs, ve)
 	}
 	// A bare value after ": " or " = " runs to the end of its clause, as
@@ -235,7 +319,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 
 // passValue: the value of a label whose last word is "pass" (label[:n]),
 // a word that in code and in a test's output names a compiler pass or a
-// result as often as a password. A bare value is one word and never code
+// result as often as a password, or "creds", whose value is as often a
+// list of what they are ("aws creds: access key AKIA…, secret …"; its
+// secrets have their own patterns). A bare value is one word and never code
 // ("pass := &analysis.Pass{", "pass := !isEmpty(x)"); after ":" (YAML, a
 // struct literal, Go's :=) it must look like a password (see
 // looksLikePassword), as it must after the word alone: "pass: hunter2",
@@ -253,9 +339,10 @@ func passValue(s string, m []int, label string, n, vs, ve int) (int, int, int, i
 		return 0, 0, 0, 0, false
 	}
 	op += n
-	alone := n == 4
+	pass := passLabel(label, 0, n)
+	alone := pass && n == 4 || !pass && n == 5
 	colon := label[op] == ':'
-	if colon && alone && (label[:4] == "PASS" || op+1 == len(label)) {
+	if pass && colon && alone && (label[:4] == "PASS" || op+1 == len(label)) {
 		return 0, 0, 0, 0, false
 	}
 	if len(m) > 6 && m[6] >= 0 {
@@ -391,6 +478,19 @@ func isAccessorArg(s string) bool {
 	s = strings.TrimRight(s, ")]")
 	s = strings.Trim(s, `"'`)
 	return s == "" || isName(s)
+}
+
+// inPath: the word at s[i:] is a name in a path, after a "/" that follows
+// a path's start ("/etc/passwd", "../passwd", "~/.pw") or another name and
+// "/" ("config/secrets/token"): "../etc/passwd": is a file, not a label.
+// One name and "/" before it are a pair: "user/password: ada/hunter2".
+func inPath(s string, i int) bool {
+	if i == 0 || s[i-1] != '/' {
+		return false
+	}
+	b := runEndBack(s, i-1, func(c byte) bool { return !isSpace(c) && !isQuote(c) && c != '(' && c != '`' })
+	w := s[b : i-1]
+	return w == "" || w[0] == '.' || w[0] == '~' || strings.IndexByte(w, '/') >= 0
 }
 
 func isPath(v string) bool {

@@ -16,7 +16,7 @@ import (
 // check both against running every pattern over the whole text.
 
 type trigger struct {
-	lit    string // lowercase, 2 bytes or more
+	lit    string // lowercase; one byte ("@") only where a match holds a byte after it
 	second byte   // lit[1] | 0x20, compared before the whole literal
 	mask   uint64
 }
@@ -60,6 +60,14 @@ func index(c byte, t string, bit uint64) {
 			return
 		}
 	}
+	if len(t) == 1 { // any byte may follow it
+		byFirst[c] = append(byFirst[c], trigger{t, 0, bit})
+		for c1 := range 256 {
+			k := pair(c, byte(c1))
+			pairs[k>>6] |= 1 << (k & 63)
+		}
+		return
+	}
 	byFirst[c] = append(byFirst[c], trigger{t, t[1] | 0x20, bit})
 	k := pair(c, t[1])
 	pairs[k>>6] |= 1 << (k & 63)
@@ -70,7 +78,7 @@ func index(c byte, t string, bit uint64) {
 func pair(c0, c1 byte) uint { return uint(c0)<<8 | uint(c1|0x20) }
 
 // mayStartTrigger: some trigger starts with s[i] and a byte that folds as
-// s[i+1] does (every trigger has two bytes or more).
+// s[i+1] does (a trigger of one byte is followed by one in every match).
 func mayStartTrigger(s string, i int) bool {
 	if i+1 >= len(s) {
 		return false
@@ -84,7 +92,7 @@ func mayStartTrigger(s string, i int) bool {
 // comparing that one first (folded with | 0x20, so equal bytes stay equal
 // and no match is missed) halves the prefilter's cost.
 func (t *trigger) startsWith(s string, i int) bool {
-	return i+1 < len(s) && s[i+1]|0x20 == t.second && text.HasFoldPrefix(s[i:], t.lit)
+	return i+1 < len(s) && (len(t.lit) == 1 || s[i+1]|0x20 == t.second && text.HasFoldPrefix(s[i:], t.lit))
 }
 
 func upper(c byte) byte {

@@ -26,7 +26,7 @@ import (
 // stops at the end of the line, so the prefilter's lines see what the whole
 // text does.
 
-// findPasswordWord: \b(?:PASSWORD|PASSWD|PASSPHRASE|PASS[ \t]PHRASE|PASSCODE|PWD?)\b
+// findPasswordWord: \b(?:PASSWORD|PASSWD|PASSPHRASE|PASS[ \t]PHRASE|PASSCODE|PWD?|PASS)\b
 // in any ASCII case: a word that names a password.
 func findPasswordWord(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
@@ -41,9 +41,11 @@ func findPasswordWord(s string, pos int) []int {
 			w == 8 && (text.HasFoldPrefix(s[i:], "password") || text.HasFoldPrefix(s[i:], "passcode")),
 			w == 10 && text.HasFoldPrefix(s[i:], "passphrase"):
 			return whole(i, e)
-		case w == 4 && text.HasFoldPrefix(s[i:], "pass") && e < len(s) && isBlank(s[e]) &&
-			runEnd(s, e+1, isWord) == e+7 && text.HasFoldPrefix(s[e+1:], "phrase"):
-			return whole(i, e+7)
+		case w == 4 && text.HasFoldPrefix(s[i:], "pass"):
+			if e < len(s) && isBlank(s[e]) && runEnd(s, e+1, isWord) == e+7 && text.HasFoldPrefix(s[e+1:], "phrase") {
+				return whole(i, e+7)
+			}
+			return whole(i, e)
 		}
 		i = e - 1
 	}
@@ -102,17 +104,20 @@ func optSep(s string, i int) int {
 // wordEnd reports \b after s[:i], which ends in a word byte.
 func wordEnd(s string, i int) bool { return i == len(s) || !isWord(s[i]) }
 
-// findTokenWord: \b(?:TOKEN|API[ \t_.\-]?KEY)\b in any ASCII case: a word
-// that names a token or an API key in prose ("my token is …", "the api
-// key for staging is …").
+// findTokenWord: \b(?:TOKEN|API[ \t_.\-]?KEY|KEY)\b in any ASCII case: a
+// word that names a token or a key in prose ("my token is …", "the api
+// key for staging is …", "my key is …").
 func findTokenWord(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		c := s[i] | 0x20
-		if c != 't' && c != 'a' || !wordStart(s, i) {
+		if c != 't' && c != 'a' && c != 'k' || !wordStart(s, i) {
 			continue
 		}
 		if text.HasFoldPrefix(s[i:], "token") && wordEnd(s, i+5) {
 			return whole(i, i+5)
+		}
+		if text.HasFoldPrefix(s[i:], "key") && wordEnd(s, i+3) {
+			return whole(i, i+3)
 		}
 		if text.HasFoldPrefix(s[i:], "api") {
 			k := i + 3
@@ -141,6 +146,12 @@ func findTokenWord(s string, pos int) []int {
 //	reset your password in settings            => (none)
 func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	kw := s[m[0]:m[1]]
+	if inPath(s, m[0]) {
+		return 0, 0, 0, 0, false
+	}
+	if len(kw) == 4 {
+		return passProse(s, m)
+	}
 	if vs, ve, ok := apposition(s, m[1]); ok {
 		return vs, ve, m[0], ve, true
 	}
@@ -205,6 +216,72 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		end = ce
 	}
 	return v, end, m[0], end, true
+}
+
+// passProse is the span of the value that the word "pass" introduces, a
+// word that names a compiler's or a test's pass, a ticket or a move as
+// often as a password: only after "is" or "was", or after "user NAME"
+// (see afterUser), and only a value that looks chosen (chosenPassword),
+// quoted or not, and not a path, a call or a version. A label's "pass:"
+// and "pass =" are labelledValue's.
+//
+//	the db pass is "hunter2-Xy9"  => hunter2-Xy9
+//	user admin pass S3cr3t!x      => S3cr3t!x
+//	the first pass is O(n^2)      => (none)
+//	PASS src/App2.test.tsx        => (none)
+func passProse(s string, m []int) (int, int, int, int, bool) {
+	v := -1
+	if j := runEnd(s, m[1], isBlank); j > m[1] && (proseWordIs(s, j, "is") || proseWordIs(s, j, "was")) {
+		k := runEnd(s, j, isLetter)
+		if e := runEnd(s, k, isBlank); e > k {
+			v = e
+		}
+	} else if j > m[1] && afterUser(s, m[0]) {
+		v = j
+	}
+	if v < 0 || v == len(s) {
+		return 0, 0, 0, 0, false
+	}
+	vs, ve, end, ok := quoted(s, v)
+	if !ok {
+		vs, ve = v, v+len(trimClause(s[v:proseWordEnd(s, v)]))
+		end = ve
+	}
+	w := s[vs:ve]
+	if !chosenPassword(w) || w[0] == '-' || strings.ContainsAny(w, "([{<./:") || isReference(w) {
+		return 0, 0, 0, 0, false
+	}
+	return vs, ve, m[0], end, true
+}
+
+// afterUser: the word at s[i:] follows "user NAME" ("user admin pass …",
+// "login: ada, pass …"): user, username, login or usr, an optional ':',
+// blanks, a name and an optional ','.
+func afterUser(s string, i int) bool {
+	e := runEndBack(s, i, isBlank)
+	if e == i || e == 0 {
+		return false
+	}
+	b := runEndBack(s, e, func(c byte) bool { return !isSpace(c) })
+	if b == e || s[b:e] == "," {
+		return false
+	}
+	e = runEndBack(s, b, isBlank)
+	if e == b || e == 0 {
+		return false
+	}
+	if s[e-1] == ':' {
+		e--
+	}
+	w := s[runEndBack(s, e, isWord):e]
+	if !wordStart(s, e-len(w)) || len(w) < 3 {
+		return false
+	}
+	switch strings.ToLower(w) {
+	case "user", "username", "login", "usr":
+		return true
+	}
+	return false
 }
 
 // apposition: the value set off by commas right after a password word,
@@ -333,6 +410,9 @@ func ownValue(w string) bool {
 //	the api key for staging is k3y…  => k3y…
 //	the token is expired             => (none)
 func tokenProse(s string, m []int) (int, int, int, int, bool) {
+	if m[1]-m[0] == 3 {
+		return keyProse(s, m)
+	}
 	v := afterVerb(s, m[1])
 	if v < 0 {
 		v = afterIntro(s, m[1])
@@ -346,6 +426,43 @@ func tokenProse(s string, m []int) (int, int, int, int, bool) {
 		end = ve
 	}
 	if !looksLikeToken(s[vs:ve]) {
+		return 0, 0, 0, 0, false
+	}
+	return vs, ve, m[0], end, true
+}
+
+// keyProse is the span of a key that a sentence names with the word alone,
+// which names a map's, a table's or a keyboard's key as often as a
+// secret: only after "is" or "was", a quoted value or one word that looks
+// like a token (looksLikeToken) of 16+ bytes with 3 digits or more, and no
+// dot (a file, a version). "key:" in YAML names anything.
+//
+//	my key is 9f8e7d6c5b4a39281706f5e4d3c2b1a0 => 9f8e…a0
+//	the key is in the README                    => (none)
+//	the primary key is user_id                  => (none)
+func keyProse(s string, m []int) (int, int, int, int, bool) {
+	j := runEnd(s, m[1], isBlank)
+	if j == m[1] || !proseWordIs(s, j, "is") && !proseWordIs(s, j, "was") {
+		return 0, 0, 0, 0, false
+	}
+	k := runEnd(s, j, isLetter)
+	v := runEnd(s, k, isBlank)
+	if v == k || v == len(s) {
+		return 0, 0, 0, 0, false
+	}
+	vs, ve, end, ok := quoted(s, v)
+	if !ok {
+		vs, ve = v, v+len(trimClause(s[v:proseWordEnd(s, v)]))
+		end = ve
+	}
+	w := s[vs:ve]
+	digits := 0
+	for i := 0; i < len(w); i++ {
+		if w[i] >= '0' && w[i] <= '9' {
+			digits++
+		}
+	}
+	if len(w) < 16 || digits < 3 || strings.IndexByte(w, '.') >= 0 || !looksLikeToken(w) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, m[0], end, true

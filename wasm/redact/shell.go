@@ -5,20 +5,23 @@ import "strings"
 // Passwords given to a command on its command line, as a person pastes the
 // line into a note or a chat: mysql's -pPW glued to its flag (7z's too),
 // curl's -u user:PW, sshpass -p PW (mongo's too), docker login -p PW (az
-// login, helm registry login), zip's and sqlcmd's -P PW, redis-cli -a PW.
+// login, helm registry login), zip's and sqlcmd's -P PW, redis-cli -a PW,
+// smbclient's -U user%PW, openssl's -pass pass:PW (-passin, -passout) and
+// htpasswd -b's last word (htpasswd -b FILE USER PW, -nb USER PW).
 // The flag alone is not a secret (mysql -p prompts, curl -u user asks for the
 // password, ssh -p 22 is a port, docker run -p 8080:80 publishes one), nor is
 // a value that names where the password lives ($MYSQL_PWD, "$(cat pw.txt)"),
-// nor the next flag after a flag whose value is optional (mongo -p --quiet).
+// nor the next flag after a flag whose value is optional (mongo -p --quiet),
+// nor openssl's env:VAR, file:PATH or stdin.
 //
-// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN|ZIP|REDIS), each CMD[^\n;|&]*?[ \t]FLAG
+// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN|ZIP|REDIS|SMB|OPENSSL|HTPASSWD), each CMD[^\n;|&]*?[ \t]FLAG
 // VALUE (written out in expressions_test.go): a flag anywhere on the rest of
 // the command (up to a newline, ';', '|' or '&'), the first whose value
 // reads; the value is (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)), a quoted or a
 // bare word (its group is the secret), and for curl what follows the first
-// ':' of user:password. Only one command starts at a word, so the
-// alternatives never compete; each command's groups are its three of the
-// eighteen.
+// ':' of user:password (smbclient's '%'). htpasswd's value is the last word
+// of its command (see htpasswdValue). Only one command starts at a word, so
+// the alternatives never compete; each command's groups are its three.
 func findCommandPassword(s string, pos int) []int {
 	var failed [cmdKinds]int // for each command, the end of the line where one found no flag
 	for i := pos; i < len(s); i++ {
@@ -35,6 +38,16 @@ func findCommandPassword(s string, pos int) []int {
 			if e = registryLogin(s, e); e < 0 {
 				continue
 			}
+		}
+		if c == cmdHtpasswd {
+			m, end := htpasswdValue(s, e)
+			if m != nil {
+				m[0] = i
+				return m
+			}
+			failed[c] = end
+			i = e - 1
+			continue
 		}
 		j := e
 		for ; j < len(s) && strings.IndexByte("\n;|&", s[j]) < 0; j++ {
@@ -54,12 +67,15 @@ func findCommandPassword(s string, pos int) []int {
 }
 
 const (
-	cmdMySQL   = iota // -pVALUE, glued
-	cmdSSHPass        // -p VALUE
-	cmdCurl           // -u user:VALUE
-	cmdLogin          // a registry tool's "login": -p VALUE, --password VALUE
-	cmdZip            // -P VALUE
-	cmdRedis          // -a VALUE
+	cmdMySQL    = iota // -pVALUE, glued
+	cmdSSHPass         // -p VALUE
+	cmdCurl            // -u user:VALUE
+	cmdLogin           // a registry tool's "login": -p VALUE, --password VALUE
+	cmdZip             // -P VALUE
+	cmdRedis           // -a VALUE
+	cmdSMB             // -U user%VALUE
+	cmdOpenSSL         // -pass pass:VALUE
+	cmdHtpasswd        // -b … VALUE, the command's last word
 	cmdKinds
 )
 
@@ -77,6 +93,12 @@ func shellCommand(s string, i, e int) (int, int) {
 		return cmdLogin, e
 	case "zip", "unzip", "zipcloak", "sqlcmd", "bcp":
 		return cmdZip, e
+	case "smbclient", "smbcacls", "smbget", "rpcclient":
+		return cmdSMB, e
+	case "openssl":
+		return cmdOpenSSL, e
+	case "htpasswd":
+		return cmdHtpasswd, e
 	case "redis":
 		if hasAt(s, e, "-cli") && (e+4 == len(s) || !isWord(s[e+4])) {
 			return cmdRedis, e + 4
@@ -104,8 +126,8 @@ func registryLogin(s string, e int) int {
 }
 
 // commandFlag reads command c's flag and value at s[j:], after a blank:
-// the match's end and its twelve groups, with -1 for its start; nil when
-// there is none.
+// the match's end and its groups, with -1 for its start; nil when there is
+// none.
 //
 //	mysql   -p(VALUE)                                  groups 1–3
 //	sshpass -p[ \t]*(VALUE)                            groups 4–6
@@ -113,16 +135,30 @@ func registryLogin(s string, e int) int {
 //	login   (?:-p[ \t]*|--password(?:[ \t]+|=))(VALUE) groups 10–12
 //	zip     -P[ \t]*(VALUE)                            groups 13–15
 //	redis   -a[ \t]*(VALUE)                            groups 16–18
+//	smb     (?:-U[ \t]*|--user(?:[ \t]+|=))USER%(PASSWORD) groups 19–21
+//	openssl -pass(?:in|out)?[ \t]+pass:(VALUE)          groups 22–24
 func commandFlag(c int, s string, j int) []int {
-	v := -1
+	v, sep, user := -1, byte(0), ""
 	switch {
 	case c == cmdMySQL && hasAt(s, j, "-p"):
 		v = j + 2
 	case c == cmdCurl && hasAt(s, j, "-u"), (c == cmdSSHPass || c == cmdLogin) && hasAt(s, j, "-p"),
-		c == cmdZip && hasAt(s, j, "-P"), c == cmdRedis && hasAt(s, j, "-a"):
+		c == cmdZip && hasAt(s, j, "-P"), c == cmdRedis && hasAt(s, j, "-a"), c == cmdSMB && hasAt(s, j, "-U"):
 		v = runEnd(s, j+2, isBlank)
 	case c == cmdCurl && hasAt(s, j, "--user"):
 		v = blanks(s, j+len("--user"))
+	case c == cmdSMB && hasAt(s, j, "--user="):
+		v = j + len("--user=")
+	case c == cmdSMB && hasAt(s, j, "--user"):
+		v = blanks(s, j+len("--user"))
+	case c == cmdOpenSSL && hasAt(s, j, "-pass"):
+		k := j + len("-pass")
+		if hasAt(s, k, "in") {
+			k += 2
+		} else if hasAt(s, k, "out") {
+			k += 3
+		}
+		v, sep, user = blanks(s, k), ':', "pass"
 	case c == cmdLogin && hasAt(s, j, "--password="):
 		v = j + len("--password=")
 	case c == cmdLogin && hasAt(s, j, "--password"):
@@ -131,10 +167,22 @@ func commandFlag(c int, s string, j int) []int {
 	if v < 0 {
 		return nil
 	}
-	g, vs, ve, end := shellValue(s, v, c == cmdCurl)
-	if g < 0 {
+	switch c {
+	case cmdCurl:
+		sep = ':'
+	case cmdSMB:
+		sep = '%'
+	}
+	g, vs, ve, end := shellValue(s, v, sep)
+	if g < 0 || user != "" && s[v+boolInt(g < 2):vs-1] != user {
 		return nil
 	}
+	return groups(c, g, vs, ve, end)
+}
+
+// groups is the match of command c's group g (0–2) at s[vs:ve], ending at
+// end, with -1 for its start.
+func groups(c, g, vs, ve, end int) []int {
 	m := make([]int, 2+6*cmdKinds)
 	for k := range m {
 		m[k] = -1
@@ -145,18 +193,18 @@ func commandFlag(c int, s string, j int) []int {
 
 // shellValue reads (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)) at s[v:]: which
 // group (0 double-quoted, 1 single-quoted, 2 bare; -1 none), the value and
-// where the match ends. With user, the value is what follows the first ':'
-// of user:password: (?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+)).
-func shellValue(s string, v int, user bool) (g, vs, ve, end int) {
+// where the match ends. With a separator, the value is what follows the
+// first one of user:password (sep ':'): (?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+)).
+func shellValue(s string, v int, sep byte) (g, vs, ve, end int) {
 	if v < len(s) && isQuote(s[v]) {
 		q := s[v]
 		vs = v + 1
-		if user {
+		if sep != 0 {
 			k := vs
-			for k < len(s) && s[k] != q && s[k] != '\n' && s[k] != ':' {
+			for k < len(s) && s[k] != q && s[k] != '\n' && s[k] != sep {
 				k++
 			}
-			if !hasAt(s, k, ":") {
+			if k == len(s) || s[k] != sep {
 				return -1, 0, 0, 0
 			}
 			vs = k + 1
@@ -174,9 +222,9 @@ func shellValue(s string, v int, user bool) (g, vs, ve, end int) {
 		return 1, vs, ve, ve + 1
 	}
 	vs = v
-	if user {
-		k := runEnd(s, v, isUserByte)
-		if !hasAt(s, k, ":") {
+	if sep != 0 {
+		k := runEnd(s, v, func(c byte) bool { return c != sep && isBareShell(c) })
+		if k == len(s) || s[k] != sep {
 			return -1, 0, 0, 0
 		}
 		vs = k + 1
@@ -187,10 +235,70 @@ func shellValue(s string, v int, user bool) (g, vs, ve, end int) {
 	return 2, vs, ve, ve
 }
 
-// isBareShell is [^\s"'], isUserByte [^\s:"'].
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// isBareShell is [^\s"'].
 func isBareShell(c byte) bool { return !isSpace(c) && !isQuote(c) }
 
-func isUserByte(c byte) bool { return c != ':' && isBareShell(c) }
+// htpasswdValue reads, after "htpasswd" at s[:e], a flag that holds "b"
+// (batch: the password is on the command line) and the command's last
+// word: [^\n;|&<>]*?[ \t]-[A-Za-z]*b[A-Za-z]*[^\n;|&<>]*?[ \t](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"';|&<>]+))[ \t]*(?:[\n;|&<>]|$).
+// Its match, with -1 for its start; else nil and where the command ends.
+// The first such flag decides: a later one's last word is the first's.
+func htpasswdValue(s string, e int) (m []int, end int) {
+	flag, lineEnd := -1, len(s)
+	if n := strings.IndexByte(s[e:], '\n'); n >= 0 {
+		lineEnd = e + n
+	}
+	for j := e; j < len(s); j++ {
+		if isShellEnd(s[j]) {
+			return nil, j
+		}
+		if flag < 0 {
+			if isBlank(s[j]) && hasAt(s, j+1, "-") {
+				l := runEnd(s, j+2, isLetter)
+				if strings.IndexByte(s[j+2:l], 'b') >= 0 {
+					flag = l
+					j = l - 1
+				}
+			}
+			continue
+		}
+		if !isBlank(s[j]) {
+			continue
+		}
+		v := j + 1
+		g, vs, ve, k := -1, v, v, v
+		if v < len(s) && isQuote(s[v]) {
+			if q := strings.IndexByte(s[v+1:lineEnd], s[v]); q > 0 {
+				g, vs, ve, k = 1, v+1, v+1+q, v+2+q
+				if s[v] == '"' {
+					g = 0
+				}
+			}
+		} else if ve = runEnd(s, v, func(c byte) bool { return isBareShell(c) && !isShellEnd(c) }); ve > v {
+			g, k = 2, ve
+		}
+		if g < 0 {
+			continue
+		}
+		if k = runEnd(s, k, isBlank); k < len(s) && isShellEnd(s[k]) {
+			k++
+		} else if k < len(s) {
+			continue
+		}
+		return groups(cmdHtpasswd, g, vs, ve, k), 0
+	}
+	return nil, len(s)
+}
+
+// isShellEnd is what ends htpasswd's command: [\n;|&<>].
+func isShellEnd(c byte) bool { return strings.IndexByte("\n;|&<>", c) >= 0 }
 
 // commandValue keeps a command line's value unless it names where the
 // password lives: a reference ($MYSQL_PWD, ${PW}, <password>) or a
