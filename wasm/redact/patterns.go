@@ -483,9 +483,18 @@ func isAccessorArg(s string) bool {
 // inPath: the word at s[i:] is a name in a path, after a "/" that follows
 // a path's start ("/etc/passwd", "../passwd", "~/.pw") or another name and
 // "/" ("config/secrets/token"): "../etc/passwd": is a file, not a label.
-// One name and "/" before it are a pair: "user/password: ada/hunter2".
+// One name and "/" before it are a pair: "user/password: ada/hunter2"; a
+// name given a value ("/w/password=hunter2") is a label wherever it is.
 func inPath(s string, i int) bool {
 	if i == 0 || s[i-1] != '/' {
+		return false
+	}
+	// A name given a value in the path ("/w/password=hunter2") is a label.
+	j := i
+	for j < len(s) && (s[j] == '_' || s[j] == '-' || s[j] >= '0' && s[j] <= '9' || (s[j]|0x20) >= 'a' && (s[j]|0x20) <= 'z') {
+		j++
+	}
+	if j < len(s) && s[j] == '=' {
 		return false
 	}
 	b := runEndBack(s, i-1, func(c byte) bool { return !isSpace(c) && !isQuote(c) && c != '(' && c != '`' })
