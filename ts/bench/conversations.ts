@@ -7,26 +7,14 @@
 // the same. A kind passes when none of its three figures (answer turn in the
 // top 5 and the top 10, answer session in the top 5) is under either BM25's.
 
-type Verdict = "PASS" | "MISS" | "info" | "not implemented" | "skipped" | "ERROR";
-
-/** A row of the report, as main.ts's row() takes it. */
-export interface ConvRow {
-	n: string;
-	what: string;
-	build?: string;
-	host?: string;
-	result: string;
-	target?: string;
-	verdict?: Verdict;
-	note?: string;
-}
+import type { RowInput } from "./row.ts";
 
 export interface ConvBench {
 	builds: Array<{ name: string; module: string }>;
 	/** Runs `host/cmd/bench SUB args`; resolves with the JSON it printed. */
 	gobench(sub: string, args: string[], timeoutMs: number, label: string): Promise<unknown>;
 	progress(msg: string): void;
-	row(r: ConvRow): void;
+	row(r: RowInput): void;
 }
 
 interface Score {

@@ -26,23 +26,10 @@ import path from "node:path";
 import { Core, compileCore, type Effect, type Envelope, type ExportName, type HttpAnswer, type HttpRequest } from "../core.ts";
 import { startHindsight, type Hindsight, type RetainItem } from "../e2e/hindsight.ts";
 import { envInt, num, str, type Args } from "./args.ts";
+import type { RowInput, Verdict } from "./row.ts";
 import { fmtBytes, fmtMs, max, median, quantile } from "./stats.ts";
 
 // ---- What main.ts lends this step ----------------------------------------------------
-
-type Verdict = "PASS" | "MISS" | "info" | "not implemented" | "skipped" | "ERROR";
-
-/** A row of the report, as main.ts's row() takes it. */
-export interface HsRow {
-	n: string;
-	what: string;
-	build?: string;
-	host?: string;
-	result: string;
-	target?: string;
-	verdict?: Verdict;
-	note?: string;
-}
 
 export interface HsBench {
 	builds: Array<{ name: string; module: string }>;
@@ -51,7 +38,7 @@ export interface HsBench {
 	/** Runs `probe.ts MODE args` in a fresh process; rejects on failure or timeout. */
 	probe(mode: string, args: object, timeoutMs: number, label: string): Promise<unknown>;
 	progress(msg: string): void;
-	row(r: HsRow): void;
+	row(r: RowInput): void;
 	judge(value: number, limit: number, inclusive?: boolean): { verdict: Verdict; note: string };
 	/** Which rows to measure (BENCH_ONLY may ask for one). */
 	rows: { recall: boolean; outbox: boolean };

@@ -33,6 +33,7 @@ import { methodLines as hindsightMethod, stepHindsight } from "./hindsight.ts";
 import { methodLine as conversationsMethod, stepConversations } from "./conversations.ts";
 import type { ObserveResult } from "./observe.ts";
 import { type McpSearch, type McpStart, mcpSearch, mcpStart } from "./mcp.ts";
+import type { Row, RowInput, Verdict } from "./row.ts";
 import { fmtBytes, fmtMB, fmtMs, fmtRatio, max, median, quantile } from "./stats.ts";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
@@ -307,23 +308,10 @@ function gotAll<T>(xs: Array<Got<T>>): Got<T[]> {
 
 // ---- The report's rows ------------------------------------------------------------
 
-type Verdict = "PASS" | "MISS" | "info" | "not implemented" | "skipped" | "ERROR";
-
-interface Row {
-	n: string; // the item number
-	what: string;
-	build: string;
-	host: string;
-	result: string;
-	target: string;
-	verdict: Verdict;
-	note: string;
-}
-
 const rows: Row[] = [];
 let errors = 0;
 
-function row(r: Partial<Row> & Pick<Row, "n" | "what" | "result">): void {
+function row(r: RowInput): void {
 	const full: Row = { build: "", host: "", target: "", verdict: "info", note: "", ...r };
 	if (full.verdict === "ERROR") errors++;
 	rows.push(full);
