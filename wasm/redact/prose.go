@@ -230,23 +230,14 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 //	the first pass is O(n^2)      => (none)
 //	PASS src/App2.test.tsx        => (none)
 func passProse(s string, m []int) (int, int, int, int, bool) {
-	v := -1
-	if j := runEnd(s, m[1], isBlank); j > m[1] && (proseWordIs(s, j, "is") || proseWordIs(s, j, "was")) {
-		k := runEnd(s, j, isLetter)
-		if e := runEnd(s, k, isBlank); e > k {
-			v = e
-		}
-	} else if j > m[1] && afterUser(s, m[0]) {
+	v := afterIsWas(s, m[1])
+	if j := runEnd(s, m[1], isBlank); v < 0 && j > m[1] && !isWasAt(s, j) && afterUser(s, m[0]) {
 		v = j
 	}
 	if v < 0 || v == len(s) {
 		return 0, 0, 0, 0, false
 	}
-	vs, ve, end, ok := quoted(s, v)
-	if !ok {
-		vs, ve = v, v+len(trimClause(s[v:proseWordEnd(s, v)]))
-		end = ve
-	}
+	vs, ve, end := valueSpan(s, v)
 	w := s[vs:ve]
 	if !chosenPassword(w) || w[0] == '-' || strings.ContainsAny(w, "([{<./:") || isReference(w) {
 		return 0, 0, 0, 0, false
@@ -420,11 +411,7 @@ func tokenProse(s string, m []int) (int, int, int, int, bool) {
 	if v < 0 || v == len(s) {
 		return 0, 0, 0, 0, false
 	}
-	vs, ve, end, ok := quoted(s, v)
-	if !ok {
-		vs, ve = v, v+len(trimClause(s[v:proseWordEnd(s, v)]))
-		end = ve
-	}
+	vs, ve, end := valueSpan(s, v)
 	if !looksLikeToken(s[vs:ve]) {
 		return 0, 0, 0, 0, false
 	}
@@ -441,20 +428,11 @@ func tokenProse(s string, m []int) (int, int, int, int, bool) {
 //	the key is in the README                    => (none)
 //	the primary key is user_id                  => (none)
 func keyProse(s string, m []int) (int, int, int, int, bool) {
-	j := runEnd(s, m[1], isBlank)
-	if j == m[1] || !proseWordIs(s, j, "is") && !proseWordIs(s, j, "was") {
+	v := afterIsWas(s, m[1])
+	if v < 0 || v == len(s) {
 		return 0, 0, 0, 0, false
 	}
-	k := runEnd(s, j, isLetter)
-	v := runEnd(s, k, isBlank)
-	if v == k || v == len(s) {
-		return 0, 0, 0, 0, false
-	}
-	vs, ve, end, ok := quoted(s, v)
-	if !ok {
-		vs, ve = v, v+len(trimClause(s[v:proseWordEnd(s, v)]))
-		end = ve
-	}
+	vs, ve, end := valueSpan(s, v)
 	w := s[vs:ve]
 	digits := 0
 	for i := 0; i < len(w); i++ {
@@ -535,6 +513,35 @@ func awsProseSecret(s string, m []int) (int, int, int, int, bool) {
 	}
 	return v, e, m[0], e, true
 }
+
+// valueSpan is the span of the value that starts at s[v:]: a quoted one
+// (end past its closing quote), else one word without a clause's trailing
+// punctuation.
+func valueSpan(s string, v int) (vs, ve, end int) {
+	if vs, ve, end, ok := quoted(s, v); ok {
+		return vs, ve, end
+	}
+	ve = v + len(trimClause(s[v:proseWordEnd(s, v)]))
+	return v, ve, ve
+}
+
+// afterIsWas: where the value starts after blanks, "is" or "was" and
+// blanks at s[i:] (a word alone that says what follows it: "pass", "key");
+// -1 when there is none.
+func afterIsWas(s string, i int) int {
+	j := runEnd(s, i, isBlank)
+	if j == i || !isWasAt(s, j) {
+		return -1
+	}
+	k := runEnd(s, j, isLetter)
+	if v := runEnd(s, k, isBlank); v > k {
+		return v
+	}
+	return -1
+}
+
+// isWasAt: the word at s[j:] is "is" or "was".
+func isWasAt(s string, j int) bool { return proseWordIs(s, j, "is") || proseWordIs(s, j, "was") }
 
 // proseWordIs: the word at s[i:] is w (lowercase), in any ASCII case.
 func proseWordIs(s string, i int, w string) bool {
