@@ -490,11 +490,7 @@ func inPath(s string, i int) bool {
 		return false
 	}
 	// A name given a value in the path ("/w/password=hunter2") is a label.
-	j := i
-	for j < len(s) && (s[j] == '_' || s[j] == '-' || s[j] >= '0' && s[j] <= '9' || (s[j]|0x20) >= 'a' && (s[j]|0x20) <= 'z') {
-		j++
-	}
-	if j < len(s) && s[j] == '=' {
+	if j := runEnd(s, i, isToken); j < len(s) && s[j] == '=' {
 		return false
 	}
 	b := runEndBack(s, i-1, func(c byte) bool { return !isSpace(c) && !isQuote(c) && c != '(' && c != '`' })
