@@ -210,6 +210,23 @@ func TestMarkerLikeTextDoesNotTrapTheModule(t *testing.T) {
 	})
 }
 
+// Many small recalled blocks in one message (pasted back again and again)
+// once made every strip of it quadratic: 900 KB held a turn for 13.7 s, as
+// the prompt's decision candidates, each model request's observations query
+// and a past session's entries are all stripped of our blocks first.
+func TestAMessageOfManySmallBlocksIsStrippedInOnePass(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		i := newInstance(t, rt, Config{FS: fsys.NewMem(nil)})
+		call(t, i, "session_start", `{"cwd":"/home/ada/app","agentDir":"/home/ada/.pi/agent","trusted":true,"hasUI":false,"mode":"print","reason":"startup","flags":{},"branch":[],"window":200000}`)
+		text := "Decision: use tabs.\n" + strings.Repeat("<pi-memory-recall>\n- a recalled fact\n</pi-memory-recall>\n", 20_000)
+		prompt, _ := json.Marshal(text)
+		env := call(t, i, "before_agent_start", `{"prompt":`+string(prompt)+`,"messageType":"user"}`)
+		require.Equal(t, 0, env.Exit)
+		env = call(t, i, "context", `{"messages":[{"role":"user","content":`+string(prompt)+`,"timestamp":1}]}`)
+		require.Equal(t, 0, env.Exit)
+	})
+}
+
 // A past session's line nested thousands of levels deep (a recorded tool
 // call's arguments) once ran the module's stack out in gjson's validator,
 // and every later search of that project failed.
