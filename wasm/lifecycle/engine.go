@@ -83,6 +83,7 @@ type Engine struct {
 	// (tools.go); forgot is the restore reference of the last thing
 	// forgotten this session, for /memory restore without an id.
 	index  search.Index
+	budget Budget // a search's (DefaultBudget; tests change it)
 	forgot string
 	// kept is the session's state last sent (state.go).
 	kept []byte
@@ -95,7 +96,7 @@ type Engine struct {
 const noMemory = "--no-memory"
 
 // New returns an engine over host h.
-func New(h hostio.Host) *Engine { return &Engine{h: h} }
+func New(h hostio.Host) *Engine { return &Engine{h: h, budget: DefaultBudget} }
 
 // Handle runs one export and returns its envelope.
 func (e *Engine) Handle(export string, input []byte) []byte {

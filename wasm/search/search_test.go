@@ -228,8 +228,10 @@ func TestASourceOfManyBlocksFindsEveryEntry(t *testing.T) {
 	}
 	p := x.order[0]
 	require.Equal(t, 3, len(p.blocks))
-	require.Equal(t, n, p.df(p.terms["common"]))
-	require.Equal(t, 1, p.df(p.terms["u"+strconv.Itoa(2*blockDocs+99)]))
+	common, _ := p.term("common")
+	last, _ := p.term("u" + strconv.Itoa(2*blockDocs+99))
+	require.Equal(t, n, p.df(common))
+	require.Equal(t, 1, p.df(last))
 }
 
 func TestParseLimit(t *testing.T) {
@@ -334,4 +336,34 @@ func TestForgottenEntriesAreFoundOnlyByAForgetByWords(t *testing.T) {
 	)})
 	best, cands := ToForget(x.ForForget("deploy make ship fridays", now))
 	require.True(t, best != nil && best.Doc.Ref == "n:4" && cands == nil, "the live one stands for both: %v %v", best, cands)
+}
+
+// A query of 60 KB (a pasted file) was read whole: thousands of distinct
+// words, each looked up in every source, made one search of 20,000
+// sessions take two minutes. A search reads its first MaxTerms distinct
+// words within MaxQuery bytes, and says when it left words out.
+func TestAQueryIsItsFirstDistinctWords(t *testing.T) {
+	var words []string
+	for i := 0; i < 10_000; i++ {
+		words = append(words, "word"+strconv.Itoa(i))
+	}
+	long := strings.Join(words, " ")
+	tests := []struct {
+		name, q, want string
+		cut           bool
+	}{
+		{"a short query", "deploy the frontend", "deploy the frontend", false},
+		{"60 KB of distinct words", long, strings.Join(words[:MaxTerms], " "), true},
+		{"a word repeated past MaxQuery", strings.Repeat("deploy ", 20_000), strings.TrimSpace(strings.Repeat("deploy ", MaxQuery/7+1)), true},
+		{"a word is not cut inside", strings.Repeat("ab", MaxQuery/2) + "c", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, cut := Query(tt.q)
+			require.Equal(t, tt.want, got)
+			require.Equal(t, tt.cut, cut)
+			require.True(t, len(Terms(got)) <= MaxTerms && len(got) <= MaxQuery, "bounded")
+		})
+	}
+	require.Equal(t, MaxTerms, len(Terms(long)), "Terms reads the first MaxTerms")
 }
