@@ -94,7 +94,7 @@ func readable[T any](e *Engine, out *store.Out) []T {
 	return xs
 }
 
-// Budget is what one search may do (decision 016). It is done in slices,
+// Budget is what one search may do (decision 018). It is done in slices,
 // each ending after SliceMs of the host's clock or SliceUnits of work
 // (bytes read or indexed, files looked at, entries scored), whichever comes
 // first; on a host with an event loop (pi) the core then asks for nothing

@@ -18,7 +18,7 @@ import (
 //
 // An update is done in steps: Build stops whenever its Work says the slice
 // is spent and goes on where it stopped at its next call, so a host with an
-// event loop gets it back between slices (decision 016). Sources read in
+// event loop gets it back between slices (decision 018). Sources read in
 // steps (Source.Open: earlier sessions, which may be many or large) are
 // read while the search's budget lasts and within MaxBytes; the others (the
 // curated memory of the stores) are always read.
