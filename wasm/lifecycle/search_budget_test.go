@@ -174,8 +174,8 @@ func TestALargeSessionIsReadInPiecesAndGivesItsFirstMegabyte(t *testing.T) {
 	require.NoError(t, r.mem.WriteAtomic(r.dir+"/2026-07-01T00-00-00-000Z_huge.jsonl", make([]byte, 65<<20)))
 	text, costs := r.search("quarterly invoice export")
 	require.Contains(t, text, "message 0: the quarterly invoice export")
-	require.Contains(t, text, "1 earlier session, skipped for their size")
-	require.Contains(t, text, "the rest of 1 long earlier session past their first megabyte")
+	require.Contains(t, text, "1 earlier session, skipped for its size: "+budgetAgent+"/sessions/"+hsimport.SessionFolder(r.project)+"/2026-07-01T00-00-00-000Z_huge.jsonl")
+	require.Contains(t, text, "the rest of 1 long earlier session past its first megabyte")
 	read := 0
 	for _, c := range costs {
 		require.True(t, c.maxRead <= 256<<10, "one read of %d bytes", c.maxRead)

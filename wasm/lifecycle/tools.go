@@ -179,7 +179,12 @@ func (j *searchJob) run(out *store.Out) {
 				j.r = e.index.Rank(j.q, j.limit, e.fs.Now(), j.gone)
 			}
 			if j.r.Run(work) {
-				j.then(out, j.r.Hits(), e.index.Unread.Said(j.cut))
+				u := e.index.Unread
+				u.Big = make([]string, len(u.Big))
+				for i, p := range e.index.Unread.Big {
+					u.Big[i] = e.home(p)
+				}
+				j.then(out, j.r.Hits(), u.Said(j.cut))
 				return
 			}
 		}
@@ -214,14 +219,19 @@ func (e *Engine) cited(hits []search.Hit, person bool) []search.Hit {
 // Ref with the home folder as ~, or the Ref itself.
 func (e *Engine) tilde(hits []search.Hit) []search.Hit {
 	for i := range hits {
-		d := &hits[i].Doc
-		if home := e.s.Home; d.Cite == "" && home != "" && home != "/" && strings.HasPrefix(d.Ref, home+"/") {
-			d.Cite = "~" + d.Ref[len(home):]
-		} else if d.Cite == "" {
-			d.Cite = d.Ref
+		if d := &hits[i].Doc; d.Cite == "" {
+			d.Cite = e.home(d.Ref)
 		}
 	}
 	return hits
+}
+
+// home is path p with the home folder as ~, as search cites it.
+func (e *Engine) home(p string) string {
+	if home := e.s.Home; home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
 }
 
 // forget removes the entry ref names: the first Forgetter that knows it,

@@ -61,8 +61,10 @@ type Index struct {
 // Unread is what an update did not read.
 type Unread struct {
 	// Skipped sources were not to be read at all (Source.Stat: an earlier
-	// session over the size a search reads).
+	// session over the size a search reads); Big names the first few
+	// (maxNamed), by their Key.
 	Skipped int
+	Big     []string
 	// Later sources were not read, or not read again since they changed,
 	// within the search's budget of time or memory; a later search goes on.
 	Later int
@@ -71,24 +73,35 @@ type Unread struct {
 	Part int
 }
 
+// maxNamed is how many skipped sources Unread names; the rest are counted.
+const maxNamed = 3
+
 // Said is what a search's answer says it did not read, "" when nothing:
 // the query's words past its first MaxTerms (cut, Query), and the earlier
-// sessions skipped, left for a later search, or read in part.
+// sessions skipped (named), left for a later search, or read in part.
 //
 //	Unread{Later: 120}.Said(true) => "Not searched: the query's words after its first 32 distinct ones; 120 earlier sessions, not read within this search's budget of time and memory (a later search goes on with them)."
+//	Unread{Skipped: 1, Big: []string{"~/s/a.jsonl"}}.Said(false) => "Not searched: 1 earlier session, skipped for its size: ~/s/a.jsonl."
 func (u Unread) Said(cut bool) string {
 	var parts []string
 	if cut {
 		parts = append(parts, "the query's words after its first "+strconv.Itoa(MaxTerms)+" distinct ones")
 	}
 	if u.Skipped > 0 {
-		parts = append(parts, text.Plural(u.Skipped, "earlier session", "earlier sessions")+", skipped for their size")
+		said := text.Plural(u.Skipped, "earlier session, skipped for its size", "earlier sessions, skipped for their size")
+		if len(u.Big) > 0 {
+			said += ": " + strings.Join(u.Big, ", ")
+			if more := u.Skipped - len(u.Big); more > 0 {
+				said += " and " + strconv.Itoa(more) + " more"
+			}
+		}
+		parts = append(parts, said)
 	}
 	if u.Later > 0 {
 		parts = append(parts, text.Plural(u.Later, "earlier session", "earlier sessions")+", not read within this search's budget of time and memory (a later search goes on with them)")
 	}
 	if u.Part > 0 {
-		parts = append(parts, "the rest of "+text.Plural(u.Part, "long earlier session", "long earlier sessions")+" past their first megabyte")
+		parts = append(parts, "the rest of "+text.Plural(u.Part, "long earlier session past its first megabyte", "long earlier sessions past their first megabyte"))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -263,7 +276,9 @@ func (x *Index) visit(s *Source, old *part, work Work, late bool) bool {
 		work.spend(statUnits)
 		switch {
 		case skip:
-			x.Unread.Skipped++
+			if x.Unread.Skipped++; len(x.Unread.Big) < maxNamed {
+				x.Unread.Big = append(x.Unread.Big, s.Key)
+			}
 			return true
 		case old != nil && old.stamp == stamp:
 			keep = true
