@@ -138,10 +138,13 @@ type searchJob struct {
 // hands the hits and what was not read (search.Unread.Said) to then.
 func (e *Engine) search(out *store.Out, q string, limit int, gone bool, then func(out *store.Out, hits []search.Hit, unread string)) {
 	q, cut := search.Query(q)
-	var srcs []search.Source
+	// The list of sources is rebuilt in the one before (20,000 earlier
+	// sessions are as many sources; Plan drops the update it replaces).
+	srcs := e.srcs[:0]
 	for _, x := range readable[store.Searcher](e, out) {
 		srcs = append(srcs, x.SearchSources()...)
 	}
+	e.srcs = srcs
 	e.index.MaxBytes = e.budget.IndexBytes
 	e.index.Plan(srcs)
 	j := &searchJob{e: e, q: q, cut: cut, limit: limit, gone: gone, start: e.fs.Now(), read: e.index.Read, then: then}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,14 +43,17 @@ type Index struct {
 	Read int
 
 	// The update in progress.
-	plan    []Source
-	at      int              // the next source of plan to visit
-	next    map[string]*part // the parts kept or built so far
-	order2  []*part          // their order
-	used    int              // bytes of the parts of sources read in steps, kept so far
-	loading *builder         // a source of plan[at] being indexed (Load)
-	cur     reading          // the source read in steps being read
-	rb      builder          // its part
+	plan   []Source
+	at     int              // the next source of plan to visit
+	next   map[string]*part // the parts kept or built so far
+	order2 []*part          // their order
+	// The map and the order an update before left, for the next (Plan).
+	spare      map[string]*part
+	spareOrder []*part
+	used       int      // bytes of the parts of sources read in steps, kept so far
+	loading    *builder // a source of plan[at] being indexed (Load)
+	cur        reading  // the source read in steps being read
+	rb         builder  // its part
 
 	// Reused by every search (TinyGo frees large blocks reluctantly).
 	acc []float32
@@ -123,58 +127,103 @@ const (
 	keepUnits = 16
 )
 
-// part is one source's entries and their inverted index. Its postings are
-// kept in blocks of up to blockDocs entries, each block's in one array (a
-// term's are post[off[t]:off[t+1]]): a large source is a few large blocks
-// rather than a slice per word, and building one needs a buffer of one
-// block's words only.
+// part is one source's entries and their inverted index, in three
+// allocations whatever the number of entries: the part, blob with the
+// strings (the stamp, every entry's, then the terms) and nums with the
+// numbers (every entry's, the terms' starts and ids, the postings, where
+// each block of postings is). TinyGo's collector marks every object and every pointer on
+// each collection (decision 003): a part of a few objects without pointers
+// keeps a collection short with 20,000 earlier sessions in the index, where
+// a Doc of six strings per entry and a slice per term made it hundreds of
+// milliseconds long (decision 018).
+//
+// Its postings are kept in blocks of up to blockDocs entries, each block's
+// in one run of nums (a term's are post[off[t]:off[t+1]]): a large source
+// is a few large blocks rather than a slice per word, and building one
+// needs a buffer of one block's words only.
 type part struct {
-	stamp  string
-	docs   []Doc
-	lens   []uint16 // indexed words per entry
-	keys   string   // its terms (canonical words), sorted, one after another
-	at     []int32  // where each term starts in keys; one more at the end
-	ids    []int32  // each term's id
-	blocks []block
+	key    string   // the source's Key (the Source's own string, not a copy)
+	blob   string   // the stamp, every entry's strings, then the terms, one after another
+	nums   []uint32 // every entry's docWords numbers, the terms' starts and ids, the blocks' postings, then where each block is
+	blocks int32    // blocks of postings; where each is: three numbers at the end of nums (block)
+	stamp  int32    // the stamp is blob[:stamp] (a source Load gives)
+	stat   uint64   // the stamp of a source read in steps (Source.Stat)
+	docs   int32    // entries
+	terms  int32    // distinct terms
+	keys   int32    // where the terms start in blob
+	at     int32    // where the terms' starts in blob (terms+1) are in nums, then their ids (terms)
 	words  int
 	bytes  int  // what it holds in memory, estimated
 	lazy   bool // read in steps (Source.Open)
 	cut    bool // read only in part
 }
 
-// block is the postings of a run of a part's entries.
-type block struct {
-	off  []int32  // per term known when the block was built, where its postings start; one more at the end
-	post []uint32 // entry (in the part)<<8 | occurrences (at most 255)
-}
+// An entry's numbers in nums, docWords of them: its kind and flags, its
+// indexed words, its time (two words), its status weight (float32 bits),
+// and where each of its strings ends in blob (Ref, Cite, Mark, Title, Text,
+// Extra); the first starts where the entry before ended.
+const (
+	dFlags = iota
+	dLen
+	dTimeLo
+	dTimeHi
+	dWeight
+	dEnds
+	docWords = dEnds + nStrings
+	nStrings = 6
+)
+
+// The flags of an entry, beside its kind (the low byte).
+const (
+	flagGone   = 1 << 8
+	flagRefKey = 1 << 9 // its Ref is the part's key and then the string kept
+)
+
+// block is where the postings of a run of a part's entries are in nums:
+// terms+1 offsets from off (one per term known when the block was built,
+// one more at the end), each relative to post.
+type block struct{ off, post, terms int32 }
 
 // blockDocs is how many entries a block holds: few blocks for a large
 // source, a small buffer to build each.
 const blockDocs = 8192
 
-// postings are the entries of block bl holding term id.
-func (bl *block) postings(id int32) []uint32 {
-	if int(id)+1 >= len(bl.off) {
+// block is where block i of p's postings is.
+func (p *part) block(i int32) block {
+	at := int32(len(p.nums)) - 3*(p.blocks-i)
+	return block{off: int32(p.nums[at]), post: int32(p.nums[at+1]), terms: int32(p.nums[at+2])}
+}
+
+// stampOf is the stamp the part was built at.
+func (p *part) stampOf() string { return p.blob[:p.stamp] }
+
+// postings are the entries of block bl holding term id: entry (in the
+// part)<<8 | occurrences (at most 255).
+func (p *part) postings(bl *block, id int32) []uint32 {
+	if id >= bl.terms {
 		return nil
 	}
-	return bl.post[bl.off[id]:bl.off[id+1]]
+	o := bl.off + id
+	return p.nums[bl.post+int32(p.nums[o]) : bl.post+int32(p.nums[o+1])]
 }
 
 // term is the id of canonical word w in p. The terms are one sorted string
 // rather than a map: thousands of small parts (sessions) each with a map
 // held most of the index.
 func (p *part) term(w string) (int32, bool) {
-	lo, hi := 0, len(p.ids)
+	at := p.nums[p.at : p.at+p.terms+1]
+	keys := p.blob[p.keys:]
+	lo, hi := 0, int(p.terms)
 	for lo < hi {
 		m := (lo + hi) / 2
-		if p.keys[p.at[m]:p.at[m+1]] < w {
+		if keys[at[m]:at[m+1]] < w {
 			lo = m + 1
 		} else {
 			hi = m
 		}
 	}
-	if lo < len(p.ids) && p.keys[p.at[lo]:p.at[lo+1]] == w {
-		return p.ids[lo], true
+	if lo < int(p.terms) && keys[at[lo]:at[lo+1]] == w {
+		return int32(p.nums[p.at+p.terms+1+int32(lo)]), true
 	}
 	return 0, false
 }
@@ -183,9 +232,96 @@ func (p *part) term(w string) (int32, bool) {
 func (p *part) df(id int32) int {
 	n := 0
 	for i := range p.blocks {
-		n += len(p.blocks[i].postings(id))
+		bl := p.block(i)
+		n += len(p.postings(&bl, id))
 	}
 	return n
+}
+
+// meta is entry d's numbers.
+func (p *part) meta(d int32) []uint32 { return p.nums[d*docWords : (d+1)*docWords] }
+
+// kind, gone, time, weight and length of entry d, read without making its Doc.
+func (p *part) kind(d int32) Kind     { return Kind(p.nums[d*docWords+dFlags] & 0xFF) }
+func (p *part) gone(d int32) bool     { return p.nums[d*docWords+dFlags]&flagGone != 0 }
+func (p *part) length(d int32) uint32 { return p.nums[d*docWords+dLen] }
+func (p *part) time(d int32) int64 {
+	m := p.meta(d)
+	return int64(uint64(m[dTimeHi])<<32 | uint64(m[dTimeLo]))
+}
+func (p *part) weight(d int32) float64 {
+	return float64(math.Float32frombits(p.nums[d*docWords+dWeight]))
+}
+
+// str is entry d's string k (0 Ref, 1 Cite, 2 Mark, 3 Title, 4 Text, 5
+// Extra) as kept in blob: a view, not a copy (the Ref without the part's
+// key when the entry's flags say so).
+func (p *part) str(d int32, k int) string {
+	from := p.stamp
+	if k > 0 {
+		from = int32(p.nums[d*docWords+dEnds+int32(k)-1])
+	} else if d > 0 {
+		from = int32(p.nums[(d-1)*docWords+dEnds+nStrings-1])
+	}
+	return p.blob[from:p.nums[d*docWords+dEnds+int32(k)]]
+}
+
+// text is what entry d shows: its Text, else its Title (a view).
+func (p *part) text(d int32) string {
+	if t := p.str(d, 4); t != "" {
+		return t
+	}
+	return p.str(d, 3)
+}
+
+// refLess orders entries a of p and b of q by their Ref, without making it.
+func refLess(p *part, a int32, q *part, b int32) bool {
+	ra, rb := p.str(a, 0), q.str(b, 0)
+	ka, kb := "", ""
+	if p.nums[a*docWords+dFlags]&flagRefKey != 0 {
+		ka = p.key
+	}
+	if q.nums[b*docWords+dFlags]&flagRefKey != 0 {
+		kb = q.key
+	}
+	if ka != kb {
+		// Compare ka+ra with kb+rb byte by byte.
+		n := min(len(ka)+len(ra), len(kb)+len(rb))
+		at := func(k, r string, i int) byte {
+			if i < len(k) {
+				return k[i]
+			}
+			return r[i-len(k)]
+		}
+		for i := 0; i < n; i++ {
+			if x, y := at(ka, ra, i), at(kb, rb, i); x != y {
+				return x < y
+			}
+		}
+		return len(ka)+len(ra) < len(kb)+len(rb)
+	}
+	return ra < rb
+}
+
+// doc is entry d as a Doc of its own strings (copies: a hit outlives no
+// blob, and holds no pointer into the middle of one).
+func (p *part) doc(d int32) Doc {
+	m := p.meta(d)
+	doc := Doc{
+		Kind:  Kind(m[dFlags] & 0xFF),
+		Ref:   strings.Clone(p.str(d, 0)),
+		Cite:  strings.Clone(p.str(d, 1)),
+		Mark:  strings.Clone(p.str(d, 2)),
+		Title: strings.Clone(p.str(d, 3)),
+		Text:  strings.Clone(p.str(d, 4)),
+		Extra: strings.Clone(p.str(d, 5)),
+		Time:  p.time(d),
+		Gone:  m[dFlags]&flagGone != 0,
+	}
+	if m[dFlags]&flagRefKey != 0 {
+		doc.Ref = p.key + doc.Ref
+	}
+	return doc
 }
 
 // Update brings the index up to the sources as they are now, in one go:
@@ -195,7 +331,7 @@ func (x *Index) Update(srcs []Source) int {
 	x.Plan(srcs)
 	built := 0
 	for _, s := range srcs {
-		if p := x.parts[s.Key]; p == nil || s.Stat == nil && p.stamp != s.Stamp {
+		if p := x.parts[s.Key]; p == nil || s.Stat == nil && p.stampOf() != s.Stamp {
 			built++
 		}
 	}
@@ -211,8 +347,19 @@ func (x *Index) Plan(srcs []Source) {
 		x.parts = map[string]*part{}
 	}
 	x.plan, x.at = srcs, 0
-	x.next = make(map[string]*part, len(srcs))
-	x.order2 = make([]*part, 0, len(srcs))
+	// The maps and the order of the update before are reused: a search of
+	// 20,000 sources that reads nothing new allocates nothing for them.
+	if x.next == nil {
+		x.next, x.order2, x.spare, x.spareOrder = x.spare, x.spareOrder, nil, nil
+	}
+	if x.next == nil {
+		x.next = make(map[string]*part, len(srcs))
+	}
+	clear(x.next)
+	clear(x.order2[:cap(x.order2)])
+	if x.order2 = x.order2[:0]; cap(x.order2) < len(srcs) {
+		x.order2 = make([]*part, 0, len(srcs))
+	}
 	x.used, x.loading, x.Unread = 0, nil, Unread{}
 }
 
@@ -245,11 +392,11 @@ func (x *Index) Build(work Work, late bool) bool {
 		done := true
 		if s.Open != nil {
 			done = x.visit(s, old, work, late)
-		} else if old != nil && old.stamp == s.Stamp {
+		} else if old != nil && old.stampOf() == s.Stamp {
 			x.keep(s.Key, old)
 		} else {
 			x.loading = &x.b
-			x.b.start(s.Stamp, s.Load())
+			x.b.start(s.Key, s.Stamp, s.Load())
 			done = false
 		}
 		if done {
@@ -280,7 +427,7 @@ func (x *Index) visit(s *Source, old *part, work Work, late bool) bool {
 				x.Unread.Big = append(x.Unread.Big, s.Key)
 			}
 			return true
-		case old != nil && old.stamp == stamp:
+		case old != nil && old.stat == stamp:
 			keep = true
 		case mine && r.stamp == stamp:
 			r.checked = true
@@ -289,8 +436,8 @@ func (x *Index) visit(s *Source, old *part, work Work, late bool) bool {
 			return true
 		default:
 			*r = reading{key: s.Key, stamp: stamp, step: s.Open(s.Key), checked: true}
-			x.rb.start(stamp, nil)
-			x.rb.p.lazy = true
+			x.rb.start(s.Key, "", nil)
+			x.rb.p.lazy, x.rb.p.stat = true, stamp
 		}
 	}
 	if keep {
@@ -315,7 +462,7 @@ func (x *Index) visit(s *Source, old *part, work Work, late bool) bool {
 		if r.done {
 			break
 		}
-		n, done, cut := r.step(readStep, func(d Doc) { bd.p.docs = append(bd.p.docs, d) })
+		n, done, cut := r.step(readStep, func(d Doc) { bd.docs = append(bd.docs, d) })
 		r.done, bd.p.cut = done, cut
 		x.Read += n
 		if !work.spend(n) {
@@ -335,10 +482,11 @@ const readStep = 256 << 10
 // from one slice, and one update, to the next while it is listed with the
 // same stamp.
 type reading struct {
-	key, stamp string
-	step       Step
-	done       bool
-	checked    bool // its stamp was looked at in this update
+	key     string
+	stamp   uint64
+	step    Step
+	done    bool
+	checked bool // its stamp was looked at in this update
 }
 
 // keep puts p in the update's new order.
@@ -356,11 +504,15 @@ func (x *Index) keep(key string, p *part) {
 // finish makes the update's parts the index's: the sources not listed are
 // dropped, and so is the reading of a source not looked at.
 func (x *Index) finish() {
+	old, oldOrder := x.parts, x.order
 	x.parts, x.order = x.next, x.order2
+	clear(old) // what it held that is not kept goes now
+	clear(oldOrder)
+	x.spare, x.spareOrder = old, oldOrder[:0]
 	x.next, x.order2, x.plan = nil, nil, nil
 	x.docs, x.words = 0, 0
 	for _, p := range x.order {
-		x.docs += len(p.docs)
+		x.docs += int(p.docs)
 		x.words += p.words
 	}
 	if !x.cur.checked {
@@ -378,11 +530,13 @@ func (x *Index) Held() int { return x.used }
 func (x *Index) Len() int { return x.docs }
 
 // builder indexes one source's entries as they come, keeping its buffers
-// from one source to the next.
+// from one source to the next: a part is laid out in them, then copied
+// once into allocations of its own size.
 type builder struct {
 	p     *part
-	next  int // the next entry of p.docs to index
-	lo    int // the first entry of the block being built
+	docs  []Doc // the entries given (more may be appended before index)
+	next  int   // the next entry of docs to index
+	lo    int   // the first entry of the block being built
 	sp    splitter
 	canon map[string]string // a word as written → its canonical form, "" for a stop word
 	local map[string]int32  // a canonical word → its term in the part being built
@@ -393,18 +547,26 @@ type builder struct {
 	pairs []uint32          // the block's entries' terms: term<<8 | occurrences
 	ends  []int32           // where each entry's pairs end in pairs
 	text  int               // bytes of the entries' text
+	// The part being laid out: its strings, its entries' numbers, its
+	// blocks' offsets and postings (block.off and post relative to posts).
+	blob   []byte
+	meta   []uint32
+	posts  []uint32
+	blocks []block
 }
 
-// start begins a part of the given entries (more may be appended to
-// p.docs before index).
-func (bd *builder) start(stamp string, docs []Doc) {
-	bd.p = &part{stamp: stamp, docs: docs, lens: make([]uint16, 0, len(docs))}
-	bd.next, bd.lo, bd.text = 0, 0, 0
+// start begins the part of source key, at stamp, of the given entries
+// (more may be appended to bd.docs before index).
+func (bd *builder) start(key, stamp string, docs []Doc) {
+	bd.p = &part{key: key}
+	bd.docs, bd.next, bd.lo, bd.text = docs, 0, 0, 0
 	if bd.local == nil {
 		bd.local, bd.canon = map[string]int32{}, map[string]string{}
 	}
 	clear(bd.local)
 	bd.tfs, bd.df, bd.pairs, bd.ends = bd.tfs[:0], bd.df[:0], bd.pairs[:0], bd.ends[:0]
+	bd.blob, bd.meta, bd.posts, bd.blocks = append(bd.blob[:0], stamp...), bd.meta[:0], bd.posts[:0], bd.blocks[:0]
+	bd.p.stamp = int32(len(stamp))
 }
 
 // index indexes the entries of the part not indexed yet, a block's
@@ -412,9 +574,8 @@ func (bd *builder) start(stamp string, docs []Doc) {
 // first.
 func (bd *builder) index(work Work) bool {
 	p := bd.p
-	for bd.next < len(p.docs) {
-		i := bd.next
-		d := &p.docs[i]
+	for bd.next < len(bd.docs) {
+		d := &bd.docs[bd.next]
 		hide(d)
 		n := 0
 		add := func(w string, _, _ int) {
@@ -433,8 +594,7 @@ func (bd *builder) index(work Work) bool {
 		bd.sp.raw(d.Title, add)
 		bd.sp.raw(d.Text, add)
 		bd.sp.raw(d.Extra, add)
-		p.lens = append(p.lens, uint16(min(n, 0xFFFF)))
-		p.words += int(p.lens[i])
+		p.words += min(n, 0xFFFF)
 		for _, id := range bd.ids {
 			bd.pairs = append(bd.pairs, uint32(id)<<8|uint32(bd.tfs[id]))
 			bd.df[id]++
@@ -444,9 +604,11 @@ func (bd *builder) index(work Work) bool {
 		bd.ends = append(bd.ends, int32(len(bd.pairs)))
 		size := len(d.Ref) + len(d.Cite) + len(d.Mark) + len(d.Title) + len(d.Text) + len(d.Extra)
 		bd.text += size
+		bd.keep(d, n)
+		bd.docs[bd.next] = Doc{} // its strings are the blob's now
 		bd.next++
 		if bd.next-bd.lo == blockDocs {
-			p.blocks = append(p.blocks, bd.block(bd.lo))
+			bd.block(bd.lo)
 			bd.lo = bd.next
 		}
 		if !work.spend(size + 64) {
@@ -456,36 +618,61 @@ func (bd *builder) index(work Work) bool {
 	return true
 }
 
-// finish lays out the last block and returns the part built.
+// keep lays out entry d, of n indexed words, in the part's blob and meta.
+func (bd *builder) keep(d *Doc, n int) {
+	flags := uint32(d.Kind) & 0xFF
+	if d.Gone {
+		flags |= flagGone
+	}
+	ref := d.Ref
+	if key := bd.p.key; key != "" && len(ref) > len(key) && ref[:len(key)] == key {
+		ref, flags = ref[len(key):], flags|flagRefKey
+	}
+	t := uint64(d.Time)
+	bd.meta = append(bd.meta, flags, uint32(min(n, 0xFFFF)), uint32(t), uint32(t>>32), math.Float32bits(float32(markWeight(d.Mark))))
+	for _, str := range [nStrings]string{ref, d.Cite, d.Mark, d.Title, d.Text, d.Extra} {
+		bd.blob = append(bd.blob, str...)
+		bd.meta = append(bd.meta, uint32(len(bd.blob)))
+	}
+}
+
+// finish lays out the last block and the terms, and returns the part
+// built, in allocations of its own size.
 func (bd *builder) finish() *part {
 	p := bd.p
-	if bd.next > bd.lo || len(p.blocks) == 0 {
-		p.blocks = append(p.blocks, bd.block(bd.lo))
+	if bd.next > bd.lo || len(bd.blocks) == 0 {
+		bd.block(bd.lo)
 	}
-	// What the part holds: its entries (their strings and the Doc itself),
-	// their lengths, the postings and the terms.
-	posts := 0
-	for _, bl := range p.blocks {
-		posts += len(bl.post) + len(bl.off)
-	}
-	// The terms, sorted, in one string.
+	p.docs = int32(bd.next)
+	// The terms, sorted, one after another after the entries' strings.
 	bd.words = bd.words[:0]
-	size := 0
 	for w := range bd.local {
 		bd.words = append(bd.words, w)
-		size += len(w)
 	}
 	sort.Strings(bd.words)
-	keys := make([]byte, 0, size)
-	p.at, p.ids = make([]int32, len(bd.words)+1), make([]int32, len(bd.words))
-	for i, w := range bd.words {
-		p.at[i], p.ids[i] = int32(len(keys)), bd.local[w]
-		keys = append(keys, w...)
+	p.keys, p.terms = int32(len(bd.blob)), int32(len(bd.words))
+	p.at = int32(len(bd.meta))
+	for _, w := range bd.words {
+		bd.meta = append(bd.meta, uint32(len(bd.blob))-uint32(p.keys))
+		bd.blob = append(bd.blob, w...)
 	}
-	p.at[len(bd.words)] = int32(len(keys))
-	p.keys = unsafe.String(unsafe.SliceData(keys), len(keys))
-	p.bytes = bd.text + 80*len(p.docs) + 4*posts + 8*len(p.ids) + len(keys) + 256
-	bd.p = nil
+	bd.meta = append(bd.meta, uint32(len(bd.blob))-uint32(p.keys))
+	for _, w := range bd.words {
+		bd.meta = append(bd.meta, uint32(bd.local[w]))
+	}
+	base := uint32(len(bd.meta))
+	for _, bl := range bd.blocks {
+		bd.posts = append(bd.posts, uint32(bl.off)+base, uint32(bl.post)+base, uint32(bl.terms))
+	}
+	p.blocks = int32(len(bd.blocks))
+	blob := make([]byte, len(bd.blob))
+	copy(blob, bd.blob)
+	p.blob = unsafe.String(unsafe.SliceData(blob), len(blob))
+	p.nums = make([]uint32, len(bd.meta)+len(bd.posts))
+	copy(p.nums[copy(p.nums, bd.meta):], bd.posts)
+	// What the part holds: its strings, its numbers, and the part itself.
+	p.bytes = len(p.blob) + 4*len(p.nums) + 128
+	bd.p, bd.docs = nil, nil
 	clear(bd.local)
 	return p
 }
@@ -503,26 +690,35 @@ func hide(d *Doc) {
 
 // block lays out the postings of the entries from lo whose pairs the
 // builder holds, and clears the counts for the next block.
-func (bd *builder) block(lo int) block {
-	terms := len(bd.df)
-	bl := block{off: make([]int32, terms+1), post: make([]uint32, len(bd.pairs))}
+func (bd *builder) block(lo int) {
+	terms := int32(len(bd.df))
+	bl := block{off: int32(len(bd.posts)), post: int32(len(bd.posts)) + terms + 1, terms: terms}
+	n := len(bd.posts) + int(terms) + 1 + len(bd.pairs)
+	if cap(bd.posts) < n {
+		bd.posts = append(make([]uint32, 0, 2*n), bd.posts...)
+	}
+	bd.posts = bd.posts[:n]
+	clear(bd.posts[bl.off:])
+	off, post := bd.posts[bl.off:bl.post], bd.posts[bl.post:]
 	for t, n := range bd.df {
-		bl.off[t+1] = bl.off[t] + n
+		off[t+1] = off[t] + uint32(n)
 	}
 	next := bd.df // reused: where the next posting of each term goes
-	copy(next, bl.off[:terms])
+	for t := range next {
+		next[t] = int32(off[t])
+	}
 	start := int32(0)
 	for k, end := range bd.ends {
 		for _, v := range bd.pairs[start:end] {
 			t := v >> 8
-			bl.post[next[t]] = uint32(lo+k)<<8 | v&0xFF
+			post[next[t]] = uint32(lo+k)<<8 | v&0xFF
 			next[t]++
 		}
 		start = end
 	}
 	clear(bd.df)
 	bd.pairs, bd.ends = bd.pairs[:0], bd.ends[:0]
-	return bl
+	bd.blocks = append(bd.blocks, bl)
 }
 
 // term is the term a word as written stands for in the part being built,

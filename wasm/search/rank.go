@@ -176,11 +176,11 @@ func (r *Ranking) Run(work Work) bool {
 // candidates; it returns how many it looked at.
 func (r *Ranking) score(pi int) int {
 	x, p := r.x, r.x.order[pi]
-	if cap(x.acc) < len(p.docs) {
-		x.acc = make([]float32, len(p.docs))
-		x.cnt = make([]uint8, len(p.docs))
+	if cap(x.acc) < int(p.docs) {
+		x.acc = make([]float32, p.docs)
+		x.cnt = make([]uint8, p.docs)
 	}
-	acc, cnt := x.acc[:len(p.docs)], x.cnt[:len(p.docs)]
+	acc, cnt := x.acc[:p.docs], x.cnt[:p.docs]
 	touched := x.hit[:0]
 	for t, w := range r.terms {
 		id, ok := p.term(w)
@@ -188,9 +188,10 @@ func (r *Ranking) score(pi int) int {
 			continue
 		}
 		for bi := range p.blocks {
-			for _, v := range p.blocks[bi].postings(id) {
+			bl := p.block(bi)
+			for _, v := range p.postings(&bl, id) {
 				d, tf := v>>8, float64(v&0xFF)
-				norm := k1 * (1 - b + b*float64(p.lens[d])/r.avg)
+				norm := k1 * (1 - b + b*float64(p.length(int32(d)))/r.avg)
 				if cnt[d] == 0 {
 					touched = append(touched, int32(d))
 				}
@@ -202,12 +203,11 @@ func (r *Ranking) score(pi int) int {
 		}
 	}
 	for _, d := range touched {
-		doc := &p.docs[d]
-		if doc.Gone && !r.gone {
+		if p.gone(d) && !r.gone {
 			acc[d], cnt[d] = 0, 0
 			continue
 		}
-		s := float64(acc[d]) * coordination(int(cnt[d]), len(r.terms)) * kindWeight[doc.Kind] * markWeight(doc.Mark) * recency(doc.Time, r.now)
+		s := float64(acc[d]) * coordination(int(cnt[d]), len(r.terms)) * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.now)
 		r.top.add(candidate{part: int32(pi), doc: d, score: s})
 		acc[d], cnt[d] = 0, 0
 	}
@@ -226,12 +226,7 @@ func (r *Ranking) Hits() []Hit {
 	qf := similarity.Prepare(r.q)
 	for i := range top.list {
 		c := &top.list[i]
-		doc := &x.order[c.part].docs[c.doc]
-		text := doc.Text
-		if text == "" {
-			text = doc.Title
-		}
-		df := similarity.Prepare(textpkg.Bytes(text, rerankBytes))
+		df := similarity.Prepare(textpkg.Bytes(x.order[c.part].text(c.doc), rerankBytes))
 		c.score *= 1 + 0.5*similarity.Compare(&qf, &df).Score
 	}
 	sort.Sort(byScore{top.list, x})
@@ -240,7 +235,7 @@ func (r *Ranking) Hits() []Hit {
 	}
 	hits := make([]Hit, len(top.list))
 	for i, c := range top.list {
-		doc := x.order[c.part].docs[c.doc]
+		doc := x.order[c.part].doc(c.doc)
 		hits[i] = Hit{Doc: doc, Score: c.score, Snippet: Snippet(&doc, r.terms, snippetBytes)}
 	}
 	return hits
@@ -296,11 +291,11 @@ func (s byScore) Less(i, j int) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	da, db := &s.x.order[a.part].docs[a.doc], &s.x.order[b.part].docs[b.doc]
-	if da.Kind != db.Kind {
-		return da.Kind < db.Kind
+	pa, pb := s.x.order[a.part], s.x.order[b.part]
+	if ka, kb := pa.kind(a.doc), pb.kind(b.doc); ka != kb {
+		return ka < kb
 	}
-	return da.Ref < db.Ref
+	return refLess(pa, a.doc, pb, b.doc)
 }
 
 // ClearLead is how far the best entry a forget by words may remove must be

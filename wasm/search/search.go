@@ -84,10 +84,12 @@ type Source struct {
 	Load func() []Doc
 	// Stat and Open, in place of Stamp and Load, are a source among many
 	// that may be large (an earlier session): the index looks at it only
-	// when it comes to it, within the search's budget (Stat: its stamp, or
-	// skip when it is not to be read at all), and reads it in steps (Open).
-	// Both are given the Key, so thousands of sources share two functions.
-	Stat func(key string) (stamp string, skip bool)
+	// when it comes to it, within the search's budget (Stat: its stamp, a
+	// number that changes whenever the source may have, or skip when it is
+	// not to be read at all), and reads it in steps (Open). Both are given
+	// the Key, so thousands of sources share two functions, and a stamp is
+	// no string: a search of 20,000 sources allocates none.
+	Stat func(key string) (stamp uint64, skip bool)
 	Open func(key string) Step
 }
 

@@ -227,7 +227,7 @@ func TestASourceOfManyBlocksFindsEveryEntry(t *testing.T) {
 		require.Equal(t, "r"+strconv.Itoa(i), refs(x.Search("u"+strconv.Itoa(i), 5, now)))
 	}
 	p := x.order[0]
-	require.Equal(t, 3, len(p.blocks))
+	require.Equal(t, int32(3), p.blocks)
 	common, _ := p.term("common")
 	last, _ := p.term("u" + strconv.Itoa(2*blockDocs+99))
 	require.Equal(t, n, p.df(common))
@@ -380,7 +380,7 @@ func TestASearchInSlicesFindsWhatOneInOneGoFinds(t *testing.T) {
 		for i := range 40 {
 			key := "s" + strconv.Itoa(i)
 			srcs = append(srcs, Source{Key: key,
-				Stat: func(string) (string, bool) { return "1", i == 7 },
+				Stat: func(string) (uint64, bool) { return 1, i == 7 },
 				Open: func(string) Step {
 					left := 30
 					return func(n int, add func(Doc)) (int, bool, bool) {
