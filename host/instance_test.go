@@ -252,7 +252,7 @@ func TestALargeSessionIsSearchedWithoutHoldingIt(t *testing.T) {
 		env := call(t, i, "command", `{"name":"memory","argv":["search","invoice","ledger"]}`)
 		require.Equal(t, 0, env.Exit, "%+v", env)
 		require.Contains(t, env.Effects[0].Text, "nightly invoice export")
-		require.Contains(t, env.Effects[0].Text, "past their first megabyte")
+		require.Contains(t, env.Effects[0].Text, "past its first megabyte")
 		linear := int64(i.mem.Size())
 		require.True(t, linear < int64(size)/2, "linear memory after searching a %d MiB session is %d MiB", size>>20, linear>>20)
 	})
