@@ -418,11 +418,9 @@ async function memsearch(a: Args): Promise<object> {
 		const memStartBytes = memoryBytes(core);
 		const heapStart = await memstats(core);
 		const search = async (q: unknown) => {
-			const got = await timed(core, "tool", { name: "memory_search", params: { query: String(q) } });
-			const r = got.env.effects.find((e) => e.t === "tool_result");
-			const text = r !== undefined && "text" in r ? String(r.text) : "";
-			if (!text.includes("matches for")) throw new Error(`memory_search found nothing: ${text.slice(0, 300)}`);
-			return { ms: got.ms, hits: text.split("\n").length - 1 };
+			const got = await searchInSlices(core, String(q));
+			if (!got.text.includes("matches for")) throw new Error(`memory_search found nothing: ${got.text.slice(0, 300)}`);
+			return { ms: got.ms, hits: got.text.split("\n").length - 1 };
 		};
 		const first = await search(queries[0]);
 		const memFirstBytes = memoryBytes(core);
@@ -452,6 +450,36 @@ async function memsearch(a: Args): Promise<object> {
 		};
 	} finally {
 		await core.close();
+	}
+}
+
+/**
+ * One memory_search driven as the adapter drives a tool call (decision 018): every http ask of
+ * no request the core returns (its next slice) is answered after a macrotask (setImmediate, as
+ * ts/index.ts does) and resumed, until the tool result. ms is the whole search; longestMs the
+ * longest core call; calls how many core calls it took.
+ */
+async function searchInSlices(core: Core, query: string): Promise<{ text: string; ms: number; longestMs: number; calls: number }> {
+	const t0 = performance.now();
+	let longestMs = 0;
+	let calls = 0;
+	const step = async (exportName: ExportName, input: unknown): Promise<Envelope> => {
+		const t = performance.now();
+		const env = await core.call(exportName, input);
+		const d = performance.now() - t;
+		if (process.env.PIMEM_PROBE_CALLS) process.stderr.write(`${calls}:${d.toFixed(0)} `); // each call's ms, to find the long ones
+		longestMs = Math.max(longestMs, d);
+		calls++;
+		return env;
+	};
+	let env = await step("tool", { name: "memory_search", params: { query } });
+	for (;;) {
+		const r = env.effects.find((e) => e.t === "tool_result");
+		if (r !== undefined && r.t === "tool_result") return { text: r.text, ms: performance.now() - t0, longestMs, calls };
+		const ask = env.effects.find((e) => e.t === "http" && e.background !== true);
+		if (ask === undefined || ask.t !== "http" || ask.requests.length > 0) throw new Error(`memory_search: no tool result and no empty ask: ${JSON.stringify(env.effects).slice(0, 300)}`);
+		await new Promise((r) => setImmediate(r));
+		env = await step("resume", { id: ask.id, value: [] });
 	}
 }
 
@@ -488,32 +516,7 @@ async function bigsearch(a: Args): Promise<object> {
 				held = Math.max(held, now - last);
 				last = now;
 			}, 1);
-			const t0 = performance.now();
-			let longest = 0;
-			let n = 0;
-			const step = async (exportName: ExportName, input: unknown): Promise<Envelope> => {
-				const t = performance.now();
-				const env = await core.call(exportName, input);
-				const d = performance.now() - t;
-				if (process.env.PIMEM_PROBE_CALLS) process.stderr.write(`${n}:${d.toFixed(0)} `); // each call's ms, to find the long ones
-				longest = Math.max(longest, d);
-				n++;
-				return env;
-			};
-			let env = await step("tool", { name: "memory_search", params: { query: q } });
-			let text = "";
-			for (;;) {
-				const r = env.effects.find((e) => e.t === "tool_result");
-				if (r !== undefined && r.t === "tool_result") {
-					text = r.text;
-					break;
-				}
-				const ask = env.effects.find((e) => e.t === "http" && e.background !== true);
-				if (ask === undefined || ask.t !== "http" || ask.requests.length > 0) throw new Error(`memory_search: no tool result and no empty ask: ${JSON.stringify(env.effects).slice(0, 300)}`);
-				await new Promise((r) => setImmediate(r));
-				env = await step("resume", { id: ask.id, value: [] });
-			}
-			const ms = performance.now() - t0;
+			const { text, ms, longestMs: longest, calls: n } = await searchInSlices(core, q);
 			held = Math.max(held, performance.now() - last);
 			clearInterval(tick);
 			if (!text.includes("matches for")) throw new Error(`memory_search found nothing: ${text.slice(0, 300)}`);

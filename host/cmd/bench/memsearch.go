@@ -9,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -61,7 +62,7 @@ func memsearch(module, logFile, tmp string, calls int) (any, error) {
 		return b
 	}
 	out := memsearchOut{StartMs: ms(startD), IndexLines: lines, Sessions: sessions, Messages: messages}
-	env, d, err := call(inst, "tool", input(queries[0]))
+	env, d, err := searchCall(inst, input(queries[0]))
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func memsearch(module, logFile, tmp string, calls int) (any, error) {
 		return nil, fmt.Errorf("the first search found nothing: %s", text)
 	}
 	for i := 0; i < calls; i++ {
-		env, d, err := call(inst, "tool", input(queries[i%len(queries)]))
+		env, d, err := searchCall(inst, input(queries[i%len(queries)]))
 		if err != nil {
 			return nil, err
 		}
@@ -81,6 +82,29 @@ func memsearch(module, logFile, tmp string, calls int) (any, error) {
 	}
 	out.MemBytes, out.HeapBytes = memoryBytes(inst), heapInUse(inst)
 	return out, nil
+}
+
+// searchCall is one memory_search as a host drives it (decision 018): the
+// tool call, then a resume for each slice the core asks for (an http ask of
+// no request, answered at once), until the tool result; the time of all of
+// them.
+func searchCall(inst *host.Instance, input []byte) (host.Envelope, time.Duration, error) {
+	env, d, err := call(inst, "tool", input)
+	for err == nil && toolText(env.Effects) == "" {
+		next := ""
+		for _, e := range env.Effects {
+			if e.T == "http" && e.Holds() && len(e.Requests) == 0 {
+				next = e.ID
+			}
+		}
+		if next == "" {
+			break
+		}
+		var more time.Duration
+		env, more, err = call(inst, "resume", []byte(`{"id":`+strconv.Quote(next)+`,"value":[]}`))
+		d += more
+	}
+	return env, d, err
 }
 
 // heapInUse is the module's heap in use (the debug export's memstats), 0
