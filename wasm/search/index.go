@@ -564,9 +564,27 @@ func (bd *builder) start(key, stamp string, docs []Doc) {
 	}
 	clear(bd.local)
 	bd.tfs, bd.df, bd.pairs, bd.ends = bd.tfs[:0], bd.df[:0], bd.pairs[:0], bd.ends[:0]
+	// Entries given at once (a source Load gives: the decision log's may be
+	// 100,000) are laid out in buffers of their size, not grown by doubling.
+	size := len(stamp)
+	for i := range docs {
+		d := &docs[i]
+		size += len(d.Ref) + len(d.Cite) + len(d.Mark) + len(d.Title) + len(d.Text) + len(d.Extra)
+	}
+	if cap(bd.blob) < size {
+		bd.blob = make([]byte, 0, size+size/16)
+	}
+	if n := len(docs) * docWords; cap(bd.meta) < n {
+		bd.meta = make([]uint32, 0, n+n/16)
+	}
 	bd.blob, bd.meta, bd.posts, bd.blocks = append(bd.blob[:0], stamp...), bd.meta[:0], bd.posts[:0], bd.blocks[:0]
 	bd.p.stamp = int32(len(stamp))
 }
+
+// keepBuffers is the most a builder keeps of its buffers from one part to
+// the next: enough for thousands of earlier sessions, not a second copy of
+// a large source's part.
+const keepBuffers = 1 << 20
 
 // index indexes the entries of the part not indexed yet, a block's
 // postings laid out whenever it is full; false when work ended the slice
@@ -673,6 +691,12 @@ func (bd *builder) finish() *part {
 	p.bytes = len(p.blob) + 4*len(p.nums) + 128
 	bd.p, bd.docs = nil, nil
 	clear(bd.local)
+	if cap(bd.blob) > keepBuffers || 4*cap(bd.meta) > keepBuffers || 4*cap(bd.posts) > keepBuffers {
+		bd.blob, bd.meta, bd.posts = nil, nil, nil
+	}
+	if len(bd.words) > keepBuffers/64 || len(bd.canon) > keepBuffers/64 {
+		bd.local, bd.canon, bd.words = nil, nil, nil // a map keeps its size once cleared
+	}
 	return p
 }
 

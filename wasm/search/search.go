@@ -79,8 +79,9 @@ type Source struct {
 	// Stamp changes whenever the source's entries may have changed (a
 	// file's size and mtime, a log's generation).
 	Stamp string
-	// Load returns the source's entries; the index calls it only when the
-	// Stamp differs from the one it indexed.
+	// Load returns the source's entries, in a slice of its own: the index
+	// lays them out in its part and clears them as it goes. It calls Load
+	// only when the Stamp differs from the one it indexed.
 	Load func() []Doc
 	// Stat and Open, in place of Stamp and Load, are a source among many
 	// that may be large (an earlier session): the index looks at it only
