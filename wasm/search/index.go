@@ -682,11 +682,23 @@ func (bd *builder) finish() *part {
 		bd.posts = append(bd.posts, uint32(bl.off)+base, uint32(bl.post)+base, uint32(bl.terms))
 	}
 	p.blocks = int32(len(bd.blocks))
-	blob := make([]byte, len(bd.blob))
-	copy(blob, bd.blob)
+	// A large part takes the builder's buffer when it is near its size
+	// (laid out at the size of its entries, start): no second copy of the
+	// decision log's strings at once.
+	blob := bd.blob
+	if len(blob) <= keepBuffers || cap(blob)-len(blob) > len(blob)/8 {
+		blob = make([]byte, len(bd.blob))
+		copy(blob, bd.blob)
+	} else {
+		bd.blob = nil
+	}
 	p.blob = unsafe.String(unsafe.SliceData(blob), len(blob))
-	p.nums = make([]uint32, len(bd.meta)+len(bd.posts))
-	copy(p.nums[copy(p.nums, bd.meta):], bd.posts)
+	if n := len(bd.meta) + len(bd.posts); cap(bd.meta) >= n && len(bd.meta) > keepBuffers/4 && cap(bd.meta)-n <= n/8 {
+		p.nums, bd.meta = append(bd.meta, bd.posts...), nil
+	} else {
+		p.nums = make([]uint32, n)
+		copy(p.nums[copy(p.nums, bd.meta):], bd.posts)
+	}
 	// What the part holds: its strings, its numbers, and the part itself.
 	p.bytes = len(p.blob) + 4*len(p.nums) + 128
 	bd.p, bd.docs = nil, nil
