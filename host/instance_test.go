@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -207,6 +208,53 @@ func TestMarkerLikeTextDoesNotTrapTheModule(t *testing.T) {
 			env := call(t, i, "before_agent_start", `{"prompt":`+string(prompt)+`,"messageType":"user"}`)
 			require.Equal(t, 0, env.Exit)
 		}
+	})
+}
+
+// Many small recalled blocks in one message (pasted back again and again)
+// once made every strip of it quadratic: 900 KB held a turn for 13.7 s, as
+// the prompt's decision candidates, each model request's observations query
+// and a past session's entries are all stripped of our blocks first.
+func TestAMessageOfManySmallBlocksIsStrippedInOnePass(t *testing.T) {
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		i := newInstance(t, rt, Config{FS: fsys.NewMem(nil)})
+		call(t, i, "session_start", `{"cwd":"/home/ada/app","agentDir":"/home/ada/.pi/agent","trusted":true,"hasUI":false,"mode":"print","reason":"startup","flags":{},"branch":[],"window":200000}`)
+		text := "Decision: use tabs.\n" + strings.Repeat("<pi-memory-recall>\n- a recalled fact\n</pi-memory-recall>\n", 20_000)
+		prompt, _ := json.Marshal(text)
+		env := call(t, i, "before_agent_start", `{"prompt":`+string(prompt)+`,"messageType":"user"}`)
+		require.Equal(t, 0, env.Exit)
+		env = call(t, i, "context", `{"messages":[{"role":"user","content":`+string(prompt)+`,"timestamp":1}]}`)
+		require.Equal(t, 0, env.Exit)
+	})
+}
+
+// A 48 MB earlier session was read whole into the module, its entries
+// copied out of it: six sessions of 60 MB trapped at 2.2 GB. It is read a
+// piece at a time and gives the index its first megabyte of messages, so
+// the module's memory does not follow the session's size, on both builds.
+func TestALargeSessionIsSearchedWithoutHoldingIt(t *testing.T) {
+	mem := fsys.NewMem(nil)
+	require.NoError(t, mem.Mkdir("/home/ada/app/.git"))
+	dir := "/home/ada/.pi/agent/sessions/--home-ada-app--"
+	require.NoError(t, mem.Mkdir(dir))
+	var b strings.Builder
+	b.WriteString(`{"type":"session","version":3,"id":"big","timestamp":"2026-11-20T09:00:00.000Z","cwd":"/home/ada/app"}` + "\n")
+	para := strings.Repeat("the nightly invoice export walks every customer ledger ", 180)
+	for k := 0; b.Len() < 48<<20; k++ {
+		b.WriteString(`{"type":"message","id":"m` + strconv.Itoa(k) + `","timestamp":"2026-11-20T09:00:01.000Z","message":{"role":"user","content":"` + strconv.Itoa(k) + ` ` + para + `"}}` + "\n")
+	}
+	size := b.Len()
+	require.NoError(t, mem.WriteAtomic(dir+"/2026-11-20T09-00-00-000Z_big.jsonl", []byte(b.String())))
+	b.Reset()
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		i := newInstance(t, rt, Config{FS: mem})
+		call(t, i, "session_start", `{"cwd":"/home/ada/app","agentDir":"/home/ada/.pi/agent","trusted":true,"hasUI":false,"mode":"cli","reason":"startup","flags":{}}`)
+		env := call(t, i, "command", `{"name":"memory","argv":["search","invoice","ledger"]}`)
+		require.Equal(t, 0, env.Exit, "%+v", env)
+		require.Contains(t, env.Effects[0].Text, "nightly invoice export")
+		require.Contains(t, env.Effects[0].Text, "past its first megabyte")
+		linear := int64(i.mem.Size())
+		require.True(t, linear < int64(size)/2, "linear memory after searching a %d MiB session is %d MiB", size>>20, linear>>20)
 	})
 }
 

@@ -70,8 +70,8 @@ const CFG = {
 function onlyRows(v: string | undefined): Set<string> | undefined {
 	if (v === undefined || v.trim() === "") return undefined;
 	const ns = v.split(/[\s,]+/).filter((x) => x !== "");
-	const bad = ns.find((x) => !/^([1-9]|1[0-6]|19)$/.test(x));
-	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–16 or 19, separated by commas`);
+	const bad = ns.find((x) => !/^([1-9]|1[0-9])$/.test(x));
+	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–19, separated by commas`);
 	return new Set(ns);
 }
 
@@ -254,6 +254,26 @@ interface MemSearch {
 }
 /** memory_search calls of row 15, after the first (which builds the index). */
 const MEMSEARCH_CALLS = 200;
+interface BigSearch {
+	startMs: number;
+	searches: Array<{ ms: number; longestMs: number; coreCalls: number; heldMs: number; unread: string; hits: number }>;
+	settled: number;
+	memBytes: number;
+	heapBytes: number;
+	maxRss: number;
+	sessions: number;
+	bigBytes: number;
+}
+/** Row 17: earlier sessions, and searches after the one that has read them all. */
+const BIG_SESSIONS = 20_000;
+const BIG_CALLS = 20;
+interface First {
+	startMs: number;
+	firstMs: number;
+	secondMs: number;
+	firstCpuMs: number;
+	secondCpuMs: number;
+}
 interface GoReplay {
 	compileMs: number;
 	samples: Array<{ ms: number; memBytes: number }>;
@@ -599,6 +619,7 @@ async function stepWarm(r: ReplayStep, label: string, n: string, primary: boolea
 			// Without a snapshot every further start is one more cold replay: one is enough to say so.
 			if (!w.ok || snapshotSeen(c.v[c.v.length - 1], [w.v]) === "") break;
 		}
+		if (label === "100k" && wants("18")) await stepFirstPrompt(b.name, b.module, dir);
 		rm(dir);
 		const all = gotAll(ws);
 		if (!all.ok) {
@@ -616,6 +637,30 @@ async function stepWarm(r: ReplayStep, label: string, n: string, primary: boolea
 			row({ n, what, build: b.name, host: "Node", result: `${fmtMs(ms)} (cold ${fmtMs(coldMs)})`, target: primary ? "< 30 ms" : "", ...withNote(j, `${mem}; ${seen}`) });
 		}
 	}
+}
+
+/**
+ * Row 18 (issue 25, item 5): the first and the second before_agent_start of a session, each in
+ * a fresh process right after session_start, on the project a 100k cold run left (its
+ * snapshot), as pi's adapter sees them.
+ */
+async function stepFirstPrompt(build: string, module: string, dir: string): Promise<void> {
+	const what = "the first `before_agent_start` of a session, beside the second: 100k-event log, with a snapshot (median of fresh processes)";
+	progress(`18 first and second prompt of a session on the 100k project with its snapshot (${build}): ${CFG.warmReps} fresh processes`);
+	const fs_: Array<Got<First>> = [];
+	for (let i = 0; i < CFG.warmReps; i++) fs_.push(await got<First>(probe("first", { module, dir, warm: true }, 10 * MIN, `first prompt ${build}`)));
+	const all = gotAll(fs_);
+	if (!all.ok) return errorRow("18", what, build, "Node", "", all.err);
+	const first = median(all.v.map((x) => x.firstMs));
+	const second = median(all.v.map((x) => x.secondMs));
+	row({
+		n: "18",
+		what,
+		build,
+		host: "Node",
+		result: `first ${fmtMs(first)}, second ${fmtMs(second)} (${fmtRatio(first / second)})`,
+		note: `session_start before them ${fmtMs(median(all.v.map((x) => x.startMs)))}; CPU first ${fmtMs(median(all.v.map((x) => x.firstCpuMs)))}, second ${fmtMs(median(all.v.map((x) => x.secondCpuMs)))}; ${all.v.length} processes`,
+	});
 }
 
 function hookRows(host: string, b: string, r: Got<Hooks>): void {
@@ -697,6 +742,55 @@ async function stepMemSearch(): Promise<void> {
 	for (const b of BUILDS) {
 		progress(`15 memory_search over 100k decisions, a 5,000-line index and 200 sessions (${b.name}), Go host`);
 		memSearchRow("Go host", b.name, await got<MemSearch>(gobench("memsearch", ["-module", b.module, "-log", DATA.adds100k, "-calls", String(MEMSEARCH_CALLS), "-tmp", tmpRoot], 20 * MIN, `go memsearch ${b.name}`)));
+	}
+}
+
+/**
+ * Row 17 (issue 25, item 4): memory_search over 20,000 earlier sessions, and over a few with one
+ * of 60 MB, driven through its slices as the adapter drives it (`probe.ts bigsearch`): searches
+ * until one has read every session, then BIG_CALLS more. The target is how long pi's event loop
+ * was held at a stretch (the largest gap of a 1 ms interval), at most 50 ms.
+ */
+async function stepBigSearch(): Promise<void> {
+	const cases = [
+		{ label: `${BIG_SESSIONS.toLocaleString("en-US")} earlier sessions`, args: ["-sessions", String(BIG_SESSIONS), "-messages", "4"] },
+		{ label: "5 earlier sessions and one of 60 MB", args: ["-sessions", "5", "-messages", "4", "-big-mb", "60"] },
+	];
+	for (const c of cases) {
+		const what = `\`memory_search\` over ${c.label}`;
+		for (const b of BUILDS) {
+			progress(`17 memory_search over ${c.label} (${b.name}), Node`);
+			const dir = tmpDir(`bigsearch-${b.name}`);
+			fs.mkdirSync(dir, { recursive: true });
+			const data = await got<Record<string, unknown>>(gobench("bigsearch-data", [...c.args, "-tmp", dir], 10 * MIN, `bigsearch data ${b.name}`));
+			const r = data.ok ? await got<BigSearch>(probe("bigsearch", { ...data.v, module: b.module, calls: BIG_CALLS }, 30 * MIN, `bigsearch ${b.name}`)) : data;
+			rm(dir);
+			if (!r.ok) {
+				errorRow("17", what, b.name, "Node", "held ≤ 50 ms", r.err);
+				continue;
+			}
+			const v = r.v;
+			const all = v.searches;
+			const after = v.settled > 0 ? all.slice(v.settled) : [];
+			const held = max(all.map((x) => x.heldMs));
+			const heldReading = v.settled > 0 ? max(all.slice(0, v.settled).map((x) => x.heldMs)) : held;
+			const heldRead = after.length > 0 ? max(after.map((x) => x.heldMs)) : Number.NaN;
+			const p95 = after.length > 0 ? quantile(after.map((x) => x.ms), 0.95) : Number.NaN;
+			const first = all[0]!;
+			const unreadFirst = /(\d[\d,]*) earlier sessions?, not read/.exec(first.unread)?.[1] ?? "0";
+			row({
+				n: "17",
+				what,
+				build: b.name,
+				host: "Node",
+				result: `p95 ${fmtMs(p95)} once read; held the loop ≤ ${fmtMs(held)} (≤ ${fmtMs(heldReading)} while reading, ≤ ${fmtMs(heldRead)} once read); linear memory ${fmtBytes(v.memBytes)}, peak RSS ${fmtMB(v.maxRss)}`,
+				target: "held ≤ 50 ms",
+				...withNote(
+					judge(held, 50),
+					`the first search ${fmtMs(first.ms)} in ${first.coreCalls} calls (longest ${fmtMs(first.longestMs)}), ${unreadFirst} sessions left for later; ${v.settled > 0 ? `${v.settled} searches to read them all` : `not all read after ${all.length} searches`}; after: p50 ${fmtMs(after.length > 0 ? median(after.map((x) => x.ms)) : Number.NaN)}, ${after.length > 0 ? Math.round(median(after.map((x) => x.coreCalls))) : 0} calls each; longest core call ${fmtMs(max(all.map((x) => x.longestMs)))}; heap in use ${fmtBytes(v.heapBytes)}, peak RSS ${fmtMB(v.maxRss)}${v.bigBytes > 0 ? `; the big session ${fmtMB(v.bigBytes)}` : ""}; the last answer says: ${all[all.length - 1]!.unread || "nothing unread"}`,
+				),
+			});
+		}
 	}
 }
 
@@ -914,6 +1008,8 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push(`14. **Hindsight import** (issue 9) — \`ts/bench/hsimport.ts\`, one fresh process and one fresh real Hindsight server per build (\`build/hindsight.sh\` started as the end-to-end tests start it, its model and embeddings answered by the fake in the benchmark process; skipped when \`make hindsight\` has not installed it). The agent dir is \`wasm/hsimport\`'s generator (\`go test ./wasm/hsimport -run '^TestGenerateAgentDir$' -hsimport.gen DIR\`): ${CFG.importSessions.toLocaleString("en-US")} sessions in 20 projects, tool results up to 24 KB, branches left through /tree, compactions, recalled blocks, secrets, torn lines. One run of \`/usr/bin/time -v pimem hindsight import DIR/sessions\` with a fresh checkpoint: every session is read, parsed, redacted and posted (8 sessions per \`http\` ask, one request each, \`async: true\`); sessions/s and messages/s are over the wall time from spawn to exit, the peak RSS is the pimem process's. The server extracts facts in the background meanwhile, on the same cores.`);
 	lines.push(`15. **Memory search** (issue 18) — \`host/cmd/bench memsearch\`: one session of a trusted project holding the 100k-adds log, a generated 5,000-line \`MEMORY.md\` (a heading every 50 lines) and 200 generated earlier pi sessions of 50 messages each in the agent dir's \`sessions/--<project>--/\`; the first \`tool {name:"memory_search"}\` builds the index (its time is in the note), then ${MEMSEARCH_CALLS} calls rotate over seven queries, each timed alone. On Node the project is made by \`host/cmd/bench memsearch-data\` and searched by \`ts/bench/probe.ts memsearch\`.`);
 	lines.push(`16. **MCP** (issue 20) — \`ts/bench/mcp.ts\`: \`pimem mcp\` (the TinyGo module, the binary \`make bench\` builds) spawned with a JSON-RPC client of a few lines over its stdio (no SDK is timed). Start: a project holding the 100k-event log; from spawn to the answer of the first \`tools/call\` (\`memory_status\`, which needs the decisions' state), once cold (that start writes the snapshot at its \`session_shutdown\` and fills wazero's compiled-code cache), then ${MCP_STARTS} starts with both. Search: row 15's project through one server, the first \`memory_search\` alone, then ${MEMSEARCH_CALLS} more over the same queries, each from request to answer; the ratio is to row 15's Node/TinyGo p95 (pi's host) of the same run.`);
+	lines.push(`17. **Search budget** (issue 25, item 4) — \`host/cmd/bench bigsearch-data\` makes a project with ${BIG_SESSIONS.toLocaleString("en-US")} earlier sessions of 4 messages each (no decision log, no notes), or with 5 and one more of 60 MB (messages of 10 KB); \`ts/bench/probe.ts bigsearch\` starts a session in a fresh process and calls \`tool {name:"memory_search"}\` as the adapter does: every http ask of no request the core returns (its next slice, decision 018) is answered after \`setImmediate\` and resumed, until the tool result. Searches go on until one has read every session (its answer names none as left for later), then ${BIG_CALLS} more. A 1 ms interval runs meanwhile; the largest gap between its ticks is how long the event loop was held at a stretch (what pi's RPC answers and TUI waited at most). p95 is over the searches after all were read; linear memory and the heap are read after the last.`);
+	lines.push("18. **First prompt** (issue 25, item 5) — on the project a 100k cold run (row 2) left, with its snapshot: `probe.ts first` in fresh processes: `session_start`, then two `before_agent_start` with the same prompt, each timed alone; medians over the processes.");
 	lines.push(conversationsMethod());
 	lines.push("");
 	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
@@ -985,7 +1081,7 @@ async function main(): Promise<void> {
 	if (wants("6")) await stepLoad();
 	if (wants("1")) await stepPi();
 
-	if (wants("2", "4", "6")) {
+	if (wants("2", "4", "6", "18")) {
 		const r100k = await stepReplay(DATA.log100k, CFG.reps, "100k", true, 10 * MIN);
 		replayRows(r100k, "2", "6", "100k", 64 << 20, "< 64 MiB", true);
 		await stepWarm(r100k, "100k", "4", false);
@@ -1003,6 +1099,7 @@ async function main(): Promise<void> {
 	if (wants("14") && !stopping) await stepHsImport();
 	if (wants("15") && !stopping) await stepMemSearch();
 	if (wants("16") && !stopping) await stepMCP();
+	if (wants("17") && !stopping) await stepBigSearch();
 	if (wants("19") && !stopping) await stepConversations({ builds: BUILDS, gobench, progress, row });
 
 	if (wants("3", "4") && CFG.quick) {

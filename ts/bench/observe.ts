@@ -289,8 +289,13 @@ export async function observeBench(module: string, sessionFile: string, dir: str
 		const st = statusLine(await omStatus(core));
 
 		// Covered compactions on the final branch: pi keeps everything after the newest
-		// entry the observations cover (the tail under the observer's threshold).
-		const through = /Covered: through entry ([^\s;]+)/.exec(st.text)?.[1];
+		// entry the observations cover (the tail under the observer's threshold): the
+		// `through` of the newest observe record in the branch (/om status names the turn,
+		// not the entry's id).
+		const through = branch.entries
+			.map((e) => (e.type === "custom" && e.customType === "pi-memory-om" ? (e.data as { op?: string; through?: string }) : undefined))
+			.filter((d) => d?.op === "observe" && typeof d.through === "string")
+			.at(-1)?.through;
 		const at = branch.entries.findIndex((e) => e.id === through);
 		const keep = branch.entries.slice(at + 1).find((e) => e.type === "message");
 		if (at < 0 || keep === undefined) throw new Error(`/om status names no covered entry with a message after it: ${st.text.slice(0, 300)}`);

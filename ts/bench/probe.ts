@@ -10,10 +10,15 @@
 //   cold       {module, log, dir}  a new project in dir holding a copy of log; Core → session_start
 //   warm       {module, dir}       session_start again on a project a `cold` run left behind
 //   hooks      {module, log, dir, calls}        before_agent_start, each call timed
-//   first      {module, log, dir}              session_start, then the first and the second
+//   first      {module, log, dir, warm}        session_start, then the first and the second
 //                                               before_agent_start, each timed (the first pays
-//                                               for what the core builds lazily)
+//                                               for what the core builds lazily); warm: on the
+//                                               project a `cold` run left (its snapshot)
 //   load       {module, n}        instantiate() (createPlugin from a compiled module), n times
+//   bigsearch  {module, project, agent, queries, calls, maxFirst}  memory_search over many or large
+//                                               earlier sessions, driven through its yields as the
+//                                               adapter does: until one has read every session, then
+//                                               calls more
 //   search     {module, log, dir, reps, words}  /decision search WORDS, each query timed
 //   notes      {module, dir, calls, reps}       markdown memory: before_agent_start with a
 //                                               200-line index and 50 topic files, unchanged and
@@ -338,7 +343,8 @@ async function hooks(a: Args): Promise<object> {
 }
 
 async function first(a: Args): Promise<object> {
-	const p = newProject(str(a, "dir"), str(a, "log"));
+	// warm: the project a `cold` run left behind, with its snapshot.
+	const p = a.warm === true ? projectIn(str(a, "dir")) : newProject(str(a, "dir"), str(a, "log"));
 	const { core, compileMs } = await compiled(str(a, "module"));
 	try {
 		const start = await timed(core, "session_start", startInput(p));
@@ -412,11 +418,9 @@ async function memsearch(a: Args): Promise<object> {
 		const memStartBytes = memoryBytes(core);
 		const heapStart = await memstats(core);
 		const search = async (q: unknown) => {
-			const got = await timed(core, "tool", { name: "memory_search", params: { query: String(q) } });
-			const r = got.env.effects.find((e) => e.t === "tool_result");
-			const text = r !== undefined && "text" in r ? String(r.text) : "";
-			if (!text.includes("matches for")) throw new Error(`memory_search found nothing: ${text.slice(0, 300)}`);
-			return { ms: got.ms, hits: text.split("\n").length - 1 };
+			const got = await searchInSlices(core, String(q));
+			if (!got.text.includes("matches for")) throw new Error(`memory_search found nothing: ${got.text.slice(0, 300)}`);
+			return { ms: got.ms, hits: got.text.split("\n").length - 1 };
 		};
 		const first = await search(queries[0]);
 		const memFirstBytes = memoryBytes(core);
@@ -444,6 +448,86 @@ async function memsearch(a: Args): Promise<object> {
 			memFirstBytes,
 			heapFirstBytes: Number(heapFirst.heapAlloc ?? 0),
 		};
+	} finally {
+		await core.close();
+	}
+}
+
+/**
+ * One memory_search driven as the adapter drives a tool call (decision 018): every http ask of
+ * no request the core returns (its next slice) is answered after a macrotask (setImmediate, as
+ * ts/index.ts does) and resumed, until the tool result. ms is the whole search; longestMs the
+ * longest core call; calls how many core calls it took.
+ */
+async function searchInSlices(core: Core, query: string): Promise<{ text: string; ms: number; longestMs: number; calls: number }> {
+	const t0 = performance.now();
+	let longestMs = 0;
+	let calls = 0;
+	const step = async (exportName: ExportName, input: unknown): Promise<Envelope> => {
+		const t = performance.now();
+		const env = await core.call(exportName, input);
+		const d = performance.now() - t;
+		if (process.env.PIMEM_PROBE_CALLS) process.stderr.write(`${calls}:${d.toFixed(0)} `); // each call's ms, to find the long ones
+		longestMs = Math.max(longestMs, d);
+		calls++;
+		return env;
+	};
+	let env = await step("tool", { name: "memory_search", params: { query } });
+	for (;;) {
+		const r = env.effects.find((e) => e.t === "tool_result");
+		if (r !== undefined && r.t === "tool_result") return { text: r.text, ms: performance.now() - t0, longestMs, calls };
+		const ask = env.effects.find((e) => e.t === "http" && e.background !== true);
+		if (ask === undefined || ask.t !== "http" || ask.requests.length > 0) throw new Error(`memory_search: no tool result and no empty ask: ${JSON.stringify(env.effects).slice(0, 300)}`);
+		await new Promise((r) => setImmediate(r));
+		env = await step("resume", { id: ask.id, value: [] });
+	}
+}
+
+/**
+ * Row 17: memory_search over the earlier sessions `host/cmd/bench bigsearch-data` made (args:
+ * the JSON it printed, module, calls, query). Each search is driven as the adapter drives a
+ * tool call: every foreground ask the core returns is answered and resumed (an http ask of no
+ * request after a macrotask, as ts/index.ts does), until the tool result. For each search:
+ * its wall time, the longest single core call, the core calls it took, and the longest the
+ * event loop was held at a stretch meanwhile (the largest gap between the ticks of a 1 ms
+ * interval: what pi's RPC answers, its TUI and its timers waited at most).
+ */
+async function bigsearch(a: Args): Promise<object> {
+	const project = str(a, "project");
+	const agent = str(a, "agent");
+	const queries = (Array.isArray(a.queries) ? a.queries : []).map(String);
+	if (typeof a.query === "string") queries.unshift(a.query);
+	if (queries.length === 0) throw new Error("argument queries (a list) or query is required");
+	const calls = num(a, "calls", 20);
+	const { core } = await compiled(str(a, "module"));
+	try {
+		const start = await timed(core, "session_start", { cwd: project, agentDir: agent, trusted: true, hasUI: false, mode: "print", reason: "startup", sessionId: "bench-now" });
+		const memStartBytes = memoryBytes(core);
+		const searches: Array<{ ms: number; longestMs: number; coreCalls: number; heldMs: number; unread: string; hits: number }> = [];
+		// Until a search has read every session (at most maxFirst searches), then calls more.
+		const maxFirst = num(a, "maxFirst", 40);
+		let settled = -1;
+		for (let i = 0; settled < 0 ? i < maxFirst : i < settled + calls; i++) {
+			const q = queries[i % queries.length]!;
+			let last = performance.now();
+			let held = 0;
+			const tick = setInterval(() => {
+				const now = performance.now();
+				held = Math.max(held, now - last);
+				last = now;
+			}, 1);
+			const { text, ms, longestMs: longest, calls: n } = await searchInSlices(core, q);
+			held = Math.max(held, performance.now() - last);
+			clearInterval(tick);
+			if (!text.includes("matches for")) throw new Error(`memory_search found nothing: ${text.slice(0, 300)}`);
+			const unread = /Not searched: .*$/m.exec(text)?.[0] ?? "";
+			searches.push({ ms, longestMs: longest, coreCalls: n, heldMs: held, unread, hits: text.match(/^\d+\. /gm)?.length ?? 0 });
+			if (settled < 0 && !/earlier sessions?, not read/.test(unread)) settled = i + 1;
+			// Let the interval's ticks settle before the next search.
+			await new Promise((r) => setTimeout(r, 5));
+		}
+		const heap = await memstats(core);
+		return { startMs: start.ms, searches, settled, memStartBytes, memBytes: memoryBytes(core), heapBytes: Number(heap.heapAlloc ?? 0), maxRss: maxRssBytes(), sessions: num(a, "sessions", 0), bigBytes: num(a, "bigBytes", 0) };
 	} finally {
 		await core.close();
 	}
@@ -533,7 +617,7 @@ async function notesBench(a: Args): Promise<object> {
 
 // ---- Main -------------------------------------------------------------------------
 
-const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, first, load, search, memsearch, notes: notesBench, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)), hindsight: hindsightProbe };
+const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, first, load, search, memsearch, bigsearch, notes: notesBench, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)), hindsight: hindsightProbe };
 
 async function main(): Promise<void> {
 	const mode = process.argv[2] ?? "";

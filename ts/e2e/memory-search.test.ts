@@ -4,7 +4,10 @@
 // the tool result pi sent back to the model: the hits, best first, each
 // with the citation a person opens (the decision id, the note's file
 // relative to the project and its line, the session file, its line and
-// date). With memory off
+// date). Over 20,000 earlier sessions (issue 25, item 4) the search gives
+// pi's thread back between its slices: pi answers get_state while the tool
+// runs, and the tool result says what it did not read (a session too large
+// to read, by its file). With memory off
 // (--no-memory) the memory tools are not offered to the model at all; in a
 // project that is not trusted they are, and reach global notes only.
 
@@ -12,7 +15,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { addEvent, contentText, globalMemoryFile, projectMemoryFile, runPrint, seedFile, seedLog, toolsOf, withSandbox } from "./harness.ts";
+import { addEvent, contentText, globalMemoryFile, projectMemoryFile, runPrint, seedFile, seedLog, startRpc, toolsOf, withSandbox } from "./harness.ts";
 
 const MEMORY_TOOLS = ["memory_search", "memory_forget", "memory_restore", "memory_remember"];
 
@@ -64,6 +67,53 @@ describe("memory_search", () => {
 			const off = await runPrint(sb, "And now?", { args: ["--no-memory"] });
 			assert.equal(off.code, 0, off.stderr);
 			assert.deepEqual(toolsOf(off.requests[0]).filter((t) => t.startsWith("memory_")), [], "--no-memory: no memory tool offered");
+		});
+	});
+
+	it("over 20,000 earlier sessions pi answers get_state while the search runs, and the answer names what it did not read", async () => {
+		await withSandbox({ git: true }, async (sb) => {
+			const project = fs.realpathSync(sb.project);
+			const folder = sessionFolder(sb.agentDir, project);
+			fs.mkdirSync(folder, { recursive: true });
+			const session = (i: number, text: string) => {
+				const at = new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString();
+				const lines = [
+					{ type: "session", version: 3, id: `s${i}`, timestamp: at, cwd: project },
+					{ type: "message", id: "m1", parentId: null, timestamp: at, message: { role: "user", content: text } },
+				];
+				fs.writeFileSync(path.join(folder, `${at.replace(/[:.]/g, "-")}_s${i}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+			};
+			const sessions = 20_000;
+			for (let i = 0; i < sessions; i++) session(i, `session ${i}: the billing service was deployed again`);
+			session(sessions, "we rotate the kubernetes certificates on fridays");
+			// 500 MB that take no disk: a session too large to read.
+			const huge = path.join(folder, "2026-07-01T00-00-00-000Z_huge.jsonl");
+			fs.writeFileSync(huge, JSON.stringify({ type: "session", version: 3, id: "huge", timestamp: "2026-07-01T00:00:00.000Z", cwd: project }) + "\n");
+			fs.truncateSync(huge, 500 << 20);
+
+			sb.model.enqueue({ tool: "memory_search", args: { query: "kubernetes certificates" } }, "Found it.");
+			const rpc = await startRpc(sb);
+			try {
+				const since = rpc.records.length;
+				const prompted = rpc.prompt("When do we rotate the certificates?", { timeoutMs: 300_000 });
+				await rpc.waitFor((r) => r.type === "tool_execution_start" && r.toolName === "memory_search", { since, timeoutMs: 120_000, what: "memory_search starting" });
+				const asked = Date.now();
+				const state = await rpc.request({ type: "get_state" }, 120_000);
+				const waited = Date.now() - asked;
+				assert.equal(state.success, true);
+				const answered = rpc.records.indexOf(state);
+				const { index: ended, record: end } = await rpc.waitFor((r) => r.type === "tool_execution_end" && r.toolName === "memory_search", { since, timeoutMs: 300_000, what: "memory_search ending" });
+				assert.ok(answered < ended, `get_state is answered while the search runs (answered at record ${answered}, the search ended at ${ended}, after ${String(end.durationMs)} ms)`);
+				await prompted;
+				process.stderr.write(`[e2e] get_state answered after ${waited} ms during a search of ${String(end.durationMs)} ms over ${sessions} sessions\n`);
+
+				const r = sb.model.requests.at(-1);
+				const text = r!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
+				assert.ok(text.includes("we rotate the kubernetes certificates on fridays"), `the newest session is read first: ${text.slice(0, 400)}`);
+				assert.match(text, /Not searched: 1 earlier session, skipped for its size: \S*2026-07-01T00-00-00-000Z_huge\.jsonl/);
+			} finally {
+				await rpc.close();
+			}
 		});
 	});
 

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import type { Effect } from "../core.ts";
 import { BUILDS, assertCurrent } from "./builds.ts";
@@ -357,6 +358,31 @@ test("a failed, aborted or impossible model call resumes with an error", async (
 	}
 });
 
+// A search of thousands of earlier sessions is done in slices (decision 018): between two, the
+// core asks for nothing (an http ask of no request), and the adapter answers it only once pi's
+// event loop has run. What was queued meanwhile (a timer, pi's RPC, another handler) runs before
+// the next slice, never after the whole search.
+test("an http ask of no request is answered after the event loop has run: what was queued meanwhile runs between the slices", async () => {
+	const order: string[] = [];
+	let slices = 0;
+	scripted.reset((exportName) => {
+		if (exportName !== "tool" && exportName !== "resume") return envelope();
+		order.push(`slice ${++slices}`);
+		// Queued while the core holds the thread: a timer's callback, as pi's RPC or TUI would be.
+		setImmediate(() => order.push(`queued during slice ${slices}`));
+		return slices < 3 ? envelope({ t: "http", id: `next-${slices}`, requests: [] }) : envelope({ t: "tool_result", text: "1 match" });
+	});
+	const pi = started(scriptedFactory);
+	const result = await pi.tools.get("memory_search")!.execute("c1", { query: "deploy" }, undefined, undefined, fakeContext().ctx);
+	assert.deepEqual(result, { content: [{ type: "text", text: "1 match" }], details: undefined, isError: false });
+	assert.deepEqual(order.slice(0, 5), ["slice 1", "queued during slice 1", "slice 2", "queued during slice 2", "slice 3"]);
+	assert.deepEqual(
+		scripted.calls.filter((c) => c.exportName === "resume").map((c) => c.input),
+		[{ id: "next-1", value: [] }, { id: "next-2", value: [] }],
+		"each ask of no request is resumed with no answer",
+	);
+});
+
 test("agent_end reports the last assistant message's stop reason, whether the run was aborted, and the run's messages", async () => {
 	const cases: [string, unknown[], AbortSignal | undefined, unknown][] = [
 		["stopped", [{ role: "user" }, { role: "assistant", stopReason: "toolUse" }, { role: "toolResult" }, { role: "assistant", stopReason: "stop" }], undefined, { stopReason: "stop", aborted: false }],
@@ -622,6 +648,127 @@ test("real core: /om-status through its alias, an observer run after a settle, a
 	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
 });
 
+
+// pi's folder of a project's sessions (getDefaultSessionDir), under agent.
+function sessionFolder(agent: string, cwd: string): string {
+	return path.join(agent, "sessions", `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
+}
+
+// One earlier session of the project in pi's format: a header, then the user's messages.
+function pastSession(folder: string, root: string, i: number, ...messages: string[]): string {
+	const at = new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString();
+	const file = path.join(folder, `${at.replace(/[:.]/g, "-")}_s${i}.jsonl`);
+	const lines = [{ type: "session", version: 3, id: `s${i}`, timestamp: at, cwd: root }, ...messages.map((content, m) => ({ type: "message", id: `m${m}`, timestamp: at, message: { role: "user", content } }))];
+	fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+	return file;
+}
+
+// A search of 20,000 earlier sessions held pi's main thread for seconds in one call (issue 25,
+// item 4). The core now works in slices and gives the thread back between them (decision 018):
+// a slice is bounded by its work (files looked at, bytes read) as well as by its clock, so what
+// is asserted here is the work one core call does between two turns of the event loop, and that
+// a call made meanwhile is answered before the search ends; how long the loop was held is only
+// reported (a shared machine's timings are no test).
+test("real core: a search over 20,000 earlier sessions gives the event loop back between bounded slices, and a call made meanwhile is answered first", async (t) => {
+	const root = fs.realpathSync(project());
+	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
+	process.env.PIMEM_FAKE_AGENT_DIR = agent;
+	t.after(() => {
+		delete process.env.PIMEM_FAKE_AGENT_DIR;
+		fs.rmSync(agent, { recursive: true, force: true });
+		fs.rmSync(root, { recursive: true, force: true });
+	});
+	const folder = sessionFolder(agent, root);
+	fs.mkdirSync(folder, { recursive: true });
+	const sessions = 20_000;
+	for (let i = 0; i < sessions; i++) pastSession(folder, root, i, `session ${i}: deploying the billing service`);
+	pastSession(folder, root, sessions, "we rotate the kubernetes certificates on fridays");
+
+	const pi = started(realFactory);
+	const { ctx } = fakeContext({ cwd: root, mode: "rpc" });
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+
+	// What the core asks of the host between two turns of the event loop: files looked at and bytes read.
+	let stats = 0;
+	let bytes = 0;
+	const stat = fs.statSync;
+	const lstat = fs.lstatSync;
+	const readSync = fs.readSync;
+	t.mock.method(fs, "statSync", (...a: Parameters<typeof fs.statSync>) => (stats++, stat(...a)));
+	t.mock.method(fs, "lstatSync", (...a: Parameters<typeof fs.lstatSync>) => (stats++, lstat(...a)));
+	t.mock.method(fs, "readSync", (...a: Parameters<typeof fs.readSync>) => {
+		const n = readSync(...a);
+		bytes += n;
+		return n;
+	});
+	const turns: Array<{ stats: number; bytes: number }> = [];
+	let searching = true;
+	let seen = { stats: 0, bytes: 0 };
+	const order: string[] = [];
+	const turn = (): void => {
+		turns.push({ stats: stats - seen.stats, bytes: bytes - seen.bytes });
+		seen = { stats, bytes };
+		// A call pi makes meanwhile (its RPC's get_state, a command): answered between slices.
+		if (turns.length === 3) void pi.command("memory", "status", ctx).then(() => order.push("status answered"));
+		if (searching) setImmediate(turn);
+	};
+	const delay = monitorEventLoopDelay({ resolution: 1 });
+	delay.enable();
+	setImmediate(turn);
+	const result = (await pi.tools.get("memory_search")!.execute("c1", { query: "kubernetes certificates" }, undefined, undefined, ctx)) as { content: Array<{ text: string }> };
+	order.push("search answered");
+	searching = false;
+	delay.disable();
+
+	const text = result.content[0]!.text;
+	assert.match(text, /we rotate the kubernetes certificates on fridays/, "the newest session is read first");
+	assert.deepEqual(order, ["status answered", "search answered"], "a call made during the search is answered before it ends");
+	// A slice ends after 4 MiB of work (decision 018's SliceUnits): a file looked at is 1 KiB of it.
+	const slice = 4 << 20;
+	const maxStats = 2 * (slice / 1024 + 64); // a session's stat, and the guard's look at its folder
+	const maxBytes = slice + (256 << 10); // and the last piece read
+	assert.ok(turns.length > sessions / (slice / 1024), `the search gave the loop back ${turns.length} times`);
+	for (const [i, w] of turns.entries()) {
+		assert.ok(w.stats <= maxStats, `turn ${i}: ${w.stats} files looked at in one call`);
+		assert.ok(w.bytes <= maxBytes, `turn ${i}: ${w.bytes} bytes read in one call`);
+	}
+	t.diagnostic(`${turns.length} turns of the event loop during the search; the most files one call looked at ${Math.max(...turns.map((w) => w.stats))}, bytes read ${Math.max(...turns.map((w) => w.bytes))}; the loop held at most ${(delay.max / 1e6).toFixed(1)} ms at a stretch`);
+	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
+});
+
+// A session of 500 MB was skipped without a word: it is named in the answer, and never read.
+test("real core: an earlier session too large to read is named in the search's answer", async (t) => {
+	const root = fs.realpathSync(project());
+	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
+	process.env.PIMEM_FAKE_AGENT_DIR = agent;
+	t.after(() => {
+		delete process.env.PIMEM_FAKE_AGENT_DIR;
+		fs.rmSync(agent, { recursive: true, force: true });
+		fs.rmSync(root, { recursive: true, force: true });
+	});
+	const folder = sessionFolder(agent, root);
+	fs.mkdirSync(folder, { recursive: true });
+	pastSession(folder, root, 1, "the invoice export runs nightly");
+	const huge = path.join(folder, "2026-07-01T00-00-00-000Z_huge.jsonl");
+	fs.writeFileSync(huge, JSON.stringify({ type: "session", version: 3, id: "huge", timestamp: "2026-07-01T00:00:00.000Z", cwd: root }) + "\n");
+	fs.truncateSync(huge, 500 << 20); // sparse: 500 MB that take no disk
+	const pi = started(realFactory);
+	const { ctx } = fakeContext({ cwd: root, mode: "rpc" });
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	let bytes = 0;
+	const readSync = fs.readSync;
+	t.mock.method(fs, "readSync", (...a: Parameters<typeof fs.readSync>) => {
+		const n = readSync(...a);
+		bytes += n;
+		return n;
+	});
+	const result = (await pi.tools.get("memory_search")!.execute("c1", { query: "invoice export" }, undefined, undefined, ctx)) as { content: Array<{ text: string }> };
+	const text = result.content[0]!.text;
+	assert.match(text, /the invoice export runs nightly/);
+	assert.ok(text.includes(`Not searched: 1 earlier session, skipped for its size: ${huge}.`), text);
+	assert.ok(bytes < 1 << 20, `${bytes} bytes read: the large session is not read`);
+	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
+});
 
 const theme = { fg: (_c: string, t: string) => t, bold: (t: string) => t } as unknown as Parameters<typeof outputView>[2];
 test("command output: wraps at the width pi gives, at spaces, keeping indentation", () => {

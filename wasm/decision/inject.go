@@ -45,18 +45,23 @@ func (s *state) Section(max int) string {
 	pairs := s.Conflicts()
 	conflicted := inConflict(pairs)
 	total -= len(conflicted)
-	var shown, asked []*decision
-	for _, d := range s.newestActive(max + len(conflicted)) {
-		if !conflicted[d.h] && len(shown) < max {
-			shown = append(shown, d)
+	var shown []int32
+	for _, h := range s.newestActive(max + len(conflicted)) {
+		if !conflicted[h] && len(shown) < max {
+			shown = append(shown, h)
 		}
 	}
+	var asked [][]string // the own tags of the decisions in a conflict, then of those shown
 	for _, p := range pairs {
-		asked = append(asked, p.Old, p.New)
+		asked = append(asked, ownTags(p.Old.Tags), ownTags(p.New.Tags))
 	}
 	lines := make([]string, len(shown))
-	for i, d := range shown {
-		lines[i] = injectedLine(d)
+	for i, h := range shown {
+		if e := s.base.said(h); e != nil {
+			lines[i] = e.line
+		} else {
+			lines[i] = injectedLine(s.view(h))
+		}
 	}
 	asking := conflictsPart(pairs)
 	budget := maxSectionChars - utf8.RuneCountInString(sectionHeader) - utf8.RuneCountInString(asking)
@@ -76,7 +81,11 @@ func (s *state) Section(max int) string {
 			summary = ""
 			break
 		}
-		summary = s.summary(left, append(asked[:len(asked):len(asked)], shown[:keep]...))
+		own := asked[:len(asked):len(asked)]
+		for _, h := range shown[:keep] {
+			own = append(own, s.ownTagsOf(h))
+		}
+		summary = s.summary(left, own)
 		size := utf8.RuneCountInString(summary) + 1
 		for _, l := range lines[:keep] {
 			size += utf8.RuneCountInString(l) + 1
@@ -100,14 +109,23 @@ func (s *state) Section(max int) string {
 	return b.String()
 }
 
+// ownTagsOf is a decision's own tags (ownTags), from what the snapshot said
+// of it when it is an untouched hot one.
+func (s *state) ownTagsOf(h int32) []string {
+	if e := s.base.said(h); e != nil {
+		return e.tags
+	}
+	return ownTags(s.view(h).Tags)
+}
+
 // summary describes the active decisions not shown: how many and their most
-// common tags.
-func (s *state) summary(left int, shown []*decision) string {
+// common tags. shown holds the own tags (ownTags) of each decision shown.
+func (s *state) summary(left int, shown [][]string) string {
 	// The tags of the active decisions not shown: all active tags, less
 	// those of the shown decisions.
 	tc := s.activeTagCounts()
-	for _, d := range shown {
-		for _, t := range ownTags(d.Tags) {
+	for _, tags := range shown {
+		for _, t := range tags {
 			tc.addN(t, -1)
 		}
 	}
@@ -262,15 +280,6 @@ func (c *tagCounts) Less(i, j int) bool {
 func (c *tagCounts) Swap(i, j int) {
 	c.names[i], c.names[j] = c.names[j], c.names[i]
 	c.counts[i], c.counts[j] = c.counts[j], c.counts[i]
-}
-
-func isShownIn(h int32, shown []*decision) bool {
-	for _, x := range shown {
-		if x.h == h {
-			return true
-		}
-	}
-	return false
 }
 
 func repeatsTag(before []string, t string) bool {

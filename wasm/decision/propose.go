@@ -26,9 +26,19 @@ func quoteArg(s string) string {
 	return dquote(s)
 }
 
-// dquote is s in double quotes, its backslashes and quotes escaped.
+// dquote is s in double quotes, its backslashes and quotes escaped: a loop
+// rather than strings.NewReplacer, whose machinery is large under TinyGo
+// for this one use.
 func dquote(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+	b := make([]byte, 0, len(s)+8)
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' || s[i] == '"' {
+			b = append(b, '\\')
+		}
+		b = append(b, s[i])
+	}
+	return string(append(b, '"'))
 }
 
 // proposeCommand is the /decision command that records what the model

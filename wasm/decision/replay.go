@@ -76,14 +76,40 @@ type state struct {
 // active tags, and which decisions changed since: together they answer the
 // injection's questions without reading every record.
 type base struct {
-	n           int32   // records in the snapshot; higher handles are new
-	hot         []int32 // the hotSize newest active decisions then, newest first
-	edge        bool    // hot was full: every other active decision ranked below edgeUpdated/edgeID
+	n           int32      // records in the snapshot; higher handles are new
+	hot         []int32    // the hotSize newest active decisions then, newest first
+	hotSaid     []hotEntry // what the snapshot said of each, for the first injection
+	edge        bool       // hot was full: every other active decision ranked below edgeUpdated/edgeID
 	edgeUpdated int64
 	edgeID      string
 	tags        tagCounts // tags of the active decisions then
 	touchedBit  []uint64
 	touched     []touch // snapshot decisions changed since, with what they were
+}
+
+// hotEntry is what a snapshot keeps of a hot decision: its order and what
+// the injected section shows of it. A session whose log did not touch it
+// renders it from these, reading neither its record nor its strings: the
+// first prompt after a start once paged in a megabyte of a 100k-event log's
+// snapshot for twenty lines the last session had rendered already.
+type hotEntry struct {
+	updated  int64
+	id, line string
+	tags     []string // its own tags, as the summary counts them
+}
+
+// said is the snapshot's entry for h when h is a hot decision its log left
+// untouched, else nil.
+func (b *base) said(h int32) *hotEntry {
+	if b == nil || b.isTouched(h) {
+		return nil
+	}
+	for i, x := range b.hot {
+		if x == h && i < len(b.hotSaid) {
+			return &b.hotSaid[i]
+		}
+	}
+	return nil
 }
 
 type touch struct {
@@ -509,16 +535,12 @@ func (s *state) withTag(tag string) hits {
 // snapshot listed plus what changed since when that is provably complete,
 // else in one pass over every record (injection runs this on every changed
 // turn).
-func (s *state) newestActive(n int) []*decision {
+func (s *state) newestActive(n int) []int32 {
 	top, ok := s.newestFromBase(n)
 	if !ok {
 		top = s.newestScan(n)
 	}
-	out := make([]*decision, len(top))
-	for i, h := range top {
-		out[i] = s.view(h)
-	}
-	return out
+	return top
 }
 
 // newestFromBase ranks the snapshot's hot list (less what changed) together
@@ -526,30 +548,33 @@ func (s *state) newestActive(n int) []*decision {
 // unchanged and ranked below the hot list's edge when the snapshot was
 // written, so the candidates' top n is the answer when the n-th of them
 // still ranks above that edge (or the hot list held every active decision).
+// An untouched hot decision is ranked by what the snapshot said of it.
 func (s *state) newestFromBase(n int) ([]int32, bool) {
 	b := s.base
 	if b == nil || s.strs.broken {
 		return nil, false
 	}
-	var cands []int32
+	var active []int32
 	for _, h := range b.hot {
 		if !b.isTouched(h) {
-			cands = append(cands, h)
-		}
-	}
-	for _, t := range b.touched {
-		cands = append(cands, t.h)
-	}
-	for h := b.n; h < int32(s.recs.n); h++ {
-		cands = append(cands, h)
-	}
-	active := cands[:0]
-	for _, h := range cands {
-		if r := s.recs.at(h); !r.removed && r.status == Active {
 			active = append(active, h)
 		}
 	}
-	sortBy(len(active), func(i, j int) bool { return s.newer(active[i], active[j]) }, func(i, j int) { active[i], active[j] = active[j], active[i] })
+	for _, t := range b.touched {
+		active = append(active, t.h)
+	}
+	for h := b.n; h < int32(s.recs.n); h++ {
+		active = append(active, h)
+	}
+	k := 0
+	for _, h := range active {
+		if b.said(h) != nil || !s.recs.at(h).removed && s.recs.at(h).status == Active {
+			active[k] = h
+			k++
+		}
+	}
+	active = active[:k]
+	sortBy(len(active), func(i, j int) bool { return s.newerSaid(active[i], active[j]) }, func(i, j int) { active[i], active[j] = active[j], active[i] })
 	if len(active) > n {
 		active = active[:n]
 	}
@@ -559,11 +584,33 @@ func (s *state) newestFromBase(n int) ([]int32, bool) {
 	if len(active) < n {
 		return nil, false
 	}
-	last := s.recs.at(active[n-1])
-	if b.edgeUpdated > last.updatedAt || b.edgeUpdated == last.updatedAt && b.edgeID > s.strs.get(last.id) {
+	last := active[n-1]
+	if at := s.updated(last); b.edgeUpdated > at || b.edgeUpdated == at && b.edgeID > s.idOf(last) {
 		return nil, false
 	}
 	return active, true
+}
+
+// newerSaid is newer, reading what the snapshot said of a hot decision.
+func (s *state) newerSaid(a, b int32) bool {
+	if ta, tb := s.updated(a), s.updated(b); ta != tb {
+		return ta > tb
+	}
+	return s.idOf(a) > s.idOf(b)
+}
+
+func (s *state) updated(h int32) int64 {
+	if e := s.base.said(h); e != nil {
+		return e.updated
+	}
+	return s.recs.at(h).updatedAt
+}
+
+func (s *state) idOf(h int32) string {
+	if e := s.base.said(h); e != nil {
+		return e.id
+	}
+	return s.strs.get(s.recs.at(h).id)
 }
 
 // newestScan is newestActive by one pass over every record.

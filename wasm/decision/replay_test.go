@@ -80,7 +80,11 @@ func TestNewestIsByEventTimeNotInsertionOrder(t *testing.T) {
 	st, _ := replay(t, ev(t3, "a", "D-2026-02-27-0001", `{"tx":"newest"}`)+
 		ev(t1, "a", "D-2026-02-26-0001", `{"tx":"oldest"}`)+
 		ev(t2, "a", "D-2026-02-27-0002", `{"tx":"middle"}`))
-	require.Equal(t, []string{"D-2026-02-27-0001", "D-2026-02-27-0002"}, ids(st.newestActive(2)), "newest two")
+	var newest []string
+	for _, h := range st.newestActive(2) {
+		newest = append(newest, st.idOf(h))
+	}
+	require.Equal(t, []string{"D-2026-02-27-0001", "D-2026-02-27-0002"}, newest, "newest two")
 }
 
 func TestCorruptAndTornLinesNeverLoseTheRest(t *testing.T) {

@@ -30,7 +30,7 @@ import (
 
 const (
 	snapMagic   = "PIMSNAP1"
-	snapVersion = 4             // 3: the header lists the decisions with conflict marks ("marked"); 4: removed decisions kept whole
+	snapVersion = 5             // 3: the header lists the decisions with conflict marks ("marked"); 4: removed decisions kept whole; 5: the hot list says each decision's injected line
 	trailerSize = 8 + 4 + 8 + 8 // header offset, header length, header checksum, magic
 )
 
@@ -251,8 +251,20 @@ func (s *state) WriteSnapshot(cur cursor, sum, gen uint64, emit func([]byte) err
 	hw.Raw("sections", sections.Close())
 	// The newest active decisions and the active tag counts: enough for the
 	// first injection after a start without reading every record.
+	// Each hot decision with its order and what the section shows of it
+	// ([handle, updated, id, line, own tags…]), so the first injection after
+	// a start reads nothing more while the log left it alone.
 	hot := s.newestScan(hotSize)
-	hw.Raw("hot", jsonw.Array(nil, len(hot), func(b []byte, i int) []byte { return jsonw.Int(b, int64(hot[i])) }))
+	hw.Raw("hot", jsonw.Array(nil, len(hot), func(b []byte, i int) []byte {
+		d := s.view(hot[i])
+		b = append(jsonw.Int(append(b, '['), int64(hot[i])), ',')
+		b = append(jsonw.Int(b, d.UpdatedAt), ',')
+		b = jsonw.String(append(jsonw.String(b, d.ID), ','), injectedLine(d))
+		for _, t := range ownTags(d.Tags) {
+			b = jsonw.String(append(b, ','), t)
+		}
+		return append(b, ']')
+	}))
 	hw.Raw("marked", jsonw.Array(nil, len(s.marked), func(b []byte, i int) []byte { return jsonw.Int(b, int64(s.marked[i])) }))
 	if len(hot) == hotSize {
 		edge := s.recs.at(hot[hotSize-1])
@@ -660,11 +672,16 @@ func snapshotState(h *snapshotHeader, read readAt) (*state, error) {
 		s.marked = append(s.marked, int32(hh))
 	}
 	for _, v := range jsonr.Get(root, "hot").Array() {
-		hh := v.Int()
-		if hh < 0 || hh >= int64(nrecs) {
+		e := v.Array()
+		if len(e) < 4 || e[0].Int() < 0 || e[0].Int() >= int64(nrecs) {
 			return nil, snapErr("hot list out of range")
 		}
-		b.hot = append(b.hot, int32(hh))
+		said := hotEntry{updated: e[1].Int(), id: e[2].String(), line: e[3].String()}
+		for _, t := range e[4:] {
+			said.tags = append(said.tags, t.String())
+		}
+		b.hot = append(b.hot, int32(e[0].Int()))
+		b.hotSaid = append(b.hotSaid, said)
 	}
 	if e := jsonr.Get(root, "edge"); e.Exists() {
 		b.edge, b.edgeUpdated, b.edgeID = true, jsonr.Get(e, "updated").Int(), jsonr.Get(e, "id").String()

@@ -20,12 +20,20 @@ func snapshotOf(t *testing.T, st *state, cur cursor, sum, gen uint64) []byte {
 
 // loadFrom reads a snapshot from bytes the way the driver reads a file.
 func loadFrom(t *testing.T, file []byte) (*state, *snapshotHeader, error) {
+	return loadCounting(t, file, new(int))
+}
+
+// loadCounting is loadFrom, counting in read the bytes read from the
+// snapshot, then and later (the state reads its pages on first use).
+func loadCounting(t *testing.T, file []byte, read *int) (*state, *snapshotHeader, error) {
 	t.Helper()
-	read := func(off int64, dst []byte) (int, error) {
+	readAt := func(off int64, dst []byte) (int, error) {
 		if off >= int64(len(file)) {
 			return 0, nil
 		}
-		return copy(dst, file[off:]), nil
+		n := copy(dst, file[off:])
+		*read += n
+		return n, nil
 	}
 	off, n, err := headerSpan(file[len(file)-snapshotTrailer:])
 	if err != nil {
@@ -38,7 +46,7 @@ func loadFrom(t *testing.T, file []byte) (*state, *snapshotHeader, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := snapshotState(h, read)
+	st, err := snapshotState(h, readAt)
 	return st, h, err
 }
 
@@ -267,6 +275,48 @@ func TestTailOfEditsAndAddsStaysOnTheFastPath(t *testing.T) {
 		got := tailCase(t, actives(n), tail.String())
 		_, ok := got.newestFromBase(20)
 		require.True(t, ok, "n=%d: the fast path should answer", n)
+	}
+}
+
+// The first injection after a start from a snapshot once read a record
+// chunk and a string page for each decision it showed: the newest active
+// decisions of a long log are spread over it (an old one edited is new
+// again), and a 100k-event log's first prompt read a megabyte of its
+// snapshot every session for twenty lines the last session had rendered.
+// The snapshot says each hot decision's line: nothing is read for those the
+// log left alone, and a tail reads only what it touched.
+func TestTheFirstSectionAfterASnapshotReadsOnlyWhatTheLogChanged(t *testing.T) {
+	var head strings.Builder
+	base := civil.ParseTime("2026-01-01T00:00:00.000Z")
+	long := strings.Repeat("spelled out at length so the strings fill many pages ", 40)
+	for i := 1; i <= 3000; i++ {
+		head.WriteString(ev(civil.FormatTime(base+int64(i)*60_000), "a", fmt.Sprintf("D-2026-01-01-%04d", i), fmt.Sprintf(`{"tx":"rule %d %s","tg":["t%d","all"],"r":"%s"}`, i, long, i%4, long)))
+	}
+	for i := 0; i < 30; i++ { // the newest are old decisions edited, one per page or so
+		head.WriteString(ev(civil.FormatTime(base+int64(4000+i)*60_000), "ed", fmt.Sprintf("D-2026-01-01-%04d", 1+i*97), `{"ti":"edited `+fmt.Sprint(i)+`"}`))
+	}
+	hst, hcur := replay(t, head.String())
+	file := snapshotOf(t, hst, hcur, 0, 9)
+	for _, tc := range []struct {
+		name, tail string
+		most       int
+	}{
+		{"the log as the snapshot left it", "", 0},
+		{"a tail that edits a hot decision and adds one", ev("2026-03-01T00:00:00.000Z", "ed", "D-2026-01-01-0098", `{"ti":"edited again"}`) +
+			ev("2026-03-01T00:01:00.000Z", "a", "D-2026-03-01-0001", `{"tx":"a new rule","tg":["all"]}`), 2 * (pageSize + 8)},
+	} {
+		read := 0
+		got, h, err := loadCounting(t, file, &read)
+		require.NoError(t, err)
+		log := head.String() + tc.tail
+		var r reader
+		_, err = r.Replay(got, func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }, h.Log, int64(len(log)))
+		require.NoError(t, err)
+		read = 0
+		section := got.Section(20)
+		require.True(t, read <= tc.most, "%s: %d bytes of the snapshot read for the section", tc.name, read)
+		full, _ := replay(t, log)
+		require.Equal(t, full.Section(20), section, tc.name)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/search"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -14,7 +15,7 @@ import (
 )
 
 // maxSessionFile bounds a session file read for search: a larger one is
-// left out rather than read whole at every change.
+// skipped (the search says so) rather than read through at every change.
 const maxSessionFile = 64 << 20
 
 // driver is the history store of one session: it knows where pi keeps the
@@ -25,6 +26,11 @@ type driver struct {
 	s         *store.Session
 	h         *files.FS
 	sessionID string
+	piece     []byte // the buffer every session file is read through
+	// The last listing of the session files as sources, and the folders'
+	// stamps it was made at.
+	listed  string
+	sources []search.Source
 }
 
 // The moments and services the store takes part in (wasm/store): a method
@@ -80,8 +86,12 @@ func (d *driver) Start(_ *store.Out, in gjson.Result) {
 // SearchSources are the project's earlier session files (store.Searcher):
 // those in the folders of <agentDir>/sessions/ that may hold sessions
 // started in the project or below it (hsimport.FolderMayHold), one source
-// per file, stamped with its size and mtime. Load reads one and keeps its
-// entries when the session ran in the project and is not the running one.
+// per file, each folder's newest first (pi names them by their start). The
+// index looks at a file only when it comes to it, within the search's
+// budget: Stat stamps it with its size and mtime (a file over
+// maxSessionFile is skipped, and the search says so), and Open reads it in
+// steps, keeping its entries when the session ran in the project and is not
+// the running one, up to what one session may give (maxSessionText).
 func (d *driver) SearchSources() []search.Source {
 	if d.Off() != "" {
 		return nil
@@ -91,56 +101,101 @@ func (d *driver) SearchSources() []search.Source {
 	if err != nil {
 		return nil
 	}
-	var srcs []search.Source
+	// The folders' mtimes say whether a file was added or removed since the
+	// last listing, which is kept: 20,000 sources are made once, not per
+	// search.
+	var stamp strings.Builder
+	var mine []string
 	for _, f := range folders {
 		if !hsimport.FolderMayHold(f, d.s.ProjectRoot) {
 			continue
 		}
-		names, err := d.h.List(path.Join(dir, f))
+		folder := path.Join(dir, f)
+		mine = append(mine, folder)
+		stamp.WriteString(folder + "@" + files.Stamp(d.h, folder) + "\n")
+	}
+	if stamp.String() == d.listed {
+		return d.sources
+	}
+	var srcs []search.Source
+	stat, open := d.stat, d.open
+	for _, folder := range mine {
+		names, err := d.h.List(folder)
 		if err != nil {
 			continue
 		}
-		for _, name := range names {
-			if !hsimport.IsSessionFile(name) {
-				continue
+		for i := len(names) - 1; i >= 0; i-- {
+			if hsimport.IsSessionFile(names[i]) {
+				srcs = append(srcs, search.Source{Key: folder + "/" + names[i], Stat: stat, Open: open})
 			}
-			p := path.Join(dir, f, name)
-			info, err := d.h.Stat(p)
-			if err != nil || info.Dir || info.Size > maxSessionFile {
-				continue
-			}
-			srcs = append(srcs, search.Source{
-				Key:   "history:" + p,
-				Stamp: strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10),
-				Load:  func() []search.Doc { return d.docs(p) },
-			})
 		}
 	}
+	d.listed, d.sources = stamp.String(), srcs
 	return srcs
 }
 
-// docs reads one session file as search entries.
-func (d *driver) docs(p string) []search.Doc {
-	data, err := files.Read(d.h, p, maxSessionFile)
-	if err != nil {
-		return nil
+// stat stamps session file p with its size and mtime, as one number (no
+// string: 20,000 stats a search allocate nothing); skip when it is over
+// maxSessionFile. One that cannot be looked at is read as nothing until it
+// is a file again.
+func (d *driver) stat(p string) (uint64, bool) {
+	info, err := d.h.Stat(p)
+	if err != nil || info.Dir {
+		return 0, false
 	}
-	s, err := Read(data)
-	if err != nil || s.ID == d.sessionID || !(hsimport.Session{Cwd: s.Cwd}).Under(d.s.ProjectRoot) {
-		return nil
-	}
-	cite := p
-	if home := d.s.Home; home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
-		cite = "~" + p[len(home):]
-	}
-	docs := make([]search.Doc, len(s.Entries))
-	for i, e := range s.Entries {
-		line := ":" + strconv.Itoa(e.Line)
-		doc := search.Doc{Kind: search.Message, Ref: p + line, Cite: cite + line, Text: e.Role + ": " + e.Text, Time: e.Time}
-		if e.Observation {
-			doc.Kind, doc.Text = search.Observation, e.Text
+	return stamp(info.Size, info.MtimeMs), info.Size > maxSessionFile
+}
+
+// stamp is FNV-1a over a file's size and mtime: it changes whenever either
+// does (a collision is one chance in 2^64).
+func stamp(size, mtime int64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range [2]uint64{uint64(size), uint64(mtime)} {
+		for range 8 {
+			h = (h ^ v&0xFF) * 1099511628211
+			v >>= 8
 		}
-		docs[i] = doc
 	}
-	return docs
+	return h
+}
+
+// pieceSize is how much of a session file one read takes; maxLine the
+// longest line read (a longer one, a paste of megabytes, is skipped).
+const (
+	pieceSize = 256 << 10
+	maxLine   = 8 << 20
+)
+
+// open reads one session file in steps, as search entries: only a piece and
+// the line being read are held, never the file.
+func (d *driver) open(p string) search.Step {
+	var pieces jsonl.Pieces
+	var r reader
+	read := func(off int64, dst []byte) (int, error) { return d.h.ReadAt(p, off, dst) }
+	return func(n int, add func(search.Doc)) (int, bool, bool) {
+		if d.piece == nil {
+			d.piece = make([]byte, pieceSize)
+		}
+		from := pieces.Off
+		err := pieces.Next(read, d.piece, maxLine, int64(n), r.line, func(int) {})
+		s := &r.s
+		if err != nil || r.err != nil || r.header && (s.ID == d.sessionID || !(hsimport.Session{Cwd: s.Cwd}).Under(d.s.ProjectRoot)) {
+			return int(pieces.Off - from), true, false
+		}
+		for _, e := range s.Entries {
+			// One string holds the Ref and the Text; no Cite (the Ref with the
+			// home folder as ~, the orchestrator's cited): thousands of
+			// sessions' entries are few objects for the collector.
+			line := strconv.Itoa(e.Line)
+			kind, role := search.Message, e.Role+": "
+			if e.Observation {
+				kind, role = search.Observation, ""
+			}
+			both := p + ":" + line + role + e.Text
+			n := len(p) + 1 + len(line)
+			add(search.Doc{Kind: kind, Ref: both[:n], Text: both[n:], Time: e.Time})
+		}
+		s.Entries = s.Entries[:0]
+		return int(pieces.Off - from), pieces.Done, s.Cut
+	}
 }

@@ -21,7 +21,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/pisession"
 	"github.com/pi-memory/pi-memory/wasm/marker"
-	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
 
@@ -33,12 +32,18 @@ const customObservations = "pi-memory-om"
 // line by line, and the index stays small.
 const maxText = 8000
 
+// maxRaw is how much of a message's text is read for its entry: room for
+// injected blocks before the text that is kept.
+const maxRaw = 64 << 10
+
 // Session is what search keeps of one session file.
 type Session struct {
 	ID      string // the header's id
 	Cwd     string // the header's cwd: where the session ran
 	Start   int64  // Unix ms of the header's timestamp, 0 when unreadable
 	Entries []Entry
+	// Cut: the entries reached maxSessionText and the rest was not read.
+	Cut bool
 }
 
 // Entry is one searchable part of a session: a message, or an observation.
@@ -46,7 +51,7 @@ type Entry struct {
 	Line        int    // the line of the file it is on, from 1
 	Observation bool   // an observation of ours, not a message
 	Role        string // "User" or "Assistant" for a message
-	Text        string // markers of injected memory stripped, secrets redacted, one line
+	Text        string // markers of injected memory stripped, one line (search redacts it)
 	Time        int64  // Unix ms of the entry, else the session's start
 }
 
@@ -55,83 +60,117 @@ type Entry struct {
 // on (an abandoned attempt was still said); tool calls, tool results and
 // thinking are not. The observations of our ledger entries (observe and
 // reflect records) are entries too, once each. Blocks of memory we injected
-// are stripped (they are memory already, found where they live), secrets
-// are redacted, and a text is cut at 8,000 bytes. A line that is not JSON
+// are stripped (they are memory already, found where they live), and a
+// text is cut at 8,000 bytes. A line that is not JSON
 // is skipped. A file whose first line is not a session header is refused.
+// Secrets are not redacted here: the search index redacts every entry it
+// takes (search.Index), whichever store gave it.
+// Entries stop once their text reaches maxSessionText (Session.Cut): what
+// one session gives search is bounded, whatever its size.
 //
 //	Read(`{"type":"session","version":3,"id":"s1","timestamp":"2026-11-20T09:00:00.000Z","cwd":"/w/app"}
 //	{"type":"message","id":"a","timestamp":"2026-11-20T09:00:01.000Z","message":{"role":"user","content":"Use tabs"}}`)
 //	  => Session{ID: "s1", Cwd: "/w/app", Entries: [{Line: 2, Role: "User", Text: "Use tabs"}]}
 func Read(data []byte) (Session, error) {
-	var s Session
-	header := false
-	var err error
-	seen := map[string]bool{}
-	jsonl.Lines(data, func(n int, line []byte, _ bool) bool {
-		if !jsonr.ValidBytes(line) {
-			if !header {
-				err = errors.New("line " + strconv.Itoa(n) + " is not JSON, so this is not a pi session file")
-				return false
-			}
-			return true
-		}
-		e := gjson.ParseBytes(line)
-		if !header {
-			if jsonr.Get(e, "type").Str != "session" {
-				err = errors.New("line " + strconv.Itoa(n) + " is not a session header, so this is not a pi session file")
-				return false
-			}
-			header = true
-			s.ID = jsonr.Get(e, "id").Str
-			s.Cwd = jsonr.Get(e, "cwd").Str
-			s.Start = civil.ParseTime(jsonr.Get(e, "timestamp").Str)
-			return true
-		}
-		t := civil.ParseTime(jsonr.Get(e, "timestamp").Str)
-		if t == 0 {
-			t = s.Start
-		}
-		switch jsonr.Get(e, "type").Str {
-		case "message":
-			m := jsonr.Get(e, "message")
-			role := ""
-			switch jsonr.Get(m, "role").Str {
-			case "user":
-				role = "User"
-			case "assistant":
-				role = "Assistant"
-			default:
-				return true
-			}
-			if text := clean(pisession.ContentText(jsonr.Get(m, "content"), "\n\n")); text != "" {
-				s.Entries = append(s.Entries, Entry{Line: n, Role: role, Text: text, Time: t})
-			}
-		case "custom":
-			if jsonr.Get(e, "customType").Str != customObservations {
-				return true
-			}
-			d := jsonr.Get(e, "data")
-			if op := jsonr.Get(d, "op").Str; op != "observe" && op != "reflect" {
-				return true
-			}
-			for _, l := range strings.Split(jsonr.Get(d, "obs").Str, "\n") {
-				text := clean(observationText(l))
-				if text == "" || seen[text] {
-					continue
-				}
-				seen[text] = true
-				s.Entries = append(s.Entries, Entry{Line: n, Observation: true, Text: text, Time: t})
-			}
+	var r reader
+	jsonl.Lines(data, r.line)
+	return r.end()
+}
+
+// maxSessionText bounds the text of one session's entries: past it the
+// rest of the session is not read (a 60 MB session of pasted logs gives its
+// first megabyte).
+const maxSessionText = 1 << 20
+
+// reader reads a session's lines in order, one at a time (Read, and the
+// driver reading a large file in steps).
+type reader struct {
+	s      Session
+	header bool
+	err    error
+	seen   map[string]bool
+	text   int // bytes of the entries' text so far
+}
+
+// line reads the line numbered n; false when the rest need not be read:
+// the file is not a session, or the entries are full (Session.Cut).
+func (r *reader) line(n int, line []byte, _ bool) bool {
+	s := &r.s
+	if !jsonr.ValidBytes(line) {
+		if !r.header {
+			r.err = errors.New("line " + strconv.Itoa(n) + " is not JSON, so this is not a pi session file")
+			return false
 		}
 		return true
-	})
-	if err == nil && !header {
-		err = errors.New("is empty: a pi session file starts with a session header line")
 	}
-	if err != nil {
-		return Session{}, err
+	e := gjson.ParseBytes(line)
+	if !r.header {
+		if jsonr.Get(e, "type").Str != "session" {
+			r.err = errors.New("line " + strconv.Itoa(n) + " is not a session header, so this is not a pi session file")
+			return false
+		}
+		r.header = true
+		s.ID = jsonr.Get(e, "id").Str
+		s.Cwd = jsonr.Get(e, "cwd").Str
+		s.Start = civil.ParseTime(jsonr.Get(e, "timestamp").Str)
+		return true
 	}
-	return s, nil
+	t := civil.ParseTime(jsonr.Get(e, "timestamp").Str)
+	if t == 0 {
+		t = s.Start
+	}
+	add := func(e Entry) {
+		s.Entries = append(s.Entries, e)
+		r.text += len(e.Text)
+	}
+	switch jsonr.Get(e, "type").Str {
+	case "message":
+		m := jsonr.Get(e, "message")
+		role := ""
+		switch jsonr.Get(m, "role").Str {
+		case "user":
+			role = "User"
+		case "assistant":
+			role = "Assistant"
+		default:
+			return true
+		}
+		if text := clean(pisession.ContentText(jsonr.Get(m, "content"), "\n\n")); text != "" {
+			add(Entry{Line: n, Role: role, Text: text, Time: t})
+		}
+	case "custom":
+		if jsonr.Get(e, "customType").Str != customObservations {
+			return true
+		}
+		d := jsonr.Get(e, "data")
+		if op := jsonr.Get(d, "op").Str; op != "observe" && op != "reflect" {
+			return true
+		}
+		if r.seen == nil {
+			r.seen = map[string]bool{}
+		}
+		for _, l := range strings.Split(jsonr.Get(d, "obs").Str, "\n") {
+			text := clean(observationText(l))
+			if text == "" || r.seen[text] {
+				continue
+			}
+			r.seen[text] = true
+			add(Entry{Line: n, Observation: true, Text: text, Time: t})
+		}
+	}
+	s.Cut = r.text >= maxSessionText
+	return !s.Cut
+}
+
+// end is the session read, or why it is not one.
+func (r *reader) end() (Session, error) {
+	if r.err == nil && !r.header {
+		r.err = errors.New("is empty: a pi session file starts with a session header line")
+	}
+	if r.err != nil {
+		return Session{}, r.err
+	}
+	return r.s, nil
 }
 
 // observationText is one line of the observer's format without its date
@@ -153,9 +192,14 @@ func observationText(l string) string {
 	return l
 }
 
-// clean is a text as search keeps it: injected blocks stripped, cut,
-// redacted, on one line.
+// clean is a text as search keeps it: injected blocks stripped, cut, on
+// one line (search redacts every entry it indexes, this one too). Only its
+// first maxRaw bytes are read: a paste of megabytes is not searched past
+// them.
 func clean(s string) string {
+	if len(s) > maxRaw {
+		s = s[:maxRaw]
+	}
 	s = marker.Strip(s)
 	if len(s) > maxText {
 		cut := maxText
@@ -163,9 +207,6 @@ func clean(s string) string {
 			cut--
 		}
 		s = s[:cut]
-	}
-	if redact.Contains(s) {
-		s, _ = redact.String(s)
 	}
 	return strings.Join(strings.Fields(s), " ")
 }

@@ -26,8 +26,8 @@ func TestReadKeepsMessagesAndObservationsWithTheirLines(t *testing.T) {
 		{"injected memory stripped", []string{`{"type":"message","id":"d","message":{"role":"user","content":"fix it\n\n<pi-memory-recall>\n- uses Go\n</pi-memory-recall>"}}`},
 			[]string{"2 User fix it"}},
 		{"only injected memory: nothing", []string{`{"type":"message","id":"d","message":{"role":"user","content":"<pi-memory-recall>x</pi-memory-recall>"}}`}, nil},
-		{"secrets redacted", []string{`{"type":"message","id":"e","message":{"role":"user","content":"token ghp_` + strings.Repeat("a", 36) + `"}}`},
-			[]string{"2 User token [REDACTED:github-token]"}},
+		{"secrets left to the index, which redacts every entry", []string{`{"type":"message","id":"e","message":{"role":"user","content":"token ghp_` + strings.Repeat("a", 36) + `"}}`},
+			[]string{"2 User token ghp_" + strings.Repeat("a", 36)}},
 		{"observations once each, without bullet, priority and time", []string{
 			`{"type":"custom","id":"f","customType":"pi-memory-om","data":{"v":1,"op":"observe","t":1,"obs":"Date: Nov 20, 2026\n* 🔴 (09:10) User prefers pnpm\n  * -> ran pnpm install"}}`,
 			`{"type":"custom","id":"g","customType":"pi-memory-om","data":{"v":1,"op":"reflect","t":2,"obs":"Date: Nov 20, 2026\n* 🔴 (09:10) User prefers pnpm"}}`,

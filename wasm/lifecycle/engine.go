@@ -83,6 +83,8 @@ type Engine struct {
 	// (tools.go); forgot is the restore reference of the last thing
 	// forgotten this session, for /memory restore without an id.
 	index  search.Index
+	srcs   []search.Source // the sources of the last search (tools.go)
+	budget Budget          // a search's (DefaultBudget; tests change it)
 	forgot string
 	// kept is the session's state last sent (state.go).
 	kept []byte
@@ -95,7 +97,7 @@ type Engine struct {
 const noMemory = "--no-memory"
 
 // New returns an engine over host h.
-func New(h hostio.Host) *Engine { return &Engine{h: h} }
+func New(h hostio.Host) *Engine { return &Engine{h: h, budget: DefaultBudget} }
 
 // Handle runs one export and returns its envelope.
 func (e *Engine) Handle(export string, input []byte) []byte {
@@ -242,7 +244,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	}
 	e.asks.Forget()
 	e.asks.Surface = surface(s.Mode)
-	e.index, e.forgot, e.kept, e.asked = search.Index{}, "", nil, ""
+	e.index, e.srcs, e.forgot, e.kept, e.asked = search.Index{}, nil, "", nil, ""
 	s.ProjectRoot = files.ProjectRoot(e.h, s.Cwd)
 	s.ProjectHash = ProjectHash(s.ProjectRoot)
 	e.s, e.last = s, nil

@@ -94,19 +94,108 @@ func readable[T any](e *Engine, out *store.Out) []T {
 	return xs
 }
 
-// search ranks every readable store's entries against q.
-func (e *Engine) search(out *store.Out, q string, limit int) []search.Hit {
-	e.update(out)
-	return e.index.Search(q, limit, e.fs.Now())
+// Budget is what one search may do (decision 018). It is done in slices,
+// each ending after SliceMs of the host's clock or SliceUnits of work
+// (bytes read or indexed, files looked at, entries scored), whichever comes
+// first; on a host with an event loop (pi) the core then asks for nothing
+// (an http ask of no request), which the adapter answers once pi's loop has
+// run, and the next slice goes on in the resume. Earlier sessions are read
+// while the search is under Ms and has read under Units, and the index's
+// estimate of what they hold is under IndexBytes; the answer says what was
+// not read, and the next search goes on with it. The decisions, notes and
+// observations are always read.
+type Budget struct {
+	SliceMs, Ms       int64
+	SliceUnits, Units int
+	IndexBytes        int
 }
 
-// update brings the index up to every readable store's sources.
-func (e *Engine) update(out *store.Out) {
-	var srcs []search.Source
+// DefaultBudget: a slice of 12 ms or 4 MiB of work keeps pi's event loop
+// answering well within 50 ms; 3 s or 512 MiB of work bounds how long the
+// model waits for the answer on a first search of 20,000 sessions, and 96
+// MiB what the sessions hold of the module's memory (TinyGo's heap grows to
+// about twice what is live).
+var DefaultBudget = Budget{SliceMs: 12, SliceUnits: 4 << 20, Ms: 3000, Units: 512 << 20, IndexBytes: 96 << 20}
+
+// timedUnits is how much work a slice does before it reads the clock, and
+// how often after: a search of a few entries never yields.
+const timedUnits = 64 << 10
+
+// searchJob is one search in slices: the index's update, then its ranking.
+type searchJob struct {
+	e     *Engine
+	q     string
+	cut   bool // the query was cut (search.Query)
+	limit int
+	gone  bool  // a forget by words: reads no earlier session, ranks what was forgotten
+	start int64 // when it began, on the host's clock
+	read  int   // the index's Read when it began
+	r     *search.Ranking
+	then  func(out *store.Out, hits []search.Hit, unread string)
+}
+
+// search ranks every readable store's entries against q, in slices, and
+// hands the hits and what was not read (search.Unread.Said) to then.
+func (e *Engine) search(out *store.Out, q string, limit int, gone bool, then func(out *store.Out, hits []search.Hit, unread string)) {
+	q, cut := search.Query(q)
+	// The list of sources is rebuilt in the one before (20,000 earlier
+	// sessions are as many sources; Plan drops the update it replaces).
+	srcs := e.srcs[:0]
 	for _, x := range readable[store.Searcher](e, out) {
 		srcs = append(srcs, x.SearchSources()...)
 	}
-	e.index.Update(srcs)
+	e.srcs = srcs
+	e.index.MaxBytes = e.budget.IndexBytes
+	e.index.Plan(srcs)
+	j := &searchJob{e: e, q: q, cut: cut, limit: limit, gone: gone, start: e.fs.Now(), read: e.index.Read, then: then}
+	j.run(out)
+}
+
+// run does slices until the search is done; on pi's host one slice a call.
+// Its budget (late) counts the time, and the work of reading sessions: not
+// the looks at files read before, which would leave the oldest unread for
+// good once there are enough of them.
+func (j *searchJob) run(out *store.Out) {
+	e, bg := j.e, j.e.budget
+	for {
+		t0, used, clock := e.fs.Now(), 0, timedUnits
+		work := func(n int) bool {
+			if used < 0 {
+				return false
+			}
+			used += n
+			if used >= clock {
+				clock = used + timedUnits
+				if e.fs.Now()-t0 >= bg.SliceMs {
+					used = bg.SliceUnits
+				}
+			}
+			if used >= bg.SliceUnits {
+				used = -1
+				return false
+			}
+			return true
+		}
+		late := j.gone || e.index.Read-j.read >= bg.Units || e.fs.Now()-j.start >= bg.Ms
+		if e.index.Build(work, late) {
+			if j.r == nil {
+				j.r = e.index.Rank(j.q, j.limit, e.fs.Now(), j.gone)
+			}
+			if j.r.Run(work) {
+				u := e.index.Unread
+				u.Big = make([]string, len(u.Big))
+				for i, p := range e.index.Unread.Big {
+					u.Big[i] = e.home(p)
+				}
+				j.then(out, j.r.Hits(), u.Said(j.cut))
+				return
+			}
+		}
+		if e.s.Mode != "cli" && e.s.Mode != "mcp" {
+			out.HTTP([]byte("[]"), false, func(out *store.Out, _ gjson.Result) { j.run(out) })
+			return
+		}
+	}
 }
 
 // cited is hits with each Ref the citation its reader is given. A person
@@ -115,10 +204,11 @@ func (e *Engine) update(out *store.Out) {
 // forget takes back. A model (pi's, an MCP client's: the same text) is
 // given that form too when it can open it from where it works: ~ is
 // expanded, and a relative path is read from the working folder, which
-// must then be the project's root; else the absolute Ref.
+// must then be the project's root; else the absolute Ref. An entry with no
+// Cite (an earlier session's message) is cited with the home folder as ~.
 // The hits are the search's own (a new slice each time): changed in place.
 func (e *Engine) cited(hits []search.Hit, person bool) []search.Hit {
-	for i := range hits {
+	for i := range e.tilde(hits) {
 		d := &hits[i].Doc
 		relative := strings.IndexByte(d.Cite, '/') > 0 && !strings.HasPrefix(d.Cite, "~/")
 		if d.Cite != "" && (person || !relative || e.s.Cwd == e.s.ProjectRoot) {
@@ -126,6 +216,25 @@ func (e *Engine) cited(hits []search.Hit, person bool) []search.Hit {
 		}
 	}
 	return hits
+}
+
+// tilde gives each hit without a Cite (an earlier session's message) its
+// Ref with the home folder as ~, or the Ref itself.
+func (e *Engine) tilde(hits []search.Hit) []search.Hit {
+	for i := range hits {
+		if d := &hits[i].Doc; d.Cite == "" {
+			d.Cite = e.home(d.Ref)
+		}
+	}
+	return hits
+}
+
+// home is path p with the home folder as ~, as search cites it.
+func (e *Engine) home(p string) string {
+	if home := e.s.Home; home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
 }
 
 // forget removes the entry ref names: the first Forgetter that knows it,
@@ -219,25 +328,28 @@ func (e *Engine) forgetters(out *store.Out, do func(store.Forgetter) (bool, erro
 }
 
 // forgetQuery is a forget by words: the entry search.ToForget picks, else
-// the candidates to choose from by id. When the words name an entry
-// forgotten already (another process forgot it a moment ago), it says so
-// and removes nothing.
-func (e *Engine) forgetQuery(out *store.Out, q string) (store.Forgot, []search.Hit, error) {
+// the candidates to choose from by id, handed to then. When the words name
+// an entry forgotten already (another process forgot it a moment ago), it
+// says so and removes nothing.
+func (e *Engine) forgetQuery(out *store.Out, q string, then func(out *store.Out, got store.Forgot, cands []search.Hit, err error)) {
 	if !e.answers("memory_forget") {
-		return store.Forgot{}, nil, errors.New(nothingToForget)
+		then(out, store.Forgot{}, nil, errors.New(nothingToForget))
+		return
 	}
-	e.update(out)
-	best, cands := search.ToForget(e.index.ForForget(q, e.fs.Now()))
-	switch {
-	case best != nil && best.Doc.Gone:
-		return store.Forgot{Said: quoteGone(best.Doc.Text) + " (" + best.Doc.Cite + ") was forgotten already; nothing else was removed.", Restore: best.Doc.Ref}, nil, nil
-	case best != nil:
-		got, err := e.forget(out, store.Ref{ID: best.Doc.Ref})
-		return got, nil, err
-	case len(cands) == 0:
-		return store.Forgot{}, nil, errors.New("No decision or note matches " + quoted(q) + "; nothing was forgotten.")
-	}
-	return store.Forgot{}, cands, nil
+	e.search(out, q, search.MaxLimit, true, func(out *store.Out, hits []search.Hit, _ string) {
+		best, cands := search.ToForget(hits)
+		switch {
+		case best != nil && best.Doc.Gone:
+			then(out, store.Forgot{Said: quoteGone(best.Doc.Text) + " (" + best.Doc.Cite + ") was forgotten already; nothing else was removed.", Restore: best.Doc.Ref}, nil, nil)
+		case best != nil:
+			got, err := e.forget(out, store.Ref{ID: best.Doc.Ref})
+			then(out, got, nil, err)
+		case len(cands) == 0:
+			then(out, store.Forgot{}, nil, errors.New("No decision or note matches "+quoted(q)+"; nothing was forgotten."))
+		default:
+			then(out, store.Forgot{}, cands, nil)
+		}
+	})
 }
 
 // nothingToForget is a forget's answer when no store could answer it.
@@ -269,7 +381,18 @@ func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
 		out.ToolResult("memory_search needs a query: a few words of what to find.", true, nil)
 		return
 	}
-	out.ToolResult(search.ForModel(q, e.cited(e.search(out, q, int(jsonr.Get(params, "limit").Int())), false)), false, nil)
+	e.search(out, q, int(jsonr.Get(params, "limit").Int()), false, func(out *store.Out, hits []search.Hit, unread string) {
+		q, _ := search.Query(q)
+		out.ToolResult(joined(search.ForModel(q, e.cited(hits, false)), unread), false, nil)
+	})
+}
+
+// joined is text and then what a search did not read, on a line of its own.
+func joined(text, unread string) string {
+	if unread == "" {
+		return text
+	}
+	return text + "\n" + unread
 }
 
 func (e *Engine) toolForget(out *store.Out, params gjson.Result) {
@@ -278,26 +401,25 @@ func (e *Engine) toolForget(out *store.Out, params gjson.Result) {
 	}
 	id := strings.TrimSpace(jsonr.Get(params, "id").String())
 	q := strings.TrimSpace(jsonr.Get(params, "query").String())
-	var got store.Forgot
-	var err error
+	answer := func(out *store.Out, got store.Forgot, cands []search.Hit, err error) {
+		switch {
+		case err != nil:
+			out.ToolResult(err.Error(), true, nil)
+		case cands != nil:
+			out.ToolResult(search.Candidates(q, e.cited(cands, false)), false, nil)
+		default:
+			out.ToolResult(got.Said+" To bring it back: memory_restore with id "+strconv.Quote(got.Restore)+".", false, nil)
+		}
+	}
 	switch {
 	case id != "":
-		got, err = e.forget(out, store.Ref{ID: id})
+		got, err := e.forget(out, store.Ref{ID: id})
+		answer(out, got, nil, err)
 	case q != "":
-		var cands []search.Hit
-		got, cands, err = e.forgetQuery(out, q)
-		if err == nil && cands != nil {
-			out.ToolResult(search.Candidates(q, e.cited(cands, false)), false, nil)
-			return
-		}
+		e.forgetQuery(out, q, answer)
 	default:
-		err = errors.New("memory_forget needs an id (from memory_search) or a query.")
+		answer(out, store.Forgot{}, nil, errors.New("memory_forget needs an id (from memory_search) or a query."))
 	}
-	if err != nil {
-		out.ToolResult(err.Error(), true, nil)
-		return
-	}
-	out.ToolResult(got.Said+" To bring it back: memory_restore with id "+strconv.Quote(got.Restore)+".", false, nil)
 }
 
 func (e *Engine) toolRestore(out *store.Out, params gjson.Result) {
@@ -363,37 +485,44 @@ func (e *Engine) cmdSearch(c *store.Cmd) {
 		return
 	}
 	q := c.Args.Text(0)
-	hits := e.search(c.Out, q, limit)
-	if c.JSON {
-		c.Out.Output(string(search.JSON(hits)))
-		return
-	}
-	c.Out.Output(search.ForPerson(q, hits))
+	asJSON := c.JSON
+	e.search(c.Out, q, limit, false, func(out *store.Out, hits []search.Hit, unread string) {
+		hits = e.tilde(hits)
+		if asJSON {
+			out.Output(string(search.JSON(hits)))
+			if unread != "" {
+				out.Notify("info", unread)
+			}
+			return
+		}
+		q, _ := search.Query(q)
+		out.Output(joined(search.ForPerson(q, hits), unread))
+	})
 }
 
 // cmdForget is /memory forget <query|id>: a word that a store knows as an
 // id is forgotten at once; otherwise the words are a query.
 func (e *Engine) cmdForget(c *store.Cmd) {
 	arg := c.Args.Text(0)
-	var got store.Forgot
-	var err error
-	if len(c.Args.Words) == 1 {
-		got, err = e.forget(c.Out, store.Ref{ID: arg, Typed: true})
+	answer := func(out *store.Out, got store.Forgot, cands []search.Hit, err error) {
+		switch {
+		case err != nil:
+			out.Fail(err.Error())
+		case cands != nil:
+			out.Output(search.Candidates(arg, e.cited(cands, true)))
+			out.SetExit(1)
+		default:
+			out.Output(got.Said + " /memory restore brings it back.")
+		}
 	}
-	if _, nosuch := err.(errNoSuch); len(c.Args.Words) != 1 || nosuch {
-		var cands []search.Hit
-		got, cands, err = e.forgetQuery(c.Out, arg)
-		if err == nil && cands != nil {
-			c.Out.Output(search.Candidates(arg, e.cited(cands, true)))
-			c.Out.SetExit(1)
+	if len(c.Args.Words) == 1 {
+		got, err := e.forget(c.Out, store.Ref{ID: arg, Typed: true})
+		if _, nosuch := err.(errNoSuch); !nosuch {
+			answer(c.Out, got, nil, err)
 			return
 		}
 	}
-	if err != nil {
-		c.Out.Fail(err.Error())
-		return
-	}
-	c.Out.Output(got.Said + " /memory restore brings it back.")
+	e.forgetQuery(c.Out, arg, answer)
 }
 
 // cmdRestore is /memory restore [<id>]: without an id, the last thing

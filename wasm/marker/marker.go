@@ -107,21 +107,31 @@ func Has(s string) bool {
 // until no block is left; text built to need more than maxPasses passes is
 // cut where its first marker starts, as an unclosed block would be. The blank
 // lines a removed block leaves at the end of s are trimmed. The work is
-// linear in len(s) times maxPasses, whatever s holds.
+// linear in len(s) times maxPasses, whatever s holds: many small blocks, or
+// starts that open nothing.
 //
 //	Strip("fix the bug\n\n<pi-memory-recall>\n- uses Go\n</pi-memory-recall>") => "fix the bug"
 func Strip(s string) string {
+	s, _ = strip(s)
+	return s
+}
+
+// strip is Strip, and the bytes its searches looked at (a test bounds them).
+func strip(s string) (string, int) {
 	if !Has(s) {
-		return s
+		return s, 0
 	}
+	work := 0
 	for pass := 0; ; pass++ {
-		s = stripOnce(s)
+		sc := scan{s: s, c: unknown, t: unknown, k: unknown}
+		s = sc.stripOnce()
+		work += sc.work
 		if i, _ := next(s); i >= 0 && pass < maxPasses {
 			continue
 		} else if i >= 0 {
 			s = s[:firstStart(s)]
 		}
-		return strings.TrimRight(s, " \t\r\n")
+		return strings.TrimRight(s, " \t\r\n"), work
 	}
 }
 
@@ -139,60 +149,117 @@ func firstStart(s string) int {
 // removing blocks put together, which no text but one built for it has.
 const maxPasses = 8
 
-// stripOnce removes the blocks of s from left to right, once.
-func stripOnce(s string) string {
-	var b strings.Builder
-	for {
-		i, end := next(s)
-		if i < 0 {
-			b.WriteString(s)
-			break
-		}
-		b.WriteString(s[:i])
-		j := strings.Index(s[i:], end)
-		if j < 0 {
-			break
-		}
-		s = s[i+j+len(end):]
-	}
-	return b.String()
-}
-
 // next finds the first block start in s and the end marker that closes it:
 // the first comment marker or the first tag that opens a block
-// ("<pi-memory-" and a name, then ">"), whichever comes first. Each
-// "<pi-memory-" that opens none is looked past once: the scan is linear.
+// ("<pi-memory-" and a name, then ">"), whichever comes first.
 func next(s string) (int, string) {
-	c, cend := commentAt(s)
-	for off := 0; ; {
-		t := strings.Index(s[off:], tagOpen)
-		if t < 0 || c >= 0 && c < off+t {
-			return c, cend
+	sc := scan{s: s, c: unknown, t: unknown, k: unknown}
+	return sc.next(0)
+}
+
+// maxName bounds a comment block's name with the spaces around it; ours
+// are a word ("observations").
+const maxName = 64
+
+// unknown is a position scan has not looked for yet.
+const unknown = -2
+
+// scan finds the blocks of s from left to right. It keeps the next comment
+// marker and the next tag that opens a block once found, so a search never
+// goes over the same bytes twice: one pass over s, however many blocks it
+// holds (a search from each block for the next comment once went to the end
+// of s every time). work counts the bytes its searches looked at.
+type scan struct {
+	s          string
+	c, t, k    int // the next comment marker, opening tag and "-->"; -1 none left, unknown
+	cend, tend string
+	work       int
+}
+
+// index is strings.Index(s[from:], sub) as a position in s, its bytes counted.
+func (sc *scan) index(from int, sub string) int {
+	i := strings.Index(sc.s[from:], sub)
+	if i < 0 {
+		sc.work += len(sc.s) - from
+		return -1
+	}
+	sc.work += i + len(sub)
+	return from + i
+}
+
+// next is the first block start at or after from, and its end marker.
+func (sc *scan) next(from int) (int, string) {
+	if sc.c == unknown || sc.c >= 0 && sc.c < from {
+		sc.c, sc.cend = sc.comment(from)
+	}
+	if sc.t == unknown || sc.t >= 0 && sc.t < from {
+		sc.t, sc.tend = sc.tag(from)
+	}
+	if sc.c >= 0 && (sc.t < 0 || sc.c < sc.t) {
+		return sc.c, sc.cend
+	}
+	return sc.t, sc.tend
+}
+
+// tag is the first "<pi-memory-NAME>" at or after from; each
+// "<pi-memory-" that opens none is looked past once.
+func (sc *scan) tag(from int) (int, string) {
+	s := sc.s
+	for {
+		t := sc.index(from, tagOpen)
+		if t < 0 {
+			return -1, ""
 		}
-		t += off
 		j := t + len(tagOpen)
 		e := j
 		for e < len(s) && nameByte(s[e]) {
 			e++
 		}
+		sc.work += e - j
 		if e > j && e < len(s) && s[e] == '>' {
 			return t, "</pi-memory-" + s[j:e] + ">"
 		}
-		off = j
+		from = j
 	}
 }
 
-func commentAt(s string) (int, string) {
-	c := strings.Index(s, commentOpen)
+// comment is the first comment marker at or after from and its end marker.
+func (sc *scan) comment(from int) (int, string) {
+	c := sc.index(from, commentOpen)
 	if c < 0 {
 		return -1, ""
 	}
-	k := strings.Index(s[c:], "-->")
-	if k < 0 {
-		return c, "\x00never" // an unclosed marker: the rest is ours
+	if sc.k == unknown || sc.k >= 0 && sc.k < c {
+		sc.k = sc.index(c, "-->")
 	}
-	n := strings.TrimSpace(s[c+len(commentOpen) : c+k])
+	k := sc.k
+	if k < 0 || k-c > len(commentOpen)+maxName {
+		// An unclosed marker, or one no block name fits: the rest is ours.
+		return c, "\x00never"
+	}
+	n := strings.TrimSpace(sc.s[c+len(commentOpen) : k])
 	return c, "<!-- /pi-memory:" + n + " -->"
+}
+
+// stripOnce removes the blocks of s from left to right, once.
+func (sc *scan) stripOnce() string {
+	s := sc.s
+	var b strings.Builder
+	at := 0
+	for {
+		i, end := sc.next(at)
+		if i < 0 {
+			b.WriteString(s[at:])
+			break
+		}
+		b.WriteString(s[at:i])
+		j := sc.index(i, end)
+		if j < 0 {
+			break
+		}
+		at = j + len(end)
+	}
+	return b.String()
 }
 
 // nameByte reports whether c may be in a block name: lower-case letters,

@@ -115,6 +115,34 @@ func TestStripLooksPastStartsThatOpenNothingWithoutGoingDeeper(t *testing.T) {
 	require.Equal(t, "</pi-memory-recall>", end)
 }
 
+// Many small well-formed blocks in one message (a recalled block pasted back
+// again and again) once made each block's search for the next comment marker
+// run to the end of the text: 900 KB of blocks held a turn for 13.7 s, and
+// 5 MB a search for minutes. Each byte is now looked at a bounded number of
+// times per pass, whatever the text holds.
+func TestStripLooksAtEachByteABoundedNumberOfTimes(t *testing.T) {
+	recall := "hi <pi-memory-recall>\n- x\n</pi-memory-recall>\n"
+	for _, tc := range []struct {
+		name, unit, want string
+	}{
+		{"small recalled blocks", recall, "hi \nhi \n"},
+		{"comments", "a <!-- pi-memory:o -->x<!-- /pi-memory:o -->\n", "a \na \n"},
+		{"a comment inside each block", "<pi-memory-a><!-- pi-memory:</pi-memory-a>", "-->"},
+		{"starts that open nothing between blocks", "<pi-memory- " + recall, "<pi-memory- hi \n<pi-memory- hi \n"},
+	} {
+		for _, n := range []int{1_000, 20_000} {
+			s := strings.Repeat(tc.unit, n) + "-->"
+			out, work := strip(s)
+			require.True(t, work <= 8*len(s), "%s ×%d: %d bytes looked at for %d", tc.name, n, work, len(s))
+			if n == 1_000 {
+				continue
+			}
+			require.True(t, strings.HasPrefix(out, tc.want), "%s: %.60q", tc.name, out)
+			require.False(t, strings.Contains(out, "- x") || strings.Contains(out, ">x<"), "%s: a block's text is left", tc.name)
+		}
+	}
+}
+
 // Each pass undoes one level of starts that removing blocks joined; text
 // built to need more than maxPasses is cut at the first start left, as an
 // unclosed block is.
@@ -157,6 +185,13 @@ func refNext(s string) (int, string) {
 		}
 	}
 	return commentAt(s)
+}
+
+// commentAt is the first comment marker of s and its end marker, as the
+// recursive reference found it.
+func commentAt(s string) (int, string) {
+	sc := scan{s: s, c: unknown, t: unknown, k: unknown}
+	return sc.comment(0)
 }
 
 func refName(s string) bool {

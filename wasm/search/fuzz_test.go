@@ -33,3 +33,34 @@ func FuzzSearch(f *testing.F) {
 		}
 	})
 }
+
+// A part keeps its entries' strings in one blob and their numbers in one
+// array (decision 018): whatever the strings, each entry comes back as it
+// was given, redaction aside, and a Ref that begins with the source's key
+// comes back whole.
+func FuzzAPartGivesBackItsEntries(f *testing.F) {
+	f.Add("/s/a.jsonl", "/s/a.jsonl:2", "cite", "active", "title", "text", "extra", int64(1795737600000))
+	f.Add("k", "k", "", "", "", "", "", int64(-1))
+	f.Add("", "D-1", "\xff", "superseded", "東京", "a\nb", "", int64(0))
+	f.Fuzz(func(t *testing.T, key, ref, cite, mark, title, text, extra string, at int64) {
+		in := []Doc{
+			{Kind: Message, Ref: ref, Cite: cite, Mark: mark, Title: title, Text: text, Extra: extra, Time: at},
+			{Kind: Decision, Ref: key + ref, Text: text, Gone: true},
+		}
+		var x Index
+		x.Update([]Source{{Key: key, Stamp: "1", Load: func() []Doc { return append([]Doc(nil), in...) }}})
+		p := x.order[0]
+		if p.docs != 2 || p.stampOf() != "1" {
+			t.Fatalf("%d entries, stamp %q", p.docs, p.stampOf())
+		}
+		for i, want := range in {
+			hide(&want)
+			if got := p.doc(int32(i)); got != want {
+				t.Fatalf("entry %d: %+v, want %+v", i, got, want)
+			}
+			if p.kind(int32(i)) != want.Kind || p.gone(int32(i)) != want.Gone || p.time(int32(i)) != want.Time {
+				t.Fatalf("entry %d: its numbers differ", i)
+			}
+		}
+	})
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 
+	textpkg "github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/similarity"
 )
 
@@ -16,7 +17,12 @@ const (
 
 // rerank is how many of the best candidates similarity.Compare looks at
 // again; compared with a whole decision it is too slow for every match.
-const rerank = 40
+// rerankBytes is how much of an entry's text it reads: a past session's
+// message of 8,000 bytes, forty times, held a search's last call too long.
+const (
+	rerank      = 40
+	rerankBytes = 1000
+)
 
 // MaxLimit is the most hits one search returns; DefaultLimit when none is asked.
 const (
@@ -75,16 +81,44 @@ func coordination(matched, terms int) float64 {
 //	entries: D-1 "Use PostgreSQL for the primary database", MEMORY.md:3 "Run tests with -race"
 //	Search("which databases", 5, now) => [D-1]
 func (x *Index) Search(q string, limit int, now int64) []Hit {
-	return x.search(q, limit, now, false)
+	r := x.Rank(q, limit, now, false)
+	r.Run(nil)
+	return r.Hits()
 }
 
 // ForForget is Search for a forget by words (ToForget): the entries
 // forgotten already (Doc.Gone) are ranked too.
 func (x *Index) ForForget(q string, now int64) []Hit {
-	return x.search(q, MaxLimit, now, true)
+	r := x.Rank(q, MaxLimit, now, true)
+	r.Run(nil)
+	return r.Hits()
 }
 
-func (x *Index) search(q string, limit int, now int64, gone bool) []Hit {
+// partUnits is the work of looking a word up in a part (Work), about as
+// long as reading a few dozen bytes.
+const partUnits = 32
+
+// Ranking is a search over the index in steps (Run), for an index of
+// thousands of sources: it scores them a few at a time, and starts again if
+// the index changed meanwhile. gone ranks the entries forgotten already too.
+type Ranking struct {
+	x       *Index
+	gen     int
+	q       string
+	terms   []string
+	limit   int
+	now     int64
+	gone    bool
+	part    int // the next part to count or score
+	scoring bool
+	df      []int
+	idf     []float64
+	avg     float64
+	top     candidates
+}
+
+// Rank starts a search for q (its first MaxTerms distinct words, Terms).
+func (x *Index) Rank(q string, limit int, now int64, gone bool) *Ranking {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
@@ -92,86 +126,117 @@ func (x *Index) search(q string, limit int, now int64, gone bool) []Hit {
 		limit = MaxLimit
 	}
 	terms := Terms(q)
-	if len(terms) == 0 || x.docs == 0 {
-		return nil
+	return &Ranking{x: x, gen: x.gen, q: q, terms: terms, limit: limit, now: now, gone: gone, df: make([]int, len(terms))}
+}
+
+// Run counts the query's words over every part, then scores every part,
+// until work ends the slice (false: call again) or it is done.
+func (r *Ranking) Run(work Work) bool {
+	x := r.x
+	if len(r.terms) == 0 || x.docs == 0 {
+		return true
 	}
-	idf := make([]float64, len(terms))
-	for t, w := range terms {
-		df := 0
-		for _, p := range x.order {
-			if id, ok := p.terms[w]; ok {
-				df += p.df(id)
+	if r.gen != x.gen {
+		*r = Ranking{x: x, gen: x.gen, q: r.q, terms: r.terms, limit: r.limit, now: r.now, gone: r.gone, df: make([]int, len(r.terms))}
+	}
+	for !r.scoring {
+		if r.part == len(x.order) {
+			n := float64(x.docs)
+			r.idf = make([]float64, len(r.terms))
+			for t, df := range r.df {
+				r.idf[t] = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+			}
+			r.avg = max(float64(x.words)/float64(x.docs), 1)
+			r.top = candidates{max: max(rerank, r.limit)}
+			r.scoring, r.part = true, 0
+			break
+		}
+		p := x.order[r.part]
+		for t, w := range r.terms {
+			if id, ok := p.term(w); ok {
+				r.df[t] += p.df(id)
 			}
 		}
-		n := float64(x.docs)
-		idf[t] = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
-	}
-	avg := float64(x.words) / float64(x.docs)
-	if avg < 1 {
-		avg = 1
-	}
-	top := candidates{max: rerank}
-	if limit > rerank {
-		top.max = limit
-	}
-	for pi, p := range x.order {
-		if cap(x.acc) < len(p.docs) {
-			x.acc = make([]float32, len(p.docs))
-			x.cnt = make([]uint8, len(p.docs))
+		r.part++
+		if !work.spend(partUnits * (1 + len(r.terms))) {
+			return false
 		}
-		acc, cnt := x.acc[:len(p.docs)], x.cnt[:len(p.docs)]
-		touched := x.hit[:0]
-		for t, w := range terms {
-			id, ok := p.terms[w]
-			if !ok {
-				continue
-			}
-			for bi := range p.blocks {
-				for _, v := range p.blocks[bi].postings(id) {
-					d, tf := v>>8, float64(v&0xFF)
-					norm := k1 * (1 - b + b*float64(p.lens[d])/avg)
-					if cnt[d] == 0 {
-						touched = append(touched, int32(d))
-					}
-					acc[d] += float32(idf[t] * tf * (k1 + 1) / (tf + norm))
-					if cnt[d] < 255 {
-						cnt[d]++
-					}
+	}
+	for r.part < len(x.order) {
+		n := r.score(r.part)
+		r.part++
+		if !work.spend(partUnits*(1+len(r.terms)) + 8*n) {
+			return r.part == len(x.order)
+		}
+	}
+	return true
+}
+
+// score adds the entries of part pi holding a query word to the
+// candidates; it returns how many it looked at.
+func (r *Ranking) score(pi int) int {
+	x, p := r.x, r.x.order[pi]
+	if cap(x.acc) < int(p.docs) {
+		x.acc = make([]float32, p.docs)
+		x.cnt = make([]uint8, p.docs)
+	}
+	acc, cnt := x.acc[:p.docs], x.cnt[:p.docs]
+	touched := x.hit[:0]
+	for t, w := range r.terms {
+		id, ok := p.term(w)
+		if !ok {
+			continue
+		}
+		for bi := range p.blocks {
+			bl := p.block(bi)
+			for _, v := range p.postings(&bl, id) {
+				d, tf := v>>8, float64(v&0xFF)
+				norm := k1 * (1 - b + b*float64(p.length(int32(d)))/r.avg)
+				if cnt[d] == 0 {
+					touched = append(touched, int32(d))
+				}
+				acc[d] += float32(r.idf[t] * tf * (k1 + 1) / (tf + norm))
+				if cnt[d] < 255 {
+					cnt[d]++
 				}
 			}
 		}
-		for _, d := range touched {
-			doc := &p.docs[d]
-			if doc.Gone && !gone {
-				acc[d], cnt[d] = 0, 0
-				continue
-			}
-			s := float64(acc[d]) * coordination(int(cnt[d]), len(terms)) * kindWeight[doc.Kind] * markWeight(doc.Mark) * recency(doc.Time, now)
-			top.add(candidate{part: int32(pi), doc: d, score: s})
-			acc[d], cnt[d] = 0, 0
-		}
-		x.hit = touched[:0]
 	}
-	// Rerank the best with the similarity features of the decision store.
-	qf := similarity.Prepare(q)
+	for _, d := range touched {
+		if p.gone(d) && !r.gone {
+			acc[d], cnt[d] = 0, 0
+			continue
+		}
+		s := float64(acc[d]) * coordination(int(cnt[d]), len(r.terms)) * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.now)
+		r.top.add(candidate{part: int32(pi), doc: d, score: s})
+		acc[d], cnt[d] = 0, 0
+	}
+	x.hit = touched[:0]
+	return len(touched)
+}
+
+// Hits are the search's results, best first, once Run is done: the best
+// candidates reranked with the similarity features of the decision store.
+func (r *Ranking) Hits() []Hit {
+	x := r.x
+	if !r.scoring || r.gen != x.gen {
+		return nil
+	}
+	top := r.top
+	qf := similarity.Prepare(r.q)
 	for i := range top.list {
 		c := &top.list[i]
-		doc := &x.order[c.part].docs[c.doc]
-		text := doc.Text
-		if text == "" {
-			text = doc.Title
-		}
-		df := similarity.Prepare(text)
+		df := similarity.Prepare(textpkg.Bytes(x.order[c.part].text(c.doc), rerankBytes))
 		c.score *= 1 + 0.5*similarity.Compare(&qf, &df).Score
 	}
 	sort.Sort(byScore{top.list, x})
-	if len(top.list) > limit {
-		top.list = top.list[:limit]
+	if len(top.list) > r.limit {
+		top.list = top.list[:r.limit]
 	}
 	hits := make([]Hit, len(top.list))
 	for i, c := range top.list {
-		doc := x.order[c.part].docs[c.doc]
-		hits[i] = Hit{Doc: doc, Score: c.score, Snippet: Snippet(&doc, terms, snippetBytes)}
+		doc := x.order[c.part].doc(c.doc)
+		hits[i] = Hit{Doc: doc, Score: c.score, Snippet: Snippet(&doc, r.terms, snippetBytes)}
 	}
 	return hits
 }
@@ -226,11 +291,11 @@ func (s byScore) Less(i, j int) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	da, db := &s.x.order[a.part].docs[a.doc], &s.x.order[b.part].docs[b.doc]
-	if da.Kind != db.Kind {
-		return da.Kind < db.Kind
+	pa, pb := s.x.order[a.part], s.x.order[b.part]
+	if ka, kb := pa.kind(a.doc), pb.kind(b.doc); ka != kb {
+		return ka < kb
 	}
-	return da.Ref < db.Ref
+	return refLess(pa, a.doc, pb, b.doc)
 }
 
 // ClearLead is how far the best entry a forget by words may remove must be

@@ -49,7 +49,8 @@ type Doc struct {
 	// memory_forget takes the Ref of a decision or a note.
 	Ref string
 	// Cite is the citation a person reads at 80 columns: the id, the file
-	// relative to the project or home (".pi/memory/MEMORY.md:12").
+	// relative to the project or home (".pi/memory/MEMORY.md:12"); "" for
+	// the Ref with the home folder as ~ (the orchestrator writes it in).
 	Cite string
 	// Mark is the status worth showing beside the citation ("active",
 	// "superseded", "conflict"), "" for none.
@@ -78,10 +79,25 @@ type Source struct {
 	// Stamp changes whenever the source's entries may have changed (a
 	// file's size and mtime, a log's generation).
 	Stamp string
-	// Load returns the source's entries; the index calls it only when the
-	// Stamp differs from the one it indexed.
+	// Load returns the source's entries, in a slice of its own: the index
+	// lays them out in its part and clears them as it goes. It calls Load
+	// only when the Stamp differs from the one it indexed.
 	Load func() []Doc
+	// Stat and Open, in place of Stamp and Load, are a source among many
+	// that may be large (an earlier session): the index looks at it only
+	// when it comes to it, within the search's budget (Stat: its stamp, a
+	// number that changes whenever the source may have, or skip when it is
+	// not to be read at all), and reads it in steps (Open). Both are given
+	// the Key, so thousands of sources share two functions, and a stamp is
+	// no string: a search of 20,000 sources allocates none.
+	Stat func(key string) (stamp uint64, skip bool)
+	Open func(key string) Step
 }
+
+// Step reads on in a source for about n bytes, handing each entry to add;
+// it says how many bytes it read, whether the source is done, and whether
+// it was read only in part (its entries reached their bound).
+type Step func(n int, add func(Doc)) (read int, done, cut bool)
 
 // Hit is one ranked result.
 type Hit struct {

@@ -227,9 +227,11 @@ func TestASourceOfManyBlocksFindsEveryEntry(t *testing.T) {
 		require.Equal(t, "r"+strconv.Itoa(i), refs(x.Search("u"+strconv.Itoa(i), 5, now)))
 	}
 	p := x.order[0]
-	require.Equal(t, 3, len(p.blocks))
-	require.Equal(t, n, p.df(p.terms["common"]))
-	require.Equal(t, 1, p.df(p.terms["u"+strconv.Itoa(2*blockDocs+99)]))
+	require.Equal(t, int32(3), p.blocks)
+	common, _ := p.term("common")
+	last, _ := p.term("u" + strconv.Itoa(2*blockDocs+99))
+	require.Equal(t, n, p.df(common))
+	require.Equal(t, 1, p.df(last))
 }
 
 func TestParseLimit(t *testing.T) {
@@ -334,4 +336,114 @@ func TestForgottenEntriesAreFoundOnlyByAForgetByWords(t *testing.T) {
 	)})
 	best, cands := ToForget(x.ForForget("deploy make ship fridays", now))
 	require.True(t, best != nil && best.Doc.Ref == "n:4" && cands == nil, "the live one stands for both: %v %v", best, cands)
+}
+
+// A query of 60 KB (a pasted file) was read whole: thousands of distinct
+// words, each looked up in every source, made one search of 20,000
+// sessions take two minutes. A search reads its first MaxTerms distinct
+// words within MaxQuery bytes, and says when it left words out.
+func TestAQueryIsItsFirstDistinctWords(t *testing.T) {
+	var words []string
+	for i := 0; i < 10_000; i++ {
+		words = append(words, "word"+strconv.Itoa(i))
+	}
+	long := strings.Join(words, " ")
+	tests := []struct {
+		name, q, want string
+		cut           bool
+	}{
+		{"a short query", "deploy the frontend", "deploy the frontend", false},
+		{"60 KB of distinct words", long, strings.Join(words[:MaxTerms], " "), true},
+		{"a word repeated past MaxQuery", strings.Repeat("deploy ", 20_000), strings.TrimSpace(strings.Repeat("deploy ", MaxQuery/7+1)), true},
+		{"a word is not cut inside", strings.Repeat("ab", MaxQuery/2) + "c", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, cut := Query(tt.q)
+			require.Equal(t, tt.want, got)
+			require.Equal(t, tt.cut, cut)
+			require.True(t, len(Terms(got)) <= MaxTerms && len(got) <= MaxQuery, "bounded")
+		})
+	}
+	require.Equal(t, MaxTerms, len(Terms(long)), "Terms reads the first MaxTerms")
+}
+
+// A search in slices (Build, then Ranking.Run, each stopped whenever its
+// Work says so and called again) finds what one done in one go finds,
+// however small the slices: where a slice ends is never a result.
+func TestASearchInSlicesFindsWhatOneInOneGoFinds(t *testing.T) {
+	sources := func() []Source {
+		var srcs []Source
+		srcs = append(srcs, Source{Key: "notes", Stamp: "1", Load: func() []Doc {
+			return []Doc{{Kind: Note, Ref: "n:1", Text: "deploy the billing service on fridays"}}
+		}})
+		for i := range 40 {
+			key := "s" + strconv.Itoa(i)
+			srcs = append(srcs, Source{Key: key,
+				Stat: func(string) (uint64, bool) { return 1, i == 7 },
+				Open: func(string) Step {
+					left := 30
+					return func(n int, add func(Doc)) (int, bool, bool) {
+						read := 0
+						for ; left > 0 && read < n; left-- {
+							add(Doc{Kind: Message, Ref: key + ":" + strconv.Itoa(left), Text: "session " + strconv.Itoa(i) + " billing step " + strconv.Itoa(left), Time: int64(i)})
+							read += 100
+						}
+						return read, left == 0, false
+					}
+				}})
+		}
+		return srcs
+	}
+	search := func(slice int) (string, Unread, int) {
+		var x Index
+		x.Plan(sources())
+		calls := 0
+		work := func() Work {
+			if slice == 0 {
+				return nil
+			}
+			used := 0
+			return func(n int) bool { used += n; return used < slice }
+		}
+		for !x.Build(work(), false) {
+			calls++
+		}
+		r := x.Rank("billing session 12", 10, now, false)
+		for !r.Run(work()) {
+			calls++
+		}
+		return refs(r.Hits()), x.Unread, calls
+	}
+	want, unread, _ := search(0)
+	require.Contains(t, want, "s12:")
+	require.Equal(t, Unread{Skipped: 1, Big: []string{"s7"}}, unread)
+	for _, slice := range []int{1, 50, 1000, 20_000} {
+		got, unread, calls := search(slice)
+		require.Equal(t, want, got, "slices of %d units", slice)
+		require.Equal(t, Unread{Skipped: 1, Big: []string{"s7"}}, unread)
+		if slice < 1000 {
+			require.True(t, calls > 40, "slices of %d units: %d calls", slice, calls)
+		}
+	}
+}
+
+func TestUnreadSaysWhatASearchDidNotRead(t *testing.T) {
+	tests := []struct {
+		name string
+		u    Unread
+		cut  bool
+		want string
+	}{
+		{"everything read", Unread{}, false, ""},
+		{"a cut query", Unread{}, true, "Not searched: the query's words after its first 32 distinct ones."},
+		{"one session too large, named", Unread{Skipped: 1, Big: []string{"~/s/a.jsonl"}}, false, "Not searched: 1 earlier session, skipped for its size: ~/s/a.jsonl."},
+		{"the first few named, the rest counted", Unread{Skipped: 5, Big: []string{"a", "b", "c"}}, false, "Not searched: 5 earlier sessions, skipped for their size: a, b, c and 2 more."},
+		{"left for later and read in part", Unread{Later: 120, Part: 1}, false, "Not searched: 120 earlier sessions, not read within this search's budget of time and memory (a later search goes on with them); the rest of 1 long earlier session past its first megabyte."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, tt.u.Said(tt.cut))
+		})
+	}
 }

@@ -45,27 +45,29 @@ func Snippet(d *Doc, terms []string, max int) string {
 			}
 		}
 	})
+	// The window from an eighth of max before each occurrence, slid along
+	// them once: the occurrences in it and how many of each word.
 	lo := 0
-	if len(found) > 0 {
-		best, bestN := 0, 0
-		for _, f := range found {
-			from := f.start - max/8
-			if from < 0 {
-				from = 0
-			}
-			var seen uint64
-			n := 0
-			for _, g := range found {
-				if g.start >= from && g.start < from+max && seen&(1<<(g.term%64)) == 0 {
-					seen |= 1 << (g.term % 64)
-					n++
-				}
-			}
-			if n > bestN {
-				best, bestN = from, n
+	count := make([]int, len(terms))
+	bestN, in, left, right := 0, 0, 0, 0
+	for _, f := range found {
+		from := f.start - max/8
+		if from < 0 {
+			from = 0
+		}
+		for ; right < len(found) && found[right].start < from+max; right++ {
+			if count[found[right].term]++; count[found[right].term] == 1 {
+				in++
 			}
 		}
-		lo = best
+		for ; found[left].start < from; left++ {
+			if count[found[left].term]--; count[found[left].term] == 0 {
+				in--
+			}
+		}
+		if in > bestN {
+			lo, bestN = from, in
+		}
 	}
 	hi := lo + max
 	if hi > len(text) {

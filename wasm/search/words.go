@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -107,19 +108,68 @@ func (sp *splitter) raw(s string, f func(w string, start, end int)) {
 
 func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-// Terms are the distinct canonical words of a query, in order.
+// Terms are the distinct canonical words of a query, in order: its first
+// MaxTerms.
 //
 //	Terms("Which databases? The database!") => ["databas"]
 func Terms(q string) []string {
+	terms, _ := termsOf(q)
+	return terms
+}
+
+// MaxTerms and MaxQuery bound what a search reads of its query: a query of
+// 60 KB (a pasted file) is a search for its first words, not for all of
+// them against every entry.
+const (
+	MaxTerms = 32
+	MaxQuery = 1000
+)
+
+// termsOf is Terms, and where in q the words after them start (len(q)
+// when there are none).
+func termsOf(q string) ([]string, int) {
 	var sp splitter
 	var out []string
-	sp.words(q, func(w string, _, _ int) {
+	end := len(q)
+	sp.words(q, func(w string, start, _ int) {
+		if end < len(q) {
+			return
+		}
 		for _, t := range out {
 			if t == w {
 				return
 			}
 		}
+		if len(out) == MaxTerms {
+			end = start
+			return
+		}
 		out = append(out, string([]byte(w)))
 	})
-	return out
+	return out, end
+}
+
+// Query is q as a search reads it: its first MaxQuery bytes, cut where a
+// word ends, and no further than its MaxTerms distinct words; cut says a
+// word was left out.
+//
+//	Query("deploy the frontend") => "deploy the frontend", false
+//	Query(40 distinct words) => its first 32, true
+func Query(q string) (string, bool) {
+	end := len(q)
+	if end > MaxQuery {
+		end = MaxQuery
+		for end > 0 && !isBreak(q[end]) {
+			end--
+		}
+	}
+	_, words := termsOf(q[:end])
+	end = min(end, words)
+	return strings.TrimRight(q[:end], " \t\r\n"), len(Terms(q[end:])) > 0
+}
+
+// isBreak reports whether c cannot be inside a word: a cut there keeps
+// every word whole.
+func isBreak(c byte) bool {
+	return c < utf8.RuneSelf && !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '\'')
 }

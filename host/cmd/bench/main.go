@@ -12,6 +12,8 @@
 //	bench conversations -module M [SET]                        memory_search's recall on the conversation set, beside BM25
 //	bench memsearch -module M -log L -calls 200 -tmp DIR       memory_search: L, a 5,000-line index, 200 sessions
 //	bench memsearch-data -log L -tmp DIR                       makes that project for the Node probe, prints where
+//	bench bigsearch-data -sessions 20000 -messages 4 -big-mb 60 -tmp DIR
+//	                                                           a project of many or large earlier sessions (row 17), prints where
 //
 // -cache DIR keeps wazero's compiled code between the calls of one run.
 //
@@ -54,6 +56,9 @@ func main() {
 	n := fl.Int("n", 30, "instances to create")
 	pairs := fl.String("pairs", "testdata/similarity/pairs.jsonl", "labelled similarity pairs")
 	cacheDir := fl.String("cache", "", "wazero compilation cache folder (compiling is never what is measured)")
+	sessions := fl.Int("sessions", 20000, "bigsearch-data: earlier sessions")
+	messages := fl.Int("messages", 4, "bigsearch-data: messages per session")
+	bigMB := fl.Int("big-mb", 0, "bigsearch-data: one more session of this many MB (0: none)")
 	fl.Parse(os.Args[2:])
 	compileOpts.CacheDir = *cacheDir
 
@@ -76,6 +81,8 @@ func main() {
 		out, err = memsearch(*module, *logFile, *tmp, *calls)
 	case "memsearch-data":
 		_, out, err = memsearchData(*tmp, *logFile)
+	case "bigsearch-data":
+		out, err = bigsearchData(*tmp, *sessions, *messages, *bigMB)
 	default:
 		usage()
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -60,7 +62,7 @@ func memsearch(module, logFile, tmp string, calls int) (any, error) {
 		return b
 	}
 	out := memsearchOut{StartMs: ms(startD), IndexLines: lines, Sessions: sessions, Messages: messages}
-	env, d, err := call(inst, "tool", input(queries[0]))
+	env, d, err := searchCall(inst, input(queries[0]))
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +73,7 @@ func memsearch(module, logFile, tmp string, calls int) (any, error) {
 		return nil, fmt.Errorf("the first search found nothing: %s", text)
 	}
 	for i := 0; i < calls; i++ {
-		env, d, err := call(inst, "tool", input(queries[i%len(queries)]))
+		env, d, err := searchCall(inst, input(queries[i%len(queries)]))
 		if err != nil {
 			return nil, err
 		}
@@ -80,6 +82,29 @@ func memsearch(module, logFile, tmp string, calls int) (any, error) {
 	}
 	out.MemBytes, out.HeapBytes = memoryBytes(inst), heapInUse(inst)
 	return out, nil
+}
+
+// searchCall is one memory_search as a host drives it (decision 018): the
+// tool call, then a resume for each slice the core asks for (an http ask of
+// no request, answered at once), until the tool result; the time of all of
+// them.
+func searchCall(inst *host.Instance, input []byte) (host.Envelope, time.Duration, error) {
+	env, d, err := call(inst, "tool", input)
+	for err == nil && toolText(env.Effects) == "" {
+		next := ""
+		for _, e := range env.Effects {
+			if e.T == "http" && e.Holds() && len(e.Requests) == 0 {
+				next = e.ID
+			}
+		}
+		if next == "" {
+			break
+		}
+		var more time.Duration
+		env, more, err = call(inst, "resume", []byte(`{"id":`+strconv.Quote(next)+`,"value":[]}`))
+		d += more
+	}
+	return env, d, err
 }
 
 // heapInUse is the module's heap in use (the debug export's memstats), 0
@@ -248,4 +273,73 @@ func sentence(r *rand.Rand, n int) string {
 	}
 	ws[0] = strings.ToUpper(ws[0][:1]) + ws[0][1:]
 	return strings.Join(ws, " ") + "."
+}
+
+// bigsearchSet is the project bigsearch-data made: many small earlier
+// sessions, and maybe one large one.
+type bigsearchSet struct {
+	Project  string   `json:"project"`
+	Agent    string   `json:"agent"`
+	Sessions int      `json:"sessions"`
+	Messages int      `json:"messages"`
+	BigBytes int64    `json:"bigBytes"`
+	Queries  []string `json:"queries"`
+}
+
+// bigsearchData makes the project of row 17 in a fresh folder under tmp: n
+// earlier sessions of m messages each, and with bigMB > 0 one more session
+// of about that many megabytes (messages of 10 KB of generated text). No
+// decision log and no notes: the earlier sessions are what is measured.
+func bigsearchData(tmp string, n, m, bigMB int) (bigsearchSet, error) {
+	root, err := os.MkdirTemp(tmp, "big-")
+	if err != nil {
+		return bigsearchSet{}, err
+	}
+	if root, err = filepath.EvalSymlinks(root); err != nil {
+		return bigsearchSet{}, err
+	}
+	set := bigsearchSet{Project: filepath.Join(root, "project"), Agent: filepath.Join(root, "agent"), Queries: memsearchQueries}
+	if err := os.MkdirAll(filepath.Join(set.Project, ".git"), 0o755); err != nil {
+		return set, err
+	}
+	if set.Sessions, set.Messages, err = writeSessions(set.Agent, set.Project, n, m); err != nil {
+		return set, err
+	}
+	if bigMB > 0 {
+		set.BigBytes, err = writeBigSession(set.Agent, set.Project, int64(bigMB)<<20)
+	}
+	return set, err
+}
+
+// writeBigSession writes one earlier session of about size bytes: user and
+// assistant messages of 10 KB of generated text each, in turn.
+func writeBigSession(agent, project string, size int64) (int64, error) {
+	r := rand.New(rand.NewSource(13))
+	dir := filepath.Join(agent, "sessions", hsimport.SessionFolder(project))
+	at := time.Date(2026, 11, 1, 9, 0, 0, 0, time.UTC)
+	name := filepath.Join(dir, "2026-11-01T09-00-00-000Z_bench-big.jsonl")
+	f, err := os.Create(name)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	w := bufio.NewWriterSize(f, 1<<20)
+	hdr, _ := json.Marshal(map[string]any{"type": "session", "version": 3, "id": "bench-big", "timestamp": at.Format("2006-01-02T15:04:05.000Z"), "cwd": project})
+	w.Write(append(hdr, '\n'))
+	written := int64(len(hdr) + 1)
+	for k := 0; written < size; k++ {
+		var b strings.Builder
+		for b.Len() < 10<<10 {
+			b.WriteString(sentence(r, 20) + " ")
+		}
+		role := "user"
+		if k%2 == 1 {
+			role = "assistant"
+		}
+		ts := at.Add(time.Duration(k) * time.Second).Format("2006-01-02T15:04:05.000Z")
+		line, _ := json.Marshal(map[string]any{"type": "message", "id": fmt.Sprintf("e%d", k), "timestamp": ts, "message": map[string]any{"role": role, "content": b.String()}})
+		w.Write(append(line, '\n'))
+		written += int64(len(line) + 1)
+	}
+	return written, w.Flush()
 }

@@ -50,68 +50,91 @@ func Lines(data []byte, each func(n int, line []byte, torn bool) bool) {
 // lines after it still count). read's error ends the reading and is
 // returned.
 func Read(read func(off int64, dst []byte) (int, error), piece []byte, maxLine int, each func(n int, line []byte, torn bool) bool, long func(n int)) error {
-	n := 0
-	var carry []byte // the start of a line that did not end in its piece
-	skipping := false
+	var p Pieces
+	for !p.Done {
+		if err := p.Next(read, piece, maxLine, 1<<62, each, long); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Pieces is Read a step at a time, for a file too large to read in one go
+// (a search reading a 60 MB session between other work): each Next goes on
+// where the last stopped, for a piece or more and about budget bytes, and
+// Done is set once the file has ended or each asked to stop.
+type Pieces struct {
+	Off      int64 // the bytes read so far
+	Done     bool
+	n        int    // lines so far
+	carry    []byte // the start of a line that did not end in its piece
+	skipping bool   // inside a line over maxLine
+}
+
+// Next reads on through read for about budget bytes (at least a piece) and
+// calls each and long as Read does; read's error is returned.
+func (p *Pieces) Next(read func(off int64, dst []byte) (int, error), piece []byte, maxLine int, budget int64, each func(n int, line []byte, torn bool) bool, long func(n int)) error {
 	one := func(line []byte, torn bool) bool {
-		n++
-		if n == 1 {
+		p.n++
+		if p.n == 1 {
 			line = bytes.TrimPrefix(line, bom)
 		}
 		if line = bytes.TrimSpace(line); len(line) > 0 {
-			return each(n, line, torn)
+			return each(p.n, line, torn)
 		}
 		return true
 	}
-	for off := int64(0); ; {
-		k, err := read(off, piece)
+	for start := p.Off; !p.Done && (p.Off == start || p.Off-start < budget); {
+		k, err := read(p.Off, piece)
 		if err != nil {
 			return err
 		}
 		if k == 0 {
+			p.Done = true
+			switch {
+			case p.skipping:
+				p.n++
+				long(p.n)
+			case len(p.carry) > 0:
+				one(p.carry, true)
+			}
 			break
 		}
-		off += int64(k)
+		p.Off += int64(k)
 		for data := piece[:k]; len(data) > 0; {
 			i := bytes.IndexByte(data, '\n')
 			if i < 0 {
 				switch {
-				case skipping:
-				case len(carry)+len(data) > maxLine:
-					skipping, carry = true, carry[:0]
+				case p.skipping:
+				case len(p.carry)+len(data) > maxLine:
+					p.skipping, p.carry = true, p.carry[:0]
 				default:
-					carry = append(carry, data...)
+					p.carry = append(p.carry, data...)
 				}
 				break
 			}
 			line := data[:i]
 			data = data[i+1:]
+			ok := true
 			switch {
-			case skipping:
-				n++
-				long(n)
-				skipping = false
-			case len(carry) > 0 && len(carry)+len(line) > maxLine:
-				n++
-				long(n)
-			case len(carry) > 0:
-				if !one(append(carry, line...), false) {
-					return nil
-				}
+			case p.skipping:
+				p.n++
+				long(p.n)
+				p.skipping = false
+			case len(p.carry) > 0 && len(p.carry)+len(line) > maxLine:
+				p.n++
+				long(p.n)
+			case len(p.carry) > 0:
+				ok = one(append(p.carry, line...), false)
 			default:
-				if !one(line, false) {
-					return nil
-				}
+				ok = one(line, false)
 			}
-			carry = carry[:0]
+			p.carry = p.carry[:0]
+			if !ok {
+				p.Done = true
+				return nil
+			}
 		}
-	}
-	switch {
-	case skipping:
-		n++
-		long(n)
-	case len(carry) > 0:
-		one(carry, true)
 	}
 	return nil
 }

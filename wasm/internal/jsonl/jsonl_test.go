@@ -113,3 +113,30 @@ func FuzzReadInPieces(f *testing.F) {
 		require.Equal(t, linesAll(data), readAll(data, int(size%64)+1, 1<<20))
 	})
 }
+
+// A file read a step at a time, each step about budget bytes, gives the
+// lines of the whole file, whatever the steps and pieces.
+func TestPiecesInStepsAreLinesOfTheWholeFile(t *testing.T) {
+	data := []byte("\uFEFFa\r\n\n  \t\nbb\n0123456789\nccc\n{\"k\"")
+	for size := 1; size <= 9; size++ {
+		for budget := int64(1); budget <= 12; budget++ {
+			var got []string
+			read := func(off int64, dst []byte) (int, error) { return copy(dst, data[min(int(off), len(data)):]), nil }
+			var p Pieces
+			for steps := 0; !p.Done; steps++ {
+				before := p.Off
+				require.NoError(t, p.Next(read, make([]byte, size), 8, budget, func(n int, line []byte, torn bool) bool {
+					s := strconv.Itoa(n) + ":" + string(line)
+					if torn {
+						s += "!"
+					}
+					got = append(got, s)
+					return true
+				}, func(n int) { got = append(got, strconv.Itoa(n)+":LONG") }))
+				require.True(t, p.Off-before <= max(budget, int64(size))+int64(size), "a step reads about its budget")
+				require.True(t, steps < len(data)+2, "steps end")
+			}
+			require.Equal(t, "1:a 4:bb 5:LONG 6:ccc 7:{\"k\"!", strings.Join(got, " "), "pieces of %d, steps of %d", size, budget)
+		}
+	}
+}

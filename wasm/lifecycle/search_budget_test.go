@@ -1,0 +1,216 @@
+package lifecycle
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/hsimport"
+	"github.com/tidwall/gjson"
+)
+
+// costHost counts what one export call asks of the host.
+type costHost struct {
+	hostio.Host
+	stats, reads, bytes, maxRead int
+}
+
+func (h *costHost) Stat(p string) (hostio.FileInfo, error) { h.stats++; return h.Host.Stat(p) }
+
+func (h *costHost) ReadAt(p string, off int64, dst []byte) (int, error) {
+	n, err := h.Host.ReadAt(p, off, dst)
+	h.reads++
+	h.bytes += n
+	h.maxRead = max(h.maxRead, len(dst))
+	return n, err
+}
+
+// cost is what one export call of a search asked of the host.
+type cost struct{ stats, bytes, maxRead int }
+
+// budgetRig is a session over an in-memory project with many earlier
+// sessions, on a clock that does not move: a search's slices end by its
+// work alone, so what each call does is the same on every run.
+type budgetRig struct {
+	t       *testing.T
+	e       *Engine
+	h       *costHost
+	mem     *fsys.Mem
+	dir     string // where pi keeps the project's sessions
+	project string
+}
+
+const budgetAgent = "/home/ada/.pi/agent"
+
+func newBudgetRig(t *testing.T, mode string) *budgetRig {
+	clock := fsys.NewManual(time.UnixMilli(1795737600000))
+	mem := fsys.NewMem(clock)
+	r := &budgetRig{t: t, mem: mem, project: "/home/ada/app"}
+	require.NoError(t, mem.Mkdir(r.project+"/.git"))
+	r.dir = budgetAgent + "/sessions/" + hsimport.SessionFolder(r.project)
+	require.NoError(t, mem.Mkdir(r.dir))
+	r.h = &costHost{Host: fsys.NewHost(mem, clock, nil, nil)}
+	r.e = New(r.h)
+	r.e.Handle("session_start", []byte(`{"cwd":"/home/ada/app","agentDir":"`+budgetAgent+`","trusted":true,"hasUI":false,"mode":"`+mode+`","reason":"startup","sessionId":"now"}`))
+	return r
+}
+
+// session writes earlier session i: a header, then messages of the given
+// text (%d is the message's number).
+func (r *budgetRig) session(i, messages int, text string) {
+	var b strings.Builder
+	at := time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(i) * time.Minute)
+	fmt.Fprintf(&b, `{"type":"session","version":3,"id":"s%d","timestamp":"%s","cwd":"%s"}`+"\n", i, at.Format("2006-01-02T15:04:05.000Z"), r.project)
+	for m := 0; m < messages; m++ {
+		fmt.Fprintf(&b, `{"type":"message","id":"m%d","timestamp":"%s","message":{"role":"user","content":%q}}`+"\n", m, at.Format("2006-01-02T15:04:05.000Z"), fmt.Sprintf(text, m))
+	}
+	name := strings.NewReplacer(":", "-", ".", "-").Replace(at.Format("2006-01-02T15:04:05.000Z")) + "_s" + strconv.Itoa(i) + ".jsonl"
+	require.NoError(r.t, r.mem.WriteAtomic(r.dir+"/"+name, []byte(b.String())))
+}
+
+// search runs memory_search as pi's adapter does, answering each http ask
+// of no request (the core asking for its next slice), and returns the
+// tool's text and what each call asked of the host.
+func (r *budgetRig) search(q string) (string, []cost) {
+	r.t.Helper()
+	in := []byte(`{"name":"memory_search","params":{"query":` + strconv.Quote(q) + `}}`)
+	export := "tool"
+	var costs []cost
+	for range 100_000 {
+		*r.h = costHost{Host: r.h.Host}
+		out := gjson.ParseBytes(r.e.Handle(export, in))
+		costs = append(costs, cost{r.h.stats, r.h.bytes, r.h.maxRead})
+		next := ""
+		for _, e := range out.Get("effects").Array() {
+			switch {
+			case e.Get("t").String() == "tool_result":
+				return e.Get("text").String(), costs
+			case e.Get("t").String() == "http" && !e.Get("background").Bool():
+				require.Equal(r.t, 0, len(e.Get("requests").Array()), "a search asks for nothing but its next slice")
+				next = e.Get("id").String()
+			}
+		}
+		require.True(r.t, next != "", "neither a result nor an ask: %s", out.Raw)
+		export, in = "resume", []byte(`{"id":"`+next+`","value":[]}`)
+	}
+	r.t.Fatal("the search never ended")
+	return "", nil
+}
+
+// With 20,000 earlier sessions, one call held pi's main thread for the
+// whole search: get_state waited 12 s for a first search, and a 60 KB query
+// took 119 s. A search now works in slices, each within DefaultBudget's
+// SliceUnits (a stat is statUnits of them, a byte read one), and asks pi
+// for nothing between them, so pi's event loop runs; the sessions it could
+// not read within the search's budget are named, and the next search goes
+// on with them.
+func TestASearchOfManySessionsIsDoneInBoundedSlices(t *testing.T) {
+	r := newBudgetRig(t, "rpc")
+	const sessions = 20_000
+	for i := range sessions {
+		r.session(i, 2, "session "+strconv.Itoa(i)+" message %d about deploying the billing service")
+	}
+	r.session(sessions, 2, "we rotate the kubernetes certificates on fridays %d")
+	r.e.budget.Units = 2 * r.e.budget.SliceUnits
+	maxStats := r.e.budget.SliceUnits/1024 + 64
+	var later []int
+	for round := 0; ; round++ {
+		text, costs := r.search("kubernetes certificates")
+		require.True(t, len(costs) > 1, "round %d: the search yielded", round)
+		for k, c := range costs {
+			require.True(t, c.stats <= maxStats, "round %d, call %d: %d files looked at", round, k, c.stats)
+			require.True(t, c.bytes <= r.e.budget.SliceUnits+(256<<10), "round %d, call %d: %d bytes read", round, k, c.bytes)
+		}
+		require.Contains(t, text, "we rotate the kubernetes certificates on fridays", "the newest session is read first")
+		n := 0
+		if i := strings.Index(text, "Not searched: "); i >= 0 {
+			fmt.Sscanf(text[i+len("Not searched: "):], "%d earlier sessions, not read within", &n)
+			require.True(t, n > 0, "round %d: %s", round, text[i:])
+		}
+		later = append(later, n)
+		if n == 0 || round == 50 {
+			break
+		}
+	}
+	require.True(t, len(later) >= 2 && later[len(later)-1] == 0, "each search read on until every session was read: %v", later)
+	for i := 1; i < len(later); i++ {
+		require.True(t, later[i] < later[i-1], "each search read on: %v", later)
+	}
+	text, costs := r.search("billing service 19999")
+	require.NotContains(t, text, "Not searched")
+	require.Contains(t, text, "session 19999 message")
+	require.True(t, len(costs) < 40, "a search over an index read whole: %d calls", len(costs))
+}
+
+// A 60 KB query (a pasted file) looked each of its thousands of words up in
+// every source; a search reads its first search.MaxTerms distinct words and
+// says it left the rest out.
+func TestAHugeQueryIsCutAndSaysSo(t *testing.T) {
+	r := newBudgetRig(t, "rpc")
+	r.session(1, 3, "deploy the billing service %d")
+	var q strings.Builder
+	for q.Len() < 60_000 {
+		q.WriteString("word" + strconv.Itoa(q.Len()) + " ")
+	}
+	text, _ := r.search("billing " + q.String())
+	require.Contains(t, text, "deploy the billing service")
+	require.Contains(t, text, "Not searched: the query's words after its first 32 distinct ones.")
+	require.True(t, len(text) < 4000, "the answer quotes the query as searched: %d bytes", len(text))
+}
+
+// A 60 MB session was read whole into the module, with every entry's
+// copies: six of them trapped at 2.2 GB. A session is read a piece at a
+// time, and gives the index its first megabyte of messages; a session over
+// 64 MiB (a 500 MB one was skipped without a word) is skipped, and said.
+func TestALargeSessionIsReadInPiecesAndGivesItsFirstMegabyte(t *testing.T) {
+	r := newBudgetRig(t, "cli")
+	r.session(1, 6_000, "message %d: "+strings.Repeat("the quarterly invoice export runs nightly ", 240))
+	r.session(2, 2, "a small session about invoices %d")
+	require.NoError(t, r.mem.WriteAtomic(r.dir+"/2026-07-01T00-00-00-000Z_huge.jsonl", make([]byte, 65<<20)))
+	text, costs := r.search("quarterly invoice export")
+	require.Contains(t, text, "message 0: the quarterly invoice export")
+	require.Contains(t, text, "1 earlier session, skipped for its size: "+budgetAgent+"/sessions/"+hsimport.SessionFolder(r.project)+"/2026-07-01T00-00-00-000Z_huge.jsonl")
+	require.Contains(t, text, "the rest of 1 long earlier session past its first megabyte")
+	read := 0
+	for _, c := range costs {
+		require.True(t, c.maxRead <= 256<<10, "one read of %d bytes", c.maxRead)
+		read += c.bytes
+	}
+	require.True(t, read < 2<<20, "%d bytes read of a 60 MB session for its first megabyte of messages", read)
+	require.True(t, r.e.index.Held() < 3<<20, "the sessions hold %d bytes of the index", r.e.index.Held())
+}
+
+// What earlier sessions hold in the index is bounded (Budget.IndexBytes):
+// the newest that fit are read, the others are named.
+func TestEarlierSessionsHoldAtMostTheIndexBudget(t *testing.T) {
+	r := newBudgetRig(t, "cli")
+	for i := range 200 {
+		r.session(i, 20, "session "+strconv.Itoa(i)+" note %d: "+strings.Repeat("text to fill the index ", 20))
+	}
+	r.e.budget.IndexBytes = 256 << 10
+	for range 2 {
+		text, _ := r.search("session note")
+		require.Contains(t, text, "session 199 note")
+		require.Contains(t, text, ", not read within this search's budget of time and memory")
+		require.True(t, r.e.index.Held() <= r.e.budget.IndexBytes+64<<10, "%d bytes held: the budget and one session more at most", r.e.index.Held())
+	}
+}
+
+// A past session's secret is redacted by the index, as every entry is: it
+// is neither shown nor found (the session store leaves redaction to it).
+func TestASecretInAnEarlierSessionIsNeitherShownNorFound(t *testing.T) {
+	r := newBudgetRig(t, "cli")
+	token := "ghp_" + strings.Repeat("a1B2", 9)
+	r.session(1, 1, "the deploy token is "+token+" %d")
+	text, _ := r.search("deploy token")
+	require.Contains(t, text, "the deploy token is [REDACTED")
+	require.NotContains(t, text, token)
+	text, _ = r.search(token)
+	require.NotContains(t, text, token[4:])
+	require.Contains(t, text, "No memory matches")
+}
