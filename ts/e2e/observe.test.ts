@@ -91,8 +91,13 @@ describe("observational memory in pi", () => {
 
 				// RPC compact: our summary too (one more long turn first: pi compacts only
 				// what lies before its kept part).
+				// Turn 9's long reply is observed in the background after the turn; a compact
+				// while that call is out leaves the summary to pi (planCompaction), so wait
+				// for the request to be made before waiting for its answer.
+				const asked = traffic.memory.length;
 				sb.model.enqueue(longReply(9));
 				await rpc.prompt("Turn 9: the lexer now");
+				await waitUntil(() => traffic.memory.length > asked, "the observer's request after turn 9");
 				await memoryQuiet(rpc, sb, traffic);
 				const r = await rpc.request({ type: "compact" }, 60_000);
 				assert.equal(r.success, true, JSON.stringify(r));
