@@ -10,6 +10,9 @@ GO_WASM := $(OUT)/core-go.wasm
 # The core's command registry, for pi to register commands from without
 # starting the core; written from the built module's registry export.
 REGISTRY := ts/registry.json
+# The worker thread's script: ts/worker.ts and ts/core.ts as JavaScript (a package
+# under node_modules is not one Node strips the types of; ts/tsconfig.worker.json).
+WORKER_JS := ts/dist/worker.js
 CORE_SRC := $(shell find wasm -name '*.go' -not -name '*_test.go') go.mod go.sum
 # A count, not a duration: a -fuzztime duration races the fuzz coordinator at its
 # deadline and fails with "context deadline exceeded" (golang/go#75804, fixed in Go 1.27).
@@ -42,7 +45,12 @@ tools:
 hindsight:
 	@$(BUILD)/hindsight.sh install >/dev/null
 
-wasm: $(TINYGO_WASM) $(GO_WASM) $(REGISTRY)
+# The core and what the adapter loads beside it (the worker thread's script).
+wasm: $(TINYGO_WASM) $(GO_WASM) $(REGISTRY) $(WORKER_JS)
+
+$(WORKER_JS): ts/worker.ts ts/core.ts ts/tsconfig.worker.json ts/tsconfig.json
+	@$(BUILD)/ts-deps.sh
+	cd ts && "$$(../$(BUILD)/node.sh)" node_modules/typescript/bin/tsc -p tsconfig.worker.json
 
 $(TINYGO_WASM): $(CORE_SRC) $(BUILD)/wasip1-debian.json $(BUILD)/wasm.sh
 	$(BUILD)/wasm.sh tinygo $@
@@ -70,7 +78,7 @@ release: tools wasm
 test-release: tools wasm
 	$(BUILD)/release.sh --check
 
-$(PACKAGE): $(TINYGO_WASM) $(REGISTRY) ts/index.ts ts/core.ts ts/README.md ts/package.json ts/package-lock.json $(BUILD)/package.sh
+$(PACKAGE): $(TINYGO_WASM) $(REGISTRY) $(WORKER_JS) ts/index.ts ts/core.ts ts/README.md ts/package.json ts/package-lock.json $(BUILD)/package.sh
 	$(BUILD)/package.sh $@ >/dev/null
 
 # pi with the package this clone builds, named pimem in pi's lists (build/run.sh).

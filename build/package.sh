@@ -41,7 +41,7 @@ tgz="$tmp/pimem-$version.tgz"
 
 # A package without its core or its runtime would install cleanly and fail in pi.
 listing=$(tar -tzf "$tgz")
-for f in package.json index.ts core.ts core.wasm registry.json README.md \
+for f in package.json index.ts core.ts dist/worker.js dist/core.js core.wasm registry.json README.md \
 	node_modules/@extism/extism/package.json node_modules/@extism/extism/dist/esm/mod.js; do
 	grep -qxF "package/$f" <<<"$listing" || { echo "the packed package lacks $f; see \"files\" and \"bundleDependencies\" in ts/package.json" >&2; exit 1; }
 done

@@ -8,6 +8,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { randomBytes, randomFillSync } from "node:crypto";
+import { pathToFileURL } from "node:url";
+import { Worker } from "node:worker_threads";
 import { createPlugin, type CallContext, type Plugin } from "@extism/extism";
 
 // ---- Envelopes -------------------------------------------------------------------
@@ -67,6 +69,8 @@ export type Effect =
 			background?: boolean;
 			/** How long session_shutdown waits for this background ask before aborting it (default: the adapter's bound). */
 			exitMs?: number;
+			/** With no request (a yield): the call so far changed nothing and may be made again elsewhere (`Core` moves to a worker thread). */
+			movable?: boolean;
 	  }
 	/** The user message at `index` of the context event's messages gets `text` appended. */
 	| { t: "context_append"; index: number; text: string }
@@ -1004,6 +1008,158 @@ export async function instantiate(module: WebAssembly.Module, options: HostOptio
 	return { plugin, instance, host };
 }
 
+/** What one export call handed back: its envelope as Extism's output, or the bytes pm_output took (a large one). */
+export interface Raw {
+	text?: string;
+	big?: Uint8Array;
+}
+
+/** An export call that failed in the module; `panic` is what the module printed meanwhile. */
+export class Trapped extends Error {
+	readonly panic: string;
+
+	constructor(panic: string, cause: unknown) {
+		super(cause instanceof Error ? cause.message : String(cause), { cause });
+		this.name = "Trapped";
+		this.panic = panic;
+	}
+}
+
+/**
+ * Runs one export on a live instance, its input through both channels (Extism's, and
+ * pm_input for a large one), and hands back what it answered through either. Throws
+ * Trapped when the module fails; the instance is then unusable.
+ */
+export async function callInstance(live: Instance, exportName: string, input: Uint8Array): Promise<Raw> {
+	live.host.takeOutput();
+	live.host.input = input;
+	live.host.envelope = undefined;
+	let raw: Raw;
+	try {
+		const result = await live.plugin.call(exportName, input);
+		// (Read through a cast: TypeScript keeps the `undefined` assigned above across the await.)
+		const big = live.host.envelope as Uint8Array | undefined;
+		raw = big === undefined ? { text: result?.text() } : { big };
+	} catch (err) {
+		throw new Trapped(live.host.takeOutput(), err);
+	} finally {
+		live.host.input = new Uint8Array(0);
+		live.host.envelope = undefined;
+	}
+	// Extism keeps every call's input and output blocks until reset; the core keeps
+	// its state in its own memory, so dropping them after each call is safe.
+	void live.plugin.reset();
+	return raw;
+}
+
+/** Where a Core's instance lives: on this thread, or in a worker thread (InWorker). */
+interface Live {
+	call(exportName: string, input: Uint8Array): Promise<Raw>;
+	/** The size of the module's linear memory after the last call. */
+	memoryBytes(): number;
+	/** Releases its locks and ends the instance. */
+	drop(): void;
+}
+
+/** The size of an instance's linear memory. */
+export function memoryOf(live: Instance): number {
+	const m = live.instance.exports.memory;
+	return m instanceof WebAssembly.Memory ? m.buffer.byteLength : 0;
+}
+
+function here(live: Instance): Live {
+	return {
+		call: (exportName, input) => callInstance(live, exportName, input),
+		memoryBytes: () => memoryOf(live),
+		drop: () => {
+			live.host.releaseAll();
+			void live.plugin.close();
+		},
+	};
+}
+
+/** What ts/worker.ts and a Core say to each other. */
+export type ToWorker = { t: "start"; module: WebAssembly.Module } | { t: "call"; exportName: string; input: Uint8Array } | { t: "drop" };
+export type FromWorker =
+	| { t: "started" }
+	| { t: "failed"; error: unknown }
+	| { t: "done"; raw: Raw; memoryBytes: number }
+	| { t: "trapped"; panic: string; error: unknown }
+	| { t: "log"; level: LogLevel; message: string };
+
+/**
+ * The instance in a worker thread (ts/worker.ts, built to dist/worker.js): calls go
+ * there one at a time, the host functions run there, and so does the module's garbage
+ * collection, which holds no one else's thread. The thread keeps the process alive
+ * only while a call is out.
+ */
+class InWorker implements Live {
+	readonly #worker: Worker;
+	readonly #waiting: ((m: FromWorker) => void)[] = [];
+	#gone: unknown;
+	#memoryBytes = 0;
+
+	private constructor(worker: Worker, log: (level: LogLevel, message: string) => void) {
+		this.#worker = worker;
+		worker.unref();
+		worker.on("message", (m: FromWorker) => {
+			if (m.t === "log") log(m.level, m.message);
+			else this.#waiting.shift()?.(m);
+		});
+		const end = (error: unknown) => {
+			this.#gone ??= error;
+			for (const w of this.#waiting.splice(0)) w({ t: "trapped", panic: "", error });
+		};
+		worker.on("error", end);
+		worker.on("exit", (code) => end(new Error(`pi-memory's worker thread exited (code ${code})`)));
+		// Whatever the thread prints is a diagnostic, never pi's screen.
+		for (const stream of [worker.stdout, worker.stderr]) stream.on("data", (b: Buffer) => log(2, `worker thread: ${b.toString().trimEnd()}`));
+	}
+
+	/** A worker thread holding a new instance of module; rejects when there can be none. */
+	static async start(file: URL, module: WebAssembly.Module, log: (level: LogLevel, message: string) => void): Promise<InWorker> {
+		// --no-warnings: Node's notice that WASI (which Extism imports) is experimental is
+		// no diagnostic of ours.
+		const w = new InWorker(new Worker(file, { stdout: true, stderr: true, execArgv: ["--no-warnings"] }), log);
+		const m = await w.#ask({ t: "start", module });
+		if (m.t !== "started") {
+			w.drop();
+			throw m.t === "failed" || m.t === "trapped" ? m.error : new Error(`pi-memory's worker thread answered ${m.t}`);
+		}
+		return w;
+	}
+
+	#ask(m: ToWorker, transfer: ArrayBuffer[] = []): Promise<FromWorker> {
+		if (this.#gone !== undefined) return Promise.resolve({ t: "trapped", panic: "", error: this.#gone });
+		return new Promise((resolve) => {
+			this.#waiting.push((answer) => {
+				if (this.#waiting.length === 0) this.#worker.unref();
+				resolve(answer);
+			});
+			this.#worker.ref();
+			this.#worker.postMessage(m, transfer);
+		});
+	}
+
+	async call(exportName: string, input: Uint8Array): Promise<Raw> {
+		const m = await this.#ask({ t: "call", exportName, input }, [input.buffer as ArrayBuffer]);
+		if (m.t === "done") {
+			this.#memoryBytes = m.memoryBytes;
+			return m.raw;
+		}
+		throw new Trapped(m.t === "trapped" ? m.panic : "", m.t === "trapped" || m.t === "failed" ? m.error : new Error(`pi-memory's worker thread answered ${m.t}`));
+	}
+
+	memoryBytes(): number {
+		return this.#memoryBytes;
+	}
+
+	drop(): void {
+		// The thread releases the instance's locks, then ends.
+		void this.#ask({ t: "drop" }).finally(() => void this.#worker.terminate());
+	}
+}
+
 /** Freezes a parsed envelope and everything in it, so a cached one cannot be changed by a reader. */
 function deepFreeze<T>(value: T): T {
 	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
@@ -1034,6 +1190,29 @@ export interface CoreOptions extends HostOptions {
 	 * what the session entries written since then say (a mode) comes back with it.
 	 */
 	branch?: () => unknown;
+	/**
+	 * Where the worker thread's script is (dist/worker.js beside this file, which
+	 * `make` builds from worker.ts), or false to keep the instance on this thread. A
+	 * Core whose clock or randomness is given stays here too: they cannot cross.
+	 */
+	worker?: URL | string | false;
+}
+
+/** The worker thread's script, compiled from worker.ts and core.ts by `make` (ts/tsconfig.worker.json). */
+const WORKER_FILE = new URL("./dist/worker.js", import.meta.url);
+
+// The asks among the effects: what the core waits to be resumed for.
+function asksOf(env: Envelope): string[] {
+	const ids: string[] = [];
+	for (const e of env.effects) if (e.t === "http" || e.t === "complete" || e.t === "dialog") ids.push(e.id);
+	return ids;
+}
+
+// Whether env ends with a yield the core says may be made again elsewhere (an http ask
+// of no request, `movable`: decision 001, addendum 3 of 2026-11-29).
+function movable(env: Envelope): boolean {
+	const last = env.effects.at(-1);
+	return last !== undefined && last.t === "http" && last.requests.length === 0 && last.movable === true;
 }
 
 // The branch options.branch gives, undefined when there is none or it fails (a stale context).
@@ -1068,7 +1247,13 @@ function interruptedBy(exportName: string, input: unknown): Record<string, unkno
 export class Core {
 	readonly #module: Promise<WebAssembly.Module>;
 	readonly #options: CoreOptions;
-	#live: Instance | undefined;
+	#live: Live | undefined;
+	/** The instance is in a worker thread (from the first movable call on). */
+	#moved = false;
+	/** Why the instance stays on this thread, once known. */
+	#stays: string | undefined;
+	/** The asks returned and not yet resumed. */
+	readonly #open = new Set<string>();
 	#lastSessionStart: string | undefined;
 	/** The newest state effect's state since that session_start (`restore`). */
 	#state: unknown;
@@ -1104,7 +1289,23 @@ export class Core {
 		}).catch(() => {});
 	}
 
-	/** Forwards `input` (JSON-encoded) to `exportName` and parses the envelope. */
+	/** The size of the module's linear memory after the last call (0 with no instance). */
+	memoryBytes(): number {
+		return this.#live?.memoryBytes() ?? 0;
+	}
+
+	/** Where the instance runs: "main" (this thread) or "worker" (since a call the core said could move). */
+	get thread(): "main" | "worker" {
+		return this.#moved ? "worker" : "main";
+	}
+
+	/**
+	 * Forwards `input` (JSON-encoded) to `exportName` and parses the envelope. A call
+	 * that yields at once, saying it may be made again elsewhere (a search about to read
+	 * many earlier sessions), moves the instance to a worker thread, when nothing else
+	 * waits on it, and is made again there: its slices and the module's collections then
+	 * hold that thread, not this one (decision 018, addendum).
+	 */
 	call(exportName: ExportName, input: unknown): Promise<Envelope> {
 		return this.#serial(async () => {
 			const text = JSON.stringify(input ?? {});
@@ -1113,11 +1314,57 @@ export class Core {
 				this.#state = undefined;
 				this.#interrupted = undefined;
 			}
-			if (this.#live !== undefined) return this.#invoke(this.#live, exportName, text, input);
-			const replayed = await this.#start(exportName !== "session_start");
-			const env = await this.#invoke(this.#live!, exportName, text, input);
+			if (exportName === "resume" && typeof input === "object" && input !== null && "id" in input) this.#open.delete(String(input.id));
+			let replayed: Envelope | undefined;
+			if (this.#live === undefined) replayed = await this.#start(exportName !== "session_start");
+			let env = await this.#invoke(this.#live!, exportName, text, input);
+			if (exportName !== "resume" && movable(env) && this.#mayMove(env)) {
+				const moved = await this.#move();
+				if (moved !== undefined) {
+					env = await this.#invoke(this.#live!, exportName, text, input);
+					replayed = { ...moved, effects: [...(replayed?.effects ?? []), ...moved.effects] };
+				}
+			}
 			return replayed === undefined ? env : { ...env, effects: [...replayed.effects, ...env.effects] };
 		});
+	}
+
+	// Whether the instance may move now: not yet moved nor refused, and no ask is
+	// out but those of env (a background model call answered later would find an
+	// instance that does not know it).
+	#mayMove(env: Envelope): boolean {
+		if (this.#moved || this.#stays !== undefined) return false;
+		const o = this.#options;
+		if (o.worker === false || o.now !== undefined || o.random !== undefined) {
+			this.#stays = "the host's clock or randomness is its own, or the worker is off";
+			return false;
+		}
+		const mine = new Set(asksOf(env));
+		return [...this.#open].every((id) => mine.has(id));
+	}
+
+	#workerFile(): URL {
+		const w = this.#options.worker;
+		return typeof w === "string" ? pathToFileURL(path.resolve(w)) : w instanceof URL ? w : WORKER_FILE;
+	}
+
+	// Starts an instance in a worker thread, replays session_start there as after a
+	// trap (the state the person set comes along), and drops this thread's. Returns
+	// what the replay sets, or undefined when there can be no worker (said once in the
+	// log): the instance then stays, and the call goes on in slices here.
+	async #move(): Promise<Envelope | undefined> {
+		let worker: Live;
+		try {
+			worker = await InWorker.start(this.#workerFile(), await this.#module, this.#options.log ?? (() => {}));
+		} catch (err) {
+			this.#stays = err instanceof Error ? err.message : String(err);
+			this.#options.log?.(2, `pi-memory: the core stays on pi's main thread: no worker thread (${this.#stays})`);
+			return undefined;
+		}
+		this.#drop();
+		this.#moved = true;
+		this.#live = worker;
+		return this.#replay(worker);
 	}
 
 	/**
@@ -1155,19 +1402,28 @@ export class Core {
 		return next;
 	}
 
-	async #instantiate(): Promise<Instance> {
-		return instantiate(await this.#module, this.#options);
+	// A new instance where this Core's lives: on this thread, or (once moved) in a
+	// new worker thread.
+	async #instantiate(): Promise<Live> {
+		const module = await this.#module;
+		if (this.#moved) return InWorker.start(this.#workerFile(), module, this.#options.log ?? (() => {}));
+		return here(await instantiate(module, this.#options));
 	}
 
-	// A first instance, or a new one after a trap; replays session_start when asked
-	// (decision 001, "restore"): the session's own input with the current branch (what
-	// the session entries written since say), the newest state and the call that
-	// trapped. Returns what the replay sets: its status and tools effects; the
-	// notices of a session start were shown when the session began.
+	// A first instance, or a new one after a trap, replaying session_start when asked.
 	async #start(replay: boolean): Promise<Envelope | undefined> {
 		const live = await this.#instantiate();
 		this.#live = live;
-		if (!replay || this.#lastSessionStart === undefined) return undefined;
+		return replay ? this.#replay(live) : undefined;
+	}
+
+	// Replays the last session_start on a new instance (decision 001, "restore"): the
+	// session's own input with the current branch (what the session entries written
+	// since say), the newest state and the call that trapped, if one did. Returns what
+	// the replay sets: its status and tools effects; the notices of a session start
+	// were shown when the session began.
+	async #replay(live: Live): Promise<Envelope | undefined> {
+		if (this.#lastSessionStart === undefined) return undefined;
 		const input = JSON.parse(this.#lastSessionStart) as Record<string, unknown>;
 		const branch = currentBranch(this.#options.branch);
 		if (branch !== undefined) input.branch = branch;
@@ -1180,31 +1436,19 @@ export class Core {
 		return { ...env, effects: env.effects.filter((e) => e.t === "status" || e.t === "tools") };
 	}
 
-	async #invoke(live: Instance, exportName: ExportName, text: string, given: unknown): Promise<Envelope> {
-		live.host.takeOutput();
-		let out: string | undefined;
-		let big: Uint8Array | undefined;
-		const input = encoder.encode(text);
-		live.host.input = input;
-		live.host.envelope = undefined;
+	async #invoke(live: Live, exportName: ExportName, text: string, given: unknown): Promise<Envelope> {
+		let raw: Raw;
 		try {
 			// The core reads a small input through Extism and a large one through
 			// pm_input, and answers the same way: both channels carry the call.
-			const result = await live.plugin.call(exportName, input);
-			// (Read through a cast: TypeScript keeps the `undefined` assigned above across the await.)
-			big = live.host.envelope as Uint8Array | undefined;
-			out = big === undefined ? result?.text() : undefined;
+			raw = await live.call(exportName, encoder.encode(text));
 		} catch (err) {
-			const panic = live.host.takeOutput();
 			this.#drop();
 			this.#interrupted = interruptedBy(exportName, given);
-			throw new CoreTrap(exportName, panic, err);
+			throw err instanceof Trapped ? new CoreTrap(exportName, err.panic, err.cause) : new CoreTrap(exportName, "", err);
 		}
-		live.host.input = new Uint8Array(0);
-		live.host.envelope = undefined;
-		// Extism keeps every call's input and output blocks until reset; the core keeps
-		// its state in its own memory, so dropping them after each call is safe.
-		void live.plugin.reset();
+		const big = raw.big;
+		let out = raw.text;
 		if (big !== undefined) {
 			// The same large envelope as the last call's (a retry or tool-loop step of one
 			// message, whose recalled block is the same bytes) is the same frozen Envelope:
@@ -1236,6 +1480,7 @@ export class Core {
 	// what pi was given: the instance is dropped like one that broke the contract, and
 	// the restarted core sends its block again.
 	#blocks(exportName: string, env: Envelope): Envelope {
+		for (const id of asksOf(env)) this.#open.add(id);
 		for (const e of env.effects) {
 			if (e.t === "state") this.#state = e.state;
 			if (e.t !== "context_messages") continue;
@@ -1257,8 +1502,7 @@ export class Core {
 		this.#live = undefined;
 		this.#last = undefined;
 		this.#block = undefined;
-		if (live === undefined) return;
-		live.host.releaseAll();
-		void live.plugin.close();
+		this.#open.clear();
+		live?.drop();
 	}
 }

@@ -199,7 +199,9 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	let latest: ExtensionContext | undefined;
 	// Compiling and instantiating start here, in the background; the first call (at
 	// session_start) waits only for what is not done yet.
-	const core = new Core(CORE_FILE, { log: logCore, branch: () => latest?.sessionManager.getBranch() });
+	// A search about to read many earlier sessions moves the core to a worker thread
+	// (core.ts, Core.call); PIMEM_WORKER=off keeps it on pi's main thread, in slices.
+	const core = new Core(CORE_FILE, { log: logCore, branch: () => latest?.sessionManager.getBranch(), worker: process.env.PIMEM_WORKER === "off" ? false : undefined });
 	core.prepare();
 	const moduleSha256 = sha256Of(CORE_FILE);
 	let reported = false;

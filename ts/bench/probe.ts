@@ -15,7 +15,7 @@
 //                                               for what the core builds lazily); warm: on the
 //                                               project a `cold` run left (its snapshot)
 //   load       {module, n}        instantiate() (createPlugin from a compiled module), n times
-//   bigsearch  {module, project, agent, queries, calls, maxFirst}  memory_search over many or large
+//   bigsearch  {module, project, agent, queries, calls, maxFirst, worker}  memory_search over many or large
 //                                               earlier sessions, driven through its yields as the
 //                                               adapter does: until one has read every session, then
 //                                               calls more
@@ -36,7 +36,7 @@
 
 import fs from "node:fs";
 import path from "node:path";
-import { Core, compileCore, instantiate, type Envelope, type ExportName } from "../core.ts";
+import { Core, compileCore, instantiate, type CoreOptions, type Envelope, type ExportName } from "../core.ts";
 import { num, str, type Args } from "./args.ts";
 import { hindsightProbe } from "./hindsight.ts";
 import { observeBench } from "./observe.ts";
@@ -280,9 +280,9 @@ function anchor(a: Args): object {
 	return { ms, cpuMs: cpuMs(cpu), decisions: byId.size, active: byStatus.get("active")?.size ?? 0, bad, maxRss: maxRssBytes() };
 }
 
-async function compiled(module: string): Promise<{ core: Core; compileMs: number }> {
+async function compiled(module: string, options: CoreOptions = {}): Promise<{ core: Core; compileMs: number }> {
 	const t0 = performance.now();
-	const core = new Core(module);
+	const core = new Core(module, options);
 	await compileCore(module);
 	return { core, compileMs: performance.now() - t0 };
 }
@@ -499,7 +499,8 @@ async function bigsearch(a: Args): Promise<object> {
 	if (typeof a.query === "string") queries.unshift(a.query);
 	if (queries.length === 0) throw new Error("argument queries (a list) or query is required");
 	const calls = num(a, "calls", 20);
-	const { core } = await compiled(str(a, "module"));
+	// worker false: the core stays on this thread and the search runs in slices here.
+	const { core } = await compiled(str(a, "module"), a.worker === false ? { worker: false } : {});
 	try {
 		const start = await timed(core, "session_start", { cwd: project, agentDir: agent, trusted: true, hasUI: false, mode: "print", reason: "startup", sessionId: "bench-now" });
 		const memStartBytes = memoryBytes(core);
@@ -527,7 +528,7 @@ async function bigsearch(a: Args): Promise<object> {
 			await new Promise((r) => setTimeout(r, 5));
 		}
 		const heap = await memstats(core);
-		return { startMs: start.ms, searches, settled, memStartBytes, memBytes: memoryBytes(core), heapBytes: Number(heap.heapAlloc ?? 0), maxRss: maxRssBytes(), sessions: num(a, "sessions", 0), bigBytes: num(a, "bigBytes", 0) };
+		return { startMs: start.ms, searches, settled, memStartBytes, memBytes: memoryBytes(core), heapBytes: Number(heap.heapAlloc ?? 0), maxRss: maxRssBytes(), sessions: num(a, "sessions", 0), bigBytes: num(a, "bigBytes", 0), thread: core.thread };
 	} finally {
 		await core.close();
 	}

@@ -21,6 +21,7 @@ import {
 	REPO,
 	addEvent,
 	appendedPrompt,
+	contentText,
 	decisionLines,
 	notesBlock,
 	projectMemoryFile,
@@ -124,6 +125,25 @@ test("the packed tarball installs into pi with no toolchain, and works once its 
 		const status = await runPrint(sb, "/memory status", { ext: null, env: BARE });
 		assert.equal(status.code, 0, status.stderr);
 		assert.equal(status.stderr.match(ABOUT)?.[0], `pi-memory ${VERSION} (core sha256:${sha256(path.join(installed, "core.wasm")).slice(0, 12)})`, status.stderr);
+
+		// A search about to read many earlier sessions moves the core to a worker thread,
+		// whose script the package carries as JavaScript (dist/worker.js): it answers, and
+		// the adapter does not say the core stayed on pi's thread.
+		const project = fs.realpathSync(sb.project);
+		const folder = path.join(sb.agentDir, "sessions", `--${project.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
+		fs.mkdirSync(folder, { recursive: true });
+		for (let i = 0; i <= 5_000; i++) {
+			const at = new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString();
+			const text = i === 5_000 ? "we rotate the kubernetes certificates on fridays" : `session ${i}: the billing service was deployed again`;
+			const lines = [{ type: "session", version: 3, id: `s${i}`, timestamp: at, cwd: project }, { type: "message", id: "m1", parentId: null, timestamp: at, message: { role: "user", content: text } }];
+			fs.writeFileSync(path.join(folder, `${at.replace(/[:.]/g, "-")}_s${i}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+		}
+		sb.model.enqueue({ tool: "memory_search", args: { query: "kubernetes certificates" } }, "Found it.");
+		const searched = await runPrint(sb, "When do we rotate the certificates?", { ext: null, env: BARE });
+		assert.equal(searched.code, 0, searched.stderr);
+		const answer = sb.model.requests.at(-1)!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
+		assert.match(answer, /we rotate the kubernetes certificates on fridays/, searched.stderr);
+		assert.doesNotMatch(searched.stderr, /stays on pi's main thread|worker thread/, searched.stderr);
 	});
 });
 

@@ -111,6 +111,9 @@ describe("memory_search", () => {
 				const text = r!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
 				assert.ok(text.includes("we rotate the kubernetes certificates on fridays"), `the newest session is read first: ${text.slice(0, 400)}`);
 				assert.match(text, /Not searched: 1 earlier session, skipped for its size: \S*2026-07-01T00-00-00-000Z_huge\.jsonl/);
+				// The search moved the core to a worker thread (core.ts, Core.call); had there
+				// been none, the adapter would have said so on stderr and searched here.
+				assert.doesNotMatch(rpc.stderr, /stays on pi's main thread/, rpc.describe());
 			} finally {
 				await rpc.close();
 			}

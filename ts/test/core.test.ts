@@ -327,6 +327,71 @@ function tests(): void {
 		});
 	}
 
+	test("the worker thread's script is built and newer than worker.ts and core.ts (make wasm)", () => {
+		const built = fs.statSync(new URL("../dist/worker.js", import.meta.url), { throwIfNoEntry: false });
+		assert.ok(built !== undefined, "ts/dist/worker.js is missing: run make wasm");
+		for (const src of ["../worker.ts", "../core.ts", "../tsconfig.worker.json"]) {
+			assert.ok(fs.statSync(new URL(src, import.meta.url)).mtimeMs <= built.mtimeMs, `ts/dist/worker.js is older than ts/${src.slice(3)}: run make wasm`);
+		}
+	});
+
+	// A search about to read many earlier sessions yields at once saying it may be made
+	// again elsewhere (decision 018, addendum): the Core moves its instance to a worker
+	// thread, replays the session there and makes the call again. Answers are the same
+	// as on this thread; a trap there is recovered there; with no worker it stays here.
+	for (const build of BUILDS) {
+		test(`${build.name}: a search about to read many sessions moves the core to a worker thread, with the same answer; a trap there is recovered there; with no worker it stays`, async (t) => {
+			const { root } = tempProject();
+			const folder = path.join(root, "agent", "sessions", `--${root.replace(/^\//, "").replace(/[/\\:]/g, "-")}--`);
+			fs.mkdirSync(folder, { recursive: true });
+			for (let i = 0; i <= 5_000; i++) {
+				const at = new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString();
+				const text = i === 5_000 ? "we rotate the kubernetes certificates on fridays" : `session ${i}: deploying the billing service`;
+				const lines = [{ type: "session", version: 3, id: `s${i}`, timestamp: at, cwd: root }, { type: "message", id: "m1", timestamp: at, message: { role: "user", content: text } }];
+				fs.writeFileSync(path.join(folder, `${at.replace(/[:.]/g, "-")}_s${i}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+			}
+			// As the adapter drives a tool call: each yield is answered after the event loop has run.
+			const search = async (core: Core, query: string): Promise<string> => {
+				let env = await core.call("tool", { name: "memory_search", params: { query } });
+				for (;;) {
+					const r = env.effects.find((e) => e.t === "tool_result");
+					if (r !== undefined && r.t === "tool_result") return r.text;
+					const ask = env.effects.find((e) => e.t === "http");
+					assert.ok(ask !== undefined && ask.t === "http" && ask.requests.length === 0, JSON.stringify(env));
+					await new Promise((r) => setImmediate(r));
+					env = await core.call("resume", { id: ask.id, value: [] });
+				}
+			};
+			const input = sessionInput(root, { mode: "rpc" });
+			const here = new Core(build.file, { worker: false });
+			const moving = new Core(build.file);
+			const logged: string[] = [];
+			const stuck = new Core(build.file, { worker: path.join(root, "no-such-worker.js"), log: (_l, m) => void logged.push(m) });
+			t.after(() => Promise.all([here.close(), moving.close(), stuck.close()]));
+			for (const c of [here, moving, stuck]) assertFine(await c.call("session_start", input));
+
+			const want = await search(here, "kubernetes certificates");
+			assert.match(want, /we rotate the kubernetes certificates on fridays/);
+			assert.equal(here.thread, "main");
+			assert.equal(moving.thread, "main", "nothing moves before a search needs it");
+			assert.equal(await search(moving, "kubernetes certificates"), want);
+			assert.equal(moving.thread, "worker");
+			assert.ok(moving.memoryBytes() > 0, "the worker says how large the module's memory is");
+			assertFine(await moving.call("debug", { op: "ping" }));
+
+			await assert.rejects(moving.call("debug", { op: "panic" }), (err: unknown) => err instanceof CoreTrap && /panic requested by debug export/.test(err.panic));
+			const replay = await moving.recreate();
+			assert.ok(replay !== undefined, "session_start replayed");
+			assertFine(replay);
+			assert.equal(moving.thread, "worker", "a trap in the worker is recovered there");
+			assert.equal(await search(moving, "kubernetes certificates"), want);
+
+			assert.equal(await search(stuck, "kubernetes certificates"), want);
+			assert.equal(stuck.thread, "main");
+			assert.equal(logged.filter((m) => /stays on pi's main thread: no worker thread/.test(m)).length, 1, logged.join("\n"));
+		});
+	}
+
 	test("starting a core does not load Node's fetch stack (Extism would, given a manifest object)", () => {
 		const core = new URL("../core.ts", import.meta.url).href;
 		const wasm = new URL("../core.wasm", import.meta.url).pathname;

@@ -669,11 +669,14 @@ function pastSession(folder: string, root: string, i: number, ...messages: strin
 // is asserted here is the work one core call does between two turns of the event loop, and that
 // a call made meanwhile is answered before the search ends; how long the loop was held is only
 // reported (a shared machine's timings are no test).
+// This is the core kept on pi's main thread (PIMEM_WORKER=off); the next test moves it.
 test("real core: a search over 20,000 earlier sessions gives the event loop back between bounded slices, and a call made meanwhile is answered first", async (t) => {
 	const root = fs.realpathSync(project());
 	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
 	process.env.PIMEM_FAKE_AGENT_DIR = agent;
+	process.env.PIMEM_WORKER = "off";
 	t.after(() => {
+		delete process.env.PIMEM_WORKER;
 		delete process.env.PIMEM_FAKE_AGENT_DIR;
 		fs.rmSync(agent, { recursive: true, force: true });
 		fs.rmSync(root, { recursive: true, force: true });
@@ -733,6 +736,60 @@ test("real core: a search over 20,000 earlier sessions gives the event loop back
 		assert.ok(w.bytes <= maxBytes, `turn ${i}: ${w.bytes} bytes read in one call`);
 	}
 	t.diagnostic(`${turns.length} turns of the event loop during the search; the most files one call looked at ${Math.max(...turns.map((w) => w.stats))}, bytes read ${Math.max(...turns.map((w) => w.bytes))}; the loop held at most ${(delay.max / 1e6).toFixed(1)} ms at a stretch`);
+	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
+});
+
+// Between slices a collection of the module's heap still held pi's thread, for longer the
+// more sessions were read (decision 018: up to 777 ms). A search about to read many sessions
+// moves the core to a worker thread and is made again there: pi's thread reads none of them,
+// answers a call made meanwhile, and the core goes on answering there after the search.
+test("real core: a search about to read many earlier sessions moves the core to a worker thread, where the search and every later call run", async (t) => {
+	const root = fs.realpathSync(project());
+	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
+	process.env.PIMEM_FAKE_AGENT_DIR = agent;
+	t.after(() => {
+		delete process.env.PIMEM_FAKE_AGENT_DIR;
+		fs.rmSync(agent, { recursive: true, force: true });
+		fs.rmSync(root, { recursive: true, force: true });
+	});
+	const folder = sessionFolder(agent, root);
+	fs.mkdirSync(folder, { recursive: true });
+	const sessions = 5_000;
+	for (let i = 0; i < sessions; i++) pastSession(folder, root, i, `session ${i}: deploying the billing service`);
+	pastSession(folder, root, sessions, "we rotate the kubernetes certificates on fridays");
+
+	const pi = started(realFactory);
+	const { ctx, ui } = fakeContext({ cwd: root, mode: "rpc" });
+	await pi.emit("session_start", { reason: "startup" }, ctx);
+	const before = await pi.command("memory", "status", ctx).then(() => String(notices(ui).at(-1)?.[0]));
+
+	// What pi's own thread reads: a worker thread has fs functions of its own.
+	let bytes = 0;
+	const readSync = fs.readSync;
+	t.mock.method(fs, "readSync", (...a: Parameters<typeof fs.readSync>) => {
+		const n = readSync(...a);
+		bytes += n;
+		return n;
+	});
+	const order: string[] = [];
+	const delay = monitorEventLoopDelay({ resolution: 1 });
+	delay.enable();
+	const search = pi.tools.get("memory_search")!.execute("c1", { query: "kubernetes certificates" }, undefined, undefined, ctx) as Promise<{ content: Array<{ text: string }> }>;
+	setTimeout(() => void pi.command("memory", "status", ctx).then(() => order.push("status answered")), 20);
+	const result = await search;
+	order.push("search answered");
+	delay.disable();
+	t.mock.restoreAll();
+
+	assert.match(result.content[0]!.text, /we rotate the kubernetes certificates on fridays/);
+	assert.ok(bytes < 64 << 10, `${bytes} bytes read on pi's thread during the search`);
+	assert.deepEqual(order, ["status answered", "search answered"], "a call made during the search is answered before it ends");
+	// After the move the core answers as before, what the person set included.
+	await pi.command("memory", "status", ctx);
+	assert.equal(String(notices(ui).at(-1)?.[0]).split("\n")[0], before.split("\n")[0]);
+	const again = (await pi.tools.get("memory_search")!.execute("c2", { query: "billing service 4999" }, undefined, undefined, ctx)) as { content: Array<{ text: string }> };
+	assert.match(again.content[0]!.text, /session 4999: deploying the billing service/);
+	t.diagnostic(`the loop held at most ${(delay.max / 1e6).toFixed(1)} ms at a stretch during the search`);
 	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
 });
 

@@ -88,6 +88,9 @@ type Engine struct {
 	forgot string
 	// kept is the session's state last sent (state.go).
 	kept []byte
+	// export is the export being handled (a search begun in a resume is
+	// not movable: tools.go).
+	export string
 	// asked is the person's answer to this session's trust dialog (trust.go):
 	// "yes", "no", "" when not asked.
 	asked string
@@ -110,6 +113,7 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 // otherwise be allocated again for every model request.
 func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	out := store.NewOut(buf, &e.asks)
+	e.export = export
 	var in gjson.Result
 	if export == "context" {
 		// Before every model request, with all of pi's messages: parsed where

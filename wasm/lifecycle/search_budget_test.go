@@ -30,8 +30,12 @@ func (h *costHost) ReadAt(p string, off int64, dst []byte) (int, error) {
 	return n, err
 }
 
-// cost is what one export call of a search asked of the host.
-type cost struct{ stats, bytes, maxRead int }
+// cost is what one export call of a search asked of the host, and whether
+// the ask it ended with was movable (store.Out.Yield).
+type cost struct {
+	stats, bytes, maxRead int
+	movable               bool
+}
 
 // budgetRig is a session over an in-memory project with many earlier
 // sessions, on a clock that does not move: a search's slices end by its
@@ -84,7 +88,7 @@ func (r *budgetRig) search(q string) (string, []cost) {
 	for range 100_000 {
 		*r.h = costHost{Host: r.h.Host}
 		out := gjson.ParseBytes(r.e.Handle(export, in))
-		costs = append(costs, cost{r.h.stats, r.h.bytes, r.h.maxRead})
+		costs = append(costs, cost{stats: r.h.stats, bytes: r.h.bytes, maxRead: r.h.maxRead})
 		next := ""
 		for _, e := range out.Get("effects").Array() {
 			switch {
@@ -93,6 +97,7 @@ func (r *budgetRig) search(q string) (string, []cost) {
 			case e.Get("t").String() == "http" && !e.Get("background").Bool():
 				require.Equal(r.t, 0, len(e.Get("requests").Array()), "a search asks for nothing but its next slice")
 				next = e.Get("id").String()
+				costs[len(costs)-1].movable = e.Get("movable").Bool()
 			}
 		}
 		require.True(r.t, next != "", "neither a result nor an ask: %s", out.Raw)
@@ -145,6 +150,34 @@ func TestASearchOfManySessionsIsDoneInBoundedSlices(t *testing.T) {
 	require.NotContains(t, text, "Not searched")
 	require.Contains(t, text, "session 19999 message")
 	require.True(t, len(costs) < 40, "a search over an index read whole: %d calls", len(costs))
+}
+
+// A search's first slice says its call may be made again elsewhere (pi's
+// adapter then moves the core to a worker thread and calls it there): it
+// has changed nothing yet. No later slice says so, and the call made again
+// on a new instance, after the same session_start, answers what resuming
+// answers.
+func TestOnlyASearchsFirstSliceIsMovable(t *testing.T) {
+	r := newBudgetRig(t, "rpc")
+	for i := range 2_000 {
+		r.session(i, 2, "session "+strconv.Itoa(i)+" message %d about deploying the billing service")
+	}
+	r.e.budget.SliceUnits = 256 << 10
+	text, costs := r.search("billing service 1999")
+	require.True(t, len(costs) > 2, "the search yielded more than once")
+	require.True(t, costs[0].movable, "the first slice's ask is movable")
+	for k, c := range costs[1:] {
+		require.True(t, !c.movable, "call %d after the first: not movable", k+1)
+	}
+
+	moved := newBudgetRig(t, "rpc")
+	moved.mem, moved.dir = r.mem, r.dir
+	moved.h.Host = r.h.Host
+	moved.e = New(moved.h)
+	moved.e.budget.SliceUnits = 256 << 10
+	moved.e.Handle("session_start", []byte(`{"cwd":"/home/ada/app","agentDir":"`+budgetAgent+`","trusted":true,"hasUI":false,"mode":"rpc","reason":"startup","sessionId":"now"}`))
+	again, _ := moved.search("billing service 1999")
+	require.Equal(t, text, again)
 }
 
 // A 60 KB query (a pasted file) looked each of its thousands of words up in

@@ -127,11 +127,15 @@ type searchJob struct {
 	q     string
 	cut   bool // the query was cut (search.Query)
 	limit int
-	gone  bool  // a forget by words: reads no earlier session, ranks what was forgotten
-	start int64 // when it began, on the host's clock
-	read  int   // the index's Read when it began
-	r     *search.Ranking
-	then  func(out *store.Out, hits []search.Hit, unread string)
+	gone  bool // a forget by words: reads no earlier session, ranks what was forgotten
+	// movable: until its first slice ends, the search has changed nothing
+	// and its call may be made again elsewhere (store.Out.Yield): a search
+	// the call began (not a resume's), which forgets nothing.
+	movable bool
+	start   int64 // when it began, on the host's clock
+	read    int   // the index's Read when it began
+	r       *search.Ranking
+	then    func(out *store.Out, hits []search.Hit, unread string)
 }
 
 // search ranks every readable store's entries against q, in slices, and
@@ -147,7 +151,7 @@ func (e *Engine) search(out *store.Out, q string, limit int, gone bool, then fun
 	e.srcs = srcs
 	e.index.MaxBytes = e.budget.IndexBytes
 	e.index.Plan(srcs)
-	j := &searchJob{e: e, q: q, cut: cut, limit: limit, gone: gone, start: e.fs.Now(), read: e.index.Read, then: then}
+	j := &searchJob{e: e, q: q, cut: cut, limit: limit, gone: gone, movable: !gone && e.export != "resume", start: e.fs.Now(), read: e.index.Read, then: then}
 	j.run(out)
 }
 
@@ -192,7 +196,8 @@ func (j *searchJob) run(out *store.Out) {
 			}
 		}
 		if e.s.Mode != "cli" && e.s.Mode != "mcp" {
-			out.HTTP([]byte("[]"), false, func(out *store.Out, _ gjson.Result) { j.run(out) })
+			out.Yield(j.movable, func(out *store.Out, _ gjson.Result) { j.run(out) })
+			j.movable = false
 			return
 		}
 	}

@@ -187,6 +187,24 @@ func (out *Out) HTTP(requests []byte, background bool, k Then) {
 	out.foreground(out.httpAsk(requests, false, -1, k))
 }
 
+// Yield asks for nothing (an http ask of no request, in the foreground):
+// the host answers once its event loop has run, and k goes on in the
+// resume (decision 018). movable says that the call so far has changed
+// nothing and may be made again: a host that can run the core off its
+// event loop (pi's adapter, in a worker thread) may move it there and make
+// the same call again rather than resume (decision 001, addendum 3 of
+// 2026-11-29).
+func (out *Out) Yield(movable bool, k Then) {
+	w := jsonw.Open(nil)
+	w.Str("t", "http")
+	w.Str("id", out.asks.park(k))
+	w.Raw("requests", []byte("[]"))
+	if movable {
+		w.Bool("movable", true)
+	}
+	out.foreground(w.Close())
+}
+
 // httpAsk is the http effect, its answer going to k; exitMs < 0 leaves the
 // shutdown bound to the host.
 func (out *Out) httpAsk(requests []byte, background bool, exitMs int, k Then) []byte {
