@@ -1126,6 +1126,8 @@ async function main(): Promise<void> {
 	process.stdout.write(`\n${terminalTable()}\n\n`);
 	process.stdout.write(`load average: start ${loadStart.map((x) => x.toFixed(2)).join(" ")}, end ${loadEnd.map((x) => x.toFixed(2)).join(" ")}; ${Math.round(seconds)} s\n`);
 	if (CFG.only !== undefined) {
+		// The table above cuts its cells; these rows are whole, for a note or a decision record.
+		for (const r of ordered()) process.stdout.write(`| ${COLUMNS.map(([k]) => mdCell(r[k])).join(" | ")} | ${mdCell(r.note)} |\n`);
 		process.stdout.write(`BENCH_ONLY=${[...CFG.only].join(",")}: ${path.relative(REPO, CFG.out)} left as it is (it holds a whole run)\n`);
 		if (errors > 0) process.exitCode = 1;
 		return;

@@ -40,6 +40,7 @@ var (
 	_ store.Store    = (*driver)(nil)
 	_ store.Starter  = (*driver)(nil)
 	_ store.Searcher = (*driver)(nil)
+	_ store.Lister   = (*driver)(nil)
 	_ store.Follower = (*driver)(nil)
 )
 
@@ -93,28 +94,11 @@ func (d *driver) Start(_ *store.Out, in gjson.Result) {
 // steps, keeping its entries when the session ran in the project and is not
 // the running one, up to what one session may give (maxSessionText).
 func (d *driver) SearchSources() []search.Source {
-	if d.Off() != "" {
+	mine, stamp, ok := d.folders()
+	if !ok {
 		return nil
 	}
-	dir := path.Join(d.s.AgentDir, "sessions")
-	folders, err := d.h.List(dir)
-	if err != nil {
-		return nil
-	}
-	// The folders' mtimes say whether a file was added or removed since the
-	// last listing, which is kept: 20,000 sources are made once, not per
-	// search.
-	var stamp strings.Builder
-	var mine []string
-	for _, f := range folders {
-		if !hsimport.FolderMayHold(f, d.s.ProjectRoot) {
-			continue
-		}
-		folder := path.Join(dir, f)
-		mine = append(mine, folder)
-		stamp.WriteString(folder + "@" + files.Stamp(d.h, folder) + "\n")
-	}
-	if stamp.String() == d.listed {
+	if stamp == d.listed {
 		return d.sources
 	}
 	var srcs []search.Source
@@ -130,8 +114,41 @@ func (d *driver) SearchSources() []search.Source {
 			}
 		}
 	}
-	d.listed, d.sources = stamp.String(), srcs
+	d.listed, d.sources = stamp, srcs
 	return srcs
+}
+
+// ListsAfresh says the next SearchSources lists the session folders again
+// (store.Lister): none was listed yet, or a file was added or removed since.
+func (d *driver) ListsAfresh() bool {
+	_, stamp, ok := d.folders()
+	return ok && stamp != d.listed
+}
+
+// folders are the folders of <agentDir>/sessions/ that may hold the
+// project's sessions, and their stamp: their mtimes say whether a file was
+// added or removed since the last listing, which is kept (20,000 sources
+// are made once, not per search). Not ok while the store is off or the
+// folder cannot be listed.
+func (d *driver) folders() (mine []string, stamp string, ok bool) {
+	if d.Off() != "" {
+		return nil, "", false
+	}
+	dir := path.Join(d.s.AgentDir, "sessions")
+	folders, err := d.h.List(dir)
+	if err != nil {
+		return nil, "", false
+	}
+	var b strings.Builder
+	for _, f := range folders {
+		if !hsimport.FolderMayHold(f, d.s.ProjectRoot) {
+			continue
+		}
+		folder := path.Join(dir, f)
+		mine = append(mine, folder)
+		b.WriteString(folder + "@" + files.Stamp(d.h, folder) + "\n")
+	}
+	return mine, b.String(), true
 }
 
 // stat stamps session file p with its size and mtime, as one number (no

@@ -17,9 +17,12 @@ import (
 
 // tool calls one of the model's tools and returns its result's text and
 // whether it is an error.
+//
+// A yield (an http ask of no request: a search's next slice, decision 018)
+// is answered as pi's adapter answers it.
 func (r *rig) tool(name, params string) (string, bool) {
 	r.t.Helper()
-	out := r.e.Handle("tool", []byte(`{"name":`+quote(name)+`,"params":`+params+`}`))
+	out := r.answerYields(r.e.Handle("tool", []byte(`{"name":`+quote(name)+`,"params":`+params+`}`)))
 	r.last = gjson.ParseBytes(out)
 	for _, e := range r.last.Get("effects").Array() {
 		if e.Get("t").String() == "tool_result" {

@@ -15,3 +15,14 @@ type Searcher interface {
 	// the entry can be forgotten.
 	SearchSources() []search.Source
 }
+
+// Lister is a Searcher whose sources are listed from folders that may hold
+// thousands of files (earlier sessions). ListsAfresh says its next
+// SearchSources lists them again (a folder changed, or none was listed
+// yet): one host call and a source per file, work no slice bounds. A search
+// begun by the call then yields first, movable (Out.Yield), so a host that
+// can move the core off its event loop does so before it (decision 001,
+// addendum 3 of 2026-11-29).
+type Lister interface {
+	ListsAfresh() bool
+}
