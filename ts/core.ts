@@ -1313,6 +1313,8 @@ export class Core {
 				this.#lastSessionStart = text;
 				this.#state = undefined;
 				this.#interrupted = undefined;
+				// An ask of the session before is answered no more (the adapter drops them).
+				this.#open.clear();
 			}
 			if (exportName === "resume" && typeof input === "object" && input !== null && "id" in input) this.#open.delete(String(input.id));
 			let replayed: Envelope | undefined;
