@@ -58,6 +58,8 @@ func expressions() []expression {
 		{re: `\bhf_[A-Za-z0-9]{30,}`},
 		// pypi-token
 		{re: `\bpypi-AgE[A-Za-z0-9_\-]{50,}`},
+		// heroku-key
+		{re: `\bHRKU-[A-Za-z0-9_\-]{30,}`},
 		// sendgrid-key
 		{re: `\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}`},
 		// twilio-key
@@ -116,6 +118,8 @@ func expressions() []expression {
 			`|\b(?:smbclient|smbcacls|smbget|rpcclient)\b[^\n;|&]*?[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:"[^"\n%]*%([^"\n]+)"|'[^'\n%]*%([^'\n]+)'|[^\s%"']*%([^\s"']+))` +
 			`|\bopenssl\b[^\n;|&]*?[ \t]-pass(?:in|out)?[ \t]+(?:"pass:([^"\n]+)"|'pass:([^'\n]+)'|pass:([^\s"']+))` +
 			`|\bhtpasswd\b[^\n;|&<>]*?[ \t]-[A-Za-z]*b[A-Za-z]*[^\n;|&<>]*?[ \t](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"';|&<>]+))[ \t]*(?:[\n;|&<>]|$))`},
+		// secret: a password echoed into a command's --password-stdin
+		{re: `\becho[ \t]+(?:-n[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|[^\n;|&]*?[ \t]--password-stdin\b`},
 	}
 }
 

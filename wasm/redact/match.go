@@ -428,6 +428,11 @@ func findPyPIToken(s string, pos int) []int {
 	return literalToken(s, pos, "pypi-AgE", isToken, 50)
 }
 
+// findHerokuKey: \bHRKU-[A-Za-z0-9_\-]{30,}
+func findHerokuKey(s string, pos int) []int {
+	return literalToken(s, pos, "HRKU-", isToken, 30)
+}
+
 // findSendGridKey: \bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}
 //
 // The dots end the runs, so a try that fails at one "SG." fails there only.

@@ -69,6 +69,9 @@ func newPatterns() []*pattern {
 		{kind: "npm-token", triggers: []string{"npm_"}, find: findNPMToken},
 		{kind: "huggingface-token", triggers: []string{"hf_"}, find: findHuggingFaceToken},
 		{kind: "pypi-token", triggers: []string{"pypi-"}, find: findPyPIToken},
+		{kind: "heroku-key", triggers: []string{"hrku-"},
+			// Heroku's API keys since 2024: HRKU- and a UUID, or 60-odd characters.
+			find: findHerokuKey},
 		{kind: "sendgrid-key", triggers: []string{"sg."}, find: findSendGridKey},
 		{kind: "twilio-key", triggers: []string{"sk"},
 			// An API key's SID; the auth token is 32 hex digits with no prefix,
@@ -133,6 +136,10 @@ func newPatterns() []*pattern {
 			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW
 			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: commandValue},
+		{kind: "secret", triggers: []string{"--password-stdin"},
+			// A password echoed into a command that reads it from its input:
+			// echo PW | docker login -u ada --password-stdin (shell.go).
+			find: findStdinPassword, span: commandValue},
 	}
 }
 

@@ -314,6 +314,74 @@ func commandValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, m[0], m[1], true
 }
 
+// findStdinPassword: \becho[ \t]+(?:-n[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|[^\n;|&]*?[ \t]--password-stdin\b
+//
+// A password echoed into a command that reads it from its input (docker,
+// podman and helm login, oras, skopeo take the flag): echo PW | docker login
+// -u ada --password-stdin. The value is the echo's one word, quoted or bare;
+// echo $PW (a reference) is left to commandValue.
+func findStdinPassword(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], "echo")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if !wordStart(s, i) {
+			continue
+		}
+		b := runEnd(s, i+4, isBlank)
+		if b == i+4 {
+			continue
+		}
+		// (?:-n[ \t]+)? takes "-n " when the rest then matches, else not.
+		if hasAt(s, b, "-n") {
+			if n := runEnd(s, b+2, isBlank); n > b+2 {
+				if m := stdinPipe(s, i, n); m != nil {
+					return m
+				}
+			}
+		}
+		if m := stdinPipe(s, i, b); m != nil {
+			return m
+		}
+	}
+}
+
+// stdinPipe reads, from the echo at s[i:] and its value at s[v:], the rest
+// of findStdinPassword's expression: its match, or nil.
+func stdinPipe(s string, i, v int) []int {
+	var g, vs, ve, end int
+	if v < len(s) && isQuote(s[v]) {
+		k := v + 1
+		for k < len(s) && s[k] != s[v] && s[k] != '\n' {
+			k++
+		}
+		if k == v+1 || k == len(s) || s[k] != s[v] {
+			return nil
+		}
+		g, vs, ve, end = boolInt(s[v] == '\''), v+1, k, k+1
+	} else {
+		if ve = runEnd(s, v, func(c byte) bool { return isBareShell(c) && c != '|' }); ve == v {
+			return nil
+		}
+		g, vs, end = 2, v, ve
+	}
+	p := runEnd(s, end, isBlank)
+	if p == len(s) || s[p] != '|' {
+		return nil
+	}
+	const flag = "--password-stdin"
+	for j := p + 1; j < len(s) && strings.IndexByte("\n;|&", s[j]) < 0; j++ {
+		if isBlank(s[j]) && hasAt(s, j+1, flag) && (j+1+len(flag) == len(s) || !isWord(s[j+1+len(flag)])) {
+			m := []int{i, j + 1 + len(flag), -1, -1, -1, -1, -1, -1}
+			m[2+2*g], m[3+2*g] = vs, ve
+			return m
+		}
+	}
+	return nil
+}
+
 // findTelegramToken: \b[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}\b
 //
 // A bot's id, then its secret: 35 characters that start with AA.
