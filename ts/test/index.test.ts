@@ -663,6 +663,34 @@ function pastSession(folder: string, root: string, i: number, ...messages: strin
 	return file;
 }
 
+// A project whose earlier sessions pi keeps in a temporary agent folder (PIMEM_FAKE_AGENT_DIR),
+// both removed after the test.
+function sessionsProject(t: TestContext): { root: string; folder: string } {
+	const root = fs.realpathSync(project());
+	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
+	process.env.PIMEM_FAKE_AGENT_DIR = agent;
+	t.after(() => {
+		delete process.env.PIMEM_FAKE_AGENT_DIR;
+		fs.rmSync(agent, { recursive: true, force: true });
+		fs.rmSync(root, { recursive: true, force: true });
+	});
+	const folder = sessionFolder(agent, root);
+	fs.mkdirSync(folder, { recursive: true });
+	return { root, folder };
+}
+
+// The bytes this thread's fs.readSync reads from now until the test ends.
+function countReads(t: TestContext): { bytes: number } {
+	const count = { bytes: 0 };
+	const readSync = fs.readSync;
+	t.mock.method(fs, "readSync", (...a: Parameters<typeof fs.readSync>) => {
+		const n = readSync(...a);
+		count.bytes += n;
+		return n;
+	});
+	return count;
+}
+
 // A search of 20,000 earlier sessions held pi's main thread for seconds in one call (issue 25,
 // item 4). The core now works in slices and gives the thread back between them (decision 018):
 // a slice is bounded by its work (files looked at, bytes read) as well as by its clock, so what
@@ -671,18 +699,9 @@ function pastSession(folder: string, root: string, i: number, ...messages: strin
 // reported (a shared machine's timings are no test).
 // This is the core kept on pi's main thread (PIMEM_WORKER=off); the next test moves it.
 test("real core: a search over 20,000 earlier sessions gives the event loop back between bounded slices, and a call made meanwhile is answered first", async (t) => {
-	const root = fs.realpathSync(project());
-	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
-	process.env.PIMEM_FAKE_AGENT_DIR = agent;
+	const { root, folder } = sessionsProject(t);
 	process.env.PIMEM_WORKER = "off";
-	t.after(() => {
-		delete process.env.PIMEM_WORKER;
-		delete process.env.PIMEM_FAKE_AGENT_DIR;
-		fs.rmSync(agent, { recursive: true, force: true });
-		fs.rmSync(root, { recursive: true, force: true });
-	});
-	const folder = sessionFolder(agent, root);
-	fs.mkdirSync(folder, { recursive: true });
+	t.after(() => void delete process.env.PIMEM_WORKER);
 	const sessions = 20_000;
 	for (let i = 0; i < sessions; i++) pastSession(folder, root, i, `session ${i}: deploying the billing service`);
 	pastSession(folder, root, sessions, "we rotate the kubernetes certificates on fridays");
@@ -744,16 +763,7 @@ test("real core: a search over 20,000 earlier sessions gives the event loop back
 // moves the core to a worker thread and is made again there: pi's thread reads none of them,
 // answers a call made meanwhile, and the core goes on answering there after the search.
 test("real core: a search about to read many earlier sessions moves the core to a worker thread, where the search and every later call run", async (t) => {
-	const root = fs.realpathSync(project());
-	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
-	process.env.PIMEM_FAKE_AGENT_DIR = agent;
-	t.after(() => {
-		delete process.env.PIMEM_FAKE_AGENT_DIR;
-		fs.rmSync(agent, { recursive: true, force: true });
-		fs.rmSync(root, { recursive: true, force: true });
-	});
-	const folder = sessionFolder(agent, root);
-	fs.mkdirSync(folder, { recursive: true });
+	const { root, folder } = sessionsProject(t);
 	const sessions = 5_000;
 	for (let i = 0; i < sessions; i++) pastSession(folder, root, i, `session ${i}: deploying the billing service`);
 	pastSession(folder, root, sessions, "we rotate the kubernetes certificates on fridays");
@@ -764,13 +774,7 @@ test("real core: a search about to read many earlier sessions moves the core to 
 	const before = await pi.command("memory", "status", ctx).then(() => String(notices(ui).at(-1)?.[0]));
 
 	// What pi's own thread reads: a worker thread has fs functions of its own.
-	let bytes = 0;
-	const readSync = fs.readSync;
-	t.mock.method(fs, "readSync", (...a: Parameters<typeof fs.readSync>) => {
-		const n = readSync(...a);
-		bytes += n;
-		return n;
-	});
+	const reads = countReads(t);
 	const order: string[] = [];
 	const delay = monitorEventLoopDelay({ resolution: 1 });
 	delay.enable();
@@ -782,7 +786,7 @@ test("real core: a search about to read many earlier sessions moves the core to 
 	t.mock.restoreAll();
 
 	assert.match(result.content[0]!.text, /we rotate the kubernetes certificates on fridays/);
-	assert.ok(bytes < 64 << 10, `${bytes} bytes read on pi's thread during the search`);
+	assert.ok(reads.bytes < 64 << 10, `${reads.bytes} bytes read on pi's thread during the search`);
 	assert.deepEqual(order, ["status answered", "search answered"], "a call made during the search is answered before it ends");
 	// After the move the core answers as before, what the person set included.
 	await pi.command("memory", "status", ctx);
@@ -795,16 +799,7 @@ test("real core: a search about to read many earlier sessions moves the core to 
 
 // A session of 500 MB was skipped without a word: it is named in the answer, and never read.
 test("real core: an earlier session too large to read is named in the search's answer", async (t) => {
-	const root = fs.realpathSync(project());
-	const agent = fs.mkdtempSync(path.join(os.tmpdir(), "pimem-agent-"));
-	process.env.PIMEM_FAKE_AGENT_DIR = agent;
-	t.after(() => {
-		delete process.env.PIMEM_FAKE_AGENT_DIR;
-		fs.rmSync(agent, { recursive: true, force: true });
-		fs.rmSync(root, { recursive: true, force: true });
-	});
-	const folder = sessionFolder(agent, root);
-	fs.mkdirSync(folder, { recursive: true });
+	const { root, folder } = sessionsProject(t);
 	pastSession(folder, root, 1, "the invoice export runs nightly");
 	const huge = path.join(folder, "2026-07-01T00-00-00-000Z_huge.jsonl");
 	fs.writeFileSync(huge, JSON.stringify({ type: "session", version: 3, id: "huge", timestamp: "2026-07-01T00:00:00.000Z", cwd: root }) + "\n");
@@ -812,18 +807,12 @@ test("real core: an earlier session too large to read is named in the search's a
 	const pi = started(realFactory);
 	const { ctx } = fakeContext({ cwd: root, mode: "rpc" });
 	await pi.emit("session_start", { reason: "startup" }, ctx);
-	let bytes = 0;
-	const readSync = fs.readSync;
-	t.mock.method(fs, "readSync", (...a: Parameters<typeof fs.readSync>) => {
-		const n = readSync(...a);
-		bytes += n;
-		return n;
-	});
+	const reads = countReads(t);
 	const result = (await pi.tools.get("memory_search")!.execute("c1", { query: "invoice export" }, undefined, undefined, ctx)) as { content: Array<{ text: string }> };
 	const text = result.content[0]!.text;
 	assert.match(text, /the invoice export runs nightly/);
 	assert.ok(text.includes(`Not searched: 1 earlier session, skipped for its size: ${huge}.`), text);
-	assert.ok(bytes < 1 << 20, `${bytes} bytes read: the large session is not read`);
+	assert.ok(reads.bytes < 1 << 20, `${reads.bytes} bytes read: the large session is not read`);
 	await pi.emit("session_shutdown", { reason: "quit" }, ctx);
 });
 
