@@ -1063,6 +1063,31 @@ export function addEvent(project: string, n: number, text: string, opts: { t?: s
 	};
 }
 
+/** pi's folder of a project's sessions under agentDir (its getDefaultSessionDir), created. */
+export function sessionFolder(agentDir: string, cwd: string): string {
+	const folder = path.join(agentDir, "sessions", `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
+	fs.mkdirSync(folder, { recursive: true });
+	return folder;
+}
+
+/**
+ * Writes earlier sessions 0 to count of the sandbox's project, a minute apart from
+ * 2026-06-01, each a header and one user message: text(i). Returns their folder.
+ */
+export function seedSessions(sb: Sandbox, count: number, text: (i: number) => string): string {
+	const project = fs.realpathSync(sb.project);
+	const folder = sessionFolder(sb.agentDir, project);
+	for (let i = 0; i <= count; i++) {
+		const at = new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString();
+		const lines = [
+			{ type: "session", version: 3, id: `s${i}`, timestamp: at, cwd: project },
+			{ type: "message", id: "m1", parentId: null, timestamp: at, message: { role: "user", content: text(i) } },
+		];
+		fs.writeFileSync(path.join(folder, `${at.replace(/[:.]/g, "-")}_s${i}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+	}
+	return folder;
+}
+
 /** Write a log (folders created) from events and raw lines, "\n"-terminated. */
 export function seedLog(project: string, lines: Array<DecisionEvent | string>, opts: { torn?: string } = {}): string {
 	const file = decisionLog(project);

@@ -29,6 +29,7 @@ import {
 	runPrint,
 	seedFile,
 	seedLog,
+	seedSessions,
 	withSandbox,
 	type PrintResult,
 	type Sandbox,
@@ -129,15 +130,7 @@ test("the packed tarball installs into pi with no toolchain, and works once its 
 		// A search about to read many earlier sessions moves the core to a worker thread,
 		// whose script the package carries as JavaScript (dist/worker.js): it answers, and
 		// the adapter does not say the core stayed on pi's thread.
-		const project = fs.realpathSync(sb.project);
-		const folder = path.join(sb.agentDir, "sessions", `--${project.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
-		fs.mkdirSync(folder, { recursive: true });
-		for (let i = 0; i <= 5_000; i++) {
-			const at = new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString();
-			const text = i === 5_000 ? "we rotate the kubernetes certificates on fridays" : `session ${i}: the billing service was deployed again`;
-			const lines = [{ type: "session", version: 3, id: `s${i}`, timestamp: at, cwd: project }, { type: "message", id: "m1", parentId: null, timestamp: at, message: { role: "user", content: text } }];
-			fs.writeFileSync(path.join(folder, `${at.replace(/[:.]/g, "-")}_s${i}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-		}
+		seedSessions(sb, 5_000, (i) => (i === 5_000 ? "we rotate the kubernetes certificates on fridays" : `session ${i}: the billing service was deployed again`));
 		sb.model.enqueue({ tool: "memory_search", args: { query: "kubernetes certificates" } }, "Found it.");
 		const searched = await runPrint(sb, "When do we rotate the certificates?", { ext: null, env: BARE });
 		assert.equal(searched.code, 0, searched.stderr);

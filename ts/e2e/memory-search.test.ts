@@ -15,14 +15,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { addEvent, contentText, globalMemoryFile, projectMemoryFile, runPrint, seedFile, seedLog, startRpc, toolsOf, withSandbox } from "./harness.ts";
+import { addEvent, contentText, globalMemoryFile, projectMemoryFile, runPrint, seedFile, seedLog, seedSessions, sessionFolder, startRpc, toolsOf, withSandbox } from "./harness.ts";
 
 const MEMORY_TOOLS = ["memory_search", "memory_forget", "memory_restore", "memory_remember"];
-
-/** pi's session folder for a working folder (pi 1.5.2's getDefaultSessionDir). */
-function sessionFolder(agentDir: string, cwd: string): string {
-	return path.join(agentDir, "sessions", `--${cwd.replace(/^[/\\]/, "").replace(/[/\\:]/g, "-")}--`);
-}
 
 describe("memory_search", () => {
 	it("finds decisions, notes and an earlier session's message, each cited, and is absent with --no-memory", async () => {
@@ -34,7 +29,6 @@ describe("memory_search", () => {
 			const notes = projectMemoryFile(project);
 			seedFile(notes, "# Memory\n\n## Build\n- Databases are migrated with goose\n- Tests need Docker running\n");
 			const folder = sessionFolder(sb.agentDir, project);
-			fs.mkdirSync(folder, { recursive: true });
 			const past = path.join(folder, "2026-11-18T10-00-00-000Z_0195a3b4-0000-7000-8000-000000000001.jsonl");
 			fs.writeFileSync(
 				past,
@@ -73,19 +67,8 @@ describe("memory_search", () => {
 	it("over 20,000 earlier sessions pi answers get_state while the search runs, and the answer names what it did not read", async () => {
 		await withSandbox({ git: true }, async (sb) => {
 			const project = fs.realpathSync(sb.project);
-			const folder = sessionFolder(sb.agentDir, project);
-			fs.mkdirSync(folder, { recursive: true });
-			const session = (i: number, text: string) => {
-				const at = new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString();
-				const lines = [
-					{ type: "session", version: 3, id: `s${i}`, timestamp: at, cwd: project },
-					{ type: "message", id: "m1", parentId: null, timestamp: at, message: { role: "user", content: text } },
-				];
-				fs.writeFileSync(path.join(folder, `${at.replace(/[:.]/g, "-")}_s${i}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-			};
 			const sessions = 20_000;
-			for (let i = 0; i < sessions; i++) session(i, `session ${i}: the billing service was deployed again`);
-			session(sessions, "we rotate the kubernetes certificates on fridays");
+			const folder = seedSessions(sb, sessions, (i) => (i === sessions ? "we rotate the kubernetes certificates on fridays" : `session ${i}: the billing service was deployed again`));
 			// 500 MB that take no disk: a session too large to read.
 			const huge = path.join(folder, "2026-07-01T00-00-00-000Z_huge.jsonl");
 			fs.writeFileSync(huge, JSON.stringify({ type: "session", version: 3, id: "huge", timestamp: "2026-07-01T00:00:00.000Z", cwd: project }) + "\n");
@@ -149,7 +132,6 @@ describe("memory_search", () => {
 			seedFile(global, "# Memory\n\n## Tools\n- I prefer pnpm workspaces everywhere\n");
 			seedFile(projectMemoryFile(project), "# Memory\n\n- Project secret: pnpm is pinned to 9.1\n");
 			const folder = sessionFolder(sb.agentDir, project);
-			fs.mkdirSync(folder, { recursive: true });
 			fs.writeFileSync(
 				path.join(folder, "2026-11-18T10-00-00-000Z_0195a3b4-0000-7000-8000-000000000002.jsonl"),
 				[

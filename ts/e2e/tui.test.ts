@@ -7,7 +7,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { REPO, addEvent, decisionLog, readEvents, requestWithUser, seedLog, systemPromptOf, toolsOf, withSandbox, type Reply, type Sandbox } from "./harness.ts";
+import { REPO, addEvent, decisionLog, readEvents, requestWithUser, seedLog, seedSessions, systemPromptOf, toolsOf, withSandbox, type Reply, type Sandbox } from "./harness.ts";
 import { NEVER_ON_SCREEN, Tui, countOf, installRelease, type TuiOptions } from "./tui.ts";
 
 const PG = "Use PostgreSQL 16 for the primary database";
@@ -310,6 +310,31 @@ test("a long output scrolls and stays whole; the terminal goes on below it", asy
 					sb.project,
 					Array.from({ length: 60 }, (_, i) => addEvent(sb.project, i + 1, `Decision number ${i + 1} about a separate part of the system`)),
 				),
+		},
+	);
+});
+
+// A search of thousands of earlier sessions moves the core to a worker thread (decision 018's
+// addendum): in pi's terminal it answers as before, nothing of the move reaches the screen or
+// the log, and the commands after it are answered from the worker.
+test("a search of thousands of earlier sessions answers in the terminal, and the commands after it too", async () => {
+	await inPi(
+		async (tui, sb) => {
+			await footerIs(tui, "decisions 1");
+			await tui.command("/memory search kubernetes certificates", /we rotate the kubernetes certificates on fridays/);
+			await tui.command("/decision list", /Use PostgreSQL 16 for the primary database/);
+			await tui.command("/memory search billing 4999", /session 4999: the billing service was deployed again/);
+			await footerIs(tui, "decisions 1");
+			const log = path.join(sb.agentDir, "pi-memory-errors.log");
+			const logged = fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "";
+			assert.doesNotMatch(logged, /worker thread|stays on pi's main thread/, logged);
+			assert.doesNotMatch(tui.seen(), /worker thread|ExperimentalWarning/);
+		},
+		{
+			seed: (sb) => {
+				seedLog(sb.project, [addEvent(sb.project, 1, PG)]);
+				seedSessions(sb, 5_000, (i) => (i === 5_000 ? "we rotate the kubernetes certificates on fridays" : `session ${i}: the billing service was deployed again`));
+			},
 		},
 	);
 });
