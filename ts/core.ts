@@ -69,8 +69,6 @@ export type Effect =
 			background?: boolean;
 			/** How long session_shutdown waits for this background ask before aborting it (default: the adapter's bound). */
 			exitMs?: number;
-			/** With no request (a yield): the call so far changed nothing and may be made again elsewhere (`Core` moves to a worker thread). */
-			movable?: boolean;
 	  }
 	/** The user message at `index` of the context event's messages gets `text` appended. */
 	| { t: "context_append"; index: number; text: string }
@@ -81,6 +79,12 @@ export type Effect =
 	 * newest and hands it back when it replays session_start after a trap.
 	 */
 	| { t: "state"; state: unknown }
+	/**
+	 * From session_start: this session's searches may hold a thread for long (a thousand
+	 * earlier sessions or more); `Core` runs the instance in a worker thread from the next
+	 * moment between turns (decision 001, addendum 3 of 2026-11-29).
+	 */
+	| { t: "worker" }
 	/** The tool export's answer, for pi's tool result. */
 	| { t: "tool_result"; text: string; isError?: boolean; details?: unknown };
 
@@ -1091,7 +1095,7 @@ export type FromWorker =
  * The instance in a worker thread (ts/worker.ts, built to dist/worker.js): calls go
  * there one at a time, the host functions run there, and so does the module's garbage
  * collection, which holds no one else's thread. The thread keeps the process alive
- * only while a call is out.
+ * only while a call is out (unref between calls).
  */
 class InWorker implements Live {
 	readonly #worker: Worker;
@@ -1112,8 +1116,9 @@ class InWorker implements Live {
 		};
 		worker.on("error", end);
 		worker.on("exit", (code) => end(new Error(`pi-memory's worker thread exited (code ${code})`)));
-		// Whatever the thread prints is a diagnostic, never pi's screen.
-		for (const stream of [worker.stdout, worker.stderr]) stream.on("data", (b: Buffer) => log(2, `worker thread: ${b.toString().trimEnd()}`));
+		// The thread's stdout and stderr are its own streams, never pi's screen; what it
+		// writes there comes as log messages (worker.ts). A listener on them would keep
+		// the process alive whatever unref says.
 	}
 
 	/** A worker thread holding a new instance of module; rejects when there can be none. */
@@ -1208,13 +1213,6 @@ function asksOf(env: Envelope): string[] {
 	return ids;
 }
 
-// Whether env ends with a yield the core says may be made again elsewhere (an http ask
-// of no request, `movable`: decision 001, addendum 3 of 2026-11-29).
-function movable(env: Envelope): boolean {
-	const last = env.effects.at(-1);
-	return last !== undefined && last.t === "http" && last.requests.length === 0 && last.movable === true;
-}
-
 // The branch options.branch gives, undefined when there is none or it fails (a stale context).
 function currentBranch(branch: (() => unknown) | undefined): unknown {
 	try {
@@ -1248,10 +1246,18 @@ export class Core {
 	readonly #module: Promise<WebAssembly.Module>;
 	readonly #options: CoreOptions;
 	#live: Live | undefined;
-	/** The instance is in a worker thread (from the first movable call on). */
+	/** The instance is in a worker thread (since a moment between turns after a worker effect). */
 	#moved = false;
-	/** Why the instance stays on this thread, once known. */
+	/** Why the instance stays on this thread, once known (said once in the log). */
 	#stays: string | undefined;
+	/** The last session_start asked for a worker thread (its worker effect). */
+	#wanted = false;
+	/** An instance being started in a worker thread, for the next moment between turns. */
+	#pending: Promise<Live | undefined> | undefined;
+	/** A turn has begun since that session_start (before_agent_start). */
+	#turn = false;
+	/** close() was called and no session_start since. */
+	#closed = false;
 	/** The asks returned and not yet resumed. */
 	readonly #open = new Set<string>();
 	#lastSessionStart: string | undefined;
@@ -1294,20 +1300,25 @@ export class Core {
 		return this.#live?.memoryBytes() ?? 0;
 	}
 
-	/** Where the instance runs: "main" (this thread) or "worker" (since a call the core said could move). */
+	/** Where the instance runs: "main" (this thread) or "worker" (after a worker effect). */
 	get thread(): "main" | "worker" {
 		return this.#moved ? "worker" : "main";
 	}
 
 	/**
-	 * Forwards `input` (JSON-encoded) to `exportName` and parses the envelope. A call
-	 * that yields at once, saying it may be made again elsewhere (a search about to read
-	 * many earlier sessions), moves the instance to a worker thread, when nothing else
-	 * waits on it, and is made again there: its slices and the module's collections then
-	 * hold that thread, not this one (decision 018, addendum).
+	 * Forwards `input` (JSON-encoded) to `exportName` and parses the envelope. After a
+	 * session_start that asked for a worker thread (its worker effect: a thousand earlier
+	 * sessions or more to search), the instance moves there at the first moment between
+	 * turns: a call other than a resume, a completion or the shutdown, with no ask open,
+	 * before any turn or as the next one begins. What an instance holds then is what a
+	 * replay of session_start with the state rebuilds (decision 001), so nothing of the
+	 * turn in progress is lost; the searches, and the module's collections, then hold
+	 * the worker's thread, not this one (decision 018, addendum).
 	 */
 	call(exportName: ExportName, input: unknown): Promise<Envelope> {
 		return this.#serial(async () => {
+			if (this.#closed && exportName !== "session_start") throw new Error(`pi-memory: ${exportName} after the core was closed`);
+			this.#closed = false;
 			const text = JSON.stringify(input ?? {});
 			if (exportName === "session_start") {
 				this.#lastSessionStart = text;
@@ -1315,34 +1326,39 @@ export class Core {
 				this.#interrupted = undefined;
 				// An ask of the session before is answered no more (the adapter drops them).
 				this.#open.clear();
+				this.#turn = false;
+				this.#wanted = false;
 			}
 			if (exportName === "resume" && typeof input === "object" && input !== null && "id" in input) this.#open.delete(String(input.id));
 			let replayed: Envelope | undefined;
 			if (this.#live === undefined) replayed = await this.#start(exportName !== "session_start");
-			let env = await this.#invoke(this.#live!, exportName, text, input);
-			if (exportName !== "resume" && movable(env) && this.#mayMove(env)) {
-				const moved = await this.#move();
-				if (moved !== undefined) {
-					env = await this.#invoke(this.#live!, exportName, text, input);
-					replayed = { ...moved, effects: [...(replayed?.effects ?? []), ...moved.effects] };
-				}
-			}
+			else if (this.#wanted && !this.#moved && this.#between(exportName)) await this.#move();
+			if (exportName === "before_agent_start") this.#turn = true;
+			const env = await this.#invoke(this.#live!, exportName, text, input);
+			if (exportName === "session_start" && env.effects.some((e) => e.t === "worker")) this.#want();
 			return replayed === undefined ? env : { ...env, effects: [...replayed.effects, ...env.effects] };
 		});
 	}
 
-	// Whether the instance may move now: not yet moved nor refused, and no ask is
-	// out but those of env (a background model call answered later would find an
-	// instance that does not know it).
-	#mayMove(env: Envelope): boolean {
-		if (this.#moved || this.#stays !== undefined) return false;
+	// Whether a call of exportName comes at a moment between turns: no ask is open, and
+	// no turn has begun or this one begins it.
+	#between(exportName: ExportName): boolean {
+		if (exportName === "resume" || exportName === "complete" || exportName === "session_shutdown" || this.#open.size > 0) return false;
+		return !this.#turn || exportName === "before_agent_start";
+	}
+
+	// A worker effect: an instance starts in a worker thread now, in the background,
+	// unless the instance is there already or cannot be (a host's own clock or
+	// randomness cannot cross threads; PIMEM_WORKER=off).
+	#want(): void {
 		const o = this.#options;
+		if (this.#moved || this.#stays !== undefined) return;
 		if (o.worker === false || o.now !== undefined || o.random !== undefined) {
 			this.#stays = "the host's clock or randomness is its own, or the worker is off";
-			return false;
+			return;
 		}
-		const mine = new Set(asksOf(env));
-		return [...this.#open].every((id) => mine.has(id));
+		this.#wanted = true;
+		this.#pending ??= this.#startWorker();
 	}
 
 	#workerFile(): URL {
@@ -1350,23 +1366,41 @@ export class Core {
 		return typeof w === "string" ? pathToFileURL(path.resolve(w)) : w instanceof URL ? w : WORKER_FILE;
 	}
 
-	// Starts an instance in a worker thread, replays session_start there as after a
-	// trap (the state the person set comes along), and drops this thread's. Returns
-	// what the replay sets, or undefined when there can be no worker (said once in the
-	// log): the instance then stays, and the call goes on in slices here.
-	async #move(): Promise<Envelope | undefined> {
-		let worker: Live;
+	// An instance in a new worker thread; undefined, said once in the log, when there
+	// can be none (its script missing or failing): the instance then stays here.
+	async #startWorker(): Promise<Live | undefined> {
 		try {
-			worker = await InWorker.start(this.#workerFile(), await this.#module, this.#options.log ?? (() => {}));
+			return await InWorker.start(this.#workerFile(), await this.#module, this.#options.log ?? (() => {}));
 		} catch (err) {
 			this.#stays = err instanceof Error ? err.message : String(err);
 			this.#options.log?.(2, `pi-memory: the core stays on pi's main thread: no worker thread (${this.#stays})`);
 			return undefined;
 		}
+	}
+
+	// Moves the instance to the worker thread: replays session_start there with the
+	// state (as after a trap; nothing trapped), then drops this thread's instance. The
+	// replay's effects are the session's footer and tools as they are, so none is
+	// applied. A worker that cannot start or replay leaves the instance here.
+	async #move(): Promise<void> {
+		const worker = await (this.#pending ?? this.#startWorker());
+		this.#pending = undefined;
+		this.#wanted = false;
+		if (worker === undefined) return;
+		try {
+			const raw = await worker.call("session_start", encoder.encode(JSON.stringify(this.#replayInput())));
+			const env = parseEnvelope("session_start", raw.text ?? (raw.big === undefined ? "" : utf8Lossy.decode(raw.big)));
+			const failure = env.effects.find((e) => e.t === "notify" && e.level === "error");
+			if (failure !== undefined) throw new Error(failure.t === "notify" ? failure.text : "");
+		} catch (err) {
+			worker.drop();
+			this.#stays = err instanceof Error ? err.message : String(err);
+			this.#options.log?.(2, `pi-memory: the core stays on pi's main thread: its session did not start in the worker thread (${this.#stays})`);
+			return;
+		}
 		this.#drop();
-		this.#moved = true;
 		this.#live = worker;
-		return this.#replay(worker);
+		this.#moved = true;
 	}
 
 	/**
@@ -1389,13 +1423,20 @@ export class Core {
 	recreate(): Promise<Envelope | undefined> {
 		return this.#serial(async () => {
 			this.#drop();
-			return this.#start(true);
+			return this.#closed ? undefined : this.#start(true);
 		});
 	}
 
-	/** Releases the instance and its locks; later calls start a new instance. */
+	/**
+	 * Releases the instance and its locks. Until the next session_start, a call fails
+	 * and recreate builds nothing: the session is over.
+	 */
 	close(): Promise<void> {
-		return this.#serial(async () => this.#drop());
+		return this.#serial(async () => {
+			this.#closed = true;
+			this.#wanted = false;
+			this.#drop();
+		});
 	}
 
 	#serial<T>(work: () => Promise<T>): Promise<T> {
@@ -1408,7 +1449,11 @@ export class Core {
 	// new worker thread.
 	async #instantiate(): Promise<Live> {
 		const module = await this.#module;
-		if (this.#moved) return InWorker.start(this.#workerFile(), module, this.#options.log ?? (() => {}));
+		if (this.#moved) {
+			const worker = await this.#startWorker();
+			if (worker !== undefined) return worker;
+			this.#moved = false;
+		}
 		return here(await instantiate(module, this.#options));
 	}
 
@@ -1426,16 +1471,26 @@ export class Core {
 	// were shown when the session began.
 	async #replay(live: Live): Promise<Envelope | undefined> {
 		if (this.#lastSessionStart === undefined) return undefined;
-		const input = JSON.parse(this.#lastSessionStart) as Record<string, unknown>;
+		const input = this.#replayInput();
+		this.#interrupted = undefined;
+		const env = await this.#invoke(live, "session_start", JSON.stringify(input), input);
+		// What the replay asks (a trust dialog) is not shown, so nothing answers it.
+		for (const id of asksOf(env)) this.#open.delete(id);
+		return { ...env, effects: env.effects.filter((e) => e.t === "status" || e.t === "tools") };
+	}
+
+	// The last session_start's input for a new instance: with the current branch (what
+	// the session entries written since say), the newest state and the call that
+	// trapped, if one did.
+	#replayInput(): Record<string, unknown> {
+		const input = JSON.parse(this.#lastSessionStart ?? "{}") as Record<string, unknown>;
 		const branch = currentBranch(this.#options.branch);
 		if (branch !== undefined) input.branch = branch;
 		const restore: Record<string, unknown> = {};
 		if (this.#state !== undefined) restore.state = this.#state;
 		if (this.#interrupted !== undefined) restore.interrupted = this.#interrupted;
 		if (Object.keys(restore).length > 0) input.restore = restore;
-		this.#interrupted = undefined;
-		const env = await this.#invoke(live, "session_start", JSON.stringify(input), input);
-		return { ...env, effects: env.effects.filter((e) => e.t === "status" || e.t === "tools") };
+		return input;
 	}
 
 	async #invoke(live: Live, exportName: ExportName, text: string, given: unknown): Promise<Envelope> {
@@ -1506,5 +1561,11 @@ export class Core {
 		this.#block = undefined;
 		this.#open.clear();
 		live?.drop();
+		// A worker started for a move that will not come now.
+		const pending = this.#pending;
+		if (pending !== undefined && !this.#wanted) {
+			this.#pending = undefined;
+			void pending.then((w) => w?.drop());
+		}
 	}
 }

@@ -199,7 +199,7 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	let latest: ExtensionContext | undefined;
 	// Compiling and instantiating start here, in the background; the first call (at
 	// session_start) waits only for what is not done yet.
-	// A search about to read many earlier sessions moves the core to a worker thread
+	// A session with a thousand earlier sessions or more runs the core in a worker thread
 	// (core.ts, Core.call); PIMEM_WORKER=off keeps it on pi's main thread, in slices.
 	const core = new Core(CORE_FILE, { log: logCore, branch: () => latest?.sessionManager.getBranch(), worker: process.env.PIMEM_WORKER === "off" ? false : undefined });
 	core.prepare();
@@ -579,6 +579,9 @@ function perform(pi: ExtensionAPI, ctx: ExtensionContext, exportName: ExportName
 				break;
 			case "state":
 				// Core keeps it for a restart.
+				break;
+			case "worker":
+				// Core moves the instance to a worker thread between turns.
 				break;
 			case "tool_result":
 				if (exportName === "tool") got.toolResult = e;

@@ -13,6 +13,15 @@ if (port === null) throw new Error("pi-memory's worker.ts runs only as a worker 
 
 let live: Instance | undefined;
 
+// What the thread would print (a warning of Node's, a library's) is a log line of pi's
+// adapter, never pi's screen: the Worker's stdout and stderr are not read.
+for (const stream of [process.stdout, process.stderr]) {
+	stream.write = ((chunk: string | Uint8Array) => {
+		answer({ t: "log", level: 2, message: `worker thread: ${String(chunk).trimEnd()}` });
+		return true;
+	}) as typeof stream.write;
+}
+
 function answer(m: FromWorker, transfer: ArrayBuffer[] = []): void {
 	port!.postMessage(m, transfer);
 }
@@ -42,6 +51,9 @@ async function handle(m: ToWorker): Promise<void> {
 				const raw = await callInstance(live, m.exportName, m.input);
 				answer({ t: "done", raw, memoryBytes: memoryOf(live) }, raw.big === undefined ? [] : [raw.big.buffer as ArrayBuffer]);
 			} catch (err) {
+				// The instance is gone: its locks are released here, as on pi's thread.
+				live.host.releaseAll();
+				void live.plugin.close();
 				live = undefined;
 				answer(err instanceof Trapped ? { t: "trapped", panic: err.panic, error: err.cause } : { t: "trapped", panic: "", error: err });
 			}

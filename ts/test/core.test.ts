@@ -335,12 +335,14 @@ function tests(): void {
 		}
 	});
 
-	// A search about to read many earlier sessions yields at once saying it may be made
-	// again elsewhere (decision 018, addendum): the Core moves its instance to a worker
-	// thread, replays the session there and makes the call again. Answers are the same
-	// as on this thread; a trap there is recovered there; with no worker it stays here.
+	// A project with a thousand earlier sessions or more asks for a worker thread at
+	// session_start (decision 001's addendum 3 of 2026-11-29): the Core moves its instance
+	// there at the next moment between turns, replaying the session; answers are the same
+	// as on this thread, what a turn holds is kept (a decision said in the prompt is still
+	// offered after a search in that turn), a trap there is recovered there, and with no
+	// worker it stays here, saying so once.
 	for (const build of BUILDS) {
-		test(`${build.name}: a search about to read many sessions moves the core to a worker thread, with the same answer; a trap there is recovered there; with no worker it stays`, async (t) => {
+		test(`${build.name}: a session with thousands of earlier sessions runs its core in a worker thread from the first moment between turns, with the same answers`, async (t) => {
 			const { root } = tempProject();
 			const folder = path.join(root, "agent", "sessions", `--${root.replace(/^\//, "").replace(/[/\\:]/g, "-")}--`);
 			fs.mkdirSync(folder, { recursive: true });
@@ -362,33 +364,51 @@ function tests(): void {
 					env = await core.call("resume", { id: ask.id, value: [] });
 				}
 			};
-			const input = sessionInput(root, { mode: "rpc" });
+			const input = sessionInput(root, { mode: "rpc", hasUI: true });
 			const here = new Core(build.file, { worker: false });
 			const moving = new Core(build.file);
 			const logged: string[] = [];
 			const stuck = new Core(build.file, { worker: path.join(root, "no-such-worker.js"), log: (_l, m) => void logged.push(m) });
 			t.after(() => Promise.all([here.close(), moving.close(), stuck.close()]));
-			for (const c of [here, moving, stuck]) assertFine(await c.call("session_start", input));
+			for (const c of [here, moving, stuck]) {
+				const started = await c.call("session_start", input);
+				assertFine(started);
+				assert.ok(started.effects.some((e) => e.t === "worker"), "a thousand earlier sessions or more: the core asks for a worker thread");
+				assert.equal(c.thread, "main", "nothing moves within session_start");
+			}
 
-			const want = await search(here, "kubernetes certificates");
-			assert.match(want, /we rotate the kubernetes certificates on fridays/);
+			// A turn: a decision said in the prompt, a search, the end of the run.
+			const turn = async (core: Core): Promise<{ text: string; offered: boolean }> => {
+				assertFine(await core.call("before_agent_start", { prompt: "Decision: Use pnpm for every package in this repository", messageType: "user" }));
+				const text = await search(core, "kubernetes certificates");
+				const end = await core.call("agent_end", { stopReason: "stop", aborted: false, messages: [] });
+				const offered = end.effects.some((e) => e.t === "dialog" && /Use pnpm for every package/.test(`${e.title} ${e.message ?? ""}`));
+				for (const e of end.effects) if (e.t === "dialog") await core.call("resume", { id: e.id, value: null });
+				return { text, offered };
+			};
+			const want = await turn(here);
+			assert.match(want.text, /we rotate the kubernetes certificates on fridays/);
+			assert.ok(want.offered, "the decision said in the prompt is offered at the end of the run");
 			assert.equal(here.thread, "main");
-			assert.equal(moving.thread, "main", "nothing moves before a search needs it");
-			assert.equal(await search(moving, "kubernetes certificates"), want);
+			assert.deepEqual(await turn(moving), want, "the same answers, and the turn's decision still offered");
 			assert.equal(moving.thread, "worker");
 			assert.ok(moving.memoryBytes() > 0, "the worker says how large the module's memory is");
-			assertFine(await moving.call("debug", { op: "ping" }));
 
 			await assert.rejects(moving.call("debug", { op: "panic" }), (err: unknown) => err instanceof CoreTrap && /panic requested by debug export/.test(err.panic));
 			const replay = await moving.recreate();
 			assert.ok(replay !== undefined, "session_start replayed");
 			assertFine(replay);
 			assert.equal(moving.thread, "worker", "a trap in the worker is recovered there");
-			assert.equal(await search(moving, "kubernetes certificates"), want);
+			assert.equal(await search(moving, "kubernetes certificates"), want.text);
 
-			assert.equal(await search(stuck, "kubernetes certificates"), want);
+			assert.deepEqual(await turn(stuck), want);
 			assert.equal(stuck.thread, "main");
 			assert.equal(logged.filter((m) => /stays on pi's main thread: no worker thread/.test(m)).length, 1, logged.join("\n"));
+
+			// Closed, the session is over: a call fails and nothing is started again.
+			await moving.close();
+			await assert.rejects(moving.call("debug", { op: "ping" }), /after the core was closed/);
+			assert.equal(await moving.recreate(), undefined);
 		});
 	}
 

@@ -40,7 +40,7 @@ var (
 	_ store.Store    = (*driver)(nil)
 	_ store.Starter  = (*driver)(nil)
 	_ store.Searcher = (*driver)(nil)
-	_ store.Lister   = (*driver)(nil)
+	_ store.Bulky    = (*driver)(nil)
 	_ store.Follower = (*driver)(nil)
 )
 
@@ -118,11 +118,35 @@ func (d *driver) SearchSources() []search.Source {
 	return srcs
 }
 
-// ListsAfresh says the next SearchSources lists the session folders again
-// (store.Lister): none was listed yet, or a file was added or removed since.
-func (d *driver) ListsAfresh() bool {
-	_, stamp, ok := d.folders()
-	return ok && stamp != d.listed
+// bulkySessions is how many earlier sessions make a search that may hold a
+// thread for long: listing 2,000 took ~60 ms in TinyGo before the first
+// slice (20,000: 250 ms), and the index's collections grow with them.
+const bulkySessions = 1000
+
+// Bulky says the project has at least bulkySessions earlier sessions
+// (store.Bulky): its folders are listed, names only (the host's listing of
+// 20,000 names is a few tens of ms; no source is made).
+func (d *driver) Bulky() bool {
+	mine, _, ok := d.folders()
+	if !ok {
+		return false
+	}
+	n := 0
+	for _, folder := range mine {
+		names, err := d.h.List(folder)
+		if err != nil {
+			continue
+		}
+		for _, name := range names {
+			if hsimport.IsSessionFile(name) {
+				n++
+			}
+		}
+		if n >= bulkySessions {
+			return true
+		}
+	}
+	return false
 }
 
 // folders are the folders of <agentDir>/sessions/ that may hold the

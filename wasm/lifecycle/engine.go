@@ -88,9 +88,6 @@ type Engine struct {
 	forgot string
 	// kept is the session's state last sent (state.go).
 	kept []byte
-	// export is the export being handled (a search begun in a resume is
-	// not movable: tools.go).
-	export string
 	// asked is the person's answer to this session's trust dialog (trust.go):
 	// "yes", "no", "" when not asked.
 	asked string
@@ -113,7 +110,6 @@ func (e *Engine) Handle(export string, input []byte) []byte {
 // otherwise be allocated again for every model request.
 func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	out := store.NewOut(buf, &e.asks)
-	e.export = export
 	var in gjson.Result
 	if export == "context" {
 		// Before every model request, with all of pi's messages: parsed where
@@ -267,9 +263,24 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	}
 	e.restoreSession(jsonr.Get(in, "restore"))
 	e.toolsChanged(out)
+	if e.s.Mode != "cli" && e.s.Mode != "mcp" && e.bulky(out) {
+		out.Worker()
+	}
 	if ask {
 		e.askTrust(out, in)
 	}
+}
+
+// bulky says a store's searches may hold a thread for long (store.Bulky):
+// a host with an event loop (pi's) is then asked to run the core off it.
+// pimem and pimem mcp have no loop to keep free.
+func (e *Engine) bulky(out *store.Out) bool {
+	for _, b := range readable[store.Bulky](e, out) {
+		if b.Bulky() {
+			return true
+		}
+	}
+	return false
 }
 
 // noMemoryFlag reads the --no-memory flag as pi hands it over, and the

@@ -2,6 +2,8 @@ package lifecycle
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -30,12 +32,8 @@ func (h *costHost) ReadAt(p string, off int64, dst []byte) (int, error) {
 	return n, err
 }
 
-// cost is what one export call of a search asked of the host, and whether
-// the ask it ended with was movable (store.Out.Yield).
-type cost struct {
-	stats, bytes, maxRead int
-	movable               bool
-}
+// cost is what one export call of a search asked of the host.
+type cost struct{ stats, bytes, maxRead int }
 
 // budgetRig is a session over an in-memory project with many earlier
 // sessions, on a clock that does not move: a search's slices end by its
@@ -97,7 +95,6 @@ func (r *budgetRig) search(q string) (string, []cost) {
 			case e.Get("t").String() == "http" && !e.Get("background").Bool():
 				require.Equal(r.t, 0, len(e.Get("requests").Array()), "a search asks for nothing but its next slice")
 				next = e.Get("id").String()
-				costs[len(costs)-1].movable = e.Get("movable").Bool()
 			}
 		}
 		require.True(r.t, next != "", "neither a result nor an ask: %s", out.Raw)
@@ -152,33 +149,33 @@ func TestASearchOfManySessionsIsDoneInBoundedSlices(t *testing.T) {
 	require.True(t, len(costs) < 40, "a search over an index read whole: %d calls", len(costs))
 }
 
-// A search's first slice says its call may be made again elsewhere (pi's
-// adapter then moves the core to a worker thread and calls it there): it
-// has changed nothing yet. No later slice says so, and the call made again
-// on a new instance, after the same session_start, answers what resuming
-// answers.
-func TestOnlyASearchsFirstSliceIsMovable(t *testing.T) {
-	r := newBudgetRig(t, "rpc")
-	for i := range 2_000 {
-		r.session(i, 2, "session "+strconv.Itoa(i)+" message %d about deploying the billing service")
+// A project with a thousand earlier sessions or more asks pi's adapter for a worker
+// thread at session_start (its searches would hold pi's thread: listing
+// 20,000 sessions took 250 ms, and the index's collections grow with it); a
+// few sessions, or pimem (no event loop to keep free), do not.
+func TestAProjectWithAThousandEarlierSessionsAsksForAWorker(t *testing.T) {
+	base := t.TempDir()
+	project, agent := filepath.Join(base, "app"), filepath.Join(base, "agent")
+	require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
+	folder := filepath.Join(agent, "sessions", hsimport.SessionFolder(project))
+	require.NoError(t, os.MkdirAll(folder, 0o755))
+	write := func(from, to int) {
+		for i := from; i < to; i++ {
+			name := fmt.Sprintf("2026-06-01T00-00-00-000Z_0f9e8d7c-1234-4abc-9def-%012d.jsonl", i)
+			require.NoError(t, os.WriteFile(filepath.Join(folder, name), []byte(`{"type":"session","version":3,"id":"s","timestamp":"2026-06-01T00:00:00.000Z","cwd":"`+project+`"}`+"\n"), 0o644))
+		}
 	}
-	r.e.budget.SliceUnits = 256 << 10
-	text, costs := r.search("billing service 1999")
-	require.True(t, len(costs) > 2, "the search yielded more than once")
-	require.True(t, costs[0].movable, "the first slice's ask is movable")
-	require.True(t, costs[0].stats <= 16 && costs[0].bytes < 4096, "the first call yields before it lists the sessions (no slice bounds a listing): %+v", costs[0])
-	for k, c := range costs[1:] {
-		require.True(t, !c.movable, "call %d after the first: not movable", k+1)
+	asks := func(mode string) bool {
+		e := New(fsys.NewHost(fsys.NewOS(), nil, nil, nil))
+		out := gjson.ParseBytes(e.Handle("session_start", []byte(`{"cwd":`+strconv.Quote(project)+`,"agentDir":`+strconv.Quote(agent)+`,"trusted":true,"mode":"`+mode+`","reason":"startup"}`)))
+		return out.Get(`effects.#(t=="worker")`).Exists()
 	}
-
-	moved := newBudgetRig(t, "rpc")
-	moved.mem, moved.dir = r.mem, r.dir
-	moved.h.Host = r.h.Host
-	moved.e = New(moved.h)
-	moved.e.budget.SliceUnits = 256 << 10
-	moved.e.Handle("session_start", []byte(`{"cwd":"/home/ada/app","agentDir":"`+budgetAgent+`","trusted":true,"hasUI":false,"mode":"rpc","reason":"startup","sessionId":"now"}`))
-	again, _ := moved.search("billing service 1999")
-	require.Equal(t, text, again)
+	write(0, 10)
+	require.True(t, !asks("rpc"), "10 earlier sessions: no worker")
+	write(10, 1_500)
+	require.True(t, asks("rpc"), "1,500 earlier sessions: a worker")
+	require.True(t, asks("interactive"), "in pi's terminal too")
+	require.True(t, !asks("cli") && !asks("mcp"), "pimem has no event loop to keep free")
 }
 
 // A 60 KB query (a pasted file) looked each of its thousands of words up in

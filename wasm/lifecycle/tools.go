@@ -127,58 +127,27 @@ type searchJob struct {
 	q     string
 	cut   bool // the query was cut (search.Query)
 	limit int
-	gone  bool // a forget by words: reads no earlier session, ranks what was forgotten
-	// movable: its first slice's yield says the call may be made again
-	// elsewhere (store.Out.Yield; Engine.search says when).
-	movable bool
-	start   int64 // when it began, on the host's clock
-	read    int   // the index's Read when it began
-	r       *search.Ranking
-	then    func(out *store.Out, hits []search.Hit, unread string)
+	gone  bool  // a forget by words: reads no earlier session, ranks what was forgotten
+	start int64 // when it began, on the host's clock
+	read  int   // the index's Read when it began
+	r     *search.Ranking
+	then  func(out *store.Out, hits []search.Hit, unread string)
 }
 
 // search ranks every readable store's entries against q, in slices, and
-// hands the hits and what was not read (search.Unread.Said) to then. On a
-// host with an event loop, a search begun by the call (not a resume's)
-// that forgets nothing is movable until its first slice ends: it has
-// changed nothing and may be made again elsewhere (store.Out.Yield). When
-// a store would list thousands of files afresh (store.Lister: earlier
-// sessions), that first slice ends before the listing, which no slice
-// bounds.
+// hands the hits and what was not read (search.Unread.Said) to then.
 func (e *Engine) search(out *store.Out, q string, limit int, gone bool, then func(out *store.Out, hits []search.Hit, unread string)) {
-	xs := readable[store.Searcher](e, out)
-	movable := !gone && e.export != "resume" && e.s.Mode != "cli" && e.s.Mode != "mcp"
-	if movable && listsAfresh(xs) {
-		out.Yield(true, func(out *store.Out, _ gjson.Result) { e.searchIn(out, xs, q, limit, gone, false, then) })
-		return
-	}
-	e.searchIn(out, xs, q, limit, gone, movable, then)
-}
-
-// listsAfresh says one of xs would list its sources afresh (store.Lister).
-func listsAfresh(xs []store.Searcher) bool {
-	for _, x := range xs {
-		if l, ok := x.(store.Lister); ok && l.ListsAfresh() {
-			return true
-		}
-	}
-	return false
-}
-
-// searchIn is search over the sources of xs, movable until its first slice
-// ends when it says so.
-func (e *Engine) searchIn(out *store.Out, xs []store.Searcher, q string, limit int, gone, movable bool, then func(out *store.Out, hits []search.Hit, unread string)) {
 	q, cut := search.Query(q)
 	// The list of sources is rebuilt in the one before (20,000 earlier
 	// sessions are as many sources; Plan drops the update it replaces).
 	srcs := e.srcs[:0]
-	for _, x := range xs {
+	for _, x := range readable[store.Searcher](e, out) {
 		srcs = append(srcs, x.SearchSources()...)
 	}
 	e.srcs = srcs
 	e.index.MaxBytes = e.budget.IndexBytes
 	e.index.Plan(srcs)
-	j := &searchJob{e: e, q: q, cut: cut, limit: limit, gone: gone, movable: movable, start: e.fs.Now(), read: e.index.Read, then: then}
+	j := &searchJob{e: e, q: q, cut: cut, limit: limit, gone: gone, start: e.fs.Now(), read: e.index.Read, then: then}
 	j.run(out)
 }
 
@@ -223,8 +192,7 @@ func (j *searchJob) run(out *store.Out) {
 			}
 		}
 		if e.s.Mode != "cli" && e.s.Mode != "mcp" {
-			out.Yield(j.movable, func(out *store.Out, _ gjson.Result) { j.run(out) })
-			j.movable = false
+			out.Yield(func(out *store.Out, _ gjson.Result) { j.run(out) })
 			return
 		}
 	}

@@ -189,20 +189,18 @@ func (out *Out) HTTP(requests []byte, background bool, k Then) {
 
 // Yield asks for nothing (an http ask of no request, in the foreground):
 // the host answers once its event loop has run, and k goes on in the
-// resume (decision 018). movable says that the call so far has changed
-// nothing and may be made again: a host that can run the core off its
-// event loop (pi's adapter, in a worker thread) may move it there and make
-// the same call again rather than resume (decision 001, addendum 3 of
-// 2026-11-29).
-func (out *Out) Yield(movable bool, k Then) {
+// resume (decision 018).
+func (out *Out) Yield(k Then) {
+	out.foreground(out.httpAsk([]byte("[]"), false, -1, k))
+}
+
+// Worker asks a host that can to run the core off its event loop, from a
+// replay of this session_start, at a moment between turns (the worker
+// effect: decision 001, addendum 3 of 2026-11-29).
+func (out *Out) Worker() {
 	w := jsonw.Open(nil)
-	w.Str("t", "http")
-	w.Str("id", out.asks.park(k))
-	w.Raw("requests", []byte("[]"))
-	if movable {
-		w.Bool("movable", true)
-	}
-	out.foreground(w.Close())
+	w.Str("t", "worker")
+	out.add(w.Close())
 }
 
 // httpAsk is the http effect, its answer going to k; exitMs < 0 leaves the

@@ -16,13 +16,11 @@ type Searcher interface {
 	SearchSources() []search.Source
 }
 
-// Lister is a Searcher whose sources are listed from folders that may hold
-// thousands of files (earlier sessions). ListsAfresh says its next
-// SearchSources lists them again (a folder changed, or none was listed
-// yet): one host call and a source per file, work no slice bounds. A search
-// begun by the call then yields first, movable (Out.Yield), so a host that
-// can move the core off its event loop does so before it (decision 001,
-// addendum 3 of 2026-11-29).
-type Lister interface {
-	ListsAfresh() bool
+// Bulky is a Searcher whose searches may hold a thread for long: it lists
+// and reads many files (a project's earlier sessions, when there are
+// a thousand or more). Bulky is asked at session_start and must be cheap
+// (names counted, nothing read); when one says so, the core asks a host
+// with an event loop to run it off that loop (Out.Worker).
+type Bulky interface {
+	Bulky() bool
 }
