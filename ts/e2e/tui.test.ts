@@ -323,7 +323,7 @@ test("a search of thousands of earlier sessions answers in the terminal, and the
 			await footerIs(tui, "decisions 1");
 			await tui.command("/memory search kubernetes certificates", /we rotate the kubernetes certificates on fridays/);
 			await tui.command("/decision list", /Use PostgreSQL 16 for the primary database/);
-			await tui.command("/memory search billing 4999", /session 4999: the billing service was deployed again/);
+			await tui.command("/memory search billing 4999 --limit 1", /session 4999: the billing service was deployed again/);
 			await footerIs(tui, "decisions 1");
 			const log = path.join(sb.agentDir, "pi-memory-errors.log");
 			const logged = fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "";
