@@ -118,32 +118,42 @@ func (d *driver) SearchSources() []search.Source {
 	return srcs
 }
 
-// bulkySessions is how many earlier sessions make a search that may hold a
-// thread for long: listing 2,000 took ~60 ms in TinyGo before the first
-// slice (20,000: 250 ms), and the index's collections grow with them.
-const bulkySessions = 1000
+// A search may hold a thread for long when the project has bulkySessions
+// earlier sessions (listing 2,000 took ~60 ms in TinyGo before the first
+// slice, 20,000 250 ms, and the index's collections grow with them), or
+// fewer whose files hold bulkyBytes (a 60 MB session: collections of over
+// 100 ms while it was read).
+const (
+	bulkySessions = 1000
+	bulkyBytes    = 32 << 20
+)
 
-// Bulky says the project has at least bulkySessions earlier sessions
-// (store.Bulky): its folders are listed, names only (the host's listing of
-// 20,000 names is a few tens of ms; no source is made).
+// Bulky says the project's earlier sessions are that many or that large
+// (store.Bulky): its folders are listed, names only, and below
+// bulkySessions each session file is looked at once (no file is read).
 func (d *driver) Bulky() bool {
 	mine, _, ok := d.folders()
 	if !ok {
 		return false
 	}
-	n := 0
+	n, size := 0, int64(0)
 	for _, folder := range mine {
 		names, err := d.h.List(folder)
 		if err != nil {
 			continue
 		}
 		for _, name := range names {
-			if hsimport.IsSessionFile(name) {
-				n++
+			if !hsimport.IsSessionFile(name) {
+				continue
 			}
-		}
-		if n >= bulkySessions {
-			return true
+			if n++; n >= bulkySessions {
+				return true
+			}
+			if info, err := d.h.Stat(folder + "/" + name); err == nil {
+				if size += info.Size; size >= bulkyBytes {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -176,6 +176,16 @@ func TestAProjectWithAThousandEarlierSessionsAsksForAWorker(t *testing.T) {
 	require.True(t, asks("rpc"), "1,500 earlier sessions: a worker")
 	require.True(t, asks("interactive"), "in pi's terminal too")
 	require.True(t, !asks("cli") && !asks("mcp"), "pimem has no event loop to keep free")
+
+	// A few sessions, one of them of 40 MB.
+	require.NoError(t, os.RemoveAll(folder))
+	require.NoError(t, os.MkdirAll(folder, 0o755))
+	write(0, 5)
+	require.True(t, !asks("rpc"), "5 small sessions: no worker")
+	big := filepath.Join(folder, "2026-07-01T00-00-00-000Z_big.jsonl")
+	require.NoError(t, os.WriteFile(big, nil, 0o644))
+	require.NoError(t, os.Truncate(big, 40<<20))
+	require.True(t, asks("rpc"), "a session of 40 MB: a worker")
 }
 
 // A 60 KB query (a pasted file) looked each of its thousands of words up in

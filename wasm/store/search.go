@@ -18,8 +18,8 @@ type Searcher interface {
 
 // Bulky is a Searcher whose searches may hold a thread for long: it lists
 // and reads many files (a project's earlier sessions, when there are
-// a thousand or more). Bulky is asked at session_start and must be cheap
-// (names counted, nothing read); when one says so, the core asks a host
+// a thousand or more, or a few very large ones). Bulky is asked at
+// session_start and must be cheap (names counted, nothing read); when one says so, the core asks a host
 // with an event loop to run it off that loop (Out.Worker).
 type Bulky interface {
 	Bulky() bool
