@@ -1071,14 +1071,17 @@ export function memoryOf(live: Instance): number {
 	return m instanceof WebAssembly.Memory ? m.buffer.byteLength : 0;
 }
 
+/** Ends an instance whose thread goes on: its locks are released, then Extism's plugin closed. */
+export function release(live: Instance): void {
+	live.host.releaseAll();
+	void live.plugin.close();
+}
+
 function here(live: Instance): Live {
 	return {
 		call: (exportName, input) => callInstance(live, exportName, input),
 		memoryBytes: () => memoryOf(live),
-		drop: () => {
-			live.host.releaseAll();
-			void live.plugin.close();
-		},
+		drop: () => release(live),
 	};
 }
 
@@ -1086,6 +1089,7 @@ function here(live: Instance): Live {
 export type ToWorker = { t: "start"; module: WebAssembly.Module } | { t: "call"; exportName: string; input: Uint8Array } | { t: "drop" };
 export type FromWorker =
 	| { t: "started" }
+	| { t: "dropped" }
 	| { t: "failed"; error: unknown }
 	| { t: "done"; raw: Raw; memoryBytes: number }
 	| { t: "trapped"; panic: string; error: unknown }
@@ -1250,9 +1254,10 @@ export class Core {
 	#moved = false;
 	/** Why the instance stays on this thread, once known (said once in the log). */
 	#stays: string | undefined;
-	/** The last session_start asked for a worker thread (its worker effect). */
-	#wanted = false;
-	/** An instance being started in a worker thread, for the next moment between turns. */
+	/**
+	 * An instance being started in a worker thread, for the next moment between turns:
+	 * the last session_start asked for one (its worker effect) and none moved yet.
+	 */
 	#pending: Promise<Live | undefined> | undefined;
 	/** A turn has begun since that session_start (before_agent_start). */
 	#turn = false;
@@ -1309,7 +1314,7 @@ export class Core {
 	 * Forwards `input` (JSON-encoded) to `exportName` and parses the envelope. After a
 	 * session_start that asked for a worker thread (its worker effect: a thousand earlier
 	 * sessions or more to search), the instance moves there at the first moment between
-	 * turns: a call other than a resume, a completion or the shutdown, with no ask open,
+	 * turns: a call other than a resume, a completion, a session_start or the shutdown, with no ask open,
 	 * before any turn or as the next one begins. What an instance holds then is what a
 	 * replay of session_start with the state rebuilds (decision 001), so nothing of the
 	 * turn in progress is lost; the searches, and the module's collections, then hold
@@ -1327,23 +1332,26 @@ export class Core {
 				// An ask of the session before is answered no more (the adapter drops them).
 				this.#open.clear();
 				this.#turn = false;
-				this.#wanted = false;
 			}
 			if (exportName === "resume" && typeof input === "object" && input !== null && "id" in input) this.#open.delete(String(input.id));
 			let replayed: Envelope | undefined;
 			if (this.#live === undefined) replayed = await this.#start(exportName !== "session_start");
-			else if (this.#wanted && !this.#moved && this.#between(exportName)) await this.#move();
+			else if (this.#pending !== undefined && this.#between(exportName)) await this.#move();
 			if (exportName === "before_agent_start") this.#turn = true;
 			const env = await this.#invoke(this.#live!, exportName, text, input);
-			if (exportName === "session_start" && env.effects.some((e) => e.t === "worker")) this.#want();
+			if (exportName === "session_start") {
+				if (env.effects.some((e) => e.t === "worker")) this.#want();
+				else this.#unwant();
+			}
 			return replayed === undefined ? env : { ...env, effects: [...replayed.effects, ...env.effects] };
 		});
 	}
 
 	// Whether a call of exportName comes at a moment between turns: no ask is open, and
-	// no turn has begun or this one begins it.
+	// no turn has begun or this one begins it. A session_start is not one: its own
+	// envelope says whether the session wants a worker.
 	#between(exportName: ExportName): boolean {
-		if (exportName === "resume" || exportName === "complete" || exportName === "session_shutdown" || this.#open.size > 0) return false;
+		if (exportName === "resume" || exportName === "complete" || exportName === "session_start" || exportName === "session_shutdown" || this.#open.size > 0) return false;
 		return !this.#turn || exportName === "before_agent_start";
 	}
 
@@ -1357,8 +1365,15 @@ export class Core {
 			this.#stays = "the host's clock or randomness is its own, or the worker is off";
 			return;
 		}
-		this.#wanted = true;
 		this.#pending ??= this.#startWorker();
+	}
+
+	// No move is wanted (a session that needs none, or the end): a worker started for
+	// one is ended.
+	#unwant(): void {
+		const pending = this.#pending;
+		this.#pending = undefined;
+		void pending?.then((w) => w?.drop());
 	}
 
 	#workerFile(): URL {
@@ -1383,9 +1398,8 @@ export class Core {
 	// replay's effects are the session's footer and tools as they are, so none is
 	// applied. A worker that cannot start or replay leaves the instance here.
 	async #move(): Promise<void> {
-		const worker = await (this.#pending ?? this.#startWorker());
+		const worker = await this.#pending;
 		this.#pending = undefined;
-		this.#wanted = false;
 		if (worker === undefined) return;
 		try {
 			const raw = await worker.call("session_start", encoder.encode(JSON.stringify(this.#replayInput())));
@@ -1434,7 +1448,7 @@ export class Core {
 	close(): Promise<void> {
 		return this.#serial(async () => {
 			this.#closed = true;
-			this.#wanted = false;
+			this.#unwant();
 			this.#drop();
 		});
 	}
@@ -1561,11 +1575,5 @@ export class Core {
 		this.#block = undefined;
 		this.#open.clear();
 		live?.drop();
-		// A worker started for a move that will not come now.
-		const pending = this.#pending;
-		if (pending !== undefined && !this.#wanted) {
-			this.#pending = undefined;
-			void pending.then((w) => w?.drop());
-		}
 	}
 }

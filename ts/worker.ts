@@ -6,7 +6,7 @@
 // dist/ (ts/tsconfig.worker.json): a package installed under node_modules is not
 // one Node strips the types of.
 import { parentPort } from "node:worker_threads";
-import { callInstance, instantiate, memoryOf, Trapped, type FromWorker, type Instance, type ToWorker } from "./core.ts";
+import { callInstance, instantiate, memoryOf, release, Trapped, type FromWorker, type Instance, type ToWorker } from "./core.ts";
 
 const port = parentPort;
 if (port === null) throw new Error("pi-memory's worker.ts runs only as a worker thread");
@@ -52,18 +52,14 @@ async function handle(m: ToWorker): Promise<void> {
 				answer({ t: "done", raw, memoryBytes: memoryOf(live) }, raw.big === undefined ? [] : [raw.big.buffer as ArrayBuffer]);
 			} catch (err) {
 				// The instance is gone: its locks are released here, as on pi's thread.
-				live.host.releaseAll();
-				void live.plugin.close();
+				release(live);
 				live = undefined;
 				answer(err instanceof Trapped ? { t: "trapped", panic: err.panic, error: err.cause } : { t: "trapped", panic: "", error: err });
 			}
 			return;
 		case "drop":
-			if (live !== undefined) {
-				live.host.releaseAll();
-				await live.plugin.close();
-				live = undefined;
-			}
-			answer({ t: "started" });
+			if (live !== undefined) release(live);
+			live = undefined;
+			answer({ t: "dropped" });
 	}
 }

@@ -41,29 +41,6 @@ import { num, str, type Args } from "./args.ts";
 import { hindsightProbe } from "./hindsight.ts";
 import { observeBench } from "./observe.ts";
 
-// ---- The guest's linear memory ----------------------------------------------------
-
-// Core keeps its instance private. Until it offers an accessor (memoryBytes()),
-// the probe notes the memory of every core instance Extism creates; a probe
-// runs one Core at a time, so the newest is the live one.
-let lastMemory: WebAssembly.Memory | undefined;
-type Instantiate = (module: WebAssembly.Module, imports?: WebAssembly.Imports) => Promise<WebAssembly.Instance>;
-const wasmNs = WebAssembly as unknown as { instantiate: Instantiate };
-const realInstantiate = wasmNs.instantiate;
-wasmNs.instantiate = async function (module: WebAssembly.Module, imports?: WebAssembly.Imports) {
-	const got: unknown = await realInstantiate.call(WebAssembly, module, imports);
-	const inst = got instanceof WebAssembly.Instance ? got : (got as { instance: WebAssembly.Instance }).instance;
-	const mem = inst.exports.memory;
-	if (mem instanceof WebAssembly.Memory && typeof inst.exports.session_start === "function") lastMemory = mem;
-	return got as WebAssembly.Instance;
-};
-
-function memoryBytes(core: Core): number {
-	const getter = (core as unknown as { memoryBytes?: () => number | undefined }).memoryBytes;
-	if (typeof getter === "function") return getter.call(core) ?? 0;
-	return lastMemory?.buffer.byteLength ?? 0;
-}
-
 // ---- Helpers ----------------------------------------------------------------------
 
 interface Project {
@@ -294,7 +271,7 @@ async function cold(a: Args): Promise<object> {
 		const cpu = process.cpuUsage();
 		const start = await timed(core, "session_start", startInput(p));
 		const startCpu = cpuMs(cpu);
-		const mem = memoryBytes(core);
+		const mem = core.memoryBytes();
 		const heap = await memstats(core);
 		const st = await status(core);
 		// The rest of a short session, so a core that writes its snapshot at the
@@ -313,7 +290,7 @@ async function warm(a: Args): Promise<object> {
 	const { core, compileMs } = await compiled(str(a, "module"));
 	try {
 		const start = await timed(core, "session_start", startInput(p));
-		const mem = memoryBytes(core);
+		const mem = core.memoryBytes();
 		const st = await status(core);
 		await timed(core, "session_shutdown", { reason: "quit" });
 		const after = fs.statSync(p.log);
@@ -336,7 +313,7 @@ async function hooks(a: Args): Promise<object> {
 			const r = await timed(core, "before_agent_start", { prompt: PROMPTS[i % PROMPTS.length], messageType: "user" });
 			if (i >= warmup) bas.push(r.ms);
 		}
-		return { replayMs: start.ms, memBytes: memoryBytes(core), before_agent_start: bas };
+		return { replayMs: start.ms, memBytes: core.memoryBytes(), before_agent_start: bas };
 	} finally {
 		await core.close();
 	}
@@ -415,7 +392,7 @@ async function memsearch(a: Args): Promise<object> {
 	const { core } = await compiled(str(a, "module"));
 	try {
 		const start = await timed(core, "session_start", { cwd: project, agentDir: agent, trusted: true, hasUI: false, mode: "print", reason: "startup", sessionId: "bench-now" });
-		const memStartBytes = memoryBytes(core);
+		const memStartBytes = core.memoryBytes();
 		const heapStart = await memstats(core);
 		const search = async (q: unknown) => {
 			const got = await searchInSlices(core, String(q));
@@ -423,7 +400,7 @@ async function memsearch(a: Args): Promise<object> {
 			return { ms: got.ms, hits: got.text.split("\n").length - 1 };
 		};
 		const first = await search(queries[0]);
-		const memFirstBytes = memoryBytes(core);
+		const memFirstBytes = core.memoryBytes();
 		const heapFirst = await memstats(core);
 		const ms: number[] = [];
 		let hits = 0;
@@ -441,7 +418,7 @@ async function memsearch(a: Args): Promise<object> {
 			indexLines: num(a, "indexLines", 0),
 			sessions: num(a, "sessions", 0),
 			messages: num(a, "messages", 0),
-			memBytes: memoryBytes(core),
+			memBytes: core.memoryBytes(),
 			heapBytes: Number(heap.heapAlloc ?? 0),
 			memStartBytes,
 			heapStartBytes: Number(heapStart.heapAlloc ?? 0),
@@ -503,7 +480,7 @@ async function bigsearch(a: Args): Promise<object> {
 	const { core } = await compiled(str(a, "module"), a.worker === false ? { worker: false } : {});
 	try {
 		const start = await timed(core, "session_start", { cwd: project, agentDir: agent, trusted: true, hasUI: false, mode: "print", reason: "startup", sessionId: "bench-now" });
-		const memStartBytes = memoryBytes(core);
+		const memStartBytes = core.memoryBytes();
 		const searches: Array<{ ms: number; longestMs: number; coreCalls: number; heldMs: number; unread: string; hits: number }> = [];
 		// Until a search has read every session (at most maxFirst searches), then calls more.
 		const maxFirst = num(a, "maxFirst", 40);
@@ -528,7 +505,7 @@ async function bigsearch(a: Args): Promise<object> {
 			await new Promise((r) => setTimeout(r, 5));
 		}
 		const heap = await memstats(core);
-		return { startMs: start.ms, searches, settled, memStartBytes, memBytes: memoryBytes(core), heapBytes: Number(heap.heapAlloc ?? 0), maxRss: maxRssBytes(), sessions: num(a, "sessions", 0), bigBytes: num(a, "bigBytes", 0), thread: core.thread };
+		return { startMs: start.ms, searches, settled, memStartBytes, memBytes: core.memoryBytes(), heapBytes: Number(heap.heapAlloc ?? 0), maxRss: maxRssBytes(), sessions: num(a, "sessions", 0), bigBytes: num(a, "bigBytes", 0), thread: core.thread };
 	} finally {
 		await core.close();
 	}
@@ -591,7 +568,7 @@ async function notesBench(a: Args): Promise<object> {
 		for (let i = 0; i < calls; i++) {
 			fs.writeFileSync(index, i % 2 === 0 ? base + extra : base);
 			changed.push((await timed(core, "before_agent_start", turn)).ms);
-			if (process.env.PIMEM_PROBE_MEM && i % 250 === 249) process.stderr.write(`changed ${i + 1}: memory ${memoryBytes(core) >> 20} MiB, heap ${JSON.stringify(await memstats(core))}\n`);
+			if (process.env.PIMEM_PROBE_MEM && i % 250 === 249) process.stderr.write(`changed ${i + 1}: memory ${core.memoryBytes() >> 20} MiB, heap ${JSON.stringify(await memstats(core))}\n`);
 		}
 		// Page-table rebuild of a 5,000-line index: read, parse, build, encode, write.
 		const big = memoryIndex(5000, topics);
@@ -608,9 +585,9 @@ async function notesBench(a: Args): Promise<object> {
 				if (!text.includes("Rebuilt the page tables") || problems.length !== 1 || !problems[0]!.includes("only part of it is injected")) throw new Error(`verify: ${text}`);
 			}
 			rebuild.push(r.ms);
-			if (process.env.PIMEM_PROBE_MEM) process.stderr.write(`rep ${i}: ${r.ms.toFixed(0)} ms, memory ${memoryBytes(core) >> 20} MiB, heap ${JSON.stringify(await memstats(core))}\n`);
+			if (process.env.PIMEM_PROBE_MEM) process.stderr.write(`rep ${i}: ${r.ms.toFixed(0)} ms, memory ${core.memoryBytes() >> 20} MiB, heap ${JSON.stringify(await memstats(core))}\n`);
 		}
-		return { blockBytes, indexBytes: Buffer.byteLength(base), bigBytes: Buffer.byteLength(big), cached, changed, rebuild, memBytes: memoryBytes(core), heap: await memstats(core) };
+		return { blockBytes, indexBytes: Buffer.byteLength(base), bigBytes: Buffer.byteLength(big), cached, changed, rebuild, memBytes: core.memoryBytes(), heap: await memstats(core) };
 	} finally {
 		await core.close();
 	}

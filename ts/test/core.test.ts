@@ -405,6 +405,15 @@ function tests(): void {
 			assert.equal(stuck.thread, "main");
 			assert.equal(logged.filter((m) => /stays on pi's main thread: no worker thread/.test(m)).length, 1, logged.join("\n"));
 
+			// A session that needs no worker after one that asked for it: the worker started
+			// for the move is ended, and the core stays here.
+			const switched = new Core(build.file);
+			t.after(() => switched.close());
+			assertFine(await switched.call("session_start", input));
+			assertFine(await switched.call("session_start", sessionInput(tempProject().root, { mode: "rpc" })));
+			assertFine(await switched.call("debug", { op: "ping" }));
+			assert.equal(switched.thread, "main");
+
 			// Closed, the session is over: a call fails and nothing is started again.
 			await moving.close();
 			await assert.rejects(moving.call("debug", { op: "ping" }), /after the core was closed/);
