@@ -359,7 +359,7 @@ func TestAQueryIsItsFirstDistinctWords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, cut := Query(tt.q)
+			got, cut := Bounded(tt.q)
 			require.Equal(t, tt.want, got)
 			require.Equal(t, tt.cut, cut)
 			require.True(t, len(Terms(got)) <= MaxTerms && len(got) <= MaxQuery, "bounded")

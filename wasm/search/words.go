@@ -108,6 +108,20 @@ func (sp *splitter) raw(s string, f func(w string, start, end int)) {
 
 func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
+// Canon is s as the engine matches it: its canonical words (stop words
+// left out), each with a space before and after, so a word w matches when
+// Canon holds " "+w+" ". For a store that matches a few words of its own
+// against a short text (observe's relevant observations) by the same
+// notion of a word as search.
+//
+//	Canon("Use Postgres databases") => " use postgresql databas "
+func Canon(s string) string {
+	var sp splitter
+	out := []byte{' '}
+	sp.words(s, func(w string, _, _ int) { out = append(append(out, w...), ' ') })
+	return string(out)
+}
+
 // Terms are the distinct canonical words of a query, in order: its first
 // MaxTerms.
 //
@@ -149,13 +163,13 @@ func termsOf(q string) ([]string, int) {
 	return out, end
 }
 
-// Query is q as a search reads it: its first MaxQuery bytes, cut where a
+// Bounded is q as a search reads it: its first MaxQuery bytes, cut where a
 // word ends, and no further than its MaxTerms distinct words; cut says a
 // word was left out.
 //
-//	Query("deploy the frontend") => "deploy the frontend", false
-//	Query(40 distinct words) => its first 32, true
-func Query(q string) (string, bool) {
+//	Bounded("deploy the frontend") => "deploy the frontend", false
+//	Bounded(40 distinct words) => its first 32, true
+func Bounded(q string) (string, bool) {
 	end := len(q)
 	if end > MaxQuery {
 		end = MaxQuery
