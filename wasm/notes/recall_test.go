@@ -241,6 +241,8 @@ func TestRecallFindsNothingWithoutAMatchOrPages(t *testing.T) {
 	require.True(t, hits == nil, "hits = %q, want none", hitKeys(hits))
 	hits = recall(mustQuery(t, "tabs"), nil, 5)
 	require.True(t, hits == nil, "hits over no docs = %q, want none", hitKeys(hits))
+	hits = recall(mustQuery(t, "x"), docs, 5)
+	require.True(t, hits == nil, "a one-letter word found %q", hitKeys(hits))
 	hits = recall(mustQuery(t, "the"), docs, 5)
 	require.True(t, hits == nil, "a query of stop words found %q", hitKeys(hits))
 }

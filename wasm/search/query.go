@@ -77,6 +77,9 @@ func Parse(q string, filters ...string) (Query, error) {
 					ph = append(ph, strings.Clone(c))
 				}
 			})
+			if key == "\"" && wordy(seg) {
+				key += strings.ToLower(seg) // a phrase of one-letter words is said, and finds nothing
+			}
 			if len(key) > 1 && say(key) && len(ph) > 0 {
 				out.Phrases = append(out.Phrases, ph)
 			}
@@ -84,11 +87,15 @@ func Parse(q string, filters ...string) (Query, error) {
 			out.Filters = append(out.Filters, f)
 			seg = ""
 		} else {
+			n := len(said)
 			sp.raw(seg, func(w string, _, _ int) {
 				if c, ok := canon(w); say(w) && ok && !contains(out.Words, c) {
 					out.Words = append(out.Words, strings.Clone(c))
 				}
 			})
+			if n == len(said) && wordy(seg) {
+				say(strings.ToLower(seg)) // "x": said, and finds nothing
+			}
 		}
 		if seg != "" {
 			out.Text += seg + " "
@@ -131,6 +138,17 @@ func openedBefore(rest string) string {
 		rest = rest[:cut] + "…"
 	}
 	return "opened before " + strconv.Quote(rest)
+}
+
+// wordy reports whether s holds a letter or a digit (or any character
+// beyond ASCII): a word a person said, even one too short to be indexed.
+func wordy(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isBreak(s[i]) && s[i] != '\'' {
+			return true
+		}
+	}
+	return false
 }
 
 // hasRun reports whether run occurs in words as consecutive words, so the
