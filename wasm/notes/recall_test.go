@@ -156,7 +156,7 @@ func TestRecallRequiresEveryPhraseAsConsecutiveWords(t *testing.T) {
 		q    string
 		want []string
 	}{
-		{`"build cache"`, []string{"project MEMORY.md:1", "project MEMORY.md:4", "project MEMORY.md:5"}},
+		{`"build cache"`, []string{"project MEMORY.md:1", "project MEMORY.md:5", "project MEMORY.md:4"}},
 		{`"build cache" sccache`, []string{"project MEMORY.md:1", "project MEMORY.md:5"}},
 		{`"build cache" "CI"`, []string{"project MEMORY.md:4"}},
 		{`"cache the build" ci`, []string{"project MEMORY.md:3"}},
