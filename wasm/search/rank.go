@@ -59,6 +59,16 @@ func recency(t, now int64) float64 {
 	return 0.8 + 0.2*math.Exp2(-age/90)
 }
 
+// askedWeight is how much of the score of the message before an earlier
+// session's message counts in its own (docs/search.md, "Conversations":
+// measured on the conversation set; counting the message after too ranked
+// worse).
+const askedWeight = 0.3
+
+// asked marks, in a ranking's has, an entry that holds no word of the
+// query but follows one that does (the bit of no term: MaxTerms is 32).
+const asked = 1 << 31
+
 // coordination favours entries holding more of the query's words: one of
 // three keeps 60% of its score, all three keep all of it.
 func coordination(matched, terms int) float64 {
@@ -260,12 +270,34 @@ func (r *Ranking) score(pi int) int {
 			}
 		}
 	}
+	// A message of an earlier session is scored with the one before it,
+	// what was asked: an answer seldom repeats the question's words, and
+	// so ranked under the question and other turns that only mention
+	// them. The message after a matching one is a candidate too, though it
+	// holds no word of the query: it is where an answer is. Its
+	// coordination counts the words of both.
+	talk := r.o.Keep == nil && !r.o.Every && len(r.q.Phrases) == 0
+	if talk {
+		for _, d := range touched {
+			if e := d + 1; e < p.docs && has[e] == 0 && p.kind(d) == Message && p.kind(e) == Message {
+				touched = append(touched, e)
+				has[e] = asked // touched, holding no term
+			}
+		}
+	}
 	for _, d := range touched {
-		if r.matches(p, d, has[d]) {
+		own, mask := float64(acc[d]), has[d]&^asked
+		if talk && d > 0 && p.kind(d) == Message && p.kind(d-1) == Message {
+			own += askedWeight * float64(acc[d-1])
+			mask |= has[d-1] &^ asked
+		}
+		if own > 0 && r.matches(p, d, mask) {
 			r.matched++
-			s := float64(acc[d]) * coordination(bits.OnesCount32(has[d]), len(r.terms)) * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.o.Now)
+			s := own * coordination(bits.OnesCount32(mask), len(r.terms)) * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.o.Now)
 			r.top.add(candidate{part: int32(pi), doc: d, score: s})
 		}
+	}
+	for _, d := range touched {
 		acc[d], has[d] = 0, 0
 	}
 	x.hit = touched[:0]
