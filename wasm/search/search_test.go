@@ -458,3 +458,34 @@ func TestUnreadSaysWhatASearchDidNotRead(t *testing.T) {
 		})
 	}
 }
+
+// An answer seldom repeats its question's words: an earlier session's
+// message is scored with the one before it, so the turn that answers
+// ranks beside the question, above turns that only mention its words.
+func TestTheTurnAfterAQuestionRanksWithIt(t *testing.T) {
+	msg := func(ref, text string) Doc { return Doc{Kind: Message, Ref: ref, Text: text, Time: now - day} }
+	var x Index
+	x.Update([]Source{
+		{Key: "s1", Stamp: "1", Load: func() []Doc {
+			return []Doc{
+				msg("s1:1", "How often do you run the nightly job?"),
+				msg("s1:2", "Every night at two, and again after each release."),
+				msg("s1:3", "Thanks, that settles the schedule."),
+			}
+		}},
+		{Key: "s2", Stamp: "1", Load: func() []Doc {
+			return []Doc{
+				msg("s2:1", "The nightly job failed again; the job log is in the bucket."),
+				msg("s2:2", "I restarted the nightly job by hand."),
+			}
+		}},
+	})
+	hits := x.Search("how often does the nightly job run", 3, now)
+	require.Equal(t, "s1:1 s1:2", strings.Join(strings.Fields(refs(hits))[:2], " "), "the question, then its answer: %s", refs(hits))
+	// A command's search (every word required) ranks each message alone.
+	r := x.Find(Query{Words: Terms("nightly job"), Text: "nightly job"}, Options{Limit: 5, Every: true})
+	r.Run(nil)
+	for _, h := range r.Hits() {
+		require.True(t, h.Doc.Ref != "s1:2", "the answer holds neither word: %s", refs(r.Hits()))
+	}
+}
