@@ -20,7 +20,7 @@ var conversationFloors = map[string]relevance.Score{
 	"fact":           {Top5: 0.999, Top10: 0.999, Session5: 0.999},
 	"answer-after":   {Top5: 0.904, Top10: 0.999, Session5: 0.999},
 	"multi-turn":     {Top5: 0.593, Top10: 0.749, Session5: 0.999},
-	"temporal":       {Top5: 0.587, Top10: 0.764, Session5: 0.882},
+	"temporal":       {Top5: 0.705, Top10: 0.882, Session5: 0.941},
 	"paraphrase":     {Top5: 0, Top10: 0.055, Session5: 0.333},
 	"function-words": {Top5: 0.733, Top10: 0.733, Session5: 0.866},
 	"reversed":       {Top5: 0.733, Top10: 0.866, Session5: 0.866},

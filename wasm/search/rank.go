@@ -65,6 +65,10 @@ func recency(t, now int64) float64 {
 // worse).
 const askedWeight = 0.3
 
+// timeBoost is how much an entry of the time a query names (Options.When)
+// gains.
+var timeBoost = 1.5
+
 // asked marks, in a ranking's has, an entry that holds no word of the
 // query but follows one that does (the bit of no term: MaxTerms is 32).
 const asked = 1 << 31
@@ -122,6 +126,9 @@ type Options struct {
 	// Every: an entry matches only if it holds every word of the query
 	// (/decision search); else one is enough (recall, memory_search).
 	Every bool
+	// When is the time the query names (WhenOf): an entry of that time
+	// ranks higher (timeBoost).
+	When When
 	// Keep, when set, keeps an entry among the matches by its source's Key
 	// and its Ref (a store's filters: status:, tag:). The Ref is valid only
 	// during the call.
@@ -154,7 +161,7 @@ func (x *Index) Rank(q string, limit int, now int64, gone bool) *Ranking {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	return x.Find(Query{Words: Terms(q), Text: q}, Options{Limit: min(limit, MaxLimit), Now: now, Gone: gone})
+	return x.Find(Query{Words: Terms(q), Text: q}, Options{Limit: min(limit, MaxLimit), Now: now, Gone: gone, When: WhenOf(q, now)})
 }
 
 // Find starts a search for a parsed query (Parse) with its options: the
@@ -294,6 +301,9 @@ func (r *Ranking) score(pi int) int {
 		if own > 0 && r.matches(p, d, mask) {
 			r.matched++
 			s := own * coordination(bits.OnesCount32(mask), len(r.terms)) * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.o.Now)
+			if r.o.When.Has(p.time(d)) {
+				s *= timeBoost
+			}
 			r.top.add(candidate{part: int32(pi), doc: d, score: s})
 		}
 	}
