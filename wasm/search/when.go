@@ -45,84 +45,91 @@ func WhenOf(q string, now int64) When {
 	if len(q) > MaxQuery {
 		q = q[:MaxQuery]
 	}
+	// The query's words as written, lower-cased; a date's three words
+	// ("2026", "09", "14") become one, "2026-09-14".
+	var words []string
+	var sp splitter
+	sp.raw(q, func(s string, start, _ int) {
+		if n := len(words); n >= 2 && len(s) == 2 && len(words[n-1]) == 2 && len(words[n-2]) == 4 && q[start-1] == '-' {
+			words = append(words[:n-2], words[n-2]+"-"+words[n-1]+"-"+s)
+			return
+		}
+		words = append(words, string([]byte(s)))
+	})
 	const day = 86400000
 	today := civil.FloorDiv(now, day)
 	y, m, _ := civil.Date(today)
-	month := func(y, m int) {
-		w.add(civil.Days(y, m, 1)*day, (civil.Days(y, m, 1)+int64(civil.DaysIn(y, m)))*day)
-	}
-	var words [3]string // the word before, this one, the next
-	var sp splitter
-	next := func(word string) {
-		prev, cur := words[0], words[1]
-		words[0], words[1] = cur, word
+	for i, cur := range words {
+		prev, next := "", ""
+		if i > 0 {
+			prev = words[i-1]
+		}
+		if i+1 < len(words) {
+			next = words[i+1]
+		}
+		from, to := int64(0), int64(0) // in days
+		yy, mm := 0, 0                 // a month named, or a year (mm 0)
+		last := prev == "last"
 		switch cur {
-		case "":
-			return
 		case "today":
-			w.add(today*day, (today+1)*day)
+			from, to = today, today+1
 		case "yesterday":
-			w.add((today-1)*day, today*day)
+			from, to = today-1, today
 		case "week":
-			if prev == "this" {
-				w.add((today-6)*day, (today+1)*day)
-			} else if prev == "last" {
-				w.add((today-13)*day, (today-6)*day)
+			if last {
+				from, to = today-13, today-6
+			} else if prev == "this" {
+				from, to = today-6, today+1
 			}
 		case "month":
-			if prev == "this" {
-				month(y, m)
-			} else if prev == "last" {
-				month(prevMonth(y, m))
+			if last && m == 1 {
+				yy, mm = y-1, 12
+			} else if last {
+				yy, mm = y, m-1
+			} else if prev == "this" {
+				yy, mm = y, m
 			}
 		case "year":
-			if prev == "this" {
-				w.add(civil.Days(y, 1, 1)*day, civil.Days(y+1, 1, 1)*day)
-			} else if prev == "last" {
-				w.add(civil.Days(y-1, 1, 1)*day, civil.Days(y, 1, 1)*day)
+			if last {
+				yy = y - 1
+			} else if prev == "this" {
+				yy = y
 			}
 		default:
-			if mm := civil.Month(cur); mm > 0 && cur != "may" || cur == "may" && (prev == "in" || yearOf(word) > 0) {
-				if mm == 0 {
-					mm = 5
+			if len(cur) == 10 && cur[4] == '-' {
+				dy, dm, dd := yearOf(cur[:4]), digits2(cur[5:7]), digits2(cur[8:])
+				if dy > 0 && dm >= 1 && dm <= 12 && dd >= 1 && dd <= civil.DaysIn(dy, dm) {
+					from = civil.Days(dy, dm, dd)
+					to = from + 1
 				}
-				yy := yearOf(word)
-				if yy == 0 {
+			} else if mm = civil.Month(cur); mm > 0 && (cur != "may" || prev == "in" || yearOf(next) > 0) {
+				if yy = yearOf(next); yy == 0 {
 					yy = y
 					if mm > m {
 						yy-- // the latest one that has begun
 					}
 				}
-				month(yy, mm)
-			} else if yy := yearOf(cur); yy > 0 && civil.Month(prev) == 0 {
-				w.add(civil.Days(yy, 1, 1)*day, civil.Days(yy+1, 1, 1)*day)
+			} else if mm = 0; civil.Month(prev) == 0 {
+				yy = yearOf(cur)
 			}
 		}
-	}
-	// Words as written, lower-cased, hyphens kept apart: a date is three
-	// of them ("2026", "09", "14").
-	var run []string
-	sp.raw(q, func(s string, start, end int) {
-		if len(run) >= 2 && end-start == 2 && start > 0 && q[start-1] == '-' && len(run[len(run)-1]) == 2 &&
-			len(run[len(run)-2]) == 4 && yearOf(run[len(run)-2]) > 0 {
-			mm, ok1 := civil.Digits(run[len(run)-1])
-			dd, ok2 := civil.Digits(s)
-			yy := yearOf(run[len(run)-2])
-			if ok1 && ok2 && mm >= 1 && mm <= 12 && dd >= 1 && dd <= civil.DaysIn(yy, mm) {
-				d := civil.Days(yy, mm, dd)
-				w.add(d*day, (d+1)*day)
-				run = run[:len(run)-2]
-				return
-			}
+		if mm == 0 && yy > 0 {
+			from, to = civil.Days(yy, 1, 1), civil.Days(yy+1, 1, 1)
+		} else if mm != 0 {
+			from = civil.Days(yy, mm, 1)
+			to = from + int64(civil.DaysIn(yy, mm))
 		}
-		run = append(run, string([]byte(s)))
-	})
-	for _, s := range run {
-		next(s)
+		if to > 0 {
+			w.add(from*day, to*day)
+		}
 	}
-	next("")
-	next("")
 	return w
+}
+
+// digits2 is the number two digits write, else 0.
+func digits2(s string) int {
+	n, _ := civil.Digits(s)
+	return n
 }
 
 // yearOf is the year a word names, 1970 to 2199, else 0.
@@ -134,11 +141,4 @@ func yearOf(s string) int {
 		return y
 	}
 	return 0
-}
-
-func prevMonth(y, m int) (int, int) {
-	if m == 1 {
-		return y - 1, 12
-	}
-	return y, m - 1
 }

@@ -45,6 +45,9 @@ func TestWhenOfReadsTheTimeAQueryNames(t *testing.T) {
 		})
 	}
 	require.Equal(t, When{}, WhenOf("yesterday", 0), "no clock, no time")
+	jan := civil.ParseTime("2027-01-10T12:00:00.000Z")
+	require.Equal(t, When{d("2026-12-01"), d("2027-01-01")}, WhenOf("last month", jan), "last month in January")
+	require.Equal(t, When{d("2026-03-01"), d("2026-04-01")}, WhenOf("in March", jan), "March in January")
 }
 
 // FuzzWhenOf: a query comes from the model or a person. Reading its time
