@@ -99,7 +99,7 @@ func TestAListMarksDecisionsInAnUnresolvedConflict(t *testing.T) {
 	require.Equal(t, "1 matching decision (newest first):"+
 		"\nD-2026-03-01-0003 | active | Use MySQL for the primary database | ⚠ conflicts with D-2026-03-01-0001"+
 		"\n⚠ Unresolved conflicts: the model is told to ask which holds. Settle one with"+
-		"\n  /decision resolve <id> rejected (or active), or /decision supersede.", listText(st.Search(parseQuery([]string{"mysql"})), "matching decisions", 50))
+		"\n  /decision resolve <id> rejected (or active), or /decision supersede.", listText(searchOf(t, st, "mysql"), "matching decisions", 50))
 }
 
 func TestDoctorReportsAnUnresolvedConflictUntilItIsSettled(t *testing.T) {

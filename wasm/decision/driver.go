@@ -10,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/search"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -49,6 +50,7 @@ type driver struct {
 	snapDue            bool   // a snapshot should be written once the turn is over
 
 	st      *state
+	idx     search.Index // the log as /decision search reads it, built on its first search
 	cur     cursor
 	rd      reader
 	guard   []byte // the guardBytes before cur.Offset

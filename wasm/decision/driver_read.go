@@ -38,12 +38,16 @@ func (d *driver) listing(all bool, status string) (list hits, title string, ok b
 }
 
 func (d *driver) cmdSearch(c *store.Cmd) {
-	q := parseQuery(c.Args.Words)
+	q, err := parseQuery(c.Args.Words)
+	if err != nil {
+		c.Out.Usage("/decision search: " + err.Error())
+		return
+	}
 	if len(q.BadTerms) > 0 {
 		c.Out.Usage("/decision search: unknown status in " + strings.Join(q.BadTerms, ", ") + " (use active, draft, rejected or superseded)")
 		return
 	}
-	d.printList(c, d.st.Search(q), "matching decisions")
+	d.printList(c, d.st.search(&d.idx, d.SearchSources(), q), "matching decisions")
 }
 
 // printList shows a list newest first, cut at --limit (listing.go).

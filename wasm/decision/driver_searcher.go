@@ -13,17 +13,19 @@ import (
 // into a new state may start from the same generation), so the index is
 // rebuilt only after a decision changed. Each entry's Ref is its id, which the decision store's
 // Forgetter takes; its Mark is its status, or "conflict" while a conflict
-// is unresolved. The strings are the state's own: nothing is copied.
+// is unresolved; its tags are searched with its reason (searchExtra). The
+// strings are the state's own: only a decision with tags has one made.
 func (d *driver) SearchSources() []search.Source {
 	if !d.loaded || d.st == nil {
 		return nil
 	}
-	st := d.st
-	return []search.Source{{
-		Key:   "decisions:" + d.log,
-		Stamp: strconv.FormatUint(st.Gen, 10) + "/" + strconv.Itoa(st.recs.n) + "/" + files.Stamp(d.h, d.log),
-		Load:  func() []search.Doc { return st.searchDocs() },
-	}}
+	return []search.Source{d.st.source("decisions:"+d.log, files.Stamp(d.h, d.log))}
+}
+
+// source is the live decisions as one search source, stamped with the
+// state's generation and size and the log's stamp.
+func (s *state) source(key, stamp string) search.Source {
+	return search.Source{Key: key, Stamp: strconv.FormatUint(s.Gen, 10) + "/" + strconv.Itoa(s.recs.n) + "/" + stamp, Load: s.searchDocs}
 }
 
 // searchDocs are the live decisions as search entries, in log order.
@@ -46,7 +48,7 @@ func (s *state) searchDocs() []search.Doc {
 		}
 		docs = append(docs, search.Doc{
 			Kind: search.Decision, Ref: id, Cite: id, Mark: mark,
-			Title: title, Text: text, Extra: p.get(r.reason), Time: r.updatedAt,
+			Title: title, Text: text, Extra: s.searchExtra(r), Time: r.updatedAt,
 		})
 	}
 	return docs

@@ -61,7 +61,6 @@ type state struct {
 	byTag    map[string][]int32 // built on demand, dropped on change; the tag vocabulary is small
 	byTagGen uint64
 	feats    []*features // similarity features by handle, prepared on first Check
-	sigs     []sigEntry  // search signatures by handle, built on first search
 
 	base *base // what the snapshot this state started from said; nil after a cold replay
 

@@ -197,7 +197,7 @@ func FuzzLoadSnapshot(f *testing.F) {
 		st.All().All()
 		st.withTag("git").All()
 		st.WithStatus(Active).All()
-		st.Search(parseQuery([]string{"merge", "tag:git"})).All()
+		searchOf(t, st, "merge", "tag:git").All()
 		st.newestActive(5)
 		st.Get("D-2026-01-01-0001")
 		st.NextID(civil.ParseTime(t3))

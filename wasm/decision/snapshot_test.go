@@ -103,8 +103,7 @@ func sameState(t *testing.T, a, b *state) {
 	require.Equal(t, a.Section(20), b.Section(20), "section")
 	now := civil.ParseTime("2026-06-01T00:00:00.000Z")
 	require.Equal(t, a.NextID(now), b.NextID(now), "next id")
-	q := parseQuery([]string{"decision", "tag:x"})
-	require.Equal(t, ids(a.Search(q).All()), ids(b.Search(q).All()), "search")
+	require.Equal(t, ids(searchOf(t, a, "decision", "tag:x").All()), ids(searchOf(t, b, "decision", "tag:x").All()), "search")
 }
 
 func TestSnapshotRoundTripEqualsAFullReplay(t *testing.T) {

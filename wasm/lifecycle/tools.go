@@ -137,7 +137,7 @@ type searchJob struct {
 // search ranks every readable store's entries against q, in slices, and
 // hands the hits and what was not read (search.Unread.Said) to then.
 func (e *Engine) search(out *store.Out, q string, limit int, gone bool, then func(out *store.Out, hits []search.Hit, unread string)) {
-	q, cut := search.Query(q)
+	q, cut := search.Bounded(q)
 	// The list of sources is rebuilt in the one before (20,000 earlier
 	// sessions are as many sources; Plan drops the update it replaces).
 	srcs := e.srcs[:0]
@@ -382,7 +382,7 @@ func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
 		return
 	}
 	e.search(out, q, int(jsonr.Get(params, "limit").Int()), false, func(out *store.Out, hits []search.Hit, unread string) {
-		q, _ := search.Query(q)
+		q, _ := search.Bounded(q)
 		out.ToolResult(joined(search.ForModel(q, e.cited(hits, false)), unread), false, nil)
 	})
 }
@@ -495,7 +495,7 @@ func (e *Engine) cmdSearch(c *store.Cmd) {
 			}
 			return
 		}
-		q, _ := search.Query(q)
+		q, _ := search.Bounded(q)
 		out.Output(joined(search.ForPerson(q, hits), unread))
 	})
 }

@@ -86,7 +86,7 @@ func (n *driver) searchDocs(scope, file, display string) []search.Doc {
 	_, pages := readView(scope, data)
 	var docs []search.Doc
 	for _, p := range pages {
-		if p.Kind == kindHeading || p.Text == "" {
+		if !searchable(&p) {
 			continue
 		}
 		docs = append(docs, search.Doc{

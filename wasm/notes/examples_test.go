@@ -153,8 +153,8 @@ func TestDuplicateIsExactOrNearButNeverAHeading(t *testing.T) {
 func TestParseQueryReadsWordsPhrasesAndAScope(t *testing.T) {
 	q, err := parseQuery(`Tests "build cache" scope:project`)
 	require.NoError(t, err)
-	require.Equal(t, []string{"tests"}, q.Words)
-	require.Equal(t, []string{"build cache"}, q.Phrases)
+	require.Equal(t, []string{"test"}, q.Words)
+	require.Equal(t, [][]string{{"build", "cach"}}, q.Phrases)
 	require.Equal(t, "project", q.Scope)
 	_, err = parseQuery("scope:team sccache")
 	require.Equal(t, `unknown scope "team": write scope:global, scope:project or scope:local`, err.Error())
@@ -177,8 +177,7 @@ func TestRecallRanksMatchesAcrossScopes(t *testing.T) {
 		got = append(got, h.Scope+" "+h.File+":"+strconv.Itoa(h.Page.Line)+" "+strconv.FormatFloat(h.Score, 'f', 2, 64)+" "+h.Page.Text)
 	}
 	require.Equal(t, []string{
-		"project MEMORY.md:3 0.57 Run tests with make test-go",
-		"global MEMORY.md:5 0.56 Tests in Go repos run with -race",
-		"project MEMORY.md:1 0.50 Testing",
+		"project MEMORY.md:3 0.70 Run tests with make test-go",
+		"global MEMORY.md:5 0.46 Tests in Go repos run with -race",
 	}, got)
 }

@@ -35,7 +35,6 @@ func (c clock) minute() int { return int((c.local() - c.Day()*msPerDay) / msPerM
 func (c clock) dayStart(d int64) int64 { return d*msPerDay - int64(c.Zone)*msPerMinute }
 
 var monthNames = [12]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
-var monthLong = [12]string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
 var weekdays = [7]string{"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"} // 1970-01-01 was a Thursday
 
 // formatDay writes a day as observations date it.
@@ -83,12 +82,12 @@ func parseDate(s string, near int64) (int64, bool) {
 	default:
 		return 0, false
 	}
-	if m = month(words[0]); m > 0 {
+	if m = civil.Month(words[0]); m > 0 {
 		var ok bool
 		if d, ok = civil.Digits(words[1]); !ok {
 			return 0, false
 		}
-	} else if m = month(words[1]); m > 0 {
+	} else if m = civil.Month(words[1]); m > 0 {
 		var ok bool
 		if d, ok = civil.Digits(words[0]); !ok {
 			return 0, false
@@ -144,21 +143,6 @@ func splitDateWords(s string) []string {
 		}
 	}
 	return words
-}
-
-// month is 1..12 for an English month name or its first three letters
-// (any case), else 0.
-func month(w string) int {
-	if len(w) < 3 {
-		return 0
-	}
-	lw := strings.ToLower(w)
-	for i, name := range monthLong {
-		if lw == name || lw == name[:3] || (len(lw) == 4 && lw == "sept" && i == 8) {
-			return i + 1
-		}
-	}
-	return 0
 }
 
 func validDate(y, m, d int) bool {

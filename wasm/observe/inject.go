@@ -7,6 +7,7 @@ import (
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/search"
 	"github.com/tidwall/gjson"
 )
 
@@ -341,7 +342,7 @@ func selectCoreRelevant(groups []group, v *injView, keep []bool, cfg omConfig, q
 		keep[k] = true
 		core++
 	}
-	words := queryWords(query)
+	words := search.Terms(query)
 	if len(words) == 0 || cfg.RelevantObservationMaxItems == 0 {
 		return core, 0
 	}
@@ -350,7 +351,7 @@ func selectCoreRelevant(groups []group, v *injView, keep []bool, cfg omConfig, q
 		for gi := range groups {
 			for ii := range groups[gi].Items {
 				it := &groups[gi].Items[ii]
-				v.norms = append(v.norms, " "+normalize(it.Text+" "+strings.Join(it.Sub, " "))+" ")
+				v.norms = append(v.norms, search.Canon(it.Text+" "+strings.Join(it.Sub, " ")))
 			}
 		}
 	}
@@ -394,21 +395,6 @@ func selectCoreRelevant(groups []group, v *injView, keep []bool, cfg omConfig, q
 	}
 	return core, rel
 }
-
-// queryWords are the distinct words of a prompt worth matching: three
-// letters or more, not among the commonest English words.
-func queryWords(q string) []string {
-	var out []string
-	for _, w := range strings.Fields(normalize(q)) {
-		if len(w) < 3 || has(stopWords, w) || has(out, w) {
-			continue
-		}
-		out = append(out, w)
-	}
-	return out
-}
-
-var stopWords = []string{"the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out", "has", "have", "him", "his", "how", "its", "may", "new", "now", "see", "two", "way", "who", "did", "get", "let", "put", "say", "she", "too", "use", "that", "this", "with", "from", "they", "will", "would", "there", "their", "what", "about", "which", "when", "make", "like", "just", "into", "than", "then", "them", "some", "could", "other", "these", "were", "been", "also", "please", "should", "does", "your", "here", "want", "need"}
 
 // contextView is what the context event's messages tell the injection.
 type contextView struct {

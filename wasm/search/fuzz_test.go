@@ -64,3 +64,48 @@ func FuzzAPartGivesBackItsEntries(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParse: a command's query comes from a person or the model. Parsing
+// never panics, is the same twice, keeps only the filters asked for, and
+// every word it gives is one Terms reads in the query too (the index's
+// canonical form).
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"", "sccache", `Tests "build cache" scope:project`, `"unclosed`, `"a" "b`,
+		"status:active,draft tag:#DB pg", `“curly” quotes`, "Éviter 日本語", "\xff\xfe bad", "the of", `"" x`, "tag: status:"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		q, err := Parse(in, "scope", "tag")
+		again, err2 := Parse(in, "scope", "tag")
+		if (err == nil) != (err2 == nil) || len(q.Words) != len(again.Words) || len(q.Phrases) != len(again.Phrases) {
+			t.Fatalf("parsing %q twice: %#v, %v and %#v, %v", in, q, err, again, err2)
+		}
+		if err != nil {
+			return
+		}
+		for _, f := range q.Filters {
+			if f.Name != "scope" && f.Name != "tag" {
+				t.Fatalf("%q: filter %q not asked for", in, f.Name)
+			}
+		}
+		if q.Said < len(q.Words) {
+			t.Fatalf("%q: said %d < %d words", in, q.Said, len(q.Words))
+		}
+		if all := Terms(in); len(all) < MaxTerms {
+			for _, w := range q.Words {
+				found := false
+				for _, x := range all {
+					found = found || x == w
+				}
+				if !found {
+					t.Fatalf("%q: word %q is not among its Terms %q", in, w, all)
+				}
+			}
+		}
+		for _, ph := range q.Phrases {
+			if len(ph) == 0 {
+				t.Fatalf("%q: an empty phrase", in)
+			}
+		}
+	})
+}

@@ -57,7 +57,7 @@ type Index struct {
 
 	// Reused by every search (TinyGo frees large blocks reluctantly).
 	acc []float32
-	cnt []uint8
+	has []uint32 // the terms each entry holds, a bit each
 	hit []int32
 	b   builder
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"math/bits"
 	"sort"
 
 	textpkg "github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -58,6 +59,20 @@ func recency(t, now int64) float64 {
 	return 0.8 + 0.2*math.Exp2(-age/90)
 }
 
+// askedWeight is how much of the score of the message before an earlier
+// session's message counts in its own (docs/search.md, "Conversations":
+// measured on the conversation set; counting the message after too ranked
+// worse).
+const askedWeight = 0.3
+
+// timeBoost is how much an entry of the time a query names (Options.When)
+// gains.
+var timeBoost = 1.5
+
+// asked marks, in a ranking's has, an entry that holds no word of the
+// query but follows one that does (the bit of no term: MaxTerms is 32).
+const asked = 1 << 31
+
 // coordination favours entries holding more of the query's words: one of
 // three keeps 60% of its score, all three keep all of it.
 func coordination(matched, terms int) float64 {
@@ -98,35 +113,97 @@ func (x *Index) ForForget(q string, now int64) []Hit {
 // long as reading a few dozen bytes.
 const partUnits = 32
 
+// Options narrow a search (Find). The zero value is memory_search's: any
+// word matches, DefaultLimit hits, no recency, nothing forgotten.
+type Options struct {
+	// Limit is how many hits: DefaultLimit when 0 or less. Find does not
+	// cap it (a command lists every match); Rank caps it at MaxLimit.
+	Limit int
+	// Now is the time recency counts from (Unix ms; 0 leaves recency out).
+	Now int64
+	// Gone ranks the entries forgotten already too (a forget by words).
+	Gone bool
+	// Every: an entry matches only if it holds every word of the query
+	// (/decision search); else one is enough (recall, memory_search).
+	Every bool
+	// When is the time the query names (WhenOf): an entry of that time
+	// ranks higher (timeBoost).
+	When When
+	// Keep, when set, keeps an entry among the matches by its source's Key
+	// and its Ref (a store's filters: status:, tag:). The Ref is valid only
+	// during the call.
+	Keep func(key, ref string) bool
+}
+
 // Ranking is a search over the index in steps (Run), for an index of
 // thousands of sources: it scores them a few at a time, and starts again if
-// the index changed meanwhile. gone ranks the entries forgotten already too.
+// the index changed meanwhile.
 type Ranking struct {
 	x       *Index
 	gen     int
-	q       string
-	terms   []string
-	limit   int
-	now     int64
-	gone    bool
-	part    int // the next part to count or score
+	q       Query
+	o       Options
+	terms   []string // the words, then the phrases' words not among them
+	loose   uint32   // the bits of the words in a match's mask
+	part    int      // the next part to count or score
 	scoring bool
 	df      []int
 	idf     []float64
 	avg     float64
 	top     candidates
+	words   []string // a buffer for checking phrases
+	matched int
 }
 
-// Rank starts a search for q (its first MaxTerms distinct words, Terms).
+// Rank starts a search for q (its first MaxTerms distinct words, Terms),
+// as memory_search asks it: at most MaxLimit hits, any word a match.
 func (x *Index) Rank(q string, limit int, now int64, gone bool) *Ranking {
 	if limit <= 0 {
 		limit = DefaultLimit
 	}
-	if limit > MaxLimit {
-		limit = MaxLimit
+	return x.Find(Query{Words: Terms(q), Text: q}, Options{Limit: min(limit, MaxLimit), Now: now, Gone: gone, When: WhenOf(q, now)})
+}
+
+// Find starts a search for a parsed query (Parse) with its options: the
+// one ranking every command and memory_search share. An entry matches when
+// it holds a word of the query (every word with Options.Every) and each of
+// its phrases, and Options.Keep keeps it; the phrases' words count in its
+// score like the words. A query of no words and no phrases finds nothing.
+func (x *Index) Find(q Query, o Options) *Ranking {
+	if o.Limit <= 0 {
+		o.Limit = DefaultLimit
 	}
-	terms := Terms(q)
-	return &Ranking{x: x, gen: x.gen, q: q, terms: terms, limit: limit, now: now, gone: gone, df: make([]int, len(terms))}
+	terms := q.Words[:len(q.Words):len(q.Words)]
+	if len(terms) > MaxTerms {
+		terms = terms[:MaxTerms]
+	}
+	loose := uint32(1)<<len(terms) - 1
+	for _, ph := range q.Phrases {
+		for _, w := range ph {
+			if !contains(terms, w) && len(terms) < MaxTerms {
+				terms = append(terms, w)
+			}
+		}
+	}
+	r := &Ranking{x: x, gen: x.gen, q: q, o: o, terms: terms, loose: loose}
+	r.reset()
+	return r
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// reset starts the ranking over, on the index as it is now.
+func (r *Ranking) reset() {
+	r.gen, r.part, r.scoring, r.idf, r.matched = r.x.gen, 0, false, nil, 0
+	r.df = make([]int, len(r.terms))
+	r.top = candidates{}
 }
 
 // Run counts the query's words over every part, then scores every part,
@@ -137,7 +214,7 @@ func (r *Ranking) Run(work Work) bool {
 		return true
 	}
 	if r.gen != x.gen {
-		*r = Ranking{x: x, gen: x.gen, q: r.q, terms: r.terms, limit: r.limit, now: r.now, gone: r.gone, df: make([]int, len(r.terms))}
+		r.reset()
 	}
 	for !r.scoring {
 		if r.part == len(x.order) {
@@ -147,7 +224,7 @@ func (r *Ranking) Run(work Work) bool {
 				r.idf[t] = math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 			}
 			r.avg = max(float64(x.words)/float64(x.docs), 1)
-			r.top = candidates{max: max(rerank, r.limit)}
+			r.top = candidates{max: max(rerank, r.o.Limit)}
 			r.scoring, r.part = true, 0
 			break
 		}
@@ -172,15 +249,15 @@ func (r *Ranking) Run(work Work) bool {
 	return true
 }
 
-// score adds the entries of part pi holding a query word to the
-// candidates; it returns how many it looked at.
+// score adds the entries of part pi that match to the candidates; it
+// returns how many it looked at.
 func (r *Ranking) score(pi int) int {
 	x, p := r.x, r.x.order[pi]
 	if cap(x.acc) < int(p.docs) {
 		x.acc = make([]float32, p.docs)
-		x.cnt = make([]uint8, p.docs)
+		x.has = make([]uint32, p.docs)
 	}
-	acc, cnt := x.acc[:p.docs], x.cnt[:p.docs]
+	acc, has := x.acc[:p.docs], x.has[:p.docs]
 	touched := x.hit[:0]
 	for t, w := range r.terms {
 		id, ok := p.term(w)
@@ -192,28 +269,89 @@ func (r *Ranking) score(pi int) int {
 			for _, v := range p.postings(&bl, id) {
 				d, tf := v>>8, float64(v&0xFF)
 				norm := k1 * (1 - b + b*float64(p.length(int32(d)))/r.avg)
-				if cnt[d] == 0 {
+				if has[d] == 0 {
 					touched = append(touched, int32(d))
 				}
 				acc[d] += float32(r.idf[t] * tf * (k1 + 1) / (tf + norm))
-				if cnt[d] < 255 {
-					cnt[d]++
-				}
+				has[d] |= 1 << t
+			}
+		}
+	}
+	// A message of an earlier session is scored with the one before it,
+	// what was asked: an answer seldom repeats the question's words, and
+	// so ranked under the question and other turns that only mention
+	// them. The message after a matching one is a candidate too, though it
+	// holds no word of the query: it is where an answer is. Its
+	// coordination counts the words of both.
+	talk := r.o.Keep == nil && !r.o.Every && len(r.q.Phrases) == 0
+	if talk {
+		for _, d := range touched {
+			if e := d + 1; e < p.docs && has[e] == 0 && p.kind(d) == Message && p.kind(e) == Message {
+				touched = append(touched, e)
+				has[e] = asked // touched, holding no term
 			}
 		}
 	}
 	for _, d := range touched {
-		if p.gone(d) && !r.gone {
-			acc[d], cnt[d] = 0, 0
-			continue
+		own, mask := float64(acc[d]), has[d]&^asked
+		if talk && d > 0 && p.kind(d) == Message && p.kind(d-1) == Message {
+			own += askedWeight * float64(acc[d-1])
+			mask |= has[d-1] &^ asked
 		}
-		s := float64(acc[d]) * coordination(int(cnt[d]), len(r.terms)) * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.now)
-		r.top.add(candidate{part: int32(pi), doc: d, score: s})
-		acc[d], cnt[d] = 0, 0
+		if own > 0 && r.matches(p, d, mask) {
+			r.matched++
+			s := own * coordination(bits.OnesCount32(mask), len(r.terms)) * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.o.Now)
+			if r.o.When.Has(p.time(d)) {
+				s *= timeBoost
+			}
+			r.top.add(candidate{part: int32(pi), doc: d, score: s})
+		}
+	}
+	for _, d := range touched {
+		acc[d], has[d] = 0, 0
 	}
 	x.hit = touched[:0]
 	return len(touched)
 }
+
+// matches reports whether entry d of p, holding the terms of mask, is a
+// match: its words, its phrases, not forgotten, and kept by the caller.
+func (r *Ranking) matches(p *part, d int32, mask uint32) bool {
+	if p.gone(d) && !r.o.Gone {
+		return false
+	}
+	if r.loose != 0 {
+		if r.o.Every && mask&r.loose != r.loose || mask&r.loose == 0 {
+			return false
+		}
+	}
+	if len(r.q.Phrases) > 0 {
+		r.words = r.words[:0]
+		var sp splitter
+		add := func(w string, _, _ int) { r.words = append(r.words, string([]byte(w))) }
+		for _, k := range [...]int{3, 4, 5} {
+			sp.words(p.str(d, k), add)
+			r.words = append(r.words, "") // no phrase runs from one string into the next
+		}
+		for _, ph := range r.q.Phrases {
+			if !hasRun(r.words, ph) {
+				return false
+			}
+		}
+	}
+	if r.o.Keep == nil {
+		return true
+	}
+	ref := p.str(d, 0)
+	if p.nums[d*docWords+dFlags]&flagRefKey != 0 {
+		ref = p.key + ref
+	}
+	return r.o.Keep(p.key, ref)
+}
+
+// Matched is how many entries matched, once Run is done: Hits gives the
+// best Options.Limit of them.
+func (r *Ranking) Matched() int { return r.matched }
 
 // Hits are the search's results, best first, once Run is done: the best
 // candidates reranked with the similarity features of the decision store.
@@ -223,15 +361,16 @@ func (r *Ranking) Hits() []Hit {
 		return nil
 	}
 	top := r.top
-	qf := similarity.Prepare(r.q)
-	for i := range top.list {
+	qf := similarity.Prepare(r.q.Text)
+	sort.Sort(byScore{top.list, x})
+	for i := range top.list[:min(len(top.list), rerank)] {
 		c := &top.list[i]
 		df := similarity.Prepare(textpkg.Bytes(x.order[c.part].text(c.doc), rerankBytes))
 		c.score *= 1 + 0.5*similarity.Compare(&qf, &df).Score
 	}
 	sort.Sort(byScore{top.list, x})
-	if len(top.list) > r.limit {
-		top.list = top.list[:r.limit]
+	if len(top.list) > r.o.Limit {
+		top.list = top.list[:r.o.Limit]
 	}
 	hits := make([]Hit, len(top.list))
 	for i, c := range top.list {
@@ -239,6 +378,25 @@ func (r *Ranking) Hits() []Hit {
 		hits[i] = Hit{Doc: doc, Score: c.score, Snippet: Snippet(&doc, r.terms, snippetBytes)}
 	}
 	return hits
+}
+
+// Refs calls f with the Ref of every match kept (at most Options.Limit),
+// in no order, once Run is done, without making a Doc: a command that
+// orders its matches its own way (/decision search, newest first). The
+// string f receives is valid only during the call.
+func (r *Ranking) Refs(f func(ref string)) {
+	x := r.x
+	if !r.scoring || r.gen != x.gen {
+		return
+	}
+	for _, c := range r.top.list {
+		p := x.order[c.part]
+		ref := p.str(c.doc, 0)
+		if p.nums[c.doc*docWords+dFlags]&flagRefKey != 0 {
+			ref = p.key + ref
+		}
+		f(ref)
+	}
 }
 
 type candidate struct {

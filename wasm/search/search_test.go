@@ -27,7 +27,9 @@ func TestTermsMeetAcrossPluralsVerbFormsAndAbbreviations(t *testing.T) {
 		{"caching", "the build cache"},
 		{"postgres", "PostgreSQL 16"},
 		{"k8s", "Kubernetes manifests"},
-		{"don't", "dont"},
+		{"O'Reilly", "oreilly"},
+		{"Jonas's", "Jonas said"},
+		{"Priya’s", "ask priya"},
 		{"CONFIG", "configuration files"},
 		{"café", "Café opening hours"},
 	}
@@ -40,6 +42,9 @@ func TestTermsMeetAcrossPluralsVerbFormsAndAbbreviations(t *testing.T) {
 	}
 }
 
+// Stop words are left out in English and in the languages redaction reads;
+// a word both a stop word elsewhere and an English word ("die", "war") is
+// kept (words.go).
 func TestTermsLeaveOutStopWordsShortWordsAndRepeats(t *testing.T) {
 	tests := []struct {
 		in   string
@@ -49,6 +54,12 @@ func TestTermsLeaveOutStopWordsShortWordsAndRepeats(t *testing.T) {
 		{"a b c x", nil},
 		{"what is our deploy policy?", []string{"deploy", "polic"}},
 		{"sha " + strings.Repeat("f", 41), []string{"sha"}},
+		{"what did he say during his visit?", []string{"dur", "visit"}},
+		{"don't you have it, isn't it", nil},
+		{"la base de données est lente", []string{"bas", "donné", "lent"}},
+		{"das Deployment ist für morgen geplant", []string{"deployment", "morgen", "geplant"}},
+		{"la copia de seguridad se hace por la noche", []string{"copia", "seguridad", "hac", "noch"}},
+		{"база данных не отвечает", []string{"база", "данных", "отвечает"}},
 		{"", nil},
 	}
 	for _, tt := range tests {
@@ -359,7 +370,7 @@ func TestAQueryIsItsFirstDistinctWords(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, cut := Query(tt.q)
+			got, cut := Bounded(tt.q)
 			require.Equal(t, tt.want, got)
 			require.Equal(t, tt.cut, cut)
 			require.True(t, len(Terms(got)) <= MaxTerms && len(got) <= MaxQuery, "bounded")
@@ -445,5 +456,36 @@ func TestUnreadSaysWhatASearchDidNotRead(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, tt.want, tt.u.Said(tt.cut))
 		})
+	}
+}
+
+// An answer seldom repeats its question's words: an earlier session's
+// message is scored with the one before it, so the turn that answers
+// ranks beside the question, above turns that only mention its words.
+func TestTheTurnAfterAQuestionRanksWithIt(t *testing.T) {
+	msg := func(ref, text string) Doc { return Doc{Kind: Message, Ref: ref, Text: text, Time: now - day} }
+	var x Index
+	x.Update([]Source{
+		{Key: "s1", Stamp: "1", Load: func() []Doc {
+			return []Doc{
+				msg("s1:1", "How often do you run the nightly job?"),
+				msg("s1:2", "Every night at two, and again after each release."),
+				msg("s1:3", "Thanks, that settles the schedule."),
+			}
+		}},
+		{Key: "s2", Stamp: "1", Load: func() []Doc {
+			return []Doc{
+				msg("s2:1", "The nightly job failed again; the job log is in the bucket."),
+				msg("s2:2", "I restarted the nightly job by hand."),
+			}
+		}},
+	})
+	hits := x.Search("how often does the nightly job run", 3, now)
+	require.Equal(t, "s1:1 s1:2", strings.Join(strings.Fields(refs(hits))[:2], " "), "the question, then its answer: %s", refs(hits))
+	// A command's search (every word required) ranks each message alone.
+	r := x.Find(Query{Words: Terms("nightly job"), Text: "nightly job"}, Options{Limit: 5, Every: true})
+	r.Run(nil)
+	for _, h := range r.Hits() {
+		require.True(t, h.Doc.Ref != "s1:2", "the answer holds neither word: %s", refs(r.Hits()))
 	}
 }

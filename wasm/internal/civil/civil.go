@@ -75,3 +75,30 @@ func FloorDiv(a, b int64) int64 {
 	}
 	return q
 }
+
+var monthNames = [12]string{"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"}
+
+// Month is 1..12 for an English month name or its first three letters
+// (any case; "sept" too), else 0.
+//
+//	Month("March") => 3, Month("sep") => 9, Month("mar.") => 0
+func Month(w string) int {
+	if len(w) < 3 || len(w) > 9 {
+		return 0
+	}
+	var b [9]byte
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b[i] = c
+	}
+	lw := string(b[:len(w)])
+	for i, name := range monthNames {
+		if lw == name || lw == name[:3] || lw == "sept" && i == 8 {
+			return i + 1
+		}
+	}
+	return 0
+}

@@ -43,3 +43,15 @@ func TestFloorDivRoundsTowardsMinusInfinity(t *testing.T) {
 		require.Equal(t, tt.want, FloorDiv(tt.a, tt.b), "%d/%d", tt.a, tt.b)
 	}
 }
+
+func TestMonthReadsEnglishNamesAndTheirFirstThreeLetters(t *testing.T) {
+	tests := []struct {
+		w    string
+		want int
+	}{{"January", 1}, {"mar", 3}, {"MAY", 5}, {"sept", 9}, {"September", 9}, {"dec", 12}, {"ma", 0}, {"marc", 0}, {"octobers", 0}, {"", 0}, {"septembers", 0}}
+	for _, tt := range tests {
+		if got := Month(tt.w); got != tt.want {
+			t.Errorf("Month(%q) = %d, want %d", tt.w, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package search
+
+import (
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+)
+
+func TestWhenOfReadsTheTimeAQueryNames(t *testing.T) {
+	at := civil.ParseTime("2026-11-29T09:00:00.000Z") // a Sunday
+	d := func(s string) int64 { return civil.ParseTime(s + "T00:00:00.000Z") }
+	tests := []struct {
+		q        string
+		from, to string // "" for none
+	}{
+		{"what did we decide in March", "2026-03-01", "2026-04-01"},
+		{"the flaky test we fixed in September", "2026-09-01", "2026-10-01"},
+		{"what happened in December", "2025-12-01", "2026-01-01"}, // the latest December that has begun
+		{"the sept release", "2026-09-01", "2026-10-01"},
+		{"March 2025 migration", "2025-03-01", "2025-04-01"},
+		{"budget for 2025", "2025-01-01", "2026-01-01"},
+		{"what broke yesterday", "2026-11-28", "2026-11-29"},
+		{"today's deploy", "2026-11-29", "2026-11-30"},
+		{"the bug from last week", "2026-11-16", "2026-11-23"},
+		{"this week", "2026-11-23", "2026-11-30"},
+		{"last month's invoices", "2026-10-01", "2026-11-01"},
+		{"this year", "2026-01-01", "2027-01-01"},
+		{"last year", "2025-01-01", "2026-01-01"},
+		{"the outage on 2026-09-14", "2026-09-14", "2026-09-15"},
+		{"between March and May 2026", "2026-03-01", "2026-06-01"},
+		{"may we deploy", "", ""}, // "may" is a month only after "in" or before a year
+		{"in may", "2026-05-01", "2026-06-01"},
+		{"port 8080 on 13-40", "", ""}, // not a year, not a date
+		{"the deploy policy", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.q, func(t *testing.T) {
+			w := WhenOf(tt.q, at)
+			if tt.from == "" {
+				require.Equal(t, When{}, w)
+				return
+			}
+			require.Equal(t, When{d(tt.from), d(tt.to)}, w)
+		})
+	}
+	require.Equal(t, When{}, WhenOf("yesterday", 0), "no clock, no time")
+	jan := civil.ParseTime("2027-01-10T12:00:00.000Z")
+	require.Equal(t, When{d("2026-12-01"), d("2027-01-01")}, WhenOf("last month", jan), "last month in January")
+	require.Equal(t, When{d("2026-03-01"), d("2026-04-01")}, WhenOf("in March", jan), "March in January")
+}
+
+// FuzzWhenOf: a query comes from the model or a person. Reading its time
+// never panics, and a time it names is a span that starts before it ends.
+func FuzzWhenOf(f *testing.F) {
+	for _, s := range []string{"in March", "last week", "2026-09-14", "May 2025", "yesterday today", "2026-02-29", "in may", "march 1970 2199 2200", "-2026-01-01-", "last"} {
+		f.Add(s, int64(1795737600000))
+	}
+	f.Fuzz(func(t *testing.T, q string, now int64) {
+		w := WhenOf(q, now)
+		if w != (When{}) && w.From >= w.To {
+			t.Fatalf("%q at %d: empty span %v", q, now, w)
+		}
+	})
+}
