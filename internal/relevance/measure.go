@@ -45,9 +45,10 @@ type QuestionScore struct {
 	Rank int
 }
 
-// Measure asks rank for each question's hits (at most Depth, best first)
-// and scores them.
-func Measure(s *Set, rank func(q Question) []Ref) Report {
+// Measure asks rank for each question's hits (at most Depth, best first,
+// each the turns it shows: one, or a question with its answer) and scores
+// them.
+func Measure(s *Set, rank func(q Question) [][]Ref) Report {
 	sums := map[string]*Score{}
 	var all Score
 	var rep Report
@@ -58,8 +59,10 @@ func Measure(s *Set, rank func(q Question) []Ref) Report {
 		qs.Top10 = recall(q, hits, Depth, func(r Ref) string { return r.Session + "#" + r.ID })
 		qs.Session5 = recall(q, hits, 5, func(r Ref) string { return r.Session })
 		for i, h := range hits[:min(Depth, len(hits))] {
-			if qs.Rank == 0 && answers(q, h) {
-				qs.Rank = i + 1
+			for _, r := range h {
+				if qs.Rank == 0 && answers(q, r) {
+					qs.Rank = i + 1
+				}
 			}
 		}
 		rep.Questions = append(rep.Questions, qs)
@@ -95,10 +98,12 @@ func (x Score) mean() Score {
 // recall is the question's answers, seen through key (a turn, or its
 // session), among the first k hits: 1 if any is there, or the share there
 // when all are needed.
-func recall(q Question, hits []Ref, k int, key func(Ref) string) float64 {
+func recall(q Question, hits [][]Ref, k int, key func(Ref) string) float64 {
 	found := map[string]bool{}
 	for _, h := range hits[:min(k, len(hits))] {
-		found[key(h)] = true
+		for _, r := range h {
+			found[key(r)] = true
+		}
 	}
 	want := map[string]bool{}
 	for _, a := range q.Answers {
@@ -162,3 +167,12 @@ func Table(names []string, reps []Report) string {
 }
 
 func fmt3(f float64) string { return strconv.FormatFloat(f, 'f', 3, 64) }
+
+// Each is a ranking of single turns (BM25's) as Measure takes it.
+func Each(refs []Ref) [][]Ref {
+	out := make([][]Ref, len(refs))
+	for i, r := range refs {
+		out[i] = []Ref{r}
+	}
+	return out
+}

@@ -177,7 +177,7 @@ func TestMeasureCountsAnyAnswerOrTheShareOfAll(t *testing.T) {
 		// another turn of the answer's session.
 		"q3": {{"s3", "y"}},
 	}
-	rep := Measure(s, func(q Question) []Ref { return hits[q.ID] })
+	rep := Measure(s, func(q Question) [][]Ref { return Each(hits[q.ID]) })
 	require.Equal(t, "[{one {1 1 1 1}} {two {2 0.25 0.5 0.75}}]", fmt.Sprint(rep.Kinds))
 	require.Equal(t, Score{N: 3, Top5: 0.5, Top10: 2.0 / 3, Session5: 5.0 / 6}, rep.All)
 	require.Equal(t, 3, rep.Questions[0].Rank)

@@ -38,7 +38,7 @@ func (d *driver) listing(all bool, status string) (list hits, title string, ok b
 }
 
 func (d *driver) cmdSearch(c *store.Cmd) {
-	q, err := parseQuery(c.Args.Words)
+	q, err := parseQuery(c.Args.Words, d.h.Now())
 	if err != nil {
 		c.Out.Usage("/decision search: " + err.Error())
 		return

@@ -42,6 +42,9 @@ func (s *state) searchDocs() []search.Doc {
 		if r.conflicts.size() > 0 && r.status == Active {
 			mark = "conflict"
 		}
+		if by := p.get(r.supersededBy); by != "" && r.status == Superseded {
+			mark += " by " + by // the hit names the decision that holds now
+		}
 		title, text := p.get(r.title), p.get(r.text)
 		if derived(title, text) {
 			title = ""

@@ -14,14 +14,18 @@ type query struct {
 	Statuses []Status // status:active,draft — any of them
 	Tags     []string // tag:db — all of them
 	BadTerms []string // filters that named no known status, reported to the user
+	// Span is since: and until: (search.SpanOf): only the decisions last
+	// changed in it.
+	Span search.When
 }
 
 // parseQuery reads the words of `/decision search postgres status:active
-// tag:db`; a word holding a space (quoted in the command) is a phrase.
+// tag:db since:2026-09`; a word holding a space (quoted in the command) is
+// a phrase. Times count from now (Unix ms).
 //
-//	parseQuery(["pg", "status:active,draft", "tag:DB"]) => Words ["postgresql"], Statuses [active draft], Tags ["db"]
-//	parseQuery([`"build`]) => error: unbalanced quote: …
-func parseQuery(words []string) (query, error) {
+//	parseQuery(["pg", "status:active,draft", "tag:DB"], now) => Words ["postgresql"], Statuses [active draft], Tags ["db"]
+//	parseQuery([`"build`], now) => error: unbalanced quote: …
+func parseQuery(words []string, now int64) (query, error) {
 	line := ""
 	for _, w := range words {
 		if strings.ContainsAny(w, " \t\n") && !strings.Contains(w, `"`) {
@@ -29,11 +33,15 @@ func parseQuery(words []string) (query, error) {
 		}
 		line += w + " "
 	}
-	parsed, err := search.Parse(line, "status", "tag")
+	parsed, err := search.Parse(line, "status", "tag", "since", "until")
 	if err != nil {
 		return query{}, err
 	}
-	q := query{Query: parsed}
+	span, err := search.SpanOf(parsed.Filters, now)
+	if err != nil {
+		return query{}, err
+	}
+	q := query{Query: parsed, Span: span}
 	for _, f := range parsed.Filters {
 		switch f.Name {
 		case "status":
@@ -67,8 +75,11 @@ func has(list []string, s string) bool {
 }
 
 // keeps reports whether decision r passes q's filters: one of its statuses,
-// all of its tags.
+// all of its tags, its time.
 func (q *query) keeps(s *state, r *rec) bool {
+	if q.Span.To > 0 && !q.Span.Has(r.updatedAt) {
+		return false
+	}
 	if len(q.Statuses) > 0 {
 		ok := false
 		for _, want := range q.Statuses {
@@ -114,7 +125,7 @@ func (s *state) search(x *search.Index, srcs []search.Source, q query) hits {
 	x.Plan(srcs)
 	x.Build(nil, false)
 	o := search.Options{Limit: max(x.Len(), 1), Every: true}
-	if len(q.Statuses) > 0 || len(q.Tags) > 0 {
+	if len(q.Statuses) > 0 || len(q.Tags) > 0 || q.Span.To > 0 {
 		o.Keep = func(_, ref string) bool {
 			h := s.lookup(ref)
 			return h >= 0 && q.keeps(s, s.recs.at(h))

@@ -13,7 +13,7 @@ import (
 // searchOf is /decision search over st, with an index of its own.
 func searchOf(t *testing.T, st *state, words ...string) hits {
 	t.Helper()
-	q, err := parseQuery(words)
+	q, err := parseQuery(words, 0)
 	require.NoError(t, err, "parseQuery", words)
 	var x search.Index
 	return st.search(&x, []search.Source{st.source("decisions", "")}, q)
@@ -51,10 +51,10 @@ func TestSearchMatchesEveryWordAndTheFilters(t *testing.T) {
 }
 
 func TestSearchReportsUnknownStatusAndUnbalancedQuotes(t *testing.T) {
-	q, err := parseQuery([]string{"status:open"})
+	q, err := parseQuery([]string{"status:open"}, 0)
 	require.NoError(t, err)
 	require.Equal(t, []string{"status:open"}, q.BadTerms, "bad")
-	_, err = parseQuery([]string{`"build`})
+	_, err = parseQuery([]string{`"build`}, 0)
 	require.Error(t, err, "an unbalanced quote")
 }
 
@@ -101,7 +101,7 @@ func FuzzParseQuery(f *testing.F) {
 			st, _ = replay(t, genLog(300))
 		}
 		words := strings.Fields(line)
-		q, err := parseQuery(words)
+		q, err := parseQuery(words, 0)
 		if err != nil {
 			return
 		}
@@ -196,7 +196,7 @@ func TestParseQuerySplitsWordsStatusesAndTags(t *testing.T) {
 		{"status:active,x status:z", nil, nil, []string{"status:active,x", "status:z"}, []Status{Active}},
 	}
 	for _, tt := range tests {
-		q, err := parseQuery(strings.Fields(tt.line))
+		q, err := parseQuery(strings.Fields(tt.line), 0)
 		require.NoError(t, err, tt.line)
 		require.Equal(t, tt.words, q.Words, tt.line+": words")
 		require.Equal(t, tt.tags, q.Tags, tt.line+": tags")

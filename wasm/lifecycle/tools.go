@@ -125,18 +125,18 @@ const timedUnits = 64 << 10
 type searchJob struct {
 	e     *Engine
 	q     string
-	cut   bool // the query was cut (search.Query)
-	limit int
-	gone  bool  // a forget by words: reads no earlier session, ranks what was forgotten
-	start int64 // when it began, on the host's clock
-	read  int   // the index's Read when it began
+	cut   bool           // the query was cut (search.Bounded)
+	o     search.Options // Gone: a forget by words, which reads no earlier session
+	start int64          // when it began, on the host's clock
+	read  int            // the index's Read when it began
 	r     *search.Ranking
 	then  func(out *store.Out, hits []search.Hit, unread string)
 }
 
-// search ranks every readable store's entries against q, in slices, and
-// hands the hits and what was not read (search.Unread.Said) to then.
-func (e *Engine) search(out *store.Out, q string, limit int, gone bool, then func(out *store.Out, hits []search.Hit, unread string)) {
+// search ranks every readable store's entries against q with o (its
+// Limit, Gone and Span; Now is the host's clock), in slices, and hands the
+// hits and what was not read (search.Unread.Said) to then.
+func (e *Engine) search(out *store.Out, q string, o search.Options, then func(out *store.Out, hits []search.Hit, unread string)) {
 	q, cut := search.Bounded(q)
 	// The list of sources is rebuilt in the one before (20,000 earlier
 	// sessions are as many sources; Plan drops the update it replaces).
@@ -147,7 +147,7 @@ func (e *Engine) search(out *store.Out, q string, limit int, gone bool, then fun
 	e.srcs = srcs
 	e.index.MaxBytes = e.budget.IndexBytes
 	e.index.Plan(srcs)
-	j := &searchJob{e: e, q: q, cut: cut, limit: limit, gone: gone, start: e.fs.Now(), read: e.index.Read, then: then}
+	j := &searchJob{e: e, q: q, cut: cut, o: o, start: e.fs.Now(), read: e.index.Read, then: then}
 	j.run(out)
 }
 
@@ -176,10 +176,11 @@ func (j *searchJob) run(out *store.Out) {
 			}
 			return true
 		}
-		late := j.gone || e.index.Read-j.read >= bg.Units || e.fs.Now()-j.start >= bg.Ms
+		late := j.o.Gone || e.index.Read-j.read >= bg.Units || e.fs.Now()-j.start >= bg.Ms
 		if e.index.Build(work, late) {
 			if j.r == nil {
-				j.r = e.index.Rank(j.q, j.limit, e.fs.Now(), j.gone)
+				j.o.Now = e.fs.Now()
+				j.r = e.index.Rank(j.q, j.o)
 			}
 			if j.r.Run(work) {
 				u := e.index.Unread
@@ -209,21 +210,30 @@ func (j *searchJob) run(out *store.Out) {
 // The hits are the search's own (a new slice each time): changed in place.
 func (e *Engine) cited(hits []search.Hit, person bool) []search.Hit {
 	for i := range e.tilde(hits) {
-		d := &hits[i].Doc
-		relative := strings.IndexByte(d.Cite, '/') > 0 && !strings.HasPrefix(d.Cite, "~/")
-		if d.Cite != "" && (person || !relative || e.s.Cwd == e.s.ProjectRoot) {
-			d.Ref = d.Cite
-		}
+		cite(&hits[i], person || e.s.Cwd == e.s.ProjectRoot)
 	}
 	return hits
 }
 
-// tilde gives each hit without a Cite (an earlier session's message) its
-// Ref with the home folder as ~, or the Ref itself.
+// cite gives h, and the other half of its exchange, the Ref cited: its Cite
+// when it has one that is no relative path, or when relative paths may be.
+func cite(h *search.Hit, relative bool) {
+	for ; h != nil; h = h.Turn {
+		d := &h.Doc
+		if d.Cite != "" && (relative || strings.IndexByte(d.Cite, '/') <= 0 || strings.HasPrefix(d.Cite, "~/")) {
+			d.Ref = d.Cite
+		}
+	}
+}
+
+// tilde gives each hit without a Cite (an earlier session's message), and
+// the other half of its exchange, its Ref with the home folder as ~.
 func (e *Engine) tilde(hits []search.Hit) []search.Hit {
 	for i := range hits {
-		if d := &hits[i].Doc; d.Cite == "" {
-			d.Cite = e.home(d.Ref)
+		for h := &hits[i]; h != nil; h = h.Turn {
+			if d := &h.Doc; d.Cite == "" {
+				d.Cite = e.home(d.Ref)
+			}
 		}
 	}
 	return hits
@@ -336,7 +346,7 @@ func (e *Engine) forgetQuery(out *store.Out, q string, then func(out *store.Out,
 		then(out, store.Forgot{}, nil, errors.New(nothingToForget))
 		return
 	}
-	e.search(out, q, search.MaxLimit, true, func(out *store.Out, hits []search.Hit, _ string) {
+	e.search(out, q, search.Options{Limit: search.MaxLimit, Gone: true}, func(out *store.Out, hits []search.Hit, _ string) {
 		best, cands := search.ToForget(hits)
 		switch {
 		case best != nil && best.Doc.Gone:
@@ -377,14 +387,32 @@ func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
 		out.ToolResult(nothingToSearch, true, nil)
 		return
 	}
-	if q == "" {
-		out.ToolResult("memory_search needs a query: a few words of what to find.", true, nil)
+	for _, f := range [...]string{"since", "until"} {
+		if v := strings.TrimSpace(jsonr.Get(params, f).String()); v != "" {
+			q += " " + f + ":" + strings.Join(strings.Fields(v), "-")
+		}
+	}
+	o := search.Options{Limit: int(jsonr.Get(params, "limit").Int())}
+	words, err := e.within(q, &o)
+	if err == nil && words == "" {
+		err = errors.New("memory_search needs a query: a few words of what to find.")
+	}
+	if err != nil {
+		out.ToolResult(err.Error(), true, nil)
 		return
 	}
-	e.search(out, q, int(jsonr.Get(params, "limit").Int()), false, func(out *store.Out, hits []search.Hit, unread string) {
+	e.search(out, words, o, func(out *store.Out, hits []search.Hit, unread string) {
 		q, _ := search.Bounded(q)
 		out.ToolResult(joined(search.ForModel(q, e.cited(hits, false)), unread), false, nil)
 	})
+}
+
+// within takes the since: and until: words out of q (search.Within, against
+// the host's clock) into o.Span.
+func (e *Engine) within(q string, o *search.Options) (string, error) {
+	words, span, err := search.Within(q, e.fs.Now())
+	o.Span = span
+	return words, err
 }
 
 // joined is text and then what a search did not read, on a line of its own.
@@ -486,7 +514,13 @@ func (e *Engine) cmdSearch(c *store.Cmd) {
 	}
 	q := c.Args.Text(0)
 	asJSON := c.JSON
-	e.search(c.Out, q, limit, false, func(out *store.Out, hits []search.Hit, unread string) {
+	o := search.Options{Limit: limit}
+	words, err := e.within(q, &o)
+	if err != nil {
+		c.Out.Usage("/memory search: " + err.Error())
+		return
+	}
+	e.search(c.Out, words, o, func(out *store.Out, hits []search.Hit, unread string) {
 		hits = e.tilde(hits)
 		if asJSON {
 			out.Output(string(search.JSON(hits)))

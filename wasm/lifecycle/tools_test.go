@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/search"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -204,13 +205,13 @@ func TestSearchCitesShortPathsItsReaderCanOpen(t *testing.T) {
 
 			text, _ := r.tool("memory_search", `{"query":"databases"}`)
 			page := `#P-[0-9a-f]{10}: `
-			require.True(t, regexp.MustCompile(`note ~/agent/memory/MEMORY\.md:2`+page+`Databases I like`).MatchString(text), text)
+			require.True(t, regexp.MustCompile(`note ~/agent/memory/MEMORY\.md:2`+page+`Notes — Databases I like`).MatchString(text), text)
 			require.NotContains(t, text, global)
 			if tc.short {
-				require.True(t, regexp.MustCompile(`note \.pi/memory/MEMORY\.md:2`+page+`Databases are migrated`).MatchString(text), text)
+				require.True(t, regexp.MustCompile(`note \.pi/memory/MEMORY\.md:2`+page+`Build — Databases are migrated`).MatchString(text), text)
 				require.NotContains(t, text, r.project)
 			} else {
-				require.True(t, regexp.MustCompile(`note `+regexp.QuoteMeta(notes)+`:2`+page+`Databases are migrated`).MatchString(text), text)
+				require.True(t, regexp.MustCompile(`note `+regexp.QuoteMeta(notes)+`:2`+page+`Build — Databases are migrated`).MatchString(text), text)
 			}
 
 			// What the search cited is what memory_forget takes.
@@ -407,4 +408,54 @@ func TestDisabledStoresAreNotSearchedForgottenOrRestoredNorTheirToolsOffered(t *
 		require.True(t, isErr, text)
 		require.Contains(t, r.read(projectIndex), "goose")
 	})
+}
+
+// TestSinceAndUntilNarrowEverySearch: memory_search's since and until, and
+// the since: and until: words of /memory search and /decision search, keep
+// the entries of that time; a time that names none is a clear error.
+func TestSinceAndUntilNarrowEverySearch(t *testing.T) {
+	r := newRig(t, false)
+	r.start(false, true)
+	for _, d := range []struct{ day, text string }{
+		{"2026-08-30", "Deploy on Fridays only"},
+		{"2026-09-14", "Deploy with make ship"},
+		{"2026-10-05", "Deploy previews close at night"},
+	} {
+		r.h.now = civil.ParseTime(d.day + "T12:00:00.000Z")
+		r.cmd("add " + d.text)
+		require.Equal(t, int64(0), r.exit(), r.text())
+	}
+	r.h.now = civil.ParseTime("2026-11-29T09:00:00.000Z")
+
+	text, isErr := r.tool("memory_search", `{"query":"deploy","since":"2026-09","until":"2026-09-30"}`)
+	require.False(t, isErr, text)
+	require.Contains(t, text, `1 match for "deploy since:2026-09 until:2026-09-30"`)
+	require.Contains(t, text, "Deploy with make ship")
+	text, _ = r.tool("memory_search", `{"query":"deploy","since":"last month"}`)
+	require.Contains(t, text, "Deploy previews close at night")
+	require.NotContains(t, text, "make ship")
+	text, isErr = r.tool("memory_search", `{"query":"deploy","since":"the old days"}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, "since:the-old-days names no time")
+	text, isErr = r.tool("memory_search", `{"query":"","since":"2026-09"}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, "needs a query")
+
+	r.call("command", map[string]any{"name": "memory", "args": "search deploy until:2026-09-14"})
+	require.Contains(t, r.text(), "Deploy with make ship")
+	require.Contains(t, r.text(), "Deploy on Fridays only")
+	require.NotContains(t, r.text(), "previews")
+	r.call("command", map[string]any{"name": "memory", "args": "search deploy since:someday"})
+	require.Contains(t, r.text(), "since:someday names no time")
+
+	r.cmd("search deploy since:2026-09-01 until:2026-09")
+	require.Contains(t, r.text(), "Deploy with make ship")
+	require.NotContains(t, r.text(), "Fridays")
+	require.NotContains(t, r.text(), "previews")
+	r.cmd("search since:september")
+	require.Contains(t, r.text(), "make ship")
+	require.Contains(t, r.text(), "previews")
+	require.NotContains(t, r.text(), "Fridays")
+	r.cmd("search deploy since:2026-10 until:2026-09")
+	require.Contains(t, r.text(), "since: is after until:")
 }

@@ -68,7 +68,7 @@ func (n *driver) goneDocs(records string) []search.Doc {
 	n.readForgotten(records, "", func(f *forgottenFile) {
 		for _, r := range f.unrestored() {
 			if _, display, mine, err := n.noteFile(r.File); mine && err == nil {
-				docs = append(docs, search.Doc{Kind: search.Note, Ref: r.ID, Cite: display, Text: r.Text, Extra: r.Section, Gone: true})
+				docs = append(docs, search.Doc{Kind: search.Note, Ref: r.ID, Cite: display, Title: r.Section, Text: r.Text, Gone: true})
 			}
 		}
 	})
@@ -91,7 +91,7 @@ func (n *driver) searchDocs(scope, file, display string) []search.Doc {
 		}
 		docs = append(docs, search.Doc{
 			Kind: search.Note, Ref: formatRef(file, p.Line, p.ID), Cite: formatRef(display, p.Line, p.ID),
-			Text: p.Text, Extra: p.Section,
+			Title: p.Section, Text: p.Text, // a hit shows its section
 		})
 	}
 	return docs

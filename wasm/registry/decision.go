@@ -17,7 +17,7 @@ var decisionCommand = Command{
 		{Name: "list", Aliases: []string{"ls"}, Kind: Read, MaxArgs: 0,
 			Help:  "active decisions, newest first",
 			Flags: []Flag{{Name: "status", Value: "S"}, {Name: "all"}, {Name: "limit", Value: "N", Help: "0 for all; --json lists all unless given"}}},
-		{Name: "search", Args: "<words> [status:S] [tag:T]", Kind: Read, MinArgs: 1, MaxArgs: -1,
+		{Name: "search", Args: "<words> [status:S] [tag:T] [since:T] [until:T]", Kind: Read, MinArgs: 1, MaxArgs: -1,
 			Help: "decisions matching every word", Flags: []Flag{{Name: "limit", Value: "N"}}},
 		{Name: "show", Args: "<id>", Kind: Read, MinArgs: 1, MaxArgs: 1, Help: "one decision with its history"},
 		{Name: "edit", Args: "<id> [<text>]", Kind: Write, MinArgs: 1, MaxArgs: -1, Help: "change a decision's text, title, tags or reason",

@@ -27,12 +27,12 @@ func TestCheckParamsHoldsACallToItsToolsSchema(t *testing.T) {
 		{"memory_status", `null`, ""},
 		{"memory_status", ` {} `, ""},
 		{"memory_search", `{"query":5}`, `memory_search: "query" must be a string, got a number.`},
-		{"memory_search", `{}`, `memory_search: "query" is missing (it takes query, limit).`},
+		{"memory_search", `{}`, `memory_search: "query" is missing (it takes query, limit, since, until).`},
 		{"memory_search", `{"query":"x","limit":"3"}`, `memory_search: "limit" must be an integer, got a string.`},
 		{"memory_search", `{"query":"x","limit":2.5}`, `memory_search: "limit" must be a whole number, got 2.5.`},
 		{"memory_search", `{"query":"x","limit":50}`, `memory_search: "limit" must be from 1 to 20, got 50.`},
 		{"memory_search", `{"query":"x","limit":0}`, `memory_search: "limit" must be from 1 to 20, got 0.`},
-		{"memory_search", `{"query":"x","frob":1}`, `memory_search: unknown argument "frob" (it takes query, limit).`},
+		{"memory_search", `{"query":"x","frob":1}`, `memory_search: unknown argument "frob" (it takes query, limit, since, until).`},
 		{"memory_search", `{"query":null}`, `memory_search: "query" must be a string, got null.`},
 		{"memory_search", `{"query":["a"]}`, `memory_search: "query" must be a string, got an array.`},
 		{"memory_search", `["query"]`, `memory_search: its arguments must be an object, got an array.`},
@@ -41,8 +41,8 @@ func TestCheckParamsHoldsACallToItsToolsSchema(t *testing.T) {
 		{"memory_remember", `{"text":"x","scope":"team"}`, `memory_remember: "scope" must be one of global, project, local, got "team".`},
 		{"memory_status", `{"x":1}`, `memory_status: unknown argument "x" (it takes no arguments).`},
 		{"memory_search", `{"query":"` + strings.Repeat("a", MaxParamsBytes) + `"}`, `memory_search: its arguments are 65548 bytes; at most 65536 are read.`},
-		{"memory_search", `{"qu\"ery":"x"}`, `memory_search: unknown argument "qu\"ery" (it takes query, limit).`},
-		{"memory_search", `{"query.x":"x","query":"y"}`, `memory_search: unknown argument "query.x" (it takes query, limit).`},
+		{"memory_search", `{"qu\"ery":"x"}`, `memory_search: unknown argument "qu\"ery" (it takes query, limit, since, until).`},
+		{"memory_search", `{"query.x":"x","query":"y"}`, `memory_search: unknown argument "query.x" (it takes query, limit, since, until).`},
 	}
 	for _, tt := range tests {
 		err := CheckParams(tool(t, tt.tool), tt.args)

@@ -3,7 +3,9 @@ package search
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
+	"strings"
 
 	textpkg "github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/similarity"
@@ -39,8 +41,7 @@ var kindWeight = [...]float64{Decision: 1, Note: 1, Observation: 0.9, Message: 0
 // markWeight lowers decisions that no longer hold; they are still found,
 // and marked.
 func markWeight(mark string) float64 {
-	switch mark {
-	case "superseded", "rejected":
+	if strings.HasPrefix(mark, "superseded") || mark == "rejected" {
 		return 0.8
 	}
 	return 1
@@ -96,7 +97,7 @@ func coordination(matched, terms int) float64 {
 //	entries: D-1 "Use PostgreSQL for the primary database", MEMORY.md:3 "Run tests with -race"
 //	Search("which databases", 5, now) => [D-1]
 func (x *Index) Search(q string, limit int, now int64) []Hit {
-	r := x.Rank(q, limit, now, false)
+	r := x.Rank(q, Options{Limit: limit, Now: now})
 	r.Run(nil)
 	return r.Hits()
 }
@@ -104,7 +105,7 @@ func (x *Index) Search(q string, limit int, now int64) []Hit {
 // ForForget is Search for a forget by words (ToForget): the entries
 // forgotten already (Doc.Gone) are ranked too.
 func (x *Index) ForForget(q string, now int64) []Hit {
-	r := x.Rank(q, MaxLimit, now, true)
+	r := x.Rank(q, Options{Limit: MaxLimit, Now: now, Gone: true})
 	r.Run(nil)
 	return r.Hits()
 }
@@ -129,6 +130,9 @@ type Options struct {
 	// When is the time the query names (WhenOf): an entry of that time
 	// ranks higher (timeBoost).
 	When When
+	// Span, when set, keeps only the entries of that time (since: and
+	// until:, SpanOf); an entry of no known time is left out.
+	Span When
 	// Keep, when set, keeps an entry among the matches by its source's Key
 	// and its Ref (a store's filters: status:, tag:). The Ref is valid only
 	// during the call.
@@ -156,12 +160,14 @@ type Ranking struct {
 }
 
 // Rank starts a search for q (its first MaxTerms distinct words, Terms),
-// as memory_search asks it: at most MaxLimit hits, any word a match.
-func (x *Index) Rank(q string, limit int, now int64, gone bool) *Ranking {
-	if limit <= 0 {
-		limit = DefaultLimit
+// as memory_search asks it: at most MaxLimit hits, any word a match, the
+// entries of the time q names first (o.When is WhenOf(q, o.Now)).
+func (x *Index) Rank(q string, o Options) *Ranking {
+	if o.Limit <= 0 {
+		o.Limit = DefaultLimit
 	}
-	return x.Find(Query{Words: Terms(q), Text: q}, Options{Limit: min(limit, MaxLimit), Now: now, Gone: gone, When: WhenOf(q, now)})
+	o.Limit, o.When = min(o.Limit, MaxLimit), WhenOf(q, o.Now)
+	return x.Find(Query{Words: Terms(q), Text: q}, o)
 }
 
 // Find starts a search for a parsed query (Parse) with its options: the
@@ -317,7 +323,7 @@ func (r *Ranking) score(pi int) int {
 // matches reports whether entry d of p, holding the terms of mask, is a
 // match: its words, its phrases, not forgotten, and kept by the caller.
 func (r *Ranking) matches(p *part, d int32, mask uint32) bool {
-	if p.gone(d) && !r.o.Gone {
+	if p.gone(d) && !r.o.Gone || r.o.Span.To > 0 && !r.o.Span.Has(p.time(d)) {
 		return false
 	}
 	if r.loose != 0 {
@@ -369,15 +375,53 @@ func (r *Ranking) Hits() []Hit {
 		c.score *= 1 + 0.5*similarity.Compare(&qf, &df).Score
 	}
 	sort.Sort(byScore{top.list, x})
-	if len(top.list) > r.o.Limit {
-		top.list = top.list[:r.o.Limit]
-	}
-	hits := make([]Hit, len(top.list))
-	for i, c := range top.list {
-		doc := x.order[c.part].doc(c.doc)
-		hits[i] = Hit{Doc: doc, Score: c.score, Snippet: Snippet(&doc, r.terms, snippetBytes)}
+	// A message of an earlier session is shown with the other half of its
+	// exchange (Hit.Turn): a question with the answer after it, an answer
+	// with the question before it. A message shown so is not a hit again.
+	type at struct{ part, doc int32 }
+	var shown []at
+	var hits []Hit
+	for _, c := range top.list {
+		if len(hits) == r.o.Limit {
+			break
+		}
+		if slices.Contains(shown, at{c.part, c.doc}) {
+			continue
+		}
+		p := x.order[c.part]
+		doc := p.doc(c.doc)
+		h := Hit{Doc: doc, Score: c.score, Snippet: Snippet(&doc, r.terms, snippetBytes)}
+		if t := p.turn(c.doc); t >= 0 && !r.o.Every {
+			td := p.doc(t)
+			h.Turn = &Hit{Doc: td, Snippet: Snippet(&td, r.terms, snippetBytes)}
+			shown = append(shown, at{c.part, t})
+		}
+		hits = append(hits, h)
 	}
 	return hits
+}
+
+// The roles a message's text starts with (Kind Message).
+const (
+	asker    = "User: "
+	answerer = "Assistant: "
+)
+
+// turn is the other half of message d's exchange in p: the message after a
+// question (a user's message), the question before an answer (an
+// assistant's); -1 when d is not a message or has none.
+func (p *part) turn(d int32) int32 {
+	if p.kind(d) != Message {
+		return -1
+	}
+	t, role := d+1, answerer
+	if !strings.HasPrefix(p.str(d, 4), asker) {
+		t, role = d-1, asker
+	}
+	if t < 0 || t >= p.docs || p.kind(t) != Message || !strings.HasPrefix(p.str(t, 4), role) {
+		return -1
+	}
+	return t
 }
 
 // Refs calls f with the Ref of every match kept (at most Options.Limit),

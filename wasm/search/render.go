@@ -28,7 +28,8 @@ const Width = text.Width
 //  2. note /w/app/.pi/memory/MEMORY.md:3: Run tests with -race
 func ForModel(q string, hits []Hit) string {
 	if len(hits) == 0 {
-		return "No memory matches " + strconv.Quote(q) + " (decisions, notes, observations, earlier sessions of this project)."
+		return "No memory matches " + strconv.Quote(q) + " (decisions, notes, observations, earlier sessions of this project). " +
+			"Search matches words, not meanings: try other words for the same thing (a synonym, the name of a file, command or tool), or fewer words."
 	}
 	var b strings.Builder
 	head := countHits(len(hits)) + " for " + strconv.Quote(q) + ", best first (a decision's or a note's id is what memory_forget takes):"
@@ -41,6 +42,9 @@ func ForModel(q string, hits []Hit) string {
 			line += " (" + m + ")"
 		}
 		line += ": " + h.Snippet
+		if t := h.Turn; t != nil {
+			line += "\n   " + turnOf(h) + ": " + t.Snippet
+		}
 		if b.Len()+len(line) > capBytes-200 {
 			b.WriteString("\n(" + strconv.Itoa(len(hits)-i) + " more not shown: the result is capped at " + strconv.Itoa(ToolTokens) + " tokens; search for fewer words or a lower limit.)")
 			break
@@ -77,11 +81,30 @@ func ForPerson(q string, hits []Hit) string {
 		} else {
 			b.WriteString("\n  " + cite + "\n    " + what)
 		}
-		for _, l := range text.Wrap(h.Snippet, Width-4) {
+		lines := text.Wrap(h.Snippet, Width-4)
+		if t := h.Turn; t != nil {
+			lines = append(lines, text.Wrap(turnOf(h)+": "+t.Snippet, Width-4)...)
+		}
+		for _, l := range lines {
 			b.WriteString("\n    " + l)
 		}
 	}
 	return b.String()
+}
+
+// turnOf names the other half of h's exchange (Hit.Turn) and cites it: by
+// its line when it is in h's file.
+//
+//	turnOf(hit /s.jsonl:40 with turn /s.jsonl:41) => "answered at line 41"
+func turnOf(h *Hit) string {
+	ref, at := h.Turn.Doc.Ref, "answered at "
+	if strings.HasPrefix(h.Turn.Doc.Text, asker) {
+		at = "in answer to "
+	}
+	if i := strings.LastIndexByte(ref, ':'); i > 0 && strings.HasPrefix(h.Doc.Ref, ref[:i+1]) {
+		ref = "line " + ref[i+1:]
+	}
+	return at + ref
 }
 
 func countHits(n int) string { return text.Plural(n, "match", "matches") }
@@ -129,6 +152,13 @@ func JSON(hits []Hit) []byte {
 			o.Int("time", h.Doc.Time)
 		}
 		o.Str("snippet", h.Snippet)
+		if t := h.Turn; t != nil {
+			to := jsonw.Open(nil)
+			to.Str("ref", t.Doc.Ref)
+			to.Str("cite", t.Doc.Cite)
+			to.Str("snippet", t.Snippet)
+			o.Raw("turn", to.Close())
+		}
 		o.Float("score", float64(int(h.Score*1000+0.5))/1000)
 		return o.Close()
 	})

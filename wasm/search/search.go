@@ -53,10 +53,11 @@ type Doc struct {
 	// the Ref with the home folder as ~ (the orchestrator writes it in).
 	Cite string
 	// Mark is the status worth showing beside the citation ("active",
-	// "superseded", "conflict"), "" for none.
+	// "superseded by D-20261121-0002", "conflict"), "" for none.
 	Mark string
 	// Title and Text are searched and shown; Extra (a decision's reason, a
-	// note's section heading) is searched only.
+	// note's section heading) is searched only. A Message's Text starts
+	// with its role, "User: " or "Assistant: ".
 	Title, Text, Extra string
 	// Time is when the entry was written or last changed (Unix ms), 0 when
 	// unknown.
@@ -104,4 +105,8 @@ type Hit struct {
 	Doc     Doc
 	Score   float64
 	Snippet string // the best part of the text, one line, redacted
+	// Turn is the other half of an earlier session's exchange the hit is
+	// a message of: the answer after a question, the question before an
+	// answer (its Score 0); nil for none.
+	Turn *Hit
 }

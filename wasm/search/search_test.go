@@ -1,11 +1,13 @@
 package search
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
 const day = 86400000
@@ -420,7 +422,7 @@ func TestASearchInSlicesFindsWhatOneInOneGoFinds(t *testing.T) {
 		for !x.Build(work(), false) {
 			calls++
 		}
-		r := x.Rank("billing session 12", 10, now, false)
+		r := x.Rank("billing session 12", Options{Limit: 10, Now: now})
 		for !r.Run(work()) {
 			calls++
 		}
@@ -488,4 +490,78 @@ func TestTheTurnAfterAQuestionRanksWithIt(t *testing.T) {
 	for _, h := range r.Hits() {
 		require.True(t, h.Doc.Ref != "s1:2", "the answer holds neither word: %s", refs(r.Hits()))
 	}
+}
+
+func TestAMessageHitShowsTheOtherHalfOfItsExchange(t *testing.T) {
+	msg := func(ref, text string) Doc { return Doc{Kind: Message, Ref: ref, Text: text, Time: now - day} }
+	var x Index
+	x.Update([]Source{{Key: "s1", Stamp: "1", Load: func() []Doc {
+		return []Doc{
+			msg("s1:1", "User: How often do you run the nightly job?"),
+			msg("s1:2", "Assistant: Every night at two, and again after each release."),
+			msg("s1:3", "User: Is the nightly job safe to restart?"),
+			msg("s1:4", "User: hello?"),
+			msg("s1:5", "Assistant: Yes: the nightly job is idempotent, restart it."),
+		}
+	}}})
+	hits := x.Search("how often does the nightly job run", 5, now)
+	// The question, its answer beside it (not a hit of its own again);
+	// a question no answer follows stands alone; an answer shows its
+	// question only when one is just before it.
+	var got []string
+	for _, h := range hits {
+		s := h.Doc.Ref
+		if h.Turn != nil {
+			s += "+" + h.Turn.Doc.Ref
+		}
+		got = append(got, s)
+	}
+	require.Equal(t, []string{"s1:1+s1:2", "s1:3", "s1:5+s1:4"}, got)
+	text := ForModel("nightly job", hits)
+	require.Contains(t, text, "1. session s1:1 (2026-11-26): User: How often do you run the nightly job?\n   answered at line 2: Assistant: Every night at two")
+	require.Contains(t, text, "3. session s1:5 (2026-11-26): Assistant: Yes: the nightly job is idempotent, restart it.\n   in answer to line 4: User: hello?")
+	require.Contains(t, string(JSON(hits[:1])), `"turn":{"ref":"s1:2","cite":"","snippet":"Assistant: Every night at two, and again after each release."}`)
+	require.Contains(t, ForPerson("nightly job", hits[:1]), "\n    answered at line 2: Assistant: Every night at two, and again after each\n    release.")
+}
+
+func TestSinceAndUntilKeepOnlyTheEntriesOfTheirTime(t *testing.T) {
+	d := func(s string) int64 { return civil.ParseTime(s + "T12:00:00.000Z") }
+	var x Index
+	x.Update([]Source{{Key: "d", Stamp: "1", Load: func() []Doc {
+		return []Doc{
+			{Kind: Decision, Ref: "D-1", Text: "Deploy on Fridays", Time: d("2026-08-30")},
+			{Kind: Decision, Ref: "D-2", Text: "Deploy with make ship", Time: d("2026-09-14")},
+			{Kind: Decision, Ref: "D-3", Text: "Deploy previews nightly", Time: d("2026-10-05")},
+			{Kind: Note, Ref: "N-1", Text: "Deploy keys rotate"}, // no time: left out by a span
+		}
+	}}})
+	for _, tt := range []struct{ q, want string }{
+		{"deploy", "D-3 D-2 D-1 N-1"},
+		{"deploy since:2026-09", "D-3 D-2"},
+		{"deploy until:2026-09-14", "D-2 D-1"},
+		{"deploy since:september until:2026-09", "D-2"},
+		{"Deploy SINCE:2026-10-05", "D-3"},
+	} {
+		words, span, err := Within(tt.q, now)
+		require.NoError(t, err, tt.q)
+		r := x.Rank(words, Options{Limit: 5, Now: now, Span: span})
+		r.Run(nil)
+		got := strings.Fields(refs(r.Hits()))
+		sort.Strings(got)
+		want := strings.Fields(tt.want)
+		sort.Strings(want)
+		require.Equal(t, want, got, tt.q)
+	}
+	for q, msg := range map[string]string{
+		"deploy since:soon":                  "since:soon names no time",
+		"deploy since:2026-10 until:2026-09": "since: is after until:",
+		"deploy until:2026-13":               "until:2026-13 names no time",
+	} {
+		_, _, err := Within(q, now)
+		require.Error(t, err, q)
+		require.Contains(t, err.Error(), msg)
+	}
+	_, span, err := Within("deploy", now)
+	require.NoError(t, err)
+	require.Equal(t, When{}, span)
 }

@@ -1,6 +1,10 @@
 package search
 
 import (
+	"errors"
+	"math"
+	"strings"
+
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
 
@@ -31,7 +35,7 @@ func (w *When) add(from, to int64) {
 //   - a month by its name or first three letters, "in March": the latest
 //     March that has begun; "March 2026": that one;
 //   - a year, 1970 to 2199: "in 2025";
-//   - a date, "2026-09-14".
+//   - a month by its number, "2026-09"; a date, "2026-09-14".
 //
 // Days are UTC days.
 //
@@ -45,13 +49,14 @@ func WhenOf(q string, now int64) When {
 	if len(q) > MaxQuery {
 		q = q[:MaxQuery]
 	}
-	// The query's words as written, lower-cased; a date's three words
-	// ("2026", "09", "14") become one, "2026-09-14".
+	// The query's words as written, lower-cased; a month's two words
+	// ("2026", "09") become one, "2026-09", and a date's three
+	// "2026-09-14".
 	var words []string
 	var sp splitter
 	sp.raw(q, func(s string, start, _ int) {
-		if n := len(words); n >= 2 && len(s) == 2 && len(words[n-1]) == 2 && len(words[n-2]) == 4 && q[start-1] == '-' {
-			words = append(words[:n-2], words[n-2]+"-"+words[n-1]+"-"+s)
+		if n := len(words); n >= 1 && len(s) == 2 && (len(words[n-1]) == 4 || len(words[n-1]) == 7) && q[start-1] == '-' {
+			words[n-1] += "-" + s
 			return
 		}
 		words = append(words, string([]byte(s)))
@@ -96,7 +101,11 @@ func WhenOf(q string, now int64) When {
 				yy = y
 			}
 		default:
-			if len(cur) == 10 && cur[4] == '-' {
+			if len(cur) == 7 && cur[4] == '-' {
+				if yy, mm = yearOf(cur[:4]), digits2(cur[5:]); yy == 0 || mm < 1 || mm > 12 {
+					yy, mm = 0, 0
+				}
+			} else if len(cur) == 10 && cur[4] == '-' {
 				dy, dm, dd := yearOf(cur[:4]), digits2(cur[5:7]), digits2(cur[8:])
 				if dy > 0 && dm >= 1 && dm <= 12 && dd >= 1 && dd <= civil.DaysIn(dy, dm) {
 					from = civil.Days(dy, dm, dd)
@@ -142,3 +151,60 @@ func yearOf(s string) int {
 	}
 	return 0
 }
+
+// SpanOf reads a query's since: and until: filters (Filter) against now:
+// since:V keeps the entries from the start of the time V names, until:V
+// those up to its end. V is what WhenOf reads, with "-" for a space: a
+// date (2026-09-14), a month (2026-09, march, march-2026), a year (2026),
+// today, yesterday, last-week, this-month… The zero When for neither.
+//
+//	SpanOf([{since 2026-09} {until 2026-10-05}], now) => [2026-09-01, 2026-10-06)
+//	SpanOf([{since soon}], now) => error: since:soon names no time: …
+func SpanOf(fs []Filter, now int64) (When, error) {
+	var span When
+	for _, f := range fs {
+		if f.Name != "since" && f.Name != "until" {
+			continue
+		}
+		w := WhenOf(f.Value, now)
+		if w.To == 0 {
+			return When{}, errors.New(f.Name + ":" + f.Value + " names no time: give a date (2026-09-14), a month (2026-09 or march), a year (2026), today, yesterday, last-week or last-month")
+		}
+		if span.To == 0 {
+			span = When{1, math.MaxInt64}
+		}
+		if f.Name == "since" {
+			span.From = max(span.From, w.From)
+		} else {
+			span.To = min(span.To, w.To)
+		}
+	}
+	if span.To != 0 && span.From >= span.To {
+		return When{}, errors.New("since: is after until:: no time is between them")
+	}
+	return span, nil
+}
+
+// Within takes the since: and until: words out of a query memory_search
+// is given (SpanOf reads them) and returns the rest.
+//
+//	Within("flaky test since:2026-10", now) => "flaky test", [2026-10-01, ∞)
+func Within(q string, now int64) (string, When, error) {
+	var fs []Filter
+	rest := ""
+	for _, w := range strings.Fields(q) {
+		if f, ok := filterOf(w, timeFilters); ok {
+			fs = append(fs, f)
+		} else {
+			rest += w + " "
+		}
+	}
+	if fs == nil {
+		return q, When{}, nil
+	}
+	span, err := SpanOf(fs, now)
+	return strings.TrimSpace(rest), span, err
+}
+
+// timeFilters are the filters SpanOf reads, for Parse.
+var timeFilters = []string{"since", "until"}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
@@ -28,6 +29,8 @@ func TestWhenOfReadsTheTimeAQueryNames(t *testing.T) {
 		{"this year", "2026-01-01", "2027-01-01"},
 		{"last year", "2025-01-01", "2026-01-01"},
 		{"the outage on 2026-09-14", "2026-09-14", "2026-09-15"},
+		{"the 2026-09 invoices", "2026-09-01", "2026-10-01"},
+		{"since 2026-13", "", ""}, // no month 13
 		{"between March and May 2026", "2026-03-01", "2026-06-01"},
 		{"may we deploy", "", ""}, // "may" is a month only after "in" or before a year
 		{"in may", "2026-05-01", "2026-06-01"},
@@ -53,13 +56,22 @@ func TestWhenOfReadsTheTimeAQueryNames(t *testing.T) {
 // FuzzWhenOf: a query comes from the model or a person. Reading its time
 // never panics, and a time it names is a span that starts before it ends.
 func FuzzWhenOf(f *testing.F) {
-	for _, s := range []string{"in March", "last week", "2026-09-14", "May 2025", "yesterday today", "2026-02-29", "in may", "march 1970 2199 2200", "-2026-01-01-", "last"} {
+	for _, s := range []string{"deploy since:2026-09 until:last-week", "since:may-2025 until:2026-09-14", "since:", "in March", "last week", "2026-09-14", "May 2025", "yesterday today", "2026-02-29", "in may", "march 1970 2199 2200", "-2026-01-01-", "last"} {
 		f.Add(s, int64(1795737600000))
 	}
 	f.Fuzz(func(t *testing.T, q string, now int64) {
 		w := WhenOf(q, now)
 		if w != (When{}) && w.From >= w.To {
 			t.Fatalf("%q at %d: empty span %v", q, now, w)
+		}
+		// since:/until: words (Within) read the same times: a span kept is
+		// never empty, and the rest holds no such word.
+		rest, span, err := Within(q, now)
+		if err == nil && span != (When{}) && span.From >= span.To {
+			t.Fatalf("%q at %d: empty since/until span %v", q, now, span)
+		}
+		if err == nil && strings.Contains(strings.ToLower(rest), "since:") && span != (When{}) {
+			t.Fatalf("%q: since: left in %q", q, rest)
 		}
 	})
 }

@@ -65,7 +65,7 @@ func conversations(module string, args []string) (any, error) {
 	}
 
 	var failed error
-	ours := relevance.Measure(set, func(q relevance.Question) []relevance.Ref {
+	ours := relevance.Measure(set, func(q relevance.Question) [][]relevance.Ref {
 		if failed != nil {
 			return nil
 		}
@@ -76,15 +76,18 @@ func conversations(module string, args []string) (any, error) {
 			return nil
 		}
 		var hits []struct {
-			Ref string `json:"ref"`
+			Ref  string `json:"ref"`
+			Turn struct {
+				Ref string `json:"ref"`
+			} `json:"turn"`
 		}
 		if err := json.Unmarshal([]byte(output(env)), &hits); err != nil {
 			failed = fmt.Errorf("%s: /memory search --json printed no JSON array: %w", q.ID, err)
 			return nil
 		}
-		var refs []relevance.Ref
+		var refs [][]relevance.Ref
 		for _, h := range hits {
-			refs = append(refs, set.Cited(h.Ref)...)
+			refs = append(refs, append(set.Cited(h.Ref), set.Cited(h.Turn.Ref)...))
 		}
 		return refs
 	})
@@ -99,8 +102,8 @@ func conversations(module string, args []string) (any, error) {
 	out := conversationsOut{
 		Sessions: len(set.Sessions), Turns: len(turns), Questions: len(set.Questions),
 		Ours:       ours,
-		BM25:       relevance.Measure(set, func(q relevance.Question) []relevance.Ref { return bm25.Search(q.Q, relevance.Depth) }),
-		BM25NoStop: relevance.Measure(set, func(q relevance.Question) []relevance.Ref { return noStop.Search(q.Q, relevance.Depth) }),
+		BM25:       relevance.Measure(set, func(q relevance.Question) [][]relevance.Ref { return relevance.Each(bm25.Search(q.Q, relevance.Depth)) }),
+		BM25NoStop: relevance.Measure(set, func(q relevance.Question) [][]relevance.Ref { return relevance.Each(noStop.Search(q.Q, relevance.Depth)) }),
 	}
 	out.Table = relevance.Table([]string{"memory_search", "BM25", "BM25 without stop words"}, []relevance.Report{out.Ours, out.BM25, out.BM25NoStop})
 	return out, nil
