@@ -42,8 +42,11 @@ func (s *state) searchDocs() []search.Doc {
 		if r.conflicts.size() > 0 && r.status == Active {
 			mark = "conflict"
 		}
+		// A hit names the decision that replaced it, or the one it replaced.
 		if by := p.get(r.supersededBy); by != "" && r.status == Superseded {
-			mark += " by " + by // the hit names the decision that holds now
+			mark += " by " + by
+		} else if was := p.get(r.supersedes); was != "" {
+			mark += ", supersedes " + was
 		}
 		title, text := p.get(r.title), p.get(r.text)
 		if derived(title, text) {
