@@ -389,12 +389,22 @@ func (r *Ranking) Hits() []Hit {
 			continue
 		}
 		p := x.order[c.part]
-		doc := p.doc(c.doc)
-		h := Hit{Doc: doc, Score: c.score, Snippet: Snippet(&doc, r.terms, snippetBytes)}
-		if t := p.turn(c.doc); t >= 0 && !r.o.Every {
-			td := p.doc(t)
-			h.Turn = &Hit{Doc: td, Snippet: Snippet(&td, r.terms, snippetBytes)}
-			shown = append(shown, at{c.part, t})
+		both := [2]int32{c.doc, -1}
+		if !r.o.Every {
+			both[1] = p.turn(c.doc)
+		}
+		var two [2]Hit
+		for i, d := range both {
+			if d >= 0 {
+				two[i].Doc = p.doc(d) // one call of doc and Snippet: one copy of each in the module
+				two[i].Snippet = Snippet(&two[i].Doc, r.terms, snippetBytes)
+			}
+		}
+		h := two[0]
+		h.Score = c.score
+		if both[1] >= 0 {
+			h.Turn = &two[1]
+			shown = append(shown, at{c.part, both[1]})
 		}
 		hits = append(hits, h)
 	}
