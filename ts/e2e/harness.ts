@@ -1074,15 +1074,17 @@ export function sessionFolder(agentDir: string, cwd: string): string {
  * Writes earlier sessions 0 to count of the sandbox's project, a minute apart from
  * 2026-06-01, each a header and one user message: text(i). Returns their folder.
  */
-export function seedSessions(sb: Sandbox, count: number, text: (i: number) => string): string {
+export function seedSessions(sb: Sandbox, count: number, text: (i: number) => string, answer?: (i: number) => string | undefined): string {
 	const project = fs.realpathSync(sb.project);
 	const folder = sessionFolder(sb.agentDir, project);
 	for (let i = 0; i <= count; i++) {
 		const at = new Date(Date.UTC(2026, 5, 1) + i * 60_000).toISOString();
-		const lines = [
+		const lines: object[] = [
 			{ type: "session", version: 3, id: `s${i}`, timestamp: at, cwd: project },
 			{ type: "message", id: "m1", parentId: null, timestamp: at, message: { role: "user", content: text(i) } },
 		];
+		const said = answer?.(i);
+		if (said) lines.push({ type: "message", id: "m2", parentId: "m1", timestamp: at, message: { role: "assistant", content: [{ type: "text", text: said }], timestamp: Date.parse(at) } });
 		fs.writeFileSync(path.join(folder, `${at.replace(/[:.]/g, "-")}_s${i}.jsonl`), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
 	}
 	return folder;

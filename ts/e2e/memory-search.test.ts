@@ -52,11 +52,19 @@ describe("memory_search", () => {
 			const text = results[0]!;
 			assert.match(text, /^\d+ matches for "databases", best first/);
 			assert.ok(text.includes(`decision ${d1.i} (active, 2026-11-20): Use PostgreSQL 16 for the primary database`), text);
-			assert.ok(/note \.pi\/memory\/MEMORY\.md:4#P-[0-9a-f]{10}: Databases are migrated with goose/.test(text), text);
+			assert.ok(/note \.pi\/memory\/MEMORY\.md:4#P-[0-9a-f]{10}: Build — Databases are migrated with goose/.test(text), text);
 			assert.ok(!text.includes(notes), `a project file is cited relative to the project: ${text}`);
-			assert.ok(text.includes(`session ${past}:2 (2026-11-18): User: the nightly database backup failed again, the disk is full`), text);
+			assert.ok(text.includes(`session ${past}:2 (2026-11-18): User: the nightly database backup failed again, the disk is full\n   answered at line 3: Assistant: I freed space on the backup disk.`), text);
 			assert.ok(!text.includes("linters"), `a decision without the word is not a hit: ${text}`);
 			assert.ok(text.indexOf(d1.i) < text.indexOf(past), "a decision before a message of an earlier session");
+
+			// since: only what was written from then on (the session of 2026-11-18 is not).
+			sb.model.enqueue({ tool: "memory_search", args: { query: "databases", since: "2026-11-19" } }, "Found them.");
+			const later = await runPrint(sb, "What do we know about our databases lately?");
+			assert.equal(later.code, 0, later.stderr);
+			const recent = later.requests[later.requests.length - 1]!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0]!;
+			assert.match(recent, /^1 match for "databases since:2026-11-19", best first/);
+			assert.ok(recent.includes(`decision ${d1.i} (active, 2026-11-20)`) && !recent.includes(past), recent);
 
 			const off = await runPrint(sb, "And now?", { args: ["--no-memory"] });
 			assert.equal(off.code, 0, off.stderr);

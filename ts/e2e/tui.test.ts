@@ -321,9 +321,11 @@ test("a search of thousands of earlier sessions answers in the terminal, and the
 	await inPi(
 		async (tui, sb) => {
 			await footerIs(tui, "decisions 1");
-			await tui.command("/memory search kubernetes certificates", /we rotate the kubernetes certificates on fridays/);
+			// The hit shows the answer after the question, cited by its line.
+			await tui.command("/memory search how often do we rotate kubernetes certificates", /answered at line 3: Assistant: Every Friday at ten, by the cron job/);
 			await tui.command("/decision list", /Use PostgreSQL 16 for the primary database/);
-			await tui.command("/memory search billing 4999 --limit 1", /session 4999: the billing service was deployed again/);
+			await tui.command("/memory search billing 4999 since:2026-06-04 --limit 1", /session 4999: the billing service was deployed again/);
+			await tui.command("/memory search kubernetes until:2026-06-03", /Nothing matches "kubernetes until:2026-06-03"/);
 			await footerIs(tui, "decisions 1");
 			const log = path.join(sb.agentDir, "pi-memory-errors.log");
 			const logged = fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "";
@@ -333,7 +335,12 @@ test("a search of thousands of earlier sessions answers in the terminal, and the
 		{
 			seed: (sb) => {
 				seedLog(sb.project, [addEvent(sb.project, 1, PG)]);
-				seedSessions(sb, 5_000, (i) => (i === 5_000 ? "we rotate the kubernetes certificates on fridays" : `session ${i}: the billing service was deployed again`));
+				seedSessions(
+					sb,
+					5_000,
+					(i) => (i === 5_000 ? "how often do we rotate the kubernetes certificates?" : `session ${i}: the billing service was deployed again`),
+					(i) => (i === 5_000 ? "Every Friday at ten, by the cron job." : undefined),
+				);
 			},
 		},
 	);
