@@ -263,7 +263,7 @@ describe("pimem mcp with the official MCP TypeScript SDK client", () => {
 				// memory_search finds it, cited by file (relative to the project), line and id.
 				const found = await use("memory_search", { query: "pnpm" });
 				assert.match(found, /^1 match for "pnpm"/, found);
-				assert.ok(found.includes("note .pi/memory/MEMORY.md:3#P-") && found.endsWith(": I always use pnpm"), found);
+				assert.ok(found.includes("note .pi/memory/MEMORY.md:3#P-") && found.endsWith(": Notes — I always use pnpm"), found);
 
 				// memory_forget removes the line; memory_restore brings it back.
 				const forgot = await use("memory_forget", { query: "pnpm" });

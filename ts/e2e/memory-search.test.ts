@@ -157,7 +157,7 @@ describe("memory_search", () => {
 			assert.deepEqual(offered.filter((t) => t.startsWith("memory_")), MEMORY_TOOLS, "the memory tools are offered");
 			assert.ok(!offered.includes("decision_propose"), `decisions are off in an untrusted project: ${offered.join(", ")}`);
 			const text = r.requests[r.requests.length - 1]!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
-			assert.ok(new RegExp(`note ${global.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4#P-[0-9a-f]{10}: I prefer pnpm workspaces everywhere`).test(text), text);
+			assert.ok(new RegExp(`note ${global.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4#P-[0-9a-f]{10}: Tools — I prefer pnpm workspaces everywhere`).test(text), text);
 			assert.ok(!text.includes("Project secret") && !text.includes("CI runner"), `nothing of the untrusted project: ${text}`);
 		});
 	});
