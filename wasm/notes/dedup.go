@@ -28,6 +28,25 @@ func duplicate(text string, pages []page) int {
 	return -1
 }
 
+// restated reports the first entry among pages (not a heading) that says
+// text again: the same after similarity.Normalize. It returns the page's
+// index, or -1. A restore refuses only that (the entry is back already): a
+// near-duplicate of the entry stood beside it before it was forgotten, so
+// refusing one would keep the entry lost.
+//
+//	pages: 0 "- Fact 1 about subject1" (fact)
+//	restated("fact 1 about subject1!", pages)  => 0
+//	restated("Fact 19 about subject19", pages) => -1 (a near-duplicate, not the entry)
+func restated(text string, pages []page) int {
+	want := similarity.Normalize(text)
+	for i := range pages {
+		if pages[i].Kind != kindHeading && want != "" && similarity.Normalize(pages[i].Text) == want {
+			return i
+		}
+	}
+	return -1
+}
+
 // sameNote is the one duplicate rule for notes. Compare answers Duplicate with
 // score 1 for texts equal after Normalize (its documented first check), so the
 // exact and the near case are both this one call; it answers Unrelated when

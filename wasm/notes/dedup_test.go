@@ -50,3 +50,32 @@ func TestDuplicateSkipsHeadingsAndTextEvenWhenIdentical(t *testing.T) {
 	require.Equal(t, -1, duplicate("Run the tests with -race", pages), "Duplicate")
 	require.Equal(t, -1, duplicate("anything", nil), "Duplicate over no pages")
 }
+
+// A restore refuses only the entry said again, never a near-duplicate that
+// stood beside it: forgetting "Fact 19" and restoring it beside "Fact 1" lost it.
+func TestRestatedIsTheSameTextNotANearDuplicate(t *testing.T) {
+	pages := []page{
+		testPage(kindHeading, 1, "Build", ""),
+		testPage(kindFact, 3, "Fact number 1 about subject1 kiwi", "Build"),
+		testPage(kindPointer, 4, "[Build quirks](build.md) — sccache breaks -Werror", "Build"),
+		testPage(kindText, 6, "Ship on Tuesdays after the freeze", "Build"),
+	}
+	tests := []struct {
+		name, text string
+		want       int
+	}{
+		{"exact text", "Fact number 1 about subject1 kiwi", 1},
+		{"case and punctuation only", "fact number 1, about subject1 kiwi!", 1},
+		{"a near-duplicate is another entry", "Fact number 19 about subject19 kiwi", -1},
+		{"a paraphrase is another entry", "Fact no. 1 on subject1 kiwi", -1},
+		{"a pointer", "[Build quirks](build.md) — sccache breaks -Werror", 2},
+		{"a paragraph", "Ship on Tuesdays after the freeze", 3},
+		{"a heading is no entry", "Build", -1},
+		{"a text without words", " — ", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, restated(tt.text, pages), "restated(%q)", tt.text)
+		})
+	}
+}
