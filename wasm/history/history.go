@@ -89,7 +89,8 @@ type reader struct {
 	header bool
 	err    error
 	seen   map[string]bool
-	text   int // bytes of the entries' text so far
+	text   int  // bytes of the entries' text so far
+	long   bool // a line too long to read was skipped (the driver's maxLine)
 }
 
 // line reads the line numbered n; false when the rest need not be read:
