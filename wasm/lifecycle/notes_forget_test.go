@@ -124,6 +124,23 @@ func TestRestoreBringsBackAnEntryBesideItsNearDuplicate(t *testing.T) {
 	require.Equal(t, src, r.read(projectIndex))
 }
 
+// Two bullets of one text in two sections, both forgotten: the second
+// restore was refused because the first had put the text back.
+func TestRestoreBringsBackTwoEntriesOfOneTextInTwoSections(t *testing.T) {
+	r := newRig(t, false)
+	const src = "## A\n\n- Use tabs okra\n\n## B\n\n- Use tabs okra\n- other okra thing\n"
+	r.write(projectIndex, src)
+	second, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 7)})
+	require.NoError(t, err)
+	first, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 3)})
+	require.NoError(t, err)
+	for _, f := range []store.Forgot{second, first} {
+		_, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+		require.NoError(t, err)
+	}
+	require.Equal(t, 2, strings.Count(r.read(projectIndex), "- Use tabs okra\n"), "%q", r.read(projectIndex))
+}
+
 func TestForgetAndRestoreRefuseWithReasonsAndLoseNothing(t *testing.T) {
 	r := newRig(t, false)
 	const src = "# Memory\n\nSome text.\n\n## Build\n\n- Run make test\n"

@@ -28,19 +28,21 @@ func duplicate(text string, pages []page) int {
 	return -1
 }
 
-// restated reports the first entry among pages (not a heading) that says
-// text again: the same after similarity.Normalize. It returns the page's
-// index, or -1. A restore refuses only that (the entry is back already): a
-// near-duplicate of the entry stood beside it before it was forgotten, so
-// refusing one would keep the entry lost.
+// restated reports the first entry among pages (not a heading) in section
+// that says text again: the same after similarity.Normalize. It returns the
+// page's index, or -1. A restore refuses only that (the entry is back
+// already, where a restore puts it): a near-duplicate of the entry, or the
+// same text in another section, may have stood beside it before it was
+// forgotten, and refusing then would keep the entry lost.
 //
-//	pages: 0 "- Fact 1 about subject1" (fact)
-//	restated("fact 1 about subject1!", pages)  => 0
-//	restated("Fact 19 about subject19", pages) => -1 (a near-duplicate, not the entry)
-func restated(text string, pages []page) int {
+//	pages: 0 "## A" (heading), 1 "- Fact 1 about subject1" (fact, in A)
+//	restated("fact 1 about subject1!", "A", pages)  => 1
+//	restated("Fact 19 about subject19", "A", pages) => -1 (a near-duplicate, not the entry)
+//	restated("Fact 1 about subject1", "B", pages)   => -1 (another section's)
+func restated(text, section string, pages []page) int {
 	want := similarity.Normalize(text)
 	for i := range pages {
-		if pages[i].Kind != kindHeading && want != "" && similarity.Normalize(pages[i].Text) == want {
+		if pages[i].Kind != kindHeading && pages[i].Section == section && want != "" && similarity.Normalize(pages[i].Text) == want {
 			return i
 		}
 	}
