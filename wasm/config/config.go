@@ -13,8 +13,10 @@ package config
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
 
@@ -117,13 +119,39 @@ func (f *File) Switch(key string) (on, set bool, unclear string) {
 	if v.Type == gjson.String && (v.Str == "true" || v.Str == "false") {
 		hint = " without quotes"
 	}
-	return false, false, f.Name + ": " + strconv.Quote(key) + " must be true or false" + hint + " (got " + v.Raw + ")"
+	return false, false, f.Name + ": " + strconv.Quote(key) + " must be true or false" + hint + " (got " + shown(key, v.Raw) + ")"
 }
 
 func (f *File) warn(msg string) { f.Warnings = append(f.Warnings, f.Name+": "+msg) }
 
 func (f *File) bad(key, want string, got gjson.Result, using string) {
-	f.warn(strconv.Quote(key) + " must be " + want + " (got " + got.Raw + "); using " + using)
+	f.warn(strconv.Quote(key) + " must be " + want + " (got " + shown(key, got.Raw) + "); using " + shown(key, using))
+}
+
+// maxShown is how much of a bad value a warning says back.
+const maxShown = 60
+
+// shown is a value of key as a warning says it back: redacted, cut at
+// maxShown bytes, and never the value of a key that holds a secret (apiKey:
+// its value is one whatever it looks like, and a warning is shown on the
+// screen, in a log, in pi's print mode).
+//
+//	shown("recall.timeoutMs", `"fast"`)  => `"fast"`
+//	shown("apiKey", `["hsk_9f8e7d6c"]`) => "a value not shown (it is a secret)"
+func shown(key, raw string) string {
+	k := strings.ToLower(key[strings.LastIndexByte(key, '.')+1:])
+	if raw != `""` && (strings.HasSuffix(k, "key") || strings.HasSuffix(k, "token") || strings.Contains(k, "secret") || strings.Contains(k, "password")) {
+		return "a value not shown (it is a secret)"
+	}
+	if len(raw) > maxShown {
+		cut := maxShown
+		for cut > 0 && raw[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		raw = raw[:cut] + "…"
+	}
+	raw, _ = redact.String(raw)
+	return raw
 }
 
 // Has reports whether key is set (any type). Keys are plain dotted paths ("a.b", see jsonr.Get).
@@ -168,11 +196,11 @@ func (f *File) Int(key string, def, min, max int) (int, bool) {
 	}
 	n := v.Num
 	if n < float64(min) {
-		f.warn(strconv.Quote(key) + " is below " + strconv.Itoa(min) + " (got " + v.Raw + "); using " + strconv.Itoa(min))
+		f.warn(strconv.Quote(key) + " is below " + strconv.Itoa(min) + " (got " + shown(key, v.Raw) + "); using " + strconv.Itoa(min))
 		return min, true
 	}
 	if n > float64(max) {
-		f.warn(strconv.Quote(key) + " is above " + strconv.Itoa(max) + " (got " + v.Raw + "); using " + strconv.Itoa(max))
+		f.warn(strconv.Quote(key) + " is above " + strconv.Itoa(max) + " (got " + shown(key, v.Raw) + "); using " + strconv.Itoa(max))
 		return max, true
 	}
 	return int(n), true
@@ -190,7 +218,7 @@ func (f *File) Float(key string, def, min, max float64) (float64, bool) {
 	}
 	if v.Num < min || v.Num > max {
 		c := math.Min(math.Max(v.Num, min), max)
-		f.warn(strconv.Quote(key) + " must be between " + strconv.FormatFloat(min, 'g', -1, 64) + " and " + strconv.FormatFloat(max, 'g', -1, 64) + " (got " + v.Raw + "); using " + strconv.FormatFloat(c, 'g', -1, 64))
+		f.warn(strconv.Quote(key) + " must be between " + strconv.FormatFloat(min, 'g', -1, 64) + " and " + strconv.FormatFloat(max, 'g', -1, 64) + " (got " + shown(key, v.Raw) + "); using " + strconv.FormatFloat(c, 'g', -1, 64))
 		return c, true
 	}
 	return v.Num, true

@@ -2,6 +2,7 @@ package config
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -156,5 +157,42 @@ func TestStrAndStrsWarnAndKeepTheDefaultOnAnotherType(t *testing.T) {
 	}
 	if Parse(file, []byte(`{`)).Broken() == "" || f.Broken() != "" {
 		t.Fatal("Broken")
+	}
+}
+
+// A warning says back a bad value, but never a secret: not the value of a key
+// that holds one (Hindsight's apiKey, whatever it looks like, nor the key of
+// the file before it, used instead), not a secret in another key's value, and
+// not a megabyte of it.
+func TestWarningsNeverSayASecretBack(t *testing.T) {
+	tests := []struct {
+		name, data, key, want string
+	}{
+		{"an apiKey of the wrong type", `{"apiKey": ["hsk_live_9f8e7d6c5b4a39281706f5e4d3c2b1a0XYZ"]}`, "apiKey",
+			`"apiKey" must be a string (got a value not shown (it is a secret)); using a value not shown (it is a secret)`},
+		{"an empty key is said", `{"apiKey": 3}`, "apiKey", `"apiKey" must be a string (got a value not shown (it is a secret)); using ""`},
+		{"a nested secret's key", `{"auth": {"token": 12345678}}`, "auth.token", `"auth.token" must be a string (got a value not shown (it is a secret)); using a value not shown (it is a secret)`},
+		{"a token pasted in another key", `{"url": ["ghp_1234567890abcdefghijABCDEFGHIJ123456"]}`, "url", `"url" must be a string (got ["[REDACTED:github-token]"]); using "http://h"`},
+		{"a long value is cut", `{"url": [` + strings.Repeat(`1,`, 100) + `1]}`, "url", `"url" must be a string (got [` + strings.Repeat(`1,`, 29) + `1…); using "http://h"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			def := "http://h"
+			if tt.key != "url" {
+				def = "hsk_of_the_global_file"
+				if tt.name == "an empty key is said" {
+					def = ""
+				}
+			}
+			f := Parse(file, []byte(tt.data))
+			f.Str(tt.key, def)
+			if want := []string{file + ": " + tt.want}; !reflect.DeepEqual(f.Warnings, want) {
+				t.Fatalf("warnings:\n got %q\nwant %q", f.Warnings, want)
+			}
+		})
+	}
+	_, _, unclear := Parse(file, []byte(`{"enabled": "ghp_1234567890abcdefghijABCDEFGHIJ123456"}`)).Switch("enabled")
+	if want := file + `: "enabled" must be true or false (got "[REDACTED:github-token]")`; unclear != want {
+		t.Fatalf("Switch: %q", unclear)
 	}
 }

@@ -125,6 +125,20 @@ func TestSerializeTurnCapsAndKeepsNothingFromAnEmptyRun(t *testing.T) {
 	require.Equal(t, turn{}, serializeTurn([]byte(`[{"role":"assistant","content":[]}]`), "k", 1000))
 }
 
+// Each part is capped before the content is redacted: a token the cap went
+// through was sent to the server, 33 of its 40 characters, unredacted.
+func TestSerializeTurnCapsNeverSendPartOfASecret(t *testing.T) {
+	pad := strings.Repeat("x ", 2990)
+	msgs := `[{"role":"user","content":"` + pad + "a " + secret + ` tail","timestamp":1},
+	 {"role":"assistant","content":[{"type":"text","text":"` + strings.Repeat("y ", 1980) + secret + `"},
+	  {"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"` + strings.Repeat("z ", 280) + secret + ` x"}}]},
+	 {"role":"toolResult","toolCallId":"t1","content":[{"type":"text","text":"` + strings.Repeat("r ", 660) + secret + " " + strings.Repeat("q ", 1000) + `"}]}]`
+	for _, max := range []int{16000, 6000 + 7, 6000 + 3} {
+		tr := serializeTurn([]byte(msgs), "k", max)
+		require.True(t, !strings.Contains(tr.Content, secret[:12]), "part of a secret is sent: %q", tr.Content)
+	}
+}
+
 func TestBackoffDoublesToFiveMinutes(t *testing.T) {
 	for n, want := range map[int]int64{0: 2000, 1: 2000, 3: 8000, 8: 256000, 9: 300000, 16: 300000, 17: 300000, 20: 300000, 100: 300000} {
 		require.Equal(t, want, backoff(n), n)

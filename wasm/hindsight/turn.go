@@ -64,14 +64,14 @@ func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 				if first == "" {
 					first = text
 				}
-				line(&b, "user: ", txt.Bytes(text, capUser))
+				line(&b, "user: ", txt.Whole(text, capUser))
 			}
 		case "assistant":
 			jsonr.Get(m, "content").ForEach(func(_, blk gjson.Result) bool {
 				switch jsonr.Get(blk, "type").Str {
 				case "text":
 					if s := strings.TrimSpace(marker.Strip(jsonr.Get(blk, "text").Str)); s != "" {
-						line(&b, "assistant: ", txt.Bytes(s, capAssistant))
+						line(&b, "assistant: ", txt.Whole(s, capAssistant))
 					}
 				case "toolCall":
 					if jsonr.Get(blk, "name").Str == retainTool {
@@ -79,7 +79,7 @@ func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 					}
 					args := compact(jsonr.Get(blk, "arguments").Raw)
 					res := strings.TrimSpace(marker.Strip(results[jsonr.Get(blk, "id").Str]))
-					line(&b, "tool "+jsonr.Get(blk, "name").Str+" ", txt.Bytes(args, capArgs))
+					line(&b, "tool "+jsonr.Get(blk, "name").Str+" ", txt.Whole(args, capArgs))
 					if res != "" {
 						line(&b, "result: ", headTail(res, capResult))
 					}
@@ -89,12 +89,12 @@ func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 		}
 		return true
 	})
-	content := txt.Bytes(b.String(), maxChars)
+	content := txt.Whole(b.String(), maxChars)
 	t.Content, _ = redact.String(strings.TrimSpace(content))
 	if t.Content != "" {
 		ctx := "pi session in " + repoKey
 		if f := strings.Join(strings.Fields(first), " "); f != "" {
-			ctx += ": " + txt.Bytes(f, capContext)
+			ctx += ": " + txt.Whole(f, capContext)
 		}
 		t.Context, _ = redact.String(ctx)
 	}
@@ -119,8 +119,8 @@ func toolTurn(content, context, repoKey string, maxChars int) (turn, bool) {
 		ctx = "stated in a pi session in " + repoKey
 	}
 	var t turn
-	t.Content, _ = redact.String(txt.Bytes(content, maxChars))
-	t.Context, _ = redact.String(txt.Bytes(ctx, 1000))
+	t.Content, _ = redact.String(txt.Whole(content, maxChars))
+	t.Context, _ = redact.String(txt.Whole(ctx, 1000))
 	return t, true
 }
 
@@ -137,13 +137,18 @@ func messageText(content gjson.Result) string {
 	return strings.TrimSpace(marker.Strip(pisession.ContentText(content, "\n")))
 }
 
-// headTail keeps the first two thirds and the last third of n bytes of s.
+// headTail keeps the first two thirds and the last third of n bytes of s,
+// each cut at a space (a cut made before redaction, txt.Whole).
 func headTail(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	head := txt.Bytes(s, n*2/3)
+	head := txt.Whole(s, n*2/3)
 	tail := s[len(s)-n/3:]
+	// The tail starts after a space too: its first word may be a secret's end.
+	if i := strings.IndexAny(tail, " \t\n\r"); i >= 0 && i < 512 {
+		tail = tail[i+1:]
+	}
 	for len(tail) > 0 && tail[0]&0xC0 == 0x80 {
 		tail = tail[1:]
 	}

@@ -211,7 +211,8 @@ func stamp(size, mtime int64) uint64 {
 }
 
 // pieceSize is how much of a session file one read takes; maxLine the
-// longest line read (a longer one, a paste of megabytes, is skipped).
+// longest line read (a longer one, a paste of megabytes, is skipped, and the
+// session is said to be read in part).
 const (
 	pieceSize = 256 << 10
 	maxLine   = 8 << 20
@@ -228,7 +229,9 @@ func (d *driver) open(p string) search.Step {
 			d.piece = make([]byte, pieceSize)
 		}
 		from := pieces.Off
-		err := pieces.Next(read, d.piece, maxLine, int64(n), r.line, func(int) {})
+		// A line too long to read (a paste of megabytes) is skipped, and the
+		// session counts as read in part, which the search's answer says.
+		err := pieces.Next(read, d.piece, maxLine, int64(n), r.line, func(int) { r.long = true })
 		s := &r.s
 		if err != nil || r.err != nil || r.header && (s.ID == d.sessionID || !(hsimport.Session{Cwd: s.Cwd}).Under(d.s.ProjectRoot)) {
 			return int(pieces.Off - from), true, false
@@ -247,6 +250,6 @@ func (d *driver) open(p string) search.Step {
 			add(search.Doc{Kind: kind, Ref: both[:n], Text: both[n:], Time: e.Time})
 		}
 		s.Entries = s.Entries[:0]
-		return int(pieces.Off - from), pieces.Done, s.Cut
+		return int(pieces.Off - from), pieces.Done, s.Cut || r.long
 	}
 }

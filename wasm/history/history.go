@@ -20,6 +20,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/pisession"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/tidwall/gjson"
 )
@@ -89,7 +90,8 @@ type reader struct {
 	header bool
 	err    error
 	seen   map[string]bool
-	text   int // bytes of the entries' text so far
+	text   int  // bytes of the entries' text so far
+	long   bool // a line too long to read was skipped (the driver's maxLine)
 }
 
 // line reads the line numbered n; false when the rest need not be read:
@@ -197,16 +199,8 @@ func observationText(l string) string {
 // first maxRaw bytes are read: a paste of megabytes is not searched past
 // them.
 func clean(s string) string {
-	if len(s) > maxRaw {
-		s = s[:maxRaw]
-	}
-	s = marker.Strip(s)
-	if len(s) > maxText {
-		cut := maxText
-		for cut > 0 && s[cut]&0xC0 == 0x80 {
-			cut--
-		}
-		s = s[:cut]
-	}
-	return strings.Join(strings.Fields(s), " ")
+	// Each cut is made before search redacts the text, so it never keeps part
+	// of a word: part of a token is a token redaction no longer knows.
+	s = marker.Strip(text.Whole(s, maxRaw))
+	return strings.Join(strings.Fields(text.Whole(s, maxText)), " ")
 }

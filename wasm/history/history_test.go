@@ -36,6 +36,10 @@ func TestReadKeepsMessagesAndObservationsWithTheirLines(t *testing.T) {
 			[]string{"2 obs User prefers pnpm", "2 obs ran pnpm install"}},
 		{"a line that is not JSON is skipped", []string{`{torn`, `{"type":"message","id":"a","message":{"role":"user","content":"after"}}`},
 			[]string{"3 User after"}},
+		// The cut at 8,000 bytes came before redaction: a token it went
+		// through kept 33 of its 40 characters, which search showed.
+		{"a cut keeps no part of a word", []string{`{"type":"message","id":"a","message":{"role":"user","content":"` + strings.Repeat("x ", 3985) + `ghp_1234567890abcdefghijABCDEFGHIJ123456 tail"}}`},
+			[]string{"2 User " + strings.TrimSpace(strings.Repeat("x ", 3985))}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -109,6 +109,38 @@ func TestRestoreRefusesADuplicate(t *testing.T) {
 	require.Equal(t, 1, strings.Count(r.read(projectIndex), "- I always use pnpm\n"), "%q", r.read(projectIndex))
 }
 
+// A restore gives back an entry beside a near-duplicate it stood beside
+// before the forget ("Fact 1" and "Fact 19"): refused as a duplicate, it was lost.
+func TestRestoreBringsBackAnEntryBesideItsNearDuplicate(t *testing.T) {
+	r := newRig(t, false)
+	const src = "## Notes\n\n- Fact number 1 about subject1 kiwi\n- Fact number 19 about subject19 kiwi\n"
+	r.write(projectIndex, src)
+	f, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 4)})
+	require.NoError(t, err)
+	said, ok, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+	require.True(t, ok)
+	require.NoError(t, err)
+	require.Equal(t, "Restored “Fact number 19 about subject19 kiwi” to .pi/memory/MEMORY.md, line 4.", said)
+	require.Equal(t, src, r.read(projectIndex))
+}
+
+// Two bullets of one text in two sections, both forgotten: the second
+// restore was refused because the first had put the text back.
+func TestRestoreBringsBackTwoEntriesOfOneTextInTwoSections(t *testing.T) {
+	r := newRig(t, false)
+	const src = "## A\n\n- Use tabs okra\n\n## B\n\n- Use tabs okra\n- other okra thing\n"
+	r.write(projectIndex, src)
+	second, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 7)})
+	require.NoError(t, err)
+	first, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 3)})
+	require.NoError(t, err)
+	for _, f := range []store.Forgot{second, first} {
+		_, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+		require.NoError(t, err)
+	}
+	require.Equal(t, 2, strings.Count(r.read(projectIndex), "- Use tabs okra\n"), "%q", r.read(projectIndex))
+}
+
 func TestForgetAndRestoreRefuseWithReasonsAndLoseNothing(t *testing.T) {
 	r := newRig(t, false)
 	const src = "# Memory\n\nSome text.\n\n## Build\n\n- Run make test\n"

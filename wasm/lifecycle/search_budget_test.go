@@ -208,6 +208,22 @@ func TestAHugeQueryIsCutAndSaysSo(t *testing.T) {
 // copies: six of them trapped at 2.2 GB. A session is read a piece at a
 // time, and gives the index its first megabyte of messages; a session over
 // 64 MiB (a 500 MB one was skipped without a word) is skipped, and said.
+// A message of 50 MB (a paste) is a line longer than a session's lines are
+// read: it was skipped without a word. The messages after it are found, and
+// the answer says the session was read in part.
+func TestAMessageTooLongToReadIsSaid(t *testing.T) {
+	r := newBudgetRig(t, "cli")
+	msg := func(id, text string) string {
+		return `{"type":"message","id":"` + id + `","timestamp":"2026-06-01T00:01:00.000Z","message":{"role":"user","content":"` + text + `"}}` + "\n"
+	}
+	session := `{"type":"session","version":3,"id":"s1","timestamp":"2026-06-01T00:01:00.000Z","cwd":"` + r.project + `"}` + "\n" +
+		msg("m1", "a paste about the ledger "+strings.Repeat("x", 9<<20)) + msg("m2", "the ledger closes monthly")
+	require.NoError(t, r.mem.WriteAtomic(r.dir+"/2026-06-01T00-01-00-000Z_s1.jsonl", []byte(session)))
+	text, _ := r.search("ledger")
+	require.Contains(t, text, "the ledger closes monthly")
+	require.Contains(t, text, "Not searched: the rest of 1 long earlier session past its first megabyte, or a message in it too long to read.")
+}
+
 func TestALargeSessionIsReadInPiecesAndGivesItsFirstMegabyte(t *testing.T) {
 	r := newBudgetRig(t, "cli")
 	r.session(1, 6_000, "message %d: "+strings.Repeat("the quarterly invoice export runs nightly ", 240))

@@ -28,6 +28,27 @@ func duplicate(text string, pages []page) int {
 	return -1
 }
 
+// restated reports the first entry among pages (not a heading) in section
+// that says text again: the same after similarity.Normalize. It returns the
+// page's index, or -1. A restore refuses only that (the entry is back
+// already, where a restore puts it): a near-duplicate of the entry, or the
+// same text in another section, may have stood beside it before it was
+// forgotten, and refusing then would keep the entry lost.
+//
+//	pages: 0 "## A" (heading), 1 "- Fact 1 about subject1" (fact, in A)
+//	restated("fact 1 about subject1!", "A", pages)  => 1
+//	restated("Fact 19 about subject19", "A", pages) => -1 (a near-duplicate, not the entry)
+//	restated("Fact 1 about subject1", "B", pages)   => -1 (another section's)
+func restated(text, section string, pages []page) int {
+	want := similarity.Normalize(text)
+	for i := range pages {
+		if pages[i].Kind != kindHeading && pages[i].Section == section && want != "" && similarity.Normalize(pages[i].Text) == want {
+			return i
+		}
+	}
+	return -1
+}
+
 // sameNote is the one duplicate rule for notes. Compare answers Duplicate with
 // score 1 for texts equal after Normalize (its documented first check), so the
 // exact and the near case are both this one call; it answers Unrelated when

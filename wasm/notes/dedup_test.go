@@ -50,3 +50,35 @@ func TestDuplicateSkipsHeadingsAndTextEvenWhenIdentical(t *testing.T) {
 	require.Equal(t, -1, duplicate("Run the tests with -race", pages), "Duplicate")
 	require.Equal(t, -1, duplicate("anything", nil), "Duplicate over no pages")
 }
+
+// A restore refuses only the entry said again in its section, never a
+// near-duplicate or the same text in another section that stood beside it:
+// forgetting "Fact 19" beside "Fact 1" and restoring it was refused, and so
+// was the second of two bullets of one text in two sections.
+func TestRestatedIsTheSameTextInTheSameSection(t *testing.T) {
+	pages := []page{
+		testPage(kindHeading, 1, "Build", ""),
+		testPage(kindFact, 3, "Fact number 1 about subject1 kiwi", "Build"),
+		testPage(kindPointer, 4, "[Build quirks](build.md) — sccache breaks -Werror", "Build"),
+		testPage(kindText, 6, "Ship on Tuesdays after the freeze", "Build"),
+	}
+	tests := []struct {
+		name, text, section string
+		want                int
+	}{
+		{"exact text", "Fact number 1 about subject1 kiwi", "Build", 1},
+		{"case and punctuation only", "fact number 1, about subject1 kiwi!", "Build", 1},
+		{"a near-duplicate is another entry", "Fact number 19 about subject19 kiwi", "Build", -1},
+		{"a paraphrase is another entry", "Fact no. 1 on subject1 kiwi", "Build", -1},
+		{"the same text in another section is another entry", "Fact number 1 about subject1 kiwi", "Deploy", -1},
+		{"a pointer", "[Build quirks](build.md) — sccache breaks -Werror", "Build", 2},
+		{"a paragraph", "Ship on Tuesdays after the freeze", "Build", 3},
+		{"a heading is no entry", "Build", "", -1},
+		{"a text without words", " — ", "Build", -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, restated(tt.text, tt.section, pages), "restated(%q, %q)", tt.text, tt.section)
+		})
+	}
+}

@@ -112,7 +112,9 @@ func (n *driver) notThere(sc *noteScope, file, display string, r noteRef, missin
 }
 
 // Restore brings back the entry of a recovery record ("F-…"), exactly as
-// it was removed, refusing when an entry with the same text is there again,
+// it was removed, refusing when an entry with the same text is in its
+// section again (a near-duplicate, or the same text in another section, is
+// not: it may have stood beside the entry all along),
 // and marks the record restored. ok is false for a reference that is not a
 // recovery record's id.
 func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
@@ -157,7 +159,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 		return "", true, errors.New("could not read " + rec.File + ": " + err.Error() + "; nothing was restored")
 	}
 	view, pages := readView(sc.name, data)
-	if i := duplicate(rec.Text, pages); i >= 0 {
+	if i := restated(rec.Text, rec.Section, pages); i >= 0 {
 		return "", true, errors.New(display + " line " + strconv.Itoa(pages[i].Line) + " already says " + quoteFact(pages[i].Text) + "; nothing was restored")
 	}
 	out, line := restoreEntry(data, view, rec)

@@ -135,9 +135,14 @@ func statusText(r *statusReport) string {
 			}
 			continue
 		}
-		if !s.exists {
+		switch {
+		case s.readErr != "":
+			// There, but not read (too large, a link, a FIFO): never "absent",
+			// which invites a write that then fails.
+			b.WriteString("  not read, so left out of memory: see the warning below\n")
+		case !s.exists:
 			b.WriteString("  absent: created on the first write (by the agent, or /memory remember)\n")
-		} else {
+		default:
 			b.WriteString("  " + text.Plural(s.bytes, "byte", "bytes") + ", " + text.Plural(s.lines, "line", "lines") + "; injected " + text.Plural(s.injected, "byte", "bytes") + " (caps " + text.Plural(r.cfg.MaxInjectLines, "line", "lines") + ", " + text.Plural(r.cfg.MaxInjectBytes, "byte", "bytes") + ")\n")
 			b.WriteString("  page table: " + s.pageTable.Status)
 			if s.pageTable.Detail != "" {

@@ -84,6 +84,15 @@ func TestStatusTextSaysWhatIsInjectedFromWhere(t *testing.T) {
 			"\nPersonal notes: /p/.pi/memory/MEMORY.local.md\n  absent\n" +
 			"\nBlock: 0 bytes ≈ 0 tokens of 4096 (maxMemoryTokens), typed pages\n" +
 			"Config: global /h/.pi/agent/memory/config.json (absent); project /p/.pi/memory/config.json"},
+		// A file too large, a link or a FIFO was said to be absent, to be
+		// created on the first write, beside the warning that it is there.
+		{"a file that is there but cannot be read is not absent", func(r *statusReport) {
+			r.project, r.projectConfig, r.scopes = "", "", r.scopes[:1]
+			r.scopes[0].readErr = "larger than 4194304 bytes"
+		}, "Markdown memory: on, injected before every prompt\nProject: none (global memory only)\n" +
+			"\nGlobal: /h/.pi/agent/memory/MEMORY.md\n  not read, so left out of memory: see the warning below\n" +
+			"  warning: could not read /h/.pi/agent/memory/MEMORY.md: larger than 4194304 bytes\n" + preambleOnly +
+			"Config: global /h/.pi/agent/memory/config.json (absent)"},
 		{"off because a config cannot be read", func(r *statusReport) {
 			r.cfg.Enabled, r.cfg.Why, r.scopes = false, "/p/.pi/memory/config.json is not valid JSON", nil
 		}, "Markdown memory: off — /p/.pi/memory/config.json is not valid JSON\nProject: /p, trusted\n" + block + config},

@@ -73,7 +73,7 @@ type Unread struct {
 	// within the search's budget of time or memory; a later search goes on.
 	Later int
 	// Part sources were read only in part (Step's cut: a session whose
-	// entries reached their bound).
+	// entries reached their bound, or with a line too long to read).
 	Part int
 }
 
@@ -105,7 +105,7 @@ func (u Unread) Said(cut bool) string {
 		parts = append(parts, text.Plural(u.Later, "earlier session", "earlier sessions")+", not read within this search's budget of time and memory (a later search goes on with them)")
 	}
 	if u.Part > 0 {
-		parts = append(parts, "the rest of "+text.Plural(u.Part, "long earlier session past its first megabyte", "long earlier sessions past their first megabyte"))
+		parts = append(parts, "the rest of "+text.Plural(u.Part, "long earlier session past its first megabyte, or a message in it too long to read", "long earlier sessions past their first megabyte, or messages in them too long to read"))
 	}
 	if len(parts) == 0 {
 		return ""

@@ -97,7 +97,8 @@ type Source struct {
 
 // Step reads on in a source for about n bytes, handing each entry to add;
 // it says how many bytes it read, whether the source is done, and whether
-// it was read only in part (its entries reached their bound).
+// it was read only in part (its entries reached their bound, or a part of it
+// was too long to read).
 type Step func(n int, add func(Doc)) (read int, done, cut bool)
 
 // Hit is one ranked result.

@@ -124,6 +124,34 @@ func Bytes(s string, n int) string {
 	return s[:n]
 }
 
+// Whole is s cut as Bytes cuts it, then back to the space before the word
+// the cut went through, for a cut made before redaction: a secret recognised
+// by its whole shape (a token of 40 characters) cut to 33 is no longer
+// recognised, and most of it would be kept. A word of more than maxWord
+// bytes (no secret's size), or a text of one word, is cut where Bytes cuts
+// it.
+//
+//	Whole("key ghp_abcdef", 9) => "key"
+//	Whole("a b c", 3)          => "a b"
+func Whole(s string, n int) string {
+	c := Bytes(s, n)
+	if len(c) == len(s) || isSpace(s[len(c)]) {
+		return c
+	}
+	for i := len(c) - 1; i >= 0 && len(c)-i <= maxWord; i-- {
+		if isSpace(c[i]) {
+			return c[:i]
+		}
+	}
+	return c
+}
+
+// maxWord bounds how far Whole backs off: longer than any secret redaction
+// knows by its shape.
+const maxWord = 512
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 // HasFoldPrefix is strings.HasPrefix ignoring ASCII case in s; prefix is
 // lower case.
 //

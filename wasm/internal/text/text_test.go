@@ -109,3 +109,29 @@ func TestIndentHangsTheLinesAfterTheFirst(t *testing.T) {
 		}
 	}
 }
+
+// A cut made before redaction never keeps part of a word: most of a token
+// (33 of its 40 characters) is no longer a token redaction knows.
+func TestWholeNeverKeepsPartOfAWord(t *testing.T) {
+	long := strings.Repeat("a", 1200)
+	tests := []struct {
+		name, s string
+		n       int
+		want    string
+	}{
+		{"short enough", "key ghp_abc", 20, "key ghp_abc"},
+		{"through a token", "key ghp_1234567890abcdefghijABCDEFGHIJ123456 tail", 37, "key"},
+		{"at a space", "a b c", 3, "a b"},
+		{"just before a space", "ab cd", 2, "ab"},
+		{"a newline is a space", "one\ntwo three", 9, "one\ntwo"},
+		{"a text of one word is cut where Bytes cuts it", "abcdefghij", 4, "abcd"},
+		{"a word longer than a secret is cut", "x " + long, 900, "x " + long[:898]},
+		{"a word of the most a secret is left out", "x " + long[:500] + "b", 400, "x"},
+		{"a rune is never cut", "é ééé", 4, "é"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			require.Equal(t, tt.want, Whole(tt.s, tt.n))
+		})
+	}
+}
