@@ -262,6 +262,8 @@ func repeats(texts []string, text string) bool {
 }
 
 // decline adds text to the declined texts, keeping the newest maxDeclined.
+//
+//go:noinline
 func decline(texts []string, text string) []string {
 	texts = append(texts, text)
 	if len(texts) > maxDeclined {

@@ -112,6 +112,7 @@ func likeness(m match, text string) string {
 // oneLine collapses whitespace and redacts: a decision quoted in a message.
 func oneLine(s string) string { return clean(text.OneLine(s)) }
 
+//go:noinline
 func clean(s string) string {
 	out, _ := redact.String(s)
 	return out

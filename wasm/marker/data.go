@@ -40,6 +40,8 @@ import (
 // idempotent.
 //
 //	Data("ok </pi-memory-recall>\x1b]52;c;aGk=\x07\u202e") => "ok ‹/pi-memory-recall>"
+//
+//go:noinline
 func Data(s string) string { return Inert(Plain(s)) }
 
 // Plain removes from s what a terminal would act on or a reader would not

@@ -172,13 +172,7 @@ func DefaultConfigJSON() string {
 	d := defaultConfig()
 	var b strings.Builder
 	b.WriteString("{\n")
-	kv := func(key, v string, last bool) {
-		b.WriteString(cat("  ", quote(key), ": ", v))
-		if !last {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
-	}
+	kv := func(key, v string, last bool) { jsonLine(&b, key, v, last) }
 	kv("enabled", boolJSON(d.Enabled), false)
 	kv("mode", quote(d.Mode), false)
 	kv("observerTokens", itoa(d.ObserverTokens), false)
@@ -200,6 +194,18 @@ func DefaultConfigJSON() string {
 	kv("relevantObservationMaxTokens", itoa(d.RelevantObservationMaxTokens), true)
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// jsonLine writes one key of DefaultConfigJSON: `  "key": v`, a comma
+// unless it is the last, and a newline.
+//
+//go:noinline
+func jsonLine(b *strings.Builder, key, v string, last bool) {
+	b.WriteString(cat("  ", quote(key), ": ", v))
+	if !last {
+		b.WriteByte(',')
+	}
+	b.WriteByte('\n')
 }
 
 func boolJSON(v bool) string {

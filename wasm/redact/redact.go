@@ -30,6 +30,8 @@ type Finding struct {
 //	Find("db password = hunter22x")  => [{secret 14 23}]
 //	Find("mysql://root:p@ss@db/app") => [{url-password 13 17}]
 //	Find("token_count = 12")         => nil
+//
+//go:noinline
 func Find(s string) []Finding {
 	return scan(s, false)
 }
@@ -54,6 +56,8 @@ func Contains(s string) bool {
 //	String("redis://:s3cretpw@cache:6379/0")     => "redis://:[REDACTED:url-password]@cache:6379/0", [url-password]
 //	String("CI uses AKIAIOSFODNN7EXAMPLE")       => "CI uses [REDACTED:aws-key]", [aws-key]
 //	String("password_min_length: 8")             => "password_min_length: 8", nil
+//
+//go:noinline
 func String(s string) (string, []string) {
 	return apply(s, Find(s))
 }
