@@ -32,7 +32,7 @@ func listLine(x *decision) string {
 
 // showText is a decision in full, one field a line, as /decision show prints it.
 func showText(x *decision) string {
-	var sb strings.Builder
+	var sb text.Builder
 	sb.WriteString(x.ID + " (" + x.Status.String() + ")")
 	field := func(k, v string) {
 		if v != "" {

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/tidwall/gjson"
 )
 
@@ -58,7 +59,7 @@ func Plain(s string) string {
 	if hidden(s, 0) < 0 {
 		return s
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		if n := hiddenAt(s, i); n > 0 {

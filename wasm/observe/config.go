@@ -1,10 +1,9 @@
 package observe
 
 import (
-	"strings"
-
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/tidwall/gjson"
 )
 
@@ -170,7 +169,7 @@ var knownKeys = map[string][]string{
 // they want.
 func DefaultConfigJSON() string {
 	d := defaultConfig()
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString("{\n")
 	kv := func(key, v string, last bool) { jsonLine(&b, key, v, last) }
 	kv("enabled", boolJSON(d.Enabled), false)
@@ -200,7 +199,7 @@ func DefaultConfigJSON() string {
 // unless it is the last, and a newline.
 //
 //go:noinline
-func jsonLine(b *strings.Builder, key, v string, last bool) {
+func jsonLine(b *text.Builder, key, v string, last bool) {
 	b.WriteString(cat("  ", quote(key), ": ", v))
 	if !last {
 		b.WriteByte(',')

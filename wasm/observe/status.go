@@ -12,7 +12,7 @@ import (
 // observations, what they cover, the runs, and anything waiting or stopped.
 func status(s *state, cfg omConfig, t *transcript, env planEnv) string {
 	cfg = cfg.With(s.Settings)
-	var b strings.Builder
+	var b txt.Builder
 	if !cfg.Enabled {
 		b.WriteString("Observational memory: off")
 		switch {
@@ -192,7 +192,7 @@ func configPage(cfg omConfig, s settings, sources string, reloaded bool) string 
 // session set it.
 //
 //go:noinline
-func configLine(b *strings.Builder, key, v string, over bool) {
+func configLine(b *txt.Builder, key, v string, over bool) {
 	b.WriteString(cat("  ", key, ": ", v))
 	if over {
 		b.WriteString(" (set in this session)")
@@ -205,7 +205,7 @@ func configLine(b *strings.Builder, key, v string, over bool) {
 // the warnings.
 func configText(cfg omConfig, s settings) string {
 	eff := cfg.With(s)
-	var b strings.Builder
+	var b txt.Builder
 	line := func(key, v string, over bool) { configLine(&b, key, v, over) }
 	model := eff.ObserverModel
 	if model == "" {

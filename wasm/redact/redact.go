@@ -11,6 +11,8 @@ package redact
 import (
 	"sort"
 	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Finding is one secret in a text: its kind (the name in "[REDACTED:kind]")
@@ -84,7 +86,7 @@ func MarkLines(s string, found []Finding) (string, []string) {
 	if len(found) == 0 {
 		return s, nil
 	}
-	var b strings.Builder
+	var b text.Builder
 	var kinds []string
 	last := 0
 	for _, f := range found {
@@ -116,7 +118,7 @@ func apply(s string, found []Finding) (string, []string) {
 	if len(found) == 0 {
 		return s, nil
 	}
-	var b strings.Builder
+	var b text.Builder
 	var kinds []string
 	last := 0
 	for _, f := range found {
