@@ -12,7 +12,11 @@
 // in tokens.
 package budget
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
 
 // Place is where a block goes in what pi sends the model.
 type Place uint8
@@ -96,7 +100,7 @@ const Separator = "\n\n"
 //	Assemble([]Section{{"decisions", "", 2200, …}, {"notes", "## Persistent memory\n…", 4096, …}})
 //	  => "\n\n## Persistent memory\n…", receipts for notes then decisions (0 bytes)
 func Assemble(sections []Section) (string, []Receipt) {
-	var b strings.Builder
+	var b text.Builder
 	receipts := make([]Receipt, 0, len(sections))
 	for _, s := range ordered(sections) {
 		if s.Why != "" {

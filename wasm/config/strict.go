@@ -589,6 +589,8 @@ func (r *reader) notUTF8() bool {
 }
 
 // fail records the first error, at byte offset at, and returns false.
+//
+//go:noinline
 func (r *reader) fail(at int, msg string) bool {
 	if r.err == nil {
 		line, col := r.position(at)

@@ -4,7 +4,6 @@ import (
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -54,7 +53,7 @@ const classifierSystem = "You classify sentences a developer wrote to a coding a
 //
 //	classifierPrompt([{Text: "Use pnpm"}, {Text: "Always run lint"}]) => "1. Use pnpm\n2. Always run lint\n"
 func classifierPrompt(cands []candidate) string {
-	var b strings.Builder
+	var b txt.Builder
 	for i, k := range cands {
 		text, _ := redact.String(k.Text)
 		b.WriteString(strconv.Itoa(i+1) + ". " + txt.OneLine(text) + "\n")
@@ -262,6 +261,8 @@ func repeats(texts []string, text string) bool {
 }
 
 // decline adds text to the declined texts, keeping the newest maxDeclined.
+//
+//go:noinline
 func decline(texts []string, text string) []string {
 	texts = append(texts, text)
 	if len(texts) > maxDeclined {

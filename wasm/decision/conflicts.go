@@ -123,7 +123,7 @@ func conflictsPart(pairs []conflictPair) string {
 	if len(pairs) == 0 {
 		return ""
 	}
-	var b strings.Builder
+	var b txt.Builder
 	b.WriteString(conflictsHeader)
 	for i, p := range pairs {
 		if i == maxConflictLines {

@@ -118,7 +118,7 @@ func (r *report) Clean() bool { return len(r.Findings) == 0 && len(r.Pairs) == 0
 
 // Text is the report as doctor prints it after the log's name.
 func (r *report) Text() string {
-	var sb strings.Builder
+	var sb text.Builder
 	sb.WriteString(text.Plural(r.Lines, "line", "lines") + ", " + text.Plural(r.Events, "event", "events") + " applied, " + text.Plural(r.Live, "decision", "decisions") + " live.")
 	if r.Clean() {
 		sb.WriteString("\nNo problems found.")

@@ -7,6 +7,8 @@ import (
 )
 
 // splitID splits "D-2026-02-27-0042" into "D-2026-02-27-" and 42.
+//
+//go:noinline
 func splitID(id string) (string, int, bool) {
 	if len(id) < 17 || id[0] != 'D' || id[1] != '-' || id[6] != '-' || id[9] != '-' || id[12] != '-' {
 		return "", 0, false

@@ -95,7 +95,7 @@ func (s *state) Section(max int) string {
 		}
 		keep--
 	}
-	var b strings.Builder
+	var b txt.Builder
 	b.WriteString(sectionHeader)
 	for _, l := range lines[:keep] {
 		b.WriteString(l)

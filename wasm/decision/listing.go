@@ -77,7 +77,7 @@ func listText(list hits, title string, limit int) string {
 	shown := shownOf(total, limit)
 	pairs := list.s.Conflicts()
 	marked := false
-	var sb strings.Builder
+	var sb text.Builder
 	sb.WriteString(text.Plural(total, strings.TrimSuffix(title, "s"), title))
 	sb.WriteString(" (newest first):")
 	for i := 0; i < shown; i++ {

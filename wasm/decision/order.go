@@ -16,6 +16,8 @@ func (b byFuncs) Less(i, j int) bool { return b.less(i, j) }
 func (b byFuncs) Swap(i, j int)      { b.swap(i, j) }
 
 // sortBy sorts n elements by less, moving them with swap.
+//
+//go:noinline
 func sortBy(n int, less func(i, j int) bool, swap func(i, j int)) {
 	sort.Sort(byFuncs{n, less, swap})
 }

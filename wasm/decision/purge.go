@@ -1,8 +1,6 @@
 package decision
 
 import (
-	"strings"
-
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
@@ -43,7 +41,7 @@ func purgePreview(cands []*decision, r retention) string {
 	if len(cands) == 0 {
 		return "Nothing to purge: no draft, rejected or superseded decision is past its retention (" + retentionText(r) + ")."
 	}
-	var sb strings.Builder
+	var sb text.Builder
 	sb.WriteString("Purge would remove " + text.Plural(len(cands), "decision", "decisions") + " past retention (" + retentionText(r) + "); active decisions are always kept:")
 	for _, x := range cands {
 		sb.WriteString("\n" + listLine(x) + " (updated " + x.Updated() + ")")

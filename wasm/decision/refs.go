@@ -3,6 +3,8 @@ package decision
 import (
 	"strconv"
 	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // A person names a decision by its id or by the end of it ("0002" for
@@ -81,7 +83,7 @@ func (s *state) find(ref string, removed bool) (string, error) {
 		return "", &refError{what + "'s id ends with " + strconv.Quote(ref) + "."}
 	}
 	list := s.hits(found)
-	var sb strings.Builder
+	var sb text.Builder
 	sb.WriteString(strconv.Quote(ref) + " matches " + strconv.Itoa(len(found)) + " decisions; give more of the id:")
 	for i := 0; i < list.Len() && i < maxCandidates; i++ {
 		x := list.At(i)

@@ -32,7 +32,7 @@ func listLine(x *decision) string {
 
 // showText is a decision in full, one field a line, as /decision show prints it.
 func showText(x *decision) string {
-	var sb strings.Builder
+	var sb text.Builder
 	sb.WriteString(x.ID + " (" + x.Status.String() + ")")
 	field := func(k, v string) {
 		if v != "" {
@@ -112,6 +112,7 @@ func likeness(m match, text string) string {
 // oneLine collapses whitespace and redacts: a decision quoted in a message.
 func oneLine(s string) string { return clean(text.OneLine(s)) }
 
+//go:noinline
 func clean(s string) string {
 	out, _ := redact.String(s)
 	return out

@@ -2,7 +2,6 @@ package decision
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -277,7 +276,7 @@ func sameWrite(lines []logLine, from, to int) bool {
 // line after a second add with the decision it went to and why. written says
 // whether it is done or a preview.
 func (r *repair) Text(written bool) string {
-	var sb strings.Builder
+	var sb text.Builder
 	verb := "would give"
 	if written {
 		verb = "gave"

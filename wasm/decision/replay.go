@@ -99,6 +99,8 @@ type hotEntry struct {
 
 // said is the snapshot's entry for h when h is a hot decision its log left
 // untouched, else nil.
+//
+//go:noinline
 func (b *base) said(h int32) *hotEntry {
 	if b == nil || b.isTouched(h) {
 		return nil
@@ -173,6 +175,7 @@ func (s *state) lookup(id string) int32 {
 	return -1
 }
 
+//go:noinline
 func (s *state) liveHandle(id string) int32 {
 	if h := s.lookup(id); h >= 0 && !s.recs.at(h).removed {
 		return h
@@ -181,6 +184,8 @@ func (s *state) liveHandle(id string) int32 {
 }
 
 // Get returns a view of the live decision with id, or nil.
+//
+//go:noinline
 func (s *state) Get(id string) *decision {
 	if h := s.liveHandle(id); h >= 0 {
 		return s.view(h)
@@ -224,6 +229,7 @@ func (s *state) putCommon(i int, v string) ref {
 	return r
 }
 
+//go:noinline
 func (s *state) problem(line int, kind problemKind, id, msg string) {
 	s.Problems = append(s.Problems, problem{Line: line, Kind: kind, ID: id, Msg: msg})
 }

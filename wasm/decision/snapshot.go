@@ -131,6 +131,8 @@ func fnvWord(h, w uint64) uint64 {
 // enough to refuse a damaged file; it guards nothing against intent.
 // Words are read as little-endian machine words (WebAssembly is
 // little-endian), one load each.
+//
+//go:noinline
 func sumWords(h uint64, b []byte) uint64 {
 	n := len(b) &^ 7
 	for i := 0; i < n; i += 8 {

@@ -2,7 +2,6 @@ package decision
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -48,7 +47,7 @@ type statusPage struct {
 //	Snapshot: /home/ana/.pi/agent/pi-memory/snapshots/5f1c2a9be07d43aa.snap — not needed: the log is under 64 KiB and replays as fast
 //	Problems: 6 lines need attention; run /decision doctor
 func (p *statusPage) text() string {
-	var sb strings.Builder
+	var sb text.Builder
 	if p.off == "" {
 		sb.WriteString("Decision memory: on")
 	} else {

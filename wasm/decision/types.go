@@ -151,6 +151,7 @@ func (d *decision) Short() string { return short(d.Title, d.Text) }
 // derivedTitle reports whether the title is just the beginning of the text.
 func (d *decision) derivedTitle() bool { return derived(d.Title, d.Text) }
 
+//go:noinline
 func short(title, text string) string {
 	if title != "" && !derived(title, text) {
 		return title
@@ -158,6 +159,7 @@ func short(title, text string) string {
 	return text
 }
 
+//go:noinline
 func derived(title, text string) bool {
 	return title != "" && len(text) >= len(title) && text[:len(title)] == title
 }

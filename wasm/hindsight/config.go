@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/config"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // configFile is the name of the configuration file, in the project's .pi
@@ -182,7 +183,7 @@ func hideURLSecrets(s string) string {
 	if !strings.Contains(s, "://") {
 		return s
 	}
-	var b strings.Builder
+	var b text.Builder
 	for {
 		i := strings.Index(s, "://")
 		if i < 0 {
@@ -218,7 +219,7 @@ func hideInURL(u string) string {
 		return u
 	}
 	q += hostEnd
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString(u[:q+1])
 	query, frag := u[q+1:], ""
 	if h := strings.IndexByte(query, '#'); h >= 0 {

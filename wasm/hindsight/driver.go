@@ -454,6 +454,8 @@ func (h *driver) setAside(bad []span) bool {
 // countWaiting counts the jobs waiting in the outbox, for the footer: the
 // outbox as this process last read or left it (each append and flush folds
 // it just before), read only when it is not folded.
+//
+//go:noinline
 func (h *driver) countWaiting() {
 	o := h.fold.outbox()
 	if !h.folded {

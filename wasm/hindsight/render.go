@@ -33,7 +33,7 @@ const blockIntro = "Memories recalled from Hindsight for this message (backgroun
 //	render([]recalled{{bank{"project","pimem-r-0123456789"}, []memory{{"Uses Go","world"}}, ""}}, 1024)
 //	=> "\n\n<pi-memory-recall>\n…\n[project bank pimem-r-0123456789]\n- Uses Go\n</pi-memory-recall>"
 func render(rs []recalled, maxTokens int) string {
-	var b strings.Builder
+	var b text.Builder
 	for _, r := range rs {
 		if len(r.Memories) == 0 {
 			continue

@@ -186,7 +186,7 @@ func post(c settings, path string, body []byte, timeoutMs int) request {
 
 // bankPath is the API path of a bank, its id escaped for a URL path.
 func bankPath(id string) string {
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString("/v1/default/banks/")
 	for i := 0; i < len(id); i++ {
 		c := id[i]

@@ -107,7 +107,7 @@ type status struct {
 // lines), the dead letters, and the newest recall; a URL's secrets hidden
 // (hideURLSecrets), as in everything a person reads.
 func statusText(s status) string {
-	var b strings.Builder
+	var b text.Builder
 	if s.Off != "" {
 		b.WriteString(s.Off)
 	} else {
@@ -196,7 +196,7 @@ func claimText(c claim, self string, now int64) string {
 // files (the project's only when it is read), their warnings, the repo key,
 // and the status.
 func doctorText(files [2]string, warnings []string, repoKey, status string) string {
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString("Config files: " + files[0])
 	if files[1] != "" {
 		b.WriteString(", " + files[1])
@@ -229,7 +229,7 @@ func serverText(rs []recalled) (text string, bad bool) {
 // bankText is /hindsight bank: the repo key, and for each selected bank
 // the tags a retain puts on what it keeps and the filter a recall uses.
 func bankText(repoKey, session string, banks []bank) string {
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString("Repo key: " + repoKey)
 	for _, bk := range banks {
 		b.WriteString("\n" + bk.Scope + " bank " + bk.ID + ": retains with tags " + strings.Join(baseTags(bk, repoKey, session, sourcePi), ", "))

@@ -43,7 +43,7 @@ type turn struct {
 //	=> turn{Content: "user: Use Go", Context: "pi session in k: Use Go", UserMs: 5}
 func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 	var t turn
-	var b strings.Builder
+	var b txt.Builder
 	results := map[string]string{}
 	arr := gjson.ParseBytes(messages)
 	arr.ForEach(func(_, m gjson.Result) bool {
@@ -124,7 +124,7 @@ func toolTurn(content, context, repoKey string, maxChars int) (turn, bool) {
 	return t, true
 }
 
-func line(b *strings.Builder, prefix, text string) {
+func line(b *txt.Builder, prefix, text string) {
 	if b.Len() > 0 {
 		b.WriteString("\n")
 	}

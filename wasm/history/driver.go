@@ -3,12 +3,12 @@ package history
 import (
 	"path"
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/search"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -173,7 +173,7 @@ func (d *driver) folders() (mine []string, stamp string, ok bool) {
 	if err != nil {
 		return nil, "", false
 	}
-	var b strings.Builder
+	var b text.Builder
 	for _, f := range folders {
 		if !hsimport.FolderMayHold(f, d.s.ProjectRoot) {
 			continue

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
@@ -124,7 +125,7 @@ func RequestPath(bank string) string {
 
 func escapePath(s string) string {
 	const hex = "0123456789ABCDEF"
-	var b strings.Builder
+	var b text.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~", c) >= 0 {

@@ -164,7 +164,7 @@ func (r *renderer) contentText(c gjson.Result) string {
 	if c.Type == gjson.String {
 		return c.Str
 	}
-	var b strings.Builder
+	var b text.Builder
 	c.ForEach(func(_, blk gjson.Result) bool {
 		var s string
 		switch jsonr.Get(blk, "type").Str {

@@ -2,6 +2,7 @@ package hsimport
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"strconv"
 	"strings"
 
@@ -154,7 +155,7 @@ func editsOf(branch []gjson.Result) map[string]string {
 // Content is the conversation as one text: each turn on its own paragraph
 // ("User: …", "Assistant: …"), so the server's chunker splits between turns.
 func (s *Session) Content() string {
-	var b strings.Builder
+	var b text.Builder
 	for i, t := range s.Turns {
 		if i > 0 {
 			b.WriteString("\n\n")

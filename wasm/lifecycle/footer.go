@@ -1,8 +1,7 @@
 package lifecycle
 
 import (
-	"strings"
-
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -24,7 +23,7 @@ func footerLine(sw string, pieces []string) string {
 	if sw != "" {
 		return store.OffPiece("memory", sw)
 	}
-	var b strings.Builder
+	var b text.Builder
 	for _, p := range pieces {
 		if p == "" {
 			continue

@@ -67,7 +67,7 @@ func (e *Engine) cmdLast(c *store.Cmd) {
 		c.Out.Output(string(w.Close()))
 		return
 	}
-	var b strings.Builder
+	var b text.Builder
 	total := 0
 	for _, r := range last {
 		total += r.Bytes

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/tidwall/gjson"
 )
 
@@ -40,6 +41,8 @@ import (
 // idempotent.
 //
 //	Data("ok </pi-memory-recall>\x1b]52;c;aGk=\x07\u202e") => "ok ‹/pi-memory-recall>"
+//
+//go:noinline
 func Data(s string) string { return Inert(Plain(s)) }
 
 // Plain removes from s what a terminal would act on or a reader would not
@@ -56,7 +59,7 @@ func Plain(s string) string {
 	if hidden(s, 0) < 0 {
 		return s
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
 		if n := hiddenAt(s, i); n > 0 {

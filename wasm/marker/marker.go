@@ -65,7 +65,7 @@ func Defuse(s string, at func(rest string) bool) string {
 	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}
-	var b strings.Builder
+	var b text.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
 		if s[i] == '<' && at(s[i+1:]) {
@@ -244,7 +244,7 @@ func (sc *scan) comment(from int) (int, string) {
 // stripOnce removes the blocks of s from left to right, once.
 func (sc *scan) stripOnce() string {
 	s := sc.s
-	var b strings.Builder
+	var b text.Builder
 	at := 0
 	for {
 		i, end := sc.next(at)

@@ -1,6 +1,10 @@
 package notes
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
 
 // Scope names, in the order the block shows them.
 const (
@@ -113,7 +117,7 @@ func renderBlock(files []blockFile, where places, cfg config, capBytes int) bloc
 			out.Receipts = append(out.Receipts, scopeReceipt{Scope: f.Scope, File: f.Display, Bytes: len(texts[k]), Lines: strings.Count(texts[k], "\n"), Cut: wasCut[k]})
 		}
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString(pre)
 	for k := range parts {
 		if texts[k] == "" {
@@ -142,7 +146,7 @@ func scopeHeader(f *blockFile) string {
 // only when one is (shown): with no MEMORY.md holding anything yet, it says
 // so instead.
 func preamble(p places, shown bool) string {
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString("## Persistent memory\n\n")
 	b.WriteString("You have file-based memory that lasts across sessions (not AGENTS.md, which the user writes):\n")
 	if p.Global != "" {

@@ -33,7 +33,7 @@ const claudeIndex = "MEMORY.md"
 //	  => ["/home/ada/.claude/projects/-home-ada-src-app/memory"]
 func claudeProjectDirs(home, root string) []string {
 	home, root = trimSlash(home), trimSlash(root)
-	var slug, old strings.Builder
+	var slug, old text.Builder
 	for _, r := range root {
 		switch {
 		case r < utf8.RuneSelf && isASCIIAlnum(byte(r)):
@@ -220,7 +220,7 @@ func shown(it importItem) string {
 // importText is /memory import claude's answer to a person: a count, a line
 // per fact, and what to do next.
 func importText(r *importReport) string {
-	var b strings.Builder
+	var b text.Builder
 	verb := "Staged"
 	if r.dry {
 		verb = "Would stage (dry run, nothing written)"

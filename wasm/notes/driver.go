@@ -2,9 +2,9 @@ package notes
 
 import (
 	"encoding/hex"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"path"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -298,7 +298,7 @@ func (n *driver) section() (string, []string) {
 		return "", nil
 	}
 	n.loadAll()
-	var key strings.Builder
+	var key text.Builder
 	key.WriteString(n.cfgWatch.Version())
 	var problems []string
 	for _, sc := range n.scopes {

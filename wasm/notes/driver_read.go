@@ -137,7 +137,7 @@ func (n *driver) cmdPages(c *store.Cmd) {
 		})))
 		return
 	}
-	var b strings.Builder
+	var b text.Builder
 	for i, sc := range scopes {
 		if i > 0 {
 			b.WriteString("\n")
@@ -228,7 +228,7 @@ func (n *driver) cmdRecall(c *store.Cmd) {
 		}))
 		c.Out.Output(string(w.Close()))
 	} else {
-		var b strings.Builder
+		var b text.Builder
 		b.WriteString("recall: " + string(reason))
 		switch reason {
 		case reasonOK:
@@ -376,7 +376,7 @@ func (n *driver) cmdFaults(c *store.Cmd) {
 		c.Out.Output(string(w.Close()))
 		return
 	}
-	var b strings.Builder
+	var b text.Builder
 	if len(faults) == 0 {
 		b.WriteString("Residency: every page fits (no faults).")
 	} else {
@@ -429,7 +429,7 @@ func (n *driver) cmdTraces(c *store.Cmd) {
 		}
 		return
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString("Traces, newest first (" + n.traces + "):")
 	for _, t := range shown {
 		b.WriteString("\n  " + t.ID + "  " + civil.FormatTime(t.T) + "  " + traceLine(&t))
@@ -462,7 +462,7 @@ func (n *driver) cmdTrace(c *store.Cmd) {
 		c.Out.Output(string(line[:len(line)-1]))
 		return
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString(t.ID + "  " + civil.FormatTime(t.T) + "  " + traceLine(t))
 	for _, s := range t.Stores {
 		b.WriteString("\n" + s.Store + ": " + text.Plural(s.Bytes, "byte", "bytes") + " ≈ " + text.Plural(s.Tokens, "token", "tokens") + " (cap " + text.Plural(s.Cap, "byte", "bytes") + ")")

@@ -161,7 +161,7 @@ func (n *driver) cmdVerify(c *store.Cmd) {
 		c.Out.Output("No memory file to index: " + n.whereToStart())
 		return
 	}
-	var b strings.Builder
+	var b text.Builder
 	if len(done) > 0 {
 		b.WriteString("Rebuilt the page tables from the markdown (it stays the source of truth):")
 		for _, r := range done {

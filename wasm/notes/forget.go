@@ -228,7 +228,7 @@ func removeEntry(src []byte, line, n int) (out []byte, removed string) {
 			end++
 		}
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString(bom)
 	for i := 0; i < start; i++ {
 		b.WriteString(lines[i])
@@ -293,7 +293,7 @@ func restoreEntry(src, view []byte, r *forgotten) ([]byte, int) {
 				}
 			}
 		}
-		var b strings.Builder
+		var b text.Builder
 		b.WriteString(bom)
 		for i := 0; i < at; i++ {
 			b.WriteString(lines[i])

@@ -415,6 +415,8 @@ func (d *dates) insert(i int) {
 // interior pointers into it, which TinyGo's collector pays for on every
 // cycle, and would change with the buffer the file was read into
 // (docs/decisions/003).
+//
+//go:noinline
 func own(v gjson.Result) string { return strings.Clone(v.String()) }
 
 type errorString string

@@ -823,6 +823,8 @@ func (ps *parser) identify(p *page, scope string) {
 }
 
 // mdSplit splits s into lines, each with its "\n"; a last line may lack it.
+//
+//go:noinline
 func mdSplit(s string) []string {
 	return mdSplitInto(make([]string, 0, strings.Count(s, "\n")+1), s)
 }
@@ -841,6 +843,8 @@ func mdSplitInto(lines []string, s string) []string {
 }
 
 // mdBody is a line without its line ending ("\n" or "\r\n").
+//
+//go:noinline
 func mdBody(l string) string {
 	l = strings.TrimSuffix(l, "\n")
 	return strings.TrimSuffix(l, "\r")

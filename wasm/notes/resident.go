@@ -212,7 +212,7 @@ func (f *fitter) upgrade(si, pi int, target fidelity) {
 func (f *fitter) result() residency {
 	r := residency{Forms: f.forms, Texts: make([]string, len(f.scopes)), Faults: f.faults}
 	for si := range f.scopes {
-		var b strings.Builder
+		var b text.Builder
 		for pi, form := range f.forms[si] {
 			b.WriteString(f.text(si, pi, form))
 		}

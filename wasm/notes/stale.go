@@ -2,7 +2,6 @@ package notes
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -64,7 +63,7 @@ func staleText(found []staleEntry, days int) string {
 	if len(found) == 0 {
 		return "Nothing stale: every entry was written or confirmed in the last " + text.Plural(days, "day", "days") + "."
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString(text.Plural(len(found), "entry has", "entries have") + " not been confirmed for " + text.Plural(days, "day", "days") + ". These are suggestions: check each, then /memory confirm <id>, update it, or move it to archive/. Nothing is deleted.")
 	for _, f := range found {
 		b.WriteString("\n  " + f.ID + "  " + f.display + ":" + strconv.Itoa(f.Line) + "  last confirmed " + civil.Day(f.LastConfirmed) + "  " + f.Summary)

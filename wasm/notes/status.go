@@ -98,7 +98,7 @@ func (s *scopeStatus) warnings(cfg *config) []string {
 
 // statusText is /memory status's answer to a person.
 func statusText(r *statusReport) string {
-	var b strings.Builder
+	var b text.Builder
 	switch {
 	case !r.cfg.Enabled:
 		if r.cfg.Why != "" {

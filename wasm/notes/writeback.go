@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	mk "github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
@@ -248,7 +249,7 @@ func insertBlock(src []byte, section, block string, maxLevel int) ([]byte, int) 
 		}
 	}
 	if start < 0 {
-		var b strings.Builder
+		var b text.Builder
 		b.Write(src)
 		if len(src) > 0 && !strings.HasSuffix(string(src), "\n") {
 			b.WriteString(nl)
@@ -285,7 +286,7 @@ func insertBlock(src []byte, section, block string, maxLevel int) ([]byte, int) 
 // blankBefore and blankAfter keep a blank line on either side. It returns
 // the file and the 1-based line block starts on.
 func splice(lines []string, at int, block, nl string, blankBefore, blankAfter bool) ([]byte, int) {
-	var b strings.Builder
+	var b text.Builder
 	for i := 0; i < at; i++ {
 		b.WriteString(lines[i])
 	}

@@ -1,10 +1,9 @@
 package observe
 
 import (
-	"strings"
-
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/tidwall/gjson"
 )
 
@@ -170,15 +169,9 @@ var knownKeys = map[string][]string{
 // they want.
 func DefaultConfigJSON() string {
 	d := defaultConfig()
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString("{\n")
-	kv := func(key, v string, last bool) {
-		b.WriteString(cat("  ", quote(key), ": ", v))
-		if !last {
-			b.WriteByte(',')
-		}
-		b.WriteByte('\n')
-	}
+	kv := func(key, v string, last bool) { jsonLine(&b, key, v, last) }
 	kv("enabled", boolJSON(d.Enabled), false)
 	kv("mode", quote(d.Mode), false)
 	kv("observerTokens", itoa(d.ObserverTokens), false)
@@ -200,6 +193,18 @@ func DefaultConfigJSON() string {
 	kv("relevantObservationMaxTokens", itoa(d.RelevantObservationMaxTokens), true)
 	b.WriteString("}\n")
 	return b.String()
+}
+
+// jsonLine writes one key of DefaultConfigJSON: `  "key": v`, a comma
+// unless it is the last, and a newline.
+//
+//go:noinline
+func jsonLine(b *text.Builder, key, v string, last bool) {
+	b.WriteString(cat("  ", quote(key), ": ", v))
+	if !last {
+		b.WriteByte(',')
+	}
+	b.WriteByte('\n')
 }
 
 func boolJSON(v bool) string {

@@ -109,7 +109,7 @@ func stripTag(s, name string) string {
 	if indexFold(s, open) < 0 && indexFold(s, close) < 0 {
 		return s
 	}
-	var b strings.Builder
+	var b text.Builder
 	inside, last := false, 0
 	for i := 0; i < len(s); i++ {
 		if s[i] != '<' {
@@ -141,7 +141,7 @@ func stripFences(s string) string {
 		return s
 	}
 	lines := strings.SplitAfter(s, "\n")
-	var b strings.Builder
+	var b text.Builder
 	fence := ""
 	for _, ln := range lines {
 		t := strings.TrimSpace(ln)

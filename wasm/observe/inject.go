@@ -94,7 +94,7 @@ func inject(s *state, cfg omConfig, in injectInput) injection {
 		}
 		why = injectAll + ": " + txt.Plural(lines.len(), "observation", "observations")
 	}
-	var b strings.Builder
+	var b txt.Builder
 	size := len(contextIntro) + len(contextRules) + len(s.Task) + len(s.Response) + 256
 	for k := range keep {
 		if keep[k] {
@@ -243,7 +243,7 @@ func (l *lineSet) size(k int) int { return int(l.ends[k]) - l.start(k) }
 // injectedLines renders every item as injected (markers of 🟡 and 🟢
 // dropped, inline dates annotated), in date order, into one string.
 func injectedLines(groups []group, today int64) lineSet {
-	var b strings.Builder
+	var b txt.Builder
 	ends := make([]int32, 0, countItems(groups))
 	for gi := range groups {
 		for ii := range groups[gi].Items {
@@ -281,7 +281,7 @@ func annotate(text string, day, today int64) string {
 	if !strings.Contains(text, open) {
 		return text
 	}
-	var b strings.Builder
+	var b txt.Builder
 	past := false
 	rest := text
 	for {
@@ -455,7 +455,7 @@ func readContext(messages string) contextView {
 		if c.Type == gjson.String {
 			v.Query = stripOurs(c.Str)
 		} else {
-			var b strings.Builder
+			var b txt.Builder
 			c.ForEach(func(_, blk gjson.Result) bool {
 				if jsonr.Get(blk, "type").Str == "text" {
 					b.WriteString(jsonr.Get(blk, "text").Str + "\n")

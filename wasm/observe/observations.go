@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // priority is how much an observation matters, as the observer marks it.
@@ -57,7 +58,7 @@ type group struct {
 //
 //go:noinline
 func render(groups []group) string {
-	var b strings.Builder
+	var b text.Builder
 	for gi := range groups {
 		g := &groups[gi]
 		if len(g.Items) == 0 {
@@ -75,7 +76,7 @@ func render(groups []group) string {
 }
 
 //go:noinline
-func writeItem(b *strings.Builder, it *observation, emoji bool) {
+func writeItem(b *text.Builder, it *observation, emoji bool) {
 	b.WriteString("* ")
 	if emoji {
 		b.WriteString(it.Priority.Emoji() + " ")
@@ -447,7 +448,7 @@ func prune(groups []group, maxItems, maxTokens int) []group {
 				}
 				drop[gi][ii] = true
 				n--
-				var b strings.Builder
+				var b text.Builder
 				writeItem(&b, it, true)
 				size -= b.Len()
 				if left[gi]--; left[gi] == 0 {

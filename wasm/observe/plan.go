@@ -318,7 +318,7 @@ func planCompaction(s *state, cfg omConfig, t *transcript, firstKept string, env
 // observer would read it (/om view raw), and its estimated tokens.
 func (s *state) Pending(t *transcript) (string, int) {
 	idx, off := s.start(t)
-	var b strings.Builder
+	var b txt.Builder
 	for _, c := range cutChunks(t, idx, off, len(t.Entries), s.Mark, 1<<28) {
 		b.WriteString(c.Text)
 	}
@@ -393,7 +393,7 @@ func chunkTokens(cfg omConfig, window, shrink int) int {
 func cutChunks(t *transcript, idx, off, end int, start Mark, maxTokens int) []chunk {
 	room := budget.TokenBytes(maxTokens)
 	var out []chunk
-	var b strings.Builder
+	var b txt.Builder
 	var cur chunk
 	curDay, started := int64(0), false
 	open := func(i int) {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // outputRules is the format both the observer and the reflector write: the
@@ -90,7 +91,7 @@ func previousTokens(window int) int {
 // observeAction is the observer call for chunk c.
 func (s *state) observeAction(cfg omConfig, t *transcript, c chunk, env planEnv) action {
 	c.Start = s.Mark
-	var b strings.Builder
+	var b txt.Builder
 	b.WriteString("Observe this part of a pi coding session.\n")
 	if prev := newestItems(s.Groups, budget.TokenBytes(previousTokens(env.Window))); prev != "" {
 		b.WriteString("\nThe newest observations you already made (do not repeat them; record what changed):\n<previous-observations>\n")
@@ -137,7 +138,7 @@ func itemSizes(groups []group) []int {
 	var out []int
 	for gi := range groups {
 		for ii := range groups[gi].Items {
-			var b strings.Builder
+			var b txt.Builder
 			writeItem(&b, &groups[gi].Items[ii], true)
 			n := b.Len()
 			if ii == 0 {
@@ -185,7 +186,7 @@ func (s *state) reflectAction(cfg omConfig, env planEnv) action {
 	if env.Aggressive {
 		system += aggressiveRules
 	}
-	var b strings.Builder
+	var b txt.Builder
 	b.WriteString(cat("<observations>\n", text, "</observations>\n"))
 	if s.Task != "" {
 		b.WriteString(cat("\n<current-task>\n", s.Task, "\n</current-task>\n"))

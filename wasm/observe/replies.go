@@ -155,7 +155,7 @@ func observationsPage(s *state, asJSON bool) string {
 // conversation in t they do not cover yet (with its size), each part cut
 // to v.limit lines.
 func viewPage(s *state, t *transcript, v viewSel) string {
-	var b strings.Builder
+	var b txt.Builder
 	if v.obs {
 		text := s.Text()
 		if strings.TrimSpace(text) == "" {

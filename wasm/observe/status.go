@@ -12,7 +12,7 @@ import (
 // observations, what they cover, the runs, and anything waiting or stopped.
 func status(s *state, cfg omConfig, t *transcript, env planEnv) string {
 	cfg = cfg.With(s.Settings)
-	var b strings.Builder
+	var b txt.Builder
 	if !cfg.Enabled {
 		b.WriteString("Observational memory: off")
 		switch {
@@ -188,19 +188,25 @@ func configPage(cfg omConfig, s settings, sources string, reloaded bool) string 
 	return strings.TrimRight(head+configText(cfg, s), "\n")
 }
 
+// configLine writes one key of configText: "  key: v", marked when this
+// session set it.
+//
+//go:noinline
+func configLine(b *txt.Builder, key, v string, over bool) {
+	b.WriteString(cat("  ", key, ": ", v))
+	if over {
+		b.WriteString(" (set in this session)")
+	}
+	b.WriteByte('\n')
+}
+
 // configText is what /om config prints: every key of om-config.json with
 // the value in force (the session's overrides applied and marked), then
 // the warnings.
 func configText(cfg omConfig, s settings) string {
 	eff := cfg.With(s)
-	var b strings.Builder
-	line := func(key, v string, over bool) {
-		b.WriteString(cat("  ", key, ": ", v))
-		if over {
-			b.WriteString(" (set in this session)")
-		}
-		b.WriteByte('\n')
-	}
+	var b txt.Builder
+	line := func(key, v string, over bool) { configLine(&b, key, v, over) }
 	model := eff.ObserverModel
 	if model == "" {
 		model = `"" (the current model)`

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // SchemaVersion is the version of the details a compaction or branch
@@ -57,7 +58,7 @@ func summaryOf(s *state, in summaryInput) (summary string, details []byte, why s
 			read = append(read, f)
 		}
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString("## Observations\n" + summaryFrame + "\n")
 	b.WriteString(render(s.Groups))
 	b.WriteString("\n## Open Threads\n")

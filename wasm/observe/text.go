@@ -2,7 +2,8 @@ package observe
 
 import (
 	"strconv"
-	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Small helpers called from many places are kept out of line: inlined at
@@ -23,7 +24,7 @@ func collapse(s string) string {
 	if collapsed(s) {
 		return s
 	}
-	var b strings.Builder
+	var b text.Builder
 	space := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -68,7 +69,7 @@ func collapsed(s string) bool {
 //
 //go:noinline
 func normalize(s string) string {
-	var b strings.Builder
+	var b text.Builder
 	space := false
 	for _, r := range s {
 		switch {
@@ -154,7 +155,7 @@ func cat(parts ...string) string {
 	for _, p := range parts {
 		n += len(p)
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.Grow(n)
 	for _, p := range parts {
 		b.WriteString(p)

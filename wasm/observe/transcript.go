@@ -301,7 +301,7 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 	}
 	e.Role = role
 	e.CanCut = role != roleToolResult
-	var b strings.Builder
+	var b text.Builder
 	switch role {
 	case roleUser:
 		text, n := r.contentText(content)
@@ -433,7 +433,7 @@ func (r *reader) contentText(c gjson.Result) (string, int) {
 	if c.Type == gjson.String {
 		return clean(stripOurs(c.Str)), budget.EstimateTokens(c.Str)
 	}
-	var b strings.Builder
+	var b text.Builder
 	tokens := 0
 	c.ForEach(func(_, blk gjson.Result) bool {
 		switch jsonr.Get(blk, "type").Str {
@@ -479,7 +479,7 @@ func clean(s string) string {
 }
 
 //go:noinline
-func line(b *strings.Builder, s string) {
+func line(b *text.Builder, s string) {
 	if b.Len() > 0 {
 		b.WriteByte('\n')
 	}

@@ -11,6 +11,8 @@ package redact
 import (
 	"sort"
 	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Finding is one secret in a text: its kind (the name in "[REDACTED:kind]")
@@ -30,6 +32,8 @@ type Finding struct {
 //	Find("db password = hunter22x")  => [{secret 14 23}]
 //	Find("mysql://root:p@ss@db/app") => [{url-password 13 17}]
 //	Find("token_count = 12")         => nil
+//
+//go:noinline
 func Find(s string) []Finding {
 	return scan(s, false)
 }
@@ -54,6 +58,8 @@ func Contains(s string) bool {
 //	String("redis://:s3cretpw@cache:6379/0")     => "redis://:[REDACTED:url-password]@cache:6379/0", [url-password]
 //	String("CI uses AKIAIOSFODNN7EXAMPLE")       => "CI uses [REDACTED:aws-key]", [aws-key]
 //	String("password_min_length: 8")             => "password_min_length: 8", nil
+//
+//go:noinline
 func String(s string) (string, []string) {
 	return apply(s, Find(s))
 }
@@ -80,7 +86,7 @@ func MarkLines(s string, found []Finding) (string, []string) {
 	if len(found) == 0 {
 		return s, nil
 	}
-	var b strings.Builder
+	var b text.Builder
 	var kinds []string
 	last := 0
 	for _, f := range found {
@@ -112,7 +118,7 @@ func apply(s string, found []Finding) (string, []string) {
 	if len(found) == 0 {
 		return s, nil
 	}
-	var b strings.Builder
+	var b text.Builder
 	var kinds []string
 	last := 0
 	for _, f := range found {

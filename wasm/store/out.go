@@ -26,6 +26,7 @@ type Out struct {
 // when it is large enough; asks keeps what waits for the host's answers.
 func NewOut(buf []byte, asks *Asks) *Out { return &Out{buf: buf, asks: asks} }
 
+//go:noinline
 func (o *Out) add(b []byte) { o.effects = append(o.effects, b) }
 
 // Effect adds an effect this package encoded earlier (ContextSame), kept by
@@ -33,6 +34,8 @@ func (o *Out) add(b []byte) { o.effects = append(o.effects, b) }
 func (o *Out) Effect(b []byte) { o.add(b) }
 
 // foreground ends the envelope with an ask.
+//
+//go:noinline
 func (o *Out) foreground(b []byte) {
 	if o.ask != nil {
 		panic("store: a second foreground ask in one envelope")
@@ -124,6 +127,8 @@ func (o *Out) Message(customType, content string, display bool) {
 }
 
 // Fail ends a command with a user error (exit 1) and a message saying what to do.
+//
+//go:noinline
 func (o *Out) Fail(text string) {
 	o.Notify("error", text)
 	o.exit = 1

@@ -163,6 +163,8 @@ const StatusKey = "pi-memory"
 // why, in a word or two.
 //
 //	OffPiece("decisions", "untrusted") => "decisions off (untrusted)"
+//
+//go:noinline
 func OffPiece(name, why string) string { return name + " off (" + why + ")" }
 
 // Keeper holds something a person or the model set during the session
@@ -257,4 +259,6 @@ func (e *Env) NextID(prefix string) string { return e.asks.Next(prefix) }
 
 // May is the gate's answer for store s about to do act: "" when it may,
 // else why not, in words for the person.
+//
+//go:noinline
 func (e *Env) May(s Store, act Act) string { return e.gate(s, act) }

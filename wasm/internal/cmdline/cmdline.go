@@ -8,6 +8,7 @@ package cmdline
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"strings"
 )
 
@@ -22,7 +23,7 @@ import (
 //	Split(`add 'open`)                       => error: unterminated ' quote
 func Split(s string) ([]string, error) {
 	var words []string
-	var cur strings.Builder
+	var cur text.Builder
 	inWord := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]

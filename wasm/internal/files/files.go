@@ -129,6 +129,8 @@ func LockMaking(h hostio.Host, lock string) error {
 }
 
 // Read reads a whole file of at most max bytes.
+//
+//go:noinline
 func Read(h hostio.Host, p string, max int64) ([]byte, error) {
 	return ReadInto(h, p, max, nil)
 }

@@ -134,6 +134,7 @@ func (g *FS) Check(p string) error {
 	return nil
 }
 
+//go:noinline
 func (g *FS) ReadAt(p string, off int64, dst []byte) (int, error) {
 	if err := g.Check(p); err != nil {
 		return 0, err
@@ -155,6 +156,7 @@ func (g *FS) Lstat(p string) (hostio.FileInfo, error) {
 	return g.h.Lstat(p)
 }
 
+//go:noinline
 func (g *FS) Append(p string, data []byte) error {
 	if err := g.Check(p); err != nil {
 		return err
@@ -176,6 +178,7 @@ func (g *FS) List(p string) ([]string, error) {
 	return g.h.List(p)
 }
 
+//go:noinline
 func (g *FS) Mkdir(p string) error {
 	if err := g.Check(p); err != nil {
 		return err
@@ -211,6 +214,8 @@ func (g *FS) Lock(p string, waitMs, staleMs int) error {
 }
 
 // Unlock removes a lock this process took.
+//
+//go:noinline
 func (g *FS) Unlock(p string) error { return g.h.Unlock(p) }
 
 // Now is the wall clock in Unix milliseconds.

@@ -109,6 +109,8 @@ func Runes(s string, n int) string {
 // near n, never to nothing.
 //
 //	Bytes("héllo", 2) => "h"
+//
+//go:noinline
 func Bytes(s string, n int) string {
 	if len(s) <= n {
 		return s
@@ -156,6 +158,8 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // lower case.
 //
 //	HasFoldPrefix("</Observations>", "</obs") => true
+//
+//go:noinline
 func HasFoldPrefix(s, prefix string) bool {
 	if len(s) < len(prefix) {
 		return false
