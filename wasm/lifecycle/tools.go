@@ -117,6 +117,10 @@ type Budget struct {
 // about twice what is live).
 var DefaultBudget = Budget{SliceMs: 12, SliceUnits: 4 << 20, Ms: 3000, Units: 512 << 20, IndexBytes: 96 << 20}
 
+// CLITimes is how many times DefaultBudget's time and work a pimem command's
+// search may take: it is the only search of its process.
+const CLITimes = 4
+
 // timedUnits is how much work a slice does before it reads the clock, and
 // how often after: a search of a few entries never yields.
 const timedUnits = 64 << 10
@@ -157,6 +161,11 @@ func (e *Engine) search(out *store.Out, q string, o search.Options, then func(ou
 // good once there are enough of them.
 func (j *searchJob) run(out *store.Out) {
 	e, bg := j.e, j.e.budget
+	if e.s.Mode == "cli" {
+		// A person at a terminal waits for one answer, and no later
+		// search goes on with what this one leaves.
+		bg.Ms, bg.Units = bg.Ms*CLITimes, bg.Units*CLITimes
+	}
 	for {
 		t0, used, clock := e.fs.Now(), 0, timedUnits
 		work := func(n int) bool {
@@ -184,6 +193,7 @@ func (j *searchJob) run(out *store.Out) {
 			}
 			if j.r.Run(work) {
 				u := e.index.Unread
+				u.Once = e.s.Mode == "cli"
 				u.Big = make([]string, len(u.Big))
 				for i, p := range e.index.Unread.Big {
 					u.Big[i] = e.home(p)

@@ -75,6 +75,9 @@ type Unread struct {
 	// Part sources were read only in part (Step's cut: a session whose
 	// entries reached their bound, or with a line too long to read).
 	Part int
+	// Once: the index ends with this search (a pimem command), so no later
+	// search goes on with what it did not read.
+	Once bool
 }
 
 // maxNamed is how many skipped sources Unread names; the rest are counted.
@@ -102,7 +105,11 @@ func (u Unread) Said(cut bool) string {
 		parts = append(parts, said)
 	}
 	if u.Later > 0 {
-		parts = append(parts, text.Plural(u.Later, "earlier session", "earlier sessions")+", not read within this search's budget of time and memory (a later search goes on with them)")
+		later := " (a later search goes on with them)"
+		if u.Once {
+			later = " (each pimem command starts again from the newest; in pi or pimem mcp a later search goes on with them)"
+		}
+		parts = append(parts, text.Plural(u.Later, "earlier session", "earlier sessions")+", not read within this search's budget of time and memory"+later)
 	}
 	if u.Part > 0 {
 		parts = append(parts, "the rest of "+text.Plural(u.Part, "long earlier session past its first megabyte, or a message in it too long to read", "long earlier sessions past their first megabyte, or messages in them too long to read"))
