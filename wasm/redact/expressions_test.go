@@ -35,7 +35,7 @@ func expressions() []expression {
 		// aws-secret-key
 		{re: `[A-Za-z0-9_.\-]*(?:` + fold("aws") + `[_.\-]?` + fold("secret") + `[_.\-]?(?:` + fold("access") + `[_.\-]?)?|` +
 			fold("secret") + `[_.\-]?` + fold("access") + `[_.\-]?)` + fold("key") +
-			`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
+			`["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
 		// aws-secret-key in prose
 		{re: `\b(?:` + fold("aws") + `[_.\-]?)?` + fold("secret") + `(?:[_.\-]?` + fold("access") + `)?(?:[_.\-]?` + fold("key") + `)?\b`},
 		// github-token
@@ -93,7 +93,7 @@ func expressions() []expression {
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
-			`["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*` +
+			`["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
 			"(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"|'([^'\\r\\n]{4,})'|([^\\s\"'`,;]{6,}))", start: identStart},
 		// secret: in prose
 		{re: `\b(?:` + foldAny("password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `|` + fold("pass") + `)\b`},

@@ -799,7 +799,7 @@ func awsSecretLabel(s string, lo, end int) bool {
 }
 
 // findAWSSecretKey: [A-Za-z0-9_.\-]*(?:AWS[_.\-]?SECRET[_.\-]?(?:ACCESS[_.\-]?)?|SECRET[_.\-]?ACCESS[_.\-]?)KEY
-// ["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*["']?([A-Za-z0-9/+]{40}), words in any ASCII case.
+// ["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*["']?([A-Za-z0-9/+]{40}), words in any ASCII case.
 func findAWSSecretKey(s string, pos int) []int {
 	return findLabel(s, pos, awsSecretLabel, func(s string, start, at int) []int {
 		return assignment(s, at, func(v int) []int {
@@ -816,7 +816,7 @@ func findAWSSecretKey(s string, pos int) []int {
 
 func isBase64(c byte) bool { return isAlnum(c) || c == '/' || c == '+' }
 
-// assignment matches ["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]* at s[i:] and
+// assignment matches ["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]* at s[i:] and
 // returns what value returns for the text after it, trying the operators in
 // the expression's order: "password:=abcde" has no 6-byte value after ":=",
 // but has "=abcde" after ":". The other repeats have one choice: fewer
@@ -837,6 +837,12 @@ func assignment(s string, i int, value func(v int) []int) []int {
 	}
 	if s[i] == ':' || s[i] == '=' {
 		return value(runEnd(s, i+1, isBlank))
+	}
+	// "=" as a URL (%3D) or a JSON string (\u003d) writes it.
+	for _, eq := range [...]string{"%3d", "\\u003d"} {
+		if len(s)-i >= len(eq) && text.HasFoldPrefix(s[i:], eq) {
+			return value(i + len(eq))
+		}
 	}
 	return nil
 }
@@ -905,7 +911,7 @@ func secretKeyword(s string, lo, end int) bool {
 	return false
 }
 
-// findSecret: [A-Za-z0-9_.\-]*(?:KEYWORD)(?:SUFFIX)?["'\]]{0,2}[ \t]*(?::=|=>|[:=])[ \t]*
+// findSecret: [A-Za-z0-9_.\-]*(?:KEYWORD)(?:SUFFIX)?["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*
 // (?:"((?:[^"\\\r\n]|\\.){4,})"|'([^'\r\n]{4,})'|([^\s"'`,;]{6,})), see secretLabel.
 func findSecret(s string, pos int) []int {
 	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
