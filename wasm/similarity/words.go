@@ -26,42 +26,27 @@ var wordClass = map[string]uint8{}
 
 var classLists = [...]struct {
 	class uint8
-	words []string
+	words string // separated by spaces: one string, not a header per word
 }{
-	{kStop, []string{
-		"a", "an", "the", "we", "our", "ours", "us", "you", "your", "i", "me", "my",
-		"it", "its", "they", "them", "their", "this", "that", "these", "those",
-		"there", "here", "all", "any", "each", "every", "some", "always", "only",
-		"just", "also", "should", "must", "shall", "will", "would", "can", "could",
-		"may", "might", "need", "needs", "have", "has", "had", "do", "does", "did",
-		"please", "let", "lets", "decide", "decided", "decision", "going", "forward",
-		"now", "then", "so", "too", "very", "than", "ensure", "allow", "allows",
-		"allowed", "permit", "permits", "permitted", "whenever", "yes", "ok",
-	}},
-	{kPrep, []string{
-		"for", "in", "on", "at", "as", "with", "within", "across", "throughout",
-		"via", "through", "into", "onto", "over", "under", "per", "when", "if",
-		"unless", "during", "inside", "outside", "to", "from", "by", "between",
-		"behind", "against", "after", "before", "about", "around", "of", "toward",
-		"towards", "upon", "except", "where", "while",
-	}},
-	{kConj, []string{"and", "but", "or", "nor"}},
-	{kNeg, []string{
-		"not", "no", "never", "dont", "doesnt", "didnt", "isnt", "arent", "shouldnt",
-		"mustnt", "cant", "cannot", "wont", "avoid", "avoids", "avoided", "forbid",
-		"forbids", "forbidden", "prohibit", "prohibits", "prohibited", "ban", "bans",
-		"banned", "disallow", "disallows", "disallowed",
-	}},
-	{kAnti, []string{"disable", "disables", "disabled", "disabling"}},
-	{kSel, []string{
-		"use", "uses", "used", "using", "prefer", "prefers", "preferred", "adopt",
-		"adopts", "choose", "chooses", "pick", "picks", "select", "standardize",
-		"standardise", "stick", "switch", "migrate", "rely", "opt", "favor", "favour",
-		"stay", "require", "requires", "required", "enforce", "enforces",
-	}},
-	{kCop, []string{"is", "are", "be", "was", "were", "been", "being"}},
-	{kRej, []string{"instead", "rather", "versus", "vs"}},
-	{kOptional, []string{"optional"}},
+	{kStop, `a an the we our ours us you your i me my it its they them their this that
+		these those there here all any each every some always only just also should
+		must shall will would can could may might need needs have has had do does did
+		please let lets decide decided decision going forward now then so too very
+		than ensure allow allows allowed permit permits permitted whenever yes ok`},
+	{kPrep, `for in on at as with within across throughout via through into onto over under
+		per when if unless during inside outside to from by between behind against
+		after before about around of toward towards upon except where while`},
+	{kConj, `and but or nor`},
+	{kNeg, `not no never dont doesnt didnt isnt arent shouldnt mustnt cant cannot wont
+		avoid avoids avoided forbid forbids forbidden prohibit prohibits prohibited
+		ban bans banned disallow disallows disallowed`},
+	{kAnti, `disable disables disabled disabling`},
+	{kSel, `use uses used using prefer prefers preferred adopt adopts choose chooses pick
+		picks select standardize standardise stick switch migrate rely opt favor
+		favour stay require requires required enforce enforces`},
+	{kCop, `is are be was were been being`},
+	{kRej, `instead rather versus vs`},
+	{kOptional, `optional`},
 }
 
 // prepClass groups prepositions by the slot they open, so that a change of
@@ -70,11 +55,11 @@ var classLists = [...]struct {
 // does not. A preposition not listed is a class of its own.
 var prepClass = map[string]uint8{}
 
-var prepClasses = [...][]string{
-	1: {"for", "as"},
-	2: {"in", "on", "to", "into", "onto", "within", "inside", "across", "throughout"},
-	3: {"with", "using", "via", "through", "by"},
-	4: {"before", "after", "during", "when", "while"},
+var prepClasses = [...]string{
+	1: "for as",
+	2: "in on to into onto within inside across throughout",
+	3: "with using via through by",
+	4: "before after during when while",
 }
 
 // preferVerbs are the selectors after which "over" introduces the rejected
@@ -82,29 +67,20 @@ var prepClasses = [...][]string{
 
 // auxiliaries that belong to a following negation in a reason ("Do not").
 
-// synonyms maps abbreviations and spelling variants to one word. It is kept
-// small and general on purpose: it must hold for any software project, and a
-// project-specific vocabulary belongs to the user, not to the core.
-var synonyms = [...][2]string{
-	{"db", "database"}, {"dbs", "database"},
-	{"postgres", "postgresql"}, {"pg", "postgresql"},
-	{"mongo", "mongodb"},
-	{"js", "javascript"}, {"ts", "typescript"}, {"py", "python"}, {"golang", "go"},
-	{"k8s", "kubernetes"}, {"kube", "kubernetes"},
-	{"repo", "repository"},
-	{"config", "configuration"}, {"cfg", "configuration"}, {"conf", "configuration"},
-	{"env", "environment"}, {"dev", "development"}, {"prod", "production"},
-	{"dep", "dependency"}, {"doc", "documentation"},
-	{"msg", "message"}, {"lib", "library"}, {"pkg", "package"},
-	{"app", "application"}, {"infra", "infrastructure"}, {"perf", "performance"},
-	{"authn", "authentication"}, {"authz", "authorization"},
-	{"var", "variable"}, {"arg", "argument"}, {"param", "parameter"},
-	{"func", "function"}, {"fn", "function"},
-	{"prs", "pr"}, {"mr", "pr"}, {"mrs", "pr"}, {"ids", "id"}, {"vms", "vm"},
-	{"zero", "0"}, {"one", "1"}, {"two", "2"}, {"three", "3"}, {"four", "4"},
-	{"five", "5"}, {"six", "6"}, {"seven", "7"}, {"eight", "8"}, {"nine", "9"},
-	{"ten", "10"},
-}
+// synonyms maps abbreviations and spelling variants to one word, as
+// "word:canonical" pairs in one string (a table of string pairs costs the
+// module two string headers a pair). It is kept small and general on
+// purpose: it must hold for any software project, and a project-specific
+// vocabulary belongs to the user, not to the core.
+const synonyms = "db:database dbs:database postgres:postgresql pg:postgresql mongo:mongodb " +
+	"js:javascript ts:typescript py:python golang:go k8s:kubernetes kube:kubernetes " +
+	"repo:repository config:configuration cfg:configuration conf:configuration " +
+	"env:environment dev:development prod:production dep:dependency doc:documentation " +
+	"msg:message lib:library pkg:package app:application infra:infrastructure " +
+	"perf:performance authn:authentication authz:authorization var:variable " +
+	"arg:argument param:parameter func:function fn:function " +
+	"prs:pr mr:pr mrs:pr ids:id vms:vm " +
+	"zero:0 one:1 two:2 three:3 four:4 five:5 six:6 seven:7 eight:8 nine:9 ten:10"
 
 // phrases are multi-word spellings of one token.
 var phrases = [...][2]string{
@@ -142,7 +118,7 @@ func buildTables() {
 		"will": true, "can": true, "we": true,
 	}
 	for _, l := range classLists {
-		for _, w := range l.words {
+		for _, w := range strings.Fields(l.words) {
 			wordClass[w] = l.class
 		}
 	}
@@ -159,8 +135,9 @@ func buildTables() {
 		canonWords = append(canonWords, c)
 		return uint8(len(canonWords) - 1)
 	}
-	for _, s := range synonyms {
-		synIndex[s[0]] = index(s[1])
+	for _, s := range strings.Fields(synonyms) {
+		i := strings.IndexByte(s, ':')
+		synIndex[s[:i]] = index(s[i+1:])
 	}
 	for _, p := range phrases {
 		phraseIndex[p[0]] = index(p[1])
@@ -170,7 +147,7 @@ func buildTables() {
 	// Every preposition gets a class of its own, then the groups share one.
 	n := uint8(len(prepClasses))
 	for _, l := range classLists {
-		for _, w := range l.words {
+		for _, w := range strings.Fields(l.words) {
 			if l.class == kPrep {
 				n++
 				prepClass[w] = n
@@ -178,7 +155,7 @@ func buildTables() {
 		}
 	}
 	for c, ws := range prepClasses {
-		for _, w := range ws {
+		for _, w := range strings.Fields(ws) {
 			prepClass[w] = uint8(c)
 		}
 	}
