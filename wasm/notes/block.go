@@ -40,6 +40,9 @@ type places struct {
 	Global  string // the global memory folder as shown: "~/.pi/agent/memory"
 	Project string // the project memory folder, relative: ".pi/memory"
 	Local   string // the personal notes file, relative: ".pi/memory/MEMORY.local.md"
+	// Unread are the memory files that are there but could not be read
+	// (over the size read, a link, a FIFO), as prompts name them.
+	Unread []string
 }
 
 // block is the notes section of the system prompt, with what went into it.
@@ -156,10 +159,14 @@ func preamble(p places, shown bool) string {
 		b.WriteString("- Project memory (committed, read by the team): " + p.Project + "/\n")
 		b.WriteString("- Personal project notes (not committed): " + p.Local + "\n")
 	}
-	if shown {
+	switch {
+	case shown:
 		b.WriteString("\nEach MEMORY.md index is shown below; `read` its topic files when relevant. ")
-	} else {
+	case len(p.Unread) == 0:
 		b.WriteString("\nNo MEMORY.md holds anything yet. ")
+	}
+	if len(p.Unread) > 0 {
+		b.WriteString("\n" + strings.Join(p.Unread, ", ") + " could not be read (the user is told why), so it is not shown: do not take it for empty. ")
 	}
 	b.WriteString("When the user states a lasting preference or fact, or asks you to remember something, call `memory_remember` with one short line (it refuses duplicates and secrets). ")
 	if p.Project != "" {

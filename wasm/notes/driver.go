@@ -312,12 +312,15 @@ func (n *driver) section() (string, []string) {
 	}
 	n.blockKey = key.String()
 	var files []blockFile
+	where := n.places()
 	for _, sc := range n.scopes {
 		if sc.exists {
 			files = append(files, blockFile{Scope: sc.name, Display: sc.display, Data: sc.view, Pages: sc.pages})
+		} else if sc.readErr != nil { // there, and not read
+			where.Unread = append(where.Unread, sc.display)
 		}
 	}
-	b := renderBlock(files, n.places(), n.cfg, n.capBytes())
+	b := renderBlock(files, where, n.cfg, n.capBytes())
 	n.block, n.receipts, n.residency = b.Text, b.Receipts, b.Residency
 	if len(n.residency.Faults) > 0 {
 		n.faults = append(n.faults, n.residency.Faults...)
