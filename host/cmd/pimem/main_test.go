@@ -91,6 +91,7 @@ func TestUsageErrorsExitTwoBeforeLoadingTheCore(t *testing.T) {
 		{"flag without value", []string{"--project"}, "flag needs an argument: -project"},
 		{"project is not a folder", []string{"--project", "/no/such/folder", "decision", "list"}, "/no/such/folder is not a folder"},
 		{"module flag names no file", []string{"--wasm", "/no/core.wasm", "decision", "list"}, "--wasm /no/core.wasm: no such file"},
+		{"module flag names a device", []string{"--wasm", "/dev/zero", "decision", "list"}, "--wasm /dev/zero: not a regular file (a folder, a device or a FIFO)"},
 		{"inject with a stray word", []string{"inject", "hello"}, "inject takes no arguments"},
 		{"inject with an unknown flag", []string{"inject", "--promt", "x"}, "inject: flag provided but not defined: -promt"},
 		{"version with a command", []string{"--version", "decision", "list"}, "--version takes no command"},

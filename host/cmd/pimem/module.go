@@ -19,14 +19,14 @@ import (
 // ts/core.wasm in a folder above it (a pimem built inside the repository).
 func findModule(flagPath string) (string, error) {
 	if flagPath != "" {
-		if !isFile(flagPath) {
-			return "", usageError{"--wasm " + flagPath + ": no such file"}
+		if why := notFile(flagPath); why != "" {
+			return "", usageError{"--wasm " + flagPath + ": " + why}
 		}
 		return flagPath, nil
 	}
 	if env := os.Getenv("PIMEM_WASM"); env != "" {
-		if !isFile(env) {
-			return "", fmt.Errorf("PIMEM_WASM=%s: no such file; fix or unset it", env)
+		if why := notFile(env); why != "" {
+			return "", fmt.Errorf("PIMEM_WASM=%s: %s; fix or unset it", env, why)
 		}
 		return env, nil
 	}
@@ -72,9 +72,19 @@ func moduleSHA256(p string) (string, error) {
 	return hex.EncodeToString(sum[:]), nil
 }
 
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
+func isFile(p string) bool { return notFile(p) == "" }
+
+// notFile says why p is not a module file to read, "" when it is one.
+func notFile(p string) string {
+	switch fi, err := os.Stat(p); {
+	case errors.Is(err, os.ErrNotExist):
+		return "no such file"
+	case err != nil:
+		return "cannot be read (" + err.Error() + ")"
+	case !fi.Mode().IsRegular():
+		return "not a regular file (a folder, a device or a FIFO)"
+	}
+	return ""
 }
 
 // newRuntime compiles the module, with wazero's cache on disk when a cache
