@@ -27,8 +27,10 @@ type Query struct {
 	Text string
 }
 
-// Filter is a name:value word of a query ("status:active,draft").
-type Filter struct{ Name, Value string }
+// Filter is a name:value word of a query ("status:active,draft"): Value
+// lower-cased, Said as written, for an error to say back (redacted: a
+// secret lower-cased is no longer known by its shape).
+type Filter struct{ Name, Value, Said string }
 
 // Parse reads a command's query: words, "quoted phrases" (curly quotes work
 // like straight ones) and name:value filters for the names given; a word
@@ -117,7 +119,7 @@ func filterOf(tok string, names []string) (Filter, bool) {
 	colon := strings.IndexByte(tok, ':')
 	for _, n := range names {
 		if colon > 0 && strings.EqualFold(n, tok[:colon]) {
-			return Filter{Name: n, Value: strings.ToLower(tok[colon+1:])}, true
+			return Filter{Name: n, Value: strings.ToLower(tok[colon+1:]), Said: tok[colon+1:]}, true
 		}
 	}
 	return Filter{}, false
