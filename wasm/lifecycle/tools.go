@@ -401,9 +401,13 @@ func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
 		out.ToolResult(nothingToSearch, true, nil)
 		return
 	}
+	// A time's words are joined by "-" (since:last-week). What is no time
+	// is said back in an error: redacted while its words are apart
+	// ("password is …" joined is no longer known), and cut (no time is
+	// longer than a few words).
 	for _, f := range [...]string{"since", "until"} {
 		if v := strings.TrimSpace(jsonr.Get(params, f).String()); v != "" {
-			q += " " + f + ":" + strings.Join(strings.Fields(v), "-")
+			q += " " + f + ":" + strings.Join(strings.Fields(redacted(text.Whole(v, 4<<10))), "-")
 		}
 	}
 	o := search.Options{Limit: int(jsonr.Get(params, "limit").Int())}
