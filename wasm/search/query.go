@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // Query is a search as a command reads it: its words, its "quoted phrases"
@@ -126,9 +129,10 @@ func filterOf(tok string, names []string) (Filter, bool) {
 }
 
 // openedBefore names where an unclosed quote is, by the text that follows it
-// (at most 40 bytes, cut at a rune).
+// (redacted, then at most 40 bytes, cut at a rune: a token cut first would
+// no longer be known, and most of it said).
 func openedBefore(rest string) string {
-	rest = strings.TrimSpace(rest)
+	rest, _ = redact.String(text.Whole(strings.TrimSpace(rest), 4<<10))
 	if rest == "" {
 		return "at the end of the query"
 	}

@@ -582,3 +582,22 @@ func TestSinceAndUntilKeepOnlyTheEntriesOfTheirTime(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, When{}, span)
 }
+
+// What a search says back of its query is redacted: a /memory search's
+// output is not a tool's result, which the orchestrator redacts, and a
+// phrase's quote opened before a token was cut through it.
+func TestASearchSaysBackNoSecretOfItsQuery(t *testing.T) {
+	const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	hits := []Hit{{Doc: Doc{Kind: Note, Ref: "n:1", Cite: "n:1"}, Snippet: "Deploy"}}
+	for _, out := range []string{
+		ForPerson("deploy "+token, nil), ForPerson("deploy "+token, hits),
+		ForModel("deploy "+token, nil), ForModel("deploy "+token, hits),
+		Candidates("deploy "+token, hits),
+	} {
+		require.NotContains(t, out, "abcdefghij")
+		require.Contains(t, out, "[REDACTED:github-token]")
+	}
+	_, err := Parse(`deploy "` + token + ` now`)
+	require.Error(t, err)
+	require.NotContains(t, err.Error(), "abcdefghij")
+}
