@@ -132,3 +132,16 @@ func TestSettleNamesWholeCommands(t *testing.T) {
 		require.NoError(t, err, "%q", cmd)
 	}
 }
+
+// A log edited by hand (or merged) may name as a superseded or conflicting
+// decision an id that is a secret: doctor says the line holds a secret and
+// never says it back.
+func TestDoctorSaysNoSecretANameInTheLogHolds(t *testing.T) {
+	const secret = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	st, _ := replay(t, ev("2026-03-01T09:00:00.000Z", "a", "D-2026-03-01-0001", `{"tx":"Use Redis for the cache","tg":[],"s":"active","sp":"`+secret+`","c":["`+secret+`"]}`))
+	rep := st.Diagnose()
+	require.False(t, rep.Clean())
+	require.Contains(t, rep.Text(), "supersedes [REDACTED:github-token], which was never added")
+	require.NotContains(t, rep.Text(), secret)
+	require.NotContains(t, string(rep.AppendJSON(nil, "log")), secret)
+}

@@ -66,6 +66,13 @@ func (s *state) Diagnose(found ...finding) report {
 			}
 		}
 	}
+	// A finding names what the log holds, which a hand edit or a merge may
+	// make a secret: doctor says the line holds one, never what it is.
+	for i := range rep.Findings {
+		f := &rep.Findings[i]
+		f.ID, _ = redact.String(f.ID)
+		f.Msg, _ = redact.String(f.Msg)
+	}
 	for i := 1; i < len(rep.Findings); i++ {
 		for j := i; j > 0 && rep.Findings[j].Line < rep.Findings[j-1].Line; j-- {
 			rep.Findings[j], rep.Findings[j-1] = rep.Findings[j-1], rep.Findings[j]
@@ -95,6 +102,9 @@ func (s *state) Diagnose(found ...finding) report {
 				}
 			}
 		}
+	}
+	for i := range rep.Pairs {
+		rep.Pairs[i], _ = redact.String(rep.Pairs[i])
 	}
 	return rep
 }

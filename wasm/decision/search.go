@@ -53,7 +53,7 @@ func parseQuery(words []string, now int64) (query, error) {
 					bad = true
 				}
 			}
-			if w := "status:" + f.Value; bad && !has(q.BadTerms, w) {
+			if w := "status:" + f.Said; bad && !has(q.BadTerms, w) {
 				q.BadTerms = append(q.BadTerms, w)
 			}
 		case "tag":

@@ -54,6 +54,11 @@ func TestSearchReportsUnknownStatusAndUnbalancedQuotes(t *testing.T) {
 	q, err := parseQuery([]string{"status:open"}, 0)
 	require.NoError(t, err)
 	require.Equal(t, []string{"status:open"}, q.BadTerms, "bad")
+	// Said back as written, for redaction to know a key by its shape (the
+	// command redacts it): lower-cased, an AWS key was said back whole.
+	q, err = parseQuery([]string{"status:AKIAIOSFODNN7EXAMPLE"}, 0)
+	require.NoError(t, err)
+	require.Equal(t, []string{"status:AKIAIOSFODNN7EXAMPLE"}, q.BadTerms)
 	_, err = parseQuery([]string{`"build`}, 0)
 	require.Error(t, err, "an unbalanced quote")
 }

@@ -118,7 +118,7 @@ func TestASearchOfManySessionsIsDoneInBoundedSlices(t *testing.T) {
 		r.session(i, 2, "session "+strconv.Itoa(i)+" message %d about deploying the billing service")
 	}
 	r.session(sessions, 2, "we rotate the kubernetes certificates on fridays %d")
-	r.e.budget.Units = 2 * r.e.budget.SliceUnits
+	r.e.budget.Units = 2 * int64(r.e.budget.SliceUnits)
 	maxStats := r.e.budget.SliceUnits/1024 + 64
 	var later []int
 	for round := 0; ; round++ {

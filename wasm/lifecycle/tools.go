@@ -104,10 +104,14 @@ func readable[T any](e *Engine, out *store.Out) []T {
 // estimate of what they hold is under IndexBytes; the answer says what was
 // not read, and the next search goes on with it. The decisions, notes and
 // observations are always read.
+//
+// Units is an int64: a command's search may do CLITimes as much work, 2 GiB,
+// past the module's int (32 bits under TinyGo).
 type Budget struct {
-	SliceMs, Ms       int64
-	SliceUnits, Units int
-	IndexBytes        int
+	SliceMs, Ms int64
+	SliceUnits  int
+	Units       int64
+	IndexBytes  int
 }
 
 // DefaultBudget: a slice of 12 ms or 4 MiB of work keeps pi's event loop
@@ -185,7 +189,7 @@ func (j *searchJob) run(out *store.Out) {
 			}
 			return true
 		}
-		late := j.o.Gone || e.index.Read-j.read >= bg.Units || e.fs.Now()-j.start >= bg.Ms
+		late := j.o.Gone || int64(e.index.Read-j.read) >= bg.Units || e.fs.Now()-j.start >= bg.Ms
 		if e.index.Build(work, late) {
 			if j.r == nil {
 				j.o.Now = e.fs.Now()
@@ -397,9 +401,13 @@ func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
 		out.ToolResult(nothingToSearch, true, nil)
 		return
 	}
+	// A time's words are joined by "-" (since:last-week). What is no time
+	// is said back in an error: redacted while its words are apart
+	// ("password is …" joined is no longer known), and cut (no time is
+	// longer than a few words).
 	for _, f := range [...]string{"since", "until"} {
 		if v := strings.TrimSpace(jsonr.Get(params, f).String()); v != "" {
-			q += " " + f + ":" + strings.Join(strings.Fields(v), "-")
+			q += " " + f + ":" + strings.Join(strings.Fields(redacted(text.Whole(v, 4<<10))), "-")
 		}
 	}
 	o := search.Options{Limit: int(jsonr.Get(params, "limit").Int())}

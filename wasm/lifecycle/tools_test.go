@@ -440,6 +440,22 @@ func TestSinceAndUntilNarrowEverySearch(t *testing.T) {
 	text, isErr = r.tool("memory_search", `{"query":"","since":"2026-09"}`)
 	require.True(t, isErr, text)
 	require.Contains(t, text, "needs a query")
+	// What is no time is said back without its secret (redacted before
+	// its words are joined) and not whole; a value of the wrong type is no
+	// time either.
+	for _, since := range []string{`"my password is Tr0ub4dor&3xyz"`, `"AKIAIOSFODNN7EXAMPLE"`, `"` + strings.Repeat("x ", 20000) + `"`} {
+		text, isErr = r.tool("memory_search", `{"query":"deploy","since":`+since+`}`)
+		require.True(t, isErr, text)
+		require.Contains(t, text, "names no time")
+		require.True(t, len(text) < 400, "%d bytes", len(text))
+		require.NotContains(t, strings.ToLower(text), "tr0ub4dor")
+		require.NotContains(t, strings.ToLower(text), "iosfodnn7example")
+	}
+	for _, since := range []string{`true`, `2026`, strings.Repeat("[", 1000) + strings.Repeat("]", 1000)} {
+		text, isErr = r.tool("memory_search", `{"query":"deploy","since":`+since+`}`)
+		require.True(t, isErr, text)
+		require.Contains(t, text, `"since" must be a string`)
+	}
 
 	r.call("command", map[string]any{"name": "memory", "args": "search deploy until:2026-09-14"})
 	require.Contains(t, r.text(), "Deploy with make ship")

@@ -12,7 +12,7 @@ var memoryCommand = Command{
 		{Name: "remember", Args: "[global|project|local] <text>", Kind: Write, MinArgs: 1, MaxArgs: -1,
 			Help: "write a fact now (default scope: the project when trusted, else global)", Flags: []Flag{{Name: "section", Value: "S"}, {Name: "scope", Value: "S"}}},
 		{Name: "flush", Kind: Write, MaxArgs: 0, Help: "validate and write the staged facts (an import stages; also done when the session ends)"},
-		{Name: "recall", Args: "<words> [\"a phrase\"] [scope:global|project|local] [since:T] [until:T]", Kind: Info, MaxArgs: -1,
+		{Name: "recall", Args: "<words> [\"a phrase\"] [scope:global|project|local]", Kind: Info, MaxArgs: -1,
 			Help: "search the indexes and topic files; answers ok, no_match, denied, …", Flags: []Flag{{Name: "limit", Value: "N"}}},
 		{Name: "search", Args: "<words> [since:T] [until:T]", Kind: Info, MinArgs: 1, MaxArgs: -1,
 			Help: "search decisions, notes, observations and earlier sessions; best first, cited", Flags: []Flag{{Name: "limit", Value: "N"}}},

@@ -721,9 +721,10 @@ func (bd *builder) finish() *part {
 
 // hide redacts an entry before it is indexed: what redaction removes is
 // neither found nor quoted, so a search for a secret's value (a guess to
-// confirm) finds nothing, whichever store the entry came from.
+// confirm) finds nothing, whichever store the entry came from. Its mark too:
+// a decision's names another by the id its log holds.
 func hide(d *Doc) {
-	for _, s := range [...]*string{&d.Title, &d.Text, &d.Extra} {
+	for _, s := range [...]*string{&d.Title, &d.Text, &d.Extra, &d.Mark} {
 		if redact.Contains(*s) {
 			*s, _ = redact.String(*s)
 		}

@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // Query is a search as a command reads it: its words, its "quoted phrases"
@@ -27,8 +30,10 @@ type Query struct {
 	Text string
 }
 
-// Filter is a name:value word of a query ("status:active,draft").
-type Filter struct{ Name, Value string }
+// Filter is a name:value word of a query ("status:active,draft"): Value
+// lower-cased, Said as written, for an error to say back (redacted: a
+// secret lower-cased is no longer known by its shape).
+type Filter struct{ Name, Value, Said string }
 
 // Parse reads a command's query: words, "quoted phrases" (curly quotes work
 // like straight ones) and name:value filters for the names given; a word
@@ -117,16 +122,17 @@ func filterOf(tok string, names []string) (Filter, bool) {
 	colon := strings.IndexByte(tok, ':')
 	for _, n := range names {
 		if colon > 0 && strings.EqualFold(n, tok[:colon]) {
-			return Filter{Name: n, Value: strings.ToLower(tok[colon+1:])}, true
+			return Filter{Name: n, Value: strings.ToLower(tok[colon+1:]), Said: tok[colon+1:]}, true
 		}
 	}
 	return Filter{}, false
 }
 
 // openedBefore names where an unclosed quote is, by the text that follows it
-// (at most 40 bytes, cut at a rune).
+// (redacted, then at most 40 bytes, cut at a rune: a token cut first would
+// no longer be known, and most of it said).
 func openedBefore(rest string) string {
-	rest = strings.TrimSpace(rest)
+	rest, _ = redact.String(text.Whole(strings.TrimSpace(rest), 4<<10))
 	if rest == "" {
 		return "at the end of the query"
 	}

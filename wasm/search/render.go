@@ -10,6 +10,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // ToolTokens caps memory_search's result: enough for the default eight hits
@@ -28,11 +29,11 @@ const Width = text.Width
 //  2. note /w/app/.pi/memory/MEMORY.md:3: Run tests with -race
 func ForModel(q string, hits []Hit) string {
 	if len(hits) == 0 {
-		return "No memory matches " + strconv.Quote(q) + " (decisions, notes, observations, earlier sessions of this project). " +
+		return "No memory matches " + said(q) + " (decisions, notes, observations, earlier sessions of this project). " +
 			"Search matches words, not meanings: try other words for the same thing (a synonym, the name of a file, command or tool), or fewer words."
 	}
 	var b strings.Builder
-	head := countHits(len(hits)) + " for " + strconv.Quote(q) + ", best first (a decision's or a note's id is what memory_forget takes):"
+	head := countHits(len(hits)) + " for " + said(q) + ", best first (a decision's or a note's id is what memory_forget takes):"
 	b.WriteString(head)
 	capBytes := budget.TokenBytes(ToolTokens)
 	for i := range hits {
@@ -63,10 +64,10 @@ func ForModel(q string, hits []Hit) string {
 //	    Use MySQL for the primary database
 func ForPerson(q string, hits []Hit) string {
 	if len(hits) == 0 {
-		return "Nothing matches " + strconv.Quote(q) + " in decisions, notes, observations or earlier sessions of this project."
+		return "Nothing matches " + said(q) + " in decisions, notes, observations or earlier sessions of this project."
 	}
 	var b strings.Builder
-	b.WriteString(countHits(len(hits)) + " for " + strconv.Quote(q) + ":")
+	b.WriteString(countHits(len(hits)) + " for " + said(q) + ":")
 	for i := range hits {
 		h := &hits[i]
 		what := h.Doc.Kind.String()
@@ -105,6 +106,13 @@ func turnOf(h *Hit) string {
 		ref = "line " + ref[i+1:]
 	}
 	return at + ref
+}
+
+// said is a query quoted to be said back: redacted, as every entry shown
+// is (a person or a model may paste a secret into a search).
+func said(q string) string {
+	q, _ = redact.String(q)
+	return strconv.Quote(q)
 }
 
 func countHits(n int) string { return text.Plural(n, "match", "matches") }
@@ -168,7 +176,7 @@ func JSON(hits []Hit) []byte {
 // entries to choose from, each with the id to give.
 func Candidates(q string, hits []Hit) string {
 	var b strings.Builder
-	b.WriteString(strconv.Itoa(len(hits)) + " entries match " + strconv.Quote(q) + " and none clearly best; nothing was forgotten. Forget one by its id:")
+	b.WriteString(strconv.Itoa(len(hits)) + " entries match " + said(q) + " and none clearly best; nothing was forgotten. Forget one by its id:")
 	for i, h := range hits {
 		b.WriteString("\n" + strconv.Itoa(i+1) + ". " + h.Doc.Ref + ": " + h.Snippet)
 	}

@@ -329,6 +329,22 @@ func TestSearchFindsNothingByWhatRedactionRemoves(t *testing.T) {
 	require.Equal(t, "Staging DB — Connect with DB_PASSWORD=[REDACTED:secret] from the vault", hits[0].Snippet)
 }
 
+// A decision's mark names another decision by the id its log holds, which a
+// hand-edited or merged log may make anything: it is redacted with the
+// rest of the entry, in every form the hit is shown.
+func TestAMarkIsRedactedLikeTheEntry(t *testing.T) {
+	var x Index
+	x.Update([]Source{docs(
+		Doc{Kind: Decision, Ref: "D-1", Mark: "superseded by ghp_abcdefghijklmnopqrstuvwxyz0123456789", Text: "Use Redis for the cache"},
+	)})
+	hits := x.Search("redis cache", 5, now)
+	require.Equal(t, "D-1", refs(hits))
+	for _, out := range []string{ForModel("redis cache", hits), ForPerson("redis cache", hits), string(JSON(hits))} {
+		require.NotContains(t, out, "ghp_abcdef")
+		require.Contains(t, out, "superseded by [REDACTED:github-token]")
+	}
+}
+
 // An entry forgotten (Doc.Gone) is left out of a search, and found by a
 // forget by words, which then names it rather than another entry; a gone
 // entry that reads as a live one is that entry.
@@ -565,4 +581,23 @@ func TestSinceAndUntilKeepOnlyTheEntriesOfTheirTime(t *testing.T) {
 	_, span, err := Within("deploy", now)
 	require.NoError(t, err)
 	require.Equal(t, When{}, span)
+}
+
+// What a search says back of its query is redacted: a /memory search's
+// output is not a tool's result, which the orchestrator redacts, and a
+// phrase's quote opened before a token was cut through it.
+func TestASearchSaysBackNoSecretOfItsQuery(t *testing.T) {
+	const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	hits := []Hit{{Doc: Doc{Kind: Note, Ref: "n:1", Cite: "n:1"}, Snippet: "Deploy"}}
+	for _, out := range []string{
+		ForPerson("deploy "+token, nil), ForPerson("deploy "+token, hits),
+		ForModel("deploy "+token, nil), ForModel("deploy "+token, hits),
+		Candidates("deploy "+token, hits),
+	} {
+		require.NotContains(t, out, "abcdefghij")
+		require.Contains(t, out, "[REDACTED:github-token]")
+	}
+	_, err := Parse(`deploy "` + token + ` now`)
+	require.Error(t, err)
+	require.NotContains(t, err.Error(), "abcdefghij")
 }

@@ -4,8 +4,12 @@ import (
 	"errors"
 	"math"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // When is the time a query names, [From, To) in Unix ms; the zero When
@@ -155,8 +159,11 @@ func yearOf(s string) int {
 // SpanOf reads a query's since: and until: filters (Filter) against now:
 // since:V keeps the entries from the start of the time V names, until:V
 // those up to its end. V is what WhenOf reads, with "-" for a space: a
-// date (2026-09-14), a month (2026-09, march, march-2026), a year (2026),
-// today, yesterday, last-week, this-month… The zero When for neither.
+// date (2026-09-14), a month (2026-09, march, may, march-2026), a year
+// (2026), today, yesterday, last-week, this-month… and nothing else: a V
+// with a word that names no time (2026-9-1, 2026-09-14T10:00, soon-2026)
+// is an error, not a search of the part it could read. The zero When for
+// neither.
 //
 //	SpanOf([{since 2026-09} {until 2026-10-05}], now) => [2026-09-01, 2026-10-06)
 //	SpanOf([{since soon}], now) => error: since:soon names no time: …
@@ -166,9 +173,13 @@ func SpanOf(fs []Filter, now int64) (When, error) {
 		if f.Name != "since" && f.Name != "until" {
 			continue
 		}
-		w := WhenOf(f.Value, now)
+		// A value is read as after "in": since:may is May.
+		w := When{}
+		if timeWords(f.Value) {
+			w = WhenOf("in "+f.Value, now)
+		}
 		if w.To == 0 {
-			return When{}, errors.New(f.Name + ":" + f.Value + " names no time: give a date (2026-09-14), a month (2026-09 or march), a year (2026), today, yesterday, last-week or last-month")
+			return When{}, errors.New(f.Name + ":" + saidBack(f.Said) + " names no time: give a date (2026-09-14), a month (2026-09 or march), a year (2026), today, yesterday, last-week or last-month")
 		}
 		if span.To == 0 {
 			span = When{1, math.MaxInt64}
@@ -185,25 +196,70 @@ func SpanOf(fs []Filter, now int64) (When, error) {
 	return span, nil
 }
 
+// timeWords reports whether every "-"-separated word of a since: or until:
+// value is one WhenOf reads as (part of) a time: a month's name, a year, a
+// month's or a day's two digits, or today, yesterday, this, last, in, week,
+// month, year.
+func timeWords(v string) bool {
+	if v == "" || len(v) > 64 {
+		return false
+	}
+	for _, w := range strings.Split(v, "-") {
+		switch {
+		case w == "today", w == "yesterday", w == "this", w == "last", w == "in", w == "week", w == "month", w == "year":
+		case civil.Month(w) > 0, yearOf(w) > 0:
+		case len(w) == 2 && '0' <= w[0] && w[0] <= '9' && '0' <= w[1] && w[1] <= '9':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// saidBack is a value a caller gave, as an error says it back: redacted,
+// then cut to a line (a since: of a megabyte is not said back whole).
+func saidBack(v string) string {
+	v, _ = redact.String(text.Whole(v, 4<<10))
+	return text.Runes(v, 60)
+}
+
 // Within takes the since: and until: words out of a query memory_search
-// is given (SpanOf reads them) and returns the rest.
+// is given (SpanOf reads them) and returns the rest. It reads a query of
+// any size in one pass.
 //
 //	Within("flaky test since:2026-10", now) => "flaky test", [2026-10-01, ∞)
 func Within(q string, now int64) (string, When, error) {
 	var fs []Filter
-	rest := ""
-	for _, w := range strings.Fields(q) {
-		if f, ok := filterOf(w, timeFilters); ok {
+	var rest strings.Builder
+	for i := 0; i < len(q); {
+		r, n := utf8.DecodeRuneInString(q[i:])
+		if unicode.IsSpace(r) {
+			i += n
+			continue
+		}
+		j := i
+		for j < len(q) {
+			if r, n := utf8.DecodeRuneInString(q[j:]); !unicode.IsSpace(r) {
+				j += n
+				continue
+			}
+			break
+		}
+		if f, ok := filterOf(q[i:j], timeFilters); ok {
 			fs = append(fs, f)
 		} else {
-			rest += w + " "
+			if rest.Len() > 0 {
+				rest.WriteByte(' ')
+			}
+			rest.WriteString(q[i:j])
 		}
+		i = j
 	}
 	if fs == nil {
 		return q, When{}, nil
 	}
 	span, err := SpanOf(fs, now)
-	return strings.TrimSpace(rest), span, err
+	return rest.String(), span, err
 }
 
 // timeFilters are the filters SpanOf reads, for Parse.

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -74,4 +75,80 @@ func FuzzWhenOf(f *testing.F) {
 			t.Fatalf("%q: since: left in %q", q, rest)
 		}
 	})
+}
+
+// A since: or until: value is a time and nothing else: a value WhenOf reads
+// only a part of (a date not written with two digits, a date with a time of
+// day, a word around a year) is an error, not a search of a wider time.
+func TestSinceAndUntilReadOnlyAWholeTime(t *testing.T) {
+	at := civil.ParseTime("2026-11-29T09:00:00.000Z")
+	d := func(s string) int64 { return civil.ParseTime(s + "T00:00:00.000Z") }
+	for _, tt := range []struct {
+		v        string
+		from, to string // "" for an error
+	}{
+		{"2026-09-14", "2026-09-14", "2026-09-15"},
+		{"2026-09", "2026-09-01", "2026-10-01"},
+		{"2026", "2026-01-01", "2027-01-01"},
+		{"march-2026", "2026-03-01", "2026-04-01"},
+		{"may", "2026-05-01", "2026-06-01"}, // a filter's May is the month
+		{"may-2025", "2025-05-01", "2025-06-01"},
+		{"last-week", "2026-11-16", "2026-11-23"},
+		{"2024-02-29", "2024-02-29", "2024-03-01"},
+		{"2199-12-31", "2199-12-31", "2200-01-01"},
+		{"2026-9-1", "", ""},         // was the whole of 2026
+		{"2026-09-14t10:00", "", ""}, // was September
+		{"soon-2026", "", ""},        // was 2026
+		{"-2026", "", ""},
+		{"2026-02-29", "", ""},
+		{"0000-01-01", "", ""},
+		{"9999-12-31", "", ""},
+		{"", "", ""},
+		{"last", "", ""},
+		{strings.Repeat("2026-", 20) + "2026", "", ""}, // a time is a few words
+	} {
+		t.Run(tt.v, func(t *testing.T) {
+			span, err := SpanOf([]Filter{{Name: "since", Value: tt.v, Said: tt.v}}, at)
+			if tt.from == "" {
+				require.Error(t, err)
+				return
+			}
+			require.NoError(t, err)
+			require.Equal(t, When{d(tt.from), math.MaxInt64}, span)
+			span, err = SpanOf([]Filter{{Name: "until", Value: tt.v, Said: tt.v}}, at)
+			require.NoError(t, err)
+			require.Equal(t, When{1, d(tt.to)}, span)
+		})
+	}
+}
+
+// A value that is no time is said back redacted as it was written (a key
+// lower-cased is no longer known by its shape) and cut to a line.
+func TestSinceSaysBackNoSecretAndNoMegabyte(t *testing.T) {
+	at := civil.ParseTime("2026-11-29T09:00:00.000Z")
+	for _, q := range []string{
+		"deploy since:AKIAIOSFODNN7EXAMPLE",
+		"deploy until:eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+		"deploy since:" + strings.Repeat("x", 1<<20),
+	} {
+		_, _, err := Within(q, at)
+		require.Error(t, err)
+		require.True(t, len(err.Error()) < 300, "%d bytes", len(err.Error()))
+		for _, secret := range []string{"iosfodnn7example", "sflkxwrj", "SflKxwRJ"} {
+			require.NotContains(t, strings.ToLower(err.Error()), strings.ToLower(secret))
+		}
+	}
+}
+
+// Within reads a query of any size in one pass: a paste of 400,000 words
+// took minutes when the rest was built a word at a time.
+func TestWithinReadsAHugeQueryInOnePass(t *testing.T) {
+	q := strings.Repeat("ab ", 400000) + "since:2026"
+	rest, span, err := Within(q, civil.ParseTime("2026-11-29T09:00:00.000Z"))
+	require.NoError(t, err)
+	require.Equal(t, strings.TrimSpace(strings.Repeat("ab ", 400000)), rest)
+	require.True(t, span.To > 0)
+	rest, _, err = Within("deploy\u00a0since:2026\u3000frontend", 1)
+	require.NoError(t, err)
+	require.Equal(t, "deploy frontend", rest, "Unicode spaces part words, as strings.Fields")
 }

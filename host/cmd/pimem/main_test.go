@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -314,6 +315,32 @@ func TestMemoryCommandsEndToEndOnBothCores(t *testing.T) {
 			r = run("memory", "trace", "T-nope")
 			require.Equal(t, 1, r.exit, "stdout %q", r.stdout)
 			require.Contains(t, r.stderr, "T-nope")
+		})
+	}
+}
+
+// pimem memory search reads the project's earlier sessions, with the
+// answer beside its question, on both cores. TinyGo's int is 32 bits: the
+// command's budget of work (four times a search's 512 MiB) overflowed, so
+// every search counted as over its budget before it began and read no
+// earlier session.
+func TestMemorySearchReadsEarlierSessionsOnBothCores(t *testing.T) {
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			dir, agent, run := onCore(t, m.Path(t))
+			sessions := filepath.Join(agent, "sessions", "--"+strings.ReplaceAll(strings.Trim(filepath.ToSlash(dir), "/"), "/", "-")+"--")
+			require.NoError(t, os.MkdirAll(sessions, 0o755))
+			lines := []string{
+				`{"type":"session","version":3,"id":"s1","timestamp":"2026-09-14T10:00:00.000Z","cwd":` + strconv.Quote(dir) + `}`,
+				`{"type":"message","id":"a","timestamp":"2026-09-14T10:00:01.000Z","message":{"role":"user","content":"How do we deploy the pangolin frontend?"}}`,
+				`{"type":"message","id":"b","timestamp":"2026-09-14T10:00:02.000Z","message":{"role":"assistant","content":"Run make ship from the repository root."}}`,
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(sessions, "2026-09-14T10-00-00-000Z_s1.jsonl"), []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+			r := run("memory", "search", "pangolin")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "User: How do we deploy the pangolin frontend?")
+			require.Contains(t, r.stdout, "answered at line 3: Assistant: Run make ship")
+			require.NotContains(t, r.stdout, "Not searched")
 		})
 	}
 }
