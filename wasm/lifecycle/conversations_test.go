@@ -19,8 +19,8 @@ import (
 var conversationFloors = map[string]relevance.Score{
 	"fact":           {Top5: 0.999, Top10: 0.999, Session5: 0.999},
 	"answer-after":   {Top5: 0.999, Top10: 0.999, Session5: 0.999},
-	"multi-turn":     {Top5: 0.749, Top10: 0.811, Session5: 0.999},
-	"temporal":       {Top5: 0.705, Top10: 0.940, Session5: 0.941},
+	"multi-turn":     {Top5: 0.811, Top10: 0.874, Session5: 0.999},
+	"temporal":       {Top5: 0.764, Top10: 0.999, Session5: 0.941},
 	"paraphrase":     {Top5: 0.055, Top10: 0.166, Session5: 0.333},
 	"function-words": {Top5: 0.799, Top10: 0.799, Session5: 0.866},
 	"reversed":       {Top5: 0.733, Top10: 0.999, Session5: 0.866},

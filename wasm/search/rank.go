@@ -390,8 +390,8 @@ func (r *Ranking) Hits() []Hit {
 		}
 		p := x.order[c.part]
 		both := [2]int32{c.doc, -1}
-		if !r.o.Every {
-			both[1] = p.turn(c.doc)
+		if t := p.turn(c.doc); t >= 0 && !r.o.Every && (r.o.Span.To == 0 || r.o.Span.Has(p.time(t))) {
+			both[1] = t // within since/until too
 		}
 		var two [2]Hit
 		for i, d := range both {
@@ -417,19 +417,25 @@ const (
 	answerer = "Assistant: "
 )
 
-// turn is the other half of message d's exchange in p: the message after a
-// question (a user's message), the question before an answer (an
-// assistant's); -1 when d is not a message or has none.
+// turn is the other half of message d's exchange in p: for a question (a
+// user's message) the answer, the last of the assistant's messages that
+// follow it (the first is often "let me look" before a tool call); for an
+// answer, the question before it; -1 when d is not a message or has none.
 func (p *part) turn(d int32) int32 {
 	if p.kind(d) != Message {
 		return -1
 	}
-	t, role := d+1, answerer
 	if !strings.HasPrefix(p.str(d, 4), asker) {
-		t, role = d-1, asker
-	}
-	if t < 0 || t >= p.docs || p.kind(t) != Message || !strings.HasPrefix(p.str(t, 4), role) {
+		for e := d - 1; e >= 0 && p.kind(e) == Message; e-- {
+			if strings.HasPrefix(p.str(e, 4), asker) {
+				return e
+			}
+		}
 		return -1
+	}
+	t := int32(-1)
+	for e := d + 1; e < p.docs && p.kind(e) == Message && strings.HasPrefix(p.str(e, 4), answerer); e++ {
+		t = e
 	}
 	return t
 }

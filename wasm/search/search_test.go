@@ -601,3 +601,36 @@ func TestASearchSaysBackNoSecretOfItsQuery(t *testing.T) {
 	require.Error(t, err)
 	require.NotContains(t, err.Error(), "abcdefghij")
 }
+
+// The answer to a question is the last of the assistant's messages after it
+// (the first is often "let me look" before a tool call), and an answer's
+// question is the user's message before its run; a turn outside since/until
+// is not shown.
+func TestAQuestionsAnswerIsTheLastOfTheAssistantsMessages(t *testing.T) {
+	msg := func(ref, text string, age int64) Doc { return Doc{Kind: Message, Ref: ref, Text: text, Time: now - age*day} }
+	var x Index
+	x.Update([]Source{{Key: "s1", Stamp: "1", Load: func() []Doc {
+		return []Doc{
+			msg("s1:1", "User: which port does the staging proxy listen on?", 3),
+			msg("s1:2", "Assistant: Let me look at the config.", 3),
+			msg("s1:3", "Assistant: It listens on 8443, set in deploy/proxy.yaml.", 1),
+			msg("s1:4", "User: thanks", 1),
+		}
+	}}})
+	pairs := func(hits []Hit) string {
+		var got []string
+		for _, h := range hits {
+			s := h.Doc.Ref
+			if h.Turn != nil {
+				s += "+" + h.Turn.Doc.Ref
+			}
+			got = append(got, s)
+		}
+		return strings.Join(got, " ")
+	}
+	require.Equal(t, "s1:1+s1:3", pairs(x.Search("staging proxy port", 1, now)))
+	require.Equal(t, "s1:3+s1:1", pairs(x.Search("8443 proxy yaml", 1, now)))
+	r := x.Rank("staging proxy port", Options{Limit: 1, Now: now, Span: When{now - 4*day, now - 2*day}})
+	r.Run(nil)
+	require.Equal(t, "s1:1", pairs(r.Hits()), "the answer is after until")
+}
