@@ -26,14 +26,14 @@ type query struct {
 //	parseQuery(["pg", "status:active,draft", "tag:DB"], now) => Words ["postgresql"], Statuses [active draft], Tags ["db"]
 //	parseQuery([`"build`], now) => error: unbalanced quote: …
 func parseQuery(words []string, now int64) (query, error) {
-	line := ""
-	for _, w := range words {
+	quoted := make([]string, len(words))
+	for i, w := range words {
 		if strings.ContainsAny(w, " \t\n") && !strings.Contains(w, `"`) {
 			w = `"` + w + `"`
 		}
-		line += w + " "
+		quoted[i] = w
 	}
-	parsed, err := search.Parse(line, "status", "tag", "since", "until")
+	parsed, err := search.Parse(strings.Join(quoted, " "), "status", "tag", "since", "until")
 	if err != nil {
 		return query{}, err
 	}
