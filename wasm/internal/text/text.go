@@ -126,23 +126,26 @@ func Bytes(s string, n int) string {
 	return s[:n]
 }
 
-// Whole is s cut as Bytes cuts it, then back to the space before the word
-// the cut went through, for a cut made before redaction: a secret recognised
-// by its whole shape (a token of 40 characters) cut to 33 is no longer
-// recognised, and most of it would be kept. A word of more than maxWord
-// bytes (no secret's size), or a text of one word, is cut where Bytes cuts
-// it.
+// Whole is s cut as Bytes cuts it, then back to the end of the word before
+// the one the cut went through, for a cut made before redaction: a secret
+// recognised by its whole shape (a token of 40 characters) cut to 33 is no
+// longer recognised, and most of it would be kept. A word is a run of
+// letters, digits, bytes of other characters and "_-.+/=%~", what tokens are
+// made of; anything else ends one (a space, a comma, a quote, a bracket). A
+// run of more than maxWord bytes (no secret's size), or a text of one word,
+// is cut where Bytes cuts it.
 //
-//	Whole("key ghp_abcdef", 9) => "key"
-//	Whole("a b c", 3)          => "a b"
+//	Whole("key ghp_abcdef", 9)     => "key"
+//	Whole("[q,ghp_abcdef]", 9)     => "[q,"
+//	Whole("a b c", 3)              => "a b"
 func Whole(s string, n int) string {
 	c := Bytes(s, n)
-	if len(c) == len(s) || isSpace(s[len(c)]) {
+	if len(c) == len(s) || !inWord(s[len(c)]) {
 		return c
 	}
 	for i := len(c) - 1; i >= 0 && len(c)-i <= maxWord; i-- {
-		if isSpace(c[i]) {
-			return c[:i]
+		if !inWord(c[i]) {
+			return strings.TrimRight(c[:i+1], " \t\r\n")
 		}
 	}
 	return c
@@ -151,6 +154,11 @@ func Whole(s string, n int) string {
 // maxWord bounds how far Whole backs off: longer than any secret redaction
 // knows by its shape.
 const maxWord = 512
+
+// inWord reports whether c may be inside a token (Whole).
+func inWord(c byte) bool {
+	return c >= 0x80 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_-.+/=%~", c) >= 0
+}
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 

@@ -128,6 +128,10 @@ func TestWholeNeverKeepsPartOfAWord(t *testing.T) {
 		{"a word longer than a secret is cut", "x " + long, 900, "x " + long[:898]},
 		{"a word of the most a secret is left out", "x " + long[:500] + "b", 400, "x"},
 		{"a rune is never cut", "é ééé", 4, "é"},
+		// The adversarial pass: minified JSON has no space for 512 bytes, a
+		// comma ends the token's word as well as a space does.
+		{"a comma ends a word", "[" + strings.Repeat("q", 600) + ",wombat,ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789,x]", 630, "[" + strings.Repeat("q", 600) + ",wombat,"},
+		{"a quote and a bracket too", `{"k":"sk-abcdefghij"}`, 12, `{"k":"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
