@@ -11,6 +11,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/sha1"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/tidwall/gjson"
@@ -152,9 +153,9 @@ func decode(data []byte) (Record, error) {
 	case !v.Exists():
 		return r, errors.New(`no "v" key`)
 	case v.Type != gjson.Number || v.Num != float64(int64(v.Num)) || v.Num < 1:
-		return r, errors.New(`"v" must be a positive whole number (got ` + v.Raw + ")")
+		return r, errors.New(`"v" must be a positive whole number` + got(v.Raw))
 	case v.Num > ledgerVersion:
-		return r, &versionError{strings.Clone(v.Raw)}
+		return r, &versionError{strings.Clone(text.Bytes(v.Raw, 20))} // a number: 20 MB of digits is one too
 	}
 	// Each string a record keeps is its own (own), not a piece of data.
 	switch op := f[keyOp].Str; op {
@@ -167,7 +168,7 @@ func decode(data []byte) (Record, error) {
 	case opSet:
 		r.Op = opSet
 	default:
-		return r, errors.New(`"op" must be observe, reflect, clear or set (got ` + f[keyOp].Raw + ")")
+		return r, errors.New(`"op" must be observe, reflect, clear or set` + got(f[keyOp].Raw))
 	}
 	var err error
 	if r.Time, err = whole(f, keyT, true); err != nil {
@@ -202,14 +203,14 @@ func decode(data []byte) (Record, error) {
 	case opSet:
 		if m := f[keyMode]; m.Exists() {
 			if m.Str != modeBuffered && m.Str != modeBlocking {
-				return r, errors.New(`"mode" must be "buffered" or "blocking" (got ` + m.Raw + ")")
+				return r, errors.New(`"mode" must be "buffered" or "blocking"` + got(m.Raw))
 			}
 			mode := own(m)
 			r.Settings.Mode = &mode
 		}
 		if a := f[keyAutoCompact]; a.Exists() {
 			if a.Type != gjson.True && a.Type != gjson.False {
-				return r, errors.New(`"autoCompact" must be true or false (got ` + a.Raw + ")")
+				return r, errors.New(`"autoCompact" must be true or false` + got(a.Raw))
 			}
 			on := a.Type == gjson.True
 			r.Settings.AutoCompact = &on
@@ -223,7 +224,7 @@ func decode(data []byte) (Record, error) {
 			}
 			n, err := whole(f, k.key, true)
 			if err != nil || n > maxTokensLimit {
-				return r, errors.New(quote(recordKeys[k.key]) + " must be a whole number of tokens from 0 to " + itoa(maxTokensLimit) + " (got " + f[k.key].Raw + ")")
+				return r, errors.New(quote(recordKeys[k.key]) + " must be a whole number of tokens from 0 to " + itoa(maxTokensLimit) + got(f[k.key].Raw))
 			}
 			v := int(n)
 			*k.dst = &v
@@ -286,6 +287,20 @@ const (
 	keyModified
 )
 
+// got says back a value a record holds that is not what it should be: at
+// most a line of it, never through a word, redacted (a ledger is outside
+// text: a secret or 20 MB in a wrong field must not reach a warning).
+//
+//	got(`"sk-ant-api03-…"`) => ` (got "[REDACTED:api-key]")`
+func got(raw string) string {
+	v := text.Whole(raw, 60)
+	if len(v) < len(raw) {
+		v += "…"
+	}
+	v, _ = redact.String(v)
+	return " (got " + v + ")"
+}
+
 type versionError struct{ v string }
 
 func (e *versionError) Error() string {
@@ -300,7 +315,7 @@ func str(f []gjson.Result, k int) (string, error) {
 		return "", nil
 	}
 	if v.Type != gjson.String {
-		return "", errors.New(quote(recordKeys[k]) + " must be a string (got " + text.Bytes(v.Raw, 40) + ")")
+		return "", errors.New(quote(recordKeys[k]) + " must be a string" + got(v.Raw))
 	}
 	return own(v), nil
 }
@@ -328,7 +343,7 @@ func whole(f []gjson.Result, k int, required bool) (int64, error) {
 		return 0, nil
 	}
 	if v.Type != gjson.Number || v.Num < 0 || v.Num > 1e15 || v.Num != float64(int64(v.Num)) {
-		return 0, errors.New(quote(key) + " must be a whole number from 0 (got " + text.Bytes(v.Raw, 40) + ")")
+		return 0, errors.New(quote(key) + " must be a whole number from 0" + got(v.Raw))
 	}
 	return int64(v.Num), nil
 }

@@ -55,6 +55,22 @@ func TestDecodeSaysWhatIsWrong(t *testing.T) {
 		require.Error(t, err, tt.line)
 		require.Contains(t, err.Error(), tt.want, tt.line)
 	}
+	// What a wrong field holds is said back redacted, and at most a line of
+	// it (the closing check of issue 25: a token came back whole, and 20 MB
+	// in "op" made a 20 MB warning).
+	tok := "sk-ant-api03-" + strings.Repeat("Ab9_", 20)
+	for _, line := range []string{
+		`{"v":1,"op":"` + tok + `","t":1}`,
+		`{"v":1,"op":"set","t":1,"mode":"password=` + tok + `"}`,
+		`{"v":1,"op":"clear","t":"` + tok + `"}`,
+		`{"v":1,"op":"observe","t":1,"through":"e1","obs":{"k":"` + tok + `"}}`,
+		`{"v":1,"op":"` + strings.Repeat("x", 20<<20) + `","t":1}`,
+	} {
+		_, err := decode([]byte(line))
+		require.Error(t, err)
+		require.NotContains(t, err.Error(), "Ab9_Ab9_")
+		require.True(t, len(err.Error()) < 200, "a line at most:", len(err.Error()))
+	}
 	_, err := decode([]byte(`{"v":2,"op":"compact","t":1}`))
 	require.True(t, errors.Is(err, errNewer))
 	require.Contains(t, err.Error(), "format version 2 is newer than this build reads (1); the record is kept and skipped")
