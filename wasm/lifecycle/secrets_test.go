@@ -226,3 +226,23 @@ func (r *rig) tool2(name, params string) {
 	r.t.Helper()
 	r.last = gjson.ParseBytes(r.e.Handle("tool", []byte(`{"name":`+quote(name)+`,"params":`+params+`}`)))
 }
+
+// A command's error says back what it was given, never a secret in it (the
+// closing check of issue 25: /decision show, /memory confirm and an unknown
+// subcommand said a token back whole).
+func TestACommandsErrorNeverSaysASecretBack(t *testing.T) {
+	r := newRig(t, false)
+	r.start(false, true)
+	tok := "ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789"
+	for _, c := range []struct{ name, args string }{
+		{"decision", "show " + tok},
+		{"decision", tok},
+		{"memory", "confirm " + tok},
+		{"memory", "trace " + tok},
+		{"memory", tok},
+	} {
+		r.call("command", map[string]any{"name": c.name, "args": c.args})
+		require.NotContains(t, r.last.Raw, "u8jzPde0", c.name+" "+c.args)
+		require.Contains(t, r.last.Raw, "[REDACTED:github-token]", c.name+" "+c.args)
+	}
+}

@@ -76,6 +76,9 @@ func (o *Out) Notify(level, text string) {
 	w := jsonw.Open(nil)
 	w.Str("t", "notify")
 	w.Str("level", level)
+	// A notice often says back what it was given (an id, a command, a
+	// value): never a secret in it.
+	text, _ = redact.String(text)
 	w.Str("text", marker.Data(o.said(text)))
 	o.add(w.Close())
 }
