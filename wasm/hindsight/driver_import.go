@@ -9,6 +9,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -152,7 +153,7 @@ func (r *importRun) walk(folder string, depth int, out *[]hsimport.File) error {
 // say is a line of the run: printed as it goes without a UI, gathered for
 // the end with one (pi shows each output as a notice).
 func (r *importRun) say(out *store.Out, line string) {
-	line = hideURLSecrets(line)
+	line, _ = redact.String(hideURLSecrets(line)) // a server's answer, a session's path: outside text
 	if !r.hasUI {
 		out.Output(line)
 	} else if len(r.lines) < importUILines {

@@ -112,7 +112,7 @@ func importAnswers(batch []importPending, rs []response) (took []int, refused []
 		case a.ok():
 			refused = append(refused, "failed "+batch[i].f.Path+": "+p)
 		default:
-			refused = append(refused, "failed "+batch[i].f.Path+": "+p+" "+text.Bytes(strings.TrimSpace(a.Body), 200))
+			refused = append(refused, "failed "+batch[i].f.Path+": "+p+" "+text.Whole(strings.TrimSpace(a.Body), 200)) // never through a word: said redacted (say)
 		}
 	}
 	return took, refused, down

@@ -107,6 +107,8 @@ func TestTheServersAnswersToAnImportSayWhatItTookRefusedAndWhetherItIsAway(t *te
 			[]string{"failed /s/b.jsonl: HTTP 422 bad item"}, ""},
 		{"a long refusal is cut", []response{{Status: 500, Body: strings.Repeat("e", 300)}, {Status: 200, Body: tookBody}, {Status: 200, Body: tookBody}}, []int{1, 2},
 			[]string{"failed /s/a.jsonl: HTTP 500 " + strings.Repeat("e", 200)}, ""},
+		{"a refusal is cut before a token, never through it", []response{{Status: 500, Body: strings.Repeat("e ", 95) + "ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789"}, {Status: 200, Body: tookBody}, {Status: 200, Body: tookBody}}, []int{1, 2},
+			[]string{"failed /s/a.jsonl: HTTP 500 " + strings.TrimSpace(strings.Repeat("e ", 95))}, ""},
 		{"a page that is not Hindsight's is refused", []response{{Status: 200, Body: "<html><title>Welcome to nginx!</title>"}, {Status: 200, Body: tookBody}, {Status: 200, Body: tookBody}}, []int{1, 2},
 			[]string{"failed /s/a.jsonl: " + nginx}, ""},
 		{"the server went away", []response{{Status: 200, Body: tookBody}, {Error: "connection refused"}, {Error: "timed out after 30000 ms"}}, []int{0}, nil, "timed out after 30000 ms"},
