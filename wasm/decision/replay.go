@@ -2,6 +2,8 @@ package decision
 
 import (
 	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // problemKind classifies what doctor reports about a log.
@@ -256,6 +258,13 @@ func (s *state) Sealed() {
 //
 // The event's strings may point into a reader's buffer: apply copies what it keeps.
 func (s *state) apply(ev *Event, line int) {
+	// An id is shown everywhere (lists, search, the injected prompt): one a
+	// person wrote that holds a secret makes the line corrupt, said without
+	// it. A canonical id (D-2026-02-27-0042) cannot, and is not looked at.
+	if !validID(ev.ID) && redact.Contains(ev.ID) {
+		s.problem(line, corrupt, "", "its id holds what looks like a secret; skipped (remove the secret by hand, and rotate it)")
+		return
+	}
 	if ev.TimeMs == 0 && ev.Time != "" {
 		s.problem(line, badTime, ev.ID, "time "+strconv.Quote(ev.Time)+" is not RFC 3339")
 	}

@@ -174,3 +174,22 @@ func TestNextIDCountsOnWithinTheDayOfTheWrite(t *testing.T) {
 		require.Equal(t, tt.want, st.NextID(civil.ParseTime(tt.now)), tt.now)
 	}
 }
+
+// An id is shown everywhere a decision is (lists, search, the injected
+// prompt): a hand-written one that holds a secret makes its line corrupt,
+// reported without it, and no other event of that id applies (the closing
+// check of issue 25: a GitHub token as "i" was listed and injected).
+func TestAnIdThatHoldsASecretIsNeverADecision(t *testing.T) {
+	tok := "ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789"
+	log := ev(t1, "a", tok, `{"tx":"use the token"}`) +
+		ev(t1, "a", "D-2026-02-27-0001", `{"tx":"one"}`) +
+		ev(t2, "ed", tok, `{"tx":"edited"}`)
+	st, _ := replay(t, log)
+	require.Equal(t, []string{"D-2026-02-27-0001"}, ids(st.All().All()))
+	require.Equal(t, 2, len(st.Problems), "problems")
+	require.Equal(t, corrupt, st.Problems[0].Kind)
+	require.Equal(t, 1, st.Problems[0].Line)
+	for _, p := range st.Problems {
+		require.NotContains(t, p.ID+p.Msg, "u8jzPde0")
+	}
+}
