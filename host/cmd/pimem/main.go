@@ -29,8 +29,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
@@ -319,7 +321,7 @@ func pimem(args []string, stdout, stderr io.Writer) (code int, err error) {
 		}
 		name, ok := reg.lookup(store)
 		if !ok {
-			msg := fmt.Sprintf("unknown command %q (%s)", store, known(reg))
+			msg := fmt.Sprintf("unknown command %s (%s)", commandWord(store), known(reg))
 			if meant := registry.Meant(store); len(meant) > 0 {
 				msg += "; did you mean pimem " + strings.Join(meant, " or pimem ") + "?"
 			}
@@ -519,4 +521,16 @@ func logTo(w io.Writer) func(int, string) {
 			fmt.Fprintf(w, "pi-memory: error: %s\n", msg)
 		}
 	}
+}
+
+// commandWord is what an unknown command is called back: quoted when it
+// could be one (a short word of letters and "-"), else only its length, so a
+// token or a paste given as the command is not said back.
+//
+//	commandWord("decison") => `"decison"`; commandWord("ghp_u8jz…") => "of 40 characters"
+func commandWord(w string) string {
+	if len(w) <= 24 && strings.Trim(strings.ToLower(w), "abcdefghijklmnopqrstuvwxyz-") == "" {
+		return strconv.Quote(w)
+	}
+	return "of " + strconv.Itoa(utf8.RuneCountInString(w)) + " characters"
 }

@@ -121,6 +121,11 @@ func TestUnknownCommandsAreUsageErrorsListingTheCoresCommands(t *testing.T) {
 			r = runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "search", "postgres")
 			require.Equal(t, 2, r.exit, r.stderr)
 			require.Contains(t, r.stderr, `did you mean pimem decision search or pimem memory search?`)
+			// A token or a paste given as the command is not said back.
+			r = runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789", "list")
+			require.Equal(t, 2, r.exit, r.stderr)
+			require.Contains(t, r.stderr, `unknown command of 40 characters (`)
+			require.NotContains(t, r.stderr, "u8jzPde0")
 			r = runBin(t, pimemBin, project(t), nil, "--wasm", m.Path(t), "decison", "list")
 			require.Contains(t, r.stderr, `did you mean pimem decision?`)
 			// A global switch before the subcommand is the subcommand's.
