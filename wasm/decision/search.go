@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/search"
@@ -53,7 +54,7 @@ func parseQuery(words []string, now int64) (query, error) {
 					bad = true
 				}
 			}
-			if w := "status:" + f.Said; bad && !has(q.BadTerms, w) {
+			if w := "status:" + f.Said; bad && !slices.Contains(q.BadTerms, w) {
 				q.BadTerms = append(q.BadTerms, w)
 			}
 		case "tag":
@@ -63,15 +64,6 @@ func parseQuery(words []string, now int64) (query, error) {
 		}
 	}
 	return q, nil
-}
-
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // keeps reports whether decision r passes q's filters: one of its statuses,

@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -48,7 +49,7 @@ func Parse(q string, filters ...string) (Query, error) {
 	var said []string
 	// say counts k once; false when it was said before.
 	say := func(k string) bool {
-		if contains(said, k) {
+		if slices.Contains(said, k) {
 			return false
 		}
 		said = append(said, strings.Clone(k))
@@ -94,7 +95,7 @@ func Parse(q string, filters ...string) (Query, error) {
 		} else {
 			n := len(said)
 			sp.raw(seg, func(w string, _, _ int) {
-				if c, ok := canon(w); say(w) && ok && !contains(out.Words, c) {
+				if c, ok := canon(w); say(w) && ok && !slices.Contains(out.Words, c) {
 					out.Words = append(out.Words, strings.Clone(c))
 				}
 			})

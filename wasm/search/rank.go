@@ -186,7 +186,7 @@ func (x *Index) Find(q Query, o Options) *Ranking {
 	loose := uint32(1)<<len(terms) - 1
 	for _, ph := range q.Phrases {
 		for _, w := range ph {
-			if !contains(terms, w) && len(terms) < MaxTerms {
+			if !slices.Contains(terms, w) && len(terms) < MaxTerms {
 				terms = append(terms, w)
 			}
 		}
@@ -194,15 +194,6 @@ func (x *Index) Find(q Query, o Options) *Ranking {
 	r := &Ranking{x: x, gen: x.gen, q: q, o: o, terms: terms, loose: loose}
 	r.reset()
 	return r
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // reset starts the ranking over, on the index as it is now.
