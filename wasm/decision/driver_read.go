@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
-	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -45,8 +44,8 @@ func (d *driver) cmdSearch(c *store.Cmd) {
 		return
 	}
 	if len(q.BadTerms) > 0 {
-		bad, _ := redact.String(strings.Join(q.BadTerms, ", "))
-		c.Out.Usage("/decision search: unknown status in " + bad + " (use active, draft, rejected or superseded)")
+		// Said back as written: Usage redacts every notice (store.Out.Notify).
+		c.Out.Usage("/decision search: unknown status in " + strings.Join(q.BadTerms, ", ") + " (use active, draft, rejected or superseded)")
 		return
 	}
 	d.printList(c, d.st.search(&d.idx, d.SearchSources(), q), "matching decisions")

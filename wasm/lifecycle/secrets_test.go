@@ -236,6 +236,7 @@ func TestACommandsErrorNeverSaysASecretBack(t *testing.T) {
 	tok := "ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789"
 	for _, c := range []struct{ name, args string }{
 		{"decision", "show " + tok},
+		{"decision", "search deploy status:" + tok},
 		{"decision", tok},
 		{"memory", "confirm " + tok},
 		{"memory", "trace " + tok},
