@@ -607,7 +607,9 @@ func TestASearchSaysBackNoSecretOfItsQuery(t *testing.T) {
 // question is the user's message before its run; a turn outside since/until
 // is not shown.
 func TestAQuestionsAnswerIsTheLastOfTheAssistantsMessages(t *testing.T) {
-	msg := func(ref, text string, age int64) Doc { return Doc{Kind: Message, Ref: ref, Text: text, Time: now - age*day} }
+	msg := func(ref, text string, age int64) Doc {
+		return Doc{Kind: Message, Ref: ref, Text: text, Time: now - age*day}
+	}
 	var x Index
 	x.Update([]Source{{Key: "s1", Stamp: "1", Load: func() []Doc {
 		return []Doc{

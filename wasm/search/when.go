@@ -4,8 +4,6 @@ import (
 	"errors"
 	"math"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -230,36 +228,19 @@ func saidBack(v string) string {
 //	Within("flaky test since:2026-10", now) => "flaky test", [2026-10-01, ∞)
 func Within(q string, now int64) (string, When, error) {
 	var fs []Filter
-	var rest strings.Builder
-	for i := 0; i < len(q); {
-		r, n := utf8.DecodeRuneInString(q[i:])
-		if unicode.IsSpace(r) {
-			i += n
-			continue
-		}
-		j := i
-		for j < len(q) {
-			if r, n := utf8.DecodeRuneInString(q[j:]); !unicode.IsSpace(r) {
-				j += n
-				continue
-			}
-			break
-		}
-		if f, ok := filterOf(q[i:j], timeFilters); ok {
+	var rest []string
+	for _, w := range strings.Fields(q) {
+		if f, ok := filterOf(w, timeFilters); ok {
 			fs = append(fs, f)
 		} else {
-			if rest.Len() > 0 {
-				rest.WriteByte(' ')
-			}
-			rest.WriteString(q[i:j])
+			rest = append(rest, w)
 		}
-		i = j
 	}
 	if fs == nil {
 		return q, When{}, nil
 	}
 	span, err := SpanOf(fs, now)
-	return rest.String(), span, err
+	return strings.Join(rest, " "), span, err
 }
 
 // timeFilters are the filters SpanOf reads, for Parse.
