@@ -525,15 +525,7 @@ func TestAMessageHitShowsTheOtherHalfOfItsExchange(t *testing.T) {
 	// The question, its answer beside it (not a hit of its own again);
 	// a question no answer follows stands alone; an answer shows its
 	// question only when one is just before it.
-	var got []string
-	for _, h := range hits {
-		s := h.Doc.Ref
-		if h.Turn != nil {
-			s += "+" + h.Turn.Doc.Ref
-		}
-		got = append(got, s)
-	}
-	require.Equal(t, []string{"s1:1+s1:2", "s1:3", "s1:5+s1:4"}, got)
+	require.Equal(t, "s1:1+s1:2 s1:3 s1:5+s1:4", pairsOf(hits))
 	text := ForModel("nightly job", hits)
 	require.Contains(t, text, "1. session s1:1 (2026-11-26): User: How often do you run the nightly job?\n   answered at line 2: Assistant: Every night at two")
 	require.Contains(t, text, "3. session s1:5 (2026-11-26): Assistant: Yes: the nightly job is idempotent, restart it.\n   in answer to line 4: User: hello?")
@@ -619,20 +611,22 @@ func TestAQuestionsAnswerIsTheLastOfTheAssistantsMessages(t *testing.T) {
 			msg("s1:4", "User: thanks", 1),
 		}
 	}}})
-	pairs := func(hits []Hit) string {
-		var got []string
-		for _, h := range hits {
-			s := h.Doc.Ref
-			if h.Turn != nil {
-				s += "+" + h.Turn.Doc.Ref
-			}
-			got = append(got, s)
-		}
-		return strings.Join(got, " ")
-	}
-	require.Equal(t, "s1:1+s1:3", pairs(x.Search("staging proxy port", 1, now)))
-	require.Equal(t, "s1:3+s1:1", pairs(x.Search("8443 proxy yaml", 1, now)))
+	require.Equal(t, "s1:1+s1:3", pairsOf(x.Search("staging proxy port", 1, now)))
+	require.Equal(t, "s1:3+s1:1", pairsOf(x.Search("8443 proxy yaml", 1, now)))
 	r := x.Rank("staging proxy port", Options{Limit: 1, Now: now, Span: When{now - 4*day, now - 2*day}})
 	r.Run(nil)
-	require.Equal(t, "s1:1", pairs(r.Hits()), "the answer is after until")
+	require.Equal(t, "s1:1", pairsOf(r.Hits()), "the answer is after until")
+}
+
+// pairsOf is each hit's Ref, with its turn's after a "+" when it has one.
+func pairsOf(hits []Hit) string {
+	var got []string
+	for _, h := range hits {
+		s := h.Doc.Ref
+		if h.Turn != nil {
+			s += "+" + h.Turn.Doc.Ref
+		}
+		got = append(got, s)
+	}
+	return strings.Join(got, " ")
 }
