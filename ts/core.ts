@@ -6,6 +6,7 @@
 // anything about memory: that is the core's job.
 
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { randomBytes, randomFillSync } from "node:crypto";
 import { pathToFileURL } from "node:url";
@@ -281,6 +282,55 @@ function sleep(ms: number): void {
 
 type HostFn = (...args: never[]) => number | bigint | undefined;
 
+// ---- Lock files: who holds one, and whether that process is gone ------------------
+
+// The pid namespace this process's pids are counted in (Linux: the number in
+// /proc/self/ns/pid's link), or "" where there is none to read.
+const PID_NAMESPACE = (() => {
+	try {
+		return /^pid:\[(\d+)\]$/.exec(fs.readlinkSync("/proc/self/ns/pid"))?.[1] ?? "";
+	} catch {
+		return "";
+	}
+})();
+
+// What a lock file says about its holder, the line the Go host writes too:
+// `pid=4242 host=ada-laptop pidns=4026531836 time=2026-11-21T21:27:00.123Z holder=9f86…`.
+function lockLine(holder: string): string {
+	const ns = PID_NAMESPACE === "" ? "" : ` pidns=${PID_NAMESPACE}`;
+	return `pid=${process.pid} host=${os.hostname()}${ns} time=${new Date().toISOString()} holder=${holder}\n`;
+}
+
+// Whether the lock file at p names a process that is certainly no longer running: one
+// on this host, counted in this pid namespace, whose pid no process has (a holder
+// killed by SIGKILL leaves its file behind; without this every writer waits for it to
+// grow stale). Whatever is uncertain (another host, a line without a namespace, a pid
+// that exists, an unreadable file) is not gone: the age rule still breaks it.
+function holderGone(p: string): boolean {
+	let line: string;
+	try {
+		const fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+		try {
+			const buf = Buffer.alloc(4096);
+			line = buf.toString("utf8", 0, fs.readSync(fd, buf, 0, buf.length, 0));
+		} finally {
+			fs.closeSync(fd);
+		}
+	} catch {
+		return false;
+	}
+	const field = (k: string) => new RegExp(`(?:^|\\s)${k}=(\\S+)`).exec(line)?.[1] ?? "";
+	const pid = Number(field("pid"));
+	if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
+	if (PID_NAMESPACE === "" || field("pidns") !== PID_NAMESPACE || field("host") !== os.hostname()) return false;
+	try {
+		process.kill(pid, 0);
+		return false;
+	} catch (err) {
+		return (err as NodeJS.ErrnoException).code === "ESRCH";
+	}
+}
+
 // Whether a stat that found nothing at p means ENOENT: the nearest ancestor that exists
 // is a folder, so the first missing name is what is missing (a config file in a
 // project without a .pi folder: no stat throws). An ancestor that is not a folder, or
@@ -318,8 +368,8 @@ export class Host {
 	// the path (another process broke ours as stale and took it, or something replaced
 	// it) leaves that file alone, without reading it back.
 	readonly #held = new Map<string, { fd: number; dev: bigint; ino: bigint }>();
-	// What this instance writes into its lock files, for a person who finds one.
-	readonly #holder = `pid=${process.pid} holder=${randomBytes(8).toString("hex")}\n`;
+	// Tells this instance's locks apart from another's in the same process.
+	readonly #holder = randomBytes(8).toString("hex");
 
 	constructor(options: HostOptions = {}) {
 		this.#now = options.now ?? (() => performance.timeOrigin + performance.now());
@@ -736,7 +786,7 @@ export class Host {
 			}
 			if (fd !== undefined) {
 				try {
-					fs.writeSync(fd, this.#holder);
+					fs.writeSync(fd, lockLine(this.#holder));
 					const st = fs.fstatSync(fd, { bigint: true });
 					this.#held.set(p, { fd, dev: st.dev, ino: st.ino });
 					return 0;
@@ -756,8 +806,9 @@ export class Host {
 			// Only a regular file is a lock; anything else (a folder, a link, a FIFO) was put
 			// there by someone else, and waiting would not help.
 			if (st !== undefined && !st.isFile()) return this.#notRegular(st);
-			// Retry at once after breaking a stale lock; staleMs 0 means never break.
-			if (st !== undefined && staleMs > 0 && Date.now() - st.mtimeMs > staleMs && this.#breakStale(p, staleMs)) continue;
+			// Retry at once after breaking a stale lock, or one whose holder is gone; staleMs 0
+			// means never break.
+			if (st !== undefined && staleMs > 0 && (Date.now() - st.mtimeMs > staleMs || holderGone(p)) && this.#breakStale(p, staleMs)) continue;
 			const left = deadline - performance.now();
 			if (left <= 0) {
 				this.lastError = `lock ${p}: held by another process (waited ${waitMs} ms); it is broken once older than ${staleMs} ms`;
@@ -772,8 +823,8 @@ export class Host {
 
 	// Breaks a stale lock without ever removing a fresh one. Breaking is serialised by a
 	// second lock file, `<lock>.break`, created exclusively: its holder judges the lock
-	// again and removes it only while it is still older than staleMs, which a fresh lock
-	// never is. A `.break` left by a process that died inside these few calls is removed
+	// again and removes it only while it is still older than staleMs or its holder is
+	// gone, which a fresh lock's never is. A `.break` left by a process that died inside these few calls is removed
 	// once it is older than staleMs too. The Go host follows the same protocol, so pi and
 	// pimem contend safely. True when the caller should try to create the lock at once.
 	#breakStale(p: string, staleMs: number): boolean {
@@ -790,7 +841,7 @@ export class Host {
 		try {
 			const st = fs.statSync(p, { throwIfNoEntry: false });
 			if (st === undefined) return true;
-			if (Date.now() - st.mtimeMs <= staleMs) return false;
+			if (!st.isFile() || (Date.now() - st.mtimeMs <= staleMs && !holderGone(p))) return false;
 			fs.rmSync(p, { force: true });
 			return true;
 		} catch {

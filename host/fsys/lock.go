@@ -12,15 +12,64 @@ import (
 )
 
 // lockContent is what a lock file says about its holder, one line a person
-// can read: the process, the machine (locks on shared folders), when, and a
-// holder id that tells two holders in one process apart and lets Unlock make
-// sure the file is still its own.
+// can read: the process, the machine (locks on shared folders), the process's
+// pid namespace where the system names one, when, and a holder id that tells
+// two holders in one process apart and lets Unlock make sure the file is still
+// its own.
 //
-//	pid=4242 host=ada-laptop time=2026-11-21T21:27:00.123Z holder=9f86d081884c7d65
+//	pid=4242 host=ada-laptop pidns=4026531836 time=2026-11-21T21:27:00.123Z holder=9f86d081884c7d65
 func lockContent(holder string, now time.Time) []byte {
 	host, _ := os.Hostname()
-	return []byte("pid=" + strconv.Itoa(os.Getpid()) + " host=" + host +
+	ns := ""
+	if id := pidNamespace(); id != "" {
+		ns = " pidns=" + id
+	}
+	return []byte("pid=" + strconv.Itoa(os.Getpid()) + " host=" + host + ns +
 		" time=" + now.UTC().Format("2006-01-02T15:04:05.000Z") + " holder=" + holder + "\n")
+}
+
+// pidNamespace names the pid namespace this process's pids are counted in
+// (Linux: the number in /proc/self/ns/pid's link), or "" where there is none
+// to read. Two processes whose lock lines name the same host and the same
+// namespace see the same pids.
+func pidNamespace() string {
+	link, err := os.Readlink("/proc/self/ns/pid")
+	if err != nil || !strings.HasPrefix(link, "pid:[") || !strings.HasSuffix(link, "]") {
+		return ""
+	}
+	id := link[len("pid:[") : len(link)-1]
+	if _, err := strconv.ParseUint(id, 10, 64); err != nil {
+		return ""
+	}
+	return id
+}
+
+// holderGone reports whether a lock line names a process that is certainly
+// no longer running: one on this host, counted in this pid namespace, whose
+// pid no process has. A process killed while holding a lock (SIGKILL, a
+// crash, a closed laptop lid's OOM) leaves its file behind; without this
+// every writer would wait for the lock to grow stale. Whatever is uncertain
+// (another host, a line without a namespace, a pid that exists, even one
+// reused by another program) is not gone: the age rule still breaks it.
+func holderGone(line []byte) bool {
+	var pid int
+	var host, ns string
+	for _, f := range strings.Fields(string(line)) {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "pid":
+			pid, _ = strconv.Atoi(v)
+		case "host":
+			host = v
+		case "pidns":
+			ns = v
+		}
+	}
+	me, _ := os.Hostname()
+	if pid <= 0 || pid == os.Getpid() || host == "" || host != me || ns == "" || ns != pidNamespace() {
+		return false
+	}
+	return !processExists(pid)
 }
 
 // maxLockBytes bounds what is read of a lock file: the one line above is

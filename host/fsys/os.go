@@ -411,14 +411,16 @@ func createExclusive(name string, token []byte) error {
 	return err
 }
 
-// breakStale removes the lock file at name if it is older than stale, and
-// reports whether the caller should try to create it again at once.
+// breakStale removes the lock file at name if it is older than stale or its
+// holder is gone (holderGone), and reports whether the caller should try to
+// create it again at once.
 //
 // Two waiters may judge the same lock stale; if both removed it by name, the
 // slower one could delete the fresh lock the faster one just took. So breaking
 // is itself serialised by a second lock file, name+".break", created
 // exclusively: its holder judges the lock again and removes it only if it is
-// still stale. A fresh lock is never older than stale, so it is never removed.
+// still stale. A fresh lock is never older than stale and names a live holder,
+// so it is never removed.
 // A ".break" file left by a process that died inside these few calls is
 // removed once it is older than stale too.
 func breakStale(name string, stale time.Duration) bool {
@@ -436,8 +438,14 @@ func breakStale(name string, stale time.Duration) bool {
 	if errors.Is(err, fs.ErrNotExist) {
 		return true
 	}
-	if err != nil || time.Since(fi.ModTime()) <= stale {
+	if err != nil || !fi.Mode().IsRegular() {
 		return false
+	}
+	if time.Since(fi.ModTime()) <= stale {
+		line, err := readLock("lock", filepath.ToSlash(name))
+		if err != nil || !holderGone(line) {
+			return false
+		}
 	}
 	err = os.Remove(name)
 	return err == nil || errors.Is(err, fs.ErrNotExist)

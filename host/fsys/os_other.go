@@ -9,3 +9,7 @@ const (
 	dirOnly   = 0
 	noFollow  = 0
 )
+
+// processExists cannot be told here without more code than it is worth: a
+// lock is broken by its age alone.
+func processExists(pid int) bool { return true }

@@ -15,3 +15,10 @@ const dirOnly = syscall.O_DIRECTORY
 
 // noFollow makes opening a symbolic link fail (ELOOP) instead of following it.
 const noFollow = syscall.O_NOFOLLOW
+
+// processExists reports whether a process with this pid exists: signal 0
+// checks without sending; EPERM means it exists under another user.
+func processExists(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || err == syscall.EPERM
+}

@@ -6,7 +6,7 @@
 
 import test from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -567,6 +567,43 @@ function tests(): void {
 		assert.ok(fs.existsSync(lock), "b still holds it");
 		assert.equal(b.onPath("pm_unlock", lock), 0);
 		assert.deepEqual(fs.readdirSync(dir), []);
+	});
+
+	test("pm_lock takes at once a lock whose holder was killed on this host; an uncertain holder waits for its age", async (t) => {
+		let link = "";
+		try {
+			link = fs.readlinkSync("/proc/self/ns/pid");
+		} catch {}
+		const ns = /^pid:\[(\d+)\]$/.exec(link)?.[1];
+		if (ns === undefined) return t.skip("no /proc/self/ns/pid: locks are broken by age alone");
+		const dead = spawnSync("true").pid;
+		const line = (pid: number, host: string, pidns?: string) =>
+			`pid=${pid} host=${host}${pidns === undefined ? "" : ` pidns=${pidns}`} time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n`;
+		const me = os.hostname();
+		const cases: [string, string, boolean][] = [
+			["holder exited on this host (the Go host's line)", line(dead, me, ns), true],
+			["holder alive", line(process.ppid, me, ns), false],
+			["holder is this process", line(process.pid, me, ns), false],
+			["another host", line(dead, `${me}-other`, ns), false],
+			["another pid namespace", line(dead, me, `${ns}1`), false],
+			["no namespace", line(dead, me), false],
+			["empty", "", false],
+		];
+		const g = await Guest.start();
+		for (const [name, content, taken] of cases) {
+			const dir = tempDir();
+			const lock = path.join(dir, "memory.lock");
+			fs.writeFileSync(lock, content);
+			assert.equal(g.onPath("pm_lock", lock, 0, 30_000), taken ? 0 : -5, name);
+			if (!taken) continue;
+			const written = fs.readFileSync(lock, "utf8");
+			assert.match(written, new RegExp(`^pid=${process.pid} host=\\S+ pidns=${ns} time=\\S+ holder=[0-9a-f]{16}\\n$`), "the line the Go host writes too");
+			assert.equal(g.onPath("pm_unlock", lock), 0);
+			assert.deepEqual(fs.readdirSync(dir), [], `${name}: files left behind`);
+		}
+		const dir = tempDir();
+		fs.writeFileSync(path.join(dir, "memory.lock"), line(dead, me, ns));
+		assert.equal(g.onPath("pm_lock", path.join(dir, "memory.lock"), 0, 0), -5, "stale 0 never breaks");
 	});
 
 	test("locks held by a lost instance are released with it", async () => {

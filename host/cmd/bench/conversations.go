@@ -101,9 +101,11 @@ func conversations(module string, args []string) (any, error) {
 	bm25, noStop := relevance.NewBM25(turns, false), relevance.NewBM25(turns, true)
 	out := conversationsOut{
 		Sessions: len(set.Sessions), Turns: len(turns), Questions: len(set.Questions),
-		Ours:       ours,
-		BM25:       relevance.Measure(set, func(q relevance.Question) [][]relevance.Ref { return relevance.Each(bm25.Search(q.Q, relevance.Depth)) }),
-		BM25NoStop: relevance.Measure(set, func(q relevance.Question) [][]relevance.Ref { return relevance.Each(noStop.Search(q.Q, relevance.Depth)) }),
+		Ours: ours,
+		BM25: relevance.Measure(set, func(q relevance.Question) [][]relevance.Ref { return relevance.Each(bm25.Search(q.Q, relevance.Depth)) }),
+		BM25NoStop: relevance.Measure(set, func(q relevance.Question) [][]relevance.Ref {
+			return relevance.Each(noStop.Search(q.Q, relevance.Depth))
+		}),
 	}
 	out.Table = relevance.Table([]string{"memory_search", "BM25", "BM25 without stop words"}, []relevance.Report{out.Ours, out.BM25, out.BM25NoStop})
 	return out, nil

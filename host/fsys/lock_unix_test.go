@@ -1,0 +1,89 @@
+//go:build unix
+
+package fsys
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+)
+
+// deadPid is the pid of a process that has exited and been waited for.
+func deadPid(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	require.NoError(t, cmd.Run())
+	return cmd.Process.Pid
+}
+
+// A lock left by a process killed on this host is taken at once, not after
+// the 30 s a stale lock waits; whatever is uncertain waits for its age.
+func TestOSLockBreaksAFreshLockWhoseHolderIsGone(t *testing.T) {
+	if pidNamespace() == "" {
+		t.Skip("no /proc/self/ns/pid here: locks are broken by age alone")
+	}
+	host, _ := os.Hostname()
+	ns := pidNamespace()
+	dead := strconv.Itoa(deadPid(t))
+	line := func(pid, host, ns string) string {
+		s := "pid=" + pid + " host=" + host
+		if ns != "" {
+			s += " pidns=" + ns
+		}
+		return s + " time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n"
+	}
+	cases := []struct {
+		name, content string
+		taken         bool
+	}{
+		{"holder exited on this host", line(dead, host, ns), true},
+		{"holder alive (the test's parent)", line(strconv.Itoa(os.Getppid()), host, ns), false},
+		{"holder is this process (another instance)", line(strconv.Itoa(os.Getpid()), host, ns), false},
+		{"another host", line(dead, host+"-other", ns), false},
+		{"another pid namespace", line(dead, host, ns+"1"), false},
+		{"no namespace (an older line)", line(dead, host, ""), false},
+		{"no host", "pid=" + dead + " pidns=" + ns + "\n", false},
+		{"empty: the holder has not written it yet", "", false},
+		{"garbage", "pid=-1 host=" + host + " pidns=" + ns + "\n", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.ToSlash(filepath.Join(t.TempDir(), "memory.lock"))
+			require.NoError(t, os.WriteFile(p, []byte(c.content), 0o644))
+			o := NewOS()
+			err := o.Lock(p, 0, 30_000)
+			if !c.taken {
+				require.True(t, errors.Is(err, hostio.ErrBusy), "want busy, got ", err)
+				return
+			}
+			require.NoError(t, err)
+			require.NoError(t, o.Unlock(p))
+			_, err = os.Stat(p + ".break")
+			require.True(t, errors.Is(err, os.ErrNotExist), "the .break file is left behind")
+		})
+	}
+	// stale 0 means never break, whoever the holder was.
+	p := filepath.ToSlash(filepath.Join(t.TempDir(), "memory.lock"))
+	require.NoError(t, os.WriteFile(p, []byte(line(dead, host, ns)), 0o644))
+	require.True(t, errors.Is(NewOS().Lock(p, 0, 0), hostio.ErrBusy), "stale 0 broke a lock")
+}
+
+// The line this host writes names what holderGone reads back.
+func TestLockContentNamesItsHolder(t *testing.T) {
+	line := lockContent("0123456789abcdef", deadTime)
+	require.False(t, holderGone(line), "this live process read as gone: ", string(line))
+	host, _ := os.Hostname()
+	require.Contains(t, string(line), "pid="+strconv.Itoa(os.Getpid())+" host="+host)
+	if ns := pidNamespace(); ns != "" {
+		require.Contains(t, string(line), " pidns="+ns+" ")
+	}
+}
+
+var deadTime = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
