@@ -179,6 +179,23 @@ func TestMemorySearchFindsDecisionsNotesAndEarlierSessionsWithCitations(t *testi
 	}
 }
 
+// A memory file search could not read (past 4 MiB here) is named in every
+// answer, hits or not, so the model does not take what it holds for absent.
+func TestMemorySearchNamesAMemoryFileItCouldNotRead(t *testing.T) {
+	r := newRig(t, false)
+	big := filepath.Join(filepath.Dir(r.write(projectIndex, "# Memory\n\n- Deploys go through Helm charts\n")), "runbook.md")
+	require.NoError(t, os.WriteFile(big, []byte("- kiwi "+strings.Repeat("x", 5<<20)+"\n"), 0o644))
+	for _, q := range []string{"deploys", "kiwi", "deploys"} {
+		text, isErr := r.tool("memory_search", `{"query":`+quote(q)+`}`)
+		require.False(t, isErr, text)
+		require.Contains(t, text, "Not searched: 1 memory file that could not be read (do not take what it holds for absent): .pi/memory/runbook.md.", q)
+	}
+	require.NoError(t, os.WriteFile(big, []byte("- kiwi season starts in May\n"), 0o644))
+	text, _ := r.tool("memory_search", `{"query":"kiwi"}`)
+	require.Contains(t, text, "kiwi season starts in May")
+	require.NotContains(t, text, "could not be read")
+}
+
 // Search hits cited absolute paths, which wrapped over three lines at 80
 // columns in pi's transcript: a hit is cited relative to the project or
 // with ~ for the home folder where its reader can open it that way, and

@@ -76,12 +76,12 @@ func (n *driver) goneDocs(records string) []search.Doc {
 }
 
 // searchDocs reads one memory file for the search index: its pages, from
-// the redacted view, as entries. A file that cannot be read gives none
-// (/memory recall and /memory verify name it).
+// the redacted view, as entries. A file that cannot be read is said in the
+// answer (search.Unreadable; /memory recall and /memory verify say why).
 func (n *driver) searchDocs(scope, file, display string) []search.Doc {
 	data, err := files.Read(n.h, file, maxNoteFile)
 	if err != nil {
-		return nil
+		return search.Unreadable(display)
 	}
 	_, pages := readView(scope, data)
 	var docs []search.Doc

@@ -78,6 +78,10 @@ type Unread struct {
 	// Once: the index ends with this search (a pimem command), so no later
 	// search goes on with what it did not read.
 	Once bool
+	// Failed are the memory files that are there but could not be read
+	// (Unreadable), named by their cite: the first maxNamed, then counted.
+	Failed   []string
+	Failures int
 }
 
 // maxNamed is how many skipped sources Unread names; the rest are counted.
@@ -113,6 +117,13 @@ func (u Unread) Said(cut bool) string {
 	}
 	if u.Part > 0 {
 		parts = append(parts, "the rest of "+text.Plural(u.Part, "long earlier session past its first megabyte, or a message in it too long to read", "long earlier sessions past their first megabyte, or messages in them too long to read"))
+	}
+	if u.Failures > 0 {
+		said := text.Plural(u.Failures, "memory file that could not be read", "memory files that could not be read") + " (do not take what it holds for absent): " + strings.Join(u.Failed, ", ")
+		if more := u.Failures - len(u.Failed); more > 0 {
+			said += " and " + strconv.Itoa(more) + " more"
+		}
+		parts = append(parts, said)
 	}
 	if len(parts) == 0 {
 		return ""
@@ -159,9 +170,10 @@ type part struct {
 	keys   int32    // where the terms start in blob
 	at     int32    // where the terms' starts in blob (terms+1) are in nums, then their ids (terms)
 	words  int
-	bytes  int  // what it holds in memory, estimated
-	lazy   bool // read in steps (Source.Open)
-	cut    bool // read only in part
+	bytes  int    // what it holds in memory, estimated
+	lazy   bool   // read in steps (Source.Open)
+	cut    bool   // read only in part
+	failed string // the cite of a source that could not be read (Unreadable)
 }
 
 // An entry's numbers in nums, docWords of them: its kind and flags, its
@@ -497,6 +509,11 @@ type reading struct {
 
 // keep puts p in the update's new order.
 func (x *Index) keep(key string, p *part) {
+	if p.failed != "" {
+		if x.Unread.Failures++; len(x.Unread.Failed) < maxNamed {
+			x.Unread.Failed = append(x.Unread.Failed, p.failed)
+		}
+	}
 	if p.lazy {
 		x.used += p.bytes
 		if p.cut {
@@ -565,6 +582,9 @@ type builder struct {
 // (more may be appended to bd.docs before index).
 func (bd *builder) start(key, stamp string, docs []Doc) {
 	bd.p = &part{key: key}
+	if len(docs) == 1 && docs[0].Kind == 0 {
+		bd.p.failed, docs = docs[0].Cite, nil
+	}
 	bd.docs, bd.next, bd.lo, bd.text = docs, 0, 0, 0
 	if bd.local == nil {
 		bd.local, bd.canon = map[string]int32{}, map[string]string{}

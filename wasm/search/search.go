@@ -69,6 +69,12 @@ type Doc struct {
 	Gone bool
 }
 
+// Unreadable is what Load gives for a file that is there but could not be
+// read (too large, not a regular file, no permission): no entry, and every
+// answer says it was not searched (Unread.Files), by cite, as the person
+// knows it, so an empty answer is not taken for "nothing remembered".
+func Unreadable(cite string) []Doc { return []Doc{{Cite: cite}} }
+
 // Forgettable reports whether memory_forget can remove the entry: a
 // decision or a note; observations and past sessions are history.
 func (d *Doc) Forgettable() bool { return (d.Kind == Decision || d.Kind == Note) && !d.Gone }
@@ -82,7 +88,8 @@ type Source struct {
 	Stamp string
 	// Load returns the source's entries, in a slice of its own: the index
 	// lays them out in its part and clears them as it goes. It calls Load
-	// only when the Stamp differs from the one it indexed.
+	// only when the Stamp differs from the one it indexed. A source it
+	// could not read gives Unreadable.
 	Load func() []Doc
 	// Stat and Open, in place of Stamp and Load, are a source among many
 	// that may be large (an earlier session): the index looks at it only

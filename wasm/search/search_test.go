@@ -457,6 +457,33 @@ func TestASearchInSlicesFindsWhatOneInOneGoFinds(t *testing.T) {
 	}
 }
 
+// A source that could not be read is in every answer while it stays so,
+// read again or not (its stamp unchanged), and out once it reads.
+func TestAnUnreadableSourceIsSaidInEveryAnswer(t *testing.T) {
+	stamp, loads := "1", 0
+	readable := false
+	x := &Index{}
+	search := func() Unread {
+		x.Build(nil, false)
+		_ = x.Rank("kiwi", Options{Limit: 5}).Hits()
+		return x.Unread
+	}
+	x.Plan([]Source{{Key: "notes:/m", Stamp: stamp, Load: func() []Doc {
+		loads++
+		if !readable {
+			return Unreadable("~/m/MEMORY.md")
+		}
+		return []Doc{{Kind: Note, Ref: "r", Text: "kiwi"}}
+	}}})
+	for i := range 2 {
+		require.Equal(t, Unread{Failed: []string{"~/m/MEMORY.md"}, Failures: 1}, search(), "search ", i)
+	}
+	require.Equal(t, 1, loads, "read once while its stamp stays")
+	readable = true
+	x.Plan([]Source{{Key: "notes:/m", Stamp: "2", Load: func() []Doc { return []Doc{{Kind: Note, Ref: "r", Text: "kiwi"}} }}})
+	require.Equal(t, Unread{}, search())
+}
+
 func TestUnreadSaysWhatASearchDidNotRead(t *testing.T) {
 	tests := []struct {
 		name string
@@ -469,6 +496,8 @@ func TestUnreadSaysWhatASearchDidNotRead(t *testing.T) {
 		{"one session too large, named", Unread{Skipped: 1, Big: []string{"~/s/a.jsonl"}}, false, "Not searched: 1 earlier session, skipped for its size: ~/s/a.jsonl."},
 		{"the first few named, the rest counted", Unread{Skipped: 5, Big: []string{"a", "b", "c"}}, false, "Not searched: 5 earlier sessions, skipped for their size: a, b, c and 2 more."},
 		{"left for later and read in part", Unread{Later: 120, Part: 1}, false, "Not searched: 120 earlier sessions, not read within this search's budget of time and memory (a later search goes on with them); the rest of 1 long earlier session past its first megabyte, or a message in it too long to read."},
+		{"a memory file that could not be read", Unread{Failed: []string{"~/app/.pi/memory/MEMORY.md"}, Failures: 1}, false, "Not searched: 1 memory file that could not be read (do not take what it holds for absent): ~/app/.pi/memory/MEMORY.md."},
+		{"many, counted", Unread{Failed: []string{"a", "b", "c"}, Failures: 4}, false, "Not searched: 4 memory files that could not be read (do not take what it holds for absent): a, b, c and 1 more."},
 		{"left by a pimem command", Unread{Later: 2, Once: true}, false, "Not searched: 2 earlier sessions, not read within this search's budget of time and memory (each pimem command starts again from the newest; in pi or pimem mcp a later search goes on with them)."},
 	}
 	for _, tt := range tests {
