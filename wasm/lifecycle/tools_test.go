@@ -196,6 +196,38 @@ func TestMemorySearchNamesAMemoryFileItCouldNotRead(t *testing.T) {
 	require.NotContains(t, text, "could not be read")
 }
 
+// Session files are pi's and only read: a link to one of this project's
+// sessions kept elsewhere is followed; a link to any other file, or to
+// another project's session, gives nothing. (A link to a FIFO is refused by
+// the hosts' reads: host/imports_special_unix_test.go.)
+func TestSearchFollowsLinkedSessionsOnlyToThisProjectsSessions(t *testing.T) {
+	r := newRig(t, false)
+	sessions := filepath.Join(r.agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(r.project, "/"), "/", "-")+"--")
+	require.NoError(t, os.MkdirAll(sessions, 0o755))
+	elsewhere := t.TempDir()
+	session := func(name, cwd, said string) string {
+		p := filepath.Join(elsewhere, name)
+		require.NoError(t, os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"`+name+`","timestamp":"2026-02-20T09:00:00.000Z","cwd":"`+cwd+`"}
+{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"user","content":"`+said+`"}}
+`), 0o644))
+		return p
+	}
+	link := func(target, name string) {
+		require.NoError(t, os.Symlink(target, filepath.Join(sessions, name)))
+	}
+	link(session("mine", r.project, "kiwi harvest is in May"), "2026-02-20T09-00-00-000Z_mine.jsonl")
+	link(session("theirs", "/elsewhere/other", "kiwi prices from the other project"), "2026-02-21T09-00-00-000Z_theirs.jsonl")
+	plain := filepath.Join(elsewhere, "notes.txt")
+	require.NoError(t, os.WriteFile(plain, []byte("kiwi password=hunter2hunter2\n"), 0o644))
+	link(plain, "2026-02-22T09-00-00-000Z_plain.jsonl")
+
+	text, isErr := r.tool("memory_search", `{"query":"kiwi"}`)
+	require.False(t, isErr, text)
+	require.Contains(t, text, "kiwi harvest is in May")
+	require.NotContains(t, text, "other project")
+	require.NotContains(t, text, "hunter2")
+}
+
 // Search hits cited absolute paths, which wrapped over three lines at 80
 // columns in pi's transcript: a hit is cited relative to the project or
 // with ~ for the home folder where its reader can open it that way, and
