@@ -19,6 +19,7 @@ func TestDuplicateFindsTheFirstFactOrPointerSayingTheSame(t *testing.T) {
 		testPage(kindText, 6, "Ship on Tuesdays after the freeze", "Build"),
 		testPage(kindFact, 8, "Use PostgreSQL for the primary database", "Build"),
 		testPage(kindFact, 9, "Use PostgreSQL for the primary database.", "Build"),
+		testPage(kindFact, 10, "kiwi fact number 1", "Build"),
 	}
 	tests := []struct {
 		name, text string
@@ -34,6 +35,8 @@ func TestDuplicateFindsTheFirstFactOrPointerSayingTheSame(t *testing.T) {
 		{"a heading with the same text is not a duplicate", "Build", -1},
 		{"a text page with the same text is not a duplicate", "Ship on Tuesdays after the freeze", -1},
 		{"a text without words duplicates nothing", " — ", -1},
+		{"one number changed is another fact", "kiwi fact number 4", -1},
+		{"the same number is the same fact", "Kiwi fact, number 1", 6},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -56,6 +56,7 @@ package similarity
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -166,12 +167,61 @@ func Compare(a, b *Features) Result {
 			return r
 		}
 	}
+	if s >= Threshold && !sameNumbers(a.norm, b.norm) {
+		// "retry 3 times" and "retry 5 times", "version 1.2.3" and
+		// "1.2.4": the measure reads words, and one number changed is a
+		// different fact, not the same one said again.
+		return Result{Score: unlike(s), Reason: "the numbers differ"}
+	}
 	if s >= Threshold {
 		s = unlike(s)
 		return Result{Verdict: Duplicate, Score: s, Reason: "near-duplicate (score " + strconv.FormatFloat(s, 'f', 2, 64) + ")"}
 	}
 	return Result{Score: s, Reason: "below the duplicate threshold"}
 }
+
+// sameNumbers reports whether two normalised texts hold the same numbers
+// (words that start with a digit, with the dots between: "3", "3h",
+// "1.2.3"; not the 8 of "k8s"), as many times each, in any order.
+func sameNumbers(a, b string) bool {
+	var na, nb []string
+	for _, t := range [2]struct {
+		s   string
+		out *[]string
+	}{{a, &na}, {b, &nb}} {
+		for i := 0; i < len(t.s); {
+			if !isDigit(t.s[i]) {
+				for i++; i < len(t.s) && isAlnum(t.s[i-1]) && isAlnum(t.s[i]); i++ {
+				}
+				continue
+			}
+			j := i
+			for j < len(t.s) && (isAlnum(t.s[j]) || t.s[j] == '.' && j+1 < len(t.s) && isDigit(t.s[j+1])) {
+				j++
+			}
+			// A number starts a word ("3", "3h", "1.2.3"): the 8 of "k8s"
+			// is spelling.
+			if i == 0 || !isAlnum(t.s[i-1]) {
+				*t.out = append(*t.out, t.s[i:j])
+			}
+			i = j
+		}
+	}
+	if len(na) == 0 || len(nb) == 0 {
+		return true // "two approvals" and "2 approvals": a number written as a word is not read
+	}
+	if len(na) != len(nb) {
+		return false
+	}
+	slices.Sort(na)
+	slices.Sort(nb)
+	return slices.Equal(na, nb)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// isAlnum: an ASCII letter or digit, or any byte of a character past ASCII.
+func isAlnum(c byte) bool { return isDigit(c) || 'a' <= c|0x20 && c|0x20 <= 'z' || c >= 0x80 }
 
 // maxUnlike is the highest score of two texts that differ after
 // normalisation. The measure reads canonical content words only, so texts

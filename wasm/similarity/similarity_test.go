@@ -57,6 +57,28 @@ func TestAbbreviationsAndSynonymsAreDuplicates(t *testing.T) {
 	})
 }
 
+// One number changed is another fact, however alike the words; a number
+// inside a word ("k8s") is spelling, and the same numbers in another order
+// are the same fact.
+func TestANumberChangedIsNotADuplicate(t *testing.T) {
+	for _, c := range []pairCase{
+		{"kiwi fact number 4", "kiwi fact number 1"},
+		{"Pin the linter to version 1.2.3", "Pin the linter to version 1.2.4"}, // a conflict
+		{"The build cache keeps 10 entries", "The build cache keeps 20 entries"},
+	} {
+		r := compare(c.a, c.b)
+		require.True(t, r.Verdict != Duplicate, "Compare(%q, %q) = duplicate", c.a, c.b)
+	}
+	expectVerdict(t, Duplicate, []pairCase{
+		{"Deploy to K8s with Helm", "Deploy on Kubernetes using Helm"},
+		{"Use Node.js 22 for the API", "Use Node 22 for the API"},
+		{"Ports 8080 and 9090 are the staging ports", "The staging ports are 9090 and 8080"},
+		{"Require two approvals before merging", "PRs need 2 approvals before merge"}, // a number word is not read
+	})
+	r := compare("kiwi fact number 4", "kiwi fact number 1")
+	require.Equal(t, "the numbers differ", r.Reason)
+}
+
 func TestTyposPluralsAndArticlesAreDuplicates(t *testing.T) {
 	expectVerdict(t, Duplicate, []pairCase{
 		{"Use PostgreSQL for the primary databse", "Use PostgreSQL for the primary database"},
