@@ -2,6 +2,7 @@ package search
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -170,19 +171,23 @@ type part struct {
 	keys   int32    // where the terms start in blob
 	at     int32    // where the terms' starts in blob (terms+1) are in nums, then their ids (terms)
 	words  int
-	bytes  int    // what it holds in memory, estimated
+	bytes  int // what it holds in memory, estimated
+	// lens are the entries' indexed words, one after another: ranking
+	// reads one for every posting, and apart from the rest of an entry's
+	// numbers they share a cache line with their neighbours'.
+	lens   []uint16
+	talk   bool   // it holds messages of earlier sessions
 	lazy   bool   // read in steps (Source.Open)
 	cut    bool   // read only in part
 	failed string // the cite of a source that could not be read (Unreadable)
 }
 
 // An entry's numbers in nums, docWords of them: its kind and flags, its
-// indexed words, its time (two words), its status weight (float32 bits),
+// time (two words), its status weight (float32 bits),
 // and where each of its strings ends in blob (Ref, Cite, Mark, Title, Text,
 // Extra); the first starts where the entry before ended.
 const (
 	dFlags = iota
-	dLen
 	dTimeLo
 	dTimeHi
 	dWeight
@@ -262,7 +267,7 @@ func (p *part) meta(d int32) []uint32 { return p.nums[d*docWords : (d+1)*docWord
 // kind, gone, time, weight and length of entry d, read without making its Doc.
 func (p *part) kind(d int32) Kind     { return Kind(p.nums[d*docWords+dFlags] & 0xFF) }
 func (p *part) gone(d int32) bool     { return p.nums[d*docWords+dFlags]&flagGone != 0 }
-func (p *part) length(d int32) uint32 { return p.nums[d*docWords+dLen] }
+func (p *part) length(d int32) uint32 { return uint32(p.lens[d]) }
 func (p *part) time(d int32) int64 {
 	m := p.meta(d)
 	return int64(uint64(m[dTimeHi])<<32 | uint64(m[dTimeLo]))
@@ -569,6 +574,7 @@ type builder struct {
 	ids   []int32           // the terms of that entry, in order of first appearance
 	pairs []uint32          // the block's entries' terms: term<<8 | occurrences
 	ends  []int32           // where each entry's pairs end in pairs
+	lens  []uint16          // the part's entries' indexed words (part.lens)
 	text  int               // bytes of the entries' text
 	// The part being laid out: its strings, its entries' numbers, its
 	// blocks' offsets and postings (block.off and post relative to posts).
@@ -590,7 +596,7 @@ func (bd *builder) start(key, stamp string, docs []Doc) {
 		bd.local, bd.canon = map[string]int32{}, map[string]string{}
 	}
 	clear(bd.local)
-	bd.tfs, bd.df, bd.pairs, bd.ends = bd.tfs[:0], bd.df[:0], bd.pairs[:0], bd.ends[:0]
+	bd.tfs, bd.df, bd.pairs, bd.ends, bd.lens = bd.tfs[:0], bd.df[:0], bd.pairs[:0], bd.ends[:0], bd.lens[:0]
 	// Entries given at once (a source Load gives: the decision log's may be
 	// 100,000) are laid out in buffers of their size, not grown by doubling.
 	size := len(stamp)
@@ -673,7 +679,9 @@ func (bd *builder) keep(d *Doc, n int) {
 		ref, flags = ref[len(key):], flags|flagRefKey
 	}
 	t := uint64(d.Time)
-	bd.meta = append(bd.meta, flags, uint32(min(n, 0xFFFF)), uint32(t), uint32(t>>32), math.Float32bits(float32(markWeight(d.Mark))))
+	bd.meta = append(bd.meta, flags, uint32(t), uint32(t>>32), math.Float32bits(float32(markWeight(d.Mark))))
+	bd.lens = append(bd.lens, uint16(min(n, 0xFFFF)))
+	bd.p.talk = bd.p.talk || d.Kind == Message
 	for _, str := range [nStrings]string{ref, d.Cite, d.Mark, d.Title, d.Text, d.Extra} {
 		bd.blob = append(bd.blob, str...)
 		bd.meta = append(bd.meta, uint32(len(bd.blob)))
@@ -726,12 +734,13 @@ func (bd *builder) finish() *part {
 		p.nums = make([]uint32, n)
 		copy(p.nums[copy(p.nums, bd.meta):], bd.posts)
 	}
+	p.lens = slices.Clone(bd.lens)
 	// What the part holds: its strings, its numbers, and the part itself.
-	p.bytes = len(p.blob) + 4*len(p.nums) + 128
+	p.bytes = len(p.blob) + 4*len(p.nums) + 2*len(p.lens) + 128
 	bd.p, bd.docs = nil, nil
 	clear(bd.local)
 	if cap(bd.blob) > keepBuffers || 4*cap(bd.meta) > keepBuffers || 4*cap(bd.posts) > keepBuffers {
-		bd.blob, bd.meta, bd.posts = nil, nil, nil
+		bd.blob, bd.meta, bd.posts, bd.lens = nil, nil, nil, nil
 	}
 	if len(bd.words) > keepBuffers/64 || len(bd.canon) > keepBuffers/64 {
 		bd.local, bd.canon, bd.words = nil, nil, nil // a map keeps its size once cleared

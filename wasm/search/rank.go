@@ -156,7 +156,6 @@ type Ranking struct {
 	avg     float64
 	top     candidates
 	words   []string // a buffer for checking phrases
-	matched int
 }
 
 // Rank starts a search for q (its first MaxTerms distinct words, Terms),
@@ -198,7 +197,7 @@ func (x *Index) Find(q Query, o Options) *Ranking {
 
 // reset starts the ranking over, on the index as it is now.
 func (r *Ranking) reset() {
-	r.gen, r.part, r.scoring, r.idf, r.matched = r.x.gen, 0, false, nil, 0
+	r.gen, r.part, r.scoring, r.idf = r.x.gen, 0, false, nil
 	r.df = make([]int, len(r.terms))
 	r.top = candidates{}
 }
@@ -280,7 +279,7 @@ func (r *Ranking) score(pi int) int {
 	// them. The message after a matching one is a candidate too, though it
 	// holds no word of the query: it is where an answer is. Its
 	// coordination counts the words of both.
-	talk := r.o.Keep == nil && !r.o.Every && len(r.q.Phrases) == 0
+	talk := p.talk && r.o.Keep == nil && !r.o.Every && len(r.q.Phrases) == 0
 	if talk {
 		for _, d := range touched {
 			if e := d + 1; e < p.docs && has[e] == 0 && p.kind(d) == Message && p.kind(e) == Message {
@@ -295,9 +294,21 @@ func (r *Ranking) score(pi int) int {
 			own += askedWeight * float64(acc[d-1])
 			mask |= has[d-1] &^ asked
 		}
-		if own > 0 && r.matches(p, d, mask) {
-			r.matched++
-			s := own * coordination(bits.OnesCount32(mask), len(r.terms)) * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.o.Now)
+		if own <= 0 {
+			continue
+		}
+		// The most the entry can score: kind, status and recency weigh at
+		// most 1, the time a query names 1.5. One that cannot enter the full
+		// list is not looked at further (its numbers are far from here).
+		s := own * coordination(bits.OnesCount32(mask), len(r.terms))
+		if r.o.When.To > 0 {
+			s *= timeBoost
+		}
+		if r.top.below(s) {
+			continue
+		}
+		if r.matches(p, d, mask) {
+			s = own * coordination(bits.OnesCount32(mask), len(r.terms)) * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.o.Now)
 			if r.o.When.Has(p.time(d)) {
 				s *= timeBoost
 			}
@@ -345,10 +356,6 @@ func (r *Ranking) matches(p *part, d int32, mask uint32) bool {
 	}
 	return r.o.Keep(p.key, ref)
 }
-
-// Matched is how many entries matched, once Run is done: Hits gives the
-// best Options.Limit of them.
-func (r *Ranking) Matched() int { return r.matched }
 
 // Hits are the search's results, best first, once Run is done: the best
 // candidates reranked with the similarity features of the decision store.
@@ -475,6 +482,12 @@ func (c *candidates) add(x candidate) {
 	}
 	c.list[c.low] = x
 	c.findLow()
+}
+
+// below reports whether a score is too low to enter the list: it is full
+// and holds none lower.
+func (c *candidates) below(score float64) bool {
+	return len(c.list) == c.max && c.max > 0 && score <= c.list[c.low].score
 }
 
 func (c *candidates) findLow() {
