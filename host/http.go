@@ -16,10 +16,17 @@ import (
 // URL's 50 MB must neither fill the host's memory nor go into the core.
 const defaultMaxBytes = 1 << 20
 
+// client never follows a redirect: a 3xx is an answer like a 500 (decision
+// 001). Followed, a 307 would send the body (a session, a query) to whatever
+// host the Location names, and a 302 would turn a POST into a GET whose 200
+// reads as "the server took it" while nothing was kept.
+var client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
 // PerformHTTP performs an http effect's requests at once, each aborted after
 // its timeoutMs, and returns the resume value: one {status, body} or {error}
 // per request, in request order. A status is never interpreted: a 500 is
-// {status: 500, body} (what it means is the core's rule). A body longer than
+// {status: 500, body} (what it means is the core's rule), and a redirect is
+// not followed. A body longer than
 // the request's maxBytes is not read further: {status, body: its first
 // maxBytes bytes, truncated: true}.
 func PerformHTTP(reqs []Request) json.RawMessage {
@@ -63,7 +70,7 @@ func do(r Request) (status int, body string, truncated bool, problem string) {
 	for k, v := range r.Headers {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		if ctx.Err() == context.DeadlineExceeded {
 			return 0, "", false, "timed out after " + strconv.Itoa(int(timeout/time.Millisecond)) + " ms"

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -78,4 +79,29 @@ func TestPerformHTTPCutsABodyPastMaxBytes(t *testing.T) {
 	require.Equal(t, defaultMaxBytes, len(got[1]["body"].(string)))
 	require.Equal(t, true, got[1]["truncated"])
 	require.True(t, time.Since(start) < 10*time.Second, "%s", time.Since(start))
+}
+
+// A redirect is an answer, never followed: a 307 would send the body (a
+// whole session) to another server, and a 302 turns the POST into a GET
+// whose 200 reads as "the server took it" while nothing was kept.
+func TestPerformHTTPNeverFollowsARedirect(t *testing.T) {
+	var elsewhere int
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere++
+		io.WriteString(w, `{"success":true,"bank_id":"b","items_count":1}`)
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		code, _ := strconv.Atoi(r.URL.Path[1:])
+		http.Redirect(w, r, other.URL+"/v1", code)
+	}))
+	defer srv.Close()
+	var got []map[string]any
+	require.NoError(t, json.Unmarshal(PerformHTTP([]Request{
+		{Method: "POST", URL: srv.URL + "/307", Body: `{"items":[]}`, TimeoutMs: 5000},
+		{Method: "POST", URL: srv.URL + "/302", Body: `{"items":[]}`, TimeoutMs: 5000},
+	}), &got))
+	require.Equal(t, float64(307), got[0]["status"])
+	require.Equal(t, float64(302), got[1]["status"])
+	require.Equal(t, 0, elsewhere)
 }
