@@ -238,8 +238,8 @@ func (r *importRun) bankOf(cwd string) (string, string) {
 	return key, bank
 }
 
-// answered records what the server took, then goes on, or stops at a
-// connection error (the server is away: the rest would fail the same way).
+// answered records what the server took, then goes on, or stops where the
+// rest would fail the same way (importAnswers).
 func (r *importRun) answered(out *store.Out, batch []importPending, v gjson.Result) {
 	took, refused, down := importAnswers(batch, readResponses([]byte(v.Raw), len(batch)))
 	var records []byte
@@ -258,7 +258,7 @@ func (r *importRun) answered(out *store.Out, batch []importPending, v gjson.Resu
 		return
 	}
 	if down != "" {
-		r.stop(out, "the server did not answer ("+down+")")
+		r.stop(out, down)
 		return
 	}
 	r.progress(out)
