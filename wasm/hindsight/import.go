@@ -107,6 +107,8 @@ func importAnswers(batch []importPending, rs []response) (took []int, refused []
 		switch p := retainProblem(a); {
 		case p == "":
 			took = append(took, i)
+		case a.Error == "aborted": // the host's word for a request it gave up (decision 001)
+			down = "it was asked to stop before the server answered"
 		case a.Error != "":
 			down = "the server did not answer (" + a.Error + ")"
 		case a.ok():

@@ -112,6 +112,7 @@ func TestTheServersAnswersToAnImportSayWhatItTookRefusedAndWhetherItIsAway(t *te
 		{"a page that is not Hindsight's is refused", []response{{Status: 200, Body: "<html><title>Welcome to nginx!</title>"}, {Status: 200, Body: tookBody}, {Status: 200, Body: tookBody}}, []int{1, 2},
 			[]string{"failed /s/a.jsonl: " + nginx}, ""},
 		{"the server went away", []response{{Status: 200, Body: tookBody}, {Error: "connection refused"}, {Error: "timed out after 30000 ms"}}, []int{0}, nil, "the server did not answer (timed out after 30000 ms)"},
+		{"an aborted request stops the run", []response{{Status: 200, Body: tookBody}, {Error: "aborted"}, {Error: "aborted"}}, []int{0}, nil, "it was asked to stop before the server answered"},
 		{"slow down stops the run", []response{{Status: 429, Body: `{"detail":"slow down"}`}, {Status: 200, Body: tookBody}, {Status: 429}}, []int{1},
 			[]string{`failed /s/a.jsonl: HTTP 429 {"detail":"slow down"}`, "failed /s/c.jsonl: HTTP 429 "}, "the server answered HTTP 429 (every session would get the same)"},
 		{"a gateway without its server stops the run", []response{{Status: 502, Body: "Bad Gateway"}, {Status: 503}, {Status: 504}}, nil,
