@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,6 +36,10 @@ type Driver struct {
 	// or {error} per request, in order). nil performs the requests with
 	// net/http (PerformHTTP).
 	HTTP func(e Effect) json.RawMessage
+	// Stop, once done, aborts the requests PerformHTTP has out and answers
+	// every later one {error: "aborted"} (pimem asked to stop: an import
+	// must not go on sending, nor wait for a server that hangs). nil: never.
+	Stop context.Context
 	// Dialog answers a dialog with the resume value (a string, a boolean or
 	// null): scripted input for tests, e.g. the text an editor dialog
 	// returns. nil dismisses every dialog (null), as a host without a UI does.
@@ -162,7 +167,11 @@ func (d *Driver) answer(e Effect) []byte {
 	case e.T == "http" && d.HTTP != nil:
 		value = d.HTTP(e)
 	case e.T == "http":
-		value = PerformHTTP(e.Requests)
+		stop := d.Stop
+		if stop == nil {
+			stop = context.Background()
+		}
+		value = PerformHTTP(stop, e.Requests)
 	case e.T == "complete" && d.Complete != nil:
 		value = d.Complete(e)
 	case e.T == "complete":

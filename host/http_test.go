@@ -1,11 +1,14 @@
 package host
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,7 +27,7 @@ func TestPerformHTTPAnswersEveryRequestInOrderWithoutInterpretingStatus(t *testi
 		io.WriteString(w, r.Method+" "+r.Header.Get("Authorization")+" "+string(body))
 	}))
 	defer srv.Close()
-	raw := PerformHTTP([]Request{
+	raw := PerformHTTP(context.Background(), []Request{
 		{Method: "POST", URL: srv.URL + "/ok", Headers: map[string]string{"Authorization": "Bearer k"}, Body: "{}", TimeoutMs: 1000},
 		{Method: "GET", URL: srv.URL + "/slow", TimeoutMs: 200},
 		{Method: "POST", URL: srv.URL + "/fail", TimeoutMs: 1000},
@@ -52,7 +55,7 @@ func TestPerformHTTPSendsTheRequestsConcurrently(t *testing.T) {
 	}))
 	defer srv.Close()
 	var got []map[string]any
-	require.NoError(t, json.Unmarshal(PerformHTTP([]Request{{Method: "GET", URL: srv.URL, TimeoutMs: 20000}, {Method: "GET", URL: srv.URL, TimeoutMs: 20000}}), &got))
+	require.NoError(t, json.Unmarshal(PerformHTTP(context.Background(), []Request{{Method: "GET", URL: srv.URL, TimeoutMs: 20000}, {Method: "GET", URL: srv.URL, TimeoutMs: 20000}}), &got))
 	require.Equal(t, []map[string]any{{"status": float64(200), "body": "ok"}, {"status": float64(200), "body": "ok"}}, got)
 }
 
@@ -70,7 +73,7 @@ func TestPerformHTTPCutsABodyPastMaxBytes(t *testing.T) {
 	defer srv.Close()
 	start := time.Now()
 	var got []map[string]any
-	require.NoError(t, json.Unmarshal(PerformHTTP([]Request{
+	require.NoError(t, json.Unmarshal(PerformHTTP(context.Background(), []Request{
 		{Method: "GET", URL: srv.URL, TimeoutMs: 20000, MaxBytes: 10},
 		{Method: "GET", URL: srv.URL, TimeoutMs: 20000},
 	}), &got))
@@ -78,4 +81,55 @@ func TestPerformHTTPCutsABodyPastMaxBytes(t *testing.T) {
 	require.Equal(t, defaultMaxBytes, len(got[1]["body"].(string)))
 	require.Equal(t, true, got[1]["truncated"])
 	require.True(t, time.Since(start) < 10*time.Second, "%s", time.Since(start))
+}
+
+// A redirect is an answer, never followed: a 307 would send the body (a
+// whole session) to another server, and a 302 turns the POST into a GET
+// whose 200 reads as "the server took it" while nothing was kept.
+func TestPerformHTTPNeverFollowsARedirect(t *testing.T) {
+	var elsewhere int
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere++
+		io.WriteString(w, `{"success":true,"bank_id":"b","items_count":1}`)
+	}))
+	defer other.Close()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		code, _ := strconv.Atoi(r.URL.Path[1:])
+		http.Redirect(w, r, other.URL+"/v1", code)
+	}))
+	defer srv.Close()
+	var got []map[string]any
+	require.NoError(t, json.Unmarshal(PerformHTTP(context.Background(), []Request{
+		{Method: "POST", URL: srv.URL + "/307", Body: `{"items":[]}`, TimeoutMs: 5000},
+		{Method: "POST", URL: srv.URL + "/302", Body: `{"items":[]}`, TimeoutMs: 5000},
+	}), &got))
+	require.Equal(t, float64(307), got[0]["status"])
+	require.Equal(t, float64(302), got[1]["status"])
+	require.Equal(t, 0, elsewhere)
+}
+
+// Once stop is done, a request still out answers "aborted" at once (not
+// after its timeout) and a later one is not sent.
+func TestPerformHTTPAbortsEveryRequestOnceStopped(t *testing.T) {
+	var arrived atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived.Add(1)
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	stop, cancel := context.WithCancel(context.Background())
+	go func() {
+		for arrived.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+	}()
+	start := time.Now()
+	var got []map[string]any
+	require.NoError(t, json.Unmarshal(PerformHTTP(stop, []Request{{Method: "POST", URL: srv.URL, TimeoutMs: 20000}}), &got))
+	require.Equal(t, []map[string]any{{"error": "aborted"}}, got)
+	require.True(t, time.Since(start) < 10*time.Second, "%s", time.Since(start))
+	require.NoError(t, json.Unmarshal(PerformHTTP(stop, []Request{{Method: "POST", URL: srv.URL, TimeoutMs: 20000}}), &got))
+	require.Equal(t, []map[string]any{{"error": "aborted"}}, got)
+	require.Equal(t, int32(1), arrived.Load())
 }

@@ -741,7 +741,8 @@ async function fetchOne(r: HttpRequest, signal: AbortSignal | undefined): Promis
 	const clock = timeoutMs > 0 ? setTimeout(() => timer.abort(), timeoutMs) : undefined;
 	try {
 		// The signal covers reading the body too: a server that stalls mid-answer times out.
-		const res = await fetch(r.url, { method: r.method, headers: r.headers, body: r.body, signal: signal === undefined ? timer.signal : AbortSignal.any([signal, timer.signal]) });
+		// A redirect is an answer, never followed: a 307 would send the body to the host it names.
+		const res = await fetch(r.url, { method: r.method, headers: r.headers, body: r.body, redirect: "manual", signal: signal === undefined ? timer.signal : AbortSignal.any([signal, timer.signal]) });
 		const { body, truncated } = await readCapped(res, r.maxBytes ?? DEFAULT_MAX_BYTES);
 		return truncated ? { status: res.status, body, truncated: true } : { status: res.status, body };
 	} catch (err) {

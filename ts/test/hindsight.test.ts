@@ -244,6 +244,40 @@ test("a body past maxBytes (1 MiB when absent) resumes as its first bytes, trunc
 	assert.equal(cut?.truncated, true);
 });
 
+test("a redirect is an answer, never followed: the body does not reach the host it names", async (t) => {
+	const other = await startServer();
+	t.after(() => other.close());
+	const redirecting = http.createServer((req, res) => {
+		req.resume();
+		req.on("end", () => {
+			res.writeHead(Number((req.url ?? "").slice(1)), { location: `${other.url}/echo` });
+			res.end();
+		});
+	});
+	await new Promise<void>((resolve) => redirecting.listen(0, "127.0.0.1", () => resolve()));
+	t.after(() => new Promise<void>((resolve) => redirecting.close(() => resolve())));
+	const url = `http://127.0.0.1:${(redirecting.address() as AddressInfo).port}`;
+	scripted.reset((exportName) =>
+		exportName === "command"
+			? envelope({
+					t: "http",
+					id: "h",
+					requests: [
+						{ method: "POST", url: `${url}/307`, body: '{"items":[]}', timeoutMs: 5_000 },
+						{ method: "POST", url: `${url}/302`, body: '{"items":[]}', timeoutMs: 5_000 },
+					],
+				})
+			: envelope({ t: "output", text: "done" }),
+	);
+	await started().command("hindsight", "import", fakeContext().ctx);
+	const value = resumes()[0]?.value as Array<{ status?: number }>;
+	assert.deepEqual(
+		value.map((a) => a.status),
+		[307, 302],
+	);
+	assert.deepEqual(other.seen, []);
+});
+
 test("the event's signal aborts a foreground http ask, which resumes with an error", async (t) => {
 	const server = await startServer();
 	t.after(() => server.close());

@@ -28,6 +28,10 @@ const (
 	importFileMax   = 64 << 20 // a session file larger than this is not read
 	importDepth     = 8        // folders below DIR that are searched
 	importUILines   = 40       // lines a UI run shows at its end (pimem prints them all)
+	// importStaleMs is when a run's lock (held while it sends, taken again
+	// before each ask, so never older than one ask) is another's to break:
+	// left by a run whose process is alive but gave it up (a core recreated).
+	importStaleMs = 2 * importWaitMs
 )
 
 // importRun is one run, kept between the asks of its command.
@@ -37,6 +41,8 @@ type importRun struct {
 	dry    bool
 	hasUI  bool
 	cpPath string
+	lock   string // held while a run that sends is going: one per server at a time
+	held   bool
 	todo   hsimport.Todo
 	next   int // the index in todo.Files of the next file to read
 	prog   hsimport.Progress
@@ -70,12 +76,25 @@ func (h *driver) cmdImport(c *store.Cmd) {
 		c.Out.Fail("Not imported: could not read the checkpoint " + run.cpPath + ": " + err.Error() + ". Fix or move it; without it every session is sent again (the server replaces them).")
 		return
 	}
+	if !run.dry {
+		// Two runs would each send every session they planned from the
+		// checkpoint as it was when they started.
+		// No folder: no run is going (a run that sends makes it first).
+		run.lock = run.cpPath + ".run"
+		err := h.h.Lock(run.lock, 0, importStaleMs)
+		if err != nil && !hostio.IsNotFound(err) {
+			c.Out.Fail("Not imported: another import to " + hideURLSecrets(h.cfg.URL) + " is running (" + err.Error() + "); run this one again once it has ended.")
+			return
+		}
+		run.held = err == nil
+	}
 	cp := hsimport.DecodeCheckpoint(data)
 	for _, p := range cp.Problems {
 		c.Out.Notify("warning", "pi-memory: "+run.cpPath+" "+p)
 	}
 	listing, err := run.list()
 	if err != nil {
+		run.release()
 		c.Out.Fail("Not imported: " + err.Error())
 		return
 	}
@@ -195,6 +214,10 @@ func (r *importRun) step(out *store.Out) {
 		r.finish(out)
 		return
 	}
+	if err := r.hold(); err != nil {
+		r.stop(out, "another import to this server is running ("+err.Error()+")")
+		return
+	}
 	reqs := make([]request, len(batch))
 	for i, p := range batch {
 		reqs[i] = post(r.h.cfg, hsimport.RequestPath(p.bank), hsimport.RequestBody([]hsimport.Item{p.it}), importWaitMs)
@@ -238,8 +261,8 @@ func (r *importRun) bankOf(cwd string) (string, string) {
 	return key, bank
 }
 
-// answered records what the server took, then goes on, or stops at a
-// connection error (the server is away: the rest would fail the same way).
+// answered records what the server took, then goes on, or stops where the
+// rest would fail the same way (importAnswers).
 func (r *importRun) answered(out *store.Out, batch []importPending, v gjson.Result) {
 	took, refused, down := importAnswers(batch, readResponses([]byte(v.Raw), len(batch)))
 	var records []byte
@@ -258,7 +281,7 @@ func (r *importRun) answered(out *store.Out, batch []importPending, v gjson.Resu
 		return
 	}
 	if down != "" {
-		r.stop(out, "the server did not answer ("+down+")")
+		r.stop(out, down)
 		return
 	}
 	r.progress(out)
@@ -308,8 +331,39 @@ func (r *importRun) finish(out *store.Out) {
 	}
 }
 
-// end gives back the footer and says what a UI run gathered.
+// hold takes the run's lock before an ask, again when it holds it: as
+// young as the ask, it is never broken as stale while the run goes on. The
+// folder is made when it is missing (a first import).
+func (r *importRun) hold() error {
+	h := r.h.h
+	if r.lock == "" {
+		return nil
+	}
+	if r.held {
+		h.Unlock(r.lock)
+	}
+	err := h.Lock(r.lock, 0, importStaleMs)
+	if hostio.IsNotFound(err) {
+		if err = h.Mkdir(path.Dir(r.lock)); err == nil {
+			err = h.Lock(r.lock, 0, importStaleMs)
+		}
+	}
+	r.held = err == nil
+	return err
+}
+
+// release lets another run send to the server.
+func (r *importRun) release() {
+	if r.held {
+		r.h.h.Unlock(r.lock)
+		r.held = false
+	}
+}
+
+// end lets go of the server, gives back the footer and says what a UI run
+// gathered.
 func (r *importRun) end(out *store.Out) {
+	r.release()
 	if r.hasUI {
 		r.h.importing = ""
 		r.h.countWaiting()

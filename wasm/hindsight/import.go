@@ -99,21 +99,38 @@ func projectOf(root, gitConfig string) (key, bank string) {
 
 // importAnswers reads the server's answers to a batch of sessions (rs, in
 // the batch's order): the sessions it took, by index; a line for each it
-// refused (the run goes on: the next run sends it again); and the error of
-// a request that got no answer, which stops the run (the server is away:
-// the rest would fail the same way), "" when every request got one.
+// refused (the run goes on: the next run sends it again); and why the run
+// stops, "" when it goes on: a request that got no answer (the server is
+// away), or an answer every later request would get too (stopsImport).
 func importAnswers(batch []importPending, rs []response) (took []int, refused []string, down string) {
 	for i, a := range rs {
 		switch p := retainProblem(a); {
 		case p == "":
 			took = append(took, i)
+		case a.Error == "aborted": // the host's word for a request it gave up (decision 001)
+			down = "it was asked to stop before the server answered"
 		case a.Error != "":
-			down = a.Error
+			down = "the server did not answer (" + a.Error + ")"
 		case a.ok():
 			refused = append(refused, "failed "+batch[i].f.Path+": "+p)
 		default:
-			refused = append(refused, "failed "+batch[i].f.Path+": "+p+" "+text.Whole(strings.TrimSpace(a.Body), 200)) // never through a word: said redacted (say)
+			why := p + " " + text.Whole(strings.TrimSpace(a.Body), 200) // never through a word: said redacted (say)
+			refused = append(refused, "failed "+batch[i].f.Path+": "+why)
+			if stopsImport(a.Status) {
+				down = "the server answered " + strings.TrimSpace(why) + " (every session would get the same)"
+			}
 		}
 	}
 	return took, refused, down
+}
+
+// stopsImport reports a status that says nothing about the session sent,
+// so every later request would get it too: a redirect (the URL is not the
+// server's API; it is not followed), a refused key, "slow down" and a
+// gateway's "the server is away". Sending the rest would only repeat it.
+// Another status (a 400, a 413, a 422, a 500) is the session's own.
+//
+//	stopsImport(429) => true; stopsImport(422) => false
+func stopsImport(status int) bool {
+	return status >= 300 && status < 400 || status == 401 || status == 403 || status == 429 || status >= 502 && status <= 504
 }

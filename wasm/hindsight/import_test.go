@@ -111,7 +111,16 @@ func TestTheServersAnswersToAnImportSayWhatItTookRefusedAndWhetherItIsAway(t *te
 			[]string{"failed /s/a.jsonl: HTTP 500 " + strings.TrimSpace(strings.Repeat("e ", 95))}, ""},
 		{"a page that is not Hindsight's is refused", []response{{Status: 200, Body: "<html><title>Welcome to nginx!</title>"}, {Status: 200, Body: tookBody}, {Status: 200, Body: tookBody}}, []int{1, 2},
 			[]string{"failed /s/a.jsonl: " + nginx}, ""},
-		{"the server went away", []response{{Status: 200, Body: tookBody}, {Error: "connection refused"}, {Error: "timed out after 30000 ms"}}, []int{0}, nil, "timed out after 30000 ms"},
+		{"the server went away", []response{{Status: 200, Body: tookBody}, {Error: "connection refused"}, {Error: "timed out after 30000 ms"}}, []int{0}, nil, "the server did not answer (timed out after 30000 ms)"},
+		{"an aborted request stops the run", []response{{Status: 200, Body: tookBody}, {Error: "aborted"}, {Error: "aborted"}}, []int{0}, nil, "it was asked to stop before the server answered"},
+		{"slow down stops the run", []response{{Status: 429, Body: `{"detail":"slow down"}`}, {Status: 200, Body: tookBody}, {Status: 429}}, []int{1},
+			[]string{`failed /s/a.jsonl: HTTP 429 {"detail":"slow down"}`, "failed /s/c.jsonl: HTTP 429 "}, "the server answered HTTP 429 (every session would get the same)"},
+		{"a gateway without its server stops the run", []response{{Status: 502, Body: "Bad Gateway"}, {Status: 503}, {Status: 504}}, nil,
+			[]string{"failed /s/a.jsonl: HTTP 502 Bad Gateway", "failed /s/b.jsonl: HTTP 503 ", "failed /s/c.jsonl: HTTP 504 "}, "the server answered HTTP 504 (every session would get the same)"},
+		{"a refused key stops the run", []response{{Status: 401, Body: "no"}, {Status: 200, Body: tookBody}, {Status: 200, Body: tookBody}}, []int{1, 2},
+			[]string{"failed /s/a.jsonl: HTTP 401 no"}, "the server answered HTTP 401 no (every session would get the same)"},
+		{"a redirect stops the run", []response{{Status: 307}, {Status: 200, Body: tookBody}, {Status: 200, Body: tookBody}}, []int{1, 2},
+			[]string{"failed /s/a.jsonl: HTTP 307 "}, "the server answered HTTP 307 (every session would get the same)"},
 	}
 	for _, tc := range tests {
 		took, refused, down := importAnswers(batch, tc.rs)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pi-memory/pi-memory/host/fsys"
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
@@ -302,4 +303,38 @@ func TestImportWithAUIShowsAtMostFortyLines(t *testing.T) {
 	require.Equal(t, 39, strings.Count(out, "would send "))
 	require.Contains(t, out, "… and 6 more lines (pimem hindsight import prints every line)")
 	require.Contains(t, out, "45 would be sent")
+}
+
+// twin is a second pi process over the same project and agent folders.
+func (r *hsRig) twin() *hsRig {
+	o := &hsRig{t: r.t, clock: r.clock, project: r.project, agent: r.agent}
+	o.e = lifecycle.New(fsys.NewHost(fsys.NewOS(), r.clock, nil, nil))
+	o.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": "s2"})
+	return o
+}
+
+// Two imports to one server at once would each send every session (each
+// plans from the checkpoint as it was when it started): the second is
+// refused while the first runs, and once it has ended sends nothing.
+func TestASecondImportToTheSameServerWaitsForTheFirst(t *testing.T) {
+	r := newHSRig(t, `{"url":"http://hs:1"}`, nil)
+	for i := 0; i < 3; i++ {
+		r.writeSession(r.project, "s-"+strconv.Itoa(10+i), "fact "+strconv.Itoa(i))
+	}
+	r.importCmd()
+	require.Equal(t, 3, len(r.requests()), r.last.Raw)
+	other := r.twin()
+	other.importCmd()
+	require.Equal(t, 0, len(other.effects("http")), "nothing sent while the first import runs")
+	require.Equal(t, int64(1), other.last.Get("exit").Int())
+	require.Contains(t, other.last.Raw, "Not imported: another import to http://hs:1 is running")
+	other.importCmd("--dry-run")
+	require.Contains(t, other.outputs(), "dry run: 3 session files; 3 would be sent", "a dry run sends nothing: it is not refused")
+	r.answer(ok(retained), ok(retained), ok(retained))
+	require.Equal(t, int64(0), r.last.Get("exit").Int())
+	other.importCmd()
+	require.Equal(t, 0, len(other.effects("http")))
+	require.Contains(t, other.outputs(), "3 already imported")
+	r.importCmd()
+	require.Equal(t, int64(0), r.last.Get("exit").Int(), "the first let go of the server when it ended: %s", r.last.Raw)
 }

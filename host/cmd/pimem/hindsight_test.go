@@ -1,15 +1,20 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/pi-memory/pi-memory/host/internal/testmod"
 	"github.com/pi-memory/pi-memory/internal/require"
@@ -97,4 +102,76 @@ func TestHindsightImportSendsEverySessionAndPrintsProgress(t *testing.T) {
 			require.Equal(t, n, len(docs))
 		})
 	}
+}
+
+// oldSessions writes n one-message sessions in a folder of their own.
+func oldSessions(t *testing.T, agent string, n int) string {
+	old := filepath.Join(agent, "old")
+	require.NoError(t, os.MkdirAll(old, 0o755))
+	for i := 0; i < n; i++ {
+		id := "s" + strconv.Itoa(1000+i)
+		data := `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-11-20T09:00:00.000Z","cwd":"/w/app"}` + "\n" +
+			`{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-20T09:00:01.000Z","message":{"role":"user","content":"fact ` + id + `"}}` + "\n"
+		require.NoError(t, os.WriteFile(filepath.Join(old, "2026-11-20T09-00-00-000Z_"+id+".jsonl"), []byte(data), 0o644))
+	}
+	return old
+}
+
+// Interrupted mid-import (the server hangs on the second batch), pimem
+// sends nothing more and ends at once, not after the batch's 30 s or the
+// rest of the sessions; the checkpoint holds the first batch, and the next
+// run sends the rest and nothing the server took.
+func TestAnInterruptedImportStopsSendingAndTheNextRunResumes(t *testing.T) {
+	const n = 40
+	var mu sync.Mutex
+	docs := map[string]int{}
+	hang := true
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		part := strings.Split(string(b), `"document_id":"`)[1]
+		doc := part[:strings.IndexByte(part, '"')]
+		docs[doc]++
+		wait := hang && len(docs) > 8
+		mu.Unlock()
+		if wait {
+			<-r.Context().Done()
+			return
+		}
+		io.WriteString(w, `{"success":true,"bank_id":"b","items_count":1,"async":true}`)
+	}))
+	defer srv.Close()
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent := project(t), t.TempDir()
+	old := oldSessions(t, agent, n)
+	cmd := exec.Command(pimemBin, "--wasm", wasm, "--agent-dir", agent, "hindsight", "import", old)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + sharedCache, "HINDSIGHT_API_URL=" + srv.URL}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	for sent := 0; sent <= 8; {
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		sent = len(docs)
+		mu.Unlock()
+	}
+	start := time.Now()
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	require.True(t, errors.As(err, &exit), "exits with a code: %v", err)
+	require.Equal(t, 130, exit.ExitCode(), stderr.String())
+	require.True(t, time.Since(start) < 10*time.Second, "ended %s after the signal", time.Since(start))
+	require.Contains(t, stderr.String(), "Hindsight import stopped: it was asked to stop before the server answered. imported 8/40 sessions")
+	mu.Lock()
+	require.Equal(t, 16, len(docs), "the batch out when the signal came, and no other")
+	hang = false
+	docs = map[string]int{}
+	mu.Unlock()
+	r := runBin(t, pimemBin, dir, []string{"HINDSIGHT_API_URL=" + srv.URL}, "--wasm", wasm, "--agent-dir", agent, "hindsight", "import", old)
+	require.Equal(t, 0, r.exit, r.stderr)
+	require.Contains(t, r.stdout, "8 already imported")
+	require.Equal(t, n-8, len(docs))
+	require.Equal(t, 0, docs["pimem-import:s1000"], "taken before the signal: not sent again")
 }

@@ -280,7 +280,7 @@ func pimem(args []string, stdout, stderr io.Writer) (code int, err error) {
 		return mcpServe(o, argv, in, out, stderr)
 	}
 	// From here the core may write; a signal lets it finish (mcp has its own).
-	stop := finishOnSignal(stderr)
+	stopped, stop := finishOnSignal(stderr)
 	defer func() {
 		if s, ok := stop(); ok && err == nil {
 			code = 128 + int(s)
@@ -329,7 +329,7 @@ func pimem(args []string, stdout, stderr io.Writer) (code int, err error) {
 		}
 		store = name
 	}
-	d := &host.Driver{Inst: inst, Stdout: stdout, Stderr: stderr}
+	d := &host.Driver{Inst: inst, Stdout: stdout, Stderr: stderr, Stop: stopped}
 
 	start, _ := json.Marshal(session)
 	res, err := d.Run("session_start", start)
