@@ -31,7 +31,27 @@ type driver struct {
 	// stamps it was made at.
 	listed  string
 	sources []search.Source
+	// What each session file's last stat said, and when (stat).
+	looked map[string]looked
+	now    int64 // the host's clock when this search listed its sources
 }
+
+// looked is what one stat of a session file said, and when.
+type looked struct {
+	stamp     uint64
+	skip      bool
+	mtime, at int64
+}
+
+// A session file untouched for quiet is looked at again at most every
+// recheck: pi appends to the running session, not to one that has been
+// still for minutes, and 20,000 stats were most of a warm search's time (a
+// host call each). One resumed after that is seen within recheck; one
+// written lately is looked at by every search.
+const (
+	quiet   = 10 * 60 * 1000
+	recheck = 30 * 1000
+)
 
 // The moments and services the store takes part in (wasm/store): a method
 // whose signature drifts from its interface fails to build here rather than
@@ -94,6 +114,7 @@ func (d *driver) Start(_ *store.Out, in gjson.Result) {
 // steps, keeping its entries when the session ran in the project and is not
 // the running one, up to what one session may give (maxSessionText).
 func (d *driver) SearchSources() []search.Source {
+	d.now = d.h.Now()
 	mine, stamp, ok := d.folders()
 	if !ok {
 		return nil
@@ -115,6 +136,7 @@ func (d *driver) SearchSources() []search.Source {
 		}
 	}
 	d.listed, d.sources = stamp, srcs
+	clear(d.looked) // files gone stay out of it
 	return srcs
 }
 
@@ -188,13 +210,23 @@ func (d *driver) folders() (mine []string, stamp string, ok bool) {
 // stat stamps session file p with its size and mtime, as one number (no
 // string: 20,000 stats a search allocate nothing); skip when it is over
 // maxSessionFile. One that cannot be looked at is read as nothing until it
-// is a file again.
+// is a file again. A file still for quiet is taken at its last stat for
+// recheck.
 func (d *driver) stat(p string) (uint64, bool) {
+	if l, ok := d.looked[p]; ok && d.now-l.mtime > quiet && d.now-l.at < recheck && d.now >= l.at {
+		return l.stamp, l.skip
+	}
 	info, err := d.h.Stat(p)
 	if err != nil || info.Dir {
+		delete(d.looked, p)
 		return 0, false
 	}
-	return stamp(info.Size, info.MtimeMs), info.Size > maxSessionFile
+	l := looked{stamp(info.Size, info.MtimeMs), info.Size > maxSessionFile, info.MtimeMs, d.now}
+	if d.looked == nil {
+		d.looked = map[string]looked{}
+	}
+	d.looked[p] = l
+	return l.stamp, l.skip
 }
 
 // stamp is FNV-1a over a file's size and mtime: it changes whenever either

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
@@ -226,6 +227,41 @@ func TestSearchFollowsLinkedSessionsOnlyToThisProjectsSessions(t *testing.T) {
 	require.Contains(t, text, "kiwi harvest is in May")
 	require.NotContains(t, text, "other project")
 	require.NotContains(t, text, "hunter2")
+}
+
+// An earlier session still for ten minutes is looked at again at most every
+// 30 s (a warm search stat'ed every session file); one written lately is
+// looked at by every search.
+func TestAQuietSessionIsLookedAtAgainEvery30Seconds(t *testing.T) {
+	r := newRig(t, false)
+	sessions := filepath.Join(r.agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(r.project, "/"), "/", "-")+"--")
+	require.NoError(t, os.MkdirAll(sessions, 0o755))
+	line := func(id, said string) string {
+		return `{"type":"message","id":"` + id + `","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"user","content":"` + said + `"}}` + "\n"
+	}
+	write := func(name, body string, mtime int64) string {
+		p := filepath.Join(sessions, name)
+		require.NoError(t, os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"`+name+`","timestamp":"2026-02-20T09:00:00.000Z","cwd":"`+r.project+`"}`+"\n"+body), 0o644))
+		at := time.UnixMilli(mtime)
+		require.NoError(t, os.Chtimes(p, at, at))
+		return p
+	}
+	search := func(q string) string {
+		text, _ := r.tool("memory_search", `{"query":`+quote(q)+`}`)
+		return text
+	}
+	now := r.h.now
+	old := write("2026-02-20T09-00-00-000Z_old.jsonl", line("a", "kiwi harvest"), now-day)
+	recent := write("2026-02-26T09-00-00-000Z_new.jsonl", line("a", "plum harvest"), now-60_000)
+	require.Contains(t, search("harvest"), "kiwi harvest")
+
+	write(filepath.Base(old), line("a", "kiwi harvest")+line("b", "mango season"), now-day+1000)
+	write(filepath.Base(recent), line("a", "plum harvest")+line("b", "cherry season"), now-30_000)
+	got := search("season")
+	require.Contains(t, got, "cherry season", "a session written lately is looked at by every search")
+	require.NotContains(t, got, "mango season", "a quiet one is taken at its last look for 30 s")
+	r.h.now += 31_000
+	require.Contains(t, search("season"), "mango season")
 }
 
 // Search hits cited absolute paths, which wrapped over three lines at 80
