@@ -326,6 +326,9 @@ test("a search of thousands of earlier sessions answers in the terminal, and the
 			await tui.command("/decision list", /Use PostgreSQL 16 for the primary database/);
 			await tui.command("/memory search billing 4999 since:2026-06-04 --limit 1", /session 4999: the billing service was deployed again/);
 			await tui.command("/memory search kubernetes until:2026-06-03", /Nothing matches "kubernetes until:2026-06-03"/);
+			// A memory file it could not read is said, not left out unsaid.
+			await tui.command("/memory search helm charts", /Not searched: 1 memory file that could not be read/);
+			assert.match(tui.screen(), /Deploys go through Helm charts/);
 			await footerIs(tui, "decisions 1");
 			const log = path.join(sb.agentDir, "pi-memory-errors.log");
 			const logged = fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "";
@@ -335,6 +338,10 @@ test("a search of thousands of earlier sessions answers in the terminal, and the
 		{
 			seed: (sb) => {
 				seedLog(sb.project, [addEvent(sb.project, 1, PG)]);
+				const memory = path.join(sb.project, ".pi", "memory");
+				fs.mkdirSync(memory, { recursive: true });
+				fs.writeFileSync(path.join(memory, "MEMORY.md"), "# Memory\n\n## Deploy\n- Deploys go through Helm charts\n");
+				fs.writeFileSync(path.join(memory, "runbook.md"), `- helm ${"x".repeat(5 << 20)}\n`);
 				seedSessions(
 					sb,
 					5_000,
