@@ -294,17 +294,28 @@ const PID_NAMESPACE = (() => {
 	}
 })();
 
+// The running kernel, and so the machine, since it started (Linux:
+// /proc/sys/kernel/random/boot_id), or "". A namespace number alone does not name a
+// machine: every Linux machine's first pid namespace is 4026531836.
+const BOOT_ID = (() => {
+	try {
+		return /^[0-9a-f-]{36}$/.exec(fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim())?.[0] ?? "";
+	} catch {
+		return "";
+	}
+})();
+
 // What a lock file says about its holder, the line the Go host writes too:
-// `pid=4242 host=ada-laptop pidns=4026531836 time=2026-11-21T21:27:00.123Z holder=9f86…`.
+// `pid=4242 host=ada-laptop pidns=4026531836 boot=ca2146bd-… time=2026-11-21T21:27:00.123Z holder=9f86…`.
 function lockLine(holder: string): string {
-	const ns = PID_NAMESPACE === "" ? "" : ` pidns=${PID_NAMESPACE}`;
+	const ns = PID_NAMESPACE === "" || BOOT_ID === "" ? "" : ` pidns=${PID_NAMESPACE} boot=${BOOT_ID}`;
 	return `pid=${process.pid} host=${os.hostname()}${ns} time=${new Date().toISOString()} holder=${holder}\n`;
 }
 
 // Whether the lock file at p names a process that is certainly no longer running: one
-// on this host, counted in this pid namespace, whose pid no process has (a holder
+// on this host, counted in this pid namespace of this running kernel, whose pid no process has (a holder
 // killed by SIGKILL leaves its file behind; without this every writer waits for it to
-// grow stale). Whatever is uncertain (another host, a line without a namespace, a pid
+// grow stale). Whatever is uncertain (another host or boot, a line without a namespace, a pid
 // that exists, an unreadable file) is not gone: the age rule still breaks it.
 function holderGone(p: string): boolean {
 	let line: string;
@@ -323,6 +334,7 @@ function holderGone(p: string): boolean {
 	const pid = Number(field("pid"));
 	if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
 	if (PID_NAMESPACE === "" || field("pidns") !== PID_NAMESPACE || field("host") !== os.hostname()) return false;
+	if (BOOT_ID === "" || field("boot") !== BOOT_ID) return false;
 	try {
 		process.kill(pid, 0);
 		return false;

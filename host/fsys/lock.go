@@ -13,16 +13,16 @@ import (
 
 // lockContent is what a lock file says about its holder, one line a person
 // can read: the process, the machine (locks on shared folders), the process's
-// pid namespace where the system names one, when, and a holder id that tells
-// two holders in one process apart and lets Unlock make sure the file is still
-// its own.
+// pid namespace and the running kernel's boot where the system names them,
+// when, and a holder id that tells two holders in one process apart and lets
+// Unlock make sure the file is still its own.
 //
-//	pid=4242 host=ada-laptop pidns=4026531836 time=2026-11-21T21:27:00.123Z holder=9f86d081884c7d65
+//	pid=4242 host=ada-laptop pidns=4026531836 boot=ca2146bd-ca68-4627-a1d9-0953bba24a0b time=2026-11-21T21:27:00.123Z holder=9f86d081884c7d65
 func lockContent(holder string, now time.Time) []byte {
 	host, _ := os.Hostname()
 	ns := ""
-	if id := pidNamespace(); id != "" {
-		ns = " pidns=" + id
+	if id, boot := pidNamespace(), bootID(); id != "" && boot != "" {
+		ns = " pidns=" + id + " boot=" + boot
 	}
 	return []byte("pid=" + strconv.Itoa(os.Getpid()) + " host=" + host + ns +
 		" time=" + now.UTC().Format("2006-01-02T15:04:05.000Z") + " holder=" + holder + "\n")
@@ -44,16 +44,30 @@ func pidNamespace() string {
 	return id
 }
 
+// bootID names the running kernel, and so the machine, since it started
+// (Linux: /proc/sys/kernel/random/boot_id), or "" where there is none to
+// read. A namespace number alone does not: every Linux machine's first pid
+// namespace is 4026531836, and two machines both called "ubuntu" sharing a
+// project folder would each read the other's live holder as gone.
+func bootID() string {
+	b, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	id := strings.TrimSpace(string(b))
+	if err != nil || len(id) != 36 || strings.Trim(id, "0123456789abcdef-") != "" {
+		return ""
+	}
+	return id
+}
+
 // holderGone reports whether a lock line names a process that is certainly
-// no longer running: one on this host, counted in this pid namespace, whose
-// pid no process has. A process killed while holding a lock (SIGKILL, a
+// no longer running: one on this host, counted in this pid namespace of this
+// running kernel (boot), whose pid no process has. A process killed while holding a lock (SIGKILL, a
 // crash, a closed laptop lid's OOM) leaves its file behind; without this
 // every writer would wait for the lock to grow stale. Whatever is uncertain
-// (another host, a line without a namespace, a pid that exists, even one
+// (another host or boot, a line without a namespace, a pid that exists, even one
 // reused by another program) is not gone: the age rule still breaks it.
 func holderGone(line []byte) bool {
 	var pid int
-	var host, ns string
+	var host, ns, boot string
 	for _, f := range strings.Fields(string(line)) {
 		k, v, _ := strings.Cut(f, "=")
 		switch k {
@@ -63,10 +77,13 @@ func holderGone(line []byte) bool {
 			host = v
 		case "pidns":
 			ns = v
+		case "boot":
+			boot = v
 		}
 	}
 	me, _ := os.Hostname()
-	if pid <= 0 || pid == os.Getpid() || host == "" || host != me || ns == "" || ns != pidNamespace() {
+	if pid <= 0 || pid == os.Getpid() || host == "" || host != me || ns == "" || ns != pidNamespace() ||
+		boot == "" || boot != bootID() {
 		return false
 	}
 	return !processExists(pid)

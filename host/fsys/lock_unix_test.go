@@ -29,8 +29,11 @@ func TestOSLockBreaksAFreshLockWhoseHolderIsGone(t *testing.T) {
 	if pidNamespace() == "" {
 		t.Skip("no /proc/self/ns/pid here: locks are broken by age alone")
 	}
+	if bootID() == "" {
+		t.Skip("no boot id here: locks are broken by age alone")
+	}
 	host, _ := os.Hostname()
-	ns := pidNamespace()
+	ns := pidNamespace() + " boot=" + bootID()
 	dead := strconv.Itoa(deadPid(t))
 	line := func(pid, host, ns string) string {
 		s := "pid=" + pid + " host=" + host
@@ -39,6 +42,9 @@ func TestOSLockBreaksAFreshLockWhoseHolderIsGone(t *testing.T) {
 		}
 		return s + " time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n"
 	}
+	// Every Linux machine's first pid namespace has one number: another
+	// machine of the same name on a shared folder differs only in its boot.
+	otherBoot := pidNamespace() + " boot=00000000-0000-4000-8000-000000000000"
 	cases := []struct {
 		name, content string
 		taken         bool
@@ -47,7 +53,9 @@ func TestOSLockBreaksAFreshLockWhoseHolderIsGone(t *testing.T) {
 		{"holder alive (the test's parent)", line(strconv.Itoa(os.Getppid()), host, ns), false},
 		{"holder is this process (another instance)", line(strconv.Itoa(os.Getpid()), host, ns), false},
 		{"another host", line(dead, host+"-other", ns), false},
-		{"another pid namespace", line(dead, host, ns+"1"), false},
+		{"another pid namespace", line(dead, host, pidNamespace()+"1 boot="+bootID()), false},
+		{"another machine of this name (another boot)", line(dead, host, otherBoot), false},
+		{"no boot (an older line)", line(dead, host, pidNamespace()), false},
 		{"no namespace (an older line)", line(dead, host, ""), false},
 		{"no host", "pid=" + dead + " pidns=" + ns + "\n", false},
 		{"empty: the holder has not written it yet", "", false},
@@ -82,7 +90,7 @@ func TestLockContentNamesItsHolder(t *testing.T) {
 	host, _ := os.Hostname()
 	require.Contains(t, string(line), "pid="+strconv.Itoa(os.Getpid())+" host="+host)
 	if ns := pidNamespace(); ns != "" {
-		require.Contains(t, string(line), " pidns="+ns+" ")
+		require.Contains(t, string(line), " pidns="+ns+" boot="+bootID()+" ")
 	}
 }
 

@@ -574,8 +574,15 @@ function tests(): void {
 		try {
 			link = fs.readlinkSync("/proc/self/ns/pid");
 		} catch {}
-		const ns = /^pid:\[(\d+)\]$/.exec(link)?.[1];
-		if (ns === undefined) return t.skip("no /proc/self/ns/pid: locks are broken by age alone");
+		const pidns = /^pid:\[(\d+)\]$/.exec(link)?.[1];
+		if (pidns === undefined) return t.skip("no /proc/self/ns/pid: locks are broken by age alone");
+		let boot = "";
+		try {
+			boot = fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+		} catch {
+			return t.skip("no boot id: locks are broken by age alone");
+		}
+		const ns = `${pidns} boot=${boot}`;
 		const dead = spawnSync("true").pid;
 		const line = (pid: number, host: string, pidns?: string) =>
 			`pid=${pid} host=${host}${pidns === undefined ? "" : ` pidns=${pidns}`} time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n`;
@@ -585,7 +592,11 @@ function tests(): void {
 			["holder alive", line(process.ppid, me, ns), false],
 			["holder is this process", line(process.pid, me, ns), false],
 			["another host", line(dead, `${me}-other`, ns), false],
-			["another pid namespace", line(dead, me, `${ns}1`), false],
+			["another pid namespace", line(dead, me, `${pidns}1 boot=${boot}`), false],
+			// Every Linux machine's first pid namespace has one number: another machine of
+			// this name on a shared folder differs only in its boot.
+			["another machine of this name", line(dead, me, `${pidns} boot=00000000-0000-4000-8000-000000000000`), false],
+			["no boot (an older line)", line(dead, me, pidns), false],
 			["no namespace", line(dead, me), false],
 			["empty", "", false],
 		];

@@ -86,8 +86,26 @@ func Defuse(s string, at func(rest string) bool) string {
 
 // StartsMarker reports whether s, what follows a "<", is the rest of a
 // marker: an optional "!--", an optional "/", spaces, then "pi-memory" in
-// any case.
+// any case; characters that print as nothing (text.FormatLen) anywhere in
+// it do not hide it: "</pi\u200b-memory-recall>" reads as the marker.
 func StartsMarker(s string) bool {
+	if startsMarker(s) {
+		return true
+	}
+	var b [32]byte
+	n, cut := 0, false
+	for i := 0; i < len(s) && n < len(b); {
+		if f := text.FormatLen(s, i); f > 0 {
+			i, cut = i+f, true
+			continue
+		}
+		b[n] = s[i]
+		n, i = n+1, i+1
+	}
+	return cut && startsMarker(string(b[:n]))
+}
+
+func startsMarker(s string) bool {
 	s = strings.TrimPrefix(s, "!--")
 	s = strings.TrimLeft(s, " \t")
 	s = strings.TrimPrefix(s, "/")

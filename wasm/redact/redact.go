@@ -186,7 +186,7 @@ func scanPlain(s string, first bool) (found []Finding, format bool) {
 			lineMask, lineStart = 0, i+1
 			continue
 		}
-		if s[i] >= 0xC2 && formatLen(s, i) > 0 {
+		if s[i] >= 0xC2 && text.FormatLen(s, i) > 0 {
 			return nil, true
 		}
 		if !mayStartTrigger(s, i) {

@@ -281,7 +281,10 @@ func wordScore(x, y string) uint8 {
 	if len(y)-len(x) <= 1 && !hasDigit(x) && !hasDigit(y) && oneEdit(x, y) {
 		return 9
 	}
-	if y[:len(x)] == x {
+	// A prefix is the same word cut short ("config" / "configuration"), but
+	// not when a digit is in either: "number1" / "number10" and "v1" / "v12"
+	// name other things, as "number1" / "number2" do.
+	if y[:len(x)] == x && !hasDigit(y) {
 		return 7
 	}
 	return 0

@@ -65,6 +65,11 @@ func TestANumberChangedIsNotADuplicate(t *testing.T) {
 		{"kiwi fact number 4", "kiwi fact number 1"},
 		{"Pin the linter to version 1.2.3", "Pin the linter to version 1.2.4"}, // a conflict
 		{"The build cache keeps 10 entries", "The build cache keeps 20 entries"},
+		// A number inside a word, one a prefix of the other (the adversarial
+		// pass: "new fact number1 about ostrich1" was refused as "already
+		// remembered" beside "… number10 about ostrich10", and lost).
+		{"new fact number1 about ostrich1", "new fact number10 about ostrich10"},
+		{"Run the migration on node1 of shard1", "Run the migration on node12 of shard12"},
 	} {
 		r := compare(c.a, c.b)
 		require.True(t, r.Verdict != Duplicate, "Compare(%q, %q) = duplicate", c.a, c.b)
