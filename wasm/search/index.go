@@ -60,6 +60,11 @@ type Index struct {
 	acc []float32
 	has []uint32 // the terms each entry holds, a bit each
 	hit []int32
+	// Each part's id of each of the query's terms (-1: none), found once by
+	// the ranking idsOf: two searches may go on in turns (parallel tool
+	// calls), and one that lost them looks its terms up again.
+	ids   []int32
+	idsOf *Ranking
 	b   builder
 }
 

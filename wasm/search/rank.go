@@ -225,9 +225,18 @@ func (r *Ranking) Run(work Work) bool {
 			break
 		}
 		p := x.order[r.part]
+		if r.part == 0 {
+			x.ids, x.idsOf = slices.Grow(x.ids[:0], len(x.order)*len(r.terms))[:len(x.order)*len(r.terms)], r
+		}
 		for t, w := range r.terms {
-			if id, ok := p.term(w); ok {
+			id, ok := p.term(w)
+			if ok {
 				r.df[t] += p.df(id)
+			} else {
+				id = -1
+			}
+			if x.idsOf == r {
+				x.ids[r.part*len(r.terms)+t] = id
 			}
 		}
 		r.part++
@@ -256,8 +265,13 @@ func (r *Ranking) score(pi int) int {
 	acc, has := x.acc[:p.docs], x.has[:p.docs]
 	touched := x.hit[:0]
 	for t, w := range r.terms {
-		id, ok := p.term(w)
-		if !ok {
+		var id int32 = -1
+		if x.idsOf == r {
+			id = x.ids[pi*len(r.terms)+t]
+		} else if i, ok := p.term(w); ok {
+			id = i
+		}
+		if id < 0 {
 			continue
 		}
 		for bi := range p.blocks {

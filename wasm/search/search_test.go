@@ -400,6 +400,47 @@ func TestAQueryIsItsFirstDistinctWords(t *testing.T) {
 // A search in slices (Build, then Ranking.Run, each stopped whenever its
 // Work says so and called again) finds what one done in one go finds,
 // however small the slices: where a slice ends is never a result.
+// Two searches going on in turns on one index (parallel tool calls) each
+// find what it finds alone: the terms one looked up in every part are its
+// own, or looked up again.
+func TestTwoSearchesInTurnsFindWhatEachFindsAlone(t *testing.T) {
+	var srcs []Source
+	for i := range 30 {
+		srcs = append(srcs, Source{Key: "s" + strconv.Itoa(i), Stamp: "1", Load: func() []Doc {
+			return []Doc{
+				{Kind: Message, Ref: "s" + strconv.Itoa(i) + ":1", Text: "billing deploy step " + strconv.Itoa(i)},
+				{Kind: Message, Ref: "s" + strconv.Itoa(i) + ":2", Text: strings.Repeat("kiwi ", 1+i%4) + "harvest"},
+			}
+		}})
+	}
+	var x Index
+	x.Plan(srcs)
+	x.Build(nil, false)
+	alone := func(q string) string {
+		r := x.Rank(q, Options{Limit: 5})
+		r.Run(nil)
+		return refs(r.Hits())
+	}
+	wantA, wantB := alone("billing deploy"), alone("kiwi harvest season")
+	require.True(t, wantA != "" && wantB != "" && wantA != wantB, wantA, " / ", wantB)
+	for _, slice := range []int{1, 7, 50} {
+		a, b := x.Rank("billing deploy", Options{Limit: 5}), x.Rank("kiwi harvest season", Options{Limit: 5})
+		step := func() Work { used := 0; return func(n int) bool { used += n; return used < slice } }
+		doneA, doneB := false, false
+		for i := 0; !(doneA && doneB); i++ {
+			require.True(t, i < 100_000, "searches that never end")
+			if !doneA {
+				doneA = a.Run(step())
+			}
+			if !doneB {
+				doneB = b.Run(step())
+			}
+		}
+		require.Equal(t, wantA, refs(a.Hits()), "slices of %d", slice)
+		require.Equal(t, wantB, refs(b.Hits()), "slices of %d", slice)
+	}
+}
+
 func TestASearchInSlicesFindsWhatOneInOneGoFinds(t *testing.T) {
 	sources := func() []Source {
 		var srcs []Source
