@@ -65,7 +65,7 @@ type Index struct {
 	// calls), and one that lost them looks its terms up again.
 	ids   []int32
 	idsOf *Ranking
-	b   builder
+	b     builder
 }
 
 // Unread is what an update did not read.
