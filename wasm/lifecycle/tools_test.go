@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -197,20 +198,34 @@ func TestMemorySearchNamesAMemoryFileItCouldNotRead(t *testing.T) {
 	require.NotContains(t, text, "could not be read")
 }
 
+// sessionsDir is where pi keeps the rig's project's sessions, made.
+func (r *rig) sessionsDir() string {
+	dir := filepath.Join(r.agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(r.project, "/"), "/", "-")+"--")
+	require.NoError(r.t, os.MkdirAll(dir, 0o755))
+	return dir
+}
+
+// sessionJSONL is a pi session file of id, run in cwd, of one user message
+// per text said.
+func sessionJSONL(id, cwd string, said ...string) string {
+	s := `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-02-20T09:00:00.000Z","cwd":"` + cwd + `"}` + "\n"
+	for i, m := range said {
+		s += `{"type":"message","id":"m` + strconv.Itoa(i) + `","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"user","content":"` + m + `"}}` + "\n"
+	}
+	return s
+}
+
 // Session files are pi's and only read: a link to one of this project's
 // sessions kept elsewhere is followed; a link to any other file, or to
 // another project's session, gives nothing. (A link to a FIFO is refused by
 // the hosts' reads: host/imports_special_unix_test.go.)
 func TestSearchFollowsLinkedSessionsOnlyToThisProjectsSessions(t *testing.T) {
 	r := newRig(t, false)
-	sessions := filepath.Join(r.agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(r.project, "/"), "/", "-")+"--")
-	require.NoError(t, os.MkdirAll(sessions, 0o755))
+	sessions := r.sessionsDir()
 	elsewhere := t.TempDir()
 	session := func(name, cwd, said string) string {
 		p := filepath.Join(elsewhere, name)
-		require.NoError(t, os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"`+name+`","timestamp":"2026-02-20T09:00:00.000Z","cwd":"`+cwd+`"}
-{"type":"message","id":"a","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"user","content":"`+said+`"}}
-`), 0o644))
+		require.NoError(t, os.WriteFile(p, []byte(sessionJSONL(name, cwd, said)), 0o644))
 		return p
 	}
 	link := func(target, name string) {
@@ -234,14 +249,10 @@ func TestSearchFollowsLinkedSessionsOnlyToThisProjectsSessions(t *testing.T) {
 // looked at by every search.
 func TestAQuietSessionIsLookedAtAgainEvery30Seconds(t *testing.T) {
 	r := newRig(t, false)
-	sessions := filepath.Join(r.agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(r.project, "/"), "/", "-")+"--")
-	require.NoError(t, os.MkdirAll(sessions, 0o755))
-	line := func(id, said string) string {
-		return `{"type":"message","id":"` + id + `","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"user","content":"` + said + `"}}` + "\n"
-	}
-	write := func(name, body string, mtime int64) string {
+	sessions := r.sessionsDir()
+	write := func(name string, mtime int64, said ...string) string {
 		p := filepath.Join(sessions, name)
-		require.NoError(t, os.WriteFile(p, []byte(`{"type":"session","version":3,"id":"`+name+`","timestamp":"2026-02-20T09:00:00.000Z","cwd":"`+r.project+`"}`+"\n"+body), 0o644))
+		require.NoError(t, os.WriteFile(p, []byte(sessionJSONL(name, r.project, said...)), 0o644))
 		at := time.UnixMilli(mtime)
 		require.NoError(t, os.Chtimes(p, at, at))
 		return p
@@ -251,12 +262,12 @@ func TestAQuietSessionIsLookedAtAgainEvery30Seconds(t *testing.T) {
 		return text
 	}
 	now := r.h.now
-	old := write("2026-02-20T09-00-00-000Z_old.jsonl", line("a", "kiwi harvest"), now-day)
-	recent := write("2026-02-26T09-00-00-000Z_new.jsonl", line("a", "plum harvest"), now-60_000)
+	old := write("2026-02-20T09-00-00-000Z_old.jsonl", now-day, "kiwi harvest")
+	recent := write("2026-02-26T09-00-00-000Z_new.jsonl", now-60_000, "plum harvest")
 	require.Contains(t, search("harvest"), "kiwi harvest")
 
-	write(filepath.Base(old), line("a", "kiwi harvest")+line("b", "mango season"), now-day+1000)
-	write(filepath.Base(recent), line("a", "plum harvest")+line("b", "cherry season"), now-30_000)
+	write(filepath.Base(old), now-day+1000, "kiwi harvest", "mango season")
+	write(filepath.Base(recent), now-30_000, "plum harvest", "cherry season")
 	got := search("season")
 	require.Contains(t, got, "cherry season", "a session written lately is looked at by every search")
 	require.NotContains(t, got, "mango season", "a quiet one is taken at its last look for 30 s")

@@ -78,14 +78,7 @@ func TestHindsightImportSendsEverySessionAndPrintsProgress(t *testing.T) {
 		t.Run(m.Name, func(t *testing.T) {
 			docs = map[string]int{}
 			dir, agent := project(t), t.TempDir()
-			old := filepath.Join(agent, "old")
-			require.NoError(t, os.MkdirAll(old, 0o755))
-			for i := 0; i < n; i++ {
-				id := "s" + strconv.Itoa(1000+i)
-				data := `{"type":"session","version":3,"id":"` + id + `","timestamp":"2026-11-20T09:00:00.000Z","cwd":"/w/app"}` + "\n" +
-					`{"type":"message","id":"a","parentId":null,"timestamp":"2026-11-20T09:00:01.000Z","message":{"role":"user","content":"fact ` + id + `"}}` + "\n"
-				require.NoError(t, os.WriteFile(filepath.Join(old, "2026-11-20T09-00-00-000Z_"+id+".jsonl"), []byte(data), 0o644))
-			}
+			old := oldSessions(t, agent, n)
 			env := []string{"HINDSIGHT_API_URL=" + srv.URL}
 			r := runBin(t, pimemBin, dir, env, "--wasm", m.Path(t), "--agent-dir", agent, "hindsight", "import", old)
 			require.Equal(t, 0, r.exit, r.stderr)
