@@ -97,6 +97,23 @@ describe("hostile files and hand-written secrets", () => {
 		});
 	});
 
+	it("global configs that are a FIFO or a link to a device: pi names each, nothing hangs, and none is taken for absent", async () => {
+		await withSandbox({}, async (sb) => {
+			const fifo = path.join(sb.agentDir, "decision-memory.config.json");
+			execFileSync("mkfifo", [fifo]);
+			const device = path.join(sb.agentDir, "om-config.json");
+			fs.symlinkSync("/dev/zero", device);
+			const r = await runPrint(sb, "hello", { timeoutMs: 30_000 });
+			assert.equal(r.code, 0, r.stderr);
+			for (const f of [fifo, device]) {
+				assert.ok(r.stderr.split("\n").some((l) => l.includes(f) && /a FIFO, socket or device/.test(l)), `${path.basename(f)} is named: ${r.stderr}`);
+			}
+			const status = await runPrint(sb, "/decision status", { timeoutMs: 30_000 });
+			assert.ok(!(status.stdout + status.stderr).includes(`${fifo} (absent)`), status.stdout + status.stderr);
+			assert.match(status.stdout + status.stderr, /Decision memory: off/);
+		});
+	});
+
 	it("secrets written by hand into the log and MEMORY.md reach neither the model nor a derived file", async () => {
 		await withSandbox({}, async (sb) => {
 			const secrets = secretsOf(12);
