@@ -97,6 +97,42 @@ describe("hostile files and hand-written secrets", () => {
 		});
 	});
 
+	it("global configs that are a FIFO or a link to a device: pi names each, nothing hangs, and none is taken for absent", async () => {
+		await withSandbox({}, async (sb) => {
+			const fifo = path.join(sb.agentDir, "decision-memory.config.json");
+			execFileSync("mkfifo", [fifo]);
+			const device = path.join(sb.agentDir, "om-config.json");
+			fs.symlinkSync("/dev/zero", device);
+			const r = await runPrint(sb, "hello", { timeoutMs: 30_000 });
+			assert.equal(r.code, 0, r.stderr);
+			for (const f of [fifo, device]) {
+				assert.ok(r.stderr.split("\n").some((l) => l.includes(f) && /a FIFO, socket or device/.test(l)), `${path.basename(f)} is named: ${r.stderr}`);
+			}
+			const status = await runPrint(sb, "/decision status", { timeoutMs: 30_000 });
+			assert.ok(!(status.stdout + status.stderr).includes(`${fifo} (absent)`), status.stdout + status.stderr);
+			assert.match(status.stdout + status.stderr, /Decision memory: off/);
+		});
+	});
+
+	it("a password after an arrow or a full-width colon, and a secret said to be one, reach neither the model nor MEMORY.md", async () => {
+		await withSandbox({ git: true }, async (sb) => {
+			const values = ["Qz30vK8rW3tLp9Xm", "Qz39vK8rW3tLp9Xm", "Qz44vK8rW3tLp9Xm"];
+			const notes = seedFile(projectMemoryFile(sb.project), `# Memory\n\n## Ops\n- staging password -> ${values[0]}\n- the vault password：${values[1]}\n`);
+			const before = fs.readFileSync(notes, "utf8");
+			sb.model.enqueue({ tool: "memory_remember", args: { text: `For the vault the secret is ${values[2]}` } }, "ok");
+			const r = await runPrint(sb, "keep the vault secret");
+			assert.equal(r.code, 0, r.stderr);
+			const said = r.requests.flatMap((q) => (q.body?.messages ?? []).map(contentText)).join("\n");
+			for (const v of values) {
+				assert.ok(!systemPromptOf(r.requests[0]).includes(v), `${v} is not in the system prompt`);
+				assert.ok(!said.includes(v), `${v} is in no message the model received`);
+			}
+			const remembered = r.requests.at(-1)!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
+			assert.match(remembered, /^Not remembered \(secret\)/, remembered);
+			assert.equal(fs.readFileSync(notes, "utf8"), before, "nothing was written");
+		});
+	});
+
 	it("secrets written by hand into the log and MEMORY.md reach neither the model nor a derived file", async () => {
 		await withSandbox({}, async (sb) => {
 			const secrets = secretsOf(12);

@@ -98,7 +98,7 @@ func expressions() []expression {
 		// secret: in prose
 		{re: `\b(?:` + foldAny("password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `|` + fold("pass") + `)\b`},
 		// secret: a token or an API key in prose
-		{re: `\b(?:` + fold("token") + `|` + fold("api") + `[ \t_.\-]?` + fold("key") + `|` + fold("key") + `)\b`},
+		{re: `\b(?:` + fold("token") + `|` + fold("secret") + `|` + fold("api") + `[ \t_.\-]?` + fold("key") + `|` + fold("key") + `)\b`},
 		// secret: a password word in another language
 		{re: `\b(?:` + foldAny("passwort", "kennwort", "senha", "mot de passe", "wachtwoord") + `)\b|\b` + fold("contrase") + `(?:ñ|Ñ|n|N)` + fold("a") + `\b|` +
 			`\b` + fold("contrasenya") + `\b|\b` + fold("passord") + `(?:` + fold("et") + `)?\b|\b` + fold("l") + `(?:ö|Ö)` + fold("senord") + `(?:` + fold("et") + `)?\b|` +

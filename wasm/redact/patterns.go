@@ -111,8 +111,8 @@ func newPatterns() []*pattern {
 			// In prose: "my password is hunter2", "pw: hunter2", "my passphrase
 			// is correct horse battery staple" (prose.go).
 			find: findPasswordWord, span: prosePassword},
-		{kind: "secret", triggers: []string{"token", "key"},
-			// In prose: "my token is …", "the api key for staging is …", a
+		{kind: "secret", triggers: []string{"token", "key", "secret"},
+			// In prose: "my token is …", "the secret is …", "the api key for staging is …", a
 			// value that looks like a token (prose.go). Its triggers are other
 			// patterns' too, so the prefilter compares nothing more for it.
 			find: findTokenWord, span: tokenProse},

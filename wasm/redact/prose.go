@@ -104,17 +104,20 @@ func optSep(s string, i int) int {
 // wordEnd reports \b after s[:i], which ends in a word byte.
 func wordEnd(s string, i int) bool { return i == len(s) || !isWord(s[i]) }
 
-// findTokenWord: \b(?:TOKEN|API[ \t_.\-]?KEY|KEY)\b in any ASCII case: a
-// word that names a token or a key in prose ("my token is …", "the api
-// key for staging is …", "my key is …").
+// findTokenWord: \b(?:TOKEN|SECRET|API[ \t_.\-]?KEY|KEY)\b in any ASCII
+// case: a word that names a token or a key in prose ("my token is …", "the
+// secret is …", "the api key for staging is …", "my key is …").
 func findTokenWord(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		c := s[i] | 0x20
-		if c != 't' && c != 'a' && c != 'k' || !wordStart(s, i) {
+		if c != 't' && c != 'a' && c != 'k' && c != 's' || !wordStart(s, i) {
 			continue
 		}
 		if text.HasFoldPrefix(s[i:], "token") && wordEnd(s, i+5) {
 			return whole(i, i+5)
+		}
+		if text.HasFoldPrefix(s[i:], "secret") && wordEnd(s, i+6) {
+			return whole(i, i+6)
 		}
 		if text.HasFoldPrefix(s[i:], "key") && wordEnd(s, i+3) {
 			return whole(i, i+3)
@@ -549,7 +552,8 @@ func proseWordIs(s string, i int, w string) bool {
 }
 
 // afterVerb: where the value starts after what introduces it at s[i:]:
-// blanks and "is", "was" (or "is:"), or ":", "=", ":=", "=>", also
+// blanks and "is", "was" (or "is:"), or ":", "=", ":=", "=>", "->", "→",
+// a full-width colon "：" (as CJK keyboards type it), also
 // inside markdown's emphasis or code ("**Password:** x", "`pw`: x"). -1
 // when there is none (and for "==", a comparison).
 func afterVerb(s string, i int) int {
@@ -563,6 +567,11 @@ func afterVerb(s string, i int) int {
 			j++
 		}
 		return runEnd(s, runEnd(s, j, isMarkup), isBlank)
+	}
+	for _, sep := range [...]string{"->", "→", "："} {
+		if hasAt(s, j, sep) {
+			return runEnd(s, runEnd(s, j+len(sep), isMarkup), isBlank)
+		}
 	}
 	if j == i || !isBlank(s[j-1]) {
 		return -1

@@ -136,6 +136,14 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"a word of letters before another secret", "Passwort: geheim AKIAIOSFODNN7EXAMPLE", "Passwort: geheim [REDACTED:aws-key]"},
 		{"and after it was redacted", "Passwort: geheim [REDACTED:aws-key]", "Passwort: geheim [REDACTED:aws-key]"},
 		{"unless the word's own mark ended the clause", "Passwort: geheim! AKIAIOSFODNN7EXAMPLE", "Passwort: [REDACTED:secret]! [REDACTED:aws-key]"},
+		// Phrasings the adversarial pass through pi found passing: an arrow
+		// or a full-width colon (as a Chinese or Japanese keyboard types it)
+		// in place of ":", and "secret" as a token's word with a verb.
+		{"an arrow after the word", "staging password -> hunter2x", "staging password -> [REDACTED:secret]"},
+		{"a unicode arrow after the word", "password → hunter2x", "password → [REDACTED:secret]"},
+		{"a full-width colon", "password：hunter2x", "password：[REDACTED:secret]"},
+		{"the secret is …", "the secret is Qz45vK8rW3tLp9Xm", "the secret is [REDACTED:secret]"},
+		{"token -> …", "deploy token -> 4f1c2e9ab7d3", "deploy token -> [REDACTED:secret]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, _ := String(tt.in); got != tt.want {

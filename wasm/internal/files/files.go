@@ -148,6 +148,11 @@ func ReadInto(h hostio.Host, p string, max int64, buf []byte) ([]byte, error) {
 	if info.Dir {
 		return nil, &hostio.PathError{Op: "read", Path: p, Err: hostio.ErrKind, Msg: "is a folder"}
 	}
+	if info.Kind == hostio.KindOther {
+		// A FIFO or a device stats with size 0: read as that, it would be an
+		// empty file, and a config that is one would pass for absent.
+		return nil, &hostio.PathError{Op: "read", Path: p, Err: hostio.ErrKind, Msg: "a FIFO, socket or device, not a regular file"}
+	}
 	if info.Size > max {
 		return nil, &hostio.PathError{Op: "read", Path: p, Err: hostio.ErrInvalid, Msg: "larger than " + strconv.FormatInt(max, 10) + " bytes"}
 	}

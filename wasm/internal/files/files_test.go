@@ -250,3 +250,29 @@ func TestAppendLockedMakesTheFolderSealsATornLineAndHoldsTheLock(t *testing.T) {
 	_, err = os.Stat(lock)
 	require.True(t, os.IsNotExist(err), "released on an error too")
 }
+
+// A global config (outside the guarded folders, so a link is followed) that
+// is a FIFO, or a link to a device, is not an empty file: reading it is
+// refused by kind, so its store says it cannot be read instead of taking it
+// for absent and saying nothing.
+func TestConfigOutsideTheGuardThatIsAFIFOOrADeviceIsUnreadableNotAbsent(t *testing.T) {
+	r := newRig(t)
+	fifo := filepath.Join(r.agent, "decision-memory.config.json")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	dev := filepath.Join(r.agent, "om-config.json")
+	require.NoError(t, os.Symlink("/dev/zero", dev))
+	for _, p := range []string{fifo, dev} {
+		_, err := Read(r.fs, p, MaxConfig)
+		require.True(t, errs.Is(err, hostio.ErrKind), "%s: %v", p, err)
+		f := Config(r.fs, p)
+		require.True(t, f.Present, "%s is there", p)
+		_, _, why := f.Switch("enabled")
+		require.Contains(t, why, "a FIFO, socket or device", p)
+	}
+	real := r.write(t, "dotfiles/om-config.json", "{\"enabled\": true}\n")
+	linked := filepath.Join(r.agent, "linked.json")
+	require.NoError(t, os.Symlink(real, linked))
+	data, err := Read(r.fs, linked, MaxConfig)
+	require.NoError(t, err, "a global config linked to a file (dotfiles) is read")
+	require.Equal(t, "{\"enabled\": true}\n", string(data))
+}
