@@ -563,6 +563,10 @@ func (e *Engine) cmdForget(c *store.Cmd) {
 		case cands != nil:
 			out.Output(search.Candidates(arg, e.cited(cands, true)))
 			out.SetExit(1)
+		case e.s.Mode == "cli" && got.Restore != "":
+			// Each pimem command is a session of its own: the next one
+			// knows nothing was forgotten unless it is told what.
+			out.Output(got.Said + " /memory restore " + got.Restore + " brings it back.")
 		default:
 			out.Output(got.Said + " /memory restore brings it back.")
 		}

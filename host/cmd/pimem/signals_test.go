@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -78,4 +79,18 @@ func TestALockLeftByAKilledWriterIsTakenAtOnce(t *testing.T) {
 	require.Contains(t, string(log), "Never deploy on Fridays")
 	_, err = os.Stat(lock)
 	require.True(t, os.IsNotExist(err), "no lock left: %v", err)
+}
+
+// Each pimem command is a session of its own: a forget names the id the
+// next command restores it by.
+func TestAForgetSaysTheIdThatRestoresIt(t *testing.T) {
+	_, _, run := onCore(t, testmod.Cores[0].Path(t))
+	require.Equal(t, 0, run("memory", "remember", "kiwi harvest starts in May").exit)
+	got := run("memory", "forget", "kiwi harvest")
+	require.Equal(t, 0, got.exit, got.stderr)
+	m := regexp.MustCompile(`pimem memory restore (F-[0-9a-f]+) brings it back\.`).FindStringSubmatch(got.stdout)
+	require.True(t, m != nil, "no id in ", got.stdout)
+	back := run("memory", "restore", m[1])
+	require.Equal(t, 0, back.exit, back.stderr)
+	require.Contains(t, back.stdout, "kiwi harvest starts in May")
 }
