@@ -282,6 +282,34 @@ function sleep(ms: number): void {
 
 type HostFn = (...args: never[]) => number | bigint | undefined;
 
+// ---- Temp files of atomic writes killed mid-way --------------------------------
+
+// When a temp file of an atomic write is nobody's: a write takes seconds at most.
+const STALE_TEMP_MS = 10 * 60 * 1000;
+
+// Whether name is a temp file of an atomic write of base, as this host
+// (`.<base>.<pid>.<12 hex digits>.tmp`) or the Go host (`.<base>.tmp-<digits>`) names it.
+function isTempOf(name: string, base: string): boolean {
+	if (!name.startsWith(`.${base}.`)) return false;
+	return /^(?:tmp-\d+|\d+\.[0-9a-f]{12}\.tmp)$/.test(name.slice(base.length + 2));
+}
+
+// Removes what atomic writes of base killed mid-way (SIGKILL, a power cut) left beside
+// it, older than STALE_TEMP_MS: they sit in folders people commit. Best effort; the Go
+// host does the same.
+function sweepTemps(dir: string, base: string): void {
+	try {
+		for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+			if (!d.isFile() || !isTempOf(d.name, base)) continue;
+			const at = path.join(dir, d.name);
+			const st = fs.lstatSync(at, { throwIfNoEntry: false });
+			if (st !== undefined && Date.now() - st.mtimeMs > STALE_TEMP_MS) fs.rmSync(at, { force: true });
+		}
+	} catch {
+		// A folder that cannot be listed keeps its litter; the write itself is done.
+	}
+}
+
 // ---- Lock files: who holds one, and whether that process is gone ------------------
 
 // The pid namespace this process's pids are counted in (Linux: the number in
@@ -626,6 +654,7 @@ export class Host {
 			} catch {
 				// The data is written and renamed; only crash durability of the rename is weaker.
 			}
+			sweepTemps(dir, path.basename(p));
 			return 0;
 		},
 

@@ -257,7 +257,47 @@ func (o *OS) WriteAtomic(p string, data []byte) error {
 	}
 	done = true
 	syncDir(dir)
+	sweepTemps(dir, path.Base(p))
 	return nil
+}
+
+// staleTemp is when a temp file of an atomic write is nobody's: a write
+// takes seconds at most.
+const staleTemp = 10 * time.Minute
+
+// sweepTemps removes what atomic writes of base killed mid-way (SIGKILL, a
+// power cut) left beside it: temp files of base's, by either host's name
+// for them (".MEMORY.md.tmp-123", ".MEMORY.md.4242.9f86d081884c.tmp"),
+// older than staleTemp. They sit in folders people commit. Best effort.
+func sweepTemps(dir, base string) {
+	entries, err := os.ReadDir(native(dir))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !isTempOf(e.Name(), base) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleTemp {
+			os.Remove(filepath.Join(native(dir), e.Name()))
+		}
+	}
+}
+
+// isTempOf reports whether name is a temp file of an atomic write of base,
+// as the Go host (".<base>.tmp-<digits>") or the TypeScript host
+// (".<base>.<pid>.<12 hex digits>.tmp") names it.
+func isTempOf(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, "."+base+".")
+	if !ok {
+		return false
+	}
+	if digits, ok := strings.CutPrefix(rest, "tmp-"); ok {
+		return digits != "" && strings.Trim(digits, "0123456789") == ""
+	}
+	pid, hex, ok := strings.Cut(strings.TrimSuffix(rest, ".tmp"), ".")
+	return ok && strings.HasSuffix(rest, ".tmp") && pid != "" && strings.Trim(pid, "0123456789") == "" &&
+		len(hex) == 12 && strings.Trim(hex, "0123456789abcdef") == ""
 }
 
 // syncDir makes a rename durable. Best effort: some systems cannot open or

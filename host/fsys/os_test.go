@@ -123,3 +123,41 @@ func TestOSManyWaitersBreakOneStaleLockOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 0, len(left), fmt.Sprint("files left behind: ", left))
 }
+
+func TestIsTempOfNamesEitherHostsTempFiles(t *testing.T) {
+	for name, want := range map[string]bool{
+		".MEMORY.md.tmp-123456":              true,
+		".MEMORY.md.4242.9f86d081884c.tmp":   true,
+		".MEMORY.md.tmp-":                    false,
+		".MEMORY.md.tmp-12a":                 false,
+		".MEMORY.md.4242.9f86d081884.tmp":    false,
+		".MEMORY.md.x.9f86d081884c.tmp":      false,
+		".MEMORY.md.backup.tmp":              false,
+		".notes.md.tmp-1":                    false,
+		"MEMORY.md.tmp-1":                    false,
+		".MEMORY.md.4242.9f86d081884c.tmp.x": false,
+	} {
+		require.Equal(t, want, isTempOf(name, "MEMORY.md"), name)
+	}
+}
+
+// A write killed mid-way leaves its temp file; the next write of the file
+// removes it once it is older than any write takes, and nothing else.
+func TestWriteAtomicSweepsTheTempFilesOfKilledWrites(t *testing.T) {
+	root := filepath.ToSlash(t.TempDir())
+	old := time.Now().Add(-time.Hour)
+	for _, n := range []string{".MEMORY.md.tmp-123", ".MEMORY.md.4242.9f86d081884c.tmp", ".MEMORY.md.tmp-456", ".MEMORY.md.backup.tmp", ".other.md.tmp-1"} {
+		require.NoError(t, os.WriteFile(root+"/"+n, []byte("half"), 0o644))
+		if n != ".MEMORY.md.tmp-456" {
+			require.NoError(t, os.Chtimes(root+"/"+n, old, old))
+		}
+	}
+	require.NoError(t, NewOS().WriteAtomic(root+"/MEMORY.md", []byte("# Memory\n")))
+	left, err := os.ReadDir(root)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	require.Equal(t, []string{".MEMORY.md.backup.tmp", ".MEMORY.md.tmp-456", ".other.md.tmp-1", "MEMORY.md"}, names)
+}
