@@ -340,24 +340,29 @@ function lockLine(holder: string): string {
 	return `pid=${process.pid} host=${os.hostname()}${ns} time=${new Date().toISOString()} holder=${holder}\n`;
 }
 
-// Whether the lock file at p names a process that is certainly no longer running: one
-// on this host, counted in this pid namespace of this running kernel, whose pid no process has (a holder
-// killed by SIGKILL leaves its file behind; without this every writer waits for it to
-// grow stale). Whatever is uncertain (another host or boot, a line without a namespace, a pid
-// that exists, an unreadable file) is not gone: the age rule still breaks it.
-function holderGone(p: string): boolean {
-	let line: string;
+// What the lock file at p says about its holder (its first 4 KiB), without following a
+// link or waiting on a FIFO, or undefined when it cannot be read.
+function lockLineOf(p: string): string | undefined {
 	try {
 		const fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
 		try {
 			const buf = Buffer.alloc(4096);
-			line = buf.toString("utf8", 0, fs.readSync(fd, buf, 0, buf.length, 0));
+			return buf.toString("utf8", 0, fs.readSync(fd, buf, 0, buf.length, 0));
 		} finally {
 			fs.closeSync(fd);
 		}
 	} catch {
-		return false;
+		return undefined;
 	}
+}
+
+// Whether a lock line names a process that is certainly no longer running: one on this
+// host, counted in this pid namespace of this running kernel, whose pid no process has (a
+// holder killed by SIGKILL leaves its file behind; without this every writer waits for it
+// to grow stale). Whatever is uncertain (another host or boot, a line without a namespace,
+// a pid that exists, an unreadable file) is not gone: the age rule still breaks it.
+function holderGone(line: string | undefined): boolean {
+	if (line === undefined) return false;
 	const field = (k: string) => new RegExp(`(?:^|\\s)${k}=(\\S+)`).exec(line)?.[1] ?? "";
 	const pid = Number(field("pid"));
 	if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid) return false;
@@ -849,7 +854,7 @@ export class Host {
 			if (st !== undefined && !st.isFile()) return this.#notRegular(st);
 			// Retry at once after breaking a stale lock, or one whose holder is gone; staleMs 0
 			// means never break.
-			if (st !== undefined && staleMs > 0 && (Date.now() - st.mtimeMs > staleMs || holderGone(p)) && this.#breakStale(p, staleMs)) continue;
+			if (st !== undefined && staleMs > 0 && (Date.now() - st.mtimeMs > staleMs || holderGone(lockLineOf(p))) && this.#breakStale(p, staleMs)) continue;
 			const left = deadline - performance.now();
 			if (left <= 0) {
 				this.lastError = `lock ${p}: held by another process (waited ${waitMs} ms); it is broken once older than ${staleMs} ms`;
@@ -882,7 +887,14 @@ export class Host {
 		try {
 			const st = fs.statSync(p, { throwIfNoEntry: false });
 			if (st === undefined) return true;
-			if (!st.isFile() || (Date.now() - st.mtimeMs <= staleMs && !holderGone(p))) return false;
+			if (!st.isFile()) return false;
+			if (Date.now() - st.mtimeMs <= staleMs) {
+				// The holder may have unlocked and exited after its line was read, and another
+				// process taken the lock: only the very line judged, read again now that its
+				// holder cannot unlock any more, is removed.
+				const line = lockLineOf(p);
+				if (!holderGone(line) || lockLineOf(p) !== line) return false;
+			}
 			fs.rmSync(p, { force: true });
 			return true;
 		} catch {

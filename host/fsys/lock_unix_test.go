@@ -95,3 +95,31 @@ func TestLockContentNamesItsHolder(t *testing.T) {
 }
 
 var deadTime = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
+
+// A holder read from the lock line may unlock and exit before its pid is
+// looked up, and another process take the lock in that instant: the lock
+// found gone is then someone else's, alive, and is left alone.
+func TestOSLockNeverBreaksALockTakenWhileItsOldHolderWasJudged(t *testing.T) {
+	if pidNamespace() == "" || bootID() == "" {
+		t.Skip("no pid namespace or boot id here: locks are broken by age alone")
+	}
+	p := filepath.ToSlash(filepath.Join(t.TempDir(), "memory.lock"))
+	// The first holder, another process of this host (the test's parent).
+	host, _ := os.Hostname()
+	first := "pid=" + strconv.Itoa(os.Getppid()) + " host=" + host + " pidns=" + pidNamespace() +
+		" boot=" + bootID() + " time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n"
+	require.NoError(t, os.WriteFile(p, []byte(first), 0o644))
+	next := NewOS()
+	exists := processExists
+	defer func() { processExists = exists }()
+	processExists = func(pid int) bool {
+		// The first holder unlocks and exits; the next takes the lock.
+		require.NoError(t, os.Remove(p))
+		require.NoError(t, next.Lock(p, 0, 30_000))
+		processExists = exists
+		return false
+	}
+	err := NewOS().Lock(p, 0, 30_000)
+	require.True(t, errors.Is(err, hostio.ErrBusy), "a live holder's lock was broken: ", err)
+	require.NoError(t, next.Unlock(p))
+}

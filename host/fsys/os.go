@@ -486,6 +486,12 @@ func breakStale(name string, stale time.Duration) bool {
 		if err != nil || !holderGone(line) {
 			return false
 		}
+		// The holder may have unlocked and exited after its line was read,
+		// and another process taken the lock: only the very line judged,
+		// read again now that its holder cannot unlock any more, is removed.
+		if again, err := readLock("lock", filepath.ToSlash(name)); err != nil || !bytes.Equal(again, line) {
+			return false
+		}
 	}
 	err = os.Remove(name)
 	return err == nil || errors.Is(err, fs.ErrNotExist)
