@@ -2,6 +2,7 @@ package redact
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
@@ -552,12 +553,17 @@ func proseWordIs(s string, i int, w string) bool {
 }
 
 // afterVerb: where the value starts after what introduces it at s[i:]:
-// blanks and "is", "was" (or "is:"), or ":", "=", ":=", "=>", "->", "→",
-// a full-width colon "：" (as CJK keyboards type it), also
+// blanks and "is", "was" (or "is:"), or ":", "=", ":=", an arrow ("=>",
+// "->", "-->", "→", "⇒", "➜", any of Unicode's), a full-width or small colon
+// or equals sign ("：" as CJK keyboards type it), also
 // inside markdown's emphasis or code ("**Password:** x", "`pw`: x"). -1
-// when there is none (and for "==", a comparison).
+// when there is none (and for "==", a comparison). A no-break or
+// ideographic space is a blank here.
 func afterVerb(s string, i int) int {
-	j := runEnd(s, runEnd(s, i, isMarkup), isBlank)
+	j := spaceEnd(s, runEnd(s, i, isMarkup))
+	if k := arrowEnd(s, j); k > j {
+		return spaceEnd(s, runEnd(s, k, isMarkup))
+	}
 	if j < len(s) && (s[j] == ':' || s[j] == '=') {
 		j++
 		if hasAt(s, j-1, "==") {
@@ -566,11 +572,11 @@ func afterVerb(s string, i int) int {
 		if j < len(s) && (s[j] == '=' || s[j] == '>') {
 			j++
 		}
-		return runEnd(s, runEnd(s, j, isMarkup), isBlank)
+		return spaceEnd(s, runEnd(s, j, isMarkup))
 	}
-	for _, sep := range [...]string{"->", "→", "："} {
+	for _, sep := range [...]string{"：", "＝", "﹕", "﹦", "∶", "꞉"} {
 		if hasAt(s, j, sep) {
-			return runEnd(s, runEnd(s, j+len(sep), isMarkup), isBlank)
+			return spaceEnd(s, runEnd(s, j+len(sep), isMarkup))
 		}
 	}
 	if j == i || !isBlank(s[j-1]) {
@@ -588,6 +594,46 @@ func afterVerb(s string, i int) int {
 		}
 	}
 	return -1
+}
+
+// spaceEnd: past the blanks at s[i:], a no-break (U+00A0, U+202F) or
+// ideographic (U+3000) space among them.
+func spaceEnd(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case isBlank(s[i]):
+			i++
+		case hasAt(s, i, "\u00a0"):
+			i += 2
+		case hasAt(s, i, "\u202f"), hasAt(s, i, "\u3000"):
+			i += 3
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// arrowEnd: the end of an arrow at s[j:] (an ASCII one of dashes, tildes or
+// equals signs and ">", "—>", or a character of Unicode's arrow blocks), j
+// when there is none.
+func arrowEnd(s string, j int) int {
+	k := j
+	for k < len(s) && (s[k] == '-' || s[k] == '~' || s[k] == '=') || hasAt(s, k, "—") || hasAt(s, k, "–") {
+		if s[k] < 0x80 {
+			k++
+		} else {
+			k += len("—")
+		}
+	}
+	if k > j && k < len(s) && s[k] == '>' {
+		return k + 1
+	}
+	if r, n := utf8.DecodeRuneInString(s[j:]); r >= 0x2190 && r <= 0x21FF || r >= 0x27F0 && r <= 0x27FF ||
+		r >= 0x2794 && r <= 0x27BF || r >= 0x2900 && r <= 0x297F || r >= 0x2B00 && r <= 0x2B11 {
+		return j + n
+	}
+	return j
 }
 
 // isMarkup: markdown emphasis or code around a label.

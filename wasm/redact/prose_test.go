@@ -144,6 +144,18 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"a full-width colon", "password：hunter2x", "password：[REDACTED:secret]"},
 		{"the secret is …", "the secret is Qz45vK8rW3tLp9Xm", "the secret is [REDACTED:secret]"},
 		{"token -> …", "deploy token -> 4f1c2e9ab7d3", "deploy token -> [REDACTED:secret]"},
+		// The closing pass: any arrow, other full-width or look-alike colons
+		// and equals signs, and a no-break space around them.
+		{"a double arrow", "staging password ⇒ hunter2x", "staging password ⇒ [REDACTED:secret]"},
+		{"a dingbat arrow", "password ➜ hunter2x", "password ➜ [REDACTED:secret]"},
+		{"a long arrow", "password ⟶ hunter2x", "password ⟶ [REDACTED:secret]"},
+		{"a long ascii arrow", "password --> hunter2x", "password --> [REDACTED:secret]"},
+		{"a double ascii arrow", "password ==> hunter2x", "password ==> [REDACTED:secret]"},
+		{"a dash arrow", "password —> hunter2x", "password —> [REDACTED:secret]"},
+		{"a full-width equals sign", "password ＝ hunter2x", "password ＝ [REDACTED:secret]"},
+		{"a small colon", "password﹕hunter2x", "password﹕[REDACTED:secret]"},
+		{"no-break spaces", "password\u00a0=\u00a0hunter2x", "password\u00a0=\u00a0[REDACTED:secret]"},
+		{"ideographic spaces", "password\u3000：\u3000hunter2x", "password\u3000：\u3000[REDACTED:secret]"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got, _ := String(tt.in); got != tt.want {
