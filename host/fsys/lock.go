@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -21,12 +22,17 @@ import (
 func lockContent(holder string, now time.Time) []byte {
 	host, _ := os.Hostname()
 	ns := ""
-	if id, boot := pidNamespace(), bootID(); id != "" && boot != "" {
+	if id, boot := thisMachine(); id != "" && boot != "" {
 		ns = " pidns=" + id + " boot=" + boot
 	}
 	return []byte("pid=" + strconv.Itoa(os.Getpid()) + " host=" + host + ns +
 		" time=" + now.UTC().Format("2006-01-02T15:04:05.000Z") + " holder=" + holder + "\n")
 }
+
+// thisMachine is this process's pid namespace and the running kernel's boot
+// (pidNamespace, bootID), read once: neither changes while it runs, and a
+// waiter judges the lock's holder at every poll.
+var thisMachine = sync.OnceValues(func() (string, string) { return pidNamespace(), bootID() })
 
 // pidNamespace names the pid namespace this process's pids are counted in
 // (Linux: the number in /proc/self/ns/pid's link), or "" where there is none
@@ -82,8 +88,9 @@ func holderGone(line []byte) bool {
 		}
 	}
 	me, _ := os.Hostname()
-	if pid <= 0 || pid == os.Getpid() || host == "" || host != me || ns == "" || ns != pidNamespace() ||
-		boot == "" || boot != bootID() {
+	myNS, myBoot := thisMachine()
+	if pid <= 0 || pid == os.Getpid() || host == "" || host != me || ns == "" || ns != myNS ||
+		boot == "" || boot != myBoot {
 		return false
 	}
 	return !processExists(pid)
