@@ -315,14 +315,15 @@ func (r *Ranking) score(pi int) int {
 		// most 1, the time a query names 1.5. One that cannot enter the full
 		// list is not looked at further (its numbers are far from here).
 		s := own * coordination(bits.OnesCount32(mask), len(r.terms))
+		most := s
 		if r.o.When.To > 0 {
-			s *= timeBoost
+			most *= timeBoost
 		}
-		if r.top.below(s) {
+		if r.top.below(most) {
 			continue
 		}
 		if r.matches(p, d, mask) {
-			s = own * coordination(bits.OnesCount32(mask), len(r.terms)) * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.o.Now)
+			s = s * kindWeight[p.kind(d)] * p.weight(d) * recency(p.time(d), r.o.Now)
 			if r.o.When.Has(p.time(d)) {
 				s *= timeBoost
 			}

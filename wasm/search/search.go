@@ -71,7 +71,7 @@ type Doc struct {
 
 // Unreadable is what Load gives for a file that is there but could not be
 // read (too large, not a regular file, no permission): no entry, and every
-// answer says it was not searched (Unread.Files), by cite, as the person
+// answer says it was not searched (Unread.Failed), by cite, as the person
 // knows it, so an empty answer is not taken for "nothing remembered".
 func Unreadable(cite string) []Doc { return []Doc{{Cite: cite}} }
 
