@@ -181,41 +181,42 @@ func Compare(a, b *Features) Result {
 }
 
 // sameNumbers reports whether two normalised texts hold the same numbers
-// (words that start with a digit, with the dots between: "3", "3h",
-// "1.2.3"; not the 8 of "k8s"), as many times each, in any order.
+// (numbers), as many times each, in any order; a text without one says
+// nothing against the other's.
 func sameNumbers(a, b string) bool {
-	var na, nb []string
-	for _, t := range [2]struct {
-		s   string
-		out *[]string
-	}{{a, &na}, {b, &nb}} {
-		for i := 0; i < len(t.s); {
-			if !isDigit(t.s[i]) {
-				for i++; i < len(t.s) && isAlnum(t.s[i-1]) && isAlnum(t.s[i]); i++ {
-				}
-				continue
-			}
-			j := i
-			for j < len(t.s) && (isAlnum(t.s[j]) || t.s[j] == '.' && j+1 < len(t.s) && isDigit(t.s[j+1])) {
-				j++
-			}
-			// A number starts a word ("3", "3h", "1.2.3"): the 8 of "k8s"
-			// is spelling.
-			if i == 0 || !isAlnum(t.s[i-1]) {
-				*t.out = append(*t.out, t.s[i:j])
-			}
-			i = j
-		}
-	}
+	na, nb := numbers(a), numbers(b)
 	if len(na) == 0 || len(nb) == 0 {
 		return true // "two approvals" and "2 approvals": a number written as a word is not read
-	}
-	if len(na) != len(nb) {
-		return false
 	}
 	slices.Sort(na)
 	slices.Sort(nb)
 	return slices.Equal(na, nb)
+}
+
+// numbers are the words of s that start with a digit, with the dots
+// between digits: "3", "3h", "1.2.3"; not the 8 of "k8s", which is
+// spelling.
+func numbers(s string) []string {
+	var out []string
+	for i := 0; i < len(s); {
+		if !isAlnum(s[i]) {
+			i++
+			continue
+		}
+		j := i + 1
+		if isDigit(s[i]) {
+			for j < len(s) && (isAlnum(s[j]) || s[j] == '.' && j+1 < len(s) && isDigit(s[j+1])) {
+				j++
+			}
+			out = append(out, s[i:j])
+		} else {
+			for j < len(s) && isAlnum(s[j]) {
+				j++
+			}
+		}
+		i = j
+	}
+	return out
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
