@@ -361,6 +361,21 @@ function lockLineOf(p: string): string | undefined {
 // holder killed by SIGKILL leaves its file behind; without this every writer waits for it
 // to grow stale). Whatever is uncertain (another host or boot, a line without a namespace,
 // a pid that exists, an unreadable file) is not gone: the age rule still breaks it.
+// The line of the lock file at p when it may be broken: older than staleMs, or its holder
+// gone. The line is read before the file's age is looked at, so a lock replaced in between
+// is judged by its own, fresh, time. undefined: there is no lock (create it at once);
+// false: leave it.
+function staleLine(p: string, staleMs: number): string | undefined | false {
+	const line = lockLineOf(p);
+	if (line === undefined && !fs.existsSync(p)) return undefined;
+	const gone = holderGone(line);
+	const st = fs.statSync(p, { throwIfNoEntry: false });
+	if (st === undefined) return undefined;
+	if (!st.isFile()) return false;
+	// A lock that cannot be read is judged by its age alone, and read as empty.
+	return gone || Date.now() - st.mtimeMs > staleMs ? (line ?? "") : false;
+}
+
 function holderGone(line: string | undefined): boolean {
 	if (line === undefined) return false;
 	const field = (k: string) => new RegExp(`(?:^|\\s)${k}=(\\S+)`).exec(line)?.[1] ?? "";
@@ -854,7 +869,7 @@ export class Host {
 			if (st !== undefined && !st.isFile()) return this.#notRegular(st);
 			// Retry at once after breaking a stale lock, or one whose holder is gone; staleMs 0
 			// means never break.
-			if (st !== undefined && staleMs > 0 && (Date.now() - st.mtimeMs > staleMs || holderGone(lockLineOf(p))) && this.#breakStale(p, staleMs)) continue;
+			if (st !== undefined && staleMs > 0 && staleLine(p, staleMs) !== false && this.#breakStale(p, staleMs)) continue;
 			const left = deadline - performance.now();
 			if (left <= 0) {
 				this.lastError = `lock ${p}: held by another process (waited ${waitMs} ms); it is broken once older than ${staleMs} ms`;
@@ -885,20 +900,17 @@ export class Host {
 		}
 		fs.closeSync(fd);
 		try {
-			const st = fs.statSync(p, { throwIfNoEntry: false });
-			if (st === undefined) return true;
-			if (!st.isFile()) return false;
-			if (Date.now() - st.mtimeMs <= staleMs) {
-				// The holder may have unlocked and exited after its line was read, and another
-				// process taken the lock: only the very line judged, read again now that its
-				// holder cannot unlock any more, is removed.
-				const line = lockLineOf(p);
-				if (!holderGone(line) || lockLineOf(p) !== line) return false;
-			}
+			const line = staleLine(p, staleMs);
+			if (line === false) return false;
+			if (line === undefined) return true;
+			// Read once more now that the judgement is done: a holder that unlocked meanwhile
+			// (a slow one past the age, or one whose pid was being looked up), and a
+			// successor that took the lock, leave another line, and the successor's lock stays.
+			if ((lockLineOf(p) ?? "") !== line) return false;
 			fs.rmSync(p, { force: true });
 			return true;
 		} catch {
-			return false;
+			return false
 		} finally {
 			fs.rmSync(brk, { force: true });
 		}

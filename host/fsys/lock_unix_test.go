@@ -120,6 +120,35 @@ func TestOSLockNeverBreaksALockTakenWhileItsOldHolderWasJudged(t *testing.T) {
 		return false
 	}
 	err := NewOS().Lock(p, 0, 30_000)
-	require.True(t, errors.Is(err, hostio.ErrBusy), "a live holder's lock was broken: ", err)
+	require.True(t, errors.Is(err, hostio.ErrBusy), "a live holder's lock was broken: %v", err)
+	require.NoError(t, next.Unlock(p))
+}
+
+// A lock past its age is broken, but its holder is alive: it may unlock just
+// as the lock is judged, and another process take the lock. The successor's
+// fresh lock is left alone.
+func TestOSLockNeverBreaksALockTakenWhileAnOldOneWasJudged(t *testing.T) {
+	if pidNamespace() == "" || bootID() == "" {
+		t.Skip("no pid namespace or boot id here")
+	}
+	p := filepath.ToSlash(filepath.Join(t.TempDir(), "memory.lock"))
+	host, _ := os.Hostname()
+	first := "pid=" + strconv.Itoa(os.Getppid()) + " host=" + host + " pidns=" + pidNamespace() +
+		" boot=" + bootID() + " time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n"
+	require.NoError(t, os.WriteFile(p, []byte(first), 0o644))
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(p, old, old))
+	next := NewOS()
+	exists := processExists
+	defer func() { processExists = exists }()
+	processExists = func(pid int) bool {
+		// The slow first holder unlocks while it is judged; the next takes the lock.
+		require.NoError(t, os.Remove(p))
+		require.NoError(t, next.Lock(p, 0, 30_000))
+		processExists = exists
+		return true
+	}
+	err := NewOS().Lock(p, 0, 30_000)
+	require.True(t, errors.Is(err, hostio.ErrBusy), "a live holder's fresh lock was broken: %v", err)
 	require.NoError(t, next.Unlock(p))
 }

@@ -424,8 +424,14 @@ func (o *OS) Lock(p string, waitMs, staleMs int) error {
 		if fi, err := os.Lstat(native(p)); err == nil && !fi.Mode().IsRegular() {
 			return fail("lock", p, hostio.ErrKind, describe(fi.Mode()))
 		}
-		if staleMs > 0 && breakStale(native(p), time.Duration(staleMs)*time.Millisecond) {
-			continue
+		// Retry at once after breaking a stale lock, or one whose holder is
+		// gone; staleMs 0 means never break. The lock is judged before
+		// .break is taken, and again under it (breakStale).
+		if staleMs > 0 {
+			if _, ok := staleLine(native(p), time.Duration(staleMs)*time.Millisecond); ok &&
+				breakStale(native(p), time.Duration(staleMs)*time.Millisecond) {
+				continue
+			}
 		}
 		left := time.Until(deadline)
 		if left <= 0 {
@@ -451,18 +457,45 @@ func createExclusive(name string, token []byte) error {
 	return err
 }
 
-// breakStale removes the lock file at name if it is older than stale or its
-// holder is gone (holderGone), and reports whether the caller should try to
-// create it again at once.
+// staleLine reads the lock file at name and reports whether it may be
+// broken: it is older than stale, or its holder is gone (holderGone). The
+// line is read before the file's age is looked at, so a lock replaced in
+// between is judged by its own (fresh) time. A lock that is missing is
+// judged breakable: the caller tries to create it at once.
+func staleLine(name string, stale time.Duration) ([]byte, bool) {
+	line, err := readLock("lock", filepath.ToSlash(name))
+	if errors.Is(err, hostio.ErrNotFound) {
+		return nil, true
+	}
+	if line == nil {
+		// A lock that cannot be read is judged by its age alone, and read
+		// as empty.
+		line = []byte{}
+	}
+	gone := holderGone(line)
+	fi, err := os.Stat(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
+	return line, gone || time.Since(fi.ModTime()) > stale
+}
+
+// breakStale removes the lock file at name if it is still stale, and reports whether the caller should
+// try to create it again at once.
 //
 // Two waiters may judge the same lock stale; if both removed it by name, the
 // slower one could delete the fresh lock the faster one just took. So breaking
 // is itself serialised by a second lock file, name+".break", created
-// exclusively: its holder judges the lock again and removes it only if it is
-// still stale. A fresh lock is never older than stale and names a live holder,
-// so it is never removed.
-// A ".break" file left by a process that died inside these few calls is
-// removed once it is older than stale too.
+// exclusively: its holder judges the lock again (staleLine) and removes it
+// only if it is still stale and still the very line judged. A holder that
+// unlocks between the two judgements (a slow one past the age, or one whose
+// pid was being looked up), and a successor that takes the lock, leave
+// another line: the successor's lock is left alone. A ".break" left by a
+// process that died inside these few calls is removed once it is older than
+// stale too.
 func breakStale(name string, stale time.Duration) bool {
 	brk := name + ".break"
 	f, err := os.OpenFile(brk, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -474,24 +507,17 @@ func breakStale(name string, stale time.Duration) bool {
 	}
 	f.Close()
 	defer os.Remove(brk)
-	fi, err := os.Stat(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return true
-	}
-	if err != nil || !fi.Mode().IsRegular() {
+	line, ok := staleLine(name, stale)
+	if !ok {
 		return false
 	}
-	if time.Since(fi.ModTime()) <= stale {
-		line, err := readLock("lock", filepath.ToSlash(name))
-		if err != nil || !holderGone(line) {
-			return false
-		}
-		// The holder may have unlocked and exited after its line was read,
-		// and another process taken the lock: only the very line judged,
-		// read again now that its holder cannot unlock any more, is removed.
-		if again, err := readLock("lock", filepath.ToSlash(name)); err != nil || !bytes.Equal(again, line) {
-			return false
-		}
+	if line == nil {
+		return true
+	}
+	// The line is read once more now that its judgement is done: a holder
+	// that unlocked meanwhile, and a successor, leave another line.
+	if again, _ := readLock("lock", filepath.ToSlash(name)); !bytes.Equal(again, line) {
+		return false
 	}
 	err = os.Remove(name)
 	return err == nil || errors.Is(err, fs.ErrNotExist)

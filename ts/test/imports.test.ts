@@ -652,6 +652,39 @@ function tests(): void {
 		assert.equal(fs.readFileSync(lock, "utf8"), next);
 	});
 
+	test("pm_lock never breaks a lock taken while an old one, its holder alive, was judged", async (t) => {
+		let link = "";
+		let boot = "";
+		try {
+			link = fs.readlinkSync("/proc/self/ns/pid");
+			boot = fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+		} catch {}
+		const pidns = /^pid:\[(\d+)\]$/.exec(link)?.[1];
+		if (pidns === undefined || boot === "") return t.skip("no pid namespace or boot id here");
+		const dir = tempDir();
+		const lock = path.join(dir, "memory.lock");
+		fs.writeFileSync(lock, `pid=${process.ppid} host=${os.hostname()} pidns=${pidns} boot=${boot} time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n`);
+		const old = new Date(Date.now() - 3_600_000);
+		fs.utimesSync(lock, old, old);
+		const next = `pid=${process.ppid} host=${os.hostname()} time=2026-11-29T00:00:01.000Z holder=fedcba9876543210\n`;
+		const kill = process.kill;
+		// The slow first holder unlocks while it is judged; the next takes the lock.
+		process.kill = ((pid: number, signal?: string | number) => {
+			if (signal !== 0 || pid !== process.ppid) return kill.call(process, pid, signal);
+			process.kill = kill;
+			fs.rmSync(lock);
+			fs.writeFileSync(lock, next, { flag: "wx" });
+			return true;
+		}) as typeof process.kill;
+		const g = await Guest.start();
+		try {
+			assert.equal(g.onPath("pm_lock", lock, 0, 30_000), -5, "a live holder's fresh lock was broken");
+		} finally {
+			process.kill = kill;
+		}
+		assert.equal(fs.readFileSync(lock, "utf8"), next);
+	});
+
 	test("pm_fs_write_atomic sweeps the temp files of killed writes, either host's, once older than any write takes", async () => {
 		const dir = tempDir();
 		const old = new Date(Date.now() - 3_600_000);
