@@ -201,12 +201,12 @@ func checkPrefilter(t *testing.T, s string) {
 }
 
 // scanEvery is scan without the prefilter: every pattern over the whole
-// text, without its format characters (as scan reads it).
+// text in its plain form (as scan reads it).
 func scanEvery(s string) []Finding {
 	setupOnce.Do(setup)
-	plain, cuts := withoutFormat(s)
+	p, cuts := plain(s)
 	var r run
-	r.patterns(plain, 0, len(plain), allPatterns)
+	r.patterns(p, 0, len(p), allPatterns)
 	return original(r.result(), cuts)
 }
 

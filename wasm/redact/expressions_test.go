@@ -218,10 +218,10 @@ func schemeStart(text string, lo, at int) int {
 // oldFind is Find as it was: the same prefilter, each triggered pattern's
 // regular expression over the lines that hold a trigger, and anchored tries
 // at each trigger for the patterns with a start hook on lines up to 2 KiB.
-// Like scan, it reads the text without its format characters.
+// Like scan, it reads the text in its plain form.
 func oldFind(t testing.TB, s string) []Finding {
-	plain, cuts := withoutFormat(s)
-	return original(oldFindPlain(t, plain), cuts)
+	p, cuts := plain(s)
+	return original(oldFindPlain(t, p), cuts)
 }
 
 func oldFindPlain(t testing.TB, s string) []Finding {

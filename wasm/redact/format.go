@@ -2,36 +2,85 @@ package redact
 
 import "github.com/pi-memory/pi-memory/wasm/internal/text"
 
-// Format characters (text.FormatLen: zero-width spaces and joiners, the soft
-// hyphen, tags, …) print as nothing, so a token with one inside reads, and
-// pastes, as the token: "ghp_abc\u200bdef…". The patterns match the text
-// without them (scan), and a finding covers the format characters inside
-// it, so the mark replaces them too.
+// A secret can be spelled so that it reads, and pastes, as itself while its
+// bytes differ: with a format character inside it (text.FormatLen: zero-width
+// spaces and joiners, the soft hyphen, tags, …), "ghp_abc\u200bdef…"; in
+// full-width letters, as an East Asian keyboard types them, "ｐａｓｓｗｏｒｄ";
+// percent-encoded, as in a URL, "ghp%5Fabc…"; or as a JSON or JavaScript
+// escape, "\u0067hp_abc…". The patterns match the plain text (scan): format
+// characters removed, each other spelling folded to the ASCII character it
+// stands for; a finding covers the spellings inside it, so the mark replaces
+// them too.
 
-// cut is a run of format characters removed from a text: at is where it
-// was in the text without them, n its length in bytes.
-type cut struct{ at, n int }
+// cut is a run of bytes of the text that the plain text does not hold: at
+// is where in the plain text, n how many bytes. A fold's bytes are those of
+// a spelling the plain text holds as the one byte before at; a format run's
+// are gone.
+type cut struct {
+	at, n int
+	fold  bool
+}
 
-// withoutFormat is s without its format characters, and where they were.
-func withoutFormat(s string) (string, []cut) {
+// hidden is the length of a spelling at s[i] (0 when there is none) and the
+// byte it stands for (0 for format characters, which stand for nothing).
+func hidden(s string, i int) (n int, b byte) {
+	switch c := s[i]; {
+	case c == '%':
+		if i+2 < len(s) {
+			if v := hex(s[i+1])<<4 | hex(s[i+2]); hex(s[i+1]) < 16 && hex(s[i+2]) < 16 && v > ' ' && v < 0x7f {
+				return 3, byte(v)
+			}
+		}
+	case c == '\\':
+		if i+5 < len(s) && s[i+1] == 'u' && s[i+2] == '0' && s[i+3] == '0' {
+			if v := hex(s[i+4])<<4 | hex(s[i+5]); hex(s[i+4]) < 16 && hex(s[i+5]) < 16 && v > ' ' && v < 0x7f {
+				return 6, byte(v)
+			}
+		}
+	case c == 0xEF:
+		// U+FF01–U+FF5E, the full-width forms of '!' to '~'.
+		if i+2 < len(s) && (s[i+1] == 0xBC && s[i+2] >= 0x81 && s[i+2] <= 0xBF || s[i+1] == 0xBD && s[i+2] >= 0x80 && s[i+2] <= 0x9E) {
+			return 3, byte(int(s[i+1]-0xBC)<<6+int(s[i+2]&0x3F)) + 0x20
+		}
+		return text.FormatLen(s, i), 0
+	case c >= 0xC2:
+		return text.FormatLen(s, i), 0
+	}
+	return 0, 0
+}
+
+// hex is the value of a hexadecimal digit, 16 or more for any other byte.
+func hex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c|0x20 >= 'a' && c|0x20 <= 'f':
+		return int(c|0x20-'a') + 10
+	}
+	return 16
+}
+
+// plain is s with its format characters removed and its other spellings
+// folded, and where the bytes it does not hold were.
+func plain(s string) (string, []cut) {
 	var b []byte
 	var cuts []cut
 	last := 0
 	for i := 0; i < len(s); {
-		if s[i] < 0xC2 {
-			i++
-			continue
-		}
-		n := text.FormatLen(s, i)
+		n, c := hidden(s, i)
 		if n == 0 {
 			i += runeLen(s, i)
 			continue
 		}
 		b = append(b, s[last:i]...)
-		if k := len(cuts) - 1; k >= 0 && cuts[k].at == len(b) {
+		switch k := len(cuts) - 1; {
+		case c != 0:
+			b = append(b, c)
+			cuts = append(cuts, cut{len(b), n - 1, true})
+		case k >= 0 && cuts[k].at == len(b) && !cuts[k].fold:
 			cuts[k].n += n
-		} else {
-			cuts = append(cuts, cut{len(b), n})
+		default:
+			cuts = append(cuts, cut{len(b), n, false})
 		}
 		i += n
 		last = i
@@ -39,9 +88,9 @@ func withoutFormat(s string) (string, []cut) {
 	return string(append(b, s[last:]...)), cuts
 }
 
-// original maps the findings in the text without format characters back to
-// s: a finding's start stays after the format characters before it, its
-// end before those after it, and it covers those inside it.
+// original maps the findings in the plain text back to s: a finding's start
+// stays after the format characters before it, its end before those after
+// it, and it covers the spellings inside it.
 func original(found []Finding, cuts []cut) []Finding {
 	for k := range found {
 		f := &found[k]
@@ -51,15 +100,23 @@ func original(found []Finding, cuts []cut) []Finding {
 	return found
 }
 
-// shift is how many bytes were cut before position p (at p too when
-// atStart).
+// shift is how many bytes of s the plain text does not hold before its
+// position p: a fold's when p is past the byte it stands for, a format
+// run's when it lies before p (at p too when atStart).
 func shift(cuts []cut, p int, atStart bool) int {
 	total := 0
 	for _, c := range cuts {
-		if c.at > p || !atStart && c.at == p {
+		if c.at > p || !atStart && c.at == p && !c.fold {
 			break
 		}
 		total += c.n
 	}
 	return total
+}
+
+// hiddenAt reports whether a spelling the plain text would not hold starts
+// at s[i].
+func hiddenAt(s string, i int) bool {
+	n, _ := hidden(s, i)
+	return n > 0
 }

@@ -154,22 +154,23 @@ const markOpen = "[REDACTED:"
 // whole text. Matches that touch an existing mark are skipped: that is what
 // makes redaction idempotent.
 //
-// A text with format characters (format.go) is scanned without them, and
-// the findings mapped back to it.
+// A text with format characters or other spellings of ASCII (format.go) is
+// scanned in its plain form, and the findings mapped back to it.
 func scan(s string, first bool) []Finding {
 	setupOnce.Do(setup)
-	found, format := scanPlain(s, first)
+	found, format := scanPlain(s, first, false)
 	if !format {
 		return found
 	}
-	plain, cuts := withoutFormat(s)
-	found, _ = scanPlain(plain, first)
+	p, cuts := plain(s)
+	found, _ = scanPlain(p, first, true)
 	return original(found, cuts)
 }
 
-// scanPlain is scan of a text without format characters; it gives up as
-// soon as it meets one (format).
-func scanPlain(s string, first bool) (found []Finding, format bool) {
+// scanPlain is scan of a plain text; unless s is plain already (folding
+// "%2%41" gives "%2A", which is not folded again), it gives up as soon as it
+// meets a format character or another spelling (format).
+func scanPlain(s string, first, isPlain bool) (found []Finding, format bool) {
 	var r run
 	r.first = first
 	var textMask, lineMask uint64
@@ -186,7 +187,7 @@ func scanPlain(s string, first bool) (found []Finding, format bool) {
 			lineMask, lineStart = 0, i+1
 			continue
 		}
-		if s[i] >= 0xC2 && text.FormatLen(s, i) > 0 {
+		if !isPlain && (s[i] >= 0xC2 || s[i] == '%' || s[i] == '\\') && hiddenAt(s, i) {
 			return nil, true
 		}
 		if !mayStartTrigger(s, i) {

@@ -225,6 +225,34 @@ func TestFormatCharactersDoNotHideASecret(t *testing.T) {
 	}
 }
 
+// A secret spelled in full-width letters, percent-encoded or as a \u escape
+// reads, and pastes or decodes, as the secret: the plain text is matched,
+// and the mark covers the spelling.
+func TestOtherSpellingsDoNotHideASecret(t *testing.T) {
+	tok := "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+	for _, tt := range []struct{ in, want string }{
+		{"ｐａｓｓｗｏｒｄ: hunter2x", "ｐａｓｓｗｏｒｄ: [REDACTED:secret]"},
+		{"ｐａｓｓｗｏｒｄ：ｈｕｎｔｅｒ２ｘ", "ｐａｓｓｗｏｒｄ：[REDACTED:secret]"},
+		{"push with ｇｈｐ＿abcdefghijklmnopqrstuvwxyz0123456789 now", "push with [REDACTED:github-token] now"},
+		{"url ?t=ghp%5Fabcdefghijklmnopqrstuvwxyz0123456789&x=1", "url ?t=[REDACTED:github-token]&x=1"},
+		{"password%3Dhunter22x", "password%3D[REDACTED:secret]"},
+		{`{"t":"\u0067hp_abcdefghijklmnopqrstuvwxyz0123456789"}`, `{"t":"[REDACTED:github-token]"}`},
+		{`\u0067\u0068\u0070_abcdefghijklmnopqrstuvwxyz0123456789`, "[REDACTED:github-token]"},
+		{tok[:10] + "%6B" + tok[11:] + ".", "[REDACTED:github-token]."},
+		{"AKIA%41BCDEFGHIJKLMNOP", "[REDACTED:aws-key]"},
+		// Text that only looks encoded stays as it is.
+		{"a 100%fine build, 50%OFF, \\u00zz and \\u0007 and ％ alone", "a 100%fine build, 50%OFF, \\u00zz and \\u0007 and ％ alone"},
+		{"ｆｕｌｌ－ｗｉｄｔｈ prose", "ｆｕｌｌ－ｗｉｄｔｈ prose"},
+	} {
+		if got, _ := String(tt.in); got != tt.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+		if Contains(tt.in) != (tt.in != tt.want) {
+			t.Errorf("Contains(%q) = %v", tt.in, Contains(tt.in))
+		}
+	}
+}
+
 // A key that spans an entry's continuation lines leaves each of them with
 // text: a blank line would end the entry, and the entry in the view would
 // not be the entry in the file.
