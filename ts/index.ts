@@ -729,9 +729,10 @@ function answer(ctx: ExtensionContext, ask: Ask, signal: AbortSignal | undefined
 // Performs every request at once and answers them in order. A status is never read here:
 // a 500 is an answer like a 200, and what it means is the core's to say. An ask of no
 // request is the core asking for its next slice of work (a search of thousands of
-// sessions, decision 018): it is answered once pi's event loop has run.
+// sessions, decision 018): it is answered once pi's event loop has run, with an error
+// once the call it serves is cancelled (Escape on a tool call), which ends the search.
 function answerHttp(requests: HttpRequest[], signal: AbortSignal | undefined): Promise<HttpAnswer[]> {
-	if (requests.length === 0) return new Promise((resolve) => setImmediate(() => resolve([])));
+	if (requests.length === 0) return new Promise((resolve) => setImmediate(() => resolve(signal?.aborted === true ? [{ error: "aborted" }] : [])));
 	return Promise.all(requests.map((r) => fetchOne(r, signal)));
 }
 

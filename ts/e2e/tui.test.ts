@@ -7,7 +7,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { REPO, addEvent, decisionLog, readEvents, requestWithUser, seedLog, seedSessions, systemPromptOf, toolsOf, withSandbox, type Reply, type Sandbox } from "./harness.ts";
+import { REPO, addEvent, decisionLog, readEvents, readLines, requestWithUser, seedLog, seedSessions, sessionFolder, systemPromptOf, toolsOf, withSandbox, type Reply, type Sandbox } from "./harness.ts";
 import { NEVER_ON_SCREEN, Tui, countOf, installRelease, type TuiOptions } from "./tui.ts";
 
 const PG = "Use PostgreSQL 16 for the primary database";
@@ -350,6 +350,33 @@ test("a search of thousands of earlier sessions answers in the terminal, and the
 				);
 			},
 		},
+	);
+});
+
+test("Escape stops a running search at its next slice; the next search goes on from what it read", async () => {
+	await inPi(
+		async (tui, sb) => {
+			// The turn ends at the Escape: no reply after the tool is queued.
+			sb.model.enqueue({ tool: "memory_search", args: { query: "kubernetes certificates" } });
+			await tui.submit("when do we rotate the certificates");
+			await tui.waitFor(/memory_search query="kubernetes certificates"/, "the search to run");
+			tui.key("Escape");
+			await tui.waitFor(/The search was cancelled before it finished\./, "the search to stop");
+			await tui.waitFor((s) => !/Working\.\.\./.test(s), "the turn to end");
+			const folder = sessionFolder(sb.agentDir, fs.realpathSync(sb.project));
+			const mine = fs.readdirSync(folder).filter((f) => !/_s\d+\.jsonl$/.test(f));
+			const results = mine.flatMap((f) => readLines(path.join(folder, f))).map((l) => JSON.parse(l)).filter((e) => e.message?.role === "toolResult");
+			assert.deepEqual(results.map((e) => e.message.content[0].text), ["The search was cancelled before it finished."]);
+			sb.model.enqueue({ tool: "memory_search", args: { query: "kubernetes certificates" } }, "Every Friday.");
+			await prompt(tui, sb, "and again: when do we rotate them");
+			await tui.waitFor(/Every Friday\./, "the answer");
+			// What the model was sent after the second search: both results, in order.
+			const tool = (sb.model.chats().at(-1)?.body?.messages ?? []).filter((m) => m.role === "tool").map((m) => JSON.stringify(m.content));
+			assert.equal(tool.length, 2, tool.join("\n"));
+			assert.match(tool[0], /The search was cancelled before it finished/);
+			assert.match(tool[1], /we rotate the kubernetes certificates on fridays/);
+		},
+		{ seed: (sb) => void seedSessions(sb, 20_000, (i) => (i === 20_000 ? "we rotate the kubernetes certificates on fridays" : `session ${i}: the billing service was deployed again`)) },
 	);
 });
 

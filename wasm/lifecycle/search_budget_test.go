@@ -273,3 +273,28 @@ func TestASecretInAnEarlierSessionIsNeitherShownNorFound(t *testing.T) {
 	require.NotContains(t, text, token[4:])
 	require.Contains(t, text, "No memory matches")
 }
+
+// Escape in pi cancels the tool call: the adapter answers the search's next
+// slice with an error, and the search ends at once, saying so and ranking
+// nothing; the next search goes on with the index.
+func TestACancelledSearchEndsAtItsNextSlice(t *testing.T) {
+	r := newBudgetRig(t, "rpc")
+	for i := range 3_000 {
+		r.session(i, 2, "session "+strconv.Itoa(i)+" message %d about deploying the billing service")
+	}
+	r.session(3_000, 2, "we rotate the kubernetes certificates on fridays %d")
+	for _, tool := range []struct{ name, params, want string }{
+		{"memory_search", `{"query":"kubernetes certificates"}`, cancelled},
+	} {
+		out := gjson.ParseBytes(r.e.Handle("tool", []byte(`{"name":"`+tool.name+`","params":`+tool.params+`}`)))
+		ask := out.Get(`effects.#(t=="http")`)
+		require.True(t, ask.Exists() && len(ask.Get("requests").Array()) == 0, "%s: the search yielded: %s", tool.name, out.Raw)
+		out = gjson.ParseBytes(r.e.Handle("resume", []byte(`{"id":"`+ask.Get("id").String()+`","value":[{"error":"aborted"}]}`)))
+		require.False(t, out.Get(`effects.#(t=="http")`).Exists(), "%s: no slice after the cancel: %s", tool.name, out.Raw)
+		res := out.Get(`effects.#(t=="tool_result")`)
+		require.Equal(t, tool.want, res.Get("text").String(), tool.name)
+		require.True(t, res.Get("isError").Bool())
+	}
+	text, _ := r.search("kubernetes certificates")
+	require.Contains(t, text, "we rotate the kubernetes certificates on fridays")
+}

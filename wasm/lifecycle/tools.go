@@ -129,6 +129,10 @@ const CLITimes = 4
 // how often after: a search of a few entries never yields.
 const timedUnits = 64 << 10
 
+// cancelled is what a search hands its then, with no hits, when the call
+// it serves was cancelled before it finished: nothing was ranked.
+const cancelled = "The search was cancelled before it finished."
+
 // searchJob is one search in slices: the index's update, then its ranking.
 type searchJob struct {
 	e     *Engine
@@ -207,7 +211,15 @@ func (j *searchJob) run(out *store.Out) {
 			}
 		}
 		if e.s.Mode != "cli" && e.s.Mode != "mcp" {
-			out.Yield(func(out *store.Out, _ gjson.Result) { j.run(out) })
+			out.Yield(func(out *store.Out, in gjson.Result) {
+				// The host answers the ask with an error once the call
+				// the search serves is cancelled (Escape in pi).
+				if in.Get("0.error").Exists() {
+					j.then(out, nil, cancelled)
+					return
+				}
+				j.run(out)
+			})
 			return
 		}
 	}
@@ -360,7 +372,11 @@ func (e *Engine) forgetQuery(out *store.Out, q string, then func(out *store.Out,
 		then(out, store.Forgot{}, nil, errors.New(nothingToForget))
 		return
 	}
-	e.search(out, q, search.Options{Limit: search.MaxLimit, Gone: true}, func(out *store.Out, hits []search.Hit, _ string) {
+	e.search(out, q, search.Options{Limit: search.MaxLimit, Gone: true}, func(out *store.Out, hits []search.Hit, unread string) {
+		if unread == cancelled {
+			then(out, store.Forgot{}, nil, errors.New(cancelled+" Nothing was forgotten."))
+			return
+		}
 		best, cands := search.ToForget(hits)
 		switch {
 		case best != nil && best.Doc.Gone:
@@ -420,6 +436,10 @@ func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
 		return
 	}
 	e.search(out, words, o, func(out *store.Out, hits []search.Hit, unread string) {
+		if unread == cancelled {
+			out.ToolResult(cancelled, true, nil)
+			return
+		}
 		q, _ := search.Bounded(q)
 		out.ToolResult(joined(search.ForModel(q, e.cited(hits, false)), unread), false, nil)
 	})
@@ -539,6 +559,10 @@ func (e *Engine) cmdSearch(c *store.Cmd) {
 		return
 	}
 	e.search(c.Out, words, o, func(out *store.Out, hits []search.Hit, unread string) {
+		if unread == cancelled {
+			out.Fail(cancelled)
+			return
+		}
 		hits = e.tilde(hits)
 		if asJSON {
 			out.Output(string(search.JSON(hits)))
