@@ -38,7 +38,9 @@ type Driver struct {
 	HTTP func(e Effect) json.RawMessage
 	// Stop, once done, aborts the requests PerformHTTP has out and answers
 	// every later one {error: "aborted"} (pimem asked to stop: an import
-	// must not go on sending, nor wait for a server that hangs). nil: never.
+	// must not go on sending, nor wait for a server that hangs), and an ask
+	// of no request (a search's next slice) [{error: "aborted"}], which
+	// ends the search (an MCP client cancelled the call). nil: never.
 	Stop context.Context
 	// Dialog answers a dialog with the resume value (a string, a boolean or
 	// null): scripted input for tests, e.g. the text an editor dialog
@@ -151,6 +153,11 @@ func (d *Driver) Run(export string, input []byte) (Result, error) {
 		if round == maxResumes {
 			return res, fmt.Errorf("host: the core asked %d times in a row for a dialog, completion or request; stopping", maxResumes+1)
 		}
+		if waiting.T == "http" && len(waiting.Requests) == 0 {
+			// A search's next slice (decision 001, addendum 2): work
+			// going on, not the core asking in a loop.
+			round = 0
+		}
 		if waiting.T == "http" {
 			res.HTTP = append(res.HTTP, *waiting)
 		}
@@ -170,6 +177,12 @@ func (d *Driver) answer(e Effect) []byte {
 		stop := d.Stop
 		if stop == nil {
 			stop = context.Background()
+		}
+		if len(e.Requests) == 0 && stop.Err() != nil {
+			// The call a search serves was cancelled: it ends at its
+			// next slice.
+			value = []map[string]string{{"error": "aborted"}}
+			break
 		}
 		value = PerformHTTP(stop, e.Requests)
 	case e.T == "complete" && d.Complete != nil:

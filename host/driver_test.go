@@ -2,12 +2,18 @@ package host
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/host/internal/testmod"
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/hsimport"
 )
 
 type driven struct {
@@ -106,6 +112,22 @@ func TestDriverStopsACoreThatNeverStopsAsking(t *testing.T) {
 	d := newDriver(t, probeRuntime(t))
 	_, err := d.d.Run("command", []byte(`{"argv":["loop"]}`))
 	require.True(t, err != nil && strings.Contains(err.Error(), "in a row"), "got %v", err)
+}
+
+// Asks of no request are a search's slices, not a core asking in a row: as
+// many as it takes are answered ([]); once Stop is done, with an error.
+func TestDriverAnswersEverySliceAndCancelsOnStop(t *testing.T) {
+	d := newDriver(t, probeRuntime(t))
+	res, err := d.d.Run("command", []byte(`{"argv":["slices","200"]}`))
+	require.NoError(t, err)
+	require.Equal(t, 200, len(res.HTTP))
+	require.Equal(t, []string{"answered slice-1 with []"}, res.Outputs)
+	stop, cancel := context.WithCancel(context.Background())
+	cancel()
+	d.d.Stop = stop
+	res, err = d.d.Run("command", []byte(`{"argv":["slices","200"]}`))
+	require.NoError(t, err)
+	require.Equal(t, []string{`answered slice-200 with [{"error":"aborted"}]`}, res.Outputs)
 }
 
 func TestDriverRecreatesTheInstanceAfterATrap(t *testing.T) {
@@ -221,4 +243,38 @@ func TestDriverAnswersAnEditorDialogFromScriptedInput(t *testing.T) {
 		require.Contains(t, string(buf[:n]), `"observerTokens": 12000,`)
 		require.Equal(t, "", errs.String())
 	})
+}
+
+// A search in an MCP session ends at its next slice once the client
+// cancels the call (the Driver's Stop is done), and the next search goes on.
+func TestDriverEndsASearchOnceItsCallIsCancelled(t *testing.T) {
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			mem := fsys.NewMem(nil)
+			project, agent := "/home/ada/app", "/home/ada/.pi/agent"
+			require.NoError(t, mem.Mkdir(project+"/.git"))
+			folder := agent + "/sessions/" + hsimport.SessionFolder(project)
+			require.NoError(t, mem.Mkdir(folder))
+			for i := range 3_000 {
+				line := `{"type":"session","version":3,"id":"s","timestamp":"2026-06-01T00:00:00.000Z","cwd":"` + project + `"}` + "\n" +
+					`{"type":"message","id":"m1","timestamp":"2026-06-01T00:00:00.000Z","message":{"role":"user","content":"session ` + strconv.Itoa(i) + ` deploys the billing service"}}` + "\n"
+				require.NoError(t, mem.WriteAtomic(fmt.Sprintf("%s/2026-06-01T00-00-00-000Z_%05d.jsonl", folder, i), []byte(line)))
+			}
+			d := &Driver{Inst: newInstance(t, runtimeFor(t, m.Path(t)), Config{FS: mem}), Stdout: io.Discard, Stderr: io.Discard}
+			_, err := d.Run("session_start", []byte(`{"cwd":"`+project+`","agentDir":"`+agent+`","trusted":true,"mode":"mcp","reason":"startup"}`))
+			require.NoError(t, err)
+			search := []byte(`{"name":"memory_search","params":{"query":"billing 2999"}}`)
+			stop, cancel := context.WithCancel(context.Background())
+			cancel()
+			d.Stop = stop
+			res, err := d.Run("tool", search)
+			require.NoError(t, err)
+			require.True(t, len(res.HTTP) >= 1, "the search asked for its next slice")
+			require.Equal(t, "The search was cancelled before it finished.", res.ToolResults[0].Text)
+			d.Stop = nil
+			res, err = d.Run("tool", search)
+			require.NoError(t, err)
+			require.Contains(t, res.ToolResults[0].Text, "session 2999 deploys the billing service")
+		})
+	}
 }

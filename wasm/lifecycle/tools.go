@@ -163,7 +163,10 @@ func (e *Engine) search(out *store.Out, q string, o search.Options, then func(ou
 	j.run(out)
 }
 
-// run does slices until the search is done; on pi's host one slice a call.
+// run does slices until the search is done: in pimem's commands all in
+// one call, elsewhere one slice a call, asking the host for the next (pi's
+// adapter runs its event loop between them; either host answers with an
+// error once the call the search serves is cancelled).
 // Its budget (late) counts the time, and the work of reading sessions: not
 // the looks at files read before, which would leave the oldest unread for
 // good once there are enough of them.
@@ -210,11 +213,11 @@ func (j *searchJob) run(out *store.Out) {
 				return
 			}
 		}
-		if e.s.Mode != "cli" && e.s.Mode != "mcp" {
+		if e.s.Mode != "cli" {
 			out.Yield(func(out *store.Out, in gjson.Result) {
 				// The host answers the ask with an error once the call
 				// the search serves is cancelled (Escape in pi).
-				if in.Get("0.error").Exists() {
+				if jsonr.Get(in, "0.error").Exists() {
 					j.then(out, nil, cancelled)
 					return
 				}

@@ -53,6 +53,12 @@ type toolCall struct {
 	answer chan json.RawMessage
 	done   chan struct{}
 	result *mcp.CallToolResult
+	// stop is done once the client cancels the request the call is
+	// running for: a search ends at its next slice, a request out is
+	// aborted. A call parked for an answer outlives its first request, so
+	// stop is the call's own, not that request's context.
+	stop   context.Context
+	cancel context.CancelFunc
 }
 
 // parkedCall is a call whose result asked a client of 2026-07-28 for the
@@ -87,8 +93,12 @@ func (c *mcpCore) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 	} else {
 		w = c.startCall(req.Params.Name, req.Params.Arguments)
 	}
+	cancelled := ctx.Done()
 	for {
 		select {
+		case <-cancelled:
+			w.cancel()
+			cancelled = nil
 		case <-w.done:
 			return w.result, nil
 		case d := <-w.asks:
@@ -140,6 +150,7 @@ func (c *mcpCore) elicit(ctx context.Context, ss *mcp.ServerSession, d *dialog) 
 // startCall runs the tool in the core on its own goroutine (runTool).
 func (c *mcpCore) startCall(name string, args json.RawMessage) *toolCall {
 	w := &toolCall{asks: make(chan *dialog), answer: make(chan json.RawMessage, 1), done: make(chan struct{})}
+	w.stop, w.cancel = context.WithCancel(context.Background())
 	c.pmu.Lock()
 	if c.stopped {
 		c.pmu.Unlock()
@@ -168,6 +179,7 @@ func (c *mcpCore) startCall(name string, args json.RawMessage) *toolCall {
 	// it free.
 	go func() {
 		defer c.calls.Done()
+		defer w.cancel()
 		w.result = c.runTool(w, name, input)
 		close(w.done)
 	}()
@@ -183,7 +195,7 @@ func (c *mcpCore) runTool(w *toolCall, name string, input []byte) *mcp.CallToolR
 		return toolError("pi-memory: " + errEnded.Error())
 	}
 	var said strings.Builder
-	d := &host.Driver{Inst: c.d.Inst, Stdout: io.Discard, Stderr: io.MultiWriter(&said, c.stderr)}
+	d := &host.Driver{Inst: c.d.Inst, Stdout: io.Discard, Stderr: io.MultiWriter(&said, c.stderr), Stop: w.stop}
 	d.Dialog = func(e host.Effect) json.RawMessage {
 		q := &dialog{e}
 		select {

@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/extism/go-pdk"
@@ -175,7 +176,8 @@ func sessionStart() int32 {
 
 // command acts on argv[0]: echo (output the whole input), session (output
 // the last session_start input), exit N, notify, dialog, complete, loop,
-// panic.
+// slices N (N asks of no request, as a search's slices, until one is
+// answered with something), panic.
 //
 //go:wasmexport command
 func command() int32 {
@@ -209,6 +211,8 @@ func command() int32 {
 		return envelope(0, effect{"t": "complete", "id": "c1", "prompt": "classify", "maxTokens": 10})
 	case "loop":
 		return envelope(0, effect{"t": "dialog", "id": "again", "kind": "input", "title": "More?"})
+	case "slices":
+		return envelope(0, effect{"t": "http", "id": "slice-" + word(1), "requests": []any{}})
 	case "panic":
 		panic("probe: panic requested")
 	}
@@ -221,6 +225,9 @@ func resume() int32 {
 	id := in.Get("id").String()
 	if id == "again" {
 		return envelope(0, effect{"t": "dialog", "id": "again", "kind": "input", "title": "More?"})
+	}
+	if k, err := strconv.Atoi(strings.TrimPrefix(id, "slice-")); err == nil && k > 1 && len(in.Get("value").Array()) == 0 {
+		return envelope(0, effect{"t": "http", "id": "slice-" + strconv.Itoa(k-1), "requests": []any{}})
 	}
 	exit := 0
 	if id == "c1" {
