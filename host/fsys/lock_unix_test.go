@@ -96,59 +96,46 @@ func TestLockContentNamesItsHolder(t *testing.T) {
 
 var deadTime = time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)
 
-// A holder read from the lock line may unlock and exit before its pid is
-// looked up, and another process take the lock in that instant: the lock
-// found gone is then someone else's, alive, and is left alone.
-func TestOSLockNeverBreaksALockTakenWhileItsOldHolderWasJudged(t *testing.T) {
+// A holder may unlock while its lock is judged, and another process take
+// the lock in that instant: the lock found then is someone else's, alive,
+// and is left alone. Its pid is looked up (the hook) for a holder judged
+// gone and for one past the age alike: the holder unlocks there.
+func TestOSLockNeverBreaksALockTakenWhileTheOldOneWasJudged(t *testing.T) {
 	if pidNamespace() == "" || bootID() == "" {
 		t.Skip("no pid namespace or boot id here: locks are broken by age alone")
 	}
-	p := filepath.ToSlash(filepath.Join(t.TempDir(), "memory.lock"))
-	// The first holder, another process of this host (the test's parent).
-	host, _ := os.Hostname()
-	first := "pid=" + strconv.Itoa(os.Getppid()) + " host=" + host + " pidns=" + pidNamespace() +
-		" boot=" + bootID() + " time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n"
-	require.NoError(t, os.WriteFile(p, []byte(first), 0o644))
-	next := NewOS()
-	exists := processExists
-	defer func() { processExists = exists }()
-	processExists = func(pid int) bool {
-		// The first holder unlocks and exits; the next takes the lock.
-		require.NoError(t, os.Remove(p))
-		require.NoError(t, next.Lock(p, 0, 30_000))
-		processExists = exists
-		return false
+	for _, tt := range []struct {
+		name  string
+		aged  bool // the first lock is past the age
+		alive bool // what the lookup of its holder says
+	}{
+		{"its holder exited", false, false},
+		{"a slow holder past the age", true, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.ToSlash(filepath.Join(t.TempDir(), "memory.lock"))
+			// The first holder, another process of this host (the test's parent).
+			host, _ := os.Hostname()
+			first := "pid=" + strconv.Itoa(os.Getppid()) + " host=" + host + " pidns=" + pidNamespace() +
+				" boot=" + bootID() + " time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n"
+			require.NoError(t, os.WriteFile(p, []byte(first), 0o644))
+			if tt.aged {
+				old := time.Now().Add(-time.Hour)
+				require.NoError(t, os.Chtimes(p, old, old))
+			}
+			next := NewOS()
+			exists := processExists
+			defer func() { processExists = exists }()
+			processExists = func(pid int) bool {
+				// The first holder unlocks; the next takes the lock.
+				require.NoError(t, os.Remove(p))
+				require.NoError(t, next.Lock(p, 0, 30_000))
+				processExists = exists
+				return tt.alive
+			}
+			err := NewOS().Lock(p, 0, 30_000)
+			require.True(t, errors.Is(err, hostio.ErrBusy), "a live holder's fresh lock was broken: %v", err)
+			require.NoError(t, next.Unlock(p))
+		})
 	}
-	err := NewOS().Lock(p, 0, 30_000)
-	require.True(t, errors.Is(err, hostio.ErrBusy), "a live holder's lock was broken: %v", err)
-	require.NoError(t, next.Unlock(p))
-}
-
-// A lock past its age is broken, but its holder is alive: it may unlock just
-// as the lock is judged, and another process take the lock. The successor's
-// fresh lock is left alone.
-func TestOSLockNeverBreaksALockTakenWhileAnOldOneWasJudged(t *testing.T) {
-	if pidNamespace() == "" || bootID() == "" {
-		t.Skip("no pid namespace or boot id here")
-	}
-	p := filepath.ToSlash(filepath.Join(t.TempDir(), "memory.lock"))
-	host, _ := os.Hostname()
-	first := "pid=" + strconv.Itoa(os.Getppid()) + " host=" + host + " pidns=" + pidNamespace() +
-		" boot=" + bootID() + " time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n"
-	require.NoError(t, os.WriteFile(p, []byte(first), 0o644))
-	old := time.Now().Add(-time.Hour)
-	require.NoError(t, os.Chtimes(p, old, old))
-	next := NewOS()
-	exists := processExists
-	defer func() { processExists = exists }()
-	processExists = func(pid int) bool {
-		// The slow first holder unlocks while it is judged; the next takes the lock.
-		require.NoError(t, os.Remove(p))
-		require.NoError(t, next.Lock(p, 0, 30_000))
-		processExists = exists
-		return true
-	}
-	err := NewOS().Lock(p, 0, 30_000)
-	require.True(t, errors.Is(err, hostio.ErrBusy), "a live holder's fresh lock was broken: %v", err)
-	require.NoError(t, next.Unlock(p))
 }

@@ -617,7 +617,11 @@ function tests(): void {
 		assert.equal(g.onPath("pm_lock", path.join(dir, "memory.lock"), 0, 0), -5, "stale 0 never breaks");
 	});
 
-	test("pm_lock never breaks a lock taken while its old holder was judged gone", async (t) => {
+	// A holder may unlock while its lock is judged, and another process take the lock in that
+	// instant: the lock found then is someone else's, alive, and is left alone. The holder
+	// unlocks while its pid is looked up: judged gone (the second look, by the one breaking
+	// it), or alive but past the age.
+	test("pm_lock never breaks a lock taken while the old one was judged", async (t) => {
 		let link = "";
 		let boot = "";
 		try {
@@ -626,63 +630,35 @@ function tests(): void {
 		} catch {}
 		const pidns = /^pid:\[(\d+)\]$/.exec(link)?.[1];
 		if (pidns === undefined || boot === "") return t.skip("no pid namespace or boot id: locks are broken by age alone");
-		const dir = tempDir();
-		const lock = path.join(dir, "memory.lock");
-		// The first holder, another process of this host (the test's parent).
-		fs.writeFileSync(lock, `pid=${process.ppid} host=${os.hostname()} pidns=${pidns} boot=${boot} time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n`);
-		const next = `pid=${process.ppid} host=${os.hostname()} time=2026-11-29T00:00:01.000Z holder=fedcba9876543210\n`;
-		const kill = process.kill;
-		let looks = 0;
-		// The first holder unlocks and exits while its pid is looked up (again, by the one
-		// breaking it); the next takes the lock.
-		process.kill = ((pid: number, signal?: string | number) => {
-			if (signal !== 0 || pid !== process.ppid) return kill.call(process, pid, signal);
-			if (++looks === 2) {
-				fs.rmSync(lock);
-				fs.writeFileSync(lock, next, { flag: "wx" });
+		for (const [name, aged, alive, at] of [
+			["its holder exited", false, false, 2],
+			["a slow holder past the age", true, true, 1],
+		] as const) {
+			const dir = tempDir();
+			const lock = path.join(dir, "memory.lock");
+			// The first holder, another process of this host (the test's parent).
+			fs.writeFileSync(lock, `pid=${process.ppid} host=${os.hostname()} pidns=${pidns} boot=${boot} time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n`);
+			if (aged) fs.utimesSync(lock, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+			const next = `pid=${process.ppid} host=${os.hostname()} time=2026-11-29T00:00:01.000Z holder=fedcba9876543210\n`;
+			const kill = process.kill;
+			let looks = 0;
+			process.kill = ((pid: number, signal?: string | number) => {
+				if (signal !== 0 || pid !== process.ppid) return kill.call(process, pid, signal);
+				if (++looks === at) {
+					fs.rmSync(lock);
+					fs.writeFileSync(lock, next, { flag: "wx" });
+				}
+				if (alive) return true;
+				throw Object.assign(new Error("kill ESRCH"), { code: "ESRCH" });
+			}) as typeof process.kill;
+			const g = await Guest.start();
+			try {
+				assert.equal(g.onPath("pm_lock", lock, 0, 30_000), -5, `${name}: a live holder's lock was broken`);
+			} finally {
+				process.kill = kill;
 			}
-			throw Object.assign(new Error("kill ESRCH"), { code: "ESRCH" });
-		}) as typeof process.kill;
-		const g = await Guest.start();
-		try {
-			assert.equal(g.onPath("pm_lock", lock, 0, 30_000), -5, "a live holder's lock was broken");
-		} finally {
-			process.kill = kill;
+			assert.equal(fs.readFileSync(lock, "utf8"), next, name);
 		}
-		assert.equal(fs.readFileSync(lock, "utf8"), next);
-	});
-
-	test("pm_lock never breaks a lock taken while an old one, its holder alive, was judged", async (t) => {
-		let link = "";
-		let boot = "";
-		try {
-			link = fs.readlinkSync("/proc/self/ns/pid");
-			boot = fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-		} catch {}
-		const pidns = /^pid:\[(\d+)\]$/.exec(link)?.[1];
-		if (pidns === undefined || boot === "") return t.skip("no pid namespace or boot id here");
-		const dir = tempDir();
-		const lock = path.join(dir, "memory.lock");
-		fs.writeFileSync(lock, `pid=${process.ppid} host=${os.hostname()} pidns=${pidns} boot=${boot} time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n`);
-		const old = new Date(Date.now() - 3_600_000);
-		fs.utimesSync(lock, old, old);
-		const next = `pid=${process.ppid} host=${os.hostname()} time=2026-11-29T00:00:01.000Z holder=fedcba9876543210\n`;
-		const kill = process.kill;
-		// The slow first holder unlocks while it is judged; the next takes the lock.
-		process.kill = ((pid: number, signal?: string | number) => {
-			if (signal !== 0 || pid !== process.ppid) return kill.call(process, pid, signal);
-			process.kill = kill;
-			fs.rmSync(lock);
-			fs.writeFileSync(lock, next, { flag: "wx" });
-			return true;
-		}) as typeof process.kill;
-		const g = await Guest.start();
-		try {
-			assert.equal(g.onPath("pm_lock", lock, 0, 30_000), -5, "a live holder's fresh lock was broken");
-		} finally {
-			process.kill = kill;
-		}
-		assert.equal(fs.readFileSync(lock, "utf8"), next);
 	});
 
 	test("pm_fs_write_atomic sweeps the temp files of killed writes, either host's, once older than any write takes", async () => {
