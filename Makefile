@@ -108,7 +108,7 @@ FUZZ_TARGETS := \
 	wasm/internal/sha1:FuzzSum wasm/internal/jsonr:FuzzGet wasm/internal/jsonr:FuzzValue wasm/internal/jsonr:FuzzValid wasm/internal/civil:FuzzParseTime \
 	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords wasm/observe:FuzzReadContext wasm/observe:FuzzDataText wasm/observe:FuzzLedgerPieces \
 	wasm/observe:FuzzModelName wasm/observe:FuzzParseAutoCompact wasm/observe:FuzzParseMode wasm/observe:FuzzParseView wasm/observe:FuzzCheckConfigEdit wasm/internal/pisession:FuzzBranchJSON wasm/internal/jsonl:FuzzLines wasm/internal/jsonl:FuzzReadInPieces \
-	wasm/vectors:FuzzParse wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint wasm/history:FuzzRead wasm/search:FuzzSearch wasm/search:FuzzParse wasm/search:FuzzWhenOf wasm/search:FuzzAPartGivesBackItsEntries \
+	wasm/vectors:FuzzParse wasm/embeddings:FuzzParseRecord wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint wasm/history:FuzzRead wasm/search:FuzzSearch wasm/search:FuzzParse wasm/search:FuzzWhenOf wasm/search:FuzzAPartGivesBackItsEntries \
 	wasm/marker:FuzzStripLeavesNoBlockStart wasm/marker:FuzzWrapEndsOnlyAtItsOwnEnd wasm/marker:FuzzNextIsTheFirstStart wasm/hindsight:FuzzParseRecall wasm/hindsight:FuzzFoldOutbox wasm/hindsight:FuzzFolderEqualsFoldOutbox \
 	wasm/registry:FuzzCheckParams wasm/registry:FuzzForShell wasm/hindsight:FuzzRecalls wasm/hindsight:FuzzBranchMode wasm/hindsight:FuzzModeArg wasm/hindsight:FuzzNewestUserMessage wasm/hindsight:FuzzToolTurn wasm/hindsight:FuzzReflectReply wasm/hindsight:FuzzGitDir wasm/hindsight:FuzzImportDir \
 	wasm/trust:FuzzEntryIsDirOrAFolderAboveIt wasm/marker:FuzzDataIsIdempotentAndWhatChecksPass

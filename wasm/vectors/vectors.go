@@ -25,14 +25,18 @@ import (
 const MaxDims = 4096
 
 // Body is the request for the embeddings of texts by model, as an
-// OpenAI-compatible endpoint takes it.
+// OpenAI-compatible endpoint takes it; dims > 0 asks for that many
+// dimensions (a model trained to be cut, such as OpenAI's text-embedding-3).
 //
-//	Body("nomic-embed-text", []string{"a", "b"}) => {"model":"nomic-embed-text","input":["a","b"],"encoding_format":"float"}
-func Body(model string, texts []string) []byte {
+//	Body("nomic-embed-text", []string{"a", "b"}, 0) => {"model":"nomic-embed-text","input":["a","b"],"encoding_format":"float"}
+func Body(model string, texts []string, dims int) []byte {
 	o := jsonw.Open(nil)
 	o.Str("model", model)
 	o.Strs("input", texts)
 	o.Str("encoding_format", "float")
+	if dims > 0 {
+		o.Int("dimensions", int64(dims))
+	}
 	return o.Close()
 }
 

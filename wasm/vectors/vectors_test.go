@@ -9,7 +9,7 @@ import (
 
 func TestBodyIsWhatAnOpenAICompatibleEndpointTakes(t *testing.T) {
 	require.Equal(t, `{"model":"nomic-embed-text","input":["kiwi \"harvest\"","b"],"encoding_format":"float"}`,
-		string(Body("nomic-embed-text", []string{`kiwi "harvest"`, "b"})))
+		string(Body("nomic-embed-text", []string{`kiwi "harvest"`, "b"}, 0)))
 }
 
 func TestParseReadsOpenAIAndOllamaAnswers(t *testing.T) {

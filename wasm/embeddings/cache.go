@@ -1,0 +1,280 @@
+package embeddings
+
+import (
+	"encoding/hex"
+	"errors"
+	"strconv"
+
+	"github.com/pi-memory/pi-memory/wasm/vectors"
+)
+
+// The cache, <agent dir>/pi-memory/vectors/<model key>.vec, is derived:
+// deleted, it is rebuilt by the same background work. It is append-only,
+// one record a line, written under its lock:
+//
+//	<stamp> <line> <vector> <session file>
+//
+// stamp is the session file's stamp (16 hex digits: its size and mtime,
+// history.Stamp) when the message was read; line is the message's line in
+// the file; vector is its int8 dimensions as hex, two digits each. A record
+// whose vector is "-" says the session, at that stamp, is embedded whole,
+// and its line is how many messages it has. A session whose stamp changed
+// is embedded again; a newer stamp's records replace an older's as the file
+// is read. A record that cannot be read (a torn line, an edit) is skipped
+// and counted, never fatal.
+
+// maxDims is the most dimensions kept (vectors.MaxDims).
+const maxDims = vectors.MaxDims
+
+// maxCacheBytes bounds the cache file: past it no more is embedded, and
+// the status says to delete it (a rebuild keeps the newest sessions first).
+// About 50,000 messages at 384 dimensions.
+const maxCacheBytes = 48 << 20
+
+// maxRecordLine is the longest record: a vector of maxDims and a path.
+const maxRecordLine = 2*maxDims + 4096 + 64
+
+// record is one line of the cache.
+type record struct {
+	File  string
+	Stamp uint64
+	// Line is the message's line; for a record that closes a session (Vec
+	// nil), how many messages it has.
+	Line int
+	Vec  []int8
+}
+
+// appendRecord is r as a line of the cache, after b.
+//
+//	appendRecord(nil, record{File: "/a/s.jsonl", Stamp: 1, Line: 3, Vec: []int8{1, -1}}) => "0000000000000001 3 01ff /a/s.jsonl\n"
+func appendRecord(b []byte, r record) []byte {
+	var st [8]byte
+	for i := range st {
+		st[i] = byte(r.Stamp >> (56 - 8*i))
+	}
+	b = hex.AppendEncode(b, st[:])
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = append(b, ' ')
+	if r.Vec == nil {
+		b = append(b, '-')
+	} else {
+		b = hex.AppendEncode(b, int8Bytes(r.Vec))
+	}
+	b = append(b, ' ')
+	b = append(b, r.File...)
+	return append(b, '\n')
+}
+
+// parseRecord reads one line of the cache (without its newline).
+func parseRecord(line []byte) (record, error) {
+	var r record
+	field := func() []byte {
+		for i, c := range line {
+			if c == ' ' {
+				f := line[:i]
+				line = line[i+1:]
+				return f
+			}
+		}
+		return nil
+	}
+	stamp, num, vec := field(), field(), field()
+	if len(stamp) != 16 || num == nil || vec == nil {
+		return r, errors.New("is not <stamp> <line> <vector> <file>")
+	}
+	var st [8]byte
+	if _, err := hex.Decode(st[:], stamp); err != nil {
+		return r, errors.New("has a stamp that is not 16 hex digits")
+	}
+	for _, c := range st {
+		r.Stamp = r.Stamp<<8 | uint64(c)
+	}
+	n, err := strconv.Atoi(string(num))
+	if err != nil || n < 0 || n > 1<<30 {
+		return r, errors.New("has a line that is not a number")
+	}
+	r.Line = n
+	if string(vec) != "-" {
+		if n == 0 || len(vec) < 2 || len(vec) > 2*maxDims || len(vec)%2 != 0 {
+			return r, errors.New("has a vector of no dimensions, too many, or no line")
+		}
+		buf := make([]byte, len(vec)/2)
+		if _, err := hex.Decode(buf, vec); err != nil {
+			return r, errors.New("has a vector that is not hex")
+		}
+		r.Vec = bytesInt8(buf)
+	}
+	if len(line) < 2 || line[0] != '/' || len(line) > 4096 {
+		return r, errors.New("names no absolute session file")
+	}
+	for _, c := range line {
+		if c < ' ' || c == 0x7f {
+			return r, errors.New("names a session file with a control character")
+		}
+	}
+	r.File = string(line)
+	return r, nil
+}
+
+func int8Bytes(v []int8) []byte {
+	b := make([]byte, len(v))
+	for i, x := range v {
+		b[i] = byte(x)
+	}
+	return b
+}
+
+func bytesInt8(b []byte) []int8 {
+	v := make([]int8, len(b))
+	for i, x := range b {
+		v[i] = int8(x)
+	}
+	return v
+}
+
+// prevWeight is how much of the message before goes into a message's
+// vector (decision 019 measured 0.3): an answer is found by its question's
+// words, and a reply such as "yes, do that" by what it agreed to.
+const prevWeight = 0.3
+
+// blend is a message's vector: its own plus prevWeight of the message
+// before it (nil for the first), cut to dims when dims > 0, of unit length
+// again. False when the sum has no length (a message and the one before it
+// opposite: it keeps its own).
+//
+//	blend([]int8{127, 0}, []int8{0, 127}, 0) => [122 36]
+func blend(own, prev []int8, dims int) ([]int8, bool) {
+	n := len(own)
+	if dims > 0 && dims < n {
+		n = dims
+	}
+	f := make([]float64, n)
+	for i := range f {
+		f[i] = float64(own[i])
+		if len(prev) == len(own) {
+			f[i] += prevWeight * float64(prev[i])
+		}
+	}
+	return vectors.Quantize(f)
+}
+
+// vecs is what the cache holds of one session file at its newest stamp.
+type vecs struct {
+	stamp uint64
+	done  bool // a closing record was read: every message is embedded
+	msgs  int  // the closing record's count
+	lines []int32
+	flat  []int8 // len(lines) vectors of the cache's dimensions
+}
+
+// table is the cache as read: the sessions' vectors by session file, and
+// the dimensions every vector has (the first one read decides).
+type table struct {
+	dims     int
+	sessions map[string]*vecs
+	bad      int // records skipped: not readable, or of other dimensions
+	held     int // vectors held, over every session
+}
+
+// add takes a record read from the cache. A record of a newer stamp than a
+// session's starts it again; one of an older stamp is stale and dropped;
+// one whose vector has other dimensions than the cache's is counted bad.
+// keep says whether its session is one held (this project's).
+func (t *table) add(r record, keep func(file string) bool) {
+	if r.Vec != nil {
+		if t.dims == 0 {
+			t.dims = len(r.Vec)
+		}
+		if len(r.Vec) != t.dims {
+			t.bad++
+			return
+		}
+	}
+	if !keep(r.File) {
+		return
+	}
+	if t.sessions == nil {
+		t.sessions = map[string]*vecs{}
+	}
+	v := t.sessions[r.File]
+	if v == nil || v.stamp != r.Stamp {
+		if v != nil {
+			t.held -= len(v.lines)
+		}
+		v = &vecs{stamp: r.Stamp}
+		t.sessions[r.File] = v
+	}
+	if r.Vec == nil {
+		v.done, v.msgs = true, r.Line
+		return
+	}
+	v.lines = append(v.lines, int32(r.Line))
+	v.flat = append(v.flat, r.Vec...)
+	t.held++
+}
+
+// scored is a message of a session by its cosine to a query (×127²).
+type scored struct {
+	file  string
+	line  int32
+	score int32
+}
+
+// nearest are the n messages whose vectors are nearest q, best first
+// (ties: file then line, so a ranking is the same every time); a message
+// held twice (two processes embedded it) counts once.
+func (t *table) nearest(q []int8, n int) []scored {
+	if len(q) != t.dims || n <= 0 {
+		return nil
+	}
+	var top []scored
+	for file, v := range t.sessions {
+		for i, line := range v.lines {
+			s := vectors.Dot(q, v.flat[i*t.dims:(i+1)*t.dims])
+			c := scored{file, line, s}
+			if len(top) == n && !better(c, top[n-1]) {
+				continue
+			}
+			at := len(top)
+			for at > 0 && better(c, top[at-1]) {
+				at--
+			}
+			if at > 0 && top[at-1].file == file && top[at-1].line == line {
+				continue
+			}
+			if at < len(top) && top[at].file == file && top[at].line == line {
+				continue
+			}
+			if len(top) < n {
+				top = append(top, scored{})
+			}
+			copy(top[at+1:], top[at:])
+			top[at] = c
+		}
+	}
+	return top
+}
+
+func better(a, b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if a.file != b.file {
+		return a.file < b.file
+	}
+	return a.line < b.line
+}
+
+// cut is a query's vector cut to dims and of unit length again (dims 0 or
+// more than it has: as it is); nil when the cut has no length.
+func cut(q []int8, dims int) []int8 {
+	if dims <= 0 || dims >= len(q) {
+		return q
+	}
+	v, ok := blend(q, nil, dims)
+	if !ok {
+		return nil
+	}
+	return v
+}

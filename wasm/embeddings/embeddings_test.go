@@ -1,0 +1,182 @@
+package embeddings
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/config"
+)
+
+func TestConfigIsOffUnlessAFileNamesAnEndpointAndAModel(t *testing.T) {
+	tests := []struct {
+		name, file string
+		on         bool
+		why        string
+		want       settings
+	}{
+		{"absent", "", false, "", settings{TimeoutMs: 1000}},
+		{"a local Ollama", `{"url":"http://localhost:11434/v1/embeddings","model":"all-minilm"}`, true, "",
+			settings{URL: "http://localhost:11434/v1/embeddings", Model: "all-minilm", TimeoutMs: 1000}},
+		{"every key", `{"url":"https://api.openai.com/v1/embeddings","model":"text-embedding-3-small","apiKeyEnv":"OPENAI_API_KEY","dimensions":256,"timeoutMs":2500}`, true, "",
+			settings{URL: "https://api.openai.com/v1/embeddings", Model: "text-embedding-3-small", KeyEnv: "OPENAI_API_KEY", Dims: 256, TimeoutMs: 2500}},
+		{"not JSON", `{"url":`, false, "not valid JSON", settings{}},
+		{"no url", `{"model":"m"}`, false, `names no "url"`, settings{}},
+		{"no model", `{"url":"http://h/v1/embeddings"}`, false, `names no "model"`, settings{}},
+		{"not http", `{"url":"file:///etc/passwd","model":"m"}`, false, "must start with http", settings{}},
+		{"a password in the URL", `{"url":"https://me:sk-abc@api.example.com/v1/embeddings","model":"m"}`, false, "must not hold a user", settings{}},
+		{"a key where its variable's name goes", `{"url":"http://h/e","model":"m","apiKeyEnv":"sk-proj-abcdef0123456789"}`, false, "never the key itself", settings{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var data []byte
+			if tc.file != "" {
+				data = []byte(tc.file)
+			}
+			c := parseConfig(config.Parse("embeddings.json", data))
+			require.Equal(t, tc.on, c.on())
+			if tc.why != "" {
+				require.True(t, strings.Contains(c.Why, tc.why), "why: %q", c.Why)
+				return
+			}
+			require.Equal(t, "", c.Why)
+			c.Warnings = nil
+			require.Equal(t, tc.want, c)
+		})
+	}
+}
+
+func TestABadOptionalValueIsAWarningAndItsDefault(t *testing.T) {
+	c := parseConfig(config.Parse("e.json", []byte(`{"url":"http://h/e","model":"m","timeoutMs":5,"colour":1}`)))
+	require.True(t, c.on(), "on")
+	require.Equal(t, 100, c.TimeoutMs) // clamped to its least
+	require.Equal(t, 2, len(c.Warnings))
+}
+
+func TestModelKeyIsAFileNameThatChangesWithTheEndpointModelAndDimensions(t *testing.T) {
+	a := modelKey(settings{URL: "http://localhost:11434/v1/embeddings", Model: "nomic-embed-text:v1.5"})
+	require.True(t, strings.HasPrefix(a, "nomic-embed-text-v1.5-") && len(a) == len("nomic-embed-text-v1.5-")+8, "key %q", a)
+	for _, other := range []settings{
+		{URL: "http://other:11434/v1/embeddings", Model: "nomic-embed-text:v1.5"},
+		{URL: "http://localhost:11434/v1/embeddings", Model: "nomic-embed-text"},
+		{URL: "http://localhost:11434/v1/embeddings", Model: "nomic-embed-text:v1.5", Dims: 256},
+	} {
+		require.True(t, modelKey(other) != a, "%+v has the key of another", other)
+	}
+	require.True(t, !strings.ContainsAny(modelKey(settings{URL: "u", Model: "../../etc/x"}), "/"), "a slash in a key")
+}
+
+func TestARecordIsOneLineReadBackAsWritten(t *testing.T) {
+	for _, r := range []record{
+		{File: "/home/ada/.pi/agent/sessions/--w--/a b.jsonl", Stamp: 0xfedcba9876543210, Line: 12, Vec: []int8{127, -128, 0, 5}},
+		{File: "/s.jsonl", Stamp: 1, Line: 40},
+	} {
+		line := appendRecord(nil, r)
+		require.True(t, strings.Count(string(line), "\n") == 1 && line[len(line)-1] == '\n', "one line: %q", line)
+		got, err := parseRecord(line[:len(line)-1])
+		require.NoError(t, err)
+		require.Equal(t, r, got)
+	}
+	require.Equal(t, "0000000000000001 3 01ff /a/s.jsonl\n", string(appendRecord(nil, record{File: "/a/s.jsonl", Stamp: 1, Line: 3, Vec: []int8{1, -1}})))
+}
+
+func TestARecordThatCannotBeReadSaysWhy(t *testing.T) {
+	for _, line := range []string{
+		"",
+		"0000000000000001 3 01ff",                           // no file
+		"000000000000001 3 01ff /a",                         // a short stamp
+		"000000000000000g 3 01ff /a",                        // not hex
+		"0000000000000001 x 01ff /a",                        // no line
+		"0000000000000001 3 01f /a",                         // an odd vector
+		"0000000000000001 3 01zz /a",                        // not hex
+		"0000000000000001 0 01ff /a",                        // a vector of line 0
+		"0000000000000001 3 01ff relative.jsonl",            // not absolute
+		"0000000000000001 3 01ff /a\x1b[2J",                 // a control character
+		"0000000000000001 3 " + strings.Repeat("00", maxDims+1) + " /a", // too many dimensions
+	} {
+		_, err := parseRecord([]byte(line))
+		require.True(t, err != nil, "%q was read", line)
+	}
+}
+
+func TestBlendAddsAThirdOfTheMessageBeforeAndKeepsUnitLength(t *testing.T) {
+	v, ok := blend([]int8{127, 0}, []int8{0, 127}, 0)
+	require.True(t, ok, "ok")
+	require.Equal(t, []int8{122, 36}, v)
+	first, _ := blend([]int8{127, 0, 0}, nil, 0)
+	require.Equal(t, []int8{127, 0, 0}, first)
+	cutTo, _ := blend([]int8{90, 90, 0, 0}, nil, 2)
+	require.Equal(t, []int8{90, 90}, cutTo)
+	_, ok = blend([]int8{0, 0}, nil, 0)
+	require.True(t, !ok, "a vector of no length")
+	var s float64
+	for _, x := range v {
+		s += float64(x) * float64(x)
+	}
+	require.True(t, math.Abs(math.Sqrt(s)-127) < 2, "length %f", math.Sqrt(s))
+}
+
+func TestTheTableKeepsTheNewestStampAndSkipsOtherDimensions(t *testing.T) {
+	all := func(string) bool { return true }
+	var tb table
+	tb.add(record{File: "/a", Stamp: 1, Line: 2, Vec: []int8{127, 0}}, all)
+	tb.add(record{File: "/a", Stamp: 1, Line: 3, Vec: []int8{0, 127}}, all)
+	tb.add(record{File: "/a", Stamp: 1, Line: 2}, all)
+	require.True(t, tb.sessions["/a"].done, "closed")
+	tb.add(record{File: "/a", Stamp: 2, Line: 5, Vec: []int8{127, 0}}, all) // the file changed
+	require.Equal(t, []int32{5}, tb.sessions["/a"].lines)
+	require.True(t, !tb.sessions["/a"].done, "a new stamp is not embedded whole")
+	tb.add(record{File: "/b", Stamp: 1, Line: 2, Vec: []int8{1, 2, 3}}, all)
+	require.Equal(t, 1, tb.bad)
+	tb.add(record{File: "/other", Stamp: 1, Line: 2, Vec: []int8{1, 2}}, func(f string) bool { return f != "/other" })
+	require.Equal(t, 1, tb.held)
+}
+
+func TestNearestIsBestFirstWithTiesInFileAndLineOrder(t *testing.T) {
+	all := func(string) bool { return true }
+	var tb table
+	tb.add(record{File: "/b", Stamp: 1, Line: 2, Vec: []int8{127, 0}}, all)
+	tb.add(record{File: "/a", Stamp: 1, Line: 9, Vec: []int8{90, 90}}, all)
+	tb.add(record{File: "/a", Stamp: 1, Line: 4, Vec: []int8{127, 0}}, all)
+	tb.add(record{File: "/a", Stamp: 1, Line: 4, Vec: []int8{127, 0}}, all) // embedded twice
+	tb.add(record{File: "/c", Stamp: 1, Line: 1, Vec: []int8{0, 127}}, all)
+	got := tb.nearest([]int8{127, 0}, 3)
+	var said []string
+	for _, s := range got {
+		said = append(said, s.file+":"+itoa(int(s.line)))
+	}
+	require.Equal(t, []string{"/a:4", "/b:2", "/a:9"}, said)
+	require.Equal(t, 0, len(tb.nearest([]int8{1, 2, 3}, 3)))
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + itoa(n%10)
+}
+
+func FuzzParseRecord(f *testing.F) {
+	f.Add([]byte("0000000000000001 3 01ff /a/s.jsonl"))
+	f.Add([]byte("fedcba9876543210 40 - /s.jsonl"))
+	f.Add([]byte("0000000000000001 3 01ff"))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		r, err := parseRecord(line)
+		if err != nil {
+			return
+		}
+		// What is read is written back as it was read.
+		back := appendRecord(nil, r)
+		again, err := parseRecord(back[:len(back)-1])
+		if err != nil {
+			t.Fatalf("%q read as %+v, written as %q, not read again: %v", line, r, back, err)
+		}
+		if again.File != r.File || again.Stamp != r.Stamp || again.Line != r.Line || len(again.Vec) != len(r.Vec) {
+			t.Fatalf("%q: %+v then %+v", line, r, again)
+		}
+		if r.Vec != nil && (len(r.Vec) > maxDims || r.Line == 0) {
+			t.Fatalf("%q: a vector of %d dimensions at line %d", line, len(r.Vec), r.Line)
+		}
+	})
+}
