@@ -74,6 +74,10 @@ type Request struct {
 	Body        string
 	TimeoutMs   int
 	MaxBytes    int // the most of the body to read (0: defaultMaxBytes); past it the answer is truncated
+	// BearerEnv names an environment variable whose value, when set, the
+	// host sends as "Authorization: Bearer …": a key the person keeps in
+	// their environment never enters the core (decision 001).
+	BearerEnv string
 }
 
 // Waits reports whether the effect needs an answer through resume (an ask).
@@ -174,7 +178,8 @@ func effectOf(e gjson.Result) Effect {
 		ef.Active = append(ef.Active, a.String())
 	}
 	for _, r := range e.Get("requests").Array() {
-		req := Request{Method: r.Get("method").String(), URL: r.Get("url").String(), Body: r.Get("body").String(), TimeoutMs: int(r.Get("timeoutMs").Int())}
+		req := Request{Method: r.Get("method").String(), URL: r.Get("url").String(), Body: r.Get("body").String(), TimeoutMs: int(r.Get("timeoutMs").Int()),
+			MaxBytes: int(r.Get("maxBytes").Int()), BearerEnv: r.Get("bearerEnv").String()}
 		r.Get("headers").ForEach(func(k, v gjson.Result) bool {
 			if req.Headers == nil {
 				req.Headers = map[string]string{}

@@ -83,7 +83,7 @@ func FuzzParseEnvelope(f *testing.F) {
 
 func TestParseEnvelopeReadsHindsightEffectsAndBackgroundAsksAnywhere(t *testing.T) {
 	env, err := ParseEnvelope([]byte(`{"v":1,"effects":[
-		{"t":"http","id":"k1","background":true,"requests":[{"method":"POST","url":"http://h/x","headers":{"Authorization":"Bearer k"},"body":"{}","timeoutMs":1500}]},
+		{"t":"http","id":"k1","background":true,"requests":[{"method":"POST","url":"http://h/x","headers":{"Authorization":"Bearer k"},"body":"{}","timeoutMs":1500,"maxBytes":4096,"bearerEnv":"OPENAI_API_KEY"}]},
 		{"t":"context_append","index":2,"text":"\n\nrecalled"},
 		{"t":"tools","active":["hindsight_recall"]},
 		{"t":"tool_result","text":"no","isError":true},
@@ -91,7 +91,7 @@ func TestParseEnvelopeReadsHindsightEffectsAndBackgroundAsksAnywhere(t *testing.
 	],"exit":0}`))
 	require.NoError(t, err)
 	require.Equal(t, 5, len(env.Effects))
-	require.Equal(t, []Request{{Method: "POST", URL: "http://h/x", Headers: map[string]string{"Authorization": "Bearer k"}, Body: "{}", TimeoutMs: 1500}}, env.Effects[0].Requests)
+	require.Equal(t, []Request{{Method: "POST", URL: "http://h/x", Headers: map[string]string{"Authorization": "Bearer k"}, Body: "{}", TimeoutMs: 1500, MaxBytes: 4096, BearerEnv: "OPENAI_API_KEY"}}, env.Effects[0].Requests)
 	require.True(t, env.Effects[0].Background && !env.Effects[0].Holds())
 	require.Equal(t, 2, env.Effects[1].Index)
 	require.Equal(t, []string{"hindsight_recall"}, env.Effects[2].Active)

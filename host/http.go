@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -73,6 +74,11 @@ func do(stop context.Context, r Request) (status int, body string, truncated boo
 	}
 	for k, v := range r.Headers {
 		req.Header.Set(k, v)
+	}
+	if r.BearerEnv != "" {
+		if key := os.Getenv(r.BearerEnv); key != "" {
+			req.Header.Set("Authorization", "Bearer "+key)
+		}
 	}
 	resp, err := client.Do(req)
 	if err != nil {

@@ -133,3 +133,22 @@ func TestPerformHTTPAbortsEveryRequestOnceStopped(t *testing.T) {
 	require.Equal(t, []map[string]any{{"error": "aborted"}}, got)
 	require.Equal(t, int32(1), arrived.Load())
 }
+
+// A request's bearerEnv names a variable the host reads when it sends the
+// request: the key goes to the server, never through the core; an unset
+// variable sends no Authorization.
+func TestPerformHTTPSendsTheKeyItsBearerEnvNames(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, r.Header.Get("Authorization"))
+	}))
+	defer srv.Close()
+	t.Setenv("PIMEM_TEST_EMBED_KEY", "sk-test-123")
+	raw := PerformHTTP(context.Background(), []Request{
+		{Method: "POST", URL: srv.URL, BearerEnv: "PIMEM_TEST_EMBED_KEY", TimeoutMs: 1000},
+		{Method: "POST", URL: srv.URL, BearerEnv: "PIMEM_TEST_UNSET_VARIABLE", TimeoutMs: 1000},
+	})
+	var got []map[string]any
+	require.NoError(t, json.Unmarshal(raw, &got))
+	require.Equal(t, "Bearer sk-test-123", got[0]["body"])
+	require.Equal(t, "", got[1]["body"])
+}

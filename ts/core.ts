@@ -108,6 +108,8 @@ export interface HttpRequest {
 	timeoutMs?: number;
 	/** The most of the body to read (absent: 1 MiB); past it the answer is `truncated` and the rest is not read. */
 	maxBytes?: number;
+	/** An environment variable whose value, when set, is sent as `Authorization: Bearer …`: the key never enters the core. */
+	bearerEnv?: string;
 }
 
 /** What one request of an `http` effect gave: the response as it came (its first `maxBytes` bytes, `truncated`, when it was longer), or why there was none. */

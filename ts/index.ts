@@ -743,7 +743,7 @@ async function fetchOne(r: HttpRequest, signal: AbortSignal | undefined): Promis
 	try {
 		// The signal covers reading the body too: a server that stalls mid-answer times out.
 		// A redirect is an answer, never followed: a 307 would send the body to the host it names.
-		const res = await fetch(r.url, { method: r.method, headers: r.headers, body: r.body, redirect: "manual", signal: signal === undefined ? timer.signal : AbortSignal.any([signal, timer.signal]) });
+		const res = await fetch(r.url, { method: r.method, headers: withBearer(r), body: r.body, redirect: "manual", signal: signal === undefined ? timer.signal : AbortSignal.any([signal, timer.signal]) });
 		const { body, truncated } = await readCapped(res, r.maxBytes ?? DEFAULT_MAX_BYTES);
 		return truncated ? { status: res.status, body, truncated: true } : { status: res.status, body };
 	} catch (err) {
@@ -753,6 +753,14 @@ async function fetchOne(r: HttpRequest, signal: AbortSignal | undefined): Promis
 	} finally {
 		clearTimeout(clock);
 	}
+}
+
+// A request's headers with the key its bearerEnv names, read from the environment when the
+// request is sent (decision 001): the core names the variable, never holds the key.
+export function withBearer(r: HttpRequest): Record<string, string> | undefined {
+	const key = r.bearerEnv === undefined || r.bearerEnv === "" ? undefined : process.env[r.bearerEnv];
+	if (key === undefined || key === "") return r.headers;
+	return { ...r.headers, Authorization: `Bearer ${key}` };
 }
 
 // The most of a response body read when a request names no maxBytes (decision 001).

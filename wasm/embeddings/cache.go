@@ -84,7 +84,7 @@ func parseRecord(line []byte) (record, error) {
 		return r, errors.New("is not <stamp> <line> <vector> <file>")
 	}
 	var st [8]byte
-	if _, err := hex.Decode(st[:], stamp); err != nil {
+	if !unhex(st[:], stamp) {
 		return r, errors.New("has a stamp that is not 16 hex digits")
 	}
 	for _, c := range st {
@@ -100,7 +100,7 @@ func parseRecord(line []byte) (record, error) {
 			return r, errors.New("has a vector of no dimensions, too many, or no line")
 		}
 		buf := make([]byte, len(vec)/2)
-		if _, err := hex.Decode(buf, vec); err != nil {
+		if !unhex(buf, vec) {
 			return r, errors.New("has a vector that is not hex")
 		}
 		r.Vec = bytesInt8(buf)
@@ -115,6 +115,32 @@ func parseRecord(line []byte) (record, error) {
 	}
 	r.File = string(line)
 	return r, nil
+}
+
+// unhex decodes the hex digits of src (lower or upper case) into dst, of
+// half its length; false for a byte that is not one. (encoding/hex's
+// Decode would bring fmt into the module with its error type.)
+func unhex(dst, src []byte) bool {
+	digit := func(c byte) (byte, bool) {
+		switch {
+		case c >= '0' && c <= '9':
+			return c - '0', true
+		case c >= 'a' && c <= 'f':
+			return c - 'a' + 10, true
+		case c >= 'A' && c <= 'F':
+			return c - 'A' + 10, true
+		}
+		return 0, false
+	}
+	for i := range dst {
+		hi, ok1 := digit(src[2*i])
+		lo, ok2 := digit(src[2*i+1])
+		if !ok1 || !ok2 {
+			return false
+		}
+		dst[i] = hi<<4 | lo
+	}
+	return true
 }
 
 func int8Bytes(v []int8) []byte {

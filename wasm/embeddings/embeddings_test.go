@@ -84,15 +84,15 @@ func TestARecordIsOneLineReadBackAsWritten(t *testing.T) {
 func TestARecordThatCannotBeReadSaysWhy(t *testing.T) {
 	for _, line := range []string{
 		"",
-		"0000000000000001 3 01ff",                           // no file
-		"000000000000001 3 01ff /a",                         // a short stamp
-		"000000000000000g 3 01ff /a",                        // not hex
-		"0000000000000001 x 01ff /a",                        // no line
-		"0000000000000001 3 01f /a",                         // an odd vector
-		"0000000000000001 3 01zz /a",                        // not hex
-		"0000000000000001 0 01ff /a",                        // a vector of line 0
-		"0000000000000001 3 01ff relative.jsonl",            // not absolute
-		"0000000000000001 3 01ff /a\x1b[2J",                 // a control character
+		"0000000000000001 3 01ff",                // no file
+		"000000000000001 3 01ff /a",              // a short stamp
+		"000000000000000g 3 01ff /a",             // not hex
+		"0000000000000001 x 01ff /a",             // no line
+		"0000000000000001 3 01f /a",              // an odd vector
+		"0000000000000001 3 01zz /a",             // not hex
+		"0000000000000001 0 01ff /a",             // a vector of line 0
+		"0000000000000001 3 01ff relative.jsonl", // not absolute
+		"0000000000000001 3 01ff /a\x1b[2J",      // a control character
 		"0000000000000001 3 " + strings.Repeat("00", maxDims+1) + " /a", // too many dimensions
 	} {
 		_, err := parseRecord([]byte(line))

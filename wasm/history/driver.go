@@ -221,7 +221,7 @@ func (d *driver) stat(p string) (uint64, bool) {
 		delete(d.looked, p)
 		return 0, false
 	}
-	l := looked{stamp(info.Size, info.MtimeMs), info.Size > maxSessionFile, info.MtimeMs, d.now}
+	l := looked{Stamp(info.Size, info.MtimeMs), info.Size > maxSessionFile, info.MtimeMs, d.now}
 	if d.looked == nil {
 		d.looked = map[string]looked{}
 	}
@@ -229,9 +229,10 @@ func (d *driver) stat(p string) (uint64, bool) {
 	return l.stamp, l.skip
 }
 
-// stamp is FNV-1a over a file's size and mtime: it changes whenever either
-// does (a collision is one chance in 2^64).
-func stamp(size, mtime int64) uint64 {
+// Stamp is FNV-1a over a session file's size and mtime: it changes whenever
+// either does (a collision is one chance in 2^64). The vectors of a
+// session's messages are kept at its stamp (wasm/embeddings).
+func Stamp(size, mtime int64) uint64 {
 	h := uint64(14695981039346656037)
 	for _, v := range [2]uint64{uint64(size), uint64(mtime)} {
 		for range 8 {

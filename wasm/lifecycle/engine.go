@@ -23,6 +23,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/decision"
+	"github.com/pi-memory/pi-memory/wasm/embeddings"
 	"github.com/pi-memory/pi-memory/wasm/hindsight"
 	"github.com/pi-memory/pi-memory/wasm/history"
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -47,6 +48,7 @@ func open(env *store.Env) []store.Store {
 		notes.Open(env),
 		observe.Open(env),
 		history.Open(env),
+		embeddings.Open(env),
 		hindsight.Open(env),
 	}
 }

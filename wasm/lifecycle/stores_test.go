@@ -20,7 +20,7 @@ var storeInterfaces = []reflect.Type{
 	reflect.TypeFor[store.Shutdowner](), reflect.TypeFor[store.Tooler](), reflect.TypeFor[store.Footer](),
 	reflect.TypeFor[store.Keeper](), reflect.TypeFor[store.Receipter](), reflect.TypeFor[store.Tracer](),
 	reflect.TypeFor[store.Completer](), reflect.TypeFor[store.Forgetter](), reflect.TypeFor[store.Resourcer](),
-	reflect.TypeFor[store.Searcher](), reflect.TypeFor[store.Bulky](), reflect.TypeFor[store.Follower](),
+	reflect.TypeFor[store.Searcher](), reflect.TypeFor[store.Ranker](), reflect.TypeFor[store.Bulky](), reflect.TypeFor[store.Follower](),
 }
 
 // The orchestrator finds a store's moments by type assertion: a method whose

@@ -12,6 +12,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/registry"
 	"github.com/pi-memory/pi-memory/wasm/search"
 	"github.com/pi-memory/pi-memory/wasm/store"
+	"github.com/pi-memory/pi-memory/wasm/vectors"
 	"github.com/tidwall/gjson"
 )
 
@@ -161,6 +162,102 @@ func (e *Engine) search(out *store.Out, q string, o search.Options, then func(ou
 	e.index.Plan(srcs)
 	j := &searchJob{e: e, q: q, cut: cut, o: o, start: e.fs.Now(), read: e.index.Read, then: then}
 	j.run(out)
+}
+
+// fuseK and fuseN are the reciprocal-rank fusion's constant and how many of
+// each ranking it fuses (decision 019 measured them).
+const (
+	fuseK = 60
+	fuseN = search.MaxLimit
+)
+
+// searchFused is search for memory_search and /memory search: when a
+// store ranks entries another way (store.Ranker: the vectors of earlier
+// sessions), the word ranking's first fuseN are fused with its first fuseN
+// that the index holds (vectors.Fuse), and what it says is added to what
+// was not read. Without one, it is search.
+func (e *Engine) searchFused(out *store.Out, q string, o search.Options, then func(out *store.Out, hits []search.Hit, unread string)) {
+	rankers := readable[store.Ranker](e, out)
+	if len(rankers) == 0 {
+		e.search(out, q, o, then)
+		return
+	}
+	limit := o.Limit
+	if limit <= 0 {
+		limit = search.DefaultLimit
+	}
+	o.Limit = fuseN
+	e.search(out, q, o, func(out *store.Out, hits []search.Hit, unread string) {
+		if unread == cancelled {
+			then(out, hits, unread)
+			return
+		}
+		rankers[0].Rank(out, q, func(out *store.Out, refs []string, said string) {
+			then(out, e.fused(hits, refs, q, o.Span, min(limit, search.MaxLimit)), joinedSaid(unread, said))
+		})
+	})
+}
+
+// fused is the word ranking's hits fused with refs, another ranking of
+// entries, cut to limit: an entry of refs the index does not hold (another
+// project's session, one not read yet) is left out, and one shown already as
+// the other half of an exchange is not shown again.
+func (e *Engine) fused(hits []search.Hit, refs []string, q string, span search.When, limit int) []search.Hit {
+	if len(refs) == 0 {
+		return hits[:min(limit, len(hits))]
+	}
+	byRef := map[string]int{}
+	words := make([]string, 0, len(hits))
+	for i, h := range hits {
+		byRef[h.Doc.Ref] = i
+		words = append(words, h.Doc.Ref)
+	}
+	other := map[string]search.Hit{}
+	var theirs []string
+	for _, ref := range refs {
+		if len(theirs) == fuseN {
+			break
+		}
+		if _, ok := byRef[ref]; ok {
+			theirs = append(theirs, ref)
+		} else if h, ok := e.index.HitOf(ref, q, span); ok {
+			other[ref] = h
+			theirs = append(theirs, ref)
+		}
+	}
+	shown := map[string]bool{}
+	var out []search.Hit
+	for _, ref := range vectors.Fuse(fuseK, words, theirs) {
+		if len(out) == limit {
+			break
+		}
+		h, ok := other[ref]
+		if i, word := byRef[ref]; word {
+			h, ok = hits[i], true
+		}
+		if !ok || shown[ref] {
+			continue
+		}
+		shown[ref] = true
+		if h.Turn != nil {
+			if shown[h.Turn.Doc.Ref] {
+				h.Turn = nil
+			}
+			if h.Turn != nil {
+				shown[h.Turn.Doc.Ref] = true
+			}
+		}
+		out = append(out, h)
+	}
+	return out
+}
+
+// joinedSaid is two sentences of an answer's end, either of which may be "".
+func joinedSaid(a, b string) string {
+	if a == "" || b == "" {
+		return a + b
+	}
+	return a + "\n" + b
 }
 
 // run does slices until the search is done: in pimem's commands all in
@@ -438,7 +535,7 @@ func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
 		out.ToolResult(err.Error(), true, nil)
 		return
 	}
-	e.search(out, words, o, func(out *store.Out, hits []search.Hit, unread string) {
+	e.searchFused(out, words, o, func(out *store.Out, hits []search.Hit, unread string) {
 		if unread == cancelled {
 			out.ToolResult(cancelled, true, nil)
 			return
@@ -561,7 +658,7 @@ func (e *Engine) cmdSearch(c *store.Cmd) {
 		c.Out.Usage("/memory search: " + err.Error())
 		return
 	}
-	e.search(c.Out, words, o, func(out *store.Out, hits []search.Hit, unread string) {
+	e.searchFused(c.Out, words, o, func(out *store.Out, hits []search.Hit, unread string) {
 		if unread == cancelled {
 			out.Fail(cancelled)
 			return

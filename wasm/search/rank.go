@@ -587,3 +587,42 @@ func ToForget(hits []Hit) (best *Hit, cands []Hit) {
 	}
 	return nil, cands
 }
+
+// HitOf is the entry whose Ref is ref, made as Hits makes a hit (with the
+// other half of its exchange and a snippet for q), for a ranking of another
+// kind fused with the words' (embeddings, decision 019). ref is a source's
+// Key, ":" and the rest, as an earlier session's message is named. False
+// when the index holds no such entry, it is forgotten, or span (since:,
+// until:) leaves it out.
+func (x *Index) HitOf(ref, q string, span When) (Hit, bool) {
+	i := strings.LastIndexByte(ref, ':')
+	if i < 0 {
+		return Hit{}, false
+	}
+	p := x.parts[ref[:i]]
+	if p == nil {
+		return Hit{}, false
+	}
+	for d := int32(0); d < p.docs; d++ {
+		own := p.str(d, 0)
+		if p.nums[d*docWords+dFlags]&flagRefKey != 0 {
+			if own != ref[i:] {
+				continue
+			}
+		} else if own != ref {
+			continue
+		}
+		if p.gone(d) || span.To != 0 && !span.Has(p.time(d)) {
+			return Hit{}, false
+		}
+		terms := Terms(q)
+		h := Hit{Doc: p.doc(d)}
+		h.Snippet = Snippet(&h.Doc, terms, snippetBytes)
+		if t := p.turn(d); t >= 0 && (span.To == 0 || span.Has(p.time(t))) {
+			h.Turn = &Hit{Doc: p.doc(t)}
+			h.Turn.Snippet = Snippet(&h.Turn.Doc, terms, snippetBytes)
+		}
+		return h, true
+	}
+	return Hit{}, false
+}

@@ -24,3 +24,14 @@ type Searcher interface {
 type Bulky interface {
 	Bulky() bool
 }
+
+// Ranker ranks the entries of other stores another way than by their
+// words (the vectors of earlier sessions' messages, decision 019): a
+// search by memory_search or /memory search fuses its ranking with the word
+// ranking's (vectors.Fuse). Rank makes at most one foreground ask and hands
+// then the Refs of the entries it ranks, best first (nil: none, the word
+// ranking stands alone), and a sentence for the answer ("" for none):
+// why it could not rank, or what it has not ranked yet.
+type Ranker interface {
+	Rank(out *Out, q string, then func(out *Out, refs []string, said string))
+}

@@ -1,0 +1,118 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"hash/fnv"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pi-memory/pi-memory/host/fsys"
+	"github.com/pi-memory/pi-memory/internal/require"
+)
+
+// fakeEmbeddings is an OpenAI-compatible /v1/embeddings endpoint of
+// deterministic vectors: a bag of words' dimensions, where "beach" and
+// "sea" are one dimension, so a paraphrase is near what it paraphrases.
+func fakeEmbeddings(t *testing.T) (url string, asked func() []string) {
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct {
+			Input []string `json:"input"`
+		}
+		b, _ := io.ReadAll(r.Body)
+		if err := json.Unmarshal(b, &body); err != nil {
+			w.WriteHeader(400)
+			return
+		}
+		var data []map[string]any
+		for i, in := range body.Input {
+			v := make([]float64, 32)
+			for _, w := range strings.Fields(strings.ToLower(in)) {
+				w = strings.Trim(w, ".,?!:")
+				if w == "beach" || w == "sea" {
+					v[0]++
+					continue
+				}
+				h := fnv.New32a()
+				h.Write([]byte(w))
+				v[1+h.Sum32()%31]++
+			}
+			v[31] += 0.01
+			data = append(data, map[string]any{"index": i, "embedding": v})
+		}
+		mu.Lock()
+		got = append(got, r.Header.Get("Authorization")+" "+strings.Join(body.Input, " | "))
+		mu.Unlock()
+		json.NewEncoder(w).Encode(map[string]any{"data": data})
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1/embeddings", func() []string { mu.Lock(); defer mu.Unlock(); return append([]string(nil), got...) }
+}
+
+// The module under the Go host, on real folders and net/http: a session
+// with an event loop (rpc) embeds the earlier session in the background
+// asks that follow session_start, with the key its apiKeyEnv names; then a
+// memory_search for a word no message holds finds the turn that
+// paraphrases it, cited by its line.
+func TestEmbeddingsFuseAParaphraseThroughNetHTTP(t *testing.T) {
+	url, asked := fakeEmbeddings(t)
+	t.Setenv("PIMEM_TEST_EMBED_KEY", "sk-test-embed")
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		base := t.TempDir()
+		project, agent := filepath.Join(base, "app"), filepath.Join(base, "agent")
+		require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
+		require.NoError(t, os.MkdirAll(filepath.Join(agent, "pi-memory"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(agent, "pi-memory", "embeddings.json"),
+			[]byte(`{"url":"`+url+`","model":"fake","apiKeyEnv":"PIMEM_TEST_EMBED_KEY"}`), 0o644))
+		sessions := filepath.Join(agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(project, "/"), "/", "-")+"--")
+		require.NoError(t, os.MkdirAll(sessions, 0o755))
+		past := filepath.Join(sessions, "2026-02-20T09-00-00-000Z_s0.jsonl")
+		lines := `{"type":"session","version":3,"id":"s0","timestamp":"2026-02-20T09:00:00.000Z","cwd":"` + project + `"}` + "\n"
+		for i, m := range []string{"where is the offsite this year", "the offsite is by the sea in Porto", "kiwi harvest is in May"} {
+			role := "user"
+			if i == 1 {
+				role = "assistant"
+			}
+			lines += `{"type":"message","id":"m` + string(rune('0'+i)) + `","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"` + role + `","content":"` + m + `"}}` + "\n"
+		}
+		require.NoError(t, os.WriteFile(past, []byte(lines), 0o644))
+		old := time.Now().Add(-24 * time.Hour)
+		require.NoError(t, os.Chtimes(past, old, old))
+
+		var out, errs bytes.Buffer
+		d := &Driver{Inst: newInstance(t, rt, Config{FS: fsys.NewOS()}), Stdout: &out, Stderr: &errs}
+		start, _ := json.Marshal(map[string]any{"cwd": project, "agentDir": agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": "now"})
+		_, err := d.Run("session_start", start)
+		require.NoError(t, err)
+		require.Equal(t, "", errs.String())
+		cache, _ := filepath.Glob(filepath.Join(agent, "pi-memory", "vectors", "*.vec"))
+		require.Equal(t, 1, len(cache), "the cache is written")
+		n := len(asked())
+		require.True(t, n >= 1, "embedded")
+		require.True(t, strings.HasPrefix(asked()[0], "Bearer sk-test-embed "), "the key its variable holds: %q", asked()[0])
+
+		res, err := d.Run("tool", []byte(`{"name":"memory_search","params":{"query":"beach"}}`))
+		require.NoError(t, err)
+		require.Equal(t, 1, len(res.ToolResults))
+		text := res.ToolResults[0].Text
+		require.Contains(t, text, "the offsite is by the sea in Porto")
+		require.Contains(t, text, past+":3")
+		require.Equal(t, n+1, len(asked()), "one request for the query")
+		require.NotContains(t, string(mustRead(t, cache[0])), "offsite")
+	})
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	return b
+}

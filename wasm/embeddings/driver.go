@@ -1,0 +1,542 @@
+package embeddings
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/history"
+	"github.com/pi-memory/pi-memory/wasm/hsimport"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/store"
+	"github.com/pi-memory/pi-memory/wasm/vectors"
+	"github.com/tidwall/gjson"
+)
+
+// The driver's bounds.
+const (
+	// batch is how many messages one request embeds; perAsk how many
+	// requests one background ask sends at once.
+	batch  = 32
+	perAsk = 2
+	// batchTimeoutMs bounds a background request; exitMs how long quitting
+	// waits for one still out.
+	batchTimeoutMs = 60000
+	exitMs         = 1000
+	// maxText is how much of a message is embedded (a model reads a few
+	// hundred words; a pasted log is not what a question means).
+	maxText = 2000
+	// maxSession is the largest session file read for its messages.
+	maxSession = 16 << 20
+	// quietMs: a session written to lately is still running somewhere; it
+	// is embedded once it has been still that long, not at every change.
+	quietMs = 30 * 1000
+	// maxFails in a row stop the background work for the session.
+	maxFails = 3
+	// maxHeld bounds the vectors held in the module's memory (12 MB at
+	// 384 dimensions) and a search's cosine over them (one multiply-add per
+	// dimension each); maxCount how many session files a search looks at
+	// to count what is not embedded.
+	maxHeld  = 30000
+	maxCount = 2000
+	// nearestN is how many messages the vectors rank: the orchestrator
+	// fuses the first 20 of them it finds in its index.
+	nearestN = 60
+)
+
+// driver is the store for one session: its configuration, the cache as
+// read so far, and the background work in progress. It talks to the host
+// only through the guarded FS it was handed.
+type driver struct {
+	env       *store.Env
+	s         *store.Session
+	h         *files.FS
+	file      string // the configuration file, "" without an agent folder
+	watch     files.Watch
+	cfg       settings
+	sessionID string
+
+	vec, lock string // the cache and its lock
+	tab       table
+	off       int64 // bytes of the cache read into tab
+	full      bool  // the cache reached maxCacheBytes
+
+	busy   bool // a background ask is out
+	busyAt int64
+	fails  int
+	job    *job
+	// skip are session files not to read again at their stamp: too
+	// large, not a session, another project's, or the running one.
+	skip    map[string]uint64
+	piece   []byte            // the buffer the cache is read through
+	buf     []byte            // the buffer a session file is read into
+	running string            // the running session's file, once read: never embedded
+	queries map[string][]int8 // this session's query vectors, by text
+}
+
+// job is one session's messages being embedded.
+type job struct {
+	file  string
+	stamp uint64
+	lines []int
+	texts []string
+	next  int    // the first message not asked for yet
+	prev  []int8 // the own vector of the message before next
+}
+
+var (
+	_ store.Store    = (*driver)(nil)
+	_ store.Starter  = (*driver)(nil)
+	_ store.Settler  = (*driver)(nil)
+	_ store.Follower = (*driver)(nil)
+	_ store.Ranker   = (*driver)(nil)
+)
+
+// Open is the embeddings store's driver for a session (wasm/store).
+func Open(env *store.Env) store.Store {
+	d := &driver{env: env, s: env.Session, h: env.FS}
+	if d.s.AgentDir != "" {
+		d.file = path.Join(d.s.AgentDir, "pi-memory", configFile)
+	}
+	return d
+}
+
+// Name is the store's name; it has no command and no tool of its own.
+func (d *driver) Name() string { return "embeddings" }
+
+// Off says why the vectors are neither made nor used: not configured (the
+// default), a configuration that cannot be used, or what keeps earlier
+// sessions from being read at all.
+func (d *driver) Off() string {
+	switch {
+	case d.s.AgentDir == "":
+		return "No agent folder: pi's earlier sessions cannot be found."
+	case d.cfg.Why != "":
+		return "Embeddings are off: " + d.cfg.Why + "."
+	case !d.cfg.on():
+		return "Not configured (" + d.file + "): search ranks by words alone."
+	case d.s.ProjectRoot == "":
+		return "No project: earlier sessions are searched per project."
+	case !d.s.Trusted:
+		return "The project is not trusted: its earlier sessions are not read."
+	}
+	return ""
+}
+
+// Follows: the vectors have no switch of their own; they are made and used
+// while a store a person keeps is on (store.Follower).
+func (d *driver) Follows() {}
+
+// Ready has nothing to catch up with: Rank reads what the cache gained.
+func (d *driver) Ready(*store.Out) error { return nil }
+
+// Commands: none.
+func (d *driver) Commands() map[string]func(c *store.Cmd) { return nil }
+
+// Start reads the configuration, saying once what is wrong with it, and,
+// on a host with an event loop (pi), begins embedding in the background.
+// pimem's commands and its MCP server answer a background ask before they
+// go on (they have no loop to return to), so there the vectors pi made are
+// used and none are made.
+func (d *driver) Start(out *store.Out, in gjson.Result) {
+	d.sessionID = jsonr.Get(in, "sessionId").Str
+	d.refresh(out, true)
+	if d.s.Mode != "cli" && d.s.Mode != "mcp" {
+		d.step(out)
+	}
+}
+
+// Refresh reads the configuration again when the file changed.
+func (d *driver) Refresh(out *store.Out) { d.refresh(out, false) }
+
+func (d *driver) refresh(out *store.Out, first bool) {
+	if d.file == "" || !d.watch.Changed(d.h, d.file) && !first {
+		return
+	}
+	if first {
+		d.watch.Changed(d.h, d.file)
+	}
+	was := d.cfg
+	d.cfg = parseConfig(files.Config(d.h, d.file))
+	for _, w := range d.cfg.Warnings {
+		out.Notify("warning", "pi-memory: "+w)
+	}
+	if d.cfg.Why != "" {
+		out.Notify("warning", "pi-memory: embeddings are off: "+d.cfg.Why+". Search ranks by words alone.")
+	}
+	if modelKey(was) != modelKey(d.cfg) || d.vec == "" {
+		dir := path.Join(d.s.AgentDir, "pi-memory", "vectors")
+		d.vec = path.Join(dir, modelKey(d.cfg)+".vec")
+		d.lock = d.vec + ".lock"
+		d.tab, d.off, d.full, d.job, d.fails, d.queries = table{}, 0, false, nil, 0, nil
+	}
+}
+
+// Settled: pi is idle after a run, the moment to embed more.
+func (d *driver) Settled(out *store.Out, _ gjson.Result) { d.step(out) }
+
+// sessionsDir is where pi keeps its sessions.
+func (d *driver) sessionsDir() string { return path.Join(d.s.AgentDir, "sessions") }
+
+// mine says whether a session file is in a folder that may hold this
+// project's sessions (the index keeps only those that ran in it).
+func (d *driver) mine(file string) bool {
+	dir := d.sessionsDir() + "/"
+	if !strings.HasPrefix(file, dir) {
+		return false
+	}
+	folder, _, ok := strings.Cut(file[len(dir):], "/")
+	return ok && hsimport.FolderMayHold(folder, d.s.ProjectRoot)
+}
+
+// catchUp reads what the cache gained since it was last read; a cache
+// that shrank (deleted, rebuilt) is read again from its start. A record
+// that cannot be read is skipped and counted; a torn last line (another
+// process appending) is read next time.
+func (d *driver) catchUp() {
+	info, err := d.h.Stat(d.vec)
+	if err != nil || info.Dir {
+		d.tab, d.off = table{}, 0
+		return
+	}
+	d.full = info.Size >= maxCacheBytes
+	if info.Size < d.off {
+		d.tab, d.off = table{}, 0
+	}
+	if info.Size == d.off {
+		return
+	}
+	if d.piece == nil {
+		d.piece = make([]byte, 256<<10)
+	}
+	base, used := d.off, int64(0)
+	read := func(off int64, dst []byte) (int, error) {
+		if rest := info.Size - base - off; int64(len(dst)) > rest {
+			dst = dst[:max(rest, 0)]
+		}
+		return d.h.ReadAt(d.vec, base+off, dst)
+	}
+	keep := func(file string) bool { return d.mine(file) && d.tab.held < maxHeld }
+	jsonl.Read(read, d.piece, maxRecordLine, func(_ int, line []byte, torn bool) bool {
+		if torn {
+			return false
+		}
+		used += int64(len(line)) + 1
+		if r, err := parseRecord(line); err == nil {
+			d.tab.add(r, keep)
+		} else {
+			d.tab.bad++
+		}
+		return true
+	}, func(int) { d.tab.bad++ })
+	d.off = base + used
+}
+
+// request is one request of an http ask for the embeddings of texts.
+func (d *driver) request(texts []string, timeoutMs int) []byte {
+	w := jsonw.Open(nil)
+	w.Str("method", "POST")
+	w.Str("url", d.cfg.URL)
+	w.Raw("headers", []byte(`{"Content-Type":"application/json"}`))
+	w.Str("body", string(vectors.Body(d.cfg.Model, texts, d.cfg.Dims)))
+	w.Int("timeoutMs", int64(timeoutMs))
+	w.Int("maxBytes", 16<<20)
+	if d.cfg.KeyEnv != "" {
+		// The host reads the variable and sends it as a bearer token: the
+		// key never enters the core (decision 001).
+		w.Str("bearerEnv", d.cfg.KeyEnv)
+	}
+	return w.Close()
+}
+
+// vectorsOf reads one answer of an http ask for n texts, or says why not.
+func vectorsOf(a gjson.Result, n int) ([][]int8, string) {
+	if e := jsonr.Get(a, "error"); e.Exists() {
+		said, _ := redact.String(text.OneLine(e.String()))
+		return nil, text.Whole(said, 200)
+	}
+	body := jsonr.Get(a, "body").String()
+	if st := jsonr.Get(a, "status").Int(); st < 200 || st > 299 {
+		if _, err := vectors.Parse([]byte(body), n); err != nil && strings.HasPrefix(err.Error(), "the endpoint answered") {
+			return nil, "status " + strconv.Itoa(int(st)) + ": " + err.Error()
+		}
+		return nil, "the endpoint answered status " + strconv.Itoa(int(st))
+	}
+	v, err := vectors.Parse([]byte(body), n)
+	if err != nil {
+		return nil, err.Error()
+	}
+	return v, ""
+}
+
+// step sends the next background ask: the next messages of the newest
+// session not embedded whole, up to perAsk requests of batch. One ask is
+// out at a time; its answer sends the next, until every session is
+// embedded, the cache is full, or the endpoint failed maxFails times in a
+// row. The gate decides first: this is work nobody asked for.
+func (d *driver) step(out *store.Out) {
+	now := d.h.Now()
+	if d.busy && now-d.busyAt < 2*batchTimeoutMs || d.fails >= maxFails || d.env.May(d, store.Capture) != "" {
+		return
+	}
+	d.busy = false
+	d.catchUp()
+	if d.full {
+		return
+	}
+	if d.job == nil || d.job.next >= len(d.job.lines) {
+		d.job, _ = d.scan(true)
+	}
+	j := d.job
+	if j == nil {
+		return
+	}
+	from := j.next
+	reqs := []byte{'['}
+	for k := 0; k < perAsk && j.next < len(j.lines); k++ {
+		to := min(j.next+batch, len(j.lines))
+		if k > 0 {
+			reqs = append(reqs, ',')
+		}
+		reqs = append(reqs, d.request(j.texts[j.next:to], batchTimeoutMs)...)
+		j.next = to
+	}
+	reqs = append(reqs, ']')
+	to := j.next
+	d.busy, d.busyAt = true, now
+	out.HTTPBackground(reqs, exitMs, func(out *store.Out, v gjson.Result) {
+		d.answered(out, j, from, to, v)
+	})
+}
+
+// answered keeps the vectors of messages from..to of j, then asks for the
+// next. A failure leaves them to the next settle, and says so once.
+func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) {
+	d.busy = false
+	if d.job != j {
+		return // the configuration changed meanwhile
+	}
+	answers := v.Array()
+	var lines []byte
+	at := from
+	for i := 0; at < to; i++ {
+		n := min(batch, to-at)
+		var got [][]int8
+		why := "the host answered no request"
+		if i < len(answers) {
+			got, why = vectorsOf(answers[i], n)
+		}
+		if why != "" {
+			j.next, j.prev = at, nil
+			if d.fails++; d.fails == 1 || d.fails == maxFails {
+				msg := "pi-memory: embeddings: " + d.cfg.URL + " failed: " + why
+				if d.fails == maxFails {
+					msg += "; no more is embedded this session, and search ranks by words alone where nothing is"
+				}
+				out.Notify("warning", msg+".")
+			}
+			break
+		}
+		for k, own := range got {
+			if vec, ok := blend(own, j.prev, d.cfg.Dims); ok {
+				lines = appendRecord(lines, record{File: j.file, Stamp: j.stamp, Line: j.lines[at+k], Vec: vec})
+			}
+			j.prev = own
+		}
+		at += n
+	}
+	if at == to && at > from {
+		d.fails = 0
+	}
+	if at == len(j.lines) && at == to {
+		lines = appendRecord(lines, record{File: j.file, Stamp: j.stamp, Line: len(j.lines)})
+	}
+	if len(lines) > 0 && !d.changed(j) {
+		if err := files.Append(d.h, d.vec, d.lock, lines); err != nil {
+			out.Notify("warning", "pi-memory: embeddings: cannot write "+d.vec+": "+err.Error())
+			d.fails = maxFails
+			return
+		}
+	}
+	if d.fails == 0 {
+		d.step(out)
+	}
+}
+
+// changed says the session file is no longer what j read: it is dropped,
+// and read again once it is still.
+func (d *driver) changed(j *job) bool {
+	info, err := d.h.Stat(j.file)
+	if err != nil || history.Stamp(info.Size, info.MtimeMs) != j.stamp {
+		d.job = nil
+		return true
+	}
+	return false
+}
+
+// scan looks at the project's session files, newest first. With next, it
+// returns the first not embedded whole as a job (its messages read,
+// redacted); else it only counts. waiting is how many messages of the
+// sessions looked at are not embedded, and sessions how many sessions were
+// not read to know (at most maxCount files are looked at).
+func (d *driver) scan(next bool) (j *job, waiting int) {
+	dir := d.sessionsDir()
+	folders, err := d.h.List(dir)
+	if err != nil {
+		return nil, 0
+	}
+	now, looked := d.h.Now(), 0
+	for _, f := range folders {
+		if !hsimport.FolderMayHold(f, d.s.ProjectRoot) {
+			continue
+		}
+		folder := path.Join(dir, f)
+		names, err := d.h.List(folder)
+		if err != nil {
+			continue
+		}
+		for i := len(names) - 1; i >= 0 && looked < maxCount; i-- {
+			if !hsimport.IsSessionFile(names[i]) {
+				continue
+			}
+			looked++
+			file := folder + "/" + names[i]
+			if file == d.running {
+				continue
+			}
+			info, err := d.h.Stat(file)
+			if err != nil || info.Dir {
+				continue
+			}
+			stamp := history.Stamp(info.Size, info.MtimeMs)
+			if s, ok := d.skip[file]; ok && s == stamp {
+				continue
+			}
+			v := d.tab.sessions[file]
+			if v != nil && v.stamp == stamp && v.done {
+				continue
+			}
+			if !next {
+				if v != nil && v.stamp == stamp {
+					waiting += max(estimate(info.Size)-len(v.lines), 1)
+				} else {
+					waiting += estimate(info.Size)
+				}
+				continue
+			}
+			if now-info.MtimeMs < quietMs {
+				continue
+			}
+			if j = d.read(file, stamp, info.Size, v); j != nil {
+				return j, 0
+			}
+		}
+	}
+	return nil, waiting
+}
+
+// estimate is about how many messages a session file of size bytes holds
+// (tool calls and results are most of a file): for a count said, never
+// for a bound.
+func estimate(size int64) int { return int(max(size/4096, 1)) }
+
+// read is session file's job: its messages, each redacted and cut, from
+// the first not embedded at this stamp; nil (and skipped until it changes)
+// when it is too large, not a session, another project's or the running
+// one, or has no message left.
+func (d *driver) read(file string, stamp uint64, size int64, v *vecs) *job {
+	skip := func() *job {
+		if d.skip == nil {
+			d.skip = map[string]uint64{}
+		}
+		d.skip[file] = stamp
+		return nil
+	}
+	if size > maxSession {
+		return skip()
+	}
+	data, err := files.ReadInto(d.h, file, maxSession, d.buf)
+	if err != nil {
+		return nil
+	}
+	d.buf = data[:0]
+	s, err := history.Read(data)
+	if err == nil && s.ID == d.sessionID {
+		d.running = file
+	}
+	if err != nil || s.ID == d.sessionID || !(hsimport.Session{Cwd: s.Cwd}).Under(d.s.ProjectRoot) {
+		return skip()
+	}
+	j := &job{file: file, stamp: stamp}
+	done := map[int32]bool{}
+	if v != nil && v.stamp == stamp {
+		for _, l := range v.lines {
+			done[l] = true
+		}
+	}
+	for _, e := range s.Entries {
+		if e.Observation || done[int32(e.Line)] {
+			continue
+		}
+		t, _ := redact.String(text.Whole(e.Text, maxText))
+		j.lines = append(j.lines, e.Line)
+		j.texts = append(j.texts, t)
+	}
+	if len(j.lines) == 0 {
+		// Nothing to embed: closed at once, so it is not read again.
+		if !d.changed(j) {
+			files.Append(d.h, d.vec, d.lock, appendRecord(nil, record{File: file, Stamp: stamp, Line: len(done)}))
+		}
+		return skip()
+	}
+	return j
+}
+
+// Rank is the vectors' ranking for memory_search (store.Ranker): the
+// query's vector asked in the foreground within timeoutMs, then the
+// messages of this project's earlier sessions nearest it, as the index's
+// Refs ("<session file>:<line>"), best first. said is what the answer
+// adds: that the endpoint failed (the word ranking stands alone), or how
+// many messages are not embedded yet.
+func (d *driver) Rank(out *store.Out, q string, then func(out *store.Out, refs []string, said string)) {
+	d.catchUp()
+	_, waiting := d.scan(false)
+	pending := ""
+	if waiting > 0 {
+		pending = "Embeddings: about " + text.Plural(waiting, "message", "messages") + " of earlier sessions not embedded yet (embedded in the background between turns)."
+	}
+	if d.tab.held == 0 {
+		then(out, nil, pending)
+		return
+	}
+	qt, _ := redact.String(text.Whole(q, maxText))
+	rank := func(out *store.Out, qv []int8) {
+		var refs []string
+		for _, s := range d.tab.nearest(cut(qv, d.cfg.Dims), nearestN) {
+			refs = append(refs, s.file+":"+strconv.Itoa(int(s.line)))
+		}
+		then(out, refs, pending)
+	}
+	if qv, ok := d.queries[qt]; ok {
+		rank(out, qv)
+		return
+	}
+	out.HTTP(append(append([]byte{'['}, d.request([]string{qt}, d.cfg.TimeoutMs)...), ']'), false, func(out *store.Out, v gjson.Result) {
+		a := jsonr.Get(v, "0")
+		got, why := vectorsOf(a, 1)
+		if why != "" {
+			then(out, nil, "Embeddings unavailable ("+why+"): ranked by words alone.")
+			return
+		}
+		if d.queries == nil || len(d.queries) >= 32 {
+			d.queries = map[string][]int8{}
+		}
+		d.queries[qt] = got[0]
+		rank(out, got[0])
+	})
+}

@@ -1,0 +1,257 @@
+package lifecycle
+
+import (
+	"encoding/json"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/tidwall/gjson"
+)
+
+// fakeConcepts are the words the fake embedder knows to mean one thing:
+// each group is one dimension, so "beach" and "sea" are near while sharing
+// no word. Every other word is hashed to one of the other dimensions.
+var fakeConcepts = [][]string{
+	{"beach", "sea", "seaside", "coast", "shore", "ocean"},
+	{"favorite", "favourite", "top", "pick", "preferred"},
+	{"dog", "pup", "puppy", "hound"},
+}
+
+const fakeDims = 64
+
+// fakeEmbed is a deterministic embedding of text: a bag of its words'
+// dimensions.
+func fakeEmbed(text string) []float64 {
+	v := make([]float64, fakeDims)
+	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !(r >= 'a' && r <= 'z') }) {
+		dim := -1
+		for i, g := range fakeConcepts {
+			for _, c := range g {
+				if c == w {
+					dim = i
+				}
+			}
+		}
+		if dim < 0 {
+			h := fnv.New32a()
+			h.Write([]byte(w))
+			dim = len(fakeConcepts) + int(h.Sum32()%uint32(fakeDims-len(fakeConcepts)))
+		}
+		v[dim]++
+	}
+	v[fakeDims-1] += 0.01 // never all zero
+	return v
+}
+
+// fakeEndpoint answers one request of an http ask as an OpenAI-compatible
+// endpoint would, counting the texts it embedded.
+func fakeEndpoint(t *testing.T, req gjson.Result, texts *[]string) map[string]any {
+	var body struct {
+		Model string   `json:"model"`
+		Input []string `json:"input"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(req.Get("body").String()), &body))
+	var data []map[string]any
+	for i, in := range body.Input {
+		data = append(data, map[string]any{"index": i, "embedding": fakeEmbed(in)})
+		*texts = append(*texts, in)
+	}
+	b, _ := json.Marshal(map[string]any{"data": data, "model": body.Model})
+	return map[string]any{"status": 200, "body": string(b)}
+}
+
+// embedRig is a rig whose http asks are answered by answer (nil: the fake
+// endpoint), background or not, until none is left; it returns the last
+// envelope's effects, the asks' left out.
+func (r *rig) answerHTTP(out []byte, answer func(req gjson.Result) map[string]any) []gjson.Result {
+	r.t.Helper()
+	var kept []gjson.Result
+	queue := []gjson.Result{gjson.ParseBytes(out)}
+	for n := 0; len(queue) > 0; n++ {
+		require.True(r.t, n < 1000, "asks that never end")
+		env := queue[0]
+		queue = queue[1:]
+		for _, e := range env.Get("effects").Array() {
+			if e.Get("t").String() != "http" {
+				kept = append(kept, e)
+				continue
+			}
+			var answers []any
+			for _, req := range e.Get("requests").Array() {
+				answers = append(answers, answer(req))
+			}
+			if answers == nil {
+				answers = []any{}
+			}
+			b, _ := json.Marshal(map[string]any{"id": e.Get("id").String(), "value": answers})
+			queue = append(queue, gjson.ParseBytes(r.e.Handle("resume", b)))
+		}
+	}
+	return kept
+}
+
+// embeddingsRig is a rig with an endpoint configured and an earlier
+// session of three exchanges, still for a day.
+func embeddingsRig(t *testing.T, config string) (*rig, string) {
+	r := newRig(t, false)
+	require.NoError(t, os.MkdirAll(filepath.Join(r.agent, "pi-memory"), 0o755))
+	if config != "" {
+		require.NoError(t, os.WriteFile(filepath.Join(r.agent, "pi-memory", "embeddings.json"), []byte(config), 0o644))
+	}
+	past := filepath.Join(r.sessionsDir(), "2026-02-20T09-00-00-000Z_s0.jsonl")
+	require.NoError(t, os.WriteFile(past, []byte(sessionJSONL("s0", r.project,
+		"where is the team offsite this year",
+		"the offsite is by the sea in Porto",
+		"kiwi harvest is in May",
+		"deploys go through Helm charts",
+		"password=hunter2hunter2 is the staging login",
+	)), 0o644))
+	at := time.UnixMilli(r.h.now - day)
+	require.NoError(t, os.Chtimes(past, at, at))
+	return r, past
+}
+
+const localOllama = `{"url":"http://127.0.0.1:11434/v1/embeddings","model":"fake"}`
+
+func (r *rig) startEmbedding(texts *[]string) []gjson.Result {
+	b, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": "now"})
+	return r.answerHTTP(r.e.Handle("session_start", b), func(req gjson.Result) map[string]any { return fakeEndpoint(r.t, req, texts) })
+}
+
+func (r *rig) searchWith(q string, answer func(req gjson.Result) map[string]any) string {
+	r.t.Helper()
+	for _, e := range r.answerHTTP(r.e.Handle("tool", []byte(`{"name":"memory_search","params":{"query":`+quote(q)+`}}`)), answer) {
+		if e.Get("t").String() == "tool_result" {
+			return e.Get("text").String()
+		}
+	}
+	r.t.Fatalf("no tool_result")
+	return ""
+}
+
+func TestWithoutEmbeddingsJSONSearchAsksForNothing(t *testing.T) {
+	r, _ := embeddingsRig(t, "")
+	var texts []string
+	r.startEmbedding(&texts)
+	asked := 0
+	got := r.searchWith("beach", func(gjson.Result) map[string]any { asked++; return nil })
+	require.Equal(t, 0, asked)
+	require.Equal(t, 0, len(texts))
+	require.NotContains(t, got, "offsite")
+	require.NotContains(t, got, "Embeddings")
+	_, err := os.Stat(filepath.Join(r.agent, "pi-memory", "vectors"))
+	require.True(t, os.IsNotExist(err), "no cache without a configuration")
+}
+
+func TestAParaphraseFindsTheTurnThatSharesNoWordWithIt(t *testing.T) {
+	r, past := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	require.Equal(t, 5, len(texts), "every message embedded at session start, in the background: %q", texts)
+	require.Contains(t, strings.Join(texts, "\n"), "[REDACTED", "redacted before it is sent")
+	require.NotContains(t, strings.Join(texts, "\n"), "hunter2")
+	cache, err := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "fake-*.vec"))
+	require.NoError(t, err)
+	require.Equal(t, 1, len(cache))
+	data, _ := os.ReadFile(cache[0])
+	require.Equal(t, 6, strings.Count(string(data), "\n"), "five vectors and the session's close: %s", data)
+	require.NotContains(t, string(data), "offsite")
+
+	queries := 0
+	got := r.searchWith("beach", func(req gjson.Result) map[string]any {
+		queries++
+		require.Equal(t, int64(1000), req.Get("timeoutMs").Int())
+		return fakeEndpoint(t, req, &texts)
+	})
+	require.Equal(t, 1, queries)
+	require.Contains(t, got, "the offsite is by the sea in Porto")
+	require.Contains(t, got, past+":3", "a fused hit cites its line")
+
+	// The next settle embeds nothing more: the session is embedded whole.
+	before := len(texts)
+	r.answerHTTP(r.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Equal(t, before, len(texts))
+}
+
+func TestAnEndpointThatFailsAtSearchLeavesTheWordRanking(t *testing.T) {
+	r, _ := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	for _, answer := range []map[string]any{
+		{"error": "timed out after 1000 ms"},
+		{"status": 500, "body": `{"error":{"message":"model not found"}}`},
+		{"status": 200, "body": `{"data":[]}`},
+	} {
+		got := r.searchWith("kiwi", func(gjson.Result) map[string]any { return answer })
+		require.Contains(t, got, "kiwi harvest is in May")
+		require.Contains(t, got, "Embeddings unavailable (")
+		require.Contains(t, got, "ranked by words alone")
+	}
+}
+
+func TestMessagesNotEmbeddedYetAreCountedAndACorruptCacheIsSkipped(t *testing.T) {
+	r, _ := embeddingsRig(t, localOllama)
+	var texts []string
+	// The endpoint is down while the session starts: nothing is embedded.
+	r.answerHTTP(r.e.Handle("session_start", []byte(`{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"mode":"rpc","sessionId":"now"}`)),
+		func(gjson.Result) map[string]any { return map[string]any{"error": "connection refused"} })
+	got := r.searchWith("kiwi", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Contains(t, got, "kiwi harvest is in May")
+	require.Contains(t, got, "not embedded yet")
+	require.Equal(t, 0, len(texts), "no query is sent while nothing is embedded")
+
+	// A cache with a torn and a foreign line is read past them.
+	dir := filepath.Join(r.agent, "pi-memory", "vectors")
+	r.startEmbedding(&texts)
+	cache, _ := filepath.Glob(filepath.Join(dir, "*.vec"))
+	require.Equal(t, 1, len(cache))
+	data, _ := os.ReadFile(cache[0])
+	require.NoError(t, os.WriteFile(cache[0], append([]byte("not a record\n0000000000000001 3 zz /x\n"), data...), 0o644))
+	r.start(false, true)
+	got = r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Contains(t, got, "the offsite is by the sea in Porto")
+}
+
+func TestAnInvalidConfigurationIsSaidAndTurnsOnlyEmbeddingsOff(t *testing.T) {
+	r, _ := embeddingsRig(t, `{"url":"http://127.0.0.1:11434/v1/embeddings","model":"m","apiKeyEnv":"sk-proj-abcdefghijklmnop0123456789"}`)
+	var texts []string
+	effects := r.startEmbedding(&texts)
+	said := ""
+	for _, e := range effects {
+		said += e.Get("text").String() + "\n"
+	}
+	require.Contains(t, said, "embeddings are off")
+	require.Contains(t, said, "never the key itself")
+	require.NotContains(t, said, "sk-proj-abcdefghijklmnop0123456789")
+	require.Equal(t, 0, len(texts))
+	got := r.searchWith("kiwi", func(gjson.Result) map[string]any { t.Fatal("asked"); return nil })
+	require.Contains(t, got, "kiwi harvest is in May")
+}
+
+func TestTheKeyIsNamedForTheHostNeverHeld(t *testing.T) {
+	r, _ := embeddingsRig(t, `{"url":"https://api.example.com/v1/embeddings","model":"m","apiKeyEnv":"EXAMPLE_KEY","dimensions":32}`)
+	var texts []string
+	b, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "mode": "rpc", "sessionId": "now"})
+	seen := 0
+	r.answerHTTP(r.e.Handle("session_start", b), func(req gjson.Result) map[string]any {
+		seen++
+		require.Equal(t, "EXAMPLE_KEY", req.Get("bearerEnv").String())
+		require.False(t, req.Get("headers.Authorization").Exists(), "no key in the request")
+		require.Equal(t, int64(32), gjson.Get(req.Get("body").String(), "dimensions").Int())
+		return fakeEndpoint(t, req, &texts)
+	})
+	require.True(t, seen > 0, "asked")
+}
+
+func TestNoMemoryEmbedsNothing(t *testing.T) {
+	r, _ := embeddingsRig(t, localOllama)
+	b, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "mode": "rpc", "sessionId": "now", "flags": map[string]any{"no-memory": true}})
+	r.answerHTTP(r.e.Handle("session_start", b), func(gjson.Result) map[string]any { t.Fatal("asked"); return nil })
+	_, err := os.Stat(filepath.Join(r.agent, "pi-memory", "vectors"))
+	require.True(t, os.IsNotExist(err), "no write")
+}
