@@ -2,6 +2,8 @@ package host
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
 	"encoding/json"
 	"hash/fnv"
 	"io"
@@ -9,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,7 +24,7 @@ import (
 // fakeEmbeddings is an OpenAI-compatible /v1/embeddings endpoint of
 // deterministic vectors: a bag of words' dimensions, where "beach" and
 // "sea" are one dimension, so a paraphrase is near what it paraphrases.
-func fakeEmbeddings(t *testing.T) (url string, asked func() []string) {
+func fakeEmbeddings(t *testing.T, dims int) (url string, asked func() []string) {
 	var mu sync.Mutex
 	var got []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -35,7 +38,7 @@ func fakeEmbeddings(t *testing.T) (url string, asked func() []string) {
 		}
 		var data []map[string]any
 		for i, in := range body.Input {
-			v := make([]float64, 32)
+			v := make([]float64, dims)
 			for _, w := range strings.Fields(strings.ToLower(in)) {
 				w = strings.Trim(w, ".,?!:")
 				if w == "beach" || w == "sea" {
@@ -44,9 +47,9 @@ func fakeEmbeddings(t *testing.T) (url string, asked func() []string) {
 				}
 				h := fnv.New32a()
 				h.Write([]byte(w))
-				v[1+h.Sum32()%31]++
+				v[1+h.Sum32()%uint32(dims-2)]++
 			}
-			v[31] += 0.01
+			v[dims-1] += 0.01
 			data = append(data, map[string]any{"index": i, "embedding": v})
 		}
 		mu.Lock()
@@ -64,7 +67,7 @@ func fakeEmbeddings(t *testing.T) (url string, asked func() []string) {
 // memory_search for a word no message holds finds the turn that
 // paraphrases it, cited by its line.
 func TestEmbeddingsFuseAParaphraseThroughNetHTTP(t *testing.T) {
-	url, asked := fakeEmbeddings(t)
+	url, asked := fakeEmbeddings(t, 32)
 	t.Setenv("PIMEM_TEST_EMBED_KEY", "sk-test-embed")
 	eachCore(t, func(t *testing.T, rt *Runtime) {
 		base := t.TempDir()
@@ -115,4 +118,56 @@ func mustRead(t *testing.T, p string) []byte {
 	b, err := os.ReadFile(p)
 	require.NoError(t, err)
 	return b
+}
+
+// A warm memory_search with the most vectors the store holds (30,000 at
+// 384 dimensions) in the cache: the query's vector is the session's
+// (cached by its text), so what is timed is the core's own work, the word
+// ranking, the cosine over every vector and the fusion. PIMEM_EMBED_BENCH=1
+// runs it (decision 019's second addendum has the figures).
+func TestEmbeddingsWarmSearchTime(t *testing.T) {
+	if os.Getenv("PIMEM_EMBED_BENCH") == "" {
+		t.Skip("PIMEM_EMBED_BENCH=1 runs it")
+	}
+	url, asked := fakeEmbeddings(t, 384)
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		before := len(asked())
+		base := t.TempDir()
+		project, agent := filepath.Join(base, "app"), filepath.Join(base, "agent")
+		require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
+		require.NoError(t, os.MkdirAll(filepath.Join(agent, "pi-memory", "vectors"), 0o755))
+		cfg := `{"url":"` + url + `","model":"fake"}`
+		require.NoError(t, os.WriteFile(filepath.Join(agent, "pi-memory", "embeddings.json"), []byte(cfg), 0o644))
+		sessions := filepath.Join(agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(project, "/"), "/", "-")+"--")
+		require.NoError(t, os.MkdirAll(sessions, 0o755))
+		var cache bytes.Buffer
+		seed := uint32(1)
+		for i := 0; i < 30000; i++ {
+			cache.WriteString("0000000000000001 " + strconv.Itoa(i%15+2) + " ")
+			for d := 0; d < 384; d++ {
+				seed = seed*1664525 + 1013904223
+				cache.WriteString(strconv.FormatUint(uint64(0x100|(seed>>24)), 16)[1:])
+			}
+			cache.WriteString(" " + sessions + "/2026-01-01T00-00-00-000Z_" + strconv.Itoa(i/15) + ".jsonl\n")
+		}
+		// The cache's name: the model and 8 hex digits of the SHA-1 of the
+		// URL, the model and the dimensions (wasm/embeddings' modelKey).
+		sum := sha1.Sum([]byte(url + "\nfake\n0"))
+		require.NoError(t, os.WriteFile(filepath.Join(agent, "pi-memory", "vectors", "fake-"+hex.EncodeToString(sum[:4])+".vec"), cache.Bytes(), 0o644))
+		var out, errs bytes.Buffer
+		d := &Driver{Inst: newInstance(t, rt, Config{FS: fsys.NewOS()}), Stdout: &out, Stderr: &errs}
+		start, _ := json.Marshal(map[string]any{"cwd": project, "agentDir": agent, "trusted": true, "mode": "mcp", "reason": "startup", "sessionId": "now"})
+		_, err := d.Run("session_start", start)
+		require.NoError(t, err)
+		var times []time.Duration
+		for i := 0; i < 12; i++ {
+			t0 := time.Now()
+			res, err := d.Run("tool", []byte(`{"name":"memory_search","params":{"query":"release checklist"}}`))
+			times = append(times, time.Since(t0))
+			require.NoError(t, err)
+			require.Equal(t, 1, len(res.ToolResults))
+		}
+		require.Equal(t, before+1, len(asked()), "one query, its vector kept")
+		t.Logf("first (reads the 30,000-record cache and asks the query): %v; warm: %v", times[0], times[2:])
+	})
 }
