@@ -187,6 +187,7 @@ func blend(own, prev []int8, dims int) ([]int8, bool) {
 
 // vecs is what the cache holds of one session file at its newest stamp.
 type vecs struct {
+	file  string
 	stamp uint64
 	done  bool // a closing record was read: every message is embedded
 	msgs  int  // the closing record's count
@@ -199,8 +200,10 @@ type vecs struct {
 type table struct {
 	dims     int
 	sessions map[string]*vecs
-	bad      int // records skipped: not readable, or of other dimensions
-	held     int // vectors held, over every session
+	order    []*vecs // the sessions in the order first read: a ranking's steps
+	gen      int     // changes with every record taken: a ranking begun before starts again
+	bad      int     // records skipped: not readable, or of other dimensions
+	held     int     // vectors held, over every session
 }
 
 // add takes a record read from the cache. A record of a newer stamp than a
@@ -223,13 +226,16 @@ func (t *table) add(r record, keep func(file string) bool) {
 	if t.sessions == nil {
 		t.sessions = map[string]*vecs{}
 	}
+	t.gen++
 	v := t.sessions[r.File]
-	if v == nil || v.stamp != r.Stamp {
-		if v != nil {
-			t.held -= len(v.lines)
-		}
-		v = &vecs{stamp: r.Stamp}
+	if v == nil {
+		v = &vecs{file: r.File, stamp: r.Stamp}
 		t.sessions[r.File] = v
+		t.order = append(t.order, v)
+	} else if v.stamp != r.Stamp {
+		// A newer stamp starts the session again, in place.
+		t.held -= len(v.lines)
+		*v = vecs{file: r.File, stamp: r.Stamp, lines: v.lines[:0], flat: v.flat[:0]}
 	}
 	if r.Vec == nil {
 		v.done, v.msgs = true, r.Line
@@ -251,35 +257,58 @@ type scored struct {
 // (ties: file then line, so a ranking is the same every time); a message
 // held twice (two processes embedded it) counts once.
 func (t *table) nearest(q []int8, n int) []scored {
-	if len(q) != t.dims || n <= 0 {
-		return nil
+	r := ranking{q: q, n: n}
+	t.rank(&r, -1)
+	return r.top
+}
+
+// ranking is nearest in steps (rank), for a host whose event loop must get
+// its thread back between them.
+type ranking struct {
+	q   []int8
+	n   int
+	gen int
+	at  int // the next session of the table's order
+	top []scored
+}
+
+// rank scores the vectors of r's next sessions, at least budget of them
+// when there are (a negative budget: all), and says whether every session
+// is done. A table that took records since the ranking began has it start
+// again.
+func (t *table) rank(r *ranking, budget int) bool {
+	if len(r.q) != t.dims || r.n <= 0 {
+		return true
 	}
-	var top []scored
-	for file, v := range t.sessions {
+	if r.gen != t.gen {
+		r.gen, r.at, r.top = t.gen, 0, r.top[:0]
+	}
+	for ; r.at < len(t.order) && budget != 0; r.at++ {
+		v := t.order[r.at]
+		if budget > 0 {
+			budget = max(budget-len(v.lines), 0)
+		}
 		for i, line := range v.lines {
-			s := vectors.Dot(q, v.flat[i*t.dims:(i+1)*t.dims])
-			c := scored{file, line, s}
-			if len(top) == n && !better(c, top[n-1]) {
+			c := scored{v.file, line, vectors.Dot(r.q, v.flat[i*t.dims:(i+1)*t.dims])}
+			if len(r.top) == r.n && !better(c, r.top[r.n-1]) {
 				continue
 			}
-			at := len(top)
-			for at > 0 && better(c, top[at-1]) {
+			at := len(r.top)
+			for at > 0 && better(c, r.top[at-1]) {
 				at--
 			}
-			if at > 0 && top[at-1].file == file && top[at-1].line == line {
+			if at > 0 && r.top[at-1].file == c.file && r.top[at-1].line == line ||
+				at < len(r.top) && r.top[at].file == c.file && r.top[at].line == line {
 				continue
 			}
-			if at < len(top) && top[at].file == file && top[at].line == line {
-				continue
+			if len(r.top) < r.n {
+				r.top = append(r.top, scored{})
 			}
-			if len(top) < n {
-				top = append(top, scored{})
-			}
-			copy(top[at+1:], top[at:])
-			top[at] = c
+			copy(r.top[at+1:], r.top[at:])
+			r.top[at] = c
 		}
 	}
-	return top
+	return r.at == len(t.order)
 }
 
 func better(a, b scored) bool {

@@ -1,6 +1,7 @@
 package embeddings
 
 import (
+	"bytes"
 	"path"
 	"strconv"
 	"strings"
@@ -47,6 +48,8 @@ const (
 	// nearestN is how many messages the vectors rank: the orchestrator
 	// fuses the first 20 of them it finds in its index.
 	nearestN = 60
+	// countMs: what is not embedded is counted again at most this often.
+	countMs = 30 * 1000
 )
 
 // driver is the store for one session: its configuration, the cache as
@@ -77,6 +80,9 @@ type driver struct {
 	buf     []byte            // the buffer a session file is read into
 	running string            // the running session's file, once read: never embedded
 	queries map[string][]int8 // this session's query vectors, by text
+	// waiting is how many messages pending last counted, at countedAt.
+	waiting   int
+	countedAt int64
 }
 
 // job is one session's messages being embedded.
@@ -194,39 +200,51 @@ func (d *driver) mine(file string) bool {
 	return ok && hsimport.FolderMayHold(folder, d.s.ProjectRoot)
 }
 
-// catchUp reads what the cache gained since it was last read; a cache
-// that shrank (deleted, rebuilt) is read again from its start. A record
-// that cannot be read is skipped and counted; a torn last line (another
-// process appending) is read next time.
-func (d *driver) catchUp() {
+// catchUp reads what the cache gained since it was last read, at most
+// limit bytes of it (a negative limit: all), and says whether it read to
+// the end; a cache that shrank (deleted, rebuilt) is read again from its
+// start. A record that cannot be read is skipped and counted; a torn last
+// line (another process appending) is read next time.
+func (d *driver) catchUp(limit int64) bool {
 	info, err := d.h.Stat(d.vec)
 	if err != nil || info.Dir {
-		d.tab, d.off = table{}, 0
-		return
+		if d.off != 0 || d.tab.held != 0 {
+			d.tab, d.off = table{}, 0
+		}
+		return true
 	}
 	d.full = info.Size >= maxCacheBytes
 	if info.Size < d.off {
 		d.tab, d.off = table{}, 0
 	}
-	if info.Size == d.off {
-		return
+	end := info.Size
+	if limit >= 0 && d.off+limit < end {
+		end = d.off + limit
+	}
+	if end == d.off {
+		return end == info.Size
 	}
 	if d.piece == nil {
-		d.piece = make([]byte, 256<<10)
+		d.piece = make([]byte, 64<<10)
 	}
-	base, used := d.off, int64(0)
+	// What is read ends after the last newline read: a line not ended yet
+	// (another process appending, or cut by limit) is read next time.
+	base, last := d.off, int64(-1)
 	read := func(off int64, dst []byte) (int, error) {
-		if rest := info.Size - base - off; int64(len(dst)) > rest {
+		if rest := end - base - off; int64(len(dst)) > rest {
 			dst = dst[:max(rest, 0)]
 		}
-		return d.h.ReadAt(d.vec, base+off, dst)
+		k, err := d.h.ReadAt(d.vec, base+off, dst)
+		if i := bytes.LastIndexByte(dst[:k], '\n'); i >= 0 {
+			last = off + int64(i)
+		}
+		return k, err
 	}
 	keep := func(file string) bool { return d.mine(file) && d.tab.held < maxHeld }
 	jsonl.Read(read, d.piece, maxRecordLine, func(_ int, line []byte, torn bool) bool {
 		if torn {
 			return false
 		}
-		used += int64(len(line)) + 1
 		if r, err := parseRecord(line); err == nil {
 			d.tab.add(r, keep)
 		} else {
@@ -234,7 +252,42 @@ func (d *driver) catchUp() {
 		}
 		return true
 	}, func(int) { d.tab.bad++ })
-	d.off = base + used
+	switch {
+	case last >= 0:
+		d.off = base + last + 1
+	case end-base >= maxRecordLine:
+		// No newline in a piece longer than any record: not a record, skipped.
+		d.off = end
+		d.tab.bad++
+	}
+	return d.off >= info.Size
+}
+
+// The work of one slice of a host's event loop (decision 018): the cache
+// read in pieces of sliceBytes (about 10 ms of TinyGo), and the cosine over
+// sliceVectors vectors at a time.
+const (
+	sliceBytes   = 160 << 10
+	sliceVectors = 5000
+)
+
+// again runs k on a host without an event loop (pimem, pimem mcp) at once,
+// and on pi's once its loop has run (a foreground ask of nothing).
+func (d *driver) again(out *store.Out, k func(out *store.Out)) {
+	if d.s.Mode == "cli" || d.s.Mode == "mcp" {
+		k(out)
+		return
+	}
+	out.Yield(func(out *store.Out, _ gjson.Result) { k(out) })
+}
+
+// readAll reads the cache to its end in slices, then runs k.
+func (d *driver) readAll(out *store.Out, k func(out *store.Out)) {
+	if d.catchUp(sliceBytes) {
+		k(out)
+		return
+	}
+	d.again(out, func(out *store.Out) { d.readAll(out, k) })
 }
 
 // request is one request of an http ask for the embeddings of texts.
@@ -285,7 +338,16 @@ func (d *driver) step(out *store.Out) {
 		return
 	}
 	d.busy = false
-	d.catchUp()
+	if !d.catchUp(sliceBytes) {
+		// The rest of the cache is read in later pieces, pi's loop running
+		// between them (a background ask of nothing).
+		d.busy, d.busyAt = true, now
+		out.HTTPBackground([]byte("[]"), exitMs, func(out *store.Out, _ gjson.Result) {
+			d.busy = false
+			d.step(out)
+		})
+		return
+	}
 	if d.full {
 		return
 	}
@@ -317,7 +379,7 @@ func (d *driver) step(out *store.Out) {
 // answered keeps the vectors of messages from..to of j, then asks for the
 // next. A failure leaves them to the next settle, and says so once.
 func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) {
-	d.busy = false
+	d.busy, d.countedAt = false, 0
 	if d.job != j {
 		return // the configuration changed meanwhile
 	}
@@ -504,39 +566,57 @@ func (d *driver) read(file string, stamp uint64, size int64, v *vecs) *job {
 // adds: that the endpoint failed (the word ranking stands alone), or how
 // many messages are not embedded yet.
 func (d *driver) Rank(out *store.Out, q string, then func(out *store.Out, refs []string, said string)) {
-	d.catchUp()
-	_, waiting := d.scan(false)
-	pending := ""
-	if waiting > 0 {
-		pending = "Embeddings: about " + text.Plural(waiting, "message", "messages") + " of earlier sessions not embedded yet (embedded in the background between turns)."
-	}
-	if d.tab.held == 0 {
-		then(out, nil, pending)
-		return
-	}
-	qt, _ := redact.String(text.Whole(q, maxText))
-	rank := func(out *store.Out, qv []int8) {
-		var refs []string
-		for _, s := range d.tab.nearest(cut(qv, d.cfg.Dims), nearestN) {
-			refs = append(refs, s.file+":"+strconv.Itoa(int(s.line)))
-		}
-		then(out, refs, pending)
-	}
-	if qv, ok := d.queries[qt]; ok {
-		rank(out, qv)
-		return
-	}
-	out.HTTP(append(append([]byte{'['}, d.request([]string{qt}, d.cfg.TimeoutMs)...), ']'), false, func(out *store.Out, v gjson.Result) {
-		a := jsonr.Get(v, "0")
-		got, why := vectorsOf(a, 1)
-		if why != "" {
-			then(out, nil, "Embeddings unavailable ("+why+"): ranked by words alone.")
+	d.readAll(out, func(out *store.Out) {
+		pending := d.pending()
+		if d.tab.held == 0 {
+			then(out, nil, pending)
 			return
 		}
-		if d.queries == nil || len(d.queries) >= 32 {
-			d.queries = map[string][]int8{}
+		qt, _ := redact.String(text.Whole(q, maxText))
+		if qv, ok := d.queries[qt]; ok {
+			d.nearest(out, &ranking{q: cut(qv, d.cfg.Dims), n: nearestN}, pending, then)
+			return
 		}
-		d.queries[qt] = got[0]
-		rank(out, got[0])
+		out.HTTP(append(append([]byte{'['}, d.request([]string{qt}, d.cfg.TimeoutMs)...), ']'), false, func(out *store.Out, v gjson.Result) {
+			got, why := vectorsOf(jsonr.Get(v, "0"), 1)
+			if why != "" {
+				then(out, nil, "Embeddings unavailable ("+why+"): ranked by words alone.")
+				return
+			}
+			if d.queries == nil || len(d.queries) >= 32 {
+				d.queries = map[string][]int8{}
+			}
+			d.queries[qt] = got[0]
+			d.nearest(out, &ranking{q: cut(got[0], d.cfg.Dims), n: nearestN}, pending, then)
+		})
 	})
+}
+
+// nearest ranks the vectors held against r's query in slices, then hands
+// the Refs to then.
+func (d *driver) nearest(out *store.Out, r *ranking, said string, then func(out *store.Out, refs []string, said string)) {
+	if !d.tab.rank(r, sliceVectors) {
+		d.again(out, func(out *store.Out) { d.nearest(out, r, said, then) })
+		return
+	}
+	refs := make([]string, len(r.top))
+	for i, s := range r.top {
+		refs[i] = s.file + ":" + strconv.Itoa(int(s.line))
+	}
+	then(out, refs, said)
+}
+
+// pending says about how many messages of earlier sessions are not
+// embedded yet, "" when none are; counted again at most every countMs, or
+// after the background work embedded more (each count stats the session
+// files).
+func (d *driver) pending() string {
+	if now := d.h.Now(); d.countedAt == 0 || now-d.countedAt > countMs || now < d.countedAt {
+		_, d.waiting = d.scan(false)
+		d.countedAt = now
+	}
+	if d.waiting == 0 {
+		return ""
+	}
+	return "Embeddings: about " + text.Plural(d.waiting, "message", "messages") + " of earlier sessions not embedded yet (embedded in the background between turns)."
 }

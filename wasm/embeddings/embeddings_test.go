@@ -180,3 +180,23 @@ func FuzzParseRecord(f *testing.F) {
 		}
 	})
 }
+
+func TestARankingInStepsIsTheRankingAtOnceAndStartsAgainWhenTheTableChanges(t *testing.T) {
+	all := func(string) bool { return true }
+	var tb table
+	for i := 0; i < 40; i++ {
+		tb.add(record{File: "/s/" + itoa(i/4), Stamp: 1, Line: i%4 + 2, Vec: []int8{int8(i), int8(40 - i), 3}}, all)
+	}
+	q := []int8{90, 90, 0}
+	want := tb.nearest(q, 7)
+	r := ranking{q: q, n: 7}
+	steps := 0
+	for !tb.rank(&r, 5) {
+		steps++
+		if steps == 3 {
+			tb.add(record{File: "/s/new", Stamp: 1, Line: 2, Vec: []int8{0, 0, 127}}, all)
+		}
+	}
+	require.True(t, steps > 5, "in steps: %d", steps)
+	require.Equal(t, want, r.top)
+}

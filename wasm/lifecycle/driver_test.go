@@ -19,6 +19,7 @@ type rig struct {
 	agent   string
 	last    gjson.Result
 	state   string // the newest state effect's state, as a host keeps it
+	yields  int    // foreground asks of no request answered (embeddings_test.go)
 }
 
 const day = 86400000

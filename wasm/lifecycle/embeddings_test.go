@@ -5,6 +5,7 @@ import (
 	"hash/fnv"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,6 +83,9 @@ func (r *rig) answerHTTP(out []byte, answer func(req gjson.Result) map[string]an
 				continue
 			}
 			var answers []any
+			if len(e.Get("requests").Array()) == 0 && !e.Get("background").Bool() {
+				r.yields++
+			}
 			for _, req := range e.Get("requests").Array() {
 				answers = append(answers, answer(req))
 			}
@@ -254,4 +258,32 @@ func TestNoMemoryEmbedsNothing(t *testing.T) {
 	r.answerHTTP(r.e.Handle("session_start", b), func(gjson.Result) map[string]any { t.Fatal("asked"); return nil })
 	_, err := os.Stat(filepath.Join(r.agent, "pi-memory", "vectors"))
 	require.True(t, os.IsNotExist(err), "no write")
+}
+
+// A cache of megabytes is read in slices, pi's loop running between them
+// (decision 018), and so is the cosine over what it holds: the search still
+// finds the paraphrase.
+func TestALargeCacheIsReadAndRankedInSlices(t *testing.T) {
+	r, past := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+	require.Equal(t, 1, len(cache))
+	f, err := os.OpenFile(cache[0], os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	var b strings.Builder
+	for i := 0; i < 12000; i++ {
+		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl") + "\n")
+	}
+	_, err = f.WriteString(b.String())
+	require.NoError(t, err)
+	f.Close()
+	r.yields = 0
+	b2, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "mode": "rpc", "sessionId": "now2"})
+	r.answerHTTP(r.e.Handle("session_start", b2), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	r.yields = 0
+	got := r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Contains(t, got, "the offsite is by the sea in Porto")
+	require.Contains(t, got, past+":3")
+	require.True(t, r.yields >= 2, "the cosine over 12,005 vectors in slices: %d yields", r.yields)
 }
