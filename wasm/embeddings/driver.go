@@ -615,8 +615,15 @@ func (d *driver) pending() string {
 		_, d.waiting = d.scan(false)
 		d.countedAt = now
 	}
-	if d.waiting == 0 {
-		return ""
+	var said []string
+	if d.waiting > 0 {
+		said = append(said, "Embeddings: about "+text.Plural(d.waiting, "message", "messages")+" of earlier sessions not embedded yet (embedded in the background between turns).")
 	}
-	return "Embeddings: about " + text.Plural(d.waiting, "message", "messages") + " of earlier sessions not embedded yet (embedded in the background between turns)."
+	if d.tab.bad > 0 {
+		said = append(said, "Embeddings: "+text.Plural(d.tab.bad, "record", "records")+" of "+d.vec+" could not be read, skipped (the file is derived: delete it to rebuild it).")
+	}
+	if d.full {
+		said = append(said, "Embeddings: "+d.vec+" reached its bound; nothing more is embedded (delete it to rebuild it, newest sessions first).")
+	}
+	return strings.Join(said, "\n")
 }

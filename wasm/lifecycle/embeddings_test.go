@@ -219,6 +219,27 @@ func TestMessagesNotEmbeddedYetAreCountedAndACorruptCacheIsSkipped(t *testing.T)
 	r.start(false, true)
 	got = r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
 	require.Contains(t, got, "the offsite is by the sea in Porto")
+	require.Contains(t, got, "Embeddings: 2 records of "+cache[0]+" could not be read, skipped")
+}
+
+// A session whose file changed is embedded again, whole, once it is still;
+// /memory search fuses as memory_search does.
+func TestASessionThatChangedIsEmbeddedAgain(t *testing.T) {
+	r, past := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	require.Equal(t, 5, len(texts))
+	f, err := os.OpenFile(past, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	f.WriteString(`{"type":"message","id":"m9","parentId":null,"timestamp":"2026-02-20T09:30:00.000Z","message":{"role":"user","content":"the seaside hotel is booked"}}` + "\n")
+	f.Close()
+	at := time.UnixMilli(r.h.now - 60_000)
+	require.NoError(t, os.Chtimes(past, at, at))
+	r.answerHTTP(r.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Equal(t, 11, len(texts), "the six messages again: %q", texts[5:])
+	r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	r.mem("search beach")
+	require.Contains(t, r.text(), "the offsite is by the sea in Porto")
 }
 
 func TestAnInvalidConfigurationIsSaidAndTurnsOnlyEmbeddingsOff(t *testing.T) {
