@@ -271,23 +271,31 @@ const (
 	sliceVectors = 5000
 )
 
-// again runs k on a host without an event loop (pimem, pimem mcp) at once,
-// and on pi's once its loop has run (a foreground ask of nothing).
-func (d *driver) again(out *store.Out, k func(out *store.Out)) {
-	if d.s.Mode == "cli" || d.s.Mode == "mcp" {
+// again runs k in pimem's commands at once, elsewhere once the host
+// answers a foreground ask of nothing (pi's adapter runs its event loop
+// first); a host answers it with an error once the call the search serves
+// is cancelled, and then stop runs instead.
+func (d *driver) again(out *store.Out, k, stop func(out *store.Out)) {
+	if d.s.Mode == "cli" {
 		k(out)
 		return
 	}
-	out.Yield(func(out *store.Out, _ gjson.Result) { k(out) })
+	out.Yield(func(out *store.Out, in gjson.Result) {
+		if jsonr.Get(in, "0.error").Exists() {
+			stop(out)
+			return
+		}
+		k(out)
+	})
 }
 
 // readAll reads the cache to its end in slices, then runs k.
-func (d *driver) readAll(out *store.Out, k func(out *store.Out)) {
+func (d *driver) readAll(out *store.Out, k, stop func(out *store.Out)) {
 	if d.catchUp(sliceBytes) {
 		k(out)
 		return
 	}
-	d.again(out, func(out *store.Out) { d.readAll(out, k) })
+	d.again(out, func(out *store.Out) { d.readAll(out, k, stop) }, stop)
 }
 
 // request is one request of an http ask for the embeddings of texts.
@@ -566,6 +574,8 @@ func (d *driver) read(file string, stamp uint64, size int64, v *vecs) *job {
 // adds: that the endpoint failed (the word ranking stands alone), or how
 // many messages are not embedded yet.
 func (d *driver) Rank(out *store.Out, q string, then func(out *store.Out, refs []string, said string)) {
+	// A cancelled search ranks nothing more: the word ranking stands.
+	stop := func(out *store.Out) { then(out, nil, "") }
 	d.readAll(out, func(out *store.Out) {
 		pending := d.pending()
 		if d.tab.held == 0 {
@@ -589,14 +599,14 @@ func (d *driver) Rank(out *store.Out, q string, then func(out *store.Out, refs [
 			d.queries[qt] = got[0]
 			d.nearest(out, &ranking{q: cut(got[0], d.cfg.Dims), n: nearestN}, pending, then)
 		})
-	})
+	}, stop)
 }
 
 // nearest ranks the vectors held against r's query in slices, then hands
 // the Refs to then.
 func (d *driver) nearest(out *store.Out, r *ranking, said string, then func(out *store.Out, refs []string, said string)) {
 	if !d.tab.rank(r, sliceVectors) {
-		d.again(out, func(out *store.Out) { d.nearest(out, r, said, then) })
+		d.again(out, func(out *store.Out) { d.nearest(out, r, said, then) }, func(out *store.Out) { then(out, nil, "") })
 		return
 	}
 	refs := make([]string, len(r.top))
