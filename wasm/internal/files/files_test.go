@@ -284,8 +284,8 @@ func TestConfigOutsideTheGuardThatIsAFIFOOrADeviceIsUnreadableNotAbsent(t *testi
 // was lost (broken and retaken, broken and left missing).
 func TestAWriteUnderALockAnotherProcessBrokeIsRefused(t *testing.T) {
 	cases := []struct {
-		name  string
-		break_ func(lock string)
+		name    string
+		breakIt func(lock string)
 	}{
 		{"broken and taken by another process", func(lock string) {
 			require.NoError(t, os.WriteFile(lock, []byte("pid=1 host=elsewhere time=2026-11-29T17:00:00.000Z holder=0123456789abcdef\n"), 0o644))
@@ -299,7 +299,7 @@ func TestAWriteUnderALockAnotherProcessBrokeIsRefused(t *testing.T) {
 			lock := filepath.Join(r.agent, "pi-memory/memory.lock")
 			require.NoError(t, os.MkdirAll(filepath.Dir(lock), 0o755))
 			require.NoError(t, Lock(r.fs, lock))
-			c.break_(lock)
+			c.breakIt(lock)
 			for what, write := range map[string]func() error{
 				"WriteAtomic": func() error { return r.fs.WriteAtomic(file, []byte("- mine\n")) },
 				"Append":      func() error { return r.fs.Append(file, []byte("- mine\n")) },
