@@ -613,3 +613,36 @@ func TestMemorySearchNamesAMemoryFileThatIsNotARegularFile(t *testing.T) {
 		}
 	}
 }
+
+// The decision log, when it is there and cannot be read (a FIFO, a link),
+// is named in the answer as a memory file is: the search said nothing, and
+// its decisions passed for none.
+func TestMemorySearchNamesADecisionLogItCouldNotRead(t *testing.T) {
+	cases := map[string]func(p string) error{
+		"a FIFO": func(p string) error { return syscall.Mkfifo(p, 0o644) },
+		"a link": func(p string) error {
+			other := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(p)))), "elsewhere.jsonl")
+			if err := os.WriteFile(other, nil, 0o644); err != nil {
+				return err
+			}
+			return os.Symlink(other, p)
+		},
+	}
+	for name, make := range cases {
+		t.Run(name, func(t *testing.T) {
+			base := t.TempDir()
+			r := &rig{t: t, h: &osHost{now: 1772172000000}, project: filepath.Join(base, "proj"), agent: filepath.Join(base, "agent")}
+			require.NoError(t, os.MkdirAll(filepath.Join(r.project, ".git"), 0o755))
+			require.NoError(t, os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory"), 0o755))
+			require.NoError(t, os.MkdirAll(r.agent, 0o755))
+			require.NoError(t, make(filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl")))
+			r.write(projectIndex, "# Memory\n\n- Deploys go through Helm charts\n")
+			r.e = New(r.h)
+			r.start(false, true)
+			text, isErr := r.tool("memory_search", `{"query":"deploys"}`)
+			require.False(t, isErr, text)
+			require.Contains(t, text, "Deploys go through Helm charts")
+			require.Contains(t, text, "Not searched: 1 memory file that could not be read (do not take what it holds for absent): .pi/decision-memory/decisions.jsonl.")
+		})
+	}
+}
