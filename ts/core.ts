@@ -887,18 +887,26 @@ export class Host {
 	// Breaks a stale lock without ever removing a fresh one. Breaking is serialised by a
 	// second lock file, `<lock>.break`, created exclusively: its holder judges the lock
 	// again and removes it only while it is still older than staleMs or its holder is
-	// gone, which a fresh lock's never is. A `.break` left by a process that died inside these few calls is removed
-	// once it is older than staleMs too. The Go host follows the same protocol, so pi and
-	// pimem contend safely. True when the caller should try to create the lock at once.
+	// gone, which a fresh lock's never is. A `.break` names its holder as a lock does; one
+	// left by a process that died inside these few calls is removed once its holder is gone,
+	// or once it is older than staleMs (a holder that cannot be judged). The Go host follows
+	// the same protocol, so pi and pimem contend safely. True when the caller should try to
+	// create the lock at once.
 	#breakStale(p: string, staleMs: number): boolean {
 		const brk = `${p}.break`;
 		let fd: number;
 		try {
 			fd = fs.openSync(brk, "wx");
 		} catch {
+			const line = lockLineOf(brk);
 			const st = fs.statSync(brk, { throwIfNoEntry: false });
-			if (st !== undefined && Date.now() - st.mtimeMs > staleMs) fs.rmSync(brk, { force: true });
+			if (st !== undefined && (holderGone(line) || Date.now() - st.mtimeMs > staleMs)) fs.rmSync(brk, { force: true });
 			return false;
+		}
+		try {
+			fs.writeSync(fd, lockLine("break"));
+		} catch {
+			// A .break that names no holder is removed by its age.
 		}
 		fs.closeSync(fd);
 		try {

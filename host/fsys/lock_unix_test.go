@@ -139,3 +139,43 @@ func TestOSLockNeverBreaksALockTakenWhileTheOldOneWasJudged(t *testing.T) {
 		})
 	}
 }
+
+// A ".break" left by a process killed while it judged a lock names its
+// holder as a lock does: one whose holder is gone is removed at once, and the
+// lock whose holder is gone is taken within the wait, not after the stale
+// time; one whose holder lives, or that names none, waits for its age.
+func TestOSLockRemovesABreakFileWhoseHolderIsGone(t *testing.T) {
+	if pidNamespace() == "" || bootID() == "" {
+		t.Skip("no pid namespace or boot id here: locks are broken by age alone")
+	}
+	host, _ := os.Hostname()
+	line := func(pid int) string {
+		return "pid=" + strconv.Itoa(pid) + " host=" + host + " pidns=" + pidNamespace() + " boot=" + bootID() + " time=2026-11-29T00:00:00.000Z holder=break\n"
+	}
+	dead := deadPid(t)
+	cases := []struct {
+		name, brk string
+		taken     bool
+	}{
+		{"its holder is gone", line(dead), true},
+		{"its holder lives (the test's parent)", line(os.Getppid()), false},
+		{"it names no holder", "", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.ToSlash(filepath.Join(t.TempDir(), "memory.lock"))
+			require.NoError(t, os.WriteFile(p, []byte(line(dead)), 0o644))
+			require.NoError(t, os.WriteFile(p+".break", []byte(c.brk), 0o644))
+			o := NewOS()
+			err := o.Lock(p, 1000, 30_000)
+			if !c.taken {
+				require.True(t, errors.Is(err, hostio.ErrBusy), "want busy, got ", err)
+				return
+			}
+			require.NoError(t, err)
+			require.NoError(t, o.Unlock(p))
+			_, err = os.Stat(p + ".break")
+			require.True(t, errors.Is(err, os.ErrNotExist), "the .break file is left behind")
+		})
+	}
+}

@@ -493,18 +493,23 @@ func staleLine(name string, stale time.Duration) ([]byte, bool) {
 // only if it is still stale and still the very line judged. A holder that
 // unlocks between the two judgements (a slow one past the age, or one whose
 // pid was being looked up), and a successor that takes the lock, leave
-// another line: the successor's lock is left alone. A ".break" left by a
-// process that died inside these few calls is removed once it is older than
-// stale too.
+// another line: the successor's lock is left alone. A ".break" names its
+// holder as a lock does; one left by a process that died inside these few
+// calls is removed once its holder is gone (holderGone), or once it is older
+// than stale (a holder that cannot be judged): until then no lock could be
+// broken, and a lock whose holder was SIGKILLed would hold every writer for
+// the stale time.
 func breakStale(name string, stale time.Duration) bool {
 	brk := name + ".break"
 	f, err := os.OpenFile(brk, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		if fi, serr := os.Stat(brk); serr == nil && time.Since(fi.ModTime()) > stale {
+		line, _ := readLock("lock", filepath.ToSlash(brk))
+		if fi, serr := os.Stat(brk); serr == nil && (holderGone(line) || time.Since(fi.ModTime()) > stale) {
 			os.Remove(brk)
 		}
 		return false
 	}
+	f.Write(lockContent("break", time.Now()))
 	f.Close()
 	defer os.Remove(brk)
 	line, ok := staleLine(name, stale)

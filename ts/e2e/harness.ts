@@ -112,8 +112,13 @@ export interface ToolCallReply {
 	args: Record<string, unknown>;
 }
 
-/** A scripted reply: text (`finish: "length"`: cut off at the output limit), a tool call, or a failure (HTTP status with an error body). */
-export type Reply = string | { text: string; finish?: "stop" | "length" } | ToolCallReply | { status: number; message?: string };
+/** Several tool calls in one assistant message (pi runs them in parallel). */
+export interface ToolCallsReply {
+	tools: ToolCallReply[];
+}
+
+/** A scripted reply: text (`finish: "length"`: cut off at the output limit), a tool call, several, or a failure (HTTP status with an error body). */
+export type Reply = string | { text: string; finish?: "stop" | "length" } | ToolCallReply | ToolCallsReply | { status: number; message?: string };
 
 /** A reply sent only after delayMs. */
 export interface Delayed {
@@ -256,19 +261,20 @@ export async function startFakeModel(opts: { defaultReply?: string } = {}): Prom
 				}
 				const id = `chatcmpl-fake-${++seq}`;
 				const created = Math.floor(Date.now() / 1000);
-				if (typeof next === "object" && "tool" in next) {
-					requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { tool: next.tool }, at });
-					const call = { id: `call_fake_${seq}`, type: "function", function: { name: next.tool, arguments: JSON.stringify(next.args) } };
+				if (typeof next === "object" && ("tool" in next || "tools" in next)) {
+					const each = "tools" in next ? next.tools : [next];
+					requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body, raw, answered: { tool: each.map((c) => c.tool).join(",") }, at });
+					const calls = each.map((c, i) => ({ id: `call_fake_${seq}_${i}`, type: "function", function: { name: c.tool, arguments: JSON.stringify(c.args) } }));
 					const promptTokens = model.promptTokens?.(body) ?? Math.ceil(raw.length / 4);
 					const usage = { prompt_tokens: promptTokens, completion_tokens: 20, total_tokens: promptTokens + 20 };
 					if (body?.stream === false) {
 						res.writeHead(200, { "content-type": "application/json" });
-						res.end(JSON.stringify({ id, object: "chat.completion", created, model: body?.model ?? "fake-model", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: [call] }, finish_reason: "tool_calls" }], usage }));
+						res.end(JSON.stringify({ id, object: "chat.completion", created, model: body?.model ?? "fake-model", choices: [{ index: 0, message: { role: "assistant", content: null, tool_calls: calls }, finish_reason: "tool_calls" }], usage }));
 						return;
 					}
 					res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
 					const base = { id, object: "chat.completion.chunk", created, model: body?.model ?? "fake-model" };
-					sse(res, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: null, tool_calls: [{ index: 0, ...call }] }, finish_reason: null }] });
+					sse(res, { ...base, choices: [{ index: 0, delta: { role: "assistant", content: null, tool_calls: calls.map((c, i) => ({ index: i, ...c })) }, finish_reason: null }] });
 					sse(res, { ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] });
 					sse(res, { ...base, choices: [], usage });
 					res.write("data: [DONE]\n\n");

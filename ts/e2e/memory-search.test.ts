@@ -12,6 +12,7 @@
 // project that is not trusted they are, and reach global notes only.
 
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
@@ -159,6 +160,26 @@ describe("memory_search", () => {
 			const text = r.requests[r.requests.length - 1]!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
 			assert.ok(new RegExp(`note ${global.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:4#P-[0-9a-f]{10}: Tools — I prefer pnpm workspaces everywhere`).test(text), text);
 			assert.ok(!text.includes("Project secret") && !text.includes("CI runner"), `nothing of the untrusted project: ${text}`);
+		});
+	});
+	it("names a memory file that is a FIFO or a link in its answer, and waits on no FIFO, session or config", async () => {
+		await withSandbox({ git: true }, async (sb) => {
+			const project = fs.realpathSync(sb.project);
+			const dir = path.dirname(projectMemoryFile(project));
+			seedFile(path.join(dir, "deploy.md"), "# Deploy\n\n- Deploys go through Helm charts\n");
+			execFileSync("mkfifo", [projectMemoryFile(project)]);
+			fs.symlinkSync("/dev/zero", path.join(dir, "runbook.md"));
+			const folder = sessionFolder(sb.agentDir, project);
+			execFileSync("mkfifo", [path.join(folder, "2026-11-18T10-00-00-000Z_0195a3b4-0000-7000-8000-000000000009.jsonl")]);
+			fs.symlinkSync("/dev/zero", path.join(folder, "2026-11-18T11-00-00-000Z_0195a3b4-0000-7000-8000-000000000010.jsonl"));
+			execFileSync("mkfifo", [path.join(sb.agentDir, "om-config.json")]);
+
+			sb.model.enqueue({ tool: "memory_search", args: { query: "deploys" } }, "Found it.");
+			const r = await runPrint(sb, "How do we deploy?");
+			assert.equal(r.code, 0, r.stderr);
+			const text = r.requests.at(-1)!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
+			assert.match(text, /note \.pi\/memory\/deploy\.md:3#P-[0-9a-f]{10}: Deploys go through Helm charts/);
+			assert.match(text, /Not searched: 2 memory files that could not be read \(do not take what it holds for absent\): \.pi\/memory\/MEMORY\.md, \.pi\/memory\/runbook\.md\./);
 		});
 	});
 });

@@ -617,6 +617,33 @@ function tests(): void {
 		assert.equal(g.onPath("pm_lock", path.join(dir, "memory.lock"), 0, 0), -5, "stale 0 never breaks");
 	});
 
+	test("pm_lock removes a .break whose holder was killed, and takes the lock within its wait; a live or unnamed one waits for its age", async (t) => {
+		let pidns: string | undefined;
+		let boot = "";
+		try {
+			pidns = /^pid:\[(\d+)\]$/.exec(fs.readlinkSync("/proc/self/ns/pid"))?.[1];
+			boot = fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+		} catch {}
+		if (pidns === undefined || boot === "") return t.skip("no pid namespace or boot id: locks are broken by age alone");
+		const dead = spawnSync("true").pid;
+		const line = (pid: number) => `pid=${pid} host=${os.hostname()} pidns=${pidns} boot=${boot} time=2026-11-29T00:00:00.000Z holder=break\n`;
+		const g = await Guest.start();
+		for (const [name, brk, taken] of [
+			["its holder is gone", line(dead), true],
+			["its holder lives", line(process.ppid), false],
+			["it names no holder", "", false],
+		] as const) {
+			const dir = tempDir();
+			const lock = path.join(dir, "memory.lock");
+			fs.writeFileSync(lock, line(dead));
+			fs.writeFileSync(`${lock}.break`, brk);
+			assert.equal(g.onPath("pm_lock", lock, 1_000, 30_000), taken ? 0 : -5, name);
+			if (!taken) continue;
+			assert.equal(g.onPath("pm_unlock", lock), 0);
+			assert.deepEqual(fs.readdirSync(dir), [], `${name}: files left behind`);
+		}
+	});
+
 	// A holder may unlock while its lock is judged, and another process take the lock in that
 	// instant: the lock found then is someone else's, alive, and is left alone. The holder
 	// unlocks while its pid is looked up: judged gone (the second look, by the one breaking

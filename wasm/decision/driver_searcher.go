@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"path"
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
@@ -15,11 +16,20 @@ import (
 // Forgetter takes; its Mark is its status, or "conflict" while a conflict
 // is unresolved; its tags are searched with its reason (searchExtra). The
 // strings are the state's own: only a decision with tags has one made.
+//
+// A log that is there but could not be read (a FIFO, a link, a read that
+// failed) is said in the answer (search.Unreadable), beside what was read
+// of it: the model must not take the decisions it lacks for none.
 func (d *driver) SearchSources() []search.Source {
 	if !d.loaded || d.st == nil {
 		return nil
 	}
-	return []search.Source{d.st.source("decisions:"+d.log, files.Stamp(d.h, d.log))}
+	srcs := []search.Source{d.st.source("decisions:"+d.log, files.Stamp(d.h, d.log))}
+	if d.loadErr != nil {
+		srcs = append(srcs, search.Source{Key: "decisions-unread:" + d.log, Stamp: "unreadable",
+			Load: func() []search.Doc { return search.Unreadable(path.Join(decisionDirName, decisionLogName)) }})
+	}
+	return srcs
 }
 
 // source is the live decisions as one search source, stamped with the

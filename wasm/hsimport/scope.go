@@ -44,7 +44,22 @@ func FolderMayHold(folder, root string) bool {
 //	Session{Cwd: "/home/ada/apple"}.Under("/home/ada/app")   => false
 func (s Session) Under(root string) bool {
 	root = strings.TrimRight(root, "/")
+	if dotted(s.Cwd) {
+		return false
+	}
 	return s.Cwd == root || strings.HasPrefix(s.Cwd, root+"/") || root == "" && strings.HasPrefix(s.Cwd, "/")
+}
+
+// dotted says a path has a "." or ".." element. pi writes its working folder
+// resolved, so a header naming one was not written by pi, and read by its
+// prefix "/home/ada/app/../other" would pass for a folder of /home/ada/app.
+func dotted(p string) bool {
+	for _, e := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if e == "." || e == ".." {
+			return true
+		}
+	}
+	return false
 }
 
 // SkipOtherProject is the reason recorded for a session of another project

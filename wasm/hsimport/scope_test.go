@@ -51,6 +51,11 @@ func TestUnder(t *testing.T) {
 		{"/home/ada", "/home/ada/app", false},
 		{"", "/home/ada/app", false},
 		{"/anything", "/", true},
+		// Not a header pi wrote: another project's folder, reached by "..".
+		{"/home/ada/app/../other", "/home/ada/app", false},
+		{"/home/ada/app/./..", "/home/ada/app", false},
+		{"/home/ada/app/cmd/..", "/home/ada/app", false},
+		{"/home/ada/app/..foo", "/home/ada/app", true},
 	}
 	for _, tc := range tests {
 		require.Equal(t, tc.want, Session{Cwd: tc.cwd}.Under(tc.root), "%s under %s", tc.cwd, tc.root)

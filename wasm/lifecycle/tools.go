@@ -154,7 +154,19 @@ func (e *Engine) search(out *store.Out, q string, o search.Options, then func(ou
 	// The list of sources is rebuilt in the one before (20,000 earlier
 	// sessions are as many sources; Plan drops the update it replaces).
 	srcs := e.srcs[:0]
-	for _, x := range readable[store.Searcher](e, out) {
+	for _, st := range e.stores {
+		x, ok := st.(store.Searcher)
+		if !ok {
+			continue
+		}
+		st.Refresh(out)
+		if e.may(st, store.Read) != "" {
+			continue
+		}
+		// A store whose files could not be read is asked all the same: its
+		// sources say so (search.Unreadable), where leaving it out would
+		// pass what it holds for nothing remembered.
+		st.Ready(out)
 		srcs = append(srcs, x.SearchSources()...)
 	}
 	e.srcs = srcs

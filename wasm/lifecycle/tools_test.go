@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -570,4 +571,78 @@ func TestSinceAndUntilNarrowEverySearch(t *testing.T) {
 	require.NotContains(t, r.text(), "Fridays")
 	r.cmd("search deploy since:2026-10 until:2026-09")
 	require.Contains(t, r.text(), "since: is after until:")
+}
+
+// A memory file that is there but is no regular file search may read (a
+// link, a FIFO, a device, a folder, a link to itself), as MEMORY.md or as a
+// topic file, is named in the answer like one too large: left out silently,
+// its absence passed for nothing remembered.
+func TestMemorySearchNamesAMemoryFileThatIsNotARegularFile(t *testing.T) {
+	cases := []struct {
+		name string
+		make func(p string) error
+	}{
+		{"a FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+		{"a link to a regular file", func(p string) error {
+			other := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(p))), "elsewhere.md")
+			if err := os.WriteFile(other, []byte("- kiwi season\n"), 0o644); err != nil {
+				return err
+			}
+			return os.Symlink(other, p)
+		}},
+		{"a link to /dev/zero", func(p string) error { return os.Symlink("/dev/zero", p) }},
+		{"a link to itself", func(p string) error { return os.Symlink(filepath.Base(p), p) }},
+		{"a folder", func(p string) error { return os.Mkdir(p, 0o755) }},
+	}
+	for _, c := range cases {
+		for _, file := range []string{"MEMORY.md", "runbook.md"} {
+			if c.name == "a folder" && file != "MEMORY.md" {
+				continue // a folder beside the index is no topic file
+			}
+			t.Run(c.name+" as "+file, func(t *testing.T) {
+				r := newRig(t, false)
+				dir := filepath.Join(r.project, ".pi/memory")
+				require.NoError(t, os.MkdirAll(dir, 0o755))
+				require.NoError(t, os.WriteFile(filepath.Join(dir, "deploy.md"), []byte("- Deploys go through Helm charts\n"), 0o644))
+				require.NoError(t, c.make(filepath.Join(dir, file)))
+				text, isErr := r.tool("memory_search", `{"query":"deploys"}`)
+				require.False(t, isErr, text)
+				require.Contains(t, text, "Deploys go through Helm charts")
+				require.Contains(t, text, "Not searched: 1 memory file that could not be read (do not take what it holds for absent): .pi/memory/"+file+".")
+			})
+		}
+	}
+}
+
+// The decision log, when it is there and cannot be read (a FIFO, a link),
+// is named in the answer as a memory file is: the search said nothing, and
+// its decisions passed for none.
+func TestMemorySearchNamesADecisionLogItCouldNotRead(t *testing.T) {
+	cases := map[string]func(p string) error{
+		"a FIFO": func(p string) error { return syscall.Mkfifo(p, 0o644) },
+		"a link": func(p string) error {
+			other := filepath.Join(filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(p)))), "elsewhere.jsonl")
+			if err := os.WriteFile(other, nil, 0o644); err != nil {
+				return err
+			}
+			return os.Symlink(other, p)
+		},
+	}
+	for name, make := range cases {
+		t.Run(name, func(t *testing.T) {
+			base := t.TempDir()
+			r := &rig{t: t, h: &osHost{now: 1772172000000}, project: filepath.Join(base, "proj"), agent: filepath.Join(base, "agent")}
+			require.NoError(t, os.MkdirAll(filepath.Join(r.project, ".git"), 0o755))
+			require.NoError(t, os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory"), 0o755))
+			require.NoError(t, os.MkdirAll(r.agent, 0o755))
+			require.NoError(t, make(filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl")))
+			r.write(projectIndex, "# Memory\n\n- Deploys go through Helm charts\n")
+			r.e = New(r.h)
+			r.start(false, true)
+			text, isErr := r.tool("memory_search", `{"query":"deploys"}`)
+			require.False(t, isErr, text)
+			require.Contains(t, text, "Deploys go through Helm charts")
+			require.Contains(t, text, "Not searched: 1 memory file that could not be read (do not take what it holds for absent): .pi/decision-memory/decisions.jsonl.")
+		})
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strconv"
 
+	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/search"
 )
@@ -27,7 +28,16 @@ func (n *driver) SearchSources() []search.Source {
 	var srcs []search.Source
 	add := func(scope, file, display string) {
 		info, err := n.h.Stat(file)
+		if hostio.IsNotFound(err) {
+			return
+		}
+		// A name that is there but not a regular file we may read (a link,
+		// a FIFO, a device, a folder, a loop) is said in the answer, as one
+		// too large is: left out silently, its absence would pass for
+		// nothing remembered.
 		if err != nil || info.Dir {
+			srcs = append(srcs, search.Source{Key: "notes:" + file, Stamp: "unreadable",
+				Load: func() []search.Doc { return search.Unreadable(display) }})
 			return
 		}
 		srcs = append(srcs, search.Source{

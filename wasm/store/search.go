@@ -7,7 +7,9 @@ import "github.com/pi-memory/pi-memory/wasm/search"
 // as sources, each with a stamp; the orchestrator keeps one index
 // (search.Index) across calls and asks a source's Load only when its stamp
 // changed, so a search over unchanged memory reads nothing but stamps. The
-// orchestrator asks only a store the gate lets read, after its Ready.
+// orchestrator asks only a store the gate lets read, after its Ready, and
+// also when Ready failed: a file that is there but could not be read is a
+// source whose Load gives search.Unreadable, which the answer names.
 type Searcher interface {
 	// SearchSources are the store's searchable sources as they are now:
 	// its files or logs (a stamp each), without reading what did not

@@ -91,7 +91,7 @@ func (c *mcpCore) callTool(ctx context.Context, req *mcp.CallToolRequest) (*mcp.
 		w = p.call
 		w.answer <- p.dialog.value(answer)
 	} else {
-		w = c.startCall(req.Params.Name, req.Params.Arguments)
+		w = c.startCall(ctx, req.Params.Name, req.Params.Arguments)
 	}
 	cancelled := ctx.Done()
 	for {
@@ -148,7 +148,7 @@ func (c *mcpCore) elicit(ctx context.Context, ss *mcp.ServerSession, d *dialog) 
 }
 
 // startCall runs the tool in the core on its own goroutine (runTool).
-func (c *mcpCore) startCall(name string, args json.RawMessage) *toolCall {
+func (c *mcpCore) startCall(ctx context.Context, name string, args json.RawMessage) *toolCall {
 	w := &toolCall{asks: make(chan *dialog), answer: make(chan json.RawMessage, 1), done: make(chan struct{})}
 	w.stop, w.cancel = context.WithCancel(context.Background())
 	c.pmu.Lock()
@@ -180,7 +180,7 @@ func (c *mcpCore) startCall(name string, args json.RawMessage) *toolCall {
 	go func() {
 		defer c.calls.Done()
 		defer w.cancel()
-		w.result = c.runTool(w, name, input)
+		w.result = c.runTool(ctx, w, name, input)
 		close(w.done)
 	}()
 	return w
@@ -188,11 +188,26 @@ func (c *mcpCore) startCall(name string, args json.RawMessage) *toolCall {
 
 // runTool runs the tool in the core. While a dialog waits for its answer
 // the core is free for other calls; the answer resumes the call.
-func (c *mcpCore) runTool(w *toolCall, name string, input []byte) *mcp.CallToolResult {
+//
+// Calls take turns for the core, so one may wait behind others for long. A
+// call the client cancelled while it waited, or that still waited when the
+// session began to end (a signal, the input closed past its drain), does not
+// start: the client would never learn that a memory_remember or a
+// memory_forget it gave up on was done, and a server told to stop would go
+// on with every search queued.
+func (c *mcpCore) runTool(ctx context.Context, w *toolCall, name string, input []byte) *mcp.CallToolResult {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ended {
 		return toolError("pi-memory: " + errEnded.Error())
+	}
+	select {
+	case <-c.closing:
+		return toolError("pi-memory: " + errEnded.Error())
+	default:
+	}
+	if ctx.Err() != nil {
+		return toolError("pi-memory: the call was cancelled before it started; nothing was done")
 	}
 	var said strings.Builder
 	d := &host.Driver{Inst: c.d.Inst, Stdout: io.Discard, Stderr: io.MultiWriter(&said, c.stderr), Stop: w.stop}

@@ -739,11 +739,45 @@ func TestMCPToolResultComesOnceTheCoreIsFree(t *testing.T) {
 		if i%10 == 0 {
 			name, args = "memory_remember", json.RawMessage(fmt.Sprintf(`{"text":"fact number %d is kept"}`, i))
 		}
-		w := c.startCall(name, args)
+		w := c.startCall(context.Background(), name, args)
 		<-w.done
 		require.True(t, w.result != nil && !w.result.IsError, "%s: %v", name, w.result)
 		require.True(t, c.mu.TryLock(), "call %d (%s): the result came while the core was held", i, name)
 		c.mu.Unlock()
+	}
+}
+
+// Calls take turns for the core. A memory_remember the client cancelled while
+// it waited behind another call, or still waiting when the session began to
+// end (SIGTERM: the server went on with every call queued, 150 searches for
+// 42 s), does not start: nothing is written that the client gave up on.
+func TestMCPCallCancelledOrEndedBeforeItHadTheCoreDoesNothing(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	for _, how := range []string{"cancelled by the client", "the session ending"} {
+		t.Run(how, func(t *testing.T) {
+			dir, agent, _ := onCore(t, wasm)
+			c, closeCore, err := newMCPCore(context.Background(), options{project: dir, agentDir: agent, wasm: wasm}, io.Discard)
+			require.NoError(t, err)
+			defer closeCore()
+			start, _ := json.Marshal(c.session)
+			c.mu.Lock()
+			_, err = c.run("session_start", start)
+			require.NoError(t, err)
+			// The core is held, as by a long search: the call waits its turn.
+			ctx, cancel := context.WithCancel(context.Background())
+			w := c.startCall(ctx, "memory_remember", json.RawMessage(`{"text":"the pangolin build runs at noon"}`))
+			if how == "cancelled by the client" {
+				cancel()
+			} else {
+				close(c.closing)
+			}
+			c.mu.Unlock()
+			<-w.done
+			cancel()
+			require.True(t, w.result != nil && w.result.IsError, "%v", w.result)
+			_, err = os.Stat(filepath.Join(dir, ".pi", "memory", "MEMORY.md"))
+			require.True(t, os.IsNotExist(err), "the fact was written: %v", err)
+		})
 	}
 }
 

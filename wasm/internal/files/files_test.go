@@ -276,3 +276,44 @@ func TestConfigOutsideTheGuardThatIsAFIFOOrADeviceIsUnreadableNotAbsent(t *testi
 	require.NoError(t, err, "a global config linked to a file (dotfiles) is read")
 	require.Equal(t, "{\"enabled\": true}\n", string(data))
 }
+
+// A holder stopped past a lock's stale time has its lock broken, and the
+// process that broke it writes. When the first goes on, its write (of what it
+// read before it stopped) would land over that one's: it is refused, as is
+// every write under a lock that is no longer this session's, whichever way it
+// was lost (broken and retaken, broken and left missing).
+func TestAWriteUnderALockAnotherProcessBrokeIsRefused(t *testing.T) {
+	cases := []struct {
+		name    string
+		breakIt func(lock string)
+	}{
+		{"broken and taken by another process", func(lock string) {
+			require.NoError(t, os.WriteFile(lock, []byte("pid=1 host=elsewhere time=2026-11-29T17:00:00.000Z holder=0123456789abcdef\n"), 0o644))
+		}},
+		{"broken and left missing", func(lock string) { require.NoError(t, os.Remove(lock)) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig(t)
+			file := r.write(t, "project/.pi/memory/MEMORY.md", "- theirs\n")
+			lock := filepath.Join(r.agent, "pi-memory/memory.lock")
+			require.NoError(t, os.MkdirAll(filepath.Dir(lock), 0o755))
+			require.NoError(t, Lock(r.fs, lock))
+			c.breakIt(lock)
+			for what, write := range map[string]func() error{
+				"WriteAtomic": func() error { return r.fs.WriteAtomic(file, []byte("- mine\n")) },
+				"Append":      func() error { return r.fs.Append(file, []byte("- mine\n")) },
+				"Rename":      func() error { return r.fs.Rename(file, file+".moved") },
+			} {
+				err := write()
+				var lost *LockLost
+				require.True(t, errors.As(err, &lost), what, err)
+				require.True(t, errors.Is(err, hostio.ErrBusy), what)
+			}
+			data, _ := os.ReadFile(file)
+			require.Equal(t, "- theirs\n", string(data), "nothing was written")
+			r.fs.Unlock(lock)
+			require.NoError(t, r.fs.WriteAtomic(file, []byte("- mine\n")), "a write with no lock held is the caller's to judge")
+		})
+	}
+}

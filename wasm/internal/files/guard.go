@@ -11,6 +11,7 @@
 package files
 
 import (
+	"bytes"
 	"path"
 	"slices"
 	"strings"
@@ -97,6 +98,51 @@ type FS struct {
 	h     hostio.Host
 	areas []area
 	seen  []string
+	// held are the locks taken through this FS and not yet released, each
+	// with the line its file held when it was taken (heldLock).
+	held []heldLock
+}
+
+// heldLock is a lock this session holds and its file's line. Another
+// process breaks a lock by its age (hostio.Host.Lock's staleMs) when its
+// holder seems gone: a holder stopped that long (SIGSTOP, a debugger, a
+// machine swapping) and then let go on would write over what the one that
+// broke it wrote meanwhile. So before every write the lines are read again,
+// and a write under a lock that is no longer this session's is refused
+// (LockLost): the writer read the file before the other wrote it.
+type heldLock struct {
+	path string
+	line []byte
+}
+
+// LockLost is the refusal of a write under a lock another process broke.
+type LockLost struct{ Lock string }
+
+func (e *LockLost) Error() string {
+	return "another process broke " + e.Lock + " as stale while this one held it (this one was stopped or stalled for longer than a lock lives), and what this one read may be out of date; try again"
+}
+
+func (e *LockLost) Unwrap() error { return hostio.ErrBusy }
+
+// lockLine is the first bytes of the lock file at p, nil when it cannot be read.
+func (g *FS) lockLine(p string) []byte {
+	var buf [256]byte
+	n, err := g.h.ReadAt(p, 0, buf[:])
+	if err != nil && n == 0 {
+		return nil
+	}
+	return bytes.Clone(buf[:n])
+}
+
+// stillHeld is nil when every lock this session holds has the line it was
+// taken with.
+func (g *FS) stillHeld() error {
+	for _, l := range g.held {
+		if l.line != nil && !bytes.Equal(g.lockLine(l.path), l.line) {
+			return &LockLost{l.path}
+		}
+	}
+	return nil
 }
 
 var _ hostio.Host = (*FS)(nil)
@@ -163,11 +209,17 @@ func (g *FS) Append(p string, data []byte) error {
 	if err := g.Check(p); err != nil {
 		return err
 	}
+	if err := g.stillHeld(); err != nil {
+		return err
+	}
 	return g.h.Append(p, data)
 }
 
 func (g *FS) WriteAtomic(p string, data []byte) error {
 	if err := g.Check(p); err != nil {
+		return err
+	}
+	if err := g.stillHeld(); err != nil {
 		return err
 	}
 	return g.h.WriteAtomic(p, data)
@@ -202,6 +254,9 @@ func (g *FS) Rename(from, to string) error {
 	if err := g.Check(to); err != nil {
 		return err
 	}
+	if err := g.stillHeld(); err != nil {
+		return err
+	}
 	return g.h.Rename(from, to)
 }
 
@@ -212,13 +267,20 @@ func (g *FS) Lock(p string, waitMs, staleMs int) error {
 	if err := g.Check(path.Dir(p)); err != nil {
 		return err
 	}
-	return g.h.Lock(p, waitMs, staleMs)
+	err := g.h.Lock(p, waitMs, staleMs)
+	if err == nil {
+		g.held = append(g.held, heldLock{p, g.lockLine(p)})
+	}
+	return err
 }
 
 // Unlock removes a lock this process took.
 //
 //go:noinline
-func (g *FS) Unlock(p string) error { return g.h.Unlock(p) }
+func (g *FS) Unlock(p string) error {
+	g.held = slices.DeleteFunc(g.held, func(l heldLock) bool { return l.path == p })
+	return g.h.Unlock(p)
+}
 
 // Now is the wall clock in Unix milliseconds.
 func (g *FS) Now() int64 { return g.h.Now() }
