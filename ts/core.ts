@@ -885,8 +885,9 @@ export class Host {
 	// Breaks a stale lock without ever removing a fresh one. Breaking is serialised by a
 	// second lock file, `<lock>.break`, created exclusively: its holder judges the lock
 	// again and removes it only while it is still older than staleMs or its holder is
-	// gone, which a fresh lock's never is. A `.break` left by a process that died inside these few calls is removed
-	// once it is older than staleMs too. The Go host follows the same protocol, so pi and
+	// gone, which a fresh lock's never is. A `.break` left by a process that died inside these
+	// few calls names it, and is removed like a lock: at once when it is gone, else once older
+	// than staleMs. The Go host follows the same protocol, so pi and
 	// pimem contend safely. True when the caller should try to create the lock at once.
 	#breakStale(p: string, staleMs: number): boolean {
 		const brk = `${p}.break`;
@@ -894,11 +895,18 @@ export class Host {
 		try {
 			fd = fs.openSync(brk, "wx");
 		} catch {
-			const st = fs.statSync(brk, { throwIfNoEntry: false });
-			if (st !== undefined && Date.now() - st.mtimeMs > staleMs) fs.rmSync(brk, { force: true });
+			// The .break names its breaker as a lock does: one killed inside these few calls
+			// is judged gone at once, not after staleMs.
+			if (typeof staleLine(brk, staleMs) === "string") fs.rmSync(brk, { force: true });
 			return false;
 		}
-		fs.closeSync(fd);
+		try {
+			fs.writeSync(fd, lockLine(this.#holder));
+		} catch {
+			// An empty .break is judged by its age alone.
+		} finally {
+			fs.closeSync(fd);
+		}
 		try {
 			const line = staleLine(p, staleMs);
 			if (line === false) return false;

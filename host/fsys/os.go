@@ -494,18 +494,18 @@ func staleLine(name string, stale time.Duration) ([]byte, bool) {
 // unlocks between the two judgements (a slow one past the age, or one whose
 // pid was being looked up), and a successor that takes the lock, leave
 // another line: the successor's lock is left alone. A ".break" left by a
-// process that died inside these few calls is removed once it is older than
-// stale too.
+// process that died inside these few calls names it, and is removed like a
+// lock: at once when its holder is gone, else once older than stale.
 func breakStale(name string, stale time.Duration) bool {
 	brk := name + ".break"
-	f, err := os.OpenFile(brk, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		if fi, serr := os.Stat(brk); serr == nil && time.Since(fi.ModTime()) > stale {
+	if createExclusive(brk, lockContent(newHolderID(), time.Now())) != nil {
+		// The .break names its breaker as a lock does: one killed inside
+		// these few calls is judged gone at once, not after stale.
+		if line, ok := staleLine(brk, stale); ok && line != nil {
 			os.Remove(brk)
 		}
 		return false
 	}
-	f.Close()
 	defer os.Remove(brk)
 	line, ok := staleLine(name, stale)
 	if !ok {
@@ -519,7 +519,7 @@ func breakStale(name string, stale time.Duration) bool {
 	if again, _ := readLock("lock", filepath.ToSlash(name)); !bytes.Equal(again, line) {
 		return false
 	}
-	err = os.Remove(name)
+	err := os.Remove(name)
 	return err == nil || errors.Is(err, fs.ErrNotExist)
 }
 

@@ -617,6 +617,30 @@ function tests(): void {
 		assert.equal(g.onPath("pm_lock", path.join(dir, "memory.lock"), 0, 0), -5, "stale 0 never breaks");
 	});
 
+	test("pm_lock takes at once a lock whose .break was left by a breaker killed on this host; a live breaker's is left alone", async (t) => {
+		let link = "";
+		let boot = "";
+		try {
+			link = fs.readlinkSync("/proc/self/ns/pid");
+			boot = fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+		} catch {}
+		const pidns = /^pid:\[(\d+)\]$/.exec(link)?.[1];
+		if (pidns === undefined || boot === "") return t.skip("no pid namespace or boot id: locks are broken by age alone");
+		const line = (pid: number) => `pid=${pid} host=${os.hostname()} pidns=${pidns} boot=${boot} time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n`;
+		const dead = line(spawnSync("true").pid);
+		const dir = tempDir();
+		const lock = path.join(dir, "memory.lock");
+		fs.writeFileSync(lock, dead);
+		fs.writeFileSync(`${lock}.break`, dead);
+		const g = await Guest.start();
+		assert.equal(g.onPath("pm_lock", lock, 500, 30_000), 0, "a gone breaker's .break held the lock");
+		assert.equal(g.onPath("pm_unlock", lock), 0);
+		assert.deepEqual(fs.readdirSync(dir), [], "files left behind");
+		fs.writeFileSync(lock, dead);
+		fs.writeFileSync(`${lock}.break`, line(process.ppid));
+		assert.equal(g.onPath("pm_lock", lock, 200, 30_000), -5, "a live breaker's .break was removed");
+	});
+
 	test("pm_lock never breaks a lock taken while its old holder was judged gone", async (t) => {
 		let link = "";
 		let boot = "";
