@@ -3,11 +3,13 @@
 package fsys
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,4 +180,28 @@ func TestOSLockRemovesABreakFileWhoseHolderIsGone(t *testing.T) {
 			require.True(t, errors.Is(err, os.ErrNotExist), "the .break file is left behind")
 		})
 	}
+}
+
+// A ".break" left by a breaker killed while it judged a lock (both name a
+// process that has exited) is judged like a lock: the next writer takes the
+// lock at once, not 30 s later, and no .break is left behind.
+func TestOSLockBreaksABreakLeftByAGoneBreaker(t *testing.T) {
+	if pidNamespace() == "" || bootID() == "" {
+		t.Skip("no pid namespace or boot id here: locks are broken by age alone")
+	}
+	host, _ := os.Hostname()
+	dead := []byte("pid=" + strconv.Itoa(deadPid(t)) + " host=" + host + " pidns=" + pidNamespace() + " boot=" + bootID() + " time=2026-11-29T00:00:00.000Z holder=0123456789abcdef\n")
+	p := filepath.ToSlash(filepath.Join(t.TempDir(), "memory.lock"))
+	require.NoError(t, os.WriteFile(p, dead, 0o644))
+	require.NoError(t, os.WriteFile(p+".break", dead, 0o644))
+	o := NewOS()
+	require.NoError(t, o.Lock(p, 500, 30_000))
+	require.NoError(t, o.Unlock(p))
+	_, err := os.Stat(p + ".break")
+	require.True(t, errors.Is(err, os.ErrNotExist), "the .break file is left behind")
+	// A live breaker's .break is left alone: the lock waits for it.
+	require.NoError(t, os.WriteFile(p, dead, 0o644))
+	alive := bytes.Replace(dead, []byte("pid="+strings.Fields(string(dead))[0][4:]), []byte("pid="+strconv.Itoa(os.Getppid())), 1)
+	require.NoError(t, os.WriteFile(p+".break", alive, 0o644))
+	require.True(t, errors.Is(NewOS().Lock(p, 200, 30_000), hostio.ErrBusy), "a live breaker's .break was removed")
 }

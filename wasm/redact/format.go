@@ -26,17 +26,34 @@ type cut struct {
 func hidden(s string, i int) (n int, b byte) {
 	switch c := s[i]; {
 	case c == '%':
-		if i+2 < len(s) {
-			if v := hex(s[i+1])<<4 | hex(s[i+2]); hex(s[i+1]) < 16 && hex(s[i+2]) < 16 && v > ' ' && v < 0x7f {
-				return 3, byte(v)
-			}
+		// "%25" spells the '%' of another percent-encoding: "%255F" is a URL
+		// encoded twice, as in a link inside a link's query.
+		j := i + 1
+		for hasAt(s, j, "25") && hexByte(s, j+2) >= 0 {
+			j += 2
 		}
-	case c == '\\':
-		if i+5 < len(s) && s[i+1] == 'u' && s[i+2] == '0' && s[i+3] == '0' {
-			if v := hex(s[i+4])<<4 | hex(s[i+5]); hex(s[i+4]) < 16 && hex(s[i+5]) < 16 && v > ' ' && v < 0x7f {
-				return 6, byte(v)
+		return printable(hexByte(s, j), j+2-i)
+	case c == '\\' && i+1 < len(s):
+		switch s[i+1] {
+		case 'u':
+			if hasAt(s, i+2, "00") {
+				return printable(hexByte(s, i+4), 6)
 			}
+			if hasAt(s, i+2, "{") {
+				// \u{67}, as JavaScript and Rust spell it.
+				if v, k := digits(s, i+3, 16); hasAt(s, k, "}") {
+					return printable(v, k+1-i)
+				}
+			}
+		case 'U':
+			if hasAt(s, i+2, "000000") {
+				return printable(hexByte(s, i+8), 10)
+			}
+		case 'x':
+			return printable(hexByte(s, i+2), 4)
 		}
+	case c == '&':
+		return charRef(s, i)
 	case c == 0xEF:
 		// U+FF01–U+FF5E, the full-width forms of '!' to '~'.
 		if i+2 < len(s) && (s[i+1] == 0xBC && s[i+2] >= 0x81 && s[i+2] <= 0xBF || s[i+1] == 0xBD && s[i+2] >= 0x80 && s[i+2] <= 0x9E) {
@@ -47,6 +64,50 @@ func hidden(s string, i int) (n int, b byte) {
 		return text.FormatLen(s, i), 0
 	}
 	return 0, 0
+}
+
+// printable is a spelling of n bytes that stands for v, when v is a
+// printable ASCII character other than the space; else none.
+func printable(v, n int) (int, byte) {
+	if v > ' ' && v < 0x7f {
+		return n, byte(v)
+	}
+	return 0, 0
+}
+
+// hexByte is the value of the two hexadecimal digits at s[i], -1 when
+// there are not two.
+func hexByte(s string, i int) int {
+	if i+1 >= len(s) || hex(s[i]) > 15 || hex(s[i+1]) > 15 {
+		return -1
+	}
+	return hex(s[i])<<4 | hex(s[i+1])
+}
+
+// charRef is an HTML numeric character reference at s[i], "&#x67;" or
+// "&#103;", as a page or an escaped template spells a character.
+func charRef(s string, i int) (int, byte) {
+	j, base := i+2, 10
+	if !hasAt(s, i, "&#") {
+		return 0, 0
+	}
+	if j < len(s) && s[j]|0x20 == 'x' {
+		j, base = j+1, 16
+	}
+	v, k := digits(s, j, base)
+	if k == j || !hasAt(s, k, ";") {
+		return 0, 0
+	}
+	return printable(v, k+1-i)
+}
+
+// digits reads up to 8 digits in base 10 or 16 at s[j]: their value, and
+// where they end (j when there are none).
+func digits(s string, j, base int) (v, k int) {
+	for k = j; k < len(s) && k < j+8 && hex(s[k]) < base; k++ {
+		v = v*base + hex(s[k])
+	}
+	return v, k
 }
 
 // hex is the value of a hexadecimal digit, 16 or more for any other byte.

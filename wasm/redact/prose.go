@@ -20,7 +20,7 @@ import (
 // quoted text, whole; an unquoted one is the rest of its clause, ending at
 // the end of the line, at a comma or semicolon, after a word that ends a
 // sentence (.!?:) or before a new label ("user:"), a comment (# or //), a
-// bracket, a table bar, a dash or an existing mark. A redaction may
+// bracket, a table bar, a dash or an existing mark, or after 64 words. A redaction may
 // take more words than the secret held ("hunter2 and the user is ada"):
 // losing a few words of prose is the price of never keeping the tail of a
 // passphrase. Trailing ".,;:)" of the last word stay readable. Every read
@@ -721,11 +721,18 @@ func quoted(s string, v int) (vs, ve, end int, ok bool) {
 	return vs, vs + k, vs + k + len(close), true
 }
 
+// maxClauseWords ends a clause that has not ended sooner: no passphrase is
+// longer, and a line of "password=x password=x …" would otherwise have each
+// of its words read again by every clause before it (time quadratic in the
+// line's length).
+const maxClauseWords = 64
+
 // clauseEnd: the end of the clause whose first word is s[v:e] (see the top
-// of this file), its closing punctuation left out.
+// of this file), its closing punctuation left out; at most maxClauseWords
+// words.
 func clauseEnd(s string, v, e int) int {
-	for {
-		if w := s[v:e]; strings.ContainsRune(".!?:", rune(w[len(w)-1])) {
+	for n := 1; ; n++ {
+		if w := s[v:e]; n == maxClauseWords || strings.ContainsRune(".!?:", rune(w[len(w)-1])) {
 			break
 		}
 		j := runEnd(s, e, isBlank)

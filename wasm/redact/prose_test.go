@@ -1,6 +1,9 @@
 package redact
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Issue 19 item 10: secrets in prose, and how far one extends (prose.go).
 func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
@@ -266,5 +269,24 @@ func TestProseWordListsAreSortedForTheirSearch(t *testing.T) {
 	}
 	if inList(functionWords[:], "hunter2") || inList(predicates[:], "") {
 		t.Error("inList found a word the list does not hold")
+	}
+}
+
+// A clause ends after maxClauseWords words: a long line of labels whose
+// values are too short to be secrets ("password=A password=A …") was read
+// again from each label to its end, in time quadratic in its length.
+func TestClauseEndStopsAfterMaxClauseWords(t *testing.T) {
+	line := strings.Repeat("password=A ", 10_000)
+	words := strings.Fields(line)
+	if got, want := clauseEnd(line, 0, len(words[0])), maxClauseWords*len("password=A ")-1; got != want {
+		t.Errorf("clauseEnd = %d, want %d (the end of word %d)", got, want, maxClauseWords)
+	}
+	if out, _ := String(line); out != line {
+		t.Errorf("a value of one letter was redacted: %.80q", out)
+	}
+	// A passphrase of many words is still taken whole.
+	in := "passphrase: correct horse battery staple orange river"
+	if out, _ := String(in); out != "passphrase: [REDACTED:secret]" {
+		t.Errorf("String(%q) = %q", in, out)
 	}
 }

@@ -253,6 +253,32 @@ func TestOtherSpellingsDoNotHideASecret(t *testing.T) {
 	}
 }
 
+// Spellings a URL, a page or a string literal makes of a secret, beside the
+// ones above: percent-encoding applied twice (a link in a link's query),
+// \x, \U and \u{} escapes, and HTML character references.
+func TestEncodedTwiceOrEscapedOtherwiseDoesNotHideASecret(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"next=%3Ft%3Dghp%255Fabcdefghijklmnopqrstuvwxyz0123456789%26x", "next=%3Ft%3D[REDACTED:github-token]%26x"},
+		{"%2567hp_abcdefghijklmnopqrstuvwxyz0123456789", "[REDACTED:github-token]"},
+		{"%25252567hp_abcdefghijklmnopqrstuvwxyz0123456789", "[REDACTED:github-token]"},
+		{`b"\x67hp_abcdefghijklmnopqrstuvwxyz0123456789"`, `b"[REDACTED:github-token]"`},
+		{`"\U00000067hp_abcdefghijklmnopqrstuvwxyz0123456789"`, `"[REDACTED:github-token]"`},
+		{`"\u{67}hp_abcdefghijklmnopqrstuvwxyz0123456789"`, `"[REDACTED:github-token]"`},
+		{"<p>&#x67;hp&#95;abcdefghijklmnopqrstuvwxyz0123456789</p>", "<p>[REDACTED:github-token]</p>"},
+		{"password&#61;hunter22x", "password&#61;[REDACTED:secret]"},
+		{"ｇ\u200b%2568\\x70&#x5F;abcdefghijklmnopqrstuvwxyz0123456789", "[REDACTED:github-token]"},
+		// Text that only looks encoded stays as it is.
+		{"100%25 done, %2525, \\x0a, \\U0067, \\u{110000}, &#x;, &#9; and &amp;", "100%25 done, %2525, \\x0a, \\U0067, \\u{110000}, &#x;, &#9; and &amp;"},
+	} {
+		if got, _ := String(tt.in); got != tt.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+		if Contains(tt.in) != (tt.in != tt.want) {
+			t.Errorf("Contains(%q) = %v", tt.in, Contains(tt.in))
+		}
+	}
+}
+
 // A key that spans an entry's continuation lines leaves each of them with
 // text: a blank line would end the entry, and the entry in the view would
 // not be the entry in the file.
