@@ -298,3 +298,20 @@ func TestACancelledSearchEndsAtItsNextSlice(t *testing.T) {
 	text, _ := r.search("kubernetes certificates")
 	require.Contains(t, text, "we rotate the kubernetes certificates on fridays")
 }
+
+// A secret in a file's name is not shown by /memory search (nor pimem
+// memory search), whose output pi keeps in its transcript.
+func TestASecretInAFileNameIsNotShownBySearch(t *testing.T) {
+	r := newBudgetRig(t, "rpc")
+	tok := "ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789"
+	line := `{"type":"session","version":3,"id":"s","timestamp":"2026-06-01T00:00:00.000Z","cwd":"` + r.project + `"}` + "\n" +
+		`{"type":"message","id":"m1","timestamp":"2026-06-01T00:00:00.000Z","message":{"role":"user","content":"we rotate the kubernetes certificates on fridays"}}` + "\n"
+	require.NoError(t, r.mem.WriteAtomic(r.dir+"/2026-06-01T00-00-00-000Z_"+tok+".jsonl", []byte(line)))
+	for _, args := range []string{"search kubernetes certificates", "search kubernetes certificates --json"} {
+		out := string(r.e.Handle("command", []byte(`{"name":"memory","args":"`+args+`"}`)))
+		require.Contains(t, out, "kubernetes", args)
+		require.NotContains(t, out, tok, args)
+	}
+	text, _ := r.search("kubernetes certificates")
+	require.NotContains(t, text, tok)
+}

@@ -676,6 +676,14 @@ func (e *Engine) cmdSearch(c *store.Cmd) {
 			return
 		}
 		hits = e.tilde(hits)
+		// A file's name is cited as it is, but a secret in it must not
+		// reach pi's transcript (a tool's answer is redacted whole).
+		for i := range hits {
+			for h := &hits[i]; h != nil; h = h.Turn {
+				h.Doc.Cite, h.Doc.Ref = redacted(h.Doc.Cite), redacted(h.Doc.Ref)
+			}
+		}
+		unread = redacted(unread)
 		if asJSON {
 			out.Output(string(search.JSON(hits)))
 			if unread != "" {
