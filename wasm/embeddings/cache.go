@@ -31,6 +31,10 @@ const maxDims = vectors.MaxDims
 // About 50,000 messages at 384 dimensions.
 const maxCacheBytes = 48 << 20
 
+// maxCacheSlack is how far past maxCacheBytes the cache is read: the last
+// requests' records, written after it was last seen under the bound.
+const maxCacheSlack = 1 << 20
+
 // maxRecordLine is the longest record: a vector of maxDims and a path.
 const maxRecordLine = 2*maxDims + 4096 + 64
 

@@ -202,7 +202,7 @@ func (d *driver) mine(file string) bool {
 
 // catchUp reads what the cache gained since it was last read, at most
 // limit bytes of it (a negative limit: all), and says whether it read to
-// the end; a cache that shrank (deleted, rebuilt) is read again from its
+// the end (of the bound: maxCacheBytes and maxCacheSlack); a cache that shrank (deleted, rebuilt) is read again from its
 // start. A record that cannot be read is skipped and counted; a torn last
 // line (another process appending) is read next time.
 func (d *driver) catchUp(limit int64) bool {
@@ -217,12 +217,15 @@ func (d *driver) catchUp(limit int64) bool {
 	if info.Size < d.off {
 		d.tab, d.off = table{}, 0
 	}
-	end := info.Size
+	// Nothing past the bound is read (a cache grown past it, a sparse
+	// gigabyte): the status says it reached it.
+	size := min(info.Size, maxCacheBytes+maxCacheSlack)
+	end := size
 	if limit >= 0 && d.off+limit < end {
 		end = d.off + limit
 	}
-	if end == d.off {
-		return end == info.Size
+	if end <= d.off {
+		return true
 	}
 	if d.piece == nil {
 		d.piece = make([]byte, 64<<10)
@@ -260,7 +263,9 @@ func (d *driver) catchUp(limit int64) bool {
 		d.off = end
 		d.tab.bad++
 	}
-	return d.off >= info.Size
+	// Read to the end: a last line not ended yet is all that is left, and
+	// is read once it is (waiting for it would never end).
+	return end == size
 }
 
 // The work of one slice of a host's event loop (decision 018): the cache

@@ -308,3 +308,39 @@ func TestALargeCacheIsReadAndRankedInSlices(t *testing.T) {
 	require.Contains(t, got, past+":3")
 	require.True(t, r.yields >= 2, "the cosine over 12,005 vectors in slices: %d yields", r.yields)
 }
+
+// A cache whose last record is cut off (a writer killed mid-line, or one
+// appending now) is read up to it: the search ends, with the vectors read.
+func TestACacheWithATornLastRecordIsSearched(t *testing.T) {
+	for _, tail := range []string{"0000000000000001 2 0a", strings.Repeat("\x00", 9000), "0000000000000001 2 " + strings.Repeat("0a", 5000)} {
+		r, past := embeddingsRig(t, localOllama)
+		var texts []string
+		r.startEmbedding(&texts)
+		cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+		require.Equal(t, 1, len(cache))
+		f, err := os.OpenFile(cache[0], os.O_APPEND|os.O_WRONLY, 0)
+		require.NoError(t, err)
+		f.WriteString(tail)
+		f.Close()
+		r.start(false, true)
+		got := r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+		require.Contains(t, got, past+":3")
+	}
+}
+
+// A cache past its bound (a sparse gigabyte) is read up to the bound, said,
+// and the search ends.
+func TestACacheOfAGigabyteIsReadToItsBound(t *testing.T) {
+	r, _ := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+	require.Equal(t, 1, len(cache))
+	require.NoError(t, os.Truncate(cache[0], 1<<30))
+	r.start(false, true)
+	start := time.Now()
+	got := r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Contains(t, got, "the offsite is by the sea in Porto")
+	require.Contains(t, got, "reached its bound")
+	require.True(t, time.Since(start) < 20*time.Second, "%v", time.Since(start))
+}
