@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/history"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
@@ -68,6 +69,9 @@ type driver struct {
 	tab       table
 	off       int64 // bytes of the cache read into tab
 	full      bool  // the cache reached maxCacheBytes
+	// broken says why the cache cannot be read or written (a folder, a
+	// FIFO, a device, no permission): said at search, "" otherwise.
+	broken string
 
 	busy   bool // a background ask is out
 	busyAt int64
@@ -207,7 +211,14 @@ func (d *driver) mine(file string) bool {
 // line (another process appending) is read next time.
 func (d *driver) catchUp(limit int64) bool {
 	info, err := d.h.Stat(d.vec)
-	if err != nil || info.Dir {
+	d.broken = ""
+	switch {
+	case err == nil && (info.Dir || info.Kind == hostio.KindOther):
+		d.broken = d.vec + " is not a regular file"
+	case err != nil && !hostio.IsNotFound(err):
+		d.broken = err.Error()
+	}
+	if err != nil || d.broken != "" {
 		if d.off != 0 || d.tab.held != 0 {
 			d.tab, d.off = table{}, 0
 		}
@@ -238,6 +249,9 @@ func (d *driver) catchUp(limit int64) bool {
 			dst = dst[:max(rest, 0)]
 		}
 		k, err := d.h.ReadAt(d.vec, base+off, dst)
+		if err != nil {
+			d.broken = err.Error()
+		}
 		if i := bytes.LastIndexByte(dst[:k], '\n'); i >= 0 {
 			last = off + int64(i)
 		}
@@ -434,6 +448,7 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 	if len(lines) > 0 && !d.changed(j) {
 		if err := files.Append(d.h, d.vec, d.lock, lines); err != nil {
 			out.Notify("warning", "pi-memory: embeddings: cannot write "+d.vec+": "+err.Error())
+			d.broken = err.Error()
 			d.fails = maxFails
 			return
 		}
@@ -636,6 +651,9 @@ func (d *driver) pending() string {
 	}
 	if d.tab.bad > 0 {
 		said = append(said, "Embeddings: "+text.Plural(d.tab.bad, "record", "records")+" of "+d.vec+" could not be read, skipped (the file is derived: delete it to rebuild it).")
+	}
+	if d.broken != "" {
+		said = append(said, "Embeddings: the cache cannot be used ("+d.broken+"): it is derived, delete it to rebuild it.")
 	}
 	if d.full {
 		said = append(said, "Embeddings: "+d.vec+" reached its bound; nothing more is embedded (delete it to rebuild it, newest sessions first).")

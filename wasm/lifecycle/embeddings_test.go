@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -343,4 +344,51 @@ func TestACacheOfAGigabyteIsReadToItsBound(t *testing.T) {
 	require.Contains(t, got, "the offsite is by the sea in Porto")
 	require.Contains(t, got, "reached its bound")
 	require.True(t, time.Since(start) < 20*time.Second, "%v", time.Since(start))
+}
+
+// A cache file that is not one (a folder, a FIFO, a link to /dev/zero or
+// elsewhere) or holds what no record is (a 10 MB line, NUL bytes, a path
+// through "..") leaves the word ranking as it is, and the search says the
+// cache cannot be used or what was skipped, and how to rebuild it.
+func TestABadCacheFileIsSaidAndTheWordsStand(t *testing.T) {
+	for _, name := range []string{"10MBline", "nul", "dotdot", "devzero", "fifo", "dir", "elsewhere"} {
+		t.Run(name, func(t *testing.T) {
+			r, past := embeddingsRig(t, localOllama)
+			var texts []string
+			r.startEmbedding(&texts)
+			cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+			require.Equal(t, 1, len(cache))
+			data, _ := os.ReadFile(cache[0])
+			switch name {
+			case "10MBline":
+				os.WriteFile(cache[0], append([]byte(strings.Repeat("x", 10<<20)+"\n"), data...), 0o644)
+			case "nul":
+				os.WriteFile(cache[0], append([]byte("0000000000000001 2 0a0a /a\x00b\n\x00\x00\x00\n"), data...), 0o644)
+			case "dotdot":
+				lines := strings.ReplaceAll(string(data), past, filepath.Join(filepath.Dir(past), "..", filepath.Base(filepath.Dir(past)), filepath.Base(past)))
+				os.WriteFile(cache[0], []byte(lines), 0o644)
+			case "devzero":
+				os.Remove(cache[0])
+				os.Symlink("/dev/zero", cache[0])
+			case "fifo":
+				os.Remove(cache[0])
+				syscall.Mkfifo(cache[0], 0o644)
+			case "dir":
+				os.Remove(cache[0])
+				os.Mkdir(cache[0], 0o755)
+			case "elsewhere":
+				other := filepath.Join(t.TempDir(), "x.vec")
+				os.WriteFile(other, data, 0o644)
+				os.Remove(cache[0])
+				os.Symlink(other, cache[0])
+			}
+			r.start(false, true)
+			got := r.searchWith("beach kiwi", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+			_ = past
+			require.Contains(t, got, "kiwi harvest")
+			if name == "devzero" || name == "fifo" || name == "dir" {
+				require.Contains(t, got, "): it is derived, delete it to rebuild it.")
+			}
+		})
+	}
 }
