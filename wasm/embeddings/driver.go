@@ -51,6 +51,10 @@ const (
 	nearestN = 60
 	// countMs: what is not embedded is counted again at most this often.
 	countMs = 30 * 1000
+	// maxVectorBytes bounds an answer's bytes per text asked: a vector of
+	// maxDims as "-0.0123456789012345678," is 100 KB. A larger answer (a
+	// wrong URL's 50 MB) is not read, nor parsed in pi's thread.
+	maxVectorBytes = 128 << 10
 )
 
 // driver is the store for one session: its configuration, the cache as
@@ -325,7 +329,7 @@ func (d *driver) request(texts []string, timeoutMs int) []byte {
 	w.Raw("headers", []byte(`{"Content-Type":"application/json"}`))
 	w.Str("body", string(vectors.Body(d.cfg.Model, texts, d.cfg.Dims)))
 	w.Int("timeoutMs", int64(timeoutMs))
-	w.Int("maxBytes", 16<<20)
+	w.Int("maxBytes", int64(len(texts))*maxVectorBytes)
 	if d.cfg.KeyEnv != "" {
 		// The host reads the variable and sends it as a bearer token: the
 		// key never enters the core (decision 001).
@@ -339,6 +343,9 @@ func vectorsOf(a gjson.Result, n int) ([][]int8, string) {
 	if e := jsonr.Get(a, "error"); e.Exists() {
 		said, _ := redact.String(text.OneLine(e.String()))
 		return nil, text.Whole(said, 200)
+	}
+	if jsonr.Get(a, "truncated").Bool() {
+		return nil, "the answer is larger than " + strconv.Itoa(n*maxVectorBytes>>10) + " KB"
 	}
 	body := jsonr.Get(a, "body").String()
 	if st := jsonr.Get(a, "status").Int(); st < 200 || st > 299 {
@@ -625,6 +632,12 @@ func (d *driver) Rank(out *store.Out, q string, then func(out *store.Out, refs [
 // nearest ranks the vectors held against r's query in slices, then hands
 // the Refs to then.
 func (d *driver) nearest(out *store.Out, r *ranking, said string, then func(out *store.Out, refs []string, said string)) {
+	if len(r.q) != d.tab.dims {
+		// Another model answers at this endpoint, or the cache was made by
+		// one: no cosine between the two.
+		then(out, nil, strings.TrimSpace(said+"\nEmbeddings: the endpoint's vectors have "+strconv.Itoa(len(r.q))+" dimensions, those of "+d.vec+" "+strconv.Itoa(d.tab.dims)+": ranked by words alone (delete it to rebuild it with this model)."))
+		return
+	}
 	if !d.tab.rank(r, sliceVectors) {
 		d.again(out, func(out *store.Out) { d.nearest(out, r, said, then) }, func(out *store.Out) { then(out, nil, "") })
 		return

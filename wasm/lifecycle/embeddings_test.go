@@ -392,3 +392,23 @@ func TestABadCacheFileIsSaidAndTheWordsStand(t *testing.T) {
 		})
 	}
 }
+
+// A query's vector of other dimensions than the cache's (another model at
+// the endpoint) is said, not a silent ranking by words; an answer past its
+// bound (a query's: 128 KB) is said as that, not parsed.
+func TestAQueryVectorOfOtherDimensionsOrTooLargeIsSaid(t *testing.T) {
+	r, _ := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	got := r.searchWith("kiwi one", func(req gjson.Result) map[string]any {
+		return map[string]any{"status": 200, "body": `{"data":[{"index":0,"embedding":[1]}]}`}
+	})
+	require.Contains(t, got, "kiwi harvest is in May")
+	require.Contains(t, got, "the endpoint's vectors have 1 dimensions, those of ")
+	got = r.searchWith("kiwi two", func(req gjson.Result) map[string]any {
+		require.Equal(t, int64(128<<10), req.Get("maxBytes").Int())
+		return map[string]any{"status": 200, "body": `{"data":[{"index":0,"embedding":[1,`, "truncated": true}
+	})
+	require.Contains(t, got, "kiwi harvest is in May")
+	require.Contains(t, got, "Embeddings unavailable (the answer is larger than 128 KB)")
+}
