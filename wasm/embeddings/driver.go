@@ -76,6 +76,9 @@ type driver struct {
 	// broken says why the cache cannot be read or written (a folder, a
 	// FIFO, a device, no permission): said at search, "" otherwise.
 	broken string
+	// unwritable is why the cache could not be appended to, for the
+	// session (the background work then stops).
+	unwritable string
 
 	busy   bool // a background ask is out
 	busyAt int64
@@ -455,7 +458,7 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 	if len(lines) > 0 && !d.changed(j) {
 		if err := files.Append(d.h, d.vec, d.lock, lines); err != nil {
 			out.Notify("warning", "pi-memory: embeddings: cannot write "+d.vec+": "+err.Error())
-			d.broken = err.Error()
+			d.unwritable = err.Error()
 			d.fails = maxFails
 			return
 		}
@@ -665,8 +668,12 @@ func (d *driver) pending() string {
 	if d.tab.bad > 0 {
 		said = append(said, "Embeddings: "+text.Plural(d.tab.bad, "record", "records")+" of "+d.vec+" could not be read, skipped (the file is derived: delete it to rebuild it).")
 	}
-	if d.broken != "" {
-		said = append(said, "Embeddings: the cache cannot be used ("+d.broken+"): it is derived, delete it to rebuild it.")
+	why := d.broken
+	if why == "" {
+		why = d.unwritable
+	}
+	if why != "" {
+		said = append(said, "Embeddings: the cache cannot be used ("+why+"): it is derived, delete it to rebuild it.")
 	}
 	if d.full {
 		said = append(said, "Embeddings: "+d.vec+" reached its bound; nothing more is embedded (delete it to rebuild it, newest sessions first).")

@@ -351,7 +351,7 @@ func TestACacheOfAGigabyteIsReadToItsBound(t *testing.T) {
 // through "..") leaves the word ranking as it is, and the search says the
 // cache cannot be used or what was skipped, and how to rebuild it.
 func TestABadCacheFileIsSaidAndTheWordsStand(t *testing.T) {
-	for _, name := range []string{"10MBline", "nul", "dotdot", "devzero", "fifo", "dir", "elsewhere"} {
+	for _, name := range []string{"10MBline", "nul", "dotdot", "devzero", "fifo", "dir", "elsewhere", "notafolder"} {
 		t.Run(name, func(t *testing.T) {
 			r, past := embeddingsRig(t, localOllama)
 			var texts []string
@@ -376,6 +376,9 @@ func TestABadCacheFileIsSaidAndTheWordsStand(t *testing.T) {
 			case "dir":
 				os.Remove(cache[0])
 				os.Mkdir(cache[0], 0o755)
+			case "notafolder":
+				os.RemoveAll(filepath.Dir(cache[0]))
+				os.WriteFile(filepath.Dir(cache[0]), nil, 0o644)
 			case "elsewhere":
 				other := filepath.Join(t.TempDir(), "x.vec")
 				os.WriteFile(other, data, 0o644)
@@ -386,7 +389,7 @@ func TestABadCacheFileIsSaidAndTheWordsStand(t *testing.T) {
 			got := r.searchWith("beach kiwi", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
 			_ = past
 			require.Contains(t, got, "kiwi harvest")
-			if name == "devzero" || name == "fifo" || name == "dir" {
+			if name == "devzero" || name == "fifo" || name == "dir" || name == "notafolder" {
 				require.Contains(t, got, "): it is derived, delete it to rebuild it.")
 			}
 		})
