@@ -264,7 +264,7 @@ func (d *driver) catchUp(limit int64) bool {
 		}
 		return k, err
 	}
-	keep := func(file string) bool { return d.mine(file) && d.tab.held < maxHeld }
+	keep := func(file string) bool { return d.mine(file) }
 	jsonl.Read(read, d.piece, maxRecordLine, func(_ int, line []byte, torn bool) bool {
 		if torn {
 			return false
@@ -674,6 +674,9 @@ func (d *driver) pending() string {
 	}
 	if why != "" {
 		said = append(said, "Embeddings: the cache cannot be used ("+why+"): it is derived, delete it to rebuild it.")
+	}
+	if d.tab.over > 0 {
+		said = append(said, "Embeddings: "+text.Plural(d.tab.over, "vector", "vectors")+" past the "+strconv.Itoa(maxHeld)+" held are not searched (delete "+d.vec+" to rebuild it, newest sessions first).")
 	}
 	if d.full {
 		said = append(said, "Embeddings: "+d.vec+" reached its bound; nothing more is embedded (delete it to rebuild it, newest sessions first).")

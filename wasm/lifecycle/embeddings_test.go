@@ -415,3 +415,29 @@ func TestAQueryVectorOfOtherDimensionsOrTooLargeIsSaid(t *testing.T) {
 	require.Contains(t, got, "kiwi harvest is in May")
 	require.Contains(t, got, "Embeddings unavailable (the answer is larger than 128 KB)")
 }
+
+// A cache holding the most vectors a session holds (30,000) before a
+// session's: that session, once embedded, is closed like any other, not
+// embedded again and again (the same texts sent until the cache reached its
+// bound); the vectors not held are said.
+func TestASessionPastTheVectorsHeldIsEmbeddedOnce(t *testing.T) {
+	r, past := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	require.Equal(t, 5, len(texts))
+	cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+	require.Equal(t, 1, len(cache))
+	var b strings.Builder
+	for i := 0; i < 30000; i++ {
+		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl") + "\n")
+	}
+	require.NoError(t, os.WriteFile(cache[0], []byte(b.String()), 0o644))
+	b2, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "mode": "rpc", "sessionId": "now2"})
+	r.answerHTTP(r.e.Handle("session_start", b2), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Equal(t, 10, len(texts), "embedded once more, not again and again")
+	r.answerHTTP(r.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Equal(t, 10, len(texts))
+	got := r.searchWith("kiwi", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Contains(t, got, "5 vectors past the 30000 held are not searched")
+	_ = past
+}
