@@ -36,9 +36,11 @@ function fakeEmbed(text: string): number[] {
 	return v;
 }
 
-async function startEmbedder(): Promise<Embedder> {
+async function startEmbedder(hang?: () => boolean): Promise<Embedder> {
 	const asked: Embedder["asked"] = [];
 	const server = http.createServer((req, res) => {
+		// A server that takes the request and never answers (nor closes).
+		if (hang?.() === true) return;
 		let body = "";
 		req.setEncoding("utf8").on("data", (d: string) => (body += d));
 		req.on("end", () => {
@@ -50,7 +52,15 @@ async function startEmbedder(): Promise<Embedder> {
 	});
 	await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 	const port = (server.address() as AddressInfo).port;
-	return { url: `http://127.0.0.1:${port}/v1/embeddings`, asked, close: () => new Promise((resolve) => server.close(() => resolve())) };
+	return {
+		url: `http://127.0.0.1:${port}/v1/embeddings`,
+		asked,
+		close: () =>
+			new Promise((resolve) => {
+				server.closeAllConnections();
+				server.close(() => resolve());
+			}),
+	};
 }
 
 describe("embeddings", () => {
@@ -102,6 +112,53 @@ describe("embeddings", () => {
 
 				const fused = await search();
 				assert.ok(fused.includes(`${past}:3`) && fused.includes("The offsite is by the sea in Porto."), fused);
+			});
+		} finally {
+			await embedder.close();
+		}
+	});
+
+	it("an endpoint that never answers holds neither the search past its timeout nor pi's exit", async () => {
+		let hang = false;
+		const embedder = await startEmbedder(() => hang);
+		try {
+			await withSandbox({ git: true }, async (sb) => {
+				const project = fs.realpathSync(sb.project);
+				const folder = sessionFolder(sb.agentDir, project);
+				const write = (name: string, id: string, text: string): void => {
+					const file = path.join(folder, name);
+					fs.writeFileSync(
+						file,
+						[
+							{ type: "session", version: 3, id, timestamp: "2026-11-18T10:00:00.000Z", cwd: project },
+							{ type: "message", id: "a1", parentId: null, timestamp: "2026-11-18T10:00:05.000Z", message: { role: "user", content: text } },
+						]
+							.map((e) => JSON.stringify(e))
+							.join("\n") + "\n",
+					);
+					const old = new Date(Date.now() - 86_400_000);
+					fs.utimesSync(file, old, old);
+				};
+				write("2026-11-18T10-00-00-000Z_0195a3b4-0000-7000-8000-000000000001.jsonl", "0195a3b4-0000-7000-8000-000000000001", "kiwi harvest is in May");
+				const config = path.join(sb.agentDir, "pi-memory", "embeddings.json");
+				fs.mkdirSync(path.dirname(config), { recursive: true });
+				fs.writeFileSync(config, JSON.stringify({ url: embedder.url, model: "fake", timeoutMs: 300 }));
+				sb.model.enqueue("Hello.");
+				assert.equal((await runPrint(sb, "Hello")).code, 0);
+				assert.ok(embedder.asked.length > 0, "embedded");
+
+				// Now it hangs: a session not embedded yet is asked for in the background, and
+				// the search's query waits its 300 ms; pi exits without waiting for either.
+				hang = true;
+				write("2026-11-18T11-00-00-000Z_0195a3b4-0000-7000-8000-000000000002.jsonl", "0195a3b4-0000-7000-8000-000000000002", "plums ripen in August");
+				sb.model.enqueue({ tool: "memory_search", args: { query: "kiwi" } }, "Found it.");
+				const began = Date.now();
+				const r = await runPrint(sb, "When is the kiwi harvest?");
+				const took = Date.now() - began;
+				assert.equal(r.code, 0, r.stderr);
+				const result = r.requests[r.requests.length - 1]!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0]!;
+				assert.ok(result.includes("kiwi harvest is in May") && result.includes("Embeddings unavailable (timed out after 300 ms)"), result);
+				assert.ok(took < 8000, `pi took ${took} ms`);
 			});
 		} finally {
 			await embedder.close();

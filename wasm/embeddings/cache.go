@@ -31,6 +31,10 @@ const maxDims = vectors.MaxDims
 // About 50,000 messages at 384 dimensions.
 const maxCacheBytes = 48 << 20
 
+// maxCacheSlack is how far past maxCacheBytes the cache is read: the last
+// requests' records, written after it was last seen under the bound.
+const maxCacheSlack = 1 << 20
+
 // maxRecordLine is the longest record: a vector of maxDims and a path.
 const maxRecordLine = 2*maxDims + 4096 + 64
 
@@ -204,12 +208,14 @@ type table struct {
 	gen      int     // changes with every record taken: a ranking begun before starts again
 	bad      int     // records skipped: not readable, or of other dimensions
 	held     int     // vectors held, over every session
+	over     int     // vectors not held: read past maxHeld
 }
 
 // add takes a record read from the cache. A record of a newer stamp than a
 // session's starts it again; one of an older stamp is stale and dropped;
 // one whose vector has other dimensions than the cache's is counted bad.
-// keep says whether its session is one held (this project's).
+// keep says whether its session is one held (this project's); of its
+// vectors, at most maxHeld over every session.
 func (t *table) add(r record, keep func(file string) bool) {
 	if r.Vec != nil {
 		if t.dims == 0 {
@@ -239,6 +245,12 @@ func (t *table) add(r record, keep func(file string) bool) {
 	}
 	if r.Vec == nil {
 		v.done, v.msgs = true, r.Line
+		return
+	}
+	if t.held >= maxHeld {
+		// Past the bound the vectors are not held, but a session is closed
+		// as any other (else it would be embedded again and again).
+		t.over++
 		return
 	}
 	v.lines = append(v.lines, int32(r.Line))

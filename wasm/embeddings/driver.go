@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/history"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
@@ -50,6 +51,10 @@ const (
 	nearestN = 60
 	// countMs: what is not embedded is counted again at most this often.
 	countMs = 30 * 1000
+	// maxVectorBytes bounds an answer's bytes per text asked: a vector of
+	// maxDims as "-0.0123456789012345678," is 100 KB. A larger answer (a
+	// wrong URL's 50 MB) is not read, nor parsed in pi's thread.
+	maxVectorBytes = 128 << 10
 )
 
 // driver is the store for one session: its configuration, the cache as
@@ -68,6 +73,12 @@ type driver struct {
 	tab       table
 	off       int64 // bytes of the cache read into tab
 	full      bool  // the cache reached maxCacheBytes
+	// broken says why the cache cannot be read or written (a folder, a
+	// FIFO, a device, no permission): said at search, "" otherwise.
+	broken string
+	// unwritable is why the cache could not be appended to, for the
+	// session (the background work then stops).
+	unwritable string
 
 	busy   bool // a background ask is out
 	busyAt int64
@@ -202,12 +213,19 @@ func (d *driver) mine(file string) bool {
 
 // catchUp reads what the cache gained since it was last read, at most
 // limit bytes of it (a negative limit: all), and says whether it read to
-// the end; a cache that shrank (deleted, rebuilt) is read again from its
+// the end (of the bound: maxCacheBytes and maxCacheSlack); a cache that shrank (deleted, rebuilt) is read again from its
 // start. A record that cannot be read is skipped and counted; a torn last
 // line (another process appending) is read next time.
 func (d *driver) catchUp(limit int64) bool {
 	info, err := d.h.Stat(d.vec)
-	if err != nil || info.Dir {
+	d.broken = ""
+	switch {
+	case err == nil && (info.Dir || info.Kind == hostio.KindOther):
+		d.broken = d.vec + " is not a regular file"
+	case err != nil && !hostio.IsNotFound(err):
+		d.broken = err.Error()
+	}
+	if err != nil || d.broken != "" {
 		if d.off != 0 || d.tab.held != 0 {
 			d.tab, d.off = table{}, 0
 		}
@@ -217,12 +235,15 @@ func (d *driver) catchUp(limit int64) bool {
 	if info.Size < d.off {
 		d.tab, d.off = table{}, 0
 	}
-	end := info.Size
+	// Nothing past the bound is read (a cache grown past it, a sparse
+	// gigabyte): the status says it reached it.
+	size := min(info.Size, maxCacheBytes+maxCacheSlack)
+	end := size
 	if limit >= 0 && d.off+limit < end {
 		end = d.off + limit
 	}
-	if end == d.off {
-		return end == info.Size
+	if end <= d.off {
+		return true
 	}
 	if d.piece == nil {
 		d.piece = make([]byte, 64<<10)
@@ -235,12 +256,15 @@ func (d *driver) catchUp(limit int64) bool {
 			dst = dst[:max(rest, 0)]
 		}
 		k, err := d.h.ReadAt(d.vec, base+off, dst)
+		if err != nil {
+			d.broken = err.Error()
+		}
 		if i := bytes.LastIndexByte(dst[:k], '\n'); i >= 0 {
 			last = off + int64(i)
 		}
 		return k, err
 	}
-	keep := func(file string) bool { return d.mine(file) && d.tab.held < maxHeld }
+	keep := func(file string) bool { return d.mine(file) }
 	jsonl.Read(read, d.piece, maxRecordLine, func(_ int, line []byte, torn bool) bool {
 		if torn {
 			return false
@@ -260,7 +284,9 @@ func (d *driver) catchUp(limit int64) bool {
 		d.off = end
 		d.tab.bad++
 	}
-	return d.off >= info.Size
+	// Read to the end: a last line not ended yet is all that is left, and
+	// is read once it is (waiting for it would never end).
+	return end == size
 }
 
 // The work of one slice of a host's event loop (decision 018): the cache
@@ -306,7 +332,7 @@ func (d *driver) request(texts []string, timeoutMs int) []byte {
 	w.Raw("headers", []byte(`{"Content-Type":"application/json"}`))
 	w.Str("body", string(vectors.Body(d.cfg.Model, texts, d.cfg.Dims)))
 	w.Int("timeoutMs", int64(timeoutMs))
-	w.Int("maxBytes", 16<<20)
+	w.Int("maxBytes", int64(len(texts))*maxVectorBytes)
 	if d.cfg.KeyEnv != "" {
 		// The host reads the variable and sends it as a bearer token: the
 		// key never enters the core (decision 001).
@@ -320,6 +346,9 @@ func vectorsOf(a gjson.Result, n int) ([][]int8, string) {
 	if e := jsonr.Get(a, "error"); e.Exists() {
 		said, _ := redact.String(text.OneLine(e.String()))
 		return nil, text.Whole(said, 200)
+	}
+	if jsonr.Get(a, "truncated").Bool() {
+		return nil, "the answer is larger than " + strconv.Itoa(n*maxVectorBytes>>10) + " KB"
 	}
 	body := jsonr.Get(a, "body").String()
 	if st := jsonr.Get(a, "status").Int(); st < 200 || st > 299 {
@@ -429,6 +458,7 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 	if len(lines) > 0 && !d.changed(j) {
 		if err := files.Append(d.h, d.vec, d.lock, lines); err != nil {
 			out.Notify("warning", "pi-memory: embeddings: cannot write "+d.vec+": "+err.Error())
+			d.unwritable = err.Error()
 			d.fails = maxFails
 			return
 		}
@@ -605,6 +635,12 @@ func (d *driver) Rank(out *store.Out, q string, then func(out *store.Out, refs [
 // nearest ranks the vectors held against r's query in slices, then hands
 // the Refs to then.
 func (d *driver) nearest(out *store.Out, r *ranking, said string, then func(out *store.Out, refs []string, said string)) {
+	if len(r.q) != d.tab.dims {
+		// Another model answers at this endpoint, or the cache was made by
+		// one: no cosine between the two.
+		then(out, nil, strings.TrimSpace(said+"\nEmbeddings: the endpoint's vectors have "+strconv.Itoa(len(r.q))+" dimensions, those of "+d.vec+" "+strconv.Itoa(d.tab.dims)+": ranked by words alone (delete it to rebuild it with this model)."))
+		return
+	}
 	if !d.tab.rank(r, sliceVectors) {
 		d.again(out, func(out *store.Out) { d.nearest(out, r, said, then) }, func(out *store.Out) { then(out, nil, "") })
 		return
@@ -631,6 +667,16 @@ func (d *driver) pending() string {
 	}
 	if d.tab.bad > 0 {
 		said = append(said, "Embeddings: "+text.Plural(d.tab.bad, "record", "records")+" of "+d.vec+" could not be read, skipped (the file is derived: delete it to rebuild it).")
+	}
+	why := d.broken
+	if why == "" {
+		why = d.unwritable
+	}
+	if why != "" {
+		said = append(said, "Embeddings: the cache cannot be used ("+why+"): it is derived, delete it to rebuild it.")
+	}
+	if d.tab.over > 0 {
+		said = append(said, "Embeddings: "+text.Plural(d.tab.over, "vector", "vectors")+" past the "+strconv.Itoa(maxHeld)+" held are not searched (delete "+d.vec+" to rebuild it, newest sessions first).")
 	}
 	if d.full {
 		said = append(said, "Embeddings: "+d.vec+" reached its bound; nothing more is embedded (delete it to rebuild it, newest sessions first).")

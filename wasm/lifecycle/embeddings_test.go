@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -307,4 +308,136 @@ func TestALargeCacheIsReadAndRankedInSlices(t *testing.T) {
 	require.Contains(t, got, "the offsite is by the sea in Porto")
 	require.Contains(t, got, past+":3")
 	require.True(t, r.yields >= 2, "the cosine over 12,005 vectors in slices: %d yields", r.yields)
+}
+
+// A cache whose last record is cut off (a writer killed mid-line, or one
+// appending now) is read up to it: the search ends, with the vectors read.
+func TestACacheWithATornLastRecordIsSearched(t *testing.T) {
+	for _, tail := range []string{"0000000000000001 2 0a", strings.Repeat("\x00", 9000), "0000000000000001 2 " + strings.Repeat("0a", 5000)} {
+		r, past := embeddingsRig(t, localOllama)
+		var texts []string
+		r.startEmbedding(&texts)
+		cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+		require.Equal(t, 1, len(cache))
+		f, err := os.OpenFile(cache[0], os.O_APPEND|os.O_WRONLY, 0)
+		require.NoError(t, err)
+		f.WriteString(tail)
+		f.Close()
+		r.start(false, true)
+		got := r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+		require.Contains(t, got, past+":3")
+	}
+}
+
+// A cache past its bound (a sparse gigabyte) is read up to the bound, said,
+// and the search ends.
+func TestACacheOfAGigabyteIsReadToItsBound(t *testing.T) {
+	r, _ := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+	require.Equal(t, 1, len(cache))
+	require.NoError(t, os.Truncate(cache[0], 1<<30))
+	r.start(false, true)
+	start := time.Now()
+	got := r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Contains(t, got, "the offsite is by the sea in Porto")
+	require.Contains(t, got, "reached its bound")
+	require.True(t, time.Since(start) < 20*time.Second, "%v", time.Since(start))
+}
+
+// A cache file that is not one (a folder, a FIFO, a link to /dev/zero or
+// elsewhere) or holds what no record is (a 10 MB line, NUL bytes, a path
+// through "..") leaves the word ranking as it is, and the search says the
+// cache cannot be used or what was skipped, and how to rebuild it.
+func TestABadCacheFileIsSaidAndTheWordsStand(t *testing.T) {
+	for _, name := range []string{"10MBline", "nul", "dotdot", "devzero", "fifo", "dir", "elsewhere", "notafolder"} {
+		t.Run(name, func(t *testing.T) {
+			r, past := embeddingsRig(t, localOllama)
+			var texts []string
+			r.startEmbedding(&texts)
+			cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+			require.Equal(t, 1, len(cache))
+			data, _ := os.ReadFile(cache[0])
+			switch name {
+			case "10MBline":
+				os.WriteFile(cache[0], append([]byte(strings.Repeat("x", 10<<20)+"\n"), data...), 0o644)
+			case "nul":
+				os.WriteFile(cache[0], append([]byte("0000000000000001 2 0a0a /a\x00b\n\x00\x00\x00\n"), data...), 0o644)
+			case "dotdot":
+				lines := strings.ReplaceAll(string(data), past, filepath.Join(filepath.Dir(past), "..", filepath.Base(filepath.Dir(past)), filepath.Base(past)))
+				os.WriteFile(cache[0], []byte(lines), 0o644)
+			case "devzero":
+				os.Remove(cache[0])
+				os.Symlink("/dev/zero", cache[0])
+			case "fifo":
+				os.Remove(cache[0])
+				syscall.Mkfifo(cache[0], 0o644)
+			case "dir":
+				os.Remove(cache[0])
+				os.Mkdir(cache[0], 0o755)
+			case "notafolder":
+				os.RemoveAll(filepath.Dir(cache[0]))
+				os.WriteFile(filepath.Dir(cache[0]), nil, 0o644)
+			case "elsewhere":
+				other := filepath.Join(t.TempDir(), "x.vec")
+				os.WriteFile(other, data, 0o644)
+				os.Remove(cache[0])
+				os.Symlink(other, cache[0])
+			}
+			r.start(false, true)
+			got := r.searchWith("beach kiwi", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+			_ = past
+			require.Contains(t, got, "kiwi harvest")
+			if name == "devzero" || name == "fifo" || name == "dir" || name == "notafolder" {
+				require.Contains(t, got, "): it is derived, delete it to rebuild it.")
+			}
+		})
+	}
+}
+
+// A query's vector of other dimensions than the cache's (another model at
+// the endpoint) is said, not a silent ranking by words; an answer past its
+// bound (a query's: 128 KB) is said as that, not parsed.
+func TestAQueryVectorOfOtherDimensionsOrTooLargeIsSaid(t *testing.T) {
+	r, _ := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	got := r.searchWith("kiwi one", func(req gjson.Result) map[string]any {
+		return map[string]any{"status": 200, "body": `{"data":[{"index":0,"embedding":[1]}]}`}
+	})
+	require.Contains(t, got, "kiwi harvest is in May")
+	require.Contains(t, got, "the endpoint's vectors have 1 dimensions, those of ")
+	got = r.searchWith("kiwi two", func(req gjson.Result) map[string]any {
+		require.Equal(t, int64(128<<10), req.Get("maxBytes").Int())
+		return map[string]any{"status": 200, "body": `{"data":[{"index":0,"embedding":[1,`, "truncated": true}
+	})
+	require.Contains(t, got, "kiwi harvest is in May")
+	require.Contains(t, got, "Embeddings unavailable (the answer is larger than 128 KB)")
+}
+
+// A cache holding the most vectors a session holds (30,000) before a
+// session's: that session, once embedded, is closed like any other, not
+// embedded again and again (the same texts sent until the cache reached its
+// bound); the vectors not held are said.
+func TestASessionPastTheVectorsHeldIsEmbeddedOnce(t *testing.T) {
+	r, past := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	require.Equal(t, 5, len(texts))
+	cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+	require.Equal(t, 1, len(cache))
+	var b strings.Builder
+	for i := 0; i < 30000; i++ {
+		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl") + "\n")
+	}
+	require.NoError(t, os.WriteFile(cache[0], []byte(b.String()), 0o644))
+	b2, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "mode": "rpc", "sessionId": "now2"})
+	r.answerHTTP(r.e.Handle("session_start", b2), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Equal(t, 10, len(texts), "embedded once more, not again and again")
+	r.answerHTTP(r.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Equal(t, 10, len(texts))
+	got := r.searchWith("kiwi", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Contains(t, got, "5 vectors past the 30000 held are not searched")
+	_ = past
 }
