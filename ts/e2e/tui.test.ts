@@ -373,8 +373,8 @@ test("Escape stops a running search at its next slice; the next search goes on f
 			// What the model was sent after the second search: both results, in order.
 			const tool = (sb.model.chats().at(-1)?.body?.messages ?? []).filter((m) => m.role === "tool").map((m) => JSON.stringify(m.content));
 			assert.equal(tool.length, 2, tool.join("\n"));
-			assert.match(tool[0], /The search was cancelled before it finished/);
-			assert.match(tool[1], /we rotate the kubernetes certificates on fridays/);
+			assert.match(tool[0] ?? "", /The search was cancelled before it finished/);
+			assert.match(tool[1] ?? "", /we rotate the kubernetes certificates on fridays/);
 		},
 		{ seed: (sb) => void seedSessions(sb, 20_000, (i) => (i === 20_000 ? "we rotate the kubernetes certificates on fridays" : `session ${i}: the billing service was deployed again`)) },
 	);
