@@ -302,7 +302,9 @@ describe("a Hindsight server whose owner dies without stopping it", () => {
 			await waitUntil(() => !fs.existsSync(started.dir), "the watchdog to remove the server's folder", 60_000);
 			assert.equal(running(started.apiPid), false);
 			assert.equal(running(started.postgresPid), false);
-			assert.deepEqual(processesIn(started.dir), []);
+			// A child of the database may still be exiting as the folder goes (seen once, on a
+			// loaded machine): none may be left a few seconds later.
+			await waitUntil(() => processesIn(started.dir).length === 0, "every process of the server to exit", 10_000);
 		} finally {
 			owner.kill("SIGKILL");
 			await model.close();
