@@ -187,6 +187,11 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 		return nil, rec, false, display + " line " + strconv.Itoa(p.Line) + ": the entry reads differently once its secrets are hidden; edit the file by hand; nothing was forgotten"
 	}
 	out, removed := removeEntry(data, p.Line, n)
+	if !hasBOM(data) && hasBOM(out) {
+		// The entry stood before a U+FEFF that would then open the file and
+		// read as its byte-order mark: restore could not put it back before.
+		return nil, rec, false, display + " line " + strconv.Itoa(p.Line) + ": the entry stands before an invisible character (U+FEFF) that would become the file's byte-order mark; edit the file by hand; nothing was forgotten"
+	}
 	_, kept := removeEntry(view, p.Line, n)
 	// What is above and below it is read in the file as it is left: a
 	// line's view can change with the entry gone (the body of a key whose
