@@ -284,6 +284,21 @@ function sleep(ms: number): void {
 
 type HostFn = (...args: never[]) => number | bigint | undefined;
 
+// syncDir makes a rename in dir durable. Best effort: not every file system lets
+// a folder be fsynced, and the rename itself already happened.
+function syncDir(dir: string): void {
+	try {
+		const dfd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
+		try {
+			fs.fsyncSync(dfd);
+		} finally {
+			fs.closeSync(dfd);
+		}
+	} catch {
+		// Only crash durability of the rename is weaker.
+	}
+}
+
 // ---- Temp files of atomic writes killed mid-way --------------------------------
 
 // When a temp file of an atomic write is nobody's: a write takes seconds at most.
@@ -665,17 +680,7 @@ export class Host {
 				fs.rmSync(tmp, { force: true });
 				return this.#fail("write", p, err);
 			}
-			// Make the rename itself durable; not every file system lets a folder be fsynced.
-			try {
-				const dfd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NONBLOCK);
-				try {
-					fs.fsyncSync(dfd);
-				} finally {
-					fs.closeSync(dfd);
-				}
-			} catch {
-				// The data is written and renamed; only crash durability of the rename is weaker.
-			}
+			syncDir(dir);
 			sweepTemps(dir, path.basename(p));
 			return 0;
 		},
@@ -733,7 +738,12 @@ export class Host {
 			if (from === undefined || to === undefined) return INVALID;
 			try {
 				if (fs.lstatSync(from).isDirectory()) return this.#fail("rename", from, Object.assign(new Error(`${from} is a folder; only files are renamed`), { code: "EISDIR" }));
+				// A file replaced keeps its mode, as an atomic write keeps it: the
+				// guard stages a locked write beside the file and renames it in.
+				const st = fs.lstatSync(to, { throwIfNoEntry: false });
+				if (st?.isFile()) fs.chmodSync(from, st.mode & 0o7777);
 				fs.renameSync(from, to);
+				syncDir(path.dirname(to));
 				return 0;
 			} catch (err) {
 				return this.#fail("rename", from, err);

@@ -386,9 +386,15 @@ func (o *OS) Rename(from, to string) error {
 	if fi, err := os.Stat(native(from)); err == nil && fi.IsDir() {
 		return fail("rename", from, hostio.ErrKind, "is a folder; only files are renamed")
 	}
+	// A file replaced keeps its mode, as an atomic write keeps it: the
+	// guard stages a locked write beside the file and renames it in.
+	if fi, err := os.Lstat(native(to)); err == nil && fi.Mode().IsRegular() {
+		os.Chmod(native(from), fi.Mode().Perm())
+	}
 	if err := os.Rename(native(from), native(to)); err != nil {
 		return osFail("rename", from+" -> "+to, err)
 	}
+	syncDir(path.Dir(to))
 	return nil
 }
 

@@ -72,6 +72,12 @@ func TestOSWriteAtomicKeepsTheModeOfTheFileItReplaces(t *testing.T) {
 	fi, err = os.Stat(p)
 	require.NoError(t, err)
 	require.Equal(t, fs.FileMode(0o600), fi.Mode().Perm())
+	// So does a file staged beside it and renamed in (a write under a lock).
+	require.NoError(t, o.WriteAtomic(root+"/.f.tmp-1", []byte("three")))
+	require.NoError(t, o.Rename(root+"/.f.tmp-1", p))
+	fi, err = os.Stat(p)
+	require.NoError(t, err)
+	require.Equal(t, fs.FileMode(0o600), fi.Mode().Perm(), "renamed in")
 }
 
 func TestOSListFollowsSymlinksToFolders(t *testing.T) {

@@ -31,6 +31,7 @@ const USER: Record<string, Sig> = {
 	pm_fs_lstat: { params: [I32, I32, I32], results: [I32] },
 	pm_fs_append: { params: [I32, I32, I32, I32], results: [I32] },
 	pm_fs_write_atomic: { params: [I32, I32, I32, I32], results: [I32] },
+	pm_fs_rename: { params: [I32, I32, I32, I32], results: [I32] },
 	pm_fs_list: { params: [I32, I32, I32, I32], results: [I64] },
 	pm_fs_mkdir: { params: [I32, I32], results: [I32] },
 	pm_fs_remove: { params: [I32, I32], results: [I32] },
@@ -500,6 +501,20 @@ function tests(): void {
 		assert.deepEqual(fs.readdirSync(dir), ["MEMORY.md"]);
 		const orphan = path.join(dir, "missing", "f");
 		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, orphan), ...g.put(BUF, "x")), -1);
+		assert.deepEqual(fs.readdirSync(dir), ["MEMORY.md"]);
+	});
+
+	test("pm_fs_rename replaces the file and keeps its mode, as an atomic write does", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "MEMORY.md");
+		const staged = path.join(dir, ".MEMORY.md.tmp-1");
+		fs.writeFileSync(file, "old");
+		fs.chmodSync(file, 0o600);
+		const g = await Guest.start();
+		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, staged), ...g.put(BUF, "new content")), 0);
+		assert.equal(g.call("pm_fs_rename", ...g.put(P1, staged), ...g.put(P2, file)), 0, g.lastError());
+		assert.equal(fs.readFileSync(file, "utf8"), "new content");
+		assert.equal(fs.statSync(file).mode & 0o777, 0o600);
 		assert.deepEqual(fs.readdirSync(dir), ["MEMORY.md"]);
 	});
 

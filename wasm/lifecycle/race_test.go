@@ -121,7 +121,8 @@ type interposer struct {
 }
 
 func (h *interposer) WriteAtomic(p string, data []byte) error {
-	if !h.fired && strings.HasSuffix(p, "writeback-journal.jsonl") {
+	// Under a lock the write is staged beside the journal and renamed in.
+	if !h.fired && strings.Contains(filepath.Base(p), "writeback-journal.jsonl") {
 		h.fired = true
 		h.hook()
 	}

@@ -317,3 +317,60 @@ func TestAWriteUnderALockAnotherProcessBrokeIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// stallingHost runs during once, inside the next atomic write, after its data
+// is written and before it returns: what another process can do while this
+// one's write is stalled (a slow fsync, a stop mid-write).
+type stallingHost struct {
+	hostio.Host
+	during func()
+}
+
+func (s *stallingHost) WriteAtomic(p string, data []byte) error {
+	err := s.Host.WriteAtomic(p, data)
+	if f := s.during; f != nil {
+		s.during = nil
+		f()
+	}
+	return err
+}
+
+// A write under a lock that stalls inside the host past the lock's stale
+// time, while another process breaks the lock and writes, does not land over
+// that process's write; a write that does not stall lands, keeps the file's
+// mode and leaves no staged file behind.
+func TestAWriteStalledWhileItsLockIsBrokenLandsOverNothing(t *testing.T) {
+	for _, stall := range []bool{true, false} {
+		r := newRig(t)
+		file := r.write(t, "project/.pi/memory/MEMORY.md", "- theirs\n")
+		require.NoError(t, os.Chmod(file, 0o600))
+		lock := filepath.Join(r.agent, "pi-memory/memory.lock")
+		require.NoError(t, os.MkdirAll(filepath.Dir(lock), 0o755))
+		sh := &stallingHost{Host: fsys.NewHost(fsys.NewOS(), fsys.NewManual(time.Unix(1772172000, 0)), bytes.NewReader(make([]byte, 64)), nil)}
+		g := Guard(sh, r.project, r.agent)
+		require.NoError(t, Lock(g, lock))
+		if stall {
+			sh.during = func() {
+				require.NoError(t, os.WriteFile(lock, []byte("pid=1 host=elsewhere time=2026-11-29T17:00:00.000Z holder=0123456789abcdef\n"), 0o644))
+				require.NoError(t, os.WriteFile(file, []byte("- theirs\n- other\n"), 0o600))
+			}
+		}
+		err := g.WriteAtomic(file, []byte("- theirs\n- mine\n"))
+		data, _ := os.ReadFile(file)
+		if stall {
+			var lost *LockLost
+			require.True(t, errors.As(err, &lost), err)
+			require.Equal(t, "- theirs\n- other\n", string(data), "the other process's write stands")
+		} else {
+			require.NoError(t, err)
+			require.Equal(t, "- theirs\n- mine\n", string(data))
+			fi, err := os.Stat(file)
+			require.NoError(t, err)
+			require.Equal(t, os.FileMode(0o600), fi.Mode().Perm(), "the file keeps its mode")
+			g.Unlock(lock)
+		}
+		names, err := os.ReadDir(filepath.Dir(file))
+		require.NoError(t, err)
+		require.Equal(t, 1, len(names), "nothing staged is left beside the file")
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -215,6 +216,14 @@ func (g *FS) Append(p string, data []byte) error {
 	return g.h.Append(p, data)
 }
 
+// WriteAtomic under a lock stages the write beside p and renames it in only
+// after the locks are read again: the write's own time (an fsync on a slow
+// disk, a process stopped mid-write) is then no window in which a lock broken
+// as stale lets another process write p and have it overwritten. What is
+// left is the rename's. The staged name is one either host sweeps when a
+// killed write leaves it (".<base>.tmp-<digits>").
+//
+//go:noinline
 func (g *FS) WriteAtomic(p string, data []byte) error {
 	if err := g.Check(p); err != nil {
 		return err
@@ -222,7 +231,26 @@ func (g *FS) WriteAtomic(p string, data []byte) error {
 	if err := g.stillHeld(); err != nil {
 		return err
 	}
-	return g.h.WriteAtomic(p, data)
+	to := p
+	if len(g.held) > 0 {
+		var rnd [8]byte
+		g.Random(rnd[:])
+		n := uint64(0)
+		for _, b := range rnd {
+			n = n<<8 | uint64(b)
+		}
+		p = path.Dir(to) + "/." + path.Base(to) + ".tmp-" + strconv.FormatUint(n, 10)
+	}
+	err := g.h.WriteAtomic(p, data)
+	if p != to {
+		if err == nil {
+			err = g.Rename(p, to) // which reads the locks again first
+		}
+		if err != nil {
+			g.Remove(p)
+		}
+	}
+	return err
 }
 
 func (g *FS) List(p string) ([]string, error) {
