@@ -2,7 +2,9 @@ package embeddings
 
 import (
 	"bytes"
+	"errors"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -386,6 +388,24 @@ func (d *driver) step(out *store.Out) {
 		return
 	}
 	if d.full {
+		// A session newer than those held waits: the cache is rewritten
+		// with the newest sessions' records, then read again from its start
+		// in pieces, and the work goes on.
+		if j, _ := d.scan(true); j == nil {
+			return
+		}
+		if err := d.compact(); err != nil {
+			out.Notify("warning", "pi-memory: embeddings: cannot rewrite "+d.vec+": "+err.Error())
+			d.unwritable = err.Error()
+			d.fails = maxFails
+			return
+		}
+		d.tab, d.off, d.full, d.job = table{}, 0, false, nil
+		d.busy, d.busyAt = true, now
+		out.HTTPBackground([]byte("[]"), exitMs, func(out *store.Out, _ gjson.Result) {
+			d.busy = false
+			d.step(out)
+		})
 		return
 	}
 	if d.job == nil || d.job.next >= len(d.job.lines) {
@@ -468,6 +488,62 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 	}
 }
 
+// compact rewrites the cache, under its lock, with the records of the
+// newest sessions that fit in half its bound (whole sessions, newest first)
+// and a closing record for every older one, so that it is not embedded
+// again (its vectors would be the first dropped). It is written beside the
+// cache in pieces and renamed over it: a reader sees the old file or the
+// new one, which it finds replaced and reads from its start.
+func (d *driver) compact() error {
+	if err := files.LockMaking(d.h, d.lock); err != nil {
+		return err
+	}
+	defer d.h.Unlock(d.lock)
+	d.catchUp(-1) // what other processes appended since
+	if d.broken != "" {
+		return errors.New(d.broken)
+	}
+	byAge := slices.Clone(d.tab.order)
+	slices.SortFunc(byAge, func(a, b *vecs) int { return strings.Compare(b.name, a.name) })
+	tmp := d.vec + ".new"
+	if err := d.h.Remove(tmp); err != nil && !hostio.IsNotFound(err) {
+		return err
+	}
+	var buf []byte
+	written, keep := 0, true
+	flush := func(last bool) error {
+		if len(buf) < 1<<20 && !last {
+			return nil
+		}
+		written += len(buf)
+		err := d.h.Append(tmp, buf)
+		buf = buf[:0]
+		return err
+	}
+	for _, v := range byAge {
+		each := len(appendRecord(nil, record{File: v.file, Stamp: v.stamp, Line: 1 << 20, Vec: make([]int8, d.tab.dims)}))
+		keep = keep && written+len(buf)+(len(v.lines)+1)*each <= maxCacheBytes/2
+		switch {
+		case keep:
+			for i, line := range v.lines {
+				buf = appendRecord(buf, record{File: v.file, Stamp: v.stamp, Line: int(line), Vec: v.flat[i*d.tab.dims : (i+1)*d.tab.dims]})
+			}
+			if v.done {
+				buf = appendRecord(buf, record{File: v.file, Stamp: v.stamp, Line: v.msgs})
+			}
+		case v.done || len(v.lines) > 0:
+			buf = appendRecord(buf, record{File: v.file, Stamp: v.stamp, Line: max(v.msgs, len(v.lines), 1)})
+		}
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
+	if err := flush(true); err != nil {
+		return err
+	}
+	return d.h.Rename(tmp, d.vec)
+}
+
 // changed says the session file is no longer what j read: it is dropped,
 // and read again once it is still.
 func (d *driver) changed(j *job) bool {
@@ -506,7 +582,9 @@ func (d *driver) scan(next bool) (j *job, waiting int) {
 			}
 			looked++
 			file := folder + "/" + names[i]
-			if file == d.running {
+			if file == d.running || names[i] <= d.tab.floor {
+				// No newer than a session whose vectors are not held: it
+				// would be dropped first (the newest are held).
 				continue
 			}
 			info, err := d.h.Stat(file)
@@ -676,10 +754,10 @@ func (d *driver) pending() string {
 		said = append(said, "Embeddings: the cache cannot be used ("+why+"): it is derived, delete it to rebuild it.")
 	}
 	if d.tab.over > 0 {
-		said = append(said, "Embeddings: "+text.Plural(d.tab.over, "vector", "vectors")+" past the "+strconv.Itoa(maxHeld)+" held are not searched (delete "+d.vec+" to rebuild it, newest sessions first).")
+		said = append(said, "Embeddings: "+text.Plural(d.tab.over, "vector", "vectors")+" of the oldest sessions are not searched: the newest "+strconv.Itoa(maxHeld)+" are held.")
 	}
 	if d.full {
-		said = append(said, "Embeddings: "+d.vec+" reached its bound; nothing more is embedded (delete it to rebuild it, newest sessions first).")
+		said = append(said, "Embeddings: "+d.vec+" reached its bound: no older session is embedded, and a newer one makes room (the newest sessions are kept).")
 	}
 	return strings.Join(said, "\n")
 }

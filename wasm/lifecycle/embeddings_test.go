@@ -438,6 +438,50 @@ func TestASessionPastTheVectorsHeldIsEmbeddedOnce(t *testing.T) {
 	r.answerHTTP(r.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
 	require.Equal(t, 10, len(texts))
 	got := r.searchWith("kiwi", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
-	require.Contains(t, got, "5 vectors past the 30000 held are not searched")
+	require.Contains(t, got, "5 vectors of the oldest sessions are not searched: the newest 30000 are held.")
 	_ = past
+}
+
+// A cache at its byte bound, of older sessions than one not embedded yet:
+// the cache is rewritten with the newest sessions' records, in half its
+// bound, and the newer session is embedded and searched; the older ones,
+// closed, are not embedded again.
+func TestACacheAtItsBoundMakesRoomForANewerSession(t *testing.T) {
+	r, past := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	require.Equal(t, 5, len(texts))
+	cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+	require.Equal(t, 1, len(cache))
+	var b strings.Builder
+	for i := 9999; b.Len() <= 48<<20; i-- {
+		file := filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl")
+		for line := 2; line < 202; line++ {
+			b.WriteString("0000000000000001 " + strconv.Itoa(line) + " " + strings.Repeat("0a", fakeDims-1) + "01 " + file + "\n")
+		}
+		b.WriteString("0000000000000001 200 - " + file + "\n")
+	}
+	require.NoError(t, os.WriteFile(cache[0], []byte(b.String()), 0o644))
+	b2, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "mode": "rpc", "sessionId": "now2"})
+	r.answerHTTP(r.e.Handle("session_start", b2), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Equal(t, 10, len(texts), "the newer session embedded at the bound")
+	info, err := os.Stat(cache[0])
+	require.NoError(t, err)
+	require.True(t, info.Size() < 48<<20/2+1<<20, "rewritten to half its bound: %d bytes", info.Size())
+	data, _ := os.ReadFile(cache[0])
+	for _, x := range []string{"x9999", "x9700"} {
+		closed := "0000000000000001 200 - " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_"+x+".jsonl") + "\n"
+		require.True(t, strings.Contains(string(data), closed), "%s closed", x)
+	}
+	vectorOf := func(x string) string {
+		return "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_"+x+".jsonl") + "\n"
+	}
+	require.True(t, strings.Contains(string(data), vectorOf("x9999")), "the newest sessions' vectors kept")
+	require.True(t, !strings.Contains(string(data), vectorOf("x9700")), "the oldest sessions' vectors dropped")
+	r.answerHTTP(r.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Equal(t, 10, len(texts), "nothing embedded again")
+	got := r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Contains(t, got, "the offsite is by the sea in Porto")
+	require.Contains(t, got, past+":3")
+	require.NotContains(t, got, "reached its bound")
 }
