@@ -27,6 +27,18 @@ func TestConfigIsOffUnlessAFileNamesAnEndpointAndAModel(t *testing.T) {
 		{"no model", `{"url":"http://h/v1/embeddings"}`, false, `names no "model"`, settings{}},
 		{"not http", `{"url":"file:///etc/passwd","model":"m"}`, false, "must start with http", settings{}},
 		{"a password in the URL", `{"url":"https://me:sk-abc@api.example.com/v1/embeddings","model":"m"}`, false, "must not hold a user", settings{}},
+		{"no host", `{"url":"http://","model":"m"}`, false, `"url" names no host, e.g. "http://localhost:11434/v1/embeddings"`, settings{}},
+		{"no host, https", `{"url":"https:///v1/embeddings","model":"m"}`, false, `"url" names no host`, settings{}},
+		{"a port alone", `{"url":"http://:11434/v1/embeddings","model":"m"}`, false, `"url" names no host`, settings{}},
+		{"only dots", `{"url":"http://./v1","model":"m"}`, false, `"url" names no host`, settings{}},
+		{"no port after the colon", `{"url":"http://localhost:/v1","model":"m"}`, false, `"url" has a port that is not a number`, settings{}},
+		{"a port out of range", `{"url":"http://localhost:70000/v1","model":"m"}`, false, `"url" has a port that is not a number`, settings{}},
+		{"a host of other characters", `{"url":"http://local%20host/v1","model":"m"}`, false, `"url" has a host that is not a name or an address`, settings{}},
+		{"a bracket not closed", `{"url":"http://[::1/v1","model":"m"}`, false, `"url" has a`, settings{}},
+		{"IPv6 in brackets", `{"url":"http://[::1]:8080/v1/embeddings","model":"m"}`, true, "",
+			settings{URL: "http://[::1]:8080/v1/embeddings", Model: "m", TimeoutMs: 1000}},
+		{"an address and a port", `{"url":"http://127.0.0.1:8080/v1/embeddings","model":"m"}`, true, "",
+			settings{URL: "http://127.0.0.1:8080/v1/embeddings", Model: "m", TimeoutMs: 1000}},
 		{"a key where its variable's name goes", `{"url":"http://h/e","model":"m","apiKeyEnv":"sk-proj-abcdef0123456789"}`, false, "never the key itself", settings{}},
 	}
 	for _, tc := range tests {
@@ -39,6 +51,7 @@ func TestConfigIsOffUnlessAFileNamesAnEndpointAndAModel(t *testing.T) {
 			require.Equal(t, tc.on, c.on())
 			if tc.why != "" {
 				require.True(t, strings.Contains(c.Why, tc.why), "why: %q", c.Why)
+				require.True(t, strings.HasPrefix(c.Why, "embeddings.json"), "names the file: %q", c.Why)
 				return
 			}
 			require.Equal(t, "", c.Why)
