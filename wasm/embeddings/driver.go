@@ -74,7 +74,13 @@ type driver struct {
 	vec, lock string // the cache and its lock
 	tab       table
 	off       int64 // bytes of the cache read into tab
-	full      bool  // the cache reached maxCacheBytes
+	// head and tail are the cache's first bytes and those before off, as
+	// read: a file that no longer has them there was replaced (deleted and
+	// written again, or rewritten), and is read again from its start.
+	// seen is the cache's stamp when they were last compared.
+	head, tail []byte
+	seen       uint64
+	full       bool // the cache reached maxCacheBytes
 	// broken says why the cache cannot be read or written (a folder, a
 	// FIFO, a device, no permission): said at search, "" otherwise.
 	broken string
@@ -215,9 +221,11 @@ func (d *driver) mine(file string) bool {
 
 // catchUp reads what the cache gained since it was last read, at most
 // limit bytes of it (a negative limit: all), and says whether it read to
-// the end (of the bound: maxCacheBytes and maxCacheSlack); a cache that shrank (deleted, rebuilt) is read again from its
-// start. A record that cannot be read is skipped and counted; a torn last
-// line (another process appending) is read next time.
+// the end (of the bound: maxCacheBytes and maxCacheSlack); a cache that
+// was replaced (shorter than read, or not the same bytes where same looks)
+// is read again from its start. A record that cannot be read is skipped
+// and counted; a torn last line (another process appending) is read next
+// time.
 func (d *driver) catchUp(limit int64) bool {
 	info, err := d.h.Stat(d.vec)
 	d.broken = ""
@@ -234,8 +242,10 @@ func (d *driver) catchUp(limit int64) bool {
 		return true
 	}
 	d.full = info.Size >= maxCacheBytes
-	if info.Size < d.off {
+	if stamp := history.Stamp(info.Size, info.MtimeMs); info.Size < d.off || stamp != d.seen && !d.same() {
 		d.tab, d.off = table{}, 0
+	} else {
+		d.seen = stamp
 	}
 	// Nothing past the bound is read (a cache grown past it, a sparse
 	// gigabyte): the status says it reached it.
@@ -286,9 +296,48 @@ func (d *driver) catchUp(limit int64) bool {
 		d.off = end
 		d.tab.bad++
 	}
+	if d.off != base {
+		d.mark(base == 0)
+	}
 	// Read to the end: a last line not ended yet is all that is left, and
 	// is read once it is (waiting for it would never end).
 	return end == size
+}
+
+// markBytes is how much of the cache's start, and of what was read last,
+// identifies it: the first record's stamp, line and vector, the last's
+// vector's end and session file.
+const markBytes = 512
+
+// mark notes the cache's first bytes (when first read) and those before
+// off, for same.
+func (d *driver) mark(first bool) {
+	grab := func(b []byte, at, n int64) []byte {
+		b = append(b[:0], make([]byte, n)...)
+		k, _ := d.h.ReadAt(d.vec, at, b)
+		return b[:k]
+	}
+	if first {
+		d.head = grab(d.head, 0, min(d.off, markBytes))
+	}
+	d.tail = grab(d.tail, d.off-min(d.off, markBytes), min(d.off, markBytes))
+}
+
+// same says the cache still holds, at its start and before off, what was
+// read there (nothing read yet: yes). Another process may have deleted it
+// and written it again, or rewritten it, longer than off; reading on from
+// off would frame the new file's records from the middle of one, and mix
+// two files' records.
+func (d *driver) same() bool {
+	if d.off == 0 {
+		return true
+	}
+	at := func(off int64, want []byte) bool {
+		got := make([]byte, len(want))
+		k, err := d.h.ReadAt(d.vec, off, got)
+		return err == nil && k == len(want) && bytes.Equal(got, want)
+	}
+	return at(0, d.head) && at(d.off-int64(len(d.tail)), d.tail)
 }
 
 // The work of one slice of a host's event loop (decision 018): the cache

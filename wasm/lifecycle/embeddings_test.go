@@ -485,3 +485,29 @@ func TestACacheAtItsBoundMakesRoomForANewerSession(t *testing.T) {
 	require.Contains(t, got, past+":3")
 	require.NotContains(t, got, "reached its bound")
 }
+
+// A cache deleted and written again by another process, longer than this
+// one had read of it, is read again from its start: not from the old
+// offset, in the middle of a record of the new file, mixing the two.
+func TestACacheReplacedByALongerOneIsReadFromItsStart(t *testing.T) {
+	r, past := embeddingsRig(t, localOllama)
+	var texts []string
+	r.startEmbedding(&texts)
+	cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+	require.Equal(t, 1, len(cache))
+	got := r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Contains(t, got, past+":3")
+	require.NotContains(t, got, "could not be read")
+	mine, err := os.ReadFile(cache[0])
+	require.NoError(t, err)
+	var b strings.Builder
+	for i := 0; b.Len() < 3*len(mine); i++ {
+		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_"+strconv.Itoa(i)+"-other.jsonl") + "\n")
+	}
+	b.Write(mine)
+	require.NoError(t, os.Remove(cache[0]))
+	require.NoError(t, os.WriteFile(cache[0], []byte(b.String()), 0o644))
+	got = r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.Contains(t, got, past+":3")
+	require.NotContains(t, got, "could not be read")
+}
