@@ -140,17 +140,13 @@ func (d *driver) Name() string { return "embeddings" }
 func (d *driver) Off() string {
 	switch {
 	case d.s.AgentDir == "":
-		return "No agent folder: pi's earlier sessions cannot be found."
+		return history.Unread(d.s)
 	case d.cfg.Why != "":
 		return "Embeddings are off: " + d.cfg.Why + "."
 	case !d.cfg.on():
 		return "Not configured (" + d.file + "): search ranks by words alone."
-	case d.s.ProjectRoot == "":
-		return "No project: earlier sessions are searched per project."
-	case !d.s.Trusted:
-		return "The project is not trusted: its earlier sessions are not read."
 	}
-	return ""
+	return history.Unread(d.s)
 }
 
 // Follows: the vectors have no switch of their own; they are made and used

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/config"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 func TestConfigIsOffUnlessAFileNamesAnEndpointAndAModel(t *testing.T) {
@@ -294,4 +295,28 @@ func TestOneVectorSessionsOldestFirstHoldTheNewest(t *testing.T) {
 	require.Equal(t, 0, len(tb.sessions[name(9999)].lines))
 	require.Equal(t, 1, len(tb.sessions[name(10000)].lines))
 	require.Equal(t, path.Base(name(9999)), tb.floor)
+}
+
+// Off says the first of: no agent folder, a configuration that cannot be
+// used, none, then what keeps earlier sessions from being read (history's).
+func TestOffSaysTheAgentFolderThenTheConfigurationThenTheProject(t *testing.T) {
+	on := settings{URL: "http://h/e", Model: "m"}
+	tests := []struct {
+		s    store.Session
+		cfg  settings
+		want string
+	}{
+		{store.Session{}, settings{Why: "bad"}, "No agent folder"},
+		{store.Session{AgentDir: "/a"}, settings{Why: "bad"}, "Embeddings are off: bad."},
+		{store.Session{AgentDir: "/a"}, settings{}, "Not configured (/a/pi-memory/embeddings.json)"},
+		{store.Session{AgentDir: "/a"}, on, "No project"},
+		{store.Session{AgentDir: "/a", ProjectRoot: "/p"}, on, "The project is not trusted"},
+		{store.Session{AgentDir: "/a", ProjectRoot: "/p", Trusted: true}, on, ""},
+	}
+	for _, tc := range tests {
+		d := Open(&store.Env{Session: &tc.s}).(*driver)
+		d.cfg = tc.cfg
+		got := d.Off()
+		require.True(t, tc.want == "" && got == "" || tc.want != "" && strings.HasPrefix(got, tc.want), "%+v %+v: %q", tc.s, tc.cfg, got)
+	}
 }
