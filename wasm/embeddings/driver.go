@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -548,8 +547,16 @@ func (d *driver) compact() error {
 	if d.broken != "" {
 		return errors.New(d.broken)
 	}
-	byAge := slices.Clone(d.tab.order)
-	slices.SortFunc(byAge, func(a, b *vecs) int { return strings.Compare(b.name, a.name) })
+	// Newest first: the sessions through the table's heap, oldest first,
+	// then read from the end (the table is read again after).
+	var sorted table
+	for _, v := range d.tab.order {
+		sorted.pushAge(v)
+	}
+	byAge := make([]*vecs, len(sorted.byAge))
+	for i := len(byAge) - 1; i >= 0; i-- {
+		byAge[i] = sorted.popOldest()
+	}
 	tmp := d.vec + ".new"
 	if err := d.h.Remove(tmp); err != nil && !hostio.IsNotFound(err) {
 		return err
