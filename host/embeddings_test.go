@@ -146,12 +146,17 @@ func mustRead(t *testing.T, p string) []byte {
 // 384 dimensions) in the cache: the query's vector is the session's
 // (cached by its text), so what is timed is the core's own work, the word
 // ranking, the cosine over every vector and the fusion. PIMEM_EMBED_BENCH=1
-// runs it (decision 019's second addendum has the figures).
+// runs it (decision 019's second addendum has the figures); a number of
+// dimensions instead of 1 (256, 1536) runs it with vectors of as many.
 func TestEmbeddingsWarmSearchTime(t *testing.T) {
 	if os.Getenv("PIMEM_EMBED_BENCH") == "" {
 		t.Skip("PIMEM_EMBED_BENCH=1 runs it")
 	}
-	url, asked := fakeEmbeddings(t, 384)
+	dims, _ := strconv.Atoi(os.Getenv("PIMEM_EMBED_BENCH"))
+	if dims < 2 || dims > 4096 {
+		dims = 384
+	}
+	url, asked := fakeEmbeddings(t, dims)
 	eachCore(t, func(t *testing.T, rt *Runtime) {
 		before := len(asked())
 		project, agent, sessions := embeddingsFolders(t, `{"url":"`+url+`","model":"fake"}`)
@@ -160,7 +165,7 @@ func TestEmbeddingsWarmSearchTime(t *testing.T) {
 		seed := uint32(1)
 		for i := 0; i < 30000; i++ {
 			cache.WriteString("0000000000000001 " + strconv.Itoa(i%15+2) + " ")
-			for d := 0; d < 384; d++ {
+			for d := 0; d < dims; d++ {
 				seed = seed*1664525 + 1013904223
 				cache.WriteString(strconv.FormatUint(uint64(0x100|(seed>>24)), 16)[1:])
 			}
