@@ -278,6 +278,17 @@ func (t *table) add(r record, keep func(file string) bool) {
 	}
 }
 
+// newer says a session of that name is newer than the oldest the table
+// has (held or not): the one a rewrite of the cache would drop for it.
+func (t *table) newer(name string) bool {
+	for _, v := range t.order {
+		if v.name < name {
+			return true
+		}
+	}
+	return false
+}
+
 // drop notes that v's vectors are not all held.
 func (t *table) drop(v *vecs) {
 	if v.name > t.floor {

@@ -432,10 +432,11 @@ func (d *driver) step(out *store.Out) {
 		return
 	}
 	if d.full {
-		// A session newer than those held waits: the cache is rewritten
+		// A session newer than the oldest in it waits (not an older one, as
+		// at the end of a first build, newest first): the cache is rewritten
 		// with the newest sessions' records, then read again from its start
 		// in pieces, and the work goes on.
-		if j, _ := d.scan(true); j == nil {
+		if j, _ := d.scan(true); j == nil || !d.tab.newer(path.Base(j.file)) {
 			return
 		}
 		if err := d.compact(); err != nil {

@@ -512,6 +512,30 @@ func TestACacheAtItsBoundMakesRoomForANewerSession(t *testing.T) {
 	require.NotContains(t, got, "reached its bound")
 }
 
+// A cache at its byte bound of newer sessions than the one waiting (the end
+// of a first build, newest first) is not rewritten for it: it would be the
+// first dropped.
+func TestACacheAtItsBoundOfNewerSessionsStaysAsItIs(t *testing.T) {
+	r, _ := embeddingsRig(t, localOllama)
+	var texts []string
+	cache := r.embedEarlier(&texts)
+	var b strings.Builder
+	for i := 0; b.Len() <= 48<<20; i++ {
+		// Long names: the bound in bytes is reached before the vectors held.
+		file := filepath.Join(r.sessionsDir(), "2027-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+strings.Repeat("-", 2000)+".jsonl")
+		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + file + "\n")
+		b.WriteString("0000000000000001 1 - " + file + "\n")
+	}
+	require.NoError(t, os.WriteFile(cache, []byte(b.String()), 0o644))
+	r.startAgain(&texts)
+	r.settleEmbedding(&texts)
+	require.Equal(t, 5, len(texts), "nothing embedded")
+	data, err := os.ReadFile(cache)
+	require.NoError(t, err)
+	require.True(t, string(data) == b.String(), "the cache as it was")
+	require.Contains(t, r.search("kiwi", &texts), "reached its bound")
+}
+
 // A cache deleted and written again by another process, longer than this
 // one had read of it, is read again from its start: not from the old
 // offset, in the middle of a record of the new file, mixing the two.
