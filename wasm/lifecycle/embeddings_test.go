@@ -166,6 +166,18 @@ func (r *rig) embedEarlier(texts *[]string) string {
 	return r.cacheFile()
 }
 
+// sessionRecords adds a session's records to a cache being written: n
+// vectors, all alike, of its lines 2 to n+1, then its closing record when
+// closed (n messages).
+func sessionRecords(b *strings.Builder, file string, n int, closed bool) {
+	for line := 2; line < n+2; line++ {
+		b.WriteString("0000000000000001 " + strconv.Itoa(line) + " " + strings.Repeat("0a", fakeDims-1) + "01 " + file + "\n")
+	}
+	if closed {
+		b.WriteString("0000000000000001 " + strconv.Itoa(n) + " - " + file + "\n")
+	}
+}
+
 // cacheFile is the one cache file the embedding wrote.
 func (r *rig) cacheFile() string {
 	r.t.Helper()
@@ -340,7 +352,7 @@ func TestALargeCacheIsReadAndRankedInSlices(t *testing.T) {
 	require.NoError(t, err)
 	var b strings.Builder
 	for i := 0; i < 12000; i++ {
-		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl") + "\n")
+		sessionRecords(&b, filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl"), 1, false)
 	}
 	_, err = f.WriteString(b.String())
 	require.NoError(t, err)
@@ -462,7 +474,7 @@ func TestASessionPastTheVectorsHeldIsEmbeddedOnce(t *testing.T) {
 	cache := r.embedEarlier(&texts)
 	var b strings.Builder
 	for i := 0; i < 30000; i++ {
-		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl") + "\n")
+		sessionRecords(&b, filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl"), 1, false)
 	}
 	require.NoError(t, os.WriteFile(cache, []byte(b.String()), 0o644))
 	r.startAgain(&texts)
@@ -485,10 +497,7 @@ func TestACacheAtItsBoundMakesRoomForANewerSession(t *testing.T) {
 	var b strings.Builder
 	for i := 9999; b.Len() <= 48<<20; i-- {
 		file := filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl")
-		for line := 2; line < 202; line++ {
-			b.WriteString("0000000000000001 " + strconv.Itoa(line) + " " + strings.Repeat("0a", fakeDims-1) + "01 " + file + "\n")
-		}
-		b.WriteString("0000000000000001 200 - " + file + "\n")
+		sessionRecords(&b, file, 200, true)
 	}
 	require.NoError(t, os.WriteFile(cache, []byte(b.String()), 0o644))
 	r.startAgain(&texts)
@@ -523,8 +532,7 @@ func TestACacheAtItsBoundOfNewerSessionsStaysAsItIs(t *testing.T) {
 	for i := 0; b.Len() <= 48<<20; i++ {
 		// Long names: the bound in bytes is reached before the vectors held.
 		file := filepath.Join(r.sessionsDir(), "2027-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+strings.Repeat("-", 2000)+".jsonl")
-		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + file + "\n")
-		b.WriteString("0000000000000001 1 - " + file + "\n")
+		sessionRecords(&b, file, 1, true)
 	}
 	require.NoError(t, os.WriteFile(cache, []byte(b.String()), 0o644))
 	r.startAgain(&texts)
@@ -550,7 +558,7 @@ func TestACacheReplacedByALongerOneIsReadFromItsStart(t *testing.T) {
 	require.NoError(t, err)
 	var b strings.Builder
 	for i := 0; b.Len() < 3*len(mine); i++ {
-		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_"+strconv.Itoa(i)+"-other.jsonl") + "\n")
+		sessionRecords(&b, filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_"+strconv.Itoa(i)+"-other.jsonl"), 1, false)
 	}
 	b.Write(mine)
 	require.NoError(t, os.Remove(cache))
