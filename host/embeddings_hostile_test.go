@@ -1,19 +1,14 @@
 package host
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/pi-memory/pi-memory/host/fsys"
 	"github.com/pi-memory/pi-memory/internal/require"
 )
 
@@ -87,27 +82,9 @@ func TestEmbeddingsAHostileAnswerToTheQueryLeavesTheWords(t *testing.T) {
 	t.Setenv("PIMEM_TEST_EMBED_KEY", "sk-test-embed")
 	eachCore(t, func(t *testing.T, rt *Runtime) {
 		mode.Store("good")
-		base := t.TempDir()
-		project, agent := filepath.Join(base, "app"), filepath.Join(base, "agent")
-		require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
-		require.NoError(t, os.MkdirAll(filepath.Join(agent, "pi-memory"), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(agent, "pi-memory", "embeddings.json"),
-			[]byte(`{"url":"`+srv.URL+`/v1/embeddings","model":"fake","apiKeyEnv":"PIMEM_TEST_EMBED_KEY","timeoutMs":500}`), 0o644))
-		sessions := filepath.Join(agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(project, "/"), "/", "-")+"--")
-		require.NoError(t, os.MkdirAll(sessions, 0o755))
-		past := filepath.Join(sessions, "2026-02-20T09-00-00-000Z_s0.jsonl")
-		lines := `{"type":"session","version":3,"id":"s0","timestamp":"2026-02-20T09:00:00.000Z","cwd":"` + project + `"}` + "\n"
-		for i, m := range []string{"where is the offsite this year", "the offsite is by the sea in Porto", "kiwi harvest is in May"} {
-			lines += `{"type":"message","id":"m` + string(rune('0'+i)) + `","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"user","content":"` + m + `"}}` + "\n"
-		}
-		require.NoError(t, os.WriteFile(past, []byte(lines), 0o644))
-		old := time.Now().Add(-24 * time.Hour)
-		require.NoError(t, os.Chtimes(past, old, old))
-		var out, errs bytes.Buffer
-		d := &Driver{Inst: newInstance(t, rt, Config{FS: fsys.NewOS()}), Stdout: &out, Stderr: &errs}
-		start, _ := json.Marshal(map[string]any{"cwd": project, "agentDir": agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": "now"})
-		_, err := d.Run("session_start", start)
-		require.NoError(t, err)
+		project, agent, sessions := embeddingsFolders(t, `{"url":"`+srv.URL+`/v1/embeddings","model":"fake","apiKeyEnv":"PIMEM_TEST_EMBED_KEY","timeoutMs":500}`)
+		pastSession(t, project, sessions)
+		d, _ := startedDriver(t, rt, project, agent, "rpc")
 		for name := range answers {
 			mode.Store(name)
 			began := time.Now()

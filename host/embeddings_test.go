@@ -70,32 +70,9 @@ func TestEmbeddingsFuseAParaphraseThroughNetHTTP(t *testing.T) {
 	url, asked := fakeEmbeddings(t, 32)
 	t.Setenv("PIMEM_TEST_EMBED_KEY", "sk-test-embed")
 	eachCore(t, func(t *testing.T, rt *Runtime) {
-		base := t.TempDir()
-		project, agent := filepath.Join(base, "app"), filepath.Join(base, "agent")
-		require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
-		require.NoError(t, os.MkdirAll(filepath.Join(agent, "pi-memory"), 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(agent, "pi-memory", "embeddings.json"),
-			[]byte(`{"url":"`+url+`","model":"fake","apiKeyEnv":"PIMEM_TEST_EMBED_KEY"}`), 0o644))
-		sessions := filepath.Join(agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(project, "/"), "/", "-")+"--")
-		require.NoError(t, os.MkdirAll(sessions, 0o755))
-		past := filepath.Join(sessions, "2026-02-20T09-00-00-000Z_s0.jsonl")
-		lines := `{"type":"session","version":3,"id":"s0","timestamp":"2026-02-20T09:00:00.000Z","cwd":"` + project + `"}` + "\n"
-		for i, m := range []string{"where is the offsite this year", "the offsite is by the sea in Porto", "kiwi harvest is in May"} {
-			role := "user"
-			if i == 1 {
-				role = "assistant"
-			}
-			lines += `{"type":"message","id":"m` + string(rune('0'+i)) + `","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"` + role + `","content":"` + m + `"}}` + "\n"
-		}
-		require.NoError(t, os.WriteFile(past, []byte(lines), 0o644))
-		old := time.Now().Add(-24 * time.Hour)
-		require.NoError(t, os.Chtimes(past, old, old))
-
-		var out, errs bytes.Buffer
-		d := &Driver{Inst: newInstance(t, rt, Config{FS: fsys.NewOS()}), Stdout: &out, Stderr: &errs}
-		start, _ := json.Marshal(map[string]any{"cwd": project, "agentDir": agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": "now"})
-		_, err := d.Run("session_start", start)
-		require.NoError(t, err)
+		project, agent, sessions := embeddingsFolders(t, `{"url":"`+url+`","model":"fake","apiKeyEnv":"PIMEM_TEST_EMBED_KEY"}`)
+		past := pastSession(t, project, sessions)
+		d, errs := startedDriver(t, rt, project, agent, "rpc")
 		require.Equal(t, "", errs.String())
 		cache, _ := filepath.Glob(filepath.Join(agent, "pi-memory", "vectors", "*.vec"))
 		require.Equal(t, 1, len(cache), "the cache is written")
@@ -114,6 +91,51 @@ func TestEmbeddingsFuseAParaphraseThroughNetHTTP(t *testing.T) {
 	})
 }
 
+// embeddingsFolders are a project (a git checkout) and an agent folder
+// whose pi-memory/embeddings.json is config, and the agent's sessions
+// folder for the project, made.
+func embeddingsFolders(t *testing.T, config string) (project, agent, sessions string) {
+	base := t.TempDir()
+	project, agent = filepath.Join(base, "app"), filepath.Join(base, "agent")
+	require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(agent, "pi-memory"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(agent, "pi-memory", "embeddings.json"), []byte(config), 0o644))
+	sessions = filepath.Join(agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(project, "/"), "/", "-")+"--")
+	require.NoError(t, os.MkdirAll(sessions, 0o755))
+	return project, agent, sessions
+}
+
+// pastSession is an earlier session of the project, of three messages
+// (the second the assistant's, line 3: "the offsite is by the sea in
+// Porto"), still for a day.
+func pastSession(t *testing.T, project, sessions string) string {
+	past := filepath.Join(sessions, "2026-02-20T09-00-00-000Z_s0.jsonl")
+	lines := `{"type":"session","version":3,"id":"s0","timestamp":"2026-02-20T09:00:00.000Z","cwd":"` + project + `"}` + "\n"
+	for i, m := range []string{"where is the offsite this year", "the offsite is by the sea in Porto", "kiwi harvest is in May"} {
+		role := "user"
+		if i == 1 {
+			role = "assistant"
+		}
+		lines += `{"type":"message","id":"m` + string(rune('0'+i)) + `","parentId":null,"timestamp":"2026-02-20T09:00:01.000Z","message":{"role":"` + role + `","content":"` + m + `"}}` + "\n"
+	}
+	require.NoError(t, os.WriteFile(past, []byte(lines), 0o644))
+	old := time.Now().Add(-24 * time.Hour)
+	require.NoError(t, os.Chtimes(past, old, old))
+	return past
+}
+
+// startedDriver is the module on real folders, its session started in mode
+// ("rpc" embeds in the background asks that follow, "mcp" does not), and
+// what it wrote to stderr.
+func startedDriver(t *testing.T, rt *Runtime, project, agent, mode string) (*Driver, *bytes.Buffer) {
+	var out, errs bytes.Buffer
+	d := &Driver{Inst: newInstance(t, rt, Config{FS: fsys.NewOS()}), Stdout: &out, Stderr: &errs}
+	start, _ := json.Marshal(map[string]any{"cwd": project, "agentDir": agent, "trusted": true, "hasUI": false, "mode": mode, "reason": "startup", "sessionId": "now"})
+	_, err := d.Run("session_start", start)
+	require.NoError(t, err)
+	return d, &errs
+}
+
 func mustRead(t *testing.T, p string) []byte {
 	b, err := os.ReadFile(p)
 	require.NoError(t, err)
@@ -124,27 +146,26 @@ func mustRead(t *testing.T, p string) []byte {
 // 384 dimensions) in the cache: the query's vector is the session's
 // (cached by its text), so what is timed is the core's own work, the word
 // ranking, the cosine over every vector and the fusion. PIMEM_EMBED_BENCH=1
-// runs it (decision 019's second addendum has the figures).
+// runs it (decision 019's second addendum has the figures); a number of
+// dimensions instead of 1 (256, 1536) runs it with vectors of as many.
 func TestEmbeddingsWarmSearchTime(t *testing.T) {
 	if os.Getenv("PIMEM_EMBED_BENCH") == "" {
 		t.Skip("PIMEM_EMBED_BENCH=1 runs it")
 	}
-	url, asked := fakeEmbeddings(t, 384)
+	dims, _ := strconv.Atoi(os.Getenv("PIMEM_EMBED_BENCH"))
+	if dims < 2 || dims > 4096 {
+		dims = 384
+	}
+	url, asked := fakeEmbeddings(t, dims)
 	eachCore(t, func(t *testing.T, rt *Runtime) {
 		before := len(asked())
-		base := t.TempDir()
-		project, agent := filepath.Join(base, "app"), filepath.Join(base, "agent")
-		require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
+		project, agent, sessions := embeddingsFolders(t, `{"url":"`+url+`","model":"fake"}`)
 		require.NoError(t, os.MkdirAll(filepath.Join(agent, "pi-memory", "vectors"), 0o755))
-		cfg := `{"url":"` + url + `","model":"fake"}`
-		require.NoError(t, os.WriteFile(filepath.Join(agent, "pi-memory", "embeddings.json"), []byte(cfg), 0o644))
-		sessions := filepath.Join(agent, "sessions", "--"+strings.ReplaceAll(strings.TrimPrefix(project, "/"), "/", "-")+"--")
-		require.NoError(t, os.MkdirAll(sessions, 0o755))
 		var cache bytes.Buffer
 		seed := uint32(1)
 		for i := 0; i < 30000; i++ {
 			cache.WriteString("0000000000000001 " + strconv.Itoa(i%15+2) + " ")
-			for d := 0; d < 384; d++ {
+			for d := 0; d < dims; d++ {
 				seed = seed*1664525 + 1013904223
 				cache.WriteString(strconv.FormatUint(uint64(0x100|(seed>>24)), 16)[1:])
 			}
@@ -154,11 +175,7 @@ func TestEmbeddingsWarmSearchTime(t *testing.T) {
 		// URL, the model and the dimensions (wasm/embeddings' modelKey).
 		sum := sha1.Sum([]byte(url + "\nfake\n0"))
 		require.NoError(t, os.WriteFile(filepath.Join(agent, "pi-memory", "vectors", "fake-"+hex.EncodeToString(sum[:4])+".vec"), cache.Bytes(), 0o644))
-		var out, errs bytes.Buffer
-		d := &Driver{Inst: newInstance(t, rt, Config{FS: fsys.NewOS()}), Stdout: &out, Stderr: &errs}
-		start, _ := json.Marshal(map[string]any{"cwd": project, "agentDir": agent, "trusted": true, "mode": "mcp", "reason": "startup", "sessionId": "now"})
-		_, err := d.Run("session_start", start)
-		require.NoError(t, err)
+		d, _ := startedDriver(t, rt, project, agent, "mcp")
 		var times []time.Duration
 		for i := 0; i < 12; i++ {
 			t0 := time.Now()

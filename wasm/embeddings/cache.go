@@ -3,6 +3,7 @@ package embeddings
 import (
 	"encoding/hex"
 	"errors"
+	"path"
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/vectors"
@@ -192,6 +193,8 @@ func blend(own, prev []int8, dims int) ([]int8, bool) {
 // vecs is what the cache holds of one session file at its newest stamp.
 type vecs struct {
 	file  string
+	name  string // the file's name: pi's start with their time, so the newest sorts last
+	aged  bool   // in the table's byAge
 	stamp uint64
 	done  bool // a closing record was read: every message is embedded
 	msgs  int  // the closing record's count
@@ -200,7 +203,10 @@ type vecs struct {
 }
 
 // table is the cache as read: the sessions' vectors by session file, and
-// the dimensions every vector has (the first one read decides).
+// the dimensions every vector has (the first one read decides). Past
+// maxHeld vectors it holds the newest sessions' (by name, as the
+// background work embeds them): a session newer than the oldest held
+// takes its place, whole.
 type table struct {
 	dims     int
 	sessions map[string]*vecs
@@ -209,6 +215,12 @@ type table struct {
 	bad      int     // records skipped: not readable, or of other dimensions
 	held     int     // vectors held, over every session
 	over     int     // vectors not held: read past maxHeld
+	// floor is the newest name of a session whose vectors are not all
+	// held (past maxHeld, or a closing record with none: a rewrite dropped
+	// them): a session no newer is not worth embedding, it would be
+	// dropped first.
+	floor string
+	byAge []*vecs // the sessions holding vectors, a heap by name (pushAge)
 }
 
 // add takes a record read from the cache. A record of a newer stamp than a
@@ -235,27 +247,109 @@ func (t *table) add(r record, keep func(file string) bool) {
 	t.gen++
 	v := t.sessions[r.File]
 	if v == nil {
-		v = &vecs{file: r.File, stamp: r.Stamp}
+		v = &vecs{file: r.File, name: path.Base(r.File), stamp: r.Stamp}
 		t.sessions[r.File] = v
 		t.order = append(t.order, v)
 	} else if v.stamp != r.Stamp {
 		// A newer stamp starts the session again, in place.
 		t.held -= len(v.lines)
-		*v = vecs{file: r.File, stamp: r.Stamp, lines: v.lines[:0], flat: v.flat[:0]}
+		*v = vecs{file: r.File, name: v.name, stamp: r.Stamp, aged: v.aged, lines: v.lines[:0], flat: v.flat[:0]}
 	}
 	if r.Vec == nil {
 		v.done, v.msgs = true, r.Line
+		if r.Line > 0 && len(v.lines) == 0 {
+			t.drop(v) // its vectors were dropped by a rewrite
+		}
 		return
 	}
-	if t.held >= maxHeld {
-		// Past the bound the vectors are not held, but a session is closed
-		// as any other (else it would be embedded again and again).
+	if t.held >= maxHeld && !t.evictOlderThan(v) {
+		// Past the bound the vectors of the oldest sessions are not held,
+		// but a session is closed as any other (else it would be embedded
+		// again and again).
 		t.over++
+		t.drop(v)
 		return
 	}
 	v.lines = append(v.lines, int32(r.Line))
 	v.flat = append(v.flat, r.Vec...)
 	t.held++
+	if !v.aged {
+		t.pushAge(v)
+	}
+}
+
+// newer says a session of that name is newer than the oldest the table
+// has (held or not): the one a rewrite of the cache would drop for it.
+func (t *table) newer(name string) bool {
+	for _, v := range t.order {
+		if v.name < name {
+			return true
+		}
+	}
+	return false
+}
+
+// drop notes that v's vectors are not all held.
+func (t *table) drop(v *vecs) {
+	if v.name > t.floor {
+		t.floor = v.name
+	}
+}
+
+// evictOlderThan frees the vectors of the oldest session holding any, if
+// it is older than v, and says whether it did.
+func (t *table) evictOlderThan(v *vecs) bool {
+	for len(t.byAge) > 0 && len(t.byAge[0].lines) == 0 {
+		t.byAge[0].aged = false
+		t.popOldest()
+	}
+	if len(t.byAge) == 0 || t.byAge[0] == v || t.byAge[0].name >= v.name {
+		return false
+	}
+	o := t.popOldest()
+	t.held -= len(o.lines)
+	t.over += len(o.lines)
+	o.lines, o.flat, o.aged = nil, nil, false
+	t.drop(o)
+	return true
+}
+
+// The sessions holding vectors are a heap, oldest first: each eviction
+// costs a logarithm of them, whatever order the cache has them in.
+func (t *table) pushAge(v *vecs) {
+	v.aged = true
+	t.byAge = append(t.byAge, v)
+	for i := len(t.byAge) - 1; i > 0; {
+		up := (i - 1) / 2
+		if t.byAge[up].name <= t.byAge[i].name {
+			break
+		}
+		t.byAge[up], t.byAge[i] = t.byAge[i], t.byAge[up]
+		i = up
+	}
+}
+
+func (t *table) popOldest() *vecs {
+	h := t.byAge
+	o := h[0]
+	h[0] = h[len(h)-1]
+	h = h[:len(h)-1]
+	for i := 0; ; {
+		least, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && h[l].name < h[least].name {
+			least = l
+		}
+		if r < len(h) && h[r].name < h[least].name {
+			least = r
+		}
+		if least == i {
+			break
+		}
+		h[i], h[least] = h[least], h[i]
+		i = least
+	}
+	t.byAge = h
+	return o
 }
 
 // scored is a message of a session by its cosine to a query (×127²).

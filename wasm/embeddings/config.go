@@ -93,6 +93,8 @@ func parseConfig(f *config.File) settings {
 		c.Why = f.Name + `: "url" must start with http:// or https://`
 	case strings.Contains(authority(c.URL), "@") || strings.ContainsAny(c.URL, " \t\r\n"):
 		c.Why = f.Name + `: "url" must not hold a user or a password; name the variable that holds the key in "apiKeyEnv"`
+	case hostWhy(authority(c.URL)) != "":
+		c.Why = f.Name + `: "url" ` + hostWhy(authority(c.URL)) + `, e.g. "http://localhost:11434/v1/embeddings"`
 	case c.KeyEnv != "" && !envName(c.KeyEnv):
 		c.Why = f.Name + `: "apiKeyEnv" is the name of an environment variable (such as OPENAI_API_KEY), never the key itself`
 	}
@@ -107,6 +109,44 @@ func authority(u string) string {
 		u = u[:i]
 	}
 	return u
+}
+
+// hostWhy says what is wrong with an http(s) URL's authority (no user in
+// it), "" when it is a host and an optional port: a name or IPv4 address
+// of letters, digits, dots, hyphens and underscores, or an IPv6 address in
+// brackets; a port of digits from 1 to 65535.
+//
+//	hostWhy("localhost:11434") => ""
+//	hostWhy("") => "names no host"
+//	hostWhy("h:0") => "has a port that is not a number from 1 to 65535"
+func hostWhy(a string) string {
+	host, port := a, ""
+	if i := strings.LastIndexByte(a, ':'); i >= 0 && !strings.HasSuffix(a, "]") {
+		host, port = a[:i], a[i+1:]
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || port[0] == '+' {
+			return "has a port that is not a number from 1 to 65535"
+		}
+	}
+	if len(host) > 2 && host[0] == '[' && host[len(host)-1] == ']' {
+		for _, c := range host[1 : len(host)-1] {
+			if !(c == ':' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return "has a host that is not a name or an address"
+			}
+		}
+		return ""
+	}
+	if host == "" {
+		return "names no host"
+	}
+	for _, c := range host {
+		if !(c == '.' || c == '-' || c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return "has a host that is not a name or an address"
+		}
+	}
+	if strings.Trim(host, ".-") == "" {
+		return "names no host"
+	}
+	return ""
 }
 
 // envName says s is the name of an environment variable: letters, digits

@@ -2,6 +2,7 @@ package embeddings
 
 import (
 	"bytes"
+	"errors"
 	"path"
 	"strconv"
 	"strings"
@@ -72,7 +73,13 @@ type driver struct {
 	vec, lock string // the cache and its lock
 	tab       table
 	off       int64 // bytes of the cache read into tab
-	full      bool  // the cache reached maxCacheBytes
+	// head and tail are the cache's first bytes and those before off, as
+	// read: a file that no longer has them there was replaced (deleted and
+	// written again, or rewritten), and is read again from its start.
+	// seen is the cache's stamp when they were last compared.
+	head, tail []byte
+	seen       uint64
+	full       bool // the cache reached maxCacheBytes
 	// broken says why the cache cannot be read or written (a folder, a
 	// FIFO, a device, no permission): said at search, "" otherwise.
 	broken string
@@ -132,17 +139,13 @@ func (d *driver) Name() string { return "embeddings" }
 func (d *driver) Off() string {
 	switch {
 	case d.s.AgentDir == "":
-		return "No agent folder: pi's earlier sessions cannot be found."
+		return history.Unread(d.s)
 	case d.cfg.Why != "":
 		return "Embeddings are off: " + d.cfg.Why + "."
 	case !d.cfg.on():
 		return "Not configured (" + d.file + "): search ranks by words alone."
-	case d.s.ProjectRoot == "":
-		return "No project: earlier sessions are searched per project."
-	case !d.s.Trusted:
-		return "The project is not trusted: its earlier sessions are not read."
 	}
-	return ""
+	return history.Unread(d.s)
 }
 
 // Follows: the vectors have no switch of their own; they are made and used
@@ -213,9 +216,11 @@ func (d *driver) mine(file string) bool {
 
 // catchUp reads what the cache gained since it was last read, at most
 // limit bytes of it (a negative limit: all), and says whether it read to
-// the end (of the bound: maxCacheBytes and maxCacheSlack); a cache that shrank (deleted, rebuilt) is read again from its
-// start. A record that cannot be read is skipped and counted; a torn last
-// line (another process appending) is read next time.
+// the end (of the bound: maxCacheBytes and maxCacheSlack); a cache that
+// was replaced (shorter than read, or not the same bytes where same looks)
+// is read again from its start. A record that cannot be read is skipped
+// and counted; a torn last line (another process appending) is read next
+// time.
 func (d *driver) catchUp(limit int64) bool {
 	info, err := d.h.Stat(d.vec)
 	d.broken = ""
@@ -232,8 +237,10 @@ func (d *driver) catchUp(limit int64) bool {
 		return true
 	}
 	d.full = info.Size >= maxCacheBytes
-	if info.Size < d.off {
+	if stamp := history.Stamp(info.Size, info.MtimeMs); info.Size < d.off || stamp != d.seen && !d.same() {
 		d.tab, d.off = table{}, 0
+	} else {
+		d.seen = stamp
 	}
 	// Nothing past the bound is read (a cache grown past it, a sparse
 	// gigabyte): the status says it reached it.
@@ -284,9 +291,48 @@ func (d *driver) catchUp(limit int64) bool {
 		d.off = end
 		d.tab.bad++
 	}
+	if d.off != base {
+		d.mark(base == 0)
+	}
 	// Read to the end: a last line not ended yet is all that is left, and
 	// is read once it is (waiting for it would never end).
 	return end == size
+}
+
+// markBytes is how much of the cache's start, and of what was read last,
+// identifies it: the first record's stamp, line and vector, the last's
+// vector's end and session file.
+const markBytes = 512
+
+// mark notes the cache's first bytes (when first read) and those before
+// off, for same.
+func (d *driver) mark(first bool) {
+	grab := func(b []byte, at, n int64) []byte {
+		b = append(b[:0], make([]byte, n)...)
+		k, _ := d.h.ReadAt(d.vec, at, b)
+		return b[:k]
+	}
+	if first {
+		d.head = grab(d.head, 0, min(d.off, markBytes))
+	}
+	d.tail = grab(d.tail, d.off-min(d.off, markBytes), min(d.off, markBytes))
+}
+
+// same says the cache still holds, at its start and before off, what was
+// read there (nothing read yet: yes). Another process may have deleted it
+// and written it again, or rewritten it, longer than off; reading on from
+// off would frame the new file's records from the middle of one, and mix
+// two files' records.
+func (d *driver) same() bool {
+	if d.off == 0 {
+		return true
+	}
+	at := func(off int64, want []byte) bool {
+		got := make([]byte, len(want))
+		k, err := d.h.ReadAt(d.vec, off, got)
+		return err == nil && k == len(want) && bytes.Equal(got, want)
+	}
+	return at(0, d.head) && at(d.off-int64(len(d.tail)), d.tail)
 }
 
 // The work of one slice of a host's event loop (decision 018): the cache
@@ -386,6 +432,25 @@ func (d *driver) step(out *store.Out) {
 		return
 	}
 	if d.full {
+		// A session newer than the oldest in it waits (not an older one, as
+		// at the end of a first build, newest first): the cache is rewritten
+		// with the newest sessions' records, then read again from its start
+		// in pieces, and the work goes on.
+		if j, _ := d.scan(true); j == nil || !d.tab.newer(path.Base(j.file)) {
+			return
+		}
+		if err := d.compact(); err != nil {
+			out.Notify("warning", "pi-memory: embeddings: cannot rewrite "+d.vec+": "+err.Error())
+			d.unwritable = err.Error()
+			d.fails = maxFails
+			return
+		}
+		d.tab, d.off, d.full, d.job = table{}, 0, false, nil
+		d.busy, d.busyAt = true, now
+		out.HTTPBackground([]byte("[]"), exitMs, func(out *store.Out, _ gjson.Result) {
+			d.busy = false
+			d.step(out)
+		})
 		return
 	}
 	if d.job == nil || d.job.next >= len(d.job.lines) {
@@ -468,6 +533,70 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 	}
 }
 
+// compact rewrites the cache, under its lock, with the records of the
+// newest sessions that fit in half its bound (whole sessions, newest first)
+// and a closing record for every older one, so that it is not embedded
+// again (its vectors would be the first dropped). It is written beside the
+// cache in pieces and renamed over it: a reader sees the old file or the
+// new one, which it finds replaced and reads from its start.
+func (d *driver) compact() error {
+	if err := files.LockMaking(d.h, d.lock); err != nil {
+		return err
+	}
+	defer d.h.Unlock(d.lock)
+	d.catchUp(-1) // what other processes appended since
+	if d.broken != "" {
+		return errors.New(d.broken)
+	}
+	// Newest first: the sessions through the table's heap, oldest first,
+	// then read from the end (the table is read again after).
+	var sorted table
+	for _, v := range d.tab.order {
+		sorted.pushAge(v)
+	}
+	byAge := make([]*vecs, len(sorted.byAge))
+	for i := len(byAge) - 1; i >= 0; i-- {
+		byAge[i] = sorted.popOldest()
+	}
+	tmp := d.vec + ".new"
+	if err := d.h.Remove(tmp); err != nil && !hostio.IsNotFound(err) {
+		return err
+	}
+	var buf []byte
+	written, keep := 0, true
+	flush := func(last bool) error {
+		if len(buf) < 1<<20 && !last {
+			return nil
+		}
+		written += len(buf)
+		err := d.h.Append(tmp, buf)
+		buf = buf[:0]
+		return err
+	}
+	for _, v := range byAge {
+		each := len(appendRecord(nil, record{File: v.file, Stamp: v.stamp, Line: 1 << 20, Vec: make([]int8, d.tab.dims)}))
+		keep = keep && written+len(buf)+(len(v.lines)+1)*each <= maxCacheBytes/2
+		switch {
+		case keep:
+			for i, line := range v.lines {
+				buf = appendRecord(buf, record{File: v.file, Stamp: v.stamp, Line: int(line), Vec: v.flat[i*d.tab.dims : (i+1)*d.tab.dims]})
+			}
+			if v.done {
+				buf = appendRecord(buf, record{File: v.file, Stamp: v.stamp, Line: v.msgs})
+			}
+		case v.done || len(v.lines) > 0:
+			buf = appendRecord(buf, record{File: v.file, Stamp: v.stamp, Line: max(v.msgs, len(v.lines), 1)})
+		}
+		if err := flush(false); err != nil {
+			return err
+		}
+	}
+	if err := flush(true); err != nil {
+		return err
+	}
+	return d.h.Rename(tmp, d.vec)
+}
+
 // changed says the session file is no longer what j read: it is dropped,
 // and read again once it is still.
 func (d *driver) changed(j *job) bool {
@@ -506,7 +635,9 @@ func (d *driver) scan(next bool) (j *job, waiting int) {
 			}
 			looked++
 			file := folder + "/" + names[i]
-			if file == d.running {
+			if file == d.running || names[i] <= d.tab.floor {
+				// No newer than a session whose vectors are not held: it
+				// would be dropped first (the newest are held).
 				continue
 			}
 			info, err := d.h.Stat(file)
@@ -676,10 +807,10 @@ func (d *driver) pending() string {
 		said = append(said, "Embeddings: the cache cannot be used ("+why+"): it is derived, delete it to rebuild it.")
 	}
 	if d.tab.over > 0 {
-		said = append(said, "Embeddings: "+text.Plural(d.tab.over, "vector", "vectors")+" past the "+strconv.Itoa(maxHeld)+" held are not searched (delete "+d.vec+" to rebuild it, newest sessions first).")
+		said = append(said, "Embeddings: "+text.Plural(d.tab.over, "vector", "vectors")+" of the oldest sessions are not searched: the newest "+strconv.Itoa(maxHeld)+" are held.")
 	}
 	if d.full {
-		said = append(said, "Embeddings: "+d.vec+" reached its bound; nothing more is embedded (delete it to rebuild it, newest sessions first).")
+		said = append(said, "Embeddings: "+d.vec+" reached its bound: no older session is embedded, and a newer one makes room (the newest sessions are kept).")
 	}
 	return strings.Join(said, "\n")
 }

@@ -2,11 +2,13 @@ package embeddings
 
 import (
 	"math"
+	"path"
 	"strings"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/config"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 func TestConfigIsOffUnlessAFileNamesAnEndpointAndAModel(t *testing.T) {
@@ -26,6 +28,18 @@ func TestConfigIsOffUnlessAFileNamesAnEndpointAndAModel(t *testing.T) {
 		{"no model", `{"url":"http://h/v1/embeddings"}`, false, `names no "model"`, settings{}},
 		{"not http", `{"url":"file:///etc/passwd","model":"m"}`, false, "must start with http", settings{}},
 		{"a password in the URL", `{"url":"https://me:sk-abc@api.example.com/v1/embeddings","model":"m"}`, false, "must not hold a user", settings{}},
+		{"no host", `{"url":"http://","model":"m"}`, false, `"url" names no host, e.g. "http://localhost:11434/v1/embeddings"`, settings{}},
+		{"no host, https", `{"url":"https:///v1/embeddings","model":"m"}`, false, `"url" names no host`, settings{}},
+		{"a port alone", `{"url":"http://:11434/v1/embeddings","model":"m"}`, false, `"url" names no host`, settings{}},
+		{"only dots", `{"url":"http://./v1","model":"m"}`, false, `"url" names no host`, settings{}},
+		{"no port after the colon", `{"url":"http://localhost:/v1","model":"m"}`, false, `"url" has a port that is not a number`, settings{}},
+		{"a port out of range", `{"url":"http://localhost:70000/v1","model":"m"}`, false, `"url" has a port that is not a number`, settings{}},
+		{"a host of other characters", `{"url":"http://local%20host/v1","model":"m"}`, false, `"url" has a host that is not a name or an address`, settings{}},
+		{"a bracket not closed", `{"url":"http://[::1/v1","model":"m"}`, false, `"url" has a`, settings{}},
+		{"IPv6 in brackets", `{"url":"http://[::1]:8080/v1/embeddings","model":"m"}`, true, "",
+			settings{URL: "http://[::1]:8080/v1/embeddings", Model: "m", TimeoutMs: 1000}},
+		{"an address and a port", `{"url":"http://127.0.0.1:8080/v1/embeddings","model":"m"}`, true, "",
+			settings{URL: "http://127.0.0.1:8080/v1/embeddings", Model: "m", TimeoutMs: 1000}},
 		{"a key where its variable's name goes", `{"url":"http://h/e","model":"m","apiKeyEnv":"sk-proj-abcdef0123456789"}`, false, "never the key itself", settings{}},
 	}
 	for _, tc := range tests {
@@ -38,6 +52,7 @@ func TestConfigIsOffUnlessAFileNamesAnEndpointAndAModel(t *testing.T) {
 			require.Equal(t, tc.on, c.on())
 			if tc.why != "" {
 				require.True(t, strings.Contains(c.Why, tc.why), "why: %q", c.Why)
+				require.True(t, strings.HasPrefix(c.Why, "embeddings.json"), "names the file: %q", c.Why)
 				return
 			}
 			require.Equal(t, "", c.Why)
@@ -199,4 +214,109 @@ func TestARankingInStepsIsTheRankingAtOnceAndStartsAgainWhenTheTableChanges(t *t
 	}
 	require.True(t, steps > 5, "in steps: %d", steps)
 	require.Equal(t, want, r.top)
+}
+
+// Past maxHeld vectors the table holds the newest sessions' (by name: pi's
+// start with their time), whatever order the cache has them in: sessions
+// embedded newest first, then a newer session appended after the bound.
+func TestPastTheVectorsHeldTheNewestSessionsAreHeld(t *testing.T) {
+	all := func(string) bool { return true }
+	session := func(day int) string { return "/s/2026-01-" + itoa(10+day) + "T00-00-00-000Z_s.jsonl" }
+	per := maxHeld / 3
+	tests := []struct {
+		name      string
+		days      []int // the sessions' order in the cache, per vectors each, a closing record after
+		held      []int // the sessions holding vectors
+		floor     int   // the newest session not held whole; -1: none
+		embedNext []int // of days 0..9, those newer than the floor: worth embedding (if not done)
+	}{
+		{"under the bound", []int{5, 4, 3}, []int{5, 4, 3}, -1, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}},
+		{"newest first, then older", []int{5, 4, 3, 2}, []int{5, 4, 3}, 2, []int{3, 4, 5, 6, 7, 8, 9}},
+		{"a newer one appended", []int{5, 4, 3, 6}, []int{5, 4, 6}, 3, []int{4, 5, 6, 7, 8, 9}},
+		{"two newer ones appended", []int{5, 4, 3, 6, 7}, []int{5, 6, 7}, 4, []int{5, 6, 7, 8, 9}},
+		{"oldest first", []int{1, 2, 3, 4}, []int{2, 3, 4}, 1, []int{2, 3, 4, 5, 6, 7, 8, 9}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var tb table
+			for _, day := range tc.days {
+				for i := range per {
+					tb.add(record{File: session(day), Stamp: 1, Line: i + 2, Vec: []int8{127, int8(day)}}, all)
+				}
+				tb.add(record{File: session(day), Stamp: 1, Line: per}, all)
+			}
+			var held []int
+			for _, day := range tc.held {
+				v := tb.sessions[session(day)]
+				require.Equal(t, per, len(v.lines))
+				held = append(held, day)
+			}
+			require.Equal(t, tc.held, held)
+			require.True(t, tb.held <= maxHeld, "held %d", tb.held)
+			require.Equal(t, per*len(tc.days)-tb.held, tb.over)
+			var worth []int
+			for day := range 10 {
+				if path.Base(session(day)) > tb.floor {
+					worth = append(worth, day)
+				}
+			}
+			require.Equal(t, tc.embedNext, worth)
+			if tc.floor >= 0 {
+				require.Equal(t, path.Base(session(tc.floor)), tb.floor)
+			}
+		})
+	}
+}
+
+// A session closed with messages but no vectors (a rewrite of the cache
+// dropped them) is not held, and nothing older is worth embedding.
+func TestAClosedSessionWithoutVectorsRaisesTheFloor(t *testing.T) {
+	all := func(string) bool { return true }
+	var tb table
+	tb.add(record{File: "/s/b.jsonl", Stamp: 1, Line: 2, Vec: []int8{127, 0}}, all)
+	tb.add(record{File: "/s/b.jsonl", Stamp: 1, Line: 1}, all)
+	tb.add(record{File: "/s/e.jsonl", Stamp: 1, Line: 0}, all) // no messages
+	require.Equal(t, "", tb.floor)
+	tb.add(record{File: "/s/a.jsonl", Stamp: 1, Line: 7}, all)
+	require.Equal(t, "a.jsonl", tb.floor)
+}
+
+// Many one-message sessions, oldest first (each evicts the oldest held):
+// the newest maxHeld are held, in time linear in the records, not squared.
+func TestOneVectorSessionsOldestFirstHoldTheNewest(t *testing.T) {
+	all := func(string) bool { return true }
+	var tb table
+	name := func(i int) string { s := "00000" + itoa(i); return "/s/" + s[len(s)-6:] + ".jsonl" }
+	for i := range maxHeld + 10000 {
+		tb.add(record{File: name(i), Stamp: 1, Line: 2, Vec: []int8{127, 0}}, all)
+	}
+	require.Equal(t, maxHeld, tb.held)
+	require.Equal(t, 10000, tb.over)
+	require.Equal(t, 0, len(tb.sessions[name(9999)].lines))
+	require.Equal(t, 1, len(tb.sessions[name(10000)].lines))
+	require.Equal(t, path.Base(name(9999)), tb.floor)
+}
+
+// Off says the first of: no agent folder, a configuration that cannot be
+// used, none, then what keeps earlier sessions from being read (history's).
+func TestOffSaysTheAgentFolderThenTheConfigurationThenTheProject(t *testing.T) {
+	on := settings{URL: "http://h/e", Model: "m"}
+	tests := []struct {
+		s    store.Session
+		cfg  settings
+		want string
+	}{
+		{store.Session{}, settings{Why: "bad"}, "No agent folder"},
+		{store.Session{AgentDir: "/a"}, settings{Why: "bad"}, "Embeddings are off: bad."},
+		{store.Session{AgentDir: "/a"}, settings{}, "Not configured (/a/pi-memory/embeddings.json)"},
+		{store.Session{AgentDir: "/a"}, on, "No project"},
+		{store.Session{AgentDir: "/a", ProjectRoot: "/p"}, on, "The project is not trusted"},
+		{store.Session{AgentDir: "/a", ProjectRoot: "/p", Trusted: true}, on, ""},
+	}
+	for _, tc := range tests {
+		d := Open(&store.Env{Session: &tc.s}).(*driver)
+		d.cfg = tc.cfg
+		got := d.Off()
+		require.True(t, tc.want == "" && got == "" || tc.want != "" && strings.HasPrefix(got, tc.want), "%+v %+v: %q", tc.s, tc.cfg, got)
+	}
 }

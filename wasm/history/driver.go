@@ -72,15 +72,22 @@ func Open(env *store.Env) store.Store {
 // Name is the store's name; it has no command and no tool of its own.
 func (d *driver) Name() string { return "history" }
 
-// Off says why earlier sessions cannot be searched: no agent folder, no
-// project, or a project that is not trusted (its sessions say what it holds).
-func (d *driver) Off() string {
+// Off says why earlier sessions cannot be searched (Unread).
+func (d *driver) Off() string { return Unread(d.s) }
+
+// Unread says why a session cannot read the project's earlier sessions: no
+// agent folder, no project, or a project that is not trusted (its sessions
+// say what it holds); "" when it can. Every store of earlier sessions says
+// it (the embeddings' too).
+//
+//	Unread(&store.Session{AgentDir: "/home/ada/.pi/agent"}) => "No project: earlier sessions are searched per project."
+func Unread(s *store.Session) string {
 	switch {
-	case d.s.AgentDir == "":
+	case s.AgentDir == "":
 		return "No agent folder: pi's earlier sessions cannot be found."
-	case d.s.ProjectRoot == "":
+	case s.ProjectRoot == "":
 		return "No project: earlier sessions are searched per project."
-	case !d.s.Trusted:
+	case !s.Trusted:
 		return "The project is not trusted: its earlier sessions are not read."
 	}
 	return ""

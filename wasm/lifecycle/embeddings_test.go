@@ -128,6 +128,65 @@ func (r *rig) startEmbedding(texts *[]string) []gjson.Result {
 	return r.answerHTTP(r.e.Handle("session_start", b), func(req gjson.Result) map[string]any { return fakeEndpoint(r.t, req, texts) })
 }
 
+// startAgain starts another session of the same process (pi's /new), the
+// fake endpoint answering what it embeds.
+func (r *rig) startAgain(texts *[]string) {
+	b, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "mode": "rpc", "sessionId": "now2"})
+	r.answerHTTP(r.e.Handle("session_start", b), func(req gjson.Result) map[string]any { return fakeEndpoint(r.t, req, texts) })
+}
+
+// settleEmbedding is pi idle after a run: the background work embeds more.
+func (r *rig) settleEmbedding(texts *[]string) {
+	r.answerHTTP(r.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(r.t, req, texts) })
+}
+
+// search is a memory_search for q, the fake endpoint answering, counting
+// the texts it embeds in texts.
+func (r *rig) search(q string, texts *[]string) string {
+	r.t.Helper()
+	return r.searchWith(q, func(req gjson.Result) map[string]any { return fakeEndpoint(r.t, req, texts) })
+}
+
+// findsTheParaphrase searches "beach", which no message holds, and finds
+// the earlier session's turn that paraphrases it, cited by its line.
+func (r *rig) findsTheParaphrase(texts *[]string, past string) string {
+	r.t.Helper()
+	got := r.search("beach", texts)
+	require.Contains(r.t, got, "the offsite is by the sea in Porto")
+	require.Contains(r.t, got, past+":3")
+	return got
+}
+
+// embedEarlier starts the session, which embeds the earlier session's five
+// messages, and is the cache they are written to.
+func (r *rig) embedEarlier(texts *[]string) string {
+	r.t.Helper()
+	r.startEmbedding(texts)
+	require.Equal(r.t, 5, len(*texts))
+	return r.cacheFile()
+}
+
+// sessionRecords adds a session's records to a cache being written: n
+// vectors, all alike, of its lines 2 to n+1, then its closing record when
+// closed (n messages).
+func sessionRecords(b *strings.Builder, file string, n int, closed bool) {
+	for line := 2; line < n+2; line++ {
+		b.WriteString("0000000000000001 " + strconv.Itoa(line) + " " + strings.Repeat("0a", fakeDims-1) + "01 " + file + "\n")
+	}
+	if closed {
+		b.WriteString("0000000000000001 " + strconv.Itoa(n) + " - " + file + "\n")
+	}
+}
+
+// cacheFile is the one cache file the embedding wrote.
+func (r *rig) cacheFile() string {
+	r.t.Helper()
+	cache, err := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
+	require.NoError(r.t, err)
+	require.Equal(r.t, 1, len(cache))
+	return cache[0]
+}
+
 func (r *rig) searchWith(q string, answer func(req gjson.Result) map[string]any) string {
 	r.t.Helper()
 	for _, e := range r.answerHTTP(r.e.Handle("tool", []byte(`{"name":"memory_search","params":{"query":`+quote(q)+`}}`)), answer) {
@@ -179,7 +238,7 @@ func TestAParaphraseFindsTheTurnThatSharesNoWordWithIt(t *testing.T) {
 
 	// The next settle embeds nothing more: the session is embedded whole.
 	before := len(texts)
-	r.answerHTTP(r.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	r.settleEmbedding(&texts)
 	require.Equal(t, before, len(texts))
 }
 
@@ -205,7 +264,7 @@ func TestMessagesNotEmbeddedYetAreCountedAndACorruptCacheIsSkipped(t *testing.T)
 	// The endpoint is down while the session starts: nothing is embedded.
 	r.answerHTTP(r.e.Handle("session_start", []byte(`{"cwd":`+quote(r.project)+`,"agentDir":`+quote(r.agent)+`,"trusted":true,"mode":"rpc","sessionId":"now"}`)),
 		func(gjson.Result) map[string]any { return map[string]any{"error": "connection refused"} })
-	got := r.searchWith("kiwi", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	got := r.search("kiwi", &texts)
 	require.Contains(t, got, "kiwi harvest is in May")
 	require.Contains(t, got, "not embedded yet")
 	require.Equal(t, 0, len(texts), "no query is sent while nothing is embedded")
@@ -218,7 +277,7 @@ func TestMessagesNotEmbeddedYetAreCountedAndACorruptCacheIsSkipped(t *testing.T)
 	data, _ := os.ReadFile(cache[0])
 	require.NoError(t, os.WriteFile(cache[0], append([]byte("not a record\n0000000000000001 3 zz /x\n"), data...), 0o644))
 	r.start(false, true)
-	got = r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	got = r.search("beach", &texts)
 	require.Contains(t, got, "the offsite is by the sea in Porto")
 	require.Contains(t, got, "Embeddings: 2 records of "+cache[0]+" could not be read, skipped")
 }
@@ -236,9 +295,9 @@ func TestASessionThatChangedIsEmbeddedAgain(t *testing.T) {
 	f.Close()
 	at := time.UnixMilli(r.h.now - 60_000)
 	require.NoError(t, os.Chtimes(past, at, at))
-	r.answerHTTP(r.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	r.settleEmbedding(&texts)
 	require.Equal(t, 11, len(texts), "the six messages again: %q", texts[5:])
-	r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	r.search("beach", &texts)
 	r.mem("search beach")
 	require.Contains(t, r.text(), "the offsite is by the sea in Porto")
 }
@@ -288,25 +347,20 @@ func TestNoMemoryEmbedsNothing(t *testing.T) {
 func TestALargeCacheIsReadAndRankedInSlices(t *testing.T) {
 	r, past := embeddingsRig(t, localOllama)
 	var texts []string
-	r.startEmbedding(&texts)
-	cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
-	require.Equal(t, 1, len(cache))
-	f, err := os.OpenFile(cache[0], os.O_APPEND|os.O_WRONLY, 0)
+	cache := r.embedEarlier(&texts)
+	f, err := os.OpenFile(cache, os.O_APPEND|os.O_WRONLY, 0)
 	require.NoError(t, err)
 	var b strings.Builder
 	for i := 0; i < 12000; i++ {
-		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl") + "\n")
+		sessionRecords(&b, filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl"), 1, false)
 	}
 	_, err = f.WriteString(b.String())
 	require.NoError(t, err)
 	f.Close()
 	r.yields = 0
-	b2, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "mode": "rpc", "sessionId": "now2"})
-	r.answerHTTP(r.e.Handle("session_start", b2), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	r.startAgain(&texts)
 	r.yields = 0
-	got := r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
-	require.Contains(t, got, "the offsite is by the sea in Porto")
-	require.Contains(t, got, past+":3")
+	r.findsTheParaphrase(&texts, past)
 	require.True(t, r.yields >= 2, "the cosine over 12,005 vectors in slices: %d yields", r.yields)
 }
 
@@ -316,15 +370,13 @@ func TestACacheWithATornLastRecordIsSearched(t *testing.T) {
 	for _, tail := range []string{"0000000000000001 2 0a", strings.Repeat("\x00", 9000), "0000000000000001 2 " + strings.Repeat("0a", 5000)} {
 		r, past := embeddingsRig(t, localOllama)
 		var texts []string
-		r.startEmbedding(&texts)
-		cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
-		require.Equal(t, 1, len(cache))
-		f, err := os.OpenFile(cache[0], os.O_APPEND|os.O_WRONLY, 0)
+		cache := r.embedEarlier(&texts)
+		f, err := os.OpenFile(cache, os.O_APPEND|os.O_WRONLY, 0)
 		require.NoError(t, err)
 		f.WriteString(tail)
 		f.Close()
 		r.start(false, true)
-		got := r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+		got := r.search("beach", &texts)
 		require.Contains(t, got, past+":3")
 	}
 }
@@ -334,13 +386,11 @@ func TestACacheWithATornLastRecordIsSearched(t *testing.T) {
 func TestACacheOfAGigabyteIsReadToItsBound(t *testing.T) {
 	r, _ := embeddingsRig(t, localOllama)
 	var texts []string
-	r.startEmbedding(&texts)
-	cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
-	require.Equal(t, 1, len(cache))
-	require.NoError(t, os.Truncate(cache[0], 1<<30))
+	cache := r.embedEarlier(&texts)
+	require.NoError(t, os.Truncate(cache, 1<<30))
 	r.start(false, true)
 	start := time.Now()
-	got := r.searchWith("beach", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	got := r.search("beach", &texts)
 	require.Contains(t, got, "the offsite is by the sea in Porto")
 	require.Contains(t, got, "reached its bound")
 	require.True(t, time.Since(start) < 20*time.Second, "%v", time.Since(start))
@@ -355,38 +405,36 @@ func TestABadCacheFileIsSaidAndTheWordsStand(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			r, past := embeddingsRig(t, localOllama)
 			var texts []string
-			r.startEmbedding(&texts)
-			cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
-			require.Equal(t, 1, len(cache))
-			data, _ := os.ReadFile(cache[0])
+			cache := r.embedEarlier(&texts)
+			data, _ := os.ReadFile(cache)
 			switch name {
 			case "10MBline":
-				os.WriteFile(cache[0], append([]byte(strings.Repeat("x", 10<<20)+"\n"), data...), 0o644)
+				os.WriteFile(cache, append([]byte(strings.Repeat("x", 10<<20)+"\n"), data...), 0o644)
 			case "nul":
-				os.WriteFile(cache[0], append([]byte("0000000000000001 2 0a0a /a\x00b\n\x00\x00\x00\n"), data...), 0o644)
+				os.WriteFile(cache, append([]byte("0000000000000001 2 0a0a /a\x00b\n\x00\x00\x00\n"), data...), 0o644)
 			case "dotdot":
 				lines := strings.ReplaceAll(string(data), past, filepath.Join(filepath.Dir(past), "..", filepath.Base(filepath.Dir(past)), filepath.Base(past)))
-				os.WriteFile(cache[0], []byte(lines), 0o644)
+				os.WriteFile(cache, []byte(lines), 0o644)
 			case "devzero":
-				os.Remove(cache[0])
-				os.Symlink("/dev/zero", cache[0])
+				os.Remove(cache)
+				os.Symlink("/dev/zero", cache)
 			case "fifo":
-				os.Remove(cache[0])
-				syscall.Mkfifo(cache[0], 0o644)
+				os.Remove(cache)
+				syscall.Mkfifo(cache, 0o644)
 			case "dir":
-				os.Remove(cache[0])
-				os.Mkdir(cache[0], 0o755)
+				os.Remove(cache)
+				os.Mkdir(cache, 0o755)
 			case "notafolder":
-				os.RemoveAll(filepath.Dir(cache[0]))
-				os.WriteFile(filepath.Dir(cache[0]), nil, 0o644)
+				os.RemoveAll(filepath.Dir(cache))
+				os.WriteFile(filepath.Dir(cache), nil, 0o644)
 			case "elsewhere":
 				other := filepath.Join(t.TempDir(), "x.vec")
 				os.WriteFile(other, data, 0o644)
-				os.Remove(cache[0])
-				os.Symlink(other, cache[0])
+				os.Remove(cache)
+				os.Symlink(other, cache)
 			}
 			r.start(false, true)
-			got := r.searchWith("beach kiwi", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+			got := r.search("beach kiwi", &texts)
 			_ = past
 			require.Contains(t, got, "kiwi harvest")
 			if name == "devzero" || name == "fifo" || name == "dir" || name == "notafolder" {
@@ -423,21 +471,99 @@ func TestAQueryVectorOfOtherDimensionsOrTooLargeIsSaid(t *testing.T) {
 func TestASessionPastTheVectorsHeldIsEmbeddedOnce(t *testing.T) {
 	r, past := embeddingsRig(t, localOllama)
 	var texts []string
-	r.startEmbedding(&texts)
-	require.Equal(t, 5, len(texts))
-	cache, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory", "vectors", "*.vec"))
-	require.Equal(t, 1, len(cache))
+	cache := r.embedEarlier(&texts)
 	var b strings.Builder
 	for i := 0; i < 30000; i++ {
-		b.WriteString("0000000000000001 2 " + strings.Repeat("0a", fakeDims-1) + "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl") + "\n")
+		sessionRecords(&b, filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl"), 1, false)
 	}
-	require.NoError(t, os.WriteFile(cache[0], []byte(b.String()), 0o644))
-	b2, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "mode": "rpc", "sessionId": "now2"})
-	r.answerHTTP(r.e.Handle("session_start", b2), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	require.NoError(t, os.WriteFile(cache, []byte(b.String()), 0o644))
+	r.startAgain(&texts)
 	require.Equal(t, 10, len(texts), "embedded once more, not again and again")
-	r.answerHTTP(r.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	r.settleEmbedding(&texts)
 	require.Equal(t, 10, len(texts))
-	got := r.searchWith("kiwi", func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
-	require.Contains(t, got, "5 vectors past the 30000 held are not searched")
+	got := r.search("kiwi", &texts)
+	require.Contains(t, got, "5 vectors of the oldest sessions are not searched: the newest 30000 are held.")
 	_ = past
+}
+
+// A cache at its byte bound, of older sessions than one not embedded yet:
+// the cache is rewritten with the newest sessions' records, in half its
+// bound, and the newer session is embedded and searched; the older ones,
+// closed, are not embedded again.
+func TestACacheAtItsBoundMakesRoomForANewerSession(t *testing.T) {
+	r, past := embeddingsRig(t, localOllama)
+	var texts []string
+	cache := r.embedEarlier(&texts)
+	var b strings.Builder
+	for i := 9999; b.Len() <= 48<<20; i-- {
+		file := filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl")
+		sessionRecords(&b, file, 200, true)
+	}
+	require.NoError(t, os.WriteFile(cache, []byte(b.String()), 0o644))
+	r.startAgain(&texts)
+	require.Equal(t, 10, len(texts), "the newer session embedded at the bound")
+	info, err := os.Stat(cache)
+	require.NoError(t, err)
+	require.True(t, info.Size() < 48<<20/2+1<<20, "rewritten to half its bound: %d bytes", info.Size())
+	data, _ := os.ReadFile(cache)
+	for _, x := range []string{"x9999", "x9700"} {
+		closed := "0000000000000001 200 - " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_"+x+".jsonl") + "\n"
+		require.True(t, strings.Contains(string(data), closed), "%s closed", x)
+	}
+	vectorOf := func(x string) string {
+		return "01 " + filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_"+x+".jsonl") + "\n"
+	}
+	require.True(t, strings.Contains(string(data), vectorOf("x9999")), "the newest sessions' vectors kept")
+	require.True(t, !strings.Contains(string(data), vectorOf("x9700")), "the oldest sessions' vectors dropped")
+	r.settleEmbedding(&texts)
+	require.Equal(t, 10, len(texts), "nothing embedded again")
+	got := r.findsTheParaphrase(&texts, past)
+	require.NotContains(t, got, "reached its bound")
+}
+
+// A cache at its byte bound of newer sessions than the one waiting (the end
+// of a first build, newest first) is not rewritten for it: it would be the
+// first dropped.
+func TestACacheAtItsBoundOfNewerSessionsStaysAsItIs(t *testing.T) {
+	r, _ := embeddingsRig(t, localOllama)
+	var texts []string
+	cache := r.embedEarlier(&texts)
+	var b strings.Builder
+	for i := 0; b.Len() <= 48<<20; i++ {
+		// Long names: the bound in bytes is reached before the vectors held.
+		file := filepath.Join(r.sessionsDir(), "2027-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+strings.Repeat("-", 2000)+".jsonl")
+		sessionRecords(&b, file, 1, true)
+	}
+	require.NoError(t, os.WriteFile(cache, []byte(b.String()), 0o644))
+	r.startAgain(&texts)
+	r.settleEmbedding(&texts)
+	require.Equal(t, 5, len(texts), "nothing embedded")
+	data, err := os.ReadFile(cache)
+	require.NoError(t, err)
+	require.True(t, string(data) == b.String(), "the cache as it was")
+	require.Contains(t, r.search("kiwi", &texts), "reached its bound")
+}
+
+// A cache deleted and written again by another process, longer than this
+// one had read of it, is read again from its start: not from the old
+// offset, in the middle of a record of the new file, mixing the two.
+func TestACacheReplacedByALongerOneIsReadFromItsStart(t *testing.T) {
+	r, past := embeddingsRig(t, localOllama)
+	var texts []string
+	cache := r.embedEarlier(&texts)
+	got := r.search("beach", &texts)
+	require.Contains(t, got, past+":3")
+	require.NotContains(t, got, "could not be read")
+	mine, err := os.ReadFile(cache)
+	require.NoError(t, err)
+	var b strings.Builder
+	for i := 0; b.Len() < 3*len(mine); i++ {
+		sessionRecords(&b, filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_"+strconv.Itoa(i)+"-other.jsonl"), 1, false)
+	}
+	b.Write(mine)
+	require.NoError(t, os.Remove(cache))
+	require.NoError(t, os.WriteFile(cache, []byte(b.String()), 0o644))
+	got = r.search("beach", &texts)
+	require.Contains(t, got, past+":3")
+	require.NotContains(t, got, "could not be read")
 }
