@@ -689,7 +689,7 @@ export class Host {
 				names = fs.readdirSync(p, { withFileTypes: true }).map((d) => {
 					let folder = d.isDirectory();
 					if (d.isSymbolicLink()) folder = fs.statSync(path.join(p, d.name), { throwIfNoEntry: false })?.isDirectory() ?? false;
-					return Buffer.from(folder ? `${d.name}/\n` : `${d.name}\n`);
+					return Buffer.from(`${listEntry(p, d.name)}${folder ? "/" : ""}\n`);
 				});
 			} catch (err) {
 				return BigInt(this.#fail("list", p, err));
@@ -1702,4 +1702,16 @@ export class Core {
 		this.#open.clear();
 		live?.drop();
 	}
+}
+
+/**
+ * A folder's entry as pm_fs_list sends it, one line (the Go host's fsys.Entry):
+ * the name, or, for a name that cannot travel as a line (it holds a newline,
+ * or is not UTF-8: Node read it with U+FFFD in place of its bytes, and no
+ * file has that name), "/" and the name as a JSON string. No name starts
+ * with "/", so the core can name it and never takes it for a file to open.
+ */
+export function listEntry(dir: string, name: string): string {
+	const lossy = name.includes("\uFFFD") && fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false }) === undefined;
+	return name.includes("\n") || lossy ? `/${JSON.stringify(name)}` : name;
 }

@@ -14,7 +14,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 )
@@ -328,21 +327,13 @@ func (o *OS) List(p string) ([]string, error) {
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
 		name := e.Name()
-		// The list travels as "name\n" lines in UTF-8; a name that cannot is
-		// not one the core ever wrote, so it is left out rather than garbled.
-		if strings.IndexByte(name, '\n') >= 0 || !utf8.ValidString(name) {
-			continue
-		}
 		dir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
 			if fi, err := os.Stat(filepath.Join(native(p), name)); err == nil {
 				dir = fi.IsDir()
 			}
 		}
-		if dir {
-			name += "/"
-		}
-		names = append(names, name)
+		names = append(names, Entry(name, dir))
 	}
 	// Re-sort: the "/" suffix changes bytewise order ("a-b" < "a/").
 	sort.Strings(names)

@@ -522,6 +522,20 @@ function tests(): void {
 		assert.equal(g.onPath("pm_fs_list", path.join(dir, "b"), BUF, 1024), -4n);
 	});
 
+	test("pm_fs_list quotes a name that cannot travel as a line after a slash, as the Go host does", async () => {
+		const dir = tempDir();
+		fs.writeFileSync(path.join(dir, "a\nb.md"), "");
+		fs.writeFileSync(path.join(dir, "b.md"), "");
+		fs.writeFileSync(path.join(dir, "ok\uFFFD.md"), "");
+		fs.mkdirSync(path.join(dir, "d\nir"));
+		fs.writeFileSync(Buffer.concat([Buffer.from(`${dir}/bad`), Buffer.from([0xff]), Buffer.from(".md")]), "");
+		const want = '/"a\\nb.md"\n/"bad\uFFFD.md"\n/"d\\nir"/\nb.md\nok\uFFFD.md\n';
+		const wantLen = new TextEncoder().encode(want).length;
+		const g = await Guest.start();
+		assert.equal(g.onPath("pm_fs_list", dir, BUF, 1024), BigInt(wantLen));
+		assert.equal(new TextDecoder().decode(g.bytes(BUF, wantLen)), want);
+	});
+
 	test("pm_fs_mkdir creates parents; pm_fs_remove takes files and empty folders only", async () => {
 		const dir = tempDir();
 		const deep = path.join(dir, "x", "y", "z");

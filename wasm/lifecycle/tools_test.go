@@ -669,3 +669,21 @@ func TestMemorySearchNamesADecisionLogLineTooLongToRead(t *testing.T) {
 	require.Contains(t, text, "D-2026-02-27-0001")
 	require.NotContains(t, text, "D-2026-02-27-0002")
 }
+
+// A topic file whose name holds a newline, in the project's memory folder
+// or the agent's, is named in the answer, escaped: left out silently, its
+// absence passed for nothing remembered; said raw, its name would break the
+// answer's lines.
+func TestMemorySearchNamesATopicFileWhoseNameHoldsANewline(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "# Memory\n\n- Deploys go through Helm charts\n")
+	r.write(globalIndex, "# Memory\n\n- Prefer small pull requests\n")
+	r.write("proj/.pi/memory/a\nb.md", "- kiwi season\n")
+	r.write("agent/memory/c\n\x1b[31md.md", "- kiwi season\n")
+	for _, q := range []string{"deploys", "kiwi"} {
+		text, isErr := r.tool("memory_search", `{"query":`+quote(q)+`}`)
+		require.False(t, isErr, text)
+		line := text[strings.Index(text, "Not searched: "):]
+		require.Equal(t, `Not searched: 2 memory files that could not be read (do not take what it holds for absent): `+r.agent+`/memory/"c\n\x1b[31md.md", .pi/memory/"a\nb.md".`, line, q)
+	}
+}
