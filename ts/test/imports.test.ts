@@ -658,6 +658,28 @@ function tests(): void {
 		}
 	});
 
+	test("pm_lock names a .break that is not a regular file, at once, and leaves it and the stale lock alone (as the Go host does)", async () => {
+		const g = await Guest.start();
+		for (const [name, what, make] of [
+			["an empty folder", "is a folder", (p: string) => fs.mkdirSync(p)],
+			["a folder with a file in it", "is a folder", (p: string) => { fs.mkdirSync(p); fs.writeFileSync(path.join(p, "x"), ""); }],
+			["a link to a regular file", "is a symbolic link, not a regular file", (p: string) => { fs.writeFileSync(`${p}-target`, ""); fs.symlinkSync(`${p}-target`, p); }],
+			["a FIFO", "is a FIFO, not a regular file", (p: string) => execFileSync("mkfifo", [p])],
+		] as const) {
+			const dir = tempDir();
+			const lock = path.join(dir, "memory.lock");
+			fs.writeFileSync(lock, "pid=1 host=elsewhere time=2026-01-01T00:00:00.000Z holder=x\n");
+			make(`${lock}.break`);
+			const old = new Date(Date.now() - 3_600_000);
+			fs.utimesSync(lock, old, old);
+			if (what === "is a folder") fs.utimesSync(`${lock}.break`, old, old);
+			assert.equal(g.onPath("pm_lock", lock, 2_000, 30_000), -4, name);
+			assert.equal(g.lastError(), `the lock is stale but cannot be broken: ${lock}.break ${what}, where only a breaker's regular file may be; remove it by hand`, name);
+			assert.ok(fs.lstatSync(`${lock}.break`, { throwIfNoEntry: false }) !== undefined, `${name}: the .break was removed`);
+			assert.ok(fs.existsSync(lock), `${name}: the lock was broken`);
+		}
+	});
+
 	// A holder may unlock while its lock is judged, and another process take the lock in that
 	// instant: the lock found then is someone else's, alive, and is left alone. The holder
 	// unlocks while its pid is looked up: judged gone (the second look, by the one breaking
