@@ -694,7 +694,7 @@ export class Host {
 				names = fs.readdirSync(p, { withFileTypes: true }).map((d) => {
 					let folder = d.isDirectory();
 					if (d.isSymbolicLink()) folder = fs.statSync(path.join(p, d.name), { throwIfNoEntry: false })?.isDirectory() ?? false;
-					return Buffer.from(folder ? `${d.name}/\n` : `${d.name}\n`);
+					return Buffer.from(`${listEntry(p, d.name)}${folder ? "/" : ""}\n`);
 				});
 			} catch (err) {
 				return BigInt(this.#fail("list", p, err));
@@ -881,7 +881,11 @@ export class Host {
 			if (st !== undefined && !st.isFile()) return this.#notRegular(st);
 			// Retry at once after breaking a stale lock, or one whose holder is gone; staleMs 0
 			// means never break.
-			if (st !== undefined && staleMs > 0 && staleLine(p, staleMs) !== false && this.#breakStale(p, staleMs)) continue;
+			if (st !== undefined && staleMs > 0 && staleLine(p, staleMs) !== false) {
+				const broken = this.#breakStale(p, staleMs);
+				if (broken === true) continue;
+				if (broken !== false) return broken;
+			}
 			const left = deadline - performance.now();
 			if (left <= 0) {
 				this.lastError = `lock ${p}: held by another process (waited ${waitMs} ms); it is broken once older than ${staleMs} ms`;
@@ -901,13 +905,25 @@ export class Host {
 	// left by a process that died inside these few calls is removed once its holder is gone,
 	// or once it is older than staleMs (a holder that cannot be judged). The Go host follows
 	// the same protocol, so pi and pimem contend safely. True when the caller should try to
-	// create the lock at once.
-	#breakStale(p: string, staleMs: number): boolean {
+	// create the lock at once. Anything but a regular file at `.break` (a folder, a link, a
+	// FIFO) is no breaker's: it is never removed, and KIND is returned at once, naming it,
+	// since it would hold every writer for good.
+	#breakStale(p: string, staleMs: number): boolean | number {
 		const brk = `${p}.break`;
 		let fd: number;
 		try {
 			fd = fs.openSync(brk, "wx");
 		} catch {
+			let kind: fs.Stats | undefined;
+			try {
+				kind = fs.lstatSync(brk, { throwIfNoEntry: false });
+			} catch {
+				return false;
+			}
+			if (kind !== undefined && !kind.isFile()) {
+				this.lastError = `the lock is stale but cannot be broken: ${brk} ${notRegular(kind)}, where only a breaker's regular file may be; remove it by hand`;
+				return KIND;
+			}
 			const line = lockLineOf(brk);
 			const st = fs.statSync(brk, { throwIfNoEntry: false });
 			if (st !== undefined && (holderGone(line) || Date.now() - st.mtimeMs > staleMs)) fs.rmSync(brk, { force: true });
@@ -1712,4 +1728,16 @@ export class Core {
 		this.#open.clear();
 		live?.drop();
 	}
+}
+
+/**
+ * A folder's entry as pm_fs_list sends it, one line (the Go host's fsys.Entry):
+ * the name, or, for a name that cannot travel as a line (it holds a newline,
+ * or is not UTF-8: Node read it with U+FFFD in place of its bytes, and no
+ * file has that name), "/" and the name as a JSON string. No name starts
+ * with "/", so the core can name it and never takes it for a file to open.
+ */
+export function listEntry(dir: string, name: string): string {
+	const lossy = name.includes("\uFFFD") && fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false }) === undefined;
+	return name.includes("\n") || lossy ? `/${JSON.stringify(name)}` : name;
 }

@@ -40,8 +40,9 @@ type FS interface {
 	// A link at path is replaced, not written through; a folder, FIFO,
 	// socket or device there is ErrKind.
 	WriteAtomic(path string, data []byte) error
-	// List returns the names in a folder sorted bytewise; folders (and links
-	// to folders) end in "/".
+	// List returns the names in a folder sorted bytewise, each as Entry
+	// gives it: folders (and links to folders) end in "/", and a name that
+	// cannot travel as a line is quoted after a "/".
 	List(path string) ([]string, error)
 	// Mkdir creates the folder and its parents; an existing folder is fine.
 	Mkdir(path string) error
@@ -150,4 +151,51 @@ func cleanAbs(p string) string {
 		return path.Clean(p)
 	}
 	return p[:2] + path.Clean(p[2:])
+}
+
+// Entry is a name as List gives it, one line of the list the core reads:
+// the name, then "/" for a folder. A name that cannot travel as a line (it
+// holds a newline, or is not UTF-8) is "/" and the name as a JSON string
+// (invalid bytes as U+FFFD), then "/" for a folder: no name starts with
+// "/", so the core can tell it, name it, and never take it for a file to
+// open.
+//
+//	Entry("MEMORY.md", false) => "MEMORY.md"
+//	Entry("a\nb.md", false)   => `/"a\nb.md"`
+func Entry(name string, dir bool) string {
+	if strings.IndexByte(name, '\n') >= 0 || !utf8.ValidString(name) {
+		name = "/" + quoteJSON(name)
+	}
+	if dir {
+		name += "/"
+	}
+	return name
+}
+
+// quoteJSON is s as a JSON string, as JavaScript's JSON.stringify writes
+// it (the TypeScript host's list says the same).
+func quoteJSON(s string) string {
+	const hex = "0123456789abcdef"
+	b := []byte{'"'}
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b = append(b, '\\', byte(r))
+		case r == '\n':
+			b = append(b, `\n`...)
+		case r == '\r':
+			b = append(b, `\r`...)
+		case r == '\t':
+			b = append(b, `\t`...)
+		case r == '\b':
+			b = append(b, `\b`...)
+		case r == '\f':
+			b = append(b, `\f`...)
+		case r < 0x20:
+			b = append(b, '\\', 'u', '0', '0', hex[r>>4], hex[r&15])
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return string(append(b, '"'))
 }

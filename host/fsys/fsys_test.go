@@ -202,6 +202,39 @@ func TestListSortsBytewiseAndMarksFolders(t *testing.T) {
 	})
 }
 
+// A name that cannot travel as a line of the list (a newline in it) is
+// listed quoted after a "/", which no name starts with, so the core can
+// name it in an answer rather than lose it (or read "a" and "b.md").
+func TestListQuotesANameThatHoldsANewline(t *testing.T) {
+	forEach(t, both(), func(t *testing.T, f fixture) {
+		require.NoError(t, f.fs.Mkdir(f.root+"/d\nir"))
+		for _, name := range []string{"a\nb.md", "b.md", "tab\t\"q\".md"} {
+			require.NoError(t, f.fs.WriteAtomic(f.root+"/"+name, nil))
+		}
+		names, err := f.fs.List(f.root)
+		require.NoError(t, err)
+		require.Equal(t, []string{`/"a\nb.md"`, `/"d\nir"/`, "b.md", "tab\t\"q\".md"}, names)
+	})
+}
+
+func TestEntry(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		dir  bool
+		want string
+	}{
+		{"MEMORY.md", false, "MEMORY.md"},
+		{"archive", true, "archive/"},
+		{"a\nb.md", false, `/"a\nb.md"`},
+		{"a\nb", true, `/"a\nb"/`},
+		{"q\"\\\n\r\x1b\x7f\u202e.md", false, `/"q\"\\\n\r\u001b` + "\x7f\u202e" + `.md"`},
+		{"bad\xff.md", false, `/"bad` + "\uFFFD" + `.md"`},
+		{"tab\t.md", false, "tab\t.md"},
+	} {
+		require.Equal(t, tt.want, fsys.Entry(tt.name, tt.dir), tt.name)
+	}
+}
+
 func TestMkdirCreatesParentsAndAcceptsExisting(t *testing.T) {
 	forEach(t, both(), func(t *testing.T, f fixture) {
 		p := f.root + "/x/y/z"

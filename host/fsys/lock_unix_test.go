@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,4 +205,48 @@ func TestOSLockBreaksABreakLeftByAGoneBreaker(t *testing.T) {
 	alive := bytes.Replace(dead, []byte("pid="+strings.Fields(string(dead))[0][4:]), []byte("pid="+strconv.Itoa(os.Getppid())), 1)
 	require.NoError(t, os.WriteFile(p+".break", alive, 0o644))
 	require.True(t, errors.Is(NewOS().Lock(p, 200, 30_000), hostio.ErrBusy), "a live breaker's .break was removed")
+}
+
+// A ".break" that is not a regular file (a folder, a link, a FIFO) is no
+// breaker's: it is left where it is, and locking a stale lock says so at
+// once, naming it, rather than waiting for a lock it would hold for good.
+func TestOSLockNamesABreakThatIsNotARegularFile(t *testing.T) {
+	cases := []struct {
+		name, what string
+		make       func(p string) error
+	}{
+		{"an empty folder", "is a folder", func(p string) error { return os.Mkdir(p, 0o755) }},
+		{"a folder with a file in it", "is a folder", func(p string) error {
+			if err := os.Mkdir(p, 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(p, "x"), nil, 0o644)
+		}},
+		{"a link to a regular file", "is a symbolic link", func(p string) error {
+			if err := os.WriteFile(p+"-target", nil, 0o644); err != nil {
+				return err
+			}
+			return os.Symlink(p+"-target", p)
+		}},
+		{"a FIFO", "is a FIFO", func(p string) error { return syscall.Mkfifo(p, 0o644) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.ToSlash(filepath.Join(t.TempDir(), "memory.lock"))
+			require.NoError(t, os.WriteFile(p, []byte("pid=1 host=elsewhere time=2026-01-01T00:00:00.000Z holder=x\n"), 0o644))
+			require.NoError(t, c.make(p+".break"))
+			old := time.Now().Add(-time.Hour)
+			require.NoError(t, os.Chtimes(p, old, old))
+			if c.what == "is a folder" {
+				require.NoError(t, os.Chtimes(p+".break", old, old)) // as old as the lock: still not a breaker's
+			}
+			err := NewOS().Lock(p, 2000, 30_000)
+			require.True(t, errors.Is(err, hostio.ErrKind), "want a kind error, got ", err)
+			require.Contains(t, err.Error(), p+".break "+c.what)
+			_, err = os.Lstat(p + ".break")
+			require.NoError(t, err, "the .break was removed")
+			_, err = os.Lstat(p)
+			require.NoError(t, err, "the lock was broken")
+		})
+	}
 }

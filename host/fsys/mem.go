@@ -350,10 +350,7 @@ func (m *Mem) List(p string) ([]string, error) {
 			_, target, err := m.t.lookup("list", name, true)
 			dir = err == nil && target != nil && target.dir
 		}
-		if dir {
-			rest += "/"
-		}
-		names = append(names, rest)
+		names = append(names, Entry(rest, dir))
 	}
 	sort.Strings(names)
 	return names, nil

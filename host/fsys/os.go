@@ -14,7 +14,6 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 )
@@ -328,21 +327,13 @@ func (o *OS) List(p string) ([]string, error) {
 	names := make([]string, 0, len(entries))
 	for _, e := range entries {
 		name := e.Name()
-		// The list travels as "name\n" lines in UTF-8; a name that cannot is
-		// not one the core ever wrote, so it is left out rather than garbled.
-		if strings.IndexByte(name, '\n') >= 0 || !utf8.ValidString(name) {
-			continue
-		}
 		dir := e.IsDir()
 		if e.Type()&fs.ModeSymlink != 0 {
 			if fi, err := os.Stat(filepath.Join(native(p), name)); err == nil {
 				dir = fi.IsDir()
 			}
 		}
-		if dir {
-			name += "/"
-		}
-		names = append(names, name)
+		names = append(names, Entry(name, dir))
 	}
 	// Re-sort: the "/" suffix changes bytewise order ("a-b" < "a/").
 	sort.Strings(names)
@@ -434,9 +425,14 @@ func (o *OS) Lock(p string, waitMs, staleMs int) error {
 		// gone; staleMs 0 means never break. The lock is judged before
 		// .break is taken, and again under it (breakStale).
 		if staleMs > 0 {
-			if _, ok := staleLine(native(p), time.Duration(staleMs)*time.Millisecond); ok &&
-				breakStale(native(p), time.Duration(staleMs)*time.Millisecond) {
-				continue
+			if _, ok := staleLine(native(p), time.Duration(staleMs)*time.Millisecond); ok {
+				broken, err := breakStale(native(p), time.Duration(staleMs)*time.Millisecond)
+				if err != nil {
+					return fail("lock", p, hostio.ErrKind, err.Error())
+				}
+				if broken {
+					continue
+				}
 			}
 		}
 		left := time.Until(deadline)
@@ -504,34 +500,47 @@ func staleLine(name string, stale time.Duration) ([]byte, bool) {
 // calls is removed once its holder is gone (holderGone), or once it is older
 // than stale (a holder that cannot be judged): until then no lock could be
 // broken, and a lock whose holder was SIGKILLed would hold every writer for
-// the stale time.
-func breakStale(name string, stale time.Duration) bool {
+// the stale time. Anything but a regular file there (a folder, a link, a
+// FIFO) is no breaker's: it was put there by someone else, is never
+// removed, and is the error returned, at once, since it would hold every
+// writer for good.
+func breakStale(name string, stale time.Duration) (bool, error) {
 	brk := name + ".break"
 	f, err := os.OpenFile(brk, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
+		if fi, lerr := os.Lstat(brk); lerr == nil && !fi.Mode().IsRegular() {
+			return false, errors.New(staleUnbreakable(filepath.ToSlash(brk), describe(fi.Mode())))
+		}
 		line, _ := readLock("lock", filepath.ToSlash(brk))
 		if fi, serr := os.Stat(brk); serr == nil && (holderGone(line) || time.Since(fi.ModTime()) > stale) {
 			os.Remove(brk)
 		}
-		return false
+		return false, nil
 	}
 	f.Write(lockContent("break", time.Now()))
 	f.Close()
 	defer os.Remove(brk)
 	line, ok := staleLine(name, stale)
 	if !ok {
-		return false
+		return false, nil
 	}
 	if line == nil {
-		return true
+		return true, nil
 	}
 	// The line is read once more now that its judgement is done: a holder
 	// that unlocked meanwhile, and a successor, leave another line.
 	if again, _ := readLock("lock", filepath.ToSlash(name)); !bytes.Equal(again, line) {
-		return false
+		return false, nil
 	}
 	err = os.Remove(name)
-	return err == nil || errors.Is(err, fs.ErrNotExist)
+	return err == nil || errors.Is(err, fs.ErrNotExist), nil
+}
+
+// staleUnbreakable says why a stale lock cannot be broken: its .break file
+// at brk is what (describe says) instead of a breaker's regular file. The
+// TypeScript host says the same.
+func staleUnbreakable(brk, what string) string {
+	return "the lock is stale but cannot be broken: " + brk + " " + what + ", where only a breaker's regular file may be; remove it by hand"
 }
 
 func (o *OS) Unlock(p string) error {

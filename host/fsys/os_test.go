@@ -167,3 +167,13 @@ func TestWriteAtomicSweepsTheTempFilesOfKilledWrites(t *testing.T) {
 	}
 	require.Equal(t, []string{".MEMORY.md.backup.tmp", ".MEMORY.md.tmp-456", ".other.md.tmp-1", "MEMORY.md"}, names)
 }
+
+// A name that is not UTF-8 (written by another program) is listed quoted,
+// its bad bytes as U+FFFD, as one holding a newline is: named, not lost.
+func TestOSListQuotesANameThatIsNotUTF8(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(root, "bad\xff.md"), nil, 0o644))
+	names, err := NewOS().List(root)
+	require.NoError(t, err)
+	require.Equal(t, []string{`/"bad` + "\uFFFD" + `.md"`}, names)
+}

@@ -537,6 +537,20 @@ function tests(): void {
 		assert.equal(g.onPath("pm_fs_list", path.join(dir, "b"), BUF, 1024), -4n);
 	});
 
+	test("pm_fs_list quotes a name that cannot travel as a line after a slash, as the Go host does", async () => {
+		const dir = tempDir();
+		fs.writeFileSync(path.join(dir, "a\nb.md"), "");
+		fs.writeFileSync(path.join(dir, "b.md"), "");
+		fs.writeFileSync(path.join(dir, "ok\uFFFD.md"), "");
+		fs.mkdirSync(path.join(dir, "d\nir"));
+		fs.writeFileSync(Buffer.concat([Buffer.from(`${dir}/bad`), Buffer.from([0xff]), Buffer.from(".md")]), "");
+		const want = '/"a\\nb.md"\n/"bad\uFFFD.md"\n/"d\\nir"/\nb.md\nok\uFFFD.md\n';
+		const wantLen = new TextEncoder().encode(want).length;
+		const g = await Guest.start();
+		assert.equal(g.onPath("pm_fs_list", dir, BUF, 1024), BigInt(wantLen));
+		assert.equal(new TextDecoder().decode(g.bytes(BUF, wantLen)), want);
+	});
+
 	test("pm_fs_mkdir creates parents; pm_fs_remove takes files and empty folders only", async () => {
 		const dir = tempDir();
 		const deep = path.join(dir, "x", "y", "z");
@@ -656,6 +670,28 @@ function tests(): void {
 			if (!taken) continue;
 			assert.equal(g.onPath("pm_unlock", lock), 0);
 			assert.deepEqual(fs.readdirSync(dir), [], `${name}: files left behind`);
+		}
+	});
+
+	test("pm_lock names a .break that is not a regular file, at once, and leaves it and the stale lock alone (as the Go host does)", async () => {
+		const g = await Guest.start();
+		for (const [name, what, make] of [
+			["an empty folder", "is a folder", (p: string) => fs.mkdirSync(p)],
+			["a folder with a file in it", "is a folder", (p: string) => { fs.mkdirSync(p); fs.writeFileSync(path.join(p, "x"), ""); }],
+			["a link to a regular file", "is a symbolic link, not a regular file", (p: string) => { fs.writeFileSync(`${p}-target`, ""); fs.symlinkSync(`${p}-target`, p); }],
+			["a FIFO", "is a FIFO, not a regular file", (p: string) => execFileSync("mkfifo", [p])],
+		] as const) {
+			const dir = tempDir();
+			const lock = path.join(dir, "memory.lock");
+			fs.writeFileSync(lock, "pid=1 host=elsewhere time=2026-01-01T00:00:00.000Z holder=x\n");
+			make(`${lock}.break`);
+			const old = new Date(Date.now() - 3_600_000);
+			fs.utimesSync(lock, old, old);
+			if (what === "is a folder") fs.utimesSync(`${lock}.break`, old, old);
+			assert.equal(g.onPath("pm_lock", lock, 2_000, 30_000), -4, name);
+			assert.equal(g.lastError(), `the lock is stale but cannot be broken: ${lock}.break ${what}, where only a breaker's regular file may be; remove it by hand`, name);
+			assert.ok(fs.lstatSync(`${lock}.break`, { throwIfNoEntry: false }) !== undefined, `${name}: the .break was removed`);
+			assert.ok(fs.existsSync(lock), `${name}: the lock was broken`);
 		}
 	});
 

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -176,42 +177,23 @@ func (r *report) AppendJSON(b []byte, log string) []byte {
 // looks like a secret. The log stays as a person wrote it (it is theirs, and
 // append-only); doctor names the lines so they can remove the secret by hand
 // and rotate it. Nothing else ever shows it: every output is redacted.
+//
+// A line over maxLine is not read (replay reports it): it is read past, a
+// piece at a time, never held or redacted whole.
 func secretLines(read readAt, size int64) ([]finding, error) {
 	var out []finding
-	buf := make([]byte, 64<<10)
-	var line []byte
-	n := 0
-	flush := func() {
-		n++
-		if _, kinds := redact.String(string(trimCR(line))); len(kinds) > 0 {
+	upTo := func(off int64, dst []byte) (int, error) {
+		if rem := size - off; int64(len(dst)) > rem {
+			dst = dst[:max(rem, 0)]
+		}
+		return read(off, dst)
+	}
+	err := jsonl.Read(upTo, make([]byte, 64<<10), maxLine, func(n int, line []byte, _ bool) bool {
+		if _, kinds := redact.String(string(line)); len(kinds) > 0 {
 			out = append(out, finding{Line: n, Kind: "secret", Msg: "holds what looks like a secret (" + strings.Join(kinds, ", ") +
 				"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret"})
 		}
-		line = line[:0]
-	}
-	for off := int64(0); off < size; {
-		want := int64(len(buf))
-		if size-off < want {
-			want = size - off
-		}
-		k, err := read(off, buf[:want])
-		if err != nil {
-			return out, err
-		}
-		if k == 0 {
-			break
-		}
-		for _, c := range buf[:k] {
-			if c == '\n' {
-				flush()
-				continue
-			}
-			line = append(line, c)
-		}
-		off += int64(k)
-	}
-	if len(line) > 0 {
-		flush()
-	}
-	return out, nil
+		return true
+	}, func(int) {})
+	return out, err
 }

@@ -3,6 +3,7 @@ package decision
 import (
 	"path"
 	"strconv"
+	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/search"
@@ -29,7 +30,41 @@ func (d *driver) SearchSources() []search.Source {
 		srcs = append(srcs, search.Source{Key: "decisions-unread:" + d.log, Stamp: "unreadable",
 			Load: func() []search.Doc { return search.Unreadable(path.Join(decisionDirName, decisionLogName)) }})
 	}
+	if long := d.st.longLines(); long != "" {
+		cite := path.Join(decisionDirName, decisionLogName) + " " + long
+		srcs = append(srcs, search.Source{Key: "decisions-long:" + d.log, Stamp: long,
+			Load: func() []search.Doc { return search.Unreadable(cite) }})
+	}
 	return srcs
+}
+
+// longLines names the log's lines replay skipped for their length
+// (tooLong), "" when none: "line 2 (over 8 MiB)", "lines 2, 9, 14 and 3 more
+// (over 8 MiB)". Every answer says them, so the decisions they may hold are
+// not taken for none.
+func (s *state) longLines() string {
+	var nums []string
+	n := 0
+	for _, p := range s.Problems {
+		if p.Kind != tooLong {
+			continue
+		}
+		if n++; len(nums) < 3 {
+			nums = append(nums, strconv.Itoa(p.Line))
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	said := "line "
+	if n > 1 {
+		said = "lines "
+	}
+	said += strings.Join(nums, ", ")
+	if n > len(nums) {
+		said += " and " + strconv.Itoa(n-len(nums)) + " more"
+	}
+	return said + " (over " + strconv.Itoa(maxLine>>20) + " MiB)"
 }
 
 // source is the live decisions as one search source, stamped with the

@@ -1,6 +1,9 @@
 package decision
 
-import "bytes"
+import (
+	"bytes"
+	"strconv"
+)
 
 // readAt reads the log: up to len(dst) bytes at off, 0 at the end.
 type readAt func(off int64, dst []byte) (int, error)
@@ -24,11 +27,18 @@ type reader struct {
 
 const chunk = 1 << 20
 
+// maxLine bounds a line of the log: no event comes near it (each field is
+// cut at maxField), so a longer line is not an event a person wrote. It is
+// skipped as it is read, never held, and reported with its number (tooLong):
+// a 300 MB line costs one read past it, not a buffer of its size.
+const maxLine = 8 << 20
+
 // Replay applies the lines between cur.Offset and size. A final segment
 // without a newline is applied when it is a valid event (a hand-edited file
 // often lacks the last newline) and otherwise left for later: it may be a
-// write in progress, and a writer holding the lock seals it (see Seal). It
-// returns the new cursor.
+// write in progress, and a writer holding the lock seals it (see Seal). A
+// line longer than maxLine, the last one too, is skipped and reported
+// (tooLong), and the cursor moves past it. It returns the new cursor.
 func (r *reader) Replay(st *state, read readAt, cur cursor, size int64) (cursor, error) {
 	if need := size - cur.Offset; r.buf == nil || len(r.buf) < chunk && int64(len(r.buf)) < need {
 		// A small log gets a small buffer: zeroing (and, under TinyGo,
@@ -42,43 +52,77 @@ func (r *reader) Replay(st *state, read readAt, cur cursor, size int64) (cursor,
 	}
 	off := cur.Offset
 	line := cur.Line
-	carry := 0 // bytes of an unfinished line at the start of buf
-	for off+int64(carry) < size {
+	if !cur.Sealed && off > 0 && off < size {
+		// The last line was applied (or skipped) without its newline; a
+		// newline written since ends it and starts no line of its own.
+		var b [1]byte
+		if n, err := read(off, b[:]); err != nil {
+			return cur, err
+		} else if n == 1 && b[0] == '\n' {
+			off++
+		}
+	}
+	carry := 0    // bytes of an unfinished line at the start of buf
+	long := false // inside a line over maxLine: its bytes are not kept
+	pos := off    // where the next read starts: off+carry, or past off in a long line
+	for pos < size {
 		want := len(r.buf) - carry
-		if rem := size - off - int64(carry); int64(want) > rem {
+		if rem := size - pos; int64(want) > rem {
 			want = int(rem)
 		}
-		n, err := read(off+int64(carry), r.buf[carry:carry+want])
+		n, err := read(pos, r.buf[carry:carry+want])
 		if err != nil {
-			return cursor{Offset: off, Line: line, Sealed: cur.Sealed}, err
+			return cursor{Offset: off, Line: line, Sealed: cur.Sealed || off != cur.Offset}, err
 		}
 		if n == 0 {
-			size = off + int64(carry) // the file shrank under us; stop here
+			size = pos // the file shrank under us; stop here
 			break
 		}
+		pos += int64(n)
 		data := r.buf[:carry+n]
-		start := 0
+		start, from := 0, carry // the carried bytes hold no newline
+		if long {
+			nl := indexNewline(data)
+			if nl < 0 {
+				continue
+			}
+			line++
+			r.skipLong(st, line)
+			long, start, from = false, nl+1, nl+1
+			off = pos - int64(len(data)) // data[0]'s place in the file
+		}
 		for {
-			nl := indexNewline(data[start:])
+			nl := indexNewline(data[from:])
 			if nl < 0 {
 				break
 			}
 			line++
-			r.applyLine(st, data[start:start+nl], line)
-			start += nl + 1
+			r.applyLine(st, data[start:from+nl], line)
+			start = from + nl + 1
+			from = start
 		}
 		off += int64(start)
 		carry = len(data) - start
-		if carry > 0 {
-			if start > 0 {
-				copy(r.buf, data[start:])
-			} else if carry == len(r.buf) {
-				// One line longer than the buffer: grow it.
-				nb := make([]byte, 2*len(r.buf))
-				copy(nb, r.buf)
-				r.buf = nb
-			}
+		switch {
+		case carry > maxLine:
+			long, carry = true, 0
+		case carry > 0 && start > 0:
+			copy(r.buf, data[start:])
+		case carry == len(r.buf):
+			// One line longer than the buffer: grow it, up to one byte past
+			// maxLine (a line that fills that is too long).
+			nb := make([]byte, min(2*len(r.buf), maxLine+1))
+			copy(nb, r.buf)
+			r.buf = nb
 		}
+	}
+	if long {
+		// The last line, past maxLine and without its newline: no write in
+		// progress is that long, and a writer seals it before appending.
+		line++
+		r.skipLong(st, line)
+		st.Lines = line
+		return cursor{Offset: size, Line: line, Sealed: false}, nil
 	}
 	out := cursor{Offset: off, Line: line, Sealed: true}
 	if carry > 0 {
@@ -102,6 +146,11 @@ func (r *reader) Replay(st *state, read readAt, cur cursor, size int64) (cursor,
 	}
 	st.Lines = line
 	return out, nil
+}
+
+// skipLong reports a line over maxLine, skipped unread.
+func (r *reader) skipLong(st *state, line int) {
+	st.problem(line, tooLong, "", "longer than "+strconv.Itoa(maxLine>>20)+" MiB, which no decision is; skipped unread and kept on disk (remove it by hand)")
 }
 
 func (r *reader) applyLine(st *state, b []byte, line int) {

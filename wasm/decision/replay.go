@@ -19,11 +19,19 @@ const (
 	duplicateAdd                         // add for an id that exists; ignored
 	backwardsTime                        // event older than the id's previous event; applied
 	badTime                              // t does not parse; applied with time 0
+	tooLong                              // longer than maxLine; skipped unread
 )
 
-var problemNames = [...]string{"", "corrupt", "torn", "no-newline", "newer-version", "unknown-id", "removed-id", "duplicate-add", "backwards-time", "bad-time"}
+var problemNames = [...]string{"", "corrupt", "torn", "no-newline", "newer-version", "unknown-id", "removed-id", "duplicate-add", "backwards-time", "bad-time", "too-long"}
 
-func (k problemKind) String() string { return problemNames[k] }
+// String is the kind's name in doctor's report; a kind this build does not
+// know (a damaged snapshot) is "unknown".
+func (k problemKind) String() string {
+	if int(k) >= len(problemNames) {
+		return "unknown"
+	}
+	return problemNames[k]
+}
 
 // problem is one finding about one line of the log.
 type problem struct {

@@ -1,6 +1,8 @@
 package decision
 
 import (
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -191,5 +193,94 @@ func TestAnIdThatHoldsASecretIsNeverADecision(t *testing.T) {
 	require.Equal(t, 1, st.Problems[0].Line)
 	for _, p := range st.Problems {
 		require.NotContains(t, p.ID+p.Msg, "u8jzPde0")
+	}
+}
+
+// A line past maxLine is no event: it is skipped as it is read, never held
+// (the reader's buffer stays within the bound, however long the line), and
+// reported with its number; the lines around it still apply. A 300 MB line
+// was held whole and scanned again at every piece read, for 30 s per search.
+func TestALineOverTheBoundIsSkippedUnheldAndNamed(t *testing.T) {
+	one := ev(t1, "a", "D-2026-02-27-0001", `{"tx":"one"}`)
+	three := ev(t2, "a", "D-2026-02-27-0003", `{"tx":"three"}`)
+	pad := func(n int) string { // an event line of n bytes, newline included
+		l := ev(t1, "a", "D-2026-02-27-0002", `{"tx":"two","zz":""}`)
+		return l[:strings.Index(l, `"zz":"`)+6] + strings.Repeat("y", n-len(l)) + l[strings.Index(l, `"zz":"`)+6:]
+	}
+	for _, tt := range []struct {
+		name  string
+		log   string
+		ids   []string
+		long  []int // lines reported too long
+		lines int
+	}{
+		{"at the bound", one + pad(maxLine+1) + three, []string{"D-2026-02-27-0001", "D-2026-02-27-0002", "D-2026-02-27-0003"}, nil, 3},
+		{"a byte past the bound", one + pad(maxLine+2) + three, []string{"D-2026-02-27-0001", "D-2026-02-27-0003"}, []int{2}, 3},
+		{"far past it", one + pad(3*maxLine) + three, []string{"D-2026-02-27-0001", "D-2026-02-27-0003"}, []int{2}, 3},
+		{"first, after a byte-order mark", "\xEF\xBB\xBF" + pad(maxLine+2) + one, []string{"D-2026-02-27-0001"}, []int{1}, 2},
+		{"two, one after the other", one + pad(maxLine+2) + pad(maxLine+2) + three, []string{"D-2026-02-27-0001", "D-2026-02-27-0003"}, []int{2, 3}, 4},
+		{"last, with no newline", one + strings.TrimSuffix(pad(maxLine+2), "\n"), []string{"D-2026-02-27-0001"}, []int{2}, 2},
+	} {
+		for _, piece := range []int{1 << 16, chunk, 1 << 30} {
+			st := newState()
+			var r reader
+			// A host may read less than asked: each read gives at most piece bytes.
+			read := func(off int64, dst []byte) (int, error) { return copy(dst[:min(len(dst), piece)], tt.log[off:]), nil }
+			cur, err := r.Replay(st, read, cursor{}, int64(len(tt.log)))
+			require.NoError(t, err)
+			name := tt.name + " in pieces of " + strconv.Itoa(piece)
+			got := ids(st.All().All())
+			sort.Strings(got)
+			require.Equal(t, tt.ids, got, name)
+			var long []int
+			for _, p := range st.Problems {
+				if p.Kind == tooLong {
+					long = append(long, p.Line)
+				}
+			}
+			require.Equal(t, tt.long, long, name)
+			require.Equal(t, int64(len(tt.log)), cur.Offset, name+": read past")
+			require.Equal(t, tt.lines, cur.Line, name)
+			require.True(t, len(r.buf) <= maxLine+1, name+": held "+strconv.Itoa(len(r.buf))+" bytes")
+		}
+	}
+}
+
+// The cursor after a last line skipped for its length stands past it; the
+// newline a writer seals it with ends that line and starts none.
+func TestAppendsAfterALongLastLineCountOn(t *testing.T) {
+	long := strings.Repeat("x", maxLine+10)
+	log := ev(t1, "a", "D-2026-02-27-0001", `{"tx":"one"}`) + long
+	st := newState()
+	var r reader
+	read := func(off int64, dst []byte) (int, error) { return copy(dst, log[off:]), nil }
+	cur, err := r.Replay(st, read, cursor{}, int64(len(log)))
+	require.NoError(t, err)
+	require.Equal(t, cursor{Offset: int64(len(log)), Line: 2, Sealed: false}, cur)
+	log += "\n" + ev(t2, "a", "D-2026-02-27-0003", `{"tx":"three"}`)
+	cur, err = r.Replay(st, read, cur, int64(len(log)))
+	require.NoError(t, err)
+	require.Equal(t, cursor{Offset: int64(len(log)), Line: 3, Sealed: true}, cur)
+	require.Equal(t, 3, st.Get("D-2026-02-27-0003").AddLine, "numbered as a fresh replay numbers it")
+	require.Equal(t, 1, len(st.Problems), "only the long line: "+problemNames[st.Problems[len(st.Problems)-1].Kind])
+}
+
+// Every search answer names the lines skipped for their length.
+func TestLongLinesAreNamed(t *testing.T) {
+	for _, tt := range []struct {
+		lines []int
+		want  string
+	}{
+		{nil, ""},
+		{[]int{2}, "line 2 (over 8 MiB)"},
+		{[]int{2, 9}, "lines 2, 9 (over 8 MiB)"},
+		{[]int{2, 9, 14, 20, 30}, "lines 2, 9, 14 and 2 more (over 8 MiB)"},
+	} {
+		st := newState()
+		st.problem(1, corrupt, "", "not JSON")
+		for _, n := range tt.lines {
+			st.problem(n, tooLong, "", "long")
+		}
+		require.Equal(t, tt.want, st.longLines())
 	}
 }

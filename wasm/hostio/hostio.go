@@ -7,9 +7,32 @@ package hostio
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/errs"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/tidwall/gjson"
 )
+
+// Unlisted reads an entry of List that is a name which could not travel as
+// a line: the name, whether it is a folder, and true; false for any other
+// entry. The name may hold a newline or U+FFFD; whoever shows it escapes it.
+//
+//	Unlisted(`/"a\nb.md"`) => "a\nb.md", false, true
+//	Unlisted("MEMORY.md")  => "", false, false
+func Unlisted(entry string) (name string, dir, ok bool) {
+	if !strings.HasPrefix(entry, "/") {
+		return "", false, false
+	}
+	q := entry[1:]
+	if dir = strings.HasSuffix(q, "/"); dir {
+		q = q[:len(q)-1]
+	}
+	if len(q) < 2 || q[0] != '"' || !jsonr.Valid(q) {
+		return "", false, false
+	}
+	return gjson.Parse(q).String(), dir, true
+}
 
 // Kind is what a path names, numbered as in the contract's stat record
 // (pm_fs_stat, pm_fs_lstat).
@@ -64,7 +87,10 @@ type Host interface {
 	// A link at path is replaced, never written through; a folder, FIFO,
 	// socket or device at path is ErrKind.
 	WriteAtomic(path string, data []byte) error
-	// List returns the entries of a folder, sorted; folders end in "/".
+	// List returns the entries of a folder, sorted; folders end in "/". A
+	// name that cannot travel as a line (it holds a newline, or is not
+	// UTF-8) is "/" and the name as a JSON string, then "/" for a folder
+	// (Unlisted reads it): it can be named, not opened.
 	List(path string) ([]string, error)
 	// Mkdir creates the folder and its parents.
 	Mkdir(path string) error

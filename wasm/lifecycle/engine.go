@@ -130,6 +130,7 @@ func (e *Engine) HandleInto(buf []byte, export string, input []byte) []byte {
 	}
 	switch export {
 	case "session_start":
+		e.asks.Forget()
 		e.sessionStart(out, in)
 		if e.s != nil {
 			e.footerChanged(out, true)
@@ -244,8 +245,17 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	if misread != "" {
 		out.Notify("error", misread)
 	}
-	e.asks.Forget()
 	e.asks.Surface = surface(s.Mode)
+	// A core restarted after a failure (or the session started again,
+	// trusted) does not show again a warning the session showed: a store
+	// says one only when Out.Warned says it was not.
+	if st := jsonr.Get(in, "restore.state"); jsonr.Get(st, "v").Int() == stateVersion {
+		var said []string
+		for _, v := range jsonr.Get(st, "said").Array() {
+			said = append(said, v.Str)
+		}
+		e.asks.TakeBackSaid(said)
+	}
 	e.index, e.srcs, e.forgot, e.kept, e.asked = search.Index{}, nil, "", nil, ""
 	s.ProjectRoot = files.ProjectRoot(e.h, s.Cwd)
 	s.ProjectHash = ProjectHash(s.ProjectRoot)

@@ -1,12 +1,14 @@
 package lifecycle
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -103,6 +105,10 @@ func (h *osHost) List(p string) ([]string, error) {
 	var out []string
 	for _, e := range es {
 		n := e.Name()
+		if strings.IndexByte(n, '\n') >= 0 {
+			q, _ := json.Marshal(n)
+			n = "/" + string(q) // as the hosts list it (fsys.Entry)
+		}
 		if e.IsDir() {
 			n += "/"
 		}

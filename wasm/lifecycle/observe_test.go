@@ -673,3 +673,37 @@ func (r *omRig) cmdText(name, args string) string {
 	}
 	return strings.Join(text, "\n")
 }
+
+// An om-config.json warning is said once per change: not again when the
+// session starts again trusted (the person answered the trust question),
+// nor when a core restarted after a failure replays session_start with the
+// session's state; a change to the file says its warnings at the next
+// prompt, once.
+func TestOmConfigWarningsAreSaidOncePerChange(t *testing.T) {
+	r := newRig(t, true)
+	r.write("agent/om-config.json", `{"bogus": true}`)
+	r.write(projectIndex, "## Build\n- The project deploys with make ship\n")
+	said := func(what string) int {
+		n := 0
+		for _, e := range r.last.Get("effects").Array() {
+			if e.Get("t").String() == "notify" && strings.Contains(e.Get("text").String(), `unknown key "`+what+`"`) {
+				n++
+			}
+		}
+		return n
+	}
+	r.startTrust(r.project, true, true, `{"default":"ask"}`)
+	require.Equal(t, 1, said("bogus"), "at the start")
+	r.answer(trustYes)
+	require.Equal(t, 0, said("bogus"), "the session started again, trusted")
+	r.injected("hello")
+	require.Equal(t, 0, said("bogus"), "a prompt")
+	r.startTrust(r.project, true, true, `{"default":"ask"}`, "restore", raw(`{"state":`+r.state+`}`))
+	require.Equal(t, 0, said("bogus"), "a restart after a failure")
+	r.write("agent/om-config.json", `{"bogus": true, "other": 1}`)
+	r.injected("hello")
+	require.Equal(t, 1, said("other"), "the change")
+	require.Equal(t, 1, said("bogus"), "the change says its warnings whole")
+	r.injected("hello")
+	require.Equal(t, 0, said("other")+said("bogus"), "the prompt after")
+}

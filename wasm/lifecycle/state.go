@@ -56,6 +56,9 @@ func (e *Engine) state() []byte {
 	if e.asked != "" {
 		w.Bool("trust", e.asked == "yes")
 	}
+	if said := e.asks.Said(); len(said) > 0 {
+		w.Raw("said", jsonw.Array(nil, len(said), func(b []byte, i int) []byte { return jsonw.String(b, said[i]) }))
+	}
 	if e.last != nil {
 		w.Raw("last", jsonw.Array(nil, len(e.last), func(b []byte, i int) []byte {
 			r := &e.last[i]

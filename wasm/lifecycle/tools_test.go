@@ -646,3 +646,44 @@ func TestMemorySearchNamesADecisionLogItCouldNotRead(t *testing.T) {
 		})
 	}
 }
+
+// A decision log line past the format's bound is skipped, not read, and
+// every answer names it: the decisions around it are found, and what it
+// may hold is not passed for none.
+func TestMemorySearchNamesADecisionLogLineTooLongToRead(t *testing.T) {
+	base := t.TempDir()
+	r := &rig{t: t, h: &osHost{now: 1772172000000}, project: filepath.Join(base, "proj"), agent: filepath.Join(base, "agent")}
+	require.NoError(t, os.MkdirAll(filepath.Join(r.project, ".git"), 0o755))
+	require.NoError(t, os.MkdirAll(r.agent, 0o755))
+	ok := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"p1","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Deploys go through Helm charts"},"u":"user"}` + "\n"
+	long := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"p1","e":"a","i":"D-2026-02-27-0002","d":{"tx":"` + strings.Repeat("deploys ", 1<<20+1) + `"},"u":"user"}` + "\n"
+	r.write("proj/.pi/decision-memory/decisions.jsonl", ok+long)
+	r.e = New(r.h)
+	r.start(false, true)
+	for _, q := range []string{"deploys", "nothing"} {
+		text, isErr := r.tool("memory_search", `{"query":"`+q+`"}`)
+		require.False(t, isErr, text)
+		require.Contains(t, text, "Not searched: 1 memory file that could not be read (do not take what it holds for absent): .pi/decision-memory/decisions.jsonl line 2 (over 8 MiB).", q)
+	}
+	text, _ := r.tool("memory_search", `{"query":"deploys"}`)
+	require.Contains(t, text, "D-2026-02-27-0001")
+	require.NotContains(t, text, "D-2026-02-27-0002")
+}
+
+// A topic file whose name holds a newline, in the project's memory folder
+// or the agent's, is named in the answer, escaped: left out silently, its
+// absence passed for nothing remembered; said raw, its name would break the
+// answer's lines.
+func TestMemorySearchNamesATopicFileWhoseNameHoldsANewline(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "# Memory\n\n- Deploys go through Helm charts\n")
+	r.write(globalIndex, "# Memory\n\n- Prefer small pull requests\n")
+	r.write("proj/.pi/memory/a\nb.md", "- kiwi season\n")
+	r.write("agent/memory/c\n\x1b[31md.md", "- kiwi season\n")
+	for _, q := range []string{"deploys", "kiwi"} {
+		text, isErr := r.tool("memory_search", `{"query":`+quote(q)+`}`)
+		require.False(t, isErr, text)
+		line := text[strings.Index(text, "Not searched: "):]
+		require.Equal(t, `Not searched: 2 memory files that could not be read (do not take what it holds for absent): `+r.agent+`/memory/"c\n\x1b[31md.md", .pi/memory/"a\nb.md".`, line, q)
+	}
+}

@@ -94,6 +94,7 @@ func (e *Engine) askTrust(out *store.Out, in gjson.Result) {
 		}
 		if e.trustAnswer(s, v.Str == trustYes); s.Trusted {
 			e.stateChanged(out)
+			e.asks.Again() // the same session: what it said stays said
 			e.sessionStart(out, gjson.Parse(`{"restore":{"state":`+string(e.kept)+`},`+strings.TrimSpace(in.Raw)[1:]))
 		}
 	})

@@ -500,11 +500,28 @@ func (n *driver) topics(sc *noteScope) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	var names []string
+	names, _ := topicsIn(entries)
+	return names, nil
+}
+
+// topicsIn picks the topic files among a folder's entries (hostio.List):
+// the names that end in ".md" but the indexes, and apart those whose name
+// could not travel as a line (hostio.Unlisted: it holds a newline), which
+// no answer can cite and no forget can name; they are said, escaped, not
+// read.
+//
+//	topicsIn([]string{"MEMORY.md", "deploy.md", `/"a\nb.md"`, "x/"}) => ["deploy.md"], ["a\nb.md"]
+func topicsIn(entries []string) (names, unlisted []string) {
 	for _, e := range entries {
+		if strings.HasPrefix(e, "/") { // no name starts with "/"
+			if name, dir, ok := hostio.Unlisted(e); ok && !dir && strings.HasSuffix(name, ".md") {
+				unlisted = append(unlisted, name)
+			}
+			continue
+		}
 		if strings.HasSuffix(e, ".md") && e != notesIndex && e != notesLocal {
 			names = append(names, e)
 		}
 	}
-	return names, nil
+	return names, unlisted
 }

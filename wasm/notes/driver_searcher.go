@@ -48,9 +48,21 @@ func (n *driver) SearchSources() []search.Source {
 	}
 	for _, sc := range n.scopes {
 		add(sc.name, sc.file, sc.display)
-		topics, _ := n.topics(sc)
+		if sc.name == scopeLocal {
+			continue
+		}
+		entries, _ := n.h.List(sc.dir)
+		topics, unlisted := topicsIn(entries)
 		for _, e := range topics {
 			add(sc.name, path.Join(sc.dir, e), path.Join(path.Dir(sc.display), e))
+		}
+		// A topic file whose name holds a newline is named, quoted (no raw
+		// newline or escape reaches an answer), not read: a hit could not
+		// cite it on one line, nor a forget name it.
+		for _, name := range unlisted {
+			display := path.Dir(sc.display) + "/" + strconv.Quote(name)
+			srcs = append(srcs, search.Source{Key: "notes-unlisted:" + sc.dir + "/" + strconv.Quote(name), Stamp: "unreadable",
+				Load: func() []search.Doc { return search.Unreadable(display) }})
 		}
 	}
 	// What was forgotten, for a forget by words (search.Doc.Gone): after

@@ -3,6 +3,8 @@ package notes
 import (
 	"strings"
 	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
 )
 
 // A clean memory file is scanned for secrets where it lies, not copied: under
@@ -28,4 +30,12 @@ func TestViewCopiesAFileOnlyToRedactIt(t *testing.T) {
 	if &again[0] != &kept[0] || &kept2[0] != &kept[0] || string(again) != string(view) {
 		t.Fatal("a second redaction must reuse the kept array")
 	}
+}
+
+// A name the host could not list as a line (hostio.Unlisted) is no topic to
+// read but one to name; folders, indexes and malformed entries are neither.
+func TestTopicsInSetsApartNamesThatHoldANewline(t *testing.T) {
+	names, unlisted := topicsIn([]string{`/"a\nb.md"`, `/"c\nd"/`, `/"e\nf.txt"`, `/"broken.md`, "MEMORY.md", "MEMORY.local.md", "deploy.md", "x/"})
+	require.Equal(t, []string{"deploy.md"}, names)
+	require.Equal(t, []string{"a\nb.md"}, unlisted)
 }

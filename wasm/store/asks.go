@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
@@ -42,6 +43,30 @@ func (a *Asks) Next(prefix string) string {
 // Forget drops every continuation and the warnings shown: a new session
 // starts.
 func (a *Asks) Forget() { a.pending, a.said = nil, nil }
+
+// Again drops every continuation but keeps the warnings shown: the same
+// session starts again (trusted once the person said so), and a warning it
+// showed already is not shown twice (Out.Warned).
+func (a *Asks) Again() { a.pending = nil }
+
+// Said is the warnings shown this session, sorted: the orchestrator keeps
+// them in the session's state, so a core restarted after a failure does
+// not show them again (TakeBackSaid).
+func (a *Asks) Said() []string {
+	said := make([]string, 0, len(a.said))
+	for t := range a.said {
+		said = append(said, t)
+	}
+	slices.Sort(said)
+	return said
+}
+
+// TakeBackSaid takes back what Said gave, before the stores start.
+func (a *Asks) TakeBackSaid(said []string) {
+	for _, t := range said {
+		a.warned(t)
+	}
+}
 
 func (a *Asks) warned(text string) {
 	if a.said == nil {

@@ -70,15 +70,16 @@ func (o *Out) Exact() { o.exact = true }
 // Notify is a message for the person: info, warning or error, naming
 // commands as the person's surface takes them.
 func (o *Out) Notify(level, text string) {
+	// A notice often says back what it was given (an id, a command, a
+	// value): never a secret in it, nor in the warnings kept as said
+	// (the session's state, Asks.Said).
+	text, _ = redact.String(text)
 	if level == "warning" && o.asks != nil {
 		o.asks.warned(text)
 	}
 	w := jsonw.Open(nil)
 	w.Str("t", "notify")
 	w.Str("level", level)
-	// A notice often says back what it was given (an id, a command, a
-	// value): never a secret in it.
-	text, _ = redact.String(text)
 	w.Str("text", marker.Data(o.said(text)))
 	o.add(w.Close())
 }
@@ -93,6 +94,7 @@ func (o *Out) said(text string) string {
 
 // Warned reports whether this session already showed text as a warning.
 func (o *Out) Warned(text string) bool {
+	text, _ = redact.String(text)
 	return o.asks != nil && o.asks.said[text]
 }
 

@@ -350,6 +350,31 @@ func TestMemorySearchReadsEarlierSessionsOnBothCores(t *testing.T) {
 	}
 }
 
+// What pimem memory search could not read is named, on one line, on both
+// cores through the real host: a topic file whose name holds a newline
+// (quoted: neither lost nor printed raw) and a decision log line past its
+// bound (by its number, and read past, not held).
+func TestMemorySearchNamesWhatItCouldNotReadOnBothCores(t *testing.T) {
+	for _, m := range testmod.Cores {
+		t.Run(m.Name, func(t *testing.T) {
+			dir, _, run := onCore(t, m.Path(t))
+			mem := filepath.Join(dir, ".pi", "memory")
+			require.NoError(t, os.MkdirAll(mem, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(mem, "MEMORY.md"), []byte("# Memory\n\n- Deploys go through Helm charts\n"), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(mem, "a\nb.md"), []byte("- Deploys on Fridays\n"), 0o644))
+			log := filepath.Join(dir, ".pi", "decision-memory", "decisions.jsonl")
+			require.NoError(t, os.MkdirAll(filepath.Dir(log), 0o755))
+			long := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"p1","e":"a","i":"D-2026-02-27-0002","d":{"tx":"` + strings.Repeat("deploys ", 1<<20+1) + `"},"u":"user"}`
+			require.NoError(t, os.WriteFile(log, []byte(`{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"p1","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Deploys need a green build"},"u":"user"}`+"\n"+long), 0o644))
+			r := run("memory", "search", "deploys")
+			require.Equal(t, 0, r.exit, r.stderr)
+			require.Contains(t, r.stdout, "Deploys go through Helm charts")
+			require.Contains(t, r.stdout, "Deploys need a green build")
+			require.Contains(t, r.stdout, `Not searched: 2 memory files that could not be read (do not take what it holds for absent): .pi/decision-memory/decisions.jsonl line 2 (over 8 MiB), .pi/memory/"a\nb.md".`)
+		})
+	}
+}
+
 // injectedDirectly is what the core appends to the system prompt, asked
 // through the host package rather than pimem.
 func injectedDirectly(t *testing.T, wasm, dir, agent, prompt string) string {
