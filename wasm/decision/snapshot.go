@@ -30,7 +30,7 @@ import (
 
 const (
 	snapMagic   = "PIMSNAP1"
-	snapVersion = 5             // 3: the header lists the decisions with conflict marks ("marked"); 4: removed decisions kept whole; 5: the hot list says each decision's injected line
+	snapVersion = 6             // 3: the header lists the decisions with conflict marks ("marked"); 4: removed decisions kept whole; 5: the hot list says each decision's injected line; 6: a problem may be a line too long ("too-long"), which an older build cannot read
 	trailerSize = 8 + 4 + 8 + 8 // header offset, header length, header checksum, magic
 )
 
