@@ -193,7 +193,8 @@ func (d *driver) refresh(out *store.Out, first bool) {
 		dir := path.Join(d.s.AgentDir, "pi-memory", "vectors")
 		d.vec = path.Join(dir, modelKey(d.cfg)+".vec")
 		d.lock = d.vec + ".lock"
-		d.tab, d.off, d.full, d.job, d.fails, d.queries = table{}, 0, false, nil, 0, nil
+		d.tab.reset()
+		d.off, d.full, d.job, d.fails, d.queries = 0, false, nil, 0, nil
 	}
 }
 
@@ -232,13 +233,15 @@ func (d *driver) catchUp(limit int64) bool {
 	}
 	if err != nil || d.broken != "" {
 		if d.off != 0 || d.tab.held != 0 {
-			d.tab, d.off = table{}, 0
+			d.tab.reset()
+			d.off = 0
 		}
 		return true
 	}
 	d.full = info.Size >= maxCacheBytes
 	if stamp := history.Stamp(info.Size, info.MtimeMs); info.Size < d.off || stamp != d.seen && !d.same() {
-		d.tab, d.off = table{}, 0
+		d.tab.reset()
+		d.off = 0
 	} else {
 		d.seen = stamp
 	}
@@ -445,7 +448,8 @@ func (d *driver) step(out *store.Out) {
 			d.fails = maxFails
 			return
 		}
-		d.tab, d.off, d.full, d.job = table{}, 0, false, nil
+		d.tab.reset()
+		d.off, d.full, d.job = 0, false, nil
 		d.busy, d.busyAt = true, now
 		out.HTTPBackground([]byte("[]"), exitMs, func(out *store.Out, _ gjson.Result) {
 			d.busy = false
