@@ -202,6 +202,16 @@ type vecs struct {
 	flat  []int8 // len(lines) vectors of the cache's dimensions
 }
 
+// holds says whether v holds the vector of the message at line.
+func (v *vecs) holds(line int) bool {
+	for _, l := range v.lines {
+		if int(l) == line {
+			return true
+		}
+	}
+	return false
+}
+
 // table is the cache as read: the sessions' vectors by session file, and
 // the dimensions every vector has (the first one read decides). Past
 // maxHeld vectors it holds the newest sessions' (by name, as the
