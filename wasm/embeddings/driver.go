@@ -473,12 +473,12 @@ func (d *driver) step(out *store.Out) {
 	}
 	if d.job == nil || d.job.next >= len(d.job.lines) {
 		d.job, _ = d.scan(true)
-		if d.job == nil && len(d.others) > 0 {
+		if d.job == nil {
 			// Nothing else to do: the sessions left to another process
-			// are taken up where the cache says it stopped (it may have
-			// ended).
-			d.others = nil
-			d.job, _ = d.scan(true)
+			// are taken up after the next turn, where the cache then says
+			// it stopped (it may have ended), and sessions that end later
+			// are taken newest first again.
+			d.others, d.oldestFirst = nil, false
 		}
 	}
 	j := d.job

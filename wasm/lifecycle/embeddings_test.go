@@ -586,9 +586,14 @@ func TestTwoProcessesEmbeddingAtOnceKeepEachVectorOnce(t *testing.T) {
 		// the ask both sent before either was answered, and the one
 		// where they meet.
 		extra int
+		// killed: the first process is killed after this many asks
+		// answered (0: never); the second takes up what it left after
+		// its next turn.
+		killed int
 	}{
-		{"a session of two asks", []int{100}, 64 + 5},
-		{"sessions of one ask each", []int{5, 5, 5, 5, 5, 5, 5, 5, 5}, 5 + 5},
+		{"a session of two asks", []int{100}, 64 + 5, 0},
+		{"sessions of one ask each", []int{5, 5, 5, 5, 5, 5, 5, 5, 5}, 5 + 5, 0},
+		{"the first killed in the session the second left to it", []int{200}, 64 + 5, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a, _ := embeddingsRig(t, localOllama)
@@ -605,7 +610,7 @@ func TestTwoProcessesEmbeddingAtOnceKeepEachVectorOnce(t *testing.T) {
 				at := time.UnixMilli(a.h.now - day)
 				require.NoError(t, os.Chtimes(file, at, at))
 			}
-			texts := embedTogether(t, a)
+			texts := embedTogether(t, a, tc.killed)
 			cache, _ := filepath.Glob(filepath.Join(a.agent, "pi-memory", "vectors", "*.vec"))
 			require.Equal(t, 1, len(cache))
 			seen, closed := map[string]int{}, map[string]int{}
@@ -634,7 +639,7 @@ func TestTwoProcessesEmbeddingAtOnceKeepEachVectorOnce(t *testing.T) {
 // embedTogether starts a second process on a's project and agent folder,
 // and a's and its session starts both, then answers their http asks in
 // turn, a's first, until neither sends more; it returns the texts asked.
-func embedTogether(t *testing.T, a *rig) []string {
+func embedTogether(t *testing.T, a *rig, killed int) []string {
 	b := &rig{t: t, h: &osHost{now: a.h.now}, project: a.project, agent: a.agent}
 	b.e = New(b.h)
 	var texts []string
@@ -652,11 +657,18 @@ func embedTogether(t *testing.T, a *rig) []string {
 	}
 	queues := [][]gjson.Result{start(a, "a"), start(b, "b")}
 	rigs := []*rig{a, b}
+	answered := 0
 	for n := 0; len(queues[0])+len(queues[1]) > 0; n++ {
 		require.True(t, n < 1000, "asks that never end")
 		i := n % 2
+		if i == 0 && killed > 0 && answered == killed {
+			queues[0] = nil
+		}
 		if len(queues[i]) == 0 {
 			continue
+		}
+		if i == 0 {
+			answered++
 		}
 		e := queues[i][0]
 		queues[i] = queues[i][1:]
@@ -667,6 +679,8 @@ func embedTogether(t *testing.T, a *rig) []string {
 		v, _ := json.Marshal(map[string]any{"id": e.Get("id").String(), "value": answers})
 		queues[i] = append(queues[i], asks(rigs[i].e.Handle("resume", v))...)
 	}
+	// The second's next turn.
+	b.answerHTTP(b.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
 	return texts
 }
 
