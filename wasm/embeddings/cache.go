@@ -202,6 +202,16 @@ type vecs struct {
 	flat  []int8 // len(lines) vectors of the cache's dimensions
 }
 
+// holds says whether v holds the vector of the message at line.
+func (v *vecs) holds(line int) bool {
+	for _, l := range v.lines {
+		if int(l) == line {
+			return true
+		}
+	}
+	return false
+}
+
 // table is the cache as read: the sessions' vectors by session file, and
 // the dimensions every vector has (the first one read decides). Past
 // maxHeld vectors it holds the newest sessions' (by name, as the
@@ -211,10 +221,17 @@ type table struct {
 	dims     int
 	sessions map[string]*vecs
 	order    []*vecs // the sessions in the order first read: a ranking's steps
-	gen      int     // changes with every record taken: a ranking begun before starts again
-	bad      int     // records skipped: not readable, or of other dimensions
-	held     int     // vectors held, over every session
-	over     int     // vectors not held: read past maxHeld
+	// gen changes when what a ranking scored already may name another
+	// message: a session started again in place (its file changed), the
+	// table emptied. A ranking begun before starts again. Records
+	// appended do not change it, nor vectors given up for a newer
+	// session's (what was scored of them is still the message it was):
+	// pi's background work appends between a search's slices, and a
+	// ranking started again at each would wait for it to end.
+	gen  int
+	bad  int // records skipped: not readable, or of other dimensions
+	held int // vectors held, over every session
+	over int // vectors not held: read past maxHeld
 	// floor is the newest name of a session whose vectors are not all
 	// held (past maxHeld, or a closing record with none: a rewrite dropped
 	// them): a session no newer is not worth embedding, it would be
@@ -222,6 +239,10 @@ type table struct {
 	floor string
 	byAge []*vecs // the sessions holding vectors, a heap by name (pushAge)
 }
+
+// reset empties the table, to read the cache again from its start: a
+// ranking begun on what it held starts again.
+func (t *table) reset() { *t = table{gen: t.gen + 1} }
 
 // add takes a record read from the cache. A record of a newer stamp than a
 // session's starts it again; one of an older stamp is stale and dropped;
@@ -244,7 +265,6 @@ func (t *table) add(r record, keep func(file string) bool) {
 	if t.sessions == nil {
 		t.sessions = map[string]*vecs{}
 	}
-	t.gen++
 	v := t.sessions[r.File]
 	if v == nil {
 		v = &vecs{file: r.File, name: path.Base(r.File), stamp: r.Stamp}
@@ -252,6 +272,7 @@ func (t *table) add(r record, keep func(file string) bool) {
 		t.order = append(t.order, v)
 	} else if v.stamp != r.Stamp {
 		// A newer stamp starts the session again, in place.
+		t.gen++
 		t.held -= len(v.lines)
 		*v = vecs{file: r.File, name: v.name, stamp: r.Stamp, aged: v.aged, lines: v.lines[:0], flat: v.flat[:0]}
 	}
@@ -380,8 +401,9 @@ type ranking struct {
 
 // rank scores the vectors of r's next sessions, at least budget of them
 // when there are (a negative budget: all), and says whether every session
-// is done. A table that took records since the ranking began has it start
-// again.
+// is done. A session started again in place since the ranking began has
+// it start again; records appended meanwhile are scored when their session
+// is not yet (a session new to the table comes last in its order).
 func (t *table) rank(r *ranking, budget int) bool {
 	if len(r.q) != t.dims || r.n <= 0 {
 		return true

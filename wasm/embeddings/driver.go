@@ -93,11 +93,20 @@ type driver struct {
 	job    *job
 	// skip are session files not to read again at their stamp: too
 	// large, not a session, another project's, or the running one.
-	skip    map[string]uint64
-	piece   []byte            // the buffer the cache is read through
-	buf     []byte            // the buffer a session file is read into
-	running string            // the running session's file, once read: never embedded
-	queries map[string][]int8 // this session's query vectors, by text
+	skip map[string]uint64
+	// others are sessions another process was found embedding at the same
+	// time (its records were in the cache before this one's): left to it
+	// while there is other work, taken up again after.
+	others map[string]uint64
+	// oldestFirst: this process found another embedding the same session
+	// as it, and takes the sessions from the oldest (the other goes on
+	// from the newest), so the two meet once rather than at every session.
+	oldestFirst bool
+	found       []string          // the session files a scan looked at, newest first
+	piece       []byte            // the buffer the cache is read through
+	buf         []byte            // the buffer a session file is read into
+	running     string            // the running session's file, once read: never embedded
+	queries     map[string][]int8 // this session's query vectors, by text
 	// waiting is how many messages pending last counted, at countedAt.
 	waiting   int
 	countedAt int64
@@ -193,7 +202,8 @@ func (d *driver) refresh(out *store.Out, first bool) {
 		dir := path.Join(d.s.AgentDir, "pi-memory", "vectors")
 		d.vec = path.Join(dir, modelKey(d.cfg)+".vec")
 		d.lock = d.vec + ".lock"
-		d.tab, d.off, d.full, d.job, d.fails, d.queries = table{}, 0, false, nil, 0, nil
+		d.tab.reset()
+		d.off, d.full, d.job, d.fails, d.queries = 0, false, nil, 0, nil
 	}
 }
 
@@ -232,13 +242,15 @@ func (d *driver) catchUp(limit int64) bool {
 	}
 	if err != nil || d.broken != "" {
 		if d.off != 0 || d.tab.held != 0 {
-			d.tab, d.off = table{}, 0
+			d.tab.reset()
+			d.off = 0
 		}
 		return true
 	}
 	d.full = info.Size >= maxCacheBytes
 	if stamp := history.Stamp(info.Size, info.MtimeMs); info.Size < d.off || stamp != d.seen && !d.same() {
-		d.tab, d.off = table{}, 0
+		d.tab.reset()
+		d.off = 0
 	} else {
 		d.seen = stamp
 	}
@@ -445,7 +457,8 @@ func (d *driver) step(out *store.Out) {
 			d.fails = maxFails
 			return
 		}
-		d.tab, d.off, d.full, d.job = table{}, 0, false, nil
+		d.tab.reset()
+		d.off, d.full, d.job = 0, false, nil
 		d.busy, d.busyAt = true, now
 		out.HTTPBackground([]byte("[]"), exitMs, func(out *store.Out, _ gjson.Result) {
 			d.busy = false
@@ -453,8 +466,20 @@ func (d *driver) step(out *store.Out) {
 		})
 		return
 	}
+	if j := d.job; j != nil {
+		if v := d.tab.sessions[j.file]; v != nil && v.stamp == j.stamp && v.done {
+			d.job = nil // another process embedded it meanwhile
+		}
+	}
 	if d.job == nil || d.job.next >= len(d.job.lines) {
 		d.job, _ = d.scan(true)
+		if d.job == nil {
+			// Nothing else to do: the sessions left to another process
+			// are taken up after the next turn, where the cache then says
+			// it stopped (it may have ended), and sessions that end later
+			// are taken newest first again.
+			d.others, d.oldestFirst = nil, false
+		}
 	}
 	j := d.job
 	if j == nil {
@@ -486,7 +511,7 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 		return // the configuration changed meanwhile
 	}
 	answers := v.Array()
-	var lines []byte
+	var recs []record
 	at := from
 	for i := 0; at < to; i++ {
 		n := min(batch, to-at)
@@ -508,7 +533,7 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 		}
 		for k, own := range got {
 			if vec, ok := blend(own, j.prev, d.cfg.Dims); ok {
-				lines = appendRecord(lines, record{File: j.file, Stamp: j.stamp, Line: j.lines[at+k], Vec: vec})
+				recs = append(recs, record{File: j.file, Stamp: j.stamp, Line: j.lines[at+k], Vec: vec})
 			}
 			j.prev = own
 		}
@@ -518,14 +543,25 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 		d.fails = 0
 	}
 	if at == len(j.lines) && at == to {
-		lines = appendRecord(lines, record{File: j.file, Stamp: j.stamp, Line: len(j.lines)})
+		recs = append(recs, record{File: j.file, Stamp: j.stamp, Line: len(j.lines)})
 	}
-	if len(lines) > 0 && !d.changed(j) {
-		if err := files.Append(d.h, d.vec, d.lock, lines); err != nil {
+	if len(recs) > 0 && !d.changed(j) {
+		held, err := d.appendNew(recs)
+		if err != nil {
 			out.Notify("warning", "pi-memory: embeddings: cannot write "+d.vec+": "+err.Error())
 			d.unwritable = err.Error()
 			d.fails = maxFails
 			return
+		}
+		if held > 0 && d.job == j {
+			// Another process is embedding this session too (two pi
+			// started together): it is left to that one while there is
+			// other work, so each message is asked for once, not twice.
+			if d.others == nil {
+				d.others = map[string]uint64{}
+			}
+			d.others[j.file] = j.stamp
+			d.job, d.oldestFirst = nil, true
 		}
 	}
 	if d.fails == 0 {
@@ -608,6 +644,31 @@ func (d *driver) changed(j *job) bool {
 	return false
 }
 
+// appendNew appends recs to the cache under its lock, less those another
+// process appended meanwhile (read first, under the same lock): a message's
+// vector or a session's closing record already there at the same stamp.
+// It says how many were there already.
+func (d *driver) appendNew(recs []record) (held int, err error) {
+	err = files.AppendLocked(d.h, d.vec, d.lock, func(add func([]byte) (bool, error)) error {
+		for !d.catchUp(sliceBytes) {
+		}
+		var lines []byte
+		for _, r := range recs {
+			if v := d.tab.sessions[r.File]; v != nil && v.stamp == r.Stamp && (v.done || r.Vec != nil && v.holds(r.Line)) {
+				held++
+				continue
+			}
+			lines = appendRecord(lines, r)
+		}
+		if len(lines) == 0 {
+			return nil
+		}
+		_, err := add(lines)
+		return err
+	})
+	return held, err
+}
+
 // scan looks at the project's session files, newest first. With next, it
 // returns the first not embedded whole as a job (its messages read,
 // redacted); else it only counts. waiting is how many messages of the
@@ -619,7 +680,7 @@ func (d *driver) scan(next bool) (j *job, waiting int) {
 	if err != nil {
 		return nil, 0
 	}
-	now, looked := d.h.Now(), 0
+	found := d.found[:0]
 	for _, f := range folders {
 		if !hsimport.FolderMayHold(f, d.s.ProjectRoot) {
 			continue
@@ -629,43 +690,52 @@ func (d *driver) scan(next bool) (j *job, waiting int) {
 		if err != nil {
 			continue
 		}
-		for i := len(names) - 1; i >= 0 && looked < maxCount; i-- {
-			if !hsimport.IsSessionFile(names[i]) {
-				continue
+		for i := len(names) - 1; i >= 0 && len(found) < maxCount; i-- {
+			if hsimport.IsSessionFile(names[i]) {
+				found = append(found, folder+"/"+names[i])
 			}
-			looked++
-			file := folder + "/" + names[i]
-			if file == d.running || names[i] <= d.tab.floor {
-				// No newer than a session whose vectors are not held: it
-				// would be dropped first (the newest are held).
-				continue
+		}
+	}
+	d.found = found
+	now := d.h.Now()
+	for k := range found {
+		file := found[k]
+		if next && d.oldestFirst {
+			file = found[len(found)-1-k]
+		}
+		if file == d.running || path.Base(file) <= d.tab.floor {
+			// No newer than a session whose vectors are not held: it
+			// would be dropped first (the newest are held).
+			continue
+		}
+		info, err := d.h.Stat(file)
+		if err != nil || info.Dir {
+			continue
+		}
+		stamp := history.Stamp(info.Size, info.MtimeMs)
+		if s, ok := d.skip[file]; ok && s == stamp {
+			continue
+		}
+		if s, ok := d.others[file]; ok && s == stamp && next {
+			continue
+		}
+		v := d.tab.sessions[file]
+		if v != nil && v.stamp == stamp && v.done {
+			continue
+		}
+		if !next {
+			if v != nil && v.stamp == stamp {
+				waiting += max(estimate(info.Size)-len(v.lines), 1)
+			} else {
+				waiting += estimate(info.Size)
 			}
-			info, err := d.h.Stat(file)
-			if err != nil || info.Dir {
-				continue
-			}
-			stamp := history.Stamp(info.Size, info.MtimeMs)
-			if s, ok := d.skip[file]; ok && s == stamp {
-				continue
-			}
-			v := d.tab.sessions[file]
-			if v != nil && v.stamp == stamp && v.done {
-				continue
-			}
-			if !next {
-				if v != nil && v.stamp == stamp {
-					waiting += max(estimate(info.Size)-len(v.lines), 1)
-				} else {
-					waiting += estimate(info.Size)
-				}
-				continue
-			}
-			if now-info.MtimeMs < quietMs {
-				continue
-			}
-			if j = d.read(file, stamp, info.Size, v); j != nil {
-				return j, 0
-			}
+			continue
+		}
+		if now-info.MtimeMs < quietMs {
+			continue
+		}
+		if j = d.read(file, stamp, info.Size, v); j != nil {
+			return j, 0
 		}
 	}
 	return nil, waiting
@@ -721,7 +791,7 @@ func (d *driver) read(file string, stamp uint64, size int64, v *vecs) *job {
 	if len(j.lines) == 0 {
 		// Nothing to embed: closed at once, so it is not read again.
 		if !d.changed(j) {
-			files.Append(d.h, d.vec, d.lock, appendRecord(nil, record{File: file, Stamp: stamp, Line: len(done)}))
+			d.appendNew([]record{{File: file, Stamp: stamp, Line: len(done)}})
 		}
 		return skip()
 	}

@@ -196,7 +196,7 @@ func FuzzParseRecord(f *testing.F) {
 	})
 }
 
-func TestARankingInStepsIsTheRankingAtOnceAndStartsAgainWhenTheTableChanges(t *testing.T) {
+func TestARankingInStepsIsTheRankingAtOnce(t *testing.T) {
 	all := func(string) bool { return true }
 	var tb table
 	for i := 0; i < 40; i++ {
@@ -212,7 +212,7 @@ func TestARankingInStepsIsTheRankingAtOnceAndStartsAgainWhenTheTableChanges(t *t
 			tb.add(record{File: "/s/new", Stamp: 1, Line: 2, Vec: []int8{0, 0, 127}}, all)
 		}
 	}
-	require.True(t, steps > 5, "in steps: %d", steps)
+	require.True(t, steps >= 3, "in steps: %d", steps)
 	require.Equal(t, want, r.top)
 }
 
@@ -319,4 +319,57 @@ func TestOffSaysTheAgentFolderThenTheConfigurationThenTheProject(t *testing.T) {
 		got := d.Off()
 		require.True(t, tc.want == "" && got == "" || tc.want != "" && strings.HasPrefix(got, tc.want), "%+v %+v: %q", tc.s, tc.cfg, got)
 	}
+}
+
+// pi's background work appends records between a search's slices (its own
+// answers, read back by the next step's catchUp): a ranking goes on over
+// them, so a search ends while the background work goes on (it started
+// again at every record, and a search waited for every earlier session to
+// be embedded: 20.7 s in pi with 30,000 vectors held and 200 sessions
+// pending). A session started again in place (a newer stamp) starts the
+// ranking again: what it held of that session is gone.
+func TestARankingGoesOnOverRecordsAppendedAndStartsAgainWhenASessionDoes(t *testing.T) {
+	all := func(string) bool { return true }
+	var tb table
+	for i := 0; i < 40; i++ {
+		tb.add(record{File: "/s/" + itoa(i/4), Stamp: 1, Line: i%4 + 2, Vec: []int8{int8(i), int8(40 - i), 3}}, all)
+	}
+	q := []int8{90, 90, 0}
+	want := tb.nearest(q, 7)
+	r := ranking{q: q, n: 7}
+	steps := 0
+	for !tb.rank(&r, 4) {
+		steps++
+		require.True(t, steps < 40, "a ranking that never ends")
+		// Each step, the background work appends to a session ranked
+		// already, to one not ranked yet, and a new one.
+		tb.add(record{File: "/s/0", Stamp: 1, Line: 100 + steps, Vec: []int8{0, 0, 127}}, all)
+		tb.add(record{File: "/s/9", Stamp: 1, Line: 100 + steps, Vec: []int8{0, 0, 127}}, all)
+		tb.add(record{File: "/n/" + itoa(steps), Stamp: 1, Line: 2, Vec: []int8{0, 0, 127}}, all)
+	}
+	require.Equal(t, want, r.top)
+
+	// /s/9 (the best of the first ranking) is started again at a newer
+	// stamp while a ranking is under way: it starts again, and its old
+	// vectors are not in it.
+	r = ranking{q: q, n: 7}
+	require.False(t, tb.rank(&r, 4))
+	tb.add(record{File: "/s/9", Stamp: 2, Line: 50, Vec: []int8{-127, 0, 0}}, all)
+	for !tb.rank(&r, 4) {
+	}
+	for _, s := range r.top {
+		require.True(t, s.file != "/s/9" || s.line == 50, "a vector of /s/9's older stamp: %v", s)
+	}
+
+	// A table read again from the start (the cache shrank, another model)
+	// is another table: a ranking begun on the one before starts again.
+	r = ranking{q: q, n: 3}
+	require.False(t, tb.rank(&r, 4))
+	tb.reset()
+	for i := 0; i < 3; i++ {
+		tb.add(record{File: "/t/" + itoa(i), Stamp: 1, Line: 2, Vec: []int8{int8(i), 1, 0}}, all)
+	}
+	for !tb.rank(&r, 4) {
+	}
+	require.Equal(t, tb.nearest(q, 3), r.top)
 }

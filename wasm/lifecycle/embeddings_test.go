@@ -567,3 +567,126 @@ func TestACacheReplacedByALongerOneIsReadFromItsStart(t *testing.T) {
 	require.Contains(t, got, past+":3")
 	require.NotContains(t, got, "could not be read")
 }
+
+// Two pi processes started together (two terminals on one project) embed
+// the same earlier sessions into one cache, their asks out at once. Each
+// message's vector is kept once, each session closed once, and the process
+// that found the other embedding the same session takes the sessions from
+// the oldest, so the two meet once: live, two pi over 40 sessions of 64
+// messages asked the endpoint 143 times for 80 requests' work, and the
+// cache held 1,993 of the 2,560 messages twice and 72 closing records for
+// the 40 sessions.
+func TestTwoProcessesEmbeddingAtOnceKeepEachVectorOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// sizes are the messages of the sessions written besides the rig's
+		// (5 messages, the oldest), oldest first.
+		sizes []int
+		// extra is how many texts more than the messages may be asked:
+		// the ask both sent before either was answered, and the one
+		// where they meet.
+		extra int
+		// killed: the first process is killed after this many asks
+		// answered (0: never); the second takes up what it left after
+		// its next turn.
+		killed int
+	}{
+		{"a session of two asks", []int{100}, 64 + 5, 0},
+		{"sessions of one ask each", []int{5, 5, 5, 5, 5, 5, 5, 5, 5}, 5 + 5, 0},
+		{"the first killed in the session the second left to it", []int{200}, 64 + 5, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, _ := embeddingsRig(t, localOllama)
+			total := 5
+			for s, n := range tc.sizes {
+				var msgs []string
+				for i := 0; i < n; i++ {
+					msgs = append(msgs, "message "+strconv.Itoa(i)+" of session "+strconv.Itoa(s)+" about plums")
+				}
+				total += n
+				id := "t" + strconv.Itoa(s)
+				file := filepath.Join(a.sessionsDir(), "2026-02-2"+strconv.Itoa(s)+"T09-00-00-000Z_"+id+".jsonl")
+				require.NoError(t, os.WriteFile(file, []byte(sessionJSONL(id, a.project, msgs...)), 0o644))
+				at := time.UnixMilli(a.h.now - day)
+				require.NoError(t, os.Chtimes(file, at, at))
+			}
+			texts := embedTogether(t, a, tc.killed)
+			cache, _ := filepath.Glob(filepath.Join(a.agent, "pi-memory", "vectors", "*.vec"))
+			require.Equal(t, 1, len(cache))
+			seen, closed := map[string]int{}, map[string]int{}
+			for _, l := range strings.Split(strings.TrimSuffix(string(mustReadFile(t, cache[0])), "\n"), "\n") {
+				f := strings.SplitN(l, " ", 4)
+				require.Equal(t, 4, len(f), l)
+				if f[2] == "-" {
+					closed[f[3]]++
+				} else {
+					seen[f[3]+":"+f[1]]++
+				}
+			}
+			require.Equal(t, total, len(seen), "every message embedded")
+			for k, n := range seen {
+				require.Equal(t, 1, n, "%s held %d times", k, n)
+			}
+			require.Equal(t, len(tc.sizes)+1, len(closed))
+			for k, n := range closed {
+				require.Equal(t, 1, n, "%s closed %d times", k, n)
+			}
+			require.True(t, len(texts) <= total+tc.extra, "asked for %d texts, of %d", len(texts), total)
+		})
+	}
+}
+
+// embedTogether starts a second process on a's project and agent folder,
+// and a's and its session starts both, then answers their http asks in
+// turn, a's first, until neither sends more; it returns the texts asked.
+func embedTogether(t *testing.T, a *rig, killed int) []string {
+	b := &rig{t: t, h: &osHost{now: a.h.now}, project: a.project, agent: a.agent}
+	b.e = New(b.h)
+	var texts []string
+	asks := func(out []byte) (http []gjson.Result) {
+		for _, e := range gjson.ParseBytes(out).Get("effects").Array() {
+			if e.Get("t").String() == "http" {
+				http = append(http, e)
+			}
+		}
+		return http
+	}
+	start := func(r *rig, id string) []gjson.Result {
+		in, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": id})
+		return asks(r.e.Handle("session_start", in))
+	}
+	queues := [][]gjson.Result{start(a, "a"), start(b, "b")}
+	rigs := []*rig{a, b}
+	answered := 0
+	for n := 0; len(queues[0])+len(queues[1]) > 0; n++ {
+		require.True(t, n < 1000, "asks that never end")
+		i := n % 2
+		if i == 0 && killed > 0 && answered == killed {
+			queues[0] = nil
+		}
+		if len(queues[i]) == 0 {
+			continue
+		}
+		if i == 0 {
+			answered++
+		}
+		e := queues[i][0]
+		queues[i] = queues[i][1:]
+		answers := []any{}
+		for _, req := range e.Get("requests").Array() {
+			answers = append(answers, fakeEndpoint(t, req, &texts))
+		}
+		v, _ := json.Marshal(map[string]any{"id": e.Get("id").String(), "value": answers})
+		queues[i] = append(queues[i], asks(rigs[i].e.Handle("resume", v))...)
+	}
+	// The second's next turn.
+	b.answerHTTP(b.e.Handle("agent_settled", []byte(`{}`)), func(req gjson.Result) map[string]any { return fakeEndpoint(t, req, &texts) })
+	return texts
+}
+
+func mustReadFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	return b
+}
