@@ -512,7 +512,7 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 	}
 	answers := v.Array()
 	var recs []record
-	at := from
+	at, gaveUp := from, false
 	for i := 0; at < to; i++ {
 		n := min(batch, to-at)
 		var got [][]int8
@@ -522,6 +522,9 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 		}
 		if why != "" {
 			j.next, j.prev = at, nil
+			if gaveUp = why == "aborted"; gaveUp {
+				break // the host gave the request up (pi exiting): no failure of the endpoint's, and nothing more is asked now
+			}
 			if d.fails++; d.fails == 1 || d.fails == maxFails {
 				msg := "pi-memory: embeddings: " + d.cfg.URL + " failed: " + why
 				if d.fails == maxFails {
@@ -564,7 +567,7 @@ func (d *driver) answered(out *store.Out, j *job, from, to int, v gjson.Result) 
 			d.job, d.oldestFirst = nil, true
 		}
 	}
-	if d.fails == 0 {
+	if d.fails == 0 && !gaveUp {
 		d.step(out)
 	}
 }

@@ -690,3 +690,28 @@ func mustReadFile(t *testing.T, p string) []byte {
 	require.NoError(t, err)
 	return b
 }
+
+// A background request the host gave up (pi exiting: "aborted") is no
+// failure of the endpoint's: nothing is said, and the messages are left for
+// the next session; a request that failed is said.
+func TestABackgroundRequestTheHostGaveUpIsNotAFailure(t *testing.T) {
+	for _, c := range []struct {
+		answer map[string]any
+		said   bool
+	}{
+		{map[string]any{"error": "aborted"}, false},
+		{map[string]any{"error": "timed out after 30000 ms"}, true},
+	} {
+		r, _ := embeddingsRig(t, localOllama)
+		b, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup", "sessionId": "now"})
+		kept := r.answerHTTP(r.e.Handle("session_start", b), func(gjson.Result) map[string]any { return c.answer })
+		var all strings.Builder
+		for _, e := range kept {
+			all.WriteString(e.Raw)
+		}
+		require.Equal(t, c.said, strings.Contains(all.String(), "failed: "), "%v: %s", c.answer, all.String())
+		var texts []string
+		r.settleEmbedding(&texts)
+		require.Equal(t, 5, len(texts), "the messages are embedded later")
+	}
+}
