@@ -867,6 +867,10 @@ func TestMCPSaysBackNoSecretTheClientSent(t *testing.T) {
 		require.False(t, strings.Contains(string(b), handToken) || strings.Contains(string(b), handToken[4:]), "%s\nanswered %s", line, b)
 	}
 	require.Contains(t, strings.Join(seen, "\n"), "[REDACTED:github-token]")
+	// A request's id goes back as it came, whatever it looks like: the
+	// client chose it and matches its answer by it.
+	p.send(t, `{"jsonrpc":"2.0","id":"`+handToken+`","method":"tools/list"}`)
+	p.next(t, "the answer under the secret-shaped id", func(m map[string]any) bool { return m["result"] != nil && m["id"] == handToken })
 	p.in.Close()
 	require.Equal(t, 0, p.exits(t))
 }

@@ -312,7 +312,7 @@ func (w *wire) Write(b []byte) (int, error) {
 		}
 		out := w.redact(msg)
 		if out != nil {
-			out = withID(out, w.echo(c.id))
+			out = withID(out, c.id)
 		}
 		return len(b), w.answered(c, out)
 	case method.Str == "notifications/resources/list_changed" && !gjson.GetBytes(msg, "params._meta").Exists():
@@ -382,18 +382,6 @@ func (w *wire) sendBatch(b *batch) error {
 	return w.write(append(out, ']'))
 }
 
-// echo is a request's id as the client sent it, unless it holds what
-// redaction removes.
-func (w *wire) echo(id []byte) []byte {
-	if id[0] != '"' {
-		return id
-	}
-	if r := w.redact(id); r != nil {
-		return r
-	}
-	return []byte("null")
-}
-
 // send writes a message through redact.
 func (w *wire) send(msg []byte) error {
 	if out := w.redact(msg); out != nil {
@@ -419,7 +407,10 @@ func idKey(id []byte) string {
 	return string(id)
 }
 
-// withID is msg with its id replaced by id.
+// withID is msg with its id replaced by id, the request's as the client sent
+// it, byte for byte, even one redaction would mark: it only ever goes back to
+// the client that chose it, which matches its answer by it (an answer under
+// another id is one it waits for forever).
 func withID(msg, id []byte) []byte {
 	r := gjson.GetBytes(msg, "id")
 	if r.Index <= 0 {
