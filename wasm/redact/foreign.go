@@ -21,7 +21,7 @@ import (
 
 // findForeignPasswordWord: the word for a password in German, Dutch,
 // French, Spanish (also typed without its tilde), Catalan, Portuguese,
-// Swedish, Norwegian, Polish, Turkish and Russian:
+// Swedish, Norwegian, Polish, Turkish and Russian (and cjkPasswordWords):
 //
 //	\b(?:PASSWORT|KENNWORT|SENHA|MOT DE PASSE|WACHTWOORD)\b|\bCONTRASE(?:ñ|Ñ|n|N)A\b|\bCONTRASENYA\b|
 //	\bPASSORD(?:ET)?\b|\bL(?:ö|Ö)SENORD(?:ET)?\b|\bHAS(?:ł|Ł)O\b|(?:ş|Ş)(?:I|İ)FRE(?:M|SI|NIZ)?\b|[Пп]ароль|ПАРОЛЬ
@@ -42,6 +42,12 @@ func findForeignPasswordWord(s string, pos int) []int {
 		case c == 0xC5: // ş or Ş
 			if e := turkishPasswordWord(s, i); e >= 0 {
 				return whole(i, e)
+			}
+		case c == 0xE5 || c == 0xE3 || c == 0xEB: // 密 パ 비: written without blanks around
+			for _, w := range cjkPasswordWords {
+				if strings.HasPrefix(s[i:], w) {
+					return whole(i, i+len(w))
+				}
 			}
 		case isLetter(c) && wordStart(s, i):
 			e := -1
@@ -100,6 +106,14 @@ func findForeignPasswordWord(s string, pos int) []int {
 	return nil
 }
 
+// cjkPasswordWords: the word for a password in Chinese (simplified and
+// traditional), Japanese and Korean, and cjkIs the particles or verb that
+// give its value right after it ("密码是…", "パスワードは…", "비밀번호는…").
+var (
+	cjkPasswordWords = [...]string{"密码", "密碼", "パスワード", "비밀번호"}
+	cjkIs            = [...]string{"是", "为", "為", "は", "が", "는", "은", "가", "이"}
+)
+
 // optSuffix: where a word that ends at s[e] (or, greedy as regexp's
 // (?:SUFFIX)?, after suffix, when a word ends there) ends.
 func optSuffix(s string, e int, suffix string) int {
@@ -154,6 +168,13 @@ func turkishPasswordWord(s string, i int) int {
 //	contraseña: incorrecta          => (none)
 func foreignPassword(s string, m []int) (int, int, int, int, bool) {
 	i := m[1]
+	if fam := familyOf(s[m[0]:i]); fam == cjk {
+		for _, w := range cjkIs {
+			if strings.HasPrefix(s[i:], w) {
+				return foreignValue(s, m[0], runEnd(s, i+len(w), isBlank), true, fam)
+			}
+		}
+	}
 	if i < len(s) && !isBlank(s[i]) && s[i] != ':' && s[i] != '=' && !isMarkup(s[i]) {
 		return 0, 0, 0, 0, false // пароли, парольный: another word
 	}
@@ -286,6 +307,7 @@ const (
 	nordic                 // Swedish, Norwegian
 	slavic                 // Polish, Russian
 	turkic                 // Turkish
+	cjk                    // Chinese, Japanese, Korean
 )
 
 // familyOf: the family of the password word kw (a match of
@@ -296,6 +318,8 @@ func familyOf(kw string) family {
 		return slavic
 	case 0xC5:
 		return turkic
+	case 0xE5, 0xE3, 0xEB:
+		return cjk
 	}
 	switch kw[0] | 0x20 {
 	case 'k', 'w':
@@ -352,6 +376,10 @@ func foreignProse(lw string, fam family) bool {
 		return strings.HasPrefix(lw, "не") || strings.HasPrefix(lw, "nie") || endsIn(lw, slavicAdjective[:])
 	case turkic:
 		return endsIn(lw, turkicWithout[:])
+	case cjk:
+		// A word in the language's own script there is a sentence
+		// ("密码是什么", "パスワードが違います"); one of Latin letters is given.
+		return utf8.RuneCountInString(lw) != len(lw)
 	}
 	return false
 }

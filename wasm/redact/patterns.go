@@ -117,10 +117,10 @@ func newPatterns() []*pattern {
 			// patterns' too, so the prefilter compares nothing more for it.
 			find: findTokenWord, span: tokenProse},
 		{kind: "secret", triggers: []string{"passwort", "kennwort", "wachtwoord", "senha", "mot de passe", "contrase", "passord",
-			"ösenord", "Ösenord", "ło", "Ło", "şifre", "Şifre", "şİfre", "Şİfre", "пароль", "Пароль", "ПАРОЛЬ"},
+			"ösenord", "Ösenord", "ło", "Ło", "şifre", "Şifre", "şİfre", "Şİfre", "пароль", "Пароль", "ПАРОЛЬ", "密码", "密碼", "パスワード", "비밀번호"},
 			// In German, Dutch, French, Spanish, Catalan, Portuguese,
-			// Swedish, Norwegian, Polish, Turkish and Russian: "mein Passwort
-			// ist …", "пароль: …" (foreign.go). Italian writes the English
+			// Swedish, Norwegian, Polish, Turkish, Russian, Chinese, Japanese
+			// and Korean: "mein Passwort ist …", "пароль: …", "密码是…" (foreign.go). Italian writes the English
 			// word: the prose pattern above reads "la password è …".
 			find: findForeignPasswordWord, span: foreignPassword},
 		{kind: "secret", triggers: []string{"_auth"},

@@ -128,6 +128,16 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"Turkish, capitals", "ŞİFRE: elma", "ŞİFRE: [REDACTED:secret]"},
 		{"Swedish", "lösenordet är äpple", "lösenordet är [REDACTED:secret]"},
 		{"Norwegian", "passord: eple", "passord: [REDACTED:secret]"},
+		// Chinese, Japanese and Korean: no blank between the word, its "is"
+		// and the value; a full-width colon reads as a colon.
+		{"Chinese", "密码：hunter2", "密码：[REDACTED:secret]"},
+		{"Chinese, is", "服务器的密码是 hunter2，别忘了", "服务器的密码是 [REDACTED:secret]，别忘了"},
+		{"Chinese, is, no blank", "密码是hunter2xyz", "密码是[REDACTED:secret]"},
+		{"Chinese, traditional", "密碼: Tr0ub4dor", "密碼: [REDACTED:secret]"},
+		{"Japanese", "パスワードは hunter2 です", "パスワードは [REDACTED:secret] です"},
+		{"Japanese, colon", "パスワード：swordfish9", "パスワード：[REDACTED:secret]"},
+		{"Korean", "비밀번호는 hunter2 입니다", "비밀번호는 [REDACTED:secret] 입니다"},
+		{"Korean, colon", "비밀번호: letmein42", "비밀번호: [REDACTED:secret]"},
 		// A value ending in -ed or -ing when the sentence gives a password's
 		// value without it being the speaker's own.
 		{"-ing after a word that says which password", "the wifi password is blessing", "the wifi password is [REDACTED:secret]"},
@@ -170,6 +180,10 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 
 func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 	for _, s := range []string{
+		"密码是什么？",
+		"密码错误，请重试",
+		"パスワードが違います",
+		"비밀번호가 틀렸습니다",
 		"Reset your password in settings.",
 		"The password is hashed with bcrypt.",
 		"The password is required.",
