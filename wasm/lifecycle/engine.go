@@ -247,8 +247,8 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	}
 	e.asks.Surface = surface(s.Mode)
 	// A core restarted after a failure (or the session started again,
-	// trusted) does not show again a warning the session showed: a store
-	// says one only when Out.Warned says it was not.
+	// trusted) does not show again a warning the session showed while its
+	// stores start (Out.Starting).
 	if st := jsonr.Get(in, "restore.state"); jsonr.Get(st, "v").Int() == stateVersion {
 		var said []string
 		for _, v := range jsonr.Get(st, "said").Array() {
@@ -268,11 +268,13 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	}
 	ask := e.judgeTrust(s, in)
 	e.stores = open(store.NewEnv(s, e.fs, &e.asks, e.may))
+	out.Starting(true)
 	for _, st := range e.stores {
 		if x, ok := st.(store.Starter); ok {
 			x.Start(out, in)
 		}
 	}
+	out.Starting(false)
 	e.restoreSession(jsonr.Get(in, "restore"))
 	e.toolsChanged(out)
 	if e.s.Mode != "cli" && e.s.Mode != "mcp" && e.bulky(out) {

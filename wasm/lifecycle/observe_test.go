@@ -674,36 +674,40 @@ func (r *omRig) cmdText(name, args string) string {
 	return strings.Join(text, "\n")
 }
 
-// An om-config.json warning is said once per change: not again when the
-// session starts again trusted (the person answered the trust question),
-// nor when a core restarted after a failure replays session_start with the
-// session's state; a change to the file says its warnings at the next
-// prompt, once.
-func TestOmConfigWarningsAreSaidOncePerChange(t *testing.T) {
-	r := newRig(t, true)
-	r.write("agent/om-config.json", `{"bogus": true}`)
-	r.write(projectIndex, "## Build\n- The project deploys with make ship\n")
-	said := func(what string) int {
-		n := 0
-		for _, e := range r.last.Get("effects").Array() {
-			if e.Get("t").String() == "notify" && strings.Contains(e.Get("text").String(), `unknown key "`+what+`"`) {
-				n++
+// A config file's warning is said once per change, whichever store's file
+// it is: not again when the session starts again trusted (the person
+// answered the trust question), nor when a core restarted after a failure
+// replays session_start with the session's state; a change to the file says
+// its warnings at the next prompt, once.
+func TestConfigWarningsAreSaidOncePerChange(t *testing.T) {
+	for _, file := range []string{"agent/om-config.json", "agent/memory/config.json"} {
+		t.Run(file, func(t *testing.T) {
+			r := newRig(t, true)
+			r.write(file, `{"bogus": true}`)
+			r.write(projectIndex, "## Build\n- The project deploys with make ship\n")
+			said := func(what string) int {
+				n := 0
+				for _, e := range r.last.Get("effects").Array() {
+					if e.Get("t").String() == "notify" && strings.Contains(e.Get("text").String(), `unknown key "`+what+`"`) {
+						n++
+					}
+				}
+				return n
 			}
-		}
-		return n
+			r.startTrust(r.project, true, true, `{"default":"ask"}`)
+			require.Equal(t, 1, said("bogus"), "at the start")
+			r.answer(trustYes)
+			require.Equal(t, 0, said("bogus"), "the session started again, trusted")
+			r.injected("hello")
+			require.Equal(t, 0, said("bogus"), "a prompt")
+			r.startTrust(r.project, true, true, `{"default":"ask"}`, "restore", raw(`{"state":`+r.state+`}`))
+			require.Equal(t, 0, said("bogus"), "a restart after a failure")
+			r.write(file, `{"bogus": true, "other": 1}`)
+			r.injected("hello")
+			require.Equal(t, 1, said("other"), "the change")
+			require.Equal(t, 1, said("bogus"), "the change says its warnings whole")
+			r.injected("hello")
+			require.Equal(t, 0, said("other")+said("bogus"), "the prompt after")
+		})
 	}
-	r.startTrust(r.project, true, true, `{"default":"ask"}`)
-	require.Equal(t, 1, said("bogus"), "at the start")
-	r.answer(trustYes)
-	require.Equal(t, 0, said("bogus"), "the session started again, trusted")
-	r.injected("hello")
-	require.Equal(t, 0, said("bogus"), "a prompt")
-	r.startTrust(r.project, true, true, `{"default":"ask"}`, "restore", raw(`{"state":`+r.state+`}`))
-	require.Equal(t, 0, said("bogus"), "a restart after a failure")
-	r.write("agent/om-config.json", `{"bogus": true, "other": 1}`)
-	r.injected("hello")
-	require.Equal(t, 1, said("other"), "the change")
-	require.Equal(t, 1, said("bogus"), "the change says its warnings whole")
-	r.injected("hello")
-	require.Equal(t, 0, said("other")+said("bogus"), "the prompt after")
 }

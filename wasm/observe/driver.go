@@ -116,22 +116,14 @@ func (o *driver) start(out *store.Out, in gjson.Result) {
 		}
 	}
 	o.readScope(in)
-	// The session may be starting again (trusted once the person said so):
-	// a warning it showed already is not said twice. A change said later
-	// (Refresh) is said whole.
-	once := func(w string) {
-		if !out.Warned("pi-memory: " + w) {
-			out.Notify("warning", "pi-memory: "+w)
-		}
-	}
 	for _, w := range o.refreshConfig() {
-		once(w)
+		out.Notify("warning", "pi-memory: "+w)
 	}
 	if o.scope.why != "" {
-		once(o.scope.why)
+		out.Notify("warning", "pi-memory: "+o.scope.why)
 	}
 	if line := o.scope.sqliteLine(); line != "" {
-		once(line)
+		out.Notify("warning", "pi-memory: "+line)
 	}
 	if b := jsonr.Get(in, "branch"); b.Exists() {
 		o.readBranch(b.Raw)

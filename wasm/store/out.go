@@ -20,6 +20,9 @@ type Out struct {
 	exit    int
 	asks    *Asks
 	exact   bool // Output is a contract (--json): never reworded for the surface
+	// starting: the stores are starting; a warning the session showed
+	// already is not shown again (Starting).
+	starting bool
 }
 
 // NewOut starts the envelope of one export call, written over buf's array
@@ -75,6 +78,9 @@ func (o *Out) Notify(level, text string) {
 	// (the session's state, Asks.Said).
 	text, _ = redact.String(text)
 	if level == "warning" && o.asks != nil {
+		if o.starting && o.asks.said[text] {
+			return
+		}
 		o.asks.warned(text)
 	}
 	w := jsonw.Open(nil)
@@ -91,6 +97,12 @@ func (o *Out) said(text string) string {
 	}
 	return text
 }
+
+// Starting marks the stores' start (on) and its end: a session that starts
+// again (trusted once the person said so, or a core restarted after a
+// failure, Asks.TakeBackSaid) does not show a warning twice; a change said
+// later, once started, is said whole.
+func (o *Out) Starting(on bool) { o.starting = on }
 
 // Warned reports whether this session already showed text as a warning.
 func (o *Out) Warned(text string) bool {
