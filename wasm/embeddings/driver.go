@@ -207,6 +207,20 @@ func (d *driver) refresh(out *store.Out, first bool) {
 	}
 }
 
+// bulkyCache is the cache's size from which its reading, ranking and, at
+// its bound, rewriting (half of it in one step) may hold a thread for long.
+const bulkyCache = 16 << 20
+
+// Bulky: a cache that large makes pi run the core off its event loop
+// (store.Bulky).
+func (d *driver) Bulky() bool {
+	if !d.cfg.on() || d.cfg.Why != "" || d.vec == "" {
+		return false
+	}
+	info, err := d.h.Stat(d.vec)
+	return err == nil && info.Size >= bulkyCache
+}
+
 // Settled: pi is idle after a run, the moment to embed more.
 func (d *driver) Settled(out *store.Out, _ gjson.Result) { d.step(out) }
 

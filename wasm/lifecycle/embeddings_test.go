@@ -715,3 +715,24 @@ func TestABackgroundRequestTheHostGaveUpIsNotAFailure(t *testing.T) {
 		require.Equal(t, 5, len(texts), "the messages are embedded later")
 	}
 }
+
+// A large cache (read, ranked and, at its bound, rewritten in steps that can
+// be long) makes pi run the core off its event loop; a small one does not.
+func TestALargeCacheRunsTheCoreOffPisLoop(t *testing.T) {
+	for _, c := range []struct {
+		size   int
+		worker bool
+	}{{1 << 20, false}, {20 << 20, true}} {
+		r, _ := embeddingsRig(t, localOllama)
+		var texts []string
+		cache := r.embedEarlier(&texts)
+		var b strings.Builder
+		for i := 9999; b.Len() <= c.size; i-- {
+			sessionRecords(&b, filepath.Join(r.sessionsDir(), "2025-01-01T00-00-00-000Z_x"+strconv.Itoa(i)+".jsonl"), 200, true)
+		}
+		require.NoError(t, os.WriteFile(cache, []byte(b.String()), 0o644))
+		in, _ := json.Marshal(map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "mode": "rpc", "sessionId": "now2"})
+		out := gjson.ParseBytes(r.e.Handle("session_start", in))
+		require.Equal(t, c.worker, out.Get(`effects.#(t=="worker")`).Exists(), "a cache of %d bytes", b.Len())
+	}
+}
