@@ -307,6 +307,10 @@ const STALE_TEMP_MS = 10 * 60 * 1000;
 // Whether name is a temp file of an atomic write of base, as this host
 // (`.<base>.<pid>.<12 hex digits>.tmp`) or the Go host (`.<base>.tmp-<digits>`) names it.
 function isTempOf(name: string, base: string): boolean {
+	// The host's own temp file of a staged write of base (the guard's ".<base>.tmp-<digits>",
+	// written atomically like any file) is one too.
+	const staged = name.startsWith(`..${base}.tmp-`) ? /^\d+(?=\.)/.exec(name.slice(base.length + 7)) : null;
+	if (staged !== null && isTempOf(name, `.${base}.tmp-${staged[0]}`)) return true;
 	if (!name.startsWith(`.${base}.`)) return false;
 	return /^(?:tmp-\d+|\d+\.[0-9a-f]{12}\.tmp)$/.test(name.slice(base.length + 2));
 }

@@ -294,6 +294,13 @@ func sweepTemps(dir, base string) {
 // as the Go host (".<base>.tmp-<digits>") or the TypeScript host
 // (".<base>.<pid>.<12 hex digits>.tmp") names it.
 func isTempOf(name, base string) bool {
+	// The host's own temp file of a staged write of base (the guard's
+	// ".<base>.tmp-<digits>", written atomically like any file) is one too.
+	if rest, ok := strings.CutPrefix(name, ".."+base+".tmp-"); ok {
+		if i := strings.IndexByte(rest, '.'); i > 0 && strings.Trim(rest[:i], "0123456789") == "" && isTempOf(name, "."+base+".tmp-"+rest[:i]) {
+			return true
+		}
+	}
 	rest, ok := strings.CutPrefix(name, "."+base+".")
 	if !ok {
 		return false

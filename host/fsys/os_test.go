@@ -142,6 +142,14 @@ func TestIsTempOfNamesEitherHostsTempFiles(t *testing.T) {
 		".notes.md.tmp-1":                    false,
 		"MEMORY.md.tmp-1":                    false,
 		".MEMORY.md.4242.9f86d081884c.tmp.x": false,
+		// A host's temp file of a staged write (".MEMORY.md.tmp-<digits>").
+		"..MEMORY.md.tmp-77.tmp-123":               true,
+		"..MEMORY.md.tmp-77.4242.9f86d081884c.tmp": true,
+		"..MEMORY.md.tmp-.tmp-123":                 false,
+		"..MEMORY.md.tmp-7x.tmp-123":               false,
+		"..MEMORY.md.tmp-77.tmp-":                  false,
+		"..MEMORY.md.tmp-77.backup.tmp":            false,
+		"..notes.md.tmp-77.tmp-1":                  false,
 	} {
 		require.Equal(t, want, isTempOf(name, "MEMORY.md"), name)
 	}
@@ -152,7 +160,7 @@ func TestIsTempOfNamesEitherHostsTempFiles(t *testing.T) {
 func TestWriteAtomicSweepsTheTempFilesOfKilledWrites(t *testing.T) {
 	root := filepath.ToSlash(t.TempDir())
 	old := time.Now().Add(-time.Hour)
-	for _, n := range []string{".MEMORY.md.tmp-123", ".MEMORY.md.4242.9f86d081884c.tmp", ".MEMORY.md.tmp-456", ".MEMORY.md.backup.tmp", ".other.md.tmp-1"} {
+	for _, n := range []string{".MEMORY.md.tmp-123", ".MEMORY.md.4242.9f86d081884c.tmp", ".MEMORY.md.tmp-456", ".MEMORY.md.backup.tmp", ".other.md.tmp-1", "..MEMORY.md.tmp-9.tmp-12"} {
 		require.NoError(t, os.WriteFile(root+"/"+n, []byte("half"), 0o644))
 		if n != ".MEMORY.md.tmp-456" {
 			require.NoError(t, os.Chtimes(root+"/"+n, old, old))

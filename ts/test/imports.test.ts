@@ -731,13 +731,13 @@ function tests(): void {
 	test("pm_fs_write_atomic sweeps the temp files of killed writes, either host's, once older than any write takes", async () => {
 		const dir = tempDir();
 		const old = new Date(Date.now() - 3_600_000);
-		for (const n of [".MEMORY.md.tmp-123", ".MEMORY.md.4242.9f86d081884c.tmp", ".MEMORY.md.tmp-456", ".MEMORY.md.backup.tmp", ".other.md.tmp-1"]) {
+		for (const n of [".MEMORY.md.tmp-123", ".MEMORY.md.4242.9f86d081884c.tmp", ".MEMORY.md.tmp-456", ".MEMORY.md.backup.tmp", ".other.md.tmp-1", "..MEMORY.md.tmp-9.1.9f86d081884c.tmp", "..MEMORY.md.tmp-9x.1.9f86d081884c.tmp", "..MEMORY.md.tmp-9.backup.tmp"]) {
 			fs.writeFileSync(path.join(dir, n), "half");
 			if (n !== ".MEMORY.md.tmp-456") fs.utimesSync(path.join(dir, n), old, old);
 		}
 		const g = await Guest.start();
 		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, path.join(dir, "MEMORY.md")), ...g.put(BUF, "# Memory\n")), 0, g.lastError());
-		assert.deepEqual(fs.readdirSync(dir).sort(), [".MEMORY.md.backup.tmp", ".MEMORY.md.tmp-456", ".other.md.tmp-1", "MEMORY.md"]);
+		assert.deepEqual(fs.readdirSync(dir).sort(), ["..MEMORY.md.tmp-9.backup.tmp", "..MEMORY.md.tmp-9x.1.9f86d081884c.tmp", ".MEMORY.md.backup.tmp", ".MEMORY.md.tmp-456", ".other.md.tmp-1", "MEMORY.md"]);
 	});
 
 	test("locks held by a lost instance are released with it", async () => {
