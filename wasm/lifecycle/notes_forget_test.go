@@ -287,3 +287,20 @@ func TestRestoreWorksPastEightMiBOfRecords(t *testing.T) {
 	require.Equal(t, "Restored “Use pnpm, not npm” to .pi/memory/MEMORY.md, line 4.", said)
 	require.Equal(t, "## Notes\n\n- Run make test before pushing\n- Use pnpm, not npm\n", r.read(projectIndex))
 }
+
+// A forget whose file cannot be written (a full disk, a read-only folder)
+// forgets nothing, and says so; the recovery record kept before the write
+// must then not list the entry as forgotten, nor restore a second copy.
+func TestAForgetThatCouldNotWriteListsNothingAsForgotten(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Build\n\n- Run make test before pushing\n- Use pnpm, not npm\n")
+	r.h.failWrite = "MEMORY.md"
+	r.mem("forget " + r.noteRef(projectIndex, 4))
+	require.Equal(t, int64(1), r.exit(), r.text())
+	require.Contains(t, r.text(), "nothing was forgotten")
+	r.h.failWrite = ""
+	r.start(false, true)
+	r.mem("restore")
+	require.Equal(t, "Nothing has been forgotten here, so there is nothing to restore.", r.text())
+	require.Equal(t, "## Build\n\n- Run make test before pushing\n- Use pnpm, not npm\n", r.read(projectIndex))
+}

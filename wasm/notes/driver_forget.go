@@ -70,13 +70,17 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		return n.notThere(sc, file, display, r, missing)
 	}
 	rec.ID, rec.T, rec.Scope, rec.File = n.newID("F-", file+"\x00"+strconv.Itoa(rec.Line)+"\x00"+rec.Text), n.h.Now(), sc.name, file
-	// The record first: if the file cannot be written after it, the entry
-	// is still in the file, and a restore would be refused as a duplicate.
+	// The record first: a process killed after the write still leaves what
+	// restores the entry. When the file cannot be written after it, the
+	// entry is still in the file: the record is closed as restored, there,
+	// so it is not listed as forgotten (were that append lost too, a
+	// restore would be refused as a duplicate).
 	records := path.Join(sc.dataDir, forgottenName)
 	if err := n.h.Append(records, files.Sealed(n.h, records, rec.encode())); err != nil {
 		return store.Forgot{}, true, errors.New("could not keep the recovery record in " + records + ": " + err.Error() + "; nothing was forgotten")
 	}
 	if err := n.h.WriteAtomic(file, out); err != nil {
+		n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, rec.Line)))
 		return store.Forgot{}, true, errors.New("could not write " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
 	n.written(sc, file)
