@@ -304,3 +304,25 @@ func TestAForgetThatCouldNotWriteListsNothingAsForgotten(t *testing.T) {
 	require.Equal(t, "Nothing has been forgotten here, so there is nothing to restore.", r.text())
 	require.Equal(t, "## Build\n\n- Run make test before pushing\n- Use pnpm, not npm\n", r.read(projectIndex))
 }
+
+// A secret in a memory file's name is not said by /memory forget,
+// /memory restore or /memory status (pi keeps command output in its
+// transcript), as search does not show it; the entry is still forgotten and
+// restored.
+func TestASecretInAFileNameIsNotSaidByAnyCommand(t *testing.T) {
+	r := newRig(t, false)
+	tok := "ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789"
+	rel := "proj/.pi/memory/" + tok + ".md"
+	r.write(rel, "# Topic\n\n- the kubernetes certificates rotate on fridays\n")
+	r.mem("forget kubernetes certificates rotate")
+	require.Equal(t, int64(0), r.exit(), r.text())
+	require.Contains(t, r.text(), "Forgot “the kubernetes certificates rotate on fridays”")
+	require.NotContains(t, r.text(), tok)
+	r.mem("restore")
+	require.Equal(t, int64(0), r.exit(), r.text())
+	require.Contains(t, r.text(), "Restored “the kubernetes certificates rotate on fridays”")
+	require.NotContains(t, r.text(), tok)
+	require.Contains(t, r.read(rel), "- the kubernetes certificates rotate on fridays")
+	r.mem("status")
+	require.Contains(t, r.text(), "topic files: [REDACTED:github-token].md")
+}

@@ -52,9 +52,15 @@ const OutputType = "pi-memory-output"
 // printed on stdout by pimem, where the commands it names are named as
 // pimem takes them (registry.ForShell) unless the output is Exact.
 func (o *Out) Output(text string) {
+	// Output stays in pi's transcript: never a secret in it, as in a
+	// notice (a file's name, a value said back). An Exact output is JSON,
+	// which a redaction could break: its producer redacts each value.
 	if o.exact {
 		text = marker.DataJSON(text)
 	} else {
+		if redact.Contains(text) {
+			text, _ = redact.String(text)
+		}
 		text = marker.Data(o.said(text))
 	}
 	w := jsonw.Open(nil)
