@@ -10,6 +10,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/store"
+	"github.com/tidwall/gjson"
 )
 
 // notesForgetter is markdown memory's store.Forgetter in the rig's engine, as the
@@ -325,4 +326,10 @@ func TestASecretInAFileNameIsNotSaidByAnyCommand(t *testing.T) {
 	require.Contains(t, r.read(rel), "- the kubernetes certificates rotate on fridays")
 	r.mem("status")
 	require.Contains(t, r.text(), "topic files: [REDACTED:github-token].md")
+	for _, args := range []string{"status --json", "recall kubernetes --json"} {
+		r.mem(args)
+		require.Contains(t, r.text(), "[REDACTED:github-token].md", args)
+		require.NotContains(t, r.text(), tok, args)
+		require.True(t, gjson.Valid(r.text()), args)
+	}
 }

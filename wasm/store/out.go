@@ -54,14 +54,11 @@ const OutputType = "pi-memory-output"
 func (o *Out) Output(text string) {
 	// Output stays in pi's transcript: never a secret in it, as in a
 	// notice (a file's name, a value said back). An Exact output is JSON,
-	// which a redaction could break: its producer redacts each value.
+	// which a redaction could break: each of its strings is redacted.
 	if o.exact {
-		text = marker.DataJSON(text)
+		text = marker.MapJSONStrings(text, func(s string) string { return marker.Data(redacted(s)) })
 	} else {
-		if redact.Contains(text) {
-			text, _ = redact.String(text)
-		}
-		text = marker.Data(o.said(text))
+		text = marker.Data(o.said(redacted(text)))
 	}
 	w := jsonw.Open(nil)
 	w.Str("t", "output")
@@ -324,4 +321,12 @@ func (o *Out) toolResult(clean func(string) string, text string, isError bool, d
 		w.Raw("details", details)
 	}
 	o.add(w.Close())
+}
+
+// redacted is s with every secret in it marked.
+func redacted(s string) string {
+	if redact.Contains(s) {
+		s, _ = redact.String(s)
+	}
+	return s
 }
