@@ -333,3 +333,30 @@ func TestASecretInAFileNameIsNotSaidByAnyCommand(t *testing.T) {
 		require.True(t, gjson.Valid(r.text()), args)
 	}
 }
+
+// A memory file whose name holds what is never shown (an escape sequence,
+// a bidi override, a secret) is cited by its name as shown; that cite
+// forgets its entry, as every other cite does (the candidates' list says
+// to forget one by its id).
+func TestAHitCitedByAShownFileNameIsForgottenByItsCite(t *testing.T) {
+	for _, name := range []string{"a\x1b]52;c;aGk=\x07b\u202egpj.md", "ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789.md"} {
+		r := newRig(t, false)
+		rel := "proj/.pi/memory/" + name
+		r.write(rel, "# Topic\n\n- the kubernetes certificates rotate on fridays\n")
+		var ref string
+		for _, src := range r.e.store("notes").(store.Searcher).SearchSources() {
+			for _, d := range src.Load() {
+				if strings.Contains(d.Text, "kubernetes") {
+					ref = d.Ref
+				}
+			}
+		}
+		require.True(t, ref != "", name)
+		r.mem("search kubernetes certificates --json")
+		cite := gjson.Get(r.text(), "0.cite").String()
+		require.True(t, strings.HasSuffix(cite, ref[strings.LastIndexByte(ref, ':'):]) && !strings.Contains(cite, name), "cite %q of %q", cite, ref)
+		r.mem("forget " + cite)
+		require.Equal(t, int64(0), r.exit(), r.text())
+		require.Equal(t, "# Topic\n\n", r.read(rel), name)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
+	markers "github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -33,6 +35,7 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 	if !ok {
 		return store.Forgot{}, false, nil
 	}
+	r.File = n.shownFile(r.File)
 	sc, display, mine, err := n.noteFile(r.File)
 	if !mine {
 		return store.Forgot{}, false, nil
@@ -298,6 +301,41 @@ func (n *driver) absolute(file string) string {
 		file = path.Join(n.s.ProjectRoot, file)
 	}
 	return path.Clean(file)
+}
+
+// shownFile is the file a reference names as it was shown: a file's name
+// holding what is never said (an escape sequence, a bidi override, a secret)
+// is cited cleaned and redacted, and that cite names the one file beside it
+// whose name shows so. Any other name is returned as it is.
+func (n *driver) shownFile(file string) string {
+	abs := n.absolute(file)
+	if _, err := n.h.Lstat(abs); !hostio.IsNotFound(err) {
+		return file
+	}
+	names, err := n.h.List(path.Dir(abs))
+	if err != nil {
+		return file
+	}
+	found := ""
+	for _, name := range names {
+		if name != path.Base(abs) && shownName(name) == path.Base(abs) {
+			if found != "" {
+				return file // two would: neither is named
+			}
+			found = path.Join(path.Dir(abs), name)
+		}
+	}
+	if found == "" {
+		return file
+	}
+	return found
+}
+
+// shownName is a file's name as every exit says it (store.Out): redacted, then
+// cleaned of what a terminal or a model reads as something else.
+func shownName(name string) string {
+	name, _ = redact.String(name)
+	return markers.Data(name)
 }
 
 // noteFile says whether file is a markdown memory file: an index of this
