@@ -29,6 +29,9 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"passwd without a verb: one word that looks like a password",
 			"passwd hunter2 works",
 			"passwd [REDACTED:secret] works"},
+		{"without a verb, a quoted word that looks like a password, in any quotes",
+			`use password "Tr0ub4dor&3" to log in, then password 'hunter2xyz', password `+"`hunter2xyz`",
+			`use password "[REDACTED:secret]" to log in, then password '[REDACTED:secret]', password `+"`[REDACTED:secret]`"},
 		{"a multi-word passphrase, whole",
 			"my passphrase is correct horse battery staple",
 			"my passphrase is [REDACTED:secret]"},
@@ -171,6 +174,8 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 	for _, s := range []string{
 		"Reset your password in settings.",
+		`the field password "required" fails`,
+		`click "Forgot password" then "Reset"`,
 		"The password is hashed with bcrypt.",
 		"The password is required.",
 		"If the password is correct, the server returns 200.",
