@@ -35,8 +35,13 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 	if !ok {
 		return store.Forgot{}, false, nil
 	}
-	r.File = n.shownFile(r.File)
 	sc, display, mine, err := n.noteFile(r.File)
+	if mine && err == nil {
+		if f := n.shownFile(r.File); f != r.File {
+			r.File = f
+			sc, display, mine, err = n.noteFile(r.File)
+		}
+	}
 	if !mine {
 		return store.Forgot{}, false, nil
 	}
