@@ -307,8 +307,19 @@ const STALE_TEMP_MS = 10 * 60 * 1000;
 // Whether name is a temp file of an atomic write of base, as this host
 // (`.<base>.<pid>.<12 hex digits>.tmp`) or the Go host (`.<base>.tmp-<digits>`) names it.
 function isTempOf(name: string, base: string): boolean {
+	// The host's own temp file of a staged write of base (the guard's ".<base>.tmp-<digits>",
+	// written atomically like any file) is one too.
+	const staged = name.startsWith(`..${base}.tmp-`) ? /^\d+(?=\.)/.exec(name.slice(base.length + 7)) : null;
+	if (staged !== null && isTempOf(name, `.${base}.tmp-${staged[0]}`)) return true;
 	if (!name.startsWith(`.${base}.`)) return false;
 	return /^(?:tmp-\d+|\d+\.[0-9a-f]{12}\.tmp)$/.test(name.slice(base.length + 2));
+}
+
+// The file a staged write's name is beside: the guard stages a write under a lock as
+// ".<base>.tmp-<digits>" and renames it in.
+function stagedFor(name: string): string | undefined {
+	const m = /^\.(.+)\.tmp-\d+$/.exec(name);
+	return m?.[1];
 }
 
 // Removes what atomic writes of base killed mid-way (SIGKILL, a power cut) left beside
@@ -657,18 +668,25 @@ export class Host {
 			// replaced by the file. A folder, FIFO, socket or device is refused instead.
 			// Checking then renaming can race, harmlessly: rename itself refuses to put a
 			// file over a folder, and replacing anything else writes nothing through it.
+			const dir = path.dirname(p);
+			// The file keeps its mode; a write the guard stages beside its file, to
+			// rename in, is no more readable than that file, even before the rename.
+			let mode: number | undefined;
 			try {
 				const st = fs.lstatSync(p, { throwIfNoEntry: false });
 				if (st !== undefined && !st.isFile() && !st.isSymbolicLink()) return this.#notRegular(st);
+				const base = st === undefined ? stagedFor(path.basename(p)) : undefined;
+				const of = base === undefined ? st : fs.lstatSync(path.join(dir, base), { throwIfNoEntry: false });
+				if (of?.isFile()) mode = of.mode & 0o7777;
 			} catch {
 				// A folder on the way is missing or a file: creating the temp file says so.
 			}
-			const dir = path.dirname(p);
 			// Beside the target, so the rename stays on one file system.
 			const tmp = path.join(dir, `.${path.basename(p)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
 			let fd: number | undefined;
 			try {
-				fd = fs.openSync(tmp, "wx");
+				fd = fs.openSync(tmp, "wx", mode ?? 0o666);
+				if (mode !== undefined) fs.fchmodSync(fd, mode);
 				let done = 0;
 				while (done < data.length) done += fs.writeSync(fd, data, done, data.length - done);
 				fs.fsyncSync(fd);
@@ -744,6 +762,9 @@ export class Host {
 				if (st?.isFile()) fs.chmodSync(from, st.mode & 0o7777);
 				fs.renameSync(from, to);
 				syncDir(path.dirname(to));
+				// A staged write renamed in ends an atomic write: what killed ones left
+				// beside to goes, as after a direct write.
+				sweepTemps(path.dirname(to), path.basename(to));
 				return 0;
 			} catch (err) {
 				return this.#fail("rename", from, err);

@@ -216,6 +216,7 @@ func (o *OS) WriteAtomic(p string, data []byte) error {
 	// refuses to replace a folder with a file, and replacing anything else
 	// writes nothing through it.
 	mode := fs.FileMode(0o644)
+	dir := path.Dir(p)
 	if fi, err := os.Lstat(native(p)); err == nil {
 		switch m := fi.Mode(); {
 		case m.IsRegular():
@@ -223,8 +224,13 @@ func (o *OS) WriteAtomic(p string, data []byte) error {
 		case m&fs.ModeSymlink == 0:
 			return fail("write", p, hostio.ErrKind, describe(m))
 		}
+	} else if base, ok := stagedFor(path.Base(p)); ok {
+		// A write the guard stages beside its file, to rename in: no more
+		// readable than that file, even before the rename.
+		if fi, err := os.Lstat(filepath.Join(native(dir), base)); err == nil && fi.Mode().IsRegular() {
+			mode = fi.Mode().Perm()
+		}
 	}
-	dir := path.Dir(p)
 	tmp, err := os.CreateTemp(native(dir), "."+path.Base(p)+".tmp-*")
 	if err != nil {
 		return createFail("write", p, err)
@@ -287,6 +293,13 @@ func sweepTemps(dir, base string) {
 // as the Go host (".<base>.tmp-<digits>") or the TypeScript host
 // (".<base>.<pid>.<12 hex digits>.tmp") names it.
 func isTempOf(name, base string) bool {
+	// The host's own temp file of a staged write of base (the guard's
+	// ".<base>.tmp-<digits>", written atomically like any file) is one too.
+	if rest, ok := strings.CutPrefix(name, ".."+base+".tmp-"); ok {
+		if i := strings.IndexByte(rest, '.'); i > 0 && strings.Trim(rest[:i], "0123456789") == "" && isTempOf(name, "."+base+".tmp-"+rest[:i]) {
+			return true
+		}
+	}
 	rest, ok := strings.CutPrefix(name, "."+base+".")
 	if !ok {
 		return false
@@ -297,6 +310,17 @@ func isTempOf(name, base string) bool {
 	pid, hex, ok := strings.Cut(strings.TrimSuffix(rest, ".tmp"), ".")
 	return ok && strings.HasSuffix(rest, ".tmp") && pid != "" && strings.Trim(pid, "0123456789") == "" &&
 		len(hex) == 12 && strings.Trim(hex, "0123456789abcdef") == ""
+}
+
+// stagedFor returns the file a staged write's name is beside: the guard
+// stages a write under a lock as ".<base>.tmp-<digits>" and renames it in.
+func stagedFor(name string) (string, bool) {
+	i := strings.LastIndex(name, ".tmp-")
+	if i < 2 || name[0] != '.' {
+		return "", false
+	}
+	base := name[1:i]
+	return base, isTempOf(name, base)
 }
 
 // syncDir makes a rename durable. Best effort: some systems cannot open or
@@ -386,6 +410,9 @@ func (o *OS) Rename(from, to string) error {
 		return osFail("rename", from+" -> "+to, err)
 	}
 	syncDir(path.Dir(to))
+	// A staged write renamed in ends an atomic write: what killed ones left
+	// beside to goes, as after a direct write.
+	sweepTemps(path.Dir(to), path.Base(to))
 	return nil
 }
 

@@ -142,6 +142,14 @@ func TestIsTempOfNamesEitherHostsTempFiles(t *testing.T) {
 		".notes.md.tmp-1":                    false,
 		"MEMORY.md.tmp-1":                    false,
 		".MEMORY.md.4242.9f86d081884c.tmp.x": false,
+		// A host's temp file of a staged write (".MEMORY.md.tmp-<digits>").
+		"..MEMORY.md.tmp-77.tmp-123":               true,
+		"..MEMORY.md.tmp-77.4242.9f86d081884c.tmp": true,
+		"..MEMORY.md.tmp-.tmp-123":                 false,
+		"..MEMORY.md.tmp-7x.tmp-123":               false,
+		"..MEMORY.md.tmp-77.tmp-":                  false,
+		"..MEMORY.md.tmp-77.backup.tmp":            false,
+		"..notes.md.tmp-77.tmp-1":                  false,
 	} {
 		require.Equal(t, want, isTempOf(name, "MEMORY.md"), name)
 	}
@@ -152,7 +160,7 @@ func TestIsTempOfNamesEitherHostsTempFiles(t *testing.T) {
 func TestWriteAtomicSweepsTheTempFilesOfKilledWrites(t *testing.T) {
 	root := filepath.ToSlash(t.TempDir())
 	old := time.Now().Add(-time.Hour)
-	for _, n := range []string{".MEMORY.md.tmp-123", ".MEMORY.md.4242.9f86d081884c.tmp", ".MEMORY.md.tmp-456", ".MEMORY.md.backup.tmp", ".other.md.tmp-1"} {
+	for _, n := range []string{".MEMORY.md.tmp-123", ".MEMORY.md.4242.9f86d081884c.tmp", ".MEMORY.md.tmp-456", ".MEMORY.md.backup.tmp", ".other.md.tmp-1", "..MEMORY.md.tmp-9.tmp-12"} {
 		require.NoError(t, os.WriteFile(root+"/"+n, []byte("half"), 0o644))
 		if n != ".MEMORY.md.tmp-456" {
 			require.NoError(t, os.Chtimes(root+"/"+n, old, old))
@@ -176,4 +184,45 @@ func TestOSListQuotesANameThatIsNotUTF8(t *testing.T) {
 	names, err := NewOS().List(root)
 	require.NoError(t, err)
 	require.Equal(t, []string{`/"bad` + "\uFFFD" + `.md"`}, names)
+}
+
+// A write under a lock is staged beside its file (".f.tmp-<digits>") and
+// renamed in: the staged file is never readable by more people than the file
+// it will replace, even for the moment before the rename (or for good, when
+// the write is killed there).
+func TestOSAStagedWriteIsNoMoreReadableThanTheFileItWillReplace(t *testing.T) {
+	root := filepath.ToSlash(t.TempDir())
+	o := NewOS()
+	p := root + "/MEMORY.md"
+	require.NoError(t, os.WriteFile(p, []byte("private"), 0o600))
+	require.NoError(t, os.Chmod(p, 0o600))
+	require.NoError(t, o.WriteAtomic(root+"/.MEMORY.md.tmp-77", []byte("still private")))
+	fi, err := os.Stat(root + "/.MEMORY.md.tmp-77")
+	require.NoError(t, err)
+	require.Equal(t, fs.FileMode(0o600), fi.Mode().Perm(), "staged")
+	// A staged name whose file does not exist is a new file's: readable.
+	require.NoError(t, o.WriteAtomic(root+"/.new.md.tmp-1", []byte("x")))
+	fi, err = os.Stat(root + "/.new.md.tmp-1")
+	require.NoError(t, err)
+	require.Equal(t, fs.FileMode(0o644), fi.Mode().Perm(), "staged for a new file")
+}
+
+// A write killed between staging and its rename leaves the staged file; the
+// next staged write renamed in removes it once it is older than any write
+// takes (as a direct write does).
+func TestOSRenameSweepsWhatKilledStagedWritesLeft(t *testing.T) {
+	root := filepath.ToSlash(t.TempDir())
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.WriteFile(root+"/.MEMORY.md.tmp-123", []byte("killed"), 0o644))
+	require.NoError(t, os.Chtimes(root+"/.MEMORY.md.tmp-123", old, old))
+	o := NewOS()
+	require.NoError(t, o.WriteAtomic(root+"/.MEMORY.md.tmp-456", []byte("# Memory\n")))
+	require.NoError(t, o.Rename(root+"/.MEMORY.md.tmp-456", root+"/MEMORY.md"))
+	left, err := os.ReadDir(root)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range left {
+		names = append(names, e.Name())
+	}
+	require.Equal(t, []string{"MEMORY.md"}, names)
 }

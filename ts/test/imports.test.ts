@@ -518,6 +518,31 @@ function tests(): void {
 		assert.deepEqual(fs.readdirSync(dir), ["MEMORY.md"]);
 	});
 
+	test("pm_fs_write_atomic keeps the mode of the file it replaces, and a staged write is no more readable than the file it will replace", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "MEMORY.md");
+		fs.writeFileSync(file, "private");
+		fs.chmodSync(file, 0o600);
+		const g = await Guest.start();
+		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, file), ...g.put(BUF, "still private")), 0, g.lastError());
+		assert.equal(fs.statSync(file).mode & 0o777, 0o600, "replaced");
+		const staged = path.join(dir, ".MEMORY.md.tmp-77");
+		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, staged), ...g.put(BUF, "private too")), 0, g.lastError());
+		assert.equal(fs.statSync(staged).mode & 0o777, 0o600, "staged");
+	});
+
+	test("pm_fs_rename of a staged write sweeps what killed staged writes left beside the file", async () => {
+		const dir = tempDir();
+		const old = new Date(Date.now() - 3_600_000);
+		fs.writeFileSync(path.join(dir, ".MEMORY.md.tmp-123"), "killed");
+		fs.utimesSync(path.join(dir, ".MEMORY.md.tmp-123"), old, old);
+		const g = await Guest.start();
+		const staged = path.join(dir, ".MEMORY.md.tmp-456");
+		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, staged), ...g.put(BUF, "# Memory\n")), 0, g.lastError());
+		assert.equal(g.call("pm_fs_rename", ...g.put(P1, staged), ...g.put(P2, path.join(dir, "MEMORY.md"))), 0, g.lastError());
+		assert.deepEqual(fs.readdirSync(dir), ["MEMORY.md"]);
+	});
+
 	test("pm_fs_list returns names sorted bytewise, folders with a slash, and its full length", async () => {
 		const dir = tempDir();
 		fs.writeFileSync(path.join(dir, "b"), "");
@@ -742,13 +767,13 @@ function tests(): void {
 	test("pm_fs_write_atomic sweeps the temp files of killed writes, either host's, once older than any write takes", async () => {
 		const dir = tempDir();
 		const old = new Date(Date.now() - 3_600_000);
-		for (const n of [".MEMORY.md.tmp-123", ".MEMORY.md.4242.9f86d081884c.tmp", ".MEMORY.md.tmp-456", ".MEMORY.md.backup.tmp", ".other.md.tmp-1"]) {
+		for (const n of [".MEMORY.md.tmp-123", ".MEMORY.md.4242.9f86d081884c.tmp", ".MEMORY.md.tmp-456", ".MEMORY.md.backup.tmp", ".other.md.tmp-1", "..MEMORY.md.tmp-9.1.9f86d081884c.tmp", "..MEMORY.md.tmp-9x.1.9f86d081884c.tmp", "..MEMORY.md.tmp-9.backup.tmp"]) {
 			fs.writeFileSync(path.join(dir, n), "half");
 			if (n !== ".MEMORY.md.tmp-456") fs.utimesSync(path.join(dir, n), old, old);
 		}
 		const g = await Guest.start();
 		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, path.join(dir, "MEMORY.md")), ...g.put(BUF, "# Memory\n")), 0, g.lastError());
-		assert.deepEqual(fs.readdirSync(dir).sort(), [".MEMORY.md.backup.tmp", ".MEMORY.md.tmp-456", ".other.md.tmp-1", "MEMORY.md"]);
+		assert.deepEqual(fs.readdirSync(dir).sort(), ["..MEMORY.md.tmp-9.backup.tmp", "..MEMORY.md.tmp-9x.1.9f86d081884c.tmp", ".MEMORY.md.backup.tmp", ".MEMORY.md.tmp-456", ".other.md.tmp-1", "MEMORY.md"]);
 	});
 
 	test("locks held by a lost instance are released with it", async () => {

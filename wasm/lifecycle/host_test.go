@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -19,6 +20,9 @@ import (
 type osHost struct {
 	now  int64
 	logs []string
+	// failWrite, when set, fails every atomic write of a path holding it
+	// (a full disk, a read-only folder).
+	failWrite string
 }
 
 func (h *osHost) wrap(op, p string, err error) error {
@@ -90,6 +94,9 @@ func (h *osHost) Append(p string, data []byte) error {
 }
 
 func (h *osHost) WriteAtomic(p string, data []byte) error {
+	if h.failWrite != "" && strings.Contains(p, h.failWrite) {
+		return h.wrap("write", p, syscall.ENOSPC)
+	}
 	tmp := p + ".tmp"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
 		return h.wrap("write", p, err)

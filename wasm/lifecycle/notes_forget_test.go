@@ -10,6 +10,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/store"
+	"github.com/tidwall/gjson"
 )
 
 // notesForgetter is markdown memory's store.Forgetter in the rig's engine, as the
@@ -286,4 +287,76 @@ func TestRestoreWorksPastEightMiBOfRecords(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "Restored “Use pnpm, not npm” to .pi/memory/MEMORY.md, line 4.", said)
 	require.Equal(t, "## Notes\n\n- Run make test before pushing\n- Use pnpm, not npm\n", r.read(projectIndex))
+}
+
+// A forget whose file cannot be written (a full disk, a read-only folder)
+// forgets nothing, and says so; the recovery record kept before the write
+// must then not list the entry as forgotten, nor restore a second copy.
+func TestAForgetThatCouldNotWriteListsNothingAsForgotten(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Build\n\n- Run make test before pushing\n- Use pnpm, not npm\n")
+	r.h.failWrite = "MEMORY.md"
+	r.mem("forget " + r.noteRef(projectIndex, 4))
+	require.Equal(t, int64(1), r.exit(), r.text())
+	require.Contains(t, r.text(), "nothing was forgotten")
+	r.h.failWrite = ""
+	r.start(false, true)
+	r.mem("restore")
+	require.Equal(t, "Nothing has been forgotten here, so there is nothing to restore.", r.text())
+	require.Equal(t, "## Build\n\n- Run make test before pushing\n- Use pnpm, not npm\n", r.read(projectIndex))
+}
+
+// A secret in a memory file's name is not said by /memory forget,
+// /memory restore or /memory status (pi keeps command output in its
+// transcript), as search does not show it; the entry is still forgotten and
+// restored.
+func TestASecretInAFileNameIsNotSaidByAnyCommand(t *testing.T) {
+	r := newRig(t, false)
+	tok := "ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789"
+	rel := "proj/.pi/memory/" + tok + ".md"
+	r.write(rel, "# Topic\n\n- the kubernetes certificates rotate on fridays\n")
+	r.mem("forget kubernetes certificates rotate")
+	require.Equal(t, int64(0), r.exit(), r.text())
+	require.Contains(t, r.text(), "Forgot “the kubernetes certificates rotate on fridays”")
+	require.NotContains(t, r.text(), tok)
+	r.mem("restore")
+	require.Equal(t, int64(0), r.exit(), r.text())
+	require.Contains(t, r.text(), "Restored “the kubernetes certificates rotate on fridays”")
+	require.NotContains(t, r.text(), tok)
+	require.Contains(t, r.read(rel), "- the kubernetes certificates rotate on fridays")
+	r.mem("status")
+	require.Contains(t, r.text(), "topic files: [REDACTED:github-token].md")
+	for _, args := range []string{"status --json", "recall kubernetes --json"} {
+		r.mem(args)
+		require.Contains(t, r.text(), "[REDACTED:github-token].md", args)
+		require.NotContains(t, r.text(), tok, args)
+		require.True(t, gjson.Valid(r.text()), args)
+	}
+}
+
+// A memory file whose name holds what is never shown (an escape sequence,
+// a bidi override, a secret) is cited by its name as shown; that cite
+// forgets its entry, as every other cite does (the candidates' list says
+// to forget one by its id).
+func TestAHitCitedByAShownFileNameIsForgottenByItsCite(t *testing.T) {
+	for _, name := range []string{"a\x1b]52;c;aGk=\x07b\u202egpj.md", "ghp_u8jzPde0IgxLd6GncfBAepfJBd0123456789.md"} {
+		r := newRig(t, false)
+		rel := "proj/.pi/memory/" + name
+		r.write(rel, "# Topic\n\n- the kubernetes certificates rotate on fridays\n")
+		var ref string
+		for _, src := range r.e.store("notes").(store.Searcher).SearchSources() {
+			for _, d := range src.Load() {
+				if strings.Contains(d.Text, "kubernetes") {
+					ref = d.Ref
+				}
+			}
+		}
+		require.True(t, ref != "", name)
+		r.mem("search kubernetes certificates --json")
+		cite := gjson.Get(r.text(), "0.cite").String()
+		require.True(t, strings.HasSuffix(cite, ref[strings.LastIndexByte(ref, ':'):]) && !strings.Contains(cite, name), "cite %q of %q", cite, ref)
+		r.mem("forget " + cite)
+		require.Equal(t, int64(0), r.exit(), r.text())
+		require.Equal(t, "# Topic\n\n", r.read(rel), name)
+	}
 }

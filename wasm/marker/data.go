@@ -77,7 +77,13 @@ func Plain(s string) string {
 // so an escape written as \u001b must go too.
 //
 //	DataJSON(`{"text":"a\u001b[2Jb"}`) => `{"text":"ab"}`
-func DataJSON(js string) string {
+func DataJSON(js string) string { return MapJSONStrings(js, Data) }
+
+// MapJSONStrings is JSON text with f applied to every string in it (keys
+// too), each written back as JSON; a string f leaves alone keeps its bytes.
+//
+//	MapJSONStrings(`{"a":"x"}`, strings.ToUpper) => `{"A":"X"}`
+func MapJSONStrings(js string, f func(string) string) string {
 	var b []byte
 	last := 0
 	for i := 0; i < len(js); i++ {
@@ -95,9 +101,9 @@ func DataJSON(js string) string {
 			break
 		}
 		lit := js[i : end+1]
-		if s := gjson.Parse(lit).Str; Data(s) != s {
+		if s := gjson.Parse(lit).Str; f(s) != s {
 			b = append(b, js[last:i]...)
-			b = jsonw.String(b, Data(s))
+			b = jsonw.String(b, f(s))
 			last = end + 1
 		}
 		i = end

@@ -9,6 +9,8 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
+	markers "github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -34,6 +36,12 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		return store.Forgot{}, false, nil
 	}
 	sc, display, mine, err := n.noteFile(r.File)
+	if mine && err == nil {
+		if f := n.shownFile(r.File); f != r.File {
+			r.File = f
+			sc, display, mine, err = n.noteFile(r.File)
+		}
+	}
 	if !mine {
 		return store.Forgot{}, false, nil
 	}
@@ -70,13 +78,17 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		return n.notThere(sc, file, display, r, missing)
 	}
 	rec.ID, rec.T, rec.Scope, rec.File = n.newID("F-", file+"\x00"+strconv.Itoa(rec.Line)+"\x00"+rec.Text), n.h.Now(), sc.name, file
-	// The record first: if the file cannot be written after it, the entry
-	// is still in the file, and a restore would be refused as a duplicate.
+	// The record first: a process killed after the write still leaves what
+	// restores the entry. When the file cannot be written after it, the
+	// entry is still in the file: the record is closed as restored, there,
+	// so it is not listed as forgotten (were that append lost too, a
+	// restore would be refused as a duplicate).
 	records := path.Join(sc.dataDir, forgottenName)
 	if err := n.h.Append(records, files.Sealed(n.h, records, rec.encode())); err != nil {
 		return store.Forgot{}, true, errors.New("could not keep the recovery record in " + records + ": " + err.Error() + "; nothing was forgotten")
 	}
 	if err := n.h.WriteAtomic(file, out); err != nil {
+		n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, rec.Line)))
 		return store.Forgot{}, true, errors.New("could not write " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
 	n.written(sc, file)
@@ -294,6 +306,41 @@ func (n *driver) absolute(file string) string {
 		file = path.Join(n.s.ProjectRoot, file)
 	}
 	return path.Clean(file)
+}
+
+// shownFile is the file a reference names as it was shown: a file's name
+// holding what is never said (an escape sequence, a bidi override, a secret)
+// is cited cleaned and redacted, and that cite names the one file beside it
+// whose name shows so. Any other name is returned as it is.
+func (n *driver) shownFile(file string) string {
+	abs := n.absolute(file)
+	if _, err := n.h.Lstat(abs); !hostio.IsNotFound(err) {
+		return file
+	}
+	names, err := n.h.List(path.Dir(abs))
+	if err != nil {
+		return file
+	}
+	found := ""
+	for _, name := range names {
+		if name != path.Base(abs) && shownName(name) == path.Base(abs) {
+			if found != "" {
+				return file // two would: neither is named
+			}
+			found = path.Join(path.Dir(abs), name)
+		}
+	}
+	if found == "" {
+		return file
+	}
+	return found
+}
+
+// shownName is a file's name as every exit says it (store.Out): redacted, then
+// cleaned of what a terminal or a model reads as something else.
+func shownName(name string) string {
+	name, _ = redact.String(name)
+	return markers.Data(name)
 }
 
 // noteFile says whether file is a markdown memory file: an index of this

@@ -185,6 +185,14 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 				v = k
 			}
 		}
+		// Quoted ("password "hunter2"", in any quotes): the quoted
+		// text, when it is one word that looks like a password.
+		if vs, ve, end, ok := quoted(s, v); ok {
+			if w := s[vs:ve]; !looksLikePassword(w) || isPath(w) || isReference(w) || strings.ContainsAny(w, " \t") {
+				return 0, 0, 0, 0, false
+			}
+			return vs, ve, m[0], end, true
+		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
 		if !looksLikePassword(w) || isPath(w) || isReference(w) {

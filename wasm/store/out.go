@@ -55,10 +55,13 @@ const OutputType = "pi-memory-output"
 // printed on stdout by pimem, where the commands it names are named as
 // pimem takes them (registry.ForShell) unless the output is Exact.
 func (o *Out) Output(text string) {
+	// Output stays in pi's transcript: never a secret in it, as in a
+	// notice (a file's name, a value said back). An Exact output is JSON,
+	// which a redaction could break: each of its strings is redacted.
 	if o.exact {
-		text = marker.DataJSON(text)
+		text = marker.MapJSONStrings(text, func(s string) string { return marker.Data(redacted(s)) })
 	} else {
-		text = marker.Data(o.said(text))
+		text = marker.Data(o.said(redacted(text)))
 	}
 	w := jsonw.Open(nil)
 	w.Str("t", "output")
@@ -332,4 +335,12 @@ func (o *Out) toolResult(clean func(string) string, text string, isError bool, d
 		w.Raw("details", details)
 	}
 	o.add(w.Close())
+}
+
+// redacted is s with every secret in it marked.
+func redacted(s string) string {
+	if redact.Contains(s) {
+		s, _ = redact.String(s)
+	}
+	return s
 }
