@@ -137,6 +137,19 @@ func findTokenWord(s string, pos int) []int {
 	return nil
 }
 
+// passphraseWords: w is three words or more, each of letters alone, as a
+// passphrase is made ("correct horse battery staple").
+func passphraseWords(w string) bool {
+	n := 0
+	for _, f := range strings.Fields(w) {
+		if !isWordOfLetters(f) {
+			return false
+		}
+		n++
+	}
+	return n >= 3
+}
+
 // prosePassword is the span of the value a password word introduces:
 //
 //	my password is hunter2                     => hunter2
@@ -186,9 +199,15 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 			}
 		}
 		// Quoted ("password "hunter2"", in any quotes): the quoted
-		// text, when it is one word that looks like a password.
+		// text, when it is one word that looks like a password, or after
+		// "passphrase", three words or more of letters ("passphrase
+		// "correct horse battery staple"": what a passphrase is made of).
 		if vs, ve, end, ok := quoted(s, v); ok {
-			if w := s[vs:ve]; !looksLikePassword(w) || isPath(w) || isReference(w) || strings.ContainsAny(w, " \t") {
+			w := s[vs:ve]
+			if text.HasFoldPrefix(kw, "passphrase") && passphraseWords(w) {
+				return vs, ve, m[0], end, true
+			}
+			if !looksLikePassword(w) || isPath(w) || isReference(w) || strings.ContainsAny(w, " \t") {
 				return 0, 0, 0, 0, false
 			}
 			return vs, ve, m[0], end, true
