@@ -196,14 +196,20 @@ func FuzzParseRecord(f *testing.F) {
 	})
 }
 
-func TestARankingInStepsIsTheRankingAtOnce(t *testing.T) {
-	all := func(string) bool { return true }
-	var tb table
+// fortyVectors is a table of 40 vectors in 10 sessions of 4, a query and
+// its 7 nearest ranked at once.
+func fortyVectors() (tb *table, q []int8, want []scored, all func(string) bool) {
+	all = func(string) bool { return true }
+	tb = &table{}
 	for i := 0; i < 40; i++ {
 		tb.add(record{File: "/s/" + itoa(i/4), Stamp: 1, Line: i%4 + 2, Vec: []int8{int8(i), int8(40 - i), 3}}, all)
 	}
-	q := []int8{90, 90, 0}
-	want := tb.nearest(q, 7)
+	q = []int8{90, 90, 0}
+	return tb, q, tb.nearest(q, 7), all
+}
+
+func TestARankingInStepsIsTheRankingAtOnce(t *testing.T) {
+	tb, q, want, all := fortyVectors()
 	r := ranking{q: q, n: 7}
 	steps := 0
 	for !tb.rank(&r, 5) {
@@ -329,13 +335,7 @@ func TestOffSaysTheAgentFolderThenTheConfigurationThenTheProject(t *testing.T) {
 // pending). A session started again in place (a newer stamp) starts the
 // ranking again: what it held of that session is gone.
 func TestARankingGoesOnOverRecordsAppendedAndStartsAgainWhenASessionDoes(t *testing.T) {
-	all := func(string) bool { return true }
-	var tb table
-	for i := 0; i < 40; i++ {
-		tb.add(record{File: "/s/" + itoa(i/4), Stamp: 1, Line: i%4 + 2, Vec: []int8{int8(i), int8(40 - i), 3}}, all)
-	}
-	q := []int8{90, 90, 0}
-	want := tb.nearest(q, 7)
+	tb, q, want, all := fortyVectors()
 	r := ranking{q: q, n: 7}
 	steps := 0
 	for !tb.rank(&r, 4) {
