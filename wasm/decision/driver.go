@@ -338,12 +338,7 @@ func (d *driver) writeSnapshot() {
 	if err != nil {
 		return
 	}
-	var rnd [8]byte
-	d.h.Random(rnd[:])
-	gen := uint64(0)
-	for _, b := range rnd {
-		gen = gen<<8 | uint64(b)
-	}
+	gen := d.h.Nonce()
 	tmp := d.snap + ".tmp-" + strconv.FormatUint(gen, 16)
 	fail := func(err error) {
 		d.h.Remove(tmp)

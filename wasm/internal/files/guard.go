@@ -233,13 +233,7 @@ func (g *FS) WriteAtomic(p string, data []byte) error {
 	}
 	to := p
 	if len(g.held) > 0 {
-		var rnd [8]byte
-		g.Random(rnd[:])
-		n := uint64(0)
-		for _, b := range rnd {
-			n = n<<8 | uint64(b)
-		}
-		p = path.Dir(to) + "/." + path.Base(to) + ".tmp-" + strconv.FormatUint(n, 10)
+		p = path.Dir(to) + "/." + path.Base(to) + ".tmp-" + strconv.FormatUint(g.Nonce(), 10)
 	}
 	err := g.h.WriteAtomic(p, data)
 	if p != to {
@@ -315,6 +309,17 @@ func (g *FS) Now() int64 { return g.h.Now() }
 
 // Random fills dst with random bytes.
 func (g *FS) Random(dst []byte) { g.h.Random(dst) }
+
+// Nonce is a random number, for a name no other process picks.
+func (g *FS) Nonce() uint64 {
+	var rnd [8]byte
+	g.h.Random(rnd[:])
+	n := uint64(0)
+	for _, b := range rnd {
+		n = n<<8 | uint64(b)
+	}
+	return n
+}
 
 // Log writes a line to the host's log.
 func (g *FS) Log(level hostio.Level, msg string) { g.h.Log(level, msg) }
