@@ -182,7 +182,7 @@ func (n *driver) recallDocs(scope string) ([]doc, []string) {
 		if sc.exists {
 			docs = append(docs, doc{Scope: sc.name, File: sc.display, Pages: sc.pages})
 		}
-		topics, err := n.topics(sc)
+		topics, _, err := n.topics(sc)
 		if err != nil {
 			if !hostio.IsNotFound(err) {
 				errs = append(errs, sc.dir+": "+err.Error())
@@ -491,17 +491,18 @@ func (n *driver) cmdTrace(c *store.Cmd) {
 
 // topics are the names of the topic files beside a scope's index (the
 // .md files of its folder but the indexes; none for the personal notes,
-// which share the project's folder).
-func (n *driver) topics(sc *noteScope) ([]string, error) {
+// which share the project's folder), and those whose name could not
+// travel as a line (topicsIn).
+func (n *driver) topics(sc *noteScope) (names, unlisted []string, err error) {
 	if sc.name == scopeLocal {
-		return nil, nil
+		return nil, nil, nil
 	}
 	entries, err := n.h.List(sc.dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	names, _ := topicsIn(entries)
-	return names, nil
+	names, unlisted = topicsIn(entries)
+	return names, unlisted, nil
 }
 
 // topicsIn picks the topic files among a folder's entries (hostio.List):

@@ -48,11 +48,7 @@ func (n *driver) SearchSources() []search.Source {
 	}
 	for _, sc := range n.scopes {
 		add(sc.name, sc.file, sc.display)
-		if sc.name == scopeLocal {
-			continue
-		}
-		entries, _ := n.h.List(sc.dir)
-		topics, unlisted := topicsIn(entries)
+		topics, unlisted, _ := n.topics(sc)
 		for _, e := range topics {
 			add(sc.name, path.Join(sc.dir, e), path.Join(path.Dir(sc.display), e))
 		}

@@ -193,7 +193,7 @@ func (n *driver) secretLines() []string {
 		if sc.exists {
 			check(sc.display, sc.data)
 		}
-		topics, _ := n.topics(sc)
+		topics, _, _ := n.topics(sc)
 		for _, e := range topics {
 			if data, err := files.Read(n.h, path.Join(sc.dir, e), maxNoteFile); err == nil {
 				check(path.Join(path.Dir(sc.display), e), data)
