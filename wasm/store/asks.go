@@ -46,7 +46,7 @@ func (a *Asks) Forget() { a.pending, a.said = nil, nil }
 
 // Again drops every continuation but keeps the warnings shown: the same
 // session starts again (trusted once the person said so), and a warning it
-// showed already is not shown twice (Out.Warned).
+// showed already is not shown twice while the stores start (Out.Starting).
 func (a *Asks) Again() { a.pending = nil }
 
 // Said is the warnings shown this session, sorted: the orchestrator keeps

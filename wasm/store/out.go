@@ -79,7 +79,7 @@ func (o *Out) Notify(level, text string) {
 	// A notice often says back what it was given (an id, a command, a
 	// value): never a secret in it, nor in the warnings kept as said
 	// (the session's state, Asks.Said).
-	text, _ = redact.String(text)
+	text = redacted(text)
 	if level == "warning" && o.asks != nil {
 		if o.starting && o.asks.said[text] {
 			return
@@ -109,7 +109,7 @@ func (o *Out) Starting(on bool) { o.starting = on }
 
 // Warned reports whether this session already showed text as a warning.
 func (o *Out) Warned(text string) bool {
-	text, _ = redact.String(text)
+	text = redacted(text)
 	return o.asks != nil && o.asks.said[text]
 }
 
@@ -339,8 +339,6 @@ func (o *Out) toolResult(clean func(string) string, text string, isError bool, d
 
 // redacted is s with every secret in it marked.
 func redacted(s string) string {
-	if redact.Contains(s) {
-		s, _ = redact.String(s)
-	}
+	s, _ = redact.String(s)
 	return s
 }
