@@ -1429,9 +1429,10 @@ export class Core {
 	#stays: string | undefined;
 	/**
 	 * An instance being started in a worker thread, for the next moment between turns:
-	 * the last session_start asked for one (its worker effect) and none moved yet.
+	 * the last session_start asked for one (its worker effect) and none moved yet. Its
+	 * session is started there at once (`replayed`: the session_start input it was given).
 	 */
-	#pending: Promise<Live | undefined> | undefined;
+	#pending: Promise<{ live: Live; replayed: string } | undefined> | undefined;
 	/** A turn has begun since that session_start (before_agent_start). */
 	#turn = false;
 	/** close() was called and no session_start since. */
@@ -1486,7 +1487,7 @@ export class Core {
 	/**
 	 * Forwards `input` (JSON-encoded) to `exportName` and parses the envelope. After a
 	 * session_start that asked for a worker thread (its worker effect: a thousand earlier
-	 * sessions or more to search), the instance moves there at the first moment between
+	 * sessions or more to search, or a large decision log), the instance moves there at the first moment between
 	 * turns: a call other than a resume, a completion, a session_start or the shutdown, with no ask open,
 	 * before any turn or as the next one begins. What an instance holds then is what a
 	 * replay of session_start with the state rebuilds (decision 001), so nothing of the
@@ -1512,10 +1513,10 @@ export class Core {
 			else if (this.#pending !== undefined && this.#between(exportName)) await this.#move();
 			if (exportName === "before_agent_start") this.#turn = true;
 			const env = await this.#invoke(this.#live!, exportName, text, input);
-			if (exportName === "session_start") {
-				if (env.effects.some((e) => e.t === "worker")) this.#want();
-				else this.#unwant();
-			}
+			// A session asks for a worker when it starts, or later when it starts again
+			// trusted (the answer to the trust dialog: a resume).
+			if (env.effects.some((e) => e.t === "worker")) this.#want();
+			else if (exportName === "session_start") this.#unwant();
 			return replayed === undefined ? env : { ...env, effects: [...replayed.effects, ...env.effects] };
 		});
 	}
@@ -1538,7 +1539,7 @@ export class Core {
 			this.#stays = "the host's clock or randomness is its own, or the worker is off";
 			return;
 		}
-		this.#pending ??= this.#startWorker();
+		this.#pending ??= this.#prepareWorker();
 	}
 
 	// No move is wanted (a session that needs none, or the end): a worker started for
@@ -1546,7 +1547,7 @@ export class Core {
 	#unwant(): void {
 		const pending = this.#pending;
 		this.#pending = undefined;
-		void pending?.then((w) => w?.drop());
+		void pending?.then((w) => w?.live.drop());
 	}
 
 	#workerFile(): URL {
@@ -1566,27 +1567,48 @@ export class Core {
 		}
 	}
 
-	// Moves the instance to the worker thread: replays session_start there with the
-	// state (as after a trap; nothing trapped), then drops this thread's instance. The
-	// replay's effects are the session's footer and tools as they are, so none is
-	// applied. A worker that cannot start or replay leaves the instance here.
-	async #move(): Promise<void> {
-		const worker = await this.#pending;
-		this.#pending = undefined;
-		if (worker === undefined) return;
+	// A worker thread's instance for the move, with the session started there at once
+	// (session_start replayed with the state as it is now), so that the move between
+	// turns does not wait for it: a session_start of 100,000 decisions takes 50–200 ms.
+	// Undefined when there can be none (said once in the log).
+	async #prepareWorker(): Promise<{ live: Live; replayed: string } | undefined> {
+		const live = await this.#startWorker();
+		if (live === undefined) return undefined;
+		const replayed = JSON.stringify(this.#replayInput());
+		return (await this.#startIn(live, replayed)) ? { live, replayed } : undefined;
+	}
+
+	// Starts the session in the worker's instance; false (the worker dropped, said once in
+	// the log) when it does not start there.
+	async #startIn(worker: Live, input: string): Promise<boolean> {
 		try {
-			const raw = await worker.call("session_start", encoder.encode(JSON.stringify(this.#replayInput())));
+			const raw = await worker.call("session_start", encoder.encode(input));
 			const env = parseEnvelope("session_start", raw.text ?? (raw.big === undefined ? "" : utf8Lossy.decode(raw.big)));
 			const failure = env.effects.find((e) => e.t === "notify" && e.level === "error");
 			if (failure !== undefined) throw new Error(failure.t === "notify" ? failure.text : "");
+			return true;
 		} catch (err) {
 			worker.drop();
 			this.#stays = err instanceof Error ? err.message : String(err);
 			this.#options.log?.(2, `pi-memory: the core stays on pi's main thread: its session did not start in the worker thread (${this.#stays})`);
-			return;
+			return false;
 		}
+	}
+
+	// Moves the instance to the worker thread, whose session started with the state of
+	// then (as after a trap; nothing trapped). When the state, the branch or the session
+	// changed since, session_start is replayed there again with today's. Then this
+	// thread's instance is dropped. The replay's effects are the session's footer and
+	// tools as they are, so none is applied. A worker that cannot start or replay leaves
+	// the instance here.
+	async #move(): Promise<void> {
+		const worker = await this.#pending;
+		this.#pending = undefined;
+		if (worker === undefined) return;
+		const input = JSON.stringify(this.#replayInput());
+		if (input !== worker.replayed && !(await this.#startIn(worker.live, input))) return;
 		this.#drop();
-		this.#live = worker;
+		this.#live = worker.live;
 		this.#moved = true;
 	}
 

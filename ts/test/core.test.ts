@@ -421,6 +421,60 @@ function tests(): void {
 		});
 	}
 
+	// The worker's session is started as soon as the worker is, so the move between turns
+	// need not wait for it (a session_start of 100,000 decisions takes 50-200 ms); a session
+	// that is not the one started there by the move is started there again. A decision log
+	// over 8 MiB asks for the worker, once the project is trusted (an answer to the dialog).
+	for (const build of BUILDS) {
+		test(`${build.name}: a large decision log asks for the worker once trusted, and the core moves with the session as it is at the move`, async (t) => {
+			const lines: string[] = [];
+			for (let i = 1; i <= 36_000; i++) {
+				const d = { tx: `Decision ${i}: keep the billing service's retries behind one interface so it can be swapped later, and revisit when traffic grows.`, tg: ["billing"], s: "active", r: "", sp: null, c: [] };
+				lines.push(JSON.stringify({ v: 1, t: "2026-01-02T09:00:00.000Z", p: "5f1c2a9be07d43aa", e: "a", i: `D-2026-01-02-${String(i).padStart(4, "0")}`, d, u: "user" }));
+			}
+			const project = (note: string): string => {
+				const { root } = tempProject();
+				fs.mkdirSync(path.join(root, ".pi", "memory"), { recursive: true });
+				fs.writeFileSync(path.join(root, ".pi", "memory", "MEMORY.md"), `# Project memory\n\n- ${note}\n`);
+				fs.mkdirSync(path.join(root, ".pi", "decision-memory"), { recursive: true });
+				fs.writeFileSync(path.join(root, ".pi", "decision-memory", "decisions.jsonl"), lines.join("\n") + "\n");
+				return root;
+			};
+			const a = project("We rotate the kubernetes certificates on fridays");
+			const b = project("We deploy the billing service on tuesdays");
+			const injected = async (core: Core): Promise<string> => {
+				const turn = await core.call("before_agent_start", { prompt: "When do we do things?", messageType: "user" });
+				const block = turn.effects.find((e) => e.t === "system_prompt_append");
+				return block !== undefined && block.t === "system_prompt_append" ? block.text : "";
+			};
+
+			// Untrusted, then trusted by the person's answer: the answer's envelope asks for the worker.
+			const asked = new Core(build.file);
+			t.after(() => asked.close());
+			const started = await asked.call("session_start", sessionInput(b, { mode: "interactive", hasUI: true, trusted: false, trust: { approve: null, judged: false, store: null, default: "ask" } }));
+			assert.ok(!started.effects.some((e) => e.t === "worker"), "untrusted, the log is not read");
+			const dialog = started.effects.find((e) => e.t === "dialog");
+			assert.ok(dialog !== undefined && dialog.t === "dialog" && /Trust this project's memory/.test(dialog.title), JSON.stringify(started.effects));
+			const answered = await asked.call("resume", { id: dialog.id, value: "Trust this project's memory (this session only)" });
+			assertFine(answered);
+			assert.ok(answered.effects.some((e) => e.t === "worker"), "trusted, a decision log over 8 MiB asks for a worker thread");
+			assert.equal(asked.thread, "main", "an answer is no moment between turns");
+			assert.match(await injected(asked), /We deploy the billing service on tuesdays/, "the moved session is trusted");
+			assert.equal(asked.thread, "worker");
+
+			// The worker's session started for one project; the move comes in another's.
+			const moving = new Core(build.file);
+			t.after(() => moving.close());
+			assert.ok((await moving.call("session_start", sessionInput(a, { mode: "rpc" }))).effects.some((e) => e.t === "worker"));
+			await new Promise((r) => setTimeout(r, 1500)); // the worker and its session start meanwhile
+			assert.ok((await moving.call("session_start", sessionInput(b, { mode: "rpc" }))).effects.some((e) => e.t === "worker"));
+			const text = await injected(moving);
+			assert.equal(moving.thread, "worker");
+			assert.match(text, /We deploy the billing service on tuesdays/);
+			assert.doesNotMatch(text, /kubernetes/, "not the session the worker started first");
+		});
+	}
+
 	test("starting a core does not load Node's fetch stack (Extism would, given a manifest object)", () => {
 		const core = new URL("../core.ts", import.meta.url).href;
 		const wasm = new URL("../core.wasm", import.meta.url).pathname;

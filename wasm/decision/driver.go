@@ -89,6 +89,7 @@ var (
 	_ store.Forgetter  = (*driver)(nil)
 	_ store.Resourcer  = (*driver)(nil)
 	_ store.Searcher   = (*driver)(nil)
+	_ store.Bulky      = (*driver)(nil)
 	_ store.Completer  = (*driver)(nil)
 )
 

@@ -38,6 +38,20 @@ func (d *driver) SearchSources() []search.Source {
 	return srcs
 }
 
+// bulkyLog is the size of a log whose search may hold a thread for long:
+// its first search indexes every decision (100,000 in a 40 MB log took
+// 2–3 s in TinyGo, in slices), and the index makes TinyGo's heap large
+// enough for a collection to stop the module for 50 ms and more (decision
+// 018). About 20,000 decisions.
+const bulkyLog = 8 << 20
+
+// Bulky says the log read at the start is bulkyLog or more (store.Bulky):
+// pi then runs the core off its event loop, and the first search's index
+// is built there, not on pi's thread. Nothing is read to say it.
+func (d *driver) Bulky() bool {
+	return d.loaded && d.cur.Offset >= bulkyLog
+}
+
 // longLines names the log's lines replay skipped for their length
 // (tooLong), "" when none: "line 2 (over 8 MiB)", "lines 2, 9, 14 and 3 more
 // (over 8 MiB)". Every answer says them, so the decisions they may hold are

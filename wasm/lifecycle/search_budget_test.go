@@ -186,6 +186,25 @@ func TestAProjectWithAThousandEarlierSessionsAsksForAWorker(t *testing.T) {
 	require.NoError(t, os.WriteFile(big, nil, 0o644))
 	require.NoError(t, os.Truncate(big, 40<<20))
 	require.True(t, asks("rpc"), "a session of 40 MB: a worker")
+
+	// No session at all, and a decision log: 100,000 decisions (40 MB) took
+	// 2–3 s to index in TinyGo at the first search, on pi's thread.
+	require.NoError(t, os.RemoveAll(folder))
+	require.NoError(t, os.MkdirAll(folder, 0o755))
+	logFile := filepath.Join(project, ".pi", "decision-memory", "decisions.jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(logFile), 0o755))
+	decisions := func(n int) {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, `{"v":1,"t":"2026-01-02T09:00:00.000Z","p":"5f1c2a9be07d43aa","e":"a","i":"D-2026-01-02-%04d","d":{"tx":"Decision %d: keep the billing service's retries behind one interface so it can be swapped later, and revisit when traffic grows.","tg":["billing"],"s":"active","r":"","sp":null,"c":[]},"u":"user"}`+"\n", i+1, i)
+		}
+		require.NoError(t, os.WriteFile(logFile, []byte(b.String()), 0o644))
+	}
+	decisions(1_000)
+	require.True(t, !asks("rpc"), "1,000 decisions: no worker")
+	decisions(40_000)
+	require.True(t, asks("rpc"), "40,000 decisions (over 8 MiB): a worker")
+	require.True(t, !asks("cli"), "never for pimem")
 }
 
 // A 60 KB query (a pasted file) looked each of its thousands of words up in
