@@ -244,6 +244,11 @@ interface Search {
 interface MemSearch {
 	startMs: number;
 	firstMs: number;
+	/** pi's host only: the first prompt's call (where the core moves to a worker thread). */
+	promptMs?: number;
+	/** pi's host only: the longest its event loop was held at a stretch during the first search. */
+	firstHeldMs?: number;
+	thread?: string;
 	ms: number[];
 	hits: number;
 	indexLines: number;
@@ -727,7 +732,7 @@ function memSearchRow(host: string, b: string, r: Got<MemSearch>): void {
 		host,
 		result: `p50 ${fmtMs(median(r.v.ms))}, p95 ${fmtMs(p95)}`,
 		target: "p95 < 50 ms",
-		...withNote(judge(p95, 50), `${r.v.ms.length} calls, max ${fmtMs(max(r.v.ms))}; the first search (builds the index) ${fmtMs(r.v.firstMs)}; ${r.v.messages.toLocaleString("en-US")} messages; linear memory ${fmtBytes(r.v.memBytes)}, heap in use after the first search ${fmtBytes(r.v.heapFirstBytes)}`),
+		...withNote(judge(p95, 50), `${r.v.ms.length} calls, max ${fmtMs(max(r.v.ms))}; the first search (builds the index) ${fmtMs(r.v.firstMs)}${r.v.thread === undefined ? "" : ` on the ${r.v.thread === "worker" ? "worker" : "main"} thread, pi's loop held ≤ ${fmtMs(r.v.firstHeldMs ?? 0)} meanwhile; the first prompt, right after the start, ${fmtMs(r.v.promptMs ?? 0)}`}; ${r.v.messages.toLocaleString("en-US")} messages; linear memory ${fmtBytes(r.v.memBytes)}, heap in use after the first search ${fmtBytes(r.v.heapFirstBytes)}`),
 	});
 }
 

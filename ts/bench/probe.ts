@@ -391,7 +391,10 @@ async function memsearch(a: Args): Promise<object> {
 	const calls = num(a, "calls", 200);
 	const { core } = await compiled(str(a, "module"));
 	try {
-		const start = await timed(core, "session_start", { cwd: project, agentDir: agent, trusted: true, hasUI: false, mode: "print", reason: "startup", sessionId: "bench-now" });
+		// As pi in its terminal or over RPC (a worker thread when the project asks for one);
+		// the first prompt comes right after the start, where a person would take seconds.
+		const start = await timed(core, "session_start", { cwd: project, agentDir: agent, trusted: true, hasUI: false, mode: "rpc", reason: "startup", sessionId: "bench-now" });
+		const prompt = await timed(core, "before_agent_start", { prompt: "How do we run database migrations?", messageType: "user" });
 		const memStartBytes = core.memoryBytes();
 		const heapStart = await memstats(core);
 		const search = async (q: unknown) => {
@@ -399,7 +402,9 @@ async function memsearch(a: Args): Promise<object> {
 			if (!got.text.includes("matches for")) throw new Error(`memory_search found nothing: ${got.text.slice(0, 300)}`);
 			return { ms: got.ms, hits: got.text.split("\n").length - 1 };
 		};
+		const loop = heldLoop();
 		const first = await search(queries[0]);
+		const firstHeldMs = loop.stop();
 		const memFirstBytes = core.memoryBytes();
 		const heapFirst = await memstats(core);
 		const ms: number[] = [];
@@ -412,7 +417,10 @@ async function memsearch(a: Args): Promise<object> {
 		const heap = await memstats(core);
 		return {
 			startMs: start.ms,
+			promptMs: prompt.ms,
 			firstMs: first.ms,
+			firstHeldMs,
+			thread: core.thread,
 			ms,
 			hits,
 			indexLines: num(a, "indexLines", 0),
@@ -461,6 +469,28 @@ async function searchInSlices(core: Core, query: string): Promise<{ text: string
 }
 
 /**
+ * How long this thread's event loop is held at a stretch from now until stop(): the largest
+ * gap between the ticks of a 1 ms interval (what pi's RPC answers, its terminal and its
+ * timers would wait at most).
+ */
+function heldLoop(): { stop: () => number } {
+	let last = performance.now();
+	let held = 0;
+	const tick = setInterval(() => {
+		const now = performance.now();
+		held = Math.max(held, now - last);
+		last = now;
+	}, 1);
+	return {
+		stop: () => {
+			held = Math.max(held, performance.now() - last);
+			clearInterval(tick);
+			return held;
+		},
+	};
+}
+
+/**
  * Row 17: memory_search over the earlier sessions `host/cmd/bench bigsearch-data` made (args:
  * the JSON it printed, module, calls, query). Each search is driven as the adapter drives a
  * tool call: every foreground ask the core returns is answered and resumed (an http ask of no
@@ -479,7 +509,7 @@ async function bigsearch(a: Args): Promise<object> {
 	// worker false: the core stays on this thread and the search runs in slices here.
 	const { core } = await compiled(str(a, "module"), a.worker === false ? { worker: false } : {});
 	try {
-		const start = await timed(core, "session_start", { cwd: project, agentDir: agent, trusted: true, hasUI: false, mode: "print", reason: "startup", sessionId: "bench-now" });
+		const start = await timed(core, "session_start", { cwd: project, agentDir: agent, trusted: true, hasUI: false, mode: "rpc", reason: "startup", sessionId: "bench-now" });
 		const memStartBytes = core.memoryBytes();
 		const searches: Array<{ ms: number; longestMs: number; coreCalls: number; heldMs: number; unread: string; hits: number }> = [];
 		// Until a search has read every session (at most maxFirst searches), then calls more.
@@ -487,16 +517,9 @@ async function bigsearch(a: Args): Promise<object> {
 		let settled = -1;
 		for (let i = 0; settled < 0 ? i < maxFirst : i < settled + calls; i++) {
 			const q = queries[i % queries.length]!;
-			let last = performance.now();
-			let held = 0;
-			const tick = setInterval(() => {
-				const now = performance.now();
-				held = Math.max(held, now - last);
-				last = now;
-			}, 1);
+			const loop = heldLoop();
 			const { text, ms, longestMs: longest, calls: n } = await searchInSlices(core, q);
-			held = Math.max(held, performance.now() - last);
-			clearInterval(tick);
+			const held = loop.stop();
 			if (!text.includes("matches for")) throw new Error(`memory_search found nothing: ${text.slice(0, 300)}`);
 			const unread = /Not searched: .*$/m.exec(text)?.[0] ?? "";
 			searches.push({ ms, longestMs: longest, coreCalls: n, heldMs: held, unread, hits: text.match(/^\d+\. /gm)?.length ?? 0 });

@@ -30,6 +30,7 @@ import {
 	seedFile,
 	seedLog,
 	seedSessions,
+	startRpc,
 	withSandbox,
 	type PrintResult,
 	type Sandbox,
@@ -127,16 +128,21 @@ test("the packed tarball installs into pi with no toolchain, and works once its 
 		assert.equal(status.code, 0, status.stderr);
 		assert.equal(status.stderr.match(ABOUT)?.[0], `pi-memory ${VERSION} (core sha256:${sha256(path.join(installed, "core.wasm")).slice(0, 12)})`, status.stderr);
 
-		// A search about to read many earlier sessions moves the core to a worker thread,
-		// whose script the package carries as JavaScript (dist/worker.js): it answers, and
-		// the adapter does not say the core stayed on pi's thread.
+		// A search about to read many earlier sessions moves the core to a worker thread (over
+		// RPC, as in pi's terminal; pi -p asks for none), whose script the package carries as
+		// JavaScript (dist/worker.js): it answers, and the adapter does not say the core
+		// stayed on pi's thread.
 		seedSessions(sb, 5_000, (i) => (i === 5_000 ? "we rotate the kubernetes certificates on fridays" : `session ${i}: the billing service was deployed again`));
 		sb.model.enqueue({ tool: "memory_search", args: { query: "kubernetes certificates" } }, "Found it.");
-		const searched = await runPrint(sb, "When do we rotate the certificates?", { ext: null, env: BARE });
-		assert.equal(searched.code, 0, searched.stderr);
-		const answer = sb.model.requests.at(-1)!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
-		assert.match(answer, /we rotate the kubernetes certificates on fridays/, searched.stderr);
-		assert.doesNotMatch(searched.stderr, /stays on pi's main thread|worker thread/, searched.stderr);
+		const rpc = await startRpc(sb, { ext: null, env: BARE });
+		try {
+			await rpc.prompt("When do we rotate the certificates?", { timeoutMs: 300_000 });
+			const answer = sb.model.requests.at(-1)!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";
+			assert.match(answer, /we rotate the kubernetes certificates on fridays/, rpc.describe());
+			assert.doesNotMatch(rpc.stderr, /stays on pi's main thread|worker thread/, rpc.describe());
+		} finally {
+			await rpc.close();
+		}
 	});
 });
 

@@ -277,7 +277,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	out.Starting(false)
 	e.restoreSession(jsonr.Get(in, "restore"))
 	e.toolsChanged(out)
-	if e.s.Mode != "cli" && e.s.Mode != "mcp" && e.bulky(out) {
+	if e.s.Mode != "cli" && e.s.Mode != "mcp" && e.s.Mode != "print" && e.bulky(out) {
 		out.Worker()
 	}
 	if ask {
@@ -287,7 +287,8 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 
 // bulky says a store's searches may hold a thread for long (store.Bulky):
 // a host with an event loop (pi's) is then asked to run the core off it.
-// pimem and pimem mcp have no loop to keep free.
+// pimem and pimem mcp have no loop to keep free, nor has pi -p (no terminal,
+// no client: its one prompt would only wait for the worker to start).
 func (e *Engine) bulky(out *store.Out) bool {
 	for _, b := range readable[store.Bulky](e, out) {
 		if b.Bulky() {

@@ -176,6 +176,7 @@ func TestAProjectWithAThousandEarlierSessionsAsksForAWorker(t *testing.T) {
 	require.True(t, asks("rpc"), "1,500 earlier sessions: a worker")
 	require.True(t, asks("interactive"), "in pi's terminal too")
 	require.True(t, !asks("cli") && !asks("mcp"), "pimem has no event loop to keep free")
+	require.True(t, !asks("print"), "nor pi -p: its one prompt would wait for the worker's start")
 
 	// A few sessions, one of them of 40 MB.
 	require.NoError(t, os.RemoveAll(folder))
