@@ -112,6 +112,7 @@ func findForeignPasswordWord(s string, pos int) []int {
 var (
 	cjkPasswordWords = [...]string{"密码", "密碼", "パスワード", "비밀번호"}
 	cjkIs            = [...]string{"是", "为", "為", "は", "が", "는", "은", "가", "이"}
+	cjkObject        = [...]string{"を", "를", "을"}
 )
 
 // optSuffix: where a word that ends at s[e] (or, greedy as regexp's
@@ -173,6 +174,18 @@ func foreignPassword(s string, m []int) (int, int, int, int, bool) {
 			if strings.HasPrefix(s[i:], w) {
 				return foreignValue(s, m[0], runEnd(s, i+len(w), isBlank), true, fam)
 			}
+		}
+		// Their object particle ("パスワードをhunter2xyzに変更", "set the
+		// password to …"), or a value in Latin letters right after the word
+		// ("root密码hunter2xyz"): no verb, so only a word that looks like
+		// a password.
+		for _, w := range cjkObject {
+			if strings.HasPrefix(s[i:], w) {
+				return foreignValue(s, m[0], runEnd(s, i+len(w), isBlank), false, fam)
+			}
+		}
+		if i < len(s) && isAlnum(s[i]) {
+			return foreignValue(s, m[0], i, false, fam)
 		}
 	}
 	if _, _, _, ok := quoted(s, i); ok && familyOf(s[m[0]:i]) == cjk {

@@ -153,6 +153,9 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"Chinese, corner brackets after a colon", "密码：「hunter2xyz」", "密码：「[REDACTED:secret]」"},
 		{"Japanese, quoted after a blank", `パスワード "hunter2xyz"`, `パスワード "[REDACTED:secret]"`},
 		{"Korean, quoted", `비밀번호 "letmein42"`, `비밀번호 "[REDACTED:secret]"`},
+		{"Japanese, object particle", "パスワードを hunter2xyz に変更", "パスワードを [REDACTED:secret] に変更"},
+		{"Korean, object particle", "비밀번호를 letmein42로 변경", "비밀번호를 [REDACTED:secret]로 변경"},
+		{"Chinese, a Latin value right after the word", "root密码hunter2xyz", "root密码[REDACTED:secret]"},
 		// Another language's word, then a quoted value with no verb, as in
 		// English ("password "Tr0ub4dor&3"").
 		{"Chinese, quoted, no verb", `密码 "Tr0ub4dor&3"`, `密码 "[REDACTED:secret]"`},
@@ -212,6 +215,11 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		`Passwort "required"`,
 		`密码 "password_hash"`,
 		"密码「必填」",
+		"パスワードを変更してください",
+		"비밀번호를 변경하세요",
+		"パスワードを bcrypt で保存",
+		"密码md5",
+		"密码和用户名",
 		"Reset your password in settings.",
 		`the field password "required" fails`,
 		`click "Forgot password" then "Reset"`,
