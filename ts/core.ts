@@ -758,8 +758,10 @@ export class Host {
 				if (fs.lstatSync(from).isDirectory()) return this.#fail("rename", from, Object.assign(new Error(`${from} is a folder; only files are renamed`), { code: "EISDIR" }));
 				// A file replaced keeps its mode, as an atomic write keeps it: the
 				// guard stages a locked write beside the file and renames it in.
+				// Only a regular file takes it: chmod through a link at from would
+				// change the mode of a file elsewhere, which the rename leaves where it is.
 				const st = fs.lstatSync(to, { throwIfNoEntry: false });
-				if (st?.isFile()) fs.chmodSync(from, st.mode & 0o7777);
+				if (st?.isFile() && fs.lstatSync(from).isFile()) fs.chmodSync(from, st.mode & 0o7777);
 				fs.renameSync(from, to);
 				syncDir(path.dirname(to));
 				// A staged write renamed in ends an atomic write: what killed ones left

@@ -173,11 +173,18 @@ func Entry(name string, dir bool) string {
 }
 
 // quoteJSON is s as a JSON string, as JavaScript's JSON.stringify writes
-// it (the TypeScript host's list says the same).
+// it (the TypeScript host's list says the same). Bytes that are not UTF-8
+// are one U+FFFD for each maximal part of a sequence, as Node decodes a
+// name (badRun): "a\xe2\x82.md" is "a\uFFFD.md" in both hosts.
 func quoteJSON(s string) string {
 	const hex = "0123456789abcdef"
 	b := []byte{'"'}
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			n = badRun(s[i:])
+		}
+		i += n
 		switch {
 		case r == '"' || r == '\\':
 			b = append(b, '\\', byte(r))
@@ -198,4 +205,38 @@ func quoteJSON(s string) string {
 		}
 	}
 	return string(append(b, '"'))
+}
+
+// badRun: how many bytes at the start of s, which is not UTF-8 there, Node
+// (and the WHATWG decoder) reads as one U+FFFD: a lead byte and the
+// continuation bytes that could still have made a character of it.
+func badRun(s string) int {
+	c := s[0]
+	var need int
+	lo, hi := byte(0x80), byte(0xBF)
+	switch {
+	case c >= 0xC2 && c <= 0xDF:
+		need = 1
+	case c >= 0xE0 && c <= 0xEF:
+		need = 2
+		if c == 0xE0 {
+			lo = 0xA0
+		} else if c == 0xED {
+			hi = 0x9F
+		}
+	case c >= 0xF0 && c <= 0xF4:
+		need = 3
+		if c == 0xF0 {
+			lo = 0x90
+		} else if c == 0xF4 {
+			hi = 0x8F
+		}
+	default:
+		return 1
+	}
+	n := 1
+	for ; n <= need && n < len(s) && s[n] >= lo && s[n] <= hi; n++ {
+		lo, hi = 0x80, 0xBF
+	}
+	return n
 }

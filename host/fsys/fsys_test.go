@@ -229,6 +229,15 @@ func TestEntry(t *testing.T) {
 		{"a\nb", true, `/"a\nb"/`},
 		{"q\"\\\n\r\x1b\x7f\u202e.md", false, `/"q\"\\\n\r\u001b` + "\x7f\u202e" + `.md"`},
 		{"bad\xff.md", false, `/"bad` + "\uFFFD" + `.md"`},
+		// One U+FFFD for each maximal part of a sequence, as Node reads a
+		// name: the TypeScript host lists the same.
+		{"a\xe2\x82.md", false, `/"a` + "\uFFFD" + `.md"`},
+		{"b\xff\xfe.md", false, `/"b` + "\uFFFD\uFFFD" + `.md"`},
+		{"c\xf0\x9f\x98.md", false, `/"c` + "\uFFFD" + `.md"`},
+		{"d\xed\xa0\x80.md", false, `/"d` + "\uFFFD\uFFFD\uFFFD" + `.md"`},
+		{"e\xc0\xaf.md", false, `/"e` + "\uFFFD\uFFFD" + `.md"`},
+		{"f\xe0\x80.md", false, `/"f` + "\uFFFD\uFFFD" + `.md"`},
+		{"g\xf4\x90.md", false, `/"g` + "\uFFFD\uFFFD" + `.md"`},
 		{"tab\t.md", false, "tab\t.md"},
 	} {
 		require.Equal(t, tt.want, fsys.Entry(tt.name, tt.dir), tt.name)

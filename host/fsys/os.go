@@ -402,9 +402,13 @@ func (o *OS) Rename(from, to string) error {
 		return fail("rename", from, hostio.ErrKind, "is a folder; only files are renamed")
 	}
 	// A file replaced keeps its mode, as an atomic write keeps it: the
-	// guard stages a locked write beside the file and renames it in.
+	// guard stages a locked write beside the file and renames it in. Only
+	// a regular file takes it: chmod through a link at from would change
+	// the mode of a file elsewhere, which the rename leaves where it is.
 	if fi, err := os.Lstat(native(to)); err == nil && fi.Mode().IsRegular() {
-		os.Chmod(native(from), fi.Mode().Perm())
+		if ff, err := os.Lstat(native(from)); err == nil && ff.Mode().IsRegular() {
+			os.Chmod(native(from), fi.Mode().Perm())
+		}
 	}
 	if err := os.Rename(native(from), native(to)); err != nil {
 		return osFail("rename", from+" -> "+to, err)

@@ -226,3 +226,19 @@ func TestOSRenameSweepsWhatKilledStagedWritesLeft(t *testing.T) {
 	}
 	require.Equal(t, []string{"MEMORY.md"}, names)
 }
+
+// A link renamed over a regular file is not chmodded to the file's mode:
+// chmod would follow it and change a file elsewhere, which the rename
+// leaves where it is.
+func TestOSRenameOfALinkChangesNoModeThroughIt(t *testing.T) {
+	root := filepath.ToSlash(t.TempDir())
+	require.NoError(t, os.WriteFile(root+"/elsewhere", []byte("x"), 0o644))
+	require.NoError(t, os.Chmod(root+"/elsewhere", 0o644))
+	require.NoError(t, os.WriteFile(root+"/MEMORY.md", []byte("private"), 0o600))
+	require.NoError(t, os.Chmod(root+"/MEMORY.md", 0o600))
+	require.NoError(t, os.Symlink(root+"/elsewhere", root+"/link"))
+	require.NoError(t, NewOS().Rename(root+"/link", root+"/MEMORY.md"))
+	fi, err := os.Stat(root + "/elsewhere")
+	require.NoError(t, err)
+	require.Equal(t, fs.FileMode(0o644), fi.Mode().Perm())
+}

@@ -518,6 +518,20 @@ function tests(): void {
 		assert.deepEqual(fs.readdirSync(dir), ["MEMORY.md"]);
 	});
 
+	test("pm_fs_rename of a link over a file changes no mode through it (the Go host does the same)", async () => {
+		const dir = tempDir();
+		const elsewhere = path.join(dir, "elsewhere");
+		fs.writeFileSync(elsewhere, "x");
+		fs.chmodSync(elsewhere, 0o644);
+		const file = path.join(dir, "MEMORY.md");
+		fs.writeFileSync(file, "private");
+		fs.chmodSync(file, 0o600);
+		fs.symlinkSync(elsewhere, path.join(dir, "link"));
+		const g = await Guest.start();
+		assert.equal(g.call("pm_fs_rename", ...g.put(P1, path.join(dir, "link")), ...g.put(P2, file)), 0, g.lastError());
+		assert.equal(fs.statSync(elsewhere).mode & 0o777, 0o644);
+	});
+
 	test("pm_fs_write_atomic keeps the mode of the file it replaces, and a staged write is no more readable than the file it will replace", async () => {
 		const dir = tempDir();
 		const file = path.join(dir, "MEMORY.md");

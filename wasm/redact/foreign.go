@@ -112,6 +112,7 @@ func findForeignPasswordWord(s string, pos int) []int {
 var (
 	cjkPasswordWords = [...]string{"密码", "密碼", "パスワード", "비밀번호"}
 	cjkIs            = [...]string{"是", "为", "為", "は", "が", "는", "은", "가", "이"}
+	cjkObject        = [...]string{"を", "를", "을"}
 )
 
 // optSuffix: where a word that ends at s[e] (or, greedy as regexp's
@@ -174,6 +175,21 @@ func foreignPassword(s string, m []int) (int, int, int, int, bool) {
 				return foreignValue(s, m[0], runEnd(s, i+len(w), isBlank), true, fam)
 			}
 		}
+		// Their object particle ("パスワードをhunter2xyzに変更", "set the
+		// password to …"), or a value in Latin letters right after the word
+		// ("root密码hunter2xyz"): no verb, so only a word that looks like
+		// a password.
+		for _, w := range cjkObject {
+			if strings.HasPrefix(s[i:], w) {
+				return foreignValue(s, m[0], runEnd(s, i+len(w), isBlank), false, fam)
+			}
+		}
+		if i < len(s) && isAlnum(s[i]) {
+			return foreignValue(s, m[0], i, false, fam)
+		}
+	}
+	if _, _, _, ok := quoted(s, i); ok && familyOf(s[m[0]:i]) == cjk {
+		return foreignValue(s, m[0], i, false, cjk) // パスワード「…」: no blank before a quote
 	}
 	if i < len(s) && !isBlank(s[i]) && s[i] != ':' && s[i] != '=' && !isMarkup(s[i]) {
 		return 0, 0, 0, 0, false // пароли, парольный: another word
@@ -252,10 +268,13 @@ func foreignValue(s string, start, v int, verb bool, fam family) (int, int, int,
 	if v == len(s) {
 		return 0, 0, 0, 0, false
 	}
-	if vs, ve, end, ok := quoted(s, v); ok && verb && !isReference(s[vs:ve]) {
+	if vs, ve, end, ok := quoted(s, v); ok && (verb && !isReference(s[vs:ve]) || !verb && quotedAlone(s[vs:ve], false)) {
 		return vs, ve, start, end, true
 	}
 	e := proseWordEnd(s, v)
+	if fam == cjk {
+		e = cjkWordEnd(s, v, e)
+	}
 	w := trimClause(s[v:e])
 	if w == "" || isReference(w) || isPath(w) || strings.HasPrefix(w, markOpen) {
 		return 0, 0, 0, 0, false
@@ -270,6 +289,33 @@ func foreignValue(s string, start, v int, verb bool, fam family) (int, int, int,
 		}
 	}
 	return v, v + len(w), start, v + len(w), true
+}
+
+// cjkWordEnd: where a value at s[v:e] after a password word in Chinese,
+// Japanese or Korean ends: where their script starts again, since no blank
+// is written between words ("密码是hunter2，别忘了" => hunter2). A value in
+// their script is prose (foreignProse), and is not read at all.
+func cjkWordEnd(s string, v, e int) int {
+	for i := v; i < e; {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if isCJK(r) {
+			return i
+		}
+		i += n
+	}
+	return e
+}
+
+// isCJK: a letter or punctuation of Chinese, Japanese or Korean (Hangul
+// Jamo, the CJK blocks from radicals to unified ideographs with kana and
+// their punctuation, Hangul syllables, compatibility ideographs and forms,
+// full-width punctuation, the supplementary ideographs); full-width letters
+// and digits are not: they are typed as a value's.
+func isCJK(r rune) bool {
+	return r >= 0x1100 && r <= 0x11FF || r >= 0x2E80 && r <= 0x9FFF || r >= 0xAC00 && r <= 0xD7AF ||
+		r >= 0xF900 && r <= 0xFAFF || r >= 0xFE30 && r <= 0xFE4F || r >= 0xFF01 && r <= 0xFF0F ||
+		r >= 0xFF1A && r <= 0xFF20 || r >= 0xFF3B && r <= 0xFF40 || r >= 0xFF5B && r <= 0xFF65 ||
+		r >= 0x20000 && r <= 0x3FFFF
 }
 
 // aloneInClause: the word w at s[v:] (s[v:e] with the punctuation that

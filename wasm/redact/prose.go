@@ -150,6 +150,17 @@ func passphraseWords(w string) bool {
 	return n >= 3
 }
 
+// quotedAlone: whether w, quoted right after a password word with no verb
+// between ("password "Tr0ub4dor&3"", "Passwort "Tr0ub4dor&3"", "密码
+// 「Tr0ub4dor&3」"), is its value: one word that looks like a password, or
+// after a passphrase word three words or more of letters.
+func quotedAlone(w string, passphrase bool) bool {
+	if passphrase && passphraseWords(w) {
+		return true
+	}
+	return looksLikePassword(w) && !isPath(w) && !isReference(w) && !strings.ContainsAny(w, " \t")
+}
+
 // prosePassword is the span of the value a password word introduces:
 //
 //	my password is hunter2                     => hunter2
@@ -203,11 +214,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		// "passphrase", three words or more of letters ("passphrase
 		// "correct horse battery staple"": what a passphrase is made of).
 		if vs, ve, end, ok := quoted(s, v); ok {
-			w := s[vs:ve]
-			if text.HasFoldPrefix(kw, "passphrase") && passphraseWords(w) {
-				return vs, ve, m[0], end, true
-			}
-			if !looksLikePassword(w) || isPath(w) || isReference(w) || strings.ContainsAny(w, " \t") {
+			if !quotedAlone(s[vs:ve], text.HasFoldPrefix(kw, "passphrase")) {
 				return 0, 0, 0, 0, false
 			}
 			return vs, ve, m[0], end, true
@@ -711,8 +718,36 @@ func isPreposition(w string) bool {
 // "set `password=x` here"). An apostrophe does not ("don't").
 func isProseStop(c byte) bool { return isSpace(c) || c == ',' || c == ';' || c == '"' || c == '`' }
 
+// proseWordEnd: the end of the word at s[i:], read no further than
+// maxProseWord bytes: a value is judged by its start, and a redaction that
+// ends where the read stopped is taken on to the word's end (run.add).
+// Read whole, a line of one long word holding a password word again and
+// again ("password:password:…", "密码是密码是…") had each of them read the
+// rest of the line (time quadratic in its length).
 func proseWordEnd(s string, i int) int {
-	return runEnd(s, i, func(c byte) bool { return !isProseStop(c) })
+	return runEnd(s[:min(len(s), i+maxProseWord)], i, inProseWord)
+}
+
+// maxProseWord: how much of a word proseWordEnd reads; no password typed
+// in prose is longer.
+const maxProseWord = 256
+
+func inProseWord(c byte) bool { return !isProseStop(c) }
+
+// wordCutAt: the end a redaction s[start:end] takes when proseWordEnd cut
+// its word at maxProseWord: the word's real end, less the punctuation that
+// closes a clause (else end), and where the word was read from. known is
+// what it returned before (zeros: nothing): a word read then that holds
+// this one's cut ends where it did, and is not read again.
+func wordCutAt(s string, start, end int, known [2]int) (int, int) {
+	cut := start + maxProseWord
+	if cut >= len(s) || end < cut-8 || end > cut || !inProseWord(s[cut]) || runEnd(s[:cut], start, inProseWord) != cut {
+		return end, 0
+	}
+	if known[1] > cut && known[0] <= cut {
+		return known[1], known[0]
+	}
+	return cut + len(trimClause(s[cut:runEnd(s, cut, inProseWord)])), cut
 }
 
 // trimClause drops the ".,;:)" that close a clause from the end of a word.
@@ -724,10 +759,11 @@ func trimClause(w string) string {
 }
 
 // quoted: the text inside a quote that opens at s[v] and closes on the same
-// line ('…', "…", `…`, “…”, ‘…’), and the end of the closing quote.
+// line within maxQuoted bytes ('…', "…", `…`, “…”, ‘…’, 「…」, 『…』, ＂…＂,
+// «…»), and the end of the closing quote.
 func quoted(s string, v int) (vs, ve, end int, ok bool) {
 	open, close := "", ""
-	for _, q := range [...][2]string{{`"`, `"`}, {"'", "'"}, {"`", "`"}, {"“", "”"}, {"‘", "’"}} {
+	for _, q := range [...][2]string{{`"`, `"`}, {"'", "'"}, {"`", "`"}, {"“", "”"}, {"‘", "’"}, {"「", "」"}, {"『", "』"}, {"＂", "＂"}, {"«", "»"}} {
 		if strings.HasPrefix(s[v:], q[0]) {
 			open, close = q[0], q[1]
 			break
@@ -737,7 +773,9 @@ func quoted(s string, v int) (vs, ve, end int, ok bool) {
 		return 0, 0, 0, false
 	}
 	vs = v + len(open)
-	line := s[vs:]
+	// Read no further than maxQuoted: a line of opening quotes had each
+	// read the rest of the line.
+	line := s[vs:min(len(s), vs+maxQuoted)]
 	if n := strings.IndexByte(line, '\n'); n >= 0 {
 		line = line[:n]
 	}
@@ -753,6 +791,10 @@ func quoted(s string, v int) (vs, ve, end int, ok bool) {
 // of its words read again by every clause before it (time quadratic in the
 // line's length).
 const maxClauseWords = 64
+
+// maxQuoted: how far quoted looks for a closing quote; a passphrase of
+// maxClauseWords words fits.
+const maxQuoted = 1024
 
 // clauseEnd: the end of the clause whose first word is s[v:e] (see the top
 // of this file), its closing punctuation left out; at most maxClauseWords

@@ -144,6 +144,28 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"Japanese, colon", "パスワード：swordfish9", "パスワード：[REDACTED:secret]"},
 		{"Korean", "비밀번호는 hunter2 입니다", "비밀번호는 [REDACTED:secret] 입니다"},
 		{"Korean, colon", "비밀번호: letmein42", "비밀번호: [REDACTED:secret]"},
+		// The value ends where their script starts again (no blank is
+		// written between words); quoted in any quotes, also with no blank
+		// before the quote and no "is".
+		{"Japanese, the value then です", "パスワードはhunter2xyzです", "パスワードは[REDACTED:secret]です"},
+		{"Chinese, the value then a full-width comma", "密码是hunter2，别忘了", "密码是[REDACTED:secret]，别忘了"},
+		{"Japanese, corner brackets", "パスワード「hunter2xyz」", "パスワード「[REDACTED:secret]」"},
+		{"Chinese, corner brackets after a colon", "密码：「hunter2xyz」", "密码：「[REDACTED:secret]」"},
+		{"Japanese, quoted after a blank", `パスワード "hunter2xyz"`, `パスワード "[REDACTED:secret]"`},
+		{"Korean, quoted", `비밀번호 "letmein42"`, `비밀번호 "[REDACTED:secret]"`},
+		{"Japanese, object particle", "パスワードを hunter2xyz に変更", "パスワードを [REDACTED:secret] に変更"},
+		{"Korean, object particle", "비밀번호를 letmein42로 변경", "비밀번호를 [REDACTED:secret]로 변경"},
+		{"Chinese, a Latin value right after the word", "root密码hunter2xyz", "root密码[REDACTED:secret]"},
+		// Another language's word, then a quoted value with no verb, as in
+		// English ("password "Tr0ub4dor&3"").
+		{"Chinese, quoted, no verb", `密码 "Tr0ub4dor&3"`, `密码 "[REDACTED:secret]"`},
+		{"German, quoted, no verb", `Passwort "Tr0ub4dor&3"`, `Passwort "[REDACTED:secret]"`},
+		{"Russian, quoted, no verb", `пароль "Tr0ub4dor&3"`, `пароль "[REDACTED:secret]"`},
+		{"French, quoted, no verb", `mot de passe "Tr0ub4dor&3"`, `mot de passe "[REDACTED:secret]"`},
+		{"guillemets", "password «Tr0ub4dor&3»", "password «[REDACTED:secret]»"},
+		// A value longer than maxProseWord is judged by its start and
+		// redacted whole.
+		{"a value past maxProseWord, whole", "password: hunter2" + strings.Repeat("x", 300) + ". Then", "password: [REDACTED:secret]. Then"},
 		// A value ending in -ed or -ing when the sentence gives a password's
 		// value without it being the speaker's own.
 		{"-ing after a word that says which password", "the wifi password is blessing", "the wifi password is [REDACTED:secret]"},
@@ -190,6 +212,14 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"密码错误，请重试",
 		"パスワードが違います",
 		"비밀번호가 틀렸습니다",
+		`Passwort "required"`,
+		`密码 "password_hash"`,
+		"密码「必填」",
+		"パスワードを変更してください",
+		"비밀번호를 변경하세요",
+		"パスワードを bcrypt で保存",
+		"密码md5",
+		"密码和用户名",
 		"Reset your password in settings.",
 		`the field password "required" fails`,
 		`click "Forgot password" then "Reset"`,
@@ -312,5 +342,34 @@ func TestClauseEndStopsAfterMaxClauseWords(t *testing.T) {
 	in := "passphrase: correct horse battery staple orange river"
 	if out, _ := String(in); out != "passphrase: [REDACTED:secret]" {
 		t.Errorf("String(%q) = %q", in, out)
+	}
+}
+
+// proseWordEnd reads at most maxProseWord bytes of a word, and quoted looks
+// no further than maxQuoted for its closing quote: a line of one long word
+// holding a password word again and again (256 KB of "密码是" took two
+// minutes, of "password:" ten seconds), or of opening quotes, had each of
+// them read the rest of the line. What they redact is unchanged.
+func TestLongWordsAndQuotesAreReadOnlyToTheirBound(t *testing.T) {
+	long := strings.Repeat("密码是", 30_000)
+	if got := proseWordEnd(long, 0); got != maxProseWord {
+		t.Errorf("proseWordEnd = %d, want %d", got, maxProseWord)
+	}
+	if _, _, _, ok := quoted(`"`+strings.Repeat("a", maxQuoted)+`"`, 0); ok {
+		t.Error("a quote closed past maxQuoted was read")
+	}
+	for _, line := range []string{long, strings.Repeat("パスワードは", 20_000), strings.Repeat("비밀번호는", 20_000)} {
+		if out, _ := String(line); out != line {
+			t.Errorf("a line of password words in their script was redacted: %.80q", out)
+		}
+	}
+	for _, line := range []string{strings.Repeat("password:", 30_000), strings.Repeat("Passwort:", 30_000), strings.Repeat("password is “", 20_000)} {
+		String(line) // within the test's time
+	}
+	// One password word after another, each value holding the next: all
+	// of it is one value, redacted whole.
+	line := strings.Repeat("password:h1", 30_000)
+	if out, _ := String(line); out != "password:[REDACTED:secret]" {
+		t.Errorf("String = %.80q", out)
 	}
 }

@@ -209,6 +209,9 @@ type run struct {
 	marks  [][2]int
 	marked bool // marks holds the marks of the text
 	found  spans
+	// word: where the last word wordCutAt read whole was read from, and
+	// its end, in s.
+	word [2]int
 }
 
 // patterns runs the patterns in mask over s[from:to], each from left to
@@ -250,6 +253,12 @@ func (r *run) add(i int, p *pattern, text string, from int, m []int) {
 	}
 	if !ok || start >= end || overlapsAny(r.marks, from+ws, from+we) || r.done() {
 		return
+	}
+	// A value judged by the start of its word is redacted to the word's
+	// end, found once for every password word inside it (r.word).
+	if cut, from2 := wordCutAt(text, start, end, [2]int{r.word[0] - from, r.word[1] - from}); cut > end {
+		r.word = [2]int{from + from2, from + cut}
+		end = cut
 	}
 	r.found = append(r.found, span{i, from + start, from + end})
 }
