@@ -43,7 +43,7 @@ func findForeignPasswordWord(s string, pos int) []int {
 			if e := turkishPasswordWord(s, i); e >= 0 {
 				return whole(i, e)
 			}
-		case c == 0xE5 || c == 0xE3 || c == 0xEB: // 密 パ 비: written without blanks around
+		case c == 0xE5 || c == 0xE3 || c == 0xEB || c == 0xEC: // 密 口 パ 비 암: written without blanks around
 			for _, w := range cjkPasswordWords {
 				if strings.HasPrefix(s[i:], w) {
 					return whole(i, i+len(w))
@@ -110,7 +110,7 @@ func findForeignPasswordWord(s string, pos int) []int {
 // traditional), Japanese and Korean, and cjkIs the particles or verb that
 // give its value right after it ("密码是…", "パスワードは…", "비밀번호는…").
 var (
-	cjkPasswordWords = [...]string{"密码", "密碼", "パスワード", "비밀번호"}
+	cjkPasswordWords = [...]string{"密码", "密碼", "口令", "パスワード", "비밀번호", "비밀 번호", "암호"}
 	cjkIs            = [...]string{"是", "为", "為", "は", "が", "는", "은", "가", "이"}
 	cjkObject        = [...]string{"を", "를", "을"}
 )
@@ -279,7 +279,7 @@ func foreignValue(s string, start, v int, verb bool, fam family) (int, int, int,
 	if w == "" || isReference(w) || isPath(w) || strings.HasPrefix(w, markOpen) {
 		return 0, 0, 0, 0, false
 	}
-	if !looksLikePassword(w) {
+	if !looksLikePassword(w) && !(verb && len(w) >= 6 && isDigits(w)) {
 		if !verb || !aloneInClause(s, v, e, w) {
 			return 0, 0, 0, 0, false
 		}
@@ -332,6 +332,17 @@ func aloneInClause(s string, v, e int, w string) bool {
 }
 
 // isWordOfLetters: four or more letters of any script and nothing else.
+// isDigits: w is ASCII digits only. After a verb or a label six of them or
+// more are a password, as in English (proseValue): "密码：123456".
+func isDigits(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return w != ""
+}
+
 func isWordOfLetters(w string) bool {
 	n := 0
 	for _, r := range w {
@@ -364,7 +375,7 @@ func familyOf(kw string) family {
 		return slavic
 	case 0xC5:
 		return turkic
-	case 0xE5, 0xE3, 0xEB:
+	case 0xE5, 0xE3, 0xEB, 0xEC:
 		return cjk
 	}
 	switch kw[0] | 0x20 {

@@ -156,6 +156,19 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"Japanese, object particle", "パスワードを hunter2xyz に変更", "パスワードを [REDACTED:secret] に変更"},
 		{"Korean, object particle", "비밀번호를 letmein42로 변경", "비밀번호를 [REDACTED:secret]로 변경"},
 		{"Chinese, a Latin value right after the word", "root密码hunter2xyz", "root密码[REDACTED:secret]"},
+		// Six digits or more after a verb or a label, as in English
+		// ("password: 123456"); fewer, or a year with its word, are prose.
+		{"Chinese, digits after a full-width colon", "密码：123456", "密码：[REDACTED:secret]"},
+		{"Chinese, digits after is", "wifi密码是12345678，记住", "wifi密码是[REDACTED:secret]，记住"},
+		{"Japanese, digits", "パスワードは 20240101 です", "パスワードは [REDACTED:secret] です"},
+		{"German, digits", "Passwort: 123456", "Passwort: [REDACTED:secret]"},
+		{"Chinese, a year then its word", "密码是2024年改的", "密码是2024年改的"},
+		{"Chinese, four digits", "密码是1234", "密码是1234"},
+		// The other words: 口令 (Chinese), 암호 and 비밀 번호 spelt apart (Korean).
+		{"Chinese, 口令", "口令是hunter2xyz", "口令是[REDACTED:secret]"},
+		{"Korean, 암호", "암호는 hunter2xyz 입니다", "암호는 [REDACTED:secret] 입니다"},
+		{"Korean, spelt apart", "비밀 번호는 letmein42", "비밀 번호는 [REDACTED:secret]"},
+		{"Korean, encryption is prose", "암호화는 AES256GCM으로 합니다", "암호화는 AES256GCM으로 합니다"},
 		// Another language's word, then a quoted value with no verb, as in
 		// English ("password "Tr0ub4dor&3"").
 		{"Chinese, quoted, no verb", `密码 "Tr0ub4dor&3"`, `密码 "[REDACTED:secret]"`},
