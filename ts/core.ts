@@ -507,6 +507,13 @@ export class Host {
 		return INVALID;
 	}
 
+	// A refusal to replace a regular file no one may write (a person's chmod a-w): a
+	// rename would replace it all the same, as root's write would (decision 001).
+	#readOnly(): number {
+		this.lastError = "is read-only (no one may write it), so nothing replaces it; chmod u+w lets pi-memory change it";
+		return PERMISSION;
+	}
+
 	// A refusal of something that is not a regular file: -4 and what it is.
 	#notRegular(st: fs.Stats | fs.BigIntStats): number {
 		this.lastError = notRegular(st);
@@ -675,6 +682,7 @@ export class Host {
 			try {
 				const st = fs.lstatSync(p, { throwIfNoEntry: false });
 				if (st !== undefined && !st.isFile() && !st.isSymbolicLink()) return this.#notRegular(st);
+				if (st?.isFile() && (st.mode & 0o222) === 0) return this.#readOnly();
 				const base = st === undefined ? stagedFor(path.basename(p)) : undefined;
 				const of = base === undefined ? st : fs.lstatSync(path.join(dir, base), { throwIfNoEntry: false });
 				if (of?.isFile()) mode = of.mode & 0o7777;
@@ -761,6 +769,7 @@ export class Host {
 				// Only a regular file takes it: chmod through a link at from would
 				// change the mode of a file elsewhere, which the rename leaves where it is.
 				const st = fs.lstatSync(to, { throwIfNoEntry: false });
+				if (st?.isFile() && (st.mode & 0o222) === 0) return this.#readOnly();
 				if (st?.isFile() && fs.lstatSync(from).isFile()) fs.chmodSync(from, st.mode & 0o7777);
 				fs.renameSync(from, to);
 				syncDir(path.dirname(to));

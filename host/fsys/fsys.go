@@ -103,6 +103,11 @@ func notRegular(what string) string {
 	return "is a " + what + ", not a regular file"
 }
 
+// readOnly is the refusal to replace a regular file no one may write (a
+// person's chmod a-w): a rename would replace it all the same, as root's
+// write would; so neither a write nor a rename does (decision 001).
+const readOnly = "is read-only (no one may write it), so nothing replaces it; chmod u+w lets pi-memory change it"
+
 // danglingLink is Append's refusal to create a file through a link.
 const danglingLink = "is a symbolic link to a missing file; append creates a missing file, but never through a link"
 

@@ -219,6 +219,8 @@ func (o *OS) WriteAtomic(p string, data []byte) error {
 	dir := path.Dir(p)
 	if fi, err := os.Lstat(native(p)); err == nil {
 		switch m := fi.Mode(); {
+		case m.IsRegular() && m.Perm()&0o222 == 0:
+			return fail("write", p, hostio.ErrPermission, readOnly)
 		case m.IsRegular():
 			mode = m.Perm()
 		case m&fs.ModeSymlink == 0:
@@ -406,6 +408,9 @@ func (o *OS) Rename(from, to string) error {
 	// a regular file takes it: chmod through a link at from would change
 	// the mode of a file elsewhere, which the rename leaves where it is.
 	if fi, err := os.Lstat(native(to)); err == nil && fi.Mode().IsRegular() {
+		if fi.Mode().Perm()&0o222 == 0 {
+			return fail("rename", to, hostio.ErrPermission, readOnly)
+		}
 		if ff, err := os.Lstat(native(from)); err == nil && ff.Mode().IsRegular() {
 			os.Chmod(native(from), fi.Mode().Perm())
 		}

@@ -227,6 +227,29 @@ func TestOSRenameSweepsWhatKilledStagedWritesLeft(t *testing.T) {
 	require.Equal(t, []string{"MEMORY.md"}, names)
 }
 
+// A regular file no one may write (chmod a-w) is replaced neither by a
+// write nor by a rename, root or not: a rename replaced it all the same.
+func TestOSReadOnlyFileIsNotReplaced(t *testing.T) {
+	root := filepath.ToSlash(t.TempDir())
+	file := root + "/MEMORY.md"
+	require.NoError(t, os.WriteFile(file, []byte("locked by its owner"), 0o444))
+	require.NoError(t, os.Chmod(file, 0o444))
+	o := NewOS()
+	err := o.WriteAtomic(file, []byte("new content"))
+	require.True(t, errors.Is(err, hostio.ErrPermission), "%v", err)
+	require.Contains(t, err.Error(), readOnly)
+	staged := root + "/.MEMORY.md.tmp-7"
+	require.NoError(t, o.WriteAtomic(staged, []byte("new content")))
+	err = o.Rename(staged, file)
+	require.True(t, errors.Is(err, hostio.ErrPermission), "%v", err)
+	got, _ := os.ReadFile(file)
+	require.Equal(t, "locked by its owner", string(got))
+	require.NoError(t, os.Chmod(file, 0o644))
+	require.NoError(t, o.Rename(staged, file))
+	got, _ = os.ReadFile(file)
+	require.Equal(t, "new content", string(got))
+}
+
 // A link renamed over a regular file is not chmodded to the file's mode:
 // chmod would follow it and change a file elsewhere, which the rename
 // leaves where it is.

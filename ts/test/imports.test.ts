@@ -518,6 +518,25 @@ function tests(): void {
 		assert.deepEqual(fs.readdirSync(dir), ["MEMORY.md"]);
 	});
 
+	test("a read-only file (chmod a-w) is replaced neither by pm_fs_write_atomic nor by pm_fs_rename, root or not (the Go host does the same)", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "MEMORY.md");
+		fs.writeFileSync(file, "locked by its owner");
+		fs.chmodSync(file, 0o444);
+		const g = await Guest.start();
+		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, file), ...g.put(BUF, "new content")), -3);
+		assert.equal(g.lastError(), "is read-only (no one may write it), so nothing replaces it; chmod u+w lets pi-memory change it");
+		const staged = path.join(dir, ".MEMORY.md.tmp-7");
+		assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, staged), ...g.put(BUF, "new content")), 0, g.lastError());
+		assert.equal(g.call("pm_fs_rename", ...g.put(P1, staged), ...g.put(P2, file)), -3);
+		assert.match(g.lastError(), /is read-only/);
+		assert.equal(fs.readFileSync(file, "utf8"), "locked by its owner");
+		assert.equal(fs.statSync(file).mode & 0o777, 0o444);
+		fs.chmodSync(file, 0o644);
+		assert.equal(g.call("pm_fs_rename", ...g.put(P1, staged), ...g.put(P2, file)), 0, g.lastError());
+		assert.equal(fs.readFileSync(file, "utf8"), "new content");
+	});
+
 	test("pm_fs_rename of a link over a file changes no mode through it (the Go host does the same)", async () => {
 		const dir = tempDir();
 		const elsewhere = path.join(dir, "elsewhere");

@@ -308,6 +308,20 @@ func TestMemoryCommandsEndToEndOnBothCores(t *testing.T) {
 			require.Contains(t, string(data), "## Build")
 			require.Contains(t, string(data), "- Run make test before pushing")
 
+			// A MEMORY.md its owner made read-only is not replaced (a rename
+			// would), and the refusal names it, not its staged copy.
+			index := filepath.Join(dir, ".pi", "memory", "MEMORY.md")
+			require.NoError(t, os.Chmod(index, 0o444))
+			r = run("memory", "remember", "project", "Deploy on tuesdays only", "--section", "Build")
+			require.Equal(t, 1, r.exit, "stdout %q", r.stdout)
+			t.Logf("read-only: %s", r.stderr)
+			require.Contains(t, r.stderr, "MEMORY.md")
+			require.Contains(t, r.stderr, "is read-only")
+			require.NotContains(t, r.stderr, ".tmp-")
+			again, _ := os.ReadFile(index)
+			require.Equal(t, string(data), string(again))
+			require.NoError(t, os.Chmod(index, 0o644))
+
 			r = run("inject", "--prompt", "how do I push?")
 			require.Equal(t, 0, r.exit, r.stderr)
 			require.Contains(t, r.stdout, "- Run make test before pushing")

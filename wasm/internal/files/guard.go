@@ -243,6 +243,11 @@ func (g *FS) WriteAtomic(p string, data []byte) error {
 		if err != nil {
 			g.Remove(p)
 		}
+		// Said of the file written, not of its staged name or its rename
+		// (a read-only folder refused to create ".MEMORY.md.tmp-1211…").
+		if pe, ok := err.(*hostio.PathError); ok {
+			pe.Op, pe.Path = "write", to
+		}
 	}
 	return err
 }
