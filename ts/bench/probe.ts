@@ -389,7 +389,8 @@ async function memsearch(a: Args): Promise<object> {
 	const queries = a.queries;
 	if (!Array.isArray(queries) || queries.length === 0) throw new Error("argument queries (a list) is required");
 	const calls = num(a, "calls", 200);
-	const { core } = await compiled(str(a, "module"));
+	// worker false: the core stays on this thread (PIMEM_WORKER=off), for the comparison.
+	const { core } = await compiled(str(a, "module"), a.worker === false ? { worker: false } : {});
 	try {
 		// As pi in its terminal or over RPC (a worker thread when the project asks for one);
 		// the first prompt comes right after the start, where a person would take seconds.
