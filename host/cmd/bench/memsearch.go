@@ -220,7 +220,8 @@ func writeBigIndex(project string, n int) (int, error) {
 }
 
 // writeSessions writes n earlier pi session files of the project, each of
-// m messages (user and assistant in turn), where pi keeps them.
+// m messages (user and assistant in turn), where pi keeps them, each with
+// the mtime of its last message.
 func writeSessions(agent, project string, n, m int) (int, int, error) {
 	r := rand.New(rand.NewSource(11))
 	dir := filepath.Join(agent, "sessions", hsimport.SessionFolder(project))
@@ -254,6 +255,13 @@ func writeSessions(agent, project string, n, m int) (int, int, error) {
 		}
 		name := strings.NewReplacer(":", "-", ".", "-").Replace(at.Format("2006-01-02T15:04:05.000Z")) + "_" + id + ".jsonl"
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+			return 0, 0, err
+		}
+		// Written when it happened, as an earlier session is: a search
+		// looks again at a file quiet for ten minutes at most every 30 s
+		// (wasm/history), one written a moment ago at every search.
+		end := at.Add(time.Duration(m) * time.Minute)
+		if err := os.Chtimes(filepath.Join(dir, name), end, end); err != nil {
 			return 0, 0, err
 		}
 	}
