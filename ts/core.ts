@@ -509,9 +509,25 @@ export class Host {
 
 	// A refusal to replace a regular file no one may write (a person's chmod a-w): a
 	// rename would replace it all the same, as root's write would (decision 001).
-	#readOnly(): number {
-		this.lastError = "is read-only (no one may write it), so nothing replaces it; chmod u+w lets pi-memory change it";
+	#readOnly(added = false): number {
+		this.lastError = `is read-only (no one may write it), so nothing ${added ? "is added to it" : "replaces it"}; chmod u+w lets pi-memory change it`;
 		return PERMISSION;
+	}
+
+	// Nor is anything appended to it: root's open succeeds, anyone else's is refused, and
+	// either is said in the same words (the Go host's appendable).
+	#appendable(p: string, fd: number): number {
+		if (fd !== PERMISSION && fd < 0) return fd;
+		try {
+			const st = fd < 0 ? fs.statSync(p, { throwIfNoEntry: false }) : fs.fstatSync(fd);
+			if (st?.isFile() && (st.mode & 0o222) === 0) {
+				if (fd >= 0) fs.closeSync(fd);
+				return this.#readOnly(true);
+			}
+		} catch {
+			// The open's own answer stands.
+		}
+		return fd;
 	}
 
 	// A refusal of something that is not a regular file: -4 and what it is.
@@ -564,7 +580,7 @@ export class Host {
 	#openAppend(p: string): number {
 		for (let attempt = 0; ; attempt++) {
 			const fd = this.#openRegular("append", p, O_WRONLY | O_APPEND);
-			if (fd !== NOT_FOUND) return fd;
+			if (fd !== NOT_FOUND) return this.#appendable(p, fd);
 			try {
 				return fs.openSync(p, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY, 0o644);
 			} catch (err) {

@@ -108,6 +108,9 @@ func notRegular(what string) string {
 // write would; so neither a write nor a rename does (decision 001).
 const readOnly = "is read-only (no one may write it), so nothing replaces it; chmod u+w lets pi-memory change it"
 
+// readOnlyAppend is the same refusal to add to such a file (an append).
+const readOnlyAppend = "is read-only (no one may write it), so nothing is added to it; chmod u+w lets pi-memory change it"
+
 // danglingLink is Append's refusal to create a file through a link.
 const danglingLink = "is a symbolic link to a missing file; append creates a missing file, but never through a link"
 

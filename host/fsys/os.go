@@ -178,6 +178,29 @@ func (o *OS) Append(p string, data []byte) error {
 	return nil
 }
 
+// appendable refuses a file no one may write (a person's chmod a-w) as
+// pi-memory's write and rename do, root included (root's open succeeds)
+// and with the same words when the open refused it.
+func appendable(p string, f *os.File, openErr error) (*os.File, error) {
+	var fi fs.FileInfo
+	var err error
+	switch {
+	case openErr == nil:
+		fi, err = f.Stat()
+	case errors.Is(openErr, hostio.ErrPermission):
+		fi, err = os.Stat(native(p))
+	default:
+		return nil, openErr
+	}
+	if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o222 == 0 {
+		if f != nil {
+			f.Close()
+		}
+		return nil, fail("append", p, hostio.ErrPermission, readOnlyAppend)
+	}
+	return f, openErr
+}
+
 // openAppend opens p for appending, creating it when it is missing. Creating
 // is exclusive (O_EXCL), which never follows a link: a dangling link at p is
 // refused instead of creating its target wherever it points. A file that
@@ -186,7 +209,7 @@ func openAppend(p string) (*os.File, error) {
 	for try := 0; ; try++ {
 		f, err := openRegular("append", p, os.O_WRONLY|os.O_APPEND)
 		if !errors.Is(err, hostio.ErrNotFound) {
-			return f, err
+			return appendable(p, f, err)
 		}
 		f, err = os.OpenFile(native(p), os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL|openFlags, 0o644)
 		if err == nil {

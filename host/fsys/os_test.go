@@ -250,6 +250,26 @@ func TestOSReadOnlyFileIsNotReplaced(t *testing.T) {
 	require.Equal(t, "new content", string(got))
 }
 
+// Nor is anything added to it: root's open for appending succeeds, and
+// appended all the same (a decision log its owner made read-only took a
+// new decision); anyone else's open is refused, in the same words.
+func TestOSReadOnlyFileIsNotAppendedTo(t *testing.T) {
+	root := filepath.ToSlash(t.TempDir())
+	file := root + "/decisions.jsonl"
+	require.NoError(t, os.WriteFile(file, []byte("{}\n"), 0o444))
+	require.NoError(t, os.Chmod(file, 0o444))
+	o := NewOS()
+	err := o.Append(file, []byte("{\"added\":1}\n"))
+	require.True(t, errors.Is(err, hostio.ErrPermission), "%v", err)
+	require.Contains(t, err.Error(), readOnlyAppend)
+	got, _ := os.ReadFile(file)
+	require.Equal(t, "{}\n", string(got))
+	require.NoError(t, os.Chmod(file, 0o644))
+	require.NoError(t, o.Append(file, []byte("{\"added\":1}\n")))
+	got, _ = os.ReadFile(file)
+	require.Equal(t, "{}\n{\"added\":1}\n", string(got))
+}
+
 // A link renamed over a regular file is not chmodded to the file's mode:
 // chmod would follow it and change a file elsewhere, which the rename
 // leaves where it is.

@@ -537,6 +537,20 @@ function tests(): void {
 		assert.equal(fs.readFileSync(file, "utf8"), "new content");
 	});
 
+	test("nothing is appended to a read-only file (chmod a-w) by pm_fs_append either, root or not (the Go host does the same)", async () => {
+		const dir = tempDir();
+		const file = path.join(dir, "decisions.jsonl");
+		fs.writeFileSync(file, "{}\n");
+		fs.chmodSync(file, 0o444);
+		const g = await Guest.start();
+		assert.equal(g.call("pm_fs_append", ...g.put(P1, file), ...g.put(BUF, '{"added":1}\n')), -3);
+		assert.equal(g.lastError(), "is read-only (no one may write it), so nothing is added to it; chmod u+w lets pi-memory change it");
+		assert.equal(fs.readFileSync(file, "utf8"), "{}\n");
+		fs.chmodSync(file, 0o644);
+		assert.equal(g.call("pm_fs_append", ...g.put(P1, file), ...g.put(BUF, '{"added":1}\n')), 0, g.lastError());
+		assert.equal(fs.readFileSync(file, "utf8"), '{}\n{"added":1}\n');
+	});
+
 	test("pm_fs_rename of a link over a file changes no mode through it (the Go host does the same)", async () => {
 		const dir = tempDir();
 		const elsewhere = path.join(dir, "elsewhere");

@@ -172,7 +172,13 @@ func foreignPassword(s string, m []int) (int, int, int, int, bool) {
 	if fam := familyOf(s[m[0]:i]); fam == cjk {
 		for _, w := range cjkIs {
 			if strings.HasPrefix(s[i:], w) {
-				return foreignValue(s, m[0], runEnd(s, i+len(w), isBlank), true, fam)
+				// A colon may follow the verb ("密码为：123456", as "password
+				// is: …"); it is not the value's.
+				v := runEnd(s, i+len(w), isBlank)
+				if v < len(s) && s[v] == ':' {
+					v = runEnd(s, v+1, isBlank)
+				}
+				return foreignValue(s, m[0], v, true, fam)
 			}
 		}
 		// Their object particle ("パスワードをhunter2xyzに変更", "set the
@@ -279,7 +285,7 @@ func foreignValue(s string, start, v int, verb bool, fam family) (int, int, int,
 	if w == "" || isReference(w) || isPath(w) || strings.HasPrefix(w, markOpen) {
 		return 0, 0, 0, 0, false
 	}
-	if !looksLikePassword(w) && !(verb && len(w) >= 6 && isDigits(w)) {
+	if !looksLikePassword(w) && !(verb && isNumber(w)) {
 		if !verb || !aloneInClause(s, v, e, w) {
 			return 0, 0, 0, 0, false
 		}
@@ -331,18 +337,23 @@ func aloneInClause(s string, v, e int, w string) bool {
 	return strings.IndexByte(".!?:", s[e-1]) >= 0 || !strings.HasPrefix(s[runEnd(s, e, isBlank):], markOpen)
 }
 
-// isWordOfLetters: four or more letters of any script and nothing else.
-// isDigits: w is ASCII digits only. After a verb or a label six of them or
-// more are a password, as in English (proseValue): "密码：123456".
-func isDigits(w string) bool {
+// isNumber: w is six ASCII digits or more, with single dashes between
+// them. After a verb or a label it is a password, as in English
+// (proseValue): "密码：123456", "Passwort: 123-456-789".
+func isNumber(w string) bool {
+	n := 0
 	for i := 0; i < len(w); i++ {
-		if w[i] < '0' || w[i] > '9' {
+		switch {
+		case w[i] >= '0' && w[i] <= '9':
+			n++
+		case w[i] != '-' || i == 0 || i == len(w)-1 || w[i-1] == '-':
 			return false
 		}
 	}
-	return w != ""
+	return n >= 6
 }
 
+// isWordOfLetters: four or more letters of any script and nothing else.
 func isWordOfLetters(w string) bool {
 	n := 0
 	for _, r := range w {

@@ -1,6 +1,10 @@
 package redact
 
-import "github.com/pi-memory/pi-memory/wasm/internal/text"
+import (
+	"sort"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
 
 // A secret can be spelled so that it reads, and pastes, as itself while its
 // bytes differ: with a format character inside it (text.FormatLen: zero-width
@@ -151,28 +155,33 @@ func plain(s string) (string, []cut) {
 
 // original maps the findings in the plain text back to s: a finding's start
 // stays after the format characters before it, its end before those after
-// it, and it covers the spellings inside it.
+// it, and it covers the spellings inside it. The bytes cut before each
+// position are summed once (sums), and each finding finds its cuts by
+// binary search: a text of many spellings and many findings (a line of
+// "密码：123456" again and again) took time quadratic in its length.
 func original(found []Finding, cuts []cut) []Finding {
+	sums := make([]int, len(cuts)+1)
+	for k, c := range cuts {
+		sums[k+1] = sums[k] + c.n
+	}
 	for k := range found {
 		f := &found[k]
-		f.Start += shift(cuts, f.Start, true)
-		f.End += shift(cuts, f.End, false)
+		f.Start += sums[cutsBefore(cuts, f.Start, true)]
+		f.End += sums[cutsBefore(cuts, f.End, false)]
 	}
 	return found
 }
 
-// shift is how many bytes of s the plain text does not hold before its
-// position p: a fold's when p is past the byte it stands for, a format
-// run's when it lies before p (at p too when atStart).
-func shift(cuts []cut, p int, atStart bool) int {
-	total := 0
-	for _, c := range cuts {
-		if c.at > p || !atStart && c.at == p && !c.fold {
-			break
-		}
-		total += c.n
-	}
-	return total
+// cutsBefore is how many of cuts (in the order plain made them) the plain
+// text does not hold before its position p: a fold's when p is past the
+// byte it stands for, a format run's when it lies before p (at p too when
+// atStart). At one position a fold comes before a format run, so those
+// counted are the first ones.
+func cutsBefore(cuts []cut, p int, atStart bool) int {
+	return sort.Search(len(cuts), func(k int) bool {
+		c := cuts[k]
+		return c.at > p || !atStart && c.at == p && !c.fold
+	})
 }
 
 // hiddenAt reports whether a spelling the plain text would not hold starts

@@ -162,6 +162,14 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"Chinese, digits after is", "wifi密码是12345678，记住", "wifi密码是[REDACTED:secret]，记住"},
 		{"Japanese, digits", "パスワードは 20240101 です", "パスワードは [REDACTED:secret] です"},
 		{"German, digits", "Passwort: 123456", "Passwort: [REDACTED:secret]"},
+		// A colon after the verb is not the value's; digits with dashes
+		// between are a number, as in English ("password: 123-456-789").
+		{"Chinese, is then a full-width colon", "密码为：123456", "密码为：[REDACTED:secret]"},
+		{"Chinese, is then a colon, a word", "密码是: hunter2xyz", "密码是: [REDACTED:secret]"},
+		{"Korean, is then a colon", "비밀번호는: letmein42", "비밀번호는: [REDACTED:secret]"},
+		{"Chinese, digits with dashes", "密码：123-456-789", "密码：[REDACTED:secret]"},
+		{"German, digits with dashes", "Passwort: 123-456-789", "Passwort: [REDACTED:secret]"},
+		{"Chinese, a dash at the end is no number", "密码：123456-", "密码：123456-"},
 		{"Chinese, a year then its word", "密码是2024年改的", "密码是2024年改的"},
 		{"Chinese, four digits", "密码是1234", "密码是1234"},
 		// The other words: 口令 (Chinese), 암호 and 비밀 번호 spelt apart (Korean).

@@ -253,6 +253,36 @@ func TestOtherSpellingsDoNotHideASecret(t *testing.T) {
 	}
 }
 
+// A text of many spellings and many findings maps each finding back to
+// where it is (original): each finds the bytes cut before it by binary
+// search, as the loop over every cut before it did (a line of "密码：123456"
+// again and again, 4 MB, took 71 s with that loop; time quadratic in the
+// text). A fold and a format run at one position, around findings.
+func TestManySpellingsAndFindingsMapBackToTheirPlace(t *testing.T) {
+	unit := "密码：１２３４５６\u200b密码:123456 x%41 "
+	want := "密码：[REDACTED:secret]\u200b密码:[REDACTED:secret] x%41 "
+	in := strings.Repeat(unit, 20_000)
+	if got, _ := String(in); got != strings.Repeat(want, 20_000) {
+		t.Fatalf("String = %.200q", got)
+	}
+	p, cuts := plain(in[:len(unit)*3])
+	for pos := 0; pos <= len(p); pos++ {
+		for _, atStart := range []bool{true, false} {
+			loop := 0
+			for _, c := range cuts {
+				if c.at > pos || !atStart && c.at == pos && !c.fold {
+					break
+				}
+				loop += c.n
+			}
+			f := original([]Finding{{Start: pos, End: pos}}, cuts)[0]
+			if got := map[bool]int{true: f.Start, false: f.End}[atStart] - pos; got != loop {
+				t.Fatalf("at %d (start %v): %d bytes cut before, want %d", pos, atStart, got, loop)
+			}
+		}
+	}
+}
+
 // Spellings a URL, a page or a string literal makes of a secret, beside the
 // ones above: percent-encoding applied twice (a link in a link's query),
 // \x, \U and \u{} escapes, and HTML character references.
