@@ -514,22 +514,6 @@ export class Host {
 		return PERMISSION;
 	}
 
-	// Nor is anything appended to it: root's open succeeds, anyone else's is refused, and
-	// either is said in the same words (the Go host's appendable).
-	#appendable(p: string, fd: number): number {
-		if (fd !== PERMISSION && fd < 0) return fd;
-		try {
-			const st = fd < 0 ? fs.statSync(p, { throwIfNoEntry: false }) : fs.fstatSync(fd);
-			if (st?.isFile() && (st.mode & 0o222) === 0) {
-				if (fd >= 0) fs.closeSync(fd);
-				return this.#readOnly(true);
-			}
-		} catch {
-			// The open's own answer stands.
-		}
-		return fd;
-	}
-
 	// A refusal of something that is not a regular file: -4 and what it is.
 	#notRegular(st: fs.Stats | fs.BigIntStats): number {
 		this.lastError = notRegular(st);
@@ -541,19 +525,24 @@ export class Host {
 	 * if fstat on it says it is a regular file: a check on the descriptor itself, which
 	 * nothing can swap between check and use. Opening a FIFO for writing with no reader,
 	 * a socket, or a device without a driver fails at once (ENXIO) and is refused the
-	 * same way. Returns the descriptor, or a negative contract code.
+	 * same way. Opened for writing, a file no one may write (a person's chmod a-w) is
+	 * refused as a write and a rename refuse it, root included (root's open succeeds),
+	 * and in the same words when the open refused it (the Go host's openRegular).
+	 * Returns the descriptor, or a negative contract code.
 	 */
 	#openRegular(op: string, p: string, flags: number): number {
+		const writing = (flags & (O_WRONLY | fs.constants.O_RDWR)) !== 0;
 		let fd: number;
 		try {
 			fd = fs.openSync(p, flags | O_NONBLOCK | O_NOCTTY);
 		} catch (err) {
 			const code = err instanceof Error && "code" in err ? err.code : "";
 			const noFollow = O_NOFOLLOW !== 0 && (flags & O_NOFOLLOW) !== 0;
-			if (code === "ENXIO" || (noFollow && code === "ELOOP")) {
+			if (code === "ENXIO" || (noFollow && code === "ELOOP") || (writing && codeFor(err) === PERMISSION)) {
 				try {
 					const st = noFollow ? fs.lstatSync(p, { throwIfNoEntry: false }) : fs.statSync(p, { throwIfNoEntry: false });
 					if (st !== undefined && !st.isFile()) return this.#notRegular(st);
+					if (writing && st !== undefined && (st.mode & 0o222) === 0) return this.#readOnly(true);
 				} catch {
 					// Report the open's own error below.
 				}
@@ -562,9 +551,9 @@ export class Host {
 		}
 		try {
 			const st = fs.fstatSync(fd);
-			if (st.isFile()) return fd;
+			if (st.isFile() && !(writing && (st.mode & 0o222) === 0)) return fd;
 			fs.closeSync(fd);
-			return this.#notRegular(st);
+			return st.isFile() ? this.#readOnly(true) : this.#notRegular(st);
 		} catch (err) {
 			fs.closeSync(fd);
 			return this.#fail(op, p, err);
@@ -580,7 +569,7 @@ export class Host {
 	#openAppend(p: string): number {
 		for (let attempt = 0; ; attempt++) {
 			const fd = this.#openRegular("append", p, O_WRONLY | O_APPEND);
-			if (fd !== NOT_FOUND) return this.#appendable(p, fd);
+			if (fd !== NOT_FOUND) return fd;
 			try {
 				return fs.openSync(p, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY, 0o644);
 			} catch (err) {

@@ -127,19 +127,29 @@ func describe(m fs.FileMode) string {
 // Opening a FIFO for writing with no reader, a socket, or a device without a
 // driver fails at once (ENXIO) and is reported the same way, as ErrKind.
 func openRegular(op, p string, flag int) (*os.File, error) {
+	// Opened for writing, a file no one may write (a person's chmod a-w) is
+	// refused as pi-memory's write and rename refuse it, root included
+	// (root's open succeeds), and in the same words when the open refused it.
+	writing := flag&(os.O_WRONLY|os.O_RDWR) != 0
 	f, err := os.OpenFile(native(p), flag|openFlags, 0)
 	if err != nil {
 		// Say what stands there when open refused it for being what it is:
 		// ENXIO (EOPNOTSUPP for a socket on some systems), or ELOOP for a
-		// link that noFollow would not follow.
+		// link that noFollow would not follow; or, for writing, a file no
+		// one may write.
 		noLinks := flag&noFollow != 0
-		if errors.Is(err, syscall.ENXIO) || errors.Is(err, syscall.EOPNOTSUPP) || noLinks && errors.Is(err, syscall.ELOOP) {
+		if errors.Is(err, syscall.ENXIO) || errors.Is(err, syscall.EOPNOTSUPP) || noLinks && errors.Is(err, syscall.ELOOP) || writing && errors.Is(err, fs.ErrPermission) {
 			stat := os.Stat
 			if noLinks {
 				stat = os.Lstat
 			}
-			if fi, serr := stat(native(p)); serr == nil && !fi.Mode().IsRegular() {
-				return nil, fail(op, p, hostio.ErrKind, describe(fi.Mode()))
+			if fi, serr := stat(native(p)); serr == nil {
+				if !fi.Mode().IsRegular() {
+					return nil, fail(op, p, hostio.ErrKind, describe(fi.Mode()))
+				}
+				if writing && fi.Mode().Perm()&0o222 == 0 {
+					return nil, fail(op, p, hostio.ErrPermission, readOnlyAppend)
+				}
 			}
 		}
 		return nil, osFail(op, p, err)
@@ -152,6 +162,10 @@ func openRegular(op, p string, flag int) (*os.File, error) {
 	if !fi.Mode().IsRegular() {
 		f.Close()
 		return nil, fail(op, p, hostio.ErrKind, describe(fi.Mode()))
+	}
+	if writing && fi.Mode().Perm()&0o222 == 0 {
+		f.Close()
+		return nil, fail(op, p, hostio.ErrPermission, readOnlyAppend)
 	}
 	return f, nil
 }
@@ -178,29 +192,6 @@ func (o *OS) Append(p string, data []byte) error {
 	return nil
 }
 
-// appendable refuses a file no one may write (a person's chmod a-w) as
-// pi-memory's write and rename do, root included (root's open succeeds)
-// and with the same words when the open refused it.
-func appendable(p string, f *os.File, openErr error) (*os.File, error) {
-	var fi fs.FileInfo
-	var err error
-	switch {
-	case openErr == nil:
-		fi, err = f.Stat()
-	case errors.Is(openErr, hostio.ErrPermission):
-		fi, err = os.Stat(native(p))
-	default:
-		return nil, openErr
-	}
-	if err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o222 == 0 {
-		if f != nil {
-			f.Close()
-		}
-		return nil, fail("append", p, hostio.ErrPermission, readOnlyAppend)
-	}
-	return f, openErr
-}
-
 // openAppend opens p for appending, creating it when it is missing. Creating
 // is exclusive (O_EXCL), which never follows a link: a dangling link at p is
 // refused instead of creating its target wherever it points. A file that
@@ -209,7 +200,7 @@ func openAppend(p string) (*os.File, error) {
 	for try := 0; ; try++ {
 		f, err := openRegular("append", p, os.O_WRONLY|os.O_APPEND)
 		if !errors.Is(err, hostio.ErrNotFound) {
-			return appendable(p, f, err)
+			return f, err
 		}
 		f, err = os.OpenFile(native(p), os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL|openFlags, 0o644)
 		if err == nil {
