@@ -717,6 +717,15 @@ async function stepSearch(): Promise<void> {
 	}
 }
 
+/**
+ * Rows 15 and 17 run each build with the core as pi's adapter runs it (a worker thread when
+ * the project asks for one), and the TinyGo build kept on the main thread in slices
+ * (PIMEM_WORKER=off), in the same run.
+ */
+function workerRuns(): Array<{ b: (typeof BUILDS)[number]; worker: boolean; host: string }> {
+	return [...BUILDS.map((b) => ({ b, worker: true, host: "Node" })), ...BUILDS.filter((b) => b.name === "TinyGo").map((b) => ({ b, worker: false, host: "Node, main thread" }))];
+}
+
 /** Row 15's p95 on the Node host (pi's) with the TinyGo module, for row 16's ratio. */
 let memSearchPiP95: number | undefined;
 
@@ -737,9 +746,8 @@ function memSearchRow(host: string, b: string, r: Got<MemSearch>): void {
 }
 
 async function stepMemSearch(): Promise<void> {
-	// As pi's adapter runs the core (its 40 MB log moves it to a worker thread), and kept on
-	// the main thread in slices (PIMEM_WORKER=off), TinyGo only, in the same run.
-	const runs = [...BUILDS.map((b) => ({ b, worker: true, host: "Node" })), ...BUILDS.filter((b) => b.name === "TinyGo").map((b) => ({ b, worker: false, host: "Node, main thread" }))];
+	// Its 40 MB log moves the core to a worker thread (workerRuns).
+	const runs = workerRuns();
 	for (const { b, worker, host } of runs) {
 		progress(`15 memory_search over 100k decisions, a 5,000-line index and 200 sessions (${b.name}), ${host}`);
 		const dir = tmpDir(`memsearch-${b.name}`);
@@ -766,9 +774,8 @@ async function stepBigSearch(): Promise<void> {
 		{ label: `${BIG_SESSIONS.toLocaleString("en-US")} earlier sessions`, args: ["-sessions", String(BIG_SESSIONS), "-messages", "4"] },
 		{ label: "5 earlier sessions and one of 60 MB", args: ["-sessions", "5", "-messages", "4", "-big-mb", "60"] },
 	];
-	// The core as pi's adapter runs it (a search about to read many sessions moves it to a
-	// worker thread), and kept on the main thread in slices (PIMEM_WORKER=off), TinyGo only.
-	const runs = [...BUILDS.map((b) => ({ b, worker: true, host: "Node" })), ...BUILDS.filter((b) => b.name === "TinyGo").map((b) => ({ b, worker: false, host: "Node, main thread" }))];
+	// A search about to read many sessions moves the core to a worker thread (workerRuns).
+	const runs = workerRuns();
 	for (const c of cases) {
 		const what = `\`memory_search\` over ${c.label}`;
 		for (const { b, worker, host } of runs) {
