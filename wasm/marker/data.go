@@ -199,6 +199,19 @@ func hiddenAt(s string, i int) int {
 	return 0
 }
 
+// Removes is how many bytes of s from i Plain removes as one (a control
+// character, or an escape sequence whole), 0 when it keeps the byte at i;
+// s is valid UTF-8. The redaction reads a secret through them, as a person
+// reads it once they are gone (redact's plain text).
+//
+//	Removes("\x1b[1mkey", 0) => 4
+func Removes(s string, i int) int {
+	if n := hiddenAt(s, i); n > 0 {
+		return skip(s, i, n) - i
+	}
+	return 0
+}
+
 // skip returns the index after the character of n bytes at i and, for
 // ESC and the C1 introducers, the sequence it starts.
 func skip(s string, i, n int) int {

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 )
 
 // A secret can be spelled so that it reads, and pastes, as itself while its
@@ -14,7 +15,10 @@ import (
 // escape, "\u0067hp_abc…". The patterns match the plain text (scan): format
 // characters removed, each other spelling folded to the ASCII character it
 // stands for; a finding covers the spellings inside it, so the mark replaces
-// them too.
+// them too. What every exit removes before anyone reads the text (a control
+// character, an escape sequence whole: marker.Plain) is looked through as a
+// format character is, "AKIA\x01…" or "\x1b[32mAKIA…": the text shown has
+// the secret whole.
 
 // cut is a run of bytes of the text that the plain text does not hold: at
 // is where in the plain text, n how many bytes. A fold's bytes are those of
@@ -64,6 +68,8 @@ func hidden(s string, i int) (n int, b byte) {
 			return 3, byte(int(s[i+1]-0xBC)<<6+int(s[i+2]&0x3F)) + 0x20
 		}
 		return text.FormatLen(s, i), 0
+	case c < 0x20 || c == 0x7f || c == 0xC2 && i+1 < len(s) && s[i+1] < 0xA0:
+		return marker.Removes(s, i), 0
 	case c >= 0xC2:
 		return text.FormatLen(s, i), 0
 	}

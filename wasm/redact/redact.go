@@ -187,7 +187,7 @@ func scanPlain(s string, first, isPlain bool) (found []Finding, format bool) {
 			lineMask, lineStart = 0, i+1
 			continue
 		}
-		if !isPlain && (s[i] >= 0xC2 || s[i] == '%' || s[i] == '\\' || s[i] == '&') && hiddenAt(s, i) {
+		if !isPlain && (s[i] >= 0xC2 || s[i] == '%' || s[i] == '\\' || s[i] == '&' || s[i] < 0x20 && s[i] != '\t' || s[i] == 0x7f) && hiddenAt(s, i) {
 			return nil, true
 		}
 		if !mayStartTrigger(s, i) {

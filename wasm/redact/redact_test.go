@@ -225,6 +225,28 @@ func TestFormatCharactersDoNotHideASecret(t *testing.T) {
 	}
 }
 
+// A control character or an escape sequence inside a secret, or touching
+// it, hides nothing: every exit removes them (marker.Plain), so the text
+// shown would hold the secret whole. The mark covers them too.
+func TestControlsAndEscapeSequencesDoNotHideASecret(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"- key \x1b[32mAKIAIOSFODNN7EXAMPLE\x1b[0m here", "- key \x1b[32m[REDACTED:aws-key]\x1b[0m here"},
+		{"- split AKIAIOSF\x01ODNN7EXAMPLE", "- split [REDACTED:aws-key]"},
+		{"AKIAIOSF\x07ODNN7EXAMPLE", "[REDACTED:aws-key]"},
+		{"AKIAIOSF\x7fODNN7EXAMPLE", "[REDACTED:aws-key]"},
+		{"AKIAIOSF\u0085ODNN7EXAMPLE", "[REDACTED:aws-key]"},
+		{"AKIAIOSF\u009b1mODNN7EXAMPLE", "[REDACTED:aws-key]"},
+		{"AKIAIOSF\x1b]52;c;aGk=\x07ODNN7EXAMPLE", "[REDACTED:aws-key]"},
+		{"billing uses \x1b[1msk_live_4eC39HqLyjWDarjtT1zdp7dc\x1b[0m", "billing uses \x1b[1m[REDACTED:stripe-key]\x1b[0m"},
+		{"pass\x1b[1mword=hunter22x", "pass\x1b[1mword=[REDACTED:secret]"},
+		{"a\x1b[31mred\x1b[0m word in prose\r\n", "a\x1b[31mred\x1b[0m word in prose\r\n"},
+	} {
+		if got, _ := String(tt.in); got != tt.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 // A secret spelled in full-width letters, percent-encoded or as a \u escape
 // reads, and pastes or decodes, as the secret: the plain text is matched,
 // and the mark covers the spelling.
