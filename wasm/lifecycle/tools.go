@@ -489,7 +489,7 @@ func (e *Engine) forgetQuery(out *store.Out, q string, then func(out *store.Out,
 			then(out, store.Forgot{}, nil, errors.New(cancelled+" Nothing was forgotten."))
 			return
 		}
-		best, cands := search.ToForget(hits)
+		best, cands := search.ToForget(q, hits)
 		switch {
 		case best != nil && best.Doc.Gone:
 			then(out, store.Forgot{Said: quoteGone(best.Doc.Text) + " (" + best.Doc.Cite + ") was forgotten already; nothing else was removed.", Restore: best.Doc.Ref}, nil, nil)

@@ -543,16 +543,20 @@ const ClearLead = 1.5
 // lists to choose from.
 const MaxCandidates = 5
 
-// ToForget is what a forget by words removes, from the hits of ForForget:
-// the best decision or note when it is the only one or ClearLead times the
-// second's score; else at most MaxCandidates to choose from. Both nil: none
-// can be removed. A best that is gone (Doc.Gone) is returned as it is: the
-// entry the words name was forgotten already, and no other one is.
+// ToForget is what a forget by words q removes, from the hits of
+// ForForget: the best decision or note when it is the only one or ClearLead
+// times the second's score, and it holds at least half of q's words
+// (Terms); else at most MaxCandidates to choose from. An entry that shares
+// one word with "never push on fridays" is not the one those words name,
+// however alone it is. Both nil: none can be removed. A best that is gone
+// (Doc.Gone) is returned as it is: the entry the words name was forgotten
+// already, and no other one is.
 //
-//	ToForget([note 3.0, decision 1.0]) => the note, nil
-//	ToForget([note 3.0, decision 2.5]) => nil, both
-//	ToForget([gone note 3.0, note 1.0]) => the gone note, nil
-func ToForget(hits []Hit) (best *Hit, cands []Hit) {
+//	ToForget(q, [note 3.0, decision 1.0]) => the note, nil
+//	ToForget(q, [note 3.0, decision 2.5]) => nil, both
+//	ToForget(q, [gone note 3.0, note 1.0]) => the gone note, nil
+//	ToForget("never push on fridays", [note "always run make test before pushing"]) => nil, the note
+func ToForget(q string, hits []Hit) (best *Hit, cands []Hit) {
 	live := map[string]bool{}
 	for _, h := range hits {
 		if h.Doc.Forgettable() {
@@ -571,7 +575,7 @@ func ToForget(hits []Hit) (best *Hit, cands []Hit) {
 	switch {
 	case len(all) == 0:
 		return nil, nil
-	case len(all) == 1 || all[0].Score >= ClearLead*all[1].Score:
+	case (len(all) == 1 || all[0].Score >= ClearLead*all[1].Score) && 2*held(q, &all[0].Doc) >= len(Terms(q)):
 		return &all[0], nil
 	}
 	for _, h := range all {
@@ -586,6 +590,21 @@ func ToForget(hits []Hit) (best *Hit, cands []Hit) {
 		cands = cands[:MaxCandidates]
 	}
 	return nil, cands
+}
+
+// held is how many of q's words (Terms) d holds, in its title, its text or
+// its section.
+func held(q string, d *Doc) int {
+	var sp splitter
+	have := map[string]bool{}
+	sp.words(d.Title+"\n"+d.Text+"\n"+d.Extra, func(w string, _, _ int) { have[string([]byte(w))] = true })
+	n := 0
+	for _, t := range Terms(q) {
+		if have[t] {
+			n++
+		}
+	}
+	return n
 }
 
 // HitOf is the entry whose Ref is ref, made as Hits makes a hit (with the

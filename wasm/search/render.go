@@ -176,7 +176,11 @@ func JSON(hits []Hit) []byte {
 // entries to choose from, each with the id to give.
 func Candidates(q string, hits []Hit) string {
 	var b strings.Builder
-	b.WriteString(strconv.Itoa(len(hits)) + " entries match " + said(q) + " and none clearly best; nothing was forgotten. Forget one by its id:")
+	if len(hits) == 1 {
+		b.WriteString("1 entry matches " + said(q) + " only in part; nothing was forgotten. Forget it by its id if it is the one:")
+	} else {
+		b.WriteString(strconv.Itoa(len(hits)) + " entries match " + said(q) + " and none clearly best; nothing was forgotten. Forget one by its id:")
+	}
 	for i, h := range hits {
 		b.WriteString("\n" + strconv.Itoa(i+1) + ". " + h.Doc.Ref + ": " + h.Snippet)
 	}
