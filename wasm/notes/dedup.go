@@ -29,24 +29,41 @@ func duplicate(text string, pages []page) int {
 }
 
 // restated reports the first entry among pages (not a heading) in section
-// that says text again: the same after similarity.Normalize. It returns the
-// page's index, or -1. A restore refuses only that (the entry is back
-// already, where a restore puts it): a near-duplicate of the entry, or the
-// same text in another section, may have stood beside it before it was
-// forgotten, and refusing then would keep the entry lost.
+// that says text again: the same after similarity.Normalize, when more of
+// them do than twins, how many stood beside the entry when it was
+// forgotten. It returns the page's index, or -1. A restore refuses only
+// that (the entry is back already, where a restore puts it): a
+// near-duplicate of the entry, the same text in another section, or a twin
+// that was there before it was forgotten may stand beside it, and refusing
+// then would keep the entry lost.
 //
 //	pages: 0 "## A" (heading), 1 "- Fact 1 about subject1" (fact, in A)
-//	restated("fact 1 about subject1!", "A", pages)  => 1
-//	restated("Fact 19 about subject19", "A", pages) => -1 (a near-duplicate, not the entry)
-//	restated("Fact 1 about subject1", "B", pages)   => -1 (another section's)
-func restated(text, section string, pages []page) int {
-	want := similarity.Normalize(text)
-	for i := range pages {
-		if pages[i].Kind != kindHeading && pages[i].Section == section && want != "" && similarity.Normalize(pages[i].Text) == want {
-			return i
-		}
+//	restated("fact 1 about subject1!", "A", pages, 0)  => 1
+//	restated("fact 1 about subject1!", "A", pages, 1)  => -1 (its twin, there before)
+//	restated("Fact 19 about subject19", "A", pages, 0) => -1 (a near-duplicate, not the entry)
+//	restated("Fact 1 about subject1", "B", pages, 0)   => -1 (another section's)
+func restated(text, section string, pages []page, twins int) int {
+	if first, n := saying(text, section, pages); n > twins {
+		return first
 	}
 	return -1
+}
+
+// saying is the first entry among pages (not a heading) in section that
+// says text, the same after similarity.Normalize (-1 for none), and how
+// many do.
+func saying(text, section string, pages []page) (first, n int) {
+	want := similarity.Normalize(text)
+	first = -1
+	for i := range pages {
+		if pages[i].Kind != kindHeading && pages[i].Section == section && want != "" && similarity.Normalize(pages[i].Text) == want {
+			if first < 0 {
+				first = i
+			}
+			n++
+		}
+	}
+	return first, n
 }
 
 // sameNote is the one duplicate rule for notes. Compare answers Duplicate with

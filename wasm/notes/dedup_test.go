@@ -81,7 +81,7 @@ func TestRestatedIsTheSameTextInTheSameSection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			require.Equal(t, tt.want, restated(tt.text, tt.section, pages), "restated(%q, %q)", tt.text, tt.section)
+			require.Equal(t, tt.want, restated(tt.text, tt.section, pages, 0), "restated(%q, %q)", tt.text, tt.section)
 		})
 	}
 }

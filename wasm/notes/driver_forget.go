@@ -171,7 +171,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 		return "", true, errors.New("could not read " + rec.File + ": " + err.Error() + "; nothing was restored")
 	}
 	view, pages := readView(sc.name, data)
-	if i := restated(rec.Text, rec.Section, pages); i >= 0 {
+	if i := restated(rec.Text, rec.Section, pages, rec.Twins); i >= 0 {
 		return "", true, errors.New(display + " line " + strconv.Itoa(pages[i].Line) + " already says " + quoteFact(pages[i].Text) + "; nothing was restored")
 	}
 	out, line := restoreEntry(data, view, rec)

@@ -198,6 +198,11 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 	// first line went reads as itself), and restore compares with that file.
 	before, after := neighbours(out, scope, p.Line-1)
 	rec = forgotten{Line: p.Line, Section: p.Section, Text: p.Text, Page: p.ID, Src: kept, Before: before, After: after, HasAfter: true}
+	// Its twins, the same text in its section, stay: a restore is refused
+	// only when more than they say it again.
+	if _, n := saying(p.Text, p.Section, pages); n > 1 {
+		rec.Twins = n - 1
+	}
 	return out, rec, kept != removed, ""
 }
 
@@ -344,6 +349,9 @@ type forgotten struct {
 	// HasAfter: the record says what followed (records written before it
 	// did not).
 	HasAfter bool
+	// Twins is how many other entries of its section said the same when it
+	// was removed (restated): they stay, and do not stop a restore.
+	Twins int
 
 	Restored     int64 // when Restore brought it back; 0 while forgotten
 	RestoredLine int   // the line it went back to
@@ -367,6 +375,9 @@ func (r *forgotten) encode() []byte {
 	w.Str("before", r.Before)
 	if r.HasAfter {
 		w.Str("after", r.After)
+	}
+	if r.Twins > 0 {
+		w.Int("twins", int64(r.Twins))
 	}
 	return append(w.Close(), '\n')
 }
@@ -452,7 +463,7 @@ func (f *forgottenFile) add(n int, line []byte) {
 		rec := forgotten{
 			ID: id, T: jsonr.Get(r, "t").Int(), Scope: own(jsonr.Get(r, "scope")), File: own(jsonr.Get(r, "file")),
 			Line: int(jsonr.Get(r, "line").Int()), Section: own(jsonr.Get(r, "section")), Text: own(jsonr.Get(r, "text")),
-			Page: own(jsonr.Get(r, "page")), Before: own(jsonr.Get(r, "before")),
+			Page: own(jsonr.Get(r, "page")), Before: own(jsonr.Get(r, "before")), Twins: int(jsonr.Get(r, "twins").Int()),
 		}
 		if a := jsonr.Get(r, "after"); a.Exists() {
 			rec.After, rec.HasAfter = own(a), true

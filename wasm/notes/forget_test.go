@@ -141,6 +141,25 @@ func TestForgetThenRestoreGivesEveryFileShapeBackByteForByte(t *testing.T) {
 	}
 }
 
+// One of two entries that say the same is forgotten: its twin stays, and
+// the restore gives the entry back rather than refusing because the twin
+// says it already. Once it is back, a second restore is refused.
+func TestARestoreIsNotRefusedByATwinThatStoodBesideTheEntry(t *testing.T) {
+	const src = "## Notes\n- zebrafish target\n- alpha\n- zebrafish target\n"
+	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 2, idOf(t, src, 2)})
+	require.Equal(t, "", why)
+	require.Equal(t, 1, rec.Twins)
+	rec.ID, rec.T, rec.File, rec.Scope = "F-1a2b3c4d", 1, "/p/.pi/memory/MEMORY.md", "project"
+	require.Contains(t, string(rec.encode()), `,"twins":1}`)
+	require.Equal(t, 1, decodeForgotten(rec.encode()).Records[0].Twins, "the record keeps its twins")
+	_, pages := readView("project", out)
+	require.Equal(t, -1, restated(rec.Text, rec.Section, pages, rec.Twins), "the twin was there before")
+	back, _ := restoreEntry(out, out, &rec)
+	require.Equal(t, src, string(back))
+	_, pages = readView("project", back)
+	require.Equal(t, 1, restated(rec.Text, rec.Section, pages, rec.Twins), "back already")
+}
+
 // The record of the example in docs/formats.md, and what removing an entry
 // leaves: no double blank line, the line above remembered.
 func TestRemoveEntryLeavesNoDoubleBlank(t *testing.T) {
