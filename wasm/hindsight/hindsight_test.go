@@ -70,6 +70,21 @@ func TestAnAnswerTheHostCutOrOneOverTheCapIsRefusedBeforeParsing(t *testing.T) {
 	require.Equal(t, 0, len(rs[0].Memories))
 }
 
+// A memory the server stored may hold what a person typed, a secret too:
+// the block that goes into the model's request is redacted, as the
+// hindsight_recall tool's result is.
+func TestTheRecalledBlockIsRedacted(t *testing.T) {
+	got := render([]recalled{{Bank: bank{bankProject, "p"}, Memories: []memory{
+		{Text: "the db password is hunter2xyz"},
+		{Text: "deploy with ghp_abcdefghijklmnopqrstuvwxyz0123456789"},
+		{Text: "postgres://admin:s3cr3tPassw0rd@db:5432/app"},
+	}}}, 1024)
+	for _, secret := range []string{"hunter2xyz", "ghp_abcdef", "s3cr3tPassw0rd"} {
+		require.NotContains(t, got, secret)
+	}
+	require.Contains(t, got, "- the db password is [REDACTED:secret]\n")
+}
+
 func TestRenderGroupsByBankBetweenMarkersAndIsEmptyWithoutMemories(t *testing.T) {
 	rs := []recalled{
 		{Bank: bank{bankProject, "p"}, Memories: []memory{{Text: "Uses Go\nand make"}}},

@@ -6,6 +6,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // blockName is the marker name of the recalled block (wasm/marker).
@@ -43,7 +44,11 @@ func render(rs []recalled, maxTokens int) string {
 			b.WriteString("- " + strings.Join(strings.Fields(marker.Strip(m.Text)), " ") + "\n")
 		}
 	}
-	body, _ := budget.Fit(b.String(), maxTokens*len(rs))
+	// A memory is what the server stored, which a person may have typed a
+	// secret into: the block goes to the model's provider, redacted as a
+	// tool's result is (the cache keeps it so; a retry redacts nothing again).
+	all, _ := redact.String(b.String())
+	body, _ := budget.Fit(all, maxTokens*len(rs))
 	if body == "" {
 		return ""
 	}
