@@ -156,7 +156,9 @@ func ReadInto(h hostio.Host, p string, max int64, buf []byte) ([]byte, error) {
 	if info.Size > max {
 		return nil, &hostio.PathError{Op: "read", Path: p, Err: hostio.ErrInvalid, Msg: "larger than " + strconv.FormatInt(max, 10) + " bytes"}
 	}
-	if int64(cap(buf)) < info.Size {
+	if buf == nil || int64(cap(buf)) < info.Size {
+		// Never nil: an empty file is one, which a config reads as "empty",
+		// not as absent (a truncated {"enabled": false} turned memory on).
 		buf = make([]byte, 0, info.Size+info.Size/8)
 	}
 	buf = buf[:info.Size]

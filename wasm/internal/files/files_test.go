@@ -193,10 +193,15 @@ func TestConfigOfAFileThatCannotBeReadTurnsItsStoreOff(t *testing.T) {
 	f, data := ConfigData(r.fs, p)
 	require.True(t, f.Present)
 	require.Equal(t, "{\"enabled\": true}\n", string(data))
+	empty := r.write(t, "project/.pi/empty.json", "")
+	f = Config(r.fs, empty)
+	require.True(t, f.Present, "an empty file is there, not absent")
+	_, _, why := f.Switch("enabled")
+	require.Contains(t, why, "is empty; write {} in it", "an empty config turns its store off, as a byte-order mark alone does")
 	out := r.write(t, "outside.json", "{}\n")
 	link := filepath.Join(r.project, ".pi/linked.json")
 	require.NoError(t, os.Symlink(out, link))
-	_, _, why := Config(r.fs, link).Switch("enabled")
+	_, _, why = Config(r.fs, link).Switch("enabled")
 	require.Contains(t, why, "symbolic link", "a linked config turns its store off, naming the link")
 }
 
