@@ -12,6 +12,7 @@ package config
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -131,7 +132,7 @@ func (f *File) bad(key, want string, got gjson.Result, using string) {
 // maxShown is how much of a bad value a warning says back.
 const maxShown = 60
 
-// shown is a value of key as a warning says it back: redacted, cut at
+// shown is a value of key as a warning says it back: redacted, then cut at
 // maxShown bytes, and never the value of a key that holds a secret (apiKey:
 // its value is one whatever it looks like, and a warning is shown on the
 // screen, in a log, in pi's print mode).
@@ -143,6 +144,9 @@ func shown(key, raw string) string {
 	if raw != `""` && (strings.HasSuffix(k, "key") || strings.HasSuffix(k, "token") || strings.Contains(k, "secret") || strings.Contains(k, "password")) {
 		return "a value not shown (it is a secret)"
 	}
+	// Redacted whole, then cut: a token cut short is no longer one the
+	// redaction knows, and 13 of its 16 characters were said back.
+	raw, _ = redact.String(raw)
 	if len(raw) > maxShown {
 		cut := maxShown
 		for cut > 0 && raw[cut]&0xC0 == 0x80 {
@@ -150,7 +154,6 @@ func shown(key, raw string) string {
 		}
 		raw = raw[:cut] + "…"
 	}
-	raw, _ = redact.String(raw)
 	return raw
 }
 
@@ -249,35 +252,42 @@ func (f *File) Enum(key, def string, allowed ...string) (string, bool) {
 }
 
 // Unknown warns about top-level keys (and keys of the given objects) that are
-// not in known, which catches typos such as "maxDecision".
+// not in known, which catches typos such as "maxDecision". It names the
+// first maxUnknown and counts the rest: a file of 90,000 unknown keys is one
+// screen of warnings, not 90,000.
 func (f *File) Unknown(known map[string][]string) {
 	if !f.root.IsObject() {
 		return
 	}
+	n := 0
+	unknown := func(key string) {
+		if n++; n <= maxUnknown {
+			f.warn("unknown key " + strconv.Quote(key) + " (ignored)")
+		}
+	}
 	f.root.ForEach(func(k, v gjson.Result) bool {
 		sub, ok := known[k.Str]
 		if !ok {
-			f.warn("unknown key " + strconv.Quote(k.Str) + " (ignored)")
+			unknown(k.Str)
 			return true
 		}
 		if sub != nil && v.IsObject() {
 			v.ForEach(func(k2, _ gjson.Result) bool {
-				found := false
-				for _, s := range sub {
-					if s == k2.Str {
-						found = true
-						break
-					}
-				}
-				if !found {
-					f.warn("unknown key " + strconv.Quote(k.Str+"."+k2.Str) + " (ignored)")
+				if !slices.Contains(sub, k2.Str) {
+					unknown(k.Str + "." + k2.Str)
 				}
 				return true
 			})
 		}
 		return true
 	})
+	if n > maxUnknown {
+		f.warn(strconv.Itoa(n-maxUnknown) + " more unknown keys (ignored)")
+	}
 }
+
+// maxUnknown is how many unknown keys Unknown names.
+const maxUnknown = 5
 
 // Str returns the string at key, or def (ok=false) when absent or not a string.
 func (f *File) Str(key, def string) (string, bool) {
