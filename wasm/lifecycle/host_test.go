@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 )
@@ -112,7 +113,7 @@ func (h *osHost) List(p string) ([]string, error) {
 	var out []string
 	for _, e := range es {
 		n := e.Name()
-		if strings.IndexByte(n, '\n') >= 0 {
+		if strings.IndexByte(n, '\n') >= 0 || !utf8.ValidString(n) {
 			q, _ := json.Marshal(n)
 			n = "/" + string(q) // as the hosts list it (fsys.Entry)
 		}

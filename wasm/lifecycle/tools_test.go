@@ -687,3 +687,21 @@ func TestMemorySearchNamesATopicFileWhoseNameHoldsANewline(t *testing.T) {
 		require.Equal(t, `Not searched: 2 memory files that could not be read (do not take what it holds for absent): `+r.agent+`/memory/"c\n\x1b[31md.md", .pi/memory/"a\nb.md".`, line, q)
 	}
 }
+
+// An earlier session whose file name holds a newline or is not UTF-8
+// cannot be opened by the name the list gives: it is named in the answer,
+// quoted, not left out without a word (its absence passed for nothing
+// said).
+func TestMemorySearchNamesASessionWhoseNameCannotBeListed(t *testing.T) {
+	r := newRig(t, false)
+	sessions := r.sessionsDir()
+	require.NoError(t, os.WriteFile(filepath.Join(sessions, "2026-02-20T09-00-00-000Z_a\nb.jsonl"), []byte(sessionJSONL("a", r.project, "okapi sightings")), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(sessions, "2026-02-21T09-00-00-000Z_\xff.jsonl"), []byte(sessionJSONL("b", r.project, "okapi sightings")), 0o644))
+	text, isErr := r.tool("memory_search", `{"query":"okapi"}`)
+	require.False(t, isErr, text)
+	require.Contains(t, text, `Not searched: 2 memory files that could not be read (do not take what it holds for absent): `+sessions+"/\"2026-02-21T09-00-00-000Z_\ufffd.jsonl\", "+sessions+`/"2026-02-20T09-00-00-000Z_a\nb.jsonl".`)
+	home := filepath.Dir(r.agent)
+	r.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "home": home, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "new"})
+	text, _ = r.tool("memory_search", `{"query":"okapi"}`)
+	require.Contains(t, text, `~`+strings.TrimPrefix(sessions, home)+`/"2026-02-20T09-00-00-000Z_a\nb.jsonl".`, "the home folder as ~")
+}
