@@ -96,7 +96,9 @@ func checkFact(text, section string, strict bool) outcome {
 			o.Reason, o.Detail = "invalid", "the "+what+" holds "+why+"; memory keeps plain text, so remember it without that"
 			return o
 		}
-		*f = strings.TrimSpace(mk.Data(*f))
+		// Data keeps U+FFFD (what it makes of bytes that are not UTF-8), which
+		// Check refuses: removed here too, the repair writes what it says.
+		*f = strings.TrimSpace(strings.ReplaceAll(mk.Data(*f), "\uFFFD", ""))
 		repaired = append(repaired, "removed "+why+" from the "+what)
 	}
 	if text == "" {

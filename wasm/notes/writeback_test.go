@@ -1,6 +1,7 @@
 package notes
 
 import (
+	mk "github.com/pi-memory/pi-memory/wasm/marker"
 	"math/rand"
 	"strconv"
 	"strings"
@@ -488,6 +489,16 @@ func TestCheckFactRefusesWhatNoFileCouldTake(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Not strict, what Check refuses is removed, U+FFFD too (a lone surrogate
+// arrives as one): the answer said it was removed while the file kept it.
+func TestCheckFactRemovesWhatItSaysItRemovedWhenNotStrict(t *testing.T) {
+	o := checkFact("lone \uFFFD surrogate \x1b[31mred", "low \uFFFD", false)
+	require.Equal(t, "", o.Reason, o.Detail)
+	require.Equal(t, "lone  surrogate red", o.Text)
+	require.Equal(t, "low", o.Section)
+	require.Equal(t, "", mk.Check(o.Text+o.Section))
 }
 
 func TestCheckFactRepairsASectionNameHoldingASecretWhenNotStrict(t *testing.T) {
