@@ -302,6 +302,13 @@ func restoreEntry(src, view []byte, r *forgotten) ([]byte, int) {
 					entry = strings.ReplaceAll(entry, "\n", "\r\n")
 				}
 			}
+		} else if crlf, ok := endings(lines, at); ok && crlf != strings.Contains(entry, "\r\n") {
+			// The same lines around it, their line ends changed since (an
+			// editor saved the file with CRLF): it goes back with theirs.
+			entry = strings.ReplaceAll(entry, "\r\n", "\n")
+			if nl = "\n"; crlf {
+				entry, nl = strings.ReplaceAll(entry, "\n", "\r\n"), "\r\n"
+			}
 		}
 		var b text.Builder
 		b.WriteString(bom)
@@ -328,6 +335,23 @@ func restoreEntry(src, view []byte, r *forgotten) ([]byte, int) {
 		block += "\n"
 	}
 	return insertBlock(src, r.Section, block, 6)
+}
+
+// endings says whether the lines around line at (the one above, the one
+// below) end with CRLF, when every one of them that has a line end agrees.
+func endings(lines []string, at int) (crlf, ok bool) {
+	n := 0
+	for _, i := range [2]int{at - 1, at} {
+		if i < 0 || i >= len(lines) || !strings.HasSuffix(lines[i], "\n") {
+			continue
+		}
+		c := strings.HasSuffix(lines[i], "\r\n")
+		if n > 0 && c != crlf {
+			return false, false
+		}
+		crlf, n = c, n+1
+	}
+	return crlf, n > 0
 }
 
 // ---- Recovery records ----------------------------------------------------------

@@ -160,6 +160,19 @@ func TestARestoreIsNotRefusedByATwinThatStoodBesideTheEntry(t *testing.T) {
 	require.Equal(t, 1, restated(rec.Text, rec.Section, pages, rec.Twins), "back already")
 }
 
+// The file was saved with CRLF between the forget and the restore, its
+// lines otherwise the same: the entry goes back with CRLF too, not LF among
+// them.
+func TestARestoreTakesTheLineEndsTheFileHasNow(t *testing.T) {
+	const src = "## Notes\n- alpha one\n- zebrafish target\n- gamma three\n"
+	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 3, idOf(t, src, 3)})
+	require.Equal(t, "", why)
+	crlf := []byte(strings.ReplaceAll(string(out), "\n", "\r\n"))
+	back, line := restoreEntry(crlf, crlf, &rec)
+	require.Equal(t, 3, line)
+	require.Equal(t, strings.ReplaceAll(src, "\n", "\r\n"), string(back))
+}
+
 // The record of the example in docs/formats.md, and what removing an entry
 // leaves: no double blank line, the line above remembered.
 func TestRemoveEntryLeavesNoDoubleBlank(t *testing.T) {
