@@ -232,6 +232,11 @@ func (d *driver) loadFrom(useSnapshot bool) error {
 	if hostio.IsNotFound(err) {
 		return nil
 	}
+	if err == nil && info.Dir {
+		// A folder where the log should be holds no decision to show: said,
+		// not listed as "No active decisions."
+		err = &hostio.PathError{Op: "read", Path: d.log, Err: hostio.ErrKind, Msg: "is a folder"}
+	}
 	if err != nil {
 		d.loadErr = err
 		return err
@@ -417,6 +422,9 @@ func (d *driver) refreshLog() error {
 	}
 	if err != nil {
 		return err
+	}
+	if info.Dir {
+		return d.load()
 	}
 	if info.Size < d.cur.Offset || !d.guardHolds() {
 		return d.load()

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"github.com/pi-memory/pi-memory/internal/require"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -479,4 +480,16 @@ func TestJSONListsAreCompleteUnlessALimitIsAsked(t *testing.T) {
 	}
 	r.cmd("list --all")
 	r.contains("… 30 more; use --limit N (0 for all).")
+}
+
+// A folder where the decision log should be is said, not listed as "No
+// active decisions."
+func TestADecisionLogThatIsAFolderIsSaidNotListedAsEmpty(t *testing.T) {
+	r := newRig(t, false)
+	require.NoError(t, os.MkdirAll(filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl"), 0o755))
+	r.start(false, true)
+	text, isErr := r.tool("decision_list", `{}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, "decisions.jsonl")
+	require.Contains(t, text, "is a folder")
 }

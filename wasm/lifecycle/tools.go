@@ -497,7 +497,8 @@ func (e *Engine) forgetQuery(out *store.Out, q string, then func(out *store.Out,
 			got, err := e.forget(out, store.Ref{ID: best.Doc.Ref})
 			then(out, got, nil, err)
 		case len(cands) == 0:
-			then(out, store.Forgot{}, nil, errors.New("No decision or note matches "+quoted(q)+"; nothing was forgotten."))
+			// What could not be read is said: the entry may be in it.
+			then(out, store.Forgot{}, nil, errors.New(strings.TrimSpace("No decision or note matches "+quoted(q)+"; nothing was forgotten.\n"+unread)))
 		default:
 			then(out, store.Forgot{}, cands, nil)
 		}

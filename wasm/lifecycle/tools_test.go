@@ -705,3 +705,15 @@ func TestMemorySearchNamesASessionWhoseNameCannotBeListed(t *testing.T) {
 	text, _ = r.tool("memory_search", `{"query":"okapi"}`)
 	require.Contains(t, text, `~`+strings.TrimPrefix(sessions, home)+`/"2026-02-20T09-00-00-000Z_a\nb.jsonl".`, "the home folder as ~")
 }
+
+// A forget by words that finds nothing says what it could not read: the
+// entry may be in a memory file too large to read, which a bare "no
+// match" passed for not there.
+func TestAForgetThatFindsNothingSaysWhatItCouldNotRead(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "# Memory\n\n- zebrafish target\n"+strings.Repeat("- filler line of the memory file\n", 160_000))
+	text, isErr := r.tool("memory_forget", `{"query":"zebrafish target"}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, `No decision or note matches "zebrafish target"; nothing was forgotten.`+"\nNot searched: 1 memory file that could not be read")
+	require.Contains(t, text, ".pi/memory/MEMORY.md")
+}
