@@ -825,5 +825,9 @@ func (bd *builder) term(w string) int32 {
 }
 
 // maxCanon bounds the words a builder remembers the canonical form of
-// (each part's words are looked up again after it).
-const maxCanon = 1 << 16
+// (each part's words are looked up again after it). The map is one of
+// strings, which TinyGo's collector marks entry by entry (decision 003):
+// at 65,536 entries, earlier sessions of many distinct words (ids,
+// hashes) grew the module's memory to 512 MiB and held a core call for a
+// second; at 4,096 they take 64 MiB and 50 ms.
+const maxCanon = 1 << 12
