@@ -843,9 +843,9 @@ export class Host {
 		},
 	};
 
-	// pm_fs_stat and pm_fs_lstat write the same 24 bytes: size u64 (files, and a link's
-	// target path; 0 otherwise), mtime in ms u64, kind u32 (0 other, 1 file, 2 folder,
-	// 3 link), 4 zero bytes.
+	// pm_fs_stat and pm_fs_lstat write the same 24 bytes: size u64 (files, a link's
+	// target path, a folder's entries as the file system counts them; 0 otherwise),
+	// mtime in ms u64, kind u32 (0 other, 1 file, 2 folder, 3 link), 4 zero bytes.
 	#stat(op: "stat" | "lstat", pathPtr: number, pathLen: number, outPtr: number): number {
 		const p = this.#path(op, pathPtr, pathLen);
 		if (p === undefined) return INVALID;
@@ -870,7 +870,7 @@ export class Host {
 			const kind = kindOf(st);
 			const out = this.#view(outPtr, 24);
 			if (out === undefined) return this.#invalid(op, "output outside guest memory");
-			out.setBigUint64(0, kind === KIND_FILE || kind === KIND_SYMLINK ? st.size : 0n, true);
+			out.setBigUint64(0, kind === KIND_OTHER ? 0n : st.size, true);
 			out.setBigUint64(8, st.mtimeNs / 1_000_000n, true);
 			out.setUint32(16, kind, true);
 			out.setUint32(20, 0, true);

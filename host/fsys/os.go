@@ -79,12 +79,14 @@ func (o *OS) stat(op, p string, stat func(string) (fs.FileInfo, error)) (hostio.
 	return infoOf(fi), nil
 }
 
-// infoOf gives a size only to files and links (the length of the target's
-// path): a folder's on-disk size means nothing to the core, and Mem has none.
+// infoOf gives the size of files, links (the length of the target's path)
+// and folders (what their entries take in the file system, tens of bytes
+// each: the core tells a folder of thousands of entries without listing
+// it); none to the rest.
 func infoOf(fi fs.FileInfo) hostio.FileInfo {
 	kind := kindOf(fi.Mode())
 	var size int64
-	if kind == hostio.KindFile || kind == hostio.KindSymlink {
+	if kind != hostio.KindOther {
 		size = fi.Size()
 	}
 	return hostio.NewFileInfo(size, fi.ModTime().UnixMilli(), kind)

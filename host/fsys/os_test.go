@@ -285,3 +285,19 @@ func TestOSRenameOfALinkChangesNoModeThroughIt(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, fs.FileMode(0o644), fi.Mode().Perm())
 }
+
+// A folder's size is what the file system says its entries take: the core
+// tells a folder of thousands of entries (20,000 other projects' session
+// folders) without listing them.
+func TestStatGivesAFolderItsSizeInTheFileSystem(t *testing.T) {
+	dir := t.TempDir()
+	for i := 0; i < 2000; i++ {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, fmt.Sprintf("2026-06-01T00-00-00-000Z_session-%05d.jsonl", i)), nil, 0o644))
+	}
+	fi, err := os.Stat(dir)
+	require.NoError(t, err)
+	info, err := NewOS().Stat(filepath.ToSlash(dir))
+	require.NoError(t, err)
+	require.True(t, info.Dir)
+	require.Equal(t, fi.Size(), info.Size)
+}

@@ -36,6 +36,12 @@ type driver struct {
 	// What each session file's last stat said, and when (stat).
 	looked map[string]looked
 	now    int64 // the host's clock when this search listed its sources
+	// The folders of sessions/ that may hold the project's (folders), the
+	// stamp of sessions/ they were listed at, and when: 20,000 other
+	// projects' folders were listed again by every search.
+	mine      []string
+	mineStamp string
+	mineAt    int64
 }
 
 // looked is what one stat of a session file said, and when.
@@ -172,28 +178,42 @@ func (d *driver) homed(p string) string {
 const (
 	bulkySessions = 1000
 	bulkyBytes    = 32 << 20
+	bulkyFolder   = 128 << 10
 )
 
-// Bulky says the project's earlier sessions are that many or that large
-// (store.Bulky): its folders are listed, names only, and below
+// Bulky says the project's earlier sessions are that many or that large,
+// or their folders that crowded (store.Bulky): a folder's own size is
+// looked at first (crowded), then its names are listed, and below
 // bulkySessions each session file is looked at once (no file is read).
 func (d *driver) Bulky() bool {
+	if d.Off() != "" {
+		return false
+	}
+	if d.crowded(path.Join(d.s.AgentDir, "sessions")) {
+		return true
+	}
 	mine, _, ok := d.folders()
 	if !ok {
 		return false
 	}
-	n, size := 0, int64(0)
+	// Every folder and every entry counts, sessions or not: each is listed
+	// or looked at by a search (990 folders of the project's subfolders,
+	// one session each, held pi's thread 60–90 ms).
+	n, size := len(mine), int64(0)
 	for _, folder := range mine {
+		if n >= bulkySessions || d.crowded(folder) {
+			return true
+		}
 		names, err := d.h.List(folder)
 		if err != nil {
 			continue
 		}
 		for _, name := range names {
-			if !hsimport.IsSessionFile(name) {
-				continue
-			}
 			if n++; n >= bulkySessions {
 				return true
+			}
+			if !hsimport.IsSessionFile(name) {
+				continue
 			}
 			if info, err := d.h.Stat(folder + "/" + name); err == nil {
 				if size += info.Size; size >= bulkyBytes {
@@ -203,6 +223,16 @@ func (d *driver) Bulky() bool {
 		}
 	}
 	return false
+}
+
+// crowded says folder's own size (what its entries take in the file
+// system: tens of bytes each) is bulkyFolder or more: thousands of
+// entries, sessions or not, whose listing alone held pi's thread 100–300
+// ms (20,000 other projects' folders in sessions/, 100,000 other files
+// beside the sessions). It is known without listing them.
+func (d *driver) crowded(folder string) bool {
+	info, err := d.h.Stat(folder)
+	return err == nil && info.Dir && info.Size >= bulkyFolder
 }
 
 // folders are the folders of <agentDir>/sessions/ that may hold the
@@ -215,20 +245,24 @@ func (d *driver) folders() (mine []string, stamp string, ok bool) {
 		return nil, "", false
 	}
 	dir := path.Join(d.s.AgentDir, "sessions")
-	folders, err := d.h.List(dir)
-	if err != nil {
-		return nil, "", false
+	now := d.h.Now()
+	if st := files.Stamp(d.h, dir); st == "-" || st != d.mineStamp || now-d.mineAt >= recheck || now < d.mineAt {
+		folders, err := d.h.List(dir)
+		if err != nil {
+			return nil, "", false
+		}
+		d.mine, d.mineStamp, d.mineAt = d.mine[:0], st, now
+		for _, f := range folders {
+			if hsimport.FolderMayHold(f, d.s.ProjectRoot) {
+				d.mine = append(d.mine, path.Join(dir, f))
+			}
+		}
 	}
 	var b text.Builder
-	for _, f := range folders {
-		if !hsimport.FolderMayHold(f, d.s.ProjectRoot) {
-			continue
-		}
-		folder := path.Join(dir, f)
-		mine = append(mine, folder)
+	for _, folder := range d.mine {
 		b.WriteString(folder + "@" + files.Stamp(d.h, folder) + "\n")
 	}
-	return mine, b.String(), true
+	return d.mine, b.String(), true
 }
 
 // stat stamps session file p with its size and mtime, as one number (no

@@ -187,6 +187,18 @@ func TestAProjectWithAThousandEarlierSessionsAsksForAWorker(t *testing.T) {
 	require.NoError(t, os.WriteFile(big, nil, 0o644))
 	require.NoError(t, os.Truncate(big, 40<<20))
 	require.True(t, asks("rpc"), "a session of 40 MB: a worker")
+	require.NoError(t, os.Remove(big))
+
+	// Beside 5 sessions, 1,500 files that are not sessions: each is listed
+	// by a search (100,000 held pi's thread 300 ms).
+	for i := range 1_500 {
+		require.NoError(t, os.WriteFile(filepath.Join(folder, fmt.Sprintf("junk-%05d.txt", i)), nil, 0o644))
+	}
+	require.True(t, asks("rpc"), "1,500 other files in the session folder: a worker")
+	require.NoError(t, os.RemoveAll(folder))
+	require.NoError(t, os.MkdirAll(folder, 0o755))
+	write(0, 5)
+	require.True(t, !asks("rpc"), "5 small sessions again: no worker")
 
 	// No session at all, and a decision log: 100,000 decisions (40 MB) took
 	// 2–3 s to index in TinyGo at the first search, on pi's thread.
@@ -206,6 +218,15 @@ func TestAProjectWithAThousandEarlierSessionsAsksForAWorker(t *testing.T) {
 	decisions(40_000)
 	require.True(t, asks("rpc"), "40,000 decisions (over 8 MiB): a worker")
 	require.True(t, !asks("cli"), "never for pimem")
+	require.NoError(t, os.Remove(logFile))
+	require.True(t, !asks("rpc"), "no decision log, 5 small sessions: no worker")
+
+	// 10,000 other projects' folders in sessions/: its own size says so,
+	// without listing them; it never shrinks on ext4, so this comes last (20,000 held pi's thread 80–140 ms at every search).
+	for i := range 10_000 {
+		require.NoError(t, os.Mkdir(filepath.Join(agent, "sessions", fmt.Sprintf("--home-someone-else-projects-a-rather-long-project-name-%05d--", i)), 0o755))
+	}
+	require.True(t, asks("rpc"), "10,000 other projects' folders: a worker")
 }
 
 // A 60 KB query (a pasted file) looked each of its thousands of words up in
