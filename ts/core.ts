@@ -1441,8 +1441,10 @@ export class Core {
 	#live: Live | undefined;
 	/** The instance is in a worker thread (since a moment between turns after a worker effect). */
 	#moved = false;
-	/** Why the instance stays on this thread, once known (said once in the log). */
+	/** Why the instance stays on this thread for good, once known (said once in the log). */
 	#stays: string | undefined;
+	/** This session did not start in a worker thread (said in the log): it stays here until the next session_start. */
+	#failed = false;
 	/**
 	 * An instance being started in a worker thread, for the next moment between turns:
 	 * the last session_start asked for one (its worker effect) and none moved yet. Its
@@ -1522,6 +1524,7 @@ export class Core {
 				// An ask of the session before is answered no more (the adapter drops them).
 				this.#open.clear();
 				this.#turn = false;
+				this.#failed = false;
 			}
 			if (exportName === "resume" && typeof input === "object" && input !== null && "id" in input) this.#open.delete(String(input.id));
 			let replayed: Envelope | undefined;
@@ -1550,7 +1553,7 @@ export class Core {
 	// randomness cannot cross threads; PIMEM_WORKER=off).
 	#want(): void {
 		const o = this.#options;
-		if (this.#moved || this.#stays !== undefined) return;
+		if (this.#moved || this.#stays !== undefined || this.#failed) return;
 		if (o.worker === false || o.now !== undefined || o.random !== undefined) {
 			this.#stays = "the host's clock or randomness is its own, or the worker is off";
 			return;
@@ -1594,8 +1597,8 @@ export class Core {
 		return (await this.#startIn(live, replayed)) ? { live, replayed } : undefined;
 	}
 
-	// Starts the session in the worker's instance; false (the worker dropped, said once in
-	// the log) when it does not start there.
+	// Starts the session in the worker's instance; false (the worker dropped, said in the
+	// log) when it does not start there. That session then stays here; the next one tries again.
 	async #startIn(worker: Live, input: string): Promise<boolean> {
 		try {
 			const raw = await worker.call("session_start", encoder.encode(input));
@@ -1605,8 +1608,8 @@ export class Core {
 			return true;
 		} catch (err) {
 			worker.drop();
-			this.#stays = err instanceof Error ? err.message : String(err);
-			this.#options.log?.(2, `pi-memory: the core stays on pi's main thread: its session did not start in the worker thread (${this.#stays})`);
+			this.#failed = true;
+			this.#options.log?.(2, `pi-memory: the core stays on pi's main thread for this session: it did not start in the worker thread (${err instanceof Error ? err.message : String(err)})`);
 			return false;
 		}
 	}

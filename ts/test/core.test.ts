@@ -484,6 +484,31 @@ function tests(): void {
 		});
 	}
 
+	// A session that does not start in the worker thread stays on this one, and says so;
+	// the next session_start tries a worker again (what failed may have been that session's).
+	test("a session that does not start in the worker stays here, and the next session tries the worker again", async (t) => {
+		const { root } = tempProject();
+		const line = (i: number): string => JSON.stringify({ v: 1, t: "2026-01-02T09:00:00.000Z", p: "5f1c2a9be07d43aa", e: "a", i: `D-2026-01-02-${String(i).padStart(4, "0")}`, d: { tx: `Decision ${i}: keep the billing service's retries behind one interface so it can be swapped later, and revisit when traffic grows.`, tg: ["billing"], s: "active", r: "", sp: null, c: [] }, u: "user" });
+		fs.mkdirSync(path.join(root, ".pi", "decision-memory"), { recursive: true });
+		fs.writeFileSync(path.join(root, ".pi", "decision-memory", "decisions.jsonl"), Array.from({ length: 36_000 }, (_, i) => line(i + 1)).join("\n") + "\n");
+		// A worker thread that starts and traps on every call.
+		const fake = path.join(root, "trapping-worker.mjs");
+		fs.writeFileSync(fake, `import { parentPort } from "node:worker_threads";
+parentPort.on("message", (m) => parentPort.postMessage(m.t === "start" ? { t: "started" } : m.t === "drop" ? { t: "dropped" } : { t: "trapped", panic: "", error: new Error("fake trap") }));\n`);
+		const logged: string[] = [];
+		const core = new Core(BUILDS[0]!.file, { worker: fake, log: (_l, m) => void logged.push(m) });
+		t.after(() => core.close());
+		const said = () => logged.filter((m) => /stays on pi's main thread for this session: it did not start in the worker thread \(fake trap\)/.test(m)).length;
+		for (let session = 1; session <= 2; session++) {
+			const started = await core.call("session_start", sessionInput(root, { mode: "rpc" }));
+			assert.ok(started.effects.some((e) => e.t === "worker"), JSON.stringify(started.effects));
+			for (let i = 0; i < 100 && said() < session; i++) await new Promise((r) => setTimeout(r, 50));
+			assertFine(await core.call("before_agent_start", { prompt: "hello", messageType: "user" }));
+			assert.equal(core.thread, "main");
+			assert.equal(said(), session, logged.join("\n"));
+		}
+	});
+
 	test("starting a core does not load Node's fetch stack (Extism would, given a manifest object)", () => {
 		const core = new URL("../core.ts", import.meta.url).href;
 		const wasm = new URL("../core.wasm", import.meta.url).pathname;
