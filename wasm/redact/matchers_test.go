@@ -61,6 +61,15 @@ func TestMatchersAgreeWithTheirExpressionsOnTheEdges(t *testing.T) {
 
 var matcherEdges = []string{
 	"",
+	// command lines: curl's -U, --user=, --proxy-user; ldap -w; ssh-keygen
+	// -N/-P; sudo -S after a pipe or before a here-string, a first -S that
+	// is no word; --with-token; a here-string with no flag, or a '<' first.
+	"curl --user=a:b x", "curl --proxy-user=a:b", "curl --proxy-user  a:'b c'", "curl -Ua:b", "curl -U a",
+	"ldapwhoami -wpw", "ldapsearch -W -w 'p w'", "ssh-keygen -N '' -P x", "ssh-keygenx -N x",
+	"echo p | sudo -Sx -S y", "echo p |sudo -S", "echo p | sudo  -S", "echo p | sudo x -S; y -S",
+	"echo p | gh --with-tokens", "echo p | gh --with-token",
+	"sudo -Sx -S <<< pw", "sudo -S < f <<< pw", "sudo -S x <<<pw", "sudo -S <<< 'p w'", "sudo -S <<<", "--with-token <<< \"a\"", "x--password-stdin<<<y",
+	"sudo -S; <<< pw", "sudo\t-S <<< pw", "pseudo -S <<< pw",
 	// private-key: dash counts, the optional space, digits after PRIVATE KEY,
 	// several END lines, none, a second key, \r\n and literal \n.
 	"------BEGIN RSA PRIVATE KEY------\nabc\n------END RSA PRIVATE KEY------x",

@@ -130,16 +130,21 @@ func newPatterns() []*pattern {
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
-			"smb", "rpcclient", "openssl", "htpasswd"},
+			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
 			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW,
-			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW
-			// (shell.go); "mysql -p" alone prompts.
+			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW,
+			// ldapsearch -w PW, ssh-keygen -N PW (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: commandValue},
-		{kind: "secret", triggers: []string{"--password-stdin"},
+		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo"},
 			// A password echoed into a command that reads it from its input:
-			// echo PW | docker login -u ada --password-stdin (shell.go).
+			// echo PW | docker login -u ada --password-stdin, echo PW | sudo -S
+			// (shell.go).
 			find: findStdinPassword, span: commandValue},
+		{kind: "secret", triggers: []string{"<<<"},
+			// The same given as a here-string: sudo -S <<< PW, gh auth login
+			// --with-token <<< T (shell.go).
+			find: findHereString, span: commandValue},
 	}
 }
 

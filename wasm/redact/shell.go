@@ -4,17 +4,19 @@ import "strings"
 
 // Passwords given to a command on its command line, as a person pastes the
 // line into a note or a chat: mysql's -pPW glued to its flag (7z's too),
-// curl's -u user:PW, sshpass -p PW (mongo's too), docker login -p PW (az
-// login, helm registry login), zip's and sqlcmd's -P PW, redis-cli -a PW,
-// smbclient's -U user%PW, openssl's -pass pass:PW (-passin, -passout) and
-// htpasswd -b's last word (htpasswd -b FILE USER PW, -nb USER PW).
+// curl's -u user:PW (-U and --proxy-user, --user=), sshpass -p PW (mongo's
+// too), docker login -p PW (az login, helm registry login), zip's and
+// sqlcmd's -P PW, redis-cli -a PW, smbclient's -U user%PW, openssl's -pass
+// pass:PW (-passin, -passout), htpasswd -b's last word (htpasswd -b FILE
+// USER PW, -nb USER PW), the LDAP tools' -w PW and ssh-keygen's -N and -P
+// passphrases.
 // The flag alone is not a secret (mysql -p prompts, curl -u user asks for the
 // password, ssh -p 22 is a port, docker run -p 8080:80 publishes one), nor is
 // a value that names where the password lives ($MYSQL_PWD, "$(cat pw.txt)"),
 // nor the next flag after a flag whose value is optional (mongo -p --quiet),
 // nor openssl's env:VAR, file:PATH or stdin.
 //
-// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN|ZIP|REDIS|SMB|OPENSSL|HTPASSWD), each CMD[^\n;|&]*?[ \t]FLAG
+// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN|ZIP|REDIS|SMB|OPENSSL|HTPASSWD|LDAP|KEYGEN), each CMD[^\n;|&]*?[ \t]FLAG
 // VALUE (written out in expressions_test.go): a flag anywhere on the rest of
 // the command (up to a newline, ';', '|' or '&'), the first whose value
 // reads; the value is (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)), a quoted or a
@@ -76,6 +78,8 @@ const (
 	cmdSMB             // -U user%VALUE
 	cmdOpenSSL         // -pass pass:VALUE
 	cmdHtpasswd        // -b … VALUE, the command's last word
+	cmdLDAP            // -w VALUE
+	cmdKeygen          // -N VALUE, -P VALUE
 	cmdKinds
 )
 
@@ -99,6 +103,12 @@ func shellCommand(s string, i, e int) (int, int) {
 		return cmdOpenSSL, e
 	case "htpasswd":
 		return cmdHtpasswd, e
+	case "ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "ldapexop":
+		return cmdLDAP, e
+	case "ssh":
+		if hasAt(s, e, "-keygen") && (e+7 == len(s) || !isWord(s[e+7])) {
+			return cmdKeygen, e + 7
+		}
 	case "redis":
 		if hasAt(s, e, "-cli") && (e+4 == len(s) || !isWord(s[e+4])) {
 			return cmdRedis, e + 4
@@ -131,22 +141,29 @@ func registryLogin(s string, e int) int {
 //
 //	mysql   -p(VALUE)                                  groups 1–3
 //	sshpass -p[ \t]*(VALUE)                            groups 4–6
-//	curl    (?:-u[ \t]*|--user[ \t]+)USER:(PASSWORD)   groups 7–9
+//	curl    (?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))USER:(PASSWORD) groups 7–9
 //	login   (?:-p[ \t]*|--password(?:[ \t]+|=))(VALUE) groups 10–12
 //	zip     -P[ \t]*(VALUE)                            groups 13–15
 //	redis   -a[ \t]*(VALUE)                            groups 16–18
 //	smb     (?:-U[ \t]*|--user(?:[ \t]+|=))USER%(PASSWORD) groups 19–21
 //	openssl -pass(?:in|out)?[ \t]+pass:(VALUE)          groups 22–24
+//	ldap    -w[ \t]*(VALUE)                            groups 28–30
+//	keygen  -[NP][ \t]*(VALUE)                         groups 31–33
 func commandFlag(c int, s string, j int) []int {
 	v, sep, user := -1, byte(0), ""
 	switch {
 	case c == cmdMySQL && hasAt(s, j, "-p"):
 		v = j + 2
-	case c == cmdCurl && hasAt(s, j, "-u"), (c == cmdSSHPass || c == cmdLogin) && hasAt(s, j, "-p"),
-		c == cmdZip && hasAt(s, j, "-P"), c == cmdRedis && hasAt(s, j, "-a"), c == cmdSMB && hasAt(s, j, "-U"):
+	case c == cmdCurl && (hasAt(s, j, "-u") || hasAt(s, j, "-U")), (c == cmdSSHPass || c == cmdLogin) && hasAt(s, j, "-p"),
+		c == cmdZip && hasAt(s, j, "-P"), c == cmdRedis && hasAt(s, j, "-a"), c == cmdSMB && hasAt(s, j, "-U"),
+		c == cmdLDAP && hasAt(s, j, "-w"), c == cmdKeygen && (hasAt(s, j, "-N") || hasAt(s, j, "-P")):
 		v = runEnd(s, j+2, isBlank)
+	case c == cmdCurl && (hasAt(s, j, "--user=") || hasAt(s, j, "--proxy-user=")):
+		v = j + strings.IndexByte(s[j:], '=') + 1
 	case c == cmdCurl && hasAt(s, j, "--user"):
 		v = blanks(s, j+len("--user"))
+	case c == cmdCurl && hasAt(s, j, "--proxy-user"):
+		v = blanks(s, j+len("--proxy-user"))
 	case c == cmdSMB && hasAt(s, j, "--user="):
 		v = j + len("--user=")
 	case c == cmdSMB && hasAt(s, j, "--user"):
@@ -314,12 +331,13 @@ func commandValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, m[0], m[1], true
 }
 
-// findStdinPassword: \becho[ \t]+(?:-n[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|[^\n;|&]*?[ \t]--password-stdin\b
+// findStdinPassword: \becho[ \t]+(?:-n[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|STDIN
 //
 // A password echoed into a command that reads it from its input (docker,
-// podman and helm login, oras, skopeo take the flag): echo PW | docker login
-// -u ada --password-stdin. The value is the echo's one word, quoted or bare;
-// echo $PW (a reference) is left to commandValue.
+// podman and helm login, oras, skopeo take --password-stdin, gh auth login
+// --with-token, sudo -S; STDIN is stdinFlag's expression): echo PW |
+// docker login -u ada --password-stdin. The value is the echo's one word,
+// quoted or bare; echo $PW (a reference) is left to commandValue.
 func findStdinPassword(s string, pos int) []int {
 	for i := pos; ; i++ {
 		k := strings.Index(s[i:], "echo")
@@ -371,10 +389,81 @@ func stdinPipe(s string, i, v int) []int {
 	if p == len(s) || s[p] != '|' {
 		return nil
 	}
-	const flag = "--password-stdin"
-	for j := p + 1; j < len(s) && strings.IndexByte("\n;|&", s[j]) < 0; j++ {
-		if isBlank(s[j]) && hasAt(s, j+1, flag) && (j+1+len(flag) == len(s) || !isWord(s[j+1+len(flag)])) {
-			m := []int{i, j + 1 + len(flag), -1, -1, -1, -1, -1, -1}
+	e := stdinFlag(s, p+1)
+	if e < 0 {
+		return nil
+	}
+	m := []int{i, e, -1, -1, -1, -1, -1, -1}
+	m[2+2*g], m[3+2*g] = vs, ve
+	return m
+}
+
+// stdinFlag reads, at s[j:] after a pipe or before a here-string, a
+// command that reads a password from its input:
+// (?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t](?:[^\n;|&]*?[ \t])?-S\b)
+// (docker login --password-stdin, gh auth login --with-token, sudo -S):
+// where it ends, -1 for none.
+func stdinFlag(s string, j int) int {
+	seg := j
+	for seg < len(s) && strings.IndexByte("\n;|&", s[seg]) < 0 {
+		seg++
+	}
+	for k := j; k < seg; k++ {
+		if !isBlank(s[k]) || !hasAt(s, k+1, "--") {
+			continue
+		}
+		for _, f := range [2]string{"password-stdin", "with-token"} {
+			if e := k + 3 + len(f); hasAt(s, k+3, f) && (e == len(s) || !isWord(s[e])) {
+				return e
+			}
+		}
+	}
+	k := runEnd(s, j, isBlank)
+	if !hasAt(s, k, "sudo") || k+4 >= len(s) || !isBlank(s[k+4]) {
+		return -1
+	}
+	for c := k + 5; c+2 <= seg; c++ {
+		if (c == k+5 || isBlank(s[c-1])) && hasAt(s, c, "-S") && (c+2 == len(s) || !isWord(s[c+2])) {
+			return c + 2
+		}
+	}
+	return -1
+}
+
+// findHereString: (?:--(?:password-stdin|with-token)\b|\bsudo[ \t](?:[^\n;|&<]*?[ \t])?-S\b)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+//
+// A password given as a here-string to a command that reads it from its
+// input: docker login --password-stdin <<< PW, gh auth login --with-token
+// <<< T, sudo -S <<< PW. The value is the here-string's one word, quoted or
+// bare.
+func findHereString(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		e := -1
+		switch {
+		case hasAt(s, i, "--password-stdin"):
+			e = i + len("--password-stdin")
+		case hasAt(s, i, "--with-token"):
+			e = i + len("--with-token")
+		case hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < len(s) && isBlank(s[i+4]):
+			for c := i + 5; c+2 <= len(s) && strings.IndexByte("\n;|&<", s[c-1]) < 0; c++ {
+				if (c == i+5 || isBlank(s[c-1])) && hasAt(s, c, "-S") && (c+2 == len(s) || !isWord(s[c+2])) {
+					e = c + 2
+					break
+				}
+			}
+		}
+		if e < 0 || e < len(s) && isWord(s[e]) {
+			continue
+		}
+		k := e
+		for k < len(s) && strings.IndexByte("\n;|&<", s[k]) < 0 {
+			k++
+		}
+		if !hasAt(s, k, "<<<") {
+			continue
+		}
+		if g, vs, ve, end := shellValue(s, runEnd(s, k+3, isBlank), 0); g >= 0 {
+			m := []int{i, end, -1, -1, -1, -1, -1, -1}
 			m[2+2*g], m[3+2*g] = vs, ve
 			return m
 		}
