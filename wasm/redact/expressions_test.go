@@ -48,6 +48,8 @@ func expressions() []expression {
 		{re: `\b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
 		// slack-webhook
 		{re: `hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`},
+		// discord-webhook
+		{re: `discord(?:app)?\.com/api/webhooks/([A-Za-z0-9_/\-]{20,})`},
 		// google-key
 		{re: `\b(?:AIza[0-9A-Za-z_\-]{35}|GOCSPX-[0-9A-Za-z_\-]{20,}|ya29\.[0-9A-Za-z_\-]{20,})`},
 		// stripe-key
@@ -73,7 +75,7 @@ func expressions() []expression {
 		// age-key
 		{re: `\bAGE-SECRET-KEY-1[0-9A-Z]{58}`},
 		// azure-sas
-		{re: `[?&]sig=([A-Za-z0-9%+/=]{20,})`},
+		{re: `[?&;\s]sig=([A-Za-z0-9%+/=]{20,})`},
 		// jwt
 		{re: `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`},
 		// telegram-token
@@ -89,14 +91,14 @@ func expressions() []expression {
 		{re: "(?:^|[^A-Za-z0-9_.\\-/:@])([A-Za-z0-9_.\\-]+):([^\\s/:@\"'<>`]+)@([A-Za-z0-9.\\-]+)"},
 		// secret: label = value
 		{re: `[A-Za-z0-9_.\-]*(?:` +
-			`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds") +
-			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account") + `[_.\-]?` + fold("key") + `)` +
+			`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid") +
+			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
 			`["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
 			"(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"|'([^'\\r\\n]{4,})'|([^\\s\"'`,;]{6,}))", start: identStart},
 		// secret: in prose
-		{re: `\b(?:` + foldAny("password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `|` + fold("pass") + `)\b`},
+		{re: `\b(?:` + foldAny("password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `|` + fold("pass") + `|` + fold("wi") + `-?` + fold("fi") + `[ \t]+` + fold("key") + `)\b`},
 		// secret: a token or an API key in prose
 		{re: `\b(?:` + fold("token") + `|` + fold("secret") + `|` + fold("api") + `[ \t_.\-]?` + fold("key") + `|` + fold("key") + `)\b`},
 		// secret: a password word in another language
@@ -122,10 +124,20 @@ func expressions() []expression {
 			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE + `)`},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
 		{re: `\becho[ \t]+(?:-n[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t](?:[^\n;|&]*?[ \t])?-S\b)`},
+		// secret: set by a tool's config command
+		{re: `\bconfig(?:ure)?[ \t]+(?:set[ \t]+)?\S*?` + labelTailRE + `[ \t]+` + shellWordRE},
 		// secret: the same as a here-string
 		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t](?:[^\n;|&<]*?[ \t])?-S\b)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 	}
 }
+
+// labelTailRE is how a label ends (secretLabel): a keyword and its suffix,
+// or PASS as its last word.
+var labelTailRE = `(?:` +
+	`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid") +
+	`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session") + `[_.\-]?` + fold("key") + `)` +
+	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
+	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)`
 
 // shellWordRE is a command line's value: quoted, or a bare word.
 const shellWordRE = `(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`

@@ -333,6 +333,32 @@ func findSlackToken(s string, pos int) []int {
 func isAlnumOrDash(c byte) bool { return isAlnum(c) || c == '-' }
 
 // findSlackWebhook: hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})
+// findDiscordWebhook: discord(?:app)?\.com/api/webhooks/([A-Za-z0-9_/\-]{20,})
+//
+// The host stays readable; the id and token after it are the credential.
+func findDiscordWebhook(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], ".com/api/webhooks/")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		start := i - len("discord")
+		if hasAt(s, i-len("discordapp"), "discordapp") {
+			start = i - len("discordapp")
+		} else if !hasAt(s, start, "discord") {
+			continue
+		}
+		if start < pos {
+			continue
+		}
+		j := i + len(".com/api/webhooks/")
+		if e := atLeast(s, j, isWebhookPath, 20); e >= 0 {
+			return group1(start, e, j, e)
+		}
+	}
+}
+
 func findSlackWebhook(s string, pos int) []int {
 	const host = "hooks.slack.com/"
 	for i := pos; ; i++ {
@@ -554,7 +580,7 @@ func findAzureSAS(s string, pos int) []int {
 		}
 		i := b + k - 1
 		b += k + 1
-		if i < pos || s[i] != '?' && s[i] != '&' {
+		if i < pos || s[i] != '?' && s[i] != '&' && s[i] != ';' && !isSpace(s[i]) {
 			continue
 		}
 		if e := atLeast(s, i+5, isSignature, 20); e >= 0 {
@@ -848,7 +874,7 @@ func assignment(s string, i int, value func(v int) []int) []int {
 }
 
 // secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is
-// PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT)[_.\-]?KEY
+// PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|SESSIONID|SESSID|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT|SESSION)[_.\-]?KEY
 // and SUFFIX is [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE), in any ASCII case; or
 // with PASS as its last word (see passLabel), without a suffix.
 func secretLabel(s string, lo, end int) bool {
@@ -889,8 +915,8 @@ func passLabel(s string, lo, end int) bool {
 }
 
 var (
-	secretWords = [...]string{"password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds"}
-	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account"}
+	secretWords = [...]string{"password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid"}
+	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session"}
 )
 
 func secretKeyword(s string, lo, end int) bool {

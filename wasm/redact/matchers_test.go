@@ -70,6 +70,11 @@ var matcherEdges = []string{
 	"echo p | gh --with-tokens", "echo p | gh --with-token",
 	"sudo -Sx -S <<< pw", "sudo -S < f <<< pw", "sudo -S x <<<pw", "sudo -S <<< 'p w'", "sudo -S <<<", "--with-token <<< \"a\"", "x--password-stdin<<<y",
 	"sudo -S; <<< pw", "sudo\t-S <<< pw", "pseudo -S <<< pw",
+	// config set: with and without set, configure, a key that is no label,
+	// "set" as the key, a label inside a longer word, quoted and empty values.
+	"npm config set //r/:_authToken t0k3n", "git config github.token x", "aws configure set aws_secret_access_key 'a b'",
+	"config set set x", "config  set\tdb_pass \"\"", "config tokens x", "config set x_token", "reconfig set a_token x",
+	"config set mytoken\nx", "config setx a_token y", "config set user.Pass $PW",
 	// private-key: dash counts, the optional space, digits after PRIVATE KEY,
 	// several END lines, none, a second key, \r\n and literal \n.
 	"------BEGIN RSA PRIVATE KEY------\nabc\n------END RSA PRIVATE KEY------x",

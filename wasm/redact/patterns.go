@@ -62,6 +62,9 @@ func newPatterns() []*pattern {
 		{kind: "slack-webhook", triggers: []string{"hooks.slack.com/"},
 			// The host stays readable; the path is the credential.
 			find: findSlackWebhook},
+		{kind: "discord-webhook", triggers: []string{"discord"},
+			// The host stays readable; the path is the credential.
+			find: findDiscordWebhook},
 		{kind: "google-key", triggers: []string{"aiza", "gocspx-", "ya29."},
 			// API keys, OAuth client secrets and OAuth access tokens.
 			find: findGoogleKey},
@@ -82,8 +85,9 @@ func newPatterns() []*pattern {
 		{kind: "vault-token", triggers: []string{"hvs.", "hvb."}, find: findVaultToken},
 		{kind: "age-key", triggers: []string{"age-secret-key-1"}, find: findAgeKey},
 		{kind: "azure-sas", triggers: []string{"sig="},
-			// A shared access signature's sig= in a URL's query; the rest of
-			// the query (expiry, permissions) stays readable.
+			// A shared access signature's sig= in a URL's query or a
+			// connection string (after ';' or a blank); the rest (expiry,
+			// permissions) stays readable.
 			find: findAzureSAS},
 		{kind: "jwt", triggers: []string{"eyj"}, find: findJWT},
 		{kind: "telegram-token", triggers: []string{":aa"},
@@ -99,7 +103,7 @@ func newPatterns() []*pattern {
 		{kind: "url-password", triggers: []string{"@"},
 			// user:password@host without a scheme: root:pw@10.0.0.1.
 			find: findUserPassword, span: userPassword},
-		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred"},
+		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
 			// DB_PASSWORD, apiKey, creds, //registry/:_authToken), so token_count and
@@ -107,9 +111,9 @@ func newPatterns() []*pattern {
 			// backslash escapes allowed) or bare (6+ characters up to a space,
 			// quote, backtick, comma or semicolon).
 			find: findSecret, span: labelledValue},
-		{kind: "secret", triggers: []string{"pass", "pw"},
+		{kind: "secret", triggers: []string{"pass", "pw", "wifi", "wi-fi"},
 			// In prose: "my password is hunter2", "pw: hunter2", "my passphrase
-			// is correct horse battery staple" (prose.go).
+			// is correct horse battery staple", "the wifi key is …" (prose.go).
 			find: findPasswordWord, span: prosePassword},
 		{kind: "secret", triggers: []string{"token", "key", "secret"},
 			// In prose: "my token is …", "the secret is …", "the api key for staging is …", a
@@ -141,6 +145,11 @@ func newPatterns() []*pattern {
 			// echo PW | docker login -u ada --password-stdin, echo PW | sudo -S
 			// (shell.go).
 			find: findStdinPassword, span: commandValue},
+		{kind: "secret", triggers: []string{"config"},
+			// A secret set by a tool's config command: npm config set
+			// //registry.npmjs.org/:_authToken T, aws configure set
+			// aws_secret_access_key V (shell.go).
+			find: findConfigSet, span: commandValue},
 		{kind: "secret", triggers: []string{"<<<"},
 			// The same given as a here-string: sudo -S <<< PW, gh auth login
 			// --with-token <<< T (shell.go).

@@ -31,10 +31,24 @@ import (
 // in any ASCII case: a word that names a password.
 func findPasswordWord(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if s[i]|0x20 != 'p' || !wordStart(s, i) {
+		if s[i]|0x20 != 'p' && s[i]|0x20 != 'w' || !wordStart(s, i) {
 			continue
 		}
 		e := runEnd(s, i, isWord)
+		if s[i]|0x20 == 'w' {
+			// The wifi key, the wi-fi key: a network's password.
+			if w := e - i; w == 2 && text.HasFoldPrefix(s[i:], "wi") && hasAt(s, e, "-") && runEnd(s, e+1, isWord) == e+3 && text.HasFoldPrefix(s[e+1:], "fi") {
+				e += 3
+			} else if w != 4 || !text.HasFoldPrefix(s[i:], "wifi") {
+				i = e - 1
+				continue
+			}
+			if k := runEnd(s, e, isBlank); k > e && runEnd(s, k, isWord) == k+3 && text.HasFoldPrefix(s[k:], "key") {
+				return whole(i, k+3)
+			}
+			i = e - 1
+			continue
+		}
 		switch w := e - i; {
 		case w == 2 && text.HasFoldPrefix(s[i:], "pw"),
 			w == 3 && text.HasFoldPrefix(s[i:], "pwd"),

@@ -471,6 +471,55 @@ func findHereString(s string, pos int) []int {
 	return nil
 }
 
+// findConfigSet: \bconfig(?:ure)?[ \t]+(?:set[ \t]+)?\S*?LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+//
+// A secret set by a tool's config command, its key a word that ends like a
+// label (secretLabel): npm config set //registry.npmjs.org/:_authToken T,
+// aws configure set aws_secret_access_key V, git config github.token T.
+func findConfigSet(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], "config")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if !wordStart(s, i) {
+			continue
+		}
+		e := i + len("config")
+		if hasAt(s, e, "ure") {
+			e += 3
+		}
+		for _, skipSet := range [2]bool{true, false} {
+			k := blanks(s, e)
+			if k < 0 {
+				break
+			}
+			if skipSet {
+				if !hasAt(s, k, "set") {
+					continue
+				}
+				if k = blanks(s, k+3); k < 0 {
+					continue
+				}
+			}
+			ke := runEnd(s, k, func(c byte) bool { return !isSpace(c) })
+			if !secretLabel(s, k, ke) {
+				continue
+			}
+			v := blanks(s, ke)
+			if v < 0 {
+				continue
+			}
+			if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
+				m := []int{i, end, -1, -1, -1, -1, -1, -1}
+				m[2+2*g], m[3+2*g] = vs, ve
+				return m
+			}
+		}
+	}
+}
+
 // findTelegramToken: \b[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}\b
 //
 // A bot's id, then its secret: 35 characters that start with AA.
