@@ -198,6 +198,10 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 	// first line went reads as itself), and restore compares with that file.
 	before, after := neighbours(out, scope, p.Line-1)
 	rec = forgotten{Line: p.Line, Section: p.Section, Text: p.Text, Page: p.ID, Src: kept, Before: before, After: after, HasAfter: true}
+	_, body := splitBOM(out)
+	if crlf, ok := endings(mdSplit(body), p.Line-1); ok {
+		rec.Ends = map[bool]string{false: "lf", true: "crlf"}[crlf]
+	}
 	// Its twins, the same text in its section, stay: a restore is refused
 	// only when more than they say it again.
 	if _, n := saying(p.Text, p.Section, pages); n > 1 {
@@ -302,7 +306,7 @@ func restoreEntry(src, view []byte, r *forgotten) ([]byte, int) {
 					entry = strings.ReplaceAll(entry, "\n", "\r\n")
 				}
 			}
-		} else if crlf, ok := endings(lines, at); ok && crlf != strings.Contains(entry, "\r\n") {
+		} else if crlf, ok := endings(lines, at); ok && r.Ends != "" && crlf != (r.Ends == "crlf") {
 			// The same lines around it, their line ends changed since (an
 			// editor saved the file with CRLF): it goes back with theirs.
 			entry = strings.ReplaceAll(entry, "\r\n", "\n")
@@ -376,6 +380,10 @@ type forgotten struct {
 	// Twins is how many other entries of its section said the same when it
 	// was removed (restated): they stay, and do not stop a restore.
 	Twins int
+	// Ends is the line ends of the lines around it when it was removed
+	// ("lf", "crlf"; "" when they differ or there are none): a restore
+	// beside the same lines, their ends changed since, takes theirs.
+	Ends string
 
 	Restored     int64 // when Restore brought it back; 0 while forgotten
 	RestoredLine int   // the line it went back to
@@ -402,6 +410,9 @@ func (r *forgotten) encode() []byte {
 	}
 	if r.Twins > 0 {
 		w.Int("twins", int64(r.Twins))
+	}
+	if r.Ends != "" {
+		w.Str("ends", r.Ends)
 	}
 	return append(w.Close(), '\n')
 }
@@ -487,7 +498,7 @@ func (f *forgottenFile) add(n int, line []byte) {
 		rec := forgotten{
 			ID: id, T: jsonr.Get(r, "t").Int(), Scope: own(jsonr.Get(r, "scope")), File: own(jsonr.Get(r, "file")),
 			Line: int(jsonr.Get(r, "line").Int()), Section: own(jsonr.Get(r, "section")), Text: own(jsonr.Get(r, "text")),
-			Page: own(jsonr.Get(r, "page")), Before: own(jsonr.Get(r, "before")), Twins: int(jsonr.Get(r, "twins").Int()),
+			Page: own(jsonr.Get(r, "page")), Before: own(jsonr.Get(r, "before")), Twins: int(jsonr.Get(r, "twins").Int()), Ends: own(jsonr.Get(r, "ends")),
 		}
 		if a := jsonr.Get(r, "after"); a.Exists() {
 			rec.After, rec.HasAfter = own(a), true

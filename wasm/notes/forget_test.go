@@ -150,7 +150,7 @@ func TestARestoreIsNotRefusedByATwinThatStoodBesideTheEntry(t *testing.T) {
 	require.Equal(t, "", why)
 	require.Equal(t, 1, rec.Twins)
 	rec.ID, rec.T, rec.File, rec.Scope = "F-1a2b3c4d", 1, "/p/.pi/memory/MEMORY.md", "project"
-	require.Contains(t, string(rec.encode()), `,"twins":1}`)
+	require.Contains(t, string(rec.encode()), `,"twins":1,"ends":"lf"}`)
 	require.Equal(t, 1, decodeForgotten(rec.encode()).Records[0].Twins, "the record keeps its twins")
 	_, pages := readView("project", out)
 	require.Equal(t, -1, restated(rec.Text, rec.Section, pages, rec.Twins), "the twin was there before")
