@@ -50,7 +50,7 @@ func TestForgetRemovesTheEntryAndRestoreBringsItBack(t *testing.T) {
 	records := r.read("agent/pi-memory/notes/" + ProjectHash(r.project) + "/forgotten.jsonl")
 	require.Contains(t, records, `"op":"forget","id":"`+f.Restore+`","scope":"project"`)
 	require.Contains(t, records, `"section":"Build","text":"Lint with golangci-lint and fix what it says","page":"P-`)
-	require.Contains(t, records, `"src":"- Lint with golangci-lint\n  and fix what it says\n","before":"- Run make test before pushing","after":""}`)
+	require.Contains(t, records, `"src":"- Lint with golangci-lint\n  and fix what it says\n","before":"- Run make test before pushing","after":"","ends":"lf"}`)
 
 	said, ok, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
 	require.True(t, ok)
@@ -140,6 +140,33 @@ func TestRestoreBringsBackTwoEntriesOfOneTextInTwoSections(t *testing.T) {
 		require.NoError(t, err)
 	}
 	require.Equal(t, 2, strings.Count(r.read(projectIndex), "- Use tabs okra\n"), "%q", r.read(projectIndex))
+}
+
+// Both of two identical bullets of one section forgotten, then restored in
+// either order: each comes back (the second was refused when the first was
+// restored first), and the file is as it was.
+func TestRestoreBringsBackBothOfTwoIdenticalBulletsInEitherOrder(t *testing.T) {
+	for _, reverse := range []bool{false, true} {
+		r := newRig(t, false)
+		const src = "## Notes\n\n- same fact okra\n- other\n- same fact okra\n"
+		r.write(projectIndex, src)
+		first, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 3)})
+		require.NoError(t, err)
+		second, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 4)})
+		require.NoError(t, err)
+		require.Equal(t, "## Notes\n\n- other\n", r.read(projectIndex))
+		order := []store.Forgot{first, second}
+		if reverse {
+			order = []store.Forgot{second, first}
+		}
+		for _, f := range order {
+			_, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+			require.NoError(t, err, "reverse %v", reverse)
+		}
+		require.Equal(t, 2, strings.Count(r.read(projectIndex), "- same fact okra\n"), "%q", r.read(projectIndex))
+		_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: first.Restore})
+		require.Error(t, err, "restored already")
+	}
 }
 
 func TestForgetAndRestoreRefuseWithReasonsAndLoseNothing(t *testing.T) {

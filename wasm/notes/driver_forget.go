@@ -11,6 +11,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	markers "github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/similarity"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -78,12 +79,15 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		return n.notThere(sc, file, display, r, missing)
 	}
 	rec.ID, rec.T, rec.Scope, rec.File = n.newID("F-", file+"\x00"+strconv.Itoa(rec.Line)+"\x00"+rec.Text), n.h.Now(), sc.name, file
+	records := path.Join(sc.dataDir, forgottenName)
+	// Its twins forgotten before it and not restored yet may come back
+	// beside it, in any order: they count as twins too.
+	rec.Twins += n.pendingTwins(records, rec)
 	// The record first: a process killed after the write still leaves what
 	// restores the entry. When the file cannot be written after it, the
 	// entry is still in the file: the record is closed as restored, there,
 	// so it is not listed as forgotten (were that append lost too, a
 	// restore would be refused as a duplicate).
-	records := path.Join(sc.dataDir, forgottenName)
 	if err := n.h.Append(records, files.Sealed(n.h, records, rec.encode())); err != nil {
 		return store.Forgot{}, true, errors.New("could not keep the recovery record in " + records + ": " + err.Error() + "; nothing was forgotten")
 	}
@@ -97,6 +101,21 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		said += " Its secrets were not kept: a restore brings it back with [REDACTED:…] in their place."
 	}
 	return store.Forgot{Said: said, Restore: rec.ID}, true, nil
+}
+
+// pendingTwins is how many entries still forgotten (unrestored records of
+// records) said what rec says, in its file and section.
+func (n *driver) pendingTwins(records string, rec forgotten) int {
+	want := similarity.Normalize(cutRunes(rec.Text, factQuoteRunes))
+	count := 0
+	n.readForgotten(records, "", func(f *forgottenFile) {
+		for _, r := range f.unrestored() {
+			if r.File == rec.File && r.Section == rec.Section && want != "" && similarity.Normalize(r.Text) == want {
+				count++
+			}
+		}
+	})
+	return count
 }
 
 // notThere answers a forget of an entry the file no longer holds: gone

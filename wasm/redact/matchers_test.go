@@ -70,6 +70,8 @@ var matcherEdges = []string{
 	"echo p | gh --with-tokens", "echo p | gh --with-token",
 	"sudo -Sx -S <<< pw", "sudo -S < f <<< pw", "sudo -S x <<<pw", "sudo -S <<< 'p w'", "sudo -S <<<", "--with-token <<< \"a\"", "x--password-stdin<<<y",
 	"sudo -S; <<< pw", "sudo\t-S <<< pw", "pseudo -S <<< pw",
+	"sudo x --with-token <<< v", "sudo x --with-token -S <<< v", "--with-token sudo -S <<< v", "sudo -S<<< v", "a <<< b; sudo -S <<< c",
+	"sudo sudo -S <<< v", "sudo --password-stdinx <<< v --with-token <<< w",
 	// config set: with and without set, configure, a key that is no label,
 	// "set" as the key, a label inside a longer word, quoted and empty values.
 	"npm config set //r/:_authToken t0k3n", "git config github.token x", "aws configure set aws_secret_access_key 'a b'",

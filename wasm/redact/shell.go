@@ -436,39 +436,57 @@ func stdinFlag(s string, j int) int {
 // input: docker login --password-stdin <<< PW, gh auth login --with-token
 // <<< T, sudo -S <<< PW. The value is the here-string's one word, quoted or
 // bare.
+//
+// Nothing of a match crosses [\n;|&<] before its "<<<", so the text is read
+// a run of other bytes at a time, each once: a run that ends at "<<<" with
+// a value after it matches at its first flag, if it holds one (a sudo's
+// -S is the first one after that sudo; none after the first sudo, none
+// after any later one).
 func findHereString(s string, pos int) []int {
-	for i := pos; i < len(s); i++ {
-		e := -1
-		switch {
-		case hasAt(s, i, "--password-stdin"):
-			e = i + len("--password-stdin")
-		case hasAt(s, i, "--with-token"):
-			e = i + len("--with-token")
-		case hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < len(s) && isBlank(s[i+4]):
-			for c := i + 5; c+2 <= len(s) && strings.IndexByte("\n;|&<", s[c-1]) < 0; c++ {
-				if (c == i+5 || isBlank(s[c-1])) && hasAt(s, c, "-S") && (c+2 == len(s) || !isWord(s[c+2])) {
-					e = c + 2
-					break
+	for a := pos; a < len(s); {
+		b := a
+		for b < len(s) && strings.IndexByte("\n;|&<", s[b]) < 0 {
+			b++
+		}
+		if hasAt(s, b, "<<<") {
+			if g, vs, ve, end := shellValue(s, runEnd(s, b+3, isBlank), 0); g >= 0 {
+				if i := hereFlag(s, a, b); i >= 0 {
+					m := []int{i, end, -1, -1, -1, -1, -1, -1}
+					m[2+2*g], m[3+2*g] = vs, ve
+					return m
 				}
 			}
 		}
-		if e < 0 || e < len(s) && isWord(s[e]) {
-			continue
-		}
-		k := e
-		for k < len(s) && strings.IndexByte("\n;|&<", s[k]) < 0 {
-			k++
-		}
-		if !hasAt(s, k, "<<<") {
-			continue
-		}
-		if g, vs, ve, end := shellValue(s, runEnd(s, k+3, isBlank), 0); g >= 0 {
-			m := []int{i, end, -1, -1, -1, -1, -1, -1}
-			m[2+2*g], m[3+2*g] = vs, ve
-			return m
-		}
+		a = b + 1
 	}
 	return nil
+}
+
+// hereFlag is where the first flag of findHereString starts in s[a:b], a
+// run of no [\n;|&<], -1 for none: the first --password-stdin or
+// --with-token, or the first sudo if an -S follows it in the run, whichever
+// comes first.
+func hereFlag(s string, a, b int) int {
+	sudo, flag := -1, -1
+	for i := a; i < b; i++ {
+		if flag < 0 {
+			for _, f := range [2]string{"--password-stdin", "--with-token"} {
+				if e := i + len(f); e <= b && hasAt(s, i, f) && (e == len(s) || !isWord(s[e])) {
+					flag = i
+				}
+			}
+			if flag >= 0 && (sudo < 0 || sudo > flag) {
+				return flag
+			}
+		}
+		switch {
+		case sudo < 0 && flag < 0 && hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < b && isBlank(s[i+4]):
+			sudo = i
+		case sudo >= 0 && i >= sudo+5 && isBlank(s[i-1]) && hasAt(s, i, "-S") && i+2 <= b && (i+2 == len(s) || !isWord(s[i+2])):
+			return sudo
+		}
+	}
+	return flag
 }
 
 // findConfigSet: \bconfig(?:ure)?[ \t]+(?:set[ \t]+)?\S*?LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
