@@ -49,7 +49,7 @@ func expressions() []expression {
 		// slack-webhook
 		{re: `hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})`},
 		// discord-webhook
-		{re: `discord(?:app)?\.com/api/webhooks/([A-Za-z0-9_/\-]{20,})`},
+		{re: `discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/([A-Za-z0-9_/\-]{20,})`},
 		// google-key
 		{re: `\b(?:AIza[0-9A-Za-z_\-]{35}|GOCSPX-[0-9A-Za-z_\-]{20,}|ya29\.[0-9A-Za-z_\-]{20,})`},
 		// stripe-key
@@ -123,13 +123,16 @@ func expressions() []expression {
 			`|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n;|&]*?[ \t]-w[ \t]*` + shellWordRE +
 			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE + `)`},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
-		{re: `\becho[ \t]+(?:-n[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t](?:[^\n;|&]*?[ \t])?-S\b)`},
+		{re: `\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t](?:[^\n;|&]*?[ \t])?` + sudoStdinRE + `)`},
 		// secret: set by a tool's config command
-		{re: `\bconfig(?:ure)?[ \t]+(?:set[ \t]+)?\S*?` + labelTailRE + `[ \t]+` + shellWordRE},
+		{re: `\b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?` + labelTailRE + `["']?[ \t]+` + shellWordRE},
 		// secret: the same as a here-string
-		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t](?:[^\n;|&<]*?[ \t])?-S\b)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
+		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t](?:[^\n;|&<]*?[ \t])?` + sudoStdinRE + `)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 	}
 }
+
+// sudoStdinRE is sudo's flag that reads the password from its input.
+const sudoStdinRE = `(?:-[A-Za-z]*S[A-Za-z]*|--stdin)\b`
 
 // labelTailRE is how a label ends (secretLabel): a keyword and its suffix,
 // or PASS as its last word.

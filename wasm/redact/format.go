@@ -2,6 +2,7 @@ package redact
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
@@ -69,7 +70,14 @@ func hidden(s string, i int) (n int, b byte) {
 		}
 		return text.FormatLen(s, i), 0
 	case c < 0x20 || c == 0x7f || c == 0xC2 && i+1 < len(s) && s[i+1] < 0xA0:
-		return marker.Removes(s, i), 0
+		// An escape sequence ends where a mark starts: "\x1b[REDACTED:…]"
+		// is ESC and a mark (redaction stays idempotent), not a CSI
+		// sequence that eats the mark's "[R".
+		n := marker.Removes(s, i)
+		if k := strings.Index(s[i+1:min(len(s), i+n+len(markOpen))], markOpen); k >= 0 && 1+k < n {
+			n = 1 + k
+		}
+		return n, 0
 	case c >= 0xC2:
 		return text.FormatLen(s, i), 0
 	}

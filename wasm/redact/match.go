@@ -333,28 +333,35 @@ func findSlackToken(s string, pos int) []int {
 func isAlnumOrDash(c byte) bool { return isAlnum(c) || c == '-' }
 
 // findSlackWebhook: hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})
-// findDiscordWebhook: discord(?:app)?\.com/api/webhooks/([A-Za-z0-9_/\-]{20,})
+// findDiscordWebhook: discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/([A-Za-z0-9_/\-]{20,})
 //
 // The host stays readable; the id and token after it are the credential.
 func findDiscordWebhook(s string, pos int) []int {
 	for i := pos; ; i++ {
-		k := strings.Index(s[i:], ".com/api/webhooks/")
+		k := strings.Index(s[i:], "discord")
 		if k < 0 {
 			return nil
 		}
 		i += k
-		start := i - len("discord")
-		if hasAt(s, i-len("discordapp"), "discordapp") {
-			start = i - len("discordapp")
-		} else if !hasAt(s, start, "discord") {
+		j := i + len("discord")
+		if hasAt(s, j, "app") {
+			j += 3
+		}
+		if !hasAt(s, j, ".com/api/") {
 			continue
 		}
-		if start < pos {
+		j += len(".com/api/")
+		if hasAt(s, j, "v") {
+			if d := runEnd(s, j+1, func(c byte) bool { return c >= '0' && c <= '9' }); d > j+1 && hasAt(s, d, "/webhooks/") {
+				j = d + 1
+			}
+		}
+		if !hasAt(s, j, "webhooks/") {
 			continue
 		}
-		j := i + len(".com/api/webhooks/")
+		j += len("webhooks/")
 		if e := atLeast(s, j, isWebhookPath, 20); e >= 0 {
-			return group1(start, e, j, e)
+			return group1(i, e, j, e)
 		}
 	}
 }

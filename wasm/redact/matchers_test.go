@@ -72,6 +72,10 @@ var matcherEdges = []string{
 	"sudo -S; <<< pw", "sudo\t-S <<< pw", "pseudo -S <<< pw",
 	"sudo x --with-token <<< v", "sudo x --with-token -S <<< v", "--with-token sudo -S <<< v", "sudo -S<<< v", "a <<< b; sudo -S <<< c",
 	"sudo sudo -S <<< v", "sudo --password-stdinx <<< v --with-token <<< w",
+	"echo p | sudo -kS x", "echo p | sudo -S -Sk", "echo p | sudo --stdin", "echo p | sudo -S1 -kS", "printf 'p\\n' | sudo -S", "echo -ne p | sudo -S", "echo -x p | sudo -S",
+	"sudo --stdin <<< v", "sudo -k -Sv <<< v", "npm config set -- //r/:_authToken t", "git config --global --add github.token t", "npm config set '//r/:_authToken' t",
+	"kubectl config set-credentials ada --token=x", "npm  config --token a_token x", "gitconfig x_token y", "git config set x_token",
+	"https://discord.com/api/v10/webhooks/123/abcdefghijklmnopqrstuvwxyz", "discordapp.com/api/v/webhooks/1234567890123456789012", "discord.com/api/v9/webhook/x",
 	// config set: with and without set, configure, a key that is no label,
 	// "set" as the key, a label inside a longer word, quoted and empty values.
 	"npm config set //r/:_authToken t0k3n", "git config github.token x", "aws configure set aws_secret_access_key 'a b'",

@@ -331,7 +331,7 @@ func commandValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, m[0], m[1], true
 }
 
-// findStdinPassword: \becho[ \t]+(?:-n[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|STDIN
+// findStdinPassword: \b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|STDIN
 //
 // A password echoed into a command that reads it from its input (docker,
 // podman and helm login, oras, skopeo take --password-stdin, gh auth login
@@ -339,22 +339,26 @@ func commandValue(s string, m []int) (int, int, int, int, bool) {
 // docker login -u ada --password-stdin. The value is the echo's one word,
 // quoted or bare; echo $PW (a reference) is left to commandValue.
 func findStdinPassword(s string, pos int) []int {
-	for i := pos; ; i++ {
-		k := strings.Index(s[i:], "echo")
-		if k < 0 {
-			return nil
-		}
-		i += k
-		if !wordStart(s, i) {
+	for i := pos; i < len(s); i++ {
+		w := 0
+		switch {
+		case !wordStart(s, i):
+			continue
+		case hasAt(s, i, "echo"):
+			w = 4
+		case hasAt(s, i, "printf"):
+			w = 6
+		default:
 			continue
 		}
-		b := runEnd(s, i+4, isBlank)
-		if b == i+4 {
+		b := runEnd(s, i+w, isBlank)
+		if b == i+w {
 			continue
 		}
-		// (?:-n[ \t]+)? takes "-n " when the rest then matches, else not.
-		if hasAt(s, b, "-n") {
-			if n := runEnd(s, b+2, isBlank); n > b+2 {
+		// (?:-[ne]+[ \t]+)? takes "-n ", "-e ", "-ne " when the rest then
+		// matches, else not.
+		if f := runEnd(s, b+1, func(c byte) bool { return c == 'n' || c == 'e' }); hasAt(s, b, "-") && f > b+1 {
+			if n := runEnd(s, f, isBlank); n > f {
 				if m := stdinPipe(s, i, n); m != nil {
 					return m
 				}
@@ -364,6 +368,7 @@ func findStdinPassword(s string, pos int) []int {
 			return m
 		}
 	}
+	return nil
 }
 
 // stdinPipe reads, from the echo at s[i:] and its value at s[v:], the rest
@@ -400,7 +405,7 @@ func stdinPipe(s string, i, v int) []int {
 
 // stdinFlag reads, at s[j:] after a pipe or before a here-string, a
 // command that reads a password from its input:
-// (?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t](?:[^\n;|&]*?[ \t])?-S\b)
+// (?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t](?:[^\n;|&]*?[ \t])?SUDOSTDIN)
 // (docker login --password-stdin, gh auth login --with-token, sudo -S):
 // where it ends, -1 for none.
 func stdinFlag(s string, j int) int {
@@ -422,15 +427,38 @@ func stdinFlag(s string, j int) int {
 	if !hasAt(s, k, "sudo") || k+4 >= len(s) || !isBlank(s[k+4]) {
 		return -1
 	}
-	for c := k + 5; c+2 <= seg; c++ {
-		if (c == k+5 || isBlank(s[c-1])) && hasAt(s, c, "-S") && (c+2 == len(s) || !isWord(s[c+2])) {
-			return c + 2
+	// (?:…[ \t])? prefers to take something: a flag after the first word
+	// after sudo, the first such; only then the one right after sudo.
+	for c := k + 6; c < seg; c++ {
+		if isBlank(s[c-1]) {
+			if e := sudoStdin(s, c); e >= 0 {
+				return e
+			}
 		}
 	}
-	return -1
+	return sudoStdin(s, k+5)
 }
 
-// findHereString: (?:--(?:password-stdin|with-token)\b|\bsudo[ \t](?:[^\n;|&<]*?[ \t])?-S\b)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// sudoStdin is the end of sudo's flag that reads the password from its
+// input at s[c:], (?:-[A-Za-z]*S[A-Za-z]*|--stdin)\b: -S, -kS, -Sk,
+// --stdin; -1 for none.
+func sudoStdin(s string, c int) int {
+	e := -1
+	switch {
+	case hasAt(s, c, "--stdin"):
+		e = c + len("--stdin")
+	case hasAt(s, c, "-"):
+		if l := runEnd(s, c+1, isLetter); strings.IndexByte(s[c+1:l], 'S') >= 0 {
+			e = l
+		}
+	}
+	if e < 0 || e < len(s) && isWord(s[e]) {
+		return -1
+	}
+	return e
+}
+
+// findHereString: (?:--(?:password-stdin|with-token)\b|\bsudo[ \t](?:[^\n;|&<]*?[ \t])?SUDOSTDIN)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 //
 // A password given as a here-string to a command that reads it from its
 // input: docker login --password-stdin <<< PW, gh auth login --with-token
@@ -482,18 +510,21 @@ func hereFlag(s string, a, b int) int {
 		switch {
 		case sudo < 0 && flag < 0 && hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < b && isBlank(s[i+4]):
 			sudo = i
-		case sudo >= 0 && i >= sudo+5 && isBlank(s[i-1]) && hasAt(s, i, "-S") && i+2 <= b && (i+2 == len(s) || !isWord(s[i+2])):
+		case sudo >= 0 && i >= sudo+5 && isBlank(s[i-1]) && sudoStdin(s, i) >= 0:
 			return sudo
 		}
 	}
 	return flag
 }
 
-// findConfigSet: \bconfig(?:ure)?[ \t]+(?:set[ \t]+)?\S*?LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findConfigSet: \b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?LABEL["']?[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 //
 // A secret set by a tool's config command, its key a word that ends like a
-// label (secretLabel): npm config set //registry.npmjs.org/:_authToken T,
-// aws configure set aws_secret_access_key V, git config github.token T.
+// label (secretLabel), after "set" and flags: npm config set
+// //registry.npmjs.org/:_authToken T, aws configure set
+// aws_secret_access_key V, git config --global github.token T. The words
+// "set" and the flags are skipped greedily; when the word after them is no
+// label, fewer are (a flag may be the key), as the expression backtracks.
 func findConfigSet(s string, pos int) []int {
 	for i := pos; ; i++ {
 		k := strings.Index(s[i:], "config")
@@ -501,41 +532,76 @@ func findConfigSet(s string, pos int) []int {
 			return nil
 		}
 		i += k
-		if !wordStart(s, i) {
+		t := configTool(s, i)
+		if t < 0 {
 			continue
 		}
 		e := i + len("config")
 		if hasAt(s, e, "ure") {
 			e += 3
 		}
-		for _, skipSet := range [2]bool{true, false} {
-			k := blanks(s, e)
-			if k < 0 {
+		// The words after it: starts[j] is where word j starts; the first
+		// len(starts)-1 may be skipped ("set" or a flag).
+		var starts []int
+		for w := blanks(s, e); w >= 0 && w < len(s); {
+			starts = append(starts, w)
+			we := runEnd(s, w, func(c byte) bool { return !isSpace(c) })
+			if !(we-w == 3 && hasAt(s, w, "set") || s[w] == '-') || len(starts) > 64 {
 				break
 			}
-			if skipSet {
-				if !hasAt(s, k, "set") {
-					continue
-				}
-				if k = blanks(s, k+3); k < 0 {
-					continue
-				}
-			}
-			ke := runEnd(s, k, func(c byte) bool { return !isSpace(c) })
-			if !secretLabel(s, k, ke) {
-				continue
-			}
-			v := blanks(s, ke)
-			if v < 0 {
-				continue
-			}
-			if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
-				m := []int{i, end, -1, -1, -1, -1, -1, -1}
-				m[2+2*g], m[3+2*g] = vs, ve
+			w = blanks(s, we)
+		}
+		for j := len(starts) - 1; j >= 0; j-- {
+			if m := configValue(s, t, starts[j]); m != nil {
 				return m
 			}
 		}
 	}
+}
+
+// configTool is where the tool's name before the word "config" at s[i:]
+// starts (npm config, aws configure), -1 when none is.
+func configTool(s string, i int) int {
+	b := i
+	for b > 0 && isBlank(s[b-1]) {
+		b--
+	}
+	if b == i {
+		return -1
+	}
+	a := b
+	for a > 0 && isWord(s[a-1]) {
+		a--
+	}
+	switch s[a:b] {
+	case "npm", "yarn", "pnpm", "git", "aws", "gh", "pip", "poetry", "composer", "bundle", "conda":
+		return a
+	}
+	return -1
+}
+
+// configValue reads a key that ends like a label at s[k:] (a quote after it
+// allowed), blanks and a value: the match from t, or nil.
+func configValue(s string, t, k int) []int {
+	ke := runEnd(s, k, func(c byte) bool { return !isSpace(c) })
+	le := ke
+	if le > k && isQuote(s[le-1]) {
+		le--
+	}
+	if !secretLabel(s, k, le) && !(le < ke && secretLabel(s, k, ke)) {
+		return nil
+	}
+	v := blanks(s, ke)
+	if v < 0 {
+		return nil
+	}
+	g, vs, ve, end := shellValue(s, v, 0)
+	if g < 0 {
+		return nil
+	}
+	m := []int{t, end, -1, -1, -1, -1, -1, -1}
+	m[2+2*g], m[3+2*g] = vs, ve
+	return m
 }
 
 // findTelegramToken: \b[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}\b
