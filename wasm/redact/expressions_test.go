@@ -123,16 +123,19 @@ func expressions() []expression {
 			`|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n;|&]*?[ \t]-w[ \t]*` + shellWordRE +
 			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE + `)`},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
-		{re: `\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t](?:[^\n;|&]*?[ \t])?` + sudoStdinRE + `)`},
+		{re: `\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]` + sudoStdinRE(`\n;|&`) + `)`},
 		// secret: set by a tool's config command
-		{re: `\b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?` + labelTailRE + `["']?[ \t]+` + shellWordRE},
+		{re: `\b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?` + labelTailRE + `["']?[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|&<>;][^\s"']*))`},
 		// secret: the same as a here-string
-		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t](?:[^\n;|&<]*?[ \t])?` + sudoStdinRE + `)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
+		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t]` + sudoStdinRE(`\n;|&<`) + `)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 	}
 }
 
-// sudoStdinRE is sudo's flag that reads the password from its input.
-const sudoStdinRE = `(?:-[A-Za-z]*S[A-Za-z]*|--stdin)\b`
+// sudoStdinRE is sudo's flag that reads the password from its input,
+// after "sudo[ \t]": clustered right after it, or -S or --stdin anywhere.
+func sudoStdinRE(not string) string {
+	return `(?:-[A-Za-z]*S[A-Za-z]*\b|(?:[^` + not + `]*?[ \t])?(?:-S|--stdin)\b)`
+}
 
 // labelTailRE is how a label ends (secretLabel): a keyword and its suffix,
 // or PASS as its last word.

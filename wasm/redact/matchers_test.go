@@ -75,6 +75,9 @@ var matcherEdges = []string{
 	"echo p | sudo -kS x", "echo p | sudo -S -Sk", "echo p | sudo --stdin", "echo p | sudo -S1 -kS", "printf 'p\\n' | sudo -S", "echo -ne p | sudo -S", "echo -x p | sudo -S",
 	"sudo --stdin <<< v", "sudo -k -Sv <<< v", "npm config set -- //r/:_authToken t", "git config --global --add github.token t", "npm config set '//r/:_authToken' t",
 	"kubectl config set-credentials ada --token=x", "npm  config --token a_token x", "gitconfig x_token y", "git config set x_token",
+	"git config --get github.token | cat", "git config --unset a.password && x", "git config a_token >x", "echo y | sudo pacman -Syu", "sudo ls -lS <<< x",
+	"echo p | sudo -Sk x -S", "echo p | sudo  -kS", "sudo --stdin x <<< y", "echo p | sudo x --stdin",
+	"--with-token<<<--with-token<<<x", "sudo -S<<<\"a\"<<<\"b", "--with-token<<<'x", "--with-token <<< \"\"",
 	"https://discord.com/api/v10/webhooks/123/abcdefghijklmnopqrstuvwxyz", "discordapp.com/api/v/webhooks/1234567890123456789012", "discord.com/api/v9/webhook/x",
 	// config set: with and without set, configure, a key that is no label,
 	// "set" as the key, a label inside a longer word, quoted and empty values.

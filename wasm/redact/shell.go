@@ -405,7 +405,7 @@ func stdinPipe(s string, i, v int) []int {
 
 // stdinFlag reads, at s[j:] after a pipe or before a here-string, a
 // command that reads a password from its input:
-// (?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t](?:[^\n;|&]*?[ \t])?SUDOSTDIN)
+// (?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]SUDOSTDIN)
 // (docker login --password-stdin, gh auth login --with-token, sudo -S):
 // where it ends, -1 for none.
 func stdinFlag(s string, j int) int {
@@ -427,38 +427,50 @@ func stdinFlag(s string, j int) int {
 	if !hasAt(s, k, "sudo") || k+4 >= len(s) || !isBlank(s[k+4]) {
 		return -1
 	}
+	if e := stdinCluster(s, k+5); e >= 0 {
+		return e
+	}
 	// (?:…[ \t])? prefers to take something: a flag after the first word
 	// after sudo, the first such; only then the one right after sudo.
 	for c := k + 6; c < seg; c++ {
 		if isBlank(s[c-1]) {
-			if e := sudoStdin(s, c); e >= 0 {
+			if e := stdinExact(s, c); e >= 0 {
 				return e
 			}
 		}
 	}
-	return sudoStdin(s, k+5)
+	return stdinExact(s, k+5)
 }
 
-// sudoStdin is the end of sudo's flag that reads the password from its
-// input at s[c:], (?:-[A-Za-z]*S[A-Za-z]*|--stdin)\b: -S, -kS, -Sk,
-// --stdin; -1 for none.
-func sudoStdin(s string, c int) int {
-	e := -1
-	switch {
-	case hasAt(s, c, "--stdin"):
-		e = c + len("--stdin")
-	case hasAt(s, c, "-"):
-		if l := runEnd(s, c+1, isLetter); strings.IndexByte(s[c+1:l], 'S') >= 0 {
-			e = l
-		}
-	}
-	if e < 0 || e < len(s) && isWord(s[e]) {
+// SUDOSTDIN is sudo's flag that reads the password from its input: right
+// after sudo, its options clustered (-S, -kS, -Sk); anywhere on the line,
+// -S or --stdin alone (a command's own -Syu or -lS is not sudo's):
+// (?:-[A-Za-z]*S[A-Za-z]*\b|(?:[^\n;|&]*?[ \t])?(?:-S|--stdin)\b) after
+// "sudo[ \t]".
+
+// stdinCluster is the end of -[A-Za-z]*S[A-Za-z]*\b at s[c:], -1 for none.
+func stdinCluster(s string, c int) int {
+	if !hasAt(s, c, "-") {
 		return -1
 	}
-	return e
+	l := runEnd(s, c+1, isLetter)
+	if strings.IndexByte(s[c+1:l], 'S') < 0 || l < len(s) && isWord(s[l]) {
+		return -1
+	}
+	return l
 }
 
-// findHereString: (?:--(?:password-stdin|with-token)\b|\bsudo[ \t](?:[^\n;|&<]*?[ \t])?SUDOSTDIN)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// stdinExact is the end of (?:-S|--stdin)\b at s[c:], -1 for none.
+func stdinExact(s string, c int) int {
+	for _, f := range [2]string{"-S", "--stdin"} {
+		if e := c + len(f); hasAt(s, c, f) && (e == len(s) || !isWord(s[e])) {
+			return e
+		}
+	}
+	return -1
+}
+
+// findHereString: (?:--(?:password-stdin|with-token)\b|\bsudo[ \t]SUDOSTDIN)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 //
 // A password given as a here-string to a command that reads it from its
 // input: docker login --password-stdin <<< PW, gh auth login --with-token
@@ -471,14 +483,15 @@ func sudoStdin(s string, c int) int {
 // -S is the first one after that sudo; none after the first sudo, none
 // after any later one).
 func findHereString(s string, pos int) []int {
+	var ends valueEnds
 	for a := pos; a < len(s); {
 		b := a
 		for b < len(s) && strings.IndexByte("\n;|&<", s[b]) < 0 {
 			b++
 		}
 		if hasAt(s, b, "<<<") {
-			if g, vs, ve, end := shellValue(s, runEnd(s, b+3, isBlank), 0); g >= 0 {
-				if i := hereFlag(s, a, b); i >= 0 {
+			if i := hereFlag(s, a, b); i >= 0 {
+				if g, vs, ve, end := ends.value(s, runEnd(s, b+3, isBlank)); g >= 0 {
 					m := []int{i, end, -1, -1, -1, -1, -1, -1}
 					m[2+2*g], m[3+2*g] = vs, ve
 					return m
@@ -490,10 +503,50 @@ func findHereString(s string, pos int) []int {
 	return nil
 }
 
+// valueEnds reads shellValue's (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)) with
+// no separator, remembering where the last run of each kind ended: a value
+// read from inside that run ends there too, so a text of thousands of
+// here-strings with no blank ("--with-token<<<--with-token<<<…") is read
+// once, not once per here-string.
+type valueEnds struct{ from, to [3]int }
+
+func (m *valueEnds) value(s string, v int) (g, vs, ve, end int) {
+	if v >= len(s) {
+		return -1, 0, 0, 0
+	}
+	k := 2
+	switch s[v] {
+	case '"':
+		k = 0
+	case '\'':
+		k = 1
+	}
+	start := v
+	if k < 2 {
+		start++
+	}
+	e := m.to[k]
+	if !(start > m.from[k] && start <= e && e > 0) {
+		stop := func(c byte) bool { return c != s[v] && c != '\n' }
+		if k == 2 {
+			stop = isBareShell
+		}
+		e = runEnd(s, start, stop)
+		m.from[k], m.to[k] = start, e
+	}
+	if e == start || k < 2 && (e == len(s) || s[e] != s[v]) {
+		return -1, 0, 0, 0
+	}
+	if k < 2 {
+		return k, start, e, e + 1
+	}
+	return 2, v, e, e
+}
+
 // hereFlag is where the first flag of findHereString starts in s[a:b], a
 // run of no [\n;|&<], -1 for none: the first --password-stdin or
-// --with-token, or the first sudo if an -S follows it in the run, whichever
-// comes first.
+// --with-token, or the first sudo that takes the password from its input
+// (SUDOSTDIN), whichever comes first.
 func hereFlag(s string, a, b int) int {
 	sudo, flag := -1, -1
 	for i := a; i < b; i++ {
@@ -510,14 +563,14 @@ func hereFlag(s string, a, b int) int {
 		switch {
 		case sudo < 0 && flag < 0 && hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < b && isBlank(s[i+4]):
 			sudo = i
-		case sudo >= 0 && i >= sudo+5 && isBlank(s[i-1]) && sudoStdin(s, i) >= 0:
+		case sudo >= 0 && (i == sudo+5 && stdinCluster(s, i) >= 0 || i >= sudo+5 && isBlank(s[i-1]) && stdinExact(s, i) >= 0):
 			return sudo
 		}
 	}
 	return flag
 }
 
-// findConfigSet: \b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?LABEL["']?[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findConfigSet: \b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?LABEL["']?[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|&<>;][^\s"']*))
 //
 // A secret set by a tool's config command, its key a word that ends like a
 // label (secretLabel), after "set" and flags: npm config set
@@ -595,8 +648,9 @@ func configValue(s string, t, k int) []int {
 	if v < 0 {
 		return nil
 	}
+	// A bare value is no shell operator: git config --get KEY | cat reads.
 	g, vs, ve, end := shellValue(s, v, 0)
-	if g < 0 {
+	if g < 0 || g == 2 && strings.IndexByte("|&<>;", s[vs]) >= 0 {
 		return nil
 	}
 	m := []int{t, end, -1, -1, -1, -1, -1, -1}
