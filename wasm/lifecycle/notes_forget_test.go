@@ -169,6 +169,30 @@ func TestRestoreBringsBackBothOfTwoIdenticalBulletsInEitherOrder(t *testing.T) {
 	}
 }
 
+// A fact forgotten, typed back by hand and forgotten again is one entry,
+// not two twins: whichever order the two records are restored in, it comes
+// back once (the second restore is refused as back already).
+func TestAFactTypedBackByHandIsNotItsOwnTwin(t *testing.T) {
+	for _, reverse := range []bool{false, true} {
+		r := newRig(t, false)
+		r.write(projectIndex, "## Notes\n\n- same fact okra\n- other\n")
+		first, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 3)})
+		require.NoError(t, err)
+		r.write(projectIndex, "## Notes\n\n- other\n- same fact okra\n")
+		second, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 4)})
+		require.NoError(t, err)
+		order := []store.Forgot{first, second}
+		if reverse {
+			order = []store.Forgot{second, first}
+		}
+		_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: order[0].Restore})
+		require.NoError(t, err)
+		_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: order[1].Restore})
+		require.Error(t, err, "back already (reverse %v)", reverse)
+		require.Equal(t, 1, strings.Count(r.read(projectIndex), "- same fact okra\n"), "%q", r.read(projectIndex))
+	}
+}
+
 func TestForgetAndRestoreRefuseWithReasonsAndLoseNothing(t *testing.T) {
 	r := newRig(t, false)
 	const src = "# Memory\n\nSome text.\n\n## Build\n\n- Run make test\n"

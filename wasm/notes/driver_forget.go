@@ -104,13 +104,15 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 }
 
 // pendingTwins is how many entries still forgotten (unrestored records of
-// records) said what rec says, in its file and section.
+// records) said what rec says, in its file and section, and had a twin then
+// (this entry, or another): one that stood alone was typed back by hand,
+// and this entry is it, not its twin.
 func (n *driver) pendingTwins(records string, rec forgotten) int {
 	want := similarity.Normalize(cutRunes(rec.Text, factQuoteRunes))
 	count := 0
 	n.readForgotten(records, "", func(f *forgottenFile) {
 		for _, r := range f.unrestored() {
-			if r.File == rec.File && r.Section == rec.Section && want != "" && similarity.Normalize(r.Text) == want {
+			if r.Twins > 0 && r.File == rec.File && r.Section == rec.Section && want != "" && similarity.Normalize(r.Text) == want {
 				count++
 			}
 		}
