@@ -77,6 +77,7 @@ var matcherEdges = []string{
 	"kubectl config set-credentials ada --token=x", "npm  config --token a_token x", "gitconfig x_token y", "git config set x_token",
 	"git config --get github.token | cat", "git config --unset a.password && x", "git config a_token >x", "echo y | sudo pacman -Syu", "sudo ls -lS <<< x",
 	"echo p | sudo -Sk x -S", "echo p | sudo  -kS", "sudo --stdin x <<< y", "echo p | sudo x --stdin",
+	"sudo -u ada sudo -HS true <<< pw", "sudo x sudo -kS <<< pw", "sudo sudo -Sx<<< >x", "sudo a -S sudo -kS <<< p", "--with-token sudo -kS <<< p", "sudo -kS --with-token <<< p",
 	"--with-token<<<--with-token<<<x", "sudo -S<<<\"a\"<<<\"b", "--with-token<<<'x", "--with-token <<< \"\"",
 	"https://discord.com/api/v10/webhooks/123/abcdefghijklmnopqrstuvwxyz", "discordapp.com/api/v/webhooks/1234567890123456789012", "discord.com/api/v9/webhook/x",
 	// config set: with and without set, configure, a key that is no label,

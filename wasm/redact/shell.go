@@ -546,9 +546,12 @@ func (m *valueEnds) value(s string, v int) (g, vs, ve, end int) {
 // hereFlag is where the first flag of findHereString starts in s[a:b], a
 // run of no [\n;|&<], -1 for none: the first --password-stdin or
 // --with-token, or the first sudo that takes the password from its input
-// (SUDOSTDIN), whichever comes first.
+// (SUDOSTDIN: its options clustered right after it, -S or --stdin anywhere
+// after it), whichever comes first. The first sudo takes any -S after it;
+// a later one only its own cluster.
 func hereFlag(s string, a, b int) int {
-	sudo, flag := -1, -1
+	first, cluster, flag := -1, -1, -1
+	firstTakes := false
 	for i := a; i < b; i++ {
 		if flag < 0 {
 			for _, f := range [2]string{"--password-stdin", "--with-token"} {
@@ -556,18 +559,29 @@ func hereFlag(s string, a, b int) int {
 					flag = i
 				}
 			}
-			if flag >= 0 && (sudo < 0 || sudo > flag) {
-				return flag
+		}
+		if hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < b && isBlank(s[i+4]) {
+			if first < 0 {
+				first = i
+			}
+			if cluster < 0 && stdinCluster(s, i+5) >= 0 {
+				cluster = i
 			}
 		}
-		switch {
-		case sudo < 0 && flag < 0 && hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < b && isBlank(s[i+4]):
-			sudo = i
-		case sudo >= 0 && (i == sudo+5 && stdinCluster(s, i) >= 0 || i >= sudo+5 && isBlank(s[i-1]) && stdinExact(s, i) >= 0):
-			return sudo
+		if first >= 0 && !firstTakes && i >= first+5 && isBlank(s[i-1]) && stdinExact(s, i) >= 0 {
+			firstTakes = true
 		}
 	}
-	return flag
+	if firstTakes {
+		cluster = first
+	}
+	switch {
+	case flag < 0:
+		return cluster
+	case cluster < 0:
+		return flag
+	}
+	return min(flag, cluster)
 }
 
 // findConfigSet: \b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?LABEL["']?[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|&<>;][^\s"']*))
