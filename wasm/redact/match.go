@@ -332,7 +332,6 @@ func findSlackToken(s string, pos int) []int {
 
 func isAlnumOrDash(c byte) bool { return isAlnum(c) || c == '-' }
 
-// findSlackWebhook: hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})
 // findDiscordWebhook: discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/([A-Za-z0-9_/\-]{20,})
 //
 // The host stays readable; the id and token after it are the credential.
@@ -366,6 +365,7 @@ func findDiscordWebhook(s string, pos int) []int {
 	}
 }
 
+// findSlackWebhook: hooks\.slack\.com/(?:services|workflows|triggers)/([A-Za-z0-9_/\-]{20,})
 func findSlackWebhook(s string, pos int) []int {
 	const host = "hooks.slack.com/"
 	for i := pos; ; i++ {

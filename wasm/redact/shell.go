@@ -414,17 +414,14 @@ func stdinFlag(s string, j int) int {
 		seg++
 	}
 	for k := j; k < seg; k++ {
-		if !isBlank(s[k]) || !hasAt(s, k+1, "--") {
-			continue
-		}
-		for _, f := range [2]string{"password-stdin", "with-token"} {
-			if e := k + 3 + len(f); hasAt(s, k+3, f) && (e == len(s) || !isWord(s[e])) {
+		if isBlank(s[k]) {
+			if e := stdinLong(s, k+1); e >= 0 {
 				return e
 			}
 		}
 	}
 	k := runEnd(s, j, isBlank)
-	if !hasAt(s, k, "sudo") || k+4 >= len(s) || !isBlank(s[k+4]) {
+	if !sudoAt(s, k) {
 		return -1
 	}
 	if e := stdinCluster(s, k+5); e >= 0 {
@@ -461,13 +458,26 @@ func stdinCluster(s string, c int) int {
 }
 
 // stdinExact is the end of (?:-S|--stdin)\b at s[c:], -1 for none.
-func stdinExact(s string, c int) int {
-	for _, f := range [2]string{"-S", "--stdin"} {
+func stdinExact(s string, c int) int { return flagAt(s, c, "-S", "--stdin") }
+
+// stdinLong is the end of --(?:password-stdin|with-token)\b at s[c:], -1
+// for none.
+func stdinLong(s string, c int) int { return flagAt(s, c, "--password-stdin", "--with-token") }
+
+// flagAt is the end of the first of flags at s[c:] that a word boundary
+// ends, -1 for none.
+func flagAt(s string, c int, flags ...string) int {
+	for _, f := range flags {
 		if e := c + len(f); hasAt(s, c, f) && (e == len(s) || !isWord(s[e])) {
 			return e
 		}
 	}
 	return -1
+}
+
+// sudoAt reports \bsudo[ \t] at s[i:].
+func sudoAt(s string, i int) bool {
+	return hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < len(s) && isBlank(s[i+4])
 }
 
 // findHereString: (?:--(?:password-stdin|with-token)\b|\bsudo[ \t]SUDOSTDIN)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
@@ -553,14 +563,11 @@ func hereFlag(s string, a, b int) int {
 	first, cluster, flag := -1, -1, -1
 	firstTakes := false
 	for i := a; i < b; i++ {
-		if flag < 0 {
-			for _, f := range [2]string{"--password-stdin", "--with-token"} {
-				if e := i + len(f); e <= b && hasAt(s, i, f) && (e == len(s) || !isWord(s[e])) {
-					flag = i
-				}
-			}
+		// Neither holds a separator: one that starts in the run ends in it.
+		if flag < 0 && stdinLong(s, i) >= 0 {
+			flag = i
 		}
-		if hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < b && isBlank(s[i+4]) {
+		if sudoAt(s, i) {
 			if first < 0 {
 				first = i
 			}
