@@ -3,7 +3,6 @@ package history
 import (
 	"path"
 	"strconv"
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
@@ -151,7 +150,7 @@ func (d *driver) SearchSources() []search.Source {
 				// A session whose name holds a newline or is not UTF-8 cannot
 				// be opened by the name the list gives: it is named, quoted,
 				// in every answer, not lost without a word.
-				cite := d.homed(folder) + "/" + strconv.Quote(name)
+				cite := files.HomeRelative(d.s.Home, folder) + "/" + strconv.Quote(name)
 				srcs = append(srcs, search.Source{Key: "history-unlisted:" + folder + "/" + strconv.Quote(name), Stamp: "unreadable",
 					Load: func() []search.Doc { return search.Unreadable(cite) }})
 			}
@@ -160,14 +159,6 @@ func (d *driver) SearchSources() []search.Source {
 	d.listed, d.sources = stamp, srcs
 	clear(d.looked) // files gone stay out of it
 	return srcs
-}
-
-// homed is p with the home folder as "~", as an answer names a session.
-func (d *driver) homed(p string) string {
-	if home := d.s.Home; home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
-		return "~" + p[len(home):]
-	}
-	return p
 }
 
 // A search may hold a thread for long when the project has bulkySessions

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
+	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -378,12 +379,7 @@ func (e *Engine) tilde(hits []search.Hit) []search.Hit {
 }
 
 // home is path p with the home folder as ~, as search cites it.
-func (e *Engine) home(p string) string {
-	if home := e.s.Home; home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
-		return "~" + p[len(home):]
-	}
-	return p
-}
+func (e *Engine) home(p string) string { return files.HomeRelative(e.s.Home, p) }
 
 // forget removes the entry ref names: the first Forgetter that knows it,
 // in list order, among those the gate lets write. A reference in the home

@@ -178,14 +178,3 @@ func preamble(p places, shown bool) string {
 	b.WriteString("Never save secrets or what the repository already records.\n")
 	return b.String()
 }
-
-// homeRelative writes a path under home as "~/…": shorter in every prompt,
-// and the same block on every machine with the same layout.
-//
-//	homeRelative("/home/ada", "/home/ada/.pi/agent/memory") => "~/.pi/agent/memory"
-func homeRelative(home, p string) string {
-	if home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
-		return "~" + p[len(home):]
-	}
-	return p
-}

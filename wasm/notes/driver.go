@@ -126,7 +126,7 @@ func Open(env *store.Env) store.Store {
 		dir := path.Join(s.AgentDir, notesGlobalDir)
 		data := path.Join(s.AgentDir, notesDataDir, scopeGlobal)
 		n.globalCfg = path.Join(dir, notesConfig)
-		n.scopes = append(n.scopes, &noteScope{name: scopeGlobal, dir: dir, file: path.Join(dir, notesIndex), display: homeRelative(s.Home, path.Join(dir, notesIndex)), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: path.Join(data, "writeback-journal.jsonl"), lock: path.Join(data, "memory.lock")})
+		n.scopes = append(n.scopes, &noteScope{name: scopeGlobal, dir: dir, file: path.Join(dir, notesIndex), display: files.HomeRelative(s.Home, path.Join(dir, notesIndex)), dataDir: data, table: path.Join(data, "page-table.jsonl"), journal: path.Join(data, "writeback-journal.jsonl"), lock: path.Join(data, "memory.lock")})
 		n.sessionData = data
 	}
 	if s.ProjectRoot != "" && s.Trusted && s.AgentDir != "" {
@@ -335,7 +335,7 @@ func (n *driver) section() (string, []string) {
 func (n *driver) places() places {
 	var p places
 	if g := n.scope(scopeGlobal); g != nil {
-		p.Global = homeRelative(n.s.Home, g.dir)
+		p.Global = files.HomeRelative(n.s.Home, g.dir)
 	}
 	if n.scope(scopeProject) != nil {
 		p.Project, p.Local = notesProjectDir, path.Join(notesProjectDir, notesLocal)

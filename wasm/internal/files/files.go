@@ -217,6 +217,18 @@ func ProjectRoot(h hostio.Host, cwd string) string {
 	}
 }
 
+// HomeRelative writes a path under home as "~/…", as answers and injected
+// blocks cite it: shorter in every prompt, and the same on every machine
+// with the same layout.
+//
+//	HomeRelative("/home/ada", "/home/ada/.pi/agent/memory") => "~/.pi/agent/memory"
+func HomeRelative(home, p string) string {
+	if home != "" && home != "/" && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
 // Clean normalises a host path: forward slashes, no trailing slash, no "."
 // or ".." segments.
 //

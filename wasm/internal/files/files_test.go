@@ -379,3 +379,15 @@ func TestAWriteStalledWhileItsLockIsBrokenLandsOverNothing(t *testing.T) {
 		require.Equal(t, 1, len(names), "nothing staged is left beside the file")
 	}
 }
+
+func TestHomeRelativeWritesTheHomeFolderAsTilde(t *testing.T) {
+	for _, tt := range []struct{ home, p, want string }{
+		{"/home/ada", "/home/ada/.pi/agent/memory", "~/.pi/agent/memory"},
+		{"/home/ada", "/home/adam/x", "/home/adam/x"},
+		{"/home/ada", "/home/ada", "/home/ada"},
+		{"/", "/etc/x", "/etc/x"},
+		{"", "/home/ada/x", "/home/ada/x"},
+	} {
+		require.Equal(t, tt.want, HomeRelative(tt.home, tt.p), "HomeRelative(%q, %q)", tt.home, tt.p)
+	}
+}
