@@ -200,7 +200,10 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 	rec = forgotten{Line: p.Line, Section: p.Section, Text: p.Text, Page: p.ID, Src: kept, Before: before, After: after, HasAfter: true}
 	_, body := splitBOM(out)
 	if crlf, ok := endings(mdSplit(body), p.Line-1); ok {
-		rec.Ends = map[bool]string{false: "lf", true: "crlf"}[crlf]
+		rec.Ends = "lf"
+		if crlf {
+			rec.Ends = "crlf"
+		}
 	}
 	// Its twins, the same text in its section, stay: a restore is refused
 	// only when more than they say it again.

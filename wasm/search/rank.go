@@ -575,7 +575,7 @@ func ToForget(q string, hits []Hit) (best *Hit, cands []Hit) {
 	switch {
 	case len(all) == 0:
 		return nil, nil
-	case (len(all) == 1 || all[0].Score >= ClearLead*all[1].Score) && 2*held(q, &all[0].Doc) >= len(Terms(q)):
+	case (len(all) == 1 || all[0].Score >= ClearLead*all[1].Score) && holdsHalf(q, &all[0].Doc):
 		return &all[0], nil
 	}
 	for _, h := range all {
@@ -592,19 +592,20 @@ func ToForget(q string, hits []Hit) (best *Hit, cands []Hit) {
 	return nil, cands
 }
 
-// held is how many of q's words (Terms) d holds, in its title, its text or
-// its section.
-func held(q string, d *Doc) int {
+// holdsHalf reports whether d holds at least half of q's words (Terms), in
+// its title, its text or its section.
+func holdsHalf(q string, d *Doc) bool {
 	var sp splitter
 	have := map[string]bool{}
 	sp.words(d.Title+"\n"+d.Text+"\n"+d.Extra, func(w string, _, _ int) { have[string([]byte(w))] = true })
+	terms := Terms(q)
 	n := 0
-	for _, t := range Terms(q) {
+	for _, t := range terms {
 		if have[t] {
 			n++
 		}
 	}
-	return n
+	return 2*n >= len(terms)
 }
 
 // HitOf is the entry whose Ref is ref, made as Hits makes a hit (with the
