@@ -25,13 +25,16 @@ type expression struct {
 	start func(text string, lo, at int) int
 }
 
+// gitHub is a GitHub token, which needs no \b before it (findGitHubToken).
+const gitHub = `(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`
+
 // expressions are the patterns' expressions, in the table's order.
 func expressions() []expression {
 	return []expression{
 		// private-key
 		{re: `-{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}[\s\S]*?(?:-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|$)`},
 		// aws-key
-		{re: `\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`},
+		{re: `\b((?:AKIA|ASIA)[0-9A-Z]{16})(?:\b|` + gitHub + `)`},
 		// aws-secret-key
 		{re: `[A-Za-z0-9_.\-]*(?:` + fold("aws") + `[_.\-]?` + fold("secret") + `[_.\-]?(?:` + fold("access") + `[_.\-]?)?|` +
 			fold("secret") + `[_.\-]?` + fold("access") + `[_.\-]?)` + fold("key") +
@@ -39,7 +42,7 @@ func expressions() []expression {
 		// aws-secret-key in prose
 		{re: `\b(?:` + fold("aws") + `[_.\-]?)?` + fold("secret") + `(?:[_.\-]?` + fold("access") + `)?(?:[_.\-]?` + fold("key") + `)?\b`},
 		// github-token
-		{re: `(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`},
+		{re: gitHub},
 		// gitlab-token
 		{re: `\b(?:gl(?:pat|dt|rt|ptt|cbt|soat|ffct|imt|agent|oas)-|GR1348941)[0-9A-Za-z_\-]{20,}`},
 		// api-key
@@ -65,7 +68,7 @@ func expressions() []expression {
 		// sendgrid-key
 		{re: `\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}`},
 		// twilio-key
-		{re: `\bSK[0-9a-fA-F]{32}\b`},
+		{re: `\b(SK[0-9a-fA-F]{32})(?:\b|` + gitHub + `)`},
 		// shopify-token
 		{re: `\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}`},
 		// digitalocean-token

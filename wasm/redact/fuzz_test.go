@@ -20,6 +20,7 @@ func FuzzString(f *testing.F) {
 	f.Add("my passphrase is correct horse battery staple. Thanks!")
 	f.Add("the password for the staging db is 'hunter2' and pw: abc123")
 	f.Add("aws secret key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
+	f.Add("AKIAIOSFODNN7EXAMPLEghp_abcdefghijklmnopqrstuvwxyz0123")
 	f.Add("")
 	f.Add("ｐａｓｓｗｏｒｄ：ｈｕｎｔｅｒ２ｘ ghp%5Fabcdefghijklmnopqrstuvwxyz0123456789 \\u0041KIAIOSFODNN7EXAMPLE")
 	f.Fuzz(func(t *testing.T, s string) {

@@ -234,17 +234,33 @@ func keyLine(s string, i int) int {
 	return e + n
 }
 
-// findAWSKey: \b(?:AKIA|ASIA)[0-9A-Z]{16}\b
+// findAWSKey: \b((?:AKIA|ASIA)[0-9A-Z]{16})(?:\b|GITHUB), GITHUB being
+// findGitHubToken's expression.
 func findAWSKey(s string, pos int) []int {
 	for i := pos; i+20 <= len(s); i++ {
 		if s[i] != 'A' || !wordStart(s, i) || !hasAt(s, i, "AKIA") && !hasAt(s, i, "ASIA") {
 			continue
 		}
-		if exactly(s, i+4, isUpperOrDigit, 16) >= 0 && (i+20 == len(s) || !isWord(s[i+20])) {
-			return whole(i, i+20)
+		if exactly(s, i+4, isUpperOrDigit, 16) >= 0 {
+			if e := tokenEnd(s, i+20); e >= 0 {
+				return group1(i, e, i, i+20)
+			}
 		}
 	}
 	return nil
+}
+
+// tokenEnd is where a vendor's token that ends at s[e] ends its match:
+// at e when \b holds there, or after a GitHub token glued on
+// ("AKIA…EXAMPLEghp_…"), which needs no \b before it. Without that the
+// key would pass the first redaction and be redacted by the second, once
+// the token beside it is its mark: String(String(s)) != String(s). -1 when
+// neither.
+func tokenEnd(s string, e int) int {
+	if e == len(s) || !isWord(s[e]) {
+		return e
+	}
+	return gitHubEnd(s, e)
 }
 
 // findGitHubToken: (?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})
@@ -258,17 +274,23 @@ func findGitHubToken(s string, pos int) []int {
 		if s[i] != 'g' {
 			continue
 		}
-		e := -1
-		if i+3 < len(s) && s[i+1] == 'h' && strings.IndexByte("pousr", s[i+2]) >= 0 && s[i+3] == '_' {
-			e = atLeast(s, i+4, isAlnum, 30)
-		} else if hasAt(s, i, "github_pat_") {
-			e = atLeast(s, i+len("github_pat_"), isWord, 22)
-		}
-		if e >= 0 {
+		if e := gitHubEnd(s, i); e >= 0 {
 			return whole(i, e)
 		}
 	}
 	return nil
+}
+
+// gitHubEnd is the end of the GitHub token at s[i], -1 when none starts
+// there.
+func gitHubEnd(s string, i int) int {
+	switch {
+	case i+3 < len(s) && s[i] == 'g' && s[i+1] == 'h' && strings.IndexByte("pousr", s[i+2]) >= 0 && s[i+3] == '_':
+		return atLeast(s, i+4, isAlnum, 30)
+	case hasAt(s, i, "github_pat_"):
+		return atLeast(s, i+len("github_pat_"), isWord, 22)
+	}
+	return -1
 }
 
 // gitlabPrefixes are the words after "gl"; none is a prefix of another, so
@@ -491,7 +513,7 @@ func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' ||
 
 func isLowerHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
 
-// findTwilioKey: \bSK[0-9a-fA-F]{32}\b
+// findTwilioKey: \b(SK[0-9a-fA-F]{32})(?:\b|GITHUB), as findAWSKey.
 func findTwilioKey(s string, pos int) []int {
 	for i := pos; ; i++ {
 		k := strings.Index(s[i:], "SK")
@@ -499,8 +521,10 @@ func findTwilioKey(s string, pos int) []int {
 			return nil
 		}
 		i += k
-		if e := exactly(s, i+2, isHex, 32); wordStart(s, i) && e >= 0 && (e == len(s) || !isWord(s[e])) {
-			return whole(i, e)
+		if e := exactly(s, i+2, isHex, 32); wordStart(s, i) && e >= 0 {
+			if end := tokenEnd(s, e); end >= 0 {
+				return group1(i, end, i, e)
+			}
 		}
 	}
 }

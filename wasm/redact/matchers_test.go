@@ -97,6 +97,9 @@ var matcherEdges = []string{
 	"-----BEGIN PRIVATE KEY-----é\xff-----END PRIVATE KEY-----",
 	// aws-key and the \b on either side.
 	"AKIAABCDEFGHIJKLMNOP", "xAKIAABCDEFGHIJKLMNOP", "AKIAABCDEFGHIJKLMNOPQ", "-ASIAABCDEFGHIJKLMNOP-", "éAKIAABCDEFGHIJKLMNOPé",
+	// and a GitHub token glued on after it, or a word that only starts like one.
+	"AKIAABCDEFGHIJKLMNOPghp_abcdefghijklmnopqrstuvwxyz0123", "AKIAABCDEFGHIJKLMNOPghp_short", "AKIAABCDEFGHIJKLMNOPgithub_pat_abcdefghijklmnopqrstuvwx",
+	"SK0123456789abcdef0123456789abcdefgho_abcdefghijklmnopqrstuvwxyz0123", "SK0123456789abcdef0123456789abcdefghost",
 	// labels: the greedy identifier run, separators, suffixes, operators.
 	"aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
 	"AWS.SECRET-KEY:=\"wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\"", "secretAccessKey'] => 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",

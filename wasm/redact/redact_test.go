@@ -100,11 +100,21 @@ func TestOrdinaryTextIsUnchanged(t *testing.T) {
 }
 
 func TestRedactionIsIdempotent(t *testing.T) {
-	in := "token=abcdef123456 and password: hunter22x"
-	once, _ := String(in)
-	twice, _ := String(once)
-	if once != twice {
-		t.Errorf("second pass changed %q to %q", once, twice)
+	for _, tt := range []struct{ in, want string }{
+		{"token=abcdef123456 and password: hunter22x", "token=[REDACTED:secret] and password: [REDACTED:secret]"},
+		// A GitHub token needs no \b before it; the key glued to it ends
+		// there on the first pass, not once the token is its mark.
+		{"AKIAIOSFODNN7EXAMPLEghp_abcdefghijklmnopqrstuvwxyz0123", "[REDACTED:aws-key][REDACTED:github-token]"},
+		{"SK0123456789abcdef0123456789abcdefgithub_pat_abcdefghijklmnopqrstuvwx", "[REDACTED:twilio-key][REDACTED:github-token]"},
+		{"AKIAIOSFODNN7EXAMPLEghost", "AKIAIOSFODNN7EXAMPLEghost"},
+	} {
+		once, _ := String(tt.in)
+		if once != tt.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", tt.in, once, tt.want)
+		}
+		if twice, _ := String(once); once != twice {
+			t.Errorf("second pass changed %q to %q", once, twice)
+		}
 	}
 }
 
