@@ -514,6 +514,21 @@ export class Host {
 		return PERMISSION;
 	}
 
+	// A refusal to create, replace, rename or remove a file in a folder no one may write
+	// (a person's chmod a-w on the folder): root's create, rename and unlink there
+	// succeed, anyone else's are refused, so nobody's are (decision 001). A folder that
+	// cannot be looked at is left to the operation itself to report. 0 when allowed.
+	#inReadOnlyFolder(p: string): number {
+		try {
+			const st = fs.statSync(path.dirname(p), { throwIfNoEntry: false });
+			if (st === undefined || !st.isDirectory() || (st.mode & 0o222) !== 0) return 0;
+		} catch {
+			return 0;
+		}
+		this.lastError = "is in a read-only folder (no one may write it), so nothing is created, replaced or removed in it; chmod u+w on the folder lets pi-memory change it";
+		return PERMISSION;
+	}
+
 	// A refusal of something that is not a regular file: -4 and what it is.
 	#notRegular(st: fs.Stats | fs.BigIntStats): number {
 		this.lastError = notRegular(st);
@@ -570,6 +585,8 @@ export class Host {
 		for (let attempt = 0; ; attempt++) {
 			const fd = this.#openRegular("append", p, O_WRONLY | O_APPEND);
 			if (fd !== NOT_FOUND) return fd;
+			const refused = this.#inReadOnlyFolder(p);
+			if (refused !== 0) return refused;
 			try {
 				return fs.openSync(p, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NONBLOCK | O_NOCTTY, 0o644);
 			} catch (err) {
@@ -681,6 +698,8 @@ export class Host {
 			// Checking then renaming can race, harmlessly: rename itself refuses to put a
 			// file over a folder, and replacing anything else writes nothing through it.
 			const dir = path.dirname(p);
+			const refused = this.#inReadOnlyFolder(p);
+			if (refused !== 0) return refused;
 			// The file keeps its mode; a write the guard stages beside its file, to
 			// rename in, is no more readable than that file, even before the rename.
 			let mode: number | undefined;
@@ -744,6 +763,16 @@ export class Host {
 			const p = this.#path("mkdir", pathPtr, pathLen);
 			if (p === undefined) return INVALID;
 			try {
+				// The first folder missing on the way is made in one that is there,
+				// which must be one that may be written.
+				for (let q = p; q !== path.dirname(q); q = path.dirname(q)) {
+					if (fs.statSync(q, { throwIfNoEntry: false }) !== undefined) break;
+					if (fs.statSync(path.dirname(q), { throwIfNoEntry: false }) !== undefined) {
+						const refused = this.#inReadOnlyFolder(q);
+						if (refused !== 0) return refused;
+						break;
+					}
+				}
 				fs.mkdirSync(p, { recursive: true });
 				return 0;
 			} catch (err) {
@@ -754,6 +783,8 @@ export class Host {
 		pm_fs_remove: (pathPtr: number, pathLen: number): number => {
 			const p = this.#path("remove", pathPtr, pathLen);
 			if (p === undefined) return INVALID;
+			const refused = this.#inReadOnlyFolder(p);
+			if (refused !== 0) return refused;
 			try {
 				if (fs.lstatSync(p).isDirectory()) fs.rmdirSync(p);
 				else fs.unlinkSync(p);
@@ -769,6 +800,8 @@ export class Host {
 			if (from === undefined || to === undefined) return INVALID;
 			try {
 				if (fs.lstatSync(from).isDirectory()) return this.#fail("rename", from, Object.assign(new Error(`${from} is a folder; only files are renamed`), { code: "EISDIR" }));
+				const refused = this.#inReadOnlyFolder(from) || this.#inReadOnlyFolder(to);
+				if (refused !== 0) return refused;
 				// A file replaced keeps its mode, as an atomic write keeps it: the
 				// guard stages a locked write beside the file and renames it in.
 				// Only a regular file takes it: chmod through a link at from would
@@ -885,6 +918,8 @@ export class Host {
 			this.lastError = `lock ${p}: already held by this instance; unlock it first`;
 			return EXISTS;
 		}
+		const refused = this.#inReadOnlyFolder(p);
+		if (refused !== 0) return refused;
 		const deadline = performance.now() + waitMs;
 		let pause = 2;
 		for (;;) {

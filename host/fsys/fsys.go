@@ -111,6 +111,12 @@ const readOnly = "is read-only (no one may write it), so nothing replaces it; ch
 // readOnlyAppend is the same refusal to add to such a file (an append).
 const readOnlyAppend = "is read-only (no one may write it), so nothing is added to it; chmod u+w lets pi-memory change it"
 
+// readOnlyFolder is the refusal to create, replace, rename or remove a
+// file in a folder no one may write (a person's chmod a-w on the folder):
+// root's create, rename and unlink there succeed, anyone else's are refused,
+// so neither host does either, for anyone (decision 001).
+const readOnlyFolder = "is in a read-only folder (no one may write it), so nothing is created, replaced or removed in it; chmod u+w on the folder lets pi-memory change it"
+
 // danglingLink is Append's refusal to create a file through a link.
 const danglingLink = "is a symbolic link to a missing file; append creates a missing file, but never through a link"
 

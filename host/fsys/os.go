@@ -33,6 +33,17 @@ func NewOS() *OS { return &OS{id: newHolderID(), held: map[string][]byte{}} }
 
 func native(p string) string { return filepath.FromSlash(p) }
 
+// inReadOnlyFolder refuses op on p when p's folder (links followed) is one no
+// one may write: what root would create, replace or remove there anyone else
+// could not (readOnlyFolder). A folder that cannot be looked at is left to
+// the operation itself to report.
+func inReadOnlyFolder(op, p string) error {
+	if fi, err := os.Stat(native(path.Dir(p))); err == nil && fi.IsDir() && fi.Mode().Perm()&0o222 == 0 {
+		return fail(op, p, hostio.ErrPermission, readOnlyFolder)
+	}
+	return nil
+}
+
 func (o *OS) ReadAt(p string, off int64, dst []byte) (int, error) {
 	p, err := checkPath("read", p)
 	if err != nil {
@@ -204,6 +215,9 @@ func openAppend(p string) (*os.File, error) {
 		if !errors.Is(err, hostio.ErrNotFound) {
 			return f, err
 		}
+		if err := inReadOnlyFolder("append", p); err != nil {
+			return nil, err
+		}
 		f, err = os.OpenFile(native(p), os.O_WRONLY|os.O_APPEND|os.O_CREATE|os.O_EXCL|openFlags, 0o644)
 		if err == nil {
 			return f, nil
@@ -233,6 +247,9 @@ func (o *OS) WriteAtomic(p string, data []byte) error {
 	// writes nothing through it.
 	mode := fs.FileMode(0o644)
 	dir := path.Dir(p)
+	if err := inReadOnlyFolder("write", p); err != nil {
+		return err
+	}
 	if fi, err := os.Lstat(native(p)); err == nil {
 		switch m := fi.Mode(); {
 		case m.IsRegular() && m.Perm()&0o222 == 0:
@@ -387,6 +404,19 @@ func (o *OS) Mkdir(p string) error {
 	if err != nil {
 		return err
 	}
+	// The first folder missing on the way is made in one that is there,
+	// which must be one that may be written.
+	for q := p; q != path.Dir(q); q = path.Dir(q) {
+		if _, err := os.Stat(native(q)); err == nil {
+			break
+		}
+		if _, err := os.Stat(native(path.Dir(q))); err == nil {
+			if err := inReadOnlyFolder("mkdir", q); err != nil {
+				return err
+			}
+			break
+		}
+	}
 	if err := os.MkdirAll(native(p), 0o755); err != nil {
 		return osFail("mkdir", p, err)
 	}
@@ -396,6 +426,9 @@ func (o *OS) Mkdir(p string) error {
 func (o *OS) Remove(p string) error {
 	p, err := checkPath("remove", p)
 	if err != nil {
+		return err
+	}
+	if err := inReadOnlyFolder("remove", p); err != nil {
 		return err
 	}
 	if err := os.Remove(native(p)); err != nil {
@@ -418,6 +451,11 @@ func (o *OS) Rename(from, to string) error {
 	}
 	if fi, err := os.Stat(native(from)); err == nil && fi.IsDir() {
 		return fail("rename", from, hostio.ErrKind, "is a folder; only files are renamed")
+	}
+	for _, q := range [...]string{from, to} {
+		if err := inReadOnlyFolder("rename", q); err != nil {
+			return err
+		}
 	}
 	// A file replaced keeps its mode, as an atomic write keeps it: the
 	// guard stages a locked write beside the file and renames it in. Only
@@ -454,6 +492,9 @@ func (o *OS) Lock(p string, waitMs, staleMs int) error {
 	o.mu.Unlock()
 	if mine {
 		return fail("lock", p, hostio.ErrExists, "already held by this instance; unlock it first")
+	}
+	if err := inReadOnlyFolder("lock", p); err != nil {
+		return err
 	}
 	token := lockContent(o.id, time.Now())
 	deadline := time.Now().Add(time.Duration(waitMs) * time.Millisecond)

@@ -301,3 +301,43 @@ func TestStatGivesAFolderItsSizeInTheFileSystem(t *testing.T) {
 	require.True(t, info.Dir)
 	require.Equal(t, fi.Size(), info.Size)
 }
+
+// A folder no one may write (chmod a-w on it) gets nothing created,
+// replaced, renamed or removed in it, root or not: root's create, rename
+// and unlink there succeed where anyone else's are refused.
+func TestOSReadOnlyFolderIsNotWrittenIn(t *testing.T) {
+	root := filepath.ToSlash(t.TempDir())
+	dir := root + "/memory"
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	require.NoError(t, os.WriteFile(dir+"/MEMORY.md", []byte("kept"), 0o644))
+	require.NoError(t, os.WriteFile(dir+"/decisions.jsonl", []byte("{}\n"), 0o644))
+	require.NoError(t, os.WriteFile(root+"/outside", []byte("x"), 0o644))
+	require.NoError(t, os.Chmod(dir, 0o555))
+	t.Cleanup(func() { os.Chmod(dir, 0o755) })
+	o := NewOS()
+	for name, err := range map[string]error{
+		"write":            o.WriteAtomic(dir+"/MEMORY.md", []byte("new")),
+		"write a new file": o.WriteAtomic(dir+"/new.md", []byte("new")),
+		"append creating":  o.Append(dir+"/new.jsonl", []byte("{}\n")),
+		"remove":           o.Remove(dir + "/MEMORY.md"),
+		"rename in":        o.Rename(root+"/outside", dir+"/MEMORY.md"),
+		"rename out":       o.Rename(dir+"/MEMORY.md", root+"/moved"),
+		"lock":             o.Lock(dir+"/MEMORY.md.lock", 0, 0),
+		"mkdir":            o.Mkdir(dir + "/sub/deeper"),
+	} {
+		require.True(t, errors.Is(err, hostio.ErrPermission), "%s: %v", name, err)
+		require.Contains(t, err.Error(), readOnlyFolder, name)
+	}
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Equal(t, 2, len(entries))
+	got, _ := os.ReadFile(dir + "/MEMORY.md")
+	require.Equal(t, "kept", string(got))
+	// Appending to a file that is there writes no entry of the folder.
+	require.NoError(t, o.Append(dir+"/decisions.jsonl", []byte("{\"added\":1}\n")))
+	// A folder that is there is made again without a write.
+	require.NoError(t, o.Mkdir(dir))
+	require.NoError(t, os.Chmod(dir, 0o755))
+	require.NoError(t, o.WriteAtomic(dir+"/MEMORY.md", []byte("new")))
+	require.NoError(t, o.Mkdir(dir+"/sub/deeper"))
+}

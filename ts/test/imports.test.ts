@@ -551,6 +551,46 @@ function tests(): void {
 		assert.equal(fs.readFileSync(file, "utf8"), '{}\n{"added":1}\n');
 	});
 
+	test("a read-only folder (chmod a-w) gets nothing created, replaced, renamed or removed in it, root or not (the Go host does the same)", async () => {
+		const root = tempDir();
+		const dir = path.join(root, "memory");
+		fs.mkdirSync(dir);
+		const file = path.join(dir, "MEMORY.md");
+		fs.writeFileSync(file, "kept");
+		fs.writeFileSync(path.join(dir, "decisions.jsonl"), "{}\n");
+		fs.writeFileSync(path.join(root, "outside"), "x");
+		fs.chmodSync(dir, 0o555);
+		try {
+			const g = await Guest.start();
+			const refused = "is in a read-only folder (no one may write it), so nothing is created, replaced or removed in it; chmod u+w on the folder lets pi-memory change it";
+			const calls: [string, () => number | bigint | undefined][] = [
+				["write", () => g.call("pm_fs_write_atomic", ...g.put(P1, file), ...g.put(BUF, "new"))],
+				["write a new file", () => g.call("pm_fs_write_atomic", ...g.put(P1, path.join(dir, "new.md")), ...g.put(BUF, "new"))],
+				["append creating", () => g.call("pm_fs_append", ...g.put(P1, path.join(dir, "new.jsonl")), ...g.put(BUF, "{}\n"))],
+				["remove", () => g.onPath("pm_fs_remove", file)],
+				["rename in", () => g.call("pm_fs_rename", ...g.put(P1, path.join(root, "outside")), ...g.put(P2, file))],
+				["rename out", () => g.call("pm_fs_rename", ...g.put(P1, file), ...g.put(P2, path.join(root, "moved")))],
+				["lock", () => g.onPath("pm_lock", `${file}.lock`, 0, 0)],
+				["mkdir", () => g.onPath("pm_fs_mkdir", path.join(dir, "sub", "deeper"))],
+			];
+			for (const [name, call] of calls) {
+				assert.equal(Number(call()), -3, name);
+				assert.equal(g.lastError(), refused, name);
+			}
+			assert.deepEqual(fs.readdirSync(dir).sort(), ["MEMORY.md", "decisions.jsonl"]);
+			assert.equal(fs.readFileSync(file, "utf8"), "kept");
+			// Appending to a file that is there writes no entry of the folder; a folder
+			// that is there is made again without a write.
+			assert.equal(g.call("pm_fs_append", ...g.put(P1, path.join(dir, "decisions.jsonl")), ...g.put(BUF, '{"added":1}\n')), 0, g.lastError());
+			assert.equal(g.onPath("pm_fs_mkdir", dir), 0, g.lastError());
+			fs.chmodSync(dir, 0o755);
+			assert.equal(g.call("pm_fs_write_atomic", ...g.put(P1, file), ...g.put(BUF, "new")), 0, g.lastError());
+			assert.equal(g.onPath("pm_fs_mkdir", path.join(dir, "sub", "deeper")), 0, g.lastError());
+		} finally {
+			fs.chmodSync(dir, 0o755);
+		}
+	});
+
 	test("pm_fs_rename of a link over a file changes no mode through it (the Go host does the same)", async () => {
 		const dir = tempDir();
 		const elsewhere = path.join(dir, "elsewhere");
