@@ -113,18 +113,21 @@ func expressions() []expression {
 		// secret: .netrc
 		{re: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
 			fold("password") + `[ \t]+([^\s]+)`},
-		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen)
+		// secret: Redis's password directives
+		{re: `(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)[ \t]+` + shellWordRE},
+		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool)
 		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
 			`|\b(?:sshpass|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE +
 			`|\bcurl\b[^\n;|&]*?[ \t](?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))` +
 			`|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|az|helm)[ \t]+(?:registry[ \t]+)?login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE +
 			`|\b(?:zip|unzip|zipcloak|sqlcmd|bcp)\b[^\n;|&]*?[ \t]-P[ \t]*` + shellWordRE +
-			`|\bredis-cli\b[^\n;|&]*?[ \t]-a[ \t]*` + shellWordRE +
+			`|\bredis-cli\b[^\n;|&]*?[ \t](?:-a[ \t]*|--pass[ \t]+)` + shellWordRE +
 			`|\b(?:smbclient|smbcacls|smbget|rpcclient)\b[^\n;|&]*?[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:"[^"\n%]*%([^"\n]+)"|'[^'\n%]*%([^'\n]+)'|[^\s%"']*%([^\s"']+))` +
-			`|\bopenssl\b[^\n;|&]*?[ \t]-pass(?:in|out)?[ \t]+(?:"pass:([^"\n]+)"|'pass:([^'\n]+)'|pass:([^\s"']+))` +
+			`|\bopenssl\b[^\n;|&]*?[ \t](?:-pass(?:in|out)?[ \t]+(?:"pass:([^"\n]+)"|'pass:([^'\n]+)'|pass:([^\s"']+))|-k[ \t]+` + shellWordRE + `)` +
 			`|\bhtpasswd\b[^\n;|&<>]*?[ \t]-[A-Za-z]*b[A-Za-z]*[^\n;|&<>]*?[ \t](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"';|&<>]+))[ \t]*(?:[\n;|&<>]|$)` +
 			`|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n;|&]*?[ \t]-w[ \t]*` + shellWordRE +
-			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE + `)`},
+			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE +
+			`|\bkeytool\b[^\n;|&]*?[ \t]-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+` + shellWordRE + `)`},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
 		{re: `\b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]` + sudoStdinRE(`\n;|&`) + `)`},
 		// secret: set by a tool's config command

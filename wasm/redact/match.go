@@ -1091,6 +1091,54 @@ func findNetrc(s string, pos int) []int {
 	return nil
 }
 
+// findRedisAuth: (?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+)(?:REQUIREPASS|MASTERAUTH)[ \t]+VALUE,
+// words in any ASCII case, VALUE a quoted or bare word (its group is the
+// secret): Redis's password directives, at the start of a line of
+// redis.conf or given to CONFIG SET ("redis-cli CONFIG SET requirepass
+// PW"). Their value follows a blank, as no label's does.
+func findRedisAuth(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		k := -1
+		if c := s[i] | 0x20; c == 'r' && text.HasFoldPrefix(s[i:], "requirepass") {
+			k = i + len("requirepass")
+		} else if c == 'm' && text.HasFoldPrefix(s[i:], "masterauth") {
+			k = i + len("masterauth")
+		}
+		v := blanks(s, k)
+		if v < 0 {
+			continue
+		}
+		start := -1
+		b := i
+		for b > 0 && isBlank(s[b-1]) {
+			b--
+		}
+		switch {
+		case b == 0:
+			start = 0
+		case s[b-1] == '\n':
+			start = b - 1
+		case b < i && b >= 3 && text.HasFoldPrefix(s[b-3:b], "set"):
+			c := b - 3
+			for c > 0 && isBlank(s[c-1]) {
+				c--
+			}
+			if c < b-3 && c >= 6 && text.HasFoldPrefix(s[c-6:c], "config") && wordStart(s, c-6) {
+				start = c - 6
+			}
+		}
+		if start < pos {
+			continue
+		}
+		if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
+			m := []int{start, end, -1, -1, -1, -1, -1, -1}
+			m[2+2*g], m[3+2*g] = vs, ve
+			return m
+		}
+	}
+	return nil
+}
+
 // blanks is the end of [ \t]+ at s[i:] (-1: none, or i < 0).
 func blanks(s string, i int) int {
 	if i < 0 {

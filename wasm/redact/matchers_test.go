@@ -70,6 +70,16 @@ var matcherEdges = []string{
 	"echo p | gh --with-tokens", "echo p | gh --with-token",
 	"sudo -Sx -S <<< pw", "sudo -S < f <<< pw", "sudo -S x <<<pw", "sudo -S <<< 'p w'", "sudo -S <<<", "--with-token <<< \"a\"", "x--password-stdin<<<y",
 	"sudo -S; <<< pw", "sudo\t-S <<< pw", "pseudo -S <<< pw",
+	// redis-cli --pass, openssl -k (and -kfile, -keyform, -pass before or
+	// after it), keytool's flags; Redis's directives at a line's start or
+	// after CONFIG SET, in any case.
+	"redis-cli --pass x", "redis-cli --pass=x", "redis-cli --password x", "redis-cli -a x --pass y", "redis-cli --pass \"a b\"",
+	"openssl enc -k x", "openssl enc -kfile f", "openssl enc -keyform x -k y", "openssl -k a -pass pass:b", "openssl -pass pass:b -k a", "openssl -k",
+	"keytool -storepass x", "keytool -keypass 'a b' -storepass c", "keytool -srcstorepass x", "keytool -deststorepass x", "keytool -new x",
+	"keytool -storepass:env V", "keytool -storepasswd -new x", "keytool -srckeypass x", "keytoolx -storepass x", "keytool -store pass",
+	"requirepass x", "  requirepass x\nmasterauth 'y z'", "\trequirepass\t\"q\"", "x requirepass y", "# requirepass y", "requirepassword y",
+	"CONFIG SET requirepass x", "config  set\tmasterauth x", "reconfig set requirepass x", "config setrequirepass x", "CONFIG SET  REQUIREPASS x",
+	"requirepass\nrequirepass x", "requirepass x requirepass y", "config set config set requirepass x", "set requirepass x", "configset requirepass x",
 	"sudo x --with-token <<< v", "sudo x --with-token -S <<< v", "--with-token sudo -S <<< v", "sudo -S<<< v", "a <<< b; sudo -S <<< c",
 	"sudo sudo -S <<< v", "sudo --password-stdinx <<< v --with-token <<< w",
 	"echo p | sudo -kS x", "echo p | sudo -S -Sk", "echo p | sudo --stdin", "echo p | sudo -S1 -kS", "printf 'p\\n' | sudo -S", "echo -ne p | sudo -S", "echo -x p | sudo -S",

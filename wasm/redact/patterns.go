@@ -133,12 +133,16 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc},
+		{kind: "secret", triggers: []string{"requirepass", "masterauth"},
+			// redis.conf's requirepass PW, CONFIG SET masterauth PW.
+			find: findRedisAuth, span: commandValue},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
-			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen"},
+			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
 			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW,
 			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW,
-			// ldapsearch -w PW, ssh-keygen -N PW (shell.go); "mysql -p" alone prompts.
+			// ldapsearch -w PW, ssh-keygen -N PW, keytool -storepass PW
+			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: commandValue},
 		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo"},
 			// A password echoed into a command that reads it from its input:

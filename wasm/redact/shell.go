@@ -6,17 +6,18 @@ import "strings"
 // line into a note or a chat: mysql's -pPW glued to its flag (7z's too),
 // curl's -u user:PW (-U and --proxy-user, --user=), sshpass -p PW (mongo's
 // too), docker login -p PW (az login, helm registry login), zip's and
-// sqlcmd's -P PW, redis-cli -a PW, smbclient's -U user%PW, openssl's -pass
-// pass:PW (-passin, -passout), htpasswd -b's last word (htpasswd -b FILE
-// USER PW, -nb USER PW), the LDAP tools' -w PW and ssh-keygen's -N and -P
-// passphrases.
+// sqlcmd's -P PW, redis-cli -a PW (--pass PW), smbclient's -U user%PW,
+// openssl's -pass pass:PW (-passin, -passout; enc's -k PW), htpasswd -b's
+// last word (htpasswd -b FILE USER PW, -nb USER PW), the LDAP tools' -w PW,
+// ssh-keygen's -N and -P passphrases and keytool's -storepass PW (-keypass,
+// -srcstorepass, -deststorepass, -new).
 // The flag alone is not a secret (mysql -p prompts, curl -u user asks for the
 // password, ssh -p 22 is a port, docker run -p 8080:80 publishes one), nor is
 // a value that names where the password lives ($MYSQL_PWD, "$(cat pw.txt)"),
 // nor the next flag after a flag whose value is optional (mongo -p --quiet),
 // nor openssl's env:VAR, file:PATH or stdin.
 //
-// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN|ZIP|REDIS|SMB|OPENSSL|HTPASSWD|LDAP|KEYGEN), each CMD[^\n;|&]*?[ \t]FLAG
+// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN|ZIP|REDIS|SMB|OPENSSL|HTPASSWD|LDAP|KEYGEN|KEYTOOL), each CMD[^\n;|&]*?[ \t]FLAG
 // VALUE (written out in expressions_test.go): a flag anywhere on the rest of
 // the command (up to a newline, ';', '|' or '&'), the first whose value
 // reads; the value is (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)), a quoted or a
@@ -74,12 +75,14 @@ const (
 	cmdCurl            // -u user:VALUE
 	cmdLogin           // a registry tool's "login": -p VALUE, --password VALUE
 	cmdZip             // -P VALUE
-	cmdRedis           // -a VALUE
+	cmdRedis           // -a VALUE, --pass VALUE
 	cmdSMB             // -U user%VALUE
 	cmdOpenSSL         // -pass pass:VALUE
+	cmdOpenSSLKey      // openssl's -k VALUE: a kind of its own only for its groups
 	cmdHtpasswd        // -b … VALUE, the command's last word
 	cmdLDAP            // -w VALUE
 	cmdKeygen          // -N VALUE, -P VALUE
+	cmdKeytool         // -storepass VALUE, -keypass VALUE, …
 	cmdKinds
 )
 
@@ -101,6 +104,8 @@ func shellCommand(s string, i, e int) (int, int) {
 		return cmdSMB, e
 	case "openssl":
 		return cmdOpenSSL, e
+	case "keytool":
+		return cmdKeytool, e
 	case "htpasswd":
 		return cmdHtpasswd, e
 	case "ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "ldapexop":
@@ -144,11 +149,13 @@ func registryLogin(s string, e int) int {
 //	curl    (?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))USER:(PASSWORD) groups 7–9
 //	login   (?:-p[ \t]*|--password(?:[ \t]+|=))(VALUE) groups 10–12
 //	zip     -P[ \t]*(VALUE)                            groups 13–15
-//	redis   -a[ \t]*(VALUE)                            groups 16–18
+//	redis   (?:-a[ \t]*|--pass[ \t]+)(VALUE)              groups 16–18
 //	smb     (?:-U[ \t]*|--user(?:[ \t]+|=))USER%(PASSWORD) groups 19–21
 //	openssl -pass(?:in|out)?[ \t]+pass:(VALUE)          groups 22–24
-//	ldap    -w[ \t]*(VALUE)                            groups 28–30
-//	keygen  -[NP][ \t]*(VALUE)                         groups 31–33
+//	        |-k[ \t]+(VALUE)                            groups 25–27
+//	ldap    -w[ \t]*(VALUE)                            groups 31–33
+//	keygen  -[NP][ \t]*(VALUE)                         groups 34–36
+//	keytool -(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+(VALUE) groups 37–39
 func commandFlag(c int, s string, j int) []int {
 	v, sep, user := -1, byte(0), ""
 	switch {
@@ -176,6 +183,12 @@ func commandFlag(c int, s string, j int) []int {
 			k += 3
 		}
 		v, sep, user = blanks(s, k), ':', "pass"
+	case c == cmdRedis && hasAt(s, j, "--pass"):
+		v = blanks(s, j+len("--pass"))
+	case c == cmdOpenSSL && hasAt(s, j, "-k"):
+		v, c = blanks(s, j+len("-k")), cmdOpenSSLKey
+	case c == cmdKeytool:
+		v = blanks(s, keytoolFlag(s, j))
 	case c == cmdLogin && hasAt(s, j, "--password="):
 		v = j + len("--password=")
 	case c == cmdLogin && hasAt(s, j, "--password"):
@@ -195,6 +208,34 @@ func commandFlag(c int, s string, j int) []int {
 		return nil
 	}
 	return groups(c, g, vs, ve, end)
+}
+
+// keytoolFlag is the end of keytool's password flag at s[j:]:
+// -(?:(?:src|dest)?(?:store|key)pass|new); -1 when none is there.
+func keytoolFlag(s string, j int) int {
+	if !hasAt(s, j, "-") {
+		return -1
+	}
+	k := j + 1
+	if hasAt(s, k, "new") {
+		return k + 3
+	}
+	if hasAt(s, k, "src") {
+		k += 3
+	} else if hasAt(s, k, "dest") {
+		k += 4
+	}
+	if hasAt(s, k, "store") {
+		k += 5
+	} else if hasAt(s, k, "key") {
+		k += 3
+	} else {
+		return -1
+	}
+	if !hasAt(s, k, "pass") {
+		return -1
+	}
+	return k + 4
 }
 
 // groups is the match of command c's group g (0–2) at s[vs:ve], ending at
