@@ -70,19 +70,19 @@ func findCommandPassword(s string, pos int) []int {
 }
 
 const (
-	cmdMySQL    = iota // -pVALUE, glued
-	cmdSSHPass         // -p VALUE
-	cmdCurl            // -u user:VALUE
-	cmdLogin           // a registry tool's "login": -p VALUE, --password VALUE
-	cmdZip             // -P VALUE
-	cmdRedis           // -a VALUE, --pass VALUE
-	cmdSMB             // -U user%VALUE
-	cmdOpenSSL         // -pass pass:VALUE
-	cmdOpenSSLKey      // openssl's -k VALUE: a kind of its own only for its groups
-	cmdHtpasswd        // -b … VALUE, the command's last word
-	cmdLDAP            // -w VALUE
-	cmdKeygen          // -N VALUE, -P VALUE
-	cmdKeytool         // -storepass VALUE, -keypass VALUE, …
+	cmdMySQL      = iota // -pVALUE, glued
+	cmdSSHPass           // -p VALUE
+	cmdCurl              // -u user:VALUE
+	cmdLogin             // a registry tool's "login": -p VALUE, --password VALUE
+	cmdZip               // -P VALUE
+	cmdRedis             // -a VALUE, --pass VALUE
+	cmdSMB               // -U user%VALUE
+	cmdOpenSSL           // -pass pass:VALUE
+	cmdOpenSSLKey        // openssl's -k VALUE: a kind of its own only for its groups
+	cmdHtpasswd          // -b … VALUE, the command's last word
+	cmdLDAP              // -w VALUE
+	cmdKeygen            // -N VALUE, -P VALUE
+	cmdKeytool           // -storepass VALUE, -keypass VALUE, …
 	cmdKinds
 )
 
