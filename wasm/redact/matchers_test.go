@@ -68,6 +68,8 @@ var matcherEdges = []string{
 	"ldapwhoami -wpw", "ldapsearch -W -w 'p w'", "ssh-keygen -N '' -P x", "ssh-keygenx -N x",
 	"echo p | sudo -Sx -S y", "echo p |sudo -S", "echo p | sudo  -S", "echo p | sudo x -S; y -S",
 	"echo p | gh --with-tokens", "echo p | gh --with-token",
+	"printf '%s\\n' p | sudo -S", "printf \"%s\" p | sudo -S", "printf %s\\n p | sudo -S", "printf '%s' | sudo -S", "printf %s | sudo -S",
+	"echo '%s' p | sudo -S", "printf -n '%s\\n' 'p w' | gh --with-token", "printf '%d' p | sudo -S", "printf '%s\n' p | sudo -S", "printf '%s p | sudo -S",
 	"sudo -Sx -S <<< pw", "sudo -S < f <<< pw", "sudo -S x <<<pw", "sudo -S <<< 'p w'", "sudo -S <<<", "--with-token <<< \"a\"", "x--password-stdin<<<y",
 	"sudo -S; <<< pw", "sudo\t-S <<< pw", "pseudo -S <<< pw",
 	// redis-cli --pass, openssl -k (and -kfile, -keyform, -pass before or

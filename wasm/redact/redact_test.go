@@ -215,6 +215,8 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"ssh-keygen -N Pa98wordEXAMPLE -f key", "ssh-keygen -N [REDACTED:secret] -f key"},
 		{"redis-cli --pass Pa31wordEXAMPLE ping", "redis-cli --pass [REDACTED:secret] ping"},
 		{"redis-cli --askpass ping", "redis-cli --askpass ping"},
+		{`printf '%s\n' Pa36wordEXAMPLE | sudo -S apt update`, `printf '%s\n' [REDACTED:secret] | sudo -S apt update`},
+		{`printf '%s\n' "$PW" | sudo -S apt update`, `printf '%s\n' "$PW" | sudo -S apt update`},
 		{"openssl enc -aes-256-cbc -k Pa32wordEXAMPLE -in a", "openssl enc -aes-256-cbc -k [REDACTED:secret] -in a"},
 		{"openssl enc -aes-256-cbc -kfile pw.txt -in a", "openssl enc -aes-256-cbc -kfile pw.txt -in a"},
 		{"keytool -importkeystore -srcstorepass Pa33wordEXAMPLE -destkeystore k.p12", "keytool -importkeystore -srcstorepass [REDACTED:secret] -destkeystore k.p12"},

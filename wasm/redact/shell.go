@@ -372,13 +372,15 @@ func commandValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, m[0], m[1], true
 }
 
-// findStdinPassword: \b(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|STDIN
+// findStdinPassword: \b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+)?(?:FORMAT[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|STDIN
 //
 // A password echoed into a command that reads it from its input (docker,
 // podman and helm login, oras, skopeo take --password-stdin, gh auth login
 // --with-token, sudo -S; STDIN is stdinFlag's expression): echo PW |
 // docker login -u ada --password-stdin. The value is the echo's one word,
-// quoted or bare; echo $PW (a reference) is left to commandValue.
+// quoted or bare, after printf's format if it has one (printf '%s\n' PW;
+// FORMAT is printfFormat's expression); echo $PW (a reference) is left to
+// commandValue.
 func findStdinPassword(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		w := 0
@@ -397,19 +399,46 @@ func findStdinPassword(s string, pos int) []int {
 			continue
 		}
 		// (?:-[ne]+[ \t]+)? takes "-n ", "-e ", "-ne " when the rest then
-		// matches, else not.
+		// matches, else not; printf's format the same after it.
 		if f := runEnd(s, b+1, func(c byte) bool { return c == 'n' || c == 'e' }); hasAt(s, b, "-") && f > b+1 {
 			if n := runEnd(s, f, isBlank); n > f {
-				if m := stdinPipe(s, i, n); m != nil {
+				if m := stdinAfterFormat(s, i, n, w == 6); m != nil {
 					return m
 				}
 			}
 		}
-		if m := stdinPipe(s, i, b); m != nil {
+		if m := stdinAfterFormat(s, i, b, w == 6); m != nil {
 			return m
 		}
 	}
 	return nil
+}
+
+// stdinAfterFormat is stdinPipe after printf's format at s[v:], when
+// printf has one there and the rest then matches, else at s[v:].
+func stdinAfterFormat(s string, i, v int, printf bool) []int {
+	if f := printfFormat(s, v); printf && f >= 0 {
+		if m := stdinPipe(s, i, f); m != nil {
+			return m
+		}
+	}
+	return stdinPipe(s, i, v)
+}
+
+// printfFormat is the end of (?:"%s[^"\n]*"|'%s[^'\n]*'|%s[^\s"'|]*)[ \t]+
+// at s[v:], a format that prints the next word first ('%s\n'), -1 when none
+// is there.
+func printfFormat(s string, v int) int {
+	e := -1
+	switch {
+	case v < len(s) && isQuote(s[v]) && hasAt(s, v+1, "%s"):
+		if k := strings.IndexAny(s[v+3:], "\n"+s[v:v+1]); k >= 0 && s[v+3+k] == s[v] {
+			e = v + 3 + k + 1
+		}
+	case hasAt(s, v, "%s"):
+		e = runEnd(s, v+2, func(c byte) bool { return isBareShell(c) && c != '|' })
+	}
+	return blanks(s, e)
 }
 
 // stdinPipe reads, from the echo at s[i:] and its value at s[v:], the rest
