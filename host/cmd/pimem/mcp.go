@@ -34,6 +34,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/pi-memory/pi-memory/host"
 	"github.com/pi-memory/pi-memory/host/fsys"
@@ -350,7 +351,10 @@ func (c *mcpCore) readResource(ctx context.Context, req *mcp.ReadResourceRequest
 		return nil, fmt.Errorf("pi-memory's core failed: %w", err)
 	}
 	if res.Exit != 0 {
-		return nil, mcp.ResourceNotFoundError(req.Params.URI)
+		// Not the SDK's mcp.ResourceNotFoundError, which writes the URI
+		// with %q: no JSON for some characters (plainURI).
+		data, _ := json.Marshal(map[string]string{"uri": req.Params.URI})
+		return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: "Resource not found", Data: data}
 	}
 	// The type the core listed it with (every URI read was listed: the SDK
 	// answers an unlisted one itself).

@@ -833,6 +833,27 @@ func TestMCPEndsOnSIGTERMAfterTheCallInProgress(t *testing.T) {
 	}
 }
 
+// A resources/read of a URI holding a control character ended the server:
+// the SDK's not-found error wrote it with %q ("\x1b"), which is no JSON, and
+// the answer could not be sent. Each is answered not found, says nothing of
+// the URI back, and the session goes on.
+func TestMCPResourceURIWithAControlCharacterIsNotFound(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+	p := startMCP(t, dir, agent, `{}`)
+	for i, uri := range []string{`\u001b`, `pimem://notes/\u0007x`, `\u007f`, `\u0085`, `pimem://\u202eevil`, `\udb40\udc41`, `a\tb`, `pimem://decisions/active\u200b`} {
+		id := 10 + i
+		p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"%s"}}`, id, uri))
+		m := p.answer(t, float64(id))
+		b, _ := json.Marshal(m)
+		require.True(t, m["error"] != nil, "%s: %s", uri, b)
+		require.Contains(t, string(b), "Resource not found", uri)
+		require.NotContains(t, string(b), "evil", uri)
+	}
+	p.send(t, `{"jsonrpc":"2.0","id":30,"method":"resources/read","params":{"uri":"pimem://decisions/active"}}`)
+	m := p.answer(t, 30)
+	require.True(t, m["result"] != nil, "%v", m)
+}
+
 // Issue 25, item 12: the server echoed what the client sent, unredacted:
 // a query, an id, an unknown argument's and tool's name, a resource's URI
 // in error.data, a method's name, a version tag. Every message it writes

@@ -34,8 +34,10 @@ import (
 	"strconv"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/tidwall/gjson"
 )
 
@@ -241,6 +243,9 @@ func (w *wire) takeOne(msg []byte) (pass, answer []byte, c *rpcCall) {
 	if _, taken := w.inUse[idKey(id)]; taken {
 		return nil, invalidRequest("a request whose id " + string(id) + " is the id of one not answered yet"), nil
 	}
+	if method == "resources/read" && !plainURI(m["params"]) {
+		return nil, notFound(id), nil
+	}
 	if method == "initialize" {
 		var p struct {
 			ProtocolVersion string `json:"protocolVersion"`
@@ -437,6 +442,36 @@ func encode(m map[string]json.RawMessage) []byte {
 func parseError(what string) []byte {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
 		"code": -32700, "message": "Parse error: pimem mcp received " + what + "; it was skipped and the session goes on",
+	}})
+	return b
+}
+
+// plainURI: the uri of a resources/read's params, if it is a string, holds
+// only printable characters. The SDK answers a URI it did not list with an
+// error that writes it back with Go's %q, which is no JSON for a control
+// character ("\x1b") or an invisible one beyond the first plane
+// ("\U000e0041"): the answer could not be sent and the server ended. No
+// pimem resource has such a character, and none is said back (decision 017).
+func plainURI(params json.RawMessage) bool {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return true // not a string: the SDK refuses it itself
+	}
+	for _, r := range p.URI {
+		if !unicode.IsPrint(r) && r != ' ' {
+			return false
+		}
+	}
+	return true
+}
+
+// notFound answers request id, a resources/read of a URI no resource has,
+// without saying the URI back.
+func notFound(id []byte) []byte {
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "error": map[string]any{
+		"code": mcp.CodeResourceNotFound, "message": "Resource not found: its URI holds a control or invisible character, which no pimem resource has",
 	}})
 	return b
 }
