@@ -766,10 +766,16 @@ func wordCutAt(s string, start, end int, known [2]int) (int, int) {
 
 // trimClause drops the ".,;:)" that close a clause from the end of a word.
 func trimClause(w string) string {
-	for len(w) > 0 && strings.IndexByte(".,;:)", w[len(w)-1]) >= 0 {
-		w = w[:len(w)-1]
+	for {
+		switch {
+		case w != "" && strings.IndexByte(".,;:)'", w[len(w)-1]) >= 0:
+			w = w[:len(w)-1]
+		case strings.HasSuffix(w, "’"), strings.HasSuffix(w, "”"):
+			w = w[:len(w)-len("’")]
+		default:
+			return w
+		}
 	}
-	return w
 }
 
 // quoted: the text inside a quote that opens at s[v] and closes on the same
@@ -892,11 +898,28 @@ func proseValue(w, rest string) bool {
 	if !isPredicate(lw) {
 		return true
 	}
+	if isParticiple(lw) {
+		return false // what happened to it: "the password was rotated yesterday"
+	}
 	nw := nextWord(rest)
 	if nw == "" {
 		return false // alone: the line or its clause ends (", token: none")
 	}
 	return !isFunctionWord(nw) && !isPredicate(nw)
+}
+
+// isParticiple: a word of letters in lower case that says what happened to
+// a password, not what it is like: one of states, one ending in -ed, or a
+// participle of predicates' ("reset", "sent"). After "password is" it is
+// prose whatever follows ("was rotated yesterday", "is validated
+// server-side"), where an adjective may begin a passphrase ("correct horse
+// battery staple").
+func isParticiple(w string) bool {
+	switch w {
+	case "given", "hidden", "kept", "known", "reset", "sent", "shown", "written":
+		return true
+	}
+	return strings.HasSuffix(w, "ed") || inList(states[:], w)
 }
 
 // nextWord: the first word of rest after blanks, in lower case and without
@@ -919,14 +942,20 @@ func labelProse(w, rest string) bool {
 		return false
 	}
 	lw := strings.ToLower(trimClause(w))
-	if !isLetters(lw) || !inList(predicates[:], lw) && !inList(states[:], lw) && !isFunctionWord(lw) {
+	if !isLetters(lw) {
+		return false
+	}
+	nw := nextWord(rest)
+	if strings.HasSuffix(lw, "ed") && nw != "" && (isFunctionWord(nw) || strings.HasSuffix(nw, "ly")) {
+		return true // "secret: mounted at /run/secrets", "password: rotated quarterly"
+	}
+	if !inList(predicates[:], lw) && !inList(states[:], lw) && !isFunctionWord(lw) {
 		return false
 	}
 	if strings.IndexByte(".!?;,:", w[len(w)-1]) >= 0 {
 		return true // its clause ends with it
 	}
-	nw := nextWord(rest)
-	return nw == "" || isFunctionWord(nw) // alone in its clause, or before a function word
+	return nw == "" || isFunctionWord(nw) || inList(states[:], lw) && strings.HasSuffix(nw, "ly") // alone in its clause, or before a function word
 }
 
 func isLetters(w string) bool {
@@ -990,14 +1019,15 @@ var predicates = [...]string{
 
 // states: words ending in -ed or -ing that say what happened to a
 // password or how it is kept ("my password is expired", "the admin
-// password is salted"), or that are no value ("string"), see ownValue.
+// password is salted", "token: expires after an hour"), or that are no
+// value ("string"), see ownValue.
 var states = [...]string{
 	"accepted", "accessed", "allowed", "applied", "asked", "assigned", "attached", "autofilled",
 	"blocked", "blocking", "cached", "changed", "changing", "checked", "cleared", "compromised",
 	"configured", "copied", "corrupted", "deactivated", "decoded", "decrypted", "defined", "deleted",
 	"denied", "deprecated", "disabled", "disallowed", "displayed", "duplicated", "echoed", "embedded",
 	"enabled", "encoded", "encrypted", "encrypting", "enforced", "entered", "escaped", "excluded",
-	"existing", "expected", "expired", "expiring", "exported", "exposed", "failing", "filtered",
+	"existing", "expected", "expired", "expires", "expiring", "exported", "exposed", "failing", "filtered",
 	"forced", "forwarded", "generated", "granted", "handled", "hardcoded", "hashed", "hashing",
 	"ignored", "imported", "included", "incoming", "inherited", "injected", "invalidated", "issued",
 	"leading", "leaked", "limited", "loaded", "loading", "locked", "logged", "managed", "masked",

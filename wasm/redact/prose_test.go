@@ -320,6 +320,17 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"lösenord: glömt",
 		"Passordet ditt er utløpt.",
 		"Passwort: Geheimnis!?",
+		// What happened to it, whatever follows; a quote or a parenthesis
+		// that closes the string the sentence is in.
+		"The password was rotated yesterday after the incident",
+		"The password was reset yesterday",
+		"// the password is validated server-side",
+		"Validation: throw new Error('password is required') on empty input",
+		"return 'Password is incorrect'",
+		"alert('Your password is weak')",
+		"token: expires after 3600 seconds",
+		"secret: mounted at /run/secrets/db",
+		"password: rotated quarterly",
 	} {
 		if got, kinds := String(s); got != s {
 			t.Errorf("String(%q) = %q %v", s, got, kinds)
