@@ -546,9 +546,10 @@ const MaxCandidates = 5
 // ToForget is what a forget by words q removes, from the hits of
 // ForForget: the best decision or note when it is the only one or ClearLead
 // times the second's score, and it holds at least half of q's words
-// (Terms); else at most MaxCandidates to choose from. An entry that shares
-// one word with "never push on fridays" is not the one those words name,
-// however alone it is. Both nil: none can be removed. A best that is gone
+// (Terms), and two of them when q has two or more; else at most
+// MaxCandidates to choose from. An entry that shares one word with "never
+// push on fridays", or with "staging kubernetes", is not the one those
+// words name, however alone it is. Both nil: none can be removed. A best that is gone
 // (Doc.Gone) is returned as it is: the entry the words name was forgotten
 // already, and no other one is.
 //
@@ -593,19 +594,35 @@ func ToForget(q string, hits []Hit) (best *Hit, cands []Hit) {
 }
 
 // holdsHalf reports whether d holds at least half of q's words (Terms), in
-// its title, its text or its section.
+// its title, its text or its section, and two of them when q has two or
+// more (words that name an entry, "note", "decision", aside): one word in
+// two is a guess, and a note removed on a guess may hold
+// what its restore cannot give back (a secret, which its record keeps
+// redacted).
 func holdsHalf(q string, d *Doc) bool {
 	var sp splitter
 	have := map[string]bool{}
 	sp.words(d.Title+"\n"+d.Text+"\n"+d.Extra, func(w string, _, _ int) { have[string([]byte(w))] = true })
-	terms := Terms(q)
+	// Words that name the entry rather than say what it holds ("the note
+	// about pnpm") are not counted, unless they are all q has.
+	var terms []string
+	all := Terms(q)
+	naming := Terms("note decision entry memory fact rule")
+	for _, t := range all {
+		if !slices.Contains(naming, t) {
+			terms = append(terms, t)
+		}
+	}
+	if len(terms) == 0 {
+		terms = all
+	}
 	n := 0
 	for _, t := range terms {
 		if have[t] {
 			n++
 		}
 	}
-	return 2*n >= len(terms)
+	return 2*n >= len(terms) && n >= min(2, len(terms))
 }
 
 // HitOf is the entry whose Ref is ref, made as Hits makes a hit (with the

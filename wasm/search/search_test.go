@@ -325,6 +325,10 @@ func TestAForgetByWordsRemovesNoEntryThatHoldsFewOfItsWords(t *testing.T) {
 		{"zebrafish target in a topic", "see [topics](sub/t.md)", false},
 		{"the note about pnpm", "Use pnpm for every package", true},
 		{"pushing on fridays", "never push on Fridays", true},
+		{"staging kubernetes", "staging deploy: password: hunter2xyz", false},
+		{"password rotation", "staging deploy: password: hunter2xyz", false},
+		{"staging password", "staging deploy: password: hunter2xyz", true},
+		{"pnpm", "Use pnpm for every package", true},
 	} {
 		var x Index
 		x.Update([]Source{docs(Doc{Kind: Note, Ref: "n:3", Text: tt.text})})
