@@ -51,7 +51,8 @@ const (
 )
 
 // FileInfo is what Stat and Lstat report. Size counts the bytes of a file and
-// of a link's target path; it is 0 for a folder and for anything else.
+// of a link's target path, for a folder what its entries take as the file
+// system counts them (st_size; 0 where there is none); 0 for anything else.
 type FileInfo struct {
 	Size    int64
 	MtimeMs int64

@@ -194,6 +194,14 @@ func ConfigData(h hostio.Host, p string) (*config.File, []byte) {
 	if err != nil && !hostio.IsNotFound(err) {
 		return config.Unreadable(p, err.Error()), nil
 	}
+	// A link to a missing file is not an absent config: a dotfiles link to
+	// {"enabled": false} whose target is not there (not mounted, not cloned
+	// yet) would turn memory on.
+	if err != nil {
+		if info, lerr := h.Lstat(p); lerr == nil && info.Kind == hostio.KindSymlink {
+			return config.Unreadable(p, "it is a symbolic link to a missing file"), nil
+		}
+	}
 	return config.Parse(p, data), data
 }
 

@@ -280,6 +280,15 @@ func TestConfigOutsideTheGuardThatIsAFIFOOrADeviceIsUnreadableNotAbsent(t *testi
 	data, err := Read(r.fs, linked, MaxConfig)
 	require.NoError(t, err, "a global config linked to a file (dotfiles) is read")
 	require.Equal(t, "{\"enabled\": true}\n", string(data))
+	// Linked to a file that is not there (dotfiles not mounted): not absent,
+	// which would turn on a store the file may turn off.
+	dangling := filepath.Join(r.agent, "decision-memory.dangling.json")
+	require.NoError(t, os.Symlink(filepath.Join(r.agent, "dotfiles/missing.json"), dangling))
+	f := Config(r.fs, dangling)
+	require.True(t, f.Present, "a dangling link is there")
+	_, _, why := f.Switch("enabled")
+	require.Contains(t, why, "a symbolic link to a missing file")
+	require.False(t, Config(r.fs, filepath.Join(r.agent, "absent.json")).Present, "a file that is not there is absent")
 }
 
 // A holder stopped past a lock's stale time has its lock broken, and the
