@@ -484,6 +484,32 @@ func TestTracesRecordOnlyInjectionsThatChanged(t *testing.T) {
 	r.contains("full")
 }
 
+// A MEMORY.md far over its caps leaves most of its entries out: its trace
+// lists the first 200 faults and counts the rest, where it listed every one
+// (a 4 MiB file of 40,000 entries appended megabytes a turn).
+func TestATraceListsTheFirstFaultsAndCountsTheRest(t *testing.T) {
+	r := newRig(t, false)
+	var b strings.Builder
+	b.WriteString("## Notes\n\n")
+	for i := range 3000 {
+		b.WriteString("- the staging deploy " + strconv.Itoa(i) + " uses helm chart version " + strconv.Itoa(i*7) + " and runs after the billing job\n")
+	}
+	r.write(projectIndex, b.String())
+	r.injected("hi")
+	data, _ := os.ReadFile(filepath.Join(r.agent, "pi-memory/notes", ProjectHash(r.project), "traces.jsonl"))
+	traces, problems := notes.DecodeTraces(data)
+	if len(traces) != 1 || len(problems) != 0 {
+		t.Fatalf("want 1 trace, got %d (%v)", len(traces), problems)
+	}
+	if n := len(traces[0].Faults); n != 200 || traces[0].MoreFaults < 2000 {
+		t.Fatalf("faults listed %d, more %d", n, traces[0].MoreFaults)
+	}
+	r.mem("traces")
+	r.contains(strconv.Itoa(200+traces[0].MoreFaults) + " faults")
+	r.mem("trace " + traces[0].ID)
+	r.contains(strconv.Itoa(traces[0].MoreFaults) + " more faults (a trace lists the first 200)")
+}
+
 // Traces rotate by renaming: past traceFileBytes, traces.jsonl becomes
 // traces.1.jsonl, so history stays bounded and an append never rewrites it;
 // /memory traces and /memory trace read both files.

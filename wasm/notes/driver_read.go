@@ -479,6 +479,9 @@ func (n *driver) cmdTrace(c *store.Cmd) {
 	for _, f := range t.Faults {
 		b.WriteString("\nfault  " + f.Page + "  " + f.Scope + " line " + strconv.Itoa(f.Line) + "  " + faultReason(f.Reason))
 	}
+	if t.MoreFaults > 0 {
+		b.WriteString("\n" + text.Plural(t.MoreFaults, "more fault", "more faults") + " (a trace lists the first " + strconv.Itoa(maxTraceFaults) + ")")
+	}
 	for _, o := range t.Ops {
 		if o.Op == "commit" {
 			b.WriteString("\nwritten  " + o.ID + " → " + o.File + ":" + strconv.Itoa(o.Line))

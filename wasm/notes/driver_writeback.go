@@ -436,6 +436,9 @@ func (n *driver) injected(text string, receipts []budget.Receipt) {
 		t.Stores = append(t.Stores, sr)
 	}
 	t.Faults = n.residency.Faults
+	if len(t.Faults) > maxTraceFaults {
+		t.Faults, t.MoreFaults = t.Faults[:maxTraceFaults], len(t.Faults)-maxTraceFaults
+	}
 	if err := n.appendTrace(&t); err != nil {
 		n.h.Log(hostio.Warn, "pi-memory: could not write "+n.traces+": "+err.Error())
 		return

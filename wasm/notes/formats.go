@@ -554,8 +554,15 @@ type Trace struct {
 	Hash   string // inject: hex SHA-1 of the whole injected text
 	Stores []storeReceipt
 	Faults []fault
-	Ops    []Op // flush: the outcome records it wrote
+	// MoreFaults counts the faults past the first maxTraceFaults, which a
+	// trace does not list: a MEMORY.md of 40,000 entries over its caps would
+	// append megabytes a turn.
+	MoreFaults int
+	Ops        []Op // flush: the outcome records it wrote
 }
+
+// maxTraceFaults is how many of a turn's faults its trace lists.
+const maxTraceFaults = 200
 
 // storeReceipt is what one store injected in one turn.
 type storeReceipt struct {
@@ -596,6 +603,9 @@ func (t *Trace) encode() []byte {
 	}
 	if len(t.Faults) > 0 {
 		w.Raw("faults", jsonw.Array(nil, len(t.Faults), func(b []byte, i int) []byte { return t.Faults[i].appendJSON(b) }))
+	}
+	if t.MoreFaults > 0 {
+		w.Int("faultsMore", int64(t.MoreFaults))
 	}
 	if len(t.Ops) > 0 {
 		w.Raw("ops", jsonw.Array(nil, len(t.Ops), func(b []byte, i int) []byte {
@@ -682,6 +692,7 @@ func DecodeTraces(data []byte) ([]Trace, []Problem) {
 			t.Faults = append(t.Faults, fault{Scope: own(jsonr.Get(f, "scope")), Page: own(jsonr.Get(f, "page")), Line: int(jsonr.Get(f, "line").Int()), Reason: own(jsonr.Get(f, "reason")), Bytes: int(jsonr.Get(f, "bytes").Int())})
 			return true
 		})
+		t.MoreFaults = int(max(0, jsonr.Get(r, "faultsMore").Int()))
 		jsonr.Get(r, "ops").ForEach(func(_, o gjson.Result) bool {
 			t.Ops = append(t.Ops, Op{
 				Op: own(jsonr.Get(o, "op")), ID: own(jsonr.Get(o, "id")), T: jsonr.Get(o, "t").Int(), Scope: own(jsonr.Get(o, "scope")),

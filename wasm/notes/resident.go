@@ -70,8 +70,13 @@ type fitter struct {
 	bytes    []int       // per scope, bytes of resident pages (marker excluded)
 	dropped  []int       // per scope, pages left out
 	hidden   []bool      // per scope, nothing resident and no room for the marker either
-	faults   []fault
-	base     []int // index of a scope's first page in texts
+	// kept: per scope, how many of its first pages may still be resident;
+	// every page after them is dropped. drop looks below it only, so a
+	// 4 MiB MEMORY.md of 40,000 pages over its caps is fitted in one pass
+	// (from the last page each time, dropping them took 40,000²/2 looks).
+	kept   []int
+	faults []fault
+	base   []int // index of a scope's first page in texts
 }
 
 func formIndex(f fidelity) int { return int(f) - int(formPointer) }
@@ -84,10 +89,12 @@ func (f *fitter) init() {
 	f.dropped = make([]int, n)
 	f.hidden = make([]bool, n)
 	f.base = make([]int, n)
+	f.kept = make([]int, n)
 	for si := range f.scopes {
 		s := &f.scopes[si]
 		f.base[si] = len(f.texts)
 		f.forms[si] = make([]fidelity, len(s.Pages))
+		f.kept[si] = len(s.Pages)
 		for pi := range s.Pages {
 			p := &s.Pages[pi]
 			var t [3]string
@@ -150,7 +157,8 @@ func (f *fitter) over(si int) string {
 // drop removes the last resident page of scope si; false when none is left.
 func (f *fitter) drop(si int, reason string) bool {
 	forms := f.forms[si]
-	for pi := len(forms) - 1; pi >= 0; pi-- {
+	for pi := f.kept[si] - 1; pi >= 0; pi-- {
+		f.kept[si] = pi
 		if forms[pi] == formDropped {
 			continue
 		}

@@ -54,8 +54,8 @@ func traceLine(t *Trace) string {
 			parts = append(parts, s.Store+" "+strconv.Itoa(s.Bytes)+" B ≈ "+strconv.Itoa(s.Tokens)+" tok")
 		}
 		line := "inject  " + strings.Join(parts, ", ")
-		if len(t.Faults) > 0 {
-			line += "; " + text.Plural(len(t.Faults), "fault", "faults")
+		if n := len(t.Faults) + t.MoreFaults; n > 0 {
+			line += "; " + text.Plural(n, "fault", "faults")
 		}
 		return line
 	case "flush":
