@@ -67,7 +67,7 @@ func (n *driver) report() statusReport {
 		}
 		r.scopes = append(r.scopes, s)
 	}
-	r.block, r.faults = n.block, len(n.residency.Faults)
+	r.block, r.faults = n.block, len(n.residency.Faults)+n.residency.MoreFaults
 	r.pending, _ = n.pending()
 	for _, t := range n.turn {
 		if t.Store == "notes" {

@@ -435,10 +435,7 @@ func (n *driver) injected(text string, receipts []budget.Receipt) {
 		}
 		t.Stores = append(t.Stores, sr)
 	}
-	t.Faults = n.residency.Faults
-	if len(t.Faults) > maxTraceFaults {
-		t.Faults, t.MoreFaults = t.Faults[:maxTraceFaults], len(t.Faults)-maxTraceFaults
-	}
+	t.Faults, t.MoreFaults = n.residency.Faults, n.residency.MoreFaults
 	if err := n.appendTrace(&t); err != nil {
 		n.h.Log(hostio.Warn, "pi-memory: could not write "+n.traces+": "+err.Error())
 		return

@@ -561,7 +561,8 @@ type Trace struct {
 	Ops        []Op // flush: the outcome records it wrote
 }
 
-// maxTraceFaults is how many of a turn's faults its trace lists.
+// maxTraceFaults is how many of a turn's faults its trace lists (and fit
+// keeps).
 const maxTraceFaults = 200
 
 // storeReceipt is what one store injected in one turn.

@@ -29,7 +29,9 @@ type fault struct {
 type residency struct {
 	Forms  [][]fidelity // [scope][page]
 	Texts  []string     // [scope]; "" for a scope with nothing resident and no room for its marker
-	Faults []fault
+	Faults []fault      // the first maxTraceFaults
+	// MoreFaults counts the faults past those.
+	MoreFaults int
 }
 
 // fit chooses the form of every page so that each scope's text stays within
@@ -65,7 +67,8 @@ type fitter struct {
 	scopes   []residentScope
 	maxBytes int
 	forms    [][]fidelity
-	texts    [][3]string // the formPointer, formSummary and formFull text of each page, flattened by scope
+	texts    [][3]string // the formPointer, formSummary and formFull text of each page, flattened by scope, made when first asked (made)
+	made     []uint8     // per page, flattened, a bit for each form of texts made
 	lines    []int       // per scope, lines of resident pages (marker excluded)
 	bytes    []int       // per scope, bytes of resident pages (marker excluded)
 	dropped  []int       // per scope, pages left out
@@ -76,6 +79,7 @@ type fitter struct {
 	// (from the last page each time, dropping them took 40,000²/2 looks).
 	kept   []int
 	faults []fault
+	more   int   // faults past maxTraceFaults, counted
 	base   []int // index of a scope's first page in texts
 }
 
@@ -97,11 +101,8 @@ func (f *fitter) init() {
 		f.kept[si] = len(s.Pages)
 		for pi := range s.Pages {
 			p := &s.Pages[pi]
-			var t [3]string
-			t[formIndex(formFull)] = p.form(formFull, s.File)
-			t[formIndex(formSummary)] = p.form(formSummary, s.File)
-			t[formIndex(formPointer)] = p.form(formPointer, s.File)
-			f.texts = append(f.texts, t)
+			f.texts = append(f.texts, [3]string{})
+			f.made = append(f.made, 0)
 			min := p.minForm()
 			f.forms[si][pi] = min
 			txt := f.text(si, pi, min)
@@ -111,11 +112,20 @@ func (f *fitter) init() {
 	}
 }
 
+// text is page pi of scope si at fidelity form, rendered the first time it
+// is asked: most pages of a file far over its caps are only ever measured
+// at their minimum form, and their other forms were made for nothing (three
+// strings a page for TinyGo's collector to mark, decision 003).
 func (f *fitter) text(si, pi int, form fidelity) string {
 	if form == formDropped {
 		return ""
 	}
-	return f.texts[f.base[si]+pi][formIndex(form)]
+	k, fi := f.base[si]+pi, formIndex(form)
+	if f.made[k]&(1<<fi) == 0 {
+		f.texts[k][fi] = f.scopes[si].Pages[pi].form(form, f.scopes[si].File)
+		f.made[k] |= 1 << fi
+	}
+	return f.texts[k][fi]
 }
 
 // marker is the line that ends a scope that lost pages.
@@ -167,6 +177,10 @@ func (f *fitter) drop(si int, reason string) bool {
 		f.lines[si] -= strings.Count(txt, "\n")
 		forms[pi] = formDropped
 		f.dropped[si]++
+		if len(f.faults) == maxTraceFaults {
+			f.more++
+			return true
+		}
 		p := &f.scopes[si].Pages[pi]
 		f.faults = append(f.faults, fault{Scope: f.scopes[si].Name, Page: p.ID, Line: p.Line, Reason: reason, Bytes: len(txt)})
 		return true
@@ -218,7 +232,7 @@ func (f *fitter) upgrade(si, pi int, target fidelity) {
 }
 
 func (f *fitter) result() residency {
-	r := residency{Forms: f.forms, Texts: make([]string, len(f.scopes)), Faults: f.faults}
+	r := residency{Forms: f.forms, Texts: make([]string, len(f.scopes)), Faults: f.faults, MoreFaults: f.more}
 	for si := range f.scopes {
 		var b text.Builder
 		for pi, form := range f.forms[si] {
