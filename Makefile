@@ -104,7 +104,7 @@ FUZZ_TARGETS := \
 	wasm/decision:FuzzRepair wasm/decision:FuzzRepairLogs wasm/decision:FuzzParseLimit wasm/decision:FuzzSplitTags wasm/decision:FuzzParseVerdicts wasm/decision:FuzzParseQuery wasm/decision:FuzzProposeCommand wasm/config:FuzzNormalize wasm/internal/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/redact:FuzzMatchers wasm/internal/jsonw:FuzzString \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope host/cmd/pimem:FuzzWireTake \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery \
-	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodeForgotten wasm/notes:FuzzView wasm/notes:FuzzForgetThenRestore wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces wasm/notes:FuzzIgnoresLocal wasm/notes:FuzzCountFlag wasm/notes:FuzzPlanImport \
+	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodeForgotten wasm/notes:FuzzView wasm/notes:FuzzForgetThenRestore wasm/notes:FuzzTwoForgetsRestoredInEitherOrder wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces wasm/notes:FuzzIgnoresLocal wasm/notes:FuzzCountFlag wasm/notes:FuzzPlanImport \
 	wasm/internal/sha1:FuzzSum wasm/internal/jsonr:FuzzGet wasm/internal/jsonr:FuzzValue wasm/internal/jsonr:FuzzValid wasm/internal/civil:FuzzParseTime \
 	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords wasm/observe:FuzzReadContext wasm/observe:FuzzDataText wasm/observe:FuzzLedgerPieces \
 	wasm/observe:FuzzModelName wasm/observe:FuzzParseAutoCompact wasm/observe:FuzzParseMode wasm/observe:FuzzParseView wasm/observe:FuzzCheckConfigEdit wasm/internal/pisession:FuzzBranchJSON wasm/internal/jsonl:FuzzLines wasm/internal/jsonl:FuzzReadInPieces \

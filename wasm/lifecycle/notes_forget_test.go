@@ -163,10 +163,32 @@ func TestRestoreBringsBackBothOfTwoIdenticalBulletsInEitherOrder(t *testing.T) {
 			_, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
 			require.NoError(t, err, "reverse %v", reverse)
 		}
-		require.Equal(t, 2, strings.Count(r.read(projectIndex), "- same fact okra\n"), "%q", r.read(projectIndex))
+		require.Equal(t, src, r.read(projectIndex), "reverse %v: the file as it was", reverse)
 		_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: first.Restore})
 		require.Error(t, err, "restored already")
 	}
+}
+
+// Entries forgotten one after another and restored in the order they went:
+// each record's line was counted without the entries gone before it, which
+// are back above it by its turn. The file comes back as it was, byte for
+// byte (the second went to the end of its section).
+func TestRestoresInForgetOrderGiveTheFileBack(t *testing.T) {
+	r := newRig(t, false)
+	const src = "## Notes\n\n- alpha one\n- bravo two\n- charlie three\n- delta four\n"
+	r.write(projectIndex, src)
+	var forgot []store.Forgot
+	for _, line := range []int{3, 3, 3} { // alpha, then bravo, then charlie, each at line 3 by then
+		f, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, line)})
+		require.NoError(t, err)
+		forgot = append(forgot, f)
+	}
+	require.Equal(t, "## Notes\n\n- delta four\n", r.read(projectIndex))
+	for _, f := range forgot {
+		_, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+		require.NoError(t, err)
+	}
+	require.Equal(t, src, r.read(projectIndex))
 }
 
 // A fact forgotten, typed back by hand and forgotten again is one entry,

@@ -158,7 +158,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	if why := n.env.May(n, store.Write); why != "" {
 		return "", true, errors.New(why)
 	}
-	rec, records, problems := n.findForgotten(ref)
+	rec, records, _, problems := n.findForgotten(ref)
 	if rec == nil {
 		msg := "no forgotten entry " + ref + " in this session's memory"
 		if len(problems) > 0 {
@@ -181,7 +181,8 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	}
 	defer n.h.Unlock(sc.lock)
 	// Read again under the lock: another process may have restored it.
-	if rec, _, _ = n.findForgotten(ref); rec == nil {
+	var others []forgotten
+	if rec, _, others, _ = n.findForgotten(ref); rec == nil {
 		return "", true, errors.New("no forgotten entry " + ref + " in this session's memory")
 	}
 	if rec.Restored != 0 {
@@ -195,7 +196,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	if i := restated(rec.Text, rec.Section, pages, rec.Twins); i >= 0 {
 		return "", true, errors.New(display + " line " + strconv.Itoa(pages[i].Line) + " already says " + quoteFact(pages[i].Text) + "; nothing was restored")
 	}
-	out, line := restoreEntry(data, view, rec)
+	out, line := restoreEntry(data, view, rec, others)
 	if err := n.h.Mkdir(path.Dir(rec.File)); err != nil {
 		return "", true, errors.New("could not create " + path.Dir(rec.File) + ": " + err.Error() + "; nothing was restored")
 	}
@@ -283,19 +284,21 @@ func (n *driver) forgottenFiles(want string, each func(p string, f *forgottenFil
 }
 
 // findForgotten looks for the record id in the recovery records of every
-// scope of this session. It returns the record, its file and the problems
+// scope of this session. It returns the record, its file, every record of
+// that file (what happened to the file since, for a restore) and the problems
 // of the files it read (each bad line named; the lines stay on disk).
-func (n *driver) findForgotten(id string) (*forgotten, string, []string) {
+func (n *driver) findForgotten(id string) (*forgotten, string, []forgotten, []string) {
 	var found *forgotten
 	var file string
+	var all []forgotten
 	problems := n.forgottenFiles(id, func(p string, f *forgottenFile) bool {
-		found, file = f.find(id), p
+		found, file, all = f.find(id), p, f.Records
 		return found == nil
 	})
 	if found == nil {
-		file = ""
+		file, all = "", nil
 	}
-	return found, file, problems
+	return found, file, all, problems
 }
 
 // Forgotten are the entries still forgotten in this session's scopes (their

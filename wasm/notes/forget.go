@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -281,7 +282,9 @@ func splitBOM(src []byte) (bom, body string) {
 
 // restoreEntry puts a forgotten entry back into src, whose view (view.go)
 // is view: at its old line when the line above is still the one that was
-// (in the view, as the record keeps it), else at the end of its section (the
+// (in the view, as the record keeps it), else at the nearest line between
+// the two lines that were around it (lines came or went above it: another
+// forgotten entry restored first), else at the end of its section (the
 // first heading of level 2 or more with its text), created when it is gone.
 // In its old place it is exactly the bytes it removed while the line after
 // is still the one that was too, so a forget and a restore with nothing
@@ -289,13 +292,32 @@ func splitBOM(src []byte) (bom, body string) {
 // blank lines removed with it (they stood before a heading) go back only
 // before a heading, where they would not open a gap. It returns the new file
 // and the line the entry starts on.
-func restoreEntry(src, view []byte, r *forgotten) ([]byte, int) {
+func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, int) {
 	bom, body := splitBOM(src)
 	lines := mdSplit(body)
 	_, vbody := splitBOM(view)
 	vlines := mdSplit(vbody)
-	at := r.Line - 1
-	if at <= len(lines) && len(vlines) == len(lines) && (at == 0 && r.Before == "" || at > 0 && mdBody(vlines[at-1]) == r.Before) {
+	at, moved := r.Line-1, false
+	if k := since(r, others); k != at && len(vlines) == len(lines) && (fitsAt(vlines, k, r, false) || fitsBelow(vlines, k, r) || between(vlines, k, r.Section)) {
+		// Where the forgets and restores of the file since moved its place:
+		// beside a line that was around it, or between two entries of its
+		// section (the lines around it then are gone or back since too).
+		at, moved = k, true
+	} else if len(vlines) == len(lines) && !fitsAt(vlines, at, r, false) {
+		// Lines came or went above it since (another entry restored, a
+		// line typed): the nearest place between the same two lines.
+		for d := 1; d <= len(vlines); d++ {
+			if k := at - d; k >= 0 && k <= len(vlines) && fitsAt(vlines, k, r, true) {
+				at = k
+				break
+			}
+			if k := at + d; k <= len(vlines) && fitsAt(vlines, k, r, true) {
+				at = k
+				break
+			}
+		}
+	}
+	if at <= len(lines) && len(vlines) == len(lines) && (moved || fitsAt(vlines, at, r, false) || fitsBelow(vlines, at, r)) {
 		entry, nl := r.Src, "\n"
 		same := r.HasAfter && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "")
 		if !same {
@@ -333,7 +355,7 @@ func restoreEntry(src, view []byte, r *forgotten) ([]byte, int) {
 		for i := at; i < len(lines); i++ {
 			b.WriteString(lines[i])
 		}
-		return []byte(b.String()), r.Line
+		return []byte(b.String()), at + 1
 	}
 	entry := mdSplit(r.Src)
 	entry = entry[:contentLines(r.Src)]
@@ -342,6 +364,97 @@ func restoreEntry(src, view []byte, r *forgotten) ([]byte, int) {
 		block += "\n"
 	}
 	return insertBlock(src, r.Section, block, 6)
+}
+
+// fitsBelow: line at (of the view's lines) is the one that was below the
+// entry when it went.
+func fitsBelow(vlines []string, at int, r *forgotten) bool {
+	return r.HasAfter && at >= 0 && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "")
+}
+
+// between: line at (of the view's lines) starts an entry, a heading or a
+// blank line, or the file ends there, and the section it is in is section:
+// an entry put there splits no other.
+func between(vlines []string, at int, section string) bool {
+	if at < 1 || at > len(vlines) {
+		return false
+	}
+	if at < len(vlines) && !mdBlank(vlines[at]) && !isHeadingLine(vlines[at]) {
+		if _, _, ok := mdBullet(mdBody(vlines[at])); !ok {
+			return false
+		}
+	}
+	for i := at - 1; i >= 0; i-- {
+		if lvl, text := headingOf(vlines[i]); lvl >= 2 {
+			return text == section
+		}
+	}
+	return section == ""
+}
+
+// since is where r's first line goes in its file once every forget and
+// restore of that file recorded after r's forget (others, the records of
+// its forgotten.jsonl) has moved it: a forget above it takes its lines
+// away, a restore above it puts them back. A restore at its very place goes
+// above it if the entry restored stood above it when both were there.
+//
+//	forgot "- a" (line 3), then "- b" (line 3, "- a" gone), restored "- a" to line 3: "- b" goes to line 4
+func since(r *forgotten, others []forgotten) int {
+	type event struct {
+		seq, at, n int
+		q          *forgotten
+		restore    bool
+	}
+	var evs []event
+	for i := range others {
+		q := &others[i]
+		if q.ID == r.ID || q.File != r.File {
+			continue
+		}
+		if q.Seq > r.Seq {
+			evs = append(evs, event{q.Seq, q.Line - 1, q.Lines, q, false})
+		}
+		if q.RestoreSeq > r.Seq {
+			evs = append(evs, event{q.RestoreSeq, q.RestoredLine - 1, q.Lines, q, true})
+		}
+	}
+	slices.SortFunc(evs, func(a, b event) int { return a.seq - b.seq })
+	at := r.Line - 1
+	above := map[string]bool{}
+	for _, e := range evs {
+		switch {
+		case !e.restore:
+			above[e.q.ID] = e.at < at
+			if e.at+e.n <= at {
+				at -= e.n
+			} else if e.at < at {
+				at = e.at
+			}
+		case e.at < at:
+			at += e.n
+		case e.at == at:
+			// Forgotten after r, it knows; before, it stood above r when
+			// its line was at most r's (r's counted without it).
+			up, known := above[e.q.ID]
+			if !known {
+				up = e.q.Line <= r.Line
+			}
+			if up {
+				at += e.n
+			}
+		}
+	}
+	return at
+}
+
+// fitsAt: the line above line at (of the view's lines) is the one that was
+// above the entry when it went; with both, the one below is the one that
+// was below it too.
+func fitsAt(vlines []string, at int, r *forgotten, both bool) bool {
+	if at < 0 || at > len(vlines) || !(at == 0 && r.Before == "" || at > 0 && mdBody(vlines[at-1]) == r.Before) {
+		return false
+	}
+	return !both || r.HasAfter && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "")
 }
 
 // endings says whether the lines around line at (the one above, the one
@@ -390,6 +503,12 @@ type forgotten struct {
 
 	Restored     int64 // when Restore brought it back; 0 while forgotten
 	RestoredLine int   // the line it went back to
+
+	// Read from forgotten.jsonl, not written: how many lines Src has, and
+	// the lines of the file that forgot and that restored it (0: not
+	// restored), which order what the file went through since a forget.
+	Lines           int
+	Seq, RestoreSeq int
 }
 
 func (r *forgotten) encode() []byte {
@@ -507,6 +626,7 @@ func (f *forgottenFile) add(n int, line []byte) {
 			rec.After, rec.HasAfter = own(a), true
 		}
 		src := jsonr.Get(r, "src")
+		rec.Lines, rec.Seq = len(mdSplit(src.Str)), n
 		if f.Want == "*" || f.Want == id {
 			rec.Src = own(src)
 		} else {
@@ -530,7 +650,7 @@ func (f *forgottenFile) add(n int, line []byte) {
 			f.Problems = append(f.Problems, Problem{Line: n, Msg: "restores " + id + ", which no earlier line forgot"})
 			return
 		}
-		rec.Restored, rec.RestoredLine = jsonr.Get(r, "t").Int(), int(jsonr.Get(r, "line").Int())
+		rec.Restored, rec.RestoredLine, rec.RestoreSeq = jsonr.Get(r, "t").Int(), int(jsonr.Get(r, "line").Int()), n
 		if rec.Restored == 0 {
 			rec.Restored = 1 // restored, whenever: a zero time must not read as "still forgotten"
 		}

@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -133,7 +134,7 @@ func TestForgetThenRestoreGivesEveryFileShapeBackByteForByte(t *testing.T) {
 				require.Equal(t, "", why)
 				require.False(t, secret)
 				require.False(t, strings.Contains(string(out), p.Src) && strings.Count(src, p.Src) == 1, "the entry went: %q", out)
-				back, line := restoreEntry(out, out, &rec)
+				back, line := restoreEntry(out, out, &rec, nil)
 				require.Equal(t, src, string(back))
 				require.Equal(t, p.Line, line)
 			})
@@ -154,7 +155,7 @@ func TestARestoreIsNotRefusedByATwinThatStoodBesideTheEntry(t *testing.T) {
 	require.Equal(t, 1, decodeForgotten(rec.encode()).Records[0].Twins, "the record keeps its twins")
 	_, pages := readView("project", out)
 	require.Equal(t, -1, restated(rec.Text, rec.Section, pages, rec.Twins), "the twin was there before")
-	back, _ := restoreEntry(out, out, &rec)
+	back, _ := restoreEntry(out, out, &rec, nil)
 	require.Equal(t, src, string(back))
 	_, pages = readView("project", back)
 	require.Equal(t, 1, restated(rec.Text, rec.Section, pages, rec.Twins), "back already")
@@ -168,7 +169,7 @@ func TestARestoreTakesTheLineEndsTheFileHasNow(t *testing.T) {
 	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 3, idOf(t, src, 3)})
 	require.Equal(t, "", why)
 	crlf := []byte(strings.ReplaceAll(string(out), "\n", "\r\n"))
-	back, line := restoreEntry(crlf, crlf, &rec)
+	back, line := restoreEntry(crlf, crlf, &rec, nil)
 	require.Equal(t, 3, line)
 	require.Equal(t, strings.ReplaceAll(src, "\n", "\r\n"), string(back))
 }
@@ -213,7 +214,7 @@ func TestForgetRemovesAWholeBulletWhoseContinuationHoldsAKey(t *testing.T) {
 	require.Equal(t, "## Deploy\n- Run make ship\n", string(out))
 	require.False(t, strings.Contains(rec.Src, "MIIE") || strings.Contains(rec.Src, "BEGIN"), "the record keeps no key: %q", rec.Src)
 	require.Equal(t, "- deploy key:\n"+strings.Repeat("  [REDACTED:private-key]\n", 4), rec.Src)
-	back, line := restoreEntry(out, out, &rec)
+	back, line := restoreEntry(out, out, &rec, nil)
 	require.Equal(t, 2, line)
 	require.Equal(t, "## Deploy\n- deploy key:\n"+strings.Repeat("  [REDACTED:private-key]\n", 4)+"- Run make ship\n", string(back))
 }
@@ -237,6 +238,90 @@ func TestForgetFindsTheEntryByItsIDNotItsLine(t *testing.T) {
 	out, _, _, why = forgetEntry("project", ".pi/memory/MEMORY.md", []byte(src), noteRef{".pi/memory/MEMORY.md", 3, ""})
 	require.True(t, out == nil)
 	require.Equal(t, ".pi/memory/MEMORY.md line 3 is “b”; a note is forgotten by its id, which names the entry wherever it moves: .pi/memory/MEMORY.md:3#"+id+"; nothing was forgotten", why)
+}
+
+// Two entries forgotten, then restored in the order they went, or the
+// other: the second record's line was counted without the first entry,
+// which may be back above it now. Each goes between the same lines again,
+// not to its section's end, and the file comes back byte for byte.
+func TestRestoresInEitherOrderGiveTheFileBackByteForByte(t *testing.T) {
+	for _, src := range []string{
+		"## Notes\n\n- alpha one\n- bravo two\n- charlie three\n- delta four\n",
+		"## Notes\n\n- same fact\n- x\n- same fact\n- y\n- same fact\n",
+		"## A\n- a1\n- a2\n\n## B\n- b1\n- b2\n- b3\n",
+		"- a\n  more of a\n- b\n- c\n  more of c\n",
+	} {
+		_, pages := readView("project", []byte(src))
+		for i := range pages {
+			for j := range pages {
+				for _, sameOrder := range []bool{true, false} {
+					if back, ok := forgetTwoRestoreBoth(t, []byte(src), pages, i, j, sameOrder); ok {
+						require.Equal(t, src, string(back), "%q: forgot %d then %d, restored in the same order: %v", src, i, j, sameOrder)
+					}
+				}
+			}
+		}
+	}
+}
+
+// forgetTwoRestoreBoth forgets pages[i] of src, then pages[j], and
+// restores both, the first first when sameOrder; false when the two are
+// one, not entries, or either forget is refused or holds a secret.
+func forgetTwoRestoreBoth(t *testing.T, src []byte, pages []page, i, j int, sameOrder bool) ([]byte, bool) {
+	t.Helper()
+	if i == j || i >= len(pages) || j >= len(pages) || pages[i].Kind != kindFact || pages[j].Kind != kindFact {
+		return nil, false
+	}
+	forget := func(out []byte, k int, gone *forgotten, seq int) ([]byte, forgotten, bool) {
+		_, now := readView("project", out)
+		want := pages[k].Line
+		if gone != nil && gone.Line < want {
+			want -= gone.Lines
+		}
+		for _, p := range now {
+			if p.Kind == kindFact && p.Line == want {
+				next, rec, secret, why := forgetEntry("project", "MEMORY.md", out, noteRef{"MEMORY.md", p.Line, p.ID})
+				rec.ID, rec.File, rec.Seq, rec.Lines = "F-0000000"+strconv.Itoa(seq), "/p/MEMORY.md", seq, len(mdSplit(rec.Src))
+				return next, rec, why == "" && !secret
+			}
+		}
+		return nil, forgotten{}, false
+	}
+	out, r1, ok := forget(src, i, nil, 1)
+	if !ok {
+		return nil, false
+	}
+	out, r2, ok := forget(out, j, &r1, 2)
+	if !ok {
+		return nil, false
+	}
+	first, second := &r1, &r2
+	if !sameOrder {
+		first, second = &r2, &r1
+	}
+	view, _ := readView("project", out)
+	out, line := restoreEntry(out, view, first, []forgotten{r1, r2})
+	first.RestoreSeq, first.RestoredLine, first.Restored = 3, line, 1
+	view, _ = readView("project", out)
+	back, _ := restoreEntry(out, view, second, []forgotten{r1, r2})
+	return back, true
+}
+
+// Two entries forgotten and restored in either order come back as they
+// were, whatever the file's shape.
+func FuzzTwoForgetsRestoredInEitherOrder(f *testing.F) {
+	for _, s := range []string{
+		"## Notes\n\n- alpha one\n- bravo two\n- charlie three\n", "- a\n  more\n\n- b\n\n## C\n- c\n- d\n",
+		"\ufeff- a\r\n- b\r\n- c\r\n", "- same\n- x\n- same\n",
+	} {
+		f.Add([]byte(s), uint8(0), uint8(1), true)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, i, j uint8, sameOrder bool) {
+		_, pages := readView("project", src)
+		if back, ok := forgetTwoRestoreBoth(t, src, pages, int(i), int(j), sameOrder); ok {
+			require.Equal(t, string(src), string(back), "%q: forgot %d then %d, restored in the same order: %v", src, i, j, sameOrder)
+		}
+	})
 }
 
 // When lines moved (the line above is not the one that was), the entry goes
@@ -268,7 +353,7 @@ func TestRestoreGoesToTheEndOfItsSectionWhenLinesMoved(t *testing.T) {
 			"## Notes\n\n- x\n", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, line := restoreEntry([]byte(tc.src), []byte(tc.src), &tc.r)
+			out, line := restoreEntry([]byte(tc.src), []byte(tc.src), &tc.r, nil)
 			require.Equal(t, tc.out, string(out))
 			require.Equal(t, tc.line, line)
 		})
@@ -285,6 +370,7 @@ func TestRecoveryRecordsRoundTripAndFoldRestores(t *testing.T) {
 	require.Equal(t, 1, len(f.Records))
 	want := rec
 	want.Restored, want.RestoredLine = 1772355660000, 9
+	want.Lines, want.Seq, want.RestoreSeq = 1, 1, 2 // read from the file: its lines, and which lines forgot and restored it
 	require.Equal(t, want, f.Records[0])
 }
 
@@ -345,7 +431,7 @@ func FuzzForgetThenRestore(f *testing.F) {
 			}
 			require.True(t, out != nil, "%q: %s is in the file", src, p.ID)
 			outView, _ := readView("project", out)
-			back, line := restoreEntry(out, outView, &rec)
+			back, line := restoreEntry(out, outView, &rec, nil)
 			require.Equal(t, p.Line, line, "%q: %s", src, p.ID)
 			if !secret {
 				require.Equal(t, string(src), string(back), "%q: %s", src, p.ID)
