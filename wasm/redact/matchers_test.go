@@ -75,6 +75,10 @@ var matcherEdges = []string{
 	// redis-cli --pass, openssl -k (and -kfile, -keyform, -pass before or
 	// after it), keytool's flags; Redis's directives at a line's start or
 	// after CONFIG SET, in any case.
+	// a command with no flag before each match on one line: the FindAll
+	// loop's calls carry where each found none (cmdMemo).
+	"curl x mysql -pA curl y mysql -pB; curl -u a:b", "keytool x sshpass -p A keytool y sshpass -p B keytool -storepass C",
+	"mysql -pA mysql -pB\nmysql -pC curl -u a:b mysql", "curl a curl b curl -u u:p curl c -u v:q",
 	"redis-cli --pass x", "redis-cli --pass=x", "redis-cli --password x", "redis-cli -a x --pass y", "redis-cli --pass \"a b\"",
 	"openssl enc -k x", "openssl enc -kfile f", "openssl enc -keyform x -k y", "openssl -k a -pass pass:b", "openssl -pass pass:b -k a", "openssl -k",
 	"keytool -storepass x", "keytool -keypass 'a b' -storepass c", "keytool -srcstorepass x", "keytool -deststorepass x", "keytool -new x",

@@ -1,6 +1,10 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+	"sync"
+	"unsafe"
+)
 
 // Passwords given to a command on its command line, as a person pastes the
 // line into a note or a chat: mysql's -pPW glued to its flag (7z's too),
@@ -26,7 +30,38 @@ import "strings"
 // of its command (see htpasswdValue). Only one command starts at a word, so
 // the alternatives never compete; each command's groups are its three.
 func findCommandPassword(s string, pos int) []int {
-	var failed [cmdKinds]int // for each command, the end of the line where one found no flag
+	cmdMemo.Lock()
+	defer cmdMemo.Unlock()
+	// For each command, the end of the line where one found no flag: kept
+	// from the call that ended at pos on this text (cmdMemo).
+	var failed [cmdKinds]int
+	if pos > 0 && cmdMemo.data == unsafe.StringData(s) && cmdMemo.n == len(s) && cmdMemo.pos == pos {
+		failed = cmdMemo.failed
+	}
+	m := findCommandPasswordFrom(s, pos, &failed)
+	cmdMemo.data, cmdMemo.n, cmdMemo.failed = nil, 0, failed
+	if m != nil {
+		cmdMemo.data, cmdMemo.n, cmdMemo.pos = unsafe.StringData(s), len(s), m[1]
+	}
+	return m
+}
+
+// cmdMemo carries where each command found no flag from one call of
+// findCommandPassword to the next over the same text: the pattern's
+// FindAll loop asks again from where the last match ended. Each call began
+// afresh, and looked again to the end of the line for the flag of every
+// command before the next match that had none: a 1 MiB line of "curl x
+// mysql -pX " took minutes. It holds only for the call that continues
+// from the end of the last match on the same bytes; any other call starts
+// afresh.
+var cmdMemo struct {
+	sync.Mutex
+	data   *byte
+	n, pos int
+	failed [cmdKinds]int
+}
+
+func findCommandPasswordFrom(s string, pos int, failed *[cmdKinds]int) []int {
 	for i := pos; i < len(s); i++ {
 		if !isWord(s[i]) || !wordStart(s, i) {
 			continue
