@@ -221,6 +221,18 @@ func TestAProjectWithAThousandEarlierSessionsAsksForAWorker(t *testing.T) {
 	require.NoError(t, os.Remove(logFile))
 	require.True(t, !asks("rpc"), "no decision log, 5 small sessions: no worker")
 
+	// Memory files of 64 KiB or more together: each entry is parsed,
+	// redacted and fitted at the first prompt (a 4 MiB MEMORY.md held pi's
+	// thread 5–20 s under TinyGo).
+	memory := filepath.Join(project, ".pi", "memory", "MEMORY.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(memory), 0o755))
+	require.NoError(t, os.WriteFile(memory, []byte(strings.Repeat("- the staging deploy uses helm and runs after the billing job\n", 500)), 0o644))
+	require.True(t, !asks("rpc"), "a MEMORY.md of 30 KiB: no worker")
+	require.NoError(t, os.WriteFile(memory, []byte(strings.Repeat("- the staging deploy uses helm and runs after the billing job\n", 1_200)), 0o644))
+	require.True(t, asks("rpc"), "a MEMORY.md of 72 KiB: a worker")
+	require.True(t, !asks("cli"), "never for pimem")
+	require.NoError(t, os.Remove(memory))
+
 	// 10,000 other projects' folders in sessions/: its own size says so,
 	// without listing them; it never shrinks on ext4, so this comes last (20,000 held pi's thread 80–140 ms at every search).
 	for i := range 10_000 {

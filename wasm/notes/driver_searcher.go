@@ -114,3 +114,27 @@ func (n *driver) searchDocs(scope, file, display string) []search.Doc {
 	}
 	return docs
 }
+
+// bulkyNotes is how large this session's memory files may be together
+// before their first read would hold a thread for long: each entry is
+// parsed, redacted and fitted. Under TinyGo, on pi's thread, 64 KiB of
+// bullets each holding a secret took 120 ms, a plain 128 KiB 77 ms, a
+// 4 MiB file 1–2.5 s.
+const bulkyNotes = 64 << 10
+
+// Bulky says this session's memory files (each scope's index; topic files
+// are read when asked for) are bulkyNotes or more together
+// (store.Bulky): pi then reads them off its event loop. Each is looked at,
+// none is read.
+func (n *driver) Bulky() bool {
+	if n.Off() != "" {
+		return false
+	}
+	var size int64
+	for _, sc := range n.scopes {
+		if info, err := n.h.Stat(sc.file); err == nil && !info.Dir {
+			size += info.Size
+		}
+	}
+	return size >= bulkyNotes
+}
