@@ -38,7 +38,7 @@ func expressions() []expression {
 		// aws-secret-key
 		{re: `[A-Za-z0-9_.\-]*(?:` + fold("aws") + `[_.\-]?` + fold("secret") + `[_.\-]?(?:` + fold("access") + `[_.\-]?)?|` +
 			fold("secret") + `[_.\-]?` + fold("access") + `[_.\-]?)` + fold("key") +
-			`["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
+			`["'\]]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
 		// aws-secret-key in prose
 		{re: `\b(?:` + fold("aws") + `[_.\-]?)?` + fold("secret") + `(?:[_.\-]?` + fold("access") + `)?(?:[_.\-]?` + fold("key") + `)?\b`},
 		// github-token
@@ -94,11 +94,11 @@ func expressions() []expression {
 		{re: "(?:^|[^A-Za-z0-9_.\\-/:@])([A-Za-z0-9_.\\-]+):([^\\s/:@\"'<>`]+)@([A-Za-z0-9.\\-]+)"},
 		// secret: label = value
 		{re: `[A-Za-z0-9_.\-]*(?:` +
-			`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid") +
+			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid") +
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
-			`["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
+			`["'\]]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
 			"(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"|'([^'\\r\\n]{4,})'|([^\\s\"'`,;]{6,}))", start: identStart},
 		// secret: in prose
 		{re: `\b(?:` + foldAny("password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `|` + fold("pass") + `|` + fold("wi") + `-?` + fold("fi") + `[ \t]+` + fold("key") + `)\b`},
@@ -134,6 +134,16 @@ func expressions() []expression {
 		{re: `\b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?` + labelTailRE + `["']?[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|&<>;][^\s"']*))`},
 		// secret: the same as a here-string
 		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t]` + sudoStdinRE(`\n;|&<`) + `)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
+		// secret: an XML element
+		{re: `<` + nameRE + `>([^<\n]{4,})</`},
+		// secret: a key/value attribute pair
+		{re: `\b(?:key|name)=(?:"` + nameRE + `"|'` + nameRE + `')(?:[ \t]+value=(?:"([^"\n]{4,})"|'([^'\n]{4,})')|>([^<\n]{4,})</)`},
+		// secret: a Kubernetes env entry
+		{re: `\bname:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*\r?\n[ \t]*value:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
+		// secret: ENV, setx, set -x
+		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
+		// secret: a typed declaration
+		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str)[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
 	}
 }
 
@@ -143,10 +153,13 @@ func sudoStdinRE(not string) string {
 	return `(?:-[A-Za-z]*S[A-Za-z]*\b|(?:[^` + not + `]*?[ \t])?(?:-S|--stdin)\b)`
 }
 
+// nameRE is an identifier that ends like a label (secretLabel).
+var nameRE = `[A-Za-z0-9_.\-]*` + labelTailRE
+
 // labelTailRE is how a label ends (secretLabel): a keyword and its suffix,
 // or PASS as its last word.
 var labelTailRE = `(?:` +
-	`(?:` + foldAny("password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid") +
+	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid") +
 	`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session") + `[_.\-]?` + fold("key") + `)` +
 	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
 	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)`

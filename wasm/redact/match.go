@@ -873,7 +873,7 @@ func findAWSSecretKey(s string, pos int) []int {
 
 func isBase64(c byte) bool { return isAlnum(c) || c == '/' || c == '+' }
 
-// assignment matches ["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]* at s[i:] and
+// assignment matches ["'\]]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]* at s[i:] and
 // returns what value returns for the text after it, trying the operators in
 // the expression's order: "password:=abcde" has no 6-byte value after ":=",
 // but has "=abcde" after ":". The other repeats have one choice: fewer
@@ -892,6 +892,10 @@ func assignment(s string, i int, value func(v int) []int) []int {
 			return m
 		}
 	}
+	// A Makefile's PASSWORD ?= x and += x.
+	if hasAt(s, i, "?=") || hasAt(s, i, "+=") {
+		return value(runEnd(s, i+2, isBlank))
+	}
 	if s[i] == ':' || s[i] == '=' {
 		return value(runEnd(s, i+1, isBlank))
 	}
@@ -905,7 +909,7 @@ func assignment(s string, i int, value func(v int) []int) []int {
 }
 
 // secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is
-// PASSWORD|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|SESSIONID|SESSID|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT|SESSION)[_.\-]?KEY
+// PASSWORD|PASSWORDS|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|SESSIONID|SESSID|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT|SESSION)[_.\-]?KEY
 // and SUFFIX is [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE), in any ASCII case; or
 // with PASS as its last word (see passLabel), without a suffix.
 func secretLabel(s string, lo, end int) bool {
@@ -946,7 +950,7 @@ func passLabel(s string, lo, end int) bool {
 }
 
 var (
-	secretWords = [...]string{"password", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid"}
+	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid"}
 	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session"}
 )
 

@@ -79,6 +79,21 @@ var matcherEdges = []string{
 	// loop's calls carry where each found none (cmdMemo).
 	"curl x mysql -pA curl y mysql -pB; curl -u a:b", "keytool x sshpass -p A keytool y sshpass -p B keytool -storepass C",
 	"mysql -pA mysql -pB\nmysql -pC curl -u a:b mysql", "curl a curl b curl -u u:p curl c -u v:q",
+	// file formats: XML elements and attribute pairs, Kubernetes env
+	// entries, ENV/setx/set -x, typed declarations; names that are no
+	// label, values too short, quotes not closed, lines not joined.
+	"<password>abcd</password>", "<db.password>abc</db.password>", "<passwordPolicy>abcd</passwordPolicy>", "<password>ab<c</password>", "<password>abcd</pass",
+	"<password>ab\ncd</password>", "<<password>abcd</password>", "<Password>éééé</Password>", "<apiKey>abcd</x>",
+	`<add key="DbPassword" value="abcd"/>`, `<add key='token' value='ab'/>`, `name="password" value="abcd"`, `key="password">abcd</entry>`, `key="password' value="abcd"`,
+	`xkey="password" value="abcd"`, `key="password"  value='abcd' key="token" value="efgh"`, `key="pass"value="abcd"`,
+	"- name: DB_PASSWORD\n  value: abcd", "name: \"API_TOKEN\"\r\nvalue: 'a b'", "name: 'token' \n value:x", "name: PASSWORD_FILE\n  value: /run/x", "name: token\n\n value: x",
+	"rename: token\nvalue: x", "name: token\nvalue:", "name: \"token\nvalue: x",
+	"ENV DB_PASSWORD abcd", "\n  ENV API_TOKEN 'a b'", "xENV TOKEN abc", "ENV DB_PASSWORD=abcd", "setx API_TOKEN abc", "set -gx DB_PASSWORD abc", "set -g DB_PASSWORD abc",
+	"setx  token\tabc", "reset -x token abc", "set -x token", "\nENV\ttoken x\nENV pwd y",
+	`var dbPassword string = "abcd"`, `password: string = 'abcd'`, `password : str = "abcd"`, `let token: &str = "abcd"`, `passwordstring = "abcd"`, `password strings = "abcd"`,
+	`val apiKey: String = "abc"`, `password:string="abcd"`, `x.password str ="abcd"`,
+	// Makefile operators, a plural label.
+	"PASSWORD ?= abcdefg", "PASSWORD += abcdefg", "PASSWORD ?=", "PASSWORD ?:= abcdefg", "token?=abcdefgh", "passwords: abcdefg", "db_passwords = 'abcd'", "passwordsx: abcdefg",
 	"redis-cli --pass x", "redis-cli --pass=x", "redis-cli --password x", "redis-cli -a x --pass y", "redis-cli --pass \"a b\"",
 	"openssl enc -k x", "openssl enc -kfile f", "openssl enc -keyform x -k y", "openssl -k a -pass pass:b", "openssl -pass pass:b -k a", "openssl -k",
 	"keytool -storepass x", "keytool -keypass 'a b' -storepass c", "keytool -srcstorepass x", "keytool -deststorepass x", "keytool -new x",

@@ -158,8 +158,19 @@ func newPatterns() []*pattern {
 			// The same given as a here-string: sudo -S <<< PW, gh auth login
 			// --with-token <<< T (shell.go).
 			find: findHereString, span: commandValue},
+		// A value a file format names (structured.go): an XML element or a
+		// key/value attribute pair, a Kubernetes env entry, a variable set
+		// with a blank (ENV, setx, set -x), a typed declaration.
+		{kind: "secret", triggers: labelTriggers[:], find: findXMLSecret, span: structuredValue},
+		{kind: "secret", triggers: labelTriggers[:], find: findAttrSecret, span: structuredValue},
+		{kind: "secret", triggers: labelTriggers[:], find: findEnvEntry, span: structuredValue, multiline: true},
+		{kind: "secret", triggers: labelTriggers[:], find: findEnvCommand, span: structuredValue},
+		{kind: "secret", triggers: labelTriggers[:], find: findTypedSecret, span: structuredValue},
 	}
 }
+
+// labelTriggers are what every label holds (secretLabel).
+var labelTriggers = [...]string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid"}
 
 // firstGroup is the default span: the first capture group that took part,
 // else the whole match.
@@ -430,7 +441,10 @@ var envAccessors = []string{"process.env.", "import.meta.env.", "os.environ[", "
 func isReference(v string) bool {
 	switch {
 	case len(v) > 3 && v[0] == '$' && v[1] == '{' && v[len(v)-1] == '}':
-		return isName(v[2 : len(v)-1])
+		// ${DB_PASSWORD}, and a property's dotted name (${db.password},
+		// ${spring.datasource.password}: Maven, Spring).
+		name := v[2 : len(v)-1]
+		return isName(strings.ReplaceAll(strings.ReplaceAll(name, ".", "_"), "-", "_"))
 	case len(v) > 1 && v[0] == '$':
 		return isUpperName(v[1:])
 	case len(v) > 2 && v[0] == '<' && v[len(v)-1] == '>':
@@ -518,9 +532,19 @@ func inPath(s string, i int) bool {
 	if j := runEnd(s, i, isToken); j < len(s) && s[j] == '=' {
 		return false
 	}
-	b := runEndBack(s, i-1, func(c byte) bool { return !isSpace(c) && !isQuote(c) && c != '(' && c != '`' })
-	w := s[b : i-1]
-	return w == "" || w[0] == '.' || w[0] == '~' || strings.IndexByte(w, '/') >= 0
+	// Back to the start of the word the path is, or to a "/" before: one
+	// is enough, and a line of no blank and many "/password" ("…</password>
+	// <password>…") walked back to its start from each.
+	b := i - 1
+	for ; b > 0; b-- {
+		switch c := s[b-1]; {
+		case c == '/':
+			return true
+		case isSpace(c) || isQuote(c) || c == '(' || c == '`':
+			return b == i-1 || s[b] == '.' || s[b] == '~'
+		}
+	}
+	return b == i-1 || s[0] == '.' || s[0] == '~'
 }
 
 func isPath(v string) bool {

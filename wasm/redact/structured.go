@@ -1,0 +1,233 @@
+package redact
+
+import "strings"
+
+// Secrets that a file format names rather than an assignment: an XML
+// element or a key/value attribute pair (Maven's settings.xml, .NET's
+// appSettings), a Kubernetes env entry whose value is on the line below its
+// name, a Dockerfile's or a shell's variable set with a blank, and a typed
+// declaration (var dbPassword string = "…"). The name is one identifier
+// that ends like a label (secretLabel), so <passwordPolicy> and
+// name: DB_PASSWORD_FILE are not secrets.
+
+// structuredValue keeps a format's value unless a command's would not be
+// kept (commandValue: a reference, $(…), `…`) or it is a word that says
+// what the value is like rather than being it (labelProse:
+// <password>required</password>, value: none).
+func structuredValue(s string, m []int) (int, int, int, int, bool) {
+	vs, ve, ws, we, ok := commandValue(s, m)
+	if !ok || labelProse(s[vs:ve], "") {
+		return 0, 0, 0, 0, false
+	}
+	return vs, ve, ws, we, true
+}
+
+// labelRun is the identifier at s[i:] ([A-Za-z0-9_.\-]*) and whether it
+// ends like a label.
+func labelRun(s string, i int) (end int, ok bool) {
+	end = runEnd(s, i, isIdent)
+	return end, end > i && secretLabel(s, i, end)
+}
+
+// closedValue reads (?:"([^"\n]{4,})"|'([^'\n]{4,})') at s[v:]: its group
+// (0 or 1; -1 none), the value and the match's end.
+func closedValue(s string, v int) (g, vs, ve, end int) {
+	if v >= len(s) || !isQuote(s[v]) {
+		return -1, 0, 0, 0
+	}
+	e, n := runes(s, v+1, func(c byte) bool { return c == s[v] || c == '\n' })
+	if n < 4 || e == len(s) || s[e] != s[v] {
+		return -1, 0, 0, 0
+	}
+	return boolInt(s[v] == '\''), v + 1, e, e + 1
+}
+
+// elementValue reads >([^<\n]{4,})</ at s[k:]: the value and the match's
+// end, or -1.
+func elementValue(s string, k int) (vs, ve, end int) {
+	if !hasAt(s, k, ">") {
+		return -1, -1, -1
+	}
+	e, n := runes(s, k+1, func(c byte) bool { return c == '<' || c == '\n' })
+	if n < 4 || !hasAt(s, e, "</") {
+		return -1, -1, -1
+	}
+	return k + 1, e, e + 2
+}
+
+// findXMLSecret: <[A-Za-z0-9_.\-]*LABEL>([^<\n]{4,})</
+//
+//	<password>hunter2x</password>, <db.password>…, <apiKey>…
+func findXMLSecret(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.IndexByte(s[i:], '<')
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if e, ok := labelRun(s, i+1); ok {
+			if vs, ve, end := elementValue(s, e); vs >= 0 {
+				return group1(i, end, vs, ve)
+			}
+		}
+	}
+}
+
+// findAttrSecret: \b(?:key|name)=(?:"NAME"|'NAME')(?:[ \t]+value=(?:"([^"\n]{4,})"|'([^'\n]{4,})')|>([^<\n]{4,})</),
+// NAME a label ([A-Za-z0-9_.\-]*LABEL)
+//
+//	<add key="DbPassword" value="hunter2x"/>, <entry key="password">hunter2x</entry>
+func findAttrSecret(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		q := -1
+		switch {
+		case !wordStart(s, i):
+		case hasAt(s, i, "key="):
+			q = i + 4
+		case hasAt(s, i, "name="):
+			q = i + 5
+		}
+		if q < 0 || q >= len(s) || !isQuote(s[q]) {
+			continue
+		}
+		e, ok := labelRun(s, q+1)
+		if !ok || e >= len(s) || s[e] != s[q] {
+			continue
+		}
+		m := []int{i, 0, -1, -1, -1, -1, -1, -1}
+		if b := blanks(s, e+1); hasAt(s, b, "value=") {
+			if g, vs, ve, end := closedValue(s, b+len("value=")); g >= 0 {
+				m[1], m[2+2*g], m[3+2*g] = end, vs, ve
+				return m
+			}
+		}
+		if vs, ve, end := elementValue(s, e+1); vs >= 0 {
+			m[1], m[6], m[7] = end, vs, ve
+			return m
+		}
+	}
+	return nil
+}
+
+// findEnvEntry: \bname:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*\r?\n[ \t]*value:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+//
+// A Kubernetes (or compose) env entry: the value on the line below its
+// name.
+//
+//	- name: DB_PASSWORD
+//	  value: hunter2x
+func findEnvEntry(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if s[i] != 'n' || !wordStart(s, i) || !hasAt(s, i, "name:") {
+			continue
+		}
+		k := runEnd(s, i+len("name:"), isBlank)
+		q := byte(0)
+		if k < len(s) && isQuote(s[k]) {
+			q, k = s[k], k+1
+		}
+		e, ok := labelRun(s, k)
+		if !ok {
+			continue
+		}
+		if q != 0 {
+			if e >= len(s) || s[e] != q {
+				continue
+			}
+			e++
+		}
+		e = runEnd(s, e, isBlank)
+		if hasAt(s, e, "\r") {
+			e++
+		}
+		if !hasAt(s, e, "\n") {
+			continue
+		}
+		v := runEnd(s, e+1, isBlank)
+		if !hasAt(s, v, "value:") {
+			continue
+		}
+		if g, vs, ve, end := shellValue(s, runEnd(s, v+len("value:"), isBlank), 0); g >= 0 {
+			m := []int{i, end, -1, -1, -1, -1, -1, -1}
+			m[2+2*g], m[3+2*g] = vs, ve
+			return m
+		}
+	}
+	return nil
+}
+
+// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+//
+// A variable set with a blank between its name and its value: a
+// Dockerfile's ENV (its old form), Windows' setx, fish's set -x.
+//
+//	ENV DB_PASSWORD hunter2x, setx API_TOKEN abc123def, set -gx DB_PASSWORD hunter2x
+func findEnvCommand(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		n := -1
+		if i == 0 || s[i] == '\n' {
+			if j := runEnd(s, i+boolInt(s[i] == '\n'), isBlank); hasAt(s, j, "ENV") {
+				n = j + len("ENV")
+			}
+		}
+		switch {
+		case n >= 0:
+		case s[i] != 's' || !wordStart(s, i):
+		case hasAt(s, i, "setx"):
+			n = i + len("setx")
+		case hasAt(s, i, "set"):
+			if f := runEnd(s, i+3, isBlank); f > i+3 && hasAt(s, f, "-") {
+				if l := runEnd(s, f+1, isLetter); strings.IndexByte(s[f+1:l], 'x') >= 0 {
+					n = l
+				}
+			}
+		}
+		k := blanks(s, n)
+		if k < 0 {
+			continue
+		}
+		e, ok := labelRun(s, k)
+		if v := blanks(s, e); ok && v >= 0 {
+			if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
+				m := []int{i, end, -1, -1, -1, -1, -1, -1}
+				m[2+2*g], m[3+2*g] = vs, ve
+				return m
+			}
+		}
+	}
+	return nil
+}
+
+// stringTypes are the string types a typed declaration names, in the
+// expression's order.
+var stringTypes = [...]string{"string", "String", "str", "&str"}
+
+// findTypedSecret: [A-Za-z0-9_.\-]*LABEL(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str)[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')
+//
+// A declaration that names the string type between a label and its value
+// (Go, TypeScript, Kotlin, Python, Rust).
+//
+//	var dbPassword string = "hunter2x", password: str = 'hunter2x'
+func findTypedSecret(s string, pos int) []int {
+	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
+		t := runEnd(s, at, isBlank)
+		if hasAt(s, t, ":") {
+			t = runEnd(s, t+1, isBlank)
+		} else if t == at {
+			return nil
+		}
+		for _, typ := range stringTypes {
+			if !hasAt(s, t, typ) {
+				continue
+			}
+			if eq := runEnd(s, t+len(typ), isBlank); hasAt(s, eq, "=") {
+				if g, vs, ve, end := closedValue(s, runEnd(s, eq+1, isBlank)); g >= 0 {
+					m := []int{start, end, -1, -1, -1, -1}
+					m[2+2*g], m[3+2*g] = vs, ve
+					return m
+				}
+			}
+		}
+		return nil
+	})
+}
