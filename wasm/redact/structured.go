@@ -114,8 +114,8 @@ func findAttrSecret(s string, pos int) []int {
 // A Kubernetes (or compose) env entry: the value on the line below its
 // name.
 //
-//	- name: DB_PASSWORD
-//	  value: hunter2x
+//   - name: DB_PASSWORD
+//     value: hunter2x
 func findEnvEntry(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		if s[i] != 'n' || !wordStart(s, i) || !hasAt(s, i, "name:") {
