@@ -92,6 +92,11 @@ var matcherEdges = []string{
 	"setx  token\tabc", "reset -x token abc", "set -x token", "\nENV\ttoken x\nENV pwd y",
 	`var dbPassword string = "abcd"`, `password: string = 'abcd'`, `password : str = "abcd"`, `let token: &str = "abcd"`, `passwordstring = "abcd"`, `password strings = "abcd"`,
 	`val apiKey: String = "abc"`, `password:string="abcd"`, `x.password str ="abcd"`,
+	// YAML values on the line below: plain, quoted, block scalars; a key,
+	// a list or a comment there; colons at the end; CRLF; the text's end.
+	"password:\n  abcd", "password: >-\n  abcd\n", "password: |+ \r\n  'a b'\r\nx", "password:\n  type: string", "password:\n  - a", "password:\n  # c",
+	"password:\n  abc:", "password:\n  :", "password:\n  ::", "password:\n  a:b", "password:\nabcd", "password:\n  abcd efgh", "password:\n  abcd\r", "token:\n\t\"x\n\"",
+	"x.token:  \n   abcd  \n", "password:\n  abcd\npassword:\n  efgh",
 	// Makefile operators, a plural label.
 	"PASSWORD ?= abcdefg", "PASSWORD += abcdefg", "PASSWORD ?=", "PASSWORD ?:= abcdefg", "token?=abcdefgh", "passwords: abcdefg", "db_passwords = 'abcd'", "passwordsx: abcdefg",
 	"redis-cli --pass x", "redis-cli --pass=x", "redis-cli --password x", "redis-cli -a x --pass y", "redis-cli --pass \"a b\"",

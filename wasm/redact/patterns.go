@@ -166,6 +166,7 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findEnvEntry, span: structuredValue, multiline: true},
 		{kind: "secret", triggers: labelTriggers[:], find: findEnvCommand, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findTypedSecret, span: structuredValue},
+		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: structuredValue, multiline: true},
 	}
 }
 

@@ -231,3 +231,60 @@ func findTypedSecret(s string, pos int) []int {
 		return nil
 	})
 }
+
+// findYAMLNext: [A-Za-z0-9_.\-]*LABEL:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))[ \t]*(?:\r?\n|$)
+//
+// A YAML value on the line below its key, indented, as a plain, quoted or
+// block scalar (password: >-): the whole of that line, which is not a key
+// of its own (type: string) nor a list.
+//
+//	password:
+//	  hunter2x
+func findYAMLNext(s string, pos int) []int {
+	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
+		if !hasAt(s, at, ":") {
+			return nil
+		}
+		k := runEnd(s, at+1, isBlank)
+		if k < len(s) && (s[k] == '>' || s[k] == '|') {
+			k++
+			if k < len(s) && (s[k] == '-' || s[k] == '+') {
+				k++
+			}
+			k = runEnd(s, k, isBlank)
+		}
+		if hasAt(s, k, "\r") {
+			k++
+		}
+		v := blanks(s, k+1)
+		if !hasAt(s, k, "\n") || v < 0 || v == len(s) {
+			return nil
+		}
+		g, vs, ve, end := -1, v, v, v
+		if isQuote(s[v]) {
+			g, vs, ve, end = shellValue(s, v, 0)
+		} else if strings.IndexByte("#-", s[v]) < 0 && !isSpace(s[v]) {
+			ve = runEnd(s, v, func(c byte) bool { return !isSpace(c) })
+			for ve > v+1 && s[ve-1] == ':' {
+				ve-- // (?:\S*[^\s:])? gives back the colons at its end
+			}
+			g, end = 2, ve
+		}
+		if g < 0 {
+			return nil
+		}
+		e := runEnd(s, end, isBlank)
+		if hasAt(s, e, "\r\n") {
+			e++
+		}
+		if e < len(s) && s[e] != '\n' {
+			return nil
+		}
+		m := []int{start, e, -1, -1, -1, -1, -1, -1}
+		if e < len(s) {
+			m[1] = e + 1
+		}
+		m[2+2*g], m[3+2*g] = vs, ve
+		return m
+	})
+}
