@@ -31,8 +31,10 @@ type cut struct {
 }
 
 // hidden is the length of a spelling at s[i] (0 when there is none) and the
-// byte it stands for (0 for format characters, which stand for nothing).
-func hidden(s string, i int) (n int, b byte) {
+// byte it stands for (0 for format characters, which stand for nothing). A
+// control sequence is read no further than lim, where a mark starts (or
+// len(s)): see the control case.
+func hidden(s string, i, lim int) (n int, b byte) {
 	switch c := s[i]; {
 	case c == '%':
 		// "%25" spells the '%' of another percent-encoding: "%255F" is a URL
@@ -72,8 +74,11 @@ func hidden(s string, i int) (n int, b byte) {
 	case c < 0x20 || c == 0x7f || c == 0xC2 && i+1 < len(s) && s[i+1] < 0xA0:
 		// An escape sequence ends where a mark starts: "\x1b[REDACTED:…]"
 		// is ESC and a mark (redaction stays idempotent), not a CSI
-		// sequence that eats the mark's "[R".
-		n := marker.Removes(s, i)
+		// sequence that eats the mark's "[R". Read no further than lim,
+		// the next mark (plain): a C1 string left open (U+009D…) runs to
+		// the line's end, and one before each mark of a line read it again
+		// from each.
+		n := marker.Removes(s[:lim], i)
 		if k := strings.Index(s[i+1:min(len(s), i+n+len(markOpen))], markOpen); k >= 0 && 1+k < n {
 			n = 1 + k
 		}
@@ -144,9 +149,16 @@ func hex(c byte) int {
 func plain(s string) (string, []cut) {
 	var b []byte
 	var cuts []cut
-	last := 0
+	last, mark := 0, -1 // mark: where the next mark after i starts, len(s) for none
 	for i := 0; i < len(s); {
-		n, c := hidden(s, i)
+		if mark <= i {
+			if k := strings.Index(s[i+1:], markOpen); k >= 0 {
+				mark = i + 1 + k
+			} else {
+				mark = len(s)
+			}
+		}
+		n, c := hidden(s, i, mark)
 		if n == 0 {
 			i += runeLen(s, i)
 			continue
@@ -201,6 +213,6 @@ func cutsBefore(cuts []cut, p int, atStart bool) int {
 // hiddenAt reports whether a spelling the plain text would not hold starts
 // at s[i].
 func hiddenAt(s string, i int) bool {
-	n, _ := hidden(s, i)
+	n, _ := hidden(s, i, len(s))
 	return n > 0
 }

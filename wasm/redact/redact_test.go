@@ -118,6 +118,16 @@ func TestRedactionIsIdempotent(t *testing.T) {
 	}
 }
 
+// A C1 string left open (U+009D, OSC) runs to the line's end; before each
+// mark of a line it was read again to the end from each (plain): the same
+// text, cut at every mark as before.
+func TestAnOpenC1StringEndsAtEachMark(t *testing.T) {
+	in := strings.Repeat("\u009dx[REDACTED:secret] ", 3) + "ghp_abcdefghijklmnopqrstuvwxyz0123"
+	if got, _ := String(in); got != in[:len(in)-len("ghp_abcdefghijklmnopqrstuvwxyz0123")]+"[REDACTED:github-token]" {
+		t.Errorf("String(%q) = %q", in, got)
+	}
+}
+
 func TestFindReportsByteOffsetsWithoutTheLabel(t *testing.T) {
 	s := "line one\nDB_PASSWORD=hunter22x\nurl: redis://:pw123456@cache/0"
 	got := Find(s)
