@@ -117,10 +117,12 @@ func (n *driver) searchDocs(scope, file, display string) []search.Doc {
 
 // bulkyNotes is how large this session's memory files may be together
 // before their first read would hold a thread for long: each entry is
-// parsed, redacted and fitted. Under TinyGo, on pi's thread, 64 KiB of
-// bullets each holding a secret took 120 ms, a plain 128 KiB 77 ms, a
-// 4 MiB file 1–2.5 s.
-const bulkyNotes = 64 << 10
+// parsed, redacted and fitted. In pi, on its thread, a plain 48 KiB
+// MEMORY.md held it 62 ms at the first prompt, 48 KiB of bullets each
+// holding a secret 170–330 ms, a 4 MiB file 1–2.5 s. 16 KiB is about what
+// the default maxMemoryTokens injects (4,096 tokens): past it, entries are
+// also fitted and dropped.
+const bulkyNotes = 16 << 10
 
 // Bulky says this session's memory files (each scope's index; topic files
 // are read when asked for) are bulkyNotes or more together

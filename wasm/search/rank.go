@@ -609,7 +609,8 @@ func holdsHalf(q string, d *Doc) bool {
 	all := Terms(q)
 	naming := Terms("note decision entry memory fact rule")
 	for _, t := range all {
-		if !slices.Contains(naming, t) {
+		// Each word once: "staging staging" is one word, not two.
+		if !slices.Contains(naming, t) && !slices.Contains(terms, t) {
 			terms = append(terms, t)
 		}
 	}

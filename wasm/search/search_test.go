@@ -328,6 +328,8 @@ func TestAForgetByWordsRemovesNoEntryThatHoldsFewOfItsWords(t *testing.T) {
 		{"staging kubernetes", "staging deploy: password: hunter2xyz", false},
 		{"password rotation", "staging deploy: password: hunter2xyz", false},
 		{"staging password", "staging deploy: password: hunter2xyz", true},
+		{"staging staging", "staging deploy: password: hunter2xyz", true},
+		{"staging staging kubernetes", "staging deploy: password: hunter2xyz", false},
 		{"pnpm", "Use pnpm for every package", true},
 	} {
 		var x Index

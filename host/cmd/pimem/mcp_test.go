@@ -840,7 +840,7 @@ func TestMCPEndsOnSIGTERMAfterTheCallInProgress(t *testing.T) {
 func TestMCPResourceURIWithAControlCharacterIsNotFound(t *testing.T) {
 	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
 	p := startMCP(t, dir, agent, `{}`)
-	for i, uri := range []string{`\u001b`, `pimem://notes/\u0007x`, `\u007f`, `\u0085`, `pimem://\u202eevil`, `\udb40\udc41`, `a\tb`, `pimem://decisions/active\u200b`} {
+	for i, uri := range []string{`\u001b`, `pimem://notes/\u0007x`, `\u007f`, `\u0085`, `pimem://\u202eevil`, `\udb40\udc41`, `a\tb`, `pimem://decisions/active\u200b`, `pimem://\u3164`, `pimem://notes/\ufe0f`, `pimem://\udb40\udd00x`} {
 		id := 10 + i
 		p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"%s"}}`, id, uri))
 		m := p.answer(t, float64(id))

@@ -34,7 +34,6 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -446,12 +445,14 @@ func parseError(what string) []byte {
 	return b
 }
 
-// plainURI: the uri of a resources/read's params, if it is a string, holds
-// only printable characters. The SDK answers a URI it did not list with an
-// error that writes it back with Go's %q, which is no JSON for a control
-// character ("\x1b") or an invisible one beyond the first plane
-// ("\U000e0041"): the answer could not be sent and the server ended. No
-// pimem resource has such a character, and none is said back (decision 017).
+// plainURI: the uri of a resources/read's params, if it is a string, is
+// printable ASCII, as every pimem resource's is (pimem://notes/project/
+// MEMORY.md). The SDK answers a URI it did not list with an error that
+// writes it back with Go's %q, which is no JSON for a control character
+// ("\x1b") or an invisible one beyond the first plane ("\U000e0041"): the
+// answer could not be sent and the server ended. Nor is an invisible one
+// that prints as nothing (U+3164, a variation selector) said back
+// (decision 017).
 func plainURI(params json.RawMessage) bool {
 	var p struct {
 		URI string `json:"uri"`
@@ -459,8 +460,8 @@ func plainURI(params json.RawMessage) bool {
 	if json.Unmarshal(params, &p) != nil {
 		return true // not a string: the SDK refuses it itself
 	}
-	for _, r := range p.URI {
-		if !unicode.IsPrint(r) && r != ' ' {
+	for i := 0; i < len(p.URI); i++ {
+		if c := p.URI[i]; c <= ' ' || c >= 0x7f {
 			return false
 		}
 	}
@@ -471,7 +472,7 @@ func plainURI(params json.RawMessage) bool {
 // without saying the URI back.
 func notFound(id []byte) []byte {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "error": map[string]any{
-		"code": mcp.CodeResourceNotFound, "message": "Resource not found: its URI holds a control or invisible character, which no pimem resource has",
+		"code": mcp.CodeResourceNotFound, "message": "Resource not found: its URI holds a character no pimem resource has (a blank, a control, or one that is not ASCII)",
 	}})
 	return b
 }
