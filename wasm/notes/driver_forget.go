@@ -92,7 +92,7 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		return store.Forgot{}, true, errors.New("could not keep the recovery record in " + records + ": " + err.Error() + "; nothing was forgotten")
 	}
 	if err := n.h.WriteAtomic(file, out); err != nil {
-		n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, rec.Line)))
+		n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, rec.Line, 0)))
 		return store.Forgot{}, true, errors.New("could not write " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
 	n.written(sc, file)
@@ -203,7 +203,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	if err := n.h.WriteAtomic(rec.File, out); err != nil {
 		return "", true, errors.New("could not write " + rec.File + ": " + err.Error() + "; nothing was restored")
 	}
-	if err := n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, line))); err != nil {
+	if err := n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, line, bodyLines(out)-bodyLines(data)))); err != nil {
 		n.h.Log(hostio.Warn, "pi-memory: restored "+rec.ID+" but could not mark it in "+records+": "+err.Error())
 	}
 	n.written(sc, rec.File)

@@ -297,12 +297,12 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 	lines := mdSplit(body)
 	_, vbody := splitBOM(view)
 	vlines := mdSplit(vbody)
-	at, moved := r.Line-1, false
-	if k := since(r, others); k != at && len(vlines) == len(lines) && (fitsAt(vlines, k, r, false) || fitsBelow(vlines, k, r) || between(vlines, k, r.Section)) {
+	at, moved, hole := r.Line-1, false, false
+	if k := since(r, others); k >= 0 && len(vlines) == len(lines) && (fitsAt(vlines, k, r, false) || fitsBelow(vlines, k, r) || between(vlines, k, r.Section)) {
 		// Where the forgets and restores of the file since moved its place:
 		// beside a line that was around it, or between two entries of its
 		// section (the lines around it then are gone or back since too).
-		at, moved = k, true
+		at, moved, hole = k, k != at, true
 	} else if len(vlines) == len(lines) && !fitsAt(vlines, at, r, false) {
 		// Lines came or went above it since (another entry restored, a
 		// line typed): the nearest place between the same two lines.
@@ -319,7 +319,10 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 	}
 	if at <= len(lines) && len(vlines) == len(lines) && (moved || fitsAt(vlines, at, r, false) || fitsBelow(vlines, at, r)) {
 		entry, nl := r.Src, "\n"
-		same := r.HasAfter && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "")
+		// The same lines around it, or its own place as the records tell it
+		// beside the line above it (the line below is gone since, forgotten
+		// too): it goes back as it went, blank lines and all.
+		same := r.HasAfter && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "") || hole && fitsAt(vlines, at, r, false)
 		if !same {
 			// The file changed around it: it goes back as the file is now.
 			if at < len(lines) && !isHeadingLine(lines[at]) {
@@ -392,59 +395,174 @@ func between(vlines []string, at int, section string) bool {
 	return section == ""
 }
 
-// since is where r's first line goes in its file once every forget and
-// restore of that file recorded after r's forget (others, the records of
-// its forgotten.jsonl) has moved it: a forget above it takes its lines
-// away, a restore above it puts them back. A restore at its very place goes
-// above it if the entry restored stood above it when both were there.
+// since is where r's first line goes in its file now, as the forgets and
+// restores its records name (others, every record of the file's
+// forgotten.jsonl, in their lines' order) moved it. The file is followed
+// as runs of lines and holes, a hole for each entry forgotten and not back,
+// where its lines were: r's place is the lines before its hole. Holes
+// between the same two lines keep the order their entries stood in, which
+// their line numbers alone do not tell (each was counted in the file of its
+// own moment). -1 when others do not hold r.
 //
 //	forgot "- a" (line 3), then "- b" (line 3, "- a" gone), restored "- a" to line 3: "- b" goes to line 4
 func since(r *forgotten, others []forgotten) int {
 	type event struct {
-		seq, at, n int
-		q          *forgotten
-		restore    bool
+		seq     int
+		q       *forgotten
+		restore bool
 	}
 	var evs []event
 	for i := range others {
 		q := &others[i]
-		if q.ID == r.ID || q.File != r.File {
+		if q.File != r.File {
 			continue
 		}
-		if q.Seq > r.Seq {
-			evs = append(evs, event{q.Seq, q.Line - 1, q.Lines, q, false})
-		}
-		if q.RestoreSeq > r.Seq {
-			evs = append(evs, event{q.RestoreSeq, q.RestoredLine - 1, q.Lines, q, true})
+		evs = append(evs, event{q.Seq, q, false})
+		if q.RestoreSeq > 0 && q.ID != r.ID {
+			evs = append(evs, event{q.RestoreSeq, q, true})
 		}
 	}
 	slices.SortFunc(evs, func(a, b event) int { return a.seq - b.seq })
-	at := r.Line - 1
-	above := map[string]bool{}
+	doc := []lineRun{{n: 1 << 30}}
 	for _, e := range evs {
-		switch {
-		case !e.restore:
-			above[e.q.ID] = e.at < at
-			if e.at+e.n <= at {
-				at -= e.n
-			} else if e.at < at {
-				at = e.at
+		if e.restore {
+			n := e.q.RestoredLines
+			if n == 0 {
+				n = e.q.Lines // a record written before restores counted them
 			}
-		case e.at < at:
-			at += e.n
-		case e.at == at:
-			// Forgotten after r, it knows; before, it stood above r when
-			// its line was at most r's (r's counted without it).
-			up, known := above[e.q.ID]
-			if !known {
-				up = e.q.Line <= r.Line
-			}
-			if up {
-				at += e.n
-			}
+			doc = fillHole(doc, e.q.ID, e.q.RestoredLine-1, n)
+		} else {
+			doc = cutHole(doc, e.q.Line-1, e.q.Lines, e.q.ID)
 		}
 	}
-	return at
+	at := 0
+	for _, x := range doc {
+		if x.n == 0 && x.id == r.ID {
+			return at
+		}
+		at += x.n
+	}
+	return -1
+}
+
+// lineRun is n lines of a file, or (n 0) the hole of the entry forgotten
+// by record id, with what the forget took (inner): its lines, and the
+// holes of entries forgotten before it that stood between them (an entry
+// that took the blank line after another one gone).
+type lineRun struct {
+	n     int
+	id    string
+	inner []lineRun
+}
+
+// cutHole takes n lines away at line p (0-based) and leaves the hole of id
+// where they were: after the holes already before line p, before those
+// after the lines it takes; the holes between them go into it.
+func cutHole(doc []lineRun, p, n int, id string) []lineRun {
+	out := make([]lineRun, 0, len(doc)+2)
+	at, k := 0, 0
+	for ; k < len(doc) && (doc[k].n == 0 || at+doc[k].n <= p); k++ {
+		out = append(out, doc[k])
+		at += doc[k].n
+	}
+	hole := lineRun{id: id}
+	if k < len(doc) && p > at {
+		out = append(out, lineRun{n: p - at})
+		doc[k].n -= p - at
+	}
+	for ; k < len(doc) && n > 0; k++ {
+		if doc[k].n == 0 {
+			hole.inner = append(hole.inner, doc[k])
+			continue
+		}
+		take := min(doc[k].n, n)
+		hole.inner = append(hole.inner, lineRun{n: take})
+		n -= take
+		if doc[k].n > take {
+			doc[k].n -= take
+			break
+		}
+	}
+	out = append(out, hole)
+	return joinRuns(append(out, doc[k:]...))
+}
+
+// fillHole brings n lines back for record id at line p: in its hole when
+// the hole is there (what the forget took, the holes between its lines
+// with it, when n lines are what it took), else (it went back elsewhere:
+// its section's end) the hole goes and the lines come in at p, after any
+// hole there, the holes it held after them.
+func fillHole(doc []lineRun, id string, p, n int) []lineRun {
+	at := 0
+	var inner []lineRun
+	for k, x := range doc {
+		if x.n == 0 && x.id == id {
+			if at == p {
+				return joinRuns(slices.Concat(doc[:k:k], refill(x.inner, n), doc[k+1:]))
+			}
+			inner = x.inner
+			doc = append(doc[:k:k], doc[k+1:]...)
+			break
+		}
+		at += x.n
+	}
+	back := []lineRun{{n: n}}
+	for _, x := range inner {
+		if x.n == 0 {
+			back = append(back, x)
+		}
+	}
+	out := make([]lineRun, 0, len(doc)+len(back)+1)
+	at = 0
+	k := 0
+	for ; k < len(doc) && (doc[k].n == 0 || at+doc[k].n <= p); k++ {
+		out = append(out, doc[k])
+		at += doc[k].n
+	}
+	if k < len(doc) && p > at {
+		out = append(out, lineRun{n: p - at})
+		doc[k].n -= p - at
+	}
+	return joinRuns(slices.Concat(out, back, doc[k:]))
+}
+
+// bodyLines is how many lines a file has after its byte-order mark.
+func bodyLines(b []byte) int {
+	_, body := splitBOM(b)
+	n := strings.Count(body, "\n")
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		n++
+	}
+	return n
+}
+
+// refill is what a forget took (inner) when n lines of it came back in its
+// place: its lines up to n (a restore beside other lines than it had
+// leaves the blank lines it took), the holes among them where they were,
+// and any lines more at the end.
+func refill(inner []lineRun, n int) []lineRun {
+	out := make([]lineRun, 0, len(inner)+1)
+	for _, x := range inner {
+		if x.n > 0 {
+			x.n = min(x.n, n)
+			n -= x.n
+		}
+		out = append(out, x)
+	}
+	return append(out, lineRun{n: n})
+}
+
+// joinRuns merges runs of lines that touch.
+func joinRuns(doc []lineRun) []lineRun {
+	out := doc[:0]
+	for _, x := range doc {
+		if k := len(out) - 1; x.n > 0 && k >= 0 && out[k].n > 0 {
+			out[k].n += x.n
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
 }
 
 // fitsAt: the line above line at (of the view's lines) is the one that was
@@ -509,6 +627,9 @@ type forgotten struct {
 	// restored), which order what the file went through since a forget.
 	Lines           int
 	Seq, RestoreSeq int
+	// RestoredLines is how many lines the restore put back (its record's
+	// "lines"; 0 in one written before it counted them).
+	RestoredLines int
 }
 
 func (r *forgotten) encode() []byte {
@@ -540,7 +661,7 @@ func (r *forgotten) encode() []byte {
 }
 
 // restoreRecord is the line that marks the record id restored at t, to line.
-func restoreRecord(id string, t int64, file string, line int) []byte {
+func restoreRecord(id string, t int64, file string, line, lines int) []byte {
 	w := jsonw.Open(nil)
 	w.Int("v", formatVersion)
 	w.Int("t", t)
@@ -548,6 +669,9 @@ func restoreRecord(id string, t int64, file string, line int) []byte {
 	w.Str("id", id)
 	w.Str("file", file)
 	w.Int("line", int64(line))
+	if lines > 0 {
+		w.Int("lines", int64(lines))
+	}
 	return append(w.Close(), '\n')
 }
 
@@ -651,6 +775,7 @@ func (f *forgottenFile) add(n int, line []byte) {
 			return
 		}
 		rec.Restored, rec.RestoredLine, rec.RestoreSeq = jsonr.Get(r, "t").Int(), int(jsonr.Get(r, "line").Int()), n
+		rec.RestoredLines = int(max(0, min(jsonr.Get(r, "lines").Int(), 1<<30)))
 		if rec.Restored == 0 {
 			rec.Restored = 1 // restored, whenever: a zero time must not read as "still forgotten"
 		}

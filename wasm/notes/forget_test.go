@@ -250,6 +250,8 @@ func TestRestoresInEitherOrderGiveTheFileBackByteForByte(t *testing.T) {
 		"## Notes\n\n- same fact\n- x\n- same fact\n- y\n- same fact\n",
 		"## A\n- a1\n- a2\n\n## B\n- b1\n- b2\n- b3\n",
 		"- a\n  more of a\n- b\n- c\n  more of c\n",
+		// the last entry takes the blank line before a heading
+		"## Build\n\n- pnpm\n- make wasm\n  continued\n- node 22\n\n## Deploy\n\n- staging\n",
 	} {
 		_, pages := readView("project", []byte(src))
 		for i := range pages {
@@ -300,8 +302,9 @@ func forgetTwoRestoreBoth(t *testing.T, src []byte, pages []page, i, j int, same
 		first, second = &r2, &r1
 	}
 	view, _ := readView("project", out)
+	before := bodyLines(out)
 	out, line := restoreEntry(out, view, first, []forgotten{r1, r2})
-	first.RestoreSeq, first.RestoredLine, first.Restored = 3, line, 1
+	first.RestoreSeq, first.RestoredLine, first.Restored, first.RestoredLines = 3, line, 1, bodyLines(out)-before
 	view, _ = readView("project", out)
 	back, _ := restoreEntry(out, view, second, []forgotten{r1, r2})
 	return back, true
@@ -363,7 +366,7 @@ func TestRestoreGoesToTheEndOfItsSectionWhenLinesMoved(t *testing.T) {
 func TestRecoveryRecordsRoundTripAndFoldRestores(t *testing.T) {
 	rec := forgotten{ID: "F-1a2b3c4d", T: 1772355600000, Scope: "project", File: "/p/.pi/memory/MEMORY.md", Line: 7,
 		Section: "Build", Text: "Run make test", Src: "- Run make test\n", Before: "- Lint"}
-	data := append(rec.encode(), restoreRecord("F-1a2b3c4d", 1772355660000, "/p/.pi/memory/MEMORY.md", 9)...)
+	data := append(rec.encode(), restoreRecord("F-1a2b3c4d", 1772355660000, "/p/.pi/memory/MEMORY.md", 9, 0)...)
 	require.Equal(t, `{"v":1,"t":1772355600000,"op":"forget","id":"F-1a2b3c4d","scope":"project","file":"/p/.pi/memory/MEMORY.md","line":7,"section":"Build","text":"Run make test","src":"- Run make test\n","before":"- Lint"}`+"\n", string(rec.encode()))
 	f := decodeForgotten(data)
 	require.Equal(t, 0, len(f.Problems))
