@@ -619,11 +619,27 @@ func holdsHalf(q string, d *Doc) bool {
 	}
 	n := 0
 	for _, t := range terms {
-		if have[t] {
+		if have[t] || sameStem(t, have) {
 			n++
 		}
 	}
 	return 2*n >= len(terms) && n >= min(2, len(terms))
+}
+
+// sameStem: the entry holds a word that begins with t, or that t begins
+// with, five letters at least: the stemmer gives "migration" for
+// "migrations" and "migrat" for "migrated", one word to a person.
+func sameStem(t string, have map[string]bool) bool {
+	for w := range have {
+		short, long := t, w
+		if len(short) > len(long) {
+			short, long = long, short
+		}
+		if len(short) >= 5 && strings.HasPrefix(long, short) {
+			return true
+		}
+	}
+	return false
 }
 
 // HitOf is the entry whose Ref is ref, made as Hits makes a hit (with the

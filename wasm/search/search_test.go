@@ -329,6 +329,7 @@ func TestAForgetByWordsRemovesNoEntryThatHoldsFewOfItsWords(t *testing.T) {
 		{"password rotation", "staging deploy: password: hunter2xyz", false},
 		{"staging password", "staging deploy: password: hunter2xyz", true},
 		{"staging staging", "staging deploy: password: hunter2xyz", true},
+		{"goose migrations", "Databases are migrated with goose", true},
 		{"staging staging kubernetes", "staging deploy: password: hunter2xyz", false},
 		{"pnpm", "Use pnpm for every package", true},
 	} {
