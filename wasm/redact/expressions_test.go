@@ -114,7 +114,7 @@ func expressions() []expression {
 		{re: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
 			fold("password") + `[ \t]+([^\s]+)`},
 		// secret: Redis's password directives
-		{re: `(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)[ \t]+` + shellWordRE},
+		{re: `(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)[ \t]+` + shellWordRE},
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool)
 		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
 			`|\b(?:sshpass|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE +
@@ -137,15 +137,15 @@ func expressions() []expression {
 		// secret: an XML element
 		{re: `<` + nameRE + `>([^<\n]{4,})</`},
 		// secret: a key/value attribute pair
-		{re: `\b(?:key|name)=(?:"` + nameRE + `"|'` + nameRE + `')(?:[ \t]+value=(?:"([^"\n]{4,})"|'([^'\n]{4,})')|>([^<\n]{4,})</)`},
+		{re: `\b(?:key|name)=(?:"` + nameRE + `"|'` + nameRE + `')[ \t]+value=(?:"([^"\n]{4,})"|'([^'\n]{4,})')|\bkey=(?:"` + nameRE + `"|'` + nameRE + `')>([^<\n]{4,})</`},
 		// secret: a Kubernetes env entry
-		{re: `\bname:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*\r?\n[ \t]*value:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
+		{re: `\bname:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*(?:\r?\n)?[ \t]*value:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 		// secret: ENV, setx, set -x
 		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 		// secret: a typed declaration
 		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str)[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
 		// secret: a YAML value on the line below its key
-		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))[ \t]*(?:\r?\n|$)`},
+		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))[ \t]*(?:\r?\n|$)`},
 	}
 }
 

@@ -1095,11 +1095,12 @@ func findNetrc(s string, pos int) []int {
 	return nil
 }
 
-// findRedisAuth: (?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+)(?:REQUIREPASS|MASTERAUTH)[ \t]+VALUE,
+// findRedisAuth: (?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--)(?:REQUIREPASS|MASTERAUTH)[ \t]+VALUE,
 // words in any ASCII case, VALUE a quoted or bare word (its group is the
 // secret): Redis's password directives, at the start of a line of
-// redis.conf or given to CONFIG SET ("redis-cli CONFIG SET requirepass
-// PW"). Their value follows a blank, as no label's does.
+// redis.conf, given to CONFIG SET ("redis-cli CONFIG SET requirepass
+// PW") or as a flag ("redis-server --requirepass PW", a compose file's
+// command). Their value follows a blank, as no label's does.
 func findRedisAuth(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		k := -1
@@ -1118,6 +1119,8 @@ func findRedisAuth(s string, pos int) []int {
 			b--
 		}
 		switch {
+		case i >= 2 && s[i-2] == '-' && s[i-1] == '-':
+			start = i - 2
 		case b == 0:
 			start = 0
 		case s[b-1] == '\n':

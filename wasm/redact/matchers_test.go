@@ -97,6 +97,10 @@ var matcherEdges = []string{
 	"password:\n  abcd", "password: >-\n  abcd\n", "password: |+ \r\n  'a b'\r\nx", "password:\n  type: string", "password:\n  - a", "password:\n  # c",
 	"password:\n  abc:", "password:\n  :", "password:\n  ::", "password:\n  a:b", "password:\nabcd", "password:\n  abcd efgh", "password:\n  abcd\r", "token:\n\t\"x\n\"",
 	"x.token:  \n   abcd  \n", "password:\n  abcd\npassword:\n  efgh",
+	// --requirepass; an env entry joined on one line; element text after
+	// name= (not read) and key=; a tab before a YAML value.
+	"--requirepass x", "x--requirepass y", "- name: token value: x", "name: token\r value: x", `key="password">x key="password">y`, `name="password">abcd</x>`,
+	`key="password">x <b>`, "password:\n\tabcd", "password:\n \tabcd",
 	// Makefile operators, a plural label.
 	"PASSWORD ?= abcdefg", "PASSWORD += abcdefg", "PASSWORD ?=", "PASSWORD ?:= abcdefg", "token?=abcdefgh", "passwords: abcdefg", "db_passwords = 'abcd'", "passwordsx: abcdefg",
 	"redis-cli --pass x", "redis-cli --pass=x", "redis-cli --password x", "redis-cli -a x --pass y", "redis-cli --pass \"a b\"",

@@ -134,8 +134,9 @@ func newPatterns() []*pattern {
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc},
 		{kind: "secret", triggers: []string{"requirepass", "masterauth"},
-			// redis.conf's requirepass PW, CONFIG SET masterauth PW.
-			find: findRedisAuth, span: commandValue},
+			// redis.conf's requirepass PW, CONFIG SET masterauth PW,
+			// redis-server --requirepass PW; "requirepass is required" is prose.
+			find: findRedisAuth, span: structuredValue},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
 			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
@@ -443,9 +444,9 @@ func isReference(v string) bool {
 	switch {
 	case len(v) > 3 && v[0] == '$' && v[1] == '{' && v[len(v)-1] == '}':
 		// ${DB_PASSWORD}, and a property's dotted name (${db.password},
-		// ${spring.datasource.password}: Maven, Spring).
-		name := v[2 : len(v)-1]
-		return isName(strings.ReplaceAll(strings.ReplaceAll(name, ".", "_"), "-", "_"))
+		// ${spring.datasource.password}: Maven, Spring); not a shell's
+		// default, ${DB_PASSWORD-hunter2x}.
+		return isName(strings.ReplaceAll(v[2:len(v)-1], ".", "_"))
 	case len(v) > 1 && v[0] == '$':
 		return isUpperName(v[1:])
 	case len(v) > 2 && v[0] == '<' && v[len(v)-1] == '>':

@@ -258,7 +258,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	if ce > e {
 		rest = s[e:ce]
 	}
-	if !proseValue(w, rest) && !((owned(s, m[0]) || aloneInClause(s, v, e, w) && givesValue(s, m[0], v)) && ownValue(w)) {
+	if !proseValue(judged(w), rest) && !((owned(s, m[0]) || aloneInClause(s, v, e, w) && givesValue(s, m[0], v)) && ownValue(w)) {
 		return 0, 0, 0, 0, false
 	}
 	// A value glued to its "=" or ":" is one word, as in a flag or an
@@ -766,14 +766,25 @@ func wordCutAt(s string, start, end int, known [2]int) (int, int) {
 
 // trimClause drops the ".,;:)" that close a clause from the end of a word.
 func trimClause(w string) string {
+	for w != "" && strings.IndexByte(".,;:)", w[len(w)-1]) >= 0 {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// judged is a word as proseValue and labelProse judge it: without what
+// closes a clause, nor a quote or parenthesis closing the string the
+// sentence is in (throw new Error('password is required')). The mark still
+// takes the quote: a password may end with one.
+func judged(w string) string {
 	for {
-		switch {
-		case w != "" && strings.IndexByte(".,;:)'", w[len(w)-1]) >= 0:
-			w = w[:len(w)-1]
-		case strings.HasSuffix(w, "’"), strings.HasSuffix(w, "”"):
-			w = w[:len(w)-len("’")]
+		switch t := trimClause(w); {
+		case t != "" && t[len(t)-1] == '\'':
+			w = t[:len(t)-1]
+		case strings.HasSuffix(t, "’"), strings.HasSuffix(t, "”"):
+			w = t[:len(t)-len("’")]
 		default:
-			return w
+			return t
 		}
 	}
 }
@@ -899,7 +910,13 @@ func proseValue(w, rest string) bool {
 		return true
 	}
 	if isParticiple(lw) {
-		return false // what happened to it: "the password was rotated yesterday"
+		// What happened to it ("the password was rotated yesterday"), unless
+		// it says what it became: "was changed to Hunter2x!".
+		switch nextWord(rest) {
+		case "to", "as", "into":
+			return true
+		}
+		return false
 	}
 	nw := nextWord(rest)
 	if nw == "" {
@@ -927,7 +944,7 @@ func isParticiple(w string) bool {
 // ends first (a line end, ",", ";", a quote).
 func nextWord(rest string) string {
 	next := rest[runEnd(rest, 0, isBlank):]
-	return strings.ToLower(trimClause(next[:proseWordEnd(next, 0)]))
+	return strings.ToLower(judged(next[:proseWordEnd(next, 0)]))
 }
 
 // labelProse: whether w, a label's bare value after ": " or " = ", and
@@ -941,13 +958,18 @@ func labelProse(w, rest string) bool {
 	if w == "" {
 		return false
 	}
-	lw := strings.ToLower(trimClause(w))
+	lw := strings.ToLower(judged(w))
 	if !isLetters(lw) {
 		return false
 	}
 	nw := nextWord(rest)
-	if strings.HasSuffix(lw, "ed") && nw != "" && (isFunctionWord(nw) || strings.HasSuffix(nw, "ly")) {
-		return true // "secret: mounted at /run/secrets", "password: rotated quarterly"
+	switch nw {
+	case "to", "as", "into":
+		return false // "password: changed to Hunter2x!"
+	case "at", "in", "on", "by", "from", "via", "after", "before", "under", "with", "for":
+		if strings.HasSuffix(lw, "ed") {
+			return true // "secret: mounted at /run/secrets", not "passphrase: wicked and wild horse"
+		}
 	}
 	if !inList(predicates[:], lw) && !inList(states[:], lw) && !isFunctionWord(lw) {
 		return false

@@ -331,6 +331,11 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"token: expires after 3600 seconds",
 		"secret: mounted at /run/secrets/db",
 		"password: rotated quarterly",
+		"requirepass and masterauth must match",
+		`<string name="error_invalid_password">This password is too short</string>`,
+		"token:\n\t./scripts/gen-token.sh",
+		"password:\n  getPassword(),",
+		"password=${db.password}",
 	} {
 		if got, kinds := String(s); got != s {
 			t.Errorf("String(%q) = %q %v", s, got, kinds)

@@ -11,12 +11,13 @@ import "strings"
 // name: DB_PASSWORD_FILE are not secrets.
 
 // structuredValue keeps a format's value unless a command's would not be
-// kept (commandValue: a reference, $(…), `…`) or it is a word that says
+// kept (commandValue: a reference, $(…), `…`), it is a word that says
 // what the value is like rather than being it (labelProse:
-// <password>required</password>, value: none).
+// <password>required</password>, value: none) or it is code (a call:
+// "password:\n  getPassword(),").
 func structuredValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve, ws, we, ok := commandValue(s, m)
-	if !ok || labelProse(s[vs:ve], "") {
+	if !ok || labelProse(s[vs:ve], "") || strings.ContainsAny(s[vs:ve], "()") {
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, ws, we, true
@@ -43,13 +44,20 @@ func closedValue(s string, v int) (g, vs, ve, end int) {
 }
 
 // elementValue reads >([^<\n]{4,})</ at s[k:]: the value and the match's
-// end, or -1.
-func elementValue(s string, k int) (vs, ve, end int) {
-	if !hasAt(s, k, ">") {
+// end, or -1. *open is where a read that found no "</" stopped (a '<' of
+// something else, a newline, the end): a read from before it stops there
+// too, and fails at once, so a line of "key="password">x " reads its rest
+// once, not once for each.
+func elementValue(s string, k int, open *int) (vs, ve, end int) {
+	if !hasAt(s, k, ">") || k < *open {
 		return -1, -1, -1
 	}
 	e, n := runes(s, k+1, func(c byte) bool { return c == '<' || c == '\n' })
-	if n < 4 || !hasAt(s, e, "</") {
+	if !hasAt(s, e, "</") {
+		*open = e
+		return -1, -1, -1
+	}
+	if n < 4 {
 		return -1, -1, -1
 	}
 	return k + 1, e, e + 2
@@ -59,6 +67,7 @@ func elementValue(s string, k int) (vs, ve, end int) {
 //
 //	<password>hunter2x</password>, <db.password>…, <apiKey>…
 func findXMLSecret(s string, pos int) []int {
+	open := -1
 	for i := pos; ; i++ {
 		k := strings.IndexByte(s[i:], '<')
 		if k < 0 {
@@ -66,18 +75,21 @@ func findXMLSecret(s string, pos int) []int {
 		}
 		i += k
 		if e, ok := labelRun(s, i+1); ok {
-			if vs, ve, end := elementValue(s, e); vs >= 0 {
+			if vs, ve, end := elementValue(s, e, &open); vs >= 0 {
 				return group1(i, end, vs, ve)
 			}
 		}
 	}
 }
 
-// findAttrSecret: \b(?:key|name)=(?:"NAME"|'NAME')(?:[ \t]+value=(?:"([^"\n]{4,})"|'([^'\n]{4,})')|>([^<\n]{4,})</),
-// NAME a label ([A-Za-z0-9_.\-]*LABEL)
+// findAttrSecret: \b(?:key|name)=(?:"NAME"|'NAME')[ \t]+value=(?:"([^"\n]{4,})"|'([^'\n]{4,})')|\bkey=(?:"NAME"|'NAME')>([^<\n]{4,})</,
+// NAME a label ([A-Za-z0-9_.\-]*LABEL). An element's name= with text
+// (<string name="password">Password</string>, Android's and HTML's) names
+// the element, not a secret.
 //
-//	<add key="DbPassword" value="hunter2x"/>, <entry key="password">hunter2x</entry>
+//	<add key="DbPassword" value="hunter2x"/>, <property name="password" value="…"/>, <entry key="password">hunter2x</entry>
 func findAttrSecret(s string, pos int) []int {
+	open := -1
 	for i := pos; i < len(s); i++ {
 		q := -1
 		switch {
@@ -101,18 +113,21 @@ func findAttrSecret(s string, pos int) []int {
 				return m
 			}
 		}
-		if vs, ve, end := elementValue(s, e+1); vs >= 0 {
-			m[1], m[6], m[7] = end, vs, ve
-			return m
+		if s[i] == 'k' {
+			if vs, ve, end := elementValue(s, e+1, &open); vs >= 0 {
+				m[1], m[6], m[7] = end, vs, ve
+				return m
+			}
 		}
 	}
 	return nil
 }
 
-// findEnvEntry: \bname:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*\r?\n[ \t]*value:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findEnvEntry: \bname:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*(?:\r?\n)?[ \t]*value:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 //
 // A Kubernetes (or compose) env entry: the value on the line below its
-// name.
+// name, or beside it where a text's lines were joined (an earlier session's
+// message, as search keeps it).
 //
 //   - name: DB_PASSWORD
 //     value: hunter2x
@@ -137,13 +152,12 @@ func findEnvEntry(s string, pos int) []int {
 			e++
 		}
 		e = runEnd(s, e, isBlank)
-		if hasAt(s, e, "\r") {
+		if hasAt(s, e, "\r\n") {
+			e += 2
+		} else if hasAt(s, e, "\n") {
 			e++
 		}
-		if !hasAt(s, e, "\n") {
-			continue
-		}
-		v := runEnd(s, e+1, isBlank)
+		v := runEnd(s, e, isBlank)
 		if !hasAt(s, v, "value:") {
 			continue
 		}
@@ -232,11 +246,12 @@ func findTypedSecret(s string, pos int) []int {
 	})
 }
 
-// findYAMLNext: [A-Za-z0-9_.\-]*LABEL:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))[ \t]*(?:\r?\n|$)
+// findYAMLNext: [A-Za-z0-9_.\-]*LABEL:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))[ \t]*(?:\r?\n|$)
 //
 // A YAML value on the line below its key, indented, as a plain, quoted or
 // block scalar (password: >-): the whole of that line, which is not a key
-// of its own (type: string) nor a list.
+// of its own (type: string) nor a list. YAML indents with spaces: a line
+// indented with a tab is a Makefile's recipe ("token:\n\t./gen-token.sh").
 //
 //	password:
 //	  hunter2x
@@ -256,8 +271,8 @@ func findYAMLNext(s string, pos int) []int {
 		if hasAt(s, k, "\r") {
 			k++
 		}
-		v := blanks(s, k+1)
-		if !hasAt(s, k, "\n") || v < 0 || v == len(s) {
+		v := runEnd(s, k+1, func(c byte) bool { return c == ' ' })
+		if !hasAt(s, k, "\n") || v == k+1 || v == len(s) {
 			return nil
 		}
 		g, vs, ve, end := -1, v, v, v
