@@ -143,9 +143,9 @@ func expressions() []expression {
 		// secret: ENV, setx, set -x
 		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 		// secret: a typed declaration
-		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str)[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
+		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\])[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
 		// secret: a YAML value on the line below its key
-		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))[ \t]*(?:\r?\n|$)`},
+		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
 	}
 }
 

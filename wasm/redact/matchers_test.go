@@ -101,6 +101,9 @@ var matcherEdges = []string{
 	// name= (not read) and key=; a tab before a YAML value.
 	"--requirepass x", "x--requirepass y", "- name: token value: x", "name: token\r value: x", `key="password">x key="password">y`, `name="password">abcd</x>`,
 	`key="password">x <b>`, "password:\n\tabcd", "password:\n \tabcd",
+	// the rest of a YAML value's line; more string types.
+	"password:\n  abcd  # c\nx", "password:\n  abcd efgh\r\n", "password:\n  abcd\r", "password:\n  ab:: c", "password: Final[str] = 'abcd'", "let t: &'static str = \"abcd\"",
+	"password: Optional[str]= 'abcd'", "password: Optional[int] = 'abcd'",
 	// Makefile operators, a plural label.
 	"PASSWORD ?= abcdefg", "PASSWORD += abcdefg", "PASSWORD ?=", "PASSWORD ?:= abcdefg", "token?=abcdefgh", "passwords: abcdefg", "db_passwords = 'abcd'", "passwordsx: abcdefg",
 	"redis-cli --pass x", "redis-cli --pass=x", "redis-cli --password x", "redis-cli -a x --pass y", "redis-cli --pass \"a b\"",

@@ -164,10 +164,10 @@ func newPatterns() []*pattern {
 		// with a blank (ENV, setx, set -x), a typed declaration.
 		{kind: "secret", triggers: labelTriggers[:], find: findXMLSecret, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findAttrSecret, span: structuredValue},
-		{kind: "secret", triggers: labelTriggers[:], find: findEnvEntry, span: structuredValue, multiline: true},
-		{kind: "secret", triggers: labelTriggers[:], find: findEnvCommand, span: structuredValue},
+		{kind: "secret", triggers: labelTriggers[:], find: findEnvEntry, span: lineValue, multiline: true},
+		{kind: "secret", triggers: labelTriggers[:], find: findEnvCommand, span: lineValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findTypedSecret, span: structuredValue},
-		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: structuredValue, multiline: true},
+		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: lineValue, multiline: true},
 	}
 }
 

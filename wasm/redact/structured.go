@@ -23,6 +23,34 @@ func structuredValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, ws, we, true
 }
 
+// lineValue is structuredValue for a format whose bare value is the rest
+// of its line (YAML's plain scalar, ENV's old form): "value: tiger horse
+// battery staple" is one passphrase, not its first word; a YAML comment
+// (" #") after it is not part of it.
+func lineValue(s string, m []int) (int, int, int, int, bool) {
+	if m[6] < 0 {
+		return structuredValue(s, m)
+	}
+	vs, ve, ws, we, ok := commandValue(s, m)
+	if !ok || strings.ContainsAny(s[vs:ve], "()") {
+		return 0, 0, 0, 0, false
+	}
+	end := len(s)
+	if k := strings.IndexByte(s[vs:], '\n'); k >= 0 {
+		end = vs + k
+	}
+	if k := strings.Index(s[vs:end], " #"); k >= 0 {
+		end = vs + k
+	}
+	for end > ve && isSpace(s[end-1]) {
+		end--
+	}
+	if labelProse(s[vs:ve], s[ve:end]) {
+		return 0, 0, 0, 0, false
+	}
+	return vs, end, ws, max(we, end), true
+}
+
 // labelRun is the identifier at s[i:] ([A-Za-z0-9_.\-]*) and whether it
 // ends like a label.
 func labelRun(s string, i int) (end int, ok bool) {
@@ -214,9 +242,9 @@ func findEnvCommand(s string, pos int) []int {
 
 // stringTypes are the string types a typed declaration names, in the
 // expression's order.
-var stringTypes = [...]string{"string", "String", "str", "&str"}
+var stringTypes = [...]string{"string", "String", "str", "&str", "&'static str", "Final[str]", "Optional[str]"}
 
-// findTypedSecret: [A-Za-z0-9_.\-]*LABEL(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str)[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')
+// findTypedSecret: [A-Za-z0-9_.\-]*LABEL(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\])[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')
 //
 // A declaration that names the string type between a label and its value
 // (Go, TypeScript, Kotlin, Python, Rust).
@@ -246,7 +274,7 @@ func findTypedSecret(s string, pos int) []int {
 	})
 }
 
-// findYAMLNext: [A-Za-z0-9_.\-]*LABEL:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))[ \t]*(?:\r?\n|$)
+// findYAMLNext: [A-Za-z0-9_.\-]*LABEL:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)
 //
 // A YAML value on the line below its key, indented, as a plain, quoted or
 // block scalar (password: >-): the whole of that line, which is not a key
@@ -288,8 +316,16 @@ func findYAMLNext(s string, pos int) []int {
 		if g < 0 {
 			return nil
 		}
-		e := runEnd(s, end, isBlank)
-		if hasAt(s, e, "\r\n") {
+		// The rest of the line after a blank: more words, a comment.
+		e := end
+		switch {
+		case e < len(s) && isBlank(s[e]):
+			if k := strings.IndexByte(s[e:], '\n'); k >= 0 {
+				e += k
+			} else {
+				e = len(s)
+			}
+		case hasAt(s, e, "\r\n"):
 			e++
 		}
 		if e < len(s) && s[e] != '\n' {
