@@ -322,7 +322,8 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 		// The same lines around it, or its own place as the records tell it
 		// beside the line above it (the line below is gone since, forgotten
 		// too): it goes back as it went, blank lines and all.
-		same := r.HasAfter && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "") || hole && fitsAt(vlines, at, r, false)
+		around := r.HasAfter && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "")
+		same := around || hole && fitsAt(vlines, at, r, false)
 		if !same {
 			// The file changed around it: it goes back as the file is now.
 			if at < len(lines) && !isHeadingLine(lines[at]) {
@@ -334,7 +335,7 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 					entry = strings.ReplaceAll(entry, "\n", "\r\n")
 				}
 			}
-		} else if crlf, ok := endings(lines, at); ok && r.Ends != "" && crlf != (r.Ends == "crlf") {
+		} else if crlf, ok := endings(lines, at); around && ok && r.Ends != "" && crlf != (r.Ends == "crlf") {
 			// The same lines around it, their line ends changed since (an
 			// editor saved the file with CRLF): it goes back with theirs.
 			entry = strings.ReplaceAll(entry, "\r\n", "\n")
