@@ -56,6 +56,7 @@ func isTokenValue(c byte) bool {
 }
 
 // runEnd is the end of the run of class bytes at s[i:].
+//
 //go:noinline
 func runEnd(s string, i int, class func(byte) bool) int {
 	for i < len(s) && class(s[i]) {
@@ -88,6 +89,7 @@ func exactly(s string, i int, class func(byte) bool, n int) int {
 
 // runes is the end of the run at s[i:] of runes outside stop (ASCII bytes)
 // and how many runes it holds, counted as regexp decodes them.
+//
 //go:noinline
 func runes(s string, i int, stop func(byte) bool) (end, n int) {
 	for i < len(s) && !stop(s[i]) {
@@ -106,12 +108,14 @@ func runeLen(s string, i int) int {
 }
 
 // hasAt: s[i:] starts with lit (exact case).
+//
 //go:noinline
 func hasAt(s string, i int, lit string) bool {
 	return i >= 0 && i <= len(s) && strings.HasPrefix(s[i:], lit)
 }
 
 // endsFold: s[lo:e] ends with word, lowercase ASCII, in any ASCII case.
+//
 //go:noinline
 func endsFold(s string, lo, e int, word string) bool {
 	return e-len(word) >= lo && text.HasFoldPrefix(s[e-len(word):e], word)
@@ -1151,6 +1155,7 @@ func findRedisAuth(s string, pos int) []int {
 }
 
 // blanks is the end of [ \t]+ at s[i:] (-1: none, or i < 0).
+//
 //go:noinline
 func blanks(s string, i int) int {
 	if i < 0 {

@@ -444,9 +444,13 @@ func isReference(v string) bool {
 	switch {
 	case len(v) > 3 && v[0] == '$' && v[1] == '{' && v[len(v)-1] == '}':
 		// ${DB_PASSWORD}, and a property's dotted name (${db.password},
-		// ${spring.datasource.password}: Maven, Spring); not a shell's
-		// default, ${DB_PASSWORD-hunter2x}.
-		return isName(strings.ReplaceAll(v[2:len(v)-1], ".", "_"))
+		// ${spring.datasource.password}, ${app.db-password}: Maven,
+		// Spring); not a shell's default, ${DB_PASSWORD-hunter2x}.
+		name := v[2 : len(v)-1]
+		if strings.Contains(name, ".") {
+			name = strings.ReplaceAll(strings.ReplaceAll(name, ".", "_"), "-", "_")
+		}
+		return isName(name)
 	case len(v) > 1 && v[0] == '$':
 		return isUpperName(v[1:])
 	case len(v) > 2 && v[0] == '<' && v[len(v)-1] == '>':
@@ -481,7 +485,7 @@ func isCode(label, v string) bool {
 	for len(t) > 0 && strings.IndexByte(")]};:,?|", t[len(t)-1]) >= 0 {
 		t = t[:len(t)-1]
 	}
-	if strings.HasPrefix(t, "Optional[") || strings.HasPrefix(t, "Option<") || strings.HasPrefix(t, "Promise<") {
+	if strings.HasPrefix(t, "Optional[") || strings.HasPrefix(t, "Final[") || strings.HasPrefix(t, "Option<") || strings.HasPrefix(t, "Promise<") || strings.HasPrefix(t, "&'") {
 		return true
 	}
 	switch t {

@@ -914,7 +914,7 @@ func proseValue(w, rest string) bool {
 		// it says what it became: "was changed to Hunter2x!".
 		switch nextWord(rest) {
 		case "to", "as", "into":
-			return true
+			return becomes(rest)
 		}
 		return false
 	}
@@ -923,6 +923,17 @@ func proseValue(w, rest string) bool {
 		return false // alone: the line or its clause ends (", token: none")
 	}
 	return !isFunctionWord(nw) && !isPredicate(nw)
+}
+
+// becomes: rest, after what happened to a password, says what it became:
+// "to", "as" or "into" and a word that looks like a password ("changed to
+// Hunter2x!", not "changed to meet the policy" nor "stored as a secret").
+func becomes(rest string) bool {
+	next := rest[runEnd(rest, 0, isBlank):]
+	next = next[proseWordEnd(next, 0):]
+	next = next[runEnd(next, 0, isBlank):]
+	w := judged(next[:proseWordEnd(next, 0)])
+	return looksLikePassword(w) && !isPath(w) && !isReference(w)
 }
 
 // isParticiple: a word of letters in lower case that says what happened to
@@ -965,7 +976,12 @@ func labelProse(w, rest string) bool {
 	nw := nextWord(rest)
 	switch nw {
 	case "to", "as", "into":
-		return false // "password: changed to Hunter2x!"
+		if becomes(rest) {
+			return false // "password: changed to Hunter2x!"
+		}
+		if strings.HasSuffix(lw, "ed") {
+			return true // "secret: mounted into the pod"
+		}
 	case "at", "in", "on", "by", "from", "via", "after", "before", "under", "with", "for":
 		if strings.HasSuffix(lw, "ed") {
 			return true // "secret: mounted at /run/secrets", not "passphrase: wicked and wild horse"
@@ -977,7 +993,7 @@ func labelProse(w, rest string) bool {
 	if strings.IndexByte(".!?;,:", w[len(w)-1]) >= 0 {
 		return true // its clause ends with it
 	}
-	return nw == "" || isFunctionWord(nw) || inList(states[:], lw) && strings.HasSuffix(nw, "ly") // alone in its clause, or before a function word
+	return nw == "" || isFunctionWord(nw) || strings.HasSuffix(nw, "ly") // alone in its clause, before a function word or an adverb ("stored securely in Vault")
 }
 
 func isLetters(w string) bool {
@@ -1017,16 +1033,17 @@ func isPredicate(w string) bool {
 // list costs the module far less code than a switch over a hundred strings).
 var functionWords = [...]string{
 	"a", "about", "after", "again", "all", "also", "always", "an", "and", "any", "anything", "are",
-	"as", "at", "be", "been", "before", "being", "blank", "both", "but", "by", "can", "case", "could",
-	"did", "does", "during", "each", "either", "empty", "enough", "every", "everything", "false",
-	"five", "for", "four", "from", "had", "has", "have", "her", "here", "his", "how", "if", "in",
-	"into", "is", "it", "its", "just", "less", "like", "may", "might", "more", "much", "must", "my",
-	"neither", "never", "nil", "no", "none", "not", "nothing", "now", "null", "of", "on", "once",
-	"one", "only", "or", "our", "over", "same", "set", "should", "so", "some", "something", "still",
-	"such", "ten", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this",
-	"those", "three", "times", "to", "too", "true", "twice", "two", "under", "unset", "very", "via",
-	"was", "we", "were", "what", "whatever", "when", "where", "which", "who", "why", "will", "with",
-	"without", "would", "yes", "you", "your",
+	"argument", "as", "at", "be", "been", "before", "being", "blank", "both", "but", "by", "can",
+	"case", "could", "did", "directive", "does", "during", "each", "either", "empty", "enough",
+	"every", "everything", "false", "five", "flag", "for", "four", "from", "had", "has", "have",
+	"her", "here", "his", "how", "if", "in", "into", "is", "it", "its", "just", "less", "like", "may",
+	"might", "more", "much", "must", "my", "neither", "never", "nil", "no", "none", "not", "nothing",
+	"now", "null", "of", "on", "once", "one", "only", "option", "or", "our", "over", "parameter",
+	"same", "set", "setting", "should", "so", "some", "something", "still", "such", "ten", "than",
+	"that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "three",
+	"times", "to", "too", "true", "twice", "two", "under", "unset", "very", "via", "was", "we",
+	"were", "what", "whatever", "when", "where", "which", "who", "why", "will", "with", "without",
+	"would", "yes", "you", "your",
 }
 
 // predicates: see isPredicate.

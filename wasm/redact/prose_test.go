@@ -336,6 +336,19 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"token:\n\t./scripts/gen-token.sh",
 		"password:\n  getPassword(),",
 		"password=${db.password}",
+		"token: passed to the client in the Authorization header",
+		"secret: stored as a Kubernetes secret",
+		"secret: mounted into the pod at startup",
+		"token: written to ~/.npmrc",
+		"password: stored securely in Vault",
+		"the password was changed to meet the new policy",
+		"password:\n  Use the one in 1Password, not this",
+		"- name: API_TOKEN\n  value: see the runbook for how to get one",
+		"password:\n  {{ .Values.db.password }}",
+		"password:\n  !Ref DbPassword",
+		"password=${app.db-password}",
+		"the --requirepass flag is deprecated",
+		`password: Final[str] = os.environ["PW"]`,
 	} {
 		if got, kinds := String(s); got != s {
 			t.Errorf("String(%q) = %q %v", s, got, kinds)

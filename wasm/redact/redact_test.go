@@ -239,6 +239,8 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"password:\n  hunter2x  # prod", "password:\n  [REDACTED:secret]  # prod"},
 		{"ENV DB_PASSPHRASE tiger horse battery staple", "ENV DB_PASSPHRASE [REDACTED:secret]"},
 		{`password: Optional[str] = "hunter2x"`, `password: Optional[str] = "[REDACTED:secret]"`},
+		{`password: Final[str] = "Hunter2xQ7"`, `password: Final[str] = "[REDACTED:secret]"`},
+		{"env: - name: DB_PASSWORD value: Hunter2xK8 and more text here", "env: - name: DB_PASSWORD value: [REDACTED:secret] and more text here"},
 		{`<property name="password" value="Hunter2xQ"/>`, `<property name="password" value="[REDACTED:secret]"/>`},
 		{"openssl enc -aes-256-cbc -k Pa32wordEXAMPLE -in a", "openssl enc -aes-256-cbc -k [REDACTED:secret] -in a"},
 		{"openssl enc -aes-256-cbc -kfile pw.txt -in a", "openssl enc -aes-256-cbc -kfile pw.txt -in a"},

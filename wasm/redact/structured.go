@@ -26,17 +26,24 @@ func structuredValue(s string, m []int) (int, int, int, int, bool) {
 // lineValue is structuredValue for a format whose bare value is the rest
 // of its line (YAML's plain scalar, ENV's old form): "value: tiger horse
 // battery staple" is one passphrase, not its first word; a YAML comment
-// (" #") after it is not part of it.
+// (" #") after it is not part of it. Only when the value starts a line of
+// its own (an entry joined onto one line goes on past it), at most
+// maxLineValue bytes are read for it (a line of a thousand such entries
+// read its rest for each), and only words of no sentence: a value that
+// holds a function word ("see the runbook", "Use the one in 1Password")
+// is prose, a YAML tag (!Ref, !vault) or a template ({{ … }}) is no value,
+// and what is left is the first word, judged as one.
 func lineValue(s string, m []int) (int, int, int, int, bool) {
 	if m[6] < 0 {
 		return structuredValue(s, m)
 	}
 	vs, ve, ws, we, ok := commandValue(s, m)
-	if !ok || strings.ContainsAny(s[vs:ve], "()") {
+	v := s[vs:ve]
+	if !ok || strings.ContainsAny(v, "()") || v[0] == '!' || strings.HasPrefix(v, "{{") {
 		return 0, 0, 0, 0, false
 	}
-	end := len(s)
-	if k := strings.IndexByte(s[vs:], '\n'); k >= 0 {
+	end := min(len(s), vs+maxLineValue)
+	if k := strings.IndexByte(s[vs:end], '\n'); k >= 0 {
 		end = vs + k
 	}
 	if k := strings.Index(s[vs:end], " #"); k >= 0 {
@@ -45,10 +52,40 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 	for end > ve && isSpace(s[end-1]) {
 		end--
 	}
-	if labelProse(s[vs:ve], s[ve:end]) {
+	// A Kubernetes entry's "value:" that does not start its line is one
+	// joined onto the line of its name, and of more after it.
+	joined := false
+	if p := runEndBack(s, vs, isBlank); p >= len("value:") && s[p-1] == ':' {
+		q := runEndBack(s, p-len("value:"), isBlank)
+		joined = q > 0 && s[q-1] != '\n'
+	}
+	switch {
+	case hasFunctionWord(s[ve:end]) && !joined:
+		// A sentence: no value, unless its first word looks like one.
+		if !looksLikePassword(v) {
+			return 0, 0, 0, 0, false
+		}
+		end = ve
+	case joined || end == vs+maxLineValue:
+		end = ve // one word: judged alone
+	}
+	if labelProse(v, s[ve:end]) || end == ve && labelProse(v, "") {
 		return 0, 0, 0, 0, false
 	}
 	return vs, end, ws, max(we, end), true
+}
+
+// maxLineValue is how much of its line a value of words is read to.
+const maxLineValue = 256
+
+// hasFunctionWord: one of the words of s is a function word (a sentence).
+func hasFunctionWord(s string) bool {
+	for _, w := range strings.Fields(s) {
+		if isFunctionWord(strings.ToLower(judged(w))) {
+			return true
+		}
+	}
+	return false
 }
 
 // labelRun is the identifier at s[i:] ([A-Za-z0-9_.\-]*) and whether it

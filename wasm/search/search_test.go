@@ -330,6 +330,7 @@ func TestAForgetByWordsRemovesNoEntryThatHoldsFewOfItsWords(t *testing.T) {
 		{"staging password", "staging deploy: password: hunter2xyz", true},
 		{"staging staging", "staging deploy: password: hunter2xyz", true},
 		{"goose migrations", "Databases are migrated with goose", true},
+		{"react hooks", "The reaction bot hooks into Slack for emoji votes", false},
 		{"staging staging kubernetes", "staging deploy: password: hunter2xyz", false},
 		{"pnpm", "Use pnpm for every package", true},
 	} {
