@@ -438,12 +438,24 @@ func since(r *forgotten, others []forgotten) int {
 	}
 	at := 0
 	for _, x := range doc {
-		if x.n == 0 && x.id == r.ID {
+		// r's own hole, or one it is in: an entry forgotten after r took the
+		// lines around r's place, and r goes where that entry was.
+		if x.n == 0 && (x.id == r.ID || holds(x.inner, r.ID)) {
 			return at
 		}
 		at += x.n
 	}
 	return -1
+}
+
+// holds: runs hold the hole of id, at any depth.
+func holds(runs []lineRun, id string) bool {
+	for _, x := range runs {
+		if x.n == 0 && (x.id == id || holds(x.inner, id)) {
+			return true
+		}
+	}
+	return false
 }
 
 // lineRun is n lines of a file, or (n 0) the hole of the entry forgotten
@@ -494,15 +506,16 @@ func cutHole(doc []lineRun, p, n int, id string) []lineRun {
 // its section's end) the hole goes and the lines come in at p, after any
 // hole there, the holes it held after them.
 func fillHole(doc []lineRun, id string, p, n int) []lineRun {
+	doc = lift(doc, id)
 	at := 0
 	var inner []lineRun
 	for k, x := range doc {
 		if x.n == 0 && x.id == id {
 			if at == p {
-				return joinRuns(slices.Concat(doc[:k:k], refill(x.inner, n), doc[k+1:]))
+				return joinRuns(slices.Concat(doc[:k:k], refill(x.inner, n), unsplit(doc[k+1:], id)))
 			}
 			inner = x.inner
-			doc = append(doc[:k:k], doc[k+1:]...)
+			doc = unsplit(append(doc[:k:k], doc[k+1:]...), id)
 			break
 		}
 		at += x.n
@@ -535,6 +548,44 @@ func bodyLines(b []byte) int {
 		n++
 	}
 	return n
+}
+
+// lift brings the hole of id up from inside another hole, which it splits
+// in two around it: the entry is back while the one that took the lines
+// around its place is not, and goes between that one's two parts.
+func lift(doc []lineRun, id string) []lineRun {
+	for k, x := range doc {
+		if x.n != 0 || x.id == id || !holds(x.inner, id) {
+			continue
+		}
+		inner := lift(x.inner, id)
+		for j, y := range inner {
+			if y.n == 0 && y.id == id {
+				before := lineRun{id: x.id, inner: inner[:j:j]}
+				after := lineRun{id: x.id, inner: inner[j+1:]}
+				return slices.Concat(doc[:k:k], []lineRun{before, y, after}, doc[k+1:])
+			}
+		}
+	}
+	return doc
+}
+
+// unsplit takes the other part of a hole lift split (id's) out of runs,
+// leaving the holes it held where it was: its lines came back with the
+// first part's.
+func unsplit(runs []lineRun, id string) []lineRun {
+	for k, x := range runs {
+		if x.n == 0 && x.id == id {
+			var holes []lineRun
+			for _, y := range x.inner {
+				if y.n == 0 {
+					holes = append(holes, y)
+				}
+			}
+			return slices.Concat(runs[:k:k], holes, runs[k+1:])
+		}
+	}
+	return runs
 }
 
 // refill is what a forget took (inner) when n lines of it came back in its
