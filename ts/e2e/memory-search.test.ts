@@ -118,7 +118,7 @@ describe("memory_search", () => {
 			const notes = projectMemoryFile(project);
 			seedFile(notes, "# Memory\n\n## Build\n- Databases are migrated with goose\n- Tests need Docker running\n");
 
-			sb.model.enqueue({ tool: "memory_forget", args: { query: "goose migrations" } }, "Forgotten.");
+			sb.model.enqueue({ tool: "memory_forget", args: { query: "migrated with goose" } }, "Forgotten.");
 			const r = await runPrint(sb, "We no longer use goose, forget that.");
 			assert.equal(r.code, 0, r.stderr);
 			const forgot = r.requests[r.requests.length - 1]!.body!.messages!.filter((m) => m.role === "tool").map(contentText)[0] ?? "";

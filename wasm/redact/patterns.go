@@ -135,8 +135,9 @@ func newPatterns() []*pattern {
 			find: findNetrc},
 		{kind: "secret", triggers: []string{"requirepass", "masterauth"},
 			// redis.conf's requirepass PW, CONFIG SET masterauth PW,
-			// redis-server --requirepass PW; "requirepass is required" is prose.
-			find: findRedisAuth, span: structuredValue},
+			// redis-server --requirepass PW; "requirepass is required" and
+			// "the --requirepass flag" are prose.
+			find: findRedisAuth, span: redisValue},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
 			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,

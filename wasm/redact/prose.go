@@ -926,14 +926,27 @@ func proseValue(w, rest string) bool {
 }
 
 // becomes: rest, after what happened to a password, says what it became:
-// "to", "as" or "into" and a word that looks like a password ("changed to
-// Hunter2x!", not "changed to meet the policy" nor "stored as a secret").
+// "to", "as" or "into" and a value ("changed to Hunter2x!", "reset to
+// correct horse battery staple", "to "Hunter2x!""); not a function word
+// ("stored as a secret", "changed to the default"), a verb that says why
+// ("changed to meet the policy"), a path or a reference ("written to
+// ~/.npmrc").
 func becomes(rest string) bool {
 	next := rest[runEnd(rest, 0, isBlank):]
 	next = next[proseWordEnd(next, 0):]
-	next = next[runEnd(next, 0, isBlank):]
+	next = strings.TrimLeft(next[runEnd(next, 0, isBlank):], "`(\"'“‘")
 	w := judged(next[:proseWordEnd(next, 0)])
-	return looksLikePassword(w) && !isPath(w) && !isReference(w)
+	lw := strings.ToLower(w)
+	return w != "" && !isFunctionWord(lw) && !inList(purposes[:], lw) && !isPath(w) && !isReference(w)
+}
+
+// purposes are verbs that say why a password was changed, after "to"
+// ("changed to meet the policy"), and "part" ("changed as part of …"),
+// sorted for inList.
+var purposes = [...]string{
+	"address", "allow", "avoid", "be", "comply", "disable", "enable", "fit", "fix", "follow",
+	"get", "improve", "include", "keep", "make", "match", "meet", "part", "pass", "prevent",
+	"reflect", "require", "rotate", "satisfy", "support", "use", "work",
 }
 
 // isParticiple: a word of letters in lower case that says what happened to
@@ -993,7 +1006,10 @@ func labelProse(w, rest string) bool {
 	if strings.IndexByte(".!?;,:", w[len(w)-1]) >= 0 {
 		return true // its clause ends with it
 	}
-	return nw == "" || isFunctionWord(nw) || strings.HasSuffix(nw, "ly") // alone in its clause, before a function word or an adverb ("stored securely in Vault")
+	// Alone in its clause, before a function word, or a word of the lists
+	// before an adverb ("rotated quarterly", "stored securely in Vault"; a
+	// short -ly word is as often a noun: "hidden lily pond").
+	return nw == "" || isFunctionWord(nw) || strings.HasSuffix(nw, "ly") && (inList(states[:], lw) || len(nw) >= 7)
 }
 
 func isLetters(w string) bool {
@@ -1033,17 +1049,16 @@ func isPredicate(w string) bool {
 // list costs the module far less code than a switch over a hundred strings).
 var functionWords = [...]string{
 	"a", "about", "after", "again", "all", "also", "always", "an", "and", "any", "anything", "are",
-	"argument", "as", "at", "be", "been", "before", "being", "blank", "both", "but", "by", "can",
-	"case", "could", "did", "directive", "does", "during", "each", "either", "empty", "enough",
-	"every", "everything", "false", "five", "flag", "for", "four", "from", "had", "has", "have",
-	"her", "here", "his", "how", "if", "in", "into", "is", "it", "its", "just", "less", "like", "may",
-	"might", "more", "much", "must", "my", "neither", "never", "nil", "no", "none", "not", "nothing",
-	"now", "null", "of", "on", "once", "one", "only", "option", "or", "our", "over", "parameter",
-	"same", "set", "setting", "should", "so", "some", "something", "still", "such", "ten", "than",
-	"that", "the", "their", "them", "then", "there", "these", "they", "this", "those", "three",
-	"times", "to", "too", "true", "twice", "two", "under", "unset", "very", "via", "was", "we",
-	"were", "what", "whatever", "when", "where", "which", "who", "why", "will", "with", "without",
-	"would", "yes", "you", "your",
+	"as", "at", "be", "been", "before", "being", "blank", "both", "but", "by", "can", "case", "could",
+	"did", "does", "during", "each", "either", "empty", "enough", "every", "everything", "false",
+	"five", "for", "four", "from", "had", "has", "have", "her", "here", "his", "how", "if", "in",
+	"into", "is", "it", "its", "just", "less", "like", "may", "might", "more", "much", "must", "my",
+	"neither", "never", "nil", "no", "none", "not", "nothing", "now", "null", "of", "on", "once",
+	"one", "only", "or", "our", "over", "same", "set", "should", "so", "some", "something", "still",
+	"such", "ten", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this",
+	"those", "three", "times", "to", "too", "true", "twice", "two", "under", "unset", "very", "via",
+	"was", "we", "were", "what", "whatever", "when", "where", "which", "who", "why", "will", "with",
+	"without", "would", "yes", "you", "your",
 }
 
 // predicates: see isPredicate.

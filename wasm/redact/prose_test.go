@@ -342,8 +342,6 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"token: written to ~/.npmrc",
 		"password: stored securely in Vault",
 		"the password was changed to meet the new policy",
-		"password:\n  Use the one in 1Password, not this",
-		"- name: API_TOKEN\n  value: see the runbook for how to get one",
 		"password:\n  {{ .Values.db.password }}",
 		"password:\n  !Ref DbPassword",
 		"password=${app.db-password}",

@@ -23,16 +23,27 @@ func structuredValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, ws, we, true
 }
 
+// redisValue is structuredValue for Redis's directives, which a sentence
+// names as a flag or an option ("the --requirepass flag is deprecated").
+func redisValue(s string, m []int) (int, int, int, int, bool) {
+	vs, ve, ws, we, ok := structuredValue(s, m)
+	switch strings.ToLower(s[vs:ve]) {
+	case "flag", "option", "argument", "parameter", "setting", "directive":
+		return 0, 0, 0, 0, false
+	}
+	return vs, ve, ws, we, ok
+}
+
 // lineValue is structuredValue for a format whose bare value is the rest
 // of its line (YAML's plain scalar, ENV's old form): "value: tiger horse
 // battery staple" is one passphrase, not its first word; a YAML comment
 // (" #") after it is not part of it. Only when the value starts a line of
 // its own (an entry joined onto one line goes on past it), at most
 // maxLineValue bytes are read for it (a line of a thousand such entries
-// read its rest for each), and only words of no sentence: a value that
-// holds a function word ("see the runbook", "Use the one in 1Password")
-// is prose, a YAML tag (!Ref, !vault) or a template ({{ … }}) is no value,
-// and what is left is the first word, judged as one.
+// read its rest for each); a YAML tag (!Ref, !vault) or a template
+// ({{ … }}) is no value,
+// and an entry joined onto one line gives the clause of its value, as a
+// label does.
 func lineValue(s string, m []int) (int, int, int, int, bool) {
 	if m[6] < 0 {
 		return structuredValue(s, m)
@@ -42,9 +53,9 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 	if !ok || strings.ContainsAny(v, "()") || v[0] == '!' || strings.HasPrefix(v, "{{") {
 		return 0, 0, 0, 0, false
 	}
-	end := min(len(s), vs+maxLineValue)
-	if k := strings.IndexByte(s[vs:end], '\n'); k >= 0 {
-		end = vs + k
+	end := max(ve, min(len(s), vs+maxLineValue))
+	if k := strings.IndexByte(s[ve:end], '\n'); k >= 0 {
+		end = ve + k
 	}
 	if k := strings.Index(s[vs:end], " #"); k >= 0 {
 		end = vs + k
@@ -59,15 +70,14 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 		q := runEndBack(s, p-len("value:"), isBlank)
 		joined = q > 0 && s[q-1] != '\n'
 	}
-	switch {
-	case hasFunctionWord(s[ve:end]) && !joined:
-		// A sentence: no value, unless its first word looks like one.
-		if !looksLikePassword(v) {
-			return 0, 0, 0, 0, false
+	if joined {
+		// What follows is the rest of the line the entries were joined
+		// onto: the value is its clause, as a label's is.
+		if w := trimClause(v); len(w) < len(v) && w != "" {
+			v, ve, end = w, vs+len(w), vs+len(w) // its clause ends with its word
+		} else {
+			end = max(ve, clauseEnd(s, vs, ve))
 		}
-		end = ve
-	case joined || end == vs+maxLineValue:
-		end = ve // one word: judged alone
 	}
 	if labelProse(v, s[ve:end]) || end == ve && labelProse(v, "") {
 		return 0, 0, 0, 0, false
@@ -78,15 +88,6 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 // maxLineValue is how much of its line a value of words is read to.
 const maxLineValue = 256
 
-// hasFunctionWord: one of the words of s is a function word (a sentence).
-func hasFunctionWord(s string) bool {
-	for _, w := range strings.Fields(s) {
-		if isFunctionWord(strings.ToLower(judged(w))) {
-			return true
-		}
-	}
-	return false
-}
 
 // labelRun is the identifier at s[i:] ([A-Za-z0-9_.\-]*) and whether it
 // ends like a label.

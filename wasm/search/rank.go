@@ -619,33 +619,13 @@ func holdsHalf(q string, d *Doc) bool {
 	}
 	n := 0
 	for _, t := range terms {
-		if have[t] || sameStem(t, have) {
+		if have[t] {
 			n++
 		}
 	}
 	return 2*n >= len(terms) && n >= min(2, len(terms))
 }
 
-// sameStem: the entry holds a word that is t with an ending, or t is that
-// word with one, the shorter six letters at least: the stemmer gives
-// "migration" for "migrations" and "migrat" for "migrated", one word to a
-// person; "react" is not "reaction", nor "commit" "committee".
-func sameStem(t string, have map[string]bool) bool {
-	for w := range have {
-		short, long := t, w
-		if len(short) > len(long) {
-			short, long = long, short
-		}
-		if len(short) < 6 || !strings.HasPrefix(long, short) {
-			continue
-		}
-		switch long[len(short):] {
-		case "s", "es", "ed", "ing", "ion", "ions", "er", "ers", "ment", "ments", "ation", "ations":
-			return true
-		}
-	}
-	return false
-}
 
 // HitOf is the entry whose Ref is ref, made as Hits makes a hit (with the
 // other half of its exchange and a snippet for q), for a ranking of another

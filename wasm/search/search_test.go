@@ -329,7 +329,9 @@ func TestAForgetByWordsRemovesNoEntryThatHoldsFewOfItsWords(t *testing.T) {
 		{"password rotation", "staging deploy: password: hunter2xyz", false},
 		{"staging password", "staging deploy: password: hunter2xyz", true},
 		{"staging staging", "staging deploy: password: hunter2xyz", true},
-		{"goose migrations", "Databases are migrated with goose", true},
+		{"goose migrations", "Databases are migrated with goose", false}, // migration, migrat: asked, not guessed
+		{"migrated with goose", "Databases are migrated with goose", true},
+		{"commit hooks", "Our commitment is that hooks run on every push", false},
 		{"react hooks", "The reaction bot hooks into Slack for emoji votes", false},
 		{"staging staging kubernetes", "staging deploy: password: hunter2xyz", false},
 		{"pnpm", "Use pnpm for every package", true},
