@@ -88,7 +88,6 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 // maxLineValue is how much of its line a value of words is read to.
 const maxLineValue = 256
 
-
 // labelRun is the identifier at s[i:] ([A-Za-z0-9_.\-]*) and whether it
 // ends like a label.
 func labelRun(s string, i int) (end int, ok bool) {

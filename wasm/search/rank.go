@@ -626,7 +626,6 @@ func holdsHalf(q string, d *Doc) bool {
 	return 2*n >= len(terms) && n >= min(2, len(terms))
 }
 
-
 // HitOf is the entry whose Ref is ref, made as Hits makes a hit (with the
 // other half of its exchange and a snippet for q), for a ranking of another
 // kind fused with the words' (embeddings, decision 019). ref is a source's
