@@ -380,10 +380,12 @@ func fitsBelow(vlines []string, at int, r *forgotten) bool {
 // blank line, or the file ends there, and the section it is in is section:
 // an entry put there splits no other.
 func between(vlines []string, at int, section string) bool {
-	if at < 1 || at > len(vlines) {
+	if at < 0 || at > len(vlines) {
 		return false
 	}
-	if at < len(vlines) && !mdBlank(vlines[at]) && !isHeadingLine(vlines[at]) {
+	// After a blank line or a heading any block starts; else only an entry
+	// or a heading does (a plain line there is an entry's lazy continuation).
+	if at > 0 && at < len(vlines) && !mdBlank(vlines[at]) && !isHeadingLine(vlines[at]) && !mdBlank(vlines[at-1]) && !isHeadingLine(vlines[at-1]) {
 		if _, _, ok := mdBullet(mdBody(vlines[at])); !ok {
 			return false
 		}
