@@ -383,9 +383,9 @@ func between(vlines []string, at int, section string) bool {
 	if at < 0 || at > len(vlines) {
 		return false
 	}
-	// After a blank line or a heading any block starts; else only an entry
-	// or a heading does (a plain line there is an entry's lazy continuation).
-	if at > 0 && at < len(vlines) && !mdBlank(vlines[at]) && !isHeadingLine(vlines[at]) && !mdBlank(vlines[at-1]) && !isHeadingLine(vlines[at-1]) {
+	// Only before an entry, a heading or a blank line: an entry put right
+	// above a plain line would take it as its lazy continuation.
+	if at < len(vlines) && !mdBlank(vlines[at]) && !isHeadingLine(vlines[at]) {
 		if _, _, ok := mdBullet(mdBody(vlines[at])); !ok {
 			return false
 		}

@@ -936,9 +936,31 @@ func becomes(rest string) bool {
 	next = next[proseWordEnd(next, 0):]
 	next = strings.TrimLeft(next[runEnd(next, 0, isBlank):], "`(\"'“‘")
 	w := judged(next[:proseWordEnd(next, 0)])
-	lw := strings.ToLower(w)
-	return w != "" && !isFunctionWord(lw) && !inList(purposes[:], lw) && !isPath(w) && !isReference(w)
+	if w == "" || isPath(w) || isReference(w) {
+		return false
+	}
+	if looksLikePassword(w) || isNumber(w) {
+		return true
+	}
+	// A passphrase: four words of letters or more, none of them a function
+	// word nor a verb of purpose ("changed to correct horse battery staple";
+	// not "moved to Vault last week").
+	words := strings.Fields(next)
+	if len(words) < 4 {
+		return false
+	}
+	for _, x := range words {
+		lx := strings.ToLower(judged(x))
+		if !isWordOfLetters(lx) || isFunctionWord(lx) || inList(purposes[:], lx) {
+			return false
+		}
+	}
+	return true
 }
+
+// adverbs are -ly words of six letters or fewer that say how or how often
+// (the longer ones are taken as adverbs as they are), sorted for inList.
+var adverbs = [...]string{"barely", "daily", "duly", "fully", "hourly", "newly", "purely", "rarely", "safely", "simply", "solely", "surely", "truly", "weekly", "widely", "yearly"}
 
 // purposes are verbs that say why a password was changed, after "to"
 // ("changed to meet the policy"), and "part" ("changed as part of …"),
@@ -1009,7 +1031,7 @@ func labelProse(w, rest string) bool {
 	// Alone in its clause, before a function word, or a word of the lists
 	// before an adverb ("rotated quarterly", "stored securely in Vault"; a
 	// short -ly word is as often a noun: "hidden lily pond").
-	return nw == "" || isFunctionWord(nw) || strings.HasSuffix(nw, "ly") && (inList(states[:], lw) || len(nw) >= 7)
+	return nw == "" || isFunctionWord(nw) || strings.HasSuffix(nw, "ly") && (inList(states[:], lw) || len(nw) >= 7 || inList(adverbs[:], nw))
 }
 
 func isLetters(w string) bool {

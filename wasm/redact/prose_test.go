@@ -346,6 +346,12 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"password:\n  !Ref DbPassword",
 		"password=${app.db-password}",
 		"the --requirepass flag is deprecated",
+		"the password was moved to Vault last week",
+		"the password was reset to default",
+		"the password is stored as plaintext in the config",
+		"the password is limited to 64 characters",
+		"token: copied to clipboard",
+		"password: stored safely",
 		`password: Final[str] = os.environ["PW"]`,
 	} {
 		if got, kinds := String(s); got != s {

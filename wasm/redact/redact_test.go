@@ -3,6 +3,7 @@ package redact
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestSecretsAreRedacted(t *testing.T) {
@@ -128,6 +129,22 @@ func TestAnOpenC1StringEndsAtEachMark(t *testing.T) {
 	}
 }
 
+// A value of words is read at most 256 bytes, cut at a blank: never in a
+// word nor a character.
+func TestALongValueLineIsCutBetweenWords(t *testing.T) {
+	for _, in := range []string{
+		"ENV DB_PASSWORD " + strings.Repeat("abc def ", 40) + "tail",
+		"password:\n  " + strings.Repeat("éé ", 120),
+	} {
+		got, _ := String(in)
+		k := strings.Index(got, markOpen)
+		rest := got[k+len("[REDACTED:secret]"):]
+		if k < 0 || rest != "" && rest[0] != ' ' || !utf8.ValidString(got) {
+			t.Errorf("String(%q) = %q", in, got)
+		}
+	}
+}
+
 func TestFindReportsByteOffsetsWithoutTheLabel(t *testing.T) {
 	s := "line one\nDB_PASSWORD=hunter22x\nurl: redis://:pw123456@cache/0"
 	got := Find(s)
@@ -249,6 +266,7 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"the password was changed to correct horse battery staple", "the password was [REDACTED:secret]"},
 		{"the password was changed to 48392017", "the password was [REDACTED:secret]"},
 		{"passphrase: hidden lily pond", "passphrase: [REDACTED:secret]"},
+
 		{"my passphrase is setting sun over hills", "my passphrase is [REDACTED:secret]"},
 		{`<property name="password" value="Hunter2xQ"/>`, `<property name="password" value="[REDACTED:secret]"/>`},
 		{"openssl enc -aes-256-cbc -k Pa32wordEXAMPLE -in a", "openssl enc -aes-256-cbc -k [REDACTED:secret] -in a"},

@@ -56,6 +56,9 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 	end := max(ve, min(len(s), vs+maxLineValue))
 	if k := strings.IndexByte(s[ve:end], '\n'); k >= 0 {
 		end = ve + k
+	} else if end < len(s) && end > ve {
+		// Cut at the cap: at the last blank before it, never in a word.
+		end = max(ve, strings.LastIndexAny(s[:end+1], " \t"))
 	}
 	if k := strings.Index(s[vs:end], " #"); k >= 0 {
 		end = vs + k
