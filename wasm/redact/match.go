@@ -127,6 +127,17 @@ func whole(start, end int) []int { return []int{start, end} }
 // group1 is a match whose one group is s[gs:ge].
 func group1(start, end, gs, ge int) []int { return []int{start, end, gs, ge} }
 
+// groupOf is a match of n groups whose group g is s[gs:ge], the others -1:
+// which spelling of a value took part ("…", '…' or bare).
+func groupOf(start, end, n, g, gs, ge int) []int {
+	m := make([]int, 2+2*n)
+	for k := range m {
+		m[k] = -1
+	}
+	m[0], m[1], m[2+2*g], m[3+2*g] = start, end, gs, ge
+	return m
+}
+
 // literalToken finds \b lit class{min,}: lit at a word boundary followed by
 // min or more class bytes (a vendor's token prefix and its body). A try that
 // fails read fewer than min bytes after lit, so the search stays linear.
@@ -1016,16 +1027,16 @@ func secretValue(s string, start, v int) []int {
 			n++
 		}
 		if n >= 4 && hasAt(s, i, `"`) {
-			return []int{start, i + 1, v + 1, i, -1, -1, -1, -1}
+			return groupOf(start, i+1, 3, 0, v+1, i)
 		}
 	case '\'':
 		i, n := runes(s, v+1, isSingleQuotedStop)
 		if n >= 4 && hasAt(s, i, "'") {
-			return []int{start, i + 1, -1, -1, v + 1, i, -1, -1}
+			return groupOf(start, i+1, 3, 1, v+1, i)
 		}
 	}
 	if e, n := runes(s, v, isBareStop); n >= 6 {
-		return []int{start, e, -1, -1, -1, -1, v, e}
+		return groupOf(start, e, 3, 2, v, e)
 	}
 	return nil
 }
@@ -1146,9 +1157,7 @@ func findRedisAuth(s string, pos int) []int {
 			continue
 		}
 		if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
-			m := []int{start, end, -1, -1, -1, -1, -1, -1}
-			m[2+2*g], m[3+2*g] = vs, ve
-			return m
+			return groupOf(start, end, 3, g, vs, ve)
 		}
 	}
 	return nil

@@ -909,16 +909,16 @@ func proseValue(w, rest string) bool {
 	if !isPredicate(lw) {
 		return true
 	}
+	nw := nextWord(rest)
 	if isParticiple(lw) {
 		// What happened to it ("the password was rotated yesterday"), unless
 		// it says what it became: "was changed to Hunter2x!".
-		switch nextWord(rest) {
+		switch nw {
 		case "to", "as", "into":
 			return becomes(rest)
 		}
 		return false
 	}
-	nw := nextWord(rest)
 	if nw == "" {
 		return false // alone: the line or its clause ends (", token: none")
 	}
@@ -926,11 +926,11 @@ func proseValue(w, rest string) bool {
 }
 
 // becomes: rest, after what happened to a password, says what it became:
-// "to", "as" or "into" and a value ("changed to Hunter2x!", "reset to
-// correct horse battery staple", "to "Hunter2x!""); not a function word
-// ("stored as a secret", "changed to the default"), a verb that says why
-// ("changed to meet the policy"), a path or a reference ("written to
-// ~/.npmrc").
+// "to", "as" or "into" and a word that looks like a password, a number of
+// six digits or more, or a passphrase of four words ("changed to
+// Hunter2x!", "reset to correct horse battery staple"); not a function
+// word ("stored as a secret"), a verb that says why ("changed to meet the
+// policy"), a path or a reference ("written to ~/.npmrc").
 func becomes(rest string) bool {
 	next := rest[runEnd(rest, 0, isBlank):]
 	next = next[proseWordEnd(next, 0):]
@@ -1014,9 +1014,7 @@ func labelProse(w, rest string) bool {
 		if becomes(rest) {
 			return false // "password: changed to Hunter2x!"
 		}
-		if strings.HasSuffix(lw, "ed") {
-			return true // "secret: mounted into the pod"
-		}
+		fallthrough // "secret: mounted into the pod"
 	case "at", "in", "on", "by", "from", "via", "after", "before", "under", "with", "for":
 		if strings.HasSuffix(lw, "ed") {
 			return true // "secret: mounted at /run/secrets", not "passphrase: wicked and wild horse"

@@ -276,12 +276,7 @@ func keytoolFlag(s string, j int) int {
 // groups is the match of command c's group g (0–2) at s[vs:ve], ending at
 // end, with -1 for its start.
 func groups(c, g, vs, ve, end int) []int {
-	m := make([]int, 2+6*cmdKinds)
-	for k := range m {
-		m[k] = -1
-	}
-	m[1], m[2+6*c+2*g], m[3+6*c+2*g] = end, vs, ve
-	return m
+	return groupOf(-1, end, 3*cmdKinds, 3*c+g, vs, ve)
 }
 
 // shellValue reads (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)) at s[v:]: which
@@ -503,9 +498,7 @@ func stdinPipe(s string, i, v int) []int {
 	if e < 0 {
 		return nil
 	}
-	m := []int{i, e, -1, -1, -1, -1, -1, -1}
-	m[2+2*g], m[3+2*g] = vs, ve
-	return m
+	return groupOf(i, e, 3, g, vs, ve)
 }
 
 // stdinFlag reads, at s[j:] after a pipe or before a here-string, a
@@ -607,9 +600,7 @@ func findHereString(s string, pos int) []int {
 		if hasAt(s, b, "<<<") {
 			if i := hereFlag(s, a, b); i >= 0 {
 				if g, vs, ve, end := ends.value(s, runEnd(s, b+3, isBlank)); g >= 0 {
-					m := []int{i, end, -1, -1, -1, -1, -1, -1}
-					m[2+2*g], m[3+2*g] = vs, ve
-					return m
+					return groupOf(i, end, 3, g, vs, ve)
 				}
 			}
 		}
@@ -779,9 +770,7 @@ func configValue(s string, t, k int) []int {
 	if g < 0 || g == 2 && strings.IndexByte("|&<>;", s[vs]) >= 0 {
 		return nil
 	}
-	m := []int{t, end, -1, -1, -1, -1, -1, -1}
-	m[2+2*g], m[3+2*g] = vs, ve
-	return m
+	return groupOf(t, end, 3, g, vs, ve)
 }
 
 // findTelegramToken: \b[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}\b

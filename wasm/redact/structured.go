@@ -37,12 +37,10 @@ func redisValue(s string, m []int) (int, int, int, int, bool) {
 // lineValue is structuredValue for a format whose bare value is the rest
 // of its line (YAML's plain scalar, ENV's old form): "value: tiger horse
 // battery staple" is one passphrase, not its first word; a YAML comment
-// (" #") after it is not part of it. Only when the value starts a line of
-// its own (an entry joined onto one line goes on past it), at most
-// maxLineValue bytes are read for it (a line of a thousand such entries
-// read its rest for each); a YAML tag (!Ref, !vault) or a template
-// ({{ … }}) is no value,
-// and an entry joined onto one line gives the clause of its value, as a
+// (" #") after it is not part of it. At most maxLineValue bytes are read
+// for it, cut at a blank (a line of a thousand such entries read its rest
+// for each); a YAML tag (!Ref, !vault) or a template ({{ … }}) is no
+// value; an entry joined onto one line gives the clause of its value, as a
 // label does.
 func lineValue(s string, m []int) (int, int, int, int, bool) {
 	if m[6] < 0 {
@@ -82,7 +80,7 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 			end = max(ve, clauseEnd(s, vs, ve))
 		}
 	}
-	if labelProse(v, s[ve:end]) || end == ve && labelProse(v, "") {
+	if labelProse(v, s[ve:end]) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, end, ws, max(we, end), true
@@ -174,17 +172,14 @@ func findAttrSecret(s string, pos int) []int {
 		if !ok || e >= len(s) || s[e] != s[q] {
 			continue
 		}
-		m := []int{i, 0, -1, -1, -1, -1, -1, -1}
 		if b := blanks(s, e+1); hasAt(s, b, "value=") {
 			if g, vs, ve, end := closedValue(s, b+len("value=")); g >= 0 {
-				m[1], m[2+2*g], m[3+2*g] = end, vs, ve
-				return m
+				return groupOf(i, end, 3, g, vs, ve)
 			}
 		}
 		if s[i] == 'k' {
 			if vs, ve, end := elementValue(s, e+1, &open); vs >= 0 {
-				m[1], m[6], m[7] = end, vs, ve
-				return m
+				return groupOf(i, end, 3, 2, vs, ve)
 			}
 		}
 	}
@@ -230,9 +225,7 @@ func findEnvEntry(s string, pos int) []int {
 			continue
 		}
 		if g, vs, ve, end := shellValue(s, runEnd(s, v+len("value:"), isBlank), 0); g >= 0 {
-			m := []int{i, end, -1, -1, -1, -1, -1, -1}
-			m[2+2*g], m[3+2*g] = vs, ve
-			return m
+			return groupOf(i, end, 3, g, vs, ve)
 		}
 	}
 	return nil
@@ -271,9 +264,7 @@ func findEnvCommand(s string, pos int) []int {
 		e, ok := labelRun(s, k)
 		if v := blanks(s, e); ok && v >= 0 {
 			if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
-				m := []int{i, end, -1, -1, -1, -1, -1, -1}
-				m[2+2*g], m[3+2*g] = vs, ve
-				return m
+				return groupOf(i, end, 3, g, vs, ve)
 			}
 		}
 	}
@@ -304,9 +295,7 @@ func findTypedSecret(s string, pos int) []int {
 			}
 			if eq := runEnd(s, t+len(typ), isBlank); hasAt(s, eq, "=") {
 				if g, vs, ve, end := closedValue(s, runEnd(s, eq+1, isBlank)); g >= 0 {
-					m := []int{start, end, -1, -1, -1, -1}
-					m[2+2*g], m[3+2*g] = vs, ve
-					return m
+					return groupOf(start, end, 2, g, vs, ve)
 				}
 			}
 		}
@@ -371,11 +360,9 @@ func findYAMLNext(s string, pos int) []int {
 		if e < len(s) && s[e] != '\n' {
 			return nil
 		}
-		m := []int{start, e, -1, -1, -1, -1, -1, -1}
 		if e < len(s) {
-			m[1] = e + 1
+			e++ // the line end is the match's
 		}
-		m[2+2*g], m[3+2*g] = vs, ve
-		return m
+		return groupOf(start, e, 3, g, vs, ve)
 	})
 }
