@@ -281,11 +281,13 @@ func splitBOM(src []byte) (bom, body string) {
 }
 
 // restoreEntry puts a forgotten entry back into src, whose view (view.go)
-// is view: at its old line when the line above is still the one that was
-// (in the view, as the record keeps it), else at the nearest line between
-// the two lines that were around it (lines came or went above it: another
-// forgotten entry restored first), else at the end of its section (the
-// first heading of level 2 or more with its text), created when it is gone.
+// is view: where the forgets and restores of its file since (others, its
+// records) moved its place (since), when a line around it there is one that
+// was or it falls between entries of its section; else at its old line when
+// the line above is still the one that was (in the view, as the record
+// keeps it), else at the nearest line between the two lines that were
+// around it, else at the end of its section (the first heading of level 2
+// or more with its text), created when it is gone.
 // In its old place it is exactly the bytes it removed while the line after
 // is still the one that was too, so a forget and a restore with nothing
 // written between give the file back byte for byte; before another line, the
@@ -322,7 +324,7 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 		// The same lines around it, or its own place as the records tell it
 		// beside the line above it (the line below is gone since, forgotten
 		// too): it goes back as it went, blank lines and all.
-		around := r.HasAfter && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "")
+		around := fitsBelow(vlines, at, r)
 		same := around || hole && fitsAt(vlines, at, r, false)
 		if !same {
 			// The file changed around it: it goes back as the file is now.
@@ -474,17 +476,8 @@ type lineRun struct {
 // where they were: after the holes already before line p, before those
 // after the lines it takes; the holes between them go into it.
 func cutHole(doc []lineRun, p, n int, id string) []lineRun {
-	out := make([]lineRun, 0, len(doc)+2)
-	at, k := 0, 0
-	for ; k < len(doc) && (doc[k].n == 0 || at+doc[k].n <= p); k++ {
-		out = append(out, doc[k])
-		at += doc[k].n
-	}
+	out, k := splitAt(doc, p)
 	hole := lineRun{id: id}
-	if k < len(doc) && p > at {
-		out = append(out, lineRun{n: p - at})
-		doc[k].n -= p - at
-	}
 	for ; k < len(doc) && n > 0; k++ {
 		if doc[k].n == 0 {
 			hole.inner = append(hole.inner, doc[k])
@@ -504,9 +497,9 @@ func cutHole(doc []lineRun, p, n int, id string) []lineRun {
 
 // fillHole brings n lines back for record id at line p: in its hole when
 // the hole is there (what the forget took, the holes between its lines
-// with it, when n lines are what it took), else (it went back elsewhere:
-// its section's end) the hole goes and the lines come in at p, after any
-// hole there, the holes it held after them.
+// with it: refill), else (it went back elsewhere: its section's end) the
+// hole goes and the lines come in at p, after any hole there, the holes it
+// held after them.
 func fillHole(doc []lineRun, id string, p, n int) []lineRun {
 	doc = lift(doc, id)
 	at := 0
@@ -528,18 +521,24 @@ func fillHole(doc []lineRun, id string, p, n int) []lineRun {
 			back = append(back, x)
 		}
 	}
-	out := make([]lineRun, 0, len(doc)+len(back)+1)
-	at = 0
-	k := 0
+	out, k := splitAt(doc, p)
+	return joinRuns(slices.Concat(out, back, doc[k:]))
+}
+
+// splitAt is doc up to line p (0-based), with the holes already there, and
+// the index of the run that holds line p, which is cut to start there.
+func splitAt(doc []lineRun, p int) (before []lineRun, k int) {
+	before = make([]lineRun, 0, len(doc)+2)
+	at := 0
 	for ; k < len(doc) && (doc[k].n == 0 || at+doc[k].n <= p); k++ {
-		out = append(out, doc[k])
+		before = append(before, doc[k])
 		at += doc[k].n
 	}
 	if k < len(doc) && p > at {
-		out = append(out, lineRun{n: p - at})
+		before = append(before, lineRun{n: p - at})
 		doc[k].n -= p - at
 	}
-	return joinRuns(slices.Concat(out, back, doc[k:]))
+	return before, k
 }
 
 // bodyLines is how many lines a file has after its byte-order mark.
@@ -626,7 +625,7 @@ func fitsAt(vlines []string, at int, r *forgotten, both bool) bool {
 	if at < 0 || at > len(vlines) || !(at == 0 && r.Before == "" || at > 0 && mdBody(vlines[at-1]) == r.Before) {
 		return false
 	}
-	return !both || r.HasAfter && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "")
+	return !both || fitsBelow(vlines, at, r)
 }
 
 // endings says whether the lines around line at (the one above, the one
