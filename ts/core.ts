@@ -525,6 +525,10 @@ export class Host {
 		} catch {
 			return 0;
 		}
+		return this.#readOnlyFolder();
+	}
+
+	#readOnlyFolder(): number {
 		this.lastError = "is in a read-only folder (no one may write it), so nothing is created, replaced or removed in it; chmod u+w on the folder lets pi-memory change it";
 		return PERMISSION;
 	}
@@ -763,15 +767,15 @@ export class Host {
 			const p = this.#path("mkdir", pathPtr, pathLen);
 			if (p === undefined) return INVALID;
 			try {
-				// The first folder missing on the way is made in one that is there,
-				// which must be one that may be written.
-				for (let q = p; q !== path.dirname(q); q = path.dirname(q)) {
-					if (fs.statSync(q, { throwIfNoEntry: false }) !== undefined) break;
-					if (fs.statSync(path.dirname(q), { throwIfNoEntry: false }) !== undefined) {
-						const refused = this.#inReadOnlyFolder(q);
-						if (refused !== 0) return refused;
+				// The first folder missing on the way is made in the nearest one that is
+				// there, which must be one that may be written.
+				for (let q = p, made = ""; ; made = q, q = path.dirname(q)) {
+					const st = fs.statSync(q, { throwIfNoEntry: false });
+					if (st !== undefined) {
+						if (made !== "" && st.isDirectory() && (st.mode & 0o222) === 0) return this.#readOnlyFolder();
 						break;
 					}
+					if (q === path.dirname(q)) break;
 				}
 				fs.mkdirSync(p, { recursive: true });
 				return 0;

@@ -404,16 +404,16 @@ func (o *OS) Mkdir(p string) error {
 	if err != nil {
 		return err
 	}
-	// The first folder missing on the way is made in one that is there,
-	// which must be one that may be written.
-	for q := p; q != path.Dir(q); q = path.Dir(q) {
-		if _, err := os.Stat(native(q)); err == nil {
+	// The first folder missing on the way is made in the nearest one that
+	// is there, which must be one that may be written.
+	for q, made := p, ""; ; q, made = path.Dir(q), q {
+		if fi, err := os.Stat(native(q)); err == nil {
+			if made != "" && fi.IsDir() && fi.Mode().Perm()&0o222 == 0 {
+				return fail("mkdir", made, hostio.ErrPermission, readOnlyFolder)
+			}
 			break
 		}
-		if _, err := os.Stat(native(path.Dir(q))); err == nil {
-			if err := inReadOnlyFolder("mkdir", q); err != nil {
-				return err
-			}
+		if q == path.Dir(q) {
 			break
 		}
 	}
