@@ -129,15 +129,17 @@ func expressions() []expression {
 			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE +
 			`|\bkeytool\b[^\n;|&]*?[ \t]-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+` + shellWordRE + `)`},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
-		{re: `\b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+)?(?:(?:"%s[^"\n]*"|'%s[^'\n]*'|%s[^\s"'|]*)[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]` + sudoStdinRE(`\n;|&`) + `)`},
+		{re: `\b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+|--[ \t]+)?(?:(?:"%s[^"\n]*"|'%s[^'\n]*'|%s[^\s"'|]*)[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]` + sudoStdinRE(`\n;|&`) + `)`},
 		// secret: set by a tool's config command
 		{re: `\b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?` + labelTailRE + `["']?[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|&<>;][^\s"']*))`},
 		// secret: the same as a here-string
 		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t]` + sudoStdinRE(`\n;|&<`) + `)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 		// secret: an XML element
-		{re: `<` + nameRE + `>([^<\n]{4,})</`},
+		{re: `<` + nameRE + `(?:[ \t][^<>/\n]*)?>` + elementRE},
 		// secret: a key/value attribute pair
-		{re: `\b(?:key|name)=(?:"` + nameRE + `"|'` + nameRE + `')[ \t]+value=(?:"([^"\n]{4,})"|'([^'\n]{4,})')|\bkey=(?:"` + nameRE + `"|'` + nameRE + `')>([^<\n]{4,})</`},
+		{re: `\b(?:key|name)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')[ \t]+value[ \t]*=[ \t]*` + attrValueRE +
+			`|\bvalue[ \t]*=[ \t]*` + attrValueRE + `[ \t]+(?:key|name)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')` +
+			`|\bkey[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')>` + elementRE},
 		// secret: a Kubernetes env entry
 		{re: `\bname:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*(?:\r?\n)?[ \t]*value:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 		// secret: ENV, setx, set -x
@@ -157,6 +159,13 @@ func sudoStdinRE(not string) string {
 
 // nameRE is an identifier that ends like a label (secretLabel).
 var nameRE = `[A-Za-z0-9_.\-]*` + labelTailRE
+
+// elementRE is an element's value after its '>' (elementValue), attrValueRE
+// an attribute's quoted value.
+const (
+	elementRE   = `(?:<!\[CDATA\[([^\]\n]{4,})\]\]>|([^<\n]{4,}))</`
+	attrValueRE = `(?:"([^"\n]{4,})"|'([^'\n]{4,})')`
+)
 
 // labelTailRE is how a label ends (secretLabel): a keyword and its suffix,
 // or PASS as its last word.

@@ -215,11 +215,26 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		// No verb: "passwd hunter2", "set the password to hunter2", one word
 		// that looks like a password.
 		v = runEnd(s, m[1], isBlank)
-		if v == m[1] || v == len(s) {
-			return 0, 0, 0, 0, false
+		if v == m[1] || v == len(s) || m[0] > 0 && s[m[0]-1] == '<' {
+			return 0, 0, 0, 0, false // nor a tag's attributes: <password type="text">
 		}
-		if proseWordIs(s, v, "to") {
-			if k := runEnd(s, v+2, isBlank); k > v+2 && k < len(s) {
+		// What happened to it and what it became: "password changed to
+		// Hunter2x!", "password has been reset to …".
+		became, p := false, v
+		for _, aux := range [...]string{"has", "have", "had", "been"} {
+			if k := runEnd(s, p+len(aux), isBlank); proseWordIs(s, p, aux) && k > p+len(aux) {
+				p = k
+			}
+		}
+		if k := runEnd(s, p, isLetter); k > p && k < len(s) && isBlank(s[k]) {
+			if lw := strings.ToLower(s[p:k]); lw == "set" || isParticiple(lw) {
+				if j := runEnd(s, k, isBlank); proseWordIs(s, j, "to") || proseWordIs(s, j, "as") || proseWordIs(s, j, "into") {
+					v, became = j, true
+				}
+			}
+		}
+		if t := runEnd(s, v, isLetter); (proseWordIs(s, v, "to") || became) && t < len(s) {
+			if k := runEnd(s, t, isBlank); k > t && k < len(s) {
 				v = k
 			}
 		}
@@ -235,7 +250,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
-		if !looksLikePassword(w) || isPath(w) || isReference(w) {
+		if !(looksLikePassword(w) || became && isNumber(w)) || namesThing(w) {
 			return 0, 0, 0, 0, false
 		}
 		return v, v + len(w), m[0], v + len(w), true
@@ -903,7 +918,9 @@ func proseValue(w, rest string) bool {
 		return true
 	}
 	lw := strings.ToLower(w)
-	if len(w) < 4 || isFunctionWord(lw) {
+	if lw == "set" {
+		lw = "reset" // "was set to Hunter2x!" says what it became, as "was reset to" does
+	} else if len(w) < 4 || isFunctionWord(lw) {
 		return false
 	}
 	if !isPredicate(lw) {
@@ -936,27 +953,54 @@ func becomes(rest string) bool {
 	next = next[proseWordEnd(next, 0):]
 	next = strings.TrimLeft(next[runEnd(next, 0, isBlank):], "`(\"'“‘")
 	w := judged(next[:proseWordEnd(next, 0)])
-	if w == "" || isPath(w) || isReference(w) {
+	if w == "" || namesThing(w) {
 		return false
 	}
 	if looksLikePassword(w) || isNumber(w) {
 		return true
 	}
-	// A passphrase: four words of letters or more, none of them a function
-	// word nor a verb of purpose ("changed to correct horse battery staple";
-	// not "moved to Vault last week").
-	words := strings.Fields(next)
-	if len(words) < 4 {
-		return false
-	}
-	for _, x := range words {
-		lx := strings.ToLower(judged(x))
-		if !isWordOfLetters(lx) || isFunctionWord(lx) || inList(purposes[:], lx) {
+	// A passphrase: four to eight words of letters ending its line or its
+	// clause, none of them a function word nor a verb of purpose ("changed
+	// to correct horse battery staple"; not "moved to Vault last week").
+	// Nine words are a sentence; no more are read (rest may be the rest of
+	// the text, and each "to" of a line read it all: quadratic).
+	n := 0
+	for i := 0; ; n++ {
+		j := runEnd(next, i, isBlank)
+		if j == len(next) || isProseStop(next[j]) {
+			return n >= 4
+		}
+		i = proseWordEnd(next, j)
+		lx := strings.ToLower(judged(next[j:i]))
+		if n == 8 || !isWordOfLetters(lx) || isFunctionWord(lx) || inList(purposes[:], lx) {
 			return false
 		}
 	}
-	return true
 }
+
+// namesThing: w, which may look like a password, names something else: a
+// path, a reference, a call, a URL, an environment variable (DB_PASS2) or
+// a hash, a cipher or an encoding (argon2id, SHA-256, utf8mb4, base64url),
+// what a password is stored as, encoded as or migrated to.
+func namesThing(w string) bool {
+	if isPath(w) || isReference(w) || strings.Contains(w, "(") || strings.Contains(w, "://") {
+		return true
+	}
+	if strings.IndexByte(w, '_') >= 0 && strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
+		return true
+	}
+	lw := strings.ToLower(w)
+	i := runEnd(lw, 0, isLetter)
+	j := i
+	if j < len(lw) && (lw[j] == '-' || lw[j] == '_') {
+		j++
+	}
+	return j < len(lw) && lw[j] >= '0' && lw[j] <= '9' && inList(schemes[:], lw[:i])
+}
+
+// schemes are the names of hashes, ciphers and encodings that a number
+// follows, sorted for inList.
+var schemes = [...]string{"aes", "argon", "base", "bcrypt", "blake", "crc", "des", "latin", "md", "pbkdf", "rsa", "scrypt", "sha", "utf"}
 
 // adverbs are -ly words of six letters or fewer that say how or how often
 // (the longer ones are taken as adverbs as they are), sorted for inList.

@@ -352,6 +352,21 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"the password is limited to 64 characters",
 		"token: copied to clipboard",
 		"password: stored safely",
+		"the password was encoded as base64 before sending",
+		"the password was migrated to argon2id last sprint",
+		"the password was hashed as sha512 here",
+		"the password was upgraded to bcrypt2b hashes",
+		"the password column was changed to utf8mb4 collation",
+		"the password was copied to s3://bucket/key",
+		"the password is stored as SHA-256",
+		"the password was converted to Base64URL",
+		"the password was passed to getpass2() instead",
+		"the password was renamed to DB_PASS2 in .env",
+		"password: encoded as base64url",
+		"password SHA-256 hash",
+		"password has 12chars at least",
+		"the password was set in the environment",
+		"password: changed to correct horse battery staple and then we left for the day",
 		`password: Final[str] = os.environ["PW"]`,
 	} {
 		if got, kinds := String(s); got != s {
@@ -417,7 +432,10 @@ func TestLongWordsAndQuotesAreReadOnlyToTheirBound(t *testing.T) {
 			t.Errorf("a line of password words in their script was redacted: %.80q", out)
 		}
 	}
-	for _, line := range []string{strings.Repeat("password:", 30_000), strings.Repeat("Passwort:", 30_000), strings.Repeat("password is “", 20_000)} {
+	// What a password became is read from its "to" a few words on, not to
+	// the text's end: 128 KiB of "password: changed to " took 0.8 s.
+	for _, line := range []string{strings.Repeat("password:", 30_000), strings.Repeat("Passwort:", 30_000), strings.Repeat("password is “", 20_000),
+		strings.Repeat("password: changed to ", 30_000), strings.Repeat("secret: mounted into ", 30_000)} {
 		String(line) // within the test's time
 	}
 	// One password word after another, each value holding the next: all

@@ -402,7 +402,7 @@ func commandValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, m[0], m[1], true
 }
 
-// findStdinPassword: \b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+)?(?:FORMAT[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|STDIN
+// findStdinPassword: \b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+|--[ \t]+)?(?:FORMAT[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|STDIN
 //
 // A password echoed into a command that reads it from its input (docker,
 // podman and helm login, oras, skopeo take --password-stdin, gh auth login
@@ -429,8 +429,13 @@ func findStdinPassword(s string, pos int) []int {
 			continue
 		}
 		// (?:-[ne]+[ \t]+)? takes "-n ", "-e ", "-ne " when the rest then
-		// matches, else not; printf's format the same after it.
-		if f := runEnd(s, b+1, func(c byte) bool { return c == 'n' || c == 'e' }); hasAt(s, b, "-") && f > b+1 {
+		// matches, else not (printf's "-- " too); printf's format the same
+		// after it.
+		f := runEnd(s, b+1, func(c byte) bool { return c == 'n' || c == 'e' })
+		if w == 6 && hasAt(s, b, "--") {
+			f = b + 2
+		}
+		if hasAt(s, b, "-") && f > b+1 {
 			if n := runEnd(s, f, isBlank); n > f {
 				if m := stdinAfterFormat(s, i, n, w == 6); m != nil {
 					return m

@@ -109,31 +109,45 @@ func closedValue(s string, v int) (g, vs, ve, end int) {
 	return boolInt(s[v] == '\''), v + 1, e, e + 1
 }
 
-// elementValue reads >([^<\n]{4,})</ at s[k:]: the value and the match's
-// end, or -1. *open is where a read that found no "</" stopped (a '<' of
-// something else, a newline, the end): a read from before it stops there
-// too, and fails at once, so a line of "key="password">x " reads its rest
-// once, not once for each.
-func elementValue(s string, k int, open *int) (vs, ve, end int) {
-	if !hasAt(s, k, ">") || k < *open {
-		return -1, -1, -1
+// elementValue reads >(?:<!\[CDATA\[([^\]\n]{4,})\]\]>|([^<\n]{4,}))</ at
+// s[k:]: the group that took part (0 CDATA, 1 text; -1 none), the value and
+// the match's end. open[1] is where a read of text that found no "</"
+// stopped (a '<' of something else, a newline, the end), open[0] the same
+// for a CDATA section that found no "]]></": a read from before it stops
+// there too, and fails at once, so a line of "key="password">x " reads its
+// rest once, not once for each.
+func elementValue(s string, k int, open *[2]int) (g, vs, ve, end int) {
+	if !hasAt(s, k, ">") {
+		return -1, 0, 0, 0
 	}
-	e, n := runes(s, k+1, func(c byte) bool { return c == '<' || c == '\n' })
-	if !hasAt(s, e, "</") {
-		*open = e
-		return -1, -1, -1
+	for g, c := 0, k+1; g < 2; g, c = g+1, k+1 {
+		stop, close := byte('<'), "</"
+		if g == 0 {
+			if !hasAt(s, c, "<![CDATA[") {
+				continue
+			}
+			c += len("<![CDATA[")
+			stop, close = ']', "]]></"
+		}
+		if c < open[g] {
+			continue
+		}
+		e, n := runes(s, c, func(b byte) bool { return b == stop || b == '\n' })
+		if !hasAt(s, e, close) {
+			open[g] = e
+		} else if n >= 4 {
+			return g, c, e, e + len(close)
+		}
 	}
-	if n < 4 {
-		return -1, -1, -1
-	}
-	return k + 1, e, e + 2
+	return -1, 0, 0, 0
 }
 
-// findXMLSecret: <[A-Za-z0-9_.\-]*LABEL>([^<\n]{4,})</
+// findXMLSecret: <[A-Za-z0-9_.\-]*LABEL(?:[ \t][^<>/\n]*)?>VALUE</, VALUE
+// elementValue's (a CDATA section or text)
 //
-//	<password>hunter2x</password>, <db.password>…, <apiKey>…
+//	<password>hunter2x</password>, <db.password>…, <apiKey>…, <password type="text">…
 func findXMLSecret(s string, pos int) []int {
-	open := -1
+	var open [2]int
 	for i := pos; ; i++ {
 		k := strings.IndexByte(s[i:], '<')
 		if k < 0 {
@@ -141,45 +155,82 @@ func findXMLSecret(s string, pos int) []int {
 		}
 		i += k
 		if e, ok := labelRun(s, i+1); ok {
-			if vs, ve, end := elementValue(s, e, &open); vs >= 0 {
-				return group1(i, end, vs, ve)
+			if e < len(s) && isBlank(s[e]) {
+				e = runEnd(s, e, func(c byte) bool { return strings.IndexByte("<>/\n", c) < 0 })
+			}
+			if g, vs, ve, end := elementValue(s, e, &open); g >= 0 {
+				return groupOf(i, end, 2, g, vs, ve)
 			}
 		}
 	}
 }
 
-// findAttrSecret: \b(?:key|name)=(?:"NAME"|'NAME')[ \t]+value=(?:"([^"\n]{4,})"|'([^'\n]{4,})')|\bkey=(?:"NAME"|'NAME')>([^<\n]{4,})</,
-// NAME a label ([A-Za-z0-9_.\-]*LABEL). An element's name= with text
-// (<string name="password">Password</string>, Android's and HTML's) names
-// the element, not a secret.
+// attrAt: s[i:] is the attribute w and its "=", blanks around it allowed:
+// where its value starts, else -1.
+func attrAt(s string, i int, w string) int {
+	if !hasAt(s, i, w) {
+		return -1
+	}
+	if j := runEnd(s, i+len(w), isBlank); hasAt(s, j, "=") {
+		return runEnd(s, j+1, isBlank)
+	}
+	return -1
+}
+
+// attrName reads (?:"NAME"|'NAME') at s[q:], NAME a label: its end, else -1.
+func attrName(s string, q int) int {
+	if q < 0 || q >= len(s) || !isQuote(s[q]) {
+		return -1
+	}
+	if e, ok := labelRun(s, q+1); ok && e < len(s) && s[e] == s[q] {
+		return e + 1
+	}
+	return -1
+}
+
+// findAttrSecret, with EQ for [ \t]*=[ \t]* and VALUE for
+// (?:"([^"\n]{4,})"|'([^'\n]{4,})'):
+// \b(?:key|name)EQ(?:"NAME"|'NAME')[ \t]+valueEQVALUE|\bvalueEQVALUE[ \t]+(?:key|name)EQ(?:"NAME"|'NAME')|\bkeyEQ(?:"NAME"|'NAME')>ELEMENT</,
+// NAME a label ([A-Za-z0-9_.\-]*LABEL), ELEMENT elementValue's. An
+// element's name= with text (<string name="password">Password</string>,
+// Android's and HTML's) names the element, not a secret.
 //
-//	<add key="DbPassword" value="hunter2x"/>, <property name="password" value="…"/>, <entry key="password">hunter2x</entry>
+//	<add key="DbPassword" value="hunter2x"/>, <add value="…" key="DbPassword"/>, <property name="password" value="…"/>, <entry key="password">hunter2x</entry>
 func findAttrSecret(s string, pos int) []int {
-	open := -1
+	var open [2]int
 	for i := pos; i < len(s); i++ {
-		q := -1
-		switch {
-		case !wordStart(s, i):
-		case hasAt(s, i, "key="):
-			q = i + 4
-		case hasAt(s, i, "name="):
-			q = i + 5
-		}
-		if q < 0 || q >= len(s) || !isQuote(s[q]) {
+		if !wordStart(s, i) {
 			continue
 		}
-		e, ok := labelRun(s, q+1)
-		if !ok || e >= len(s) || s[e] != s[q] {
+		if q := attrAt(s, i, "value"); q >= 0 {
+			if g, vs, ve, end := closedValue(s, q); g >= 0 {
+				k := attrAt(s, blanks(s, end), "key")
+				if k < 0 {
+					k = attrAt(s, blanks(s, end), "name")
+				}
+				if e := attrName(s, k); e >= 0 {
+					return groupOf(i, e, 6, 2+g, vs, ve)
+				}
+			}
 			continue
 		}
-		if b := blanks(s, e+1); hasAt(s, b, "value=") {
-			if g, vs, ve, end := closedValue(s, b+len("value=")); g >= 0 {
-				return groupOf(i, end, 3, g, vs, ve)
+		q := attrAt(s, i, "key")
+		key := q >= 0
+		if !key {
+			q = attrAt(s, i, "name")
+		}
+		e := attrName(s, q)
+		if e < 0 {
+			continue
+		}
+		if v := attrAt(s, blanks(s, e), "value"); v >= 0 {
+			if g, vs, ve, end := closedValue(s, v); g >= 0 {
+				return groupOf(i, end, 6, g, vs, ve)
 			}
 		}
-		if s[i] == 'k' {
-			if vs, ve, end := elementValue(s, e+1, &open); vs >= 0 {
-				return groupOf(i, end, 3, 2, vs, ve)
+		if key {
+			if g, vs, ve, end := elementValue(s, e, &open); g >= 0 {
+				return groupOf(i, end, 6, 4+g, vs, ve)
 			}
 		}
 	}
