@@ -331,14 +331,12 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 			if at < len(lines) && !isHeadingLine(lines[at]) {
 				entry = strings.Join(mdSplit(entry)[:contentLines(entry)], "")
 			}
+			entry = strings.ReplaceAll(entry, "\r\n", "\n")
 			if strings.Contains(body, "\r\n") {
-				nl = "\r\n"
-				if !strings.Contains(entry, "\r\n") {
-					entry = strings.ReplaceAll(entry, "\n", "\r\n")
-				}
+				entry, nl = strings.ReplaceAll(entry, "\n", "\r\n"), "\r\n"
 			}
-		} else if crlf, ok := endings(lines, at); around && ok && r.Ends != "" && crlf != (r.Ends == "crlf") {
-			// The same lines around it, their line ends changed since (an
+		} else if crlf, ok := endings(lines, at); ok && r.Ends != "" && crlf != (r.Ends == "crlf") {
+			// Its own place, the line ends around it changed since (an
 			// editor saved the file with CRLF): it goes back with theirs.
 			entry = strings.ReplaceAll(entry, "\r\n", "\n")
 			if nl = "\n"; crlf {
@@ -374,8 +372,10 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 
 // fitsBelow: line at (of the view's lines) is the one that was below the
 // entry when it went.
+// A blank line is one only in its section: the blank line that ends
+// another section is not the one that was below it.
 func fitsBelow(vlines []string, at int, r *forgotten) bool {
-	return r.HasAfter && at >= 0 && (at < len(vlines) && mdBody(vlines[at]) == r.After || at == len(vlines) && r.After == "")
+	return r.HasAfter && at >= 0 && (at < len(vlines) && mdBody(vlines[at]) == r.After && (r.After != "" || sectionAt(vlines, at) == r.Section) || at == len(vlines) && r.After == "")
 }
 
 // between: line at (of the view's lines) starts an entry, a heading or a
@@ -392,12 +392,18 @@ func between(vlines []string, at int, section string) bool {
 			return false
 		}
 	}
+	return sectionAt(vlines, at) == section
+}
+
+// sectionAt is the section line at (of the view's lines) is in: the text
+// of the nearest heading of level 2 or more above it, "" for none.
+func sectionAt(vlines []string, at int) string {
 	for i := at - 1; i >= 0; i-- {
 		if lvl, text := headingOf(vlines[i]); lvl >= 2 {
-			return text == section
+			return text
 		}
 	}
-	return section == ""
+	return ""
 }
 
 // since is where r's first line goes in its file now, as the forgets and
@@ -622,7 +628,7 @@ func joinRuns(doc []lineRun) []lineRun {
 // above the entry when it went; with both, the one below is the one that
 // was below it too.
 func fitsAt(vlines []string, at int, r *forgotten, both bool) bool {
-	if at < 0 || at > len(vlines) || !(at == 0 && r.Before == "" || at > 0 && mdBody(vlines[at-1]) == r.Before) {
+	if at < 0 || at > len(vlines) || !(at == 0 && r.Before == "" || at > 0 && mdBody(vlines[at-1]) == r.Before && (r.Before != "" || sectionAt(vlines, at) == r.Section)) {
 		return false
 	}
 	return !both || fitsBelow(vlines, at, r)

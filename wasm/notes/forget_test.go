@@ -374,6 +374,15 @@ func TestRestoreGoesToTheEndOfItsSectionWhenLinesMoved(t *testing.T) {
 		{"an empty file", "",
 			forgotten{Line: 3, Before: "## Notes", Section: "Notes", Src: "- x\n"},
 			"## Notes\n\n- x\n", 3},
+		// The line above it is gone and it was the file's last: the blank
+		// line that ends another section is not the end of the file.
+		{"not at another section's blank line", "## Style\n- Tabs\n\n## Deploy\n- Staging\n",
+			forgotten{Line: 3, Before: "- gone", After: "", HasAfter: true, Section: "Deploy", Src: "- Rollbacks\n"},
+			"## Style\n- Tabs\n\n## Deploy\n- Staging\n- Rollbacks\n", 6},
+		// It went from a CRLF file, which is LF now: it takes LF.
+		{"the file's line ends now", "## Build\n- Use pnpm\n- Lint\n\n## Style\n",
+			forgotten{Line: 2, Before: "- gone", Section: "Build", Src: "- Cache\r\n  lives here\r\n", Ends: "crlf"},
+			"## Build\n- Use pnpm\n- Lint\n- Cache\n  lives here\n\n## Style\n", 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out, line := restoreEntry([]byte(tc.src), []byte(tc.src), &tc.r, nil)

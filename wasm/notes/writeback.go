@@ -231,11 +231,13 @@ func insertBlock(src []byte, section, block string, maxLevel int) ([]byte, int) 
 		out, line := insertBlock(src[len(utf8BOM):], section, block, maxLevel)
 		return append([]byte(utf8BOM), out...), line
 	}
-	// A file written with CRLF line ends keeps them.
+	// A file written with CRLF line ends keeps them; one without them gets
+	// none (a restored entry went with the ends its file had then).
 	nl := "\n"
+	block = strings.ReplaceAll(block, "\r\n", "\n")
 	if strings.Contains(string(src), "\r\n") {
 		nl = "\r\n"
-		block = strings.ReplaceAll(strings.ReplaceAll(block, "\r\n", "\n"), "\n", "\r\n")
+		block = strings.ReplaceAll(block, "\n", "\r\n")
 	}
 	bullet := block
 	lines := mdSplit(string(src))
