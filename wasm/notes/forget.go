@@ -299,12 +299,12 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 	lines := mdSplit(body)
 	_, vbody := splitBOM(view)
 	vlines := mdSplit(vbody)
-	at, moved, hole := r.Line-1, false, false
+	at, hole := r.Line-1, false
 	if k := since(r, others); k >= 0 && len(vlines) == len(lines) && (fitsAt(vlines, k, r, false) || fitsBelow(vlines, k, r) || between(vlines, k, r.Section)) {
 		// Where the forgets and restores of the file since moved its place:
 		// beside a line that was around it, or between two entries of its
 		// section (the lines around it then are gone or back since too).
-		at, moved, hole = k, k != at, true
+		at, hole = k, true
 	} else if len(vlines) == len(lines) && !fitsAt(vlines, at, r, false) {
 		// Lines came or went above it since (another entry restored, a
 		// line typed): the nearest place between the same two lines.
@@ -319,7 +319,7 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 			}
 		}
 	}
-	if at <= len(lines) && len(vlines) == len(lines) && (moved || fitsAt(vlines, at, r, false) || fitsBelow(vlines, at, r)) {
+	if at <= len(lines) && len(vlines) == len(lines) && (hole || fitsAt(vlines, at, r, false) || fitsBelow(vlines, at, r)) {
 		entry, nl := r.Src, "\n"
 		// The same lines around it, or its own place as the records tell it
 		// beside the line above it (the line below is gone since, forgotten

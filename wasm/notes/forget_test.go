@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -472,5 +473,100 @@ func FuzzForgetThenRestore(f *testing.F) {
 				require.False(t, redact.Contains(rec.Src), "%q: the record of %s keeps a secret: %q", src, p.ID, rec.Src)
 			}
 		}
+	})
+}
+
+// forgetThenRestore forgets the entries of src that say each of texts, in
+// their order, then restores them in the order restore gives (indexes into
+// texts), keeping the records as the driver does; false when a forget is
+// refused or takes a secret (its record keeps the secret's marks).
+func forgetThenRestore(t *testing.T, src string, texts []string, restore []int) (string, bool) {
+	t.Helper()
+	out := []byte(src)
+	var recs []forgotten
+	for k, text := range texts {
+		_, pages := readView("project", out)
+		i := slices.IndexFunc(pages, func(p page) bool { return p.Text == text })
+		require.True(t, i >= 0, "no entry %q in %q", text, out)
+		next, rec, secret, why := forgetEntry("project", "MEMORY.md", out, noteRef{"MEMORY.md", pages[i].Line, pages[i].ID})
+		if why != "" || secret || next == nil {
+			return "", false
+		}
+		rec.ID, rec.File, rec.Seq, rec.Lines = fmt.Sprintf("F-%08d", k), "/p/MEMORY.md", k+1, len(mdSplit(rec.Src))
+		out, recs = next, append(recs, rec)
+	}
+	for n, k := range restore {
+		view, _ := readView("project", out)
+		before := bodyLines(out)
+		var line int
+		out, line = restoreEntry(out, view, &recs[k], recs)
+		r := &recs[k]
+		r.RestoreSeq, r.RestoredLine, r.Restored, r.RestoredLines = len(texts)+n+1, line, 1, bodyLines(out)-before
+	}
+	return string(out), true
+}
+
+// Entries forgotten from both ends of a run of neighbours, then restored
+// in another order: one whose place the records keep at its old line goes
+// there, not to its section's end (two processes' forgets and restores
+// reordered "november" after "papa").
+func TestManyForgetsRestoredInAnotherOrderKeepTheirOrder(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Memory\n\n")
+	names := strings.Fields("alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa")
+	for s := range 2 {
+		fmt.Fprintf(&b, "## S%d\n\n", s)
+		for i, n := range names[s*8 : s*8+8] {
+			fmt.Fprintf(&b, "- %s thing\n", n)
+			if i%3 == 0 {
+				fmt.Fprintf(&b, "  detail of %s\n", n)
+			}
+		}
+		b.WriteString("\n")
+	}
+	src := b.String()
+	texts := []string{"hotel thing", "oscar thing detail of oscar", "golf thing detail of golf", "echo thing", "papa thing", "bravo thing", "november thing", "mike thing"}
+	back, ok := forgetThenRestore(t, src, texts, []int{5, 4, 6, 7, 0, 1, 3, 2})
+	require.True(t, ok)
+	require.Equal(t, src, back)
+}
+
+// Up to six entries forgotten and restored in any order: every entry back,
+// none lost nor twice.
+func FuzzManyForgetsRestoredInAnyOrder(f *testing.F) {
+	f.Add([]byte("## A\n\n- a\n  more\n- b\n- c\n\n## B\n\n- d\n- e\n  more\n- f\n"), []byte{0, 5, 2, 4}, []byte{3, 1, 0, 2})
+	f.Add([]byte("- a\r\n- b\r\n\r\n- c\r\n- d\r\n"), []byte{1, 3, 0}, []byte{2, 0, 1})
+	f.Fuzz(func(t *testing.T, src, pick, order []byte) {
+		_, pages := readView("project", src)
+		var texts []string
+		for _, b := range pick[:min(len(pick), 6)] {
+			if len(pages) == 0 {
+				return
+			}
+			p := pages[int(b)%len(pages)]
+			if p.Kind != kindFact || slices.Contains(texts, p.Text) {
+				return
+			}
+			if _, n := saying(p.Text, p.Section, pages); n > 1 {
+				return // twins: which of them goes is the driver's to say
+			}
+			texts = append(texts, p.Text)
+		}
+		restore := make([]int, len(texts))
+		for i := range restore {
+			restore[i] = i
+		}
+		for i, b := range order[:min(len(order), len(restore))] {
+			j := int(b) % len(restore)
+			restore[i], restore[j] = restore[j], restore[i]
+		}
+		back, ok := forgetThenRestore(t, string(src), texts, restore)
+		if !ok {
+			return
+		}
+		a, b := nonBlank(src), nonBlank([]byte(back))
+		slices.Sort(a)
+		slices.Sort(b)
+		require.Equal(t, a, b, "%q: forgot %q, restored in the order %v, gave %q", src, texts, restore, back)
 	})
 }
