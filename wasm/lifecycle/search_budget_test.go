@@ -221,15 +221,15 @@ func TestAProjectWithAThousandEarlierSessionsAsksForAWorker(t *testing.T) {
 	require.NoError(t, os.Remove(logFile))
 	require.True(t, !asks("rpc"), "no decision log, 5 small sessions: no worker")
 
-	// Memory files of 16 KiB or more together: each entry is parsed,
+	// Memory files of 8 KiB or more together: each entry is parsed,
 	// redacted and fitted at the first prompt (a 4 MiB MEMORY.md held pi's
 	// thread 5–20 s under TinyGo).
 	memory := filepath.Join(project, ".pi", "memory", "MEMORY.md")
 	require.NoError(t, os.MkdirAll(filepath.Dir(memory), 0o755))
-	require.NoError(t, os.WriteFile(memory, []byte(strings.Repeat("- the staging deploy uses helm and runs after the billing job\n", 150)), 0o644))
-	require.True(t, !asks("rpc"), "a MEMORY.md of 9 KiB: no worker")
-	require.NoError(t, os.WriteFile(memory, []byte(strings.Repeat("- the staging deploy uses helm and runs after the billing job\n", 400)), 0o644))
-	require.True(t, asks("rpc"), "a MEMORY.md of 24 KiB: a worker")
+	require.NoError(t, os.WriteFile(memory, []byte(strings.Repeat("- the staging deploy uses helm and runs after the billing job\n", 100)), 0o644))
+	require.True(t, !asks("rpc"), "a MEMORY.md of 6 KiB: no worker")
+	require.NoError(t, os.WriteFile(memory, []byte(strings.Repeat("- the staging deploy uses helm and runs after the billing job\n", 140)), 0o644))
+	require.True(t, asks("rpc"), "a MEMORY.md of 8.5 KiB: a worker")
 	require.True(t, !asks("cli"), "never for pimem")
 	require.NoError(t, os.Remove(memory))
 

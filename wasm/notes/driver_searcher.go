@@ -119,10 +119,11 @@ func (n *driver) searchDocs(scope, file, display string) []search.Doc {
 // before their first read would hold a thread for long: each entry is
 // parsed, redacted and fitted. In pi, on its thread, a plain 48 KiB
 // MEMORY.md held it 62 ms at the first prompt, 48 KiB of bullets each
-// holding a secret 170–330 ms, a 4 MiB file 1–2.5 s. 16 KiB is about what
-// the default maxMemoryTokens injects (4,096 tokens): past it, entries are
-// also fitted and dropped.
-const bulkyNotes = 16 << 10
+// holding a secret 170–330 ms, a 4 MiB file 1–2.5 s; 15 KiB of bullets
+// each holding a secret 54–99 ms on a loaded machine, 8 KiB of them 29 ms.
+// 8 KiB is about half what the default maxMemoryTokens injects (4,096
+// tokens).
+const bulkyNotes = 8 << 10
 
 // Bulky says this session's memory files (each scope's index; topic files
 // are read when asked for) are bulkyNotes or more together
