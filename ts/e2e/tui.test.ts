@@ -353,6 +353,31 @@ test("a search of thousands of earlier sessions answers in the terminal, and the
 	);
 });
 
+test("a memory file of 14 KiB runs the core in the worker: the first prompt carries it redacted; remember, search and forget answer", async () => {
+	await inPi(
+		async (tui, sb) => {
+			await prompt(tui, sb, "what do we know about staging?");
+			const system = systemPromptOf(sb.model.chats().at(-1));
+			assert.match(system, /fact 0: the staging deploy uses helm, the db password is \[REDACTED:secret\]/);
+			assert.doesNotMatch(JSON.stringify(sb.model.chats()), /Hunter2x/, "a secret of the memory file reached the model");
+			// The project's file is over its injection cap (maxInjectBytes): the note goes to the global one.
+			await tui.command("/memory remember global billing runs at 02:00 UTC every night", /Remembered/);
+			await tui.command("/memory search billing runs", /billing runs at 02:00 UTC every night/);
+			await tui.command("/memory forget billing runs at 02:00", /Forgot/);
+			assert.doesNotMatch(tui.seen(), /Hunter2x/);
+		},
+		{
+			seed: (sb) => {
+				const memory = path.join(sb.project, ".pi", "memory");
+				fs.mkdirSync(memory, { recursive: true });
+				let text = "# Memory\n\n## Notes\n\n";
+				for (let i = 0; i < 200; i++) text += `- fact ${i}: the staging deploy uses helm, the db password is Hunter2x${i}!\n`;
+				fs.writeFileSync(path.join(memory, "MEMORY.md"), text);
+			},
+		},
+	);
+});
+
 test("Escape stops a running search at its next slice; the next search goes on from what it read", async () => {
 	await inPi(
 		async (tui, sb) => {
