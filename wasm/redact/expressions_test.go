@@ -135,7 +135,7 @@ func expressions() []expression {
 		// secret: the same as a here-string
 		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t]` + sudoStdinRE(`\n;|&<`) + `)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 		// secret: an XML element
-		{re: `<` + nameRE + `(?:[ \t][^<>/\n]*)?>` + elementRE},
+		{re: `<(?:[A-Za-z_][A-Za-z0-9_.\-]*:)?` + nameRE + `(?:[ \t](?:[^<>"'/\n]|"[^"\n]*"|'[^'\n]*')*)?>` + elementRE},
 		// secret: a key/value attribute pair
 		{re: `\b(?:key|name)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')[ \t]+value[ \t]*=[ \t]*` + attrValueRE +
 			`|\bvalue[ \t]*=[ \t]*` + attrValueRE + `[ \t]+(?:key|name)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')` +
@@ -163,7 +163,7 @@ var nameRE = `[A-Za-z0-9_.\-]*` + labelTailRE
 // elementRE is an element's value after its '>' (elementValue), attrValueRE
 // an attribute's quoted value.
 const (
-	elementRE   = `(?:<!\[CDATA\[([^\]\n]{4,})\]\]>|([^<\n]{4,}))</`
+	elementRE   = `(?:<!\[CDATA\[([^\n]{4,1000}?)\]\]>|([^<\n]{4,}))</`
 	attrValueRE = `(?:"([^"\n]{4,})"|'([^'\n]{4,})')`
 )
 

@@ -190,6 +190,36 @@ func findPrivateKey(s string, pos int) []int {
 	}
 }
 
+// keySpan is a private key's match as findPrivateKey gives it, but for a
+// key without its END line, which that runs to the end of the text: there
+// it ends with the last line after BEGIN that may be part of a key, one
+// that starts with 16 characters of base64 or is all base64, or a header
+// (Proc-Type: …), blank lines and a quote's or an indent's blanks between
+// (a key pasted cut short into a note took every note after it).
+func keySpan(s string, m []int) (int, int, int, int, bool) {
+	end := m[1]
+	if k := strings.IndexByte(s[m[0]:end], '\n'); end == len(s) && k >= 0 && !strings.HasSuffix(strings.TrimRight(s[m[0]:end], "-\r\n \t"), "PRIVATE KEY") {
+		end = m[0] + len(strings.TrimRight(s[m[0]:m[0]+k], "\r"))
+		for i := m[0] + k + 1; i < len(s); {
+			j := strings.IndexByte(s[i:], '\n')
+			if j < 0 {
+				j = len(s) - i
+			}
+			line := strings.TrimRight(strings.TrimLeft(s[i:i+j], " \t>"), " \t\r")
+			b := runEnd(line, 0, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
+			h := runEnd(line, 0, func(c byte) bool { return isLetter(c) || c == '-' })
+			if line != "" && b < 16 && b < len(line) && !(h > 0 && h < len(line) && line[h] == ':') {
+				break
+			}
+			if line != "" {
+				end = i + len(strings.TrimRight(s[i:i+j], " \t\r"))
+			}
+			i += j + 1
+		}
+	}
+	return m[0], end, m[0], end, true
+}
+
 // dashesBefore: where "-{4,5} ?" ending at s[i] starts, at or after pos (-1:
 // nowhere). The dashes run up to the optional space, so the start is fixed
 // by their count: 4 or 5 of them, from the leftmost start that leaves at

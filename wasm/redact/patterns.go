@@ -37,8 +37,8 @@ func newPatterns() []*pattern {
 		{kind: "private-key", triggers: []string{"private key"},
 			// PEM (PKCS#1, PKCS#8, EC, DSA, OpenSSH, encrypted), PGP blocks and
 			// SSH2 keys, also with literal \n escapes inside JSON; a key without
-			// its END line is redacted to the end of the text.
-			find: findPrivateKey, multiline: true},
+			// its END line is redacted to its last line (keySpan).
+			find: findPrivateKey, span: keySpan, multiline: true},
 		{kind: "aws-key", triggers: []string{"akia", "asia"}, find: findAWSKey},
 		{kind: "aws-secret-key", triggers: []string{"secret"},
 			// 40 characters after a label that names it (aws_secret_access_key,

@@ -215,12 +215,18 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		// No verb: "passwd hunter2", "set the password to hunter2", one word
 		// that looks like a password.
 		v = runEnd(s, m[1], isBlank)
-		if v == m[1] || v == len(s) || m[0] > 0 && s[m[0]-1] == '<' {
-			return 0, 0, 0, 0, false // nor a tag's attributes: <password type="text">
+		if v == m[1] || v == len(s) || m[0] > 0 && s[m[0]-1] == '<' && s[v] == '>' {
+			return 0, 0, 0, 0, false
+		}
+		if k := strings.IndexByte(s[v:proseWordEnd(s, v)], '='); k > 0 && v+k+1 < len(s) && isQuote(s[v+k+1]) {
+			return 0, 0, 0, 0, false // a tag's attribute: <password type="text">
 		}
 		// What happened to it and what it became: "password changed to
 		// Hunter2x!", "password has been reset to …".
-		became, p := false, v
+		// A password without "is" or "was" becomes one more strictly than
+		// one with them ("password changed to Node18" is a version): a word
+		// that looks chosen, a number, a passphrase (becomes).
+		p := v
 		for _, aux := range [...]string{"has", "have", "had", "been"} {
 			if k := runEnd(s, p+len(aux), isBlank); proseWordIs(s, p, aux) && k > p+len(aux) {
 				p = k
@@ -229,11 +235,20 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		if k := runEnd(s, p, isLetter); k > p && k < len(s) && isBlank(s[k]) {
 			if lw := strings.ToLower(s[p:k]); lw == "set" || isParticiple(lw) {
 				if j := runEnd(s, k, isBlank); proseWordIs(s, j, "to") || proseWordIs(s, j, "as") || proseWordIs(s, j, "into") {
-					v, became = j, true
+					t := runEnd(s, j, isLetter)
+					if v = runEnd(s, t, isBlank); v == t || v == len(s) || !becomes(s[j:min(len(s), j+maxQuoted)], true) {
+						return 0, 0, 0, 0, false
+					}
+					e := proseWordEnd(s, v)
+					end := v + len(trimClause(s[v:e]))
+					if w := trimClause(s[v:e]); !chosenPassword(w) && !isNumber(w) {
+						end = clauseEnd(s, v, e) // a passphrase
+					}
+					return v, end, m[0], end, true
 				}
 			}
 		}
-		if t := runEnd(s, v, isLetter); (proseWordIs(s, v, "to") || became) && t < len(s) {
+		if t := runEnd(s, v, isLetter); proseWordIs(s, v, "to") && t < len(s) {
 			if k := runEnd(s, t, isBlank); k > t && k < len(s) {
 				v = k
 			}
@@ -250,7 +265,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
-		if !(looksLikePassword(w) || became && isNumber(w)) || namesThing(w) {
+		if !looksLikePassword(w) || namesThing(w) {
 			return 0, 0, 0, 0, false
 		}
 		return v, v + len(w), m[0], v + len(w), true
@@ -932,7 +947,7 @@ func proseValue(w, rest string) bool {
 		// it says what it became: "was changed to Hunter2x!".
 		switch nw {
 		case "to", "as", "into":
-			return becomes(rest)
+			return becomes(rest, false)
 		}
 		return false
 	}
@@ -948,15 +963,21 @@ func proseValue(w, rest string) bool {
 // Hunter2x!", "reset to correct horse battery staple"); not a function
 // word ("stored as a secret"), a verb that says why ("changed to meet the
 // policy"), a path or a reference ("written to ~/.npmrc").
-func becomes(rest string) bool {
+func becomes(rest string, strict bool) bool {
 	next := rest[runEnd(rest, 0, isBlank):]
 	next = next[proseWordEnd(next, 0):]
 	next = strings.TrimLeft(next[runEnd(next, 0, isBlank):], "`(\"'“‘")
-	w := judged(next[:proseWordEnd(next, 0)])
+	e := proseWordEnd(next, 0)
+	w := judged(next[:e])
 	if w == "" || namesThing(w) {
 		return false
 	}
-	if looksLikePassword(w) || isNumber(w) {
+	if isNumber(w) {
+		// Not a count of something: "reset to 100000 iterations".
+		u := nextWord(next[e:])
+		return !(len(u) > 3 && u[len(u)-1] == 's' && isWordOfLetters(u) && !isFunctionWord(u))
+	}
+	if strict && chosenPassword(w) || !strict && looksLikePassword(w) {
 		return true
 	}
 	// A passphrase: four to eight words of letters ending its line or its
@@ -979,28 +1000,45 @@ func becomes(rest string) bool {
 }
 
 // namesThing: w, which may look like a password, names something else: a
-// path, a reference, a call, a URL, an environment variable (DB_PASS2) or
-// a hash, a cipher or an encoding (argon2id, SHA-256, utf8mb4, base64url),
-// what a password is stored as, encoded as or migrated to.
+// path, a reference (${X}, %X%), a call, a URL, a version (v2.3.1), an
+// environment variable (DB_PASS2) or a hash, a cipher, a key type or an
+// encoding (argon2id, SHA-256, utf8mb4, base64url, ed25519), what a
+// password is stored as, encoded as or migrated to.
 func namesThing(w string) bool {
-	if isPath(w) || isReference(w) || strings.Contains(w, "(") || strings.Contains(w, "://") {
+	if isPath(w) || isReference(w) || strings.Contains(w, "(") || strings.Contains(w, "://") || len(w) > 2 && w[0] == '%' && w[len(w)-1] == '%' {
 		return true
 	}
 	if strings.IndexByte(w, '_') >= 0 && strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
 		return true
 	}
-	lw := strings.ToLower(w)
-	i := runEnd(lw, 0, isLetter)
-	j := i
-	if j < len(lw) && (lw[j] == '-' || lw[j] == '_') {
-		j++
+	for i := 1; i+1 < len(w); i++ {
+		if w[i] == '.' && w[i-1] >= '0' && w[i-1] <= '9' && w[i+1] >= '0' && w[i+1] <= '9' {
+			return true // a version: 3.12, v2.3.1
+		}
 	}
-	return j < len(lw) && lw[j] >= '0' && lw[j] <= '9' && inList(schemes[:], lw[:i])
+	name := make([]byte, 0, len(w))
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= 'A' && c <= 'Z':
+			name = append(name, c+'a'-'A')
+		case c != '-' && c != '_':
+			name = append(name, c)
+		}
+	}
+	return inList(schemes[:], string(name))
 }
 
-// schemes are the names of hashes, ciphers and encodings that a number
-// follows, sorted for inList.
-var schemes = [...]string{"aes", "argon", "base", "bcrypt", "blake", "crc", "des", "latin", "md", "pbkdf", "rsa", "scrypt", "sha", "utf"}
+// schemes are the names of hashes, ciphers, key types and encodings that
+// hold a digit, lower case without '-' or '_', sorted for inList.
+var schemes = [...]string{
+	"aes128", "aes128gcm", "aes192", "aes256", "aes256cbc", "aes256gcm", "argon2", "argon2d", "argon2i", "argon2id",
+	"ascii85", "base16", "base32", "base58", "base64", "base64url", "bcrypt2a", "bcrypt2b", "bcrypt2y", "blake2b",
+	"blake2s", "blake3", "chacha20", "chacha20poly1305", "cp1252", "crc32", "des3", "dsa2048", "ecdsap256", "ed25519",
+	"ed448", "gb18030", "hmacsha1", "hmacsha256", "hmacsha512", "iso88591", "koi8r", "latin1", "md4", "md5",
+	"p256", "p384", "pbkdf2", "pkcs12", "pkcs8", "rsa1024", "rsa2048", "rsa3072", "rsa4096", "secp256k1",
+	"secp256r1", "sha1", "sha224", "sha256", "sha3", "sha3256", "sha3512", "sha384", "sha512", "twofish256",
+	"utf16", "utf32", "utf8", "utf8mb3", "utf8mb4", "win1251", "x25519", "xchacha20",
+}
 
 // adverbs are -ly words of six letters or fewer that say how or how often
 // (the longer ones are taken as adverbs as they are), sorted for inList.
@@ -1055,7 +1093,7 @@ func labelProse(w, rest string) bool {
 	nw := nextWord(rest)
 	switch nw {
 	case "to", "as", "into":
-		if becomes(rest) {
+		if becomes(rest, false) {
 			return false // "password: changed to Hunter2x!"
 		}
 		fallthrough // "secret: mounted into the pod"

@@ -367,6 +367,18 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"password has 12chars at least",
 		"the password was set in the environment",
 		"password: changed to correct horse battery staple and then we left for the day",
+		"password changed to ed25519 for the deploy key",
+		"password changed to ChaCha20-Poly1305 at rest",
+		"password hashing changed to HMAC-SHA256",
+		"password changed to X25519 keys",
+		"password changed to ISO-8859-1 text",
+		"password changed to v2.3.1 of the scheme",
+		"password changed to x86_64 builds",
+		"password changed to %DB_PASSWORD%",
+		"password reset to 100000 iterations",
+		"the password was set to 310000 iterations per OWASP",
+		"password changed to 123456 digits minimum",
+		"password set to expire in 90 days",
 		`password: Final[str] = os.environ["PW"]`,
 	} {
 		if got, kinds := String(s); got != s {

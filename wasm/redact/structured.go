@@ -109,60 +109,85 @@ func closedValue(s string, v int) (g, vs, ve, end int) {
 	return boolInt(s[v] == '\''), v + 1, e, e + 1
 }
 
-// elementValue reads >(?:<!\[CDATA\[([^\]\n]{4,})\]\]>|([^<\n]{4,}))</ at
+// elementValue reads >(?:<!\[CDATA\[([^\n]{4,1000}?)\]\]>|([^<\n]{4,}))</ at
 // s[k:]: the group that took part (0 CDATA, 1 text; -1 none), the value and
-// the match's end. open[1] is where a read of text that found no "</"
-// stopped (a '<' of something else, a newline, the end), open[0] the same
-// for a CDATA section that found no "]]></": a read from before it stops
-// there too, and fails at once, so a line of "key="password">x " reads its
-// rest once, not once for each.
-func elementValue(s string, k int, open *[2]int) (g, vs, ve, end int) {
+// the match's end. A CDATA section's value may hold ']' and '<'; it ends at
+// the first "]]></" within 1,000 characters. *open is where a read of text
+// that found no "</" stopped (a '<' of something else, a newline, the
+// end): a read from before it stops there too, and fails at once, so a line
+// of "key="password">x " reads its rest once, not once for each.
+func elementValue(s string, k int, open *int) (g, vs, ve, end int) {
 	if !hasAt(s, k, ">") {
 		return -1, 0, 0, 0
 	}
-	for g, c := 0, k+1; g < 2; g, c = g+1, k+1 {
-		stop, close := byte('<'), "</"
-		if g == 0 {
-			if !hasAt(s, c, "<![CDATA[") {
-				continue
+	if c := k + 1 + len("<![CDATA["); hasAt(s, k+1, "<![CDATA[") {
+		for p, n := c, 0; p < len(s) && s[p] != '\n' && n <= 1000; p, n = p+runeLen(s, p), n+1 {
+			if n >= 4 && hasAt(s, p, "]]></") {
+				return 0, c, p, p + len("]]></")
 			}
-			c += len("<![CDATA[")
-			stop, close = ']', "]]></"
-		}
-		if c < open[g] {
-			continue
-		}
-		e, n := runes(s, c, func(b byte) bool { return b == stop || b == '\n' })
-		if !hasAt(s, e, close) {
-			open[g] = e
-		} else if n >= 4 {
-			return g, c, e, e + len(close)
 		}
 	}
-	return -1, 0, 0, 0
+	if k+1 < *open {
+		return -1, 0, 0, 0
+	}
+	e, n := runes(s, k+1, func(b byte) bool { return b == '<' || b == '\n' })
+	if !hasAt(s, e, "</") {
+		*open = e
+		return -1, 0, 0, 0
+	}
+	if n < 4 {
+		return -1, 0, 0, 0
+	}
+	return 1, k + 1, e, e + 2
 }
 
-// findXMLSecret: <[A-Za-z0-9_.\-]*LABEL(?:[ \t][^<>/\n]*)?>VALUE</, VALUE
-// elementValue's (a CDATA section or text)
+// findXMLSecret, with ATTRS for (?:[ \t](?:[^<>"'/\n]|"[^"\n]*"|'[^'\n]*')*)?
+// (attributes, a quoted value skipped whole):
+// <(?:[A-Za-z_][A-Za-z0-9_.\-]*:)?[A-Za-z0-9_.\-]*LABEL ATTRS>VALUE</, VALUE
+// elementValue's (a CDATA section or text), a namespace's prefix allowed
 //
-//	<password>hunter2x</password>, <db.password>…, <apiKey>…, <password type="text">…
+//	<password>hunter2x</password>, <db.password>…, <apiKey>…, <password type="text">…, <wsse:Password>…
 func findXMLSecret(s string, pos int) []int {
-	var open [2]int
+	open := 0
 	for i := pos; ; i++ {
 		k := strings.IndexByte(s[i:], '<')
 		if k < 0 {
 			return nil
 		}
 		i += k
-		if e, ok := labelRun(s, i+1); ok {
+		n := i + 1
+		if r := runEnd(s, n, isIdent); r > n && r < len(s) && s[r] == ':' && (isLetter(s[n]) || s[n] == '_') {
+			n = r + 1
+		}
+		if e, ok := labelRun(s, n); ok {
 			if e < len(s) && isBlank(s[e]) {
-				e = runEnd(s, e, func(c byte) bool { return strings.IndexByte("<>/\n", c) < 0 })
+				e = attrsEnd(s, e)
 			}
 			if g, vs, ve, end := elementValue(s, e, &open); g >= 0 {
 				return groupOf(i, end, 2, g, vs, ve)
 			}
 		}
 	}
+}
+
+// attrsEnd is the end of (?:[^<>"'/\n]|"[^"\n]*"|'[^'\n]*')* at s[e:]: a tag's
+// attributes, each quoted value whole ('>' and '/' in it too).
+func attrsEnd(s string, e int) int {
+	for e < len(s) {
+		switch c := s[e]; c {
+		case '"', '\'':
+			q := runEnd(s, e+1, func(b byte) bool { return b != c && b != '\n' })
+			if q == len(s) || s[q] != c {
+				return e
+			}
+			e = q + 1
+		case '<', '>', '/', '\n':
+			return e
+		default:
+			e++
+		}
+	}
+	return e
 }
 
 // attrAt: s[i:] is the attribute w and its "=", blanks around it allowed:
@@ -197,7 +222,7 @@ func attrName(s string, q int) int {
 //
 //	<add key="DbPassword" value="hunter2x"/>, <add value="…" key="DbPassword"/>, <property name="password" value="…"/>, <entry key="password">hunter2x</entry>
 func findAttrSecret(s string, pos int) []int {
-	var open [2]int
+	open := 0
 	for i := pos; i < len(s); i++ {
 		if !wordStart(s, i) {
 			continue
