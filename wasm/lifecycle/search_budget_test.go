@@ -232,6 +232,13 @@ func TestAProjectWithAThousandEarlierSessionsAsksForAWorker(t *testing.T) {
 	require.True(t, asks("rpc"), "a MEMORY.md of 8.5 KiB: a worker")
 	require.True(t, !asks("cli"), "never for pimem")
 	require.NoError(t, os.Remove(memory))
+	// Topic files too: a search reads them whole.
+	topic := filepath.Join(filepath.Dir(memory), "deploy.md")
+	require.NoError(t, os.WriteFile(memory, []byte("- see deploy.md\n"), 0o644))
+	require.NoError(t, os.WriteFile(topic, []byte(strings.Repeat("- the staging deploy uses helm and runs after the billing job\n", 140)), 0o644))
+	require.True(t, asks("rpc"), "a topic file of 8.5 KiB beside a small MEMORY.md: a worker")
+	require.NoError(t, os.Remove(topic))
+	require.NoError(t, os.Remove(memory))
 
 	// 10,000 other projects' folders in sessions/: its own size says so,
 	// without listing them; it never shrinks on ext4, so this comes last (20,000 held pi's thread 80–140 ms at every search).

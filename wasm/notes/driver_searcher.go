@@ -125,19 +125,33 @@ func (n *driver) searchDocs(scope, file, display string) []search.Doc {
 // tokens).
 const bulkyNotes = 8 << 10
 
-// Bulky says this session's memory files (each scope's index; topic files
-// are read when asked for) are bulkyNotes or more together
-// (store.Bulky): pi then reads them off its event loop. Each is looked at,
-// none is read.
+// Bulky says this session's memory files (each scope's index, and the
+// topic files beside it, which a search reads whole) are bulkyNotes or more
+// together, or there are more than maxTopics topic files (store.Bulky): pi
+// then reads them off its event loop. Each is looked at, none is read.
 func (n *driver) Bulky() bool {
 	if n.Off() != "" {
 		return false
 	}
 	var size int64
 	for _, sc := range n.scopes {
-		if info, err := n.h.Stat(sc.file); err == nil && !info.Dir {
-			size += info.Size
+		topics, _, _ := n.topics(sc)
+		if len(topics) > maxTopics {
+			return true
+		}
+		files := []string{sc.file}
+		for _, t := range topics {
+			files = append(files, path.Join(sc.dir, t))
+		}
+		for _, f := range files {
+			if info, err := n.h.Stat(f); err == nil && !info.Dir {
+				size += info.Size
+			}
 		}
 	}
 	return size >= bulkyNotes
 }
+
+// maxTopics: more topic files than this make the notes Bulky without a
+// look at each.
+const maxTopics = 100

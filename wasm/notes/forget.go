@@ -300,10 +300,12 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 	_, vbody := splitBOM(view)
 	vlines := mdSplit(vbody)
 	at, hole := r.Line-1, false
-	if k := since(r, others); k >= 0 && len(vlines) == len(lines) && (fitsAt(vlines, k, r, false) || fitsBelow(vlines, k, r) || between(vlines, k, r.Section)) {
+	if k, crowd := since(r, others); k >= 0 && len(vlines) == len(lines) && (fitsAt(vlines, k, r, false) || fitsBelow(vlines, k, r) || (k != at || crowd) && between(vlines, k, r.Section)) {
 		// Where the forgets and restores of the file since moved its place:
 		// beside a line that was around it, or between two entries of its
-		// section (the lines around it then are gone or back since too).
+		// section where others went or came back beside it since (the lines
+		// around it then are gone or back too; at its old line beside no
+		// other, lines typed since would have moved it).
 		at, hole = k, true
 	} else if len(vlines) == len(lines) && !fitsAt(vlines, at, r, false) {
 		// Lines came or went above it since (another entry restored, a
@@ -359,7 +361,11 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 		for i := at; i < len(lines); i++ {
 			b.WriteString(lines[i])
 		}
-		return []byte(b.String()), at + 1
+		// Not into a code block or a comment that lines around its place
+		// opened since: there it would be no entry (its section's end).
+		if out := []byte(b.String()); readsBack(out, at+1) {
+			return out, at + 1
+		}
 	}
 	entry := mdSplit(r.Src)
 	entry = entry[:contentLines(r.Src)]
@@ -413,10 +419,12 @@ func sectionAt(vlines []string, at int) string {
 // where its lines were: r's place is the lines before its hole. Holes
 // between the same two lines keep the order their entries stood in, which
 // their line numbers alone do not tell (each was counted in the file of its
-// own moment). -1 when others do not hold r.
+// own moment). -1 when others do not hold r. crowd says r's hole is beside
+// or inside another's: the lines around its place went after it (their
+// entries forgotten, or back), so they need not be the ones that were.
 //
 //	forgot "- a" (line 3), then "- b" (line 3, "- a" gone), restored "- a" to line 3: "- b" goes to line 4
-func since(r *forgotten, others []forgotten) int {
+func since(r *forgotten, others []forgotten) (at int, crowd bool) {
 	type event struct {
 		seq     int
 		q       *forgotten
@@ -446,16 +454,15 @@ func since(r *forgotten, others []forgotten) int {
 			doc = cutHole(doc, e.q.Line-1, e.q.Lines, e.q.ID)
 		}
 	}
-	at := 0
-	for _, x := range doc {
+	for i, x := range doc {
 		// r's own hole, or one it is in: an entry forgotten after r took the
 		// lines around r's place, and r goes where that entry was.
 		if x.n == 0 && (x.id == r.ID || holds(x.inner, r.ID)) {
-			return at
+			return at, x.id != r.ID || i > 0 && doc[i-1].n == 0 || i+1 < len(doc) && doc[i+1].n == 0
 		}
 		at += x.n
 	}
-	return -1
+	return -1, false
 }
 
 // holds: runs hold the hole of id, at any depth.

@@ -570,3 +570,20 @@ func FuzzManyForgetsRestoredInAnyOrder(f *testing.F) {
 		require.Equal(t, a, b, "%q: forgot %q, restored in the order %v, gave %q", src, texts, restore, back)
 	})
 }
+
+// The line above an entry was deleted by hand after it was forgotten: its
+// place then opens a code block (or an HTML comment) that follows, and the
+// entry goes to its section's end, not into the block, where it would be
+// code, no entry.
+func TestARestoreNeverLandsInACodeBlockOrComment(t *testing.T) {
+	for _, block := range []string{"```yaml\n- zulu: zebra\n- yankee: yak\n```\n", "<!--\n- zulu zebra\n-->\n"} {
+		src := "## A\n- alpha apple\n- bravo banana\n" + block + "\n## B\n- charlie cherry\n"
+		out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 3, idOf(t, src, 3)})
+		require.Equal(t, "", why)
+		rec.ID, rec.File, rec.Seq, rec.Lines = "F-00000001", "/p/MEMORY.md", 1, 1
+		edited := strings.Replace(string(out), "- alpha apple\n", "", 1)
+		back, line := restoreEntry([]byte(edited), []byte(edited), &rec, []forgotten{rec})
+		require.True(t, readsBack(back, line), "%q: restored into the block: %q", block, back)
+		require.Equal(t, "## A\n"+block+"- bravo banana\n\n## B\n- charlie cherry\n", string(back))
+	}
+}
