@@ -422,7 +422,7 @@ func familyOf(kw string) family {
 //
 // Words of four letters or more only: shorter ones are never a value.
 func foreignProse(lw string, fam family) bool {
-	if inList(foreignPredicates[:], lw) || inList(predicates[:], lw) || inList(states[:], lw) || isFunctionWord(lw) {
+	if inList(foreignPredicates, lw) || inList(predicates[:], lw) || inList(states[:], lw) || isFunctionWord(lw) {
 		return true
 	}
 	switch fam {
@@ -472,38 +472,29 @@ func endsIn(w string, suffixes []string) bool {
 }
 
 // foreignPredicates: words of those languages that say what a password is
-// like or what happened to it, four letters or more, lowercase, sorted
-// (by bytes) for inList. Those the endings of foreignProse catch in their
+// like or what happened to it, four letters or more, lowercase (inList). Those the endings of foreignProse catch in their
 // family are left out.
-var foreignPredicates = [...]string{
-	"actif", "activa", "active", "aktiv", "aktivt", "aktuell", "aktywne", "andere", "anders",
-	"antiga", "antigo", "ativa", "attiva", "aucun", "aucune", "aynı", "bekannt", "bekend", "benötigt",
-	"brak", "buena", "buida", "correcta", "correcte", "correcto", "correta", "correto", "corretta",
-	"corta", "court", "courte", "curta", "debole", "değil", "değişti", "değiştirildi", "diferente",
-	"différent", "distinta", "diversa", "dobra", "dobre", "doğru", "débil", "długie", "endra",
-	"endret", "errada", "errata", "errónea", "eski", "facoltativa", "facultatif", "faible", "falsch",
-	"farklı", "feil", "felaktigt", "fertig", "forte", "fout", "fraca", "fuerte", "förändrat",
-	"gammalt", "gammelt", "geblokkeerd", "geen", "geldig", "gerekli", "geçerli", "giltigt", "giusta",
-	"gleich", "glemt", "glömt", "gyldig", "gültig", "güçlü", "hatalı", "hetzelfde", "identique",
-	"identisch", "igual", "inactif", "inactiva", "inactive", "inaktiv", "inaktivt", "inativa",
-	"inattiva", "incorrecta", "incorrecte", "incorrecto", "incorreta", "incorreto", "ingen", "inget",
-	"inkorrekt", "inne", "insegura", "inseguro", "insicura", "invalida", "invalide", "inválida",
-	"inválido", "juist", "juste", "kein", "keine", "keins", "kilitli", "korrekt", "krypterad",
-	"krypterade", "krypterat", "kryptert", "krävs", "krótkie", "kurz", "kısa", "lang", "larga",
-	"leeg", "leer", "longa", "lunga", "låst", "mala", "mauvais", "mauvaise", "mislukt", "mislukte",
-	"necessaria", "necessária", "nein", "nenhuma", "nessuna", "nicht", "nieaktywne", "niet", "nieuw",
-	"ninguna", "nodig", "notwendig", "nouveau", "nouvelle", "nova", "nueva", "nuevo", "nuova", "nytt",
-	"nötig", "obbligatoria", "obligatoire", "obligatoria", "obligatoriskt", "obligatòria",
-	"obrigatória", "oförändrat", "ogiltigt", "okrypterat", "ongeldig", "onjuist", "onveilig",
-	"opcional", "optionnel", "opzionale", "osäkert", "oude", "oändrat", "pflicht", "puste", "påkrevd",
-	"requis", "requise", "richiesta", "richtig", "riktig", "rätt", "salvata", "samma", "samme",
-	"scaduta", "schwach", "scorretta", "segura", "seguro", "sensible", "sicher", "sicura", "sikkert",
-	"slabe", "sperret", "stare", "stark", "starkt", "sterk", "sterkt", "svagt", "svakt", "säkert",
-	"słabe", "tomt", "uendra", "uendret", "uguale", "ugyldig", "ukryptert", "unbekannt", "ungültig",
-	"unsicher", "unuttum", "unutuldu", "usikkert", "utgatt", "utgånget", "utgått", "utløpt", "uzun",
-	"vacía", "vacío", "valida", "valide", "vazia", "vazio", "vecchia", "veilig", "vide", "vieja",
-	"viejo", "vorhanden", "vuota", "válida", "válido", "wygasło", "yanlış", "yeni", "zayıf",
-	"zorunlu", "zwak", "ändrat", "другой", "заблокирован", "забыт", "изменен", "изменён", "истек",
-	"истёк", "короткий", "обязательно", "отсутствует", "плохой", "простой", "пустой", "скрыт",
-	"такой", "устарел",
-}
+const foreignPredicates = " actif activa active aktiv aktivt aktuell aktywne andere anders antiga antigo ativa " +
+	" attiva aucun aucune aynı bekannt bekend benötigt brak buena buida correcta correcte " +
+	" correcto correta correto corretta corta court courte curta debole değil değişti " +
+	" değiştirildi diferente différent distinta diversa dobra dobre doğru débil długie endra " +
+	" endret errada errata errónea eski facoltativa facultatif faible falsch farklı feil " +
+	" felaktigt fertig forte fout fraca fuerte förändrat gammalt gammelt geblokkeerd geen " +
+	" geldig gerekli geçerli giltigt giusta gleich glemt glömt gyldig gültig güçlü hatalı " +
+	" hetzelfde identique identisch igual inactif inactiva inactive inaktiv inaktivt inativa " +
+	" inattiva incorrecta incorrecte incorrecto incorreta incorreto ingen inget inkorrekt inne " +
+	" insegura inseguro insicura invalida invalide inválida inválido juist juste kein keine " +
+	" keins kilitli korrekt krypterad krypterade krypterat kryptert krävs krótkie kurz kısa " +
+	" lang larga leeg leer longa lunga låst mala mauvais mauvaise mislukt mislukte necessaria " +
+	" necessária nein nenhuma nessuna nicht nieaktywne niet nieuw ninguna nodig notwendig " +
+	" nouveau nouvelle nova nueva nuevo nuova nytt nötig obbligatoria obligatoire obligatoria " +
+	" obligatoriskt obligatòria obrigatória oförändrat ogiltigt okrypterat ongeldig onjuist " +
+	" onveilig opcional optionnel opzionale osäkert oude oändrat pflicht puste påkrevd requis " +
+	" requise richiesta richtig riktig rätt salvata samma samme scaduta schwach scorretta " +
+	" segura seguro sensible sicher sicura sikkert slabe sperret stare stark starkt sterk " +
+	" sterkt svagt svakt säkert słabe tomt uendra uendret uguale ugyldig ukryptert unbekannt " +
+	" ungültig unsicher unuttum unutuldu usikkert utgatt utgånget utgått utløpt uzun vacía " +
+	" vacío valida valide vazia vazio vecchia veilig vide vieja viejo vorhanden vuota válida " +
+	" válido wygasło yanlış yeni zayıf zorunlu zwak ändrat другой заблокирован забыт изменен " +
+	" изменён истек истёк короткий обязательно отсутствует плохой простой пустой скрыт такой " +
+	" устарел "

@@ -3,6 +3,7 @@ package redact
 import (
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
@@ -157,12 +158,12 @@ func literalToken(s string, pos int, lit string, class func(byte) bool, min int)
 	}
 }
 
-// findPrivateKey: -{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}[\s\S]*?(?:-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|$)
+// findPrivateKey: -{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}(?:[\s\S]*?-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|[^\n]*)
 //
 // A match starts at the dashes before a BEGIN (the leftmost start: later
 // BEGINs start later), and once its header matches it always matches: the
-// lazy body ends at the first END line that matches, else at the end of
-// the text.
+// lazy body ends at the first END line that matches, else the match ends
+// with the BEGIN line (keySpan takes a key cut short on to its last line).
 func findPrivateKey(s string, pos int) []int {
 	for b := pos; ; {
 		k := strings.Index(s[b:], "BEGIN")
@@ -179,45 +180,82 @@ func findPrivateKey(s string, pos int) []int {
 		if h < 0 {
 			continue
 		}
-		for j := h; j < len(s); j++ {
-			if s[j] == '-' {
-				if e := endLine(s, j); e >= 0 {
-					return whole(start, e)
-				}
-			}
+		if e := endAfter(s, h); e >= 0 {
+			return whole(start, e)
+		}
+		if e := strings.IndexByte(s[h:], '\n'); e >= 0 {
+			return whole(start, h+e)
 		}
 		return whole(start, len(s))
 	}
 }
 
-// keySpan is a private key's match as findPrivateKey gives it, but for a
-// key without its END line, which that runs to the end of the text: there
-// it ends with the last line after BEGIN that may be part of a key, one
-// that starts with 16 characters of base64 or is all base64, or a header
-// (Proc-Type: …), blank lines and a quote's or an indent's blanks between
-// (a key pasted cut short into a note took every note after it).
+// endAfter is the end of the first END line at or after s[h:], -1 for
+// none. keyMemo keeps the last answer for the same text: a text of many
+// BEGIN lines and no END read its rest once for each.
+func endAfter(s string, h int) int {
+	m := &keyMemo
+	if m.data != unsafe.StringData(s) || m.n != len(s) || h < m.from || m.at >= 0 && h > m.at {
+		m.data, m.n, m.from, m.at, m.end = unsafe.StringData(s), len(s), h, -1, -1
+		for j := h; j < len(s); j++ {
+			if s[j] == '-' {
+				if e := endLine(s, j); e >= 0 {
+					m.at, m.end = j, e
+					break
+				}
+			}
+		}
+	}
+	return m.end
+}
+
+var keyMemo struct {
+	data             *byte
+	n, from, at, end int
+}
+
+// keySpan is a private key's match, and for a key without its END line
+// (a match that ends with its BEGIN line) the lines after it that are part
+// of it: up to the last one that starts with 16 characters of base64, is
+// all base64 ending in '=', or is a PEM's or an armor's header (Proc-Type:,
+// DEK-Info:, Version:, Comment:, Hash:), once a quote's, a list's, a
+// diff's, a comment's or a line number's marks before it are put aside; at
+// most two other lines (blank, "...", "[snip]") between, at most 500
+// lines. A key pasted cut short into a note took every note after it.
 func keySpan(s string, m []int) (int, int, int, int, bool) {
 	end := m[1]
-	if k := strings.IndexByte(s[m[0]:end], '\n'); end == len(s) && k >= 0 && !strings.HasSuffix(strings.TrimRight(s[m[0]:end], "-\r\n \t"), "PRIVATE KEY") {
-		end = m[0] + len(strings.TrimRight(s[m[0]:m[0]+k], "\r"))
-		for i := m[0] + k + 1; i < len(s); {
+	if endAfter(s, m[0]) < 0 {
+		end = len(strings.TrimRight(s[:end], "\r"))
+		for i, gap, n := m[1]+1, 0, 0; i < len(s) && gap <= 2 && n < 500; n++ {
 			j := strings.IndexByte(s[i:], '\n')
 			if j < 0 {
 				j = len(s) - i
 			}
-			line := strings.TrimRight(strings.TrimLeft(s[i:i+j], " \t>"), " \t\r")
-			b := runEnd(line, 0, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
-			h := runEnd(line, 0, func(c byte) bool { return isLetter(c) || c == '-' })
-			if line != "" && b < 16 && b < len(line) && !(h > 0 && h < len(line) && line[h] == ':') {
-				break
+			line := strings.TrimRight(s[i:i+j], " \t\r")
+			if strings.Contains(line, "BEGIN") {
+				break // another key, its own match
 			}
-			if line != "" {
-				end = i + len(strings.TrimRight(s[i:i+j], " \t\r"))
+			body := strings.TrimLeft(line, " \t>|:*#/+-0123456789")
+			b := runEnd(body, 0, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
+			if b >= 16 || b > 0 && b == len(body) && body[b-1] == '=' || keyHeader(body) {
+				end, gap = i+len(line), 0
+			} else {
+				gap++
 			}
 			i += j + 1
 		}
 	}
 	return m[0], end, m[0], end, true
+}
+
+// keyHeader: a PEM's or an armor's header line.
+func keyHeader(line string) bool {
+	for _, h := range [...]string{"Proc-Type:", "DEK-Info:", "Version:", "Comment:", "Hash:"} {
+		if strings.HasPrefix(line, h) {
+			return true
+		}
+	}
+	return false
 }
 
 // dashesBefore: where "-{4,5} ?" ending at s[i] starts, at or after pos (-1:

@@ -218,14 +218,14 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		if v == m[1] || v == len(s) || m[0] > 0 && s[m[0]-1] == '<' && s[v] == '>' {
 			return 0, 0, 0, 0, false
 		}
-		if k := strings.IndexByte(s[v:proseWordEnd(s, v)], '='); k > 0 && v+k+1 < len(s) && isQuote(s[v+k+1]) {
+		if k := strings.IndexByte(s[v:proseWordEnd(s, v)], '='); k > 0 && v+k+1 < len(s) && (isQuote(s[v+k+1]) || s[v+k+1] == '{') {
 			return 0, 0, 0, 0, false // a tag's attribute: <password type="text">
 		}
 		// What happened to it and what it became: "password changed to
 		// Hunter2x!", "password has been reset to …".
 		// A password without "is" or "was" becomes one more strictly than
-		// one with them ("password changed to Node18" is a version): a word
-		// that looks chosen, a number, a passphrase (becomes).
+		// one with them ("password changed to x86_64" is a platform): a
+		// word that looks chosen or a number, no passphrase.
 		p := v
 		for _, aux := range [...]string{"has", "have", "had", "been"} {
 			if k := runEnd(s, p+len(aux), isBlank); proseWordIs(s, p, aux) && k > p+len(aux) {
@@ -239,12 +239,13 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 					if v = runEnd(s, t, isBlank); v == t || v == len(s) || !becomes(s[j:min(len(s), j+maxQuoted)], true) {
 						return 0, 0, 0, 0, false
 					}
-					e := proseWordEnd(s, v)
-					end := v + len(trimClause(s[v:e]))
-					if w := trimClause(s[v:e]); !chosenPassword(w) && !isNumber(w) {
-						end = clauseEnd(s, v, e) // a passphrase
+					// One word: words after it name a place as often as a
+					// passphrase ("password moved to shared team vault folder").
+					w := trimClause(s[v:proseWordEnd(s, v)])
+					if !chosenPassword(w) && !isNumber(w) {
+						return 0, 0, 0, 0, false
 					}
-					return v, end, m[0], end, true
+					return v, v + len(w), m[0], v + len(w), true
 				}
 			}
 		}
@@ -472,7 +473,7 @@ func ownValue(w string) bool {
 		}
 	}
 	return (strings.HasSuffix(lw, "ed") || strings.HasSuffix(lw, "ing")) &&
-		!inList(predicates[:], lw) && !inList(states[:], lw) && !isFunctionWord(lw)
+		!inList(predicates, lw) && !inList(states, lw) && !isFunctionWord(lw)
 }
 
 // tokenProse is the span of a token or an API key that a sentence names:
@@ -974,8 +975,7 @@ func becomes(rest string, strict bool) bool {
 	}
 	if isNumber(w) {
 		// Not a count of something: "reset to 100000 iterations".
-		u := nextWord(next[e:])
-		return !(len(u) > 3 && u[len(u)-1] == 's' && isWordOfLetters(u) && !isFunctionWord(u))
+		return !inList(counted, nextWord(next[e:]))
 	}
 	if strict && chosenPassword(w) || !strict && looksLikePassword(w) {
 		return true
@@ -993,7 +993,7 @@ func becomes(rest string, strict bool) bool {
 		}
 		i = proseWordEnd(next, j)
 		lx := strings.ToLower(judged(next[j:i]))
-		if n == 8 || !isWordOfLetters(lx) || isFunctionWord(lx) || inList(purposes[:], lx) {
+		if n == 8 || !isWordOfLetters(lx) || isFunctionWord(lx) || inList(purposes, lx) {
 			return false
 		}
 	}
@@ -1005,15 +1005,21 @@ func becomes(rest string, strict bool) bool {
 // encoding (argon2id, SHA-256, utf8mb4, base64url, ed25519), what a
 // password is stored as, encoded as or migrated to.
 func namesThing(w string) bool {
-	if isPath(w) || isReference(w) || strings.Contains(w, "(") || strings.Contains(w, "://") || len(w) > 2 && w[0] == '%' && w[len(w)-1] == '%' {
+	if isPath(w) || isReference(w) || strings.Contains(w, "(") || strings.Contains(w, "://") || len(w) > 2 && w[0] == '%' && w[len(w)-1] == '%' && strings.Trim(w[1:len(w)-1], "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
 		return true
 	}
 	if strings.IndexByte(w, '_') >= 0 && strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
 		return true
 	}
-	for i := 1; i+1 < len(w); i++ {
-		if w[i] == '.' && w[i-1] >= '0' && w[i-1] <= '9' && w[i+1] >= '0' && w[i+1] <= '9' {
-			return true // a version: 3.12, v2.3.1
+	// A version, the whole word: 3.12, v2.3.1, py3.12 (up to three letters
+	// before its numbers).
+	if l := runEnd(w, 0, isLetter); l <= 3 && l < len(w) {
+		d := l
+		for d < len(w) && (w[d] >= '0' && w[d] <= '9' || w[d] == '.' && d > l && d+1 < len(w) && w[d+1] >= '0' && w[d+1] <= '9') {
+			d++
+		}
+		if d == len(w) && strings.IndexByte(w[l:], '.') > 0 {
+			return true
 		}
 	}
 	name := make([]byte, 0, len(w))
@@ -1025,33 +1031,34 @@ func namesThing(w string) bool {
 			name = append(name, c)
 		}
 	}
-	return inList(schemes[:], string(name))
+	return inList(schemes, string(name))
 }
 
 // schemes are the names of hashes, ciphers, key types and encodings that
-// hold a digit, lower case without '-' or '_', sorted for inList.
-var schemes = [...]string{
-	"aes128", "aes128gcm", "aes192", "aes256", "aes256cbc", "aes256gcm", "argon2", "argon2d", "argon2i", "argon2id",
-	"ascii85", "base16", "base32", "base58", "base64", "base64url", "bcrypt2a", "bcrypt2b", "bcrypt2y", "blake2b",
-	"blake2s", "blake3", "chacha20", "chacha20poly1305", "cp1252", "crc32", "des3", "dsa2048", "ecdsap256", "ed25519",
-	"ed448", "gb18030", "hmacsha1", "hmacsha256", "hmacsha512", "iso88591", "koi8r", "latin1", "md4", "md5",
-	"p256", "p384", "pbkdf2", "pkcs12", "pkcs8", "rsa1024", "rsa2048", "rsa3072", "rsa4096", "secp256k1",
-	"secp256r1", "sha1", "sha224", "sha256", "sha3", "sha3256", "sha3512", "sha384", "sha512", "twofish256",
-	"utf16", "utf32", "utf8", "utf8mb3", "utf8mb4", "win1251", "x25519", "xchacha20",
-}
+// hold a digit, lower case without '-' or '_' (inList).
+const schemes = " aes128 aes128gcm aes192 aes256 aes256cbc aes256gcm argon2 argon2d argon2i argon2id " +
+	" ascii85 base16 base32 base58 base64 base64url bcrypt2a bcrypt2b bcrypt2y blake2b blake2s " +
+	" blake3 chacha20 chacha20poly1305 cp1252 crc32 des3 dsa2048 ecdsap256 ed25519 ed448 " +
+	" gb18030 hmacsha1 hmacsha256 hmacsha512 iso88591 koi8r latin1 md4 md5 p256 p384 pbkdf2 " +
+	" pkcs12 pkcs8 rsa1024 rsa2048 rsa3072 rsa4096 secp256k1 secp256r1 sha1 sha224 sha256 sha3 " +
+	" sha3256 sha3512 sha384 sha512 twofish256 utf16 utf32 utf8 utf8mb3 utf8mb4 win1251 x25519 " +
+	" xchacha20 "
+
+// counted are what a number after "to" counts rather than being a password
+// ("reset to 100000 iterations") (inList).
+const counted = " attempts bits bytes characters chars days digits hours iterations letters minutes months " +
+	" rounds seconds times tries weeks years "
 
 // adverbs are -ly words of six letters or fewer that say how or how often
-// (the longer ones are taken as adverbs as they are), sorted for inList.
-var adverbs = [...]string{"barely", "daily", "duly", "fully", "hourly", "newly", "purely", "rarely", "safely", "simply", "solely", "surely", "truly", "weekly", "widely", "yearly"}
+// (the longer ones are taken as adverbs as they are) (inList).
+const adverbs = " barely daily duly fully hourly newly purely rarely safely simply solely surely truly " +
+	" weekly widely yearly "
 
 // purposes are verbs that say why a password was changed, after "to"
-// ("changed to meet the policy"), and "part" ("changed as part of …"),
-// sorted for inList.
-var purposes = [...]string{
-	"address", "allow", "avoid", "be", "comply", "disable", "enable", "fit", "fix", "follow",
-	"get", "improve", "include", "keep", "make", "match", "meet", "part", "pass", "prevent",
-	"reflect", "require", "rotate", "satisfy", "support", "use", "work",
-}
+// ("changed to meet the policy"), and "part" ("changed as part of …")
+// (inList).
+const purposes = " address allow avoid be comply disable enable fit fix follow get improve include keep " +
+	" make match meet part pass prevent reflect require rotate satisfy support use work "
 
 // isParticiple: a word of letters in lower case that says what happened to
 // a password, not what it is like: one of states, one ending in -ed, or a
@@ -1064,7 +1071,7 @@ func isParticiple(w string) bool {
 	case "given", "hidden", "kept", "known", "reset", "sent", "shown", "written":
 		return true
 	}
-	return strings.HasSuffix(w, "ed") || inList(states[:], w)
+	return strings.HasSuffix(w, "ed") || inList(states, w)
 }
 
 // nextWord: the first word of rest after blanks, in lower case and without
@@ -1102,7 +1109,7 @@ func labelProse(w, rest string) bool {
 			return true // "secret: mounted at /run/secrets", not "passphrase: wicked and wild horse"
 		}
 	}
-	if !inList(predicates[:], lw) && !inList(states[:], lw) && !isFunctionWord(lw) {
+	if !inList(predicates, lw) && !inList(states, lw) && !isFunctionWord(lw) {
 		return false
 	}
 	if strings.IndexByte(".!?;,:", w[len(w)-1]) >= 0 {
@@ -1111,7 +1118,7 @@ func labelProse(w, rest string) bool {
 	// Alone in its clause, before a function word, or a word of the lists
 	// before an adverb ("rotated quarterly", "stored securely in Vault"; a
 	// short -ly word is as often a noun: "hidden lily pond").
-	return nw == "" || isFunctionWord(nw) || strings.HasSuffix(nw, "ly") && (inList(states[:], lw) || len(nw) >= 7 || inList(adverbs[:], nw))
+	return nw == "" || isFunctionWord(nw) || strings.HasSuffix(nw, "ly") && (inList(states, lw) || len(nw) >= 7 || inList(adverbs, nw))
 }
 
 func isLetters(w string) bool {
@@ -1125,7 +1132,7 @@ func isLetters(w string) bool {
 
 // isFunctionWord: a word after "password is" that begins a sentence about
 // the password, never the password.
-func isFunctionWord(w string) bool { return inList(functionWords[:], w) }
+func isFunctionWord(w string) bool { return inList(functionWords, w) }
 
 // isPredicate: a word after "password is" that says what it is like or what
 // happens to it, a word of the list or one ending in -ed, -ing, -ly, -able,
@@ -1136,7 +1143,7 @@ func isPredicate(w string) bool {
 	if i := strings.LastIndexByte(w, '-'); i >= 0 {
 		w = w[i+1:]
 	}
-	if inList(predicates[:], w) {
+	if inList(predicates, w) {
 		return true
 	}
 	for _, suffix := range [...]string{"ed", "ing", "ly", "able", "ible", "ive", "al", "ful", "less", "ous", "ent", "ant"} {
@@ -1147,71 +1154,61 @@ func isPredicate(w string) bool {
 	return false
 }
 
-// functionWords and predicates are sorted, for inList's binary search (a
-// list costs the module far less code than a switch over a hundred strings).
-var functionWords = [...]string{
-	"a", "about", "after", "again", "all", "also", "always", "an", "and", "any", "anything", "are",
-	"as", "at", "be", "been", "before", "being", "blank", "both", "but", "by", "can", "case", "could",
-	"did", "does", "during", "each", "either", "empty", "enough", "every", "everything", "false",
-	"five", "for", "four", "from", "had", "has", "have", "her", "here", "his", "how", "if", "in",
-	"into", "is", "it", "its", "just", "less", "like", "may", "might", "more", "much", "must", "my",
-	"neither", "never", "nil", "no", "none", "not", "nothing", "now", "null", "of", "on", "once",
-	"one", "only", "or", "our", "over", "same", "set", "should", "so", "some", "something", "still",
-	"such", "ten", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this",
-	"those", "three", "times", "to", "too", "true", "twice", "two", "under", "unset", "very", "via",
-	"was", "we", "were", "what", "whatever", "when", "where", "which", "who", "why", "will", "with",
-	"without", "would", "yes", "you", "your",
-}
+// functionWords and predicates are word lists for inList.
+const functionWords = " a about after again all also always an and any anything are as at be been before being " +
+	" blank both but by can case could did does during each either empty enough every " +
+	" everything false five for four from had has have her here his how if in into is it its " +
+	" just less like may might more much must my neither never nil no none not nothing now " +
+	" null of on once one only or our over same set should so some something still such ten " +
+	" than that the their them then there these they this those three times to too true twice " +
+	" two under unset very via was we were what whatever when where which who why will with " +
+	" without would yes you your "
 
 // predicates: see isPredicate.
-var predicates = [...]string{
-	"already", "cleartext", "correct", "currently", "default", "easy", "fine", "given",
-	"good", "hard", "hidden", "incorrect", "insecure", "invalid", "kept", "known", "long",
-	"mandatory", "new", "okay", "old", "optional", "plain", "plaintext", "random",
-	"required", "reset", "right", "saved", "secure", "sent", "short", "shown", "simple",
-	"stored", "strict", "strong", "unique", "unknown", "used", "usually", "valid",
-	"visible", "weak", "written", "wrong",
-}
+const predicates = " already cleartext correct currently default easy fine given good hard hidden incorrect " +
+	" insecure invalid kept known long mandatory new okay old optional plain plaintext random " +
+	" required reset right saved secure sent short shown simple stored strict strong unique " +
+	" unknown used usually valid visible weak written wrong "
 
 // states: words ending in -ed or -ing that say what happened to a
 // password or how it is kept ("my password is expired", "the admin
 // password is salted", "token: expires after an hour"), or that are no
 // value ("string"), see ownValue.
-var states = [...]string{
-	"accepted", "accessed", "allowed", "applied", "asked", "assigned", "attached", "autofilled",
-	"blocked", "blocking", "cached", "changed", "changing", "checked", "cleared", "compromised",
-	"configured", "copied", "corrupted", "deactivated", "decoded", "decrypted", "defined", "deleted",
-	"denied", "deprecated", "disabled", "disallowed", "displayed", "duplicated", "echoed", "embedded",
-	"enabled", "encoded", "encrypted", "encrypting", "enforced", "entered", "escaped", "excluded",
-	"existing", "expected", "expired", "expires", "expiring", "exported", "exposed", "failing", "filtered",
-	"forced", "forwarded", "generated", "granted", "handled", "hardcoded", "hashed", "hashing",
-	"ignored", "imported", "included", "incoming", "inherited", "injected", "invalidated", "issued",
-	"leading", "leaked", "limited", "loaded", "loading", "locked", "logged", "managed", "masked",
-	"matched", "matching", "mismatched", "missing", "needed", "normalized", "obfuscated", "obscured",
-	"omitted", "outdated", "outgoing", "owned", "padded", "parsed", "passed", "pending", "peppered",
-	"pinned", "populated", "preferred", "prefilled", "printed", "processed", "processing", "prompted",
-	"prompting", "protected", "provided", "provisioned", "queued", "quoted", "randomized", "reading",
-	"received", "recommended", "recorded", "redacted", "refreshed", "rejected", "remaining",
-	"remembered", "removed", "renewed", "repeated", "replaced", "requested", "reserved", "resetting",
-	"restricted", "retrieved", "reused", "revoked", "rotated", "rotating", "salted", "sanitized",
-	"saving", "scrambled", "secured", "selected", "sending", "shared", "showing", "signed", "skipped",
-	"specified", "storing", "stretched", "string", "stripped", "submitted", "supplied", "supported",
-	"suspended", "synced", "synchronized", "tested", "trailing", "transmitted", "trimmed",
-	"truncated", "trusted", "typed", "unchanged", "undefined", "unencrypted", "unhashed", "unmasked",
-	"unquoted", "unspecified", "unsupported", "unused", "updated", "updating", "uploaded",
-	"validated", "verified", "working", "wrapped",
-}
+const states = " accepted accessed allowed applied asked assigned attached autofilled blocked blocking " +
+	" cached changed changing checked cleared compromised configured copied corrupted " +
+	" deactivated decoded decrypted defined deleted denied deprecated disabled disallowed " +
+	" displayed duplicated echoed embedded enabled encoded encrypted encrypting enforced " +
+	" entered escaped excluded existing expected expired expires expiring exported exposed " +
+	" failing filtered forced forwarded generated granted handled hardcoded hashed hashing " +
+	" ignored imported included incoming inherited injected invalidated issued leading leaked " +
+	" limited loaded loading locked logged managed masked matched matching mismatched missing " +
+	" needed normalized obfuscated obscured omitted outdated outgoing owned padded parsed " +
+	" passed pending peppered pinned populated preferred prefilled printed processed " +
+	" processing prompted prompting protected provided provisioned queued quoted randomized " +
+	" reading received recommended recorded redacted refreshed rejected remaining remembered " +
+	" removed renewed repeated replaced requested reserved resetting restricted retrieved " +
+	" reused revoked rotated rotating salted sanitized saving scrambled secured selected " +
+	" sending shared showing signed skipped specified storing stretched string stripped " +
+	" submitted supplied supported suspended synced synchronized tested trailing transmitted " +
+	" trimmed truncated trusted typed unchanged undefined unencrypted unhashed unmasked " +
+	" unquoted unspecified unsupported unused updated updating uploaded validated verified " +
+	" working wrapped "
 
-// inList: w is one of list's words.
-func inList(list []string, w string) bool {
-	lo, hi := 0, len(list)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if list[mid] < w {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
+// inList: w is one of list's words, each of which has a blank before and
+// after it (a string costs the module far less than a slice of strings or
+// a switch over a hundred of them).
+func inList(list, w string) bool {
+	if w == "" || strings.IndexByte(w, ' ') >= 0 {
+		return false
 	}
-	return lo < len(list) && list[lo] == w
+	for i := 0; ; {
+		k := strings.Index(list[i:], w)
+		if k < 0 {
+			return false
+		}
+		if k += i; list[k-1] == ' ' && list[k+len(w)] == ' ' {
+			return true
+		}
+		i = k + 1
+	}
 }
