@@ -433,3 +433,25 @@ func TestAHitCitedByAShownFileNameIsForgottenByItsCite(t *testing.T) {
 		require.Equal(t, "# Topic\n\n", r.read(rel), name)
 	}
 }
+
+// A code block opened above a forgotten entry's place and left open: its
+// place and its section's end are in the block, where it would be code, no
+// entry. The restore says so and writes nothing; the record stays.
+func TestRestoreRefusesToLandInACodeBlockLeftOpen(t *testing.T) {
+	r := newRig(t, false)
+	r.write("proj/.pi/memory/build.md", "## A\n- alpha apple\n- bravo banana\n- charlie cherry\n")
+	ref := r.noteRef("proj/.pi/memory/build.md", 3)
+	f, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: ".pi/memory/build.md:3" + ref[strings.LastIndexByte(ref, '#'):]})
+	require.True(t, ok)
+	require.NoError(t, err)
+	open := "## A\n```sh\n- alpha apple\n- charlie cherry\n"
+	r.write("proj/.pi/memory/build.md", open)
+	_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "inside a code block or an HTML comment that is not closed above it; close it and restore again; nothing was restored")
+	require.Equal(t, open, r.read("proj/.pi/memory/build.md"))
+	r.write("proj/.pi/memory/build.md", open+"```\n")
+	said, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+	require.NoError(t, err)
+	require.Contains(t, said, "Restored “bravo banana”")
+}
