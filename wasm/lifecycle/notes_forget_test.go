@@ -448,7 +448,7 @@ func TestRestoreRefusesToLandInACodeBlockLeftOpen(t *testing.T) {
 	r.write("proj/.pi/memory/build.md", open)
 	_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
 	require.Error(t, err)
-	require.Contains(t, err.Error(), "inside a code block or an HTML comment that is not closed above it; close it and restore again; nothing was restored")
+	require.Contains(t, err.Error(), "would put it inside a code block or an HTML comment that is not closed above its place (its section “A” or the file's end); close it and restore again; nothing was restored")
 	require.Equal(t, open, r.read("proj/.pi/memory/build.md"))
 	r.write("proj/.pi/memory/build.md", open+"```\n")
 	said, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})

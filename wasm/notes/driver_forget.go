@@ -200,7 +200,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	if !readsBack(out, line) {
 		// Its place and its section's end are inside a code block or a
 		// comment that something above left open since.
-		return "", true, errors.New("restoring " + quoteFact(rec.Text) + " to " + display + " line " + strconv.Itoa(line) + " would put it inside a code block or an HTML comment that is not closed above it; close it and restore again; nothing was restored")
+		return "", true, errors.New("restoring " + quoteFact(rec.Text) + " to " + display + " would put it inside a code block or an HTML comment that is not closed above its place (its section " + quoteFact(rec.Section) + " or the file's end); close it and restore again; nothing was restored")
 	}
 	if err := n.h.Mkdir(path.Dir(rec.File)); err != nil {
 		return "", true, errors.New("could not create " + path.Dir(rec.File) + ": " + err.Error() + "; nothing was restored")

@@ -158,13 +158,17 @@ func literalToken(s string, pos int, lit string, class func(byte) bool, min int)
 	}
 }
 
-// findPrivateKey: -{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}(?:[\s\S]*?-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|[^\n]*)
+// findPrivateKey: -{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}(?:[\s\S]*?-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|(?:\\n[^\n]*)?)
 //
 // A match starts at the dashes before a BEGIN (the leftmost start: later
 // BEGINs start later), and once its header matches it always matches: the
-// lazy body ends at the first END line that matches, else the match ends
-// with the BEGIN line (keySpan takes a key cut short on to its last line).
+// lazy body ends at the first END line that matches, else the match is the
+// header, and the rest of its line when a literal \n follows it (a key in
+// a JSON string); keySpan takes a key cut short on to its last line.
 func findPrivateKey(s string, pos int) []int {
+	if pos == 0 {
+		keyMemo.data = nil // a new text: the FindAll loop starts at 0
+	}
 	for b := pos; ; {
 		k := strings.Index(s[b:], "BEGIN")
 		if k < 0 {
@@ -183,16 +187,19 @@ func findPrivateKey(s string, pos int) []int {
 		if e := endAfter(s, h); e >= 0 {
 			return whole(start, e)
 		}
-		if e := strings.IndexByte(s[h:], '\n'); e >= 0 {
-			return whole(start, h+e)
+		if hasAt(s, h, `\n`) {
+			if e := strings.IndexByte(s[h:], '\n'); e >= 0 {
+				return whole(start, h+e)
+			}
+			return whole(start, len(s))
 		}
-		return whole(start, len(s))
+		return whole(start, h)
 	}
 }
 
 // endAfter is the end of the first END line at or after s[h:], -1 for
-// none. keyMemo keeps the last answer for the same text: a text of many
-// BEGIN lines and no END read its rest once for each.
+// none. keyMemo keeps the last answer for the text of one FindAll loop (a
+// text of many BEGIN lines and no END read its rest once for each).
 func endAfter(s string, h int) int {
 	m := &keyMemo
 	if m.data != unsafe.StringData(s) || m.n != len(s) || h < m.from || m.at >= 0 && h > m.at {
@@ -215,47 +222,90 @@ var keyMemo struct {
 }
 
 // keySpan is a private key's match, and for a key without its END line
-// (a match that ends with its BEGIN line) the lines after it that are part
-// of it: up to the last one that starts with 16 characters of base64, is
-// all base64 ending in '=', or is a PEM's or an armor's header (Proc-Type:,
-// DEK-Info:, Version:, Comment:, Hash:), once a quote's, a list's, a
-// diff's, a comment's or a line number's marks before it are put aside; at
-// most two other lines (blank, "...", "[snip]") between, at most 500
-// lines. A key pasted cut short into a note took every note after it.
+// (findPrivateKey's header alone) the key text after it: the rest of its
+// line when it starts as a key line does, and the lines after it up to the
+// last key line (keyText), at most two other lines between, none of them a
+// heading or an item of a list, at most 500 lines, never past another
+// BEGIN. A key pasted cut short into a note took every note after it.
 func keySpan(s string, m []int) (int, int, int, int, bool) {
 	end := m[1]
-	if endAfter(s, m[0]) < 0 {
-		end = len(strings.TrimRight(s[:end], "\r"))
-		for i, gap, n := m[1]+1, 0, 0; i < len(s) && gap <= 2 && n < 500; n++ {
-			j := strings.IndexByte(s[i:], '\n')
-			if j < 0 {
-				j = len(s) - i
-			}
-			line := strings.TrimRight(s[i:i+j], " \t\r")
-			if strings.Contains(line, "BEGIN") {
-				break // another key, its own match
-			}
-			body := strings.TrimLeft(line, " \t>|:*#/+-0123456789")
-			b := runEnd(body, 0, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
-			if b >= 16 || b > 0 && b == len(body) && body[b-1] == '=' || keyHeader(body) {
-				end, gap = i+len(line), 0
-			} else {
-				gap++
-			}
-			i += j + 1
+	le := lineEnd(s, end)
+	if strings.Contains(s[m[0]:end], "END") || le < 0 || end < len(s) && s[end] != '\n' && s[end] != '\r' && keyText(s[end:le], false) != 1 {
+		return m[0], end, m[0], end, true
+	}
+	end = le - len(s[end:le]) + len(strings.TrimRight(s[end:le], " \t\r"))
+	for i, gap, n, body := le+1, 0, 0, false; i < len(s) && gap <= 2 && n < 500; n++ {
+		e := lineEnd(s, i)
+		if e < 0 {
+			break // no key line is this long
 		}
+		line := strings.TrimRight(s[i:e], " \t\r")
+		switch keyText(line, body) {
+		case 1:
+			end, gap, body = i+len(line), 0, true
+		case 2:
+			end, gap = i+len(line), 0
+		case -1:
+			gap = 3
+		default:
+			gap++
+		}
+		i = e + 1
 	}
 	return m[0], end, m[0], end, true
 }
 
-// keyHeader: a PEM's or an armor's header line.
-func keyHeader(line string) bool {
-	for _, h := range [...]string{"Proc-Type:", "DEK-Info:", "Version:", "Comment:", "Hash:"} {
-		if strings.HasPrefix(line, h) {
-			return true
+// lineEnd is where the line holding s[i] ends (its '\n', or the text's
+// end), -1 past maxKeyLine bytes: a key's line is shorter, and a line of
+// many BEGINs had each read to its end.
+func lineEnd(s string, i int) int {
+	if k := strings.IndexByte(s[i:min(len(s), i+maxKeyLine)], '\n'); k >= 0 {
+		return i + k
+	}
+	if len(s)-i <= maxKeyLine {
+		return len(s)
+	}
+	return -1
+}
+
+// maxKeyLine: no line of a key is longer (an RSA key of 8192 bits on one
+// line is some 6,400 characters).
+const maxKeyLine = 8192
+
+// keyText says what a line after a key's BEGIN is: 1 a line of the key (16
+// characters of base64 holding a digit, '+' or '/', or 40 of them, and a
+// letter in each case; or all base64 ending in '='), once the marks a paste puts before it
+// are put aside (a quote's, a list's, a diff's, a comment's, a string's, a
+// line number's); 2 a header before the body (Proc-Type:, DEK-Info:,
+// Version:, Comment:, Hash:); -1 another key's BEGIN, a heading or an item
+// of a list; 0 anything else.
+func keyText(line string, body bool) int {
+	if strings.Contains(line, "BEGIN") {
+		return -1
+	}
+	t := strings.TrimLeft(line, " \t")
+	rest := strings.TrimLeft(t, ">|:*#/+-0123456789\"';.,([{ \t")
+	b := runEnd(rest, 0, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
+	var digit, upper, lower bool
+	for _, c := range []byte(rest[:b]) {
+		digit = digit || c >= '0' && c <= '9' || c == '+' || c == '/'
+		upper = upper || c >= 'A' && c <= 'Z'
+		lower = lower || c >= 'a' && c <= 'z'
+	}
+	switch {
+	case b >= 16 && upper && lower && (digit || b >= 40), b > 0 && b == len(rest) && rest[b-1] == '=':
+		return 1
+	case !body && len(rest) == len(t):
+		for _, h := range [...]string{"Proc-Type:", "DEK-Info:", "Version:", "Comment:", "Hash:"} {
+			if strings.HasPrefix(t, h) {
+				return 2
+			}
 		}
 	}
-	return false
+	if strings.HasPrefix(t, "#") || len(t) > 1 && strings.IndexByte("-*+", t[0]) >= 0 && t[1] == ' ' {
+		return -1
+	}
+	return 0
 }
 
 // dashesBefore: where "-{4,5} ?" ending at s[i] starts, at or after pos (-1:

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 )
 
 func TestSecretsAreRedacted(t *testing.T) {
@@ -291,7 +292,11 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"<password><![CDATA[hunter2xyz]]></password>", "<password><![CDATA[[REDACTED:secret]]]></password>"},
 		{"- here is the key: -----BEGIN RSA PRIVATE KEY-----\n  MIIEowIBAAKCAQEAexampleEXAMPLE0123\n- The billing cron runs at 03:00 UTC\n", "- here is the key: [REDACTED:private-key]\n- The billing cron runs at 03:00 UTC\n"},
 		{"-----BEGIN RSA PRIVATE KEY-----\r\nProc-Type: 4,ENCRYPTED\r\n\r\n> MIIEowIBAAKCAQEAexampleEXAMPLE0123 (cut)\r\nabc==\r\n\r\nThat was all.\r\n", "[REDACTED:private-key]\r\n\r\nThat was all.\r\n"},
-		{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n", "[REDACTED:private-key]\n"},
+		{"-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA==\n", "[REDACTED:private-key]\n"},
+		{"const key = \"-----BEGIN RSA PRIVATE KEY-----\\n\" +\n  \"MIIEowIBAAKCAQEAx3Bq9Zr8Yk2LmNpQrStUvWxYz0123456789\\n\" +\n  \"Zr8Yk2LmNpQrStUvWxYz0123456789abcdefABCDEFGH\\n\";\nrest()", "const key = \"[REDACTED:private-key]\nrest()"},
+		{"-----BEGIN RSA PRIVATE KEY-----\n1. MIIEowIBAAKCAQEAx3Bq9Zr8Yk2LmNpQrStUvWxYz0123\n; Zr8Yk2LmNpQrStUvWxYz0123456789abcdefABCDEF\n\n## Notes\n- ConfigurationManager loads settings from env\n- Version: 3 of the API is live\n", "[REDACTED:private-key]\n\n## Notes\n- ConfigurationManager loads settings from env\n- Version: 3 of the API is live\n"},
+		{"- grep for -----BEGIN OPENSSH PRIVATE KEY----- to find leaked keys\n- Internationalization is handled by i18next\n", "- grep for [REDACTED:private-key] to find leaked keys\n- Internationalization is handled by i18next\n"},
+		{"-----BEGIN RSA PRIVATE KEY----- MIIEowIBAAKCAQEAx3Bq9Zr8Yk2LmNpQrStUvWxYz0123 Zr8Yk2Lm\nnext", "[REDACTED:private-key]\nnext"},
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAexampleEXAMPLE0123\n-----END RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAnotAKeyButLongEnough\n", "[REDACTED:private-key]\nMIIEowIBAAKCAQEAnotAKeyButLongEnough\n"},
 		{"     1\t-----BEGIN RSA PRIVATE KEY-----\n     2\tMIIEowIBAAKCAQEAexampleEXAMPLE0123\n     3\tkl+mnEXAMPLE==\n", "     1\t[REDACTED:private-key]\n"},
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAexampleEXAMPLE0123\n[...]\nMII EowIB AAKC\nkl+mnEXAMPLEexampleEXAMPLE01==\n\nDecision: we use ed25519 now.\nReason: shorter keys.\nhttps://wiki.example.com/keys\nMIIEowIBAAKCAQEAexampleEXAMPLE0123\n", "[REDACTED:private-key]\n\nDecision: we use ed25519 now.\nReason: shorter keys.\nhttps://wiki.example.com/keys\nMIIEowIBAAKCAQEAexampleEXAMPLE0123\n"},
@@ -499,5 +504,26 @@ func TestATokenSplitByAnInvisibleCharacterIsFound(t *testing.T) {
 		if out, _ := String("key " + tok[:12] + string(r) + tok[12:] + " end"); out != "key [REDACTED:github-token] end" {
 			t.Errorf("%U: %q", r, out)
 		}
+	}
+}
+
+// A text redacted in a buffer that held another text of the same length
+// before is redacted as itself: a memo of where a key's END line was is
+// kept only within one text's scan.
+func TestAKeyInAReusedBufferIsRedactedAsItself(t *testing.T) {
+	a := "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx3Bq9Zr8Yk2LmNpQrStUvWxYz0123\n-----END RSA PRIVATE KEY-----\nnotes notes notes notes notes notes notes notes notes\n"
+	b := "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx3Bq9Zr8Yk2LmNpQrStUvWxYz0123\nNpQrStUvWxYz0123MIIEowIBAAKCAQEAx3Bq9Zr8Yk2Lm\n-----END RSA PRIVATE KEY-----\nnotes notes \n"
+	if len(a) < len(b) {
+		a = a[:len(a)-1] + strings.Repeat(" ", len(b)-len(a)) + "\n"
+	} else {
+		b = b[:len(b)-1] + strings.Repeat(" ", len(a)-len(b)) + "\n"
+	}
+	buf := []byte(a)
+	String(unsafe.String(&buf[0], len(buf)))
+	copy(buf, b)
+	got, _ := String(unsafe.String(&buf[0], len(buf)))
+	want, _ := String(strings.Clone(b))
+	if got != want || strings.Contains(got, "MIIE") {
+		t.Errorf("String of a reused buffer = %q, want %q", got, want)
 	}
 }
