@@ -230,10 +230,12 @@ var keyMemo struct {
 func keySpan(s string, m []int) (int, int, int, int, bool) {
 	end := m[1]
 	le := lineEnd(s, end)
-	if strings.Contains(s[m[0]:end], "END") || le < 0 || end < len(s) && s[end] != '\n' && s[end] != '\r' && keyText(s[end:le], false) != 1 {
+	if strings.Contains(s[m[0]:end], "END") || le < 0 {
 		return m[0], end, m[0], end, true
 	}
-	end = le - len(s[end:le]) + len(strings.TrimRight(s[end:le], " \t\r"))
+	if keyText(s[end:le], false) == 1 {
+		end += len(strings.TrimRight(s[end:le], " \t\r")) // the key glued on its header's line
+	}
 	for i, gap, n, body := le+1, 0, 0, false; i < len(s) && gap <= 2 && n < 500; n++ {
 		e := lineEnd(s, i)
 		if e < 0 {
@@ -284,7 +286,10 @@ func keyText(line string, body bool) int {
 		return -1
 	}
 	t := strings.TrimLeft(line, " \t")
-	rest := strings.TrimLeft(t, ">|:*#/+-0123456789\"';.,([{ \t")
+	rest := strings.TrimLeft(t, ">|:*#/+-0123456789\"';.,([{@! \t")
+	if k := strings.IndexByte(rest, '>'); strings.HasPrefix(rest, "<") && k > 0 && k < 8 {
+		rest = strings.TrimLeft(rest[k+1:], " \t\"'") // <td>, <pre>, <code>
+	}
 	b := runEnd(rest, 0, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
 	var digit, upper, lower bool
 	for _, c := range []byte(rest[:b]) {
@@ -292,8 +297,24 @@ func keyText(line string, body bool) int {
 		upper = upper || c >= 'A' && c <= 'Z'
 		lower = lower || c >= 'a' && c <= 'z'
 	}
+	// After a run of 40 or more, anything ("…== (truncated)"); after a
+	// shorter one only what closes a string, a cell or a tag: a path or a
+	// name in a sentence is no key ("KeyScanner.java has the check").
+	closed := true
+	for i, after := 0, rest[b:]; i < len(after) && closed; i++ {
+		switch c := after[i]; {
+		case c == '\\' && i+1 < len(after) && strings.IndexByte("nrt", after[i+1]) >= 0:
+			i++ // an escape: \n, \r, \t
+		case c == '<':
+			if k := strings.IndexByte(after[i:], '>'); k > 0 {
+				i += k // a tag: </td>
+			}
+		default:
+			closed = c < 0x80 && !isAlnum(c)
+		}
+	}
 	switch {
-	case b >= 16 && upper && lower && (digit || b >= 40), b > 0 && b == len(rest) && rest[b-1] == '=':
+	case b >= 16 && upper && lower && (digit || b >= 40) && (b >= 40 || closed), b > 0 && b == len(rest) && rest[b-1] == '=':
 		return 1
 	case !body && len(rest) == len(t):
 		for _, h := range [...]string{"Proc-Type:", "DEK-Info:", "Version:", "Comment:", "Hash:"} {

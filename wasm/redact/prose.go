@@ -239,6 +239,12 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 					if v = runEnd(s, t, isBlank); v == t || v == len(s) || !becomes(s[j:min(len(s), j+maxQuoted)], true) {
 						return 0, 0, 0, 0, false
 					}
+					if vs, ve, end, ok := quoted(s, v); ok {
+						if w := s[vs:ve]; chosenPassword(w) || isNumber(w) {
+							return vs, ve, m[0], end, true
+						}
+						return 0, 0, 0, 0, false
+					}
 					// One word: words after it name a place as often as a
 					// passphrase ("password moved to shared team vault folder").
 					w := trimClause(s[v:proseWordEnd(s, v)])
