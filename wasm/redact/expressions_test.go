@@ -32,7 +32,7 @@ const gitHub = `(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`
 func expressions() []expression {
 	return []expression{
 		// private-key
-		{re: `-{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}(?:[\s\S]*?-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|(?:\\n[^\n]*)?)`},
+		{re: `-{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}(?:[\s\S]*?-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|(?:\\[nr][^\n]*)?)`},
 		// aws-key
 		{re: `\b((?:AKIA|ASIA)[0-9A-Z]{16})(?:\b|` + gitHub + `)`},
 		// aws-secret-key

@@ -158,13 +158,13 @@ func literalToken(s string, pos int, lit string, class func(byte) bool, min int)
 	}
 }
 
-// findPrivateKey: -{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}(?:[\s\S]*?-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|(?:\\n[^\n]*)?)
+// findPrivateKey: -{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}(?:[\s\S]*?-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|(?:\\[nr][^\n]*)?)
 //
 // A match starts at the dashes before a BEGIN (the leftmost start: later
 // BEGINs start later), and once its header matches it always matches: the
 // lazy body ends at the first END line that matches, else the match is the
-// header, and the rest of its line when a literal \n follows it (a key in
-// a JSON string); keySpan takes a key cut short on to its last line.
+// header, and the rest of its line when a literal \n or \r follows it (a
+// key in a JSON string); keySpan takes a key cut short on.
 func findPrivateKey(s string, pos int) []int {
 	if pos == 0 {
 		keyMemo.data = nil // a new text: the FindAll loop starts at 0
@@ -187,7 +187,7 @@ func findPrivateKey(s string, pos int) []int {
 		if e := endAfter(s, h); e >= 0 {
 			return whole(start, e)
 		}
-		if hasAt(s, h, `\n`) {
+		if hasAt(s, h, `\n`) || hasAt(s, h, `\r`) {
 			if e := strings.IndexByte(s[h:], '\n'); e >= 0 {
 				return whole(start, h+e)
 			}
@@ -222,111 +222,72 @@ var keyMemo struct {
 }
 
 // keySpan is a private key's match, and for a key without its END line
-// (findPrivateKey's header alone) the key text after it: the rest of its
-// line when it starts as a key line does, and the lines after it up to the
-// last key line (keyText), at most two other lines between, none of them a
-// heading or an item of a list, at most 500 lines, never past another
-// BEGIN. A key pasted cut short into a note took every note after it.
+// (findPrivateKey's header alone) all that may be the key after it: the
+// rest of its line, and the lines after it up to the last one before a
+// heading or an item of a list that is not key text, or another BEGIN.
+// Whatever a paste puts before a key's lines (line numbers, a file's name,
+// a log's time, a diff's '+', quotes) they are taken; a key cut short in a
+// note takes the rest of its entry, not the notes after it. A header that a
+// quote closes at once is a string that names it, not a key
+// ("-----BEGIN RSA PRIVATE KEY-----").
 func keySpan(s string, m []int) (int, int, int, int, bool) {
 	end := m[1]
-	le := lineEnd(s, end)
-	if strings.Contains(s[m[0]:end], "END") || le < 0 {
+	if strings.Contains(s[m[0]:end], "END") || end < len(s) && isQuote(s[end]) {
 		return m[0], end, m[0], end, true
 	}
-	if keyText(s[end:le], false) == 1 {
-		end += len(strings.TrimRight(s[end:le], " \t\r")) // the key glued on its header's line
+	// Up to another BEGIN, another key's own match (found once: a line of
+	// many BEGINs had each read the rest of the text).
+	stop := len(s)
+	if k := strings.Index(s[end:], "BEGIN"); k >= 0 {
+		stop = end + k
 	}
-	for i, gap, n, body := le+1, 0, 0, false; i < len(s) && gap <= 2 && n < 500; n++ {
-		e := lineEnd(s, i)
+	for i := end; i < stop; {
+		e := strings.IndexByte(s[i:stop], '\n')
 		if e < 0 {
-			break // no key line is this long
+			e = stop - i
 		}
-		line := strings.TrimRight(s[i:e], " \t\r")
-		switch keyText(line, body) {
-		case 1:
-			end, gap, body = i+len(line), 0, true
-		case 2:
-			end, gap = i+len(line), 0
-		case -1:
-			gap = 3
-		default:
-			gap++
+		line := s[i : i+e]
+		if i > end && listOrHeading(line) {
+			break
 		}
-		i = e + 1
+		if t := strings.TrimRight(line, " \t\r"); t != "" {
+			end = i + len(t)
+		}
+		i += e + 1
 	}
 	return m[0], end, m[0], end, true
 }
 
-// lineEnd is where the line holding s[i] ends (its '\n', or the text's
-// end), -1 past maxKeyLine bytes: a key's line is shorter, and a line of
-// many BEGINs had each read to its end.
-func lineEnd(s string, i int) int {
-	if k := strings.IndexByte(s[i:min(len(s), i+maxKeyLine)], '\n'); k >= 0 {
-		return i + k
-	}
-	if len(s)-i <= maxKeyLine {
-		return len(s)
-	}
-	return -1
-}
-
-// maxKeyLine: no line of a key is longer (an RSA key of 8192 bits on one
-// line is some 6,400 characters).
-const maxKeyLine = 8192
-
-// keyText says what a line after a key's BEGIN is: 1 a line of the key (16
-// characters of base64 holding a digit, '+' or '/', or 40 of them, and a
-// letter in each case; or all base64 ending in '='), once the marks a paste puts before it
-// are put aside (a quote's, a list's, a diff's, a comment's, a string's, a
-// line number's); 2 a header before the body (Proc-Type:, DEK-Info:,
-// Version:, Comment:, Hash:); -1 another key's BEGIN, a heading or an item
-// of a list; 0 anything else.
-func keyText(line string, body bool) int {
-	if strings.Contains(line, "BEGIN") {
-		return -1
-	}
+// listOrHeading: line is a Markdown heading or an item of a list whose text
+// is not a key's ("- The billing cron…", "## Notes"; not "- MIIEow…").
+func listOrHeading(line string) bool {
 	t := strings.TrimLeft(line, " \t")
-	rest := strings.TrimLeft(t, ">|:*#/+-0123456789\"';.,([{@! \t")
-	if k := strings.IndexByte(rest, '>'); strings.HasPrefix(rest, "<") && k > 0 && k < 8 {
-		rest = strings.TrimLeft(rest[k+1:], " \t\"'") // <td>, <pre>, <code>
+	n := runEnd(t, 0, func(c byte) bool { return c >= '0' && c <= '9' })
+	switch {
+	case n > 0 && n < len(t) && (t[n] == '.' || t[n] == ')'):
+		t = t[n+1:]
+	case strings.HasPrefix(t, "#"):
+		t = strings.TrimLeft(t, "#")
+	case t != "" && strings.IndexByte("-*+", t[0]) >= 0:
+		t = t[1:]
+	default:
+		return false
 	}
-	b := runEnd(rest, 0, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
+	if t == "" || t[0] != ' ' && t[0] != '\t' {
+		return false
+	}
+	t = strings.TrimLeft(t, " \t\"'`")
+	// Key text: 40 characters of base64 in both cases, or 16 holding a
+	// digit, '+' or '/' that end the line ("- MIIEow…", not
+	// "- Internationalization is…" nor "1. UploadTheCertificate2 to…").
+	b := runEnd(t, 0, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
 	var digit, upper, lower bool
-	for _, c := range []byte(rest[:b]) {
+	for _, c := range []byte(t[:b]) {
 		digit = digit || c >= '0' && c <= '9' || c == '+' || c == '/'
 		upper = upper || c >= 'A' && c <= 'Z'
 		lower = lower || c >= 'a' && c <= 'z'
 	}
-	// After a run of 40 or more, anything ("…== (truncated)"); after a
-	// shorter one only what closes a string, a cell or a tag: a path or a
-	// name in a sentence is no key ("KeyScanner.java has the check").
-	closed := true
-	for i, after := 0, rest[b:]; i < len(after) && closed; i++ {
-		switch c := after[i]; {
-		case c == '\\' && i+1 < len(after) && strings.IndexByte("nrt", after[i+1]) >= 0:
-			i++ // an escape: \n, \r, \t
-		case c == '<':
-			if k := strings.IndexByte(after[i:], '>'); k > 0 {
-				i += k // a tag: </td>
-			}
-		default:
-			closed = c < 0x80 && !isAlnum(c)
-		}
-	}
-	switch {
-	case b >= 16 && upper && lower && (digit || b >= 40) && (b >= 40 || closed), b > 0 && b == len(rest) && rest[b-1] == '=':
-		return 1
-	case !body && len(rest) == len(t):
-		for _, h := range [...]string{"Proc-Type:", "DEK-Info:", "Version:", "Comment:", "Hash:"} {
-			if strings.HasPrefix(t, h) {
-				return 2
-			}
-		}
-	}
-	if strings.HasPrefix(t, "#") || len(t) > 1 && strings.IndexByte("-*+", t[0]) >= 0 && t[1] == ' ' {
-		return -1
-	}
-	return 0
+	return !(upper && lower && (b >= 40 || b >= 16 && digit && strings.TrimRight(t[b:], " \t\r\"'`,;") == ""))
 }
 
 // dashesBefore: where "-{4,5} ?" ending at s[i] starts, at or after pos (-1:
