@@ -232,8 +232,15 @@ var keyMemo struct {
 // ("-----BEGIN RSA PRIVATE KEY-----").
 func keySpan(s string, m []int) (int, int, int, int, bool) {
 	end := m[1]
-	if strings.Contains(s[m[0]:end], "END") || end < len(s) && isQuote(s[end]) {
-		return m[0], end, m[0], end, true
+	if e := endAfter(s, m[0]); e >= 0 && e <= end {
+		return m[0], end, m[0], end, true // to its END line
+	}
+	if end < len(s) && (isQuote(s[end]) || s[end] == '`') {
+		// A header a quote closes at once names a key, unless key text
+		// follows on the next line ("-----BEGIN …-----",\n "MIIEow…",).
+		if le := lineEndAt(s, end); le == len(s) || s[le] != '\n' || !keyish(s[le+1:lineEndAt(s, le+1)]) {
+			return m[0], end, m[0], end, true
+		}
 	}
 	// Up to another BEGIN, another key's own match (found once: a line of
 	// many BEGINs had each read the rest of the text).
@@ -261,7 +268,7 @@ func keySpan(s string, m []int) (int, int, int, int, bool) {
 // listOrHeading: line is a Markdown heading or an item of a list whose text
 // is not a key's ("- The billing cron…", "## Notes"; not "- MIIEow…").
 func listOrHeading(line string) bool {
-	t := strings.TrimLeft(line, " \t")
+	t := strings.TrimLeft(line, " \t>") // in a quote too
 	n := runEnd(t, 0, func(c byte) bool { return c >= '0' && c <= '9' })
 	switch {
 	case n > 0 && n < len(t) && (t[n] == '.' || t[n] == ')'):
@@ -276,10 +283,15 @@ func listOrHeading(line string) bool {
 	if t == "" || t[0] != ' ' && t[0] != '\t' {
 		return false
 	}
-	t = strings.TrimLeft(t, " \t\"'`")
-	// Key text: 40 characters of base64 in both cases, or 16 holding a
-	// digit, '+' or '/' that end the line ("- MIIEow…", not
-	// "- Internationalization is…" nor "1. UploadTheCertificate2 to…").
+	return !keyish(t)
+}
+
+// keyish: line (its marks put aside) starts with key text: 40 characters
+// of base64 in both cases, or 16 holding a digit, '+' or '/' that end the
+// line ("MIIEow…", not "Internationalization is…" nor
+// "UploadTheCertificate2 to…").
+func keyish(line string) bool {
+	t := strings.TrimLeft(line, " \t\"'`+(")
 	b := runEnd(t, 0, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
 	var digit, upper, lower bool
 	for _, c := range []byte(t[:b]) {
@@ -287,7 +299,17 @@ func listOrHeading(line string) bool {
 		upper = upper || c >= 'A' && c <= 'Z'
 		lower = lower || c >= 'a' && c <= 'z'
 	}
-	return !(upper && lower && (b >= 40 || b >= 16 && digit && strings.TrimRight(t[b:], " \t\r\"'`,;") == ""))
+	return upper && lower && (b >= 40 || b >= 16 && digit && strings.TrimRight(t[b:], " \t\r\"'`,;") == "")
+}
+
+// lineEndAt is where the line that starts at s[i] ends, read no further
+// than 8 KiB (a key's line is shorter).
+func lineEndAt(s string, i int) int {
+	j := min(len(s), i+8<<10)
+	if k := strings.IndexByte(s[i:j], '\n'); k >= 0 {
+		return i + k
+	}
+	return j
 }
 
 // dashesBefore: where "-{4,5} ?" ending at s[i] starts, at or after pos (-1:

@@ -1017,9 +1017,9 @@ func namesThing(w string) bool {
 	if strings.IndexByte(w, '_') >= 0 && strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
 		return true
 	}
-	// A version, the whole word: 3.12, v2.3.1, py3.12 (up to three letters
-	// before its numbers).
-	if l := runEnd(w, 0, isLetter); l <= 3 && l < len(w) {
+	// A version, the whole word: 3.12, v2.3.1, py3.12 (up to two small
+	// letters before its numbers; "Kim1990.12" is a password).
+	if l := runEnd(w, 0, func(c byte) bool { return c >= 'a' && c <= 'z' }); l <= 2 && l < len(w) {
 		d := l
 		for d < len(w) && (w[d] >= '0' && w[d] <= '9' || w[d] == '.' && d > l && d+1 < len(w) && w[d+1] >= '0' && w[d+1] <= '9') {
 			d++
