@@ -440,8 +440,7 @@ func TestAHitCitedByAShownFileNameIsForgottenByItsCite(t *testing.T) {
 func TestRestoreRefusesToLandInACodeBlockLeftOpen(t *testing.T) {
 	r := newRig(t, false)
 	r.write("proj/.pi/memory/build.md", "## A\n- alpha apple\n- bravo banana\n- charlie cherry\n")
-	ref := r.noteRef("proj/.pi/memory/build.md", 3)
-	f, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: ".pi/memory/build.md:3" + ref[strings.LastIndexByte(ref, '#'):]})
+	f, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef("proj/.pi/memory/build.md", 3)})
 	require.True(t, ok)
 	require.NoError(t, err)
 	open := "## A\n```sh\n- alpha apple\n- charlie cherry\n"

@@ -422,7 +422,7 @@ func familyOf(kw string) family {
 //
 // Words of four letters or more only: shorter ones are never a value.
 func foreignProse(lw string, fam family) bool {
-	if inList(foreignPredicates, lw) || inList(predicates[:], lw) || inList(states[:], lw) || isFunctionWord(lw) {
+	if inList(foreignPredicates, lw) || inList(predicates, lw) || inList(states, lw) || isFunctionWord(lw) {
 		return true
 	}
 	switch fam {
@@ -472,8 +472,8 @@ func endsIn(w string, suffixes []string) bool {
 }
 
 // foreignPredicates: words of those languages that say what a password is
-// like or what happened to it, four letters or more, lowercase (inList). Those the endings of foreignProse catch in their
-// family are left out.
+// like or what happened to it, four letters or more, lowercase (inList).
+// Those the endings of foreignProse catch in their family are left out.
 const foreignPredicates = " actif activa active aktiv aktivt aktuell aktywne andere anders antiga antigo ativa " +
 	" attiva aucun aucune aynı bekannt bekend benötigt brak buena buida correcta correcte " +
 	" correcto correta correto corretta corta court courte curta debole değil değişti " +
