@@ -234,24 +234,37 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		if k := runEnd(s, p, isLetter); k > p && k < len(s) && isBlank(s[k]) {
 			if lw := strings.ToLower(s[p:k]); lw == "set" || isParticiple(lw) {
-				if j := runEnd(s, k, isBlank); proseWordIs(s, j, "to") || proseWordIs(s, j, "as") || proseWordIs(s, j, "into") {
-					t := runEnd(s, j, isLetter)
-					if v = runEnd(s, t, isBlank); v == t || v == len(s) || !becomes(s[j:min(len(s), j+maxQuoted)], true) {
+				if j := runEnd(s, k, isBlank); proseWordIs(s, j, "to") || proseWordIs(s, j, "as") || proseWordIs(s, j, "into") || proseWordIs(s, j, "from") {
+					// "changed from Hunter2x! to Wombat9$zz": both go, from
+					// the old one to the new one, when either is a password.
+					from, old := -1, false
+					if proseWordIs(s, j, "from") {
+						from = runEnd(s, j+4, isBlank)
+						old = becomes(s[j:min(len(s), j+maxQuoted)], true)
+						j = runEnd(s, proseWordEnd(s, from), isBlank)
+					}
+					t := proseWordEnd(s, j) // "changed to: Hunter2x!"
+					if v = runEnd(s, t, isBlank); v == t || v == len(s) || !old && !becomes(s[j:min(len(s), j+maxQuoted)], true) {
 						return 0, 0, 0, 0, false
 					}
-					if vs, ve, end, ok := quoted(s, v); ok {
-						if w := s[vs:ve]; chosenPassword(w) || isNumber(w) {
-							return vs, ve, m[0], end, true
+					vs, ve, end, ok := quoted(s, v)
+					if !ok {
+						// One word: words after it name a place as often as a
+						// passphrase ("password moved to shared team vault folder").
+						vs, ve = v, v+len(trimClause(s[v:proseWordEnd(s, v)]))
+						end = ve
+					}
+					if w := s[vs:ve]; !chosenPassword(w) && !isNumber(w) {
+						if !old {
+							return 0, 0, 0, 0, false
 						}
-						return 0, 0, 0, 0, false
+						ve = from + len(trimClause(s[from:proseWordEnd(s, from)])) // the old one alone
+						end = ve
 					}
-					// One word: words after it name a place as often as a
-					// passphrase ("password moved to shared team vault folder").
-					w := trimClause(s[v:proseWordEnd(s, v)])
-					if !chosenPassword(w) && !isNumber(w) {
-						return 0, 0, 0, 0, false
+					if from >= 0 {
+						vs = from
 					}
-					return v, v + len(w), m[0], v + len(w), true
+					return vs, ve, m[0], end, true
 				}
 			}
 		}
@@ -869,10 +882,12 @@ const maxQuoted = 1024
 // words.
 func clauseEnd(s string, v, e int) int {
 	for n := 1; ; n++ {
-		if w := s[v:e]; n == maxClauseWords || strings.ContainsRune(".!?:", rune(w[len(w)-1])) {
+		j := runEnd(s, e, isBlank)
+		// A word's "!" ends the clause, unless "to" goes on with it:
+		// "changed from Hunter2x! to Wombat9$zz".
+		if w := s[v:e]; n == maxClauseWords || strings.ContainsRune(".!?:", rune(w[len(w)-1])) && (w[len(w)-1] != '!' || j == e || !proseWordIs(s, j, "to")) {
 			break
 		}
-		j := runEnd(s, e, isBlank)
 		if j == e || j == len(s) || isProseStop(s[j]) {
 			break
 		}
@@ -953,7 +968,7 @@ func proseValue(w, rest string) bool {
 		// What happened to it ("the password was rotated yesterday"), unless
 		// it says what it became: "was changed to Hunter2x!".
 		switch nw {
-		case "to", "as", "into":
+		case "to", "as", "into", "from":
 			return becomes(rest, false)
 		}
 		return false
@@ -972,10 +987,21 @@ func proseValue(w, rest string) bool {
 // policy"), a path or a reference ("written to ~/.npmrc").
 func becomes(rest string, strict bool) bool {
 	next := rest[runEnd(rest, 0, isBlank):]
+	from := proseWordIs(next, 0, "from")
 	next = next[proseWordEnd(next, 0):]
 	next = strings.TrimLeft(next[runEnd(next, 0, isBlank):], "`(\"'“‘")
 	e := proseWordEnd(next, 0)
 	w := judged(next[:e])
+	if from {
+		// "changed from Hunter2x! to Wombat9$zz": the new one, or the old
+		// one when it looks chosen (not "from 100000 to 600000 rounds").
+		if n := runEnd(next, e, isBlank); !proseWordIs(next, n, "to") {
+			return false
+		} else if becomes(next[n:], strict) {
+			return true
+		}
+		return !namesThing(w) && (chosenPassword(w) || !strict && looksLikePassword(w))
+	}
 	if w == "" || namesThing(w) {
 		return false
 	}
@@ -1105,12 +1131,12 @@ func labelProse(w, rest string) bool {
 	}
 	nw := nextWord(rest)
 	switch nw {
-	case "to", "as", "into":
+	case "to", "as", "into", "from":
 		if becomes(rest, false) {
 			return false // "password: changed to Hunter2x!"
 		}
 		fallthrough // "secret: mounted into the pod"
-	case "at", "in", "on", "by", "from", "via", "after", "before", "under", "with", "for":
+	case "at", "in", "on", "by", "via", "after", "before", "under", "with", "for":
 		if strings.HasSuffix(lw, "ed") {
 			return true // "secret: mounted at /run/secrets", not "passphrase: wicked and wild horse"
 		}

@@ -286,6 +286,12 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"the password was changed to 84713265 thanks", "the password was [REDACTED:secret]"},
 		{"password changed to %Hunter2x%", "password changed to [REDACTED:secret]"},
 		{"the password has been reset to Tr0ub4dor&3", "the password has been reset to [REDACTED:secret]"},
+		{"the password changed to: Hunter2x!", "the password changed to: [REDACTED:secret]"},
+		{"db password changed from Hunter2x! to Wombat9$zz", "db password changed from [REDACTED:secret]"},
+		{"The password was changed from Hunter2x! to Wombat9$zz.", "The password was [REDACTED:secret]."},
+		{"the password was changed from hunter22 to wombat99", "the password was [REDACTED:secret]"},
+		{"admin password: changed from Tr0ub4dor&3 to Hunter2x!", "admin password: [REDACTED:secret]"},
+		{"password changed from Tr0ub4dor&3 to a passphrase", "password changed from [REDACTED:secret] to a passphrase"},
 
 		{"my passphrase is setting sun over hills", "my passphrase is [REDACTED:secret]"},
 		{`<property name="password" value="Hunter2xQ"/>`, `<property name="password" value="[REDACTED:secret]"/>`},
