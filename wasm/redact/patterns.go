@@ -328,10 +328,10 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	}
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
-	if isReference(v) {
+	label := s[m[0]:vs]
+	if isReference(v) || closesLabel(s, m[0], vs, label) || strings.HasPrefix(v, "</") {
 		return 0, 0, 0, 0, false
 	}
-	label := s[m[0]:vs]
 	n := identEnd(label)
 	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v) {
 		return 0, 0, 0, 0, false
@@ -354,6 +354,15 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 		}
 	}
 	return vs, ve, m[0], m[1], true
+}
+
+// closesLabel: the quote before the value at s[vs:] closes the string the
+// label at s[ls:] is in: a prompt, not a value ("Password: " in `read -p
+// "Password: " PW; echo "ok"`, 'Password:' in `console.log('Password:',
+// x)`). A quoted label's own quote comes before its ':' ("password": "x").
+func closesLabel(s string, ls, vs int, label string) bool {
+	q := s[vs-1]
+	return ls > 0 && s[ls-1] == q && (isQuote(q) || q == '`') && strings.IndexByte(label, q) == len(label)-1
 }
 
 // passValue: the value of a label whose last word is "pass" (label[:n]),

@@ -198,6 +198,9 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		return vs, ve, m[0], ve, true
 	}
 	v := afterVerb(s, m[1])
+	if v >= 0 && v < len(s) && closesLabel(s, m[0], v+1, s[m[0]:v+1]) {
+		return 0, 0, 0, 0, false // a prompt: read -p "Password: " PW
+	}
 	if v < 0 {
 		v = afterParens(s, m[1])
 	}
@@ -232,41 +235,12 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 				p = k
 			}
 		}
-		if k := runEnd(s, p, isLetter); k > p && k < len(s) && isBlank(s[k]) {
-			if lw := strings.ToLower(s[p:k]); lw == "set" || isParticiple(lw) {
-				if j := runEnd(s, k, isBlank); proseWordIs(s, j, "to") || proseWordIs(s, j, "as") || proseWordIs(s, j, "into") || proseWordIs(s, j, "from") {
-					// "changed from Hunter2x! to Wombat9$zz": both go, from
-					// the old one to the new one, when either is a password.
-					from, old := -1, false
-					if proseWordIs(s, j, "from") {
-						from = runEnd(s, j+4, isBlank)
-						old = becomes(s[j:min(len(s), j+maxQuoted)], true)
-						j = runEnd(s, proseWordEnd(s, from), isBlank)
-					}
-					t := proseWordEnd(s, j) // "changed to: Hunter2x!"
-					if v = runEnd(s, t, isBlank); v == t || v == len(s) || !old && !becomes(s[j:min(len(s), j+maxQuoted)], true) {
-						return 0, 0, 0, 0, false
-					}
-					vs, ve, end, ok := quoted(s, v)
-					if !ok {
-						// One word: words after it name a place as often as a
-						// passphrase ("password moved to shared team vault folder").
-						vs, ve = v, v+len(trimClause(s[v:proseWordEnd(s, v)]))
-						end = ve
-					}
-					if w := s[vs:ve]; !chosenPassword(w) && !isNumber(w) {
-						if !old {
-							return 0, 0, 0, 0, false
-						}
-						ve = from + len(trimClause(s[from:proseWordEnd(s, from)])) // the old one alone
-						end = ve
-					}
-					if from >= 0 {
-						vs = from
-					}
-					return vs, ve, m[0], end, true
-				}
-			}
+		if vs, ve, end, ok, read := became(s, p, true); read {
+			return vs, ve, m[0], end, ok
+		}
+		if proseWordIs(s, v, "from") {
+			vs, ve, end, ok := becameFrom(s, v, true)
+			return vs, ve, m[0], end, ok
 		}
 		if t := runEnd(s, v, isLetter); proseWordIs(s, v, "to") && t < len(s) {
 			if k := runEnd(s, t, isBlank); k > t && k < len(s) {
@@ -293,6 +267,9 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	if v == len(s) || s[v] == '\n' {
 		return 0, 0, 0, 0, false
 	}
+	if vs, ve, end, ok, _ := became(s, v, false); ok && end > ve {
+		return vs, ve, m[0], end, true // quoted: was changed to "Hunter2x!"
+	}
 	if vs, ve, end, ok := quoted(s, v); ok {
 		if isReference(s[vs:ve]) {
 			return 0, 0, 0, 0, false
@@ -300,6 +277,9 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		return vs, ve, m[0], end, true
 	}
 	e := proseWordEnd(s, v)
+	if k := strings.Index(s[v:e], "</"); k > 0 {
+		e = v + k // its element closes: <td>Hunter2x!</td>
+	}
 	w := trimClause(s[v:e])
 	if w == "" || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
 		return 0, 0, 0, 0, false
@@ -318,6 +298,66 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		end = ce
 	}
 	return v, end, m[0], end, true
+}
+
+// became: at s[p:], what happened to a password and what it became
+// ("changed to Hunter2x!", "reset to: 48392017", "changed from Hunter2x! to
+// Wombat9$zz", quoted too): the span of the value, from an old one to the
+// new one when either is a password. read is whether s[p:] says so (a
+// participle and "to", "as", "into" or "from"); strict asks a word that
+// looks chosen (without "is" or "was": "password changed to x86_64" is a
+// platform). One word: words after it name a place as often as a
+// passphrase ("password moved to shared team vault folder").
+func became(s string, p int, strict bool) (vs, ve, end int, ok, read bool) {
+	k := runEnd(s, p, isLetter)
+	if k == p || k == len(s) || !isBlank(s[k]) {
+		return
+	}
+	if lw := strings.ToLower(s[p:k]); lw != "set" && !isParticiple(lw) {
+		return
+	}
+	j := runEnd(s, k, isBlank)
+	if !proseWordIs(s, j, "to") && !proseWordIs(s, j, "as") && !proseWordIs(s, j, "into") && !proseWordIs(s, j, "from") {
+		return
+	}
+	vs, ve, end, ok = becameFrom(s, j, strict)
+	return vs, ve, end, ok, true
+}
+
+// becameFrom is became's value after its preposition at s[j:]; also after
+// the password word itself ("I changed my password from X to Y").
+func becameFrom(s string, j int, strict bool) (vs, ve, end int, ok bool) {
+	from, oe, old := -1, -1, false
+	if proseWordIs(s, j, "from") {
+		from = runEnd(s, j+4, isBlank)
+		old = becomes(s[j:min(len(s), j+maxQuoted)], strict)
+		oe = from + len(trimClause(s[from:proseWordEnd(s, from)]))
+		j = runEnd(s, oe, isBlank)
+		if qs, qve, qe, q := quoted(s, from); q {
+			from, oe, j = qs, qve, runEnd(s, qe, isBlank) // from "Hunter2x!" to "Wombat9$zz"
+		}
+	}
+	t := proseWordEnd(s, j) // "changed to: Hunter2x!"
+	v := runEnd(s, t, isBlank)
+	if v == t || v == len(s) || !old && !becomes(s[j:min(len(s), j+maxQuoted)], strict) {
+		return
+	}
+	vs, ve, end, q := quoted(s, v)
+	if !q {
+		vs, ve = v, v+len(trimClause(s[v:proseWordEnd(s, v)]))
+		end = ve
+	}
+	// After an old password, a new one need only look like one.
+	if w := s[vs:ve]; !chosenPassword(w) && !isNumber(w) && !((old || !strict) && looksLikePassword(w) && !namesThing(w)) {
+		if !old {
+			return
+		}
+		ve, end = oe, oe // the old one alone
+	}
+	if from >= 0 {
+		vs = from
+	}
+	return vs, ve, end, true
 }
 
 // passProse is the span of the value that the word "pass" introduces, a
@@ -670,7 +710,7 @@ func afterVerb(s string, i int) int {
 		if j < len(s) && (s[j] == '=' || s[j] == '>') {
 			j++
 		}
-		return spaceEnd(s, runEnd(s, j, isMarkup))
+		return tagsEnd(s, spaceEnd(s, runEnd(s, j, isMarkup)))
 	}
 	for _, sep := range [...]string{"：", "＝", "﹕", "﹦", "∶", "꞉"} {
 		if hasAt(s, j, sep) {
@@ -687,6 +727,15 @@ func afterVerb(s string, i int) int {
 				k++
 			}
 			if v := runEnd(s, k, isBlank); v > k {
+				// "is now X", "is still X", "is also X"
+				if t := runEnd(s, v, isLetter); inList(" now still also again ", strings.ToLower(s[v:t])) {
+					if t < len(s) && s[t] == ':' {
+						t++
+					}
+					if u := runEnd(s, t, isBlank); u > t {
+						return u
+					}
+				}
 				return v
 			}
 		}
@@ -732,6 +781,23 @@ func arrowEnd(s string, j int) int {
 		return j + n
 	}
 	return j
+}
+
+// tagsEnd: past the HTML tags that close a label's element and open its
+// value's, from a closing tag on ("<b>Password:</b> x", "<td>pw:</td><td>x"),
+// and the blanks between; i when there is none.
+func tagsEnd(s string, i int) int {
+	if !hasAt(s, i, "</") {
+		return i
+	}
+	for i+1 < len(s) && s[i] == '<' && (s[i+1] == '/' || isLetter(s[i+1])) {
+		k := strings.IndexByte(s[i+1:min(len(s), i+256)], '>')
+		if k < 0 || strings.ContainsAny(s[i+1:i+1+k], "<\n") {
+			return i
+		}
+		i = spaceEnd(s, i+k+2)
+	}
+	return i
 }
 
 // isMarkup: markdown emphasis or code around a label.
@@ -884,15 +950,15 @@ func clauseEnd(s string, v, e int) int {
 	for n := 1; ; n++ {
 		j := runEnd(s, e, isBlank)
 		// A word's "!" ends the clause, unless "to" goes on with it:
-		// "changed from Hunter2x! to Wombat9$zz".
-		if w := s[v:e]; n == maxClauseWords || strings.ContainsRune(".!?:", rune(w[len(w)-1])) && (w[len(w)-1] != '!' || j == e || !proseWordIs(s, j, "to")) {
+		// "changed from Hunter2x! to Wombat9$zz"; "to:" goes on too.
+		if w := s[v:e]; n == maxClauseWords || strings.ContainsRune(".!?:", rune(w[len(w)-1])) && !strings.EqualFold(w, "to:") && (w[len(w)-1] != '!' || j == e || !proseWordIs(s, j, "to")) {
 			break
 		}
 		if j == e || j == len(s) || isProseStop(s[j]) {
 			break
 		}
 		k := proseWordEnd(s, j)
-		if endsClause(s[j:k]) {
+		if endsClause(s[j:k]) && !strings.EqualFold(s[j:k], "to:") {
 			break
 		}
 		v, e = j, k
@@ -995,6 +1061,9 @@ func becomes(rest string, strict bool) bool {
 	if from {
 		// "changed from Hunter2x! to Wombat9$zz": the new one, or the old
 		// one when it looks chosen (not "from 100000 to 600000 rounds").
+		if e < len(next) && (isQuote(next[e]) || next[e] == '`') {
+			e++ // from "Hunter2x!" to …
+		}
 		if n := runEnd(next, e, isBlank); !proseWordIs(next, n, "to") {
 			return false
 		} else if becomes(next[n:], strict) {
@@ -1067,13 +1136,14 @@ func namesThing(w string) bool {
 }
 
 // schemes are the names of hashes, ciphers, key types and encodings that
-// hold a digit, lower case without '-' or '_' (inList).
-const schemes = " aes128 aes128gcm aes192 aes256 aes256cbc aes256gcm argon2 argon2d argon2i argon2id " +
+// hold a digit, and of a password manager (1Password), lower case without
+// '-' or '_' (inList).
+const schemes = " 1password aes128 aes128gcm aes192 aes256 aes256cbc aes256gcm argon2 argon2d argon2i argon2id " +
 	" ascii85 base16 base32 base58 base64 base64url bcrypt2a bcrypt2b bcrypt2y blake2b blake2s " +
 	" blake3 chacha20 chacha20poly1305 cp1252 crc32 des3 dsa2048 ecdsap256 ed25519 ed448 " +
-	" gb18030 hmacsha1 hmacsha256 hmacsha512 iso88591 koi8r latin1 md4 md5 p256 p384 pbkdf2 " +
-	" pkcs12 pkcs8 rsa1024 rsa2048 rsa3072 rsa4096 secp256k1 secp256r1 sha1 sha224 sha256 sha3 " +
-	" sha3256 sha3512 sha384 sha512 twofish256 utf16 utf32 utf8 utf8mb3 utf8mb4 win1251 x25519 " +
+	" gb18030 hmacsha1 hmacsha256 hmacsha512 iso88591 koi8r latin1 md4 md5 md5crypt p256 p384 pbkdf2 " +
+	" pkcs12 pkcs8 rsa1024 rsa2048 rsa3072 rsa4096 secp256k1 secp256r1 sha1 sha224 sha256 sha256crypt sha3 " +
+	" sha3256 sha3512 sha384 sha512 sha512crypt twofish256 utf16 utf32 utf8 utf8mb3 utf8mb4 win1251 x25519 " +
 	" xchacha20 "
 
 // counted are what a number after "to" counts rather than being a password
