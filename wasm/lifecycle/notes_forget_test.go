@@ -454,3 +454,36 @@ func TestRestoreRefusesToLandInACodeBlockLeftOpen(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, said, "Restored “bravo banana”")
 }
+
+// A memory file in another encoding loses nothing: one saved as UTF-16
+// (Windows PowerShell's `>`) is not read, said why, and not written to; an
+// entry of a Latin-1 file is not forgotten (its record, JSON, would give
+// back U+FFFD), and the file's other entries are, byte for byte.
+func TestMemoryFilesInAnotherEncodingLoseNothing(t *testing.T) {
+	r := newRig(t, false)
+	utf16 := []byte{0xFF, 0xFE}
+	for _, c := range "# Memory\r\n\r\n## Build\r\n\r\n- Run make test before pushing\r\n" {
+		utf16 = append(utf16, byte(c), 0)
+	}
+	index := r.write(projectIndex, string(utf16))
+	text, isErr := r.tool("memory_remember", `{"text":"Cache lives in ~/.cache/build"}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, "it is UTF-16 text, not UTF-8: save it as UTF-8 to use it as memory")
+	require.Contains(t, r.injected("hi"), ".pi/memory/MEMORY.md could not be read (the user is told why)")
+	text, _ = r.tool("memory_search", `{"query":"make test"}`)
+	require.Contains(t, text, "could not be read")
+	got, _ := os.ReadFile(index)
+	require.Equal(t, utf16, got)
+
+	const latin1 = "## Build\n\n- Run make test before pushing\n- The caf\xe9 server is in Z\xfcrich\n- Use pnpm\n"
+	r.write(projectIndex, latin1)
+	_, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 4)})
+	require.Error(t, err)
+	require.Equal(t, ".pi/memory/MEMORY.md line 4: the entry is not UTF-8 text (the file was saved in another encoding, such as Latin-1); save the file as UTF-8 and forget it again; nothing was forgotten", err.Error())
+	require.Equal(t, latin1, r.read(projectIndex))
+	f, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 5)})
+	require.NoError(t, err)
+	_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+	require.NoError(t, err)
+	require.Equal(t, latin1, r.read(projectIndex))
+}

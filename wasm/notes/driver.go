@@ -2,6 +2,7 @@ package notes
 
 import (
 	"encoding/hex"
+	"errors"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"path"
 	"strconv"
@@ -181,7 +182,7 @@ func (n *driver) load(sc *noteScope) {
 	// The file and its pages go into the arrays of the last read: under
 	// TinyGo a large block allocated afresh on every change stays pinned by
 	// a stray word of the module's static data (docs/decisions/003-tinygo-heap.md).
-	data, err := files.ReadInto(n.h, sc.file, maxNoteFile, sc.data[:0])
+	data, err := readNote(n.h, sc.file, sc.data[:0])
 	if err != nil {
 		sc.exists, sc.readErr, sc.data, sc.view, sc.pages, sc.facts = false, err, sc.data[:0], nil, discard(sc.pages), 0
 		return
@@ -189,6 +190,18 @@ func (n *driver) load(sc *noteScope) {
 	sc.exists, sc.readErr, sc.data = true, nil, data
 	sc.view, sc.redacted, sc.pages = n.parser.view(sc.pages, sc.name, data, sc.redacted)
 	sc.facts = countFacts(sc.pages)
+}
+
+// readNote reads a memory file (into buf's array when it has room; see
+// load). One saved as UTF-16 (Windows PowerShell's default) is refused, as
+// a read error: read as UTF-8 it is text no search finds, and a write would
+// append UTF-8 to it.
+func readNote(h hostio.Host, p string, buf []byte) ([]byte, error) {
+	data, err := files.ReadInto(h, p, maxNoteFile, buf)
+	if err == nil && len(data) >= 2 && (data[0] == 0 || data[1] == 0 || data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
+		return nil, errors.New("it is UTF-16 text, not UTF-8: save it as UTF-8 to use it as memory")
+	}
+	return data, err
 }
 
 // viewString is data as a string without copying it, for a call that keeps

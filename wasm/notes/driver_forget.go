@@ -61,7 +61,7 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		return store.Forgot{}, true, err
 	}
 	defer n.h.Unlock(sc.lock)
-	data, err := files.Read(n.h, file, maxNoteFile)
+	data, err := readNote(n.h, file, nil)
 	missing := hostio.IsNotFound(err)
 	switch {
 	case missing && r.ID == "":
@@ -188,7 +188,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	if rec.Restored != 0 {
 		return "", true, errors.New(ref + " was already restored, to " + display + " line " + strconv.Itoa(rec.RestoredLine))
 	}
-	data, err := files.Read(n.h, rec.File, maxNoteFile)
+	data, err := readNote(n.h, rec.File, nil)
 	if err != nil && !hostio.IsNotFound(err) {
 		return "", true, errors.New("could not read " + rec.File + ": " + err.Error() + "; nothing was restored")
 	}

@@ -190,7 +190,7 @@ func (n *driver) recallDocs(scope string) ([]doc, []string) {
 			continue
 		}
 		for _, e := range topics {
-			data, err := files.Read(n.h, path.Join(sc.dir, e), maxNoteFile)
+			data, err := readNote(n.h, path.Join(sc.dir, e), nil)
 			if err != nil {
 				errs = append(errs, path.Join(sc.dir, e)+": "+err.Error())
 				continue

@@ -1,7 +1,6 @@
 package notes
 
 import (
-	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
@@ -23,7 +22,7 @@ func (n *driver) Resources() []store.Resource {
 			URI: "pimem://notes/" + sc.name + "/" + notesIndex, Name: "Notes (" + sc.name + ")", MIMEType: "text/markdown",
 			Description: "Markdown memory, " + sc.name + " scope: " + sc.display + ".",
 			Read: func() (string, error) {
-				data, err := files.Read(n.h, file, maxNoteFile)
+				data, err := readNote(n.h, file, nil)
 				if err != nil {
 					return "", err
 				}

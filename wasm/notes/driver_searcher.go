@@ -97,7 +97,7 @@ func (n *driver) goneDocs(records string) []search.Doc {
 // the redacted view, as entries. A file that cannot be read is said in the
 // answer (search.Unreadable; /memory recall and /memory verify say why).
 func (n *driver) searchDocs(scope, file, display string) []search.Doc {
-	data, err := files.Read(n.h, file, maxNoteFile)
+	data, err := readNote(n.h, file, nil)
 	if err != nil {
 		return search.Unreadable(display)
 	}

@@ -195,7 +195,7 @@ func (n *driver) secretLines() []string {
 		}
 		topics, _, _ := n.topics(sc)
 		for _, e := range topics {
-			if data, err := files.Read(n.h, path.Join(sc.dir, e), maxNoteFile); err == nil {
+			if data, err := readNote(n.h, path.Join(sc.dir, e), nil); err == nil {
 				check(path.Join(path.Dir(sc.display), e), data)
 			}
 		}
@@ -286,7 +286,7 @@ func (n *driver) cmdImport(c *store.Cmd) {
 	}
 	var docs []doc
 	for _, f := range claudeFiles(entries) {
-		data, err := files.Read(n.h, path.Join(dir, f), maxNoteFile)
+		data, err := readNote(n.h, path.Join(dir, f), nil)
 		if hostio.IsNotFound(err) {
 			continue
 		}

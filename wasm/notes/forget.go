@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -188,6 +189,11 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 		return nil, rec, false, display + " line " + strconv.Itoa(p.Line) + ": the entry reads differently once its secrets are hidden; edit the file by hand; nothing was forgotten"
 	}
 	out, removed := removeEntry(data, p.Line, n)
+	if !utf8.ValidString(removed) {
+		// Its record is JSON, which holds UTF-8 alone: restore would give
+		// back U+FFFD for what is not.
+		return nil, rec, false, display + " line " + strconv.Itoa(p.Line) + ": the entry is not UTF-8 text (the file was saved in another encoding, such as Latin-1); save the file as UTF-8 and forget it again; nothing was forgotten"
+	}
 	if !hasBOM(data) && hasBOM(out) {
 		// The entry stood before a U+FEFF that would then open the file and
 		// read as its byte-order mark: restore could not put it back before.
