@@ -11,6 +11,7 @@
 package config
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"math"
 	"slices"
 	"strconv"
@@ -194,16 +195,16 @@ func (f *File) Int(key string, def, min, max int) (int, bool) {
 		return def, false
 	}
 	if v.Type != gjson.Number || math.IsNaN(v.Num) || v.Num != math.Trunc(v.Num) {
-		f.bad(key, "a whole number", v, strconv.Itoa(def))
+		f.bad(key, "a whole number", v, numstr.Itoa(def))
 		return def, false
 	}
 	n := v.Num
 	if n < float64(min) {
-		f.warn(strconv.Quote(key) + " is below " + strconv.Itoa(min) + " (got " + shown(key, v.Raw) + "); using " + strconv.Itoa(min))
+		f.warn(strconv.Quote(key) + " is below " + numstr.Itoa(min) + " (got " + shown(key, v.Raw) + "); using " + numstr.Itoa(min))
 		return min, true
 	}
 	if n > float64(max) {
-		f.warn(strconv.Quote(key) + " is above " + strconv.Itoa(max) + " (got " + shown(key, v.Raw) + "); using " + strconv.Itoa(max))
+		f.warn(strconv.Quote(key) + " is above " + numstr.Itoa(max) + " (got " + shown(key, v.Raw) + "); using " + numstr.Itoa(max))
 		return max, true
 	}
 	return int(n), true
@@ -282,7 +283,7 @@ func (f *File) Unknown(known map[string][]string) {
 		return true
 	})
 	if n > maxUnknown {
-		f.warn(strconv.Itoa(n-maxUnknown) + " more unknown keys (ignored)")
+		f.warn(numstr.Itoa(n-maxUnknown) + " more unknown keys (ignored)")
 	}
 }
 

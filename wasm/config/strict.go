@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"unicode/utf8"
 )
@@ -19,7 +20,7 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return "line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column) + ": " + e.Msg
+	return "line " + numstr.Itoa(e.Line) + ", column " + numstr.Itoa(e.Column) + ": " + e.Msg
 }
 
 // Normalize checks that data is exactly one JSON value as RFC 8259 defines it
@@ -237,7 +238,7 @@ func (r *reader) array() bool {
 func (r *reader) enter() bool {
 	r.depth++
 	if r.depth > MaxDepth {
-		return r.fail(r.pos, "nested more than "+strconv.Itoa(MaxDepth)+" levels deep")
+		return r.fail(r.pos, "nested more than "+numstr.Itoa(MaxDepth)+" levels deep")
 	}
 	r.pos++
 	return true
@@ -579,8 +580,8 @@ func (r *reader) unclosed(open int) bool {
 	if r.data[open] == '[' {
 		kind, close = "array", "]"
 	}
-	return r.fail(r.pos, "the text ends before the "+kind+" opened at line "+strconv.Itoa(line)+
-		", column "+strconv.Itoa(col)+" is closed; add '"+close+"'")
+	return r.fail(r.pos, "the text ends before the "+kind+" opened at line "+numstr.Itoa(line)+
+		", column "+numstr.Itoa(col)+" is closed; add '"+close+"'")
 }
 
 func (r *reader) notUTF8() bool {

@@ -1,9 +1,8 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
-
-	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -56,7 +55,7 @@ func classifierPrompt(cands []candidate) string {
 	var b txt.Builder
 	for i, k := range cands {
 		text, _ := redact.String(k.Text)
-		b.WriteString(strconv.Itoa(i+1) + ". " + txt.OneLine(text) + "\n")
+		b.WriteString(numstr.Itoa(i+1) + ". " + txt.OneLine(text) + "\n")
 	}
 	return b.String()
 }

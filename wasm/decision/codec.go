@@ -2,7 +2,7 @@ package decision
 
 import (
 	"errors"
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -33,7 +33,7 @@ func (e *decodeError) Error() string {
 		s += ": " + e.Detail
 	}
 	if e.Err == errSyntax || e.Err == errDepth {
-		s += " (at byte " + strconv.Itoa(e.Offset+1) + ")"
+		s += " (at byte " + numstr.Itoa(e.Offset+1) + ")"
 	}
 	return s
 }
@@ -163,7 +163,7 @@ func (s *scanner) decode(line []byte, arena *arena, ev *Event) error {
 	case seen&1 == 0:
 		return &decodeError{Err: errMissing, Detail: "v"}
 	case ev.V != version:
-		return &decodeError{Err: errVersion, Detail: "v=" + strconv.Itoa(ev.V) + " (this pi-memory reads v=1; a newer version wrote this line)"}
+		return &decodeError{Err: errVersion, Detail: "v=" + numstr.Itoa(ev.V) + " (this pi-memory reads v=1; a newer version wrote this line)"}
 	case seen&4 == 0:
 		return &decodeError{Err: errMissing, Detail: "e"}
 	case badCode != nil:

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -117,7 +118,7 @@ func (r *report) MarkCollisions(rep *repair) {
 		for i := range r.Findings {
 			if f := &r.Findings[i]; f.Line == n.Line && f.Kind == duplicateAdd.String() {
 				f.Kind = "id-collision"
-				f.Msg = n.Old + " is added again for another decision (first added at line " + strconv.Itoa(n.First) + "): " +
+				f.Msg = n.Old + " is added again for another decision (first added at line " + numstr.Itoa(n.First) + "): " +
 					strconv.Quote(oneLine(n.Text)) + " is missing from memory. Two branches gave one id to two decisions (a union merge?); /decision doctor --fix gives this one " + n.New
 			}
 		}
@@ -135,13 +136,13 @@ func (r *report) Text() string {
 		sb.WriteString("\nNo problems found.")
 	}
 	for _, f := range r.Findings {
-		sb.WriteString("\nline " + strconv.Itoa(f.Line) + ": " + f.Kind + " — " + f.Msg)
+		sb.WriteString("\nline " + numstr.Itoa(f.Line) + ": " + f.Kind + " — " + f.Msg)
 	}
 	for _, p := range r.Pairs {
 		sb.WriteString("\n" + p)
 	}
 	if !r.PairsScanned {
-		sb.WriteString("\n(" + strconv.Itoa(r.Active) + " active decisions: the pairwise duplicate/conflict scan is skipped above " + strconv.Itoa(doctorPairLimit) + ")")
+		sb.WriteString("\n(" + numstr.Itoa(r.Active) + " active decisions: the pairwise duplicate/conflict scan is skipped above " + numstr.Itoa(doctorPairLimit) + ")")
 	}
 	if len(r.Findings) > 0 {
 		sb.WriteString("\nBad lines are kept on disk untouched and skipped on replay; fix or delete them by hand if you wish.")

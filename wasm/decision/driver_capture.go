@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
@@ -101,7 +102,7 @@ func (d *driver) reviewNext(out *store.Out, cands []candidate, i int) {
 		})
 		return
 	}
-	title := "Decision " + strconv.Itoa(i+1) + " of " + strconv.Itoa(len(cands)) + ": " + c.Text
+	title := "Decision " + numstr.Itoa(i+1) + " of " + numstr.Itoa(len(cands)) + ": " + c.Text
 	out.Select(title, []string{optSave, optSkip, optSaveAll, optSkipAll}, func(out *store.Out, v gjson.Result) {
 		switch v.String() {
 		case optSave:

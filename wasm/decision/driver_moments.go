@@ -1,7 +1,7 @@
 package decision
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
@@ -67,7 +67,7 @@ func (d *driver) Section(out *store.Out, why string) budget.Section {
 	// The section's own cap is maxSectionChars characters (the seed's unit,
 	// applied while it renders); budget's is its bound in tokens, the bytes
 	// that many characters can take.
-	sec := budget.Section{Store: "decisions", Cap: budget.BytesTokens(maxSectionChars * utf8.UTFMax), Limit: strconv.Itoa(maxSectionChars) + " characters", Why: why}
+	sec := budget.Section{Store: "decisions", Cap: budget.BytesTokens(maxSectionChars * utf8.UTFMax), Limit: numstr.Itoa(maxSectionChars) + " characters", Why: why}
 	if why != "" {
 		return sec
 	}

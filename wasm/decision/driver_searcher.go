@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"path"
 	"strconv"
 	"strings"
@@ -64,7 +65,7 @@ func (s *state) longLines() string {
 			continue
 		}
 		if n++; len(nums) < 3 {
-			nums = append(nums, strconv.Itoa(p.Line))
+			nums = append(nums, numstr.Itoa(p.Line))
 		}
 	}
 	if n == 0 {
@@ -76,15 +77,15 @@ func (s *state) longLines() string {
 	}
 	said += strings.Join(nums, ", ")
 	if n > len(nums) {
-		said += " and " + strconv.Itoa(n-len(nums)) + " more"
+		said += " and " + numstr.Itoa(n-len(nums)) + " more"
 	}
-	return said + " (over " + strconv.Itoa(maxLine>>20) + " MiB)"
+	return said + " (over " + numstr.Itoa(maxLine>>20) + " MiB)"
 }
 
 // source is the live decisions as one search source, stamped with the
 // state's generation and size and the log's stamp.
 func (s *state) source(key, stamp string) search.Source {
-	return search.Source{Key: key, Stamp: strconv.FormatUint(s.Gen, 10) + "/" + strconv.Itoa(s.recs.n) + "/" + stamp, Load: s.searchDocs}
+	return search.Source{Key: key, Stamp: strconv.FormatUint(s.Gen, 10) + "/" + numstr.Itoa(s.recs.n) + "/" + stamp, Load: s.searchDocs}
 }
 
 // searchDocs are the live decisions as search entries, in log order.

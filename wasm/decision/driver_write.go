@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -510,7 +511,7 @@ func (d *driver) cmdReset(c *store.Cmd) {
 		ids[i] = x.ID
 	}
 	preview := "Reset would remove all " + text.Plural(len(all), "decision", "decisions") + " of this project (" +
-		strconv.Itoa(d.st.Count(Active)) + " active). The log keeps their history."
+		numstr.Itoa(d.st.Count(Active)) + " active). The log keeps their history."
 	d.confirmThen(c, "Remove every decision?", preview, ids, "No, keep them", "Yes, remove every decision", func(out *store.Out) { d.removeAll(out, c.JSON, ids, "Reset") })
 }
 

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
@@ -34,7 +35,7 @@ func (s *state) NextID(nowMs int64) string {
 			date = date*10 + uint64(c-'0')
 		}
 	}
-	num := strconv.Itoa(s.days.get(date) + 1)
+	num := numstr.Itoa(s.days.get(date) + 1)
 	for len(num) < 4 {
 		num = "0" + num
 	}

@@ -1,8 +1,8 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -136,14 +136,14 @@ func (s *state) summary(left int, shown [][]string) string {
 	if left == 1 {
 		noun = "decision"
 	}
-	out := "(+" + strconv.Itoa(left) + " older active " + noun + " not shown"
+	out := "(+" + numstr.Itoa(left) + " older active " + noun + " not shown"
 	if len(tags) > 0 {
 		out += "; top tags:"
 		for i, t := range tags {
 			if i == 3 {
 				break
 			}
-			out += " #" + txt.Runes(t, maxTagChars) + " " + strconv.Itoa(counts[i])
+			out += " #" + txt.Runes(t, maxTagChars) + " " + numstr.Itoa(counts[i])
 		}
 	}
 	return out + "; /decision list shows all)"

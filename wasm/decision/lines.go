@@ -1,7 +1,7 @@
 package decision
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -261,14 +261,14 @@ func (u *idsInUse) next(id string) string {
 	var out string
 	if day, _, ok := splitID(id); ok {
 		u.max[day]++
-		num := strconv.Itoa(u.max[day])
+		num := numstr.Itoa(u.max[day])
 		for len(num) < 4 {
 			num = "0" + num
 		}
 		out = day + num
 	} else {
 		for n := 2; ; n++ {
-			if out = id + "-" + strconv.Itoa(n); !u.seen[out] {
+			if out = id + "-" + numstr.Itoa(n); !u.seen[out] {
 				break
 			}
 		}

@@ -2,6 +2,7 @@ package decision
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -90,7 +91,7 @@ func listText(list hits, title string, limit int) string {
 		}
 	}
 	if total > shown {
-		sb.WriteString("\n… " + strconv.Itoa(total-shown) + " more; " + moreHint + ".")
+		sb.WriteString("\n… " + numstr.Itoa(total-shown) + " more; " + moreHint + ".")
 	}
 	if marked {
 		sb.WriteString("\n⚠ Unresolved conflicts: the model is told to ask which holds. Settle one with\n  /decision resolve <id> rejected (or active), or /decision supersede.")

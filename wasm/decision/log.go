@@ -2,7 +2,7 @@ package decision
 
 import (
 	"bytes"
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 )
 
 // readAt reads the log: up to len(dst) bytes at off, 0 at the end.
@@ -150,7 +150,7 @@ func (r *reader) Replay(st *state, read readAt, cur cursor, size int64) (cursor,
 
 // skipLong reports a line over maxLine, skipped unread.
 func (r *reader) skipLong(st *state, line int) {
-	st.problem(line, tooLong, "", "longer than "+strconv.Itoa(maxLine>>20)+" MiB, which no decision is; skipped unread and kept on disk (remove it by hand)")
+	st.problem(line, tooLong, "", "longer than "+numstr.Itoa(maxLine>>20)+" MiB, which no decision is; skipped unread and kept on disk (remove it by hand)")
 }
 
 func (r *reader) applyLine(st *state, b []byte, line int) {

@@ -2,6 +2,7 @@ package decision
 
 import (
 	"bytes"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -479,7 +480,7 @@ func (res *mergeResult) Text() string {
 		parts = append(parts, "left out "+text.Plural(res.Dropped, "line", "lines")+" of the common ancestor that one side had removed or rewritten")
 	}
 	for _, b := range res.Bad {
-		s := "kept a bad line: " + b.Side + " line " + strconv.Itoa(b.Line) + " (now line " + strconv.Itoa(b.At) + "): " + b.Msg
+		s := "kept a bad line: " + b.Side + " line " + numstr.Itoa(b.Line) + " (now line " + numstr.Itoa(b.At) + "): " + b.Msg
 		if b.Sealed {
 			s += "; it was cut short and now ends with a newline"
 		}

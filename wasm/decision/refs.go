@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -84,13 +85,13 @@ func (s *state) find(ref string, removed bool) (string, error) {
 	}
 	list := s.hits(found)
 	var sb text.Builder
-	sb.WriteString(strconv.Quote(ref) + " matches " + strconv.Itoa(len(found)) + " decisions; give more of the id:")
+	sb.WriteString(strconv.Quote(ref) + " matches " + numstr.Itoa(len(found)) + " decisions; give more of the id:")
 	for i := 0; i < list.Len() && i < maxCandidates; i++ {
 		x := list.At(i)
 		sb.WriteString("\n  " + x.ID + " | " + oneLine(x.Short()))
 	}
 	if len(found) > maxCandidates {
-		sb.WriteString("\n  … " + strconv.Itoa(len(found)-maxCandidates) + " more")
+		sb.WriteString("\n  … " + numstr.Itoa(len(found)-maxCandidates) + " more")
 	}
 	return "", &refError{sb.String()}
 }

@@ -1,7 +1,7 @@
 package decision
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -55,7 +55,7 @@ func showText(x *decision) string {
 	field("updated", x.Updated())
 	field("source", x.Source)
 	field("category", x.Category)
-	field("log lines", strconv.Itoa(x.AddLine)+"–"+strconv.Itoa(x.LastLine))
+	field("log lines", numstr.Itoa(x.AddLine)+"–"+numstr.Itoa(x.LastLine))
 	return sb.String()
 }
 
@@ -106,7 +106,7 @@ func likeness(m match, text string) string {
 	if normalize(text) == normalize(m.D.Short()) {
 		return "same text"
 	}
-	return strconv.Itoa(int(m.Score*100+0.5)) + "% similar"
+	return numstr.Itoa(int(m.Score*100+0.5)) + "% similar"
 }
 
 // oneLine collapses whitespace and redacts: a decision quoted in a message.

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -283,10 +284,10 @@ func (r *repair) Text(written bool) string {
 	}
 	sb.WriteString("--fix " + verb + " " + text.Plural(len(r.Renumbered), "decision", "decisions") + " a new id (two branches had added them under one id):")
 	for _, n := range r.Renumbered {
-		sb.WriteString("\nline " + strconv.Itoa(n.Line) + ": " + n.Old + " → " + n.New + " " + strconv.Quote(oneLine(n.Text)) + " (line " + strconv.Itoa(n.First) + " keeps " + n.Old + ")")
+		sb.WriteString("\nline " + numstr.Itoa(n.Line) + ": " + n.Old + " → " + n.New + " " + strconv.Quote(oneLine(n.Text)) + " (line " + numstr.Itoa(n.First) + " keeps " + n.Old + ")")
 	}
 	for _, ref := range r.References {
-		sb.WriteString("\nline " + strconv.Itoa(ref.Line) + ": " + ref.Kind + " of " + ref.ID + " → " + ref.To + " (" + ref.How + ")")
+		sb.WriteString("\nline " + numstr.Itoa(ref.Line) + ": " + ref.Kind + " of " + ref.ID + " → " + ref.To + " (" + ref.How + ")")
 		if !ref.Sure {
 			sb.WriteString(" — cannot tell for certain")
 		}
@@ -295,7 +296,7 @@ func (r *repair) Text(written bool) string {
 	case n == 1:
 		sb.WriteString("\nOnly its place in the file placed 1 line; check it with /decision show.")
 	case n > 1:
-		sb.WriteString("\nOnly their place in the file placed " + strconv.Itoa(n) + " lines; check them with /decision show.")
+		sb.WriteString("\nOnly their place in the file placed " + numstr.Itoa(n) + " lines; check them with /decision show.")
 	}
 	sb.WriteString("\nOnly the ids in " + text.Plural(r.Rewritten, "line", "lines") + " change; every other line, bad ones included, stays byte for byte.")
 	return sb.String()

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -280,7 +281,7 @@ func (s *state) apply(ev *Event, line int) {
 	switch ev.Code {
 	case Add:
 		if h >= 0 {
-			s.problem(line, duplicateAdd, ev.ID, "second add of "+ev.ID+" (first added at line "+strconv.Itoa(int(s.recs.at(h).addLine))+"); ignored")
+			s.problem(line, duplicateAdd, ev.ID, "second add of "+ev.ID+" (first added at line "+numstr.Itoa(int(s.recs.at(h).addLine))+"); ignored")
 			return
 		}
 		s.noteID(ev.ID)
@@ -339,7 +340,7 @@ func (s *state) apply(ev *Event, line int) {
 
 func (s *state) orphan(ev *Event, line int) {
 	if h := s.lookup(ev.ID); h >= 0 && s.recs.at(h).removed {
-		s.problem(line, removedID, ev.ID, ev.Code.longName()+" for "+ev.ID+", removed at line "+strconv.Itoa(int(s.recs.at(h).removedLine))+"; ignored")
+		s.problem(line, removedID, ev.ID, ev.Code.longName()+" for "+ev.ID+", removed at line "+numstr.Itoa(int(s.recs.at(h).removedLine))+"; ignored")
 		return
 	}
 	s.problem(line, unknownID, ev.ID, ev.Code.longName()+" for "+ev.ID+", which was never added; ignored")

@@ -5,6 +5,7 @@ package decision
 // knows JSON, not the event schema: codec.go says which keys mean what.
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -32,7 +33,7 @@ const maxDepth = 64
 
 func (s *scanner) syntax() error {
 	if s.deep {
-		return &decodeError{Err: errDepth, Offset: s.i, Detail: "a value is nested more than " + strconv.Itoa(maxDepth) + " levels deep"}
+		return &decodeError{Err: errDepth, Offset: s.i, Detail: "a value is nested more than " + numstr.Itoa(maxDepth) + " levels deep"}
 	}
 	return &decodeError{Err: errSyntax, Offset: s.i}
 }

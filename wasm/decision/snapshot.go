@@ -2,6 +2,7 @@ package decision
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"unsafe"
 
@@ -50,12 +51,12 @@ func (w *wrapped) Unwrap() error { return w.err }
 // layout names the record layout a snapshot's raw bytes depend on.
 func layout() string {
 	var r rec
-	return "rec" + strconv.Itoa(int(unsafe.Sizeof(r))) +
-		"@" + strconv.Itoa(int(unsafe.Offsetof(r.tags))) +
-		"," + strconv.Itoa(int(unsafe.Offsetof(r.createdAt))) +
-		"," + strconv.Itoa(int(unsafe.Offsetof(r.addLine))) +
-		"," + strconv.Itoa(int(unsafe.Offsetof(r.status))) +
-		"/chunk" + strconv.Itoa(chunkSize) + "/page" + strconv.Itoa(pageSize)
+	return "rec" + numstr.Itoa(int(unsafe.Sizeof(r))) +
+		"@" + numstr.Itoa(int(unsafe.Offsetof(r.tags))) +
+		"," + numstr.Itoa(int(unsafe.Offsetof(r.createdAt))) +
+		"," + numstr.Itoa(int(unsafe.Offsetof(r.addLine))) +
+		"," + numstr.Itoa(int(unsafe.Offsetof(r.status))) +
+		"/chunk" + numstr.Itoa(chunkSize) + "/page" + numstr.Itoa(pageSize)
 }
 
 // logSum fingerprints the first size bytes of a log without reading them
@@ -476,7 +477,7 @@ func parseSnapshotHeader(b []byte, at int64, trailer []byte) (*snapshotHeader, e
 	}
 	root := gjson.ParseBytes(b)
 	if v := jsonr.Get(root, "version").Int(); v != snapVersion {
-		return nil, snapErr("version " + strconv.FormatInt(v, 10) + ", this build reads " + strconv.Itoa(snapVersion))
+		return nil, snapErr("version " + strconv.FormatInt(v, 10) + ", this build reads " + numstr.Itoa(snapVersion))
 	}
 	if l := jsonr.Get(root, "layout").String(); l != layout() {
 		return nil, snapErr("written by a build with another record layout (" + l + ")")

@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
@@ -63,12 +64,12 @@ func (p *statusPage) text() string {
 	} else {
 		sb.WriteString("\nLog: " + p.log + " (" + text.Plural(p.lines, "line", "lines") + ", " + strconv.FormatInt(p.bytes, 10) + " bytes)")
 	}
-	sb.WriteString("\nDecisions: " + strconv.Itoa(p.counts[Active]) + " active, " +
-		strconv.Itoa(p.counts[draft]) + " draft, " + strconv.Itoa(p.counts[rejected]) + " rejected, " +
-		strconv.Itoa(p.counts[Superseded]) + " superseded")
+	sb.WriteString("\nDecisions: " + numstr.Itoa(p.counts[Active]) + " active, " +
+		numstr.Itoa(p.counts[draft]) + " draft, " + numstr.Itoa(p.counts[rejected]) + " rejected, " +
+		numstr.Itoa(p.counts[Superseded]) + " superseded")
 	inj := "nothing (no active decisions)"
 	if p.injected > 0 {
-		inj = strconv.Itoa(p.injected) + " of " + strconv.Itoa(maxSectionChars) + " chars, up to " + text.Plural(p.cfg.MaxDecisions, "decision", "decisions")
+		inj = numstr.Itoa(p.injected) + " of " + numstr.Itoa(maxSectionChars) + " chars, up to " + text.Plural(p.cfg.MaxDecisions, "decision", "decisions")
 	}
 	if p.inject != "" {
 		inj += " — but " + p.inject
@@ -92,7 +93,7 @@ func autoCaptureText(c settings) string {
 	if !c.AutoCapture {
 		return "off"
 	}
-	ac := "on (" + c.Classifier + " classifier, threshold " + strconv.FormatFloat(c.Threshold, 'g', -1, 64) + ", max " + strconv.Itoa(c.MaxPerTurn) + " per turn"
+	ac := "on (" + c.Classifier + " classifier, threshold " + strconv.FormatFloat(c.Threshold, 'g', -1, 64) + ", max " + numstr.Itoa(c.MaxPerTurn) + " per turn"
 	if c.Confirm {
 		return ac + ", asks before saving)"
 	}
@@ -104,7 +105,7 @@ func autoCaptureText(c settings) string {
 //
 //	retentionText(defaultSettings().RetentionDays) => "draft 30d, rejected 90d, superseded 180d"
 func retentionText(r retention) string {
-	return "draft " + strconv.Itoa(r[draft]) + "d, rejected " + strconv.Itoa(r[rejected]) + "d, superseded " + strconv.Itoa(r[Superseded]) + "d"
+	return "draft " + numstr.Itoa(r[draft]) + "d, rejected " + numstr.Itoa(r[rejected]) + "d, superseded " + numstr.Itoa(r[Superseded]) + "d"
 }
 
 // appendJSON is the status page for /decision status --json: the same facts
@@ -156,7 +157,7 @@ func footer(off string, unreadable bool, active, conflicts int) string {
 	case unreadable:
 		return footerName + " unreadable"
 	}
-	line := footerName + " " + strconv.Itoa(active)
+	line := footerName + " " + numstr.Itoa(active)
 	if conflicts > 0 {
 		line += ", " + text.Plural(conflicts, "conflict", "conflicts")
 	}

@@ -2,7 +2,7 @@ package decision
 
 import (
 	"errors"
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 )
 
 // The transitions below are the decision store's only way to change: each
@@ -176,7 +176,7 @@ func (s *state) Resolve(id string, st Status) ([]Event, error) {
 		return nil, err
 	}
 	if st <= statusNone || st >= numStatus {
-		return nil, refuse(id, errStatus, "unknown status "+strconv.Itoa(int(st)))
+		return nil, refuse(id, errStatus, "unknown status "+numstr.Itoa(int(st)))
 	}
 	evs := []Event{{Code: SetStatus, ID: id, Data: Data{Has: HasStatus | hasConflicts, Status: st, Conflicts: []string{}}}}
 	for _, other := range x.Conflicts {

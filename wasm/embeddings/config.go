@@ -21,6 +21,7 @@ package embeddings
 
 import (
 	"encoding/hex"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -182,6 +183,6 @@ func modelKey(c settings) string {
 	if len(b) == 0 || b[0] == '.' {
 		b = append([]byte("m"), b...)
 	}
-	sum := sha1.Sum([]byte(c.URL + "\n" + c.Model + "\n" + strconv.Itoa(c.Dims)))
+	sum := sha1.Sum([]byte(c.URL + "\n" + c.Model + "\n" + numstr.Itoa(c.Dims)))
 	return string(b) + "-" + hex.EncodeToString(sum[:4])
 }

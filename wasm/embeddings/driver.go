@@ -3,8 +3,8 @@ package embeddings
 import (
 	"bytes"
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/history"
@@ -420,14 +420,14 @@ func vectorsOf(a gjson.Result, n int) ([][]int8, string) {
 		return nil, text.Whole(said, 200)
 	}
 	if jsonr.Get(a, "truncated").Bool() {
-		return nil, "the answer is larger than " + strconv.Itoa(n*maxVectorBytes>>10) + " KB"
+		return nil, "the answer is larger than " + numstr.Itoa(n*maxVectorBytes>>10) + " KB"
 	}
 	body := jsonr.Get(a, "body").String()
 	if st := jsonr.Get(a, "status").Int(); st < 200 || st > 299 {
 		if _, err := vectors.Parse([]byte(body), n); err != nil && strings.HasPrefix(err.Error(), "the endpoint answered") {
-			return nil, "status " + strconv.Itoa(int(st)) + ": " + err.Error()
+			return nil, "status " + numstr.Itoa(int(st)) + ": " + err.Error()
 		}
-		return nil, "the endpoint answered status " + strconv.Itoa(int(st))
+		return nil, "the endpoint answered status " + numstr.Itoa(int(st))
 	}
 	v, err := vectors.Parse([]byte(body), n)
 	if err != nil {
@@ -856,7 +856,7 @@ func (d *driver) nearest(out *store.Out, r *ranking, said string, then func(out 
 	if len(r.q) != d.tab.dims {
 		// Another model answers at this endpoint, or the cache was made by
 		// one: no cosine between the two.
-		then(out, nil, strings.TrimSpace(said+"\nEmbeddings: the endpoint's vectors have "+strconv.Itoa(len(r.q))+" dimensions, those of "+d.vec+" "+strconv.Itoa(d.tab.dims)+": ranked by words alone (delete it to rebuild it with this model)."))
+		then(out, nil, strings.TrimSpace(said+"\nEmbeddings: the endpoint's vectors have "+numstr.Itoa(len(r.q))+" dimensions, those of "+d.vec+" "+numstr.Itoa(d.tab.dims)+": ranked by words alone (delete it to rebuild it with this model)."))
 		return
 	}
 	if !d.tab.rank(r, sliceVectors) {
@@ -865,7 +865,7 @@ func (d *driver) nearest(out *store.Out, r *ranking, said string, then func(out 
 	}
 	refs := make([]string, len(r.top))
 	for i, s := range r.top {
-		refs[i] = s.file + ":" + strconv.Itoa(int(s.line))
+		refs[i] = s.file + ":" + numstr.Itoa(int(s.line))
 	}
 	then(out, refs, said)
 }
@@ -894,7 +894,7 @@ func (d *driver) pending() string {
 		said = append(said, "Embeddings: the cache cannot be used ("+why+"): it is derived, delete it to rebuild it.")
 	}
 	if d.tab.over > 0 {
-		said = append(said, "Embeddings: "+text.Plural(d.tab.over, "vector", "vectors")+" of the oldest sessions are not searched: the newest "+strconv.Itoa(maxHeld)+" are held.")
+		said = append(said, "Embeddings: "+text.Plural(d.tab.over, "vector", "vectors")+" of the oldest sessions are not searched: the newest "+numstr.Itoa(maxHeld)+" are held.")
 	}
 	if d.full {
 		said = append(said, "Embeddings: "+d.vec+" reached its bound: no older session is embedded, and a newer one makes room (the newest sessions are kept).")

@@ -1,8 +1,8 @@
 package hindsight
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hsimport"
@@ -65,9 +65,9 @@ func importHead(dry bool, todo hsimport.Todo, listed int, dir, root, url string)
 	if dry {
 		verb = "dry run: would import"
 	}
-	head := verb + " " + strconv.Itoa(len(todo.Files)) + " of " + text.Plural(listed, "session file", "session files") + " from " + from + " to " + hideURLSecrets(url)
+	head := verb + " " + numstr.Itoa(len(todo.Files)) + " of " + text.Plural(listed, "session file", "session files") + " from " + from + " to " + hideURLSecrets(url)
 	if todo.Resume != "" {
-		head += "; resuming after " + todo.Resume + " (" + strconv.Itoa(todo.Done) + " already imported)"
+		head += "; resuming after " + todo.Resume + " (" + numstr.Itoa(todo.Done) + " already imported)"
 	}
 	return head
 }

@@ -2,6 +2,7 @@ package hindsight
 
 import (
 	"bytes"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -225,7 +226,7 @@ func (f *folder) add(data []byte) {
 		f.line++
 		if f.long > 0 || len(f.tail)+nl > maxLine {
 			n := f.long + len(f.tail) + nl
-			f.o.Problems = append(f.o.Problems, "line "+strconv.Itoa(f.line)+": longer than 16 MiB (not read)")
+			f.o.Problems = append(f.o.Problems, "line "+numstr.Itoa(f.line)+": longer than 16 MiB (not read)")
 			f.bad = append(f.bad, span{f.off, n})
 			f.off += n + 1
 			f.long, f.tail, data = 0, f.tail[:0], data[nl+1:]
@@ -256,7 +257,7 @@ func (f *folder) outbox() Outbox {
 	n := len(f.o.Problems)
 	o := Outbox{Pending: append([]Job(nil), f.o.Pending...), Problems: f.o.Problems[:n:n], Torn: true}
 	if f.long > 0 {
-		o.Problems = append(o.Problems, "line "+strconv.Itoa(f.line+1)+": torn (a write that did not finish), longer than 16 MiB")
+		o.Problems = append(o.Problems, "line "+numstr.Itoa(f.line+1)+": torn (a write that did not finish), longer than 16 MiB")
 		return o
 	}
 	fold(&o, string(f.tail), -(f.line + 1), f.off)
@@ -351,7 +352,7 @@ func fold(o *Outbox, l string, n, off int) {
 	if n < 0 {
 		n, problem = -n, "torn (a write that did not finish)"
 	}
-	o.Problems = append(o.Problems, "line "+strconv.Itoa(n)+": "+problem)
+	o.Problems = append(o.Problems, "line "+numstr.Itoa(n)+": "+problem)
 }
 
 // compactRecords is the outbox holding jobs (their items filled in) alone,
@@ -495,5 +496,5 @@ func (f flushed) gaveUp(maxAttempts int, deadFile string) string {
 	if len(f.Dead) == 0 {
 		return ""
 	}
-	return "pi-memory: Hindsight gave up on " + text.Plural(strings.Count(string(f.Dead), "\n"), "retain job", "retain jobs") + " after " + strconv.Itoa(maxAttempts) + " failures (" + hideURLSecrets(f.Problem) + "); they are kept in " + deadFile + "."
+	return "pi-memory: Hindsight gave up on " + text.Plural(strings.Count(string(f.Dead), "\n"), "retain job", "retain jobs") + " after " + numstr.Itoa(maxAttempts) + " failures (" + hideURLSecrets(f.Problem) + "); they are kept in " + deadFile + "."
 }

@@ -1,6 +1,7 @@
 package hindsight
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -45,7 +46,7 @@ func (r response) problem() string {
 	case r.Error != "":
 		return r.Error
 	case !r.ok():
-		return "HTTP " + strconv.Itoa(r.Status)
+		return "HTTP " + numstr.Itoa(r.Status)
 	}
 	return ""
 }
@@ -125,7 +126,7 @@ func readResponses(value []byte, n int) []response {
 	out := make([]response, n)
 	arr := gjson.ParseBytes(value)
 	for i := range out {
-		v := jsonr.Get(arr, strconv.Itoa(i))
+		v := jsonr.Get(arr, numstr.Itoa(i))
 		switch {
 		case !arr.IsArray() || !v.IsObject():
 			out[i].Error = "the host gave no answer"
@@ -142,7 +143,7 @@ func readResponses(value []byte, n int) []response {
 			}
 			body := jsonr.Get(v, "body")
 			if jsonr.Get(v, "truncated").Bool() || len(body.Raw) > maxAnswer+2 && len(body.String()) > maxAnswer {
-				out[i].Error = "the answer is larger than 1 MiB (HTTP " + strconv.Itoa(int(st.Int())) + "); not read"
+				out[i].Error = "the answer is larger than 1 MiB (HTTP " + numstr.Itoa(int(st.Int())) + "); not read"
 				continue
 			}
 			out[i].Status, out[i].Body = int(st.Int()), body.String()

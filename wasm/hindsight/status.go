@@ -1,6 +1,7 @@
 package hindsight
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -57,7 +58,7 @@ const footerName = "hindsight"
 func footerText(pending int, mode string, banks []bank) string {
 	switch {
 	case pending > 0:
-		return footerName + " " + strconv.Itoa(pending) + " waiting"
+		return footerName + " " + numstr.Itoa(pending) + " waiting"
 	case mode != modeNormal:
 		return footerName + " " + mode
 	}
@@ -123,7 +124,7 @@ func statusText(s status) string {
 		if s.OutboxErr != "" {
 			b.WriteString("\nOutbox " + s.Outbox + ": " + s.OutboxErr)
 		} else {
-			b.WriteString("\nOutbox " + s.Outbox + ": " + strconv.Itoa(len(s.Box.Pending)) + " waiting, " + strconv.Itoa(len(s.Box.due(s.Now, ""))) + " due, " + strconv.FormatInt(s.Size, 10) + " bytes")
+			b.WriteString("\nOutbox " + s.Outbox + ": " + numstr.Itoa(len(s.Box.Pending)) + " waiting, " + numstr.Itoa(len(s.Box.due(s.Now, ""))) + " due, " + strconv.FormatInt(s.Size, 10) + " bytes")
 			for _, c := range claimsOf(s.Box.Pending, s.Now) {
 				b.WriteString("\n  " + claimText(c, s.Self, s.Now))
 			}
@@ -189,7 +190,7 @@ func claimText(c claim, self string, now int64) string {
 		session, _, _ := strings.Cut(c.By, "/")
 		who = "another pi (session " + session + ")"
 	}
-	return strconv.Itoa(c.Jobs) + " being sent by " + who + ", for " + strconv.FormatInt((c.Until-now+999)/1000, 10) + " s more at most"
+	return numstr.Itoa(c.Jobs) + " being sent by " + who + ", for " + strconv.FormatInt((c.Until-now+999)/1000, 10) + " s more at most"
 }
 
 // doctorText is /hindsight doctor before the server is asked: the config
@@ -253,9 +254,9 @@ func flushText(sent, failed int, problem string) (text string, fail bool) {
 	case sent+failed == 0:
 		return "Hindsight: nothing is due in the outbox.", false
 	case failed > 0:
-		return "Hindsight: " + strconv.Itoa(sent) + " sent, " + strconv.Itoa(failed) + " failed (" + problem + "); they are tried again later.", false
+		return "Hindsight: " + numstr.Itoa(sent) + " sent, " + numstr.Itoa(failed) + " failed (" + problem + "); they are tried again later.", false
 	}
-	return "Hindsight: " + strconv.Itoa(sent) + " sent.", false
+	return "Hindsight: " + numstr.Itoa(sent) + " sent.", false
 }
 
 // retainReply is the hindsight_retain tool's answer once the flush that

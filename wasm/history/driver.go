@@ -1,6 +1,7 @@
 package history
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"path"
 	"strconv"
 
@@ -322,7 +323,7 @@ func (d *driver) open(p string) search.Step {
 			// One string holds the Ref and the Text; no Cite (the Ref with the
 			// home folder as ~, the orchestrator's cited): thousands of
 			// sessions' entries are few objects for the collector.
-			line := strconv.Itoa(e.Line)
+			line := numstr.Itoa(e.Line)
 			kind, role := search.Message, e.Role+": "
 			if e.Observation {
 				kind, role = search.Observation, ""

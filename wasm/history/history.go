@@ -13,7 +13,7 @@ package history
 
 import (
 	"errors"
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
@@ -100,7 +100,7 @@ func (r *reader) line(n int, line []byte, _ bool) bool {
 	s := &r.s
 	if !jsonr.ValidBytes(line) {
 		if !r.header {
-			r.err = errors.New("line " + strconv.Itoa(n) + " is not JSON, so this is not a pi session file")
+			r.err = errors.New("line " + numstr.Itoa(n) + " is not JSON, so this is not a pi session file")
 			return false
 		}
 		return true
@@ -108,7 +108,7 @@ func (r *reader) line(n int, line []byte, _ bool) bool {
 	e := gjson.ParseBytes(line)
 	if !r.header {
 		if jsonr.Get(e, "type").Str != "session" {
-			r.err = errors.New("line " + strconv.Itoa(n) + " is not a session header, so this is not a pi session file")
+			r.err = errors.New("line " + numstr.Itoa(n) + " is not a session header, so this is not a pi session file")
 			return false
 		}
 		r.header = true

@@ -1,7 +1,7 @@
 package hsimport
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
@@ -98,7 +98,7 @@ func DecodeCheckpoint(data []byte) Checkpoint {
 			if torn {
 				why = "the last line is cut short (an import was stopped while writing it); that session is imported again"
 			}
-			c.Problems = append(c.Problems, "line "+strconv.Itoa(n)+": "+why)
+			c.Problems = append(c.Problems, "line "+numstr.Itoa(n)+": "+why)
 			return true
 		}
 		c.Add(r)

@@ -1,7 +1,7 @@
 package hsimport
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
@@ -75,10 +75,10 @@ func NewItem(s Session, repoKey string) Item {
 	meta("session_id", s.ID)
 	meta("cwd", s.Cwd)
 	meta("started", it.Timestamp)
-	meta("messages", strconv.Itoa(s.Messages))
+	meta("messages", numstr.Itoa(s.Messages))
 	meta("parent_session", s.Parent)
 	if s.Cut > 0 {
-		meta("not_sent", strconv.Itoa(s.Cut)+" middle parts (over the size limit)")
+		meta("not_sent", numstr.Itoa(s.Cut)+" middle parts (over the size limit)")
 	}
 	return it
 }

@@ -1,7 +1,7 @@
 package hsimport
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 	"unicode/utf8"
 
@@ -137,7 +137,7 @@ func (r *renderer) message(m gjson.Result, id string) {
 		case jsonr.Get(m, "cancelled").Bool():
 			status = " (cancelled)"
 		case ex.Type == gjson.Number:
-			status = " (exit " + strconv.Itoa(int(ex.Num)) + ")"
+			status = " (exit " + numstr.Itoa(int(ex.Num)) + ")"
 		}
 		t := "`" + r.clean(oneLine(jsonr.Get(m, "command").Str), r.lim.ArgChars) + "`" + status
 		if out := r.clean(jsonr.Get(m, "output").Str, r.lim.ResultChars); out != "" {

@@ -1,6 +1,8 @@
 package hsimport
 
-import "strconv"
+import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
+)
 
 // Progress counts an import as it goes.
 type Progress struct {
@@ -25,17 +27,17 @@ func (p *Progress) Add(s Session, it Item) {
 //	Progress{Total: 1000, Sent: 120, Messages: 4210}.Text()            => "imported 120/1000 sessions, 4,210 messages"
 //	Progress{Total: 3, Sent: 1, Skipped: 1, Failed: 1, Messages: 1}.Text() => "imported 1/3 sessions, 1 message (1 skipped, 1 failed)"
 func (p Progress) Text() string {
-	s := "imported " + strconv.Itoa(p.Sent) + "/" + strconv.Itoa(p.Total) + " sessions, " + count(p.Messages, "message", "messages")
+	s := "imported " + numstr.Itoa(p.Sent) + "/" + numstr.Itoa(p.Total) + " sessions, " + count(p.Messages, "message", "messages")
 	if p.Skipped > 0 || p.Failed > 0 {
 		s += " ("
 		if p.Skipped > 0 {
-			s += strconv.Itoa(p.Skipped) + " skipped"
+			s += numstr.Itoa(p.Skipped) + " skipped"
 		}
 		if p.Failed > 0 {
 			if p.Skipped > 0 {
 				s += ", "
 			}
-			s += strconv.Itoa(p.Failed) + " failed"
+			s += numstr.Itoa(p.Failed) + " failed"
 		}
 		s += ")"
 	}
@@ -57,7 +59,7 @@ func DryRunLine(f File, s Session, it Item, bank string) string {
 		notes = append(notes, count(len(s.Corrupt), "corrupt line", "corrupt lines")+" skipped")
 	}
 	if s.Cut > 0 {
-		notes = append(notes, strconv.Itoa(s.Cut)+" middle parts over the size limit left out")
+		notes = append(notes, numstr.Itoa(s.Cut)+" middle parts over the size limit left out")
 	}
 	if s.Broken {
 		notes = append(notes, "its branch names a missing entry; sent from there")
@@ -125,7 +127,7 @@ func count(n int, one, many string) string {
 //
 //	grouped(4210) => "4,210"
 func grouped(n int) string {
-	s := strconv.Itoa(n)
+	s := numstr.Itoa(n)
 	neg := ""
 	if n < 0 {
 		neg, s = "-", s[1:]

@@ -2,6 +2,7 @@ package hsimport
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"strconv"
 	"strings"
@@ -110,7 +111,7 @@ func Parse(data []byte, lim Limits) (Session, error) {
 }
 
 func (s *Session) readHeader(line string, n int) error {
-	where := "line " + strconv.Itoa(n)
+	where := "line " + numstr.Itoa(n)
 	if !jsonr.Valid(line) {
 		return errors.New(where + " is not JSON, so this is not a pi session file (pi writes {\"type\":\"session\",\"version\":3,\"id\":…} first); nothing imported")
 	}
@@ -127,7 +128,7 @@ func (s *Session) readHeader(line string, n int) error {
 		s.Version = int(v.Num)
 	}
 	if s.Version > CurrentVersion {
-		return errors.New("was written by a newer pi (session version " + strconv.Itoa(s.Version) + "; this import reads 1 to " + strconv.Itoa(CurrentVersion) + "): update pi-memory to import it")
+		return errors.New("was written by a newer pi (session version " + numstr.Itoa(s.Version) + "; this import reads 1 to " + numstr.Itoa(CurrentVersion) + "): update pi-memory to import it")
 	}
 	s.Cwd = jsonr.Get(h, "cwd").Str
 	s.Start = civil.ParseTime(jsonr.Get(h, "timestamp").Str)

@@ -1,6 +1,7 @@
 package marker
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -141,7 +142,7 @@ func Check(s string) string {
 			what = "U+" + hex4(r) + " (" + kind(r) + ")"
 		}
 		if what != "" {
-			return what + " at character " + strconv.Itoa(utf8.RuneCountInString(s[:i])+1)
+			return what + " at character " + numstr.Itoa(utf8.RuneCountInString(s[:i])+1)
 		}
 		i += n - 1
 	}

@@ -1,6 +1,9 @@
 package notes
 
-import "strconv"
+import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
+	"strconv"
+)
 
 // countFlag reads the value of a count flag of a /memory command (--limit N,
 // --days N): def when the flag is absent (value ""), N when it is a whole
@@ -17,7 +20,7 @@ func countFlag(command, flag, value string, def, max int) (int, string) {
 	}
 	k, err := strconv.Atoi(value)
 	if err != nil || k < 1 || k > max {
-		return 0, "/memory " + command + ": --" + flag + " must be a whole number from 1 to " + strconv.Itoa(max)
+		return 0, "/memory " + command + ": --" + flag + " must be a whole number from 1 to " + numstr.Itoa(max)
 	}
 	return k, ""
 }

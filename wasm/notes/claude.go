@@ -1,7 +1,7 @@
 package notes
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 	"unicode/utf8"
 
@@ -188,7 +188,7 @@ func planImport(cands []importCandidate, memory []page, pending []Op) []importIt
 	}
 	plan := make([]importItem, 0, len(cands))
 	for _, c := range cands {
-		it := importItem{where: c.File + ":" + strconv.Itoa(c.Line), section: c.Section, text: c.Text}
+		it := importItem{where: c.File + ":" + numstr.Itoa(c.Line), section: c.Section, text: c.Text}
 		if duplicate(c.Text, known) >= 0 {
 			it.why = inMemory
 		} else {
@@ -225,7 +225,7 @@ func importText(r *importReport) string {
 	if r.dry {
 		verb = "Would stage (dry run, nothing written)"
 	}
-	b.WriteString(verb + " " + text.Plural(len(r.staged), "fact", "facts") + " from " + r.source + " (read only) for " + r.display + "; " + strconv.Itoa(len(r.skipped)) + " skipped.")
+	b.WriteString(verb + " " + text.Plural(len(r.staged), "fact", "facts") + " from " + r.source + " (read only) for " + r.display + "; " + numstr.Itoa(len(r.skipped)) + " skipped.")
 	for _, it := range r.staged {
 		switch {
 		case r.dry && it.note != "":

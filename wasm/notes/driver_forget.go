@@ -2,8 +2,8 @@ package notes
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"path"
-	"strconv"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -78,7 +78,7 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 	case out == nil:
 		return n.notThere(sc, file, display, r, missing)
 	}
-	rec.ID, rec.T, rec.Scope, rec.File = n.newID("F-", file+"\x00"+strconv.Itoa(rec.Line)+"\x00"+rec.Text), n.h.Now(), sc.name, file
+	rec.ID, rec.T, rec.Scope, rec.File = n.newID("F-", file+"\x00"+numstr.Itoa(rec.Line)+"\x00"+rec.Text), n.h.Now(), sc.name, file
 	records := path.Join(sc.dataDir, forgottenName)
 	// Its twins forgotten before it and not restored yet may come back
 	// beside it, in any order: they count as twins too.
@@ -134,7 +134,7 @@ func (n *driver) notThere(sc *noteScope, file, display string, r noteRef, missin
 	if gone != nil {
 		return store.Forgot{Said: quoteFact(gone.Text) + " (" + display + ") was forgotten already; nothing else was removed.", Restore: gone.ID}, true, nil
 	}
-	msg := display + " holds no entry " + r.ID + " now: it changed or went since it was cited (at line " + strconv.Itoa(r.Line) + "); search again; nothing was forgotten"
+	msg := display + " holds no entry " + r.ID + " now: it changed or went since it was cited (at line " + numstr.Itoa(r.Line) + "); search again; nothing was forgotten"
 	if missing {
 		msg = display + " does not exist; nothing was forgotten"
 	}
@@ -186,7 +186,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 		return "", true, errors.New("no forgotten entry " + ref + " in this session's memory")
 	}
 	if rec.Restored != 0 {
-		return "", true, errors.New(ref + " was already restored, to " + display + " line " + strconv.Itoa(rec.RestoredLine))
+		return "", true, errors.New(ref + " was already restored, to " + display + " line " + numstr.Itoa(rec.RestoredLine))
 	}
 	data, err := readNote(n.h, rec.File, nil)
 	if err != nil && !hostio.IsNotFound(err) {
@@ -194,7 +194,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	}
 	view, pages := readView(sc.name, data)
 	if i := restated(rec.Text, rec.Section, pages, rec.Twins); i >= 0 {
-		return "", true, errors.New(display + " line " + strconv.Itoa(pages[i].Line) + " already says " + quoteFact(pages[i].Text) + "; nothing was restored")
+		return "", true, errors.New(display + " line " + numstr.Itoa(pages[i].Line) + " already says " + quoteFact(pages[i].Text) + "; nothing was restored")
 	}
 	out, line := restoreEntry(data, view, rec, others)
 	if !readsBack(out, line) {
@@ -212,7 +212,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 		n.h.Log(hostio.Warn, "pi-memory: restored "+rec.ID+" but could not mark it in "+records+": "+err.Error())
 	}
 	n.written(sc, rec.File)
-	return "Restored " + quoteFact(rec.Text) + " to " + display + ", line " + strconv.Itoa(line) + ".", true, nil
+	return "Restored " + quoteFact(rec.Text) + " to " + display + ", line " + numstr.Itoa(line) + ".", true, nil
 }
 
 // written follows a write to file: an index is read again and its page
@@ -256,7 +256,7 @@ func (n *driver) readForgotten(p, want string, fold func(f *forgottenFile)) (pro
 		f.add(k, line)
 		return true
 	}, func(k int) {
-		f.Problems = append(f.Problems, Problem{Line: k, Msg: "longer than " + strconv.Itoa(maxForgottenLine) + " bytes; skipped"})
+		f.Problems = append(f.Problems, Problem{Line: k, Msg: "longer than " + numstr.Itoa(maxForgottenLine) + " bytes; skipped"})
 	})
 	if err != nil {
 		return []string{"could not read " + p + ": " + err.Error()}

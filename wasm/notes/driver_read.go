@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"path"
 	"strconv"
 	"strings"
@@ -158,7 +159,7 @@ func (n *driver) cmdPages(c *store.Cmd) {
 		b.WriteString("\n")
 		for k := range sc.pages {
 			p := &sc.pages[k]
-			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(strconv.Itoa(p.Line), 4) + " " + trimNL(p.form(formSummary, sc.display)) + "\n")
+			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(numstr.Itoa(p.Line), 4) + " " + trimNL(p.form(formSummary, sc.display)) + "\n")
 		}
 	}
 	c.Out.Output(strings.TrimRight(b.String(), "\n"))
@@ -237,7 +238,7 @@ func (n *driver) cmdRecall(c *store.Cmd) {
 			b.WriteString(" — " + detail)
 		}
 		for _, h := range hits {
-			b.WriteString("\n  " + h.File + ":" + strconv.Itoa(h.Page.Line) + "  " + trimNL(h.Page.form(formSummary, h.File)))
+			b.WriteString("\n  " + h.File + ":" + numstr.Itoa(h.Page.Line) + "  " + trimNL(h.Page.form(formSummary, h.File)))
 		}
 		if reason == reasonOK && detail != "" {
 			b.WriteString("\n  (" + detail + ")")
@@ -382,7 +383,7 @@ func (n *driver) cmdFaults(c *store.Cmd) {
 	} else {
 		b.WriteString("Residency: " + text.Plural(len(faults), "page", "pages") + " could not stay in the prompt, even as a stub:")
 		for _, f := range faults {
-			b.WriteString("\n  " + f.Page + "  " + f.Scope + " line " + strconv.Itoa(f.Line) + "  " + faultReason(f.Reason) + " (" + text.Plural(f.Bytes, "byte", "bytes") + ")")
+			b.WriteString("\n  " + f.Page + "  " + f.Scope + " line " + numstr.Itoa(f.Line) + "  " + faultReason(f.Reason) + " (" + text.Plural(f.Bytes, "byte", "bytes") + ")")
 		}
 	}
 	if len(refused) == 0 {
@@ -454,7 +455,7 @@ func (n *driver) cmdTrace(c *store.Cmd) {
 		}
 	}
 	if t == nil {
-		c.Out.Fail("No trace " + strconv.Quote(c.Args.Words[0]) + " in " + n.traces + "; /memory traces lists them (the oldest are dropped past about " + strconv.Itoa(2*traceFileBytes>>20) + " MiB of history).")
+		c.Out.Fail("No trace " + strconv.Quote(c.Args.Words[0]) + " in " + n.traces + "; /memory traces lists them (the oldest are dropped past about " + numstr.Itoa(2*traceFileBytes>>20) + " MiB of history).")
 		return
 	}
 	if c.JSON {
@@ -472,19 +473,19 @@ func (n *driver) cmdTrace(c *store.Cmd) {
 				b.WriteString(", cut at the caps")
 			}
 			for _, p := range sc.Pages {
-				b.WriteString("\n    " + p.ID + "  L" + padRight(strconv.Itoa(p.Line), 4) + " " + p.Form)
+				b.WriteString("\n    " + p.ID + "  L" + padRight(numstr.Itoa(p.Line), 4) + " " + p.Form)
 			}
 		}
 	}
 	for _, f := range t.Faults {
-		b.WriteString("\nfault  " + f.Page + "  " + f.Scope + " line " + strconv.Itoa(f.Line) + "  " + faultReason(f.Reason))
+		b.WriteString("\nfault  " + f.Page + "  " + f.Scope + " line " + numstr.Itoa(f.Line) + "  " + faultReason(f.Reason))
 	}
 	if t.MoreFaults > 0 {
-		b.WriteString("\n" + text.Plural(t.MoreFaults, "more fault", "more faults") + " (a trace lists the first " + strconv.Itoa(maxTraceFaults) + ")")
+		b.WriteString("\n" + text.Plural(t.MoreFaults, "more fault", "more faults") + " (a trace lists the first " + numstr.Itoa(maxTraceFaults) + ")")
 	}
 	for _, o := range t.Ops {
 		if o.Op == "commit" {
-			b.WriteString("\nwritten  " + o.ID + " → " + o.File + ":" + strconv.Itoa(o.Line))
+			b.WriteString("\nwritten  " + o.ID + " → " + o.File + ":" + numstr.Itoa(o.Line))
 		} else {
 			b.WriteString("\nrefused  " + o.ID + " (" + o.Reason + "): " + o.Detail)
 		}

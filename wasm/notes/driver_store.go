@@ -1,7 +1,7 @@
 package notes
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
@@ -46,7 +46,7 @@ func (n *driver) Section(out *store.Out, why string) budget.Section {
 			out.Notify("warning", "pi-memory: "+p)
 		}
 	}
-	sec.Cap, sec.Limit = n.cfg.MaxMemoryTokens, strconv.Itoa(n.cfg.MaxMemoryTokens)+" tokens"
+	sec.Cap, sec.Limit = n.cfg.MaxMemoryTokens, numstr.Itoa(n.cfg.MaxMemoryTokens)+" tokens"
 	return sec
 }
 

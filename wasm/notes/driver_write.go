@@ -2,6 +2,7 @@ package notes
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"path"
 	"strconv"
 	"strings"
@@ -57,7 +58,7 @@ func (n *driver) cmdFlush(c *store.Cmd) {
 		switch o.Op {
 		case "commit":
 			written++
-			line := "  written  " + o.ID + " → " + n.displayOf(o.File) + ":" + strconv.Itoa(o.Line) + "  " + text.OneLine(st.Text)
+			line := "  written  " + o.ID + " → " + n.displayOf(o.File) + ":" + numstr.Itoa(o.Line) + "  " + text.OneLine(st.Text)
 			if o.Detail != "" {
 				line += " (" + o.Detail + ")"
 			}
@@ -80,7 +81,7 @@ func (n *driver) cmdFlush(c *store.Cmd) {
 		w.Strs("problems", append(append([]string(nil), rep.warnings...), rep.problems...))
 		c.Out.Output(string(w.Close()))
 	} else {
-		head := "Flushed " + text.Plural(written+refused, "staged fact", "staged facts") + ": " + strconv.Itoa(written) + " written, " + strconv.Itoa(refused) + " refused."
+		head := "Flushed " + text.Plural(written+refused, "staged fact", "staged facts") + ": " + numstr.Itoa(written) + " written, " + numstr.Itoa(refused) + " refused."
 		if left > 0 {
 			head += " " + text.Plural(left, "fact stays", "facts stay") + " staged: it could not be written (see the warnings)."
 		}
@@ -186,7 +187,7 @@ func (n *driver) secretLines() []string {
 		s := viewString(data) // verify reads the whole index: no copy of it
 		for _, f := range redact.Find(s) {
 			line := 1 + strings.Count(s[:f.Start], "\n")
-			out = append(out, display+":"+strconv.Itoa(line)+" holds what looks like a secret ("+f.Kind+"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret")
+			out = append(out, display+":"+numstr.Itoa(line)+" holds what looks like a secret ("+f.Kind+"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret")
 		}
 	}
 	for _, sc := range n.scopes {
@@ -246,7 +247,7 @@ func (n *driver) cmdConfirm(c *store.Cmd) {
 		c.Out.Output(string(w.Close()))
 		return
 	}
-	c.Out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + strconv.Itoa(p.Line) + "): " + trimNL(p.form(formSummary, sc.display)))
+	c.Out.Output("Confirmed " + p.ID + " (" + sc.display + ":" + numstr.Itoa(p.Line) + "): " + trimNL(p.form(formSummary, sc.display)))
 }
 
 func trimNL(s string) string { return strings.TrimRight(s, "\n") }

@@ -3,6 +3,7 @@ package notes
 import (
 	"encoding/hex"
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -61,7 +62,7 @@ func (n *driver) newID(prefix, salt string) string {
 	n.seq++
 	h := sha1.New()
 	h.Write(b[:])
-	h.Write([]byte(strconv.FormatInt(n.h.Now(), 10) + "/" + strconv.Itoa(n.seq) + "/" + salt))
+	h.Write([]byte(strconv.FormatInt(n.h.Now(), 10) + "/" + numstr.Itoa(n.seq) + "/" + salt))
 	return prefix + hex.EncodeToString(h.Sum(nil)[:4])
 }
 
@@ -391,7 +392,7 @@ func (n *driver) settle() (info string, warnings []string) {
 			// Said once, so a staged fact never lands unannounced (pimem ends
 			// its session right after the command that staged it).
 			info = "Session end flushed " + text.Plural(len(rep.ops), "staged fact", "staged facts") + ": " +
-				strconv.Itoa(written) + " written, " + strconv.Itoa(len(rep.ops)-written) + " refused (/memory traces shows each)."
+				numstr.Itoa(written) + " written, " + numstr.Itoa(len(rep.ops)-written) + " refused (/memory traces shows each)."
 		}
 	}
 	n.loadAll()

@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"slices"
 	"strconv"
 	"strings"
@@ -70,7 +71,7 @@ func parseRef(ref string) (noteRef, bool) {
 
 // formatRef is a note's reference: "<file>:<line>#<page id>".
 func formatRef(file string, line int, id string) string {
-	return file + ":" + strconv.Itoa(line) + "#" + id
+	return file + ":" + numstr.Itoa(line) + "#" + id
 }
 
 // isPageID reports whether id is a page's: "P-", 10 lower-case hex digits,
@@ -108,7 +109,7 @@ func isRestoreID(ref string) bool {
 // 2 is a heading, not an entry"). lines is the file's line count.
 func entryAt(pages []page, line, lines int) (int, string) {
 	if line > lines {
-		return -1, "line " + strconv.Itoa(line) + " is past the end (the file has " + text.Plural(lines, "line", "lines") + ")"
+		return -1, "line " + numstr.Itoa(line) + " is past the end (the file has " + text.Plural(lines, "line", "lines") + ")"
 	}
 	for i := range pages {
 		p := &pages[i]
@@ -116,17 +117,17 @@ func entryAt(pages []page, line, lines int) (int, string) {
 			continue
 		}
 		if line >= p.Line+contentLines(p.Src) {
-			return -1, "line " + strconv.Itoa(line) + " is blank, not an entry"
+			return -1, "line " + numstr.Itoa(line) + " is blank, not an entry"
 		}
 		switch p.Kind {
 		case kindFact, kindPointer:
 			return i, ""
 		case kindHeading:
-			return -1, "line " + strconv.Itoa(line) + " is a heading, not an entry; forget the entries under it one by one"
+			return -1, "line " + numstr.Itoa(line) + " is a heading, not an entry; forget the entries under it one by one"
 		}
-		return -1, "line " + strconv.Itoa(line) + " is text, not a bullet entry; edit the file by hand"
+		return -1, "line " + numstr.Itoa(line) + " is text, not a bullet entry; edit the file by hand"
 	}
-	return -1, "line " + strconv.Itoa(line) + " is not an entry"
+	return -1, "line " + numstr.Itoa(line) + " is not an entry"
 }
 
 // isHeadingLine reports whether line is an ATX heading.
@@ -166,7 +167,7 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 			return nil, rec, false, display + ": " + why + "; nothing was forgotten"
 		}
 		p := &pages[i]
-		return nil, rec, false, display + " line " + strconv.Itoa(ref.Line) + " is " + quoteFact(p.Text) +
+		return nil, rec, false, display + " line " + numstr.Itoa(ref.Line) + " is " + quoteFact(p.Text) +
 			"; a note is forgotten by its id, which names the entry wherever it moves: " + formatRef(display, p.Line, p.ID) + "; nothing was forgotten"
 	}
 	i := -1
@@ -186,18 +187,18 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 	n := contentLines(p.Src)
 	raw := parse(scope, data)
 	if k := pageAtLine(raw, p.Line); k < 0 || raw[k].Lines != p.Lines || raw[k].Kind != p.Kind {
-		return nil, rec, false, display + " line " + strconv.Itoa(p.Line) + ": the entry reads differently once its secrets are hidden; edit the file by hand; nothing was forgotten"
+		return nil, rec, false, display + " line " + numstr.Itoa(p.Line) + ": the entry reads differently once its secrets are hidden; edit the file by hand; nothing was forgotten"
 	}
 	out, removed := removeEntry(data, p.Line, n)
 	if !utf8.ValidString(removed) {
 		// Its record is JSON, which holds UTF-8 alone: restore would give
 		// back U+FFFD for what is not.
-		return nil, rec, false, display + " line " + strconv.Itoa(p.Line) + ": the entry is not UTF-8 text (the file was saved in another encoding, such as Latin-1); save the file as UTF-8 and forget it again; nothing was forgotten"
+		return nil, rec, false, display + " line " + numstr.Itoa(p.Line) + ": the entry is not UTF-8 text (the file was saved in another encoding, such as Latin-1); save the file as UTF-8 and forget it again; nothing was forgotten"
 	}
 	if !hasBOM(data) && hasBOM(out) {
 		// The entry stood before a U+FEFF that would then open the file and
 		// read as its byte-order mark: restore could not put it back before.
-		return nil, rec, false, display + " line " + strconv.Itoa(p.Line) + ": the entry stands before an invisible character (U+FEFF) that would become the file's byte-order mark; edit the file by hand; nothing was forgotten"
+		return nil, rec, false, display + " line " + numstr.Itoa(p.Line) + ": the entry stands before an invisible character (U+FEFF) that would become the file's byte-order mark; edit the file by hand; nothing was forgotten"
 	}
 	_, kept := removeEntry(view, p.Line, n)
 	// What is above and below it is read in the file as it is left: a

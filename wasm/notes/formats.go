@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -287,7 +288,7 @@ func scanPageTable(data []byte, f func(e *tableEntry)) (pageTable, error) {
 	case !header:
 		return pageTable{}, errorString("no header line: the file holds no records")
 	case pages != entries:
-		return pageTable{}, errorString("the header counts " + text.Plural(pages, "page", "pages") + ", the file holds " + strconv.Itoa(entries))
+		return pageTable{}, errorString("the header counts " + text.Plural(pages, "page", "pages") + ", the file holds " + numstr.Itoa(entries))
 	}
 	return pt, nil
 }
@@ -423,7 +424,7 @@ type errorString string
 
 func (e errorString) Error() string { return string(e) }
 
-func lineError(n int, msg string) error { return errorString("line " + strconv.Itoa(n) + ": " + msg) }
+func lineError(n int, msg string) error { return errorString("line " + numstr.Itoa(n) + ": " + msg) }
 
 // ---- Writeback journal ---------------------------------------------------------
 

@@ -2,6 +2,7 @@ package notes
 
 import (
 	"encoding/hex"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 	"unicode"
@@ -252,7 +253,7 @@ func (p *page) summaryLine(sh mdShape, file string) string {
 	case kindPointer:
 		return mdCut(mdValid(strings.TrimSpace(first)), summaryMax)
 	}
-	where := text.Plural(sh.end-sh.first, "line", "lines") + " at " + file + ":" + strconv.Itoa(p.Line+sh.first)
+	where := text.Plural(sh.end-sh.first, "line", "lines") + " at " + file + ":" + numstr.Itoa(p.Line+sh.first)
 	if _, _, ind, ok := mdFence(first); ok && ind <= 3 {
 		return mdCut("[code block, "+where+"]", summaryMax)
 	}
@@ -279,7 +280,7 @@ func (p *page) stub(sh mdShape, file string) string {
 		if len(words) > 6 {
 			words = words[:6]
 		}
-		s = "- " + strings.Join(words, " ") + " … (" + file + ":" + strconv.Itoa(line) + ")"
+		s = "- " + strings.Join(words, " ") + " … (" + file + ":" + numstr.Itoa(line) + ")"
 	case kindPointer:
 		_, content, _ := mdBullet(mdBody(sh.line))
 		title, target, ok := mdLink(content)
@@ -288,7 +289,7 @@ func (p *page) stub(sh mdShape, file string) string {
 		}
 		s = "- [" + title + "](" + target + ")"
 	default:
-		s = "[… " + text.Plural(sh.end-sh.first, "line", "lines") + " at " + file + ":" + strconv.Itoa(line) + "]"
+		s = "[… " + text.Plural(sh.end-sh.first, "line", "lines") + " at " + file + ":" + numstr.Itoa(line) + "]"
 	}
 	if strings.IndexByte(s, '\n') >= 0 || !utf8.ValidString(s) || utf8.RuneCountInString(s) > summaryMax {
 		return sum

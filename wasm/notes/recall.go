@@ -2,6 +2,7 @@ package notes
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"sort"
 	"strconv"
 
@@ -57,7 +58,7 @@ var recallScopes = [...]string{"global", "project", "local"}
 // 32 words and phrases, or none at all.
 func parseQuery(q string) (query, error) {
 	if len(q) > maxQueryBytes {
-		return query{}, errors.New("query is " + strconv.Itoa(len(q)) +
+		return query{}, errors.New("query is " + numstr.Itoa(len(q)) +
 			" bytes, over the limit of 1,000: search for a few distinctive words instead")
 	}
 	parsed, err := search.Parse(q, "scope")
@@ -135,10 +136,10 @@ func recall(q query, docs []doc, limit int) []hit {
 			if !searchable(pg) {
 				continue
 			}
-			entries = append(entries, search.Doc{Kind: search.Note, Ref: strconv.Itoa(len(where)), Text: pg.Text, Extra: pg.Section})
+			entries = append(entries, search.Doc{Kind: search.Note, Ref: numstr.Itoa(len(where)), Text: pg.Text, Extra: pg.Section})
 			where = append(where, at{d, p})
 		}
-		srcs[d] = search.Source{Key: strconv.Itoa(d), Stamp: "1", Load: func() []search.Doc { return entries }}
+		srcs[d] = search.Source{Key: numstr.Itoa(d), Stamp: "1", Load: func() []search.Doc { return entries }}
 	}
 	if len(where) == 0 {
 		return nil

@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -95,7 +96,7 @@ func quoteFact(s string) string {
 func (r *remembered) say() string {
 	switch {
 	case r.Written:
-		s := "Remembered in " + scopeNoun(r.Scope) + ": " + r.Display + ", line " + strconv.Itoa(r.Line) + ", section " + strconv.Quote(r.Section) + "."
+		s := "Remembered in " + scopeNoun(r.Scope) + ": " + r.Display + ", line " + numstr.Itoa(r.Line) + ", section " + strconv.Quote(r.Section) + "."
 		if r.Repair != "" {
 			s += " (" + r.Repair + ")"
 		}
@@ -104,7 +105,7 @@ func (r *remembered) say() string {
 		}
 		return s
 	case r.Reason == "duplicate":
-		return "Already remembered in " + r.Display + ", line " + strconv.Itoa(r.Line) + ": " + quoteFact(r.Same) + ". Nothing was written."
+		return "Already remembered in " + r.Display + ", line " + numstr.Itoa(r.Line) + ": " + quoteFact(r.Same) + ". Nothing was written."
 	}
 	return "Not remembered (" + r.Reason + "): " + strings.TrimSuffix(r.Detail, ".") + "."
 }

@@ -1,7 +1,7 @@
 package notes
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -66,7 +66,7 @@ func staleText(found []staleEntry, days int) string {
 	var b text.Builder
 	b.WriteString(text.Plural(len(found), "entry has", "entries have") + " not been confirmed for " + text.Plural(days, "day", "days") + ". These are suggestions: check each, then /memory confirm <id>, update it, or move it to archive/. Nothing is deleted.")
 	for _, f := range found {
-		b.WriteString("\n  " + f.ID + "  " + f.display + ":" + strconv.Itoa(f.Line) + "  last confirmed " + civil.Day(f.LastConfirmed) + "  " + f.Summary)
+		b.WriteString("\n  " + f.ID + "  " + f.display + ":" + numstr.Itoa(f.Line) + "  last confirmed " + civil.Day(f.LastConfirmed) + "  " + f.Summary)
 	}
 	return b.String()
 }

@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -160,7 +161,7 @@ func statusText(r *statusReport) string {
 			b.WriteString("  warning: " + w + "\n")
 		}
 	}
-	b.WriteString("\nBlock: " + text.Plural(len(r.block), "byte", "bytes") + " ≈ " + text.Plural(budget.EstimateTokens(r.block), "token", "tokens") + " of " + strconv.Itoa(r.cfg.MaxMemoryTokens) + " (maxMemoryTokens)")
+	b.WriteString("\nBlock: " + text.Plural(len(r.block), "byte", "bytes") + " ≈ " + text.Plural(budget.EstimateTokens(r.block), "token", "tokens") + " of " + numstr.Itoa(r.cfg.MaxMemoryTokens) + " (maxMemoryTokens)")
 	if r.cfg.PageTableInjection {
 		b.WriteString(", typed pages")
 	} else {
@@ -177,7 +178,7 @@ func statusText(r *statusReport) string {
 		b.WriteString("Last turn injected " + text.Plural(r.lastBytes, "byte", "bytes") + " of notes (/memory last shows it)\n")
 	}
 	if r.pending > 0 {
-		b.WriteString("Staged facts waiting: " + strconv.Itoa(r.pending) + " (/memory flush writes them; so does the end of the session)\n")
+		b.WriteString("Staged facts waiting: " + numstr.Itoa(r.pending) + " (/memory flush writes them; so does the end of the session)\n")
 	}
 	b.WriteString("Config: global " + files.Presence(r.globalConfig, r.cfg.GlobalPresent))
 	if r.projectConfig != "" {
@@ -264,7 +265,7 @@ func footer(off string, facts int) string {
 	case facts == 0:
 		return ""
 	}
-	return "notes " + strconv.Itoa(facts)
+	return "notes " + numstr.Itoa(facts)
 }
 
 // offWord is why the store is off (Off), in a word or two: its

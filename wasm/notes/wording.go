@@ -1,7 +1,7 @@
 package notes
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -51,7 +51,7 @@ func traceLine(t *Trace) string {
 	case "inject":
 		var parts []string
 		for _, s := range t.Stores {
-			parts = append(parts, s.Store+" "+strconv.Itoa(s.Bytes)+" B ≈ "+strconv.Itoa(s.Tokens)+" tok")
+			parts = append(parts, s.Store+" "+numstr.Itoa(s.Bytes)+" B ≈ "+numstr.Itoa(s.Tokens)+" tok")
 		}
 		line := "inject  " + strings.Join(parts, ", ")
 		if n := len(t.Faults) + t.MoreFaults; n > 0 {
@@ -67,7 +67,7 @@ func traceLine(t *Trace) string {
 				refused++
 			}
 		}
-		return "flush   " + strconv.Itoa(written) + " written, " + strconv.Itoa(refused) + " refused"
+		return "flush   " + numstr.Itoa(written) + " written, " + numstr.Itoa(refused) + " refused"
 	}
 	return t.Kind
 }

@@ -1,7 +1,7 @@
 package notes
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 	"unicode/utf8"
 
@@ -69,7 +69,7 @@ func checkFact(text, section string, strict bool) outcome {
 		return o
 	}
 	if n := utf8.RuneCountInString(section); n > maxSectionRunes {
-		o.Reason, o.Detail = "invalid", "a section name is a short heading; this one is "+strconv.Itoa(n)+" characters, over "+strconv.Itoa(maxSectionRunes)
+		o.Reason, o.Detail = "invalid", "a section name is a short heading; this one is "+numstr.Itoa(n)+" characters, over "+numstr.Itoa(maxSectionRunes)
 		return o
 	}
 	if strings.ContainsAny(text, "\r\n") {
@@ -125,11 +125,11 @@ func checkFact(text, section string, strict bool) outcome {
 	}
 	if n := utf8.RuneCountInString(text); n > maxFactRunes {
 		if strict {
-			o.Reason, o.Detail = "too_long", "it is "+strconv.Itoa(n)+" characters, over "+strconv.Itoa(maxFactRunes)+"; put the detail in a topic file and remember a one-line pointer to it"
+			o.Reason, o.Detail = "too_long", "it is "+numstr.Itoa(n)+" characters, over "+numstr.Itoa(maxFactRunes)+"; put the detail in a topic file and remember a one-line pointer to it"
 			return o
 		}
 		text = cutRunes(text, maxFactRunes)
-		repaired = append(repaired, "cut to "+strconv.Itoa(maxFactRunes)+" characters")
+		repaired = append(repaired, "cut to "+numstr.Itoa(maxFactRunes)+" characters")
 	}
 	o.Text, o.Section, o.Detail = text, section, strings.Join(repaired, "; ")
 	return o
@@ -153,7 +153,7 @@ func check(text, section string, src []byte, pages []page, r rules) outcome {
 	if i := duplicate(text, pages); i >= 0 {
 		p := &pages[i]
 		o.Reason, o.Duplicate = "duplicate", i
-		o.Detail = "already in " + r.File + ":" + strconv.Itoa(p.Line) + " (" + p.ID + ")"
+		o.Detail = "already in " + r.File + ":" + numstr.Itoa(p.Line) + " (" + p.ID + ")"
 		return o
 	}
 	out, line := insert(src, section, text)
@@ -182,10 +182,10 @@ func check(text, section string, src []byte, pages []page, r rules) outcome {
 func overCaps(lines, bytes, maxLines, maxBytes int) string {
 	var parts []string
 	if lines > maxLines {
-		parts = append(parts, strconv.Itoa(lines)+" lines, over maxInjectLines "+strconv.Itoa(maxLines))
+		parts = append(parts, numstr.Itoa(lines)+" lines, over maxInjectLines "+numstr.Itoa(maxLines))
 	}
 	if bytes > maxBytes {
-		parts = append(parts, strconv.Itoa(bytes)+" bytes, over maxInjectBytes "+strconv.Itoa(maxBytes))
+		parts = append(parts, numstr.Itoa(bytes)+" bytes, over maxInjectBytes "+numstr.Itoa(maxBytes))
 	}
 	return strings.Join(parts, ", and ")
 }

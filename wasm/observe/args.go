@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 )
@@ -31,7 +32,7 @@ func parseAutoCompact(words []string) (set settings, why string) {
 		default:
 			n, err := strconv.Atoi(w)
 			if err != nil || n < 0 || n > maxTokensLimit || len(nums) == 3 {
-				return settings{}, "/om auto-compact: " + strconv.Quote(w) + " is not on, off, buffered, blocking or a token count from 0 to " + strconv.Itoa(maxTokensLimit) + " (at most three: observer, reflector, retain)."
+				return settings{}, "/om auto-compact: " + strconv.Quote(w) + " is not on, off, buffered, blocking or a token count from 0 to " + numstr.Itoa(maxTokensLimit) + " (at most three: observer, reflector, retain)."
 			}
 			nums = append(nums, &n)
 		}

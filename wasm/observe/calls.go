@@ -1,6 +1,8 @@
 package observe
 
-import "strconv"
+import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
+)
 
 // How far the driver goes with the model calls the plans ask for: a chain
 // of calls is bounded, a compaction waits for few, and a call the host never
@@ -18,7 +20,7 @@ func chainStop(why string, calls int) string {
 	if calls < omMaxCalls {
 		return ""
 	}
-	return why + "; stopped after " + strconv.Itoa(calls) + " model calls, the rest waits for the next settle"
+	return why + "; stopped after " + numstr.Itoa(calls) + " model calls, the rest waits for the next settle"
 }
 
 // compactionCalls is how many observer calls a compaction waits for before

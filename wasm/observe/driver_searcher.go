@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -23,8 +24,8 @@ func (o *driver) SearchSources() []search.Source {
 	}
 	return []search.Source{{
 		Key: "observations:" + o.sessionID + ":" + o.scope.file,
-		Stamp: strconv.FormatInt(st.Changed, 10) + "/" + strconv.Itoa(st.Observed) + "/" + strconv.Itoa(st.Reflected) +
-			"/" + strconv.Itoa(items[0]) + "/" + strconv.Itoa(o.applied.n),
+		Stamp: strconv.FormatInt(st.Changed, 10) + "/" + numstr.Itoa(st.Observed) + "/" + numstr.Itoa(st.Reflected) +
+			"/" + numstr.Itoa(items[0]) + "/" + numstr.Itoa(o.applied.n),
 		Load: func() []search.Doc { return observationDocs(st.Groups, cite, o.zone) },
 	}}
 }

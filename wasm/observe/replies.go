@@ -1,7 +1,7 @@
 package observe
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -131,7 +131,7 @@ func reflectedText(s *state, before, tokens int, why string) (msg string, ok boo
 	if s.Reflected == before {
 		return "The reflection was not applied; the observations are kept as they are (" + why + ").", false
 	}
-	return "Reflected: ~" + strconv.Itoa(tokens) + " → ~" + txt.Plural(s.Tokens(), "token", "tokens") + ", " + txt.Plural(s.Items()[0], "observation", "observations") + ".", true
+	return "Reflected: ~" + numstr.Itoa(tokens) + " → ~" + txt.Plural(s.Tokens(), "token", "tokens") + ", " + txt.Plural(s.Items()[0], "observation", "observations") + ".", true
 }
 
 // observationsPage is /om observations: the observations with the current
@@ -240,7 +240,7 @@ func autoCompactText(eff omConfig, window int, sc *omScope) string {
 		prefix = "Kept " + sc.keptIn() + ". "
 	}
 	return prefix + "Auto-compact " + onOff(eff.AutoCompact) + ", " + eff.Mode + " mode; " + thresholdText(eff, window) +
-		"; reflector at " + strconv.Itoa(eff.ReflectorTokens) + ", retain " + strconv.Itoa(eff.RetainTokens) + "."
+		"; reflector at " + numstr.Itoa(eff.ReflectorTokens) + ", retain " + numstr.Itoa(eff.RetainTokens) + "."
 }
 
 // rebuiltText is /om rebuild's answer: s was folded again from recs
@@ -276,7 +276,7 @@ func problemsText(problems []Problem, sc *omScope) string {
 	if sc.resource {
 		where, what = sc.file+": ", "lines of "+sc.file
 	}
-	msg := "pi-memory: " + strconv.Itoa(len(problems)) + " observational-memory " + what + " could not be read and are skipped (/om dump shows the others):"
+	msg := "pi-memory: " + numstr.Itoa(len(problems)) + " observational-memory " + what + " could not be read and are skipped (/om dump shows the others):"
 	for _, p := range problems {
 		msg += "\n  " + where + p.String()
 	}

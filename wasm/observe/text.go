@@ -1,6 +1,7 @@
 package observe
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -10,7 +11,7 @@ import (
 // every call site they would cost the TinyGo module far more than the call.
 
 //go:noinline
-func itoa(n int) string { return strconv.Itoa(n) }
+func itoa(n int) string { return numstr.Itoa(n) }
 
 //go:noinline
 func quote(s string) string { return strconv.Quote(s) }

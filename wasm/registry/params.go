@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,7 @@ const MaxParamsBytes = 64 << 10
 //	CheckParams(memory_search, `{"query":5}`) => `memory_search: "query" must be a string, got a number`
 func CheckParams(t *Tool, raw string) error {
 	if len(raw) > MaxParamsBytes {
-		return paramsError(t, "its arguments are "+strconv.Itoa(len(raw))+" bytes; at most "+strconv.Itoa(MaxParamsBytes)+" are read")
+		return paramsError(t, "its arguments are "+numstr.Itoa(len(raw))+" bytes; at most "+numstr.Itoa(MaxParamsBytes)+" are read")
 	}
 	if strings.TrimSpace(raw) == "" || strings.TrimSpace(raw) == "null" {
 		raw = "{}"

@@ -1,10 +1,10 @@
 package search
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"math"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"unsafe"
 
@@ -102,14 +102,14 @@ const maxNamed = 3
 func (u Unread) Said(cut bool) string {
 	var parts []string
 	if cut {
-		parts = append(parts, "the query's words after its first "+strconv.Itoa(MaxTerms)+" distinct ones")
+		parts = append(parts, "the query's words after its first "+numstr.Itoa(MaxTerms)+" distinct ones")
 	}
 	if u.Skipped > 0 {
 		said := text.Plural(u.Skipped, "earlier session, skipped for its size", "earlier sessions, skipped for their size")
 		if len(u.Big) > 0 {
 			said += ": " + strings.Join(u.Big, ", ")
 			if more := u.Skipped - len(u.Big); more > 0 {
-				said += " and " + strconv.Itoa(more) + " more"
+				said += " and " + numstr.Itoa(more) + " more"
 			}
 		}
 		parts = append(parts, said)
@@ -127,7 +127,7 @@ func (u Unread) Said(cut bool) string {
 	if u.Failures > 0 {
 		said := text.Plural(u.Failures, "memory file that could not be read", "memory files that could not be read") + " (do not take what it holds for absent): " + strings.Join(u.Failed, ", ")
 		if more := u.Failures - len(u.Failed); more > 0 {
-			said += " and " + strconv.Itoa(more) + " more"
+			said += " and " + numstr.Itoa(more) + " more"
 		}
 		parts = append(parts, said)
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -38,7 +39,7 @@ func ForModel(q string, hits []Hit) string {
 	capBytes := budget.TokenBytes(ToolTokens)
 	for i := range hits {
 		h := &hits[i]
-		line := "\n" + strconv.Itoa(i+1) + ". " + h.Doc.Kind.String() + " " + h.Doc.Ref
+		line := "\n" + numstr.Itoa(i+1) + ". " + h.Doc.Kind.String() + " " + h.Doc.Ref
 		if m := meta(&h.Doc); m != "" {
 			line += " (" + m + ")"
 		}
@@ -47,7 +48,7 @@ func ForModel(q string, hits []Hit) string {
 			line += "\n   " + turnOf(h) + ": " + t.Snippet
 		}
 		if b.Len()+len(line) > capBytes-200 {
-			b.WriteString("\n(" + strconv.Itoa(len(hits)-i) + " more not shown: the result is capped at " + strconv.Itoa(ToolTokens) + " tokens; search for fewer words or a lower limit.)")
+			b.WriteString("\n(" + numstr.Itoa(len(hits)-i) + " more not shown: the result is capped at " + numstr.Itoa(ToolTokens) + " tokens; search for fewer words or a lower limit.)")
 			break
 		}
 		b.WriteString(line)
@@ -139,7 +140,7 @@ func ParseLimit(v string) (int, error) {
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 1 || n > MaxLimit {
-		return 0, errors.New("/memory search: --limit must be a whole number from 1 to " + strconv.Itoa(MaxLimit))
+		return 0, errors.New("/memory search: --limit must be a whole number from 1 to " + numstr.Itoa(MaxLimit))
 	}
 	return n, nil
 }
@@ -179,10 +180,10 @@ func Candidates(q string, hits []Hit) string {
 	if len(hits) == 1 {
 		b.WriteString("1 entry matches " + said(q) + " only in part; nothing was forgotten. Forget it by its id if it is the one:")
 	} else {
-		b.WriteString(strconv.Itoa(len(hits)) + " entries match " + said(q) + " and none clearly best; nothing was forgotten. Forget one by its id:")
+		b.WriteString(numstr.Itoa(len(hits)) + " entries match " + said(q) + " and none clearly best; nothing was forgotten. Forget one by its id:")
 	}
 	for i, h := range hits {
-		b.WriteString("\n" + strconv.Itoa(i+1) + ". " + h.Doc.Ref + ": " + h.Snippet)
+		b.WriteString("\n" + numstr.Itoa(i+1) + ". " + h.Doc.Ref + ": " + h.Snippet)
 	}
 	return b.String()
 }

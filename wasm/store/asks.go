@@ -1,6 +1,7 @@
 package store
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"slices"
 	"strconv"
 
@@ -37,7 +38,7 @@ func (a *Asks) Next(prefix string) string {
 		a.seq = map[string]int{}
 	}
 	a.seq[prefix]++
-	return prefix + strconv.Itoa(a.seq[prefix])
+	return prefix + numstr.Itoa(a.seq[prefix])
 }
 
 // Forget drops every continuation and the warnings shown: a new session

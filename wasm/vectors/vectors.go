@@ -10,8 +10,8 @@ package vectors
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"math"
-	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -64,14 +64,14 @@ func Parse(body []byte, want int) ([][]int8, error) {
 	dims, got := -1, 0
 	put := func(i int, v gjson.Result) error {
 		if i < 0 || i >= want {
-			return errors.New("the answer holds a vector for text " + strconv.Itoa(i) + " of " + strconv.Itoa(want))
+			return errors.New("the answer holds a vector for text " + numstr.Itoa(i) + " of " + numstr.Itoa(want))
 		}
 		if out[i] != nil {
-			return errors.New("the answer holds text " + strconv.Itoa(i) + "'s vector twice")
+			return errors.New("the answer holds text " + numstr.Itoa(i) + "'s vector twice")
 		}
 		q, err := read(v, dims)
 		if err != nil {
-			return errors.New("text " + strconv.Itoa(i) + "'s vector " + err.Error())
+			return errors.New("text " + numstr.Itoa(i) + "'s vector " + err.Error())
 		}
 		out[i], dims = q, len(q)
 		got++
@@ -103,7 +103,7 @@ func Parse(body []byte, want int) ([][]int8, error) {
 		return nil, err
 	}
 	if got != want {
-		return nil, errors.New("the answer holds " + strconv.Itoa(got) + " vectors for " + strconv.Itoa(want) + " texts")
+		return nil, errors.New("the answer holds " + numstr.Itoa(got) + " vectors for " + numstr.Itoa(want) + " texts")
 	}
 	return out, nil
 }
@@ -125,11 +125,11 @@ func read(v gjson.Result, dims int) ([]int8, error) {
 	})
 	switch {
 	case bad && len(f) == MaxDims:
-		return nil, errors.New("has more than " + strconv.Itoa(MaxDims) + " dimensions")
+		return nil, errors.New("has more than " + numstr.Itoa(MaxDims) + " dimensions")
 	case bad:
 		return nil, errors.New("holds what is not a number")
 	case dims >= 0 && len(f) != dims:
-		return nil, errors.New("has " + strconv.Itoa(len(f)) + " dimensions, the others " + strconv.Itoa(dims))
+		return nil, errors.New("has " + numstr.Itoa(len(f)) + " dimensions, the others " + numstr.Itoa(dims))
 	}
 	q, ok := Quantize(f)
 	if !ok {

@@ -8,7 +8,7 @@ package jsonl
 
 import (
 	"bytes"
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 )
 
 // Problem is a line a reader could not use, for a report a person can act
@@ -18,7 +18,7 @@ type Problem struct {
 	Msg  string
 }
 
-func (p Problem) String() string { return "line " + strconv.Itoa(p.Line) + ": " + p.Msg }
+func (p Problem) String() string { return "line " + numstr.Itoa(p.Line) + ": " + p.Msg }
 
 var bom = []byte("\xEF\xBB\xBF")
 

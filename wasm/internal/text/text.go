@@ -6,7 +6,7 @@
 package text
 
 import (
-	"strconv"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 	"unicode/utf8"
 )
@@ -23,7 +23,7 @@ func Plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return strconv.Itoa(n) + " " + many
+	return numstr.Itoa(n) + " " + many
 }
 
 // OneLine is s with every run of white space (newlines included) made one
