@@ -378,6 +378,29 @@ test("a memory file of 14 KiB runs the core in the worker: the first prompt carr
 	);
 });
 
+// Windows PowerShell's `>` saves UTF-16: such a MEMORY.md is named with the fix, not read as
+// UTF-8 (text no search finds) and never written to (UTF-8 appended to UTF-16).
+test("a MEMORY.md saved as UTF-16 is named with its fix; remember writes nothing into it", async () => {
+	const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("# Memory\r\n\r\n## Build\r\n\r\n- Run make test before pushing\r\n", "utf16le")]);
+	await inPi(
+		async (tui, sb) => {
+			const file = path.join(sb.project, ".pi", "memory", "MEMORY.md");
+			await tui.command("/memory status", /UTF-16/);
+			await tui.command("/memory remember the cache lives in ~/.cache/build", /save it as\s+UTF-8/);
+			await prompt(tui, sb, "what do we know about the build?");
+			assert.match(systemPromptOf(sb.model.chats().at(-1)), /\.pi\/memory\/MEMORY\.md could not be read/);
+			assert.deepEqual(fs.readFileSync(file), utf16, "the file is as it was");
+		},
+		{
+			seed: (sb) => {
+				const memory = path.join(sb.project, ".pi", "memory");
+				fs.mkdirSync(memory, { recursive: true });
+				fs.writeFileSync(path.join(memory, "MEMORY.md"), utf16);
+			},
+		},
+	);
+});
+
 test("Escape stops a running search at its next slice; the next search goes on from what it read", async () => {
 	await inPi(
 		async (tui, sb) => {
