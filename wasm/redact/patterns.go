@@ -362,7 +362,17 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 // x)`). A quoted label's own quote comes before its ':' ("password": "x").
 func closesLabel(s string, ls, vs int, label string) bool {
 	q := s[vs-1]
-	return ls > 0 && s[ls-1] == q && (isQuote(q) || q == '`') && strings.IndexByte(label, q) == len(label)-1
+	if !isQuote(q) && q != '`' || strings.IndexByte(label, q) != len(label)-1 {
+		return false
+	}
+	// The label is inside a string: an odd number of its quotes before it
+	// on its line ("--password=" + pw, '<td>Password:</td><td>' + pw),
+	// counted in the last 256 bytes.
+	lo := max(0, ls-256)
+	if k := strings.LastIndexByte(s[lo:ls], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	return strings.Count(s[lo:ls], string(rune(q)))%2 == 1
 }
 
 // passValue: the value of a label whose last word is "pass" (label[:n]),

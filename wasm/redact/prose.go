@@ -201,6 +201,36 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	if v >= 0 && v < len(s) && closesLabel(s, m[0], v+1, s[m[0]:v+1]) {
 		return 0, 0, 0, 0, false // a prompt: read -p "Password: " PW
 	}
+	// A word of time around the verb ("is now X", "now is X", "is
+	// still X") says what a password became as often as its value ("is now
+	// read from the env", "is still base64"): only a quoted value or one
+	// word that looks chosen.
+	timed := false
+	if j := spaceEnd(s, m[1]); v < 0 && j > m[1] {
+		if k := timeWords(s, j); k > j {
+			v, timed = afterVerb(s, k), true
+		}
+	}
+	if k := timeWords(s, max(v, 0)); v >= 0 && (k > v || timed) {
+		if v = spaceEnd(s, k); v == len(s) {
+			return 0, 0, 0, 0, false
+		}
+		if vs, ve, end, ok := quoted(s, v); ok && quotedAlone(s[vs:ve], false) {
+			return vs, ve, m[0], end, true
+		}
+		e := proseWordEnd(s, v)
+		w := trimClause(s[v:e])
+		if (chosenPassword(w) && !namesThing(w) && strings.IndexByte(w, '-') < 0 || isNumber(w)) && !isQuote(s[v]) {
+			return v, v + len(w), m[0], v + len(w), true
+		}
+		// A passphrase: "is now correct horse battery staple" (becomes
+		// reads it after the word before it).
+		if p := runEndBack(s, runEndBack(s, v, isBlank), func(c byte) bool { return !isBlank(c) }); isWordOfLetters(w) && becomes(s[p:min(len(s), p+maxQuoted)], false) {
+			ce := clauseEnd(s, v, e)
+			return v, ce, m[0], ce, true
+		}
+		return 0, 0, 0, 0, false
+	}
 	if v < 0 {
 		v = afterParens(s, m[1])
 	}
@@ -230,7 +260,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		// one with them ("password changed to x86_64" is a platform): a
 		// word that looks chosen or a number, no passphrase.
 		p := v
-		for _, aux := range [...]string{"has", "have", "had", "been"} {
+		for _, aux := range [...]string{"has", "have", "had", "been", "got"} {
 			if k := runEnd(s, p+len(aux), isBlank); proseWordIs(s, p, aux) && k > p+len(aux) {
 				p = k
 			}
@@ -281,7 +311,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		e = v + k // its element closes: <td>Hunter2x!</td>
 	}
 	w := trimClause(s[v:e])
-	if w == "" || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
+	if w == "" || w[0] == '<' || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
 		return 0, 0, 0, 0, false
 	}
 	ce, rest := clauseEnd(s, v, e), ""
@@ -298,6 +328,23 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		end = ce
 	}
 	return v, end, m[0], end, true
+}
+
+// timeWords: the end of up to two words of time at s[i:] ("now", "still
+// also"), past a colon after them ("is now: X"); i when there is none.
+func timeWords(s string, i int) int {
+	e := i
+	for n := 0; n < 2; n++ {
+		j := spaceEnd(s, e)
+		t := runEnd(s, j, isLetter)
+		if t == j || !inList(" now still also again currently ", strings.ToLower(s[j:t])) {
+			break
+		}
+		if e = t; t < len(s) && s[t] == ':' {
+			return t + 1
+		}
+	}
+	return e
 }
 
 // became: at s[p:], what happened to a password and what it became
@@ -335,6 +382,9 @@ func becameFrom(s string, j int, strict bool) (vs, ve, end int, ok bool) {
 		j = runEnd(s, oe, isBlank)
 		if qs, qve, qe, q := quoted(s, from); q {
 			from, oe, j = qs, qve, runEnd(s, qe, isBlank) // from "Hunter2x!" to "Wombat9$zz"
+		}
+		if !proseWordIs(s, j, "to") {
+			return from, oe, oe, old // "changed from Hunter2x!"
 		}
 	}
 	t := proseWordEnd(s, j) // "changed to: Hunter2x!"
@@ -698,7 +748,7 @@ func proseWordIs(s string, i int, w string) bool {
 // when there is none (and for "==", a comparison). A no-break or
 // ideographic space is a blank here.
 func afterVerb(s string, i int) int {
-	j := spaceEnd(s, runEnd(s, i, isMarkup))
+	j := spaceEnd(s, tagsEnd(s, runEnd(s, i, isMarkup))) // <b>Password</b>: x
 	if k := arrowEnd(s, j); k > j {
 		return spaceEnd(s, runEnd(s, k, isMarkup))
 	}
@@ -726,16 +776,7 @@ func afterVerb(s string, i int) int {
 			if k < len(s) && s[k] == ':' {
 				k++
 			}
-			if v := runEnd(s, k, isBlank); v > k {
-				// "is now X", "is still X", "is also X"
-				if t := runEnd(s, v, isLetter); inList(" now still also again ", strings.ToLower(s[v:t])) {
-					if t < len(s) && s[t] == ':' {
-						t++
-					}
-					if u := runEnd(s, t, isBlank); u > t {
-						return u
-					}
-				}
+			if v := spaceEnd(s, k); v > k {
 				return v
 			}
 		}
@@ -752,6 +793,8 @@ func spaceEnd(s string, i int) int {
 			i++
 		case hasAt(s, i, "\u00a0"):
 			i += 2
+		case hasAt(s, i, "&nbsp;"), hasAt(s, i, "&#160;"):
+			i += 6
 		case hasAt(s, i, "\u202f"), hasAt(s, i, "\u3000"):
 			i += 3
 		default:
@@ -793,6 +836,10 @@ func tagsEnd(s string, i int) int {
 	for i+1 < len(s) && s[i] == '<' && (s[i+1] == '/' || isLetter(s[i+1])) {
 		k := strings.IndexByte(s[i+1:min(len(s), i+256)], '>')
 		if k < 0 || strings.ContainsAny(s[i+1:i+1+k], "<\n") {
+			return i
+		}
+		// The label's row ends, or a control takes the value: no value.
+		if name := strings.TrimLeft(s[i+1:i+1+k], "/"); inList(" tr input button a select textarea form ", strings.ToLower(name[:runEnd(name, 0, isLetter)])) {
 			return i
 		}
 		i = spaceEnd(s, i+k+2)
@@ -1064,12 +1111,10 @@ func becomes(rest string, strict bool) bool {
 		if e < len(next) && (isQuote(next[e]) || next[e] == '`') {
 			e++ // from "Hunter2x!" to …
 		}
-		if n := runEnd(next, e, isBlank); !proseWordIs(next, n, "to") {
-			return false
-		} else if becomes(next[n:], strict) {
+		if n := runEnd(next, e, isBlank); proseWordIs(next, n, "to") && becomes(next[n:], strict) {
 			return true
 		}
-		return !namesThing(w) && (chosenPassword(w) || !strict && looksLikePassword(w))
+		return w != "" && !namesThing(w) && (chosenPassword(w) || !strict && looksLikePassword(w))
 	}
 	if w == "" || namesThing(w) {
 		return false
