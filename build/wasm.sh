@@ -21,6 +21,8 @@ tinygo)
 	# addendum "wasm-opt"); the features are the target's (wasip1-debian.json).
 	wasm-opt -O3 -g --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
 		--enable-sign-ext "$out.tmp" -o "$out.tmp"
+	# The names stay, without our module path in each (35 KB; decision 009).
+	go run ./host/cmd/wasmnames -strip github.com/pi-memory/pi-memory/ "$out.tmp"
 	;;
 go)
 	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -trimpath -ldflags='-s -w' -o "$out.tmp" ./wasm

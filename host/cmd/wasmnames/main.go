@@ -1,0 +1,185 @@
+// Command wasmnames shortens the function names of a WebAssembly module's
+// "name" section in place: every occurrence of a prefix is removed
+// ("github.com/pi-memory/pi-memory/wasm/redact.scan" reads
+// "wasm/redact.scan"). The names stay for trap reports and the host's module
+// tests; the module is some 35 KB smaller (docs/decisions/009-module-size.md).
+//
+//	go run ./host/cmd/wasmnames -strip github.com/pi-memory/pi-memory/ core.wasm
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+)
+
+func main() {
+	strip := flag.String("strip", "", "the prefix to remove from every name")
+	flag.Parse()
+	if flag.NArg() != 1 || *strip == "" {
+		fmt.Fprintln(os.Stderr, "usage: wasmnames -strip PREFIX MODULE.wasm")
+		os.Exit(2)
+	}
+	file := flag.Arg(0)
+	data, err := os.ReadFile(file)
+	if err == nil {
+		data, err = shorten(data, []byte(*strip))
+	}
+	if err == nil {
+		err = os.WriteFile(file, data, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wasmnames:", err)
+		os.Exit(1)
+	}
+}
+
+var errShort = errors.New("the module is cut short")
+
+// uleb reads an unsigned LEB128 number at b[i:] and returns it and the
+// index after it.
+func uleb(b []byte, i int) (int, int, error) {
+	n, shift := 0, 0
+	for {
+		if i >= len(b) || shift > 28 {
+			return 0, 0, errShort
+		}
+		c := b[i]
+		i++
+		n |= int(c&0x7f) << shift
+		if c < 0x80 {
+			return n, i, nil
+		}
+		shift += 7
+	}
+}
+
+func putUleb(out []byte, n int) []byte {
+	for {
+		c := byte(n & 0x7f)
+		n >>= 7
+		if n == 0 {
+			return append(out, c)
+		}
+		out = append(out, c|0x80)
+	}
+}
+
+// shorten returns the module with its name section's names shortened; the
+// other sections are copied as they are.
+func shorten(b, strip []byte) ([]byte, error) {
+	if len(b) < 8 || !bytes.Equal(b[:4], []byte("\x00asm")) {
+		return nil, errors.New("not a WebAssembly module")
+	}
+	out := append([]byte(nil), b[:8]...)
+	for i := 8; i < len(b); {
+		id := b[i]
+		size, body, err := uleb(b, i+1)
+		if err != nil || body+size > len(b) {
+			return nil, errShort
+		}
+		sec := b[body : body+size]
+		i = body + size
+		if id == 0 {
+			if n, j, err := uleb(sec, 0); err == nil && j+n <= len(sec) && string(sec[j:j+n]) == "name" {
+				names, err := names(sec[j+n:], strip)
+				if err != nil {
+					return nil, err
+				}
+				sec = append(append(putUleb(nil, n), "name"...), names...)
+			}
+		}
+		out = putUleb(append(out, id), len(sec))
+		out = append(out, sec...)
+	}
+	return out, nil
+}
+
+// names rewrites a name section's subsections: the module's name, and the
+// maps of functions, types, tables, memories, globals, element and data
+// segments (index, name); the indirect maps of locals and labels.
+func names(b, strip []byte) ([]byte, error) {
+	var out []byte
+	for i := 0; i < len(b); {
+		id := b[i]
+		size, body, err := uleb(b, i+1)
+		if err != nil || body+size > len(b) {
+			return nil, errShort
+		}
+		sub := b[body : body+size]
+		i = body + size
+		var w []byte
+		switch {
+		case id == 0:
+			w, _, err = name(nil, sub, 0, strip)
+		case id == 2 || id == 3:
+			w, err = nameMaps(sub, strip, true)
+		default:
+			w, err = nameMaps(sub, strip, false)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = putUleb(append(out, id), len(w))
+		out = append(out, w...)
+	}
+	return out, nil
+}
+
+// nameMaps rewrites a vector of (index, name), or with indirect of (index,
+// vector of (index, name)).
+func nameMaps(b, strip []byte, indirect bool) ([]byte, error) {
+	n, i, err := uleb(b, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := putUleb(nil, n)
+	for ; n > 0; n-- {
+		var idx int
+		if idx, i, err = uleb(b, i); err != nil {
+			return nil, err
+		}
+		out = putUleb(out, idx)
+		if indirect {
+			var inner []byte
+			start := i
+			m, j, err := uleb(b, i)
+			if err != nil {
+				return nil, err
+			}
+			for ; m > 0; m-- {
+				if _, j, err = uleb(b, j); err != nil {
+					return nil, err
+				}
+				if _, j, err = name(nil, b, j, nil); err != nil {
+					return nil, err
+				}
+			}
+			if inner, err = nameMaps(b[start:j], strip, false); err != nil {
+				return nil, err
+			}
+			out, i = append(out, inner...), j
+			continue
+		}
+		if out, i, err = name(out, b, i, strip); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// name appends the name at b[i:] to out, every strip in it removed, and
+// returns the index after it.
+func name(out, b []byte, i int, strip []byte) ([]byte, int, error) {
+	n, j, err := uleb(b, i)
+	if err != nil || j+n > len(b) {
+		return nil, 0, errShort
+	}
+	s := b[j : j+n]
+	if len(strip) > 0 {
+		s = bytes.ReplaceAll(s, strip, nil)
+	}
+	return append(putUleb(out, len(s)), s...), j + n, nil
+}
