@@ -468,7 +468,7 @@ func TestMemoryFilesInAnotherEncodingLoseNothing(t *testing.T) {
 	index := r.write(projectIndex, string(utf16))
 	text, isErr := r.tool("memory_remember", `{"text":"Cache lives in ~/.cache/build"}`)
 	require.True(t, isErr, text)
-	require.Contains(t, text, "it is UTF-16 text, not UTF-8: save it as UTF-8 to use it as memory")
+	require.Contains(t, text, "it is not UTF-8 text (UTF-16, or NUL bytes): save it as UTF-8 to use it as memory")
 	require.Contains(t, r.injected("hi"), ".pi/memory/MEMORY.md could not be read (the user is told why)")
 	text, _ = r.tool("memory_search", `{"query":"make test"}`)
 	require.Contains(t, text, "could not be read")
@@ -486,4 +486,31 @@ func TestMemoryFilesInAnotherEncodingLoseNothing(t *testing.T) {
 	_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
 	require.NoError(t, err)
 	require.Equal(t, latin1, r.read(projectIndex))
+
+	// Between two Latin-1 lines, which its record keeps as U+FFFD: back in
+	// its place.
+	const between = "## Build\n\n- The caf\xe9 server is in Z\xfcrich\n- Use pnpm for installs\n- Le d\xe9p\xf4t est sur GitLab\n"
+	r.write(projectIndex, between)
+	f, _, err = r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 4)})
+	require.NoError(t, err)
+	_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+	require.NoError(t, err)
+	require.Equal(t, between, r.read(projectIndex))
+
+	// UTF-16 appended to a UTF-8 file (PowerShell's >>) is a read error too;
+	// a forget by words does not take the best of the rest for what may be
+	// in it; /memory pages says why, not "absent".
+	tail := "- Installs are cached in ~/.cache/pnpm-store\n"
+	for _, c := range "- Use pnpm for installs, never npm\r\n" {
+		tail += string([]byte{byte(c), 0})
+	}
+	r.write(projectIndex, tail)
+	r.write("proj/.pi/memory/MEMORY.local.md", "- Installs are cached in ~/.cache/pnpm-store\n")
+	text, isErr = r.tool("memory_forget", `{"query":"pnpm for installs"}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, "Nothing was forgotten: the entry meant may be in a memory file that could not be read.")
+	require.Contains(t, text, "forget it by its id, ")
+	require.Equal(t, tail, r.read(projectIndex))
+	r.mem("pages")
+	r.contains(".pi/memory/MEMORY.md — could not be read: it is not UTF-8 text (UTF-16, or NUL bytes)")
 }

@@ -1,6 +1,7 @@
 package notes
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -193,13 +194,15 @@ func (n *driver) load(sc *noteScope) {
 }
 
 // readNote reads a memory file (into buf's array when it has room; see
-// load). One saved as UTF-16 (Windows PowerShell's default) is refused, as
-// a read error: read as UTF-8 it is text no search finds, and a write would
-// append UTF-8 to it.
+// load). One saved as UTF-16 (Windows PowerShell's default), in whole or in
+// part (its `>>` appends UTF-16 to a UTF-8 file), is refused as a read
+// error: read as UTF-8 it is text no search finds, and a write would append
+// UTF-8 to it. It is told by a NUL byte or a UTF-16 byte-order mark (FF FE,
+// FE FF: never in UTF-8) anywhere.
 func readNote(h hostio.Host, p string, buf []byte) ([]byte, error) {
 	data, err := files.ReadInto(h, p, maxNoteFile, buf)
-	if err == nil && len(data) >= 2 && (data[0] == 0 || data[1] == 0 || data[0] == 0xFF && data[1] == 0xFE || data[0] == 0xFE && data[1] == 0xFF) {
-		return nil, errors.New("it is UTF-16 text, not UTF-8: save it as UTF-8 to use it as memory")
+	if err == nil && (bytes.IndexByte(data, 0) >= 0 || bytes.Contains(data, []byte("\xff\xfe")) || bytes.Contains(data, []byte("\xfe\xff"))) {
+		return nil, errors.New("it is not UTF-8 text (UTF-16, or NUL bytes): save it as UTF-8 to use it as memory")
 	}
 	return data, err
 }

@@ -145,7 +145,11 @@ func (n *driver) cmdPages(c *store.Cmd) {
 		}
 		b.WriteString(scopeTitle(sc.name) + ": " + sc.display)
 		if !sc.exists {
-			b.WriteString(" — absent\n")
+			if sc.readErr != nil {
+				b.WriteString(" — could not be read: " + sc.readErr.Error() + "\n")
+			} else {
+				b.WriteString(" — absent\n")
+			}
 			continue
 		}
 		st := n.tableState(sc)

@@ -221,6 +221,27 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 	return out, rec, kept != removed, ""
 }
 
+// sameLine: the view's line l reads as want, a record's line, whose JSON
+// turned each byte of it that is not UTF-8 into U+FFFD (a Latin-1 file's
+// lines: jsonw).
+func sameLine(l, want string) bool {
+	l = mdBody(l)
+	if utf8.ValidString(l) {
+		return l == want
+	}
+	var b strings.Builder
+	for i := 0; i < len(l); {
+		r, n := utf8.DecodeRuneInString(l[i:])
+		if r == utf8.RuneError && n == 1 {
+			b.WriteString("\uFFFD")
+		} else {
+			b.WriteString(l[i : i+n])
+		}
+		i += n
+	}
+	return b.String() == want
+}
+
 // pageAtLine is the index of the page that starts at line, -1 for none.
 func pageAtLine(pages []page, line int) int {
 	for i := range pages {
@@ -388,7 +409,7 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 // A blank line is one only in its section: the blank line that ends
 // another section is not the one that was below it.
 func fitsBelow(vlines []string, at int, r *forgotten) bool {
-	return r.HasAfter && at >= 0 && (at < len(vlines) && mdBody(vlines[at]) == r.After && (r.After != "" || sectionAt(vlines, at) == r.Section) || at == len(vlines) && r.After == "")
+	return r.HasAfter && at >= 0 && (at < len(vlines) && sameLine(vlines[at], r.After) && (r.After != "" || sectionAt(vlines, at) == r.Section) || at == len(vlines) && r.After == "")
 }
 
 // between: line at (of the view's lines) starts an entry, a heading or a
@@ -642,7 +663,7 @@ func joinRuns(doc []lineRun) []lineRun {
 // above the entry when it went; with both, the one below is the one that
 // was below it too.
 func fitsAt(vlines []string, at int, r *forgotten, both bool) bool {
-	if at < 0 || at > len(vlines) || !(at == 0 && r.Before == "" || at > 0 && mdBody(vlines[at-1]) == r.Before && (r.Before != "" || sectionAt(vlines, at) == r.Section)) {
+	if at < 0 || at > len(vlines) || !(at == 0 && r.Before == "" || at > 0 && sameLine(vlines[at-1], r.Before) && (r.Before != "" || sectionAt(vlines, at) == r.Section)) {
 		return false
 	}
 	return !both || fitsBelow(vlines, at, r)

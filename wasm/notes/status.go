@@ -171,7 +171,13 @@ func statusText(r *statusReport) string {
 		b.WriteString("; " + text.Plural(r.faults, "page does", "pages do") + " not fit (/memory faults)")
 	}
 	if r.cfg.Enabled && r.block != "" && !r.anyInjected() {
-		b.WriteString("; the preamble only (where memory lives and how to keep it): no MEMORY.md holds anything yet")
+		none := "no MEMORY.md holds anything yet"
+		for i := range r.scopes {
+			if r.scopes[i].readErr != "" {
+				none = "no MEMORY.md it could read holds anything"
+			}
+		}
+		b.WriteString("; the preamble only (where memory lives and how to keep it): " + none)
 	}
 	b.WriteString("\n")
 	if r.turned {

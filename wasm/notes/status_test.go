@@ -91,7 +91,8 @@ func TestStatusTextSaysWhatIsInjectedFromWhere(t *testing.T) {
 			r.scopes[0].readErr = "larger than 4194304 bytes"
 		}, "Markdown memory: on, injected before every prompt\nProject: none (global memory only)\n" +
 			"\nGlobal: /h/.pi/agent/memory/MEMORY.md\n  not read, so left out of memory: see the warning below\n" +
-			"  warning: could not read /h/.pi/agent/memory/MEMORY.md: larger than 4194304 bytes\n" + preambleOnly +
+			"  warning: could not read /h/.pi/agent/memory/MEMORY.md: larger than 4194304 bytes\n" +
+			strings.Replace(preambleOnly, "no MEMORY.md holds anything yet", "no MEMORY.md it could read holds anything", 1) +
 			"Config: global /h/.pi/agent/memory/config.json (absent)"},
 		{"off because a config cannot be read", func(r *statusReport) {
 			r.cfg.Enabled, r.cfg.Why, r.scopes = false, "/p/.pi/memory/config.json is not valid JSON", nil

@@ -354,6 +354,12 @@ func (c *mcpCore) readResource(ctx context.Context, req *mcp.ReadResourceRequest
 		// Not the SDK's mcp.ResourceNotFoundError, which writes the URI
 		// with %q: no JSON for some characters (plainURI).
 		data, _ := json.Marshal(map[string]string{"uri": req.Params.URI})
+		if _, why, ok := strings.Cut(res.Problems, "pi-memory: could not read "); ok {
+			why, _, _ = strings.Cut(why, "\n")
+			// There, and not read (a memory file saved as UTF-16): the
+			// core's reason, redacted, is what a person can act on.
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "could not read " + why, Data: data}
+		}
 		return nil, &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: "Resource not found", Data: data}
 	}
 	// The type the core listed it with (every URI read was listed: the SDK

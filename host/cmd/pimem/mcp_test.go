@@ -716,6 +716,13 @@ func TestMCPResourcesAreTheFilesTheProjectHasNowByteForByte(t *testing.T) {
 	require.NoError(t, os.WriteFile(global, []byte("## Preferences\n- I prefer tabs"), 0o644))
 	require.Equal(t, "## Preferences\n- I prefer tabs", read(5, "pimem://notes/global/MEMORY.md"))
 	require.Equal(t, []string{"pimem://decisions/active", "pimem://notes/global/MEMORY.md", "pimem://notes/project/MEMORY.md"}, uris(6))
+
+	// Listed, and not read: the core's reason, not "not found".
+	require.NoError(t, os.WriteFile(global, []byte("\xff\xfe#\x00 \x00M\x00"), 0o644))
+	p.send(t, `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"pimem://notes/global/MEMORY.md"}}`)
+	e, _ := json.Marshal(p.answer(t, 7)["error"])
+	require.Contains(t, string(e), `"code":-32603`)
+	require.Contains(t, string(e), "not UTF-8 text (UTF-16, or NUL bytes): save it as UTF-8 to use it as memory")
 }
 
 // A tool's result went to the client while its goroutine still held the
