@@ -467,6 +467,9 @@ func isReference(v string) bool {
 		// ${spring.datasource.password}, ${app.db-password}: Maven,
 		// Spring); not a shell's default, ${DB_PASSWORD-hunter2x}.
 		name := v[2 : len(v)-1]
+		if k := strings.IndexByte(name, '('); k > 0 && name[len(name)-1] == ')' {
+			name = name[:k] // a template's call: ${maskPassword(pw)}
+		}
 		if strings.Contains(name, ".") {
 			name = strings.ReplaceAll(strings.ReplaceAll(name, ".", "_"), "-", "_")
 		}
@@ -477,6 +480,21 @@ func isReference(v string) bool {
 		return isPlaceholder(v[1 : len(v)-1])
 	case len(v) > 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
 		return isPlaceholder(strings.TrimSpace(v[2 : len(v)-2]))
+	case len(v) > 1 && v[0] == '{' && v[len(v)-1] == '}':
+		// A format's field: {pw}, {}, {0}, {user.password!r}, {pw:>8}
+		name, _, _ := strings.Cut(strings.ReplaceAll(v[1:len(v)-1], ".", "_"), ":")
+		if k := strings.IndexByte(name, '!'); k >= 0 && k == len(name)-2 {
+			name = name[:k] // a conversion: !r, !s
+		}
+		return name == "" || isName(name) || strings.Trim(name, "0123456789") == ""
+	case len(v) > 1 && v[0] == '%':
+		// A format's verb: %s, %-12s, %(password)s, %s\n
+		i := 1
+		if k := strings.IndexByte(v, ')'); v[1] == '(' && k > 0 {
+			i = k + 1
+		}
+		i = runEnd(v, i, func(c byte) bool { return c >= '0' && c <= '9' || strings.IndexByte("-+#. *", c) >= 0 })
+		return i < len(v) && isLetter(v[i]) && strings.Trim(v[i+1:], "\\nrt") == ""
 	}
 	for _, a := range envAccessors {
 		if strings.HasPrefix(v, a) && isAccessorArg(v[len(a):]) {

@@ -357,11 +357,17 @@ func timeWords(s string, i int) int {
 // passphrase ("password moved to shared team vault folder").
 func became(s string, p int, strict bool) (vs, ve, end int, ok, read bool) {
 	k := runEnd(s, p, isLetter)
-	if k == p || k == len(s) || !isBlank(s[k]) {
+	if k == p || k == len(s) || !isBlank(s[k]) && s[k] != ':' {
 		return
 	}
 	if lw := strings.ToLower(s[p:k]); lw != "set" && !isParticiple(lw) {
 		return
+	}
+	if s[k] == ':' {
+		// "password changed: Hunter2x!"
+		v := spaceEnd(s, k+1)
+		w := trimClause(s[v:proseWordEnd(s, v)])
+		return v, v + len(w), v + len(w), v > k+1 && (chosenPassword(w) || isNumber(w)) && !namesThing(w), true
 	}
 	j := runEnd(s, k, isBlank)
 	if !proseWordIs(s, j, "to") && !proseWordIs(s, j, "as") && !proseWordIs(s, j, "into") && !proseWordIs(s, j, "from") {
