@@ -329,7 +329,10 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
 	label := s[m[0]:vs]
-	if isReference(v) || closesLabel(s, m[0], vs, label) || strings.HasPrefix(v, "</") {
+	if k := strings.Index(v, "</"); k > 0 {
+		v, ve = v[:k], vs+k // its element closes: <span>Password: {password}</span>
+	}
+	if isReference(v) || closesLabel(s, m[0], vs, label) || v != "" && strings.IndexByte("<(", v[0]) >= 0 {
 		return 0, 0, 0, 0, false
 	}
 	n := identEnd(label)
@@ -462,7 +465,7 @@ var envAccessors = []string{"process.env.", "import.meta.env.", "os.environ[", "
 
 func isReference(v string) bool {
 	switch {
-	case len(v) > 3 && v[0] == '$' && v[1] == '{' && v[len(v)-1] == '}':
+	case len(v) > 3 && (v[0] == '$' || v[0] == '#') && v[1] == '{' && v[len(v)-1] == '}':
 		// ${DB_PASSWORD}, and a property's dotted name (${db.password},
 		// ${spring.datasource.password}, ${app.db-password}: Maven,
 		// Spring); not a shell's default, ${DB_PASSWORD-hunter2x}.
@@ -481,8 +484,9 @@ func isReference(v string) bool {
 	case len(v) > 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
 		return isPlaceholder(strings.TrimSpace(v[2 : len(v)-2]))
 	case len(v) > 1 && v[0] == '{' && v[len(v)-1] == '}':
-		// A format's field: {pw}, {}, {0}, {user.password!r}, {pw:>8}
-		name, _, _ := strings.Cut(strings.ReplaceAll(v[1:len(v)-1], ".", "_"), ":")
+		// A format's field: {pw}, {}, {0}, {user.password!r}, {pw:>8},
+		// {{{password}}}
+		name, _, _ := strings.Cut(strings.ReplaceAll(strings.Trim(v, "{}"), ".", "_"), ":")
 		if k := strings.IndexByte(name, '!'); k >= 0 && k == len(name)-2 {
 			name = name[:k] // a conversion: !r, !s
 		}
@@ -493,8 +497,8 @@ func isReference(v string) bool {
 		if k := strings.IndexByte(v, ')'); v[1] == '(' && k > 0 {
 			i = k + 1
 		}
-		i = runEnd(v, i, func(c byte) bool { return c >= '0' && c <= '9' || strings.IndexByte("-+#. *", c) >= 0 })
-		return i < len(v) && isLetter(v[i]) && strings.Trim(v[i+1:], "\\nrt") == ""
+		i = runEnd(v, i, func(c byte) bool { return c >= '0' && c <= '9' || strings.IndexByte("-+#. *$", c) >= 0 })
+		return i < len(v) && isLetter(v[i]) && strings.Trim(v[i+1:], "\\nrt%") == ""
 	}
 	for _, a := range envAccessors {
 		if strings.HasPrefix(v, a) && isAccessorArg(v[len(a):]) {

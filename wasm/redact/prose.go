@@ -201,10 +201,17 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	if v >= 0 && v < len(s) && closesLabel(s, m[0], v+1, s[m[0]:v+1]) {
 		return 0, 0, 0, 0, false // a prompt: read -p "Password: " PW
 	}
+	if v < 0 {
+		v = afterParens(s, m[1])
+	}
+	if v < 0 {
+		v = afterIntro(s, m[1])
+	}
 	// A word of time around the verb ("is now X", "now is X", "is
 	// still X") says what a password became as often as its value ("is now
-	// read from the env", "is still base64"): only a quoted value or one
-	// word that looks chosen.
+	// read from the env", "is still base64"): only a quoted value, what it
+	// was set or changed to, one word that looks like a password or a
+	// passphrase.
 	timed := false
 	if j := spaceEnd(s, m[1]); v < 0 && j > m[1] {
 		if k := timeWords(s, j); k > j {
@@ -218,9 +225,12 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		if vs, ve, end, ok := quoted(s, v); ok && quotedAlone(s[vs:ve], false) {
 			return vs, ve, m[0], end, true
 		}
+		if vs, ve, end, ok, read := became(s, v, false); read {
+			return vs, ve, m[0], end, ok // "is now set to X"
+		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
-		if (chosenPassword(w) && !namesThing(w) && strings.IndexByte(w, '-') < 0 || isNumber(w)) && !isQuote(s[v]) {
+		if (looksLikePassword(w) && !namesThing(w) && strings.IndexByte(w, '-') < 0 || isNumber(w)) && !isQuote(s[v]) {
 			return v, v + len(w), m[0], v + len(w), true
 		}
 		// A passphrase: "is now correct horse battery staple" (becomes
@@ -230,12 +240,6 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 			return v, ce, m[0], ce, true
 		}
 		return 0, 0, 0, 0, false
-	}
-	if v < 0 {
-		v = afterParens(s, m[1])
-	}
-	if v < 0 {
-		v = afterIntro(s, m[1])
 	}
 	if v < 0 {
 		// Another language's "is" after the English word, as Italian (and
@@ -260,7 +264,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		// one with them ("password changed to x86_64" is a platform): a
 		// word that looks chosen or a number, no passphrase.
 		p := v
-		for _, aux := range [...]string{"has", "have", "had", "been", "got"} {
+		for _, aux := range [...]string{"has", "have", "had", "now", "been", "got"} {
 			if k := runEnd(s, p+len(aux), isBlank); proseWordIs(s, p, aux) && k > p+len(aux) {
 				p = k
 			}
@@ -289,16 +293,16 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
-		if !looksLikePassword(w) || namesThing(w) {
-			return 0, 0, 0, 0, false
+		if !looksLikePassword(w) || namesThing(w) || strings.Contains(w, "<") || strings.Contains(w, "%>") || strings.Contains(w, "?>") {
+			return 0, 0, 0, 0, false // not a tag's end: <%= @password %>
 		}
 		return v, v + len(w), m[0], v + len(w), true
 	}
 	if v == len(s) || s[v] == '\n' {
 		return 0, 0, 0, 0, false
 	}
-	if vs, ve, end, ok, _ := became(s, v, false); ok && end > ve {
-		return vs, ve, m[0], end, true // quoted: was changed to "Hunter2x!"
+	if vs, ve, end, ok, _ := became(s, v, false); ok && (end > ve || strings.IndexByte(s[v:vs], ':') >= 0) {
+		return vs, ve, m[0], end, true // quoted: was changed to "Hunter2x!"; was changed: X
 	}
 	if vs, ve, end, ok := quoted(s, v); ok {
 		if isReference(s[vs:ve]) {
@@ -311,7 +315,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		e = v + k // its element closes: <td>Hunter2x!</td>
 	}
 	w := trimClause(s[v:e])
-	if w == "" || w[0] == '<' || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
+	if w == "" || w[0] == '<' || w[0] == '(' || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
 		return 0, 0, 0, 0, false
 	}
 	ce, rest := clauseEnd(s, v, e), ""
@@ -364,10 +368,14 @@ func became(s string, p int, strict bool) (vs, ve, end int, ok, read bool) {
 		return
 	}
 	if s[k] == ':' {
-		// "password changed: Hunter2x!"
-		v := spaceEnd(s, k+1)
+		// "password changed: Hunter2x!", quoted too; not a format's
+		// field nor a date ("password changed: %{date}", "… 2024-05-01").
+		v := tagsEnd(s, spaceEnd(s, runEnd(s, k+1, isMarkup)))
+		if vs, ve, end, q := quoted(s, v); q {
+			return vs, ve, end, chosenPassword(s[vs:ve]), true
+		}
 		w := trimClause(s[v:proseWordEnd(s, v)])
-		return v, v + len(w), v + len(w), v > k+1 && (chosenPassword(w) || isNumber(w)) && !namesThing(w), true
+		return v, v + len(w), v + len(w), chosenPassword(w) && !namesThing(w) && !strings.ContainsAny(w, "%{<"), true
 	}
 	j := runEnd(s, k, isBlank)
 	if !proseWordIs(s, j, "to") && !proseWordIs(s, j, "as") && !proseWordIs(s, j, "into") && !proseWordIs(s, j, "from") {
@@ -389,13 +397,19 @@ func becameFrom(s string, j int, strict bool) (vs, ve, end int, ok bool) {
 		if qs, qve, qe, q := quoted(s, from); q {
 			from, oe, j = qs, qve, runEnd(s, qe, isBlank) // from "Hunter2x!" to "Wombat9$zz"
 		}
-		if !proseWordIs(s, j, "to") {
+		if !proseWordIs(s, j, "to") && arrowEnd(s, j) == j {
 			return from, oe, oe, old // "changed from Hunter2x!"
 		}
 	}
-	t := proseWordEnd(s, j) // "changed to: Hunter2x!"
+	t := arrowEnd(s, j) // "from X -> Y"
+	if t == j {
+		t = proseWordEnd(s, j) // "changed to: Hunter2x!"
+	}
 	v := runEnd(s, t, isBlank)
 	if v == t || v == len(s) || !old && !becomes(s[j:min(len(s), j+maxQuoted)], strict) {
+		if old {
+			return from, oe, oe, true // "changed from Hunter2x! to" and a line end
+		}
 		return
 	}
 	vs, ve, end, q := quoted(s, v)
@@ -799,7 +813,7 @@ func spaceEnd(s string, i int) int {
 			i++
 		case hasAt(s, i, "\u00a0"):
 			i += 2
-		case hasAt(s, i, "&nbsp;"), hasAt(s, i, "&#160;"):
+		case hasAt(s, i, "&nbsp;"), hasAt(s, i, "&#160;"), text.HasFoldPrefix(s[i:], "&#xa0;"):
 			i += 6
 		case hasAt(s, i, "\u202f"), hasAt(s, i, "\u3000"):
 			i += 3
@@ -836,16 +850,16 @@ func arrowEnd(s string, j int) int {
 // value's, from a closing tag on ("<b>Password:</b> x", "<td>pw:</td><td>x"),
 // and the blanks between; i when there is none.
 func tagsEnd(s string, i int) int {
-	if !hasAt(s, i, "</") {
-		return i
-	}
 	for i+1 < len(s) && s[i] == '<' && (s[i+1] == '/' || isLetter(s[i+1])) {
 		k := strings.IndexByte(s[i+1:min(len(s), i+256)], '>')
 		if k < 0 || strings.ContainsAny(s[i+1:i+1+k], "<\n") {
 			return i
 		}
-		// The label's row ends, or a control takes the value: no value.
-		if name := strings.TrimLeft(s[i+1:i+1+k], "/"); inList(" tr input button a select textarea form ", strings.ToLower(name[:runEnd(name, 0, isLetter)])) {
+		// Any closing tag, and the opening tags of a cell or of inline
+		// text ("<td><code>x"); a row's end or a control takes the value.
+		name := strings.TrimLeft(s[i+1:i+1+k], "/")
+		name = strings.ToLower(name[:runEnd(name, 0, isLetter)])
+		if s[i+1] != '/' && !inList(" b strong em i code span kbd tt td dd p li ", name) || name == "tr" {
 			return i
 		}
 		i = spaceEnd(s, i+k+2)
@@ -1117,7 +1131,7 @@ func becomes(rest string, strict bool) bool {
 		if e < len(next) && (isQuote(next[e]) || next[e] == '`') {
 			e++ // from "Hunter2x!" to …
 		}
-		if n := runEnd(next, e, isBlank); proseWordIs(next, n, "to") && becomes(next[n:], strict) {
+		if n := runEnd(next, e, isBlank); (proseWordIs(next, n, "to") || arrowEnd(next, n) > n) && becomes(next[n:], strict) {
 			return true
 		}
 		return w != "" && !namesThing(w) && (chosenPassword(w) || !strict && looksLikePassword(w))
