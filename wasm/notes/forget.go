@@ -225,8 +225,7 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 // turned each byte of it that is not UTF-8 into U+FFFD (a Latin-1 file's
 // lines: jsonw).
 func sameLine(l, want string) bool {
-	l = mdBody(l)
-	if utf8.ValidString(l) {
+	if l = mdBody(l); l == want || utf8.ValidString(l) {
 		return l == want
 	}
 	var b strings.Builder
