@@ -91,7 +91,7 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 	if err := n.h.Append(records, files.Sealed(n.h, records, rec.encode())); err != nil {
 		return store.Forgot{}, true, errors.New("could not keep the recovery record in " + records + ": " + err.Error() + "; nothing was forgotten")
 	}
-	if err := n.h.WriteAtomic(file, out); err != nil {
+	if err := n.h.WriteAtomicOver(file, out, data); err != nil {
 		n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, rec.Line, 0)))
 		return store.Forgot{}, true, errors.New("could not write " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
@@ -205,7 +205,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	if err := n.h.Mkdir(path.Dir(rec.File)); err != nil {
 		return "", true, errors.New("could not create " + path.Dir(rec.File) + ": " + err.Error() + "; nothing was restored")
 	}
-	if err := n.h.WriteAtomic(rec.File, out); err != nil {
+	if err := n.h.WriteAtomicOver(rec.File, out, data); err != nil {
 		return "", true, errors.New("could not write " + rec.File + ": " + err.Error() + "; nothing was restored")
 	}
 	if err := n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, line, bodyLines(out)-bodyLines(data)))); err != nil {

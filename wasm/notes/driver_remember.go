@@ -176,7 +176,7 @@ func (n *driver) remember(scope, section, fact, source string) (remembered, erro
 		if err := n.h.Mkdir(sc.dir); err != nil {
 			return remembered{}, errors.New("could not create " + sc.dir + ": " + err.Error() + "; nothing was written")
 		}
-		if err := n.h.WriteAtomic(sc.file, o.Out); err != nil {
+		if err := n.h.WriteAtomicOver(sc.file, o.Out, sc.data); err != nil {
 			return remembered{}, errors.New("could not write " + sc.file + ": " + err.Error() + "; nothing was written")
 		}
 		sc.stamped = false

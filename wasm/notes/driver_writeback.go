@@ -261,7 +261,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 			rep.problems = append(rep.problems, "could not create "+sc.dir+": "+err.Error()+"; "+op.ID+" stays pending")
 			continue
 		}
-		if err := n.h.WriteAtomic(sc.file, o.Out); err != nil {
+		if err := n.h.WriteAtomicOver(sc.file, o.Out, sc.data); err != nil {
 			rep.problems = append(rep.problems, "could not write "+sc.file+": "+err.Error()+"; "+op.ID+" stays pending")
 			continue
 		}

@@ -400,3 +400,62 @@ func TestHomeRelativeWritesTheHomeFolderAsTilde(t *testing.T) {
 		require.Equal(t, tt.want, HomeRelative(tt.home, tt.p), "HomeRelative(%q, %q)", tt.home, tt.p)
 	}
 }
+
+// A write over a file read before is refused when another program wrote the
+// file since, even during the write itself (an editor's save, `echo >>`,
+// which take none of our locks): its lines stand, nothing staged is left.
+// Unchanged, or absent as it was, the write lands.
+func TestAWriteOverAFileAnotherProgramWroteSinceItWasReadIsRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		was   string // "" with absent: the file was not there
+		other func(file string)
+		want  string // the file after; "" when the write lands
+	}{
+		{"appended while staged", "- theirs\n", func(file string) {
+			f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+			require.NoError(t, err)
+			f.WriteString("- appended\n")
+			f.Close()
+		}, "- theirs\n- appended\n"},
+		{"rewritten at the same size", "- theirs\n", func(file string) { require.NoError(t, os.WriteFile(file, []byte("- THEIRS\n"), 0o644)) }, "- THEIRS\n"},
+		{"created while staged", "", func(file string) { require.NoError(t, os.WriteFile(file, []byte("- new\n"), 0o644)) }, "- new\n"},
+		{"unchanged", "- theirs\n", nil, ""},
+		{"absent as it was", "", nil, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			file := r.write(t, "project/.pi/memory/MEMORY.md", tc.was)
+			if tc.was == "" {
+				require.NoError(t, os.Remove(file))
+			}
+			lock := filepath.Join(r.agent, "pi-memory/memory.lock")
+			require.NoError(t, os.MkdirAll(filepath.Dir(lock), 0o755))
+			sh := &stallingHost{Host: fsys.NewHost(fsys.NewOS(), fsys.NewManual(time.Unix(1772172000, 0)), bytes.NewReader(make([]byte, 64)), nil)}
+			g := Guard(sh, r.project, r.agent)
+			require.NoError(t, Lock(g, lock))
+			defer g.Unlock(lock)
+			if tc.other != nil {
+				sh.during = func() { tc.other(file) }
+			}
+			var was []byte
+			if tc.was != "" {
+				was = []byte(tc.was)
+			}
+			err := g.WriteAtomicOver(file, []byte("- mine\n"), was)
+			data, _ := os.ReadFile(file)
+			if tc.want == "" {
+				require.NoError(t, err)
+				require.Equal(t, "- mine\n", string(data))
+			} else {
+				var changed *Changed
+				require.True(t, errors.As(err, &changed), err)
+				require.Equal(t, "another program wrote to "+file+" since pi-memory read it; try again", err.Error())
+				require.Equal(t, tc.want, string(data), "the other program's write stands")
+			}
+			names, err := os.ReadDir(filepath.Dir(file))
+			require.NoError(t, err)
+			require.True(t, len(names) <= 1, "nothing staged is left beside the file: %v", names)
+		})
+	}
+}

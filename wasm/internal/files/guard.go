@@ -224,7 +224,24 @@ func (g *FS) Append(p string, data []byte) error {
 // killed write leaves it (".<base>.tmp-<digits>").
 //
 //go:noinline
-func (g *FS) WriteAtomic(p string, data []byte) error {
+func (g *FS) WriteAtomic(p string, data []byte) error { return g.writeAtomic(p, data, nil, false) }
+
+// WriteAtomicOver is WriteAtomic of a file read as was (nil or empty: it was
+// absent or empty), refused with Changed when p no longer holds was just
+// before the rename: another program that wrote p since (an editor, `>>`,
+// git), taking none of our locks, would lose what it wrote. What is left is
+// the time between that read and the rename.
+func (g *FS) WriteAtomicOver(p string, data, was []byte) error { return g.writeAtomic(p, data, was, true) }
+
+// Changed refuses a write over a file another program wrote since it was
+// read (WriteAtomicOver).
+type Changed struct{ Path string }
+
+func (e *Changed) Error() string {
+	return "another program wrote to " + e.Path + " since pi-memory read it; try again"
+}
+
+func (g *FS) writeAtomic(p string, data, was []byte, over bool) error {
 	if err := g.Check(p); err != nil {
 		return err
 	}
@@ -237,6 +254,11 @@ func (g *FS) WriteAtomic(p string, data []byte) error {
 	}
 	err := g.h.WriteAtomic(p, data)
 	if p != to {
+		if err == nil && over {
+			if now, rerr := ReadInto(g, to, int64(len(was))+1, nil); !bytes.Equal(now, was) || rerr != nil && !hostio.IsNotFound(rerr) {
+				err = &Changed{to}
+			}
+		}
 		if err == nil {
 			err = g.Rename(p, to) // which reads the locks again first
 		}
