@@ -332,7 +332,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if k := strings.Index(v, "</"); k > 0 {
 		v, ve = v[:k], vs+k // its element closes: <span>Password: {password}</span>
 	}
-	if isReference(v) || closesLabel(s, m[0], vs, label) || v != "" && strings.IndexByte("<(", v[0]) >= 0 {
+	if isReference(v) || closesLabel(s, m[0], vs, label) || v != "" && notValue(v) {
 		return 0, 0, 0, 0, false
 	}
 	n := identEnd(label)
@@ -465,7 +465,9 @@ var envAccessors = []string{"process.env.", "import.meta.env.", "os.environ[", "
 
 func isReference(v string) bool {
 	switch {
-	case len(v) > 3 && (v[0] == '$' || v[0] == '#') && v[1] == '{' && v[len(v)-1] == '}':
+	case strings.HasPrefix(v, "#{"), strings.HasPrefix(v, "<%") && strings.HasSuffix(v, "%>"):
+		return true // Ruby's #{ENV['DB_PASSWORD']}, ERB's <%= ENV['DB_PASSWORD'] %>
+	case len(v) > 3 && v[0] == '$' && v[1] == '{' && v[len(v)-1] == '}':
 		// ${DB_PASSWORD}, and a property's dotted name (${db.password},
 		// ${spring.datasource.password}, ${app.db-password}: Maven,
 		// Spring); not a shell's default, ${DB_PASSWORD-hunter2x}.
@@ -481,8 +483,10 @@ func isReference(v string) bool {
 		return isUpperName(v[1:])
 	case len(v) > 2 && v[0] == '<' && v[len(v)-1] == '>':
 		return isPlaceholder(v[1 : len(v)-1])
-	case len(v) > 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
-		return isPlaceholder(strings.TrimSpace(v[2 : len(v)-2]))
+	case len(v) > 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}") && isPlaceholder(strings.TrimSpace(v[2:len(v)-2])):
+		return true
+	case len(v) > 2 && v[0] == '%' && v[len(v)-1] == '%' && isUpperName(v[1:len(v)-1]):
+		return true // Windows: %DB_PASSWORD%
 	case len(v) > 1 && v[0] == '{' && v[len(v)-1] == '}':
 		// A format's field: {pw}, {}, {0}, {user.password!r}, {pw:>8},
 		// {{{password}}}

@@ -230,7 +230,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
-		if (looksLikePassword(w) && !namesThing(w) && strings.IndexByte(w, '-') < 0 || isNumber(w)) && !isQuote(s[v]) {
+		if (looksLikePassword(w) && !namesThing(w) && !strings.ContainsAny(w, "-_") || isNumber(w)) && !isQuote(s[v]) {
 			return v, v + len(w), m[0], v + len(w), true
 		}
 		// A passphrase: "is now correct horse battery staple" (becomes
@@ -264,6 +264,16 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		// one with them ("password changed to x86_64" is a platform): a
 		// word that looks chosen or a number, no passphrase.
 		p := v
+		if t := runEnd(s, p, isLetter); isPreposition(strings.ToLower(s[p:t])) {
+			// "for prod has been changed to X": past up to three words of
+			// the intro to its verb.
+			for q, n := p, 0; n < 4; n++ {
+				if q = runEnd(s, proseWordEnd(s, q), isBlank); inList(" has have had got ", strings.ToLower(s[q:runEnd(s, q, isLetter)])) {
+					p = q
+					break
+				}
+			}
+		}
 		for _, aux := range [...]string{"has", "have", "had", "now", "been", "got"} {
 			if k := runEnd(s, p+len(aux), isBlank); proseWordIs(s, p, aux) && k > p+len(aux) {
 				p = k
@@ -315,7 +325,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		e = v + k // its element closes: <td>Hunter2x!</td>
 	}
 	w := trimClause(s[v:e])
-	if w == "" || w[0] == '<' || w[0] == '(' || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
+	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
 		return 0, 0, 0, 0, false
 	}
 	ce, rest := clauseEnd(s, v, e), ""
@@ -374,7 +384,11 @@ func became(s string, p int, strict bool) (vs, ve, end int, ok, read bool) {
 		if vs, ve, end, q := quoted(s, v); q {
 			return vs, ve, end, chosenPassword(s[vs:ve]), true
 		}
-		w := trimClause(s[v:proseWordEnd(s, v)])
+		e := proseWordEnd(s, v)
+		if k := strings.Index(s[v:e], "</"); k > 0 {
+			e = v + k // <code>Hunter2x!</code>
+		}
+		w := trimClause(s[v:e])
 		return v, v + len(w), v + len(w), chosenPassword(w) && !namesThing(w) && !strings.ContainsAny(w, "%{<"), true
 	}
 	j := runEnd(s, k, isBlank)
@@ -855,16 +869,31 @@ func tagsEnd(s string, i int) int {
 		if k < 0 || strings.ContainsAny(s[i+1:i+1+k], "<\n") {
 			return i
 		}
-		// Any closing tag, and the opening tags of a cell or of inline
-		// text ("<td><code>x"); a row's end or a control takes the value.
-		name := strings.TrimLeft(s[i+1:i+1+k], "/")
-		name = strings.ToLower(name[:runEnd(name, 0, isLetter)])
-		if s[i+1] != '/' && !inList(" b strong em i code span kbd tt td dd p li ", name) || name == "tr" {
+		// Any tag ("<td><code>x", "<br>"), but a row's end, a form's
+		// control (which takes the value) or a placeholder
+		// ("<your-password>": a reference, judged as the value).
+		tag := strings.TrimLeft(s[i+1:i+1+k], "/")
+		n := runEnd(tag, 0, isAlnum)
+		if name := strings.ToLower(tag[:n]); inList(" tr input button a select textarea form ", name) || n < len(tag) && !isBlank(tag[n]) && tag[n] != '/' {
 			return i
 		}
 		i = spaceEnd(s, i+k+2)
 	}
 	return i
+}
+
+// notValue: w, where a value goes, is a tag or a word in parentheses: a
+// form's control or a template's tag ("<input", "<%= @pw %>"), "(none)",
+// "(not set)"; not "<Pw44x!Kq9" nor "(xK9#mQ2!".
+func notValue(w string) bool {
+	if w[0] == '<' {
+		return strings.IndexByte(w, '>') > 0 || len(w) > 1 && (w[1] == '%' || w[1] == '?' || isLetters(w[1:]))
+	}
+	if w[0] == '(' {
+		k := strings.IndexByte(w, ')')
+		return k < 0 && isLetters(w[1:]) || k > 0 && isLetters(w[1:k])
+	}
+	return false
 }
 
 // isMarkup: markdown emphasis or code around a label.
