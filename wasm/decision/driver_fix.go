@@ -72,7 +72,7 @@ func (d *driver) applyFix(out *store.Out, asJSON bool, shown *repair) {
 		out.Output("Nothing for --fix to do any more: no two decisions share an id.")
 		return
 	}
-	if err := d.h.WriteAtomic(d.log, plan.Out); err != nil {
+	if err := d.h.WriteAtomicOver(d.log, plan.Out, data); err != nil {
 		failWrite(out, err)
 		return
 	}

@@ -547,7 +547,7 @@ func (d *driver) cmdToggle(c *store.Cmd, on bool) {
 		c.Out.Fail("Could not create the folder of " + file + ": " + err.Error())
 		return
 	}
-	if err := d.h.WriteAtomic(file, data); err != nil {
+	if err := d.h.WriteAtomicOver(file, data, old); err != nil {
 		c.Out.Fail("Could not write " + file + ": " + err.Error())
 		return
 	}

@@ -459,3 +459,17 @@ func TestAWriteOverAFileAnotherProgramWroteSinceItWasReadIsRefused(t *testing.T)
 		})
 	}
 }
+
+// Without a lock (a config file), the file is read again just before the
+// write: one another program wrote since it was read is not written over.
+func TestAWriteOverWithoutALockIsRefusedWhenTheFileChanged(t *testing.T) {
+	r := newRig(t)
+	file := r.write(t, "project/.pi/decision-memory/config.json", `{"enabled": true}`+"\n")
+	require.NoError(t, os.WriteFile(file, []byte(`{"enabled": true, "theirs": 1}`+"\n"), 0o644))
+	err := r.fs.WriteAtomicOver(file, []byte(`{"enabled": false}`+"\n"), []byte(`{"enabled": true}`+"\n"))
+	var changed *Changed
+	require.True(t, errors.As(err, &changed), err)
+	data, _ := os.ReadFile(file)
+	require.Equal(t, `{"enabled": true, "theirs": 1}`+"\n", string(data))
+	require.NoError(t, r.fs.WriteAtomicOver(file, []byte(`{"enabled": false}`+"\n"), data))
+}

@@ -241,6 +241,12 @@ func (e *Changed) Error() string {
 	return "another program wrote to " + e.Path + " since pi-memory read it; try again"
 }
 
+// changed: p no longer holds was (read again, at most one byte more).
+func (g *FS) changed(p string, was []byte) bool {
+	now, err := ReadInto(g, p, int64(len(was))+1, nil)
+	return !bytes.Equal(now, was) || err != nil && !hostio.IsNotFound(err)
+}
+
 func (g *FS) writeAtomic(p string, data, was []byte, over bool) error {
 	if err := g.Check(p); err != nil {
 		return err
@@ -252,12 +258,13 @@ func (g *FS) writeAtomic(p string, data, was []byte, over bool) error {
 	if len(g.held) > 0 {
 		p = path.Dir(to) + "/." + path.Base(to) + ".tmp-" + strconv.FormatUint(g.Nonce(), 10)
 	}
+	if over && p == to && g.changed(to, was) {
+		return &Changed{to} // no lock: the check just before the write
+	}
 	err := g.h.WriteAtomic(p, data)
 	if p != to {
-		if err == nil && over {
-			if now, rerr := ReadInto(g, to, int64(len(was))+1, nil); !bytes.Equal(now, was) || rerr != nil && !hostio.IsNotFound(rerr) {
-				err = &Changed{to}
-			}
+		if err == nil && over && g.changed(to, was) {
+			err = &Changed{to}
 		}
 		if err == nil {
 			err = g.Rename(p, to) // which reads the locks again first
