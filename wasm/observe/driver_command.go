@@ -97,7 +97,7 @@ func (o *driver) configEdit(c *store.Cmd) {
 			out.Fail("Nothing written: could not create the folder of " + target + ": " + err.Error())
 			return
 		}
-		if err := o.h.WriteAtomic(target, []byte(e.text)); err != nil {
+		if err := o.h.WriteAtomicOver(target, []byte(e.text), data); err != nil { // not over what another program wrote meanwhile
 			out.Fail("Could not write " + target + ": " + err.Error())
 			return
 		}
