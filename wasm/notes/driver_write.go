@@ -83,7 +83,7 @@ func (n *driver) cmdFlush(c *store.Cmd) {
 	} else {
 		head := "Flushed " + text.Plural(written+refused, "staged fact", "staged facts") + ": " + numstr.Itoa(written) + " written, " + numstr.Itoa(refused) + " refused."
 		if left > 0 {
-			head += " " + text.Plural(left, "fact stays", "facts stay") + " staged: it could not be written (see the warnings)."
+			head += " " + text.Plural(left, "fact stays staged: it", "facts stay staged: they") + " could not be written (see the warnings)."
 		}
 		c.Out.Output(strings.TrimRight(head+"\n"+strings.Join(lines, "\n"), "\n"))
 		for _, w := range rep.warnings {
