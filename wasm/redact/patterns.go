@@ -332,6 +332,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if k := strings.Index(v, "</"); k > 0 {
 		v, ve = v[:k], vs+k // its element closes: <span>Password: {password}</span>
 	}
+	if e := codeDefault(s, vs); e > 0 {
+		return vs, e, m[0], max(e, m[1]), true
+	}
 	if isReference(v) || closesLabel(s, m[0], vs, label) || v != "" && notValue(v) {
 		return 0, 0, 0, 0, false
 	}
@@ -357,6 +360,24 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 		}
 	}
 	return vs, ve, m[0], m[1], true
+}
+
+// codeDefault: the end of Ruby's #{…} or ERB's <%…%> at s[v:] when it
+// holds a default, which may be the secret (#{ENV.fetch('PW', 'Hunter2x!')},
+// <%= ENV['PW'] || "Hunter2x!" %>): the whole of it is the value; 0 when
+// there is none (a reference, read on its line's first KiB).
+func codeDefault(s string, v int) int {
+	closer := "}"
+	if hasAt(s, v, "<%") {
+		closer = "%>"
+	} else if !hasAt(s, v, "#{") {
+		return 0
+	}
+	code, _, _ := strings.Cut(s[v:min(len(s), v+1024)], "\n")
+	if k := strings.LastIndex(code, closer); k > 0 && (strings.Contains(code[:k], "||") || strings.Contains(code[:k], ",")) {
+		return v + k + len(closer)
+	}
+	return 0
 }
 
 // closesLabel: the quote before the value at s[vs:] closes the string the
@@ -466,7 +487,9 @@ var envAccessors = []string{"process.env.", "import.meta.env.", "os.environ[", "
 func isReference(v string) bool {
 	switch {
 	case strings.HasPrefix(v, "#{"), strings.HasPrefix(v, "<%") && strings.HasSuffix(v, "%>"):
-		return true // Ruby's #{ENV['DB_PASSWORD']}, ERB's <%= ENV['DB_PASSWORD'] %>
+		// Ruby's #{ENV['DB_PASSWORD']}, ERB's <%= ENV['DB_PASSWORD'] %>;
+		// not with a default: #{ENV['PW'] || 'Hunter2x!'}, fetch('PW', '…').
+		return !strings.Contains(v, "||") && !strings.Contains(v, ",")
 	case len(v) > 3 && v[0] == '$' && v[1] == '{' && v[len(v)-1] == '}':
 		// ${DB_PASSWORD}, and a property's dotted name (${db.password},
 		// ${spring.datasource.password}, ${app.db-password}: Maven,

@@ -230,7 +230,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
-		if (looksLikePassword(w) && !namesThing(w) && !strings.ContainsAny(w, "-_") || isNumber(w)) && !isQuote(s[v]) {
+		if (looksLikePassword(w) && !namesThing(w) && !schemeName(strings.Trim(w, "_*")) || isNumber(w)) && !isQuote(s[v]) {
 			return v, v + len(w), m[0], v + len(w), true
 		}
 		// A passphrase: "is now correct horse battery staple" (becomes
@@ -267,14 +267,14 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		if t := runEnd(s, p, isLetter); isPreposition(strings.ToLower(s[p:t])) {
 			// "for prod has been changed to X": past up to three words of
 			// the intro to its verb.
-			for q, n := p, 0; n < 4; n++ {
-				if q = runEnd(s, proseWordEnd(s, q), isBlank); inList(" has have had got ", strings.ToLower(s[q:runEnd(s, q, isLetter)])) {
+			for q, n := p, 0; n < 6; n++ {
+				if q = runEnd(s, min(len(s), max(proseWordEnd(s, q), q+1)), isBlank); inList(" has have had got ", strings.ToLower(s[q:runEnd(s, q, isLetter)])) {
 					p = q
 					break
 				}
 			}
 		}
-		for _, aux := range [...]string{"has", "have", "had", "now", "been", "got"} {
+		for _, aux := range [...]string{"has", "have", "had", "now", "just", "been", "got"} {
 			if k := runEnd(s, p+len(aux), isBlank); proseWordIs(s, p, aux) && k > p+len(aux) {
 				p = k
 			}
@@ -320,6 +320,9 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		return vs, ve, m[0], end, true
 	}
+	if ce := codeDefault(s, v); ce > 0 {
+		return v, ce, m[0], ce, true
+	}
 	e := proseWordEnd(s, v)
 	if k := strings.Index(s[v:e], "</"); k > 0 {
 		e = v + k // its element closes: <td>Hunter2x!</td>
@@ -338,10 +341,25 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	// A value glued to its "=" or ":" is one word, as in a flag or an
 	// environment line ("--password=x -u root"); after a blank, a clause.
 	end := v + len(w)
-	if isBlank(s[v-1]) {
-		end = ce
+	if isBlank(s[v-1]) || s[v-1] == '>' {
+		end = ce // after a blank or a tag, a clause: <br>correct horse battery staple
 	}
 	return v, end, m[0], end, true
+}
+
+// schemeName: w, after a word of time, names how a password is kept rather
+// than being one: hyphenated ("Base64-encoded") or a hasher's name
+// (pbkdf2_sha256, unsalted_md5).
+func schemeName(w string) bool {
+	if strings.IndexByte(w, '-') >= 0 {
+		return true
+	}
+	for _, part := range strings.Split(w, "_") {
+		if len(part) < len(w) && inList(schemes, strings.ToLower(part)) {
+			return true
+		}
+	}
+	return false
 }
 
 // timeWords: the end of up to two words of time at s[i:] ("now", "still
@@ -351,7 +369,7 @@ func timeWords(s string, i int) int {
 	for n := 0; n < 2; n++ {
 		j := spaceEnd(s, e)
 		t := runEnd(s, j, isLetter)
-		if t == j || !inList(" now still also again currently ", strings.ToLower(s[j:t])) {
+		if t == j || !inList(" now still also again currently just ", strings.ToLower(s[j:t])) {
 			break
 		}
 		if e = t; t < len(s) && s[t] == ':' {

@@ -430,6 +430,8 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"the password is now stronger",
 		"<p>Password: {{{user.password}}}</p>",
 		"the password is now pbkdf2_sha256",
+		"the password is now unsalted_md5",
+		"the password is just fine",
 		`puts "Password: #{@password}"`,
 		"Password: #{ENV['DB_PASSWORD']}",
 		`  password: "<%= ENV['DB_PASSWORD'] %>"`,
