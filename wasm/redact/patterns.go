@@ -355,7 +355,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 			if labelProse(s[vs:ve], s[ve:]) {
 				return 0, 0, 0, 0, false
 			}
-			ve = clauseEnd(s, vs, ve)
+			ve = tagCut(s, vs, clauseEnd(s, vs, ve))
 			return vs, ve, m[0], max(ve, m[1]), true
 		}
 	}
@@ -363,19 +363,46 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 }
 
 // codeDefault: the end of Ruby's #{…} or ERB's <%…%> at s[v:] when it
-// holds a default, which may be the secret (#{ENV.fetch('PW', 'Hunter2x!')},
-// <%= ENV['PW'] || "Hunter2x!" %>): the whole of it is the value; 0 when
-// there is none (a reference, read on its line's first KiB).
+// gives a default, which may be the secret: a quoted literal after "||",
+// ",", "or" or a block's "{" (#{ENV.fetch('PW', 'Hunter2x!')}, <%= ENV['PW']
+// || "Hunter2x!" %>, fetch('PW') { 'Hunter2x!' }): the whole of it is the
+// value; 0 when there is none (a reference or other code: fetch("PW",
+// nil), link_to "Reset", …), read on its line's first KiB.
 func codeDefault(s string, v int) int {
-	closer := "}"
-	if hasAt(s, v, "<%") {
-		closer = "%>"
-	} else if !hasAt(s, v, "#{") {
+	code, _, _ := strings.Cut(s[v:min(len(s), v+1024)], "\n")
+	k := -1
+	if strings.HasPrefix(code, "<%") {
+		if k = strings.Index(code, "%>"); k > 0 {
+			k += 2
+		}
+	} else if strings.HasPrefix(code, "#{") {
+		for i, depth := 0, 0; i < len(code) && k < 0; i++ {
+			switch code[i] {
+			case '{':
+				depth++
+			case '}':
+				if depth--; depth == 0 {
+					k = i + 1
+				}
+			}
+		}
+	}
+	if k < 0 {
 		return 0
 	}
-	code, _, _ := strings.Cut(s[v:min(len(s), v+1024)], "\n")
-	if k := strings.LastIndex(code, closer); k > 0 && (strings.Contains(code[:k], "||") || strings.Contains(code[:k], ",")) {
-		return v + k + len(closer)
+	inner := code[2 : k-1]
+	for i := 0; i < len(inner); i++ {
+		if q := inner[i]; isQuote(q) {
+			e := strings.IndexByte(inner[i+1:], q)
+			if e < 0 {
+				return 0
+			}
+			before := strings.TrimRight(inner[:i], " \t")
+			if e > 0 && (strings.HasSuffix(before, "||") || strings.HasSuffix(before, ",") || strings.HasSuffix(before, "{") || strings.HasSuffix(before, " or")) {
+				return v + k
+			}
+			i += e + 1
+		}
 	}
 	return 0
 }
@@ -487,9 +514,9 @@ var envAccessors = []string{"process.env.", "import.meta.env.", "os.environ[", "
 func isReference(v string) bool {
 	switch {
 	case strings.HasPrefix(v, "#{"), strings.HasPrefix(v, "<%") && strings.HasSuffix(v, "%>"):
-		// Ruby's #{ENV['DB_PASSWORD']}, ERB's <%= ENV['DB_PASSWORD'] %>;
-		// not with a default: #{ENV['PW'] || 'Hunter2x!'}, fetch('PW', '…').
-		return !strings.Contains(v, "||") && !strings.Contains(v, ",")
+		// Ruby's #{ENV['DB_PASSWORD']}, ERB's <%= ENV['DB_PASSWORD'] %>
+		// (one with a default is codeDefault's).
+		return true
 	case len(v) > 3 && v[0] == '$' && v[1] == '{' && v[len(v)-1] == '}':
 		// ${DB_PASSWORD}, and a property's dotted name (${db.password},
 		// ${spring.datasource.password}, ${app.db-password}: Maven,

@@ -342,17 +342,17 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	// environment line ("--password=x -u root"); after a blank, a clause.
 	end := v + len(w)
 	if isBlank(s[v-1]) || s[v-1] == '>' {
-		end = ce // after a blank or a tag, a clause: <br>correct horse battery staple
+		end = tagCut(s, v, ce) // after a blank or a tag, a clause: <br>correct horse battery staple
 	}
 	return v, end, m[0], end, true
 }
 
 // schemeName: w, after a word of time, names how a password is kept rather
-// than being one: hyphenated ("Base64-encoded") or a hasher's name
-// (pbkdf2_sha256, unsalted_md5).
+// than being one: "Base64-encoded" or a hasher's name (pbkdf2_sha256,
+// unsalted_md5); not "Summer-2024!".
 func schemeName(w string) bool {
-	if strings.IndexByte(w, '-') >= 0 {
-		return true
+	if k := strings.LastIndexByte(w, '-'); k >= 0 && isLetters(w[k+1:]) && strings.HasSuffix(w, "ed") {
+		return true // Base64-encoded, bcrypt-hashed
 	}
 	for _, part := range strings.Split(w, "_") {
 		if len(part) < len(w) && inList(schemes, strings.ToLower(part)) {
@@ -912,6 +912,20 @@ func notValue(w string) bool {
 		return k < 0 && isLetters(w[1:]) || k > 0 && isLetters(w[1:k])
 	}
 	return false
+}
+
+// tagCut: end, or where a tag starts first in s[v:end] (a clause's value
+// ends at its element's end or a line break: …</dd>, …<br>).
+func tagCut(s string, v, end int) int {
+	k := strings.IndexByte(s[v:end], '<')
+	if k <= 0 {
+		return end
+	}
+	// A tag's start: "</", or "<" and a name ended by ">", a blank or "/".
+	if n := runEnd(s, v+k+1, isLetter); hasAt(s, v+k, "</") || n > v+k+1 && n < len(s) && (s[n] == '>' || s[n] == '/' || isBlank(s[n])) {
+		return v + k
+	}
+	return end
 }
 
 // isMarkup: markdown emphasis or code around a label.
