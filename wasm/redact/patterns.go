@@ -513,6 +513,10 @@ var envAccessors = []string{"process.env.", "import.meta.env.", "os.environ[", "
 
 func isReference(v string) bool {
 	switch {
+	case len(v) > 1 && v[0] == '!' && isLetters(strings.TrimLeft(v, "!")):
+		return true // a YAML tag: !vault |, !GetAtt Secret.Password
+	case strings.HasPrefix(v, "${") && strings.IndexByte(v, '?') > 2 && isName(strings.TrimSuffix(v[2:strings.IndexByte(v, '?')], ":")):
+		return true // a required variable, no default: ${DB_PASSWORD:?missing}
 	case strings.HasPrefix(v, "#{"), strings.HasPrefix(v, "<%") && strings.HasSuffix(v, "%>"):
 		// Ruby's #{ENV['DB_PASSWORD']}, ERB's <%= ENV['DB_PASSWORD'] %>
 		// (one with a default is codeDefault's).
@@ -576,6 +580,9 @@ func isCode(label, v string) bool {
 	}
 	if i > 0 && i < len(v) && v[i] == '(' {
 		return true
+	}
+	if j := strings.IndexByte(v[min(i, len(v)):], ']'); i > 0 && i < len(v) && v[i] == '[' && j > 0 && isName(strings.Trim(v[i+1:i+j], ":\"'")) && strings.Trim(v[i+j+1:], ")];,") == "" {
+		return true // an index by a name: params[:password], row["password"]
 	}
 	t := v
 	for len(t) > 0 && strings.IndexByte(")]};:,?|", t[len(t)-1]) >= 0 {

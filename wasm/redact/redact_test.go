@@ -317,6 +317,8 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"<p>Username: jdoe<br>Password: Welcome2024!<br>Please change it.</p>", "<p>Username: jdoe<br>Password: [REDACTED:secret]<br>Please change it.</p>"},
 		{"the wifi password is still Summer-2024!", "the wifi password is still [REDACTED:secret]"},
 		{"the password is: Pw<xK9!mQ", "the password is: [REDACTED:secret]"},
+		{"password: !Hunter2x", "password: [REDACTED:secret]"},
+		{"password: abc[def]Hunter2x!", "password: [REDACTED:secret]"},
 		{"the password is now _Pw51x!Kq9_", "the password is now [REDACTED:secret]"},
 		{"the password for staging is now my_pass_2024", "the password for staging is now [REDACTED:secret]"},
 		{`conn = PG.connect(password: "#{ENV['PGPASS'] || 'Pw52x!Kq9'}")`, `conn = PG.connect(password: "[REDACTED:secret]")`},
