@@ -251,7 +251,7 @@ func foreignVerb(s string, i int, verbs []string, labels bool) (int, bool) {
 	switch {
 	case j == len(s):
 	case labels && (s[j] == ':' || s[j] == '='):
-		return tagsEnd(s, spaceEnd(s, runEnd(s, j+1, isMarkup))), true
+		return afterColon(s, j+1), true
 	case labels && (hasAt(s, j, "—") || hasAt(s, j, "–")):
 		return runEnd(s, j+len("—"), isBlank), true
 	case j > i:

@@ -323,10 +323,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	if ce := codeDefault(s, v); ce > 0 {
 		return v, ce, m[0], ce, true
 	}
-	e := proseWordEnd(s, v)
-	if k := strings.Index(s[v:e], "</"); k > 0 {
-		e = v + k // its element closes: <td>Hunter2x!</td>
-	}
+	e := elementWordEnd(s, v)
 	w := trimClause(s[v:e])
 	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
 		return 0, 0, 0, 0, false
@@ -398,15 +395,11 @@ func became(s string, p int, strict bool) (vs, ve, end int, ok, read bool) {
 	if s[k] == ':' {
 		// "password changed: Hunter2x!", quoted too; not a format's
 		// field nor a date ("password changed: %{date}", "… 2024-05-01").
-		v := tagsEnd(s, spaceEnd(s, runEnd(s, k+1, isMarkup)))
+		v := afterColon(s, k+1)
 		if vs, ve, end, q := quoted(s, v); q {
 			return vs, ve, end, chosenPassword(s[vs:ve]), true
 		}
-		e := proseWordEnd(s, v)
-		if k := strings.Index(s[v:e], "</"); k > 0 {
-			e = v + k // <code>Hunter2x!</code>
-		}
-		w := trimClause(s[v:e])
+		w := trimClause(s[v:elementWordEnd(s, v)])
 		return v, v + len(w), v + len(w), chosenPassword(w) && !namesThing(w) && !strings.ContainsAny(w, "%{<"), true
 	}
 	j := runEnd(s, k, isBlank)
@@ -812,7 +805,7 @@ func afterVerb(s string, i int) int {
 		if j < len(s) && (s[j] == '=' || s[j] == '>') {
 			j++
 		}
-		return tagsEnd(s, spaceEnd(s, runEnd(s, j, isMarkup)))
+		return afterColon(s, j)
 	}
 	for _, sep := range [...]string{"：", "＝", "﹕", "﹦", "∶", "꞉"} {
 		if hasAt(s, j, sep) {
@@ -876,6 +869,23 @@ func arrowEnd(s string, j int) int {
 		return j + n
 	}
 	return j
+}
+
+// afterColon: where a value starts after a label's ":" or "=" at s[:i]:
+// past markdown's emphasis, blanks and the tags around it ("**Password:**
+// x", "<b>Password:</b>&nbsp;x").
+func afterColon(s string, i int) int {
+	return tagsEnd(s, spaceEnd(s, runEnd(s, i, isMarkup)))
+}
+
+// elementWordEnd: the end of the word at s[v:], cut where its element
+// closes (<td>Hunter2x!</td>).
+func elementWordEnd(s string, v int) int {
+	e := proseWordEnd(s, v)
+	if k := strings.Index(s[v:e], "</"); k > 0 {
+		e = v + k
+	}
+	return e
 }
 
 // tagsEnd: past the HTML tags that close a label's element and open its
