@@ -73,59 +73,50 @@ func shorten(b, strip []byte) ([]byte, error) {
 	if len(b) < 8 || !bytes.Equal(b[:4], []byte("\x00asm")) {
 		return nil, errors.New("not a WebAssembly module")
 	}
-	out := append([]byte(nil), b[:8]...)
-	for i := 8; i < len(b); {
-		id := b[i]
-		size, body, err := uleb(b, i+1)
-		if err != nil || body+size > len(b) {
-			return nil, errShort
-		}
-		sec := b[body : body+size]
-		i = body + size
-		if id == 0 {
-			if n, j, err := uleb(sec, 0); err == nil && j+n <= len(sec) && string(sec[j:j+n]) == "name" {
-				names, err := names(sec[j+n:], strip)
-				if err != nil {
-					return nil, err
-				}
-				sec = append(append(putUleb(nil, n), "name"...), names...)
+	return rewrite(append([]byte(nil), b[:8]...), b[8:], func(id byte, sec []byte) ([]byte, error) {
+		if n, j, err := uleb(sec, 0); id == 0 && err == nil && j+n <= len(sec) && string(sec[j:j+n]) == "name" {
+			names, err := rewrite(nil, sec[j+n:], func(id byte, sub []byte) ([]byte, error) { return subsection(id, sub, strip) })
+			if err != nil {
+				return nil, err
 			}
+			return append(append(putUleb(nil, n), "name"...), names...), nil
 		}
-		out = putUleb(append(out, id), len(sec))
-		out = append(out, sec...)
-	}
-	return out, nil
+		return sec, nil
+	})
 }
 
-// names rewrites a name section's subsections: the module's name, and the
-// maps of functions, types, tables, memories, globals, element and data
-// segments (index, name); the indirect maps of locals and labels.
-func names(b, strip []byte) ([]byte, error) {
-	var out []byte
+// rewrite appends to out each (id, size, body) of b, a module's sections
+// or a name section's subsections, its body as each makes it.
+func rewrite(out, b []byte, each func(id byte, body []byte) ([]byte, error)) ([]byte, error) {
 	for i := 0; i < len(b); {
 		id := b[i]
 		size, body, err := uleb(b, i+1)
 		if err != nil || body+size > len(b) {
 			return nil, errShort
 		}
-		sub := b[body : body+size]
-		i = body + size
-		var w []byte
-		switch {
-		case id == 0:
-			w, _, err = name(nil, sub, 0, strip)
-		case id == 2 || id == 3:
-			w, err = nameMaps(sub, strip, true)
-		default:
-			w, err = nameMaps(sub, strip, false)
-		}
+		w, err := each(id, b[body:body+size])
 		if err != nil {
 			return nil, err
 		}
+		i = body + size
 		out = putUleb(append(out, id), len(w))
 		out = append(out, w...)
 	}
 	return out, nil
+}
+
+// subsection rewrites a name section's subsection: the module's name, and
+// the maps of functions, types, tables, memories, globals, element and
+// data segments (index, name); the indirect maps of locals and labels.
+func subsection(id byte, sub, strip []byte) ([]byte, error) {
+	switch id {
+	case 0:
+		w, _, err := name(nil, sub, 0, strip)
+		return w, err
+	case 2, 3:
+		return nameMaps(sub, strip, true)
+	}
+	return nameMaps(sub, strip, false)
 }
 
 // nameMaps rewrites a vector of (index, name), or with indirect of (index,
