@@ -1157,6 +1157,9 @@ func secretValue(s string, start, v int) []int {
 			return groupOf(start, i+1, 3, 1, v+1, i)
 		}
 	}
+	if _, de, ok := codeDefault(s, v); ok {
+		return groupOf(start, de+1, 3, 2, v, de+1) // env('DB_PASSWORD', 'x'): labelledValue's
+	}
 	if e, n := runes(s, v, isBareStop); n >= 6 {
 		return groupOf(start, e, 3, 2, v, e)
 	}

@@ -332,8 +332,8 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if k := strings.Index(v, "</"); k > 0 {
 		v, ve = v[:k], vs+k // its element closes: <span>Password: {password}</span>
 	}
-	if e := codeDefault(s, vs); e > 0 {
-		return vs, e, m[0], max(e, m[1]), true
+	if ds, de, ok := codeDefault(s, vs); ok {
+		return ds, de, m[0], max(de, m[1]), true
 	}
 	if isReference(v) || closesLabel(s, m[0], vs, label) || v != "" && notValue(v) {
 		return 0, 0, 0, 0, false
@@ -362,49 +362,128 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, m[0], m[1], true
 }
 
-// codeDefault: the end of Ruby's #{…} or ERB's <%…%> at s[v:] when it
-// gives a default, which may be the secret: a quoted literal after "||",
-// ",", "or" or a block's "{" (#{ENV.fetch('PW', 'Hunter2x!')}, <%= ENV['PW']
-// || "Hunter2x!" %>, fetch('PW') { 'Hunter2x!' }): the whole of it is the
-// value; 0 when there is none (a reference or other code: fetch("PW",
-// nil), link_to "Reset", …), read on its line's first KiB.
-func codeDefault(s string, v int) int {
+// codeDefault: the default that code at s[v:] gives when what it reads is
+// unset, which may be the secret: a quoted literal after "||", "??", "or",
+// ",", a block's "{" or a template's "default" (ENV.fetch('PW', 'Hunter2x!'),
+// process.env.PW || "Hunter2x!", {{ .Values.pw | default "Hunter2x!" }}),
+// inside Ruby's #{…}, ERB's <%…%>, a template's {{…}} or a statement that
+// starts by reading the environment (envAccessors): the literal's span; ok
+// false when there is none (a reference or other code: fetch("PW", nil),
+// link_to "Reset", …, an empty or a path default). Read on its line's first
+// KiB.
+func codeDefault(s string, v int) (ds, de int, ok bool) {
 	code, _, _ := strings.Cut(s[v:min(len(s), v+1024)], "\n")
-	k := -1
-	if strings.HasPrefix(code, "<%") {
-		if k = strings.Index(code, "%>"); k > 0 {
-			k += 2
-		}
-	} else if strings.HasPrefix(code, "#{") {
-		for i, depth := 0, 0; i < len(code) && k < 0; i++ {
-			switch code[i] {
-			case '{':
-				depth++
-			case '}':
-				if depth--; depth == 0 {
-					k = i + 1
-				}
+	k, from := -1, 2 // a template's opener is not code before a literal: #{'*' * 8}
+	switch {
+	case strings.HasPrefix(code, "<%"):
+		k = strings.Index(code, "%>")
+	case strings.HasPrefix(code, "{{"):
+		k = strings.Index(code, "}}")
+	case strings.HasPrefix(code, "#{"):
+		k = exprEnd(code[1:]) + 1 // its own "}"
+	default:
+		for _, a := range envAccessors {
+			if strings.HasPrefix(code, a) {
+				k, from = exprEnd(code), 0
+				break
 			}
 		}
 	}
-	if k < 0 {
-		return 0
+	for i := from; i < k; i++ {
+		q := code[i]
+		if !isQuote(q) {
+			continue
+		}
+		e := strings.IndexByte(code[i+1:k], q)
+		if e < 0 {
+			return
+		}
+		before := strings.TrimRight(code[from:i], " \t")
+		lit := code[i+1 : i+1+e]
+		if e > 0 && strings.IndexAny(lit, " \t") < 0 && givesDefault(before) && !isReference(lit) && !isPath(lit) && (!strings.HasSuffix(before, ",") || readsDefault(before)) {
+			return v + i + 1, v + i + 1 + e, true
+		}
+		i += e + 1
 	}
-	inner := code[2 : k-1]
-	for i := 0; i < len(inner); i++ {
-		if q := inner[i]; isQuote(q) {
-			e := strings.IndexByte(inner[i+1:], q)
+	return
+}
+
+// givesDefault: code that ends in before gives a default next: "||", "??",
+// "or", an argument's ",", a block's "{", a template's default (| default,
+// default(, default=).
+func givesDefault(before string) bool {
+	for _, op := range [...]string{"||", "??", " or", ",", "{", "default", "default(", "default="} {
+		if strings.HasSuffix(before, op) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsDefault: the argument list open at the end of before is a call that
+// reads a setting and takes its default next (fetch, get, getenv, env,
+// config, getProperty: ENV.fetch("PW", "x"), os.environ.get("PW", "x")),
+// not any call (lookup('env', 'PW'), mask(pw, "****")). Ruby's call may
+// go without parentheses: ENV.fetch "PW", "x".
+func readsDefault(before string) bool {
+	depth, open := 0, -1
+	for i := len(before) - 1; i >= 0 && open < 0; i-- {
+		switch before[i] {
+		case ')', ']', '}':
+			depth++
+		case '[', '{':
+			depth--
+		case '(':
+			depth--
+		}
+		if depth < 0 {
+			open = i
+		}
+	}
+	if open < 0 {
+		open = runEndBack(before, strings.IndexAny(before, "\"'"), isBlank) // fetch "PW", …
+	} else if before[open] != '(' {
+		return false
+	}
+	name := before[runEndBack(before, max(open, 0), isIdent):max(open, 0)]
+	return inList(" fetch get getenv Getenv env config getProperty getOrDefault ", name[strings.LastIndexByte(name, '.')+1:])
+}
+
+// exprEnd: where the expression that starts code ends: its first ";", a
+// "," or a closer it did not open, a comment (" #", " //") or its end;
+// quoted text is skipped.
+func exprEnd(code string) int {
+	depth := 0
+	for i := 0; i < len(code); i++ {
+		switch c := code[i]; c {
+		case '"', '\'', '`':
+			e := strings.IndexByte(code[i+1:], c)
 			if e < 0 {
-				return 0
-			}
-			before := strings.TrimRight(inner[:i], " \t")
-			if e > 0 && (strings.HasSuffix(before, "||") || strings.HasSuffix(before, ",") || strings.HasSuffix(before, "{") || strings.HasSuffix(before, " or")) {
-				return v + k
+				return len(code)
 			}
 			i += e + 1
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth--; depth < 0 {
+				return i
+			}
+			if depth == 0 && i+1 < len(code) && code[0] == '{' {
+				return i + 1
+			}
+		case ',':
+			if depth == 0 {
+				return i
+			}
+		case ';':
+			return i
+		case ' ':
+			if hasAt(code, i, " #") || hasAt(code, i, " //") {
+				return i
+			}
 		}
 	}
-	return 0
+	return len(code)
 }
 
 // closesLabel: the quote before the value at s[vs:] closes the string the
@@ -509,7 +588,7 @@ func isUpperName(s string) bool {
 }
 
 // envAccessors are the code forms that read a secret from the environment.
-var envAccessors = []string{"process.env.", "import.meta.env.", "os.environ[", "os.environ.get(", "os.getenv(", "os.Getenv(", "System.getenv(", "ENV[", "ENV.fetch(", "env("}
+var envAccessors = []string{"process.env.", "process.env[", "import.meta.env.", "os.environ[", "os.environ.get(", "os.getenv(", "os.Getenv(", "System.getenv(", "System.getProperty(", "ENV[", "ENV.fetch(", "env(", "getenv(", "config("}
 
 func isReference(v string) bool {
 	switch {
@@ -537,8 +616,8 @@ func isReference(v string) bool {
 		return isUpperName(v[1:])
 	case len(v) > 2 && v[0] == '<' && v[len(v)-1] == '>':
 		return isPlaceholder(v[1 : len(v)-1])
-	case len(v) > 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}") && isPlaceholder(strings.TrimSpace(v[2:len(v)-2])):
-		return true
+	case len(v) > 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
+		return true // a template's {{ vault_token }}, {{ lookup('env', 'PW') }} (one with a default is codeDefault's)
 	case len(v) > 2 && v[0] == '%' && v[len(v)-1] == '%' && isUpperName(v[1:len(v)-1]):
 		return true // Windows: %DB_PASSWORD%
 	case len(v) > 1 && v[0] == '{' && v[len(v)-1] == '}':

@@ -320,8 +320,8 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		return vs, ve, m[0], end, true
 	}
-	if ce := codeDefault(s, v); ce > 0 {
-		return v, ce, m[0], ce, true
+	if ds, de, ok := codeDefault(s, v); ok {
+		return ds, de, m[0], de, true
 	}
 	e := elementWordEnd(s, v)
 	w := trimClause(s[v:e])

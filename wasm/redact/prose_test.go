@@ -465,6 +465,20 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"<Password value={value} onChange={(e) => setValue(e.target.value)} />",
 		"python moved to py3.12 and the password to v2.3.1",
 		`password: Final[str] = os.environ["PW"]`,
+		`DB_PASSWORD = os.environ.get("DB_PASSWORD", "")`,
+		`puts "Password: #{'*' * 8} (hidden)"`,
+		`db_password: "{{ lookup('env', 'DB_PASSWORD') }}"`,
+		`password: <%= mask(@user.password, "****") %>`,
+		`<p>Password: {{ user.password|default("not set") }}</p>`,
+		`'password' => env('DB_PASSWORD', ''),`,
+		`password = os.getenv("DB_PASSWORD", None)`,
+		`const pw = process.env.DB_PASSWORD || "";`,
+		`  password: process.env.DB_PASSWORD_FILE || "/run/secrets/db_password",`,
+		`password: {{ .Values.db.password | default "" | quote }}`,
+		`password: {{ .Values.db.password | default .Values.global.password }}`,
+		`password: {{ required "a db password is required" .Values.db.password }}`,
+		`password: process.env.DB_PASSWORD, user: "admin"`,
+		`password = os.environ.get("DB_PASSWORD", os.environ.get("PGPASSWORD"))`,
 	} {
 		if got, kinds := String(s); got != s {
 			t.Errorf("String(%q) = %q %v", s, got, kinds)

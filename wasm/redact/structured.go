@@ -43,6 +43,11 @@ func redisValue(s string, m []int) (int, int, int, int, bool) {
 // value; an entry joined onto one line gives the clause of its value, as a
 // label does.
 func lineValue(s string, m []int) (int, int, int, int, bool) {
+	if vs, _ := firstGroup(m); vs < len(s) {
+		if ds, de, ok := codeDefault(s, vs); ok {
+			return ds, de, m[0], max(m[1], de), true // {{ .Values.pw | default "x" }}
+		}
+	}
 	if m[6] < 0 {
 		return structuredValue(s, m)
 	}
