@@ -1,6 +1,10 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
 
 // A pattern is one kind of secret.
 type pattern struct {
@@ -132,7 +136,7 @@ func newPatterns() []*pattern {
 			find: findNPMAuth},
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
-			find: findNetrc},
+			find: findNetrc, span: commandValue},
 		{kind: "secret", triggers: []string{"requirepass", "masterauth"},
 			// redis.conf's requirepass PW, CONFIG SET masterauth PW,
 			// redis-server --requirepass PW; "requirepass is required" and
@@ -211,8 +215,8 @@ func urlPassword(s string, m []int) (int, int, int, int, bool) {
 	}
 	at := strings.LastIndexByte(rest[:host], '@')
 	pw := rest[:at]
-	if isPort(pw) || isReference(pw) {
-		return 0, 0, 0, 0, false
+	if isPort(pw) || isReference(pw) || inList(" password pass secret pwd PASSWORD ", pw) {
+		return 0, 0, 0, 0, false // a placeholder: postgres://user:password@localhost
 	}
 	return start, start + at, m[0], start + at + 1, true
 }
@@ -502,7 +506,13 @@ func closesLabel(s string, ls, vs int, label string) bool {
 	if k := strings.LastIndexByte(s[lo:ls], '\n'); k >= 0 {
 		lo += k + 1
 	}
-	return strings.Count(s[lo:ls], string(rune(q)))%2 == 1
+	n := 0
+	for i := lo; i < ls; i++ {
+		if s[i] == q && !(q == '\'' && i > lo && i+1 < ls && isLetter(s[i-1]) && isLetter(s[i+1])) {
+			n++ // not an apostrophe in a word: Here's, don't, the client's
+		}
+	}
+	return n%2 == 1
 }
 
 // passValue: the value of a label whose last word is "pass" (label[:n]),
@@ -535,6 +545,9 @@ func passValue(s string, m []int, label string, n, vs, ve int) (int, int, int, i
 	}
 	if len(m) > 6 && m[6] >= 0 {
 		w := trimClause(s[vs:ve])
+		if k := strings.IndexByte(w, '='); k > 0 && isName(w[:k]) && (k+1 < len(w) && w[k+1] != '=' || k+1 == len(w) && secretLabel(w, 0, k)) {
+			return 0, 0, 0, 0, false // labels of its own follow: creds: user=ada password=x
+		}
 		if w == "" || strings.ContainsAny(w, "([{") || strings.IndexByte("&!*", w[0]) >= 0 || isPath(w) ||
 			(alone || colon) && !looksLikePassword(w) {
 			return 0, 0, 0, 0, false
@@ -592,8 +605,11 @@ var envAccessors = []string{"process.env.", "process.env[", "import.meta.env.", 
 
 func isReference(v string) bool {
 	switch {
-	case len(v) > 1 && v[0] == '!' && isLetters(strings.TrimLeft(v, "!")):
-		return true // a YAML tag: !vault |, !GetAtt Secret.Password
+	case len(v) > 1 && v[0] == '!' && isLetters(v[1:]) && v != "!unsafe":
+		// A YAML tag that names where the value is: !vault |, !GetAtt
+		// Secret.Password; not one that types the literal after it (!!str
+		// x, Ansible's !unsafe 'x').
+		return true
 	case strings.HasPrefix(v, "${") && strings.IndexByte(v, '?') > 2 && isName(strings.TrimSuffix(v[2:strings.IndexByte(v, '?')], ":")):
 		return true // a required variable, no default: ${DB_PASSWORD:?missing}
 	case strings.HasPrefix(v, "#{"), strings.HasPrefix(v, "<%") && strings.HasSuffix(v, "%>"):
@@ -604,7 +620,7 @@ func isReference(v string) bool {
 		// ${DB_PASSWORD}, and a property's dotted name (${db.password},
 		// ${spring.datasource.password}, ${app.db-password}: Maven,
 		// Spring); not a shell's default, ${DB_PASSWORD-hunter2x}.
-		name := v[2 : len(v)-1]
+		name := strings.TrimRight(v[2:len(v)-1], ":-") // an empty default: ${DB_PASSWORD:}, ${PW:-}
 		if k := strings.IndexByte(name, '('); k > 0 && name[len(name)-1] == ')' {
 			name = name[:k] // a template's call: ${maskPassword(pw)}
 		}
@@ -612,8 +628,14 @@ func isReference(v string) bool {
 			name = strings.ReplaceAll(strings.ReplaceAll(name, ".", "_"), "-", "_")
 		}
 		return isName(name)
+	case len(v) > 3 && (strings.HasPrefix(v, "$(") && v[len(v)-1] == ')' || v[0] == '`' && v[len(v)-1] == '`'):
+		return true // what a command prints: "$(openssl rand -base64 24)"
 	case len(v) > 1 && v[0] == '$':
 		return isUpperName(v[1:])
+	case len(v) > 5 && text.HasFoldPrefix(v, "your") && (v[4] == '-' || v[4] == '_') && isName(strings.ReplaceAll(v, "-", "_")):
+		return true // a placeholder: your-key-here, YOUR_API_KEY
+	case len(v) <= 16 && (strings.HasSuffix(v, "_...") || strings.HasSuffix(v, "-...") || strings.HasSuffix(v, "_…") || strings.HasSuffix(v, "-…")):
+		return true // a prefix and its rest elided: sk_test_..., xoxb-…
 	case len(v) > 2 && v[0] == '<' && v[len(v)-1] == '>':
 		return isPlaceholder(v[1 : len(v)-1])
 	case len(v) > 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
@@ -659,6 +681,9 @@ func isCode(label, v string) bool {
 	}
 	if i > 0 && i < len(v) && v[i] == '(' {
 		return true
+	}
+	if i > 0 && i == len(v)-1 && v[i] == '[' {
+		return true // an index whose quote ended the value: request.form["password"]
 	}
 	if j := strings.IndexByte(v[min(i, len(v)):], ']'); i > 0 && i < len(v) && v[i] == '[' && j > 0 && isName(strings.Trim(v[i+1:i+j], ":\"'")) && strings.Trim(v[i+j+1:], ")];,") == "" {
 		return true // an index by a name: params[:password], row["password"]

@@ -344,12 +344,15 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	return v, end, m[0], end, true
 }
 
-// schemeName: w, after a word of time, names how a password is kept rather
-// than being one: "Base64-encoded" or a hasher's name (pbkdf2_sha256,
-// unsalted_md5); not "Summer-2024!".
+// schemeName: w, after a word of time, names how a password is kept or
+// what it is like rather than being one: words of letters and digits whose
+// last, after a hyphen, is a participle or a word of kind ("Base64-encoded",
+// "6-digit", "2FA-only") or a hasher's name (pbkdf2_sha256, unsalted_md5); not
+// "Summer-2024!", "Tr0ub4dor-3!".
 func schemeName(w string) bool {
-	if k := strings.LastIndexByte(w, '-'); k >= 0 && isLetters(w[k+1:]) && strings.HasSuffix(w, "ed") {
-		return true // Base64-encoded, bcrypt-hashed
+	if k := strings.LastIndexByte(w, '-'); k > 0 && k+2 < len(w) && strings.Trim(w[k+1:], "abcdefghijklmnopqrstuvwxyz") == "" && strings.Trim(w[:k], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") == "" &&
+		(strings.HasSuffix(w, "ed") || inList(" only free ready compatible digit digits char chars character characters step factor bit byte bytes long length based safe proof friendly sensitive insensitive specific wide like style ", w[k+1:])) {
+		return true // Base64-encoded, bcrypt-hashed; what it is like: 6-digit, 2FA-only, i18n-ready (not Blue42-sky)
 	}
 	for _, part := range strings.Split(w, "_") {
 		if len(part) < len(w) && inList(schemes, strings.ToLower(part)) {

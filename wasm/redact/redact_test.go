@@ -335,6 +335,16 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{`DB_PASSWORD = config("DB_PASSWORD", default="Pw54x!Kq9")`, `DB_PASSWORD = config("DB_PASSWORD", default="[REDACTED:secret]")`},
 		{`  password: <%= ENV.fetch "DB_PASSWORD", "Pw75x!Kq9" %>`, `  password: <%= ENV.fetch "DB_PASSWORD", "[REDACTED:secret]" %>`},
 		{`'password' => env('DB_PASSWORD', 'Pw54x!Kq9'),`, `'password' => env('DB_PASSWORD', '[REDACTED:secret]'),`},
+		// h-v28: a tag that types the literal after it; an apostrophe in a
+		// word before a label opens no string; creds' own labels.
+		{"ansible_password: !unsafe 'Pw87x!Kq9'", "ansible_password: [REDACTED:secret]"},
+		{"password: !!str Pw89x!Kq9", "password: [REDACTED:secret]"},
+		{"Here's the prod password: 'Pw11x!Kq9'", "Here's the prod password: '[REDACTED:secret]'"},
+		{"# Don't forget: mysql -u root --password='Pw13x!Kq9' app", "# Don't forget: mysql -u root --password='[REDACTED:secret]' app"},
+		{"The client's wifi password is 'Pw06x!Kq9'", "The client's wifi password is '[REDACTED:secret]'"},
+		{"Bob's creds: password='Pw02x!Kq9'", "Bob's creds: password='[REDACTED:secret]'"},
+		{"creds: user=ada password=Pw02x!Kq9", "creds: user=ada password=[REDACTED:secret]"},
+		{"the password is now Blue42-sky", "the password is now [REDACTED:secret]"},
 		{"<b>Passphrase:</b><br>correct horse battery staple", "<b>Passphrase:</b><br>[REDACTED:secret]"},
 		{"the password for user `admin` has been changed to Pw56x!Kq9", "the password for user `admin` has been changed to [REDACTED:secret]"},
 		{"the password was just changed to Pw55x!Kq9", "the password was just changed to [REDACTED:secret]"},

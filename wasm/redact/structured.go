@@ -53,7 +53,7 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 	}
 	vs, ve, ws, we, ok := commandValue(s, m)
 	v := s[vs:ve]
-	if !ok || strings.ContainsAny(v, "()") || v[0] == '!' || strings.HasPrefix(v, "{{") {
+	if !ok || strings.ContainsAny(v, "()") || strings.HasPrefix(v, "{{") {
 		return 0, 0, 0, 0, false
 	}
 	end := max(ve, min(len(s), vs+maxLineValue))

@@ -231,7 +231,9 @@ func (g *FS) WriteAtomic(p string, data []byte) error { return g.writeAtomic(p, 
 // before the rename: another program that wrote p since (an editor, `>>`,
 // git), taking none of our locks, would lose what it wrote. What is left is
 // the time between that read and the rename.
-func (g *FS) WriteAtomicOver(p string, data, was []byte) error { return g.writeAtomic(p, data, was, true) }
+func (g *FS) WriteAtomicOver(p string, data, was []byte) error {
+	return g.writeAtomic(p, data, was, true)
+}
 
 // Changed refuses a write over a file another program wrote since it was
 // read (WriteAtomicOver).
