@@ -101,7 +101,7 @@ func expressions() []expression {
 			`["'\]]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
 			"(?:\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"|'([^'\\r\\n]{4,})'|([^\\s\"'`,;]{6,}))", start: identStart},
 		// secret: in prose
-		{re: `\b(?:` + foldAny("password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `|` + fold("pass") + `|` + fold("wi") + `-?` + fold("fi") + `[ \t]+` + fold("key") + `)\b`},
+		{re: `\b(?:` + foldAny("passwords", "password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `|` + fold("pass") + `|` + fold("wi") + `-?` + fold("fi") + `[ \t]+` + fold("key") + `)\b`},
 		// secret: a token or an API key in prose
 		{re: `\b(?:` + fold("token") + `|` + fold("secret") + `|` + fold("api") + `[ \t_.\-]?` + fold("key") + `|` + fold("key") + `)\b`},
 		// secret: a password word in another language
@@ -148,6 +148,8 @@ func expressions() []expression {
 		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\])[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
 		// secret: a YAML value on the line below its key
 		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
+		// secret: a cell of a Markdown table
+		{re: `\|([^|\n]+)`},
 	}
 }
 

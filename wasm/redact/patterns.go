@@ -173,6 +173,10 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findEnvCommand, span: lineValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findTypedSecret, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: lineValue, multiline: true},
+		{kind: "secret", triggers: []string{"|"},
+			// A cell of a Markdown table whose header names a secret:
+			// | user | password | … | admin | Tabl3Pass! | (tableCell).
+			find: findTableCell, span: tableCell, multiline: true},
 	}
 }
 

@@ -27,7 +27,7 @@ import (
 // stops at the end of the line, so the prefilter's lines see what the whole
 // text does.
 
-// findPasswordWord: \b(?:PASSWORD|PASSWD|PASSPHRASE|PASS[ \t]PHRASE|PASSCODE|PWD?|PASS)\b
+// findPasswordWord: \b(?:PASSWORDS?|PASSWD|PASSPHRASE|PASS[ \t]PHRASE|PASSCODE|PWD?|PASS)\b
 // in any ASCII case: a word that names a password.
 func findPasswordWord(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
@@ -54,6 +54,7 @@ func findPasswordWord(s string, pos int) []int {
 			w == 3 && text.HasFoldPrefix(s[i:], "pwd"),
 			w == 6 && text.HasFoldPrefix(s[i:], "passwd"),
 			w == 8 && (text.HasFoldPrefix(s[i:], "password") || text.HasFoldPrefix(s[i:], "passcode")),
+			w == 9 && text.HasFoldPrefix(s[i:], "passwords"),
 			w == 10 && text.HasFoldPrefix(s[i:], "passphrase"):
 			return whole(i, e)
 		case w == 4 && text.HasFoldPrefix(s[i:], "pass"):
@@ -263,13 +264,18 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		// A password without "is" or "was" becomes one more strictly than
 		// one with them ("password changed to x86_64" is a platform): a
 		// word that looks chosen or a number, no passphrase.
-		p := v
+		p, strict := v, false
 		if t := runEnd(s, p, isLetter); isPreposition(strings.ToLower(s[p:t])) {
-			// "for prod has been changed to X": past up to three words of
-			// the intro to its verb.
-			for q, n := p, 0; n < 6; n++ {
-				if q = runEnd(s, min(len(s), max(proseWordEnd(s, q), q+1)), isBlank); inList(" has have had got ", strings.ToLower(s[q:runEnd(s, q, isLetter)])) {
+			// "for prod has been changed to X": past up to ten words of
+			// the intro to its verb; "I changed the password for prod to
+			// X": to its "to", after a verb of change before the password.
+			for q, n := p, 0; n < 10; n++ {
+				q = runEnd(s, min(len(s), max(proseWordEnd(s, q), q+1)), isBlank)
+				if w := strings.ToLower(s[q:runEnd(s, q, isLetter)]); inList(" has have had got ", w) {
 					p = q
+					break
+				} else if w == "to" && changedBefore(s, m[0]) {
+					v, strict = q, true // a word that looks chosen: not x86_64
 					break
 				}
 			}
@@ -303,7 +309,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
-		if !looksLikePassword(w) || namesThing(w) || strings.Contains(w, "<") || strings.Contains(w, "%>") || strings.Contains(w, "?>") {
+		if !looksLikePassword(w) || namesThing(w) || strict && !chosenPassword(w) || strings.Contains(w, "<") || strings.Contains(w, "%>") || strings.Contains(w, "?>") {
 			return 0, 0, 0, 0, false // not a tag's end: <%= @password %>
 		}
 		return v, v + len(w), m[0], v + len(w), true
@@ -342,6 +348,19 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		end = tagCut(s, v, ce) // after a blank or a tag, a clause: <br>correct horse battery staple
 	}
 	return v, end, m[0], end, true
+}
+
+// changedBefore: one of the three words before s[i:] is a verb of change
+// ("I changed the password for prod to X", "set the admin password for
+// staging to X").
+func changedBefore(s string, i int) bool {
+	f := strings.Fields(s[max(0, strings.LastIndexByte(s[max(0, i-64):i], '\n')+1+max(0, i-64)):i])
+	for k := len(f) - 1; k >= 0 && k >= len(f)-3; k-- {
+		if inList(" changed change changing set setting reset resetting updated update rotated rotate ", strings.ToLower(f[k])) {
+			return true
+		}
+	}
+	return false
 }
 
 // schemeName: w, after a word of time, names how a password is kept or
@@ -405,7 +424,10 @@ func became(s string, p int, strict bool) (vs, ve, end int, ok, read bool) {
 		w := trimClause(s[v:elementWordEnd(s, v)])
 		return v, v + len(w), v + len(w), chosenPassword(w) && !namesThing(w) && !strings.ContainsAny(w, "%{<"), true
 	}
-	j := runEnd(s, k, isBlank)
+	j := runEnd(s, timeWords(s, k), isBlank) // changed again to X
+	if proseWordIs(s, j, "back") {
+		j = runEnd(s, j+4, isBlank) // changed back to X
+	}
 	if !proseWordIs(s, j, "to") && !proseWordIs(s, j, "as") && !proseWordIs(s, j, "into") && !proseWordIs(s, j, "from") {
 		return
 	}
@@ -818,7 +840,7 @@ func afterVerb(s string, i int) int {
 	if j == i || !isBlank(s[j-1]) {
 		return -1
 	}
-	for _, w := range [...]string{"is", "was"} {
+	for _, w := range [...]string{"is", "was", "are", "were"} {
 		if proseWordIs(s, j, w) {
 			k := j + len(w)
 			if k < len(s) && s[k] == ':' {
@@ -945,7 +967,7 @@ func tagCut(s string, v, end int) int {
 func isMarkup(c byte) bool { return c == '*' || c == '`' }
 
 // afterIntro: where the value starts after "for staging is", "of the admin
-// account:", "to the db was": a preposition, then up to three words before
+// account:", "to the db was": a preposition, then up to ten words before
 // the verb.
 func afterIntro(s string, i int) int {
 	j := runEnd(s, i, isBlank)
@@ -956,7 +978,7 @@ func afterIntro(s string, i int) int {
 	if !isPreposition(s[j:e]) {
 		return -1
 	}
-	for range 3 {
+	for range 10 {
 		j = runEnd(s, e, isBlank)
 		if j == e || j == len(s) {
 			return -1
@@ -1173,7 +1195,12 @@ func proseValue(w, rest string) bool {
 	nw := nextWord(rest)
 	if isParticiple(lw) {
 		// What happened to it ("the password was rotated yesterday"), unless
-		// it says what it became: "was changed to Hunter2x!".
+		// it says what it became: "was changed (back, again) to Hunter2x!".
+		for n := 0; n < 2 && inList(" back again now just also ", nw); n++ {
+			rest = rest[runEnd(rest, 0, isBlank):]
+			rest = rest[proseWordEnd(rest, 0):]
+			nw = nextWord(rest)
+		}
 		switch nw {
 		case "to", "as", "into", "from":
 			return becomes(rest, false)

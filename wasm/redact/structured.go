@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+	"unsafe"
+)
 
 // Secrets that a file format names rather than an assignment: an XML
 // element or a key/value attribute pair (Maven's settings.xml, .NET's
@@ -446,4 +449,113 @@ func findYAMLNext(s string, pos int) []int {
 		}
 		return groupOf(start, e, 3, g, vs, ve)
 	})
+}
+
+// findTableCell: \|([^|\n]+), a cell of a row of a table: its text up to
+// the next "|" or its line's end.
+func findTableCell(s string, pos int) []int {
+	if pos == 0 {
+		tableMemo.data = nil // a new text: the FindAll loop starts at 0
+	}
+	i := strings.IndexByte(s[pos:], '|')
+	if i < 0 {
+		return nil
+	}
+	for i += pos; ; {
+		e := i + 1
+		for e < len(s) && s[e] != '|' && s[e] != '\n' {
+			e++
+		}
+		if e > i+1 {
+			return group1(i, e, i+1, e)
+		}
+		if e == len(s) || s[e] != '|' {
+			k := strings.IndexByte(s[e:], '|')
+			if k < 0 {
+				return nil
+			}
+			e += k
+		}
+		i = e
+	}
+}
+
+// tableCell keeps a cell of a Markdown table's body whose column's header
+// names a secret ("| user | password |", "| Service | API_KEY |") when it
+// looks like a password or a token, without its blanks and backticks (not
+// "same as staging", "`$DB_PASSWORD`", "—", "<ask ops>"). tableMemo keeps
+// the table that the text's last cell was in (its rows are read once) and
+// that cell's column (a row's cells come in order).
+//
+//	| user  | password   |
+//	|-------|------------|
+//	| admin | Tabl3Pass! |   => Tabl3Pass!
+func tableCell(s string, m []int) (int, int, int, int, bool) {
+	t := &tableMemo
+	ls := strings.LastIndexByte(s[max(0, m[0]-8<<10):m[0]], '\n') + 1 + max(0, m[0]-8<<10)
+	if t.data != unsafe.StringData(s) || t.n != len(s) || m[0] < t.start || m[0] >= t.end {
+		t.readTable(s, ls)
+	}
+	col := -1
+	if ls == t.row && m[0] == t.next {
+		col = t.col + 1
+	} else if first := runEnd(s, ls, isBlank); first < len(s) && s[first] == '|' {
+		col = strings.Count(s[min(first+1, m[0]):m[0]], "|") // after an empty cell
+	}
+	t.row, t.next, t.col = ls, m[1], col
+	if m[0] < t.body || col < 0 || col >= len(t.cols) || !t.cols[col] {
+		return 0, 0, 0, 0, false
+	}
+	vs, ve := m[2], m[3]
+	for vs < ve && (isBlank(s[vs]) || s[vs] == '`') {
+		vs++
+	}
+	for ve > vs && (isBlank(s[ve-1]) || s[ve-1] == '`') {
+		ve--
+	}
+	w := s[vs:ve]
+	if !(looksLikePassword(w) && !namesThing(w) || looksLikeToken(w)) || strings.ContainsAny(w, " <") {
+		return 0, 0, 0, 0, false
+	}
+	return vs, ve, m[0], m[1], true
+}
+
+var tableMemo table
+
+// table is the Markdown table a text's line at s[start:] is in: its rows
+// s[start:end], its body from s[body:], which of its columns' headers name a
+// secret; and the last cell read: its row, its column and where the next
+// cell's "|" is.
+type table struct {
+	data                *byte
+	n, start, body, end int
+	cols                []bool
+	row, col, next      int
+}
+
+// readTable reads the table whose row is the line at s[ls:], or the line
+// alone when it is not a table's first row.
+func (t *table) readTable(s string, ls int) {
+	t.data, t.n, t.start, t.body, t.cols, t.next = unsafe.StringData(s), len(s), ls, len(s), t.cols[:0], -1
+	le := lineEndAt(s, ls)
+	t.end = min(len(s), le+1)
+	ne := lineEndAt(s, t.end)
+	if le == len(s) || !tableRow(s[ls:le]) || !tableRow(s[t.end:ne]) || strings.Trim(s[t.end:ne], "|-: \t\r") != "" || !strings.Contains(s[t.end:ne], "-") {
+		return
+	}
+	for _, cell := range strings.Split(strings.Trim(strings.TrimSpace(s[ls:le]), "|"), "|") {
+		name := strings.ReplaceAll(strings.Trim(cell, " \t*`_"), " ", "_")
+		t.cols = append(t.cols, name != "" && secretLabel(name, 0, len(name)))
+	}
+	t.body = min(len(s), ne+1)
+	for t.end = t.body; t.end < len(s) && tableRow(s[t.end:lineEndAt(s, t.end)]); {
+		t.end = min(len(s), lineEndAt(s, t.end)+1)
+	}
+}
+
+// tableRow: line is a row of a Markdown table (it starts with "|" after its
+// indentation).
+func tableRow(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	return len(t) > 1 && t[0] == '|'
 }
