@@ -646,6 +646,17 @@ func (e *Engine) toolStatus(out *store.Out, _ gjson.Result) {
 			b.WriteString("on")
 		}
 	}
+	// What is there and could not be read, and why (resources/read says it
+	// too).
+	if e.s.Switch == "" {
+		for _, x := range readable[store.Resourcer](e, out) {
+			for _, r := range x.Resources() {
+				if _, err := r.Read(); err != nil {
+					b.WriteString("\ncould not read " + r.URI + ": " + err.Error())
+				}
+			}
+		}
+	}
 	text, _ := redact.String(b.String())
 	out.ToolResult(text, false, nil)
 }

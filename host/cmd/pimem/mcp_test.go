@@ -723,6 +723,27 @@ func TestMCPResourcesAreTheFilesTheProjectHasNowByteForByte(t *testing.T) {
 	e, _ := json.Marshal(p.answer(t, 7)["error"])
 	require.Contains(t, string(e), `"code":-32603`)
 	require.Contains(t, string(e), "not UTF-8 text (UTF-16, or NUL bytes): save it as UTF-8 to use it as memory")
+
+	// A symbolic link (a dotfile manager's) and a folder are there too:
+	// listed, and their read and memory_status say why they are not read.
+	real := filepath.Join(t.TempDir(), "real.md")
+	require.NoError(t, os.WriteFile(real, []byte("- Use pnpm\n"), 0o644))
+	require.NoError(t, os.Remove(global))
+	require.NoError(t, os.Symlink(real, global))
+	require.Equal(t, []string{"pimem://decisions/active", "pimem://notes/global/MEMORY.md", "pimem://notes/project/MEMORY.md"}, uris(8))
+	p.send(t, `{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"pimem://notes/global/MEMORY.md"}}`)
+	e, _ = json.Marshal(p.answer(t, 9)["error"])
+	require.Contains(t, string(e), `"code":-32603`)
+	require.Contains(t, string(e), "symbolic link")
+	p.send(t, `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"memory_status","arguments":{}}}`)
+	res, _ = json.Marshal(p.answer(t, 10)["result"])
+	require.Contains(t, string(res), "could not read pimem://notes/global/MEMORY.md")
+	require.Contains(t, string(res), "symbolic link")
+	require.NoError(t, os.Remove(global))
+	require.NoError(t, os.Mkdir(global, 0o755))
+	p.send(t, `{"jsonrpc":"2.0","id":11,"method":"resources/read","params":{"uri":"pimem://notes/global/MEMORY.md"}}`)
+	e, _ = json.Marshal(p.answer(t, 11)["error"])
+	require.Contains(t, string(e), `"code":-32603`)
 }
 
 // A tool's result went to the client while its goroutine still held the
