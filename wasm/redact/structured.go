@@ -492,18 +492,20 @@ func findTableCell(s string, pos int) []int {
 //	| admin | Tabl3Pass! |   => Tabl3Pass!
 func tableCell(s string, m []int) (int, int, int, int, bool) {
 	t := &tableMemo
-	ls := strings.LastIndexByte(s[max(0, m[0]-8<<10):m[0]], '\n') + 1 + max(0, m[0]-8<<10)
 	if t.data != unsafe.StringData(s) || t.n != len(s) || m[0] < t.start || m[0] >= t.end {
-		t.readTable(s, ls)
+		t.readTable(s, lineStart(s, m[0]))
+	}
+	if m[0] < t.body {
+		return 0, 0, 0, 0, false // not a table's body: its header, or no table
 	}
 	col := -1
-	if ls == t.row && m[0] == t.next {
+	if m[0] == t.next {
 		col = t.col + 1
-	} else if first := runEnd(s, ls, isBlank); first < len(s) && s[first] == '|' {
+	} else if first := runEnd(s, lineStart(s, m[0]), isBlank); s[first] == '|' {
 		col = strings.Count(s[min(first+1, m[0]):m[0]], "|") // after an empty cell
 	}
-	t.row, t.next, t.col = ls, m[1], col
-	if m[0] < t.body || col < 0 || col >= len(t.cols) || !t.cols[col] {
+	t.next, t.col = m[1], col
+	if col < 0 || col >= len(t.cols) || !t.cols[col] {
 		return 0, 0, 0, 0, false
 	}
 	vs, ve := m[2], m[3]
@@ -524,13 +526,13 @@ var tableMemo table
 
 // table is the Markdown table a text's line at s[start:] is in: its rows
 // s[start:end], its body from s[body:], which of its columns' headers name a
-// secret; and the last cell read: its row, its column and where the next
-// cell's "|" is.
+// secret; and the last cell read: its column and where the next cell's "|"
+// is.
 type table struct {
 	data                *byte
 	n, start, body, end int
 	cols                []bool
-	row, col, next      int
+	col, next           int
 }
 
 // readTable reads the table whose row is the line at s[ls:], or the line
@@ -551,6 +553,17 @@ func (t *table) readTable(s string, ls int) {
 	for t.end = t.body; t.end < len(s) && tableRow(s[t.end:lineEndAt(s, t.end)]); {
 		t.end = min(len(s), lineEndAt(s, t.end)+1)
 	}
+}
+
+// lineStart is where the line holding s[i] starts; i itself when that is
+// more than 8 KiB before it (a line that long is read in pieces, as
+// lineEndAt ends it).
+func lineStart(s string, i int) int {
+	lo := max(0, i-8<<10)
+	if k := strings.LastIndexByte(s[lo:i], '\n'); k >= 0 || lo == 0 {
+		return lo + k + 1
+	}
+	return i
 }
 
 // tableRow: line is a row of a Markdown table (it starts with "|" after its
