@@ -1,10 +1,10 @@
 package notes
 
 import (
-	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	mk "github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
@@ -154,6 +154,11 @@ func check(text, section string, src []byte, pages []page, r rules) outcome {
 		p := &pages[i]
 		o.Reason, o.Duplicate = "duplicate", i
 		o.Detail = "already in " + r.File + ":" + numstr.Itoa(p.Line) + " (" + p.ID + ")"
+		return o
+	}
+	if !utf8.Valid(src) && strings.IndexFunc(text, func(c rune) bool { return c >= 0x80 }) >= 0 {
+		o.Reason = "invalid"
+		o.Detail = r.File + " is not UTF-8 text (Latin-1, or another encoding): a fact that is not ASCII would mix two encodings in it; save it as UTF-8 first"
 		return o
 	}
 	out, line := insert(src, section, text)

@@ -59,6 +59,18 @@ func TestCheckPutsAFactWithoutSectionUnderNotes(t *testing.T) {
 	}
 }
 
+// A file saved as Latin-1 takes an ASCII fact (its bytes stay as they
+// are), not one that would add UTF-8 to it: two encodings in one file.
+func TestCheckKeepsAFileThatIsNotUTF8InOneEncoding(t *testing.T) {
+	latin1 := "## Notes\n\n- d\xe9ploiement le vendredi\n"
+	o := checkAgainst("Use pnpm", "", latin1, strictRules())
+	require.True(t, o.Commit && string(o.Out) == latin1+"- Use pnpm\n", "%+v", o)
+	o = checkAgainst("Pas de déploiement le lundi", "", latin1, strictRules())
+	require.False(t, o.Commit)
+	require.Equal(t, "invalid", o.Reason)
+	require.Contains(t, o.Detail, "is not UTF-8 text (Latin-1, or another encoding)")
+}
+
 func TestCheckNeverWritesADuplicate(t *testing.T) {
 	pages := parse("project", []byte(writebackMemory))
 	tests := []struct {
