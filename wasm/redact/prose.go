@@ -199,6 +199,9 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		return vs, ve, m[0], ve, true
 	}
 	v := afterVerb(s, m[1])
+	if v < 0 {
+		v = afterAside(s, m[1])
+	}
 	if v >= 0 && v < len(s) && closesLabel(s, m[0], v+1, s[m[0]:v+1]) {
 		return 0, 0, 0, 0, false // a prompt: read -p "Password: " PW
 	}
@@ -965,6 +968,27 @@ func tagCut(s string, v, end int) int {
 
 // isMarkup: markdown emphasis or code around a label.
 func isMarkup(c byte) bool { return c == '*' || c == '`' }
+
+// afterAside: where the value starts after words set off by commas
+// between the password word and its verb ("the admin password, by the way,
+// is X"): up to five words of letters, then "is" or "was".
+func afterAside(s string, i int) int {
+	if i == len(s) || s[i] != ',' {
+		return -1
+	}
+	k := strings.IndexByte(s[i+1:min(len(s), i+48)], ',')
+	if k < 0 {
+		return -1
+	}
+	k += i + 1
+	if words := strings.Fields(s[i+1 : k]); len(words) == 0 || len(words) > 5 || !isLetters(strings.Join(words, "")) {
+		return -1
+	}
+	if j := runEnd(s, k+1, isBlank); j > k+1 && isWasAt(s, j) {
+		return afterVerb(s, k+1)
+	}
+	return -1
+}
 
 // afterIntro: where the value starts after "for staging is", "of the admin
 // account:", "to the db was": a preposition, then up to ten words before

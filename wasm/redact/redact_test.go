@@ -355,6 +355,8 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"the password for the admin user on the old staging box has been changed to Welcome2024!", "the password for the admin user on the old staging box has been changed to [REDACTED:secret]"},
 		{"the password for the admin user on the old staging box is Hunter2x!", "the password for the admin user on the old staging box is [REDACTED:secret]"},
 		{"I changed the password for prod to Welcome2024!", "I changed the password for prod to [REDACTED:secret]"},
+		{"the admin password, by the way, is Welcome2024!", "the admin password, by the way, is [REDACTED:secret]"},
+		{"the password, as agreed, is correct horse battery staple", "the password, as agreed, is [REDACTED:secret]"},
 		{"<b>Passphrase:</b><br>correct horse battery staple", "<b>Passphrase:</b><br>[REDACTED:secret]"},
 		{"the password for user `admin` has been changed to Pw56x!Kq9", "the password for user `admin` has been changed to [REDACTED:secret]"},
 		{"the password was just changed to Pw55x!Kq9", "the password was just changed to [REDACTED:secret]"},
