@@ -1,8 +1,6 @@
 package lifecycle
 
 import (
-	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
-	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -18,50 +16,11 @@ import (
 //
 //	{"error":{"message":"unknown tool \"ghp_…\""}} => {"error":{"message":"unknown tool \"[REDACTED:github-token]\""}}
 func redactExport(out *store.Out, in gjson.Result) {
-	if !gjson.Valid(in.Raw) {
-		s, _ := redact.String(in.Raw)
-		out.Output(s)
-		return
+	if gjson.Valid(in.Raw) {
+		// Each string alone: redacting the JSON text would read its
+		// escapes as text, and a mark could take a backslash with it
+		// (os.environ[\"PW\"] gave a line that was no JSON).
+		out.Exact()
 	}
-	b, changed := redactValue(nil, in)
-	if !changed {
-		out.Output(in.Raw)
-		return
-	}
-	out.Output(string(b))
-}
-
-// redactValue appends v to dst with its strings redacted, and says whether
-// one was.
-func redactValue(dst []byte, v gjson.Result) ([]byte, bool) {
-	switch {
-	case v.Type == gjson.String:
-		s, kinds := redact.String(v.Str)
-		return jsonw.String(dst, s), kinds != nil
-	case v.IsObject(), v.IsArray():
-		obj := v.IsObject()
-		open, end := byte('['), byte(']')
-		if obj {
-			open, end = '{', '}'
-		}
-		dst = append(dst, open)
-		changed, n := false, 0
-		v.ForEach(func(k, e gjson.Result) bool {
-			if n > 0 {
-				dst = append(dst, ',')
-			}
-			n++
-			var c bool
-			if obj {
-				dst, c = redactValue(dst, k)
-				changed = changed || c
-				dst = append(dst, ':')
-			}
-			dst, c = redactValue(dst, e)
-			changed = changed || c
-			return true
-		})
-		return append(dst, end), changed
-	}
-	return append(dst, v.Raw...), false
+	out.Output(in.Raw)
 }

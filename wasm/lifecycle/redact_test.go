@@ -22,6 +22,12 @@ func TestRedactExportRedactsEveryStringOfAJSONValue(t *testing.T) {
 			`{"args":{"password=[REDACTED:secret]":1},"list":["[REDACTED:aws-key]",2.50,null,true]}`},
 		{`{"jsonrpc":"2.0","id":"a\u0062","result":{"content":[{"type":"text","text":"no secret here"}]}}`,
 			`{"jsonrpc":"2.0","id":"a\u0062","result":{"content":[{"type":"text","text":"no secret here"}]}}`},
+		// A string's escapes are not text to redact: the answer stays JSON
+		// (h-v30: the whole text was redacted again, and a mark took a
+		// backslash).
+		{`{"result":{"content":[{"type":"text","text":"- password = os.environ[\"DB_PASSWORD\"]\n2. the password is now 6-digit\n\"q\""}]}}`,
+			`{"result":{"content":[{"type":"text","text":"- password = os.environ[\"DB_PASSWORD\"]\n2. the password is now 6-digit\n\"q\""}]}}`},
+		{`{"text":"pw = form[\"password\"]; token=hunter22x"}`, `{"text":"pw = form[\"password\"]; token=[REDACTED:secret]"}`},
 	} {
 		env := gjson.ParseBytes(e.Handle("redact", []byte(tc.in)))
 		require.Equal(t, int64(0), jsonr.Get(env, "exit").Int(), env.Raw)
