@@ -13,15 +13,16 @@ package history
 
 import (
 	"errors"
-	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonl"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"github.com/pi-memory/pi-memory/wasm/internal/pisession"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
 
@@ -194,13 +195,15 @@ func observationText(l string) string {
 	return l
 }
 
-// clean is a text as search keeps it: injected blocks stripped, cut, on
-// one line (search redacts every entry it indexes, this one too). Only its
-// first maxRaw bytes are read: a paste of megabytes is not searched past
-// them.
+// clean is a text as search keeps it: injected blocks stripped, cut,
+// redacted with its lines (a Markdown table's rows: redaction reads them
+// as lines), on one line (search redacts every entry it indexes again, so a
+// label and its value on two lines go too). Only its first maxRaw bytes are
+// read: a paste of megabytes is not searched past them.
 func clean(s string) string {
-	// Each cut is made before search redacts the text, so it never keeps part
-	// of a word: part of a token is a token redaction no longer knows.
-	s = marker.Strip(text.Whole(s, maxRaw))
+	// Each cut is made before a redaction, so it never keeps part of a
+	// word: part of a token is a token redaction no longer knows; and a
+	// mark holds no blank, so a cut keeps it whole or not at all.
+	s, _ = redact.String(marker.Strip(text.Whole(s, maxRaw)))
 	return strings.Join(strings.Fields(text.Whole(s, maxText)), " ")
 }

@@ -26,8 +26,10 @@ func TestReadKeepsMessagesAndObservationsWithTheirLines(t *testing.T) {
 		{"injected memory stripped", []string{`{"type":"message","id":"d","message":{"role":"user","content":"fix it\n\n<pi-memory-recall>\n- uses Go\n</pi-memory-recall>"}}`},
 			[]string{"2 User fix it"}},
 		{"only injected memory: nothing", []string{`{"type":"message","id":"d","message":{"role":"user","content":"<pi-memory-recall>x</pi-memory-recall>"}}`}, nil},
-		{"secrets left to the index, which redacts every entry", []string{`{"type":"message","id":"e","message":{"role":"user","content":"token ghp_` + strings.Repeat("a", 36) + `"}}`},
-			[]string{"2 User token ghp_" + strings.Repeat("a", 36)}},
+		{"secrets redacted with their lines (the index redacts the line again)", []string{`{"type":"message","id":"e","message":{"role":"user","content":"token ghp_` + strings.Repeat("a", 36) + `"}}`},
+			[]string{"2 User token [REDACTED:github-token]"}},
+		{"a table's rows are read as lines", []string{`{"type":"message","id":"t","message":{"role":"user","content":"| user | password |\n|---|---|\n| admin | Tabl3Pass! |"}}`},
+			[]string{"2 User | user | password | |---|---| | admin | [REDACTED:secret] |"}},
 		{"observations once each, without bullet, priority and time", []string{
 			`{"type":"custom","id":"f","customType":"pi-memory-om","data":{"v":1,"op":"observe","t":1,"obs":"Date: Nov 20, 2026\n* 🔴 (09:10) User prefers pnpm\n  * -> ran pnpm install"}}`,
 			`{"type":"custom","id":"g","customType":"pi-memory-om","data":{"v":1,"op":"reflect","t":2,"obs":"Date: Nov 20, 2026\n* 🔴 (09:10) User prefers pnpm"}}`,
@@ -38,7 +40,7 @@ func TestReadKeepsMessagesAndObservationsWithTheirLines(t *testing.T) {
 			[]string{"3 User after"}},
 		// The cut at 8,000 bytes came before redaction: a token it went
 		// through kept 33 of its 40 characters, which search showed.
-		{"a cut keeps no part of a word", []string{`{"type":"message","id":"a","message":{"role":"user","content":"` + strings.Repeat("x ", 3985) + `ghp_1234567890abcdefghijABCDEFGHIJ123456 tail"}}`},
+		{"a cut keeps no part of a word", []string{`{"type":"message","id":"a","message":{"role":"user","content":"` + strings.Repeat("x ", 3985) + `abcdefghij1234567890abcdefghijABCDEFGHIJ123456 tail"}}`},
 			[]string{"2 User " + strings.TrimSpace(strings.Repeat("x ", 3985))}},
 	}
 	for _, tt := range tests {
