@@ -390,11 +390,8 @@ func codeDefault(s string, v int) (ds, de int, ok bool) {
 	case strings.HasPrefix(code, "#{"):
 		k = exprEnd(code[1:]) + 1 // its own "}"
 	default:
-		for _, a := range envAccessors {
-			if strings.HasPrefix(code, a) {
-				k, from = exprEnd(code), 0
-				break
-			}
+		if readsSetting(code) {
+			k, from = exprEnd(code), 0
 		}
 	}
 	for i := from; i < k; i++ {
@@ -416,11 +413,32 @@ func codeDefault(s string, v int) (ds, de int, ok bool) {
 	return
 }
 
+// readsSetting: code starts by reading the environment or a setting: an
+// accessor (envAccessors) or a call of a name that reads one
+// (props.getProperty(, Environment.GetEnvironmentVariable(, Deno.env.get().
+func readsSetting(code string) bool {
+	for _, a := range envAccessors {
+		if strings.HasPrefix(code, a) {
+			return true
+		}
+	}
+	i := runEnd(code, 0, func(c byte) bool { return isIdent(c) || c == ':' || c == '$' })
+	if i == len(code) || code[i] != '(' {
+		return false
+	}
+	name := code[strings.LastIndexAny(code[:i], ".:")+1 : i]
+	return inList(settingReaders, name)
+}
+
+// settingReaders are the calls that read a setting and take its default
+// after it.
+const settingReaders = " fetch get getenv Getenv getEnv env config getProperty getOrDefault GetEnvironmentVariable "
+
 // givesDefault: code that ends in before gives a default next: "||", "??",
 // "or", an argument's ",", a block's "{", a template's default (| default,
 // default(, default=).
 func givesDefault(before string) bool {
-	for _, op := range [...]string{"||", "??", " or", ",", "{", "default", "default(", "default="} {
+	for _, op := range [...]string{"||", "??", "?:", " or", ",", "{", "default", "default(", "default="} {
 		if strings.HasSuffix(before, op) {
 			return true
 		}
@@ -454,7 +472,7 @@ func readsDefault(before string) bool {
 		return false
 	}
 	name := before[runEndBack(before, max(open, 0), isIdent):max(open, 0)]
-	return inList(" fetch get getenv Getenv env config getProperty getOrDefault ", name[strings.LastIndexByte(name, '.')+1:])
+	return inList(settingReaders, name[strings.LastIndexByte(name, '.')+1:])
 }
 
 // exprEnd: where the expression that starts code ends: its first ";", a
@@ -512,8 +530,8 @@ func closesLabel(s string, ls, vs int, label string) bool {
 	}
 	n := 0
 	for i := lo; i < ls; i++ {
-		if s[i] == q && !(q == '\'' && i > lo && i+1 < ls && isLetter(s[i-1]) && isLetter(s[i+1])) {
-			n++ // not an apostrophe in a word: Here's, don't, the client's
+		if s[i] == q && !(q == '\'' && i > lo && i+1 < ls && isLetter(s[i-1]) && (isLetter(s[i+1]) || s[i-1] == 's' && isBlank(s[i+1]))) {
+			n++ // not an apostrophe: Here's, don't, the client's, the users' db
 		}
 	}
 	return n%2 == 1
@@ -605,7 +623,7 @@ func isUpperName(s string) bool {
 }
 
 // envAccessors are the code forms that read a secret from the environment.
-var envAccessors = []string{"process.env.", "process.env[", "import.meta.env.", "os.environ[", "os.environ.get(", "os.getenv(", "os.Getenv(", "System.getenv(", "System.getProperty(", "ENV[", "ENV.fetch(", "env(", "getenv(", "config("}
+var envAccessors = []string{"process.env.", "process.env[", "import.meta.env.", "os.environ[", "os.environ.get(", "os.getenv(", "os.Getenv(", "System.getenv(", "System.getProperty(", "ENV[", "ENV.fetch(", "env(", "getenv(", "config(", "$_ENV[", "$_SERVER[", "Bun.env."}
 
 func isReference(v string) bool {
 	switch {
@@ -632,6 +650,8 @@ func isReference(v string) bool {
 			name = strings.ReplaceAll(strings.ReplaceAll(name, ".", "_"), "-", "_")
 		}
 		return isName(name)
+	case len(v) > 2 && v[0] == '.' && v[1] >= 'A' && v[1] <= 'Z' && isName(strings.ReplaceAll(v[1:], ".", "_")):
+		return true // a Go template's field: .Values.auth.password
 	case len(v) > 3 && (strings.HasPrefix(v, "$(") && v[len(v)-1] == ')' || v[0] == '`' && v[len(v)-1] == '`'):
 		return true // what a command prints: "$(openssl rand -base64 24)"
 	case len(v) > 1 && v[0] == '$':
@@ -680,7 +700,7 @@ func isReference(v string) bool {
 func isCode(label, v string) bool {
 	// The run of an identifier path: a.b.c
 	i := 0
-	for i < len(v) && (isName(v[i:i+1]) || i > 0 && v[i] >= '0' && v[i] <= '9' || i > 0 && v[i] == '.' || v[i] == '$') {
+	for i < len(v) && (isName(v[i:i+1]) || i > 0 && (v[i] >= '0' && v[i] <= '9' || v[i] == '.' || v[i] == ':') || v[i] == '$') {
 		i++
 	}
 	if i > 0 && i < len(v) && v[i] == '(' {

@@ -356,6 +356,17 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"the password for the admin user on the old staging box is Hunter2x!", "the password for the admin user on the old staging box is [REDACTED:secret]"},
 		{"I changed the password for prod to Welcome2024!", "I changed the password for prod to [REDACTED:secret]"},
 		{"the admin password, by the way, is Welcome2024!", "the admin password, by the way, is [REDACTED:secret]"},
+		// h-v30: more places code reads a setting; a key/value table; a
+		// possessive before a label.
+		{"$password = $_ENV['DB_PASSWORD'] ?? 'Pw57x!Kq9';", "$password = $_ENV['DB_PASSWORD'] ?? '[REDACTED:secret]';"},
+		{"$pw = getenv('DB_PASS') ?: 'Pw57x!Kq9';", "$pw = getenv('DB_PASS') ?: '[REDACTED:secret]';"},
+		{`var password = Environment.GetEnvironmentVariable("DB_PASSWORD") ?? "Pw57x!Kq9";`, `var password = Environment.GetEnvironmentVariable("DB_PASSWORD") ?? "[REDACTED:secret]";`},
+		{`String password = props.getProperty("db.password", "Pw57x!Kq9");`, `String password = props.getProperty("db.password", "[REDACTED:secret]");`},
+		{`const password = Deno.env.get("DB_PASSWORD") ?? "Pw57x!Kq9";`, `const password = Deno.env.get("DB_PASSWORD") ?? "[REDACTED:secret]";`},
+		{"| Setting | Value |\n|---|---|\n| Host | db.example.com |\n| **Password:** | `Tabl4Pass!` |", "| Setting | Value |\n|---|---|\n| Host | db.example.com |\n| **Password:** | `[REDACTED:secret]` |"},
+		{"| Secret | Value |\n|---|---|\n| api_key | sk_abcdefghij0123456789 |", "| Secret | Value |\n|---|---|\n| api_key | [REDACTED:secret] |"},
+		{"the users' password is 'Pw!x9Kq2'", "the users' password is '[REDACTED:secret]'"},
+		{"James' password is 'Pw!x9Kq2'", "James' password is '[REDACTED:secret]'"},
 		{"the password, as agreed, is correct horse battery staple", "the password, as agreed, is [REDACTED:secret]"},
 		{"<b>Passphrase:</b><br>correct horse battery staple", "<b>Passphrase:</b><br>[REDACTED:secret]"},
 		{"the password for user `admin` has been changed to Pw56x!Kq9", "the password for user `admin` has been changed to [REDACTED:secret]"},

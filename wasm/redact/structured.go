@@ -498,28 +498,46 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 	if m[0] < t.body {
 		return 0, 0, 0, 0, false // not a table's body: its header, or no table
 	}
-	col := -1
+	col, labelled := -1, false
 	if m[0] == t.next {
-		col = t.col + 1
+		col, labelled = t.col+1, t.label
 	} else if first := runEnd(s, lineStart(s, m[0]), isBlank); s[first] == '|' {
 		col = strings.Count(s[min(first+1, m[0]):m[0]], "|") // after an empty cell
 	}
-	t.next, t.col = m[1], col
-	if col < 0 || col >= len(t.cols) || !t.cols[col] {
-		return 0, 0, 0, 0, false
-	}
 	vs, ve := m[2], m[3]
-	for vs < ve && (isBlank(s[vs]) || s[vs] == '`') {
+	for vs < ve && (isBlank(s[vs]) || s[vs] == '`' || s[vs] == '*') {
 		vs++
 	}
-	for ve > vs && (isBlank(s[ve-1]) || s[ve-1] == '`') {
+	for ve > vs && (isBlank(s[ve-1]) || s[ve-1] == '`' || s[ve-1] == '*' || s[ve-1] == ':') {
 		ve--
 	}
 	w := s[vs:ve]
-	if !(looksLikePassword(w) && !namesThing(w) || looksLikeToken(w)) || strings.ContainsAny(w, " <") {
+	// A key/value table's row names its value in the cell before it:
+	// | Password | Tabl4Pass! |.
+	t.next, t.col, t.label = m[1], col, w != "" && secretLabel(strings.ReplaceAll(w, " ", "_"), 0, len(w))
+	if col < 0 || !labelled && (col >= len(t.cols) || !t.cols[col]) {
 		return 0, 0, 0, 0, false
 	}
-	return vs, ve, m[0], m[1], true
+	w = strings.TrimRight(s[vs:m[3]], " \t`")
+	if !(looksLikePassword(w) && !namesThing(w) || looksLikeToken(w)) || strings.ContainsAny(w, " <") || secretName(w) {
+		return 0, 0, 0, 0, false
+	}
+	return vs, vs + len(w), m[0], m[1], true
+}
+
+// secretName: w names a secret rather than being one, as a table of them
+// lists it: short lowercase words joined by '-', '_' or '.' (deploy-key-v2,
+// db-creds-v2, id_ed25519; not sk_abcdefghij0123456789, a token's part).
+func secretName(w string) bool {
+	if !strings.ContainsAny(w, "-_.") || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789-_.") != "" {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if len(part) >= 12 {
+			return false
+		}
+	}
+	return true
 }
 
 var tableMemo table
@@ -533,6 +551,7 @@ type table struct {
 	n, start, body, end int
 	cols                []bool
 	col, next           int
+	label               bool // the last cell read names a secret
 }
 
 // readTable reads the table whose row is the line at s[ls:], or the line
