@@ -149,7 +149,7 @@ func expressions() []expression {
 		// secret: a YAML value on the line below its key
 		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
 		// secret: a cell of a Markdown table
-		{re: `\|([^|\n]+)`},
+		{re: `\|((?:[^|\n\\]|\\.)+)`},
 	}
 }
 

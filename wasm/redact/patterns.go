@@ -331,7 +331,7 @@ func isPort(pw string) bool {
 // (https://x-access-token:…@host), left to urlPassword, which keeps the host;
 // one that ends a path is a file's name, not a label (see inPath).
 func labelledValue(s string, m []int) (int, int, int, int, bool) {
-	if m[0] >= 3 && s[m[0]-3:m[0]] == "://" || inPath(s, m[0]) {
+	if m[0] >= 3 && s[m[0]-3:m[0]] == "://" || inPath(s, m[0]) || inARN(s, m[0]) {
 		return 0, 0, 0, 0, false
 	}
 	vs, ve := firstGroup(m)
@@ -349,6 +349,10 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	n := identEnd(label)
 	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v) {
 		return 0, 0, 0, 0, false
+	}
+	if strings.EqualFold(label[:n], "passwd") && inList(nssSources, v) ||
+		n >= 6 && strings.EqualFold(label[n-6:n], "secret") && secretName(v) {
+		return 0, 0, 0, 0, false // nsswitch.conf's source (passwd: files); a Kubernetes Secret's name (secret: db-credentials)
 	}
 	if passLabel(label, 0, n) || endsFold(label, 0, n, "creds") {
 		return passValue(s, m, label, n, vs, ve)
@@ -422,6 +426,9 @@ func readsSetting(code string) bool {
 			return true
 		}
 	}
+	if len(code) > 2 && code[0] == '.' && code[1] >= 'A' && code[1] <= 'Z' {
+		return true // a Go template's field: .Values.password | default "x"
+	}
 	i := runEnd(code, 0, func(c byte) bool { return isIdent(c) || c == ':' || c == '$' })
 	if i == len(code) || code[i] != '(' {
 		return false
@@ -432,18 +439,18 @@ func readsSetting(code string) bool {
 
 // settingReaders are the calls that read a setting and take its default
 // after it.
-const settingReaders = " fetch get getenv Getenv getEnv env config getProperty getOrDefault GetEnvironmentVariable "
+const settingReaders = " fetch get getenv Getenv getEnv env config getProperty getOrDefault GetEnvironmentVariable setdefault var Or "
 
 // givesDefault: code that ends in before gives a default next: "||", "??",
 // "or", an argument's ",", a block's "{", a template's default (| default,
 // default(, default=).
 func givesDefault(before string) bool {
-	for _, op := range [...]string{"||", "??", "?:", " or", ",", "{", "default", "default(", "default="} {
+	for _, op := range [...]string{"||", "??", "?:", " or", ",", "{", "default", "default(", "default=", "| d(", "unwrap_or("} {
 		if strings.HasSuffix(before, op) {
 			return true
 		}
 	}
-	return false
+	return strings.HasSuffix(before, "|") && strings.Contains(before, "{ |") // a block's parameter: { |k| 'x' }
 }
 
 // readsDefault: the argument list open at the end of before is a call that
@@ -623,11 +630,14 @@ func isUpperName(s string) bool {
 }
 
 // envAccessors are the code forms that read a secret from the environment.
-var envAccessors = []string{"process.env.", "process.env[", "import.meta.env.", "os.environ[", "os.environ.get(", "os.getenv(", "os.Getenv(", "System.getenv(", "System.getProperty(", "ENV[", "ENV.fetch(", "env(", "getenv(", "config(", "$_ENV[", "$_SERVER[", "Bun.env."}
+var envAccessors = []string{"process.env.", "process.env[", "import.meta.env.", "os.environ[", "os.environ.get(", "os.getenv(", "os.Getenv(", "System.getenv(", "System.getProperty(", "ENV[", "ENV.fetch(", "env(", "getenv(", "config(", "$_ENV[", "$_SERVER[", "Bun.env.", "Rails.application.credentials.", "env.str("}
 
 func isReference(v string) bool {
 	switch {
-	case len(v) > 1 && v[0] == '!' && isLetters(v[1:]) && v != "!unsafe":
+	case strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}"), strings.HasPrefix(v, "%env(") && strings.HasSuffix(v, ")%"),
+		strings.HasPrefix(v, "@Microsoft.KeyVault("), strings.HasPrefix(v, "arn:aws:"), strings.HasPrefix(v, "vault:"):
+		return true // ${{ secrets.PW }}, %env(PW)%, a key vault's, an ARN, a vault path
+	case len(v) > 1 && v[0] == '!' && isLetters(strings.ReplaceAll(v[1:], "_", "")) && v != "!unsafe":
 		// A YAML tag that names where the value is: !vault |, !GetAtt
 		// Secret.Password; not one that types the literal after it (!!str
 		// x, Ansible's !unsafe 'x').
@@ -652,14 +662,20 @@ func isReference(v string) bool {
 		return isName(name)
 	case len(v) > 2 && v[0] == '.' && v[1] >= 'A' && v[1] <= 'Z' && isName(strings.ReplaceAll(v[1:], ".", "_")):
 		return true // a Go template's field: .Values.auth.password
-	case len(v) > 3 && (strings.HasPrefix(v, "$(") && v[len(v)-1] == ')' || v[0] == '`' && v[len(v)-1] == '`'):
-		return true // what a command prints: "$(openssl rand -base64 24)"
+	case len(v) >= 3 && len(v) <= 40 && (strings.Trim(v, "*") == "" || strings.Trim(v, "x") == "" || strings.Trim(v, "X") == ""):
+		return true // masked: ********, xxxxxxxx
+	case text.HasFoldPrefix(v, "replace-with") || text.HasFoldPrefix(v, "replace_with"):
+		return true // a placeholder: replace-with-a-long-random-string
+	case schemeEnd(v) > 0:
+		return true // where it is kept: op://Private/db/password, sm://…
+	case len(v) > 3 && (strings.HasPrefix(v, "$(") && v[len(v)-1] == ')' || v[0] == '`' && v[len(v)-1] == '`') && !strings.Contains(v, "echo ") && !strings.Contains(v, "printf "):
+		return true // what a command prints: "$(openssl rand -base64 24)"; not $(echo x)
 	case len(v) > 1 && v[0] == '$':
 		return isUpperName(v[1:])
 	case len(v) > 5 && text.HasFoldPrefix(v, "your") && (v[4] == '-' || v[4] == '_') && isName(strings.ReplaceAll(v, "-", "_")):
 		return true // a placeholder: your-key-here, YOUR_API_KEY
-	case len(v) <= 16 && (strings.HasSuffix(v, "_...") || strings.HasSuffix(v, "-...") || strings.HasSuffix(v, "_…") || strings.HasSuffix(v, "-…")):
-		return true // a prefix and its rest elided: sk_test_..., xoxb-…
+	case len(v) <= 16 && strings.Trim(strings.TrimRight(v, ".…"), "abcdefghijklmnopqrstuvwxyz_-") == "" && (strings.HasSuffix(v, "_...") || strings.HasSuffix(v, "-...") || strings.HasSuffix(v, "_…") || strings.HasSuffix(v, "-…")):
+		return true // a prefix and its rest elided: sk_test_..., xoxb-… (not Hunter2x_...)
 	case len(v) > 2 && v[0] == '<' && v[len(v)-1] == '>':
 		return isPlaceholder(v[1 : len(v)-1])
 	case len(v) > 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
@@ -689,6 +705,24 @@ func isReference(v string) bool {
 		}
 	}
 	return false
+}
+
+// nssSources are nsswitch.conf's sources, the value of its "passwd:" line.
+const nssSources = " files compat systemd sss ldap nis db winbind "
+
+// inARN: the word at s[i:] is a part of an Amazon resource name, which
+// names a secret rather than holding it (arn:aws:secretsmanager:…:secret:prod/db).
+func inARN(s string, i int) bool {
+	return i > 0 && s[i-1] == ':' && strings.HasPrefix(s[runEndBack(s, i, func(c byte) bool { return !isSpace(c) }):], "arn:")
+}
+
+// schemeEnd: the end of "scheme://" that starts v, followed by more, or 0.
+func schemeEnd(v string) int {
+	i := runEnd(v, 0, isSchemeChar)
+	if i == 0 || !isLetter(v[0]) || !hasAt(v, i, "://") || i+3 == len(v) {
+		return 0
+	}
+	return i + 3
 }
 
 // isCode: a bare value that is code handling a secret rather than the

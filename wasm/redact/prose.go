@@ -334,7 +334,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	}
 	e := elementWordEnd(s, v)
 	w := trimClause(s[v:e])
-	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) {
+	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) || strings.EqualFold(kw, "passwd") && inList(nssSources, w) {
 		return 0, 0, 0, 0, false
 	}
 	ce, rest := clauseEnd(s, v, e), ""
@@ -373,7 +373,7 @@ func changedBefore(s string, i int) bool {
 // "Summer-2024!", "Tr0ub4dor-3!".
 func schemeName(w string) bool {
 	if k := strings.LastIndexByte(w, '-'); k > 0 && k+2 < len(w) && strings.Trim(w[k+1:], "abcdefghijklmnopqrstuvwxyz") == "" && strings.Trim(w[:k], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") == "" &&
-		(strings.HasSuffix(w, "ed") || inList(" only free ready compatible digit digits char chars character characters step factor bit byte bytes long length based safe proof friendly sensitive insensitive specific wide like style ", w[k+1:])) {
+		(strings.HasSuffix(w, "ed") || inList(" only free ready compatible digit digits char chars character characters step factor bit byte bytes long length based backed managed secret safe proof friendly sensitive insensitive specific wide like style ", w[k+1:])) {
 		return true // Base64-encoded, bcrypt-hashed; what it is like: 6-digit, 2FA-only, i18n-ready (not Blue42-sky)
 	}
 	for _, part := range strings.Split(w, "_") {
@@ -668,6 +668,9 @@ func ownValue(w string) bool {
 func tokenProse(s string, m []int) (int, int, int, int, bool) {
 	if m[1]-m[0] == 3 {
 		return keyProse(s, m)
+	}
+	if inARN(s, m[0]) {
+		return 0, 0, 0, 0, false
 	}
 	v := afterVerb(s, m[1])
 	if v < 0 {

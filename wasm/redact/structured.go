@@ -451,8 +451,8 @@ func findYAMLNext(s string, pos int) []int {
 	})
 }
 
-// findTableCell: \|([^|\n]+), a cell of a row of a table: its text up to
-// the next "|" or its line's end.
+// findTableCell: \|((?:[^|\n\\]|\\.)+), a cell of a row of a table: its text
+// up to the next "|" that is not escaped ("\|") or its line's end.
 func findTableCell(s string, pos int) []int {
 	if pos == 0 {
 		tableMemo.data = nil // a new text: the FindAll loop starts at 0
@@ -464,6 +464,12 @@ func findTableCell(s string, pos int) []int {
 	for i += pos; ; {
 		e := i + 1
 		for e < len(s) && s[e] != '|' && s[e] != '\n' {
+			if s[e] == '\\' {
+				if e+1 == len(s) || s[e+1] == '\n' {
+					break
+				}
+				e += runeLen(s, e+1)
+			}
 			e++
 		}
 		if e > i+1 {
@@ -501,8 +507,9 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 	col, labelled := -1, false
 	if m[0] == t.next {
 		col, labelled = t.col+1, t.label
-	} else if first := runEnd(s, lineStart(s, m[0]), isBlank); s[first] == '|' {
-		col = strings.Count(s[min(first+1, m[0]):m[0]], "|") // after an empty cell
+	} else if first := rowStart(s, lineStart(s, m[0])); s[first] == '|' {
+		cells := s[min(first+1, m[0]):m[0]]
+		col = strings.Count(cells, "|") - strings.Count(cells, "\\|") // after an empty cell
 	}
 	vs, ve := m[2], m[3]
 	for vs < ve && (isBlank(s[vs]) || s[vs] == '`' || s[vs] == '*') {
@@ -519,7 +526,7 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	w = strings.TrimRight(s[vs:m[3]], " \t`")
-	if !(looksLikePassword(w) && !namesThing(w) || looksLikeToken(w)) || strings.ContainsAny(w, " <") || secretName(w) {
+	if !(looksLikePassword(w) && !namesThing(w) || looksLikeToken(w) || len(w) >= 6 && isNumber(w)) || strings.ContainsAny(w, " <") || secretName(w) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, vs + len(w), m[0], m[1], true
@@ -561,10 +568,10 @@ func (t *table) readTable(s string, ls int) {
 	le := lineEndAt(s, ls)
 	t.end = min(len(s), le+1)
 	ne := lineEndAt(s, t.end)
-	if le == len(s) || !tableRow(s[ls:le]) || !tableRow(s[t.end:ne]) || strings.Trim(s[t.end:ne], "|-: \t\r") != "" || !strings.Contains(s[t.end:ne], "-") {
+	if le == len(s) || !tableRow(s[ls:le]) || !tableRow(s[t.end:ne]) || strings.Trim(s[t.end:ne], "|-: \t\r>") != "" || !strings.Contains(s[t.end:ne], "-") {
 		return
 	}
-	for _, cell := range strings.Split(strings.Trim(strings.TrimSpace(s[ls:le]), "|"), "|") {
+	for _, cell := range strings.Split(strings.Trim(strings.TrimSpace(s[rowStart(s, ls):le]), "|"), "|") {
 		name := strings.ReplaceAll(strings.Trim(cell, " \t*`_"), " ", "_")
 		t.cols = append(t.cols, name != "" && secretLabel(name, 0, len(name)))
 	}
@@ -586,8 +593,14 @@ func lineStart(s string, i int) int {
 }
 
 // tableRow: line is a row of a Markdown table (it starts with "|" after its
-// indentation).
+// indentation, in a quote too).
 func tableRow(line string) bool {
-	t := strings.TrimLeft(line, " \t")
+	t := line[rowStart(line, 0):]
 	return len(t) > 1 && t[0] == '|'
+}
+
+// rowStart is where a row that starts at s[i:] has its first "|": past its
+// indentation and a quote's "> ".
+func rowStart(s string, i int) int {
+	return runEnd(s, i, func(c byte) bool { return isBlank(c) || c == '>' })
 }
