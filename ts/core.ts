@@ -1571,8 +1571,9 @@ export class Core {
 			else if (this.#pending !== undefined && this.#between(exportName)) await this.#move();
 			if (exportName === "before_agent_start") this.#turn = true;
 			const env = await this.#invoke(this.#live!, exportName, text, input);
-			// A session asks for a worker when it starts, or later when it starts again
-			// trusted (the answer to the trust dialog: a resume).
+			// A session asks for a worker when it starts, later when it starts again
+			// trusted (the answer to the trust dialog: a resume), or when pi is idle
+			// after a run and its memory has grown bulky (agent_settled).
 			if (env.effects.some((e) => e.t === "worker")) this.#want();
 			else if (exportName === "session_start") this.#unwant();
 			return replayed === undefined ? env : { ...env, effects: [...replayed.effects, ...env.effects] };

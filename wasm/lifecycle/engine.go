@@ -93,6 +93,9 @@ type Engine struct {
 	// asked is the person's answer to this session's trust dialog (trust.go):
 	// "yes", "no", "" when not asked.
 	asked string
+	// worker: this session asked its host to run the core off its event
+	// loop (askWorker).
+	worker bool
 }
 
 // noMemory is the switch of a session pi started with --no-memory.
@@ -256,7 +259,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 		}
 		e.asks.TakeBackSaid(said)
 	}
-	e.index, e.srcs, e.forgot, e.kept, e.asked = search.Index{}, nil, "", nil, ""
+	e.index, e.srcs, e.forgot, e.kept, e.asked, e.worker = search.Index{}, nil, "", nil, "", false
 	s.ProjectRoot = files.ProjectRoot(e.h, s.Cwd)
 	s.ProjectHash = ProjectHash(s.ProjectRoot)
 	e.s, e.last = s, nil
@@ -277,25 +280,29 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 	out.Starting(false)
 	e.restoreSession(jsonr.Get(in, "restore"))
 	e.toolsChanged(out)
-	if e.s.Mode != "cli" && e.s.Mode != "mcp" && e.s.Mode != "print" && e.bulky(out) {
-		out.Worker()
-	}
+	e.askWorker(out)
 	if ask {
 		e.askTrust(out, in)
 	}
 }
 
-// bulky says a store's searches may hold a thread for long (store.Bulky):
-// a host with an event loop (pi's) is then asked to run the core off it.
-// pimem and pimem mcp have no loop to keep free, nor has pi -p (no terminal,
-// no client: its one prompt would only wait for the worker to start).
-func (e *Engine) bulky(out *store.Out) bool {
+// askWorker asks a host with an event loop (pi's) to run the core off it
+// once a store's searches may hold a thread for long (store.Bulky): when a
+// session starts, and when pi is idle after a run (memory grown by a git
+// pull mid-session). pimem and pimem mcp have no loop to keep free, nor has
+// pi -p (no terminal, no client: its one prompt would only wait for the
+// worker to start). Once asked, a session is not looked at again.
+func (e *Engine) askWorker(out *store.Out) {
+	if e.worker || e.s.Mode == "cli" || e.s.Mode == "mcp" || e.s.Mode == "print" {
+		return
+	}
 	for _, b := range readable[store.Bulky](e, out) {
 		if b.Bulky() {
-			return true
+			out.Worker()
+			e.worker = true
+			return
 		}
 	}
-	return false
 }
 
 // noMemoryFlag reads the --no-memory flag as pi hands it over, and the

@@ -375,3 +375,25 @@ func TestASecretInAFileNameIsNotShownBySearch(t *testing.T) {
 	text, _ := r.search("kubernetes certificates")
 	require.NotContains(t, text, tok)
 }
+
+// Memory that grows bulky while a session runs (a git pull brings a
+// MEMORY.md of thousands of lines) asks for the worker when pi is idle
+// after the run that found it, once (h-v31: every turn held pi's thread
+// 88-300 ms, as the core stayed where session_start left it).
+func TestMemoryGrownBulkyMidSessionAsksForAWorkerOnce(t *testing.T) {
+	base := t.TempDir()
+	project, agent := filepath.Join(base, "app"), filepath.Join(base, "agent")
+	notes := filepath.Join(project, ".pi", "memory", "MEMORY.md")
+	require.NoError(t, os.MkdirAll(filepath.Dir(notes), 0o755))
+	require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
+	require.NoError(t, os.WriteFile(notes, []byte("## Notes\n\n- Use pnpm\n"), 0o644))
+	e := New(fsys.NewHost(fsys.NewOS(), nil, nil, nil))
+	worker := func(export, input string) bool {
+		return gjson.ParseBytes(e.Handle(export, []byte(input))).Get(`effects.#(t=="worker")`).Exists()
+	}
+	require.False(t, worker("session_start", `{"cwd":`+strconv.Quote(project)+`,"agentDir":`+strconv.Quote(agent)+`,"trusted":true,"mode":"interactive","reason":"startup"}`))
+	require.False(t, worker("agent_settled", `{}`), "small memory: no worker")
+	require.NoError(t, os.WriteFile(notes, []byte("## Notes\n\n"+strings.Repeat("- Keep the billing retries behind one interface so it can be swapped\n", 300)), 0o644))
+	require.True(t, worker("agent_settled", `{}`), "grown past 8 KiB: a worker")
+	require.False(t, worker("agent_settled", `{}`), "asked once")
+}

@@ -68,7 +68,8 @@ func (e *Engine) agentEnd(out *store.Out, in gjson.Result) {
 	}
 }
 
-// agentSettled is pi idle after a run: background work (the observer).
+// agentSettled is pi idle after a run: background work (the observer), and
+// the worker asked for if memory grew bulky since the session started.
 func (e *Engine) agentSettled(out *store.Out, in gjson.Result) {
 	for _, st := range e.stores {
 		if x, ok := st.(store.Settler); ok {
@@ -76,6 +77,7 @@ func (e *Engine) agentSettled(out *store.Out, in gjson.Result) {
 			x.Settled(out, in)
 		}
 	}
+	e.askWorker(out)
 }
 
 // sessionBeforeCompact lets a store give pi the compaction's summary.
