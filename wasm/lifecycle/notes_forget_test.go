@@ -340,6 +340,20 @@ func TestRestoreWithoutAnIdInANewSessionListsWhatWasForgotten(t *testing.T) {
 	require.Equal(t, "Nothing has been forgotten here, so there is nothing to restore.", r.text())
 }
 
+// A recovery records file that is there but cannot be read (a folder, a
+// link) is named by /memory restore without an id, not taken for "nothing
+// has been forgotten" alone (h-v31).
+func TestRestoreWithoutAnIdNamesARecordsFileItCouldNotRead(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Notes\n\n- Use pnpm, not npm\n")
+	records := filepath.Join(r.agent, "pi-memory", "notes", ProjectHash(r.project), "forgotten.jsonl")
+	require.NoError(t, os.MkdirAll(records, 0o755))
+	r.start(false, true)
+	r.mem("restore")
+	require.Contains(t, r.text(), "could not read "+records+": is a folder")
+	require.Contains(t, r.text(), "Nothing has been forgotten here")
+}
+
 // Issue 25, item 19: past 8 MiB of recovery records every restore failed
 // (the file was read whole, up to 8 MiB) while forget still promised one.
 // The records are read in pieces: a restore works at any size.

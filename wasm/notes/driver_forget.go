@@ -309,11 +309,11 @@ func (n *driver) findForgotten(id string) (*forgotten, string, []forgotten, []st
 // Forgotten are the entries still forgotten in this session's scopes (their
 // recovery records), newest first: each restores by its F- id. A record
 // whose file is no memory file of this session now is left out, as
-// Restore would refuse it; an unreadable file is named when one of its ids
-// is asked for.
-func (n *driver) Forgotten(_ *store.Out, limit int) []store.Forgot {
+// Restore would refuse it; a records file that could not be read is said
+// (a warning: "nothing has been forgotten" would not be the whole truth).
+func (n *driver) Forgotten(out *store.Out, limit int) []store.Forgot {
 	var fs []store.Forgot
-	n.forgottenFiles("", func(_ string, f *forgottenFile) bool {
+	problems := n.forgottenFiles("", func(_ string, f *forgottenFile) bool {
 		for _, r := range f.unrestored() {
 			if _, display, mine, err := n.noteFile(r.File); mine && err == nil {
 				fs = append(fs, store.Forgot{Said: quoteFact(r.Text) + " (" + display + ")", Restore: r.ID, At: r.T})
@@ -321,6 +321,9 @@ func (n *driver) Forgotten(_ *store.Out, limit int) []store.Forgot {
 		}
 		return true
 	})
+	for _, p := range problems {
+		out.Notify("warning", "pi-memory: "+p)
+	}
 	store.NewestFirst(fs)
 	return fs[:min(limit, len(fs))]
 }
