@@ -1490,7 +1490,7 @@ export class Core {
 	 * session is started there at once (`replayed`: the session_start input it was given).
 	 */
 	#pending: Promise<{ live: Live; replayed: string } | undefined> | undefined;
-	/** A turn has begun since that session_start (before_agent_start). */
+	/** A turn has begun since that session_start (before_agent_start) and pi has not settled after it (agent_settled). */
 	#turn = false;
 	/** close() was called and no session_start since. */
 	#closed = false;
@@ -1571,6 +1571,8 @@ export class Core {
 			else if (this.#pending !== undefined && this.#between(exportName)) await this.#move();
 			if (exportName === "before_agent_start") this.#turn = true;
 			const env = await this.#invoke(this.#live!, exportName, text, input);
+			// pi is idle after the run: a command typed now is between turns too.
+			if (exportName === "agent_settled") this.#turn = false;
 			// A session asks for a worker when it starts, later when it starts again
 			// trusted (the answer to the trust dialog: a resume), or when pi is idle
 			// after a run and its memory has grown bulky (agent_settled).

@@ -430,6 +430,31 @@ function tests(): void {
 		});
 	}
 
+	// Memory that grows bulky while a session runs (a git pull brings a MEMORY.md of
+	// thousands of lines) asks for the worker when pi is idle after the run, and a command
+	// typed then runs there: pi has settled, so it is a moment between turns (h-v31, h-v33:
+	// /memory forget held pi's thread 161 + 304 ms until the next prompt).
+	for (const build of BUILDS) {
+		test(`${build.name}: memory grown bulky mid-session moves the core to a worker before the next command`, async (t) => {
+			const { root } = tempProject();
+			const notes = path.join(root, ".pi", "memory", "MEMORY.md");
+			fs.mkdirSync(path.dirname(notes), { recursive: true });
+			fs.writeFileSync(notes, "## Notes\n\n- Use pnpm\n");
+			const core = new Core(build.file);
+			t.after(() => core.close());
+			const started = await core.call("session_start", sessionInput(root, { mode: "rpc", hasUI: true }));
+			assertFine(started);
+			assert.ok(!started.effects.some((e) => e.t === "worker"), "small memory: no worker");
+			assertFine(await core.call("before_agent_start", { prompt: "hello", messageType: "user" }));
+			assertFine(await core.call("agent_end", { stopReason: "stop", aborted: false, messages: [] }));
+			fs.writeFileSync(notes, "## Notes\n\n" + "- Keep the billing retries behind one interface so it can be swapped\n".repeat(300));
+			const settled = await core.call("agent_settled", {});
+			assert.ok(settled.effects.some((e) => e.t === "worker"), "grown past 8 KiB: the core asks for a worker");
+			assertFine(await core.call("command", { name: "memory", args: "status" }));
+			assert.equal(core.thread, "worker", "the command after the settle runs in the worker");
+		});
+	}
+
 	// The worker's session is started as soon as the worker is, so the move between turns
 	// need not wait for it (a session_start of 100,000 decisions takes 50-200 ms); a session
 	// that is not the one started there by the move is started there again. A decision log

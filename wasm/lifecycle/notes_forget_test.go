@@ -340,6 +340,19 @@ func TestRestoreWithoutAnIdInANewSessionListsWhatWasForgotten(t *testing.T) {
 	require.Equal(t, "Nothing has been forgotten here, so there is nothing to restore.", r.text())
 }
 
+// A note's page id alone (as a forget by words lists it after the file and
+// line) is answered with the form it takes, not "no note matches" (h-v33).
+func TestForgetByAPageIDAloneSaysTheWholeIDIsNeeded(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Notes\n\n- Run make lint before commits\n")
+	id := r.noteRef(projectIndex, 3)
+	page := id[strings.LastIndexByte(id, '#')+1:]
+	r.mem("forget " + page)
+	require.Equal(t, int64(1), r.exit(), r.text())
+	require.Contains(t, r.text(), "A note is forgotten by its whole id, <file>:<line>#"+page)
+	require.Equal(t, "## Notes\n\n- Run make lint before commits\n", r.read(projectIndex))
+}
+
 // A recovery records file that is there but cannot be read (a folder, a
 // link) is named by /memory restore without an id, not taken for "nothing
 // has been forgotten" alone (h-v31).

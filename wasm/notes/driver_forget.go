@@ -33,6 +33,10 @@ const forgottenName = "forgotten.jsonl"
 // removed.
 func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error) {
 	r, ok := parseRef(ref.ID)
+	if !ok && isPageID(strings.TrimSpace(ref.ID)) {
+		// A page's id alone, as a search cites it after the file and line.
+		return store.Forgot{}, true, errors.New("A note is forgotten by its whole id, <file>:<line>#" + strings.TrimSpace(ref.ID) + ", as a search or /memory pages cites it; nothing was forgotten.")
+	}
 	if !ok {
 		return store.Forgot{}, false, nil
 	}
