@@ -351,7 +351,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	if strings.EqualFold(label[:n], "passwd") && inList(nssSources, v) ||
-		n >= 6 && strings.EqualFold(label[n-6:n], "secret") && secretName(v) {
+		inList(" secret existingSecret imagePullSecret secretName secretRef ", label[:n]) && secretName(v) {
 		return 0, 0, 0, 0, false // nsswitch.conf's source (passwd: files); a Kubernetes Secret's name (secret: db-credentials)
 	}
 	if passLabel(label, 0, n) || endsFold(label, 0, n, "creds") {
@@ -433,8 +433,7 @@ func readsSetting(code string) bool {
 	if i == len(code) || code[i] != '(' {
 		return false
 	}
-	name := code[strings.LastIndexAny(code[:i], ".:")+1 : i]
-	return inList(settingReaders, name)
+	return readerName(strings.ReplaceAll(code[:i], "::", "."))
 }
 
 // settingReaders are the calls that read a setting and take its default
@@ -446,11 +445,11 @@ const settingReaders = " fetch get getenv Getenv getEnv env config getProperty g
 // default(, default=).
 func givesDefault(before string) bool {
 	for _, op := range [...]string{"||", "??", "?:", " or", ",", "{", "default", "default(", "default=", "| d(", "unwrap_or("} {
-		if strings.HasSuffix(before, op) {
-			return true
+		if k := len(before) - len(op); strings.HasSuffix(before, op) && (!isLetter(op[0]) || k == 0 || !isIdent(before[k-1])) {
+			return true // a word: not setdefault(
 		}
 	}
-	return strings.HasSuffix(before, "|") && strings.Contains(before, "{ |") // a block's parameter: { |k| 'x' }
+	return strings.HasSuffix(before, "|") && (strings.Contains(before, "{ |") || strings.Contains(before, "(|")) // a closure's parameter: { |k| 'x' }, unwrap_or_else(|_| "x"
 }
 
 // readsDefault: the argument list open at the end of before is a call that
@@ -479,7 +478,20 @@ func readsDefault(before string) bool {
 		return false
 	}
 	name := before[runEndBack(before, max(open, 0), isIdent):max(open, 0)]
-	return inList(settingReaders, name[strings.LastIndexByte(name, '.')+1:])
+	return readerName(name)
+}
+
+// readerName: a call of name reads a setting and takes its default after
+// it; get and setdefault only on the environment (os.environ.get,
+// Deno.env.get; not configparser's config.get("db", "password")).
+func readerName(name string) bool {
+	last := name[strings.LastIndexByte(name, '.')+1:]
+	if last == "get" || last == "setdefault" {
+		recv := strings.TrimSuffix(name, "."+last)
+		recv = recv[strings.LastIndexByte(recv, '.')+1:]
+		return recv == "environ" || recv == "env" || recv == "ENV"
+	}
+	return inList(settingReaders, last)
 }
 
 // exprEnd: where the expression that starts code ends: its first ";", a
@@ -535,13 +547,15 @@ func closesLabel(s string, ls, vs int, label string) bool {
 	if k := strings.LastIndexByte(s[lo:ls], '\n'); k >= 0 {
 		lo += k + 1
 	}
-	n := 0
+	in := false
 	for i := lo; i < ls; i++ {
-		if s[i] == q && !(q == '\'' && i > lo && i+1 < ls && isLetter(s[i-1]) && (isLetter(s[i+1]) || s[i-1] == 's' && isBlank(s[i+1]))) {
-			n++ // not an apostrophe: Here's, don't, the client's, the users' db
+		// Outside a string, an apostrophe opens none: Here's, don't, the
+		// client's, the users' db; inside one, the quote closes it ('ops').
+		if s[i] == q && (in || !(q == '\'' && i > lo && i+1 < ls && isLetter(s[i-1]) && (isLetter(s[i+1]) || s[i-1] == 's' && isBlank(s[i+1])))) {
+			in = !in
 		}
 	}
-	return n%2 == 1
+	return in
 }
 
 // passValue: the value of a label whose last word is "pass" (label[:n]),
@@ -634,9 +648,9 @@ var envAccessors = []string{"process.env.", "process.env[", "import.meta.env.", 
 
 func isReference(v string) bool {
 	switch {
-	case strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}"), strings.HasPrefix(v, "%env(") && strings.HasSuffix(v, ")%"),
+	case strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}"),
 		strings.HasPrefix(v, "@Microsoft.KeyVault("), strings.HasPrefix(v, "arn:aws:"), strings.HasPrefix(v, "vault:"):
-		return true // ${{ secrets.PW }}, %env(PW)%, a key vault's, an ARN, a vault path
+		return true // ${{ secrets.PW }}, a key vault's, an ARN, a vault path
 	case len(v) > 1 && v[0] == '!' && isLetters(strings.ReplaceAll(v[1:], "_", "")) && v != "!unsafe":
 		// A YAML tag that names where the value is: !vault |, !GetAtt
 		// Secret.Password; not one that types the literal after it (!!str
@@ -662,12 +676,15 @@ func isReference(v string) bool {
 		return isName(name)
 	case len(v) > 2 && v[0] == '.' && v[1] >= 'A' && v[1] <= 'Z' && isName(strings.ReplaceAll(v[1:], ".", "_")):
 		return true // a Go template's field: .Values.auth.password
+	case len(v) > 7 && strings.HasPrefix(v, "%env(") && strings.HasSuffix(v, ")%"):
+		name := v[5 : len(v)-2]
+		return isUpperName(name[strings.LastIndexByte(name, ':')+1:]) // Symfony's %env(resolve:API_KEY)%
 	case len(v) >= 3 && len(v) <= 40 && (strings.Trim(v, "*") == "" || strings.Trim(v, "x") == "" || strings.Trim(v, "X") == ""):
 		return true // masked: ********, xxxxxxxx
 	case text.HasFoldPrefix(v, "replace-with") || text.HasFoldPrefix(v, "replace_with"):
 		return true // a placeholder: replace-with-a-long-random-string
-	case schemeEnd(v) > 0:
-		return true // where it is kept: op://Private/db/password, sm://…
+	case schemeEnd(v) > 0 && inList(" op sm gcp-sm aws-sm ssm vault secret secrets kv azure-kv bws keychain ", strings.ToLower(v[:schemeEnd(v)-3])):
+		return true // where a secrets manager keeps it: op://Private/db/password, sm://…
 	case len(v) > 3 && (strings.HasPrefix(v, "$(") && v[len(v)-1] == ')' || v[0] == '`' && v[len(v)-1] == '`') && !strings.Contains(v, "echo ") && !strings.Contains(v, "printf "):
 		return true // what a command prints: "$(openssl rand -base64 24)"; not $(echo x)
 	case len(v) > 1 && v[0] == '$':
@@ -713,7 +730,11 @@ const nssSources = " files compat systemd sss ldap nis db winbind "
 // inARN: the word at s[i:] is a part of an Amazon resource name, which
 // names a secret rather than holding it (arn:aws:secretsmanager:…:secret:prod/db).
 func inARN(s string, i int) bool {
-	return i > 0 && s[i-1] == ':' && strings.HasPrefix(s[runEndBack(s, i, func(c byte) bool { return !isSpace(c) }):], "arn:")
+	if i == 0 || s[i-1] != ':' {
+		return false
+	}
+	lo := max(0, i-256) // an ARN is at most a few hundred bytes: a long word is read once, not once per label
+	return strings.HasPrefix(s[lo+runEndBack(s[lo:i], i-lo, func(c byte) bool { return !isSpace(c) }):], "arn:")
 }
 
 // schemeEnd: the end of "scheme://" that starts v, followed by more, or 0.

@@ -371,6 +371,17 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"| user | note | password |\n|---|---|---|\n| admin | a \\| b | Tabl3Pass! |", "| user | note | password |\n|---|---|---|\n| admin | a \\| b | [REDACTED:secret] |"},
 		{"| user | password |\n|---|---|\n| admin | 84920173 |", "| user | password |\n|---|---|\n| admin | [REDACTED:secret] |"},
 		{"password: ${DB_PASSWORD-Pw58x!Kq9}", "password: [REDACTED:secret]"},
+		// h-v32: a quoted word ending in s before a label closes its string;
+		// a secret's value that looks like a name under its own label; a
+		// URL that is the secret; a literal in Symfony's %env(…)%; a closure's
+		// default.
+		{"PGUSER='ops' PGPASSWORD='Pg!Pass9' psql -h db", "PGUSER='ops' PGPASSWORD='[REDACTED:secret]' psql -h db"},
+		{"the 'ops' account's password is 'Pw!x9Kq2'", "the 'ops' account's password is '[REDACTED:secret]'"},
+		{"JWT_SECRET=my-super-secret-key-123", "JWT_SECRET=[REDACTED:secret]"},
+		{"| user | password |\n|---|---|\n| ci | ci-pass-2024 |", "| user | password |\n|---|---|\n| ci | [REDACTED:secret] |"},
+		{"password: ftp://Xy7kQ9mN2pL4rT8vW1zA3bC5", "password: [REDACTED:secret]"},
+		{`password: "%env(Hunter2x!9)%"`, `password: "[REDACTED:secret]"`},
+		{`let pw = env::var("DB_PASSWORD").unwrap_or_else(|_| "Hunter2x!9".to_string());`, `let pw = env::var("DB_PASSWORD").unwrap_or_else(|_| "[REDACTED:secret]".to_string());`},
 		{"the password, as agreed, is correct horse battery staple", "the password, as agreed, is [REDACTED:secret]"},
 		{"<b>Passphrase:</b><br>correct horse battery staple", "<b>Passphrase:</b><br>[REDACTED:secret]"},
 		{"the password for user `admin` has been changed to Pw56x!Kq9", "the password for user `admin` has been changed to [REDACTED:secret]"},

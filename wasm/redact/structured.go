@@ -519,18 +519,27 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 		ve--
 	}
 	w := s[vs:ve]
-	// A key/value table's row names its value in the cell before it:
-	// | Password | Tabl4Pass! |.
+	// A key/value table's row names its value in the cell before it, under
+	// a header that says so: | Password | Tabl4Pass! | under | Setting |
+	// Value | (not | DB_PASSWORD | k8s/db-secret | under | Env var |
+	// Source |).
 	t.next, t.col, t.label = m[1], col, w != "" && secretLabel(strings.ReplaceAll(w, " ", "_"), 0, len(w))
-	if col < 0 || !labelled && (col >= len(t.cols) || !t.cols[col]) {
+	if col < 0 || col >= len(t.cols) || t.cols[col]&(secretColumn|valueColumn) == 0 || t.cols[col]&secretColumn == 0 && !labelled {
 		return 0, 0, 0, 0, false
 	}
 	w = strings.TrimRight(s[vs:m[3]], " \t`")
-	if !(looksLikePassword(w) && !namesThing(w) || looksLikeToken(w) || len(w) >= 6 && isNumber(w)) || strings.ContainsAny(w, " <") || secretName(w) {
+	if !(looksLikePassword(w) && !namesThing(w) || looksLikeToken(w) || len(w) >= 6 && isNumber(w)) || strings.ContainsAny(w, " <") || t.cols[col]&namesColumn != 0 && secretName(w) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, vs + len(w), m[0], m[1], true
 }
+
+// What a table's column header says of its cells.
+const (
+	secretColumn = 1 << iota // a secret: | password |, | API token |
+	namesColumn              // a secret or a token, maybe by its name: | Secret |, | Token | (not | password |)
+	valueColumn              // a row's value: | Value |, named by the cell before it
+)
 
 // secretName: w names a secret rather than being one, as a table of them
 // lists it: short lowercase words joined by '-', '_' or '.' (deploy-key-v2,
@@ -556,7 +565,7 @@ var tableMemo table
 type table struct {
 	data                *byte
 	n, start, body, end int
-	cols                []bool
+	cols                []uint8 // what each column header says (secretColumn…)
 	col, next           int
 	label               bool // the last cell read names a secret
 }
@@ -573,7 +582,17 @@ func (t *table) readTable(s string, ls int) {
 	}
 	for _, cell := range strings.Split(strings.Trim(strings.TrimSpace(s[rowStart(s, ls):le]), "|"), "|") {
 		name := strings.ReplaceAll(strings.Trim(cell, " \t*`_"), " ", "_")
-		t.cols = append(t.cols, name != "" && secretLabel(name, 0, len(name)))
+		var c uint8
+		if name != "" && secretLabel(name, 0, len(name)) {
+			c = secretColumn
+			if lw := strings.ToLower(name); !strings.Contains(lw, "pass") && !strings.Contains(lw, "pw") {
+				c |= namesColumn
+			}
+		}
+		if inList(" value values val ", strings.ToLower(name)) {
+			c |= valueColumn
+		}
+		t.cols = append(t.cols, c)
 	}
 	t.body = min(len(s), ne+1)
 	for t.end = t.body; t.end < len(s) && tableRow(s[t.end:lineEndAt(s, t.end)]); {
