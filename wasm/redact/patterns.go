@@ -346,6 +346,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if isReference(v) || closesLabel(s, m[0], vs, label) || v != "" && notValue(v) {
 		return 0, 0, 0, 0, false
 	}
+	if fieldFromVariable(s, m[0], v) {
+		return 0, 0, 0, 0, false
+	}
 	n := identEnd(label)
 	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v) {
 		return 0, 0, 0, 0, false
@@ -433,7 +436,7 @@ func readsSetting(code string) bool {
 	if i == len(code) || code[i] != '(' {
 		return false
 	}
-	return readerName(strings.ReplaceAll(code[:i], "::", "."))
+	return readerName(strings.ReplaceAll(code[:i], "::", "."), code[i:])
 }
 
 // settingReaders are the calls that read a setting and take its default
@@ -445,7 +448,7 @@ const settingReaders = " fetch get getenv Getenv getEnv env config getProperty g
 // default(, default=).
 func givesDefault(before string) bool {
 	for _, op := range [...]string{"||", "??", "?:", " or", ",", "{", "default", "default(", "default=", "| d(", "unwrap_or("} {
-		if k := len(before) - len(op); strings.HasSuffix(before, op) && (!isLetter(op[0]) || k == 0 || !isIdent(before[k-1])) {
+		if k := len(before) - len(op); strings.HasSuffix(before, op) && (!isLetter(op[0]) || k == 0 || !isWord(before[k-1])) {
 			return true // a word: not setdefault(
 		}
 	}
@@ -478,18 +481,26 @@ func readsDefault(before string) bool {
 		return false
 	}
 	name := before[runEndBack(before, max(open, 0), isIdent):max(open, 0)]
-	return readerName(name)
+	return readerName(name, before[max(open, 0):])
 }
 
-// readerName: a call of name reads a setting and takes its default after
-// it; get and setdefault only on the environment (os.environ.get,
-// Deno.env.get; not configparser's config.get("db", "password")).
-func readerName(name string) bool {
+// readerName: a call of name, its arguments starting args, reads a setting
+// and takes its default after it; get and setdefault on the environment
+// (os.environ.get, Deno.env.get) or for a key that names a secret
+// (settings.get("DB_PASSWORD", …); not configparser's config.get("db",
+// "password"), whose first argument is a section).
+func readerName(name, args string) bool {
 	last := name[strings.LastIndexByte(name, '.')+1:]
 	if last == "get" || last == "setdefault" {
 		recv := strings.TrimSuffix(name, "."+last)
 		recv = recv[strings.LastIndexByte(recv, '.')+1:]
-		return recv == "environ" || recv == "env" || recv == "ENV"
+		key := strings.TrimLeft(args, "( \t")
+		if q := strings.IndexAny(key, "\"'"); q == 0 {
+			if e := strings.IndexByte(key[1:], key[0]); e > 0 {
+				key = key[1 : 1+e]
+			}
+		}
+		return recv == "environ" || recv == "env" || recv == "ENV" || isName(key) && secretLabel(key, 0, len(key))
 	}
 	return inList(settingReaders, last)
 }
@@ -550,12 +561,32 @@ func closesLabel(s string, ls, vs int, label string) bool {
 	in := false
 	for i := lo; i < ls; i++ {
 		// Outside a string, an apostrophe opens none: Here's, don't, the
-		// client's, the users' db; inside one, the quote closes it ('ops').
-		if s[i] == q && (in || !(q == '\'' && i > lo && i+1 < ls && isLetter(s[i-1]) && (isLetter(s[i+1]) || s[i-1] == 's' && isBlank(s[i+1])))) {
+		// client's, the users' db, S3's, José's, `psql`'s, the '90s; inside
+		// one, the quote closes it ('ops').
+		if s[i] == q && (in || q != '\'' || !apostrophe(s[lo:ls], i-lo)) {
 			in = !in
 		}
 	}
 	return in
+}
+
+// apostrophe: the ' at s[i] is one in a word, not a quote: after a letter, a
+// digit, a letter of another script or a backtick and before a letter
+// (S3's, José's, `psql`'s), after an s and before a blank or a stop (the
+// users' db), or before a decade (the '90s).
+func apostrophe(s string, i int) bool {
+	var next byte
+	if i+1 < len(s) {
+		next = s[i+1]
+	}
+	if i == 0 || isBlank(s[i-1]) || s[i-1] == '(' {
+		return len(s)-i >= 4 && next >= '0' && next <= '9' && s[i+2] >= '0' && s[i+2] <= '9' && s[i+3] == 's'
+	}
+	prev := s[i-1]
+	if !isAlnum(prev) && prev < 0x80 && prev != '`' {
+		return false
+	}
+	return isLetter(next) || next >= 0x80 || prev == 's' && (next == 0 || isBlank(next) || strings.IndexByte(",.;:)!?", next) >= 0)
 }
 
 // passValue: the value of a label whose last word is "pass" (label[:n]),
@@ -644,7 +675,7 @@ func isUpperName(s string) bool {
 }
 
 // envAccessors are the code forms that read a secret from the environment.
-var envAccessors = []string{"process.env.", "process.env[", "import.meta.env.", "os.environ[", "os.environ.get(", "os.getenv(", "os.Getenv(", "System.getenv(", "System.getProperty(", "ENV[", "ENV.fetch(", "env(", "getenv(", "config(", "$_ENV[", "$_SERVER[", "Bun.env.", "Rails.application.credentials.", "env.str("}
+var envAccessors = []string{"process.env.", "process.env[", "import.meta.env.", "os.environ[", "os.environ.get(", "os.getenv(", "os.Getenv(", "System.getenv(", "System.getProperty(", "ENV[", "ENV.fetch(", "env(", "getenv(", "config(", "$_ENV[", "$_SERVER[", "Bun.env.", "Rails.application.credentials.", "env.str(", "ProcessInfo.processInfo.environment["}
 
 func isReference(v string) bool {
 	switch {
@@ -683,8 +714,8 @@ func isReference(v string) bool {
 		return true // masked: ********, xxxxxxxx
 	case text.HasFoldPrefix(v, "replace-with") || text.HasFoldPrefix(v, "replace_with"):
 		return true // a placeholder: replace-with-a-long-random-string
-	case schemeEnd(v) > 0 && inList(" op sm gcp-sm aws-sm ssm vault secret secrets kv azure-kv bws keychain ", strings.ToLower(v[:schemeEnd(v)-3])):
-		return true // where a secrets manager keeps it: op://Private/db/password, sm://…
+	case schemeEnd(v) > 0 && strings.IndexByte(v[schemeEnd(v):], '/') >= 0 && !inList(" http https ftp ftps ws wss ", strings.ToLower(v[:schemeEnd(v)-3])):
+		return true // where it is kept: op://Private/db/password, ref+vault://…, file:///run/secrets/db (a web address may be the secret: a webhook's)
 	case len(v) > 3 && (strings.HasPrefix(v, "$(") && v[len(v)-1] == ')' || v[0] == '`' && v[len(v)-1] == '`') && !strings.Contains(v, "echo ") && !strings.Contains(v, "printf "):
 		return true // what a command prints: "$(openssl rand -base64 24)"; not $(echo x)
 	case len(v) > 1 && v[0] == '$':
@@ -734,7 +765,7 @@ func inARN(s string, i int) bool {
 		return false
 	}
 	lo := max(0, i-256) // an ARN is at most a few hundred bytes: a long word is read once, not once per label
-	return strings.HasPrefix(s[lo+runEndBack(s[lo:i], i-lo, func(c byte) bool { return !isSpace(c) }):], "arn:")
+	return strings.HasPrefix(strings.TrimLeft(s[lo+runEndBack(s[lo:i], i-lo, func(c byte) bool { return !isSpace(c) }):i], "\"'`"), "arn:")
 }
 
 // schemeEnd: the end of "scheme://" that starts v, followed by more, or 0.
@@ -744,6 +775,15 @@ func schemeEnd(v string) int {
 		return 0
 	}
 	return i + 3
+}
+
+// fieldFromVariable: the label at s[i:] is an object's field (after "." or
+// "->") and v, its value, a variable's name: lowercase first, no digit
+// (this.password = hash;, self.password = user_password; not cfg.password
+// = Hunter2x9).
+func fieldFromVariable(s string, i int, v string) bool {
+	w := strings.TrimRight(v, ";")
+	return i > 0 && (s[i-1] == '.' || hasAt(s, i-min(i, 2), "->")) && w != "" && w[0] >= 'a' && w[0] <= 'z' && isName(w) && strings.IndexAny(w, "0123456789") < 0
 }
 
 // isCode: a bare value that is code handling a secret rather than the
@@ -781,8 +821,16 @@ func isCode(label, v string) bool {
 	if i != len(t) || i == 0 {
 		return false
 	}
-	if k := identEnd(label); k > 0 && strings.EqualFold(t, label[:k]) {
-		return true
+	if k := identEnd(label); k > 0 {
+		// The variable of the same name, a field set from it (this.password
+		// = password, $this->password = $password) or from one named for
+		// it (self.password = user_password).
+		field := label[strings.LastIndexByte(label[:k], '.')+1 : k]
+		name := strings.TrimPrefix(t, "$")
+		if strings.EqualFold(name, label[:k]) || strings.EqualFold(name, field) ||
+			field != label[:k] && isName(name) && len(name) > len(field) && strings.EqualFold(name[len(name)-len(field)-1:], "_"+field) {
+			return true
+		}
 	}
 	dot := strings.LastIndexByte(t, '.')
 	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))

@@ -382,6 +382,21 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"password: ftp://Xy7kQ9mN2pL4rT8vW1zA3bC5", "password: [REDACTED:secret]"},
 		{`password: "%env(Hunter2x!9)%"`, `password: "[REDACTED:secret]"`},
 		{`let pw = env::var("DB_PASSWORD").unwrap_or_else(|_| "Hunter2x!9".to_string());`, `let pw = env::var("DB_PASSWORD").unwrap_or_else(|_| "[REDACTED:secret]".to_string());`},
+		// h-v34: unwrap_or after a '.'; a settings' get for a key that
+		// names a secret; apostrophes after a digit, another script's letter,
+		// a backtick; a value column headed by an environment or Default; a
+		// bucket with no path; Swift's environment.
+		{`let password = env::var("DB_PASSWORD").unwrap_or("Hunter2x!9".to_string());`, `let password = env::var("DB_PASSWORD").unwrap_or("[REDACTED:secret]".to_string());`},
+		{`password = settings.get("DB_PASSWORD", "Sett!ngs77")`, `password = settings.get("DB_PASSWORD", "[REDACTED:secret]")`},
+		{"on the S3's side, export PGPASSWORD='Pg!Pass9'", "on the S3's side, export PGPASSWORD='[REDACTED:secret]'"},
+		{"José's db: export PGPASSWORD='Pg!Pass9'", "José's db: export PGPASSWORD='[REDACTED:secret]'"},
+		{"`psql`'s env: PGPASSWORD='Pg!Pass9'", "`psql`'s env: PGPASSWORD='[REDACTED:secret]'"},
+		{"the '90s box: PGPASSWORD='Pg!Pass9'", "the '90s box: PGPASSWORD='[REDACTED:secret]'"},
+		{"| Variable | Dev | Prod |\n|---|---|---|\n| DB_PASSWORD | Hunter2x!9 | (vault) |", "| Variable | Dev | Prod |\n|---|---|---|\n| DB_PASSWORD | [REDACTED:secret] | (vault) |"},
+		{"| Variable | Default |\n|---|---|\n| DB_PASSWORD | Hunter2x!9 |", "| Variable | Default |\n|---|---|\n| DB_PASSWORD | [REDACTED:secret] |"},
+		{"password: s3://Xy7kQ9mN2pL4rT8vW1zA3bC5", "password: [REDACTED:secret]"},
+		{`let password = ProcessInfo.processInfo.environment["DB_PASSWORD"] ?? "Swift!42x"`, `let password = ProcessInfo.processInfo.environment["DB_PASSWORD"] ?? "[REDACTED:secret]"`},
+		{"cfg.password = Hunter2x9", "cfg.password = [REDACTED:secret]"},
 		{"the password, as agreed, is correct horse battery staple", "the password, as agreed, is [REDACTED:secret]"},
 		{"<b>Passphrase:</b><br>correct horse battery staple", "<b>Passphrase:</b><br>[REDACTED:secret]"},
 		{"the password for user `admin` has been changed to Pw56x!Kq9", "the password for user `admin` has been changed to [REDACTED:secret]"},

@@ -589,8 +589,9 @@ func (t *table) readTable(s string, ls int) {
 				c |= namesColumn
 			}
 		}
-		if inList(" value values val ", strings.ToLower(name)) {
-			c |= valueColumn
+		if lw := strings.ToLower(name); strings.Contains(lw, "value") || strings.Contains(lw, "default") || strings.Contains(lw, "example") ||
+			inList(" val dev development prod production staging stage test qa uat local ", lw) {
+			c |= valueColumn // | Value |, | Default |, | Local_value |, an environment's: | Dev | Prod |
 		}
 		t.cols = append(t.cols, c)
 	}
