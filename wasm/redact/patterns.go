@@ -349,6 +349,14 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if fieldFromVariable(s, m[0], v) {
 		return 0, 0, 0, 0, false
 	}
+	if n := len(v) - 1; n > 0 && v[n] == '=' && isName(v[:n]) && secretLabel(v, 0, n) {
+		// A label's value is another label's assignment (db secret:
+		// PGPASSWORD='x' psql): that label's value.
+		if im := secretValue(s, m[0], ve); im != nil {
+			ivs, ive := firstGroup(im)
+			return ivs, ive, m[0], im[1], true
+		}
+	}
 	n := identEnd(label)
 	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v) {
 		return 0, 0, 0, 0, false
@@ -443,11 +451,27 @@ func readsSetting(code string) bool {
 // after it.
 const settingReaders = " fetch get getenv Getenv getEnv env config getProperty getOrDefault GetEnvironmentVariable setdefault var Or "
 
+// secretKey: the first quoted argument in args names a secret, whole or by
+// its last dotted part ("DB_PASSWORD", "database.password").
+func secretKey(args string) bool {
+	q := strings.IndexAny(args, "\"'")
+	if q < 0 {
+		return false
+	}
+	e := strings.IndexByte(args[q+1:], args[q])
+	if e <= 0 {
+		return false
+	}
+	key := args[q+1 : q+1+e]
+	key = key[strings.LastIndexByte(key, '.')+1:]
+	return isName(key) && secretLabel(key, 0, len(key))
+}
+
 // givesDefault: code that ends in before gives a default next: "||", "??",
 // "or", an argument's ",", a block's "{", a template's default (| default,
 // default(, default=).
 func givesDefault(before string) bool {
-	for _, op := range [...]string{"||", "??", "?:", " or", ",", "{", "default", "default(", "default=", "| d(", "unwrap_or("} {
+	for _, op := range [...]string{"||", "??", "?:", " or", ",", "{", "default", "default(", "default=", "| d(", "unwrap_or(", "fallback="} {
 		if k := len(before) - len(op); strings.HasSuffix(before, op) && (!isLetter(op[0]) || k == 0 || !isWord(before[k-1])) {
 			return true // a word: not setdefault(
 		}
@@ -491,16 +515,16 @@ func readsDefault(before string) bool {
 // "password"), whose first argument is a section).
 func readerName(name, args string) bool {
 	last := name[strings.LastIndexByte(name, '.')+1:]
+	if strings.Contains(args[:min(len(args), 256)], "fallback=") {
+		return true // configparser's get(section, option, fallback="x")
+	}
 	if last == "get" || last == "setdefault" {
 		recv := strings.TrimSuffix(name, "."+last)
 		recv = recv[strings.LastIndexByte(recv, '.')+1:]
-		key := strings.TrimLeft(args, "( \t")
-		if q := strings.IndexAny(key, "\"'"); q == 0 {
-			if e := strings.IndexByte(key[1:], key[0]); e > 0 {
-				key = key[1 : 1+e]
-			}
-		}
-		return recv == "environ" || recv == "env" || recv == "ENV" || isName(key) && secretLabel(key, 0, len(key))
+		return recv == "environ" || recv == "env" || recv == "ENV" || secretKey(args)
+	}
+	if last == "getattr" {
+		return secretKey(args) // getattr(settings, "DB_PASSWORD", "x")
 	}
 	return inList(settingReaders, last)
 }
@@ -714,7 +738,7 @@ func isReference(v string) bool {
 		return true // masked: ********, xxxxxxxx
 	case text.HasFoldPrefix(v, "replace-with") || text.HasFoldPrefix(v, "replace_with"):
 		return true // a placeholder: replace-with-a-long-random-string
-	case schemeEnd(v) > 0 && strings.IndexByte(v[schemeEnd(v):], '/') >= 0 && !inList(" http https ftp ftps ws wss ", strings.ToLower(v[:schemeEnd(v)-3])):
+	case schemeEnd(v) > 0 && strings.IndexByte(v[schemeEnd(v):], '/') >= 0 && !inList(" http https ftp ftps ws wss ", strings.ToLower(v[:schemeEnd(v)-3])) && placeOnly(v[schemeEnd(v):]):
 		return true // where it is kept: op://Private/db/password, ref+vault://…, file:///run/secrets/db (a web address may be the secret: a webhook's)
 	case len(v) > 3 && (strings.HasPrefix(v, "$(") && v[len(v)-1] == ')' || v[0] == '`' && v[len(v)-1] == '`') && !strings.Contains(v, "echo ") && !strings.Contains(v, "printf "):
 		return true // what a command prints: "$(openssl rand -base64 24)"; not $(echo x)
@@ -765,7 +789,22 @@ func inARN(s string, i int) bool {
 		return false
 	}
 	lo := max(0, i-256) // an ARN is at most a few hundred bytes: a long word is read once, not once per label
-	return strings.HasPrefix(strings.TrimLeft(s[lo+runEndBack(s[lo:i], i-lo, func(c byte) bool { return !isSpace(c) }):i], "\"'`"), "arn:")
+	return strings.HasPrefix(s[lo+runEndBack(s[lo:i], i-lo, func(c byte) bool { return !isSpace(c) && strings.IndexByte("\"'`=,{[(", c) < 0 }):i], "arn:")
+}
+
+// placeOnly: a URL's rest names a place and holds no credential: no user or
+// password (@, :), no part that looks like a token (tgram://123:AAH…/…,
+// discord://id/token).
+func placeOnly(rest string) bool {
+	if strings.ContainsAny(rest, "@:") {
+		return false
+	}
+	for _, part := range strings.FieldsFunc(rest, func(r rune) bool { return r == '/' || r == '#' || r == '.' || r == '?' || r == '=' || r == '&' }) {
+		if looksLikeToken(part) {
+			return false
+		}
+	}
+	return true
 }
 
 // schemeEnd: the end of "scheme://" that starts v, followed by more, or 0.

@@ -397,6 +397,15 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"password: s3://Xy7kQ9mN2pL4rT8vW1zA3bC5", "password: [REDACTED:secret]"},
 		{`let password = ProcessInfo.processInfo.environment["DB_PASSWORD"] ?? "Swift!42x"`, `let password = ProcessInfo.processInfo.environment["DB_PASSWORD"] ?? "[REDACTED:secret]"`},
 		{"cfg.password = Hunter2x9", "cfg.password = [REDACTED:secret]"},
+		// h-v36: a token in a URL with a path; a header's first word; a dotted
+		// key, getattr and configparser's fallback; a label whose value is
+		// another label's assignment.
+		{"token: tgram://123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/987654", "token: [REDACTED:secret]"},
+		{"| Variable | Local dev |\n|---|---|\n| DB_PASSWORD | Hunter2x!9 |", "| Variable | Local dev |\n|---|---|\n| DB_PASSWORD | [REDACTED:secret] |"},
+		{`password = settings.get("database.password", "Hunter2x!9")`, `password = settings.get("database.password", "[REDACTED:secret]")`},
+		{`password = getattr(settings, "DB_PASSWORD", "Hunter2x!9")`, `password = getattr(settings, "DB_PASSWORD", "[REDACTED:secret]")`},
+		{`pw = config.get("db", "password", fallback="Hunter2x!9")`, `pw = config.get("db", "password", fallback="[REDACTED:secret]")`},
+		{"db secret: PGPASSWORD='Hunter2x9' psql -h db", "db secret: PGPASSWORD='[REDACTED:secret]' psql -h db"},
 		{"the password, as agreed, is correct horse battery staple", "the password, as agreed, is [REDACTED:secret]"},
 		{"<b>Passphrase:</b><br>correct horse battery staple", "<b>Passphrase:</b><br>[REDACTED:secret]"},
 		{"the password for user `admin` has been changed to Pw56x!Kq9", "the password for user `admin` has been changed to [REDACTED:secret]"},

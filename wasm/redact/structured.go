@@ -589,9 +589,10 @@ func (t *table) readTable(s string, ls int) {
 				c |= namesColumn
 			}
 		}
-		if lw := strings.ToLower(name); strings.Contains(lw, "value") || strings.Contains(lw, "default") || strings.Contains(lw, "example") ||
-			inList(" val dev development prod production staging stage test qa uat local ", lw) {
-			c |= valueColumn // | Value |, | Default |, | Local_value |, an environment's: | Dev | Prod |
+		lw := strings.ToLower(name)
+		if first, _, _ := strings.Cut(strings.Trim(strings.ReplaceAll(lw, "(", "_"), "_"), "_"); strings.Contains(lw, "value") || strings.Contains(lw, "default") || strings.Contains(lw, "example") ||
+			inList(" val sample setting current dev development prod production staging stage test qa uat local ci docker sandbox preview ", first) {
+			c |= valueColumn // | Value |, | Default |, | Local value |, an environment's: | Dev | Prod (EU) | CI |
 		}
 		t.cols = append(t.cols, c)
 	}
