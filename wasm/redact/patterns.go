@@ -349,6 +349,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if fieldFromVariable(s, m[0], v) {
 		return 0, 0, 0, 0, false
 	}
+	if se := schemeEnd(v); se > 0 && strings.IndexByte(v[se:], '@') > 0 && strings.IndexByte(v[se:se+strings.IndexByte(v[se:], '@')], ':') >= 0 {
+		return 0, 0, 0, 0, false // a URL with user:password@: urlPassword marks the password alone, the host stays
+	}
 	if n := len(v) - 1; n > 0 && v[n] == '=' && isName(v[:n]) && secretLabel(v, 0, n) {
 		// A label's value is another label's assignment (db secret:
 		// PGPASSWORD='x' psql): that label's value.
@@ -440,7 +443,7 @@ func readsSetting(code string) bool {
 	if len(code) > 2 && code[0] == '.' && code[1] >= 'A' && code[1] <= 'Z' {
 		return true // a Go template's field: .Values.password | default "x"
 	}
-	i := runEnd(code, 0, func(c byte) bool { return isIdent(c) || c == ':' || c == '$' })
+	i := runEnd(code, 0, func(c byte) bool { return isIdent(c) || strings.IndexByte(":$[]\"'", c) >= 0 }) // parser["db"].get(
 	if i == len(code) || code[i] != '(' {
 		return false
 	}
@@ -462,7 +465,7 @@ func secretKey(args string) bool {
 	if e <= 0 {
 		return false
 	}
-	key := args[q+1 : q+1+e]
+	key := strings.ReplaceAll(args[q+1:q+1+e], "-", "_")
 	key = key[strings.LastIndexByte(key, '.')+1:]
 	return isName(key) && secretLabel(key, 0, len(key))
 }
@@ -800,7 +803,10 @@ func placeOnly(rest string) bool {
 		return false
 	}
 	for _, part := range strings.FieldsFunc(rest, func(r rune) bool { return r == '/' || r == '#' || r == '.' || r == '?' || r == '=' || r == '&' }) {
-		if looksLikeToken(part) {
+		// A token: long, or of both cases and digits (an item's id,
+		// 2ma4dkxd3xbyq2ponjtjcwwjxu, or billing-api-v2 is a name).
+		upper, lower := strings.ContainsAny(part, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"), strings.ContainsAny(part, "abcdefghijklmnopqrstuvwxyz")
+		if looksLikeToken(part) && (len(part) >= 32 || upper && lower && len(part) >= 16) {
 			return false
 		}
 	}

@@ -406,6 +406,16 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{`password = getattr(settings, "DB_PASSWORD", "Hunter2x!9")`, `password = getattr(settings, "DB_PASSWORD", "[REDACTED:secret]")`},
 		{`pw = config.get("db", "password", fallback="Hunter2x!9")`, `pw = config.get("db", "password", fallback="[REDACTED:secret]")`},
 		{"db secret: PGPASSWORD='Hunter2x9' psql -h db", "db secret: PGPASSWORD='[REDACTED:secret]' psql -h db"},
+		// h-v37: a URL with its user under a label keeps its host; a row's
+		// name across its value columns; configparser's section; a key with a
+		// '-'; a header's first word before '-'.
+		{"MONGO_PASSWORD=mongodb://root:Sw!ft42xQ@mongo-primary:27017/admin", "MONGO_PASSWORD=mongodb://root:[REDACTED:url-password]@mongo-primary:27017/admin"},
+		{"| Key | Dev | Staging | Prod |\n|---|---|---|---|\n| DB_PASSWORD | Dev!pass42 | Stg!pass42 | Prd!pass77 |\n| LOG_LEVEL | debug | info | warn |", "| Key | Dev | Staging | Prod |\n|---|---|---|---|\n| DB_PASSWORD | [REDACTED:secret] | [REDACTED:secret] | [REDACTED:secret] |\n| LOG_LEVEL | debug | info | warn |"},
+		{`password = parser["db"].get("password", fallback="Hunter2x9!Cd")`, `password = parser["db"].get("password", fallback="[REDACTED:secret]")`},
+		{`password = settings.get("db-password", "Hunter2x9!Cd")`, `password = settings.get("db-password", "[REDACTED:secret]")`},
+		{"| Variable | Prod-EU |\n|---|---|\n| DB_PASSWORD | Hunter2x!9 |", "| Variable | Prod-EU |\n|---|---|\n| DB_PASSWORD | [REDACTED:secret] |"},
+		{"webhook_token: discord://1180000000000000000/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789AbCdEfGhIjKlMnOpQrStUvWxYz01234567", "webhook_token: [REDACTED:secret]"},
+		{"notify_token: pover://uQiRzpo4DXghDmr9QzzfQu27cmVRsG@Tq9xLmW2vB8nK4pZr7sAbCd", "notify_token: [REDACTED:secret]"},
 		{"the password, as agreed, is correct horse battery staple", "the password, as agreed, is [REDACTED:secret]"},
 		{"<b>Passphrase:</b><br>correct horse battery staple", "<b>Passphrase:</b><br>[REDACTED:secret]"},
 		{"the password for user `admin` has been changed to Pw56x!Kq9", "the password for user `admin` has been changed to [REDACTED:secret]"},

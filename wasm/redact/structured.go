@@ -523,7 +523,8 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 	// a header that says so: | Password | Tabl4Pass! | under | Setting |
 	// Value | (not | DB_PASSWORD | k8s/db-secret | under | Env var |
 	// Source |).
-	t.next, t.col, t.label = m[1], col, w != "" && secretLabel(strings.ReplaceAll(w, " ", "_"), 0, len(w))
+	// A row's name holds across its value columns: | DB_PASSWORD | dev | staging | prod |.
+	t.next, t.col, t.label = m[1], col, w != "" && secretLabel(strings.ReplaceAll(w, " ", "_"), 0, len(w)) || labelled && col >= 0 && col < len(t.cols) && t.cols[col]&valueColumn != 0
 	if col < 0 || col >= len(t.cols) || t.cols[col]&(secretColumn|valueColumn) == 0 || t.cols[col]&secretColumn == 0 && !labelled {
 		return 0, 0, 0, 0, false
 	}
@@ -590,8 +591,8 @@ func (t *table) readTable(s string, ls int) {
 			}
 		}
 		lw := strings.ToLower(name)
-		if first, _, _ := strings.Cut(strings.Trim(strings.ReplaceAll(lw, "(", "_"), "_"), "_"); strings.Contains(lw, "value") || strings.Contains(lw, "default") || strings.Contains(lw, "example") ||
-			inList(" val sample setting current dev development prod production staging stage test qa uat local ci docker sandbox preview ", first) {
+		if first, _, _ := strings.Cut(strings.Trim(strings.NewReplacer("(", "_", "-", "_", "/", "_").Replace(lw), "_"), "_"); strings.Contains(lw, "value") || strings.Contains(lw, "default") || strings.Contains(lw, "example") ||
+			inList(" val sample setting current dev development prod production staging stage test qa uat local ci docker sandbox preview integration demo ", first) {
 			c |= valueColumn // | Value |, | Default |, | Local value |, an environment's: | Dev | Prod (EU) | CI |
 		}
 		t.cols = append(t.cols, c)
