@@ -1366,7 +1366,7 @@ func isParticiple(w string) bool {
 	case "given", "hidden", "kept", "known", "reset", "sent", "shown", "written":
 		return true
 	}
-	return strings.HasSuffix(w, "ed") || inList(states, w)
+	return len(w) > 3 && strings.HasSuffix(w, "ed") || inList(states, w) // not "ed" itself
 }
 
 // nextWord: the first word of rest after blanks, in lower case and without
