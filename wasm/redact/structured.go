@@ -591,7 +591,12 @@ func (t *table) readTable(s string, ls int) {
 			}
 		}
 		lw := strings.ToLower(name)
-		if first, _, _ := strings.Cut(strings.Trim(strings.NewReplacer("(", "_", "-", "_", "/", "_").Replace(lw), "_"), "_"); strings.Contains(lw, "value") || strings.Contains(lw, "default") || strings.Contains(lw, "example") ||
+		if first, _, _ := strings.Cut(strings.Trim(strings.Map(func(r rune) rune {
+			if r == '(' || r == '-' || r == '/' {
+				return '_'
+			}
+			return r
+		}, lw), "_"), "_"); strings.Contains(lw, "value") || strings.Contains(lw, "default") || strings.Contains(lw, "example") ||
 			inList(" val sample setting current dev development prod production staging stage test qa uat local ci docker sandbox preview integration demo ", first) {
 			c |= valueColumn // | Value |, | Default |, | Local value |, an environment's: | Dev | Prod (EU) | CI |
 		}
