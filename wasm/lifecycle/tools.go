@@ -647,11 +647,15 @@ func (e *Engine) toolStatus(out *store.Out, _ gjson.Result) {
 		}
 	}
 	// What is there and could not be read, and why (resources/read says it
-	// too).
+	// too): each resource's Unread, which reads no more than it must (a
+	// decision log of 100k events is not rendered for it).
 	if e.s.Switch == "" {
 		for _, x := range readable[store.Resourcer](e, out) {
 			for _, r := range x.Resources() {
-				if _, err := r.Read(); err != nil {
+				if r.Unread == nil {
+					continue
+				}
+				if err := r.Unread(); err != nil {
 					b.WriteString("\ncould not read " + r.URI + ": " + err.Error())
 				}
 			}

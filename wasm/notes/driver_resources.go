@@ -31,6 +31,10 @@ func (n *driver) Resources() []store.Resource {
 				view, _ := readView(scope, data)
 				return string(view), nil
 			},
+			Unread: func() error {
+				_, err := readNote(n.h, file, nil)
+				return err
+			},
 		})
 	}
 	return rs

@@ -15,4 +15,8 @@ type Resource struct {
 	// MIMEType is the text's type: text/markdown or text/plain.
 	MIMEType string
 	Read     func() (string, error)
+	// Unread, when set, says why a resource that is there cannot be read
+	// (nil when it can), without rendering it as Read does: memory_status
+	// asks it.
+	Unread func() error
 }
