@@ -349,8 +349,10 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if fieldFromVariable(s, m[0], v) {
 		return 0, 0, 0, 0, false
 	}
-	if se := schemeEnd(v); se > 0 && strings.IndexByte(v[se:], '@') > 0 && strings.IndexByte(v[se:se+strings.IndexByte(v[se:], '@')], ':') >= 0 {
-		return 0, 0, 0, 0, false // a URL with user:password@: urlPassword marks the password alone, the host stays
+	if se := schemeEnd(v); se > 0 {
+		if at := strings.IndexByte(v[se:], '@'); at > 0 && strings.IndexByte(v[se:se+at], ':') >= 0 {
+			return 0, 0, 0, 0, false // a URL with user:password@: urlPassword marks the password alone, the host stays
+		}
 	}
 	if n := len(v) - 1; n > 0 && v[n] == '=' && isName(v[:n]) && secretLabel(v, 0, n) {
 		// A label's value is another label's assignment (db secret:
@@ -741,8 +743,8 @@ func isReference(v string) bool {
 		return true // masked: ********, xxxxxxxx
 	case text.HasFoldPrefix(v, "replace-with") || text.HasFoldPrefix(v, "replace_with"):
 		return true // a placeholder: replace-with-a-long-random-string
-	case schemeEnd(v) > 0 && strings.IndexByte(v[schemeEnd(v):], '/') >= 0 && !inList(" http https ftp ftps ws wss ", strings.ToLower(v[:schemeEnd(v)-3])) && placeOnly(v[schemeEnd(v):]):
-		return true // where it is kept: op://Private/db/password, ref+vault://…, file:///run/secrets/db (a web address may be the secret: a webhook's)
+	case placeOnly(v):
+		return true // where it is kept: op://Private/db/password, ref+vault://…, file:///run/secrets/db
 	case len(v) > 3 && (strings.HasPrefix(v, "$(") && v[len(v)-1] == ')' || v[0] == '`' && v[len(v)-1] == '`') && !strings.Contains(v, "echo ") && !strings.Contains(v, "printf "):
 		return true // what a command prints: "$(openssl rand -base64 24)"; not $(echo x)
 	case len(v) > 1 && v[0] == '$':
@@ -795,11 +797,17 @@ func inARN(s string, i int) bool {
 	return strings.HasPrefix(s[lo+runEndBack(s[lo:i], i-lo, func(c byte) bool { return !isSpace(c) && strings.IndexByte("\"'`=,{[(", c) < 0 }):i], "arn:")
 }
 
-// placeOnly: a URL's rest names a place and holds no credential: no user or
-// password (@, :), no part that looks like a token (tgram://123:AAH…/…,
-// discord://id/token).
-func placeOnly(rest string) bool {
-	if strings.ContainsAny(rest, "@:") {
+// placeOnly: v is a URL that names a place and holds no credential: a
+// scheme that is not the web's (a web address may be the secret, a
+// webhook's) and a path, no user or password (@, :), no part that looks
+// like a token (tgram://123:AAH…/…, discord://id/token).
+func placeOnly(v string) bool {
+	se := schemeEnd(v)
+	if se == 0 || inList(" http https ftp ftps ws wss ", strings.ToLower(v[:se-3])) {
+		return false
+	}
+	rest := v[se:]
+	if strings.IndexByte(rest, '/') < 0 || strings.ContainsAny(rest, "@:") {
 		return false
 	}
 	for _, part := range strings.FieldsFunc(rest, func(r rune) bool { return r == '/' || r == '#' || r == '.' || r == '?' || r == '=' || r == '&' }) {
