@@ -544,7 +544,10 @@ func FuzzManyForgetsRestoredInAnyOrder(f *testing.F) {
 				return
 			}
 			p := pages[int(b)%len(pages)]
-			if p.Kind != kindFact || slices.Contains(texts, p.Text) {
+			// An empty bullet ("*") cannot interrupt a paragraph: with the
+			// entry between them forgotten, it is the paragraph's text, and
+			// no entry to forget (nothing lost: its bytes stay).
+			if p.Kind != kindFact || p.Text == "" || slices.Contains(texts, p.Text) {
 				return
 			}
 			if _, n := saying(p.Text, p.Section, pages); n > 1 {

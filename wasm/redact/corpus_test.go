@@ -204,10 +204,11 @@ func checkPrefilter(t *testing.T, s string) {
 // text in its plain form (as scan reads it).
 func scanEvery(s string) []Finding {
 	setupOnce.Do(setup)
-	p, cuts := plain(s)
-	var r run
-	r.patterns(p, 0, len(p), allPatterns)
-	return original(r.result(), cuts)
+	return views(s, false, func(p string) []Finding {
+		var r run
+		r.patterns(p, 0, len(p), allPatterns)
+		return r.result()
+	})
 }
 
 func holdsTrigger(match string, triggers []string) bool {

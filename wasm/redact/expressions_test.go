@@ -274,8 +274,7 @@ func schemeStart(text string, lo, at int) int {
 // at each trigger for the patterns with a start hook on lines up to 2 KiB.
 // Like scan, it reads the text in its plain form.
 func oldFind(t testing.TB, s string) []Finding {
-	p, cuts := plain(s)
-	return original(oldFindPlain(t, p), cuts)
+	return views(s, false, func(p string) []Finding { return oldFindPlain(t, p) })
 }
 
 func oldFindPlain(t testing.TB, s string) []Finding {

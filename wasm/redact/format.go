@@ -34,7 +34,7 @@ type cut struct {
 // byte it stands for (0 for format characters, which stand for nothing). A
 // control sequence is read no further than lim, where a mark starts (or
 // len(s)): see the control case.
-func hidden(s string, i, lim int) (n int, b byte) {
+func hidden(s string, i, lim int, bare bool) (n int, b byte) {
 	switch c := s[i]; {
 	case c == '%':
 		// "%25" spells the '%' of another percent-encoding: "%255F" is a URL
@@ -79,6 +79,10 @@ func hidden(s string, i, lim int) (n int, b byte) {
 		// the line's end, and one before each mark of a line read it again
 		// from each.
 		n := marker.Removes(s[:lim], i)
+		if bare {
+			// The control character alone: what follows it is text (glued).
+			return min(n, runeLen(s, i)), 0
+		}
 		if k := strings.Index(s[i+1:min(len(s), i+n+len(markOpen))], markOpen); k >= 0 && 1+k < n {
 			n = 1 + k
 		}
@@ -145,8 +149,9 @@ func hex(c byte) int {
 }
 
 // plain is s with its format characters removed and its other spellings
-// folded, and where the bytes it does not hold were.
-func plain(s string) (string, []cut) {
+// folded, and where the bytes it does not hold were. With bare set, a
+// control sequence loses its control character alone (see glued).
+func plain(s string, bare bool) (string, []cut) {
 	var b []byte
 	var cuts []cut
 	last, mark := 0, -1 // mark: where the next mark after i starts, len(s) for none
@@ -158,7 +163,7 @@ func plain(s string) (string, []cut) {
 				mark = len(s)
 			}
 		}
-		n, c := hidden(s, i, mark)
+		n, c := hidden(s, i, mark, bare)
 		if n == 0 {
 			i += runeLen(s, i)
 			continue
@@ -177,6 +182,23 @@ func plain(s string) (string, []cut) {
 		last = i
 	}
 	return string(append(b, s[last:]...)), cuts
+}
+
+// glued reports a control sequence in s whose last byte is a letter or a
+// digit and is followed by another: "\x1bghp_…" is ESC g and "hp_…" to a
+// terminal, ESC and "ghp_…" to a model reading the bytes, and a secret is
+// marked when either reads it (scan reads s both ways). "\x1b[0m" before a
+// space is read once.
+func glued(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != 0x1b && !(s[i] == 0xC2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] < 0xA0) {
+			continue
+		}
+		if e := i + marker.Removes(s, i); e > i+runeLen(s, i) && e < len(s) && isAlnum(s[e-1]) && isWord(s[e]) {
+			return true
+		}
+	}
+	return false
 }
 
 // original maps the findings in the plain text back to s: a finding's start
@@ -213,6 +235,6 @@ func cutsBefore(cuts []cut, p int, atStart bool) int {
 // hiddenAt reports whether a spelling the plain text would not hold starts
 // at s[i].
 func hiddenAt(s string, i int) bool {
-	n, _ := hidden(s, i, len(s))
+	n, _ := hidden(s, i, len(s), false)
 	return n > 0
 }

@@ -162,9 +162,43 @@ func scan(s string, first bool) []Finding {
 	if !format {
 		return found
 	}
-	p, cuts := plain(s)
-	found, _ = scanPlain(p, first, true)
-	return original(found, cuts)
+	return views(s, first, func(p string) []Finding {
+		found, _ := scanPlain(p, first, true)
+		return found
+	})
+}
+
+// views finds the secrets of s in its plain form (find reads a plain
+// text) and maps them back; where a control sequence is glued to a word,
+// in the form where each control character alone is gone too, the two
+// findings joined. With first set, one finding is enough.
+func views(s string, first bool, find func(string) []Finding) []Finding {
+	p, cuts := plain(s, false)
+	found := original(find(p), cuts)
+	if first && len(found) > 0 || !glued(s) {
+		return found
+	}
+	p, cuts = plain(s, true)
+	return union(found, original(find(p), cuts))
+}
+
+// union is the findings of a and b (each in order and disjoint) in order,
+// those that overlap joined as one of the first's kind.
+func union(a, b []Finding) []Finding {
+	var out []Finding
+	for len(a) > 0 || len(b) > 0 {
+		f := &a
+		if len(a) == 0 || len(b) > 0 && b[0].Start < a[0].Start {
+			f = &b
+		}
+		if n := len(out); n > 0 && (*f)[0].Start < out[n-1].End {
+			out[n-1].End = max(out[n-1].End, (*f)[0].End)
+		} else {
+			out = append(out, (*f)[0])
+		}
+		*f = (*f)[1:]
+	}
+	return out
 }
 
 // scanPlain is scan of a plain text; unless s is plain already (folding
