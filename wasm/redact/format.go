@@ -46,6 +46,10 @@ func hidden(s string, i, lim int, bare bool) (n int, b byte) {
 		return printable(hexByte(s, j), j+2-i)
 	case c == '\\' && i+1 < len(s):
 		switch s[i+1] {
+		case '"', '/':
+			if bare && escapes(s, i) {
+				return 2, s[i+1]
+			}
 		case 'u':
 			if hasAt(s, i+2, "00") {
 				return printable(hexByte(s, i+4), 6)
@@ -80,7 +84,7 @@ func hidden(s string, i, lim int, bare bool) (n int, b byte) {
 		// from each.
 		n := marker.Removes(s[:lim], i)
 		if bare {
-			// The control character alone: what follows it is text (glued).
+			// The control character alone: what follows it is text (twoWays).
 			return min(n, runeLen(s, i)), 0
 		}
 		if k := strings.Index(s[i+1:min(len(s), i+n+len(markOpen))], markOpen); k >= 0 && 1+k < n {
@@ -149,8 +153,8 @@ func hex(c byte) int {
 }
 
 // plain is s with its format characters removed and its other spellings
-// folded, and where the bytes it does not hold were. With bare set, a
-// control sequence loses its control character alone (see glued).
+// folded, and where the bytes it does not hold were. With bare set, the
+// program's reading (twoWays).
 func plain(s string, bare bool) (string, []cut) {
 	var b []byte
 	var cuts []cut
@@ -184,21 +188,40 @@ func plain(s string, bare bool) (string, []cut) {
 	return string(append(b, s[last:]...)), cuts
 }
 
-// glued reports a control sequence in s whose last byte is a letter or a
-// digit and is followed by another: "\x1bghp_…" is ESC g and "hp_…" to a
-// terminal, ESC and "ghp_…" to a model reading the bytes, and a secret is
-// marked when either reads it (scan reads s both ways). "\x1b[0m" before a
-// space is read once.
-func glued(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] != 0x1b && !(s[i] == 0xC2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] < 0xA0) {
-			continue
-		}
-		if e := i + marker.Removes(s, i); e > i+runeLen(s, i) && e < len(s) && isAlnum(s[e-1]) && isWord(s[e]) {
-			return true
+// A text is read as a screen shows it (plain) and, where the two differ
+// (twoWays), as a program that decodes it reads its bytes (plain with bare
+// set); a secret either reading holds is marked. They differ where a
+// control sequence ends in a letter or digit glued to a word ("\x1bghp_…"
+// is ESC g and "hp_…" on a screen, ESC and a GitHub token to a model), and
+// where a string inside a string escapes its quotes (what "aws
+// secretsmanager get-secret-value" prints, "{\"password\":\"…\"}") or
+// JSON its slashes ("postgres:\/\/app:…@db"): the screen's reading keeps
+// "\"" (a value's own quote, "p@ss\"word"), the program's reads '"'.
+func twoWays(s string) bool {
+	for _, c := range [...]byte{'\\', 0x1b, 0xC2} {
+		for i, k := 0, strings.IndexByte(s, c); k >= 0; k = strings.IndexByte(s[i:], c) {
+			i += k
+			if c == '\\' {
+				if i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '/') && escapes(s, i) {
+					return true
+				}
+			} else if e := i + marker.Removes(s, i); e > i+runeLen(s, i) && e < len(s) && isAlnum(s[e-1]) && isWord(s[e]) {
+				return true
+			}
+			i++
 		}
 	}
 	return false
+}
+
+// escapes reports whether the backslash at s[i] escapes what follows: no
+// escaped backslash before it ("a\\\\" ends its string).
+func escapes(s string, i int) bool {
+	k := i
+	for k > 0 && s[k-1] == '\\' {
+		k--
+	}
+	return (i-k)%2 == 0
 }
 
 // original maps the findings in the plain text back to s: a finding's start

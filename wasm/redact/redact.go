@@ -159,26 +159,31 @@ const markOpen = "[REDACTED:"
 func scan(s string, first bool) []Finding {
 	setupOnce.Do(setup)
 	found, format := scanPlain(s, first, false)
-	if !format {
-		return found
-	}
-	return views(s, first, func(p string) []Finding {
+	find := func(p string) []Finding {
 		found, _ := scanPlain(p, first, true)
 		return found
-	})
+	}
+	if format {
+		return views(s, first, find)
+	}
+	return twice(s, first, found, find)
 }
 
 // views finds the secrets of s in its plain form (find reads a plain
-// text) and maps them back; where a control sequence is glued to a word,
-// in the form where each control character alone is gone too, the two
-// findings joined. With first set, one finding is enough.
+// text) and maps them back, in both its readings (twoWays). With first
+// set, one finding is enough.
 func views(s string, first bool, find func(string) []Finding) []Finding {
 	p, cuts := plain(s, false)
-	found := original(find(p), cuts)
-	if first && len(found) > 0 || !glued(s) {
+	return twice(s, first, original(find(p), cuts), find)
+}
+
+// twice joins to the findings of the screen's reading those of the
+// program's, where the two differ.
+func twice(s string, first bool, found []Finding, find func(string) []Finding) []Finding {
+	if first && len(found) > 0 || !twoWays(s) {
 		return found
 	}
-	p, cuts = plain(s, true)
+	p, cuts := plain(s, true)
 	return union(found, original(find(p), cuts))
 }
 

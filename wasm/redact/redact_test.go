@@ -605,6 +605,12 @@ func TestOtherSpellingsDoNotHideASecret(t *testing.T) {
 		{`\u0067\u0068\u0070_abcdefghijklmnopqrstuvwxyz0123456789`, "[REDACTED:github-token]"},
 		{tok[:10] + "%6B" + tok[11:] + ".", "[REDACTED:github-token]."},
 		{"AKIA%41BCDEFGHIJKLMNOP", "[REDACTED:aws-key]"},
+		// A string inside a string, as aws secretsmanager prints one, and
+		// JSON's escaped slashes; a value's own escaped quote stays in it.
+		{`{"SecretString":"{\"username\":\"app\",\"password\":\"Hunter2x!\"}"}`, `{"SecretString":"{\"username\":\"app\",\"password\":\"[REDACTED:secret]\"}"}`},
+		{`{"url":"postgres:\/\/app:S3cretPw@db\/app"}`, `{"url":"postgres:\/\/app:[REDACTED:url-password]@db\/app"}`},
+		{`{"password": "p@ss\"wordEXAMPLE"}`, `{"password": "[REDACTED:secret]"}`},
+		{`printf("He said \"hi\" to the password reset page\n"); x = "a\\"`, `printf("He said \"hi\" to the password reset page\n"); x = "a\\"`},
 		// Text that only looks encoded stays as it is.
 		{"a 100%fine build, 50%OFF, \\u00zz and \\u0007 and ％ alone", "a 100%fine build, 50%OFF, \\u00zz and \\u0007 and ％ alone"},
 		{"ｆｕｌｌ－ｗｉｄｔｈ prose", "ｆｕｌｌ－ｗｉｄｔｈ prose"},
