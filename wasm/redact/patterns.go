@@ -346,7 +346,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if isReference(v) || closesLabel(s, m[0], vs, label) || v != "" && notValue(v) {
 		return 0, 0, 0, 0, false
 	}
-	if fieldFromVariable(s, m[0], v) {
+	if fieldFromVariable(s, m[0], vs, ve) {
 		return 0, 0, 0, 0, false
 	}
 	if se := schemeEnd(v); se > 0 {
@@ -830,13 +830,28 @@ func schemeEnd(v string) int {
 	return i + 3
 }
 
-// fieldFromVariable: the label at s[i:] is an object's field (after "." or
-// "->") and v, its value, a variable's name: lowercase first, no digit
-// (this.password = hash;, self.password = user_password; not cfg.password
-// = Hunter2x9).
-func fieldFromVariable(s string, i int, v string) bool {
-	w := strings.TrimRight(v, ";")
-	return i > 0 && (s[i-1] == '.' || hasAt(s, i-min(i, 2), "->")) && w != "" && w[0] >= 'a' && w[0] <= 'z' && isName(w) && strings.IndexAny(w, "0123456789") < 0
+// fieldFromVariable: the label at s[i:] is an object's field and v, its
+// value, a variable's name: lowercase first, no digit, a PHP variable's '$'
+// before it (this.password = hashedPw;, self.password = user_password,
+// $this->password = $hashed;; not cfg.password = Hunter2x9). A field is
+// the label after "." or "->", one the label's receiver names (this.,
+// self., $this->), or a dotted label set in a statement that ends with ';'
+// (user.password = newPassword;): a properties file's dotted key sets no
+// variable (spring.datasource.password = mysecretpw).
+func fieldFromVariable(s string, i, vs, ve int) bool {
+	v := s[vs:ve]
+	w := strings.TrimPrefix(strings.TrimRight(v, ";"), "$")
+	if w == "" || w[0] < 'a' || w[0] > 'z' || !isName(w) || strings.IndexAny(w, "0123456789") >= 0 {
+		return false
+	}
+	if i > 0 && (s[i-1] == '.' || hasAt(s, i-min(i, 2), "->")) || hasAt(s, i, "this.") || hasAt(s, i, "self.") || hasAt(s, i, "$this->") {
+		return true
+	}
+	k := i
+	for k < len(s) && (isIdent(s[k]) || s[k] == '.') {
+		k++
+	}
+	return (strings.HasSuffix(v, ";") || hasAt(s, ve, ";")) && strings.IndexByte(s[i:k], '.') > 0
 }
 
 // isCode: a bare value that is code handling a secret rather than the

@@ -397,6 +397,8 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"password: s3://Xy7kQ9mN2pL4rT8vW1zA3bC5", "password: [REDACTED:secret]"},
 		{`let password = ProcessInfo.processInfo.environment["DB_PASSWORD"] ?? "Swift!42x"`, `let password = ProcessInfo.processInfo.environment["DB_PASSWORD"] ?? "[REDACTED:secret]"`},
 		{"cfg.password = Hunter2x9", "cfg.password = [REDACTED:secret]"},
+		{"spring.datasource.password = mysecretpw", "spring.datasource.password = [REDACTED:secret]"},
+		{"db.password=hunterpw", "db.password=[REDACTED:secret]"},
 		// h-v36: a token in a URL with a path; a header's first word; a dotted
 		// key, getattr and configparser's fallback; a label whose value is
 		// another label's assignment.
