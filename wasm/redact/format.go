@@ -45,11 +45,10 @@ func hidden(s string, i, lim int, bare bool) (n int, b byte) {
 		}
 		return printable(hexByte(s, j), j+2-i)
 	case c == '\\' && i+1 < len(s):
+		if j := escapedAt(s, i); bare && j > 0 {
+			return j + 1 - i, s[j]
+		}
 		switch s[i+1] {
-		case '"', '/':
-			if bare && escapes(s, i) {
-				return 2, s[i+1]
-			}
 		case 'u':
 			if hasAt(s, i+2, "00") {
 				return printable(hexByte(s, i+4), 6)
@@ -83,9 +82,8 @@ func hidden(s string, i, lim int, bare bool) (n int, b byte) {
 		// the line's end, and one before each mark of a line read it again
 		// from each.
 		n := marker.Removes(s[:lim], i)
-		if bare {
-			// The control character alone: what follows it is text (twoWays).
-			return min(n, runeLen(s, i)), 0
+		if k := gluedAt(s, i, n); bare && k > 0 {
+			return k, 0 // the sequence but its last byte (twoWays)
 		}
 		if k := strings.Index(s[i+1:min(len(s), i+n+len(markOpen))], markOpen); k >= 0 && 1+k < n {
 			n = 1 + k
@@ -191,7 +189,7 @@ func plain(s string, bare bool) (string, []cut) {
 // A text is read as a screen shows it (plain) and, where the two differ
 // (twoWays), as a program that decodes it reads its bytes (plain with bare
 // set); a secret either reading holds is marked. They differ where a
-// control sequence ends in a letter or digit glued to a word ("\x1bghp_…"
+// control character is glued to a letter or digit and a word ("\x1bghp_…"
 // is ESC g and "hp_…" on a screen, ESC and a GitHub token to a model), and
 // where a string inside a string escapes its quotes (what "aws
 // secretsmanager get-secret-value" prints, "{\"password\":\"…\"}") or
@@ -201,27 +199,50 @@ func twoWays(s string) bool {
 	for _, c := range [...]byte{'\\', 0x1b, 0xC2} {
 		for i, k := 0, strings.IndexByte(s, c); k >= 0; k = strings.IndexByte(s[i:], c) {
 			i += k
+			n := 1
 			if c == '\\' {
-				if i+1 < len(s) && (s[i+1] == '"' || s[i+1] == '/') && escapes(s, i) {
+				if escapedAt(s, i) > 0 {
 					return true
 				}
-			} else if e := i + marker.Removes(s, i); e > i+runeLen(s, i) && e < len(s) && isAlnum(s[e-1]) && isWord(s[e]) {
+				n = runEnd(s, i, func(b byte) bool { return b == '\\' }) - i
+			} else if n = max(1, marker.Removes(s, i)); gluedAt(s, i, n) > 0 {
 				return true
 			}
-			i++
+			i += n // past a run of backslashes or a sequence whole: "\u009d" runs to the line's end
 		}
 	}
 	return false
 }
 
-// escapes reports whether the backslash at s[i] escapes what follows: no
-// escaped backslash before it ("a\\\\" ends its string).
-func escapes(s string, i int) bool {
-	k := i
-	for k > 0 && s[k-1] == '\\' {
-		k--
+// gluedAt: the control sequence of n bytes at s[i] is its control
+// character (and a CSI's '[') and one letter or digit, glued to a word
+// ("\x1bghp_…", "\x1b[ghp_…", "\u009bghp_…"); then the length of the
+// sequence but that letter, else 0. One with parameters ("\x1b[32mINFO")
+// is a terminal's and read one way.
+func gluedAt(s string, i, n int) int {
+	k := i + runeLen(s, i)
+	if hasAt(s, k, "[") && s[i] == 0x1b {
+		k++
 	}
-	return (i-k)%2 == 0
+	if e := i + n; e == k+1 && e < len(s) && isAlnum(s[k]) && isWord(s[e]) {
+		return k - i
+	}
+	return 0
+}
+
+// escapedAt: where the quote or slash is that the run of backslashes
+// starting at s[i] escapes, at any depth of strings inside strings
+// ("\\\"" in a log line holding JSON that holds JSON); 0 when there is
+// none. A program decoding every level reads the quote alone.
+func escapedAt(s string, i int) int {
+	if i > 0 && s[i-1] == '\\' {
+		return 0
+	}
+	j := runEnd(s, i, func(b byte) bool { return b == '\\' })
+	if j < len(s) && (s[j] == '"' || s[j] == '/') {
+		return j
+	}
+	return 0
 }
 
 // original maps the findings in the plain text back to s: a finding's start

@@ -340,6 +340,20 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if k := strings.Index(v, "</"); k > 0 {
 		v, ve = v[:k], vs+k // its element closes: <span>Password: {password}</span>
 	}
+	if hasAt(s, ve, "\":") || hasAt(s, ve, "':") {
+		return 0, 0, 0, 0, false // a key that holds a label: "token:refresh": "node …"
+	}
+	if l := strings.TrimRight(label, " \t"); strings.HasSuffix(strings.TrimRight(l[:len(l)-1], " \t"), `"`) && l[len(l)-1] == ':' {
+		// A JSON key's bare value is a number or a literal: it ends
+		// before ",", "}" or "]" ({"a":{"token":false}}), and true,
+		// false and null are no secret.
+		if k := strings.IndexAny(v, ",}]"); k >= 0 {
+			v, ve = v[:k], vs+k
+		}
+		if v == "" || v == "true" || v == "false" || v == "null" {
+			return 0, 0, 0, 0, false
+		}
+	}
 	if ds, de, ok := codeDefault(s, vs); ok {
 		return ds, de, m[0], max(de, m[1]), true
 	}
@@ -708,6 +722,12 @@ var envAccessors = []string{"process.env.", "process.env[", "import.meta.env.", 
 
 func isReference(v string) bool {
 	switch {
+	case len(v) > 3 && v[0] == '\\' && v[1] == '(' && v[len(v)-1] == ')' && isName(strings.ReplaceAll(v[2:len(v)-1], ".", "_")):
+		return true // Swift's interpolation: "\(password)"
+	case len(v) > 2 && isQuote(v[0]) && v[len(v)-1] == v[0] && strings.IndexByte("+.", strings.TrimLeft(v[1:], " ")[0]) >= 0:
+		// A string that ends, is joined to code and starts again:
+		// '{"password":"' + pw + '"}' (the quoted value is ' + pw + ').
+		return true
 	case strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}"),
 		strings.HasPrefix(v, "@Microsoft.KeyVault("), strings.HasPrefix(v, "arn:aws:"), strings.HasPrefix(v, "vault:"):
 		return true // ${{ secrets.PW }}, a key vault's, an ARN, a vault path

@@ -1305,6 +1305,11 @@ func namesThing(w string) bool {
 	if strings.IndexByte(w, '_') >= 0 && strings.Trim(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
 		return true
 	}
+	// A relative path of three names or more in small letters: a vault's
+	// secret/prod/db-2024 (vault kv get -field=password secret/prod/db).
+	if strings.Count(w, "/") >= 2 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyz0123456789-_./") == "" && !strings.Contains(w, "//") && w[0] != '/' && w[len(w)-1] != '/' {
+		return true
+	}
 	// A version, the whole word: 3.12, v2.3.1, py3.12 (up to two small
 	// letters before its numbers; "Kim1990.12" is a password).
 	if l := runEnd(w, 0, func(c byte) bool { return c >= 'a' && c <= 'z' }); l <= 2 && l < len(w) {

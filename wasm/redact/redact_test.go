@@ -585,6 +585,9 @@ func TestControlsAndEscapeSequencesDoNotHideASecret(t *testing.T) {
 		{"key \x1bAKIAIOSFODNN7EXAMPLE", "key \x1b[REDACTED:aws-key]"},
 		{"key \x1b[1mAKIAIOSFODNN7EXAMPLE and \x1bghp_EXAMPLEexample0123456789EXAMPLEexamp", "key \x1b[1m[REDACTED:aws-key] and \x1b[REDACTED:github-token]"},
 		{"\x1b7saved\x1b8 and \x1b[2Jcleared", "\x1b7saved\x1b8 and \x1b[2Jcleared"},
+		// A colour's sequence has parameters: read one way, the mark
+		// between the codes (not after an ESC, where "[R" would be CSI).
+		{"password=\x1b[33mHunter2x9\x1b[0m for staging", "password=\x1b[33m[REDACTED:secret]\x1b[0m for staging"},
 	} {
 		if got, _ := String(tt.in); got != tt.want {
 			t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
@@ -612,6 +615,9 @@ func TestOtherSpellingsDoNotHideASecret(t *testing.T) {
 		{`{"SecretString":"{\"username\":\"app\",\"password\":\"Hunter2x!\"}"}`, `{"SecretString":"{\"username\":\"app\",\"password\":\"[REDACTED:secret]\"}"}`},
 		{`{"url":"postgres:\/\/app:S3cretPw@db\/app"}`, `{"url":"postgres:\/\/app:[REDACTED:url-password]@db\/app"}`},
 		{`{"password": "p@ss\"wordEXAMPLE"}`, `{"password": "[REDACTED:secret]"}`},
+		// Three levels: a docker log line of an app that logs JSON.
+		{`{"log":"{\"body\":\"{\\\"password\\\":\\\"Hunter2x!\\\"}\"}\n"}`, `{"log":"{\"body\":\"{\\\"password\\\":\\\"[REDACTED:secret]\\\"}\"}\n"}`},
+		{`{"a":{"password":123456}}`, `{"a":{"password":[REDACTED:secret]}}`},
 		{`printf("He said \"hi\" to the password reset page\n"); x = "a\\"`, `printf("He said \"hi\" to the password reset page\n"); x = "a\\"`},
 		// Text that only looks encoded stays as it is.
 		{"a 100%fine build, 50%OFF, \\u00zz and \\u0007 and ％ alone", "a 100%fine build, 50%OFF, \\u00zz and \\u0007 and ％ alone"},

@@ -396,7 +396,9 @@ func isShellEnd(c byte) bool { return strings.IndexByte("\n;|&<>", c) >= 0 }
 func commandValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
-	if isReference(v) || strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "`") || v[0] == '-' && isBlank(s[vs-1]) {
+	// On a command line "$password" is the shell's variable whatever its
+	// case (echo "$password" | sudo -S true), as "$(…)" is its output.
+	if isReference(v) || len(v) > 1 && v[0] == '$' && isName(v[1:]) || strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "`") || v[0] == '-' && isBlank(s[vs-1]) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, m[0], m[1], true
