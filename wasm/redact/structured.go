@@ -270,20 +270,29 @@ func findAttrSecret(s string, pos int) []int {
 	return nil
 }
 
-// findEnvEntry: \bname:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*(?:\r?\n)?[ \t]*value:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findEnvEntry: \bname"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*"?value"?[ \t]*:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 //
 // A Kubernetes (or compose) env entry: the value on the line below its
 // name, or beside it where a text's lines were joined (an earlier session's
-// message, as search keeps it).
+// message, as search keeps it); in YAML or in JSON, as kubectl -o json and
+// an ECS task definition print it.
 //
 //   - name: DB_PASSWORD
 //     value: hunter2x
+//   {"name": "DB_PASSWORD", "value": "hunter2x"}
 func findEnvEntry(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if s[i] != 'n' || !wordStart(s, i) || !hasAt(s, i, "name:") {
+		if s[i] != 'n' || !wordStart(s, i) || !hasAt(s, i, "name") {
 			continue
 		}
-		k := runEnd(s, i+len("name:"), isBlank)
+		k := i + len("name")
+		if hasAt(s, k, `"`) {
+			k++
+		}
+		if k = runEnd(s, k, isBlank); !hasAt(s, k, ":") {
+			continue
+		}
+		k = runEnd(s, k+1, isBlank)
 		q := byte(0)
 		if k < len(s) && isQuote(s[k]) {
 			q, k = s[k], k+1
@@ -299,16 +308,28 @@ func findEnvEntry(s string, pos int) []int {
 			e++
 		}
 		e = runEnd(s, e, isBlank)
+		if hasAt(s, e, ",") {
+			e = runEnd(s, e+1, isBlank)
+		}
 		if hasAt(s, e, "\r\n") {
 			e += 2
 		} else if hasAt(s, e, "\n") {
 			e++
 		}
 		v := runEnd(s, e, isBlank)
-		if !hasAt(s, v, "value:") {
+		if hasAt(s, v, `"`) {
+			v++
+		}
+		if !hasAt(s, v, "value") {
 			continue
 		}
-		if g, vs, ve, end := shellValue(s, runEnd(s, v+len("value:"), isBlank), 0); g >= 0 {
+		if v += len("value"); hasAt(s, v, `"`) {
+			v++
+		}
+		if v = runEnd(s, v, isBlank); !hasAt(s, v, ":") {
+			continue
+		}
+		if g, vs, ve, end := shellValue(s, runEnd(s, v+1, isBlank), 0); g >= 0 {
 			return groupOf(i, end, 3, g, vs, ve)
 		}
 	}
