@@ -724,6 +724,8 @@ func isReference(v string) bool {
 	switch {
 	case len(v) > 3 && v[0] == '\\' && v[1] == '(' && v[len(v)-1] == ')' && isName(strings.ReplaceAll(v[2:len(v)-1], ".", "_")):
 		return true // Swift's interpolation: "\(password)"
+	case interpolates(v):
+		return true
 	case len(v) > 2 && isQuote(v[0]) && v[len(v)-1] == v[0] && strings.IndexByte("+.", strings.TrimLeft(v[1:], " ")[0]) >= 0:
 		// A string that ends, is joined to code and starts again:
 		// '{"password":"' + pw + '"}' (the quoted value is ' + pw + ').
@@ -922,6 +924,21 @@ func isCode(label, v string) bool {
 	}
 	dot := strings.LastIndexByte(t, '.')
 	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))
+}
+
+// interpolates: v starts with an interpolation that computes with a name
+// (${token.slice(0, 4)}, ${TOKEN:0:4}, an f-string's {token[:4]}), what
+// code prints of a secret, not the secret; a shell's default
+// (${PW:-hunter2x}) is none.
+func interpolates(v string) bool {
+	i := 1
+	if strings.HasPrefix(v, "${") {
+		i = 2
+	} else if v == "" || v[0] != '{' {
+		return false
+	}
+	k := runEnd(v, i, isIdent)
+	return k > i && k+1 < len(v) && (strings.IndexByte(".([", v[k]) >= 0 || v[k] == ':' && v[k+1] >= '0' && v[k+1] <= '9')
 }
 
 // isPlaceholder: words a person writes where a secret will go ("your-token",

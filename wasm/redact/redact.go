@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 )
 
 // Finding is one secret in a text: its kind (the name in "[REDACTED:kind]")
@@ -184,7 +185,19 @@ func twice(s string, first bool, found []Finding, find func(string) []Finding) [
 		return found
 	}
 	p, cuts := plain(s, true)
-	return union(found, original(find(p), cuts))
+	found = union(found, original(find(p), cuts))
+	for k := range found {
+		// A mark after a glued control character would be read with it
+		// ("\x1b[REDACTED:…" is ESC [ R on a screen): the mark takes it.
+		f := &found[k]
+		for _, p := range [...]int{f.Start - 1, f.Start - 2} {
+			if p >= 0 && (k == 0 || p >= found[k-1].End) && gluedAt(s, p, marker.Removes(s, p)) == f.Start-p {
+				f.Start = p
+				break
+			}
+		}
+	}
+	return found
 }
 
 // union is the findings of a and b (each in order and disjoint) in order,

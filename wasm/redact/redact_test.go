@@ -258,6 +258,9 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{`{"env":[{"name":"DB_PASSWORD","value":"EcsPw9x!q"}]}`, `{"env":[{"name":"DB_PASSWORD","value":"[REDACTED:secret]"}]}`},
 		{"{\n  \"name\": \"DB_PASSWORD\",\n  \"value\": \"EcsPw9x!q\"\n}", "{\n  \"name\": \"DB_PASSWORD\",\n  \"value\": \"[REDACTED:secret]\"\n}"},
 		{`{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db"}}}`, `{"name": "DB_PASSWORD", "valueFrom": {"secretKeyRef": {"name": "db"}}}`},
+		{`{"env":[{"name":"DB_PASSWORD","value":null},{"name":"API_TOKEN","value":true}]}`, `{"env":[{"name":"DB_PASSWORD","value":null},{"name":"API_TOKEN","value":true}]}`},
+		{"- Name: DB_PASSWORD\n  Value: Xk9mP2qLw7", "- Name: DB_PASSWORD\n  Value: [REDACTED:secret]"},
+		{`[{"Name": "DB_PASSWORD", "Value": "CfnPw9x!q"}]`, `[{"Name": "DB_PASSWORD", "Value": "[REDACTED:secret]"}]`},
 		{"password:\n  hunter2x  # prod", "password:\n  [REDACTED:secret]  # prod"},
 		{"ENV DB_PASSPHRASE tiger horse battery staple", "ENV DB_PASSPHRASE [REDACTED:secret]"},
 		{`password: Optional[str] = "hunter2x"`, `password: Optional[str] = "[REDACTED:secret]"`},
@@ -581,12 +584,13 @@ func TestControlsAndEscapeSequencesDoNotHideASecret(t *testing.T) {
 		{"a\x1b[31mred\x1b[0m word in prose\r\n", "a\x1b[31mred\x1b[0m word in prose\r\n"},
 		// A sequence whose last byte starts the secret: a terminal shows
 		// "hp_…", a model reading the bytes "ghp_…" (FuzzToolTurn, CI
-		// 2026-11-30). Either reading is marked.
-		{"old\x00@\x1bghp_EXAMPLEexample0123456789EXAMPLEexamp", "old\x00@\x1b[REDACTED:github-token]"},
-		{"\x1b[ghp_EXAMPLEexample0123456789EXAMPLEexamp", "\x1b[[REDACTED:github-token]"},
-		{"\u009bghp_EXAMPLEexample0123456789EXAMPLEexamp!", "\u009b[REDACTED:github-token]!"},
-		{"key \x1bAKIAIOSFODNN7EXAMPLE", "key \x1b[REDACTED:aws-key]"},
-		{"key \x1b[1mAKIAIOSFODNN7EXAMPLE and \x1bghp_EXAMPLEexample0123456789EXAMPLEexamp", "key \x1b[1m[REDACTED:aws-key] and \x1b[REDACTED:github-token]"},
+		// 2026-11-30). Either reading is marked, and the mark takes the
+		// control (after it, "\x1b[REDACTED:" would be ESC [ R on a screen).
+		{"old\x00@\x1bghp_EXAMPLEexample0123456789EXAMPLEexamp", "old\x00@[REDACTED:github-token]"},
+		{"\x1b[ghp_EXAMPLEexample0123456789EXAMPLEexamp", "[REDACTED:github-token]"},
+		{"\u009bghp_EXAMPLEexample0123456789EXAMPLEexamp!", "[REDACTED:github-token]!"},
+		{"key \x1bAKIAIOSFODNN7EXAMPLE", "key [REDACTED:aws-key]"},
+		{"key \x1b[1mAKIAIOSFODNN7EXAMPLE and \x1bghp_EXAMPLEexample0123456789EXAMPLEexamp", "key \x1b[1m[REDACTED:aws-key] and [REDACTED:github-token]"},
 		{"\x1b7saved\x1b8 and \x1b[2Jcleared", "\x1b7saved\x1b8 and \x1b[2Jcleared"},
 		// A colour's sequence has parameters: read one way, the mark
 		// between the codes (not after an ESC, where "[R" would be CSI).

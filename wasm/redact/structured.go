@@ -270,19 +270,20 @@ func findAttrSecret(s string, pos int) []int {
 	return nil
 }
 
-// findEnvEntry: \bname"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*"?value"?[ \t]*:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findEnvEntry: \b[nN]ame"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"([^"\n]+)")
 //
 // A Kubernetes (or compose) env entry: the value on the line below its
 // name, or beside it where a text's lines were joined (an earlier session's
 // message, as search keeps it); in YAML or in JSON, as kubectl -o json and
-// an ECS task definition print it.
+// an ECS task definition print it (CloudFormation's Name and Value too). A
+// JSON value is a string: "value":null is none.
 //
 //   - name: DB_PASSWORD
 //     value: hunter2x
 //   {"name": "DB_PASSWORD", "value": "hunter2x"}
 func findEnvEntry(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if s[i] != 'n' || !wordStart(s, i) || !hasAt(s, i, "name") {
+		if s[i]|0x20 != 'n' || !wordStart(s, i) || !hasAt(s, i+1, "ame") {
 			continue
 		}
 		k := i + len("name")
@@ -317,20 +318,30 @@ func findEnvEntry(s string, pos int) []int {
 			e++
 		}
 		v := runEnd(s, e, isBlank)
-		if hasAt(s, v, `"`) {
+		json := hasAt(s, v, `"`)
+		if json {
 			v++
 		}
-		if !hasAt(s, v, "value") {
+		if v >= len(s) || s[v]|0x20 != 'v' || !hasAt(s, v+1, "alue") {
 			continue
 		}
 		if v += len("value"); hasAt(s, v, `"`) {
 			v++
+		} else if json {
+			continue
 		}
 		if v = runEnd(s, v, isBlank); !hasAt(s, v, ":") {
 			continue
 		}
-		if g, vs, ve, end := shellValue(s, runEnd(s, v+1, isBlank), 0); g >= 0 {
-			return groupOf(i, end, 3, g, vs, ve)
+		v = runEnd(s, v+1, isBlank)
+		if json && !hasAt(s, v, `"`) {
+			continue
+		}
+		if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
+			if json {
+				g = 3
+			}
+			return groupOf(i, end, 4, g, vs, ve)
 		}
 	}
 	return nil
