@@ -144,6 +144,8 @@ func Decide(f Facts, cwd, root string, files, hasUI bool) Verdict {
 // folder: true, false or null) for dir or the nearest folder above it, as
 // pi looks one up: at is the folder of the entry ("" when none), trusted its
 // value. A store pi could not read either is an error (pi stops there too).
+// A key that is no absolute path ("", "src") names no folder pi starts in:
+// it is passed over, never taken for "." above a relative dir.
 //
 //	Entry(`{"/src": true, "/src/app": null}`, "/src/app") => "/src", true, ""
 func Entry(store, dir string) (at string, trusted bool, err string) {
@@ -158,7 +160,9 @@ func Entry(store, dir string) (at string, trusted bool, err string) {
 	gjson.Parse(store).ForEach(func(k, val gjson.Result) bool {
 		switch val.Type {
 		case gjson.True, gjson.False:
-			entries[path.Clean(k.String())] = val.Type == gjson.True
+			if path.IsAbs(k.String()) {
+				entries[path.Clean(k.String())] = val.Type == gjson.True
+			}
 		case gjson.Null:
 		default:
 			err = "pi's trust store holds " + val.Raw + " for " + k.String() + ", where pi takes only true, false or null"
