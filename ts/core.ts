@@ -1468,6 +1468,12 @@ function interruptedBy(exportName: string, input: unknown): Record<string, unkno
 	return what;
 }
 
+/** The file PIMEM_TRACE names: a line per core call and per move (for diagnosis; unset: none). */
+const TRACE = process.env.PIMEM_TRACE || undefined;
+
+/** How long a call waits at most for another's slices to end before it runs where the core is (a safety bound). */
+const SLICES_WAIT_MS = 30_000;
+
 /**
  * Core is the running module as the adapter sees it: `call` forwards one export,
  * one call at a time; after a CoreTrap the instance is dropped and `recreate` (or
@@ -1496,6 +1502,10 @@ export class Core {
 	#closed = false;
 	/** The asks returned and not yet resumed. */
 	readonly #open = new Set<string>();
+	/** Those of them that are slices: an http ask of no request (decision 018). */
+	readonly #slices = new Set<string>();
+	/** Calls waiting for the slices to end before they move the core to its worker (#waitsForSlices). */
+	readonly #waiters: Array<() => void> = [];
 	#lastSessionStart: string | undefined;
 	/** The newest state effect's state since that session_start (`restore`). */
 	#state: unknown;
@@ -1551,42 +1561,97 @@ export class Core {
 	 * turn in progress is lost; the searches, and the module's collections, then hold
 	 * the worker's thread, not this one (decision 018, addendum).
 	 */
-	call(exportName: ExportName, input: unknown): Promise<Envelope> {
-		return this.#serial(async () => {
-			if (this.#closed && exportName !== "session_start") throw new Error(`pi-memory: ${exportName} after the core was closed`);
-			this.#closed = false;
-			const text = JSON.stringify(input ?? {});
-			if (exportName === "session_start") {
-				this.#lastSessionStart = text;
-				this.#state = undefined;
-				this.#interrupted = undefined;
-				// An ask of the session before is answered no more (the adapter drops them).
-				this.#open.clear();
-				this.#turn = false;
-				this.#failed = false;
-			}
-			if (exportName === "resume" && typeof input === "object" && input !== null && "id" in input) this.#open.delete(String(input.id));
-			let replayed: Envelope | undefined;
-			if (this.#live === undefined) replayed = await this.#start(exportName !== "session_start");
-			else if (this.#pending !== undefined && this.#between(exportName)) await this.#move();
-			if (exportName === "before_agent_start") this.#turn = true;
-			const env = await this.#invoke(this.#live!, exportName, text, input);
-			// pi is idle after the run: a command typed now is between turns too.
-			if (exportName === "agent_settled") this.#turn = false;
-			// A session asks for a worker when it starts, later when it starts again
-			// trusted (the answer to the trust dialog: a resume), or when pi is idle
-			// after a run and its memory has grown bulky (agent_settled).
-			if (env.effects.some((e) => e.t === "worker")) this.#want();
-			else if (exportName === "session_start") this.#unwant();
-			return replayed === undefined ? env : { ...env, effects: [...replayed.effects, ...env.effects] };
-		});
+	async call(exportName: ExportName, input: unknown): Promise<Envelope> {
+		const queued = performance.now();
+		for (;;) {
+			const got = await this.#serial(async () => {
+				// Waiting outside the queue lets the slices' resumes through.
+				if (this.#waitsForSlices(exportName) && performance.now() - queued < SLICES_WAIT_MS) return undefined;
+				const t0 = TRACE === undefined ? 0 : performance.now();
+				this.#trace(`start ${exportName} waited=${(t0 - queued).toFixed(0)}ms`);
+				try {
+					return await this.#call(exportName, input);
+				} finally {
+					this.#trace(`end ${exportName} took=${(performance.now() - t0).toFixed(0)}ms`);
+				}
+			});
+			if (got !== undefined) return got;
+			this.#trace(`${exportName} waits for the slices`);
+			await new Promise<void>((resolve) => {
+				const timer = setTimeout(resolve, Math.max(0, SLICES_WAIT_MS - (performance.now() - queued)));
+				this.#waiters.push(() => (clearTimeout(timer), resolve()));
+			});
+		}
 	}
 
-	// Whether a call of exportName comes at a moment between turns: no ask is open, and
-	// no turn has begun or this one begins it. A session_start is not one: its own
+	// Whether a call of exportName waits, outside the queue, for the work going on in
+	// slices to end: a worker is wanted and this would be a moment between turns but for
+	// the asks open, all of them slices (an http ask of no request, answered on the
+	// event loop's next turn, which the core resumes at once). Run now, the call would run
+	// whole on pi's thread between two slices (on a 3.9 MiB MEMORY.md a forget held it
+	// 9-40 s, issue 25); once the slices end it moves the core and runs in the worker. An
+	// ask that waits on someone (a dialog, a model, Hindsight) is not waited for.
+	#waitsForSlices(exportName: ExportName): boolean {
+		if (this.#pending === undefined || this.#live === undefined || this.#open.size === 0) return false;
+		for (const id of this.#open) if (!this.#slices.has(id)) return false;
+		return this.#between(exportName, true);
+	}
+
+	// Wakes the calls waiting for the slices once none is open (or nothing is wanted any more).
+	#wake(): void {
+		if (this.#waiters.length === 0) return;
+		if (this.#pending !== undefined && this.#live !== undefined && this.#open.size > 0 && [...this.#open].every((id) => this.#slices.has(id))) return;
+		for (const w of this.#waiters.splice(0)) w();
+	}
+
+	// One line of the trace PIMEM_TRACE names (off when unset): the time, what happened,
+	// and where the instance is (thread, turn, open asks, a worker pending).
+	#trace(what: string): void {
+		if (TRACE === undefined) return;
+		try {
+			fs.appendFileSync(TRACE, `${new Date().toISOString()} ${what} thread=${this.thread} turn=${this.#turn} open=${this.#open.size} pending=${this.#pending !== undefined}\n`);
+		} catch {}
+	}
+
+	async #call(exportName: ExportName, input: unknown): Promise<Envelope> {
+		if (this.#closed && exportName !== "session_start") throw new Error(`pi-memory: ${exportName} after the core was closed`);
+		this.#closed = false;
+		const text = JSON.stringify(input ?? {});
+		if (exportName === "session_start") {
+			this.#lastSessionStart = text;
+			this.#state = undefined;
+			this.#interrupted = undefined;
+			// An ask of the session before is answered no more (the adapter drops them).
+			this.#open.clear();
+			this.#slices.clear();
+			this.#turn = false;
+			this.#failed = false;
+		}
+		if (exportName === "resume" && typeof input === "object" && input !== null && "id" in input) {
+			this.#open.delete(String(input.id));
+			this.#slices.delete(String(input.id));
+		}
+		let replayed: Envelope | undefined;
+		if (this.#live === undefined) replayed = await this.#start(exportName !== "session_start");
+		else if (this.#pending !== undefined && this.#between(exportName)) await this.#move();
+		if (exportName === "before_agent_start") this.#turn = true;
+		const env = await this.#invoke(this.#live!, exportName, text, input);
+		// pi is idle after the run: a command typed now is between turns too.
+		if (exportName === "agent_settled") this.#turn = false;
+		// A session asks for a worker when it starts, later when it starts again
+		// trusted (the answer to the trust dialog: a resume), or when pi is idle
+		// after a run and its memory has grown bulky (agent_settled).
+		if (env.effects.some((e) => e.t === "worker")) this.#want();
+		else if (exportName === "session_start") this.#unwant();
+		return replayed === undefined ? env : { ...env, effects: [...replayed.effects, ...env.effects] };
+	}
+
+	// Whether a call of exportName comes at a moment between turns: no ask is open (or
+	// evenWithAsksOpen), and no turn has begun or this one begins it. A session_start is not one: its own
 	// envelope says whether the session wants a worker.
-	#between(exportName: ExportName): boolean {
-		if (exportName === "resume" || exportName === "complete" || exportName === "session_start" || exportName === "session_shutdown" || this.#open.size > 0) return false;
+	#between(exportName: ExportName, evenWithAsksOpen = false): boolean {
+		if (exportName === "resume" || exportName === "complete" || exportName === "session_start" || exportName === "session_shutdown") return false;
+		if (this.#open.size > 0 && !evenWithAsksOpen) return false;
 		return !this.#turn || exportName === "before_agent_start";
 	}
 
@@ -1600,6 +1665,7 @@ export class Core {
 			this.#stays = "the host's clock or randomness is its own, or the worker is off";
 			return;
 		}
+		this.#trace("want");
 		this.#pending ??= this.#prepareWorker();
 	}
 
@@ -1663,8 +1729,10 @@ export class Core {
 	// tools as they are, so none is applied. A worker that cannot start or replay leaves
 	// the instance here.
 	async #move(): Promise<void> {
+		const t0 = TRACE === undefined ? 0 : performance.now();
 		const worker = await this.#pending;
 		this.#pending = undefined;
+		this.#trace(`move waited=${(performance.now() - t0).toFixed(0)}ms worker=${worker !== undefined}`);
 		if (worker === undefined) return;
 		const input = JSON.stringify(this.#replayInput());
 		if (input !== worker.replayed && !(await this.#startIn(worker.live, input))) return;
@@ -1711,7 +1779,7 @@ export class Core {
 
 	#serial<T>(work: () => Promise<T>): Promise<T> {
 		const next = this.#queue.then(work);
-		this.#queue = next.catch(() => {});
+		this.#queue = next.catch(() => {}).then(() => this.#wake());
 		return next;
 	}
 
@@ -1745,7 +1813,10 @@ export class Core {
 		this.#interrupted = undefined;
 		const env = await this.#invoke(live, "session_start", JSON.stringify(input), input);
 		// What the replay asks (a trust dialog) is not shown, so nothing answers it.
-		for (const id of asksOf(env)) this.#open.delete(id);
+		for (const id of asksOf(env)) {
+			this.#open.delete(id);
+			this.#slices.delete(id);
+		}
 		return { ...env, effects: env.effects.filter((e) => e.t === "status" || e.t === "tools") };
 	}
 
@@ -1808,6 +1879,7 @@ export class Core {
 	// the restarted core sends its block again.
 	#blocks(exportName: string, env: Envelope): Envelope {
 		for (const id of asksOf(env)) this.#open.add(id);
+		for (const e of env.effects) if (e.t === "http" && Array.isArray(e.requests) && e.requests.length === 0) this.#slices.add(e.id);
 		for (const e of env.effects) {
 			if (e.t === "state") this.#state = e.state;
 			if (e.t !== "context_messages") continue;
@@ -1825,11 +1897,13 @@ export class Core {
 	}
 
 	#drop(): void {
+		this.#trace("drop");
 		const live = this.#live;
 		this.#live = undefined;
 		this.#last = undefined;
 		this.#block = undefined;
 		this.#open.clear();
+		this.#slices.clear();
 		live?.drop();
 	}
 }

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { Core, CoreTrap, EXPORTS, Host, compileCore, instantiate, type Envelope } from "../core.ts";
+import { Core, CoreTrap, EXPORTS, Host, compileCore, instantiate, type Effect, type Envelope } from "../core.ts";
 import { BUILDS, staleness } from "./builds.ts";
 
 test("a core that cannot be built reports it at the first call, not in prepare", async () => {
@@ -452,6 +452,49 @@ function tests(): void {
 			assert.ok(settled.effects.some((e) => e.t === "worker"), "grown past 8 KiB: the core asks for a worker");
 			assertFine(await core.call("command", { name: "memory", args: "status" }));
 			assert.equal(core.thread, "worker", "the command after the settle runs in the worker");
+		});
+	}
+
+	// A command typed while another one's work goes on in slices (its asks of no request,
+	// answered on the next turn of pi's event loop) is no moment between turns: an ask is
+	// open. Memory grown bulky during a turn asked for the worker at the settle while a
+	// /memory search typed during that turn was still reading in slices; /memory forget
+	// typed next ran between two of them, whole, on pi's thread (issue 25, h-v35 B1: 9 to 40 s
+	// on a 3.9 MiB MEMORY.md). It waits for the slices to end, then moves and runs there.
+	for (const build of BUILDS) {
+		test(`${build.name}: a command typed while another's slices go on waits for them, then runs in the worker asked for`, async (t) => {
+			const { root } = tempProject();
+			const notes = path.join(root, ".pi", "memory", "MEMORY.md");
+			fs.mkdirSync(path.dirname(notes), { recursive: true });
+			fs.writeFileSync(notes, "## Notes\n\n- Use pnpm\n");
+			const core = new Core(build.file);
+			t.after(() => core.close());
+			assertFine(await core.call("session_start", sessionInput(root, { mode: "rpc", hasUI: true })));
+			assertFine(await core.call("before_agent_start", { prompt: "hello", messageType: "user" }));
+			fs.writeFileSync(notes, "## Notes\n\n" + "- Keep the billing retries behind one interface so it can be swapped\n".repeat(60_000));
+			// During the turn: a command whose work goes on in slices.
+			const slice = (env: Envelope) => env.effects.find((e): e is Extract<Effect, { t: "http" }> => e.t === "http" && e.requests.length === 0);
+			let first = await core.call("command", { name: "memory", args: "search pnpm" });
+			let ask = slice(first);
+			assert.ok(ask !== undefined, `4 MiB of notes are read in slices: ${JSON.stringify(first.effects.map((e) => e.t))}`);
+			assertFine(await core.call("agent_end", { stopReason: "stop", aborted: false, messages: [] }));
+			const settled = await core.call("agent_settled", {});
+			assert.ok(settled.effects.some((e) => e.t === "worker"), "grown bulky: the core asks for a worker");
+			// Typed between two slices.
+			let where: string | undefined;
+			const next = core.call("command", { name: "memory", args: "status" }).then((env) => ((where = core.thread), env));
+			let slices = 0;
+			while (ask !== undefined) {
+				await new Promise((r) => setImmediate(r));
+				first = await core.call("resume", { id: ask.id, value: [] });
+				ask = slice(first);
+				slices++;
+			}
+			assertFine(first);
+			let env = await next;
+			assert.equal(where, "worker", `the command typed between two slices ran on pi's thread (${slices} slices after it)`);
+			for (let a = slice(env); a !== undefined; a = slice(env)) env = await core.call("resume", { id: a.id, value: [] });
+			assertFine(env);
 		});
 	}
 
