@@ -243,8 +243,10 @@ func userPassword(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	port := m[6]+len(host) < len(s) && s[m[6]+len(host)] == ':' && isPortAt(s, m[6]+len(host)+1)
+	// Go's MySQL driver names the host's protocol: app:pw@tcp(db:3306)/app.
+	goDSN := hasAt(s, m[6]+len(host), "(") && (host == "tcp" || host == "tcp6" || host == "unix" || host == "udp")
 	switch {
-	case isIPv4(host) || strings.EqualFold(host, "localhost") || port:
+	case isIPv4(host) || strings.EqualFold(host, "localhost") || port || goDSN:
 		if len(pw) < 4 || strings.Trim(pw, "0123456789") == "" {
 			return 0, 0, 0, 0, false
 		}

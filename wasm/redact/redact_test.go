@@ -404,6 +404,9 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{`let password = ProcessInfo.processInfo.environment["DB_PASSWORD"] ?? "Swift!42x"`, `let password = ProcessInfo.processInfo.environment["DB_PASSWORD"] ?? "[REDACTED:secret]"`},
 		{"cfg.password = Hunter2x9", "cfg.password = [REDACTED:secret]"},
 		{"spring.datasource.password = mysecretpw", "spring.datasource.password = [REDACTED:secret]"},
+		{`dsn := "app:Go9xPw!qz@tcp(db:3306)/app?parseTime=true"`, `dsn := "app:[REDACTED:url-password]@tcp(db:3306)/app?parseTime=true"`},
+		{"DATABASE_DSN=app:Go9xPw!qz@tcp(127.0.0.1:3306)/app", "DATABASE_DSN=app:[REDACTED:url-password]@tcp(127.0.0.1:3306)/app"},
+		{"see ada:mypw@tcpx(y)", "see ada:mypw@tcpx(y)"},
 		{"db.password=hunterpw", "db.password=[REDACTED:secret]"},
 		// h-v36: a token in a URL with a path; a header's first word; a dotted
 		// key, getattr and configparser's fallback; a label whose value is
