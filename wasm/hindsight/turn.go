@@ -90,15 +90,25 @@ func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 		return true
 	})
 	content := txt.Whole(b.String(), maxChars)
-	t.Content, _ = redact.String(strings.TrimSpace(content))
+	t.Content = written(strings.TrimSpace(content))
 	if t.Content != "" {
 		ctx := "pi session in " + repoKey
 		if f := strings.Join(strings.Fields(first), " "); f != "" {
 			ctx += ": " + txt.Whole(f, capContext)
 		}
-		t.Context, _ = redact.String(ctx)
+		t.Context = written(ctx)
 	}
 	return t
+}
+
+// written is what goes to the server of s: its secrets marked, then what a
+// terminal or a model would read as something else removed (marker.Plain;
+// after the redaction, which reads a secret through it: "\x1bghp_…" is
+// marked whole, not left as "hp_…"), so a secret inside a control string
+// ("\x1bX…", invisible on a screen) goes with it.
+func written(s string) string {
+	r, _ := redact.String(s)
+	return strings.TrimSpace(marker.Plain(r))
 }
 
 // toolTurn is what the hindsight_retain tool keeps of the model's content
@@ -111,16 +121,16 @@ func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 //	=> turn{Content: "Deploys go through make release", Context: "stated in a pi session in github.com/o/r"}, true
 func toolTurn(content, context, repoKey string, maxChars int) (turn, bool) {
 	content = strings.TrimSpace(marker.Strip(content))
-	if content == "" {
+	if strings.TrimSpace(marker.Plain(content)) == "" {
 		return turn{}, false
 	}
 	ctx := strings.TrimSpace(marker.Strip(context))
-	if ctx == "" {
+	if strings.TrimSpace(marker.Plain(ctx)) == "" {
 		ctx = "stated in a pi session in " + repoKey
 	}
 	var t turn
-	t.Content, _ = redact.String(txt.Whole(content, maxChars))
-	t.Context, _ = redact.String(txt.Whole(ctx, 1000))
+	t.Content = txt.Whole(written(content), maxChars) // cut after: a cut never lands in what Plain removes
+	t.Context = txt.Whole(written(ctx), 1000)
 	return t, true
 }
 

@@ -41,7 +41,7 @@ func FuzzToolTurn(f *testing.F) {
 	f.Fuzz(func(t *testing.T, content, context string, maxChars int) {
 		maxChars = 500 + (maxChars&0x7fffffff)%20000 // retain.maxChars is at least 500
 		tr, ok := toolTurn(content, context, "k", maxChars)
-		if ok != (strings.TrimSpace(marker.Strip(content)) != "") {
+		if ok != (strings.TrimSpace(marker.Plain(marker.Strip(content))) != "") {
 			t.Fatalf("ok %v for %q", ok, content)
 		}
 		if !ok {

@@ -35,6 +35,18 @@ type cut struct {
 // control sequence is read no further than lim, where a mark starts (or
 // len(s)): see the control case.
 func hidden(s string, i, lim int, bare bool) (n int, b byte) {
+	n, b = spelling(s, i, lim, bare)
+	if !bare && (b == '"' || b == '\'') {
+		// To a screen a spelled quote is a value's character, not its end
+		// ("Ab9\u0022xK7q!" is one string); a program reads it as a quote
+		// (twoWays).
+		return 0, 0
+	}
+	return n, b
+}
+
+// spelling is hidden's reading of the spelling at s[i], a quote included.
+func spelling(s string, i, lim int, bare bool) (n int, b byte) {
 	switch c := s[i]; {
 	case c == '%':
 		// "%25" spells the '%' of another percent-encoding: "%255F" is a URL
@@ -196,17 +208,22 @@ func plain(s string, bare bool) (string, []cut) {
 // JSON its slashes ("postgres:\/\/app:…@db"): the screen's reading keeps
 // "\"" (a value's own quote, "p@ss\"word"), the program's reads '"'.
 func twoWays(s string) bool {
-	for _, c := range [...]byte{'\\', 0x1b, 0xC2} {
+	for _, c := range [...]byte{'\\', 0x1b, 0xC2, '%', '&'} {
 		for i, k := 0, strings.IndexByte(s, c); k >= 0; k = strings.IndexByte(s[i:], c) {
 			i += k
 			n := 1
+			if _, b := spelling(s, i, len(s), false); b == '"' || b == '\'' {
+				return true // a spelled quote: \u0022, %22, &#34;
+			}
 			if c == '\\' {
 				if escapedAt(s, i) > 0 {
 					return true
 				}
 				n = runEnd(s, i, func(b byte) bool { return b == '\\' }) - i
-			} else if n = max(1, marker.Removes(s, i)); gluedAt(s, i, n) > 0 {
-				return true
+			} else if c != '%' && c != '&' {
+				if n = max(1, marker.Removes(s, i)); gluedAt(s, i, n) > 0 {
+					return true
+				}
 			}
 			i += n // past a run of backslashes or a sequence whole: "\u009d" runs to the line's end
 		}

@@ -936,8 +936,8 @@ func interpolates(v string) bool {
 	i := 1
 	if strings.HasPrefix(v, "${") {
 		i = 2
-	} else if v == "" || v[0] != '{' {
-		return false
+	} else if v == "" || v[0] != '{' || strings.IndexByte(v, '}') < 0 {
+		return false // an f-string's field is whole: {token[:4]}
 	}
 	k := runEnd(v, i, isIdent)
 	return k > i && k+1 < len(v) && (strings.IndexByte(".([", v[k]) >= 0 || v[k] == ':' && v[k+1] >= '0' && v[k+1] <= '9')

@@ -544,6 +544,8 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"console.log(`token: ${token.slice(0, 4)}…`);",
 		`echo "token: ${TOKEN:0:4}..."`,
 		`print(f"token: {token[:4]}...")`,
+		`export TOKEN="${RAW_TOKEN:0:40}"`,
+		`printf "\033[1mPassword:\033[0m "; read -rs PW`,
 		"  this.token = accessToken",
 		`{"valueFrom":"arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbC123:password::"}`,
 		"valueFrom=arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbC123",

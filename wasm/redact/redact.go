@@ -187,17 +187,43 @@ func twice(s string, first bool, found []Finding, find func(string) []Finding) [
 	p, cuts := plain(s, true)
 	found = union(found, original(find(p), cuts))
 	for k := range found {
-		// A mark after a glued control character would be read with it
-		// ("\x1b[REDACTED:…" is ESC [ R on a screen): the mark takes it.
+		// A mark after a glued control character, or after a sequence left
+		// open, would be read with it ("\x1b[REDACTED:…" is ESC [ R on a
+		// screen, "\x1b[1;31[REDACTED:…" a colour ended by '['): the mark
+		// takes them, back to a complete sequence or text.
 		f := &found[k]
-		for _, p := range [...]int{f.Start - 1, f.Start - 2} {
-			if p >= 0 && (k == 0 || p >= found[k-1].End) && gluedAt(s, p, marker.Removes(s, p)) == f.Start-p {
-				f.Start = p
-				break
+		low := 0
+		if k > 0 {
+			low = found[k-1].End
+		}
+		for moved := true; moved; {
+			moved = false
+			near := s[:min(len(s), f.Start+2)] // a control string is read no further
+			for p := f.Start - 1; p >= max(low, f.Start-32); p-- {
+				if n := marker.Removes(near, p); n > 0 && (gluedAt(s, p, n) == f.Start-p || p+n == f.Start && open(s, p, n)) {
+					f.Start, moved = p, true
+					break
+				}
 			}
 		}
 	}
 	return found
+}
+
+// open reports whether the control sequence of n bytes at s[p] is left
+// open, so that what follows it would end it: ESC alone or with
+// intermediates ("\x1b%"), a CSI without its final byte ("\x1b[1;31").
+func open(s string, p, n int) bool {
+	last := s[p+n-1]
+	switch {
+	case s[p] == 0x1b && n == 1:
+		return true
+	case s[p] == 0x1b && s[p+1] == '[', hasAt(s, p, "\u009b"):
+		return n <= 2 || last < 0x40 || last > 0x7e
+	case s[p] == 0x1b:
+		return last < 0x30 || last > 0x7e
+	}
+	return false
 }
 
 // union is the findings of a and b (each in order and disjoint) in order,

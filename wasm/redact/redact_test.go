@@ -261,6 +261,14 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{`{"env":[{"name":"DB_PASSWORD","value":null},{"name":"API_TOKEN","value":true}]}`, `{"env":[{"name":"DB_PASSWORD","value":null},{"name":"API_TOKEN","value":true}]}`},
 		{"- Name: DB_PASSWORD\n  Value: Xk9mP2qLw7", "- Name: DB_PASSWORD\n  Value: [REDACTED:secret]"},
 		{`[{"Name": "DB_PASSWORD", "Value": "CfnPw9x!q"}]`, `[{"Name": "DB_PASSWORD", "Value": "[REDACTED:secret]"}]`},
+		{`{"name":"DB_PASSWORD","value":"p@ss\"word9"}`, `{"name":"DB_PASSWORD","value":"[REDACTED:secret]"}`},
+		{`{"name":"DB_PASSWORD","value":"Ab9\u0022xK7q!"}`, `{"name":"DB_PASSWORD","value":"[REDACTED:secret]"}`},
+		{`{\u0022password\u0022:\u0022Hunter2x!\u0022}`, `{\u0022password\u0022:\u0022[REDACTED:secret]\u0022}`},
+		{"?q=%7B%22password%22%3A%22Hunter2x!%22%7D", "?q=%7B%22password%22%3A%22[REDACTED:secret]%22%7D"},
+		// A struct's print: one word to its field's end.
+		{"EnvVar{Name:DB_PASSWORD,Value:GoPw9x!qz,ValueFrom:nil,},EnvVar{Name:PORT,Value:8080,},} pull failed", "EnvVar{Name:DB_PASSWORD,Value:[REDACTED:secret],ValueFrom:nil,},EnvVar{Name:PORT,Value:8080,},} pull failed"},
+		{"{Name:DB_PASSWORD Value:GoPw9x!qz ValueFrom:nil}", "{Name:DB_PASSWORD Value:[REDACTED:secret] ValueFrom:nil}"},
+		{"EnvVar{Name:API_TOKEN,Value:,ValueFrom:&EnvVarSource{}}", "EnvVar{Name:API_TOKEN,Value:,ValueFrom:&EnvVarSource{}}"},
 		{"password:\n  hunter2x  # prod", "password:\n  [REDACTED:secret]  # prod"},
 		{"ENV DB_PASSPHRASE tiger horse battery staple", "ENV DB_PASSPHRASE [REDACTED:secret]"},
 		{`password: Optional[str] = "hunter2x"`, `password: Optional[str] = "[REDACTED:secret]"`},
@@ -598,6 +606,11 @@ func TestControlsAndEscapeSequencesDoNotHideASecret(t *testing.T) {
 		// A colour's sequence has parameters: read one way, the mark
 		// between the codes (not after an ESC, where "[R" would be CSI).
 		{"password=\x1b[33mHunter2x9\x1b[0m for staging", "password=\x1b[33m[REDACTED:secret]\x1b[0m for staging"},
+		// Controls stacked before a glued one, or a sequence left open:
+		// the mark takes them too (h-v42).
+		{"pasted \x1b\x1bghp_EXAMPLEexample0123456789EXAMPLEexamp in", "pasted [REDACTED:github-token] in"},
+		{"T=\x1b%\x1bghp_EXAMPLEexample0123456789EXAMPLEexamp set", "T=[REDACTED:github-token] set"},
+		{"token \x1b[1;31\u009bghp_EXAMPLEexample0123456789EXAMPLEexamp ok", "token [REDACTED:github-token] ok"},
 	} {
 		if got, _ := String(tt.in); got != tt.want {
 			t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)

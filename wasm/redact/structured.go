@@ -56,6 +56,18 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 	}
 	vs, ve, ws, we, ok := commandValue(s, m)
 	v := s[vs:ve]
+	if ok && s[vs-1] == ':' {
+		// Glued to its colon it is no YAML but a struct's print, one word
+		// to its field's end: EnvVar{Name:DB_PASSWORD,Value:x,ValueFrom:nil}
+		// and Go's {Name:DB_PASSWORD Value:x ValueFrom:nil}; Value:, is none.
+		if k := strings.IndexAny(v, ",}]"); k >= 0 {
+			v, ve = v[:k], vs+k
+		}
+		if v == "" || isReference(v) || strings.ContainsAny(v, "()") {
+			return 0, 0, 0, 0, false
+		}
+		return vs, ve, ws, max(we, ve), true
+	}
 	if !ok || strings.ContainsAny(v, "()") || strings.HasPrefix(v, "{{") {
 		return 0, 0, 0, 0, false
 	}
@@ -270,7 +282,7 @@ func findAttrSecret(s string, pos int) []int {
 	return nil
 }
 
-// findEnvEntry: \b[nN]ame"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"([^"\n]+)")
+// findEnvEntry: \b[nN]ame"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")
 //
 // A Kubernetes (or compose) env entry: the value on the line below its
 // name, or beside it where a text's lines were joined (an earlier session's
@@ -334,13 +346,21 @@ func findEnvEntry(s string, pos int) []int {
 			continue
 		}
 		v = runEnd(s, v+1, isBlank)
-		if json && !hasAt(s, v, `"`) {
+		if json {
+			// A JSON string, its escaped quotes in it: "p@ss\"word9".
+			if !hasAt(s, v, `"`) {
+				continue
+			}
+			ve := v + 1
+			for ve < len(s) && s[ve] != '"' && s[ve] != '\n' {
+				ve += 1 + boolInt(s[ve] == '\\' && ve+1 < len(s) && s[ve+1] != '\n')
+			}
+			if ve > v+1 && ve < len(s) && s[ve] == '"' {
+				return groupOf(i, ve+1, 4, 3, v+1, ve)
+			}
 			continue
 		}
 		if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
-			if json {
-				g = 3
-			}
 			return groupOf(i, end, 4, g, vs, ve)
 		}
 	}
