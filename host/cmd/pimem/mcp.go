@@ -33,6 +33,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -422,6 +423,7 @@ func (c *mcpCore) shutdown() {
 // A message the core could not check is not sent as it was: a response
 // becomes an error that says so, with its id; anything else is dropped.
 func (c *mcpCore) redacted(body []byte) []byte {
+	body = excerptsDropped(body)
 	c.redMu.Lock()
 	res, err := c.red.Run("redact", body)
 	c.redMu.Unlock()
@@ -441,6 +443,50 @@ func (c *mcpCore) redacted(body []byte) []byte {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{
 		"code": -32603, "message": "Internal error: pimem could not check its answer for secrets, so it was not sent",
 	}})
+	return b
+}
+
+// excerptsDropped is body, when it is a JSON-RPC error whose message quotes
+// what the client sent, without the SDK's excerpt of a value it could not
+// read (`cannot unmarshal "[\"ghp_abcdefghijklmnopqrstuvwxyz..." into`):
+// a secret cut short there is no longer one the redaction reads. A message
+// is cut to 1 KiB too (it may quote the whole request, a megabyte of it).
+func excerptsDropped(body []byte) []byte {
+	if !bytes.Contains(body, []byte(`"error"`)) {
+		return body
+	}
+	var m map[string]json.RawMessage
+	var e map[string]json.RawMessage
+	var msg string
+	if json.Unmarshal(body, &m) != nil || json.Unmarshal(m["error"], &e) != nil || json.Unmarshal(e["message"], &msg) != nil {
+		return body
+	}
+	const cut = "unmarshal \""
+	out := msg
+	for i := strings.Index(out, cut); i >= 0; i = strings.Index(out, cut) {
+		j := strings.Index(out[i+len(cut):], "\" into ")
+		if j < 0 {
+			out = out[:i] + "unmarshal a value"
+			break
+		}
+		out = out[:i] + "unmarshal a value" + out[i+len(cut)+j+1:]
+	}
+	if len(out) > 1024 {
+		k := 1024
+		for k > 0 && !utf8.RuneStart(out[k]) {
+			k--
+		}
+		out = out[:k] + "…"
+	}
+	if out == msg {
+		return body
+	}
+	e["message"], _ = json.Marshal(out)
+	m["error"], _ = json.Marshal(e)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return body
+	}
 	return b
 }
 
