@@ -115,7 +115,7 @@ func Decide(f Facts, cwd, root string, files, hasUI bool) Verdict {
 	if f.StoreError != "" {
 		return Verdict{Why: "pi's trust store could not be read (" + f.StoreError + ")"}
 	}
-	at, trusted, err := Entry(f.Store, root)
+	at, trusted, err := Entry(f.Store, root, cwd)
 	switch {
 	case err != "":
 		return Verdict{Why: err}
@@ -144,11 +144,12 @@ func Decide(f Facts, cwd, root string, files, hasUI bool) Verdict {
 // folder: true, false or null) for dir or the nearest folder above it, as
 // pi looks one up: at is the folder of the entry ("" when none), trusted its
 // value. A store pi could not read either is an error (pi stops there too).
-// A key that is no absolute path ("", "src") names no folder pi starts in:
-// it is passed over, never taken for "." above a relative dir.
+// A key that is no absolute path is read as pi reads it, from the folder
+// it started in (cwd): "" and "." are cwd, ".." the folder above it, "~"
+// and "src" folders in it.
 //
-//	Entry(`{"/src": true, "/src/app": null}`, "/src/app") => "/src", true, ""
-func Entry(store, dir string) (at string, trusted bool, err string) {
+//	Entry(`{"/src": true, "/src/app": null}`, "/src/app", "/src/app") => "/src", true, ""
+func Entry(store, dir, cwd string) (at string, trusted bool, err string) {
 	store = strings.TrimPrefix(strings.TrimSpace(store), "\uFEFF")
 	if store == "" {
 		return "", false, ""
@@ -160,8 +161,10 @@ func Entry(store, dir string) (at string, trusted bool, err string) {
 	gjson.Parse(store).ForEach(func(k, val gjson.Result) bool {
 		switch val.Type {
 		case gjson.True, gjson.False:
-			if path.IsAbs(k.String()) {
-				entries[path.Clean(k.String())] = val.Type == gjson.True
+			if key := k.String(); path.IsAbs(key) {
+				entries[path.Clean(key)] = val.Type == gjson.True
+			} else if path.IsAbs(cwd) {
+				entries[path.Join(cwd, key)] = val.Type == gjson.True
 			}
 		case gjson.Null:
 		default:

@@ -73,7 +73,7 @@ func TestEntryFindsTheNearestFolderAsPiDoes(t *testing.T) {
 		{`{"/a": true`, "/a", "", false, "not a JSON object"},
 	}
 	for _, tc := range tests {
-		at, trusted, err := Entry(tc.store, tc.dir)
+		at, trusted, err := Entry(tc.store, tc.dir, tc.dir)
 		require.Equal(t, tc.at, at, tc.store)
 		require.Equal(t, tc.trusted, trusted, tc.store)
 		if tc.err == "" {
@@ -94,11 +94,38 @@ func TestReadTakesWhatPisAdapterSends(t *testing.T) {
 	require.False(t, ok, "no facts: the host decided (pimem)")
 }
 
+// pi resolves a key of its store from the folder it started in: "", "."
+// and ".." name that folder and the one above it (h-v43); "~" is a folder
+// named "~" in it.
+func TestEntryReadsARelativeKeyAsPiDoes(t *testing.T) {
+	for _, tc := range []struct {
+		store, at string
+		trusted   bool
+	}{
+		{`{".": false}`, "/src/app", false},
+		{`{"": false}`, "/src/app", false},
+		{`{"..": true}`, "/src", true},
+		{`{"~": false, "/src": true}`, "/src", true},
+		{`{"app": false}`, "", false},
+	} {
+		at, trusted, err := Entry(tc.store, "/src/app", "/src/app")
+		require.Equal(t, "", err, tc.store)
+		require.Equal(t, tc.at, at, tc.store)
+		require.Equal(t, tc.trusted, trusted, tc.store)
+	}
+	// Started in a subfolder: "." is where pi started, not the root.
+	at, _, _ := Entry(`{".": false}`, "/src/app", "/src/app/web")
+	require.Equal(t, "", at)
+	at, trusted, _ := Entry(`{"..": true}`, "/src/app", "/src/app/web")
+	require.Equal(t, "/src/app", at)
+	require.True(t, trusted)
+}
+
 func FuzzEntryIsDirOrAFolderAboveIt(f *testing.F) {
 	f.Add(`{"/a": true}`, "/a/b")
 	f.Add(`{"/a": [[[[`, "/")
 	f.Fuzz(func(t *testing.T, store, dir string) {
-		at, _, err := Entry(store, dir)
+		at, _, err := Entry(store, dir, dir)
 		if at == "" {
 			return
 		}
