@@ -430,20 +430,26 @@ function tests(): void {
 		});
 	}
 
+	// A session of an interactive pi on a project whose MEMORY.md is small (no worker yet).
+	async function smallMemorySession(file: string, t: { after: (fn: () => unknown) => void }): Promise<{ core: Core; notes: string; started: Envelope }> {
+		const { root } = tempProject();
+		const notes = path.join(root, ".pi", "memory", "MEMORY.md");
+		fs.mkdirSync(path.dirname(notes), { recursive: true });
+		fs.writeFileSync(notes, "## Notes\n\n- Use pnpm\n");
+		const core = new Core(file);
+		t.after(() => core.close());
+		const started = await core.call("session_start", sessionInput(root, { mode: "rpc", hasUI: true }));
+		assertFine(started);
+		return { core, notes, started };
+	}
+
 	// Memory that grows bulky while a session runs (a git pull brings a MEMORY.md of
 	// thousands of lines) asks for the worker when pi is idle after the run, and a command
 	// typed then runs there: pi has settled, so it is a moment between turns (h-v31, h-v33:
 	// /memory forget held pi's thread 161 + 304 ms until the next prompt).
 	for (const build of BUILDS) {
 		test(`${build.name}: memory grown bulky mid-session moves the core to a worker before the next command`, async (t) => {
-			const { root } = tempProject();
-			const notes = path.join(root, ".pi", "memory", "MEMORY.md");
-			fs.mkdirSync(path.dirname(notes), { recursive: true });
-			fs.writeFileSync(notes, "## Notes\n\n- Use pnpm\n");
-			const core = new Core(build.file);
-			t.after(() => core.close());
-			const started = await core.call("session_start", sessionInput(root, { mode: "rpc", hasUI: true }));
-			assertFine(started);
+			const { core, notes, started } = await smallMemorySession(build.file, t);
 			assert.ok(!started.effects.some((e) => e.t === "worker"), "small memory: no worker");
 			assertFine(await core.call("before_agent_start", { prompt: "hello", messageType: "user" }));
 			assertFine(await core.call("agent_end", { stopReason: "stop", aborted: false, messages: [] }));
@@ -463,13 +469,7 @@ function tests(): void {
 	// on a 3.9 MiB MEMORY.md). It waits for the slices to end, then moves and runs there.
 	for (const build of BUILDS) {
 		test(`${build.name}: a command typed while another's slices go on waits for them, then runs in the worker asked for`, async (t) => {
-			const { root } = tempProject();
-			const notes = path.join(root, ".pi", "memory", "MEMORY.md");
-			fs.mkdirSync(path.dirname(notes), { recursive: true });
-			fs.writeFileSync(notes, "## Notes\n\n- Use pnpm\n");
-			const core = new Core(build.file);
-			t.after(() => core.close());
-			assertFine(await core.call("session_start", sessionInput(root, { mode: "rpc", hasUI: true })));
+			const { core, notes } = await smallMemorySession(build.file, t);
 			assertFine(await core.call("before_agent_start", { prompt: "hello", messageType: "user" }));
 			fs.writeFileSync(notes, "## Notes\n\n" + "- Keep the billing retries behind one interface so it can be swapped\n".repeat(60_000));
 			// During the turn: a command whose work goes on in slices.
