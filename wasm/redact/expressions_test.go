@@ -141,7 +141,7 @@ func expressions() []expression {
 			`|\bvalue[ \t]*=[ \t]*` + attrValueRE + `[ \t]+(?:key|name)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')` +
 			`|\bkey[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')>` + elementRE},
 		// secret: a Kubernetes env entry
-		{re: `\b[nN]ame"?[ \t]*:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")`},
+		{re: `\b[nN]ame"?[ \t]*:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'([^'\n]+)'|([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")`},
 		// secret: ENV, setx, set -x
 		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 		// secret: a typed declaration

@@ -97,7 +97,7 @@ var matcherEdges = []string{
 	`<add value="abcd" key="DbPassword"/>`, `<add value='abcd'  name='token'/>`, `<add value="abcd" key="x"/>`, `<add value="ab" key="token"/>`, `value="abcd"key="token"`,
 	`<add key = "DbPassword" value = "abcd"/>`, `<add key="DbPassword"  value= 'abcd'/>`, `key ="password">abcd</entry>`, `key="password"><![CDATA[abcd]]></entry>`,
 	`value = "abcd" name = "password"`, `value="value="abcd" key="token"`, `keyvalue="abcd" key="token"`, `key=  value="abcd" key="token"`,
-	"- name: DB_PASSWORD\n  value: abcd", "name: \"API_TOKEN\"\r\nvalue: 'a b'", "name: 'token' \n value:x", "name: PASSWORD_FILE\n  value: /run/x", "name: token\n\n value: x", `"name" : "PW" ,"value" :x`, `name": 'PW'`+"\n"+`"value:x`, `"name":"PW",,"value":"x"`, `name"PW" value: x`, `"name":"PW","value":"a\"b\\"`, `"name":"PW","value":"\"`, `"name":"PW","value":"a\`+"\n\"", `Name:PW,Value:x,}`,
+	"- name: DB_PASSWORD\n  value: abcd", "name: \"API_TOKEN\"\r\nvalue: 'a b'", "name: 'token' \n value:x", "name: PASSWORD_FILE\n  value: /run/x", "name: token\n\n value: x", `"name" : "PW" ,"value" :x`, `name": 'PW'`+"\n"+`"value:x`, `"name":"PW",,"value":"x"`, `name"PW" value: x`, `"name":"PW","value":"a\"b\\"`, `"name":"PW","value":"\"`, `"name":"PW","value":"a\`+"\n\"", `Name:PW,Value:x,}`, `name: PW`+"\n"+` value: "a\"b"`, `name: PW value: "\"`, `name: PW value: "a\\" x"`,
 	"rename: token\nvalue: x", "name: token\nvalue:", "name: \"token\nvalue: x",
 	"ENV DB_PASSWORD abcd", "\n  ENV API_TOKEN 'a b'", "xENV TOKEN abc", "ENV DB_PASSWORD=abcd", "setx API_TOKEN abc", "set -gx DB_PASSWORD abc", "set -g DB_PASSWORD abc",
 	"setx  token\tabc", "reset -x token abc", "set -x token", "\nENV\ttoken x\nENV pwd y",

@@ -268,6 +268,10 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		// A struct's print: one word to its field's end.
 		{"EnvVar{Name:DB_PASSWORD,Value:GoPw9x!qz,ValueFrom:nil,},EnvVar{Name:PORT,Value:8080,},} pull failed", "EnvVar{Name:DB_PASSWORD,Value:[REDACTED:secret],ValueFrom:nil,},EnvVar{Name:PORT,Value:8080,},} pull failed"},
 		{"{Name:DB_PASSWORD Value:GoPw9x!qz ValueFrom:nil}", "{Name:DB_PASSWORD Value:[REDACTED:secret] ValueFrom:nil}"},
+		{"{Name:DB_PASSWORD Value:Xq7p]L2mZ9wKd ValueFrom:nil}", "{Name:DB_PASSWORD Value:[REDACTED:secret] ValueFrom:nil}"},
+		{"EnvVar{Name:DB_PASSWORD,Value:p@ss,w0rdX9,ValueFrom:nil,}", "EnvVar{Name:DB_PASSWORD,Value:[REDACTED:secret],ValueFrom:nil,}"},
+		{"{Name:DB_PASSWORD Value:GoPw9x!qz}", "{Name:DB_PASSWORD Value:[REDACTED:secret]}"},
+		{"  - name: DB_PASSWORD\n    value: \"p@ss\\\"word9\"", "  - name: DB_PASSWORD\n    value: \"[REDACTED:secret]\""},
 		{"EnvVar{Name:API_TOKEN,Value:,ValueFrom:&EnvVarSource{}}", "EnvVar{Name:API_TOKEN,Value:,ValueFrom:&EnvVarSource{}}"},
 		{"password:\n  hunter2x  # prod", "password:\n  [REDACTED:secret]  # prod"},
 		{"ENV DB_PASSPHRASE tiger horse battery staple", "ENV DB_PASSPHRASE [REDACTED:secret]"},

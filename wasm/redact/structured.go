@@ -26,6 +26,12 @@ func structuredValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, ws, we, true
 }
 
+// fieldName: s starts with a struct's field name and its ':' (ValueFrom:).
+func fieldName(s string) bool {
+	k := runEnd(s, 0, isIdent)
+	return k > 0 && isLetter(s[0]) && hasAt(s, k, ":")
+}
+
 // redisValue is structuredValue for Redis's directives, which a sentence
 // names as a flag or an option ("the --requirepass flag is deprecated").
 func redisValue(s string, m []int) (int, int, int, int, bool) {
@@ -60,8 +66,17 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 		// Glued to its colon it is no YAML but a struct's print, one word
 		// to its field's end: EnvVar{Name:DB_PASSWORD,Value:x,ValueFrom:nil}
 		// and Go's {Name:DB_PASSWORD Value:x ValueFrom:nil}; Value:, is none.
-		if k := strings.IndexAny(v, ",}]"); k >= 0 {
-			v, ve = v[:k], vs+k
+		// A ',' ends it before the next field's name or a closer, and the
+		// closers that end the word are the struct's: "p@ss,w0rd]X9" is
+		// one value.
+		for k := 0; k < len(v); k++ {
+			if r := v[k+1:]; v[k] == ',' && (r == "" || r[0] == '}' || r[0] == ']' || r[0] == ',' || fieldName(r)) {
+				v, ve = v[:k], vs+k
+				break
+			}
+		}
+		for len(v) > 0 && (v[len(v)-1] == '}' || v[len(v)-1] == ']') {
+			v, ve = v[:len(v)-1], ve-1
 		}
 		if v == "" || isReference(v) || strings.ContainsAny(v, "()") {
 			return 0, 0, 0, 0, false
@@ -282,7 +297,7 @@ func findAttrSecret(s string, pos int) []int {
 	return nil
 }
 
-// findEnvEntry: \b[nN]ame"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")
+// findEnvEntry: \b[nN]ame"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'([^'\n]+)'|([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")
 //
 // A Kubernetes (or compose) env entry: the value on the line below its
 // name, or beside it where a text's lines were joined (an earlier session's
@@ -346,18 +361,18 @@ func findEnvEntry(s string, pos int) []int {
 			continue
 		}
 		v = runEnd(s, v+1, isBlank)
-		if json {
-			// A JSON string, its escaped quotes in it: "p@ss\"word9".
-			if !hasAt(s, v, `"`) {
-				continue
-			}
+		if hasAt(s, v, `"`) {
+			// A JSON or YAML string, its escaped quotes in it: "p@ss\"word9".
 			ve := v + 1
 			for ve < len(s) && s[ve] != '"' && s[ve] != '\n' {
 				ve += 1 + boolInt(s[ve] == '\\' && ve+1 < len(s) && s[ve+1] != '\n')
 			}
 			if ve > v+1 && ve < len(s) && s[ve] == '"' {
-				return groupOf(i, ve+1, 4, 3, v+1, ve)
+				return groupOf(i, ve+1, 4, 3*boolInt(json), v+1, ve)
 			}
+			continue
+		}
+		if json {
 			continue
 		}
 		if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
