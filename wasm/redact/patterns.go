@@ -900,8 +900,11 @@ func isCode(label, v string) bool {
 		return true // an index by a name: params[:password], row["password"]
 	}
 	t := v
-	for len(t) > 0 && strings.IndexByte(")]};:,?|", t[len(t)-1]) >= 0 {
-		t = t[:len(t)-1]
+	for len(t) > 0 && strings.IndexByte(")]};:,?|!", t[len(t)-1]) >= 0 {
+		t = t[:len(t)-1] // GraphQL's non-null String! too
+	}
+	if k := strings.IndexByte(t, '<'); k > 0 && t[0] >= 'A' && t[0] <= 'Z' && isName(t[:k]) && t[len(t)-1] == '>' && isName(strings.Trim(t[k:], "<>")) {
+		return true // a generic type: Secret<String>
 	}
 	if strings.HasPrefix(t, "Optional[") || strings.HasPrefix(t, "Final[") || strings.HasPrefix(t, "Option<") || strings.HasPrefix(t, "Promise<") || strings.HasPrefix(t, "&'") {
 		return true

@@ -945,6 +945,9 @@ func tagsEnd(s string, i int) int {
 // form's control or a template's tag ("<input", "<%= @pw %>"), "(none)",
 // "(not set)"; not "<Pw44x!Kq9" nor "(xK9#mQ2!".
 func notValue(w string) bool {
+	if w == "await" || w == "yield" {
+		return true // code reads it: password = await rl.question("Password: ")
+	}
 	for _, e := range [...]string{`\033[`, `\x1b[`, `\u001b[`, `\e[`, `\E[`} {
 		if strings.HasPrefix(w, e) {
 			return true // a terminal's code spelled in a string: "Password:\033[0m "
