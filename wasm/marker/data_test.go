@@ -29,6 +29,8 @@ func TestDataRemovesWhatATerminalOrAModelWouldReadAsSomethingElse(t *testing.T) 
 		// What prints as nothing does not hide a marker (the adversarial pass:
 		// each of these was written to MEMORY.md and shown to the model whole).
 		{"a marker split by a zero-width space", "x </pi\u200b-memory-recall> y", "x ‹/pi\u200b-memory-recall> y"},
+		{"a marker whose hyphen is a lookalike (h-v43)", "x </pi\u2011memory-recall> <pi\u00admemory-x> <PI\uff0dMEMORY-y> y", "x ‹/pi\u2011memory-recall> ‹pi\u00admemory-x> ‹PI\uff0dMEMORY-y> y"},
+		{"a dash that makes no marker stays", "a <pi\u2011memo> b", "a <pi\u2011memo> b"},
 		{"a zero-width joiner after the <", "<\u200d/pi-memory-recall>", "‹\u200d/pi-memory-recall>"},
 		{"a comment marker split by a ZWNJ", "<!-\u200c- /pi-memory:notes -->", "‹!-\u200c- /pi-memory:notes -->"},
 		{"a soft hyphen and a BOM", "</pi-mem\u00adory\ufeff-recall>", "‹/pi-mem\u00adory\ufeff-recall>"},

@@ -12,6 +12,7 @@ package marker
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
@@ -87,22 +88,32 @@ func Defuse(s string, at func(rest string) bool) string {
 // StartsMarker reports whether s, what follows a "<", is the rest of a
 // marker: an optional "!--", an optional "/", spaces, then "pi-memory" in
 // any case; characters that print as nothing (text.FormatLen) anywhere in
-// it do not hide it: "</pi\u200b-memory-recall>" reads as the marker.
+// it do not hide it: "</pi\u200b-memory-recall>" reads as the marker; nor
+// does a dash that looks like its hyphen (U+2011, U+2212…, a soft hyphen,
+// which prints as nothing or as a hyphen at a line's end).
 func StartsMarker(s string) bool {
-	if startsMarker(s) {
-		return true
-	}
+	return startsMarker(s) || startsMarker(folded(s, false)) || startsMarker(folded(s, true))
+}
+
+// folded is the start of s as it reads: format characters gone, a dash
+// that looks like a hyphen read as one (the soft hyphen too, with soft).
+func folded(s string, soft bool) string {
 	var b [32]byte
-	n, cut := 0, false
+	n := 0
 	for i := 0; i < len(s) && n < len(b); {
+		if r, size := utf8.DecodeRuneInString(s[i:]); size > 1 && (soft && r == 0xAD || r >= 0x2010 && r <= 0x2015 || r == 0x2212 || r == 0xFE58 || r == 0xFE63 || r == 0xFF0D) {
+			b[n] = '-'
+			n, i = n+1, i+size
+			continue
+		}
 		if f := text.FormatLen(s, i); f > 0 {
-			i, cut = i+f, true
+			i += f
 			continue
 		}
 		b[n] = s[i]
 		n, i = n+1, i+1
 	}
-	return cut && startsMarker(string(b[:n]))
+	return string(b[:n])
 }
 
 func startsMarker(s string) bool {
