@@ -338,11 +338,16 @@ func FuzzTwoForgetsRestoredInEitherOrder(f *testing.F) {
 }
 
 // nonBlank is b's lines that are not blank, without their line ends.
+//
+// A line's trailing CRs count as its end: an entry that goes back where the
+// file changed around it takes the file's line ends (formats.md), and a
+// stray CR before its CRLF ("* \r\r\n") then reads as one ("* \r\n" in a
+// file of LF lines; fuzz, 2026-11-30).
 func nonBlank(b []byte) []string {
 	var out []string
 	for _, l := range mdSplit(string(b)) {
 		if !mdBlank(l) {
-			out = append(out, mdBody(l))
+			out = append(out, strings.TrimRight(mdBody(l), "\r"))
 		}
 	}
 	return out
