@@ -36,10 +36,10 @@ type cut struct {
 // len(s)): see the control case.
 func hidden(s string, i, lim int, bare bool) (n int, b byte) {
 	n, b = spelling(s, i, lim, bare)
-	if !bare && (b == '"' || b == '\'') {
-		// To a screen a spelled quote is a value's character, not its end
-		// ("Ab9\u0022xK7q!" is one string); a program reads it as a quote
-		// (twoWays).
+	if !bare && (b == '"' || b == '\'') && s[i] != 0xEF {
+		// To a screen a quote spelled as an escape is a value's character,
+		// not its end ("Ab9\u0022xK7q!" is one string); a program reads it
+		// as a quote (twoWays). A full-width quote shows as one: "＂…＂".
 		return 0, 0
 	}
 	return n, b

@@ -265,6 +265,9 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{`{"name":"DB_PASSWORD","value":"Ab9\u0022xK7q!"}`, `{"name":"DB_PASSWORD","value":"[REDACTED:secret]"}`},
 		{`{\u0022password\u0022:\u0022Hunter2x!\u0022}`, `{\u0022password\u0022:\u0022[REDACTED:secret]\u0022}`},
 		{"?q=%7B%22password%22%3A%22Hunter2x!%22%7D", "?q=%7B%22password%22%3A%22[REDACTED:secret]%22%7D"},
+		// A full-width quote shows as a quote: read as one both ways.
+		{"{＂password＂:＂Hunter2x!＂}", "{＂password＂:＂[REDACTED:secret]＂}"},
+		{"password: ＂Hunter 2x!＂ ok", "password: ＂[REDACTED:secret]＂ ok"},
 		// A struct's print: one word to its field's end.
 		{"EnvVar{Name:DB_PASSWORD,Value:GoPw9x!qz,ValueFrom:nil,},EnvVar{Name:PORT,Value:8080,},} pull failed", "EnvVar{Name:DB_PASSWORD,Value:[REDACTED:secret],ValueFrom:nil,},EnvVar{Name:PORT,Value:8080,},} pull failed"},
 		{"{Name:DB_PASSWORD Value:GoPw9x!qz ValueFrom:nil}", "{Name:DB_PASSWORD Value:[REDACTED:secret] ValueFrom:nil}"},
