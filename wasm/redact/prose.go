@@ -988,8 +988,8 @@ func afterAside(s string, i int) int {
 		return -1
 	}
 	k := strings.IndexByte(s[i+1:min(len(s), i+48)], ',')
-	if k < 0 {
-		return -1
+	if k < 0 || strings.IndexByte(s[i+1:i+1+k], '\n') >= 0 {
+		return -1 // an aside is on its line, as the prefilter reads it
 	}
 	k += i + 1
 	if words := strings.Fields(s[i+1 : k]); len(words) == 0 || len(words) > 5 || !isLetters(strings.Join(words, "")) {
