@@ -212,17 +212,20 @@ func twoWays(s string) bool {
 		for i, k := 0, strings.IndexByte(s, c); k >= 0; k = strings.IndexByte(s[i:], c) {
 			i += k
 			n := 1
-			if _, b := spelling(s, i, len(s), false); b == '"' || b == '\'' {
-				return true // a spelled quote: \u0022, %22, &#34;
-			}
-			if c == '\\' {
-				if escapedAt(s, i) > 0 {
-					return true
-				}
-				n = runEnd(s, i, func(b byte) bool { return b == '\\' }) - i
-			} else if c != '%' && c != '&' {
+			switch c {
+			case 0x1b, 0xC2:
 				if n = max(1, marker.Removes(s, i)); gluedAt(s, i, n) > 0 {
 					return true
+				}
+			default:
+				if _, b := spelling(s, i, len(s), false); b == '"' || b == '\'' {
+					return true // a spelled quote: \u0022, %22, &#34;
+				}
+				if c == '\\' {
+					if escapedAt(s, i) > 0 {
+						return true
+					}
+					n = runEnd(s, i, func(b byte) bool { return b == '\\' }) - i
 				}
 			}
 			i += n // past a run of backslashes or a sequence whole: "\u009d" runs to the line's end

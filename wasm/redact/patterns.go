@@ -871,10 +871,7 @@ func fieldFromVariable(s string, i, vs, ve int) bool {
 	if i > 0 && (s[i-1] == '.' || hasAt(s, i-min(i, 2), "->")) || hasAt(s, i, "this.") || hasAt(s, i, "self.") || hasAt(s, i, "$this->") {
 		return true
 	}
-	k := i
-	for k < len(s) && (isIdent(s[k]) || s[k] == '.') {
-		k++
-	}
+	k := runEnd(s, i, func(c byte) bool { return isIdent(c) || c == '.' })
 	return (strings.HasSuffix(v, ";") || hasAt(s, ve, ";")) && strings.IndexByte(s[i:k], '.') > 0
 }
 

@@ -187,27 +187,32 @@ func twice(s string, first bool, found []Finding, find func(string) []Finding) [
 	p, cuts := plain(s, true)
 	found = union(found, original(find(p), cuts))
 	for k := range found {
-		// A mark after a glued control character, or after a sequence left
-		// open, would be read with it ("\x1b[REDACTED:…" is ESC [ R on a
-		// screen, "\x1b[1;31[REDACTED:…" a colour ended by '['): the mark
-		// takes them, back to a complete sequence or text.
-		f := &found[k]
 		low := 0
 		if k > 0 {
 			low = found[k-1].End
 		}
-		for moved := true; moved; {
-			moved = false
-			near := s[:min(len(s), f.Start+2)] // a control string is read no further
-			for p := f.Start - 1; p >= max(low, f.Start-32); p-- {
-				if n := marker.Removes(near, p); n > 0 && (gluedAt(s, p, n) == f.Start-p || p+n == f.Start && open(s, p, n)) {
-					f.Start, moved = p, true
-					break
-				}
+		found[k].Start = withControls(s, found[k].Start, low)
+	}
+	return found
+}
+
+// withControls is where a mark that starts at start starts: a mark after a
+// glued control character, or after a sequence left open, would be read
+// with it ("\x1b[REDACTED:…" is ESC [ R on a screen, "\x1b[1;31[REDACTED:…"
+// a colour ended by '['), so it takes them, back to a complete sequence or
+// text, and no further back than low (the mark before it) or 32 bytes a step.
+func withControls(s string, start, low int) int {
+	for moved := true; moved; {
+		moved = false
+		near := s[:min(len(s), start+2)] // a control string is read no further
+		for p := start - 1; p >= max(low, start-32); p-- {
+			if n := marker.Removes(near, p); n > 0 && (gluedAt(s, p, n) == start-p || p+n == start && open(s, p, n)) {
+				start, moved = p, true
+				break
 			}
 		}
 	}
-	return found
+	return start
 }
 
 // open reports whether the control sequence of n bytes at s[p] is left
