@@ -92,28 +92,49 @@ func Defuse(s string, at func(rest string) bool) string {
 // does a dash that looks like its hyphen (U+2011, U+2212…, a soft hyphen,
 // which prints as nothing or as a hyphen at a line's end).
 func StartsMarker(s string) bool {
-	return startsMarker(s) || startsMarker(folded(s, false)) || startsMarker(folded(s, true))
+	if startsMarker(s) {
+		return true
+	}
+	// Called at every '<' of every text that leaves: a start with nothing
+	// to fold (plain ASCII) is read once, and the soft hyphen's second
+	// reading only when there is one.
+	f, cut, soft := folded(s, false)
+	if cut && startsMarker(f) {
+		return true
+	}
+	if soft {
+		f, _, _ = folded(s, true)
+		return startsMarker(f)
+	}
+	return false
 }
 
 // folded is the start of s as it reads: format characters gone, a dash
-// that looks like a hyphen read as one (the soft hyphen too, with soft).
-func folded(s string, soft bool) string {
+// that looks like a hyphen read as one (the soft hyphen too, with soft);
+// cut when that changed anything (else f is ""), soft when a soft hyphen
+// is there.
+func folded(s string, soft bool) (f string, cut, sawSoft bool) {
 	var b [32]byte
 	n := 0
 	for i := 0; i < len(s) && n < len(b); {
-		if r, size := utf8.DecodeRuneInString(s[i:]); size > 1 && (soft && r == 0xAD || r >= 0x2010 && r <= 0x2015 || r == 0x2212 || r == 0xFE58 || r == 0xFE63 || r == 0xFF0D) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		sawSoft = sawSoft || r == 0xAD
+		if size > 1 && (soft && r == 0xAD || r >= 0x2010 && r <= 0x2015 || r == 0x2212 || r == 0xFE58 || r == 0xFE63 || r == 0xFF0D) {
 			b[n] = '-'
-			n, i = n+1, i+size
+			n, i, cut = n+1, i+size, true
 			continue
 		}
 		if f := text.FormatLen(s, i); f > 0 {
-			i += f
+			i, cut = i+f, true
 			continue
 		}
 		b[n] = s[i]
 		n, i = n+1, i+1
 	}
-	return string(b[:n])
+	if !cut {
+		return "", false, sawSoft
+	}
+	return string(b[:n]), true, sawSoft
 }
 
 func startsMarker(s string) bool {
