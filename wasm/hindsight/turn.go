@@ -120,17 +120,16 @@ func written(s string) string {
 //	toolTurn("Deploys go through make release", "", "github.com/o/r", 16000)
 //	=> turn{Content: "Deploys go through make release", Context: "stated in a pi session in github.com/o/r"}, true
 func toolTurn(content, context, repoKey string, maxChars int) (turn, bool) {
-	content = strings.TrimSpace(marker.Strip(content))
-	if strings.TrimSpace(marker.Plain(content)) == "" {
+	var t turn
+	// Cut after: a cut never lands in what Plain removes.
+	if t.Content = txt.Whole(written(marker.Strip(content)), maxChars); t.Content == "" {
 		return turn{}, false
 	}
-	ctx := strings.TrimSpace(marker.Strip(context))
-	if strings.TrimSpace(marker.Plain(ctx)) == "" {
-		ctx = "stated in a pi session in " + repoKey
+	ctx := written(marker.Strip(context))
+	if ctx == "" {
+		ctx = written("stated in a pi session in " + repoKey)
 	}
-	var t turn
-	t.Content = txt.Whole(written(content), maxChars) // cut after: a cut never lands in what Plain removes
-	t.Context = txt.Whole(written(ctx), 1000)
+	t.Context = txt.Whole(ctx, 1000)
 	return t, true
 }
 
