@@ -648,3 +648,33 @@ func TestAnIndexThatGainsAndLosesSecretsIsRedactedAsItIsNow(t *testing.T) {
 		t.Fatalf("remember wrote %q", got)
 	}
 }
+
+// A file of many small pages (under its 4 MiB cap) would give a page table
+// several times its size, past what a reader takes: h-v43 saw a 15 MB table
+// read as corrupt and rewritten on every turn. The table stops at 8 MiB,
+// status says which pages keep no dates, and it stays valid.
+func TestAPageTableStopsAtItsLimitAndSaysSo(t *testing.T) {
+	r := newRig(t, false)
+	var b strings.Builder
+	for i := 0; b.Len() < 3900<<10; i++ {
+		b.WriteString("- Fact number " + strconv.Itoa(i) + " about the build and how it runs\n")
+	}
+	r.write(projectIndex, b.String())
+	r.mem("verify")
+	tables, _ := filepath.Glob(filepath.Join(filepath.Dir(r.project), "agent/pi-memory/notes/*/page-table.jsonl"))
+	if len(tables) != 1 {
+		t.Fatalf("tables: %v", tables)
+	}
+	before, err := os.ReadFile(tables[0])
+	if err != nil || len(before) > 8<<20 || !strings.Contains(string(before[:400]), `"omitted":`) {
+		t.Fatalf("table of %d bytes (%v): %.400s", len(before), err, before)
+	}
+	r.mem("")
+	r.contains("page table: valid (dates kept for the first ")
+	r.h.now += day
+	r.call("before_agent_start", map[string]any{"prompt": "hello"})
+	r.call("session_shutdown", map[string]any{"reason": "quit"})
+	if after, _ := os.ReadFile(tables[0]); string(after) != string(before) {
+		t.Fatal("a valid table was rewritten")
+	}
+}

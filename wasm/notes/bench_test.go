@@ -34,7 +34,7 @@ func BenchmarkRebuild(b *testing.B) {
 	var ps parser
 	var d dates
 	pages := ps.parse(nil, "project", src)
-	table := appendPageTable(nil, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 1)
+	table := appendPageTable(nil, 1<<30, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 1)
 	buf := append([]byte(nil), table...)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -43,7 +43,7 @@ func BenchmarkRebuild(b *testing.B) {
 		if _, err := d.decode(buf); err != nil {
 			b.Fatal(err)
 		}
-		buf = appendPageTable(buf[:0], "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, &d, 2)
+		buf = appendPageTable(buf[:0], 1<<30, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, &d, 2)
 	}
 }
 
@@ -60,7 +60,7 @@ func BenchmarkParse(b *testing.B) {
 
 func BenchmarkDecodeDates(b *testing.B) {
 	src := bigIndex(5000)
-	table := appendPageTable(nil, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", parse("project", src), nil, 1)
+	table := appendPageTable(nil, 1<<30, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", parse("project", src), nil, 1)
 	var d dates
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -74,10 +74,10 @@ func BenchmarkDecodeDates(b *testing.B) {
 func BenchmarkAppendPageTable(b *testing.B) {
 	src := bigIndex(5000)
 	pages := parse("project", src)
-	buf := appendPageTable(nil, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 1)
+	buf := appendPageTable(nil, 1<<30, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 1)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		buf = appendPageTable(buf[:0], "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 2)
+		buf = appendPageTable(buf[:0], 1<<30, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "ab", pages, nil, 2)
 	}
 }

@@ -341,7 +341,11 @@ func (n *driver) tableState(sc *noteScope) tableState {
 	if !sc.exists || pt.Size != int64(len(sc.data)) || pt.SHA1 != hashText(sc.data) {
 		return tableState{Status: "stale", Detail: sc.display + " changed since it was built", Dates: &n.dates}
 	}
-	return tableState{Status: "valid", Dates: &n.dates}
+	st := tableState{Status: "valid", Dates: &n.dates}
+	if pt.Omitted > 0 {
+		st.Detail = "dates kept for the first " + numstr.Itoa(len(sc.pages)-pt.Omitted) + " of " + text.Plural(len(sc.pages), "page", "pages") + ": the table stops at 8 MiB"
+	}
+	return st
 }
 
 // rebuildTable writes the scope's page table from its file, carrying dates
@@ -362,7 +366,7 @@ func (n *driver) rebuildTable(sc *noteScope, confirm []string) error {
 	}
 	// Encoded into the buffer the old table was read into: a rebuild of a
 	// large index allocates nothing that grows with it.
-	n.buf = appendPageTable(n.buf[:0], sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
+	n.buf = appendPageTable(n.buf[:0], maxSidecar, sc.name, sc.file, sc.display, int64(len(sc.data)), hashText(sc.data), sc.pages, old, now)
 	if err := n.h.Mkdir(sc.dataDir); err != nil {
 		return err
 	}

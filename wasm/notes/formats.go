@@ -71,6 +71,7 @@ type pageTable struct {
 	SHA1    string // hex SHA-1 of the file's bytes
 	Built   int64
 	Entries []tableEntry
+	Omitted int // the file's pages past the table's size limit, written without an entry
 }
 
 // tableEntry is one page of a page table, with the dates that make staleness.
@@ -102,8 +103,11 @@ func buildPageTable(scope, source, display string, size int64, sha1hex string, p
 // appendPageTable appends what buildPageTable and encode would write, byte
 // for byte, without building the table in between: a caller that reuses dst
 // re-indexes a large file without allocating anything that grows with it
-// but dst (docs/decisions/003-tinygo-heap.md).
-func appendPageTable(dst []byte, scope, source, display string, size int64, sha1hex string, pages []page, old *dates, now int64) []byte {
+// but dst (docs/decisions/003-tinygo-heap.md). The table stays within limit
+// bytes: the pages past it get no entry (so no dates) and the header counts
+// them as omitted, where a file of many small pages would otherwise give a
+// table several times its size that no reader takes.
+func appendPageTable(dst []byte, limit int, scope, source, display string, size int64, sha1hex string, pages []page, old *dates, now int64) []byte {
 	pt := pageTable{Scope: scope, Source: source, Size: size, SHA1: sha1hex, Built: now}
 	// Grown once, to about the size it needs (a summary is never longer
 	// than the page's source): doubling would leave a trail of large blocks.
@@ -112,13 +116,22 @@ func appendPageTable(dst []byte, scope, source, display string, size int64, sha1
 		p := &pages[i]
 		need += entrySize(p.ID, p.Hash, p.Section, min(len(p.Src), 4*summaryMax))
 	}
-	if cap(dst)-len(dst) < need {
+	if need = min(need, limit+64); cap(dst)-len(dst) < need {
 		dst = append(make([]byte, 0, len(dst)+need), dst...)
 	}
+	start := len(dst)
 	dst = pt.appendHeader(dst, len(pages))
+	body := len(dst)
 	for i := range pages {
 		e := entryOf(&pages[i], display, old, now)
-		dst = e.appendTo(dst)
+		end := len(dst)
+		// 32: room for the header's "omitted" count.
+		if dst = e.appendTo(dst); len(dst)-start+32 > limit {
+			pt.Omitted = len(pages) - i
+			header := pt.appendHeader(nil, i)
+			out := append(make([]byte, 0, start+len(header)+end-body), dst[:start]...)
+			return append(append(out, header...), dst[body:end]...)
+		}
 	}
 	return dst
 }
@@ -175,6 +188,9 @@ func (pt *pageTable) appendHeader(b []byte, n int) []byte {
 	w.Int("size", pt.Size)
 	w.Str("sha1", pt.SHA1)
 	w.Int("pages", int64(n))
+	if pt.Omitted > 0 {
+		w.Int("omitted", int64(pt.Omitted))
+	}
 	w.Int("built", pt.Built)
 	return append(w.Close(), '\n')
 }
@@ -270,6 +286,7 @@ func scanPageTable(data []byte, f func(e *tableEntry)) (pageTable, error) {
 			pt.Size = jsonr.Get(r, "size").Int()
 			pt.SHA1 = own(jsonr.Get(r, "sha1"))
 			pt.Built = jsonr.Get(r, "built").Int()
+			pt.Omitted = int(jsonr.Get(r, "omitted").Int())
 			pages = int(jsonr.Get(r, "pages").Int())
 			return
 		}

@@ -161,11 +161,11 @@ func TestAppendPageTableWritesWhatEncodeWrites(t *testing.T) {
 	for _, d := range []*dates{nil, datesOf(t, &old)} {
 		pt := buildPageTable("project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
 		want := pt.encode()
-		got := appendPageTable([]byte("kept"), "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
+		got := appendPageTable([]byte("kept"), 1<<30, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
 		require.Equal(t, "kept"+string(want), string(got), "AppendPageTable after 4 bytes, dates %v", d != nil)
 		// A buffer with room is written in place: a rebuild allocates nothing that grows with the file.
 		buf := make([]byte, 0, 2*len(want))
-		got = appendPageTable(buf, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
+		got = appendPageTable(buf, 1<<30, "project", "/p/MEMORY.md", "MEMORY.md", int64(len(src)), "cd", pages, d, now)
 		require.True(t, &got[0] == &buf[:1][0], "AppendPageTable did not write into a buffer with room")
 	}
 }
@@ -501,4 +501,24 @@ func TestOpKeepsEveryNonZeroLineWhenWrittenBack(t *testing.T) {
 		j := DecodeJournal(o.encode())
 		require.True(t, len(j.Ops) == 1 && j.Ops[0].Line == line, "line %d came back as %+v", line, j)
 	}
+}
+
+func TestAppendPageTableStopsAtItsLimit(t *testing.T) {
+	pages := parse("project", []byte(formatsMemory))
+	full := buildPageTable("project", "/p/MEMORY.md", "MEMORY.md", 9, "cd", pages, nil, 5)
+	whole := full.encode()
+	for _, limit := range []int{len(whole), len(whole) - 1, len(whole) / 2, 1} {
+		got := appendPageTable([]byte("kept"), limit, "project", "/p/MEMORY.md", "MEMORY.md", 9, "cd", pages, nil, 5)
+		require.True(t, strings.HasPrefix(string(got), "kept"), "limit %d: the bytes before are kept", limit)
+		got = got[4:]
+		pt, err := decodePageTable(got)
+		require.NoError(t, err, "limit %d: decode", limit)
+		n := len(pt.Entries)
+		require.True(t, len(got) <= limit || n == 0, "limit %d: %d bytes", limit, len(got))
+		require.Equal(t, len(pages)-n, pt.Omitted, "limit %d: omitted", limit)
+		if n > 0 {
+			require.Equal(t, full.Entries[:n], pt.Entries, "limit %d: the first pages' entries", limit)
+		}
+	}
+	require.True(t, len(pages) > 2, "the example has pages to omit")
 }
