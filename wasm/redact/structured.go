@@ -305,9 +305,10 @@ func findAttrSecret(s string, pos int) []int {
 // an ECS task definition print it (CloudFormation's Name and Value too). A
 // JSON value is a string: "value":null is none.
 //
-//   - name: DB_PASSWORD
-//     value: hunter2x
-//   {"name": "DB_PASSWORD", "value": "hunter2x"}
+//	- name: DB_PASSWORD
+//	  value: hunter2x
+//
+//	{"name": "DB_PASSWORD", "value": "hunter2x"}
 func findEnvEntry(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		if s[i]|0x20 != 'n' || !wordStart(s, i) || !hasAt(s, i+1, "ame") {
