@@ -303,12 +303,12 @@ func findAttrSecret(s string, pos int) []int {
 // name, or beside it where a text's lines were joined (an earlier session's
 // message, as search keeps it); in YAML or in JSON, as kubectl -o json and
 // an ECS task definition print it (CloudFormation's Name and Value too). A
-// JSON value is a string: "value":null is none.
+// JSON value is a string: "value":null is none. As in
 //
-//	- name: DB_PASSWORD
-//	  value: hunter2x
-//
-//	{"name": "DB_PASSWORD", "value": "hunter2x"}
+//	env: [{"name": "DB_PASSWORD", "value": "hunter2x"}]
+//	env:
+//	  - name: DB_PASSWORD
+//	    value: hunter2x
 func findEnvEntry(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		if s[i]|0x20 != 'n' || !wordStart(s, i) || !hasAt(s, i+1, "ame") {
