@@ -343,7 +343,7 @@ func (n *driver) tableState(sc *noteScope) tableState {
 	}
 	st := tableState{Status: "valid", Dates: &n.dates}
 	if pt.Omitted > 0 {
-		st.Detail = "dates kept for the first " + numstr.Itoa(len(sc.pages)-pt.Omitted) + " of " + text.Plural(len(sc.pages), "page", "pages") + ": the table stops at 8 MiB"
+		st.Detail = "dates kept for the first " + numstr.Itoa(max(0, len(sc.pages)-pt.Omitted)) + " of " + text.Plural(len(sc.pages), "page", "pages") + ": the table stops at 8 MiB"
 	}
 	return st
 }

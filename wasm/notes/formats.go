@@ -286,7 +286,9 @@ func scanPageTable(data []byte, f func(e *tableEntry)) (pageTable, error) {
 			pt.Size = jsonr.Get(r, "size").Int()
 			pt.SHA1 = own(jsonr.Get(r, "sha1"))
 			pt.Built = jsonr.Get(r, "built").Int()
-			pt.Omitted = int(jsonr.Get(r, "omitted").Int())
+			if o := jsonr.Get(r, "omitted").Int(); o > 0 {
+				pt.Omitted = int(min(o, 1<<30))
+			}
 			pages = int(jsonr.Get(r, "pages").Int())
 			return
 		}

@@ -78,6 +78,9 @@ func FuzzDecodePageTable(f *testing.F) {
 		[]byte(`{"v":1,"kind":"header","pages":-1}`),
 		[]byte(`{"v":1,"kind":"header","pages":1e30}` + "\n" + `{"v":1,"id":"P-1","hash":"h"}`),
 		[]byte(`{"v":2,"kind":"header"}`),
+		[]byte(`{"v":1,"kind":"header","pages":0,"omitted":-3}`),
+		[]byte(`{"v":1,"kind":"header","pages":0,"omitted":1e30}`),
+		[]byte(`{"v":1,"kind":"header","pages":0,"omitted":"7"}`),
 		[]byte("{\"v\":1,\"kind\":\"header\",\"scope\":\"\xff\",\"pages\":1}\n{\"v\":1,\"id\":{},\"hash\":[1],\"line\":\"3\"}"),
 	} {
 		f.Add(s)
