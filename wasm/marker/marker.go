@@ -86,64 +86,83 @@ func Defuse(s string, at func(rest string) bool) string {
 }
 
 // StartsMarker reports whether s, what follows a "<", is the rest of a
-// marker: an optional "!--", an optional "/", spaces, then "pi-memory" in
-// any case; characters that print as nothing (text.FormatLen) anywhere in
-// it do not hide it: "</pi\u200b-memory-recall>" reads as the marker; nor
-// does a dash that looks like its hyphen (U+2011, U+2212…, a soft hyphen,
-// which prints as nothing or as a hyphen at a line's end).
+// marker as a person or a model reads it: an optional "!--", an optional
+// "/", blanks (a no-break space too), then "pi", one character or none in
+// the hyphen's place (any that is no ASCII letter, digit, blank or angle
+// bracket: U+2011, U+2212, ˗, ─, a soft hyphen…), then "memory", in any
+// case. Characters that print as nothing (text.FormatLen) are passed over
+// anywhere in it: "</pi\u200b-memory-recall>" reads as the marker. What it
+// reads holds no "<", so the starts of a text are read in one pass over it.
 func StartsMarker(s string) bool {
-	if startsMarker(s) {
+	i := 0
+	if k := word(s, 0, "!--"); k > 0 {
+		i = k
+	}
+	if k := word(s, blanks(s, i), "/"); k > 0 {
+		i = k
+	}
+	if i = word(s, blanks(s, i), "pi"); i < 0 {
+		return false
+	}
+	if word(s, i, "memory") > 0 {
 		return true
 	}
-	// Called at every '<' of every text that leaves: a start with nothing
-	// to fold (plain ASCII) is read once, and the soft hyphen's second
-	// reading only when there is one.
-	f, cut, soft := folded(s, false)
-	if cut && startsMarker(f) {
-		return true
+	if i = pass(s, i); i == len(s) {
+		return false
 	}
-	if soft {
-		f, _, _ = folded(s, true)
-		return startsMarker(f)
+	r, size := utf8.DecodeRuneInString(s[i:])
+	if r < 0x80 && (r <= ' ' || r == '<' || r == '>' || r == 0x7f || r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9') {
+		return false
 	}
-	return false
+	return word(s, i+size, "memory") > 0
 }
 
-// folded is the start of s as it reads: format characters gone, a dash
-// that looks like a hyphen read as one (the soft hyphen too, with soft);
-// cut when that changed anything (else f is ""), soft when a soft hyphen
-// is there.
-func folded(s string, soft bool) (f string, cut, sawSoft bool) {
-	var b [32]byte
-	n := 0
-	for i := 0; i < len(s) && n < len(b); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		sawSoft = sawSoft || r == 0xAD
-		if size > 1 && (soft && r == 0xAD || r >= 0x2010 && r <= 0x2015 || r == 0x2212 || r == 0xFE58 || r == 0xFE63 || r == 0xFF0D) {
-			b[n] = '-'
-			n, i, cut = n+1, i+size, true
-			continue
+// pass is i after what prints as nothing at s[i:].
+func pass(s string, i int) int {
+	for i < len(s) {
+		f := text.FormatLen(s, i)
+		if f == 0 {
+			break
 		}
-		if f := text.FormatLen(s, i); f > 0 {
-			i, cut = i+f, true
-			continue
-		}
-		b[n] = s[i]
-		n, i = n+1, i+1
+		i += f
 	}
-	if !cut {
-		return "", false, sawSoft
-	}
-	return string(b[:n]), true, sawSoft
+	return i
 }
 
-func startsMarker(s string) bool {
-	s = strings.TrimPrefix(s, "!--")
-	s = strings.TrimLeft(s, " \t")
-	s = strings.TrimPrefix(s, "/")
-	s = strings.TrimLeft(s, " \t")
-	return text.HasFoldPrefix(s, "pi-memory")
+// word is i after w (lowercase ASCII) at s[i:] in any case, what prints as
+// nothing passed over before each of its bytes; -1 when w is not there.
+func word(s string, i int, w string) int {
+	for k := 0; k < len(w); k++ {
+		if i = pass(s, i); i == len(s) {
+			return -1
+		}
+		c := s[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[k] {
+			return -1
+		}
+		i++
+	}
+	return i
 }
+
+// blanks is i after the blanks at s[i:] (spaces, tabs, no-break spaces).
+func blanks(s string, i int) int {
+	for {
+		switch i = pass(s, i); {
+		case hasBlank(s, i):
+			i++
+		case strings.HasPrefix(s[i:], "\u00a0"):
+			i += 2
+		default:
+			return i
+		}
+	}
+}
+
+func hasBlank(s string, i int) bool { return i < len(s) && (s[i] == ' ' || s[i] == '\t') }
 
 // Has reports whether s holds the start of any block.
 func Has(s string) bool {
