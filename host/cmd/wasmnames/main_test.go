@@ -14,7 +14,8 @@ func str(s string) []byte { return append(putUleb(nil, len(s)), s...) }
 
 func TestShortenRemovesThePrefixFromEveryNameAndKeepsTheRest(t *testing.T) {
 	const long = "github.com/pi-memory/pi-memory/wasm/redact.scan"
-	funcs := append(putUleb(nil, 2), append(append([]byte{0}, str("(*"+long[:36]+"notes.driver).load")...), append([]byte{5}, str("runtime.alloc")...)...)...)
+	iface := "interface:{Append:func:{basic:string,slice:basic:uint8}{named:error},ReadAt:func:{basic:string}{named:" + long[:31] + "wasm/hostio.FileInfo}}.ReadAt$invoke"
+	funcs := append(putUleb(nil, 3), append(append(append([]byte{0}, str("(*"+long[:36]+"notes.driver).load")...), append([]byte{5}, str("runtime.alloc")...)...), append([]byte{7}, str(iface)...)...)...)
 	locals := append(putUleb(nil, 1), append([]byte{0}, append(putUleb(nil, 1), append([]byte{0}, str(long)...)...)...)...)
 	nameSec := append(str("name"), append(append(section(0, str(long)), section(1, funcs)...), section(2, locals)...)...)
 	code := section(10, []byte{1, 2, 3})
@@ -25,6 +26,7 @@ func TestShortenRemovesThePrefixFromEveryNameAndKeepsTheRest(t *testing.T) {
 	require.True(t, bytes.HasPrefix(out, append([]byte("\x00asm\x01\x00\x00\x00"), code...)), "the code section is as it was")
 	require.True(t, bytes.Contains(out, str("(*wasm/notes.driver).load")))
 	require.True(t, bytes.Contains(out, str("runtime.alloc")))
+	require.True(t, bytes.Contains(out, str("interface:{…}.ReadAt$invoke")), "an interface's call keeps its method's name")
 	require.Equal(t, 2, bytes.Count(out, []byte("wasm/redact.scan")), "the module's name and a local's")
 	require.False(t, bytes.Contains(out, []byte("github.com")))
 	again, err := shorten(out, []byte("github.com/pi-memory/pi-memory/"))
