@@ -1114,7 +1114,7 @@ func secretKeyword(s string, lo, end int) bool {
 }
 
 // findSecret: [A-Za-z0-9_.\-]*(?:KEYWORD)(?:SUFFIX)?["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*
-// (?:"((?:[^"\\\r\n]|\\.){4,})"|'([^'\r\n]{4,})'|([^\s"'`,;]{6,})), see secretLabel.
+// (?:[bBrRuU]{1,2})?(?:"((?:[^"\\\r\n]|\\.){4,})"|'((?:[^'\r\n]|'{2}|'\\'{2}){4,})')|([^\s"'`,;]{6,}), see secretLabel.
 func findSecret(s string, pos int) []int {
 	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
 		return assignment(s, at, func(v int) []int {
@@ -1131,6 +1131,26 @@ func secretValue(s string, start, v int) []int {
 	if v == len(s) {
 		return nil
 	}
+	// Python's string prefixes: b"…", r'…', rb"…", u'…' (an f-string computes).
+	if p := runEnd(s[:min(len(s), v+2)], v, func(c byte) bool { return strings.IndexByte("bBrRuU", c) >= 0 }); p > v && p < len(s) && (s[p] == '"' || s[p] == '\'') {
+		if m := quotedSecret(s, start, p); m != nil {
+			return m
+		}
+	}
+	if m := quotedSecret(s, start, v); m != nil {
+		return m
+	}
+	if _, de, ok := codeDefault(s, v); ok {
+		return groupOf(start, de+1, 3, 2, v, de+1) // env('DB_PASSWORD', 'x'): labelledValue's
+	}
+	if e, n := runes(s, v, isBareStop); n >= 6 {
+		return groupOf(start, e, 3, 2, v, e)
+	}
+	return nil
+}
+
+// quotedSecret is secretValue's quoted forms at s[v:].
+func quotedSecret(s string, start, v int) []int {
 	switch s[v] {
 	case '"':
 		i, n := v+1, 0
@@ -1152,16 +1172,26 @@ func secretValue(s string, start, v int) []int {
 			return groupOf(start, i+1, 3, 0, v+1, i)
 		}
 	case '\'':
-		i, n := runes(s, v+1, isSingleQuotedStop)
-		if n >= 4 && hasAt(s, i, "'") {
-			return groupOf(start, i+1, 3, 1, v+1, i)
+		// A quote inside: YAML's doubled one ('a''b') or the shell's
+		// ('a'\''b'); where no quote closes after it, the one before closes.
+		i, n, close, cn := v+1, 0, -1, 0
+		for {
+			e, k := runes(s, i, isSingleQuotedStop)
+			if i, n = e, n+k; !hasAt(s, i, "'") {
+				break
+			}
+			if close, cn = i, n; hasAt(s, i, "''") {
+				i += 2
+			} else if hasAt(s, i, `'\''`) {
+				i += 4
+			} else {
+				break
+			}
+			n++
 		}
-	}
-	if _, de, ok := codeDefault(s, v); ok {
-		return groupOf(start, de+1, 3, 2, v, de+1) // env('DB_PASSWORD', 'x'): labelledValue's
-	}
-	if e, n := runes(s, v, isBareStop); n >= 6 {
-		return groupOf(start, e, 3, 2, v, e)
+		if cn >= 4 {
+			return groupOf(start, close+1, 3, 1, v+1, close)
+		}
 	}
 	return nil
 }

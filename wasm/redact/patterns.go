@@ -339,6 +339,10 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
 	label := s[m[0]:vs]
+	if ps := printrValue(s, m[0], vs); ps > 0 {
+		pe := runEndBack(s, ps+strings.IndexByte(s[ps:]+"\n", '\n'), func(c byte) bool { return isBlank(c) || c == '\r' })
+		return ps, pe, m[0], pe, pe > ps && !isReference(s[ps:pe])
+	}
 	if k := strings.Index(v, "</"); k > 0 {
 		v, ve = v[:k], vs+k // its element closes: <span>Password: {password}</span>
 	}
@@ -379,12 +383,14 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 		}
 	}
 	n := identEnd(label)
-	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v) {
+	// A type when bare after a colon (password: String!), never quoted or assigned.
+	typed := strings.HasSuffix(strings.TrimRight(label, " \t"), ":")
+	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v, typed) {
 		return 0, 0, 0, 0, false
 	}
 	if strings.EqualFold(label[:n], "passwd") && inList(nssSources, v) ||
-		inList(" secret existingSecret imagePullSecret secretName secretRef ", label[:n]) && secretName(v) {
-		return 0, 0, 0, 0, false // nsswitch.conf's source (passwd: files); a Kubernetes Secret's name (secret: db-credentials)
+		inList(" secret existingSecret imagePullSecret secretName secretRef ", strings.TrimLeft(label[:n], "-")) && secretName(v) {
+		return 0, 0, 0, 0, false // nsswitch.conf's source (passwd: files); a Kubernetes Secret's name (secret: db-credentials, gcloud's --secret=db-password)
 	}
 	if passLabel(label, 0, n) || endsFold(label, 0, n, "creds") {
 		return passValue(s, m, label, n, vs, ve)
@@ -684,6 +690,17 @@ func runEndBack(s string, i int, class func(byte) bool) int {
 	return i
 }
 
+// printrValue is where the value starts after a label that print_r shows
+// with its object's visibility ([password:protected] => X,
+// [password:App\Models\User:private] => X; vs is after its colon), else 0.
+func printrValue(s string, at, vs int) int {
+	k := strings.IndexByte(s[vs:], ']')
+	if at == 0 || s[at-1] != '[' || k <= 0 || !hasAt(s, vs+k, "] => ") || !strings.HasSuffix(s[vs:vs+k], "protected") && !strings.HasSuffix(s[vs:vs+k], "private") {
+		return 0
+	}
+	return vs + k + len("] => ")
+}
+
 // identEnd is the length of the identifier that starts label.
 func identEnd(label string) int {
 	i := 0
@@ -881,7 +898,7 @@ func fieldFromVariable(s string, i, vs, ve int) bool {
 // (password=password) or a field that names a secret (cfg.Password,
 // self.api_key). A password that looks like a call ("abc(") is rare enough
 // to pay for every form handler and interface that names a password.
-func isCode(label, v string) bool {
+func isCode(label, v string, typed bool) bool {
 	// The run of an identifier path: a.b.c
 	i := 0
 	for i < len(v) && (isName(v[i:i+1]) || i > 0 && (v[i] >= '0' && v[i] <= '9' || v[i] == '.' || v[i] == ':') || v[i] == '$') {
@@ -896,18 +913,25 @@ func isCode(label, v string) bool {
 	if j := strings.IndexByte(v[min(i, len(v)):], ']'); i > 0 && i < len(v) && v[i] == '[' && j > 0 && isName(strings.Trim(v[i+1:i+j], ":\"'")) && strings.Trim(v[i+j+1:], ")];,") == "" {
 		return true // an index by a name: params[:password], row["password"]
 	}
-	t := v
+	t, bang := v, false
 	for len(t) > 0 && strings.IndexByte(")]};:,?|!", t[len(t)-1]) >= 0 {
-		t = t[:len(t)-1] // GraphQL's non-null String! too
+		if t[len(t)-1] == '!' {
+			if !typed {
+				break // PASSWORD=Password!
+			}
+			bang = true // GraphQL's non-null: String!
+		}
+		t = t[:len(t)-1]
 	}
-	if k := strings.IndexByte(t, '<'); k > 0 && t[0] >= 'A' && t[0] <= 'Z' && isName(t[:k]) && t[len(t)-1] == '>' && isName(strings.Trim(t[k:], "<>")) {
-		return true // a generic type: Secret<String>
+	if k := strings.IndexByte(t, '<'); typed && k > 0 && k+1 < len(t) && t[0] >= 'A' && t[0] <= 'Z' && isName(t[:k]) && isLetter(t[k+1]) &&
+		(t[len(t)-1] == '>' || isName(t[k+1:])) && strings.Trim(t[k:], "<>,:&'[] abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
+		return true // a generic type: Secret<String>, Arc<Mutex<String>>, Result<String, (the value cut at a blank)
 	}
-	if strings.HasPrefix(t, "Optional[") || strings.HasPrefix(t, "Final[") || strings.HasPrefix(t, "Option<") || strings.HasPrefix(t, "Promise<") || strings.HasPrefix(t, "&'") {
+	if strings.HasPrefix(t, "Optional[") || strings.HasPrefix(t, "Final[") || strings.HasPrefix(t, "Annotated[") || strings.HasPrefix(t, "Option<") || strings.HasPrefix(t, "Promise<") || strings.HasPrefix(t, "&'") {
 		return true
 	}
 	switch t {
-	case "string", "String", "number", "boolean", "bytes", "Buffer", "undefined", "unknown", "SecretStr", "SecretString", "SecretBytes", "[]byte":
+	case "string", "String", "number", "boolean", "bytes", "Buffer", "undefined", "unknown", "SecretStr", "SecretString", "SecretBytes", "[]byte", "ID":
 		return true
 	}
 	if i != len(t) || i == 0 {
@@ -919,6 +943,9 @@ func isCode(label, v string) bool {
 		// it (self.password = user_password).
 		field := label[strings.LastIndexByte(label[:k], '.')+1 : k]
 		name := strings.TrimPrefix(t, "$")
+		if bang {
+			return false // not one of the types above: password: Hunter2x!, password: Password!
+		}
 		if strings.EqualFold(name, label[:k]) || strings.EqualFold(name, field) ||
 			field != label[:k] && isName(name) && len(name) > len(field) && strings.EqualFold(name[len(name)-len(field)-1:], "_"+field) {
 			return true

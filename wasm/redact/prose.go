@@ -317,8 +317,8 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		return v, v + len(w), m[0], v + len(w), true
 	}
-	if v == len(s) || s[v] == '\n' {
-		return 0, 0, 0, 0, false
+	if v == len(s) || s[v] == '\n' || printrValue(s, m[0], v) > 0 {
+		return 0, 0, 0, 0, false // print_r's label: the label's pattern reads its value
 	}
 	if vs, ve, end, ok, _ := became(s, v, false); ok && (end > ve || strings.IndexByte(s[v:vs], ':') >= 0) {
 		return vs, ve, m[0], end, true // quoted: was changed to "Hunter2x!"; was changed: X
@@ -334,7 +334,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	}
 	e := elementWordEnd(s, v)
 	w := trimClause(s[v:e])
-	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e]) || strings.EqualFold(kw, "passwd") && inList(nssSources, w) || fieldFromVariable(s, m[0], v, v+len(w)) {
+	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e], strings.HasSuffix(strings.TrimRight(s[m[0]:v], " \t"), ":")) || strings.EqualFold(kw, "passwd") && inList(nssSources, w) || fieldFromVariable(s, m[0], v, v+len(w)) {
 		return 0, 0, 0, 0, false
 	}
 	ce, rest := clauseEnd(s, v, e), ""
@@ -957,6 +957,9 @@ func notValue(w string) bool {
 		return strings.IndexByte(w, '>') > 0 || len(w) > 1 && (w[1] == '%' || w[1] == '?' || isLetters(w[1:]))
 	}
 	if w[0] == '(' {
+		if len(w) > 1 && strings.IndexByte(`\?[.`, w[1]) >= 0 {
+			return true // a pattern's group: re.compile(r"password=(\S+)")
+		}
 		k := strings.IndexByte(w, ')')
 		return k < 0 && isLetters(w[1:]) || k > 0 && isLetters(w[1:k])
 	}

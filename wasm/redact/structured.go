@@ -297,7 +297,7 @@ func findAttrSecret(s string, pos int) []int {
 	return nil
 }
 
-// findEnvEntry: \b[nN]ame"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'([^'\n]+)'|([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")
+// findEnvEntry: \b[nN]ame"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'{2})+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")
 //
 // A Kubernetes (or compose) env entry: the value on the line below its
 // name, or beside it where a text's lines were joined (an earlier session's
@@ -375,6 +375,41 @@ func findEnvEntry(s string, pos int) []int {
 		}
 		if json {
 			continue
+		}
+		if hasAt(s, v, "'") {
+			// YAML's doubled quote inside: 'p@ss''word9'; where none
+			// closes after it, the quote before closes.
+			k, close := v+1, -1
+			for {
+				for k < len(s) && s[k] != '\'' && s[k] != '\n' {
+					k++
+				}
+				if k < len(s) && s[k] == '\'' && k > v+1 {
+					close = k
+				}
+				if !hasAt(s, k, "''") {
+					break
+				}
+				k += 2
+			}
+			if close > 0 {
+				return groupOf(i, close+1, 4, 1, v+1, close)
+			}
+			continue
+		}
+		if k := v + 1; hasAt(s, v, ">") || hasAt(s, v, "|") {
+			// A block scalar: the value is on the next line (value: >-).
+			if hasAt(s, k, "-") || hasAt(s, k, "+") {
+				k++
+			}
+			if k = runEnd(s, k, isBlank); hasAt(s, k, "\r") {
+				k++
+			}
+			if b := runEnd(s, k+1, func(c byte) bool { return c == ' ' }); hasAt(s, k, "\n") && b > k+1 {
+				if e := runEnd(s, b, isBareShell); e > b {
+					return groupOf(i, e, 4, 2, b, e)
+				}
+			}
 		}
 		if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
 			return groupOf(i, end, 4, g, vs, ve)
