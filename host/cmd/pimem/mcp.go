@@ -428,7 +428,7 @@ func (c *mcpCore) redacted(body []byte) []byte {
 	res, err := c.red.Run("redact", body)
 	c.redMu.Unlock()
 	if err == nil && res.Exit == 0 && len(res.Outputs) == 1 {
-		return []byte(res.Outputs[0])
+		return messageCut([]byte(res.Outputs[0]))
 	}
 	if err == nil {
 		err = errors.New("no answer" + problems(mcpResult{Result: res}))
@@ -449,9 +449,40 @@ func (c *mcpCore) redacted(body []byte) []byte {
 // excerptsDropped is body, when it is a JSON-RPC error whose message quotes
 // what the client sent, without the SDK's excerpt of a value it could not
 // read (`cannot unmarshal "[\"ghp_abcdefghijklmnopqrstuvwxyz..." into`):
-// a secret cut short there is no longer one the redaction reads. A message
-// is cut to 1 KiB too (it may quote the whole request, a megabyte of it).
+// a secret cut short there is no longer one the redaction reads.
 func excerptsDropped(body []byte) []byte {
+	return errorMessage(body, func(out string) string {
+		const cut = "unmarshal \""
+		for i := strings.Index(out, cut); i >= 0; i = strings.Index(out, cut) {
+			j := strings.Index(out[i+len(cut):], "\" into ")
+			if j < 0 {
+				return out[:i] + "unmarshal a value"
+			}
+			out = out[:i] + "unmarshal a value" + out[i+len(cut)+j+1:]
+		}
+		return out
+	})
+}
+
+// messageCut is body with its error's message cut to 1 KiB (it may quote
+// the whole request, a megabyte of it); after the redaction, which then has
+// read every secret whole.
+func messageCut(body []byte) []byte {
+	return errorMessage(body, func(out string) string {
+		if len(out) <= 1024 {
+			return out
+		}
+		k := 1024
+		for k > 0 && !utf8.RuneStart(out[k]) {
+			k--
+		}
+		return out[:k] + "…"
+	})
+}
+
+// errorMessage is body with its error's message as edit makes it, when body
+// is a JSON-RPC error; else body.
+func errorMessage(body []byte, edit func(string) string) []byte {
 	if !bytes.Contains(body, []byte(`"error"`)) {
 		return body
 	}
@@ -461,23 +492,7 @@ func excerptsDropped(body []byte) []byte {
 	if json.Unmarshal(body, &m) != nil || json.Unmarshal(m["error"], &e) != nil || json.Unmarshal(e["message"], &msg) != nil {
 		return body
 	}
-	const cut = "unmarshal \""
-	out := msg
-	for i := strings.Index(out, cut); i >= 0; i = strings.Index(out, cut) {
-		j := strings.Index(out[i+len(cut):], "\" into ")
-		if j < 0 {
-			out = out[:i] + "unmarshal a value"
-			break
-		}
-		out = out[:i] + "unmarshal a value" + out[i+len(cut)+j+1:]
-	}
-	if len(out) > 1024 {
-		k := 1024
-		for k > 0 && !utf8.RuneStart(out[k]) {
-			k--
-		}
-		out = out[:k] + "…"
-	}
+	out := edit(msg)
 	if out == msg {
 		return body
 	}

@@ -891,7 +891,7 @@ func TestMCPSaysBackNoSecretTheClientSent(t *testing.T) {
 	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
 	p := startMCP(t, dir, agent, `{}`)
 	var seen []string
-	for i, line := range []string{
+	lines := []string{
 		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_search","arguments":{"query":"deploy with TOKEN"}}}`,
 		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_forget","arguments":{"id":"TOKEN"}}}`,
 		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"memory_forget","arguments":{"query":"TOKEN"}}}`,
@@ -907,7 +907,13 @@ func TestMCPSaysBackNoSecretTheClientSent(t *testing.T) {
 		`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":["TOKEN"]}}`,
 		`{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":["TOKEN"]}}`,
 		`{"jsonrpc":"2.0","id":%d,"method":"prompts/get","params":{"name":"memory","arguments":{"task":["TOKEN"]}}}`,
-	} {
+	}
+	// A message cut to 1 KiB across a secret: the cut comes after the
+	// redaction, which has read it whole (h-v46: 31 of its 40 characters went back).
+	for pad := 940; pad <= 1030; pad += 10 {
+		lines = append(lines, `{"jsonrpc":"2.0","id":%d,"method":"`+strings.Repeat("x", pad)+`TOKEN"}`)
+	}
+	for i, line := range lines {
 		id := float64(200 + i)
 		p.send(t, strings.ReplaceAll(fmt.Sprintf(line, int(id)), "TOKEN", handToken))
 		var m map[string]any
@@ -919,6 +925,9 @@ func TestMCPSaysBackNoSecretTheClientSent(t *testing.T) {
 		b, _ := json.Marshal(m)
 		seen = append(seen, string(b))
 		require.False(t, strings.Contains(string(b), handToken) || strings.Contains(string(b), handToken[4:]) || strings.Contains(string(b), handToken[4:20]), "%s\nanswered %s", line, b)
+		if e, ok := m["error"].(map[string]any); ok && strings.Contains(line, strings.Repeat("x", 940)) {
+			require.True(t, len(e["message"].(string)) <= 1024+len("…"), "a message of %d bytes", len(e["message"].(string)))
+		}
 	}
 	require.Contains(t, strings.Join(seen, "\n"), "[REDACTED:github-token]")
 	// A request's id goes back as it came, whatever it looks like: the
