@@ -378,6 +378,27 @@ test("a memory file of 14 KiB runs the core in the worker: the first prompt carr
 	);
 });
 
+// A file of many small pages would give a page table several times its size (15 MB for
+// 3.9 MB): the table stops at 8 MiB and /memory says whose dates it keeps, each time the same.
+test("a MEMORY.md of 60,000 small facts: its page table stops at 8 MiB and /memory says so", async () => {
+	await inPi(
+		async (tui) => {
+			await tui.command("/memory verify", /Rebuilt the page tables/);
+			await tui.command("/memory status", /page table: valid \(dates kept for\s+the\s+first\s+\d+\s+of\s+\d+\s+pages:\s+the\s+table\s+stops\s+at\s+8\s+MiB\)/);
+			await tui.command("/memory search fact number 59999", /fact number 59999/);
+		},
+		{
+			seed: (sb) => {
+				const memory = path.join(sb.project, ".pi", "memory");
+				fs.mkdirSync(memory, { recursive: true });
+				let text = "# Memory\n\n## Notes\n\n";
+				for (let i = 0; i < 60000; i++) text += `- fact number ${i} about how the build runs\n`;
+				fs.writeFileSync(path.join(memory, "MEMORY.md"), text);
+			},
+		},
+	);
+});
+
 // Windows PowerShell's `>` saves UTF-16: such a MEMORY.md is named with the fix, not read as
 // UTF-8 (text no search finds) and never written to (UTF-8 appended to UTF-16).
 test("a MEMORY.md saved as UTF-16 is named with its fix; remember writes nothing into it", async () => {
