@@ -161,10 +161,13 @@ func Entry(store, dir, cwd string) (at string, trusted bool, err string) {
 	gjson.Parse(store).ForEach(func(k, val gjson.Result) bool {
 		switch val.Type {
 		case gjson.True, gjson.False:
-			if key := k.String(); path.IsAbs(key) {
+			key := k.String()
+			if !path.IsAbs(key) && path.IsAbs(cwd) {
+				key = path.Join(cwd, key)
+			}
+			// Two keys naming one folder ("/R/" and "/R"): pi takes the first.
+			if _, seen := entries[path.Clean(key)]; path.IsAbs(key) && !seen {
 				entries[path.Clean(key)] = val.Type == gjson.True
-			} else if path.IsAbs(cwd) {
-				entries[path.Join(cwd, key)] = val.Type == gjson.True
 			}
 		case gjson.Null:
 		default:

@@ -67,6 +67,9 @@ func TestEntryFindsTheNearestFolderAsPiDoes(t *testing.T) {
 		{"\uFEFF{}", "/a/b", "", false, ""},
 		{`{"/a": true, "/a/b": false}`, "/a/b/c", "/a/b", false, ""},
 		{`{"/a/": true}`, "/a/b", "/a", true, ""},
+		// Two keys naming one folder: pi takes the first (h-v46).
+		{`{"/a/": false, "/a": true}`, "/a", "/a", false, ""},
+		{`{"/a": true, "/a/.": false, "/a/": null}`, "/a", "/a", true, ""},
 		{`{"/": true}`, "/a/b", "/", true, ""},
 		{`{"/a/b/c": true}`, "/a/b", "", false, ""},
 		{`{"/a": 1}`, "/a", "", false, "holds 1 for /a"},
