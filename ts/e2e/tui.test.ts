@@ -399,6 +399,29 @@ test("a MEMORY.md of 60,000 small facts: its page table stops at 8 MiB and /memo
 	);
 });
 
+// An import of many facts runs in slices of pi's event loop (h-v46: 1,000 facts held pi's
+// thread 6-7 s in one call): the terminal answers, then the same import again skips them all.
+test("/memory import claude of 600 facts answers in the terminal; again, it skips what it staged", async () => {
+	await inPi(
+		async (tui) => {
+			// The list scrolls its first line away: its last one says the import went through.
+			await tui.command("/memory import claude --dry-run", /would stage\s+MEMORY\.md:602\s/);
+			await tui.command("/memory import claude", /staged\s+W-\w+\s+MEMORY\.md:602[\s\S]*\/memory flush writes them/);
+			await tui.command("/memory import claude", /skipped\s+MEMORY\.md:602\s[\s\S]*\(already\s+in\s+memory\)/);
+		},
+		{
+			seed: (sb) => {
+				const slug = sb.project.replace(/[^A-Za-z0-9]/g, "-");
+				const dir = path.join(sb.home, ".claude", "projects", slug, "memory");
+				fs.mkdirSync(dir, { recursive: true });
+				let text = "# Memory\n\n";
+				for (let i = 0; i < 600; i++) text += `- service ${i} listens on port ${10000 + i} behind the ${["nginx", "envoy", "traefik"][i % 3]} proxy\n`;
+				fs.writeFileSync(path.join(dir, "MEMORY.md"), text);
+			},
+		},
+	);
+});
+
 // Windows PowerShell's `>` saves UTF-16: such a MEMORY.md is named with the fix, not read as
 // UTF-8 (text no search finds) and never written to (UTF-8 appended to UTF-16).
 test("a MEMORY.md saved as UTF-16 is named with its fix; remember writes nothing into it", async () => {

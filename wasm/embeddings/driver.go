@@ -369,22 +369,9 @@ const (
 	sliceVectors = 5000
 )
 
-// again runs k in pimem's commands at once, elsewhere once the host
-// answers a foreground ask of nothing (pi's adapter runs its event loop
-// first); a host answers it with an error once the call the search serves
-// is cancelled, and then stop runs instead.
+// again is the next slice of k (store.Out.Again).
 func (d *driver) again(out *store.Out, k, stop func(out *store.Out)) {
-	if d.s.Mode == "cli" {
-		k(out)
-		return
-	}
-	out.Yield(func(out *store.Out, in gjson.Result) {
-		if jsonr.Get(in, "0.error").Exists() {
-			stop(out)
-			return
-		}
-		k(out)
-	})
+	out.Again(d.s.Mode == "cli", k, stop)
 }
 
 // readAll reads the cache to its end in slices, then runs k.

@@ -88,48 +88,98 @@ const claudeImportSection = "Imported from Claude Code"
 // person should write, not an importer.
 const maxImportFact = 500
 
-// claudeFacts returns the facts of Claude Code's memory files in order:
-// every fact page (not pointers, headings or text) of each file, with its
-// Section, or claudeImportSection when it has none. files are already parsed;
-// each doc's File is the file's base name, MEMORY.md first, then topic files
-// in name order (the caller orders them). Facts longer than 500 characters
-// are skipped, and so are facts that duplicate an earlier candidate
-// (duplicate's rule), so a fact Claude repeated in MEMORY.md and a topic file
-// is staged once, from MEMORY.md.
+// importPlan decides what /memory import claude does with Claude Code's
+// facts, a step at a time (step), so a large import gives pi's thread back
+// between its steps. files are parsed; each doc's File is the file's base
+// name, MEMORY.md first, then topic files in name order (the caller orders
+// them). The candidates are every fact page (not pointers, headings or text)
+// of each file in order, with its Section, or claudeImportSection when it has
+// none; facts longer than 500 characters are skipped, and so are facts that
+// duplicate an earlier candidate (duplicate's rule), so a fact Claude
+// repeated in MEMORY.md and a topic file is staged once, from MEMORY.md. Each
+// candidate is then an item to stage (why "") or skipped as inMemory: a
+// duplicate of a fact or pointer of the memory file, or of a fact staged and
+// not yet flushed (pending). Each text is prepared once (duplicate prepares
+// every page again for each fact: 1,000 facts took 16 s).
 //
 //	MEMORY.md: "- [Build](build.md) — quirks", "- Use pnpm, not npm"
 //	build.md:  "## Quirks", "- use pnpm not npm", "- sccache breaks -Werror"
-//	claudeFacts(…) => [{"Use pnpm, not npm" "Imported from Claude Code" MEMORY.md 2}
-//	                   {"sccache breaks -Werror" "Quirks" build.md 3}]
-func claudeFacts(files []doc) []importCandidate {
-	var out []importCandidate
-	var seen []similarity.Features // prepared once per candidate, not once per comparison
-	for _, f := range files {
-		for i := range f.Pages {
-			p := &f.Pages[i]
+//	memory:    "- sccache breaks -Werror"
+//	items => [{MEMORY.md:2 "Imported from Claude Code" "Use pnpm, not npm"}
+//	          {build.md:3 "Quirks" "sccache breaks -Werror" why "already in memory"}]
+type importPlan struct {
+	files      []doc
+	file, page int                   // the next page to read: files[file].Pages[page]
+	cands      []importCandidate     // the candidates found so far
+	feats      []similarity.Features // theirs, in the same order
+	known      []similarity.Features // memory's facts and pointers, and what is staged
+	items      []importItem          // one per candidate checked against known
+}
+
+// newImportPlan plans the import of files against memory's pages and what
+// is staged (pending); neither is changed.
+func newImportPlan(files []doc, memory []page, pending []Op) *importPlan {
+	ip := &importPlan{files: files}
+	for i := range memory {
+		if memory[i].Kind == kindFact || memory[i].Kind == kindPointer {
+			ip.known = append(ip.known, similarity.Prepare(memory[i].Text))
+		}
+	}
+	for _, op := range pending {
+		ip.known = append(ip.known, similarity.Prepare(op.Text))
+	}
+	return ip
+}
+
+// step plans until about work comparisons are made, then reports whether
+// every fact is planned.
+func (ip *importPlan) step(work int) bool {
+	for ; ip.file < len(ip.files); ip.file, ip.page = ip.file+1, 0 {
+		f := &ip.files[ip.file]
+		for ; ip.page < len(f.Pages); ip.page++ {
+			if work <= 0 {
+				return false
+			}
+			p := &f.Pages[ip.page]
 			if p.Kind != kindFact || p.Text == "" || utf8.RuneCountInString(p.Text) > maxImportFact {
 				continue
 			}
 			feat := similarity.Prepare(p.Text)
-			dup := false
-			for j := range seen {
-				if sameNote(&feat, &seen[j]) {
-					dup = true
-					break
-				}
-			}
-			if dup {
+			work -= 8 + len(ip.feats)
+			if sameAsOne(&feat, ip.feats) {
 				continue
 			}
-			seen = append(seen, feat)
 			section := p.Section
 			if section == "" {
 				section = claudeImportSection
 			}
-			out = append(out, importCandidate{Text: p.Text, Section: section, File: f.File, Line: p.Line})
+			ip.cands = append(ip.cands, importCandidate{Text: p.Text, Section: section, File: f.File, Line: p.Line})
+			ip.feats = append(ip.feats, feat)
 		}
 	}
-	return out
+	for len(ip.items) < len(ip.cands) {
+		if work <= 0 {
+			return false
+		}
+		i := len(ip.items)
+		c := &ip.cands[i]
+		it := importItem{where: c.File + ":" + numstr.Itoa(c.Line), section: c.Section, text: c.Text}
+		if work -= 8 + len(ip.known); sameAsOne(&ip.feats[i], ip.known) {
+			it.why = inMemory
+		}
+		ip.items = append(ip.items, it)
+	}
+	return true
+}
+
+// sameAsOne reports whether f says what one of known says (sameNote).
+func sameAsOne(f *similarity.Features, known []similarity.Features) bool {
+	for k := range known {
+		if sameNote(f, &known[k]) {
+			return true
+		}
+	}
+	return false
 }
 
 // claudeFiles is the order in which the entries of Claude Code's memory
@@ -172,43 +222,6 @@ type importItem struct {
 
 // inMemory is why an import skips a fact memory already holds.
 const inMemory = "already in memory"
-
-// planImport lists Claude's facts (claudeFacts) in order, each either to
-// stage (why "") or skipped as inMemory: a duplicate (duplicate's rule) of
-// a page of the memory file, of a fact staged and not yet flushed (pending),
-// or of a fact this import stages before it. memory is not changed.
-//
-//	memory "- Use pnpm, not npm"; candidates "use pnpm not npm", "Deploy on Fridays"
-//	  => [{"use pnpm not npm" why "already in memory"} {"Deploy on Fridays" why ""}]
-func planImport(cands []importCandidate, memory []page, pending []Op) []importItem {
-	// Each text is prepared once: duplicate prepares every page again for
-	// each candidate (1,000 facts took 16 s).
-	known := make([]similarity.Features, 0, len(memory)+len(pending)+len(cands))
-	for i := range memory {
-		if memory[i].Kind == kindFact || memory[i].Kind == kindPointer {
-			known = append(known, similarity.Prepare(memory[i].Text))
-		}
-	}
-	for _, op := range pending {
-		known = append(known, similarity.Prepare(op.Text))
-	}
-	plan := make([]importItem, 0, len(cands))
-	for _, c := range cands {
-		it := importItem{where: c.File + ":" + numstr.Itoa(c.Line), section: c.Section, text: c.Text}
-		f := similarity.Prepare(c.Text)
-		for k := range known {
-			if sameNote(&f, &known[k]) {
-				it.why = inMemory
-				break
-			}
-		}
-		if it.why == "" {
-			known = append(known, f)
-		}
-		plan = append(plan, it)
-	}
-	return plan
-}
 
 // importReport is what an import did (or, dry, would do).
 type importReport struct {

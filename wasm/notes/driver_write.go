@@ -303,8 +303,29 @@ func (n *driver) cmdImport(c *store.Cmd) {
 	if j, err := n.readJournal(sc.journal); err == nil {
 		pending = j.Pending
 	}
-	r := importReport{dry: c.Args.Has("dry-run"), source: dir, file: sc.file, display: sc.display}
-	for _, it := range planImport(claudeFacts(docs), sc.pages, pending) {
+	r := &importReport{dry: c.Args.Has("dry-run"), source: dir, file: sc.file, display: sc.display}
+	n.importSteps(c, newImportPlan(docs, sc.pages, pending), r)
+}
+
+// The work of one slice of pi's event loop in an import (decision 018):
+// about importWork comparisons of two facts, or importStages facts staged.
+const (
+	importWork   = 4000
+	importStages = 20
+)
+
+// importSteps plans the import, then stages what it plans, a slice at a
+// time (pimem's commands at once), and answers when all is done; stopped
+// (Escape in pi), it says what it staged.
+func (n *driver) importSteps(c *store.Cmd, ip *importPlan, r *importReport) {
+	cli := n.s.Mode == "cli"
+	work, stages := importWork, importStages
+	if cli {
+		work, stages = 1<<30, 1<<30
+	}
+	planned := ip.step(work)
+	for ; planned && stages > 0 && len(r.staged)+len(r.skipped) < len(ip.items); stages-- {
+		it := ip.items[len(r.staged)+len(r.skipped)]
 		if it.why == "" {
 			// A dry run checks each fact as staging would, and says what
 			// staging would change or why it would refuse it.
@@ -328,11 +349,21 @@ func (n *driver) cmdImport(c *store.Cmd) {
 			r.staged = append(r.staged, it)
 		}
 	}
-	if c.JSON {
-		c.Out.Output(importJSON(&r))
+	if !planned || len(r.staged)+len(r.skipped) < len(ip.items) {
+		c.Out.Again(cli, func(out *store.Out) { c.Out = out; n.importSteps(c, ip, r) }, func(out *store.Out) {
+			if r.dry || len(r.staged) == 0 {
+				out.Fail("Import stopped: nothing staged.")
+			} else {
+				out.Fail("Import stopped after staging " + text.Plural(len(r.staged), "fact", "facts") + ": /memory flush writes them; /memory import claude again stages the rest.")
+			}
+		})
 		return
 	}
-	c.Out.Output(importText(&r))
+	if c.JSON {
+		c.Out.Output(importJSON(r))
+		return
+	}
+	c.Out.Output(importText(r))
 }
 
 // ---- .gitignore for personal notes ---------------------------------------------

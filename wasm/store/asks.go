@@ -220,6 +220,24 @@ func (out *Out) Yield(k Then) {
 	out.foreground(out.httpAsk([]byte("[]"), false, -1, k))
 }
 
+// Again runs k at once in pimem's commands (cli: no event loop waits),
+// elsewhere in the resume of a Yield, when the host has run its event loop
+// (decision 018); stop runs instead when the host answers the ask with an
+// error: the call it serves was cancelled (Escape in pi).
+func (out *Out) Again(cli bool, k, stop func(out *Out)) {
+	if cli {
+		k(out)
+		return
+	}
+	out.Yield(func(out *Out, in gjson.Result) {
+		if jsonr.Get(in, "0.error").Exists() {
+			stop(out)
+			return
+		}
+		k(out)
+	})
+}
+
 // Worker asks a host that can to run the core off its event loop, from a
 // replay of this session_start, at a moment between turns (the worker
 // effect: decision 001, addendum 3 of 2026-11-29).
