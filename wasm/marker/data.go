@@ -135,7 +135,8 @@ func Check(s string) string {
 		case s[i] == '<' && StartsMarker(s[i+1:]):
 			end := strings.IndexByte(s[i:], '>') + 1
 			if end <= 0 || end > 40 {
-				end = min(len(s)-i, 20)
+				for end = min(len(s)-i, 20); i+end < len(s) && !utf8.RuneStart(s[i+end]); end-- {
+				}
 			}
 			what = strconv.Quote(s[i:i+end]) + " (a marker of pi-memory's injected blocks)"
 		case hiddenAt(s, i) > 0:

@@ -61,6 +61,7 @@ func TestCheckNamesWhatAWriteRefuses(t *testing.T) {
 		{"see <!-- /pi-memory:x -->", `"<!-- /pi-memory:x -->"`},
 		{"see <!-\u200c- /pi-memory:x -->", `(a marker of pi-memory's injected blocks) at character 5`},
 		{"a </pi\u2060-memory-recall>", `(a marker of pi-memory's injected blocks) at character 3`},
+		{"a </pi-memory-recall\uff1e and more words after it", `"</pi-memory-recall" (a marker`}, // cut before the full-width '>', not in it (h-v46)
 		{"lost \uFFFD here", "U+FFFD (the replacement character"},
 		{"bad \xff", "bytes that are not UTF-8 at character 5"},
 		{"é\x1b", "at character 2"},
