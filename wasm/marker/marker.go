@@ -87,7 +87,7 @@ func Defuse(s string, at func(rest string) bool) string {
 
 // StartsMarker reports whether s, what follows a "<", is the rest of a
 // marker as a person or a model reads it: an optional "!--", an optional
-// "/", blanks (a no-break space too), then "pi", one character or none in
+// "/", blanks (Unicode's other spaces too), then "pi", one character or none in
 // the hyphen's place (any that is no ASCII letter, digit, blank or angle
 // bracket: U+2011, U+2212, ˗, ─, a soft hyphen…), then "memory", in any
 // case. Characters that print as nothing (text.FormatLen) are passed over
@@ -148,17 +148,23 @@ func word(s string, i int, w string) int {
 	return i
 }
 
-// blanks is i after the blanks at s[i:] (spaces, tabs, no-break spaces).
+// blanks is i after the blanks at s[i:]: spaces, tabs, and Unicode's
+// other spaces (no-break, em, thin, ideographic…: U+00A0, U+1680,
+// U+2000–U+200A, U+202F, U+205F, U+3000).
 func blanks(s string, i int) int {
 	for {
-		switch i = pass(s, i); {
-		case hasBlank(s, i):
+		if i = pass(s, i); hasBlank(s, i) {
 			i++
-		case strings.HasPrefix(s[i:], "\u00a0"):
-			i += 2
-		default:
+			continue
+		}
+		if i == len(s) || s[i] < 0xC2 {
 			return i
 		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r != 0xA0 && r != 0x1680 && (r < 0x2000 || r > 0x200A) && r != 0x202F && r != 0x205F && r != 0x3000 {
+			return i
+		}
+		i += n
 	}
 }
 

@@ -340,7 +340,12 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	v := s[vs:ve]
 	label := s[m[0]:vs]
 	if ps := printrValue(s, m[0], vs); ps > 0 {
-		pe := runEndBack(s, ps+strings.IndexByte(s[ps:]+"\n", '\n'), func(c byte) bool { return isBlank(c) || c == '\r' })
+		// To the line's end, 1 KiB at most (a line of them stays linear).
+		pe := min(len(s), ps+1024)
+		if k := strings.IndexByte(s[ps:pe], '\n'); k >= 0 {
+			pe = ps + k
+		}
+		pe = runEndBack(s, pe, func(c byte) bool { return isBlank(c) || c == '\r' })
 		return ps, pe, m[0], pe, pe > ps && !isReference(s[ps:pe])
 	}
 	if k := strings.Index(v, "</"); k > 0 {
@@ -363,7 +368,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if ds, de, ok := codeDefault(s, vs); ok {
 		return ds, de, m[0], max(de, m[1]), true
 	}
-	if isReference(v) || closesLabel(s, m[0], vs, label) || v != "" && notValue(v) {
+	if isReference(strings.TrimSuffix(v, "!")) || closesLabel(s, m[0], vs, label) || v != "" && notValue(v) {
 		return 0, 0, 0, 0, false
 	}
 	if fieldFromVariable(s, m[0], vs, ve) {
@@ -694,11 +699,14 @@ func runEndBack(s string, i int, class func(byte) bool) int {
 // with its object's visibility ([password:protected] => X,
 // [password:App\Models\User:private] => X; vs is after its colon), else 0.
 func printrValue(s string, at, vs int) int {
-	k := strings.IndexByte(s[vs:], ']')
-	if at == 0 || s[at-1] != '[' || k <= 0 || !hasAt(s, vs+k, "] => ") || !strings.HasSuffix(s[vs:vs+k], "protected") && !strings.HasSuffix(s[vs:vs+k], "private") {
+	if at == 0 || s[at-1] != '[' {
 		return 0
 	}
-	return vs + k + len("] => ")
+	w := s[vs:min(len(s), vs+128)] // "protected", a class's name before it
+	if k := strings.IndexAny(w, "]\n"); k > 0 && hasAt(w, k, "] => ") && (strings.HasSuffix(w[:k], "protected") || strings.HasSuffix(w[:k], "private")) {
+		return vs + k + len("] => ")
+	}
+	return 0
 }
 
 // identEnd is the length of the identifier that starts label.
@@ -923,14 +931,18 @@ func isCode(label, v string, typed bool) bool {
 		}
 		t = t[:len(t)-1]
 	}
-	if k := strings.IndexByte(t, '<'); typed && k > 0 && k+1 < len(t) && t[0] >= 'A' && t[0] <= 'Z' && isName(t[:k]) && isLetter(t[k+1]) &&
-		(t[len(t)-1] == '>' || isName(t[k+1:])) && strings.Trim(t[k:], "<>,:&'[] abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == "" {
+	if typed {
+		t = strings.TrimLeft(t, "?&") // PHP's ?string, Rust's &SecretString
+	}
+	if k := strings.IndexByte(t, '<'); typed && k > 0 && t[0] >= 'A' && t[0] <= 'Z' && typeNames(t) {
 		return true // a generic type: Secret<String>, Arc<Mutex<String>>, Result<String, (the value cut at a blank)
 	}
-	if strings.HasPrefix(t, "Optional[") || strings.HasPrefix(t, "Final[") || strings.HasPrefix(t, "Annotated[") || strings.HasPrefix(t, "Option<") || strings.HasPrefix(t, "Promise<") || strings.HasPrefix(t, "&'") {
-		return true
+	for _, p := range [...]string{"Optional[", "Final[", "Annotated[", "Union[", "dict[", "list[", "tuple[", "Option<", "Promise<", "&'"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
 	}
-	switch t {
+	switch strings.TrimSuffix(t, "[") { // string[] (its "]" went above)
 	case "string", "String", "number", "boolean", "bytes", "Buffer", "undefined", "unknown", "SecretStr", "SecretString", "SecretBytes", "[]byte", "ID":
 		return true
 	}
@@ -953,6 +965,30 @@ func isCode(label, v string, typed bool) bool {
 	}
 	dot := strings.LastIndexByte(t, '.')
 	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))
+}
+
+// typeNames: t is a generic's names (Secret<String>, Arc<Mutex<String>>,
+// Cow<'a, str>, Secret<[u8; 32]>): words of letters, or a number type's
+// (u8, i32, f64), between "<>[],:&'" and blanks, the first one before a
+// "<"; a name with a digit inside is a password's (Kx7<Lm9q, Tr0ub4dor<Xy>).
+func typeNames(t string) bool {
+	words := 0
+	for i := 0; i < len(t); {
+		e := runEnd(t, i, func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' })
+		if e == i {
+			if strings.IndexByte("<>[],:&' ", t[i]) < 0 {
+				return false
+			}
+			i++
+			continue
+		}
+		w := t[i:e]
+		if d := strings.IndexAny(w, "0123456789"); d >= 0 && (d != 1 || strings.IndexByte("uif", w[0]) < 0 || strings.Trim(w, "0123456789") != w[:1]) {
+			return false
+		}
+		i, words = e, words+1
+	}
+	return words > 1
 }
 
 // interpolates: v starts with an interpolation that computes with a name

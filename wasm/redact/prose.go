@@ -956,6 +956,9 @@ func notValue(w string) bool {
 	if w[0] == '<' {
 		return strings.IndexByte(w, '>') > 0 || len(w) > 1 && (w[1] == '%' || w[1] == '?' || isLetters(w[1:]))
 	}
+	if hasAt(w, 0, ".*") || hasAt(w, 0, ".+") {
+		return true // a pattern: sed 's/password=.*/password=x/'
+	}
 	if w[0] == '(' {
 		if len(w) > 1 && strings.IndexByte(`\?[.`, w[1]) >= 0 {
 			return true // a pattern's group: re.compile(r"password=(\S+)")
