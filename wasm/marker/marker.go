@@ -87,10 +87,10 @@ func Defuse(s string, at func(rest string) bool) string {
 
 // StartsMarker reports whether s, what follows a "<", is the rest of a
 // marker as a person or a model reads it: an optional "!--", an optional
-// "/", blanks (Unicode's other spaces too), then "pi", one character or none in
-// the hyphen's place (any that is no ASCII letter, digit, blank or angle
-// bracket: U+2011, U+2212, ˗, ─, a soft hyphen…), then "memory", in any
-// case. Characters that print as nothing (text.FormatLen) are passed over
+// "/", blanks (Unicode's other spaces too), then "pi", up to eight
+// characters or none in the hyphen's place (none an ASCII letter, digit or
+// angle bracket, nor a line's end: U+2011, U+2212, ˗, ─, a soft hyphen, a
+// blank, " - ", "--"), then "memory", in any case. Characters that print as nothing (text.FormatLen) are passed over
 // anywhere in it: "</pi\u200b-memory-recall>" reads as the marker. What it
 // reads holds no "<", so the starts of a text are read in one pass over it.
 func StartsMarker(s string) bool {
@@ -104,17 +104,22 @@ func StartsMarker(s string) bool {
 	if i = word(s, blanks(s, i), "pi"); i < 0 {
 		return false
 	}
-	if word(s, i, "memory") > 0 {
-		return true
+	// Up to eight characters in the hyphen's place, none an ASCII letter,
+	// digit or angle bracket, nor a line's end.
+	for n := 0; n <= 8; n++ {
+		if word(s, i, "memory") > 0 {
+			return true
+		}
+		if i = pass(s, i); i == len(s) {
+			return false
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r < 0x80 && (r == '\n' || r == '\r' || r == '<' || r == '>' || r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9') {
+			return false
+		}
+		i += size
 	}
-	if i = pass(s, i); i == len(s) {
-		return false
-	}
-	r, size := utf8.DecodeRuneInString(s[i:])
-	if r < 0x80 && (r <= ' ' || r == '<' || r == '>' || r == 0x7f || r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9') {
-		return false
-	}
-	return word(s, i+size, "memory") > 0
+	return false
 }
 
 // pass is i after what prints as nothing at s[i:].

@@ -157,19 +157,18 @@ func Entry(store, dir, cwd string) (at string, trusted bool, err string) {
 	if !jsonr.Valid(store) || !gjson.Parse(store).IsObject() {
 		return "", false, "pi's trust store is not a JSON object"
 	}
-	entries := map[string]bool{}
+	// pi reads the store with JSON.parse: a key written twice has its last
+	// value, in its first place; of the keys naming one folder ("/R/" and
+	// "/R"), the first that holds true or false is taken.
+	var keys []string
+	values := map[string]gjson.Type{}
 	gjson.Parse(store).ForEach(func(k, val gjson.Result) bool {
 		switch val.Type {
-		case gjson.True, gjson.False:
-			key := k.String()
-			if !path.IsAbs(key) && path.IsAbs(cwd) {
-				key = path.Join(cwd, key)
+		case gjson.True, gjson.False, gjson.Null:
+			if _, seen := values[k.String()]; !seen {
+				keys = append(keys, k.String())
 			}
-			// Two keys naming one folder ("/R/" and "/R"): pi takes the first.
-			if _, seen := entries[path.Clean(key)]; path.IsAbs(key) && !seen {
-				entries[path.Clean(key)] = val.Type == gjson.True
-			}
-		case gjson.Null:
+			values[k.String()] = val.Type
 		default:
 			err = "pi's trust store holds " + val.Raw + " for " + k.String() + ", where pi takes only true, false or null"
 		}
@@ -177,6 +176,16 @@ func Entry(store, dir, cwd string) (at string, trusted bool, err string) {
 	})
 	if err != "" {
 		return "", false, err
+	}
+	entries := map[string]bool{}
+	for _, key := range keys {
+		v := values[key]
+		if !path.IsAbs(key) && path.IsAbs(cwd) {
+			key = path.Join(cwd, key)
+		}
+		if _, seen := entries[path.Clean(key)]; v != gjson.Null && path.IsAbs(key) && !seen {
+			entries[path.Clean(key)] = v == gjson.True
+		}
 	}
 	for d := path.Clean(dir); ; d = path.Dir(d) {
 		if t, ok := entries[d]; ok {

@@ -70,6 +70,9 @@ func TestEntryFindsTheNearestFolderAsPiDoes(t *testing.T) {
 		// Two keys naming one folder: pi takes the first (h-v46).
 		{`{"/a/": false, "/a": true}`, "/a", "/a", false, ""},
 		{`{"/a": true, "/a/.": false, "/a/": null}`, "/a", "/a", true, ""},
+		// A key written twice: its last value, as JSON.parse keeps it (h-v48).
+		{`{"/a": true, "/a": false}`, "/a", "/a", false, ""},
+		{`{"/": false, "/a": true, "/a": null}`, "/a", "/", false, ""},
 		{`{"/": true}`, "/a/b", "/", true, ""},
 		{`{"/a/b/c": true}`, "/a/b", "", false, ""},
 		{`{"/a": 1}`, "/a", "", false, "holds 1 for /a"},
