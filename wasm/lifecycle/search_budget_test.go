@@ -397,3 +397,40 @@ func TestMemoryGrownBulkyMidSessionAsksForAWorkerOnce(t *testing.T) {
 	require.True(t, worker("agent_settled", `{}`), "grown past 8 KiB: a worker")
 	require.False(t, worker("agent_settled", `{}`), "asked once")
 }
+
+// The session being continued is read whole by each event that carries its
+// branch: one of 14 MB held pi's thread 3 s at its start and 14 s when pi
+// settled (h-v48). A branch of 1 MiB or more asks for the worker, at the
+// start or when pi settles after the run that grew it; in pi's terminal and
+// rpc only.
+func TestALongSessionAsksForAWorker(t *testing.T) {
+	base := t.TempDir()
+	project, agent := filepath.Join(base, "app"), filepath.Join(base, "agent")
+	require.NoError(t, os.MkdirAll(filepath.Join(project, ".git"), 0o755))
+	branch := func(n int) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, `{"type":"message","id":"m%d","message":{"role":"user","content":"%s"}}`, i, strings.Repeat("words of a long session ", 40))
+		}
+		return b.String() + "]"
+	}
+	start := func(e *Engine, mode, branch string) bool {
+		out := gjson.ParseBytes(e.Handle("session_start", []byte(`{"cwd":`+strconv.Quote(project)+`,"agentDir":`+strconv.Quote(agent)+`,"trusted":true,"mode":"`+mode+`","reason":"startup","branch":`+branch+`}`)))
+		return out.Get(`effects.#(t=="worker")`).Exists()
+	}
+	small, long := branch(10), branch(1200)
+	require.True(t, len(long) > 1<<20 && len(small) < 1<<20)
+	host := func() *Engine { return New(fsys.NewHost(fsys.NewOS(), nil, nil, nil)) }
+	require.True(t, !start(host(), "interactive", small), "a short session: no worker")
+	require.True(t, start(host(), "interactive", long), "a long one: a worker")
+	require.True(t, start(host(), "rpc", long), "in rpc too")
+	require.True(t, !start(host(), "print", long) && !start(host(), "cli", long) && !start(host(), "mcp", long), "not in pi -p nor pimem")
+	e := host()
+	require.True(t, !start(e, "interactive", small))
+	out := gjson.ParseBytes(e.Handle("agent_settled", []byte(`{"branch":`+long+`}`)))
+	require.True(t, out.Get(`effects.#(t=="worker")`).Exists(), "the session grew long during the run")
+}

@@ -77,7 +77,7 @@ func (e *Engine) agentSettled(out *store.Out, in gjson.Result) {
 			x.Settled(out, in)
 		}
 	}
-	e.askWorker(out)
+	e.askWorker(out, in)
 }
 
 // sessionBeforeCompact lets a store give pi the compaction's summary.
