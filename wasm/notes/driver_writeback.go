@@ -342,8 +342,8 @@ func (n *driver) tableState(sc *noteScope) tableState {
 		return tableState{Status: "stale", Detail: sc.display + " changed since it was built", Dates: &n.dates}
 	}
 	st := tableState{Status: "valid", Dates: &n.dates}
-	if pt.Omitted > 0 {
-		st.Detail = "dates kept for the first " + numstr.Itoa(max(0, len(sc.pages)-pt.Omitted)) + " of " + text.Plural(len(sc.pages), "page", "pages") + ": the table stops at 8 MiB"
+	if pt.Count < len(sc.pages) {
+		st.Detail = "dates kept for the first " + numstr.Itoa(pt.Count) + " of " + text.Plural(len(sc.pages), "page", "pages") + ": the table stops at 8 MiB"
 	}
 	return st
 }

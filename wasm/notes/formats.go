@@ -72,6 +72,7 @@ type pageTable struct {
 	Built   int64
 	Entries []tableEntry
 	Omitted int // the file's pages past the table's size limit, written without an entry
+	Count   int // the entries it holds, as dates.decode read them
 }
 
 // tableEntry is one page of a page table, with the dates that make staleness.
@@ -345,15 +346,19 @@ func (d *dates) count() int { return len(d.ends) }
 // error d is left empty.
 func (d *dates) decode(data []byte) (pageTable, error) {
 	d.reset()
+	n := 0
 	pt, err := scanPageTable(data, func(e *tableEntry) {
+		n++
 		if _, _, ok := d.get(e.Hash); !ok {
 			d.add(e.Hash, e.FirstSeen, e.LastConfirmed)
 		}
 	})
 	if err != nil {
 		d.reset()
+		return pt, err
 	}
-	return pt, err
+	pt.Count = n
+	return pt, nil
 }
 
 // get returns the dates of hash. A nil d holds nothing.

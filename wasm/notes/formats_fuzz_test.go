@@ -96,7 +96,7 @@ func FuzzDecodePageTable(f *testing.F) {
 			return
 		}
 		head := pt
-		head.Entries = nil
+		head.Entries, head.Count = nil, len(pt.Entries)
 		require.Equal(t, head, hdr, "the header Dates.Decode read")
 		for _, e := range pt.Entries {
 			require.True(t, e.ID != "" && e.Hash != "", "accepted an entry without id or hash: %+v", e)
