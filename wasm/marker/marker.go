@@ -88,9 +88,9 @@ func Defuse(s string, at func(rest string) bool) string {
 // StartsMarker reports whether s, what follows a "<", is the rest of a
 // marker as a person or a model reads it: an optional "!--", an optional
 // "/", blanks (Unicode's other spaces too), then "pi", up to eight
-// characters or none in the hyphen's place (none an ASCII letter, digit or
-// angle bracket, nor a line's end: U+2011, U+2212, ˗, ─, a soft hyphen, a
-// blank, " - ", "--"), then "memory", in any case. Characters that print as nothing (text.FormatLen) are passed over
+// characters or none in the hyphen's place (in ASCII "-", "_", "." or a
+// blank; any other: U+2011, U+2212, ˗, ─, a soft hyphen, U+3000), then
+// "memory" and "-", ":", ">" or a character outside ASCII, in any case. Characters that print as nothing (text.FormatLen) are passed over
 // anywhere in it: "</pi\u200b-memory-recall>" reads as the marker. What it
 // reads holds no "<", so the starts of a text are read in one pass over it.
 func StartsMarker(s string) bool {
@@ -104,19 +104,20 @@ func StartsMarker(s string) bool {
 	if i = word(s, blanks(s, i), "pi"); i < 0 {
 		return false
 	}
-	// Up to eight characters in the hyphen's place, none an ASCII letter,
-	// digit or angle bracket, nor a line's end.
+	// Up to eight characters in the hyphen's place: in ASCII a hyphen, an
+	// underscore, a dot or a blank, else any (a lookalike dash, a space);
+	// then "memory" and what follows it in a marker, in ASCII "-", ":" or
+	// ">" (not "memoryPressure", "memory.free()").
 	for n := 0; n <= 8; n++ {
-		if word(s, i, "memory") > 0 {
-			return true
+		if k := word(s, i, "memory"); k > 0 {
+			if k = pass(s, k); k == len(s) || s[k] >= 0x80 || s[k] == '-' || s[k] == ':' || s[k] == '>' {
+				return true
+			}
 		}
-		if i = pass(s, i); i == len(s) {
+		if i = pass(s, i); i == len(s) || s[i] < 0x80 && strings.IndexByte("-_. \t", s[i]) < 0 {
 			return false
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r < 0x80 && (r == '\n' || r == '\r' || r == '<' || r == '>' || r|0x20 >= 'a' && r|0x20 <= 'z' || r >= '0' && r <= '9') {
-			return false
-		}
+		_, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 	}
 	return false

@@ -1114,7 +1114,7 @@ func secretKeyword(s string, lo, end int) bool {
 }
 
 // findSecret: [A-Za-z0-9_.\-]*(?:KEYWORD)(?:SUFFIX)?["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*
-// (?:[bBrRuU$]{1,2})?(?:(?:"{2})?"((?:[^"\\\r\n]|\\.){4,})"(?:"{2})?|'((?:[^'\r\n]|'{2}|'\\'{2}|'"'"'){4,})')|([^\s"'`,;]{6,}), see secretLabel.
+// (?:[bBrRuU]{1,2})?(?:(?:"{2})?"((?:[^"\\\r\n]|\\.){4,})"(?:"{2})?|\$?'((?:[^'\r\n]|'{2}|'\\'{2}|'"'"'){4,})')|([^\s"'`,;]{6,}), see secretLabel.
 func findSecret(s string, pos int) []int {
 	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
 		return assignment(s, at, func(v int) []int {
@@ -1133,7 +1133,7 @@ func secretValue(s string, start, v int) []int {
 	}
 	// Python's string prefixes: b"…", r'…', rb"…", u'…' (an f-string
 	// computes); the shell's $'…'.
-	if p := runEnd(s[:min(len(s), v+2)], v, func(c byte) bool { return strings.IndexByte("bBrRuU$", c) >= 0 }); p > v && p < len(s) && (s[p] == '"' || s[p] == '\'') {
+	if p := runEnd(s[:min(len(s), v+2)], v, func(c byte) bool { return strings.IndexByte("bBrRuU", c) >= 0 }); p > v && p < len(s) && (s[p] == '"' || s[p] == '\'') {
 		if m := quotedSecret(s, start, p); m != nil {
 			return m
 		}
@@ -1152,6 +1152,9 @@ func secretValue(s string, start, v int) []int {
 
 // quotedSecret is secretValue's quoted forms at s[v:].
 func quotedSecret(s string, start, v int) []int {
+	if hasAt(s, v, "$'") {
+		v++ // the shell's $'…' (C#'s $"…" interpolates: code)
+	}
 	if hasAt(s, v, `"""`) {
 		// Python's triple quotes: """Xk9mQ2Lp7""", a quoted value in "" "".
 		if m := quotedSecret(s, start, v+2); m != nil {

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"unsafe"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -340,12 +341,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	v := s[vs:ve]
 	label := s[m[0]:vs]
 	if ps := printrValue(s, m[0], vs); ps > 0 {
-		// To the line's end, 1 KiB at most (a line of them stays linear).
-		pe := min(len(s), ps+1024)
-		if k := strings.IndexByte(s[ps:pe], '\n'); k >= 0 {
-			pe = ps + k
-		}
-		pe = runEndBack(s, pe, func(c byte) bool { return isBlank(c) || c == '\r' })
+		pe := runEndBack(s, lineEnd(s, ps), func(c byte) bool { return isBlank(c) || c == '\r' })
 		return ps, pe, m[0], pe, pe > ps && !isReference(s[ps:pe])
 	}
 	if k := strings.Index(v, "</"); k > 0 {
@@ -388,9 +384,11 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 		}
 	}
 	n := identEnd(label)
-	// A type when bare after a colon (password: String!), never quoted or assigned.
+	// A type when bare after a colon (password: String!), never quoted or
+	// assigned; a generic cut at a blank is read to its '>' on the line
+	// (Result<String, Error>), a '<' that none closes is a password's.
 	typed := strings.HasSuffix(strings.TrimRight(label, " \t"), ":")
-	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], v, typed) {
+	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], generic(s, vs, ve), typed) {
 		return 0, 0, 0, 0, false
 	}
 	if strings.EqualFold(label[:n], "passwd") && inList(nssSources, v) ||
@@ -709,6 +707,25 @@ func printrValue(s string, at, vs int) int {
 	return 0
 }
 
+// lineMemo is the last line end lineEnd found: a line of many labels asks
+// for it once (the search for the next label goes on after each label).
+var lineMemo struct {
+	data          *byte
+	n, from, end int
+}
+
+// lineEnd is where the line of s[i] ends.
+func lineEnd(s string, i int) int {
+	m := &lineMemo
+	if m.data != unsafe.StringData(s) || m.n != len(s) || i < m.from || i > m.end {
+		m.data, m.n, m.from, m.end = unsafe.StringData(s), len(s), i, len(s)
+		if k := strings.IndexByte(s[i:], '\n'); k >= 0 {
+			m.end = i + k
+		}
+	}
+	return m.end
+}
+
 // identEnd is the length of the identifier that starts label.
 func identEnd(label string) int {
 	i := 0
@@ -931,19 +948,19 @@ func isCode(label, v string, typed bool) bool {
 		}
 		t = t[:len(t)-1]
 	}
-	if typed {
-		t = strings.TrimLeft(t, "?&") // PHP's ?string, Rust's &SecretString
+	if typed && !strings.HasPrefix(t, "&'") {
+		t = strings.TrimLeft(t, "?&") // PHP's ?string, Rust's &SecretString, &str
 	}
 	if k := strings.IndexByte(t, '<'); typed && k > 0 && t[0] >= 'A' && t[0] <= 'Z' && typeNames(t) {
 		return true // a generic type: Secret<String>, Arc<Mutex<String>>, Result<String, (the value cut at a blank)
 	}
-	for _, p := range [...]string{"Optional[", "Final[", "Annotated[", "Union[", "dict[", "list[", "tuple[", "Option<", "Promise<", "&'"} {
-		if strings.HasPrefix(t, p) {
+	for i, p := range [...]string{"Optional[", "Final[", "Option<", "Promise<", "&'", "Annotated[", "Union[", "dict[", "list[", "tuple["} {
+		if strings.HasPrefix(t, p) && (typed || i < 5) {
 			return true
 		}
 	}
 	switch strings.TrimSuffix(t, "[") { // string[] (its "]" went above)
-	case "string", "String", "number", "boolean", "bytes", "Buffer", "undefined", "unknown", "SecretStr", "SecretString", "SecretBytes", "[]byte", "ID":
+	case "string", "String", "str", "number", "boolean", "bytes", "Buffer", "undefined", "unknown", "SecretStr", "SecretString", "SecretBytes", "[]byte", "ID":
 		return true
 	}
 	if i != len(t) || i == 0 {
@@ -967,28 +984,52 @@ func isCode(label, v string, typed bool) bool {
 	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))
 }
 
-// typeNames: t is a generic's names (Secret<String>, Arc<Mutex<String>>,
-// Cow<'a, str>, Secret<[u8; 32]>): words of letters, or a number type's
-// (u8, i32, f64), between "<>[],:&'" and blanks, the first one before a
-// "<"; a name with a digit inside is a password's (Kx7<Lm9q, Tr0ub4dor<Xy>).
+// generic is the value at s[vs:ve], to the '>' that closes its generic
+// on the line within 128 bytes when a blank cut it (Result<String, Error>).
+func generic(s string, vs, ve int) string {
+	i := strings.IndexByte(s[vs:ve], '<')
+	if i <= 0 || strings.IndexByte(s[vs:ve], '>') >= 0 {
+		return s[vs:ve]
+	}
+	depth := 0
+	for k := vs + i; k < len(s) && k < vs+i+128 && s[k] != '\n'; k++ {
+		if s[k] == '<' {
+			depth++
+		} else if s[k] == '>' {
+			if depth--; depth == 0 {
+				return s[vs : k+1]
+			}
+		}
+	}
+	return s[vs:ve]
+}
+
+// typeNames: t is a generic's names, closed (Secret<String>,
+// Arc<Mutex<String>>, Cow<'a, str>, Secret<[u8; 32]>, Hmac<Sha256>):
+// words between "<>[],:&'" and blanks, where a digit never comes first nor
+// before a small letter, as in a password (Tr0ub4dor<Xy>, Pw<X9y>).
 func typeNames(t string) bool {
 	words := 0
 	for i := 0; i < len(t); {
 		e := runEnd(t, i, func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' })
 		if e == i {
-			if strings.IndexByte("<>[],:&' ", t[i]) < 0 {
+			if strings.IndexByte("<>[],:;=&' ", t[i]) < 0 {
 				return false
 			}
 			i++
 			continue
 		}
-		w := t[i:e]
-		if d := strings.IndexAny(w, "0123456789"); d >= 0 && (d != 1 || strings.IndexByte("uif", w[0]) < 0 || strings.Trim(w, "0123456789") != w[:1]) {
-			return false
+		if t[i] >= '0' && t[i] <= '9' && (strings.Trim(t[i:e], "0123456789") != "" || !strings.HasSuffix(strings.TrimRight(t[:i], " "), ";")) {
+			return false // a digit first, but an array's size: [u8; 32]
+		}
+		for k := i; k+1 < e; k++ {
+			if t[k] >= '0' && t[k] <= '9' && t[k+1] >= 'a' && t[k+1] <= 'z' {
+				return false // a digit before a small letter: Tr0ub4dor, X9y
+			}
 		}
 		i, words = e, words+1
 	}
-	return words > 1
+	return words > 1 && t[len(t)-1] == '>'
 }
 
 // interpolates: v starts with an interpolation that computes with a name

@@ -334,7 +334,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	}
 	e := elementWordEnd(s, v)
 	w := trimClause(s[v:e])
-	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, s[v:e], strings.HasSuffix(strings.TrimRight(s[m[0]:v], " \t"), ":")) || strings.EqualFold(kw, "passwd") && inList(nssSources, w) || fieldFromVariable(s, m[0], v, v+len(w)) {
+	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, generic(s, v, e), strings.HasSuffix(strings.TrimRight(s[m[0]:v], " \t"), ":")) || strings.EqualFold(kw, "passwd") && inList(nssSources, w) || fieldFromVariable(s, m[0], v, v+len(w)) {
 		return 0, 0, 0, 0, false
 	}
 	ce, rest := clauseEnd(s, v, e), ""

@@ -161,25 +161,20 @@ func Entry(store, dir, cwd string) (at string, trusted bool, err string) {
 	// value, in its first place; of the keys naming one folder ("/R/" and
 	// "/R"), the first that holds true or false is taken.
 	var keys []string
-	values := map[string]gjson.Type{}
+	values := map[string]gjson.Result{}
 	gjson.Parse(store).ForEach(func(k, val gjson.Result) bool {
-		switch val.Type {
-		case gjson.True, gjson.False, gjson.Null:
-			if _, seen := values[k.String()]; !seen {
-				keys = append(keys, k.String())
-			}
-			values[k.String()] = val.Type
-		default:
-			err = "pi's trust store holds " + val.Raw + " for " + k.String() + ", where pi takes only true, false or null"
+		if _, seen := values[k.String()]; !seen {
+			keys = append(keys, k.String())
 		}
-		return err == ""
+		values[k.String()] = val
+		return true
 	})
-	if err != "" {
-		return "", false, err
-	}
 	entries := map[string]bool{}
 	for _, key := range keys {
-		v := values[key]
+		v := values[key].Type
+		if v != gjson.True && v != gjson.False && v != gjson.Null {
+			return "", false, "pi's trust store holds " + values[key].Raw + " for " + key + ", where pi takes only true, false or null"
+		}
 		if !path.IsAbs(key) && path.IsAbs(cwd) {
 			key = path.Join(cwd, key)
 		}

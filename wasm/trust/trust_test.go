@@ -73,6 +73,7 @@ func TestEntryFindsTheNearestFolderAsPiDoes(t *testing.T) {
 		// A key written twice: its last value, as JSON.parse keeps it (h-v48).
 		{`{"/a": true, "/a": false}`, "/a", "/a", false, ""},
 		{`{"/": false, "/a": true, "/a": null}`, "/a", "/", false, ""},
+		{`{"/a": 5, "/a": true}`, "/a", "/a", true, ""},
 		{`{"/": true}`, "/a/b", "/", true, ""},
 		{`{"/a/b/c": true}`, "/a/b", "", false, ""},
 		{`{"/a": 1}`, "/a", "", false, "holds 1 for /a"},
