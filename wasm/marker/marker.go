@@ -110,7 +110,8 @@ func StartsMarker(s string) bool {
 	// ">" (not "memoryPressure", "memory.free()").
 	for n := 0; n <= 8; n++ {
 		if k := word(s, i, "memory"); k > 0 {
-			if k = pass(s, k); k == len(s) || s[k] >= 0x80 || s[k] == '-' || s[k] == ':' || s[k] == '>' {
+			// Not our own ‹ (a Lookalike after it would make a marker of it).
+			if k = pass(s, k); k == len(s) || s[k] >= 0x80 && !strings.HasPrefix(s[k:], Lookalike) || s[k] == '-' || s[k] == ':' || s[k] == '>' {
 				return true
 			}
 		}

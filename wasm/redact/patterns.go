@@ -1,8 +1,8 @@
 package redact
 
 import (
-	"unsafe"
 	"strings"
+	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
@@ -710,7 +710,7 @@ func printrValue(s string, at, vs int) int {
 // lineMemo is the last line end lineEnd found: a line of many labels asks
 // for it once (the search for the next label goes on after each label).
 var lineMemo struct {
-	data          *byte
+	data         *byte
 	n, from, end int
 }
 
