@@ -288,7 +288,7 @@ func (e *Engine) sessionStart(out *store.Out, in gjson.Result) {
 
 // askWorker asks a host with an event loop (pi's) to run the core off it
 // once a store's searches may hold a thread for long (store.Bulky), or the
-// session's branch is bulkyBranch or more (each event that carries it reads
+// session's branch is bulkyBranch or bulkyEntries or more (each event that carries it reads
 // it all: a 14 MB session's agent_settled held pi's thread 14 s, h-v48):
 // when a session starts, and when pi is idle after a run (memory grown by a
 // git pull mid-session). pimem and pimem mcp have no loop to keep free, nor
@@ -298,7 +298,11 @@ func (e *Engine) askWorker(out *store.Out, in gjson.Result) {
 	if e.worker || e.s.Mode == "cli" || e.s.Mode == "mcp" || e.s.Mode == "print" {
 		return
 	}
-	if len(jsonr.Get(in, "branch").Raw) >= bulkyBranch {
+	n, b := 0, jsonr.Get(in, "branch")
+	if len(b.Raw) < bulkyBranch && b.IsArray() {
+		b.ForEach(func(_, _ gjson.Result) bool { n++; return n < bulkyEntries })
+	}
+	if len(b.Raw) >= bulkyBranch || n >= bulkyEntries {
 		out.Worker()
 		e.worker = true
 		return
@@ -312,9 +316,14 @@ func (e *Engine) askWorker(out *store.Out, in gjson.Result) {
 	}
 }
 
-// bulkyBranch is the size of a session's branch from which the core asks
-// for its worker: 1 MiB took 120 ms to start a session, 3.5 MiB 600 ms.
-const bulkyBranch = 1 << 20
+// bulkyBranch and bulkyEntries are the size and the length of a session's
+// branch from which the core asks for its worker: 1 MiB took 120 ms to
+// start a session, 3.5 MiB 600 ms; 2,900 short entries (0.8 MB) held pi's
+// thread 90-325 ms each few times pi settled (h-v52).
+const (
+	bulkyBranch  = 1 << 20
+	bulkyEntries = 2000
+)
 
 // noMemoryFlag reads the --no-memory flag as pi hands it over, and the
 // command line pi was started with (argv, pi's adapter sends it). pi parses

@@ -429,6 +429,16 @@ func TestALongSessionAsksForAWorker(t *testing.T) {
 	require.True(t, start(host(), "interactive", long), "a long one: a worker")
 	require.True(t, start(host(), "rpc", long), "in rpc too")
 	require.True(t, !start(host(), "print", long) && !start(host(), "cli", long) && !start(host(), "mcp", long), "not in pi -p nor pimem")
+	var short strings.Builder
+	short.WriteString("[")
+	for i := range 2500 {
+		if i > 0 {
+			short.WriteString(",")
+		}
+		fmt.Fprintf(&short, `{"type":"message","id":"m%d","message":{"role":"user","content":"ok"}}`, i)
+	}
+	short.WriteString("]")
+	require.True(t, short.Len() < 1<<20 && start(host(), "interactive", short.String()), "2,500 short entries: a worker (h-v52)")
 	e := host()
 	require.True(t, !start(e, "interactive", small))
 	out := gjson.ParseBytes(e.Handle("agent_settled", []byte(`{"branch":`+long+`}`)))

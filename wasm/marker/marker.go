@@ -87,12 +87,12 @@ func Defuse(s string, at func(rest string) bool) string {
 
 // StartsMarker reports whether s, what follows a "<", is the rest of a
 // marker as a person or a model reads it: an optional "!--", an optional
-// "/", blanks (Unicode's other spaces too), then "pi", up to eight
-// characters or none in the hyphen's place (in ASCII "-", "_", "." or a
-// blank; any other: U+2011, U+2212, ˗, ─, a soft hyphen, U+3000), then
-// "memory" and "-", ":", ">" or a character outside ASCII, in any case. Characters that print as nothing (text.FormatLen) are passed over
-// anywhere in it: "</pi\u200b-memory-recall>" reads as the marker. What it
-// reads holds no "<", so the starts of a text are read in one pass over it.
+// "/", blanks (Unicode's other spaces too), then "pi-memory" in any case,
+// or "pi", up to eight characters or none in the hyphen's place, "memory"
+// and the rest of a marker's shape (markerTail). Characters that print as
+// nothing (text.FormatLen) are passed over anywhere in it:
+// "</pi\u200b-memory-recall>" reads as the marker. What it reads holds no
+// "<", so the starts of a text are read in one pass over it.
 func StartsMarker(s string) bool {
 	i := 0
 	if k := word(s, 0, "!--"); k > 0 {
@@ -104,25 +104,50 @@ func StartsMarker(s string) bool {
 	if i = word(s, blanks(s, i), "pi"); i < 0 {
 		return false
 	}
-	// Up to eight characters in the hyphen's place: in ASCII a hyphen, an
-	// underscore, a dot or a blank, else any (a lookalike dash, a space);
-	// then "memory" and what follows it in a marker, in ASCII "-", ":" or
-	// ">" (not "memoryPressure", "memory.free()").
+	// Up to eight characters in the hyphen's place, none an ASCII letter,
+	// digit or angle bracket nor a line's end; then "memory" and the rest
+	// of a marker's shape (markerTail). The hyphen itself, alone, makes a
+	// marker whatever follows (Has's forms).
+	hyphen := false
 	for n := 0; n <= 8; n++ {
-		if k := word(s, i, "memory"); k > 0 {
-			// Not our own ‹ (a Lookalike after it would make a marker of it).
-			if k = pass(s, k); k == len(s) || s[k] >= 0x80 && !strings.HasPrefix(s[k:], Lookalike) || s[k] == '-' || s[k] == ':' || s[k] == '>' {
-				return true
-			}
+		if k := word(s, i, "memory"); k > 0 && (hyphen && n == 1 || markerTail(s, pass(s, k))) {
+			return true
 		}
-		if i = pass(s, i); i == len(s) || s[i] < 0x80 && strings.IndexByte("-_. \t", s[i]) < 0 {
+		if i = pass(s, i); i == len(s) || s[i] < 0x80 && (s[i] == '\n' || s[i] == '<' || s[i] == '>' || isAlnum(s[i])) {
 			return false
 		}
 		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
+		hyphen, i = s[i] == '-', i+size
 	}
 	return false
 }
+
+// markerTail reports whether s[k:], what follows "pi memory" in some
+// spelling, has the rest of a marker's shape: a separator (one character
+// that is no ASCII letter, digit or angle bracket: "-", ":", "_", a blank,
+// a lookalike dash), a block's name, then ">" or "-->" (blanks before
+// them allowed): "-recall>", " recall>", ":notes -->". Code and prose that
+// name pi's memory have no such shape: "memoryPressure)", "memory.free()",
+// "memory: time.sleep(1)", "Memory use stays low", "PiMemory>".
+func markerTail(s string, k int) bool {
+	if k == len(s) || s[k] < 0x80 && (s[k] == '\n' || s[k] == '<' || s[k] == '>' || isAlnum(s[k])) {
+		return false
+	}
+	_, size := utf8.DecodeRuneInString(s[k:])
+	n := blanks(s, k+size)
+	if n == len(s) || !isAlnum(s[n]) || s[n] <= '9' {
+		return false
+	}
+	for n < len(s) && (isAlnum(s[n]) || s[n] == '-' || s[n] == '_') && !hasAt(s, n, "-->") {
+		n++
+	}
+	n = blanks(s, n)
+	return hasAt(s, n, ">") || hasAt(s, n, "-->") || hasAt(s, n, "\uff1e")
+}
+
+func isAlnum(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' }
+
+func hasAt(s string, i int, w string) bool { return i <= len(s) && strings.HasPrefix(s[i:], w) }
 
 // pass is i after what prints as nothing at s[i:].
 func pass(s string, i int) int {

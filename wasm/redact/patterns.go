@@ -995,7 +995,7 @@ func generic(s string, vs, ve int) string {
 	for k := vs + i; k < len(s) && k < vs+i+128 && s[k] != '\n'; k++ {
 		if s[k] == '<' {
 			depth++
-		} else if s[k] == '>' {
+		} else if s[k] == '>' && s[k-1] != '-' && s[k-1] != '=' {
 			if depth--; depth == 0 {
 				return s[vs : k+1]
 			}
@@ -1005,26 +1005,41 @@ func generic(s string, vs, ve int) string {
 }
 
 // typeNames: t is a generic's names, closed (Secret<String>,
-// Arc<Mutex<String>>, Cow<'a, str>, Secret<[u8; 32]>, Hmac<Sha256>):
-// words between "<>[],:&'" and blanks, where a digit never comes first nor
-// before a small letter, as in a password (Tr0ub4dor<Xy>, Pw<X9y>).
+// Arc<Mutex<String>>, Cow<'a, str>, Secret<[u8; 32]>, Hmac<Sha256>,
+// Observable<string | null>, Box<dyn Fn() -> String>): words between type
+// punctuation, where the first word holds no digit and a later one only a
+// number type's (u8, i32), an array's size, or a number after three letters
+// or more of a capitalised name (Sha256, Aes256Gcm): as in a password,
+// Pa55<Word>, Gh7<Kq92>, Hk<Qz9>, Tr0ub4dor<Xy> are none.
 func typeNames(t string) bool {
 	words := 0
 	for i := 0; i < len(t); {
 		e := runEnd(t, i, func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' })
 		if e == i {
-			if strings.IndexByte("<>[],:;=&' ", t[i]) < 0 {
+			if strings.IndexByte("<>[](){},:;=&'\"|?+-. ", t[i]) < 0 {
 				return false
 			}
 			i++
 			continue
 		}
-		if t[i] >= '0' && t[i] <= '9' && (strings.Trim(t[i:e], "0123456789") != "" || !strings.HasSuffix(strings.TrimRight(t[:i], " "), ";")) {
-			return false // a digit first, but an array's size: [u8; 32]
-		}
-		for k := i; k+1 < e; k++ {
-			if t[k] >= '0' && t[k] <= '9' && t[k+1] >= 'a' && t[k+1] <= 'z' {
-				return false // a digit before a small letter: Tr0ub4dor, X9y
+		w := t[i:e]
+		if d := strings.IndexAny(w, "0123456789"); d >= 0 {
+			number := strings.Trim(w[d:], "0123456789") == ""
+			switch {
+			case words == 0:
+				return false
+			case d == 0:
+				if !number || !strings.HasSuffix(strings.TrimRight(t[:i], " "), ";") {
+					return false // but an array's size: [u8; 32]
+				}
+			case d == 1 && strings.IndexByte("uif", w[0]) >= 0 && number:
+			case d < 3 || w[0] < 'A' || w[0] > 'Z' || strings.Trim(w[:d], "abcdefghijklmnopqrstuvwxyz") != w[:1]:
+				return false
+			}
+			for k := d; k+1 < len(w); k++ {
+				if w[k] >= '0' && w[k] <= '9' && w[k+1] >= 'a' && w[k+1] <= 'z' {
+					return false // a digit before a small letter: X9y
+				}
 			}
 		}
 		i, words = e, words+1
