@@ -319,10 +319,11 @@ func (e *Engine) askWorker(out *store.Out, in gjson.Result) {
 // bulkyBranch and bulkyEntries are the size and the length of a session's
 // branch from which the core asks for its worker: 1 MiB took 120 ms to
 // start a session, 3.5 MiB 600 ms; 2,900 short entries (0.8 MB) held pi's
-// thread 90-325 ms each few times pi settled (h-v52).
+// thread 90-325 ms each few times pi settled (h-v52), 1,500 of them 80-125
+// ms (h-v54); 1,000 settled within 27 ms.
 const (
 	bulkyBranch  = 1 << 20
-	bulkyEntries = 2000
+	bulkyEntries = 1000
 )
 
 // noMemoryFlag reads the --no-memory flag as pi hands it over, and the

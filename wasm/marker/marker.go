@@ -108,46 +108,54 @@ func StartsMarker(s string) bool {
 	// digit or angle bracket nor a line's end; then "memory" and the rest
 	// of a marker's shape (markerTail). The hyphen itself, alone, makes a
 	// marker whatever follows (Has's forms).
-	hyphen := false
+	// Blanks there beside ASCII punctuation other than "-" and "_" are
+	// code: "pi && memory_used >", "pi, memory_max >".
+	hyphen, blank, other := false, false, false
 	for n := 0; n <= 8; n++ {
-		if k := word(s, i, "memory"); k > 0 && (hyphen && n == 1 || markerTail(s, pass(s, k))) {
+		if k := word(s, i, "memory"); k > 0 && (hyphen && n == 1 || !(blank && other) && markerTail(s, pass(s, k))) {
 			return true
 		}
 		if i = pass(s, i); i == len(s) || s[i] < 0x80 && (s[i] == '\n' || s[i] == '<' || s[i] == '>' || isAlnum(s[i])) {
 			return false
 		}
+		if b := blanks(s, i); b > i {
+			i, blank = b, true
+			continue
+		}
 		_, size := utf8.DecodeRuneInString(s[i:])
-		hyphen, i = s[i] == '-', i+size
+		hyphen, other, i = s[i] == '-', other || s[i] < 0x80 && s[i] != '-' && s[i] != '_', i+size
 	}
 	return false
 }
 
 // markerTail reports whether s[k:], what follows "pi memory" in some
-// spelling, has the rest of a marker's shape: a separator (one character
-// that is no ASCII letter, digit or angle bracket: "-", ":", "_", a blank,
-// a lookalike dash), a block's name, then ">" or "-->" (blanks before
-// them allowed): "-recall>", " recall>", ":notes -->". Code and prose that
-// name pi's memory have no such shape: "memoryPressure)", "memory.free()",
-// "memory: time.sleep(1)", "Memory use stays low", "PiMemory>".
+// spelling, has the rest of a marker's shape: separators (up to three
+// characters that are no ASCII letter, digit or angle bracket: "-", ":",
+// "_", "--", " - ", a lookalike dash), then one of our blocks' names as a
+// word ("-recall>", " recall />", ":notes -->", "_recall"). Code that names
+// pi's memory has no such shape: "memoryPressure)", "memory.free()",
+// "pi_memory.h>", "pi_memory_pool>", "memory_used > limit".
 func markerTail(s string, k int) bool {
-	if k == len(s) || s[k] < 0x80 && (s[k] == '\n' || s[k] == '<' || s[k] == '>' || isAlnum(s[k])) {
-		return false
+	n := k
+	for j := 0; j < 3 && n < len(s) && !(s[n] < 0x80 && (s[n] == '\n' || s[n] == '<' || s[n] == '>' || isAlnum(s[n]))); j++ {
+		_, size := utf8.DecodeRuneInString(s[n:])
+		n = pass(s, blanks(s, n+size))
 	}
-	_, size := utf8.DecodeRuneInString(s[k:])
-	n := blanks(s, k+size)
-	if n == len(s) || !isAlnum(s[n]) || s[n] <= '9' {
-		return false
+	// The name, what prints as nothing in it passed over.
+	var name [12]byte
+	m, e := 0, n
+	for e = pass(s, e); e < len(s) && s[e]|0x20 >= 'a' && s[e]|0x20 <= 'z' && m < len(name); e = pass(s, e+1) {
+		name[m], m = s[e]|0x20, m+1
 	}
-	for n < len(s) && (isAlnum(s[n]) || s[n] == '-' || s[n] == '_') && !hasAt(s, n, "-->") {
-		n++
-	}
-	n = blanks(s, n)
-	return hasAt(s, n, ">") || hasAt(s, n, "-->") || hasAt(s, n, "\uff1e")
+	return n > k && m > 0 && (e == len(s) || !isAlnum(s[e])) && inNames(string(name[:m]))
+}
+
+// inNames: w is one of our blocks' names (Wrap's and the comment markers').
+func inNames(w string) bool {
+	return strings.Contains(" recall reflect notes observations hindsight notice om output decisions context ", " "+w+" ")
 }
 
 func isAlnum(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' }
-
-func hasAt(s string, i int, w string) bool { return i <= len(s) && strings.HasPrefix(s[i:], w) }
 
 // pass is i after what prints as nothing at s[i:].
 func pass(s string, i int) int {

@@ -954,7 +954,7 @@ func isCode(label, v string, typed bool) bool {
 	if k := strings.IndexByte(t, '<'); typed && k > 0 && t[0] >= 'A' && t[0] <= 'Z' && typeNames(t) {
 		return true // a generic type: Secret<String>, Arc<Mutex<String>>, Result<String, (the value cut at a blank)
 	}
-	for i, p := range [...]string{"Optional[", "Final[", "Option<", "Promise<", "&'", "Annotated[", "Union[", "dict[", "list[", "tuple["} {
+	for i, p := range [...]string{"Optional[", "Final[", "Option<", "Promise<", "&'", "Annotated[", "Union[", "dict[", "list[", "tuple[", "Mapped["} {
 		if strings.HasPrefix(t, p) && (typed || i < 5) {
 			return true
 		}
@@ -1005,46 +1005,46 @@ func generic(s string, vs, ve int) string {
 }
 
 // typeNames: t is a generic's names, closed (Secret<String>,
-// Arc<Mutex<String>>, Cow<'a, str>, Secret<[u8; 32]>, Hmac<Sha256>,
-// Observable<string | null>, Box<dyn Fn() -> String>): words between type
-// punctuation, where the first word holds no digit and a later one only a
-// number type's (u8, i32), an array's size, or a number after three letters
-// or more of a capitalised name (Sha256, Aes256Gcm): as in a password,
-// Pa55<Word>, Gh7<Kq92>, Hk<Qz9>, Tr0ub4dor<Xy> are none.
+// Arc<Mutex<String>>, Cow<'a, str>, Secret<[u8; 32]>, GenericArray<u8, U32>,
+// Uint8Array<ArrayBuffer>, Observable<string | null>, Box<dyn Fn() -> String>).
+// Its words hold no digit but a number type's (u8, i32), a type parameter's
+// (T1, U32), an array's size or a typed array's (Uint8Array); the
+// punctuation of a union, an option or a closure ("|", "?", "->", "+", ".")
+// only beside a word of the language's (string, null, dyn, Fn, Any): as in
+// a password, Sunshine<Rainbow1>, Hmac<Sha256>, Ab<Cd|Ef>, Kitty<Cat->Dog>
+// are none.
 func typeNames(t string) bool {
-	words := 0
+	words, odd, known := 0, false, false
 	for i := 0; i < len(t); {
 		e := runEnd(t, i, func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' })
 		if e == i {
-			if strings.IndexByte("<>[](){},:;=&'\"|?+-. ", t[i]) < 0 {
-				return false
+			if strings.IndexByte("<>[](){},:;=&' ", t[i]) < 0 {
+				if strings.IndexByte("|?+-.", t[i]) < 0 {
+					return false
+				}
+				odd = true
 			}
 			i++
 			continue
 		}
 		w := t[i:e]
+		known = known || inList(" string null undefined number boolean any Any void dyn Fn FnMut FnOnce Send Sync str String Error ", w)
 		if d := strings.IndexAny(w, "0123456789"); d >= 0 {
 			number := strings.Trim(w[d:], "0123456789") == ""
 			switch {
-			case words == 0:
-				return false
 			case d == 0:
 				if !number || !strings.HasSuffix(strings.TrimRight(t[:i], " "), ";") {
 					return false // but an array's size: [u8; 32]
 				}
-			case d == 1 && strings.IndexByte("uif", w[0]) >= 0 && number:
-			case d < 3 || w[0] < 'A' || w[0] > 'Z' || strings.Trim(w[:d], "abcdefghijklmnopqrstuvwxyz") != w[:1]:
+			case d == 1 && number && (strings.IndexByte("uif", w[0]) >= 0 && words > 0 || w[0] >= 'A' && w[0] <= 'Z'):
+			case strings.HasSuffix(w, "Array") && inList(" Int Uint Float BigInt BigUint Uint8Clamped ", strings.TrimRight(w[:len(w)-5], "0123456789")):
+			default:
 				return false
-			}
-			for k := d; k+1 < len(w); k++ {
-				if w[k] >= '0' && w[k] <= '9' && w[k+1] >= 'a' && w[k+1] <= 'z' {
-					return false // a digit before a small letter: X9y
-				}
 			}
 		}
 		i, words = e, words+1
 	}
-	return words > 1 && t[len(t)-1] == '>'
+	return words > 1 && t[len(t)-1] == '>' && (known || !odd)
 }
 
 // interpolates: v starts with an interpolation that computes with a name
