@@ -1036,7 +1036,7 @@ func typeNames(t string) bool {
 				if !number || !strings.HasSuffix(strings.TrimRight(t[:i], " "), ";") {
 					return false // but an array's size: [u8; 32]
 				}
-			case d == 1 && number && (strings.IndexByte("uif", w[0]) >= 0 && words > 0 || w[0] >= 'A' && w[0] <= 'Z'):
+			case d == 1 && number && words > 0 && (strings.IndexByte("uif", w[0]) >= 0 || w[0] >= 'A' && w[0] <= 'Z' && len(w) <= 3):
 			case strings.HasSuffix(w, "Array") && inList(" Int Uint Float BigInt BigUint Uint8Clamped ", strings.TrimRight(w[:len(w)-5], "0123456789")):
 			default:
 				return false
