@@ -384,11 +384,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 		}
 	}
 	n := identEnd(label)
-	// A type when bare after a colon (password: String!), never quoted or
-	// assigned; a generic cut at a blank is read to its '>' on the line
-	// (Result<String, Error>), a '<' that none closes is a password's.
-	typed := strings.HasSuffix(strings.TrimRight(label, " \t"), ":")
-	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || isCode(label[:n], generic(s, vs, ve), typed) {
+	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || codeAt(s, label[:n], m[0], vs, ve) {
 		return 0, 0, 0, 0, false
 	}
 	if strings.EqualFold(label[:n], "passwd") && inList(nssSources, v) ||
@@ -982,6 +978,15 @@ func isCode(label, v string, typed bool) bool {
 	}
 	dot := strings.LastIndexByte(t, '.')
 	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))
+}
+
+// codeAt is isCode for the value at s[vs:ve] of the label that starts at
+// s[at] (word its identifier): a type when bare after a colon (password:
+// String!), never quoted or assigned; a generic cut at a blank is read to
+// its '>' on the line (Result<String, Error>), a '<' that none closes is a
+// password's.
+func codeAt(s, word string, at, vs, ve int) bool {
+	return isCode(word, generic(s, vs, ve), strings.HasSuffix(strings.TrimRight(s[at:vs], " \t"), ":"))
 }
 
 // generic is the value at s[vs:ve], to the '>' that closes its generic

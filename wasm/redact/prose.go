@@ -337,7 +337,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	if n := len(w) - 1; n > 0 && isQuote(w[n]) && strings.IndexByte(w[:n], w[n]) < 0 {
 		w = w[:n] // a quote it did not open closes something else: x=000A' y='00A' (idempotence)
 	}
-	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || isCode(kw, generic(s, v, e), strings.HasSuffix(strings.TrimRight(s[m[0]:v], " \t"), ":")) || strings.EqualFold(kw, "passwd") && inList(nssSources, w) || fieldFromVariable(s, m[0], v, v+len(w)) {
+	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || codeAt(s, kw, m[0], v, e) || strings.EqualFold(kw, "passwd") && inList(nssSources, w) || fieldFromVariable(s, m[0], v, v+len(w)) {
 		return 0, 0, 0, 0, false
 	}
 	ce, rest := clauseEnd(s, v, e), ""

@@ -397,15 +397,9 @@ func findEnvEntry(s string, pos int) []int {
 			}
 			continue
 		}
-		if k := v + 1; hasAt(s, v, ">") || hasAt(s, v, "|") {
+		if k := blockStart(s, v); k > v {
 			// A block scalar: the value is on the next line (value: >-).
-			if hasAt(s, k, "-") || hasAt(s, k, "+") {
-				k++
-			}
-			if k = runEnd(s, k, isBlank); hasAt(s, k, "\r") {
-				k++
-			}
-			if b := runEnd(s, k+1, func(c byte) bool { return c == ' ' }); hasAt(s, k, "\n") && b > k+1 {
+			if b := nextIndented(s, k); b >= 0 {
 				if e := runEnd(s, b, isBareShell); e > b {
 					return groupOf(i, e, 4, 2, b, e)
 				}
@@ -416,6 +410,30 @@ func findEnvEntry(s string, pos int) []int {
 		}
 	}
 	return nil
+}
+
+// blockStart is k after a YAML block scalar's indicator at s[k:]
+// ([>|][-+]?[ \t]*), k when none is there.
+func blockStart(s string, k int) int {
+	if !hasAt(s, k, ">") && !hasAt(s, k, "|") {
+		return k
+	}
+	if k++; hasAt(s, k, "-") || hasAt(s, k, "+") {
+		k++
+	}
+	return runEnd(s, k, isBlank)
+}
+
+// nextIndented is where the next line's text starts when s[k:] is a line's
+// end and the next line is indented with spaces (\r?\n +), else -1.
+func nextIndented(s string, k int) int {
+	if hasAt(s, k, "\r") {
+		k++
+	}
+	if v := runEnd(s, k+1, func(c byte) bool { return c == ' ' }); hasAt(s, k, "\n") && v > k+1 {
+		return v
+	}
+	return -1
 }
 
 // findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
@@ -504,19 +522,8 @@ func findYAMLNext(s string, pos int) []int {
 		if !hasAt(s, at, ":") {
 			return nil
 		}
-		k := runEnd(s, at+1, isBlank)
-		if k < len(s) && (s[k] == '>' || s[k] == '|') {
-			k++
-			if k < len(s) && (s[k] == '-' || s[k] == '+') {
-				k++
-			}
-			k = runEnd(s, k, isBlank)
-		}
-		if hasAt(s, k, "\r") {
-			k++
-		}
-		v := runEnd(s, k+1, func(c byte) bool { return c == ' ' })
-		if !hasAt(s, k, "\n") || v == k+1 || v == len(s) {
+		v := nextIndented(s, blockStart(s, runEnd(s, at+1, isBlank)))
+		if v < 0 || v == len(s) {
 			return nil
 		}
 		g, vs, ve, end := -1, v, v, v
