@@ -115,7 +115,7 @@ func StartsMarker(s string) bool {
 		if k := word(s, i, "memory"); k > 0 && (hyphen && n == 1 || !(blank && other) && markerTail(s, pass(s, k))) {
 			return true
 		}
-		if i = pass(s, i); i == len(s) || s[i] < 0x80 && (s[i] == '\n' || s[i] == '<' || s[i] == '>' || isAlnum(s[i])) {
+		if i = pass(s, i); i == len(s) || notSlot(s[i]) {
 			return false
 		}
 		if b := blanks(s, i); b > i {
@@ -137,7 +137,7 @@ func StartsMarker(s string) bool {
 // "pi_memory.h>", "pi_memory_pool>", "memory_used > limit".
 func markerTail(s string, k int) bool {
 	n := k
-	for j := 0; j < 3 && n < len(s) && !(s[n] < 0x80 && (s[n] == '\n' || s[n] == '<' || s[n] == '>' || isAlnum(s[n]))); j++ {
+	for j := 0; j < 3 && n < len(s) && !notSlot(s[n]); j++ {
 		_, size := utf8.DecodeRuneInString(s[n:])
 		n = pass(s, blanks(s, n+size))
 	}
@@ -156,6 +156,10 @@ func inNames(w string) bool {
 }
 
 func isAlnum(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' }
+
+// notSlot: a text's byte c cannot stand in a marker's hyphen or separator
+// places: an ASCII letter, digit or angle bracket, or a line's end.
+func notSlot(c byte) bool { return c < 0x80 && (c == '\n' || c == '<' || c == '>' || isAlnum(c)) }
 
 // pass is i after what prints as nothing at s[i:].
 func pass(s string, i int) int {
