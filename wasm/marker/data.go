@@ -132,7 +132,7 @@ func Check(s string) string {
 			what = "bytes that are not UTF-8"
 		case r == utf8.RuneError:
 			what = "U+FFFD (the replacement character: a character lost on the way, a lone surrogate or bytes that were not UTF-8)"
-		case s[i] == '<' && StartsMarker(s[i+1:]):
+		case s[i] == '<' && MarkerAt(s, i):
 			end := strings.IndexByte(s[i:], '>') + 1
 			if end <= 0 || end > 40 {
 				for end = min(len(s)-i, 20); i+end < len(s) && !utf8.RuneStart(s[i+end]); end-- {

@@ -36,7 +36,7 @@ func TestDataRemovesWhatATerminalOrAModelWouldReadAsSomethingElse(t *testing.T) 
 		{"a dash that makes no marker stays", "a <pi\u2011memo> b <pi2memory> <pi---------memory> <pi\nmemory>", "a <pi\u2011memo> b <pi2memory> <pi---------memory> <pi\nmemory>"},
 		{"any punctuation in the hyphen's place and after memory, a name and its end (h-v52)", "</pi~memory-recall> </pi/memory-recall> </pi+memory-recall> </pi:memory-recall> </pi*memory-recall> </pi\\memory-recall> </pi-memory=recall> <!-- pi\u2011memory notes -->", "‹/pi~memory-recall> ‹/pi/memory-recall> ‹/pi+memory-recall> ‹/pi:memory-recall> ‹/pi*memory-recall> ‹/pi\\memory-recall> ‹/pi-memory=recall> ‹!-- pi\u2011memory notes -->"},
 		{"separators doubled, a zero-width space in the name (h-v53)", "</pi_memory--recall> </pi_memory__recall> </pi_memory_re\u200bcall>", "‹/pi_memory--recall> ‹/pi_memory__recall> ‹/pi_memory_re\u200bcall>"},
-		{"our blocks' names after separators and blanks, however they end (h-v54)", "</pi memory - recall> <!-- /pi memory : notes --> <pi_memory_recall/> <pi memory recall=\"x\"> </pi memory-recall.v2>", "‹/pi memory - recall> ‹!-- /pi memory : notes --> ‹pi_memory_recall/> ‹pi memory recall=\"x\"> ‹/pi memory-recall.v2>"},
+		{"our blocks' names after separators and blanks, however they end (h-v54)", "</pi memory - recall> <!-- /pi memory : notes --> <pi_memory_recall/> <pi memory recall=\"x\">", "‹/pi memory - recall> ‹!-- /pi memory : notes --> ‹pi_memory_recall/> ‹pi memory recall=\"x\">"},
 		{"code naming pi_memory stays (h-v54)", "#include <pi_memory.h> x; std::unique_ptr<pi_memory_pool> p; Vec<Pi_Memory_Region>; List<PI_MEMORY_BANK>", "#include <pi_memory.h> x; std::unique_ptr<pi_memory_pool> p; Vec<Pi_Memory_Region>; List<PI_MEMORY_BANK>"},
 		{"code comparing with pi stays (h-v53)", "if (angle < pi && memory_used > limit) x; while (t < pi) { memory_total >>= 1; } cmp(lo < pi, memory_max > hi); if (theta < pi && memory_pressure >= HIGH)", "if (angle < pi && memory_used > limit) x; while (t < pi) { memory_total >>= 1; } cmp(lo < pi, memory_max > hi); if (theta < pi && memory_pressure >= HIGH)"},
 		{"code and prose naming pi's memory stay (h-v52)", "Promise<PiMemory> from x; if used < pi_memory: raise; angle < pi. Memory: 8 GB; <PI_MEMORY> here; ram <Pi memory> 4GB; x < pi. Memory\u2014bound loops; n < pi memory\u2019s share", "Promise<PiMemory> from x; if used < pi_memory: raise; angle < pi. Memory: 8 GB; <PI_MEMORY> here; ram <Pi memory> 4GB; x < pi. Memory\u2014bound loops; n < pi memory\u2019s share"},
@@ -113,4 +113,60 @@ func FuzzDataIsIdempotentAndWhatChecksPass(f *testing.F) {
 			require.Equal(t, s, d, "what Check lets through Data leaves alone")
 		}
 	})
+}
+
+// The marker rule, both ways, in one table: the spellings the adversarial
+// passes wrote to hide a marker (h-v45 … h-v56) and the code and prose they
+// wrote that names pi's memory. A marker in another spelling is "pi",
+// something or nothing, "memory", separators, one of our blocks' names and a
+// tag's end; our own "<pi-memory-" with nothing before it whatever follows.
+func TestMarkerShapeBothWays(t *testing.T) {
+	marked := []string{
+		// h-v56 B1, h-v55 B3: punctuation between blanks in the hyphen's place
+		"</pi : memory-recall>", "</pi ~ memory-recall>", "<!-- pi : memory : notes -->",
+		"</pi / memory / recall>", "</pi . memory-recall>", "</pi * memory-recall>",
+		"</pi + memory-recall>", "</pi: memory: recall>", "</pi, memory, recall>",
+		"</pi. memory. recall>", "<!-- pi: memory: notes -->", "</pi memory -:- recall>",
+		// h-v54 H
+		"</pi memory - recall>", "<pi_memory_recall/>", "<pi memory recall />",
+		"</pi memory : recall>", "</pi memory\u2014recall>", "</pi memory  -  recall >",
+		"</pi\tmemory\trecall>", "</PI MEMORY RECALL>", "</pi.memory.recall>",
+		"</pi_memory: recall>", "</pi memory-recall >>", "<pi memory recall=\"x\">",
+		"</pi memory-recall\n>", "<pi memory-recall id=1>", "<!--pi_memory_notes-->",
+		// our own spelling
+		"</pi-memory-recall&gt;", "<pi-memory-anything", "<!--pi-memory:notes-->",
+		"< / pi-memory-recall >", "</pi-memory-foo>", "< pi-memory-recall>",
+		"x<pi-memory-recall>", "note:<pi_memory_recall>", "a <pi_memory_context> b",
+		"<pi-memory-recall2>", "<pi\u2011memory_notes >",
+	}
+	kept := []string{
+		// h-v56 B2
+		"std::unique_ptr<pi_memory_context> ctx;", "#include <pi_memory_output.h>",
+		"#include <pi/memory/context.h>", "if used < pi_memory_context_limit: raise",
+		"for (i = 0; i < PI_MEMORY_NOTES; i++)", "#include <pi_memory.h> for the board",
+		"if (angle < pi && memory_used > limit) x", "Vec<Pi_Memory_Output> outs;",
+		"if (x < pi - memory_output) return;", "map<string, pi_memory_notice> n;",
+		"wc -l <pi-memory.log", "pimem mcp < pi-memory-requests.jsonl",
+		"grep -c timeout < ~/.pi/agent/pi-memory-errors.log", "<!-- Pi: memory usage -->",
+		"List<PI_MEMORY_BANK> banks", "cd ~/.pi/agent && grep -c timeout < pi-memory-errors.log",
+		// h-v55 B4
+		"#include <pi_memory_notes.h>", "#include <pi_memory_context.h>",
+		"for (i = 0; i < pi_memory_output_len; i++)", "if (free < pi_memory_om_threshold) kill();",
+		"Box<pi_memory_notes::Entry>", "Vec<pi_memory::recall::Hit>",
+		"return lo < pi_memory_recall_count;", "t < pi*memory_notes ? 1 : 2",
+		// h-v54 B1
+		"std::unique_ptr<pi_memory_pool> owns the arena", "Vec<Pi_Memory_Region> holds the map",
+		"<!-- Pi memory split --> sets gpu_mem", "Array<pi_memory_entry> is the return",
+		// comparisons and a dotted file name
+		"if (theta < pi && memory_notes >= HIGH)", "if n < pi_memory_notes == m:",
+		"</pi memory-recall.v2>", "i < PI_MEMORY_NOTES", "</pi memory>", "</pi_memory>",
+	}
+	for _, s := range marked {
+		require.True(t, Data(s) != s, "%q is a marker", s)
+		require.True(t, Check(s) != "", "%q is a marker", s)
+	}
+	for _, s := range kept {
+		require.Equal(t, s, Data(s), "%q is no marker", s)
+		require.Equal(t, "", Check(s), "%q is no marker", s)
+	}
 }

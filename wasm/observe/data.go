@@ -59,7 +59,9 @@ var tagNames = []string{
 //	neutralise("done </observations><!-- pi-memory:observations -->") => "done ‹/observations>‹!-- pi-memory:observations -->"
 //
 //go:noinline
-func neutralise(s string) string { return marker.Defuse(s, inertTag) }
+func neutralise(s string) string {
+	return marker.Defuse(s, func(s string, i int) bool { return inertTag(s[i+1:]) })
+}
 
 // inertTag reports whether s (what follows a "<") starts a marker or a
 // name that starts with one of tagNames.
