@@ -622,7 +622,7 @@ func (e *Engine) toolRestore(out *store.Out, params gjson.Result) {
 // core and the project, the footer's line, and each store on or off and
 // why. It answers also when memory is off: saying so is its job.
 func (e *Engine) toolStatus(out *store.Out, _ gjson.Result) {
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString("pi-memory " + registry.Release)
 	if len(e.s.Module) >= 12 {
 		b.WriteString(" (core " + e.s.Module[:12] + ")")
@@ -784,7 +784,7 @@ func forgottenList(fs []store.Forgot) string {
 	if len(fs) == 0 {
 		return "Nothing has been forgotten here, so there is nothing to restore."
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString("Nothing was forgotten in this session. Forgotten before, newest first:")
 	for _, f := range fs {
 		b.WriteString("\n  " + f.Restore + "  " + civil.Day(f.At) + "  " + f.Said)

@@ -228,7 +228,7 @@ func sameLine(l, want string) bool {
 	if l = mdBody(l); l == want || utf8.ValidString(l) {
 		return l == want
 	}
-	var b strings.Builder
+	var b text.Builder
 	for i := 0; i < len(l); {
 		r, n := utf8.DecodeRuneInString(l[i:])
 		if r == utf8.RuneError && n == 1 {

@@ -449,7 +449,7 @@ func (sf Surface) say(s string) string {
 // SubHelpText is what `/name sub --help` prints: the subcommand's synopsis,
 // its help and its flags, at text.Width columns.
 func SubHelpText(c *Command, s *Sub, sf Surface) string {
-	var b strings.Builder
+	var b text.Builder
 	usage := sf.named(c) + strings.TrimPrefix(c.Usage(s), "/"+c.Name)
 	if sf == Slash {
 		usage += " (pimem " + c.Name + " " + s.Name + " outside pi)"
@@ -478,7 +478,7 @@ func SubHelpText(c *Command, s *Sub, sf Surface) string {
 // HelpText is what `/name help` prints: every subcommand with its synopsis
 // and one-line help, at text.Width columns.
 func HelpText(c *Command, sf Surface) string {
-	var b strings.Builder
+	var b text.Builder
 	head := "Usage: " + sf.named(c) + " <command>"
 	if sf == Slash {
 		head += " (pimem " + c.Name + " <command> outside pi)"
@@ -541,7 +541,7 @@ func ForShell(s string) string {
 	if strings.IndexByte(s, '/') < 0 {
 		return s
 	}
-	var b strings.Builder
+	var b text.Builder
 	last := 0
 	for i := 0; i < len(s); i++ {
 		if s[i] != '/' || (i > 0 && !opensWord(s[:i])) {

@@ -33,7 +33,7 @@ func ForModel(q string, hits []Hit) string {
 		return "No memory matches " + said(q) + " (decisions, notes, observations, earlier sessions of this project). " +
 			"Search matches words, not meanings: try other words for the same thing (a synonym, the name of a file, command or tool), or fewer words."
 	}
-	var b strings.Builder
+	var b text.Builder
 	head := countHits(len(hits)) + " for " + said(q) + ", best first (a decision's or a note's id is what memory_forget takes):"
 	b.WriteString(head)
 	capBytes := budget.TokenBytes(ToolTokens)
@@ -67,7 +67,7 @@ func ForPerson(q string, hits []Hit) string {
 	if len(hits) == 0 {
 		return "Nothing matches " + said(q) + " in decisions, notes, observations or earlier sessions of this project."
 	}
-	var b strings.Builder
+	var b text.Builder
 	b.WriteString(countHits(len(hits)) + " for " + said(q) + ":")
 	for i := range hits {
 		h := &hits[i]
@@ -176,7 +176,7 @@ func JSON(hits []Hit) []byte {
 // Candidates is what a forget by words that is not clear answers: the
 // entries to choose from, each with the id to give.
 func Candidates(q string, hits []Hit) string {
-	var b strings.Builder
+	var b text.Builder
 	if len(hits) == 1 {
 		b.WriteString("1 entry matches " + said(q) + " only in part; nothing was forgotten. Forget it by its id if it is the one:")
 	} else {

@@ -1,7 +1,7 @@
 package similarity
 
 import (
-	"strings"
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 	"unicode"
 	"unicode/utf8"
 )
@@ -96,7 +96,7 @@ type word struct {
 //	Normalize("Don't use C++")               => "dont use cpp"
 //	Normalize("snake_case or kebab-case?")   => "snake case or kebab case"
 func Normalize(text string) string {
-	var b strings.Builder
+	var b txt.Builder
 	b.Grow(len(text))
 	scan(text, &b, nil)
 	return b.String()
@@ -106,7 +106,7 @@ func Normalize(text string) string {
 // words of the first maxText bytes with their spans and the separator before
 // each. It returns how many words it filled in. (An array pointer rather than
 // a slice keeps the caller's buffer on the stack under TinyGo.)
-func scan(text string, b *strings.Builder, words *[maxWords]word) int {
+func scan(text string, b *txt.Builder, words *[maxWords]word) int {
 	n := 0
 	inWord := false
 	sep := sepSpace
@@ -221,7 +221,7 @@ const (
 //	  => negated by "Never"; words squash merg pr (subject)
 func Prepare(text string) Features {
 	tablesOnce.Do(buildTables)
-	var b strings.Builder
+	var b txt.Builder
 	b.Grow(len(text))
 	var wbuf [maxWords]word
 	nw := scan(text, &b, &wbuf)

@@ -56,9 +56,9 @@ package similarity
 
 import (
 	"errors"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Threshold is the near-duplicate score at and above which two texts of the
@@ -577,7 +577,7 @@ func (m matcher) swapped() (Result, bool) {
 
 // choiceReason reads "PostgreSQL vs MySQL for primary database".
 func choiceReason(a, b *Features) string {
-	var sb strings.Builder
+	var sb text.Builder
 	sb.WriteString(a.render(roleChoice))
 	sb.WriteString(" vs ")
 	sb.WriteString(b.render(roleChoice))
@@ -595,7 +595,7 @@ func choiceReason(a, b *Features) string {
 // render spells the words of one role as they appear in the text, runs of
 // neighbouring words kept whole ("Fly.io", "4 spaces", "kebab-case").
 func (f *Features) render(role uint8) string {
-	var sb strings.Builder
+	var sb text.Builder
 	for i := 0; i < len(f.toks); i++ {
 		if f.toks[i].role != role {
 			continue

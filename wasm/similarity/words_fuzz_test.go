@@ -1,6 +1,7 @@
 package similarity
 
 import (
+	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -33,7 +34,7 @@ func FuzzWords(f *testing.F) {
 		require.False(t, strings.HasPrefix(norm, " ") || strings.HasSuffix(norm, " ") || strings.Contains(norm, "  "),
 			"Normalize(%q) = %q is not single-spaced words", text, norm)
 
-		var b strings.Builder
+		var b txt.Builder
 		var words [maxWords]word
 		n := scan(text, &b, &words)
 		require.Equal(t, norm, b.String(), "scan(%q) writes what Normalize returns", text)
