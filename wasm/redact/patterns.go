@@ -947,7 +947,7 @@ func isCode(label, v string, typed bool) bool {
 	if typed && !strings.HasPrefix(t, "&'") {
 		t = strings.TrimLeft(t, "?&") // PHP's ?string, Rust's &SecretString, &str
 	}
-	if k := strings.IndexByte(t, '<'); typed && k > 0 && t[0] >= 'A' && t[0] <= 'Z' && typeNames(t) {
+	if k := strings.IndexByte(t, '<'); typed && k > 0 && genericName(t[:k]) && typeNames(t) {
 		return true // a generic type: Secret<String>, Arc<Mutex<String>>, Result<String, (the value cut at a blank)
 	}
 	for i, p := range [...]string{"Optional[", "Final[", "Option<", "Promise<", "&'", "Annotated[", "Union[", "dict[", "list[", "tuple[", "Mapped["} {
@@ -1013,17 +1013,23 @@ func generic(s string, vs, ve int) string {
 // Arc<Mutex<String>>, Cow<'a, str>, Secret<[u8; 32]>, GenericArray<u8, U32>,
 // Uint8Array<ArrayBuffer>, Observable<string | null>, Box<dyn Fn() -> String>).
 // Its words hold no digit but a number type's (u8, i32), a type parameter's
-// (T1, U32), an array's size or a typed array's (Uint8Array); the
-// punctuation of a union, an option or a closure ("|", "?", "->", "+", ".")
-// only beside a word of the language's (string, null, dyn, Fn, Any): as in
-// a password, Sunshine<Rainbow1>, Hmac<Sha256>, Ab<Cd|Ef>, Kitty<Cat->Dog>
+// (T1, U32), an array's size, a typed array's (Uint8Array) or a width's or
+// an algorithm's (widthName: Int32, Sha256, Aes256Gcm); a qualified name's "." (Token.Id), a nullable's "?"
+// (AuthToken?) and a string type's quotes are a type's; the punctuation of
+// a union, an option or a closure ("|", "?", "->", "+", ".") only beside a
+// word of the language's (string, null, dyn, fn, Any): as in a password,
+// Sunshine<Rainbow1>, Summer<K2024>, Pa55<Word>, Ab<Cd|Ef>, Kitty<Cat->Dog>
 // are none.
 func typeNames(t string) bool {
 	words, odd, known := 0, false, false
 	for i := 0; i < len(t); {
 		e := runEnd(t, i, func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' })
 		if e == i {
-			if strings.IndexByte("<>[](){},:;=&' ", t[i]) < 0 {
+			// A qualified name's "." (Token.Id), a nullable's "?" (AuthToken?)
+			// and a string type's quotes (Pick<Form, "password">) are a type's.
+			qualified := t[i] == '.' && i > 0 && isLetter(t[i-1]) && i+1 < len(t) && isLetter(t[i+1])
+			nullable := t[i] == '?' && i > 0 && isLetter(t[i-1]) && i+1 < len(t) && strings.IndexByte(">,", t[i+1]) >= 0
+			if strings.IndexByte("<>[](){},:;=&'\" ", t[i]) < 0 && !qualified && !nullable {
 				if strings.IndexByte("|?+-.", t[i]) < 0 {
 					return false
 				}
@@ -1033,16 +1039,17 @@ func typeNames(t string) bool {
 			continue
 		}
 		w := t[i:e]
-		known = known || inList(" string null undefined number boolean any Any void dyn Fn FnMut FnOnce Send Sync str String Error ", w)
+		known = known || inList(" string null undefined number boolean any Any void dyn fn Fn FnMut FnOnce Send Sync str String Error ", w)
 		if d := strings.IndexAny(w, "0123456789"); d >= 0 {
-			number := strings.Trim(w[d:], "0123456789") == ""
+			digits := runEnd(w, d, func(c byte) bool { return c >= '0' && c <= '9' })
 			switch {
 			case d == 0:
-				if !number || !strings.HasSuffix(strings.TrimRight(t[:i], " "), ";") {
+				if digits < len(w) || !strings.HasSuffix(strings.TrimRight(t[:i], " "), ";") {
 					return false // but an array's size: [u8; 32]
 				}
-			case d == 1 && number && words > 0 && (strings.IndexByte("uif", w[0]) >= 0 || w[0] >= 'A' && w[0] <= 'Z' && len(w) <= 3):
+			case d == 1 && digits == len(w) && words > 0 && (strings.IndexByte("uif", w[0]) >= 0 || w[0] >= 'A' && w[0] <= 'Z' && len(w) <= 3):
 			case strings.HasSuffix(w, "Array") && inList(" Int Uint Float BigInt BigUint Uint8Clamped ", strings.TrimRight(w[:len(w)-5], "0123456789")):
+			case widthName(w):
 			default:
 				return false
 			}
@@ -1050,6 +1057,37 @@ func typeNames(t string) bool {
 		i, words = e, words+1
 	}
 	return words > 1 && t[len(t)-1] == '>' && (known || !odd)
+}
+
+// genericName: w, the name before a generic's '<', is one of the languages'
+// containers and wrappers or ends as their names end (HashMap, StateFlow,
+// LiveData, ValueTask, PhantomData), or a width's or an algorithm's name
+// (Argon2). A password shaped like a generic has none of these before its
+// '<': Sunshine<Rainbow>, Abc<Def>, Horse<Battery?>, Monkey<Banana99>.
+func genericName(w string) bool {
+	if w == "" || w[0] < 'A' || w[0] > 'Z' || runEnd(w, 0, isAlnum) < len(w) {
+		return false
+	}
+	if widthName(w) {
+		return true
+	}
+	for i := len(w) - 1; i >= 0; i-- {
+		if w[i] >= 'A' && w[i] <= 'Z' && inList(" List Set Map Array Vec Vector Option Optional Result Promise Future Task Flow Data Box Arc Rc Ref Cell Mutex Lock Pin Cow Record Pick Omit Partial Readonly Required Nullable Extract Exclude Awaited Observable Subject Signal Channel Stream Queue Deque Tuple Pair Key Secret Cipher Hmac Dict Dictionary Collection Iterable Iterator Enumerable Sequence Either Lazy Mono Flux Single Maybe Response Request Entity Type Value Provider Factory Store Cache State Sender Receiver Weak Atomic Deferred Callable Generator Handle Buffer Slice Span Holder Wrapper Field Property Event Handler Callback Func Action Supplier Consumer Reader Writer Client Context Config Options Params Props Input Output Guard Annotated Mapped Final Union Token Zeroizing Control Memory Claims Reference Nonce Binding Published Emitter Parameters ", w[i:]) {
+			return true
+		}
+	}
+	return false
+}
+
+// widthName: w is a width's or an algorithm's name, its digits after one of
+// their stems, a few letters after them: Int32, Sha256, Base64, Utf8,
+// Aes256Gcm, Ed25519, Argon2id. A password's digits follow a word of its
+// own: Banana99, Rainbow1, Asdf123, Shelby500GT.
+func widthName(w string) bool {
+	d := strings.IndexAny(w, "0123456789")
+	e := runEnd(w, max(d, 0), func(c byte) bool { return c >= '0' && c <= '9' })
+	return d > 0 && e-d <= 5 && strings.IndexAny(w[e:], "0123456789") < 0 &&
+		inList(" Int Uint UInt Float Double Sha Aes Base Utf Md Crc Blake Ed Curve Secp Argon Chacha ChaCha Poly Salsa Rsa Ecdsa Vec Mat Word Bits Complex Decimal Murmur Xxh Fnv Keccak Ripemd ", w[:d])
 }
 
 // interpolates: v starts with an interpolation that computes with a name

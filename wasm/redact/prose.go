@@ -979,8 +979,12 @@ func tagCut(s string, v, end int) int {
 	if k <= 0 {
 		return end
 	}
-	// A tag's start: "</", or "<" and a name ended by ">", a blank or "/".
-	if n := runEnd(s, v+k+1, isLetter); hasAt(s, v+k, "</") || n > v+k+1 && n < len(s) && (s[n] == '>' || s[n] == '/' || isBlank(s[n])) {
+	// A tag's start: "</", or "<" and a name ended by ">", a blank or "/",
+	// in one case (<br>, <BR>): a capital and small letters are a
+	// password's or a type's (Pa55<Word>, Hunter<Two>).
+	n := runEnd(s, v+k+1, isLetter)
+	mixed := n > v+k+2 && s[v+k+1] <= 'Z' && s[n-1] >= 'a'
+	if hasAt(s, v+k, "</") || n > v+k+1 && n < len(s) && !mixed && (s[n] == '>' || s[n] == '/' || isBlank(s[n])) {
 		return v + k
 	}
 	return end

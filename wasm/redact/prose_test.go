@@ -26,7 +26,7 @@ func TestProseSecretsAreRedactedToTheEndOfTheirClause(t *testing.T) {
 		{"a quote doubled (YAML) or escaped the shell's way", "password: 'Sq9x''Qm2Lp'\nexport DB_PASSWORD='Ex9x'\\''Qm2Lp'\n- name: DB_PASSWORD\n  value: 'p@ss''word9'", "password: '[REDACTED:secret]'\nexport DB_PASSWORD='[REDACTED:secret]'\n- name: DB_PASSWORD\n  value: '[REDACTED:secret]'"},
 		{"an env entry's block scalar", "- name: DB_PASSWORD\n  value: >-\n    Xq7pL2mZ9wKd", "- name: DB_PASSWORD\n  value: >-\n    [REDACTED:secret]"},
 		{"a password shaped like an unclosed generic, a name with a digit in it (h-v47)", "password: Kx7<Lm9q\npassword: Pw<X9y>", "password: [REDACTED:secret]\npassword: [REDACTED:secret]"},
-		{"a generic's first name with a digit, a later one a password's (h-v51)", "password: Pa55<Word>\ntoken: Gh7<Kq92>\nsecret: Hk<Qz9>\npassword: Summer2024<Beach>", "password: [REDACTED:secret]<Word>\ntoken: [REDACTED:secret]\nsecret: [REDACTED:secret]\npassword: [REDACTED:secret]<Beach>"}, // to a tag's start, as before
+		{"a generic's first name with a digit, a later one a password's (h-v51)", "password: Pa55<Word>\ntoken: Gh7<Kq92>\nsecret: Hk<Qz9>\npassword: Summer2024<Beach>", "password: [REDACTED:secret]\ntoken: [REDACTED:secret]\nsecret: [REDACTED:secret]\npassword: [REDACTED:secret]"}, // a tag's name is in one case
 		{"a type parameter is never first nor of four digits (h-v55)", "password: H2<O2>\npassword: Summer<K2024>\nvault password: Secret<Q12345678>", "password: [REDACTED:secret]\npassword: [REDACTED:secret]\nvault password: [REDACTED:secret]"},
 		{"a '<' no '>' closes on its line is a password's (h-v49)", "password: Sunshine<Rainbow\nwifi password: Blue<Sky", "password: [REDACTED:secret]\nwifi password: [REDACTED:secret]"},
 		{"a print_r value past 1 KiB, to its line's end (h-v49)", "[token:Aws\\Credentials\\Credentials:private] => IQoJb3JpZ2luX2Vj" + strings.Repeat("Ab3d", 300) + "\n[expires:protected] => ", "[token:Aws\\Credentials\\Credentials:private] => [REDACTED:secret]\n[expires:protected] => "},
@@ -692,5 +692,52 @@ func TestLongWordsAndQuotesAreReadOnlyToTheirBound(t *testing.T) {
 	line := strings.Repeat("password:h1", 30_000)
 	if out, _ := String(line); out != "password:[REDACTED:secret]" {
 		t.Errorf("String = %.80q", out)
+	}
+}
+
+// The generic rule, both ways, in one table: after "password:", "token:" or
+// "secret:" bare, what the adversarial passes wrote as a type (kept) and as a
+// password shaped like one (redacted), h-v45 … h-v55.
+func TestGenericValueBothWays(t *testing.T) {
+	types := []string{
+		"Secret<String>", "Arc<Mutex<String>>", "Result<String, Error>", "Cow<'a, str>",
+		"Secret<[u8; 32]>", "GenericArray<u8, U32>", "Uint8Array<ArrayBuffer>",
+		"Observable<string | null>", "Box<dyn Fn() -> String + Send>", "Cache<K2, V2>",
+		"Map<String, Any?>", "Option<Vec<u8>>",
+		// h-v55 B2
+		"StateFlow<AuthToken?>", "Set<Token.Id>", `Pick<Form, "password">`, "Map<String, Int32>",
+		"Key<Aes256Gcm>", "Hmac<Sha256>", "PhantomData<fn() -> T>", "Base64<String>",
+		"Result<Key<Aes256Gcm>, Error>", `Record<"token", string>`,
+		"Array<Float32>", "Vector<Int16>", "Channel<Message?>", "Tuple<Int32, String>",
+		"ValueTask<TokenResponse?>", "Array<Token.Kind>", "Cipher<Aes256>", `NonNullable<Config["secret"]>`,
+		"Map<UserId, Token.Value>", "LiveData<Token?>", "MutableMap<UserId, Session?>", "Vec<Sha512>",
+		"Pair<Token, Int64>", "List<Token?>", "Argon2<'static>", "Option<Sha512>", "HashMap<String, Utf8Path>",
+		"Token<'a>", "Zeroizing<Vec<u8>>", "FormControl<string | null>", "ReadOnlyMemory<byte>",
+		"JwtClaims<T1>", "WeakReference<Activity>", "Nonce<U12>", "Binding<String>", "JwtToken<Claims>",
+	}
+	passwords := []string{
+		"Gh7<Kq92>", "Hk<Qz9>", "H2<O2>", "Summer<K2024>", "Secret<Q12345678>", "Kx7<Lm9q",
+		"Pw<X9y>", "Sunshine<Rainbow", "Blue<Sky", "Sunshine<Rainbow1>", "Ab<Cd|Ef>",
+		"Kitty<Cat->Dog>", "Summer<Winter2024>", "Dog<Cat7Mouse>", "Tr0ub4dor<Xy>",
+		"Abc<Def1234>", "Ab<Cd.>", "Ab<?Cd>",
+		// h-v53, h-v55: shaped as the types above are
+		"Monkey<Banana99>", "Xy<Z?>", "Mustang<Shelby500GT>", "Ocean<Blue77>", "Abc<Def?>",
+		"Qwerty<Asdf123>", "Crimson<Tide?>", "Horse<Battery?>", "Abc<Def>", "Dragon<Fire=>",
+		"Abc<u8>", "Qx<i32>", "Zz<f64!>", "Love<You4Ever>", "Hunter<Two2>", "Tiger<Lily+Rose>",
+		"Sunshine<Rainbow>", "Blue<Sky-Fall.Rain>", "Welcome<Home2024>!", "Qwerty<Asdf(1)>",
+		"Hunter<Two>", "Fish<Chips>", "QWERTY<ASDF>", "Tiger<Lily|string>", "Rocket<V8>", "Love<U2>",
+		"Red<Blue<Green>>", "Panda<Z99>!", "Xk<T9>", "Cat<Dog|Any>",
+	}
+	for _, label := range []string{"password: ", "token: ", "secret: "} {
+		for _, v := range types {
+			if got, _ := String(label + v); got != label+v {
+				t.Errorf("%q is a type: %q", label+v, got)
+			}
+		}
+		for _, v := range passwords {
+			if got, _ := String(label + v); strings.Contains(got, v) {
+				t.Errorf("%q is a password's: %q", label+v, got)
+			}
+		}
 	}
 }
