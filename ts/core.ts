@@ -1471,6 +1471,12 @@ function interruptedBy(exportName: string, input: unknown): Record<string, unkno
 /** The file PIMEM_TRACE names: a line per core call and per move (for diagnosis; unset: none). */
 const TRACE = process.env.PIMEM_TRACE || undefined;
 
+/**
+ * A session_start input of this many characters or more (a long branch) starts the
+ * session in a worker thread: on pi's thread one of 0.5-1 MB took 70-190 ms (h-v56).
+ */
+const START_IN_WORKER = 256 << 10;
+
 /** How long a call waits at most for another's slices to end before it runs where the core is (a safety bound). */
 const SLICES_WAIT_MS = 30_000;
 
@@ -1631,6 +1637,21 @@ export class Core {
 			this.#open.delete(String(input.id));
 			this.#slices.delete(String(input.id));
 		}
+		// A session_start of a bulky input (a long branch: about 110 ms a megabyte on
+		// pi's thread, issue 25) starts the session in a worker thread, where the core
+		// then stays: a /reload or /resume of it too. Not for pi -p, which has no
+		// terminal to keep free (the core asks for no worker there either).
+		const print = (input as { mode?: unknown } | undefined)?.mode === "print";
+		if (exportName === "session_start" && text.length >= START_IN_WORKER && !print && !this.#moved && this.#workerAllowed()) {
+			const worker = await this.#startWorker();
+			this.#trace(`start in worker=${worker !== undefined}`);
+			if (worker !== undefined) {
+				this.#unwant();
+				this.#drop();
+				this.#live = worker;
+				this.#moved = true;
+			}
+		}
 		let replayed: Envelope | undefined;
 		if (this.#live === undefined) replayed = await this.#start(exportName !== "session_start");
 		else if (this.#pending !== undefined && this.#between(exportName)) await this.#move();
@@ -1659,14 +1680,19 @@ export class Core {
 	// unless the instance is there already or cannot be (a host's own clock or
 	// randomness cannot cross threads; PIMEM_WORKER=off).
 	#want(): void {
-		const o = this.#options;
-		if (this.#moved || this.#stays !== undefined || this.#failed) return;
-		if (o.worker === false || o.now !== undefined || o.random !== undefined) {
-			this.#stays = "the host's clock or randomness is its own, or the worker is off";
-			return;
-		}
+		if (this.#moved || this.#failed || !this.#workerAllowed()) return;
 		this.#trace("want");
 		this.#pending ??= this.#prepareWorker();
+	}
+
+	// Whether the instance may live in a worker thread: not when the host's clock or
+	// randomness is its own (they cannot cross threads), PIMEM_WORKER=off, or one failed to start.
+	#workerAllowed(): boolean {
+		const o = this.#options;
+		if (this.#stays === undefined && (o.worker === false || o.now !== undefined || o.random !== undefined)) {
+			this.#stays = "the host's clock or randomness is its own, or the worker is off";
+		}
+		return this.#stays === undefined;
 	}
 
 	// No move is wanted (a session that needs none, or the end): a worker started for

@@ -6,6 +6,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { REPO, addEvent, decisionLog, readEvents, readLines, requestWithUser, seedLog, seedSessions, sessionFolder, systemPromptOf, toolsOf, withSandbox, type Reply, type Sandbox } from "./harness.ts";
 import { NEVER_ON_SCREEN, Tui, countOf, installRelease, type TuiOptions } from "./tui.ts";
@@ -351,6 +352,47 @@ test("a search of thousands of earlier sessions answers in the terminal, and the
 			},
 		},
 	);
+});
+
+// A long session (here 600 entries, 0.5 MB: under the core's own limits) started on
+// pi's thread in 70-190 ms a megabyte, and /reload started it there again (h-v56, h-v50):
+// it starts in the worker, the trace says so, and the turn after it answers.
+test("pi --continue of a long session starts its core in the worker, and /reload too; the prompt after it answers", async () => {
+	const trace = path.join(os.tmpdir(), `pimem-trace-${process.pid}-${Date.now()}.txt`);
+	try {
+		await inPi(
+			async (tui, sb) => {
+				await tui.waitFor(() => fs.existsSync(trace) && /end session_start .*thread=worker/.test(fs.readFileSync(trace, "utf8")), "session_start to end in the worker");
+				await tui.command("/reload", /Reloaded|reloaded/i);
+				await tui.waitFor(() => (fs.readFileSync(trace, "utf8").match(/end session_start .*thread=worker/g) ?? []).length >= 2, "the reloaded session_start to end in the worker");
+				await prompt(tui, sb, "what did we decide about the billing deploys?");
+				const lines = fs.readFileSync(trace, "utf8");
+				assert.doesNotMatch(lines, /end session_start .*thread=main/, lines);
+				assert.match(lines, /start in worker=true/);
+				assert.ok(requestWithUser(sb.model, "what did we decide about the billing deploys?"), "the prompt reached the model");
+			},
+			{
+				args: ["--continue"],
+				env: { PIMEM_TRACE: trace },
+				seed: (sb) => {
+					const project = fs.realpathSync(sb.project);
+					const lines: object[] = [{ type: "session", version: 3, id: "long", timestamp: "2026-11-23T10:30:00.000Z", cwd: project }];
+					for (let i = 0; i < 600; i++) {
+						const at = new Date(Date.UTC(2026, 10, 23, 10, 30) + i * 1000).toISOString();
+						const text = `step ${i}: ${"the billing service deploys on fridays after the tests pass ".repeat(12)}`;
+						const message =
+							i % 2 === 0
+								? { role: "user", content: [{ type: "text", text }], timestamp: Date.parse(at) }
+								: { role: "assistant", content: [{ type: "text", text }], api: "openai-completions", provider: "fake", model: "fake", stopReason: "stop", usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, timestamp: Date.parse(at) };
+						lines.push({ type: "message", id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, timestamp: at, message });
+					}
+					fs.writeFileSync(path.join(sessionFolder(sb.agentDir, project), "2026-11-23T10-30-00-000Z_long.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+				},
+			},
+		);
+	} finally {
+		fs.rmSync(trace, { force: true });
+	}
 });
 
 test("a memory file of 14 KiB runs the core in the worker: the first prompt carries it redacted; remember, search and forget answer", async () => {

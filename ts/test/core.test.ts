@@ -428,6 +428,44 @@ function tests(): void {
 			await assert.rejects(moving.call("debug", { op: "ping" }), /after the core was closed/);
 			assert.equal(await moving.recreate(), undefined);
 		});
+
+		// A session_start of a long branch (256 KiB of input or more) would hold pi's thread
+		// 70-190 ms a megabyte (h-v56): the session starts in a worker thread at once, where
+		// the core stays, with the answers it gives here; a short one starts here.
+		test(`${build.name}: a session_start of a long branch starts the session in a worker thread, with the same answers`, async (t) => {
+			const { root } = tempProject();
+			const at = (i: number) => new Date(Date.UTC(2026, 5, 1) + i * 1000).toISOString();
+			const branch = Array.from({ length: 1_200 }, (_, i) => ({
+				type: "message",
+				id: `m${i}`,
+				parentId: i === 0 ? null : `m${i - 1}`,
+				timestamp: at(i),
+				message: { role: i % 2 === 0 ? "user" : "assistant", content: [{ type: "text", text: `step ${i}: ${"the billing service deploys on fridays ".repeat(6)}` }], timestamp: Date.parse(at(i)) },
+			}));
+			const input = { ...sessionInput(root, { mode: "rpc", hasUI: true }), branch };
+			assert.ok(JSON.stringify(input).length >= 256 << 10);
+			const here = new Core(build.file, { worker: false });
+			const off = new Core(build.file);
+			const short = new Core(build.file);
+			t.after(() => Promise.all([here.close(), off.close(), short.close()]));
+			const kept = (env: Envelope) => env.effects.filter((e) => e.t === "status" || e.t === "tools");
+			const want = await here.call("session_start", input);
+			assertFine(want);
+			const got = await off.call("session_start", input);
+			assertFine(got);
+			assert.equal(here.thread, "main");
+			assert.equal(off.thread, "worker", "the session started in the worker");
+			assert.deepEqual(kept(got), kept(want));
+			const status = async (core: Core) => (await core.call("command", { name: "memory", args: "status", branch })).effects.filter((e) => e.t === "output");
+			assert.deepEqual(await status(off), await status(here));
+			assert.equal(off.thread, "worker");
+			assertFine(await short.call("session_start", sessionInput(tempProject().root, { mode: "rpc" })));
+			assert.equal(short.thread, "main", "a short session starts here");
+			const print = new Core(build.file);
+			t.after(() => print.close());
+			assertFine(await print.call("session_start", { ...input, mode: "print" }));
+			assert.equal(print.thread, "main", "pi -p has no terminal to keep free");
+		});
 	}
 
 	// A session of an interactive pi on a project whose MEMORY.md is small (no worker yet).
