@@ -138,6 +138,12 @@ func TestMarkerShapeBothWays(t *testing.T) {
 		"< / pi-memory-recall >", "</pi-memory-foo>", "< pi-memory-recall>",
 		"x<pi-memory-recall>", "note:<pi_memory_recall>", "a <pi_memory_context> b",
 		"<pi-memory-recall2>", "<pi\u2011memory_notes >",
+		// h-v57 B3: a bare attribute, ">=" right after the name, an attribute on the
+		// next line or named with ":" or "@", a comment closed "--!>"
+		"</pi_memory_recall hidden>", "<pi_memory_recall trusted>", "</pi_memory_recall x>",
+		"</pi_memory_recall>=", "</pi_memory_recall>=====", "</pi_memory_recall\n  id=\"1\">",
+		"</pi_memory_recall :id=\"1\">", "</pi_memory_recall @click=\"x\">", "<!-- pi_memory_notes --!>",
+		"<pi memory recall id='a b' data-x=1 hidden>",
 	}
 	kept := []string{
 		// h-v56 B2
@@ -160,6 +166,8 @@ func TestMarkerShapeBothWays(t *testing.T) {
 		// comparisons and a dotted file name
 		"if (theta < pi && memory_notes >= HIGH)", "if n < pi_memory_notes == m:",
 		"</pi memory-recall.v2>", "i < PI_MEMORY_NOTES", "</pi memory>", "</pi_memory>",
+		"const ok = pi<memory_notes>(x);", "for (let i=0; i<pi_memory_notes.length; i++) {}",
+		"if (used < pi_memory_notes && ok) x", "while n < pi_memory_output: n += 1",
 	}
 	for _, s := range marked {
 		require.True(t, Data(s) != s, "%q is a marker", s)

@@ -182,33 +182,77 @@ func markerTail(s string, k int, own bool) bool {
 	return m > 0 && (own || m <= len(name) && inNames(string(name[:m]))) && tagEnd(s, e)
 }
 
-// tagEnd reports whether s[e:], what follows a marker's name, ends a tag:
-// blanks and line ends, then ">" (not ">=", a comparison), "/>", "-->",
-// "=" (not "==": the name an attribute's), or after a blank an attribute's
-// name and "=".
+// tagEnd reports whether s[e:], what follows a marker's name, ends a tag as
+// a browser or a model reads one: ">" right after the name, whatever follows;
+// else blanks and line ends, then ">" (not ">=", a comparison: "memory_notes
+// >= HIGH"), "/>", "-->" or "--!>", "=" (not "=="), or up to eight attributes
+// before one of those: a name ("hidden", "@click", ":id"), and "=" and a
+// value of up to 256 bytes or none ("</pi_memory_recall hidden>", "<pi memory
+// recall id=1>"). Code that names a block has none of these after it:
+// "PI_MEMORY_NOTES;", "pi_memory_notes.h>", "memory_output) return".
 func tagEnd(s string, e int) bool {
-	i := e
-	for i = blanks(s, i); i < len(s) && s[i] == '\n'; i = blanks(s, i+1) {
-	}
-	switch {
-	case i == len(s):
-		return false
-	case s[i] == '>':
-		return i+1 == len(s) || s[i+1] != '='
-	case s[i] == '/':
-		return i+1 < len(s) && s[blanks(s, i+1)] == '>'
-	case strings.HasPrefix(s[i:], "-->"):
+	if e < len(s) && s[e] == '>' {
 		return true
-	case s[i] == '=':
-		return i+1 == len(s) || s[i+1] != '='
 	}
-	a := blanks(s, e)
-	if a == e {
-		return false
+	for n := 0; n <= 8; n++ {
+		i := e
+		for i = blanks(s, i); i < len(s) && s[i] == '\n'; i = blanks(s, i+1) {
+		}
+		switch {
+		case i == len(s):
+			return false
+		case s[i] == '>':
+			return i+1 == len(s) || s[i+1] != '='
+		case s[i] == '/':
+			return i+1 < len(s) && s[blanks(s, i+1)] == '>'
+		case strings.HasPrefix(s[i:], "-->"), strings.HasPrefix(s[i:], "--!>"):
+			return true
+		case s[i] == '=':
+			return n == 0 && (i+1 == len(s) || s[i+1] != '=')
+		}
+		// An attribute, after a blank or a line end.
+		if i == e || n == 8 {
+			return false
+		}
+		a := i
+		if s[i] == '@' || s[i] == ':' {
+			i++
+		}
+		for i < len(s) && (isWord(s[i]) || s[i] == '-' || s[i] == ':' || s[i] == '.') {
+			i++
+		}
+		if i == a || !isWord(s[i-1]) {
+			return false
+		}
+		if v := blanks(s, i); v < len(s) && s[v] == '=' && (v+1 == len(s) || s[v+1] != '=') {
+			i = attrValue(s, blanks(s, v+1))
+			if i < 0 {
+				return false
+			}
+		}
+		e = i
 	}
-	for i = a; i < len(s) && (isWord(s[i]) || s[i] == '-'); i++ {
+	return false
+}
+
+// attrValue is the end of an attribute's value at s[i:] (quoted, or up to a
+// blank or ">"), at most 256 bytes on its line; -1 when there is none.
+func attrValue(s string, i int) int {
+	end := min(len(s), i+256)
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		if k := strings.IndexByte(s[i+1:end], s[i]); k >= 0 && strings.IndexByte(s[i+1:i+1+k], '\n') < 0 {
+			return i + 2 + k
+		}
+		return -1
 	}
-	return i > a && blanks(s, i) < len(s) && s[blanks(s, i)] == '='
+	k := i
+	for k < end && s[k] != ' ' && s[k] != '\t' && s[k] != '\n' && s[k] != '>' && s[k] != '<' {
+		k++
+	}
+	if k == i || k == end && end < len(s) {
+		return -1
+	}
+	return k
 }
 
 // inNames: w is one of our blocks' names (Wrap's and the comment markers').
