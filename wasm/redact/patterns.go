@@ -947,7 +947,7 @@ func isCode(label, v string, typed bool) bool {
 	if typed && !strings.HasPrefix(t, "&'") {
 		t = strings.TrimLeft(t, "?&") // PHP's ?string, Rust's &SecretString, &str
 	}
-	if k := strings.IndexByte(t, '<'); typed && k > 0 && genericName(t[:k]) && typeNames(t) {
+	if k := strings.IndexByte(t, '<'); typed && k > 0 && genericType(t, k) {
 		return true // a generic type: Secret<String>, Arc<Mutex<String>>, Result<String, (the value cut at a blank)
 	}
 	for i, p := range [...]string{"Optional[", "Final[", "Option<", "Promise<", "&'", "Annotated[", "Union[", "dict[", "list[", "tuple[", "Mapped["} {
@@ -1009,18 +1009,41 @@ func generic(s string, vs, ve int) string {
 	return s[vs:ve]
 }
 
+// genericType: t, bare after a colon, its first '<' at k, is a generic type:
+// its names are a type's (typeNames), and the name before the '<' (the last
+// of a path: secrecy::Secret) is one of the languages' containers and
+// wrappers (wrapperName: Secret<Rainbow> is read as a type), or a word of the
+// language is inside (Sensitive<String>, Readable<string | null>,
+// PasswordHash<'static>, Protected<Vec<u8>>, Brand<string, "Password">). A
+// password shaped like a generic has neither: Sunshine<Rainbow>, Abc<Def>,
+// Md5<Hunter>, Word2024<Pass>, Horse<Battery?>.
+func genericType(t string, k int) bool {
+	outer := t[:k]
+	if j := strings.LastIndexAny(outer, ".:"); j > 0 && runEnd(outer, 0, func(c byte) bool { return isIdent(c) || c == '.' || c == ':' }) == k {
+		outer = outer[j+1:]
+	}
+	if outer == "" || outer[0] < 'A' || outer[0] > 'Z' || runEnd(outer, 0, isAlnum) < len(outer) {
+		return false
+	}
+	names, lang := typeNames(t, k)
+	return names && (lang || wrapperName(outer))
+}
+
 // typeNames: t is a generic's names, closed (Secret<String>,
 // Arc<Mutex<String>>, Cow<'a, str>, Secret<[u8; 32]>, GenericArray<u8, U32>,
-// Uint8Array<ArrayBuffer>, Observable<string | null>, Box<dyn Fn() -> String>).
+// Uint8Array<ArrayBuffer>, Observable<string | null>, Box<dyn Fn() -> String>),
+// and lang, whether a word of the language is inside its first '<' at k
+// (string, null, dyn, a lifetime or a string type: 'static, "password", a
+// container, a width: Vec, Int32).
 // Its words hold no digit but a number type's (u8, i32), a type parameter's
 // (T1, U32), an array's size, a typed array's (Uint8Array) or a width's or
-// an algorithm's (widthName: Int32, Sha256, Aes256Gcm); a qualified name's "." (Token.Id), a nullable's "?"
-// (AuthToken?) and a string type's quotes are a type's; the punctuation of
-// a union, an option or a closure ("|", "?", "->", "+", ".") only beside a
-// word of the language's (string, null, dyn, fn, Any): as in a password,
-// Sunshine<Rainbow1>, Summer<K2024>, Pa55<Word>, Ab<Cd|Ef>, Kitty<Cat->Dog>
-// are none.
-func typeNames(t string) bool {
+// an algorithm's (widthName: Int32, Sha256, Aes256Gcm); a qualified name's
+// "." (Token.Id), a nullable's "?" (AuthToken?) and a string type's quotes
+// are a type's; the punctuation of a union, an option or a closure ("|",
+// "?", "->", "+", ".") only beside a word of the language's (string, null,
+// dyn, fn, Any): as in a password, Sunshine<Rainbow1>, Summer<K2024>,
+// Pa55<Word>, Ab<Cd|Ef>, Kitty<Cat->Dog> are none.
+func typeNames(t string, k int) (names, lang bool) {
 	words, odd, known := 0, false, false
 	for i := 0; i < len(t); {
 		e := runEnd(t, i, func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '_' })
@@ -1031,7 +1054,7 @@ func typeNames(t string) bool {
 			nullable := t[i] == '?' && i > 0 && isLetter(t[i-1]) && i+1 < len(t) && strings.IndexByte(">,", t[i+1]) >= 0
 			if strings.IndexByte("<>[](){},:;=&'\" ", t[i]) < 0 && !qualified && !nullable {
 				if strings.IndexByte("|?+-.", t[i]) < 0 {
-					return false
+					return false, false
 				}
 				odd = true
 			}
@@ -1039,38 +1062,31 @@ func typeNames(t string) bool {
 			continue
 		}
 		w := t[i:e]
-		known = known || inList(" string null undefined number boolean any Any void dyn fn Fn FnMut FnOnce Send Sync str String Error ", w)
+		word := inList(" string null undefined number boolean bool byte char int any Any void never unknown object dyn fn Fn FnMut FnOnce Send Sync str String Error ", w)
+		known = known || word
+		lang = lang || i > k && (word || t[i-1] == '\'' || t[i-1] == '"' || wrapperName(w) || widthName(w))
 		if d := strings.IndexAny(w, "0123456789"); d >= 0 {
 			digits := runEnd(w, d, func(c byte) bool { return c >= '0' && c <= '9' })
 			switch {
 			case d == 0:
 				if digits < len(w) || !strings.HasSuffix(strings.TrimRight(t[:i], " "), ";") {
-					return false // but an array's size: [u8; 32]
+					return false, false // but an array's size: [u8; 32]
 				}
 			case d == 1 && digits == len(w) && words > 0 && (strings.IndexByte("uif", w[0]) >= 0 || w[0] >= 'A' && w[0] <= 'Z' && len(w) <= 3):
 			case strings.HasSuffix(w, "Array") && inList(" Int Uint Float BigInt BigUint Uint8Clamped ", strings.TrimRight(w[:len(w)-5], "0123456789")):
 			case widthName(w):
 			default:
-				return false
+				return false, false
 			}
 		}
 		i, words = e, words+1
 	}
-	return words > 1 && t[len(t)-1] == '>' && (known || !odd)
+	return words > 1 && t[len(t)-1] == '>' && (known || !odd), lang
 }
 
-// genericName: w, the name before a generic's '<', is one of the languages'
-// containers and wrappers or ends as their names end (HashMap, StateFlow,
-// LiveData, ValueTask, PhantomData), or a width's or an algorithm's name
-// (Argon2). A password shaped like a generic has none of these before its
-// '<': Sunshine<Rainbow>, Abc<Def>, Horse<Battery?>, Monkey<Banana99>.
-func genericName(w string) bool {
-	if w == "" || w[0] < 'A' || w[0] > 'Z' || runEnd(w, 0, isAlnum) < len(w) {
-		return false
-	}
-	if widthName(w) {
-		return true
-	}
+// wrapperName: w is one of the languages' containers and wrappers or ends as
+// their names end (HashMap, StateFlow, LiveData, ValueTask, PhantomData).
+func wrapperName(w string) bool {
 	for i := len(w) - 1; i >= 0; i-- {
 		if w[i] >= 'A' && w[i] <= 'Z' && inList(" List Set Map Array Vec Vector Option Optional Result Promise Future Task Flow Data Box Arc Rc Ref Cell Mutex Lock Pin Cow Record Pick Omit Partial Readonly Required Nullable Extract Exclude Awaited Observable Subject Signal Channel Stream Queue Deque Tuple Pair Key Secret Cipher Hmac Dict Dictionary Collection Iterable Iterator Enumerable Sequence Either Lazy Mono Flux Single Maybe Response Request Entity Type Value Provider Factory Store Cache State Sender Receiver Weak Atomic Deferred Callable Generator Handle Buffer Slice Span Holder Wrapper Field Property Event Handler Callback Func Action Supplier Consumer Reader Writer Client Context Config Options Params Props Input Output Guard Annotated Mapped Final Union Token Zeroizing Control Memory Claims Reference Nonce Binding Published Emitter Parameters ", w[i:]) {
 			return true
@@ -1079,14 +1095,15 @@ func genericName(w string) bool {
 	return false
 }
 
-// widthName: w is a width's or an algorithm's name, its digits after one of
-// their stems, a few letters after them: Int32, Sha256, Base64, Utf8,
-// Aes256Gcm, Ed25519, Argon2id. A password's digits follow a word of its
-// own: Banana99, Rainbow1, Asdf123, Shelby500GT.
+// widthName: w is a width's or an algorithm's name, one of their widths
+// after one of their stems, a few letters after it: Int32, Sha256, Base64,
+// Utf8, Aes256Gcm, Ed25519, Argon2id. A password's digits follow a word of
+// its own, or are a year: Banana99, Rainbow1, Asdf123, Ed1985, Word2024.
 func widthName(w string) bool {
 	d := strings.IndexAny(w, "0123456789")
 	e := runEnd(w, max(d, 0), func(c byte) bool { return c >= '0' && c <= '9' })
-	return d > 0 && e-d <= 5 && strings.IndexAny(w[e:], "0123456789") < 0 &&
+	return d > 0 && strings.IndexAny(w[e:], "0123456789") < 0 &&
+		inList(" 1 2 3 4 5 8 16 32 58 64 85 128 160 224 256 384 448 512 1024 2048 4096 25519 ", w[d:e]) &&
 		inList(" Int Uint UInt Float Double Sha Aes Base Utf Md Crc Blake Ed Curve Secp Argon Chacha ChaCha Poly Salsa Rsa Ecdsa Vec Mat Word Bits Complex Decimal Murmur Xxh Fnv Keccak Ripemd ", w[:d])
 }
 

@@ -714,6 +714,12 @@ func TestGenericValueBothWays(t *testing.T) {
 		"Pair<Token, Int64>", "List<Token?>", "Argon2<'static>", "Option<Sha512>", "HashMap<String, Utf8Path>",
 		"Token<'a>", "Zeroizing<Vec<u8>>", "FormControl<string | null>", "ReadOnlyMemory<byte>",
 		"JwtClaims<T1>", "WeakReference<Activity>", "Nonce<U12>", "Binding<String>", "JwtToken<Claims>",
+		// h-v57 B2: any name outside, a word of the language inside; a path
+		"Sensitive<String>", "Masked<String>", "Redacted<string>", "Writable<string>",
+		"Readable<string | null>", "Accessor<string>", `Brand<string, "Password">`,
+		"AnyPublisher<String, Error>", "BehaviorRelay<String>", "Driver<String>", "Protected<Vec<u8>>",
+		"Jwt<Claims>", "PasswordHash<'static>", "UseControllerReturn<FormValues, 'password'>",
+		"ValidationRule<string>", "secrecy::Secret<String>", "std::sync::Arc<str>",
 	}
 	passwords := []string{
 		"Gh7<Kq92>", "Hk<Qz9>", "H2<O2>", "Summer<K2024>", "Secret<Q12345678>", "Kx7<Lm9q",
@@ -725,8 +731,13 @@ func TestGenericValueBothWays(t *testing.T) {
 		"Qwerty<Asdf123>", "Crimson<Tide?>", "Horse<Battery?>", "Abc<Def>", "Dragon<Fire=>",
 		"Abc<u8>", "Qx<i32>", "Zz<f64!>", "Love<You4Ever>", "Hunter<Two2>", "Tiger<Lily+Rose>",
 		"Sunshine<Rainbow>", "Blue<Sky-Fall.Rain>", "Welcome<Home2024>!", "Qwerty<Asdf(1)>",
-		"Hunter<Two>", "Fish<Chips>", "QWERTY<ASDF>", "Tiger<Lily|string>", "Rocket<V8>", "Love<U2>",
-		"Red<Blue<Green>>", "Panda<Z99>!", "Xk<T9>", "Cat<Dog|Any>",
+		"Hunter<Two>", "Fish<Chips>", "QWERTY<ASDF>", "Rocket<V8>", "Love<U2>",
+		"Red<Blue<Green>>", "Panda<Z99>!", "Xk<T9>",
+		// h-v57 B1: a width's or an algorithm's name outside, a year
+		"Ed1985<Sox>", "Word2024<Pass>", "Md5<Hunter>", "Sha256<Bob>", "Utf8<Love>", "Int32<Max>",
+		"Curve25519<Rose>", "Aes1<Snake>", "Base77<Camp>", "Mat1990<Cat>",
+		// Read as types, documented: a word of the language inside (Tiger<Lily|string>,
+		// Sunshine<String>), a container's name outside (Secret<Rainbow>, MyKey<Door>).
 	}
 	for _, label := range []string{"password: ", "token: ", "secret: "} {
 		for _, v := range types {
