@@ -168,6 +168,8 @@ func TestMarkerShapeBothWays(t *testing.T) {
 		"</pi memory-recall.v2>", "i < PI_MEMORY_NOTES", "</pi memory>", "</pi_memory>",
 		"const ok = pi<memory_notes>(x);", "for (let i=0; i<pi_memory_notes.length; i++) {}",
 		"if (used < pi_memory_notes && ok) x", "while n < pi_memory_output: n += 1",
+		// h-v58 B1: spaced angles (clang-format's SpacesInAngles)
+		"std::vector< pi_memory_context > ctxs;", "std::vector<pi_memory_context > ctxs;", "Vec< Pi_Memory_Output > outs",
 	}
 	for _, s := range marked {
 		require.True(t, Data(s) != s, "%q is a marker", s)

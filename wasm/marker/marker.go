@@ -87,8 +87,8 @@ func Defuse(s string, at func(s string, i int) bool) string {
 
 // MarkerAt reports whether the "<" at s[i] starts a marker as a person or a
 // model reads it (StartsMarker), and is no generic's bracket: after a name's
-// last character, a name and its ">" ("Vec<Pi_Memory_Output>",
-// "unique_ptr<pi_memory_context>") are code.
+// last character, a name and its ">", blanks around it or none
+// ("Vec<Pi_Memory_Output>", "std::vector< pi_memory_context >"), are code.
 func MarkerAt(s string, i int) bool {
 	rest := s[i+1:]
 	if !StartsMarker(rest) {
@@ -97,10 +97,11 @@ func MarkerAt(s string, i int) bool {
 	if i == 0 || !isWord(s[i-1]) {
 		return true
 	}
-	k := 0
+	k := blanks(rest, 0)
 	for k < len(rest) && isWord(rest[k]) {
 		k++
 	}
+	k = blanks(rest, k)
 	return k == len(rest) || rest[k] != '>'
 }
 
