@@ -678,3 +678,52 @@ func TestAPageTableStopsAtItsLimitAndSaysSo(t *testing.T) {
 		t.Fatal("a valid table was rewritten")
 	}
 }
+
+// /memory flush writes its staged facts a slice of pi's event loop at a time
+// (a fact's check and write read its whole file: 2,000 held pi's thread 5 s
+// as one call, h-v50), and ends with what one call wrote.
+func TestAFlushOfManyStagedFactsIsDoneInSlices(t *testing.T) {
+	r := newRig(t, false)
+	home := filepath.Join(filepath.Dir(r.project), "home")
+	slug := strings.Map(func(c rune) rune {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			return c
+		}
+		return '-'
+	}, r.project)
+	dir := filepath.Join(home, ".claude/projects", slug, "memory")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	word := func(n int) string {
+		w := []byte("zq")
+		for ; n > 0 || len(w) < 6; n /= 26 {
+			w = append(w, byte('a'+n%26))
+		}
+		return string(w)
+	}
+	facts := "# Memory\n"
+	for i := 0; i < 35; i++ {
+		facts += "- The " + word(4*i+1) + " service listens on port " + strconv.Itoa(8000+i) + " behind the " + word(4*i+2) + " proxy\n"
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte(facts), 0o644))
+	r.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "home": home, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup"})
+	r.mem("import claude")
+	r.contains("Staged 35 facts")
+	out := r.e.Handle("command", []byte(`{"name":"memory","args":"flush"}`))
+	slices := 1
+	for ; slices < 100; slices++ {
+		ask := gjson.GetBytes(out, `effects.#(t=="http")`)
+		if !ask.Exists() {
+			break
+		}
+		require.Equal(t, 0, len(ask.Get("requests").Array()), "a slice asks for nothing: %s", out)
+		out = r.e.Handle("resume", []byte(`{"id":`+quote(ask.Get("id").String())+`,"value":[]}`))
+	}
+	require.True(t, slices >= 4, "%d slices for 35 facts", slices)
+	require.Contains(t, gjson.GetBytes(out, `effects.#(t=="output").text`).String(), "Flushed 35 staged facts: 35 written, 0 refused.")
+	got := r.read(projectIndex)
+	for i := 0; i < 35; i++ {
+		require.Contains(t, got, "The "+word(4*i+1)+" service listens on port "+strconv.Itoa(8000+i))
+	}
+	r.mem("flush")
+	r.contains("Nothing to flush")
+}

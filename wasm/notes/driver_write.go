@@ -45,11 +45,40 @@ func (n *driver) cmdFlush(c *store.Cmd) {
 		c.Out.Output("Nothing to flush: no staged facts are waiting.")
 		return
 	}
-	rep, err := n.flush()
+	n.flushSteps(c, &flushReport{staged: map[string]Op{}}, count)
+}
+
+// flushStages is how many staged facts one slice of pi's event loop
+// flushes: each reads, checks and writes its whole file (2,000 facts held
+// pi's thread 5 s as one call, h-v50).
+const flushStages = 10
+
+// flushSteps flushes a slice at a time (pimem's commands at once), and
+// answers when all is done; stopped, it says what it wrote.
+func (n *driver) flushSteps(c *store.Cmd, rep *flushReport, count int) {
+	cli := n.s.Mode == "cli"
+	limit := flushStages
+	if cli {
+		limit = 1 << 30
+	}
+	more, err := n.flushSome(rep, limit)
 	if err != nil {
-		c.Out.Fail("Flush failed, nothing was written: " + err.Error())
+		if len(rep.ops) == 0 {
+			c.Out.Fail("Flush failed, nothing was written: " + err.Error())
+		} else {
+			n.traceFlush(rep)
+			c.Out.Fail("Flush failed after " + text.Plural(len(rep.ops), "staged fact", "staged facts") + " (/memory traces shows each): " + err.Error())
+		}
 		return
 	}
+	if more {
+		c.Out.Again(cli, func(out *store.Out) { c.Out = out; n.flushSteps(c, rep, count) }, func(out *store.Out) {
+			n.traceFlush(rep)
+			out.Fail("Flush stopped after " + text.Plural(len(rep.ops), "staged fact", "staged facts") + " (/memory traces shows each); /memory flush writes the rest.")
+		})
+		return
+	}
+	n.traceFlush(rep)
 	var lines []string
 	written, refused := 0, 0
 	wroteLocal := false

@@ -185,46 +185,77 @@ type flushReport struct {
 // traced.
 func (n *driver) flush() (flushReport, error) {
 	rep := flushReport{staged: map[string]Op{}}
+	_, err := n.flushSome(&rep, 1<<30)
+	if err == nil {
+		n.traceFlush(&rep)
+	}
+	return rep, err
+}
+
+// flushSome flushes up to limit more of the staged facts rep has not seen
+// (each journal under its lock), and says whether any is left: /memory
+// flush does it a slice of pi's event loop at a time (decision 018), as a
+// fact's check and write read its whole file.
+func (n *driver) flushSome(rep *flushReport, limit int) (more bool, err error) {
 	if why := n.env.May(n, store.Write); why != "" {
-		return rep, errors.New(why)
+		return false, errors.New(why)
 	}
 	for _, group := range n.journals() {
-		if err := n.flushJournal(group, &rep); err != nil {
-			return rep, err
+		if more {
+			return true, nil
+		}
+		if more, err = n.flushJournal(group, rep, &limit); err != nil {
+			return false, err
 		}
 	}
+	return more, nil
+}
+
+// traceFlush records a flush's outcomes in the traces, once it is done.
+func (n *driver) traceFlush(rep *flushReport) {
 	if len(rep.ops) > 0 && n.cfg.TraceEnabled {
 		t := Trace{ID: n.newID("T-", "flush"), T: n.h.Now(), Kind: "flush", Ops: rep.ops}
 		if err := n.appendTrace(&t); err != nil {
 			rep.problems = append(rep.problems, "could not write the trace: "+err.Error())
 		}
 	}
-	return rep, nil
 }
 
-func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
+// flushJournal flushes up to *limit of the group's staged facts rep has
+// not seen, counting them off *limit; more says whether any is left.
+func (n *driver) flushJournal(group []*noteScope, rep *flushReport, limit *int) (more bool, err error) {
 	first := group[0]
 	if st, err := n.h.Stat(first.journal); err != nil || st.Size == 0 {
 		if err != nil && !hostio.IsNotFound(err) {
-			return err
+			return false, err
 		}
-		return nil
+		return false, nil
 	}
 	if err := files.LockMaking(n.h, first.lock); err != nil {
-		return err
+		return false, err
 	}
 	defer n.h.Unlock(first.lock)
 	j, err := n.readJournal(first.journal)
 	if err != nil {
-		return err
+		return false, err
 	}
-	for _, p := range j.Problems {
-		rep.problems = append(rep.problems, first.journal+": "+p.String()+" (kept as it is)")
+	if len(rep.staged) == 0 {
+		for _, p := range j.Problems {
+			rep.problems = append(rep.problems, first.journal+": "+p.String()+" (kept as it is)")
+		}
 	}
 	confirmed := map[*noteScope][]string{}
 	changed := map[*noteScope]bool{}
 	var lines []byte
 	for _, op := range j.Pending {
+		if _, seen := rep.staged[op.ID]; seen {
+			continue
+		}
+		if *limit <= 0 {
+			more = true
+			break
+		}
+		*limit--
 		rep.staged[op.ID] = op
 		var sc *noteScope
 		for _, s := range group {
@@ -282,7 +313,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 	}
 	if len(lines) > 0 {
 		if err := n.h.Append(first.journal, lines); err != nil {
-			return err
+			return false, err
 		}
 	}
 	for _, sc := range group {
@@ -292,7 +323,7 @@ func (n *driver) flushJournal(group []*noteScope, rep *flushReport) error {
 			}
 		}
 	}
-	return n.compactJournal(first)
+	return more, n.compactJournal(first)
 }
 
 // compactJournal keeps a journal with nothing pending from growing forever:
