@@ -1472,10 +1472,12 @@ function interruptedBy(exportName: string, input: unknown): Record<string, unkno
 const TRACE = process.env.PIMEM_TRACE || undefined;
 
 /**
- * A session_start input of this many characters or more (a long branch) starts the
- * session in a worker thread: on pi's thread one of 0.5-1 MB took 70-190 ms (h-v56).
+ * A session_start input of this many characters or more (a branch of more than a few
+ * exchanges) starts the session in a worker thread: on pi's thread a session start
+ * costs about 40 ms and then 1-3 ms a kilobyte of branch, the more the denser its
+ * secrets (0.5-1 MB: 70-190 ms, h-v56; 58 KB of tokens: 100-120 ms, h-v58).
  */
-const START_IN_WORKER = 256 << 10;
+const START_IN_WORKER = 16 << 10;
 
 /** How long a call waits at most for another's slices to end before it runs where the core is (a safety bound). */
 const SLICES_WAIT_MS = 30_000;

@@ -429,7 +429,7 @@ function tests(): void {
 			assert.equal(await moving.recreate(), undefined);
 		});
 
-		// A session_start of a long branch (256 KiB of input or more) would hold pi's thread
+		// A session_start of a long branch (16 KiB of input or more) would hold pi's thread
 		// 70-190 ms a megabyte (h-v56): the session starts in a worker thread at once, where
 		// the core stays, with the answers it gives here; a short one starts here.
 		test(`${build.name}: a session_start of a long branch starts the session in a worker thread, with the same answers`, async (t) => {
@@ -443,7 +443,7 @@ function tests(): void {
 				message: { role: i % 2 === 0 ? "user" : "assistant", content: [{ type: "text", text: `step ${i}: ${"the billing service deploys on fridays ".repeat(6)}` }], timestamp: Date.parse(at(i)) },
 			}));
 			const input = { ...sessionInput(root, { mode: "rpc", hasUI: true }), branch };
-			assert.ok(JSON.stringify(input).length >= 256 << 10);
+			assert.ok(JSON.stringify(input).length >= 256 << 10, "a long branch");
 			const here = new Core(build.file, { worker: false });
 			const off = new Core(build.file);
 			const short = new Core(build.file);
