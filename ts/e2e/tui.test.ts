@@ -443,13 +443,19 @@ test("a MEMORY.md of 60,000 small facts: its page table stops at 8 MiB and /memo
 
 // An import of many facts runs in slices of pi's event loop (h-v46: 1,000 facts held pi's
 // thread 6-7 s in one call): the terminal answers, then the same import again skips them all.
-test("/memory import claude of 600 facts answers in the terminal; again, it skips what it staged", async () => {
+test("/memory import claude of 600 facts answers in the terminal; again, it skips what it staged; the flush writes them all", async () => {
 	await inPi(
-		async (tui) => {
+		async (tui, sb) => {
 			// The list scrolls its first line away: its last one says the import went through.
 			await tui.command("/memory import claude --dry-run", /would stage\s+MEMORY\.md:602\s/);
 			await tui.command("/memory import claude", /staged\s+W-\w+\s+MEMORY\.md:602[\s\S]*\/memory flush writes them/);
 			await tui.command("/memory import claude", /skipped\s+MEMORY\.md:602\s[\s\S]*\(already\s+in\s+memory\)/);
+			// The flush goes ten facts a slice (pi's thread stays free) and answers once: what
+			// fits the file's injection cap (maxInjectBytes) is written, the rest refused.
+			await tui.command("/memory flush", /refused\s+W-\w+\s+\(index_cap\)[\s\S]*service\s+599\s+listens/);
+			const written = fs.readFileSync(path.join(sb.project, ".pi", "memory", "MEMORY.md"), "utf8");
+			assert.ok((written.match(/listens on port/g)?.length ?? 0) > 50, written.slice(0, 400));
+			await tui.command("/memory flush", /Nothing to flush/);
 		},
 		{
 			seed: (sb) => {
