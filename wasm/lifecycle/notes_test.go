@@ -423,16 +423,22 @@ func pageIDOf(t *testing.T, r *rig, text string) string {
 	return ""
 }
 
-func TestImportClaudeStagesItsFactsOnce(t *testing.T) {
-	r := newRig(t, false)
-	home := filepath.Join(filepath.Dir(r.project), "home")
+// claudeMemory is a home folder beside the project and Claude Code's memory
+// folder for the project in it (not made).
+func (r *rig) claudeMemory() (home, dir string) {
+	home = filepath.Join(filepath.Dir(r.project), "home")
 	slug := strings.Map(func(c rune) rune {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
 			return c
 		}
 		return '-'
 	}, r.project)
-	dir := filepath.Join(home, ".claude/projects", slug, "memory")
+	return home, filepath.Join(home, ".claude/projects", slug, "memory")
+}
+
+func TestImportClaudeStagesItsFactsOnce(t *testing.T) {
+	r := newRig(t, false)
+	home, dir := r.claudeMemory()
 	os.MkdirAll(dir, 0o755)
 	os.WriteFile(filepath.Join(dir, "MEMORY.md"), []byte("# Memory\n## Testing\n- Integration tests need Docker running\n- [Debugging](debugging.md)\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "debugging.md"), []byte("- Set LOG_LEVEL=debug to see SQL\n- Deploy with the token ghp_"+"0123456789abcdefghijklmnopqrstuvwxyzAB\n"), 0o644)
@@ -684,14 +690,7 @@ func TestAPageTableStopsAtItsLimitAndSaysSo(t *testing.T) {
 // as one call, h-v50), and ends with what one call wrote.
 func TestAFlushOfManyStagedFactsIsDoneInSlices(t *testing.T) {
 	r := newRig(t, false)
-	home := filepath.Join(filepath.Dir(r.project), "home")
-	slug := strings.Map(func(c rune) rune {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			return c
-		}
-		return '-'
-	}, r.project)
-	dir := filepath.Join(home, ".claude/projects", slug, "memory")
+	home, dir := r.claudeMemory()
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	word := func(n int) string {
 		w := []byte("zq")
