@@ -144,6 +144,12 @@ func TestMarkerShapeBothWays(t *testing.T) {
 		"</pi_memory_recall>=", "</pi_memory_recall>=====", "</pi_memory_recall\n  id=\"1\">",
 		"</pi_memory_recall :id=\"1\">", "</pi_memory_recall @click=\"x\">", "<!-- pi_memory_notes --!>",
 		"<pi memory recall id='a b' data-x=1 hidden>",
+		// h-v59 B1: a "<" that touches the name ends its tag at the first ">" on the line
+		"</pi_memory_recall ?>", "</pi_memory_recall !>", "</pi_memory_recall ;>", "</pi_memory_recall ...>",
+		"</pi_memory_recall ->", "</pi_memory_recall -- >", "</pi_memory_recall #x>", "</pi_memory_recall $x>",
+		"</pi_memory_recall \"x\">", "</pi_memory_recall [hidden]>", "<pi_memory_recall (click)=\"x\">",
+		"<pi_memory_recall *ngIf=\"x\">", "<pi_memory_recall {...props}>", "<pi_memory_recall x=\"a\"y=\"b\">",
+		"</pi_memory_recall_>", "<pi_memory_notes a b c d e f g h i j k>",
 	}
 	kept := []string{
 		// h-v56 B2
@@ -170,6 +176,8 @@ func TestMarkerShapeBothWays(t *testing.T) {
 		"if (used < pi_memory_notes && ok) x", "while n < pi_memory_output: n += 1",
 		// h-v58 B1: spaced angles (clang-format's SpacesInAngles)
 		"std::vector< pi_memory_context > ctxs;", "std::vector<pi_memory_context > ctxs;", "Vec< Pi_Memory_Output > outs",
+		"std::vector<pi::memory::context> v;", "HashMap<pi_memory::notes, u32>", "#include <pi/memory/recall.hpp>",
+		"foo(a<pi_memory_output, b>c)", "i<pi_memory_notes.length; j > 0",
 	}
 	for _, s := range marked {
 		require.True(t, Data(s) != s, "%q is a marker", s)

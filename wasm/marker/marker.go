@@ -86,19 +86,22 @@ func Defuse(s string, at func(s string, i int) bool) string {
 }
 
 // MarkerAt reports whether the "<" at s[i] starts a marker as a person or a
-// model reads it (StartsMarker), and is no generic's bracket: after a name's
-// last character, a name and its ">", blanks around it or none
-// ("Vec<Pi_Memory_Output>", "std::vector< pi_memory_context >"), are code.
+// model reads it (markerStart), and is no generic's bracket: after a name's
+// last character, a name or a path and its ">", blanks around it or none
+// ("Vec<Pi_Memory_Output>", "std::vector< pi_memory_context >",
+// "std::vector<pi::memory::context>"), are code. A "<" after a name's last
+// character reads a marker's end as code would (tagEnd's attributes only).
 func MarkerAt(s string, i int) bool {
 	rest := s[i+1:]
-	if !StartsMarker(rest) {
+	generic := i > 0 && isWord(s[i-1])
+	if !markerStart(rest, !generic) {
 		return false
 	}
-	if i == 0 || !isWord(s[i-1]) {
+	if !generic {
 		return true
 	}
 	k := blanks(rest, 0)
-	for k < len(rest) && isWord(rest[k]) {
+	for k < len(rest) && (isWord(rest[k]) || rest[k] == ':') {
 		k++
 	}
 	k = blanks(rest, k)
@@ -115,7 +118,12 @@ func MarkerAt(s string, i int) bool {
 // that print as nothing (text.FormatLen) are passed over anywhere in it:
 // "</pi\u200b-memory-recall>" reads as the marker. What it reads holds no
 // "<", so the starts of a text are read in one pass over it.
-func StartsMarker(s string) bool {
+func StartsMarker(s string) bool { return markerStart(s, true) }
+
+// markerStart is StartsMarker; loose, a "<" that touches the name ("</pi_",
+// "<pi memory", not "< pi") ends its tag at the first ">" on the line
+// (tagEnd), as a browser and a model read it.
+func markerStart(s string, loose bool) bool {
 	i, comment, spaced := 0, false, false
 	if k := word(s, 0, "!--"); k > 0 {
 		i, comment = k, true
@@ -131,11 +139,12 @@ func StartsMarker(s string) bool {
 		}
 	}
 	tight := comment || !spaced
+	loose = loose && tight
 	hyphen := false
 	for n := 0; n <= 8; n++ {
 		if k := word(s, i, "memory"); k > 0 {
 			own := hyphen && n == 1
-			if own && tight && (word(s, k, "-") > 0 || word(s, k, ":") > 0) || markerTail(s, k, own) {
+			if own && tight && (word(s, k, "-") > 0 || word(s, k, ":") > 0) || markerTail(s, k, own, loose) {
 				return true
 			}
 		}
@@ -161,7 +170,7 @@ func StartsMarker(s string) bool {
 // ":notes -->", "_recall>", " recall id=1>"). Code that names pi's memory
 // has no such shape: "memoryPressure)", "memory.free()", "pi_memory.h>",
 // "pi_memory_notes.h>", "PI_MEMORY_NOTES;", "pi-memory-errors.log".
-func markerTail(s string, k int, own bool) bool {
+func markerTail(s string, k int, own, loose bool) bool {
 	n := pass(s, blanks(s, k))
 	for j := 0; j < 3 && n < len(s) && !notSlot(s[n]); j++ {
 		_, size := utf8.DecodeRuneInString(s[n:])
@@ -180,20 +189,31 @@ func markerTail(s string, k int, own bool) bool {
 		}
 		m++
 	}
-	return m > 0 && (own || m <= len(name) && inNames(string(name[:m]))) && tagEnd(s, e)
+	return m > 0 && (own || m <= len(name) && inNames(string(name[:m]))) && tagEnd(s, e, loose)
 }
 
 // tagEnd reports whether s[e:], what follows a marker's name, ends a tag as
 // a browser or a model reads one: ">" right after the name, whatever follows;
-// else blanks and line ends, then ">" (not ">=", a comparison: "memory_notes
+// loose (a "<" that touches the name), the first ">" on the line; else
+// blanks and line ends, then ">" (not ">=", a comparison: "memory_notes
 // >= HIGH"), "/>", "-->" or "--!>", "=" (not "=="), or up to eight attributes
 // before one of those: a name ("hidden", "@click", ":id"), and "=" and a
 // value of up to 256 bytes or none ("</pi_memory_recall hidden>", "<pi memory
 // recall id=1>"). Code that names a block has none of these after it:
 // "PI_MEMORY_NOTES;", "pi_memory_notes.h>", "memory_output) return".
-func tagEnd(s string, e int) bool {
+func tagEnd(s string, e int, loose bool) bool {
 	if e < len(s) && s[e] == '>' {
 		return true
+	}
+	// Loose: whatever stands before the ">" on its line, within 256 bytes
+	// ("</pi_memory_recall ?>", "[hidden]>", "{...props}>"), but a file's or a
+	// path's name ("pi_memory_notes.h>", "pi_memory_recall::Hit>").
+	if loose && !(e+1 < len(s) && (s[e] == '.' || s[e] == ':') && isAlnum(s[e+1])) {
+		for j := e; j < len(s) && j < e+256 && s[j] != '<' && s[j] != '\n'; j++ {
+			if s[j] == '>' {
+				return true
+			}
+		}
 	}
 	for n := 0; n <= 8; n++ {
 		i := e
