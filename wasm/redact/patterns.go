@@ -1034,7 +1034,7 @@ func genericType(t string, k int) bool {
 // Uint8Array<ArrayBuffer>, Observable<string | null>, Box<dyn Fn() -> String>),
 // and lang, whether a word of the language is inside its first '<' at k
 // (string, null, dyn, a lifetime or a string type: 'static, "password", a
-// container, a width: Vec, Int32).
+// type parameter: T, a container, a width: Vec, Int32).
 // Its words hold no digit but a number type's (u8, i32), a type parameter's
 // (T1, U32), an array's size, a typed array's (Uint8Array) or a width's or
 // an algorithm's (widthName: Int32, Sha256, Aes256Gcm); a qualified name's
@@ -1064,7 +1064,7 @@ func typeNames(t string, k int) (names, lang bool) {
 		w := t[i:e]
 		word := inList(" string null undefined number boolean bool byte char int any Any void never unknown object dyn fn Fn FnMut FnOnce Send Sync str String Error ", w)
 		known = known || word
-		lang = lang || i > k && (word || t[i-1] == '\'' || t[i-1] == '"' || wrapperName(w) || widthName(w))
+		lang = lang || i > k && (word || t[i-1] == '\'' || t[i-1] == '"' || len(w) == 1 && w[0] >= 'A' && w[0] <= 'Z' && e < len(t) && (t[e] == '>' || t[e] == ',') || wrapperName(w) || widthName(w))
 		if d := strings.IndexAny(w, "0123456789"); d >= 0 {
 			digits := runEnd(w, d, func(c byte) bool { return c >= '0' && c <= '9' })
 			switch {

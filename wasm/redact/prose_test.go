@@ -720,6 +720,8 @@ func TestGenericValueBothWays(t *testing.T) {
 		"AnyPublisher<String, Error>", "BehaviorRelay<String>", "Driver<String>", "Protected<Vec<u8>>",
 		"Jwt<Claims>", "PasswordHash<'static>", "UseControllerReturn<FormValues, 'password'>",
 		"ValidationRule<string>", "secrecy::Secret<String>", "std::sync::Arc<str>",
+		// h-v59 B2: a type parameter
+		"Hashed<T>", "Masked<T>", "Hidden<T>", "Response<K, V>",
 	}
 	passwords := []string{
 		"Gh7<Kq92>", "Hk<Qz9>", "H2<O2>", "Summer<K2024>", "Secret<Q12345678>", "Kx7<Lm9q",
