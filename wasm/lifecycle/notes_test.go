@@ -725,4 +725,19 @@ func TestAFlushOfManyStagedFactsIsDoneInSlices(t *testing.T) {
 	}
 	r.mem("flush")
 	r.contains("Nothing to flush")
+
+	// Another process flushes between two slices: each fact is written once, and
+	// this flush says what it wrote, not that the others stay staged.
+	r.write(projectIndex, "")
+	r.mem("import claude")
+	r.contains("Staged 35 facts")
+	other := &rig{t: t, h: r.h, project: r.project, agent: r.agent, e: New(r.h)}
+	other.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "home": home, "trusted": true, "hasUI": false, "mode": "rpc", "reason": "startup"})
+	out = r.e.Handle("command", []byte(`{"name":"memory","args":"flush"}`))
+	other.mem("flush")
+	out = r.answerYields(out)
+	said := gjson.GetBytes(out, `effects.#(t=="output").text`).String()
+	require.True(t, strings.HasPrefix(said, "Flushed 10 staged facts: 10 written, 0 refused.\n"), said)
+	require.NotContains(t, said, "stay staged")
+	require.Equal(t, 35, strings.Count(r.read(projectIndex), "service listens on port"), r.read(projectIndex))
 }

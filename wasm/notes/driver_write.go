@@ -45,7 +45,7 @@ func (n *driver) cmdFlush(c *store.Cmd) {
 		c.Out.Output("Nothing to flush: no staged facts are waiting.")
 		return
 	}
-	n.flushSteps(c, &flushReport{staged: map[string]Op{}}, count)
+	n.flushSteps(c, &flushReport{staged: map[string]Op{}})
 }
 
 // flushStages is how many staged facts one slice of pi's event loop
@@ -55,7 +55,7 @@ const flushStages = 10
 
 // flushSteps flushes a slice at a time (pimem's commands at once), and
 // answers when all is done; stopped, it says what it wrote.
-func (n *driver) flushSteps(c *store.Cmd, rep *flushReport, count int) {
+func (n *driver) flushSteps(c *store.Cmd, rep *flushReport) {
 	cli := n.s.Mode == "cli"
 	limit := flushStages
 	if cli {
@@ -72,7 +72,7 @@ func (n *driver) flushSteps(c *store.Cmd, rep *flushReport, count int) {
 		return
 	}
 	if more {
-		c.Out.Again(cli, func(out *store.Out) { c.Out = out; n.flushSteps(c, rep, count) }, func(out *store.Out) {
+		c.Out.Again(cli, func(out *store.Out) { c.Out = out; n.flushSteps(c, rep) }, func(out *store.Out) {
 			n.traceFlush(rep)
 			out.Fail("Flush stopped after " + text.Plural(len(rep.ops), "staged fact", "staged facts") + " (/memory traces shows each); /memory flush writes the rest.")
 		})
@@ -100,7 +100,9 @@ func (n *driver) flushSteps(c *store.Cmd, rep *flushReport, count int) {
 			lines = append(lines, "  refused  "+o.ID+" ("+o.Reason+"): "+o.Detail+"  "+text.OneLine(st.Text))
 		}
 	}
-	left := count - written - refused
+	// What this flush read and could not write; what another process
+	// flushed meanwhile is no concern of its answer.
+	left := len(rep.staged) - written - refused
 	if c.JSON {
 		w := jsonw.Open(nil)
 		w.Int("written", int64(written))
