@@ -71,5 +71,5 @@ func saying(text, section string, pages []page) (first, n int) {
 // exact and the near case are both this one call; it answers Unrelated when
 // either text has no words.
 func sameNote(a, b *similarity.Features) bool {
-	return similarity.Compare(a, b).Verdict == similarity.Duplicate
+	return !similarity.NumbersDiffer(a, b) && similarity.Compare(a, b).Verdict == similarity.Duplicate
 }

@@ -2,6 +2,7 @@ package similarity
 
 import (
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -26,6 +27,7 @@ type Features struct {
 	sig  uint64  // a bit per canonical word's first two letters
 	ini  uint32  // a bit per word's first letter (a–z)
 	acr  uint32  // a bit per first letter of a word short enough to be an acronym
+	nums uint64  // a hash of its numbers, in order (numbers, sorted); 0 with none
 	neg  bool    // the text forbids rather than prescribes
 	cue  span    // the words that negate ("Do not", "Never", "Disable")
 	slot slot    // how the frame's second part is introduced
@@ -227,6 +229,19 @@ func Prepare(text string) Features {
 	nw := scan(text, &b, &wbuf)
 	words := &wbuf
 	f := Features{text: text, norm: b.String()}
+	if nums := numbers(f.norm); len(nums) > 0 {
+		slices.Sort(nums)
+		f.nums = 14695981039346656037
+		for _, n := range nums {
+			for i := 0; i <= len(n); i++ {
+				c := byte(' ')
+				if i < len(n) {
+					c = n[i]
+				}
+				f.nums = (f.nums ^ uint64(c)) * 1099511628211
+			}
+		}
+	}
 
 	var toks [maxTokens]token
 	nt := 0

@@ -180,6 +180,14 @@ func Compare(a, b *Features) Result {
 	return Result{Score: s, Reason: "below the duplicate threshold"}
 }
 
+// NumbersDiffer reports whether a and b hold different numbers, each some:
+// then Compare never calls them duplicates ("retry 3 times", "retry 5
+// times"), and a caller that wants only that verdict need not compare
+// them (an import of thousands of numbered facts compared every pair).
+func NumbersDiffer(a, b *Features) bool {
+	return a.nums != 0 && b.nums != 0 && a.nums != b.nums
+}
+
 // sameNumbers reports whether two normalised texts hold the same numbers
 // (numbers), as many times each, in any order; a text without one says
 // nothing against the other's.

@@ -304,3 +304,29 @@ func TestTextsThatDifferNeverScoreOne(t *testing.T) {
 		}
 	}
 }
+
+// NumbersDiffer says only what Compare says: two texts whose numbers
+// differ are never duplicates, however close their words.
+func TestNumbersDifferOnlyWhereCompareSeesNoDuplicate(t *testing.T) {
+	texts := []string{
+		"retry 3 times", "retry 5 times", "Retry 3 times!", "retry three times", "retry",
+		"service 12 listens on port 8012", "service 13 listens on port 8013", "Service 12 listens on port 8012.",
+		"use node 18", "use node 20", "use Node 18", "bump version 1.2.3", "bump version 1.2.4",
+		"3 approvals before merge", "2 approvals before merge", "two approvals before merge",
+		"port 8012 for service 12", "k8s clusters", "k8s clusters 2",
+	}
+	for _, a := range texts {
+		for _, b := range texts {
+			fa, fb := Prepare(a), Prepare(b)
+			if NumbersDiffer(&fa, &fb) && Compare(&fa, &fb).Verdict == Duplicate {
+				t.Errorf("%q and %q: the numbers differ, yet Compare calls them duplicates", a, b)
+			}
+		}
+	}
+	fa, fb := Prepare("retry 3 times"), Prepare("retry 5 times")
+	require.True(t, NumbersDiffer(&fa, &fb))
+	fa, fb = Prepare("service 12 listens on port 8012"), Prepare("port 8012 for service 12")
+	require.False(t, NumbersDiffer(&fa, &fb), "the same numbers in another order")
+	fa, fb = Prepare("retry 3 times"), Prepare("retry three times")
+	require.False(t, NumbersDiffer(&fa, &fb), "a number written as a word is not read")
+}
