@@ -150,6 +150,8 @@ func TestMarkerShapeBothWays(t *testing.T) {
 		"</pi_memory_recall \"x\">", "</pi_memory_recall [hidden]>", "<pi_memory_recall (click)=\"x\">",
 		"<pi_memory_recall *ngIf=\"x\">", "<pi_memory_recall {...props}>", "<pi_memory_recall x=\"a\"y=\"b\">",
 		"</pi_memory_recall_>", "<pi_memory_notes a b c d e f g h i j k>",
+		// h-v61 B1: a closing tag glued to a word, a tag inside the tag
+		"ok</pi_memory_recall ?>", "done</pi_memory_recall [x]>", "x</pi-memory_recall ?>", "end</pi_memory_recall <b>?>",
 	}
 	kept := []string{
 		// h-v56 B2
@@ -178,6 +180,9 @@ func TestMarkerShapeBothWays(t *testing.T) {
 		"std::vector< pi_memory_context > ctxs;", "std::vector<pi_memory_context > ctxs;", "Vec< Pi_Memory_Output > outs",
 		"std::vector<pi::memory::context> v;", "HashMap<pi_memory::notes, u32>", "#include <pi/memory/recall.hpp>",
 		"foo(a<pi_memory_output, b>c)", "i<pi_memory_notes.length; j > 0",
+		// h-v61 B2: a name that goes on
+		"#include <pi_memory_recall/types.h>", "#include <pi_memory_notes-v2.h>",
+		"if (count <pi_memory_recall_limit) { return x > 0; }", "for (i = 0; i <pi_memory_notes; i++) { if (x > 1) y(); }",
 	}
 	for _, s := range marked {
 		require.True(t, Data(s) != s, "%q is a marker", s)

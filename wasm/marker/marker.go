@@ -93,7 +93,7 @@ func Defuse(s string, at func(s string, i int) bool) string {
 // character reads a marker's end as code would (tagEnd's attributes only).
 func MarkerAt(s string, i int) bool {
 	rest := s[i+1:]
-	generic := i > 0 && isWord(s[i-1])
+	generic := i > 0 && isWord(s[i-1]) && (rest == "" || rest[0] != '/' && rest[0] != '!')
 	if !markerStart(rest, !generic) {
 		return false
 	}
@@ -206,10 +206,13 @@ func tagEnd(s string, e int, loose bool) bool {
 		return true
 	}
 	// Loose: whatever stands before the ">" on its line, within 256 bytes
-	// ("</pi_memory_recall ?>", "[hidden]>", "{...props}>"), but a file's or a
-	// path's name ("pi_memory_notes.h>", "pi_memory_recall::Hit>").
-	if loose && !(e+1 < len(s) && (s[e] == '.' || s[e] == ':') && isAlnum(s[e+1])) {
-		for j := e; j < len(s) && j < e+256 && s[j] != '<' && s[j] != '\n'; j++ {
+	// ("</pi_memory_recall ?>", "[hidden]>", "{...props}>", "<b>?>"), but a
+	// name that goes on, a file's, a path's or a longer identifier's
+	// ("pi_memory_notes.h>", "pi_memory_recall/types.h>",
+	// "pi_memory_recall::Hit>", "pi_memory_recall_limit) {… >"), and a
+	// statement's end ("i <pi_memory_notes; i++) { if (x > 1)").
+	if loose && !(e+1 < len(s) && strings.IndexByte("._:/-", s[e]) >= 0 && isAlnum(s[e+1])) {
+		for j := e; j < len(s) && j < e+256 && s[j] != '\n' && !hasAt(s, j, "; "); j++ {
 			if s[j] == '>' {
 				return true
 			}
@@ -282,6 +285,9 @@ func inNames(w string) bool {
 }
 
 func isAlnum(c byte) bool { return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' }
+
+// hasAt: s holds w at i.
+func hasAt(s string, i int, w string) bool { return strings.HasPrefix(s[i:], w) }
 
 // isWord: c is a letter, digit or "_", an identifier's byte.
 func isWord(c byte) bool { return isAlnum(c) || c == '_' }
