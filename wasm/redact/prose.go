@@ -979,12 +979,14 @@ func tagCut(s string, v, end int) int {
 	if k <= 0 {
 		return end
 	}
-	// A tag's start: "</", or "<" and a name ended by ">", a blank or "/",
-	// in one case (<br>, <BR>): a capital and small letters are a
-	// password's or a type's (Pa55<Word>, Hunter<Two>).
-	n := runEnd(s, v+k+1, isLetter)
-	mixed := n > v+k+2 && s[v+k+1] <= 'Z' && s[n-1] >= 'a'
-	if hasAt(s, v+k, "</") || n > v+k+1 && n < len(s) && !mixed && (s[n] == '>' || s[n] == '/' || isBlank(s[n])) {
+	// A tag's start: "</", or "<" and an HTML element's name ended by ">", a
+	// blank or "/" (<br>, <BR>, <td class=…>, <b>; a one-letter one in small
+	// letters): another name is a password's or a type's (Pa55<Word>,
+	// Hunter<Two>, Pass<W>ord, QWERTY<ASDF>).
+	n := runEnd(s, v+k+1, isAlnum)
+	name := s[v+k+1 : n]
+	element := n == v+k+2 && name[0] >= 'a' || n > v+k+2 && inList(" br hr td th tr li dd dt em h1 h2 h3 h4 h5 h6 ul ol tt del ins img kbd pre sub sup var wbr abbr code font mark nobr span cite samp small table tbody thead label input button strong center strike option select details summary section ", strings.ToLower(name))
+	if hasAt(s, v+k, "</") || element && n < len(s) && (s[n] == '>' || s[n] == '/' || isBlank(s[n])) {
 		return v + k
 	}
 	return end

@@ -722,6 +722,7 @@ func TestGenericValueBothWays(t *testing.T) {
 		"ValidationRule<string>", "secrecy::Secret<String>", "std::sync::Arc<str>",
 		// h-v59 B2: a type parameter
 		"Hashed<T>", "Masked<T>", "Hidden<T>", "Response<K, V>",
+		"RefObject<HTMLInputElement>", "MutableRefObject<HTMLInputElement>",
 	}
 	passwords := []string{
 		"Gh7<Kq92>", "Hk<Qz9>", "H2<O2>", "Summer<K2024>", "Secret<Q12345678>", "Kx7<Lm9q",
@@ -738,6 +739,9 @@ func TestGenericValueBothWays(t *testing.T) {
 		// h-v57 B1: a width's or an algorithm's name outside, a year
 		"Ed1985<Sox>", "Word2024<Pass>", "Md5<Hunter>", "Sha256<Bob>", "Utf8<Love>", "Int32<Max>",
 		"Curve25519<Rose>", "Aes1<Snake>", "Base77<Camp>", "Mat1990<Cat>",
+		// h-v61 B3: a generic glued to more text is a password's, whole
+		"Pass<W>ord", "Fire<X>fly2024", "Love<U>4ever", "Hello<T>here", "Money<K>ing$", "Black<T>ie",
+		"Rain<bow>", "QWERTY<ASDF>",
 		// Read as types, documented: a word of the language inside (Tiger<Lily|string>,
 		// Sunshine<String>), a container's name outside (Secret<Rainbow>, MyKey<Door>).
 	}
