@@ -113,6 +113,9 @@ func (n *driver) flushSteps(c *store.Cmd, rep *flushReport) {
 		c.Out.Output(string(w.Close()))
 	} else {
 		head := "Flushed " + text.Plural(written+refused, "staged fact", "staged facts") + ": " + numstr.Itoa(written) + " written, " + numstr.Itoa(refused) + " refused."
+		if written+refused+left == 0 {
+			head = "Nothing left to flush: another process flushed the staged facts meanwhile."
+		}
 		if left > 0 {
 			head += " " + text.Plural(left, "fact stays staged: it", "facts stay staged: they") + " could not be written (see the warnings)."
 		}
