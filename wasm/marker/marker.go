@@ -122,29 +122,38 @@ func StartsMarker(s string) bool { return markerStart(s, true) }
 
 // markerStart is StartsMarker; loose, a "<" that touches the name ("</pi_",
 // "<pi memory", not "< pi") ends its tag at the first ">" on the line
-// (tagEnd), as a browser and a model read it.
+// (tagEnd's mode 1 and 2), as a browser and a model read it; after a bare
+// "<" (mode 1) a statement's end ("; ") before it is code's.
 func markerStart(s string, loose bool) bool {
-	i, comment, spaced := 0, false, false
+	i, comment, closing, spaced := 0, false, false, false
 	if k := word(s, 0, "!--"); k > 0 {
-		i, comment = k, true
+		// A comment's marker may start on the next line: "<!--\n pi-memory:notes -->".
+		for i, comment = k, true; blanks(s, i) < len(s) && s[blanks(s, i)] == '\n'; i = blanks(s, i) + 1 {
+		}
 	}
 	for _, w := range [2]string{"/", "pi"} {
 		if b := blanks(s, i); b > pass(s, i) {
 			i, spaced = b, true
 		}
 		if k := word(s, i, w); k > 0 {
-			i = k
+			i, closing = k, closing || w == "/"
 		} else if w == "pi" {
 			return false
 		}
 	}
 	tight := comment || !spaced
-	loose = loose && tight
+	mode := 0 // tagEnd's reading: strict
+	if loose && tight {
+		mode = 1 // a bare "<": a statement's end stops the loose reading
+		if comment || closing {
+			mode = 2 // "</", "<!--": no code starts so
+		}
+	}
 	hyphen := false
 	for n := 0; n <= 8; n++ {
 		if k := word(s, i, "memory"); k > 0 {
 			own := hyphen && n == 1
-			if own && tight && (word(s, k, "-") > 0 || word(s, k, ":") > 0) || markerTail(s, k, own, loose) {
+			if own && tight && (word(s, k, "-") > 0 || word(s, k, ":") > 0) || markerTail(s, k, own, mode) {
 				return true
 			}
 		}
@@ -170,7 +179,7 @@ func markerStart(s string, loose bool) bool {
 // ":notes -->", "_recall>", " recall id=1>"). Code that names pi's memory
 // has no such shape: "memoryPressure)", "memory.free()", "pi_memory.h>",
 // "pi_memory_notes.h>", "PI_MEMORY_NOTES;", "pi-memory-errors.log".
-func markerTail(s string, k int, own, loose bool) bool {
+func markerTail(s string, k int, own bool, mode int) bool {
 	n := pass(s, blanks(s, k))
 	for j := 0; j < 3 && n < len(s) && !notSlot(s[n]); j++ {
 		_, size := utf8.DecodeRuneInString(s[n:])
@@ -189,7 +198,7 @@ func markerTail(s string, k int, own, loose bool) bool {
 		}
 		m++
 	}
-	return m > 0 && (own || m <= len(name) && inNames(string(name[:m]))) && tagEnd(s, e, loose)
+	return m > 0 && (own || m <= len(name) && inNames(string(name[:m]))) && tagEnd(s, e, mode)
 }
 
 // tagEnd reports whether s[e:], what follows a marker's name, ends a tag as
@@ -201,7 +210,7 @@ func markerTail(s string, k int, own, loose bool) bool {
 // value of up to 256 bytes or none ("</pi_memory_recall hidden>", "<pi memory
 // recall id=1>"). Code that names a block has none of these after it:
 // "PI_MEMORY_NOTES;", "pi_memory_notes.h>", "memory_output) return".
-func tagEnd(s string, e int, loose bool) bool {
+func tagEnd(s string, e int, mode int) bool {
 	if e < len(s) && s[e] == '>' {
 		return true
 	}
@@ -211,8 +220,8 @@ func tagEnd(s string, e int, loose bool) bool {
 	// ("pi_memory_notes.h>", "pi_memory_recall/types.h>",
 	// "pi_memory_recall::Hit>", "pi_memory_recall_limit) {… >"), and a
 	// statement's end ("i <pi_memory_notes; i++) { if (x > 1)").
-	if loose && !(e+1 < len(s) && strings.IndexByte("._:/-", s[e]) >= 0 && isAlnum(s[e+1])) {
-		for j := e; j < len(s) && j < e+256 && s[j] != '\n' && !hasAt(s, j, "; "); j++ {
+	if mode > 0 && !(e+1 < len(s) && strings.IndexByte("._:/-", s[e]) >= 0 && isAlnum(s[e+1])) {
+		for j := e; j < len(s) && j < e+256 && s[j] != '\n' && (mode == 2 || !hasAt(s, j, "; ")); j++ {
 			if s[j] == '>' {
 				return true
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
@@ -83,9 +84,11 @@ func ForPerson(q string, hits []Hit) string {
 		} else {
 			b.WriteString("\n  " + cite + "\n    " + what)
 		}
-		lines := text.Wrap(h.Snippet, Width-4)
+		// Made data before it is wrapped: a marker split over two lines
+		// would be read by no exit's Data, and by a model (h-v64).
+		lines := text.Wrap(marker.Data(h.Snippet), Width-4)
 		if t := h.Turn; t != nil {
-			lines = append(lines, text.Wrap(turnOf(h)+": "+t.Snippet, Width-4)...)
+			lines = append(lines, text.Wrap(marker.Data(turnOf(h)+": "+t.Snippet), Width-4)...)
 		}
 		for _, l := range lines {
 			b.WriteString("\n    " + l)
