@@ -950,13 +950,23 @@ func isCode(label, v string, typed bool) bool {
 	if k := strings.IndexByte(t, '<'); typed && k > 0 && genericType(t, k) {
 		return true // a generic type: Secret<String>, Arc<Mutex<String>>, Result<String, (the value cut at a blank)
 	}
+	// A type's first word, the value cut at a blank (impl Into<String>, dyn
+	// Fn, typeof TOKEN, readonly string[], &mut [u8], *const u8), or a
+	// slice's type ([u8], [u8; 32]).
+	if typed && (inList(" impl dyn typeof keyof readonly unique mut *const *mut ", t) ||
+		strings.HasPrefix(t, "[") && inList(" u8 i8 u16 i16 u32 i32 u64 i64 f32 f64 usize isize byte char str String ", strings.Trim(strings.SplitN(t, ";", 2)[0], "[]"))) {
+		return true
+	}
+	if tfReference(t) {
+		return true
+	}
 	for i, p := range [...]string{"Optional[", "Final[", "Option<", "Promise<", "&'", "Annotated[", "Union[", "dict[", "list[", "tuple[", "Mapped["} {
 		if strings.HasPrefix(t, p) && (typed || i < 5) {
 			return true
 		}
 	}
 	switch strings.TrimSuffix(t, "[") { // string[] (its "]" went above)
-	case "string", "String", "str", "number", "boolean", "bytes", "Buffer", "undefined", "unknown", "SecretStr", "SecretString", "SecretBytes", "[]byte", "ID":
+	case "string", "String", "str", "number", "boolean", "bytes", "Buffer", "undefined", "unknown", "SecretStr", "SecretString", "SecretBytes", "[]byte", "ID", "ArrayBuffer", "Blob":
 		return true
 	}
 	if i != len(t) || i == 0 {
@@ -978,6 +988,26 @@ func isCode(label, v string, typed bool) bool {
 	}
 	dot := strings.LastIndexByte(t, '.')
 	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))
+}
+
+// tfReference: v is a Terraform reference to another resource's attribute,
+// a lowercase path of three names or more, one with an underscore
+// (random_password.db.result, data.aws_ssm_parameter.db.value,
+// random_password.db[0].result), what a configuration reads, not a secret.
+func tfReference(v string) bool {
+	dots, under := 0, false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '.' && i > 0 && i+1 < len(v) && v[i+1] >= 'a' && v[i+1] <= 'z':
+			dots++
+		case c == '_':
+			under = true
+		case c == '[' || c == ']' || c >= '0' && c <= '9' && i > 0:
+		case c < 'a' || c > 'z':
+			return false
+		}
+	}
+	return dots >= 2 && under
 }
 
 // codeAt is isCode for the value at s[vs:ve] of the label that starts at
@@ -1069,8 +1099,8 @@ func typeNames(t string, k int) (names, lang bool) {
 			digits := runEnd(w, d, func(c byte) bool { return c >= '0' && c <= '9' })
 			switch {
 			case d == 0:
-				if digits < len(w) || !strings.HasSuffix(strings.TrimRight(t[:i], " "), ";") {
-					return false, false // but an array's size: [u8; 32]
+				if before := strings.TrimRight(t[:i], " "); digits < len(w) || !strings.HasSuffix(before, ";") && !((strings.HasSuffix(before, "<") || strings.HasSuffix(before, ",")) && inList(widths, w)) {
+					return false, false // but an array's size, a const generic's: [u8; 32], String<64>, ArrayVec<u8, 64>
 				}
 			case d == 1 && digits == len(w) && words > 0 && (strings.IndexByte("uif", w[0]) >= 0 || w[0] >= 'A' && w[0] <= 'Z' && len(w) <= 3):
 			case strings.HasSuffix(w, "Array") && inList(" Int Uint Float BigInt BigUint Uint8Clamped ", strings.TrimRight(w[:len(w)-5], "0123456789")):
@@ -1088,12 +1118,16 @@ func typeNames(t string, k int) (names, lang bool) {
 // their names end (HashMap, StateFlow, LiveData, ValueTask, PhantomData).
 func wrapperName(w string) bool {
 	for i := len(w) - 1; i >= 0; i-- {
-		if w[i] >= 'A' && w[i] <= 'Z' && inList(" List Set Map Array Vec Vector Option Optional Result Promise Future Task Flow Data Box Arc Rc Ref Cell Mutex Lock Pin Cow Record Pick Omit Partial Readonly Required Nullable Extract Exclude Awaited Observable Subject Signal Channel Stream Queue Deque Tuple Pair Key Secret Cipher Hmac Dict Dictionary Collection Iterable Iterator Enumerable Sequence Either Lazy Mono Flux Single Maybe Response Request Entity Type Value Provider Factory Store Cache State Sender Receiver Weak Atomic Deferred Callable Generator Handle Buffer Slice Span Holder Wrapper Field Property Event Handler Callback Func Action Supplier Consumer Reader Writer Client Context Config Options Params Props Input Output Guard Annotated Mapped Final Union Token Zeroizing Control Memory Claims Reference Nonce Binding Published Emitter Parameters Object ", w[i:]) {
+		if w[i] >= 'A' && w[i] <= 'Z' && inList(" List Set Map Array Vec Vector Option Optional Result Promise Future Task Flow Data Box Arc Rc Ref Cell Mutex Lock Pin Cow Record Pick Omit Partial Readonly Required Nullable Extract Exclude Awaited Observable Subject Signal Channel Stream Queue Deque Tuple Pair Key Secret Cipher Hmac Dict Dictionary Collection Iterable Iterator Enumerable Sequence Either Lazy Mono Flux Single Maybe Response Request Entity Type Value Provider Factory Store Cache State Sender Receiver Weak Atomic Deferred Callable Generator Handle Buffer Slice Span Holder Wrapper Field Property Event Handler Callback Func Action Supplier Consumer Reader Writer Client Context Config Options Params Props Input Output Guard Annotated Mapped Final Union Token Zeroizing Control Memory Claims Reference Nonce Binding Published Emitter Parameters Object String Bytes ", w[i:]) {
 			return true
 		}
 	}
 	return false
 }
+
+// widths are the numbers in a width's or an algorithm's name (Int32,
+// Ed25519) and a const generic's (String<64>): never a year.
+const widths = " 1 2 3 4 5 8 16 32 58 64 85 128 160 224 256 384 448 512 1024 2048 4096 25519 "
 
 // widthName: w is a width's or an algorithm's name, one of their widths
 // after one of their stems, a few letters after it: Int32, Sha256, Base64,
@@ -1103,7 +1137,7 @@ func widthName(w string) bool {
 	d := strings.IndexAny(w, "0123456789")
 	e := runEnd(w, max(d, 0), func(c byte) bool { return c >= '0' && c <= '9' })
 	return d > 0 && strings.IndexAny(w[e:], "0123456789") < 0 &&
-		inList(" 1 2 3 4 5 8 16 32 58 64 85 128 160 224 256 384 448 512 1024 2048 4096 25519 ", w[d:e]) &&
+		inList(widths, w[d:e]) &&
 		inList(" Int Uint UInt Float Double Sha Aes Base Utf Md Crc Blake Ed Curve Secp Argon Chacha ChaCha Poly Salsa Rsa Ecdsa Vec Mat Word Bits Complex Decimal Murmur Xxh Fnv Keccak Ripemd ", w[:d])
 }
 

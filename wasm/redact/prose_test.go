@@ -590,6 +590,12 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		`token: Map<string, () => Promise<string>>;`,
 		`token: HashMap<String, (u64, Instant)>,`,
 		`  secret: Uint8Array<ArrayBuffer>;`,
+		// h-v63 B3, B5: a type's first word, a slice, a bare typed array; a Terraform reference
+		"fn new(password: impl Into<String>) -> Self {", "fn check(password: &[u8]) -> bool {",
+		"fn wipe(password: &mut [u8]) {", "fn raw(secret: *const u8) {", "fn f(token: &dyn Fn() -> String) {",
+		"  token: typeof TOKEN;", "  password: readonly string[];",
+		"  password = random_password.db.result", "  administrator_login_password = random_password.sql.result",
+		"  password = data.aws_ssm_parameter.db.value", "  password = random_password.db[0].result",
 		`    secret_key: GenericArray<u8, U32>,`,
 		`  token: Cache<K2, V2>;`,
 		`    api_token: Mapped[Optional[str]] = mapped_column(String(64))`,
@@ -723,6 +729,8 @@ func TestGenericValueBothWays(t *testing.T) {
 		// h-v59 B2: a type parameter
 		"Hashed<T>", "Masked<T>", "Hidden<T>", "Response<K, V>",
 		"RefObject<HTMLInputElement>", "MutableRefObject<HTMLInputElement>",
+		// h-v63 B4: a const generic's number
+		"heapless::String<64>", "ArrayString<64>", "FixedBytes<32>", "ArrayVec<u8, 64>",
 	}
 	passwords := []string{
 		"Gh7<Kq92>", "Hk<Qz9>", "H2<O2>", "Summer<K2024>", "Secret<Q12345678>", "Kx7<Lm9q",
@@ -739,6 +747,7 @@ func TestGenericValueBothWays(t *testing.T) {
 		// h-v57 B1: a width's or an algorithm's name outside, a year
 		"Ed1985<Sox>", "Word2024<Pass>", "Md5<Hunter>", "Sha256<Bob>", "Utf8<Love>", "Int32<Max>",
 		"Curve25519<Rose>", "Aes1<Snake>", "Base77<Camp>", "Mat1990<Cat>",
+		"Summer<2024>", "Dragon<64>", "MySecret<2024>", "Key<1999>",
 		// h-v61 B3: a generic glued to more text is a password's, whole
 		"Pass<W>ord", "Fire<X>fly2024", "Love<U>4ever", "Hello<T>here", "Money<K>ing$", "Black<T>ie",
 		"Rain<bow>", "QWERTY<ASDF>",
