@@ -978,8 +978,8 @@ func isCode(label, v string, typed bool) bool {
 		// it (self.password = user_password).
 		field := label[strings.LastIndexByte(label[:k], '.')+1 : k]
 		name := strings.TrimPrefix(t, "$")
-		if bang {
-			return false // not one of the types above: password: Hunter2x!, password: Password!
+		if bang && strings.IndexByte(t, '.') < 0 {
+			return false // not one of the types above: password: Hunter2x!, password: Password! (process.env.DB_PASSWORD! is TypeScript's non-null)
 		}
 		if strings.EqualFold(name, label[:k]) || strings.EqualFold(name, field) ||
 			field != label[:k] && isName(name) && len(name) > len(field) && strings.EqualFold(name[len(name)-len(field)-1:], "_"+field) {
@@ -987,14 +987,29 @@ func isCode(label, v string, typed bool) bool {
 		}
 	}
 	dot := strings.LastIndexByte(t, '.')
+	if typed && dot > 0 {
+		// A schema's or a validator's type: PropTypes.string.isRequired,
+		// t.string, Schema.String, pydantic.SecretStr.
+		for _, w := range strings.Split(t[strings.IndexByte(t, '.')+1:], ".") {
+			if inList(" string String str number Number boolean Boolean bool int SecretStr SecretBytes ", w) {
+				return true
+			}
+		}
+	}
 	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))
 }
 
 // tfReference: v is a Terraform reference to another resource's attribute,
-// a lowercase path of three names or more, one with an underscore
-// (random_password.db.result, data.aws_ssm_parameter.db.value,
-// random_password.db[0].result), what a configuration reads, not a secret.
+// a lowercase path of three names or more that starts with a data source or
+// a resource of a provider Terraform users name (random_password.db.result,
+// data.aws_ssm_parameter.db.value, random_password.db[0].result), what a
+// configuration reads, not a secret; a passphrase with dots and an
+// underscore (correct_horse.battery.staple) has none of these first.
 func tfReference(v string) bool {
+	k := strings.IndexAny(v, "._")
+	if k < 0 || !strings.HasPrefix(v, "data.") && !inList(" aws azurerm azuread google random tls vault kubernetes helm digitalocean cloudflare github ", v[:k]) {
+		return false
+	}
 	dots, under := 0, false
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; {

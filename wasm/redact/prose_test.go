@@ -596,6 +596,9 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"  token: typeof TOKEN;", "  password: readonly string[];",
 		"  password = random_password.db.result", "  administrator_login_password = random_password.sql.result",
 		"  password = data.aws_ssm_parameter.db.value", "  password = random_password.db[0].result",
+		// h-v65 B3, B4: TypeScript's non-null after an environment read; a schema's type
+		"  password: process.env.DB_PASSWORD!,", "  password: PropTypes.string.isRequired,", "  password: t.string,",
+		"  password: Schema.String,", "  token: S.String,", "  password: pydantic.SecretStr",
 		`    secret_key: GenericArray<u8, U32>,`,
 		`  token: Cache<K2, V2>;`,
 		`    api_token: Mapped[Optional[str]] = mapped_column(String(64))`,
@@ -764,6 +767,20 @@ func TestGenericValueBothWays(t *testing.T) {
 			if got, _ := String(label + v); strings.Contains(got, v) {
 				t.Errorf("%q is a password's: %q", label+v, got)
 			}
+		}
+	}
+}
+
+// A passphrase of dotted words with an underscore is no Terraform reference
+// (h-v65 B1): a reference starts with a data source or a provider's resource.
+func TestDottedPassphrasesAreNoTerraformReferences(t *testing.T) {
+	for _, s := range []string{
+		"the db password is correct_horse.battery.staple", "export DB_PASSWORD=blue_sky.green.grass42",
+		`"password": "red_fox.jumps.over"`, "spring.datasource.password=my_db.pass.word",
+		"password: s3cr3t_k3y.pr0d.v1", "api_key = abcd_efgh.ijkl.mnop",
+	} {
+		if got, _ := String(s); got == s {
+			t.Errorf("%q kept", s)
 		}
 	}
 }
