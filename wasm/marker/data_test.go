@@ -159,6 +159,8 @@ func TestMarkerShapeBothWays(t *testing.T) {
 		"<//pi-memory-recall>", "<!---pi-memory:notes--->", "</-pi-memory-recall>", "</_pi_memory_recall>",
 		"</\"pi-memory-recall\">", "<!-- - pi-memory:notes -->", "<!-- * pi_memory_notes -->",
 		"<!-- # pi-memory:notes -->", "<!-- // pi_memory_notes -->", "<!-- [pi-memory:notes] -->",
+		// h-v67 B5
+		"a <!-- > pi-memory:notes --> b", "<!-- 1. pi_memory_notes -->", "</>pi-memory-recall>", "<!-- #### pi-memory:notes -->",
 	}
 	kept := []string{
 		// h-v56 B2

@@ -135,10 +135,11 @@ func markerStart(s string, loose bool) bool {
 		if b := blanks(s, i); b > pass(s, i) {
 			i, spaced = b, true
 		}
-		// Up to three marks before the name, blanks between them, never our
-		// own "‹" (what Inert made of a "<" stays inert):
-		// "<//pi-memory-recall>", "<!-- # pi_memory_notes -->", "[pi-memory:notes]".
-		for n := 0; w == "pi" && n < 3 && i < len(s) && !notSlot(s[i]) && !strings.HasPrefix(s[i:], Lookalike) && word(s, i, w) < 0; n++ {
+		// Up to four marks before the name, blanks between them, never our
+		// own "‹" (what Inert made of a "<" stays inert); after "</" or
+		// "<!--" a ">" or a digit too: "<//pi-memory-recall>",
+		// "<!-- # pi_memory_notes -->", "[pi-memory:notes]", "<!-- 1. pi_memory_notes -->".
+		for n := 0; w == "pi" && n < 4 && i < len(s) && (!notSlot(s[i]) || (comment || closing) && (s[i] == '>' || s[i] >= '0' && s[i] <= '9')) && !strings.HasPrefix(s[i:], Lookalike) && word(s, i, w) < 0; n++ {
 			_, size := utf8.DecodeRuneInString(s[i:])
 			i = blanks(s, i+size)
 		}
