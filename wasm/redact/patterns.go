@@ -937,10 +937,10 @@ func isCode(label, v string, typed bool) bool {
 	t, bang := v, false
 	for len(t) > 0 && strings.IndexByte(")]};:,?|!", t[len(t)-1]) >= 0 {
 		if t[len(t)-1] == '!' {
-			if !typed {
+			if !typed && !envRead(t) {
 				break // PASSWORD=Password!
 			}
-			bang = true // GraphQL's non-null: String!
+			bang = true // GraphQL's non-null: String!; TypeScript's: process.env.DB_PASSWORD!
 		}
 		t = t[:len(t)-1]
 	}
@@ -962,7 +962,11 @@ func isCode(label, v string, typed bool) bool {
 	}
 	for i, p := range [...]string{"Optional[", "Final[", "Option<", "Promise<", "&'", "Annotated[", "Union[", "dict[", "list[", "tuple[", "Mapped["} {
 		if strings.HasPrefix(t, p) && (typed || i < 5) {
-			return true
+			// Untyped, a generic needs a word of the language inside:
+			// DB_PASSWORD=Option<Kitty> is a password's.
+			if _, lang := typeNames(t, len(p)-1); typed || p[len(p)-1] != '<' || lang {
+				return true
+			}
 		}
 	}
 	switch strings.TrimSuffix(t, "[") { // string[] (its "]" went above)
@@ -978,8 +982,8 @@ func isCode(label, v string, typed bool) bool {
 		// it (self.password = user_password).
 		field := label[strings.LastIndexByte(label[:k], '.')+1 : k]
 		name := strings.TrimPrefix(t, "$")
-		if bang && strings.IndexByte(t, '.') < 0 {
-			return false // not one of the types above: password: Hunter2x!, password: Password! (process.env.DB_PASSWORD! is TypeScript's non-null)
+		if bang && !envRead(t) {
+			return false // not one of the types above: password: Hunter2x!, password: Password!, Top.Secret!
 		}
 		if strings.EqualFold(name, label[:k]) || strings.EqualFold(name, field) ||
 			field != label[:k] && isName(name) && len(name) > len(field) && strings.EqualFold(name[len(name)-len(field)-1:], "_"+field) {
@@ -987,24 +991,29 @@ func isCode(label, v string, typed bool) bool {
 		}
 	}
 	dot := strings.LastIndexByte(t, '.')
-	if typed && dot > 0 {
+	if first := strings.IndexByte(t, '.'); typed && first > 0 && inList(" PropTypes t Schema S pydantic DataTypes Sequelize Type z Joi yup types fields sa ", t[:first]) {
 		// A schema's or a validator's type: PropTypes.string.isRequired,
-		// t.string, Schema.String, pydantic.SecretStr.
-		for _, w := range strings.Split(t[strings.IndexByte(t, '.')+1:], ".") {
-			if inList(" string String str number Number boolean Boolean bool int SecretStr SecretBytes ", w) {
+		// t.string, Schema.String, pydantic.SecretStr, DataTypes.STRING.
+		for _, w := range strings.Split(t[first+1:], ".") {
+			if inList(" string String STRING str number Number boolean Boolean bool int SecretStr SecretBytes ", w) {
 				return true
 			}
 		}
+	}
+	if last := t[dot+1:]; dot > 0 && (strings.HasSuffix(last, "Hash") || strings.HasSuffix(last, "_hash") || strings.HasPrefix(last, "hashed")) {
+		return true // a field holding a hash: user.passwordHash, dto.password_hash
 	}
 	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))
 }
 
 // tfReference: v is a Terraform reference to another resource's attribute,
 // a lowercase path of three names or more that starts with a data source or
-// a resource of a provider Terraform users name (random_password.db.result,
+// a resource of a provider Terraform users name and ends with one of the
+// attributes a secret is read from (random_password.db.result,
 // data.aws_ssm_parameter.db.value, random_password.db[0].result), what a
 // configuration reads, not a secret; a passphrase with dots and an
-// underscore (correct_horse.battery.staple) has none of these first.
+// underscore (correct_horse.battery.staple, random_horse.battery.staple)
+// has neither.
 func tfReference(v string) bool {
 	k := strings.IndexAny(v, "._")
 	if k < 0 || !strings.HasPrefix(v, "data.") && !inList(" aws azurerm azuread google random tls vault kubernetes helm digitalocean cloudflare github ", v[:k]) {
@@ -1022,7 +1031,12 @@ func tfReference(v string) bool {
 			return false
 		}
 	}
-	return dots >= 2 && under
+	return dots >= 2 && under && inList(" result value secret_string password id arn endpoint name ", v[strings.LastIndexByte(v, '.')+1:])
+}
+
+// envRead: v reads the environment (process.env.DB_PASSWORD, env.X, import.meta.env.X).
+func envRead(v string) bool {
+	return strings.HasPrefix(v, "process.env.") || strings.HasPrefix(v, "env.") || strings.HasPrefix(v, "import.meta.env.") || strings.HasPrefix(v, "Deno.env.")
 }
 
 // codeAt is isCode for the value at s[vs:ve] of the label that starts at

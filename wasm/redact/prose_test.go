@@ -599,6 +599,9 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		// h-v65 B3, B4: TypeScript's non-null after an environment read; a schema's type
 		"  password: process.env.DB_PASSWORD!,", "  password: PropTypes.string.isRequired,", "  password: t.string,",
 		"  password: Schema.String,", "  token: S.String,", "  password: pydantic.SecretStr",
+		// h-v67 B4, B6
+		"const password = process.env.DB_PASSWORD!;", "let password = import.meta.env.VITE_DB_PASSWORD!;",
+		"  password: DataTypes.STRING,", "  password: Sequelize.STRING,", "  password: user.passwordHash,", "  password: dto.password_hash,",
 		`    secret_key: GenericArray<u8, U32>,`,
 		`  token: Cache<K2, V2>;`,
 		`    api_token: Mapped[Optional[str]] = mapped_column(String(64))`,
@@ -778,6 +781,11 @@ func TestDottedPassphrasesAreNoTerraformReferences(t *testing.T) {
 		"the db password is correct_horse.battery.staple", "export DB_PASSWORD=blue_sky.green.grass42",
 		`"password": "red_fox.jumps.over"`, "spring.datasource.password=my_db.pass.word",
 		"password: s3cr3t_k3y.pr0d.v1", "api_key = abcd_efgh.ijkl.mnop",
+		// h-v67 B1-B3
+		"password: random_horse.battery.staple", "DB_PASSWORD=random_walk.on.beach", "the password is random_dog.eats.cake",
+		`"password": "google_it.yourself.please"`, "password: vault_door.open.now",
+		"password: Top.Secret!", "password: my.secret!", "token: my.secret!", "password: Lucky.Number!", "password: Top.String!",
+		"DB_PASSWORD=Option<Kitty>", "password=Promise<Falcon>",
 	} {
 		if got, _ := String(s); got == s {
 			t.Errorf("%q kept", s)
