@@ -937,7 +937,7 @@ func isCode(label, v string, typed bool) bool {
 	t, bang := v, false
 	for len(t) > 0 && strings.IndexByte(")]};:,?|!", t[len(t)-1]) >= 0 {
 		if t[len(t)-1] == '!' {
-			if !typed && !envRead(t) {
+			if !typed && !codeRead(t) {
 				break // PASSWORD=Password!
 			}
 			bang = true // GraphQL's non-null: String!; TypeScript's: process.env.DB_PASSWORD!
@@ -982,7 +982,7 @@ func isCode(label, v string, typed bool) bool {
 		// it (self.password = user_password).
 		field := label[strings.LastIndexByte(label[:k], '.')+1 : k]
 		name := strings.TrimPrefix(t, "$")
-		if bang && !envRead(t) {
+		if bang && !codeRead(t) {
 			return false // not one of the types above: password: Hunter2x!, password: Password!, Top.Secret!
 		}
 		if strings.EqualFold(name, label[:k]) || strings.EqualFold(name, field) ||
@@ -1000,17 +1000,22 @@ func isCode(label, v string, typed bool) bool {
 			}
 		}
 	}
-	if last := t[dot+1:]; dot > 0 && (strings.HasSuffix(last, "Hash") || strings.HasSuffix(last, "_hash") || strings.HasPrefix(last, "hashed")) {
-		return true // a field holding a hash: user.passwordHash, dto.password_hash
+	if dot > 0 && codeRead(t) {
+		// A field holding a secret's hash: user.passwordHash, dto.password_hash.
+		last := strings.ToLower(t[dot+1:])
+		stem := strings.TrimPrefix(strings.TrimPrefix(strings.TrimSuffix(strings.TrimSuffix(last, "hash"), "_"), "hashed"), "_")
+		if stem != last && stem != "" && (passLabel(stem, 0, len(stem)) || secretKeyword(stem, 0, len(stem))) {
+			return true
+		}
 	}
 	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))
 }
 
 // tfReference: v is a Terraform reference to another resource's attribute,
 // a lowercase path of three names or more that starts with a data source or
-// a resource of a provider Terraform users name and ends with one of the
-// attributes a secret is read from (random_password.db.result,
-// data.aws_ssm_parameter.db.value, random_password.db[0].result), what a
+// a resource of a provider Terraform users name and ends with the attribute a
+// secret is read from (random_password.db.result, a secret version's
+// secret_string, a data source's value: data.aws_ssm_parameter.db.value), what a
 // configuration reads, not a secret; a passphrase with dots and an
 // underscore (correct_horse.battery.staple, random_horse.battery.staple)
 // has neither.
@@ -1031,12 +1036,19 @@ func tfReference(v string) bool {
 			return false
 		}
 	}
-	return dots >= 2 && under && inList(" result value secret_string password id arn endpoint name ", v[strings.LastIndexByte(v, '.')+1:])
+	last := v[strings.LastIndexByte(v, '.')+1:]
+	return dots >= 2 && under && (last == "result" || last == "secret_string" || last == "value" && strings.HasPrefix(v, "data."))
 }
 
-// envRead: v reads the environment (process.env.DB_PASSWORD, env.X, import.meta.env.X).
-func envRead(v string) bool {
-	return strings.HasPrefix(v, "process.env.") || strings.HasPrefix(v, "env.") || strings.HasPrefix(v, "import.meta.env.") || strings.HasPrefix(v, "Deno.env.")
+// codeRead: v reads a field of an object code names so, the environment's
+// or a request's (process.env.DB_PASSWORD, props.password, req.body.password,
+// ctx.env.API_TOKEN), a path of names: what TypeScript's non-null "!" ends
+// and a hash's field is read from; a password (my.secret!, Top.Secret!,
+// Corned.Beef.Hash) starts with no such name.
+func codeRead(v string) bool {
+	k := strings.IndexByte(v, '.')
+	return k > 0 && inList(" process import Deno env props this self cfg config conf options opts input req request res body ctx c session creds credentials settings args params user dto data form values model ", v[:k]) &&
+		runEnd(v, 0, func(c byte) bool { return isIdent(c) || c == '.' }) == len(strings.TrimRight(v, "!"))
 }
 
 // codeAt is isCode for the value at s[vs:ve] of the label that starts at

@@ -602,6 +602,9 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		// h-v67 B4, B6
 		"const password = process.env.DB_PASSWORD!;", "let password = import.meta.env.VITE_DB_PASSWORD!;",
 		"  password: DataTypes.STRING,", "  password: Sequelize.STRING,", "  password: user.passwordHash,", "  password: dto.password_hash,",
+		// h-v68 B3
+		"  password: props.password!,", "  password: cfg.password!,", "  password: this.password!,", "  password: req.body.password!,",
+		"  token: session.accessToken!,", "  token: c.env.API_TOKEN!,", "  password: config.database.password!,",
 		`    secret_key: GenericArray<u8, U32>,`,
 		`  token: Cache<K2, V2>;`,
 		`    api_token: Mapped[Optional[str]] = mapped_column(String(64))`,
@@ -786,6 +789,10 @@ func TestDottedPassphrasesAreNoTerraformReferences(t *testing.T) {
 		`"password": "google_it.yourself.please"`, "password: vault_door.open.now",
 		"password: Top.Secret!", "password: my.secret!", "token: my.secret!", "password: Lucky.Number!", "password: Top.String!",
 		"DB_PASSWORD=Option<Kitty>", "password=Promise<Falcon>",
+		// h-v68 B1, B2
+		"password: Corned.Beef.Hash", "DB_PASSWORD=Corned.Beef.Hash", "the staging password is Potato.Hash now",
+		`"password": "Mr.Hash"`, "password: Salt.hashed99", "token: abc.defHash", "passwd: Beef.hashed",
+		"password: random_walk.by.name", "password: vault_door.open.value", "DB_PASSWORD=google_it.then.id",
 	} {
 		if got, _ := String(s); got == s {
 			t.Errorf("%q kept", s)
