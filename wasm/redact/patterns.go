@@ -969,8 +969,7 @@ func isCode(label, v string, typed bool) bool {
 			}
 		}
 	}
-	switch strings.TrimSuffix(t, "[") { // string[] (its "]" went above)
-	case "string", "String", "str", "number", "boolean", "bytes", "Buffer", "undefined", "unknown", "SecretStr", "SecretString", "SecretBytes", "[]byte", "ID", "ArrayBuffer", "Blob":
+	if w := strings.TrimSuffix(t, "["); w == "[]byte" || inList(typeWords, w) { // string[] (its "]" went above)
 		return true
 	}
 	if i != len(t) || i == 0 {
@@ -995,7 +994,7 @@ func isCode(label, v string, typed bool) bool {
 		// A schema's or a validator's type: PropTypes.string.isRequired,
 		// t.string, Schema.String, pydantic.SecretStr, DataTypes.STRING.
 		for _, w := range strings.Split(t[first+1:], ".") {
-			if inList(" string String STRING str number Number boolean Boolean bool int SecretStr SecretBytes ", w) {
+			if inList(typeWords, w) {
 				return true
 			}
 		}
@@ -1133,7 +1132,7 @@ func typeNames(t string, k int) (names, lang bool) {
 			continue
 		}
 		w := t[i:e]
-		word := inList(" string null undefined number boolean bool byte char int any Any void never unknown object dyn fn Fn FnMut FnOnce Send Sync str String Error ", w)
+		word := inList(typeWords, w)
 		known = known || word
 		lang = lang || i > k && (word || t[i-1] == '\'' || t[i-1] == '"' || len(w) == 1 && w[0] >= 'A' && w[0] <= 'Z' && e < len(t) && (t[e] == '>' || t[e] == ',') || wrapperName(w) || widthName(w))
 		if d := strings.IndexAny(w, "0123456789"); d >= 0 {
@@ -1165,6 +1164,11 @@ func wrapperName(w string) bool {
 	}
 	return false
 }
+
+// typeWords are the languages' own type names: a value bare after a colon
+// that is one is a type (password: string, token: SecretStr), and one inside
+// a generic makes it a type's (Sensitive<String>, Readable<string | null>).
+const typeWords = " string String STRING str number Number boolean Boolean bool byte bytes char int any Any void never unknown undefined null object dyn fn Fn FnMut FnOnce Send Sync Error Buffer ArrayBuffer Blob SecretStr SecretString SecretBytes ID "
 
 // widths are the numbers in a width's or an algorithm's name (Int32,
 // Ed25519) and a const generic's (String<64>): never a year.
