@@ -2,7 +2,8 @@
 // "name" section in place: every occurrence of a prefix is removed
 // ("github.com/pi-memory/pi-memory/wasm/redact.scan" reads
 // "wasm/redact.scan"), and a call through an interface keeps its method's
-// name alone ("interface:{…}.ReadAt$invoke"). The names stay for trap reports
+// name alone ("interface:{…}.ReadAt$invoke"); the data segments' names
+// (".rodata.17") are dropped. The functions' names stay for trap reports
 // and the host's module tests; the module is some 45 KB smaller
 // (docs/decisions/009-module-size.md).
 //
@@ -101,6 +102,9 @@ func rewrite(out, b []byte, each func(id byte, body []byte) ([]byte, error)) ([]
 			return nil, err
 		}
 		i = body + size
+		if w == nil {
+			continue // dropped
+		}
 		out = putUleb(append(out, id), len(w))
 		out = append(out, w...)
 	}
@@ -108,8 +112,10 @@ func rewrite(out, b []byte, each func(id byte, body []byte) ([]byte, error)) ([]
 }
 
 // subsection rewrites a name section's subsection: the module's name, and
-// the maps of functions, types, tables, memories, globals, element and
-// data segments (index, name); the indirect maps of locals and labels.
+// the maps of functions, types, tables, memories, globals and element
+// segments (index, name); the indirect maps of locals and labels. The data
+// segments' names go: ".rodata.17" names nothing a trap report needs (2.5 KB
+// for TinyGo's 226).
 func subsection(id byte, sub, strip []byte) ([]byte, error) {
 	switch id {
 	case 0:
@@ -117,6 +123,8 @@ func subsection(id byte, sub, strip []byte) ([]byte, error) {
 		return w, err
 	case 2, 3:
 		return nameMaps(sub, strip, true)
+	case 9:
+		return nil, nil
 	}
 	return nameMaps(sub, strip, false)
 }

@@ -17,7 +17,8 @@ func TestShortenRemovesThePrefixFromEveryNameAndKeepsTheRest(t *testing.T) {
 	iface := "interface:{Append:func:{basic:string,slice:basic:uint8}{named:error},ReadAt:func:{basic:string}{named:" + long[:31] + "wasm/hostio.FileInfo}}.ReadAt$invoke"
 	funcs := append(putUleb(nil, 3), append(append(append([]byte{0}, str("(*"+long[:36]+"notes.driver).load")...), append([]byte{5}, str("runtime.alloc")...)...), append([]byte{7}, str(iface)...)...)...)
 	locals := append(putUleb(nil, 1), append([]byte{0}, append(putUleb(nil, 1), append([]byte{0}, str(long)...)...)...)...)
-	nameSec := append(str("name"), append(append(section(0, str(long)), section(1, funcs)...), section(2, locals)...)...)
+	data := append(putUleb(nil, 2), append(append([]byte{0}, str(".rodata")...), append([]byte{1}, str(".rodata.1")...)...)...)
+	nameSec := append(str("name"), append(append(append(section(0, str(long)), section(1, funcs)...), section(2, locals)...), section(9, data)...)...)
 	code := section(10, []byte{1, 2, 3})
 	module := append(append([]byte("\x00asm\x01\x00\x00\x00"), code...), section(0, nameSec)...)
 
@@ -29,6 +30,7 @@ func TestShortenRemovesThePrefixFromEveryNameAndKeepsTheRest(t *testing.T) {
 	require.True(t, bytes.Contains(out, str("interface:{…}.ReadAt$invoke")), "an interface's call keeps its method's name")
 	require.Equal(t, 2, bytes.Count(out, []byte("wasm/redact.scan")), "the module's name and a local's")
 	require.False(t, bytes.Contains(out, []byte("github.com")))
+	require.False(t, bytes.Contains(out, []byte(".rodata")), "the data segments' names are dropped")
 	again, err := shorten(out, []byte("github.com/pi-memory/pi-memory/"))
 	require.NoError(t, err)
 	require.Equal(t, out, again, "a second run changes nothing")
