@@ -312,6 +312,9 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
+		if k := strings.IndexByte(w, '<'); k > 0 && (tagCut(s, v, v+len(w)) == v+k || !strings.Contains(s[v+k:runEnd(s, v+k, func(c byte) bool { return !isSpace(c) })], ">")) {
+			w = w[:k] // an element or a redirect glued to the value: "X<br>", "--password X<dump.sql", "X<<EOF"
+		}
 		if !looksLikePassword(w) || namesThing(w) || strict && !chosenPassword(w) || strings.Contains(w, "<") || strings.Contains(w, "%>") || strings.Contains(w, "?>") {
 			return 0, 0, 0, 0, false // not a tag's end: <%= @password %>
 		}

@@ -762,3 +762,46 @@ func TestAKeyInAReusedBufferIsRedactedAsItself(t *testing.T) {
 		t.Errorf("String of a reused buffer = %q, want %q", got, want)
 	}
 }
+
+// A label alone at a line's start and a quoted value ending the line is a
+// call without parentheses (Gradle's signing block, Groovy's and Ruby's
+// settings, SQL's PASSWORD clause); a bare word there is a variable's name,
+// a reference or a call is code. A value glued to a redirect or an HTML
+// element ends where they start (h-v63 B1/B2).
+func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"storePassword 'Hunter2xyz'", "storePassword '[REDACTED:secret]'"},
+		{"    keyPassword \"Hunter2xyz\"", "    keyPassword \"[REDACTED:secret]\""},
+		{"DB_PASSWORD 'Hunter2xyz'", "DB_PASSWORD '[REDACTED:secret]'"},
+		{"\tkeyPassword \"Hunter2xyz\";\r\nkeyAlias 'key0'", "\tkeyPassword \"[REDACTED:secret]\";\r\nkeyAlias 'key0'"},
+		{"keyPassword \"Hunter2xyz\" // release", "keyPassword \"[REDACTED:secret]\" // release"},
+		{"  storePassword \"correct horse battery\"", "  storePassword \"[REDACTED:secret]\""},
+		{"config.api_key 'Zq8xw1Lk'", "config.api_key '[REDACTED:secret]'"},
+		{"signingConfigs {\n  release {\n    storePassword 'Hunter2xyz'\n  }\n}", "signingConfigs {\n  release {\n    storePassword '[REDACTED:secret]'\n  }\n}"},
+		// Code and prose keep their words.
+		{"storePassword \"${System.getenv('STORE_PW')}\"", "storePassword \"${System.getenv('STORE_PW')}\""},
+		{"storePassword System.getenv(\"STORE_PW\")", "storePassword System.getenv(\"STORE_PW\")"},
+		{"keyPassword keystoreProperties['keyPassword']", "keyPassword keystoreProperties['keyPassword']"},
+		{"  storePassword '${STORE_PW}'", "  storePassword '${STORE_PW}'"},
+		{"  storePassword \"$storePw\"", "  storePassword \"$storePw\""},
+		{"  password 'required'", "  password 'required'"},
+		{"Token \"expired\"", "Token \"expired\""},
+		{"keyAlias 'release'", "keyAlias 'release'"},
+		{"echo storePassword 'x' is set", "echo storePassword 'x' is set"},
+		// Glued to a redirect or an element.
+		{"foo --password Hunter2xyz<dump.sql", "foo --password [REDACTED:secret]<dump.sql"},
+		{"psql --password Hunter2xyz</tmp/x.sql", "psql --password [REDACTED:secret]</tmp/x.sql"},
+		{"foo --password Hunter2xyz<<EOF", "foo --password [REDACTED:secret]<<EOF"},
+		{"foo --password Hunter2xyz<(cat f)", "foo --password [REDACTED:secret]<(cat f)"},
+		{"my password Hunter2xyz<br>", "my password [REDACTED:secret]<br>"},
+		{"the password Hunter2xyz<b>bold</b>", "the password [REDACTED:secret]<b>bold</b>"},
+		{"password <%= @password %>", "password <%= @password %>"},
+		{"for (i = 0; i<pass.length; i++)", "for (i = 0; i<pass.length; i++)"},
+		{"password Vec<u8>", "password Vec<u8>"},
+		{"password HashMap<String, String>", "password HashMap<String, String>"},
+	} {
+		if got, _ := String(tt.in); got != tt.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+		}
+	}
+}

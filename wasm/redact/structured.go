@@ -436,17 +436,20 @@ func nextIndented(s string, k int) int {
 	return -1
 }
 
-// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|\n)[ \t]*NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')[ \t]*;?[ \t]*(?:(?://|#)[^\n]*)?\r?(?m:$)
 //
 // A variable set with a blank between its name and its value: a
-// Dockerfile's ENV (its old form), Windows' setx, fish's set -x.
+// Dockerfile's ENV (its old form), Windows' setx, fish's set -x; and a
+// line that is a label and a quoted value, a call without parentheses
+// (Gradle's signing block, Groovy's and Ruby's settings), where a bare
+// word would be a variable's name.
 //
-//	ENV DB_PASSWORD hunter2x, setx API_TOKEN abc123def, set -gx DB_PASSWORD hunter2x
+//	ENV DB_PASSWORD hunter2x, setx API_TOKEN abc123def, set -gx DB_PASSWORD hunter2x, storePassword 'hunter2x'
 func findEnvCommand(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		n := -1
+		n, j := -1, -1
 		if i == 0 || s[i] == '\n' {
-			if j := runEnd(s, i+boolInt(s[i] == '\n'), isBlank); hasAt(s, j, "ENV") {
+			if j = runEnd(s, i+boolInt(s[i] == '\n'), isBlank); hasAt(s, j, "ENV") {
 				n = j + len("ENV")
 			}
 		}
@@ -462,14 +465,34 @@ func findEnvCommand(s string, pos int) []int {
 				}
 			}
 		}
-		k := blanks(s, n)
-		if k < 0 {
+		if k := blanks(s, n); k >= 0 {
+			e, ok := labelRun(s, k)
+			if v := blanks(s, e); ok && v >= 0 {
+				if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
+					return groupOf(i, end, 5, g, vs, ve)
+				}
+			}
+		}
+		if j < 0 {
 			continue
 		}
-		e, ok := labelRun(s, k)
+		// The label alone at the line's start, a quoted value ending it.
+		e, ok := labelRun(s, j)
 		if v := blanks(s, e); ok && v >= 0 {
-			if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
-				return groupOf(i, end, 3, g, vs, ve)
+			if g, vs, ve, end := shellValue(s, v, 0); g == 0 || g == 1 {
+				end = runEnd(s, end, isBlank)
+				if hasAt(s, end, ";") {
+					end = runEnd(s, end+1, isBlank)
+				}
+				if hasAt(s, end, "//") || hasAt(s, end, "#") {
+					end = lineEnd(s, end) // a comment: storePassword "x" // release
+				}
+				if hasAt(s, end, "\r") {
+					end++
+				}
+				if end == len(s) || s[end] == '\n' {
+					return groupOf(i, end, 5, 3+g, vs, ve)
+				}
 			}
 		}
 	}
