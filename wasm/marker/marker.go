@@ -122,14 +122,13 @@ func StartsMarker(s string) bool { return markerStart(s, true) }
 
 // markerStart is StartsMarker; loose, a "<" that touches the name ("</pi_",
 // "<pi memory", not "< pi") ends its tag at the first ">" on the line
-// (tagEnd's mode 1 and 2), as a browser and a model read it; after a bare
-// "<" (mode 1) a statement's end ("; ") before it is code's.
+// (tagEnd's readings bare and looseClose), as a browser and a model read
+// it; after a bare "<" a statement's end ("; ") before it is code's.
 func markerStart(s string, loose bool) bool {
 	i, comment, closing, spaced := 0, false, false, false
 	if k := word(s, 0, "!--"); k > 0 {
 		// A comment's marker may start on the next line: "<!--\n pi-memory:notes -->".
-		for i, comment = k, true; blanks(s, i) < len(s) && s[blanks(s, i)] == '\n'; i = blanks(s, i) + 1 {
-		}
+		i, comment = lines(s, k), true
 	}
 	for _, w := range [2]string{"/", "pi"} {
 		if b := blanks(s, i); b > pass(s, i) {
@@ -150,11 +149,11 @@ func markerStart(s string, loose bool) bool {
 		}
 	}
 	tight := comment || !spaced
-	mode := 0 // tagEnd's reading: strict
+	mode := strict
 	if loose && tight {
-		mode = 1 // a bare "<": a statement's end stops the loose reading
+		mode = bare
 		if comment || closing {
-			mode = 2 // "</", "<!--": no code starts so
+			mode = looseClose
 		}
 	}
 	hyphen := false
@@ -178,6 +177,15 @@ func markerStart(s string, loose bool) bool {
 	return false
 }
 
+// reading is how tagEnd reads what follows a block's name.
+type reading uint8
+
+const (
+	strict     reading = iota // blanks, then ">", "/>", "-->", "=" or attributes
+	bare                      // a bare "<" touches the name: the first ">" on the line, unless a statement ends ("; ") first
+	looseClose                // "</" or "<!--" touches it: the first ">" on the line (no code starts so)
+)
+
 // markerTail reports whether s[k:], what follows "pi memory" in some
 // spelling, has the rest of a marker's shape: separators (up to three
 // characters that are no ASCII letter, digit or angle bracket: "-", ":",
@@ -187,7 +195,7 @@ func markerStart(s string, loose bool) bool {
 // ":notes -->", "_recall>", " recall id=1>"). Code that names pi's memory
 // has no such shape: "memoryPressure)", "memory.free()", "pi_memory.h>",
 // "pi_memory_notes.h>", "PI_MEMORY_NOTES;", "pi-memory-errors.log".
-func markerTail(s string, k int, own bool, mode int) bool {
+func markerTail(s string, k int, own bool, mode reading) bool {
 	n := pass(s, blanks(s, k))
 	for j := 0; j < 3 && n < len(s) && !notSlot(s[n]); j++ {
 		_, size := utf8.DecodeRuneInString(s[n:])
@@ -218,7 +226,7 @@ func markerTail(s string, k int, own bool, mode int) bool {
 // value of up to 256 bytes or none ("</pi_memory_recall hidden>", "<pi memory
 // recall id=1>"). Code that names a block has none of these after it:
 // "PI_MEMORY_NOTES;", "pi_memory_notes.h>", "memory_output) return".
-func tagEnd(s string, e int, mode int) bool {
+func tagEnd(s string, e int, mode reading) bool {
 	if e < len(s) && s[e] == '>' {
 		return true
 	}
@@ -228,17 +236,15 @@ func tagEnd(s string, e int, mode int) bool {
 	// ("pi_memory_notes.h>", "pi_memory_recall/types.h>",
 	// "pi_memory_recall::Hit>", "pi_memory_recall_limit) {… >"), and a
 	// statement's end ("i <pi_memory_notes; i++) { if (x > 1)").
-	if mode > 0 && !(e+1 < len(s) && strings.IndexByte("._:/-", s[e]) >= 0 && isAlnum(s[e+1])) {
-		for j := e; j < len(s) && j < e+256 && s[j] != '\n' && (mode == 2 || !hasAt(s, j, "; ")); j++ {
+	if mode != strict && !(e+1 < len(s) && strings.IndexByte("._:/-", s[e]) >= 0 && isAlnum(s[e+1])) {
+		for j := e; j < len(s) && j < e+256 && s[j] != '\n' && (mode == looseClose || !hasAt(s, j, "; ")); j++ {
 			if s[j] == '>' {
 				return true
 			}
 		}
 	}
 	for n := 0; n <= 8; n++ {
-		i := e
-		for i = blanks(s, i); i < len(s) && s[i] == '\n'; i = blanks(s, i+1) {
-		}
+		i := lines(s, e)
 		switch {
 		case i == len(s):
 			return false
@@ -362,6 +368,13 @@ func blanks(s string, i int) int {
 		}
 		i += n
 	}
+}
+
+// lines is i after the blanks and line ends at s[i:].
+func lines(s string, i int) int {
+	for i = blanks(s, i); i < len(s) && s[i] == '\n'; i = blanks(s, i+1) {
+	}
+	return i
 }
 
 func hasBlank(s string, i int) bool { return i < len(s) && (s[i] == ' ' || s[i] == '\t') }
