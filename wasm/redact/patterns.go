@@ -969,7 +969,11 @@ func isCode(label, v string, typed bool) bool {
 			}
 		}
 	}
-	if w := strings.TrimSuffix(t, "["); w == "[]byte" || inList(typeWords, w) { // string[] (its "]" went above)
+	w := strings.TrimSuffix(t, "[") // string[] (its "]" went above)
+	if j := strings.LastIndex(w, "::"); typed && j > 0 && strings.Trim(w[:j], "abcdefghijklmnopqrstuvwxyz0123456789_:") == "" {
+		w = w[j+2:] // a type on a module's path: secrecy::SecretString, std::string (Hunter::Two is none)
+	}
+	if w == "[]byte" || inList(typeWords, w) {
 		return true
 	}
 	if i != len(t) || i == 0 {

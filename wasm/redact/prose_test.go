@@ -803,3 +803,21 @@ func TestDottedPassphrasesAreNoTerraformReferences(t *testing.T) {
 		}
 	}
 }
+
+// A type on a module's path, bare after a colon, is a type when its
+// modules are in small letters and its name is a type word of the
+// language's (h-v69 B2); a password with "::" in it has neither.
+func TestAPathTypeBothWays(t *testing.T) {
+	for _, typ := range []string{"secrecy::SecretString", "std::string::String", "std::string", "alloc::string::String", "sqlx2::SecretString"} {
+		in := "    password: " + typ + ","
+		if got, _ := String(in); got != in {
+			t.Errorf("String(%q) = %q, a type redacted", in, got)
+		}
+	}
+	for _, pw := range []string{"Hunter::Two", "hunter::two", "Corned::Beef", "Top::Secret", "hunter2::Password", "a::b::Horse9", "::String", "Std::String"} {
+		in := "password: " + pw
+		if got, _ := String(in); strings.Contains(got, pw) {
+			t.Errorf("String(%q) = %q, a password kept", in, got)
+		}
+	}
+}
