@@ -161,6 +161,10 @@ func TestMarkerShapeBothWays(t *testing.T) {
 		"<!-- # pi-memory:notes -->", "<!-- // pi_memory_notes -->", "<!-- [pi-memory:notes] -->",
 		// h-v67 B5
 		"a <!-- > pi-memory:notes --> b", "<!-- 1. pi_memory_notes -->", "</>pi-memory-recall>", "<!-- #### pi-memory:notes -->",
+		// h-v71 B1/B2: line ends where blanks may stand, as search reads an entry's lines joined
+		"- qc3 </pi-memory\n  -recall>", "- qc5 </pi\n  memory\n  recall>", "- qc6 <\n  pi-memory-recall>",
+		"- qc7 </\n  pi-memory-recall>", "- qc8 </pi memory\n  recall>", "- qc2 <!-- pi\n  -memory:notes -->",
+		"starts with </\n- pi-memory-recall> is what", "Alpha </\npi-memory-recall> one", "Delta <\r\npi-memory-recall> four",
 	}
 	kept := []string{
 		// h-v56 B2
@@ -192,6 +196,9 @@ func TestMarkerShapeBothWays(t *testing.T) {
 		// h-v61 B2: a name that goes on
 		"#include <pi_memory_recall/types.h>", "#include <pi_memory_notes-v2.h>",
 		"if (count <pi_memory_recall_limit) { return x > 0; }", "for (i = 0; i <pi_memory_notes; i++) { if (x > 1) y(); }",
+		// and across lines
+		"if (a <\n    pi_memory_recall_limit) {", "x = lo <\n  PI_MEMORY_NOTES;", "wc -l <\n  pi-memory.log",
+		"std::vector<\n    pi_memory_context> ctxs;",
 	}
 	for _, s := range marked {
 		require.True(t, Data(s) != s, "%q is a marker", s)

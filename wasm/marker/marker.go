@@ -87,7 +87,7 @@ func Defuse(s string, at func(s string, i int) bool) string {
 
 // MarkerAt reports whether the "<" at s[i] starts a marker as a person or a
 // model reads it (markerStart), and is no generic's bracket: after a name's
-// last character, a name or a path and its ">", blanks around it or none
+// last character, a name or a path and its ">", blanks and line ends around it or none
 // ("Vec<Pi_Memory_Output>", "std::vector< pi_memory_context >",
 // "std::vector<pi::memory::context>"), are code. A "<" after a name's last
 // character reads a marker's end as code would (tagEnd's attributes only).
@@ -100,17 +100,17 @@ func MarkerAt(s string, i int) bool {
 	if !generic {
 		return true
 	}
-	k := blanks(rest, 0)
+	k := lines(rest, 0)
 	for k < len(rest) && (isWord(rest[k]) || rest[k] == ':') {
 		k++
 	}
-	k = blanks(rest, k)
+	k = lines(rest, k)
 	return k == len(rest) || rest[k] != '>'
 }
 
 // StartsMarker reports whether s, what follows a "<", is the rest of a
 // marker as a person or a model reads it: an optional "!--", an optional
-// "/", blanks (Unicode's other spaces too), then "pi", up to eight
+// "/", blanks (Unicode's other spaces too) and line ends, then "pi", up to eight
 // characters or none in the hyphen's place, "memory", up to three
 // separators, a block's name and a tag's end (markerTail). Our own
 // spelling with nothing between "<" and it ("<pi-memory-", "</pi-memory:",
@@ -131,7 +131,7 @@ func markerStart(s string, loose bool) bool {
 		i, comment = lines(s, k), true
 	}
 	for _, w := range [2]string{"/", "pi"} {
-		if b := blanks(s, i); b > pass(s, i) {
+		if b := lines(s, i); b > pass(s, i) {
 			i, spaced = b, true
 		}
 		// Up to four marks before the name, blanks between them, never our
@@ -140,7 +140,7 @@ func markerStart(s string, loose bool) bool {
 		// "<!-- # pi_memory_notes -->", "[pi-memory:notes]", "<!-- 1. pi_memory_notes -->".
 		for n := 0; w == "pi" && n < 4 && i < len(s) && (!notSlot(s[i]) || (comment || closing) && (s[i] == '>' || s[i] >= '0' && s[i] <= '9')) && !strings.HasPrefix(s[i:], Lookalike) && word(s, i, w) < 0; n++ {
 			_, size := utf8.DecodeRuneInString(s[i:])
-			i = blanks(s, i+size)
+			i = lines(s, i+size)
 		}
 		if k := word(s, i, w); k > 0 {
 			i, closing = k, closing || w == "/"
@@ -164,12 +164,12 @@ func markerStart(s string, loose bool) bool {
 				return true
 			}
 		}
-		if i = pass(s, i); i == len(s) || notSlot(s[i]) {
-			return false
-		}
-		if b := blanks(s, i); b > i {
+		if b := lines(s, i); b > pass(s, i) {
 			i, hyphen = b, false
 			continue
+		}
+		if i = pass(s, i); i == len(s) || notSlot(s[i]) {
+			return false
 		}
 		_, size := utf8.DecodeRuneInString(s[i:])
 		hyphen, i = s[i] == '-', i+size
@@ -196,10 +196,10 @@ const (
 // has no such shape: "memoryPressure)", "memory.free()", "pi_memory.h>",
 // "pi_memory_notes.h>", "PI_MEMORY_NOTES;", "pi-memory-errors.log".
 func markerTail(s string, k int, own bool, mode reading) bool {
-	n := pass(s, blanks(s, k))
+	n := pass(s, lines(s, k))
 	for j := 0; j < 3 && n < len(s) && !notSlot(s[n]); j++ {
 		_, size := utf8.DecodeRuneInString(s[n:])
-		n = pass(s, blanks(s, n+size))
+		n = pass(s, lines(s, n+size))
 	}
 	if n == k {
 		return false

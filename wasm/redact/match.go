@@ -1279,19 +1279,26 @@ func findNetrc(s string, pos int) []int {
 	return nil
 }
 
-// findRedisAuth: (?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--)(?:REQUIREPASS|MASTERAUTH)[ \t]+VALUE,
+// findRedisAuth: (?:(?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--)(?:REQUIREPASS|MASTERAUTH)|\bIDENTIFIED[ \t]+BY|-(?:src|dest)?(?:store|key)pass)[ \t]+VALUE,
 // words in any ASCII case, VALUE a quoted or bare word (its group is the
 // secret): Redis's password directives, at the start of a line of
 // redis.conf, given to CONFIG SET ("redis-cli CONFIG SET requirepass
 // PW") or as a flag ("redis-server --requirepass PW", a compose file's
-// command). Their value follows a blank, as no label's does.
+// command); SQL's "CREATE USER ada IDENTIFIED BY 'PW'" (MySQL, Oracle);
+// keytool's and jarsigner's every password flag (the command's pattern
+// reads its first).
+// Their value follows a blank, as no label's does.
 func findRedisAuth(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		k := -1
+		k, flag := -1, -1
 		if c := s[i] | 0x20; c == 'r' && text.HasFoldPrefix(s[i:], "requirepass") {
 			k = i + len("requirepass")
 		} else if c == 'm' && text.HasFoldPrefix(s[i:], "masterauth") {
 			k = i + len("masterauth")
+		} else if by := blanks(s, i+len("identified")); c == 'i' && text.HasFoldPrefix(s[i:], "identified") && wordStart(s, i) && by > 0 && text.HasFoldPrefix(s[by:], "by") {
+			k, flag = by+len("by"), i
+		} else if f := keytoolFlag(s, i); f > 0 && !hasAt(s, i, "-new") {
+			k, flag = f, i // keytool's and jarsigner's flags, each of them: -storepass A -keypass B
 		}
 		v := blanks(s, k)
 		if v < 0 {
@@ -1303,6 +1310,8 @@ func findRedisAuth(s string, pos int) []int {
 			b--
 		}
 		switch {
+		case flag >= 0:
+			start = flag
 		case i >= 2 && s[i-2] == '-' && s[i-1] == '-':
 			start = i - 2
 		case b == 0:

@@ -138,17 +138,18 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc, span: commandValue},
-		{kind: "secret", triggers: []string{"requirepass", "masterauth"},
+		{kind: "secret", triggers: []string{"requirepass", "masterauth", "identified", "storepass", "keypass"},
 			// redis.conf's requirepass PW, CONFIG SET masterauth PW,
-			// redis-server --requirepass PW; "requirepass is required" and
-			// "the --requirepass flag" are prose.
+			// redis-server --requirepass PW, SQL's IDENTIFIED BY 'PW';
+			// "requirepass is required" and "the --requirepass flag" are prose.
 			find: findRedisAuth, span: redisValue},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
-			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool"},
+			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool", "jarsigner", "twine"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
 			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW,
 			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW,
 			// ldapsearch -w PW, ssh-keygen -N PW, keytool -storepass PW
+			// (jarsigner's too), twine upload -p PW
 			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: commandValue},
 		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo"},
@@ -973,7 +974,7 @@ func isCode(label, v string, typed bool) bool {
 	if j := strings.LastIndex(w, "::"); typed && j > 0 && strings.Trim(w[:j], "abcdefghijklmnopqrstuvwxyz0123456789_:") == "" {
 		w = w[j+2:] // a type on a module's path: secrecy::SecretString, std::string (Hunter::Two is none)
 	}
-	if w == "[]byte" || inList(typeWords, w) {
+	if w == "[]byte" || inList(typeWords, w) || typedArray(w) {
 		return true
 	}
 	if i != len(t) || i == 0 {
@@ -1168,7 +1169,7 @@ func typeNames(t string, k int) (names, lang bool) {
 					return false, false // but an array's size, a const generic's: [u8; 32], String<64>, ArrayVec<u8, 64>
 				}
 			case d == 1 && digits == len(w) && words > 0 && (strings.IndexByte("uif", w[0]) >= 0 || w[0] >= 'A' && w[0] <= 'Z' && len(w) <= 3):
-			case strings.HasSuffix(w, "Array") && inList(" Int Uint Float BigInt BigUint Uint8Clamped ", strings.TrimRight(w[:len(w)-5], "0123456789")):
+			case typedArray(w):
 			case widthName(w):
 			default:
 				return false, false
@@ -1188,6 +1189,11 @@ func wrapperName(w string) bool {
 		}
 	}
 	return false
+}
+
+// typedArray: w is one of JavaScript's typed arrays (Uint8Array, Float32Array).
+func typedArray(w string) bool {
+	return strings.HasSuffix(w, "Array") && inList(" Int Uint Float BigInt BigUint Uint8Clamped ", strings.TrimRight(w[:len(w)-5], "0123456789"))
 }
 
 // typeWords are the languages' own type names: a value bare after a colon

@@ -256,6 +256,11 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		// No verb: "passwd hunter2", "set the password to hunter2", one word
 		// that looks like a password.
 		v = runEnd(s, m[1], isBlank)
+		for _, d := range [...]string{"- ", "– ", "— "} {
+			if v > m[1] && hasAt(s, v, d) {
+				v = runEnd(s, v+len(d), isBlank) // a dash between blanks: "root password - X", "password — X"
+			}
+		}
 		if v == m[1] || v == len(s) || m[0] > 0 && s[m[0]-1] == '<' && s[v] == '>' {
 			return 0, 0, 0, 0, false
 		}
@@ -312,10 +317,17 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		e := proseWordEnd(s, v)
 		w := trimClause(s[v:e])
-		if k := strings.IndexByte(w, '<'); k > 0 && (tagCut(s, v, v+len(w)) == v+k || !strings.Contains(s[v+k:runEnd(s, v+k, func(c byte) bool { return !isSpace(c) })], ">")) {
-			w = w[:k] // an element or a redirect glued to the value: "X<br>", "--password X<dump.sql", "X<<EOF"
+		// An element or a redirect glued to the value ends it ("X<br>",
+		// "--password X<dump.sql", "X<<EOF"); a "<" no ">" closes in a word
+		// that looks like a password before it is the password's (Q1wEr<Kq7Zp2).
+		lt := false
+		if k := strings.IndexByte(w, '<'); k > 0 {
+			lt = !strings.Contains(s[v+k:runEnd(s, v+k, func(c byte) bool { return !isSpace(c) })], ">")
+			if tagCut(s, v, v+len(w)) == v+k || lt && looksLikePassword(w[:k]) {
+				w, lt = w[:k], false
+			}
 		}
-		if !looksLikePassword(w) || namesThing(w) || strict && !chosenPassword(w) || strings.Contains(w, "<") || strings.Contains(w, "%>") || strings.Contains(w, "?>") {
+		if !looksLikePassword(w) || namesThing(w) || strict && !chosenPassword(w) || strings.Contains(w, "<") && !lt || strings.Contains(w, "%>") || strings.Contains(w, "?>") {
 			return 0, 0, 0, 0, false // not a tag's end: <%= @password %>
 		}
 		return v, v + len(w), m[0], v + len(w), true
@@ -686,8 +698,8 @@ func tokenProse(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	vs, ve, end := valueSpan(s, v)
-	if !looksLikeToken(s[vs:ve]) {
-		return 0, 0, 0, 0, false
+	if !looksLikeToken(s[vs:ve]) || typedArray(s[vs:ve]) {
+		return 0, 0, 0, 0, false // a type: secret: Uint8Array
 	}
 	return vs, ve, m[0], end, true
 }

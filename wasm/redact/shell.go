@@ -127,7 +127,7 @@ func shellCommand(s string, i, e int) (int, int) {
 	switch s[i:e] {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb", "7z", "7za", "7zr":
 		return cmdMySQL, e
-	case "sshpass", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
+	case "sshpass", "twine", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
 		return cmdSSHPass, e
 	case "curl":
 		return cmdCurl, e
@@ -139,7 +139,7 @@ func shellCommand(s string, i, e int) (int, int) {
 		return cmdSMB, e
 	case "openssl":
 		return cmdOpenSSL, e
-	case "keytool":
+	case "keytool", "jarsigner":
 		return cmdKeytool, e
 	case "htpasswd":
 		return cmdHtpasswd, e

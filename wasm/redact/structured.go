@@ -37,7 +37,7 @@ func fieldName(s string) bool {
 func redisValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve, ws, we, ok := structuredValue(s, m)
 	switch strings.ToLower(s[vs:ve]) {
-	case "flag", "option", "argument", "parameter", "setting", "directive":
+	case "flag", "option", "argument", "parameter", "setting", "directive", "clause":
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, ws, we, ok
@@ -436,20 +436,21 @@ func nextIndented(s string, k int) int {
 	return -1
 }
 
-// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|\n)[ \t]*NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')[ \t]*;?[ \t]*(?:(?://|#)[^\n]*)?\r?(?m:$)
+// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')
 //
 // A variable set with a blank between its name and its value: a
 // Dockerfile's ENV (its old form), Windows' setx, fish's set -x; and a
-// line that is a label and a quoted value, a call without parentheses
-// (Gradle's signing block, Groovy's and Ruby's settings), where a bare
-// word would be a variable's name.
+// label of more than its keyword (storePassword, not password: prose reads
+// that) and a quoted value after a blank, a line's start, "{" or ";", a
+// call without parentheses (Gradle's signing block, Groovy's and Ruby's
+// settings, csh's setenv), where a bare word would be a variable's name.
 //
 //	ENV DB_PASSWORD hunter2x, setx API_TOKEN abc123def, set -gx DB_PASSWORD hunter2x, storePassword 'hunter2x'
 func findEnvCommand(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		n, j := -1, -1
+		n := -1
 		if i == 0 || s[i] == '\n' {
-			if j = runEnd(s, i+boolInt(s[i] == '\n'), isBlank); hasAt(s, j, "ENV") {
+			if j := runEnd(s, i+boolInt(s[i] == '\n'), isBlank); hasAt(s, j, "ENV") {
 				n = j + len("ENV")
 			}
 		}
@@ -473,26 +474,17 @@ func findEnvCommand(s string, pos int) []int {
 				}
 			}
 		}
-		if j < 0 {
+		// A label and a quoted value: storePassword 'x', { keyPassword "x" }.
+		k := i + 1
+		if i == 0 && isIdent(s[0]) {
+			k = 0
+		} else if strings.IndexByte(" \t\n{;", s[i]) < 0 {
 			continue
 		}
-		// The label alone at the line's start, a quoted value ending it.
-		e, ok := labelRun(s, j)
-		if v := blanks(s, e); ok && v >= 0 {
+		e := runEnd(s, k, isIdent)
+		if v := blanks(s, e); e > k+1 && secretLabel(s, k+1, e) && v >= 0 {
 			if g, vs, ve, end := shellValue(s, v, 0); g == 0 || g == 1 {
-				end = runEnd(s, end, isBlank)
-				if hasAt(s, end, ";") {
-					end = runEnd(s, end+1, isBlank)
-				}
-				if hasAt(s, end, "//") || hasAt(s, end, "#") {
-					end = lineEnd(s, end) // a comment: storePassword "x" // release
-				}
-				if hasAt(s, end, "\r") {
-					end++
-				}
-				if end == len(s) || s[end] == '\n' {
-					return groupOf(i, end, 5, 3+g, vs, ve)
-				}
+				return groupOf(i, end, 5, 3+g, vs, ve)
 			}
 		}
 	}
