@@ -9,7 +9,24 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 
 bin="$TINYGO_ROOT/tinygo"
+
+# The runtime's string concatenation and append kept out of line: LLVM inlined
+# them at every `a + b` (~2,070 sites) and every `append` (~1,010), 262 KB of the
+# module (decision 009, addendum 2026-12-01). TinyGo compiles its runtime from
+# these sources at each build (its cache keys on their content), so an existing
+# cache takes the change on the next run.
+patch_runtime() {
+	local file fn
+	for fn in string.go:stringConcat slice.go:sliceAppend; do
+		file="$TINYGO_ROOT/src/runtime/${fn%%:*}"
+		fn=${fn#*:}
+		grep -q "^func $fn(" "$file" || { echo "build/tinygo.sh: no func $fn in $file (TinyGo $TINYGO_VERSION): update the patch" >&2; exit 1; }
+		grep -B1 "^func $fn(" "$file" | grep -q '^//go:noinline$' || sed -i "s|^func $fn(|//go:noinline\nfunc $fn(|" "$file"
+	done
+}
+
 if [ -x "$bin" ] && [ -f "$TINYGO_ROOT/.complete" ]; then
+	patch_runtime
 	echo "$bin"
 	exit 0
 fi
@@ -35,5 +52,6 @@ cp -r "$src" "$TINYGO_ROOT"
 chmod -R u+w "$TINYGO_ROOT"
 mkdir -p "$TINYGO_ROOT/src/net"
 (cd "$TINYGO_ROOT" && CGO_ENABLED=1 GOFLAGS=-mod=mod go build -tags=llvm$LLVM_VERSION -o tinygo . >&2)
+patch_runtime
 touch "$TINYGO_ROOT/.complete"
 echo "$bin"
