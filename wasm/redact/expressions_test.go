@@ -46,7 +46,7 @@ func expressions() []expression {
 		// gitlab-token
 		{re: `\b(?:gl(?:pat|dt|rt|ptt|cbt|soat|ffct|imt|agent|oas)-|GR1348941)[0-9A-Za-z_\-]{20,}`},
 		// api-key
-		{re: `\bsk-[A-Za-z0-9_\-]{20,}`},
+		{re: `\b(?:sk-[A-Za-z0-9_\-]{20,}|dckr_pat_[A-Za-z0-9_\-]{27,}|lin_api_[A-Za-z0-9]{40,})`},
 		// slack-token
 		{re: `\b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
 		// slack-webhook
@@ -146,6 +146,8 @@ func expressions() []expression {
 		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+` + labelTailRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')`},
 		// secret: a typed declaration
 		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\])[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
+		// secret: a quoted name and a literal in an argument list
+		{re: `['"]` + nameRE + `['"][ \t]*,[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*\)`},
 		// secret: a YAML value on the line below its key
 		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
 		// secret: a cell of a Markdown table

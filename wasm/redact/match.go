@@ -465,9 +465,16 @@ func findGitLabToken(s string, pos int) []int {
 	return nil
 }
 
-// findAPIKey: \bsk-[A-Za-z0-9_\-]{20,}
+// findAPIKey: \b(?:sk-[A-Za-z0-9_\-]{20,}|dckr_pat_[A-Za-z0-9_\-]{27,}|lin_api_[A-Za-z0-9]{40,}),
+// the leftmost of the three (no two start with the same byte).
 func findAPIKey(s string, pos int) []int {
-	return literalToken(s, pos, "sk-", isToken, 20)
+	m := literalToken(s, pos, "sk-", isToken, 20)
+	for _, o := range [...][]int{literalToken(s, pos, "dckr_pat_", isToken, 27), literalToken(s, pos, "lin_api_", isAlnum, 40)} {
+		if o != nil && (m == nil || o[0] < m[0]) {
+			m = o
+		}
+	}
+	return m
 }
 
 // findSlackToken: \b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}

@@ -58,8 +58,9 @@ func newPatterns() []*pattern {
 			find: findGitHubToken},
 		{kind: "gitlab-token", triggers: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glsoat-", "glffct-", "glimt-", "glagent-", "gloas-", "gr1348941"},
 			find: findGitLabToken},
-		{kind: "api-key", triggers: []string{"sk-"},
-			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys.
+		{kind: "api-key", triggers: []string{"sk-", "dckr_pat_", "lin_api_"},
+			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys,
+			// Docker Hub's personal access tokens, Linear's API keys.
 			find: findAPIKey},
 		{kind: "slack-token", triggers: []string{"xox", "xapp-"},
 			// Bot, user, app-level, legacy and refresh (xoxe-) tokens.
@@ -168,12 +169,14 @@ func newPatterns() []*pattern {
 			find: findHereString, span: commandValue},
 		// A value a file format names (structured.go): an XML element or a
 		// key/value attribute pair, a Kubernetes env entry, a variable set
-		// with a blank (ENV, setx, set -x), a typed declaration.
+		// with a blank (ENV, setx, set -x), a typed declaration, a secret's
+		// quoted name and a literal after it in an argument list.
 		{kind: "secret", triggers: labelTriggers[:], find: findXMLSecret, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findAttrSecret, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findEnvEntry, span: lineValue, multiline: true},
 		{kind: "secret", triggers: labelTriggers[:], find: findEnvCommand, span: lineValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findTypedSecret, span: structuredValue},
+		{kind: "secret", triggers: labelTriggers[:], find: findQuotedPair, span: pairValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: lineValue, multiline: true},
 		{kind: "secret", triggers: []string{"|"},
 			// A cell of a Markdown table whose header names a secret:

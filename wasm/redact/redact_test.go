@@ -809,6 +809,16 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		{"passwd Ab5x<Kq7Zp2", "passwd [REDACTED:secret]"},
 		{"set the password to Ab6x<Kq7Zp2", "set the password to [REDACTED:secret]"},
 		{"password <%= @password %>", "password <%= @password %>"},
+		// A secret's quoted name and a literal, a call's last arguments (h-v70 B2, B7).
+		{`return os.environ.get("DB_PASSWORD", "Pw54x!Kq9")`, `return os.environ.get("DB_PASSWORD", "[REDACTED:secret]")`},
+		{`os.getenv("DB_PASSWORD", "Kq9Zp2xLm")`, `os.getenv("DB_PASSWORD", "[REDACTED:secret]")`},
+		{`ENV.fetch("DB_PASSWORD", "Pw54x!Kq9")`, `ENV.fetch("DB_PASSWORD", "[REDACTED:secret]")`},
+		{`System.getenv().getOrDefault("DB_PASSWORD","Hunter2x!")`, `System.getenv().getOrDefault("DB_PASSWORD","[REDACTED:secret]")`},
+		{`define('DB_PASSWORD', 'Kq9Zp2xLm');`, `define('DB_PASSWORD', '[REDACTED:secret]');`},
+		{`define( 'AUTH_KEY', 'put your unique phrase here' );`, `define( 'AUTH_KEY', 'put your unique phrase here' );`},
+		{`os.getenv("DB_PASSWORD", "")`, `os.getenv("DB_PASSWORD", "")`},
+		{`t("password", "Password")`, `t("password", "Password")`},
+		{`["password", "x1y2z3w4"]`, `["password", "x1y2z3w4"]`},
 		// SQL's IDENTIFIED BY (h-v70 B5).
 		{"CREATE USER ada IDENTIFIED BY 'Kq9Zp2xLm';", "CREATE USER ada IDENTIFIED BY '[REDACTED:secret]';"},
 		{"alter user ada identified by \"Kq9Zp2xLm\"", "alter user ada identified by \"[REDACTED:secret]\""},

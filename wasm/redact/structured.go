@@ -491,6 +491,49 @@ func findEnvCommand(s string, pos int) []int {
 	return nil
 }
 
+// findQuotedPair: ["']NAME["'][ \t]*,[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*\)
+//
+// A secret's name and a one-word literal after it, the last of a call's
+// arguments (a JSON object's next key is none): a
+// setting read with its default or set (os.getenv("DB_PASSWORD", "x"),
+// ENV.fetch('API_TOKEN', 'x'), getOrDefault("DB_PASSWORD","x"), PHP's
+// define('DB_PASSWORD', 'x'), props.put("api.key", "x")).
+func findQuotedPair(s string, pos int) []int {
+	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
+		if start-1 < pos || !isQuote(s[start-1]) || at == len(s) || !isQuote(s[at]) {
+			return nil
+		}
+		c := runEnd(s, at+1, isBlank)
+		if !hasAt(s, c, ",") {
+			return nil
+		}
+		v := runEnd(s, c+1, isBlank)
+		if v == len(s) || !isQuote(s[v]) {
+			return nil
+		}
+		q := s[v]
+		e := runEnd(s, v+1, func(b byte) bool { return b != q && !isSpace(b) })
+		if e == v+1 || e == len(s) || s[e] != q {
+			return nil
+		}
+		if p := runEnd(s, e+1, isBlank); hasAt(s, p, ")") {
+			return groupOf(start-1, p+1, 2, boolInt(q == '\''), v+1, e)
+		}
+		return nil
+	})
+}
+
+// pairValue is structuredValue for findQuotedPair's literal, which is no
+// secret when it spells the name again (a translation's t("password",
+// "Password")).
+func pairValue(s string, m []int) (int, int, int, int, bool) {
+	vs, ve := firstGroup(m)
+	if name := s[m[0]+1:]; strings.EqualFold(name[:strings.IndexAny(name, "\"'")], s[vs:ve]) {
+		return 0, 0, 0, 0, false
+	}
+	return structuredValue(s, m)
+}
+
 // stringTypes are the string types a typed declaration names, in the
 // expression's order.
 var stringTypes = [...]string{"string", "String", "str", "&str", "&'static str", "Final[str]", "Optional[str]"}
