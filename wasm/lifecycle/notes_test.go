@@ -232,6 +232,41 @@ func TestRememberRefusesAFactNamingAMarkerRatherThanCuttingIt(t *testing.T) {
 	}
 }
 
+// Two facts clean alone must not make a marker across their lines, nor a
+// fact and the heading of its new section (h-v73 B1: line ends stand where
+// blanks may in a marker).
+func TestRememberRefusesAFactThatMakesAMarkerWithItsNeighbours(t *testing.T) {
+	for _, tc := range []struct{ first, second, section string }{
+		{"deploy notes end with </", "pi-memory-recall> is what the next one starts with", ""},
+		{"x </", "y", "pi-memory-notes -->"},
+	} {
+		r := newRig(t, false)
+		r.mem(`remember project ` + strconv.Quote(tc.first))
+		if r.exit() != 0 {
+			t.Fatalf("remember %q: %s", tc.first, r.text())
+		}
+		before := r.read(projectIndex)
+		cmd := `remember project ` + strconv.Quote(tc.second)
+		if tc.section != "" {
+			cmd += ` --section ` + strconv.Quote(tc.section)
+		}
+		r.mem(cmd)
+		if r.exit() != 1 || !strings.Contains(r.text(), "with the lines around it") || !strings.Contains(r.text(), "a marker of pi-memory's injected blocks") {
+			t.Fatalf("%s: %d %s", cmd, r.exit(), r.text())
+		}
+		if got := r.read(projectIndex); got != before {
+			t.Fatalf("%s wrote %q", cmd, got)
+		}
+	}
+	// Written by hand, verify names it.
+	r := newRig(t, false)
+	r.write("proj/.pi/memory/MEMORY.md", "## Notes\n\n- ends with </\n- pi-memory-recall> starts\n")
+	r.mem("verify")
+	if r.exit() != 1 || !strings.Contains(r.text(), "a marker of pi-memory's injected blocks") {
+		t.Fatalf("verify: %d %s", r.exit(), r.text())
+	}
+}
+
 func TestRememberRepairsWhenNotStrict(t *testing.T) {
 	r := newRig(t, false)
 	r.write("proj/.pi/memory/config.json", `{"strictWriteback": false}`)

@@ -11,6 +11,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	mk "github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -213,7 +214,8 @@ func (n *driver) cmdVerify(c *store.Cmd) {
 }
 
 // secretLines names each line of a memory file (an index, or a topic file
-// beside it) that holds what looks like a secret. The file stays as the
+// beside it) that holds what looks like a secret, and the first marker of
+// our blocks a file holds (marker.Check, which reads across lines). The file stays as the
 // person wrote it; every exit redacts it; this says where to remove it.
 func (n *driver) secretLines() []string {
 	var out []string
@@ -222,6 +224,9 @@ func (n *driver) secretLines() []string {
 		for _, f := range redact.Find(s) {
 			line := 1 + strings.Count(s[:f.Start], "\n")
 			out = append(out, display+":"+numstr.Itoa(line)+" holds what looks like a secret ("+f.Kind+"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret")
+		}
+		if why := mk.Check(s); why != "" {
+			out = append(out, display+" holds "+why+"; every exit shows it defused, but it is in the file: remove it by hand")
 		}
 	}
 	for _, sc := range n.scopes {

@@ -162,6 +162,13 @@ func check(text, section string, src []byte, pages []page, r rules) outcome {
 		return o
 	}
 	out, line := insert(src, section, text)
+	// A marker may span lines (marker.Check reads line ends as blanks): the
+	// fact and its heading must not make one with the lines around them
+	// ("ends with </" above, "pi-memory-recall> …" remembered next).
+	if why := mk.Check(string(out)); why != "" && mk.Check(string(src)) == "" {
+		o.Reason, o.Detail = "invalid", "with the lines around it in "+r.File+", the fact would make "+why+"; memory keeps plain text, so remember it without that"
+		return o
+	}
 	if !readsBack(out, line) {
 		o.Reason = "invalid"
 		o.Detail = "in " + r.File + " the new bullet would fall inside an open code fence or HTML comment and not read as a fact; close it, then flush again"

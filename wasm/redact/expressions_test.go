@@ -147,7 +147,9 @@ func expressions() []expression {
 		// secret: a typed declaration
 		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\])[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
 		// secret: a quoted name and a literal in an argument list
-		{re: `['"]` + nameRE + `['"][ \t]*,[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*\)`},
+		{re: `['"]` + nameRE + `['"][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*[),]`},
+		// secret: a literal default of a read of a secret's name
+		{re: nameRE + `(?:['"]?[)\]]*[ \t]*(?:\|\||\?\?|\?:|[ \t]or[ \t])|['"]?[)\]]+\.unwrap_or\()[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')`},
 		// secret: a YAML value on the line below its key
 		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
 		// secret: a cell of a Markdown table

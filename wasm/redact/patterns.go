@@ -177,6 +177,7 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findEnvCommand, span: lineValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findTypedSecret, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findQuotedPair, span: pairValue},
+		{kind: "secret", triggers: labelTriggers[:], find: findReadDefault, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: lineValue, multiline: true},
 		{kind: "secret", triggers: []string{"|"},
 			// A cell of a Markdown table whose header names a secret:

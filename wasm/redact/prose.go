@@ -856,7 +856,7 @@ func afterVerb(s string, i int) int {
 		}
 		return afterColon(s, j)
 	}
-	for _, sep := range [...]string{"：", "＝", "﹕", "﹦", "∶", "꞉"} {
+	for _, sep := range [...]string{"：", "＝", "﹕", "﹦", "∶", "꞉", "︓", "ː"} {
 		if hasAt(s, j, sep) {
 			return spaceEnd(s, runEnd(s, j+len(sep), isMarkup))
 		}

@@ -491,13 +491,14 @@ func findEnvCommand(s string, pos int) []int {
 	return nil
 }
 
-// findQuotedPair: ["']NAME["'][ \t]*,[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*\)
+// findQuotedPair: ["']NAME["'][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*[),]
 //
-// A secret's name and a one-word literal after it, the last of a call's
-// arguments (a JSON object's next key is none): a
-// setting read with its default or set (os.getenv("DB_PASSWORD", "x"),
-// ENV.fetch('API_TOKEN', 'x'), getOrDefault("DB_PASSWORD","x"), PHP's
-// define('DB_PASSWORD', 'x'), props.put("api.key", "x")).
+// A secret's name and a one-word literal after it among a call's arguments
+// (a JSON object's next key is none); pairValue keeps it only for a call
+// that reads a setting with its default or defines one
+// (os.getenv("DB_PASSWORD", "x"), ENV.fetch('API_TOKEN', 'x'),
+// getOrDefault("DB_PASSWORD","x"), config('DB_PASSWORD', default='x'),
+// PHP's define('DB_PASSWORD', 'x', true)).
 func findQuotedPair(s string, pos int) []int {
 	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
 		if start-1 < pos || !isQuote(s[start-1]) || at == len(s) || !isQuote(s[at]) {
@@ -508,6 +509,11 @@ func findQuotedPair(s string, pos int) []int {
 			return nil
 		}
 		v := runEnd(s, c+1, isBlank)
+		if hasAt(s, v, "default") {
+			if d := runEnd(s, v+len("default"), isBlank); hasAt(s, d, "=") {
+				v = runEnd(s, d+1, isBlank) // config('DB_PASSWORD', default='x')
+			}
+		}
 		if v == len(s) || !isQuote(s[v]) {
 			return nil
 		}
@@ -516,19 +522,65 @@ func findQuotedPair(s string, pos int) []int {
 		if e == v+1 || e == len(s) || s[e] != q {
 			return nil
 		}
-		if p := runEnd(s, e+1, isBlank); hasAt(s, p, ")") {
+		if p := runEnd(s, e+1, isBlank); hasAt(s, p, ")") || hasAt(s, p, ",") {
 			return groupOf(start-1, p+1, 2, boolInt(q == '\''), v+1, e)
 		}
 		return nil
 	})
 }
 
-// pairValue is structuredValue for findQuotedPair's literal, which is no
-// secret when it spells the name again (a translation's t("password",
-// "Password")).
+// findReadDefault: NAME(?:['"]?[)\]]*[ \t]*(?:\|\||\?\?|\?:|[ \t]or[ \t])|['"]?[)\]]+\.unwrap_or\()[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')
+//
+// A one-word literal given as the default of a read of a secret's name,
+// with no label before it: process.env.DB_PASSWORD || "x",
+// getenv("DB_PASSWORD") ?: "x", GetEnvironmentVariable("DB_PASSWORD") ?? "x",
+// os.environ['DB_PASSWORD'] or 'x', env::var("DB_PASSWORD").unwrap_or("x").
+func findReadDefault(s string, pos int) []int {
+	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
+		q0 := at
+		if q0 < len(s) && isQuote(s[q0]) {
+			q0++
+		}
+		c := runEnd(s, q0, func(b byte) bool { return b == ')' || b == ']' })
+		b := runEnd(s, c, isBlank)
+		k := -1
+		switch {
+		case hasAt(s, b, "||"), hasAt(s, b, "??"), hasAt(s, b, "?:"):
+			k = b + 2
+		case b > c && hasAt(s, b, "or") && b+2 < len(s) && isBlank(s[b+2]):
+			k = b + 3
+		case b == c && c > q0 && hasAt(s, b, ".unwrap_or("): // after a closer: a name's run would go on
+			k = b + len(".unwrap_or(")
+		}
+		if k < 0 {
+			return nil
+		}
+		v := runEnd(s, k, isBlank)
+		if v == len(s) || !isQuote(s[v]) {
+			return nil
+		}
+		q := s[v]
+		e := runEnd(s, v+1, func(b byte) bool { return b != q && !isSpace(b) })
+		if e == v+1 || e == len(s) || s[e] != q {
+			return nil
+		}
+		return groupOf(start, e+1, 2, boolInt(q == '\''), v+1, e)
+	})
+}
+
+// pairValue is structuredValue for findQuotedPair's literal, given to a
+// call that reads a setting and takes its default next (readerName:
+// getenv, fetch, get, getOrDefault, config, …) or to PHP's define; another
+// call's second argument is a translation, a column's type or a rule
+// (t('password', 'Passwort'), addColumn("password", "varchar"),
+// field("password", "min:8")).
 func pairValue(s string, m []int) (int, int, int, int, bool) {
-	vs, ve := firstGroup(m)
-	if name := s[m[0]+1:]; strings.EqualFold(name[:strings.IndexAny(name, "\"'")], s[vs:ve]) {
+	open := runEndBack(s, m[0], isBlank) - 1
+	if open < 0 || s[open] != '(' {
+		return 0, 0, 0, 0, false
+	}
+	name := strings.ReplaceAll(s[runEndBack(s, open, func(c byte) bool { return isIdent(c) || c == ':' }):open], "::", ".")
+	if name == "" || name != "define" && !readerName(name, s[open:]) {
 		return 0, 0, 0, 0, false
 	}
 	return structuredValue(s, m)
