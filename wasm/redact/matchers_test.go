@@ -120,7 +120,7 @@ var matcherEdges = []string{
 	"redis-cli --pass x", "redis-cli --pass=x", "redis-cli --password x", "redis-cli -a x --pass y", "redis-cli --pass \"a b\"",
 	"openssl enc -k x", "openssl enc -kfile f", "openssl enc -keyform x -k y", "openssl -k a -pass pass:b", "openssl -pass pass:b -k a", "openssl -k",
 	"keytool -storepass x", "keytool -keypass 'a b' -storepass c", "keytool -srcstorepass x", "keytool -deststorepass x", "keytool -new x",
-	`get("DB_PASSWORD", "x")`, `('token','a b')`, `"api_key" ,  'x' )`, `x"password","y")`, `'password", "y"`, `"password", "y" ,)`, `"pass", ""`, `"token",'x'`+"\n)", `"DB_PASSWORD"` + "\t,\t" + `"x"` + "\t)",
+	`get("DB_PASSWORD", "x")`, `('token','a b')`, `"api_key" ,  'x' )`, `x"password","y")`, `'password", "y"`, `"password", "y" ,)`, `"pass", ""`, `"token",'x'` + "\n)", `"DB_PASSWORD"` + "\t,\t" + `"x"` + "\t)",
 	`process.env.DB_PASSWORD || "x"`, `token')] ?? 'y'`, `password  or  'x'`, `passwordor 'x'`, `password ?:"x"`, `token.unwrap_or("x")`, `token .unwrap_or("x")`, `token"))|| "x"`, `token || "a b"`, `token ||` + "\n" + `"x"`,
 	"keytool -storepass A -keypass B", "x -srckeypass 'a b'", "-deststorepass c", "storepass x", "-Storepass x", "-storepasswd x", "CREATE USER a IDENTIFIED BY 'x'", "identifiedby x", "IDENTIFIED  BY\tx",
 	"keytool -storepass:env V", "keytool -storepasswd -new x", "keytool -srckeypass x", "keytoolx -storepass x", "keytool -store pass",
