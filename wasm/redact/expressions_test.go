@@ -38,7 +38,7 @@ func expressions() []expression {
 		// aws-secret-key
 		{re: `[A-Za-z0-9_.\-]*(?:` + fold("aws") + `[_.\-]?` + fold("secret") + `[_.\-]?(?:` + fold("access") + `[_.\-]?)?|` +
 			fold("secret") + `[_.\-]?` + fold("access") + `[_.\-]?)` + fold("key") +
-			`["'\]]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
+			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
 		// aws-secret-key in prose
 		{re: `\b(?:` + fold("aws") + `[_.\-]?)?` + fold("secret") + `(?:[_.\-]?` + fold("access") + `)?(?:[_.\-]?` + fold("key") + `)?\b`},
 		// github-token
@@ -46,7 +46,9 @@ func expressions() []expression {
 		// gitlab-token
 		{re: `\b(?:gl(?:pat|dt|rt|ptt|cbt|soat|ffct|imt|agent|oas)-|GR1348941)[0-9A-Za-z_\-]{20,}`},
 		// api-key
-		{re: `\b(?:sk-[A-Za-z0-9_\-]{20,}|dckr_pat_[A-Za-z0-9_\-]{27,}|lin_api_[A-Za-z0-9]{40,})`},
+		{re: `\b(?:sk-[A-Za-z0-9_\-]{20,}|dckr_pat_[A-Za-z0-9_\-]{27,}|dckr_oat_[A-Za-z0-9_\-]{27,}|lin_api_[A-Za-z0-9]{40,}|lin_oauth_[A-Za-z0-9]{40,}` +
+			`|gsk_[A-Za-z0-9]{40,}|xai-[A-Za-z0-9]{40,}|pplx-[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|glsa_[A-Za-z0-9_\-]{30,}` +
+			`|sntrys_[A-Za-z0-9._~+/=\-]{40,}|ATATT[A-Za-z0-9._~+/=\-]{60,}|tskey-[A-Za-z0-9_\-]{20,}|dp\.st\.[A-Za-z0-9._~+/=\-]{40,}|ops_[A-Za-z0-9._~+/=\-]{100,})`},
 		// slack-token
 		{re: `\b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
 		// slack-webhook
@@ -98,7 +100,7 @@ func expressions() []expression {
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
-			`["'\]]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
+			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
 			"(?:(?:[bBrRuU]{1,2})?(?:(?:\"\")?\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"(?:\"\")?|\\$?'((?:[^'\\r\\n]|''|'\\\\''|'\"'\"'){4,})')|([^\\s\"'`,;]{6,}))", start: identStart},
 		// secret: in prose
 		{re: `\b(?:` + foldAny("passwords", "password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `|` + fold("pass") + `|` + fold("wi") + `-?` + fold("fi") + `[ \t]+` + fold("key") + `)\b`},
@@ -114,7 +116,7 @@ func expressions() []expression {
 		{re: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
 			fold("password") + `[ \t]+([^\s]+)`},
 		// secret: Redis's password directives
-		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+` + fold("by") + `|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
+		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool, jarsigner, twine)
 		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
 			`|\b(?:sshpass|twine|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE +
@@ -143,13 +145,15 @@ func expressions() []expression {
 		// secret: a Kubernetes env entry
 		{re: `\b[nN]ame"?[ \t]*:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'')+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")`},
 		// secret: ENV, setx, set -x, a label and a quoted value
-		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+` + labelTailRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')`},
+		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+` + labelTailRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')`},
 		// secret: a typed declaration
 		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\])[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
 		// secret: a quoted name and a literal in an argument list
 		{re: `['"]` + nameRE + `['"][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*[),]`},
 		// secret: a literal default of a read of a secret's name
 		{re: nameRE + `(?:['"]?[)\]]*[ \t]*(?:\|\||\?\?|\?:|[ \t]or[ \t])|['"]?[)\]]+\.unwrap_or\()[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')`},
+		// secret: a label given a call's result
+		{re: nameRE + `["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*([A-Za-z_$][A-Za-z0-9_.:$]*\()`},
 		// secret: a YAML value on the line below its key
 		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
 		// secret: a cell of a Markdown table

@@ -465,16 +465,39 @@ func findGitLabToken(s string, pos int) []int {
 	return nil
 }
 
-// findAPIKey: \b(?:sk-[A-Za-z0-9_\-]{20,}|dckr_pat_[A-Za-z0-9_\-]{27,}|lin_api_[A-Za-z0-9]{40,}),
-// the leftmost of the three (no two start with the same byte).
+// findAPIKey: \b(?:sk-[A-Za-z0-9_\-]{20,}|dckr_pat_…|…), each of apiKeys: a
+// vendor's prefix and at least its count of bytes of its alphabet (written
+// out in expressions_test.go). One pass: at each word start, the keys in
+// their order; no two prefixes start a match at the same byte.
 func findAPIKey(s string, pos int) []int {
-	m := literalToken(s, pos, "sk-", isToken, 20)
-	for _, o := range [...][]int{literalToken(s, pos, "dckr_pat_", isToken, 27), literalToken(s, pos, "lin_api_", isAlnum, 40)} {
-		if o != nil && (m == nil || o[0] < m[0]) {
-			m = o
+	for i := pos; i < len(s); i++ {
+		if !wordStart(s, i) {
+			continue
+		}
+		for _, k := range apiKeys {
+			if hasAt(s, i, k.prefix) {
+				if e := atLeast(s, i+len(k.prefix), k.class, k.min); e >= 0 {
+					return whole(i, e)
+				}
+			}
 		}
 	}
-	return m
+	return nil
+}
+
+// apiKeys are the keys and tokens of vendors that need no label: OpenAI's and
+// Anthropic's sk-, Docker Hub's personal and organisation access tokens,
+// Linear's API and OAuth keys, Groq, xAI, Perplexity, Replicate, Grafana's
+// service accounts, Sentry's organisation tokens, Atlassian's API tokens,
+// Tailscale's keys, Doppler's service tokens, 1Password's service accounts.
+var apiKeys = [...]struct {
+	prefix string
+	class  func(byte) bool
+	min    int
+}{
+	{"sk-", isToken, 20}, {"dckr_pat_", isToken, 27}, {"dckr_oat_", isToken, 27}, {"lin_api_", isAlnum, 40}, {"lin_oauth_", isAlnum, 40},
+	{"gsk_", isAlnum, 40}, {"xai-", isAlnum, 40}, {"pplx-", isAlnum, 40}, {"r8_", isAlnum, 30}, {"glsa_", isToken, 30},
+	{"sntrys_", isTokenValue, 40}, {"ATATT", isTokenValue, 60}, {"tskey-", isToken, 20}, {"dp.st.", isTokenValue, 40}, {"ops_", isTokenValue, 100},
 }
 
 // findSlackToken: \b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}
@@ -1004,7 +1027,7 @@ func awsSecretLabel(s string, lo, end int) bool {
 }
 
 // findAWSSecretKey: [A-Za-z0-9_.\-]*(?:AWS[_.\-]?SECRET[_.\-]?(?:ACCESS[_.\-]?)?|SECRET[_.\-]?ACCESS[_.\-]?)KEY
-// ["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*["']?([A-Za-z0-9/+]{40}), words in any ASCII case.
+// ["'\]`*]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*["']?([A-Za-z0-9/+]{40}), words in any ASCII case.
 func findAWSSecretKey(s string, pos int) []int {
 	return findLabel(s, pos, awsSecretLabel, func(s string, start, at int) []int {
 		return assignment(s, at, func(v int) []int {
@@ -1021,14 +1044,15 @@ func findAWSSecretKey(s string, pos int) []int {
 
 func isBase64(c byte) bool { return isAlnum(c) || c == '/' || c == '+' }
 
-// assignment matches ["'\]]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]* at s[i:] and
+// assignment matches ["'\]`*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]* at s[i:]
+// (a label's closing quote, bracket, code or emphasis: `DB_PASSWORD`:, **DB_PASSWORD**:) and
 // returns what value returns for the text after it, trying the operators in
 // the expression's order: "password:=abcde" has no 6-byte value after ":=",
 // but has "=abcde" after ":". The other repeats have one choice: fewer
 // quotes or blanks would leave a quote or a blank where the next part
 // cannot take it.
 func assignment(s string, i int, value func(v int) []int) []int {
-	for q := 0; q < 2 && i < len(s) && (s[i] == '"' || s[i] == '\'' || s[i] == ']'); q++ {
+	for q := 0; q < 2 && i < len(s) && (s[i] == '"' || s[i] == '\'' || s[i] == ']' || s[i] == '`' || s[i] == '*'); q++ {
 		i++
 	}
 	i = runEnd(s, i, isBlank)
@@ -1050,7 +1074,7 @@ func assignment(s string, i int, value func(v int) []int) []int {
 	// "=" as a URL (%3D) or a JSON string (\u003d) writes it.
 	for _, eq := range [...]string{"%3d", "\\u003d"} {
 		if len(s)-i >= len(eq) && text.HasFoldPrefix(s[i:], eq) {
-			return value(i + len(eq))
+			return value(runEnd(s, i+len(eq), isBlank))
 		}
 	}
 	return nil
@@ -1120,7 +1144,7 @@ func secretKeyword(s string, lo, end int) bool {
 	return false
 }
 
-// findSecret: [A-Za-z0-9_.\-]*(?:KEYWORD)(?:SUFFIX)?["'\]]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*
+// findSecret: [A-Za-z0-9_.\-]*(?:KEYWORD)(?:SUFFIX)?["'\]`*]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*
 // (?:[bBrRuU]{1,2})?(?:(?:"{2})?"((?:[^"\\\r\n]|\\.){4,})"(?:"{2})?|\$?'((?:[^'\r\n]|'{2}|'\\'{2}|'"'"'){4,})')|([^\s"'`,;]{6,}), see secretLabel.
 func findSecret(s string, pos int) []int {
 	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
@@ -1147,9 +1171,6 @@ func secretValue(s string, start, v int) []int {
 	}
 	if m := quotedSecret(s, start, v); m != nil {
 		return m
-	}
-	if _, de, ok := codeDefault(s, v); ok {
-		return groupOf(start, de+1, 3, 2, v, de+1) // env('DB_PASSWORD', 'x'): labelledValue's
 	}
 	if e, n := runes(s, v, isBareStop); n >= 6 {
 		return groupOf(start, e, 3, 2, v, e)
@@ -1286,7 +1307,7 @@ func findNetrc(s string, pos int) []int {
 	return nil
 }
 
-// findRedisAuth: (?:(?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--)(?:REQUIREPASS|MASTERAUTH)|\bIDENTIFIED[ \t]+BY|-(?:src|dest)?(?:store|key)pass)[ \t]+VALUE,
+// findRedisAuth: (?:(?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--)(?:REQUIREPASS|MASTERAUTH)|\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY|-(?:src|dest)?(?:store|key)pass)[ \t]+VALUE,
 // words in any ASCII case, VALUE a quoted or bare word (its group is the
 // secret): Redis's password directives, at the start of a line of
 // redis.conf, given to CONFIG SET ("redis-cli CONFIG SET requirepass
@@ -1302,8 +1323,16 @@ func findRedisAuth(s string, pos int) []int {
 			k = i + len("requirepass")
 		} else if c == 'm' && text.HasFoldPrefix(s[i:], "masterauth") {
 			k = i + len("masterauth")
-		} else if by := blanks(s, i+len("identified")); c == 'i' && text.HasFoldPrefix(s[i:], "identified") && wordStart(s, i) && by > 0 && text.HasFoldPrefix(s[by:], "by") {
-			k, flag = by+len("by"), i
+		} else if by := blanks(s, i+len("identified")); c == 'i' && text.HasFoldPrefix(s[i:], "identified") && wordStart(s, i) && by > 0 {
+			if text.HasFoldPrefix(s[by:], "with") {
+				// MySQL 8's IDENTIFIED WITH caching_sha2_password BY 'PW'
+				if w := blanks(s, by+len("with")); w > 0 {
+					by = blanks(s, runEnd(s, w, isWord))
+				}
+			}
+			if by > 0 && text.HasFoldPrefix(s[by:], "by") {
+				k, flag = by+len("by"), i
+			}
 		} else if f := keytoolFlag(s, i); f > 0 && !hasAt(s, i, "-new") {
 			k, flag = f, i // keytool's and jarsigner's flags, each of them: -storepass A -keypass B
 		}

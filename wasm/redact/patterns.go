@@ -58,9 +58,9 @@ func newPatterns() []*pattern {
 			find: findGitHubToken},
 		{kind: "gitlab-token", triggers: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glsoat-", "glffct-", "glimt-", "glagent-", "gloas-", "gr1348941"},
 			find: findGitLabToken},
-		{kind: "api-key", triggers: []string{"sk-", "dckr_pat_", "lin_api_"},
+		{kind: "api-key", triggers: []string{"sk-", "dckr_", "lin_", "gsk_", "xai-", "pplx-", "r8_", "glsa_", "sntrys_", "atatt", "tskey-", "dp.st.", "ops_"},
 			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys,
-			// Docker Hub's personal access tokens, Linear's API keys.
+			// and other vendors' that need no label (apiKeys).
 			find: findAPIKey},
 		{kind: "slack-token", triggers: []string{"xox", "xapp-"},
 			// Bot, user, app-level, legacy and refresh (xoxe-) tokens.
@@ -178,6 +178,7 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findTypedSecret, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findQuotedPair, span: pairValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findReadDefault, span: structuredValue},
+		{kind: "secret", triggers: labelTriggers[:], find: findLabelCall, span: callDefault},
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: lineValue, multiline: true},
 		{kind: "secret", triggers: []string{"|"},
 			// A cell of a Markdown table whose header names a secret:

@@ -831,6 +831,9 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		{`$table->string('password', '60');`, `$table->string('password', '60');`},
 		{`input("password", "secret")`, `input("password", "secret")`},
 		{`["DB_PASSWORD", "Zq7hunter2x"]`, `["DB_PASSWORD", "Zq7hunter2x"]`},
+		{`'password' => env('PW', 'Hunter2x!'),`, `'password' => env('PW', '[REDACTED:secret]'),`},
+		{`'password' => env('DB_PASSWORD'),`, `'password' => env('DB_PASSWORD'),`},
+		{`password = getpass()`, `password = getpass()`},
 		{`define( 'AUTH_KEY', 'put your unique phrase here' );`, `define( 'AUTH_KEY', 'put your unique phrase here' );`},
 		{`os.getenv("DB_PASSWORD", "")`, `os.getenv("DB_PASSWORD", "")`},
 		{`t("password", "Password")`, `t("password", "Password")`},
@@ -838,6 +841,18 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		// A colon's presentation form, a modifier letter (h-v70 B7).
 		{"password︓ Kq9Zp2xLm", "password︓ [REDACTED:secret]"},
 		{"passwordː Kq9Zp2xLm", "passwordː [REDACTED:secret]"},
+		// A label in code or emphasis (h-v72 B2).
+		{"`DB_PASSWORD`: Zq7hunter2x", "`DB_PASSWORD`: [REDACTED:secret]"},
+		{"**DB_PASSWORD**: Zq7hunter2x", "**DB_PASSWORD**: [REDACTED:secret]"},
+		{"*DB_PASSWORD*: Zq7hunter2x", "*DB_PASSWORD*: [REDACTED:secret]"},
+		{"`API_TOKEN`=Zq7abcdefghijklmnop123", "`API_TOKEN`=[REDACTED:secret]"},
+		{"- `token`: the session token used for auth", "- `token`: the session token used for auth"},
+		{"- **Password**: required, at least 12 characters", "- **Password**: required, at least 12 characters"},
+		{"- `DB_PASSWORD`: read from Vault at deploy time", "- `DB_PASSWORD`: read from Vault at deploy time"},
+		{"`api_key`: string", "`api_key`: string"},
+		{"setenv DB_PASSWORD Zq7hunter2x", "setenv DB_PASSWORD [REDACTED:secret]"},
+		{"ALTER USER ada IDENTIFIED WITH mysql_native_password BY 'Zq7hunter2x';", "ALTER USER ada IDENTIFIED WITH mysql_native_password BY '[REDACTED:secret]';"},
+		{"IDENTIFIED WITH auth_socket", "IDENTIFIED WITH auth_socket"},
 		// SQL's IDENTIFIED BY (h-v70 B5).
 		{"CREATE USER ada IDENTIFIED BY 'Kq9Zp2xLm';", "CREATE USER ada IDENTIFIED BY '[REDACTED:secret]';"},
 		{"alter user ada identified by \"Kq9Zp2xLm\"", "alter user ada identified by \"[REDACTED:secret]\""},

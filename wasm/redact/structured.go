@@ -436,10 +436,10 @@ func nextIndented(s string, k int) int {
 	return -1
 }
 
-// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')
+// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')
 //
 // A variable set with a blank between its name and its value: a
-// Dockerfile's ENV (its old form), Windows' setx, fish's set -x; and a
+// Dockerfile's ENV (its old form), Windows' setx, csh's setenv, fish's set -x; and a
 // label of more than its keyword (storePassword, not password: prose reads
 // that) and a quoted value after a blank, a line's start, "{" or ";", a
 // call without parentheses (Gradle's signing block, Groovy's and Ruby's
@@ -459,6 +459,8 @@ func findEnvCommand(s string, pos int) []int {
 		case s[i] != 's' || !wordStart(s, i):
 		case hasAt(s, i, "setx"):
 			n = i + len("setx")
+		case hasAt(s, i, "setenv"):
+			n = i + len("setenv") // csh's
 		case hasAt(s, i, "set"):
 			if f := runEnd(s, i+3, isBlank); f > i+3 && hasAt(s, f, "-") {
 				if l := runEnd(s, f+1, isLetter); strings.IndexByte(s[f+1:l], 'x') >= 0 {
@@ -566,6 +568,34 @@ func findReadDefault(s string, pos int) []int {
 		}
 		return groupOf(start, e+1, 2, boolInt(q == '\''), v+1, e)
 	})
+}
+
+// findLabelCall: NAME["'\]`*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*([A-Za-z_$][A-Za-z0-9_.:$]*\()
+//
+// A label given a call's result ('password' => env('PW', 'x'),
+// pw: config("db.pw", "x")): callDefault reads the default the call gives.
+// The label's own pattern reads a call of six bytes or more as its bare
+// value; this one reads the shorter too, and nothing but a default.
+func findLabelCall(s string, pos int) []int {
+	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
+		return assignment(s, at, func(v int) []int {
+			if v == len(s) || !isLetter(s[v]) && s[v] != '_' && s[v] != '$' {
+				return nil
+			}
+			e := runEnd(s, v, func(c byte) bool { return isIdent(c) && c != '-' || c == ':' || c == '$' })
+			if !hasAt(s, e, "(") {
+				return nil
+			}
+			return group1(start, e+1, v, e+1)
+		})
+	})
+}
+
+// callDefault is the literal default of findLabelCall's call, if it gives
+// one (codeDefault).
+func callDefault(s string, m []int) (int, int, int, int, bool) {
+	ds, de, ok := codeDefault(s, m[2])
+	return ds, de, m[0], max(de, m[1]), ok
 }
 
 // pairValue is structuredValue for findQuotedPair's literal, given to a
