@@ -254,6 +254,8 @@ func foreignVerb(s string, i int, verbs []string, labels bool) (int, bool) {
 		return afterColon(s, j+1), true
 	case labels && (hasAt(s, j, "—") || hasAt(s, j, "–")):
 		return runEnd(s, j+len("—"), isBlank), true
+	case labels && j > i && hasAt(s, j, "- "):
+		return runEnd(s, j+2, isBlank), true // a hyphen between blanks: "Passwort - x"
 	case j > i:
 		for _, w := range verbs {
 			if k := runEnd(s, j+len(w), isBlank); proseWordIs(s, j, w) && k > j+len(w) {

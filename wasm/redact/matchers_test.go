@@ -122,7 +122,7 @@ var matcherEdges = []string{
 	"keytool -storepass x", "keytool -keypass 'a b' -storepass c", "keytool -srcstorepass x", "keytool -deststorepass x", "keytool -new x",
 	`get("DB_PASSWORD", "x")`, `('token','a b')`, `"api_key" ,  'x' )`, `x"password","y")`, `'password", "y"`, `"password", "y" ,)`, `"pass", ""`, `"token",'x'` + "\n)", `"DB_PASSWORD"` + "\t,\t" + `"x"` + "\t)",
 	`process.env.DB_PASSWORD || "x"`, `token')] ?? 'y'`, `password  or  'x'`, `passwordor 'x'`, `password ?:"x"`, `token.unwrap_or("x")`, `token .unwrap_or("x")`, `token"))|| "x"`, `token || "a b"`, `token ||` + "\n" + `"x"`,
-	`'password' => env('PW', 'x')`, "password:=env(", "password: $f(", "token=9x(", "token = a-b(", "token=a::b.c$d(", "token %3D x(", "token%3D abcdefgh", "token\\u003d 'abcd'", "`token`: _(",
+	`'password' => env('PW', 'x')`, "password:=env(", "password: $f(", "token=9x(", "token = a-b(", "token=a::b.c$d(", "token %3D x(", "token=" + strings.Repeat("a", 127) + "(", "token=" + strings.Repeat("a", 128) + "(", "token%3D abcdefgh", "token\\u003d 'abcd'", "`token`: _(",
 	"keytool -storepass A -keypass B", "x -srckeypass 'a b'", "-deststorepass c", "storepass x", "-Storepass x", "-storepasswd x", "CREATE USER a IDENTIFIED BY 'x'", "identifiedby x", "IDENTIFIED  BY\tx", "identified with p by 'x'", "identified with by by x", "identified with by x", "identified withx by y", "setenv A_TOKEN x", "setenvx A_TOKEN x",
 	"keytool -storepass:env V", "keytool -storepasswd -new x", "keytool -srckeypass x", "keytoolx -storepass x", "keytool -store pass",
 	"requirepass x", "  requirepass x\nmasterauth 'y z'", "\trequirepass\t\"q\"", "x requirepass y", "# requirepass y", "requirepassword y",

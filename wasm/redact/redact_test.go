@@ -853,6 +853,11 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		{"setenv DB_PASSWORD Zq7hunter2x", "setenv DB_PASSWORD [REDACTED:secret]"},
 		{"ALTER USER ada IDENTIFIED WITH mysql_native_password BY 'Zq7hunter2x';", "ALTER USER ada IDENTIFIED WITH mysql_native_password BY '[REDACTED:secret]';"},
 		{"IDENTIFIED WITH auth_socket", "IDENTIFIED WITH auth_socket"},
+		// Another language's password word and a hyphen between blanks (h-v72 B7).
+		{"Passwort - Zq7hunter2x", "Passwort - [REDACTED:secret]"},
+		{"пароль - Zq7hunter2x", "пароль - [REDACTED:secret]"},
+		{"contraseña - Zq7hunter2x", "contraseña - [REDACTED:secret]"},
+		{"Passwort - bitte ändern", "Passwort - bitte ändern"},
 		// SQL's IDENTIFIED BY (h-v70 B5).
 		{"CREATE USER ada IDENTIFIED BY 'Kq9Zp2xLm';", "CREATE USER ada IDENTIFIED BY '[REDACTED:secret]';"},
 		{"alter user ada identified by \"Kq9Zp2xLm\"", "alter user ada identified by \"[REDACTED:secret]\""},

@@ -570,7 +570,7 @@ func findReadDefault(s string, pos int) []int {
 	})
 }
 
-// findLabelCall: NAME["'\]`*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*([A-Za-z_$][A-Za-z0-9_.:$]*\()
+// findLabelCall: NAME["'\]`*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*([A-Za-z_$][A-Za-z0-9_.:$]{0,127}\()
 //
 // A label given a call's result ('password' => env('PW', 'x'),
 // pw: config("db.pw", "x")): callDefault reads the default the call gives.
@@ -582,7 +582,8 @@ func findLabelCall(s string, pos int) []int {
 			if v == len(s) || !isLetter(s[v]) && s[v] != '_' && s[v] != '$' {
 				return nil
 			}
-			e := runEnd(s, v, func(c byte) bool { return isIdent(c) && c != '-' || c == ':' || c == '$' })
+			// A name of 128 bytes at most: "password:password:…" is no call's, and read whole at each label took time quadratic in its length.
+			e := runEnd(s[:min(len(s), v+128)], v, func(c byte) bool { return isIdent(c) && c != '-' || c == ':' || c == '$' })
 			if !hasAt(s, e, "(") {
 				return nil
 			}
