@@ -465,6 +465,60 @@ func findGitLabToken(s string, pos int) []int {
 	return nil
 }
 
+// findPuTTYKey: Private-Lines:[ \t]*[0-9]+\r?\n((?:[A-Za-z0-9+/=]+(?:\r?\n|$))+)
+//
+// A PuTTY key file's private part (.ppk, versions 2 and 3): the base64
+// lines after its Private-Lines: header, up to the first that is not one
+// (Private-MAC:).
+func findPuTTYKey(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], "Private-Lines:")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		d := runEnd(s, i+len("Private-Lines:"), isBlank)
+		e := runEnd(s, d, func(c byte) bool { return c >= '0' && c <= '9' })
+		if e == d {
+			continue
+		}
+		if hasAt(s, e, "\r\n") {
+			e++
+		}
+		if !hasAt(s, e, "\n") {
+			continue
+		}
+		gs := e + 1
+		ge := gs
+		for {
+			l := runEnd(s, ge, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
+			if l == ge {
+				break
+			}
+			if hasAt(s, l, "\r\n") {
+				l += 2
+			} else if hasAt(s, l, "\n") {
+				l++
+			} else if l < len(s) {
+				break
+			}
+			ge = l
+		}
+		if ge > gs {
+			return group1(i, ge, gs, ge)
+		}
+	}
+}
+
+// puttySpan is the private lines without the last line's end.
+func puttySpan(s string, m []int) (int, int, int, int, bool) {
+	ge := m[3]
+	for ge > m[2] && (s[ge-1] == '\n' || s[ge-1] == '\r') {
+		ge--
+	}
+	return m[2], ge, m[0], m[1], true
+}
+
 // findAPIKey: \b(?:sk-[A-Za-z0-9_\-]{20,}|dckr_pat_…|…), each of apiKeys: a
 // vendor's prefix and at least its count of bytes of its alphabet (written
 // out in expressions_test.go). One pass: at each word start, the keys in

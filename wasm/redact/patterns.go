@@ -44,6 +44,7 @@ func newPatterns() []*pattern {
 			// SSH2 keys, also with literal \n escapes inside JSON; a key without
 			// its END line is redacted to its last line (keySpan).
 			find: findPrivateKey, span: keySpan, multiline: true},
+		{kind: "private-key", triggers: []string{"private-lines:"}, find: findPuTTYKey, span: puttySpan, multiline: true},
 		{kind: "aws-key", triggers: []string{"akia", "asia"}, find: findAWSKey},
 		{kind: "aws-secret-key", triggers: []string{"secret"},
 			// 40 characters after a label that names it (aws_secret_access_key,

@@ -858,6 +858,9 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		{"пароль - Zq7hunter2x", "пароль - [REDACTED:secret]"},
 		{"contraseña - Zq7hunter2x", "contraseña - [REDACTED:secret]"},
 		{"Passwort - bitte ändern", "Passwort - bitte ändern"},
+		// PuTTY's key file (h-v72 B1).
+		{"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: ada\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIOq\nZq7PUBabcdefghijklmnopqrstuvwx\nPrivate-Lines: 2\nAAAAIZq7PRIVabcdefghijklmnopqrstuvwxyz0123456789AB\nAAAAIZq7PRIVabcdefghij+/=\nPrivate-MAC: 0123456789abcdef",
+			"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: ada\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIOq\nZq7PUBabcdefghijklmnopqrstuvwx\nPrivate-Lines: 2\n[REDACTED:private-key]\nPrivate-MAC: 0123456789abcdef"},
 		// SQL's IDENTIFIED BY (h-v70 B5).
 		{"CREATE USER ada IDENTIFIED BY 'Kq9Zp2xLm';", "CREATE USER ada IDENTIFIED BY '[REDACTED:secret]';"},
 		{"alter user ada identified by \"Kq9Zp2xLm\"", "alter user ada identified by \"[REDACTED:secret]\""},
