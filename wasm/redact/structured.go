@@ -516,16 +516,9 @@ func findQuotedPair(s string, pos int) []int {
 				v = runEnd(s, d+1, isBlank) // config('DB_PASSWORD', default='x')
 			}
 		}
-		if v == len(s) || !isQuote(s[v]) {
-			return nil
-		}
-		q := s[v]
-		e := runEnd(s, v+1, func(b byte) bool { return b != q && !isSpace(b) })
-		if e == v+1 || e == len(s) || s[e] != q {
-			return nil
-		}
-		if p := runEnd(s, e+1, isBlank); hasAt(s, p, ")") || hasAt(s, p, ",") {
-			return groupOf(start-1, p+1, 2, boolInt(q == '\''), v+1, e)
+		g, e := wordLiteral(s, v)
+		if p := runEnd(s, e+1, isBlank); g >= 0 && (hasAt(s, p, ")") || hasAt(s, p, ",")) {
+			return groupOf(start-1, p+1, 2, g, v+1, e)
 		}
 		return nil
 	})
@@ -558,16 +551,25 @@ func findReadDefault(s string, pos int) []int {
 			return nil
 		}
 		v := runEnd(s, k, isBlank)
-		if v == len(s) || !isQuote(s[v]) {
-			return nil
+		if g, e := wordLiteral(s, v); g >= 0 {
+			return groupOf(start, e+1, 2, g, v+1, e)
 		}
-		q := s[v]
-		e := runEnd(s, v+1, func(b byte) bool { return b != q && !isSpace(b) })
-		if e == v+1 || e == len(s) || s[e] != q {
-			return nil
-		}
-		return groupOf(start, e+1, 2, boolInt(q == '\''), v+1, e)
+		return nil
 	})
+}
+
+// wordLiteral reads (?:"([^"\s]+)"|'([^'\s]+)') at s[v:]: its group (0
+// double-quoted, 1 single; -1 none) and where its closing quote stands.
+func wordLiteral(s string, v int) (g, e int) {
+	if v == len(s) || !isQuote(s[v]) {
+		return -1, v
+	}
+	q := s[v]
+	e = runEnd(s, v+1, func(b byte) bool { return b != q && !isSpace(b) })
+	if e == v+1 || e == len(s) || s[e] != q {
+		return -1, v
+	}
+	return boolInt(q == '\''), e
 }
 
 // findLabelCall: NAME["'\]`*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*([A-Za-z_$][A-Za-z0-9_.:$]{0,127}\()
