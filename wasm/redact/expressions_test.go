@@ -103,7 +103,7 @@ func expressions() []expression {
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
 			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
-			"(?:(?:[bBrRuU]{1,2})?(?:(?:\"\")?\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"(?:\"\")?|\\$?'((?:[^'\\r\\n]|''|'\\\\''|'\"'\"'){4,})')|([^\\s\"'`,;]{6,}))", start: identStart},
+			"(?:(?:[bBrRuU]{1,2})?(?:(?:\"\")?\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"(?:\"\")?|\\$?'((?:[^'\\r\\n]|''|'\\\\''|'\"'\"'){4,})')|([^\\s\"'`,;]{6,})|`([^`\\r\\n]{4,})`)", start: identStart},
 		// secret: in prose
 		{re: `\b(?:` + foldAny("passwords", "password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `|` + fold("pass") + `|` + fold("wi") + `-?` + fold("fi") + `[ \t]+` + fold("key") + `)\b`},
 		// secret: a token or an API key in prose

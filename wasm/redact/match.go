@@ -1199,7 +1199,7 @@ func secretKeyword(s string, lo, end int) bool {
 }
 
 // findSecret: [A-Za-z0-9_.\-]*(?:KEYWORD)(?:SUFFIX)?["'\]`*]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*
-// (?:[bBrRuU]{1,2})?(?:(?:"{2})?"((?:[^"\\\r\n]|\\.){4,})"(?:"{2})?|\$?'((?:[^'\r\n]|'{2}|'\\'{2}|'"'"'){4,})')|([^\s"'`,;]{6,}), see secretLabel.
+// (?:[bBrRuU]{1,2})?(?:(?:"{2})?"((?:[^"\\\r\n]|\\.){4,})"(?:"{2})?|\$?'((?:[^'\r\n]|'{2}|'\\'{2}|'"'"'){4,})')|([^\s"'`,;]{6,})|`([^`\r\n]{4,})`, see secretLabel.
 func findSecret(s string, pos int) []int {
 	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
 		return assignment(s, at, func(v int) []int {
@@ -1227,7 +1227,15 @@ func secretValue(s string, start, v int) []int {
 		return m
 	}
 	if e, n := runes(s, v, isBareStop); n >= 6 {
-		return groupOf(start, e, 3, 2, v, e)
+		return groupOf(start, e, 4, 2, v, e)
+	}
+	// Markdown's code: DB_PASSWORD: `x` (its own group: labelledValue reads
+	// it as a bare word, not as a quote's text).
+	if s[v] == '`' {
+		e, n := runes(s, v+1, func(c byte) bool { return c == '`' || c == '\r' || c == '\n' })
+		if n >= 4 && hasAt(s, e, "`") {
+			return groupOf(start, e+1, 4, 3, v+1, e)
+		}
 	}
 	return nil
 }
@@ -1261,7 +1269,7 @@ func quotedSecret(s string, start, v int) []int {
 			n++
 		}
 		if n >= 4 && hasAt(s, i, `"`) {
-			return groupOf(start, i+1+2*boolInt(hasAt(s, i+1, `""`)), 3, 0, v+1, i)
+			return groupOf(start, i+1+2*boolInt(hasAt(s, i+1, `""`)), 4, 0, v+1, i)
 		}
 	case '\'':
 		// A quote inside: YAML's doubled one ('a''b') or the shell's
@@ -1282,7 +1290,7 @@ func quotedSecret(s string, start, v int) []int {
 			n++
 		}
 		if cn >= 4 {
-			return groupOf(start, close+1, 3, 1, v+1, close)
+			return groupOf(start, close+1, 4, 1, v+1, close)
 		}
 	}
 	return nil

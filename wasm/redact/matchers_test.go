@@ -124,6 +124,7 @@ var matcherEdges = []string{
 	`process.env.DB_PASSWORD || "x"`, `token')] ?? 'y'`, `password  or  'x'`, `passwordor 'x'`, `password ?:"x"`, `token.unwrap_or("x")`, `token .unwrap_or("x")`, `token"))|| "x"`, `token || "a b"`, `token ||` + "\n" + `"x"`,
 	`'password' => env('PW', 'x')`, "password:=env(", "password: $f(", "token=9x(", "token = a-b(", "token=a::b.c$d(", "token %3D x(", "token=" + strings.Repeat("a", 127) + "(", "token=" + strings.Repeat("a", 128) + "(", "token%3D abcdefgh", "token\\u003d 'abcd'", "`token`: _(",
 	"Private-Lines: 1\nAAAA\nPrivate-MAC: x", "Private-Lines:2\r\nAA==\r\nBB\r\n", "Private-Lines: \nAAAA", "Private-Lines: 1\nAA\r", "Private-Lines: 1\n\nAA", "Private-Lines: 3\nA+/\nB", "Private-Lines: 1 Private-Lines: 2\nAB",
+	"token: `abcd`", "token: `abc`", "token:`ab\ncd`", "token= `a b c d`", "token: `abcdefg", "token: ``abcd``",
 	"keytool -storepass A -keypass B", "x -srckeypass 'a b'", "-deststorepass c", "storepass x", "-Storepass x", "-storepasswd x", "CREATE USER a IDENTIFIED BY 'x'", "identifiedby x", "IDENTIFIED  BY\tx", "identified with p by 'x'", "identified with by by x", "identified with by x", "identified withx by y", "setenv A_TOKEN x", "setenvx A_TOKEN x",
 	"keytool -storepass:env V", "keytool -storepasswd -new x", "keytool -srckeypass x", "keytoolx -storepass x", "keytool -store pass",
 	"requirepass x", "  requirepass x\nmasterauth 'y z'", "\trequirepass\t\"q\"", "x requirepass y", "# requirepass y", "requirepassword y",

@@ -357,6 +357,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if hasAt(s, ve, "\":") || hasAt(s, ve, "':") {
 		return 0, 0, 0, 0, false // a key that holds a label: "token:refresh": "node …"
 	}
+	if w, rest, _ := strings.Cut(v, " "); len(m) > 8 && m[8] >= 0 && (labelProse(w, " "+rest) || isCode(label[:identEnd(label)], v, true) || inList(" Bearer Basic Token ", w)) {
+		return 0, 0, 0, 0, false // in Markdown's code a word that says what the value is, or a type: `required`, `read from vault`, `Bearer`, `string`
+	}
 	if l := strings.TrimRight(label, " \t"); strings.HasSuffix(strings.TrimRight(l[:len(l)-1], " \t"), `"`) && l[len(l)-1] == ':' {
 		// A JSON key's bare value is a number or a literal: it ends
 		// before ",", "}" or "]" ({"a":{"token":false}}), and true,

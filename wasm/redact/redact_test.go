@@ -861,6 +861,13 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		// PuTTY's key file (h-v72 B1).
 		{"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: ada\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIOq\nZq7PUBabcdefghijklmnopqrstuvwx\nPrivate-Lines: 2\nAAAAIZq7PRIVabcdefghijklmnopqrstuvwxyz0123456789AB\nAAAAIZq7PRIVabcdefghij+/=\nPrivate-MAC: 0123456789abcdef",
 			"PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: ada\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIOq\nZq7PUBabcdefghijklmnopqrstuvwx\nPrivate-Lines: 2\n[REDACTED:private-key]\nPrivate-MAC: 0123456789abcdef"},
+		// A value in Markdown's code after a label (h-v74 B2).
+		{"DB_PASSWORD: `Qz9kLmPAd`", "DB_PASSWORD: `[REDACTED:secret]`"},
+		{"- staging api_key: `Qz9kLmPCa` for the billing service", "- staging api_key: `[REDACTED:secret]` for the billing service"},
+		{"- `API_KEY`: `Qz9kLmPAb`", "- `API_KEY`: `[REDACTED:secret]`"},
+		{"token: `Bearer`", "token: `Bearer`"},
+		{"DB_PASSWORD: `$DB_PASSWORD`", "DB_PASSWORD: `$DB_PASSWORD`"},
+		{"secret: `${{ secrets.DB }}`", "secret: `${{ secrets.DB }}`"},
 		// SQL's IDENTIFIED BY (h-v70 B5).
 		{"CREATE USER ada IDENTIFIED BY 'Kq9Zp2xLm';", "CREATE USER ada IDENTIFIED BY '[REDACTED:secret]';"},
 		{"alter user ada identified by \"Kq9Zp2xLm\"", "alter user ada identified by \"[REDACTED:secret]\""},
