@@ -34,7 +34,7 @@ func expressions() []expression {
 		// private-key
 		{re: `-{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}(?:[\s\S]*?-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|(?:\\[nr][^\n]*)?)`},
 		// private-key: PuTTY's
-		{re: `Private-Lines:[ \t]*[0-9]+\r?\n((?:[A-Za-z0-9+/=]+(?:\r?\n|$))+)`},
+		{re: `Private-Lines:[ \t]*[0-9]+(?:\r?\n|[ \t]+)((?:[ \t>]*[A-Za-z0-9+/=]+(?:\r?\n|[ \t]+|$))+)`},
 		// aws-key
 		{re: `\b((?:AKIA|ASIA)[0-9A-Z]{16})(?:\b|` + gitHub + `)`},
 		// aws-secret-key

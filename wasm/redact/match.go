@@ -465,11 +465,11 @@ func findGitLabToken(s string, pos int) []int {
 	return nil
 }
 
-// findPuTTYKey: Private-Lines:[ \t]*[0-9]+\r?\n((?:[A-Za-z0-9+/=]+(?:\r?\n|$))+)
+// findPuTTYKey: Private-Lines:[ \t]*[0-9]+(?:\r?\n|[ \t]+)((?:[ \t>]*[A-Za-z0-9+/=]+(?:\r?\n|[ \t]+|$))+)
 //
 // A PuTTY key file's private part (.ppk, versions 2 and 3): the base64
-// lines after its Private-Lines: header, up to the first that is not one
-// (Private-MAC:).
+// lines after its Private-Lines: header, indented or quoted in a note too,
+// up to the first that is not one (Private-MAC:).
 func findPuTTYKey(s string, pos int) []int {
 	for i := pos; ; i++ {
 		k := strings.Index(s[i:], "Private-Lines:")
@@ -482,24 +482,18 @@ func findPuTTYKey(s string, pos int) []int {
 		if e == d {
 			continue
 		}
-		if hasAt(s, e, "\r\n") {
-			e++
-		}
-		if !hasAt(s, e, "\n") {
+		gs := keyLineEnd(s, e)
+		if gs < 0 || gs == len(s) {
 			continue
 		}
-		gs := e + 1
 		ge := gs
 		for {
-			l := runEnd(s, ge, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
-			if l == ge {
+			p := runEnd(s, ge, isQuotePrefix)
+			l := runEnd(s, p, func(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '=' })
+			if l == p {
 				break
 			}
-			if hasAt(s, l, "\r\n") {
-				l += 2
-			} else if hasAt(s, l, "\n") {
-				l++
-			} else if l < len(s) {
+			if l = keyLineEnd(s, l); l < 0 {
 				break
 			}
 			ge = l
@@ -510,14 +504,37 @@ func findPuTTYKey(s string, pos int) []int {
 	}
 }
 
-// puttySpan is the private lines without the last line's end.
+// keyLineEnd is where the separator of a key's lines at s[i:] ends
+// (?:\r?\n|[ \t]+|$): a line's end, or blanks where a note joined its
+// lines; -1 when there is none.
+func keyLineEnd(s string, i int) int {
+	switch {
+	case hasAt(s, i, "\r\n"):
+		return i + 2
+	case hasAt(s, i, "\n"):
+		return i + 1
+	case i == len(s):
+		return i
+	}
+	if e := runEnd(s, i, isBlank); e > i {
+		return e
+	}
+	return -1
+}
+
+// puttySpan is the private lines without the first line's indentation or
+// quote and the last line's end.
 func puttySpan(s string, m []int) (int, int, int, int, bool) {
 	ge := m[3]
-	for ge > m[2] && (s[ge-1] == '\n' || s[ge-1] == '\r') {
+	for ge > m[2] && (s[ge-1] == '\n' || s[ge-1] == '\r' || isBlank(s[ge-1])) {
 		ge--
 	}
-	return m[2], ge, m[0], m[1], true
+	return runEnd(s, m[2], isQuotePrefix), ge, m[0], m[1], true
 }
+
+// isQuotePrefix: c may stand before a line of a key in a note: indentation
+// or a Markdown quote's ">".
+func isQuotePrefix(c byte) bool { return c == ' ' || c == '\t' || c == '>' }
 
 // findAPIKey: \b(?:sk-[A-Za-z0-9_\-]{20,}|dckr_pat_…|…), each of apiKeys: a
 // vendor's prefix and at least its count of bytes of its alphabet (written

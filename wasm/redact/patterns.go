@@ -956,6 +956,9 @@ func isCode(label, v string, typed bool) bool {
 	}
 	if typed && !strings.HasPrefix(t, "&'") {
 		t = strings.TrimLeft(t, "?&") // PHP's ?string, Rust's &SecretString, &str
+		if strings.HasPrefix(t, "*") && !strings.HasPrefix(t, "*const") && !strings.HasPrefix(t, "*mut") {
+			t = t[1:] // Go's *string
+		}
 	}
 	if k := strings.IndexByte(t, '<'); typed && k > 0 && genericType(t, k) {
 		return true // a generic type: Secret<String>, Arc<Mutex<String>>, Result<String, (the value cut at a blank)
@@ -980,8 +983,8 @@ func isCode(label, v string, typed bool) bool {
 		}
 	}
 	w := strings.TrimSuffix(t, "[") // string[] (its "]" went above)
-	if j := strings.LastIndex(w, "::"); typed && j > 0 && strings.Trim(w[:j], "abcdefghijklmnopqrstuvwxyz0123456789_:") == "" {
-		w = w[j+2:] // a type on a module's path: secrecy::SecretString, std::string (Hunter::Two is none)
+	if j := strings.LastIndexAny(w, ":."); typed && j > 0 && isLetter(w[0]) && strings.Trim(w[:j], "abcdefghijklmnopqrstuvwxyz0123456789_:.") == "" {
+		w = w[j+1:] // a type on a module's path: secrecy::SecretString, std::string, java.lang.String (Hunter::Two is none)
 	}
 	if w == "[]byte" || inList(typeWords, w) || typedArray(w) {
 		return true
@@ -1208,7 +1211,7 @@ func typedArray(w string) bool {
 // typeWords are the languages' own type names: a value bare after a colon
 // that is one is a type (password: string, token: SecretStr), and one inside
 // a generic makes it a type's (Sensitive<String>, Readable<string | null>).
-const typeWords = " string String STRING str number Number boolean Boolean bool byte bytes char int any Any void never unknown undefined null object dyn fn Fn FnMut FnOnce Send Sync Error Buffer ArrayBuffer Blob SecretStr SecretString SecretBytes ID "
+const typeWords = " string String STRING str number Number boolean Boolean bool byte bytes char int any Any void never unknown undefined null object dyn fn Fn FnMut FnOnce Send Sync Error Buffer ArrayBuffer Blob SecretStr SecretString SecretBytes ID string_view NullString SecureString ZodString "
 
 // widths are the numbers in a width's or an algorithm's name (Int32,
 // Ed25519) and a const generic's (String<64>): never a year.

@@ -808,13 +808,14 @@ func TestDottedPassphrasesAreNoTerraformReferences(t *testing.T) {
 // modules are in small letters and its name is a type word of the
 // language's (h-v69 B2); a password with "::" in it has neither.
 func TestAPathTypeBothWays(t *testing.T) {
-	for _, typ := range []string{"secrecy::SecretString", "std::string::String", "std::string", "alloc::string::String", "sqlx2::SecretString"} {
+	for _, typ := range []string{"secrecy::SecretString", "std::string::String", "std::string", "alloc::string::String", "sqlx2::SecretString",
+		"std::string_view", "absl::string_view", "sql.NullString", "z.ZodString", "java.lang.String", "*string"} {
 		in := "    password: " + typ + ","
 		if got, _ := String(in); got != in {
 			t.Errorf("String(%q) = %q, a type redacted", in, got)
 		}
 	}
-	for _, pw := range []string{"Hunter::Two", "hunter::two", "Corned::Beef", "Top::Secret", "hunter2::Password", "a::b::Horse9", "::String", "Std::String"} {
+	for _, pw := range []string{"Hunter::Two", "hunter::two", "Corned::Beef", "Top::Secret", "hunter2::Password", "a::b::Horse9", "::String", "Std::String", "my.secret.Horse", "Corned.Beef.Hash", "*Hunter2x"} {
 		in := "password: " + pw
 		if got, _ := String(in); strings.Contains(got, pw) {
 			t.Errorf("String(%q) = %q, a password kept", in, got)

@@ -868,6 +868,13 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		{"token: `Bearer`", "token: `Bearer`"},
 		{"DB_PASSWORD: `$DB_PASSWORD`", "DB_PASSWORD: `$DB_PASSWORD`"},
 		{"secret: `${{ secrets.DB }}`", "secret: `${{ secrets.DB }}`"},
+		{`getattr(settings, "DB_PASSWORD", "Hunter2x!")`, `getattr(settings, "DB_PASSWORD", "[REDACTED:secret]")`},
+		{`getattr(settings, 'SECRET_KEY', 'Qz9kLmP6a')`, `getattr(settings, 'SECRET_KEY', '[REDACTED:secret]')`},
+		{`mask(pw, "password", "****")`, `mask(pw, "password", "****")`},
+		{"- my key file:\n  Private-Lines: 1\n  AAAAIZq7PRIVabcdefghijklmnopqrstuvwxyz0123456789AB\n  Private-MAC: 01234567",
+			"- my key file:\n  Private-Lines: 1\n  [REDACTED:private-key]\n  Private-MAC: 01234567"},
+		{"> Private-Lines: 1\n> AAAAIZq7PRIVabcdefghijklmnopqrstuvwxyz0123456789AB\n> Private-MAC: 01234567",
+			"> Private-Lines: 1\n> [REDACTED:private-key]\n> Private-MAC: 01234567"},
 		// SQL's IDENTIFIED BY (h-v70 B5).
 		{"CREATE USER ada IDENTIFIED BY 'Kq9Zp2xLm';", "CREATE USER ada IDENTIFIED BY '[REDACTED:secret]';"},
 		{"alter user ada identified by \"Kq9Zp2xLm\"", "alter user ada identified by \"[REDACTED:secret]\""},

@@ -609,6 +609,10 @@ func callDefault(s string, m []int) (int, int, int, int, bool) {
 // field("password", "min:8")).
 func pairValue(s string, m []int) (int, int, int, int, bool) {
 	open := runEndBack(s, m[0], isBlank) - 1
+	if open > 0 && s[open] == ',' {
+		// getattr(settings, "DB_PASSWORD", "x"): past one argument, a name.
+		open = runEndBack(s, runEndBack(s, runEndBack(s, open, isBlank), isIdent), isBlank) - 1
+	}
 	if open < 0 || s[open] != '(' {
 		return 0, 0, 0, 0, false
 	}
