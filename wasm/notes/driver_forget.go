@@ -101,6 +101,9 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 	}
 	n.written(sc, file)
 	said := "Forgot " + quoteFact(rec.Text) + " (" + display + ")."
+	if why := markers.Check(lf(out)); why != "" && markers.Check(lf(data)) == "" {
+		said += " The lines around it now make " + why + ": every exit shows it defused, but edit " + display + " to remove it."
+	}
 	if secret {
 		said += " Its secrets were not kept: a restore brings it back with [REDACTED:…] in their place."
 	}
@@ -205,6 +208,9 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 		// Its place and its section's end are inside a code block or a
 		// comment that something above left open since.
 		return "", true, errors.New("restoring " + quoteFact(rec.Text) + " to " + display + " would put it inside a code block or an HTML comment that is not closed above its place (its section " + quoteFact(rec.Section) + " or the file's end); close it and restore again; nothing was restored")
+	}
+	if why := markers.Check(lf(out)); why != "" && markers.Check(lf(data)) == "" {
+		return "", true, errors.New("restoring " + quoteFact(rec.Text) + " to " + display + " would make " + why + " with the lines around it; edit them, then restore again; nothing was restored")
 	}
 	if err := n.h.Mkdir(path.Dir(rec.File)); err != nil {
 		return "", true, errors.New("could not create " + path.Dir(rec.File) + ": " + err.Error() + "; nothing was restored")

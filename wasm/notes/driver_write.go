@@ -225,7 +225,7 @@ func (n *driver) secretLines() []string {
 			line := 1 + strings.Count(s[:f.Start], "\n")
 			out = append(out, display+":"+numstr.Itoa(line)+" holds what looks like a secret ("+f.Kind+"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret")
 		}
-		if why := mk.Check(s); why != "" {
+		if why := mk.Check(lf(data)); why != "" {
 			out = append(out, display+" holds "+why+"; every exit shows it defused, but it is in the file: remove it by hand")
 		}
 	}

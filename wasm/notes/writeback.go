@@ -165,7 +165,7 @@ func check(text, section string, src []byte, pages []page, r rules) outcome {
 	// A marker may span lines (marker.Check reads line ends as blanks): the
 	// fact and its heading must not make one with the lines around them
 	// ("ends with </" above, "pi-memory-recall> …" remembered next).
-	if why := mk.Check(string(out)); why != "" && mk.Check(string(src)) == "" {
+	if why := mk.Check(lf(out)); why != "" && mk.Check(lf(src)) == "" {
 		o.Reason, o.Detail = "invalid", "with the lines around it in "+r.File+", the fact would make "+why+"; memory keeps plain text, so remember it without that"
 		return o
 	}
@@ -186,6 +186,10 @@ func check(text, section string, src []byte, pages []page, r rules) outcome {
 	o.Detail = strings.Join(repaired, "; ")
 	return o
 }
+
+// lf is a file's text with CRLF line ends read as LF: a CR there is a line's
+// end, not a control character marker.Check would name.
+func lf(b []byte) string { return strings.ReplaceAll(string(b), "\r\n", "\n") }
 
 // overCaps says how an index of lines and bytes passes the injection caps,
 // naming only the caps it passes; "" when it fits.
