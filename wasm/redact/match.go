@@ -516,10 +516,7 @@ func keyLineEnd(s string, i int) int {
 	case i == len(s):
 		return i
 	}
-	if e := runEnd(s, i, isBlank); e > i {
-		return e
-	}
-	return -1
+	return blanks(s, i)
 }
 
 // puttySpan is the private lines without the first line's indentation or
