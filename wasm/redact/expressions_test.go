@@ -105,7 +105,8 @@ func expressions() []expression {
 			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
 			"(?:(?:[bBrRuU]{1,2})?(?:(?:\"\")?\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"(?:\"\")?|\\$?'((?:[^'\\r\\n]|''|'\\\\''|'\"'\"'){4,})')|([^\\s\"'`,;]{6,})|`([^`\\r\\n]{4,})`)", start: identStart},
 		// secret: in prose
-		{re: `\b(?:` + foldAny("passwords", "password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `[ \t]` + fold("phrase") + `|` + fold("pass") + `|` + fold("wi") + `-?` + fold("fi") + `[ \t]+` + fold("key") + `)\b`},
+		{re: `\b` + fold("pass") + `[ \t]` + fold("phrase") + `\b|\b(?:[A-Za-z0-9_]*_)?(?:` + foldAny("passwords", "password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `)\b` +
+			`|\b[A-Za-z0-9_]*[a-z0-9]P(?:asswords|assword|asswd|assphrase|asscode|wd)\b|\b` + fold("wi") + `-?` + fold("fi") + `[ \t]+` + fold("key") + `\b`},
 		// secret: a token or an API key in prose
 		{re: `\b(?:` + fold("token") + `|` + fold("secret") + `|` + fold("api") + `[ \t_.\-]?` + fold("key") + `|` + fold("key") + `)\b`},
 		// secret: a password word in another language

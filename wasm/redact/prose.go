@@ -27,14 +27,25 @@ import (
 // stops at the end of the line, so the prefilter's lines see what the whole
 // text does.
 
-// findPasswordWord: \b(?:PASSWORDS?|PASSWD|PASSPHRASE|PASS[ \t]PHRASE|PASSCODE|PWD?|PASS)\b
-// in any ASCII case: a word that names a password.
+// findPasswordWord: \bPASS[ \t]PHRASE\b|\b(?:[A-Za-z0-9_]*_)?(?:PASSWORDS?|PASSWD|PASSPHRASE|PASSCODE|PWD?|PASS)\b
+// in any ASCII case, or an identifier ending in one capitalised
+// (dbPassword), or the wifi key: a word that names a password, alone or as
+// the last part of an identifier (DB_PASSWORD is …, **db_pass:** …).
 func findPasswordWord(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if s[i]|0x20 != 'p' && s[i]|0x20 != 'w' || !wordStart(s, i) {
+		if !isWord(s[i]) || !wordStart(s, i) {
 			continue
 		}
 		e := runEnd(s, i, isWord)
+		if passwordPart(s[i:e]) > 0 {
+			// An identifier that ends in one (DB_PASSWORD, db_pass,
+			// dbPassword): the whole identifier; the word is its last part.
+			return whole(i, e)
+		}
+		if s[i]|0x20 != 'p' && s[i]|0x20 != 'w' {
+			i = e - 1
+			continue
+		}
 		if s[i]|0x20 == 'w' {
 			// The wifi key, the wi-fi key: a network's password.
 			if w := e - i; w == 2 && text.HasFoldPrefix(s[i:], "wi") && hasAt(s, e, "-") && runEnd(s, e+1, isWord) == e+3 && text.HasFoldPrefix(s[e+1:], "fi") {
@@ -107,6 +118,33 @@ func findSecretWord(s string, pos int) []int {
 		i = runEnd(s, i, isWord) - 1
 	}
 	return nil
+}
+
+// passwordPart is where the password word that ends the identifier id
+// starts, after a '_' (DB_PASSWORD, db_pass) or, capitalised, after a small
+// letter or digit (dbPassword, adminPwd); 0 when there is none or the word
+// is the whole identifier.
+func passwordPart(id string) int {
+	k := strings.LastIndexByte(id, '_') + 1
+	if k > 0 && k < len(id) && isPasswordWord(id[k:]) {
+		return k
+	}
+	for _, w := range [...]string{"Password", "Passwords", "Passwd", "Passphrase", "Passcode", "Pwd"} {
+		if k = len(id) - len(w); k > 0 && id[k:] == w && (id[k-1] >= 'a' && id[k-1] <= 'z' || id[k-1] >= '0' && id[k-1] <= '9') {
+			return k
+		}
+	}
+	return 0
+}
+
+// isPasswordWord: w is one of the words findPasswordWord finds alone, in
+// any case (not "pass phrase", which is two).
+func isPasswordWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "pw", "pwd", "pass", "passwd", "password", "passcode", "passwords", "passphrase":
+		return true
+	}
+	return false
 }
 
 // optSep skips one [_.\-] at s[i].
@@ -191,6 +229,9 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	kw := s[m[0]:m[1]]
 	if inPath(s, m[0]) {
 		return 0, 0, 0, 0, false
+	}
+	if k := passwordPart(kw); k > 0 {
+		return identProse(s, m, k)
 	}
 	if len(kw) == 4 {
 		return passProse(s, m)
@@ -332,6 +373,13 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		}
 		return v, v + len(w), m[0], v + len(w), true
 	}
+	return verbValue(s, m, kw, v)
+}
+
+// verbValue is prosePassword's span of the value at s[v:], after the verb
+// or the colon that introduces it, of the password word kw (of the
+// identifier at s[m[0]:m[1]]).
+func verbValue(s string, m []int, kw string, v int) (int, int, int, int, bool) {
 	if v == len(s) || s[v] == '\n' || printrValue(s, m[0], v) > 0 {
 		return 0, 0, 0, 0, false // print_r's label: the label's pattern reads its value
 	}
@@ -352,7 +400,7 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	if n := len(w) - 1; n > 0 && isQuote(w[n]) && strings.IndexByte(w[:n], w[n]) < 0 {
 		w = w[:n] // a quote it did not open closes something else: x=000A' y='00A' (idempotence)
 	}
-	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || codeAt(s, kw, m[0], v, e) || strings.EqualFold(kw, "passwd") && inList(nssSources, w) || fieldFromVariable(s, m[0], v, v+len(w)) {
+	if w == "" || notValue(w) || isReference(w) || strings.EqualFold(kw, "pwd") && isPath(w) || strings.HasPrefix(w, markOpen) || codeAt(s, s[m[0]:m[1]], m[0], v, e) || strings.EqualFold(kw, "passwd") && inList(nssSources, w) || fieldFromVariable(s, m[0], v, v+len(w)) {
 		return 0, 0, 0, 0, false
 	}
 	ce, rest := clauseEnd(s, v, e), ""
@@ -526,6 +574,43 @@ func passProse(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, m[0], end, true
+}
+
+// identProse is prosePassword for an identifier that ends in a password
+// word (DB_PASSWORD, db_pass, adminPwd): only after what introduces a value
+// in prose ("is", an arrow, a colon its markup or element closes, words
+// set off by commas or a preposition's words before "is"); its ':' and '='
+// in code and configuration are labelledValue's, and an identifier
+// followed by a word is code (ValueFrom: …). A pass is passProse's.
+//
+//	DB_PASSWORD is hunter2xyz          => hunter2xyz
+//	**DB_PASSWORD:** hunter2xyz        => hunter2xyz
+//	<b>db_password</b>: hunter2xyz     => hunter2xyz
+//	DB_PASSWORD -> hunter2xyz          => hunter2xyz
+//	DB_PASSWORD is required            => (none)
+//	DB_PASSWORD=${DB_PASSWORD:?unset}  => (none here)
+func identProse(s string, m []int, k int) (int, int, int, int, bool) {
+	if m[1]-m[0]-k == 4 {
+		return passProse(s, m)
+	}
+	j := m[1]
+	for n := 0; n < 2 && j < len(s) && strings.IndexByte("\"'`*]", s[j]) >= 0; n++ {
+		j++ // the closers a label's pattern reads: `DB_PASSWORD`: x
+	}
+	if j = spaceEnd(s, j); j < len(s) && (s[j] == ':' || s[j] == '=') && (j+1 == len(s) || s[j+1] != '*') {
+		return 0, 0, 0, 0, false
+	}
+	v := afterVerb(s, m[1])
+	if v < 0 {
+		v = afterAside(s, m[1])
+	}
+	if v < 0 {
+		v = afterIntro(s, m[1])
+	}
+	if v < 0 || v == len(s) || closesLabel(s, m[0], v+1, s[m[0]:v+1]) {
+		return 0, 0, 0, 0, false
+	}
+	return verbValue(s, m, s[m[0]+k:m[1]], v)
 }
 
 // afterUser: the word at s[i:] follows "user NAME" ("user admin pass …",
@@ -1127,6 +1212,8 @@ func judged(w string) string {
 			w = t[:len(t)-1]
 		case strings.HasSuffix(t, "’"), strings.HasSuffix(t, "”"):
 			w = t[:len(t)-len("’")]
+		case t != "" && strings.IndexByte(")]}", t[len(t)-1]) >= 0 && strings.IndexByte(t, "([{"[strings.IndexByte(")]}", t[len(t)-1])]) < 0:
+			w = t[:len(t)-1] // what the word is inside closes: ${PW:?PW is required}
 		default:
 			return t
 		}
@@ -1504,8 +1591,8 @@ const functionWords = " a about after again all also always an and any anything 
 
 // predicates: see isPredicate.
 const predicates = " already cleartext correct currently default easy fine given good hard hidden incorrect " +
-	" insecure invalid kept known long mandatory new okay old optional plain plaintext random " +
-	" required reset right saved secure sent short shown simple stored strict strong unique " +
+	" insecure invalid kept known long longer mandatory new okay old optional plain plaintext random " +
+	" read required reset right saved secure sent short shorter shown simple stored strict strong unique " +
 	" unknown used usually valid visible weak written wrong "
 
 // states: words ending in -ed or -ing that say what happened to a

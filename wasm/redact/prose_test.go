@@ -822,3 +822,43 @@ func TestAPathTypeBothWays(t *testing.T) {
 		}
 	}
 }
+
+// An identifier that ends in a password word is the word's label in prose
+// too (h-v72): after "is", an arrow or a colon its markup or element
+// closes; its own ':' and '=' stay labelledValue's, and what the word
+// alone would not take it does not take either.
+func TestAnIdentifierThatEndsInAPasswordWordLabelsProse(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"DB_PASSWORD is hunter2xyz", "DB_PASSWORD is [REDACTED:secret]"},
+		{"the DB_PASSWORD is hunter2xyz", "the DB_PASSWORD is [REDACTED:secret]"},
+		{"the db_password is hunter2xyz", "the db_password is [REDACTED:secret]"},
+		{"dbPassword is hunter2xyz", "dbPassword is [REDACTED:secret]"},
+		{"adminPwd was 'Tr0ub4dor&3'", "adminPwd was '[REDACTED:secret]'"},
+		{"**DB_PASSWORD:** hunter2xyz", "**DB_PASSWORD:** [REDACTED:secret]"},
+		{"<b>DB_PASSWORD</b>: hunter2xyz", "<b>DB_PASSWORD</b>: [REDACTED:secret]"},
+		{"DB_PASSWORD -> hunter2xyz", "DB_PASSWORD -> [REDACTED:secret]"},
+		{"DB_PASSWORD for staging is hunter2xyz", "DB_PASSWORD for staging is [REDACTED:secret]"},
+		{"the db_pass is Hunter2x!", "the db_pass is [REDACTED:secret]"},
+		{"DB_PASSWORD = hunter2xyz", "DB_PASSWORD = [REDACTED:secret]"},
+	} {
+		if got, _ := String(c.in); got != c.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+	for _, s := range []string{
+		"DB_PASSWORD is required", "DB_PASSWORD is set in .env", "DB_PASSWORD is read from Vault at deploy time",
+		"the DB_PASSWORD is now stored in 1Password", "POSTGRES_PASSWORD is optional", "dbPassword is undefined",
+		"old_password is null", "DB_PASSWORD is ${DB_PASSWORD}", "`DB_PASSWORD` is the env var name",
+		"MYSQL_ROOT_PASSWORD is used by the entrypoint", "DB_PASSWORD is empty in CI", "if DB_PASSWORD is None:",
+		"assert user_password is not None", "is_password is true", "confirmPassword is validated on submit",
+		"the newPassword is longer than 12 characters", "DB_PASSWORD is a secret", "DB_PASSWORD was rotated yesterday",
+		"DB_PASSWORD is the same as in staging", "if (dbPassword is String) return;", "requires_password is False",
+		"self.db_password is None", "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:?POSTGRES_PASSWORD is required}",
+		"{Name:DB_PASSWORD Value:${DB_PASSWORD}}", "- `DB_PASSWORD`: read from Vault at deploy time",
+		"the password_hash is bcrypt", "DB_PASSWORD_FILE is /run/secrets/db", "db_pass is the first pass",
+	} {
+		if got, kinds := String(s); got != s {
+			t.Errorf("String(%q) = %q %v", s, got, kinds)
+		}
+	}
+}

@@ -75,8 +75,8 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 				break
 			}
 		}
-		for len(v) > 0 && (v[len(v)-1] == '}' || v[len(v)-1] == ']') {
-			v, ve = v[:len(v)-1], ve-1
+		for len(v) > 0 && (v[len(v)-1] == '}' && strings.Count(v, "{") < strings.Count(v, "}") || v[len(v)-1] == ']' && strings.Count(v, "[") < strings.Count(v, "]")) {
+			v, ve = v[:len(v)-1], ve-1 // the struct's, not a reference's: Value:${PW}}
 		}
 		if v == "" || isReference(v) || strings.ContainsAny(v, "()") {
 			return 0, 0, 0, 0, false
