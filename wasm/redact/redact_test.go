@@ -898,3 +898,33 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		}
 	}
 }
+
+// A table row no header explains (h-v72): the cell after a secret's name
+// is its value when it looks chosen, like a password of 8+ bytes without a
+// name's separators, or like a long token; what names, types or describes
+// it stays.
+func TestARowWithoutAHeaderNamesItsValueInTheCellBefore(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"| DB_PASSWORD | hunter2xyz |", "| DB_PASSWORD | [REDACTED:secret] |"},
+		{"| prod | DB_PASSWORD | hunter2xyz |", "| prod | DB_PASSWORD | [REDACTED:secret] |"},
+		{"| db password | `Tr0ub4dor&3` |", "| db password | `[REDACTED:secret]` |"},
+		{"| API_KEY | a1b2c3d4e5f6a7b8c9d0 |", "| API_KEY | [REDACTED:secret] |"},
+		{"| Env var | Notes |\n|---|---|\n| DB_PASSWORD | S3cretName |", "| Env var | Notes |\n|---|---|\n| DB_PASSWORD | [REDACTED:secret] |"},
+	} {
+		if got, _ := String(c.in); got != c.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+	for _, s := range []string{
+		"| DB_PASSWORD | string |", "| DB_PASSWORD | yes |", "| DB_PASSWORD | required |", "| API_KEY | base64 |",
+		"| SECRET_KEY | sha256 |", "| API_KEY | utf8mb4 |", "| SECRET_KEY | django-insecure-dev |", "| DB_PASSWORD | 90 days |",
+		"| DB_PASSWORD | $DB_PASSWORD |", "| DB_PASSWORD | DB_PASSWORD |", "| password | ******** |", "| token | xxxxxxxx |",
+		"| DB_PASSWORD | k8s/db-secret |", "| NPM_TOKEN | 1Password/CI |", "| DB_PASSWORD | aes-256-gcm |",
+		"| token_ttl | 3600s |", "| DB_PASSWORD | ${{ secrets.DB_PASSWORD }} |", "| DB_PASSWORD | <from vault> |",
+		"| AUTH_TOKEN | HttpOnly |", "| API_KEY | db-creds-v2 |", "| password | v2.3.1 |", "| SECRET | ed25519 |",
+	} {
+		if got, kinds := String(s); got != s {
+			t.Errorf("String(%q) = %q %v", s, got, kinds)
+		}
+	}
+}

@@ -758,9 +758,6 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 	if t.data != unsafe.StringData(s) || t.n != len(s) || m[0] < t.start || m[0] >= t.end {
 		t.readTable(s, lineStart(s, m[0]))
 	}
-	if m[0] < t.body {
-		return 0, 0, 0, 0, false // not a table's body: its header, or no table
-	}
 	col, labelled := -1, false
 	if m[0] == t.next {
 		col, labelled = t.col+1, t.label
@@ -781,11 +778,22 @@ func tableCell(s string, m []int) (int, int, int, int, bool) {
 	// Value | (not | DB_PASSWORD | k8s/db-secret | under | Env var |
 	// Source |).
 	// A row's name holds across its value columns: | DB_PASSWORD | dev | staging | prod |.
+	named := m[0] == t.next && t.label // the cell before names a secret
 	t.next, t.col, t.label = m[1], col, w != "" && secretLabel(strings.ReplaceAll(w, " ", "_"), 0, len(w)) || labelled && col >= 0 && col < len(t.cols) && t.cols[col]&valueColumn != 0
-	if col < 0 || col >= len(t.cols) || t.cols[col]&(secretColumn|valueColumn) == 0 || t.cols[col]&secretColumn == 0 && !labelled {
-		return 0, 0, 0, 0, false
-	}
 	w = strings.TrimRight(s[vs:m[3]], " \t`")
+	if m[0] < t.body || col < 0 || col >= len(t.cols) || t.cols[col]&(secretColumn|valueColumn) == 0 || t.cols[col]&secretColumn == 0 && !labelled {
+		// A row no header says this of (a table without one, or whose
+		// header names other things): the cell after a secret's name,
+		// when it looks chosen, or like a password of 8+ bytes without a
+		// name's separators, or a token of 16+ letters and digits: |
+		// DB_PASSWORD | hunter2xyz | (not | DB_PASSWORD | k8s/db-secret |,
+		// | 1Password/CI |, | base64 |, | aes-256-gcm |, | required |).
+		if !named || w == "" || strings.ContainsAny(w, " </") || namesThing(w) || secretName(w) ||
+			!(chosenPassword(w) || len(w) >= 8 && looksLikePassword(w) && !strings.ContainsAny(w, "-._") || len(w) >= 16 && looksLikeToken(w) && isAlnumWord(w)) {
+			return 0, 0, 0, 0, false
+		}
+		return vs, vs + len(w), m[0], m[1], true
+	}
 	if !(looksLikePassword(w) && !namesThing(w) || looksLikeToken(w) || len(w) >= 6 && isNumber(w)) || strings.ContainsAny(w, " <") || t.cols[col]&namesColumn != 0 && secretName(w) {
 		return 0, 0, 0, 0, false
 	}
@@ -798,6 +806,16 @@ const (
 	namesColumn              // a secret or a token, maybe by its name: | Secret |, | Token | (not | password |)
 	valueColumn              // a row's value: | Value |, named by the cell before it
 )
+
+// isAlnumWord: w is only letters and digits.
+func isAlnumWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isAlnum(w[i]) {
+			return false
+		}
+	}
+	return true
+}
 
 // secretName: w names a secret rather than being one, as a table of them
 // lists it: short lowercase words joined by '-', '_' or '.' (deploy-key-v2,
