@@ -276,11 +276,7 @@ func (p *page) stub(sh mdShape, file string) string {
 	var s string
 	switch p.Kind {
 	case kindFact:
-		words := strings.Fields(p.Text)
-		if len(words) > 6 {
-			words = words[:6]
-		}
-		s = "- " + strings.Join(words, " ") + " … (" + file + ":" + numstr.Itoa(line) + ")"
+		s = "- " + text.FirstWords(p.Text, 6) + " … (" + file + ":" + numstr.Itoa(line) + ")"
 	case kindPointer:
 		_, content, _ := mdBullet(mdBody(sh.line))
 		title, target, ok := mdLink(content)

@@ -116,19 +116,24 @@ func (ps *parser) entrySecrets(pages []page) []redact.Finding {
 // and a break between words is a blank ("my password is" / "hunter2" is
 // not "ishunter2").
 func (ps *parser) brokenSecrets(src string) []redact.Finding {
-	ps.glued, ps.at = ps.glued[:0], ps.at[:0]
+	// Most entries have no such break: they are not copied to learn it (a
+	// 3.7 MB entry was copied, with an index per byte, on every read).
 	broken := false
+	for i := strings.IndexByte(src, '\n'); i >= 0 && !broken; {
+		_, _, broken = ps.breakAt(src, i)
+		k := strings.IndexByte(src[i+1:], '\n')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
+	}
+	if !broken {
+		return nil
+	}
+	ps.glued, ps.at = ps.glued[:0], ps.at[:0]
 	for i := 0; i < len(src); i++ {
 		if src[i] == '\n' {
-			prev, next := i-1, i+1
-			if prev >= 0 && src[prev] == '\r' {
-				prev--
-			}
-			for next < len(src) && ps.text[next] == ' ' && src[next] != '\n' {
-				next++
-			}
-			if prev >= 0 && next < len(src) && isTokenByte(ps.text[prev]) && isTokenByte(ps.text[next]) {
-				broken = true
+			if prev, next, ok := ps.breakAt(src, i); ok {
 				ps.glued, ps.at = ps.glued[:len(ps.glued)-(i-1-prev)], ps.at[:len(ps.at)-(i-1-prev)]
 				i = next - 1
 				continue
@@ -136,9 +141,6 @@ func (ps *parser) brokenSecrets(src string) []redact.Finding {
 		}
 		ps.glued = append(ps.glued, ps.text[i])
 		ps.at = append(ps.at, i)
-	}
-	if !broken {
-		return nil
 	}
 	var out []redact.Finding
 	for _, f := range redact.Find(viewString(ps.glued)) {
@@ -148,6 +150,20 @@ func (ps *parser) brokenSecrets(src string) []redact.Finding {
 		}
 	}
 	return out
+}
+
+// breakAt: the line end at src[i] cuts a token in two, in ps.text (src
+// with its markdown blanked): a token byte ends the line, at prev (before
+// its "\r"), and the next line's text starts with one, at next.
+func (ps *parser) breakAt(src string, i int) (prev, next int, ok bool) {
+	prev, next = i-1, i+1
+	if prev >= 0 && src[prev] == '\r' {
+		prev--
+	}
+	for next < len(src) && ps.text[next] == ' ' && src[next] != '\n' {
+		next++
+	}
+	return prev, next, prev >= 0 && next < len(src) && isTokenByte(ps.text[prev]) && isTokenByte(ps.text[next])
 }
 
 // isTokenByte: a byte of a token's alphabet, [A-Za-z0-9_+/=-].

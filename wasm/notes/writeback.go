@@ -53,14 +53,14 @@ type outcome struct {
 //
 //	checkFact("", "Notes", true).Reason => "invalid"
 //	checkFact("token=abc123def456", "Notes", false).Text => "token=[REDACTED:secret]"
-func checkFact(text, section string, strict bool) outcome {
+func checkFact(fact, section string, strict bool) outcome {
 	o := outcome{Duplicate: -1}
-	text = strings.TrimSpace(text)
+	fact = strings.TrimSpace(fact)
 	if section = strings.TrimSpace(section); section == "" {
 		section = defaultSection
 	}
 	var repaired []string
-	if text == "" || !utf8.ValidString(text) {
+	if fact == "" || !utf8.ValidString(fact) {
 		o.Reason, o.Detail = "invalid", "a fact must be non-empty UTF-8 text"
 		return o
 	}
@@ -72,18 +72,18 @@ func checkFact(text, section string, strict bool) outcome {
 		o.Reason, o.Detail = "invalid", "a section name is a short heading; this one is "+numstr.Itoa(n)+" characters, over "+numstr.Itoa(maxSectionRunes)
 		return o
 	}
-	if strings.ContainsAny(text, "\r\n") {
+	if strings.ContainsAny(fact, "\r\n") {
 		if strict {
 			o.Reason, o.Detail = "multiline", "a fact is one line; put longer detail in a topic file and remember a pointer to it"
 			return o
 		}
-		text = strings.Join(strings.Fields(text), " ")
+		fact = text.OneLine(fact)
 		repaired = append(repaired, "joined its lines")
 	}
 	// What a terminal or a model would read as something else is never
 	// written (the core's one rule, marker.Check): refused when someone waits for the answer,
 	// removed from what an import stages.
-	for _, f := range []*string{&text, &section} {
+	for _, f := range []*string{&fact, &section} {
 		why := mk.Check(*f)
 		if why == "" {
 			continue
@@ -101,11 +101,11 @@ func checkFact(text, section string, strict bool) outcome {
 		*f = strings.TrimSpace(strings.ReplaceAll(mk.Data(*f), "\uFFFD", ""))
 		repaired = append(repaired, "removed "+why+" from the "+what)
 	}
-	if text == "" {
+	if fact == "" {
 		o.Reason, o.Detail = "invalid", "a fact must be non-empty UTF-8 text"
 		return o
 	}
-	for _, f := range []*string{&text, &section} {
+	for _, f := range []*string{&fact, &section} {
 		if clean, kinds := redact.String(*f); len(kinds) > 0 {
 			what := "fact"
 			if f == &section {
@@ -123,15 +123,15 @@ func checkFact(text, section string, strict bool) outcome {
 			}
 		}
 	}
-	if n := utf8.RuneCountInString(text); n > maxFactRunes {
+	if n := utf8.RuneCountInString(fact); n > maxFactRunes {
 		if strict {
 			o.Reason, o.Detail = "too_long", "it is "+numstr.Itoa(n)+" characters, over "+numstr.Itoa(maxFactRunes)+"; put the detail in a topic file and remember a one-line pointer to it"
 			return o
 		}
-		text = cutRunes(text, maxFactRunes)
+		fact = cutRunes(fact, maxFactRunes)
 		repaired = append(repaired, "cut to "+numstr.Itoa(maxFactRunes)+" characters")
 	}
-	o.Text, o.Section, o.Detail = text, section, strings.Join(repaired, "; ")
+	o.Text, o.Section, o.Detail = fact, section, strings.Join(repaired, "; ")
 	return o
 }
 

@@ -8,6 +8,7 @@ package text
 import (
 	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -31,10 +32,38 @@ func Plural(n int, one, many string) string {
 //
 //	OneLine("Use Go\n  for services ") => "Use Go for services"
 func OneLine(s string) string {
-	if s == "" {
-		return ""
+	return FirstWords(s, -1)
+}
+
+// FirstWords is OneLine of s's first n words (all of them when n < 0).
+// Word by word into one buffer, not through strings.Fields: a slice of a
+// string per word is what a collector scans (a 3.7 MB note made 400,000 of
+// them to quote its first 80 runes, and forgetting it took 31 s).
+//
+//	FirstWords("Use  Go\nfor services", 2) => "Use Go"
+func FirstWords(s string, n int) string {
+	var b []byte
+	space := false
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		if unicode.IsSpace(r) {
+			space = len(b) > 0
+		} else {
+			if space {
+				if n--; n == 0 {
+					break
+				}
+				b = append(b, ' ')
+				space = false
+			}
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
 	}
-	return strings.Join(strings.Fields(s), " ")
+	return string(b)
 }
 
 // Wrap cuts s into lines of at most width runes at spaces, for a person

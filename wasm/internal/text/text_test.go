@@ -139,3 +139,30 @@ func TestWholeNeverKeepsPartOfAWord(t *testing.T) {
 		})
 	}
 }
+
+func FuzzOneLineIsFieldsJoined(f *testing.F) {
+	for _, s := range []string{"", " ", "a", " a  b\n", "\u00a0x\u2028y\xff z\t", "\xe2\x80", "x\u3000\u0085y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := OneLine(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("OneLine(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+func TestFirstWordsKeepsTheFirstN(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"Use  Go\nfor services", 2, "Use Go"},
+		{" a b c ", 6, "a b c"},
+		{"a b c", 1, "a"},
+		{"a b c", -1, "a b c"},
+		{"", 3, ""},
+	} {
+		require.Equal(t, tc.want, FirstWords(tc.in, tc.n))
+	}
+}
