@@ -455,11 +455,21 @@ func unplain(events []Event) string {
 			continue
 		}
 		d := &e.Data
-		texts := append([]string{d.Title, d.Text, d.Reason, d.ConflictNote}, d.Tags...)
-		for _, t := range texts {
-			if why := marker.Check(t); why != "" {
-				return "the decision holds " + why + "; decisions keep plain text, so write it without that"
-			}
+		if why := plainWhy(d.Title, d.Text, append([]string{d.Reason, d.ConflictNote}, d.Tags...)); why != "" {
+			return "the decision holds " + why + "; decisions keep plain text, so write it without that"
+		}
+	}
+	return ""
+}
+
+// plainWhy is marker.Check of a decision's texts: each, and its title and
+// text together as search and the resources show them, one after the
+// other (h-v75 B4: a title ending "<pi-memory-recall" and a text starting
+// ">" made one).
+func plainWhy(title, text string, rest []string) string {
+	for _, t := range append([]string{title, text, title + "\n" + text}, rest...) {
+		if why := marker.Check(t); why != "" {
+			return why // each alone first: where it is, is said of it
 		}
 	}
 	return ""

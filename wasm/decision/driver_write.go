@@ -11,7 +11,6 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
-	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
@@ -34,12 +33,10 @@ func scrub(out *store.Out, what, s string) string {
 
 // refusePlain ends a command whose texts a write would refuse (unplain), at
 // once: before a dialog, a lock or a folder.
-func refusePlain(out *store.Out, texts ...string) bool {
-	for _, t := range texts {
-		if why := marker.Check(t); why != "" {
-			out.Fail("Not written: the decision holds " + why + "; decisions keep plain text, so write it without that")
-			return true
-		}
+func refusePlain(out *store.Out, title, text string, rest ...string) bool {
+	if why := plainWhy(title, text, rest); why != "" {
+		out.Fail("Not written: the decision holds " + why + "; decisions keep plain text, so write it without that")
+		return true
 	}
 	return false
 }
@@ -99,7 +96,7 @@ func (d *driver) cmdAdd(c *store.Cmd) {
 		c.Usage()
 		return
 	}
-	if refusePlain(c.Out, append([]string{p.Text, p.Title, p.Reason}, p.Tags...)...) {
+	if refusePlain(c.Out, p.Title, p.Text, append([]string{p.Reason}, p.Tags...)...) {
 		return
 	}
 	if id := c.Args.Value("update"); id != "" {
@@ -314,7 +311,7 @@ func (d *driver) cmdSupersede(c *store.Cmd) {
 		c.Usage()
 		return
 	}
-	if refusePlain(c.Out, append([]string{p.Text, p.Title, p.Reason}, p.Tags...)...) {
+	if refusePlain(c.Out, p.Title, p.Text, append([]string{p.Reason}, p.Tags...)...) {
 		return
 	}
 	d.supersede(c.Out, c.JSON, c.HasUI, x.ID, p)
@@ -342,7 +339,7 @@ func (d *driver) cmdEdit(c *store.Cmd) {
 		c.Usage()
 		return
 	}
-	if refusePlain(c.Out, append([]string{ch.Text, ch.Title, ch.Reason}, ch.Tags...)...) {
+	if refusePlain(c.Out, ch.Title, ch.Text, append([]string{ch.Reason}, ch.Tags...)...) {
 		return
 	}
 	id := x.ID
@@ -400,7 +397,7 @@ func (d *driver) cmdConflict(c *store.Cmd) {
 		return
 	}
 	note := scrub(c.Out, "note", c.Args.Text(2))
-	if refusePlain(c.Out, note) {
+	if refusePlain(c.Out, "", note) {
 		return
 	}
 	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.MarkConflict(a, b, note) }); err != nil {
