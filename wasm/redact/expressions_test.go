@@ -50,7 +50,10 @@ func expressions() []expression {
 		// api-key
 		{re: `\b(?:sk-[A-Za-z0-9_\-]{20,}|dckr_pat_[A-Za-z0-9_\-]{27,}|dckr_oat_[A-Za-z0-9_\-]{27,}|lin_api_[A-Za-z0-9]{40,}|lin_oauth_[A-Za-z0-9]{40,}` +
 			`|gsk_[A-Za-z0-9]{40,}|xai-[A-Za-z0-9]{40,}|pplx-[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|glsa_[A-Za-z0-9_\-]{30,}` +
-			`|sntrys_[A-Za-z0-9._~+/=\-]{40,}|ATATT[A-Za-z0-9._~+/=\-]{60,}|tskey-[A-Za-z0-9_\-]{20,}|dp\.st\.[A-Za-z0-9._~+/=\-]{40,}|ops_[A-Za-z0-9._~+/=\-]{100,})`},
+			`|sntrys_[A-Za-z0-9._~+/=\-]{40,}|ATATT[A-Za-z0-9._~+/=\-]{60,}|tskey-[A-Za-z0-9_\-]{20,}|dp\.st\.[A-Za-z0-9._~+/=\-]{40,}|ops_[A-Za-z0-9._~+/=\-]{100,}` +
+			`|glc_[A-Za-z0-9._~+/=\-]{32,}|dp\.(?:pt|ct|sa|scim|audit)\.[A-Za-z0-9._~+/=\-]{40,}|figd_[A-Za-z0-9_\-]{40,}|PMAK-[A-Za-z0-9_\-]{50,}|key-[0-9a-f]{32,}` +
+			`|NRAK-[A-Za-z0-9]{27,}|pul-[0-9a-f]{40,}|dapi[0-9a-f]{32,}|sbp_[0-9a-f]{40,}|pscale_(?:tkn|pw)_[A-Za-z0-9_\-]{32,}|nfp_[A-Za-z0-9]{36,}|ntn_[A-Za-z0-9]{40,}` +
+			`|fo1_[A-Za-z0-9_\-]{40,}|rnd_[A-Za-z0-9]{30,}|sq0atp-[A-Za-z0-9_\-]{22,}|sq0csp-[A-Za-z0-9_\-]{40,}|CFPAT-[A-Za-z0-9_\-]{40,}|sl\.[A-Za-z0-9._~+/=\-]{100,})`},
 		// slack-token
 		{re: `\b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
 		// slack-webhook
@@ -133,6 +136,10 @@ func expressions() []expression {
 			`|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n;|&]*?[ \t]-w[ \t]*` + shellWordRE +
 			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE +
 			`|\b(?:keytool|jarsigner)\b[^\n;|&]*?[ \t]-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+` + shellWordRE + `)`},
+		// secret: a secret given to a secret store's command
+		{re: `(?:\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))` +
+			`|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+` +
+			`|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\b` + fold("convertto-securestring") + `[ \t]+(?:` + fold("-string") + `[ \t]+)?)` + shellWordRE},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
 		{re: `\b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+|--[ \t]+)?(?:(?:"%s[^"\n]*"|'%s[^'\n]*'|%s[^\s"'|]*)[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]` + sudoStdinRE(`\n;|&`) + `)`},
 		// secret: set by a tool's config command

@@ -557,7 +557,11 @@ func findAPIKey(s string, pos int) []int {
 // Anthropic's sk-, Docker Hub's personal and organisation access tokens,
 // Linear's API and OAuth keys, Groq, xAI, Perplexity, Replicate, Grafana's
 // service accounts, Sentry's organisation tokens, Atlassian's API tokens,
-// Tailscale's keys, Doppler's service tokens, 1Password's service accounts.
+// Tailscale's keys, Doppler's service tokens, 1Password's service accounts;
+// Grafana Cloud's, Doppler's personal, CLI, service-account, SCIM and audit
+// tokens, Figma's, Postman's, Mailgun's, New Relic's, Pulumi's,
+// Databricks', Supabase's, PlanetScale's, Netlify's, Notion's, Fly.io's,
+// Render's, Square's, Contentful's and Dropbox's.
 var apiKeys = [...]struct {
 	prefix string
 	class  func(byte) bool
@@ -566,6 +570,11 @@ var apiKeys = [...]struct {
 	{"sk-", isToken, 20}, {"dckr_pat_", isToken, 27}, {"dckr_oat_", isToken, 27}, {"lin_api_", isAlnum, 40}, {"lin_oauth_", isAlnum, 40},
 	{"gsk_", isAlnum, 40}, {"xai-", isAlnum, 40}, {"pplx-", isAlnum, 40}, {"r8_", isAlnum, 30}, {"glsa_", isToken, 30},
 	{"sntrys_", isTokenValue, 40}, {"ATATT", isTokenValue, 60}, {"tskey-", isToken, 20}, {"dp.st.", isTokenValue, 40}, {"ops_", isTokenValue, 100},
+	{"glc_", isTokenValue, 32}, {"dp.pt.", isTokenValue, 40}, {"dp.ct.", isTokenValue, 40}, {"dp.sa.", isTokenValue, 40}, {"dp.scim.", isTokenValue, 40},
+	{"dp.audit.", isTokenValue, 40}, {"figd_", isToken, 40}, {"PMAK-", isToken, 50}, {"key-", isLowerHex, 32}, {"NRAK-", isAlnum, 27},
+	{"pul-", isLowerHex, 40}, {"dapi", isLowerHex, 32}, {"sbp_", isLowerHex, 40}, {"pscale_tkn_", isToken, 32}, {"pscale_pw_", isToken, 32},
+	{"nfp_", isAlnum, 36}, {"ntn_", isAlnum, 40}, {"fo1_", isToken, 40}, {"rnd_", isAlnum, 30}, {"sq0atp-", isToken, 22}, {"sq0csp-", isToken, 40},
+	{"CFPAT-", isToken, 40}, {"sl.", isTokenValue, 100},
 }
 
 // findSlackToken: \b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}

@@ -215,6 +215,24 @@ var matcherEdges = []string{
 	// pass as a label's last word.
 	"pass=abcdefg", "DB_PASS=abcdefg", "dbPass=abcdefg", "bypass=abcdefg", "_pass=abcdefg", "x.pass=abcdefg", "9Pass=abcdefg",
 	"aPASS=abcdefg", "PASS: abcdefg", "xpass=abcdefg", "a_Pass=abcdefg", "PassPass=abcdefg", "passkey=abcdefg",
+	// an identifier that ends in a password word (prose).
+	"DB_PASSWORD is x", "_password", "a__pw", "db_pass phrase", "dbPassword", "dbPASSWORD", "DbPwd", "x9Passwd", "_Password", "a_Passwords",
+	"password_", "db_password_x", "dbPasswordX", "Password", "aPass is", "db-password", "db_pass\tphrase",
+	// a secret store's command, its flags and its words.
+	"gh secret set X --body v", "gh secret set X -bv", "gh secret set X -b \"v\"", "gh secret set X --body=v", "gh secret set X --bodyx v",
+	"gh secret set-x --body v", "gh secrets set X --body v", "gh  secret\tset X  --body  v", "xgh secret set X --body v", "gh secret set X -b",
+	"gh secret set X --body \"\" --value v", "gh secret set X; --body v", "gh secret set gh secret set X --body v",
+	"az keyvault secret set --value v", "aws secretsmanager create-secret --secret-string v", "aws secretsmanager create-secretx --secret-string v",
+	"aws secretsmanager put-secret-value --secret-string=v", "aws secretsmanager update-secret-x --secret-string v", "aws  secretsmanager",
+	"doppler secrets set NAME v", "doppler secrets set 9N v", "doppler secrets set _N \"v\"", "doppler secrets set N=v w", "doppler secrets setx N v",
+	"dotnet user-secrets set \"K:P\" \"v\"", "dotnet user-secrets set \"\" v", "dotnet user-secrets set 'k' v", "dotnet user-secrets set k\"v\"",
+	"dotnet user-secrets set \"k", "rabbitmqctl add_user u v", "rabbitmqctl change_password u 'v'", "rabbitmqctl add_userx u v", "rabbitmqctl add_user  ",
+	"ConvertTo-SecureString \"v\" -AsPlainText", "convertto-securestring -String 'v'", "CONVERTTO-SECURESTRING -String", "ConvertTo-SecureString -Stringy",
+	"ConvertTo-SecureString -String  -AsPlainText", "ConvertTo-SecureStringx v",
+	// vendors' keys at their prefixes.
+	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
+	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),
+	"sl." + strings.Repeat("a", 100), "xkey-" + strings.Repeat("f", 32),
 	// password words of other languages, at their edges.
 	"passwort", "Passwörter", "kennwort1", "mot de passe", "mot  de passe", "motde passe", "contraseña", "contrasena", "contraseñas",
 	"CONTRASEÑA", "ContraseÑa", "contraseNA", "contraseã", "пароль", "Пароли", "ПАРОЛЬ", "xпароль", "senha", "senhas", "\xd0\xbf",

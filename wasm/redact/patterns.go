@@ -59,7 +59,8 @@ func newPatterns() []*pattern {
 			find: findGitHubToken},
 		{kind: "gitlab-token", triggers: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glsoat-", "glffct-", "glimt-", "glagent-", "gloas-", "gr1348941"},
 			find: findGitLabToken},
-		{kind: "api-key", triggers: []string{"sk-", "dckr_", "lin_", "gsk_", "xai-", "pplx-", "r8_", "glsa_", "sntrys_", "atatt", "tskey-", "dp.st.", "ops_"},
+		{kind: "api-key", triggers: []string{"sk-", "dckr_", "lin_", "gsk_", "xai-", "pplx-", "r8_", "glsa_", "sntrys_", "atatt", "tskey-", "dp.st.", "ops_",
+			"glc_", "dp.", "figd_", "pmak-", "key-", "nrak-", "pul-", "dapi", "sbp_", "pscale_", "nfp_", "ntn_", "fo1_", "rnd_", "sq0", "cfpat-", "sl."},
 			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys,
 			// and other vendors' that need no label (apiKeys).
 			find: findAPIKey},
@@ -154,6 +155,11 @@ func newPatterns() []*pattern {
 			// (jarsigner's too), twine upload -p PW
 			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: commandValue},
+		{kind: "secret", triggers: []string{"gh", "az", "aws", "doppler", "dotnet", "rabbitmqctl", "convertto-securestring"},
+			// A secret given to a secret store's command: gh secret set NAME
+			// --body V, doppler secrets set NAME V, ConvertTo-SecureString
+			// "V" -AsPlainText (shell.go).
+			find: findStoreSecret, span: storeValue},
 		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo"},
 			// A password echoed into a command that reads it from its input:
 			// echo PW | docker login -u ada --password-stdin, echo PW | sudo -S

@@ -928,3 +928,36 @@ func TestARowWithoutAHeaderNamesItsValueInTheCellBefore(t *testing.T) {
 		}
 	}
 }
+
+// A secret given to a secret store's command (h-v72's list): the value
+// after its flag or its name; a reference, a file, stdin, a subexpression
+// or prose about the command stays.
+func TestASecretStoresCommandGivesItsValue(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"gh secret set DB_PASSWORD --body hunter2xyz", "gh secret set DB_PASSWORD --body [REDACTED:secret]"},
+		{`gh secret set DB_PASSWORD -b"hunter2xyz"`, `gh secret set DB_PASSWORD -b"[REDACTED:secret]"`},
+		{"az keyvault secret set --vault-name kv --name db --value hunter2xyz", "az keyvault secret set --vault-name kv --name db --value [REDACTED:secret]"},
+		{"aws secretsmanager create-secret --name db --secret-string hunter2xyz", "aws secretsmanager create-secret --name db --secret-string [REDACTED:secret]"},
+		{"doppler secrets set DB_PASSWORD hunter2xyz", "doppler secrets set DB_PASSWORD [REDACTED:secret]"},
+		{`dotnet user-secrets set "Db:Password" "hunter2xyz"`, `dotnet user-secrets set "Db:Password" "[REDACTED:secret]"`},
+		{"rabbitmqctl add_user admin hunter2xyz", "rabbitmqctl add_user admin [REDACTED:secret]"},
+		{`$pw = ConvertTo-SecureString "hunter2xyz" -AsPlainText -Force`, `$pw = ConvertTo-SecureString "[REDACTED:secret]" -AsPlainText -Force`},
+		{`convertto-securestring -String 'hunter2xyz' -AsPlainText`, `convertto-securestring -String '[REDACTED:secret]' -AsPlainText`},
+	} {
+		if got, _ := String(c.in); got != c.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+	for _, s := range []string{
+		`gh secret set DB_PASSWORD --body "$DB_PASSWORD"`, "gh secret set DB_PASSWORD < secret.txt", "gh secret set DB_PASSWORD --body -",
+		"gh secret set --help", `gh secret set X --body "${{ secrets.X }}"`, "aws secretsmanager create-secret --name db --secret-string file://creds.json",
+		"az keyvault secret set --vault-name kv --name db --value @secret.txt", "ConvertTo-SecureString $plain -AsPlainText -Force",
+		"ConvertTo-SecureString -String $env:DB_PASSWORD -AsPlainText -Force", "ConvertTo-SecureString (Get-Content pw.txt) -AsPlainText",
+		"doppler secrets set DB_PASSWORD", "doppler secrets set DB_PASSWORD --no-interactive", `dotnet user-secrets set "Db:Password" "$(cat pw)"`,
+		`rabbitmqctl add_user admin "$RABBIT_PW"`, "the gh secret set command takes --body or stdin", "gh secret list",
+	} {
+		if got, kinds := String(s); got != s {
+			t.Errorf("String(%q) = %q %v", s, got, kinds)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Passwords given to a command on its command line, as a person pastes the
@@ -802,4 +804,145 @@ func findTelegramToken(s string, pos int) []int {
 			return whole(d, e)
 		}
 	}
+}
+
+// findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// with STORE \b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))
+// and PowerShell's words in any ASCII case.
+//
+// A secret given to a secret store's command: gh secret set NAME --body V,
+// az keyvault secret set … --value V, aws secretsmanager create-secret …
+// --secret-string V, doppler secrets set NAME V, dotnet user-secrets set
+// KEY V, rabbitmqctl add_user USER V, ConvertTo-SecureString "V"
+// -AsPlainText. A flag the rest of a line lacks after one store's command,
+// it lacks after a later one's: the search stays linear.
+func findStoreSecret(s string, pos int) []int {
+	noFlag := -1
+	for i := pos; i < len(s); i++ {
+		if !isWord(s[i]) || !wordStart(s, i) {
+			continue
+		}
+		v := -1
+		if e := storeCommand(s, i); e >= 0 {
+			if i < noFlag {
+				continue
+			}
+			j := e
+			for ; j < len(s) && strings.IndexByte("\n;|&", s[j]) < 0; j++ {
+				if isBlank(s[j]) {
+					if f := storeFlag(s, j+1); f >= 0 {
+						if g, vs, ve, end := shellValue(s, f, 0); g >= 0 {
+							return groupOf(i, end, 3, g, vs, ve)
+						}
+					}
+				}
+			}
+			noFlag = j
+			continue
+		}
+		switch {
+		case hasAt(s, i, "doppler"):
+			// NAME: [A-Za-z_][A-Za-z0-9_]*
+			if n := blanks(s, words(s, i+7, "secrets", "set")); n >= 0 && (isLetter(s[n]) || s[n] == '_') {
+				v = blanks(s, runEnd(s, n, isWord))
+			}
+		case hasAt(s, i, "dotnet"):
+			// KEY: "[^"\n]*" or [^\s"']+
+			if k := blanks(s, words(s, i+6, "user-secrets", "set")); k >= 0 {
+				if s[k] == '"' {
+					if q := strings.IndexAny(s[k+1:], "\"\n"); q >= 0 && s[k+1+q] == '"' {
+						v = blanks(s, k+2+q)
+					}
+				} else if e := runEnd(s, k, isBareShell); e > k {
+					v = blanks(s, e)
+				}
+			}
+		case hasAt(s, i, "rabbitmqctl"):
+			if k := blanks(s, i+11); k >= 0 {
+				if u := blanks(s, flagAt(s, k, "add_user", "change_password")); u >= 0 {
+					if e := runEnd(s, u, isBareShell); e > u {
+						v = blanks(s, e)
+					}
+				}
+			}
+		case text.HasFoldPrefix(s[i:], "convertto-securestring"):
+			if v = blanks(s, i+22); v >= 0 && text.HasFoldPrefix(s[v:], "-string") {
+				if k := blanks(s, v+7); k >= 0 {
+					if g, _, _, _ := shellValue(s, k, 0); g >= 0 {
+						v = k // -String names the value only when one follows it
+					}
+				}
+			}
+		}
+		if v >= 0 {
+			if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
+				return groupOf(i, end, 3, g, vs, ve)
+			}
+		}
+	}
+	return nil
+}
+
+// storeValue is commandValue for a secret store's command, which also
+// takes a file (@secret.txt, file://creds.json), PowerShell's reference to
+// the environment ($env:PW) or a subexpression ((Get-Content pw.txt)), and
+// is written of in prose ("gh secret set takes --body or stdin").
+func storeValue(s string, m []int) (int, int, int, int, bool) {
+	vs, ve := firstGroup(m)
+	v := s[vs:ve]
+	if v[0] == '@' || v[0] == '(' || strings.HasPrefix(v, "file://") || strings.HasPrefix(v, "fileb://") || text.HasFoldPrefix(v, "$env:") ||
+		m[6] >= 0 && isFunctionWord(strings.ToLower(v)) {
+		return 0, 0, 0, 0, false
+	}
+	return commandValue(s, m)
+}
+
+// storeCommand is where STORE\b (findStoreSecret) at s[i:] ends, -1 for
+// none.
+func storeCommand(s string, i int) int {
+	e := -1
+	switch {
+	case hasAt(s, i, "gh"):
+		e = words(s, i+2, "secret", "set")
+	case hasAt(s, i, "az"):
+		e = words(s, i+2, "keyvault", "secret", "set")
+	case hasAt(s, i, "aws"):
+		if k := blanks(s, words(s, i+3, "secretsmanager")); k >= 0 {
+			e = flagAt(s, k, "create-secret", "put-secret-value", "update-secret")
+		}
+	}
+	if e >= 0 && e < len(s) && isWord(s[e]) {
+		return -1
+	}
+	return e
+}
+
+// words is the end of [ \t]+w1[ \t]+w2… at s[i:], -1 for none (i < 0
+// too).
+func words(s string, i int, ws ...string) int {
+	for _, w := range ws {
+		if i = blanks(s, i); i < 0 || !hasAt(s, i, w) {
+			return -1
+		}
+		i += len(w)
+	}
+	return i
+}
+
+// storeFlag is where the value of a store's flag at s[j:] starts:
+// -b[ \t]* or (?:--body|--value|--secret-string)(?:[ \t]+|=); -1 for none.
+func storeFlag(s string, j int) int {
+	if hasAt(s, j, "-b") {
+		return runEnd(s, j+2, isBlank)
+	}
+	for _, f := range [...]string{"--body", "--value", "--secret-string"} {
+		if hasAt(s, j, f) {
+			if k := j + len(f); hasAt(s, k, "=") {
+				return k + 1
+			} else if b := blanks(s, k); b >= 0 {
+				return b
+			}
+		}
+	}
+	return -1
 }
