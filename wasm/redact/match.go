@@ -1222,7 +1222,7 @@ func secretKeyword(s string, lo, end int) bool {
 }
 
 // findSecret: [A-Za-z0-9_.\-]*(?:KEYWORD)(?:SUFFIX)?["'\]`*]{0,2}[ \t]*(?::=|=>|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*
-// (?:[bBrRuU]{1,2})?(?:(?:"{2})?"((?:[^"\\\r\n]|\\.){4,})"(?:"{2})?|\$?'((?:[^'\r\n]|'{2}|'\\'{2}|'"'"'){4,})')|([^\s"'`,;]{6,})|`([^`\r\n]{4,})`, see secretLabel.
+// (?:[bBrRuU]{1,2}|@|u8|L|r#+)?(?:(?:"{2})?"((?:[^"\\\r\n]|\\.){4,})"(?:"{2})?|\$?'((?:[^'\r\n]|'{2}|'\\'{2}|'"'"'){4,})')|([^\s"'`,;]{6,})|`([^`\r\n]{4,})`, see secretLabel.
 func findSecret(s string, pos int) []int {
 	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
 		return assignment(s, at, func(v int) []int {
@@ -1242,6 +1242,21 @@ func secretValue(s string, start, v int) []int {
 	// Python's string prefixes: b"…", r'…', rb"…", u'…' (an f-string
 	// computes); the shell's $'…'.
 	if p := runEnd(s[:min(len(s), v+2)], v, func(c byte) bool { return strings.IndexByte("bBrRuU", c) >= 0 }); p > v && p < len(s) && (s[p] == '"' || s[p] == '\'') {
+		if m := quotedSecret(s, start, p); m != nil {
+			return m
+		}
+	}
+	// C#'s verbatim @"…", C++'s u8"…" and L"…", Rust's raw r#"…"#.
+	p := -1
+	switch {
+	case hasAt(s, v, "@"), hasAt(s, v, "L"):
+		p = v + 1
+	case hasAt(s, v, "u8"):
+		p = v + 2
+	case hasAt(s, v, "r#"):
+		p = runEnd(s, v+1, func(c byte) bool { return c == '#' })
+	}
+	if p > 0 && p < len(s) && (s[p] == '"' || s[p] == '\'' || hasAt(s, p, "$'")) {
 		if m := quotedSecret(s, start, p); m != nil {
 			return m
 		}

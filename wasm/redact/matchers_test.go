@@ -229,6 +229,9 @@ var matcherEdges = []string{
 	"dotnet user-secrets set \"k", "rabbitmqctl add_user u v", "rabbitmqctl change_password u 'v'", "rabbitmqctl add_userx u v", "rabbitmqctl add_user  ",
 	"ConvertTo-SecureString \"v\" -AsPlainText", "convertto-securestring -String 'v'", "CONVERTTO-SECURESTRING -String", "ConvertTo-SecureString -Stringy",
 	"ConvertTo-SecureString -String  -AsPlainText", "ConvertTo-SecureStringx v",
+	// string prefixes before a label's quoted value.
+	"password = @\"abcd\"", "password = @'abcd'", "password = u8\"abcd\"", "password = u8'ab'", "password = L\"abcd\"", "password = r#\"abcd\"#",
+	"password = r##'abcd'", "password = r#abcdefgh", "password = @$'abcd'", "password = L$'abcd'", "password = u8\"\"\"abcd\"\"\"", "password = r#",
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

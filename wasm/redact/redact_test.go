@@ -961,3 +961,25 @@ func TestASecretStoresCommandGivesItsValue(t *testing.T) {
 		}
 	}
 }
+
+// Other languages' string prefixes before a label's quoted value (h-v72):
+// C#'s verbatim @"…", C++'s u8"…" and L"…", Rust's raw r#"…"#; C#'s
+// interpolated $"…" computes.
+func TestOtherLanguagesStringPrefixesQuoteTheValue(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`var password = @"hunter2xyz";`, `var password = @"[REDACTED:secret]";`},
+		{`const char* password = u8"hunter2xyz";`, `const char* password = u8"[REDACTED:secret]";`},
+		{`const wchar_t* password = L"hunter2xyz";`, `const wchar_t* password = L"[REDACTED:secret]";`},
+		{`let password = r#"hunter2xyz"#;`, `let password = r#"[REDACTED:secret]"#;`},
+		{`let password = r##"hunter2xyz"##;`, `let password = r##"[REDACTED:secret]"##;`},
+	} {
+		if got, _ := String(c.in); got != c.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+	for _, s := range []string{`Password = $"{prefix}{suffix}",`, `var password = @$"{prefix}{suffix}";`, `password = L"%s"`, `password = u8""`} {
+		if got, kinds := String(s); got != s {
+			t.Errorf("String(%q) = %q %v", s, got, kinds)
+		}
+	}
+}
