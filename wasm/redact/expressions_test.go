@@ -40,7 +40,7 @@ func expressions() []expression {
 		// aws-secret-key
 		{re: `[A-Za-z0-9_.\-]*(?:` + fold("aws") + `[_.\-]?` + fold("secret") + `[_.\-]?(?:` + fold("access") + `[_.\-]?)?|` +
 			fold("secret") + `[_.\-]?` + fold("access") + `[_.\-]?)` + fold("key") +
-			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
+			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|\|\|=|\?\?=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*["']?([A-Za-z0-9/+]{40})`, start: identStart},
 		// aws-secret-key in prose
 		{re: `\b(?:` + fold("aws") + `[_.\-]?)?` + fold("secret") + `(?:[_.\-]?` + fold("access") + `)?(?:[_.\-]?` + fold("key") + `)?\b`},
 		// github-token
@@ -105,7 +105,7 @@ func expressions() []expression {
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
-			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
+			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|\|\|=|\?\?=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
 			"(?:(?:[bBrRuU]{1,2}|@|u8|L|r#+)?(?:(?:\"\")?\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"(?:\"\")?|\\$?'((?:[^'\\r\\n]|''|'\\\\''|'\"'\"'){4,})')|([^\\s\"'`,;]{6,})|`([^`\\r\\n]{4,})`)", start: identStart},
 		// secret: in prose
 		{re: `\b` + fold("pass") + `[ \t]` + fold("phrase") + `\b|\b(?:[A-Za-z0-9_]*_)?(?:` + foldAny("passwords", "password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `)\b` +
@@ -161,11 +161,13 @@ func expressions() []expression {
 		// secret: a quoted name and a literal in an argument list
 		{re: `['"]` + nameRE + `['"][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*[),]`},
 		// secret: a literal default of a read of a secret's name
-		{re: nameRE + `(?:['"]?[)\]]*[ \t]*(?:\|\||\?\?|\?:|[ \t]or[ \t])|['"]?[)\]]+\.unwrap_or\()[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')`},
+		{re: nameRE + `(?:['"]?[)\]]*[ \t]*(?:\|\||\?\?|\?:|[ \t]or[ \t]|\|[ \t]*default[ \t])|['"]?[)\]]+\.unwrap_or\(|['"]?[)\]]+[ \t]*\{)[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')`},
 		// secret: a label given a call's result
-		{re: nameRE + `["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*([A-Za-z_$][A-Za-z0-9_.:$]{0,127}\()`},
+		{re: nameRE + `["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|\|\|=|\?\?=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*([A-Za-z_$][A-Za-z0-9_.:$]{0,127}\()`},
 		// secret: a YAML value on the line below its key
 		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
+		// secret: a Terraform variable's default
+		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: a cell of a Markdown table
 		{re: `\|((?:[^|\n\\]|\\.)+)`},
 	}

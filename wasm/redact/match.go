@@ -1141,9 +1141,13 @@ func assignment(s string, i int, value func(v int) []int) []int {
 			return m
 		}
 	}
-	// A Makefile's PASSWORD ?= x and += x.
+	// A Makefile's PASSWORD ?= x and += x; Ruby's, JavaScript's and C#'s
+	// password ||= x, ??= x.
 	if hasAt(s, i, "?=") || hasAt(s, i, "+=") {
 		return value(runEnd(s, i+2, isBlank))
+	}
+	if hasAt(s, i, "||=") || hasAt(s, i, "??=") {
+		return value(runEnd(s, i+3, isBlank))
 	}
 	if s[i] == ':' || s[i] == '=' {
 		return value(runEnd(s, i+1, isBlank))

@@ -232,6 +232,12 @@ var matcherEdges = []string{
 	// string prefixes before a label's quoted value.
 	"password = @\"abcd\"", "password = @'abcd'", "password = u8\"abcd\"", "password = u8'ab'", "password = L\"abcd\"", "password = r#\"abcd\"#",
 	"password = r##'abcd'", "password = r#abcdefgh", "password = @$'abcd'", "password = L$'abcd'", "password = u8\"\"\"abcd\"\"\"", "password = r#",
+	// Terraform's variables, readers' defaults, conditional assignment.
+	"variable \"db_password\" { default = \"x\" }", "variable \"a\"{default=\"x\"}", "variable \"a\" { b { default = \"x\" } }",
+	"variable \"a\" {\n default = \"x}\"", "variable \"a\" { defaults = \"x\" default = \"y\" }", "xvariable \"a\" { default = \"x\" }",
+	"variable \"a\" { variable \"b\" { default = \"x\" }", "variable \"\" { default = \"x\" }", "variable \"a\" { default = \"\" }", "variable\"a\"{default=\"x\"}",
+	"pw | default \"x\"", "pw |default\t'x'", "pw | defaultx \"x\"", "pw || default \"x\"", "fetch(\"pw\") { \"x\" }", "fetch(\"pw\"){'x'}", "pw { \"x\" }",
+	"pw ||= \"abcd\"", "pw ??= 'abcd'", "pw |= \"abcd\"", "pw ?? = \"abcd\"",
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

@@ -699,7 +699,9 @@ func TestLongWordsAndQuotesAreReadOnlyToTheirBound(t *testing.T) {
 	// What a password became is read from its "to" a few words on, not to
 	// the text's end: 128 KiB of "password: changed to " took 0.8 s.
 	for _, line := range []string{strings.Repeat("password:", 30_000), strings.Repeat("Passwort:", 30_000), strings.Repeat("password is “", 20_000),
-		strings.Repeat("password: changed to ", 30_000), strings.Repeat("secret: mounted into ", 30_000)} {
+		strings.Repeat("password: changed to ", 30_000), strings.Repeat("secret: mounted into ", 30_000),
+		strings.Repeat(`variable "db_password" {`, 20_000), strings.Repeat("gh secret set X ", 20_000), strings.Repeat("DB_PASSWORD is ", 20_000),
+		strings.Repeat("| DB_PASSWORD ", 20_000)} {
 		String(line) // within the test's time
 	}
 	// One password word after another, each value holding the next: all

@@ -983,3 +983,31 @@ func TestOtherLanguagesStringPrefixesQuoteTheValue(t *testing.T) {
 		}
 	}
 }
+
+// A Terraform variable's default (h-v72), its block on one line or on
+// several; a variable that names no secret, a reference or an
+// interpolation stays. And the readers' defaults of Helm's and Ruby's.
+func TestATerraformVariablesDefaultAndOtherReadersDefaults(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`variable "db_password" { default = "hunter2xyz" }`, `variable "db_password" { default = "[REDACTED:secret]" }`},
+		{"variable \"api_token\" {\n  type      = string\n  sensitive = true\n  default   = \"hunter2xyz\"\n}\n", "variable \"api_token\" {\n  type      = string\n  sensitive = true\n  default   = \"[REDACTED:secret]\"\n}\n"},
+		{`{{ .Values.db.password | default "hunter2xyz" }}`, `{{ .Values.db.password | default "[REDACTED:secret]" }}`},
+		{`ENV.fetch("DB_PASSWORD") { "hunter2xyz" }`, `ENV.fetch("DB_PASSWORD") { "[REDACTED:secret]" }`},
+		{`password ||= "hunter2xyz"`, `password ||= "[REDACTED:secret]"`},
+		{`this.password ??= "hunter2xyz";`, `this.password ??= "[REDACTED:secret]";`},
+	} {
+		if got, _ := String(c.in); got != c.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+	for _, s := range []string{
+		`variable "region" { default = "eu-west-1" }`, `variable "db_password" { default = "${var.base}-pw" }`,
+		"variable \"db_password\" {\n  type = string\n}\nvariable \"region\" {\n  default = \"eu-west-1\"\n}\n",
+		`variable "db_password" { default = "" }`, `{{ .Values.db.password | default .Values.global.password }}`,
+		`ENV.fetch("DB_PASSWORD") { |k| raise "#{k} missing" }`, `password ??= process.env.PW;`,
+	} {
+		if got, kinds := String(s); got != s {
+			t.Errorf("String(%q) = %q %v", s, got, kinds)
+		}
+	}
+}

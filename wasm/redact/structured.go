@@ -524,12 +524,13 @@ func findQuotedPair(s string, pos int) []int {
 	})
 }
 
-// findReadDefault: NAME(?:['"]?[)\]]*[ \t]*(?:\|\||\?\?|\?:|[ \t]or[ \t])|['"]?[)\]]+\.unwrap_or\()[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')
+// findReadDefault: NAME(?:['"]?[)\]]*[ \t]*(?:\|\||\?\?|\?:|[ \t]or[ \t]|\|[ \t]*default[ \t])|['"]?[)\]]+\.unwrap_or\(|['"]?[)\]]+[ \t]*\{)[ \t]*(?:"([^"\s]+)"|'([^'\s]+)')
 //
 // A one-word literal given as the default of a read of a secret's name,
 // with no label before it: process.env.DB_PASSWORD || "x",
 // getenv("DB_PASSWORD") ?: "x", GetEnvironmentVariable("DB_PASSWORD") ?? "x",
-// os.environ['DB_PASSWORD'] or 'x', env::var("DB_PASSWORD").unwrap_or("x").
+// os.environ['DB_PASSWORD'] or 'x', env::var("DB_PASSWORD").unwrap_or("x"),
+// {{ .Values.db.password | default "x" }}, ENV.fetch("DB_PASSWORD") { "x" }.
 func findReadDefault(s string, pos int) []int {
 	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
 		q0 := at
@@ -544,8 +545,14 @@ func findReadDefault(s string, pos int) []int {
 			k = b + 2
 		case b > c && hasAt(s, b, "or") && b+2 < len(s) && isBlank(s[b+2]):
 			k = b + 3
+		case hasAt(s, b, "|"): // a template's pipe: {{ .Values.db.password | default "x" }}
+			if d := runEnd(s, b+1, isBlank); hasAt(s, d, "default") && d+7 < len(s) && isBlank(s[d+7]) {
+				k = d + 8
+			}
 		case b == c && c > q0 && hasAt(s, b, ".unwrap_or("): // after a closer: a name's run would go on
 			k = b + len(".unwrap_or(")
+		case c > q0 && hasAt(s, b, "{"): // Ruby's block: ENV.fetch("DB_PASSWORD") { "x" }
+			k = b + 1
 		}
 		if k < 0 {
 			return nil
@@ -905,4 +912,74 @@ func tableRow(line string) bool {
 // indentation and a quote's "> ".
 func rowStart(s string, i int) int {
 	return runEnd(s, i, func(c byte) bool { return isBlank(c) || c == '>' })
+}
+
+// findTFVariable: \bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"
+//
+// A Terraform variable's default, in its block after its name (variable
+// "db_password" { default = "x" }, on one line or on the block's lines);
+// tfDefault keeps it when the name is a secret's. A block's search ends at
+// its first "}": a variable that starts before where the last search ended
+// ends at the same "}" with no default either, so the search stays linear.
+func findTFVariable(s string, pos int) []int {
+	none := -1
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], "variable")
+		if k < 0 {
+			return nil
+		}
+		i += k
+		if !wordStart(s, i) || i < none {
+			continue
+		}
+		q := blanks(s, i+8)
+		if q < 0 || s[q] != '"' {
+			continue
+		}
+		ne := runEnd(s, q+1, func(c byte) bool { return isToken(c) })
+		if ne == q+1 || !hasAt(s, ne, `"`) {
+			continue
+		}
+		b := runEnd(s, ne+1, isBlank)
+		if !hasAt(s, b, "{") {
+			continue
+		}
+		end := strings.IndexByte(s[b+1:], '}')
+		if end < 0 {
+			end = len(s)
+		} else {
+			end += b + 1
+		}
+		for d := b + 1; d < end; d++ {
+			if !hasAt(s, d, "default") || !wordStart(s, d) {
+				continue
+			}
+			e := runEnd(s, d+7, isBlank)
+			if !hasAt(s, e, "=") {
+				continue
+			}
+			v := runEnd(s, e+1, isBlank)
+			if !hasAt(s, v, `"`) {
+				continue
+			}
+			ve := runEnd(s, v+1, func(c byte) bool { return c != '"' && c != '\n' })
+			if ve > v+1 && hasAt(s, ve, `"`) {
+				m := groupOf(i, ve+1, 2, 0, q+1, ne)
+				m[4], m[5] = v+1, ve
+				return m
+			}
+		}
+		none = end
+	}
+}
+
+// tfDefault keeps a Terraform variable's default when its name is a
+// secret's (db_password, api_token) and the default is a value, not a
+// reference or an interpolation ("${var.x}").
+func tfDefault(s string, m []int) (int, int, int, int, bool) {
+	vs, ve := m[4], m[5]
+	if v := s[vs:ve]; !secretLabel(s, m[2], m[3]) || isReference(v) || strings.Contains(v, "${") || labelProse(v, "") {
+		return 0, 0, 0, 0, false
+	}
+	return vs, ve, m[0], m[1], true
 }
