@@ -830,7 +830,7 @@ func TestAPathTypeBothWays(t *testing.T) {
 // closes; its own ':' and '=' stay labelledValue's, and what the word
 // alone would not take it does not take either.
 func TestAnIdentifierThatEndsInAPasswordWordLabelsProse(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
+	bothWays(t, redacts{
 		{"DB_PASSWORD is hunter2xyz", "DB_PASSWORD is [REDACTED:secret]"},
 		{"the DB_PASSWORD is hunter2xyz", "the DB_PASSWORD is [REDACTED:secret]"},
 		{"the db_password is hunter2xyz", "the db_password is [REDACTED:secret]"},
@@ -842,12 +842,7 @@ func TestAnIdentifierThatEndsInAPasswordWordLabelsProse(t *testing.T) {
 		{"DB_PASSWORD for staging is hunter2xyz", "DB_PASSWORD for staging is [REDACTED:secret]"},
 		{"the db_pass is Hunter2x!", "the db_pass is [REDACTED:secret]"},
 		{"DB_PASSWORD = hunter2xyz", "DB_PASSWORD = [REDACTED:secret]"},
-	} {
-		if got, _ := String(c.in); got != c.want {
-			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		"DB_PASSWORD is required", "DB_PASSWORD is set in .env", "DB_PASSWORD is read from Vault at deploy time",
 		"the DB_PASSWORD is now stored in 1Password", "POSTGRES_PASSWORD is optional", "dbPassword is undefined",
 		"old_password is null", "DB_PASSWORD is ${DB_PASSWORD}", "`DB_PASSWORD` is the env var name",
@@ -858,9 +853,5 @@ func TestAnIdentifierThatEndsInAPasswordWordLabelsProse(t *testing.T) {
 		"self.db_password is None", "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:?POSTGRES_PASSWORD is required}",
 		"{Name:DB_PASSWORD Value:${DB_PASSWORD}}", "- `DB_PASSWORD`: read from Vault at deploy time",
 		"the password_hash is bcrypt", "DB_PASSWORD_FILE is /run/secrets/db", "db_pass is the first pass",
-	} {
-		if got, kinds := String(s); got != s {
-			t.Errorf("String(%q) = %q %v", s, got, kinds)
-		}
-	}
+	})
 }

@@ -904,36 +904,27 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 // name's separators, or like a long token; what names, types or describes
 // it stays.
 func TestARowWithoutAHeaderNamesItsValueInTheCellBefore(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
+	bothWays(t, redacts{
 		{"| DB_PASSWORD | hunter2xyz |", "| DB_PASSWORD | [REDACTED:secret] |"},
 		{"| prod | DB_PASSWORD | hunter2xyz |", "| prod | DB_PASSWORD | [REDACTED:secret] |"},
 		{"| db password | `Tr0ub4dor&3` |", "| db password | `[REDACTED:secret]` |"},
 		{"| API_KEY | a1b2c3d4e5f6a7b8c9d0 |", "| API_KEY | [REDACTED:secret] |"},
 		{"| Env var | Notes |\n|---|---|\n| DB_PASSWORD | S3cretName |", "| Env var | Notes |\n|---|---|\n| DB_PASSWORD | [REDACTED:secret] |"},
-	} {
-		if got, _ := String(c.in); got != c.want {
-			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		"| DB_PASSWORD | string |", "| DB_PASSWORD | yes |", "| DB_PASSWORD | required |", "| API_KEY | base64 |",
 		"| SECRET_KEY | sha256 |", "| API_KEY | utf8mb4 |", "| SECRET_KEY | django-insecure-dev |", "| DB_PASSWORD | 90 days |",
 		"| DB_PASSWORD | $DB_PASSWORD |", "| DB_PASSWORD | DB_PASSWORD |", "| password | ******** |", "| token | xxxxxxxx |",
 		"| DB_PASSWORD | k8s/db-secret |", "| NPM_TOKEN | 1Password/CI |", "| DB_PASSWORD | aes-256-gcm |",
 		"| token_ttl | 3600s |", "| DB_PASSWORD | ${{ secrets.DB_PASSWORD }} |", "| DB_PASSWORD | <from vault> |",
 		"| AUTH_TOKEN | HttpOnly |", "| API_KEY | db-creds-v2 |", "| password | v2.3.1 |", "| SECRET | ed25519 |",
-	} {
-		if got, kinds := String(s); got != s {
-			t.Errorf("String(%q) = %q %v", s, got, kinds)
-		}
-	}
+	})
 }
 
 // A secret given to a secret store's command (h-v72's list): the value
 // after its flag or its name; a reference, a file, stdin, a subexpression
 // or prose about the command stays.
 func TestASecretStoresCommandGivesItsValue(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
+	bothWays(t, redacts{
 		{"gh secret set DB_PASSWORD --body hunter2xyz", "gh secret set DB_PASSWORD --body [REDACTED:secret]"},
 		{`gh secret set DB_PASSWORD -b"hunter2xyz"`, `gh secret set DB_PASSWORD -b"[REDACTED:secret]"`},
 		{"az keyvault secret set --vault-name kv --name db --value hunter2xyz", "az keyvault secret set --vault-name kv --name db --value [REDACTED:secret]"},
@@ -943,69 +934,62 @@ func TestASecretStoresCommandGivesItsValue(t *testing.T) {
 		{"rabbitmqctl add_user admin hunter2xyz", "rabbitmqctl add_user admin [REDACTED:secret]"},
 		{`$pw = ConvertTo-SecureString "hunter2xyz" -AsPlainText -Force`, `$pw = ConvertTo-SecureString "[REDACTED:secret]" -AsPlainText -Force`},
 		{`convertto-securestring -String 'hunter2xyz' -AsPlainText`, `convertto-securestring -String '[REDACTED:secret]' -AsPlainText`},
-	} {
-		if got, _ := String(c.in); got != c.want {
-			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		`gh secret set DB_PASSWORD --body "$DB_PASSWORD"`, "gh secret set DB_PASSWORD < secret.txt", "gh secret set DB_PASSWORD --body -",
 		"gh secret set --help", `gh secret set X --body "${{ secrets.X }}"`, "aws secretsmanager create-secret --name db --secret-string file://creds.json",
 		"az keyvault secret set --vault-name kv --name db --value @secret.txt", "ConvertTo-SecureString $plain -AsPlainText -Force",
 		"ConvertTo-SecureString -String $env:DB_PASSWORD -AsPlainText -Force", "ConvertTo-SecureString (Get-Content pw.txt) -AsPlainText",
 		"doppler secrets set DB_PASSWORD", "doppler secrets set DB_PASSWORD --no-interactive", `dotnet user-secrets set "Db:Password" "$(cat pw)"`,
 		`rabbitmqctl add_user admin "$RABBIT_PW"`, "the gh secret set command takes --body or stdin", "gh secret list",
-	} {
-		if got, kinds := String(s); got != s {
-			t.Errorf("String(%q) = %q %v", s, got, kinds)
-		}
-	}
+	})
 }
 
 // Other languages' string prefixes before a label's quoted value (h-v72):
 // C#'s verbatim @"…", C++'s u8"…" and L"…", Rust's raw r#"…"#; C#'s
 // interpolated $"…" computes.
 func TestOtherLanguagesStringPrefixesQuoteTheValue(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
+	bothWays(t, redacts{
 		{`var password = @"hunter2xyz";`, `var password = @"[REDACTED:secret]";`},
 		{`const char* password = u8"hunter2xyz";`, `const char* password = u8"[REDACTED:secret]";`},
 		{`const wchar_t* password = L"hunter2xyz";`, `const wchar_t* password = L"[REDACTED:secret]";`},
 		{`let password = r#"hunter2xyz"#;`, `let password = r#"[REDACTED:secret]"#;`},
 		{`let password = r##"hunter2xyz"##;`, `let password = r##"[REDACTED:secret]"##;`},
-	} {
-		if got, _ := String(c.in); got != c.want {
-			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
-		}
-	}
-	for _, s := range []string{`Password = $"{prefix}{suffix}",`, `var password = @$"{prefix}{suffix}";`, `password = L"%s"`, `password = u8""`} {
-		if got, kinds := String(s); got != s {
-			t.Errorf("String(%q) = %q %v", s, got, kinds)
-		}
-	}
+	}, []string{`Password = $"{prefix}{suffix}",`, `var password = @$"{prefix}{suffix}";`, `password = L"%s"`, `password = u8""`})
 }
 
 // A Terraform variable's default (h-v72), its block on one line or on
 // several; a variable that names no secret, a reference or an
 // interpolation stays. And the readers' defaults of Helm's and Ruby's.
 func TestATerraformVariablesDefaultAndOtherReadersDefaults(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
+	bothWays(t, redacts{
 		{`variable "db_password" { default = "hunter2xyz" }`, `variable "db_password" { default = "[REDACTED:secret]" }`},
 		{"variable \"api_token\" {\n  type      = string\n  sensitive = true\n  default   = \"hunter2xyz\"\n}\n", "variable \"api_token\" {\n  type      = string\n  sensitive = true\n  default   = \"[REDACTED:secret]\"\n}\n"},
 		{`{{ .Values.db.password | default "hunter2xyz" }}`, `{{ .Values.db.password | default "[REDACTED:secret]" }}`},
 		{`ENV.fetch("DB_PASSWORD") { "hunter2xyz" }`, `ENV.fetch("DB_PASSWORD") { "[REDACTED:secret]" }`},
 		{`password ||= "hunter2xyz"`, `password ||= "[REDACTED:secret]"`},
 		{`this.password ??= "hunter2xyz";`, `this.password ??= "[REDACTED:secret]";`},
-	} {
-		if got, _ := String(c.in); got != c.want {
-			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
-		}
-	}
-	for _, s := range []string{
+	}, []string{
 		`variable "region" { default = "eu-west-1" }`, `variable "db_password" { default = "${var.base}-pw" }`,
 		"variable \"db_password\" {\n  type = string\n}\nvariable \"region\" {\n  default = \"eu-west-1\"\n}\n",
 		`variable "db_password" { default = "" }`, `{{ .Values.db.password | default .Values.global.password }}`,
 		`ENV.fetch("DB_PASSWORD") { |k| raise "#{k} missing" }`, `password ??= process.env.PW;`,
-	} {
+	})
+}
+
+// redacts is the half of a rule's table that String changes: each in
+// becomes its want.
+type redacts []struct{ in, want string }
+
+// bothWays checks a rule both ways: each of marked becomes its want, and
+// each of kept comes back as it was.
+func bothWays(t *testing.T, marked redacts, kept []string) {
+	t.Helper()
+	for _, c := range marked {
+		if got, _ := String(c.in); got != c.want {
+			t.Errorf("String(%q)\n got %q\nwant %q", c.in, got, c.want)
+		}
+	}
+	for _, s := range kept {
 		if got, kinds := String(s); got != s {
 			t.Errorf("String(%q) = %q %v", s, got, kinds)
 		}
