@@ -122,7 +122,7 @@ func expressions() []expression {
 		{re: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
 			fold("password") + `[ \t]+([^\s]+)`},
 		// secret: Redis's password directives
-		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
+		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `(?:[ \t]+` + fold("password") + `)?|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool, jarsigner, twine)
 		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
 			`|\b(?:sshpass|twine|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE +

@@ -1411,7 +1411,7 @@ func findNetrc(s string, pos int) []int {
 	return nil
 }
 
-// findRedisAuth: (?:(?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--)(?:REQUIREPASS|MASTERAUTH)|\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY|-(?:src|dest)?(?:store|key)pass)[ \t]+VALUE,
+// findRedisAuth: (?:(?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--)(?:REQUIREPASS|MASTERAUTH)|\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY(?:[ \t]+PASSWORD)?|-(?:src|dest)?(?:store|key)pass)[ \t]+VALUE,
 // words in any ASCII case, VALUE a quoted or bare word (its group is the
 // secret): Redis's password directives, at the start of a line of
 // redis.conf, given to CONFIG SET ("redis-cli CONFIG SET requirepass
@@ -1469,6 +1469,15 @@ func findRedisAuth(s string, pos int) []int {
 		}
 		if start < pos {
 			continue
+		}
+		if flag == i && s[i]|0x20 == 'i' && text.HasFoldPrefix(s[v:], "password") {
+			// MySQL 5's IDENTIFIED BY PASSWORD '*6C89…': the word is SQL's,
+			// the hash after it the value.
+			if w := blanks(s, v+len("password")); w > 0 {
+				if g, vs, ve, end := shellValue(s, w, 0); g >= 0 {
+					return groupOf(start, end, 3, g, vs, ve)
+				}
+			}
 		}
 		if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
 			return groupOf(start, end, 3, g, vs, ve)

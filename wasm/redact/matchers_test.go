@@ -238,6 +238,9 @@ var matcherEdges = []string{
 	"variable \"a\" { variable \"b\" { default = \"x\" }", "variable \"\" { default = \"x\" }", "variable \"a\" { default = \"\" }", "variable\"a\"{default=\"x\"}",
 	"pw | default \"x\"", "pw |default\t'x'", "pw | defaultx \"x\"", "pw || default \"x\"", "fetch(\"pw\") { \"x\" }", "fetch(\"pw\"){'x'}", "pw { \"x\" }",
 	"pw ||= \"abcd\"", "pw ??= 'abcd'", "pw |= \"abcd\"", "pw ?? = \"abcd\"",
+	// SQL's IDENTIFIED BY PASSWORD and its hash.
+	"IDENTIFIED BY PASSWORD '*6C89'", "identified by password x", "IDENTIFIED BY PASSWORD", "IDENTIFIED BY PASSWORDx 'y'", "IDENTIFIED BY  password\t\"h\"",
+	"IDENTIFIED BY PASSWORD ''", "IDENTIFIED WITH x BY PASSWORD 'h'",
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

@@ -976,6 +976,16 @@ func TestATerraformVariablesDefaultAndOtherReadersDefaults(t *testing.T) {
 	})
 }
 
+// MySQL 5's IDENTIFIED BY PASSWORD names the hash after it: the word stays
+// (h-v72's over-mark), the hash is marked.
+func TestIdentifiedByPasswordMarksItsHash(t *testing.T) {
+	bothWays(t, redacts{
+		{"CREATE USER bob IDENTIFIED BY PASSWORD '*6C8989366EAF75BB670AD8EA7A7FC1176A95CEF4';", "CREATE USER bob IDENTIFIED BY PASSWORD '[REDACTED:secret]';"},
+		{"CREATE USER bob IDENTIFIED BY 'hunter2xyz';", "CREATE USER bob IDENTIFIED BY '[REDACTED:secret]';"},
+		{"ALTER USER bob IDENTIFIED BY password;", "ALTER USER bob IDENTIFIED BY [REDACTED:secret]"},
+	}, []string{"the IDENTIFIED BY PASSWORD clause takes a hash"})
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }
