@@ -241,6 +241,10 @@ var matcherEdges = []string{
 	// SQL's IDENTIFIED BY PASSWORD and its hash.
 	"IDENTIFIED BY PASSWORD '*6C89'", "identified by password x", "IDENTIFIED BY PASSWORD", "IDENTIFIED BY PASSWORDx 'y'", "IDENTIFIED BY  password\t\"h\"",
 	"IDENTIFIED BY PASSWORD ''", "IDENTIFIED WITH x BY PASSWORD 'h'",
+	// basic auth.
+	"auth=(\"u\", \"x\")", "auth = ['u','x']", "oauth=(\"u\",\"x\")", "auth==(\"u\",\"x\")", "HTTPBasicAuth(\"u\", \"x\")", "set_basic_auth('u','x')",
+	"SetBasicAuth(\"\", \"x\")", "BasicAuth(\"u\", \"\")", "basicAuth(\"u\"\n, \"x\")", "BasicAuth(u, \"x\")", "Basic_Auth(\"u\", 'x')", "BasicAuth('u\", 'x')",
+	"auth=(\"u\", \"x", "auth\t=\t(\t'u'\t,\t'x'",
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

@@ -986,6 +986,20 @@ func TestIdentifiedByPasswordMarksItsHash(t *testing.T) {
 	}, []string{"the IDENTIFIED BY PASSWORD clause takes a hash"})
 }
 
+// Basic auth's password after its user (h-v72): requests' auth=(…),
+// HTTPBasicAuth, Go's SetBasicAuth; a variable or a reference stays.
+func TestBasicAuthsPasswordFollowsItsUser(t *testing.T) {
+	bothWays(t, redacts{
+		{`requests.get(url, auth=("admin", "hunter2xyz"))`, `requests.get(url, auth=("admin", "[REDACTED:secret]"))`},
+		{`auth = HTTPBasicAuth('admin', 'hunter2xyz')`, `auth = HTTPBasicAuth('admin', '[REDACTED:secret]')`},
+		{`req.SetBasicAuth("admin", "hunter2xyz")`, `req.SetBasicAuth("admin", "[REDACTED:secret]")`},
+		{`aiohttp.BasicAuth(login="admin", password="hunter2xyz")`, `aiohttp.BasicAuth(login="admin", password="[REDACTED:secret]")`},
+	}, []string{
+		`requests.get(url, auth=(user, password))`, `req.SetBasicAuth("admin", os.Getenv("PW"))`, `auth=("admin", "${PW}")`,
+		`HTTPBasicAuth("admin", "")`, `the auth=(user, pass) tuple`,
+	})
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }

@@ -983,3 +983,54 @@ func tfDefault(s string, m []int) (int, int, int, int, bool) {
 	}
 	return vs, ve, m[0], m[1], true
 }
+
+// findBasicAuth: (?:\bauth[ \t]*=[ \t]*[(\[]|[Bb]asic_?[Aa]uth\()[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*,[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')
+//
+// A user and a password given as basic auth, the password second:
+// requests' auth=("ada", "x"), HTTPBasicAuth("ada", "x"), aiohttp's
+// BasicAuth("ada", "x"), Go's req.SetBasicAuth("ada", "x"), Rust's
+// .basic_auth("ada", Some("x")) is not (a call, not a literal).
+func findBasicAuth(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		k := -1
+		switch c := s[i]; {
+		case c == 'a' && wordStart(s, i) && hasAt(s, i, "auth"):
+			if e := runEnd(s, i+4, isBlank); hasAt(s, e, "=") {
+				if b := runEnd(s, e+1, isBlank); b < len(s) && (s[b] == '(' || s[b] == '[') {
+					k = b + 1
+				}
+			}
+		case c == 'B' || c == 'b':
+			if hasAt(s, i+1, "asic") {
+				a := i + 5
+				if hasAt(s, a, "_") {
+					a++
+				}
+				if a < len(s) && (s[a] == 'A' || s[a] == 'a') && hasAt(s, a+1, "uth(") {
+					k = a + 5
+				}
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		u := runEnd(s, k, isBlank)
+		if u == len(s) || !isQuote(s[u]) {
+			continue
+		}
+		ue := runEnd(s, u+1, func(c byte) bool { return c != s[u] && c != '\n' })
+		if ue == len(s) || s[ue] != s[u] {
+			continue
+		}
+		p := runEnd(s, ue+1, isBlank)
+		if !hasAt(s, p, ",") {
+			continue
+		}
+		if v := runEnd(s, p+1, isBlank); v < len(s) && isQuote(s[v]) {
+			if e := runEnd(s, v+1, func(c byte) bool { return c != s[v] && c != '\n' }); e > v+1 && e < len(s) && s[e] == s[v] {
+				return groupOf(i, e+1, 2, boolInt(s[v] == '\''), v+1, e)
+			}
+		}
+	}
+	return nil
+}
