@@ -297,9 +297,9 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		// No verb: "passwd hunter2", "set the password to hunter2", one word
 		// that looks like a password.
 		v = runEnd(s, m[1], isBlank)
-		for _, d := range [...]string{"- ", "– ", "— "} {
+		for _, d := range [...]string{"- ", "-- ", "– ", "— "} {
 			if v > m[1] && hasAt(s, v, d) {
-				v = runEnd(s, v+len(d), isBlank) // a dash between blanks: "root password - X", "password — X"
+				v = runEnd(s, v+len(d), isBlank) // a dash between blanks: "root password - X", "password -- X", "password — X"
 			}
 		}
 		if v == m[1] || v == len(s) || m[0] > 0 && s[m[0]-1] == '<' && s[v] == '>' {

@@ -842,6 +842,7 @@ func TestAnIdentifierThatEndsInAPasswordWordLabelsProse(t *testing.T) {
 		{"DB_PASSWORD for staging is hunter2xyz", "DB_PASSWORD for staging is [REDACTED:secret]"},
 		{"the db_pass is Hunter2x!", "the db_pass is [REDACTED:secret]"},
 		{"DB_PASSWORD = hunter2xyz", "DB_PASSWORD = [REDACTED:secret]"},
+		{"password -- hunter2xyz", "password -- [REDACTED:secret]"},
 	}, []string{
 		"DB_PASSWORD is required", "DB_PASSWORD is set in .env", "DB_PASSWORD is read from Vault at deploy time",
 		"the DB_PASSWORD is now stored in 1Password", "POSTGRES_PASSWORD is optional", "dbPassword is undefined",
@@ -853,5 +854,6 @@ func TestAnIdentifierThatEndsInAPasswordWordLabelsProse(t *testing.T) {
 		"self.db_password is None", "POSTGRES_PASSWORD: ${POSTGRES_PASSWORD:?POSTGRES_PASSWORD is required}",
 		"{Name:DB_PASSWORD Value:${DB_PASSWORD}}", "- `DB_PASSWORD`: read from Vault at deploy time",
 		"the password_hash is bcrypt", "DB_PASSWORD_FILE is /run/secrets/db", "db_pass is the first pass",
+		"the password -- see vault", `git commit -m "password" -- src/`,
 	})
 }
