@@ -170,6 +170,8 @@ func expressions() []expression {
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: basic auth's password after its user
 		{re: `(?:\bauth[ \t]*=[ \t]*[(\[]|[Bb]asic_?[Aa]uth\()[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*,[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')`},
+		// secret: a literal given to a call named for a secret
+		{re: nameRE + "\\([ \\t]*(?:\"([^\"\\n]{4,})\"|'([^'\\n]{4,})'|`([^`\\n]{4,})`)[ \\t]*[),]"},
 		// secret: a cell of a Markdown table
 		{re: `\|((?:[^|\n\\]|\\.)+)`},
 	}

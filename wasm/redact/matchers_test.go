@@ -245,6 +245,9 @@ var matcherEdges = []string{
 	"auth=(\"u\", \"x\")", "auth = ['u','x']", "oauth=(\"u\",\"x\")", "auth==(\"u\",\"x\")", "HTTPBasicAuth(\"u\", \"x\")", "set_basic_auth('u','x')",
 	"SetBasicAuth(\"\", \"x\")", "BasicAuth(\"u\", \"\")", "basicAuth(\"u\"\n, \"x\")", "BasicAuth(u, \"x\")", "Basic_Auth(\"u\", 'x')", "BasicAuth('u\", 'x')",
 	"auth=(\"u\", \"x", "auth\t=\t(\t'u'\t,\t'x'",
+	// a literal given to a call named for a secret.
+	"set_password(\"abcd\")", "password( 'abcd' ,x)", "password(`abcd`)", "password(\"abc\")", "password(\"abcd\" x)", "password(\"ab\ncd\")",
+	"password (\"abcd\")", "password(\"\xff\xff\xff\xff\")", "password(\"abcd", "apiKey('abcd')", "x.token(\"abcd\")",
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

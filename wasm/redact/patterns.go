@@ -189,6 +189,7 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: lineValue, multiline: true},
 		{kind: "secret", triggers: []string{"variable"}, find: findTFVariable, span: tfDefault, multiline: true},
 		{kind: "secret", triggers: []string{"auth"}, find: findBasicAuth, span: structuredValue},
+		{kind: "secret", triggers: labelTriggers[:], find: findLabelArg, span: argValue},
 		{kind: "secret", triggers: []string{"|"},
 			// A cell of a Markdown table whose header names a secret:
 			// | user | password | … | admin | Tabl3Pass! | (tableCell).

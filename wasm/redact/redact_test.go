@@ -1000,6 +1000,24 @@ func TestBasicAuthsPasswordFollowsItsUser(t *testing.T) {
 	})
 }
 
+// A literal given to a password's setter (h-v72's call-style labels):
+// set_password("x"), a builder's .password("x"); a getter's key, a prompt,
+// a reference, a name or a token's or key's call stay.
+func TestAPasswordSettersLiteralIsItsValue(t *testing.T) {
+	bothWays(t, redacts{
+		{`user.set_password("hunter2xyz")`, `user.set_password("[REDACTED:secret]")`},
+		{`ds.setPassword('hunter2xyz');`, `ds.setPassword('[REDACTED:secret]');`},
+		{`User.withUsername("ada").password("{noop}hunter2xyz").build()`, `User.withUsername("ada").password("[REDACTED:secret]").build()`},
+		{"client.withPassword(`hunter2xyz`)", "client.withPassword(`[REDACTED:secret]`)"},
+		{`hash_password('hunter2xyz')`, `hash_password('[REDACTED:secret]')`},
+	}, []string{
+		`getPassword("db.main")`, "get_password(`DB_PASSWORD`)", `config.password("DB_PASSWORD")`, `getpass("Password: ")`,
+		`set_password("Enter new password")`, `setPassword("${PW}")`, `prompt_password("Password: ")`, `password("required")`,
+		`api_key("openai")`, `secret("prod/db")`, `with_pass("first")`, `.password(passwordEncoder.encode("x"))`,
+		`isPassword("abcd")`, `has_password("user")`,
+	})
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }

@@ -1034,3 +1034,54 @@ func findBasicAuth(s string, pos int) []int {
 	}
 	return nil
 }
+
+// findLabelArg: NAME\([ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})'|`([^`\n]{4,})`)[ \t]*[),]
+//
+// A call named for a secret given a literal as its first argument:
+// set_password("x"), setPassword('x'), a builder's .password("x"),
+// withPassword(`x`); argValue keeps it for a password's setter only.
+func findLabelArg(s string, pos int) []int {
+	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
+		if !hasAt(s, at, "(") {
+			return nil
+		}
+		v := runEnd(s, at+1, isBlank)
+		if v == len(s) || s[v] != '"' && s[v] != '\'' && s[v] != '`' {
+			return nil
+		}
+		q := s[v]
+		e, n := runes(s, v+1, func(c byte) bool { return c == q || c == '\n' })
+		if n < 4 || !hasAt(s, e, string(q)) {
+			return nil
+		}
+		if c := runEnd(s, e+1, isBlank); c < len(s) && (s[c] == ')' || s[c] == ',') {
+			return groupOf(start, c+1, 3, strings.IndexByte("\"'`", q), v+1, e)
+		}
+		return nil
+	})
+}
+
+// argValue keeps findLabelArg's literal when the call sets a password: its
+// name ends in a password word (not a token's or a key's, whose calls as
+// often take a name: api_key("openai")) and does not read one (get, read,
+// find, fetch, load, lookup, prompt, ask, require, has, is), and the
+// literal is no name, path, reference or prompt (getPassword("db.main"),
+// password("Enter it: ")).
+func argValue(s string, m []int) (int, int, int, int, bool) {
+	name := s[m[0] : m[0]+strings.IndexByte(s[m[0]:], '(')]
+	name = name[strings.LastIndexByte(name, '.')+1:]
+	if k := passwordPart(name); k == 0 && !isPasswordWord(name) || k > 0 && strings.EqualFold(name[k:], "pass") {
+		return 0, 0, 0, 0, false
+	}
+	lower := strings.ToLower(name)
+	for _, r := range [...]string{"get", "read", "find", "fetch", "load", "lookup", "prompt", "ask", "require", "has", "is"} {
+		if n := len(r); strings.HasPrefix(lower, r) && (name[n] == '_' || name[n] >= 'A' && name[n] <= 'Z') {
+			return 0, 0, 0, 0, false // a word of its own: get_password, getPassword; not hash_password
+		}
+	}
+	vs, ve := firstGroup(m)
+	if v := s[vs:ve]; namesThing(v) || secretName(v) || strings.ContainsAny(v, " \t") || strings.Contains(v, "${") {
+		return 0, 0, 0, 0, false
+	}
+	return structuredValue(s, m)
+}
