@@ -541,3 +541,21 @@ func TestMemoryFilesInAnotherEncodingLoseNothing(t *testing.T) {
 	r.mem("pages")
 	r.contains(".pi/memory/MEMORY.md — could not be read: it is not UTF-8 text (UTF-16, or NUL bytes)")
 }
+
+// A file of lone "\r" line ends is one entry that a forget takes whole; its
+// restore gives it back byte for byte (h-v77 B1: the "\r" it held was read
+// as a control character the empty file around it made, and refused).
+func TestAFileOfLoneCarriageReturnsComesBackWhole(t *testing.T) {
+	for _, src := range []string{"- one thing\r- two thing\r", "- one thing\r- two"} {
+		r := newRig(t, false)
+		r.write(projectIndex, src)
+		f, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 1)})
+		require.True(t, ok)
+		require.NoError(t, err)
+		require.Equal(t, "", r.read(projectIndex))
+		_, ok, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+		require.True(t, ok)
+		require.NoError(t, err)
+		require.Equal(t, src, r.read(projectIndex))
+	}
+}
