@@ -3,6 +3,7 @@ package decision
 import (
 	"errors"
 	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
+	"strconv"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
@@ -13,11 +14,12 @@ const version = 1
 
 // The errors of decode. Each is reported by doctor with its line number.
 var (
-	errSyntax      = errors.New("not a JSON object")
-	errVersion     = errors.New("unsupported version")
-	errMissing     = errors.New("missing field")
-	errUnknownCode = errors.New("unknown event code")
-	errDepth       = errors.New("too deeply nested")
+	errSyntax        = errors.New("not a JSON object")
+	errVersion       = errors.New("unsupported version")
+	errMissing       = errors.New("missing field")
+	errUnknownCode   = errors.New("unknown event code")
+	errDepth         = errors.New("too deeply nested")
+	errUnknownStatus = errors.New("unknown status")
 )
 
 // decodeError says what is wrong with a line and where.
@@ -56,7 +58,7 @@ func decode(line []byte, arena *arena) (Event, error) {
 // Event for a whole replay, so nothing escapes to the heap per line.
 func (s *scanner) decode(line []byte, arena *arena, ev *Event) error {
 	*ev = Event{}
-	s.b, s.i, s.arena, s.deep = line, 0, arena, false
+	s.b, s.i, s.arena, s.deep, s.status = line, 0, arena, false, ""
 	s.list = s.list[:0]
 	var seen uint8 // v, t, e, i
 	var badCode []byte
@@ -172,6 +174,8 @@ func (s *scanner) decode(line []byte, arena *arena, ev *Event) error {
 		return &decodeError{Err: errMissing, Detail: "i"}
 	case seen&2 == 0:
 		return &decodeError{Err: errMissing, Detail: "t"}
+	case s.status != "":
+		return &decodeError{Err: errUnknownStatus, Detail: "s=" + s.status + " (active, draft, rejected or superseded)"}
 	}
 	return nil
 }
@@ -323,6 +327,8 @@ func (s *scanner) data(d *Data) bool {
 			if isStr {
 				if st := parseStatusBytes(b); st != statusNone {
 					d.Status, d.Has = st, d.Has|HasStatus
+				} else {
+					s.status = strconv.Quote(string(b[:min(len(b), 64)])) // h-v77 B3: it was taken for active
 				}
 			}
 		case "tg", "c":

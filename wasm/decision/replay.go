@@ -1,11 +1,19 @@
 package decision
 
 import (
-	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
+	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
+
+// plainID: an id a person wrote is one line of plain text: no line break,
+// tab or "|" (a list's column), nothing marker.Check refuses.
+func plainID(id string) bool {
+	return !strings.ContainsAny(id, "\n\t|\u2028\u2029") && marker.Check(id) == ""
+}
 
 // problemKind classifies what doctor reports about a log.
 type problemKind uint8
@@ -273,6 +281,15 @@ func (s *state) apply(ev *Event, line int) {
 	if !validID(ev.ID) && redact.Contains(ev.ID) {
 		s.problem(line, corrupt, "", "its id holds what looks like a secret; skipped (remove the secret by hand, and rotate it)")
 		return
+	}
+	// And one line of plain text, as every id it names: a line break, a
+	// "|", a control character or a marker in one forged lines wherever it
+	// is shown (h-v77 B2, B3).
+	for _, id := range append([]string{ev.ID, ev.Data.Supersedes, ev.Data.SupersededBy}, ev.Data.Conflicts...) {
+		if !validID(id) && !plainID(id) {
+			s.problem(line, corrupt, "", "an id it names ("+strconv.Quote(id)+") is not one line of plain text; skipped")
+			return
+		}
 	}
 	if ev.TimeMs == 0 && ev.Time != "" {
 		s.problem(line, badTime, ev.ID, "time "+strconv.Quote(ev.Time)+" is not RFC 3339")

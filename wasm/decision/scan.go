@@ -25,6 +25,9 @@ type scanner struct {
 	view    bool
 	fromTmp bool
 	deep    bool // a value nested deeper than maxDepth was met
+	// status: a status that is none of statusNames (d.s), quoted for the
+	// line's problem; "" when it was one or there was none.
+	status string
 }
 
 // maxDepth bounds how deep a value an event may hold: recursion in a
