@@ -47,6 +47,10 @@ const maxFrame = 16 << 20
 // drainWait bounds how long answers are waited for once the input ended.
 const drainWait = time.Minute
 
+// initWait bounds how long the next message waits for an initialize's
+// answer (the SDK answers at once; a stuck one must not hold the input).
+const initWait = 10 * time.Second
+
 // batchesUntil is the first protocol version without JSON-RPC batches
 // (2025-06-18 removed them; 2025-03-26 and 2024-11-05 sessions may send them).
 const batchesUntil = "2025-06-18"
@@ -117,6 +121,12 @@ func frames(stop context.Context, in io.ReadCloser, w *wire, asking func() int) 
 					if _, werr := pw.Write(append(m, '\n')); werr != nil {
 						return
 					}
+				}
+				// What follows an initialize is taken once it is answered:
+				// its version decides what the next message may be (a batch
+				// sent at once was refused as if before it, h-v77 B4).
+				for end := time.Now().Add(initWait); w.initializing() && stop.Err() == nil && time.Now().Before(end); {
+					time.Sleep(time.Millisecond)
 				}
 			}
 			if err != nil {
@@ -278,6 +288,18 @@ func (w *wire) cancel(m map[string]json.RawMessage) []byte {
 	b, _ := json.Marshal(p)
 	m["params"] = b
 	return encode(m)
+}
+
+// initializing: an initialize the SDK has not answered yet.
+func (w *wire) initializing() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, c := range w.calls {
+		if c.method == "initialize" {
+			return true
+		}
+	}
+	return false
 }
 
 // unanswered counts the requests the SDK has not answered.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -234,4 +235,21 @@ func FuzzWireTake(f *testing.F) {
 			t.Fatalf("a batch of %d requests answered as %q", len(want), all)
 		}
 	})
+}
+
+// A client may send its next message with its initialize, not waiting for
+// the answer: it is judged under the version the initialize settles (h-v77
+// B4: a batch sent at once was refused as if it came before it).
+func TestMCPTakesWhatFollowsAnInitializeUnderItsVersion(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+	for range 3 {
+		cmd := exec.Command(pimemBin, "--wasm", testmod.Cores[0].Path(t), "--project", dir, "--agent-dir", agent, "mcp")
+		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "XDG_CACHE_HOME=" + sharedCache}
+		cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}` + "\n" +
+			`[{"jsonrpc":"2.0","id":10,"method":"ping"}]` + "\n")
+		out, err := cmd.Output()
+		require.NoError(t, err)
+		require.Contains(t, string(out), `[{"jsonrpc":"2.0","id":10,"result":{}}]`)
+		require.NotContains(t, string(out), "before the session's initialize")
+	}
 }
