@@ -89,7 +89,7 @@ func expressions() []expression {
 		// jwt
 		{re: `\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}`},
 		// telegram-token
-		{re: `\b[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}\b`},
+		{re: `(?:\b|\bbot)([0-9]{8,10}:AA[A-Za-z0-9_\-]{33})\b`},
 		// bearer
 		{re: `\b` + fold("bearer") + `[ \t]+([A-Za-z0-9._~+/=\-]{16,})`},
 		// auth-header
@@ -101,9 +101,9 @@ func expressions() []expression {
 		{re: "(?:^|[^A-Za-z0-9_.\\-/:@])([A-Za-z0-9_.\\-]+):([^\\s/:@\"'<>`]+)@([A-Za-z0-9.\\-]+)"},
 		// secret: label = value
 		{re: `[A-Za-z0-9_.\-]*(?:` +
-			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid") +
-			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session") + `[_.\-]?` + fold("key") + `)` +
-			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
+			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper") +
+			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root") + `[_.\-]?` + fold("key") + `)` +
+			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
 			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|\|\|=|\?\?=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
 			"(?:(?:[bBrRuU]{1,2}|@|u8|L|r#+)?(?:(?:\"\")?\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"(?:\"\")?|\\$?'((?:[^'\\r\\n]|''|'\\\\''|'\"'\"'){4,})')|([^\\s\"'`,;]{6,})|`([^`\\r\\n]{4,})`)", start: identStart},
@@ -196,9 +196,9 @@ const (
 // labelTailRE is how a label ends (secretLabel): a keyword and its suffix,
 // or PASS as its last word.
 var labelTailRE = `(?:` +
-	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid") +
-	`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session") + `[_.\-]?` + fold("key") + `)` +
-	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `))?` +
+	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper") +
+	`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root") + `[_.\-]?` + fold("key") + `)` +
+	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)`
 
 // shellWordRE is a command line's value: quoted, or a bare word.

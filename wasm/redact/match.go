@@ -1162,8 +1162,9 @@ func assignment(s string, i int, value func(v int) []int) []int {
 }
 
 // secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is
-// PASSWORD|PASSWORDS|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|SESSIONID|SESSID|(?:API|ACCESS|PRIVATE|SIGNING|ENCRYPTION|MASTER|AUTH|LICENSE|ACCOUNT|SESSION)[_.\-]?KEY
-// and SUFFIX is [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE), in any ASCII case; or
+// PASSWORD|PASSWORDS|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|SESSIONID|SESSID|SALT|PEPPER|(?:KEYWORDS)[_.\-]?KEY
+// with KEYWORDS keyWords (API, ACCESS, PRIVATE, … APP, HMAC, ADMIN …), and SUFFIX is
+// [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE|BASE64|B64), in any ASCII case; or
 // with PASS as its last word (see passLabel), without a suffix.
 func secretLabel(s string, lo, end int) bool {
 	if secretKeyword(s, lo, end) || passLabel(s, lo, end) {
@@ -1173,6 +1174,10 @@ func secretLabel(s string, lo, end int) bool {
 	switch {
 	case endsFold(s, lo, e, "value"):
 		e -= len("value")
+	case endsFold(s, lo, e, "base64"):
+		e -= len("base64") // password_base64: the password, encoded
+	case endsFold(s, lo, e, "b64"):
+		e -= len("b64")
 	case endsFold(s, lo, e, "base"):
 		e = sep(s, lo, e-len("base"))
 		if !endsFold(s, lo, e, "key") {
@@ -1203,8 +1208,9 @@ func passLabel(s string, lo, end int) bool {
 }
 
 var (
-	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid"}
-	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session"}
+	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper"}
+	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session",
+		"app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root"}
 )
 
 func secretKeyword(s string, lo, end int) bool {

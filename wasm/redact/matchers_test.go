@@ -248,6 +248,9 @@ var matcherEdges = []string{
 	// a literal given to a call named for a secret.
 	"set_password(\"abcd\")", "password( 'abcd' ,x)", "password(`abcd`)", "password(\"abc\")", "password(\"abcd\" x)", "password(\"ab\ncd\")",
 	"password (\"abcd\")", "password(\"\xff\xff\xff\xff\")", "password(\"abcd", "apiKey('abcd')", "x.token(\"abcd\")",
+	// a Telegram token alone and in the Bot API's path.
+	"/bot1234567890:AA" + strings.Repeat("x", 33) + "/send", "xbot1234567890:AA" + strings.Repeat("x", 33), "bot123:AA" + strings.Repeat("x", 33),
+	"botbot1234567890:AA" + strings.Repeat("x", 33), "1234567890:AA" + strings.Repeat("x", 33) + "x",
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

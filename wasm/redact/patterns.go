@@ -111,7 +111,7 @@ func newPatterns() []*pattern {
 		{kind: "url-password", triggers: []string{"@"},
 			// user:password@host without a scheme: root:pw@10.0.0.1.
 			find: findUserPassword, span: userPassword},
-		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid"},
+		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
 			// DB_PASSWORD, apiKey, creds, //registry/:_authToken), so token_count and
@@ -198,7 +198,7 @@ func newPatterns() []*pattern {
 }
 
 // labelTriggers are what every label holds (secretLabel).
-var labelTriggers = [...]string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid"}
+var labelTriggers = [...]string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper"}
 
 // firstGroup is the default span: the first capture group that took part,
 // else the whole match.
@@ -334,6 +334,17 @@ func urlStop(c byte) bool {
 	return false
 }
 
+// keyFile: v names a file that holds a key, by its extension
+// (server.pem, /etc/ssl/client.key, keys/sa.json), not a key itself (base64
+// has no '.', a token's dotted parts end in no such word).
+func keyFile(v string) bool {
+	dot := strings.LastIndexByte(v, '.')
+	if dot <= 0 || strings.ContainsAny(v, " \t=+") {
+		return false
+	}
+	return inList(" pem key crt cer p12 pfx jks der json asc gpg ppk pub keystore ", strings.ToLower(v[dot+1:]))
+}
+
 // isPort reports digits followed by a path, query or fragment: "8080/x@y".
 func isPort(pw string) bool {
 	i := 0
@@ -403,8 +414,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 		}
 	}
 	n := identEnd(label)
-	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || codeAt(s, label[:n], m[0], vs, ve) {
-		return 0, 0, 0, 0, false
+	if n >= 3 && strings.EqualFold(label[n-3:n], "pwd") && isPath(v) || codeAt(s, label[:n], m[0], vs, ve) ||
+		endsFold(label, 0, n, "key") && keyFile(v) {
+		return 0, 0, 0, 0, false // a key's file: client_key: /etc/ssl/client.key, PRIVATE_KEY=server.pem
 	}
 	if strings.EqualFold(label[:n], "passwd") && inList(nssSources, v) ||
 		inList(" secret existingSecret imagePullSecret secretName secretRef ", strings.TrimLeft(label[:n], "-")) && secretName(v) {

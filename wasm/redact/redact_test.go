@@ -1018,6 +1018,27 @@ func TestAPasswordSettersLiteralIsItsValue(t *testing.T) {
 	})
 }
 
+// More of a key's names label a value (h-v76 B2, B12, B15): Laravel's
+// APP_KEY, HMAC, admin, client, webhook, JWT and WireGuard's preshared
+// keys, a salt, a pepper, a password given base64; a key's file is no key.
+// And a Telegram token in the Bot API's path (B1).
+func TestMoreKeyNamesLabelAValueAndAKeysFileStays(t *testing.T) {
+	bothWays(t, redacts{
+		{"APP_KEY=base64:Xq9vLm2pRtZ8kQ3aB4cD5eF6gH7iJ8kL9mN0oP1qR2s=", "APP_KEY=[REDACTED:secret]"},
+		{"DD_APP_KEY=cff00d796c25410335b400141212b62c37663112", "DD_APP_KEY=[REDACTED:secret]"},
+		{"HMAC_KEY=Xq9vLm2pRtZ8kQ3a", "HMAC_KEY=[REDACTED:secret]"},
+		{"ALGOLIA_ADMIN_KEY=Xq9vLm2pRtZ8kQ3a", "ALGOLIA_ADMIN_KEY=[REDACTED:secret]"},
+		{"PresharedKey = /UwcSPg38hW/D9Y3tcS1FOV0K1wuURMbS0sesJEP5ak=", "PresharedKey = [REDACTED:secret]"},
+		{"SALT=Xq9vLm2pRtZ8kQ3a", "SALT=[REDACTED:secret]"},
+		{"password_b64=WHE5dkxtMnBSdA==", "password_b64=[REDACTED:secret]"},
+		{"https://api.telegram.org/bot1234567890:AAtQDH9eN6JUJqGb8mUtDZldrphAxHUtwud/sendMessage", "https://api.telegram.org/bot[REDACTED:telegram-token]/sendMessage"},
+	}, []string{
+		"client_key: /etc/ssl/client.key", "server_key: server.pem", "CLIENT_KEY=client.key", "root_key = \"keys/root.pem\"",
+		"private_key: /etc/ssl/private.key", "api_key: keys/api.json", "app_key: ${APP_KEY}", "salt: random", "salt_rounds: 12",
+		"the app key is rotated monthly", "jwt_key: process.env.JWT_KEY", "PRIMARY_KEY=id", "cache_key: users",
+	})
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }

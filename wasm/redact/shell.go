@@ -782,9 +782,10 @@ func configValue(s string, t, k int) []int {
 	return groupOf(t, end, 3, g, vs, ve)
 }
 
-// findTelegramToken: \b[0-9]{8,10}:AA[A-Za-z0-9_\-]{33}\b
+// findTelegramToken: (?:\b|\bbot)([0-9]{8,10}:AA[A-Za-z0-9_\-]{33})\b
 //
-// A bot's id, then its secret: 35 characters that start with AA.
+// A bot's id, then its secret: 35 characters that start with AA; alone or
+// in the Bot API's path (/bot123…:AA…/sendMessage).
 func findTelegramToken(s string, pos int) []int {
 	for b := pos; ; {
 		k := strings.Index(s[b:], ":AA")
@@ -797,11 +798,15 @@ func findTelegramToken(s string, pos int) []int {
 		for d > 0 && s[d-1] >= '0' && s[d-1] <= '9' {
 			d--
 		}
-		if k-d < 8 || k-d > 10 || d < pos || !wordStart(s, d) {
+		start := d
+		if !wordStart(s, d) && d >= 3 && hasAt(s, d-3, "bot") && wordStart(s, d-3) {
+			start = d - 3 // the Bot API's path: api.telegram.org/bot123…:AA…/sendMessage
+		}
+		if k-d < 8 || k-d > 10 || start < pos || !wordStart(s, start) {
 			continue
 		}
 		if e := exactly(s, k+3, isToken, 33); e >= 0 && (isWord(s[e-1]) != (e < len(s) && isWord(s[e]))) {
-			return whole(d, e)
+			return group1(start, e, d, e)
 		}
 	}
 }
