@@ -53,7 +53,10 @@ func expressions() []expression {
 			`|sntrys_[A-Za-z0-9._~+/=\-]{40,}|ATATT[A-Za-z0-9._~+/=\-]{60,}|tskey-[A-Za-z0-9_\-]{20,}|dp\.st\.[A-Za-z0-9._~+/=\-]{40,}|ops_[A-Za-z0-9._~+/=\-]{100,}` +
 			`|glc_[A-Za-z0-9._~+/=\-]{32,}|dp\.(?:pt|ct|sa|scim|audit)\.[A-Za-z0-9._~+/=\-]{40,}|figd_[A-Za-z0-9_\-]{40,}|PMAK-[A-Za-z0-9_\-]{50,}|key-[0-9a-f]{32,}` +
 			`|NRAK-[A-Za-z0-9]{27,}|pul-[0-9a-f]{40,}|dapi[0-9a-f]{32,}|sbp_[0-9a-f]{40,}|pscale_(?:tkn|pw)_[A-Za-z0-9_\-]{32,}|nfp_[A-Za-z0-9]{36,}|ntn_[A-Za-z0-9]{40,}` +
-			`|fo1_[A-Za-z0-9_\-]{40,}|rnd_[A-Za-z0-9]{30,}|sq0atp-[A-Za-z0-9_\-]{22,}|sq0csp-[A-Za-z0-9_\-]{40,}|CFPAT-[A-Za-z0-9_\-]{40,}|sl\.[A-Za-z0-9._~+/=\-]{100,})`},
+			`|fo1_[A-Za-z0-9_\-]{40,}|rnd_[A-Za-z0-9]{30,}|sq0atp-[A-Za-z0-9_\-]{22,}|sq0csp-[A-Za-z0-9_\-]{40,}|CFPAT-[A-Za-z0-9_\-]{40,}|sl\.[A-Za-z0-9._~+/=\-]{100,}` +
+			`|sntryu_[0-9a-f]{64,}|glft-[A-Za-z0-9_\-]{20,}|rubygems_[0-9a-f]{48,}|phx_[A-Za-z0-9]{40,}|bkua_[A-Za-z0-9]{40,}|CCIPAT_[A-Za-z0-9_\-]{40,}` +
+			`|sk\.eyJ[A-Za-z0-9._~+/=\-]{60,}|1//0[A-Za-z0-9_\-]{40,}|eyJrIjoi[A-Za-z0-9._~+/=\-]{40,}|EAACEdEose0cBA[A-Za-z0-9]{20,}` +
+			`|nsec1[A-Za-z0-9]{58,}|xprv[A-Za-z0-9]{100,}|tprv[A-Za-z0-9]{100,})`},
 		// slack-token
 		{re: `\b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
 		// slack-webhook
@@ -93,8 +96,8 @@ func expressions() []expression {
 		// bearer
 		{re: `\b` + fold("bearer") + `[ \t]+([A-Za-z0-9._~+/=\-]{16,})`},
 		// auth-header
-		{re: `\b(?:` + fold("proxy-") + `)?` + fold("authorization") + `["']?[ \t]*[:=][ \t]*["']?` +
-			foldAny("basic", "token", "bot") + `[ \t]+([A-Za-z0-9._~+/=\-]{8,})`},
+		{re: `\b(?:` + fold("proxy-") + `)?` + fold("authorization") + `["']?(?:[ \t]*[:=][ \t]*["']?|[ \t]+["'])` +
+			`[A-Za-z][A-Za-z0-9_\-]*[ \t]+([A-Za-z0-9._~+/=\-]{8,})`},
 		// url-password
 		{re: "[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s/:@\"'<>`]*:", start: schemeStart},
 		// url-password: user:password@host without a scheme

@@ -561,7 +561,11 @@ func findAPIKey(s string, pos int) []int {
 // Grafana Cloud's, Doppler's personal, CLI, service-account, SCIM and audit
 // tokens, Figma's, Postman's, Mailgun's, New Relic's, Pulumi's,
 // Databricks', Supabase's, PlanetScale's, Netlify's, Notion's, Fly.io's,
-// Render's, Square's, Contentful's and Dropbox's.
+// Render's, Square's, Contentful's and Dropbox's; Sentry's user tokens,
+// GitLab's feed tokens, RubyGems', PostHog's, Buildkite's, CircleCI's,
+// Mapbox's secret tokens, Google's OAuth refresh tokens, Grafana's legacy
+// keys, Facebook's tokens, Nostr's private keys and BIP32's extended
+// private keys.
 var apiKeys = [...]struct {
 	prefix string
 	class  func(byte) bool
@@ -575,6 +579,9 @@ var apiKeys = [...]struct {
 	{"pul-", isLowerHex, 40}, {"dapi", isLowerHex, 32}, {"sbp_", isLowerHex, 40}, {"pscale_tkn_", isToken, 32}, {"pscale_pw_", isToken, 32},
 	{"nfp_", isAlnum, 36}, {"ntn_", isAlnum, 40}, {"fo1_", isToken, 40}, {"rnd_", isAlnum, 30}, {"sq0atp-", isToken, 22}, {"sq0csp-", isToken, 40},
 	{"CFPAT-", isToken, 40}, {"sl.", isTokenValue, 100},
+	{"sntryu_", isLowerHex, 64}, {"glft-", isToken, 20}, {"rubygems_", isLowerHex, 48}, {"phx_", isAlnum, 40}, {"bkua_", isAlnum, 40},
+	{"CCIPAT_", isToken, 40}, {"sk.eyJ", isTokenValue, 60}, {"1//0", isToken, 40}, {"eyJrIjoi", isTokenValue, 40}, {"EAACEdEose0cBA", isAlnum, 20},
+	{"nsec1", isAlnum, 58}, {"xprv", isAlnum, 100}, {"tprv", isAlnum, 100},
 }
 
 // findSlackToken: \b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}
@@ -916,7 +923,7 @@ func findBearer(s string, pos int) []int {
 	return nil
 }
 
-// findAuthHeader: \b(?:PROXY-)?AUTHORIZATION["']?[ \t]*[:=][ \t]*["']?(?:BASIC|TOKEN|BOT)[ \t]+([A-Za-z0-9._~+/=\-]{8,})
+// findAuthHeader: \b(?:PROXY-)?AUTHORIZATION["']?(?:[ \t]*[:=][ \t]*["']?|[ \t]+["'])[A-Za-z][A-Za-z0-9_\-]*[ \t]+([A-Za-z0-9._~+/=\-]{8,})
 // with every word in any ASCII case.
 //
 // With "proxy-" the match starts at its p; without, at the a of
@@ -938,24 +945,23 @@ func findAuthHeader(s string, pos int) []int {
 		if j < len(s) && isQuote(s[j]) {
 			j++
 		}
-		j = runEnd(s, j, isBlank)
-		if j == len(s) || s[j] != ':' && s[j] != '=' {
-			continue
-		}
-		j = runEnd(s, j+1, isBlank)
-		if j < len(s) && isQuote(s[j]) {
-			j++
-		}
-		switch {
-		case text.HasFoldPrefix(s[j:], "basic"):
-			j += len("basic")
-		case text.HasFoldPrefix(s[j:], "token"):
-			j += len("token")
-		case text.HasFoldPrefix(s[j:], "bot"):
-			j += len("bot")
+		switch a := runEnd(s, j, isBlank); {
+		case a < len(s) && (s[a] == ':' || s[a] == '='):
+			j = runEnd(s, a+1, isBlank)
+			if j < len(s) && isQuote(s[j]) {
+				j++
+			}
+		case a > j && a < len(s) && isQuote(s[a]):
+			j = a + 1 // nginx's proxy_set_header Authorization "Basic …";
 		default:
 			continue
 		}
+		// The scheme: any word (Basic, Token, Bot, Okta's SSWS…); authValue
+		// weighs the value by it.
+		if j == len(s) || !isLetter(s[j]) {
+			continue
+		}
+		j = runEnd(s, j, func(c byte) bool { return isWord(c) || c == '-' })
 		v := runEnd(s, j, isBlank)
 		if v == j {
 			continue
@@ -968,6 +974,27 @@ func findAuthHeader(s string, pos int) []int {
 }
 
 func isQuote(c byte) bool { return c == '"' || c == '\'' }
+
+// authValue keeps an Authorization header's credential: after Basic,
+// Token, Bot or Bearer one of 8 bytes or more; after another scheme (Okta's
+// SSWS, a vendor's own) one of 16 or more with a letter and a digit, not a
+// Digest's parameters nor prose ("authorization: server configuration").
+func authValue(s string, m []int) (int, int, int, int, bool) {
+	vs, ve := m[2], m[3]
+	k := runEndBack(s, vs, isBlank)
+	scheme := strings.ToLower(s[runEndBack(s, k, func(c byte) bool { return isWord(c) || c == '-' }):k])
+	switch scheme {
+	case "basic", "token", "bot", "bearer":
+		return vs, ve, m[0], m[1], true
+	case "digest":
+		return 0, 0, 0, 0, false
+	}
+	v := s[vs:ve]
+	if len(v) < 16 || !strings.ContainsAny(v, "0123456789") || !strings.ContainsFunc(v, func(r rune) bool { return r < 128 && isLetter(byte(r)) }) {
+		return 0, 0, 0, 0, false
+	}
+	return vs, ve, m[0], m[1], true
+}
 
 // findURLUser: [A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@"'<>`]*:
 //

@@ -251,6 +251,9 @@ var matcherEdges = []string{
 	// a Telegram token alone and in the Bot API's path.
 	"/bot1234567890:AA" + strings.Repeat("x", 33) + "/send", "xbot1234567890:AA" + strings.Repeat("x", 33), "bot123:AA" + strings.Repeat("x", 33),
 	"botbot1234567890:AA" + strings.Repeat("x", 33), "1234567890:AA" + strings.Repeat("x", 33) + "x",
+	// an Authorization header's schemes and separators.
+	"Authorization: SSWS 12345678", "authorization 'Basic 12345678'", "Authorization  \"x 12345678", "Authorization \t'9x 12345678", "Authorization:'Basic' 12345678",
+	"Authorization: _x 12345678", "Authorization: x-y_z 12345678", "Authorization\"= \"a 12345678", "Authorization x 12345678", "proxy-authorization: a 12345678",
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

@@ -60,7 +60,8 @@ func newPatterns() []*pattern {
 		{kind: "gitlab-token", triggers: []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glsoat-", "glffct-", "glimt-", "glagent-", "gloas-", "gr1348941"},
 			find: findGitLabToken},
 		{kind: "api-key", triggers: []string{"sk-", "dckr_", "lin_", "gsk_", "xai-", "pplx-", "r8_", "glsa_", "sntrys_", "atatt", "tskey-", "dp.st.", "ops_",
-			"glc_", "dp.", "figd_", "pmak-", "key-", "nrak-", "pul-", "dapi", "sbp_", "pscale_", "nfp_", "ntn_", "fo1_", "rnd_", "sq0", "cfpat-", "sl."},
+			"glc_", "dp.", "figd_", "pmak-", "key-", "nrak-", "pul-", "dapi", "sbp_", "pscale_", "nfp_", "ntn_", "fo1_", "rnd_", "sq0", "cfpat-", "sl.",
+			"sntryu_", "glft-", "rubygems_", "phx_", "bkua_", "ccipat_", "sk.eyj", "1//0", "eyjrijoi", "eaacedeose0cba", "nsec1", "xprv", "tprv"},
 			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys,
 			// and other vendors' that need no label (apiKeys).
 			find: findAPIKey},
@@ -104,7 +105,7 @@ func newPatterns() []*pattern {
 		{kind: "bearer", triggers: []string{"bearer"}, find: findBearer},
 		{kind: "auth-header", triggers: []string{"authorization"},
 			// Bearer has its own pattern (it also appears outside headers).
-			find: findAuthHeader},
+			find: findAuthHeader, span: authValue},
 		{kind: "url-password", triggers: []string{"://"},
 			// scheme://user: — the rest is found by urlPassword.
 			find: findURLUser, span: urlPassword},

@@ -1039,6 +1039,23 @@ func TestMoreKeyNamesLabelAValueAndAKeysFileStays(t *testing.T) {
 	})
 }
 
+// An Authorization header of any scheme, and nginx's quoted form (h-v76
+// B9); more vendors' keys with no label (B10, B11).
+func TestAnyAuthorizationSchemeAndMoreVendorsKeys(t *testing.T) {
+	bothWays(t, redacts{
+		{"Authorization: SSWS 00hzyG9LAoQ34dZx9IvQqePEKiBDR4TNDmvNmhzksW", "Authorization: SSWS [REDACTED:auth-header]"},
+		{`proxy_set_header Authorization "Basic YWRhOlhxOXZMbTJwUnQ=";`, `proxy_set_header Authorization "Basic [REDACTED:auth-header]";`},
+		{"Authorization = ApiKey Xq9vLm2pRtZ8kQ3aB4cD", "Authorization = ApiKey [REDACTED:auth-header]"},
+		{"note: sntryu_" + strings.Repeat("0123456789abcdef", 4), "note: [REDACTED:api-key]"},
+		{"key nsec1vl029mgpspedva04g90vltkh6fvh240zqtv9k0t9af8935ke9laqsnlfe5", "key [REDACTED:api-key]"},
+		{"refresh 1//0" + strings.Repeat("gAbC-dEf_9", 5), "refresh [REDACTED:api-key]"},
+	}, []string{
+		"authorization: server configuration", `the Authorization "header" is required`,
+		`Authorization: Digest username="ada", realm="x", response="6629fae49393a05397450978507c4ef1"`,
+		"Authorization: Negotiate", "the rubygems_ prefix, phx_ keys and bkua_ tokens",
+	})
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }
