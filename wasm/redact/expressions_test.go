@@ -173,6 +173,8 @@ func expressions() []expression {
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: basic auth's password after its user
 		{re: `(?:\bauth[ \t]*=[ \t]*[(\[]|[Bb]asic_?[Aa]uth\()[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*,[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')`},
+		// secret: a password given by its place in a call
+		{re: `(?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(` + argRE + `,` + argRE + `,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken)\(` + argRE + `,|\.login\(` + argRE + `,)[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')[ \t]*[,)]`},
 		// secret: a literal given to a call named for a secret
 		{re: nameRE + "\\([ \\t]*(?:\"([^\"\\n]{4,})\"|'([^'\\n]{4,})'|`([^`\\n]{4,})`)[ \\t]*[),]"},
 		// secret: a cell of a Markdown table
@@ -203,6 +205,9 @@ var labelTailRE = `(?:` +
 	`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root") + `[_.\-]?` + fold("key") + `)` +
 	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)`
+
+// argRE is an argument of a call before the one findPositional reads.
+const argRE = `(?:[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*|[^,()"'\n]*)`
 
 // shellWordRE is a command line's value: quoted, or a bare word.
 const shellWordRE = `(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`

@@ -254,6 +254,10 @@ var matcherEdges = []string{
 	// an Authorization header's schemes and separators.
 	"Authorization: SSWS 12345678", "authorization 'Basic 12345678'", "Authorization  \"x 12345678", "Authorization \t'9x 12345678", "Authorization:'Basic' 12345678",
 	"Authorization: _x 12345678", "Authorization: x-y_z 12345678", "Authorization\"= \"a 12345678", "Authorization x 12345678", "proxy-authorization: a 12345678",
+	// a password given by its place.
+	"getConnection(u, \"a\", \"p\")", "getConnection( \"u\" , 'a' , 'p' )", "getConnection(\"u\"x, \"a\", \"p\")", "xPDO(a, b, 'p')", "PDO (a, b, 'p')",
+	"FTP_TLS(a,b,'p')", "x.login(a,'p',)", ".login('',\"p\")", "bind_s(a, \"\")", "NetworkCredential(\"a\"\n, \"p\")", "mysqli(a, b, 'p' x)",
+	"getConnection(a, 'b, c', 'p')", "getConnection(a, b\"c\", 'p')",
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

@@ -1056,6 +1056,24 @@ func TestAnyAuthorizationSchemeAndMoreVendorsKeys(t *testing.T) {
 	})
 }
 
+// A password given by its place to a call that takes one there (h-v76
+// B8); a variable, a reference or a name there stays.
+func TestAPasswordGivenByItsPlace(t *testing.T) {
+	bothWays(t, redacts{
+		{`DriverManager.getConnection(url, "ada", "Xq9vLm2pRt");`, `DriverManager.getConnection(url, "ada", "[REDACTED:secret]");`},
+		{`$pdo = new PDO($dsn, 'ada', 'Xq9vLm2pRt');`, `$pdo = new PDO($dsn, 'ada', '[REDACTED:secret]');`},
+		{`mysqli_connect('localhost', 'root', 'Xq9vLm2pRt');`, `mysqli_connect('localhost', 'root', '[REDACTED:secret]');`},
+		{`$mysqli = new mysqli("db", "ada", "Xq9vLm2pRt", "app");`, `$mysqli = new mysqli("db", "ada", "[REDACTED:secret]", "app");`},
+		{`new NetworkCredential("ada", "Xq9vLm2pRt")`, `new NetworkCredential("ada", "[REDACTED:secret]")`},
+		{`server.login("me@example.com", "Xq9vLm2pRt")`, `server.login("me@example.com", "[REDACTED:secret]")`},
+		{`ftp = ftplib.FTP("ftp.example.com", "ada", "Xq9vLm2pRt")`, `ftp = ftplib.FTP("ftp.example.com", "ada", "[REDACTED:secret]")`},
+	}, []string{
+		`DriverManager.getConnection(url, user, password);`, `new PDO($dsn, $user, $pass);`, `server.login(user, os.environ["PW"])`,
+		`DriverManager.getConnection(url, "sa", "DB_PASSWORD")`, `mysqli_connect("localhost", "root", "")`, `form.login("Sign in", "Cancel")`,
+		`getConnection(url, f("a", "b"), "Xq9vLm2pRt")`,
+	})
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }

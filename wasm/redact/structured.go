@@ -1085,3 +1085,93 @@ func argValue(s string, m []int) (int, int, int, int, bool) {
 	}
 	return structuredValue(s, m)
 }
+
+// findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(ARG,ARG,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken)\(ARG,|\.login\(ARG,)[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')[ \t]*[,)]
+// with ARG [ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*|[^,()"'\n]*
+//
+// A password given by its place to a call that takes one there: JDBC's
+// DriverManager.getConnection(url, "ada", "x"), PHP's new PDO($dsn, 'ada',
+// 'x') and mysqli, Python's ftplib.FTP(host, user, "x") and
+// smtp.login("ada", "x"), .NET's NetworkCredential("ada", "x"), LDAP's
+// simple_bind_s(dn, "x").
+func findPositional(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		n := -1
+		var k int
+		if s[i] == '.' && hasAt(s, i+1, "login(") {
+			n, k = 1, i+len(".login(")
+		} else if isLetter(s[i]) && wordStart(s, i) {
+			e := runEnd(s, i, isWord)
+			if hasAt(s, e, "(") {
+				switch s[i:e] {
+				case "getConnection", "PDO", "mysqli_connect", "mysql_connect", "mysqli", "FTP", "FTP_TLS":
+					n = 2
+				case "NetworkCredential", "simple_bind_s", "bind_s", "UsernamePasswordCredentials", "PasswordAuthentication", "UsernamePasswordAuthenticationToken":
+					n = 1
+				}
+			}
+			k = e + 1
+			if n < 0 {
+				i = e - 1
+				continue
+			}
+		}
+		if n < 0 {
+			continue
+		}
+		for ; n > 0 && k >= 0; n-- {
+			k = argEnd(s, k)
+		}
+		if k < 0 {
+			continue
+		}
+		v := runEnd(s, k, isBlank)
+		if g, e := closedLiteral(s, v); g >= 0 {
+			if c := runEnd(s, e+1, isBlank); c < len(s) && (s[c] == ',' || s[c] == ')') {
+				return groupOf(i, c+1, 2, g, v+1, e)
+			}
+		}
+	}
+	return nil
+}
+
+// argEnd is where the argument at s[k:] and its ',' end (ARG, findPositional),
+// -1 for none.
+func argEnd(s string, k int) int {
+	if q := runEnd(s, k, isBlank); q < len(s) && isQuote(s[q]) {
+		e := runEnd(s, q+1, func(c byte) bool { return c != s[q] && c != '\n' })
+		if e < len(s) && s[e] == s[q] {
+			if c := runEnd(s, e+1, isBlank); hasAt(s, c, ",") {
+				return c + 1
+			}
+		}
+	}
+	if e := runEnd(s, k, func(c byte) bool { return strings.IndexByte(",()\"'\n", c) < 0 }); hasAt(s, e, ",") {
+		return e + 1
+	}
+	return -1
+}
+
+// closedLiteral reads (?:"([^"\n]+)"|'([^'\n]+)') at s[v:]: its group (0
+// double-quoted, 1 single; -1 none) and where its closing quote stands.
+func closedLiteral(s string, v int) (g, e int) {
+	if v == len(s) || !isQuote(s[v]) {
+		return -1, v
+	}
+	e = runEnd(s, v+1, func(c byte) bool { return c != s[v] && c != '\n' })
+	if e == v+1 || e == len(s) || s[e] != s[v] {
+		return -1, v
+	}
+	return boolInt(s[v] == '\''), e
+}
+
+// positionalValue is structuredValue for findPositional's literal, which is
+// no name or path either (getConnection(url, "sa", "db.password")), and
+// after .login( looks like a password.
+func positionalValue(s string, m []int) (int, int, int, int, bool) {
+	vs, ve := firstGroup(m)
+	if v := s[vs:ve]; namesThing(v) || secretName(v) || s[m[0]] == '.' && !looksLikePassword(v) {
+		return 0, 0, 0, 0, false // any object's login(…) takes a password's shape: not login("Sign in", "Cancel")
+	}
+	return structuredValue(s, m)
+}
