@@ -35,6 +35,8 @@ func expressions() []expression {
 		{re: `-{4,5} ?BEGIN[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}(?:[\s\S]*?-{4,5} ?END[ A-Z0-9]*PRIVATE KEY[ A-Z]*-{4,5}|(?:\\[nr][^\n]*)?)`},
 		// private-key: PuTTY's
 		{re: `Private-Lines:[ \t]*[0-9]+(?:\r?\n|[ \t]+)((?:[ \t>]*[A-Za-z0-9+/=]+(?:\r?\n|[ \t]+|$))+)`},
+		// private-key: a key's DER in base64
+		{re: `\b(?:MII[A-Za-z0-9+/]{3}(?:IBADANBgkqhkiG9w0BAQEFAASC|IBAAKC)|MHcCAQEEI|MIGkAgEBBD|MIGHAgEAMBMGByqGSM49AgEG|MC4CAQAwBQYDK2VwBCIEI)[A-Za-z0-9+/=]{20,}`},
 		// aws-key
 		{re: `\b((?:AKIA|ASIA)[0-9A-Z]{16})(?:\b|` + gitHub + `)`},
 		// aws-secret-key

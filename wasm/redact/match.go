@@ -1546,3 +1546,37 @@ func field(s string, i int) int {
 	}
 	return -1
 }
+
+// findKeyBody: \b(?:MII[A-Za-z0-9+/]{3}(?:IBADANBgkqhkiG9w0BAQEFAASC|IBAAKC)|MHcCAQEEI|MIGkAgEBBD|MIGHAgEAMBMGByqGSM49AgEG|MC4CAQAwBQYDK2VwBCIEI)[A-Za-z0-9+/=]{20,}
+//
+// A private key's DER in base64 without its BEGIN and END lines, as a
+// label's value or alone: its first bytes say what it is, a PKCS#8 key
+// (RSA, EC, Ed25519), a PKCS#1 RSA key or an EC key (a public key's say
+// otherwise: MIIBIjANBgkqhkiG9w0BAQEFAAOC).
+func findKeyBody(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if s[i] != 'M' || !wordStart(s, i) {
+			continue
+		}
+		b := -1
+		if hasAt(s, i, "MII") && exactly(s, i+3, isBase64, 3) >= 0 {
+			for _, p := range [...]string{"IBADANBgkqhkiG9w0BAQEFAASC", "IBAAKC"} {
+				if hasAt(s, i+6, p) {
+					b = i + 6 + len(p)
+				}
+			}
+		}
+		for _, p := range [...]string{"MHcCAQEEI", "MIGkAgEBBD", "MIGHAgEAMBMGByqGSM49AgEG", "MC4CAQAwBQYDK2VwBCIEI"} {
+			if b < 0 && hasAt(s, i, p) {
+				b = i + len(p)
+			}
+		}
+		if b < 0 {
+			continue
+		}
+		if e := atLeast(s, b, func(c byte) bool { return isBase64(c) || c == '=' }, 20); e >= 0 {
+			return whole(i, e)
+		}
+	}
+	return nil
+}

@@ -258,6 +258,9 @@ var matcherEdges = []string{
 	"getConnection(u, \"a\", \"p\")", "getConnection( \"u\" , 'a' , 'p' )", "getConnection(\"u\"x, \"a\", \"p\")", "xPDO(a, b, 'p')", "PDO (a, b, 'p')",
 	"FTP_TLS(a,b,'p')", "x.login(a,'p',)", ".login('',\"p\")", "bind_s(a, \"\")", "NetworkCredential(\"a\"\n, \"p\")", "mysqli(a, b, 'p' x)",
 	"getConnection(a, 'b, c', 'p')", "getConnection(a, b\"c\", 'p')",
+	// a key's DER in base64.
+	"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + strings.Repeat("A", 20), "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + strings.Repeat("A", 19), "xMIIEowIBAAKC" + strings.Repeat("A", 20),
+	"MII+/=IBAAKC" + strings.Repeat("A", 20), "MII+/+IBAAKC" + strings.Repeat("=", 20), "MHcCAQEEI" + strings.Repeat("b", 20), "/MC4CAQAwBQYDK2VwBCIEI" + strings.Repeat("c", 25),
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

@@ -45,6 +45,9 @@ func newPatterns() []*pattern {
 			// its END line is redacted to its last line (keySpan).
 			find: findPrivateKey, span: keySpan, multiline: true},
 		{kind: "private-key", triggers: []string{"private-lines:"}, find: findPuTTYKey, span: puttySpan, multiline: true},
+		{kind: "private-key", triggers: []string{"ibadanbgkqhkig9w0baqefaasc", "ibaakc", "mhccaqeei", "migkagebbd", "mighagea", "mc4caqawbqydk2vwbciei"},
+			// A key's DER in base64 without its BEGIN and END lines: MIIEvQIBADANBgkqhkiG9w0BAQEFAASC….
+			find: findKeyBody},
 		{kind: "aws-key", triggers: []string{"akia", "asia"}, find: findAWSKey},
 		{kind: "aws-secret-key", triggers: []string{"secret"},
 			// 40 characters after a label that names it (aws_secret_access_key,

@@ -505,7 +505,7 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"Example PEM begins -----BEGIN RSA PRIVATE KEY-----\n1. UploadTheCertificate2 to the portal\n", "Example PEM begins [REDACTED:private-key]\n1. UploadTheCertificate2 to the portal\n"},
 		{`password changed to "Tr0ub4dor&3"`, `password changed to "[REDACTED:secret]"`},
 		{"password reset to `Xk9#mQ2v` for the staging box", "password reset to `[REDACTED:secret]` for the staging box"},
-		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAexampleEXAMPLE0123\n-----END RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAnotAKeyButLongEnough\n", "[REDACTED:private-key]\nMIIEowIBAAKCAQEAnotAKeyButLongEnough\n"},
+		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAexampleEXAMPLE0123\n-----END RSA PRIVATE KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOCnotAKeyButLongEnough\n", "[REDACTED:private-key]\nMIIBIjANBgkqhkiG9w0BAQEFAAOCnotAKeyButLongEnough\n"},
 		{"     1\t-----BEGIN RSA PRIVATE KEY-----\n     2\tMIIEowIBAAKCAQEAexampleEXAMPLE0123\n     3\tkl+mnEXAMPLE==\n", "     1\t[REDACTED:private-key]\n"},
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAexampleEXAMPLE0123\n[...]\nMII EowIB AAKC\nkl+mnEXAMPLEexampleEXAMPLE01==\n\nDecision: we use ed25519 now.\nReason: shorter keys.\nhttps://wiki.example.com/keys\nMIIEowIBAAKCAQEAexampleEXAMPLE0123\n", "[REDACTED:private-key]\n"},
 		{"A: -----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAexampleEXAMPLE0123\nB: -----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIexampleEXAMPLE0123456789\n- notes\n", "A: [REDACTED:private-key]\n- notes\n"},
@@ -1071,6 +1071,21 @@ func TestAPasswordGivenByItsPlace(t *testing.T) {
 		`DriverManager.getConnection(url, user, password);`, `new PDO($dsn, $user, $pass);`, `server.login(user, os.environ["PW"])`,
 		`DriverManager.getConnection(url, "sa", "DB_PASSWORD")`, `mysqli_connect("localhost", "root", "")`, `form.login("Sign in", "Cancel")`,
 		`getConnection(url, f("a", "b"), "Xq9vLm2pRt")`,
+	})
+}
+
+// A private key's DER in base64 without its BEGIN and END lines (h-v76
+// B3): its first bytes say it is one; a public key's say otherwise.
+func TestAKeysBase64WithoutItsArmour(t *testing.T) {
+	body := "MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKjMzEfYyjiWA4R4"
+	bothWays(t, redacts{
+		{"PRIVATE KEY: " + body, "PRIVATE KEY: [REDACTED:private-key]"},
+		{"private key (base64): " + body, "private key (base64): [REDACTED:private-key]"},
+		{body, "[REDACTED:private-key]"},
+		{"MIIEowIBAAKCAQEAx3Bq9Zr8Yk2LmNpQrStUvWxYz0123", "[REDACTED:private-key]"},
+		{"ec: MHcCAQEEIBkg4LVWM9nuwNSk3yByxZpYRTBnVJk5oa4XdW+5bJ1ToAoGCCqGSM49", "ec: [REDACTED:private-key]"},
+	}, []string{
+		"MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAu1SU1LfVLPHCozMxH2Mo", "the DER starts MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
 	})
 }
 
