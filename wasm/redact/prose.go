@@ -946,6 +946,12 @@ func afterVerb(s string, i int) int {
 			return spaceEnd(s, runEnd(s, j+len(sep), isMarkup))
 		}
 	}
+	if cellThenValue(s[i:j]) && j < len(s) && looksLikePassword(s[j:runEnd(s, j, func(c byte) bool { return c != '<' && !isSpace(c) })]) {
+		// A label's cell, then its value's (<th>Password</th><td>x,
+		// <dt>pw</dt><dd>x): a value shaped like a password, as a table's
+		// cells say what a field is as often (<td>body</td>, <td>string</td>).
+		return j
+	}
 	if j == i || !isBlank(s[j-1]) {
 		return -1
 	}
@@ -961,6 +967,15 @@ func afterVerb(s string, i int) int {
 		}
 	}
 	return -1
+}
+
+// cellThenValue: tags, the text between a label and its value, close a
+// label's cell or term (</th>, </td>, </dt>) and then open a value's (<td>,
+// <dd>).
+func cellThenValue(tags string) bool {
+	t := strings.ToLower(tags)
+	c := max(strings.Index(t, "</th>"), strings.Index(t, "</td>"), strings.Index(t, "</dt>"))
+	return c >= 0 && (strings.LastIndex(t, "<td") > c || strings.LastIndex(t, "<dd") > c)
 }
 
 // spaceEnd: past the blanks at s[i:], a no-break (U+00A0, U+202F) or

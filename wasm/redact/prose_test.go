@@ -843,6 +843,9 @@ func TestAnIdentifierThatEndsInAPasswordWordLabelsProse(t *testing.T) {
 		{"the db_pass is Hunter2x!", "the db_pass is [REDACTED:secret]"},
 		{"DB_PASSWORD = hunter2xyz", "DB_PASSWORD = [REDACTED:secret]"},
 		{"password -- hunter2xyz", "password -- [REDACTED:secret]"},
+		{"<tr><th>Password</th><td>Xq9vLm2pRt</td></tr>", "<tr><th>Password</th><td>[REDACTED:secret]</td></tr>"},
+		{"<dt>Password</dt><dd>Xq9vLm2pRt</dd>", "<dt>Password</dt><dd>[REDACTED:secret]</dd>"},
+		{"<th>DB_PASSWORD</th> <td>Xq9vLm2pRt</td>", "<th>DB_PASSWORD</th> <td>[REDACTED:secret]</td>"},
 	}, []string{
 		"DB_PASSWORD is required", "DB_PASSWORD is set in .env", "DB_PASSWORD is read from Vault at deploy time",
 		"the DB_PASSWORD is now stored in 1Password", "POSTGRES_PASSWORD is optional", "dbPassword is undefined",
@@ -855,5 +858,8 @@ func TestAnIdentifierThatEndsInAPasswordWordLabelsProse(t *testing.T) {
 		"{Name:DB_PASSWORD Value:${DB_PASSWORD}}", "- `DB_PASSWORD`: read from Vault at deploy time",
 		"the password_hash is bcrypt", "DB_PASSWORD_FILE is /run/secrets/db", "db_pass is the first pass",
 		"the password -- see vault", `git commit -m "password" -- src/`,
+		"<tr><th>Password</th><td>Required</td></tr>", "<tr><td>password</td><td>body</td><td>required</td></tr>",
+		"<tr><td>password</td><td>string</td><td>The user's password</td></tr>", "<tr><th>Password</th><th>Notes</th></tr>",
+		`<tr><th>Password</th><td><input type="password"></td></tr>`, "<dt>password</dt><dd>The account password.</dd>",
 	})
 }
