@@ -145,6 +145,8 @@ func expressions() []expression {
 		{re: `(?:\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))` +
 			`|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+` +
 			`|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\b` + fold("convertto-securestring") + `[ \t]+(?:` + fold("-string") + `[ \t]+)?)` + shellWordRE},
+		// secret: a long flag that names a secret, its value after a blank
+		{re: `(?:^|\s)--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|api-key|apikey|client-secret|secret-key)[ \t]+` + shellWordRE},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
 		{re: `\b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+|--[ \t]+)?(?:(?:"%s[^"\n]*"|'%s[^'\n]*'|%s[^\s"'|]*)[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]` + sudoStdinRE(`\n;|&`) + `)`},
 		// secret: set by a tool's config command

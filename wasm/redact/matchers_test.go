@@ -261,6 +261,9 @@ var matcherEdges = []string{
 	// a key's DER in base64.
 	"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + strings.Repeat("A", 20), "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + strings.Repeat("A", 19), "xMIIEowIBAAKC" + strings.Repeat("A", 20),
 	"MII+/=IBAAKC" + strings.Repeat("A", 20), "MII+/+IBAAKC" + strings.Repeat("=", 20), "MHcCAQEEI" + strings.Repeat("b", 20), "/MC4CAQAwBQYDK2VwBCIEI" + strings.Repeat("c", 25),
+	// a long flag that names a secret.
+	"--token x", " --token x", "\n--db-password 'x'", "a--token x", "---token x", "--a--token x", "--x-api-key x", "--apikey\tx", "--token-x y", "--token",
+	"--token  ", "--tokenx y", "--9-token x", "--A-token x", " --token --token x", "--secret-key=x",
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

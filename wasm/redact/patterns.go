@@ -164,6 +164,10 @@ func newPatterns() []*pattern {
 			// --body V, doppler secrets set NAME V, ConvertTo-SecureString
 			// "V" -AsPlainText (shell.go).
 			find: findStoreSecret, span: storeValue},
+		{kind: "secret", triggers: []string{"--"},
+			// Any command's long flag that names a secret, its value after a
+			// blank: kubectl --token T (shell.go).
+			find: findFlagSecret, span: flagValue},
 		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo"},
 			// A password echoed into a command that reads it from its input:
 			// echo PW | docker login -u ada --password-stdin, echo PW | sudo -S

@@ -1089,6 +1089,21 @@ func TestAKeysBase64WithoutItsArmour(t *testing.T) {
 	})
 }
 
+// Any command's long flag that names a secret, its value after a blank
+// (h-v76 B6); a file's flag, a reference, a subshell and prose about the
+// flag stay.
+func TestALongFlagThatNamesASecretGivesTheWordAfterIt(t *testing.T) {
+	bothWays(t, redacts{
+		{"kubectl --token Xq9vLm2pRtZ8kQ3aB4cD get pods", "kubectl --token [REDACTED:secret] get pods"},
+		{"mytool --db-password Xq9vLm2pRt --host db", "mytool --db-password [REDACTED:secret] --host db"},
+		{"vault write auth/x --client-secret Xq9vLm2pRt", "vault write auth/x --client-secret [REDACTED:secret]"},
+		{"tool --token Xq9vLm2pRt;echo done", "tool --token [REDACTED:secret];echo done"},
+	}, []string{
+		"mytool --password-file /run/secrets/pw", "the --token flag takes a token", `use --password "$PW"`, "cmd --token $(cat token.txt)",
+		"cmd --no-password --user ada", "use the --password option to set it", "git log --format=%H --token-count 3", "x--token Xq9vLm2pRt",
+	})
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }

@@ -951,3 +951,62 @@ func storeFlag(s string, j int) int {
 	}
 	return -1
 }
+
+// findFlagSecret: (?:^|\s)--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|api-key|apikey|client-secret|secret-key)[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+//
+// Any command's long flag that names a secret, its value after a blank:
+// kubectl --token T, vault --client-secret S, a tool's --db-password P
+// (with "=" the label's pattern reads it; --password-file names a file).
+func findFlagSecret(s string, pos int) []int {
+	for i := pos; i+1 < len(s); i++ {
+		if s[i] != '-' || s[i+1] != '-' || i > 0 && (!isSpace(s[i-1]) || i-1 < pos) {
+			continue
+		}
+		e := runEnd(s, i+2, func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' })
+		name := s[i+2 : e]
+		ok := false
+		for _, w := range [...]string{"password", "passwd", "passphrase", "token", "api-key", "apikey", "client-secret", "secret-key"} {
+			if p := len(name) - len(w); p >= 0 && name[p:] == w && (p == 0 || name[p-1] == '-') && segments(name[:p]) {
+				ok = true
+				break
+			}
+		}
+		v := blanks(s, e)
+		if !ok || v < 0 {
+			i = max(i, e-1)
+			continue
+		}
+		if g, vs, ve, end := shellValue(s, v, 0); g >= 0 {
+			return groupOf(max(i-1, 0), end, 3, g, vs, ve)
+		}
+		i = max(i, e-1)
+	}
+	return nil
+}
+
+// flagValue is commandValue for findFlagSecret's value, a bare one cut
+// where the shell would end the word: a redirect, a pipe, a ";" or an "&"
+// glued to it (--password X<<EOF, --token T;echo).
+func flagValue(s string, m []int) (int, int, int, int, bool) {
+	vs, ve, ws, we, ok := commandValue(s, m)
+	if ok && m[6] >= 0 {
+		if k := strings.IndexAny(s[vs:ve], "<>;|&"); k == 0 {
+			return 0, 0, 0, 0, false
+		} else if k > 0 {
+			ve = vs + k
+		}
+		// Prose names the flag: "the --token flag takes …", "the
+		// --password option".
+		if w := strings.ToLower(s[vs:ve]); isFunctionWord(w) || labelProse(w, s[ve:lineEnd(s, ve)]) ||
+			inList(" flag option argument parameter switch setting directive value field ", w) {
+			return 0, 0, 0, 0, false
+		}
+	}
+	return vs, ve, ws, we, ok
+}
+
+// segments: p is (?:[a-z0-9]+-)*, words of small letters and digits each
+// ended by "-".
+func segments(p string) bool {
+	return p == "" || p[0] != '-' && p[len(p)-1] == '-' && !strings.Contains(p, "--")
+}
