@@ -148,6 +148,9 @@ func shown(key, raw string) string {
 	// Redacted whole, then cut: a token cut short is no longer one the
 	// redaction knows, and 13 of its 16 characters were said back.
 	raw, _ = redact.String(raw)
+	// JSON lets a string hold a line separator raw; said back it would end
+	// the warning's line: written as JSON escapes it, as a key's is (h-v79 B7).
+	raw = strings.NewReplacer("\u2028", `\u2028`, "\u2029", `\u2029`, "\u0085", `\u0085`).Replace(raw)
 	if len(raw) > maxShown {
 		cut := maxShown
 		for cut > 0 && raw[cut]&0xC0 == 0x80 {

@@ -130,6 +130,8 @@ func TestBadValuesOfOtherKeysWarnAndUseTheDefault(t *testing.T) {
 			`"c" must be one of "rule", "llm" (got "gpt"); using "rule"`},
 		{"object", `{"o": [1]}`, func(f *File) any { return f.Object("o") }, false,
 			`"o" must be an object (got [1]); using the defaults`},
+		{"line separators", "{\"n\": \"a\u2028b\u2029c\u0085\"}", func(f *File) any { v, _ := f.Int("n", 7, 1, 100); return v }, 7,
+			`"n" must be a whole number (got "a\u2028b\u2029c\u0085"); using 7`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
