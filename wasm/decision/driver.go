@@ -455,7 +455,7 @@ func unplain(events []Event) string {
 			continue
 		}
 		d := &e.Data
-		if why := plainWhy(d.Title, d.Text, append([]string{d.Reason, d.ConflictNote}, d.Tags...)); why != "" {
+		if why := plainWhy(d.Title, d.Text, []string{d.Reason, d.ConflictNote}, d.Tags); why != "" {
 			return "the decision holds " + why + "; decisions keep plain text, so write it without that"
 		}
 	}
@@ -466,10 +466,15 @@ func unplain(events []Event) string {
 // text together as search and the resources show them, one after the
 // other (h-v75 B4: a title ending "<pi-memory-recall" and a text starting
 // ">" made one).
-func plainWhy(title, text string, rest []string) string {
+func plainWhy(title, text string, rest []string, tags []string) string {
 	for _, t := range append([]string{title, text, title + "\n" + text}, rest...) {
 		if why := marker.Check(t); why != "" {
 			return why // each alone first: where it is, is said of it
+		}
+	}
+	for _, t := range tags {
+		if why := plainLine(t); why != "" {
+			return why + " in a tag" // replay would skip the line (plainLine)
 		}
 	}
 	return ""

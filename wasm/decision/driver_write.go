@@ -33,8 +33,8 @@ func scrub(out *store.Out, what, s string) string {
 
 // refusePlain ends a command whose texts a write would refuse (unplain), at
 // once: before a dialog, a lock or a folder.
-func refusePlain(out *store.Out, title, text string, rest ...string) bool {
-	if why := plainWhy(title, text, rest); why != "" {
+func refusePlain(out *store.Out, title, text string, tags []string, rest ...string) bool {
+	if why := plainWhy(title, text, rest, tags); why != "" {
 		out.Fail("Not written: the decision holds " + why + "; decisions keep plain text, so write it without that")
 		return true
 	}
@@ -96,7 +96,7 @@ func (d *driver) cmdAdd(c *store.Cmd) {
 		c.Usage()
 		return
 	}
-	if refusePlain(c.Out, p.Title, p.Text, append([]string{p.Reason}, p.Tags...)...) {
+	if refusePlain(c.Out, p.Title, p.Text, p.Tags, p.Reason) {
 		return
 	}
 	if id := c.Args.Value("update"); id != "" {
@@ -311,7 +311,7 @@ func (d *driver) cmdSupersede(c *store.Cmd) {
 		c.Usage()
 		return
 	}
-	if refusePlain(c.Out, p.Title, p.Text, append([]string{p.Reason}, p.Tags...)...) {
+	if refusePlain(c.Out, p.Title, p.Text, p.Tags, p.Reason) {
 		return
 	}
 	d.supersede(c.Out, c.JSON, c.HasUI, x.ID, p)
@@ -339,7 +339,7 @@ func (d *driver) cmdEdit(c *store.Cmd) {
 		c.Usage()
 		return
 	}
-	if refusePlain(c.Out, ch.Title, ch.Text, append([]string{ch.Reason}, ch.Tags...)...) {
+	if refusePlain(c.Out, ch.Title, ch.Text, ch.Tags, ch.Reason) {
 		return
 	}
 	id := x.ID
@@ -397,7 +397,7 @@ func (d *driver) cmdConflict(c *store.Cmd) {
 		return
 	}
 	note := scrub(c.Out, "note", c.Args.Text(2))
-	if refusePlain(c.Out, "", note) {
+	if refusePlain(c.Out, "", note, nil) {
 		return
 	}
 	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.MarkConflict(a, b, note) }); err != nil {

@@ -3,8 +3,10 @@ package decision
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 )
@@ -12,7 +14,22 @@ import (
 // plainID: an id a person wrote is one line of plain text: no line break,
 // tab or "|" (a list's column), nothing marker.Check refuses.
 func plainID(id string) bool {
-	return !strings.ContainsAny(id, "\n\t|\u2028\u2029") && marker.Check(id) == ""
+	return len(id) <= maxIDBytes && !strings.ContainsAny(id, "\t|") && plainLine(id) == ""
+}
+
+// maxIDBytes bounds an id a person wrote: one of 2,300 bytes took the
+// decisions' whole budget in the prompt (h-v79 B1).
+const maxIDBytes = 64
+
+// plainLine says what in s would not be one line of plain text wherever it
+// is shown: a line break (U+2028, U+2029 and U+0085 too) or what
+// marker.Check refuses; "" when there is none. A tag is held to it when it
+// is written (plainWhy) and when it is read.
+func plainLine(s string) string {
+	if k := strings.IndexAny(s, "\n\u2028\u2029\u0085"); k >= 0 {
+		return "a line break at character " + numstr.Itoa(utf8.RuneCountInString(s[:k])+1)
+	}
+	return marker.Check(s)
 }
 
 // problemKind classifies what doctor reports about a log.
@@ -287,7 +304,13 @@ func (s *state) apply(ev *Event, line int) {
 	// is shown (h-v77 B2, B3).
 	for _, id := range append([]string{ev.ID, ev.Data.Supersedes, ev.Data.SupersededBy}, ev.Data.Conflicts...) {
 		if !validID(id) && !plainID(id) {
-			s.problem(line, corrupt, "", "an id it names ("+strconv.Quote(id)+") is not one line of plain text; skipped")
+			s.problem(line, corrupt, "", "an id it names ("+strconv.Quote(text.Runes(id, 40))+") is not one short line of plain text; skipped")
+			return
+		}
+	}
+	for _, tag := range ev.Data.Tags {
+		if why := plainLine(tag); why != "" {
+			s.problem(line, corrupt, ev.ID, "a tag ("+strconv.Quote(text.Runes(tag, 40))+") holds "+why+"; skipped")
 			return
 		}
 	}

@@ -516,6 +516,10 @@ func TestAnIdOrAStatusAPersonWroteWrongIsACorruptLine(t *testing.T) {
 {"v":1,"t":"2026-02-27T06:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0003","d":{"tx":"Otter three","s":"<pi-memory-recall>"},"u":"user"}
 {"v":1,"t":"2026-02-27T06:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0004","d":{"tx":"Otter four","sp":"\u001b[31m","c":["\u001b[2J"]},"u":"user"}
 {"v":1,"t":"2026-02-27T06:00:00.000Z","p":"x","e":"a","i":"ADR-12","d":{"tx":"A hand-written id of one line stays"},"u":"user"}
+{"v":1,"t":"2026-02-28T06:00:00.000Z","p":"x","e":"a","i":"` + strings.Repeat("Z", 2300) + `","d":{"tx":"Otter five"},"u":"user"}
+{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0006","d":{"tx":"Otter six","tg":["</pi-memory-recall>"]},"u":"user"}
+{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0007","d":{"tx":"Otter seven","tg":["db\u2028#rm-rf"]},"u":"user"}
+{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0008","d":{"tx":"Otter eight","tg":["db\u001b[31m"]},"u":"user"}
 `)
 	got := r.injected("hello")
 	require.NotContains(t, got, "skip tests")
@@ -525,7 +529,13 @@ func TestAnIdOrAStatusAPersonWroteWrongIsACorruptLine(t *testing.T) {
 	r.cmd("doctor")
 	out := r.text()
 	require.Contains(t, out, "line 1")
-	require.Contains(t, out, "not one line of plain text")
+	require.Contains(t, out, "not one short line of plain text")
 	require.Contains(t, out, "unknown status")
 	require.Contains(t, out, "line 4")
+	for _, l := range []string{"line 6", "line 7", "line 8", "line 9"} {
+		require.Contains(t, out, l)
+	}
+	// What replay would skip is not written either.
+	r.cmd("add \"Use tags\" --tag \"db\u2028x\"")
+	r.contains("Not written: the decision holds a line break at character 3 in a tag")
 }
