@@ -809,3 +809,17 @@ func TestAFlushOfManyStagedFactsIsDoneInSlices(t *testing.T) {
 	require.NotContains(t, said, "stay staged")
 	require.Equal(t, 35, strings.Count(r.read(projectIndex), "service listens on port"), r.read(projectIndex))
 }
+
+// A note that ends in a label does not take the next hit's citation for
+// its value in search's report (h-v78 B13: the whole report is redacted at
+// its exit, and the citation line below was read as YAML's value).
+func TestANoteEndingInALabelKeepsTheNextHitsCitation(t *testing.T) {
+	r := newRig(t, false)
+	r.start(false, true)
+	r.write(projectIndex, "## Notes\n\n- Staging needs a password:\n- Staging deploys run from CI on main\n")
+	r.mem("search staging")
+	out := r.text()
+	require.NotContains(t, out, "REDACTED")
+	require.Contains(t, out, "MEMORY.md:3")
+	require.Contains(t, out, "MEMORY.md:4")
+}

@@ -194,7 +194,7 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findQuotedPair, span: pairValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findReadDefault, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findLabelCall, span: callDefault},
-		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: lineValue, multiline: true},
+		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: nextLineValue, multiline: true},
 		{kind: "secret", triggers: []string{"variable"}, find: findTFVariable, span: tfDefault, multiline: true},
 		{kind: "secret", triggers: []string{"auth"}, find: findBasicAuth, span: structuredValue},
 		{kind: "secret", triggers: []string{"getconnection", "pdo", "mysql", "ftp", "credential", "bind_s", "passwordauthentication", ".login("}, find: findPositional, span: positionalValue},

@@ -1104,6 +1104,19 @@ func TestALongFlagThatNamesASecretGivesTheWordAfterIt(t *testing.T) {
 	})
 }
 
+// YAML's value on the next line is indented deeper than its key's line: a
+// line no deeper is the next item of a list or a report (h-v78 B13).
+func TestAValueOnTheNextLineIsIndentedDeeperThanItsKey(t *testing.T) {
+	bothWays(t, redacts{
+		{"password:\n  hunter2x", "password:\n  [REDACTED:secret]"},
+		{"db:\n  password:\n    hunter2x\n", "db:\n  password:\n    [REDACTED:secret]\n"},
+		{"- password:\n  hunter2x9\n", "- password:\n  [REDACTED:secret]\n"},
+	}, []string{
+		"    Build — Staging needs a password:\n  .pi/memory/MEMORY.md:6#P-0a1b2c3d4e  note\n",
+		"  password:\n  hunter2x\n",
+	})
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }

@@ -662,6 +662,20 @@ func findTypedSecret(s string, pos int) []int {
 	})
 }
 
+// nextLineValue is lineValue for findYAMLNext's value, which YAML indents
+// deeper than the line of its key: a line indented no deeper is the next
+// item of a list or a report, not a value (h-v78 B13: "- Staging needs a
+// password:" above a hit's citation in search's report).
+func nextLineValue(s string, m []int) (int, int, int, int, bool) {
+	vs, _ := firstGroup(m)
+	ks := lineStart(s, m[0])
+	vl := lineStart(s, vs)
+	if runEnd(s, vl, isBlank)-vl <= runEnd(s, ks, isBlank)-ks {
+		return 0, 0, 0, 0, false
+	}
+	return lineValue(s, m)
+}
+
 // findYAMLNext: [A-Za-z0-9_.\-]*LABEL:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)
 //
 // A YAML value on the line below its key, indented, as a plain, quoted or
