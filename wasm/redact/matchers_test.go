@@ -264,6 +264,8 @@ var matcherEdges = []string{
 	// a long flag that names a secret.
 	"--token x", " --token x", "\n--db-password 'x'", "a--token x", "---token x", "--a--token x", "--x-api-key x", "--apikey\tx", "--token-x y", "--token",
 	"--token  ", "--tokenx y", "--9-token x", "--A-token x", " --token --token x", "--secret-key=x",
+	// a key's name in prose.
+	"Private Key", "private_key", "secret key", "secretkey", "secret  key", "secret-keys", "xprivate key", "deploy\tkey", "license.key", "master_keyx",
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

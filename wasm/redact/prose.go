@@ -158,26 +158,23 @@ func optSep(s string, i int) int {
 // wordEnd reports \b after s[:i], which ends in a word byte.
 func wordEnd(s string, i int) bool { return i == len(s) || !isWord(s[i]) }
 
-// findTokenWord: \b(?:TOKEN|SECRET|API[ \t_.\-]?KEY|KEY)\b in any ASCII
-// case: a word that names a token or a key in prose ("my token is …", "the
-// secret is …", "the api key for staging is …", "my key is …").
+// findTokenWord: \b(?:TOKEN|(?:KEYNAME)[ \t_.\-]?KEY|SECRET|KEY)\b in any
+// ASCII case, KEYNAME one of keyNames: a word that names a token or a key in
+// prose ("my token is …", "the secret is …", "the api key for staging is
+// …", "Private Key: …", "my key is …").
 func findTokenWord(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		c := s[i] | 0x20
-		if c != 't' && c != 'a' && c != 'k' && c != 's' || !wordStart(s, i) {
+		if !isLetter(s[i]) || !wordStart(s, i) {
 			continue
 		}
 		if text.HasFoldPrefix(s[i:], "token") && wordEnd(s, i+5) {
 			return whole(i, i+5)
 		}
-		if text.HasFoldPrefix(s[i:], "secret") && wordEnd(s, i+6) {
-			return whole(i, i+6)
-		}
-		if text.HasFoldPrefix(s[i:], "key") && wordEnd(s, i+3) {
-			return whole(i, i+3)
-		}
-		if text.HasFoldPrefix(s[i:], "api") {
-			k := i + 3
+		for _, w := range keyNames {
+			if !text.HasFoldPrefix(s[i:], w) {
+				continue
+			}
+			k := i + len(w)
 			if k < len(s) && (isBlank(s[k]) || s[k] == '_' || s[k] == '.' || s[k] == '-') {
 				k++
 			}
@@ -185,10 +182,20 @@ func findTokenWord(s string, pos int) []int {
 				return whole(i, k+3)
 			}
 		}
+		if text.HasFoldPrefix(s[i:], "secret") && wordEnd(s, i+6) {
+			return whole(i, i+6)
+		}
+		if text.HasFoldPrefix(s[i:], "key") && wordEnd(s, i+3) {
+			return whole(i, i+3)
+		}
 		i = runEnd(s, i, isWord) - 1
 	}
 	return nil
 }
+
+// keyNames are the words before "key" that name a secret one in prose
+// ("API key", "Private Key: …", "the master key is …").
+var keyNames = [...]string{"api", "private", "access", "secret", "master", "encryption", "signing", "deploy", "hmac", "license"}
 
 // passphraseWords: w is three words or more, each of letters alone, as a
 // passphrase is made ("correct horse battery staple").

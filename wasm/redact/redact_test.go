@@ -1117,6 +1117,20 @@ func TestAValueOnTheNextLineIsIndentedDeeperThanItsKey(t *testing.T) {
 	})
 }
 
+// A key's name written with a blank labels prose too (h-v76 B15, h-v78
+// B3): "Private Key: …", "the master key for the vault is …".
+func TestAKeysNameWithABlankLabelsProse(t *testing.T) {
+	bothWays(t, redacts{
+		{"Prod signer Private Key: 0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318", "Prod signer Private Key: [REDACTED:secret]"},
+		{"Access Key: Xk29dmw02kdLs0dk3", "Access Key: [REDACTED:secret]"},
+		{"Secret Key: Xk29dmw02kdLs0dk3Xk29", "Secret Key: [REDACTED:secret]"},
+		{"master key = Xk29dmw02kdLs0dk3", "master key = [REDACTED:secret]"},
+		{"the master key for the vault is Xq9vLm2pRtZ8kQ3aB4cD", "the master key for the vault is [REDACTED:secret]"},
+	}, []string{
+		"the private key is in 1Password", "the deploy key: github-actions-deploy", "Private Key: see vault", "the signing key rotates monthly",
+	})
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }
