@@ -36,7 +36,9 @@ func expressions() []expression {
 		// private-key: PuTTY's
 		{re: `Private-Lines:[ \t]*[0-9]+(?:\r?\n|[ \t]+)((?:[ \t>]*[A-Za-z0-9+/=]+(?:\r?\n|[ \t]+|$))+)`},
 		// private-key: a key's DER in base64
-		{re: `\b(?:MII[A-Za-z0-9+/]{3}(?:IBADANBgkqhkiG9w0BAQEFAASC|IBAAKC)|MHcCAQEEI|MIGkAgEBBD|MIGHAgEAMBMGByqGSM49AgEG|MC4CAQAwBQYDK2VwBCIEI)[A-Za-z0-9+/=]{20,}`},
+		{re: `\b(?:MII[A-Za-z0-9+/]{3}(?:IBADANBgkqhkiG9w0BAQEFAASC|IBAAKC)|MHcCAQEEI|MIGkAgEBBD|MIGHAgEAMBMGByqGSM49AgEG|MC4CAQAwBQYDK2VwBCIEI` +
+			`|LS0tLS1CRUdJTiBQUklWQVRF|LS0tLS1CRUdJTiBSU0EgUFJJVkFURS|LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEU|LS0tLS1CRUdJTiBFQyBQUklWQVRF` +
+			`|LS0tLS1CRUdJTiBFTkNSWVBURUQgUFJJVkFURS|LS0tLS1CRUdJTiBEU0EgUFJJVkFURS|LS0tLS1CRUdJTiBQR1AgUFJJVkFURS)[A-Za-z0-9+/=]{20,}`},
 		// aws-key
 		{re: `\b((?:AKIA|ASIA)[0-9A-Z]{16})(?:\b|` + gitHub + `)`},
 		// aws-secret-key
@@ -58,7 +60,7 @@ func expressions() []expression {
 			`|fo1_[A-Za-z0-9_\-]{40,}|rnd_[A-Za-z0-9]{30,}|sq0atp-[A-Za-z0-9_\-]{22,}|sq0csp-[A-Za-z0-9_\-]{40,}|CFPAT-[A-Za-z0-9_\-]{40,}|sl\.[A-Za-z0-9._~+/=\-]{100,}` +
 			`|sntryu_[0-9a-f]{64,}|glft-[A-Za-z0-9_\-]{20,}|rubygems_[0-9a-f]{48,}|phx_[A-Za-z0-9]{40,}|bkua_[A-Za-z0-9]{40,}|CCIPAT_[A-Za-z0-9_\-]{40,}` +
 			`|sk\.eyJ[A-Za-z0-9._~+/=\-]{60,}|1//0[A-Za-z0-9_\-]{40,}|eyJrIjoi[A-Za-z0-9._~+/=\-]{40,}|EAACEdEose0cBA[A-Za-z0-9]{20,}` +
-			`|nsec1[A-Za-z0-9]{58,}|xprv[A-Za-z0-9]{100,}|tprv[A-Za-z0-9]{100,})`},
+			`|nsec1[A-Za-z0-9]{58,}|xprv[A-Za-z0-9]{100,}|tprv[A-Za-z0-9]{100,}|eyJhdXRocyI6[A-Za-z0-9._~+/=\-]{20,})`},
 		// slack-token
 		{re: `\b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
 		// slack-webhook
@@ -106,7 +108,7 @@ func expressions() []expression {
 		{re: "(?:^|[^A-Za-z0-9_.\\-/:@])([A-Za-z0-9_.\\-]+):([^\\s/:@\"'<>`]+)@([A-Za-z0-9.\\-]+)"},
 		// secret: label = value
 		{re: `[A-Za-z0-9_.\-]*(?:` +
-			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper") +
+			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk") +
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
@@ -177,6 +179,8 @@ func expressions() []expression {
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: basic auth's password after its user
 		{re: `(?:\bauth[ \t]*=[ \t]*[(\[]|[Bb]asic_?[Aa]uth\()[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*,[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')`},
+		// secret: Docker's config.json "auth"
+		{re: `"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{12,}={0,2})"`},
 		// secret: a password given by its place in a call
 		{re: `(?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(` + argRE + `,` + argRE + `,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken)\(` + argRE + `,|\.login\(` + argRE + `,)[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')[ \t]*[,)]`},
 		// secret: a literal given to a call named for a secret
@@ -205,7 +209,7 @@ const (
 // labelTailRE is how a label ends (secretLabel): a keyword and its suffix,
 // or PASS as its last word.
 var labelTailRE = `(?:` +
-	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper") +
+	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk") +
 	`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root") + `[_.\-]?` + fold("key") + `)` +
 	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)`

@@ -564,8 +564,9 @@ func findAPIKey(s string, pos int) []int {
 // Render's, Square's, Contentful's and Dropbox's; Sentry's user tokens,
 // GitLab's feed tokens, RubyGems', PostHog's, Buildkite's, CircleCI's,
 // Mapbox's secret tokens, Google's OAuth refresh tokens, Grafana's legacy
-// keys, Facebook's tokens, Nostr's private keys and BIP32's extended
-// private keys.
+// keys, Facebook's tokens, Nostr's private keys, BIP32's extended private
+// keys and Docker's config.json base64'd whole ({"auths": …, a pull
+// secret's .dockerconfigjson).
 var apiKeys = [...]struct {
 	prefix string
 	class  func(byte) bool
@@ -581,7 +582,7 @@ var apiKeys = [...]struct {
 	{"CFPAT-", isToken, 40}, {"sl.", isTokenValue, 100},
 	{"sntryu_", isLowerHex, 64}, {"glft-", isToken, 20}, {"rubygems_", isLowerHex, 48}, {"phx_", isAlnum, 40}, {"bkua_", isAlnum, 40},
 	{"CCIPAT_", isToken, 40}, {"sk.eyJ", isTokenValue, 60}, {"1//0", isToken, 40}, {"eyJrIjoi", isTokenValue, 40}, {"EAACEdEose0cBA", isAlnum, 20},
-	{"nsec1", isAlnum, 58}, {"xprv", isAlnum, 100}, {"tprv", isAlnum, 100},
+	{"nsec1", isAlnum, 58}, {"xprv", isAlnum, 100}, {"tprv", isAlnum, 100}, {"eyJhdXRocyI6", isTokenValue, 20},
 }
 
 // findSlackToken: \b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}
@@ -1235,7 +1236,7 @@ func passLabel(s string, lo, end int) bool {
 }
 
 var (
-	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper"}
+	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk"}
 	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session",
 		"app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root"}
 )
@@ -1547,7 +1548,14 @@ func field(s string, i int) int {
 	return -1
 }
 
-// findKeyBody: \b(?:MII[A-Za-z0-9+/]{3}(?:IBADANBgkqhkiG9w0BAQEFAASC|IBAAKC)|MHcCAQEEI|MIGkAgEBBD|MIGHAgEAMBMGByqGSM49AgEG|MC4CAQAwBQYDK2VwBCIEI)[A-Za-z0-9+/=]{20,}
+// keyBodies are the other first bytes in base64 of a key's DER (EC,
+// PKCS#8's EC and Ed25519) and of a PEM key base64'd whole (a Kubernetes
+// Secret's data: "-----BEGIN … PRIVATE").
+var keyBodies = [...]string{"MHcCAQEEI", "MIGkAgEBBD", "MIGHAgEAMBMGByqGSM49AgEG", "MC4CAQAwBQYDK2VwBCIEI",
+	"LS0tLS1CRUdJTiBQUklWQVRF", "LS0tLS1CRUdJTiBSU0EgUFJJVkFURS", "LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEU", "LS0tLS1CRUdJTiBFQyBQUklWQVRF",
+	"LS0tLS1CRUdJTiBFTkNSWVBURUQgUFJJVkFURS", "LS0tLS1CRUdJTiBEU0EgUFJJVkFURS", "LS0tLS1CRUdJTiBQR1AgUFJJVkFURS"}
+
+// findKeyBody: \b(?:MII[A-Za-z0-9+/]{3}(?:IBADANBgkqhkiG9w0BAQEFAASC|IBAAKC)|KEYBODY)[A-Za-z0-9+/=]{20,}, KEYBODY one of keyBodies
 //
 // A private key's DER in base64 without its BEGIN and END lines, as a
 // label's value or alone: its first bytes say what it is, a PKCS#8 key
@@ -1555,7 +1563,7 @@ func field(s string, i int) int {
 // otherwise: MIIBIjANBgkqhkiG9w0BAQEFAAOC).
 func findKeyBody(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if s[i] != 'M' || !wordStart(s, i) {
+		if s[i] != 'M' && s[i] != 'L' || !wordStart(s, i) {
 			continue
 		}
 		b := -1
@@ -1566,7 +1574,7 @@ func findKeyBody(s string, pos int) []int {
 				}
 			}
 		}
-		for _, p := range [...]string{"MHcCAQEEI", "MIGkAgEBBD", "MIGHAgEAMBMGByqGSM49AgEG", "MC4CAQAwBQYDK2VwBCIEI"} {
+		for _, p := range keyBodies {
 			if b < 0 && hasAt(s, i, p) {
 				b = i + len(p)
 			}

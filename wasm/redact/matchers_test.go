@@ -266,6 +266,9 @@ var matcherEdges = []string{
 	"--token  ", "--tokenx y", "--9-token x", "--A-token x", " --token --token x", "--secret-key=x",
 	// a key's name in prose.
 	"Private Key", "private_key", "secret key", "secretkey", "secret  key", "secret-keys", "xprivate key", "deploy\tkey", "license.key", "master_keyx",
+	// Docker's "auth" and PEM keys in base64.
+	"\"auth\":\"YWRhOlhrMjlkbXcw\"", "\"auth\" : \"YWRhOlhrMjlkbXcw==\"", "\"auth\":\"YWRhOlhrMjlk\"", "\"auth\":\"YWRhOlhrMjl\"", "\"auth\":\"YWRhOlhrMjlkbXcw===\"",
+	"\"auth\":'YWRhOlhrMjlkbXcw'", "LS0tLS1CRUdJTiBQUklWQVRF" + strings.Repeat("A", 20), "LS0tLS1CRUdJTiBQR1AgUFJJVkFURS" + strings.Repeat("A", 19),
 	// vendors' keys at their prefixes.
 	"glc_" + strings.Repeat("a", 32), "glc_" + strings.Repeat("a", 31), "dp.pt." + strings.Repeat("a", 40), "dp.audit." + strings.Repeat("a", 39),
 	"PMAK-" + strings.Repeat("a", 50), "key-" + strings.Repeat("f", 32), "key-" + strings.Repeat("F", 32), "dapi" + strings.Repeat("0", 32),

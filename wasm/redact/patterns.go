@@ -45,7 +45,7 @@ func newPatterns() []*pattern {
 			// its END line is redacted to its last line (keySpan).
 			find: findPrivateKey, span: keySpan, multiline: true},
 		{kind: "private-key", triggers: []string{"private-lines:"}, find: findPuTTYKey, span: puttySpan, multiline: true},
-		{kind: "private-key", triggers: []string{"ibadanbgkqhkig9w0baqefaasc", "ibaakc", "mhccaqeei", "migkagebbd", "mighagea", "mc4caqawbqydk2vwbciei"},
+		{kind: "private-key", triggers: []string{"ibadanbgkqhkig9w0baqefaasc", "ibaakc", "mhccaqeei", "migkagebbd", "mighagea", "mc4caqawbqydk2vwbciei", "ls0tls1crudjtib"},
 			// A key's DER in base64 without its BEGIN and END lines: MIIEvQIBADANBgkqhkiG9w0BAQEFAASC….
 			find: findKeyBody},
 		{kind: "aws-key", triggers: []string{"akia", "asia"}, find: findAWSKey},
@@ -64,7 +64,7 @@ func newPatterns() []*pattern {
 			find: findGitLabToken},
 		{kind: "api-key", triggers: []string{"sk-", "dckr_", "lin_", "gsk_", "xai-", "pplx-", "r8_", "glsa_", "sntrys_", "atatt", "tskey-", "dp.st.", "ops_",
 			"glc_", "dp.", "figd_", "pmak-", "key-", "nrak-", "pul-", "dapi", "sbp_", "pscale_", "nfp_", "ntn_", "fo1_", "rnd_", "sq0", "cfpat-", "sl.",
-			"sntryu_", "glft-", "rubygems_", "phx_", "bkua_", "ccipat_", "sk.eyj", "1//0", "eyjrijoi", "eaacedeose0cba", "nsec1", "xprv", "tprv"},
+			"sntryu_", "glft-", "rubygems_", "phx_", "bkua_", "ccipat_", "sk.eyj", "1//0", "eyjrijoi", "eaacedeose0cba", "nsec1", "xprv", "tprv", "eyjhdxrocyi6"},
 			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys,
 			// and other vendors' that need no label (apiKeys).
 			find: findAPIKey},
@@ -115,7 +115,7 @@ func newPatterns() []*pattern {
 		{kind: "url-password", triggers: []string{"@"},
 			// user:password@host without a scheme: root:pw@10.0.0.1.
 			find: findUserPassword, span: userPassword},
-		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper"},
+		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
 			// DB_PASSWORD, apiKey, creds, //registry/:_authToken), so token_count and
@@ -197,6 +197,7 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: nextLineValue, multiline: true},
 		{kind: "secret", triggers: []string{"variable"}, find: findTFVariable, span: tfDefault, multiline: true},
 		{kind: "secret", triggers: []string{"auth"}, find: findBasicAuth, span: structuredValue},
+		{kind: "secret", triggers: []string{`"auth"`}, find: findDockerAuth, span: dockerAuth},
 		{kind: "secret", triggers: []string{"getconnection", "pdo", "mysql", "ftp", "credential", "bind_s", "passwordauthentication", ".login("}, find: findPositional, span: positionalValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findLabelArg, span: argValue},
 		{kind: "secret", triggers: []string{"|"},
@@ -207,7 +208,7 @@ func newPatterns() []*pattern {
 }
 
 // labelTriggers are what every label holds (secretLabel).
-var labelTriggers = [...]string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper"}
+var labelTriggers = [...]string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk"}
 
 // firstGroup is the default span: the first capture group that took part,
 // else the whole match.

@@ -1131,6 +1131,20 @@ func TestAKeysNameWithABlankLabelsProse(t *testing.T) {
 	})
 }
 
+// Docker's credentials and a PEM key base64'd whole, a Wi-Fi PSK (h-v78
+// B4, B5, B7).
+func TestDockersAuthAPEMInBase64AndAPSK(t *testing.T) {
+	bothWays(t, redacts{
+		{`{"auths":{"https://index.docker.io/v1/":{"auth":"YWRhOlhrMjlkbXcwMmtkTHMwZGsz"}}}`, `{"auths":{"https://index.docker.io/v1/":{"auth":"[REDACTED:secret]"}}}`},
+		{".dockerconfigjson: eyJhdXRocyI6eyJodHRwczovL2luZGV4LmRvY2tlci5pbyI6", ".dockerconfigjson: [REDACTED:api-key]"},
+		{"tls.key: LS0tLS1CRUdJTiBQUklWQVRFIEtFWS0tLS0tCk1JSUV2UUlCQURBTkJna3Foa2lHOXcw", "tls.key: [REDACTED:private-key]"},
+		{`Staging wifi psk="Xk29dmw02kdLs0dk3"`, `Staging wifi psk="[REDACTED:secret]"`},
+		{"wpa_psk=Xk29dmw02kdLs0dk3", "wpa_psk=[REDACTED:secret]"},
+	}, []string{
+		`{"auth":"bearer"}`, `{"auth":"dXNlcm5hbWVvbmx5"}`, "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUR", "psk: ${WIFI_PSK}",
+	})
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }

@@ -1189,3 +1189,80 @@ func positionalValue(s string, m []int) (int, int, int, int, bool) {
 	}
 	return structuredValue(s, m)
 }
+
+// findDockerAuth: "auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{12,}={0,2})"
+//
+// Docker's config.json credential, "auth": base64 of user:password
+// (dockerAuth keeps it when it is that).
+func findDockerAuth(s string, pos int) []int {
+	for i := pos; ; i++ {
+		k := strings.Index(s[i:], `"auth"`)
+		if k < 0 {
+			return nil
+		}
+		i += k
+		c := runEnd(s, i+6, isBlank)
+		if !hasAt(s, c, ":") {
+			continue
+		}
+		v := runEnd(s, c+1, isBlank)
+		if !hasAt(s, v, `"`) {
+			continue
+		}
+		e := runEnd(s, v+1, isBase64)
+		if e-v-1 < 12 {
+			continue
+		}
+		q := e
+		for n := 0; n < 2 && hasAt(s, q, "="); n++ {
+			q++
+		}
+		if hasAt(s, q, `"`) {
+			return group1(i, q+1, v+1, q)
+		}
+	}
+}
+
+// dockerAuth keeps findDockerAuth's value when it is base64 of a user and
+// a password: printable ASCII with a ':' in it.
+func dockerAuth(s string, m []int) (int, int, int, int, bool) {
+	raw, ok := decodeBase64(s[m[2]:m[3]])
+	if !ok || strings.IndexByte(raw, ':') <= 0 || strings.ContainsFunc(raw, func(r rune) bool { return r < ' ' || r > '~' }) {
+		return 0, 0, 0, 0, false
+	}
+	return m[2], m[3], m[0], m[1], true
+}
+
+// decodeBase64 decodes standard base64, padded or not; ok false when s is
+// not that (a few lines of its own: encoding/base64 is not linked into the
+// module for this).
+func decodeBase64(s string) (string, bool) {
+	s = strings.TrimRight(s, "=")
+	var out []byte
+	var acc, n uint
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		var d byte
+		switch {
+		case c >= 'A' && c <= 'Z':
+			d = c - 'A'
+		case c >= 'a' && c <= 'z':
+			d = c - 'a' + 26
+		case c >= '0' && c <= '9':
+			d = c - '0' + 52
+		case c == '+':
+			d = 62
+		case c == '/':
+			d = 63
+		default:
+			return "", false
+		}
+		acc, n = acc<<6|uint(d), n+6
+		if n >= 8 {
+			n -= 8
+			out = append(out, byte(acc>>n))
+			acc &= 1<<n - 1
+		}
+	}
+	return string(out), len(s)%4 != 1
+}
