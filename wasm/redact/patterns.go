@@ -344,6 +344,31 @@ func urlStop(c byte) bool {
 	return false
 }
 
+// ternary: a bare value ending at s[e:] is a condition whose "?" picks a
+// quoted literal: the literals' span, from the first's text to the end of
+// the second's after ":" when there is one (h-v78 B1: the mark took the
+// condition and left the literal).
+func ternary(s string, e int) (ts, te int, ok bool) {
+	q := runEnd(s, e, isBlank)
+	if !hasAt(s, q, "?") || hasAt(s, q, "??") {
+		return 0, 0, false
+	}
+	v := runEnd(s, q+1, isBlank)
+	g, ce := closedLiteral(s, v)
+	if g < 0 {
+		return 0, 0, false
+	}
+	ts, te = v+1, ce
+	if c := runEnd(s, ce+1, isBlank); hasAt(s, c, ":") {
+		if w := runEnd(s, c+1, isBlank); w < len(s) {
+			if g2, ce2 := closedLiteral(s, w); g2 >= 0 {
+				te = ce2
+			}
+		}
+	}
+	return ts, te, true
+}
+
 // keyFile: v names a file that holds a key, by its extension
 // (server.pem, /etc/ssl/client.key, keys/sa.json), not a key itself (base64
 // has no '.', a token's dotted parts end in no such word).
@@ -431,6 +456,11 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if strings.EqualFold(label[:n], "passwd") && inList(nssSources, v) ||
 		inList(" secret existingSecret imagePullSecret secretName secretRef ", strings.TrimLeft(label[:n], "-")) && secretName(v) {
 		return 0, 0, 0, 0, false // nsswitch.conf's source (passwd: files); a Kubernetes Secret's name (secret: db-credentials, gcloud's --secret=db-password)
+	}
+	if len(m) > 6 && m[6] >= 0 {
+		if ts, te, ok := ternary(s, ve); ok {
+			return ts, te, m[0], max(te, m[1]), true // password = isProd ? "X" : "dev": the literals, not the condition
+		}
 	}
 	if passLabel(label, 0, n) || endsFold(label, 0, n, "creds") {
 		return passValue(s, m, label, n, vs, ve)

@@ -390,6 +390,11 @@ func verbValue(s string, m []int, kw string, v int) (int, int, int, int, bool) {
 	if v == len(s) || s[v] == '\n' || printrValue(s, m[0], v) > 0 {
 		return 0, 0, 0, 0, false // print_r's label: the label's pattern reads its value
 	}
+	if e := runEnd(s, v, isIdent); e > v {
+		if ts, te, ok := ternary(s, e); ok {
+			return ts, te, m[0], te, true // password = isProd ? "X" : "dev"
+		}
+	}
 	if vs, ve, end, ok, _ := became(s, v, false); ok && (end > ve || strings.IndexByte(s[v:vs], ':') >= 0) {
 		return vs, ve, m[0], end, true // quoted: was changed to "Hunter2x!"; was changed: X
 	}

@@ -1145,6 +1145,15 @@ func TestDockersAuthAPEMInBase64AndAPSK(t *testing.T) {
 	})
 }
 
+// A label's value picked by a ternary: the literals are marked, not the
+// condition (h-v78 B1: the mark took "isProd ?" and left the literal).
+func TestATernarysLiteralsAreTheValue(t *testing.T) {
+	bothWays(t, redacts{
+		{`const password = isProd ? "Xk29dmw02kdLs0dk3" : "dev"`, `const password = isProd ? "[REDACTED:secret]"`},
+		{`password = cond ? "Xk29dmw02kdLs0dk3" : null`, `password = cond ? "[REDACTED:secret]" : null`},
+	}, nil)
+}
+
 // redacts is the half of a rule's table that String changes: each in
 // becomes its want.
 type redacts []struct{ in, want string }
