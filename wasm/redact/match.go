@@ -1157,10 +1157,7 @@ func isBase64(c byte) bool { return isAlnum(c) || c == '/' || c == '+' }
 // quotes or blanks would leave a quote or a blank where the next part
 // cannot take it.
 func assignment(s string, i int, value func(v int) []int) []int {
-	for q := 0; q < 2 && i < len(s) && (s[i] == '"' || s[i] == '\'' || s[i] == ']' || s[i] == '`' || s[i] == '*'); q++ {
-		i++
-	}
-	i = runEnd(s, i, isBlank)
+	i = runEnd(s, labelClosers(s, i), isBlank)
 	if i == len(s) {
 		return nil
 	}
@@ -1187,6 +1184,15 @@ func assignment(s string, i int, value func(v int) []int) []int {
 		}
 	}
 	return nil
+}
+
+// labelClosers is the end of ["'\]`*]{0,2} at s[i:], what closes a label
+// before its operator: "password": , `DB_PASSWORD`: , **pw**: .
+func labelClosers(s string, i int) int {
+	for q := 0; q < 2 && i < len(s) && strings.IndexByte("\"'`*]", s[i]) >= 0; q++ {
+		i++
+	}
+	return i
 }
 
 // secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is

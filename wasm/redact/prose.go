@@ -605,11 +605,8 @@ func identProse(s string, m []int, k int) (int, int, int, int, bool) {
 	if m[1]-m[0]-k == 4 {
 		return passProse(s, m)
 	}
-	j := m[1]
-	for n := 0; n < 2 && j < len(s) && strings.IndexByte("\"'`*]", s[j]) >= 0; n++ {
-		j++ // the closers a label's pattern reads: `DB_PASSWORD`: x
-	}
-	if j = spaceEnd(s, j); j < len(s) && (s[j] == ':' || s[j] == '=') && (j+1 == len(s) || s[j+1] != '*') {
+	// The closers a label's pattern reads: `DB_PASSWORD`: x.
+	if j := spaceEnd(s, labelClosers(s, m[1])); j < len(s) && (s[j] == ':' || s[j] == '=') && (j+1 == len(s) || s[j+1] != '*') {
 		return 0, 0, 0, 0, false
 	}
 	v := afterVerb(s, m[1])

@@ -567,17 +567,7 @@ func findReadDefault(s string, pos int) []int {
 
 // wordLiteral reads (?:"([^"\s]+)"|'([^'\s]+)') at s[v:]: its group (0
 // double-quoted, 1 single; -1 none) and where its closing quote stands.
-func wordLiteral(s string, v int) (g, e int) {
-	if v == len(s) || !isQuote(s[v]) {
-		return -1, v
-	}
-	q := s[v]
-	e = runEnd(s, v+1, func(b byte) bool { return b != q && !isSpace(b) })
-	if e == v+1 || e == len(s) || s[e] != q {
-		return -1, v
-	}
-	return boolInt(q == '\''), e
-}
+func wordLiteral(s string, v int) (g, e int) { return quotedLiteral(s, v, isSpace) }
 
 // findLabelCall: NAME["'\]`*]{0,2}[ \t]*(?::=|=>|[?+]=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*([A-Za-z_$][A-Za-z0-9_.:$]{0,127}\()
 //
@@ -1040,10 +1030,9 @@ func findBasicAuth(s string, pos int) []int {
 		if !hasAt(s, p, ",") {
 			continue
 		}
-		if v := runEnd(s, p+1, isBlank); v < len(s) && isQuote(s[v]) {
-			if e := runEnd(s, v+1, func(c byte) bool { return c != s[v] && c != '\n' }); e > v+1 && e < len(s) && s[e] == s[v] {
-				return groupOf(i, e+1, 2, boolInt(s[v] == '\''), v+1, e)
-			}
+		v := runEnd(s, p+1, isBlank)
+		if g, e := closedLiteral(s, v); g >= 0 {
+			return groupOf(i, e+1, 2, g, v+1, e)
 		}
 	}
 	return nil
@@ -1169,14 +1158,22 @@ func argEnd(s string, k int) int {
 // closedLiteral reads (?:"([^"\n]+)"|'([^'\n]+)') at s[v:]: its group (0
 // double-quoted, 1 single; -1 none) and where its closing quote stands.
 func closedLiteral(s string, v int) (g, e int) {
+	return quotedLiteral(s, v, func(c byte) bool { return c == '\n' })
+}
+
+// quotedLiteral reads a literal in double or single quotes at s[v:], of one
+// byte or more, none of them its quote or one stop says ends it: its group
+// (0 double-quoted, 1 single; -1 none) and where its closing quote stands.
+func quotedLiteral(s string, v int, stop func(byte) bool) (g, e int) {
 	if v == len(s) || !isQuote(s[v]) {
 		return -1, v
 	}
-	e = runEnd(s, v+1, func(c byte) bool { return c != s[v] && c != '\n' })
-	if e == v+1 || e == len(s) || s[e] != s[v] {
+	q := s[v]
+	e = runEnd(s, v+1, func(c byte) bool { return c != q && !stop(c) })
+	if e == v+1 || e == len(s) || s[e] != q {
 		return -1, v
 	}
-	return boolInt(s[v] == '\''), e
+	return boolInt(q == '\''), e
 }
 
 // positionalValue is structuredValue for findPositional's literal, which is
