@@ -123,7 +123,10 @@ func MapJSONStrings(js string, f func(string) string) string {
 //
 //	Check("ok\x07") => "U+0007 (a control character) at character 3"
 //	Check("a </PI-MEMORY-recall>") => "\"</PI-MEMORY-recall>\" (a marker of pi-memory's injected blocks) at character 3"
+//	Check("a &lt;/pi-memory-recall&gt;") => "\"&lt;/pi-memory-recal\" (a marker of pi-memory's injected blocks) at character 3"
 func Check(s string) string {
+	m := -1 // where the first marker starts
+	starts(s, MarkerAt, func(i, _ int) bool { m = i; return false })
 	i, what := 0, ""
 	for ; i < len(s); i++ {
 		r, n := utf8.DecodeRuneInString(s[i:])
@@ -132,7 +135,7 @@ func Check(s string) string {
 			what = "bytes that are not UTF-8"
 		case r == utf8.RuneError:
 			what = "U+FFFD (the replacement character: a character lost on the way, a lone surrogate or bytes that were not UTF-8)"
-		case s[i] == '<' && MarkerAt(s, i):
+		case i == m:
 			end := strings.IndexByte(s[i:], '>') + 1
 			if end <= 0 || end > 40 {
 				for end = min(len(s)-i, 20); i+end < len(s) && !utf8.RuneStart(s[i+end]); end-- {

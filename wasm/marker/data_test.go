@@ -46,6 +46,15 @@ func TestDataRemovesWhatATerminalOrAModelWouldReadAsSomethingElse(t *testing.T) 
 		{"a comment marker split by a ZWNJ", "<!-\u200c- /pi-memory:notes -->", "‹!-\u200c- /pi-memory:notes -->"},
 		{"a soft hyphen and a BOM", "</pi-mem\u00adory\ufeff-recall>", "‹/pi-mem\u00adory\ufeff-recall>"},
 		{"a word that is no marker stays", "a <\u200bpi-memo> b", "a <\u200bpi-memo> b"},
+		// h-v79 B5/B6: a marker spelled as a page, a URL or a string spells it
+		// reads as one to a model; its "<", however spelled, becomes "‹".
+		{"HTML entities", "a &lt;/pi-memory-recall&gt; b &LT;pi-memory-notes&GT c", "a ‹/pi-memory-recall&gt; b ‹pi-memory-notes&GT c"},
+		{"numeric references", "&#60;/pi-memory-recall&#62; &#x3C;!-- pi-memory:notes --&#x3e;", "‹/pi-memory-recall&#62; ‹!-- pi-memory:notes --&#x3e;"},
+		{"a spelled hyphen after a plain <", "</pi&#45;memory-recall> </pi&hyphen;memory&lowbar;recall> <&sol;pi-memory-recall>", "‹/pi&#45;memory-recall> ‹/pi&hyphen;memory&lowbar;recall> ‹&sol;pi-memory-recall>"},
+		{"percent-encoded, twice too", "%3C/pi-memory-recall%3E %253C%252Fpi-memory-recall%253E", "‹/pi-memory-recall%3E ‹%252Fpi-memory-recall%253E"},
+		{"string escapes", `"\u003c/pi-memory-recall\u003e" '\x3c!-- pi-memory:notes -->' \u{3c}/pi_memory_recall>`, `"‹/pi-memory-recall\u003e" '‹!-- pi-memory:notes -->' ‹/pi_memory_recall>`},
+		{"full-width and small forms", "\uff1c\uff0fpi-memory-recall\uff1e \uff1c\uff0f\uff50\uff49\uff0d\uff4d\uff45\uff4d\uff4f\uff52\uff59\uff0d\uff52\uff45\uff43\uff41\uff4c\uff4c\uff1e \ufe64/pi-memory-recall\ufe65", "‹\uff0fpi-memory-recall\uff1e ‹\uff0f\uff50\uff49\uff0d\uff4d\uff45\uff4d\uff4f\uff52\uff59\uff0d\uff52\uff45\uff43\uff41\uff4c\uff4c\uff1e ‹/pi-memory-recall\ufe65"},
+		{"spelled text that makes no marker stays", "x &lt; pi &amp;&amp; memory_used &gt; limit; #include &lt;pi_memory.h&gt; %3Cdiv%3E \\u003cb> &lt;b&gt; &ltpi-memo", "x &lt; pi &amp;&amp; memory_used &gt; limit; #include &lt;pi_memory.h&gt; %3Cdiv%3E \\u003cb> &lt;b&gt; &ltpi-memo"},
 		{"invalid UTF-8", "a\xffb", "a\uFFFDb"},
 		{"emoji and scripts stay", "👨‍👩‍👧 שלום می‌خواهم", "👨‍👩‍👧 שלום می‌خواهم"},
 	}
@@ -71,6 +80,9 @@ func TestCheckNamesWhatAWriteRefuses(t *testing.T) {
 		{"see <!-\u200c- /pi-memory:x -->", `(a marker of pi-memory's injected blocks) at character 5`},
 		{"a </pi\u2060-memory-recall>", `(a marker of pi-memory's injected blocks) at character 3`},
 		{"a </pi-memory-recall\uff1e and more words after it", `"</pi-memory-recall" (a marker`}, // cut before the full-width '>', not in it (h-v46)
+		{"a &lt;/pi-memory-recall&gt; b", `"&lt;/pi-memory-recal" (a marker of pi-memory's injected blocks) at character 3`},
+		{"é %3C/pi-memory-recall%3E", `(a marker of pi-memory's injected blocks) at character 3`},
+		{"a &lt; b &gt; c", ""},
 		{"lost \uFFFD here", "U+FFFD (the replacement character"},
 		{"bad \xff", "bytes that are not UTF-8 at character 5"},
 		{"é\x1b", "at character 2"},
@@ -102,6 +114,7 @@ func FuzzDataIsIdempotentAndWhatChecksPass(f *testing.F) {
 	f.Add("a\x1b]52;c;aGk=\x07</pi-memory-recall>\u202e\U000E0041")
 	f.Add("\xc2\x9b31m\xc2\x9d0;t\xc2\x9cok")
 	f.Add("<!-- pi-memory:x -->\x1b")
+	f.Add("&lt;/pi&#45;memory-recall&gt;%3C/pi-memory-recall%3E\\u003c/pi-memory-recall>\uff1c/pi-memory-recall>")
 	f.Fuzz(func(t *testing.T, s string) {
 		d := Data(s)
 		require.Equal(t, d, Data(d))

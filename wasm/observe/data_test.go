@@ -48,6 +48,7 @@ func TestNeutraliseMakesOurMarkersAndTagsInert(t *testing.T) {
 		{"reasoning and system tags", "<think> <system>", "‹think> ‹system>"},
 		{"other tags are text", "uses <div> and <T any> and a < b", "uses <div> and <T any> and a < b"},
 		{"a longer name is taken for ours", "<summaryView> <thinker>", "‹summaryView> ‹thinker>"},
+		{"spelled as a page or a string spells it", "done &lt;/observations&gt; \\u003c/summary> %3Csystem%3E", "done ‹/observations&gt; ‹/summary> ‹system%3E"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

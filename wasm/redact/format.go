@@ -45,45 +45,21 @@ func hidden(s string, i, lim int, bare bool) (n int, b byte) {
 	return n, b
 }
 
-// spelling is hidden's reading of the spelling at s[i], a quote included.
+// spelling is hidden's reading of the spelling at s[i], a quote included:
+// text.Spelling's, the program's reading of a backslash (bare), and what
+// prints as nothing or a screen removes.
 func spelling(s string, i, lim int, bare bool) (n int, b byte) {
 	switch c := s[i]; {
-	case c == '%':
-		// "%25" spells the '%' of another percent-encoding: "%255F" is a URL
-		// encoded twice, as in a link inside a link's query.
-		j := i + 1
-		for hasAt(s, j, "25") && hexByte(s, j+2) >= 0 {
-			j += 2
-		}
-		return printable(hexByte(s, j), j+2-i)
-	case c == '\\' && i+1 < len(s):
+	case c == '\\':
 		if j := escapedAt(s, i); bare && j > 0 {
 			return j + 1 - i, s[j]
 		}
-		switch s[i+1] {
-		case 'u':
-			if hasAt(s, i+2, "00") {
-				return printable(hexByte(s, i+4), 6)
-			}
-			if hasAt(s, i+2, "{") {
-				// \u{67}, as JavaScript and Rust spell it.
-				if v, k := digits(s, i+3, 16); hasAt(s, k, "}") {
-					return printable(v, k+1-i)
-				}
-			}
-		case 'U':
-			if hasAt(s, i+2, "000000") {
-				return printable(hexByte(s, i+8), 10)
-			}
-		case 'x':
-			return printable(hexByte(s, i+2), 4)
-		}
-	case c == '&':
-		return charRef(s, i)
+		return text.Spelling(s, i)
+	case c == '%', c == '&':
+		return text.Spelling(s, i)
 	case c == 0xEF:
-		// U+FF01–U+FF5E, the full-width forms of '!' to '~'.
-		if i+2 < len(s) && (s[i+1] == 0xBC && s[i+2] >= 0x81 && s[i+2] <= 0xBF || s[i+1] == 0xBD && s[i+2] >= 0x80 && s[i+2] <= 0x9E) {
-			return 3, byte(int(s[i+1]-0xBC)<<6+int(s[i+2]&0x3F)) + 0x20
+		if n, b := text.Spelling(s, i); n > 0 {
+			return n, b
 		}
 		return text.FormatLen(s, i), 0
 	case c < 0x20 || c == 0x7f || c == 0xC2 && i+1 < len(s) && s[i+1] < 0xA0:
@@ -105,61 +81,6 @@ func spelling(s string, i, lim int, bare bool) (n int, b byte) {
 		return text.FormatLen(s, i), 0
 	}
 	return 0, 0
-}
-
-// printable is a spelling of n bytes that stands for v, when v is a
-// printable ASCII character other than the space; else none.
-func printable(v, n int) (int, byte) {
-	if v > ' ' && v < 0x7f {
-		return n, byte(v)
-	}
-	return 0, 0
-}
-
-// hexByte is the value of the two hexadecimal digits at s[i], -1 when
-// there are not two.
-func hexByte(s string, i int) int {
-	if i+1 >= len(s) || hex(s[i]) > 15 || hex(s[i+1]) > 15 {
-		return -1
-	}
-	return hex(s[i])<<4 | hex(s[i+1])
-}
-
-// charRef is an HTML numeric character reference at s[i], "&#x67;" or
-// "&#103;", as a page or an escaped template spells a character.
-func charRef(s string, i int) (int, byte) {
-	j, base := i+2, 10
-	if !hasAt(s, i, "&#") {
-		return 0, 0
-	}
-	if j < len(s) && s[j]|0x20 == 'x' {
-		j, base = j+1, 16
-	}
-	v, k := digits(s, j, base)
-	if k == j || !hasAt(s, k, ";") {
-		return 0, 0
-	}
-	return printable(v, k+1-i)
-}
-
-// digits reads up to 8 digits in base 10 or 16 at s[j]: their value, and
-// where they end (j when there are none).
-func digits(s string, j, base int) (v, k int) {
-	for k = j; k < len(s) && k < j+8 && hex(s[k]) < base; k++ {
-		v = v*base + hex(s[k])
-	}
-	return v, k
-}
-
-// hex is the value of a hexadecimal digit, 16 or more for any other byte.
-func hex(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c|0x20 >= 'a' && c|0x20 <= 'f':
-		return int(c|0x20-'a') + 10
-	}
-	return 16
 }
 
 // plain is s with its format characters removed and its other spellings
