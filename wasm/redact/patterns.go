@@ -1085,7 +1085,75 @@ func isCode(label, v string, typed bool) bool {
 			return true
 		}
 	}
-	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)))
+	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t))) || namesSecret(t)
+}
+
+// namesSecret: t, a path of names, is code's name for a secret rather than
+// one: an environment variable's (GITHUB_TOKEN, DB_PASSWORD: capitals, the
+// last word a secret's), a type's whose word for a secret is followed by
+// one of code's (PasswordHasher, TokenKind, SecretField), or on a path of
+// two names or more a type's that ends with one (settings.SECRET_KEY,
+// CancellationToken.None, TokenKind::Identifier). A password has none of
+// these shapes: Secret_Sauce, SecretSauce, Hunter.SecretSauce, HUNTER_TWO,
+// Password1 stay secrets.
+func namesSecret(t string) bool {
+	parts := strings.Split(strings.ReplaceAll(t, "::", "."), ".")
+	for _, p := range parts {
+		if !isName(p) || strings.IndexAny(p, "0123456789") >= 0 {
+			return false
+		}
+	}
+	for _, p := range parts {
+		words, at := nameWords(p)
+		for k, w := range words {
+			if len(words) < 2 || !secretWord(w) {
+				continue
+			}
+			switch {
+			case isUpperName(p):
+				if k == len(words)-1 && strings.IndexByte(p, '_') > 0 {
+					return true
+				}
+			case strings.IndexByte(p, '_') >= 0:
+			case k+1 < len(words) && (wrapperName(p[at[k+1]:]) || inList(" Hasher Kind Manager Service Encoder Decoder Validator Helper Util Utils Id ", words[k+1])):
+				return true
+			case len(parts) > 1 && k == len(words)-1 && p[0] >= 'A' && p[0] <= 'Z':
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// secretWord: w is one of secretWords, "key" or "pass", in any case.
+func secretWord(w string) bool {
+	for _, s := range secretWords {
+		if strings.EqualFold(w, s) {
+			return true
+		}
+	}
+	return strings.EqualFold(w, "key") || strings.EqualFold(w, "pass")
+}
+
+// nameWords splits a name at its underscores and where a capital starts a
+// word (CancellationToken, JWTToken, SECRET_KEY): the words and where each
+// starts.
+func nameWords(p string) (words []string, at []int) {
+	start := 0
+	for i := 1; i <= len(p); i++ {
+		up := func(j int) bool { return j < len(p) && p[j] >= 'A' && p[j] <= 'Z' }
+		lo := func(j int) bool { return j < len(p) && p[j] >= 'a' && p[j] <= 'z' }
+		if i == len(p) || p[i] == '_' || up(i) && (lo(i-1) || up(i-1) && lo(i+1)) {
+			if i > start {
+				words, at = append(words, p[start:i]), append(at, start)
+			}
+			start = i
+			if i < len(p) && p[i] == '_' {
+				start++
+			}
+		}
+	}
+	return words, at
 }
 
 // tfReference: v is a Terraform reference to another resource's attribute,
