@@ -151,18 +151,22 @@ func newPatterns() []*pattern {
 			// "requirepass is required" and "the --requirepass flag" are prose.
 			find: findRedisAuth, span: redisValue},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
-			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool", "jarsigner", "twine"},
+			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool", "jarsigner", "twine",
+			"vsce", "psexec", "ipmitool", "nuget", "lftp", "http"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
 			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW,
 			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW,
 			// ldapsearch -w PW, ssh-keygen -N PW, keytool -storepass PW
-			// (jarsigner's too), twine upload -p PW
+			// (jarsigner's too), twine upload -p PW, ipmitool -P PW, psexec -p
+			// PW, vsce publish -p PAT, nuget push -k KEY, lftp -u user,PW,
+			// http -a user:PW
 			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: commandValue},
-		{kind: "secret", triggers: []string{"gh", "az", "aws", "doppler", "dotnet", "rabbitmqctl", "convertto-securestring"},
+		{kind: "secret", triggers: []string{"gh", "az", "aws", "doppler", "dotnet", "rabbitmqctl", "convertto-securestring", "mc", "poetry", "net"},
 			// A secret given to a secret store's command: gh secret set NAME
 			// --body V, doppler secrets set NAME V, ConvertTo-SecureString
-			// "V" -AsPlainText (shell.go).
+			// "V" -AsPlainText, mc alias set N URL ACCESS V, poetry config
+			// http-basic.R USER V, net user USER V (shell.go).
 			find: findStoreSecret, span: storeValue},
 		{kind: "secret", triggers: []string{"--"},
 			// Any command's long flag that names a secret, its value after a

@@ -10,10 +10,12 @@ import (
 
 // Passwords given to a command on its command line, as a person pastes the
 // line into a note or a chat: mysql's -pPW glued to its flag (7z's too),
-// curl's -u user:PW (-U and --proxy-user, --user=), sshpass -p PW (mongo's
-// too), docker login -p PW (az login, helm registry login), zip's and
-// sqlcmd's -P PW, redis-cli -a PW (--pass PW), smbclient's -U user%PW,
-// openssl's -pass pass:PW (-passin, -passout; enc's -k PW), htpasswd -b's
+// curl's -u user:PW (-U and --proxy-user, --user=), sshpass -p PW (mongo's,
+// vsce's and psexec's too), docker login -p PW (az login, helm registry
+// login), zip's, sqlcmd's and ipmitool's -P PW, redis-cli -a PW (--pass PW),
+// smbclient's -U user%PW, lftp's -u user,PW, HTTPie's -a user:PW (--auth),
+// openssl's -pass pass:PW (-passin, -passout; enc's -k PW, and nuget push's
+// API key), htpasswd -b's
 // last word (htpasswd -b FILE USER PW, -nb USER PW), the LDAP tools' -w PW,
 // ssh-keygen's -N and -P passphrases and keytool's -storepass PW (-keypass,
 // -srcstorepass, -deststorepass, -new).
@@ -23,12 +25,13 @@ import (
 // nor the next flag after a flag whose value is optional (mongo -p --quiet),
 // nor openssl's env:VAR, file:PATH or stdin.
 //
-// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN|ZIP|REDIS|SMB|OPENSSL|HTPASSWD|LDAP|KEYGEN|KEYTOOL), each CMD[^\n;|&]*?[ \t]FLAG
+// findCommandPassword: (?:MYSQL|SSHPASS|CURL|LOGIN|ZIP|REDIS|SMB|OPENSSL|HTPASSWD|LDAP|KEYGEN|KEYTOOL|LFTP|HTTPIE), each CMD[^\n;|&]*?[ \t]FLAG
 // VALUE (written out in expressions_test.go): a flag anywhere on the rest of
 // the command (up to a newline, ';', '|' or '&'), the first whose value
 // reads; the value is (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)), a quoted or a
 // bare word (its group is the secret), and for curl what follows the first
-// ':' of user:password (smbclient's '%'). htpasswd's value is the last word
+// ':' of user:password (smbclient's '%', lftp's ','). HTTPie's command is
+// http or https and a blank (a URL's scheme is none). htpasswd's value is the last word
 // of its command (see htpasswdValue). Only one command starts at a word, so
 // the alternatives never compete; each command's groups are its three.
 func findCommandPassword(s string, pos int) []int {
@@ -120,6 +123,8 @@ const (
 	cmdLDAP              // -w VALUE
 	cmdKeygen            // -N VALUE, -P VALUE
 	cmdKeytool           // -storepass VALUE, -keypass VALUE, …
+	cmdLftp              // -u user,VALUE
+	cmdHTTPie            // -a user:VALUE, --auth user:VALUE
 	cmdKinds
 )
 
@@ -129,22 +134,28 @@ func shellCommand(s string, i, e int) (int, int) {
 	switch s[i:e] {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb", "7z", "7za", "7zr":
 		return cmdMySQL, e
-	case "sshpass", "twine", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
+	case "sshpass", "twine", "vsce", "psexec", "psexec64", "PsExec", "PsExec64", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
 		return cmdSSHPass, e
 	case "curl":
 		return cmdCurl, e
 	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "az", "helm":
 		return cmdLogin, e
-	case "zip", "unzip", "zipcloak", "sqlcmd", "bcp":
+	case "zip", "unzip", "zipcloak", "sqlcmd", "bcp", "ipmitool":
 		return cmdZip, e
 	case "smbclient", "smbcacls", "smbget", "rpcclient":
 		return cmdSMB, e
-	case "openssl":
+	case "openssl", "nuget":
 		return cmdOpenSSL, e
 	case "keytool", "jarsigner":
 		return cmdKeytool, e
 	case "htpasswd":
 		return cmdHtpasswd, e
+	case "lftp":
+		return cmdLftp, e
+	case "http", "https":
+		if e < len(s) && isBlank(s[e]) {
+			return cmdHTTPie, e
+		}
 	case "ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare", "ldapmodrdn", "ldapexop":
 		return cmdLDAP, e
 	case "ssh":
@@ -193,6 +204,8 @@ func registryLogin(s string, e int) int {
 //	ldap    -w[ \t]*(VALUE)                            groups 31–33
 //	keygen  -[NP][ \t]*(VALUE)                         groups 34–36
 //	keytool -(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+(VALUE) groups 37–39
+//	lftp    -u[ \t]*USER,(PASSWORD)                   groups 40–42
+//	httpie  (?:-a[ \t]*|--auth(?:[ \t]+|=))USER:(PASSWORD) groups 43–45
 func commandFlag(c int, s string, j int) []int {
 	v, sep, user := -1, byte(0), ""
 	switch {
@@ -200,7 +213,8 @@ func commandFlag(c int, s string, j int) []int {
 		v = j + 2
 	case c == cmdCurl && (hasAt(s, j, "-u") || hasAt(s, j, "-U")), (c == cmdSSHPass || c == cmdLogin) && hasAt(s, j, "-p"),
 		c == cmdZip && hasAt(s, j, "-P"), c == cmdRedis && hasAt(s, j, "-a"), c == cmdSMB && hasAt(s, j, "-U"),
-		c == cmdLDAP && hasAt(s, j, "-w"), c == cmdKeygen && (hasAt(s, j, "-N") || hasAt(s, j, "-P")):
+		c == cmdLDAP && hasAt(s, j, "-w"), c == cmdKeygen && (hasAt(s, j, "-N") || hasAt(s, j, "-P")),
+		c == cmdLftp && hasAt(s, j, "-u"), c == cmdHTTPie && hasAt(s, j, "-a"):
 		v = runEnd(s, j+2, isBlank)
 	case c == cmdCurl && (hasAt(s, j, "--user=") || hasAt(s, j, "--proxy-user=")):
 		v = j + strings.IndexByte(s[j:], '=') + 1
@@ -226,6 +240,10 @@ func commandFlag(c int, s string, j int) []int {
 		v, c = blanks(s, j+len("-k")), cmdOpenSSLKey
 	case c == cmdKeytool:
 		v = blanks(s, keytoolFlag(s, j))
+	case c == cmdHTTPie && hasAt(s, j, "--auth="):
+		v = j + len("--auth=")
+	case c == cmdHTTPie && hasAt(s, j, "--auth"):
+		v = blanks(s, j+len("--auth"))
 	case c == cmdLogin && hasAt(s, j, "--password="):
 		v = j + len("--password=")
 	case c == cmdLogin && hasAt(s, j, "--password"):
@@ -235,10 +253,12 @@ func commandFlag(c int, s string, j int) []int {
 		return nil
 	}
 	switch c {
-	case cmdCurl:
+	case cmdCurl, cmdHTTPie:
 		sep = ':'
 	case cmdSMB:
 		sep = '%'
+	case cmdLftp:
+		sep = ','
 	}
 	g, vs, ve, end := shellValue(s, v, sep)
 	if g < 0 || user != "" && s[v+boolInt(g < 2):vs-1] != user {
@@ -811,15 +831,17 @@ func findTelegramToken(s string, pos int) []int {
 	}
 }
 
-// findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?|POSITIONAL)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 // with STORE \b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))
-// and PowerShell's words in any ASCII case.
+// and PowerShell's words in any ASCII case, and POSITIONAL
+// \bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s"']+){3}[ \t]+|\bpoetry[ \t]+config[ \t]+(?:http-basic\.[^\s"']+[ \t]+[^\s"']+|pypi-token\.[^\s"']+)[ \t]+|\bnet[ \t]+user[ \t]+[^\s"']+[ \t]+
 //
 // A secret given to a secret store's command: gh secret set NAME --body V,
 // az keyvault secret set … --value V, aws secretsmanager create-secret …
 // --secret-string V, doppler secrets set NAME V, dotnet user-secrets set
 // KEY V, rabbitmqctl add_user USER V, ConvertTo-SecureString "V"
-// -AsPlainText. A flag the rest of a line lacks after one store's command,
+// -AsPlainText, mc alias set NAME URL ACCESS V, poetry config
+// http-basic.REPO USER V (pypi-token.REPO V), net user USER V. A flag the rest of a line lacks after one store's command,
 // it lacks after a later one's: the search stays linear.
 func findStoreSecret(s string, pos int) []int {
 	noFlag := -1
@@ -870,6 +892,25 @@ func findStoreSecret(s string, pos int) []int {
 					}
 				}
 			}
+		case hasAt(s, i, "mc"):
+			e := words(s, i+2, "alias", "set")
+			if e < 0 {
+				e = words(s, i+2, "config", "host", "add")
+			}
+			v = blanks(s, bareWords(s, e, 3))
+		case hasAt(s, i, "poetry"):
+			if k := blanks(s, words(s, i+6, "config")); k >= 0 {
+				if hasAt(s, k, "http-basic.") {
+					v = blanks(s, bareWords(s, runEnd(s, k+11, isBareShell), 1))
+					if k+11 == len(s) || !isBareShell(s[k+11]) {
+						v = -1
+					}
+				} else if hasAt(s, k, "pypi-token.") && k+11 < len(s) && isBareShell(s[k+11]) {
+					v = blanks(s, runEnd(s, k+11, isBareShell))
+				}
+			}
+		case hasAt(s, i, "net"):
+			v = blanks(s, bareWords(s, words(s, i+3, "user"), 1))
 		case text.HasFoldPrefix(s[i:], "convertto-securestring"):
 			if v = blanks(s, i+22); v >= 0 && text.HasFoldPrefix(s[v:], "-string") {
 				if k := blanks(s, v+7); k >= 0 {
@@ -888,15 +929,31 @@ func findStoreSecret(s string, pos int) []int {
 	return nil
 }
 
+// bareWords is the end of n words (?:[ \t]+[^\s"']+){n} at s[i:], -1 for
+// none (i < 0 too).
+func bareWords(s string, i, n int) int {
+	for ; n > 0 && i >= 0; n-- {
+		if i = blanks(s, i); i >= 0 {
+			if e := runEnd(s, i, isBareShell); e > i {
+				i = e
+			} else {
+				i = -1
+			}
+		}
+	}
+	return i
+}
+
 // storeValue is commandValue for a secret store's command, which also
 // takes a file (@secret.txt, file://creds.json), PowerShell's reference to
 // the environment ($env:PW) or a subexpression ((Get-Content pw.txt)), and
-// is written of in prose ("gh secret set takes --body or stdin").
+// is written of in prose ("gh secret set takes --body or stdin"); net
+// user's "*" prompts for the password and its /add is a switch.
 func storeValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
 	if v[0] == '@' || v[0] == '(' || strings.HasPrefix(v, "file://") || strings.HasPrefix(v, "fileb://") || text.HasFoldPrefix(v, "$env:") ||
-		m[6] >= 0 && isFunctionWord(strings.ToLower(v)) {
+		m[6] >= 0 && (isFunctionWord(strings.ToLower(v)) || v == "*" || v[0] == '/') {
 		return 0, 0, 0, 0, false
 	}
 	return commandValue(s, m)
