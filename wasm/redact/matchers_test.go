@@ -101,6 +101,8 @@ var matcherEdges = []string{
 	"rename: token\nvalue: x", "name: token\nvalue:", "name: \"token\nvalue: x",
 	"ENV DB_PASSWORD abcd", "\n  ENV API_TOKEN 'a b'", "xENV TOKEN abc", "ENV DB_PASSWORD=abcd", "setx API_TOKEN abc", "set -gx DB_PASSWORD abc", "set -g DB_PASSWORD abc",
 	"setx  token\tabc", "reset -x token abc", "set -x token", "\nENV\ttoken x\nENV pwd y",
+	"SetEnv TOKEN abc", "SetEnvIf TOKEN abc", "xSetEnv TOKEN abc", "proxy_set_header X-Api-Key a;", "add_header token 'a b';", "fastcgi_param PASSWORD a",
+	"uwsgi_param PASSWORD a", "scgi_param PASSWORD a;b", "grpc_set_header token a", "proxy_set_header  token", "add_headers token a", "add_header\ttoken\ta",
 	`var dbPassword string = "abcd"`, `password: string = 'abcd'`, `password : str = "abcd"`, `let token: &str = "abcd"`, `passwordstring = "abcd"`, `password strings = "abcd"`,
 	`val apiKey: String = "abc"`, `password:string="abcd"`, `x.password str ="abcd"`,
 	// YAML values on the line below: plain, quoted, block scalars; a key,

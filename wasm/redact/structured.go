@@ -60,6 +60,12 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 	if m[6] < 0 {
 		return structuredValue(s, m)
 	}
+	// nginx's directive ends at its ';': proxy_set_header X-Api-Key $var;
+	directive := serverDirective(s, m[0]) >= 0 || hasAt(s, m[0], "scgi_param")
+	if k := strings.IndexByte(s[m[6]:m[7]], ';'); directive && k > 0 {
+		m = append([]int(nil), m...)
+		m[7] = m[6] + k
+	}
 	vs, ve, ws, we, ok := commandValue(s, m)
 	v := s[vs:ve]
 	if ok && s[vs-1] == ':' {
@@ -95,6 +101,11 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 	}
 	if k := strings.Index(s[vs:end], " #"); k >= 0 {
 		end = vs + k
+	}
+	if directive {
+		if k := strings.IndexByte(s[vs:end], ';'); k >= 0 {
+			end = vs + k
+		}
 	}
 	for end > ve && isSpace(s[end-1]) {
 		end--
@@ -436,16 +447,19 @@ func nextIndented(s string, k int) int {
 	return -1
 }
 
-// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*)[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')
+// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*|\b(?:SetEnv|proxy_set_header|grpc_set_header|add_header|fastcgi_param|uwsgi_param|scgi_param))[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')
 //
 // A variable set with a blank between its name and its value: a
-// Dockerfile's ENV (its old form), Windows' setx, csh's setenv, fish's set -x; and a
+// Dockerfile's ENV (its old form), Windows' setx, csh's setenv, fish's set -x,
+// Apache's SetEnv, nginx's proxy_set_header, add_header and fastcgi_param
+// (a header or a parameter and its value, which ends at its ";"); and a
 // label of more than its keyword (storePassword, not password: prose reads
 // that) and a quoted value after a blank, a line's start, "{" or ";", a
 // call without parentheses (Gradle's signing block, Groovy's and Ruby's
 // settings, csh's setenv), where a bare word would be a variable's name.
 //
 //	ENV DB_PASSWORD hunter2x, setx API_TOKEN abc123def, set -gx DB_PASSWORD hunter2x, storePassword 'hunter2x'
+//	proxy_set_header X-Api-Key abc123def;
 func findEnvCommand(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		n := -1
@@ -456,11 +470,15 @@ func findEnvCommand(s string, pos int) []int {
 		}
 		switch {
 		case n >= 0:
-		case s[i] != 's' || !wordStart(s, i):
+		case !isLetter(s[i]) || !wordStart(s, i):
+		case s[i] != 's':
+			n = serverDirective(s, i)
 		case hasAt(s, i, "setx"):
 			n = i + len("setx")
 		case hasAt(s, i, "setenv"):
 			n = i + len("setenv") // csh's
+		case hasAt(s, i, "scgi_param"):
+			n = i + len("scgi_param")
 		case hasAt(s, i, "set"):
 			if f := runEnd(s, i+3, isBlank); f > i+3 && hasAt(s, f, "-") {
 				if l := runEnd(s, f+1, isLetter); strings.IndexByte(s[f+1:l], 'x') >= 0 {
@@ -491,6 +509,19 @@ func findEnvCommand(s string, pos int) []int {
 		}
 	}
 	return nil
+}
+
+// serverDirective is the end of a web server's directive that sets a
+// header, a parameter or a variable at s[i:], -1 for none: Apache's SetEnv,
+// nginx's proxy_set_header, grpc_set_header, add_header, fastcgi_param,
+// uwsgi_param (scgi_param starts with 's': findEnvCommand reads it).
+func serverDirective(s string, i int) int {
+	for _, d := range [...]string{"SetEnv", "proxy_set_header", "grpc_set_header", "add_header", "fastcgi_param", "uwsgi_param"} {
+		if hasAt(s, i, d) {
+			return i + len(d)
+		}
+	}
+	return -1
 }
 
 // findQuotedPair: ["']NAME["'][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*[),]
@@ -614,11 +645,17 @@ func pairValue(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	name := strings.ReplaceAll(s[runEndBack(s, open, func(c byte) bool { return isIdent(c) || c == ':' }):open], "::", ".")
-	if name == "" || name != "define" && !readerName(name, s[open:]) {
+	if name == "" || name != "define" && !readerName(name, s[open:]) && !inList(settingWriters, name[strings.LastIndexByte(name, '.')+1:]) {
 		return 0, 0, 0, 0, false
 	}
 	return structuredValue(s, m)
 }
+
+// settingWriters are the calls that set a header, a variable, a property
+// or a map's entry by its name: the literal after a secret's name is its
+// value (req.Header.Set("X-Api-Key", "x"), os.Setenv("DB_PASSWORD", "x"),
+// props.setProperty("password", "x"), headers.put("Authorization", "x")).
+const settingWriters = " Set Add set add append put Put setHeader SetHeader addHeader AddHeader setRequestHeader header setProperty SetProperty Setenv setenv putenv SetEnvironmentVariable "
 
 // stringTypes are the string types a typed declaration names, in the
 // expression's order.
