@@ -290,6 +290,8 @@ var matcherEdges = []string{
 	"mysql -pabc", "mysql -p abc", "mysql -p", "xmysql -pabc", "mysqlx -pabc", "mysqldump -pabc", "mysqlsh\t-p\"a b\"", "mysql-workbench -pabc",
 	"mariadb-dump -u r -p'x y'", "mysql; -pabc", "mysql | -pabc", "mysql && x -pabc", "mysql\n-pabc", "mysql -p\"\" -pabc", "mysql -p\"ab", "mysql -p'a\nb' -pc",
 	"mysql mysql -p mysql -pok", "echo mysql ; mysql -p -pOK", "mysql -P3306 -pabc;def", "mysql -p$PW -pabc",
+	"echo a:b | chpasswd", "echo 'a:b'|chpasswd", "echo a:b | sudo chpasswd", "echo a:b | sudo  chpasswd -e", "echo a:b | sudo -S chpasswd", "echo a | chpasswdx",
+	"echo a:b | sudox chpasswd", "echo a:b | x chpasswd", "printf '%s\n' a:b | chpasswd", "echo a:b |\tchpasswd",
 	"ipmitool -P abc", "ipmitool -Pabc", "xipmitool -P abc", "psexec -p abc", "PsExec64 -p abc", "psexec32 -p abc", "vsce publish -p abc", "nuget push -k abc", "nuget -pass pass:x",
 	"lftp -u a,b", "lftp -ua,b", "lftp -u a", "lftp -u 'a,b c'", "lftp -u \"a,\"", "lftp -u a:b", "xlftp -u a,b", "lftp; -u a,b",
 	"http -a a:b", "https -a a:b", "http  x -a a:b", "http://x -a a:b", "http\t--auth a:b", "http --auth=a:b", "http --auth-type a:b", "http -a a", "https\n-a a:b", "xhttp -a a:b", "httpx -a a:b", "http", "http ",

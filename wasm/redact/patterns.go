@@ -172,11 +172,11 @@ func newPatterns() []*pattern {
 			// Any command's long flag that names a secret, its value after a
 			// blank: kubectl --token T (shell.go).
 			find: findFlagSecret, span: flagValue},
-		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo"},
+		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo", "chpasswd"},
 			// A password echoed into a command that reads it from its input:
-			// echo PW | docker login -u ada --password-stdin, echo PW | sudo -S
-			// (shell.go).
-			find: findStdinPassword, span: commandValue},
+			// echo PW | docker login -u ada --password-stdin, echo PW | sudo -S,
+			// echo 'ada:PW' | chpasswd (shell.go).
+			find: findStdinPassword, span: stdinValue},
 		{kind: "secret", triggers: []string{"config"},
 			// A secret set by a tool's config command: npm config set
 			// //registry.npmjs.org/:_authToken T, aws configure set

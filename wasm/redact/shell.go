@@ -532,9 +532,9 @@ func stdinPipe(s string, i, v int) []int {
 
 // stdinFlag reads, at s[j:] after a pipe or before a here-string, a
 // command that reads a password from its input:
-// (?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]SUDOSTDIN)
-// (docker login --password-stdin, gh auth login --with-token, sudo -S):
-// where it ends, -1 for none.
+// (?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]SUDOSTDIN|[ \t]*(?:sudo[ \t]+)?chpasswd\b)
+// (docker login --password-stdin, gh auth login --with-token, sudo -S,
+// chpasswd's user:password lines): where it ends, -1 for none.
 func stdinFlag(s string, j int) int {
 	seg := j
 	for seg < len(s) && strings.IndexByte("\n;|&", s[seg]) < 0 {
@@ -549,7 +549,7 @@ func stdinFlag(s string, j int) int {
 	}
 	k := runEnd(s, j, isBlank)
 	if !sudoAt(s, k) {
-		return -1
+		return chpasswdAt(s, k)
 	}
 	if e := stdinCluster(s, k+5); e >= 0 {
 		return e
@@ -563,7 +563,28 @@ func stdinFlag(s string, j int) int {
 			}
 		}
 	}
-	return stdinExact(s, k+5)
+	if e := stdinExact(s, k+5); e >= 0 {
+		return e
+	}
+	return chpasswdAt(s, runEnd(s, k+4, isBlank))
+}
+
+// stdinValue is commandValue for findStdinPassword's value; chpasswd reads
+// user:password, and the user stays.
+func stdinValue(s string, m []int) (int, int, int, int, bool) {
+	vs, ve, ws, we, ok := commandValue(s, m)
+	if k := strings.IndexByte(s[vs:ve], ':'); ok && k >= 0 && k+1 < ve-vs && strings.HasSuffix(s[m[0]:m[1]], "chpasswd") {
+		vs += k + 1
+	}
+	return vs, ve, ws, we, ok
+}
+
+// chpasswdAt is the end of chpasswd\b at s[k:], -1 for none.
+func chpasswdAt(s string, k int) int {
+	if e := k + len("chpasswd"); hasAt(s, k, "chpasswd") && (e == len(s) || !isWord(s[e])) {
+		return e
+	}
+	return -1
 }
 
 // SUDOSTDIN is sudo's flag that reads the password from its input: right
