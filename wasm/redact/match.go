@@ -1451,6 +1451,56 @@ func findNetrc(s string, pos int) []int {
 	return nil
 }
 
+// findPgpass: (?:^|\s)[A-Za-z0-9.*\-]+:(?:[0-9]{1,5}|\*):[^\s:]+:[^\s:]+:([^\s]{4,})
+//
+// A line of PostgreSQL's password file, ~/.pgpass:
+// hostname:port:database:username:password, the password its last field
+// (which may hold an escaped "\:"); pgpassValue keeps only one that looks
+// like a password, not a fifth field of a tool's colon-separated output.
+func findPgpass(s string, pos int) []int {
+	isHost := func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '.' || c == '*' || c == '-' }
+	notColon := func(c byte) bool { return c != ':' && !isSpace(c) }
+	for i := pos; i < len(s); i++ {
+		// The host starts the text, or follows a space the match takes.
+		start := i - 1
+		if i == 0 {
+			start = 0
+		} else if start < pos || !isSpace(s[start]) {
+			continue
+		}
+		h := runEnd(s, i, isHost)
+		p := h + 1
+		if h == i || !hasAt(s, h, ":") {
+			i = max(i, h-1)
+			continue
+		}
+		if hasAt(s, p, "*") {
+			p++
+		} else if d := runEnd(s, p, func(c byte) bool { return c >= '0' && c <= '9' }); d > p && d-p <= 5 {
+			p = d
+		} else {
+			continue
+		}
+		db := runEnd(s, p+1, notColon)
+		u := runEnd(s, db+1, notColon)
+		if !hasAt(s, p, ":") || db == p+1 || !hasAt(s, db, ":") || u == db+1 || !hasAt(s, u, ":") {
+			continue
+		}
+		if ve := runEnd(s, u+1, func(c byte) bool { return !isSpace(c) }); ve-u-1 >= 4 {
+			return group1(start, ve, u+1, ve)
+		}
+	}
+	return nil
+}
+
+// pgpassValue keeps a .pgpass line's password when it looks like one.
+func pgpassValue(s string, m []int) (int, int, int, int, bool) {
+	if !looksLikePassword(s[m[2]:m[3]]) {
+		return 0, 0, 0, 0, false
+	}
+	return commandValue(s, m)
+}
+
 // findRedisAuth: (?:(?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--)(?:REQUIREPASS|MASTERAUTH)|\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY(?:[ \t]+PASSWORD)?|-(?:src|dest)?(?:store|key)pass)[ \t]+VALUE,
 // words in any ASCII case, VALUE a quoted or bare word (its group is the
 // secret): Redis's password directives, at the start of a line of

@@ -290,6 +290,8 @@ var matcherEdges = []string{
 	"mysql -pabc", "mysql -p abc", "mysql -p", "xmysql -pabc", "mysqlx -pabc", "mysqldump -pabc", "mysqlsh\t-p\"a b\"", "mysql-workbench -pabc",
 	"mariadb-dump -u r -p'x y'", "mysql; -pabc", "mysql | -pabc", "mysql && x -pabc", "mysql\n-pabc", "mysql -p\"\" -pabc", "mysql -p\"ab", "mysql -p'a\nb' -pc",
 	"mysql mysql -p mysql -pok", "echo mysql ; mysql -p -pOK", "mysql -P3306 -pabc;def", "mysql -p$PW -pabc",
+	" h:1:d:u:pppp", "\nh:1:d:u:pppp", "x\th:1:d:u:pppp", "h:1:d:u:pppp h:2:d:u:qqqq", "h:1:d:u:pppp", "h:1:d:u:ppp", "h:*:d:u:pppp \r", "h:123456:d:u:pppp", "h::d:u:pppp", " \th:1:d:u:p:pp\nh:2:d:u:qqqq", "x h:1:d:u:pppp", "h:1:d:u:pppp x",
+	"h:1:d:u:pppp\rx", "h:1:d:u: pppp", "*:*:*:*:pppp\n*:*:*:*:qqqq\n", "h_1:1:d:u:pppp", "h:1:d:u:pp\\:pp",
 	"echo a:b | chpasswd", "echo 'a:b'|chpasswd", "echo a:b | sudo chpasswd", "echo a:b | sudo  chpasswd -e", "echo a:b | sudo -S chpasswd", "echo a | chpasswdx",
 	"echo a:b | sudox chpasswd", "echo a:b | x chpasswd", "printf '%s\n' a:b | chpasswd", "echo a:b |\tchpasswd",
 	"ipmitool -P abc", "ipmitool -Pabc", "xipmitool -P abc", "psexec -p abc", "PsExec64 -p abc", "psexec32 -p abc", "vsce publish -p abc", "nuget push -k abc", "nuget -pass pass:x",

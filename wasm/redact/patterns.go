@@ -145,6 +145,9 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"login"},
 			// .netrc: machine api.example.com login ada password secret
 			find: findNetrc, span: commandValue},
+		{kind: "secret", triggers: []string{":"},
+			// ~/.pgpass: localhost:5432:shop:ada:PW (match.go).
+			find: findPgpass, span: pgpassValue},
 		{kind: "secret", triggers: []string{"requirepass", "masterauth", "identified", "storepass", "keypass"},
 			// redis.conf's requirepass PW, CONFIG SET masterauth PW,
 			// redis-server --requirepass PW, SQL's IDENTIFIED BY 'PW';
