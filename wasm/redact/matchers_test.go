@@ -263,6 +263,10 @@ var matcherEdges = []string{
 	"getConnection(u, \"a\", \"p\")", "getConnection( \"u\" , 'a' , 'p' )", "getConnection(\"u\"x, \"a\", \"p\")", "xPDO(a, b, 'p')", "PDO (a, b, 'p')",
 	"FTP_TLS(a,b,'p')", "x.login(a,'p',)", ".login('',\"p\")", "bind_s(a, \"\")", "NetworkCredential(\"a\"\n, \"p\")", "mysqli(a, b, 'p' x)",
 	"getConnection(a, 'b, c', 'p')", "getConnection(a, b\"c\", 'p')",
+	"jwt.sign(a, 'k')", "jwt.encode(a,\"k\")", "xjwt.sign(a, 'k')", "jwt.signx(a, 'k')", "jwt.sign('k')", "jwt. sign(a, 'k')", "hmac.new(b'k', m)", "hmac.new(B\"k\")",
+	"hmac.new(bk')", "hmac.new(b 'k')", "AES.new('k')", "aes.new('k')", "x.new('k')", "Fernet(b'k')", "Fernet ('k')", "Fernetx('k')", "createHmac('a', 'k')",
+	"createCipheriv(a, \"k\", iv)", "createDecipheriv('a','k')", "SecretKeySpec(\"k\".getBytes(), a)", "SecretKeySpec(\"k\".getBytes(UTF_8.x))", "SecretKeySpec('k'.getBytes(a b))",
+	"SecretKeySpec(\"k\".getBytes()x)", "SecretKeySpec(\"k\".getBytes( ), a)", "ChaCha20_Poly1305.new(b'k')", "jwt.verify(t, b'k')",
 	// a key's DER in base64.
 	"MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + strings.Repeat("A", 20), "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + strings.Repeat("A", 19), "xMIIEowIBAAKC" + strings.Repeat("A", 20),
 	"MII+/=IBAAKC" + strings.Repeat("A", 20), "MII+/+IBAAKC" + strings.Repeat("=", 20), "MHcCAQEEI" + strings.Repeat("b", 20), "/MC4CAQAwBQYDK2VwBCIEI" + strings.Repeat("c", 25),

@@ -205,7 +205,8 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"variable"}, find: findTFVariable, span: tfDefault, multiline: true},
 		{kind: "secret", triggers: []string{"auth"}, find: findBasicAuth, span: structuredValue},
 		{kind: "secret", triggers: []string{`"auth"`}, find: findDockerAuth, span: dockerAuth},
-		{kind: "secret", triggers: []string{"getconnection", "pdo", "mysql", "ftp", "credential", "bind_s", "passwordauthentication", ".login("}, find: findPositional, span: positionalValue},
+		{kind: "secret", triggers: []string{"getconnection", "pdo", "mysql", "ftp", "credential", "bind_s", "passwordauthentication", ".login(",
+			"createhmac", "cipheriv", "jwt.", "fernet", "secretkeyspec", ".new("}, find: findPositional, span: positionalValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findLabelArg, span: argValue},
 		{kind: "secret", triggers: []string{"|"},
 			// A cell of a Markdown table whose header names a secret:

@@ -1102,6 +1102,13 @@ func TestAnyAuthorizationSchemeAndMoreVendorsKeys(t *testing.T) {
 func TestAPasswordGivenByItsPlace(t *testing.T) {
 	bothWays(t, redacts{
 		{`DriverManager.getConnection(url, "ada", "Xq9vLm2pRt");`, `DriverManager.getConnection(url, "ada", "[REDACTED:secret]");`},
+		{`jwt.sign(payload, "Zq8vPw3nKx7L")`, `jwt.sign(payload, "[REDACTED:secret]")`},
+		{`hmac.new(b"Zq8vPw3nKx7L", msg, hashlib.sha256)`, `hmac.new(b"[REDACTED:secret]", msg, hashlib.sha256)`},
+		{`Fernet(b"Zq8vPw3nKx7LZq8vPw3nKx7LZq8vPw3nKx7LZq8vPw3=")`, `Fernet(b"[REDACTED:secret]")`},
+		{`AES.new(b"Zq8vPw3nKx7L0123", AES.MODE_GCM)`, `AES.new(b"[REDACTED:secret]", AES.MODE_GCM)`},
+		{`crypto.createCipheriv("aes-256-cbc", "Zq8vPw3nKx7L0123", iv)`, `crypto.createCipheriv("aes-256-cbc", "[REDACTED:secret]", iv)`},
+		{`crypto.createHmac('sha256', 'Zq8vPw3nKx7L').update(x)`, `crypto.createHmac('sha256', '[REDACTED:secret]').update(x)`},
+		{`new SecretKeySpec("Zq8vPw3nKx7L".getBytes(UTF_8), "HmacSHA256")`, `new SecretKeySpec("[REDACTED:secret]".getBytes(UTF_8), "HmacSHA256")`},
 		{`$pdo = new PDO($dsn, 'ada', 'Xq9vLm2pRt');`, `$pdo = new PDO($dsn, 'ada', '[REDACTED:secret]');`},
 		{`mysqli_connect('localhost', 'root', 'Xq9vLm2pRt');`, `mysqli_connect('localhost', 'root', '[REDACTED:secret]');`},
 		{`$mysqli = new mysqli("db", "ada", "Xq9vLm2pRt", "app");`, `$mysqli = new mysqli("db", "ada", "[REDACTED:secret]", "app");`},
@@ -1112,6 +1119,7 @@ func TestAPasswordGivenByItsPlace(t *testing.T) {
 		`DriverManager.getConnection(url, user, password);`, `new PDO($dsn, $user, $pass);`, `server.login(user, os.environ["PW"])`,
 		`DriverManager.getConnection(url, "sa", "DB_PASSWORD")`, `mysqli_connect("localhost", "root", "")`, `form.login("Sign in", "Cancel")`,
 		`getConnection(url, f("a", "b"), "Xq9vLm2pRt")`,
+		`jwt.sign(payload, process.env.JWT_SECRET)`, `hmac.new(key, msg, hashlib.sha256)`, `Fernet(key)`, `AES.new(key, AES.MODE_GCM)`, `jwt.verify(token, "JWT_SECRET")`,
 	})
 }
 

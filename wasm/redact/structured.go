@@ -1126,14 +1126,18 @@ func argValue(s string, m []int) (int, int, int, int, bool) {
 	return structuredValue(s, m)
 }
 
-// findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(ARG,ARG,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken)\(ARG,|\.login\(ARG,)[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')[ \t]*[,)]
+// findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(ARG,ARG,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify))\(ARG,|\.login\(ARG,|\b(?:Fernet|SecretKeySpec|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new)\()[ \t]*[bB]?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\))?[ \t]*[,)]
 // with ARG [ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*|[^,()"'\n]*
 //
 // A password given by its place to a call that takes one there: JDBC's
 // DriverManager.getConnection(url, "ada", "x"), PHP's new PDO($dsn, 'ada',
 // 'x') and mysqli, Python's ftplib.FTP(host, user, "x") and
 // smtp.login("ada", "x"), .NET's NetworkCredential("ada", "x"), LDAP's
-// simple_bind_s(dn, "x").
+// simple_bind_s(dn, "x"); and a key given to a call that signs or
+// encrypts with it: jwt.sign(payload, "k"), crypto.createHmac("sha256",
+// "k"), createCipheriv(alg, "k", iv), Python's hmac.new(b"k", …),
+// AES.new(b"k", …), Fernet(b"k"), Java's new SecretKeySpec("k".getBytes(),
+// …).
 func findPositional(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		n := -1
@@ -1142,12 +1146,24 @@ func findPositional(s string, pos int) []int {
 			n, k = 1, i+len(".login(")
 		} else if isLetter(s[i]) && wordStart(s, i) {
 			e := runEnd(s, i, isWord)
-			if hasAt(s, e, "(") {
+			if hasAt(s, e, ".") { // a module's call: jwt.sign(, hmac.new(
+				if me := runEnd(s, e+1, isWord); hasAt(s, me, "(") {
+					switch s[i:me] {
+					case "jwt.sign", "jwt.encode", "jwt.decode", "jwt.verify":
+						n, e = 1, me
+					case "hmac.new", "HMAC.new", "AES.new", "DES3.new", "Blowfish.new", "ChaCha20.new", "ChaCha20_Poly1305.new":
+						n, e = 0, me
+					}
+				}
+			} else if hasAt(s, e, "(") {
 				switch s[i:e] {
 				case "getConnection", "PDO", "mysqli_connect", "mysql_connect", "mysqli", "FTP", "FTP_TLS":
 					n = 2
-				case "NetworkCredential", "simple_bind_s", "bind_s", "UsernamePasswordCredentials", "PasswordAuthentication", "UsernamePasswordAuthenticationToken":
+				case "NetworkCredential", "simple_bind_s", "bind_s", "UsernamePasswordCredentials", "PasswordAuthentication", "UsernamePasswordAuthenticationToken",
+					"createHmac", "createCipheriv", "createDecipheriv":
 					n = 1
+				case "Fernet", "SecretKeySpec":
+					n = 0
 				}
 			}
 			k = e + 1
@@ -1166,8 +1182,22 @@ func findPositional(s string, pos int) []int {
 			continue
 		}
 		v := runEnd(s, k, isBlank)
+		if hasAt(s, v, "b") || hasAt(s, v, "B") {
+			v++ // Python's bytes: b"k"
+			if !hasAt(s, v, "\"") && !hasAt(s, v, "'") {
+				continue
+			}
+		}
 		if g, e := closedLiteral(s, v); g >= 0 {
-			if c := runEnd(s, e+1, isBlank); c < len(s) && (s[c] == ',' || s[c] == ')') {
+			c := e + 1
+			if hasAt(s, c, ".getBytes(") { // Java's "k".getBytes(UTF_8)
+				if p := runEnd(s, c+len(".getBytes("), func(c byte) bool { return isWord(c) || c == '.' }); hasAt(s, p, ")") {
+					if q := runEnd(s, p+1, isBlank); q < len(s) && (s[q] == ',' || s[q] == ')') {
+						return groupOf(i, q+1, 2, g, v+1, e)
+					}
+				}
+			}
+			if c = runEnd(s, c, isBlank); c < len(s) && (s[c] == ',' || s[c] == ')') {
 				return groupOf(i, c+1, 2, g, v+1, e)
 			}
 		}
