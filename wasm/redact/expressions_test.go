@@ -163,7 +163,7 @@ func expressions() []expression {
 		// secret: an XML element
 		{re: `<(?:[A-Za-z_][A-Za-z0-9_.\-]*:)?` + nameRE + `(?:[ \t](?:[^<>"'/\n]|"[^"\n]*"|'[^'\n]*')*)?>` + elementRE},
 		// secret: a key/value attribute pair
-		{re: `\b(?:key|name)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')[ \t]+value[ \t]*=[ \t]*` + attrValueRE +
+		{re: `\b(?:key|name|type)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')(?:[ \t]+[A-Za-z_:][A-Za-z0-9_:.\-]*[ \t]*=[ \t]*(?:"[^"\n]*"|'[^'\n]*')){0,16}?[ \t]+(?:value|content)[ \t]*=[ \t]*` + attrValueRE +
 			`|\bvalue[ \t]*=[ \t]*` + attrValueRE + `[ \t]+(?:key|name)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')` +
 			`|\bkey[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')>` + elementRE},
 		// secret: a Kubernetes env entry

@@ -1097,13 +1097,21 @@ func isCode(label, v string, typed bool) bool {
 }
 
 // namesSecret: t, a path of names, is code's name for a secret rather than
-// one: an environment variable's (GITHUB_TOKEN, DB_PASSWORD: capitals, the
-// last word a secret's), a type's whose word for a secret is followed by
-// one of code's (PasswordHasher, TokenKind, SecretField), or on a path of
-// two names or more a type's that ends with one (settings.SECRET_KEY,
-// CancellationToken.None, TokenKind::Identifier). A password has none of
-// these shapes: Secret_Sauce, SecretSauce, Hunter.SecretSauce, HUNTER_TWO,
-// Password1 stay secrets.
+// one, in shapes a password does not take:
+//   - a CI's or a vendor's variable: GITHUB_TOKEN, NPM_TOKEN, DB_PASSWORD
+//     (capitals, a known first word, the last a secret's; two or three
+//     words);
+//   - a type whose first word is a secret's and whose next is code's:
+//     PasswordHasher, TokenKind, KeyManager;
+//   - on a path, a setting read from a module (settings.SECRET_KEY: a
+//     lowercase module, the last name capitals ending with a secret's word),
+//     a type's well-known member (CancellationToken.None) or an enum's
+//     variant of such a type (TokenKind::Identifier).
+//
+// A capitalised passphrase (HORSE_BATTERY_STAPLE_KEY, MY_SECRET_PASSWORD),
+// a name after one that merely ends like a secret's (BlueKey.Sunrise,
+// FlamingoSecretManager), Secret_Sauce, SecretSauce, HUNTER_TWO, Password1
+// stay secrets (h-v80 B13).
 func namesSecret(t string) bool {
 	parts := strings.Split(strings.ReplaceAll(t, "::", "."), ".")
 	for _, p := range parts {
@@ -1111,26 +1119,48 @@ func namesSecret(t string) bool {
 			return false
 		}
 	}
-	for _, p := range parts {
-		words, at := nameWords(p)
-		for k, w := range words {
-			if len(words) < 2 || !secretWord(w) {
-				continue
-			}
-			switch {
-			case isUpperName(p):
-				if k == len(words)-1 && strings.IndexByte(p, '_') > 0 {
-					return true
-				}
-			case strings.IndexByte(p, '_') >= 0:
-			case k+1 < len(words) && (wrapperName(p[at[k+1]:]) || inList(" Hasher Kind Manager Service Encoder Decoder Validator Helper Util Utils Id ", words[k+1])):
-				return true
-			case len(parts) > 1 && k == len(words)-1 && p[0] >= 'A' && p[0] <= 'Z':
-				return true
-			}
+	last := parts[len(parts)-1]
+	if len(parts) == 1 {
+		return vendorVariable(last) || secretType(last)
+	}
+	if first := parts[0]; first[0] >= 'a' && first[0] <= 'z' && isUpperName(last) && strings.IndexByte(last, '_') > 0 {
+		words, _ := nameWords(last)
+		if secretWord(words[len(words)-1]) {
+			return true // settings.SECRET_KEY
+		}
+	}
+	for i, p := range parts[:len(parts)-1] {
+		words, _ := nameWords(p)
+		if p[0] < 'A' || p[0] > 'Z' || len(words) < 2 {
+			continue
+		}
+		next := parts[i+1]
+		if secretWord(words[len(words)-1]) && inList(" None Empty Default Zero Null Nil Invalid Unknown Instance Type Class Builder Factory Parse Create New From ", next) ||
+			secretType(p) && next[0] >= 'A' && next[0] <= 'Z' {
+			return true
 		}
 	}
 	return false
+}
+
+// vendorVariable: p is an environment variable a CI or a vendor names
+// (GITHUB_TOKEN, NPM_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD): capitals
+// in two to four words, the first a known one, the last a secret's word.
+func vendorVariable(p string) bool {
+	if !isUpperName(p) || strings.IndexByte(p, '_') <= 0 {
+		return false
+	}
+	words, _ := nameWords(p)
+	return len(words) >= 2 && len(words) <= 4 && secretWord(words[len(words)-1]) &&
+		inList(" GITHUB GH GITLAB CI NPM NODE PYPI TWINE DOCKER DOCKERHUB AWS GCP GOOGLE AZURE SLACK DISCORD STRIPE OPENAI ANTHROPIC HEROKU VERCEL NETLIFY SENTRY CODECOV SONAR TWILIO SENDGRID CLOUDFLARE HF HUGGINGFACE DB DATABASE POSTGRES MYSQL REDIS API APP JWT SMTP ", words[0])
+}
+
+// secretType: p is a type's name whose first word is a secret's and whose
+// next is code's (PasswordHasher, TokenKind, KeyManager, SecretField).
+func secretType(p string) bool {
+	words, at := nameWords(p)
+	return len(words) >= 2 && strings.IndexByte(p, '_') < 0 && !isUpperName(p) && secretWord(words[0]) &&
+		(wrapperName(p[at[1]:]) || inList(" Hasher Kind Manager Service Encoder Decoder Validator Helper Util Utils Id ", words[1]))
 }
 
 // secretWord: w is one of secretWords, "key" or "pass", in any case.

@@ -261,12 +261,15 @@ func attrName(s string, q int) int {
 
 // findAttrSecret, with EQ for [ \t]*=[ \t]* and VALUE for
 // (?:"([^"\n]{4,})"|'([^'\n]{4,})'):
-// \b(?:key|name)EQ(?:"NAME"|'NAME')[ \t]+valueEQVALUE|\bvalueEQVALUE[ \t]+(?:key|name)EQ(?:"NAME"|'NAME')|\bkeyEQ(?:"NAME"|'NAME')>ELEMENT</,
-// NAME a label ([A-Za-z0-9_.\-]*LABEL), ELEMENT elementValue's. An
-// element's name= with text (<string name="password">Password</string>,
-// Android's and HTML's) names the element, not a secret.
+// \b(?:key|name|type)EQ(?:"NAME"|'NAME')(?:[ \t]+ATTR){0,16}?[ \t]+(?:value|content)EQVALUE|\bvalueEQVALUE[ \t]+(?:key|name)EQ(?:"NAME"|'NAME')|\bkeyEQ(?:"NAME"|'NAME')>ELEMENT</,
+// NAME a label ([A-Za-z0-9_.\-]*LABEL), ATTR another attribute
+// ([A-Za-z_:][A-Za-z0-9_:.\-]*EQ(?:"[^"\n]*"|'[^'\n]*'), up to 16 of them:
+// each start reads no further), ELEMENT elementValue's. An element's name=
+// with text (<string name="password">Password</string>, Android's and
+// HTML's) names the element, not a secret.
 //
 //	<add key="DbPassword" value="hunter2x"/>, <add value="…" key="DbPassword"/>, <property name="password" value="…"/>, <entry key="password">hunter2x</entry>
+//	<input type="password" name="pw" value="hunter2x">, <meta name="api-key" content="…">
 func findAttrSecret(s string, pos int) []int {
 	open := 0
 	for i := pos; i < len(s); i++ {
@@ -290,11 +293,21 @@ func findAttrSecret(s string, pos int) []int {
 		if !key {
 			q = attrAt(s, i, "name")
 		}
+		if q < 0 {
+			q = attrAt(s, i, "type")
+		}
 		e := attrName(s, q)
 		if e < 0 {
 			continue
 		}
-		if v := attrAt(s, blanks(s, e), "value"); v >= 0 {
+		for a, b := 0, blanks(s, e); a <= maxAttrs && b >= 0; a, b = a+1, blanks(s, attrEnd(s, b)) {
+			v := attrAt(s, b, "value")
+			if v < 0 {
+				v = attrAt(s, b, "content")
+			}
+			if v < 0 {
+				continue
+			}
 			if g, vs, ve, end := closedValue(s, v); g >= 0 {
 				return groupOf(i, end, 6, g, vs, ve)
 			}
@@ -306,6 +319,30 @@ func findAttrSecret(s string, pos int) []int {
 		}
 	}
 	return nil
+}
+
+// maxAttrs is how many other attributes may stand between a secret's name
+// and its value= (findAttrSecret).
+const maxAttrs = 16
+
+// attrEnd is the end of an attribute, [A-Za-z_:][A-Za-z0-9_:.\-]*EQ(?:"[^"\n]*"|'[^'\n]*'),
+// at s[b:]; -1 for none.
+func attrEnd(s string, b int) int {
+	if b >= len(s) || !isLetter(s[b]) && s[b] != '_' && s[b] != ':' {
+		return -1
+	}
+	n := runEnd(s, b+1, func(c byte) bool { return isWord(c) || c == ':' || c == '.' || c == '-' })
+	q := runEnd(s, n, isBlank)
+	if !hasAt(s, q, "=") {
+		return -1
+	}
+	if q = runEnd(s, q+1, isBlank); q >= len(s) || !isQuote(s[q]) {
+		return -1
+	}
+	if e := runEnd(s, q+1, func(c byte) bool { return c != s[q] && c != '\n' }); e < len(s) && s[e] == s[q] {
+		return e + 1
+	}
+	return -1
 }
 
 // findEnvEntry: \b[nN]ame"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'{2})+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")
