@@ -134,13 +134,13 @@ func expressions() []expression {
 		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `(?:[ \t]+` + fold("password") + `)?|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool, jarsigner, twine, vsce, psexec, ipmitool, nuget, lftp, HTTPie)
 		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
-			`|\b(?:sshpass|twine|vsce|psexec(?:64)?|PsExec(?:64)?|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE +
+			`|\b(?:sshpass|twine|vsce|` + fold("psexec") + `(?:64)?|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE +
 			`|\bcurl\b[^\n;|&]*?[ \t](?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))` +
 			`|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|az|helm)[ \t]+(?:registry[ \t]+)?login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE +
-			`|\b(?:zip|unzip|zipcloak|sqlcmd|bcp|ipmitool)\b[^\n;|&]*?[ \t]-P[ \t]*` + shellWordRE +
+			`|\b(?:zip|unzip|zipcloak|sqlcmd|bcp|` + fold("ipmitool") + `)\b[^\n;|&]*?[ \t]-P[ \t]*` + shellWordRE +
 			`|\bredis-cli\b[^\n;|&]*?[ \t](?:-a[ \t]*|--pass[ \t]+)` + shellWordRE +
 			`|\b(?:smbclient|smbcacls|smbget|rpcclient)\b[^\n;|&]*?[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:"[^"\n%]*%([^"\n]+)"|'[^'\n%]*%([^'\n]+)'|[^\s%"']*%([^\s"']+))` +
-			`|\b(?:openssl|nuget)\b[^\n;|&]*?[ \t](?:-pass(?:in|out)?[ \t]+(?:"pass:([^"\n]+)"|'pass:([^'\n]+)'|pass:([^\s"']+))|-k[ \t]+` + shellWordRE + `)` +
+			`|\b(?:openssl|` + fold("nuget") + `)\b[^\n;|&]*?[ \t](?:-pass(?:in|out)?[ \t]+(?:"pass:([^"\n]+)"|'pass:([^'\n]+)'|pass:([^\s"']+))|-k[ \t]+` + shellWordRE + `)` +
 			`|\bhtpasswd\b[^\n;|&<>]*?[ \t]-[A-Za-z]*b[A-Za-z]*[^\n;|&<>]*?[ \t](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"';|&<>]+))[ \t]*(?:[\n;|&<>]|$)` +
 			`|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n;|&]*?[ \t]-w[ \t]*` + shellWordRE +
 			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE +
@@ -151,7 +151,7 @@ func expressions() []expression {
 		{re: `(?:\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))` +
 			`|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+` +
 			`|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\b` + fold("convertto-securestring") + `[ \t]+(?:` + fold("-string") + `[ \t]+)?` +
-			`|\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s"']+){3}[ \t]+|\bpoetry[ \t]+config[ \t]+(?:http-basic\.[^\s"']+[ \t]+[^\s"']+|pypi-token\.[^\s"']+)[ \t]+|\bnet[ \t]+user[ \t]+[^\s"']+[ \t]+)` + shellWordRE},
+			`|\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s"']+){3}[ \t]+|\bpoetry[ \t]+config[ \t]+(?:http-basic\.[^\s"']+[ \t]+[^\s"']+|pypi-token\.[^\s"']+)[ \t]+|\b` + fold("net") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("user") + `[ \t]+[^\s"']+[ \t]+)` + shellWordRE},
 		// secret: a long flag that names a secret, its value after a blank
 		{re: `(?:^|\s)--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|api-key|apikey|client-secret|secret-key)[ \t]+` + shellWordRE},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)

@@ -237,7 +237,7 @@ var matcherEdges = []string{
 	"ConvertTo-SecureString -String  -AsPlainText", "ConvertTo-SecureStringx v",
 	"mc alias set a b c d", "mc alias set a b c", "mc config host add a b c 'd'", "mc aliasx set a b c d", "mcx alias set a b c d", "mc alias set a\nb c d",
 	"poetry config http-basic.r u p", "poetry config http-basic. u p", "poetry config http-basic.r u", "poetry config pypi-token.r t", "poetry config pypi-token. t",
-	"poetry  config\tpypi-token.r \"t\"", "net user a b", "net user a", "net user  a\tb", "net users a b", "network user a b", "net user a \"b c\"",
+	"poetry  config\tpypi-token.r \"t\"", "NET USER a b", "Net.Exe user a b", "net.exe  user a b", "net.ex user a b", "netx.exe user a b", "PSEXEC -p a", "NuGet -k a", "IpmiTool -P a", "net user a b", "net user a", "net user  a\tb", "net users a b", "network user a b", "net user a \"b c\"",
 	// string prefixes before a label's quoted value.
 	"password = @\"abcd\"", "password = @'abcd'", "password = u8\"abcd\"", "password = u8'ab'", "password = L\"abcd\"", "password = r#\"abcd\"#",
 	"password = r##'abcd'", "password = r#abcdefgh", "password = @$'abcd'", "password = L$'abcd'", "password = u8\"\"\"abcd\"\"\"", "password = r#",

@@ -164,7 +164,7 @@ func newPatterns() []*pattern {
 			// PW, vsce publish -p PAT, nuget push -k KEY, lftp -u user,PW,
 			// http -a user:PW
 			// (shell.go); "mysql -p" alone prompts.
-			find: findCommandPassword, span: commandValue},
+			find: findCommandPassword, span: lineCommandValue},
 		{kind: "secret", triggers: []string{"gh", "az", "aws", "doppler", "dotnet", "rabbitmqctl", "convertto-securestring", "mc", "poetry", "net"},
 			// A secret given to a secret store's command: gh secret set NAME
 			// --body V, doppler secrets set NAME V, ConvertTo-SecureString

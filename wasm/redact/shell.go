@@ -131,20 +131,29 @@ const (
 // shellCommand is the command the word s[i:e] names, -1 for none, and where
 // its name ends (redis-cli's runs past the word).
 func shellCommand(s string, i, e int) (int, int) {
+	// Windows' commands in any case: PSEXEC, NuGet.exe.
+	switch w := s[i:e]; {
+	case strings.EqualFold(w, "psexec"), strings.EqualFold(w, "psexec64"):
+		return cmdSSHPass, e
+	case strings.EqualFold(w, "nuget"):
+		return cmdOpenSSL, e
+	case strings.EqualFold(w, "ipmitool"):
+		return cmdZip, e
+	}
 	switch s[i:e] {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb", "7z", "7za", "7zr":
 		return cmdMySQL, e
-	case "sshpass", "twine", "vsce", "psexec", "psexec64", "PsExec", "PsExec64", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
+	case "sshpass", "twine", "vsce", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
 		return cmdSSHPass, e
 	case "curl":
 		return cmdCurl, e
 	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "az", "helm":
 		return cmdLogin, e
-	case "zip", "unzip", "zipcloak", "sqlcmd", "bcp", "ipmitool":
+	case "zip", "unzip", "zipcloak", "sqlcmd", "bcp":
 		return cmdZip, e
 	case "smbclient", "smbcacls", "smbget", "rpcclient":
 		return cmdSMB, e
-	case "openssl", "nuget":
+	case "openssl":
 		return cmdOpenSSL, e
 	case "keytool", "jarsigner":
 		return cmdKeytool, e
@@ -424,6 +433,28 @@ func commandValue(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, m[0], m[1], true
+}
+
+// lineCommandValue is commandValue for a password given on a command
+// line, which is no prose about the command either (commandProse).
+func lineCommandValue(s string, m []int) (int, int, int, int, bool) {
+	vs, ve, ws, we, ok := commandValue(s, m)
+	if ok && commandProse(s, vs, ve) {
+		return 0, 0, 0, 0, false
+	}
+	return vs, ve, ws, we, ok
+}
+
+// commandProse: the bare word s[vs:ve] after a command's flag or its user is
+// prose about the command, not a password: "ipmitool -P is insecure",
+// "vsce publish -p takes a token", "the net user command lists accounts".
+func commandProse(s string, vs, ve int) bool {
+	if vs == 0 || isQuote(s[vs-1]) || ve < len(s) && isQuote(s[ve]) {
+		return false
+	}
+	w := strings.ToLower(s[vs:ve])
+	return isFunctionWord(w) || labelProse(s[vs:ve], s[ve:lineEnd(s, ve)]) ||
+		inList(" flag option argument arguments parameter switch setting value command takes needs requires expects accepts lists shows prints sets reads gives asks prompts ", w)
 }
 
 // findStdinPassword: \b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+|--[ \t]+)?(?:FORMAT[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|STDIN
@@ -855,7 +886,7 @@ func findTelegramToken(s string, pos int) []int {
 // findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?|POSITIONAL)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 // with STORE \b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))
 // and PowerShell's words in any ASCII case, and POSITIONAL
-// \bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s"']+){3}[ \t]+|\bpoetry[ \t]+config[ \t]+(?:http-basic\.[^\s"']+[ \t]+[^\s"']+|pypi-token\.[^\s"']+)[ \t]+|\bnet[ \t]+user[ \t]+[^\s"']+[ \t]+
+// \bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s"']+){3}[ \t]+|\bpoetry[ \t]+config[ \t]+(?:http-basic\.[^\s"']+[ \t]+[^\s"']+|pypi-token\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER[ \t]+[^\s"']+[ \t]+
 //
 // A secret given to a secret store's command: gh secret set NAME --body V,
 // az keyvault secret set … --value V, aws secretsmanager create-secret …
@@ -930,8 +961,15 @@ func findStoreSecret(s string, pos int) []int {
 					v = blanks(s, runEnd(s, k+11, isBareShell))
 				}
 			}
-		case hasAt(s, i, "net"):
-			v = blanks(s, bareWords(s, words(s, i+3, "user"), 1))
+		case text.HasFoldPrefix(s[i:], "net"):
+			// NET USER, net.exe user, in any case.
+			n := i + 3
+			if text.HasFoldPrefix(s[n:], ".exe") {
+				n += 4
+			}
+			if u := blanks(s, n); u >= 0 && text.HasFoldPrefix(s[u:], "user") {
+				v = blanks(s, bareWords(s, u+4, 1))
+			}
 		case text.HasFoldPrefix(s[i:], "convertto-securestring"):
 			if v = blanks(s, i+22); v >= 0 && text.HasFoldPrefix(s[v:], "-string") {
 				if k := blanks(s, v+7); k >= 0 {
@@ -977,7 +1015,7 @@ func storeValue(s string, m []int) (int, int, int, int, bool) {
 		m[6] >= 0 && (isFunctionWord(strings.ToLower(v)) || v == "*" || v[0] == '/') {
 		return 0, 0, 0, 0, false
 	}
-	return commandValue(s, m)
+	return lineCommandValue(s, m)
 }
 
 // storeCommand is where STORE\b (findStoreSecret) at s[i:] ends, -1 for
