@@ -151,13 +151,14 @@ func read(s string) (string, bool) {
 // characters a marker is made of too ("&lt;", "&LT" and "&gt;" with or
 // without ";", as a browser reads them; "&sol;", "&excl;", "&colon;",
 // "&lowbar;", "&period;", and "&hyphen;", "&dash;" and "&minus;" read as
-// "-") and the small forms "﹤" and "﹥"; 0, 0 when there is none.
+// "-"; escaped again, "&amp;lt;", too) and the small forms "﹤" and "﹥"; 0, 0 when there is none.
 func spelling(s string, i int) (int, byte) {
 	switch s[i] {
 	case '&':
+		a := text.AmpEnd(s, i) // "&amp;lt;": escaped again
 		for _, e := range entities {
-			name, k := e[1:], i+len(e)
-			if k > len(s) || !strings.EqualFold(s[i+1:k], name) || e[0] != '<' && e[0] != '>' && (s[i+1:k] != name || !hasAt(s, k, ";")) {
+			name, k := e[1:], a+len(e)
+			if k > len(s) || !strings.EqualFold(s[a+1:k], name) || e[0] != '<' && e[0] != '>' && (s[a+1:k] != name || !hasAt(s, k, ";")) {
 				continue
 			}
 			if hasAt(s, k, ";") {

@@ -7,9 +7,10 @@ package text
 //
 //   - percent-encoded, as in a URL: "%3C", "%253C" (encoded twice: "%25"
 //     spells the '%' of another);
-//   - a JSON, JavaScript, Python, C or Rust escape: "\u003c", "\u{3c}",
-//     "\U0000003c", "\x3c";
-//   - an HTML numeric character reference: "&#60;", "&#x3c;";
+//   - a JSON, JavaScript, Python, C, Perl or Rust escape: "\u003c", "\u{3c}",
+//     "\U0000003c", "\x3c", "\x{3c}", an octal "\074";
+//   - an HTML numeric character reference: "&#60;", "&#x3c;", and one
+//     escaped again: "&amp;#60;" (AmpEnd);
 //   - a full-width form, U+FF01–U+FF5E, as an East Asian keyboard types it:
 //     "＜", "ｐ".
 //
@@ -38,7 +39,17 @@ func Spelling(s string, i int) (n int, b byte) {
 				return printable(hexByte(s, i+8), 10)
 			}
 		case 'x':
+			if hasAt(s, i+2, "{") {
+				if v, k := digits(s, i+3, 16); k > i+3 && hasAt(s, k, "}") {
+					return printable(v, k+1-i)
+				}
+			}
 			return printable(hexByte(s, i+2), 4)
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			// Two or three octal digits: "\074", "\74".
+			if v, k := digits(s[:min(len(s), i+4)], i+1, 8); k-i-1 >= 2 {
+				return printable(v, k-i)
+			}
 		}
 	case c == '&':
 		return charRef(s, i)
@@ -71,8 +82,9 @@ func hexByte(s string, i int) int {
 // charRef is an HTML numeric character reference at s[i], "&#x67;" or
 // "&#103;".
 func charRef(s string, i int) (int, byte) {
-	j, base := i+2, 10
-	if !hasAt(s, i, "&#") {
+	a := AmpEnd(s, i)
+	j, base := a+2, 10
+	if s[i] != '&' || !hasAt(s, a+1, "#") {
 		return 0, 0
 	}
 	if j < len(s) && s[j]|0x20 == 'x' {
@@ -83,6 +95,18 @@ func charRef(s string, i int) (int, byte) {
 		return 0, 0
 	}
 	return printable(v, k+1-i)
+}
+
+// AmpEnd is where the '&' at s[i] ends as HTML escaped it again and again
+// ("&amp;lt;", "&amp;amp;#60;"): i when it is not escaped, else the ';'
+// of the last "&amp;", which stands for the reference's '&'. The
+// reference's name follows it.
+func AmpEnd(s string, i int) int {
+	a := i
+	for a+5 <= len(s) && (a > i || s[a] == '&') && s[a+1]|0x20 == 'a' && s[a+2]|0x20 == 'm' && s[a+3]|0x20 == 'p' && s[a+4] == ';' {
+		a += 4
+	}
+	return a
 }
 
 // digits reads up to 8 digits in base 10 or 16 at s[j]: their value, and

@@ -166,3 +166,21 @@ func TestFirstWordsKeepsTheFirstN(t *testing.T) {
 		require.Equal(t, tc.want, FirstWords(tc.in, tc.n))
 	}
 }
+
+func TestSpellingReadsOneCharacterSpelledAsAPageAStringOrAURLSpellsIt(t *testing.T) {
+	for _, tt := range []struct {
+		in string
+		n  int
+		c  byte
+	}{
+		{"%3C", 3, '<'}, {"%253C", 5, '<'}, {"%20", 0, 0}, {"%3", 0, 0},
+		{`\u003c`, 6, '<'}, {`\u{3c}`, 6, '<'}, {`\U0000003c`, 10, '<'}, {`\x3c`, 4, '<'}, {`\x{3c}`, 6, '<'}, {`\x{}`, 0, 0},
+		{`\074`, 4, '<'}, {`\74`, 3, '<'}, {`\0`, 0, 0}, {`\000`, 0, 0}, {`\0741`, 4, '<'},
+		{"&#60;", 5, '<'}, {"&#x3c;", 6, '<'}, {"&#60", 0, 0}, {"&amp;#60;", 9, '<'}, {"&AMP;amp;#x3C;", 14, '<'}, {"&amp;", 0, 0}, {"&amp;amp;", 0, 0},
+		{"\uff1c", 3, '<'}, {"\uff50", 3, 'p'}, {"<", 0, 0},
+	} {
+		if n, c := Spelling(tt.in, 0); n != tt.n || c != tt.c {
+			t.Errorf("Spelling(%q) = %d, %q; want %d, %q", tt.in, n, c, tt.n, tt.c)
+		}
+	}
+}
