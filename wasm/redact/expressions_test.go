@@ -134,24 +134,26 @@ func expressions() []expression {
 		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `(?:[ \t]+` + fold("password") + `)?|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool, jarsigner, twine, vsce, psexec, ipmitool, nuget, lftp, HTTPie)
 		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
-			`|\b(?:sshpass|twine|vsce|` + fold("psexec") + `(?:64)?|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t]-p[ \t]*` + shellWordRE +
+			`|\b(?:sshpass|twine|vsce|ovsx|poetry|` + fold("psexec") + `(?:64)?|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t](?:-p[ \t]*|--pat(?:[ \t]+|=))` + shellWordRE +
 			`|\bcurl\b[^\n;|&]*?[ \t](?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))` +
 			`|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|az|helm)[ \t]+(?:registry[ \t]+)?login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE +
 			`|\b(?:zip|unzip|zipcloak|sqlcmd|bcp|` + fold("ipmitool") + `)\b[^\n;|&]*?[ \t]-P[ \t]*` + shellWordRE +
 			`|\bredis-cli\b[^\n;|&]*?[ \t](?:-a[ \t]*|--pass[ \t]+)` + shellWordRE +
 			`|\b(?:smbclient|smbcacls|smbget|rpcclient)\b[^\n;|&]*?[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:"[^"\n%]*%([^"\n]+)"|'[^'\n%]*%([^'\n]+)'|[^\s%"']*%([^\s"']+))` +
-			`|\b(?:openssl|` + fold("nuget") + `)\b[^\n;|&]*?[ \t](?:-pass(?:in|out)?[ \t]+(?:"pass:([^"\n]+)"|'pass:([^'\n]+)'|pass:([^\s"']+))|-k[ \t]+` + shellWordRE + `)` +
+			`|\b(?:openssl|` + fold("nuget") + `)\b[^\n;|&]*?[ \t](?:-pass(?:in|out)?[ \t]+(?:"pass:([^"\n]+)"|'pass:([^'\n]+)'|pass:([^\s"']+))|(?:-k|-` + fold("apikey") + `)[ \t]+` + shellWordRE + `)` +
 			`|\bhtpasswd\b[^\n;|&<>]*?[ \t]-[A-Za-z]*b[A-Za-z]*[^\n;|&<>]*?[ \t](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"';|&<>]+))[ \t]*(?:[\n;|&<>]|$)` +
 			`|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n;|&]*?[ \t]-w[ \t]*` + shellWordRE +
 			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE +
 			`|\b(?:keytool|jarsigner)\b[^\n;|&]*?[ \t]-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+` + shellWordRE +
 			`|\blftp\b[^\n;|&]*?[ \t]-u[ \t]*(?:"[^"\n,]*,([^"\n]+)"|'[^'\n,]*,([^'\n]+)'|[^\s,"']*,([^\s"']+))` +
-			`|\bhttps?[ \t](?:[^\n;|&]*?[ \t])?(?:-a[ \t]*|--auth(?:[ \t]+|=))(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+)))`},
+			`|\b(?:https?|xhs?)[ \t](?:[^\n;|&]*?[ \t])?(?:-a[ \t]*|--auth(?:[ \t]+|=))(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+)))`},
 		// secret: a secret given to a secret store's command
 		{re: `(?:\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))` +
 			`|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+` +
 			`|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\b` + fold("convertto-securestring") + `[ \t]+(?:` + fold("-string") + `[ \t]+)?` +
-			`|\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s"']+){3}[ \t]+|\bpoetry[ \t]+config[ \t]+(?:http-basic\.[^\s"']+[ \t]+[^\s"']+|pypi-token\.[^\s"']+)[ \t]+|\b` + fold("net") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("user") + `[ \t]+[^\s"']+[ \t]+)` + shellWordRE},
+			`|\bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+` + shellArgRE + `){3}|admin[ \t]+user[ \t]+add(?:[ \t]+` + shellArgRE + `){2})[ \t]+` +
+			`|\bpoetry[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+` + shellArgRE + `|pypi-token\.[^\s"']+)[ \t]+` +
+			`|\b` + fold("net") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("user") + `[ \t]+` + shellArgRE + `[ \t]+|\b` + fold("nuget") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("setapikey") + `[ \t]+)` + shellWordRE},
 		// secret: a long flag that names a secret, its value after a blank
 		{re: `(?:^|\s)--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|api-key|apikey|client-secret|secret-key)[ \t]+` + shellWordRE},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
@@ -169,7 +171,7 @@ func expressions() []expression {
 		// secret: a Kubernetes env entry
 		{re: `\b[nN]ame"?[ \t]*:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'')+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")`},
 		// secret: ENV, setx, set -x, SetEnv, nginx's directives, a label and a quoted value
-		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*|\b(?:SetEnv|proxy_set_header|grpc_set_header|add_header|fastcgi_param|uwsgi_param|scgi_param))[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+` + labelTailRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')`},
+		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*|\b(?:proxy_set_header|grpc_set_header|add_header|fastcgi_param|uwsgi_param|SetEnv|php_value|php_admin_value|(?:Request)?Header(?:[ \t]+(?:always|onsuccess))?[ \t]+(?:set|add|append)|scgi_param))[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+` + labelTailRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')`},
 		// secret: a typed declaration
 		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\])[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
 		// secret: a quoted name and a literal in an argument list
@@ -223,8 +225,12 @@ var labelTailRE = `(?:` +
 // argRE is an argument of a call before the one findPositional reads.
 const argRE = `(?:[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*|[^,()"'\n]*)`
 
-// shellWordRE is a command line's value: quoted, or a bare word.
-const shellWordRE = `(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`
+// shellWordRE is a command line's value: quoted, or a bare word;
+// shellArgRE an argument before it.
+const (
+	shellWordRE = `(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`
+	shellArgRE  = `(?:"[^"\n]*"|'[^'\n]*'|[^\s"']+)`
+)
 
 // fold writes an ASCII word so that it matches in any letter case: "key" =>
 // "[Kk][Ee][Yy]". The expressions were written without (?i), which would

@@ -155,7 +155,7 @@ func newPatterns() []*pattern {
 			find: findRedisAuth, span: redisValue},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
 			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool", "jarsigner", "twine",
-			"vsce", "psexec", "ipmitool", "nuget", "lftp", "http"},
+			"vsce", "ovsx", "poetry", "psexec", "ipmitool", "nuget", "lftp", "http", "xh"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
 			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW,
 			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW,
@@ -165,7 +165,7 @@ func newPatterns() []*pattern {
 			// http -a user:PW
 			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: lineCommandValue},
-		{kind: "secret", triggers: []string{"gh", "az", "aws", "doppler", "dotnet", "rabbitmqctl", "convertto-securestring", "mc", "poetry", "net"},
+		{kind: "secret", triggers: []string{"gh", "az", "aws", "doppler", "dotnet", "rabbitmqctl", "convertto-securestring", "mc", "poetry", "net", "nuget"},
 			// A secret given to a secret store's command: gh secret set NAME
 			// --body V, doppler secrets set NAME V, ConvertTo-SecureString
 			// "V" -AsPlainText, mc alias set N URL ACCESS V, poetry config

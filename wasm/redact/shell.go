@@ -143,7 +143,7 @@ func shellCommand(s string, i, e int) (int, int) {
 	switch s[i:e] {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb", "7z", "7za", "7zr":
 		return cmdMySQL, e
-	case "sshpass", "twine", "vsce", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
+	case "sshpass", "twine", "vsce", "ovsx", "poetry", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
 		return cmdSSHPass, e
 	case "curl":
 		return cmdCurl, e
@@ -161,7 +161,7 @@ func shellCommand(s string, i, e int) (int, int) {
 		return cmdHtpasswd, e
 	case "lftp":
 		return cmdLftp, e
-	case "http", "https":
+	case "http", "https", "xh", "xhs":
 		if e < len(s) && isBlank(s[e]) {
 			return cmdHTTPie, e
 		}
@@ -202,14 +202,14 @@ func registryLogin(s string, e int) int {
 // none.
 //
 //	mysql   -p(VALUE)                                  groups 1–3
-//	sshpass -p[ \t]*(VALUE)                            groups 4–6
+//	sshpass (?:-p[ \t]*|--pat(?:[ \t]+|=))(VALUE)      groups 4–6
 //	curl    (?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))USER:(PASSWORD) groups 7–9
 //	login   (?:-p[ \t]*|--password(?:[ \t]+|=))(VALUE) groups 10–12
 //	zip     -P[ \t]*(VALUE)                            groups 13–15
 //	redis   (?:-a[ \t]*|--pass[ \t]+)(VALUE)              groups 16–18
 //	smb     (?:-U[ \t]*|--user(?:[ \t]+|=))USER%(PASSWORD) groups 19–21
 //	openssl -pass(?:in|out)?[ \t]+pass:(VALUE)          groups 22–24
-//	        |-k[ \t]+(VALUE)                            groups 25–27
+//	        |(?:-k|-APIKEY)[ \t]+(VALUE)                groups 25–27
 //	ldap    -w[ \t]*(VALUE)                            groups 31–33
 //	keygen  -[NP][ \t]*(VALUE)                         groups 34–36
 //	keytool -(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+(VALUE) groups 37–39
@@ -247,6 +247,12 @@ func commandFlag(c int, s string, j int) []int {
 		v = blanks(s, j+len("--pass"))
 	case c == cmdOpenSSL && hasAt(s, j, "-k"):
 		v, c = blanks(s, j+len("-k")), cmdOpenSSLKey
+	case c == cmdOpenSSL && text.HasFoldPrefix(s[j:], "-apikey"):
+		v, c = blanks(s, j+len("-apikey")), cmdOpenSSLKey // nuget's
+	case c == cmdSSHPass && hasAt(s, j, "--pat="):
+		v = j + len("--pat=")
+	case c == cmdSSHPass && hasAt(s, j, "--pat"):
+		v = blanks(s, j+len("--pat")) // vsce's and ovsx's
 	case c == cmdKeytool:
 		v = blanks(s, keytoolFlag(s, j))
 	case c == cmdHTTPie && hasAt(s, j, "--auth="):
@@ -886,14 +892,16 @@ func findTelegramToken(s string, pos int) []int {
 // findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?|POSITIONAL)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 // with STORE \b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))
 // and PowerShell's words in any ASCII case, and POSITIONAL
-// \bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+[^\s"']+){3}[ \t]+|\bpoetry[ \t]+config[ \t]+(?:http-basic\.[^\s"']+[ \t]+[^\s"']+|pypi-token\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER[ \t]+[^\s"']+[ \t]+
+// \bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+ARG){3}|admin[ \t]+user[ \t]+add(?:[ \t]+ARG){2})[ \t]+|\bpoetry[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+ARG|pypi-token\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER[ \t]+ARG[ \t]+|\bNUGET(?:\.EXE)?[ \t]+SETAPIKEY[ \t]+
+// with ARG (?:"[^"\n]*"|'[^'\n]*'|[^\s"']+) (bareWords)
 //
 // A secret given to a secret store's command: gh secret set NAME --body V,
 // az keyvault secret set … --value V, aws secretsmanager create-secret …
 // --secret-string V, doppler secrets set NAME V, dotnet user-secrets set
 // KEY V, rabbitmqctl add_user USER V, ConvertTo-SecureString "V"
-// -AsPlainText, mc alias set NAME URL ACCESS V, poetry config
-// http-basic.REPO USER V (pypi-token.REPO V), net user USER V. A flag the rest of a line lacks after one store's command,
+// -AsPlainText, mc alias set NAME URL ACCESS V (mc admin user add ALIAS
+// USER V), poetry config http-basic.REPO USER V (pypi-token.REPO V), net
+// user USER V, nuget setapikey V. A flag the rest of a line lacks after one store's command,
 // it lacks after a later one's: the search stays linear.
 func findStoreSecret(s string, pos int) []int {
 	noFlag := -1
@@ -945,13 +953,25 @@ func findStoreSecret(s string, pos int) []int {
 				}
 			}
 		case hasAt(s, i, "mc"):
-			e := words(s, i+2, "alias", "set")
-			if e < 0 {
-				e = words(s, i+2, "config", "host", "add")
+			n := i + 2
+			if hasAt(s, n, "li") {
+				n += 2 // mcli, Debian's name for it
 			}
-			v = blanks(s, bareWords(s, e, 3))
+			if e := words(s, n, "alias", "set"); e >= 0 {
+				v = blanks(s, bareWords(s, e, 3))
+			} else if e := words(s, n, "config", "host", "add"); e >= 0 {
+				v = blanks(s, bareWords(s, e, 3))
+			} else if e := words(s, n, "admin", "user", "add"); e >= 0 {
+				v = blanks(s, bareWords(s, e, 2))
+			}
 		case hasAt(s, i, "poetry"):
 			if k := blanks(s, words(s, i+6, "config")); k >= 0 {
+				for k >= 0 && k < len(s) && s[k] == '-' { // flags: --local
+					k = blanks(s, runEnd(s, k, isBareShell))
+				}
+				if k < 0 {
+					break
+				}
 				if hasAt(s, k, "http-basic.") {
 					v = blanks(s, bareWords(s, runEnd(s, k+11, isBareShell), 1))
 					if k+11 == len(s) || !isBareShell(s[k+11]) {
@@ -969,6 +989,14 @@ func findStoreSecret(s string, pos int) []int {
 			}
 			if u := blanks(s, n); u >= 0 && text.HasFoldPrefix(s[u:], "user") {
 				v = blanks(s, bareWords(s, u+4, 1))
+			}
+		case text.HasFoldPrefix(s[i:], "nuget"):
+			n := i + 5
+			if text.HasFoldPrefix(s[n:], ".exe") {
+				n += 4
+			}
+			if k := blanks(s, n); k >= 0 && text.HasFoldPrefix(s[k:], "setapikey") {
+				v = blanks(s, k+len("setapikey"))
 			}
 		case text.HasFoldPrefix(s[i:], "convertto-securestring"):
 			if v = blanks(s, i+22); v >= 0 && text.HasFoldPrefix(s[v:], "-string") {
@@ -988,16 +1016,23 @@ func findStoreSecret(s string, pos int) []int {
 	return nil
 }
 
-// bareWords is the end of n words (?:[ \t]+[^\s"']+){n} at s[i:], -1 for
-// none (i < 0 too).
+// bareWords is the end of n arguments (?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"']+)){n}
+// at s[i:], -1 for none (i < 0 too).
 func bareWords(s string, i, n int) int {
 	for ; n > 0 && i >= 0; n-- {
-		if i = blanks(s, i); i >= 0 {
-			if e := runEnd(s, i, isBareShell); e > i {
-				i = e
+		if i = blanks(s, i); i < 0 {
+			break
+		}
+		if isQuote(s[i]) {
+			if e := strings.IndexAny(s[i+1:], s[i:i+1]+"\n"); e >= 0 && s[i+1+e] == s[i] {
+				i += e + 2
 			} else {
 				i = -1
 			}
+		} else if e := runEnd(s, i, isBareShell); e > i {
+			i = e
+		} else {
+			i = -1
 		}
 	}
 	return i

@@ -61,7 +61,8 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 		return structuredValue(s, m)
 	}
 	// nginx's directive ends at its ';': proxy_set_header X-Api-Key $var;
-	directive := serverDirective(s, m[0]) >= 0 || hasAt(s, m[0], "scgi_param")
+	_, directive := serverDirective(s, m[0])
+	directive = directive || hasAt(s, m[0], "scgi_param")
 	if k := strings.IndexByte(s[m[6]:m[7]], ';'); directive && k > 0 {
 		m = append([]int(nil), m...)
 		m[7] = m[6] + k
@@ -484,7 +485,7 @@ func nextIndented(s string, k int) int {
 	return -1
 }
 
-// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*|\b(?:SetEnv|proxy_set_header|grpc_set_header|add_header|fastcgi_param|uwsgi_param|scgi_param))[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')
+// findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*|\b(?:proxy_set_header|grpc_set_header|add_header|fastcgi_param|uwsgi_param|SetEnv|php_value|php_admin_value|(?:Request)?Header(?:[ \t]+(?:always|onsuccess))?[ \t]+(?:set|add|append)|scgi_param))[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')
 //
 // A variable set with a blank between its name and its value: a
 // Dockerfile's ENV (its old form), Windows' setx, csh's setenv, fish's set -x,
@@ -509,7 +510,7 @@ func findEnvCommand(s string, pos int) []int {
 		case n >= 0:
 		case !isLetter(s[i]) || !wordStart(s, i):
 		case s[i] != 's':
-			n = serverDirective(s, i)
+			n, _ = serverDirective(s, i)
 		case hasAt(s, i, "setx"):
 			n = i + len("setx")
 		case hasAt(s, i, "setenv"):
@@ -549,13 +550,50 @@ func findEnvCommand(s string, pos int) []int {
 }
 
 // serverDirective is the end of a web server's directive that sets a
-// header, a parameter or a variable at s[i:], -1 for none: Apache's SetEnv,
-// nginx's proxy_set_header, grpc_set_header, add_header, fastcgi_param,
-// uwsgi_param (scgi_param starts with 's': findEnvCommand reads it).
-func serverDirective(s string, i int) int {
-	for _, d := range [...]string{"SetEnv", "proxy_set_header", "grpc_set_header", "add_header", "fastcgi_param", "uwsgi_param"} {
+// header, a parameter or a variable at s[i:], -1 for none, and whether it
+// is nginx's, which ends at a ";": nginx's proxy_set_header,
+// grpc_set_header, add_header, fastcgi_param, uwsgi_param (scgi_param
+// starts with 's': findEnvCommand reads it); Apache's SetEnv, php_value,
+// php_admin_value and Header or RequestHeader [always|onsuccess]
+// set|add|append.
+func serverDirective(s string, i int) (int, bool) {
+	for _, d := range [...]string{"proxy_set_header", "grpc_set_header", "add_header", "fastcgi_param", "uwsgi_param"} {
 		if hasAt(s, i, d) {
-			return i + len(d)
+			return i + len(d), true
+		}
+	}
+	for _, d := range [...]string{"SetEnv", "php_value", "php_admin_value"} {
+		if hasAt(s, i, d) {
+			return i + len(d), false
+		}
+	}
+	k := i
+	if hasAt(s, k, "Request") {
+		k += len("Request")
+	}
+	if !hasAt(s, k, "Header") {
+		return -1, false
+	}
+	k += len("Header")
+	if w := blanks(s, k); w >= 0 {
+		for _, c := range [...]string{"always", "onsuccess"} {
+			if e := headerAction(s, w+len(c)); hasAt(s, w, c) && e >= 0 {
+				return e, false
+			}
+		}
+	}
+	return headerAction(s, k), false
+}
+
+// headerAction is the end of [ \t]+(?:set|add|append) at s[k:], -1 for
+// none.
+func headerAction(s string, k int) int {
+	if k = blanks(s, k); k < 0 {
+		return -1
+	}
+	for _, a := range [...]string{"set", "add", "append"} {
+		if hasAt(s, k, a) {
+			return k + len(a)
 		}
 	}
 	return -1
@@ -692,7 +730,7 @@ func pairValue(s string, m []int) (int, int, int, int, bool) {
 // or a map's entry by its name: the literal after a secret's name is its
 // value (req.Header.Set("X-Api-Key", "x"), os.Setenv("DB_PASSWORD", "x"),
 // props.setProperty("password", "x"), headers.put("Authorization", "x")).
-const settingWriters = " Set Add set add append put Put setHeader SetHeader addHeader AddHeader setRequestHeader header setProperty SetProperty Setenv setenv putenv SetEnvironmentVariable "
+const settingWriters = " Set Add set add append put Put store setHeader SetHeader addHeader AddHeader setRequestHeader setRequestProperty addRequestProperty header setProperty SetProperty Setenv setenv putenv SetEnvironmentVariable "
 
 // stringTypes are the string types a typed declaration names, in the
 // expression's order.
