@@ -190,7 +190,7 @@ func expressions() []expression {
 		{re: `"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{12,}={0,2})"`},
 		// secret: a password given by its place in a call
 		{re: `(?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(` + argRE + `,` + argRE + `,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify))\(` + argRE + `,|\.login\(` + argRE + `,` +
-			`|\b(?:Fernet|SecretKeySpec|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new)\()[ \t]*[bB]?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\))?[ \t]*[,)]`},
+			`|\b(?:Fernet|SecretKeySpec|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new)\()[ \t]*[bB]?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\))?[ \t]*(?:[,)]|$)`},
 		// secret: a literal given to a call named for a secret
 		{re: nameRE + "\\([ \\t]*(?:\"([^\"\\n]{4,})\"|'([^'\\n]{4,})'|`([^`\\n]{4,})`)[ \\t]*[),]"},
 		// secret: a cell of a Markdown table

@@ -1201,7 +1201,7 @@ func argValue(s string, m []int) (int, int, int, int, bool) {
 	return structuredValue(s, m)
 }
 
-// findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(ARG,ARG,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify))\(ARG,|\.login\(ARG,|\b(?:Fernet|SecretKeySpec|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new)\()[ \t]*[bB]?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\))?[ \t]*[,)]
+// findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(ARG,ARG,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify))\(ARG,|\.login\(ARG,|\b(?:Fernet|SecretKeySpec|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new)\()[ \t]*[bB]?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\))?[ \t]*(?:[,)]|$)
 // with ARG [ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*|[^,()"'\n]*
 //
 // A password given by its place to a call that takes one there: JDBC's
@@ -1267,13 +1267,14 @@ func findPositional(s string, pos int) []int {
 			c := e + 1
 			if hasAt(s, c, ".getBytes(") { // Java's "k".getBytes(UTF_8)
 				if p := runEnd(s, c+len(".getBytes("), func(c byte) bool { return isWord(c) || c == '.' }); hasAt(s, p, ")") {
-					if q := runEnd(s, p+1, isBlank); q < len(s) && (s[q] == ',' || s[q] == ')') {
-						return groupOf(i, q+1, 2, g, v+1, e)
+					if q := runEnd(s, p+1, isBlank); q == len(s) || s[q] == ',' || s[q] == ')' {
+						return groupOf(i, min(q+1, len(s)), 2, g, v+1, e)
 					}
 				}
 			}
-			if c = runEnd(s, c, isBlank); c < len(s) && (s[c] == ',' || s[c] == ')') {
-				return groupOf(i, c+1, 2, g, v+1, e)
+			// The text may end after the literal: a tag, a cut line.
+			if c = runEnd(s, c, isBlank); c == len(s) || s[c] == ',' || s[c] == ')' {
+				return groupOf(i, min(c+1, len(s)), 2, g, v+1, e)
 			}
 		}
 	}
