@@ -203,6 +203,9 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findLabelCall, span: callDefault},
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: nextLineValue, multiline: true},
 		{kind: "secret", triggers: []string{"variable"}, find: findTFVariable, span: tfDefault, multiline: true},
+		{kind: "secret", triggers: []string{"cookie"},
+			// A session's cookie in a Cookie or Set-Cookie header (structured.go).
+			find: findCookie, span: commandValue},
 		{kind: "secret", triggers: []string{"auth"}, find: findBasicAuth, span: structuredValue},
 		{kind: "secret", triggers: []string{`"auth"`}, find: findDockerAuth, span: dockerAuth},
 		{kind: "secret", triggers: []string{"getconnection", "pdo", "mysql", "ftp", "credential", "bind_s", "passwordauthentication", ".login(",

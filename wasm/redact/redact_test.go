@@ -872,6 +872,12 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		{`props.setProperty("password", "Zq8vPw3nKx7L");`, `props.setProperty("password", "[REDACTED:secret]");`},
 		{`headers.set("token", token)`, `headers.set("token", token)`},
 		{`headers.set("X-Api-Key", "<your key>")`, `headers.set("X-Api-Key", "<your key>")`},
+		// A session's cookie in a header (h-v76 open list).
+		{"curl -H 'Cookie: _ga=GA1.2.3; session=Zq8vPw3nKx7Lq9' https://x", "curl -H 'Cookie: _ga=GA1.2.3; session=[REDACTED:secret]' https://x"},
+		{"Set-Cookie: JSESSIONID=8F3A9C2B1D4E5F60; Path=/; HttpOnly", "Set-Cookie: JSESSIONID=[REDACTED:secret]; Path=/; HttpOnly"},
+		{"cookie: connect.sid=s%3AZq8vPw3nKx7L.abc", "cookie: connect.sid=[REDACTED:secret]"},
+		{"Cookie: theme=dark; lang=en", "Cookie: theme=dark; lang=en"},
+		{"Cookie: session=short", "Cookie: session=short"},
 		// A web server's directive sets a header or a variable (h-v79 open list).
 		{"proxy_set_header X-Api-Key Zq8vPw3nKx7L;", "proxy_set_header X-Api-Key [REDACTED:secret];"},
 		{"    fastcgi_param DB_PASSWORD Zq8vPw3nKx7L; # db", "    fastcgi_param DB_PASSWORD [REDACTED:secret]; # db"},

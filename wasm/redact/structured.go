@@ -3,6 +3,8 @@ package redact
 import (
 	"strings"
 	"unsafe"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Secrets that a file format names rather than an assignment: an XML
@@ -1199,6 +1201,58 @@ func argValue(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	return structuredValue(s, m)
+}
+
+// findCookie: \b(?:SET-)?COOKIE[ \t]*:[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:SESS|SESSION|SESSID|SESSIONID|SID|TOKEN|AUTH|JWT)=([^\s;"',]{8,}),
+// words in any ASCII case.
+//
+// A session's cookie in a Cookie or Set-Cookie header, as a request or a
+// response is pasted: Cookie: _ga=GA1.2.3; session=…, Set-Cookie:
+// JSESSIONID=…; Path=/ (the first such cookie of the header).
+func findCookie(s string, pos int) []int {
+	for i := pos; i+6 <= len(s); i++ {
+		if s[i]|0x20 != 'c' || !text.HasFoldPrefix(s[i:], "cookie") || !wordStart(s, i) {
+			continue
+		}
+		start := i
+		if i-4 >= pos && text.HasFoldPrefix(s[i-4:], "set-") && wordStart(s, i-4) {
+			start = i - 4
+		}
+		p := runEnd(s, i+6, isBlank)
+		if !hasAt(s, p, ":") {
+			continue
+		}
+		for p = runEnd(s, p+1, isBlank); p < len(s); {
+			n := runEnd(s, p, func(c byte) bool { return isWord(c) || c == '.' || c == '-' })
+			if hasAt(s, n, "=") && cookieName(s[p:n]) {
+				if ve := runEnd(s, n+1, func(c byte) bool { return !isSpace(c) && !isQuote(c) && c != ';' && c != ',' }); ve-n-1 >= 8 {
+					return group1(start, ve, n+1, ve)
+				}
+			}
+			// Skip the pair: [^\s;=]+=[^\n;]*;[ \t]*
+			q := runEnd(s, p, func(c byte) bool { return !isSpace(c) && c != ';' && c != '=' })
+			if q == p || !hasAt(s, q, "=") {
+				break
+			}
+			r := runEnd(s, q+1, func(c byte) bool { return c != '\n' && c != ';' })
+			if !hasAt(s, r, ";") {
+				break
+			}
+			p = runEnd(s, r+1, isBlank)
+		}
+	}
+	return nil
+}
+
+// cookieName: a cookie's name that ends like a session's (session,
+// connect.sid, JSESSIONID, PHPSESSID, _gh_sess, auth_token, jwt).
+func cookieName(n string) bool {
+	for _, k := range [...]string{"sess", "session", "sessid", "sessionid", "sid", "token", "auth", "jwt"} {
+		if len(n) >= len(k) && strings.EqualFold(n[len(n)-len(k):], k) {
+			return true
+		}
+	}
+	return false
 }
 
 // findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(ARG,ARG,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify))\(ARG,|\.login\(ARG,|\b(?:Fernet|SecretKeySpec|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new)\()[ \t]*[bB]?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\))?[ \t]*(?:[,)]|$)
