@@ -186,6 +186,8 @@ func expressions() []expression {
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: a session's cookie
 		{re: `\b(?:` + fold("set-") + `)?` + fold("cookie") + `[ \t]*:[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:` + foldAny("sess", "session", "sessid", "sessionid", "sid", "token", "auth", "jwt") + `)=([^\s;"',]{8,})`},
+		// secret: a user and a password after a label
+		{re: `\b(?:` + foldAny("credentials", "credential", "creds", "login") + `)[ \t]*[:=][ \t]*[^\s/"']+[ \t]*/[ \t]*([^\s"']{4,})`},
 		// secret: basic auth's password after its user
 		{re: `(?:\bauth[ \t]*=[ \t]*[(\[]|[Bb]asic_?[Aa]uth\()[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*,[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')`},
 		// secret: Docker's config.json "auth"

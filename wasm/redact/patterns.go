@@ -206,6 +206,9 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"cookie"},
 			// A session's cookie in a Cookie or Set-Cookie header (structured.go).
 			find: findCookie, span: commandValue},
+		{kind: "secret", triggers: []string{"cred", "login"},
+			// A user and a password after a label: credentials: ada / PW (structured.go).
+			find: findUserSlashPassword, span: slashValue},
 		{kind: "secret", triggers: []string{"auth"}, find: findBasicAuth, span: structuredValue},
 		{kind: "secret", triggers: []string{`"auth"`}, find: findDockerAuth, span: dockerAuth},
 		{kind: "secret", triggers: []string{"getconnection", "pdo", "mysql", "ftp", "credential", "bind_s", "passwordauthentication", ".login(",

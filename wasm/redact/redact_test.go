@@ -872,6 +872,11 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		{`props.setProperty("password", "Zq8vPw3nKx7L");`, `props.setProperty("password", "[REDACTED:secret]");`},
 		{`headers.set("token", token)`, `headers.set("token", token)`},
 		{`headers.set("X-Api-Key", "<your key>")`, `headers.set("X-Api-Key", "<your key>")`},
+		// A user and a password after a label (h-v76 open list).
+		{"credentials: alice / Zq8vPw3nKx7L", "credentials: alice / [REDACTED:secret]"},
+		{"Login: admin/S3cret!x", "Login: admin/[REDACTED:secret]"},
+		{"login: docs/login.md", "login: docs/login.md"},
+		{"credentials: see vault/prod", "credentials: see vault/prod"},
 		// A session's cookie in a header (h-v76 open list).
 		{"curl -H 'Cookie: _ga=GA1.2.3; session=Zq8vPw3nKx7Lq9' https://x", "curl -H 'Cookie: _ga=GA1.2.3; session=[REDACTED:secret]' https://x"},
 		{"Set-Cookie: JSESSIONID=8F3A9C2B1D4E5F60; Path=/; HttpOnly", "Set-Cookie: JSESSIONID=[REDACTED:secret]; Path=/; HttpOnly"},

@@ -1255,6 +1255,52 @@ func cookieName(n string) bool {
 	return false
 }
 
+// findUserSlashPassword: \b(?:CREDENTIALS|CREDENTIAL|CREDS|LOGIN)[ \t]*[:=][ \t]*[^\s/"']+[ \t]*/[ \t]*([^\s"']{4,}),
+// words in any ASCII case.
+//
+// A user and a password written as a pair after a label, as a note keeps
+// them: "credentials: ada / Hunter2x!", "login: admin/S3cret!";
+// slashValue keeps the second when it looks like a password, not a path
+// ("login: docs/login.md").
+func findUserSlashPassword(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if c := s[i] | 0x20; c != 'c' && c != 'l' || !wordStart(s, i) {
+			continue
+		}
+		k := -1
+		for _, w := range [...]string{"credentials", "credential", "creds", "login"} {
+			if text.HasFoldPrefix(s[i:], w) {
+				k = i + len(w)
+				break
+			}
+		}
+		if k < 0 {
+			continue
+		}
+		if k = runEnd(s, k, isBlank); k == len(s) || s[k] != ':' && s[k] != '=' {
+			continue
+		}
+		u := runEnd(s, k+1, isBlank)
+		ue := runEnd(s, u, func(c byte) bool { return !isSpace(c) && c != '/' && !isQuote(c) })
+		if sl := runEnd(s, ue, isBlank); ue > u && hasAt(s, sl, "/") {
+			v := runEnd(s, sl+1, isBlank)
+			if ve := runEnd(s, v, isBareShell); ve-v >= 4 {
+				return group1(i, ve, v, ve)
+			}
+		}
+	}
+	return nil
+}
+
+// slashValue keeps findUserSlashPassword's second word when it looks like
+// a password.
+func slashValue(s string, m []int) (int, int, int, int, bool) {
+	if !looksLikePassword(s[m[2]:m[3]]) {
+		return 0, 0, 0, 0, false
+	}
+	return commandValue(s, m)
+}
+
 // findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(ARG,ARG,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify))\(ARG,|\.login\(ARG,|\b(?:Fernet|SecretKeySpec|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new)\()[ \t]*[bB]?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\))?[ \t]*(?:[,)]|$)
 // with ARG [ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*|[^,()"'\n]*
 //
