@@ -182,6 +182,8 @@ func expressions() []expression {
 		{re: nameRE + `["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|\|\|=|\?\?=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*([A-Za-z_$][A-Za-z0-9_.:$]{0,127}\()`},
 		// secret: a YAML value on the line below its key
 		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
+		// secret: a value in a code block below its label
+		{re: nameRE + ":(?:\\*\\*)?[ \\t]*\\r?\\n[ \\t]*```[A-Za-z0-9_+\\-]*[ \\t]*\\r?\\n[ \\t]*([^\\s`](?:[^\\n`]*[^\\s`])?)[ \\t]*\\r?\\n[ \\t]*```"},
 		// secret: a Terraform variable's default
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: a session's cookie

@@ -107,6 +107,8 @@ var matcherEdges = []string{
 	"setx  token\tabc", "reset -x token abc", "set -x token", "\nENV\ttoken x\nENV pwd y",
 	"Header set token abc", "Header always set token abc", "Header alwaysx set token abc", "RequestHeader append token 'a'", "Header onsuccess add token abc",
 	"Header setx token abc", "xHeader set token abc", "Header  always\tset  token abc", "Header always token abc", "php_value token abc", "php_admin_value a.token abc",
+	"token:\n```\nv\n```", "token:**\n```sh\nv w\n```", "token:\r\n ```\r\n v \r\n ``` x", "token:\n```\nv`w\n```", "token:\n```\n\n```", "token: x\n```\nv\n```",
+	"token:\n``\nv\n```", "token:\n```\nv\n``", "token:\n```\nv\nw\n```", "token:\n```a b\nv\n```", "token:\n```\nv\f\n```", "token:\n```\na\rb\n```", "token:*\n```\nv\n```",
 	"login: a/bbbb", "Login = a / bbbb", "credentials:a/bbb", "credential: a/bbbb", "creds: 'a'/bbbb", "creds: a//bbbb", "loginx: a/bbbb", "relogin: a/bbbb", "login: /bbbb",
 	"CREDENTIALS :\ta\t/\tbbbb", "login: a\n/bbbb", "login: a b/cccc",
 	"Cookie: session=abcdefgh", "cookie:a=b; sid=abcdefgh", "Set-Cookie: x=y;z=w; JSESSIONID=12345678;", "set-cookie : a=b c=d; token=abcdefgh", "xcookie: sid=abcdefgh",

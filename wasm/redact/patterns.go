@@ -202,6 +202,7 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findReadDefault, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findLabelCall, span: callDefault},
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: nextLineValue, multiline: true},
+		{kind: "secret", triggers: labelTriggers[:], find: findFencedValue, span: commandValue, multiline: true},
 		{kind: "secret", triggers: []string{"variable"}, find: findTFVariable, span: tfDefault, multiline: true},
 		{kind: "secret", triggers: []string{"cookie"},
 			// A session's cookie in a Cookie or Set-Cookie header (structured.go).

@@ -872,6 +872,10 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		{`props.setProperty("password", "Zq8vPw3nKx7L");`, `props.setProperty("password", "[REDACTED:secret]");`},
 		{`headers.set("token", token)`, `headers.set("token", token)`},
 		{`headers.set("X-Api-Key", "<your key>")`, `headers.set("X-Api-Key", "<your key>")`},
+		// A value on the one line of a code block below its label (h-v79 open list).
+		{"password:\n```\nZq8vPw3nKx7L\n```", "password:\n```\n[REDACTED:secret]\n```"},
+		{"**DB password:**\r\n  ```text\r\n  correct horse battery staple  \r\n  ```", "**DB password:**\r\n  ```text\r\n  [REDACTED:secret]  \r\n  ```"},
+		{"password:\n```\n$DB_PASSWORD\n```", "password:\n```\n$DB_PASSWORD\n```"},
 		// A user and a password after a label (h-v76 open list).
 		{"credentials: alice / Zq8vPw3nKx7L", "credentials: alice / [REDACTED:secret]"},
 		{"Login: admin/S3cret!x", "Login: admin/[REDACTED:secret]"},

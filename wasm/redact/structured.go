@@ -487,6 +487,65 @@ func nextIndented(s string, k int) int {
 	return -1
 }
 
+// findFencedValue: NAME:(?:\*\*)?[ \t]*\r?\n[ \t]*```[A-Za-z0-9_+\-]*[ \t]*\r?\n[ \t]*([^\s`](?:[^\n`]*[^\s`])?)[ \t]*\r?\n[ \t]*```
+//
+// A secret on the one line of a Markdown code block under its label, as
+// a note or a chat shows it:
+//
+//	**Password:**
+//	```
+//	Hunter2x!
+//	```
+func findFencedValue(s string, pos int) []int {
+	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
+		if !hasAt(s, at, ":") {
+			return nil
+		}
+		k := at + 1
+		if hasAt(s, k, "**") {
+			k += 2
+		}
+		if k = lineBreak(s, runEnd(s, k, isBlank)); k < 0 {
+			return nil
+		}
+		f := runEnd(s, k, isBlank)
+		if !hasAt(s, f, "```") {
+			return nil
+		}
+		k = lineBreak(s, runEnd(s, runEnd(s, f+3, func(c byte) bool { return isWord(c) || c == '+' || c == '-' }), isBlank))
+		if k < 0 {
+			return nil
+		}
+		vs := runEnd(s, k, isBlank)
+		ve := vs
+		for ve < len(s) && s[ve] != '\n' && s[ve] != '`' {
+			ve++
+		}
+		for ve > vs && isSpace(s[ve-1]) {
+			ve--
+		}
+		e := lineBreak(s, runEnd(s, ve, isBlank))
+		if ve == vs || e < 0 || !hasAt(s, runEnd(s, e, isBlank), "```") {
+			return nil
+		}
+		return group1(start, runEnd(s, e, isBlank)+3, vs, ve)
+	})
+}
+
+// lineBreak is the end of \r?\n at s[k:], -1 for none (k < 0 too).
+func lineBreak(s string, k int) int {
+	if k < 0 {
+		return -1
+	}
+	if hasAt(s, k, "\r") {
+		k++
+	}
+	if !hasAt(s, k, "\n") {
+		return -1
+	}
+	return k + 1
+}
+
 // findEnvCommand: (?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*|\b(?:proxy_set_header|grpc_set_header|add_header|fastcgi_param|uwsgi_param|SetEnv|php_value|php_admin_value|(?:Request)?Header(?:[ \t]+(?:always|onsuccess))?[ \t]+(?:set|add|append)|scgi_param))[ \t]+NAME[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+LABEL[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')
 //
 // A variable set with a blank between its name and its value: a
