@@ -188,6 +188,9 @@ func expressions() []expression {
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: a session's cookie
 		{re: `\b(?:` + fold("set-") + `)?` + fold("cookie") + `[ \t]*:[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:` + foldAny("sess", "session", "sessid", "sessionid", "sid", "token", "auth", "jwt") + `)=([^\s;"',]{8,})`},
+		// secret: a PIN, recovery codes
+		{re: `\b(?:PIN(?:[ \t]+[Cc]ode)?|[Pp]in[ \t]+[Cc]ode)(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)([0-9]{4,8})\b` +
+			`|\b(?:[Rr]ecovery|[Bb]ackup)[ \t]+codes?(?:[ \t]+(?:are|were)[ \t]+|[ \t]*[:=][ \t]*)([A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*(?:[ \t,]+[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*)*)`},
 		// secret: a user and a password after a label
 		{re: `\b(?:` + foldAny("credentials", "credential", "creds", "login") + `)[ \t]*[:=][ \t]*[^\s/"']+[ \t]*/[ \t]*([^\s"']{4,})`},
 		// secret: basic auth's password after its user

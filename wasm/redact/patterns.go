@@ -207,6 +207,9 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"cookie"},
 			// A session's cookie in a Cookie or Set-Cookie header (structured.go).
 			find: findCookie, span: commandValue},
+		{kind: "secret", triggers: []string{"pin", "recovery", "backup"},
+			// A PIN, a list of recovery codes (structured.go).
+			find: findPinOrCodes, span: codesValue},
 		{kind: "secret", triggers: []string{"cred", "login"},
 			// A user and a password after a label: credentials: ada / PW (structured.go).
 			find: findUserSlashPassword, span: slashValue},

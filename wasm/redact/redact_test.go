@@ -876,6 +876,13 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		{"password:\n```\nZq8vPw3nKx7L\n```", "password:\n```\n[REDACTED:secret]\n```"},
 		{"**DB password:**\r\n  ```text\r\n  correct horse battery staple  \r\n  ```", "**DB password:**\r\n  ```text\r\n  [REDACTED:secret]  \r\n  ```"},
 		{"password:\n```\n$DB_PASSWORD\n```", "password:\n```\n$DB_PASSWORD\n```"},
+		// A PIN, recovery codes (h-v76 open list).
+		{"the PIN is 482913", "the PIN is [REDACTED:secret]"},
+		{"SIM pin code: 0451.", "SIM pin code: [REDACTED:secret]."},
+		{"recovery codes: 8f3k-2j9d 7h2k-9d8s, 3k9d-8s7h", "recovery codes: [REDACTED:secret]"},
+		{"connect the LED to PIN 13", "connect the LED to PIN 13"},
+		{"pin: 1234", "pin: 1234"},
+		{"backup codes are stored in 1Password", "backup codes are stored in 1Password"},
 		// A user and a password after a label (h-v76 open list).
 		{"credentials: alice / Zq8vPw3nKx7L", "credentials: alice / [REDACTED:secret]"},
 		{"Login: admin/S3cret!x", "Login: admin/[REDACTED:secret]"},

@@ -1360,6 +1360,117 @@ func slashValue(s string, m []int) (int, int, int, int, bool) {
 	return commandValue(s, m)
 }
 
+// findPinOrCodes: \b(?:PIN(?:[ \t]+[Cc]ode)?|[Pp]in[ \t]+[Cc]ode)(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)([0-9]{4,8})\b|\b(?:[Rr]ecovery|[Bb]ackup)[ \t]+codes?(?:[ \t]+(?:are|were)[ \t]+|[ \t]*[:=][ \t]*)(CODE(?:[ \t,]+CODE)*)
+// with CODE [A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*.
+//
+// A PIN ("the PIN is 482913", "PIN code: 0451"; a lowercase pin is a
+// pin of a chip or a version) and a list of recovery or backup codes
+// ("recovery codes: 8f3k-2j9d 7h2k-9d8s"): codesValue keeps the list when
+// every code holds a digit.
+func findPinOrCodes(s string, pos int) []int {
+	for i := pos; i < len(s); i++ {
+		if !isLetter(s[i]) || !wordStart(s, i) {
+			continue
+		}
+		if k := pinLabel(s, i); k >= 0 {
+			if v := pinOrCodesSep(s, k, "is", "was"); v >= 0 {
+				d := runEnd(s, v, func(c byte) bool { return c >= '0' && c <= '9' })
+				if d-v >= 4 && d-v <= 8 && (d == len(s) || !isWord(s[d])) {
+					return groupOf(i, d, 2, 0, v, d)
+				}
+			}
+			continue
+		}
+		k := -1
+		if hasAt(s, i, "Recovery") || hasAt(s, i, "recovery") {
+			k = i + len("recovery")
+		} else if hasAt(s, i, "Backup") || hasAt(s, i, "backup") {
+			k = i + len("backup")
+		}
+		if k = blanks(s, k); k < 0 || !hasAt(s, k, "code") {
+			continue
+		}
+		k += len("code")
+		if hasAt(s, k, "s") {
+			k++
+		}
+		if v := pinOrCodesSep(s, k, "are", "were"); v >= 0 {
+			if e := codeEnd(s, v); e > v {
+				for {
+					n := runEnd(s, e, func(c byte) bool { return isBlank(c) || c == ',' })
+					ne := codeEnd(s, n)
+					if n == e || ne == n {
+						break
+					}
+					e = ne
+				}
+				return groupOf(i, e, 2, 1, v, e)
+			}
+		}
+	}
+	return nil
+}
+
+// pinLabel is the end of PIN(?:[ \t]+[Cc]ode)?|[Pp]in[ \t]+[Cc]ode at
+// s[i:], -1 for none.
+func pinLabel(s string, i int) int {
+	if !hasAt(s, i, "PIN") && !hasAt(s, i, "Pin") && !hasAt(s, i, "pin") {
+		return -1
+	}
+	if c := blanks(s, i+3); c >= 0 && (hasAt(s, c, "code") || hasAt(s, c, "Code")) {
+		return c + 4
+	}
+	if hasAt(s, i, "PIN") {
+		return i + 3
+	}
+	return -1
+}
+
+// pinOrCodesSep is where the value starts after (?:[ \t]+(?:V1|V2)[ \t]+|[ \t]*[:=][ \t]*)
+// at s[k:], -1 for none.
+func pinOrCodesSep(s string, k int, v1, v2 string) int {
+	if b := blanks(s, k); b >= 0 {
+		for _, v := range [...]string{v1, v2} {
+			if e := blanks(s, b+len(v)); hasAt(s, b, v) && e >= 0 {
+				return e
+			}
+		}
+	}
+	if c := runEnd(s, k, isBlank); hasAt(s, c, ":") || hasAt(s, c, "=") {
+		return runEnd(s, c+1, isBlank)
+	}
+	return -1
+}
+
+// codeEnd is the end of a code, [A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*, at
+// s[v:]; v for none.
+func codeEnd(s string, v int) int {
+	alnum := func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
+	e := runEnd(s, v, alnum)
+	if e-v < 4 {
+		return v
+	}
+	for hasAt(s, e, "-") {
+		if n := runEnd(s, e+1, alnum); n-e-1 >= 4 {
+			e = n
+		} else {
+			break
+		}
+	}
+	return e
+}
+
+// codesValue keeps a PIN, and a list of codes when each holds a digit.
+func codesValue(s string, m []int) (int, int, int, int, bool) {
+	vs, ve := firstGroup(m)
+	for _, c := range strings.FieldsFunc(s[vs:ve], func(r rune) bool { return r == ' ' || r == '\t' || r == ',' }) {
+		if !strings.ContainsAny(c, "0123456789") {
+			return 0, 0, 0, 0, false
+		}
+	}
+	return vs, ve, m[0], m[1], true
+}
+
 // findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(ARG,ARG,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify))\(ARG,|\.login\(ARG,|\b(?:Fernet|SecretKeySpec|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new)\()[ \t]*[bB]?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\))?[ \t]*(?:[,)]|$)
 // with ARG [ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*|[^,()"'\n]*
 //
