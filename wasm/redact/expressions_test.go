@@ -129,7 +129,7 @@ func expressions() []expression {
 		{re: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
 			fold("password") + `[ \t]+([^\s]+)`},
 		// secret: a .pgpass line
-		{re: `(?:^|\s)[A-Za-z0-9.*\-]+:(?:[0-9]{1,5}|\*):[^\s:]+:[^\s:]+:([^\s]{4,})`},
+		{re: "(?:^|[\\s\"'`])[A-Za-z0-9.*\\-]+:(?:[0-9]{1,5}|\\*):[^\\s:]+:[^\\s:]+:([^\\s]{4,})"},
 		// secret: Redis's password directives
 		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `(?:[ \t]+` + fold("password") + `)?|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool, jarsigner, twine, vsce, psexec, ipmitool, nuget, lftp, HTTPie)
@@ -166,7 +166,7 @@ func expressions() []expression {
 		{re: `<(?:[A-Za-z_][A-Za-z0-9_.\-]*:)?` + nameRE + `(?:[ \t](?:[^<>"'/\n]|"[^"\n]*"|'[^'\n]*')*)?>` + elementRE},
 		// secret: a key/value attribute pair
 		{re: `\b(?:key|name|type)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')(?:[ \t]+[A-Za-z_:][A-Za-z0-9_:.\-]*[ \t]*=[ \t]*(?:"[^"\n]*"|'[^'\n]*')){0,16}?[ \t]+(?:value|content)[ \t]*=[ \t]*` + attrValueRE +
-			`|\bvalue[ \t]*=[ \t]*` + attrValueRE + `[ \t]+(?:key|name)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')` +
+			`|\b(?:value|content)[ \t]*=[ \t]*` + attrValueRE + `[ \t]+(?:key|name|type)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')` +
 			`|\bkey[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')>` + elementRE},
 		// secret: a Kubernetes env entry
 		{re: `\b[nN]ame"?[ \t]*:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'')+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")`},
@@ -187,12 +187,12 @@ func expressions() []expression {
 		// secret: a Terraform variable's default
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: a session's cookie
-		{re: `\b(?:` + fold("set-") + `)?` + fold("cookie") + `[ \t]*:[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:` + foldAny("sess", "session", "sessid", "sessionid", "sid", "token", "auth", "jwt") + `)=([^\s;"',]{8,})`},
+		{re: `\b(?:` + fold("set-") + `)?` + fold("cookie") + `[ \t]*:[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:` + foldAny("sess", "session", "sessid", "sessionid", "session_id", "session-id", "sid", "token", "auth", "jwt") + `)=([^\s;"',]{8,})`},
 		// secret: a PIN, recovery codes
 		{re: `\b(?:PIN(?:[ \t]+[Cc]ode)?|[Pp]in[ \t]+[Cc]ode)(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)([0-9]{4,8})\b` +
 			`|\b(?:[Rr]ecovery|[Bb]ackup)[ \t]+codes?(?:[ \t]+(?:are|were)[ \t]+|[ \t]*[:=][ \t]*)([A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*(?:[ \t,]+[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*)*)`},
 		// secret: a user and a password after a label
-		{re: `\b(?:` + foldAny("credentials", "credential", "creds", "login") + `)[ \t]*[:=][ \t]*[^\s/"']+[ \t]*/[ \t]*([^\s"']{4,})`},
+		{re: `\b(?:` + foldAny("credentials", "credential", "creds", "login") + `)(?:\*\*)?[ \t]*[:=](?:\*\*)?[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s/"']+)[ \t]*/[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{4,}))`},
 		// secret: basic auth's password after its user
 		{re: `(?:\bauth[ \t]*=[ \t]*[(\[]|[Bb]asic_?[Aa]uth\()[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*,[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')`},
 		// secret: Docker's config.json "auth"

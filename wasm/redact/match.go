@@ -1451,7 +1451,7 @@ func findNetrc(s string, pos int) []int {
 	return nil
 }
 
-// findPgpass: (?:^|\s)[A-Za-z0-9.*\-]+:(?:[0-9]{1,5}|\*):[^\s:]+:[^\s:]+:([^\s]{4,})
+// findPgpass: (?:^|[\s"'`])[A-Za-z0-9.*\-]+:(?:[0-9]{1,5}|\*):[^\s:]+:[^\s:]+:([^\s]{4,})
 //
 // A line of PostgreSQL's password file, ~/.pgpass:
 // hostname:port:database:username:password, the password its last field
@@ -1461,11 +1461,12 @@ func findPgpass(s string, pos int) []int {
 	isHost := func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '.' || c == '*' || c == '-' }
 	notColon := func(c byte) bool { return c != ':' && !isSpace(c) }
 	for i := pos; i < len(s); i++ {
-		// The host starts the text, or follows a space the match takes.
+		// The host starts the text, or follows a space or a quote the
+		// match takes (echo "host:…" >> ~/.pgpass).
 		start := i - 1
 		if i == 0 {
 			start = 0
-		} else if start < pos || !isSpace(s[start]) {
+		} else if start < pos || !isSpace(s[start]) && !isQuote(s[start]) && s[start] != '`' {
 			continue
 		}
 		h := runEnd(s, i, isHost)
@@ -1493,12 +1494,20 @@ func findPgpass(s string, pos int) []int {
 	return nil
 }
 
-// pgpassValue keeps a .pgpass line's password when it looks like one.
+// pgpassValue keeps a .pgpass line's password when it looks like one, its
+// user holds a letter (not a time's fields, 2024-11-20:10:15:30:ERROR1)
+// and it is no path (node1:8080:api:GET:/v1/users2); a quote the line
+// was written in is not the password's.
 func pgpassValue(s string, m []int) (int, int, int, int, bool) {
-	if !looksLikePassword(s[m[2]:m[3]]) {
+	vs, ve := m[2], m[3]
+	if q := s[m[0]]; (isQuote(q) || q == '`') && s[ve-1] == q {
+		ve--
+	}
+	user := s[strings.LastIndexByte(s[:vs-1], ':')+1 : vs-1]
+	if !looksLikePassword(s[vs:ve]) || s[vs] == '/' || user != "*" && !strings.ContainsFunc(user, func(r rune) bool { return r < 128 && isLetter(byte(r)) }) {
 		return 0, 0, 0, 0, false
 	}
-	return commandValue(s, m)
+	return vs, ve, m[0], m[1], true
 }
 
 // findRedisAuth: (?:(?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--)(?:REQUIREPASS|MASTERAUTH)|\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY(?:[ \t]+PASSWORD)?|-(?:src|dest)?(?:store|key)pass)[ \t]+VALUE,

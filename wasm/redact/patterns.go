@@ -202,11 +202,11 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findReadDefault, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findLabelCall, span: callDefault},
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: nextLineValue, multiline: true},
-		{kind: "secret", triggers: labelTriggers[:], find: findFencedValue, span: commandValue, multiline: true},
+		{kind: "secret", triggers: labelTriggers[:], find: findFencedValue, span: fencedValue, multiline: true},
 		{kind: "secret", triggers: []string{"variable"}, find: findTFVariable, span: tfDefault, multiline: true},
 		{kind: "secret", triggers: []string{"cookie"},
 			// A session's cookie in a Cookie or Set-Cookie header (structured.go).
-			find: findCookie, span: commandValue},
+			find: findCookie, span: cookieValue},
 		{kind: "secret", triggers: []string{"pin", "recovery", "backup"},
 			// A PIN, a list of recovery codes (structured.go).
 			find: findPinOrCodes, span: codesValue},

@@ -612,6 +612,12 @@ func stdinValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve, ws, we, ok := commandValue(s, m)
 	if k := strings.IndexByte(s[vs:ve], ':'); ok && k >= 0 && k+1 < ve-vs && strings.HasSuffix(s[m[0]:m[1]], "chpasswd") {
 		vs += k + 1
+		if strings.HasSuffix(s[vs:ve], `\n`) && ve-vs > 2 {
+			ve -= 2 // printf 'ada:PW\n' | chpasswd
+		}
+		if v := s[vs:ve]; v[0] == '$' && isName(strings.Trim(v[1:], "{}")) || strings.HasPrefix(v, "$(") {
+			return 0, 0, 0, 0, false // echo "ada:$PW" | chpasswd
+		}
 	}
 	return vs, ve, ws, we, ok
 }

@@ -264,7 +264,7 @@ func attrName(s string, q int) int {
 
 // findAttrSecret, with EQ for [ \t]*=[ \t]* and VALUE for
 // (?:"([^"\n]{4,})"|'([^'\n]{4,})'):
-// \b(?:key|name|type)EQ(?:"NAME"|'NAME')(?:[ \t]+ATTR){0,16}?[ \t]+(?:value|content)EQVALUE|\bvalueEQVALUE[ \t]+(?:key|name)EQ(?:"NAME"|'NAME')|\bkeyEQ(?:"NAME"|'NAME')>ELEMENT</,
+// \b(?:key|name|type)EQ(?:"NAME"|'NAME')(?:[ \t]+ATTR){0,16}?[ \t]+(?:value|content)EQVALUE|\b(?:value|content)EQVALUE[ \t]+(?:key|name|type)EQ(?:"NAME"|'NAME')|\bkeyEQ(?:"NAME"|'NAME')>ELEMENT</,
 // NAME a label ([A-Za-z0-9_.\-]*LABEL), ATTR another attribute
 // ([A-Za-z_:][A-Za-z0-9_:.\-]*EQ(?:"[^"\n]*"|'[^'\n]*'), up to 16 of them:
 // each start reads no further), ELEMENT elementValue's. An element's name=
@@ -279,11 +279,18 @@ func findAttrSecret(s string, pos int) []int {
 		if !wordStart(s, i) {
 			continue
 		}
-		if q := attrAt(s, i, "value"); q >= 0 {
+		q := attrAt(s, i, "value")
+		if q < 0 {
+			q = attrAt(s, i, "content")
+		}
+		if q >= 0 {
 			if g, vs, ve, end := closedValue(s, q); g >= 0 {
 				k := attrAt(s, blanks(s, end), "key")
 				if k < 0 {
 					k = attrAt(s, blanks(s, end), "name")
+				}
+				if k < 0 {
+					k = attrAt(s, blanks(s, end), "type")
 				}
 				if e := attrName(s, k); e >= 0 {
 					return groupOf(i, e, 6, 2+g, vs, ve)
@@ -291,7 +298,7 @@ func findAttrSecret(s string, pos int) []int {
 			}
 			continue
 		}
-		q := attrAt(s, i, "key")
+		q = attrAt(s, i, "key")
 		key := q >= 0
 		if !key {
 			q = attrAt(s, i, "name")
@@ -530,6 +537,35 @@ func findFencedValue(s string, pos int) []int {
 		}
 		return group1(start, runEnd(s, e, isBlank)+3, vs, ve)
 	})
+}
+
+// fencedValue keeps findFencedValue's line unless the block is code (a
+// language other than text, plain or txt; a reference, "$(…)") or, for a
+// line of more than one word, the label is the end of a sentence ("Run
+// this to reset the password:" and a command below it) or a word of the
+// line is a flag, a path or an assignment: such a line is a password only
+// under a label of its own (a list's bullet, a heading's or a quote's
+// marks, bold and two words before it: "**DB password:**", "- password:").
+func fencedValue(s string, m []int) (int, int, int, int, bool) {
+	f := strings.Index(s[m[0]:m[2]], "```") + m[0] + 3
+	lang := strings.TrimSpace(s[f:lineEnd(s, f)])
+	v := s[m[2]:m[3]]
+	if lang != "" && !inList(" text plain plaintext txt ", strings.ToLower(lang)) || strings.Contains(v, "$(") {
+		return 0, 0, 0, 0, false
+	}
+	if words := strings.Fields(v); len(words) > 1 {
+		b := runEndBack(s, m[0], func(c byte) bool { return c != '\n' })
+		pre := strings.Fields(strings.Trim(s[b:m[0]], " \t>-*#_"))
+		if len(pre) > 2 {
+			return 0, 0, 0, 0, false
+		}
+		for _, w := range words {
+			if w[0] == '-' || strings.ContainsAny(w, "/=$") {
+				return 0, 0, 0, 0, false
+			}
+		}
+	}
+	return commandValue(s, m)
 }
 
 // lineBreak is the end of \r?\n at s[k:], -1 for none (k < 0 too).
@@ -1262,7 +1298,7 @@ func argValue(s string, m []int) (int, int, int, int, bool) {
 	return structuredValue(s, m)
 }
 
-// findCookie: \b(?:SET-)?COOKIE[ \t]*:[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:SESS|SESSION|SESSID|SESSIONID|SID|TOKEN|AUTH|JWT)=([^\s;"',]{8,}),
+// findCookie: \b(?:SET-)?COOKIE[ \t]*:[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:SESS|SESSION|SESSID|SESSIONID|SESSION_ID|SESSION-ID|SID|TOKEN|AUTH|JWT)=([^\s;"',]{8,}),
 // words in any ASCII case.
 //
 // A session's cookie in a Cookie or Set-Cookie header, as a request or a
@@ -1304,9 +1340,19 @@ func findCookie(s string, pos int) []int {
 }
 
 // cookieName: a cookie's name that ends like a session's (session,
-// connect.sid, JSESSIONID, PHPSESSID, _gh_sess, auth_token, jwt).
+// _session_id, connect.sid, JSESSIONID, PHPSESSID, _gh_sess, auth_token,
+// jwt).
+// cookieValue keeps a session's cookie that holds a digit, not a word
+// that clears it (deleted, undefined, expired).
+func cookieValue(s string, m []int) (int, int, int, int, bool) {
+	if !strings.ContainsAny(s[m[2]:m[3]], "0123456789") {
+		return 0, 0, 0, 0, false
+	}
+	return commandValue(s, m)
+}
+
 func cookieName(n string) bool {
-	for _, k := range [...]string{"sess", "session", "sessid", "sessionid", "sid", "token", "auth", "jwt"} {
+	for _, k := range [...]string{"sess", "session", "sessid", "sessionid", "session_id", "session-id", "sid", "token", "auth", "jwt"} {
 		if len(n) >= len(k) && strings.EqualFold(n[len(n)-len(k):], k) {
 			return true
 		}
@@ -1314,13 +1360,13 @@ func cookieName(n string) bool {
 	return false
 }
 
-// findUserSlashPassword: \b(?:CREDENTIALS|CREDENTIAL|CREDS|LOGIN)[ \t]*[:=][ \t]*[^\s/"']+[ \t]*/[ \t]*([^\s"']{4,}),
+// findUserSlashPassword: \b(?:CREDENTIALS|CREDENTIAL|CREDS|LOGIN)(?:\*\*)?[ \t]*[:=](?:\*\*)?[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s/"']+)[ \t]*/[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{4,})),
 // words in any ASCII case.
 //
 // A user and a password written as a pair after a label, as a note keeps
-// them: "credentials: ada / Hunter2x!", "login: admin/S3cret!";
-// slashValue keeps the second when it looks like a password, not a path
-// ("login: docs/login.md").
+// them: "credentials: ada / Hunter2x!", "login: admin/S3cret!",
+// "**Credentials:** "ada" / "Hunter2x!""; slashValue keeps the second when
+// it looks like a password, not a path ("login: src/auth/login2.ts").
 func findUserSlashPassword(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
 		if c := s[i] | 0x20; c != 'c' && c != 'l' || !wordStart(s, i) {
@@ -1336,15 +1382,28 @@ func findUserSlashPassword(s string, pos int) []int {
 		if k < 0 {
 			continue
 		}
+		if hasAt(s, k, "**") {
+			k += 2
+		}
 		if k = runEnd(s, k, isBlank); k == len(s) || s[k] != ':' && s[k] != '=' {
 			continue
 		}
-		u := runEnd(s, k+1, isBlank)
-		ue := runEnd(s, u, func(c byte) bool { return !isSpace(c) && c != '/' && !isQuote(c) })
+		if k++; hasAt(s, k, "**") {
+			k += 2
+		}
+		u := runEnd(s, k, isBlank)
+		ue := u
+		if u < len(s) && isQuote(s[u]) {
+			if q := strings.IndexAny(s[u+1:], s[u:u+1]+"\n"); q >= 0 && s[u+1+q] == s[u] {
+				ue = u + q + 2
+			}
+		} else {
+			ue = runEnd(s, u, func(c byte) bool { return !isSpace(c) && c != '/' && !isQuote(c) })
+		}
 		if sl := runEnd(s, ue, isBlank); ue > u && hasAt(s, sl, "/") {
 			v := runEnd(s, sl+1, isBlank)
-			if ve := runEnd(s, v, isBareShell); ve-v >= 4 {
-				return group1(i, ve, v, ve)
+			if g, vs, ve, end := shellValue(s, v, 0); g >= 0 && (g < 2 || ve-vs >= 4) {
+				return groupOf(i, end, 3, g, vs, ve)
 			}
 		}
 	}
@@ -1352,9 +1411,12 @@ func findUserSlashPassword(s string, pos int) []int {
 }
 
 // slashValue keeps findUserSlashPassword's second word when it looks like
-// a password.
+// a password, not a path or a file (login: pages/Login2.vue).
 func slashValue(s string, m []int) (int, int, int, int, bool) {
-	if !looksLikePassword(s[m[2]:m[3]]) {
+	vs, ve := firstGroup(m)
+	v := s[vs:ve]
+	ext := strings.LastIndexByte(v, '.')
+	if !looksLikePassword(v) || strings.IndexByte(v, '/') >= 0 || ext > 0 && ve-vs-ext <= 5 && isLetters(v[ext+1:]) {
 		return 0, 0, 0, 0, false
 	}
 	return commandValue(s, m)
