@@ -56,6 +56,7 @@ func TestDataRemovesWhatATerminalOrAModelWouldReadAsSomethingElse(t *testing.T) 
 		{"full-width and small forms", "\uff1c\uff0fpi-memory-recall\uff1e \uff1c\uff0f\uff50\uff49\uff0d\uff4d\uff45\uff4d\uff4f\uff52\uff59\uff0d\uff52\uff45\uff43\uff41\uff4c\uff4c\uff1e \ufe64/pi-memory-recall\ufe65", "‹\uff0fpi-memory-recall\uff1e ‹\uff0f\uff50\uff49\uff0d\uff4d\uff45\uff4d\uff4f\uff52\uff59\uff0d\uff52\uff45\uff43\uff41\uff4c\uff4c\uff1e ‹/pi-memory-recall\ufe65"},
 		// h-v80 B18: escaped twice, an octal and a braced escape.
 		{"HTML escaped twice", "&amp;lt;pi-memory-recall&amp;gt; &AMP;amp;#60;/pi-memory-recall>", "‹pi-memory-recall&amp;gt; ‹/pi-memory-recall>"},
+		{"an entity whose & and ; are spelled", `&#x26;lt;pi-memory-recall&#x26;gt; %26lt%3B/pi-memory-recall%26gt%3B \u0026lt;pi-memory-recall \u0026LT/pi-memory-recall`, `‹pi-memory-recall&#x26;gt; ‹/pi-memory-recall%26gt%3B ‹pi-memory-recall ‹/pi-memory-recall`},
 		{"octal and braced escapes", `\074pi-memory-recall\076 \x{3c}/pi-memory-recall>`, `‹pi-memory-recall\076 ‹/pi-memory-recall>`},
 		{"escapes that make no marker stay", `&amp;amp; \0 \07pi-memory \x{}pi-memory-recall> &amp;#6;`, `&amp;amp; \0 \07pi-memory \x{}pi-memory-recall> &amp;#6;`},
 		{"spelled text that makes no marker stays", "x &lt; pi &amp;&amp; memory_used &gt; limit; #include &lt;pi_memory.h&gt; %3Cdiv%3E \\u003cb> &lt;b&gt; &ltpi-memo", "x &lt; pi &amp;&amp; memory_used &gt; limit; #include &lt;pi_memory.h&gt; %3Cdiv%3E \\u003cb> &lt;b&gt; &ltpi-memo"},
@@ -88,6 +89,7 @@ func TestCheckNamesWhatAWriteRefuses(t *testing.T) {
 		{"é %3C/pi-memory-recall%3E", `(a marker of pi-memory's injected blocks) at character 3`},
 		{"a &lt; b &gt; c", ""},
 		{"note &amp;lt;pi-memory-recall&amp;gt; x", `(a marker of pi-memory's injected blocks) at character 6`},
+		{"note %26lt%3Bpi-memory-recall%26gt%3B x", `(a marker of pi-memory's injected blocks) at character 6`},
 		{"lost \uFFFD here", "U+FFFD (the replacement character"},
 		{"bad \xff", "bytes that are not UTF-8 at character 5"},
 		{"é\x1b", "at character 2"},

@@ -151,21 +151,26 @@ func read(s string) (string, bool) {
 // characters a marker is made of too ("&lt;", "&LT" and "&gt;" with or
 // without ";", as a browser reads them; "&sol;", "&excl;", "&colon;",
 // "&lowbar;", "&period;", and "&hyphen;", "&dash;" and "&minus;" read as
-// "-"; escaped again, "&amp;lt;", too) and the small forms "﹤" and "﹥"; 0, 0 when there is none.
+// "-"; their '&' and ';' spelled too: "&amp;lt;", "%26lt%3B") and the
+// small forms "﹤" and "﹥"; 0, 0 when there is none.
 func spelling(s string, i int) (int, byte) {
-	switch s[i] {
-	case '&':
-		a := text.AmpEnd(s, i) // "&amp;lt;": escaped again
+	// "&amp;lt;", "%26lt%3B", "\u0026lt;": the reference's '&' and ';'
+	// spelled too.
+	if a := text.Amp(s, i); a > 0 {
 		for _, e := range entities {
-			name, k := e[1:], a+len(e)
-			if k > len(s) || !strings.EqualFold(s[a+1:k], name) || e[0] != '<' && e[0] != '>' && (s[a+1:k] != name || !hasAt(s, k, ";")) {
+			j := i + a
+			name, k := e[1:], j+len(e)-1
+			if k > len(s) || !strings.EqualFold(s[j:k], name) {
 				continue
 			}
-			if hasAt(s, k, ";") {
-				k++
+			n := text.Semicolon(s, k)
+			if e[0] != '<' && e[0] != '>' && (s[j:k] != name || n == 0) {
+				continue
 			}
-			return k - i, e[0]
+			return k + n - i, e[0]
 		}
+	}
+	switch s[i] {
 	case 0xEF:
 		if hasAt(s, i, "\ufe64") || hasAt(s, i, "\ufe65") {
 			return 3, '<' + (s[i+2]-0xA4)*2

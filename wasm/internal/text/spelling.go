@@ -10,12 +10,25 @@ package text
 //   - a JSON, JavaScript, Python, C, Perl or Rust escape: "\u003c", "\u{3c}",
 //     "\U0000003c", "\x3c", "\x{3c}", an octal "\074";
 //   - an HTML numeric character reference: "&#60;", "&#x3c;", and one
-//     escaped again: "&amp;#60;" (AmpEnd);
+//     whose '&' or ';' is spelled too: "&amp;#60;", "%26#60%3B" (Amp);
 //   - a full-width form, U+FF01–U+FF5E, as an East Asian keyboard types it:
 //     "＜", "ｐ".
 //
 // So Spelling("a%3Cb", 1) is 3, '<'.
 func Spelling(s string, i int) (n int, b byte) {
+	if a := Amp(s, i); a > 0 {
+		if n, b := numericRef(s, i+a); n > 0 {
+			return a + n, b
+		}
+		if n, b := numericRef(s, i+1); s[i] == '&' && n > 0 {
+			return n + 1, b // "&#38;" itself
+		}
+	}
+	return spelled(s, i)
+}
+
+// spelled is Spelling but for a numeric reference.
+func spelled(s string, i int) (n int, b byte) {
 	switch c := s[i]; {
 	case c == '%':
 		j := i + 1
@@ -51,8 +64,6 @@ func Spelling(s string, i int) (n int, b byte) {
 				return printable(v, k-i)
 			}
 		}
-	case c == '&':
-		return charRef(s, i)
 	case c == 0xEF:
 		if i+2 < len(s) && (s[i+1] == 0xBC && s[i+2] >= 0x81 && s[i+2] <= 0xBF || s[i+1] == 0xBD && s[i+2] >= 0x80 && s[i+2] <= 0x9E) {
 			return 3, byte(int(s[i+1]-0xBC)<<6+int(s[i+2]&0x3F)) + 0x20
@@ -79,34 +90,66 @@ func hexByte(s string, i int) int {
 	return hex(s[i])<<4 | hex(s[i+1])
 }
 
-// charRef is an HTML numeric character reference at s[i], "&#x67;" or
-// "&#103;".
-func charRef(s string, i int) (int, byte) {
-	a := AmpEnd(s, i)
-	j, base := a+2, 10
-	if s[i] != '&' || !hasAt(s, a+1, "#") {
+// numericRef is the rest of an HTML numeric character reference after its
+// '&', "#x67;" or "#103;" at s[j:], its ';' spelled or not: its length and
+// its character.
+func numericRef(s string, j int) (int, byte) {
+	if !hasAt(s, j, "#") {
 		return 0, 0
 	}
-	if j < len(s) && s[j]|0x20 == 'x' {
-		j, base = j+1, 16
+	k, base := j+1, 10
+	if k < len(s) && s[k]|0x20 == 'x' {
+		k, base = k+1, 16
 	}
-	v, k := digits(s, j, base)
-	if k == j || !hasAt(s, k, ";") {
+	v, e := digits(s, k, base)
+	if e == k {
 		return 0, 0
 	}
-	return printable(v, k+1-i)
+	if n := Semicolon(s, e); n > 0 {
+		return printable(v, e+n-j)
+	}
+	return 0, 0
 }
 
-// AmpEnd is where the '&' at s[i] ends as HTML escaped it again and again
-// ("&amp;lt;", "&amp;amp;#60;"): i when it is not escaped, else the ';'
-// of the last "&amp;", which stands for the reference's '&'. The
-// reference's name follows it.
-func AmpEnd(s string, i int) int {
-	a := i
-	for a+5 <= len(s) && (a > i || s[a] == '&') && s[a+1]|0x20 == 'a' && s[a+2]|0x20 == 'm' && s[a+3]|0x20 == 'p' && s[a+4] == ';' {
-		a += 4
+// Amp is the length of a spelling of '&' at s[i] that may start a
+// character reference: '&' itself, or spelled ("%26", "&#38;",
+// "\u0026"), and escaped again and again ("&amp;", "&amp;amp;",
+// "%26amp%3B"); 0 for none.
+func Amp(s string, i int) int {
+	n := 0
+	if s[i] == '&' {
+		n = 1
+		if k, c := numericRef(s, i+1); c == '&' {
+			n += k // "&#38;", "&#x26;"
+		}
+	} else if k, c := spelled(s, i); c == '&' {
+		n = k
+	} else {
+		return 0
 	}
-	return a
+	for i+n+3 <= len(s) && s[i+n]|0x20 == 'a' && s[i+n+1]|0x20 == 'm' && s[i+n+2]|0x20 == 'p' {
+		k := Semicolon(s, i+n+3)
+		if k == 0 {
+			break
+		}
+		n += 3 + k
+	}
+	return n
+}
+
+// Semicolon is the length of a ';' at s[j], spelled or not ("%3B"); 0 for
+// none.
+func Semicolon(s string, j int) int {
+	if j >= len(s) {
+		return 0
+	}
+	if s[j] == ';' {
+		return 1
+	}
+	if n, c := spelled(s, j); c == ';' {
+		return n
+	}
+	return 0
 }
 
 // digits reads up to 8 digits in base 10 or 16 at s[j]: their value, and
