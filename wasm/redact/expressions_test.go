@@ -129,7 +129,7 @@ func expressions() []expression {
 		{re: `\b(?:` + fold("machine") + `[ \t]+[^\s]+|` + fold("default") + `)[ \t]+` + fold("login") + `[ \t]+[^\s]+[ \t]+` +
 			fold("password") + `[ \t]+([^\s]+)`},
 		// secret: a .pgpass line
-		{re: "(?:^|[\\s\"'`])[A-Za-z0-9.*\\-]+:(?:[0-9]{1,5}|\\*):[^\\s:]+:[^\\s:]+:([^\\s]{4,})"},
+		{re: "(?:^|[\\s\"'`])[A-Za-z0-9.*\\-]+:(?:[0-9]{1,5}|\\*):[^\\s:\"']+:[^\\s:\"']+:([^\\s\"']{4,})"},
 		// secret: Redis's password directives
 		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `(?:[ \t]+` + fold("password") + `)?|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool, jarsigner, twine, vsce, psexec, ipmitool, nuget, lftp, HTTPie)
@@ -183,7 +183,8 @@ func expressions() []expression {
 		// secret: a YAML value on the line below its key
 		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
 		// secret: a value in a code block below its label
-		{re: nameRE + ":(?:\\*\\*)?[ \\t]*\\r?\\n[ \\t]*```[A-Za-z0-9_+\\-]*[ \\t]*\\r?\\n[ \\t]*([^\\s`](?:[^\\n`]*[^\\s`])?)[ \\t]*\\r?\\n[ \\t]*```"},
+		{re: nameRE + ":(?:\\*\\*)?[ \\t]*(?:" + brRE + "[ \\t]*```[A-Za-z0-9_+\\-]*[ \\t]*" + brRE + "[ \\t]*(" + fenceLineRE + ")[ \\t]*" + brRE + "[ \\t]*```" +
+			"|```[ \\t]*(" + fenceLineRE + ")[ \\t]*```)"},
 		// secret: a Terraform variable's default
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: a session's cookie
@@ -198,8 +199,10 @@ func expressions() []expression {
 		// secret: Docker's config.json "auth"
 		{re: `"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{12,}={0,2})"`},
 		// secret: a password given by its place in a call
-		{re: `(?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(` + argRE + `,` + argRE + `,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify))\(` + argRE + `,|\.login\(` + argRE + `,` +
-			`|\b(?:Fernet|SecretKeySpec|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new)\()[ \t]*[bB]?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\))?[ \t]*(?:[,)]|$)`},
+		{re: `(?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS|hash_hmac|openssl_encrypt|openssl_decrypt)\(` + argRE + `,` + argRE + `,` +
+			`|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify)|JWT\.(?:encode|decode)|hmac\.New|HMAC\.(?:hexdigest|digest))\(` + argRE + `,|\.login\(` + argRE + `,` +
+			`|\b(?:Fernet|SecretKeySpec|SignedString|from_secret|hmacShaKeyFor|AESGCM|AESCCM|AESSIV|ChaCha20Poly1305|HMACSHA(?:1|256|384|512)|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new|hmac\.digest|Algorithm\.HMAC(?:256|384|512)|algorithms\.AES)\()` +
+			`[ \t]*(?:[bB]|\[\]byte\(|Encoding\.UTF8\.GetBytes\(|Encoding\.ASCII\.GetBytes\()?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\)|\.encode\((?:"[A-Za-z0-9_-]*"|'[A-Za-z0-9_-]*')?\)|\))?[ \t]*(?:[,)]|$)`},
 		// secret: a literal given to a call named for a secret
 		{re: nameRE + "\\([ \\t]*(?:\"([^\"\\n]{4,})\"|'([^'\\n]{4,})'|`([^`\\n]{4,})`)[ \\t]*[),]"},
 		// secret: a cell of a Markdown table
@@ -231,8 +234,15 @@ var labelTailRE = `(?:` +
 	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)`
 
+// brRE is a line break, or one a quoted string spells; fenceLineRE a
+// code block's line.
+const (
+	brRE        = `(?:\r?\n|(?:\\r)?\\n)`
+	fenceLineRE = "[^\\s`\\\\](?:[^\\n`\\\\]*[^\\s`\\\\])?"
+)
+
 // argRE is an argument of a call before the one findPositional reads.
-const argRE = `(?:[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*|[^,()"'\n]*)`
+const argRE = `(?:[ \t]*(?:"[^"\n]*"|'[^'\n]*'|\{[^{}\n]*\})[ \t]*|[^,()"'\n]*)`
 
 // shellWordRE is a command line's value: quoted, or a bare word;
 // shellArgRE an argument before it.

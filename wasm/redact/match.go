@@ -1451,7 +1451,7 @@ func findNetrc(s string, pos int) []int {
 	return nil
 }
 
-// findPgpass: (?:^|[\s"'`])[A-Za-z0-9.*\-]+:(?:[0-9]{1,5}|\*):[^\s:]+:[^\s:]+:([^\s]{4,})
+// findPgpass: (?:^|[\s"'`])[A-Za-z0-9.*\-]+:(?:[0-9]{1,5}|\*):[^\s:"']+:[^\s:"']+:([^\s"']{4,})
 //
 // A line of PostgreSQL's password file, ~/.pgpass:
 // hostname:port:database:username:password, the password its last field
@@ -1459,7 +1459,7 @@ func findNetrc(s string, pos int) []int {
 // like a password, not a fifth field of a tool's colon-separated output.
 func findPgpass(s string, pos int) []int {
 	isHost := func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '.' || c == '*' || c == '-' }
-	notColon := func(c byte) bool { return c != ':' && !isSpace(c) }
+	notColon := func(c byte) bool { return c != ':' && !isSpace(c) && !isQuote(c) }
 	for i := pos; i < len(s); i++ {
 		// The host starts the text, or follows a space or a quote the
 		// match takes (echo "host:…" >> ~/.pgpass).
@@ -1487,7 +1487,7 @@ func findPgpass(s string, pos int) []int {
 		if !hasAt(s, p, ":") || db == p+1 || !hasAt(s, db, ":") || u == db+1 || !hasAt(s, u, ":") {
 			continue
 		}
-		if ve := runEnd(s, u+1, func(c byte) bool { return !isSpace(c) }); ve-u-1 >= 4 {
+		if ve := runEnd(s, u+1, isBareShell); ve-u-1 >= 4 {
 			return group1(start, ve, u+1, ve)
 		}
 	}
@@ -1496,13 +1496,11 @@ func findPgpass(s string, pos int) []int {
 
 // pgpassValue keeps a .pgpass line's password when it looks like one, its
 // user holds a letter (not a time's fields, 2024-11-20:10:15:30:ERROR1)
-// and it is no path (node1:8080:api:GET:/v1/users2); a quote the line
-// was written in is not the password's.
+// and it is no path (node1:8080:api:GET:/v1/users2). No field holds a
+// quote: a JSON line's time ("t":"2026-02-27T06:04:23.000Z","p":…) is
+// none.
 func pgpassValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := m[2], m[3]
-	if q := s[m[0]]; (isQuote(q) || q == '`') && s[ve-1] == q {
-		ve--
-	}
 	user := s[strings.LastIndexByte(s[:vs-1], ':')+1 : vs-1]
 	if !looksLikePassword(s[vs:ve]) || s[vs] == '/' || user != "*" && !strings.ContainsFunc(user, func(r rune) bool { return r < 128 && isLetter(byte(r)) }) {
 		return 0, 0, 0, 0, false

@@ -878,6 +878,9 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 		{"password:\n```\nZq8vPw3nKx7L\n```", "password:\n```\n[REDACTED:secret]\n```"},
 		{"**DB password:**\r\n  ```text\r\n  correct horse battery staple  \r\n  ```", "**DB password:**\r\n  ```text\r\n  [REDACTED:secret]  \r\n  ```"},
 		{"password:\n```\n$DB_PASSWORD\n```", "password:\n```\n$DB_PASSWORD\n```"},
+		{"password: ``` Zq8vPw3nKx7L ```", "password: ``` [REDACTED:secret] ```"},
+		{"password: ```Zq8vPw3nKx7L```", "password: ```[REDACTED:secret]```"},
+		{`tag "password:\n` + "```" + `\nZq8vPw3nKx7L\n` + "```" + `" skipped`, `tag "password:\n` + "```" + `\n[REDACTED:secret]\n` + "```" + `" skipped`},
 		{"Run this to reset the password:\n```\n./reset.sh --user alice\n```", "Run this to reset the password:\n```\n./reset.sh --user alice\n```"},
 		{"Password:\n```bash\nexport PGPASSWORD=x9\n```", "Password:\n```bash\nexport PGPASSWORD=x9\n```"},
 		{"Set-Cookie: auth_token=undefined; Path=/", "Set-Cookie: auth_token=undefined; Path=/"},
@@ -1177,6 +1180,16 @@ func TestAPasswordGivenByItsPlace(t *testing.T) {
 		{`crypto.createCipheriv("aes-256-cbc", "Zq8vPw3nKx7L0123", iv)`, `crypto.createCipheriv("aes-256-cbc", "[REDACTED:secret]", iv)`},
 		{`crypto.createHmac('sha256', 'Zq8vPw3nKx7L').update(x)`, `crypto.createHmac('sha256', '[REDACTED:secret]').update(x)`},
 		{`new SecretKeySpec("Zq8vPw3nKx7L".getBytes(UTF_8), "HmacSHA256")`, `new SecretKeySpec("[REDACTED:secret]".getBytes(UTF_8), "HmacSHA256")`},
+		// Other languages' and payloads with quotes (h-v81 B7).
+		{`jwt.encode({"sub": "1"}, "k3yMaterialXyz99")`, `jwt.encode({"sub": "1"}, "[REDACTED:secret]")`},
+		{`hmac.new("k3yMaterialXyz99".encode("utf-8"), msg, hashlib.sha256)`, `hmac.new("[REDACTED:secret]".encode("utf-8"), msg, hashlib.sha256)`},
+		{`mac := hmac.New(sha256.New, []byte("k3yMaterialXyz99"))`, `mac := hmac.New(sha256.New, []byte("[REDACTED:secret]"))`},
+		{`s, err := token.SignedString([]byte("k3yMaterialXyz99"))`, `s, err := token.SignedString([]byte("[REDACTED:secret]"))`},
+		{`OpenSSL::HMAC.hexdigest("SHA256", "k3yMaterialXyz99", data)`, `OpenSSL::HMAC.hexdigest("SHA256", "[REDACTED:secret]", data)`},
+		{`hash_hmac('sha256', $data, 'k3yMaterialXyz99')`, `hash_hmac('sha256', $data, '[REDACTED:secret]')`},
+		{`new HMACSHA256(Encoding.UTF8.GetBytes("k3yMaterialXyz99"))`, `new HMACSHA256(Encoding.UTF8.GetBytes("[REDACTED:secret]"))`},
+		{`Algorithm.HMAC256("k3yMaterialXyz99")`, `Algorithm.HMAC256("[REDACTED:secret]")`},
+		{`EncodingKey::from_secret(b"k3yMaterialXyz99")`, `EncodingKey::from_secret(b"[REDACTED:secret]")`},
 		{`$pdo = new PDO($dsn, 'ada', 'Xq9vLm2pRt');`, `$pdo = new PDO($dsn, 'ada', '[REDACTED:secret]');`},
 		{`mysqli_connect('localhost', 'root', 'Xq9vLm2pRt');`, `mysqli_connect('localhost', 'root', '[REDACTED:secret]');`},
 		{`$mysqli = new mysqli("db", "ada", "Xq9vLm2pRt", "app");`, `$mysqli = new mysqli("db", "ada", "[REDACTED:secret]", "app");`},
@@ -1187,7 +1200,7 @@ func TestAPasswordGivenByItsPlace(t *testing.T) {
 		`DriverManager.getConnection(url, user, password);`, `new PDO($dsn, $user, $pass);`, `server.login(user, os.environ["PW"])`,
 		`DriverManager.getConnection(url, "sa", "DB_PASSWORD")`, `mysqli_connect("localhost", "root", "")`, `form.login("Sign in", "Cancel")`,
 		`getConnection(url, f("a", "b"), "Xq9vLm2pRt")`,
-		`jwt.sign(payload, process.env.JWT_SECRET)`, `hmac.new(key, msg, hashlib.sha256)`, `Fernet(key)`, `AES.new(key, AES.MODE_GCM)`, `jwt.verify(token, "JWT_SECRET")`,
+		`jwt.sign(payload, process.env.JWT_SECRET)`, `hash_hmac('sha256', $data, $key)`, `hmac.New(sha256.New, key)`, `AESGCM(key)`, `hmac.new(key, msg, hashlib.sha256)`, `Fernet(key)`, `AES.new(key, AES.MODE_GCM)`, `jwt.verify(token, "JWT_SECRET")`,
 	})
 }
 

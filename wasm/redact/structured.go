@@ -494,10 +494,13 @@ func nextIndented(s string, k int) int {
 	return -1
 }
 
-// findFencedValue: NAME:(?:\*\*)?[ \t]*\r?\n[ \t]*```[A-Za-z0-9_+\-]*[ \t]*\r?\n[ \t]*([^\s`](?:[^\n`]*[^\s`])?)[ \t]*\r?\n[ \t]*```
+// findFencedValue: NAME:(?:\*\*)?[ \t]*(?:BR[ \t]*```[A-Za-z0-9_+\-]*[ \t]*BR[ \t]*(LINE)[ \t]*BR[ \t]*```|```[ \t]*(LINE)[ \t]*```)
+// with LINE [^\s`\\](?:[^\n`\\]*[^\s`\\])? and BR a line break, \r?\n, or one
+// a quoted string spells, \\r?\\n (lineBreak)
 //
 // A secret on the one line of a Markdown code block under its label, as
-// a note or a chat shows it:
+// a note or a chat shows it, or in three backticks beside it (a block's
+// lines joined, as an earlier session's message keeps them):
 //
 //	**Password:**
 //	```
@@ -512,6 +515,20 @@ func findFencedValue(s string, pos int) []int {
 		if hasAt(s, k, "**") {
 			k += 2
 		}
+		if b := runEnd(s, k, isBlank); hasAt(s, b, "```") {
+			vs := runEnd(s, b+3, isBlank)
+			ve := vs
+			for ve < len(s) && s[ve] != '\n' && s[ve] != '`' && s[ve] != '\\' {
+				ve++
+			}
+			for ve > vs && isSpace(s[ve-1]) {
+				ve--
+			}
+			if e := runEnd(s, ve, isBlank); ve > vs && hasAt(s, e, "```") {
+				return groupOf(start, e+3, 2, 1, vs, ve)
+			}
+			return nil
+		}
 		if k = lineBreak(s, runEnd(s, k, isBlank)); k < 0 {
 			return nil
 		}
@@ -525,7 +542,7 @@ func findFencedValue(s string, pos int) []int {
 		}
 		vs := runEnd(s, k, isBlank)
 		ve := vs
-		for ve < len(s) && s[ve] != '\n' && s[ve] != '`' {
+		for ve < len(s) && s[ve] != '\n' && s[ve] != '`' && s[ve] != '\\' {
 			ve++
 		}
 		for ve > vs && isSpace(s[ve-1]) {
@@ -535,7 +552,7 @@ func findFencedValue(s string, pos int) []int {
 		if ve == vs || e < 0 || !hasAt(s, runEnd(s, e, isBlank), "```") {
 			return nil
 		}
-		return group1(start, runEnd(s, e, isBlank)+3, vs, ve)
+		return groupOf(start, runEnd(s, e, isBlank)+3, 2, 0, vs, ve)
 	})
 }
 
@@ -547,9 +564,12 @@ func findFencedValue(s string, pos int) []int {
 // under a label of its own (a list's bullet, a heading's or a quote's
 // marks, bold and two words before it: "**DB password:**", "- password:").
 func fencedValue(s string, m []int) (int, int, int, int, bool) {
-	f := strings.Index(s[m[0]:m[2]], "```") + m[0] + 3
-	lang := strings.TrimSpace(s[f:lineEnd(s, f)])
-	v := s[m[2]:m[3]]
+	vs, ve := firstGroup(m)
+	lang, v := "", s[vs:ve]
+	if m[2] >= 0 { // a block: its opening fence's language
+		f := strings.Index(s[m[0]:vs], "```") + m[0] + 3
+		lang = s[f:runEnd(s, f, func(c byte) bool { return isWord(c) || c == '+' || c == '-' })]
+	}
 	if lang != "" && !inList(" text plain plaintext txt ", strings.ToLower(lang)) || strings.Contains(v, "$(") {
 		return 0, 0, 0, 0, false
 	}
@@ -568,9 +588,19 @@ func fencedValue(s string, m []int) (int, int, int, int, bool) {
 	return commandValue(s, m)
 }
 
-// lineBreak is the end of \r?\n at s[k:], -1 for none (k < 0 too).
+// lineBreak is the end of a line break at s[k:], \r?\n or, as a quoted
+// string spells it, \\r?\\n; -1 for none (k < 0 too).
 func lineBreak(s string, k int) int {
 	if k < 0 {
+		return -1
+	}
+	if hasAt(s, k, "\\") {
+		if hasAt(s, k, `\r`) {
+			k += 2
+		}
+		if hasAt(s, k, `\n`) {
+			return k + 2
+		}
 		return -1
 	}
 	if hasAt(s, k, "\r") {
@@ -1533,8 +1563,10 @@ func codesValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, m[0], m[1], true
 }
 
-// findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS)\(ARG,ARG,|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify))\(ARG,|\.login\(ARG,|\b(?:Fernet|SecretKeySpec|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new)\()[ \t]*[bB]?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\))?[ \t]*(?:[,)]|$)
-// with ARG [ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*|[^,()"'\n]*
+// findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS|hash_hmac|openssl_encrypt|openssl_decrypt)\(ARG,ARG,|\b(?:NetworkCredential|…|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify)|JWT\.(?:encode|decode)|hmac\.New|HMAC\.(?:hexdigest|digest))\(ARG,|\.login\(ARG,|\b(?:Fernet|SecretKeySpec|…|(?:hmac|HMAC|AES|…)\.new|Algorithm\.HMAC256|…)\()[ \t]*BYTES?(?:"([^"\n]+)"|'([^'\n]+)')SUFFIX?[ \t]*(?:[,)]|$)
+// (the names in full in the switch below and in expressions_test.go), with
+// BYTES (?:[bB]|\[\]byte\(|Encoding\.(?:UTF8|ASCII)\.GetBytes\(), SUFFIX keySuffix's
+// and ARG [ \t]*(?:"[^"\n]*"|'[^'\n]*'|\{[^{}\n]*\})[ \t]*|[^,()"'\n]*
 //
 // A password given by its place to a call that takes one there: JDBC's
 // DriverManager.getConnection(url, "ada", "x"), PHP's new PDO($dsn, 'ada',
@@ -1556,20 +1588,22 @@ func findPositional(s string, pos int) []int {
 			if hasAt(s, e, ".") { // a module's call: jwt.sign(, hmac.new(
 				if me := runEnd(s, e+1, isWord); hasAt(s, me, "(") {
 					switch s[i:me] {
-					case "jwt.sign", "jwt.encode", "jwt.decode", "jwt.verify":
+					case "jwt.sign", "jwt.encode", "jwt.decode", "jwt.verify", "JWT.encode", "JWT.decode", "hmac.New", "HMAC.hexdigest", "HMAC.digest":
 						n, e = 1, me
-					case "hmac.new", "HMAC.new", "AES.new", "DES3.new", "Blowfish.new", "ChaCha20.new", "ChaCha20_Poly1305.new":
+					case "hmac.new", "hmac.digest", "HMAC.new", "AES.new", "DES3.new", "Blowfish.new", "ChaCha20.new", "ChaCha20_Poly1305.new",
+						"Algorithm.HMAC256", "Algorithm.HMAC384", "Algorithm.HMAC512", "algorithms.AES":
 						n, e = 0, me
 					}
 				}
 			} else if hasAt(s, e, "(") {
 				switch s[i:e] {
-				case "getConnection", "PDO", "mysqli_connect", "mysql_connect", "mysqli", "FTP", "FTP_TLS":
+				case "getConnection", "PDO", "mysqli_connect", "mysql_connect", "mysqli", "FTP", "FTP_TLS", "hash_hmac", "openssl_encrypt", "openssl_decrypt":
 					n = 2
 				case "NetworkCredential", "simple_bind_s", "bind_s", "UsernamePasswordCredentials", "PasswordAuthentication", "UsernamePasswordAuthenticationToken",
 					"createHmac", "createCipheriv", "createDecipheriv":
 					n = 1
-				case "Fernet", "SecretKeySpec":
+				case "Fernet", "SecretKeySpec", "SignedString", "from_secret", "hmacShaKeyFor", "AESGCM", "AESCCM", "AESSIV", "ChaCha20Poly1305",
+					"HMACSHA1", "HMACSHA256", "HMACSHA384", "HMACSHA512":
 					n = 0
 				}
 			}
@@ -1589,28 +1623,52 @@ func findPositional(s string, pos int) []int {
 			continue
 		}
 		v := runEnd(s, k, isBlank)
-		if hasAt(s, v, "b") || hasAt(s, v, "B") {
-			v++ // Python's bytes: b"k"
-			if !hasAt(s, v, "\"") && !hasAt(s, v, "'") {
-				continue
+		for _, p := range [...]string{"b", "B", "[]byte(", "Encoding.UTF8.GetBytes(", "Encoding.ASCII.GetBytes("} {
+			if hasAt(s, v, p) {
+				v += len(p) // Python's b"k", Go's []byte("k"), C#'s bytes
+				break
 			}
 		}
 		if g, e := closedLiteral(s, v); g >= 0 {
-			c := e + 1
-			if hasAt(s, c, ".getBytes(") { // Java's "k".getBytes(UTF_8)
-				if p := runEnd(s, c+len(".getBytes("), func(c byte) bool { return isWord(c) || c == '.' }); hasAt(s, p, ")") {
-					if q := runEnd(s, p+1, isBlank); q == len(s) || s[q] == ',' || s[q] == ')' {
-						return groupOf(i, min(q+1, len(s)), 2, g, v+1, e)
-					}
+			// After it, what makes it bytes, then a ',' or a ')' or the
+			// text's end (a tag, a cut line).
+			for _, c := range [...]int{keySuffix(s, e+1), e + 1} {
+				if c < 0 {
+					continue
 				}
-			}
-			// The text may end after the literal: a tag, a cut line.
-			if c = runEnd(s, c, isBlank); c == len(s) || s[c] == ',' || s[c] == ')' {
-				return groupOf(i, min(c+1, len(s)), 2, g, v+1, e)
+				if q := runEnd(s, c, isBlank); q == len(s) || s[q] == ',' || s[q] == ')' {
+					return groupOf(i, min(q+1, len(s)), 2, g, v+1, e)
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// keySuffix is the end of what makes a key literal bytes at s[c:],
+// \.getBytes\([A-Za-z0-9_.]*\)|\.encode\((?:"[A-Za-z0-9_-]*"|'[A-Za-z0-9_-]*')?\)|\)
+// (Java's "k".getBytes(UTF_8), Python's "k".encode(), the ")" of Go's
+// []byte("k")); -1 for none.
+func keySuffix(s string, c int) int {
+	switch {
+	case hasAt(s, c, ")"):
+		return c + 1
+	case hasAt(s, c, ".getBytes("):
+		if p := runEnd(s, c+len(".getBytes("), func(c byte) bool { return isWord(c) || c == '.' }); hasAt(s, p, ")") {
+			return p + 1
+		}
+	case hasAt(s, c, ".encode("):
+		p := c + len(".encode(")
+		if p < len(s) && isQuote(s[p]) {
+			if q := runEnd(s, p+1, func(c byte) bool { return isWord(c) || c == '-' }); hasAt(s, q, s[p:p+1]) {
+				p = q + 1
+			}
+		}
+		if hasAt(s, p, ")") {
+			return p + 1
+		}
+	}
+	return -1
 }
 
 // argEnd is where the argument at s[k:] and its ',' end (ARG, findPositional),
@@ -1619,6 +1677,13 @@ func argEnd(s string, k int) int {
 	if q := runEnd(s, k, isBlank); q < len(s) && isQuote(s[q]) {
 		e := runEnd(s, q+1, func(c byte) bool { return c != s[q] && c != '\n' })
 		if e < len(s) && s[e] == s[q] {
+			if c := runEnd(s, e+1, isBlank); hasAt(s, c, ",") {
+				return c + 1
+			}
+		}
+	} else if q < len(s) && s[q] == '{' { // an object literal: jwt.sign({ sub: "ada" }, "k")
+		e := runEnd(s, q+1, func(c byte) bool { return c != '{' && c != '}' && c != '\n' })
+		if hasAt(s, e, "}") {
 			if c := runEnd(s, e+1, isBlank); hasAt(s, c, ",") {
 				return c + 1
 			}
