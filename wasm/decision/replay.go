@@ -32,6 +32,14 @@ func plainLine(s string) string {
 	return marker.Check(s)
 }
 
+// excerpt is the start of a bad value a problem quotes, redacted whole
+// before it is cut: the problem is kept in the snapshot and shown by
+// doctor, and the value's secret may span its lines.
+func excerpt(v string) string {
+	r, _ := redact.String(v)
+	return strconv.Quote(text.Runes(r, 40))
+}
+
 // problemKind classifies what doctor reports about a log.
 type problemKind uint8
 
@@ -304,13 +312,13 @@ func (s *state) apply(ev *Event, line int) {
 	// is shown (h-v77 B2, B3).
 	for _, id := range append([]string{ev.ID, ev.Data.Supersedes, ev.Data.SupersededBy}, ev.Data.Conflicts...) {
 		if !validID(id) && !plainID(id) {
-			s.problem(line, corrupt, "", "an id it names ("+strconv.Quote(text.Runes(id, 40))+") is not one short line of plain text; skipped")
+			s.problem(line, corrupt, "", "an id it names ("+excerpt(id)+") is not one short line of plain text; skipped")
 			return
 		}
 	}
 	for _, tag := range ev.Data.Tags {
 		if why := plainLine(tag); why != "" {
-			s.problem(line, corrupt, ev.ID, "a tag ("+strconv.Quote(text.Runes(tag, 40))+") holds "+why+"; skipped")
+			s.problem(line, corrupt, ev.ID, "a tag ("+excerpt(tag)+") holds "+why+"; skipped")
 			return
 		}
 	}
