@@ -175,7 +175,7 @@ func newPatterns() []*pattern {
 			// Any command's long flag that names a secret, its value after a
 			// blank: kubectl --token T (shell.go).
 			find: findFlagSecret, span: flagValue},
-		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo", "chpasswd"},
+		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo", "chpasswd", "passwd"},
 			// A password echoed into a command that reads it from its input:
 			// echo PW | docker login -u ada --password-stdin, echo PW | sudo -S,
 			// echo 'ada:PW' | chpasswd (shell.go).
@@ -188,7 +188,7 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"<<<"},
 			// The same given as a here-string: sudo -S <<< PW, gh auth login
 			// --with-token <<< T (shell.go).
-			find: findHereString, span: commandValue},
+			find: findHereString, span: stdinValue},
 		// A value a file format names (structured.go): an XML element or a
 		// key/value attribute pair, a Kubernetes env entry, a variable set
 		// with a blank (ENV, setx, set -x), a typed declaration, a secret's
@@ -204,13 +204,13 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: nextLineValue, multiline: true},
 		{kind: "secret", triggers: labelTriggers[:], find: findFencedValue, span: fencedValue, multiline: true},
 		{kind: "secret", triggers: []string{"variable"}, find: findTFVariable, span: tfDefault, multiline: true},
-		{kind: "secret", triggers: []string{"cookie"},
+		{kind: "secret", triggers: []string{"cookie", ";"},
 			// A session's cookie in a Cookie or Set-Cookie header (structured.go).
 			find: findCookie, span: cookieValue},
 		{kind: "secret", triggers: []string{"pin", "recovery", "backup"},
 			// A PIN, a list of recovery codes (structured.go).
 			find: findPinOrCodes, span: codesValue},
-		{kind: "secret", triggers: []string{"cred", "login"},
+		{kind: "secret", triggers: []string{"cred", "login", "user"},
 			// A user and a password after a label: credentials: ada / PW (structured.go).
 			find: findUserSlashPassword, span: slashValue},
 		{kind: "secret", triggers: []string{"auth"}, find: findBasicAuth, span: structuredValue},
@@ -421,6 +421,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
 	label := s[m[0]:vs]
+	if v[0] == ':' && vs > 0 && s[vs-1] == ':' {
+		return 0, 0, 0, 0, false // a path in Rust or C++: use jsonwebtoken::encode
+	}
 	if ps := printrValue(s, m[0], vs); ps > 0 {
 		pe := runEndBack(s, lineEnd(s, ps), func(c byte) bool { return isBlank(c) || c == '\r' })
 		return ps, pe, m[0], pe, pe > ps && !isReference(s[ps:pe])

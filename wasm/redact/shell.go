@@ -569,9 +569,10 @@ func stdinPipe(s string, i, v int) []int {
 
 // stdinFlag reads, at s[j:] after a pipe or before a here-string, a
 // command that reads a password from its input:
-// (?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]SUDOSTDIN|[ \t]*(?:sudo[ \t]+)?chpasswd\b)
+// (?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]SUDOSTDIN|[ \t]*(?:sudo[ \t]+)?(?:chpasswd\b|passwd[ \t]+--stdin\b))
 // (docker login --password-stdin, gh auth login --with-token, sudo -S,
-// chpasswd's user:password lines): where it ends, -1 for none.
+// chpasswd's user:password lines, passwd --stdin): where it ends, -1 for
+// none.
 func stdinFlag(s string, j int) int {
 	seg := j
 	for seg < len(s) && strings.IndexByte("\n;|&", s[seg]) < 0 {
@@ -610,7 +611,7 @@ func stdinFlag(s string, j int) int {
 // user:password, and the user stays.
 func stdinValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve, ws, we, ok := commandValue(s, m)
-	if k := strings.IndexByte(s[vs:ve], ':'); ok && k >= 0 && k+1 < ve-vs && strings.HasSuffix(s[m[0]:m[1]], "chpasswd") {
+	if k := strings.IndexByte(s[vs:ve], ':'); ok && k >= 0 && k+1 < ve-vs && strings.Contains(s[m[0]:m[1]], "chpasswd") {
 		vs += k + 1
 		if strings.HasSuffix(s[vs:ve], `\n`) && ve-vs > 2 {
 			ve -= 2 // printf 'ada:PW\n' | chpasswd
@@ -622,10 +623,16 @@ func stdinValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, ws, we, ok
 }
 
-// chpasswdAt is the end of chpasswd\b at s[k:], -1 for none.
+// chpasswdAt is the end of (?:chpasswd\b|passwd[ \t]+--stdin\b) at s[k:],
+// -1 for none.
 func chpasswdAt(s string, k int) int {
 	if e := k + len("chpasswd"); hasAt(s, k, "chpasswd") && (e == len(s) || !isWord(s[e])) {
 		return e
+	}
+	if hasAt(s, k, "passwd") {
+		if f := blanks(s, k+len("passwd")); f >= 0 {
+			return flagAt(s, f, "--stdin")
+		}
 	}
 	return -1
 }
@@ -671,7 +678,7 @@ func sudoAt(s string, i int) bool {
 	return hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < len(s) && isBlank(s[i+4])
 }
 
-// findHereString: (?:--(?:password-stdin|with-token)\b|\bsudo[ \t]SUDOSTDIN)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findHereString: (?:--(?:password-stdin|with-token)\b|\bsudo[ \t]SUDOSTDIN|\bchpasswd\b)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 //
 // A password given as a here-string to a command that reads it from its
 // input: docker login --password-stdin <<< PW, gh auth login --with-token
@@ -753,8 +760,8 @@ func hereFlag(s string, a, b int) int {
 	firstTakes := false
 	for i := a; i < b; i++ {
 		// Neither holds a separator: one that starts in the run ends in it.
-		if flag < 0 && stdinLong(s, i) >= 0 {
-			flag = i
+		if flag < 0 && (stdinLong(s, i) >= 0 || hasAt(s, i, "chpasswd") && wordStart(s, i) && chpasswdAt(s, i) == i+len("chpasswd")) {
+			flag = i // chpasswd <<< 'ada:PW' too
 		}
 		if sudoAt(s, i) {
 			if first < 0 {

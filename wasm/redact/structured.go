@@ -857,7 +857,7 @@ func pairValue(s string, m []int) (int, int, int, int, bool) {
 // or a map's entry by its name: the literal after a secret's name is its
 // value (req.Header.Set("X-Api-Key", "x"), os.Setenv("DB_PASSWORD", "x"),
 // props.setProperty("password", "x"), headers.put("Authorization", "x")).
-const settingWriters = " Set Add set add append put Put store setHeader SetHeader addHeader AddHeader setRequestHeader setRequestProperty addRequestProperty header setProperty SetProperty Setenv setenv putenv SetEnvironmentVariable "
+const settingWriters = " Set Add set add append put Put store cookie setCookie set_cookie SetCookie setHeader SetHeader addHeader AddHeader setRequestHeader setRequestProperty addRequestProperty header setProperty SetProperty Setenv setenv putenv SetEnvironmentVariable "
 
 // stringTypes are the string types a typed declaration names, in the
 // expression's order.
@@ -1328,26 +1328,36 @@ func argValue(s string, m []int) (int, int, int, int, bool) {
 	return structuredValue(s, m)
 }
 
-// findCookie: \b(?:SET-)?COOKIE[ \t]*:[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:SESS|SESSION|SESSID|SESSIONID|SESSION_ID|SESSION-ID|SID|TOKEN|AUTH|JWT)=([^\s;"',]{8,}),
+// findCookie: (?:\b(?:SET-)?COOKIE[ \t]*:|;)[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:SESS|SESSION|SESSID|SESSIONID|SESSION_ID|SESSION-ID|SID|TOKEN|AUTH|JWT)=([^\s;"',]{8,}),
 // words in any ASCII case.
 //
 // A session's cookie in a Cookie or Set-Cookie header, as a request or a
 // response is pasted: Cookie: _ga=GA1.2.3; session=…, Set-Cookie:
-// JSESSIONID=…; Path=/ (the first such cookie of the header).
+// JSESSIONID=…; Path=/; and each one after a ";", so a header's second
+// session cookie too (Cookie: JSESSIONID=…; _gh_sess=…). A ";" inside a
+// run of pairs that held none is not read again: the search stays linear.
 func findCookie(s string, pos int) []int {
-	for i := pos; i+6 <= len(s); i++ {
-		if s[i]|0x20 != 'c' || !text.HasFoldPrefix(s[i:], "cookie") || !wordStart(s, i) {
+	chain := 0 // where the last run of pairs read in vain ended
+	for i := pos; i < len(s); i++ {
+		start, p := i, -1
+		switch {
+		case s[i] == ';':
+			if i < chain {
+				continue
+			}
+			p = i + 1
+		case s[i]|0x20 == 'c' && text.HasFoldPrefix(s[i:], "cookie") && wordStart(s, i):
+			if i-4 >= pos && text.HasFoldPrefix(s[i-4:], "set-") && wordStart(s, i-4) {
+				start = i - 4
+			}
+			if p = runEnd(s, i+6, isBlank); !hasAt(s, p, ":") {
+				continue
+			}
+			p++
+		default:
 			continue
 		}
-		start := i
-		if i-4 >= pos && text.HasFoldPrefix(s[i-4:], "set-") && wordStart(s, i-4) {
-			start = i - 4
-		}
-		p := runEnd(s, i+6, isBlank)
-		if !hasAt(s, p, ":") {
-			continue
-		}
-		for p = runEnd(s, p+1, isBlank); p < len(s); {
+		for p = runEnd(s, p, isBlank); p < len(s); {
 			n := runEnd(s, p, func(c byte) bool { return isWord(c) || c == '.' || c == '-' })
 			if hasAt(s, n, "=") && cookieName(s[p:n]) {
 				if ve := runEnd(s, n+1, func(c byte) bool { return !isSpace(c) && !isQuote(c) && c != ';' && c != ',' }); ve-n-1 >= 8 {
@@ -1365,13 +1375,11 @@ func findCookie(s string, pos int) []int {
 			}
 			p = runEnd(s, r+1, isBlank)
 		}
+		chain = max(chain, p)
 	}
 	return nil
 }
 
-// cookieName: a cookie's name that ends like a session's (session,
-// _session_id, connect.sid, JSESSIONID, PHPSESSID, _gh_sess, auth_token,
-// jwt).
 // cookieValue keeps a session's cookie that holds a digit, not a word
 // that clears it (deleted, undefined, expired).
 func cookieValue(s string, m []int) (int, int, int, int, bool) {
@@ -1390,7 +1398,7 @@ func cookieName(n string) bool {
 	return false
 }
 
-// findUserSlashPassword: \b(?:CREDENTIALS|CREDENTIAL|CREDS|LOGIN)(?:\*\*)?[ \t]*[:=](?:\*\*)?[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s/"']+)[ \t]*/[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{4,})),
+// findUserSlashPassword: \b(?:CREDENTIALS|CREDENTIAL|CREDS|LOGIN|USER(?:NAME)?/PASS(?:WORD)?)(?:\*\*)?(?:[ \t]*[:=]|[ \t]+(?:ARE|IS)[ \t])(?:\*\*)?[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s/,|"']+)[ \t]*[/,|][ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{4,})),
 // words in any ASCII case.
 //
 // A user and a password written as a pair after a label, as a note keeps
@@ -1399,11 +1407,11 @@ func cookieName(n string) bool {
 // it looks like a password, not a path ("login: src/auth/login2.ts").
 func findUserSlashPassword(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if c := s[i] | 0x20; c != 'c' && c != 'l' || !wordStart(s, i) {
+		if c := s[i] | 0x20; c != 'c' && c != 'l' && c != 'u' || !wordStart(s, i) {
 			continue
 		}
 		k := -1
-		for _, w := range [...]string{"credentials", "credential", "creds", "login"} {
+		for _, w := range [...]string{"credentials", "credential", "creds", "login", "username/password", "username/pass", "user/password", "user/pass"} {
 			if text.HasFoldPrefix(s[i:], w) {
 				k = i + len(w)
 				break
@@ -1415,10 +1423,14 @@ func findUserSlashPassword(s string, pos int) []int {
 		if hasAt(s, k, "**") {
 			k += 2
 		}
-		if k = runEnd(s, k, isBlank); k == len(s) || s[k] != ':' && s[k] != '=' {
+		if b := runEnd(s, k, isBlank); hasAt(s, b, ":") || hasAt(s, b, "=") {
+			k = b + 1
+		} else if w := blanks(s, k); w >= 0 && (text.HasFoldPrefix(s[w:], "are") && w+3 < len(s) && isBlank(s[w+3]) || text.HasFoldPrefix(s[w:], "is") && w+2 < len(s) && isBlank(s[w+2])) {
+			k = runEnd(s, w, isLetter) + 1 // "credentials are ada / …"
+		} else {
 			continue
 		}
-		if k++; hasAt(s, k, "**") {
+		if hasAt(s, k, "**") {
 			k += 2
 		}
 		u := runEnd(s, k, isBlank)
@@ -1428,9 +1440,9 @@ func findUserSlashPassword(s string, pos int) []int {
 				ue = u + q + 2
 			}
 		} else {
-			ue = runEnd(s, u, func(c byte) bool { return !isSpace(c) && c != '/' && !isQuote(c) })
+			ue = runEnd(s, u, func(c byte) bool { return !isSpace(c) && c != '/' && c != ',' && c != '|' && !isQuote(c) })
 		}
-		if sl := runEnd(s, ue, isBlank); ue > u && hasAt(s, sl, "/") {
+		if sl := runEnd(s, ue, isBlank); ue > u && sl < len(s) && (s[sl] == '/' || s[sl] == ',' || s[sl] == '|') {
 			v := runEnd(s, sl+1, isBlank)
 			if g, vs, ve, end := shellValue(s, v, 0); g >= 0 && (g < 2 || ve-vs >= 4) {
 				return groupOf(i, end, 3, g, vs, ve)
@@ -1441,12 +1453,13 @@ func findUserSlashPassword(s string, pos int) []int {
 }
 
 // slashValue keeps findUserSlashPassword's second word when it looks like
-// a password, not a path or a file (login: pages/Login2.vue).
+// a password, not a path or a file (login: pages/Login2.vue), nor code's
+// next argument (BasicAuth(login="ada", password=…)).
 func slashValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
 	ext := strings.LastIndexByte(v, '.')
-	if !looksLikePassword(v) || strings.IndexByte(v, '/') >= 0 || ext > 0 && ve-vs-ext <= 5 && isLetters(v[ext+1:]) {
+	if !looksLikePassword(v) || strings.ContainsAny(v, "/=()") || ext > 0 && ve-vs-ext <= 5 && isLetters(v[ext+1:]) {
 		return 0, 0, 0, 0, false
 	}
 	return commandValue(s, m)
