@@ -57,6 +57,7 @@ func TestDataRemovesWhatATerminalOrAModelWouldReadAsSomethingElse(t *testing.T) 
 		// h-v80 B18: escaped twice, an octal and a braced escape.
 		{"HTML escaped twice", "&amp;lt;pi-memory-recall&amp;gt; &AMP;amp;#60;/pi-memory-recall>", "‹pi-memory-recall&amp;gt; ‹/pi-memory-recall>"},
 		{"an entity whose & and ; are spelled", `&#x26;lt;pi-memory-recall&#x26;gt; %26lt%3B/pi-memory-recall%26gt%3B \u0026lt;pi-memory-recall \u0026LT/pi-memory-recall`, `‹pi-memory-recall&#x26;gt; ‹/pi-memory-recall%26gt%3B ‹pi-memory-recall ‹/pi-memory-recall`},
+		{"CSS's, escape()'s and an upper X", `\3c pi-memory-recall> \00003c/pi-memory-recall> %u003Cpi-memory-recall> \X3C/pi-memory-recall>`, `‹pi-memory-recall> ‹/pi-memory-recall> ‹pi-memory-recall> ‹/pi-memory-recall>`},
 		{"octal and braced escapes", `\074pi-memory-recall\076 \x{3c}/pi-memory-recall>`, `‹pi-memory-recall\076 ‹/pi-memory-recall>`},
 		{"escapes that make no marker stay", `&amp;amp; \0 \07pi-memory \x{}pi-memory-recall> &amp;#6;`, `&amp;amp; \0 \07pi-memory \x{}pi-memory-recall> &amp;#6;`},
 		{"spelled text that makes no marker stays", "x &lt; pi &amp;&amp; memory_used &gt; limit; #include &lt;pi_memory.h&gt; %3Cdiv%3E \\u003cb> &lt;b&gt; &ltpi-memo", "x &lt; pi &amp;&amp; memory_used &gt; limit; #include &lt;pi_memory.h&gt; %3Cdiv%3E \\u003cb> &lt;b&gt; &ltpi-memo"},

@@ -8,7 +8,9 @@ package text
 //   - percent-encoded, as in a URL: "%3C", "%253C" (encoded twice: "%25"
 //     spells the '%' of another);
 //   - a JSON, JavaScript, Python, C, Perl or Rust escape: "\u003c", "\u{3c}",
-//     "\U0000003c", "\x3c", "\x{3c}", an octal "\074";
+//     "\U0000003c", "\x3c" ("\X3C"), "\x{3c}", an octal "\074"; JavaScript's
+//     escape() "%u003C"; CSS's "\3c " and "\00003c" (hexadecimal digits
+//     ending in a letter, or six of them: "\74" is the octal);
 //   - an HTML numeric character reference: "&#60;", "&#x3c;", and one
 //     whose '&' or ';' is spelled too: "&amp;#60;", "%26#60%3B" (Amp);
 //   - a full-width form, U+FF01–U+FF5E, as an East Asian keyboard types it:
@@ -31,6 +33,9 @@ func Spelling(s string, i int) (n int, b byte) {
 func spelled(s string, i int) (n int, b byte) {
 	switch c := s[i]; {
 	case c == '%':
+		if hasAt(s, i+1, "u00") || hasAt(s, i+1, "U00") {
+			return printable(hexByte(s, i+4), 6) // JavaScript's escape(): "%u003C"
+		}
 		j := i + 1
 		for hasAt(s, j, "25") && hexByte(s, j+2) >= 0 {
 			j += 2
@@ -51,7 +56,7 @@ func spelled(s string, i int) (n int, b byte) {
 			if hasAt(s, i+2, "000000") {
 				return printable(hexByte(s, i+8), 10)
 			}
-		case 'x':
+		case 'x', 'X':
 			if hasAt(s, i+2, "{") {
 				if v, k := digits(s, i+3, 16); k > i+3 && hasAt(s, k, "}") {
 					return printable(v, k+1-i)
@@ -61,8 +66,18 @@ func spelled(s string, i int) (n int, b byte) {
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			// Two or three octal digits: "\074", "\74".
 			if v, k := digits(s[:min(len(s), i+4)], i+1, 8); k-i-1 >= 2 {
-				return printable(v, k-i)
+				if n, b := printable(v, k-i); n > 0 {
+					return n, b
+				}
 			}
+		}
+		// CSS's escape: one to six hexadecimal digits and a blank that
+		// ends them, "\3c " and "\00003c".
+		if v, k := digits(s[:min(len(s), i+7)], i+1, 16); k > i+1 && hex(s[k-1]) > 9 || k-i-1 == 6 {
+			if k < len(s) && (s[k] == ' ' || s[k] == '\t') {
+				k++
+			}
+			return printable(v, k-i)
 		}
 	case c == 0xEF:
 		if i+2 < len(s) && (s[i+1] == 0xBC && s[i+2] >= 0x81 && s[i+2] <= 0xBF || s[i+1] == 0xBD && s[i+2] >= 0x80 && s[i+2] <= 0x9E) {
