@@ -153,7 +153,7 @@ func expressions() []expression {
 			`|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\b` + fold("convertto-securestring") + `[ \t]+(?:` + fold("-string") + `[ \t]+)?` +
 			`|\bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+` + shellArgRE + `){3}|admin[ \t]+user[ \t]+add(?:[ \t]+` + shellArgRE + `){2})[ \t]+` +
 			`|\bpoetry[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+` + shellArgRE + `|pypi-token\.[^\s"']+)[ \t]+` +
-			`|\b` + fold("net") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("user") + `[ \t]+` + shellArgRE + `[ \t]+|\b` + fold("nuget") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("setapikey") + `[ \t]+)` + shellWordRE},
+			`|\b` + fold("net") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("user") + `(?:[ \t]+/[^\s"']*)*[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'/][^\s"']*)[ \t]+|\b` + fold("nuget") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("setapikey") + `[ \t]+)` + shellWordRE},
 		// secret: a long flag that names a secret, its value after a blank
 		{re: `(?:^|\s)--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|api-key|apikey|client-secret|secret-key)[ \t]+` + shellWordRE},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
@@ -165,8 +165,8 @@ func expressions() []expression {
 		// secret: an XML element
 		{re: `<(?:[A-Za-z_][A-Za-z0-9_.\-]*:)?` + nameRE + `(?:[ \t](?:[^<>"'/\n]|"[^"\n]*"|'[^'\n]*')*)?>` + elementRE},
 		// secret: a key/value attribute pair
-		{re: `\b(?:key|name|type)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')(?:[ \t]+[A-Za-z_:][A-Za-z0-9_:.\-]*[ \t]*=[ \t]*(?:"[^"\n]*"|'[^'\n]*')){0,16}?[ \t]+(?:value|content)[ \t]*=[ \t]*` + attrValueRE +
-			`|\b(?:value|content)[ \t]*=[ \t]*` + attrValueRE + `[ \t]+(?:key|name|type)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')` +
+		{re: `\b(?:key|name|type|property)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')(?:[ \t]+[A-Za-z_:][A-Za-z0-9_:.\-]*[ \t]*=[ \t]*(?:"[^"\n]*"|'[^'\n]*')){0,16}?[ \t]+(?:value|content)[ \t]*=[ \t]*` + attrValueRE +
+			`|\b(?:value|content)[ \t]*=[ \t]*` + attrValueRE + `[ \t]+(?:key|name|type|property)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')` +
 			`|\bkey[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')>` + elementRE},
 		// secret: a Kubernetes env entry
 		{re: `\b[nN]ame"?[ \t]*:[ \t]*(?:"` + nameRE + `"|'` + nameRE + `'|` + nameRE + `)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'')+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")`},
@@ -190,19 +190,19 @@ func expressions() []expression {
 		// secret: a session's cookie
 		{re: `(?:\b(?:` + fold("set-") + `)?` + fold("cookie") + `[ \t]*:|;)[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:` + foldAny("sess", "session", "sessid", "sessionid", "session_id", "session-id", "sid", "token", "auth", "jwt") + `)=([^\s;"',]{8,})`},
 		// secret: a PIN, recovery codes
-		{re: `\b(?:PIN(?:[ \t]+[Cc]ode)?|[Pp]in[ \t]+[Cc]ode)(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)([0-9]{4,8})\b` +
-			`|\b(?:[Rr]ecovery|[Bb]ackup)[ \t]+codes?(?:[ \t]+(?:are|were)[ \t]+|[ \t]*[:=][ \t]*)([A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*(?:[ \t,]+[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*)*)`},
+		{re: `\b(?:PIN(?:[ \t]+[Cc]ode)?|PUK|[Pp]in[ \t]+[Cc]ode)(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([0-9]{4,8})\b` +
+			`|\b(?:[Rr]ecovery|[Bb]ackup)[ \t]+(?:codes?|keys?)(?:[ \t]+(?:are|were)[ \t]+|[ \t]*[:=][ \t]*)([A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*(?:[ \t,]+[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*)*)`},
 		// secret: a user and a password after a label
-		{re: `\b(?:` + foldAny("credentials", "credential", "creds", "login") + `|` + fold("user") + `(?:` + fold("name") + `)?/` + fold("pass") + `(?:` + fold("word") + `)?)(?:\*\*)?(?:[ \t]*[:=]|[ \t]+(?:` + foldAny("are", "is") + `)[ \t])(?:\*\*)?[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s/,|"']+)[ \t]*[/,|][ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{4,}))`},
+		{re: `\b(?:` + foldAny("credentials", "credential", "creds", "login") + `|` + fold("user") + `(?:` + fold("name") + `)?/` + fold("pass") + `(?:` + fold("word") + `)?|` + foldAny("u/p", "account", "auth") + `)(?:\*\*)?(?:[ \t]*[:=]|[ \t]+(?:` + foldAny("are", "is") + `)[ \t])(?:\*\*)?[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s/,|"']+)[ \t]*[/,|][ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{4,}))`},
 		// secret: basic auth's password after its user
 		{re: `(?:\bauth[ \t]*=[ \t]*[(\[]|[Bb]asic_?[Aa]uth\()[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*,[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')`},
 		// secret: Docker's config.json "auth"
 		{re: `"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{12,}={0,2})"`},
 		// secret: a password given by its place in a call
 		{re: `(?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS|hash_hmac|openssl_encrypt|openssl_decrypt)\(` + argRE + `,` + argRE + `,` +
-			`|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify)|JWT\.(?:encode|decode)|hmac\.New|HMAC\.(?:hexdigest|digest))\(` + argRE + `,|\.login\(` + argRE + `,` +
-			`|\b(?:Fernet|SecretKeySpec|SignedString|from_secret|hmacShaKeyFor|AESGCM|AESCCM|AESSIV|ChaCha20Poly1305|HMACSHA(?:1|256|384|512)|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new|hmac\.digest|Algorithm\.HMAC(?:256|384|512)|algorithms\.AES)\()` +
-			`[ \t]*(?:[bB]|\[\]byte\(|Encoding\.UTF8\.GetBytes\(|Encoding\.ASCII\.GetBytes\()?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\)|\.encode\((?:"[A-Za-z0-9_-]*"|'[A-Za-z0-9_-]*')?\)|\))?[ \t]*(?:[,)]|$)`},
+			`|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify)|JWT\.(?:encode|decode)|hmac\.New|HMAC\.(?:hexdigest|digest)|CryptoJS\.HmacSHA(?:256|512|1)|AES\.(?:encrypt|decrypt)|JWS\.sign)\(` + argRE + `,|\.login\(` + argRE + `,` +
+			`|\b(?:Fernet|SecretKeySpec|SignedString|from_secret|hmacShaKeyFor|AESGCM|AESCCM|AESSIV|ChaCha20Poly1305|SymmetricSecurityKey|HMACSHA(?:1|256|384|512)|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new|hmac\.digest|Algorithm\.HMAC(?:256|384|512)|algorithms\.AES)\()` +
+			`[ \t]*(?:key[ \t]*=[ \t]*)?(?:[bB]|\[\]byte\(|Encoding\.UTF8\.GetBytes\(|Encoding\.ASCII\.GetBytes\(|Buffer\.from\()?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\)|\.as_(?:ref|bytes)\(\)|\.encode\((?:"[A-Za-z0-9_-]*"|'[A-Za-z0-9_-]*')?\)|\))?[ \t]*(?:[,)]|$)`},
 		// secret: a literal given to a call named for a secret
 		{re: nameRE + "\\([ \\t]*(?:\"([^\"\\n]{4,})\"|'([^'\\n]{4,})'|`([^`\\n]{4,})`)[ \\t]*[),]"},
 		// secret: a cell of a Markdown table

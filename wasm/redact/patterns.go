@@ -207,17 +207,17 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{"cookie", ";"},
 			// A session's cookie in a Cookie or Set-Cookie header (structured.go).
 			find: findCookie, span: cookieValue},
-		{kind: "secret", triggers: []string{"pin", "recovery", "backup"},
+		{kind: "secret", triggers: []string{"pin", "puk", "recovery", "backup"},
 			// A PIN, a list of recovery codes (structured.go).
 			find: findPinOrCodes, span: codesValue},
-		{kind: "secret", triggers: []string{"cred", "login", "user"},
+		{kind: "secret", triggers: []string{"cred", "login", "user", "u/p", "account", "auth"},
 			// A user and a password after a label: credentials: ada / PW (structured.go).
 			find: findUserSlashPassword, span: slashValue},
 		{kind: "secret", triggers: []string{"auth"}, find: findBasicAuth, span: structuredValue},
 		{kind: "secret", triggers: []string{`"auth"`}, find: findDockerAuth, span: dockerAuth},
 		{kind: "secret", triggers: []string{"getconnection", "pdo", "mysql", "ftp", "credential", "bind_s", "passwordauthentication", ".login(",
 			"hmac", "cipheriv", "jwt.", "fernet", "secretkeyspec", ".new(", "signedstring", "openssl_", "from_secret", "aesgcm", "aesccm", "aessiv",
-			"chacha20poly1305", "algorithms.aes"}, find: findPositional, span: positionalValue},
+			"chacha20poly1305", "algorithms.aes", "aes.", "jws.", "symmetricsecuritykey"}, find: findPositional, span: positionalValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findLabelArg, span: argValue},
 		{kind: "secret", triggers: []string{"|"},
 			// A cell of a Markdown table whose header names a secret:
@@ -1127,6 +1127,9 @@ func isCode(label, v string, typed bool) bool {
 // FlamingoSecretManager), Secret_Sauce, SecretSauce, HUNTER_TWO, Password1
 // stay secrets (h-v80 B13).
 func namesSecret(t string) bool {
+	if inList(" String.Empty string.Empty ", t) {
+		return true // C#'s empty string (h-v82 B3)
+	}
 	parts := strings.Split(strings.ReplaceAll(t, "::", "."), ".")
 	for _, p := range parts {
 		if !isName(p) || strings.IndexAny(p, "0123456789") >= 0 {

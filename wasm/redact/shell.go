@@ -435,7 +435,8 @@ func commandValue(s string, m []int) (int, int, int, int, bool) {
 	v := s[vs:ve]
 	// On a command line "$password" is the shell's variable whatever its
 	// case (echo "$password" | sudo -S true), as "$(…)" is its output.
-	if isReference(v) || len(v) > 1 && v[0] == '$' && isName(v[1:]) || strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "`") || v[0] == '-' && isBlank(s[vs-1]) {
+	if isReference(v) || len(v) > 1 && v[0] == '$' && isName(v[1:]) || strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "`") || v[0] == '-' && isBlank(s[vs-1]) ||
+		text.HasFoldPrefix(v, "$env:") && isName(v[5:]) { // PowerShell's: -ApiKey $env:NUGET_KEY
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, m[0], m[1], true
@@ -905,8 +906,9 @@ func findTelegramToken(s string, pos int) []int {
 // findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?|POSITIONAL)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 // with STORE \b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))
 // and PowerShell's words in any ASCII case, and POSITIONAL
-// \bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+ARG){3}|admin[ \t]+user[ \t]+add(?:[ \t]+ARG){2})[ \t]+|\bpoetry[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+ARG|pypi-token\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER[ \t]+ARG[ \t]+|\bNUGET(?:\.EXE)?[ \t]+SETAPIKEY[ \t]+
-// with ARG (?:"[^"\n]*"|'[^'\n]*'|[^\s"']+) (bareWords)
+// \bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+ARG){3}|admin[ \t]+user[ \t]+add(?:[ \t]+ARG){2})[ \t]+|\bpoetry[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+ARG|pypi-token\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER(?:[ \t]+/[^\s"']*)*[ \t]+USER[ \t]+|\bNUGET(?:\.EXE)?[ \t]+SETAPIKEY[ \t]+
+// with ARG (?:"[^"\n]*"|'[^'\n]*'|[^\s"']+) (bareWords) and USER an ARG
+// that does not start with '/' (a switch)
 //
 // A secret given to a secret store's command: gh secret set NAME --body V,
 // az keyvault secret set … --value V, aws secretsmanager create-secret …
@@ -1001,7 +1003,13 @@ func findStoreSecret(s string, pos int) []int {
 				n += 4
 			}
 			if u := blanks(s, n); u >= 0 && text.HasFoldPrefix(s[u:], "user") {
-				v = blanks(s, bareWords(s, u+4, 1))
+				k := u + 4
+				for b := blanks(s, k); b >= 0 && s[b] == '/'; b = blanks(s, k) {
+					k = runEnd(s, b, isBareShell) // its switches first: net user /add ada PW
+				}
+				if b := blanks(s, k); b >= 0 && s[b] != '/' {
+					v = blanks(s, bareWords(s, k, 1))
+				}
 			}
 		case text.HasFoldPrefix(s[i:], "nuget"):
 			n := i + 5

@@ -264,7 +264,7 @@ func attrName(s string, q int) int {
 
 // findAttrSecret, with EQ for [ \t]*=[ \t]* and VALUE for
 // (?:"([^"\n]{4,})"|'([^'\n]{4,})'):
-// \b(?:key|name|type)EQ(?:"NAME"|'NAME')(?:[ \t]+ATTR){0,16}?[ \t]+(?:value|content)EQVALUE|\b(?:value|content)EQVALUE[ \t]+(?:key|name|type)EQ(?:"NAME"|'NAME')|\bkeyEQ(?:"NAME"|'NAME')>ELEMENT</,
+// \b(?:key|name|type|property)EQ(?:"NAME"|'NAME')(?:[ \t]+ATTR){0,16}?[ \t]+(?:value|content)EQVALUE|\b(?:value|content)EQVALUE[ \t]+(?:key|name|type|property)EQ(?:"NAME"|'NAME')|\bkeyEQ(?:"NAME"|'NAME')>ELEMENT</,
 // NAME a label ([A-Za-z0-9_.\-]*LABEL), ATTR another attribute
 // ([A-Za-z_:][A-Za-z0-9_:.\-]*EQ(?:"[^"\n]*"|'[^'\n]*'), up to 16 of them:
 // each start reads no further), ELEMENT elementValue's. An element's name=
@@ -292,6 +292,9 @@ func findAttrSecret(s string, pos int) []int {
 				if k < 0 {
 					k = attrAt(s, blanks(s, end), "type")
 				}
+				if k < 0 {
+					k = attrAt(s, blanks(s, end), "property")
+				}
 				if e := attrName(s, k); e >= 0 {
 					return groupOf(i, e, 6, 2+g, vs, ve)
 				}
@@ -305,6 +308,9 @@ func findAttrSecret(s string, pos int) []int {
 		}
 		if q < 0 {
 			q = attrAt(s, i, "type")
+		}
+		if q < 0 {
+			q = attrAt(s, i, "property") // Open Graph's <meta property=…>
 		}
 		e := attrName(s, q)
 		if e < 0 {
@@ -1398,7 +1404,7 @@ func cookieName(n string) bool {
 	return false
 }
 
-// findUserSlashPassword: \b(?:CREDENTIALS|CREDENTIAL|CREDS|LOGIN|USER(?:NAME)?/PASS(?:WORD)?)(?:\*\*)?(?:[ \t]*[:=]|[ \t]+(?:ARE|IS)[ \t])(?:\*\*)?[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s/,|"']+)[ \t]*[/,|][ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{4,})),
+// findUserSlashPassword: \b(?:CREDENTIALS|CREDENTIAL|CREDS|LOGIN|USER(?:NAME)?/PASS(?:WORD)?|U/P|ACCOUNT|AUTH)(?:\*\*)?(?:[ \t]*[:=]|[ \t]+(?:ARE|IS)[ \t])(?:\*\*)?[ \t]*(?:"[^"\n]*"|'[^'\n]*'|[^\s/,|"']+)[ \t]*[/,|][ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']{4,})),
 // words in any ASCII case.
 //
 // A user and a password written as a pair after a label, as a note keeps
@@ -1407,11 +1413,11 @@ func cookieName(n string) bool {
 // it looks like a password, not a path ("login: src/auth/login2.ts").
 func findUserSlashPassword(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if c := s[i] | 0x20; c != 'c' && c != 'l' && c != 'u' || !wordStart(s, i) {
+		if c := s[i] | 0x20; c != 'c' && c != 'l' && c != 'u' && c != 'a' || !wordStart(s, i) {
 			continue
 		}
 		k := -1
-		for _, w := range [...]string{"credentials", "credential", "creds", "login", "username/password", "username/pass", "user/password", "user/pass"} {
+		for _, w := range [...]string{"credentials", "credential", "creds", "login", "username/password", "username/pass", "user/password", "user/pass", "u/p", "account", "auth"} {
 			if text.HasFoldPrefix(s[i:], w) {
 				k = i + len(w)
 				break
@@ -1457,15 +1463,18 @@ func findUserSlashPassword(s string, pos int) []int {
 // next argument (BasicAuth(login="ada", password=…)).
 func slashValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
+	if ve-vs > 2 && s[vs] == '`' && s[ve-1] == '`' {
+		vs, ve = vs+1, ve-1 // Markdown's code: `ada` / `…`
+	}
 	v := s[vs:ve]
 	ext := strings.LastIndexByte(v, '.')
-	if !looksLikePassword(v) || strings.ContainsAny(v, "/=()") || ext > 0 && ve-vs-ext <= 5 && isLetters(v[ext+1:]) {
+	if !looksLikePassword(v) || strings.ContainsAny(v, "/=()`") || ext > 0 && ve-vs-ext <= 5 && isLetters(v[ext+1:]) || v[0] == '$' || isReference(v) {
 		return 0, 0, 0, 0, false
 	}
-	return commandValue(s, m)
+	return vs, ve, m[0], m[1], true
 }
 
-// findPinOrCodes: \b(?:PIN(?:[ \t]+[Cc]ode)?|[Pp]in[ \t]+[Cc]ode)(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*)([0-9]{4,8})\b|\b(?:[Rr]ecovery|[Bb]ackup)[ \t]+codes?(?:[ \t]+(?:are|were)[ \t]+|[ \t]*[:=][ \t]*)(CODE(?:[ \t,]+CODE)*)
+// findPinOrCodes: \b(?:PIN(?:[ \t]+[Cc]ode)?|PUK|[Pp]in[ \t]+[Cc]ode)(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([0-9]{4,8})\b|\b(?:[Rr]ecovery|[Bb]ackup)[ \t]+(?:codes?|keys?)(?:[ \t]+(?:are|were)[ \t]+|[ \t]*[:=][ \t]*)(CODE(?:[ \t,]+CODE)*)
 // with CODE [A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*.
 //
 // A PIN ("the PIN is 482913", "PIN code: 0451"; a lowercase pin is a
@@ -1478,7 +1487,11 @@ func findPinOrCodes(s string, pos int) []int {
 			continue
 		}
 		if k := pinLabel(s, i); k >= 0 {
-			if v := pinOrCodesSep(s, k, "is", "was"); v >= 0 {
+			v := pinOrCodesSep(s, k, "is", "was")
+			if v < 0 {
+				v = blanks(s, k) // "PUK 12345678"
+			}
+			if v >= 0 {
 				d := runEnd(s, v, func(c byte) bool { return c >= '0' && c <= '9' })
 				if d-v >= 4 && d-v <= 8 && (d == len(s) || !isWord(s[d])) {
 					return groupOf(i, d, 2, 0, v, d)
@@ -1492,10 +1505,13 @@ func findPinOrCodes(s string, pos int) []int {
 		} else if hasAt(s, i, "Backup") || hasAt(s, i, "backup") {
 			k = i + len("backup")
 		}
-		if k = blanks(s, k); k < 0 || !hasAt(s, k, "code") {
+		if k = blanks(s, k); k >= 0 && hasAt(s, k, "code") {
+			k += len("code")
+		} else if k >= 0 && hasAt(s, k, "key") {
+			k += len("key") // a recovery key: BitLocker's, a password manager's
+		} else {
 			continue
 		}
-		k += len("code")
 		if hasAt(s, k, "s") {
 			k++
 		}
@@ -1516,9 +1532,12 @@ func findPinOrCodes(s string, pos int) []int {
 	return nil
 }
 
-// pinLabel is the end of PIN(?:[ \t]+[Cc]ode)?|[Pp]in[ \t]+[Cc]ode at
+// pinLabel is the end of PIN(?:[ \t]+[Cc]ode)?|PUK|[Pp]in[ \t]+[Cc]ode at
 // s[i:], -1 for none.
 func pinLabel(s string, i int) int {
+	if hasAt(s, i, "PUK") {
+		return i + 3
+	}
 	if !hasAt(s, i, "PIN") && !hasAt(s, i, "Pin") && !hasAt(s, i, "pin") {
 		return -1
 	}
@@ -1565,11 +1584,12 @@ func codeEnd(s string, v int) int {
 	return e
 }
 
-// codesValue keeps a PIN, and a list of codes when each holds a digit.
+// codesValue keeps a PIN, and a list of codes when each holds a digit or
+// is groups of capitals (ABCD-EFGH-IJKL), not words ("are stored").
 func codesValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	for _, c := range strings.FieldsFunc(s[vs:ve], func(r rune) bool { return r == ' ' || r == '\t' || r == ',' }) {
-		if !strings.ContainsAny(c, "0123456789") {
+		if !strings.ContainsAny(c, "0123456789") && (!strings.Contains(c, "-") || strings.ToUpper(c) != c) {
 			return 0, 0, 0, 0, false
 		}
 	}
@@ -1578,7 +1598,7 @@ func codesValue(s string, m []int) (int, int, int, int, bool) {
 
 // findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS|hash_hmac|openssl_encrypt|openssl_decrypt)\(ARG,ARG,|\b(?:NetworkCredential|…|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify)|JWT\.(?:encode|decode)|hmac\.New|HMAC\.(?:hexdigest|digest))\(ARG,|\.login\(ARG,|\b(?:Fernet|SecretKeySpec|…|(?:hmac|HMAC|AES|…)\.new|Algorithm\.HMAC256|…)\()[ \t]*BYTES?(?:"([^"\n]+)"|'([^'\n]+)')SUFFIX?[ \t]*(?:[,)]|$)
 // (the names in full in the switch below and in expressions_test.go), with
-// BYTES (?:[bB]|\[\]byte\(|Encoding\.(?:UTF8|ASCII)\.GetBytes\(), SUFFIX keySuffix's
+// BYTES (?:key[ \t]*=[ \t]*)?(?:[bB]|\[\]byte\(|Encoding\.(?:UTF8|ASCII)\.GetBytes\(|Buffer\.from\(), SUFFIX keySuffix's
 // and ARG [ \t]*(?:"[^"\n]*"|'[^'\n]*'|\{[^{}\n]*\})[ \t]*|[^,()"'\n]*
 //
 // A password given by its place to a call that takes one there: JDBC's
@@ -1601,7 +1621,8 @@ func findPositional(s string, pos int) []int {
 			if hasAt(s, e, ".") { // a module's call: jwt.sign(, hmac.new(
 				if me := runEnd(s, e+1, isWord); hasAt(s, me, "(") {
 					switch s[i:me] {
-					case "jwt.sign", "jwt.encode", "jwt.decode", "jwt.verify", "JWT.encode", "JWT.decode", "hmac.New", "HMAC.hexdigest", "HMAC.digest":
+					case "jwt.sign", "jwt.encode", "jwt.decode", "jwt.verify", "JWT.encode", "JWT.decode", "hmac.New", "HMAC.hexdigest", "HMAC.digest",
+						"CryptoJS.HmacSHA256", "CryptoJS.HmacSHA512", "CryptoJS.HmacSHA1", "AES.encrypt", "AES.decrypt", "JWS.sign":
 						n, e = 1, me
 					case "hmac.new", "hmac.digest", "HMAC.new", "AES.new", "DES3.new", "Blowfish.new", "ChaCha20.new", "ChaCha20_Poly1305.new",
 						"Algorithm.HMAC256", "Algorithm.HMAC384", "Algorithm.HMAC512", "algorithms.AES":
@@ -1615,7 +1636,7 @@ func findPositional(s string, pos int) []int {
 				case "NetworkCredential", "simple_bind_s", "bind_s", "UsernamePasswordCredentials", "PasswordAuthentication", "UsernamePasswordAuthenticationToken",
 					"createHmac", "createCipheriv", "createDecipheriv":
 					n = 1
-				case "Fernet", "SecretKeySpec", "SignedString", "from_secret", "hmacShaKeyFor", "AESGCM", "AESCCM", "AESSIV", "ChaCha20Poly1305",
+				case "Fernet", "SecretKeySpec", "SignedString", "from_secret", "hmacShaKeyFor", "AESGCM", "AESCCM", "AESSIV", "ChaCha20Poly1305", "SymmetricSecurityKey",
 					"HMACSHA1", "HMACSHA256", "HMACSHA384", "HMACSHA512":
 					n = 0
 				}
@@ -1636,30 +1657,46 @@ func findPositional(s string, pos int) []int {
 			continue
 		}
 		v := runEnd(s, k, isBlank)
-		for _, p := range [...]string{"b", "B", "[]byte(", "Encoding.UTF8.GetBytes(", "Encoding.ASCII.GetBytes("} {
-			if hasAt(s, v, p) {
-				v += len(p) // Python's b"k", Go's []byte("k"), C#'s bytes
-				break
+		if hasAt(s, v, "key") { // a keyword argument: hmac.new(key=b"k", …)
+			if q := runEnd(s, v+3, isBlank); hasAt(s, q, "=") {
+				v = runEnd(s, q+1, isBlank)
 			}
 		}
-		if g, e := closedLiteral(s, v); g >= 0 {
-			// After it, what makes it bytes, then a ',' or a ')' or the
-			// text's end (a tag, a cut line).
-			for _, c := range [...]int{keySuffix(s, e+1), e + 1} {
-				if c < 0 {
-					continue
-				}
-				if q := runEnd(s, c, isBlank); q == len(s) || s[q] == ',' || s[q] == ')' {
-					return groupOf(i, min(q+1, len(s)), 2, g, v+1, e)
-				}
+		// What makes the literal bytes before it (Python's b"k", Go's
+		// []byte("k"), C#'s and Node's), each tried in turn, then none.
+		for _, p := range [...]string{"b", "B", "[]byte(", "Encoding.UTF8.GetBytes(", "Encoding.ASCII.GetBytes(", "Buffer.from(", ""} {
+			if !hasAt(s, v, p) {
+				continue
+			}
+			if m := keyLiteral(s, i, v+len(p)); m != nil {
+				return m
 			}
 		}
 	}
 	return nil
 }
 
+// keyLiteral reads a literal at s[v:], what makes it bytes after it, then
+// a ',' or a ')' or the text's end (a tag, a cut line): the match from i,
+// else nil.
+func keyLiteral(s string, i, v int) []int {
+	g, e := closedLiteral(s, v)
+	if g < 0 {
+		return nil
+	}
+	for _, c := range [...]int{keySuffix(s, e+1), e + 1} {
+		if c < 0 {
+			continue
+		}
+		if q := runEnd(s, c, isBlank); q == len(s) || s[q] == ',' || s[q] == ')' {
+			return groupOf(i, min(q+1, len(s)), 2, g, v+1, e)
+		}
+	}
+	return nil
+}
+
 // keySuffix is the end of what makes a key literal bytes at s[c:],
-// \.getBytes\([A-Za-z0-9_.]*\)|\.encode\((?:"[A-Za-z0-9_-]*"|'[A-Za-z0-9_-]*')?\)|\)
+// \.getBytes\([A-Za-z0-9_.]*\)|\.as_(?:ref|bytes)\(\)|\.encode\((?:"[A-Za-z0-9_-]*"|'[A-Za-z0-9_-]*')?\)|\)
 // (Java's "k".getBytes(UTF_8), Python's "k".encode(), the ")" of Go's
 // []byte("k")); -1 for none.
 func keySuffix(s string, c int) int {
@@ -1670,6 +1707,8 @@ func keySuffix(s string, c int) int {
 		if p := runEnd(s, c+len(".getBytes("), func(c byte) bool { return isWord(c) || c == '.' }); hasAt(s, p, ")") {
 			return p + 1
 		}
+	case hasAt(s, c, ".as_ref()"), hasAt(s, c, ".as_bytes()"):
+		return c + strings.IndexByte(s[c:], ')') + 1 // Rust's "k".as_ref()
 	case hasAt(s, c, ".encode("):
 		p := c + len(".encode(")
 		if p < len(s) && isQuote(s[p]) {
