@@ -424,6 +424,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	if v[0] == ':' && vs > 0 && s[vs-1] == ':' {
 		return 0, 0, 0, 0, false // a path in Rust or C++: use jsonwebtoken::encode
 	}
+	if vs >= 3 && isQuote(s[vs-1]) && s[vs-2] == ':' && isBlank(s[vs-3]) && isName(v) {
+		return 0, 0, 0, 0, false // psql's variable: WITH PASSWORD :'app_password'
+	}
 	if ps := printrValue(s, m[0], vs); ps > 0 {
 		pe := runEndBack(s, lineEnd(s, ps), func(c byte) bool { return isBlank(c) || c == '\r' })
 		return ps, pe, m[0], pe, pe > ps && !isReference(s[ps:pe])

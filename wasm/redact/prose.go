@@ -232,9 +232,20 @@ func quotedAlone(w string, passphrase bool) bool {
 //	la password è mela                         => mela (see foreignValue)
 //	the password is hashed with bcrypt         => (none)
 //	reset your password in settings            => (none)
+// psqlVariable: after the word at s[:k] stands psql's variable, a blank
+// and :'name' or :"name" (CREATE USER app WITH PASSWORD :'app_password').
+func psqlVariable(s string, k int) bool {
+	b := runEnd(s, k, isBlank)
+	if b == k || !hasAt(s, b, ":") || b+1 == len(s) || !isQuote(s[b+1]) {
+		return false
+	}
+	e := strings.IndexByte(s[b+2:], s[b+1])
+	return e > 0 && isName(s[b+2:b+2+e])
+}
+
 func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	kw := s[m[0]:m[1]]
-	if inPath(s, m[0]) {
+	if inPath(s, m[0]) || psqlVariable(s, m[1]) {
 		return 0, 0, 0, 0, false
 	}
 	if k := passwordPart(kw); k > 0 {

@@ -270,6 +270,9 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"vsce package --path out", "vsce package --path out"},
 		{"nuget push pkg.nupkg -Source https://api.nuget.org/v3/index.json -ApiKey $env:NUGET_KEY", "nuget push pkg.nupkg -Source https://api.nuget.org/v3/index.json -ApiKey $env:NUGET_KEY"},
 		{"password: String.Empty", "password: String.Empty"},
+		{"CREATE USER app WITH PASSWORD :'app_password';", "CREATE USER app WITH PASSWORD :'app_password';"},
+		{"CREATE USER app WITH PASSWORD 'Qv7mWz2pRt';", "CREATE USER app WITH PASSWORD '[REDACTED:secret]';"},
+		{"password : 'hunter2x'", "password : '[REDACTED:secret]'"},
 		// Prose about the command (h-v80 B15, B16).
 		{"ipmitool -P is insecure, prefer -E", "ipmitool -P is insecure, prefer -E"},
 		{"vsce publish -p takes a personal access token", "vsce publish -p takes a personal access token"},
