@@ -1458,7 +1458,6 @@ func findNetrc(s string, pos int) []int {
 // (which may hold an escaped "\:"); pgpassValue keeps only one that looks
 // like a password, not a fifth field of a tool's colon-separated output.
 func findPgpass(s string, pos int) []int {
-	isHost := func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' || c == '.' || c == '*' || c == '-' }
 	notColon := func(c byte) bool { return c != ':' && !isSpace(c) && !isQuote(c) }
 	for i := pos; i < len(s); i++ {
 		// The host starts the text, or follows a space or a quote the
@@ -1469,7 +1468,7 @@ func findPgpass(s string, pos int) []int {
 		} else if start < pos || !isSpace(s[start]) && !isQuote(s[start]) && s[start] != '`' {
 			continue
 		}
-		h := runEnd(s, i, isHost)
+		h := runEnd(s, i, func(c byte) bool { return isHostByte(c) || c == '*' })
 		p := h + 1
 		if h == i || !hasAt(s, h, ":") {
 			i = max(i, h-1)

@@ -221,17 +221,6 @@ func quotedAlone(w string, passphrase bool) bool {
 	return looksLikePassword(w) && !isPath(w) && !isReference(w) && !strings.ContainsAny(w, " \t")
 }
 
-// prosePassword is the span of the value a password word introduces:
-//
-//	my password is hunter2                     => hunter2
-//	the password for the staging db is hunter2 => hunter2
-//	pw: hunter2, user: ada                     => hunter2
-//	my passphrase is correct horse battery staple. Thanks => correct horse battery staple
-//	passwd hunter2                             => hunter2 (without a verb, only a word that looks like one: a letter and a digit or symbol, 6+ bytes)
-//	the wifi password is blessing              => blessing (a word ending in -ed or -ing: see ownValue)
-//	la password è mela                         => mela (see foreignValue)
-//	the password is hashed with bcrypt         => (none)
-//	reset your password in settings            => (none)
 // psqlVariable: after the word at s[:k] stands psql's variable, a blank
 // and :'name' or :"name" (CREATE USER app WITH PASSWORD :'app_password').
 func psqlVariable(s string, k int) bool {
@@ -243,6 +232,17 @@ func psqlVariable(s string, k int) bool {
 	return e > 0 && isName(s[b+2:b+2+e])
 }
 
+// prosePassword is the span of the value a password word introduces:
+//
+//	my password is hunter2                     => hunter2
+//	the password for the staging db is hunter2 => hunter2
+//	pw: hunter2, user: ada                     => hunter2
+//	my passphrase is correct horse battery staple. Thanks => correct horse battery staple
+//	passwd hunter2                             => hunter2 (without a verb, only a word that looks like one: a letter and a digit or symbol, 6+ bytes)
+//	the wifi password is blessing              => blessing (a word ending in -ed or -ing: see ownValue)
+//	la password è mela                         => mela (see foreignValue)
+//	the password is hashed with bcrypt         => (none)
+//	reset your password in settings            => (none)
 func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	kw := s[m[0]:m[1]]
 	if inPath(s, m[0]) || psqlVariable(s, m[1]) {

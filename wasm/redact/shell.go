@@ -987,22 +987,19 @@ func findStoreSecret(s string, pos int) []int {
 				if k < 0 {
 					break
 				}
-				if hasAt(s, k, "http-basic.") {
-					v = blanks(s, bareWords(s, runEnd(s, k+11, isBareShell), 1))
-					if k+11 == len(s) || !isBareShell(s[k+11]) {
-						v = -1
+				// http-basic.REPO USER V, pypi-token.REPO V: REPO's first byte
+				// after the 11 of either prefix.
+				if r := k + 11; r < len(s) && isBareShell(s[r]) {
+					if hasAt(s, k, "http-basic.") {
+						v = blanks(s, bareWords(s, runEnd(s, r, isBareShell), 1))
+					} else if hasAt(s, k, "pypi-token.") {
+						v = blanks(s, runEnd(s, r, isBareShell))
 					}
-				} else if hasAt(s, k, "pypi-token.") && k+11 < len(s) && isBareShell(s[k+11]) {
-					v = blanks(s, runEnd(s, k+11, isBareShell))
 				}
 			}
 		case text.HasFoldPrefix(s[i:], "net"):
 			// NET USER, net.exe user, in any case.
-			n := i + 3
-			if text.HasFoldPrefix(s[n:], ".exe") {
-				n += 4
-			}
-			if u := blanks(s, n); u >= 0 && text.HasFoldPrefix(s[u:], "user") {
+			if u := blanks(s, exeEnd(s, i+3)); u >= 0 && text.HasFoldPrefix(s[u:], "user") {
 				k := u + 4
 				for b := blanks(s, k); b >= 0 && s[b] == '/'; b = blanks(s, k) {
 					k = runEnd(s, b, isBareShell) // its switches first: net user /add ada PW
@@ -1012,11 +1009,7 @@ func findStoreSecret(s string, pos int) []int {
 				}
 			}
 		case text.HasFoldPrefix(s[i:], "nuget"):
-			n := i + 5
-			if text.HasFoldPrefix(s[n:], ".exe") {
-				n += 4
-			}
-			if k := blanks(s, n); k >= 0 && text.HasFoldPrefix(s[k:], "setapikey") {
+			if k := blanks(s, exeEnd(s, i+5)); k >= 0 && text.HasFoldPrefix(s[k:], "setapikey") {
 				v = blanks(s, k+len("setapikey"))
 			}
 		case text.HasFoldPrefix(s[i:], "convertto-securestring"):
@@ -1035,6 +1028,15 @@ func findStoreSecret(s string, pos int) []int {
 		}
 	}
 	return nil
+}
+
+// exeEnd is the end of a Windows command's name ending at n, past its
+// ".exe" (any case) if it has one.
+func exeEnd(s string, n int) int {
+	if text.HasFoldPrefix(s[n:], ".exe") {
+		return n + 4
+	}
+	return n
 }
 
 // bareWords is the end of n arguments (?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"']+)){n}

@@ -64,7 +64,6 @@ func lineValue(s string, m []int) (int, int, int, int, bool) {
 	}
 	// nginx's directive ends at its ';': proxy_set_header X-Api-Key $var;
 	_, directive := serverDirective(s, m[0])
-	directive = directive || hasAt(s, m[0], "scgi_param")
 	if k := strings.IndexByte(s[m[6]:m[7]], ';'); directive && k > 0 {
 		m = append([]int(nil), m...)
 		m[7] = m[6] + k
@@ -279,48 +278,25 @@ func findAttrSecret(s string, pos int) []int {
 		if !wordStart(s, i) {
 			continue
 		}
-		q := attrAt(s, i, "value")
-		if q < 0 {
-			q = attrAt(s, i, "content")
-		}
-		if q >= 0 {
+		if q := attrOf(s, i, "value", "content"); q >= 0 {
 			if g, vs, ve, end := closedValue(s, q); g >= 0 {
-				k := attrAt(s, blanks(s, end), "key")
-				if k < 0 {
-					k = attrAt(s, blanks(s, end), "name")
-				}
-				if k < 0 {
-					k = attrAt(s, blanks(s, end), "type")
-				}
-				if k < 0 {
-					k = attrAt(s, blanks(s, end), "property")
-				}
-				if e := attrName(s, k); e >= 0 {
+				if e := attrName(s, attrOf(s, blanks(s, end), "key", "name", "type", "property")); e >= 0 {
 					return groupOf(i, e, 6, 2+g, vs, ve)
 				}
 			}
 			continue
 		}
-		q = attrAt(s, i, "key")
+		q := attrAt(s, i, "key")
 		key := q >= 0
 		if !key {
-			q = attrAt(s, i, "name")
-		}
-		if q < 0 {
-			q = attrAt(s, i, "type")
-		}
-		if q < 0 {
-			q = attrAt(s, i, "property") // Open Graph's <meta property=…>
+			q = attrOf(s, i, "name", "type", "property") // Open Graph's <meta property=…>
 		}
 		e := attrName(s, q)
 		if e < 0 {
 			continue
 		}
 		for a, b := 0, blanks(s, e); a <= maxAttrs && b >= 0; a, b = a+1, blanks(s, attrEnd(s, b)) {
-			v := attrAt(s, b, "value")
-			if v < 0 {
-				v = attrAt(s, b, "content")
-			}
+			v := attrOf(s, b, "value", "content")
 			if v < 0 {
 				continue
 			}
@@ -335,6 +311,16 @@ func findAttrSecret(s string, pos int) []int {
 		}
 	}
 	return nil
+}
+
+// attrOf is attrAt of the first of ws at s[i:] (i < 0 too: -1).
+func attrOf(s string, i int, ws ...string) int {
+	for _, w := range ws {
+		if q := attrAt(s, i, w); q >= 0 {
+			return q
+		}
+	}
+	return -1
 }
 
 // maxAttrs is how many other attributes may stand between a secret's name
@@ -523,13 +509,7 @@ func findFencedValue(s string, pos int) []int {
 		}
 		if b := runEnd(s, k, isBlank); hasAt(s, b, "```") {
 			vs := runEnd(s, b+3, isBlank)
-			ve := vs
-			for ve < len(s) && s[ve] != '\n' && s[ve] != '`' && s[ve] != '\\' {
-				ve++
-			}
-			for ve > vs && isSpace(s[ve-1]) {
-				ve--
-			}
+			ve := fenceLine(s, vs)
 			if e := runEnd(s, ve, isBlank); ve > vs && hasAt(s, e, "```") {
 				return groupOf(start, e+3, 2, 1, vs, ve)
 			}
@@ -542,18 +522,12 @@ func findFencedValue(s string, pos int) []int {
 		if !hasAt(s, f, "```") {
 			return nil
 		}
-		k = lineBreak(s, runEnd(s, runEnd(s, f+3, func(c byte) bool { return isWord(c) || c == '+' || c == '-' }), isBlank))
+		k = lineBreak(s, runEnd(s, runEnd(s, f+3, isFenceLang), isBlank))
 		if k < 0 {
 			return nil
 		}
 		vs := runEnd(s, k, isBlank)
-		ve := vs
-		for ve < len(s) && s[ve] != '\n' && s[ve] != '`' && s[ve] != '\\' {
-			ve++
-		}
-		for ve > vs && isSpace(s[ve-1]) {
-			ve--
-		}
+		ve := fenceLine(s, vs)
 		e := lineBreak(s, runEnd(s, ve, isBlank))
 		if ve == vs || e < 0 || !hasAt(s, runEnd(s, e, isBlank), "```") {
 			return nil
@@ -561,6 +535,23 @@ func findFencedValue(s string, pos int) []int {
 		return groupOf(start, runEnd(s, e, isBlank)+3, 2, 0, vs, ve)
 	})
 }
+
+// fenceLine is the end of a code block's line starting at s[vs:], LINE of
+// findFencedValue: up to a line break, a backtick or a backslash (a line
+// break spelled \n), blanks at its end left out; vs for none.
+func fenceLine(s string, vs int) int {
+	ve := vs
+	for ve < len(s) && s[ve] != '\n' && s[ve] != '`' && s[ve] != '\\' {
+		ve++
+	}
+	for ve > vs && isSpace(s[ve-1]) {
+		ve--
+	}
+	return ve
+}
+
+// isFenceLang is [A-Za-z0-9_+\-], a code block's language after its fence.
+func isFenceLang(c byte) bool { return isWord(c) || c == '+' || c == '-' }
 
 // fencedValue keeps findFencedValue's line unless the block is code (a
 // language other than text, plain or txt; a reference, "$(…)") or, for a
@@ -574,7 +565,7 @@ func fencedValue(s string, m []int) (int, int, int, int, bool) {
 	lang, v := "", s[vs:ve]
 	if m[2] >= 0 { // a block: its opening fence's language
 		f := strings.Index(s[m[0]:vs], "```") + m[0] + 3
-		lang = s[f:runEnd(s, f, func(c byte) bool { return isWord(c) || c == '+' || c == '-' })]
+		lang = s[f:runEnd(s, f, isFenceLang)]
 	}
 	if lang != "" && !inList(" text plain plaintext txt ", strings.ToLower(lang)) || strings.Contains(v, "$(") {
 		return 0, 0, 0, 0, false
@@ -642,14 +633,12 @@ func findEnvCommand(s string, pos int) []int {
 		switch {
 		case n >= 0:
 		case !isLetter(s[i]) || !wordStart(s, i):
-		case s[i] != 's':
-			n, _ = serverDirective(s, i)
 		case hasAt(s, i, "setx"):
 			n = i + len("setx")
 		case hasAt(s, i, "setenv"):
 			n = i + len("setenv") // csh's
-		case hasAt(s, i, "scgi_param"):
-			n = i + len("scgi_param")
+		case s[i] != 's' || hasAt(s, i, "scgi_param"):
+			n, _ = serverDirective(s, i)
 		case hasAt(s, i, "set"):
 			if f := runEnd(s, i+3, isBlank); f > i+3 && hasAt(s, f, "-") {
 				if l := runEnd(s, f+1, isLetter); strings.IndexByte(s[f+1:l], 'x') >= 0 {
@@ -685,12 +674,12 @@ func findEnvCommand(s string, pos int) []int {
 // serverDirective is the end of a web server's directive that sets a
 // header, a parameter or a variable at s[i:], -1 for none, and whether it
 // is nginx's, which ends at a ";": nginx's proxy_set_header,
-// grpc_set_header, add_header, fastcgi_param, uwsgi_param (scgi_param
-// starts with 's': findEnvCommand reads it); Apache's SetEnv, php_value,
+// grpc_set_header, add_header, fastcgi_param, uwsgi_param, scgi_param;
+// Apache's SetEnv, php_value,
 // php_admin_value and Header or RequestHeader [always|onsuccess]
 // set|add|append.
 func serverDirective(s string, i int) (int, bool) {
-	for _, d := range [...]string{"proxy_set_header", "grpc_set_header", "add_header", "fastcgi_param", "uwsgi_param"} {
+	for _, d := range [...]string{"proxy_set_header", "grpc_set_header", "add_header", "fastcgi_param", "uwsgi_param", "scgi_param"} {
 		if hasAt(s, i, d) {
 			return i + len(d), true
 		}
@@ -1395,6 +1384,7 @@ func cookieValue(s string, m []int) (int, int, int, int, bool) {
 	return commandValue(s, m)
 }
 
+// cookieName: a cookie's name ends like a session's (findCookie).
 func cookieName(n string) bool {
 	for _, k := range [...]string{"sess", "session", "sessid", "sessionid", "session_id", "session-id", "sid", "token", "auth", "jwt"} {
 		if len(n) >= len(k) && strings.EqualFold(n[len(n)-len(k):], k) {
@@ -1569,13 +1559,12 @@ func pinOrCodesSep(s string, k int, v1, v2 string) int {
 // codeEnd is the end of a code, [A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*, at
 // s[v:]; v for none.
 func codeEnd(s string, v int) int {
-	alnum := func(c byte) bool { return isLetter(c) || c >= '0' && c <= '9' }
-	e := runEnd(s, v, alnum)
+	e := runEnd(s, v, isAlnum)
 	if e-v < 4 {
 		return v
 	}
 	for hasAt(s, e, "-") {
-		if n := runEnd(s, e+1, alnum); n-e-1 >= 4 {
+		if n := runEnd(s, e+1, isAlnum); n-e-1 >= 4 {
 			e = n
 		} else {
 			break
