@@ -25,6 +25,11 @@ type expression struct {
 	start func(text string, lo, at int) int
 }
 
+// cookieNames is a session cookie's name (cookieName).
+func cookieNames() string {
+	return `[A-Za-z0-9_.\-]*` + foldAny("sess", "session", "sessid", "sessionid", "session_id", "session-id", "sid", "token", "auth", "jwt")
+}
+
 // gitHub is a GitHub token, which needs no \b before it (findGitHubToken).
 const gitHub = `(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})`
 
@@ -60,7 +65,9 @@ func expressions() []expression {
 			`|fo1_[A-Za-z0-9_\-]{40,}|rnd_[A-Za-z0-9]{30,}|sq0atp-[A-Za-z0-9_\-]{22,}|sq0csp-[A-Za-z0-9_\-]{40,}|CFPAT-[A-Za-z0-9_\-]{40,}|sl\.[A-Za-z0-9._~+/=\-]{100,}` +
 			`|sntryu_[0-9a-f]{64,}|glft-[A-Za-z0-9_\-]{20,}|rubygems_[0-9a-f]{48,}|phx_[A-Za-z0-9]{40,}|bkua_[A-Za-z0-9]{40,}|CCIPAT_[A-Za-z0-9_\-]{40,}` +
 			`|sk\.eyJ[A-Za-z0-9._~+/=\-]{60,}|1//0[A-Za-z0-9_\-]{40,}|eyJrIjoi[A-Za-z0-9._~+/=\-]{40,}|EAACEdEose0cBA[A-Za-z0-9]{20,}` +
-			`|nsec1[A-Za-z0-9]{58,}|xprv[A-Za-z0-9]{100,}|tprv[A-Za-z0-9]{100,}|eyJhdXRocyI6[A-Za-z0-9._~+/=\-]{20,})`},
+			`|nsec1[A-Za-z0-9]{58,}|xprv[A-Za-z0-9]{100,}|tprv[A-Za-z0-9]{100,}|eyJhdXRocyI6[A-Za-z0-9._~+/=\-]{20,}` +
+			`|AKCp[A-Za-z0-9]{60,}|pat-(?:na|eu)1-[A-Za-z0-9_\-]{36,}|dt0c01\.[A-Za-z0-9._~+/=\-]{80,}|sgp_[A-Za-z0-9_\-]{40,}|fm2_[A-Za-z0-9._~+/=\-]{60,}` +
+			`|EAA[GB][A-Za-z0-9]{100,}|LTAI[A-Za-z0-9]{12,}|AKID[A-Za-z0-9]{32,})`},
 		// slack-token
 		{re: `\b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
 		// slack-webhook
@@ -188,7 +195,9 @@ func expressions() []expression {
 		// secret: a Terraform variable's default
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: a session's cookie
-		{re: `(?:\b(?:` + fold("set-") + `)?` + fold("cookie") + `[ \t]*:|;)[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:` + foldAny("sess", "session", "sessid", "sessionid", "session_id", "session-id", "sid", "token", "auth", "jwt") + `)=([^\s;"',]{8,})`},
+		{re: `(?:\b(?:` + fold("set-") + `)?` + fold("cookie") + `(?:s|S)?(?:[ \t]*[:=]|[ \t])[ \t]*["']?|[ \t]-b[ \t]+["']?|;)[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?` + cookieNames() + `=([^\s;"',]{8,})` +
+			`|` + fold("cookie") + `(?:s|S)?[A-Za-z0-9_.]*[ \t]*(?:[({\[]\s*){1,3}(?:["']?(?:` + fold("name") + `|` + fold("key") + `)["']?[ \t]*[:=][ \t]*)?(?:"` + cookieNames() + `"|'` + cookieNames() + `')\s*,\s*` +
+			`(?:["']?` + fold("value") + `["']?[ \t]*[:=][ \t]*)?(?:"([^"\n]{8,})"|'([^'\n]{8,})')`},
 		// secret: a PIN, recovery codes
 		{re: `\b(?:PIN(?:[ \t]+[Cc]ode)?|PUK|[Pp]in[ \t]+[Cc]ode)(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([0-9]{4,8})\b` +
 			`|\b(?:[Rr]ecovery|[Bb]ackup)[ \t]+(?:codes?|keys?)(?:[ \t]+(?:are|were)[ \t]+|[ \t]*[:=][ \t]*)([A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*(?:[ \t,]+[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{4,})*)*)`},

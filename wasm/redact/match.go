@@ -566,7 +566,9 @@ func findAPIKey(s string, pos int) []int {
 // Mapbox's secret tokens, Google's OAuth refresh tokens, Grafana's legacy
 // keys, Facebook's tokens, Nostr's private keys, BIP32's extended private
 // keys and Docker's config.json base64'd whole ({"auths": …, a pull
-// secret's .dockerconfigjson).
+// secret's .dockerconfigjson); JFrog's API keys, HubSpot's private-app
+// tokens, Dynatrace's, Sourcegraph's and Fly.io's tokens, Facebook's
+// page and app tokens, Alibaba Cloud's and Tencent Cloud's access key ids.
 var apiKeys = [...]struct {
 	prefix string
 	class  func(byte) bool
@@ -583,6 +585,8 @@ var apiKeys = [...]struct {
 	{"sntryu_", isLowerHex, 64}, {"glft-", isToken, 20}, {"rubygems_", isLowerHex, 48}, {"phx_", isAlnum, 40}, {"bkua_", isAlnum, 40},
 	{"CCIPAT_", isToken, 40}, {"sk.eyJ", isTokenValue, 60}, {"1//0", isToken, 40}, {"eyJrIjoi", isTokenValue, 40}, {"EAACEdEose0cBA", isAlnum, 20},
 	{"nsec1", isAlnum, 58}, {"xprv", isAlnum, 100}, {"tprv", isAlnum, 100}, {"eyJhdXRocyI6", isTokenValue, 20},
+	{"AKCp", isAlnum, 60}, {"pat-na1-", isToken, 36}, {"pat-eu1-", isToken, 36}, {"dt0c01.", isTokenValue, 80}, {"sgp_", isToken, 40},
+	{"fm2_", isTokenValue, 60}, {"EAAG", isAlnum, 100}, {"EAAB", isAlnum, 100}, {"LTAI", isAlnum, 12}, {"AKID", isAlnum, 32},
 }
 
 // findSlackToken: \b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}

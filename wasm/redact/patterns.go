@@ -64,7 +64,8 @@ func newPatterns() []*pattern {
 			find: findGitLabToken},
 		{kind: "api-key", triggers: []string{"sk-", "dckr_", "lin_", "gsk_", "xai-", "pplx-", "r8_", "glsa_", "sntrys_", "atatt", "tskey-", "dp.st.", "ops_",
 			"glc_", "dp.", "figd_", "pmak-", "key-", "nrak-", "pul-", "dapi", "sbp_", "pscale_", "nfp_", "ntn_", "fo1_", "rnd_", "sq0", "cfpat-", "sl.",
-			"sntryu_", "glft-", "rubygems_", "phx_", "bkua_", "ccipat_", "sk.eyj", "1//0", "eyjrijoi", "eaacedeose0cba", "nsec1", "xprv", "tprv", "eyjhdxrocyi6"},
+			"sntryu_", "glft-", "rubygems_", "phx_", "bkua_", "ccipat_", "sk.eyj", "1//0", "eyjrijoi", "eaacedeose0cba", "nsec1", "xprv", "tprv", "eyjhdxrocyi6",
+			"akcp", "pat-na1-", "pat-eu1-", "dt0c01.", "sgp_", "fm2_", "eaag", "eaab", "ltai", "akid"},
 			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys,
 			// and other vendors' that need no label (apiKeys).
 			find: findAPIKey},
@@ -204,9 +205,11 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: labelTriggers[:], find: findYAMLNext, span: nextLineValue, multiline: true},
 		{kind: "secret", triggers: labelTriggers[:], find: findFencedValue, span: fencedValue, multiline: true},
 		{kind: "secret", triggers: []string{"variable"}, find: findTFVariable, span: tfDefault, multiline: true},
-		{kind: "secret", triggers: []string{"cookie", ";"},
-			// A session's cookie in a Cookie or Set-Cookie header (structured.go).
-			find: findCookie, span: cookieValue},
+		{kind: "secret", triggers: []string{"cookie", ";", "-b"},
+			// A session's cookie in a Cookie or Set-Cookie header, given to
+			// curl or a page, or set in code by its name and value, over
+			// lines (structured.go).
+			find: findCookie, span: cookieValue, multiline: true},
 		{kind: "secret", triggers: []string{"pin", "puk", "recovery", "backup"},
 			// A PIN, a list of recovery codes (structured.go).
 			find: findPinOrCodes, span: codesValue},

@@ -1197,6 +1197,56 @@ func TestAnyAuthorizationSchemeAndMoreVendorsKeys(t *testing.T) {
 	})
 }
 
+// A session's cookie given to curl or a page, or set in code by its name
+// and value (h-v80, h-v81); a cookie that clears or reads one stays.
+func TestASessionCookieGivenToCurlOrSetInCode(t *testing.T) {
+	bothWays(t, redacts{
+		{`document.cookie = "session=Zq8vPw3nKx7L; path=/"`, `document.cookie = "session=[REDACTED:secret]; path=/"`},
+		{`curl --cookie "sessionid=Zq8vPw3nKx7L" https://x`, `curl --cookie "sessionid=[REDACTED:secret]" https://x`},
+		{`curl -b 'sid=Zq8vPw3nKx7L' https://x`, `curl -b 'sid=[REDACTED:secret]' https://x`},
+		{`curl --cookie auth_token=Zq8vPw3nKx7L https://x`, `curl --cookie auth_token=[REDACTED:secret] https://x`},
+		{`res.cookie('sid', 'Zq8vPw3nKx7L', { httpOnly: true })`, `res.cookie('sid', '[REDACTED:secret]', { httpOnly: true })`},
+		{`setcookie("PHPSESSID", "Zq8vPw3nKx7L", time() + 3600);`, `setcookie("PHPSESSID", "[REDACTED:secret]", time() + 3600);`},
+		{`response.set_cookie(key="sessionid", value="Zq8vPw3nKx7L")`, `response.set_cookie(key="sessionid", value="[REDACTED:secret]")`},
+		{"http.SetCookie(w, &http.Cookie{\n\tName:  \"session\",\n\tValue: \"Zq8vPw3nKx7L\",\n})", "http.SetCookie(w, &http.Cookie{\n\tName:  \"session\",\n\tValue: \"[REDACTED:secret]\",\n})"},
+		{`await page.setCookie({name: 'session', value: 'Zq8vPw3nKx7L'})`, `await page.setCookie({name: 'session', value: '[REDACTED:secret]'})`},
+		{`driver.add_cookie({"name": "sessionid", "value": "Zq8vPw3nKx7L"})`, `driver.add_cookie({"name": "sessionid", "value": "[REDACTED:secret]"})`},
+		{`Cookies.set('token', 'Zq8vPw3nKx7L')`, `Cookies.set('token', '[REDACTED:secret]')`},
+	}, []string{
+		`res.cookie('sid', token, { httpOnly: true })`, `res.clearCookie('sid')`, `setcookie("PHPSESSID", "", time() - 3600);`,
+		`document.cookie = "session=; expires=Thu, 01 Jan 1970 00:00:00 GMT"`, `curl -b cookies.txt https://x`,
+		`res.cookie('theme', 'dark-mode-2024')`, `git checkout -b session=feature`, `document.cookie = "session=" + id`,
+		`Cookies.set('token', 'deleted')`, `curl --cookie-jar jar.txt https://x`,
+	})
+	// A line of cookie headers with no session's cookie in it is read once:
+	// a header inside a run of pairs read before is not read to the end
+	// again (this took 1.3 s for 64 KB, time quadratic in the line).
+	for _, unit := range []string{"cookie:a=b;", "Set-Cookie: a=b;", "cookies a=b;", "cookiecookie("} {
+		in := strings.Repeat(unit, (1<<20)/len(unit))
+		if got, _ := String(in); got != in {
+			t.Errorf("String(%q × %d) changed it", unit, len(in)/len(unit))
+		}
+	}
+}
+
+// More vendors' keys that need no label: JFrog, HubSpot, Dynatrace,
+// Sourcegraph, Fly.io, Facebook, Alibaba Cloud, Tencent Cloud (h-v80).
+func TestMoreVendorsKeysWithoutALabel(t *testing.T) {
+	bothWays(t, redacts{
+		{"jfrog AKCp8" + strings.Repeat("kQ3aB4cDzW", 7), "jfrog [REDACTED:api-key]"},
+		{"hubspot pat-na1-1f2e3d4c-5b6a-4978-8695-a4b3c2d1e0f9", "hubspot [REDACTED:api-key]"},
+		{"DT_API_TOKEN dt0c01.ST2EY72KQINMH574WMNVI7YN." + strings.Repeat("G3DFPBEJYMODIDAEX454M7YW", 3), "DT_API_TOKEN [REDACTED:api-key]"},
+		{"src login with sgp_" + strings.Repeat("0123456789abcdef", 3), "src login with [REDACTED:api-key]"},
+		{"flyctl uses fm2_" + strings.Repeat("lJPECAAAAAAAAMRx", 5), "flyctl uses [REDACTED:api-key]"},
+		{"graph token EAAG" + strings.Repeat("m0PX4ZCpsBAPZBx", 8), "graph token [REDACTED:api-key]"},
+		{"aliyun LTAI5tQ3aB4cDzWkXy", "aliyun [REDACTED:api-key]"},
+		{"tencent AKIDz8krbsJ5yKBZQpn74WFkmLPx3gnPhESA", "tencent [REDACTED:api-key]"},
+	}, []string{
+		"the AKCp prefix", "pat-na1- tokens rotate", "EAAG tokens expire", "LTAI is Alibaba's prefix", "AKID and then 32 characters",
+		"sgp_ tokens", "the EAABBCCDD pattern",
+	})
+}
+
 // A password given by its place to a call that takes one there (h-v76
 // B8); a variable, a reference or a name there stays.
 func TestAPasswordGivenByItsPlace(t *testing.T) {

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -1323,62 +1324,174 @@ func argValue(s string, m []int) (int, int, int, int, bool) {
 	return structuredValue(s, m)
 }
 
-// findCookie: (?:\b(?:SET-)?COOKIE[ \t]*:|;)[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?[A-Za-z0-9_.\-]*(?:SESS|SESSION|SESSID|SESSIONID|SESSION_ID|SESSION-ID|SID|TOKEN|AUTH|JWT)=([^\s;"',]{8,}),
+// findCookie: (?:\b(?:SET-)?COOKIES?(?:[ \t]*[:=]|[ \t])[ \t]*["']?|[ \t]-b[ \t]+["']?|;)[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?N=([^\s;"',]{8,})
+// | COOKIES?[A-Za-z0-9_.]*[ \t]*(?:[({\[]\s*){1,3}(?:["']?(?:NAME|KEY)["']?[ \t]*[:=][ \t]*)?(?:"N"|'N')\s*,\s*(?:["']?VALUE["']?[ \t]*[:=][ \t]*)?(?:"([^"\n]{8,})"|'([^'\n]{8,})'),
+// N a session's cookie name, [A-Za-z0-9_.\-]*(?:SESS|SESSION|SESSID|SESSIONID|SESSION_ID|SESSION-ID|SID|TOKEN|AUTH|JWT),
 // words in any ASCII case.
 //
 // A session's cookie in a Cookie or Set-Cookie header, as a request or a
 // response is pasted: Cookie: _ga=GA1.2.3; session=…, Set-Cookie:
-// JSESSIONID=…; Path=/; and each one after a ";", so a header's second
-// session cookie too (Cookie: JSESSIONID=…; _gh_sess=…). A ";" inside a
-// run of pairs that held none is not read again: the search stays linear.
+// JSESSIONID=…; Path=/; given to curl (--cookie "sid=…", -b 'sid=…') or
+// to a page (document.cookie = "session=…"); each one after a ";", so a
+// header's second session cookie too (Cookie: JSESSIONID=…; _gh_sess=…);
+// or set in code by its name and value (cookieCall).
 func findCookie(s string, pos int) []int {
-	chain := 0 // where the last run of pairs read in vain ended
+	chain, seen := -1, -1
 	for i := pos; i < len(s); i++ {
-		start, p := i, -1
-		switch {
-		case s[i] == ';':
-			if i < chain {
-				continue
-			}
-			p = i + 1
-		case s[i]|0x20 == 'c' && text.HasFoldPrefix(s[i:], "cookie") && wordStart(s, i):
-			if i-4 >= pos && text.HasFoldPrefix(s[i-4:], "set-") && wordStart(s, i-4) {
-				start = i - 4
-			}
-			if p = runEnd(s, i+6, isBlank); !hasAt(s, p, ":") {
-				continue
-			}
-			p++
-		default:
-			continue
+		if m := cookieHeader(s, pos, i, &chain); m != nil {
+			return m
 		}
-		for p = runEnd(s, p, isBlank); p < len(s); {
-			n := runEnd(s, p, func(c byte) bool { return isWord(c) || c == '.' || c == '-' })
-			if hasAt(s, n, "=") && cookieName(s[p:n]) {
-				if ve := runEnd(s, n+1, func(c byte) bool { return !isSpace(c) && !isQuote(c) && c != ';' && c != ',' }); ve-n-1 >= 8 {
-					return group1(start, ve, n+1, ve)
-				}
-			}
-			// Skip the pair: [^\s;=]+=[^\n;]*;[ \t]*
-			q := runEnd(s, p, func(c byte) bool { return !isSpace(c) && c != ';' && c != '=' })
-			if q == p || !hasAt(s, q, "=") {
-				break
-			}
-			r := runEnd(s, q+1, func(c byte) bool { return c != '\n' && c != ';' })
-			if !hasAt(s, r, ";") {
-				break
-			}
-			p = runEnd(s, r+1, isBlank)
+		if m := cookieCall(s, i, &seen); m != nil {
+			return m
 		}
-		chain = max(chain, p)
 	}
 	return nil
+}
+
+// cookieHeader is findCookie's first expression at s[i:] (its match may
+// start at "Set-" before i). The search stays linear: a run of pairs read
+// in vain is not read again (*chain is where the last one ended; a read
+// that reaches a pair after a ";" inside it stops there, as the earlier
+// read went on from that pair and found nothing).
+func cookieHeader(s string, pos, i int, chain *int) []int {
+	start, p := i, -1
+	switch {
+	case s[i] == ';':
+		if i < *chain {
+			return nil
+		}
+		p = i + 1
+	case s[i]|0x20 == 'c' && text.HasFoldPrefix(s[i:], "cookie") && wordStart(s, i):
+		if i-4 >= pos && text.HasFoldPrefix(s[i-4:], "set-") && wordStart(s, i-4) {
+			start = i - 4
+		}
+		j := i + 6
+		if j < len(s) && s[j]|0x20 == 's' {
+			j++
+		}
+		if p = runEnd(s, j, isBlank); hasAt(s, p, ":") || hasAt(s, p, "=") {
+			p++
+		} else if p == j {
+			return nil
+		}
+		p = quoteAfter(s, runEnd(s, p, isBlank))
+	case isBlank(s[i]) && hasAt(s, i+1, "-b") && i+3 < len(s) && isBlank(s[i+3]): // curl -b 'sid=…'
+		p = quoteAfter(s, runEnd(s, i+3, isBlank))
+	default:
+		return nil
+	}
+	for p = runEnd(s, p, isBlank); p < len(s); {
+		n := runEnd(s, p, func(c byte) bool { return isWord(c) || c == '.' || c == '-' })
+		if hasAt(s, n, "=") && cookieName(s[p:n]) {
+			if ve := runEnd(s, n+1, func(c byte) bool { return !isSpace(c) && !isQuote(c) && c != ';' && c != ',' }); ve-n-1 >= 8 {
+				return groupOf(start, ve, 3, 0, n+1, ve)
+			}
+		}
+		// Skip the pair: [^\s;=]+=[^\n;]*;[ \t]*
+		q := runEnd(s, p, func(c byte) bool { return !isSpace(c) && c != ';' && c != '=' })
+		if q == p || !hasAt(s, q, "=") {
+			break
+		}
+		r := runEnd(s, q+1, func(c byte) bool { return c != '\n' && c != ';' })
+		if !hasAt(s, r, ";") {
+			break
+		}
+		if p = runEnd(s, r+1, isBlank); p <= *chain {
+			break // read in vain before
+		}
+	}
+	*chain = max(*chain, p)
+	return nil
+}
+
+// quoteAfter is i past the quote at s[i], if one stands there.
+func quoteAfter(s string, i int) int {
+	if i < len(s) && isQuote(s[i]) {
+		return i + 1
+	}
+	return i
+}
+
+// cookieCall is findCookie's second expression at s[i:]: a session's
+// cookie set in code by its name and value, res.cookie('sid', '…'),
+// setcookie('PHPSESSID', '…'), response.set_cookie(key="sessionid",
+// value="…"), http.Cookie{Name: "session", Value: "…"} (over lines, as
+// gofmt writes it), page.setCookie({name: 'session', value: '…'}). A run
+// of name bytes read in vain is not read again from a "cookie" inside it
+// (*seen is where the last one ended).
+func cookieCall(s string, i int, seen *int) []int {
+	if s[i]|0x20 != 'c' || !text.HasFoldPrefix(s[i:], "cookie") {
+		return nil
+	}
+	k := runEnd(s, i+6, func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' })
+	if k <= *seen {
+		return nil
+	}
+	*seen = k
+	o := runEnd(s, k, isBlank)
+	n := 0
+	for ; n < 3 && o < len(s) && strings.IndexByte("({[", s[o]) >= 0; n++ {
+		o = runEnd(s, o+1, isSpace)
+	}
+	if n == 0 {
+		return nil
+	}
+	return cookiePair(s, i, o)
+}
+
+// cookiePair reads cookieCall's name and value at s[o:], each with or
+// without its key (name: 'sid', value: '…'), as the expression backtracks.
+func cookiePair(s string, i, o int) []int {
+	for _, v := range [2]int{keyed(s, o, "name", "key"), o} {
+		if v < 0 {
+			continue
+		}
+		g, e := quotedLiteral(s, v, func(c byte) bool { return !isWord(c) && c != '.' && c != '-' })
+		if g < 0 || !cookieName(s[v+1:e]) {
+			continue
+		}
+		c := runEnd(s, e+1, isSpace)
+		if !hasAt(s, c, ",") {
+			continue
+		}
+		c = runEnd(s, c+1, isSpace)
+		for _, w := range [2]int{keyed(s, c, "value"), c} {
+			if w < 0 {
+				continue
+			}
+			if g, e := closedLiteral(s, w); g >= 0 && e-w-1 >= 8 {
+				return groupOf(i, e+1, 3, 1+g, w+1, e)
+			}
+		}
+	}
+	return nil
+}
+
+// keyed reads ["']?KEY["']?[ \t]*[:=][ \t]* at s[i:] for one of keys in any
+// ASCII case: where what follows it starts, or -1.
+func keyed(s string, i int, keys ...string) int {
+	j := i
+	if j < len(s) && isQuote(s[j]) {
+		j++
+	}
+	for _, k := range keys {
+		if text.HasFoldPrefix(s[j:], k) {
+			e := j + len(k)
+			if e < len(s) && isQuote(s[e]) {
+				e++
+			}
+			if e = runEnd(s, e, isBlank); hasAt(s, e, ":") || hasAt(s, e, "=") {
+				return runEnd(s, e+1, isBlank)
+			}
+		}
+	}
+	return -1
 }
 
 // cookieValue keeps a session's cookie that holds a digit, not a word
 // that clears it (deleted, undefined, expired).
 func cookieValue(s string, m []int) (int, int, int, int, bool) {
-	if !strings.ContainsAny(s[m[2]:m[3]], "0123456789") {
+	if vs, ve := firstGroup(m); !strings.ContainsAny(s[vs:ve], "0123456789") {
 		return 0, 0, 0, 0, false
 	}
 	return commandValue(s, m)
@@ -1440,7 +1553,7 @@ func findUserSlashPassword(s string, pos int) []int {
 		}
 		if sl := runEnd(s, ue, isBlank); ue > u && sl < len(s) && (s[sl] == '/' || s[sl] == ',' || s[sl] == '|') {
 			v := runEnd(s, sl+1, isBlank)
-			if g, vs, ve, end := shellValue(s, v, 0); g >= 0 && (g < 2 || ve-vs >= 4) {
+			if g, vs, ve, end := shellValue(s, v, 0); g >= 0 && (g < 2 || utf8.RuneCountInString(s[vs:ve]) >= 4) { // {4,} counts runes
 				return groupOf(i, end, 3, g, vs, ve)
 			}
 		}
