@@ -486,3 +486,59 @@ func FuzzMatchers(f *testing.F) {
 	}
 	f.Fuzz(checkMatchers)
 }
+
+// A text may end anywhere in what a matcher reads: after each trigger and
+// each of the bytes that commonly follow one, cut at every byte, no
+// matcher reads past the end ("…the terraform variable " ended a text and
+// findTFVariable indexed the byte after its blank).
+func TestATextEndingAnywhereAfterATrigger(t *testing.T) {
+	setup()
+	tails := []string{" ", "\t", ":", "=", " = ", `"`, "'", "(", "{", "[", "/", ",", "|", "@", "-", "*", "**", "<", ">", "\\", ";", " -p ", " /", ": \"a\", ", " user ", " secrets set ", "(\"a\", \"", "=\"a"}
+	for _, p := range patterns {
+		for _, tr := range p.triggers {
+			for _, tail := range tails {
+				for _, form := range []string{tr + tail + tail, tail + tr + tail, "x " + tr + tail + "a" + tail} {
+					for n := 1; n <= len(form); n++ {
+						func() {
+							defer func() {
+								if r := recover(); r != nil {
+									t.Errorf("String(%q) panicked: %v", form[:n], r)
+								}
+							}()
+							String(form[:n])
+							String(strings.ToUpper(form[:n]))
+						}()
+					}
+				}
+			}
+		}
+	}
+}
+
+// Each line of the secrets corpus, cut at every byte, and the text it ends
+// repeated: no matcher reads past the end (mc alias set's bareWords read
+// the byte after its blanks).
+func TestACorpusLineEndingAnywhere(t *testing.T) {
+	var texts []string
+	for _, l := range loadSecrets(t) {
+		texts = append(texts, l.Text)
+	}
+	for _, l := range loadBenign(t) {
+		texts = append(texts, l.Text)
+	}
+	for _, l := range texts {
+		{
+			for n := 1; n <= len(l); n++ {
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Errorf("String(%q) panicked: %v", l[:n], r)
+						}
+					}()
+					String(l[:n])
+					String(l[:n] + " " + l[:n])
+				}()
+			}
+		}
+	}
+}

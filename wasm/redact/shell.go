@@ -945,7 +945,7 @@ func findStoreSecret(s string, pos int) []int {
 		switch {
 		case hasAt(s, i, "doppler"):
 			// NAME: [A-Za-z_][A-Za-z0-9_]*
-			if n := blanks(s, words(s, i+7, "secrets", "set")); n >= 0 && (isLetter(s[n]) || s[n] == '_') {
+			if n := blanks(s, words(s, i+7, "secrets", "set")); n >= 0 && n < len(s) && (isLetter(s[n]) || s[n] == '_') {
 				v = blanks(s, runEnd(s, n, isWord))
 			}
 		case hasAt(s, i, "dotnet"):
@@ -1001,10 +1001,10 @@ func findStoreSecret(s string, pos int) []int {
 			// NET USER, net.exe user, in any case.
 			if u := blanks(s, exeEnd(s, i+3)); u >= 0 && text.HasFoldPrefix(s[u:], "user") {
 				k := u + 4
-				for b := blanks(s, k); b >= 0 && s[b] == '/'; b = blanks(s, k) {
+				for b := blanks(s, k); hasAt(s, b, "/"); b = blanks(s, k) {
 					k = runEnd(s, b, isBareShell) // its switches first: net user /add ada PW
 				}
-				if b := blanks(s, k); b >= 0 && s[b] != '/' {
+				if b := blanks(s, k); b >= 0 && b < len(s) && s[b] != '/' {
 					v = blanks(s, bareWords(s, k, 1))
 				}
 			}
@@ -1043,8 +1043,8 @@ func exeEnd(s string, n int) int {
 // at s[i:], -1 for none (i < 0 too).
 func bareWords(s string, i, n int) int {
 	for ; n > 0 && i >= 0; n-- {
-		if i = blanks(s, i); i < 0 {
-			break
+		if i = blanks(s, i); i < 0 || i == len(s) {
+			return -1
 		}
 		if isQuote(s[i]) {
 			if e := strings.IndexAny(s[i+1:], s[i:i+1]+"\n"); e >= 0 && s[i+1+e] == s[i] {

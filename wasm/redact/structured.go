@@ -1172,7 +1172,7 @@ func findTFVariable(s string, pos int) []int {
 			continue
 		}
 		q := blanks(s, i+8)
-		if q < 0 || s[q] != '"' {
+		if !hasAt(s, q, `"`) {
 			continue
 		}
 		ne := runEnd(s, q+1, func(c byte) bool { return isToken(c) })
@@ -1336,28 +1336,38 @@ func argValue(s string, m []int) (int, int, int, int, bool) {
 // header's second session cookie too (Cookie: JSESSIONID=…; _gh_sess=…);
 // or set in code by its name and value (cookieCall).
 func findCookie(s string, pos int) []int {
-	chain, seen := -1, -1
+	r := cookieReads{chain: -1, seen: -1, name: [2]int{-1, -1}, value: [2]int{-1, -1}}
 	for i := pos; i < len(s); i++ {
-		if m := cookieHeader(s, pos, i, &chain); m != nil {
+		if m := r.header(s, pos, i); m != nil {
 			return m
 		}
-		if m := cookieCall(s, i, &seen); m != nil {
+		if m := r.call(s, i); m != nil {
 			return m
 		}
 	}
 	return nil
 }
 
-// cookieHeader is findCookie's first expression at s[i:] (its match may
-// start at "Set-" before i). The search stays linear: a run of pairs read
-// in vain is not read again (*chain is where the last one ended; a read
-// that reaches a pair after a ";" inside it stops there, as the earlier
-// read went on from that pair and found nothing).
-func cookieHeader(s string, pos, i int, chain *int) []int {
+// cookieReads is what findCookie has read in vain, so that it reads no run
+// twice and stays linear: a run of bytes of one class that ended without
+// what must follow it ends at the same byte, without it, read from anywhere
+// inside it.
+type cookieReads struct {
+	chain int    // where the last run of pairs read in vain ended
+	seen  int    // where the last name read by call ended
+	name  [2]int // a pair's name [^\s;=]+ read in vain: where it began and ended (no "=")
+	value [2]int // a pair's value [^\n;]* read in vain (no ";")
+}
+
+// header is findCookie's first expression at s[i:] (its match may start
+// at "Set-" before i). A run of pairs read in vain is not read again: a
+// read that reaches a pair after a ";" inside it stops there, as the
+// earlier read went on from that pair and found nothing.
+func (rd *cookieReads) header(s string, pos, i int) []int {
 	start, p := i, -1
 	switch {
 	case s[i] == ';':
-		if i < *chain {
+		if i < rd.chain {
 			return nil
 		}
 		p = i + 1
@@ -1388,19 +1398,27 @@ func cookieHeader(s string, pos, i int, chain *int) []int {
 			}
 		}
 		// Skip the pair: [^\s;=]+=[^\n;]*;[ \t]*
+		if p >= rd.name[0] && p < rd.name[1] {
+			break
+		}
 		q := runEnd(s, p, func(c byte) bool { return !isSpace(c) && c != ';' && c != '=' })
 		if q == p || !hasAt(s, q, "=") {
+			rd.name = [2]int{p, q}
+			break
+		}
+		if q+1 >= rd.value[0] && q+1 <= rd.value[1] {
 			break
 		}
 		r := runEnd(s, q+1, func(c byte) bool { return c != '\n' && c != ';' })
 		if !hasAt(s, r, ";") {
+			rd.value = [2]int{q + 1, r}
 			break
 		}
-		if p = runEnd(s, r+1, isBlank); p <= *chain {
+		if p = runEnd(s, r+1, isBlank); p <= rd.chain {
 			break // read in vain before
 		}
 	}
-	*chain = max(*chain, p)
+	rd.chain = max(rd.chain, p)
 	return nil
 }
 
@@ -1412,22 +1430,18 @@ func quoteAfter(s string, i int) int {
 	return i
 }
 
-// cookieCall is findCookie's second expression at s[i:]: a session's
+// call is findCookie's second expression at s[i:]: a session's
 // cookie set in code by its name and value, res.cookie('sid', '…'),
 // setcookie('PHPSESSID', '…'), response.set_cookie(key="sessionid",
 // value="…"), http.Cookie{Name: "session", Value: "…"} (over lines, as
 // gofmt writes it), page.setCookie({name: 'session', value: '…'}). A run
-// of name bytes read in vain is not read again from a "cookie" inside it
-// (*seen is where the last one ended).
-func cookieCall(s string, i int, seen *int) []int {
-	if s[i]|0x20 != 'c' || !text.HasFoldPrefix(s[i:], "cookie") {
-		return nil
+// of name bytes read in vain is not read again from a "cookie" inside it.
+func (rd *cookieReads) call(s string, i int) []int {
+	if s[i]|0x20 != 'c' || i < rd.seen || !text.HasFoldPrefix(s[i:], "cookie") {
+		return nil // inside the last name read: it ends where that one did
 	}
 	k := runEnd(s, i+6, func(c byte) bool { return isAlnum(c) || c == '_' || c == '.' })
-	if k <= *seen {
-		return nil
-	}
-	*seen = k
+	rd.seen = k
 	o := runEnd(s, k, isBlank)
 	n := 0
 	for ; n < 3 && o < len(s) && strings.IndexByte("({[", s[o]) >= 0; n++ {
@@ -1439,7 +1453,7 @@ func cookieCall(s string, i int, seen *int) []int {
 	return cookiePair(s, i, o)
 }
 
-// cookiePair reads cookieCall's name and value at s[o:], each with or
+// cookiePair reads call's name and value at s[o:], each with or
 // without its key (name: 'sid', value: '…'), as the expression backtracks.
 func cookiePair(s string, i, o int) []int {
 	for _, v := range [2]int{keyed(s, o, "name", "key"), o} {
@@ -1515,6 +1529,7 @@ func cookieName(n string) bool {
 // "**Credentials:** "ada" / "Hunter2x!""; slashValue keeps the second when
 // it looks like a password, not a path ("login: src/auth/login2.ts").
 func findUserSlashPassword(s string, pos int) []int {
+	dead := [2]int{-1, -1} // a bare user read in vain: where it began and ended
 	for i := pos; i < len(s); i++ {
 		if c := s[i] | 0x20; c != 'c' && c != 'l' && c != 'u' && c != 'a' || !wordStart(s, i) {
 			continue
@@ -1549,7 +1564,11 @@ func findUserSlashPassword(s string, pos int) []int {
 				ue = u + q + 2
 			}
 		} else {
+			if u >= dead[0] && u < dead[1] {
+				continue // it ends where that one did, and what follows is the same
+			}
 			ue = runEnd(s, u, func(c byte) bool { return !isSpace(c) && c != '/' && c != ',' && c != '|' && !isQuote(c) })
+			dead = [2]int{u, ue}
 		}
 		if sl := runEnd(s, ue, isBlank); ue > u && sl < len(s) && (s[sl] == '/' || s[sl] == ',' || s[sl] == '|') {
 			v := runEnd(s, sl+1, isBlank)
