@@ -110,7 +110,7 @@ func expressions() []expression {
 		{re: `\b(?:` + fold("proxy-") + `)?` + fold("authorization") + `["']?(?:[ \t]*[:=][ \t]*["']?|[ \t]+["'])` +
 			`[A-Za-z][A-Za-z0-9_\-]*[ \t]+([A-Za-z0-9._~+/=\-]{8,})`},
 		// url-password
-		{re: "[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s/:@\"'<>`]*:", start: schemeStart},
+		{re: "[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s/:\"'<>`]*:", start: schemeStart},
 		// url-password: user:password@host without a scheme
 		{re: "(?:^|[^A-Za-z0-9_.\\-/:@])([A-Za-z0-9_.\\-]+):([^\\s/:@\"'<>`]+)@([A-Za-z0-9.\\-]+)"},
 		// secret: label = value
@@ -208,10 +208,10 @@ func expressions() []expression {
 		// secret: Docker's config.json "auth"
 		{re: `"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{12,}={0,2})"`},
 		// secret: a password given by its place in a call
-		{re: `(?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS|hash_hmac|openssl_encrypt|openssl_decrypt)\(` + argRE + `,` + argRE + `,` +
-			`|\b(?:NetworkCredential|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify)|JWT\.(?:encode|decode)|hmac\.New|HMAC\.(?:hexdigest|digest)|CryptoJS\.HmacSHA(?:256|512|1)|AES\.(?:encrypt|decrypt)|JWS\.sign)\(` + argRE + `,|\.login\(` + argRE + `,` +
+		{re: `(?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS|hash_hmac|openssl_encrypt|openssl_decrypt|pymysql\.connect|MySQLdb\.connect|smtp\.PlainAuth)\(` + argRE + `,` + argRE + `,` +
+			`|\b(?:NetworkCredential|AuthenticationHeaderValue|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify)|JWT\.(?:encode|decode)|hmac\.New|HMAC\.(?:hexdigest|digest)|CryptoJS\.HmacSHA(?:256|512|1)|AES\.(?:encrypt|decrypt)|JWS\.sign)\(` + argRE + `,|\.(?:login|basic_auth)\(` + argRE + `,|\.bearer_auth\(` +
 			`|\b(?:Fernet|SecretKeySpec|SignedString|from_secret|hmacShaKeyFor|AESGCM|AESCCM|AESSIV|ChaCha20Poly1305|SymmetricSecurityKey|HMACSHA(?:1|256|384|512)|(?:hmac|HMAC|AES|DES3|Blowfish|ChaCha20|ChaCha20_Poly1305)\.new|hmac\.digest|Algorithm\.HMAC(?:256|384|512)|algorithms\.AES)\()` +
-			`[ \t]*(?:key[ \t]*=[ \t]*)?(?:[bB]|\[\]byte\(|Encoding\.UTF8\.GetBytes\(|Encoding\.ASCII\.GetBytes\(|Buffer\.from\()?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\)|\.as_(?:ref|bytes)\(\)|\.encode\((?:"[A-Za-z0-9_-]*"|'[A-Za-z0-9_-]*')?\)|\))?[ \t]*(?:[,)]|$)`},
+			`[ \t]*(?:key[ \t]*=[ \t]*)?(?:[bB]|\[\]byte\(|Encoding\.UTF8\.GetBytes\(|Encoding\.ASCII\.GetBytes\(|Buffer\.from\(|Some\()?(?:"([^"\n]+)"|'([^'\n]+)')(?:\.getBytes\([A-Za-z0-9_.]*\)|\.as_(?:ref|bytes)\(\)|\.encode\((?:"[A-Za-z0-9_-]*"|'[A-Za-z0-9_-]*')?\)|\))?[ \t]*(?:[,)]|$)`},
 		// secret: a literal given to a call named for a secret
 		{re: nameRE + "\\([ \\t]*(?:\"([^\"\\n]{4,})\"|'([^'\\n]{4,})'|`([^`\\n]{4,})`)[ \\t]*[),]"},
 		// secret: a cell of a Markdown table

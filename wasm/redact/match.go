@@ -1001,7 +1001,7 @@ func authValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, m[0], m[1], true
 }
 
-// findURLUser: [A-Za-z][A-Za-z0-9+.\-]*://[^\s/:@"'<>`]*:
+// findURLUser: [A-Za-z][A-Za-z0-9+.\-]*://[^\s/:"'<>`]*:
 //
 // Neither run can hold the byte after it, so each "://" has one possible
 // match, starting at the first letter of the scheme run before it; a later
@@ -1025,7 +1025,7 @@ func findURLUser(s string, pos int) []int {
 			continue
 		}
 		e := r + 3
-		for e < len(s) && !isUserStop(s[e]) {
+		for e < len(s) && (!isUserStop(s[e]) || s[e] == '@') { // a user may hold an unencoded '@' (ada@acme.io)
 			e++
 		}
 		if e < len(s) && s[e] == ':' {

@@ -220,7 +220,7 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{`"auth"`}, find: findDockerAuth, span: dockerAuth},
 		{kind: "secret", triggers: []string{"getconnection", "pdo", "mysql", "ftp", "credential", "bind_s", "passwordauthentication", ".login(",
 			"hmac", "cipheriv", "jwt.", "fernet", "secretkeyspec", ".new(", "signedstring", "openssl_", "from_secret", "aesgcm", "aesccm", "aessiv",
-			"chacha20poly1305", "algorithms.aes", "aes.", "jws.", "symmetricsecuritykey"}, find: findPositional, span: positionalValue},
+			"chacha20poly1305", "algorithms.aes", "aes.", "jws.", "symmetricsecuritykey", "authenticationheadervalue", "_auth(", "plainauth"}, find: findPositional, span: positionalValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findLabelArg, span: argValue},
 		{kind: "secret", triggers: []string{"|"},
 			// A cell of a Markdown table whose header names a secret:
@@ -288,7 +288,7 @@ func urlPassword(s string, m []int) (int, int, int, int, bool) {
 //	mailto:ada2024@example.com      => (none)
 func userPassword(s string, m []int) (int, int, int, int, bool) {
 	user, pw, host := s[m[2]:m[3]], s[m[4]:m[5]], strings.TrimRight(s[m[6]:m[7]], ".-")
-	if isReference(pw) {
+	if isReference(pw) || inList(" password pass secret pwd PASSWORD ", pw) { // a placeholder: user:password@tcp(host:3306)/db
 		return 0, 0, 0, 0, false
 	}
 	port := m[6]+len(host) < len(s) && s[m[6]+len(host)] == ':' && isPortAt(s, m[6]+len(host)+1)
@@ -453,6 +453,15 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 		if v == "" || v == "true" || v == "false" || v == "null" {
 			return 0, 0, 0, 0, false
 		}
+	}
+	if strings.HasSuffix(v, "(") {
+		// A call's start: a conversion of a literal is the literal
+		// (jwtKey := []byte("x"), String::from("x")); another call is code
+		// ([]byte(os.Getenv("JWT_KEY"))).
+		if g, e := closedLiteral(s, ve); g >= 0 && inList(conversions, v[:len(v)-1]) && !isReference(s[ve+1:e]) && !callText(s, ve+1, e) {
+			return ve + 1, e, m[0], max(e+1, m[1]), true
+		}
+		return 0, 0, 0, 0, false
 	}
 	if ds, de, ok := codeDefault(s, vs); ok {
 		return ds, de, m[0], max(de, m[1]), true
@@ -780,6 +789,12 @@ func passValue(s string, m []int, label string, n, vs, ve int) (int, int, int, i
 	return vs, ve, m[0], m[1], true
 }
 
+// conversions are the calls that make a string or bytes of the literal
+// they are given, so that the literal is the value: Go's []byte("x"),
+// Python's bytes("x", "utf-8"), Rust's String::from("x"), pydantic's
+// SecretStr("x"), Node's Buffer.from("x").
+const conversions = " []byte bytes bytearray String String::from str SecretStr SecretString SecretBytes Buffer.from "
+
 // runEndBack is where the run of class bytes that ends at s[i] starts.
 func runEndBack(s string, i int, class func(byte) bool) int {
 	for i > 0 && class(s[i-1]) {
@@ -1021,8 +1036,8 @@ func fieldFromVariable(s string, i, vs, ve int) bool {
 func isCode(label, v string, typed bool) bool {
 	// The run of an identifier path: a.b.c
 	i := 0
-	for i < len(v) && (isName(v[i:i+1]) || i > 0 && (v[i] >= '0' && v[i] <= '9' || v[i] == '.' || v[i] == ':') || v[i] == '$') {
-		i++
+	for i < len(v) && (isName(v[i:i+1]) || i > 0 && (v[i] >= '0' && v[i] <= '9' || v[i] == '.' || v[i] == ':' || v[i] == '?' && hasAt(v, i+1, ".")) || v[i] == '$') {
+		i++ // a?.b: JavaScript's optional member
 	}
 	if i > 0 && i < len(v) && v[i] == '(' {
 		return true
@@ -1113,7 +1128,7 @@ func isCode(label, v string, typed bool) bool {
 			return true
 		}
 	}
-	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t))) || namesSecret(t)
+	return dot > 0 && dot < len(t)-1 && (secretKeyword(t, dot+1, len(t)) || passLabel(t, dot+1, len(t)) || strings.EqualFold(t[dot+1:], "authorization")) || namesSecret(t)
 }
 
 // namesSecret: t, a path of names, is code's name for a secret rather than
@@ -1284,6 +1299,9 @@ func codeRead(v string) bool {
 // its '>' on the line (Result<String, Error>), a '<' that none closes is a
 // password's.
 func codeAt(s, word string, at, vs, ve int) bool {
+	if strings.Contains(s[vs:ve], "(") && !callText(s, vs, ve) {
+		return false // a bracket inside a quoted literal: 'Ya1x(Kp6'
+	}
 	return isCode(word, generic(s, vs, ve), strings.HasSuffix(strings.TrimRight(s[at:vs], " \t"), ":"))
 }
 

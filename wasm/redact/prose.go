@@ -1183,7 +1183,7 @@ func afterIntro(s string, i int) int {
 }
 
 func isPreposition(w string) bool {
-	for _, p := range [...]string{"for", "of", "on", "to", "at", "in"} {
+	for _, p := range [...]string{"for", "of", "on", "to", "at", "in", "between", "with"} {
 		if len(w) == len(p) && text.HasFoldPrefix(w, p) {
 			return true
 		}
@@ -1572,8 +1572,8 @@ func labelProse(w, rest string) bool {
 	if !inList(predicates, lw) && !inList(states, lw) && !isFunctionWord(lw) {
 		return false
 	}
-	if strings.IndexByte(".!?;,:", w[len(w)-1]) >= 0 {
-		return true // its clause ends with it
+	if strings.IndexByte(".!?;,:", w[len(w)-1]) >= 0 || hasAt(rest, runEnd(rest, 0, isBlank), "(") {
+		return true // its clause ends with it, or a bracket does: "required (see docs/auth.md)"
 	}
 	// Alone in its clause, before a function word, or a word of the lists
 	// before an adverb ("rotated quarterly", "stored securely in Vault"; a

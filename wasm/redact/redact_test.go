@@ -1229,6 +1229,40 @@ func TestASessionCookieGivenToCurlOrSetInCode(t *testing.T) {
 	}
 }
 
+// h-v84: a bracket inside a quoted literal makes no call (B1); a
+// conversion's literal is the value, not the call (B2); a URL's user may
+// hold an '@' (B3); "between" is a preposition (B5); more calls that take a
+// password or a token by its place (B7); and what stays (B8).
+func TestQuotedBracketsConversionsAndAURLUsersAt(t *testing.T) {
+	bothWays(t, redacts{
+		{`define('DB_PASSWORD', 'Ya1xTq8Wm3(Kp6Xv1');`, `define('DB_PASSWORD', '[REDACTED:secret]');`},
+		{`os.getenv("DB_PASSWORD", "Ya4xTq8Wm3(Kp6)Xv1")`, `os.getenv("DB_PASSWORD", "[REDACTED:secret]")`},
+		{`setPassword('Ya6xTq8Wm3)Kp6Xv1')`, `setPassword('[REDACTED:secret]')`},
+		{`HTTPBasicAuth("ada", "Yb2xTq8Wm3)Kp6Xv1")`, `HTTPBasicAuth("ada", "[REDACTED:secret]")`},
+		{`jwt.sign(payload, 'Ya7xTq8Wm3)Kp6Xv1')`, `jwt.sign(payload, '[REDACTED:secret]')`},
+		{`DB_PASSWORD="Zo5xTq8Wm3(Kp6Xv1Zz"`, `DB_PASSWORD="[REDACTED:secret]"`},
+		{`secret: "Zo4xTq8Wm3(Kp6Xv1Zz"`, `secret: "[REDACTED:secret]"`},
+		{`jwtKey := []byte("Zm1xTq8Wm3Kp6Xv1")`, `jwtKey := []byte("[REDACTED:secret]")`},
+		{`SECRET_KEY = bytes("Zm7xTq8Wm3Kp6Xv1", "utf-8")`, `SECRET_KEY = bytes("[REDACTED:secret]", "utf-8")`},
+		{`let apiKey = String::from("Zn1xTq8Wm3Kp6Xv1")`, `let apiKey = String::from("[REDACTED:secret]")`},
+		{`password = SecretStr("Zn2xTq8Wm3Kp6Xv1")`, `password = SecretStr("[REDACTED:secret]")`},
+		{"postgres://ada%40acme.io:Yc3xK8vT2mQ7pR9w@localhost:5432/app", "postgres://ada%40acme.io:[REDACTED:url-password]@localhost:5432/app"},
+		{"postgres://ada@acme:Yc8xK8vT2mQ7pR9w@db:5432/app", "postgres://ada@acme:[REDACTED:url-password]@db:5432/app"},
+		{"the shared secret between services = Zo6xTq8Wm3Kp6Xv1ZzQ4", "the shared secret between services = [REDACTED:secret]"},
+		{`new AuthenticationHeaderValue("Bearer", "Ze8xTq8Wm3Kp6Xv1ZzQ4")`, `new AuthenticationHeaderValue("Bearer", "[REDACTED:secret]")`},
+		{`client.get(url).bearer_auth("Zd9xTq8Wm3Kp6Xv1")`, `client.get(url).bearer_auth("[REDACTED:secret]")`},
+		{`.basic_auth("ada", Some("Zd8xTq8Wm3Kp6Xv1"))`, `.basic_auth("ada", Some("[REDACTED:secret]"))`},
+		{`smtp.PlainAuth("", "bot@acme.io", "Zd4xTq8Wm3Kp6Xv1", "smtp.acme.io")`, `smtp.PlainAuth("", "bot@acme.io", "[REDACTED:secret]", "smtp.acme.io")`},
+		{`pymysql.connect('db', 'root', 'Zb8xTq8Wm3Kp6Xv1', 'shop')`, `pymysql.connect('db', 'root', '[REDACTED:secret]', 'shop')`},
+	}, []string{
+		"password: required (see docs/auth.md)", "token: optional (only in CI)",
+		"const token = req.headers.authorization?.split(' ')[1]", "const token = req.headers.authorization",
+		"Go's MySQL DSN format is user:password@tcp(host:3306)/db",
+		`jwtKey := []byte(os.Getenv("JWT_KEY"))`, `token = String(raw)`, "client.bearer_auth(token)", `.basic_auth("ada", None::<&str>)`,
+		"https://user@host:8080/path?e=a@b.c", "ssh://git@github.com:22/org/repo.git", "the password with special chars is required",
+	})
+}
+
 // More vendors' keys that need no label: JFrog, HubSpot, Dynatrace,
 // Sourcegraph, Fly.io, Facebook, Alibaba Cloud, Tencent Cloud (h-v80).
 func TestMoreVendorsKeysWithoutALabel(t *testing.T) {

@@ -23,10 +23,23 @@ import (
 // "password:\n  getPassword(),").
 func structuredValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve, ws, we, ok := commandValue(s, m)
-	if !ok || labelProse(s[vs:ve], "") || strings.ContainsAny(s[vs:ve], "()") {
+	if !ok || labelProse(s[vs:ve], "") || callText(s, vs, ve) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, ws, we, true
+}
+
+// callText: s[vs:ve] is code, a call or a bracket's: bare, it holds a
+// bracket; quoted, a bracket inside the literal makes no call
+// ('Ya1x(Kp6', 'a(b)c'), only a literal that is one ("getPassword()",
+// "(none)").
+func callText(s string, vs, ve int) bool {
+	v := s[vs:ve]
+	if vs == 0 || ve == len(s) || !isQuote(s[vs-1]) || s[ve] != s[vs-1] {
+		return strings.ContainsAny(v, "()")
+	}
+	i := runEnd(v, 0, func(c byte) bool { return isIdent(c) || c == '.' || c == ':' || c == '$' })
+	return strings.HasPrefix(v, "(") || i > 0 && hasAt(v, i, "(") && strings.HasSuffix(v, ")")
 }
 
 // fieldName: s starts with a struct's field name and its ':' (ValueFrom:).
@@ -542,6 +555,9 @@ func findFencedValue(s string, pos int) []int {
 // break spelled \n), blanks at its end left out; vs for none.
 func fenceLine(s string, vs int) int {
 	ve := vs
+	if ve < len(s) && isSpace(s[ve]) {
+		return ve // [^\s`\\] first: a lone "\r" starts no value
+	}
 	for ve < len(s) && s[ve] != '\n' && s[ve] != '`' && s[ve] != '\\' {
 		ve++
 	}
@@ -1719,14 +1735,17 @@ func codesValue(s string, m []int) (int, int, int, int, bool) {
 
 // findPositional: (?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS|hash_hmac|openssl_encrypt|openssl_decrypt)\(ARG,ARG,|\b(?:NetworkCredential|…|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify)|JWT\.(?:encode|decode)|hmac\.New|HMAC\.(?:hexdigest|digest))\(ARG,|\.login\(ARG,|\b(?:Fernet|SecretKeySpec|…|(?:hmac|HMAC|AES|…)\.new|Algorithm\.HMAC256|…)\()[ \t]*BYTES?(?:"([^"\n]+)"|'([^'\n]+)')SUFFIX?[ \t]*(?:[,)]|$)
 // (the names in full in the switch below and in expressions_test.go), with
-// BYTES (?:key[ \t]*=[ \t]*)?(?:[bB]|\[\]byte\(|Encoding\.(?:UTF8|ASCII)\.GetBytes\(|Buffer\.from\(), SUFFIX keySuffix's
+// BYTES (?:key[ \t]*=[ \t]*)?(?:[bB]|\[\]byte\(|Encoding\.(?:UTF8|ASCII)\.GetBytes\(|Buffer\.from\(|Some\(), SUFFIX keySuffix's
 // and ARG [ \t]*(?:"[^"\n]*"|'[^'\n]*'|\{[^{}\n]*\})[ \t]*|[^,()"'\n]*
 //
 // A password given by its place to a call that takes one there: JDBC's
 // DriverManager.getConnection(url, "ada", "x"), PHP's new PDO($dsn, 'ada',
 // 'x') and mysqli, Python's ftplib.FTP(host, user, "x") and
 // smtp.login("ada", "x"), .NET's NetworkCredential("ada", "x"), LDAP's
-// simple_bind_s(dn, "x"); and a key given to a call that signs or
+// simple_bind_s(dn, "x"), pymysql.connect(host, user, "x"), Go's
+// smtp.PlainAuth("", user, "x", host), reqwest's .basic_auth(user,
+// Some("x")) and .bearer_auth("t"), .NET's AuthenticationHeaderValue("Bearer",
+// "t"); and a key given to a call that signs or
 // encrypts with it: jwt.sign(payload, "k"), crypto.createHmac("sha256",
 // "k"), createCipheriv(alg, "k", iv), Python's hmac.new(b"k", …),
 // AES.new(b"k", …), Fernet(b"k"), Java's new SecretKeySpec("k".getBytes(),
@@ -1737,6 +1756,10 @@ func findPositional(s string, pos int) []int {
 		var k int
 		if s[i] == '.' && hasAt(s, i+1, "login(") {
 			n, k = 1, i+len(".login(")
+		} else if s[i] == '.' && hasAt(s, i+1, "basic_auth(") {
+			n, k = 1, i+len(".basic_auth(") // reqwest's .basic_auth("ada", Some("x"))
+		} else if s[i] == '.' && hasAt(s, i+1, "bearer_auth(") {
+			n, k = 0, i+len(".bearer_auth(")
 		} else if isLetter(s[i]) && wordStart(s, i) {
 			e := runEnd(s, i, isWord)
 			if hasAt(s, e, ".") { // a module's call: jwt.sign(, hmac.new(
@@ -1748,13 +1771,15 @@ func findPositional(s string, pos int) []int {
 					case "hmac.new", "hmac.digest", "HMAC.new", "AES.new", "DES3.new", "Blowfish.new", "ChaCha20.new", "ChaCha20_Poly1305.new",
 						"Algorithm.HMAC256", "Algorithm.HMAC384", "Algorithm.HMAC512", "algorithms.AES":
 						n, e = 0, me
+					case "pymysql.connect", "MySQLdb.connect", "smtp.PlainAuth":
+						n, e = 2, me
 					}
 				}
 			} else if hasAt(s, e, "(") {
 				switch s[i:e] {
 				case "getConnection", "PDO", "mysqli_connect", "mysql_connect", "mysqli", "FTP", "FTP_TLS", "hash_hmac", "openssl_encrypt", "openssl_decrypt":
 					n = 2
-				case "NetworkCredential", "simple_bind_s", "bind_s", "UsernamePasswordCredentials", "PasswordAuthentication", "UsernamePasswordAuthenticationToken",
+				case "NetworkCredential", "AuthenticationHeaderValue", "simple_bind_s", "bind_s", "UsernamePasswordCredentials", "PasswordAuthentication", "UsernamePasswordAuthenticationToken",
 					"createHmac", "createCipheriv", "createDecipheriv":
 					n = 1
 				case "Fernet", "SecretKeySpec", "SignedString", "from_secret", "hmacShaKeyFor", "AESGCM", "AESCCM", "AESSIV", "ChaCha20Poly1305", "SymmetricSecurityKey",
@@ -1785,7 +1810,7 @@ func findPositional(s string, pos int) []int {
 		}
 		// What makes the literal bytes before it (Python's b"k", Go's
 		// []byte("k"), C#'s and Node's), each tried in turn, then none.
-		for _, p := range [...]string{"b", "B", "[]byte(", "Encoding.UTF8.GetBytes(", "Encoding.ASCII.GetBytes(", "Buffer.from(", ""} {
+		for _, p := range [...]string{"b", "B", "[]byte(", "Encoding.UTF8.GetBytes(", "Encoding.ASCII.GetBytes(", "Buffer.from(", "Some(", ""} {
 			if !hasAt(s, v, p) {
 				continue
 			}
