@@ -189,16 +189,89 @@ func NumbersDiffer(a, b *Features) bool {
 }
 
 // sameNumbers reports whether two normalised texts hold the same numbers
-// (numbers), as many times each, in any order; a text without one says
-// nothing against the other's.
+// (numbers), as many times each, none of them swapped with another after
+// the same word; a text without one says nothing against the other's.
 func sameNumbers(a, b string) bool {
 	na, nb := numbers(a), numbers(b)
 	if len(na) == 0 || len(nb) == 0 {
 		return true // "two approvals" and "2 approvals": a number written as a word is not read
 	}
-	slices.Sort(na)
-	slices.Sort(nb)
-	return slices.Equal(na, nb)
+	if !slices.Equal(sorted(na), sorted(nb)) {
+		return false
+	}
+	// The same numbers after the same word in another order are swapped:
+	// "map host port 8080 to container port 3000" and "… 3000 to … 8080",
+	// "use Python 3.12 not 3.11" and "… 3.11 not 3.12". A list's numbers
+	// ("ports 8080 and 9090") are one run in any order, and a number after
+	// another word stays the same fact ("service 12 listens on port 8012",
+	// "port 8012 for service 12").
+	ga, gb := numberRuns(a), numberRuns(b)
+	for _, x := range ga {
+		for _, y := range gb {
+			if x.after == y.after && !slices.Equal(x.nums, y.nums) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sorted is a sorted copy of ns.
+func sorted(ns []string) []string {
+	c := slices.Clone(ns)
+	slices.Sort(c)
+	return c
+}
+
+// A numberRun is the numbers of s after one word, in their order, a list's
+// sorted ("8080 and 9090").
+type numberRun struct {
+	after string
+	nums  []string
+}
+
+// numberRuns are s's numbers (numbers) by the word before each, or before
+// the list it is in: numbers joined by nothing but blanks, ",", "/", "&",
+// "and" or "or" are one list. Runs after the same word are joined.
+func numberRuns(s string) []numberRun {
+	var runs []numberRun
+	word, list := "", -1 // the last word; the run the list being read is in
+	start := 0           // where that list starts in its run
+	for i := 0; i < len(s); {
+		if !isAlnum(s[i]) {
+			if c := s[i]; c != ' ' && c != ',' && c != '/' && c != '&' && c != '\t' {
+				list = -1
+			}
+			i++
+			continue
+		}
+		j := i + 1
+		if !isDigit(s[i]) {
+			for j < len(s) && isAlnum(s[j]) {
+				j++
+			}
+			if w := s[i:j]; w != "and" && w != "or" {
+				word, list = w, -1
+			}
+			i = j
+			continue
+		}
+		for j < len(s) && (isAlnum(s[j]) || s[j] == '.' && j+1 < len(s) && isDigit(s[j+1])) {
+			j++
+		}
+		if list < 0 {
+			list = slices.IndexFunc(runs, func(r numberRun) bool { return r.after == word })
+			if list < 0 {
+				runs = append(runs, numberRun{after: word})
+				list = len(runs) - 1
+			}
+			start = len(runs[list].nums)
+		}
+		runs[list].nums = append(runs[list].nums, s[i:j])
+		slices.Sort(runs[list].nums[start:])
+		i = j
+	}
+	return runs
 }
 
 // numbers are the words of s that start with a digit, with the dots

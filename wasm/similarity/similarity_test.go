@@ -70,6 +70,13 @@ func TestANumberChangedIsNotADuplicate(t *testing.T) {
 		// remembered" beside "… number10 about ostrich10", and lost).
 		{"new fact number1 about ostrich1", "new fact number10 about ostrich10"},
 		{"Run the migration on node1 of shard1", "Run the migration on node12 of shard12"},
+		// The same numbers swapped after the same word (h-v83 B2: the
+		// correction was refused as "already remembered" and the fact it
+		// corrects marked confirmed).
+		{"Map host port 8080 to container port 3000", "Map host port 3000 to container port 8080"},
+		{"Use Python 3.12 not 3.11", "Use Python 3.11 not 3.12"},
+		{"Node 18 is for CI and Node 22 for local dev", "Node 22 is for CI and Node 18 for local dev"},
+		{"client 1 fact 3 about figs", "client 3 fact 1 about figs"},
 	} {
 		r := compare(c.a, c.b)
 		require.True(t, r.Verdict != Duplicate, "Compare(%q, %q) = duplicate", c.a, c.b)
