@@ -559,3 +559,41 @@ func TestAFileOfLoneCarriageReturnsComesBackWhole(t *testing.T) {
 		require.Equal(t, src, r.read(projectIndex))
 	}
 }
+
+// pimem --json memory forget and restore answer in JSON (h-v83 B1: they
+// answered in prose, so a script could read the restore id only by
+// scraping it), and pimem's prose names pimem's command, not the slash
+// command.
+func TestForgetAndRestoreAnswerInJSONAndNameTheShellCommand(t *testing.T) {
+	r := newRig(t, false)
+	r.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup"})
+	r.write(projectIndex, "## Build\n\n- Run the linter before pushing\n- Use tabs\n")
+	output := func(argv ...string) (string, int64) {
+		r.call("command", map[string]any{"name": "memory", "argv": argv})
+		return r.last.Get(`effects.#(t=="output").text`).Str, r.last.Get("exit").Int()
+	}
+	out, _ := output("forget", "--json", "linter before pushing")
+	got := gjson.Parse(out)
+	require.True(t, got.Get("forgot").Bool(), out)
+	id := got.Get("restore").Str
+	require.True(t, strings.HasPrefix(id, "F-"), out)
+	require.Contains(t, got.Get("said").Str, "Run the linter before pushing")
+
+	out, _ = output("restore", "--json", id)
+	got = gjson.Parse(out)
+	require.True(t, got.Get("restored").Bool(), out)
+	require.Equal(t, id, got.Get("id").Str)
+	require.Equal(t, "## Build\n\n- Run the linter before pushing\n- Use tabs\n", r.read(projectIndex))
+
+	out, _ = output("forget", "Use tabs")
+	require.Contains(t, out, "pimem memory restore F-")
+	require.False(t, strings.Contains(out, " /memory restore"), out)
+	r.call("session_start", map[string]any{"cwd": r.project, "agentDir": r.agent, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup"})
+	out, _ = output("restore", "--json")
+	got = gjson.Parse(out)
+	require.True(t, gjson.Valid(out) && !got.Get("restored").Bool(), out)
+	require.Equal(t, int64(1), got.Get("forgotten.#").Int(), out)
+	require.True(t, strings.HasPrefix(got.Get("forgotten.0.restore").Str, "F-"), out)
+	out, _ = output("restore")
+	require.Contains(t, out, "pimem memory restore <id>")
+}

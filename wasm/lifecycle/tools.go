@@ -8,6 +8,7 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/pi-memory/pi-memory/wasm/registry"
@@ -720,9 +721,21 @@ func (e *Engine) cmdForget(c *store.Cmd) {
 		switch {
 		case err != nil:
 			out.Fail(err.Error())
+		case cands != nil && c.JSON:
+			w := jsonw.Open(nil)
+			w.Bool("forgot", false)
+			w.Raw("candidates", search.JSON(e.cited(cands, true)))
+			out.Output(string(w.Close()))
+			out.SetExit(1)
 		case cands != nil:
 			out.Output(search.Candidates(arg, e.cited(cands, true)))
 			out.SetExit(1)
+		case c.JSON:
+			w := jsonw.Open(nil)
+			w.Bool("forgot", true)
+			w.Str("said", redacted(got.Said))
+			w.Str("restore", got.Restore)
+			out.Output(string(w.Close()))
 		case e.s.Mode == "cli" && got.Restore != "":
 			// Each pimem command is a session of its own: the next one
 			// knows nothing was forgotten unless it is told what.
@@ -749,7 +762,21 @@ func (e *Engine) cmdRestore(c *store.Cmd) {
 	id := c.Args.Text(0)
 	if id == "" {
 		if id = e.forgot; id == "" {
-			c.Out.Output(forgottenList(e.forgotten(c.Out, 5)))
+			fs := e.forgotten(c.Out, 5)
+			if c.JSON {
+				w := jsonw.Open(nil)
+				w.Bool("restored", false)
+				w.Raw("forgotten", jsonw.Array(nil, len(fs), func(b []byte, i int) []byte {
+					f := jsonw.Open(b)
+					f.Str("restore", fs[i].Restore)
+					f.Str("day", civil.Day(fs[i].At))
+					f.Str("said", redacted(fs[i].Said))
+					return f.Close()
+				}))
+				c.Out.Output(string(w.Close()))
+			} else {
+				c.Out.Output(forgottenList(fs))
+			}
 			c.Out.SetExit(1)
 			return
 		}
@@ -759,8 +786,16 @@ func (e *Engine) cmdRestore(c *store.Cmd) {
 		c.Out.Fail(err.Error())
 		return
 	}
+	if c.JSON {
+		w := jsonw.Open(nil)
+		w.Bool("restored", true)
+		w.Str("id", id)
+		w.Str("said", redacted(said))
+		said = string(w.Close())
+	}
 	c.Out.Output(said)
 }
+
 
 // forgotten is what the readable stores forgot and may restore, newest
 // first, at most limit.
