@@ -30,10 +30,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strconv"
 	"sync"
 	"time"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -250,7 +253,7 @@ func (w *wire) takeOne(msg []byte) (pass, answer []byte, c *rpcCall) {
 		return msg, nil, nil
 	}
 	if _, taken := w.inUse[idKey(id)]; taken {
-		return nil, invalidRequest("a request whose id " + string(id) + " is the id of one not answered yet"), nil
+		return nil, invalidRequest("a request whose id " + string(safeID(id)) + " is the id of one not answered yet"), nil
 	}
 	if method == "resources/read" && !plainURI(m["params"]) {
 		return nil, notFound(id), nil
@@ -434,18 +437,59 @@ func idKey(id []byte) string {
 }
 
 // withID is msg with its id replaced by id, the request's as the client sent
-// it, byte for byte, even one redaction would mark: it only ever goes back to
-// the client that chose it, which matches its answer by it (an answer under
-// another id is one it waits for forever).
+// it, the same value, even one redaction would mark: it only ever goes back
+// to the client that chose it, which matches its answer by it (an answer
+// under another id is one it waits for forever). Its bytes are safeID's.
 func withID(msg, id []byte) []byte {
 	r := gjson.GetBytes(msg, "id")
 	if r.Index <= 0 {
 		return msg
 	}
+	id = safeID(id)
 	out := make([]byte, 0, len(msg)-len(r.Raw)+len(id))
 	out = append(out, msg[:r.Index]...)
 	out = append(out, id...)
 	return append(out, msg[r.Index+len(r.Raw):]...)
+}
+
+// safeID is a string id's JSON with every character past ASCII, every
+// control and '<', '>', '&' written as a \u escape: the value the client
+// sent (its parser reads back the same string, a lone surrogate's escape
+// kept as it came), in bytes that a terminal or a model reading the line
+// cannot take for anything else (a bidi override, our marker, ESC). An id
+// that is not a string is as it came.
+func safeID(id []byte) []byte {
+	if len(id) < 2 || id[0] != '"' {
+		return id
+	}
+	out := make([]byte, 0, len(id))
+	for i := 0; i < len(id); {
+		c := id[i]
+		switch {
+		case c == '\\' && i+1 < len(id):
+			n := 2
+			if id[i+1] == 'u' {
+				n = min(6, len(id)-i)
+			}
+			out = append(out, id[i:i+n]...)
+			i += n
+		case c == '<' || c == '>' || c == '&' || c < 0x20 || c == 0x7f:
+			out = fmt.Appendf(out, `\u%04x`, c)
+			i++
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, n := utf8.DecodeRune(id[i:])
+			if r1, r2 := utf16.EncodeRune(r); r1 != utf8.RuneError {
+				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
+			i += n
+		}
+	}
+	return out
 }
 
 // encode is a message the wire rewrote, for the SDK (which reads its values,
@@ -493,7 +537,7 @@ func plainURI(params json.RawMessage) bool {
 // notFound answers request id, a resources/read of a URI no resource has,
 // without saying the URI back.
 func notFound(id []byte) []byte {
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(id), "error": map[string]any{
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(safeID(id)), "error": map[string]any{
 		"code": mcp.CodeResourceNotFound, "message": "Resource not found: its URI holds a character no pimem resource has (a blank, a control, or one that is not ASCII)",
 	}})
 	return b

@@ -31,10 +31,23 @@ func TestMCPEchoesEveryIdByteForByte(t *testing.T) {
 	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
 	p := startMCP(t, dir, agent, `{"elicitation":{}}`)
 	for _, id := range []string{`1.5`, `12345678901234567890`, `9007199254740993`, `-0`, `1e2`, `0.10`, `-7`,
-		`"x"`, `""`, `"1"`, `"a\u0062"`, `"<&>"`, `"日本"`} {
+		`"x"`, `""`, `"1"`, `"a\u0062"`, `"\ud800"`} {
 		p.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)
 		line := rawAnswer(t, p, id)
 		require.Contains(t, line, `"result":{}`, id)
+	}
+	// The same value, in bytes no terminal or model takes for anything
+	// else (h-v83 B3: a bidi override, our marker, ESC came back raw).
+	for id, safe := range map[string]string{
+		`"<&>"`: `"\u003c\u0026\u003e"`, `"日本"`: `"\u65e5\u672c"`, "\"\u202e\\u001b[31m\"": `"\u202e\u001b[31m"`,
+		`"</pi-memory-recall>"`: `"\u003c/pi-memory-recall\u003e"`, `"a😀"`: `"a\ud83d\ude00"`,
+	} {
+		p.send(t, `{"jsonrpc":"2.0","id":`+id+`,"method":"ping"}`)
+		line := rawAnswer(t, p, safe)
+		var sent, got struct{ ID any }
+		require.NoError(t, json.Unmarshal([]byte(`{"id":`+id+`}`), &sent))
+		require.NoError(t, json.Unmarshal([]byte(line), &got))
+		require.Equal(t, sent.ID, got.ID, line)
 	}
 	// Through the core, and two requests whose ids the SDK took for one.
 	p.send(t, strings.Replace(propose(1, "Deploy only on Tuesdays"), `"id":1`, `"id":7`, 1))
