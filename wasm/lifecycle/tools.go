@@ -796,7 +796,6 @@ func (e *Engine) cmdRestore(c *store.Cmd) {
 	c.Out.Output(said)
 }
 
-
 // forgotten is what the readable stores forgot and may restore, newest
 // first, at most limit.
 func (e *Engine) forgotten(out *store.Out, limit int) []store.Forgot {
