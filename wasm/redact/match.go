@@ -1034,9 +1034,10 @@ func findURLUser(s string, pos int) []int {
 	}
 }
 
-// findUserPassword: (?:^|[^A-Za-z0-9_.\-/:@])([A-Za-z0-9_.\-]+):([^\s/:@"'<>`]+)@([A-Za-z0-9.\-]+)
+// findUserPassword: (?:^|[^A-Za-z0-9_.\-/:@])([A-Za-z0-9_.\-]+)[:/]([^\s/:@"'<>`]+)@([A-Za-z0-9.\-]+)
 //
-// user:password@host without a scheme (root:pw@10.0.0.1). Neither the
+// user:password@host without a scheme (root:pw@10.0.0.1), or Oracle's
+// user/password@db (sqlplus system/pw@localhost:1521/XE). Neither the
 // password nor the user can hold '@' or ':', nor the byte before the user a
 // user's byte, so each '@' has one possible match, and a later '@' a later
 // one.
@@ -1049,7 +1050,7 @@ func findUserPassword(s string, pos int) []int {
 		k += b
 		b = k + 1
 		p := runEndBack(s, k, func(c byte) bool { return !isUserStop(c) })
-		if p == k || p == 0 || s[p-1] != ':' {
+		if p == k || p == 0 || s[p-1] != ':' && s[p-1] != '/' {
 			continue
 		}
 		u := runEndBack(s, p-1, isIdent)

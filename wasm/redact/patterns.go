@@ -156,7 +156,7 @@ func newPatterns() []*pattern {
 			find: findRedisAuth, span: redisValue},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
 			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool", "jarsigner", "twine",
-			"vsce", "ovsx", "poetry", "psexec", "ipmitool", "nuget", "lftp", "http", "xh"},
+			"vsce", "ovsx", "poetry", "psexec", "ipmitool", "nuget", "lftp", "http", "xh", "rdesktop", "ncftp", "mosquitto_"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
 			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW,
 			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW,
@@ -290,6 +290,15 @@ func userPassword(s string, m []int) (int, int, int, int, bool) {
 	user, pw, host := s[m[2]:m[3]], s[m[4]:m[5]], strings.TrimRight(s[m[6]:m[7]], ".-")
 	if isReference(pw) || inList(" password pass secret pwd PASSWORD ", pw) { // a placeholder: user:password@tcp(host:3306)/db
 		return 0, 0, 0, 0, false
+	}
+	if s[m[4]-1] == '/' {
+		// Oracle's user/password@db names its database by any word (@orcl,
+		// @prod): the password must look chosen, not a path's part
+		// (images/logo@2x.png, library/nginx@sha256) or a ref's (org/Repo2@main).
+		if !chosenPassword(pw) || strings.ContainsAny(pw, ".") || inList(" main master develop dev HEAD head latest next stable beta alpha canary trunk wiki ", host) {
+			return 0, 0, 0, 0, false
+		}
+		return m[4], m[5], m[2], m[7], true
 	}
 	port := m[6]+len(host) < len(s) && s[m[6]+len(host)] == ':' && isPortAt(s, m[6]+len(host)+1)
 	// Go's MySQL driver names the host's protocol: app:pw@tcp(db:3306)/app.

@@ -1263,6 +1263,25 @@ func TestQuotedBracketsConversionsAndAURLUsersAt(t *testing.T) {
 	})
 }
 
+// More commands that take a password after a flag (h-v84 B6), and
+// Oracle's user/password@db (B4).
+func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
+	bothWays(t, redacts{
+		{"cf login -a api.run.pivotal.io -u ada -p Cf6nT9vX3mQ7pR2w", "cf login -a api.run.pivotal.io -u ada -p [REDACTED:secret]"},
+		{"oc login https://api.ocp:6443 -u admin -p Oc4kQ3vT9xM2pR5w", "oc login https://api.ocp:6443 -u admin -p [REDACTED:secret]"},
+		{"mosquitto_pub -u iot -P Mq7kT3vX9mQ2pR5w -t home/temp -m 21", "mosquitto_pub -u iot -P [REDACTED:secret] -t home/temp -m 21"},
+		{"rdesktop -u admin -p Rd6nT9vX3mQ7pR2w 10.0.0.5", "rdesktop -u admin -p [REDACTED:secret] 10.0.0.5"},
+		{"ncftpput -u ada -p Nf3kT9vX2mQ7pR5w ftp.example.com /in f.txt", "ncftpput -u ada -p [REDACTED:secret] ftp.example.com /in f.txt"},
+		{"sqlplus system/Or9kT3vM7xQ2pW5n@localhost:1521/XEPDB1", "sqlplus system/[REDACTED:url-password]@localhost:1521/XEPDB1"},
+		{"expdp hr/Ex4kT3vM7xQ2pW5n@orcl directory=dp dumpfile=hr.dmp", "expdp hr/[REDACTED:url-password]@orcl directory=dp dumpfile=hr.dmp"},
+		{"CONNECT scott/Ct6kT3vM7xQ2pW5n@ORCL", "CONNECT scott/[REDACTED:url-password]@ORCL"},
+	}, []string{
+		"images/logo@2x.png", "docker pull library/nginx@sha256:abc", "lodash/fp@4.17.21", "npm i @scope/pkg@1.2.0",
+		"user/repo@v1.2.3", "refs/heads/main@{1}", "uses: actions/checkout@v4", "git push org/Repo2@main",
+		"cf push myapp -p ./build", "oc get pods -p", "rdesktop -p - host", "mosquitto_sub -t home/# -P", "cf login -p",
+	})
+}
+
 // More vendors' keys that need no label: JFrog, HubSpot, Dynatrace,
 // Sourcegraph, Fly.io, Facebook, Alibaba Cloud, Tencent Cloud (h-v80).
 func TestMoreVendorsKeysWithoutALabel(t *testing.T) {

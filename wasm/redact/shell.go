@@ -11,8 +11,9 @@ import (
 // Passwords given to a command on its command line, as a person pastes the
 // line into a note or a chat: mysql's -pPW glued to its flag (7z's too),
 // curl's -u user:PW (-U and --proxy-user, --user=), sshpass -p PW (mongo's,
-// vsce's and psexec's too), docker login -p PW (az login, helm registry
-// login), zip's, sqlcmd's and ipmitool's -P PW, redis-cli -a PW (--pass PW),
+// vsce's, psexec's, rdesktop's and ncftp's too), docker login -p PW (az
+// login, helm registry login, Cloud Foundry's cf login, OpenShift's oc
+// login), zip's, sqlcmd's, ipmitool's and mosquitto_pub's -P PW, redis-cli -a PW (--pass PW),
 // smbclient's -U user%PW, lftp's -u user,PW, HTTPie's -a user:PW (--auth),
 // openssl's -pass pass:PW (-passin, -passout; enc's -k PW, and nuget push's
 // API key), htpasswd -b's
@@ -143,13 +144,13 @@ func shellCommand(s string, i, e int) (int, int) {
 	switch s[i:e] {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb", "7z", "7za", "7zr":
 		return cmdMySQL, e
-	case "sshpass", "twine", "vsce", "ovsx", "poetry", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
+	case "sshpass", "twine", "vsce", "ovsx", "poetry", "rdesktop", "ncftp", "ncftpput", "ncftpget", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
 		return cmdSSHPass, e
 	case "curl":
 		return cmdCurl, e
-	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "az", "helm":
+	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "az", "helm", "cf", "oc":
 		return cmdLogin, e
-	case "zip", "unzip", "zipcloak", "sqlcmd", "bcp":
+	case "zip", "unzip", "zipcloak", "sqlcmd", "bcp", "mosquitto_pub", "mosquitto_sub":
 		return cmdZip, e
 	case "smbclient", "smbcacls", "smbget", "rpcclient":
 		return cmdSMB, e
