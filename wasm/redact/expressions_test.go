@@ -190,7 +190,7 @@ func expressions() []expression {
 		// secret: a YAML value on the line below its key
 		{re: nameRE + `:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
 		// secret: a value in a code block below its label
-		{re: nameRE + ":(?:\\*\\*)?[ \\t]*(?:" + brRE + "[ \\t]*```[A-Za-z0-9_+\\-]*[ \\t]*" + brRE + "[ \\t]*(" + fenceLineRE + ")[ \\t]*" + brRE + "[ \\t]*```" +
+		{re: nameRE + ":(?:\\*\\*)?[ \\t]*(?:" + brRE + "(?:[ \\t]*" + brRE + ")?[ \\t]*(?:```|~~~)[A-Za-z0-9_+\\-]*[ \\t]*" + brRE + "[ \\t]*(" + fenceLineRE + ")[ \\t]*" + brRE + "[ \\t]*(?:```|~~~)" +
 			"|```[ \\t]*(" + fenceLineRE + ")[ \\t]*```)"},
 		// secret: a Terraform variable's default
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},

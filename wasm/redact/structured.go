@@ -500,7 +500,7 @@ func nextIndented(s string, k int) int {
 	return -1
 }
 
-// findFencedValue: NAME:(?:\*\*)?[ \t]*(?:BR[ \t]*```[A-Za-z0-9_+\-]*[ \t]*BR[ \t]*(LINE)[ \t]*BR[ \t]*```|```[ \t]*(LINE)[ \t]*```)
+// findFencedValue: NAME:(?:\*\*)?[ \t]*(?:BR(?:[ \t]*BR)?[ \t]*(?:```|~~~)[A-Za-z0-9_+\-]*[ \t]*BR[ \t]*(LINE)[ \t]*BR[ \t]*(?:```|~~~)|```[ \t]*(LINE)[ \t]*```)
 // with LINE [^\s`\\](?:[^\n`\\]*[^\s`\\])? and BR a line break, \r?\n, or one
 // a quoted string spells, \\r?\\n (lineBreak)
 //
@@ -532,8 +532,11 @@ func findFencedValue(s string, pos int) []int {
 		if k = lineBreak(s, runEnd(s, k, isBlank)); k < 0 {
 			return nil
 		}
+		if b := lineBreak(s, runEnd(s, k, isBlank)); b >= 0 {
+			k = b // a blank line before the block
+		}
 		f := runEnd(s, k, isBlank)
-		if !hasAt(s, f, "```") {
+		if !fenceAt(s, f) {
 			return nil
 		}
 		k = lineBreak(s, runEnd(s, runEnd(s, f+3, isFenceLang), isBlank))
@@ -543,7 +546,7 @@ func findFencedValue(s string, pos int) []int {
 		vs := runEnd(s, k, isBlank)
 		ve := fenceLine(s, vs)
 		e := lineBreak(s, runEnd(s, ve, isBlank))
-		if ve == vs || e < 0 || !hasAt(s, runEnd(s, e, isBlank), "```") {
+		if ve == vs || e < 0 || !fenceAt(s, runEnd(s, e, isBlank)) {
 			return nil
 		}
 		return groupOf(start, runEnd(s, e, isBlank)+3, 2, 0, vs, ve)
@@ -553,6 +556,9 @@ func findFencedValue(s string, pos int) []int {
 // fenceLine is the end of a code block's line starting at s[vs:], LINE of
 // findFencedValue: up to a line break, a backtick or a backslash (a line
 // break spelled \n), blanks at its end left out; vs for none.
+// fenceAt: a code block's fence, ``` or ~~~, stands at s[i:].
+func fenceAt(s string, i int) bool { return hasAt(s, i, "```") || hasAt(s, i, "~~~") }
+
 func fenceLine(s string, vs int) int {
 	ve := vs
 	if ve < len(s) && isSpace(s[ve]) {
@@ -581,7 +587,7 @@ func fencedValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	lang, v := "", s[vs:ve]
 	if m[2] >= 0 { // a block: its opening fence's language
-		f := strings.Index(s[m[0]:vs], "```") + m[0] + 3
+		f := strings.IndexAny(s[m[0]:vs], "`~") + m[0] + 3
 		lang = s[f:runEnd(s, f, isFenceLang)]
 	}
 	if lang != "" && !inList(" text plain plaintext txt ", strings.ToLower(lang)) || strings.Contains(v, "$(") {
