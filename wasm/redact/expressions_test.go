@@ -164,7 +164,7 @@ func expressions() []expression {
 		// secret: a long flag that names a secret, its value after a blank
 		{re: `(?:^|\s)--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|api-key|apikey|client-secret|secret-key)[ \t]+` + shellWordRE},
 		// secret: a password echoed into a command's --password-stdin (--with-token, sudo -S)
-		{re: `\b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+|--[ \t]+)?(?:(?:"%s[^"\n]*"|'%s[^'\n]*'|%s[^\s"'|]*)[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]` + sudoStdinRE(`\n;|&`) + `|[ \t]*(?:sudo[ \t]+)?(?:chpasswd\b|passwd[ \t]+--stdin\b))`},
+		{re: `\b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|yes[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+|--[ \t]+)?(?:(?:"%s[^"\n]*"|'%s[^'\n]*'|%s[^\s"'|]*)[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|(?:[^\n;|&]*?[ \t]--(?:password-stdin|with-token)\b|[ \t]*sudo[ \t]` + sudoStdinRE(`\n;|&`) + `|[ \t]*(?:sudo[ \t]+)?(?:chpasswd\b|passwd\b(?:[ \t]+--stdin\b)?))`},
 		// secret: set by a tool's config command
 		{re: `\b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?` + labelTailRE + `["']?[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|&<>;][^\s"']*))`},
 		// secret: the same as a here-string

@@ -1266,8 +1266,8 @@ func TestQuotedBracketsConversionsAndAURLUsersAt(t *testing.T) {
 	})
 }
 
-// More commands that take a password after a flag (h-v84 B6), and
-// Oracle's user/password@db (B4).
+// More commands that take a password after a flag (h-v84 B6), Oracle's
+// user/password@db (B4), and a password piped to passwd.
 func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 	bothWays(t, redacts{
 		{"cf login -a api.run.pivotal.io -u ada -p Cf6nT9vX3mQ7pR2w", "cf login -a api.run.pivotal.io -u ada -p [REDACTED:secret]"},
@@ -1278,7 +1278,11 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"sqlplus system/Or9kT3vM7xQ2pW5n@localhost:1521/XEPDB1", "sqlplus system/[REDACTED:url-password]@localhost:1521/XEPDB1"},
 		{"expdp hr/Ex4kT3vM7xQ2pW5n@orcl directory=dp dumpfile=hr.dmp", "expdp hr/[REDACTED:url-password]@orcl directory=dp dumpfile=hr.dmp"},
 		{"CONNECT scott/Ct6kT3vM7xQ2pW5n@ORCL", "CONNECT scott/[REDACTED:url-password]@ORCL"},
+		{`echo -e "Pw7xK2mQ9v\nPw7xK2mQ9v" | passwd ada`, `echo -e "[REDACTED:secret]" | passwd ada`},
+		{"yes Pw7xK2mQ9v | passwd ada", "yes [REDACTED:secret] | passwd ada"},
+		{"echo 'Pw7xK2mQ9v' | sudo passwd --stdin ada", "echo '[REDACTED:secret]' | sudo passwd --stdin ada"},
 	}, []string{
+		`echo "$NEW_PW" | passwd ada`, "yes | apt-get install curl", "echo done | passwdqc", "yes y | passwd -l ada",
 		"images/logo@2x.png", "docker pull library/nginx@sha256:abc", "lodash/fp@4.17.21", "npm i @scope/pkg@1.2.0",
 		"user/repo@v1.2.3", "refs/heads/main@{1}", "uses: actions/checkout@v4", "git push org/Repo2@main",
 		"cf push myapp -p ./build", "oc get pods -p", "rdesktop -p - host", "mosquitto_sub -t home/# -P", "cf login -p",

@@ -465,7 +465,7 @@ func commandProse(s string, vs, ve int) bool {
 		inList(" flag option argument arguments parameter switch setting value command takes needs requires expects accepts lists shows prints sets reads gives asks prompts ", w)
 }
 
-// findStdinPassword: \b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+|--[ \t]+)?(?:FORMAT[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|STDIN
+// findStdinPassword: \b(?:echo[ \t]+(?:-[ne]+[ \t]+)?|yes[ \t]+(?:-[ne]+[ \t]+)?|printf[ \t]+(?:-[ne]+[ \t]+|--[ \t]+)?(?:FORMAT[ \t]+)?)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|]+))[ \t]*\|STDIN
 //
 // A password echoed into a command that reads it from its input (docker,
 // podman and helm login, oras, skopeo take --password-stdin, gh auth login
@@ -484,6 +484,8 @@ func findStdinPassword(s string, pos int) []int {
 			w = 4
 		case hasAt(s, i, "printf"):
 			w = 6
+		case hasAt(s, i, "yes"):
+			w = 3 // yes PW | passwd ada
 		default:
 			continue
 		}
@@ -622,6 +624,9 @@ func stdinValue(s string, m []int) (int, int, int, int, bool) {
 			return 0, 0, 0, 0, false // echo "ada:$PW" | chpasswd
 		}
 	}
+	if ok && ve-vs < 4 {
+		return 0, 0, 0, 0, false // an answer, not a password: yes y | passwd -l ada
+	}
 	return vs, ve, ws, we, ok
 }
 
@@ -631,10 +636,13 @@ func chpasswdAt(s string, k int) int {
 	if e := k + len("chpasswd"); hasAt(s, k, "chpasswd") && (e == len(s) || !isWord(s[e])) {
 		return e
 	}
-	if hasAt(s, k, "passwd") {
-		if f := blanks(s, k+len("passwd")); f >= 0 {
-			return flagAt(s, f, "--stdin")
+	if e := k + len("passwd"); hasAt(s, k, "passwd") && (e == len(s) || !isWord(s[e])) {
+		if f := blanks(s, e); f >= 0 {
+			if g := flagAt(s, f, "--stdin"); g >= 0 {
+				return g
+			}
 		}
+		return e // echo -e "PW\nPW" | passwd ada
 	}
 	return -1
 }
