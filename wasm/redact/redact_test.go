@@ -1280,9 +1280,11 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"CONNECT scott/Ct6kT3vM7xQ2pW5n@ORCL", "CONNECT scott/[REDACTED:url-password]@ORCL"},
 		{`echo -e "Pw7xK2mQ9v\nPw7xK2mQ9v" | passwd ada`, `echo -e "[REDACTED:secret]" | passwd ada`},
 		{"yes Pw7xK2mQ9v | passwd ada", "yes [REDACTED:secret] | passwd ada"},
+		{`net use Z: \\fs01\share Nu7xK2mQ9v /user:CORP\ada /persistent:no`, `net use Z: \\fs01\share [REDACTED:secret] /user:CORP\ada /persistent:no`},
+		{`NET USE \\fs01\share /user:CORP\ada Nu7xK2mQ9v`, `NET USE \\fs01\share /user:CORP\ada [REDACTED:secret]`},
 		{"echo 'Pw7xK2mQ9v' | sudo passwd --stdin ada", "echo '[REDACTED:secret]' | sudo passwd --stdin ada"},
 	}, []string{
-		`echo "$NEW_PW" | passwd ada`, "yes | apt-get install curl", "echo done | passwdqc", "yes y | passwd -l ada",
+		`echo "$NEW_PW" | passwd ada`, `net use Z: \\fs01\share * /user:ada`, `net use \\fs01\share /user:ada`, `net use Z: /delete`, "yes | apt-get install curl", "echo done | passwdqc", "yes y | passwd -l ada",
 		"images/logo@2x.png", "docker pull library/nginx@sha256:abc", "lodash/fp@4.17.21", "npm i @scope/pkg@1.2.0",
 		"user/repo@v1.2.3", "refs/heads/main@{1}", "uses: actions/checkout@v4", "git push org/Repo2@main",
 		"cf push myapp -p ./build", "oc get pods -p", "rdesktop -p - host", "mosquitto_sub -t home/# -P", "cf login -p",

@@ -1016,6 +1016,8 @@ func findStoreSecret(s string, pos int) []int {
 				if b := blanks(s, k); b >= 0 && b < len(s) && s[b] != '/' {
 					v = blanks(s, bareWords(s, k, 1))
 				}
+			} else if u >= 0 && text.HasFoldPrefix(s[u:], "use") && u+3 < len(s) && isBlank(s[u+3]) {
+				v = netUse(s, u+3) // net use Z: \\fs01\share PW /user:ada
 			}
 		case text.HasFoldPrefix(s[i:], "nuget"):
 			if k := blanks(s, exeEnd(s, i+5)); k >= 0 && text.HasFoldPrefix(s[k:], "setapikey") {
@@ -1068,6 +1070,31 @@ func bareWords(s string, i, n int) int {
 		}
 	}
 	return i
+}
+
+// netUse is where the password of net use starts after "use" at s[k:],
+// -1 for none: (?:[ \t]+[A-Za-z]:)?[ \t]+\\\\[^\s"']*(?:[ \t]+/[^\s"']*)*[ \t]+
+// before findStoreSecret's value; a switch is the value only when no other
+// word follows them, as the expression backtracks (and storeValue keeps no
+// switch).
+func netUse(s string, k int) int {
+	if d := blanks(s, k); d >= 0 && d+1 < len(s) && isLetter(s[d]) && s[d+1] == ':' && blanks(s, d+2) >= 0 {
+		k = d + 2 // the drive
+	}
+	b := blanks(s, k)
+	if !hasAt(s, b, `\\`) {
+		return -1
+	}
+	k, last := runEnd(s, b, isBareShell), -1
+	for b := blanks(s, k); hasAt(s, b, "/"); b = blanks(s, k) {
+		last, k = b, runEnd(s, b, isBareShell)
+	}
+	if b := blanks(s, k); b >= 0 {
+		if g, _, _, _ := shellValue(s, b, 0); g >= 0 {
+			return b
+		}
+	}
+	return last
 }
 
 // storeValue is commandValue for a secret store's command, which also
