@@ -207,7 +207,7 @@ func expressions() []expression {
 		// secret: basic auth's password after its user
 		{re: `(?:\bauth[ \t]*=[ \t]*[(\[]|[Bb]asic_?[Aa]uth\()[ \t]*(?:"[^"\n]*"|'[^'\n]*')[ \t]*,[ \t]*(?:"([^"\n]+)"|'([^'\n]+)')`},
 		// secret: Docker's config.json "auth"
-		{re: `"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{12,}={0,2})"`},
+		{re: `"auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{12,}={0,2})"|"(?:d|k|p|q|dp|dq|qi)"[ \t]*:[ \t]*"([A-Za-z0-9_\-]{32,})"`},
 		// secret: a password given by its place in a call
 		{re: `(?:\b(?:getConnection|PDO|mysqli_connect|mysql_connect|mysqli|FTP|FTP_TLS|hash_hmac|openssl_encrypt|openssl_decrypt|pymysql\.connect|MySQLdb\.connect|smtp\.PlainAuth)\(` + argRE + `,` + argRE + `,` +
 			`|\b(?:NetworkCredential|AuthenticationHeaderValue|simple_bind_s|bind_s|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken|createHmac|createCipheriv|createDecipheriv|jwt\.(?:sign|encode|decode|verify)|JWT\.(?:encode|decode)|hmac\.New|HMAC\.(?:hexdigest|digest)|CryptoJS\.HmacSHA(?:256|512|1)|AES\.(?:encrypt|decrypt)|JWS\.sign)\(` + argRE + `,|\.(?:login|basic_auth)\(` + argRE + `,|\.bearer_auth\(` +

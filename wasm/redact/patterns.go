@@ -217,7 +217,7 @@ func newPatterns() []*pattern {
 			// A user and a password after a label: credentials: ada / PW (structured.go).
 			find: findUserSlashPassword, span: slashValue},
 		{kind: "secret", triggers: []string{"auth"}, find: findBasicAuth, span: structuredValue},
-		{kind: "secret", triggers: []string{`"auth"`}, find: findDockerAuth, span: dockerAuth},
+		{kind: "secret", triggers: []string{`"auth"`, `"d"`, `"k"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`}, find: findDockerAuth, span: dockerAuth},
 		{kind: "secret", triggers: []string{"getconnection", "pdo", "mysql", "ftp", "credential", "bind_s", "passwordauthentication", ".login(",
 			"hmac", "cipheriv", "jwt.", "fernet", "secretkeyspec", ".new(", "signedstring", "openssl_", "from_secret", "aesgcm", "aesccm", "aessiv",
 			"chacha20poly1305", "algorithms.aes", "aes.", "jws.", "symmetricsecuritykey", "authenticationheadervalue", "_auth(", "plainauth"}, find: findPositional, span: positionalValue},

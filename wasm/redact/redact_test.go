@@ -1267,7 +1267,8 @@ func TestQuotedBracketsConversionsAndAURLUsersAt(t *testing.T) {
 }
 
 // More commands that take a password after a flag (h-v84 B6), Oracle's
-// user/password@db (B4), and a password piped to passwd.
+// user/password@db (B4), a password piped to passwd, net use, and a JSON
+// Web Key's private members.
 func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 	bothWays(t, redacts{
 		{"cf login -a api.run.pivotal.io -u ada -p Cf6nT9vX3mQ7pR2w", "cf login -a api.run.pivotal.io -u ada -p [REDACTED:secret]"},
@@ -1278,13 +1279,15 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"sqlplus system/Or9kT3vM7xQ2pW5n@localhost:1521/XEPDB1", "sqlplus system/[REDACTED:url-password]@localhost:1521/XEPDB1"},
 		{"expdp hr/Ex4kT3vM7xQ2pW5n@orcl directory=dp dumpfile=hr.dmp", "expdp hr/[REDACTED:url-password]@orcl directory=dp dumpfile=hr.dmp"},
 		{"CONNECT scott/Ct6kT3vM7xQ2pW5n@ORCL", "CONNECT scott/[REDACTED:url-password]@ORCL"},
+		{`{"kty":"oct","k":"GawgguFyGrWKav7AX4VKUg8vQ3Jm9xZp2LkR5tWq"}`, `{"kty":"oct","k":"[REDACTED:secret]"}`},
+		{`{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d": "jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI"}`, `{"kty":"EC","crv":"P-256","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU","d": "[REDACTED:secret]"}`},
 		{`echo -e "Pw7xK2mQ9v\nPw7xK2mQ9v" | passwd ada`, `echo -e "[REDACTED:secret]" | passwd ada`},
 		{"yes Pw7xK2mQ9v | passwd ada", "yes [REDACTED:secret] | passwd ada"},
 		{`net use Z: \\fs01\share Nu7xK2mQ9v /user:CORP\ada /persistent:no`, `net use Z: \\fs01\share [REDACTED:secret] /user:CORP\ada /persistent:no`},
 		{`NET USE \\fs01\share /user:CORP\ada Nu7xK2mQ9v`, `NET USE \\fs01\share /user:CORP\ada [REDACTED:secret]`},
 		{"echo 'Pw7xK2mQ9v' | sudo passwd --stdin ada", "echo '[REDACTED:secret]' | sudo passwd --stdin ada"},
 	}, []string{
-		`echo "$NEW_PW" | passwd ada`, `net use Z: \\fs01\share * /user:ada`, `net use \\fs01\share /user:ada`, `net use Z: /delete`, "yes | apt-get install curl", "echo done | passwdqc", "yes y | passwd -l ada",
+		`echo "$NEW_PW" | passwd ada`, `{"d":"2024-01-01","k":"some_long_identifier_name_for_the_cache"}`, `{"p": "packages/core/src/index.ts"}`, `net use Z: \\fs01\share * /user:ada`, `net use \\fs01\share /user:ada`, `net use Z: /delete`, "yes | apt-get install curl", "echo done | passwdqc", "yes y | passwd -l ada",
 		"images/logo@2x.png", "docker pull library/nginx@sha256:abc", "lodash/fp@4.17.21", "npm i @scope/pkg@1.2.0",
 		"user/repo@v1.2.3", "refs/heads/main@{1}", "uses: actions/checkout@v4", "git push org/Repo2@main",
 		"cf push myapp -p ./build", "oc get pods -p", "rdesktop -p - host", "mosquitto_sub -t home/# -P", "cf login -p",

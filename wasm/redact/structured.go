@@ -1931,23 +1931,45 @@ func positionalValue(s string, m []int) (int, int, int, int, bool) {
 	return structuredValue(s, m)
 }
 
-// findDockerAuth: "auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{12,}={0,2})"
+// findDockerAuth: "auth"[ \t]*:[ \t]*"([A-Za-z0-9+/]{12,}={0,2})"|"(?:d|k|p|q|dp|dq|qi)"[ \t]*:[ \t]*"([A-Za-z0-9_\-]{32,})"
 //
 // Docker's config.json credential, "auth": base64 of user:password
-// (dockerAuth keeps it when it is that).
+// (dockerAuth keeps it when it is that); a JSON Web Key's private members
+// ("d" of an RSA or EC key, its primes and exponents, "k" of a symmetric
+// one), base64url.
 func findDockerAuth(s string, pos int) []int {
 	for i := pos; ; i++ {
-		k := strings.Index(s[i:], `"auth"`)
+		k := strings.IndexByte(s[i:], '"')
 		if k < 0 {
 			return nil
 		}
 		i += k
-		c := runEnd(s, i+6, isBlank)
+		n, jwk := 0, false
+		if hasAt(s, i, `"auth"`) {
+			n = 6
+		} else {
+			for _, w := range [...]string{`"d"`, `"k"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`} {
+				if hasAt(s, i, w) {
+					n, jwk = len(w), true
+					break
+				}
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		c := runEnd(s, i+n, isBlank)
 		if !hasAt(s, c, ":") {
 			continue
 		}
 		v := runEnd(s, c+1, isBlank)
 		if !hasAt(s, v, `"`) {
+			continue
+		}
+		if jwk {
+			if e := runEnd(s, v+1, func(c byte) bool { return isToken(c) }); e-v-1 >= 32 && hasAt(s, e, `"`) {
+				return groupOf(i, e+1, 2, 1, v+1, e)
+			}
 			continue
 		}
 		e := runEnd(s, v+1, isBase64)
@@ -1959,14 +1981,22 @@ func findDockerAuth(s string, pos int) []int {
 			q++
 		}
 		if hasAt(s, q, `"`) {
-			return group1(i, q+1, v+1, q)
+			return groupOf(i, q+1, 2, 0, v+1, q)
 		}
 	}
 }
 
 // dockerAuth keeps findDockerAuth's value when it is base64 of a user and
-// a password: printable ASCII with a ':' in it.
+// a password: printable ASCII with a ':' in it; a key's member when it
+// mixes upper and lower case and digits, as random bytes do.
 func dockerAuth(s string, m []int) (int, int, int, int, bool) {
+	if m[4] >= 0 {
+		v := s[m[4]:m[5]]
+		if !strings.ContainsAny(v, "0123456789") || !strings.ContainsAny(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") || !strings.ContainsAny(v, "abcdefghijklmnopqrstuvwxyz") {
+			return 0, 0, 0, 0, false
+		}
+		return m[4], m[5], m[0], m[1], true
+	}
 	raw, ok := decodeBase64(s[m[2]:m[3]])
 	if !ok || strings.IndexByte(raw, ':') <= 0 || strings.ContainsFunc(raw, func(r rune) bool { return r < ' ' || r > '~' }) {
 		return 0, 0, 0, 0, false
