@@ -1162,27 +1162,20 @@ func storeFlag(s string, j int) int {
 	return -1
 }
 
-// findFlagSecret: (?:^|\s)--(?:[a-z0-9]+-)*(?:password|passwd|passphrase|token|api-key|apikey|client-secret|secret-key)[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findFlagSecret: (?:^|\s)--(?:(?:[a-z0-9]+[-_])*(?:password|passwd|passphrase|pass|token|api-key|api_key|apikey|secret|secret-key|private-key|private_key)|[a-z][a-z0-9]*(?:Token|Password|Secret|ApiKey))[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 //
 // Any command's long flag that names a secret, its value after a blank:
-// kubectl --token T, vault --client-secret S, a tool's --db-password P
-// (with "=" the label's pattern reads it; --password-file names a file).
+// kubectl --token T, vault --client-secret S, a tool's --db-password P,
+// --app-secret S, --ks-pass P, --apiToken T (with "=" the label's pattern
+// reads it; --password-file names a file).
 func findFlagSecret(s string, pos int) []int {
 	for i := pos; i+1 < len(s); i++ {
 		if s[i] != '-' || s[i+1] != '-' || i > 0 && (!isSpace(s[i-1]) || i-1 < pos) {
 			continue
 		}
-		e := runEnd(s, i+2, func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' })
-		name := s[i+2 : e]
-		ok := false
-		for _, w := range [...]string{"password", "passwd", "passphrase", "token", "api-key", "apikey", "client-secret", "secret-key"} {
-			if p := len(name) - len(w); p >= 0 && name[p:] == w && (p == 0 || name[p-1] == '-') && segments(name[:p]) {
-				ok = true
-				break
-			}
-		}
+		e := runEnd(s, i+2, func(c byte) bool { return isAlnum(c) || c == '-' || c == '_' })
 		v := blanks(s, e)
-		if !ok || v < 0 {
+		if !secretFlag(s[i+2:e]) || v < 0 {
 			i = max(i, e-1)
 			continue
 		}
@@ -1192,6 +1185,25 @@ func findFlagSecret(s string, pos int) []int {
 		i = max(i, e-1)
 	}
 	return nil
+}
+
+// secretFlag: a long flag's name (after "--") names a secret, as
+// findFlagSecret's expression reads it: words of small letters and digits
+// each ended by "-" or "_" and a secret's word last, or a camel-cased name
+// that ends in one (apiToken).
+func secretFlag(name string) bool {
+	for _, w := range [...]string{"password", "passwd", "passphrase", "pass", "token", "api-key", "api_key", "apikey", "secret", "secret-key", "private-key", "private_key"} {
+		if p := len(name) - len(w); p >= 0 && name[p:] == w && segments(name[:p]) {
+			return true
+		}
+	}
+	for _, w := range [...]string{"Token", "Password", "Secret", "ApiKey"} {
+		if p := len(name) - len(w); p > 0 && name[p:] == w && name[0] >= 'a' && name[0] <= 'z' &&
+			strings.Trim(name[:p], "abcdefghijklmnopqrstuvwxyz0123456789") == "" {
+			return true
+		}
+	}
+	return false
 }
 
 // flagValue is commandValue for findFlagSecret's value, a bare one cut
@@ -1206,17 +1218,32 @@ func flagValue(s string, m []int) (int, int, int, int, bool) {
 			ve = vs + k
 		}
 		// Prose names the flag: "the --token flag takes …", "the
-		// --password option".
+		// --password option"; a file (--private-key ~/.ssh/id_rsa) or a
+		// spec of keys and values (docker build --secret id=npm,src=.npmrc).
 		if w := strings.ToLower(s[vs:ve]); isFunctionWord(w) || labelProse(w, s[ve:lineEnd(s, ve)]) ||
-			inList(" flag option argument parameter switch setting directive value field ", w) {
+			inList(" flag option argument parameter switch setting directive value field ", w) ||
+			isPath(w) || keyFile(w) || strings.HasPrefix(w, "~") || specPair(w) {
 			return 0, 0, 0, 0, false
 		}
 	}
 	return vs, ve, ws, we, ok
 }
 
-// segments: p is (?:[a-z0-9]+-)*, words of small letters and digits each
-// ended by "-".
+// specPair: w starts with a small word and "=" and then goes on (id=npm,src=…).
+func specPair(w string) bool {
+	k := strings.IndexByte(w, '=')
+	return k > 0 && k+1 < len(w) && w[k+1] != '=' && strings.Trim(w[:k], "abcdefghijklmnopqrstuvwxyz") == ""
+}
+
+// segments: p is (?:[a-z0-9]+[-_])*, words of small letters and digits
+// each ended by "-" or "_".
 func segments(p string) bool {
-	return p == "" || p[0] != '-' && p[len(p)-1] == '-' && !strings.Contains(p, "--")
+	for p != "" {
+		k := strings.IndexAny(p, "-_")
+		if k <= 0 || strings.Trim(p[:k], "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+			return false
+		}
+		p = p[k+1:]
+	}
+	return true
 }

@@ -42,6 +42,16 @@ func callText(s string, vs, ve int) bool {
 	return strings.HasPrefix(v, "(") || i > 0 && hasAt(v, i, "(") && strings.HasSuffix(v, ")")
 }
 
+// literalNamesThing is namesThing for the quoted literal s[vs:ve], where a
+// bracket makes no call unless the literal is one (callText): 'Sx5(aB)9kLm'.
+func literalNamesThing(s string, vs, ve int) bool {
+	v := s[vs:ve]
+	if !callText(s, vs, ve) {
+		v = strings.NewReplacer("(", "", ")", "").Replace(v)
+	}
+	return namesThing(v)
+}
+
 // fieldName: s starts with a struct's field name and its ':' (ValueFrom:).
 func fieldName(s string) bool {
 	k := runEnd(s, 0, isIdent)
@@ -1340,7 +1350,8 @@ func argValue(s string, m []int) (int, int, int, int, bool) {
 		}
 	}
 	vs, ve := firstGroup(m)
-	if v := s[vs:ve]; namesThing(v) || secretName(v) || strings.ContainsAny(v, " \t") || strings.Contains(v, "${") {
+	v := s[vs:ve]
+	if literalNamesThing(s, vs, ve) || secretName(v) || strings.ContainsAny(v, " \t") || strings.Contains(v, "${") {
 		return 0, 0, 0, 0, false
 	}
 	return structuredValue(s, m)
@@ -1925,7 +1936,7 @@ func quotedLiteral(s string, v int, stop func(byte) bool) (g, e int) {
 // after .login( looks like a password.
 func positionalValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
-	if v := s[vs:ve]; namesThing(v) || secretName(v) || s[m[0]] == '.' && !looksLikePassword(v) {
+	if v := s[vs:ve]; literalNamesThing(s, vs, ve) || secretName(v) || s[m[0]] == '.' && !looksLikePassword(v) {
 		return 0, 0, 0, 0, false // any object's login(…) takes a password's shape: not login("Sign in", "Cancel")
 	}
 	return structuredValue(s, m)
