@@ -38,6 +38,19 @@ func TestDuplicateFindsTheFirstFactOrPointerSayingTheSame(t *testing.T) {
 		{"one number changed is another fact", "kiwi fact number 4", -1},
 		{"the same number is the same fact", "Kiwi fact, number 1", 6},
 	}
+	// Two words swapped say another thing (h-v86 B1): the note is written.
+	swaps := [][2]string{
+		{"Run docker with -p 8080:3000", "Run docker with -p 3000:8080"},
+		{"Build with -O2 and test with -O0", "Build with -O0 and test with -O2"},
+		{"Use v1 API for reads and v2 API for writes", "Use v2 API for reads and v1 API for writes"},
+		{"The primary is db1 and the replica is db2", "The primary is db2 and the replica is db1"},
+		{"Port ٨٠٨٠ maps to ٣٠٠٠", "Port ٣٠٠٠ maps to ٨٠٨٠"},
+		{"Staging deploys from main, production from release", "Staging deploys from release, production from main"},
+	}
+	for _, sw := range swaps {
+		require.Equal(t, -1, duplicate(sw[1], []page{testPage(kindFact, 3, sw[0], "Notes")}), "Duplicate(%q) beside %q", sw[1], sw[0])
+		require.Equal(t, 0, duplicate(sw[0], []page{testPage(kindFact, 3, sw[0], "Notes")}), "Duplicate(%q) beside itself", sw[0])
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			require.Equal(t, tt.want, duplicate(tt.text, pages), "Duplicate(%q)", tt.text)

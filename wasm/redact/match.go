@@ -538,8 +538,14 @@ func isQuotePrefix(c byte) bool { return c == ' ' || c == '\t' || c == '>' }
 // out in expressions_test.go). One pass: at each word start, the keys in
 // their order; no two prefixes start a match at the same byte.
 func findAPIKey(s string, pos int) []int {
+	if apiKeyFirst[0] == 0 {
+		apiKeyFirst[0] = 1 // filled: no prefix starts with NUL
+		for _, k := range apiKeys {
+			apiKeyFirst[k.prefix[0]/64] |= 1 << (k.prefix[0] % 64)
+		}
+	}
 	for i := pos; i < len(s); i++ {
-		if !wordStart(s, i) {
+		if apiKeyFirst[s[i]/64]&(1<<(s[i]%64)) == 0 || !wordStart(s, i) {
 			continue
 		}
 		for _, k := range apiKeys {
@@ -552,6 +558,10 @@ func findAPIKey(s string, pos int) []int {
 	}
 	return nil
 }
+
+// apiKeyFirst is the set of the apiKeys' first bytes (bit 0 of word 0 once
+// filled): a word that starts with another byte starts none of them.
+var apiKeyFirst [4]uint64
 
 // apiKeys are the keys and tokens of vendors that need no label: OpenAI's and
 // Anthropic's sk-, Docker Hub's personal and organisation access tokens,
@@ -1206,6 +1216,9 @@ func labelClosers(s string, i int) int {
 // [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE|BASE64|B64), in any ASCII case; or
 // with PASS as its last word (see passLabel), without a suffix.
 func secretLabel(s string, lo, end int) bool {
+	if end == lo || !labelEnd(s[end-1]) {
+		return false // every identifier of a text is asked: most end otherwise
+	}
 	if secretKeyword(s, lo, end) || passLabel(s, lo, end) {
 		return true
 	}
@@ -1229,6 +1242,16 @@ func secretLabel(s string, lo, end int) bool {
 		return false
 	}
 	return secretKeyword(s, lo, sep(s, lo, e))
+}
+
+// labelEnd: c may end a label, the last letter of a secretWords' word,
+// of KEY, VALUE, BASE, B64 or PASS, in any ASCII case.
+func labelEnd(c byte) bool {
+	switch c | 0x20 {
+	case 'd', 's', 'e', 't', 'n', 'l', 'r', 'k', 'y', '4':
+		return true
+	}
+	return false
 }
 
 // passLabel: s[lo:end] ends with (?:\b|_)PASS in any ASCII case, or with

@@ -3,6 +3,7 @@ package redact
 import (
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -539,6 +540,16 @@ func TestACorpusLineEndingAnywhere(t *testing.T) {
 					String(l[:n] + " " + l[:n])
 				}()
 			}
+		}
+	}
+}
+
+// secretLabel asks labelEnd first: every word that ends a label ends in one
+// of its letters.
+func TestEveryLabelEndsInALetterLabelEndKnows(t *testing.T) {
+	for _, w := range append(append(secretWords[:], keyWords[:]...), "key", "value", "base", "b64", "base64", "pass") {
+		if w != "" && !labelEnd(w[len(w)-1]) && !slices.Contains(keyWords[:], w) {
+			t.Errorf("%q ends in %q, which labelEnd refuses", w, w[len(w)-1])
 		}
 	}
 }

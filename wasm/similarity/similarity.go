@@ -55,6 +55,7 @@
 package similarity
 
 import (
+	"strings"
 	"errors"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"slices"
@@ -214,6 +215,59 @@ func sameNumbers(a, b string) bool {
 		}
 	}
 	return true
+}
+
+// Swapped reports whether two words that a and b both hold once have
+// changed places: each stands after the two words the other stood after
+// ("staging deploys from main, production from release" against "… from
+// release, … from main"; "map host port 8080 to container port 3000"
+// against "… 3000 … 8080"), or the two stand side by side in the other
+// order ("-p 8080:3000" against "-p 3000:8080"). Compare reads words, not
+// their places, so a near-duplicate by it may say the opposite; a clause
+// moved whole ("before pushing, run the tests") swaps nothing. A store that
+// refuses a text as one it holds asks this too.
+func Swapped(a, b *Features) bool {
+	wa, wb := strings.Fields(a.norm), strings.Fields(b.norm)
+	at := func(ws []string) map[string]int {
+		m := map[string]int{}
+		for i, w := range ws {
+			if _, twice := m[w]; twice {
+				m[w] = -1
+			} else {
+				m[w] = i
+			}
+		}
+		return m
+	}
+	pa, pb := at(wa), at(wb)
+	before := func(ws []string, i int) [2]string {
+		var c [2]string
+		if i > 0 {
+			c[1] = ws[i-1]
+		}
+		if i > 1 {
+			c[0] = ws[i-2]
+		}
+		return c
+	}
+	var once []string // the words each holds once, in a's order
+	for _, w := range wa {
+		if j, ok := pb[w]; ok && j >= 0 && pa[w] >= 0 {
+			once = append(once, w)
+		}
+	}
+	for i, x := range once {
+		for _, y := range once[i+1:] {
+			ax, ay, bx, by := pa[x], pa[y], pb[x], pb[y]
+			if ay == ax+1 && bx == by+1 || ax == ay+1 && by == bx+1 {
+				return true // side by side, the other way round
+			}
+			if cx, cy := before(wa, ax), before(wa, ay); cx != cy && cx == before(wb, by) && cy == before(wb, bx) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sorted is a sorted copy of ns.

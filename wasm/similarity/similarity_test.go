@@ -337,3 +337,27 @@ func TestNumbersDifferOnlyWhereCompareSeesNoDuplicate(t *testing.T) {
 	fa, fb = Prepare("retry 3 times"), Prepare("retry three times")
 	require.False(t, NumbersDiffer(&fa, &fb), "a number written as a word is not read")
 }
+
+// Two words that changed places, after the same two words each or side by
+// side; a clause moved whole, a word added or a number changed swaps
+// nothing.
+func TestSwappedFindsTwoWordsThatChangedPlaces(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Map host port 8080 to container port 3000", "Map host port 3000 to container port 8080", true},
+		{"Run docker with -p 8080:3000", "Run docker with -p 3000:8080", true},
+		{"Staging deploys from main, production from release", "Staging deploys from release, production from main", true},
+		{"The primary is db1 and the replica is db2", "The primary is db2 and the replica is db1", true},
+		{"Run the tests with -race before pushing", "Before pushing, run the tests with -race", false},
+		{"Run the tests with -race before pushing", "Run all the tests with -race before pushing", false},
+		{"Use PostgreSQL for the primary database", "Use PostgreSQL for the primary database.", false},
+		{"service 12 listens on port 8012", "port 8012 for service 12", false},
+	} {
+		for _, p := range [][2]string{{c.a, c.b}, {c.b, c.a}} {
+			fa, fb := Prepare(p[0]), Prepare(p[1])
+			require.Equal(t, c.want, Swapped(&fa, &fb), "Swapped(%q, %q)", p[0], p[1])
+		}
+	}
+}
