@@ -55,11 +55,11 @@
 package similarity
 
 import (
-	"strings"
 	"errors"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Threshold is the near-duplicate score at and above which two texts of the
