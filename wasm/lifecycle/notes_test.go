@@ -684,6 +684,21 @@ func TestAHandWrittenSecretInMemoryReachesNoExit(t *testing.T) {
 	}
 }
 
+// /memory verify names each line that holds a secret once, the first 200
+// of a file one by one and the rest counted, and counts the lines once (h-v86
+// B2: every finding counted from the file's start, and 1 MB of them took
+// 115 s).
+func TestVerifyNamesALineOfSecretsOnceAndCountsTheRest(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Notes\n\n"+strings.Repeat("- DB_PASSWORD=Zx81kQ7pLm and API_TOKEN=Qm7vR2kX9pL4wT8n\n", 5000))
+	r.mem("verify")
+	got := r.text()
+	require.Equal(t, 1, strings.Count(got, "MEMORY.md:3 holds"), got[:min(len(got), 600)])
+	require.Contains(t, got, "MEMORY.md:202 holds what looks like a secret")
+	require.False(t, strings.Contains(got, "MEMORY.md:203 holds"), "the 201st line named")
+	require.Contains(t, got, "holds what looks like a secret on 4800 more lines")
+}
+
 // The index is read into the array of the last read and redacted into the
 // array of the last redaction: as it gains and loses secrets, each turn
 // injects the file as it is now, redacted, while /memory verify and a flush

@@ -213,6 +213,9 @@ func (n *driver) cmdVerify(c *store.Cmd) {
 	c.Out.Output(strings.TrimLeft(b.String(), "\n"))
 }
 
+// maxSecretLines is how many lines secretLines names one by one.
+const maxSecretLines = 200
+
 // secretLines names each line of a memory file (an index, or a topic file
 // beside it) that holds what looks like a secret, and the first marker of
 // our blocks a file holds (marker.Check, which reads across lines). The file stays as the
@@ -221,9 +224,24 @@ func (n *driver) secretLines() []string {
 	var out []string
 	check := func(display string, data []byte) {
 		s := viewString(data) // verify reads the whole index: no copy of it
+		at, line, last, more := 0, 1, 0, 0
 		for _, f := range redact.Find(s) {
-			line := 1 + strings.Count(s[:f.Start], "\n")
+			if f.Start < at {
+				at, line = 0, 1 // not in order: count again
+			}
+			line += strings.Count(s[at:f.Start], "\n") // each byte counted once: a file of secrets took minutes
+			at = f.Start
+			if line == last {
+				continue // one report a line
+			}
+			if last = line; len(out) >= maxSecretLines {
+				more++
+				continue
+			}
 			out = append(out, display+":"+numstr.Itoa(line)+" holds what looks like a secret ("+f.Kind+"); it is never injected or shown, but it is in the file: remove it by hand, and rotate the secret")
+		}
+		if more > 0 {
+			out = append(out, display+" holds what looks like a secret on "+numstr.Itoa(more)+" more lines")
 		}
 		if why := mk.Check(lf(data)); why != "" {
 			out = append(out, display+" holds "+why+"; every exit shows it defused, but it is in the file: remove it by hand")
