@@ -32,9 +32,14 @@ import (
 // … BEL or ESC \" such as OSC 52's clipboard write, DCS/SOS/PM/APC strings,
 // two-byte ESC sequences) and their 8-bit C1 forms (U+009B, U+009D, …), every
 // other C0 and C1 control character and DEL, the bidirectional embeddings,
-// overrides and isolates (U+202A–U+202E, U+2066–U+2069), which reorder what a
-// person reads, and the Unicode tag characters (U+E0000–U+E007F), which a
-// person cannot see and a model reads as text. Tab and newline stay.
+// overrides, isolates and marks (U+202A–U+202E, U+2066–U+2069, U+200E,
+// U+200F, U+061C), which reorder what a person reads, the line and paragraph
+// separators (U+2028, U+2029), and what a person cannot see and a model
+// reads as text: the Unicode tag characters (U+E0000–U+E007F), the
+// interlinear annotations (U+FFF9–U+FFFB), the deprecated format characters
+// (U+206A–U+206F), the supplement's variation selectors (U+E0100–U+E01EF)
+// and a variation selector after another (U+FE00–U+FE0F: an emoji takes
+// one). Tab and newline stay.
 // Invalid UTF-8 becomes U+FFFD. Data adds Inert: our markers, in any case,
 // lose their "<".
 
@@ -168,10 +173,22 @@ func kind(r rune) string {
 	switch {
 	case r == 0x1b:
 		return "ESC, which starts a terminal escape sequence"
+	case r >= 0xe0100:
+		return "a variation selector of the supplement: invisible to a person, read by a model"
+	case r >= 0xfe00 && r <= 0xfe0f:
+		return "a variation selector after another: invisible to a person, read by a model"
 	case r >= 0xe0000:
 		return "a Unicode tag character: invisible to a person, read by a model"
-	case r >= 0x2000:
+	case r >= 0xfff9 && r <= 0xfffb:
+		return "an interlinear annotation character: invisible to a person, read by a model"
+	case r == 0x2028, r == 0x2029:
+		return "a line or paragraph separator, a line break inside a line"
+	case r >= 0x206a && r <= 0x206f:
+		return "a deprecated format character, invisible to a person"
+	case r >= 0x200e:
 		return "a bidirectional control, which reorders what a person sees"
+	case r == 0x61c:
+		return "the Arabic letter mark, a bidirectional control"
 	}
 	return "a control character"
 }
@@ -196,12 +213,35 @@ func hiddenAt(s string, i int) int {
 		return 1
 	case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f:
 		return 2
-	case c == 0xe2 && i+2 < len(s) && bidiControl(s[i+1], s[i+2]):
+	case c == 0xd8 && i+1 < len(s) && s[i+1] == 0x9c: // U+061C Arabic letter mark
+		return 2
+	case c == 0xe2 && i+2 < len(s) && (bidiControl(s[i+1], s[i+2]) || unseenFormat(s[i+1], s[i+2])):
 		return 3
-	case c == 0xf3 && i+3 < len(s) && s[i+1] == 0xa0 && (s[i+2] == 0x80 || s[i+2] == 0x81):
-		return 4
+	case c == 0xef && i+2 < len(s) && s[i+1] == 0xbf && s[i+2] >= 0xb9 && s[i+2] <= 0xbb: // U+FFF9–FFFB interlinear annotation
+		return 3
+	case c == 0xef && i+2 < len(s) && s[i+1] == 0xb8 && s[i+2] <= 0x8f && afterSelector(s, i): // U+FE00–FE0F after another
+		return 3
+	case c == 0xf3 && i+3 < len(s) && s[i+1] == 0xa0 && (s[i+2] == 0x80 || s[i+2] == 0x81 || s[i+2] >= 0x84 && s[i+2] <= 0x86 || s[i+2] == 0x87 && s[i+3] <= 0xaf):
+		return 4 // tags; U+E0100–E01EF, the supplement's variation selectors
 	}
 	return 0
+}
+
+// unseenFormat reports, from the two bytes after their 0xE2, the left-to-right
+// and right-to-left marks (U+200E, U+200F), the line and paragraph
+// separators (U+2028, U+2029: a line break inside a line) and the
+// deprecated format characters (U+206A–U+206F): a person sees nothing, or
+// a line break where the text has none.
+func unseenFormat(b1, b2 byte) bool {
+	return b1 == 0x80 && (b2 == 0x8e || b2 == 0x8f || b2 == 0xa8 || b2 == 0xa9) || b1 == 0x81 && b2 >= 0xaa && b2 <= 0xaf
+}
+
+// afterSelector: the character before s[i] is a variation selector
+// (U+FE00–FE0F, U+E0100–E01EF). An emoji or a letter takes one; a run of
+// them carries text a person cannot see, one byte each.
+func afterSelector(s string, i int) bool {
+	return i >= 3 && s[i-3] == 0xef && s[i-2] == 0xb8 && s[i-1] <= 0x8f ||
+		i >= 4 && s[i-4] == 0xf3 && s[i-3] == 0xa0 && (s[i-2] >= 0x84 && s[i-2] <= 0x86 || s[i-2] == 0x87 && s[i-1] <= 0xaf)
 }
 
 // Removes is how many bytes of s from i Plain removes as one (a control
