@@ -67,7 +67,7 @@ func expressions() []expression {
 			`|sk\.eyJ[A-Za-z0-9._~+/=\-]{60,}|1//0[A-Za-z0-9_\-]{40,}|eyJrIjoi[A-Za-z0-9._~+/=\-]{40,}|EAACEdEose0cBA[A-Za-z0-9]{20,}` +
 			`|nsec1[A-Za-z0-9]{58,}|xprv[A-Za-z0-9]{100,}|tprv[A-Za-z0-9]{100,}|eyJhdXRocyI6[A-Za-z0-9._~+/=\-]{20,}` +
 			`|AKCp[A-Za-z0-9]{60,}|pat-(?:na|eu)1-[A-Za-z0-9_\-]{36,}|dt0c01\.[A-Za-z0-9._~+/=\-]{80,}|sgp_[A-Za-z0-9_\-]{40,}|fm2_[A-Za-z0-9._~+/=\-]{60,}` +
-			`|EAA[GB][A-Za-z0-9]{100,}|LTAI[A-Za-z0-9]{12,}|AKID[A-Za-z0-9]{32,})`},
+			`|EAA[GB][A-Za-z0-9]{100,}|LTAI[A-Za-z0-9]{12,}|AKID[A-Za-z0-9]{32,}|sq[upa]_[0-9a-f]{40,}|oauth:[A-Za-z0-9]{30,})`},
 		// slack-token
 		{re: `\b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
 		// slack-webhook
@@ -115,7 +115,7 @@ func expressions() []expression {
 		{re: "(?:^|[^A-Za-z0-9_.\\-/:@])([A-Za-z0-9_.\\-]+)[:/]([^\\s/:@\"'<>`]+)@([A-Za-z0-9.\\-]+)"},
 		// secret: label = value
 		{re: `[A-Za-z0-9_.\-]*(?:` +
-			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk") +
+			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk") +
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
@@ -141,7 +141,7 @@ func expressions() []expression {
 		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `(?:[ \t]+` + fold("password") + `)?|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool, jarsigner, twine, vsce, psexec, ipmitool, nuget, lftp, HTTPie)
 		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
-			`|\b(?:sshpass|twine|vsce|ovsx|poetry|rdesktop|ncftp(?:put|get)?|` + fold("psexec") + `(?:64)?|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t](?:-p[ \t]*|--pat(?:[ \t]+|=))` + shellWordRE +
+			`|\b(?:sshpass|twine|vsce|ovsx|poetry|rdesktop|ncftp(?:put|get)?|cqlsh|altool|` + fold("psexec") + `(?:64)?|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t](?:-p[ \t]*|--pat(?:[ \t]+|=))` + shellWordRE +
 			`|\bcurl\b[^\n;|&]*?[ \t](?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))` +
 			`|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|az|helm|cf|oc)[ \t]+(?:registry[ \t]+)?login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE +
 			`|\b(?:zip|unzip|zipcloak|sqlcmd|bcp|mosquitto_pub|mosquitto_sub|` + fold("ipmitool") + `)\b[^\n;|&]*?[ \t]-P[ \t]*` + shellWordRE +
@@ -197,7 +197,7 @@ func expressions() []expression {
 		{re: `\bvariable[ \t]+"([A-Za-z0-9_\-]+)"[ \t]*\{[^}]*?\bdefault[ \t]*=[ \t]*"([^"\n]+)"`},
 		// secret: a session's cookie
 		{re: `(?:\b(?:` + fold("set-") + `)?` + fold("cookie") + `(?:s|S)?(?:[ \t]*[:=]|[ \t])[ \t]*["']?|[ \t]-b[ \t]+["']?|;)[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?` + cookieNames() + `=([^\s;"',]{8,})` +
-			`|` + fold("cookie") + `(?:s|S)?[A-Za-z0-9_.]*[ \t]*(?:[({\[]\s*){1,3}(?:["']?(?:` + fold("name") + `|` + fold("key") + `)["']?[ \t]*[:=][ \t]*)?(?:"` + cookieNames() + `"|'` + cookieNames() + `')\s*,\s*` +
+			`|` + fold("cookie") + `(?:s|S)?[A-Za-z0-9_.]*[ \t]*(?:[({\[]\s*){1,3}(?:["']?(?:` + fold("name") + `|` + fold("key") + `)["']?[ \t]*[:=][ \t]*)?(?:"` + cookieNames() + `"|'` + cookieNames() + `'|:` + cookieNames() + `)\s*(?:,|\]\s*=)\s*` +
 			`(?:["']?` + fold("value") + `["']?[ \t]*[:=][ \t]*)?(?:"([^"\n]{8,})"|'([^'\n]{8,})')`},
 		// secret: a PIN, recovery codes
 		{re: `\b(?:PIN(?:[ \t]+[Cc]ode)?|PUK|[Pp]in[ \t]+[Cc]ode)(?:[ \t]+(?:is|was)[ \t]+|[ \t]*[:=][ \t]*|[ \t]+)([0-9]{4,8})\b` +
@@ -239,7 +239,7 @@ const (
 // labelTailRE is how a label ends (secretLabel): a keyword and its suffix,
 // or PASS as its last word.
 var labelTailRE = `(?:` +
-	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk") +
+	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk") +
 	`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root") + `[_.\-]?` + fold("key") + `)` +
 	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)`

@@ -597,6 +597,7 @@ var apiKeys = [...]struct {
 	{"nsec1", isAlnum, 58}, {"xprv", isAlnum, 100}, {"tprv", isAlnum, 100}, {"eyJhdXRocyI6", isTokenValue, 20},
 	{"AKCp", isAlnum, 60}, {"pat-na1-", isToken, 36}, {"pat-eu1-", isToken, 36}, {"dt0c01.", isTokenValue, 80}, {"sgp_", isToken, 40},
 	{"fm2_", isTokenValue, 60}, {"EAAG", isAlnum, 100}, {"EAAB", isAlnum, 100}, {"LTAI", isAlnum, 12}, {"AKID", isAlnum, 32},
+	{"squ_", isLowerHex, 40}, {"sqp_", isLowerHex, 40}, {"sqa_", isLowerHex, 40}, {"oauth:", isAlnum, 30},
 }
 
 // findSlackToken: \b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}
@@ -1270,7 +1271,7 @@ func passLabel(s string, lo, end int) bool {
 }
 
 var (
-	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk"}
+	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk"}
 	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session",
 		"app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root"}
 )

@@ -1215,11 +1215,16 @@ func TestASessionCookieGivenToCurlOrSetInCode(t *testing.T) {
 		{`await page.setCookie({name: 'session', value: 'Zq8vPw3nKx7L'})`, `await page.setCookie({name: 'session', value: '[REDACTED:secret]'})`},
 		{`driver.add_cookie({"name": "sessionid", "value": "Zq8vPw3nKx7L"})`, `driver.add_cookie({"name": "sessionid", "value": "[REDACTED:secret]"})`},
 		{`Cookies.set('token', 'Zq8vPw3nKx7L')`, `Cookies.set('token', '[REDACTED:secret]')`},
+		{`cookies[:_session_id] = "Rl4sE7sN1mWq5"`, `cookies[:_session_id] = "[REDACTED:secret]"`},
+		{`cookies["session_id"] = "Rl5sE8sN2mWq6"`, `cookies["session_id"] = "[REDACTED:secret]"`},
+		{"sonar-scanner -Dsonar.login=squ_" + strings.Repeat("4f1c2e9ab7", 4), "sonar-scanner -Dsonar.login=[REDACTED:api-key]"},
+		{"twitch chat: oauth:tw9it1ch5aqw6er8ty0ui2op4as6df", "twitch chat: [REDACTED:api-key]"},
 	}, []string{
 		`res.cookie('sid', token, { httpOnly: true })`, `res.clearCookie('sid')`, `setcookie("PHPSESSID", "", time() - 3600);`,
 		`document.cookie = "session=; expires=Thu, 01 Jan 1970 00:00:00 GMT"`, `curl -b cookies.txt https://x`,
 		`res.cookie('theme', 'dark-mode-2024')`, `git checkout -b session=feature`, `document.cookie = "session=" + id`,
-		`Cookies.set('token', 'deleted')`, `curl --cookie-jar jar.txt https://x`,
+		`Cookies.set('token', 'deleted')`, `curl --cookie-jar jar.txt https://x`, `cookies[:theme] = "dark-mode-2024"`, `cookies[:session_id] == "x"`,
+		"oauth: callback handled by the gateway",
 	})
 	// A line of cookie headers with no session's cookie in it is read once:
 	// a header inside a run of pairs read before is not read to the end
@@ -1286,6 +1291,9 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"mosquitto_pub -u iot -P Mq7kT3vX9mQ2pR5w -t home/temp -m 21", "mosquitto_pub -u iot -P [REDACTED:secret] -t home/temp -m 21"},
 		{"rdesktop -u admin -p Rd6nT9vX3mQ7pR2w 10.0.0.5", "rdesktop -u admin -p [REDACTED:secret] 10.0.0.5"},
 		{"ncftpput -u ada -p Nf3kT9vX2mQ7pR5w ftp.example.com /in f.txt", "ncftpput -u ada -p [REDACTED:secret] ftp.example.com /in f.txt"},
+		{"cqlsh -u cassandra -p Cs9aS9sA3nQw 10.0.0.7", "cqlsh -u cassandra -p [REDACTED:secret] 10.0.0.7"},
+		{"xcrun altool --upload-app -f App.ipa -u dev@acme.io -p Xc9rA1lT4oQw", "xcrun altool --upload-app -f App.ipa -u dev@acme.io -p [REDACTED:secret]"},
+		{"OCI config: key_file=~/.oci/key.pem, pass_phrase=Oc9iP4aS6sQw", "OCI config: key_file=~/.oci/key.pem, pass_phrase=[REDACTED:secret]"},
 		{"sqlplus system/Or9kT3vM7xQ2pW5n@localhost:1521/XEPDB1", "sqlplus system/[REDACTED:url-password]@localhost:1521/XEPDB1"},
 		{"expdp hr/Ex4kT3vM7xQ2pW5n@orcl directory=dp dumpfile=hr.dmp", "expdp hr/[REDACTED:url-password]@orcl directory=dp dumpfile=hr.dmp"},
 		{"CONNECT scott/Ct6kT3vM7xQ2pW5n@ORCL", "CONNECT scott/[REDACTED:url-password]@ORCL"},

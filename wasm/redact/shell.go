@@ -144,7 +144,7 @@ func shellCommand(s string, i, e int) (int, int) {
 	switch s[i:e] {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb", "7z", "7za", "7zr":
 		return cmdMySQL, e
-	case "sshpass", "twine", "vsce", "ovsx", "poetry", "rdesktop", "ncftp", "ncftpput", "ncftpget", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
+	case "sshpass", "twine", "vsce", "ovsx", "poetry", "rdesktop", "ncftp", "ncftpput", "ncftpget", "cqlsh", "altool", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
 		return cmdSSHPass, e
 	case "curl":
 		return cmdCurl, e

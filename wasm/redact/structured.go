@@ -1358,7 +1358,7 @@ func argValue(s string, m []int) (int, int, int, int, bool) {
 }
 
 // findCookie: (?:\b(?:SET-)?COOKIES?(?:[ \t]*[:=]|[ \t])[ \t]*["']?|[ \t]-b[ \t]+["']?|;)[ \t]*(?:[^\s;=]+=[^\n;]*;[ \t]*)*?N=([^\s;"',]{8,})
-// | COOKIES?[A-Za-z0-9_.]*[ \t]*(?:[({\[]\s*){1,3}(?:["']?(?:NAME|KEY)["']?[ \t]*[:=][ \t]*)?(?:"N"|'N')\s*,\s*(?:["']?VALUE["']?[ \t]*[:=][ \t]*)?(?:"([^"\n]{8,})"|'([^'\n]{8,})'),
+// | COOKIES?[A-Za-z0-9_.]*[ \t]*(?:[({\[]\s*){1,3}(?:["']?(?:NAME|KEY)["']?[ \t]*[:=][ \t]*)?(?:"N"|'N'|:N)\s*(?:,|\]\s*=)\s*(?:["']?VALUE["']?[ \t]*[:=][ \t]*)?(?:"([^"\n]{8,})"|'([^'\n]{8,})'),
 // N a session's cookie name, [A-Za-z0-9_.\-]*(?:SESS|SESSION|SESSID|SESSIONID|SESSION_ID|SESSION-ID|SID|TOKEN|AUTH|JWT),
 // words in any ASCII case.
 //
@@ -1493,15 +1493,28 @@ func cookiePair(s string, i, o int) []int {
 		if v < 0 {
 			continue
 		}
-		g, e := quotedLiteral(s, v, func(c byte) bool { return !isWord(c) && c != '.' && c != '-' })
-		if g < 0 || !cookieName(s[v+1:e]) {
+		ne := -1 // where the name ends, its quote too
+		if g, e := quotedLiteral(s, v, func(c byte) bool { return !isWord(c) && c != '.' && c != '-' }); g >= 0 && cookieName(s[v+1:e]) {
+			ne = e + 1
+		} else if e := runEnd(s, v+1, func(c byte) bool { return isWord(c) || c == '.' || c == '-' }); hasAt(s, v, ":") && cookieName(s[v+1:e]) {
+			ne = e // Ruby's symbol: cookies[:_session_id]
+		}
+		if ne < 0 {
 			continue
 		}
-		c := runEnd(s, e+1, isSpace)
-		if !hasAt(s, c, ",") {
+		c := runEnd(s, ne, isSpace)
+		switch {
+		case hasAt(s, c, ","):
+			c++
+		case hasAt(s, c, "]"): // an assignment: cookies["session_id"] = "…"
+			if c = runEnd(s, c+1, isSpace); !hasAt(s, c, "=") {
+				continue
+			}
+			c++
+		default:
 			continue
 		}
-		c = runEnd(s, c+1, isSpace)
+		c = runEnd(s, c, isSpace)
 		for _, w := range [2]int{keyed(s, c, "value"), c} {
 			if w < 0 {
 				continue
