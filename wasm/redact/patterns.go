@@ -802,7 +802,7 @@ func passValue(s string, m []int, label string, n, vs, ve int) (int, int, int, i
 // they are given, so that the literal is the value: Go's []byte("x"),
 // Python's bytes("x", "utf-8"), Rust's String::from("x"), pydantic's
 // SecretStr("x"), Node's Buffer.from("x").
-const conversions = " []byte bytes bytearray String String::from str SecretStr SecretString SecretBytes Buffer.from "
+const conversions = " []byte bytes bytearray string String String::from std::string str SecretStr SecretString SecretBytes Buffer.from fmt.Sprint "
 
 // runEndBack is where the run of class bytes that ends at s[i] starts.
 func runEndBack(s string, i int, class func(byte) bool) int {

@@ -371,12 +371,13 @@ func attrEnd(s string, b int) int {
 	return -1
 }
 
-// findEnvEntry: \b[nN]ame"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'{2})+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")
+// findEnvEntry: \b(?:[nN]ame|[kK]ey)"?[ \t]*:[ \t]*(?:"NAME"|'NAME'|NAME)[ \t]*,?[ \t]*(?:\r?\n)?[ \t]*(?:[vV]alue"?[ \t]*:[ \t]*(?:"((?:[^"\\\n]|\\[^\n])+)"|'((?:[^'\n]|'{2})+)'|(?:[>|][-+]?[ \t]*\r?\n +)?([^\s"']+))|"[vV]alue"[ \t]*:[ \t]*"((?:[^"\\\n]|\\[^\n])+)")
 //
 // A Kubernetes (or compose) env entry: the value on the line below its
 // name, or beside it where a text's lines were joined (an earlier session's
 // message, as search keeps it); in YAML or in JSON, as kubectl -o json and
-// an ECS task definition print it (CloudFormation's Name and Value too). A
+// an ECS task definition print it (CloudFormation's Name and Value too, and
+// Postman's key and value). A
 // JSON value is a string: "value":null is none. As in
 //
 //	env: [{"name": "DB_PASSWORD", "value": "hunter2x"}]
@@ -385,10 +386,16 @@ func attrEnd(s string, b int) int {
 //	    value: hunter2x
 func findEnvEntry(s string, pos int) []int {
 	for i := pos; i < len(s); i++ {
-		if s[i]|0x20 != 'n' || !wordStart(s, i) || !hasAt(s, i+1, "ame") {
+		k := i + len("name")
+		switch {
+		case s[i]|0x20 == 'k' && hasAt(s, i+1, "ey"):
+			k = i + len("key") // Postman's environment: {"key": "apiKey", "value": …}
+		case s[i]|0x20 != 'n' || !hasAt(s, i+1, "ame"):
 			continue
 		}
-		k := i + len("name")
+		if !wordStart(s, i) {
+			continue
+		}
 		if hasAt(s, k, `"`) {
 			k++
 		}
