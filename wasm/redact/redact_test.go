@@ -1296,6 +1296,7 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"rdesktop -u admin -p Rd6nT9vX3mQ7pR2w 10.0.0.5", "rdesktop -u admin -p [REDACTED:secret] 10.0.0.5"},
 		{"ncftpput -u ada -p Nf3kT9vX2mQ7pR5w ftp.example.com /in f.txt", "ncftpput -u ada -p [REDACTED:secret] ftp.example.com /in f.txt"},
 		{"cqlsh -u cassandra -p Cs9aS9sA3nQw 10.0.0.7", "cqlsh -u cassandra -p [REDACTED:secret] 10.0.0.7"},
+		{"netlify env:set AUTH_SECRET Nf9eT1lY3yQw", "netlify env:set AUTH_SECRET [REDACTED:secret]"},
 		{"xcrun altool --upload-app -f App.ipa -u dev@acme.io -p Xc9rA1lT4oQw", "xcrun altool --upload-app -f App.ipa -u dev@acme.io -p [REDACTED:secret]"},
 		{"OCI config: key_file=~/.oci/key.pem, pass_phrase=Oc9iP4aS6sQw", "OCI config: key_file=~/.oci/key.pem, pass_phrase=[REDACTED:secret]"},
 		{"sqlplus system/Or9kT3vM7xQ2pW5n@localhost:1521/XEPDB1", "sqlplus system/[REDACTED:url-password]@localhost:1521/XEPDB1"},
