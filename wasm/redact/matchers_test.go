@@ -500,15 +500,7 @@ func TestATextEndingAnywhereAfterATrigger(t *testing.T) {
 			for _, tail := range tails {
 				for _, form := range []string{tr + tail + tail, tail + tr + tail, "x " + tr + tail + "a" + tail} {
 					for n := 1; n <= len(form); n++ {
-						func() {
-							defer func() {
-								if r := recover(); r != nil {
-									t.Errorf("String(%q) panicked: %v", form[:n], r)
-								}
-							}()
-							String(form[:n])
-							String(strings.ToUpper(form[:n]))
-						}()
+						stringsDoNotPanic(t, form[:n], strings.ToUpper(form[:n]))
 					}
 				}
 			}
@@ -528,19 +520,24 @@ func TestACorpusLineEndingAnywhere(t *testing.T) {
 		texts = append(texts, l.Text)
 	}
 	for _, l := range texts {
-		{
-			for n := 1; n <= len(l); n++ {
-				func() {
-					defer func() {
-						if r := recover(); r != nil {
-							t.Errorf("String(%q) panicked: %v", l[:n], r)
-						}
-					}()
-					String(l[:n])
-					String(l[:n] + " " + l[:n])
-				}()
-			}
+		for n := 1; n <= len(l); n++ {
+			stringsDoNotPanic(t, l[:n], l[:n]+" "+l[:n])
 		}
+	}
+}
+
+// stringsDoNotPanic runs String on each of ins, naming one that panics.
+func stringsDoNotPanic(t *testing.T, ins ...string) {
+	t.Helper()
+	for _, in := range ins {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("String(%q) panicked: %v", in, r)
+				}
+			}()
+			String(in)
+		}()
 	}
 }
 
