@@ -463,6 +463,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 			return 0, 0, 0, 0, false
 		}
 	}
+	if s[vs-1] == ':' && inList(subcommands, v) {
+		return 0, 0, 0, 0, false // a tool's subcommand: eas secret:create, npm run token:refresh
+	}
 	if strings.HasSuffix(v, "(") {
 		// A call's start: a conversion of a literal is the literal
 		// (jwtKey := []byte("x"), String::from("x")); another call is code
@@ -797,6 +800,11 @@ func passValue(s string, m []int, label string, n, vs, ve int) (int, int, int, i
 	}
 	return vs, ve, m[0], m[1], true
 }
+
+// subcommands are the verbs a tool names after "secret:", "token:" (eas
+// secret:create, rails secret:generate, npm run token:refresh): glued to a
+// label's colon, no value.
+const subcommands = " create delete list get set put rotate generate refresh revoke show edit add remove rm update new clear reset sync pull push read write check verify encrypt decrypt status view export import init issue renew lookup login logout "
 
 // conversions are the calls that make a string or bytes of the literal
 // they are given, so that the literal is the value: Go's []byte("x"),

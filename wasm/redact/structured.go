@@ -896,9 +896,14 @@ const settingWriters = " Set Add set add append put Put store cookie setCookie s
 
 // stringTypes are the string types a typed declaration names, in the
 // expression's order.
-var stringTypes = [...]string{"string", "String", "str", "&str", "&'static str", "Final[str]", "Optional[str]"}
+var stringTypes = [...]string{"string", "String", "str", "&str", "&'static str", "Final[str]", "Optional[str]", "[]byte", "bytes", "SecretStr", "SecretString"}
 
-// findTypedSecret: [A-Za-z0-9_.\-]*LABEL(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\])[ \t]*=[ \t]*(?:"([^"\n]{4,})"|'([^'\n]{4,})')
+// typedConversions are the calls a typed declaration may make its literal
+// with: let db_password: String = String::from("x").
+var typedConversions = [...]string{"[]byte", "bytes", "String::from", "String", "string", "SecretStr", "SecretString::new", "SecretString", "str"}
+
+// findTypedSecret: [A-Za-z0-9_.\-]*LABEL(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\]|\[\]byte|bytes|SecretStr|SecretString)[ \t]*=[ \t]*(?:CONVERSION\()?(?:"([^"\n]{4,})"|'([^'\n]{4,})'),
+// CONVERSION one of typedConversions
 //
 // A declaration that names the string type between a label and its value
 // (Go, TypeScript, Kotlin, Python, Rust).
@@ -917,7 +922,15 @@ func findTypedSecret(s string, pos int) []int {
 				continue
 			}
 			if eq := runEnd(s, t+len(typ), isBlank); hasAt(s, eq, "=") {
-				if g, vs, ve, end := closedValue(s, runEnd(s, eq+1, isBlank)); g >= 0 {
+				v := runEnd(s, eq+1, isBlank)
+				for _, c := range typedConversions {
+					if hasAt(s, v, c) && hasAt(s, v+len(c), "(") {
+						if g, vs, ve, end := closedValue(s, v+len(c)+1); g >= 0 {
+							return groupOf(start, end, 2, g, vs, ve)
+						}
+					}
+				}
+				if g, vs, ve, end := closedValue(s, v); g >= 0 {
 					return groupOf(start, end, 2, g, vs, ve)
 				}
 			}
