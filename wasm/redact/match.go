@@ -598,6 +598,8 @@ var apiKeys = [...]struct {
 	{"AKCp", isAlnum, 60}, {"pat-na1-", isToken, 36}, {"pat-eu1-", isToken, 36}, {"dt0c01.", isTokenValue, 80}, {"sgp_", isToken, 40},
 	{"fm2_", isTokenValue, 60}, {"EAAG", isAlnum, 100}, {"EAAB", isAlnum, 100}, {"LTAI", isAlnum, 12}, {"AKID", isAlnum, 32},
 	{"squ_", isLowerHex, 40}, {"sqp_", isLowerHex, 40}, {"sqa_", isLowerHex, 40}, {"oauth:", isAlnum, 30},
+	{"syt_", isToken, 30}, {"xkeysib-", isToken, 64}, {"oy2", isAlnum, 43}, {"lsv2_", isToken, 40}, {"pcsk_", isToken, 40},
+	{"tvly-", isToken, 30}, {"nvapi-", isToken, 40}, {"pnu_", isAlnum, 36}, {"SWMTKN-1-", isToken, 50},
 }
 
 // findSlackToken: \b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}
@@ -997,11 +999,14 @@ func isQuote(c byte) bool { return c == '"' || c == '\'' }
 // Digest's parameters nor prose ("authorization: server configuration").
 func authValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := m[2], m[3]
+	if hasAt(s, ve, ":") {
+		ve = runEnd(s, ve+1, isTokenValue) // a key and its secret: GoDaddy's sso-key KEY:SECRET
+	}
 	k := runEndBack(s, vs, isBlank)
 	scheme := strings.ToLower(s[runEndBack(s, k, func(c byte) bool { return isWord(c) || c == '-' }):k])
 	switch scheme {
 	case "basic", "token", "bot", "bearer":
-		return vs, ve, m[0], m[1], true
+		return vs, ve, m[0], max(m[1], ve), true
 	case "digest":
 		return 0, 0, 0, 0, false
 	}
@@ -1009,7 +1014,7 @@ func authValue(s string, m []int) (int, int, int, int, bool) {
 	if len(v) < 16 || !strings.ContainsAny(v, "0123456789") || !strings.ContainsFunc(v, func(r rune) bool { return r < 128 && isLetter(byte(r)) }) {
 		return 0, 0, 0, 0, false
 	}
-	return vs, ve, m[0], m[1], true
+	return vs, ve, m[0], max(m[1], ve), true
 }
 
 // findURLUser: [A-Za-z][A-Za-z0-9+.\-]*://[^\s/:"'<>`]*:
@@ -1273,7 +1278,7 @@ func passLabel(s string, lo, end int) bool {
 var (
 	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk"}
 	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session",
-		"app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root"}
+		"app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions"}
 )
 
 func secretKeyword(s string, lo, end int) bool {

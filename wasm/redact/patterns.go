@@ -65,7 +65,7 @@ func newPatterns() []*pattern {
 		{kind: "api-key", triggers: []string{"sk-", "dckr_", "lin_", "gsk_", "xai-", "pplx-", "r8_", "glsa_", "sntrys_", "atatt", "tskey-", "dp.st.", "ops_",
 			"glc_", "dp.", "figd_", "pmak-", "key-", "nrak-", "pul-", "dapi", "sbp_", "pscale_", "nfp_", "ntn_", "fo1_", "rnd_", "sq0", "cfpat-", "sl.",
 			"sntryu_", "glft-", "rubygems_", "phx_", "bkua_", "ccipat_", "sk.eyj", "1//0", "eyjrijoi", "eaacedeose0cba", "nsec1", "xprv", "tprv", "eyjhdxrocyi6",
-			"akcp", "pat-na1-", "pat-eu1-", "dt0c01.", "sgp_", "fm2_", "eaag", "eaab", "ltai", "akid", "squ_", "sqp_", "sqa_", "oauth:"},
+			"akcp", "pat-na1-", "pat-eu1-", "dt0c01.", "sgp_", "fm2_", "eaag", "eaab", "ltai", "akid", "squ_", "sqp_", "sqa_", "oauth:", "syt_", "xkeysib-", "oy2", "lsv2_", "pcsk_", "tvly-", "nvapi-", "pnu_", "swmtkn-1-"},
 			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys,
 			// and other vendors' that need no label (apiKeys).
 			find: findAPIKey},
@@ -156,7 +156,7 @@ func newPatterns() []*pattern {
 			find: findRedisAuth, span: redisValue},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
 			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool", "jarsigner", "twine",
-			"vsce", "ovsx", "poetry", "psexec", "ipmitool", "nuget", "lftp", "http", "xh", "rdesktop", "ncftp", "mosquitto_", "cqlsh", "altool"},
+			"vsce", "ovsx", "poetry", "psexec", "ipmitool", "nuget", "lftp", "http", "xh", "rdesktop", "ncftp", "mosquitto_", "cqlsh", "altool", "rabbitmqadmin", "osql", "isql", "p4", "expo"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
 			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW,
 			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW,

@@ -144,13 +144,13 @@ func shellCommand(s string, i, e int) (int, int) {
 	switch s[i:e] {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb", "7z", "7za", "7zr":
 		return cmdMySQL, e
-	case "sshpass", "twine", "vsce", "ovsx", "poetry", "rdesktop", "ncftp", "ncftpput", "ncftpget", "cqlsh", "altool", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
+	case "sshpass", "twine", "vsce", "ovsx", "poetry", "rdesktop", "ncftp", "ncftpput", "ncftpget", "cqlsh", "altool", "rabbitmqadmin", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
 		return cmdSSHPass, e
 	case "curl":
 		return cmdCurl, e
-	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "az", "helm", "cf", "oc":
+	case "docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "az", "helm", "cf", "oc", "expo":
 		return cmdLogin, e
-	case "zip", "unzip", "zipcloak", "sqlcmd", "bcp", "mosquitto_pub", "mosquitto_sub":
+	case "zip", "unzip", "zipcloak", "sqlcmd", "bcp", "osql", "isql", "p4", "mosquitto_pub", "mosquitto_sub":
 		return cmdZip, e
 	case "smbclient", "smbcacls", "smbget", "rpcclient":
 		return cmdSMB, e
