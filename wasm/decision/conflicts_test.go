@@ -145,3 +145,20 @@ func TestDoctorSaysNoSecretANameInTheLogHolds(t *testing.T) {
 	require.NotContains(t, rep.Text(), secret)
 	require.NotContains(t, string(rep.AppendJSON(nil, "log")), secret)
 }
+
+// A decision with two of its words swapped says the reverse: a conflict, not
+// a 99% duplicate whose --update would overwrite the one with its reverse
+// (h-v88 B2).
+func TestASwappedDecisionIsAConflictNotADuplicate(t *testing.T) {
+	st, _ := replay(t, `{"v":1,"t":"2026-03-01T09:00:00.000Z","p":"p1","e":"a","i":"D-2026-03-01-0001","d":{"tx":"Run the app with docker -p 8080:3000","s":"active","sp":null,"c":[]},"u":"user"}
+{"v":1,"t":"2026-03-01T09:01:00.000Z","p":"p1","e":"a","i":"D-2026-03-01-0002","d":{"tx":"Rename settings.local.json to settings.json","s":"active","sp":null,"c":[]},"u":"user"}
+`)
+	for _, text := range []string{"Run the app with docker -p 3000:8080", "Rename settings.json to settings.local.json"} {
+		dups, conflicts := st.Check(text)
+		require.Equal(t, 0, len(dups), "%q: %v", text, dups)
+		require.Equal(t, 1, len(conflicts), "%q", text)
+		require.Contains(t, conflicts[0].Reason, "swapped")
+	}
+	dups, _ := st.Check("Run the app with docker -p 8080:3000")
+	require.Equal(t, 1, len(dups))
+}

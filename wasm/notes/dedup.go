@@ -70,10 +70,10 @@ func saying(text, section string, pages []page) (first, n int) {
 // score 1 for texts equal after Normalize (its documented first check), so the
 // exact and the near case are both this one call; it answers Unrelated when
 // either text has no words. A near-duplicate in which two words swapped
-// places is no duplicate: a note refused as one is not written and the one
-// it matched is confirmed, so the rule errs toward writing (h-v86 B1:
-// "staging from main, production from release" and "docker -p 8080:3000"
-// refused beside their reverse).
+// places is none (Compare calls it a conflict): a note refused as one is not
+// written and the one it matched is confirmed (h-v86 B1: "staging from
+// main, production from release" and "docker -p 8080:3000" refused beside
+// their reverse).
 func sameNote(a, b *similarity.Features) bool {
-	return !similarity.NumbersDiffer(a, b) && similarity.Compare(a, b).Verdict == similarity.Duplicate && !similarity.Swapped(a, b)
+	return !similarity.NumbersDiffer(a, b) && similarity.Compare(a, b).Verdict == similarity.Duplicate
 }

@@ -174,6 +174,11 @@ func Compare(a, b *Features) Result {
 		// different fact, not the same one said again.
 		return Result{Score: unlike(s), Reason: "the numbers differ"}
 	}
+	if s >= Threshold && Swapped(a, b) {
+		// The same words, two of them swapped: the one says the other's
+		// reverse ("… from main, … from release"; "-p 8080:3000").
+		return Result{Verdict: Conflict, Score: unlike(s), Reason: "the same words with two of them swapped"}
+	}
 	if s >= Threshold {
 		s = unlike(s)
 		return Result{Verdict: Duplicate, Score: s, Reason: "near-duplicate (score " + strconv.FormatFloat(s, 'f', 2, 64) + ")"}
@@ -222,10 +227,12 @@ func sameNumbers(a, b string) bool {
 // ("staging deploys from main, production from release" against "… from
 // release, … from main"; "map host port 8080 to container port 3000"
 // against "… 3000 … 8080"), or the two stand side by side in the other
-// order ("-p 8080:3000" against "-p 3000:8080"). Compare reads words, not
-// their places, so a near-duplicate by it may say the opposite; a clause
-// moved whole ("before pushing, run the tests") swaps nothing. A store that
-// refuses a text as one it holds asks this too.
+// order, both holding a digit ("-p 8080:3000" against "-p 3000:8080"), or
+// all of them stand in another order that is neither a clause moved whole
+// nor a list's items ("cp a.json b.json" against "cp b.json a.json"). The
+// measure reads words, not their places, so such a pair scores as a
+// near-duplicate while it says the opposite: Compare calls it a conflict.
+// A clause moved whole ("before pushing, run the tests") swaps nothing.
 func Swapped(a, b *Features) bool {
 	wa, wb := strings.Fields(a.norm), strings.Fields(b.norm)
 	at := func(ws []string) map[string]int {
@@ -238,6 +245,9 @@ func Swapped(a, b *Features) bool {
 			}
 		}
 		return m
+	}
+	if len(wa) == len(wb) && !slices.Equal(wa, wb) && slices.Equal(sorted(wa), sorted(wb)) && !rotated(wa, wb) && !listReordered(wa, wb) {
+		return true // the same words in another order, not a clause moved whole: cp a.json b.json, cp b.json a.json
 	}
 	pa, pb := at(wa), at(wb)
 	before := func(ws []string, i int) [2]string {
@@ -259,12 +269,48 @@ func Swapped(a, b *Features) bool {
 	for i, x := range once {
 		for _, y := range once[i+1:] {
 			ax, ay, bx, by := pa[x], pa[y], pb[x], pb[y]
-			if ay == ax+1 && bx == by+1 || ax == ay+1 && by == bx+1 {
-				return true // side by side, the other way round
+			if (ay == ax+1 && bx == by+1 || ax == ay+1 && by == bx+1) && strings.ContainsAny(x, "0123456789") && strings.ContainsAny(y, "0123456789") {
+				return true // two values side by side, the other way round (8080:3000; not "8080 are" and "are 8080")
 			}
 			if cx, cy := before(wa, ax), before(wa, ay); cx != cy && cx == before(wb, by) && cy == before(wb, bx) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// listReordered: a and b differ only where a says "X and Y" and b "Y and
+// X" (or "or"): a list's items in another order say the same.
+func listReordered(a, b []string) bool {
+	i, j := 0, len(a)-1
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	for j > i && a[j] == b[j] {
+		j--
+	}
+	wa, wb := a[i:j+1], b[i:j+1]
+	for k, w := range wa {
+		if joiner(w) && k > 0 && k < len(wa)-1 {
+			x, y := wa[:k], wa[k+1:]
+			if slices.Equal(wb[:len(y)], y) && wb[len(y)] == w && slices.Equal(wb[len(y)+1:], x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// joiner: w joins a list's items.
+func joiner(w string) bool { return w == "and" || w == "or" }
+
+// rotated: b is a with its words from some place on moved to its front
+// ("run the tests before pushing", "before pushing run the tests").
+func rotated(a, b []string) bool {
+	for k := 1; k < len(a); k++ {
+		if slices.Equal(a[k:], b[:len(a)-k]) && slices.Equal(a[:k], b[len(a)-k:]) {
+			return true
 		}
 	}
 	return false

@@ -354,6 +354,12 @@ func TestSwappedFindsTwoWordsThatChangedPlaces(t *testing.T) {
 		{"Run the tests with -race before pushing", "Run all the tests with -race before pushing", false},
 		{"Use PostgreSQL for the primary database", "Use PostgreSQL for the primary database.", false},
 		{"service 12 listens on port 8012", "port 8012 for service 12", false},
+		{"cp config.prod.json config.json", "cp config.json config.prod.json", true},
+		{"mv old.txt new.txt", "mv new.txt old.txt", true},
+		{"Copy settings.local.json to settings.json", "Copy settings.json to settings.local.json", true},
+		{"Ports 8080 and 9090 are the staging ports", "The staging ports are 9090 and 8080", false},
+		{"Ports 8080 and 9090 are staging", "Ports 9090 and 8080 are staging", false},
+		{"Use tabs or spaces", "Use spaces or tabs", false},
 	} {
 		for _, p := range [][2]string{{c.a, c.b}, {c.b, c.a}} {
 			fa, fb := Prepare(p[0]), Prepare(p[1])
