@@ -220,7 +220,8 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{`"auth"`, `"d"`, `"k"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`}, find: findDockerAuth, span: dockerAuth},
 		{kind: "secret", triggers: []string{"getconnection", "pdo", "mysql", "ftp", "credential", "bind_s", "passwordauthentication", ".login(",
 			"hmac", "cipheriv", "jwt.", "fernet", "secretkeyspec", ".new(", "signedstring", "openssl_", "from_secret", "aesgcm", "aesccm", "aessiv",
-			"chacha20poly1305", "algorithms.aes", "aes.", "jws.", "symmetricsecuritykey", "authenticationheadervalue", "_auth(", "plainauth"}, find: findPositional, span: positionalValue},
+			"chacha20poly1305", "algorithms.aes", "aes.", "jws.", "symmetricsecuritykey", "authenticationheadervalue", "_auth(", "plainauth", "wifi.begin", "plaincredentials", "credentials.basic", "ldap3.connection",
+			"ftp_login", "ldap_bind", "clientsecretcredential", "create_superuser", "basicawscredentials"}, find: findPositional, span: positionalValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findLabelArg, span: argValue},
 		{kind: "secret", triggers: []string{"|"},
 			// A cell of a Markdown table whose header names a secret:

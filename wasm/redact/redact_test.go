@@ -1280,13 +1280,19 @@ func TestQuotedBracketsConversionsAndAURLUsersAt(t *testing.T) {
 		{`.basic_auth("ada", Some("Zd8xTq8Wm3Kp6Xv1"))`, `.basic_auth("ada", Some("[REDACTED:secret]"))`},
 		{`smtp.PlainAuth("", "bot@acme.io", "Zd4xTq8Wm3Kp6Xv1", "smtp.acme.io")`, `smtp.PlainAuth("", "bot@acme.io", "[REDACTED:secret]", "smtp.acme.io")`},
 		{`pymysql.connect('db', 'root', 'Zb8xTq8Wm3Kp6Xv1', 'shop')`, `pymysql.connect('db', 'root', '[REDACTED:secret]', 'shop')`},
+		{`WiFi.begin("HomeNet", "Qz232Wk7Lp9Xr5Tb");`, `WiFi.begin("HomeNet", "[REDACTED:secret]");`},
+		{`pika.PlainCredentials('guest', 'Qz232Wk7Lp9Xr5Tb')`, `pika.PlainCredentials('guest', '[REDACTED:secret]')`},
+		{`ldap3.Connection(server, 'cn=admin,dc=acme,dc=io', 'Qz232Wk7Lp9Xr5Tb', auto_bind=True)`, `ldap3.Connection(server, 'cn=admin,dc=acme,dc=io', '[REDACTED:secret]', auto_bind=True)`},
+		{`ftp_login($conn, 'ada', 'Qz232Wk7Lp9Xr5Tb');`, `ftp_login($conn, 'ada', '[REDACTED:secret]');`},
+		{`new ClientSecretCredential(tenantId, clientId, "Qz232Wk7Lp9Xr5Tb")`, `new ClientSecretCredential(tenantId, clientId, "[REDACTED:secret]")`},
+		{`User.objects.create_superuser('admin', 'admin@acme.io', 'Qz232Wk7Lp9Xr5Tb')`, `User.objects.create_superuser('admin', 'admin@acme.io', '[REDACTED:secret]')`},
 	}, []string{
 		"password: required (see docs/auth.md)", "token: optional (only in CI)",
 		"const token = req.headers.authorization?.split(' ')[1]", "const token = req.headers.authorization",
 		"Go's MySQL DSN format is user:password@tcp(host:3306)/db", "docker build --secret id=npmrc,src=$HOME/.npmrc .",
 		"ansible-playbook site.yml --private-key ~/.ssh/deploy_ed25519", "ssh-add --private-key keys/deploy.pem", "the --secret flag takes a spec",
 		"git config --bypass hooks", `admin.setPassword(getPassword())`,
-		`jwtKey := []byte(os.Getenv("JWT_KEY"))`, `token = String(raw)`, "client.bearer_auth(token)", `.basic_auth("ada", None::<&str>)`,
+		`jwtKey := []byte(os.Getenv("JWT_KEY"))`, `token = String(raw)`, "client.bearer_auth(token)", `.basic_auth("ada", None::<&str>)`, `WiFi.begin(ssid, password);`, `WiFi.begin("HomeNet", WIFI_PASS);`,
 		"https://user@host:8080/path?e=a@b.c", "ssh://git@github.com:22/org/repo.git", "the password with special chars is required",
 	})
 }

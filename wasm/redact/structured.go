@@ -1795,7 +1795,11 @@ func codesValue(s string, m []int) (int, int, int, int, bool) {
 // simple_bind_s(dn, "x"), pymysql.connect(host, user, "x"), Go's
 // smtp.PlainAuth("", user, "x", host), reqwest's .basic_auth(user,
 // Some("x")) and .bearer_auth("t"), .NET's AuthenticationHeaderValue("Bearer",
-// "t"); and a key given to a call that signs or
+// "t"), Arduino's WiFi.begin(ssid, "x"), pika's PlainCredentials(user,
+// "x"), ldap3.Connection(server, dn, "x"), PHP's ftp_login and ldap_bind,
+// Azure's ClientSecretCredential(tenant, client, "x"), AWS's
+// BasicAWSCredentials(id, "x"), Django's create_superuser(name, mail, "x");
+// and a key given to a call that signs or
 // encrypts with it: jwt.sign(payload, "k"), crypto.createHmac("sha256",
 // "k"), createCipheriv(alg, "k", iv), Python's hmac.new(b"k", …),
 // AES.new(b"k", …), Fernet(b"k"), Java's new SecretKeySpec("k".getBytes(),
@@ -1823,13 +1827,19 @@ func findPositional(s string, pos int) []int {
 						n, e = 0, me
 					case "pymysql.connect", "MySQLdb.connect", "smtp.PlainAuth":
 						n, e = 2, me
+					case "WiFi.begin", "pika.PlainCredentials", "Credentials.basic", "ldap3.Connection":
+						n, e = 1, me
+						if s[i:me] == "ldap3.Connection" {
+							n = 2
+						}
 					}
 				}
 			} else if hasAt(s, e, "(") {
 				switch s[i:e] {
-				case "getConnection", "PDO", "mysqli_connect", "mysql_connect", "mysqli", "FTP", "FTP_TLS", "hash_hmac", "openssl_encrypt", "openssl_decrypt":
+				case "getConnection", "PDO", "mysqli_connect", "mysql_connect", "mysqli", "FTP", "FTP_TLS", "hash_hmac", "openssl_encrypt", "openssl_decrypt",
+					"ftp_login", "ldap_bind", "ClientSecretCredential", "create_superuser":
 					n = 2
-				case "NetworkCredential", "AuthenticationHeaderValue", "simple_bind_s", "bind_s", "UsernamePasswordCredentials", "PasswordAuthentication", "UsernamePasswordAuthenticationToken",
+				case "NetworkCredential", "AuthenticationHeaderValue", "BasicAWSCredentials", "PlainCredentials", "simple_bind_s", "bind_s", "UsernamePasswordCredentials", "PasswordAuthentication", "UsernamePasswordAuthenticationToken",
 					"createHmac", "createCipheriv", "createDecipheriv":
 					n = 1
 				case "Fernet", "SecretKeySpec", "SignedString", "from_secret", "hmacShaKeyFor", "AESGCM", "AESCCM", "AESSIV", "ChaCha20Poly1305", "SymmetricSecurityKey",
