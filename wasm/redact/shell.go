@@ -953,15 +953,9 @@ func findStoreSecret(s string, pos int) []int {
 		}
 		switch {
 		case hasAt(s, i, "doppler"):
-			// NAME: [A-Za-z_][A-Za-z0-9_]*
-			if n := blanks(s, words(s, i+7, "secrets", "set")); n >= 0 && n < len(s) && (isLetter(s[n]) || s[n] == '_') {
-				v = blanks(s, runEnd(s, n, isWord))
-			}
+			v = afterName(s, words(s, i+7, "secrets", "set"))
 		case hasAt(s, i, "netlify"):
-			// netlify env:set NAME V, NAME as doppler's
-			if n := blanks(s, words(s, i+7, "env:set")); n >= 0 && n < len(s) && (isLetter(s[n]) || s[n] == '_') {
-				v = blanks(s, runEnd(s, n, isWord))
-			}
+			v = afterName(s, words(s, i+7, "env:set"))
 		case hasAt(s, i, "dotnet"):
 			// KEY: "[^"\n]*" or [^\s"']+
 			if k := blanks(s, words(s, i+6, "user-secrets", "set")); k >= 0 {
@@ -1014,10 +1008,7 @@ func findStoreSecret(s string, pos int) []int {
 		case text.HasFoldPrefix(s[i:], "net"):
 			// NET USER, net.exe user, in any case.
 			if u := blanks(s, exeEnd(s, i+3)); u >= 0 && text.HasFoldPrefix(s[u:], "user") {
-				k := u + 4
-				for b := blanks(s, k); hasAt(s, b, "/"); b = blanks(s, k) {
-					k = runEnd(s, b, isBareShell) // its switches first: net user /add ada PW
-				}
+				k, _ := switches(s, u+4) // its switches first: net user /add ada PW
 				if b := blanks(s, k); b >= 0 && b < len(s) && s[b] != '/' {
 					v = blanks(s, bareWords(s, k, 1))
 				}
@@ -1090,16 +1081,34 @@ func netUse(s string, k int) int {
 	if !hasAt(s, b, `\\`) {
 		return -1
 	}
-	k, last := runEnd(s, b, isBareShell), -1
-	for b := blanks(s, k); hasAt(s, b, "/"); b = blanks(s, k) {
-		last, k = b, runEnd(s, b, isBareShell)
-	}
+	k, last := switches(s, runEnd(s, b, isBareShell))
 	if b := blanks(s, k); b >= 0 {
 		if g, _, _, _ := shellValue(s, b, 0); g >= 0 {
 			return b
 		}
 	}
 	return last
+}
+
+// switches skips a Windows command's /switches, each after blanks, at
+// s[k:]: where the last ends (k when there are none) and where it starts
+// (-1 for none).
+func switches(s string, k int) (end, last int) {
+	last = -1
+	for b := blanks(s, k); hasAt(s, b, "/"); b = blanks(s, k) {
+		last, k = b, runEnd(s, b, isBareShell)
+	}
+	return k, last
+}
+
+// afterName is where the value starts after blanks, a NAME
+// ([A-Za-z_][A-Za-z0-9_]*) and blanks at s[e:] (doppler secrets set NAME V,
+// netlify env:set NAME V), -1 for none (e < 0 too).
+func afterName(s string, e int) int {
+	if n := blanks(s, e); n >= 0 && n < len(s) && (isLetter(s[n]) || s[n] == '_') {
+		return blanks(s, runEnd(s, n, isWord))
+	}
+	return -1
 }
 
 // storeValue is commandValue for a secret store's command, which also

@@ -350,7 +350,7 @@ func numberRuns(s string) []numberRun {
 			for j < len(s) && isAlnum(s[j]) {
 				j++
 			}
-			if w := s[i:j]; w != "and" && w != "or" {
+			if w := s[i:j]; !joiner(w) {
 				word, list = w, -1
 			}
 			i = j
