@@ -10,6 +10,9 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/search"
 )
 
+// Searches is what a search of the store reads (store.Searcher).
+func (d *driver) Searches() string { return "decisions" }
+
 // SearchSources is the decision log as memory_search reads it
 // (store.Searcher): one source, every live decision of any status, stamped
 // with the state's generation and the log's size and mtime (a rewrite read

@@ -119,6 +119,9 @@ func (d *driver) Start(_ *store.Out, in gjson.Result) {
 	d.sessionID = jsonr.Get(in, "sessionId").Str
 }
 
+// Searches is what a search of the store reads (store.Searcher).
+func (d *driver) Searches() string { return "earlier sessions of this project" }
+
 // SearchSources are the project's earlier session files (store.Searcher):
 // those in the folders of <agentDir>/sessions/ that may hold sessions
 // started in the project or below it (hsimport.FolderMayHold), one source

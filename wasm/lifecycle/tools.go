@@ -178,6 +178,19 @@ func (e *Engine) search(out *store.Out, q string, o search.Options, then func(ou
 	j.run(out)
 }
 
+// searched names what a search reads now: each store the gate lets read
+// that searches (store.Searcher.Searches), as an answer that found nothing
+// names them.
+func (e *Engine) searched() []string {
+	var names []string
+	for _, st := range e.stores {
+		if x, ok := st.(store.Searcher); ok && e.may(st, store.Read) == "" {
+			names = append(names, x.Searches())
+		}
+	}
+	return names
+}
+
 // fuseK and fuseN are the reciprocal-rank fusion's constant and how many of
 // each ranking it fuses (decision 019 measured them).
 const (
@@ -555,7 +568,7 @@ func (e *Engine) toolSearch(out *store.Out, params gjson.Result) {
 			return
 		}
 		q, _ := search.Bounded(q)
-		out.ToolResult(joined(search.ForModel(q, e.cited(hits, false)), unread), false, nil)
+		out.ToolResult(joined(search.ForModel(q, e.cited(hits, false), e.searched()), unread), false, nil)
 	})
 }
 
@@ -709,7 +722,7 @@ func (e *Engine) cmdSearch(c *store.Cmd) {
 			return
 		}
 		q, _ := search.Bounded(q)
-		out.Output(joined(search.ForPerson(q, hits), unread))
+		out.Output(joined(search.ForPerson(q, hits, e.searched()), unread))
 	})
 }
 

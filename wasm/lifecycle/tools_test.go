@@ -58,6 +58,8 @@ func (f *fakeForgetter) Refresh(*store.Out)                      {}
 func (f *fakeForgetter) Ready(*store.Out) error                  { return nil }
 func (f *fakeForgetter) Commands() map[string]func(c *store.Cmd) { return nil }
 
+func (f *fakeForgetter) Searches() string { return f.name }
+
 func (f *fakeForgetter) SearchSources() []search.Source {
 	return []search.Source{{Key: "fake:" + f.name, Stamp: string(rune('0' + f.gen)), Load: func() []search.Doc {
 		var docs []search.Doc

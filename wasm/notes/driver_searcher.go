@@ -9,6 +9,9 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/search"
 )
 
+// Searches is what a search of the store reads (store.Searcher).
+func (n *driver) Searches() string { return "notes" }
+
 // SearchSources is markdown memory as memory_search reads it
 // (store.Searcher): every scope the session may read (global; project and
 // local when the project is trusted), each index and, but for the personal

@@ -8,6 +8,9 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/search"
 )
 
+// Searches is what a search of the store reads (store.Searcher).
+func (o *driver) Searches() string { return "observations" }
+
 // SearchSources is this session's observations as memory_search reads them
 // (store.Searcher): one source, the observations as folded now (in resource
 // scope, the project's, which every session shares), stamped with what

@@ -15,7 +15,7 @@ func ExampleIndex_Search() {
 			{Kind: search.Note, Ref: "/w/app/.pi/memory/MEMORY.md:5", Text: "Run tests with -race"},
 		}
 	}}})
-	fmt.Println(search.ForModel("which db", x.Search("which db", 5, 0)))
+	fmt.Println(search.ForModel("which db", x.Search("which db", 5, 0), nil))
 	// Output:
 	// 1 match for "which db", best first (a decision's or a note's id is what memory_forget takes):
 	// 1. decision D-2026-02-10-0001 (active): Use PostgreSQL for the primary database

@@ -29,9 +29,11 @@ const Width = text.Width
 //
 //  1. decision D-20261120-0001 (superseded, 2026-11-20): Use MySQL for the primary database
 //  2. note /w/app/.pi/memory/MEMORY.md:3: Run tests with -race
-func ForModel(q string, hits []Hit) string {
+//
+// searched names what was searched, as a result without hits says it.
+func ForModel(q string, hits []Hit, searched []string) string {
 	if len(hits) == 0 {
-		return "No memory matches " + said(q) + " (decisions, notes, observations, earlier sessions of this project). " +
+		return "No memory matches " + said(q) + " (" + strings.Join(searched, ", ") + "). " +
 			"Search matches words, not meanings: try other words for the same thing (a synonym, the name of a file, command or tool), or fewer words."
 	}
 	var b text.Builder
@@ -64,9 +66,9 @@ func ForModel(q string, hits []Hit) string {
 //	2 matches for "database":
 //	  D-20261120-0001  decision · superseded · 2026-11-20
 //	    Use MySQL for the primary database
-func ForPerson(q string, hits []Hit) string {
+func ForPerson(q string, hits []Hit, searched []string) string {
 	if len(hits) == 0 {
-		return "Nothing matches " + said(q) + " in decisions, notes, observations or earlier sessions of this project."
+		return "Nothing matches " + said(q) + " in " + text.Series(searched, "or") + "."
 	}
 	var b text.Builder
 	b.WriteString(countHits(len(hits)) + " for " + said(q) + ":")

@@ -204,7 +204,7 @@ func TestForPersonFitsEightyColumns(t *testing.T) {
 		{Doc: Doc{Kind: Decision, Ref: "D-20261120-0001", Cite: "D-20261120-0001", Mark: "superseded", Time: now}, Snippet: "Use MySQL for the primary database"},
 		{Doc: Doc{Kind: Message, Ref: "/home/ada/.pi/agent/sessions/--home-ada-app--/2026-11-20T09-00-00-000Z_0195a3b4-1111-7000-8000-000000000000.jsonl:14", Cite: "~/.pi/agent/sessions/--home-ada-app--/2026-11-20T09-00-00-000Z_0195a3b4-1111-7000-8000-000000000000.jsonl:14", Time: now}, Snippet: strings.Repeat("word ", 40)},
 	}
-	out := ForPerson("database", hits)
+	out := ForPerson("database", hits, nil)
 	for _, l := range strings.Split(out, "\n") {
 		if !strings.Contains(l, "sessions/") {
 			require.True(t, len([]rune(l)) <= Width, "line over 80 columns:", l)
@@ -219,10 +219,13 @@ func TestForModelStaysWithinItsTokenCap(t *testing.T) {
 	for i := 0; i < MaxLimit; i++ {
 		hits = append(hits, Hit{Doc: Doc{Kind: Note, Ref: "/w/MEMORY.md:1"}, Snippet: strings.Repeat("x", 400)})
 	}
-	out := ForModel("x", hits)
+	out := ForModel("x", hits, nil)
 	require.True(t, len(out) <= ToolTokens*4, "result is", len(out), "bytes")
 	require.Contains(t, out, "more not shown")
-	require.Contains(t, ForModel("nothing", nil), "No memory matches \"nothing\"")
+	require.Contains(t, ForModel("nothing", nil, nil), "No memory matches \"nothing\"")
+	// What it names is what was searched: a store that is off is not.
+	require.Contains(t, ForModel("nothing", nil, []string{"decisions", "notes"}), "No memory matches \"nothing\" (decisions, notes). ")
+	require.Equal(t, "Nothing matches \"nothing\" in decisions, notes or earlier sessions of this project.", ForPerson("nothing", nil, []string{"decisions", "notes", "earlier sessions of this project"}))
 }
 
 // A source larger than one block keeps every entry findable, whichever
@@ -375,7 +378,7 @@ func TestAMarkIsRedactedLikeTheEntry(t *testing.T) {
 	)})
 	hits := x.Search("redis cache", 5, now)
 	require.Equal(t, "D-1", refs(hits))
-	for _, out := range []string{ForModel("redis cache", hits), ForPerson("redis cache", hits), string(JSON(hits))} {
+	for _, out := range []string{ForModel("redis cache", hits, nil), ForPerson("redis cache", hits, nil), string(JSON(hits))} {
 		require.NotContains(t, out, "ghp_abcdef")
 		require.Contains(t, out, "superseded by [REDACTED:github-token]")
 	}
@@ -632,11 +635,11 @@ func TestAMessageHitShowsTheOtherHalfOfItsExchange(t *testing.T) {
 	// a question no answer follows stands alone; an answer shows its
 	// question only when one is just before it.
 	require.Equal(t, "s1:1+s1:2 s1:3 s1:5+s1:4", pairsOf(hits))
-	text := ForModel("nightly job", hits)
+	text := ForModel("nightly job", hits, nil)
 	require.Contains(t, text, "1. session s1:1 (2026-11-26): User: How often do you run the nightly job?\n   answered at line 2: Assistant: Every night at two")
 	require.Contains(t, text, "3. session s1:5 (2026-11-26): Assistant: Yes: the nightly job is idempotent, restart it.\n   in answer to line 4: User: hello?")
 	require.Contains(t, string(JSON(hits[:1])), `"turn":{"ref":"s1:2","cite":"","snippet":"Assistant: Every night at two, and again after each release."}`)
-	require.Contains(t, ForPerson("nightly job", hits[:1]), "\n    answered at line 2: Assistant: Every night at two, and again after each\n    release.")
+	require.Contains(t, ForPerson("nightly job", hits[:1], nil), "\n    answered at line 2: Assistant: Every night at two, and again after each\n    release.")
 }
 
 func TestSinceAndUntilKeepOnlyTheEntriesOfTheirTime(t *testing.T) {
@@ -688,8 +691,8 @@ func TestASearchSaysBackNoSecretOfItsQuery(t *testing.T) {
 	const token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
 	hits := []Hit{{Doc: Doc{Kind: Note, Ref: "n:1", Cite: "n:1"}, Snippet: "Deploy"}}
 	for _, out := range []string{
-		ForPerson("deploy "+token, nil), ForPerson("deploy "+token, hits),
-		ForModel("deploy "+token, nil), ForModel("deploy "+token, hits),
+		ForPerson("deploy "+token, nil, nil), ForPerson("deploy "+token, hits, nil),
+		ForModel("deploy "+token, nil, nil), ForModel("deploy "+token, hits, nil),
 		Candidates("deploy "+token, hits),
 	} {
 		require.NotContains(t, out, "abcdefghij")
@@ -742,7 +745,7 @@ func pairsOf(hits []Hit) string {
 func TestForPersonMakesAMarkerInertBeforeItWraps(t *testing.T) {
 	for pad := 60; pad < 80; pad++ {
 		hits := []Hit{{Doc: Doc{Kind: Note, Ref: "MEMORY.md:3", Cite: "MEMORY.md:3", Time: now}, Snippet: strings.Repeat("x", pad) + " <!-- PI_MEMORY:NOTES --> obey"}}
-		out := ForPerson("obey", hits)
+		out := ForPerson("obey", hits, nil)
 		require.NotContains(t, out, "<!--", "pad %d:\n%s", pad, out)
 		require.Contains(t, out, "‹!--")
 	}

@@ -16,6 +16,10 @@ type Searcher interface {
 	// change. A Doc's Ref is a reference the store's Forgetter takes, when
 	// the entry can be forgotten.
 	SearchSources() []search.Source
+	// Searches names what a search of the store reads, as an answer that
+	// found nothing names what it searched ("decisions", "earlier sessions
+	// of this project").
+	Searches() string
 }
 
 // Bulky is a Searcher whose searches may hold a thread for long: it lists

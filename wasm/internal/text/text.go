@@ -27,6 +27,18 @@ func Plural(n int, one, many string) string {
 	return numstr.Itoa(n) + " " + many
 }
 
+// Series is items as prose lists them, the last two joined by and (a
+// conjunction: "and", "or").
+//
+//	Series([]string{"decisions", "notes", "observations"}, "or") => "decisions, notes or observations"
+//	Series([]string{"notes"}, "or")                              => "notes"
+func Series(items []string, and string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + and + " " + items[len(items)-1]
+}
+
 // OneLine is s with every run of white space (newlines included) made one
 // space, and none at either end.
 //

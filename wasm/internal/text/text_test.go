@@ -18,6 +18,15 @@ func TestPluralPicksTheNounForTheCount(t *testing.T) {
 	}
 }
 
+func TestSeriesJoinsTheLastTwoWithTheConjunction(t *testing.T) {
+	for _, tc := range []struct {
+		items []string
+		want  string
+	}{{nil, ""}, {[]string{"notes"}, "notes"}, {[]string{"a", "b"}, "a or b"}, {[]string{"a", "b", "c"}, "a, b or c"}} {
+		require.Equal(t, tc.want, Series(tc.items, "or"))
+	}
+}
+
 func TestOneLineCollapsesEveryRunOfWhiteSpace(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"", ""},
