@@ -148,6 +148,8 @@ func (d *driver) saveCandidate(out *store.Out, c candidate, ask bool) bool {
 	for _, m := range conflicts {
 		p.Conflicts = append(p.Conflicts, m.D.ID)
 	}
-	d.add(out, false, p)
+	d.add(out, false, p, func(out *store.Out, id string) {
+		out.Notify("info", "pi-memory: not saved, already recorded as "+id+": "+strconv.Quote(c.Text))
+	})
 	return out.Exit() == 0
 }

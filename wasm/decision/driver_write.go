@@ -160,7 +160,19 @@ func (d *driver) addChecked(out *store.Out, asJSON, hasUI bool, p proposal, chec
 			p.Conflicts = append(p.Conflicts, m.D.ID)
 		}
 	}
-	d.add(out, asJSON, p)
+	d.add(out, asJSON, p, addedMeanwhile(checkDup))
+}
+
+// addedMeanwhile is what a command says when the decision it checked was
+// added by another process before it wrote; nil when it was not to be
+// checked (--force, or the person chose to add it anyway).
+func addedMeanwhile(checkDup bool) func(out *store.Out, id string) {
+	if !checkDup {
+		return nil
+	}
+	return func(out *store.Out, id string) {
+		out.Fail("Not added: it was recorded meanwhile, as " + id + " (by another session); nothing was written.")
+	}
 }
 
 // askConflict asks how to settle p's conflict with m: supersede it (after a
@@ -180,7 +192,7 @@ func (d *driver) askConflict(out *store.Out, asJSON bool, m match, p proposal, c
 		case opts[1]:
 			d.caughtUp(out, func() {
 				p.Conflicts = append(p.Conflicts, m.D.ID)
-				d.add(out, asJSON, p)
+				d.add(out, asJSON, p, addedMeanwhile(true))
 			})
 		default:
 			out.Output("Cancelled; nothing was written.")
@@ -198,9 +210,20 @@ func (d *driver) caughtUp(out *store.Out, f func()) {
 	f()
 }
 
-func (d *driver) add(out *store.Out, asJSON bool, p proposal) {
+// add writes p as a new decision. meanwhile, unless nil, is what is said
+// when the log as it is under the lock holds a duplicate of p: the checks
+// before ran on the state of before the lock (or of before a dialog), and
+// another process may have added it since; nothing is written then.
+func (d *driver) add(out *store.Out, asJSON bool, p proposal, meanwhile func(out *store.Out, id string)) {
 	var marked []string
+	dup := ""
 	events, err := d.write(func(st *state, now int64) ([]Event, error) {
+		if meanwhile != nil {
+			if dups, _ := st.Check(p.Text); len(dups) > 0 {
+				dup = dups[0].D.ID
+				return nil, nil
+			}
+		}
 		evs := st.Add(p, now)
 		marked = marked[:0]
 		for _, ev := range evs[1:] {
@@ -208,8 +231,12 @@ func (d *driver) add(out *store.Out, asJSON bool, p proposal) {
 		}
 		return evs, nil
 	})
-	if err != nil {
+	switch {
+	case err != nil:
 		failWrite(out, err)
+		return
+	case dup != "":
+		meanwhile(out, dup)
 		return
 	}
 	msg := "Added " + events[0].ID + ": " + oneLine(p.Text)

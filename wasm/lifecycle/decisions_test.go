@@ -322,6 +322,34 @@ func TestConflictWithUIOffersSupersedeWithAReason(t *testing.T) {
 	}
 }
 
+// /decision add checks for a duplicate again under the log's lock: another
+// process may add the same decision while this one asks the person about
+// a conflict (or between its check and its write), and it is written once.
+func TestAnAddAnsweredAfterAnotherProcessAddedItIsWrittenOnce(t *testing.T) {
+	r := newRig(t, true)
+	r.cmd(`add Use PostgreSQL for the primary database`)
+	r.cmd(`add Use MySQL for the primary database`)
+	keepBoth := r.dialog().Get("options.1").String()
+	require.Contains(t, keepBoth, "Keep both")
+
+	other := newRig(t, false)
+	other.project, other.agent = r.project, r.agent
+	other.e = New(other.h)
+	other.h.now = r.h.now
+	other.start(false, true)
+	other.cmd(`add Use MySQL for the primary database --keep-both`)
+	other.contains("Added D-2026-02-27-0002")
+
+	r.answer(keepBoth)
+	require.Equal(t, int64(1), r.exit(), "%s", r.last.Raw)
+	require.Contains(t, r.last.Raw, "Not added: it was recorded meanwhile, as D-2026-02-27-0002")
+	require.Equal(t, 1, strings.Count(r.log(), "Use MySQL"), "the log: %s", r.log())
+
+	// --force and "add it anyway" still add a second one, as asked.
+	r.cmd(`add Use MySQL for the primary database --force --keep-both`)
+	r.contains("Added D-2026-02-27-0003")
+}
+
 func (r *rig) useClassifier(mode string) {
 	r.t.Helper()
 	os.MkdirAll(filepath.Join(r.project, ".pi"), 0o755)
