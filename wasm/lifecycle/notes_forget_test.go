@@ -169,6 +169,29 @@ func TestRestoreBringsBackBothOfTwoIdenticalBulletsInEitherOrder(t *testing.T) {
 	}
 }
 
+// Two identical bullets differ only in their order: when the first goes,
+// the second takes its id. A second forget of the first, cited where it
+// was (another process a moment later), is told it went: the twin, now
+// holding that id elsewhere, stays. Cited where it is now, it goes.
+func TestForgettingTheFirstOfTwoTwinsTwiceRemovesOne(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Notes\n\n- same fact okra\n- other\n- same fact okra\n")
+	ref := r.noteRef(projectIndex, 3)
+	first, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
+	require.NoError(t, err)
+	again, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
+	require.NoError(t, err)
+	require.Contains(t, again.Said, "was forgotten already")
+	require.Equal(t, first.Restore, again.Restore)
+	require.Equal(t, "## Notes\n\n- other\n- same fact okra\n", r.read(projectIndex))
+
+	now := r.noteRef(projectIndex, 4)
+	require.Equal(t, strings.Replace(ref, ":3#", ":4#", 1), now, "the twin holds the id now")
+	_, _, err = r.notesForgetter().Forget(nil, store.Ref{ID: now})
+	require.NoError(t, err)
+	require.Equal(t, "## Notes\n\n- other\n", r.read(projectIndex))
+}
+
 // Entries forgotten one after another and restored in the order they went:
 // each record's line was counted without the entries gone before it, which
 // are back above it by its turn. The file comes back as it was, byte for

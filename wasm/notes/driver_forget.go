@@ -81,6 +81,16 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		return store.Forgot{}, true, errors.New(why)
 	case out == nil:
 		return n.notThere(sc, file, display, r, missing)
+	case rec.Line != r.Line:
+		// An id names an entry by its text and its order among the
+		// entries saying the same: when the first of two twins goes, the
+		// second takes its id. A reference cited where an entry of that id
+		// was forgotten (by another process a moment ago) names that one,
+		// not the twin now holding its id elsewhere (h-v83: two forgets
+		// of one twin at once removed both).
+		if g, _ := n.goneRecord(sc, file, r, true); g != nil {
+			return n.forgottenAlready(g, display)
+		}
 	}
 	rec.ID, rec.T, rec.Scope, rec.File = n.newID("F-", file+"\x00"+numstr.Itoa(rec.Line)+"\x00"+rec.Text), n.h.Now(), sc.name, file
 	records := path.Join(sc.dataDir, forgottenName)
@@ -131,15 +141,9 @@ func (n *driver) pendingTwins(records string, rec forgotten) int {
 // already (its recovery record names what restores it), or changed since it
 // was cited. Nothing is removed either way.
 func (n *driver) notThere(sc *noteScope, file, display string, r noteRef, missing bool) (store.Forgot, bool, error) {
-	var gone *forgotten
-	problems := n.readForgotten(path.Join(sc.dataDir, forgottenName), "", func(f *forgottenFile) {
-		if g := f.gone(file, r.ID); g != nil {
-			c := *g
-			gone = &c
-		}
-	})
+	gone, problems := n.goneRecord(sc, file, r, false)
 	if gone != nil {
-		return store.Forgot{Said: quoteFact(gone.Text) + " (" + display + ") was forgotten already; nothing else was removed.", Restore: gone.ID}, true, nil
+		return n.forgottenAlready(gone, display)
 	}
 	msg := display + " holds no entry " + r.ID + " now: it changed or went since it was cited (at line " + numstr.Itoa(r.Line) + "); search again; nothing was forgotten"
 	if missing {
@@ -149,6 +153,30 @@ func (n *driver) notThere(sc *noteScope, file, display string, r noteRef, missin
 		msg += " (" + strings.Join(problems, "; ") + ")"
 	}
 	return store.Forgot{}, true, errors.New(msg)
+}
+
+// goneRecord is the newest recovery record still unrestored of the entry r
+// names in file (its page id; and its line too when atLine is set), or nil,
+// with the problems of the records file.
+func (n *driver) goneRecord(sc *noteScope, file string, r noteRef, atLine bool) (*forgotten, []string) {
+	var gone *forgotten
+	problems := n.readForgotten(path.Join(sc.dataDir, forgottenName), "", func(f *forgottenFile) {
+		line := -1
+		if atLine {
+			line = r.Line
+		}
+		if g := f.gone(file, r.ID, line); g != nil {
+			c := *g
+			gone = &c
+		}
+	})
+	return gone, problems
+}
+
+// forgottenAlready answers a forget of an entry that went before it, with
+// the id that restores it.
+func (n *driver) forgottenAlready(gone *forgotten, display string) (store.Forgot, bool, error) {
+	return store.Forgot{Said: quoteFact(gone.Text) + " (" + display + ") was forgotten already; nothing else was removed.", Restore: gone.ID}, true, nil
 }
 
 // Restore brings back the entry of a recovery record ("F-…"), exactly as

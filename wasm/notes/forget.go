@@ -799,10 +799,11 @@ func (f *forgottenFile) unrestored() []forgotten {
 }
 
 // gone is the newest record, still forgotten, of the entry with page id
-// in file: what a forget of an entry that is no longer there answers.
-func (f *forgottenFile) gone(file, page string) *forgotten {
+// in file (that stood at line, unless line < 0): what a forget of an entry
+// that is no longer there answers.
+func (f *forgottenFile) gone(file, page string, line int) *forgotten {
 	for i := len(f.Records) - 1; i >= 0; i-- {
-		if r := &f.Records[i]; r.Restored == 0 && r.Page == page && r.File == file {
+		if r := &f.Records[i]; r.Restored == 0 && r.Page == page && r.File == file && (line < 0 || r.Line == line) {
 			return r
 		}
 	}
