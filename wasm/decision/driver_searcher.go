@@ -91,16 +91,24 @@ func (s *state) source(key, stamp string) search.Source {
 	return search.Source{Key: key, Stamp: strconv.FormatUint(s.Gen, 10) + "/" + numstr.Itoa(s.recs.n) + "/" + stamp, Load: s.searchDocs}
 }
 
-// searchDocs are the live decisions as search entries, in log order.
+// searchDocs are the decisions as search entries, in log order: the live
+// ones, and the removed ones as Gone (a forget by words that names one a
+// moment after another process removed it is told it went, instead of
+// taking the best of the rest; memory_restore takes its id).
 func (s *state) searchDocs() []search.Doc {
 	docs := make([]search.Doc, 0, s.live)
 	p := &s.strs
 	for h := int32(0); h < int32(s.recs.n); h++ {
 		r := s.recs.at(h)
+		id := p.get(r.id)
 		if r.removed {
+			title, text := p.get(r.title), p.get(r.text)
+			if derived(title, text) {
+				title = ""
+			}
+			docs = append(docs, search.Doc{Kind: search.Decision, Ref: id, Cite: id, Title: title, Text: text, Time: r.updatedAt, Gone: true})
 			continue
 		}
-		id := p.get(r.id)
 		mark := r.status.String()
 		if r.conflicts.size() > 0 && r.status == Active {
 			mark = "conflict"

@@ -2,6 +2,7 @@ package lifecycle_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -353,5 +354,40 @@ func TestAStaleReferenceNeverRemovesAnotherEntry(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(index); string(got) != "## Notes\n\n- Deploy on Fridays only\n- Use pnpm, not npm\n" {
 		t.Fatalf("MEMORY.md is now %q", got)
+	}
+}
+
+// A forget by words that names a decision another process removed a moment
+// ago is told it went: the removed decisions are searched as gone, so the
+// best of the rest (a decision beside it, sharing its words) is not taken
+// for it.
+func TestAForgetByWordsOfADecisionRemovedAMomentAgoRemovesNoOther(t *testing.T) {
+	base := t.TempDir()
+	project, agent := filepath.Join(base, "proj"), filepath.Join(base, "agent")
+	os.MkdirAll(filepath.Join(project, ".pi/decision-memory"), 0o755)
+	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	log := filepath.Join(project, ".pi/decision-memory/decisions.jsonl")
+	var b strings.Builder
+	for i, text := range []string{
+		"Use PostgreSQL for the primary database of the billing service",
+		"Keep functions under sixty lines",
+		"Back up the PostgreSQL database of the billing service nightly",
+	} {
+		fmt.Fprintf(&b, `{"v":1,"t":"2026-02-27T09:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-%04d","d":{"tx":%q,"s":"active"},"u":"user"}`+"\n", i+1, text)
+	}
+	os.WriteFile(log, []byte(b.String()), 0o644)
+	one, two := session(t, project, agent), session(t, project, agent)
+	const words = "PostgreSQL primary database billing service"
+	text, isErr := toolAnswer(t, two("tool", map[string]any{"name": "memory_forget", "params": map[string]any{"query": words}}))
+	if isErr || !strings.Contains(text, "D-2026-02-27-0001") {
+		t.Fatalf("the first forget: %s", text)
+	}
+	text, isErr = toolAnswer(t, one("tool", map[string]any{"name": "memory_forget", "params": map[string]any{"query": words}}))
+	if isErr || !strings.Contains(text, "was forgotten already") || !strings.Contains(text, "D-2026-02-27-0001") {
+		t.Fatalf("the second forget: %s", text)
+	}
+	list, _ := toolAnswer(t, one("tool", map[string]any{"name": "decision_list", "params": map[string]any{}}))
+	if !strings.Contains(list, "D-2026-02-27-0003") {
+		t.Fatalf("the decision beside it went too: %s", list)
 	}
 }

@@ -561,15 +561,15 @@ func ToForget(q string, hits []Hit) (best *Hit, cands []Hit) {
 	live := map[string]bool{}
 	for _, h := range hits {
 		if h.Doc.Forgettable() {
-			live[h.Doc.Text] = true
+			live[h.Doc.Kind.String()+"\x00"+h.Doc.Text] = true
 		}
 	}
 	var all []Hit
 	for _, h := range hits {
-		// A gone entry that reads as a live one is that entry, forgotten
-		// since the index read its file or written again: the live one
-		// stands for both.
-		if h.Doc.Kind == Decision || h.Doc.Kind == Note && !(h.Doc.Gone && live[h.Doc.Text]) {
+		// A gone entry that reads as a live one of its kind is that entry,
+		// forgotten since the index read its file or written again (a
+		// decision removed and added again): the live one stands for both.
+		if (h.Doc.Kind == Decision || h.Doc.Kind == Note) && !(h.Doc.Gone && live[h.Doc.Kind.String()+"\x00"+h.Doc.Text]) {
 			all = append(all, h)
 		}
 	}
