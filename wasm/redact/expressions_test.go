@@ -143,13 +143,13 @@ func expressions() []expression {
 		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `(?:[ \t]+` + fold("password") + `)?|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool, jarsigner, twine, vsce, psexec, ipmitool, nuget, lftp, HTTPie)
 		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
-			`|\b(?:sshpass|twine|vsce|ovsx|poetry|rdesktop|ncftp(?:put|get)?|cqlsh|altool|rabbitmqadmin|` + fold("psexec") + `(?:64)?|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t](?:-p[ \t]*|--pat(?:[ \t]+|=))` + shellWordRE +
-			`|\bcurl\b[^\n;|&]*?[ \t](?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))` +
+			`|\b(?:sshpass|twine|vsce|ovsx|poetry|rdesktop|ncftp(?:put|get)?|cqlsh|altool|rabbitmqadmin|security|cypher-shell|` + fold("psexec") + `(?:64)?|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t](?:-p[ \t]*|--pat(?:[ \t]+|=))` + shellWordRE +
+			`|\b(?:curl|jenkins-cli)\b[^\n;|&]*?[ \t](?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=)|-auth[ \t]+)(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))` +
 			`|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|az|helm|cf|oc|expo)[ \t]+(?:registry[ \t]+)?login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE +
 			`|\b(?:zip|unzip|zipcloak|sqlcmd|bcp|osql|isql|p4|mosquitto_pub|mosquitto_sub|` + fold("ipmitool") + `)\b[^\n;|&]*?[ \t]-P[ \t]*` + shellWordRE +
 			`|\bredis-cli\b[^\n;|&]*?[ \t](?:-a[ \t]*|--pass[ \t]+)` + shellWordRE +
 			`|\b(?:smbclient|smbcacls|smbget|rpcclient)\b[^\n;|&]*?[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:"[^"\n%]*%([^"\n]+)"|'[^'\n%]*%([^'\n]+)'|[^\s%"']*%([^\s"']+))` +
-			`|\b(?:openssl|` + fold("nuget") + `)\b[^\n;|&]*?[ \t](?:-pass(?:in|out)?[ \t]+(?:"pass:([^"\n]+)"|'pass:([^'\n]+)'|pass:([^\s"']+))|(?:-k|-` + fold("apikey") + `)[ \t]+` + shellWordRE + `)` +
+			`|\b(?:openssl|ibmcloud|codecov|` + fold("nuget") + `)\b[^\n;|&]*?[ \t](?:-pass(?:in|out)?[ \t]+(?:"pass:([^"\n]+)"|'pass:([^'\n]+)'|pass:([^\s"']+))|(?:-[kt]|-` + fold("apikey") + `)[ \t]+` + shellWordRE + `)` +
 			`|\bhtpasswd\b[^\n;|&<>]*?[ \t]-[A-Za-z]*b[A-Za-z]*[^\n;|&<>]*?[ \t](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"';|&<>]+))[ \t]*(?:[\n;|&<>]|$)` +
 			`|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n;|&]*?[ \t]-w[ \t]*` + shellWordRE +
 			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE +

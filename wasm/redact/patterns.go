@@ -156,7 +156,7 @@ func newPatterns() []*pattern {
 			find: findRedisAuth, span: redisValue},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
 			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool", "jarsigner", "twine",
-			"vsce", "ovsx", "poetry", "psexec", "ipmitool", "nuget", "lftp", "http", "xh", "rdesktop", "ncftp", "mosquitto_", "cqlsh", "altool", "rabbitmqadmin", "osql", "isql", "p4", "expo"},
+			"vsce", "ovsx", "poetry", "psexec", "ipmitool", "nuget", "lftp", "http", "xh", "rdesktop", "ncftp", "mosquitto_", "cqlsh", "altool", "rabbitmqadmin", "osql", "isql", "p4", "expo", "security", "cypher-shell", "jenkins-cli", "ibmcloud", "codecov"},
 			// A password on a command line: mysql -u root -pPW, sshpass -p PW,
 			// curl -u user:PW, docker login -p PW, zip -P PW, redis-cli -a PW,
 			// smbclient -U user%PW, openssl -pass pass:PW, htpasswd -b f u PW,

@@ -144,7 +144,7 @@ func shellCommand(s string, i, e int) (int, int) {
 	switch s[i:e] {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb", "7z", "7za", "7zr":
 		return cmdMySQL, e
-	case "sshpass", "twine", "vsce", "ovsx", "poetry", "rdesktop", "ncftp", "ncftpput", "ncftpget", "cqlsh", "altool", "rabbitmqadmin", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
+	case "sshpass", "twine", "vsce", "ovsx", "poetry", "rdesktop", "ncftp", "ncftpput", "ncftpget", "cqlsh", "altool", "rabbitmqadmin", "security", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
 		return cmdSSHPass, e
 	case "curl":
 		return cmdCurl, e
@@ -154,7 +154,7 @@ func shellCommand(s string, i, e int) (int, int) {
 		return cmdZip, e
 	case "smbclient", "smbcacls", "smbget", "rpcclient":
 		return cmdSMB, e
-	case "openssl":
+	case "openssl", "ibmcloud", "codecov":
 		return cmdOpenSSL, e
 	case "keytool", "jarsigner":
 		return cmdKeytool, e
@@ -175,6 +175,14 @@ func shellCommand(s string, i, e int) (int, int) {
 	case "redis":
 		if hasAt(s, e, "-cli") && (e+4 == len(s) || !isWord(s[e+4])) {
 			return cmdRedis, e + 4
+		}
+	case "jenkins":
+		if hasAt(s, e, "-cli") && (e+4 == len(s) || !isWord(s[e+4])) {
+			return cmdCurl, e + 4 // -auth USER:PW
+		}
+	case "cypher":
+		if hasAt(s, e, "-shell") && (e+6 == len(s) || !isWord(s[e+6])) {
+			return cmdSSHPass, e + 6
 		}
 	}
 	return -1, e
@@ -204,13 +212,13 @@ func registryLogin(s string, e int) int {
 //
 //	mysql   -p(VALUE)                                  groups 1–3
 //	sshpass (?:-p[ \t]*|--pat(?:[ \t]+|=))(VALUE)      groups 4–6
-//	curl    (?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=))USER:(PASSWORD) groups 7–9
+//	curl    (?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=)|-auth[ \t]+)USER:(PASSWORD) groups 7–9
 //	login   (?:-p[ \t]*|--password(?:[ \t]+|=))(VALUE) groups 10–12
 //	zip     -P[ \t]*(VALUE)                            groups 13–15
 //	redis   (?:-a[ \t]*|--pass[ \t]+)(VALUE)              groups 16–18
 //	smb     (?:-U[ \t]*|--user(?:[ \t]+|=))USER%(PASSWORD) groups 19–21
 //	openssl -pass(?:in|out)?[ \t]+pass:(VALUE)          groups 22–24
-//	        |(?:-k|-APIKEY)[ \t]+(VALUE)                groups 25–27
+//	        |(?:-[kt]|-APIKEY)[ \t]+(VALUE)             groups 25–27
 //	ldap    -w[ \t]*(VALUE)                            groups 31–33
 //	keygen  -[NP][ \t]*(VALUE)                         groups 34–36
 //	keytool -(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+(VALUE) groups 37–39
@@ -232,6 +240,8 @@ func commandFlag(c int, s string, j int) []int {
 		v = blanks(s, j+len("--user"))
 	case c == cmdCurl && hasAt(s, j, "--proxy-user"):
 		v = blanks(s, j+len("--proxy-user"))
+	case c == cmdCurl && hasAt(s, j, "-auth"):
+		v = blanks(s, j+len("-auth")) // jenkins-cli's
 	case c == cmdSMB && hasAt(s, j, "--user="):
 		v = j + len("--user=")
 	case c == cmdSMB && hasAt(s, j, "--user"):
@@ -246,8 +256,8 @@ func commandFlag(c int, s string, j int) []int {
 		v, sep, user = blanks(s, k), ':', "pass"
 	case c == cmdRedis && hasAt(s, j, "--pass"):
 		v = blanks(s, j+len("--pass"))
-	case c == cmdOpenSSL && hasAt(s, j, "-k"):
-		v, c = blanks(s, j+len("-k")), cmdOpenSSLKey
+	case c == cmdOpenSSL && (hasAt(s, j, "-k") || hasAt(s, j, "-t")):
+		v, c = blanks(s, j+len("-k")), cmdOpenSSLKey // codecov's -t
 	case c == cmdOpenSSL && text.HasFoldPrefix(s[j:], "-apikey"):
 		v, c = blanks(s, j+len("-apikey")), cmdOpenSSLKey // nuget's
 	case c == cmdSSHPass && hasAt(s, j, "--pat="):
