@@ -173,7 +173,7 @@ func expressions() []expression {
 		// secret: the same as a here-string
 		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t]` + sudoStdinRE(`\n;|&<`) + `|\bchpasswd\b)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 		// secret: an XML element
-		{re: `<(?:[A-Za-z_][A-Za-z0-9_.\-]*:)?` + nameRE + `(?:[ \t](?:[^<>"'/\n]|"[^"\n]*"|'[^'\n]*')*)?>` + elementRE},
+		{re: `<(?:key>` + nameRE + `</key>\s*<string|(?:[A-Za-z_][A-Za-z0-9_.\-]*:)?` + nameRE + `(?:[ \t](?:[^<>"'/\n]|"[^"\n]*"|'[^'\n]*')*)?)>` + elementRE},
 		// secret: a key/value attribute pair
 		{re: `\b(?:key|name|type|property)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')(?:[ \t]+[A-Za-z_:][A-Za-z0-9_:.\-]*[ \t]*=[ \t]*(?:"[^"\n]*"|'[^'\n]*')){0,16}?[ \t]+(?:value|content)[ \t]*=[ \t]*` + attrValueRE +
 			`|\b(?:value|content)[ \t]*=[ \t]*` + attrValueRE + `[ \t]+(?:key|name|type|property)[ \t]*=[ \t]*(?:"` + nameRE + `"|'` + nameRE + `')` +

@@ -193,8 +193,9 @@ func newPatterns() []*pattern {
 		// A value a file format names (structured.go): an XML element or a
 		// key/value attribute pair, a Kubernetes env entry, a variable set
 		// with a blank (ENV, setx, set -x), a typed declaration, a secret's
-		// quoted name and a literal after it in an argument list.
-		{kind: "secret", triggers: labelTriggers[:], find: findXMLSecret, span: structuredValue},
+		// quoted name and a literal after it in an argument list. A property
+		// list's <key> names the <string> on the next line: multiline.
+		{kind: "secret", triggers: labelTriggers[:], find: findXMLSecret, span: structuredValue, multiline: true},
 		{kind: "secret", triggers: labelTriggers[:], find: findAttrSecret, span: structuredValue},
 		{kind: "secret", triggers: labelTriggers[:], find: findEnvEntry, span: lineValue, multiline: true},
 		{kind: "secret", triggers: labelTriggers[:], find: findEnvCommand, span: lineValue},

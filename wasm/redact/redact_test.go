@@ -1308,6 +1308,8 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"rdesktop -u admin -p Rd6nT9vX3mQ7pR2w 10.0.0.5", "rdesktop -u admin -p [REDACTED:secret] 10.0.0.5"},
 		{"ncftpput -u ada -p Nf3kT9vX2mQ7pR5w ftp.example.com /in f.txt", "ncftpput -u ada -p [REDACTED:secret] ftp.example.com /in f.txt"},
 		{"cqlsh -u cassandra -p Cs9aS9sA3nQw 10.0.0.7", "cqlsh -u cassandra -p [REDACTED:secret] 10.0.0.7"},
+		{"<key>API_SECRET</key>\n\t<string>Pl9sT4kQ2wXz</string>", "<key>API_SECRET</key>\n\t<string>[REDACTED:secret]</string>"},
+		{"<key>CFBundleName</key><string>Acme Tokens</string>", "<key>CFBundleName</key><string>Acme Tokens</string>"},
 		{"cypher-shell -u neo4j -p Cy9pH3eR4sQw -a bolt://db:7687", "cypher-shell -u neo4j -p [REDACTED:secret] -a bolt://db:7687"},
 		{"security unlock-keychain -p Kc7hN2tW9qLm login.keychain", "security unlock-keychain -p [REDACTED:secret] login.keychain"},
 		{"java -jar jenkins-cli.jar -s http://ci:8080 -auth ada:Jk4nS8cL2qWx build app", "java -jar jenkins-cli.jar -s http://ci:8080 -auth ada:[REDACTED:secret] build app"},

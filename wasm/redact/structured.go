@@ -218,7 +218,11 @@ func elementValue(s string, k int, open *int) (g, vs, ve, end int) {
 // <(?:[A-Za-z_][A-Za-z0-9_.\-]*:)?[A-Za-z0-9_.\-]*LABEL ATTRS>VALUE</, VALUE
 // elementValue's (a CDATA section or text), a namespace's prefix allowed
 //
+// or a property list's <key>LABEL</key>\s*<string>VALUE</ (an Apple .plist's
+// pair, the key's element naming the string's)
+//
 //	<password>hunter2x</password>, <db.password>…, <apiKey>…, <password type="text">…, <wsse:Password>…
+//	<key>API_SECRET</key>\n\t<string>…</string>
 func findXMLSecret(s string, pos int) []int {
 	open := 0
 	for i := pos; ; i++ {
@@ -227,6 +231,15 @@ func findXMLSecret(s string, pos int) []int {
 			return nil
 		}
 		i += k
+		if hasAt(s, i+1, "key>") {
+			if e, ok := labelRun(s, i+5); ok && hasAt(s, e, "</key>") {
+				if v := runEnd(s, e+len("</key>"), isSpace); hasAt(s, v, "<string") {
+					if g, vs, ve, end := elementValue(s, v+len("<string"), &open); g >= 0 {
+						return groupOf(i, end, 2, g, vs, ve)
+					}
+				}
+			}
+		}
 		n := i + 1
 		if r := runEnd(s, n, isIdent); r > n && r < len(s) && s[r] == ':' && (isLetter(s[n]) || s[n] == '_') {
 			n = r + 1
