@@ -26,13 +26,42 @@ func (d *driver) Forget(out *store.Out, ref store.Ref) (store.Forgot, bool, erro
 	}
 	x, err := d.named(ref.ID, false)
 	if err != nil {
+		if g := d.gone(ref.ID); g != nil {
+			return forgottenAlready(g), true, nil
+		}
 		return store.Forgot{}, true, err
 	}
 	id, said := x.ID, quoted(x)
 	if _, err := d.write(func(st *state, now int64) ([]Event, error) { return st.Remove([]string{id}) }); err != nil {
+		// Removed under the lock by another process a moment ago: what was
+		// asked holds, as a note's forget says of a note gone already.
+		if g := d.gone(id); g != nil {
+			return forgottenAlready(g), true, nil
+		}
 		return store.Forgot{}, true, notWritten("Not removed", err)
 	}
 	return store.Forgot{Said: "Removed decision " + id + " " + said + " (the log keeps its history).", Restore: id}, true, nil
+}
+
+// gone is the removed decision ref names, nil when it names none (or a live
+// one).
+func (d *driver) gone(ref string) *decision {
+	if d.st == nil {
+		return nil
+	}
+	id, err := d.st.find(ref, true)
+	if err != nil {
+		return nil
+	}
+	if h := d.st.lookup(id); h >= 0 && d.st.recs.at(h).removed {
+		return d.st.view(h)
+	}
+	return nil
+}
+
+// forgottenAlready is a forget's answer for a decision removed before it.
+func forgottenAlready(x *decision) store.Forgot {
+	return store.Forgot{Said: "Decision " + x.ID + " " + quoted(x) + " was forgotten already; nothing else was removed.", Restore: x.ID}
 }
 
 // Restore brings back the removed decision ref names (as for Forget).

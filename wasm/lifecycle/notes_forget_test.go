@@ -192,6 +192,20 @@ func TestForgettingTheFirstOfTwoTwinsTwiceRemovesOne(t *testing.T) {
 	require.Equal(t, "## Notes\n\n- other\n", r.read(projectIndex))
 }
 
+// A reference to the second of two twins, cited before a copy was put
+// above it (which took its id), names the twin nearest its line, not the
+// copy.
+func TestAStaleReferenceToATwinNamesTheOneAtItsLine(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## A\n\n- Use tabs\n- Middle\n\n## B\n\n- Use tabs\n- Other\n")
+	ref := r.noteRef(projectIndex, 8)
+	require.Contains(t, ref, "-2")
+	r.write(projectIndex, "## A\n\n- Use tabs\n- Use tabs\n- Middle\n\n## B\n\n- Use tabs\n- Other\n")
+	_, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
+	require.NoError(t, err)
+	require.Equal(t, "## A\n\n- Use tabs\n- Use tabs\n- Middle\n\n## B\n\n- Other\n", r.read(projectIndex))
+}
+
 // Entries forgotten one after another and restored in the order they went:
 // each record's line was counted without the entries gone before it, which
 // are back above it by its turn. The file comes back as it was, byte for

@@ -130,6 +130,9 @@ func entryAt(pages []page, line, lines int) (int, string) {
 	return -1, "line " + numstr.Itoa(line) + " is not an entry"
 }
 
+// distance is how many lines apart a and b are.
+func distance(a, b int) int { return max(a-b, b-a) }
+
 // isHeadingLine reports whether line is an ATX heading.
 func isHeadingLine(line string) bool {
 	lvl, _ := headingOf(line)
@@ -175,6 +178,18 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 		if pages[k].ID == ref.ID {
 			i = k
 			break
+		}
+	}
+	if i >= 0 && pages[i].Line != ref.Line {
+		// Twins (one text, ids in their order) pass their ids on when one
+		// is added or goes above, where lines move only with what changed
+		// above: of the twins, the one nearest the cited line is the one
+		// meant (h-v89 B2: a copy put in an earlier section took the id of
+		// the one cited in a later one, and went in its place).
+		for k := range pages {
+			if len(pages[k].ID) >= 12 && pages[k].ID[:12] == ref.ID[:12] && distance(pages[k].Line, ref.Line) < distance(pages[i].Line, ref.Line) {
+				i = k
+			}
 		}
 	}
 	if i < 0 {
