@@ -132,7 +132,7 @@ func TestForgetThenRestoreGivesEveryFileShapeBackByteForByte(t *testing.T) {
 				continue
 			}
 			t.Run(name+"/"+p.ID, func(t *testing.T) {
-				out, rec, secret, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 1, p.ID})
+				out, rec, secret, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", p.Line, p.ID})
 				require.Equal(t, "", why)
 				require.False(t, secret)
 				require.False(t, strings.Contains(string(out), p.Src) && strings.Count(src, p.Src) == 1, "the entry went: %q", out)
