@@ -1278,7 +1278,11 @@ func passLabel(s string, lo, end int) bool {
 var (
 	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk"}
 	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session",
-		"app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions"}
+		"app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions",
+		// A vendor's key, as its documentation names the variable
+		// (STRIPE_KEY, OPENAI_KEY, MAILGUN_KEY): a word that names no key
+		// of the vendor's would be too wide (PRIMARY_KEY, SORT_KEY).
+		"stripe", "openai", "anthropic", "gemini", "mistral", "cohere", "groq", "openrouter", "replicate", "perplexity", "deepseek", "huggingface", "mailgun", "sendgrid", "postmark", "resend", "brevo", "mailchimp", "mandrill", "sparkpost", "pusher", "algolia", "datadog", "twilio", "google", "maps", "mapbox", "firebase", "supabase", "pinecone", "elevenlabs", "deepgram", "assemblyai", "youtube", "openweather", "aws"}
 )
 
 func secretKeyword(s string, lo, end int) bool {
