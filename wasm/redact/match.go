@@ -1601,6 +1601,9 @@ func findRedisAuth(s string, pos int) []int {
 				start = c - 6
 			}
 		}
+		if start < 0 && flag < 0 && wordStart(s, i) {
+			start = i // in a sentence: "redis.conf has requirepass PW set"
+		}
 		if start < pos {
 			continue
 		}

@@ -1310,6 +1310,8 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"cqlsh -u cassandra -p Cs9aS9sA3nQw 10.0.0.7", "cqlsh -u cassandra -p [REDACTED:secret] 10.0.0.7"},
 		{"<key>API_SECRET</key>\n\t<string>Pl9sT4kQ2wXz</string>", "<key>API_SECRET</key>\n\t<string>[REDACTED:secret]</string>"},
 		{"<key>CFBundleName</key><string>Acme Tokens</string>", "<key>CFBundleName</key><string>Acme Tokens</string>"},
+		{"redis.conf has requirepass Rc5nF8qW2kZx set", "redis.conf has requirepass [REDACTED:secret] set"},
+		{"use requirepass and masterauth together", "use requirepass and masterauth together"},
 		{"STRIPE_KEY=Sk7vQ2mN9xLp4tRw", "STRIPE_KEY=[REDACTED:secret]"},
 		{"export OPENAI_KEY=Oa3kV8nQ2wZx7mLp", "export OPENAI_KEY=[REDACTED:secret]"},
 		{"MAILGUN_KEY: Mg5tR9wQ2kZx8vNp", "MAILGUN_KEY: [REDACTED:secret]"},
