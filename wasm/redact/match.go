@@ -1050,10 +1050,11 @@ func findURLUser(s string, pos int) []int {
 	}
 }
 
-// findUserPassword: (?:^|[^A-Za-z0-9_.\-/:@])([A-Za-z0-9_.\-]+)[:/]([^\s/:@"'<>`]+)@([A-Za-z0-9.\-]+)
+// findUserPassword: (?:^|[^A-Za-z0-9_.\-/:@])([A-Za-z0-9_.\-]+)[:/]([^\s/:@"'<>`]+)@((?://)?[A-Za-z0-9.\-]+)
 //
 // user:password@host without a scheme (root:pw@10.0.0.1), or Oracle's
-// user/password@db (sqlplus system/pw@localhost:1521/XE). Neither the
+// user/password@db (sqlplus system/pw@localhost:1521/XE; @//host, its Easy
+// Connect). Neither the
 // password nor the user can hold '@' or ':', nor the byte before the user a
 // user's byte, so each '@' has one possible match, and a later '@' a later
 // one.
@@ -1082,6 +1083,11 @@ func findUserPassword(s string, pos int) []int {
 			start = u - w
 		}
 		h := runEnd(s, k+1, isHostByte)
+		if hasAt(s, k+1, "//") {
+			if e := runEnd(s, k+3, isHostByte); e > k+3 {
+				h = e
+			}
+		}
 		if start < pos || h == k+1 {
 			continue
 		}

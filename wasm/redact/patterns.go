@@ -166,7 +166,7 @@ func newPatterns() []*pattern {
 			// http -a user:PW
 			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: lineCommandValue},
-		{kind: "secret", triggers: []string{"gh", "az", "aws", "doppler", "netlify", "dotnet", "rabbitmqctl", "convertto-securestring", "mc", "poetry", "net", "nuget"},
+		{kind: "secret", triggers: []string{"gh", "az", "aws", "doppler", "netlify", "dotnet", "rabbitmqctl", "convertto-securestring", "mc", "poetry", "composer", "net", "nuget"},
 			// A secret given to a secret store's command: gh secret set NAME
 			// --body V, doppler secrets set NAME V, ConvertTo-SecureString
 			// "V" -AsPlainText, mc alias set N URL ACCESS V, poetry config

@@ -922,10 +922,14 @@ func findTelegramToken(s string, pos int) []int {
 	}
 }
 
+// configTokens are the settings poetry and composer keep a token in, its
+// host or repository after the prefix.
+var configTokens = [...]string{"pypi-token.", "github-oauth.", "gitlab-token.", "gitlab-oauth.", "bearer."}
+
 // findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bnetlify[ \t]+env:set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?|POSITIONAL)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 // with STORE \b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))
 // and PowerShell's words in any ASCII case, and POSITIONAL
-// \bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+ARG){3}|admin[ \t]+user[ \t]+add(?:[ \t]+ARG){2})[ \t]+|\bpoetry[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+ARG|pypi-token\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER(?:[ \t]+/[^\s"']*)*[ \t]+USER[ \t]+|\bNUGET(?:\.EXE)?[ \t]+SETAPIKEY[ \t]+
+// \bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+ARG){3}|admin[ \t]+user[ \t]+add(?:[ \t]+ARG){2})[ \t]+|\b(?:poetry|composer)[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+ARG|(?:pypi-token|github-oauth|gitlab-token|gitlab-oauth|bearer)\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER(?:[ \t]+/[^\s"']*)*[ \t]+USER[ \t]+|\bNUGET(?:\.EXE)?[ \t]+SETAPIKEY[ \t]+
 // with ARG (?:"[^"\n]*"|'[^'\n]*'|[^\s"']+) (bareWords) and USER an ARG
 // that does not start with '/' (a switch)
 //
@@ -997,20 +1001,25 @@ func findStoreSecret(s string, pos int) []int {
 			} else if e := words(s, n, "admin", "user", "add"); e >= 0 {
 				v = blanks(s, bareWords(s, e, 2))
 			}
-		case hasAt(s, i, "poetry"):
-			if k := blanks(s, words(s, i+6, "config")); k >= 0 {
-				for k >= 0 && k < len(s) && s[k] == '-' { // flags: --local
+		case hasAt(s, i, "poetry"), hasAt(s, i, "composer"):
+			n := i + len("poetry")
+			if s[i] == 'c' {
+				n = i + len("composer")
+			}
+			if k := blanks(s, words(s, n, "config")); k >= 0 {
+				for k >= 0 && k < len(s) && s[k] == '-' { // flags: --local, -g
 					k = blanks(s, runEnd(s, k, isBareShell))
 				}
 				if k < 0 {
 					break
 				}
-				// http-basic.REPO USER V, pypi-token.REPO V: REPO's first byte
-				// after the 11 of either prefix.
-				if r := k + 11; r < len(s) && isBareShell(s[r]) {
-					if hasAt(s, k, "http-basic.") {
-						v = blanks(s, bareWords(s, runEnd(s, r, isBareShell), 1))
-					} else if hasAt(s, k, "pypi-token.") {
+				// http-basic.REPO USER V, pypi-token.REPO V (composer's
+				// github-oauth.HOST V…): REPO's first byte after the prefix.
+				if r := k + len("http-basic."); hasAt(s, k, "http-basic.") && r < len(s) && isBareShell(s[r]) {
+					v = blanks(s, bareWords(s, runEnd(s, r, isBareShell), 1))
+				}
+				for _, p := range configTokens {
+					if r := k + len(p); hasAt(s, k, p) && r < len(s) && isBareShell(s[r]) {
 						v = blanks(s, runEnd(s, r, isBareShell))
 					}
 				}
