@@ -110,7 +110,7 @@ func TestNoSecretOfTheCorpusReachesAnyExit(t *testing.T) {
 	files := everywhere(t, r, logFile, index)
 	for _, s := range corpus {
 		for _, out := range outputs {
-			if strings.Contains(out, s.Secret) || strings.Contains(out, jsonText(s.Secret)) {
+			if holds(out, s.Secret) || holds(out, jsonText(s.Secret)) {
 				i := strings.Index(out, jsonText(s.Secret))
 				if i < 0 {
 					i = strings.Index(out, s.Secret)
@@ -146,7 +146,11 @@ func holds(data, secret string) bool {
 		}
 		i += off
 		e := i + len(secret)
-		if (i == 0 || !alnum(data[i-1])) && (e == len(data) || !alnum(data[e])) {
+		// A secret of digits alone ("1234") is no page's line: "L1234",
+		// "line":1234, "l":1234, as /memory pages and page tables give a
+		// file of that many lines.
+		line := strings.Trim(secret, "0123456789") == "" && (i > 0 && data[i-1] == 'L' || strings.HasSuffix(data[:i], `":`) || strings.HasSuffix(data[:i], `\":`))
+		if (i == 0 || !alnum(data[i-1])) && (e == len(data) || !alnum(data[e])) && !line {
 			return true
 		}
 		off = i + 1
