@@ -1010,8 +1010,11 @@ func authValue(s string, m []int) (int, int, int, int, bool) {
 	case "digest":
 		return 0, 0, 0, 0, false
 	}
+	// Another scheme's credential holds a digit, and is long: a word is
+	// prose ("Authorization: Negotiate with the proxy"); digits alone are
+	// one too (Splunk's HEC token, a UUID).
 	v := s[vs:ve]
-	if len(v) < 16 || !strings.ContainsAny(v, "0123456789") || !strings.ContainsFunc(v, func(r rune) bool { return r < 128 && isLetter(byte(r)) }) {
+	if len(v) < 16 || !strings.ContainsAny(v, "0123456789") {
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, m[0], max(m[1], ve), true

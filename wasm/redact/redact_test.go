@@ -1310,6 +1310,7 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"cqlsh -u cassandra -p Cs9aS9sA3nQw 10.0.0.7", "cqlsh -u cassandra -p [REDACTED:secret] 10.0.0.7"},
 		{"<key>API_SECRET</key>\n\t<string>Pl9sT4kQ2wXz</string>", "<key>API_SECRET</key>\n\t<string>[REDACTED:secret]</string>"},
 		{"<key>CFBundleName</key><string>Acme Tokens</string>", "<key>CFBundleName</key><string>Acme Tokens</string>"},
+		{"curl -H 'Authorization: Splunk 12345678-1234-1234-1234-123456789012' https://hec:8088", "curl -H 'Authorization: Splunk [REDACTED:auth-header]' https://hec:8088"},
 		{"sqlplus scott/Tg7rO2kQ9vZx@//db.acme.io:1521/ORCL", "sqlplus scott/[REDACTED:url-password]@//db.acme.io:1521/ORCL"},
 		{"composer config http-basic.repo.acme.io ada Cp4sT8kQ2wZx", "composer config http-basic.repo.acme.io ada [REDACTED:secret]"},
 		{"composer config -g github-oauth.github.com ghx9Kq2Wz7Lp4Nv8Rt3Yc6Mb1Xs5Dj0Fh2Gk", "composer config -g github-oauth.github.com [REDACTED:secret]"},
