@@ -377,6 +377,25 @@ func TestRestoreWithoutAnIdInANewSessionListsWhatWasForgotten(t *testing.T) {
 	require.Equal(t, "Nothing has been forgotten here, so there is nothing to restore.", r.text())
 }
 
+// A recovery record edited by hand to hold more than memory reads is not
+// restored: the file would no longer be read at all (h-v89 B4).
+func TestARestoreThatWouldMakeTheFileTooLargeIsRefused(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Notes\n\n- Use tabs\n- Other\n")
+	f, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 3)})
+	require.NoError(t, err)
+	records, _ := filepath.Glob(filepath.Join(r.agent, "pi-memory/notes/*/forgotten.jsonl"))
+	require.Equal(t, 1, len(records))
+	data, _ := os.ReadFile(records[0])
+	big := strings.Replace(string(data), `"src":"- Use tabs\n"`, `"src":"- `+strings.Repeat("Z", 5<<20)+`\n"`, 1)
+	require.True(t, big != string(data), "the record's src: %s", data)
+	os.WriteFile(records[0], []byte(big), 0o644)
+	_, _, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "more than the 4 MiB memory reads; nothing was restored")
+	require.Equal(t, "## Notes\n\n- Other\n", r.read(projectIndex))
+}
+
 // A note's page id alone (as a forget by words lists it after the file and
 // line) is answered with the form it takes, not "no note matches" (h-v33).
 func TestForgetByAPageIDAloneSaysTheWholeIDIsNeeded(t *testing.T) {

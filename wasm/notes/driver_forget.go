@@ -232,6 +232,11 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 		return "", true, errors.New(display + " line " + numstr.Itoa(pages[i].Line) + " already says " + quoteFact(pages[i].Text) + "; nothing was restored")
 	}
 	out, line := restoreEntry(data, view, rec, others)
+	if len(out) > maxNoteFile {
+		// A record edited by hand (or a file grown since): memory would
+		// no longer read the file (h-v89 B4).
+		return "", true, errors.New("restoring " + quoteFact(rec.Text) + " would make " + display + " " + numstr.Itoa(len(out)) + " bytes, more than the " + numstr.Itoa(maxNoteFile>>20) + " MiB memory reads; nothing was restored")
+	}
 	if !readsBack(out, line) {
 		// Its place and its section's end are inside a code block or a
 		// comment that something above left open since.
