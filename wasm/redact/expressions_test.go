@@ -129,7 +129,7 @@ func expressions() []expression {
 		// secret: a token or an API key in prose
 		{re: `\b(?:` + fold("token") + `|` + foldAny("api", "private", "access", "secret", "master", "encryption", "signing", "deploy", "hmac", "license") + `[ \t_.\-]?` + fold("key") + `|` + fold("secret") + `|` + fold("key") + `)\b`},
 		// secret: a password word in another language
-		{re: `\b(?:` + foldAny("passwort", "kennwort", "senha", "mot de passe", "wachtwoord") + `)\b|\b` + fold("contrase") + `(?:ñ|Ñ|n|N)` + fold("a") + `\b|` +
+		{re: `\b(?:` + foldAny("passwort", "kennwort", "senha", "mot de passe", "wachtwoord", "salasana", "adgangskode", "heslo", "kata sandi") + `)\b|\b` + fold("jelsz") + `(?:ó|Ó)|\b` + fold("jelsz") + `[oO]\b|\b` + fold("contrase") + `(?:ñ|Ñ|n|N)` + fold("a") + `\b|` +
 			`\b` + fold("contrasenya") + `\b|\b` + fold("passord") + `(?:` + fold("et") + `)?\b|\b` + fold("l") + `(?:ö|Ö)` + fold("senord") + `(?:` + fold("et") + `)?\b|` +
 			`\b` + fold("has") + `(?:ł|Ł)` + fold("o") + `\b|(?:ş|Ş)(?:[Ii]|İ)` + fold("fre") + `(?:` + foldAny("m", "si", "niz") + `)?\b|[Пп]ароль|ПАРОЛЬ`},
 		// secret: .npmrc _auth

@@ -21,9 +21,10 @@ import (
 
 // findForeignPasswordWord: the word for a password in German, Dutch,
 // French, Spanish (also typed without its tilde), Catalan, Portuguese,
-// Swedish, Norwegian, Polish, Turkish and Russian (and cjkPasswordWords):
+// Swedish, Norwegian, Danish, Finnish, Polish, Czech, Hungarian, Indonesian,
+// Turkish and Russian (and cjkPasswordWords):
 //
-//	\b(?:PASSWORT|KENNWORT|SENHA|MOT DE PASSE|WACHTWOORD)\b|\bCONTRASE(?:ñ|Ñ|n|N)A\b|\bCONTRASENYA\b|
+//	\b(?:PASSWORT|KENNWORT|SENHA|MOT DE PASSE|WACHTWOORD|SALASANA|ADGANGSKODE|HESLO|KATA SANDI)\b|\bJELSZ(?:ó|Ó)|\bJELSZ[oO]\b|\bCONTRASE(?:ñ|Ñ|n|N)A\b|\bCONTRASENYA\b|
 //	\bPASSORD(?:ET)?\b|\bL(?:ö|Ö)SENORD(?:ET)?\b|\bHAS(?:ł|Ł)O\b|(?:ş|Ş)(?:I|İ)FRE(?:M|SI|NIZ)?\b|[Пп]ароль|ПАРОЛЬ
 //
 // with Latin letters in any ASCII case. regexp's \b knows ASCII words only,
@@ -61,6 +62,21 @@ func findForeignPasswordWord(s string, pos int) []int {
 			case 'k':
 				if text.HasFoldPrefix(s[i:], "kennwort") {
 					e = i + 8
+				} else if text.HasFoldPrefix(s[i:], "kata sandi") {
+					e = i + 10
+				}
+			case 'a':
+				if text.HasFoldPrefix(s[i:], "adgangskode") {
+					e = i + 11
+				}
+			case 'j':
+				if text.HasFoldPrefix(s[i:], "jelsz") {
+					if hasAt(s, i+5, "ó") || hasAt(s, i+5, "Ó") {
+						return whole(i, i+7) // no \b after a letter regexp does not know
+					}
+					if i+5 < len(s) && s[i+5]|0x20 == 'o' {
+						e = i + 6
+					}
 				}
 			case 'w':
 				if text.HasFoldPrefix(s[i:], "wachtwoord") {
@@ -69,6 +85,8 @@ func findForeignPasswordWord(s string, pos int) []int {
 			case 's':
 				if text.HasFoldPrefix(s[i:], "senha") {
 					e = i + 5
+				} else if text.HasFoldPrefix(s[i:], "salasana") {
+					e = i + 8
 				}
 			case 'm':
 				if text.HasFoldPrefix(s[i:], "mot de passe") {
@@ -81,6 +99,8 @@ func findForeignPasswordWord(s string, pos int) []int {
 			case 'h':
 				if text.HasFoldPrefix(s[i:], "has") && (hasAt(s, i+3, "ł") || hasAt(s, i+3, "Ł")) && i+5 < len(s) && s[i+5]|0x20 == 'o' {
 					e = i + 6
+				} else if text.HasFoldPrefix(s[i:], "heslo") {
+					e = i + 5
 				}
 			case 'c':
 				if k := i + 8; text.HasFoldPrefix(s[i:], "contrase") {
@@ -392,8 +412,19 @@ func familyOf(kw string) family {
 		return cjk
 	}
 	switch kw[0] | 0x20 {
-	case 'k', 'w':
+	case 'k':
+		if text.HasFoldPrefix(kw, "kata") {
+			return romance // Indonesian's
+		}
 		return germanic
+	case 'w':
+		return germanic
+	case 'a':
+		return nordic // Danish's adgangskode
+	case 's':
+		if text.HasFoldPrefix(kw, "salasana") {
+			return nordic // Finnish's
+		}
 	case 'p':
 		if text.HasFoldPrefix(kw, "passwort") {
 			return germanic

@@ -134,7 +134,7 @@ func newPatterns() []*pattern {
 			// patterns' too, so the prefilter compares nothing more for it.
 			find: findTokenWord, span: tokenProse},
 		{kind: "secret", triggers: []string{"passwort", "kennwort", "wachtwoord", "senha", "mot de passe", "contrase", "passord",
-			"ösenord", "Ösenord", "ło", "Ło", "şifre", "Şifre", "şİfre", "Şİfre", "пароль", "Пароль", "ПАРОЛЬ", "密码", "密碼", "口令", "パスワード", "비밀번호", "비밀 번호", "암호"},
+			"ösenord", "Ösenord", "ło", "Ło", "salasana", "adgangskode", "heslo", "jelsz", "kata sandi", "şifre", "Şifre", "şİfre", "Şİfre", "пароль", "Пароль", "ПАРОЛЬ", "密码", "密碼", "口令", "パスワード", "비밀번호", "비밀 번호", "암호"},
 			// In German, Dutch, French, Spanish, Catalan, Portuguese,
 			// Swedish, Norwegian, Polish, Turkish, Russian, Chinese, Japanese
 			// and Korean: "mein Passwort ist …", "пароль: …", "密码是…" (foreign.go). Italian writes the English
