@@ -129,7 +129,7 @@ func expressions() []expression {
 		// secret: a token or an API key in prose
 		{re: `\b(?:` + fold("token") + `|` + foldAny("api", "private", "access", "secret", "master", "encryption", "signing", "deploy", "hmac", "license") + `[ \t_.\-]?` + fold("key") + `|` + fold("secret") + `|` + fold("key") + `)\b`},
 		// secret: a password word in another language
-		{re: `\b(?:` + foldAny("passwort", "kennwort", "senha", "mot de passe", "wachtwoord", "salasana", "adgangskode", "heslo", "kata sandi") + `)\b|\b` + fold("jelsz") + `(?:ó|Ó)|\b` + fold("jelsz") + `[oO]\b|\b` + fold("contrase") + `(?:ñ|Ñ|n|N)` + fold("a") + `\b|` +
+		{re: `\b(?:` + foldAny(plainPasswordWords[:]...) + `)\b|\b` + fold("jelsz") + `(?:ó|Ó)|\b` + fold("jelsz") + `[oO]\b|\b` + fold("contrase") + `(?:ñ|Ñ|n|N)` + fold("a") + `\b|` +
 			`\b` + fold("contrasenya") + `\b|\b` + fold("passord") + `(?:` + fold("et") + `)?\b|\b` + fold("l") + `(?:ö|Ö)` + fold("senord") + `(?:` + fold("et") + `)?\b|` +
 			`\b` + fold("has") + `(?:ł|Ł)` + fold("o") + `\b|(?:ş|Ş)(?:[Ii]|İ)` + fold("fre") + `(?:` + foldAny("m", "si", "niz") + `)?\b|[Пп]ароль|ПАРОЛЬ`},
 		// secret: .npmrc _auth
@@ -290,10 +290,11 @@ func fold(word string) string {
 
 // foldAny is fold over alternatives: "(?:[Aa][Pp][Ii]|…)".
 func foldAny(words ...string) string {
+	folded := make([]string, len(words)) // words may be a table of the matchers' own
 	for i, w := range words {
-		words[i] = fold(w)
+		folded[i] = fold(w)
 	}
-	return "(?:" + strings.Join(words, "|") + ")"
+	return "(?:" + strings.Join(folded, "|") + ")"
 }
 
 type reference struct {

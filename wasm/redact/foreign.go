@@ -52,22 +52,16 @@ func findForeignPasswordWord(s string, pos int) []int {
 			}
 		case isLetter(c) && wordStart(s, i):
 			e := -1
+			for _, w := range plainPasswordWords {
+				if w[0] == c|0x20 && text.HasFoldPrefix(s[i:], w) {
+					e = i + len(w)
+					break
+				}
+			}
 			switch c | 0x20 {
 			case 'p':
-				if text.HasFoldPrefix(s[i:], "passwort") {
-					e = i + 8
-				} else if text.HasFoldPrefix(s[i:], "passord") {
+				if text.HasFoldPrefix(s[i:], "passord") {
 					e = optSuffix(s, i+7, "et")
-				}
-			case 'k':
-				if text.HasFoldPrefix(s[i:], "kennwort") {
-					e = i + 8
-				} else if text.HasFoldPrefix(s[i:], "kata sandi") {
-					e = i + 10
-				}
-			case 'a':
-				if text.HasFoldPrefix(s[i:], "adgangskode") {
-					e = i + 11
 				}
 			case 'j':
 				if text.HasFoldPrefix(s[i:], "jelsz") {
@@ -78,20 +72,6 @@ func findForeignPasswordWord(s string, pos int) []int {
 						e = i + 6
 					}
 				}
-			case 'w':
-				if text.HasFoldPrefix(s[i:], "wachtwoord") {
-					e = i + 10
-				}
-			case 's':
-				if text.HasFoldPrefix(s[i:], "senha") {
-					e = i + 5
-				} else if text.HasFoldPrefix(s[i:], "salasana") {
-					e = i + 8
-				}
-			case 'm':
-				if text.HasFoldPrefix(s[i:], "mot de passe") {
-					e = i + 12
-				}
 			case 'l':
 				if (hasAt(s, i+1, "ö") || hasAt(s, i+1, "Ö")) && text.HasFoldPrefix(s[i+3:], "senord") {
 					e = optSuffix(s, i+9, "et")
@@ -99,8 +79,6 @@ func findForeignPasswordWord(s string, pos int) []int {
 			case 'h':
 				if text.HasFoldPrefix(s[i:], "has") && (hasAt(s, i+3, "ł") || hasAt(s, i+3, "Ł")) && i+5 < len(s) && s[i+5]|0x20 == 'o' {
 					e = i + 6
-				} else if text.HasFoldPrefix(s[i:], "heslo") {
-					e = i + 5
 				}
 			case 'c':
 				if k := i + 8; text.HasFoldPrefix(s[i:], "contrase") {
@@ -125,6 +103,11 @@ func findForeignPasswordWord(s string, pos int) []int {
 	}
 	return nil
 }
+
+// plainPasswordWords are the words for a password that are letters of
+// ASCII alone, whole words in any case (German, Portuguese, French, Dutch,
+// Finnish, Danish, Czech, Indonesian).
+var plainPasswordWords = [...]string{"passwort", "kennwort", "senha", "mot de passe", "wachtwoord", "salasana", "adgangskode", "heslo", "kata sandi"}
 
 // cjkPasswordWords: the word for a password in Chinese (simplified and
 // traditional), Japanese and Korean, and cjkIs the particles or verb that
