@@ -14,6 +14,18 @@ import (
 	"github.com/pi-memory/pi-memory/wasm/lifecycle"
 )
 
+// projectWith makes a project (a git repository) and an agent folder in a
+// test's folder, with content in the project's file rel, and returns them.
+func projectWith(t *testing.T, rel, content string) (project, agent, file string) {
+	base := t.TempDir()
+	project, agent = filepath.Join(base, "proj"), filepath.Join(base, "agent")
+	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	file = filepath.Join(project, rel)
+	os.MkdirAll(filepath.Dir(file), 0o755)
+	os.WriteFile(file, []byte(content), 0o644)
+	return project, agent, file
+}
+
 // session is one pi process on the real disk: its own engine and host, so
 // two of them contend for locks exactly as two processes do.
 func session(t *testing.T, project, agent string) func(export string, in map[string]any) string {
@@ -330,12 +342,7 @@ func TestTwentyProcessesForgettingOneEntryRemoveOnlyIt(t *testing.T) {
 // A reference cited before the file changed names its entry where it moved
 // to; once the entry is gone, it removes nothing.
 func TestAStaleReferenceNeverRemovesAnotherEntry(t *testing.T) {
-	base := t.TempDir()
-	project, agent := filepath.Join(base, "proj"), filepath.Join(base, "agent")
-	os.MkdirAll(filepath.Join(project, ".pi/memory"), 0o755)
-	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
-	index := filepath.Join(project, ".pi/memory/MEMORY.md")
-	os.WriteFile(index, []byte("## Notes\n\n- Run make test before pushing\n- Use pnpm, not npm\n"), 0o644)
+	project, agent, index := projectWith(t, ".pi/memory/MEMORY.md", "## Notes\n\n- Run make test before pushing\n- Use pnpm, not npm\n")
 	one, two := session(t, project, agent), session(t, project, agent)
 	hits, _ := toolAnswer(t, one("tool", map[string]any{"name": "memory_search", "params": map[string]any{"query": "make test pushing", "limit": 1}}))
 	ref := strings.TrimSpace(hits[strings.Index(hits, "note ")+5 : strings.LastIndex(hits, ": ")])
@@ -362,11 +369,6 @@ func TestAStaleReferenceNeverRemovesAnotherEntry(t *testing.T) {
 // best of the rest (a decision beside it, sharing its words) is not taken
 // for it.
 func TestAForgetByWordsOfADecisionRemovedAMomentAgoRemovesNoOther(t *testing.T) {
-	base := t.TempDir()
-	project, agent := filepath.Join(base, "proj"), filepath.Join(base, "agent")
-	os.MkdirAll(filepath.Join(project, ".pi/decision-memory"), 0o755)
-	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
-	log := filepath.Join(project, ".pi/decision-memory/decisions.jsonl")
 	var b strings.Builder
 	for i, text := range []string{
 		"Use PostgreSQL for the primary database of the billing service",
@@ -375,7 +377,7 @@ func TestAForgetByWordsOfADecisionRemovedAMomentAgoRemovesNoOther(t *testing.T) 
 	} {
 		fmt.Fprintf(&b, `{"v":1,"t":"2026-02-27T09:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-%04d","d":{"tx":%q,"s":"active"},"u":"user"}`+"\n", i+1, text)
 	}
-	os.WriteFile(log, []byte(b.String()), 0o644)
+	project, agent, _ := projectWith(t, ".pi/decision-memory/decisions.jsonl", b.String())
 	one, two := session(t, project, agent), session(t, project, agent)
 	const words = "PostgreSQL primary database billing service"
 	text, isErr := toolAnswer(t, two("tool", map[string]any{"name": "memory_forget", "params": map[string]any{"query": words}}))
