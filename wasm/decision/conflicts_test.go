@@ -146,6 +146,23 @@ func TestDoctorSaysNoSecretANameInTheLogHolds(t *testing.T) {
 	require.NotContains(t, string(rep.AppendJSON(nil, "log")), secret)
 }
 
+// A log edited by hand or merged may make decisions supersede themselves,
+// or each other in a circle, or mark a conflict with themselves: doctor
+// names each, a circle once (h-v89 B6).
+func TestDoctorNamesSupersedesInACircleAndAConflictWithItself(t *testing.T) {
+	const at = "2026-11-02T09:00:00.000Z"
+	st, _ := replay(t, ev(at, "a", "D-2026-11-02-0001", `{"tx":"Use Redis","s":"superseded","sp":"D-2026-11-02-0002","c":[]}`)+
+		ev(at, "a", "D-2026-11-02-0002", `{"tx":"Use Memcached","s":"superseded","sp":"D-2026-11-02-0001","c":[]}`)+
+		ev(at, "a", "D-2026-11-02-0003", `{"tx":"Use tabs","s":"active","sp":"D-2026-11-02-0003","c":["D-2026-11-02-0003"]}`))
+	rep := st.Diagnose()
+	require.False(t, rep.Clean())
+	text := rep.Text()
+	require.Contains(t, text, "D-2026-11-02-0001 is superseded in a circle: D-2026-11-02-0001 → D-2026-11-02-0002 → D-2026-11-02-0001")
+	require.Equal(t, 1, strings.Count(text, "in a circle"))
+	require.Contains(t, text, "D-2026-11-02-0003 supersedes itself")
+	require.Contains(t, text, "D-2026-11-02-0003 is marked as conflicting with itself")
+}
+
 // A decision with two of its words swapped says the reverse: a conflict, not
 // a 99% duplicate whose --update would overwrite the one with its reverse
 // (h-v88 B2).

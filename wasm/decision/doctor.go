@@ -42,6 +42,32 @@ func tornFinding(line int, torn string) finding {
 		"; it stays on disk and the next write starts on a new line"}
 }
 
+// supersedeCircle says how id's supersedes links (next, then each one's)
+// come back to id, a log edited by hand or merged: "" when they do not, or
+// only past maxCircle links. Each circle is said once, by its least id.
+func (s *state) supersedeCircle(id, next string) string {
+	const maxCircle = 64
+	path := id
+	for n := 0; next != "" && n < maxCircle; n++ {
+		if next == id {
+			if n == 0 {
+				return id + " supersedes itself"
+			}
+			return id + " is superseded in a circle: " + path + " → " + id
+		}
+		if next < id {
+			return "" // said by the least id of the circle, if it is one
+		}
+		path += " → " + next
+		x := s.Get(next)
+		if x == nil {
+			return ""
+		}
+		next = x.Supersedes
+	}
+	return ""
+}
+
 // doctorPairLimit bounds the pairwise duplicate/conflict scan among active
 // decisions; beyond it doctor says it skipped the scan rather than stall.
 const doctorPairLimit = 3000
@@ -62,7 +88,14 @@ func (s *state) Diagnose(found ...finding) report {
 		if x.Supersedes != "" && s.Get(x.Supersedes) == nil && !s.WasRemoved(x.Supersedes) {
 			rep.Findings = append(rep.Findings, finding{x.AddLine, "dangling", x.ID, x.ID + " supersedes " + x.Supersedes + ", which was never added"})
 		}
+		if c := s.supersedeCircle(x.ID, x.Supersedes); c != "" {
+			rep.Findings = append(rep.Findings, finding{x.AddLine, "dangling", x.ID, c})
+		}
 		for _, o := range x.Conflicts {
+			if o == x.ID {
+				rep.Findings = append(rep.Findings, finding{x.LastLine, "dangling", x.ID, x.ID + " is marked as conflicting with itself"})
+				continue
+			}
 			if s.Get(o) == nil {
 				rep.Findings = append(rep.Findings, finding{x.LastLine, "dangling", x.ID, x.ID + " is marked as conflicting with " + o + ", which does not exist (any more)"})
 			}
