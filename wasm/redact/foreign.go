@@ -215,8 +215,9 @@ func foreignPassword(s string, m []int) (int, int, int, int, bool) {
 
 // foreignIs: the words for "is" (and "was") in the languages of
 // findForeignPasswordWord: German, French ("c'est" too), Spanish and
-// Catalan, Portuguese, Italian, Dutch, Polish, Swedish and Norwegian.
-var foreignIs = [...]string{"ist", "lautet", "war", "est", "c'est", "es", "és", "era", "é", "è", "e'", "is", "was", "to", "jest", "är", "er", "var"}
+// Catalan, Portuguese, Italian, Dutch, Polish, Swedish, Norwegian and
+// Danish, Finnish ("on"), Czech ("je") and Indonesian ("adalah").
+var foreignIs = [...]string{"ist", "lautet", "war", "est", "c'est", "es", "és", "era", "é", "è", "e'", "is", "was", "to", "jest", "är", "er", "var", "on", "je", "adalah"}
 
 // borrowedIs: "is" in the languages that write the English word
 // ("la password è mela", "a password é laranja"), see prosePassword;

@@ -1011,11 +1011,12 @@ func authValue(s string, m []int) (int, int, int, int, bool) {
 		return 0, 0, 0, 0, false
 	}
 	// Another scheme's credential holds a digit, and is long: a word is
-	// prose ("Authorization: Negotiate with the proxy"); digits alone are
-	// one too (Splunk's HEC token, a UUID).
+	// prose ("Authorization: Negotiate with the proxy"); digits and dashes
+	// alone are one too (Splunk's HEC token, a UUID).
 	v := s[vs:ve]
-	if len(v) < 16 || !strings.ContainsAny(v, "0123456789") {
-		return 0, 0, 0, 0, false
+	letters := strings.ContainsFunc(v, func(r rune) bool { return r < 128 && isLetter(byte(r)) })
+	if len(v) < 16 || !strings.ContainsAny(v, "0123456789") || !letters && strings.Trim(v, "0123456789-") != "" {
+		return 0, 0, 0, 0, false // without letters, digits and dashes alone: no version, build or address
 	}
 	return vs, ve, m[0], max(m[1], ve), true
 }

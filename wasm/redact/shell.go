@@ -144,7 +144,7 @@ func shellCommand(s string, i, e int) (int, int) {
 	switch s[i:e] {
 	case "mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlsh", "mariadb", "7z", "7za", "7zr":
 		return cmdMySQL, e
-	case "sshpass", "twine", "vsce", "ovsx", "poetry", "rdesktop", "ncftp", "ncftpput", "ncftpget", "cqlsh", "altool", "rabbitmqadmin", "security", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
+	case "sshpass", "twine", "vsce", "ovsx", "poetry", "rdesktop", "ncftp", "ncftpput", "ncftpget", "cqlsh", "altool", "rabbitmqadmin", "mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongofiles", "mongostat", "mongotop":
 		return cmdSSHPass, e
 	case "curl":
 		return cmdCurl, e
@@ -175,6 +175,12 @@ func shellCommand(s string, i, e int) (int, int) {
 	case "redis":
 		if hasAt(s, e, "-cli") && (e+4 == len(s) || !isWord(s[e+4])) {
 			return cmdRedis, e + 4
+		}
+	case "security":
+		// macOS's keychain tool: -p is a password for its keychain
+		// commands only (find-identity -p codesigning is a policy).
+		if k := blanks(s, e); k > 0 && (hasAt(s, k, "unlock-keychain") || hasAt(s, k, "create-keychain")) && wordEnd(s, k+15) {
+			return cmdSSHPass, k + 15
 		}
 	case "jenkins":
 		if hasAt(s, e, "-cli") && (e+4 == len(s) || !isWord(s[e+4])) {
@@ -446,7 +452,9 @@ func commandValue(s string, m []int) (int, int, int, int, bool) {
 	v := s[vs:ve]
 	// On a command line "$password" is the shell's variable whatever its
 	// case (echo "$password" | sudo -S true), as "$(…)" is its output.
+	// "@PATH" is a file the tool reads it from (ibmcloud -apikey @key.json).
 	if isReference(v) || len(v) > 1 && v[0] == '$' && isName(v[1:]) || strings.HasPrefix(v, "$(") || strings.HasPrefix(v, "`") || v[0] == '-' && isBlank(s[vs-1]) ||
+		len(v) > 1 && v[0] == '@' && isPath(v[1:]) ||
 		text.HasFoldPrefix(v, "$env:") && isName(v[5:]) { // PowerShell's: -ApiKey $env:NUGET_KEY
 		return 0, 0, 0, 0, false
 	}

@@ -66,11 +66,11 @@ func redisValue(s string, m []int) (int, int, int, int, bool) {
 	case "flag", "option", "argument", "parameter", "setting", "directive", "clause":
 		return 0, 0, 0, 0, false
 	}
-	// In a sentence (not a line of redis.conf, a flag or CONFIG SET), a
-	// word of small letters is the sentence's: "use requirepass and
-	// masterauth together".
+	// In a sentence (not a line of redis.conf, a flag or CONFIG SET), the
+	// value must look chosen: "use requirepass and masterauth together",
+	// "grep requirepass /etc/redis/redis.conf" are the sentence's words.
 	if m[0] > 0 && s[m[0]-1] != '\n' && (text.HasFoldPrefix(s[m[0]:], "requirepass") || text.HasFoldPrefix(s[m[0]:], "masterauth")) &&
-		strings.Trim(s[vs:ve], "abcdefghijklmnopqrstuvwxyz") == "" {
+		(!chosenPassword(s[vs:ve]) || namesThing(s[vs:ve])) {
 		return 0, 0, 0, 0, false
 	}
 	return vs, ve, ws, we, ok
