@@ -1,6 +1,7 @@
 package decision
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -161,6 +162,23 @@ func TestDoctorNamesSupersedesInACircleAndAConflictWithItself(t *testing.T) {
 	require.Equal(t, 1, strings.Count(text, "in a circle"))
 	require.Contains(t, text, "D-2026-11-02-0003 supersedes itself")
 	require.Contains(t, text, "D-2026-11-02-0003 is marked as conflicting with itself")
+
+	// The back links too (an su event's "sb"), and a circle of any length,
+	// each said once (h-v91 B13: 65 and more were not).
+	st, _ = replay(t, ev(at, "a", "D-2026-11-02-0001", `{"tx":"Use Redis","s":"active","c":[]}`)+
+		ev(at, "su", "D-2026-11-02-0001", `{"s":"superseded","sb":"D-2026-11-02-0001"}`))
+	self := st.Diagnose()
+	require.Contains(t, self.Text(), "D-2026-11-02-0001 is marked as superseded by itself")
+	var b strings.Builder
+	const n = 1000
+	for i := 1; i <= n; i++ {
+		b.WriteString(ev(at, "a", fmt.Sprintf("D-2026-11-02-%04d", i), fmt.Sprintf(`{"tx":"Decision %d","s":"superseded","sp":"D-2026-11-02-%04d","c":[]}`, i, i%n+1)))
+	}
+	st, _ = replay(t, b.String())
+	long := st.Diagnose()
+	text = long.Text()
+	require.Equal(t, 1, strings.Count(text, "in a circle"), "%s", text)
+	require.Contains(t, text, "D-2026-11-02-0001 is superseded in a circle: D-2026-11-02-0001 → D-2026-11-02-0002 → D-2026-11-02-0003 → D-2026-11-02-0004 → D-2026-11-02-0005 → … (1000 decisions) → D-2026-11-02-0001")
 }
 
 // A decision with two of its words swapped says the reverse: a conflict, not

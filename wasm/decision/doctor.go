@@ -2,6 +2,7 @@ package decision
 
 import (
 	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -42,30 +43,58 @@ func tornFinding(line int, torn string) finding {
 		"; it stays on disk and the next write starts on a new line"}
 }
 
-// supersedeCircle says how id's supersedes links (next, then each one's)
-// come back to id, a log edited by hand or merged: "" when they do not, or
-// only past maxCircle links. Each circle is said once, by its least id.
-func (s *state) supersedeCircle(id, next string) string {
-	const maxCircle = 64
-	path := id
-	for n := 0; next != "" && n < maxCircle; n++ {
-		if next == id {
-			if n == 0 {
-				return id + " supersedes itself"
+// circles are the circles a link of the decisions makes (each decision
+// has at most one: what it supersedes, or what superseded it), a log edited
+// by hand or merged: one finding each, named by its least id, in one walk
+// of the links (a decision on a path walked before is not walked again, and
+// only decisions with a link are kept: a map of every id of a large log is
+// what TinyGo's collector is slowest at, decision 003).
+func (s *state) circles(all []*decision, link func(x *decision) string, self, circle string) []finding {
+	const onPath, walked = 1, 2
+	seen := map[string]uint8{}
+	var out []finding
+	var path []string
+	for _, x := range all {
+		if link(x) == "" || seen[x.ID] != 0 {
+			continue
+		}
+		path = path[:0]
+		for id := x.ID; ; {
+			if st := seen[id]; st == walked {
+				break
+			} else if st == onPath {
+				out = append(out, s.circleFinding(path[slices.Index(path, id):], self, circle))
+				break
 			}
-			return id + " is superseded in a circle: " + path + " → " + id
+			y := s.Get(id)
+			if y == nil || link(y) == "" {
+				break
+			}
+			seen[id] = onPath
+			path = append(path, id)
+			id = link(y)
 		}
-		if next < id {
-			return "" // said by the least id of the circle, if it is one
+		for _, id := range path {
+			seen[id] = walked
 		}
-		path += " → " + next
-		x := s.Get(next)
-		if x == nil {
-			return ""
-		}
-		next = x.Supersedes
 	}
-	return ""
+	return out
+}
+
+// circleFinding names the circle ring (ids in link order) from its least id.
+func (s *state) circleFinding(ring []string, self, circle string) finding {
+	least := slices.Min(ring)
+	line := s.Get(least).AddLine
+	if len(ring) == 1 {
+		return finding{line, "dangling", least, least + " " + self}
+	}
+	i := slices.Index(ring, least)
+	ordered := append(slices.Clone(ring[i:]), ring[:i]...)
+	said := strings.Join(ordered[:min(len(ordered), 5)], " → ")
+	if len(ordered) > 5 {
+		said += " → … (" + strconv.Itoa(len(ordered)) + " decisions)"
+	}
+	return finding{line, "dangling", least, least + " " + circle + ": " + said + " → " + least}
 }
 
 // doctorPairLimit bounds the pairwise duplicate/conflict scan among active
@@ -84,12 +113,12 @@ func (s *state) Diagnose(found ...finding) report {
 	rep.Findings = append(rep.Findings, found...)
 	active := s.WithStatus(Active).All()
 	rep.Active = len(active)
-	for _, x := range s.All().All() {
+	all := s.All().All()
+	rep.Findings = append(rep.Findings, s.circles(all, func(x *decision) string { return x.Supersedes }, "supersedes itself", "is superseded in a circle")...)
+	rep.Findings = append(rep.Findings, s.circles(all, func(x *decision) string { return x.SupersededBy }, "is marked as superseded by itself", "is marked as superseded in a circle")...)
+	for _, x := range all {
 		if x.Supersedes != "" && s.Get(x.Supersedes) == nil && !s.WasRemoved(x.Supersedes) {
 			rep.Findings = append(rep.Findings, finding{x.AddLine, "dangling", x.ID, x.ID + " supersedes " + x.Supersedes + ", which was never added"})
-		}
-		if c := s.supersedeCircle(x.ID, x.Supersedes); c != "" {
-			rep.Findings = append(rep.Findings, finding{x.AddLine, "dangling", x.ID, c})
 		}
 		for _, o := range x.Conflicts {
 			if o == x.ID {
