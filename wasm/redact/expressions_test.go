@@ -161,7 +161,7 @@ func expressions() []expression {
 			`|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bnetlify[ \t]+env:set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+` +
 			`|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\b` + fold("convertto-securestring") + `[ \t]+(?:` + fold("-string") + `[ \t]+)?` +
 			`|\bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+` + shellArgRE + `){3}|admin[ \t]+user[ \t]+add(?:[ \t]+` + shellArgRE + `){2})[ \t]+` +
-			`|\b(?:poetry|composer)[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+` + shellArgRE + `|(?:pypi-token|github-oauth|gitlab-token|gitlab-oauth|bearer)\.[^\s"']+)[ \t]+` +
+			`|\b(?:poetry|composer(?:\.phar)?(?:[ \t]+global)?)[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+` + shellArgRE + `|(?:pypi-token|github-oauth|gitlab-token|gitlab-oauth|bearer)\.[^\s"']+)[ \t]+` +
 			`|\b` + fold("net") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("user") + `(?:[ \t]+/[^\s"']*)*[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'/][^\s"']*)[ \t]+` +
 			`|\b` + fold("net") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("use") + `(?:[ \t]+[A-Za-z]:)?[ \t]+\\\\[^\s"']*(?:[ \t]+/[^\s"']*)*[ \t]+|\b` + fold("nuget") + `(?:\.` + fold("exe") + `)?[ \t]+` + fold("setapikey") + `[ \t]+)` + shellWordRE},
 		// secret: a long flag that names a secret, its value after a blank

@@ -1328,6 +1328,8 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"composer config http-basic.repo.acme.io ada Cp4sT8kQ2wZx", "composer config http-basic.repo.acme.io ada [REDACTED:secret]"},
 		{"composer config -g github-oauth.github.com ghx9Kq2Wz7Lp4Nv8Rt3Yc6Mb1Xs5Dj0Fh2Gk", "composer config -g github-oauth.github.com [REDACTED:secret]"},
 		{"composer config minimum-stability dev", "composer config minimum-stability dev"},
+		{"php composer.phar config http-basic.repo.acme.io ada Cp4sT8kQ2wZx", "php composer.phar config http-basic.repo.acme.io ada [REDACTED:secret]"},
+		{"composer global config github-oauth.github.com Gh7kQ2wN9vLx3mZp", "composer global config github-oauth.github.com [REDACTED:secret]"},
 		{"redis.conf has requirepass Rc5nF8qW2kZx set", "redis.conf has requirepass [REDACTED:secret] set"},
 		{"use requirepass and masterauth together", "use requirepass and masterauth together"},
 		{"STRIPE_KEY=Sk7vQ2mN9xLp4tRw", "STRIPE_KEY=[REDACTED:secret]"},

@@ -937,7 +937,7 @@ var configTokens = [...]string{"pypi-token.", "github-oauth.", "gitlab-token.", 
 // findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bnetlify[ \t]+env:set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?|POSITIONAL)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 // with STORE \b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))
 // and PowerShell's words in any ASCII case, and POSITIONAL
-// \bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+ARG){3}|admin[ \t]+user[ \t]+add(?:[ \t]+ARG){2})[ \t]+|\b(?:poetry|composer)[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+ARG|(?:pypi-token|github-oauth|gitlab-token|gitlab-oauth|bearer)\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER(?:[ \t]+/[^\s"']*)*[ \t]+USER[ \t]+|\bNUGET(?:\.EXE)?[ \t]+SETAPIKEY[ \t]+
+// \bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+ARG){3}|admin[ \t]+user[ \t]+add(?:[ \t]+ARG){2})[ \t]+|\b(?:poetry|composer(?:\.phar)?(?:[ \t]+global)?)[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+ARG|(?:pypi-token|github-oauth|gitlab-token|gitlab-oauth|bearer)\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER(?:[ \t]+/[^\s"']*)*[ \t]+USER[ \t]+|\bNUGET(?:\.EXE)?[ \t]+SETAPIKEY[ \t]+
 // with ARG (?:"[^"\n]*"|'[^'\n]*'|[^\s"']+) (bareWords) and USER an ARG
 // that does not start with '/' (a switch)
 //
@@ -1013,6 +1013,12 @@ func findStoreSecret(s string, pos int) []int {
 			n := i + len("poetry")
 			if s[i] == 'c' {
 				n = i + len("composer")
+				if hasAt(s, n, ".phar") {
+					n += len(".phar") // php composer.phar config …
+				}
+				if g := words(s, n, "global"); g >= 0 && words(s, g, "config") >= 0 {
+					n = g // composer global config …
+				}
 			}
 			if k := blanks(s, words(s, n, "config")); k >= 0 {
 				for k >= 0 && k < len(s) && s[k] == '-' { // flags: --local, -g
