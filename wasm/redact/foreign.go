@@ -291,6 +291,11 @@ func foreignValue(s string, start, v int, verb bool, fam family) (int, int, int,
 	if w == "" || isReference(w) || isPath(w) || strings.HasPrefix(w, markOpen) {
 		return 0, 0, 0, 0, false
 	}
+	// A word of the lists says what the password is like, also one whose
+	// letters are not ASCII and so look chosen ("adgangskode er påkrævet").
+	if inList(foreignPredicates, strings.ToLower(strings.TrimSuffix(w, "!"))) {
+		return 0, 0, 0, 0, false
+	}
 	if !looksLikePassword(w) && !(verb && isNumber(w)) {
 		if !verb || !aloneInClause(s, v, e, w) {
 			return 0, 0, 0, 0, false
@@ -514,4 +519,11 @@ const foreignPredicates = " actif activa active aktiv aktivt aktuell aktywne and
 	" vacío valida valide vazia vazio vecchia veilig vide vieja viejo vorhanden vuota válida " +
 	" válido wygasło yanlış yeni zayıf zorunlu zwak ändrat другой заблокирован забыт изменен " +
 	" изменён истек истёк короткий обязательно отсутствует плохой простой пустой скрыт такой " +
-	" устарел "
+	" устарел " +
+	// Danish, Finnish, Czech, Hungarian and Indonesian (h-v91).
+	" påkrævet obligatorisk nødvendig udløbet forkert ændret hemmelig krypteret nulstillet " +
+	" pakollinen vanhentunut väärä vaihdettava vaihdettu salattu vahva heikko unohtunut oikea " +
+	" virheellinen tyhjä lukittu povinné povinný silné slabé neplatné špatné změněno vypršelo " +
+	" zašifrované prázdné zamčené kötelező erős gyenge lejárt hibás helytelen megváltozott " +
+	" titkos zárolt wajib rahasia salah kuat lemah kedaluwarsa diubah terenkripsi kosong " +
+	" terkunci benar diperlukan "

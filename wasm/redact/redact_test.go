@@ -1319,6 +1319,7 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"Tietokannan salasana on Kv8rTq2wZm", "Tietokannan salasana on [REDACTED:secret]"},
 		{"Heslo do databáze je Kv8rTq2wZm", "Heslo do databáze je [REDACTED:secret]"},
 		{"kata sandi adalah Kv8rTq2wZm", "kata sandi adalah [REDACTED:secret]"},
+		{"adgangskode er påkrævet; kata sandi adalah rahasia; jelszó: kötelező", "adgangskode er påkrævet; kata sandi adalah rahasia; jelszó: kötelező"},
 		{"security find-identity -v -p codesigning", "security find-identity -v -p codesigning"},
 		{"ibmcloud login -apikey @~/.bluemix/apikey.json", "ibmcloud login -apikey @~/.bluemix/apikey.json"},
 		{"grep -n requirepass /etc/redis/redis.conf", "grep -n requirepass /etc/redis/redis.conf"},
