@@ -117,7 +117,7 @@ func expressions() []expression {
 		{re: "(?:^|[^A-Za-z0-9_.\\-/:@])([A-Za-z0-9_.\\-]+)[:/]([^\\s/:@\"'<>`]+)@((?://)?[A-Za-z0-9.\\-]+)"},
 		// secret: label = value
 		{re: `[A-Za-z0-9_.\-]*(?:` +
-			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk") +
+			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass") +
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions", "stripe", "openai", "anthropic", "gemini", "mistral", "cohere", "groq", "openrouter", "replicate", "perplexity", "deepseek", "huggingface", "mailgun", "sendgrid", "postmark", "resend", "brevo", "mailchimp", "mandrill", "sparkpost", "pusher", "algolia", "datadog", "twilio", "google", "maps", "mapbox", "firebase", "supabase", "pinecone", "elevenlabs", "deepgram", "assemblyai", "youtube", "openweather", "aws") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
@@ -241,7 +241,7 @@ const (
 // labelTailRE is how a label ends (secretLabel): a keyword and its suffix,
 // or PASS as its last word.
 var labelTailRE = `(?:` +
-	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk") +
+	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass") +
 	`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions", "stripe", "openai", "anthropic", "gemini", "mistral", "cohere", "groq", "openrouter", "replicate", "perplexity", "deepseek", "huggingface", "mailgun", "sendgrid", "postmark", "resend", "brevo", "mailchimp", "mandrill", "sparkpost", "pusher", "algolia", "datadog", "twilio", "google", "maps", "mapbox", "firebase", "supabase", "pinecone", "elevenlabs", "deepgram", "assemblyai", "youtube", "openweather", "aws") + `[_.\-]?` + fold("key") + `)` +
 	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)`

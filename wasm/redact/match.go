@@ -1227,7 +1227,7 @@ func labelClosers(s string, i int) int {
 }
 
 // secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is
-// PASSWORD|PASSWORDS|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|SESSIONID|SESSID|SALT|PEPPER|(?:KEYWORDS)[_.\-]?KEY
+// PASSWORD|PASSWORDS|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|SESSIONID|SESSID|SALT|PEPPER|PSK|REQUIREPASS|(?:KEYWORDS)[_.\-]?KEY
 // with KEYWORDS keyWords (API, ACCESS, PRIVATE, … APP, HMAC, ADMIN …), and SUFFIX is
 // [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE|BASE64|B64), in any ASCII case; or
 // with PASS as its last word (see passLabel), without a suffix.
@@ -1286,7 +1286,7 @@ func passLabel(s string, lo, end int) bool {
 }
 
 var (
-	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk"}
+	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass"}
 	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session",
 		"app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions",
 		// A vendor's key, as its documentation names the variable

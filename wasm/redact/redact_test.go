@@ -1333,6 +1333,8 @@ func TestMoreCommandsThatTakeAPasswordAfterAFlag(t *testing.T) {
 		{"composer global config github-oauth.github.com Gh7kQ2wN9vLx3mZp", "composer global config github-oauth.github.com [REDACTED:secret]"},
 		{"redis.conf has requirepass Rc5nF8qW2kZx set", "redis.conf has requirepass [REDACTED:secret] set"},
 		{"use requirepass and masterauth together", "use requirepass and masterauth together"},
+		{"redis:\n  requirepass: Rq8vT3kW9mZx", "redis:\n  requirepass: [REDACTED:secret]"},
+		{"REDIS_REQUIREPASS=Rq8vT3kW9mZx", "REDIS_REQUIREPASS=[REDACTED:secret]"},
 		{"STRIPE_KEY=Sk7vQ2mN9xLp4tRw", "STRIPE_KEY=[REDACTED:secret]"},
 		{"export OPENAI_KEY=Oa3kV8nQ2wZx7mLp", "export OPENAI_KEY=[REDACTED:secret]"},
 		{"MAILGUN_KEY: Mg5tR9wQ2kZx8vNp", "MAILGUN_KEY: [REDACTED:secret]"},
