@@ -677,7 +677,10 @@ func joinRuns(doc []lineRun) []lineRun {
 // above the entry when it went; with both, the one below is the one that
 // was below it too.
 func fitsAt(vlines []string, at int, r *forgotten, both bool) bool {
-	if at < 0 || at > len(vlines) || !(at == 0 && r.Before == "" || at > 0 && sameLine(vlines[at-1], r.Before) && (r.Before != "" || sectionAt(vlines, at) == r.Section)) {
+	// Before is "" at the top and for a blank line above: the top is its
+	// place only when it stood there (a blank line above it was not; a
+	// heading inside a list item above it made its section seem another).
+	if at < 0 || at > len(vlines) || !(at == 0 && r.Before == "" && r.Line == 1 || at > 0 && sameLine(vlines[at-1], r.Before) && (r.Before != "" || sectionAt(vlines, at) == r.Section)) {
 		return false
 	}
 	return !both || fitsBelow(vlines, at, r)
