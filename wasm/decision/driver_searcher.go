@@ -100,12 +100,11 @@ func (s *state) searchDocs() []search.Doc {
 	p := &s.strs
 	for h := int32(0); h < int32(s.recs.n); h++ {
 		r := s.recs.at(h)
-		id := p.get(r.id)
+		id, title, text := p.get(r.id), p.get(r.title), p.get(r.text)
+		if derived(title, text) {
+			title = ""
+		}
 		if r.removed {
-			title, text := p.get(r.title), p.get(r.text)
-			if derived(title, text) {
-				title = ""
-			}
 			docs = append(docs, search.Doc{Kind: search.Decision, Ref: id, Cite: id, Title: title, Text: text, Time: r.updatedAt, Gone: true})
 			continue
 		}
@@ -118,10 +117,6 @@ func (s *state) searchDocs() []search.Doc {
 			mark += " by " + by
 		} else if was := p.get(r.supersedes); was != "" {
 			mark += ", supersedes " + was
-		}
-		title, text := p.get(r.title), p.get(r.text)
-		if derived(title, text) {
-			title = ""
 		}
 		docs = append(docs, search.Doc{
 			Kind: search.Decision, Ref: id, Cite: id, Mark: mark,

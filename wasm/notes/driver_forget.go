@@ -88,7 +88,7 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		// was forgotten (by another process a moment ago) names that one,
 		// not the twin now holding its id elsewhere (h-v83: two forgets
 		// of one twin at once removed both).
-		if g, _ := n.goneRecord(sc, file, r, true); g != nil {
+		if g, _ := n.goneRecord(sc, file, r.ID, r.Line); g != nil {
 			return n.forgottenAlready(g, display)
 		}
 	}
@@ -141,7 +141,7 @@ func (n *driver) pendingTwins(records string, rec forgotten) int {
 // already (its recovery record names what restores it), or changed since it
 // was cited. Nothing is removed either way.
 func (n *driver) notThere(sc *noteScope, file, display string, r noteRef, missing bool) (store.Forgot, bool, error) {
-	gone, problems := n.goneRecord(sc, file, r, false)
+	gone, problems := n.goneRecord(sc, file, r.ID, -1)
 	if gone != nil {
 		return n.forgottenAlready(gone, display)
 	}
@@ -155,17 +155,13 @@ func (n *driver) notThere(sc *noteScope, file, display string, r noteRef, missin
 	return store.Forgot{}, true, errors.New(msg)
 }
 
-// goneRecord is the newest recovery record still unrestored of the entry r
-// names in file (its page id; and its line too when atLine is set), or nil,
-// with the problems of the records file.
-func (n *driver) goneRecord(sc *noteScope, file string, r noteRef, atLine bool) (*forgotten, []string) {
+// goneRecord is the newest recovery record still unrestored of the entry
+// with page id in file (that stood at line, unless line < 0), or nil, with
+// the problems of the records file.
+func (n *driver) goneRecord(sc *noteScope, file, page string, line int) (*forgotten, []string) {
 	var gone *forgotten
 	problems := n.readForgotten(path.Join(sc.dataDir, forgottenName), "", func(f *forgottenFile) {
-		line := -1
-		if atLine {
-			line = r.Line
-		}
-		if g := f.gone(file, r.ID, line); g != nil {
+		if g := f.gone(file, page, line); g != nil {
 			c := *g
 			gone = &c
 		}

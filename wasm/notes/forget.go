@@ -187,7 +187,7 @@ func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, r
 		// meant (h-v89 B2: a copy put in an earlier section took the id of
 		// the one cited in a later one, and went in its place).
 		for k := range pages {
-			if len(pages[k].ID) >= 12 && pages[k].ID[:12] == ref.ID[:12] && distance(pages[k].Line, ref.Line) < distance(pages[i].Line, ref.Line) {
+			if pages[k].Hash == pages[i].Hash && distance(pages[k].Line, ref.Line) < distance(pages[i].Line, ref.Line) {
 				i = k
 			}
 		}

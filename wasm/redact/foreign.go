@@ -429,8 +429,9 @@ func familyOf(kw string) family {
 
 // foreignProse: whether lw, a lowercase word of letters that is the whole
 // of a clause after a password word and its verb, says what the password
-// is like or what happened to it rather than giving it: a word of the
-// lists (English's too: "Passwort: required"), or a participle or
+// is like or what happened to it rather than giving it: a word of
+// English's lists ("Passwort: required"; foreignValue asks
+// foreignPredicates before, whatever the word's letters), or a participle or
 // adjective by its ending, weighed only where the family makes the ending
 // one (Italian's -ata is a participle, German's -ig an adjective):
 //
@@ -444,7 +445,7 @@ func familyOf(kw string) family {
 //
 // Words of four letters or more only: shorter ones are never a value.
 func foreignProse(lw string, fam family) bool {
-	if inList(foreignPredicates, lw) || inList(predicates, lw) || inList(states, lw) || isFunctionWord(lw) {
+	if inList(predicates, lw) || inList(states, lw) || isFunctionWord(lw) {
 		return true
 	}
 	switch fam {
