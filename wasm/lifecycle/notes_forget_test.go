@@ -169,27 +169,53 @@ func TestRestoreBringsBackBothOfTwoIdenticalBulletsInEitherOrder(t *testing.T) {
 	}
 }
 
-// Two identical bullets differ only in their order: when the first goes,
-// the second takes its id. A second forget of the first, cited where it
-// was (another process a moment later), is told it went: the twin, now
-// holding that id elsewhere, stays. Cited where it is now, it goes.
+// Two identical bullets differ only in their order, and a twin keeps its
+// id when the other goes: the record of the one forgotten keeps its id until
+// it is restored. So a second forget of the first, cited where it was
+// (another process a moment later), is told it went, whether the twin stood
+// apart, beside it (h-v89 B1), or was moved onto its line by hand since
+// (h-v91 B12): the twin stays. Cited as it is now, it goes; restored, both
+// have their ids again.
 func TestForgettingTheFirstOfTwoTwinsTwiceRemovesOne(t *testing.T) {
-	r := newRig(t, false)
-	r.write(projectIndex, "## Notes\n\n- same fact okra\n- other\n- same fact okra\n")
-	ref := r.noteRef(projectIndex, 3)
-	first, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
-	require.NoError(t, err)
-	again, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
-	require.NoError(t, err)
-	require.Contains(t, again.Said, "was forgotten already")
-	require.Equal(t, first.Restore, again.Restore)
-	require.Equal(t, "## Notes\n\n- other\n- same fact okra\n", r.read(projectIndex))
+	for _, tc := range []struct {
+		name, src, edit, left string
+		twin                  int // the twin's line once the first went
+	}{
+		{"apart", "## Notes\n\n- same fact okra\n- other\n- same fact okra\n", "", "## Notes\n\n- other\n- same fact okra\n", 4},
+		{"side by side", "## Notes\n\n- same fact okra\n- same fact okra\n- other\n", "", "## Notes\n\n- same fact okra\n- other\n", 3},
+		{"moved onto its line by hand", "## Notes\n\n- same fact okra\n- other\n- same fact okra\n", "## Notes\n\n- same fact okra\n- other\n", "## Notes\n\n- same fact okra\n- other\n", 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, false)
+			r.write(projectIndex, tc.src)
+			ref := r.noteRef(projectIndex, 3)
+			first, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
+			require.NoError(t, err)
+			if tc.edit != "" {
+				r.write(projectIndex, tc.edit)
+			}
+			again, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
+			require.NoError(t, err)
+			require.Contains(t, again.Said, "was forgotten already")
+			require.Equal(t, first.Restore, again.Restore)
+			require.Equal(t, tc.left, r.read(projectIndex))
 
-	now := r.noteRef(projectIndex, 4)
-	require.Equal(t, strings.Replace(ref, ":3#", ":4#", 1), now, "the twin holds the id now")
-	_, _, err = r.notesForgetter().Forget(nil, store.Ref{ID: now})
-	require.NoError(t, err)
-	require.Equal(t, "## Notes\n\n- other\n", r.read(projectIndex))
+			now := r.noteRef(projectIndex, tc.twin)
+			require.Equal(t, ref[strings.Index(ref, "#"):]+"-2", now[strings.Index(now, "#"):], "the twin keeps its id")
+			r.mem("pages project")
+			require.Contains(t, r.text(), now[strings.Index(now, "#")+1:]+"  fact    L"+strconv.Itoa(tc.twin), "/memory pages says the same")
+			second, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: now})
+			require.NoError(t, err)
+			require.NotContains(t, second.Said, "already")
+			require.Equal(t, "## Notes\n\n- other\n", r.read(projectIndex))
+
+			for _, f := range []store.Forgot{first, second} {
+				_, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+				require.NoError(t, err)
+			}
+			require.Equal(t, ref, r.noteRef(projectIndex, 3), "restored, the first has its id again")
+		})
+	}
 }
 
 // A reference to the second of two twins, cited before a copy was put

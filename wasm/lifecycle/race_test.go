@@ -339,6 +339,58 @@ func TestTwentyProcessesForgettingOneEntryRemoveOnlyIt(t *testing.T) {
 	}
 }
 
+// Twenty processes forget the first of two identical bullets side by side,
+// each by the id a search gave it before any of them ran: one copy goes, the
+// other stays (its id is its own while the first is forgotten), and the
+// other nineteen are told the first went (h-v89 B1).
+func TestTwentyProcessesForgettingOneOfTwoTwinsRemoveOnlyIt(t *testing.T) {
+	project, agent, index := projectWith(t, ".pi/memory/MEMORY.md", "## Notes\n\n- Use tabs in the okra module\n- Use tabs in the okra module\n- Run make test\n")
+	calls := make([]func(string, map[string]any) string, 20)
+	var ref string
+	for p := range calls {
+		calls[p] = session(t, project, agent)
+	}
+	hits, _ := toolAnswer(t, calls[0]("tool", map[string]any{"name": "memory_search", "params": map[string]any{"query": "tabs okra", "limit": 2}}))
+	for _, l := range strings.Split(hits, "\n") {
+		if i := strings.Index(l, "MEMORY.md:3#"); i >= 0 {
+			ref = strings.TrimSpace(l[strings.Index(l, "note ")+5 : strings.LastIndex(l, ": ")])
+		}
+	}
+	if ref == "" {
+		t.Fatalf("the first twin is not cited: %s", hits)
+	}
+	answers := make([]string, 20)
+	var wg sync.WaitGroup
+	for p := range calls {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			text, isErr := toolAnswer(t, calls[p]("tool", map[string]any{"name": "memory_forget", "params": map[string]any{"id": ref}}))
+			if isErr {
+				text = "ERROR " + text
+			}
+			answers[p] = text
+		}(p)
+	}
+	wg.Wait()
+	after, _ := os.ReadFile(index)
+	if want := "## Notes\n\n- Use tabs in the okra module\n- Run make test\n"; string(after) != want {
+		t.Fatalf("MEMORY.md after the forgets:\n%s\nanswers:\n%s", after, strings.Join(answers, "\n"))
+	}
+	forgot := 0
+	for _, a := range answers {
+		switch {
+		case strings.HasPrefix(a, "Forgot "):
+			forgot++
+		case !strings.Contains(a, "was forgotten already"):
+			t.Fatalf("an answer says neither that it forgot the twin nor that it was gone: %s", a)
+		}
+	}
+	if forgot != 1 {
+		t.Fatalf("%d processes say they forgot it:\n%s", forgot, strings.Join(answers, "\n"))
+	}
+}
+
 // A reference cited before the file changed names its entry where it moved
 // to; once the entry is gone, it removes nothing.
 func TestAStaleReferenceNeverRemovesAnotherEntry(t *testing.T) {

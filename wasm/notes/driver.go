@@ -61,7 +61,8 @@ type noteScope struct {
 	// read to the next.
 	redacted []byte
 	pages    []page
-	facts    int // the pages that are facts, for the footer
+	twins    string // the stamp of the recovery records the pages' ids were given by (forgottenTwins)
+	facts    int    // the pages that are facts, for the footer
 	readErr  error
 }
 
@@ -97,7 +98,8 @@ type driver struct {
 	// Kept from one read to the next, so re-reading and re-indexing a large
 	// file reuses them (docs/decisions/003-tinygo-heap.md).
 	parser parser
-	dates  dates  // the dates of the page table tableState read last
+	kept   map[string]keptIDs // by recovery records file (forgottenTwins)
+	dates  dates              // the dates of the page table tableState read last
 	buf    []byte // the page table tableState read last, then the one rebuildTable writes
 }
 
@@ -165,18 +167,20 @@ func (n *driver) refreshConfig() []string {
 }
 
 // load brings a scope's file up to date: read and parsed again only when its
-// size or mtime changed since the last look.
+// size or mtime, or its forgotten twins (forgottenTwins), changed since the
+// last look.
 func (n *driver) load(sc *noteScope) {
 	info, err := n.h.Stat(sc.file)
-	switch {
-	case err != nil:
+	if err != nil {
 		sc.stamped, sc.exists, sc.size, sc.mtime, sc.data, sc.view, sc.pages = true, false, 0, 0, sc.data[:0], nil, discard(sc.pages)
 		sc.readErr, sc.facts = nil, 0
 		if !hostio.IsNotFound(err) {
 			sc.readErr = err
 		}
 		return
-	case sc.stamped && sc.exists && sc.readErr == nil && info.Size == sc.size && info.MtimeMs == sc.mtime:
+	}
+	taken, twins := n.forgottenTwins(sc, sc.file)
+	if sc.stamped && sc.exists && sc.readErr == nil && info.Size == sc.size && info.MtimeMs == sc.mtime && twins == sc.twins {
 		return
 	}
 	sc.stamped, sc.size, sc.mtime = true, info.Size, info.MtimeMs
@@ -189,7 +193,9 @@ func (n *driver) load(sc *noteScope) {
 		return
 	}
 	sc.exists, sc.readErr, sc.data = true, nil, data
+	n.parser.taken = taken
 	sc.view, sc.redacted, sc.pages = n.parser.view(sc.pages, sc.name, data, sc.redacted)
+	n.parser.taken, sc.twins = nil, twins
 	sc.facts = countFacts(sc.pages)
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
@@ -75,7 +76,8 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 	case err != nil:
 		return store.Forgot{}, true, errors.New("could not read " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
-	out, rec, secret, why := forgetEntry(sc.name, display, data, r)
+	taken, _ := n.forgottenTwins(sc, file)
+	out, rec, secret, why := forgetEntry(sc.name, display, data, r, taken)
 	switch {
 	case why != "":
 		return store.Forgot{}, true, errors.New(why)
@@ -118,6 +120,46 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		said += " Its secrets were not kept: a restore brings it back with [REDACTED:…] in their place."
 	}
 	return store.Forgot{Said: said, Restore: rec.ID}, true, nil
+}
+
+// keptIDs are the page ids forgotten twins keep, by memory file, as a
+// recovery records file with stamp holds them.
+type keptIDs struct {
+	stamp  string
+	byFile map[string][]string // sorted
+}
+
+// forgottenTwins are the page ids that entries forgotten from file (an
+// absolute path of sc's) with a twin, and not restored, keep: no entry of
+// the file is given one (parser.taken), so ids do not move when a twin
+// goes. Of two identical bullets side by side, the second stays "-2" when
+// the first is forgotten, and a second forget of the first, made when both
+// were there, finds it forgotten already instead of removing the second
+// (h-v89 B1; h-v91 B12: nor after a hand edit moved the second onto the
+// first's line). twins is the stamp of the records they were read from:
+// the ids change with it. The records are read again only when it changes.
+func (n *driver) forgottenTwins(sc *noteScope, file string) (taken []string, twins string) {
+	records := path.Join(sc.dataDir, forgottenName)
+	twins = files.Stamp(n.h, records)
+	k, ok := n.kept[records]
+	if !ok || k.stamp != twins {
+		k = keptIDs{stamp: twins, byFile: map[string][]string{}}
+		n.readForgotten(records, "", func(f *forgottenFile) {
+			for _, r := range f.Records {
+				if r.Restored == 0 && r.Twins > 0 && r.Page != "" {
+					k.byFile[r.File] = append(k.byFile[r.File], r.Page)
+				}
+			}
+		})
+		for _, ids := range k.byFile {
+			slices.Sort(ids)
+		}
+		if n.kept == nil {
+			n.kept = map[string]keptIDs{}
+		}
+		n.kept[records] = k
+	}
+	return k.byFile[file], twins
 }
 
 // pendingTwins is how many entries still forgotten (unrestored records of
@@ -223,7 +265,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	if err != nil && !hostio.IsNotFound(err) {
 		return "", true, errors.New("could not read " + rec.File + ": " + err.Error() + "; nothing was restored")
 	}
-	view, pages := readView(sc.name, data)
+	view, pages := readView(sc.name, data, nil)
 	if i := restated(rec.Text, rec.Section, pages, rec.Twins); i >= 0 {
 		return "", true, errors.New(display + " line " + numstr.Itoa(pages[i].Line) + " already says " + quoteFact(pages[i].Text) + "; nothing was restored")
 	}

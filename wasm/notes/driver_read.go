@@ -201,7 +201,8 @@ func (n *driver) recallDocs(scope string) ([]doc, []string) {
 				continue
 			}
 			display := path.Join(path.Dir(sc.display), e)
-			_, pages := readView(sc.name, data)
+			taken, _ := n.forgottenTwins(sc, path.Join(sc.dir, e))
+			_, pages := readView(sc.name, data, taken)
 			docs = append(docs, doc{Scope: sc.name, File: display, Pages: pages})
 		}
 	}

@@ -28,7 +28,7 @@ func (n *driver) Resources() []store.Resource {
 				if err != nil {
 					return "", err
 				}
-				view, _ := readView(scope, data)
+				view, _ := readView(scope, data, nil)
 				return string(view), nil
 			},
 			Unread: func() error {

@@ -29,7 +29,7 @@ func (n *driver) SearchSources() []search.Source {
 		return nil
 	}
 	var srcs []search.Source
-	add := func(scope, file, display string) {
+	add := func(sc *noteScope, file, display string) {
 		info, err := n.h.Stat(file)
 		if hostio.IsNotFound(err) {
 			return
@@ -43,17 +43,19 @@ func (n *driver) SearchSources() []search.Source {
 				Load: func() []search.Doc { return search.Unreadable(display) }})
 			return
 		}
+		// Its ids change with its forgotten twins too (forgottenTwins).
+		_, twins := n.forgottenTwins(sc, file)
 		srcs = append(srcs, search.Source{
 			Key:   "notes:" + file,
-			Stamp: strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10),
-			Load:  func() []search.Doc { return n.searchDocs(scope, file, display) },
+			Stamp: strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10) + "+" + twins,
+			Load:  func() []search.Doc { return n.searchDocs(sc, file, display) },
 		})
 	}
 	for _, sc := range n.scopes {
-		add(sc.name, sc.file, sc.display)
+		add(sc, sc.file, sc.display)
 		topics, unlisted, _ := n.topics(sc)
 		for _, e := range topics {
-			add(sc.name, path.Join(sc.dir, e), path.Join(path.Dir(sc.display), e))
+			add(sc, path.Join(sc.dir, e), path.Join(path.Dir(sc.display), e))
 		}
 		// A topic file whose name holds a newline is named, quoted (no raw
 		// newline or escape reaches an answer), not read: a hit could not
@@ -99,12 +101,13 @@ func (n *driver) goneDocs(records string) []search.Doc {
 // searchDocs reads one memory file for the search index: its pages, from
 // the redacted view, as entries. A file that cannot be read is said in the
 // answer (search.Unreadable; /memory recall and /memory verify say why).
-func (n *driver) searchDocs(scope, file, display string) []search.Doc {
+func (n *driver) searchDocs(sc *noteScope, file, display string) []search.Doc {
 	data, err := readNote(n.h, file, nil)
 	if err != nil {
 		return search.Unreadable(display)
 	}
-	_, pages := readView(scope, data)
+	taken, _ := n.forgottenTwins(sc, file)
+	_, pages := readView(sc.name, data, taken)
 	var docs []search.Doc
 	for _, p := range pages {
 		if !searchable(&p) {

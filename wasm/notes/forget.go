@@ -160,8 +160,8 @@ func contentLines(src string) int {
 // the view's lines: an entry without a secret exactly as it was in the
 // file, one with a secret with its marks (a secret written by hand into the
 // file does not move into a sidecar).
-func forgetEntry(scope, display string, data []byte, ref noteRef) (out []byte, rec forgotten, secret bool, why string) {
-	view, pages := readView(scope, data)
+func forgetEntry(scope, display string, data []byte, ref noteRef, taken []string) (out []byte, rec forgotten, secret bool, why string) {
+	view, pages := readView(scope, data, taken)
 	if ref.ID == "" {
 		// A bare line names where an entry was when someone looked, not the
 		// entry: name the one there now, and the reference that removes it.
@@ -302,7 +302,7 @@ func removeEntry(src []byte, line, n int) (out []byte, removed string) {
 // neighbours is the view of the lines either side of the gap at index at
 // (0-based) of data, a memory file: what restoreEntry compares with.
 func neighbours(data []byte, scope string, at int) (before, after string) {
-	view, _ := readView(scope, data)
+	view, _ := readView(scope, data, nil)
 	_, body := splitBOM(view)
 	lines := mdSplit(body)
 	if at > 0 && at <= len(lines) {

@@ -94,7 +94,7 @@ func TestEntryAtFindsTheWholeBulletOrSaysWhyNot(t *testing.T) {
 // idOf is the page id of the entry at line of src, as search cites it.
 func idOf(t *testing.T, src string, line int) string {
 	t.Helper()
-	_, pages := readView("project", []byte(src))
+	_, pages := readView("project", []byte(src), nil)
 	i, why := entryAt(pages, line, lineCount([]byte(src)))
 	require.Equal(t, "", why, "line %d of %q", line, src)
 	return pages[i].ID
@@ -126,13 +126,13 @@ func TestForgetThenRestoreGivesEveryFileShapeBackByteForByte(t *testing.T) {
 		"numbered":                     "1. one\n2. two\n10) ten\n",
 	}
 	for name, src := range shapes {
-		_, pages := readView("project", []byte(src))
+		_, pages := readView("project", []byte(src), nil)
 		for _, p := range pages {
 			if p.Kind != kindFact && p.Kind != kindPointer {
 				continue
 			}
 			t.Run(name+"/"+p.ID, func(t *testing.T) {
-				out, rec, secret, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", p.Line, p.ID})
+				out, rec, secret, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", p.Line, p.ID}, nil)
 				require.Equal(t, "", why)
 				require.False(t, secret)
 				require.False(t, strings.Contains(string(out), p.Src) && strings.Count(src, p.Src) == 1, "the entry went: %q", out)
@@ -149,17 +149,17 @@ func TestForgetThenRestoreGivesEveryFileShapeBackByteForByte(t *testing.T) {
 // says it already. Once it is back, a second restore is refused.
 func TestARestoreIsNotRefusedByATwinThatStoodBesideTheEntry(t *testing.T) {
 	const src = "## Notes\n- zebrafish target\n- alpha\n- zebrafish target\n"
-	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 2, idOf(t, src, 2)})
+	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 2, idOf(t, src, 2)}, nil)
 	require.Equal(t, "", why)
 	require.Equal(t, 1, rec.Twins)
 	rec.ID, rec.T, rec.File, rec.Scope = "F-1a2b3c4d", 1, "/p/.pi/memory/MEMORY.md", "project"
 	require.Contains(t, string(rec.encode()), `,"twins":1,"ends":"lf"}`)
 	require.Equal(t, 1, decodeForgotten(rec.encode()).Records[0].Twins, "the record keeps its twins")
-	_, pages := readView("project", out)
+	_, pages := readView("project", out, nil)
 	require.Equal(t, -1, restated(rec.Text, rec.Section, pages, rec.Twins), "the twin was there before")
 	back, _ := restoreEntry(out, out, &rec, nil)
 	require.Equal(t, src, string(back))
-	_, pages = readView("project", back)
+	_, pages = readView("project", back, nil)
 	require.Equal(t, 1, restated(rec.Text, rec.Section, pages, rec.Twins), "back already")
 }
 
@@ -168,7 +168,7 @@ func TestARestoreIsNotRefusedByATwinThatStoodBesideTheEntry(t *testing.T) {
 // them.
 func TestARestoreTakesTheLineEndsTheFileHasNow(t *testing.T) {
 	const src = "## Notes\n- alpha one\n- zebrafish target\n- gamma three\n"
-	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 3, idOf(t, src, 3)})
+	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 3, idOf(t, src, 3)}, nil)
 	require.Equal(t, "", why)
 	crlf := []byte(strings.ReplaceAll(string(out), "\n", "\r\n"))
 	back, line := restoreEntry(crlf, crlf, &rec, nil)
@@ -210,7 +210,7 @@ func TestForgetRemovesAWholeBulletWhoseContinuationHoldsAKey(t *testing.T) {
 	const key = "  -----BEGIN RSA PRIVATE KEY-----\n  MIIEowIBAAKCAQEAexampleEXAMPLE0123\n  EXAMPLEexample==\n  -----END RSA PRIVATE KEY-----\n"
 	src := "## Deploy\n- deploy key:\n" + key + "- Run make ship\n"
 	id := idOf(t, src, 2)
-	out, rec, secret, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 2, id})
+	out, rec, secret, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 2, id}, nil)
 	require.Equal(t, "", why)
 	require.True(t, secret)
 	require.Equal(t, "## Deploy\n- Run make ship\n", string(out))
@@ -228,16 +228,16 @@ func TestForgetFindsTheEntryByItsIDNotItsLine(t *testing.T) {
 	const src = "## B\n- a\n- b\n- c\n"
 	id := idOf(t, src, 3) // "b"
 	moved := "## B\n- new\n- newer\n- a\n- b\n- c\n"
-	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(moved), noteRef{"MEMORY.md", 3, id})
+	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(moved), noteRef{"MEMORY.md", 3, id}, nil)
 	require.Equal(t, "", why)
 	require.Equal(t, "## B\n- new\n- newer\n- a\n- c\n", string(out))
 	require.Equal(t, "b", rec.Text)
 	require.Equal(t, id, rec.Page)
 
-	out, _, _, why = forgetEntry("project", "MEMORY.md", out, noteRef{"MEMORY.md", 3, id})
+	out, _, _, why = forgetEntry("project", "MEMORY.md", out, noteRef{"MEMORY.md", 3, id}, nil)
 	require.True(t, out == nil && why == "", "gone: nothing removed, the caller says so")
 
-	out, _, _, why = forgetEntry("project", ".pi/memory/MEMORY.md", []byte(src), noteRef{".pi/memory/MEMORY.md", 3, ""})
+	out, _, _, why = forgetEntry("project", ".pi/memory/MEMORY.md", []byte(src), noteRef{".pi/memory/MEMORY.md", 3, ""}, nil)
 	require.True(t, out == nil)
 	require.Equal(t, ".pi/memory/MEMORY.md line 3 is “b”; a note is forgotten by its id, which names the entry wherever it moves: .pi/memory/MEMORY.md:3#"+id+"; nothing was forgotten", why)
 }
@@ -255,7 +255,7 @@ func TestRestoresInEitherOrderGiveTheFileBackByteForByte(t *testing.T) {
 		// the last entry takes the blank line before a heading
 		"## Build\n\n- pnpm\n- make wasm\n  continued\n- node 22\n\n## Deploy\n\n- staging\n",
 	} {
-		_, pages := readView("project", []byte(src))
+		_, pages := readView("project", []byte(src), nil)
 		for i := range pages {
 			for j := range pages {
 				for _, sameOrder := range []bool{true, false} {
@@ -277,14 +277,14 @@ func forgetTwoRestoreBoth(t *testing.T, src []byte, pages []page, i, j int, same
 		return nil, false
 	}
 	forget := func(out []byte, k int, gone *forgotten, seq int) ([]byte, forgotten, bool) {
-		_, now := readView("project", out)
+		_, now := readView("project", out, nil)
 		want := pages[k].Line
 		if gone != nil && gone.Line < want {
 			want -= gone.Lines
 		}
 		for _, p := range now {
 			if p.Kind == kindFact && p.Line == want {
-				next, rec, secret, why := forgetEntry("project", "MEMORY.md", out, noteRef{"MEMORY.md", p.Line, p.ID})
+				next, rec, secret, why := forgetEntry("project", "MEMORY.md", out, noteRef{"MEMORY.md", p.Line, p.ID}, nil)
 				rec.ID, rec.File, rec.Seq, rec.Lines = "F-0000000"+strconv.Itoa(seq), "/p/MEMORY.md", seq, len(mdSplit(rec.Src))
 				return next, rec, why == "" && !secret
 			}
@@ -303,11 +303,11 @@ func forgetTwoRestoreBoth(t *testing.T, src []byte, pages []page, i, j int, same
 	if !sameOrder {
 		first, second = &r2, &r1
 	}
-	view, _ := readView("project", out)
+	view, _ := readView("project", out, nil)
 	before := bodyLines(out)
 	out, line := restoreEntry(out, view, first, []forgotten{r1, r2})
 	first.RestoreSeq, first.RestoredLine, first.Restored, first.RestoredLines = 3, line, 1, bodyLines(out)-before
-	view, _ = readView("project", out)
+	view, _ = readView("project", out, nil)
 	back, _ := restoreEntry(out, view, second, []forgotten{r1, r2})
 	return back, true
 }
@@ -322,7 +322,7 @@ func FuzzTwoForgetsRestoredInEitherOrder(f *testing.F) {
 		f.Add([]byte(s), uint8(0), uint8(1), true)
 	}
 	f.Fuzz(func(t *testing.T, src []byte, i, j uint8, sameOrder bool) {
-		_, pages := readView("project", src)
+		_, pages := readView("project", src, nil)
 		if back, ok := forgetTwoRestoreBoth(t, src, pages, int(i), int(j), sameOrder); ok {
 			// Every entry back, none lost nor twice; byte for byte but where
 			// a blank line is, or, rarely, where an entry is: an entry that
@@ -458,17 +458,17 @@ func FuzzForgetThenRestore(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		_, pages := readView("project", src)
+		_, pages := readView("project", src, nil)
 		for _, p := range pages {
 			if p.Kind != kindFact && p.Kind != kindPointer {
 				continue
 			}
-			out, rec, secret, why := forgetEntry("project", "MEMORY.md", src, noteRef{"MEMORY.md", p.Line, p.ID})
+			out, rec, secret, why := forgetEntry("project", "MEMORY.md", src, noteRef{"MEMORY.md", p.Line, p.ID}, nil)
 			if why != "" {
 				continue // an entry whose view reads as other markdown: refused, nothing removed
 			}
 			require.True(t, out != nil, "%q: %s is in the file", src, p.ID)
-			outView, _ := readView("project", out)
+			outView, _ := readView("project", out, nil)
 			back, line := restoreEntry(out, outView, &rec, nil)
 			require.Equal(t, p.Line, line, "%q: %s", src, p.ID)
 			if !secret {
@@ -490,10 +490,10 @@ func forgetThenRestore(t *testing.T, src string, texts []string, restore []int) 
 	out := []byte(src)
 	var recs []forgotten
 	for k, text := range texts {
-		_, pages := readView("project", out)
+		_, pages := readView("project", out, nil)
 		i := slices.IndexFunc(pages, func(p page) bool { return p.Text == text })
 		require.True(t, i >= 0, "no entry %q in %q", text, out)
-		next, rec, secret, why := forgetEntry("project", "MEMORY.md", out, noteRef{"MEMORY.md", pages[i].Line, pages[i].ID})
+		next, rec, secret, why := forgetEntry("project", "MEMORY.md", out, noteRef{"MEMORY.md", pages[i].Line, pages[i].ID}, nil)
 		if why != "" || secret || next == nil {
 			return "", false
 		}
@@ -501,7 +501,7 @@ func forgetThenRestore(t *testing.T, src string, texts []string, restore []int) 
 		out, recs = next, append(recs, rec)
 	}
 	for n, k := range restore {
-		view, _ := readView("project", out)
+		view, _ := readView("project", out, nil)
 		before := bodyLines(out)
 		var line int
 		out, line = restoreEntry(out, view, &recs[k], recs)
@@ -542,7 +542,7 @@ func FuzzManyForgetsRestoredInAnyOrder(f *testing.F) {
 	f.Add([]byte("## A\n\n- a\n  more\n- b\n- c\n\n## B\n\n- d\n- e\n  more\n- f\n"), []byte{0, 5, 2, 4}, []byte{3, 1, 0, 2})
 	f.Add([]byte("- a\r\n- b\r\n\r\n- c\r\n- d\r\n"), []byte{1, 3, 0}, []byte{2, 0, 1})
 	f.Fuzz(func(t *testing.T, src, pick, order []byte) {
-		_, pages := readView("project", src)
+		_, pages := readView("project", src, nil)
 		var texts []string
 		for _, b := range pick[:min(len(pick), 6)] {
 			if len(pages) == 0 {
@@ -586,7 +586,7 @@ func FuzzManyForgetsRestoredInAnyOrder(f *testing.F) {
 func TestARestoreNeverLandsInACodeBlockOrComment(t *testing.T) {
 	for _, block := range []string{"```yaml\n- zulu: zebra\n- yankee: yak\n```\n", "<!--\n- zulu zebra\n-->\n"} {
 		src := "## A\n- alpha apple\n- bravo banana\n" + block + "\n## B\n- charlie cherry\n"
-		out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 3, idOf(t, src, 3)})
+		out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 3, idOf(t, src, 3)}, nil)
 		require.Equal(t, "", why)
 		rec.ID, rec.File, rec.Seq, rec.Lines = "F-00000001", "/p/MEMORY.md", 1, 1
 		edited := strings.Replace(string(out), "- alpha apple\n", "", 1)

@@ -3,6 +3,7 @@ package notes
 import (
 	"encoding/hex"
 	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -40,6 +41,10 @@ func parse(scope string, src []byte) []page {
 type parser struct {
 	lines []string // the lines of the file being parsed; cleared after each parse
 	seen  table64  // ids given so far in this file, by their 40 bits
+	// taken are the ids this file's forgotten twins keep until they are
+	// restored (sorted; forgottenTwins): no entry is given one, so a twin
+	// that stays keeps its id when the one before it goes (h-v89 B1).
+	taken []string
 	block []byte   // where the strings of pages are being copied (keep)
 	text  []byte   // scratch: the Text of the page being parsed
 	key   []byte   // scratch: what its hash and id are computed over, then its id
@@ -794,7 +799,8 @@ func mdHardCut(s string, max int) string {
 }
 
 // identify sets the page's Hash and ID. Repeats of an id in one file get
-// "-2", "-3"… in order, so ids stay unique and stable while the text is.
+// "-2", "-3"… in order, so ids stay unique and stable while the text is;
+// an id a forgotten twin keeps (ps.taken) is passed over.
 func (ps *parser) identify(p *page, scope string) {
 	kind := p.Kind.String()
 	ps.key = append(append(append(ps.key[:0], kind...), 0), p.Text...)
@@ -812,11 +818,27 @@ func (ps *parser) identify(p *page, scope string) {
 		i = seen.next(i)
 	}
 	seen.keys[i] = key
-	seen.vals[i]++
-	if n := seen.vals[i]; n > 1 {
-		ps.key = strconv.AppendInt(append(ps.key, '-'), int64(n), 10)
+	base := len(ps.key)
+	for n := seen.vals[i] + 1; ; n++ {
+		ps.key = ps.key[:base]
+		if n > 1 {
+			ps.key = strconv.AppendInt(append(ps.key, '-'), int64(n), 10)
+		}
+		if !isTaken(ps.taken, ps.key) {
+			seen.vals[i] = n
+			break
+		}
 	}
 	p.ID = ps.keep(ps.key)
+}
+
+// isTaken reports whether id is one of taken (sorted).
+func isTaken(taken []string, id []byte) bool {
+	if len(taken) == 0 {
+		return false
+	}
+	i, _ := slices.BinarySearch(taken, string(id))
+	return i < len(taken) && taken[i] == string(id)
 }
 
 // mdSplit splits s into lines, each with its "\n"; a last line may lack it.

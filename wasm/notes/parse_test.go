@@ -404,6 +404,32 @@ func TestRepeatedFactsGetNumberedIDs(t *testing.T) {
 	require.True(t, reflect.DeepEqual(got, want) && len(base) == len("P-")+10, "ids = %q, want %q", got, want)
 }
 
+// An id a forgotten twin keeps (parser.taken) is given to no entry: the
+// repeats of its text take the next ones, in order.
+func TestIDsAForgottenTwinKeepsAreGivenToNoEntry(t *testing.T) {
+	const src = "- Use pnpm\n- Use pnpm\n- Other\n- Use pnpm\n"
+	base := parse("project", []byte(src))[0].ID
+	other := parse("project", []byte(src))[2].ID
+	for _, tc := range []struct {
+		taken []string
+		want  []string
+	}{
+		{nil, []string{base, base + "-2", other, base + "-3"}},
+		{[]string{base}, []string{base + "-2", base + "-3", other, base + "-4"}},
+		{[]string{base + "-2"}, []string{base, base + "-3", other, base + "-4"}},
+		{[]string{base, base + "-3"}, []string{base + "-2", base + "-4", other, base + "-5"}},
+		{[]string{other}, []string{base, base + "-2", other + "-2", base + "-3"}},
+		{[]string{"P-0000000000", base + "-9"}, []string{base, base + "-2", other, base + "-3"}},
+	} {
+		ps := parser{taken: tc.taken}
+		var got []string
+		for _, p := range ps.parse(nil, "project", []byte(src)) {
+			got = append(got, p.ID)
+		}
+		require.Equal(t, tc.want, got, "taken %q", tc.taken)
+	}
+}
+
 func TestIDsDependOnScopeKindAndTextOnly(t *testing.T) {
 	id := func(scope, src string) string { return parse(scope, []byte(src))[0].ID }
 	sum := sha1.Sum([]byte("project\x00fact\x00Use pnpm"))

@@ -44,9 +44,9 @@ func (ps *parser) view(pages []page, scope string, data, redacted []byte) (view,
 }
 
 // readView is the view of a file a caller reads once (a search, a forget):
-// its bytes and pages.
-func readView(scope string, data []byte) ([]byte, []page) {
-	var ps parser
+// its bytes and pages, none of them given an id of taken (parser.taken).
+func readView(scope string, data []byte, taken []string) ([]byte, []page) {
+	ps := parser{taken: taken}
 	v, _, pages := ps.view(nil, scope, data, nil)
 	return v, pages
 }

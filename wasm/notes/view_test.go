@@ -65,7 +65,7 @@ func TestViewHidesInAnEntryWhatSearchHides(t *testing.T) {
 			"- the CI token lives in ghp\n  vault under deploy\n- key rotation2024\n  notes\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			view, pages := readView("project", []byte(tc.src))
+			view, pages := readView("project", []byte(tc.src), nil)
 			require.Equal(t, tc.view, string(view))
 			for _, p := range pages {
 				require.False(t, redact.Contains(p.Text), "page %d's text, as search reads it, holds a secret: %q", p.Line, p.Text)
@@ -91,7 +91,7 @@ func TestViewOfEntriesBrokenAcrossLinesHoldsNoSecret(t *testing.T) {
 				continue
 			}
 			src := "## Notes\n- " + c.Text[:i] + "\n  " + c.Text[i+1:] + "\n- Next entry\n"
-			view, pages := readView("project", []byte(src))
+			view, pages := readView("project", []byte(src), nil)
 			for _, p := range pages {
 				require.False(t, redact.Contains(p.Text), "%q: page %d holds a secret in the view %q", src, p.Line, view)
 			}
@@ -123,7 +123,7 @@ func TestViewOfTokensWrappedInsideTheirWordHoldsNoSecret(t *testing.T) {
 				continue
 			}
 			src := "## Notes\n- " + c.Text[:k] + "\n  " + c.Text[k:] + "\n- Next entry\n"
-			view, _ := readView("project", []byte(src))
+			view, _ := readView("project", []byte(src), nil)
 			lines := strings.Split(string(view), "\n")
 			require.False(t, strings.HasSuffix(lines[1], c.Text[at:k]) || strings.HasPrefix(lines[2], "  "+c.Text[k:at+len(c.Secret)]),
 				"%q: a part of the %s stays in the view %q", src, c.Kind, view)
@@ -145,7 +145,7 @@ func FuzzView(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
-		view, pages := readView("project", src)
+		view, pages := readView("project", src, nil)
 		require.Equal(t, strings.Count(string(src), "\n"), strings.Count(string(view), "\n"), "lines of %q", src)
 		for _, p := range pages {
 			require.False(t, redact.Contains(p.Text), "%q: page %d holds a secret in the view %q", src, p.Line, view)
