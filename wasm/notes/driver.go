@@ -100,7 +100,7 @@ type driver struct {
 	parser parser
 	kept   map[string]keptIDs // by recovery records file (forgottenTwins)
 	dates  dates              // the dates of the page table tableState read last
-	buf    []byte // the page table tableState read last, then the one rebuildTable writes
+	buf    []byte             // the page table tableState read last, then the one rebuildTable writes
 }
 
 // The moments and services the store takes part in (wasm/store): a method

@@ -45,11 +45,11 @@ type parser struct {
 	// restored (sorted; forgottenTwins): no entry is given one, so a twin
 	// that stays keeps its id when the one before it goes (h-v89 B1).
 	taken []string
-	block []byte   // where the strings of pages are being copied (keep)
-	text  []byte   // scratch: the Text of the page being parsed
-	key   []byte   // scratch: what its hash and id are computed over, then its id
-	glued []byte   // scratch: a page's text with its broken words closed up (brokenSecrets)
-	at    []int    // scratch: where each byte of glued is in the page
+	block []byte // where the strings of pages are being copied (keep)
+	text  []byte // scratch: the Text of the page being parsed
+	key   []byte // scratch: what its hash and id are computed over, then its id
+	glued []byte // scratch: a page's text with its broken words closed up (brokenSecrets)
+	at    []int  // scratch: where each byte of glued is in the page
 }
 
 // parseBlock is the size of the blocks pages' strings share. Thousands of
