@@ -204,6 +204,15 @@ func TestForgettingTheFirstOfTwoTwinsTwiceRemovesOne(t *testing.T) {
 			require.Equal(t, ref[strings.Index(ref, "#"):]+"-2", now[strings.Index(now, "#"):], "the twin keeps its id")
 			r.mem("pages project")
 			require.Contains(t, r.text(), now[strings.Index(now, "#")+1:]+"  fact    L"+strconv.Itoa(tc.twin), "/memory pages says the same")
+			column := -1
+			for _, l := range strings.Split(r.text(), "\n") {
+				if strings.HasPrefix(l, "  P-") {
+					if column < 0 {
+						column = strings.Index(l, " L")
+					}
+					require.Equal(t, column, strings.Index(l, " L"), "the columns line up:\n%s", r.text())
+				}
+			}
 			second, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: now})
 			require.NoError(t, err)
 			require.NotContains(t, second.Said, "already")

@@ -161,9 +161,15 @@ func (n *driver) cmdPages(c *store.Cmd) {
 			b.WriteString("; /memory verify rebuilds it")
 		}
 		b.WriteString("\n")
+		// Ids are one width but for a repeat's "-2": the columns after
+		// them line up at the widest.
+		wide := 0
+		for k := range sc.pages {
+			wide = max(wide, len(sc.pages[k].ID))
+		}
 		for k := range sc.pages {
 			p := &sc.pages[k]
-			b.WriteString("  " + p.ID + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(numstr.Itoa(p.Line), 4) + " " + trimNL(p.form(formSummary, sc.display)) + "\n")
+			b.WriteString("  " + padRight(p.ID, wide) + "  " + padRight(p.Kind.String(), 7) + " L" + padRight(numstr.Itoa(p.Line), 4) + " " + trimNL(p.form(formSummary, sc.display)) + "\n")
 		}
 	}
 	c.Out.Output(strings.TrimRight(b.String(), "\n"))
