@@ -3,6 +3,7 @@ package notes
 import (
 	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -341,35 +342,36 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 	lines := mdSplit(body)
 	_, vbody := splitBOM(view)
 	vlines := mdSplit(vbody)
+	v := viewLines{vlines, parse("", []byte(vbody))}
 	at, hole := r.Line-1, false
-	if k, crowd := since(r, others); k >= 0 && len(vlines) == len(lines) && (fitsAt(vlines, k, r, false) || fitsBelow(vlines, k, r) || (k != at || crowd) && between(vlines, k, r.Section)) {
+	if k, crowd := since(r, others); k >= 0 && len(vlines) == len(lines) && (v.fitsAt(k, r, false) || v.fitsBelow(k, r) || (k != at || crowd) && v.between(k, r.Section)) {
 		// Where the forgets and restores of the file since moved its place:
 		// beside a line that was around it, or between two entries of its
 		// section where others went or came back beside it since (the lines
 		// around it then are gone or back too; at its old line beside no
 		// other, lines typed since would have moved it).
 		at, hole = k, true
-	} else if len(vlines) == len(lines) && !fitsAt(vlines, at, r, false) {
+	} else if len(vlines) == len(lines) && !v.fitsAt(at, r, false) {
 		// Lines came or went above it since (another entry restored, a
 		// line typed): the nearest place between the same two lines.
 		for d := 1; d <= len(vlines); d++ {
-			if k := at - d; k >= 0 && k <= len(vlines) && fitsAt(vlines, k, r, true) {
+			if k := at - d; k >= 0 && k <= len(vlines) && v.fitsAt(k, r, true) {
 				at = k
 				break
 			}
-			if k := at + d; k <= len(vlines) && fitsAt(vlines, k, r, true) {
+			if k := at + d; k <= len(vlines) && v.fitsAt(k, r, true) {
 				at = k
 				break
 			}
 		}
 	}
-	if at <= len(lines) && len(vlines) == len(lines) && (hole || fitsAt(vlines, at, r, false) || fitsBelow(vlines, at, r)) {
+	if at <= len(lines) && len(vlines) == len(lines) && (hole || v.fitsAt(at, r, false) || v.fitsBelow(at, r)) {
 		entry, nl := r.Src, "\n"
 		// The same lines around it, or its own place as the records tell it
 		// beside the line above it (the line below is gone since, forgotten
 		// too): it goes back as it went, blank lines and all.
-		around := fitsBelow(vlines, at, r)
-		same := around || hole && fitsAt(vlines, at, r, false)
+		around := v.fitsBelow(at, r)
+		same := around || hole && v.fitsAt(at, r, false)
 		if !same {
 			// The file changed around it: it goes back as the file is now.
 			if at < len(lines) && !isHeadingLine(lines[at]) {
@@ -422,14 +424,16 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 // entry when it went.
 // A blank line is one only in its section: the blank line that ends
 // another section is not the one that was below it.
-func fitsBelow(vlines []string, at int, r *forgotten) bool {
-	return r.HasAfter && at >= 0 && (at < len(vlines) && sameLine(vlines[at], r.After) && (r.After != "" || sectionAt(vlines, at) == r.Section) || at == len(vlines) && r.After == "")
+func (v viewLines) fitsBelow(at int, r *forgotten) bool {
+	vlines := v.lines
+	return r.HasAfter && at >= 0 && (at < len(vlines) && sameLine(vlines[at], r.After) && (r.After != "" || v.sectionAt(at) == r.Section) || at == len(vlines) && r.After == "")
 }
 
 // between: line at (of the view's lines) starts an entry, a heading or a
 // blank line, or the file ends there, and the section it is in is section:
 // an entry put there splits no other.
-func between(vlines []string, at int, section string) bool {
+func (v viewLines) between(at int, section string) bool {
+	vlines := v.lines
 	if at < 0 || at > len(vlines) {
 		return false
 	}
@@ -440,18 +444,26 @@ func between(vlines []string, at int, section string) bool {
 			return false
 		}
 	}
-	return sectionAt(vlines, at) == section
+	return v.sectionAt(at) == section
 }
 
-// sectionAt is the section line at (of the view's lines) is in: the text
-// of the nearest heading of level 2 or more above it, "" for none.
-func sectionAt(vlines []string, at int) string {
-	for i := at - 1; i >= 0; i-- {
-		if lvl, text := headingOf(vlines[i]); lvl >= 2 {
-			return text
-		}
+// viewLines are a view's lines and its pages, which say what section each
+// line is in as the parser reads sections: a "## x" in a list item, a code
+// block or a comment heads none.
+type viewLines struct {
+	lines []string
+	pages []page
+}
+
+// sectionAt is the section of the place before line at (of the view's
+// lines): the text of the nearest heading above of level 2 or more that
+// the parser reads as one; "" at the top, or under a level-1 heading.
+func (v viewLines) sectionAt(at int) string {
+	i := sort.Search(len(v.pages), func(i int) bool { return v.pages[i].Line > at }) - 1
+	if at <= 0 || i < 0 {
+		return ""
 	}
-	return ""
+	return v.pages[i].Section
 }
 
 // since is where r's first line goes in its file now, as the forgets and
@@ -676,14 +688,15 @@ func joinRuns(doc []lineRun) []lineRun {
 // fitsAt: the line above line at (of the view's lines) is the one that was
 // above the entry when it went; with both, the one below is the one that
 // was below it too.
-func fitsAt(vlines []string, at int, r *forgotten, both bool) bool {
+func (v viewLines) fitsAt(at int, r *forgotten, both bool) bool {
+	vlines := v.lines
 	// Before is "" at the top and for a blank line above: the top is its
 	// place only when it stood there (a blank line above it was not; a
 	// heading inside a list item above it made its section seem another).
-	if at < 0 || at > len(vlines) || !(at == 0 && r.Before == "" && r.Line == 1 || at > 0 && sameLine(vlines[at-1], r.Before) && (r.Before != "" || sectionAt(vlines, at) == r.Section)) {
+	if at < 0 || at > len(vlines) || !(at == 0 && r.Before == "" && r.Line == 1 || at > 0 && sameLine(vlines[at-1], r.Before) && (r.Before != "" || v.sectionAt(at) == r.Section)) {
 		return false
 	}
-	return !both || fitsBelow(vlines, at, r)
+	return !both || v.fitsBelow(at, r)
 }
 
 // endings says whether the lines around line at (the one above, the one

@@ -595,3 +595,25 @@ func TestARestoreNeverLandsInACodeBlockOrComment(t *testing.T) {
 		require.Equal(t, "## A\n"+block+"- bravo banana\n\n## B\n- charlie cherry\n", string(back))
 	}
 }
+
+// A restore after lines came above its entry finds its place by the
+// sections the parser reads: a "## x" inside a code block or a list item
+// heads no section, so the blank line it follows is still in the entry's
+// section. Read as a heading, it sent the entry after the code block, or
+// into the list item above, splitting it from its own lines.
+func TestARestoreReadsSectionsAsTheParserDoes(t *testing.T) {
+	for name, src := range map[string]string{
+		"code block": "## A\n\n```\n## fake\n```\n\n- two\n\n## B\n- x\n",
+		"list item":  "## A\n\n- one\n  ## inner\n  more\n\n- two\n\n## B\n- x\n",
+		"comment":    "## A\n\n<!--\n## old\n-->\n\n- two\n\n## B\n- x\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 7, idOf(t, src, 7)}, nil)
+			require.Equal(t, "", why)
+			edited := append([]byte("# Title\n\n"), out...)
+			back, line := restoreEntry(edited, edited, &rec, nil)
+			require.Equal(t, "# Title\n\n"+src, string(back))
+			require.Equal(t, 9, line)
+		})
+	}
+}
