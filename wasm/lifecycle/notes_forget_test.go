@@ -633,22 +633,34 @@ func TestMemoryFilesInAnotherEncodingLoseNothing(t *testing.T) {
 	r.contains(".pi/memory/MEMORY.md — could not be read: it is not UTF-8 text (UTF-16, or NUL bytes)")
 }
 
-// A file of lone "\r" line ends is one entry that a forget takes whole; its
-// restore gives it back byte for byte (h-v77 B1: the "\r" it held was read
-// as a control character the empty file around it made, and refused).
-func TestAFileOfLoneCarriageReturnsComesBackWhole(t *testing.T) {
-	for _, src := range []string{"- one thing\r- two thing\r", "- one thing\r- two"} {
+// A file of lone "\r" line ends is not read, and says why: read by its LFs
+// it was one line, which search found nothing in and said nothing of, and
+// a remember added a second section after (h-v89); a forget of it took the
+// whole file (h-v77). Nothing is written to it. A stray CR inside a line of
+// an LF file is read as it was.
+func TestAFileOfLoneCarriageReturnsIsNotReadAndSaysWhy(t *testing.T) {
+	const why = "its lines end with a lone CR (classic Mac OS line ends): save it with LF or CRLF line ends to use it as memory"
+	for _, src := range []string{"- one thing\r- two thing\r", "- one thing\r- two", "## Build\r\r- one thing\r- two\n"} {
 		r := newRig(t, false)
 		r.write(projectIndex, src)
-		f, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 1)})
+		text, isErr := r.tool("memory_remember", `{"text":"Cache lives in ~/.cache/build"}`)
+		require.True(t, isErr, text)
+		require.Contains(t, text, why)
+		text, _ = r.tool("memory_search", `{"query":"one thing"}`)
+		require.Contains(t, text, "could not be read", "%q", src)
+		_, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.abs(projectIndex) + ":1"})
 		require.True(t, ok)
-		require.NoError(t, err)
-		require.Equal(t, "", r.read(projectIndex))
-		_, ok, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
-		require.True(t, ok)
-		require.NoError(t, err)
+		require.Error(t, err)
+		require.Contains(t, err.Error(), why)
+		r.mem("pages")
+		r.contains(".pi/memory/MEMORY.md — could not be read: " + why)
 		require.Equal(t, src, r.read(projectIndex))
 	}
+	r := newRig(t, false)
+	r.write(projectIndex, "## Build\n\n- one \r thing\n- two\n")
+	text, _ := r.tool("memory_search", `{"query":"two"}`)
+	require.NotContains(t, text, "could not be read")
+	require.Contains(t, text, "two")
 }
 
 // pimem --json memory forget and restore answer in JSON (h-v83 B1: they

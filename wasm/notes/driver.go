@@ -204,11 +204,19 @@ func (n *driver) load(sc *noteScope) {
 // part (its `>>` appends UTF-16 to a UTF-8 file), is refused as a read
 // error: read as UTF-8 it is text no search finds, and a write would append
 // UTF-8 to it. It is told by a NUL byte or a UTF-16 byte-order mark (FF FE,
-// FE FF: never in UTF-8) anywhere.
+// FE FF: never in UTF-8) anywhere. One whose lines end with a lone CR (as
+// classic Mac OS saved text) is refused too: memory reads lines by their LF,
+// and it would be one line that search finds nothing in and that a remember
+// would add a second section after (h-v89). It is told by more lone CRs than
+// LFs: a stray CR inside a line of an LF file is read as it was.
 func readNote(h hostio.Host, p string, buf []byte) ([]byte, error) {
 	data, err := files.ReadInto(h, p, maxNoteFile, buf)
-	if err == nil && (bytes.IndexByte(data, 0) >= 0 || bytes.Contains(data, []byte("\xff\xfe")) || bytes.Contains(data, []byte("\xfe\xff"))) {
+	switch {
+	case err != nil:
+	case bytes.IndexByte(data, 0) >= 0 || bytes.Contains(data, []byte("\xff\xfe")) || bytes.Contains(data, []byte("\xfe\xff")):
 		return nil, errors.New("it is not UTF-8 text (UTF-16, or NUL bytes): save it as UTF-8 to use it as memory")
+	case bytes.Count(data, []byte("\r"))-bytes.Count(data, []byte("\r\n")) > bytes.Count(data, []byte("\n")):
+		return nil, errors.New("its lines end with a lone CR (classic Mac OS line ends): save it with LF or CRLF line ends to use it as memory")
 	}
 	return data, err
 }

@@ -281,8 +281,8 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 		return "", true, errors.New("restoring " + quoteFact(rec.Text) + " to " + display + " would put it inside a code block or an HTML comment that is not closed above its place (its section " + quoteFact(rec.Section) + " or the file's end); close it and restore again; nothing was restored")
 	}
 	// Only what the lines around it make with it is refused: what the
-	// entry held itself (a file of lone "\r" line ends forgotten whole,
-	// h-v77 B1) comes back as it was.
+	// entry held itself (lone "\r"s inside it, h-v77 B1) comes back as it
+	// was.
 	if why := markers.Check(lf(out)); why != "" && markers.Check(lf(data)) == "" && markers.Check(lf([]byte(rec.Src))) == "" {
 		return "", true, errors.New("restoring " + quoteFact(rec.Text) + " to " + display + " would make " + why + " with the lines around it; edit them, then restore again; nothing was restored")
 	}
