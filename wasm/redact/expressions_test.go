@@ -69,7 +69,10 @@ func expressions() []expression {
 			`|AKCp[A-Za-z0-9]{60,}|pat-(?:na|eu)1-[A-Za-z0-9_\-]{36,}|dt0c01\.[A-Za-z0-9._~+/=\-]{80,}|sgp_[A-Za-z0-9_\-]{40,}|fm2_[A-Za-z0-9._~+/=\-]{60,}` +
 			`|EAA[GB][A-Za-z0-9]{100,}|LTAI[A-Za-z0-9]{12,}|AKID[A-Za-z0-9]{32,}|sq[upa]_[0-9a-f]{40,}|oauth:[A-Za-z0-9]{30,}` +
 			`|syt_[A-Za-z0-9_\-]{30,}|xkeysib-[A-Za-z0-9_\-]{64,}|oy2[A-Za-z0-9]{43,}|lsv2_[A-Za-z0-9_\-]{40,}|pcsk_[A-Za-z0-9_\-]{40,}` +
-			`|tvly-[A-Za-z0-9_\-]{30,}|nvapi-[A-Za-z0-9_\-]{40,}|pnu_[A-Za-z0-9]{36,}|SWMTKN-1-[A-Za-z0-9_\-]{50,})`},
+			`|tvly-[A-Za-z0-9_\-]{30,}|nvapi-[A-Za-z0-9_\-]{40,}|pnu_[A-Za-z0-9]{36,}|SWMTKN-1-[A-Za-z0-9_\-]{50,}` +
+			`|ATBB[A-Za-z0-9]{28,}|aio_[A-Za-z0-9]{28,}|FLWSECK(?:_TEST)?-[A-Za-z0-9_\-]{32,}|tfp_[A-Za-z0-9_\-]{40,}|shippo_(?:live|test)_[0-9a-f]{40,}` +
+			`|CLOJARS_[0-9a-f]{60,}|fio-u-[A-Za-z0-9_\-]{64,}|EAAA[A-Za-z0-9_\-]{60,}|secret_[A-Za-z0-9]{43,}|live_[0-9a-f]{30,}` +
+			`|access_token\$(?:production|sandbox)\$[A-Za-z0-9$]{40,})`},
 		// slack-token
 		{re: `\b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}`},
 		// slack-webhook

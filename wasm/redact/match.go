@@ -578,7 +578,11 @@ var apiKeyFirst [4]uint64
 // keys and Docker's config.json base64'd whole ({"auths": …, a pull
 // secret's .dockerconfigjson); JFrog's API keys, HubSpot's private-app
 // tokens, Dynatrace's, Sourcegraph's and Fly.io's tokens, Facebook's
-// page and app tokens, Alibaba Cloud's and Tencent Cloud's access key ids.
+// page and app tokens, Alibaba Cloud's and Tencent Cloud's access key ids;
+// Bitbucket's app passwords, Adafruit IO's keys, Flutterwave's secret keys,
+// Typeform's, Shippo's, Clojars' and Frame.io's tokens, Square's access
+// tokens, Notion's integration secrets, Lob's live keys and Braintree's
+// access tokens.
 var apiKeys = [...]struct {
 	prefix string
 	class  func(byte) bool
@@ -600,7 +604,13 @@ var apiKeys = [...]struct {
 	{"squ_", isLowerHex, 40}, {"sqp_", isLowerHex, 40}, {"sqa_", isLowerHex, 40}, {"oauth:", isAlnum, 30},
 	{"syt_", isToken, 30}, {"xkeysib-", isToken, 64}, {"oy2", isAlnum, 43}, {"lsv2_", isToken, 40}, {"pcsk_", isToken, 40},
 	{"tvly-", isToken, 30}, {"nvapi-", isToken, 40}, {"pnu_", isAlnum, 36}, {"SWMTKN-1-", isToken, 50},
+	{"ATBB", isAlnum, 28}, {"aio_", isAlnum, 28}, {"FLWSECK-", isToken, 32}, {"FLWSECK_TEST-", isToken, 32}, {"tfp_", isToken, 40},
+	{"shippo_live_", isLowerHex, 40}, {"shippo_test_", isLowerHex, 40}, {"CLOJARS_", isLowerHex, 60}, {"fio-u-", isToken, 64},
+	{"EAAA", isToken, 60}, {"secret_", isAlnum, 43}, {"live_", isLowerHex, 30}, {"access_token$production$", isAlnumOrDollar, 40},
+	{"access_token$sandbox$", isAlnumOrDollar, 40},
 }
+
+func isAlnumOrDollar(c byte) bool { return isAlnum(c) || c == '$' }
 
 // findSlackToken: \b(?:xox[abposre]-|xapp-[0-9]-)[A-Za-z0-9\-]{10,}
 func findSlackToken(s string, pos int) []int {

@@ -65,7 +65,8 @@ func newPatterns() []*pattern {
 		{kind: "api-key", triggers: []string{"sk-", "dckr_", "lin_", "gsk_", "xai-", "pplx-", "r8_", "glsa_", "sntrys_", "atatt", "tskey-", "dp.st.", "ops_",
 			"glc_", "dp.", "figd_", "pmak-", "key-", "nrak-", "pul-", "dapi", "sbp_", "pscale_", "nfp_", "ntn_", "fo1_", "rnd_", "sq0", "cfpat-", "sl.",
 			"sntryu_", "glft-", "rubygems_", "phx_", "bkua_", "ccipat_", "sk.eyj", "1//0", "eyjrijoi", "eaacedeose0cba", "nsec1", "xprv", "tprv", "eyjhdxrocyi6",
-			"akcp", "pat-na1-", "pat-eu1-", "dt0c01.", "sgp_", "fm2_", "eaag", "eaab", "ltai", "akid", "squ_", "sqp_", "sqa_", "oauth:", "syt_", "xkeysib-", "oy2", "lsv2_", "pcsk_", "tvly-", "nvapi-", "pnu_", "swmtkn-1-"},
+			"akcp", "pat-na1-", "pat-eu1-", "dt0c01.", "sgp_", "fm2_", "eaag", "eaab", "ltai", "akid", "squ_", "sqp_", "sqa_", "oauth:", "syt_", "xkeysib-", "oy2", "lsv2_", "pcsk_", "tvly-", "nvapi-", "pnu_", "swmtkn-1-",
+			"atbb", "aio_", "flwseck", "tfp_", "shippo_", "clojars_", "fio-u-", "eaaa", "secret_", "live_", "access_token$"},
 			// OpenAI (sk-, sk-proj-, sk-svcacct-) and Anthropic (sk-ant-…) keys,
 			// and other vendors' that need no label (apiKeys).
 			find: findAPIKey},

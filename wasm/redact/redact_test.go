@@ -1383,7 +1383,24 @@ func TestMoreVendorsKeysWithoutALabel(t *testing.T) {
 		{"graph token EAAG" + strings.Repeat("m0PX4ZCpsBAPZBx", 8), "graph token [REDACTED:api-key]"},
 		{"aliyun LTAI5tQ3aB4cDzWkXy", "aliyun [REDACTED:api-key]"},
 		{"tencent AKIDz8krbsJ5yKBZQpn74WFkmLPx3gnPhESA", "tencent [REDACTED:api-key]"},
+		// h-v90's unlabelled prefixes.
+		{"bitbucket ATBB" + strings.Repeat("x7Kq2mWz", 4) + "E1F2A3B4", "bitbucket [REDACTED:api-key]"},
+		{"adafruit aio_" + strings.Repeat("Qx7m", 7), "adafruit [REDACTED:api-key]"},
+		{"FLWSECK-" + strings.Repeat("0a1b2c3d", 4) + "-X and FLWSECK_TEST-" + strings.Repeat("9f8e7d6c", 4) + "-X", "[REDACTED:api-key] and [REDACTED:api-key]"},
+		{"typeform tfp_" + strings.Repeat("Ab3_Cd4-Ef5G", 4), "typeform [REDACTED:api-key]"},
+		{"shippo shippo_live_" + strings.Repeat("0123456789abcdef", 3), "shippo [REDACTED:api-key]"},
+		{"deploy with CLOJARS_" + strings.Repeat("a1b2c3d4e5f60718", 4), "deploy with [REDACTED:api-key]"},
+		{"frame.io fio-u-" + strings.Repeat("Ab3_Cd4-Ef5G", 6), "frame.io [REDACTED:api-key]"},
+		{"square EAAA" + strings.Repeat("l9Kx_2Mw-", 7), "square [REDACTED:api-key]"},
+		{"notion secret_" + strings.Repeat("Ab3Cd4Ef5G", 5), "notion [REDACTED:api-key]"},
+		{"lob live_" + strings.Repeat("0a1b2c3d4e", 4), "lob [REDACTED:api-key]"},
+		{"braintree access_token$production$x7kq2mwzh5n3p9rt$" + strings.Repeat("0123456789abcdef", 2), "braintree [REDACTED:api-key]"},
 	}, []string{
+		"ATBB is Bitbucket's prefix", "aio_key in settings", "FLWSECK-", "tfp_ tokens", "shippo_live_ keys", "CLOJARS_ tokens",
+		"EAAA tokens", "secret_key_base", "secret_name_of_the_kubernetes_secret_object", "live_reload", "live_preview_enabled_for_staging_builds_only",
+		"access_token$production$ is the shape",
+	})
+	bothWays(t, redacts{}, []string{
 		"the AKCp prefix", "pat-na1- tokens rotate", "EAAG tokens expire", "LTAI is Alibaba's prefix", "AKID and then 32 characters",
 		"sgp_ tokens", "the EAABBCCDD pattern",
 	})
