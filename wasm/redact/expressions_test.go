@@ -123,7 +123,7 @@ func expressions() []expression {
 			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass") +
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions", "stripe", "openai", "anthropic", "gemini", "mistral", "cohere", "groq", "openrouter", "replicate", "perplexity", "deepseek", "huggingface", "mailgun", "sendgrid", "postmark", "resend", "brevo", "mailchimp", "mandrill", "sparkpost", "pusher", "algolia", "datadog", "twilio", "google", "maps", "mapbox", "firebase", "supabase", "pinecone", "elevenlabs", "deepgram", "assemblyai", "youtube", "openweather", "aws") + `[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
-			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)` +
+			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `|[A-Za-z0-9][_.\-]` + fold("auth") + `|\b_` + fold("auth") + `|_PAT)` +
 			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|\|\|=|\?\?=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
 			"(?:(?:[bBrRuU]{1,2}|@|u8|L|r#+)?(?:(?:\"\")?\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"(?:\"\")?|\\$?'((?:[^'\\r\\n]|''|'\\\\''|'\"'\"'){4,})')|([^\\s\"'`,;]{6,})|`([^`\\r\\n]{4,})`)", start: identStart},
 		// secret: in prose
@@ -247,7 +247,7 @@ var labelTailRE = `(?:` +
 	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass") +
 	`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions", "stripe", "openai", "anthropic", "gemini", "mistral", "cohere", "groq", "openrouter", "replicate", "perplexity", "deepseek", "huggingface", "mailgun", "sendgrid", "postmark", "resend", "brevo", "mailchimp", "mandrill", "sparkpost", "pusher", "algolia", "datadog", "twilio", "google", "maps", "mapbox", "firebase", "supabase", "pinecone", "elevenlabs", "deepgram", "assemblyai", "youtube", "openweather", "aws") + `[_.\-]?` + fold("key") + `)` +
 	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
-	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `)`
+	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `|[A-Za-z0-9][_.\-]` + fold("auth") + `|\b_` + fold("auth") + `|_PAT)`
 
 // brRE is a line break, or one a quoted string spells; fenceLineRE a
 // code block's line.

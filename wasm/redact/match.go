@@ -1240,12 +1240,16 @@ func labelClosers(s string, i int) int {
 // PASSWORD|PASSWORDS|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|SESSIONID|SESSID|SALT|PEPPER|PSK|REQUIREPASS|(?:KEYWORDS)[_.\-]?KEY
 // with KEYWORDS keyWords (API, ACCESS, PRIVATE, … APP, HMAC, ADMIN …), and SUFFIX is
 // [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE|BASE64|B64), in any ASCII case; or
-// with PASS as its last word (see passLabel), without a suffix.
+// with PASS as its last word (see passLabel), without a suffix; or it is
+// an authLabel.
 func secretLabel(s string, lo, end int) bool {
 	if end == lo || !labelEnd(s[end-1]) {
 		return false // every identifier of a text is asked: most end otherwise
 	}
-	if secretKeyword(s, lo, end) || passLabel(s, lo, end) {
+	if s[end-1]|0x20 == 'h' {
+		return authLabel(s, lo, end) // no other label ends so
+	}
+	if secretKeyword(s, lo, end) || passLabel(s, lo, end) || authLabel(s, lo, end) {
 		return true
 	}
 	e := end
@@ -1270,11 +1274,24 @@ func secretLabel(s string, lo, end int) bool {
 	return secretKeyword(s, lo, sep(s, lo, e))
 }
 
+// authLabel: s[lo:end] ends with [A-Za-z0-9][_.\-]AUTH or \b_AUTH in any
+// ASCII case, or with _PAT: REDIS_AUTH, npm's _auth, GITHUB_PAT, ADO_PAT
+// (url_pat, a pattern's name, is lowercase). What they hold is a setting as often as a secret
+// (SMTP_AUTH=starttls), so their values must look chosen (chosenAuth).
+func authLabel(s string, lo, end int) bool {
+	if e := end - 5; e >= lo && endsFold(s, lo, end, "auth") {
+		// A word before the separator, or npm's _auth at a word's start
+		// (--auth is an option, which the shell's finder reads).
+		return strings.IndexByte("_.-", s[e]) >= 0 && (e > lo && isAlnum(s[e-1]) || s[e] == '_' && (e == 0 || !isWord(s[e-1])))
+	}
+	return end-4 >= lo && s[end-4] == '_' && s[end-3:end] == "PAT"
+}
+
 // labelEnd: c may end a label, the last letter of a secretWords' word,
 // of KEY, VALUE, BASE, B64 or PASS, in any ASCII case.
 func labelEnd(c byte) bool {
 	switch c | 0x20 {
-	case 'd', 's', 'e', 't', 'n', 'l', 'r', 'k', 'y', '4':
+	case 'd', 's', 'e', 't', 'n', 'l', 'r', 'k', 'y', '4', 'h':
 		return true
 	}
 	return false

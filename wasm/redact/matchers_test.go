@@ -62,6 +62,10 @@ func TestMatchersAgreeWithTheirExpressionsOnTheEdges(t *testing.T) {
 
 var matcherEdges = []string{
 	"",
+	// auth and access-token labels: a word before the separator, _auth at a
+	// word's start, an option's --auth, an uppercase _PAT only.
+	"REDIS_AUTH=Xq9vLm2pRt", "x-_auth=Xq9vLm2pRt", "__auth=Xq9vLm2pRt", "--auth=Xq9vLm2pRt", "-auth=Xq9vLm2pRt", " _auth=Xq9vLm2pRt",
+	"_auth=Xq9vLm2pRt", "a._AUTH: 'Xq9vLm2pRt'", "a.auth=Xq9vLm2pRt", "GITHUB_PAT=abc123def456", "url_pat=abc123def456", "_PAT=abc123def456",
 	// command lines: curl's -U, --user=, --proxy-user; ldap -w; ssh-keygen
 	// -N/-P; sudo -S after a pipe or before a here-string, a first -S that
 	// is no word; --with-token; a here-string with no flag, or a '<' first.
@@ -544,7 +548,7 @@ func stringsDoNotPanic(t *testing.T, ins ...string) {
 // secretLabel asks labelEnd first: every word that ends a label ends in one
 // of its letters.
 func TestEveryLabelEndsInALetterLabelEndKnows(t *testing.T) {
-	for _, w := range append(append(secretWords[:], keyWords[:]...), "key", "value", "base", "b64", "base64", "pass") {
+	for _, w := range append(append(secretWords[:], keyWords[:]...), "key", "value", "base", "b64", "base64", "pass", "auth", "PAT") {
 		if w != "" && !labelEnd(w[len(w)-1]) && !slices.Contains(keyWords[:], w) {
 			t.Errorf("%q ends in %q, which labelEnd refuses", w, w[len(w)-1])
 		}

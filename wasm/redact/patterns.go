@@ -117,7 +117,7 @@ func newPatterns() []*pattern {
 		{kind: "url-password", triggers: []string{"@"},
 			// user:password@host without a scheme: root:pw@10.0.0.1.
 			find: findUserPassword, span: userPassword},
-		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk"},
+		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk", "auth", "_pat"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
 			// DB_PASSWORD, apiKey, creds, //registry/:_authToken), so token_count and
@@ -340,6 +340,33 @@ func isIPv4(h string) bool {
 	return true
 }
 
+// chosenAuth: v, the value of an authLabel, looks chosen: a token, a
+// password with a letter in each case or a symbol, or user:password.
+func chosenAuth(v string) bool {
+	if methodName(v) {
+		return false
+	}
+	if looksLikeToken(v) || chosenPassword(v) && !isReference(v) {
+		return true
+	}
+	user, pw, ok := strings.Cut(v, ":")
+	return ok && user != "" && len(pw) >= 4 && !strings.HasPrefix(pw, "//") && !isReference(v)
+}
+
+// methodName: v names a method, words of lowercase letters or of digits
+// joined by "-": scram-sha-256, aes-256-gcm.
+func methodName(v string) bool {
+	if !strings.Contains(v, "-") {
+		return false
+	}
+	for _, p := range strings.Split(v, "-") {
+		if p == "" || strings.Trim(p, "abcdefghijklmnopqrstuvwxyz") != "" && strings.Trim(p, "0123456789") != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // chosenPassword: a password a person chose, as looksLikePassword says,
 // holding a letter in each case or a symbol: "S3cr3t!x", "Adm1nSecret",
 // not "ada2024" (an e-mail address's name).
@@ -436,6 +463,9 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
 	label := s[m[0]:vs]
+	if authLabel(s, m[0], m[0]+identEnd(label)) && !chosenAuth(v) {
+		return 0, 0, 0, 0, false // a setting: SMTP_AUTH=starttls, REDIS_AUTH=${REDIS_PASSWORD}
+	}
 	if v[0] == ':' && vs > 0 && s[vs-1] == ':' {
 		return 0, 0, 0, 0, false // a path in Rust or C++: use jsonwebtoken::encode
 	}

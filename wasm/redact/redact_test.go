@@ -1550,3 +1550,22 @@ func bothWays(t *testing.T, marked redacts, kept []string) {
 		}
 	}
 }
+
+// A variable named for auth or a personal access token holds one when its
+// value looks chosen (h-v90): a token, a password with both cases or a
+// symbol, user:password. A setting there (a mechanism, a boolean, a
+// reference) stays, and a lowercase _pat is a pattern's name.
+func TestAuthAndAccessTokenVariables(t *testing.T) {
+	bothWays(t, redacts{
+		{"REDIS_AUTH=Xq9vLm2pRt", "REDIS_AUTH=[REDACTED:secret]"},
+		{"REDIS_AUTH=hunter2hunter", "REDIS_AUTH=[REDACTED:secret]"},
+		{"export GITHUB_PAT=abc123def456ghi789", "export GITHUB_PAT=[REDACTED:secret]"},
+		{"ADO_PAT: 5xk2m9q7w3e8r4t6y1u0i9o8p7a6s5d4f3g2h1j0k9l8z7x6c5v4", "ADO_PAT: [REDACTED:secret]"},
+		{"PROXY_AUTH=admin:hunter22", "PROXY_AUTH=[REDACTED:secret]"},
+		{`basic_auth: "ada:Xq9vLm2p"`, `basic_auth: "[REDACTED:secret]"`},
+	}, []string{
+		"SMTP_AUTH=starttls", "MAIL_AUTH=true", "PG_AUTH=md5", "REQUIRE_AUTH=enabled", `url_pat = r"^/api/v1/"`, "glob_pat: '*.go'",
+		"REDIS_AUTH=${REDIS_PASSWORD}", "DB_AUTH=scram-sha-256", "BASIC_AUTH=$BASIC_AUTH", "use_auth = True", "auth.method = oauth2",
+		"x.auth = 'Bearer'", "NEXTAUTH_URL=http://localhost:3000", "ENABLE_OAUTH=true", "the author_path = docs/authors.md",
+	})
+}
