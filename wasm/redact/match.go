@@ -1243,9 +1243,50 @@ func labelClosers(s string, i int) int {
 // with PASS as its last word (see passLabel), without a suffix; or it is
 // an authLabel.
 func secretLabel(s string, lo, end int) bool {
-	if end == lo || !labelEnd(s[end-1]) {
-		return false // every identifier of a text is asked: most end otherwise
+	if end == lo {
+		return false
 	}
+	if labelEnd(s[end-1]) && plainLabel(s, lo, end) {
+		return true
+	}
+	// Where it is used, after it: DB_PASSWORD_PROD, API_KEY_2.
+	e := envEnd(s, lo, end)
+	return e < end && e > lo && labelEnd(s[e-1]) && plainLabel(s, lo, e)
+}
+
+// envWords say where a secret is used, after its label or before its KEY:
+// DB_PASSWORD_PROD, STRIPE_LIVE_KEY.
+var envWords = [...]string{"production", "prod", "development", "dev", "staging", "stage", "test", "live", "sandbox", "local", "qa", "uat", "old", "new", "backup", "primary", "secondary"}
+
+// envEnd is where s[lo:end] ends without a last [_.\-]ENV word (envWords,
+// in any ASCII case) or [_.\-][0-9]{1,2}; end for neither.
+func envEnd(s string, lo, end int) int {
+	if c := s[end-1]; c >= '0' && c <= '9' {
+		d := end - 1
+		if d > lo && s[d-1] >= '0' && s[d-1] <= '9' {
+			d--
+		}
+		if p := sep(s, lo, d); p < d && p > lo {
+			return p
+		}
+		return end
+	}
+	return envWordEnd(s, lo, end)
+}
+
+// envWordEnd is where s[lo:end] ends without a last [_.\-]ENV word; end for
+// none.
+func envWordEnd(s string, lo, end int) int {
+	for _, w := range envWords {
+		if e := end - len(w); e > lo+1 && strings.IndexByte("_.-", s[e-1]) >= 0 && endsFold(s, lo, end, w) {
+			return e - 1
+		}
+	}
+	return end
+}
+
+// plainLabel is secretLabel without a word of where it is used after it.
+func plainLabel(s string, lo, end int) bool {
 	if s[end-1]|0x20 == 'h' {
 		return authLabel(s, lo, end) // no other label ends so
 	}
@@ -1332,6 +1373,7 @@ func secretKeyword(s string, lo, end int) bool {
 		return false
 	}
 	e := sep(s, lo, end-3)
+	e = envWordEnd(s, lo, e) // STRIPE_LIVE_KEY: where it is used, before KEY
 	for _, w := range keyWords {
 		if endsFold(s, lo, e, w) {
 			return true

@@ -65,6 +65,9 @@ var matcherEdges = []string{
 	// auth and access-token labels: a word before the separator, _auth at a
 	// word's start, an option's --auth, an uppercase _PAT only.
 	"REDIS_AUTH=Xq9vLm2pRt", "x-_auth=Xq9vLm2pRt", "__auth=Xq9vLm2pRt", "--auth=Xq9vLm2pRt", "-auth=Xq9vLm2pRt", " _auth=Xq9vLm2pRt",
+	"DB_PASSWORD_PROD=hunter2x9", "API_KEY_2=Xq9vLm2pRtQ", "API_KEY_123=Xq9vLm2pRtQ", "API_KEY2=Xq9vLm2pRtQ", "TOKEN_B64_2=Xq9vLm2pRtQ",
+	"TOKEN_B642=Xq9vLm2pRtQ", "STRIPE_LIVE_KEY=Xq9vLm2pRtQ", "STRIPE_LIVEKEY=Xq9vLm2pRtQ", "STRIPELIVE_KEY=Xq9vLm2pRtQ", "_prod=Xq9vLm2pRtQ",
+	"token.new: Xq9vLm2pRtQ", "token_1_2=Xq9vLm2pRtQ", "token_-1=Xq9vLm2pRtQ", "SMTP_AUTH_2=starttls", "x_pass_qa=Xq9vLm2pRtQ",
 	"_auth=Xq9vLm2pRt", "a._AUTH: 'Xq9vLm2pRt'", "a.auth=Xq9vLm2pRt", "GITHUB_PAT=abc123def456", "url_pat=abc123def456", "_PAT=abc123def456",
 	// command lines: curl's -U, --user=, --proxy-user; ldap -w; ssh-keygen
 	// -N/-P; sudo -S after a pipe or before a here-string, a first -S that

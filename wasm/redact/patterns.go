@@ -463,7 +463,7 @@ func labelledValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	v := s[vs:ve]
 	label := s[m[0]:vs]
-	if authLabel(s, m[0], m[0]+identEnd(label)) && !chosenAuth(v) {
+	if id := m[0] + identEnd(label); (authLabel(s, m[0], id) || authLabel(s, m[0], envEnd(s, m[0], id))) && !chosenAuth(v) {
 		return 0, 0, 0, 0, false // a setting: SMTP_AUTH=starttls, REDIS_AUTH=${REDIS_PASSWORD}
 	}
 	if v[0] == ':' && vs > 0 && s[vs-1] == ':' {

@@ -1569,3 +1569,22 @@ func TestAuthAndAccessTokenVariables(t *testing.T) {
 		"x.auth = 'Bearer'", "NEXTAUTH_URL=http://localhost:3000", "ENABLE_OAUTH=true", "the author_path = docs/authors.md",
 	})
 }
+
+// A label with where it is used after it, or before its KEY (h-v91): the
+// same label. A word that is no place (TTL, COUNT, MIN_LENGTH) or three
+// digits is no label's end.
+func TestALabelWithWhereItIsUsed(t *testing.T) {
+	bothWays(t, redacts{
+		{"DB_PASSWORD_PROD=hunter2x9", "DB_PASSWORD_PROD=[REDACTED:secret]"},
+		{"API_KEY_2=Xq9vLm2pRtQ", "API_KEY_2=[REDACTED:secret]"},
+		{"STRIPE_LIVE_KEY=Xq9vLm2pRtQ", "STRIPE_LIVE_KEY=[REDACTED:secret]"},
+		{"STRIPE_KEY_PROD=Xq9vLm2pRtQ", "STRIPE_KEY_PROD=[REDACTED:secret]"},
+		{"OPENAI_KEY_1=Xq9vLm2pRtQ", "OPENAI_KEY_1=[REDACTED:secret]"},
+		{"token_new: Xq9vLm2pRtQ", "token_new: [REDACTED:secret]"},
+		{"SECRET_KEY_BASE_PROD=abcdef123456", "SECRET_KEY_BASE_PROD=[REDACTED:secret]"},
+		{"REDIS_AUTH_STAGING=Xq9vLm2pRt", "REDIS_AUTH_STAGING=[REDACTED:secret]"},
+	}, []string{
+		"SMTP_AUTH_2=starttls", "TOKEN_TTL=3600", "PASSWORD_MIN_LENGTH=12", "token_count_2 = 12", "PRIMARY_KEY_1=id", "SORT_KEY_PROD=created_at",
+		"test_2 = foo bar",
+	})
+}
