@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/store"
@@ -225,6 +226,77 @@ func TestForgettingTheFirstOfTwoTwinsTwiceRemovesOne(t *testing.T) {
 			require.Equal(t, ref, r.noteRef(projectIndex, 3), "restored, the first has its id again")
 		})
 	}
+}
+
+// A reference cited before a twin above it went names its entry by its
+// id, which the forget left where it was, not by its line, where another
+// twin stands now (h-v92 B1): the same reference given again is told it
+// went. Twins in two sections keep their ids too (h-v92 B2).
+func TestAStaleReferenceToATwinNamesItsIDNotItsLine(t *testing.T) {
+	const tw = "- deploy uses terraform\n"
+	for _, tc := range []struct {
+		name, src  string
+		first, ref int // the line forgotten first; the line the stale reference cites
+		left       string
+	}{
+		{"three side by side", "# M\n\n## A\n" + tw + tw + tw + "- other fact here\n", 4, 5, "# M\n\n## A\n" + tw + "- other fact here\n"},
+		{"apart", "# M\n\n## A\n\n" + tw + "\n" + tw + "- other fact here\n" + tw, 5, 7, "# M\n\n## A\n\n" + "- other fact here\n" + tw},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, false)
+			r.write(projectIndex, tc.src)
+			first := r.noteRef(projectIndex, tc.first)
+			stale := r.noteRef(projectIndex, tc.ref)
+			_, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: first})
+			require.NoError(t, err)
+			said := []string{}
+			for range 3 {
+				f, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: stale})
+				require.NoError(t, err)
+				said = append(said, f.Said)
+			}
+			require.Equal(t, tc.left, r.read(projectIndex), "%q", said)
+			require.NotContains(t, said[0], "already")
+			require.Contains(t, said[1], "was forgotten already")
+			require.Contains(t, said[2], "was forgotten already")
+		})
+	}
+	t.Run("two sections", func(t *testing.T) {
+		r := newRig(t, false)
+		r.write(projectIndex, "# Memory\n\n## A\n"+tw+"\n## B\n"+tw)
+		ref := r.noteRef(projectIndex, 4)
+		second := r.noteRef(projectIndex, 7)
+		_, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
+		require.NoError(t, err)
+		require.Equal(t, strings.Replace(second, ":7#", ":6#", 1), r.noteRef(projectIndex, 6), "the twin in B keeps its id")
+		r.write(projectIndex, "# Memory\n\n## B\n"+tw) // the empty section removed by hand
+		f, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
+		require.NoError(t, err)
+		require.Contains(t, f.Said, "was forgotten already")
+		require.Equal(t, "# Memory\n\n## B\n"+tw, r.read(projectIndex))
+	})
+}
+
+// A forget keeps its record before it writes the file: read in between,
+// a record newer than the file keeps no id, so the entry still there has
+// its own id, not "-2", which would name nothing once the file is written
+// (the race of twenty forgets by words found it). Once the file is written
+// after the record, the id is kept.
+func TestARecordNewerThanItsFileKeepsNoID(t *testing.T) {
+	r := newRig(t, false)
+	const src = "## Notes\n\n- Remember the okra build\n- other\n"
+	r.write(projectIndex, src)
+	ref := r.noteRef(projectIndex, 3)
+	_, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
+	require.NoError(t, err)
+	// The file as it was before the forget wrote it, dated before its record.
+	index := r.write(projectIndex, src)
+	past := time.UnixMilli(r.h.now - 3600_000)
+	require.NoError(t, os.Chtimes(index, past, past))
+	require.Equal(t, ref, r.noteRef(projectIndex, 3), "the record is newer than the file: the entry has its id")
+	now := time.UnixMilli(r.h.now + 60_000)
+	require.NoError(t, os.Chtimes(index, now, now))
+	require.Equal(t, ref+"-2", r.noteRef(projectIndex, 3), "written after the record, the file's copy is typed back: -2")
 }
 
 // A reference to the second of two twins, cited before a copy was put

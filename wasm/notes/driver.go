@@ -61,7 +61,7 @@ type noteScope struct {
 	// read to the next.
 	redacted []byte
 	pages    []page
-	twins    string // the stamp of the recovery records the pages' ids were given by (forgottenTwins)
+	kept     string // the stamp of the recovery records the pages' ids were given by (forgottenIDs)
 	facts    int    // the pages that are facts, for the footer
 	readErr  error
 }
@@ -98,7 +98,7 @@ type driver struct {
 	// Kept from one read to the next, so re-reading and re-indexing a large
 	// file reuses them (docs/decisions/003-tinygo-heap.md).
 	parser parser
-	kept   map[string]keptIDs // by recovery records file (forgottenTwins)
+	kept   map[string]keptIDs // by recovery records file (forgottenIDs)
 	dates  dates              // the dates of the page table tableState read last
 	buf    []byte             // the page table tableState read last, then the one rebuildTable writes
 }
@@ -167,7 +167,7 @@ func (n *driver) refreshConfig() []string {
 }
 
 // load brings a scope's file up to date: read and parsed again only when its
-// size or mtime, or its forgotten twins (forgottenTwins), changed since the
+// size or mtime, or the ids its forgotten entries keep (forgottenIDs), changed since the
 // last look.
 func (n *driver) load(sc *noteScope) {
 	info, err := n.h.Stat(sc.file)
@@ -179,8 +179,8 @@ func (n *driver) load(sc *noteScope) {
 		}
 		return
 	}
-	taken, twins := n.forgottenTwins(sc, sc.file)
-	if sc.stamped && sc.exists && sc.readErr == nil && info.Size == sc.size && info.MtimeMs == sc.mtime && twins == sc.twins {
+	taken, kept := n.forgottenIDs(sc, sc.file, info.MtimeMs)
+	if sc.stamped && sc.exists && sc.readErr == nil && info.Size == sc.size && info.MtimeMs == sc.mtime && kept == sc.kept {
 		return
 	}
 	sc.stamped, sc.size, sc.mtime = true, info.Size, info.MtimeMs
@@ -195,7 +195,7 @@ func (n *driver) load(sc *noteScope) {
 	sc.exists, sc.readErr, sc.data = true, nil, data
 	n.parser.taken = taken
 	sc.view, sc.redacted, sc.pages = n.parser.view(sc.pages, sc.name, data, sc.redacted)
-	n.parser.taken, sc.twins = nil, twins
+	n.parser.taken, sc.kept = nil, kept
 	sc.facts = countFacts(sc.pages)
 }
 

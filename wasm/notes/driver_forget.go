@@ -76,7 +76,11 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 	case err != nil:
 		return store.Forgot{}, true, errors.New("could not read " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
-	taken, _ := n.forgottenTwins(sc, file)
+	var mtime int64
+	if info, err := n.h.Stat(file); err == nil {
+		mtime = info.MtimeMs
+	}
+	taken, _ := n.forgottenIDs(sc, file, mtime)
 	out, rec, secret, why := forgetEntry(sc.name, display, data, r, taken)
 	switch {
 	case why != "":
@@ -122,44 +126,62 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 	return store.Forgot{Said: said, Restore: rec.ID}, true, nil
 }
 
-// keptIDs are the page ids forgotten twins keep, by memory file, as a
+// keptIDs are the page ids forgotten entries keep, by memory file, as a
 // recovery records file with stamp holds them.
 type keptIDs struct {
 	stamp  string
-	byFile map[string][]string // sorted
+	byFile map[string][]keptID // sorted by id
 }
 
-// forgottenTwins are the page ids that entries forgotten from file (an
-// absolute path of sc's) with a twin, and not restored, keep: no entry of
-// the file is given one (parser.taken), so ids do not move when a twin
-// goes. Of two identical bullets side by side, the second stays "-2" when
-// the first is forgotten, and a second forget of the first, made when both
-// were there, finds it forgotten already instead of removing the second
-// (h-v89 B1; h-v91 B12: nor after a hand edit moved the second onto the
-// first's line). twins is the stamp of the records they were read from:
-// the ids change with it. The records are read again only when it changes.
-func (n *driver) forgottenTwins(sc *noteScope, file string) (taken []string, twins string) {
+// keptID is a forgotten entry's page id and when it was forgotten.
+type keptID struct {
+	id string
+	t  int64
+}
+
+// forgottenIDs are the page ids of the entries forgotten from file (an
+// absolute path of sc's, whose mtime is mtime) and not restored: no entry
+// of the file is given one (parser.taken), so ids do not move when an entry
+// goes. Of two identical bullets, the second stays "-2" when the first is
+// forgotten, and a second forget of the first, made when both were there,
+// finds it forgotten already instead of removing the second (h-v89 B1;
+// h-v91 B12: nor after a hand edit moved the second onto the first's line;
+// h-v92 B2: nor when they stood in two sections). A fact typed back by hand
+// while its record is unrestored is "-2".
+//
+// A forget keeps its record before it writes the file: a record newer than
+// the file is one whose entry may still be there (its forget is writing
+// the file now), and keeps nothing yet. Read in that moment, the entry
+// itself took the next id ("-2"), which named nothing once the file was
+// written. stamp is the records' stamp: the ids change with it too. The
+// records are read again only when it changes.
+func (n *driver) forgottenIDs(sc *noteScope, file string, mtime int64) (taken []string, stamp string) {
 	records := path.Join(sc.dataDir, forgottenName)
-	twins = files.Stamp(n.h, records)
+	stamp = files.Stamp(n.h, records)
 	k, ok := n.kept[records]
-	if !ok || k.stamp != twins {
-		k = keptIDs{stamp: twins, byFile: map[string][]string{}}
+	if !ok || k.stamp != stamp {
+		k = keptIDs{stamp: stamp, byFile: map[string][]keptID{}}
 		n.readForgotten(records, "", func(f *forgottenFile) {
 			for _, r := range f.Records {
-				if r.Restored == 0 && r.Twins > 0 && r.Page != "" {
-					k.byFile[r.File] = append(k.byFile[r.File], r.Page)
+				if r.Restored == 0 && r.Page != "" {
+					k.byFile[r.File] = append(k.byFile[r.File], keptID{r.Page, r.T})
 				}
 			}
 		})
 		for _, ids := range k.byFile {
-			slices.Sort(ids)
+			slices.SortFunc(ids, func(a, b keptID) int { return strings.Compare(a.id, b.id) })
 		}
 		if n.kept == nil {
 			n.kept = map[string]keptIDs{}
 		}
 		n.kept[records] = k
 	}
-	return k.byFile[file], twins
+	for _, x := range k.byFile[file] {
+		if x.t <= mtime {
+			taken = append(taken, x.id)
+		}
+	}
+	return taken, stamp
 }
 
 // pendingTwins is how many entries still forgotten (unrestored records of

@@ -182,13 +182,16 @@ func forgetEntry(scope, display string, data []byte, ref noteRef, taken []string
 		}
 	}
 	if i >= 0 && pages[i].Line != ref.Line {
-		// Twins (one text, ids in their order) pass their ids on when one
-		// is added or goes above, where lines move only with what changed
-		// above: of the twins, the one nearest the cited line is the one
-		// meant (h-v89 B2: a copy put in an earlier section took the id of
-		// the one cited in a later one, and went in its place).
+		// Forgets and restores move lines, never ids (a forgotten entry
+		// keeps its id: parser.taken), so the id names the entry: the twin
+		// nearest the cited line is another one (h-v92 B1). Only a copy
+		// typed by hand above takes the ids of the twins below it: one put
+		// in an earlier section took the id of the one cited in a later
+		// one (h-v89 B2). Of its twins in other sections, one nearer the
+		// cited line is the one meant.
+		held := i
 		for k := range pages {
-			if pages[k].Hash == pages[i].Hash && distance(pages[k].Line, ref.Line) < distance(pages[i].Line, ref.Line) {
+			if pages[k].Hash == pages[held].Hash && pages[k].Section != pages[held].Section && distance(pages[k].Line, ref.Line) < distance(pages[i].Line, ref.Line) {
 				i = k
 			}
 		}
@@ -664,18 +667,31 @@ func refill(inner []lineRun, n int) []lineRun {
 	out := make([]lineRun, 0, len(inner)+1)
 	for _, x := range inner {
 		if x.n > 0 {
-			x.n = min(x.n, n)
+			if x.n = min(x.n, n); x.n == 0 {
+				continue
+			}
 			n -= x.n
 		}
 		out = append(out, x)
 	}
-	return append(out, lineRun{n: n})
+	if n > 0 {
+		out = append(out, lineRun{n: n})
+	}
+	return out
 }
 
-// joinRuns merges runs of lines that touch.
+// joinRuns merges runs of lines that touch, and drops runs of no lines
+// that are no hole (what refill leaves when all it took came back): left,
+// they read as holes beside the holes around them, and a file forgotten
+// from and restored to thousands of times held thousands of them, each
+// walked at every event after it (h-v92 B4: 3,000 pairs, a restore of
+// minutes).
 func joinRuns(doc []lineRun) []lineRun {
 	out := doc[:0]
 	for _, x := range doc {
+		if x.n == 0 && x.id == "" {
+			continue
+		}
 		if k := len(out) - 1; x.n > 0 && k >= 0 && out[k].n > 0 {
 			out[k].n += x.n
 			continue

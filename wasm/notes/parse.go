@@ -41,8 +41,8 @@ func parse(scope string, src []byte) []page {
 type parser struct {
 	lines []string // the lines of the file being parsed; cleared after each parse
 	seen  table64  // ids given so far in this file, by their 40 bits
-	// taken are the ids this file's forgotten twins keep until they are
-	// restored (sorted; forgottenTwins): no entry is given one, so a twin
+	// taken are the ids this file's forgotten entries keep until they are
+	// restored (sorted; forgottenIDs): no entry is given one, so a twin
 	// that stays keeps its id when the one before it goes (h-v89 B1).
 	taken []string
 	block []byte // where the strings of pages are being copied (keep)
@@ -837,8 +837,9 @@ func isTaken(taken []string, id []byte) bool {
 	if len(taken) == 0 {
 		return false
 	}
-	i, _ := slices.BinarySearch(taken, string(id))
-	return i < len(taken) && taken[i] == string(id)
+	s := unsafe.String(&id[0], len(id)) // compared only, not kept
+	i, _ := slices.BinarySearch(taken, s)
+	return i < len(taken) && taken[i] == s
 }
 
 // mdSplit splits s into lines, each with its "\n"; a last line may lack it.

@@ -257,13 +257,13 @@ func insertBlock(src []byte, section, block string, maxLevel int) ([]byte, int) 
 	}
 	bullet := block
 	lines := mdSplit(string(src))
-	code := fenced(lines) // a "## Notes" in a code sample is not the section
+	head := headings(src, len(lines)) // a "## Notes" in a code sample is not the section
 	start, level := -1, 2
 	if section == "" {
-		return insertTop(lines, code, block, nl)
+		return insertTop(lines, head, block, nl)
 	}
 	for i, l := range lines {
-		if lvl, t := headingOf(l); !code[i] && lvl >= 2 && lvl <= maxLevel && strings.EqualFold(t, section) {
+		if lvl, t := headingOf(l); head[i] && lvl >= 2 && lvl <= maxLevel && strings.EqualFold(t, section) {
 			start, level = i, lvl
 			break
 		}
@@ -288,7 +288,7 @@ func insertBlock(src []byte, section, block string, maxLevel int) ([]byte, int) 
 	// bullet goes after its last non-blank line, inside any fence's end.
 	end := len(lines)
 	for i := start + 1; i < len(lines); i++ {
-		if lvl, _ := headingOf(lines[i]); !code[i] && lvl >= 1 && lvl <= level {
+		if lvl, _ := headingOf(lines[i]); head[i] && lvl >= 1 && lvl <= level {
 			end = i
 			break
 		}
@@ -329,10 +329,10 @@ func splice(lines []string, at int, block, nl string, blankBefore, blankAfter bo
 
 // insertTop puts block after the last non-blank line before the file's
 // first heading of level 2 or more (the part a section "" names).
-func insertTop(lines []string, code []bool, block, nl string) ([]byte, int) {
+func insertTop(lines []string, head []bool, block, nl string) ([]byte, int) {
 	end := len(lines)
 	for i := range lines {
-		if lvl, _ := headingOf(lines[i]); !code[i] && lvl >= 2 {
+		if lvl, _ := headingOf(lines[i]); head[i] && lvl >= 2 {
 			end = i
 			break
 		}
@@ -354,23 +354,18 @@ func headingOf(line string) (int, string) {
 	return 0, ""
 }
 
-// fenced marks the lines of fenced code, fence lines included, by the
-// parser's rule (mdFence, mdFenceClose): a fence left open runs to the end.
-func fenced(lines []string) []bool {
-	code := make([]bool, len(lines))
-	open, ch, n, ind := false, byte(0), 0, 0
-	for i, l := range lines {
-		b := mdBody(l)
-		if open {
-			code[i] = true
-			open = !mdFenceClose(b, ch, n, ind+3)
-			continue
-		}
-		if c, k, in, ok := mdFence(b); ok {
-			code[i], open, ch, n, ind = true, true, c, k, in
+// headings marks the n lines of src that the parser reads as headings: a
+// "## x" in a code block, an HTML comment or a list item is none (h-v92 B3:
+// a line scanner that knew only code blocks put a restored entry above a
+// comment that held its section's name).
+func headings(src []byte, n int) []bool {
+	head := make([]bool, n)
+	for _, p := range parse("", src) {
+		if p.Kind == kindHeading && p.Line >= 1 && p.Line <= n {
+			head[p.Line-1] = true
 		}
 	}
-	return code
+	return head
 }
 
 // readsBack reports whether the bullet insert put at line of out parses as
