@@ -51,7 +51,7 @@ func TestForgetRemovesTheEntryAndRestoreBringsItBack(t *testing.T) {
 	records := r.read("agent/pi-memory/notes/" + ProjectHash(r.project) + "/forgotten.jsonl")
 	require.Contains(t, records, `"op":"forget","id":"`+f.Restore+`","scope":"project"`)
 	require.Contains(t, records, `"section":"Build","text":"Lint with golangci-lint and fix what it says","page":"P-`)
-	require.Contains(t, records, `"src":"- Lint with golangci-lint\n  and fix what it says\n","before":"- Run make test before pushing","after":"","ends":"lf"}`)
+	require.Contains(t, records, `"src":"- Lint with golangci-lint\n  and fix what it says\n","before":"- Run make test before pushing","after":"","ends":"lf","from":"`)
 
 	said, ok, err := r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
 	require.True(t, ok)
@@ -277,26 +277,27 @@ func TestAStaleReferenceToATwinNamesItsIDNotItsLine(t *testing.T) {
 	})
 }
 
-// A forget keeps its record before it writes the file: read in between,
-// a record newer than the file keeps no id, so the entry still there has
-// its own id, not "-2", which would name nothing once the file is written
-// (the race of twenty forgets by words found it). Once the file is written
-// after the record, the id is kept.
-func TestARecordNewerThanItsFileKeepsNoID(t *testing.T) {
+// A forget keeps its record before it writes the file: read in between (or
+// after a forget that died before it wrote), a record cut from the file as
+// it still is keeps no id, so the entry still there has its own id, not
+// "-2", which would name nothing once the file is written (the race of
+// twenty forgets by words found it). Once the file changed, the id is kept.
+func TestARecordOfAFileNotYetWrittenKeepsNoID(t *testing.T) {
 	r := newRig(t, false)
 	const src = "## Notes\n\n- Remember the okra build\n- other\n"
-	r.write(projectIndex, src)
-	ref := r.noteRef(projectIndex, 3)
-	_, _, err := r.notesForgetter().Forget(nil, store.Ref{ID: ref})
-	require.NoError(t, err)
-	// The file as it was before the forget wrote it, dated before its record.
 	index := r.write(projectIndex, src)
-	past := time.UnixMilli(r.h.now - 3600_000)
-	require.NoError(t, os.Chtimes(index, past, past))
-	require.Equal(t, ref, r.noteRef(projectIndex, 3), "the record is newer than the file: the entry has its id")
-	now := time.UnixMilli(r.h.now + 60_000)
-	require.NoError(t, os.Chtimes(index, now, now))
-	require.Equal(t, ref+"-2", r.noteRef(projectIndex, 3), "written after the record, the file's copy is typed back: -2")
+	before, err := os.Stat(index)
+	require.NoError(t, err)
+	ref := r.noteRef(projectIndex, 3)
+	_, _, err = r.notesForgetter().Forget(nil, store.Ref{ID: ref})
+	require.NoError(t, err)
+	// The file as the forget found it: its size and mtime.
+	r.write(projectIndex, src)
+	require.NoError(t, os.Chtimes(index, before.ModTime(), before.ModTime()))
+	require.Equal(t, ref, r.noteRef(projectIndex, 3), "the record's file is not written yet: the entry has its id")
+	later := before.ModTime().Add(time.Minute)
+	require.NoError(t, os.Chtimes(index, later, later))
+	require.Equal(t, ref+"-2", r.noteRef(projectIndex, 3), "the file changed since: its copy is typed back, -2")
 }
 
 // A reference to the second of two twins, cited before a copy was put

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -388,6 +389,69 @@ func TestTwentyProcessesForgettingOneOfTwoTwinsRemoveOnlyIt(t *testing.T) {
 	}
 	if forgot != 1 {
 		t.Fatalf("%d processes say they forgot it:\n%s", forgot, strings.Join(answers, "\n"))
+	}
+}
+
+// Three twins, the first and the third forgotten; then at once, in twelve
+// processes, both restored six times each and the second forgotten four
+// times by its id: each restore happens once, the second goes once, and
+// the first and the third are back with their ids (h-v92 B1: a forget that
+// read the file between another's record and its write gave the second
+// twin's id to the third, and two twins went).
+func TestRestoresAndForgetsOfTwinsAtOnceRemoveOnlyTheOneCited(t *testing.T) {
+	const tw = "- deploy uses terraform\n"
+	for round := range 4 {
+		project, agent, index := projectWith(t, ".pi/memory/MEMORY.md", "# M\n\n## A\n"+tw+tw+tw+"- other fact here\n")
+		first := session(t, project, agent)
+		cite := func(line int) string {
+			hits, _ := toolAnswer(t, first("tool", map[string]any{"name": "memory_search", "params": map[string]any{"query": "deploy terraform", "limit": 5}}))
+			for _, l := range strings.Split(hits, "\n") {
+				if strings.Contains(l, "MEMORY.md:"+strconv.Itoa(line)+"#") {
+					return strings.TrimSpace(l[strings.Index(l, "note ")+5 : strings.LastIndex(l, ": ")])
+				}
+			}
+			t.Fatalf("no hit at line %d: %s", line, hits)
+			return ""
+		}
+		second := cite(5)
+		var restores []string
+		for _, line := range []int{4, 5} { // the first, then the third (at line 5 once the first went)
+			text, isErr := toolAnswer(t, first("tool", map[string]any{"name": "memory_forget", "params": map[string]any{"id": cite(line)}}))
+			if isErr {
+				t.Fatal(text)
+			}
+			restores = append(restores, text[strings.Index(text, `id "`)+4:strings.LastIndex(text, `"`)])
+		}
+		type job struct{ tool, key, val string }
+		var jobs []job
+		for range 4 {
+			jobs = append(jobs, job{"memory_restore", "id", restores[0]}, job{"memory_restore", "id", restores[1]}, job{"memory_forget", "id", second})
+		}
+		answers := make([]string, len(jobs))
+		var wg sync.WaitGroup
+		for p, j := range jobs {
+			call := session(t, project, agent)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				text, _ := toolAnswer(t, call("tool", map[string]any{"name": j.tool, "params": map[string]any{j.key: j.val}}))
+				answers[p] = text
+			}()
+		}
+		wg.Wait()
+		after, _ := os.ReadFile(index)
+		if want := "# M\n\n## A\n" + tw + tw + "- other fact here\n"; string(after) != want {
+			t.Fatalf("round %d: MEMORY.md after the calls:\n%s\nanswers:\n%s", round, after, strings.Join(answers, "\n"))
+		}
+		forgot := 0
+		for _, a := range answers {
+			if strings.HasPrefix(a, "Forgot ") {
+				forgot++
+			}
+		}
+		if forgot != 1 {
+			t.Fatalf("round %d: %d calls say they forgot the second:\n%s", round, forgot, strings.Join(answers, "\n"))
+		}
 	}
 }
 

@@ -179,7 +179,7 @@ func (n *driver) load(sc *noteScope) {
 		}
 		return
 	}
-	taken, kept := n.forgottenIDs(sc, sc.file, info.MtimeMs)
+	taken, kept := n.forgottenIDs(sc, sc.file, strconv.FormatInt(info.Size, 10)+"@"+strconv.FormatInt(info.MtimeMs, 10))
 	if sc.stamped && sc.exists && sc.readErr == nil && info.Size == sc.size && info.MtimeMs == sc.mtime && kept == sc.kept {
 		return
 	}

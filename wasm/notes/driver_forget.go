@@ -76,11 +76,8 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 	case err != nil:
 		return store.Forgot{}, true, errors.New("could not read " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
-	var mtime int64
-	if info, err := n.h.Stat(file); err == nil {
-		mtime = info.MtimeMs
-	}
-	taken, _ := n.forgottenIDs(sc, file, mtime)
+	from := files.Stamp(n.h, file)
+	taken, _ := n.forgottenIDs(sc, file, from)
 	out, rec, secret, why := forgetEntry(sc.name, display, data, r, taken)
 	switch {
 	case why != "":
@@ -98,6 +95,7 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 			return n.forgottenAlready(g, display)
 		}
 	}
+	rec.From = from
 	rec.ID, rec.T, rec.Scope, rec.File = n.newID("F-", file+"\x00"+numstr.Itoa(rec.Line)+"\x00"+rec.Text), n.h.Now(), sc.name, file
 	records := path.Join(sc.dataDir, forgottenName)
 	// Its twins forgotten before it and not restored yet may come back
@@ -133,29 +131,29 @@ type keptIDs struct {
 	byFile map[string][]keptID // sorted by id
 }
 
-// keptID is a forgotten entry's page id and when it was forgotten.
+// keptID is a forgotten entry's page id and the stamp of the file it was
+// cut from.
 type keptID struct {
-	id string
-	t  int64
+	id, from string
 }
 
 // forgottenIDs are the page ids of the entries forgotten from file (an
-// absolute path of sc's, whose mtime is mtime) and not restored: no entry
-// of the file is given one (parser.taken), so ids do not move when an entry
-// goes. Of two identical bullets, the second stays "-2" when the first is
-// forgotten, and a second forget of the first, made when both were there,
-// finds it forgotten already instead of removing the second (h-v89 B1;
-// h-v91 B12: nor after a hand edit moved the second onto the first's line;
-// h-v92 B2: nor when they stood in two sections). A fact typed back by hand
-// while its record is unrestored is "-2".
+// absolute path of sc's, whose stamp, size@mtime, is now) and not restored:
+// no entry of the file is given one (parser.taken), so ids do not move when
+// an entry goes. Of two identical bullets, the second stays "-2" when the
+// first is forgotten, and a second forget of the first, made when both were
+// there, finds it forgotten already instead of removing the second (h-v89
+// B1; h-v91 B12: nor after a hand edit moved the second onto the first's
+// line; h-v92 B2: nor when they stood in two sections). A fact typed back
+// by hand while its record is unrestored is "-2".
 //
-// A forget keeps its record before it writes the file: a record newer than
-// the file is one whose entry may still be there (its forget is writing
-// the file now), and keeps nothing yet. Read in that moment, the entry
-// itself took the next id ("-2"), which named nothing once the file was
-// written. stamp is the records' stamp: the ids change with it too. The
-// records are read again only when it changes.
-func (n *driver) forgottenIDs(sc *noteScope, file string, mtime int64) (taken []string, stamp string) {
+// A forget keeps its record before it writes the file: a record cut from
+// the file as it still is keeps no id (its forget is writing the file now,
+// or died before it could: its entry is still there). Read in that moment,
+// the entry itself took the next id ("-2"), which named nothing once the
+// file was written. stamp is the records' stamp: the ids change with it
+// too. The records are read again only when it changes.
+func (n *driver) forgottenIDs(sc *noteScope, file, now string) (taken []string, stamp string) {
 	records := path.Join(sc.dataDir, forgottenName)
 	stamp = files.Stamp(n.h, records)
 	k, ok := n.kept[records]
@@ -164,7 +162,7 @@ func (n *driver) forgottenIDs(sc *noteScope, file string, mtime int64) (taken []
 		n.readForgotten(records, "", func(f *forgottenFile) {
 			for _, r := range f.Records {
 				if r.Restored == 0 && r.Page != "" {
-					k.byFile[r.File] = append(k.byFile[r.File], keptID{r.Page, r.T})
+					k.byFile[r.File] = append(k.byFile[r.File], keptID{r.Page, r.From})
 				}
 			}
 		})
@@ -177,7 +175,7 @@ func (n *driver) forgottenIDs(sc *noteScope, file string, mtime int64) (taken []
 		n.kept[records] = k
 	}
 	for _, x := range k.byFile[file] {
-		if x.t <= mtime {
+		if x.from == "" || x.from != now {
 			taken = append(taken, x.id)
 		}
 	}

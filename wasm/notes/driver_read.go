@@ -207,11 +207,7 @@ func (n *driver) recallDocs(scope string) ([]doc, []string) {
 				continue
 			}
 			display := path.Join(path.Dir(sc.display), e)
-			var mtime int64
-			if info, err := n.h.Stat(path.Join(sc.dir, e)); err == nil {
-				mtime = info.MtimeMs
-			}
-			taken, _ := n.forgottenIDs(sc, path.Join(sc.dir, e), mtime)
+			taken, _ := n.forgottenIDs(sc, path.Join(sc.dir, e), files.Stamp(n.h, path.Join(sc.dir, e)))
 			_, pages := readView(sc.name, data, taken)
 			docs = append(docs, doc{Scope: sc.name, File: display, Pages: pages})
 		}

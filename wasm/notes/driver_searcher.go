@@ -44,11 +44,12 @@ func (n *driver) SearchSources() []search.Source {
 			return
 		}
 		// Its ids change with the ids its forgotten entries keep (forgottenIDs).
-		_, kept := n.forgottenIDs(sc, file, info.MtimeMs)
+		now := strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10)
+		_, kept := n.forgottenIDs(sc, file, now)
 		srcs = append(srcs, search.Source{
 			Key:   "notes:" + file,
-			Stamp: strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10) + "+" + kept,
-			Load:  func() []search.Doc { return n.searchDocs(sc, file, display, info.MtimeMs) },
+			Stamp: now + "+" + kept,
+			Load:  func() []search.Doc { return n.searchDocs(sc, file, display, now) },
 		})
 	}
 	for _, sc := range n.scopes {
@@ -101,12 +102,12 @@ func (n *driver) goneDocs(records string) []search.Doc {
 // searchDocs reads one memory file for the search index: its pages, from
 // the redacted view, as entries. A file that cannot be read is said in the
 // answer (search.Unreadable; /memory recall and /memory verify say why).
-func (n *driver) searchDocs(sc *noteScope, file, display string, mtime int64) []search.Doc {
+func (n *driver) searchDocs(sc *noteScope, file, display, now string) []search.Doc {
 	data, err := readNote(n.h, file, nil)
 	if err != nil {
 		return search.Unreadable(display)
 	}
-	taken, _ := n.forgottenIDs(sc, file, mtime)
+	taken, _ := n.forgottenIDs(sc, file, now)
 	_, pages := readView(sc.name, data, taken)
 	var docs []search.Doc
 	for _, p := range pages {

@@ -758,6 +758,10 @@ type forgotten struct {
 	// ("lf", "crlf"; "" when they differ or there are none): a restore
 	// beside the same lines, their ends changed since, takes theirs.
 	Ends string
+	// From is the stamp (size@mtime) of the file the entry was cut from,
+	// before the forget wrote it: while the file still has it, the forget
+	// has not written the file yet (forgottenIDs).
+	From string
 
 	Restored     int64 // when Restore brought it back; 0 while forgotten
 	RestoredLine int   // the line it went back to
@@ -796,6 +800,9 @@ func (r *forgotten) encode() []byte {
 	}
 	if r.Ends != "" {
 		w.Str("ends", r.Ends)
+	}
+	if r.From != "" {
+		w.Str("from", r.From)
 	}
 	return append(w.Close(), '\n')
 }
@@ -885,7 +892,7 @@ func (f *forgottenFile) add(n int, line []byte) {
 		rec := forgotten{
 			ID: id, T: jsonr.Get(r, "t").Int(), Scope: own(jsonr.Get(r, "scope")), File: own(jsonr.Get(r, "file")),
 			Line: int(jsonr.Get(r, "line").Int()), Section: own(jsonr.Get(r, "section")), Text: own(jsonr.Get(r, "text")),
-			Page: own(jsonr.Get(r, "page")), Before: own(jsonr.Get(r, "before")), Twins: int(jsonr.Get(r, "twins").Int()), Ends: own(jsonr.Get(r, "ends")),
+			Page: own(jsonr.Get(r, "page")), Before: own(jsonr.Get(r, "before")), Twins: int(jsonr.Get(r, "twins").Int()), Ends: own(jsonr.Get(r, "ends")), From: own(jsonr.Get(r, "from")),
 		}
 		if a := jsonr.Get(r, "after"); a.Exists() {
 			rec.After, rec.HasAfter = own(a), true
