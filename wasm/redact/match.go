@@ -1275,11 +1275,19 @@ func envEnd(s string, lo, end int) int {
 }
 
 // envWordEnd is where s[lo:end] ends without a last [_.\-]ENV word; end for
-// none.
+// none. Every identifier of a text is asked: only its last word, after its
+// last separator, is compared.
 func envWordEnd(s string, lo, end int) int {
+	k := end - 1
+	for k > lo && s[k] != '_' && s[k] != '.' && s[k] != '-' {
+		k--
+	}
+	if k <= lo || end-k-1 < 2 || end-k-1 > len("development") {
+		return end
+	}
 	for _, w := range envWords {
-		if e := end - len(w); e > lo+1 && strings.IndexByte("_.-", s[e-1]) >= 0 && endsFold(s, lo, end, w) {
-			return e - 1
+		if len(w) == end-k-1 && text.HasFoldPrefix(s[k+1:end], w) {
+			return k
 		}
 	}
 	return end

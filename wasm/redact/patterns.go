@@ -117,7 +117,7 @@ func newPatterns() []*pattern {
 		{kind: "url-password", triggers: []string{"@"},
 			// user:password@host without a scheme: root:pw@10.0.0.1.
 			find: findUserPassword, span: userPassword},
-		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk", "auth", "_pat"},
+		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk", "_auth", ".auth", "-auth", "_pat"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
 			// DB_PASSWORD, apiKey, creds, //registry/:_authToken), so token_count and
