@@ -272,6 +272,26 @@ func twentyEntries() (string, []string) {
 	return b.String(), facts
 }
 
+// forgetAtOnce calls memory_forget in every session of calls at once, with
+// params[p] in session p: the answers, "ERROR " before a tool error's.
+func forgetAtOnce(t *testing.T, calls []func(string, map[string]any) string, params []map[string]any) []string {
+	answers := make([]string, len(calls))
+	var wg sync.WaitGroup
+	for p := range calls {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			text, isErr := toolAnswer(t, calls[p]("tool", map[string]any{"name": "memory_forget", "params": params[p]}))
+			if isErr {
+				text = "ERROR " + text
+			}
+			answers[p] = text
+		}(p)
+	}
+	wg.Wait()
+	return answers
+}
+
 // Issue 25, item 17: twenty processes forget one entry at once, by the id a
 // search gave each of them, and twenty by its words: each resolves the
 // entry under the scope's lock by what it says, not where it was, so that
@@ -300,20 +320,7 @@ func TestTwentyProcessesForgettingOneEntryRemoveOnlyIt(t *testing.T) {
 				ref := strings.TrimSpace(hits[strings.Index(hits, "note ")+5 : strings.LastIndex(hits, ": ")])
 				params[p] = map[string]any{"id": ref}
 			}
-			answers := make([]string, 20)
-			var wg sync.WaitGroup
-			for p := range calls {
-				wg.Add(1)
-				go func(p int) {
-					defer wg.Done()
-					text, isErr := toolAnswer(t, calls[p]("tool", map[string]any{"name": "memory_forget", "params": params[p]}))
-					if isErr {
-						text = "ERROR " + text
-					}
-					answers[p] = text
-				}(p)
-			}
-			wg.Wait()
+			answers := forgetAtOnce(t, calls, params)
 			after, _ := os.ReadFile(index)
 			for i, f := range facts {
 				if got := strings.Count(string(after), "- "+f+"\n"); got != map[bool]int{true: 0, false: 1}[i == 7] {
@@ -360,20 +367,11 @@ func TestTwentyProcessesForgettingOneOfTwoTwinsRemoveOnlyIt(t *testing.T) {
 	if ref == "" {
 		t.Fatalf("the first twin is not cited: %s", hits)
 	}
-	answers := make([]string, 20)
-	var wg sync.WaitGroup
-	for p := range calls {
-		wg.Add(1)
-		go func(p int) {
-			defer wg.Done()
-			text, isErr := toolAnswer(t, calls[p]("tool", map[string]any{"name": "memory_forget", "params": map[string]any{"id": ref}}))
-			if isErr {
-				text = "ERROR " + text
-			}
-			answers[p] = text
-		}(p)
+	params := make([]map[string]any, len(calls))
+	for p := range params {
+		params[p] = map[string]any{"id": ref}
 	}
-	wg.Wait()
+	answers := forgetAtOnce(t, calls, params)
 	after, _ := os.ReadFile(index)
 	if want := "## Notes\n\n- Use tabs in the okra module\n- Run make test\n"; string(after) != want {
 		t.Fatalf("MEMORY.md after the forgets:\n%s\nanswers:\n%s", after, strings.Join(answers, "\n"))

@@ -175,7 +175,7 @@ func (n *driver) forgottenIDs(sc *noteScope, file, now string) (taken []string, 
 		n.kept[records] = k
 	}
 	for _, x := range k.byFile[file] {
-		if x.from == "" || x.from != now {
+		if x.from != now { // a record without one (older) is never the file's now
 			taken = append(taken, x.id)
 		}
 	}
