@@ -179,8 +179,8 @@ func (n *driver) load(sc *noteScope) {
 		}
 		return
 	}
-	taken, kept := n.forgottenIDs(sc, sc.file, strconv.FormatInt(info.Size, 10)+"@"+strconv.FormatInt(info.MtimeMs, 10))
-	if sc.stamped && sc.exists && sc.readErr == nil && info.Size == sc.size && info.MtimeMs == sc.mtime && kept == sc.kept {
+	kept := n.forgottenIDs(sc)
+	if sc.stamped && sc.exists && sc.readErr == nil && info.Size == sc.size && info.MtimeMs == sc.mtime && kept.stamp == sc.kept {
 		return
 	}
 	sc.stamped, sc.size, sc.mtime = true, info.Size, info.MtimeMs
@@ -193,9 +193,9 @@ func (n *driver) load(sc *noteScope) {
 		return
 	}
 	sc.exists, sc.readErr, sc.data = true, nil, data
-	n.parser.taken = taken
+	n.parser.taken = kept.taken(sc.file, files.StampOf(info))
 	sc.view, sc.redacted, sc.pages = n.parser.view(sc.pages, sc.name, data, sc.redacted)
-	n.parser.taken, sc.kept = nil, kept
+	n.parser.taken, sc.kept = nil, kept.stamp
 	sc.facts = countFacts(sc.pages)
 }
 

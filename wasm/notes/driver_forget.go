@@ -77,8 +77,7 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		return store.Forgot{}, true, errors.New("could not read " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
 	from := files.Stamp(n.h, file)
-	taken, _ := n.forgottenIDs(sc, file, from)
-	out, rec, secret, why := forgetEntry(sc.name, display, data, r, taken)
+	out, rec, secret, why := forgetEntry(sc.name, display, data, r, n.forgottenIDs(sc).taken(file, from))
 	switch {
 	case why != "":
 		return store.Forgot{}, true, errors.New(why)
@@ -125,7 +124,7 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 }
 
 // keptIDs are the page ids forgotten entries keep, by memory file, as a
-// recovery records file with stamp holds them.
+// recovery records file with stamp holds them (forgottenIDs).
 type keptIDs struct {
 	stamp  string
 	byFile map[string][]keptID // sorted by id
@@ -137,49 +136,54 @@ type keptID struct {
 	id, from string
 }
 
-// forgottenIDs are the page ids of the entries forgotten from file (an
-// absolute path of sc's, whose stamp, size@mtime, is now) and not restored:
-// no entry of the file is given one (parser.taken), so ids do not move when
-// an entry goes. Of two identical bullets, the second stays "-2" when the
-// first is forgotten, and a second forget of the first, made when both were
-// there, finds it forgotten already instead of removing the second (h-v89
-// B1; h-v91 B12: nor after a hand edit moved the second onto the first's
-// line; h-v92 B2: nor when they stood in two sections). A fact typed back
-// by hand while its record is unrestored is "-2".
-//
-// A forget keeps its record before it writes the file: a record cut from
-// the file as it still is keeps no id (its forget is writing the file now,
-// or died before it could: its entry is still there). Read in that moment,
-// the entry itself took the next id ("-2"), which named nothing once the
-// file was written. stamp is the records' stamp: the ids change with it
-// too. The records are read again only when it changes.
-func (n *driver) forgottenIDs(sc *noteScope, file, now string) (taken []string, stamp string) {
+// forgottenIDs are the page ids the entries forgotten from sc's files keep,
+// and not restored: no entry of their file is given one (parser.taken), so
+// ids do not move when an entry goes. Of two identical bullets, the second
+// stays "-2" when the first is forgotten, and a second forget of the first,
+// made when both were there, finds it forgotten already instead of
+// removing the second (h-v89 B1; h-v91 B12: nor after a hand edit moved the
+// second onto the first's line; h-v92 B2: nor when they stood in two
+// sections). A fact typed back by hand while its record is unrestored is
+// "-2". Its stamp is the records': the ids change with it. The records are
+// read again only when it changes.
+func (n *driver) forgottenIDs(sc *noteScope) keptIDs {
 	records := path.Join(sc.dataDir, forgottenName)
-	stamp = files.Stamp(n.h, records)
-	k, ok := n.kept[records]
-	if !ok || k.stamp != stamp {
-		k = keptIDs{stamp: stamp, byFile: map[string][]keptID{}}
-		n.readForgotten(records, "", func(f *forgottenFile) {
-			for _, r := range f.Records {
-				if r.Restored == 0 && r.Page != "" {
-					k.byFile[r.File] = append(k.byFile[r.File], keptID{r.Page, r.From})
-				}
-			}
-		})
-		for _, ids := range k.byFile {
-			slices.SortFunc(ids, func(a, b keptID) int { return strings.Compare(a.id, b.id) })
-		}
-		if n.kept == nil {
-			n.kept = map[string]keptIDs{}
-		}
-		n.kept[records] = k
+	stamp := files.Stamp(n.h, records)
+	if k, ok := n.kept[records]; ok && k.stamp == stamp {
+		return k
 	}
+	k := keptIDs{stamp: stamp, byFile: map[string][]keptID{}}
+	n.readForgotten(records, "", func(f *forgottenFile) {
+		for _, r := range f.Records {
+			if r.Restored == 0 && r.Page != "" {
+				k.byFile[r.File] = append(k.byFile[r.File], keptID{r.Page, r.From})
+			}
+		}
+	})
+	for _, ids := range k.byFile {
+		slices.SortFunc(ids, func(a, b keptID) int { return strings.Compare(a.id, b.id) })
+	}
+	if n.kept == nil {
+		n.kept = map[string]keptIDs{}
+	}
+	n.kept[records] = k
+	return k
+}
+
+// taken are the ids kept from file (absolute), whose stamp (files.Stamp)
+// is now. A forget keeps its record before it writes the file: a record
+// cut from the file as it still is keeps no id (its forget is writing the
+// file now, or died before it could: its entry is still there). Read in
+// that moment, the entry itself took the next id ("-2"), which named
+// nothing once the file was written.
+func (k keptIDs) taken(file, now string) []string {
+	var taken []string
 	for _, x := range k.byFile[file] {
 		if x.from != now { // a record without one (older) is never the file's now
 			taken = append(taken, x.id)
 		}
 	}
-	return taken, stamp
+	return taken
 }
 
 // pendingTwins is how many entries still forgotten (unrestored records of

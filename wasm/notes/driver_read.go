@@ -207,8 +207,8 @@ func (n *driver) recallDocs(scope string) ([]doc, []string) {
 				continue
 			}
 			display := path.Join(path.Dir(sc.display), e)
-			taken, _ := n.forgottenIDs(sc, path.Join(sc.dir, e), files.Stamp(n.h, path.Join(sc.dir, e)))
-			_, pages := readView(sc.name, data, taken)
+			file := path.Join(sc.dir, e)
+			_, pages := readView(sc.name, data, n.forgottenIDs(sc).taken(file, files.Stamp(n.h, file)))
 			docs = append(docs, doc{Scope: sc.name, File: display, Pages: pages})
 		}
 	}

@@ -44,11 +44,10 @@ func (n *driver) SearchSources() []search.Source {
 			return
 		}
 		// Its ids change with the ids its forgotten entries keep (forgottenIDs).
-		now := strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10)
-		_, kept := n.forgottenIDs(sc, file, now)
+		now := files.StampOf(info)
 		srcs = append(srcs, search.Source{
 			Key:   "notes:" + file,
-			Stamp: now + "+" + kept,
+			Stamp: now + "+" + n.forgottenIDs(sc).stamp,
 			Load:  func() []search.Doc { return n.searchDocs(sc, file, display, now) },
 		})
 	}
@@ -107,8 +106,7 @@ func (n *driver) searchDocs(sc *noteScope, file, display, now string) []search.D
 	if err != nil {
 		return search.Unreadable(display)
 	}
-	taken, _ := n.forgottenIDs(sc, file, now)
-	_, pages := readView(sc.name, data, taken)
+	_, pages := readView(sc.name, data, n.forgottenIDs(sc).taken(file, now))
 	var docs []search.Doc
 	for _, p := range pages {
 		if !searchable(&p) {

@@ -345,7 +345,7 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 	lines := mdSplit(body)
 	_, vbody := splitBOM(view)
 	vlines := mdSplit(vbody)
-	v := viewLines{vlines, parse("", []byte(vbody))}
+	v := viewLines{vlines, parse("", view)} // parse reads past a byte-order mark as vlines do
 	at, hole := r.Line-1, false
 	if k, crowd := since(r, others); k >= 0 && len(vlines) == len(lines) && (v.fitsAt(k, r, false) || v.fitsBelow(k, r) || (k != at || crowd) && v.between(k, r.Section)) {
 		// Where the forgets and restores of the file since moved its place:

@@ -32,6 +32,11 @@ func Stamp(h hostio.Host, p string) string {
 	if err != nil {
 		return "-"
 	}
+	return StampOf(info)
+}
+
+// StampOf is Stamp of a file already stat'ed.
+func StampOf(info hostio.FileInfo) string {
 	return strconv.FormatInt(info.Size, 10) + "@" + strconv.FormatInt(info.MtimeMs, 10)
 }
 
