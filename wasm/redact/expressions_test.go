@@ -117,10 +117,10 @@ func expressions() []expression {
 		// url-password
 		{re: "[A-Za-z][A-Za-z0-9+.\\-]*://[^\\s/:\"'<>`]*:", start: schemeStart},
 		// url-password: user:password@host without a scheme
-		{re: "(?:^|[^A-Za-z0-9_.\\-/:@])([A-Za-z0-9_.\\-]+)[:/]([^\\s/:@\"'<>`]+)@((?://)?[A-Za-z0-9.\\-]+)"},
+		{re: "(?:^|[^A-Za-z0-9_.\\-/:@]|" + fold("thin") + ":)([A-Za-z0-9_.\\-]+)[:/]([^\\s/:@\"'<>`]+)@((?://)?[A-Za-z0-9.\\-]+)"},
 		// secret: label = value
 		{re: `[A-Za-z0-9_.\-]*(?:` +
-			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass") +
+			`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass", "masterauth", "authtok", "rootpw") +
 			`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions", "stripe", "openai", "anthropic", "gemini", "mistral", "cohere", "groq", "openrouter", "replicate", "perplexity", "deepseek", "huggingface", "mailgun", "sendgrid", "postmark", "resend", "brevo", "mailchimp", "mandrill", "sparkpost", "pusher", "algolia", "datadog", "twilio", "google", "maps", "mapbox", "firebase", "supabase", "pinecone", "elevenlabs", "deepgram", "assemblyai", "youtube", "openweather", "aws") + `(?:[_.\-]` + foldAny("production", "prod", "development", "dev", "staging", "stage", "test", "live", "sandbox", "local", "qa", "uat", "old", "new", "backup", "primary", "secondary") + `)?[_.\-]?` + fold("key") + `)` +
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `|[A-Za-z0-9][_.\-]` + fold("auth") + `|\b_` + fold("auth") + `|_PAT)(?:[_.\-]` + foldAny("production", "prod", "development", "dev", "staging", "stage", "test", "live", "sandbox", "local", "qa", "uat", "old", "new", "backup", "primary", "secondary") + `|[_.\-][0-9]{1,2})?` +
@@ -143,13 +143,16 @@ func expressions() []expression {
 		// secret: a .pgpass line
 		{re: "(?:^|[\\s\"'`])[A-Za-z0-9.*\\-]+:(?:[0-9]{1,5}|\\*):[^\\s:\"']+:[^\\s:\"']+:([^\\s\"']{4,})"},
 		// secret: Redis's password directives
-		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--|\b)(?:` + fold("requirepass") + `|` + fold("masterauth") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `(?:[ \t]+` + fold("password") + `)?|-(?:src|dest)?(?:store|key)pass)[ \t]+` + shellWordRE},
+		{re: `(?:(?:(?:^|\n)[ \t]*|\b` + fold("config") + `[ \t]+` + fold("set") + `[ \t]+|--|\b)(?:` + fold("requirepass") + `|` + fold("masterauth") + `|` + fold("auth_pass") + `)|\b` + fold("identified") + `[ \t]+(?:` + fold("with") + `[ \t]+\w+[ \t]+)?` + fold("by") + `(?:[ \t]+` + fold("password") + `)?|-(?:src|dest)?(?:store|key)pass` +
+			`|(?:(?:^|\n)[ \t]*(?:[-*+>][ \t]+)?|[:` + "`" + `][ \t]*)(?:` + fold("enable") + `[ \t]+` + fold("secret") + `|` + fold("snmp-server") + `[ \t]+` + fold("community") +
+			`|` + fold("tacacs-server") + `[ \t]+` + fold("key") + `|` + fold("radius-server") + `[ \t]+` + fold("key") + `|` + fold("key-string") + `|` + fold("pre-shared-key") +
+			`|` + fold("username") + `[ \t]+[^\s]+(?:[ \t]+` + fold("privilege") + `[ \t]+[0-9]+)?[ \t]+(?:` + fold("secret") + `|` + fold("password") + `))(?:[ \t]+[0-9])?)[ \t]+` + shellWordRE},
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool, jarsigner, twine, vsce, psexec, ipmitool, nuget, lftp, HTTPie)
 		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
 			`|\b(?:sshpass|twine|vsce|ovsx|poetry|rdesktop|ncftp(?:put|get)?|cqlsh|altool|rabbitmqadmin|security[ \t]+(?:unlock|create)-keychain|cypher-shell|` + fold("psexec") + `(?:64)?|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t](?:-p[ \t]*|--pat(?:[ \t]+|=))` + shellWordRE +
 			`|\b(?:curl|jenkins-cli)\b[^\n;|&]*?[ \t](?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=)|-auth[ \t]+)(?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+))` +
 			`|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|az|helm|cf|oc|expo)[ \t]+(?:registry[ \t]+)?login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE +
-			`|\b(?:zip|unzip|zipcloak|sqlcmd|bcp|osql|isql|p4|mosquitto_pub|mosquitto_sub|` + fold("ipmitool") + `)\b[^\n;|&]*?[ \t]-P[ \t]*` + shellWordRE +
+			`|\b(?:zip|unzip|zipcloak|sqlcmd|bcp|osql|isql|p4|mosquitto_pub|mosquitto_sub|security[ \t]+import|` + fold("ipmitool") + `)\b[^\n;|&]*?[ \t]-P[ \t]*` + shellWordRE +
 			`|\bredis-cli\b[^\n;|&]*?[ \t](?:-a[ \t]*|--pass[ \t]+)` + shellWordRE +
 			`|\b(?:smbclient|smbcacls|smbget|rpcclient)\b[^\n;|&]*?[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:"[^"\n%]*%([^"\n]+)"|'[^'\n%]*%([^'\n]+)'|[^\s%"']*%([^\s"']+))` +
 			`|\b(?:openssl|ibmcloud|codecov|` + fold("nuget") + `)\b[^\n;|&]*?[ \t](?:-pass(?:in|out)?[ \t]+(?:"pass:([^"\n]+)"|'pass:([^'\n]+)'|pass:([^\s"']+))|(?:-[kt]|-` + fold("apikey") + `)[ \t]+` + shellWordRE + `)` +
@@ -244,7 +247,7 @@ const (
 // labelTailRE is how a label ends (secretLabel): a keyword and its suffix,
 // or PASS as its last word.
 var labelTailRE = `(?:` +
-	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass") +
+	`(?:` + foldAny("password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass", "masterauth", "authtok", "rootpw") +
 	`|` + foldAny("api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session", "app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions", "stripe", "openai", "anthropic", "gemini", "mistral", "cohere", "groq", "openrouter", "replicate", "perplexity", "deepseek", "huggingface", "mailgun", "sendgrid", "postmark", "resend", "brevo", "mailchimp", "mandrill", "sparkpost", "pusher", "algolia", "datadog", "twilio", "google", "maps", "mapbox", "firebase", "supabase", "pinecone", "elevenlabs", "deepgram", "assemblyai", "youtube", "openweather", "aws") + `(?:[_.\-]` + foldAny("production", "prod", "development", "dev", "staging", "stage", "test", "live", "sandbox", "local", "qa", "uat", "old", "new", "backup", "primary", "secondary") + `)?[_.\-]?` + fold("key") + `)` +
 	`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 	`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `|[A-Za-z0-9][_.\-]` + fold("auth") + `|\b_` + fold("auth") + `|_PAT)(?:[_.\-]` + foldAny("production", "prod", "development", "dev", "staging", "stage", "test", "live", "sandbox", "local", "qa", "uat", "old", "new", "backup", "primary", "secondary") + `|[_.\-][0-9]{1,2})?`

@@ -1090,11 +1090,15 @@ func findUserPassword(s string, pos int) []int {
 		}
 		start := 0
 		if u > 0 {
-			if c := s[u-1]; c == '/' || c == ':' || c == '@' {
+			switch c := s[u-1]; {
+			case c == ':' && u >= 5 && text.HasFoldPrefix(s[u-5:], "thin:"):
+				start = u - 5 // JDBC's jdbc:oracle:thin:user/password@//host
+			case c == '/' || c == ':' || c == '@':
 				continue
+			default:
+				_, w := utf8.DecodeLastRuneInString(s[:u])
+				start = u - w
 			}
-			_, w := utf8.DecodeLastRuneInString(s[:u])
-			start = u - w
 		}
 		h := runEnd(s, k+1, isHostByte)
 		if hasAt(s, k+1, "//") {
@@ -1237,7 +1241,7 @@ func labelClosers(s string, i int) int {
 }
 
 // secretLabel: s[lo:end] ends with KEYWORD SUFFIX?, where KEYWORD is
-// PASSWORD|PASSWORDS|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|SESSIONID|SESSID|SALT|PEPPER|PSK|REQUIREPASS|(?:KEYWORDS)[_.\-]?KEY
+// PASSWORD|PASSWORDS|PASSWD|PASSPHRASE|PWD|SECRET|TOKEN|CREDENTIALS|CREDENTIAL|CREDS|SESSIONID|SESSID|SALT|PEPPER|PSK|REQUIREPASS|MASTERAUTH|AUTHTOK|ROOTPW|(?:KEYWORDS)[_.\-]?KEY
 // with KEYWORDS keyWords (API, ACCESS, PRIVATE, … APP, HMAC, ADMIN …), and SUFFIX is
 // [_.\-]?(?:KEY(?:[_.\-]?BASE)?|VALUE|BASE64|B64), in any ASCII case; or
 // with PASS as its last word (see passLabel), without a suffix; or it is
@@ -1296,7 +1300,7 @@ func envWordEnd(s string, lo, end int) int {
 // plainLabel is secretLabel without a word of where it is used after it.
 func plainLabel(s string, lo, end int) bool {
 	if s[end-1]|0x20 == 'h' {
-		return authLabel(s, lo, end) // no other label ends so
+		return authLabel(s, lo, end) || endsFold(s, lo, end, "masterauth") // no other label ends so
 	}
 	if secretKeyword(s, lo, end) || passLabel(s, lo, end) || authLabel(s, lo, end) {
 		return true
@@ -1340,7 +1344,7 @@ func authLabel(s string, lo, end int) bool {
 // of KEY, VALUE, BASE, B64 or PASS, in any ASCII case.
 func labelEnd(c byte) bool {
 	switch c | 0x20 {
-	case 'd', 's', 'e', 't', 'n', 'l', 'r', 'k', 'y', '4', 'h':
+	case 'd', 's', 'e', 't', 'n', 'l', 'r', 'k', 'y', '4', 'h', 'w':
 		return true
 	}
 	return false
@@ -1362,7 +1366,7 @@ func passLabel(s string, lo, end int) bool {
 }
 
 var (
-	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass"}
+	secretWords = [...]string{"password", "passwords", "passwd", "passphrase", "pass_phrase", "pwd", "secret", "token", "credentials", "credential", "creds", "sessionid", "sessid", "salt", "pepper", "psk", "requirepass", "masterauth", "authtok", "rootpw"}
 	keyWords    = [...]string{"api", "access", "private", "signing", "encryption", "master", "auth", "license", "account", "session",
 		"app", "application", "hmac", "admin", "client", "server", "webhook", "jwt", "shared", "preshared", "root", "subscription", "functions",
 		// A vendor's key, as its documentation names the variable
@@ -1632,10 +1636,10 @@ func pgpassValue(s string, m []int) (int, int, int, int, bool) {
 	return vs, ve, m[0], m[1], true
 }
 
-// findRedisAuth: (?:(?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--)(?:REQUIREPASS|MASTERAUTH)|\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY(?:[ \t]+PASSWORD)?|-(?:src|dest)?(?:store|key)pass)[ \t]+VALUE,
+// findRedisAuth: (?:(?:(?:^|\n)[ \t]*|\bCONFIG[ \t]+SET[ \t]+|--|\b)(?:REQUIREPASS|MASTERAUTH|AUTH_PASS)|\bIDENTIFIED[ \t]+(?:WITH[ \t]+\w+[ \t]+)?BY(?:[ \t]+PASSWORD)?|-(?:src|dest)?(?:store|key)pass)[ \t]+VALUE,
 // words in any ASCII case, VALUE a quoted or bare word (its group is the
 // secret): Redis's password directives, at the start of a line of
-// redis.conf, given to CONFIG SET ("redis-cli CONFIG SET requirepass
+// redis.conf (keepalived's auth_pass too), given to CONFIG SET ("redis-cli CONFIG SET requirepass
 // PW") or as a flag ("redis-server --requirepass PW", a compose file's
 // command); SQL's "CREATE USER ada IDENTIFIED BY 'PW'" (MySQL, Oracle);
 // keytool's and jarsigner's every password flag (the command's pattern
@@ -1648,6 +1652,8 @@ func findRedisAuth(s string, pos int) []int {
 			k = i + len("requirepass")
 		} else if c == 'm' && text.HasFoldPrefix(s[i:], "masterauth") {
 			k = i + len("masterauth")
+		} else if c == 'a' && text.HasFoldPrefix(s[i:], "auth_pass") {
+			k = i + len("auth_pass") // keepalived's
 		} else if by := blanks(s, i+len("identified")); c == 'i' && text.HasFoldPrefix(s[i:], "identified") && wordStart(s, i) && by > 0 {
 			if text.HasFoldPrefix(s[by:], "with") {
 				// MySQL 8's IDENTIFIED WITH caching_sha2_password BY 'PW'
@@ -1660,6 +1666,16 @@ func findRedisAuth(s string, pos int) []int {
 			}
 		} else if f := keytoolFlag(s, i); f > 0 && !hasAt(s, i, "-new") {
 			k, flag = f, i // keytool's and jarsigner's flags, each of them: -storepass A -keypass B
+		} else if e, line := deviceDirective(s, i); e > 0 {
+			k, flag = e, line
+			// A type digit may come first: enable secret 0 PW, key 7 0822…
+			if d := blanks(s, e); d > 0 && d < len(s) && s[d] >= '0' && s[d] <= '9' {
+				if v := blanks(s, d+1); v > 0 {
+					if g, vs, ve, end := shellValue(s, v, 0); g >= 0 && line >= pos {
+						return groupOf(line, end, 3, g, vs, ve)
+					}
+				}
+			}
 		}
 		v := blanks(s, k)
 		if v < 0 {
@@ -1708,6 +1724,89 @@ func findRedisAuth(s string, pos int) []int {
 		}
 	}
 	return nil
+}
+
+// deviceDirectives are the secret directives of network devices' and
+// daemons' configurations, each a line's first words (their words are
+// blank-separated): Cisco's enable secret, snmp-server community,
+// tacacs-server key, radius-server key and key-string, a VPN's
+// pre-shared-key.
+var deviceDirectives = [...][]string{{"enable", "secret"}, {"snmp-server", "community"}, {"tacacs-server", "key"}, {"radius-server", "key"},
+	{"key-string"}, {"pre-shared-key"}}
+
+// deviceDirective: (?:(?:^|\n)[ \t]*(?:[-*+>][ \t]+)?|[:`][ \t]*)(?:DIRECTIVE|USERNAME[ \t]+[^\s]+(?:[ \t]+PRIVILEGE[ \t]+[0-9]+)?[ \t]+(?:SECRET|PASSWORD))
+// at s[i:], its words in any ASCII case (a bullet's or a quote's marker
+// may come first, or a colon or a backtick before it on its line): the end
+// of its words and where its match starts (the newline before it, 0, the
+// colon or the backtick), or -1, -1. Cisco's username NAME [privilege
+// N] secret|password is one too.
+func deviceDirective(s string, i int) (int, int) {
+	b := i
+	for b > 0 && isBlank(s[b-1]) {
+		b--
+	}
+	if b > 0 && (s[b-1] == ':' || s[b-1] == '`') {
+		return deviceWords(s, i, b-1) // after a label or in code: "core switch: enable secret 0 PW"
+	}
+	if b > 0 && strings.IndexByte("-*+>", s[b-1]) >= 0 && b < i {
+		b--
+		for b > 0 && isBlank(s[b-1]) {
+			b--
+		}
+	}
+	if b > 0 && s[b-1] != '\n' {
+		return -1, -1
+	}
+	return deviceWords(s, i, max(b-1, 0))
+}
+
+// deviceWords is deviceDirective's words at s[i:], for a directive whose
+// line starts at line.
+func deviceWords(s string, i, line int) (int, int) {
+	for _, d := range deviceDirectives {
+		if e := foldWords(s, i, d...); e > 0 {
+			return e, line
+		}
+	}
+	e := foldWords(s, i, "username")
+	if e = blanks(s, e); e < 0 {
+		return -1, -1
+	}
+	e = field(s, e)
+	if p := foldWords(s, blanks(s, e), "privilege"); p > 0 {
+		if d := blanks(s, p); d > 0 {
+			if n := runEnd(s, d, func(c byte) bool { return c >= '0' && c <= '9' }); n > d {
+				if w := foldWords(s, blanks(s, n), "secret"); w > 0 {
+					return w, line
+				}
+				if w := foldWords(s, blanks(s, n), "password"); w > 0 {
+					return w, line
+				}
+			}
+		}
+	}
+	if w := foldWords(s, blanks(s, e), "secret"); w > 0 {
+		return w, line
+	}
+	if w := foldWords(s, blanks(s, e), "password"); w > 0 {
+		return w, line
+	}
+	return -1, -1
+}
+
+// foldWords is the end of words w, in any ASCII case and blank-separated,
+// at s[i:] (-1: none, or i < 0).
+func foldWords(s string, i int, w ...string) int {
+	for k, word := range w {
+		if k > 0 {
+			i = blanks(s, i)
+		}
+		if i < 0 || !text.HasFoldPrefix(s[i:], word) {
+			return -1
+		}
+		i += len(word)
+	}
+	return i
 }
 
 // blanks is the end of [ \t]+ at s[i:] (-1: none, or i < 0).

@@ -150,6 +150,7 @@ var matcherEdges = []string{
 	"password:\n  abcd  # c\nx", "password:\n  abcd efgh\r\n", "password:\n  abcd\r", "password:\n  ab:: c", "password: Final[str] = 'abcd'", "let t: &'static str = \"abcd\"",
 	"password: Optional[str]= 'abcd'", "password: Optional[int] = 'abcd'",
 	// Makefile operators, a plural label.
+	"masterauth: abcdefg", "olcRootPW: abcdefg", "ldap_default_authtok = abcdefg", "MASTERAUTH_KEY=abcdefg", "rootpwx: abcdefg", "xmasterauth = abcdefg", "authtok_prod: abcdefg", "pw: abcdefg",
 	"PASSWORD ?= abcdefg", "PASSWORD += abcdefg", "PASSWORD ?=", "PASSWORD ?:= abcdefg", "token?=abcdefgh", "passwords: abcdefg", "db_passwords = 'abcd'", "passwordsx: abcdefg",
 	"redis-cli --pass x", "redis-cli --pass=x", "redis-cli --password x", "redis-cli -a x --pass y", "redis-cli --pass \"a b\"",
 	"openssl enc -k x", "openssl enc -kfile f", "openssl enc -keyform x -k y", "openssl -k a -pass pass:b", "openssl -pass pass:b -k a", "openssl -k",
@@ -163,6 +164,10 @@ var matcherEdges = []string{
 	"keytool -storepass:env V", "keytool -storepasswd -new x", "keytool -srckeypass x", "keytoolx -storepass x", "keytool -store pass",
 	"requirepass x", "  requirepass x\nmasterauth 'y z'", "\trequirepass\t\"q\"", "x requirepass y", "# requirepass y", "requirepassword y",
 	"CONFIG SET requirepass x", "config  set\tmasterauth x", "reconfig set requirepass x", "config setrequirepass x", "CONFIG SET  REQUIREPASS x",
+	"enable secret 0 x", "a: enable secret 0 x", "`enable secret x`", ":enable secret x", "\n: - enable secret x", "- : enable secret x", "enable secret 5 $1$a$b", "enable secret 0", "enable  secret\t7 x", "x enable secret 0 y", "\n - enable secret 0 y", "> snmp-server community c RO",
+	"enable secretx y", "enable secret 0x y", "enable secret 12 y", "username u privilege 15 secret 0 x", "username u privilege 15x secret x", "username u password 7 x",
+	"username u privilege secret x", "username  secret x", "username u secret", "  auth_pass x\nkey-string 7 y", "-pre-shared-key x", "-  auth_pass x", "radius-server key 7 x\ntacacs-server  key x",
+	"requirepass x\n auth_pass y", "x requirepass\n  auth_pass y", "enable secret 0 'a b'", "enable secret 0 \"a", "username u privilege 15\nsecret x",
 	"requirepass\nrequirepass x", "requirepass x requirepass y", "config set config set requirepass x", "set requirepass x", "configset requirepass x",
 	"sudo x --with-token <<< v", "sudo x --with-token -S <<< v", "--with-token sudo -S <<< v", "sudo -S<<< v", "a <<< b; sudo -S <<< c",
 	"sudo sudo -S <<< v", "sudo --password-stdinx <<< v --with-token <<< w",
@@ -206,6 +211,8 @@ var matcherEdges = []string{
 	"https://u:p@h", "1https://u:p@h", "+.-://u:p", "a://b:c://d:e", "x=ssh+git://git@host:22", "http://a b:c", "ftp://u\v:p@h",
 	// user:password@host and the byte before it.
 	"a:b@c", ":b@c", "a:@c", "a:b@", "/a:b@c", "é:b@c", "\xffa:b@c", "\xe2\x82a:b@c", "a:b@c@d", "a:b:c@d", "x a:b@c.d,e:f@g.h", "a:b@c a:b@c",
+	"thin:a/b@//c", "jdbc:oracle:THIN:a/b@c", "xthin:a/b@c", "thin:thin:a/b@c", "thin::a/b@c", "hin:a/b@c", " thin:a:b@c", "thin:a/b@", "thin:/b@c",
+	"security import c.p12 -k k -P x", "security importx -P x", "security  import -P 'a b'", "xsecurity import -P x",
 	"[REDACTED:url-password]@h", "a:b@-", "@a:b@c", "a:b c@d", "a:b@@c", "\na:b@c", "a\n:b@c", "ä:b@c", "a:b@c:1", "a:b@1.2.3.4.",
 	// _auth and its start.
 	"_auth=abcd", "x_auth=abcd", "é_auth=abcd", "\xff_auth = abcd", "\xe2\x82_auth=abcd", "[REDACTED:secret]_auth=abcd",

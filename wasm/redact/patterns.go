@@ -117,7 +117,8 @@ func newPatterns() []*pattern {
 		{kind: "url-password", triggers: []string{"@"},
 			// user:password@host without a scheme: root:pw@10.0.0.1.
 			find: findUserPassword, span: userPassword},
-		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk", "_auth", ".auth", "-auth", "_pat"},
+		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk", "_auth", ".auth", "-auth", "_pat",
+			"masterauth", "authtok", "rootpw"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
 			// DB_PASSWORD, apiKey, creds, //registry/:_authToken), so token_count and
@@ -150,10 +151,13 @@ func newPatterns() []*pattern {
 		{kind: "secret", triggers: []string{":"},
 			// ~/.pgpass: localhost:5432:shop:ada:PW (match.go).
 			find: findPgpass, span: pgpassValue},
-		{kind: "secret", triggers: []string{"requirepass", "masterauth", "identified", "storepass", "keypass"},
+		{kind: "secret", triggers: []string{"requirepass", "masterauth", "identified", "storepass", "keypass",
+			"enable", "username", "snmp-server", "tacacs-server", "radius-server", "key-string", "auth_pass", "pre-shared-key"},
 			// redis.conf's requirepass PW, CONFIG SET masterauth PW,
 			// redis-server --requirepass PW, SQL's IDENTIFIED BY 'PW';
-			// "requirepass is required" and "the --requirepass flag" are prose.
+			// "requirepass is required" and "the --requirepass flag" are prose;
+			// a device's or daemon's line: enable secret 0 PW, snmp-server
+			// community PW, keepalived's auth_pass PW.
 			find: findRedisAuth, span: redisValue},
 		{kind: "secret", triggers: []string{"mysql", "mariadb", "sshpass", "curl", "login", "7z", "mongo", "zip", "sqlcmd", "bcp", "redis",
 			"smb", "rpcclient", "openssl", "htpasswd", "ldap", "ssh-keygen", "keytool", "jarsigner", "twine",

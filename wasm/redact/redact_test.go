@@ -1588,3 +1588,29 @@ func TestALabelWithWhereItIsUsed(t *testing.T) {
 		"test_2 = foo bar",
 	})
 }
+
+// Network devices' and daemons' secret directives (h-v90/h-v91 named
+// them): a line's first words, a bullet's or after a label's colon, with
+// the type digit IOS writes first; the daemons' labels; JDBC's thin URL
+// and keychain imports. Prose about the directives stays.
+func TestDeviceAndDaemonDirectives(t *testing.T) {
+	bothWays(t, redacts{
+		{"enable secret 0 Vn7qLz2Rw9", "enable secret 0 [REDACTED:secret]"},
+		{"!\nenable secret 5 $1$mERr$hx5rVt7rPNoS4wqbXKX7m0\n!", "!\nenable secret 5 [REDACTED:secret]\n!"},
+		{"- username admin privilege 15 password 0 Vn7qLz2Rw9", "- username admin privilege 15 password 0 [REDACTED:secret]"},
+		{"username admin secret Vn7qLz2Rw9", "username admin secret [REDACTED:secret]"},
+		{"core switch: snmp-server community Hq4Zr8Lm2W RO", "core switch: snmp-server community [REDACTED:secret] RO"},
+		{" radius-server key Hq4Zr8Lm2W", " radius-server key [REDACTED:secret]"},
+		{"`pre-shared-key Hq4Zr8Lm2W`", "`pre-shared-key [REDACTED:secret]`"},
+		{"  authentication {\n    auth_type PASS\n    auth_pass Kd82mQzL\n  }", "  authentication {\n    auth_type PASS\n    auth_pass [REDACTED:secret]\n  }"},
+		{"ldap_default_authtok = Pq7Vz3Lk9Rm2", "ldap_default_authtok = [REDACTED:secret]"},
+		{"olcRootPW: Xm4Kq8Zr2Lv7", "olcRootPW: [REDACTED:secret]"},
+		{"masterauth: Rv9Lq2Zm7Kx4", "masterauth: [REDACTED:secret]"},
+		{"jdbc:oracle:thin:scott/Tg7Kq2Lm9Zx4@//db.example.com:1521/ORCL", "jdbc:oracle:thin:scott/[REDACTED:url-password]@//db.example.com:1521/ORCL"},
+		{"security import dev.p12 -k login.keychain -P Wm3Zq8Lk2Rv7", "security import dev.p12 -k login.keychain -P [REDACTED:secret]"},
+	}, []string{
+		"Run enable, then configure terminal.", "the username field takes a login name", "set the snmp-server community on every switch",
+		"keepalived's auth_pass is at most 8 characters", "jdbc:oracle:thin:@//db.example.com:1521/ORCL", "security import cert.p12 -k login.keychain",
+		"enable secret", "username admin privilege 15", "`key-string ``", "`enable secret 0 `",
+	})
+}

@@ -181,6 +181,8 @@ func shellCommand(s string, i, e int) (int, int) {
 		// commands only (find-identity -p codesigning is a policy).
 		if k := blanks(s, e); k > 0 && (hasAt(s, k, "unlock-keychain") || hasAt(s, k, "create-keychain")) && wordEnd(s, k+15) {
 			return cmdSSHPass, k + 15
+		} else if k > 0 && hasAt(s, k, "import") && wordEnd(s, k+6) {
+			return cmdZip, k + 6 // security import cert.p12 -P PW
 		}
 	case "jenkins":
 		if hasAt(s, e, "-cli") && (e+4 == len(s) || !isWord(s[e+4])) {

@@ -61,6 +61,18 @@ func fieldName(s string) bool {
 // redisValue is structuredValue for Redis's directives, which a sentence
 // names as a flag or an option ("the --requirepass flag is deprecated").
 func redisValue(s string, m []int) (int, int, int, int, bool) {
+	if s[m[0]] == '`' && m[1]-m[0] > 2 && s[m[1]-1] == '`' {
+		// In code: `pre-shared-key PW` ends at its backtick.
+		m = append([]int(nil), m...)
+		m[1]--
+		for g := 2; g+1 < len(m); g += 2 {
+			if m[g+1] > m[1] {
+				if m[g+1] = m[1]; m[g+1] <= m[g] {
+					return 0, 0, 0, 0, false // `key-string ``
+				}
+			}
+		}
+	}
 	vs, ve, ws, we, ok := structuredValue(s, m)
 	switch strings.ToLower(s[vs:ve]) {
 	case "flag", "option", "argument", "parameter", "setting", "directive", "clause":
@@ -69,7 +81,7 @@ func redisValue(s string, m []int) (int, int, int, int, bool) {
 	// In a sentence (not a line of redis.conf, a flag or CONFIG SET), the
 	// value must look chosen: "use requirepass and masterauth together",
 	// "grep requirepass /etc/redis/redis.conf" are the sentence's words.
-	if m[0] > 0 && s[m[0]-1] != '\n' && (text.HasFoldPrefix(s[m[0]:], "requirepass") || text.HasFoldPrefix(s[m[0]:], "masterauth")) &&
+	if m[0] > 0 && s[m[0]-1] != '\n' && (text.HasFoldPrefix(s[m[0]:], "requirepass") || text.HasFoldPrefix(s[m[0]:], "masterauth") || text.HasFoldPrefix(s[m[0]:], "auth_pass")) &&
 		(!chosenPassword(s[vs:ve]) || namesThing(s[vs:ve])) {
 		return 0, 0, 0, 0, false
 	}
