@@ -225,8 +225,20 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	}
 	pi.registerMessageRenderer<OutputDetails>(OUTPUT_TYPE, (message, _options, theme) => outputView(textOf(message.content), message.details?.command ?? "", theme));
 	// The branch as it is now goes with every command: /om observe and /om view read it.
-	const command = (ctx: ExtensionContext, name: string, args: string) =>
-		run(ctx, "command", { name, args, hasUI: ctx.hasUI, branch: ctx.sessionManager.getBranch() }, undefined, `/${name}${args.trim() === "" ? "" : ` ${args.trim()}`}`);
+	// The line as typed is kept in pi's session file with the output (its details), so it
+	// goes under the core's rule first (its redact export): "/decision add … ghp_…".
+	const command = async (ctx: ExtensionContext, name: string, args: string) =>
+		run(ctx, "command", { name, args, hasUI: ctx.hasUI, branch: ctx.sessionManager.getBranch() }, undefined, await redacted(`/${name}${args.trim() === "" ? "" : ` ${args.trim()}`}`));
+	// text under the core's redact export; "" when the core cannot say (a trap: no line
+	// is kept rather than one unread).
+	async function redacted(text: string): Promise<string> {
+		try {
+			const out = (await core.call("redact", text)).effects.find((e) => e.t === "output");
+			return out !== undefined && "text" in out ? String(JSON.parse(out.text)) : "";
+		} catch {
+			return "";
+		}
+	}
 	// What pi offers as the person types after `/name `: the core's complete export
 	// answers with [{value, label, description}], value the whole argument text.
 	const completions = async (name: string, prefix: string): Promise<CompletionItem[] | null> => {

@@ -121,6 +121,20 @@ func TestSerializeTurnKeepsTextAndToolsStripsRecallAndRedactsBothFields(t *testi
 	}
 }
 
+// A tool call's arguments are read as their strings say them (h-v93 c1).
+func TestSerializeTurnRedactsWhatAnArgumentsStringSays(t *testing.T) {
+	msgs := `[
+	 {"role":"user","content":"set it up","timestamp":5},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"export OPENAI_API_KEY=\"Wq8xR2pLa8abcdEFGHijkl\" && echo ok"}},
+	  {"type":"toolCall","id":"c2","name":"write","arguments":{"path":"c.yml","content":"db:\n  POSTGRES_PASSWORD: \"Wr1teToolPw9\"\n"}}]},
+	 {"role":"assistant","content":[{"type":"text","text":"Done."}]}
+	]`
+	tr := serializeTurn([]byte(msgs), "k", 16000)
+	require.NotContains(t, tr.Content, "Wq8xR2pLa8abcdEFGHijkl")
+	require.NotContains(t, tr.Content, "Wr1teToolPw9")
+	require.Contains(t, tr.Content, `tool bash {"command":"export OPENAI_API_KEY=\"[REDACTED:secret]\" && echo ok"}`)
+}
+
 func TestSerializeTurnLeavesOutWhatTheRetainToolKeptOnItsOwn(t *testing.T) {
 	msgs := `[
 	 {"role":"user","content":"Remember how we deploy","timestamp":5},

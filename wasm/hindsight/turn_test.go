@@ -63,3 +63,27 @@ func FuzzToolTurn(f *testing.F) {
 		}
 	})
 }
+
+// A tool result longer than its cap keeps its ends, and each end is
+// redacted with what stood around its cut (h-v93 c4): the tail starting
+// between "password:" and its value, or the head ending there, keeps no
+// value without its label.
+func TestACutResultKeepsNoSecretItsCutSeparatedFromItsLabel(t *testing.T) {
+	const v = "Vq7Lm2Zr9KxW"
+	n := capResult
+	for _, s := range []string{
+		strings.Repeat("x ", 3000) + "db:\n  password: " + v + " " + strings.Repeat("y", n/3-len(v)-2),
+		strings.Repeat("x ", n/3-6) + "password: " + v + " " + strings.Repeat("z ", 3000),
+		strings.Repeat("x", 5000) + "\n  password:\n    " + v + "\n" + strings.Repeat("q", n/3-len(v)-2),
+	} {
+		for k := -8; k <= 8; k++ {
+			s := strings.Repeat("w", 8+k) + s
+			if got := headTail(s, n); strings.Contains(got, v) {
+				t.Fatalf("headTail kept the value: …%q", got[max(0, strings.Index(got, v)-40):])
+			}
+		}
+	}
+	if got := headTail("short password: "+v, n); got != "short password: "+v {
+		t.Fatalf("a result within its cap changed: %q", got)
+	}
+}

@@ -104,7 +104,7 @@ func (r *renderer) message(m gjson.Result, id string) {
 			case "toolCall":
 				name := oneLine(jsonr.Get(blk, "name").Str)
 				r.calls[jsonr.Get(blk, "id").Str] = name
-				r.add(RoleToolCall, name+" "+r.clean(oneLine(jsonr.Get(blk, "arguments").Raw), r.lim.ArgChars), first)
+				r.add(RoleToolCall, name+" "+r.clean(oneLine(redact.JSONStrings(jsonr.Get(blk, "arguments").Raw)), r.lim.ArgChars), first)
 				first = false
 			}
 			// thinking: providers return summaries of the real reasoning;

@@ -292,3 +292,14 @@ func TestACutThroughASecretKeepsNoneOfIt(t *testing.T) {
 		}
 	}
 }
+
+// A tool call's arguments are read as their strings say them (h-v93 c1):
+// the escaped quotes of a command quoted whole hide no value.
+func TestParseRedactsWhatAnArgumentsStringSays(t *testing.T) {
+	s := mustParse(t, session(header,
+		`{"type":"message","id":"a","parentId":null,"message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"export OPENAI_API_KEY=\"Wq8xR2pLa8abcdEFGHijkl\" && echo ok"}}]}}`,
+	))
+	all := strings.Join(texts(s), "\n")
+	require.NotContains(t, all, "Wq8xR2pLa8abcdEFGHijkl")
+	require.Contains(t, all, "[REDACTED:secret]")
+}

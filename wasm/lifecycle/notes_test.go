@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pi-memory/pi-memory/internal/require"
 	"github.com/pi-memory/pi-memory/wasm/notes"
@@ -25,8 +26,19 @@ func (r *rig) write(rel, text string) string {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		r.t.Fatal(err)
 	}
+	old, had := os.Stat(p)
 	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 		r.t.Fatal(err)
+	}
+	// A person's edit lands in a later millisecond than the write before it:
+	// a file is known by its size and modification time (files.StampOf),
+	// and a rewrite of the same size in the same millisecond would read as
+	// unchanged (this test flaked so on a fast machine).
+	if info, err := os.Stat(p); had == nil && err == nil && info.ModTime().UnixMilli() <= old.ModTime().UnixMilli() {
+		later := old.ModTime().Add(5 * time.Millisecond)
+		if err := os.Chtimes(p, later, later); err != nil {
+			r.t.Fatal(err)
+		}
 	}
 	return p
 }

@@ -516,7 +516,7 @@ func shorten(s string, head, tail int) string {
 //go:noinline
 func renderArgs(args gjson.Result, max int) string {
 	if !args.IsObject() {
-		return text.Bytes(clean(collapse(args.Raw)), max)
+		return text.Bytes(clean(collapse(redact.JSONStrings(args.Raw))), max)
 	}
 	var b []byte
 	args.ForEach(func(k, v gjson.Result) bool {
@@ -527,10 +527,12 @@ func renderArgs(args gjson.Result, max int) string {
 		pair = append(pair, k.Str...)
 		pair = append(pair, '=')
 		key := len(pair)
+		// Each string read as it says, before JSON quotes it: a command's
+		// "export TOKEN=\"V\"" hides V from the patterns (redact.JSONStrings).
 		if v.Type == gjson.String {
-			pair = jsonw.String(pair, v.Str)
+			pair = jsonw.String(pair, clean(v.Str))
 		} else {
-			pair = append(pair, collapse(v.Raw)...)
+			pair = append(pair, collapse(redact.JSONStrings(v.Raw))...)
 		}
 		p := clean(string(pair))
 		if len(p)-key > max {

@@ -197,6 +197,22 @@ func TestTranscriptRedactsArgumentsWithTheirKeys(t *testing.T) {
 	require.Contains(t, tr.Entries[0].Text, `password="[REDACTED:`)
 }
 
+// A command or a file quoted whole as an argument (h-v93 c1): its values
+// are read as the string says them, not behind JSON's escaped quotes and
+// "\n", at any depth of the arguments.
+func TestTranscriptRedactsWhatAnArgumentsStringSays(t *testing.T) {
+	s := newSession(feb12)
+	s.assistant("", call{"c1", "bash", `{"command":"export OPENAI_API_KEY=\"Wq8xR2pLa8abcdEFGHijkl\" && echo ok"}`},
+		call{"c2", "write", `{"path":"docker-compose.yml","content":"services:\n  db:\n    environment:\n      POSTGRES_PASSWORD: \"Wr1teToolPw9\"\n"}`},
+		call{"c3", "batch", `{"steps":[{"run":"htpasswd -bc .htpasswd admin Vq7Lm2Zr9Kx"}]}`})
+	tr := s.transcript()
+	text := tr.Entries[0].Text
+	for _, v := range []string{"Wq8xR2pLa8abcdEFGHijkl", "Wr1teToolPw9", "Vq7Lm2Zr9Kx"} {
+		require.NotContains(t, text, v)
+	}
+	require.Contains(t, text, `OPENAI_API_KEY=\"[REDACTED:`)
+}
+
 func TestABranchReadWhereItGrewEqualsTheBranchReadAfresh(t *testing.T) {
 	s := newSession(feb12)
 	s.user("one")

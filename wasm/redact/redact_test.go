@@ -624,6 +624,7 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 func TestFormatCharactersDoNotHideASecret(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
 		{"push with ghp_abcdefghij\u200bklmnopqrstuvwxyz0123456789", "push with [REDACTED:github-token]"},
+		{"push with ghp_abcdefghij\U0001D173klmnop\u17b4qrstuvwxyz\U000E0002\ufff00123456789", "push with [REDACTED:github-token]"}, // h-v93 c8
 		{"\u200bghp_abcdefghijklmnopqrstuvwxyz0123456789\u200b.", "\u200b[REDACTED:github-token]\u200b."},
 		{"DB_PASS\u200dWORD=hunter22x", "DB_PASS\u200dWORD=[REDACTED:secret]"},
 		{"my pass\u00adword is hunter2x9", "my pass\u00adword is [REDACTED:secret]"},
@@ -1613,4 +1614,25 @@ func TestDeviceAndDaemonDirectives(t *testing.T) {
 		"keepalived's auth_pass is at most 8 characters", "jdbc:oracle:thin:@//db.example.com:1521/ORCL", "security import cert.p12 -k login.keychain",
 		"enable secret", "username admin privilege 15", "`key-string ``", "`enable secret 0 `",
 	})
+}
+
+// A tool call's arguments are JSON (h-v93 c1): a command or a file quoted
+// whole hides its values behind escaped quotes and "\n"; each string is
+// read decoded, at any depth, and what holds no secret keeps its bytes.
+func TestJSONStringsReadsEachStringDecoded(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"command":"export OPENAI_API_KEY=\"Wq8xR2pLa8abcdEFGHijkl\" && echo ok"}`, `{"command":"export OPENAI_API_KEY=\"[REDACTED:secret]\" && echo ok"}`},
+		{`{"path":"compose.yml","content":"db:\n  environment:\n    POSTGRES_PASSWORD: \"Wr1teToolPw9\"\n"}`, `{"path":"compose.yml","content":"db:\n  environment:\n    POSTGRES_PASSWORD: \"[REDACTED:secret]\"\n"}`},
+		{`{"command":"cat > ~/.pgpass <<EOF\ndb:5432:app:app:Vq7Lm2Zr9Kx\nEOF"}`, `{"command":"cat > ~/.pgpass <<EOF\ndb:5432:app:app:[REDACTED:secret]\nEOF"}`},
+		{`{"command":"htpasswd -bc .htpasswd admin Vq7Lm2Zr9Kx"}`, `{"command":"htpasswd -bc .htpasswd admin [REDACTED:secret]"}`},
+		{`[[[[{"a":"token=\"hunter2xyz\""}]]]]`, `[[[[{"a":"token=\"[REDACTED:secret]\""}]]]]`},
+		{`{"n":1,"path":"a.go","s":"x \"y\" z"}`, `{"n":1,"path":"a.go","s":"x \"y\" z"}`},
+		{`{"cut":"token=\"hunter2`, `{"cut":"token=\"hunter2`},
+		{`"\u00e9\t"`, `"\u00e9\t"`},
+		{``, ``},
+	} {
+		if got := JSONStrings(c.in); got != c.want {
+			t.Errorf("JSONStrings(%s)\n got %s\nwant %s", c.in, got, c.want)
+		}
+	}
 }

@@ -25,7 +25,7 @@ func FormatLen(s string, i int) int {
 			return 2
 		}
 	case c == 0xE1:
-		if n >= 3 && (s[i+1] == 0xA0 && s[i+2] == 0x8E || s[i+1] == 0x85 && (s[i+2] == 0x9F || s[i+2] == 0xA0)) { // U+180E Mongolian vowel separator, U+115F–1160 Hangul fillers
+		if n >= 3 && (s[i+1] == 0xA0 && s[i+2] >= 0x8B && s[i+2] <= 0x8F || s[i+1] == 0x85 && (s[i+2] == 0x9F || s[i+2] == 0xA0) || s[i+1] == 0x9E && (s[i+2] == 0xB4 || s[i+2] == 0xB5)) { // U+180B–180F Mongolian selectors and vowel separator, U+115F–1160 Hangul fillers, U+17B4–17B5 Khmer inherent vowels
 			return 3
 		}
 	case c == 0xE3:
@@ -43,11 +43,15 @@ func FormatLen(s string, i int) int {
 			return 3
 		}
 	case c == 0xEF:
-		if n >= 3 && (s[i+1] == 0xBB && s[i+2] == 0xBF || s[i+1] == 0xBF && s[i+2] >= 0xB9 && s[i+2] <= 0xBB || s[i+1] == 0xB8 && s[i+2] <= 0x8F || s[i+1] == 0xBE && s[i+2] == 0xA0) { // U+FEFF, U+FFF9–FFFB, U+FE00–FE0F variation selectors, U+FFA0 halfwidth Hangul filler
+		if n >= 3 && (s[i+1] == 0xBB && s[i+2] == 0xBF || s[i+1] == 0xBF && s[i+2] >= 0xB0 && s[i+2] <= 0xBB || s[i+1] == 0xB8 && s[i+2] <= 0x8F || s[i+1] == 0xBE && s[i+2] == 0xA0) { // U+FEFF, U+FFF0–FFF8 (unassigned), U+FFF9–FFFB, U+FE00–FE0F variation selectors, U+FFA0 halfwidth Hangul filler
 			return 3
 		}
+	case c == 0xF0:
+		if n >= 4 && (s[i+1] == 0x9D && s[i+2] == 0x85 && s[i+3] >= 0xB3 && s[i+3] <= 0xBA || s[i+1] == 0x9B && s[i+2] == 0xB2 && s[i+3] >= 0xA0 && s[i+3] <= 0xA3) { // U+1D173–1D17A musical format controls, U+1BCA0–1BCA3 shorthand format controls
+			return 4
+		}
 	case c == 0xF3:
-		if n >= 4 && s[i+1] == 0xA0 && (s[i+2] == 0x80 && (s[i+3] == 0x81 || s[i+3] >= 0xA0) || s[i+2] == 0x81 && s[i+3] <= 0xBF || s[i+2] >= 0x84 && s[i+2] <= 0x86 || s[i+2] == 0x87 && s[i+3] <= 0xAF) { // tags, U+E0001, U+E0020–E007F; U+E0100–E01EF variation selectors
+		if n >= 4 && s[i+1] == 0xA0 && (s[i+2] == 0x80 || s[i+2] == 0x81 || s[i+2] >= 0x84 && s[i+2] <= 0x86 || s[i+2] == 0x87 && s[i+3] <= 0xAF) { // tags, U+E0000–E007F (the unassigned ones too); U+E0100–E01EF variation selectors
 			return 4
 		}
 	}
