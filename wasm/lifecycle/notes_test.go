@@ -850,3 +850,38 @@ func TestANoteEndingInALabelKeepsTheNextHitsCitation(t *testing.T) {
 	require.Contains(t, out, "MEMORY.md:3")
 	require.Contains(t, out, "MEMORY.md:4")
 }
+
+// A section that names secrets makes its entries' values secrets (h-v93
+// c2): "## Passwords" / "- grafana: PW" reaches no exit, search finds
+// nothing for the value, and remember refuses the fact for that section.
+func TestWhatASectionNamesAsSecretsReachesNoExit(t *testing.T) {
+	r := newRig(t, false)
+	r.write(projectIndex, "## Passwords\n\n- grafana: Gr4fAdm1nPw\n- rotate them every 90 days\n\n## Grafana admin password\n\n- `Gz7Adm1nPwq`\n\n## Notes\n\n- Run make test before pushing\n")
+	for _, v := range []string{"Gr4fAdm1nPw", "Gz7Adm1nPwq"} {
+		if got := r.injected("hi"); strings.Contains(got, v) || !strings.Contains(got, "rotate them every 90 days") {
+			t.Fatalf("injected %q", got)
+		}
+		r.mem("recall " + v)
+		if !strings.Contains(r.text(), "no_match") {
+			t.Fatalf("recalling the value finds it: %s", r.text())
+		}
+		for _, cmd := range []string{"recall grafana", "recall admin password", "pages"} {
+			r.mem(cmd)
+			if strings.Contains(r.text(), v) {
+				t.Fatalf("%s shows the secret: %s", cmd, r.text())
+			}
+		}
+		said, _ := r.tool("memory_search", `{"query":"`+v+`"}`)
+		if !strings.HasPrefix(said, "No memory matches") {
+			t.Fatalf("searching for the value finds it: %s", said)
+		}
+	}
+	r.mem(`remember project "grafana: Gf9Adm1nPwz" --section Passwords`)
+	if r.exit() != 1 || !strings.Contains(r.text(), "Not remembered (secret)") || strings.Contains(r.read(projectIndex), "Gf9Adm1nPwz") {
+		t.Fatalf("remember under Passwords: %d %s", r.exit(), r.text())
+	}
+	r.mem(`remember project "grafana: Gf9Adm1nPwz" --section Deploy`)
+	if r.exit() != 0 {
+		t.Fatalf("a value no section names is the person's to keep: %d %s", r.exit(), r.text())
+	}
+}

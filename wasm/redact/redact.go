@@ -283,6 +283,7 @@ func scanPlain(s string, first, isPlain bool) (found []Finding, format bool) {
 		}
 	}
 	r.patterns(s, 0, len(s), textMask&multiline)
+	r.listed(s)
 	return r.result(), false
 }
 

@@ -1636,3 +1636,21 @@ func TestJSONStringsReadsEachStringDecoded(t *testing.T) {
 		}
 	}
 }
+
+// A heading or a list's head that names secrets makes each entry under it
+// a secret's name and value (h-v93 c2, c3); what names no chosen value, a
+// sentence, a path and an entry past the list stay.
+func TestWhatAHeadingOrAListsHeadNamesAsSecrets(t *testing.T) {
+	bothWays(t, redacts{
+		{"## Passwords\n\n- grafana: Gr4fAdm1nPw\n- rotate: every 90 days", "## Passwords\n\n- grafana: [REDACTED:secret]\n- rotate: every 90 days"},
+		{"## Grafana admin password\n\n- `Gr4fAdm1nPw`\n", "## Grafana admin password\n\n- `[REDACTED:secret]`\n"},
+		{"- Passwords:\n  - jenkins: Jk8sPw!x2\n- next: Qq9Zz8Yy7X", "- Passwords:\n  - jenkins: [REDACTED:secret]\n- next: Qq9Zz8Yy7X"},
+		{"secrets:\n  db: Db7Pw9Xx\n  api = Ap1Kx7Zq\nother: Qq9Zz8Yy7X", "secrets:\n  db: [REDACTED:secret]\n  api = [REDACTED:secret]\nother: Qq9Zz8Yy7X"},
+		{"## API keys\n### Staging\n- mapbox: Mb4Xk9Lq2Wz\n## Notes\n- build: Qq9Zz8Yy7X", "## API keys\n### Staging\n- mapbox: [REDACTED:secret]\n## Notes\n- build: Qq9Zz8Yy7X"},
+		{"**Credentials**:\n1. staging = \"St4g1ngPw\"", "**Credentials**:\n1. staging = \"[REDACTED:secret]\""},
+	}, []string{
+		"## Passwords\n\n- owner: @alice\n- path: secret/data/app\n- policy: min 12 chars\n- see https://vault.example.com/ui",
+		"## Secrets management\n- grafana: Gr4fAdm1nPw", "## Keys\n- save: Ctrl+S1", "- Tokens:\n- jenkins: Jk8sPw!x2",
+		"## Tokens\n- ttl: 3600s\n- format: JWT\n- issuer: auth.example.com", "## Passwords\n- vault: ${VAULT_PW}\n- `hunter2`",
+	})
+}

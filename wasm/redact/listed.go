@@ -1,0 +1,138 @@
+package redact
+
+import "strings"
+
+// Secrets a heading or a list's head names (h-v93 c2, c3): under
+// "## Passwords" or "- Credentials:" (YAML's "secrets:" too), an entry
+// "grafana: Gr4fAdm1nPw" names whose secret it is and gives it, and under
+// "## Grafana admin password" an entry that is one word is the password.
+// No label of the entry's own says so, and each entry read alone (a
+// search's page, the view's) has no heading: the text is read line by line
+// with what heads it.
+//
+//	## Passwords              ## Passwords
+//	- grafana: Gr4fAdm1nPw => - grafana: [REDACTED:secret]
+//	- rotate: every 90 days   - rotate: every 90 days
+//
+// A value counts when it looks chosen (chosenPassword: letters in both
+// cases, or a symbol, with a digit or symbol) and names no thing (a path, a
+// reference, a call): "owner: @alice", "path: secret/data/app" and a
+// sentence stay.
+
+// listed adds to r what the heads of s's lines name as secrets.
+func (r *run) listed(s string) {
+	kind := secretPattern()
+	active, heading, level, indent, headBullet := false, false, 0, 0, false
+	for ls := 0; ls < len(s) && !r.done(); {
+		le := strings.IndexByte(s[ls:], '\n')
+		if le < 0 {
+			le = len(s)
+		} else {
+			le += ls
+		}
+		line := strings.TrimSuffix(s[ls:le], "\r")
+		at := ls
+		ls = le + 1
+		ind := runEnd(line, 0, isBlank)
+		rest := line[ind:]
+		if rest == "" {
+			continue
+		}
+		if h := runEnd(rest, 0, func(c byte) bool { return c == '#' }); h > 0 && h <= 6 && h < len(rest) && isBlank(rest[h]) {
+			if !active || !heading || h <= level {
+				active, heading, level = namesSecrets(rest[h:]), true, h
+			}
+			continue
+		}
+		b := bulletEnd(rest)
+		if active && !heading && (ind < indent || ind == indent && (headBullet || b == 0)) {
+			active = false // past the list its head heads ("Credentials:" heads a list beside it)
+		}
+		item := ind + b
+		body := strings.TrimSpace(line[item:])
+		if strings.HasSuffix(body, ":") && namesSecrets(body[:len(body)-1]) {
+			if !active || !heading {
+				active, heading, indent, headBullet = true, false, ind, b > 0
+			}
+			continue
+		}
+		if !active {
+			continue
+		}
+		if vs, ve := listedValue(line, item); ve > vs {
+			r.found = append(r.found, span{kind, at + vs, at + ve})
+		}
+	}
+}
+
+// bulletEnd is the end of a list item's marker and its blank at s[0:]
+// ("- ", "* ", "+ ", "1. "), 0 for none.
+func bulletEnd(s string) int {
+	i := 0
+	if len(s) > 1 && strings.IndexByte("-*+", s[0]) >= 0 {
+		i = 1
+	} else if d := runEnd(s, 0, func(c byte) bool { return c >= '0' && c <= '9' }); d > 0 && d < len(s) && (s[d] == '.' || s[d] == ')') {
+		i = d + 1
+	}
+	if i == 0 || i >= len(s) || !isBlank(s[i]) {
+		return 0
+	}
+	return runEnd(s, i, isBlank)
+}
+
+// listedValue is where the value of the entry at line[item:] is: after its
+// name's ':' or '=' ("grafana: PW", "db = PW"), or the entry whole when it
+// is one word; its quotes, backticks or emphasis left out. 0, 0 for none.
+func listedValue(line string, item int) (int, int) {
+	vs := item
+	if k := strings.IndexAny(line[item:], ":="); k >= 0 {
+		name := line[item : item+k]
+		if k == 0 || len(name) > 40 || strings.Count(name, " ") > 3 || strings.HasPrefix(line[item+k:], "://") {
+			return 0, 0
+		}
+		vs = runEnd(line, item+k+1, isBlank)
+	}
+	ve := len(line)
+	for ve > vs && isSpace(line[ve-1]) {
+		ve--
+	}
+	for ve-vs >= 2 && strings.IndexByte("`\"'*", line[vs]) >= 0 && line[ve-1] == line[vs] {
+		vs, ve = vs+1, ve-1
+	}
+	v := line[vs:ve]
+	if strings.ContainsAny(v, " \t`\"'") || !chosenPassword(v) || namesThing(v) {
+		return 0, 0
+	}
+	return vs, ve
+}
+
+// namesSecrets: heading or label t ends with a word that names secrets
+// (Passwords, Credentials, admin password, API keys), in any ASCII case,
+// its emphasis left out.
+func namesSecrets(t string) bool {
+	t = strings.Trim(strings.TrimSpace(t), "*_`:")
+	k := strings.LastIndexAny(t, " \t")
+	last := strings.ToLower(t[k+1:])
+	switch last {
+	case "password", "passwords", "passwd", "passphrase", "passphrases", "pw", "pwd", "secret", "secrets", "credential", "credentials", "creds", "token", "tokens", "logins":
+		return true
+	case "key", "keys":
+		if k > 0 {
+			before := strings.ToLower(strings.TrimSpace(t[:k]))
+			before = before[strings.LastIndexAny(before, " \t")+1:]
+			return before == "api" || before == "access" || before == "secret" || before == "private"
+		}
+	}
+	return false
+}
+
+// secretPattern is the index of the first pattern of kind "secret", the
+// one listed secrets are named for.
+func secretPattern() int {
+	for i, p := range patterns {
+		if p.kind == "secret" {
+			return i
+		}
+	}
+	return 0
+}
