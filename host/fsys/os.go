@@ -743,3 +743,9 @@ func detail(err error) string {
 	}
 	return err.Error()
 }
+
+// NoWaitNoLink are the flags for opening a file that comes with a
+// repository outside this package's guarded calls (pimem git setup's
+// .gitattributes): a FIFO never waits for its other end and a symbolic
+// link is not followed (0 where the platform has neither).
+const NoWaitNoLink = openFlags | noFollow

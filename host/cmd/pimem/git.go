@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/host"
+	"github.com/pi-memory/pi-memory/host/fsys"
 )
 
 const (
@@ -93,6 +94,11 @@ func gitSetup(o options, argv []string, stdout io.Writer) (int, error) {
 		changed = changed || didChange
 	}
 
+	// git reads .gitattributes too: a FIFO there would hold it, so the
+	// file is looked at first.
+	if err := attributesFile(filepath.Join(top, ".gitattributes")); err != nil {
+		return 0, err
+	}
 	attr, err := mergeAttribute(top)
 	if err != nil {
 		return 0, err
@@ -171,27 +177,71 @@ func mergeAttribute(top string) (string, error) {
 	return out[i+2:], nil
 }
 
+// maxAttributes is the largest .gitattributes appendLine reads.
+const maxAttributes = 1 << 20
+
 // appendLine adds line to the end of a text file, on a line of its own,
-// creating the file when there is none.
+// creating the file when there is none. The file comes with the
+// repository, so it must be one: a symbolic link (to a file outside the
+// work tree), a FIFO or a device is refused, and its size is bounded.
 func appendLine(file, line string) error {
-	old, err := os.ReadFile(file)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := attributesFile(file); err != nil {
 		return err
+	}
+	// O_NOFOLLOW: a link put in its place since is not followed either.
+	f, err := os.OpenFile(file, os.O_RDWR|os.O_CREATE|fsys.NoWaitNoLink, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file; pimem adds its line only to a file", file)
+	}
+	old, err := io.ReadAll(io.LimitReader(f, maxAttributes+1))
+	if err != nil {
+		return err
+	}
+	if len(old) > maxAttributes {
+		return fmt.Errorf("%s is over the %d bytes pimem reads; add the line by hand", file, maxAttributes)
 	}
 	var b []byte
 	if len(old) > 0 && old[len(old)-1] != '\n' {
 		b = append(b, '\n')
 	}
 	b = append(b, line+"\n"...)
-	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
+	_, err = f.Write(b) // after what was read: the end
+	return err
+}
+
+// attributesFile refuses a .gitattributes that is not a regular file of
+// at most maxAttributes bytes (one that is not there is fine).
+func attributesFile(file string) error {
+	info, err := os.Lstat(file)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err == nil && !info.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file (%s); pimem adds its line only to a file: replace it with one and run pimem git setup again", file, kindOf(info.Mode()))
 	}
-	return err
+	if err == nil && info.Size() > maxAttributes {
+		return fmt.Errorf("%s is %d bytes, over the %d pimem reads; add the line by hand", file, info.Size(), maxAttributes)
+	}
+	return nil
+}
+
+// kindOf names a file mode that is not a regular file's.
+func kindOf(m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	case m&os.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a file"
 }
 
 // git runs git in dir and returns its output without the final newline; an

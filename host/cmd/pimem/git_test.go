@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -373,4 +375,41 @@ func TestTheDriverStopsGitWhenASideIsNotALog(t *testing.T) {
 	require.True(t, code != 0, "git merge: %s", out)
 	require.Contains(t, out, "theirs is not a decision log")
 	require.Equal(t, ours, r.log())
+}
+
+// .gitattributes comes with the repository (h-v93 d3): a symbolic link to a
+// file outside it, a FIFO or a device is refused by name, with nothing
+// written and no wait; a file too big to read is refused too.
+func TestGitSetupAddsItsLineOnlyToAFile(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(t *testing.T, attrs, outside string)
+		says string
+	}{
+		{"a link outside", func(t *testing.T, attrs, outside string) {
+			require.NoError(t, os.WriteFile(outside, []byte("export PATH=/usr/bin\n"), 0o644))
+			require.NoError(t, os.Symlink(outside, attrs))
+		}, "is not a regular file (a symbolic link)"},
+		{"a FIFO", func(t *testing.T, attrs, _ string) {
+			require.NoError(t, syscall.Mkfifo(attrs, 0o644))
+		}, "is not a regular file (a FIFO)"},
+		{"a link to a device", func(t *testing.T, attrs, _ string) {
+			require.NoError(t, os.Symlink("/dev/zero", attrs))
+		}, "is not a regular file (a symbolic link)"},
+		{"too big", func(t *testing.T, attrs, _ string) {
+			require.NoError(t, os.WriteFile(attrs, bytes.Repeat([]byte("# x\n"), maxAttributes/4+1), 0o644))
+		}, "over the"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRepo(t)
+			outside := filepath.Join(t.TempDir(), "bashrc")
+			tc.make(t, filepath.Join(r.dir, ".gitattributes"), outside)
+			res := r.pimem("git", "setup")
+			require.Equal(t, 1, res.exit, res.stdout)
+			require.Contains(t, res.stderr, tc.says)
+			if b, err := os.ReadFile(outside); err == nil {
+				require.Equal(t, "export PATH=/usr/bin\n", string(b))
+			}
+		})
+	}
 }
