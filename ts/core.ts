@@ -747,7 +747,7 @@ export class Host {
 			try {
 				names = fs.readdirSync(p, { withFileTypes: true }).map((d) => {
 					let folder = d.isDirectory();
-					if (d.isSymbolicLink()) folder = fs.statSync(path.join(p, d.name), { throwIfNoEntry: false })?.isDirectory() ?? false;
+					if (d.isSymbolicLink()) folder = linksToFolder(path.join(p, d.name));
 					return Buffer.from(`${listEntry(p, d.name)}${folder ? "/" : ""}\n`);
 				});
 			} catch (err) {
@@ -1933,6 +1933,20 @@ export class Core {
 		this.#open.clear();
 		this.#slices.clear();
 		live?.drop();
+	}
+}
+
+/**
+ * Whether a symbolic link leads to a folder. One that cannot be followed (a loop:
+ * ELOOP, a target it may not read) is listed as a file, as the Go host lists it, and
+ * whoever reads it is told it is unreadable: it never makes the whole folder's
+ * listing fail (h-v93 a2: one loop hid every earlier session from memory_search).
+ */
+export function linksToFolder(p: string): boolean {
+	try {
+		return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+	} catch {
+		return false;
 	}
 }
 

@@ -647,6 +647,13 @@ function tests(): void {
 		assert.deepEqual([...g.bytes(BUF, 4)], [0xaa, 0xaa, 0xaa, 0xaa]);
 		assert.equal(g.onPath("pm_fs_list", path.join(dir, "missing"), BUF, 1024), -1n);
 		assert.equal(g.onPath("pm_fs_list", path.join(dir, "b"), BUF, 1024), -4n);
+		// h-v93 a2: a link that cannot be followed (a loop) is an entry like any other,
+		// listed as a file; it does not make the whole listing fail.
+		fs.symlinkSync("loop", path.join(dir, "loop"));
+		const withLoop = "B\na/\nb\nlink/\nloop\né\n";
+		const loopLen = BigInt(new TextEncoder().encode(withLoop).length);
+		assert.equal(g.onPath("pm_fs_list", dir, BUF, 1024), loopLen);
+		assert.equal(new TextDecoder().decode(g.bytes(BUF, Number(loopLen))), withLoop);
 	});
 
 	test("pm_fs_list quotes a name that cannot travel as a line after a slash, as the Go host does", async () => {

@@ -1,9 +1,11 @@
 package decision
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"github.com/pi-memory/pi-memory/wasm/search"
 )
 
@@ -27,6 +29,11 @@ type query struct {
 //	parseQuery(["pg", "status:active,draft", "tag:DB"], now) => Words ["postgresql"], Statuses [active draft], Tags ["db"]
 //	parseQuery([`"build`], now) => error: unbalanced quote: …
 func parseQuery(words []string, now int64) (query, error) {
+	// Bounded as /memory recall bounds it, before it is read: 820 KB of
+	// words held pi's thread for 18 s (h-v93 b1).
+	if n := len(strings.Join(words, " ")); n > search.MaxQuery {
+		return query{}, errors.New("query is " + numstr.Itoa(n) + " bytes, over the limit of 1,000: search for a few distinctive words instead")
+	}
 	quoted := make([]string, len(words))
 	for i, w := range words {
 		if strings.ContainsAny(w, " \t\n") && !strings.Contains(w, `"`) {

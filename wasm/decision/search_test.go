@@ -212,3 +212,15 @@ func TestParseQuerySplitsWordsStatusesAndTags(t *testing.T) {
 		require.Equal(t, tt.statuses, q.Statuses, tt.line+": statuses")
 	}
 }
+
+// A query is bounded before it is read, as /memory recall bounds it (h-v93
+// b1: 820 KB of words held pi's thread for 18 s): over 1,000 bytes is
+// refused by its size; at the limit it is read.
+func TestSearchRefusesAQueryOverItsLimit(t *testing.T) {
+	_, err := parseQuery(strings.Fields(strings.Repeat("deploy frontend ", 60000)), 0)
+	require.Error(t, err)
+	require.Contains(t, err.Error(), "over the limit of 1,000")
+	words := strings.Fields(strings.Repeat("ab ", 333))
+	_, err = parseQuery(append(words, "c"), 0)
+	require.NoError(t, err)
+}
