@@ -1,7 +1,6 @@
 package observe
 
 import (
-	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -102,7 +101,9 @@ func (s *state) observeAction(cfg omConfig, t *transcript, c chunk, env planEnv)
 		b.WriteString(cat("\n<current-task>\n", s.Task, "\n</current-task>\n"))
 	}
 	b.WriteString("\n<transcript>\n")
-	b.WriteString(strings.ReplaceAll(c.Text, "</transcript>", "<\\/transcript>"))
+	// The session's text is data: our markers and the prompt's tags, in any
+	// case ("</TRANSCRIPT>", "<PI-MEMORY-RECALL>"), are made inert (h-v93 a4).
+	b.WriteString(neutralise(c.Text))
 	b.WriteString("\n</transcript>\n\nWrite the new observations for this transcript in the format described.")
 	return action{
 		Do:        doObserve,
