@@ -795,3 +795,24 @@ func TestRememberRefusesTextAPersonCannotSee(t *testing.T) {
 		require.Equal(t, "## Notes\n\n- Run make test\n", r.read(projectIndex), "%q", fact)
 	}
 }
+
+// An empty list item has no text for its recovery record, which could not
+// be restored (h-v93 d5): forgetting it is refused, by its id and by its
+// line, and the file stays as it was.
+func TestAnEmptyListItemIsNotForgotten(t *testing.T) {
+	for _, src := range []string{"## A\n-\n- one\n", "## A\n*\n- one\n", "## A\n1.\n- one\n", "## A\n-   \n- one\n"} {
+		r := newRig(t, false)
+		r.write(projectIndex, src)
+		r.mem("forget .pi/memory/MEMORY.md:2")
+		require.Equal(t, 1, int(r.exit()), "%q: %s", src, r.text())
+		require.Contains(t, r.text(), "empty list item")
+		r.mem("pages project")
+		for _, l := range strings.Split(r.text(), "\n") {
+			if f := strings.Fields(l); len(f) >= 3 && f[2] == "L2" {
+				r.mem("forget .pi/memory/MEMORY.md:2#" + f[0])
+				require.Equal(t, 1, int(r.exit()), "%q by id: %s", src, r.text())
+			}
+		}
+		require.Equal(t, src, r.read(projectIndex))
+	}
+}

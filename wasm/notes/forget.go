@@ -122,6 +122,11 @@ func entryAt(pages []page, line, lines int) (int, string) {
 		}
 		switch p.Kind {
 		case kindFact, kindPointer:
+			if p.Text == "" {
+				// No text to keep in its recovery record, which could not
+				// be restored (h-v93 d5).
+				return -1, "line " + numstr.Itoa(line) + " is an empty list item, with nothing to forget; delete it by hand"
+			}
 			return i, ""
 		case kindHeading:
 			return -1, "line " + numstr.Itoa(line) + " is a heading, not an entry; forget the entries under it one by one"
@@ -202,6 +207,9 @@ func forgetEntry(scope, display string, data []byte, ref noteRef, taken []string
 	p := &pages[i]
 	if p.Kind != kindFact && p.Kind != kindPointer {
 		return nil, rec, false, display + ": " + ref.ID + " is not a bullet entry; edit the file by hand; nothing was forgotten"
+	}
+	if p.Text == "" {
+		return nil, rec, false, display + " line " + numstr.Itoa(p.Line) + " is an empty list item, with nothing to forget; delete it by hand; nothing was forgotten"
 	}
 	n := contentLines(p.Src)
 	raw := parse(scope, data)
