@@ -1,7 +1,6 @@
 package observe
 
 import (
-
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 )
