@@ -260,7 +260,7 @@ func TestAHugeQueryIsCutAndSaysSo(t *testing.T) {
 	}
 	text, _ := r.search("billing " + q.String())
 	require.Contains(t, text, "deploy the billing service")
-	require.Contains(t, text, "Not searched: the query's words after its first 32 distinct ones.")
+	require.Contains(t, text, "Not searched: the query's words after its first 32 distinct ones or its first 1,000 bytes.")
 	require.True(t, len(text) < 4000, "the answer quotes the query as searched: %d bytes", len(text))
 }
 

@@ -97,12 +97,14 @@ const maxNamed = 3
 // the query's words past its first MaxTerms (cut, Query), and the earlier
 // sessions skipped (named), left for a later search, or read in part.
 //
-//	Unread{Later: 120}.Said(true) => "Not searched: the query's words after its first 32 distinct ones; 120 earlier sessions, not read within this search's budget of time and memory (a later search goes on with them)."
+//	Unread{Later: 120}.Said(true) => "Not searched: the query's words after its first 32 distinct ones or its first 1,000 bytes; 120 earlier sessions, not read within this search's budget of time and memory (a later search goes on with them)."
 //	Unread{Skipped: 1, Big: []string{"~/s/a.jsonl"}}.Said(false) => "Not searched: 1 earlier session, skipped for its size: ~/s/a.jsonl."
 func (u Unread) Said(cut bool) string {
 	var parts []string
 	if cut {
-		parts = append(parts, "the query's words after its first "+numstr.Itoa(MaxTerms)+" distinct ones")
+		// Bounded cuts at either bound (h-v93 a7: a 60 KB query of 8 words was
+		// told its 32nd word was where it stopped).
+		parts = append(parts, "the query's words after its first "+numstr.Itoa(MaxTerms)+" distinct ones or its first 1,000 bytes")
 	}
 	if u.Skipped > 0 {
 		said := text.Plural(u.Skipped, "earlier session, skipped for its size", "earlier sessions, skipped for their size")

@@ -572,7 +572,7 @@ func TestUnreadSaysWhatASearchDidNotRead(t *testing.T) {
 		want string
 	}{
 		{"everything read", Unread{}, false, ""},
-		{"a cut query", Unread{}, true, "Not searched: the query's words after its first 32 distinct ones."},
+		{"a cut query", Unread{}, true, "Not searched: the query's words after its first 32 distinct ones or its first 1,000 bytes."},
 		{"one session too large, named", Unread{Skipped: 1, Big: []string{"~/s/a.jsonl"}}, false, "Not searched: 1 earlier session, skipped for its size: ~/s/a.jsonl."},
 		{"the first few named, the rest counted", Unread{Skipped: 5, Big: []string{"a", "b", "c"}}, false, "Not searched: 5 earlier sessions, skipped for their size: a, b, c and 2 more."},
 		{"left for later and read in part", Unread{Later: 120, Part: 1}, false, "Not searched: 120 earlier sessions, not read within this search's budget of time and memory (a later search goes on with them); the rest of 1 long earlier session past its first megabyte, or a message in it too long to read."},
