@@ -433,6 +433,13 @@ func sessionInput(o options) (sessionStart, error) {
 	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
 		return sessionStart{}, usageError{"--project " + cwd + " is not a folder"}
 	}
+	// The folder as pi names it (Node's process.cwd() is the physical path):
+	// reached through a symbolic link, one project kept two states, its
+	// forgotten entries' records and ids apart (h-v93 d2), and pi's
+	// sessions of it were not found.
+	if real, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = real
+	}
 	agentDir := o.agentDir
 	if agentDir == "" {
 		agentDir = os.Getenv("PI_CODING_AGENT_DIR")

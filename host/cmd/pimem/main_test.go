@@ -791,3 +791,28 @@ func TestSubcommandHelpAndTyposAnswerInALine(t *testing.T) {
 	require.Equal(t, 2, r.exit)
 	require.Equal(t, "error: Unknown pimem decision command \"lsit\". Did you mean pimem decision list? pimem decision help lists them.\n", r.stderr)
 }
+
+// A project reached through a symbolic link is the project pi names by its
+// physical path (h-v93 d2): one state, one set of recovery records, whether
+// pimem runs in the link or in the folder, with --project or without.
+func TestAProjectReachedThroughALinkIsThePhysicalFolder(t *testing.T) {
+	m := testmod.Cores[0]
+	real := project(t)
+	link := filepath.Join(t.TempDir(), "link")
+	require.NoError(t, os.Symlink(real, link))
+	physical, err := filepath.EvalSymlinks(real)
+	require.NoError(t, err)
+	agent := t.TempDir()
+	for _, run := range []struct {
+		dir  string
+		args []string
+	}{
+		{t.TempDir(), []string{"--project", link}},
+		{link, nil},
+	} {
+		args := append([]string{"--wasm", m.Path(t), "--agent-dir", agent}, run.args...)
+		r := runBin(t, pimemBin, run.dir, []string{"PWD=" + run.dir}, append(args, "--json", "memory", "status")...)
+		require.Equal(t, 0, r.exit, r.stderr)
+		require.Contains(t, r.stdout, `"projectConfig":"`+filepath.Join(physical, ".pi/memory/config.json")+`"`)
+	}
+}
