@@ -816,3 +816,21 @@ func TestAnEmptyListItemIsNotForgotten(t *testing.T) {
 		require.Equal(t, src, r.read(projectIndex))
 	}
 }
+
+// A recovery record that could not be read back is not written (h-v93 d4):
+// an entry of 2.8 MiB of control bytes (six bytes each in JSON, in "text"
+// and "src") is refused by its record's size, and the file stays.
+func TestAForgetWhoseRecordCouldNotBeReadBackIsRefused(t *testing.T) {
+	r := newRig(t, false)
+	src := "## A\n- small\n- log " + strings.Repeat("\x1b", 2800<<10) + "\n- tail\n"
+	r.write(projectIndex, src)
+	r.mem("pages project")
+	for _, l := range strings.Split(r.text(), "\n") {
+		if f := strings.Fields(l); len(f) >= 3 && f[2] == "L3" {
+			r.mem("forget .pi/memory/MEMORY.md:3#" + f[0])
+		}
+	}
+	require.Equal(t, 1, int(r.exit()), r.text())
+	require.Contains(t, r.text(), "a record may be")
+	require.Equal(t, src, r.read(projectIndex))
+}

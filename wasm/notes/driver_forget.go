@@ -105,7 +105,13 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 	// entry is still in the file: the record is closed as restored, there,
 	// so it is not listed as forgotten (were that append lost too, a
 	// restore would be refused as a duplicate).
-	if err := n.h.Append(records, files.Sealed(n.h, records, rec.encode())); err != nil {
+	line := rec.encode()
+	if len(line)+1024 > maxForgottenLine { // its seal and newline fit in the margin
+		// A record that could not be read back would promise a restore it
+		// cannot give (h-v93 d4: control bytes are six bytes each in JSON).
+		return store.Forgot{}, true, errors.New("the entry's recovery record would be " + numstr.Itoa(len(line)) + " bytes, over the " + numstr.Itoa(maxForgottenLine) + " a record may be; remove it by hand; nothing was forgotten")
+	}
+	if err := n.h.Append(records, files.Sealed(n.h, records, line)); err != nil {
 		return store.Forgot{}, true, errors.New("could not keep the recovery record in " + records + ": " + err.Error() + "; nothing was forgotten")
 	}
 	if err := n.h.WriteAtomicOver(file, out, data); err != nil {
