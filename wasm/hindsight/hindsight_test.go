@@ -135,6 +135,19 @@ func TestSerializeTurnRedactsWhatAnArgumentsStringSays(t *testing.T) {
 	require.Contains(t, tr.Content, `tool bash {"command":"export OPENAI_API_KEY=\"[REDACTED:secret]\" && echo ok"}`)
 }
 
+// The output of a command that prints a secret bare is withheld (h-v93 c5).
+func TestSerializeTurnWithholdsWhatASecretReadingCommandPrints(t *testing.T) {
+	msgs := `[
+	 {"role":"user","content":"get the db password","timestamp":5},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"vault kv get -field=password secret/db"}}]},
+	 {"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"Xk9Lm2Qz7Wv4"}]},
+	 {"role":"assistant","content":[{"type":"text","text":"Done."}]}
+	]`
+	tr := serializeTurn([]byte(msgs), "k", 16000)
+	require.NotContains(t, tr.Content, "Xk9Lm2Qz7Wv4")
+	require.Contains(t, tr.Content, "result: [REDACTED: the output of a command that reads a secret]")
+}
+
 func TestSerializeTurnLeavesOutWhatTheRetainToolKeptOnItsOwn(t *testing.T) {
 	msgs := `[
 	 {"role":"user","content":"Remember how we deploy","timestamp":5},

@@ -47,11 +47,17 @@ func (l Limits) withDefaults() Limits {
 // our memory of the conversation, not the conversation.
 const storeObservations = "observations"
 
+// withheldOutput stands for the output of a command that prints a secret.
+const withheldOutput = "[REDACTED: the output of a command that reads a secret]"
+
 type renderer struct {
 	lim   Limits
 	s     *Session
 	calls map[string]string // tool call id → tool name
-	edits map[string]string // entry id → raw replacement ("null": omitted)
+	// withheld are the calls whose output is a secret by what printed it
+	// (redact.ReadsSecret).
+	withheld map[string]bool
+	edits    map[string]string // entry id → raw replacement ("null": omitted)
 }
 
 func (r *renderer) entry(e gjson.Result) {
@@ -104,6 +110,9 @@ func (r *renderer) message(m gjson.Result, id string) {
 			case "toolCall":
 				name := oneLine(jsonr.Get(blk, "name").Str)
 				r.calls[jsonr.Get(blk, "id").Str] = name
+				if redact.ReadsSecret(jsonr.Get(blk, "arguments.command").Str) {
+					r.withheld[jsonr.Get(blk, "id").Str] = true
+				}
 				r.add(RoleToolCall, name+" "+r.clean(oneLine(redact.JSONStrings(jsonr.Get(blk, "arguments").Raw)), r.lim.ArgChars), first)
 				first = false
 			}
@@ -125,6 +134,8 @@ func (r *renderer) message(m gjson.Result, id string) {
 		t := r.clean(r.contentText(content), r.lim.ResultChars)
 		if t == "" {
 			t = "(no output)"
+		} else if r.withheld[jsonr.Get(m, "toolCallId").Str] {
+			t = withheldOutput
 		}
 		r.add(RoleToolResult, name+": "+t, true)
 		return
@@ -140,7 +151,9 @@ func (r *renderer) message(m gjson.Result, id string) {
 			status = " (exit " + numstr.Itoa(int(ex.Num)) + ")"
 		}
 		t := "`" + r.clean(oneLine(jsonr.Get(m, "command").Str), r.lim.ArgChars) + "`" + status
-		if out := r.clean(jsonr.Get(m, "output").Str, r.lim.ResultChars); out != "" {
+		if out := r.clean(jsonr.Get(m, "output").Str, r.lim.ResultChars); out != "" && redact.ReadsSecret(jsonr.Get(m, "command").Str) {
+			t += "\n" + withheldOutput
+		} else if out != "" {
 			t += "\n" + out
 		}
 		r.add(RoleShell, t, true)

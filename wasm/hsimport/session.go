@@ -102,7 +102,7 @@ func Parse(data []byte, lim Limits) (Session, error) {
 	branch, broken := f.Branch()
 	s.Broken = broken
 	s.Branch = len(branch)
-	r := renderer{lim: lim, s: &s, calls: map[string]string{}, edits: editsOf(branch)}
+	r := renderer{lim: lim, s: &s, calls: map[string]string{}, withheld: map[string]bool{}, edits: editsOf(branch)}
 	for _, e := range branch {
 		r.entry(e)
 	}

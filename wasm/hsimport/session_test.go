@@ -303,3 +303,14 @@ func TestParseRedactsWhatAnArgumentsStringSays(t *testing.T) {
 	require.NotContains(t, all, "Wq8xR2pLa8abcdEFGHijkl")
 	require.Contains(t, all, "[REDACTED:secret]")
 }
+
+// The output of a command that prints a secret bare is withheld (h-v93 c5).
+func TestParseWithholdsWhatASecretReadingCommandPrints(t *testing.T) {
+	s := mustParse(t, session(header,
+		`{"type":"message","id":"a","parentId":null,"message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":"gcloud secrets versions access latest --secret=db"}}]}}`,
+		`{"type":"message","id":"b","parentId":"a","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"Xk9Lm2Qz7Wv4"}]}}`,
+	))
+	all := strings.Join(texts(s), "\n")
+	require.NotContains(t, all, "Xk9Lm2Qz7Wv4")
+	require.Contains(t, all, withheldOutput)
+}

@@ -111,7 +111,7 @@ func (t *transcript) index(id string) int {
 //	readEntries(`[{"type":"message","id":"a1","timestamp":"2026-02-12T14:30:00.000Z","message":{"role":"user","content":"Fix the login bug"}}]`, 0)
 //	  => one entry: ID "a1", Role "user", Text "[14:30] User: Fix the login bug"
 func readEntries(data []byte, zone int) transcript {
-	t := transcript{LastCompaction: -1, r: &reader{zone: zone, calls: map[string]string{}}}
+	t := transcript{LastCompaction: -1, r: &reader{zone: zone, calls: map[string]string{}, withheld: map[string]bool{}}}
 	t.Append(data)
 	return t
 }
@@ -148,7 +148,7 @@ func (t *transcript) Append(data []byte) bool {
 // with readEntries then.
 func (t *transcript) AppendEntries(raw []gjson.Result) bool {
 	if t.r == nil {
-		t.r = &reader{calls: map[string]string{}}
+		t.r = &reader{calls: map[string]string{}, withheld: map[string]bool{}}
 		if len(t.Entries) == 0 {
 			t.LastCompaction = -1
 		}
@@ -207,9 +207,15 @@ func splitBranch(data string) []gjson.Result {
 // entriesOf splits a JSON array or JSON Lines into values.
 func entriesOf(data []byte) []gjson.Result { return splitBranch(string(data)) }
 
+// withheldOutput stands for the output of a command that prints a secret.
+const withheldOutput = "[REDACTED: the output of a command that reads a secret]"
+
 type reader struct {
 	zone  int
 	calls map[string]string // tool call id → how its result names it
+	// withheld are the calls whose output is a secret by what printed it
+	// (redact.ReadsSecret: op read, vault kv get, echo $DB_PASSWORD).
+	withheld map[string]bool
 	// edits holds each context edit's replacement as raw JSON ("" or "null":
 	// the entry is omitted). Not gjson.Result: a map of it makes TinyGo link
 	// every method of gjson.Result, Get and its modifiers with them (~250 KB).
@@ -329,6 +335,9 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 				call := name + "(" + renderArgs(args, argMax) + ")"
 				line(&b, r.stamp(e)+"Assistant calls "+call)
 				r.calls[strings.Clone(jsonr.Get(blk, "id").Str)] = name + "(" + renderArgs(args, 120) + ")"
+				if redact.ReadsSecret(jsonr.Get(args, "command").Str) {
+					r.withheld[strings.Clone(jsonr.Get(blk, "id").Str)] = true
+				}
 				fileOp(e, name, args)
 			}
 			return true
@@ -354,7 +363,9 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 			return true
 		})
 		b.WriteString(cat(r.stamp(e), "Result of ", call, status, ":"))
-		if text = strings.TrimRight(text, " \t\r\n"); text != "" {
+		if text = strings.TrimRight(text, " \t\r\n"); text != "" && r.withheld[jsonr.Get(m, "toolCallId").Str] {
+			b.WriteString(" " + withheldOutput)
+		} else if text != "" {
 			b.WriteString("\n" + shorten(text, resultHead, resultTail))
 		} else {
 			b.WriteString(" (no output)")
@@ -374,7 +385,9 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 			status = " (exit " + itoa(int(ex.Num)) + ")"
 		}
 		b.WriteString(cat(r.stamp(e), "User ran `", clean(collapse(jsonr.Get(m, "command").Str)), "`", status, ":"))
-		if out = strings.TrimRight(clean(out), " \t\r\n"); out != "" {
+		if out = strings.TrimRight(clean(out), " \t\r\n"); out != "" && redact.ReadsSecret(jsonr.Get(m, "command").Str) {
+			b.WriteString(" " + withheldOutput)
+		} else if out != "" {
 			b.WriteString("\n" + shorten(out, resultHead, resultTail))
 		}
 	case roleCustom:

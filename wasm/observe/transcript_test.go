@@ -297,3 +297,20 @@ func TestTranscriptHoldsNoEscapeSequences(t *testing.T) {
 	require.Contains(t, pending, "copy this please")
 	require.Contains(t, pending, "ok  pkg")
 }
+
+// The output of a command that prints a secret bare is withheld whole
+// (h-v93 c5): no pattern names "Xk9Lm2Qz7Wv4", the command does.
+func TestTranscriptWithholdsWhatASecretReadingCommandPrints(t *testing.T) {
+	s := newSession(feb12)
+	s.assistant("", call{"c1", "bash", `{"command":"op read op://vault/db/password"}`}, call{"c2", "bash", `{"command":"ls"}`})
+	s.result("c1", "bash", "Xk9Lm2Qz7Wv4", false)
+	s.result("c2", "bash", "Makefile", false)
+	tr := s.transcript()
+	var all strings.Builder
+	for _, e := range tr.Entries {
+		all.WriteString(e.Text + "\n")
+	}
+	require.NotContains(t, all.String(), "Xk9Lm2Qz7Wv4")
+	require.Contains(t, all.String(), withheldOutput)
+	require.Contains(t, all.String(), "Makefile")
+}

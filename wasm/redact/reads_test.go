@@ -1,0 +1,32 @@
+package redact
+
+import "testing"
+
+// h-v93 c5: the output of a command that prints a secret bare is named by
+// the command, not by the output.
+func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
+	for _, c := range []string{
+		"op read op://vault/db/password", "pass show db/prod", "gopass show -o db", "vault kv get -field=password secret/db",
+		"aws secretsmanager get-secret-value --secret-id db --query SecretString --output text",
+		"aws --region eu-west-1 secretsmanager get-secret-value --secret-id db",
+		"aws ssm get-parameter --name /db/pw --with-decryption", "gcloud secrets versions access latest --secret=db",
+		"az keyvault secret show --vault-name kv --name db", "kubectl get secret db -o jsonpath='{.data.pw}' | base64 -d",
+		"kubectl -n prod get secret db -o yaml", "security find-generic-password -s db -w", "sops -d secrets.enc.yaml",
+		"ansible-vault view vars/vault.yml", "sudo vault read secret/db", "cd app && op item get db --reveal --fields password",
+		"echo $OPENAI_API_KEY", `echo "${DB_PASSWORD}"`, "printenv GITHUB_TOKEN", "gh auth token", "/usr/local/bin/op read op://x/y/z",
+		"heroku config:get DATABASE_URL", "bw get password github",
+	} {
+		if !ReadsSecret(c) {
+			t.Errorf("ReadsSecret(%q) = false", c)
+		}
+	}
+	for _, c := range []string{
+		"kubectl get pods", "kubectl get secrets-manager-config", "echo hello", "echo $HOME", "printenv PATH", "vault status",
+		"aws s3 ls", "aws ssm get-parameter --name /app/region", "op signin", "pass", "security find-generic-password -s db",
+		"grep password config.yml", "op item get db", "git log --grep secret", "echo $PASSWORD_MIN_LENGTH", "",
+	} {
+		if ReadsSecret(c) {
+			t.Errorf("ReadsSecret(%q) = true", c)
+		}
+	}
+}
