@@ -62,6 +62,8 @@ const offSentence = ". Markdown memory is off until the file is fixed: nothing i
 
 // parseConfig merges the global and the project file (nil data: the file is
 // absent; an untrusted project's file is never read, so it is passed as nil).
+// The project's keys win, but for "enabled": true, which does not undo the
+// global file's false.
 // A file whose intent is unclear (not valid JSON, not an object, "enabled"
 // not true or false) turns memory off whatever the other file says: the
 // global one everywhere, the project one in its project; Why then says what
@@ -86,6 +88,9 @@ func parseConfigFiles(g, p *configfile.File) config {
 			if why == "" {
 				unclearBy, why = f.Name, unclear+offSentence
 			}
+		case set && on && f == p && !c.Enabled:
+			// The person's own "off" is not undone by a repository's file,
+			// as for decisions (h-v93 b3): the global file keeps it off.
 		case set:
 			c.Enabled = on
 			c.DisabledBy = ""

@@ -99,7 +99,8 @@ func TestParseConfigEnabledFollowsTheLastFileThatSaysIt(t *testing.T) {
 		{"no files", "", "", true, ""},
 		{"global off", `{"enabled": false}`, "", false, globalConfig},
 		{"project off", "", `{"enabled": false}`, false, projectConfig},
-		{"global off, project on", `{"enabled": false}`, `{"enabled": true}`, true, ""},
+		// The person's own off is not undone by a repository (h-v93 b3), as for decisions.
+		{"global off, project on", `{"enabled": false}`, `{"enabled": true}`, false, globalConfig},
 		{"global on, project off", `{"enabled": true}`, `{"enabled": false}`, false, projectConfig},
 		{"both off names the project", `{"enabled": false}`, `{"enabled": false}`, false, projectConfig},
 		{"global off, project silent", `{"enabled": false}`, `{"staleDays": 10}`, false, globalConfig},
