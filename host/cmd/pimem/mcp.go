@@ -423,7 +423,7 @@ func (c *mcpCore) shutdown() {
 // A message the core could not check is not sent as it was: a response
 // becomes an error that says so, with its id; anything else is dropped.
 func (c *mcpCore) redacted(body []byte) []byte {
-	body = excerptsDropped(body)
+	body = messageWindow(excerptsDropped(body))
 	c.redMu.Lock()
 	res, err := c.red.Run("redact", body)
 	c.redMu.Unlock()
@@ -464,19 +464,41 @@ func excerptsDropped(body []byte) []byte {
 	})
 }
 
+// messageWindow is body with its error's message cut to what messageCut
+// keeps and a window past it, longer than any secret the patterns know, so
+// that the redaction before messageCut reads every secret of what is kept
+// whole, and only that: a 15 MB tool name quoted in an error held every
+// answer for 23–31 s while all of it was redacted (h-v93 a3).
+func messageWindow(body []byte) []byte {
+	return errorMessage(body, func(out string) string { return cutAt(out, maxMessage+secretWindow) })
+}
+
+const (
+	maxMessage   = 1024 // bytes of an error's message sent
+	secretWindow = 4096 // longer than any secret the patterns know (a 4096-bit RSA key is ~3.2 KB)
+)
+
+// cutAt is s cut to at most n bytes at a character's start.
+func cutAt(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	k := n
+	for k > 0 && !utf8.RuneStart(s[k]) {
+		k--
+	}
+	return s[:k]
+}
+
 // messageCut is body with its error's message cut to 1 KiB (it may quote
 // the whole request, a megabyte of it); after the redaction, which then has
 // read every secret whole.
 func messageCut(body []byte) []byte {
 	return errorMessage(body, func(out string) string {
-		if len(out) <= 1024 {
+		if len(out) <= maxMessage {
 			return out
 		}
-		k := 1024
-		for k > 0 && !utf8.RuneStart(out[k]) {
-			k--
-		}
-		return out[:k] + "…"
+		return cutAt(out, maxMessage) + "…"
 	})
 }
 

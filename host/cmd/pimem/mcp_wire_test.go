@@ -266,3 +266,23 @@ func TestMCPTakesWhatFollowsAnInitializeUnderItsVersion(t *testing.T) {
 		require.NotContains(t, string(out), "before the session's initialize")
 	}
 }
+
+// An error quoting megabytes of what the client sent is redacted only as
+// far as it is sent and a window past it (h-v93 a3: a 15 MB tool name held
+// every answer while all of it was redacted): the window is what messageCut
+// keeps and more than any secret, so a secret that ends inside it is read
+// whole.
+func TestAnErrorsMessageIsRedactedOnlyAsFarAsItIsSent(t *testing.T) {
+	msg := strings.Repeat("password=hunter2; ", 1<<20)
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "error": map[string]any{"code": -32602, "message": msg}})
+	var got struct {
+		Error struct{ Message string } `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(messageWindow(body), &got))
+	require.Equal(t, maxMessage+secretWindow, len(got.Error.Message))
+	require.True(t, strings.HasPrefix(msg, got.Error.Message))
+	short, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "error": map[string]any{"code": -32602, "message": "unknown tool x"}})
+	require.Equal(t, string(short), string(messageWindow(short)))
+	require.Equal(t, "é", cutAt("éa", 1+1))
+	require.Equal(t, "", cutAt("é", 1))
+}
