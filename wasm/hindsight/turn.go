@@ -80,7 +80,7 @@ func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 					args := compact(redact.JSONStrings(jsonr.Get(blk, "arguments").Raw))
 					res := strings.TrimSpace(marker.Strip(results[jsonr.Get(blk, "id").Str]))
 					if res != "" && redact.ReadsSecret(jsonr.Get(blk, "arguments.command").Str) {
-						res = "[REDACTED: the output of a command that reads a secret]" // op read, vault kv get: a bare value
+						res = redact.Withheld // op read, vault kv get: a bare value
 					}
 					line(&b, "tool "+jsonr.Get(blk, "name").Str+" ", txt.Whole(args, capArgs))
 					if res != "" {

@@ -47,9 +47,6 @@ func (l Limits) withDefaults() Limits {
 // our memory of the conversation, not the conversation.
 const storeObservations = "observations"
 
-// withheldOutput stands for the output of a command that prints a secret.
-const withheldOutput = "[REDACTED: the output of a command that reads a secret]"
-
 type renderer struct {
 	lim   Limits
 	s     *Session
@@ -135,7 +132,7 @@ func (r *renderer) message(m gjson.Result, id string) {
 		if t == "" {
 			t = "(no output)"
 		} else if r.withheld[jsonr.Get(m, "toolCallId").Str] {
-			t = withheldOutput
+			t = redact.Withheld
 		}
 		r.add(RoleToolResult, name+": "+t, true)
 		return
@@ -152,7 +149,7 @@ func (r *renderer) message(m gjson.Result, id string) {
 		}
 		t := "`" + r.clean(oneLine(jsonr.Get(m, "command").Str), r.lim.ArgChars) + "`" + status
 		if out := r.clean(jsonr.Get(m, "output").Str, r.lim.ResultChars); out != "" && redact.ReadsSecret(jsonr.Get(m, "command").Str) {
-			t += "\n" + withheldOutput
+			t += "\n" + redact.Withheld
 		} else if out != "" {
 			t += "\n" + out
 		}

@@ -1,6 +1,7 @@
 package hsimport
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"strings"
 	"testing"
 
@@ -312,5 +313,5 @@ func TestParseWithholdsWhatASecretReadingCommandPrints(t *testing.T) {
 	))
 	all := strings.Join(texts(s), "\n")
 	require.NotContains(t, all, "Xk9Lm2Qz7Wv4")
-	require.Contains(t, all, withheldOutput)
+	require.Contains(t, all, redact.Withheld)
 }

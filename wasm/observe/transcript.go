@@ -207,9 +207,6 @@ func splitBranch(data string) []gjson.Result {
 // entriesOf splits a JSON array or JSON Lines into values.
 func entriesOf(data []byte) []gjson.Result { return splitBranch(string(data)) }
 
-// withheldOutput stands for the output of a command that prints a secret.
-const withheldOutput = "[REDACTED: the output of a command that reads a secret]"
-
 type reader struct {
 	zone  int
 	calls map[string]string // tool call id → how its result names it
@@ -364,7 +361,7 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 		})
 		b.WriteString(cat(r.stamp(e), "Result of ", call, status, ":"))
 		if text = strings.TrimRight(text, " \t\r\n"); text != "" && r.withheld[jsonr.Get(m, "toolCallId").Str] {
-			b.WriteString(" " + withheldOutput)
+			b.WriteString(" " + redact.Withheld)
 		} else if text != "" {
 			b.WriteString("\n" + shorten(text, resultHead, resultTail))
 		} else {
@@ -386,7 +383,7 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 		}
 		b.WriteString(cat(r.stamp(e), "User ran `", clean(collapse(jsonr.Get(m, "command").Str)), "`", status, ":"))
 		if out = strings.TrimRight(clean(out), " \t\r\n"); out != "" && redact.ReadsSecret(jsonr.Get(m, "command").Str) {
-			b.WriteString(" " + withheldOutput)
+			b.WriteString(" " + redact.Withheld)
 		} else if out != "" {
 			b.WriteString("\n" + shorten(out, resultHead, resultTail))
 		}

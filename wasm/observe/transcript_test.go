@@ -2,6 +2,7 @@ package observe
 
 import (
 	"fmt"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"strings"
 	"testing"
 	"unsafe"
@@ -311,6 +312,6 @@ func TestTranscriptWithholdsWhatASecretReadingCommandPrints(t *testing.T) {
 		all.WriteString(e.Text + "\n")
 	}
 	require.NotContains(t, all.String(), "Xk9Lm2Qz7Wv4")
-	require.Contains(t, all.String(), withheldOutput)
+	require.Contains(t, all.String(), redact.Withheld)
 	require.Contains(t, all.String(), "Makefile")
 }

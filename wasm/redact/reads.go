@@ -2,6 +2,10 @@ package redact
 
 import "strings"
 
+// Withheld stands for the output of a command that ReadsSecret: what the
+// exits that send a tool's output on send in its place.
+const Withheld = "[REDACTED: the output of a command that reads a secret]"
+
 // ReadsSecret reports whether a shell command prints a secret by itself,
 // bare, where no label or pattern can name it in its output: a secret
 // manager's read (op read, pass show, vault kv get, aws secretsmanager
