@@ -105,7 +105,7 @@ FUZZ_TARGETS := \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope host/cmd/pimem:FuzzWireTake \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery \
 	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodeForgotten wasm/notes:FuzzView wasm/notes:FuzzForgetThenRestore wasm/notes:FuzzTwoForgetsRestoredInEitherOrder wasm/notes:FuzzManyForgetsRestoredInAnyOrder wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces wasm/notes:FuzzIgnoresLocal wasm/notes:FuzzCountFlag wasm/notes:FuzzPlanImport \
-	wasm/internal/sha1:FuzzSum wasm/internal/jsonr:FuzzGet wasm/internal/jsonr:FuzzValue wasm/internal/jsonr:FuzzValid wasm/internal/civil:FuzzParseTime \
+	wasm/internal/sha1:FuzzSum wasm/internal/jsonr:FuzzGet wasm/internal/jsonr:FuzzValue wasm/internal/jsonr:FuzzEnds wasm/internal/jsonr:FuzzValid wasm/internal/civil:FuzzParseTime \
 	wasm/observe:FuzzObserverAnswer wasm/observe:FuzzReflectorAnswer wasm/observe:FuzzDecodeLedger wasm/observe:FuzzReadEntries wasm/observe:FuzzLedgerRecords wasm/observe:FuzzReadContext wasm/observe:FuzzDataText wasm/observe:FuzzLedgerPieces \
 	wasm/observe:FuzzModelName wasm/observe:FuzzParseAutoCompact wasm/observe:FuzzParseMode wasm/observe:FuzzParseView wasm/observe:FuzzCheckConfigEdit wasm/internal/pisession:FuzzBranchJSON wasm/internal/jsonl:FuzzLines wasm/internal/jsonl:FuzzReadInPieces \
 	wasm/vectors:FuzzParse wasm/embeddings:FuzzParseRecord wasm/hsimport:FuzzParse wasm/hsimport:FuzzDecodeCheckpoint wasm/history:FuzzRead wasm/search:FuzzSearch wasm/search:FuzzParse wasm/search:FuzzWhenOf wasm/search:FuzzAPartGivesBackItsEntries \

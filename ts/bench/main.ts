@@ -70,8 +70,8 @@ const CFG = {
 function onlyRows(v: string | undefined): Set<string> | undefined {
 	if (v === undefined || v.trim() === "") return undefined;
 	const ns = v.split(/[\s,]+/).filter((x) => x !== "");
-	const bad = ns.find((x) => !/^([1-9]|1[0-9])$/.test(x));
-	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–19, separated by commas`);
+	const bad = ns.find((x) => !/^([1-9]|1[0-9]|20)$/.test(x));
+	if (bad !== undefined) throw new Error(`BENCH_ONLY=${v}: expected row numbers 1–20, separated by commas`);
 	return new Set(ns);
 }
 
@@ -227,6 +227,11 @@ interface Warm {
 	memBytes: number;
 	status: Record<string, unknown>;
 	written: string[];
+}
+interface Paste {
+	bytes: number;
+	ms: Record<string, number>;
+	memBytes: number;
 }
 interface Hooks {
 	replayMs: number;
@@ -647,6 +652,43 @@ async function stepWarm(r: ReplayStep, label: string, n: string, primary: boolea
 }
 
 /**
+ * Row 20 (h-v93 a1): a turn whose prompt is a pasted log, in a small project (the core on
+ * pi's thread): before_agent_start, context, agent_end and agent_settled with the log in
+ * their messages, each timed, in fresh processes. The slowest of the four at 2 and at 8 MB,
+ * and their ratio: 4× is linear (each store reads a message's ends, store.MaxRead), 16×
+ * quadratic (what a pasted 8 MB log cost before: 5.4 s per hook).
+ */
+async function stepPaste(): Promise<void> {
+	for (const b of BUILDS) {
+		for (const kind of ["log", "env"]) {
+			const what = `a turn whose prompt is a pasted ${kind === "log" ? "build log" : "file of secrets (.env lines)"}: the slowest of its four hooks, 2 and 8 MB (median of ${CFG.warmReps} processes)`;
+			progress(`20 pasted ${kind} of 2 and 8 MB (${b.name}): ${CFG.warmReps} fresh processes each`);
+			const at: Record<number, Paste[]> = {};
+			let err = "";
+			for (const mb of [2, 8]) {
+				at[mb] = [];
+				for (let i = 0; i < CFG.warmReps && err === ""; i++) {
+					const dir = tmpDir(`paste-${b.name}-${kind}-${mb}-${i}`);
+					const r = await got<Paste>(probe("paste", { module: b.module, dir, bytes: mb << 20, kind }, 10 * MIN, `paste ${b.name}`));
+					rm(dir);
+					if (r.ok) at[mb]!.push(r.v);
+					else err = r.err;
+				}
+			}
+			if (err !== "") {
+				errorRow("20", what, b.name, "Node", "8 MB ≤ 4.5× 2 MB", err);
+				continue;
+			}
+			const slowest = (xs: Paste[]) => median(xs.map((x) => Math.max(...Object.values(x.ms))));
+			const small = slowest(at[2]!);
+			const big = slowest(at[8]!);
+			const hooks = Object.keys(at[8]![0]!.ms).map((h) => `${h} ${fmtMs(median(at[8]!.map((x) => x.ms[h]!)))}`);
+			row({ n: "20", what, build: b.name, host: "Node", result: `${fmtMs(small)} → ${fmtMs(big)} (${fmtRatio(big / small)})`, target: "≤ 4.5× (linear)", ...withNote(judge(big / small, 4.5, true), `at 8 MB: ${hooks.join(", ")}; linear memory ${fmtBytes(median(at[8]!.map((x) => x.memBytes)))}`) });
+		}
+	}
+}
+
+/**
  * Row 18 (issue 25, item 5): the first and the second before_agent_start of a session, each in
  * a fresh process right after session_start, on the project a 100k cold run left (its
  * snapshot), as pi's adapter sees them.
@@ -1031,6 +1073,7 @@ function markdown(m: Record<string, string>, loadStart: number[], loadEnd: numbe
 	lines.push(`17. **Search budget** (issue 25, item 4) — \`host/cmd/bench bigsearch-data\` makes a project with ${BIG_SESSIONS.toLocaleString("en-US")} earlier sessions of 4 messages each (no decision log, no notes), or with 5 and one more of 60 MB (messages of 10 KB); \`ts/bench/probe.ts bigsearch\` starts a session in a fresh process and calls \`tool {name:"memory_search"}\` as the adapter does: every http ask of no request the core returns (its next slice, decision 018) is answered after \`setImmediate\` and resumed, until the tool result. Searches go on until one has read every session (its answer names none as left for later), then ${BIG_CALLS} more. A 1 ms interval runs meanwhile; the largest gap between its ticks is how long the event loop was held at a stretch (what pi's RPC answers and TUI waited at most). p95 is over the searches after all were read; linear memory and the heap are read after the last.`);
 	lines.push("18. **First prompt** (issue 25, item 5) — on the project a 100k cold run (row 2) left, with its snapshot: `probe.ts first` in fresh processes: `session_start`, then two `before_agent_start` with the same prompt, each timed alone; medians over the processes.");
 	lines.push(conversationsMethod());
+	lines.push("20. **A pasted log** (h-v93 a1) — `probe.ts paste` in fresh processes: a small project (the core on pi's thread, no worker), then `before_agent_start` with a prompt of 2 or 8 MB (a build log, or `.env` lines full of secrets), `context` with it as the user message, `agent_end` and `agent_settled` with it in their messages, each timed alone through `Core.call` (JSON in, envelope parsed). The slowest of the four, median over the processes, at 2 and at 8 MB, and their ratio: 4× is linear.");
 	lines.push("");
 	lines.push("p50/p99 are interpolated order statistics (`ts/bench/stats.ts`). Go-host rows come from `host/cmd/bench` with the module compiled once per process and a fresh instance per sample.");
 	lines.push("");
@@ -1121,6 +1164,7 @@ async function main(): Promise<void> {
 	if (wants("16") && !stopping) await stepMCP();
 	if (wants("17") && !stopping) await stepBigSearch();
 	if (wants("19") && !stopping) await stepConversations({ builds: BUILDS, gobench, progress, row });
+	if (wants("20") && !stopping) await stepPaste();
 
 	if (wants("3", "4") && CFG.quick) {
 		for (const b of BUILDS) {

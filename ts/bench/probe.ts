@@ -620,9 +620,61 @@ async function notesBench(a: Args): Promise<object> {
 	}
 }
 
+/** A build log of about `bytes` bytes, the shape of a pasted one. */
+function buildLog(bytes: number, kind: string): string {
+	if (kind.startsWith("repeat:")) return kind.slice("repeat:".length).repeat(Math.ceil(bytes / (kind.length - 7))).slice(0, bytes);
+	const lines: string[] = [];
+	let n = 0;
+	for (let i = 0; n < bytes; i++) {
+		const l =
+			kind === "env"
+				? `SERVICE_${i}_API_KEY=k${i}x${(i * 7919) % 100000} url=https://h${i % 13}.example/?key=&token=${i}`
+				: `2026-11-20T09:${String(Math.floor(i / 60) % 60).padStart(2, "0")}:${String(i % 60).padStart(2, "0")} INFO request id=${i} user=u${i % 97} path=/api/v1/items?page=${i % 13} status=200 dur=${i % 500}ms`;
+		lines.push(l);
+		n += l.length + 1;
+	}
+	return lines.join("\n").slice(0, bytes);
+}
+
+// A turn whose prompt is a big pasted text, in a small project (the core on pi's thread):
+// each export a turn calls, timed, with the text in its messages as pi hands them.
+async function paste(a: Args): Promise<object> {
+	fs.mkdirSync(str(a, "dir"), { recursive: true });
+	const root = fs.realpathSync(str(a, "dir"));
+	const project = path.join(root, "project");
+	const agent = path.join(root, "agent");
+	fs.mkdirSync(path.join(project, ".git"), { recursive: true });
+	fs.mkdirSync(agent, { recursive: true });
+	const text = buildLog(num(a, "bytes", 8 << 20), typeof a.kind === "string" ? a.kind : "log");
+	const { core } = await compiled(str(a, "module"), { worker: false });
+	const ms: Record<string, number> = {};
+	try {
+		await timed(core, "session_start", { cwd: project, agentDir: agent, home: root, trusted: true, hasUI: false, mode: "print", reason: "startup", flags: {}, sessionId: "paste" });
+		// parts > 1: the text as that many tool results of one turn (a long session's reads).
+		const parts = num(a, "parts", 1);
+		const size = Math.ceil(text.length / parts);
+		const prompt = parts === 1 ? text : "why did the build fail?";
+		const user = { role: "user", content: [{ type: "text", text: prompt }], timestamp: 1 };
+		const messages: object[] = [user];
+		for (let i = 0; parts > 1 && i < parts; i++) {
+			messages.push({ role: "assistant", content: [{ type: "toolCall", id: `c${i}`, name: "read", arguments: { path: `f${i}.log` } }], stopReason: "toolUse", timestamp: 2 + i });
+			messages.push({ role: "toolResult", toolCallId: `c${i}`, toolName: "read", content: [{ type: "text", text: text.slice(i * size, (i + 1) * size) }], isError: false, timestamp: 2 + i });
+		}
+		messages.push({ role: "assistant", content: [{ type: "text", text: "fine" }], stopReason: "stop", timestamp: 3 + parts });
+		const branch = messages.map((message, i) => ({ type: "message", id: `m${i}`, parentId: i === 0 ? null : `m${i - 1}`, timestamp: "2026-12-03T10:00:00.000Z", message }));
+		ms.before_agent_start = (await timed(core, "before_agent_start", { prompt, messageType: "user" })).ms;
+		ms.context = (await timed(core, "context", { messages: messages.slice(0, -1) })).ms;
+		ms.agent_end = (await timed(core, "agent_end", { stopReason: "stop", aborted: false, messages })).ms;
+		ms.agent_settled = (await timed(core, "agent_settled", { branch, window: 200000, aborted: false })).ms;
+		return { bytes: text.length, ms, memBytes: core.memoryBytes() };
+	} finally {
+		await core.close();
+	}
+}
+
 // ---- Main -------------------------------------------------------------------------
 
-const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, first, load, search, memsearch, bigsearch, notes: notesBench, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)), hindsight: hindsightProbe };
+const MODES: Record<string, (a: Args) => object | Promise<object>> = { lowerbound: lowerBound, anchor, cold, warm, hooks, first, load, search, memsearch, bigsearch, notes: notesBench, paste, observe: (a) => observeBench(str(a, "module"), str(a, "session"), str(a, "dir"), num(a, "calls", 2000)), hindsight: hindsightProbe };
 
 async function main(): Promise<void> {
 	const mode = process.argv[2] ?? "";

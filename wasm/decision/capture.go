@@ -36,7 +36,12 @@ const (
 func candidates(prompt string) []candidate {
 	var explicit, ruled []candidate
 	fenced := false
-	for _, raw := range strings.Split(prompt, "\n") {
+	// Line by line without splitting: a slice of every line of a pasted
+	// 8 MB log points into it 100,000 times, and TinyGo's collector walks
+	// back to the text's start for each of them (decision 003).
+	for rest, more := prompt, true; more; {
+		var raw string
+		raw, rest, more = strings.Cut(rest, "\n")
 		line := strings.TrimSpace(raw)
 		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
 			fenced = !fenced

@@ -150,30 +150,14 @@ func messageText(content gjson.Result) string {
 }
 
 // headTail keeps the first two thirds and the last third of n bytes of s,
-// each cut at a space. Each end is redacted with what stood around its cut
-// first (cutWindow bytes past it): a cut inside "password: V" would leave V
-// without its label (h-v93 c4), and a secret cut in half is no longer seen.
+// each redacted around its cut (redact.Ends).
 func headTail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	h, _ := redact.String(s[:min(len(s), n*2/3+cutWindow)])
-	head := txt.Whole(h, n*2/3)
-	t, _ := redact.String(s[max(0, len(s)-n/3-cutWindow):])
-	tail := t[max(0, len(t)-n/3):]
-	// The tail starts after a space too: its first word may be a secret's end.
-	if i := strings.IndexAny(tail, " \t\n\r"); i >= 0 && i < 512 {
-		tail = tail[i+1:]
-	}
-	for len(tail) > 0 && tail[0]&0xC0 == 0x80 {
-		tail = tail[1:]
+	head, tail := redact.Ends(s, n)
+	if tail == "" {
+		return head
 	}
 	return head + " […] " + tail
 }
-
-// cutWindow is how far past a cut headTail reads for a secret: longer than
-// any secret the patterns know (a 4096-bit RSA key is about 3.2 KB).
-const cutWindow = 4096
 
 // compact is JSON without the spaces between tokens, so the same arguments
 // give the same text whoever encoded them.

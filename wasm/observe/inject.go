@@ -8,6 +8,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/search"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -451,14 +452,16 @@ func readContext(messages string) contextView {
 		return true
 	})
 	if user.Exists() {
-		c := jsonr.Get(user, "content")
-		if c.Type == gjson.String {
-			v.Query = stripOurs(c.Str)
+		if c := jsonr.RawAt(user, "content"); strings.HasPrefix(c, `"`) {
+			q, _ := store.BoundedRaw(c)
+			v.Query = stripOurs(q)
 		} else {
 			var b txt.Builder
-			c.ForEach(func(_, blk gjson.Result) bool {
+			gjson.Parse(c).ForEach(func(_, blk gjson.Result) bool {
 				if jsonr.Get(blk, "type").Str == "text" {
-					b.WriteString(jsonr.Get(blk, "text").Str + "\n")
+					q, _ := store.BoundedRaw(jsonr.RawAt(blk, "text"))
+					b.WriteString(q)
+					b.WriteByte('\n')
 				}
 				return true
 			})

@@ -240,14 +240,14 @@ func (r *reader) entry(v gjson.Result) (entry, bool) {
 		e.Ours = isOurs(v)
 		e.Tokens = budget.EstimateTokens(jsonr.Get(v, "summary").Str)
 		if !e.Ours {
-			r.summary(&e, "Summary of the earlier conversation", jsonr.Get(v, "summary").Str)
+			r.summary(&e, "Summary of the earlier conversation", jsonr.RawAt(v, "summary"))
 		}
 	case "branch_summary":
 		e.Role, e.CanCut = roleSummary, true
 		e.Ours = isOurs(v)
 		e.Tokens = budget.EstimateTokens(jsonr.Get(v, "summary").Str)
 		if !e.Ours {
-			r.summary(&e, "Summary of a branch the user left", jsonr.Get(v, "summary").Str)
+			r.summary(&e, "Summary of a branch the user left", jsonr.RawAt(v, "summary"))
 		}
 	case "custom_message":
 		e.CanCut = true
@@ -292,14 +292,14 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 		e.Time = int64(t.Num)
 	}
 	role := roleOf(jsonr.Get(m, "role").Str)
-	content := jsonr.Get(m, "content")
+	content := jsonr.RawAt(m, "content")
 	if id != "" && r.edits != nil {
 		if rep, ok := r.edits[id]; ok {
 			if rep == "" || rep == "null" {
 				e.Role = role
 				return // omitted from the model's context: nothing to observe or count
 			}
-			content = jsonr.Get(gjson.Parse(rep), "content")
+			content = jsonr.RawAt(gjson.Parse(rep), "content")
 		}
 	}
 	e.Role = role
@@ -313,11 +313,12 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 			b.WriteString(cat(r.stamp(e), "User: ", text))
 		}
 	case roleAssistant:
-		content.ForEach(func(_, blk gjson.Result) bool {
+		gjson.Parse(content).ForEach(func(_, blk gjson.Result) bool {
 			switch jsonr.Get(blk, "type").Str {
 			case "text":
-				s := clean(stripOurs(jsonr.Get(blk, "text").Str))
-				e.Tokens += budget.EstimateTokens(jsonr.Get(blk, "text").Str)
+				s, size := store.BoundedRaw(jsonr.RawAt(blk, "text"))
+				s = clean(stripOurs(s))
+				e.Tokens += budget.BytesTokens(size)
 				if s = strings.TrimSpace(s); s != "" {
 					line(&b, r.stamp(e)+"Assistant: "+s)
 				}
@@ -340,7 +341,8 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 			return true
 		})
 		if sr := jsonr.Get(m, "stopReason").Str; sr == "error" || sr == "aborted" {
-			msg := clean(collapse(jsonr.Get(m, "errorMessage").Str))
+			msg, _ := store.BoundedRaw(jsonr.RawAt(m, "errorMessage"))
+			msg = clean(collapse(msg))
 			line(&b, r.stamp(e)+"Assistant stopped ("+sr+")"+prefixed(": ", text.Bytes(msg, argMax)))
 		}
 	case roleToolResult:
@@ -368,8 +370,8 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 			b.WriteString(" (no output)")
 		}
 	case roleBash:
-		out := jsonr.Get(m, "output").Str
-		e.Tokens = budget.EstimateTokens(jsonr.Get(m, "command").Str) + budget.EstimateTokens(out)
+		out, size := store.BoundedRaw(jsonr.RawAt(m, "output"))
+		e.Tokens = budget.EstimateTokens(jsonr.Get(m, "command").Str) + budget.BytesTokens(size)
 		if jsonr.Get(m, "excludeFromContext").Bool() {
 			e.Tokens = 0
 			return // the user hid it from the model; the observer does not see it either
@@ -392,11 +394,11 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 		return
 	case "compactionSummary":
 		e.Role = roleSummary
-		r.summary(e, "Summary of the earlier conversation", jsonr.Get(m, "summary").Str)
+		r.summary(e, "Summary of the earlier conversation", jsonr.RawAt(m, "summary"))
 		return
 	case "branchSummary":
 		e.Role = roleSummary
-		r.summary(e, "Summary of a branch the user left", jsonr.Get(m, "summary").Str)
+		r.summary(e, "Summary of a branch the user left", jsonr.RawAt(m, "summary"))
 		return
 	default:
 		e.Role = ""
@@ -415,7 +417,7 @@ func (r *reader) custom(e *entry, v gjson.Result, id string) {
 		e.Ours = true
 		return
 	}
-	text, n := r.contentText(jsonr.Get(v, "content"))
+	text, n := r.contentText(jsonr.RawAt(v, "content"))
 	e.Tokens = n
 	if has(ours, ct) {
 		e.Ours = true
@@ -426,11 +428,12 @@ func (r *reader) custom(e *entry, v gjson.Result, id string) {
 	}
 }
 
-func (r *reader) summary(e *entry, what, text string) {
+func (r *reader) summary(e *entry, what, raw string) {
 	if e.Role == "" {
 		e.Role = roleSummary
 	}
-	e.Tokens = budget.EstimateTokens(text)
+	text, size := store.BoundedRaw(raw)
+	e.Tokens = budget.BytesTokens(size)
 	if text = strings.TrimSpace(clean(stripOurs(text))); text != "" {
 		e.Text = r.stamp(e) + what + ":\n" + text
 	}
@@ -439,17 +442,19 @@ func (r *reader) summary(e *entry, what, text string) {
 // contentText is the text of a content field (a string, or blocks of text
 // and images) with our blocks removed and redacted, and the tokens the
 // field adds to the model's context.
-func (r *reader) contentText(c gjson.Result) (string, int) {
-	if c.Type == gjson.String {
-		return clean(stripOurs(c.Str)), budget.EstimateTokens(c.Str)
+func (r *reader) contentText(raw string) (string, int) {
+	if strings.HasPrefix(raw, `"`) {
+		s, size := store.BoundedRaw(raw)
+		return clean(stripOurs(s)), budget.BytesTokens(size)
 	}
+	c := gjson.Parse(raw)
 	var b text.Builder
 	tokens := 0
 	c.ForEach(func(_, blk gjson.Result) bool {
 		switch jsonr.Get(blk, "type").Str {
 		case "text":
-			s := jsonr.Get(blk, "text").Str
-			tokens += budget.EstimateTokens(s)
+			s, size := store.BoundedRaw(jsonr.RawAt(blk, "text"))
+			tokens += budget.BytesTokens(size)
 			if s = stripOurs(s); strings.TrimSpace(s) != "" {
 				if b.Len() > 0 {
 					b.WriteByte('\n')

@@ -1375,10 +1375,28 @@ var (
 		"stripe", "openai", "anthropic", "gemini", "mistral", "cohere", "groq", "openrouter", "replicate", "perplexity", "deepseek", "huggingface", "mailgun", "sendgrid", "postmark", "resend", "brevo", "mailchimp", "mandrill", "sparkpost", "pusher", "algolia", "datadog", "twilio", "google", "maps", "mapbox", "firebase", "supabase", "pinecone", "elevenlabs", "deepgram", "assemblyai", "youtube", "openweather", "aws"}
 )
 
+// secretLast has bit c-'a' set for each letter c a secret word ends in.
+var secretLast = lastLetters(secretWords[:])
+
+func lastLetters(words []string) uint32 {
+	var m uint32
+	for _, w := range words {
+		m |= 1 << (w[len(w)-1] - 'a')
+	}
+	return m
+}
+
 func secretKeyword(s string, lo, end int) bool {
-	for _, w := range secretWords {
-		if endsFold(s, lo, end, w) {
-			return true
+	if end-lo < 3 {
+		return false // shorter than any word here
+	}
+	// Only the words that end in the label's last letter: a text of
+	// "key=key=…" is a label at every fourth byte (h-v93 a1).
+	if c := s[end-1] | 0x20; c >= 'a' && c <= 'z' && secretLast&(1<<(c-'a')) != 0 {
+		for _, w := range secretWords {
+			if endsFold(s, lo, end, w) {
+				return true
+			}
 		}
 	}
 	if !endsFold(s, lo, end, "key") {
@@ -1386,6 +1404,9 @@ func secretKeyword(s string, lo, end int) bool {
 	}
 	e := sep(s, lo, end-3)
 	e = envWordEnd(s, lo, e) // STRIPE_LIVE_KEY: where it is used, before KEY
+	if e-lo < 3 {
+		return false // a bare KEY; every word below is longer
+	}
 	for _, w := range keyWords {
 		if endsFold(s, lo, e, w) {
 			return true

@@ -564,3 +564,13 @@ func TestEveryLabelEndsInALetterLabelEndKnows(t *testing.T) {
 		}
 	}
 }
+
+// secretKeyword's filter by last letter holds only for words that end in
+// a lower-case letter, and its length bounds only for words of 3 or more.
+func TestSecretWordsEndInALetter(t *testing.T) {
+	for _, w := range append(secretWords[:], keyWords[:]...) {
+		if c := w[len(w)-1]; c < 'a' || c > 'z' || len(w) < 3 {
+			t.Fatalf("%q: secretKeyword's filters would miss it", w)
+		}
+	}
+}

@@ -16,6 +16,9 @@ package store
 import (
 	"github.com/pi-memory/pi-memory/wasm/budget"
 	"github.com/pi-memory/pi-memory/wasm/internal/files"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
 
@@ -262,3 +265,43 @@ func (e *Env) NextID(prefix string) string { return e.asks.Next(prefix) }
 //
 //go:noinline
 func (e *Env) May(s Store, act Act) string { return e.gate(s, act) }
+
+// MaxRead is the most a store reads of one text pi hands it (a prompt, a
+// message's text block, a command's output): a pasted 8 MB log is read as
+// its ends, so a turn's work is bounded by this, not by what was pasted
+// (h-v93 a1). 64 KiB is 16k estimated tokens of one message, more than the
+// observer is shown of a tool's output; what a text adds to the model's
+// context is counted in full (BoundedRaw's size).
+const MaxRead = 64 << 10
+
+// Bounded is s as a store reads it: s itself up to MaxRead bytes, else its
+// ends, each redacted around its cut (redact.Ends), with a line between
+// them saying how much was not read.
+//
+//	Bounded("Fix the login bug") => "Fix the login bug"
+func Bounded(s string) string {
+	head, tail := redact.Ends(s, MaxRead)
+	return joined(head, tail, len(s))
+}
+
+// BoundedRaw is Bounded for a JSON value as it stands (jsonr.RawAt: a
+// message's text, quotes and escapes and all), reading only what it keeps
+// of a long string, and the length in bytes of the whole text (what the
+// model is sent of it, for a count of tokens).
+//
+//	BoundedRaw(`"Fix the\nlogin bug"`) => "Fix the\nlogin bug", 17
+func BoundedRaw(raw string) (string, int) {
+	first, last, size, cut := jsonr.Ends(raw, MaxRead*2/3+redact.Window, MaxRead/3+redact.Window)
+	if !cut {
+		return Bounded(first), size
+	}
+	head, tail := redact.EndsOf(first, last, MaxRead)
+	return joined(head, tail, size), size
+}
+
+func joined(head, tail string, size int) string {
+	if tail == "" {
+		return head
+	}
+	return head + "\n[… " + numstr.Itoa(size-len(head)-len(tail)) + " bytes not read …]\n" + tail
+}

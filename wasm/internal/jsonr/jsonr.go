@@ -42,7 +42,28 @@ func Get(r gjson.Result, path string) gjson.Result {
 	if r.Type != gjson.JSON {
 		return gjson.Result{}
 	}
-	return get(r.Raw, path, r.Index)
+	start, end, ok := locate(r.Raw, path, 0)
+	if !ok {
+		return gjson.Result{}
+	}
+	return value(r.Raw[start:end], r.Index+start)
+}
+
+// RawAt is the JSON text of the value Get would return, unread: a string
+// with its quotes and escapes, "" when there is none. For a string that
+// may be megabytes (a pasted log in a prompt), read only its ends (Ends)
+// rather than all of it.
+//
+//	RawAt(gjson.Parse(`{"a":{"b":"x\ny"}}`), "a.b") => `"x\ny"`
+func RawAt(r gjson.Result, path string) string {
+	if r.Type != gjson.JSON {
+		return ""
+	}
+	start, end, ok := locate(r.Raw, path, 0)
+	if !ok {
+		return ""
+	}
+	return r.Raw[start:end]
 }
 
 // Fields returns, for each of keys, what Get(r, key) returns (the value of
@@ -79,13 +100,13 @@ func Fields(r gjson.Result, keys ...string) []gjson.Result {
 	return out
 }
 
-// get looks path up in the object or array that starts json; base is the
-// offset of json in the document, for the Result's Index.
-func get(json, path string, base int) gjson.Result {
+// locate finds path in the object or array that starts json; base is the
+// offset of json in the document. The value is document[start:end].
+func locate(json, path string, base int) (start, end int, ok bool) {
 	part, rest, more := cut(path)
 	i := space(json, 0)
 	if i == len(json) {
-		return gjson.Result{}
+		return 0, 0, false
 	}
 	switch json[i] {
 	case '{':
@@ -93,24 +114,24 @@ func get(json, path string, base int) gjson.Result {
 	case '[':
 		return inArray(json, i+1, part, rest, more, base)
 	}
-	return gjson.Result{}
+	return 0, 0, false
 }
 
-func inObject(json string, i int, part, rest string, more bool, base int) gjson.Result {
+func inObject(json string, i int, part, rest string, more bool, base int) (start, end int, ok bool) {
 	for {
 		key, vstart, vend, ok := member(json, i)
 		if !ok {
-			return gjson.Result{}
+			return 0, 0, false
 		}
 		if key == part {
 			if !more {
-				return value(json[vstart:vend], base+vstart)
+				return base + vstart, base + vend, true
 			}
 			// A key that does not hold the rest of the path does not end the
 			// search: a later key of the same name may (gjson reads it so).
 			if c := json[vstart]; c == '{' || c == '[' {
-				if v := get(json[vstart:vend], rest, base+vstart); v.Exists() {
-					return v
+				if start, end, ok := locate(json[vstart:vend], rest, base+vstart); ok {
+					return start, end, true
 				}
 			}
 		}
@@ -150,10 +171,10 @@ func member(json string, i int) (key string, vstart, vend int, ok bool) {
 	return key, vstart, vend, true
 }
 
-func inArray(json string, i int, part, rest string, more bool, base int) gjson.Result {
+func inArray(json string, i int, part, rest string, more bool, base int) (start, end int, ok bool) {
 	want, ok := index(part)
 	if !ok {
-		return gjson.Result{}
+		return 0, 0, false
 	}
 	for n := 0; ; n++ {
 		i = space(json, i)
@@ -161,20 +182,20 @@ func inArray(json string, i int, part, rest string, more bool, base int) gjson.R
 			i = space(json, i+1)
 		}
 		if i == len(json) || json[i] == ']' {
-			return gjson.Result{}
+			return 0, 0, false
 		}
 		end := skip(json, i)
 		if end <= i {
-			return gjson.Result{}
+			return 0, 0, false
 		}
 		if n == want {
 			if !more {
-				return value(json[i:end], base+i)
+				return base + i, base + end, true
 			}
 			if c := json[i]; c == '{' || c == '[' {
-				return get(json[i:end], rest, base+i)
+				return locate(json[i:end], rest, base+i)
 			}
-			return gjson.Result{}
+			return 0, 0, false
 		}
 		i = end
 	}

@@ -1,0 +1,136 @@
+package jsonr
+
+import (
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Ends reads a JSON string value (raw, quotes and escapes as they stand)
+// without unescaping all of it: when it is longer than first+last bytes,
+// head is the text of about its first `first` bytes and tail of about its
+// last `last` bytes, each cut where no escape or character is split, and
+// cut is true; otherwise head is the whole text. size is the length of the
+// whole text in bytes. A value that is not a string is read whole, as
+// gjson's String gives it. A pasted 8 MB prompt is read as its ends at the
+// cost of its ends (h-v93 a1).
+//
+//	Ends(`"abc"`, 10, 10)       => "abc", "", 3, false
+//	Ends(`"a\nbcdefgh"`, 2, 3)  => "a\n", "fgh", 9, true
+func Ends(raw string, first, last int) (head, tail string, size int, cut bool) {
+	if len(raw) < 2 || raw[0] != '"' || len(raw) <= first+last+2 {
+		s := value(raw, 0).String()
+		return s, "", len(s), false
+	}
+	body := raw[1 : len(raw)-1]
+	if raw[len(raw)-1] != '"' || escapedEnd(body) {
+		// Not one closed string: read as gjson reads it.
+		s := value(raw, 0).String()
+		return s, "", len(s), false
+	}
+	h := 0
+	for h < first && h < len(body) {
+		h += escapeLen(body, h)
+		if surrogateAt(body, h-6, 0xD800) && surrogateAt(body, h, 0xDC00) {
+			h += 6 // a pair's second half
+		}
+	}
+	h = min(h, len(body))
+	for h > 0 && h < len(body) && body[h]&0xC0 == 0x80 {
+		h--
+	}
+	t := max(h, len(body)-last)
+	for t < len(body) && (inEscape(body, t) || body[t]&0xC0 == 0x80) {
+		t++
+	}
+	if surrogateAt(body, t-6, 0xD800) && surrogateAt(body, t, 0xDC00) {
+		t += 6 // not a pair's second half alone
+	}
+	return unescape(body[:h]), unescape(body[t:]), textLen(body), true
+}
+
+// escapeLen is the length in raw bytes of what starts at body[i]: an
+// escape, or one byte.
+func escapeLen(body string, i int) int {
+	if body[i] != '\\' {
+		return 1
+	}
+	if i+1 < len(body) && body[i+1] == 'u' {
+		return 6
+	}
+	return 2
+}
+
+// inEscape reports whether body[i] is inside an escape that starts before
+// it: the nearest backslash in the five bytes before i starts an escape
+// (an odd run of backslashes ends at it) that reaches past i.
+func inEscape(body string, i int) bool {
+	for p := i - 1; p >= 0 && p >= i-5; p-- {
+		if body[p] != '\\' {
+			continue
+		}
+		run := 0
+		for q := p; q >= 0 && body[q] == '\\'; q-- {
+			run++
+		}
+		if run%2 == 0 {
+			return false // the second half of "\\"
+		}
+		return p+escapeLen(body, p) > i
+	}
+	return false
+}
+
+// surrogateAt reports whether an escape of a UTF-16 surrogate of the half
+// that starts at base (0xD800 high, 0xDC00 low) starts at body[i].
+func surrogateAt(body string, i int, base rune) bool {
+	if i < 0 || i+6 > len(body) || body[i] != '\\' || body[i+1] != 'u' || inEscape(body, i) {
+		return false
+	}
+	r := hex4(body[i+2:])
+	return r >= base && r < base+0x400
+}
+
+// escapedEnd reports whether body ends in an odd run of backslashes: the
+// quote after it is escaped, not the string's end.
+func escapedEnd(body string) bool {
+	run := 0
+	for i := len(body) - 1; i >= 0 && body[i] == '\\'; i-- {
+		run++
+	}
+	return run%2 == 1
+}
+
+// textLen is the length in bytes of the text body's escapes spell, as
+// unescape writes it for valid JSON, without writing it.
+func textLen(body string) int {
+	n := 0
+	for i := 0; i < len(body); {
+		j := strings.IndexByte(body[i:], '\\')
+		if j < 0 {
+			return n + len(body) - i
+		}
+		n += j
+		i += j
+		if i+1 < len(body) && body[i+1] != 'u' {
+			n++
+			i += 2
+			continue
+		}
+		if i+6 > len(body) {
+			return n
+		}
+		r := hex4(body[i+2:])
+		i += 6
+		if utf16.IsSurrogate(r) && len(body)-i >= 6 && body[i] == '\\' && body[i+1] == 'u' {
+			r = utf16.DecodeRune(r, hex4(body[i+2:]))
+			i += 6
+		}
+		if l := utf8.RuneLen(r); l > 0 {
+			n += l
+		} else {
+			n += utf8.RuneLen(utf8.RuneError)
+		}
+	}
+	return n
+}

@@ -1,0 +1,46 @@
+package redact
+
+import (
+	"strings"
+
+	"github.com/pi-memory/pi-memory/wasm/internal/text"
+)
+
+// Ends is what a reader keeps of a text longer than n bytes: its first two
+// thirds of n and its last third, each cut at a space, and redacted with
+// what stood around its cut first (Window bytes past it): a cut inside
+// "password: V" would leave V without its label (h-v93 c4), and a secret cut
+// in half is no longer seen. A text of n bytes or less is s itself, unread,
+// and tail is "". The work is bounded by n, not by s: a pasted 8 MB log is
+// read as its ends (h-v93 a1).
+//
+//	Ends("short", 100) => "short", ""
+//	Ends(strings.Repeat("a ", 99)+"password: hunter22x "+strings.Repeat("b ", 99), 120) => "a a … a", "[REDACTED:secret] b b … b"
+func Ends(s string, n int) (head, tail string) {
+	if len(s) <= n {
+		return s, ""
+	}
+	return EndsOf(s[:min(len(s), n*2/3+Window)], s[max(0, len(s)-n/3-Window):], n)
+}
+
+// EndsOf is Ends for a text read only in part: first holds at least its
+// first n*2/3+Window bytes, last at least its last n/3+Window (a JSON
+// string's ends, jsonr.Ends).
+func EndsOf(first, last string, n int) (head, tail string) {
+	h, _ := String(first)
+	head = text.Whole(h, n*2/3)
+	t, _ := String(last)
+	tail = t[max(0, len(t)-n/3):]
+	// The tail starts after a space too: its first word may be a secret's end.
+	if i := strings.IndexAny(tail, " \t\n\r"); i >= 0 && i < 512 {
+		tail = tail[i+1:]
+	}
+	for len(tail) > 0 && tail[0]&0xC0 == 0x80 {
+		tail = tail[1:]
+	}
+	return head, tail
+}
+
+// Window is how far past a cut Ends reads for a secret: longer than any
+// secret the patterns know (a 4096-bit RSA key is about 3.2 KB).
+const Window = 4096

@@ -1,0 +1,52 @@
+package store
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+)
+
+// pasted is a log of about n bytes, the shape of one pasted into a prompt.
+func pasted(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		b.WriteString("2026-11-20T09:00:00 INFO request id=")
+		b.WriteString(strings.Repeat("7", i%9+1))
+		b.WriteString(" status=200\n")
+	}
+	return b.String()[:n]
+}
+
+func TestBoundedReadsALongTextAsItsEnds(t *testing.T) {
+	require.Equal(t, "Fix the login bug", Bounded("Fix the login bug"))
+	s := "FIRST " + pasted(8<<20) + " LAST"
+	for _, got := range []string{Bounded(s), func() string { g, _ := BoundedRaw(string(jsonw.String(nil, s))); return g }()} {
+		require.True(t, len(got) <= MaxRead+100, "read %d bytes of %d", len(got), len(s))
+		require.True(t, strings.HasPrefix(got, "FIRST "), "%.40q", got)
+		require.True(t, strings.HasSuffix(got, " LAST"), "%.40q", got[len(got)-40:])
+		require.Contains(t, got, " bytes not read …]\n")
+	}
+	got, size := BoundedRaw(string(jsonw.String(nil, s)))
+	require.Equal(t, len(s), size, "the whole text is counted")
+	require.Equal(t, Bounded(s), got, "read from its JSON as from its text")
+	got, size = BoundedRaw(`"short\ntext"`)
+	require.Equal(t, "short\ntext", got)
+	require.Equal(t, 10, size)
+}
+
+// A secret where a cut falls is redacted with its label, at either cut and
+// at every offset around it, in the text read and in the JSON read.
+func TestBoundedKeepsNoSecretItsCutSeparatedFromItsLabel(t *testing.T) {
+	const v = "Vq7Lm2Zr9KxW"
+	long := pasted(1 << 20)
+	for _, at := range []int{MaxRead * 2 / 3, len(long) - MaxRead/3} {
+		for k := -24; k <= 24; k++ {
+			s := long[:at+k] + "\n  password:\n    " + v + "\n" + long[at+k:]
+			got, _ := BoundedRaw(string(jsonw.String(nil, s)))
+			require.NotContains(t, got, v, "cut at %d%+d", at, k)
+			require.NotContains(t, Bounded(s), v, "cut at %d%+d", at, k)
+		}
+	}
+}
