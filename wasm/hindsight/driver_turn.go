@@ -65,7 +65,7 @@ func (h *driver) retain(out *store.Out, in gjson.Result) {
 	if h.notRetainedNow(optOut) != "" {
 		return
 	}
-	t := serializeTurn([]byte(jsonr.Get(in, "messages").Raw), h.repoKey, h.cfg.RetainMaxChars)
+	t := serializeTurn(jsonr.RawAt(in, "messages"), h.repoKey, h.cfg.RetainMaxChars)
 	if t.Content == "" {
 		return
 	}

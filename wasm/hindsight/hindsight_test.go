@@ -112,7 +112,7 @@ func TestSerializeTurnKeepsTextAndToolsStripsRecallAndRedactsBothFields(t *testi
 	 {"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"TOKEN=` + secret + `"}]},
 	 {"role":"assistant","content":[{"type":"text","text":"Done."}]}
 	]`
-	tr := serializeTurn([]byte(msgs), "github.com/o/r", 16000)
+	tr := serializeTurn(msgs, "github.com/o/r", 16000)
 	require.Equal(t, int64(1700), tr.UserMs)
 	require.Equal(t, "user: Deploy with [REDACTED:github-token]\nassistant: Running it.\ntool bash {\"command\":\"env\"}\nresult: TOKEN=[REDACTED:github-token]\nassistant: Done.", tr.Content)
 	require.Equal(t, "pi session in github.com/o/r: Deploy with [REDACTED:github-token]", tr.Context)
@@ -129,7 +129,7 @@ func TestSerializeTurnRedactsWhatAnArgumentsStringSays(t *testing.T) {
 	  {"type":"toolCall","id":"c2","name":"write","arguments":{"path":"c.yml","content":"db:\n  POSTGRES_PASSWORD: \"Wr1teToolPw9\"\n"}}]},
 	 {"role":"assistant","content":[{"type":"text","text":"Done."}]}
 	]`
-	tr := serializeTurn([]byte(msgs), "k", 16000)
+	tr := serializeTurn(msgs, "k", 16000)
 	require.NotContains(t, tr.Content, "Wq8xR2pLa8abcdEFGHijkl")
 	require.NotContains(t, tr.Content, "Wr1teToolPw9")
 	require.Contains(t, tr.Content, `tool bash {"command":"export OPENAI_API_KEY=\"[REDACTED:secret]\" && echo ok"}`)
@@ -143,7 +143,7 @@ func TestSerializeTurnWithholdsWhatASecretReadingCommandPrints(t *testing.T) {
 	 {"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"Xk9Lm2Qz7Wv4"}]},
 	 {"role":"assistant","content":[{"type":"text","text":"Done."}]}
 	]`
-	tr := serializeTurn([]byte(msgs), "k", 16000)
+	tr := serializeTurn(msgs, "k", 16000)
 	require.NotContains(t, tr.Content, "Xk9Lm2Qz7Wv4")
 	require.Contains(t, tr.Content, "result: [REDACTED: the output of a command that reads a secret]")
 }
@@ -156,15 +156,29 @@ func TestSerializeTurnLeavesOutWhatTheRetainToolKeptOnItsOwn(t *testing.T) {
 	 {"role":"toolResult","toolCallId":"c2","toolName":"bash","content":[{"type":"text","text":"Makefile"}]},
 	 {"role":"assistant","content":[{"type":"text","text":"Kept."}]}
 	]`
-	tr := serializeTurn([]byte(msgs), "k", 16000)
+	tr := serializeTurn(msgs, "k", 16000)
 	require.Equal(t, "user: Remember how we deploy\ntool bash {\"command\":\"ls\"}\nresult: Makefile\nassistant: Kept.", tr.Content)
 }
 
 func TestSerializeTurnCapsAndKeepsNothingFromAnEmptyRun(t *testing.T) {
 	long := strings.Repeat("word ", 5000)
-	tr := serializeTurn([]byte(`[{"role":"user","content":"`+long+`","timestamp":1}]`), "k", 1000)
+	tr := serializeTurn(`[{"role":"user","content":"`+long+`","timestamp":1}]`, "k", 1000)
 	require.True(t, len(tr.Content) <= 1000, "%d", len(tr.Content))
-	require.Equal(t, turn{}, serializeTurn([]byte(`[{"role":"assistant","content":[]}]`), "k", 1000))
+	require.Equal(t, turn{}, serializeTurn(`[{"role":"assistant","content":[]}]`, "k", 1000))
+}
+
+// h-v93 a1: a pasted log in a retained turn is read as its ends (not
+// decoded whole for the part a turn keeps); a tool's printed end still
+// reaches the result's tail.
+func TestSerializeTurnReadsAPastedLogAsItsEnds(t *testing.T) {
+	log := strings.Repeat(`2026-11-20 INFO request status=200\n`, 60000)
+	msgs := `[{"role":"user","content":[{"type":"text","text":"FIRST ` + log + `"}],"timestamp":1},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"make"}}]},
+	 {"role":"toolResult","toolCallId":"t1","content":[{"type":"text","text":"` + log + `make: *** [all] Error 2"}]}]`
+	tr := serializeTurn(msgs, "k", 16000)
+	require.True(t, strings.HasPrefix(tr.Content, "user: FIRST 2026-11-20 INFO"), "%.60q", tr.Content)
+	require.Contains(t, tr.Content, "make: *** [all] Error 2")
+	require.True(t, len(tr.Content) <= 16000, "%d", len(tr.Content))
 }
 
 // Each part is capped before the content is redacted: a token the cap went
@@ -176,7 +190,7 @@ func TestSerializeTurnCapsNeverSendPartOfASecret(t *testing.T) {
 	  {"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"` + strings.Repeat("z ", 280) + secret + ` x"}}]},
 	 {"role":"toolResult","toolCallId":"t1","content":[{"type":"text","text":"` + strings.Repeat("r ", 660) + secret + " " + strings.Repeat("q ", 1000) + `"}]}]`
 	for _, max := range []int{16000, 6000 + 7, 6000 + 3} {
-		tr := serializeTurn([]byte(msgs), "k", max)
+		tr := serializeTurn(msgs, "k", max)
 		require.True(t, !strings.Contains(tr.Content, secret[:12]), "part of a secret is sent: %q", tr.Content)
 	}
 }

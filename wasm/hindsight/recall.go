@@ -36,7 +36,7 @@ func newestUserMessage(messages gjson.Result) (index int, ts int64, text string)
 	if index < 0 {
 		return -1, 0, ""
 	}
-	return index, jsonr.Get(user, "timestamp").Int(), messageText(jsonr.Get(user, "content"))
+	return index, jsonr.Get(user, "timestamp").Int(), messageText(jsonr.RawAt(user, "content"))
 }
 
 // recallKey is what a recall's outcome is kept by: the user message's time

@@ -4,10 +4,10 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
-	"github.com/pi-memory/pi-memory/wasm/internal/pisession"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
 	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
 
@@ -41,14 +41,14 @@ type turn struct {
 //
 //	serializeTurn(`[{"role":"user","content":"Use Go","timestamp":5}]`, "k", 16000)
 //	=> turn{Content: "user: Use Go", Context: "pi session in k: Use Go", UserMs: 5}
-func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
+func serializeTurn(messages string, repoKey string, maxChars int) turn {
 	var t turn
 	var b txt.Builder
 	results := map[string]string{}
-	arr := gjson.ParseBytes(messages)
+	arr := gjson.Parse(messages)
 	arr.ForEach(func(_, m gjson.Result) bool {
 		if jsonr.Get(m, "role").Str == "toolResult" {
-			results[jsonr.Get(m, "toolCallId").Str] = pisession.ContentText(jsonr.Get(m, "content"), "\n")
+			results[jsonr.Get(m, "toolCallId").Str] = contentText(jsonr.RawAt(m, "content"))
 		}
 		return true
 	})
@@ -56,7 +56,7 @@ func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 	arr.ForEach(func(_, m gjson.Result) bool {
 		switch jsonr.Get(m, "role").Str {
 		case "user":
-			text := messageText(jsonr.Get(m, "content"))
+			text := messageText(jsonr.RawAt(m, "content"))
 			if t.UserMs == 0 {
 				t.UserMs = jsonr.Get(m, "timestamp").Int()
 			}
@@ -70,7 +70,8 @@ func serializeTurn(messages []byte, repoKey string, maxChars int) turn {
 			jsonr.Get(m, "content").ForEach(func(_, blk gjson.Result) bool {
 				switch jsonr.Get(blk, "type").Str {
 				case "text":
-					if s := strings.TrimSpace(marker.Strip(jsonr.Get(blk, "text").Str)); s != "" {
+					s, _ := store.BoundedRaw(jsonr.RawAt(blk, "text"))
+					if s = strings.TrimSpace(marker.Strip(s)); s != "" {
 						line(&b, "assistant: ", txt.Whole(s, capAssistant))
 					}
 				case "toolCall":
@@ -145,8 +146,31 @@ func line(b *txt.Builder, prefix, text string) {
 
 // messageText is what a message's content says, our injected blocks removed:
 // a recall's query and a retained turn's user and assistant text.
-func messageText(content gjson.Result) string {
-	return strings.TrimSpace(marker.Strip(pisession.ContentText(content, "\n")))
+func messageText(content string) string {
+	return strings.TrimSpace(marker.Strip(contentText(content)))
+}
+
+// contentText is the text of a message's content as it stands in JSON (a
+// string, or blocks whose text blocks it joins with newlines), each text
+// read as its ends past store.MaxRead: a pasted log is not decoded whole
+// for the 8,000 bytes a turn keeps of it (h-v93 a1).
+func contentText(raw string) string {
+	if strings.HasPrefix(raw, `"`) {
+		s, _ := store.BoundedRaw(raw)
+		return s
+	}
+	var b txt.Builder
+	gjson.Parse(raw).ForEach(func(_, blk gjson.Result) bool {
+		if jsonr.Get(blk, "type").Str == "text" {
+			s, _ := store.BoundedRaw(jsonr.RawAt(blk, "text"))
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(s)
+		}
+		return true
+	})
+	return b.String()
 }
 
 // headTail keeps the first two thirds and the last third of n bytes of s,
