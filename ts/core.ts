@@ -1717,7 +1717,7 @@ export class Core {
 			return await InWorker.start(this.#workerFile(), await this.#module, this.#options.log ?? (() => {}));
 		} catch (err) {
 			this.#stays = err instanceof Error ? err.message : String(err);
-			this.#options.log?.(2, `pi-memory: the core stays on pi's main thread: no worker thread (${this.#stays})`);
+			this.#options.log?.(2, `the core stays on pi's main thread: no worker thread (${this.#stays})`);
 			return undefined;
 		}
 	}
@@ -1745,7 +1745,7 @@ export class Core {
 		} catch (err) {
 			worker.drop();
 			this.#failed = true;
-			this.#options.log?.(2, `pi-memory: the core stays on pi's main thread for this session: it did not start in the worker thread (${err instanceof Error ? err.message : String(err)})`);
+			this.#options.log?.(2, `the core stays on pi's main thread for this session: it did not start in the worker thread (${err instanceof Error ? err.message : String(err)})`);
 			return false;
 		}
 	}

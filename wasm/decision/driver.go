@@ -274,7 +274,7 @@ func (d *driver) loadSnapshot(size int64) (int64, bool) {
 	st, cur, err := d.openSnapshot(read, info.Size, size)
 	if err != nil {
 		d.snapNote = err.Error() + "; " + replayed
-		d.h.Log(hostio.Debug, "pi-memory: snapshot "+d.snap+": "+d.snapNote)
+		d.h.Log(hostio.Debug, "snapshot "+d.snap+": "+d.snapNote)
 		return 0, false
 	}
 	d.st, d.cur = st, cur
@@ -349,7 +349,7 @@ func (d *driver) writeSnapshot() {
 	fail := func(err error) {
 		d.h.Remove(tmp)
 		d.snapNote = "could not be written (" + err.Error() + ")"
-		d.h.Log(hostio.Warn, "pi-memory: snapshot "+d.snap+": "+d.snapNote)
+		d.h.Log(hostio.Warn, "snapshot "+d.snap+": "+d.snapNote)
 	}
 	if err := d.h.Mkdir(path.Dir(d.snap)); err != nil {
 		fail(err)

@@ -51,7 +51,7 @@ func (d *driver) capture(out *store.Out, pending []candidate) {
 	out.Complete(classifierSystem, classifierPrompt(ask), 400, func(out *store.Out, v gjson.Result) {
 		verdicts, ok := verdictsOf(v, len(ask))
 		if !ok {
-			d.h.Log(2, "pi-memory: the decision classifier gave no usable answer ("+jsonr.Get(v, "error").String()+"); falling back to the rule classifier")
+			d.h.Log(2, "the decision classifier gave no usable answer ("+jsonr.Get(v, "error").String()+"); falling back to the rule classifier")
 			d.review(out, d.cfg.ByRule(pending))
 			return
 		}

@@ -34,8 +34,12 @@ func (e *Engine) judgeTrust(s *store.Session, in gjson.Result) (ask bool) {
 		return false
 	}
 	f.PiTrusted = s.Trusted
-	// A session switched off (--no-memory) shows no dialog: it has no one to ask.
-	v := trust.Decide(f, s.Cwd, s.ProjectRoot, e.holdsPiFiles(s.ProjectRoot), s.HasUI && s.Switch == "")
+	v := trust.Decide(f, s.Cwd, s.ProjectRoot, e.holdsPiFiles(s.ProjectRoot), s.HasUI)
+	if v.Ask && s.Switch != "" {
+		// A session switched off (--no-memory) shows no dialog, and says so
+		// rather than that there was no one to ask (h-v93 b5).
+		v = trust.Verdict{Why: v.Why + ", and memory was off (" + s.Switch + ") when this session started, so nothing was asked; a new session (/new) asks"}
+	}
 	s.Trusted, s.TrustWhy = v.Trusted, v.Why
 	if !v.Ask {
 		return false

@@ -115,6 +115,13 @@ func TestAskAsksOnceAndTheAnswerHoldsForTheSession(t *testing.T) {
 		r.write(projectIndex, "## Build\n- The project deploys with make ship\n")
 		r.startTrust(r.project, true, true, `{"default":"ask"}`, "flags", raw(`{"no-memory":true}`))
 		require.False(t, r.dialog().Exists())
+		// Switched on later: still untrusted, and the reason is the switch, not
+		// a missing UI (h-v93 b5).
+		r.mem("on")
+		require.NotContains(t, r.injected("hello"), "make ship")
+		r.mem("status")
+		require.Contains(t, r.text(), "memory was off (--no-memory) when this session started, so nothing was asked; a new session (/new) asks")
+		require.NotContains(t, r.text(), "no one to ask")
 	})
 	t.Run("a root without pi files is not asked about", func(t *testing.T) {
 		r := newRig(t, true)

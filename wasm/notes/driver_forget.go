@@ -323,7 +323,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 		return "", true, errors.New("could not write " + rec.File + ": " + err.Error() + "; nothing was restored")
 	}
 	if err := n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, line, bodyLines(out)-bodyLines(data)))); err != nil {
-		n.h.Log(hostio.Warn, "pi-memory: restored "+rec.ID+" but could not mark it in "+records+": "+err.Error())
+		n.h.Log(hostio.Warn, "restored "+rec.ID+" but could not mark it in "+records+": "+err.Error())
 	}
 	n.written(sc, rec.File)
 	return "Restored " + quoteFact(rec.Text) + " to " + display + ", line " + numstr.Itoa(line) + ".", true, nil
@@ -337,7 +337,7 @@ func (n *driver) written(sc *noteScope, file string) {
 	}
 	sc.stamped = false
 	if err := n.rebuildTable(sc, nil); err != nil {
-		n.h.Log(hostio.Warn, "pi-memory: could not rebuild "+sc.table+": "+err.Error())
+		n.h.Log(hostio.Warn, "could not rebuild "+sc.table+": "+err.Error())
 	}
 }
 

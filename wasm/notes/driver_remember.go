@@ -208,7 +208,7 @@ func (n *driver) remember(scope, section, fact, source string) (remembered, erro
 	// The fact is written (or refused) whatever the sidecars say; a sidecar
 	// that could not be written is said in the log, not as a failure.
 	for _, p := range problems {
-		n.h.Log(hostio.Warn, "pi-memory: "+p)
+		n.h.Log(hostio.Warn, p)
 	}
 	return r, nil
 }

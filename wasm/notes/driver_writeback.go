@@ -473,7 +473,7 @@ func (n *driver) injected(text string, receipts []budget.Receipt) {
 	}
 	t.Faults, t.MoreFaults = n.residency.Faults, n.residency.MoreFaults
 	if err := n.appendTrace(&t); err != nil {
-		n.h.Log(hostio.Warn, "pi-memory: could not write "+n.traces+": "+err.Error())
+		n.h.Log(hostio.Warn, "could not write "+n.traces+": "+err.Error())
 		return
 	}
 	n.tracedHash = h

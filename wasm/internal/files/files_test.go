@@ -473,3 +473,18 @@ func TestAWriteOverWithoutALockIsRefusedWhenTheFileChanged(t *testing.T) {
 	require.Equal(t, `{"enabled": true, "theirs": 1}`+"\n", string(data))
 	require.NoError(t, r.fs.WriteAtomicOver(file, []byte(`{"enabled": false}`+"\n"), data))
 }
+
+// h-v93 b2: what the core logs is text and nothing else, however it was
+// made (a model's plain-text error body went to pi's stderr with OSC 52 in
+// it), and a megabyte of it is one bounded line.
+func TestWhatIsLoggedIsTextWithoutSecrets(t *testing.T) {
+	var got []string
+	h := fsys.NewHost(fsys.NewOS(), fsys.NewManual(time.Unix(1772172000, 0)), bytes.NewReader(make([]byte, 64)), func(_ int, msg string) { got = append(got, msg) })
+	g := Guard(h, "/p/project", "/p/agent")
+	g.Log(hostio.Warn, "the classifier gave no usable answer (502 bad \x1b]52;c;SEVMTE8=\a \x1b[31mRED\x1b[0m token=ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5 \u202eevil)")
+	g.Log(hostio.Warn, strings.Repeat("x", 1<<20)+" password: Vq7Lm2Zr9KxW")
+	require.Equal(t, 2, len(got))
+	require.Equal(t, "the classifier gave no usable answer (502 bad  RED token=[REDACTED:github-token] evil)", got[0])
+	require.True(t, len(got[1]) <= 4200, "%d bytes", len(got[1]))
+	require.NotContains(t, got[1], "Vq7Lm2Zr9KxW")
+}

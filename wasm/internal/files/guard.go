@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
+	"github.com/pi-memory/pi-memory/wasm/marker"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // Memory files and folders are what they claim to be (docs/decisions/006):
@@ -358,4 +360,20 @@ func (g *FS) Nonce() uint64 {
 }
 
 // Log writes a line to the host's log.
-func (g *FS) Log(level hostio.Level, msg string) { g.h.Log(level, msg) }
+//
+// What it logs is text and nothing else (h-v93 b2: a model's plain-text error
+// body reached pi's stderr with OSC 52 in it): at most maxLog bytes (its ends,
+// redacted around the cut), its secrets marked, and what a terminal would read
+// as something else removed (marker.Plain, after the redaction, which reads a
+// secret through it). A host adds its own prefix ("pi-memory: ").
+func (g *FS) Log(level hostio.Level, msg string) {
+	head, tail := redact.Ends(msg, maxLog)
+	if tail != "" {
+		head += " […] " + tail
+	}
+	r, _ := redact.String(head)
+	g.h.Log(level, marker.Plain(r))
+}
+
+// maxLog bounds one line of the log.
+const maxLog = 4096
