@@ -125,7 +125,7 @@ func expressions() []expression {
 			`(?:[_.\-]?(?:` + fold("key") + `(?:[_.\-]?` + fold("base") + `)?|` + fold("value") + `|` + fold("base64") + `|` + fold("b64") + `))?` +
 			`|(?:\b|_)` + fold("pass") + `|[a-z0-9]P` + fold("ass") + `|[A-Za-z0-9][_.\-]` + fold("auth") + `|\b_` + fold("auth") + `|_PAT)(?:[_.\-]` + foldAny("production", "prod", "development", "dev", "staging", "stage", "test", "live", "sandbox", "local", "qa", "uat", "old", "new", "backup", "primary", "secondary") + `|[_.\-][0-9]{1,2})?` +
 			`["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|\|\|=|\?\?=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*` +
-			"(?:(?:[bBrRuU]{1,2}|@|u8|L|r#+)?(?:(?:\"\")?\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"(?:\"\")?|\\$?'((?:[^'\\r\\n]|''|'\\\\''|'\"'\"'){4,})')|([^\\s\"'`,;]{6,})|`([^`\\r\\n]{4,})`)", start: identStart},
+			"(?:(?:[bBrRuU]{1,2}|@|u8|L|r#+)?(?:(?:\"\")?\"((?:[^\"\\\\\\r\\n]|\\\\.){4,})\"(?:\"\")?|\\$?'((?:[^'\\r\\n]|''|'\\\\''|'\"'\"'){4,})')|([^\\s\"'`,;]{6}(?:[^\\s\"'`,;\\\\]|\\\\[^\\s\"'`,;nrt]|\\\\$)*)|`([^`\\r\\n]{4,})`)", start: identStart},
 		// secret: in prose
 		{re: `\b` + fold("pass") + `[ \t]` + fold("phrase") + `\b|\b(?:[A-Za-z0-9_]*_)?(?:` + foldAny("passwords", "password", "passwd", "passphrase", "passcode", "pwd", "pw") + `|` + fold("pass") + `)\b` +
 			`|\b[A-Za-z0-9_]*[a-z0-9]P(?:asswords|assword|asswd|assphrase|asscode|wd)\b|\b` + fold("wi") + `-?` + fold("fi") + `[ \t]+` + fold("key") + `\b`},

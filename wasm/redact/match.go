@@ -1459,6 +1459,7 @@ func secretValue(s string, start, v int) []int {
 		return m
 	}
 	if e, n := runes(s, v, isBareStop); n >= 6 {
+		e = bareEnd(s, v, e)
 		return groupOf(start, e, 4, 2, v, e)
 	}
 	// Markdown's code: DB_PASSWORD: `x` (its own group: labelledValue reads
@@ -1470,6 +1471,34 @@ func secretValue(s string, start, v int) []int {
 		}
 	}
 	return nil
+}
+
+// bareEnd is where a bare value at s[v:e] (six characters or more, none
+// of them a stop) ends: after its first six characters, at a backslash
+// that starts "\n", "\r" or "\t" or that a stop follows, a backslash and
+// any other character being one character of it (a quoted string printed
+// with its escapes, as Go's %q and JSON write one): "hunter2x\npassword:
+// hunter3x" is a value and the next line, whose label the value would
+// otherwise take, and whose own value it would leave (h-v93 a6). It is
+// the expression's [^\s"'`,;]{6}(?:[^\s"'`,;\\]|\\[^\s"'`,;nrt]|\\$)*.
+func bareEnd(s string, v, e int) int {
+	i := v
+	for k := 0; k < 6; k++ {
+		i += runeLen(s, i)
+	}
+	for i < e {
+		switch {
+		case s[i] != '\\':
+			i += runeLen(s, i)
+		case i+1 == len(s):
+			return i + 1
+		case i+1 == e || s[i+1] == 'n' || s[i+1] == 'r' || s[i+1] == 't':
+			return i
+		default:
+			i += 1 + runeLen(s, i+1)
+		}
+	}
+	return e
 }
 
 // quotedSecret is secretValue's quoted forms at s[v:].

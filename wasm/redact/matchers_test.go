@@ -62,6 +62,8 @@ func TestMatchersAgreeWithTheirExpressionsOnTheEdges(t *testing.T) {
 
 var matcherEdges = []string{
 	"",
+	// A bare value ends at an escaped line break after six characters (bareEnd).
+	`password: hunter2x\npassword: hunter3x\n`, `token=abcdef\\\nx`, `secret=abcdefg\ x`, `api_key=abcdef\`, `token=abcdé\é\nq`, `password=ab\ncd1234\r`,
 	// auth and access-token labels: a word before the separator, _auth at a
 	// word's start, an option's --auth, an uppercase _PAT only.
 	"REDIS_AUTH=Xq9vLm2pRt", "x-_auth=Xq9vLm2pRt", "__auth=Xq9vLm2pRt", "--auth=Xq9vLm2pRt", "-auth=Xq9vLm2pRt", " _auth=Xq9vLm2pRt",

@@ -1029,6 +1029,21 @@ func TestALabelAndAQuotedValueAloneOnALineAndAGluedRedirect(t *testing.T) {
 	}
 }
 
+// A quoted string printed with its escapes (Go's %q, JSON): a value ends
+// at "\n", "\r" or "\t" after its first six characters, so the next line's
+// label is not taken into it and its own value is found (h-v93 a6).
+func TestAValueEndsAtAnEscapedLineBreak(t *testing.T) {
+	bothWays(t, redacts{
+		{`unknown tool "api_key=abcdef12345\ntoken=ghijk67890\t"`, `unknown tool "api_key=[REDACTED:secret]\ntoken=[REDACTED:secret]\t"`},
+		{`DB_PASSWORD=s3cr3tpass\r\nUSER=bob`, `DB_PASSWORD=[REDACTED:secret]\r\nUSER=bob`},
+		{`password: ab\ncd1234`, `password: [REDACTED:secret]`},
+	}, nil)
+	got, _ := String(`unknown tool "password: hunter2x\npassword: hunter3x\n"`)
+	if strings.Contains(got, "hunter2x") || strings.Contains(got, "hunter3x") {
+		t.Fatalf("a value kept: %s", got)
+	}
+}
+
 // A table row no header explains (h-v72): the cell after a secret's name
 // is its value when it looks chosen, like a password of 8+ bytes without a
 // name's separators, or like a long token; what names, types or describes
