@@ -834,3 +834,28 @@ func TestAForgetWhoseRecordCouldNotBeReadBackIsRefused(t *testing.T) {
 	require.Contains(t, r.text(), "a record may be")
 	require.Equal(t, src, r.read(projectIndex))
 }
+
+// h-v93 d7: a record is a file anyone may edit; one edited to name
+// config.json, the other scope's file or a file that is no note restores
+// nothing and changes nothing.
+func TestARecordNamingAnotherFileRestoresNothing(t *testing.T) {
+	for _, target := range []string{".pi/memory/config.json", "agent/memory/MEMORY.md", ".pi/memory/notes.txt"} {
+		r := newRig(t, false)
+		r.write(projectIndex, "## A\n- one\n- two\n")
+		r.write(".pi/memory/config.json", "{\"enabled\": true}\n")
+		f, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 3)})
+		require.True(t, ok)
+		require.NoError(t, err)
+		records := "agent/pi-memory/notes/" + ProjectHash(r.project) + "/forgotten.jsonl"
+		text := r.read(records)
+		r.write(records, strings.ReplaceAll(text, `"file":"`+r.abs(projectIndex)+`"`, `"file":"`+r.abs(target)+`"`))
+		_, ok, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+		require.True(t, ok)
+		require.Error(t, err, target)
+		require.Contains(t, err.Error(), "nothing was restored")
+		require.Equal(t, "{\"enabled\": true}\n", r.read(".pi/memory/config.json"))
+		require.Equal(t, "## A\n- one\n", r.read(projectIndex))
+		require.False(t, r.exists("agent/memory/MEMORY.md"), target)
+		require.False(t, r.exists(".pi/memory/notes.txt"), target)
+	}
+}

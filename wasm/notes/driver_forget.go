@@ -275,6 +275,11 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 		return "", true, errors.New(ref + " names " + rec.File + ", which is not a memory file of this session; nothing was restored")
 	case err != nil:
 		return "", true, err
+	case !strings.HasSuffix(rec.File, ".md") || sc.name != rec.Scope:
+		// A record is a file of this machine that anyone may edit: it
+		// restores only into a note of the memory it says it came from,
+		// never config.json or the other scope's file (h-v93 d7).
+		return "", true, errors.New(ref + " names " + rec.File + ", which is not a note file of " + rec.Scope + " memory; nothing was restored")
 	}
 	if err := n.h.Check(rec.File); err != nil {
 		return "", true, err
