@@ -859,3 +859,25 @@ func TestARecordNamingAnotherFileRestoresNothing(t *testing.T) {
 		require.False(t, r.exists(".pi/memory/notes.txt"), target)
 	}
 }
+
+// h-v89, h-v93 d7: a record whose src was edited to hold a heading, or to
+// open a code block or a comment, restores nothing: the entries below it
+// would read differently (moved to another section, swallowed).
+func TestARecordWhoseSrcChangesOtherEntriesRestoresNothing(t *testing.T) {
+	for _, src := range []string{`- two\n## Injected\n`, "- two\\n```\\n", `- two\n<!--\n`} {
+		r := newRig(t, false)
+		r.write(projectIndex, "## A\n- one\n- two\n- three\n\n## B\n- four\n")
+		f, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, 3)})
+		require.True(t, ok)
+		require.NoError(t, err)
+		records := "agent/pi-memory/notes/" + ProjectHash(r.project) + "/forgotten.jsonl"
+		text := r.read(records)
+		require.Contains(t, text, `"src":"- two\n"`)
+		r.write(records, strings.ReplaceAll(text, `"src":"- two\n"`, `"src":"`+src+`"`))
+		_, ok, err = r.notesForgetter().Restore(nil, store.Ref{ID: f.Restore})
+		require.True(t, ok)
+		require.Error(t, err, src)
+		require.Contains(t, err.Error(), "nothing was restored")
+		require.Equal(t, "## A\n- one\n- three\n\n## B\n- four\n", r.read(projectIndex), src)
+	}
+}

@@ -315,6 +315,12 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 		// comment that something above left open since.
 		return "", true, errors.New("restoring " + quoteFact(rec.Text) + " to " + display + " would put it inside a code block or an HTML comment that is not closed above its place (its section " + quoteFact(rec.Section) + " or the file's end); close it and restore again; nothing was restored")
 	}
+	if !addsOneEntry(sc.name, data, out) {
+		// A record edited by hand: its src holds a heading, or opens a
+		// code block or a comment that would swallow what follows
+		// (h-v89, h-v93 d7).
+		return "", true, errors.New("restoring " + quoteFact(rec.Text) + " to " + display + " would change how the file's other entries read (its recovery record's text holds a heading, or opens a code block or a comment); nothing was restored")
+	}
 	// Only what the lines around it make with it is refused: what the
 	// entry held itself (lone "\r"s inside it, h-v77 B1) comes back as it
 	// was.

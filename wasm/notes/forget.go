@@ -939,3 +939,26 @@ func (f *forgottenFile) add(n int, line []byte) {
 		f.Problems = append(f.Problems, Problem{Line: n, Msg: `unknown "op" ` + strconv.Quote(op)})
 	}
 }
+
+// addsOneEntry reports whether out reads as data with one page more and
+// every page of data still there, in its section: what a restore writes
+// brings its entry back and changes nothing else memory reads.
+func addsOneEntry(scope string, data, out []byte) bool {
+	_, before := readView(scope, data, nil)
+	_, after := readView(scope, out, nil)
+	if len(after) != len(before)+1 {
+		return false
+	}
+	left := make(map[string]int, len(after))
+	for _, p := range after {
+		left[p.Section+"\x00"+p.Text]++
+	}
+	for _, p := range before {
+		k := p.Section + "\x00" + p.Text
+		if left[k] == 0 {
+			return false
+		}
+		left[k]--
+	}
+	return true
+}
