@@ -54,6 +54,9 @@ func spelling(s string, i, lim int, bare bool) (n int, b byte) {
 		if j := escapedAt(s, i); bare && j > 0 {
 			return j + 1 - i, s[j]
 		}
+		if n := continuation(s, i); bare && n > 0 {
+			return n, 0
+		}
 		return text.Spelling(s, i)
 	case c == '%', c == '&':
 		return text.Spelling(s, i)
@@ -143,7 +146,7 @@ func twoWays(s string) bool {
 					return true // a spelled quote: \u0022, %22, &#34;
 				}
 				if c == '\\' {
-					if escapedAt(s, i) > 0 {
+					if escapedAt(s, i) > 0 || continuation(s, i) > 0 {
 						return true
 					}
 					n = runEnd(s, i, func(b byte) bool { return b == '\\' }) - i
@@ -182,6 +185,23 @@ func escapedAt(s string, i int) int {
 	j := runEnd(s, i, func(b byte) bool { return b == '\\' })
 	if j < len(s) && (s[j] == '"' || s[j] == '/') {
 		return j
+	}
+	return 0
+}
+
+// continuation is the length of a shell's line continuation at s[i] (a
+// backslash that no backslash escapes, then the line's end), which a
+// shell reads as nothing: "sshpass -p \\\n  PW" gives PW to -p (h-v93 c6).
+// 0 for none.
+func continuation(s string, i int) int {
+	if i > 0 && s[i-1] == '\\' {
+		return 0
+	}
+	switch {
+	case hasAt(s, i, "\\\n"):
+		return 2
+	case hasAt(s, i, "\\\r\n"):
+		return 3
 	}
 	return 0
 }

@@ -1044,6 +1044,22 @@ func TestAValueEndsAtAnEscapedLineBreak(t *testing.T) {
 	}
 }
 
+// A shell's line continuation is read as the shell reads it, as nothing:
+// a flag and its value on two lines are one (h-v93 c6).
+func TestALineContinuationJoinsAFlagAndItsValue(t *testing.T) {
+	bothWays(t, redacts{
+		{"mysql -u root \\\n  -pHunt3rPw9 db", "mysql -u root \\\n  -p[REDACTED:secret] db"},
+		{"docker login -u me \\\n  -p Hunt3rPw9 registry", "docker login -u me \\\n  -p [REDACTED:secret] registry"},
+		{"curl \\\r\n  -u admin:Hunt3rPw9 https://x", "curl \\\r\n  -u admin:[REDACTED:secret] https://x"},
+		{"export DB_PASSWORD=\\\nHunt3rPw9", "export DB_PASSWORD=\\\n[REDACTED:secret]"},
+	}, []string{"make build \\\n  -j4 test", "mysql -u root -p \\\n db_name", "a \\\\\n  -pHunt3rPw9"})
+	for _, s := range []string{"sshpass -p \\\n  Hunt3rPw9 ssh host", "psql --password \\\n  Hunt3rPw9"} {
+		if got, _ := String(s); strings.Contains(got, "Hunt3rPw9") {
+			t.Fatalf("a value kept: %q", got)
+		}
+	}
+}
+
 // A table row no header explains (h-v72): the cell after a secret's name
 // is its value when it looks chosen, like a password of 8+ bytes without a
 // name's separators, or like a long token; what names, types or describes
