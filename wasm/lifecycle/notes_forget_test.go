@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -879,5 +880,38 @@ func TestARecordWhoseSrcChangesOtherEntriesRestoresNothing(t *testing.T) {
 		require.Error(t, err, src)
 		require.Contains(t, err.Error(), "nothing was restored")
 		require.Equal(t, "## A\n- one\n- three\n\n## B\n- four\n", r.read(projectIndex), src)
+	}
+}
+
+// h-v93 d1: entries forgotten one after another come back in place in any
+// order of forgets and restores when a code block or a comment follows
+// them (a fence or a comment ends the entry above it, as a bullet does).
+func TestRestoresInAnyOrderBesideACodeBlockOrAComment(t *testing.T) {
+	perms := [][]int{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}
+	for _, src := range []string{
+		"## Build\n- alpha\n- bravo\n- charlie\n```\nmake all\n```\n",
+		"- alpha\n- bravo\n- charlie\n<!-- x -->\n",
+		"## Build\n- alpha\n- bravo\n- charlie\n~~~sh\nmake\n~~~\n- delta\n\n## Deploy\n- echo\n",
+	} {
+		words := []string{"- alpha", "- bravo", "- charlie"}
+		for _, fo := range perms {
+			for _, ro := range perms {
+				r := newRig(t, false)
+				r.write(projectIndex, src)
+				ids := make([]string, 3)
+				for _, k := range fo {
+					line := slices.Index(strings.Split(r.read(projectIndex), "\n"), words[k]) + 1
+					f, ok, err := r.notesForgetter().Forget(nil, store.Ref{ID: r.noteRef(projectIndex, line)})
+					require.True(t, ok)
+					require.NoError(t, err)
+					ids[k] = f.Restore
+				}
+				for _, k := range ro {
+					_, _, err := r.notesForgetter().Restore(nil, store.Ref{ID: ids[k]})
+					require.NoError(t, err)
+				}
+				require.Equal(t, src, r.read(projectIndex), "forgot %v, restored %v", fo, ro)
+			}
+		}
 	}
 }

@@ -448,10 +448,14 @@ func (v viewLines) between(at int, section string) bool {
 	if at < 0 || at > len(vlines) {
 		return false
 	}
-	// Only before an entry, a heading or a blank line: an entry put right
-	// above a plain line would take it as its lazy continuation.
+	// Only before an entry, a heading, a blank line, a code block's fence or
+	// a comment (they end the entry above them: h-v93 d1): an entry put
+	// right above a plain line would take it as its lazy continuation.
 	if at < len(vlines) && !mdBlank(vlines[at]) && !isHeadingLine(vlines[at]) {
-		if _, _, ok := mdBullet(mdBody(vlines[at])); !ok {
+		body := mdBody(vlines[at])
+		_, _, fi, fence := mdFence(body)
+		ci, comment := mdCommentOpen(body)
+		if _, _, ok := mdBullet(body); !ok && !(fence && fi < 4) && !(comment && ci < 4) {
 			return false
 		}
 	}
