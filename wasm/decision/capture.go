@@ -5,7 +5,10 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	txt "github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/redact"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 // candidate is a possible decision found in a user prompt.
@@ -67,7 +70,46 @@ func candidates(prompt string) []candidate {
 	return dedupeCandidates(append(explicit, ruled...))
 }
 
+// promptLines is what capture reads of a prompt as it stands in JSON: all
+// of it up to store.MaxRead bytes, else the whole lines of its ends (a line
+// cut at a word, a quote's ">" cut off, would be captured as a fragment:
+// h-v94 d1); the end's lines only when nothing in between could have opened
+// or closed a code block, and the start's leave none open.
+func promptLines(raw string) string {
+	first, last, _, cut := jsonr.Ends(raw, store.MaxRead*2/3, store.MaxRead/3)
+	if !cut {
+		return first
+	}
+	head := first[:strings.LastIndexByte(first, '\n')+1]
+	tail := ""
+	if i := strings.IndexByte(last, '\n'); i >= 0 {
+		tail = last[i+1:]
+	}
+	fences := func(s string) int { return strings.Count(s, "```") + strings.Count(s, "~~~") }
+	if tail == "" || fenced(head) || fences(raw) != fences(first)+fences(last) {
+		return head
+	}
+	return head + tail
+}
+
+// fenced says whether a code block is open at the end of text, read as
+// candidates reads it.
+func fenced(text string) bool {
+	open := false
+	for rest, more := text, true; more; {
+		var l string
+		l, rest, more = strings.Cut(rest, "\n")
+		if l = strings.TrimSpace(l); strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+			open = !open
+		}
+	}
+	return open
+}
+
 func newCandidate(text string, score float64, explicit bool) (candidate, bool) {
+	// Redacted before it is cut: a password cut in half is no longer one
+	// (h-v94 c4).
+	text, _ = redact.String(text)
 	text = strings.TrimSpace(txt.OneLine(text))
 	n := len([]rune(text))
 	if n < minCandidateChars {

@@ -3,7 +3,11 @@ package decision
 import (
 	"testing"
 
+	"strings"
+
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/store"
 )
 
 func TestCandidatesComeFromWhatThePersonTyped(t *testing.T) {
@@ -71,4 +75,31 @@ func TestCandidatesScoreExplicitLinesOneAndOtherSentencesByRule(t *testing.T) {
 	for _, tt := range tests {
 		require.Equal(t, tt.want, candidates(tt.prompt), tt.prompt)
 	}
+}
+
+// h-v94 d1: a prompt over store.MaxRead is read as whole lines of its ends:
+// no line the cut went through is a candidate, and its end's lines are read
+// only when no code block could be open there.
+func TestALongPromptIsCapturedFromWholeLines(t *testing.T) {
+	pad := func(n int) string { return strings.Repeat("2026-11-20 INFO request status=200\n", n/35+1) }
+	quoteJSON := func(s string) string { return string(jsonw.String(nil, s)) }
+	texts := func(cs []candidate) []string {
+		var out []string
+		for _, c := range cs {
+			out = append(out, c.Text)
+		}
+		return out
+	}
+	cut := store.MaxRead * 2 / 3
+	for k := -60; k <= 0; k += 7 {
+		p := pad(cut + 200)[:cut+k] + "\nDecision: use postgres for the main storage layer and nothing else\n" + pad(200000) + "the vendor said that the Decision: drop the users table every night\nDecision: Use pnpm for package management\n"
+		got := texts(candidates(promptLines(quoteJSON(p))))
+		require.Equal(t, []string{"Use pnpm for package management"}, got, "cut at %d", k)
+	}
+	// A code block open at the head's end, or opened or closed in the
+	// middle: the end's lines are not read.
+	p := pad(1000) + "```\n" + pad(200000) + "```\nDecision: Use pnpm for package management\n"
+	require.Equal(t, 0, len(candidates(promptLines(quoteJSON(p)))))
+	p = pad(100000) + "```\nx\n```\n" + pad(100000) + "Decision: Use pnpm for package management\n"
+	require.Equal(t, 0, len(candidates(promptLines(quoteJSON(p)))))
 }

@@ -57,8 +57,7 @@ func (d *driver) Start(out *store.Out, _ gjson.Result) { d.start(out) }
 func (d *driver) Prompt(_ *store.Out, in gjson.Result) {
 	d.pending = nil
 	if d.env.May(d, store.Capture) == "" && d.cfg.AutoCapture && jsonr.Get(in, "messageType").String() != "custom" {
-		prompt, _ := store.BoundedRaw(jsonr.RawAt(in, "prompt"))
-		d.pending = candidates(marker.Strip(prompt))
+		d.pending = candidates(marker.Strip(promptLines(jsonr.RawAt(in, "prompt"))))
 	}
 }
 

@@ -181,6 +181,18 @@ func TestSerializeTurnReadsAPastedLogAsItsEnds(t *testing.T) {
 	require.True(t, len(tr.Content) <= 16000, "%d", len(tr.Content))
 }
 
+// h-v94 c8: each part is redacted on its own before its prefix, so a
+// list of passwords under a heading at the start of a prompt or of a
+// tool's output is read as one.
+func TestSerializeTurnReadsAHeadingAtAPartsStart(t *testing.T) {
+	msgs := `[{"role":"user","content":"## Passwords\n- grafana: Gr4fAdm1nPw\n","timestamp":1},
+	 {"role":"assistant","content":[{"type":"toolCall","id":"t1","name":"bash","arguments":{"command":"cat notes.md"}}]},
+	 {"role":"toolResult","toolCallId":"t1","content":[{"type":"text","text":"## Passwords\n- jenkins: Jk8sAdm1nPw\n"}]}]`
+	tr := serializeTurn(msgs, "k", 16000)
+	require.NotContains(t, tr.Content, "Gr4fAdm1nPw")
+	require.NotContains(t, tr.Content, "Jk8sAdm1nPw")
+}
+
 // Each part is capped before the content is redacted: a token the cap went
 // through was sent to the server, 33 of its 40 characters, unredacted.
 func TestSerializeTurnCapsNeverSendPartOfASecret(t *testing.T) {

@@ -64,7 +64,7 @@ func serializeTurn(messages string, repoKey string, maxChars int) turn {
 				if first == "" {
 					first = text
 				}
-				line(&b, "user: ", txt.Whole(text, capUser))
+				line(&b, "user: ", txt.Whole(redacted(text), capUser))
 			}
 		case "assistant":
 			jsonr.Get(m, "content").ForEach(func(_, blk gjson.Result) bool {
@@ -72,7 +72,7 @@ func serializeTurn(messages string, repoKey string, maxChars int) turn {
 				case "text":
 					s, _ := store.BoundedRaw(jsonr.RawAt(blk, "text"))
 					if s = strings.TrimSpace(marker.Strip(s)); s != "" {
-						line(&b, "assistant: ", txt.Whole(s, capAssistant))
+						line(&b, "assistant: ", txt.Whole(redacted(s), capAssistant))
 					}
 				case "toolCall":
 					if jsonr.Get(blk, "name").Str == retainTool {
@@ -103,6 +103,14 @@ func serializeTurn(messages string, repoKey string, maxChars int) turn {
 		t.Context = written(ctx)
 	}
 	return t
+}
+
+// redacted is a part of a turn redacted on its own, before its prefix
+// ("user: ") and its cap: a "## Passwords" at its start is a heading only
+// there, and a secret cut by the cap is no longer seen (h-v94 c8, c4).
+func redacted(s string) string {
+	r, _ := redact.String(s)
+	return r
 }
 
 // written is what goes to the server of s: its secrets marked, then what a
@@ -178,7 +186,7 @@ func contentText(raw string) string {
 func headTail(s string, n int) string {
 	head, tail := redact.Ends(s, n)
 	if tail == "" {
-		return head
+		return redacted(head)
 	}
 	return head + " […] " + tail
 }

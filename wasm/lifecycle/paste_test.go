@@ -48,3 +48,18 @@ func TestAPastedLogIsReadAsItsEnds(t *testing.T) {
 	require.NotContains(t, shown, v)
 	require.True(t, len(shown) < 2*store.MaxRead, "the observer is shown %d bytes of an 8 MB message", len(shown))
 }
+
+// h-v94 a1: a tool call's argument of megabytes (a model writing a big
+// file) is read as its ends too, not redacted whole.
+func TestABigToolArgumentIsReadAsItsEnds(t *testing.T) {
+	log := pastedLog(8 << 20)
+	r := newOmRig(t, observerConfig, "")
+	r.add(`"type":"message","message":{"role":"user","content":"write the log"}`)
+	r.add(`"type":"message","message":{"role":"assistant","content":[{"type":"toolCall","id":"w1","name":"write","arguments":{"path":"build.log","content":` + quote(log) + `}}]}`)
+	r.add(`"type":"message","message":{"role":"toolResult","toolCallId":"w1","toolName":"write","content":[{"type":"text","text":"written"}]}`)
+	r.settle(answerText(observerAnswer))
+	require.Equal(t, 1, len(r.calls))
+	shown := r.calls[0].Get("prompt").String()
+	require.Contains(t, shown, `write(path="build.log", content=`)
+	require.True(t, len(shown) < store.MaxRead, "the observer is shown %d bytes", len(shown))
+}

@@ -60,7 +60,26 @@ var tagNames = []string{
 //
 //go:noinline
 func neutralise(s string) string {
-	return marker.Defuse(s, func(s string, i int) bool { return inertTag(s[i+1:]) })
+	return marker.Defuse(s, func(s string, i int) bool {
+		// Our markers as the core reads them everywhere (blanks and
+		// characters that print as nothing inside them: h-v94 b3), and the
+		// tags of tagNames with those characters passed over.
+		return marker.MarkerAt(s, i) || inertTag(visible(s[i+1:min(len(s), i+1+64)]))
+	})
+}
+
+// visible is s without the characters that print as nothing.
+func visible(s string) string {
+	var b []byte
+	for i := 0; i < len(s); {
+		if n := text.FormatLen(s, i); n > 0 {
+			i += n
+			continue
+		}
+		b = append(b, s[i])
+		i++
+	}
+	return string(b)
 }
 
 // inertTag reports whether s (what follows a "<") starts a marker or a

@@ -333,7 +333,7 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 				call := name + "(" + renderArgs(args, argMax) + ")"
 				line(&b, r.stamp(e)+"Assistant calls "+call)
 				r.calls[strings.Clone(jsonr.Get(blk, "id").Str)] = name + "(" + renderArgs(args, 120) + ")"
-				if redact.ReadsSecret(jsonr.Get(args, "command").Str) {
+				if cmd, _ := store.BoundedRaw(jsonr.RawAt(args, "command")); redact.ReadsSecret(cmd) {
 					r.withheld[strings.Clone(jsonr.Get(blk, "id").Str)] = true
 				}
 				fileOp(e, name, args)
@@ -545,7 +545,10 @@ func renderArgs(args gjson.Result, max int) string {
 		// Each string read as it says, before JSON quotes it: a command's
 		// "export TOKEN=\"V\"" hides V from the patterns (redact.JSONStrings).
 		if v.Type == gjson.String {
-			pair = jsonw.String(pair, clean(v.Str))
+			// Read as its ends past store.MaxRead: a model writing an 8 MB
+			// file held pi while all of it was redacted (h-v94 a1).
+			s, _ := store.BoundedRaw(v.Raw)
+			pair = jsonw.String(pair, clean(s))
 		} else {
 			pair = append(pair, collapse(redact.JSONStrings(v.Raw))...)
 		}

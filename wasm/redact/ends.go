@@ -2,8 +2,6 @@ package redact
 
 import (
 	"strings"
-
-	"github.com/pi-memory/pi-memory/wasm/internal/text"
 )
 
 // Ends is what a reader keeps of a text longer than n bytes: its first two
@@ -28,15 +26,23 @@ func Ends(s string, n int) (head, tail string) {
 // string's ends, jsonr.Ends).
 func EndsOf(first, last string, n int) (head, tail string) {
 	h, _ := String(first)
-	head = text.Whole(h, n*2/3)
+	// The head ends at a blank, whatever the redaction did to its length:
+	// cut where the raw text was cut, mid-word, a token would no longer
+	// match its pattern and go out in part (h-v94 b1), and a character
+	// cut in half would be U+FFFD (b2).
+	head = h[:min(len(h), n*2/3)]
+	if i := strings.LastIndexAny(head, " \t\r\n"); i >= 0 {
+		head = strings.TrimRight(head[:i], " \t\r\n")
+	} else {
+		head = ""
+	}
 	t, _ := String(last)
 	tail = t[max(0, len(t)-n/3):]
-	// The tail starts after a space too: its first word may be a secret's end.
-	if i := strings.IndexAny(tail, " \t\n\r"); i >= 0 && i < 512 {
+	// The tail starts after a blank too: its first word may be a secret's end.
+	if i := strings.IndexAny(tail, " \t\n\r"); i >= 0 {
 		tail = tail[i+1:]
-	}
-	for len(tail) > 0 && tail[0]&0xC0 == 0x80 {
-		tail = tail[1:]
+	} else {
+		tail = ""
 	}
 	return head, tail
 }

@@ -50,3 +50,22 @@ func TestBoundedKeepsNoSecretItsCutSeparatedFromItsLabel(t *testing.T) {
 		}
 	}
 }
+
+// h-v94 b1, c1: a token cut where the raw text was cut never goes out in
+// part, even when redactions above it shortened the head (two private keys
+// near the top) or the JSON spells the text with escapes.
+func TestBoundedKeepsNoPartOfATokenAtItsCut(t *testing.T) {
+	const token = "ghp_sUhdYiP5RtbVNim3EQhwSlZ7n01puK82kVHl"
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEAx7Lm2Zr9KxWq3Tn5Pv8Hj6Gf4Dd2Sa1Qw0Er9Ty8Ui7Op6\n", 42) + "-----END RSA PRIVATE KEY-----\n"
+	for _, lead := range []string{key + key, strings.Repeat("\x01\x02 ", 9000)} {
+		for at := MaxRead*2/3 - 6000; at < MaxRead*2/3+4200; at += 97 {
+			s := lead + pasted(at) + " the deploy key " + token + " " + pasted(MaxRead)
+			got, _ := BoundedRaw(string(jsonw.String(nil, s)))
+			for k := 8; k <= len(token); k++ {
+				if strings.Contains(got, token[:k]+"\n[…") || strings.Contains(got, token[:k]+" ") || strings.HasSuffix(strings.SplitN(got, "\n[…", 2)[0], token[:k]) {
+					t.Fatalf("at %d: %d characters of the token kept", at, k)
+				}
+			}
+		}
+	}
+}

@@ -28,23 +28,38 @@ func Ends(raw string, first, last int) (head, tail string, size int, cut bool) {
 		s := value(raw, 0).String()
 		return s, "", len(s), false
 	}
-	h := 0
-	for h < first && h < len(body) {
-		h += escapeLen(body, h)
-		if surrogateAt(body, h-6, 0xD800) && surrogateAt(body, h, 0xDC00) {
-			h += 6 // a pair's second half
+	// Both bounds count the text's bytes, not the JSON's: a text of
+	// escapes is up to six times its text (h-v94 c1).
+	h, dec := 0, 0
+	for dec < first && h < len(body) {
+		if surrogateAt(body, h, 0xD800) && surrogateAt(body, h+6, 0xDC00) {
+			h, dec = h+12, dec+4 // a pair whole
+			continue
 		}
+		dec += unitLen(body, h)
+		h += escapeLen(body, h)
 	}
 	h = min(h, len(body))
 	for h > 0 && h < len(body) && body[h]&0xC0 == 0x80 {
 		h--
 	}
-	t := max(h, len(body)-last)
+	t := max(h, len(body)-6*last-12)
 	for t < len(body) && (inEscape(body, t) || body[t]&0xC0 == 0x80) {
 		t++
 	}
 	if surrogateAt(body, t-6, 0xD800) && surrogateAt(body, t, 0xDC00) {
 		t += 6 // not a pair's second half alone
+	}
+	for rest := textLen(body[t:]); rest > last && t < len(body); {
+		n, d := escapeLen(body, t), unitLen(body, t)
+		if surrogateAt(body, t, 0xD800) && surrogateAt(body, t+6, 0xDC00) {
+			n, d = 12, 4
+		}
+		t, rest = t+n, rest-d
+	}
+	t = min(t, len(body))
+	for t < len(body) && body[t]&0xC0 == 0x80 {
+		t++
 	}
 	return unescape(body[:h]), unescape(body[t:]), textLen(body), true
 }
@@ -59,6 +74,22 @@ func escapeLen(body string, i int) int {
 		return 6
 	}
 	return 2
+}
+
+// unitLen is how many bytes of text the unit at body[i] (escapeLen's)
+// spells: one for a byte or a short escape, a character's for \\u (a lone
+// surrogate is U+FFFD's three).
+func unitLen(body string, i int) int {
+	if body[i] != '\\' || i+1 >= len(body) || body[i+1] != 'u' {
+		return 1
+	}
+	if i+6 > len(body) {
+		return 0
+	}
+	if l := utf8.RuneLen(hex4(body[i+2:])); l > 0 {
+		return l
+	}
+	return utf8.RuneLen(utf8.RuneError)
 }
 
 // inEscape reports whether body[i] is inside an escape that starts before

