@@ -46,7 +46,7 @@ func candidates(prompt string) []candidate {
 		var raw string
 		raw, rest, more = strings.Cut(rest, "\n")
 		line := strings.TrimSpace(raw)
-		if strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~") {
+		if isFence(line) {
 			fenced = !fenced
 			continue
 		}
@@ -99,11 +99,16 @@ func fenced(text string) bool {
 	for rest, more := text, true; more; {
 		var l string
 		l, rest, more = strings.Cut(rest, "\n")
-		if l = strings.TrimSpace(l); strings.HasPrefix(l, "```") || strings.HasPrefix(l, "~~~") {
+		if isFence(strings.TrimSpace(l)) {
 			open = !open
 		}
 	}
 	return open
+}
+
+// isFence: a trimmed line that opens or closes a code block for capture.
+func isFence(line string) bool {
+	return strings.HasPrefix(line, "```") || strings.HasPrefix(line, "~~~")
 }
 
 func newCandidate(text string, score float64, explicit bool) (candidate, bool) {

@@ -546,9 +546,9 @@ func renderArgs(args gjson.Result, max int) string {
 		// "export TOKEN=\"V\"" hides V from the patterns (redact.JSONStrings).
 		if v.Type == gjson.String {
 			// Read as its ends past store.MaxRead: a model writing an 8 MB
-			// file held pi while all of it was redacted (h-v94 a1).
-			s, _ := store.BoundedRaw(v.Raw)
-			pair = jsonw.String(pair, clean(s))
+			// file held pi while all of it was redacted (h-v94 a1). ForEach
+			// has decoded it already: not read again from its JSON.
+			pair = jsonw.String(pair, clean(store.Bounded(v.Str)))
 		} else {
 			pair = append(pair, collapse(redact.JSONStrings(v.Raw))...)
 		}
