@@ -122,7 +122,7 @@ func (i *Instance) pmLstat(stack []uint64) { i.stat(stack, i.cfg.FS.Lstat) }
 
 // stat writes the record both stat imports share, little-endian: size u64,
 // mtime ms u64, kind u32 (hostio.Kind: 0 other, 1 file, 2 folder, 3 link)
-// and four zero bytes.
+// and the file's identity u32 (hostio.FileID; 0 unknown).
 func (i *Instance) stat(stack []uint64, stat func(string) (hostio.FileInfo, error)) {
 	p, err := i.path(u32(stack[0]), u32(stack[1]))
 	if err != nil {
@@ -142,7 +142,7 @@ func (i *Instance) stat(stack []uint64, stat func(string) (hostio.FileInfo, erro
 	binary.LittleEndian.PutUint64(out[0:8], uint64(fi.Size))
 	binary.LittleEndian.PutUint64(out[8:16], uint64(fi.MtimeMs))
 	binary.LittleEndian.PutUint32(out[16:20], uint32(fi.Kind))
-	binary.LittleEndian.PutUint32(out[20:24], 0)
+	binary.LittleEndian.PutUint32(out[20:24], fi.ID)
 	i.result32(stack, nil)
 }
 

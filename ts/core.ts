@@ -239,6 +239,21 @@ function kindOf(st: fs.Stats | fs.BigIntStats): number {
 	return KIND_OTHER;
 }
 
+/**
+ * A file's identity in the stat record, as every host folds it (hostio.FileID):
+ * 32-bit FNV-1a over the device, then the inode, each 8 bytes little-endian;
+ * never 0, which means unknown.
+ */
+export function fileID(dev: bigint, ino: bigint): number {
+	let h = 2166136261;
+	for (const v of [dev, ino]) {
+		for (let i = 0n; i < 64n; i += 8n) {
+			h = Math.imul(h ^ Number((v >> i) & 0xffn), 16777619) >>> 0;
+		}
+	}
+	return h === 0 ? 1 : h;
+}
+
 /** What a path is when a regular file was needed, in the Go host's words. */
 function notRegular(st: fs.Stats | fs.BigIntStats): string {
 	if (st.isDirectory()) return "is a folder";
@@ -882,7 +897,8 @@ export class Host {
 
 	// pm_fs_stat and pm_fs_lstat write the same 24 bytes: size u64 (files, a link's
 	// target path, a folder's entries as the file system counts them; 0 otherwise),
-	// mtime in ms u64, kind u32 (0 other, 1 file, 2 folder, 3 link), 4 zero bytes.
+	// mtime in ms u64, kind u32 (0 other, 1 file, 2 folder, 3 link), the file's
+	// identity u32 (fileID; the core tells a file renamed over the path by it).
 	#stat(op: "stat" | "lstat", pathPtr: number, pathLen: number, outPtr: number): number {
 		const p = this.#path(op, pathPtr, pathLen);
 		if (p === undefined) return INVALID;
@@ -910,7 +926,7 @@ export class Host {
 			out.setBigUint64(0, kind === KIND_OTHER ? 0n : st.size, true);
 			out.setBigUint64(8, st.mtimeNs / 1_000_000n, true);
 			out.setUint32(16, kind, true);
-			out.setUint32(20, 0, true);
+			out.setUint32(20, kind === KIND_FILE ? fileID(st.dev, st.ino) : 0, true);
 			return 0;
 		} catch (err) {
 			return this.#fail(op, p, err);

@@ -154,6 +154,32 @@ func TestStatReportsSizeMtimeAndKind(t *testing.T) {
 	})
 }
 
+// A file's identity stays while it is appended to and is another once a
+// file is renamed over its path, in both trees: the core tells a rewritten
+// decision log by it.
+func TestStatIdentityFollowsTheFileNotItsPath(t *testing.T) {
+	forEach(t, both(), func(t *testing.T, f fixture) {
+		p := f.root + "/log"
+		require.NoError(t, f.fs.Append(p, []byte("one\n")))
+		first, err := f.fs.Stat(p)
+		require.NoError(t, err)
+		require.True(t, first.ID != 0, "a file has an identity")
+		require.NoError(t, f.fs.Append(p, []byte("two\n")))
+		grown, err := f.fs.Stat(p)
+		require.NoError(t, err)
+		require.Equal(t, first.ID, grown.ID, "an append keeps the file")
+		require.NoError(t, f.fs.WriteAtomic(p, []byte("one\ntwo\n")))
+		rewritten, err := f.fs.Stat(p)
+		require.NoError(t, err)
+		require.Equal(t, grown.Size, rewritten.Size)
+		require.True(t, rewritten.ID != grown.ID, "a file renamed over the path is another")
+		require.NoError(t, f.fs.Mkdir(f.root+"/d"))
+		di, err := f.fs.Stat(f.root + "/d")
+		require.NoError(t, err)
+		require.Equal(t, uint32(0), di.ID, "only files carry one")
+	})
+}
+
 func TestAppendCreatesFileButNeverFolder(t *testing.T) {
 	forEach(t, both(), func(t *testing.T, f fixture) {
 		p := f.root + "/log.jsonl"

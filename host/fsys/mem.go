@@ -32,6 +32,7 @@ type memTree struct {
 	mu    sync.Mutex
 	clock Clock
 	nodes map[string]*memNode
+	files uint32 // files made so far: the next one's identity
 }
 
 type memNode struct {
@@ -40,6 +41,7 @@ type memNode struct {
 	special Special // a FIFO, socket or device; 0 for anything else
 	data    []byte
 	mtime   time.Time
+	id      uint32 // a file's identity (hostio.FileInfo.ID): each put makes a new one
 }
 
 func (n *memNode) regular() bool { return !n.dir && n.link == "" && n.special == 0 }
@@ -53,7 +55,9 @@ func (n *memNode) info() hostio.FileInfo {
 	case n.special != 0:
 		return hostio.NewFileInfo(0, n.mtime.UnixMilli(), hostio.KindOther)
 	}
-	return hostio.NewFileInfo(int64(len(n.data)), n.mtime.UnixMilli(), hostio.KindFile)
+	fi := hostio.NewFileInfo(int64(len(n.data)), n.mtime.UnixMilli(), hostio.KindFile)
+	fi.ID = n.id
+	return fi
 }
 
 // describe says what a node that is not a regular file is, as OS does.
@@ -221,7 +225,8 @@ func (t *memTree) put(at string, data []byte) {
 	if t.nodes[at] == nil {
 		t.nodes[path.Dir(at)].mtime = now
 	}
-	t.nodes[at] = &memNode{data: data, mtime: now}
+	t.files++
+	t.nodes[at] = &memNode{data: data, mtime: now, id: t.files}
 }
 
 func (m *Mem) ReadAt(p string, off int64, dst []byte) (int, error) {

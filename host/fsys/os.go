@@ -100,7 +100,11 @@ func infoOf(fi fs.FileInfo) hostio.FileInfo {
 	if kind != hostio.KindOther {
 		size = fi.Size()
 	}
-	return hostio.NewFileInfo(size, fi.ModTime().UnixMilli(), kind)
+	info := hostio.NewFileInfo(size, fi.ModTime().UnixMilli(), kind)
+	if kind == hostio.KindFile {
+		info.ID = fileID(fi)
+	}
+	return info
 }
 
 func kindOf(m fs.FileMode) hostio.Kind {

@@ -302,6 +302,19 @@ func TestStatGivesAFolderItsSizeInTheFileSystem(t *testing.T) {
 	require.Equal(t, fi.Size(), info.Size)
 }
 
+// The identity is the device and inode folded as hostio.FileID says, the
+// value the TypeScript host computes from the same numbers.
+func TestOSStatIdentityIsDeviceAndInode(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	require.NoError(t, os.WriteFile(p, []byte("x"), 0o644))
+	fi, err := os.Stat(p)
+	require.NoError(t, err)
+	st := fi.Sys().(*syscall.Stat_t)
+	info, err := NewOS().Stat(filepath.ToSlash(p))
+	require.NoError(t, err)
+	require.Equal(t, hostio.FileID(uint64(st.Dev), uint64(st.Ino)), info.ID)
+}
+
 // A folder no one may write (chmod a-w on it) gets nothing created,
 // replaced, renamed or removed in it, root or not: root's create, rename
 // and unlink there succeed where anyone else's are refused.

@@ -2,7 +2,12 @@
 
 package fsys
 
-import "syscall"
+import (
+	"io/fs"
+	"syscall"
+
+	"github.com/pi-memory/pi-memory/wasm/hostio"
+)
 
 // openFlags go with every open of a file that already exists: O_NONBLOCK so
 // opening a FIFO never waits for its other end, O_NOCTTY so a terminal never
@@ -22,4 +27,13 @@ const noFollow = syscall.O_NOFOLLOW
 var processExists = func(pid int) bool {
 	err := syscall.Kill(pid, 0)
 	return err == nil || err == syscall.EPERM
+}
+
+// fileID is the stat record's identity of a file: its device and inode.
+func fileID(fi fs.FileInfo) uint32 {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0
+	}
+	return hostio.FileID(uint64(st.Dev), uint64(st.Ino))
 }

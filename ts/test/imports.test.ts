@@ -13,7 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { Host, instantiate, type HostOptions, type Instance } from "../core.ts";
+import { fileID, Host, instantiate, type HostOptions, type Instance } from "../core.ts";
 
 // ---- A pass-through module, assembled by hand --------------------------------------
 
@@ -421,7 +421,13 @@ function tests(): void {
 		assert.equal(new TextDecoder().decode(g.bytes(before + 10, 5)), "grown");
 	});
 
-	test("pm_fs_stat writes size, mtime in ms, kind and 4 zero bytes", async () => {
+	test("fileID folds device and inode as hostio.FileID does", () => {
+		assert.equal(fileID(0n, 0n), 1768495365);
+		assert.equal(fileID(2049n, 1234567n), 1176686271);
+		assert.equal(fileID((1n << 63n) | 5n, (1n << 40n) + 7n), 1455615452);
+	});
+
+	test("pm_fs_stat writes size, mtime in ms, kind and the file's identity", async () => {
 		const dir = tempDir();
 		const file = path.join(dir, "f");
 		fs.writeFileSync(file, "12345");
@@ -432,8 +438,17 @@ function tests(): void {
 		assert.equal(g.u64(BUF), 5n);
 		assert.equal(g.u64(BUF + 8), 1_700_000_000_500n);
 		assert.equal(g.u32(BUF + 16), 1);
-		assert.equal(g.u32(BUF + 20), 0);
+		const st = fs.statSync(file, { bigint: true });
+		assert.equal(g.u32(BUF + 20), fileID(st.dev, st.ino));
+		fs.appendFileSync(file, "6");
+		assert.equal(g.onPath("pm_fs_stat", file, BUF), 0);
+		assert.equal(g.u32(BUF + 20), fileID(st.dev, st.ino), "an append keeps the file");
+		fs.writeFileSync(file + ".new", "123456");
+		fs.renameSync(file + ".new", file);
+		assert.equal(g.onPath("pm_fs_stat", file, BUF), 0);
+		assert.notEqual(g.u32(BUF + 20), fileID(st.dev, st.ino), "a file renamed over the path is another");
 		assert.equal(g.onPath("pm_fs_stat", dir, BUF), 0);
+		assert.equal(g.u32(BUF + 20), 0, "only files carry one");
 		assert.equal(g.u64(BUF), fs.statSync(dir, { bigint: true }).size, "a folder's size as the file system counts its entries, as in the Go host");
 		assert.equal(g.u32(BUF + 16), 2);
 		assert.equal(g.onPath("pm_fs_stat", path.join(dir, "missing"), BUF), -1);

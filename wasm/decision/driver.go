@@ -53,7 +53,8 @@ type driver struct {
 	idx     search.Index // the log as /decision search reads it, built on its first search
 	cur     cursor
 	rd      reader
-	guard   []byte // the guardBytes before cur.Offset
+	guard   []byte          // the guardBytes before cur.Offset
+	seen    hostio.FileInfo // the log as stat found it when cur was reached
 	loaded  bool
 	loadErr error
 
@@ -225,6 +226,7 @@ func (d *driver) loadFrom(useSnapshot bool) error {
 	d.snapNote = ""
 	d.snapDue = false
 	d.guard = nil
+	d.seen = hostio.FileInfo{}
 	d.loaded = true
 	d.loadErr = nil
 	d.injOK = false
@@ -241,7 +243,8 @@ func (d *driver) loadFrom(useSnapshot bool) error {
 		d.loadErr = err
 		return err
 	}
-	covered, fromSnapshot := d.tryLoadSnapshot(useSnapshot, info.Size)
+	covered, fromSnapshot := d.tryLoadSnapshot(useSnapshot, info)
+	d.seen = info
 	if err := d.replayTo(info.Size); err != nil {
 		return err
 	}
@@ -250,16 +253,16 @@ func (d *driver) loadFrom(useSnapshot bool) error {
 	return nil
 }
 
-func (d *driver) tryLoadSnapshot(use bool, size int64) (int64, bool) {
+func (d *driver) tryLoadSnapshot(use bool, log hostio.FileInfo) (int64, bool) {
 	if !use {
 		return 0, false
 	}
-	return d.loadSnapshot(size)
+	return d.loadSnapshot(log)
 }
 
 // loadSnapshot starts the state from the snapshot when it is valid for this
 // log; it returns how many bytes of the log the snapshot covers.
-func (d *driver) loadSnapshot(size int64) (int64, bool) {
+func (d *driver) loadSnapshot(log hostio.FileInfo) (int64, bool) {
 	if d.snap == "" {
 		return 0, false
 	}
@@ -271,7 +274,7 @@ func (d *driver) loadSnapshot(size int64) (int64, bool) {
 		return 0, false
 	}
 	read := func(off int64, dst []byte) (int, error) { return d.h.ReadAt(d.snap, off, dst) }
-	st, cur, err := d.openSnapshot(read, info.Size, size)
+	st, cur, err := d.openSnapshot(read, info.Size, log)
 	if err != nil {
 		d.snapNote = err.Error() + "; " + replayed
 		d.h.Log(hostio.Debug, "snapshot "+d.snap+": "+d.snapNote)
@@ -283,7 +286,7 @@ func (d *driver) loadSnapshot(size int64) (int64, bool) {
 	return cur.Offset, true
 }
 
-func (d *driver) openSnapshot(read readAt, snapSize, logSize int64) (*state, cursor, error) {
+func (d *driver) openSnapshot(read readAt, snapSize int64, log hostio.FileInfo) (*state, cursor, error) {
 	if snapSize < snapshotTrailer {
 		return nil, cursor{}, errors.New("snapshot too short")
 	}
@@ -306,14 +309,14 @@ func (d *driver) openSnapshot(read readAt, snapSize, logSize int64) (*state, cur
 	if err != nil {
 		return nil, cursor{}, err
 	}
-	if h.Log.Offset > logSize {
+	if h.Log.Offset > log.Size {
 		return nil, cursor{}, errors.New("the log is shorter than the snapshot says (rewritten?)")
 	}
 	sum, err := logSum(d.readAt, h.Log.Offset)
 	if err != nil {
 		return nil, cursor{}, err
 	}
-	if sum != h.LogSum {
+	if sum != h.LogSum || rewrittenSince(h.Seen, log) {
 		return nil, cursor{}, errors.New("the log changed under the snapshot (rewritten or checked out)")
 	}
 	st, err := snapshotState(h, read)
@@ -355,7 +358,7 @@ func (d *driver) writeSnapshot() {
 		fail(err)
 		return
 	}
-	if err := d.st.WriteSnapshot(d.cur, sum, gen, func(b []byte) error { return d.h.Append(tmp, b) }); err != nil {
+	if err := d.st.WriteSnapshot(d.cur, sum, d.seen, gen, func(b []byte) error { return d.h.Append(tmp, b) }); err != nil {
 		fail(err)
 		return
 	}
@@ -426,13 +429,31 @@ func (d *driver) refreshLog() error {
 	if info.Dir {
 		return d.load()
 	}
-	if info.Size < d.cur.Offset || !d.guardHolds() {
+	if info.Size < d.cur.Offset || rewrittenSince(d.seen, info) || !d.guardHolds() {
 		return d.load()
 	}
+	d.seen = info
 	if info.Size == d.cur.Offset {
 		return nil
 	}
 	return d.replayTo(info.Size)
+}
+
+// rewrittenSince says a stat of the log (now) shows it rewritten since it
+// was seen, rather than appended to: another file renamed over the path
+// (doctor --fix, a checkout, most editors) has another identity, and the
+// same file written in place at its old size has a new mtime and nothing
+// else (an append grows it). The sampled bytes (logSum) and the tail guard
+// catch the rest of what they can. A zero seen (nothing seen yet, a
+// snapshot from an older build) tells nothing.
+func rewrittenSince(seen, now hostio.FileInfo) bool {
+	if seen.Size == 0 && seen.ID == 0 {
+		return false
+	}
+	if seen.ID != 0 && now.ID != 0 && seen.ID != now.ID {
+		return true
+	}
+	return now.Size == seen.Size && now.MtimeMs != seen.MtimeMs
 }
 
 func (d *driver) guardHolds() bool {

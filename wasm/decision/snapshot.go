@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unsafe"
 
+	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
 	"github.com/tidwall/gjson"
@@ -21,8 +22,9 @@ import (
 //   - a layout signature: records are raw memory, so a build whose record
 //     layout differs (another compiler, another version) rebuilds instead;
 //   - the log guard: the log's size, line count and a hash of samples of the
-//     prefix it covers (logSum), checked before use, so a rewritten log (a
-//     git checkout, a hand edit) is replayed from scratch;
+//     prefix it covers (logSum), and the file's identity, size and mtime as
+//     last seen (rewrittenSince), checked before use, so a rewritten log (a
+//     git checkout, doctor --fix, a hand edit) is replayed from scratch;
 //   - a checksum of the structural sections, checked at load, one per string
 //     page, checked when the page is read, and bounds checks on every
 //     reference, so a damaged file is refused rather than trusted;
@@ -163,7 +165,8 @@ const hotSize = 64
 // over them is sum. gen is a random stamp for its pages. The strings are
 // compacted on the way: a page holds only strings the decisions use. Every
 // record and page must be resident (state.Resident).
-func (s *state) WriteSnapshot(cur cursor, sum, gen uint64, emit func([]byte) error) error {
+// seen is the log as stat found it when cur was reached (rewrittenSince).
+func (s *state) WriteSnapshot(cur cursor, sum uint64, seen hostio.FileInfo, gen uint64, emit func([]byte) error) error {
 	w := snapWriter{emit: emit, gen: gen}
 	out := make([]rec, chunkSize)
 	var chunks [][3]int64
@@ -244,6 +247,9 @@ func (s *state) WriteSnapshot(cur cursor, sum, gen uint64, emit func([]byte) err
 	lw.Int("lines", int64(cur.Line))
 	lw.Bool("sealed", cur.Sealed)
 	lw.Str("sum", strconv.FormatUint(sum, 16))
+	lw.Int("id", int64(seen.ID))
+	lw.Int("seenSize", seen.Size)
+	lw.Int("seenMtime", seen.MtimeMs)
 	hw.Raw("log", lw.Close())
 	hw.Int("recs", int64(s.recs.n))
 	hw.Int("nlist", int64(w.nlist))
@@ -447,6 +453,7 @@ func (w *snapWriter) flushPage() error {
 type snapshotHeader struct {
 	Log    cursor
 	LogSum uint64
+	Seen   hostio.FileInfo // the log as last seen by the writer (rewrittenSince); zero from an older build
 	Gen    uint64
 	root   gjson.Result
 	end    int64 // where the header starts: every section must end before it
@@ -488,6 +495,8 @@ func parseSnapshotHeader(b []byte, at int64, trailer []byte) (*snapshotHeader, e
 	if h.LogSum, err = strconv.ParseUint(jsonr.Get(root, "log.sum").String(), 16, 64); err != nil {
 		return nil, snapErr("bad log sum")
 	}
+	h.Seen = hostio.NewFileInfo(jsonr.Get(root, "log.seenSize").Int(), jsonr.Get(root, "log.seenMtime").Int(), hostio.KindFile)
+	h.Seen.ID = uint32(jsonr.Get(root, "log.id").Uint())
 	if h.Gen, err = strconv.ParseUint(jsonr.Get(root, "gen").String(), 16, 64); err != nil {
 		return nil, snapErr("bad generation")
 	}

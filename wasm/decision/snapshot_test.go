@@ -3,6 +3,7 @@ package decision
 import (
 	"errors"
 	"fmt"
+	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"strings"
 	"testing"
 
@@ -14,7 +15,7 @@ import (
 func snapshotOf(t *testing.T, st *state, cur cursor, sum, gen uint64) []byte {
 	t.Helper()
 	var file []byte
-	require.NoError(t, st.WriteSnapshot(cur, sum, gen, func(b []byte) error { file = append(file, b...); return nil }))
+	require.NoError(t, st.WriteSnapshot(cur, sum, hostio.FileInfo{}, gen, func(b []byte) error { file = append(file, b...); return nil }))
 	return file
 }
 
@@ -117,6 +118,44 @@ func TestSnapshotRoundTripEqualsAFullReplay(t *testing.T) {
 	require.Equal(t, uint64(42), h.LogSum, "sum")
 	sameState(t, full, got)
 	require.Equal(t, false, got.Broken(), "broken")
+
+	seen := hostio.NewFileInfo(int64(len(log)), 1772172000123, hostio.KindFile)
+	seen.ID = 0xfedcba98
+	var withSeen []byte
+	require.NoError(t, full.WriteSnapshot(cur, 42, seen, 7, func(b []byte) error { withSeen = append(withSeen, b...); return nil }))
+	_, h, err = loadFrom(t, withSeen)
+	require.NoError(t, err)
+	require.Equal(t, seen, h.Seen, "the log as the writer last saw it")
+}
+
+// rewrittenSince tells a log rewritten (another file, or the same file
+// written at its old size) from one appended to or left alone.
+func TestRewrittenSince(t *testing.T) {
+	file := func(id uint32, size, mtime int64) hostio.FileInfo {
+		fi := hostio.NewFileInfo(size, mtime, hostio.KindFile)
+		fi.ID = id
+		return fi
+	}
+	seen := file(7, 1000, 5000)
+	for _, c := range []struct {
+		name      string
+		seen, now hostio.FileInfo
+		want      bool
+	}{
+		{"unchanged", seen, seen, false},
+		{"appended to", seen, file(7, 1200, 6000), false},
+		{"appended to within the same millisecond", seen, file(7, 1200, 5000), false},
+		{"renamed over, same size and mtime", seen, file(8, 1000, 5000), true},
+		{"renamed over, grown", seen, file(8, 1200, 6000), true},
+		{"written in place at its size", seen, file(7, 1000, 5001), true},
+		{"written in place, touched back", seen, file(7, 1000, 4000), true},
+		{"a host that cannot tell identity, same size, new mtime", file(0, 1000, 5000), file(0, 1000, 5001), true},
+		{"a host that cannot tell identity, appended", file(0, 1000, 5000), file(0, 1200, 5001), false},
+		{"identity unknown now", seen, file(0, 1000, 5000), false},
+		{"nothing seen yet (an older snapshot)", hostio.FileInfo{}, file(9, 1000, 5000), false},
+	} {
+		require.Equal(t, c.want, rewrittenSince(c.seen, c.now), c.name)
+	}
 }
 
 func TestSnapshotThenTailEqualsAFullReplay(t *testing.T) {

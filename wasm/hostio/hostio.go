@@ -60,6 +60,28 @@ type FileInfo struct {
 	// Dir is Kind == KindFolder, for callers that only ask that. NewFileInfo
 	// keeps the two in step.
 	Dir bool
+	// ID names the file itself, not its path (FileID of its device and
+	// inode): a file renamed over the path (an atomic rewrite, a checkout)
+	// has another, one written in place keeps it. 0 where the host cannot
+	// tell.
+	ID uint32
+}
+
+// FileID folds a file's device and inode numbers into the stat record's
+// identity, as every host does: 32-bit FNV-1a over the device, then the
+// inode, each 8 bytes little-endian; never 0, which means unknown.
+func FileID(dev, ino uint64) uint32 {
+	h := uint32(2166136261)
+	for _, v := range [2]uint64{dev, ino} {
+		for i := 0; i < 8; i++ {
+			h ^= uint32(byte(v >> (8 * i)))
+			h *= 16777619
+		}
+	}
+	if h == 0 {
+		h = 1
+	}
+	return h
 }
 
 // NewFileInfo is the FileInfo every host builds, so Dir and Kind agree.

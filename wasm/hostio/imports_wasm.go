@@ -125,7 +125,9 @@ func (h *Imports) stat(op, path string, lstat bool) (FileInfo, error) {
 	if kind > KindSymlink {
 		kind = KindOther
 	}
-	return NewFileInfo(int64(size), int64(mtime), kind), nil
+	fi := NewFileInfo(int64(size), int64(mtime), kind)
+	fi.ID = uint32(b[20]) | uint32(b[21])<<8 | uint32(b[22])<<16 | uint32(b[23])<<24
+	return fi, nil
 }
 
 func le64(b []byte) uint64 {

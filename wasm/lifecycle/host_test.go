@@ -81,7 +81,11 @@ func infoOf(fi fs.FileInfo) hostio.FileInfo {
 	case m&fs.ModeSymlink != 0:
 		kind, size = hostio.KindSymlink, fi.Size()
 	}
-	return hostio.NewFileInfo(size, fi.ModTime().UnixMilli(), kind)
+	info := hostio.NewFileInfo(size, fi.ModTime().UnixMilli(), kind)
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && kind == hostio.KindFile {
+		info.ID = hostio.FileID(uint64(st.Dev), uint64(st.Ino))
+	}
+	return info
 }
 
 func (h *osHost) Append(p string, data []byte) error {

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/civil"
 )
@@ -166,5 +169,145 @@ func TestDisabledMemoryWritesNoSnapshot(t *testing.T) {
 	r.settle()
 	if _, err := os.Stat(filepath.Join(r.agent, "pi-memory")); !os.IsNotExist(err) {
 		t.Fatalf("disabled memory created %v", err)
+	}
+}
+
+// unsampledLine is the index of a line of log that no sample of the
+// snapshot's log sum reads (decision.logSum: the first and last 16 KiB and
+// 16 slices of 1 KiB between): a rewrite there is told only by the file's
+// identity or its mtime.
+func unsampledLine(t *testing.T, log []byte) int {
+	t.Helper()
+	size := int64(len(log))
+	step := (size - 32<<10) / 17
+	mid := 16<<10 + 8*step + 1<<10 + (step-1<<10)/2
+	start := strings.LastIndexByte(string(log[:mid]), '\n') + 1
+	if start < int(16<<10+8*step+1<<10) || start+400 > int(16<<10+9*step) {
+		t.Fatalf("no unsampled line around %d", mid)
+	}
+	return strings.Count(string(log[:start]), "\n")
+}
+
+func (r *rig) logPath() string {
+	return filepath.Join(r.project, ".pi/decision-memory/decisions.jsonl")
+}
+
+// editLine rewrites line n of the log with edit, which must keep its length.
+func (r *rig) editLine(n int, edit func(string) string) []byte {
+	r.t.Helper()
+	lines := strings.SplitAfter(r.log(), "\n")
+	was := lines[n]
+	lines[n] = edit(was)
+	if len(lines[n]) != len(was) || lines[n] == was {
+		r.t.Fatalf("edit changed the length or nothing: %q", lines[n])
+	}
+	return []byte(strings.Join(lines, ""))
+}
+
+// h-v94 d3: doctor --fix gives a union merge's second decision an id of the
+// same length, in a line no sample reads. The snapshot written before the
+// fix must not be trusted after it (the decision disappeared, and the next
+// add reused its new id), in this process or the next.
+func TestASnapshotIsNotTrustedAfterDoctorFixRenamesAnIdInPlace(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	log := []byte(r.log())
+	n := unsampledLine(t, log)
+	lines := strings.SplitAfter(string(log), "\n")
+	prevID := gjson.Get(lines[n-1], "i").String()
+	text := gjson.Get(lines[n], "d.tx").String()
+	r.writeLog(string(r.editLine(n, func(l string) string {
+		return strings.Replace(l, gjson.Get(l, "i").String(), prevID, 1)
+	})))
+	r.start(false, true)
+	r.settle()
+	r.start(false, true)
+	if !strings.Contains(r.status(), "loaded at start") {
+		t.Fatalf("status: %s", r.text())
+	}
+	r.cmd("doctor --fix --yes")
+	if r.exit() != 0 || r.log() == string(log) {
+		t.Fatalf("exit %d: %s", r.exit(), r.text())
+	}
+	if len(r.log()) != len(log) {
+		t.Fatal("the fix changed the log's length: the test no longer tests a same-size rewrite")
+	}
+	newID := gjson.Get(strings.SplitAfter(r.log(), "\n")[n], "i").String()
+	if newID == prevID || len(newID) != len(prevID) {
+		t.Fatalf("the fix gave %q", newID)
+	}
+	for _, session := range []string{"the fixing process", "the next process"} {
+		r.cmd("show " + newID)
+		if r.exit() != 0 || !strings.Contains(r.text(), text[:40]) {
+			t.Fatalf("%s: %s is gone after the fix: %s", session, newID, r.text())
+		}
+		r.settle()
+		r.start(false, true)
+	}
+	r.cmd("add One more rule after the fix")
+	if strings.Contains(r.text(), newID) || strings.Count(r.log(), `"i":"`+newID+`"`) != 1 {
+		t.Fatalf("the add reused %s: %s", newID, r.text())
+	}
+}
+
+// h-v94 d2: a hand edit in place that keeps the log's size, in a line no
+// sample reads, is seen by the next start and by a running session.
+func TestASameSizeEditInPlaceIsSeen(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	r.start(false, true)
+	r.settle()
+	r.start(false, true)
+	if !strings.Contains(r.status(), "loaded at start") {
+		t.Fatalf("status: %s", r.text())
+	}
+	r.cmd("list --limit 1") // the session has read the log
+	n := unsampledLine(t, []byte(r.log()))
+	p := r.logPath()
+	fi, _ := os.Stat(p)
+	edited := r.editLine(n, func(l string) string {
+		return strings.Replace(l, "use the agreed approach", "use the forked approach", 1)
+	})
+	if err := os.WriteFile(p, edited, 0o644); err != nil { // in place: the same file
+		t.Fatal(err)
+	}
+	os.Chtimes(p, fi.ModTime().Add(2*time.Second), fi.ModTime().Add(2*time.Second))
+	for _, session := range []string{"the running session", "the next start"} {
+		r.cmd("search forked")
+		if !strings.Contains(r.text(), "forked approach") {
+			t.Fatalf("%s does not see the edit: %s", session, r.text())
+		}
+		r.start(false, true)
+	}
+}
+
+// A log another file replaced with the same size and mtime (a rename over
+// it, as doctor --fix and most editors write) is seen by its identity.
+func TestALogRenamedOverWithTheSameSizeAndMtimeIsSeen(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	r.start(false, true)
+	r.settle()
+	r.start(false, true)
+	r.cmd("list --limit 1")
+	n := unsampledLine(t, []byte(r.log()))
+	p := r.logPath()
+	fi, _ := os.Stat(p)
+	edited := r.editLine(n, func(l string) string {
+		return strings.Replace(l, "use the agreed approach", "use the forked approach", 1)
+	})
+	if err := os.WriteFile(p+".new", edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(p+".new", fi.ModTime(), fi.ModTime())
+	if err := os.Rename(p+".new", p); err != nil {
+		t.Fatal(err)
+	}
+	for _, session := range []string{"the running session", "the next start"} {
+		r.cmd("search forked")
+		if !strings.Contains(r.text(), "forked approach") {
+			t.Fatalf("%s does not see the new file: %s", session, r.text())
+		}
+		r.start(false, true)
 	}
 }
