@@ -753,28 +753,38 @@ func exprEnd(code string) int {
 // label at s[ls:] is in: a prompt, not a value ("Password: " in `read -p
 // "Password: " PW; echo "ok"`, 'Password:' in `console.log('Password:',
 // x)`). A quoted label's own quote comes before its ':' ("password": "x").
+//
+// The label is inside a string when the nearest of its quotes before it on
+// its line, within 256 bytes, opens one (opensString): not when it closes
+// one, which is all the nearest can say without the line's start. Counting
+// the line's quotes misread a string opened on an earlier line or out of
+// the window (`git commit -m '…\n…' && PGPASSWORD='x'`, h-v94 c6). An
+// apostrophe in a word is no quote (Here's, the '90s).
 func closesLabel(s string, ls, vs int, label string) bool {
 	q := s[vs-1]
 	if !isQuote(q) && q != '`' || strings.IndexByte(label, q) != len(label)-1 {
 		return false
 	}
-	// The label is inside a string: an odd number of its quotes before it
-	// on its line ("--password=" + pw, '<td>Password:</td><td>' + pw),
-	// counted in the last 256 bytes.
-	lo := max(0, ls-256)
-	if k := strings.LastIndexByte(s[lo:ls], '\n'); k >= 0 {
-		lo += k + 1
-	}
-	in := false
-	for i := lo; i < ls; i++ {
-		// Outside a string, an apostrophe opens none: Here's, don't, the
-		// client's, the users' db, S3's, José's, `psql`'s, the '90s; inside
-		// one, the quote closes it ('ops').
-		if s[i] == q && (in || q != '\'' || !apostrophe(s[lo:ls], i-lo)) {
-			in = !in
+	for i := ls - 1; i >= max(0, ls-256) && s[i] != '\n'; i-- {
+		// A word's apostrophe is passed over; one before a blank closes a
+		// string as much as it ends a plural ('ops' PGPASSWORD=, the users').
+		if s[i] == q && (q != '\'' || !apostrophe(s[:ls], i) || isBlank(s[i+1])) {
+			return opensString(s, i)
 		}
 	}
-	return in
+	return false
+}
+
+// opensString: the quote at s[i] opens a string rather than closes one: it
+// starts the text or follows a blank or what a string starts after in code
+// and shells (( [ { = , + : $), and what follows it is no blank and nothing
+// that ends a word in code or a shell ('hello ' X='…', 'a '; X='…': the
+// second quote closes).
+func opensString(s string, i int) bool {
+	if i+1 < len(s) && (isBlank(s[i+1]) || strings.IndexByte(";,)]}&|", s[i+1]) >= 0) {
+		return false
+	}
+	return i == 0 || isBlank(s[i-1]) || strings.IndexByte("([{=,+:$", s[i-1]) >= 0
 }
 
 // apostrophe: the ' at s[i] is one in a word, not a quote: after a letter, a
