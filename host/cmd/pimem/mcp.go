@@ -464,7 +464,7 @@ func excerptsDropped(body []byte) []byte {
 	})
 }
 
-// messageWindow is body with its error's message cut to what messageCut
+// messageWindow is body with its error's message and data cut to what messageCut
 // keeps and a window past it, longer than any secret the patterns know, so
 // that the redaction before messageCut reads every secret of what is kept
 // whole, and only that: a 15 MB tool name quoted in an error held every
@@ -490,7 +490,7 @@ func cutAt(s string, n int) string {
 	return s[:k]
 }
 
-// messageCut is body with its error's message cut to 1 KiB (it may quote
+// messageCut is body with its error's message and data cut to 1 KiB (they may quote
 // the whole request, a megabyte of it); after the redaction, which then has
 // read every secret whole.
 func messageCut(body []byte) []byte {
@@ -502,23 +502,49 @@ func messageCut(body []byte) []byte {
 	})
 }
 
-// errorMessage is body with its error's message as edit makes it, when body
-// is a JSON-RPC error; else body.
+// errorMessage is body with its error's message, and each string of its
+// data (the SDK's and our data.uri: the URI the client sent, 15 MB of it in
+// h-v94 a3), as edit makes them, when body is a JSON-RPC error; else body.
 func errorMessage(body []byte, edit func(string) string) []byte {
 	if !bytes.Contains(body, []byte(`"error"`)) {
 		return body
 	}
 	var m map[string]json.RawMessage
 	var e map[string]json.RawMessage
-	var msg string
-	if json.Unmarshal(body, &m) != nil || json.Unmarshal(m["error"], &e) != nil || json.Unmarshal(e["message"], &msg) != nil {
+	if json.Unmarshal(body, &m) != nil || json.Unmarshal(m["error"], &e) != nil {
 		return body
 	}
-	out := edit(msg)
-	if out == msg {
+	changed := false
+	str := func(raw json.RawMessage) json.RawMessage {
+		var v string
+		if json.Unmarshal(raw, &v) != nil {
+			return raw
+		}
+		out := edit(v)
+		if out == v {
+			return raw
+		}
+		changed = true
+		b, _ := json.Marshal(out)
+		return b
+	}
+	if _, ok := e["message"]; ok {
+		e["message"] = str(e["message"])
+	}
+	if data, ok := e["data"]; ok {
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(data, &fields) == nil && fields != nil {
+			for k, v := range fields {
+				fields[k] = str(v)
+			}
+			e["data"], _ = json.Marshal(fields)
+		} else {
+			e["data"] = str(data)
+		}
+	}
+	if !changed {
 		return body
 	}
-	e["message"], _ = json.Marshal(out)
 	m["error"], _ = json.Marshal(e)
 	b, err := json.Marshal(m)
 	if err != nil {

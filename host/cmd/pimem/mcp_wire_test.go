@@ -281,8 +281,25 @@ func TestAnErrorsMessageIsRedactedOnlyAsFarAsItIsSent(t *testing.T) {
 	require.NoError(t, json.Unmarshal(messageWindow(body), &got))
 	require.Equal(t, maxMessage+secretWindow, len(got.Error.Message))
 	require.True(t, strings.HasPrefix(msg, got.Error.Message))
-	short, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "error": map[string]any{"code": -32602, "message": "unknown tool x"}})
+	short, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "error": map[string]any{"code": -32602, "message": "unknown tool x", "data": map[string]any{"uri": "pimem://x"}}})
 	require.Equal(t, string(short), string(messageWindow(short)))
+	// The data quotes what the client sent too (the SDK's and our data.uri,
+	// h-v94 a3: a 15 MB URI was redacted whole and sent whole).
+	uri := "pimem://" + msg
+	body, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "error": map[string]any{"code": -32002, "message": "Resource not found", "data": map[string]any{"uri": uri, "n": 3}}})
+	var withData struct {
+		Error struct {
+			Message string
+			Data    struct {
+				URI string
+				N   int
+			}
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(messageCut(messageWindow(body)), &withData))
+	require.Equal(t, "Resource not found", withData.Error.Message)
+	require.Equal(t, cutAt(uri, maxMessage)+"…", withData.Error.Data.URI)
+	require.Equal(t, 3, withData.Error.Data.N)
 	require.Equal(t, "é", cutAt("éa", 1+1))
 	require.Equal(t, "", cutAt("é", 1))
 }
