@@ -147,7 +147,9 @@ func (r *renderer) message(m gjson.Result, id string) {
 		case ex.Type == gjson.Number:
 			status = " (exit " + numstr.Itoa(int(ex.Num)) + ")"
 		}
-		t := "`" + r.clean(oneLine(jsonr.Get(m, "command").Str), r.lim.ArgChars) + "`" + status
+		// Redacted as written, then again as one line: a heredoc's heading
+		// names the values below it only across its lines (h-v94 c10).
+		t := "`" + r.redact(oneLine(r.clean(jsonr.Get(m, "command").Str, r.lim.ArgChars))) + "`" + status
 		if out := r.clean(jsonr.Get(m, "output").Str, r.lim.ResultChars); out != "" && redact.ReadsSecret(jsonr.Get(m, "command").Str) {
 			t += "\n" + redact.Withheld
 		} else if out != "" {

@@ -383,8 +383,12 @@ func (r *reader) message(e *entry, m gjson.Result, id string) {
 		case ex.Type == gjson.Number:
 			status = " (exit " + itoa(int(ex.Num)) + ")"
 		}
-		b.WriteString(cat(r.stamp(e), "User ran `", clean(collapse(jsonr.Get(m, "command").Str)), "`", status, ":"))
-		if out = strings.TrimRight(clean(out), " \t\r\n"); out != "" && redact.ReadsSecret(jsonr.Get(m, "command").Str) {
+		// The command is redacted as written, then again as one line: a
+		// heredoc's heading names the values below it only across its lines
+		// (h-v94 c10), and the fold could join a label and a value.
+		cmd, _ := store.BoundedRaw(jsonr.RawAt(m, "command"))
+		b.WriteString(cat(r.stamp(e), "User ran `", clean(collapse(clean(cmd))), "`", status, ":"))
+		if out = strings.TrimRight(clean(out), " \t\r\n"); out != "" && redact.ReadsSecret(cmd) {
 			b.WriteString(" " + redact.Withheld)
 		} else if out != "" {
 			b.WriteString("\n" + shorten(out, resultHead, resultTail))

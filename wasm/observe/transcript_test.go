@@ -136,6 +136,10 @@ func TestTranscriptReadsUserCommandsImagesAndEdits(t *testing.T) {
 		texts[e.ID] = e.Text
 	}
 	require.Equal(t, "[14:30] User ran `make test` (exit 2):\nok", texts["b1"])
+	// A heredoc's heading names the values below it: redacted as written
+	// before it is folded to one line (h-v94 c10).
+	heredoc := readEntries([]byte(`[{"type":"message","id":"h","timestamp":"2026-02-12T14:30:00Z","message":{"role":"bashExecution","command":"cat > notes.md <<'EOF'\n## Passwords\n\n- prod: Zq9vLm2Kx7Pw\n- stage: Yt8uKn1Jw6Ov\nEOF","output":"","exitCode":0}}]`), 0)
+	require.Equal(t, "[14:30] User ran `cat > notes.md <<'EOF' ## Passwords - prod: [REDACTED:secret] - stage: [REDACTED:secret] EOF` (exit 0):", heredoc.Entries[0].Text)
 	require.Equal(t, "", texts["b2"])
 	require.Equal(t, "[14:32] User: look\n[image image/png]", texts["b3"])
 	require.Equal(t, "[14:33] User: the new wording", texts["b4"])
