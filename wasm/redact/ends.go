@@ -18,13 +18,16 @@ func Ends(s string, n int) (head, tail string) {
 	if len(s) <= n {
 		return s, ""
 	}
-	return EndsOf(s[:min(len(s), n*2/3+Window)], s[max(0, len(s)-n/3-Window):], n)
+	t := max(0, len(s)-n/3-Window)
+	return EndsOf(s[:min(len(s), n*2/3+Window)], s[t:], n, Heads(s[:t], "\n", nil))
 }
 
 // EndsOf is Ends for a text read only in part: first holds at least its
 // first n*2/3+Window bytes, last at least its last n/3+Window (a JSON
-// string's ends, jsonr.Ends).
-func EndsOf(first, last string, n int) (head, tail string) {
+// string's ends, jsonr.Ends), and heads what heads last from the text
+// above it (Heads): the tail is redacted after it, as the whole text would
+// be (h-v94 c3: items under a "## Passwords" in the cut-away middle).
+func EndsOf(first, last string, n int, heads string) (head, tail string) {
 	h, _ := String(first)
 	// The head ends at a blank, whatever the redaction did to its length:
 	// cut where the raw text was cut, mid-word, a token would no longer
@@ -36,7 +39,13 @@ func EndsOf(first, last string, n int) (head, tail string) {
 	} else {
 		head = ""
 	}
-	t, _ := String(last)
+	// heads is far from the tail's start (last has Window bytes more),
+	// and goes before last's first whole line: a table's header then heads
+	// its rows, not the end of one cut short.
+	if i := strings.IndexByte(last[:min(len(last), Window)], '\n'); heads != "" && i >= 0 {
+		last = last[i+1:]
+	}
+	t, _ := String(heads + last)
 	tail = t[max(0, len(t)-n/3):]
 	// The tail starts after a blank too: its first word may be a secret's end.
 	if i := strings.IndexAny(tail, " \t\n\r"); i >= 0 {

@@ -97,3 +97,23 @@ func isProse(s string) bool {
 	}
 	return true
 }
+
+// Heads reads any text above a cut without panicking, gives only lines of
+// it (or of its JSON's text), each ended by a newline, and reads a JSON
+// string's text as it reads the text.
+func FuzzHeads(f *testing.F) {
+	for _, s := range []string{"# A\n## Passwords\n- a: x\n- b", "| user | password |\n|---|---|\n| a | P", "#\n# \n#x\n|-|\n|", "\n\n|---|\n| a"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, above string) {
+		got := Heads(above, "\n", nil)
+		if got != "" && !strings.HasSuffix(got, "\n") {
+			t.Fatalf("Heads(%q) = %q: a line not ended", above, got)
+		}
+		for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+			if got != "" && !strings.Contains(above, strings.TrimLeft(line, " ")[:min(len(strings.TrimLeft(line, " ")), maxHead)]) {
+				t.Fatalf("Heads(%q) = %q: %q is not above's", above, got, line)
+			}
+		}
+	})
+}

@@ -291,11 +291,11 @@ func Bounded(s string) string {
 //
 //	BoundedRaw(`"Fix the\nlogin bug"`) => "Fix the\nlogin bug", 17
 func BoundedRaw(raw string) (string, int) {
-	first, last, size, cut := jsonr.Ends(raw, MaxRead*2/3+redact.Window, MaxRead/3+redact.Window)
+	first, last, above, size, cut := jsonr.EndsAbove(raw, MaxRead*2/3+redact.Window, MaxRead/3+redact.Window)
 	if !cut {
 		return Bounded(first), size
 	}
-	head, tail := redact.EndsOf(first, last, MaxRead)
+	head, tail := redact.EndsOf(first, last, MaxRead, redact.Heads(above, `\n`, jsonr.Text))
 	return joined(head, tail, size), size
 }
 

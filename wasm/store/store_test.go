@@ -1,11 +1,14 @@
 package store
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/pi-memory/pi-memory/internal/require"
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonw"
+	"github.com/pi-memory/pi-memory/wasm/redact"
 )
 
 // pasted is a log of about n bytes, the shape of one pasted into a prompt.
@@ -67,5 +70,43 @@ func TestBoundedKeepsNoPartOfATokenAtItsCut(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// h-v94 c3: a heading or a table header in the cut-away middle still names
+// the entries of the tail below it, read from the text and from its JSON.
+func TestBoundedTailKeepsWhatHeadsItInTheMiddle(t *testing.T) {
+	var list, table strings.Builder
+	list.WriteString(pasted(60<<10) + "\n# Ops\n\n## Passwords\n\n")
+	table.WriteString(pasted(60<<10) + "\n## Hosts\n\n| host | password |\n|---|---|\n")
+	for i := 0; i < 4000; i++ {
+		fmt.Fprintf(&list, "- host-%d: Pw%06dxQz!\n", i, i)
+		fmt.Fprintf(&table, "| host-%d | Pw%06dxQz! |\n", i, i)
+	}
+	for _, s := range []string{list.String(), table.String()} {
+		raw, _ := BoundedRaw(string(jsonw.String(nil, s)))
+		for _, got := range []string{Bounded(s), raw} {
+			_, tail, _ := strings.Cut(got, "not read …]\n")
+			require.True(t, strings.Contains(tail, "host-3999") && strings.Contains(tail, "[REDACTED:secret]"), "%.200q", tail)
+			require.NotContains(t, got, "xQz!", "a password kept bare")
+		}
+	}
+}
+
+func TestHeads(t *testing.T) {
+	for _, c := range []struct{ name, above, want string }{
+		{"nothing heads it", "some text\nmore", ""},
+		{"the last heading", "# A\ntext\n## Passwords\n- a: x\n- b", "# A\n## Passwords\n"},
+		{"a deeper one after", "## Passwords\n### prod\n- a: x", "## Passwords\n### prod\n"},
+		{"a sibling closes", "## Passwords\n## Notes\n- a", "## Notes\n"},
+		{"not a heading", "## Keys\n#include <x>\n#!/bin/sh\n", "## Keys\n"},
+		{"the table it starts in", "intro\n| user | password |\n|---|---|\n| a | Pw1!x |\n| b | P", "| user | password |\n|---|---|\n"},
+		{"at a row's start", "| user | password |\n| --- | :-: |\n| a | Pw1!x |\n", "| user | password |\n| --- | :-: |\n"},
+		{"a table that ended", "| user | password |\n|---|---|\n| a | x |\n\ntext", ""},
+		{"a heading over a table", "# Creds\n| k | v |\n|---|---|\n| a", "# Creds\n| k | v |\n|---|---|\n"},
+	} {
+		require.Equal(t, c.want, redact.Heads(c.above, "\n", nil), c.name)
+		raw := string(jsonw.String(nil, c.above))
+		require.Equal(t, c.want, redact.Heads(raw[1:len(raw)-1], `\n`, jsonr.Text), c.name+" (JSON)")
 	}
 }

@@ -18,15 +18,23 @@ import (
 //	Ends(`"abc"`, 10, 10)       => "abc", "", 3, false
 //	Ends(`"a\nbcdefgh"`, 2, 3)  => "a\n", "fgh", 9, true
 func Ends(raw string, first, last int) (head, tail string, size int, cut bool) {
+	head, tail, _, size, cut = EndsAbove(raw, first, last)
+	return head, tail, size, cut
+}
+
+// EndsAbove is Ends that also gives the string's text above its tail as it
+// stands in the JSON, escapes unread (Text reads a part of it), "" when not
+// cut.
+func EndsAbove(raw string, first, last int) (head, tail, above string, size int, cut bool) {
 	if len(raw) < 2 || raw[0] != '"' || len(raw) <= first+last+2 {
 		s := value(raw, 0).String()
-		return s, "", len(s), false
+		return s, "", "", len(s), false
 	}
 	body := raw[1 : len(raw)-1]
 	if raw[len(raw)-1] != '"' || escapedEnd(body) {
 		// Not one closed string: read as gjson reads it.
 		s := value(raw, 0).String()
-		return s, "", len(s), false
+		return s, "", "", len(s), false
 	}
 	// Both bounds count the text's bytes, not the JSON's: a text of
 	// escapes is up to six times its text (h-v94 c1).
@@ -61,8 +69,13 @@ func Ends(raw string, first, last int) (head, tail string, size int, cut bool) {
 	for t < len(body) && body[t]&0xC0 == 0x80 {
 		t++
 	}
-	return unescape(body[:h]), unescape(body[t:]), textLen(body), true
+	return unescape(body[:h]), unescape(body[t:]), body[:t], textLen(body), true
 }
+
+// Text is the text of part of a JSON string as it stands between its
+// quotes, whole escapes only (EndsAbove's above, cut at an escape's
+// start).
+func Text(part string) string { return unescape(part) }
 
 // escapeLen is the length in raw bytes of what starts at body[i]: an
 // escape, or one byte.

@@ -1,0 +1,91 @@
+package redact
+
+import "strings"
+
+// Heads is what heads a tail read alone from the text above it (h-v94 c3):
+// the headings that are still open where the tail starts (under "##
+// Passwords" an entry "grafana: Gr4fAdm1nPw" is a password; listed) and,
+// when a table runs into the tail, its header and separator (tableCell).
+// The tail is redacted after them, so an entry more than Window bytes below
+// its heading is read as whole-text redaction reads it. above is the text
+// before the tail, its lines ended by nl ("\n", or `\n` in a JSON string as
+// it stands, whose lines text decodes); the work is bounded: a heading of
+// level 1 ends the search, and so do 16 headings.
+//
+//	Heads("## Passwords\n- a: Pw1!x\n- b: P", "\n", nil) => "## Passwords\n"
+func Heads(above, nl string, text func(string) string) string {
+	if text == nil {
+		text = func(s string) string { return s }
+	}
+	var lines []string
+	// lineAt is the line of above that ends at end: where it starts.
+	lineAt := func(end int) int {
+		if i := strings.LastIndex(above[:end], nl); i >= 0 {
+			return i + len(nl)
+		}
+		return 0
+	}
+	// The table the tail starts in: its rows up to above's end (the last
+	// one cut by the tail, or ended), then its separator and header.
+	for end, rows := len(above), 0; end > 0; rows++ {
+		ls := lineAt(end)
+		row := strings.TrimLeft(above[ls:end], " ")
+		if rows == 0 && row == "" && ls > 0 {
+			end = ls - len(nl) // the tail starts a line
+			continue
+		}
+		if !strings.HasPrefix(row, "|") {
+			break
+		}
+		if separatorRow(row) {
+			if ls > 0 {
+				hs := lineAt(ls - len(nl))
+				lines = append(lines, row, text(above[hs:min(ls-len(nl), hs+maxHead)]))
+			}
+			break
+		}
+		if ls == 0 {
+			break
+		}
+		end = ls - len(nl)
+	}
+	// The headings still open: the last above the tail, then the last of
+	// each higher level above it.
+	level := 7
+	for end, n := len(above), 0; end > 0 && level > 1 && n < 16; n++ {
+		hs := strings.LastIndex(above[:end], nl+"#") + len(nl)
+		if hs < len(nl) {
+			if !strings.HasPrefix(above, "#") {
+				break
+			}
+			hs = 0
+		}
+		he := strings.Index(above[hs:min(len(above), hs+maxHead)], nl)
+		if he < 0 {
+			he = min(len(above), hs+maxHead) - hs
+		}
+		line := text(above[hs : hs+he])
+		if h := runEnd(line, 0, func(c byte) bool { return c == '#' }); h < level && h < len(line) && isBlank(line[h]) {
+			level = h
+			lines = append(lines, line)
+		}
+		end = max(hs-len(nl), 0)
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i := len(lines) - 1; i >= 0; i-- {
+		b.WriteString(lines[i])
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// maxHead bounds a heading or a table's header read for Heads.
+const maxHead = 1024
+
+// separatorRow: line is a Markdown table's separator ("|---|:--:|").
+func separatorRow(line string) bool {
+	return strings.Contains(line, "-") && strings.Trim(line, "|-: \t") == ""
+}
