@@ -221,8 +221,8 @@ func hiddenAt(s string, i int) int {
 		return 3
 	case c == 0xef && i+2 < len(s) && s[i+1] == 0xb8 && s[i+2] <= 0x8f && afterSelector(s, i): // U+FE00–FE0F after another
 		return 3
-	case c == 0xf3 && i+3 < len(s) && s[i+1] == 0xa0 && (s[i+2] == 0x80 || s[i+2] == 0x81 || s[i+2] >= 0x84 && s[i+2] <= 0x86 || s[i+2] == 0x87 && s[i+3] <= 0xaf):
-		return 4 // tags; U+E0100–E01EF, the supplement's variation selectors
+	case c == 0xf3 && i+3 < len(s) && s[i+1] == 0xa0 && s[i+2] >= 0x80 && s[i+2] <= 0xbf:
+		return 4 // U+E0000–E0FFF: tags; U+E0100–E01EF, the supplement's variation selectors; the unassigned rest, ignored where shown (h-v95 c2)
 	}
 	return 0
 }

@@ -33,14 +33,16 @@ func Open(name string) string  { return tagOpen + name + ">" }
 func Close(name string) string { return "</pi-memory-" + name + ">" }
 
 // Wrap encloses text in the tag block called name, each marker on a line of
-// its own. The markers in text are made inert first (Inert): what a block
-// holds comes from outside (a memory server, a model), and a closing marker
-// in it would end the block early, leaving the rest outside, where the
-// model takes it for the person's words and Strip keeps it.
+// its own. text is made data first (Data: plain, then its markers inert):
+// what a block holds comes from outside (a memory server, a model), and a
+// closing marker in it would end the block early, leaving the rest outside,
+// where the model takes it for the person's words and Strip keeps it. Plain
+// goes first: a marker split by an escape or a control character is whole
+// once the exit makes the block plain (h-v95 c1: `<\x1b[0m/pi-memory-recall>`).
 //
 //	Wrap("recall", "- a fact\n") => "<pi-memory-recall>\n- a fact\n</pi-memory-recall>"
 func Wrap(name, text string) string {
-	text = Inert(text)
+	text = Data(text)
 	if text != "" && !strings.HasSuffix(text, "\n") {
 		text += "\n"
 	}

@@ -39,7 +39,7 @@ func FormatLen(s string, i int) int {
 		switch d, e := s[i+1], s[i+2]; {
 		case d == 0x80 && (e >= 0x8B && e <= 0x8F || e >= 0xA8 && e <= 0xAE): // U+200B–200F, U+2028–202E
 			return 3
-		case d == 0x81 && (e >= 0xA0 && e <= 0xA4 || e >= 0xA6 && e <= 0xAF): // U+2060–2064, U+2066–206F
+		case d == 0x81 && e >= 0xA0 && e <= 0xAF: // U+2060–206F (U+2065 is unassigned and ignored as they are)
 			return 3
 		}
 	case c == 0xEF:
@@ -47,11 +47,11 @@ func FormatLen(s string, i int) int {
 			return 3
 		}
 	case c == 0xF0:
-		if n >= 4 && (s[i+1] == 0x9D && s[i+2] == 0x85 && s[i+3] >= 0xB3 && s[i+3] <= 0xBA || s[i+1] == 0x9B && s[i+2] == 0xB2 && s[i+3] >= 0xA0 && s[i+3] <= 0xA3) { // U+1D173–1D17A musical format controls, U+1BCA0–1BCA3 shorthand format controls
+		if n >= 4 && (s[i+1] == 0x9D && s[i+2] == 0x85 && s[i+3] >= 0xB3 && s[i+3] <= 0xBA || s[i+1] == 0x9B && s[i+2] == 0xB2 && s[i+3] >= 0xA0 && s[i+3] <= 0xA3 || s[i+1] == 0x93 && s[i+2] == 0x90 && s[i+3] >= 0xB0) { // U+1D173–1D17A musical format controls, U+1BCA0–1BCA3 shorthand format controls, U+13430–1343F Egyptian hieroglyph format controls
 			return 4
 		}
 	case c == 0xF3:
-		if n >= 4 && s[i+1] == 0xA0 && (s[i+2] == 0x80 || s[i+2] == 0x81 || s[i+2] >= 0x84 && s[i+2] <= 0x86 || s[i+2] == 0x87 && s[i+3] <= 0xAF) { // tags, U+E0000–E007F (the unassigned ones too); U+E0100–E01EF variation selectors
+		if n >= 4 && s[i+1] == 0xA0 && s[i+2] >= 0x80 && s[i+2] <= 0xBF { // U+E0000–E0FFF, all ignored where shown: tags (U+E0000–E007F), variation selectors (U+E0100–E01EF) and the unassigned rest
 			return 4
 		}
 	}
