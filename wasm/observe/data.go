@@ -88,10 +88,14 @@ func inertTag(s string) bool {
 	if strings.HasPrefix(s, "!--") {
 		return true
 	}
+	// Blanks before and after the "/", and a "_" or "-" before the name, as
+	// our markers are read (h-v95 c3: "< /observations>", "</_observations>",
+	// "</\tobservations>" closed the block).
+	s = strings.TrimLeft(s, " \t\r\n")
 	if strings.HasPrefix(s, "/") {
 		s = s[1:]
 	}
-	s = strings.TrimLeft(s, " ")
+	s = strings.TrimLeft(s, " \t\r\n_-")
 	if text.HasFoldPrefix(s, "pi-memory") {
 		return true
 	}

@@ -85,7 +85,7 @@ exit codes: 0 ok, 1 user error (or a problem found by doctor/verify),
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], plainWriter{os.Stdout}, plainWriter{os.Stderr}))
 }
 
 // hoist takes pimem's own value flags (--session, --project, --agent-dir,

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"io"
+	"strconv"
+	"unicode/utf8"
+)
+
+// plainWriter is what pimem prints to a terminal through: a control
+// character (but a newline, a tab, and a carriage return before a newline),
+// a C1 control and a bidirectional control are written as their escapes
+// (\x1b, \u009b, \u202e), so a path or an argument from outside (a folder
+// named with OSC 52 in it, an unknown flag) neither writes the clipboard nor
+// moves the cursor (h-v95 c4). The core's own output is plain already;
+// this is for the host's words around it.
+type plainWriter struct{ w io.Writer }
+
+func (p plainWriter) Write(b []byte) (int, error) {
+	clean := true
+	for i := 0; i < len(b) && clean; {
+		r, n := utf8.DecodeRune(b[i:])
+		clean = !unsafeRune(r, b, i+n)
+		i += n
+	}
+	if clean {
+		return p.w.Write(b)
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if unsafeRune(r, b, i+n) {
+			q := strconv.QuoteRuneToASCII(r)
+			out = append(out, q[1:len(q)-1]...)
+		} else {
+			out = append(out, b[i:i+n]...)
+		}
+		i += n
+	}
+	if _, err := p.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// unsafeRune: r, which ends at b[next], is shown as an escape.
+func unsafeRune(r rune, b []byte, next int) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r == '\r':
+		return next >= len(b) || b[next] != '\n'
+	case r < 0x20 || r >= 0x7f && r <= 0x9f:
+		return true
+	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c:
+		return true
+	}
+	return false
+}
