@@ -1449,7 +1449,19 @@ export interface CoreOptions extends HostOptions {
 	 * Core whose clock or randomness is given stays here too: they cannot cross.
 	 */
 	worker?: URL | string | false;
+	/**
+	 * The size of the module's linear memory past which the instance is replaced
+	 * between turns by a new one, the session replayed there (1 GiB unless given).
+	 */
+	recycleBytes?: number;
 }
+
+// TinyGo's linear memory never shrinks, and a heap that copies pi's growing branch in
+// on every hook grows with it: 18 turns of 5 MB took it to 4 GiB, where the module
+// traps out of memory (h-v94 a2). Between turns, an instance past this is replaced
+// by a new one with the session replayed (decision 001, as after a trap; nothing
+// trapped, nothing of a turn is in flight).
+const RECYCLE_BYTES = 1 << 30;
 
 /** The worker thread's script, compiled from worker.ts and core.ts by `make` (ts/tsconfig.worker.json). */
 const WORKER_FILE = new URL("./dist/worker.js", import.meta.url);
@@ -1671,6 +1683,10 @@ export class Core {
 			}
 		}
 		let replayed: Envelope | undefined;
+		if (this.#live !== undefined && this.#pending === undefined && this.#live.memoryBytes() >= (this.#options.recycleBytes ?? RECYCLE_BYTES) && this.#between(exportName)) {
+			this.#trace(`recycle memory=${this.#live.memoryBytes()}`);
+			this.#drop();
+		}
 		if (this.#live === undefined) replayed = await this.#start(exportName !== "session_start");
 		else if (this.#pending !== undefined && this.#between(exportName)) await this.#move();
 		if (exportName === "before_agent_start") this.#turn = true;

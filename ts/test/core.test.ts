@@ -208,6 +208,26 @@ function tests(): void {
 			for (const name of EXPORTS) assert.ok(exported.has(name), `${build.file} does not export ${name}, which the adapter calls`);
 		});
 
+		test(`${build.name}: an instance whose memory grew past recycleBytes is replaced between turns, the session replayed (h-v94 a2)`, async () => {
+			const { root, cwd } = tempProject();
+			const core = new Core(build.file, { branch: () => [], recycleBytes: 1, worker: false });
+			await core.call("session_start", sessionInput(cwd, { hasUI: true }));
+			await core.call("command", { name: "memory", args: "off" });
+			// Every call between turns now finds the memory past 1 byte: the instance
+			// is replaced, and the replay's footer comes first in what the call returns.
+			const turn = await core.call("before_agent_start", { prompt: "hi", messageType: "user" });
+			assert.deepEqual(turn.effects[0], { t: "tools", active: [] });
+			assert.deepEqual(turn.effects[1], { t: "status", key: "pi-memory", text: "memory off (/memory off)" });
+			// Not inside a turn: the context hook of the same turn runs on that instance.
+			const context = await core.call("context", { messages: [] });
+			assert.ok(!context.effects.some((e) => e.t === "status"), "no replay inside a turn");
+			await core.call("agent_settled", {});
+			const add = await core.call("command", { name: "decision", args: "add Use black for Python formatting" });
+			assert.equal(add.exit, 1, "off is kept across the replacement");
+			assert.equal(fs.existsSync(path.join(root, ".pi")), false);
+			await core.close();
+		});
+
 		test(`${build.name}: a restart after a trap keeps memory off, and a trap inside /memory on leaves it off`, async () => {
 			const { root, cwd } = tempProject();
 			const branch: unknown[] = [];
