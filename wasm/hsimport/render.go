@@ -197,26 +197,22 @@ func (r *renderer) contentText(c gjson.Result) string {
 }
 
 // clean strips our blocks from s, redacts it and cuts it to max bytes. What
-// is kept is redacted with window bytes of what is cut on each side of it,
-// so a secret the cut falls into is still recognised (and a text of 40 KB
-// is not scanned whole to keep 1 KB of it).
+// is kept of a long text is its ends as every store reads them (redact.Ends:
+// each redacted with what stood around its cut and what heads the tail; a
+// text of 40 KB is not scanned whole to keep 1 KB of it).
 func (r *renderer) clean(s string, max int) string {
 	s = strings.TrimSpace(marker.Strip(s))
 	if s == "" {
 		return ""
 	}
-	if len(s) <= max+2*window {
+	if len(s) <= max+2*redact.Window {
 		return shorten(r.redact(s), max)
 	}
-	head, tail := max*2/3, max/3
-	h := r.redact(s[:head+window])
-	t := r.redact(s[len(s)-tail-window:])
-	return cutHead(h, head) + gap(len(s)-head-tail) + cutTail(t, tail)
+	h, t := redact.Ends(s, max)
+	// Counted in what Ends read, whether or not its cut kept the mark.
+	r.s.Redacted += len(redact.Find(s[:max*2/3+redact.Window])) + len(redact.Find(s[len(s)-max/3-redact.Window:]))
+	return h + gap(len(s)-len(h)-len(t)) + t
 }
-
-// window is how far past a cut clean still looks for a secret: longer than
-// any secret the patterns know (a 4096-bit RSA key is about 3.2 KB).
-const window = 4096
 
 func (r *renderer) redact(s string) string {
 	if found := redact.Find(s); len(found) > 0 {

@@ -45,8 +45,25 @@ func EndsOf(first, last string, n int, heads string) (head, tail string) {
 	if i := strings.IndexByte(last[:min(len(last), Window)], '\n'); heads != "" && i >= 0 {
 		last = last[i+1:]
 	}
-	t, _ := String(heads + last)
-	tail = t[max(0, len(t)-n/3):]
+	// The tail is its last n/3 bytes as written, not as redacted: redaction
+	// that shortens last by more than Window (private keys) would move it onto
+	// last's raw start, where a label was cut from its value (h-v95 b2). A
+	// secret the cut falls in is left out whole.
+	src := heads + last
+	found := Find(src)
+	cut := max(0, len(src)-n/3)
+	for _, f := range found {
+		if f.Start < cut && cut < f.End {
+			cut = f.End
+		}
+	}
+	kept := found[:0]
+	for _, f := range found {
+		if f.Start >= cut {
+			kept = append(kept, Finding{f.Kind, f.Start - cut, f.End - cut})
+		}
+	}
+	tail, _ = apply(src[cut:], kept)
 	// The tail starts after a blank too: its first word may be a secret's end.
 	if i := strings.IndexAny(tail, " \t\n\r"); i >= 0 {
 		tail = tail[i+1:]

@@ -754,25 +754,32 @@ func exprEnd(code string) int {
 // "Password: " PW; echo "ok"`, 'Password:' in `console.log('Password:',
 // x)`). A quoted label's own quote comes before its ':' ("password": "x").
 //
-// The label is inside a string when the nearest of its quotes before it on
-// its line, within 256 bytes, opens one (opensString): not when it closes
-// one, which is all the nearest can say without the line's start. Counting
-// the line's quotes misread a string opened on an earlier line or out of
-// the window (`git commit -m '…\n…' && PGPASSWORD='x'`, h-v94 c6). An
-// apostrophe in a word is no quote (Here's, the '90s).
+// The label is inside a string when both readings say so: its quotes
+// before it on its line (within 4 KiB) are odd in number, and the nearest
+// of them opens a string (opensString). Counting alone misreads a string
+// opened on an earlier line or before the window (`git commit -m '…\n…' &&
+// PGPASSWORD='x'`, h-v94 c6); the nearest quote alone misreads one closed
+// and glued to what follows (`echo "Hi "$USER && PGPASSWORD="x"`, h-v95
+// b1). An apostrophe in a word is no quote (Here's, the '90s, 'til).
 func closesLabel(s string, ls, vs int, label string) bool {
 	q := s[vs-1]
 	if !isQuote(q) && q != '`' || strings.IndexByte(label, q) != len(label)-1 {
 		return false
 	}
-	for i := ls - 1; i >= max(0, ls-256) && s[i] != '\n'; i-- {
-		// A word's apostrophe is passed over; one before a blank closes a
-		// string as much as it ends a plural ('ops' PGPASSWORD=, the users').
-		if s[i] == q && (q != '\'' || !apostrophe(s[:ls], i) || isBlank(s[i+1])) {
-			return opensString(s, i)
+	lo := max(0, ls-4096)
+	if k := strings.LastIndexByte(s[lo:ls], '\n'); k >= 0 {
+		lo += k + 1
+	}
+	in, nearest := false, -1
+	for i := lo; i < ls; i++ {
+		// Outside a string, an apostrophe opens none: Here's, don't, the
+		// client's, the users' db, S3's, José's, `psql`'s, the '90s; inside
+		// one, the quote closes it ('ops').
+		if s[i] == q && (in || q != '\'' || !apostrophe(s[lo:ls], i-lo)) {
+			in, nearest = !in, i
 		}
 	}
-	return false
+	return in && opensString(s, nearest)
 }
 
 // opensString: the quote at s[i] opens a string rather than closes one: it
@@ -797,13 +804,27 @@ func apostrophe(s string, i int) bool {
 		next = s[i+1]
 	}
 	if i == 0 || isBlank(s[i-1]) || s[i-1] == '(' {
-		return len(s)-i >= 4 && next >= '0' && next <= '9' && s[i+2] >= '0' && s[i+2] <= '9' && s[i+3] == 's'
+		if len(s)-i >= 3 && next >= '0' && next <= '9' && s[i+2] >= '0' && s[i+2] <= '9' {
+			return len(s)-i == 3 || s[i+3] == 's' || !isAlnum(s[i+3]) // the '90s, since '24
+		}
+		return elision(s[i+1:])
 	}
 	prev := s[i-1]
 	if !isAlnum(prev) && prev < 0x80 && prev != '`' {
 		return false
 	}
 	return isLetter(next) || next >= 0x80 || prev == 's' && (next == 0 || isBlank(next) || strings.IndexByte(",.;:)!?", next) >= 0)
+}
+
+// elision: s starts with a word whose first letters an apostrophe stands
+// for ('em, 'til, 'cause, 'tis, 'twas, 'bout, 'round, 'n').
+func elision(s string) bool {
+	for _, w := range [...]string{"em", "til", "cause", "cos", "tis", "twas", "bout", "round", "n", "nuff", "kay"} {
+		if len(s) >= len(w) && strings.EqualFold(s[:len(w)], w) && (len(s) == len(w) || !isAlnum(s[len(w)])) {
+			return true
+		}
+	}
+	return false
 }
 
 // passValue: the value of a label whose last word is "pass" (label[:n]),

@@ -443,6 +443,19 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		// default.
 		{"PGUSER='ops' PGPASSWORD='Pg!Pass9' psql -h db", "PGUSER='ops' PGPASSWORD='[REDACTED:secret]' psql -h db"},
 		{"the 'ops' account's password is 'Pw!x9Kq2'", "the 'ops' account's password is '[REDACTED:secret]'"},
+		// h-v95 b1: a closing quote glued to what follows, a leading
+		// apostrophe, a year.
+		{`echo "Hi "$USER && export PGPASSWORD="Hunter2xyz"`, `echo "Hi "$USER && export PGPASSWORD="[REDACTED:secret]"`},
+		{`echo "Hi "$USER && mysql -u root --password="Hunter2xyz"`, `echo "Hi "$USER && mysql -u root --password="[REDACTED:secret]"`},
+		{"echo 'Welcome '$USER; export PGPASSWORD='Hunter2xyz'", "echo 'Welcome '$USER; export PGPASSWORD='[REDACTED:secret]'"},
+		{"x=' '$y; PGPASSWORD='Hunter2xyz'", "x=' '$y; PGPASSWORD='[REDACTED:secret]'"},
+		{`console.log("Connecting as "+user); const password = "Hunter2xyz!";`, `console.log("Connecting as "+user); const password = "[REDACTED:secret]";`},
+		{`puts "="*40; password = "Tr0ub4dor3xx"`, `puts "="*40; password = "[REDACTED:secret]"`},
+		{`s = " "+a; client_secret: "Hunter2xyz!Hunter2xyz"`, `s = " "+a; client_secret: "[REDACTED:secret]"`},
+		{"Send 'em the login, password: 'Hunter2xyz'", "Send 'em the login, password: '[REDACTED:secret]'"},
+		{"Don't rotate 'til Friday: DB_PASSWORD='Hunter2xyz'", "Don't rotate 'til Friday: DB_PASSWORD='[REDACTED:secret]'"},
+		{"'cause prod broke, I set PGPASSWORD='Hunter2xyz'", "'cause prod broke, I set PGPASSWORD='[REDACTED:secret]'"},
+		{"Since '24 the admin password is 'Hunter2xyz'", "Since '24 the admin password is '[REDACTED:secret]'"},
 		// h-v94 c6: a string opened out of the 256-byte window, or on an
 		// earlier line, does not make the label a prompt.
 		{"docker run -e MOTD='hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world ' -e POSTGRES_PASSWORD='Yt8uKn1Jw6Ov' postgres", "docker run -e MOTD='hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world ' -e POSTGRES_PASSWORD='[REDACTED:secret]' postgres"},

@@ -110,3 +110,22 @@ func TestHeads(t *testing.T) {
 		require.Equal(t, c.want, redact.Heads(raw[1:len(raw)-1], `\n`, jsonr.Text), c.name+" (JSON)")
 	}
 }
+
+// h-v95 b2: redaction that shortens the tail's read by more than its window
+// (private keys) does not move the tail onto the raw cut, where a label was
+// cut from its value.
+func TestBoundedTailIsMeasuredAsWrittenNotAsRedacted(t *testing.T) {
+	var keys strings.Builder
+	for i := 0; i < 5; i++ {
+		keys.WriteString("-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEAx7Lm2Zr9KxWq3Tn5Pv8Hj6Gf4Dd2Sa1Qw0Er9Ty8Ui7Op6\n", 48) + "-----END RSA PRIVATE KEY-----\n\nnotes\n")
+	}
+	region := MaxRead/3 + redact.Window
+	tail := "ssword: Hunter2xyzQ and more words\n" + keys.String()
+	tail += strings.Repeat("tail words ", 5000)[:region-len(tail)]
+	s := strings.Repeat("head words ", 20000)[:100000] + "the db pa" + tail
+	raw, _ := BoundedRaw(string(jsonw.String(nil, s)))
+	for _, got := range []string{Bounded(s), raw} {
+		require.NotContains(t, got, "Hunter2xyzQ")
+		require.NotContains(t, got, "MIIEow")
+	}
+}
