@@ -104,6 +104,15 @@ func TestRenderGroupsByBankBetweenMarkersAndIsEmptyWithoutMemories(t *testing.T)
 	require.Equal(t, []string{"project (p): 1 memory", "user (u): HTTP 500"}, summary(rs))
 }
 
+// A memory's lines are read as stored before they become one line: a
+// heading names the entries under it (h-v95 b6).
+func TestRenderRedactsAMemoryAsStoredBeforeFoldingIt(t *testing.T) {
+	got := render([]recalled{{Bank: bank{bankProject, "p"}, Memories: []memory{{Text: "## Passwords\n- grafana: Gr4fAdm1nPw\n- jenkins: Jk8!buildPw"}, {Text: "db:\n  user: app\n  password: >-\n    Zz9!foldedPw"}}}}, 1024)
+	for _, v := range []string{"Gr4fAdm1nPw", "Jk8!buildPw", "Zz9!foldedPw"} {
+		require.NotContains(t, got, v)
+	}
+}
+
 func TestSerializeTurnKeepsTextAndToolsStripsRecallAndRedactsBothFields(t *testing.T) {
 	msgs := `[
 	 {"role":"user","content":[{"type":"text","text":"Deploy with ` + secret + `"},{"type":"text","text":"\n\n<pi-memory-recall>\nrecalled fact XYZ\n</pi-memory-recall>"}],"timestamp":1700},

@@ -41,7 +41,11 @@ func render(rs []recalled, maxTokens int) string {
 		}
 		b.WriteString("[" + r.Bank.Scope + " bank " + r.Bank.ID + "]\n")
 		for _, m := range r.Memories {
-			b.WriteString("- " + strings.Join(strings.Fields(marker.Strip(m.Text)), " ") + "\n")
+			// Redacted as stored, lines and all (a "## Passwords" heading
+			// names the entries under it only across its lines: h-v95 b6),
+			// then as the one line it becomes.
+			one, _ := redact.String(marker.Strip(m.Text))
+			b.WriteString("- " + strings.Join(strings.Fields(one), " ") + "\n")
 		}
 	}
 	// A memory is what the server stored, which a person may have typed a
