@@ -50,7 +50,7 @@ func (r *run) listed(s string) {
 		}
 		item := ind + b
 		body := strings.TrimSpace(line[item:])
-		if strings.HasSuffix(body, ":") && namesSecrets(body[:len(body)-1]) {
+		if (strings.HasSuffix(body, ":") || boldLine(body)) && namesSecrets(strings.TrimSuffix(body, ":")) {
 			if !active || !heading {
 				active, heading, indent, headBullet = true, false, ind, b > 0
 			}
@@ -63,6 +63,13 @@ func (r *run) listed(s string) {
 			r.found = append(r.found, span{kind, at + vs, at + ve})
 		}
 	}
+}
+
+// boldLine: body is a line set in bold, as a heading is ("**Passwords**",
+// "__Credentials__:").
+func boldLine(body string) bool {
+	body = strings.TrimSuffix(body, ":")
+	return len(body) > 4 && (strings.HasPrefix(body, "**") && strings.HasSuffix(body, "**") || strings.HasPrefix(body, "__") && strings.HasSuffix(body, "__"))
 }
 
 // bulletEnd is the end of a list item's marker and its blank at s[0:]
@@ -99,6 +106,11 @@ func listedValue(line string, item int) (int, int) {
 	for ve-vs >= 2 && strings.IndexByte("`\"'*", line[vs]) >= 0 && line[ve-1] == line[vs] {
 		vs, ve = vs+1, ve-1
 	}
+	// A note in parentheses after the value is not the value ("Gr4fAdm1nPw
+	// (rotated monthly)": h-v95 b3).
+	if k := strings.Index(line[vs:ve], " ("); k > 0 && line[ve-1] == ')' {
+		ve = vs + k
+	}
 	v := line[vs:ve]
 	if strings.ContainsAny(v, " \t`\"'") || !chosenPassword(v) || namesThing(v) {
 		return 0, 0
@@ -107,15 +119,41 @@ func listedValue(line string, item int) (int, int) {
 }
 
 // namesSecrets: heading or label t ends with a word that names secrets
-// (Passwords, Credentials, admin password, API keys), in any ASCII case,
-// its emphasis left out.
+// (Passwords, Credentials, admin password, API keys; Passwörter, mots de
+// passe), in any case, its emphasis, a closing "#" run and a note in
+// parentheses left out; or it does before a qualifier ("Passwords for
+// staging", "Credentials (prod)", "Passwords ##": h-v95 b3).
 func namesSecrets(t string) bool {
-	t = strings.Trim(strings.TrimSpace(t), "*_`:")
+	t = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), "#"))
+	if strings.HasSuffix(t, ")") {
+		if k := strings.LastIndexByte(t, '('); k > 0 {
+			t = strings.TrimSpace(t[:k])
+		}
+	}
+	t = strings.Trim(t, "*_`: ")
+	if endsWithSecretWord(t) {
+		return true
+	}
+	low := strings.ToLower(t)
+	for _, q := range [...]string{" for ", " in ", " on ", " at ", " of ", " to ", " - ", " — ", " / "} {
+		if k := strings.Index(low, q); k > 0 && endsWithSecretWord(t[:k]) {
+			return true
+		}
+	}
+	return false
+}
+
+// endsWithSecretWord: t's last word names secrets (namesSecrets).
+func endsWithSecretWord(t string) bool {
+	t = strings.Trim(t, "*_`: ")
 	k := strings.LastIndexAny(t, " \t")
 	last := strings.ToLower(t[k+1:])
 	switch last {
-	case "password", "passwords", "passwd", "passphrase", "passphrases", "pw", "pwd", "secret", "secrets", "credential", "credentials", "creds", "token", "tokens", "logins":
+	case "password", "passwords", "passwd", "passphrase", "passphrases", "pw", "pwd", "secret", "secrets", "credential", "credentials", "creds", "token", "tokens", "logins",
+		"passwort", "passwörter", "kennwort", "kennwörter", "contraseña", "contraseñas", "senha", "senhas", "пароль", "пароли", "密码", "パスワード":
 		return true
+	case "passe":
+		return strings.HasSuffix(strings.ToLower(t), "de passe") // mot(s) de passe
 	case "key", "keys":
 		if k > 0 {
 			before := strings.ToLower(strings.TrimSpace(t[:k]))

@@ -1701,9 +1701,18 @@ func TestWhatAHeadingOrAListsHeadNamesAsSecrets(t *testing.T) {
 		{"secrets:\n  db: Db7Pw9Xx\n  api = Ap1Kx7Zq\nother: Qq9Zz8Yy7X", "secrets:\n  db: [REDACTED:secret]\n  api = [REDACTED:secret]\nother: Qq9Zz8Yy7X"},
 		{"## API keys\n### Staging\n- mapbox: Mb4Xk9Lq2Wz\n## Notes\n- build: Qq9Zz8Yy7X", "## API keys\n### Staging\n- mapbox: [REDACTED:secret]\n## Notes\n- build: Qq9Zz8Yy7X"},
 		{"**Credentials**:\n1. staging = \"St4g1ngPw\"", "**Credentials**:\n1. staging = \"[REDACTED:secret]\""},
+		// h-v95 b3: a qualifier after the word, a closing '#' run, a bold
+		// line, a note after the value, other languages.
+		{"## Passwords for staging\n- grafana: Gr4fAdm1nPw", "## Passwords for staging\n- grafana: [REDACTED:secret]"},
+		{"## Credentials (prod)\n- grafana: Gr4fAdm1nPw", "## Credentials (prod)\n- grafana: [REDACTED:secret]"},
+		{"## Passwords ##\n- grafana: Gr4fAdm1nPw", "## Passwords ##\n- grafana: [REDACTED:secret]"},
+		{"**Passwords**\n- grafana: Gr4fAdm1nPw", "**Passwords**\n- grafana: [REDACTED:secret]"},
+		{"## Passwords\n- grafana: Gr4fAdm1nPw (rotated monthly)", "## Passwords\n- grafana: [REDACTED:secret] (rotated monthly)"},
+		{"Passwörter:\n- grafana: Gr4fAdm1nPw", "Passwörter:\n- grafana: [REDACTED:secret]"},
+		{"Mots de passe :\n- grafana: Gr4fAdm1nPw", "Mots de passe :\n- grafana: [REDACTED:secret]"},
 	}, []string{
 		"## Passwords\n\n- owner: @alice\n- path: secret/data/app\n- policy: min 12 chars\n- see https://vault.example.com/ui",
-		"## Secrets management\n- grafana: Gr4fAdm1nPw", "## Keys\n- save: Ctrl+S1", "- Tokens:\n- jenkins: Jk8sPw!x2",
+		"## Secrets management\n- grafana: Gr4fAdm1nPw", "## Rotating passwords safely\n- grafana: Gr4fAdm1nPw", "**Notes**\n- build: Qq9Zz8Yy7X", "## Keys\n- save: Ctrl+S1", "- Tokens:\n- jenkins: Jk8sPw!x2",
 		"## Tokens\n- ttl: 3600s\n- format: JWT\n- issuer: auth.example.com", "## Passwords\n- vault: ${VAULT_PW}\n- `hunter2`",
 	})
 }
