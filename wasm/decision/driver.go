@@ -28,10 +28,6 @@ const (
 	decisionLogName   = "decisions.jsonl"
 	globalConfigName  = "decision-memory.config.json"
 	projectConfigName = ".pi/decision-memory.config.json"
-
-	// guardBytes is how much of the log's end we remember to notice a rewrite
-	// (a git checkout, a hand edit) that keeps or grows the size.
-	guardBytes = 64
 )
 
 // driver drives one session's decision store: configuration, replay of the
@@ -53,8 +49,10 @@ type driver struct {
 	idx     search.Index // the log as /decision search reads it, built on its first search
 	cur     cursor
 	rd      reader
-	guard   []byte          // the guardBytes before cur.Offset
+	full    uint64          // FNV-1a of the log's bytes before cur.Offset, as replayed
 	seen    hostio.FileInfo // the log as stat found it when cur was reached
+	own     hostio.FileInfo // the log as stat found it right after this process's last append grew it by exactly that
+	buf     []byte          // for reading the log again (prefixSum)
 	loaded  bool
 	loadErr error
 
@@ -225,8 +223,8 @@ func (d *driver) loadFrom(useSnapshot bool) error {
 	d.cur = cursor{}
 	d.snapNote = ""
 	d.snapDue = false
-	d.guard = nil
-	d.seen = hostio.FileInfo{}
+	d.full = fnvInit
+	d.seen, d.own = hostio.FileInfo{}, hostio.FileInfo{}
 	d.loaded = true
 	d.loadErr = nil
 	d.injOK = false
@@ -243,87 +241,100 @@ func (d *driver) loadFrom(useSnapshot bool) error {
 		d.loadErr = err
 		return err
 	}
-	covered, fromSnapshot := d.tryLoadSnapshot(useSnapshot, info)
+	covered, fromSnapshot, verified := d.tryLoadSnapshot(useSnapshot, info)
 	d.seen = info
 	if err := d.replayTo(info.Size); err != nil {
 		return err
 	}
-	d.snapDue = snapshotDue(info.Size, covered, fromSnapshot)
+	// A snapshot read again whole to be trusted is written anew, so the next
+	// start trusts it by the log's stat alone.
+	d.snapDue = snapshotDue(info.Size, covered, fromSnapshot) || verified
 	d.snapNote = loadNote(d.snapNote, fromSnapshot, d.snapDue)
 	return nil
 }
 
-func (d *driver) tryLoadSnapshot(use bool, log hostio.FileInfo) (int64, bool) {
+func (d *driver) tryLoadSnapshot(use bool, log hostio.FileInfo) (covered int64, loaded, verified bool) {
 	if !use {
-		return 0, false
+		return 0, false, false
 	}
 	return d.loadSnapshot(log)
 }
 
 // loadSnapshot starts the state from the snapshot when it is valid for this
-// log; it returns how many bytes of the log the snapshot covers.
-func (d *driver) loadSnapshot(log hostio.FileInfo) (int64, bool) {
+// log; it returns how many bytes of the log the snapshot covers, and whether
+// they had to be read again to tell (verified).
+func (d *driver) loadSnapshot(log hostio.FileInfo) (covered int64, loaded, verified bool) {
 	if d.snap == "" {
-		return 0, false
+		return 0, false, false
 	}
 	info, err := d.h.Stat(d.snap)
 	if err != nil {
 		if !hostio.IsNotFound(err) {
 			d.snapNote = "unreadable (" + err.Error() + "); " + replayed
 		}
-		return 0, false
+		return 0, false, false
 	}
 	read := func(off int64, dst []byte) (int, error) { return d.h.ReadAt(d.snap, off, dst) }
-	st, cur, err := d.openSnapshot(read, info.Size, log)
+	st, h, verified, err := d.openSnapshot(read, info.Size, log)
 	if err != nil {
 		d.snapNote = err.Error() + "; " + replayed
 		d.h.Log(hostio.Debug, "snapshot "+d.snap+": "+d.snapNote)
-		return 0, false
+		return 0, false, false
 	}
-	d.st, d.cur = st, cur
-	d.guard = d.readGuard(cur.Offset)
-	d.snapNote = "loaded at start (covered " + text.Plural(cur.Line, "line", "lines") + ")"
-	return cur.Offset, true
+	d.st, d.cur, d.full = st, h.Log, h.Full
+	d.snapNote = "loaded at start (covered " + text.Plural(h.Log.Line, "line", "lines") + ")"
+	return h.Log.Offset, true, verified
 }
 
-func (d *driver) openSnapshot(read readAt, snapSize int64, log hostio.FileInfo) (*state, cursor, error) {
+func (d *driver) openSnapshot(read readAt, snapSize int64, log hostio.FileInfo) (*state, *snapshotHeader, bool, error) {
 	if snapSize < snapshotTrailer {
-		return nil, cursor{}, errors.New("snapshot too short")
+		return nil, nil, false, errors.New("snapshot too short")
 	}
 	tr := make([]byte, snapshotTrailer)
 	if _, err := read(snapSize-snapshotTrailer, tr); err != nil {
-		return nil, cursor{}, err
+		return nil, nil, false, err
 	}
 	off, n, err := headerSpan(tr)
 	if err != nil {
-		return nil, cursor{}, err
+		return nil, nil, false, err
 	}
 	if off < 0 || off+int64(n) > snapSize {
-		return nil, cursor{}, errors.New("snapshot header out of range")
+		return nil, nil, false, errors.New("snapshot header out of range")
 	}
 	hb := make([]byte, n)
 	if _, err := read(off, hb); err != nil {
-		return nil, cursor{}, err
+		return nil, nil, false, err
 	}
 	h, err := parseSnapshotHeader(hb, off, tr)
 	if err != nil {
-		return nil, cursor{}, err
+		return nil, nil, false, err
 	}
 	if h.Log.Offset > log.Size {
-		return nil, cursor{}, errors.New("the log is shorter than the snapshot says (rewritten?)")
+		return nil, nil, false, errors.New("the log is shorter than the snapshot says (rewritten?)")
 	}
 	sum, err := logSum(d.readAt, h.Log.Offset)
 	if err != nil {
-		return nil, cursor{}, err
+		return nil, nil, false, err
 	}
+	changed := errors.New("the log changed under the snapshot (rewritten or checked out)")
 	if sum != h.LogSum || rewrittenSince(h.Seen, log) {
-		return nil, cursor{}, errors.New("the log changed under the snapshot (rewritten or checked out)")
+		return nil, nil, false, changed
+	}
+	// Written since the snapshot was: appended to, or rewritten and grown
+	// (a merge, a rebase, an editor's save and an add), which the samples
+	// and the stat cannot tell apart (h-v95 d1, d3). Every byte it covers is
+	// read again.
+	verified := !sameFile(h.Seen, log)
+	if verified {
+		if full, err := d.prefixSum(fnvInit, 0, h.Log.Offset); err != nil || full != h.Full {
+			return nil, nil, false, changed
+		}
 	}
 	st, err := snapshotState(h, read)
 	if err != nil {
-		return nil, cursor{}, err
+		return nil, nil, false, err
 	}
-	return st, h.Log, nil
+	return st, h, verified, nil
 }
 
 // settle does what can wait until the turn is over: writing a snapshot the
@@ -340,7 +351,13 @@ func (d *driver) settle() {
 // temp file, then renamed over the old one, so a reader sees one or the
 // other. A failure only costs the next start a full replay.
 func (d *driver) writeSnapshot() {
-	if d.snap == "" || d.st == nil || !d.st.Resident() {
+	if d.snap == "" || d.st == nil {
+		return
+	}
+	// The state as the log is now: the samples are the log's of now, so a
+	// state left behind by a rewrite since would be trusted with them
+	// (h-v95 d2).
+	if err := d.refreshLog(); err != nil || !d.st.Resident() {
 		return
 	}
 	sum, err := logSum(d.readAt, d.cur.Offset)
@@ -358,7 +375,7 @@ func (d *driver) writeSnapshot() {
 		fail(err)
 		return
 	}
-	if err := d.st.WriteSnapshot(d.cur, sum, d.seen, gen, func(b []byte) error { return d.h.Append(tmp, b) }); err != nil {
+	if err := d.st.WriteSnapshot(d.cur, logGuard{Sum: sum, Full: d.full, Seen: d.seen}, gen, func(b []byte) error { return d.h.Append(tmp, b) }); err != nil {
 		fail(err)
 		return
 	}
@@ -384,30 +401,36 @@ func (d *driver) usable() error {
 }
 
 func (d *driver) replayTo(size int64) error {
+	from := d.cur.Offset
 	cur, err := d.rd.Replay(d.st, d.readAt, d.cur, size)
 	d.cur = cur
+	if err == nil {
+		d.full, err = d.prefixSum(d.full, from, cur.Offset)
+	}
 	if err != nil {
 		d.loadErr = err
 		return err
 	}
-	d.guard = d.readGuard(cur.Offset)
 	return nil
 }
 
-func (d *driver) readGuard(end int64) []byte {
-	start := end - guardBytes
-	if start < 0 {
-		start = 0
+// prefixSum continues h (FNV-1a) over the log's bytes [from, to).
+func (d *driver) prefixSum(h uint64, from, to int64) (uint64, error) {
+	if d.buf == nil {
+		d.buf = make([]byte, 64<<10)
 	}
-	if end == start {
-		return nil
+	for from < to {
+		n, err := d.h.ReadAt(d.log, from, d.buf[:min(int64(len(d.buf)), to-from)])
+		if err != nil {
+			return 0, err
+		}
+		if n == 0 {
+			return 0, errors.New("log shorter than expected")
+		}
+		h = fnvBytes(h, d.buf[:n])
+		from += int64(n)
 	}
-	b := make([]byte, end-start)
-	n, err := d.h.ReadAt(d.log, start, b)
-	if err != nil {
-		return nil
-	}
-	return b[:n]
+	return h, nil
 }
 
 // refreshLog catches up with the log: new lines another process appended are
@@ -429,8 +452,17 @@ func (d *driver) refreshLog() error {
 	if info.Dir {
 		return d.load()
 	}
-	if info.Size < d.cur.Offset || rewrittenSince(d.seen, info) || !d.guardHolds() {
+	if info.Size < d.cur.Offset || rewrittenSince(d.seen, info) {
 		return d.load()
+	}
+	if !sameFile(d.seen, info) && !sameFile(d.own, info) {
+		// Written since by another: appended to, or rewritten and grown (git
+		// merged or rebased it with the merge driver, and the file kept its
+		// inode: h-v95 d1), which the stat cannot tell apart. Every byte
+		// replayed is read again.
+		if full, err := d.prefixSum(fnvInit, 0, d.cur.Offset); err != nil || full != d.full {
+			return d.load()
+		}
 	}
 	d.seen = info
 	if info.Size == d.cur.Offset {
@@ -456,12 +488,10 @@ func rewrittenSince(seen, now hostio.FileInfo) bool {
 	return now.Size == seen.Size && now.MtimeMs != seen.MtimeMs
 }
 
-func (d *driver) guardHolds() bool {
-	if len(d.guard) == 0 {
-		return true
-	}
-	now := d.readGuard(d.cur.Offset)
-	return string(now) == string(d.guard)
+// sameFile says two stats of the log show it as it was: the same file, size
+// and mtime (a zero a never matches).
+func sameFile(a, b hostio.FileInfo) bool {
+	return a.Kind == hostio.KindFile && a.ID == b.ID && a.Size == b.Size && a.MtimeMs == b.MtimeMs && a.Kind == b.Kind
 }
 
 // unplain says why the text an event writes may not be written: the core's
@@ -556,7 +586,8 @@ func (d *driver) append(build func(st *state, nowMs int64) ([]Event, error), che
 		if info, err := d.h.Stat(d.log); err == nil {
 			size = info.Size
 		}
-		sealed, err := add(appendLines(nil, events))
+		lines := appendLines(nil, events)
+		sealed, err := add(lines)
 		if err != nil {
 			return err
 		}
@@ -567,7 +598,12 @@ func (d *driver) append(build func(st *state, nowMs int64) ([]Event, error), che
 			d.cur.Offset++
 			d.cur.Sealed = true
 			d.st.Sealed()
-			d.guard = d.readGuard(d.cur.Offset)
+			d.full = fnvBytes(d.full, []byte{'\n'})
+		}
+		// The log grown by exactly what this append wrote is known, not
+		// read again (refreshLog).
+		if info, err := d.h.Stat(d.log); err == nil && size >= 0 && info.Size == size+int64(len(lines))+int64(boolInt(sealed)) {
+			d.own = info
 		}
 		return nil
 	})

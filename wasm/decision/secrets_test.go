@@ -2,7 +2,6 @@ package decision
 
 import (
 	"bytes"
-	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"strings"
 	"testing"
 
@@ -26,7 +25,7 @@ func TestAHandWrittenSecretReachesNoExit(t *testing.T) {
 		"json":             string(appendJSON(nil, x)) + string(appendJSON(nil, st.Get("D-2026-02-27-0002"))),
 	}
 	var snap bytes.Buffer
-	require.NoError(t, st.WriteSnapshot(cur, 1, hostio.FileInfo{}, 2, func(b []byte) error { snap.Write(b); return nil }))
+	require.NoError(t, st.WriteSnapshot(cur, logGuard{Sum: 1}, 2, func(b []byte) error { snap.Write(b); return nil }))
 	exits["snapshot"] = snap.String()
 	for what, text := range exits {
 		for _, secret := range []string{token, "hunter2hunter2"} {

@@ -22,9 +22,11 @@ import (
 //   - a layout signature: records are raw memory, so a build whose record
 //     layout differs (another compiler, another version) rebuilds instead;
 //   - the log guard: the log's size, line count and a hash of samples of the
-//     prefix it covers (logSum), and the file's identity, size and mtime as
-//     last seen (rewrittenSince), checked before use, so a rewritten log (a
-//     git checkout, doctor --fix, a hand edit) is replayed from scratch;
+//     prefix it covers (logSum), the hash of all of it, and the file's
+//     identity, size and mtime as last seen (rewrittenSince), checked before
+//     use: the samples and the stat at once, and every byte read again when
+//     the log was written since, so a rewritten log (a git checkout, a
+//     merge, doctor --fix, a hand edit) is replayed from scratch;
 //   - a checksum of the structural sections, checked at load, one per string
 //     page, checked when the page is read, and bounds checks on every
 //     reference, so a damaged file is refused rather than trusted;
@@ -33,7 +35,7 @@ import (
 
 const (
 	snapMagic   = "PIMSNAP1"
-	snapVersion = 6             // 3: the header lists the decisions with conflict marks ("marked"); 4: removed decisions kept whole; 5: the hot list says each decision's injected line; 6: a problem may be a line too long ("too-long"), which an older build cannot read
+	snapVersion = 7             // 7: the header holds the hash of every byte of the log it covers ("full"); 3: the header lists the decisions with conflict marks ("marked"); 4: removed decisions kept whole; 5: the hot list says each decision's injected line; 6: a problem may be a line too long ("too-long"), which an older build cannot read
 	trailerSize = 8 + 4 + 8 + 8 // header offset, header length, header checksum, magic
 )
 
@@ -161,12 +163,11 @@ func raw[T any](s []T) []byte {
 const hotSize = 64
 
 // WriteSnapshot streams the state as a snapshot through emit, for a log
-// whose first cur.Offset bytes (cur.Line lines) it reflects and whose logSum
-// over them is sum. gen is a random stamp for its pages. The strings are
+// whose first cur.Offset bytes (cur.Line lines) it reflects, g saying what
+// they were. gen is a random stamp for its pages. The strings are
 // compacted on the way: a page holds only strings the decisions use. Every
 // record and page must be resident (state.Resident).
-// seen is the log as stat found it when cur was reached (rewrittenSince).
-func (s *state) WriteSnapshot(cur cursor, sum uint64, seen hostio.FileInfo, gen uint64, emit func([]byte) error) error {
+func (s *state) WriteSnapshot(cur cursor, g logGuard, gen uint64, emit func([]byte) error) error {
 	w := snapWriter{emit: emit, gen: gen}
 	out := make([]rec, chunkSize)
 	var chunks [][3]int64
@@ -246,10 +247,11 @@ func (s *state) WriteSnapshot(cur cursor, sum uint64, seen hostio.FileInfo, gen 
 	lw.Int("size", cur.Offset)
 	lw.Int("lines", int64(cur.Line))
 	lw.Bool("sealed", cur.Sealed)
-	lw.Str("sum", strconv.FormatUint(sum, 16))
-	lw.Int("id", int64(seen.ID))
-	lw.Int("seenSize", seen.Size)
-	lw.Int("seenMtime", seen.MtimeMs)
+	lw.Str("sum", strconv.FormatUint(g.Sum, 16))
+	lw.Str("full", strconv.FormatUint(g.Full, 16))
+	lw.Int("id", int64(g.Seen.ID))
+	lw.Int("seenSize", g.Seen.Size)
+	lw.Int("seenMtime", g.Seen.MtimeMs)
 	hw.Raw("log", lw.Close())
 	hw.Int("recs", int64(s.recs.n))
 	hw.Int("nlist", int64(w.nlist))
@@ -448,12 +450,29 @@ func (w *snapWriter) flushPage() error {
 	return err
 }
 
+// logGuard is what a snapshot says of the log it was made from, to be
+// trusted for it: the sampled sum (logSum), the hash of every byte it
+// covers, and the log's stat when its state reached its cursor.
+type logGuard struct {
+	Sum, Full uint64
+	Seen      hostio.FileInfo
+}
+
+// boolInt is 1 for true.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // snapshotHeader is what a snapshot says about itself; ReadSnapshotHeader
 // reads it from the file's end.
 type snapshotHeader struct {
 	Log    cursor
 	LogSum uint64
-	Seen   hostio.FileInfo // the log as last seen by the writer (rewrittenSince); zero from an older build
+	Full   uint64          // FNV-1a of every byte Log covers
+	Seen   hostio.FileInfo // the log as last seen by the writer (rewrittenSince)
 	Gen    uint64
 	root   gjson.Result
 	end    int64 // where the header starts: every section must end before it
@@ -494,6 +513,9 @@ func parseSnapshotHeader(b []byte, at int64, trailer []byte) (*snapshotHeader, e
 	var err error
 	if h.LogSum, err = strconv.ParseUint(jsonr.Get(root, "log.sum").String(), 16, 64); err != nil {
 		return nil, snapErr("bad log sum")
+	}
+	if h.Full, err = strconv.ParseUint(jsonr.Get(root, "log.full").String(), 16, 64); err != nil {
+		return nil, snapErr("bad log hash")
 	}
 	h.Seen = hostio.NewFileInfo(jsonr.Get(root, "log.seenSize").Int(), jsonr.Get(root, "log.seenMtime").Int(), hostio.KindFile)
 	h.Seen.ID = uint32(jsonr.Get(root, "log.id").Uint())

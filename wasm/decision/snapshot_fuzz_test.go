@@ -3,7 +3,6 @@ package decision
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/pi-memory/pi-memory/wasm/hostio"
 	"strconv"
 	"strings"
 	"testing"
@@ -171,7 +170,7 @@ func FuzzLoadSnapshot(f *testing.F) {
 		cur cursor
 	}{{empty, emptyCur}, {problems, problemsCur}, {small, smallCur}, {hot, hotCur}} {
 		var file []byte
-		s.st.WriteSnapshot(s.cur, 1, hostio.FileInfo{}, 2, func(b []byte) error { file = append(file, b...); return nil })
+		s.st.WriteSnapshot(s.cur, logGuard{Sum: 1}, 2, func(b []byte) error { file = append(file, b...); return nil })
 		f.Add(file, false)
 		f.Add(file, true)
 		f.Add(file[:len(file)/2], false)

@@ -15,7 +15,7 @@ import (
 func snapshotOf(t *testing.T, st *state, cur cursor, sum, gen uint64) []byte {
 	t.Helper()
 	var file []byte
-	require.NoError(t, st.WriteSnapshot(cur, sum, hostio.FileInfo{}, gen, func(b []byte) error { file = append(file, b...); return nil }))
+	require.NoError(t, st.WriteSnapshot(cur, logGuard{Sum: sum}, gen, func(b []byte) error { file = append(file, b...); return nil }))
 	return file
 }
 
@@ -122,10 +122,11 @@ func TestSnapshotRoundTripEqualsAFullReplay(t *testing.T) {
 	seen := hostio.NewFileInfo(int64(len(log)), 1772172000123, hostio.KindFile)
 	seen.ID = 0xfedcba98
 	var withSeen []byte
-	require.NoError(t, full.WriteSnapshot(cur, 42, seen, 7, func(b []byte) error { withSeen = append(withSeen, b...); return nil }))
+	require.NoError(t, full.WriteSnapshot(cur, logGuard{Sum: 42, Full: 99, Seen: seen}, 7, func(b []byte) error { withSeen = append(withSeen, b...); return nil }))
 	_, h, err = loadFrom(t, withSeen)
 	require.NoError(t, err)
 	require.Equal(t, seen, h.Seen, "the log as the writer last saw it")
+	require.Equal(t, uint64(99), h.Full, "the hash of every byte it covers")
 }
 
 // rewrittenSince tells a log rewritten (another file, or the same file

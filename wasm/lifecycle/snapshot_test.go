@@ -311,3 +311,81 @@ func TestALogRenamedOverWithTheSameSizeAndMtimeIsSeen(t *testing.T) {
 		r.start(false, true)
 	}
 }
+
+// h-v95 d1: git's merge or rebase with our merge driver puts a teammate's
+// line before the session's newest one and keeps the file's inode; the
+// lines' last bytes are alike. The running session replays it rather than
+// taking it for an append, so a remove lands on the decision it names.
+func TestARunningSessionSeesAGrownRewriteInPlace(t *testing.T) {
+	r := newRig(t, false)
+	line := func(tm, id, text string) string {
+		return `{"v":1,"t":"2026-12-03T` + tm + `:00.000Z","p":"x","e":"a","i":"` + id + `","d":{"tx":"` + text + `","tg":[],"s":"active","sp":null,"c":[]},"u":"user"}` + "\n"
+	}
+	base := ""
+	for i := 1; i <= 5; i++ {
+		base += line("08:0"+fmt.Sprint(i), fmt.Sprintf("D-2026-12-02-%04d", i), fmt.Sprintf("Base decision %d for workspace installs", i))
+	}
+	r.writeLog(base + line("10:00", "D-2026-12-03-0001", "Adopt pnpm for workspace installs"))
+	r.start(false, true)
+	r.cmd("list")
+	r.contains("Adopt pnpm")
+	p := r.logPath()
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0) // in place: the same inode
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(base + line("09:00", "D-2026-12-03-0001", "Adopt yarn for workspace installs") + line("10:00", "D-2026-12-03-0002", "Adopt pnpm for workspace installs"))
+	f.Close()
+	r.cmd("list")
+	r.contains("Adopt yarn")
+	r.cmd("show D-2026-12-03-0002")
+	r.contains("Adopt pnpm")
+}
+
+// h-v95 d3: an add, then a same-size edit in place where no sample reads:
+// the snapshot's stat is out of date after the add, so every byte it
+// covers is read again, by the next start and by a running session.
+func TestAnEditInPlaceAfterAnAppendIsSeen(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	r.start(false, true)
+	r.settle()
+	r.start(false, true)
+	r.cmd("list --limit 1")
+	f, _ := os.OpenFile(r.logPath(), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"v":1,"t":"2026-02-27T07:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Another process added this"},"u":"user"}` + "\n")
+	f.Close()
+	n := unsampledLine(t, []byte(r.log()))
+	edited := r.editLine(n, func(l string) string { return strings.Replace(l, "use the agreed approach", "use the forked approach", 1) })
+	f, _ = os.OpenFile(r.logPath(), os.O_WRONLY, 0)
+	f.WriteAt(edited, 0)
+	f.Close()
+	for _, session := range []string{"the running session", "the next start"} {
+		r.cmd("search forked")
+		if !strings.Contains(r.text(), "forked approach") {
+			t.Fatalf("%s does not see the edit: %s", session, r.text())
+		}
+		r.start(false, true)
+	}
+}
+
+// h-v95 d2: a session whose state is older than the log (edited in place
+// and appended to during its turn) writes no snapshot of that state
+// checksummed against the log of now.
+func TestASnapshotIsWrittenOfTheLogAsItIsNow(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	r.start(false, true)
+	r.cmd("list --limit 1") // read; a snapshot is due when the turn ends
+	edited := r.editLine(4, func(l string) string { return strings.Replace(l, "use the agreed approach", "use the OMEGAS approach", 1) })
+	f, _ := os.OpenFile(r.logPath(), os.O_WRONLY, 0)
+	f.WriteAt(edited, 0)
+	f.Close()
+	f, _ = os.OpenFile(r.logPath(), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"v":1,"t":"2026-02-27T07:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Another process added this"},"u":"user"}` + "\n")
+	f.Close()
+	r.settle()
+	r.start(false, true)
+	r.cmd("search OMEGAS")
+	r.contains("OMEGAS approach")
+}
