@@ -15,6 +15,12 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		"ansible-vault view vars/vault.yml", "sudo vault read secret/db", "cd app && op item get db --reveal --fields password",
 		"echo $OPENAI_API_KEY", `echo "${DB_PASSWORD}"`, "printenv GITHUB_TOKEN", "gh auth token", "/usr/local/bin/op read op://x/y/z",
 		"heroku config:get DATABASE_URL", "bw get password github",
+		// h-v95 b4, h-v94 c9: wrapped, slashed, and more readers.
+		"kubectl get secret/db -o jsonpath='{.data.pw}' | base64 -d", "kubectl exec db-0 -- printenv DB_PASSWORD",
+		"docker exec -it db printenv POSTGRES_PASSWORD", "sh -c 'op read op://x/y/z'", `ssh prod "vault kv get -field=pw secret/db"`,
+		`bash -c "op read op://x/y/z"`, "time op read op://x/y/z", "cat /run/secrets/db_password", "pulumi config get dbPassword",
+		"aws ecr get-login-password --region eu-west-1", "secret-tool lookup service db", "gpg -d secrets.gpg",
+		"terraform output -raw db_password", "aws configure get aws_secret_access_key",
 	} {
 		if !ReadsSecret(c) {
 			t.Errorf("ReadsSecret(%q) = false", c)
@@ -24,6 +30,7 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		"kubectl get pods", "kubectl get secrets-manager-config", "echo hello", "echo $HOME", "printenv PATH", "vault status",
 		"aws s3 ls", "aws ssm get-parameter --name /app/region", "op signin", "pass", "security find-generic-password -s db",
 		"grep password config.yml", "op item get db", "git log --grep secret", "echo $PASSWORD_MIN_LENGTH", "",
+		"kubectl exec db-0 -- ls /", "docker exec db ls", "sh -c 'make test'", "cat README.md", `git commit -m "rotate the op read docs"`,
 	} {
 		if ReadsSecret(c) {
 			t.Errorf("ReadsSecret(%q) = true", c)
