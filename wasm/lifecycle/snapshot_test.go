@@ -356,7 +356,9 @@ func TestAnEditInPlaceAfterAnAppendIsSeen(t *testing.T) {
 	f.WriteString(`{"v":1,"t":"2026-02-27T07:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Another process added this"},"u":"user"}` + "\n")
 	f.Close()
 	n := unsampledLine(t, []byte(r.log()))
-	edited := r.editLine(n, func(l string) string { return strings.Replace(l, "use the agreed approach", "use the forked approach", 1) })
+	edited := r.editLine(n, func(l string) string {
+		return strings.Replace(l, "use the agreed approach", "use the forked approach", 1)
+	})
 	f, _ = os.OpenFile(r.logPath(), os.O_WRONLY, 0)
 	f.WriteAt(edited, 0)
 	f.Close()
@@ -377,7 +379,9 @@ func TestASnapshotIsWrittenOfTheLogAsItIsNow(t *testing.T) {
 	r.bigLog(4000)
 	r.start(false, true)
 	r.cmd("list --limit 1") // read; a snapshot is due when the turn ends
-	edited := r.editLine(4, func(l string) string { return strings.Replace(l, "use the agreed approach", "use the OMEGAS approach", 1) })
+	edited := r.editLine(4, func(l string) string {
+		return strings.Replace(l, "use the agreed approach", "use the OMEGAS approach", 1)
+	})
 	f, _ := os.OpenFile(r.logPath(), os.O_WRONLY, 0)
 	f.WriteAt(edited, 0)
 	f.Close()
