@@ -49,7 +49,7 @@ type driver struct {
 	idx     search.Index // the log as /decision search reads it, built on its first search
 	cur     cursor
 	rd      reader
-	full    uint64          // FNV-1a of the log's bytes before cur.Offset, as replayed
+	full    byteHash        // the hash of the log's bytes before cur.Offset, as replayed
 	seen    hostio.FileInfo // the log as stat found it when cur was reached
 	own     hostio.FileInfo // the log as stat found it right after this process's last append grew it by exactly that
 	buf     []byte          // for reading the log again (prefixSum)
@@ -223,7 +223,7 @@ func (d *driver) loadFrom(useSnapshot bool) error {
 	d.cur = cursor{}
 	d.snapNote = ""
 	d.snapDue = false
-	d.full = fnvInit
+	d.full = byteHash{}
 	d.seen, d.own = hostio.FileInfo{}, hostio.FileInfo{}
 	d.loaded = true
 	d.loadErr = nil
@@ -326,7 +326,7 @@ func (d *driver) openSnapshot(read readAt, snapSize int64, log hostio.FileInfo) 
 	// read again.
 	verified := !sameFile(h.Seen, log)
 	if verified {
-		if full, err := d.prefixSum(fnvInit, 0, h.Log.Offset); err != nil || full != h.Full {
+		if full, err := d.prefixSum(byteHash{}, 0, h.Log.Offset); err != nil || full != h.Full {
 			return nil, nil, false, changed
 		}
 	}
@@ -414,20 +414,20 @@ func (d *driver) replayTo(size int64) error {
 	return nil
 }
 
-// prefixSum continues h (FNV-1a) over the log's bytes [from, to).
-func (d *driver) prefixSum(h uint64, from, to int64) (uint64, error) {
+// prefixSum continues h over the log's bytes [from, to).
+func (d *driver) prefixSum(h byteHash, from, to int64) (byteHash, error) {
 	if d.buf == nil {
-		d.buf = make([]byte, 64<<10)
+		d.buf = make([]byte, 256<<10)
 	}
 	for from < to {
 		n, err := d.h.ReadAt(d.log, from, d.buf[:min(int64(len(d.buf)), to-from)])
 		if err != nil {
-			return 0, err
+			return h, err
 		}
 		if n == 0 {
-			return 0, errors.New("log shorter than expected")
+			return h, errors.New("log shorter than expected")
 		}
-		h = fnvBytes(h, d.buf[:n])
+		h.write(d.buf[:n])
 		from += int64(n)
 	}
 	return h, nil
@@ -460,7 +460,7 @@ func (d *driver) refreshLog() error {
 		// merged or rebased it with the merge driver, and the file kept its
 		// inode: h-v95 d1), which the stat cannot tell apart. Every byte
 		// replayed is read again.
-		if full, err := d.prefixSum(fnvInit, 0, d.cur.Offset); err != nil || full != d.full {
+		if full, err := d.prefixSum(byteHash{}, 0, d.cur.Offset); err != nil || full != d.full {
 			return d.load()
 		}
 	}
@@ -598,7 +598,7 @@ func (d *driver) append(build func(st *state, nowMs int64) ([]Event, error), che
 			d.cur.Offset++
 			d.cur.Sealed = true
 			d.st.Sealed()
-			d.full = fnvBytes(d.full, []byte{'\n'})
+			d.full.write([]byte{'\n'})
 		}
 		// The log grown by exactly what this append wrote is known, not
 		// read again (refreshLog).

@@ -122,11 +122,11 @@ func TestSnapshotRoundTripEqualsAFullReplay(t *testing.T) {
 	seen := hostio.NewFileInfo(int64(len(log)), 1772172000123, hostio.KindFile)
 	seen.ID = 0xfedcba98
 	var withSeen []byte
-	require.NoError(t, full.WriteSnapshot(cur, logGuard{Sum: 42, Full: 99, Seen: seen}, 7, func(b []byte) error { withSeen = append(withSeen, b...); return nil }))
+	require.NoError(t, full.WriteSnapshot(cur, logGuard{Sum: 42, Full: byteHash{99, 5, 3}, Seen: seen}, 7, func(b []byte) error { withSeen = append(withSeen, b...); return nil }))
 	_, h, err = loadFrom(t, withSeen)
 	require.NoError(t, err)
 	require.Equal(t, seen, h.Seen, "the log as the writer last saw it")
-	require.Equal(t, uint64(99), h.Full, "the hash of every byte it covers")
+	require.Equal(t, byteHash{99, 5, 3}, h.Full, "the hash of every byte it covers")
 }
 
 // rewrittenSince tells a log rewritten (another file, or the same file
@@ -374,4 +374,31 @@ func TestManyTagsFillListChunksExactly(t *testing.T) {
 	sameState(t, full, got)
 	require.Equal(t, true, got.Resident(), "resident")
 	require.Equal(t, ids(full.withTag("c2").All()), ids(got.withTag("c2").All()), "by tag")
+}
+
+// byteHash written in pieces of any length equals it written whole, tells
+// lines moved or swapped, and goes through a snapshot's header as it is.
+func TestByteHash(t *testing.T) {
+	log := []byte(genLog(50))
+	var whole byteHash
+	whole.write(log)
+	for _, step := range []int{1, 3, 7, 8, 13, 4096} {
+		var b byteHash
+		for i := 0; i < len(log); i += step {
+			b.write(log[i:min(len(log), i+step)])
+		}
+		require.Equal(t, whole, b, "pieces of %d", step)
+	}
+	lines := strings.SplitAfter(string(log), "\n")
+	lines[3], lines[40] = lines[40], lines[3]
+	var swapped byteHash
+	swapped.write([]byte(strings.Join(lines, "")))
+	require.True(t, swapped != whole, "two lines swapped")
+	got, ok := parseByteHash(whole.String())
+	require.True(t, ok)
+	require.Equal(t, whole, got)
+	for _, bad := range []string{"", "1.2", "1.2.8", "x.1.1", "1.2.3.4"} {
+		_, ok := parseByteHash(bad)
+		require.False(t, ok, bad)
+	}
 }
