@@ -2,9 +2,9 @@ package decision
 
 import (
 	"errors"
-	"strings"
 	"github.com/pi-memory/pi-memory/wasm/internal/numstr"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/pi-memory/pi-memory/wasm/hostio"
