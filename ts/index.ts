@@ -201,7 +201,15 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// session_start) waits only for what is not done yet.
 	// A session with a thousand earlier sessions or more runs the core in a worker thread
 	// (core.ts, Core.call); PIMEM_WORKER=off keeps it on pi's main thread, in slices.
-	const core = new Core(CORE_FILE, { log: logCore, branch: () => latest?.sessionManager.getBranch(), worker: process.env.PIMEM_WORKER === "off" ? false : undefined });
+	// PIMEM_RECYCLE_MB sets the linear memory past which the instance is replaced
+	// between turns (1024; the end-to-end suite sets it low to see it done).
+	const recycleMb = Number(process.env.PIMEM_RECYCLE_MB);
+	const core = new Core(CORE_FILE, {
+		log: logCore,
+		branch: () => latest?.sessionManager.getBranch(),
+		worker: process.env.PIMEM_WORKER === "off" ? false : undefined,
+		recycleBytes: recycleMb > 0 ? recycleMb * 2 ** 20 : undefined,
+	});
 	core.prepare();
 	const moduleSha256 = sha256Of(CORE_FILE);
 	let reported = false;
