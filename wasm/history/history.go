@@ -201,9 +201,10 @@ func observationText(l string) string {
 // label and its value on two lines go too). Only its first maxRaw bytes are
 // read: a paste of megabytes is not searched past them.
 func clean(s string) string {
-	// Each cut is made before a redaction, so it never keeps part of a
-	// word: part of a token is a token redaction no longer knows; and a
-	// mark holds no blank, so a cut keeps it whole or not at all.
-	s, _ = redact.String(marker.Strip(text.Whole(s, maxRaw)))
+	// The first maxRaw bytes as written, redacted with what follows them
+	// (redact.Head: a URL's password whose "@host" lies past the cut is
+	// still one, h-v94 c5); the second cut is made after the redaction, and
+	// a mark holds no blank, so it keeps a mark whole or not at all.
+	s = redact.Head(marker.Strip(text.Bytes(s, maxRaw+redact.Window)), maxRaw)
 	return strings.Join(strings.Fields(text.Whole(s, maxText)), " ")
 }

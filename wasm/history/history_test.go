@@ -90,3 +90,23 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// h-v94 c5: a URL's password whose "@host" lies past the first 64 KiB is
+// still one, even when private keys before it shrink the kept text under
+// what an entry holds.
+func TestCleanRedactsWithWhatFollowsItsCut(t *testing.T) {
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" + strings.Repeat("MIIEowIBAAKCAQEAx7Lm2Zr9KxWq3Tn5Pv8Hj6Gf4Dd2Sa1Qw0Er9Ty8Ui7Op6\n", 42) + "-----END RSA PRIVATE KEY-----\n"
+	var b strings.Builder
+	b.WriteString("here are the old deploy keys\n")
+	for b.Len() < 60<<10 {
+		b.WriteString(key)
+	}
+	b.WriteString("\nand the database is at ")
+	for b.Len() < maxRaw-len("postgres://app:Sup3rS3cretPw") {
+		b.WriteString("pineapple ")
+	}
+	s := b.String()[:maxRaw-len("postgres://app:Sup3rS3cretPw")] + "postgres://app:Sup3rS3cretPw@db:5432/app\nmore words"
+	got := clean(s)
+	require.NotContains(t, got, "Sup3rS3cretPw")
+	require.NotContains(t, got, "MIIEow")
+}

@@ -28,17 +28,7 @@ func Ends(s string, n int) (head, tail string) {
 // above it (Heads): the tail is redacted after it, as the whole text would
 // be (h-v94 c3: items under a "## Passwords" in the cut-away middle).
 func EndsOf(first, last string, n int, heads string) (head, tail string) {
-	h, _ := String(first)
-	// The head ends at a blank, whatever the redaction did to its length:
-	// cut where the raw text was cut, mid-word, a token would no longer
-	// match its pattern and go out in part (h-v94 b1), and a character
-	// cut in half would be U+FFFD (b2).
-	head = h[:min(len(h), n*2/3)]
-	if i := strings.LastIndexAny(head, " \t\r\n"); i >= 0 {
-		head = strings.TrimRight(head[:i], " \t\r\n")
-	} else {
-		head = ""
-	}
+	head = Head(first, n*2/3)
 	// heads is far from the tail's start (last has Window bytes more),
 	// and goes before last's first whole line: a table's header then heads
 	// its rows, not the end of one cut short.
@@ -71,6 +61,46 @@ func EndsOf(first, last string, n int, heads string) (head, tail string) {
 		tail = ""
 	}
 	return head, tail
+}
+
+// Head is what a reader keeps of the start of s, which holds at least n
+// bytes and Window more when it was cut: its first n bytes as written
+// (not as redacted: a redaction that shortened them would bring the end
+// of what was read, where a label was cut from its value, into what is
+// kept; h-v95 b2, h-v94 c5), ending at a blank (cut mid-word, a token
+// would no longer match its pattern and go out in part: h-v94 b1) and
+// outside every secret, redacted with all of s around them.
+//
+//	Head("a password: hunter22x b", 14) => "a password:"
+func Head(s string, n int) string {
+	if len(s) <= n {
+		out, _ := String(s)
+		return out
+	}
+	found := Find(s)
+	cut := n
+	for moved := true; moved; {
+		moved = false
+		for _, f := range found {
+			if f.Start < cut && cut < f.End {
+				cut, moved = f.Start, true
+			}
+		}
+		// At a word's end, the blank before it when mid-word; a secret's
+		// match may end past that blank: again.
+		if cut < len(s) && cut > 0 && !isSpace(s[cut]) {
+			cut, moved = max(0, strings.LastIndexAny(s[:cut], " \t\r\n")), true
+		}
+	}
+	cut = len(strings.TrimRight(s[:cut], " \t\r\n"))
+	kept := found[:0]
+	for _, f := range found {
+		if f.End <= cut {
+			kept = append(kept, f)
+		}
+	}
+	out, _ := apply(s[:cut], kept)
+	return out
 }
 
 // Window is how far past a cut Ends reads for a secret: longer than any

@@ -129,3 +129,24 @@ func TestBoundedTailIsMeasuredAsWrittenNotAsRedacted(t *testing.T) {
 		require.NotContains(t, got, "MIIEow")
 	}
 }
+
+// redact.Head keeps the first n bytes as written, ending at a blank and
+// outside every secret, redacted with what follows them.
+func TestHead(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short text", 100, "short text"},
+		{"a password: hunter22x b", 14, "a password:"},
+		{"a password: hunter22x b", 21, "a password:"},
+		{"a password: hunter22x\nnext line here", 30, "a password: [REDACTED:secret]\nnext"},
+		{"token ghp_sUhdYiP5RtbVNim3EQhwSlZ7n01puK82kVHl and more", 20, "token"},
+		{"token ghp_sUhdYiP5RtbVNim3EQhwSlZ7n01puK82kVHl and more", 50, "token [REDACTED:github-token] and"},
+		{"see postgres://app:Sup3rS3cretPw@db:5432/app now", 30, "see"},
+		{"nospacesatallhere", 5, ""},
+	} {
+		require.Equal(t, c.want, redact.Head(c.s, c.n), "%q %d", c.s, c.n)
+	}
+}
