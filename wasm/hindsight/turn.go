@@ -178,7 +178,7 @@ func contentText(raw string) string {
 		}
 		return true
 	})
-	return b.String()
+	return store.Bounded(b.String()) // the blocks together read as their ends too (h-v94 a4)
 }
 
 // headTail keeps the first two thirds and the last third of n bytes of s,

@@ -465,7 +465,7 @@ func readContext(messages string) contextView {
 				}
 				return true
 			})
-			v.Query = stripOurs(b.String())
+			v.Query = stripOurs(store.Bounded(b.String())) // the blocks together read as their ends too (h-v94 a4)
 		}
 		v.Query = strings.Clone(strings.TrimSpace(v.Query))
 	}

@@ -319,3 +319,20 @@ func TestTranscriptWithholdsWhatASecretReadingCommandPrints(t *testing.T) {
 	require.Contains(t, all.String(), redact.Withheld)
 	require.Contains(t, all.String(), "Makefile")
 }
+
+// h-v94 a4: a message of many long blocks is read as its ends, the blocks
+// together as each alone: its text is bounded, not 50 blocks of 60 KB.
+func TestAMessageOfManyLongBlocksIsReadAsItsEnds(t *testing.T) {
+	block := strings.Repeat("key=value password=Zq9vLm2Kx7Pw ", 60000/32)
+	var blocks []string
+	for i := 0; i < 50; i++ {
+		blocks = append(blocks, `{"type":"text","text":"`+block+`"}`)
+	}
+	for _, role := range []string{"user", "assistant"} {
+		tr := readEntries([]byte(`[{"type":"message","id":"m","timestamp":"2026-02-12T14:30:00Z","message":{"role":"`+role+`","content":[`+strings.Join(blocks, ",")+`]}}]`), 0)
+		got := tr.Entries[0].Text
+		require.True(t, len(got) < store.MaxRead+4096, "%s: %d bytes", role, len(got))
+		require.NotContains(t, got, "Zq9vLm2Kx7Pw")
+		require.True(t, tr.Entries[0].Tokens > 50*60000/4-1000, "%s: every block counted: %d", role, tr.Entries[0].Tokens)
+	}
+}
