@@ -104,5 +104,6 @@ func Head(s string, n int) string {
 }
 
 // Window is how far past a cut Ends reads for a secret: longer than any
-// secret the patterns know (a 4096-bit RSA key is about 3.2 KB).
-const Window = 4096
+// secret the patterns know (an 8192-bit RSA key is about 6.5 KB: h-v94 c7,
+// one straddling a cut lost its BEGIN line to a 4 KiB window).
+const Window = 8192

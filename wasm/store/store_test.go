@@ -1,7 +1,9 @@
 package store
 
 import (
+	"encoding/base64"
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -148,5 +150,27 @@ func TestHead(t *testing.T) {
 		{"nospacesatallhere", 5, ""},
 	} {
 		require.Equal(t, c.want, redact.Head(c.s, c.n), "%q %d", c.s, c.n)
+	}
+}
+
+// h-v94 c7: an 8192-bit key straddling a cut keeps none of its body: the
+// window past a cut is longer than the key.
+func TestBoundedKeepsNoPartOfALongKeyAtItsCut(t *testing.T) {
+	raw := make([]byte, 4800)
+	rand.New(rand.NewSource(7)).Read(raw)
+	b64 := base64.StdEncoding.EncodeToString(raw)
+	var body strings.Builder
+	for i := 0; i < len(b64); i += 64 {
+		body.WriteString(b64[i:min(len(b64), i+64)] + "\n")
+	}
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" + body.String() + "-----END RSA PRIVATE KEY-----\n"
+	lines := strings.Split(body.String(), "\n")
+	for _, before := range []int{500, 1000, 3000} { // its BEGIN this far before where the tail's read started with a 4 KiB window
+		s := pasted(100000) + key + strings.Repeat("word ", 20000)[:MaxRead/3+4096-(len(key)-before)]
+		got, _ := BoundedRaw(string(jsonw.String(nil, s)))
+		for _, l := range []string{lines[len(lines)-3], lines[len(lines)/2]} {
+			require.NotContains(t, got, l, "BEGIN %d before", before)
+			require.NotContains(t, Bounded(s), l, "BEGIN %d before", before)
+		}
 	}
 }

@@ -475,7 +475,7 @@ func messageWindow(body []byte) []byte {
 
 const (
 	maxMessage   = 1024 // bytes of an error's message sent
-	secretWindow = 4096 // longer than any secret the patterns know (a 4096-bit RSA key is ~3.2 KB)
+	secretWindow = 8192 // redact.Window: longer than any secret the patterns know (an 8192-bit RSA key is ~6.5 KB)
 )
 
 // cutAt is s cut to at most n bytes at a character's start.
