@@ -1413,6 +1413,45 @@ class InWorker implements Live {
 	}
 }
 
+/**
+ * A call's input as JSON. An entry of pi's branch (or a message of the context) nested
+ * deeper than V8's stack allows (about 5,000 levels: another extension's custom data)
+ * cannot be written whole, and one such entry once made every session that resumed it
+ * run without memory (h-v95 a1): it goes as the fields of its own that are not objects
+ * (its type, id, parent, time), with `tooDeep: true`, and the rest as they are.
+ */
+export function inputJSON(input: unknown): string {
+	try {
+		return JSON.stringify(input);
+	} catch (err) {
+		if (!(err instanceof RangeError) || typeof input !== "object" || input === null || Array.isArray(input)) throw err;
+		const parts: string[] = [];
+		for (const [key, value] of Object.entries(input)) {
+			if (value === undefined || typeof value === "function") continue;
+			let v: string;
+			try {
+				v = JSON.stringify(value);
+			} catch (e) {
+				if (!(e instanceof RangeError) || !Array.isArray(value)) throw e;
+				v = `[${value.map(entryJSON).join(",")}]`;
+			}
+			parts.push(`${JSON.stringify(key)}:${v}`);
+		}
+		return `{${parts.join(",")}}`;
+	}
+}
+
+function entryJSON(entry: unknown): string {
+	try {
+		return JSON.stringify(entry) ?? "null";
+	} catch (err) {
+		if (!(err instanceof RangeError) || typeof entry !== "object" || entry === null) throw err;
+		const flat: Record<string, unknown> = { tooDeep: true };
+		for (const [k, v] of Object.entries(entry)) if (v === null || typeof v !== "object") flat[k] = v;
+		return JSON.stringify(flat);
+	}
+}
+
 /** Freezes a parsed envelope and everything in it, so a cached one cannot be changed by a reader. */
 function deepFreeze<T>(value: T): T {
 	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
@@ -1652,7 +1691,7 @@ export class Core {
 	async #call(exportName: ExportName, input: unknown): Promise<Envelope> {
 		if (this.#closed && exportName !== "session_start") throw new Error(`pi-memory: ${exportName} after the core was closed`);
 		this.#closed = false;
-		const text = JSON.stringify(input ?? {});
+		const text = inputJSON(input ?? {});
 		if (exportName === "session_start") {
 			this.#lastSessionStart = text;
 			this.#state = undefined;
@@ -1761,7 +1800,7 @@ export class Core {
 	async #prepareWorker(): Promise<{ live: Live; replayed: string } | undefined> {
 		const live = await this.#startWorker();
 		if (live === undefined) return undefined;
-		const replayed = JSON.stringify(this.#replayInput());
+		const replayed = inputJSON(this.#replayInput());
 		return (await this.#startIn(live, replayed)) ? { live, replayed } : undefined;
 	}
 
@@ -1794,7 +1833,7 @@ export class Core {
 		this.#pending = undefined;
 		this.#trace(`move waited=${(performance.now() - t0).toFixed(0)}ms worker=${worker !== undefined}`);
 		if (worker === undefined) return;
-		const input = JSON.stringify(this.#replayInput());
+		const input = inputJSON(this.#replayInput());
 		if (input !== worker.replayed && !(await this.#startIn(worker.live, input))) return;
 		this.#drop();
 		this.#live = worker.live;
@@ -1871,7 +1910,7 @@ export class Core {
 		if (this.#lastSessionStart === undefined) return undefined;
 		const input = this.#replayInput();
 		this.#interrupted = undefined;
-		const env = await this.#invoke(live, "session_start", JSON.stringify(input), input);
+		const env = await this.#invoke(live, "session_start", inputJSON(input), input);
 		// What the replay asks (a trust dialog) is not shown, so nothing answers it.
 		for (const id of asksOf(env)) {
 			this.#open.delete(id);

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
-import { Core, CoreTrap, EXPORTS, Host, compileCore, instantiate, type Effect, type Envelope } from "../core.ts";
+import { Core, CoreTrap, EXPORTS, Host, compileCore, inputJSON, instantiate, type Effect, type Envelope } from "../core.ts";
 import { BUILDS, staleness } from "./builds.ts";
 
 test("a core that cannot be built reports it at the first call, not in prepare", async () => {
@@ -206,6 +206,21 @@ function tests(): void {
 		test(`${build.name}: it exports every export the adapter calls`, async () => {
 			const exported = new Set(WebAssembly.Module.exports(await compileCore(build.file)).map((e) => e.name));
 			for (const name of EXPORTS) assert.ok(exported.has(name), `${build.file} does not export ${name}, which the adapter calls`);
+		});
+
+		test(`${build.name}: a branch entry nested deeper than JSON.stringify can go starts the session all the same (h-v95 a1)`, async () => {
+			const { cwd } = tempProject();
+			let deep: unknown = "bottom";
+			for (let i = 0; i < 20000; i++) deep = { d: deep };
+			const branch = [
+				{ type: "custom", id: "c1", parentId: null, timestamp: "2026-12-03T10:00:00.000Z", customType: "other-extension", data: deep },
+				{ type: "message", id: "m1", parentId: "c1", timestamp: "2026-12-03T10:01:00.000Z", message: { role: "user", content: "hello", timestamp: 1 } },
+			];
+			const core = new Core(build.file, { branch: () => branch, worker: false });
+			assertFine(await core.call("session_start", sessionInput(cwd, { branch })));
+			assertFine(await core.call("before_agent_start", { prompt: "hi", messageType: "user" }));
+			assert.equal((await core.call("command", { name: "decision", args: "add Use pnpm for workspace installs" })).exit, 0);
+			await core.close();
 		});
 
 		test(`${build.name}: an instance whose memory grew past recycleBytes is replaced between turns, the session replayed (h-v94 a2)`, async () => {
@@ -650,3 +665,11 @@ parentPort.on("message", (m) => parentPort.postMessage(m.t === "start" ? { t: "s
 		await assert.rejects(core.call("debug", { op: "ping" }), /ENOENT/);
 	});
 }
+
+test("inputJSON writes an entry too deep for JSON.stringify as its own flat fields", () => {
+	let deep: unknown = 1;
+	for (let i = 0; i < 20000; i++) deep = [deep];
+	const got = JSON.parse(inputJSON({ cwd: "/p", branch: [{ type: "custom", id: "a", data: deep }, { type: "message", id: "b" }], n: 2 }));
+	assert.deepEqual(got, { cwd: "/p", branch: [{ tooDeep: true, type: "custom", id: "a" }, { type: "message", id: "b" }], n: 2 });
+	assert.equal(inputJSON({ a: [1, "x"] }), '{"a":[1,"x"]}');
+});
