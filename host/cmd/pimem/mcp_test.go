@@ -270,6 +270,33 @@ func TestMCPAsksAnOlderClientWithElicitationCreate(t *testing.T) {
 	require.NoError(t, r.cmd.Wait())
 }
 
+// An answer to the question too long to read (past 16 MiB) ends the call
+// waiting on it, with nothing written; a request that long is answered
+// under its own id (h-v95 a2: the call waited until the client went away).
+func TestMCPAnAnswerPast16MiBEndsTheCallWaitingOnIt(t *testing.T) {
+	wasm := testmod.Cores[0].Path(t)
+	dir, agent, _ := onCore(t, wasm)
+	r := startRaw(t, wasm, dir, agent)
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	require.Equal(t, float64(1), r.read()["id"])
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"decision_propose","arguments":{"text":"Never deploy on Fridays"}}}`)
+	ask := r.read()
+	require.Equal(t, "elicitation/create", ask["method"])
+	id, _ := json.Marshal(ask["id"])
+	r.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"accept","content":{"answer":true,"junk":"` + strings.Repeat("x", maxFrame) + `"}}}`)
+	m := r.read()
+	require.Equal(t, float64(2), m["id"], "the call ends: %v", m)
+	_, err := os.Stat(filepath.Join(dir, ".pi", "decision-memory", "decisions.jsonl"))
+	require.True(t, os.IsNotExist(err), "nothing written")
+	r.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"decision_list","arguments":{"x":"` + strings.Repeat("y", maxFrame) + `"}}}`)
+	m = r.read()
+	require.Equal(t, float64(7), m["id"])
+	require.Contains(t, m["error"].(map[string]any)["message"].(string), "more than 16 MiB")
+	require.NoError(t, r.stdin.Close())
+	require.NoError(t, r.cmd.Wait())
+}
+
 // A client that goes away while a proposal waits for the person leaves
 // nothing behind: the question counts as dismissed, nothing is written, no
 // lock stays, no line is torn, pimem exits 0; the next server works.

@@ -145,13 +145,14 @@ func frames(stop context.Context, in io.ReadCloser, w *wire, asking func() int) 
 }
 
 // readFrame reads one line without its newline; past maxFrame it reads on
-// to the line's end and keeps nothing.
+// to the line's end and keeps only its first frameHead bytes (where its id
+// is: topLevel).
 func readFrame(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
 		part, isPrefix, err := r.ReadLine()
 		if !tooLong {
 			if len(line)+len(part) > maxFrame {
-				tooLong, line = true, nil
+				tooLong, line = true, line[:min(len(line), frameHead)]
 			} else {
 				line = append(line, part...)
 			}
@@ -170,7 +171,21 @@ func (w *wire) take(line []byte, tooLong bool) [][]byte {
 	defer w.mu.Unlock()
 	switch {
 	case tooLong:
-		w.send(parseError("a message of more than 16 MiB"))
+		// Its id, when its start says it: a request is answered under it,
+		// and the answer to a question of ours (a dialog) is passed on as an
+		// error under it, so the call waiting on it ends (h-v95 a2: it
+		// waited until the client closed its end).
+		id, method := topLevel(line)
+		switch {
+		case id != nil && !method:
+			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32600, "message": "the answer was more than 16 MiB; pimem mcp did not read it"}})
+			return [][]byte{b}
+		case id != nil:
+			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32600, "message": "Invalid request: pimem mcp received a message of more than 16 MiB; it was skipped and the session goes on"}})
+			w.send(b)
+		default:
+			w.send(parseError("a message of more than 16 MiB"))
+		}
 	case !json.Valid(line):
 		w.send(parseError("a line that is not JSON"))
 	case line[0] == '[':
@@ -504,6 +519,40 @@ func encode(m map[string]json.RawMessage) []byte {
 
 // parseError answers a message that could not be read (JSON-RPC 2.0: code
 // -32700, id null).
+// frameHead is how much of a line past maxFrame is kept: its start, where
+// a message's id is written.
+const frameHead = 4 << 10
+
+// topLevel reads the start of a JSON object for its "id" (a number or a
+// string, whole within it) and whether a "method" comes before or beside
+// it: a message too long to read is still told a request or an answer.
+func topLevel(head []byte) (id json.RawMessage, method bool) {
+	d := json.NewDecoder(bytes.NewReader(head))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return nil, false
+	}
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return nil, false
+		}
+		key, _ := t.(string)
+		var v json.RawMessage
+		if err := d.Decode(&v); err != nil {
+			return id, method || key == "method"
+		}
+		switch key {
+		case "id":
+			if len(v) > 0 && (v[0] == '"' || v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
+				id = v
+			}
+		case "method":
+			method = true
+		}
+	}
+	return id, method
+}
+
 func parseError(what string) []byte {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
 		"code": -32700, "message": "Parse error: pimem mcp received " + what + "; it was skipped and the session goes on",

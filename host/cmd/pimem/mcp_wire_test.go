@@ -303,3 +303,29 @@ func TestAnErrorsMessageIsRedactedOnlyAsFarAsItIsSent(t *testing.T) {
 	require.Equal(t, "é", cutAt("éa", 1+1))
 	require.Equal(t, "", cutAt("é", 1))
 }
+
+// topLevel reads any start of a line without failing, and the id it gives
+// is a JSON number or string that the start holds whole.
+func FuzzTopLevel(f *testing.F) {
+	for _, s := range []string{`{"jsonrpc":"2.0","id":3,"result":{"action":"accept","content":{"x":"yyy`, `{"method":"tools/call","id":"a\"b","params":{`, `{"id":{"x":1},"method":"m"}`, `[1,2`, `{"id":-1.5e3`, `{"a":{"id":4}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, head []byte) {
+		id, _ := topLevel(head)
+		if id == nil {
+			return
+		}
+		var v any
+		if err := json.Unmarshal(id, &v); err != nil {
+			t.Fatalf("topLevel(%q) gave id %q: %v", head, id, err)
+		}
+		switch v.(type) {
+		case float64, string:
+		default:
+			t.Fatalf("topLevel(%q) gave id %q", head, id)
+		}
+		if !bytes.Contains(head, id) {
+			t.Fatalf("topLevel(%q) gave id %q, not in it", head, id)
+		}
+	})
+}
