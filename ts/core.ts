@@ -924,7 +924,11 @@ export class Host {
 			const out = this.#view(outPtr, 24);
 			if (out === undefined) return this.#invalid(op, "output outside guest memory");
 			out.setBigUint64(0, kind === KIND_OTHER ? 0n : st.size, true);
-			out.setBigUint64(8, st.mtimeNs / 1_000_000n, true);
+			// Floored, as the Go host's UnixMilli is: BigInt division truncates toward
+			// zero, and a time before 1970 then differed by a millisecond between the
+			// hosts, so each refused the other's snapshot (h-v95 a4).
+			const ns = st.mtimeNs;
+			out.setBigUint64(8, BigInt.asUintN(64, ns / 1_000_000n - (ns < 0n && ns % 1_000_000n !== 0n ? 1n : 0n)), true);
 			out.setUint32(16, kind, true);
 			out.setUint32(20, kind === KIND_FILE ? fileID(st.dev, st.ino) : 0, true);
 			return 0;

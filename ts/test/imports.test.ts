@@ -437,6 +437,11 @@ function tests(): void {
 		assert.equal(g.onPath("pm_fs_stat", file, BUF), 0);
 		assert.equal(g.u64(BUF), 5n);
 		assert.equal(g.u64(BUF + 8), 1_700_000_000_500n);
+		// Before 1970, floored as the Go host floors it (h-v95 a4).
+		execFileSync("touch", ["-d", "@-1.0005", file]); // fs.utimes takes a time before 1970 for now
+		assert.equal(g.onPath("pm_fs_stat", file, BUF), 0);
+		assert.equal(g.u64(BUF + 8), BigInt.asUintN(64, -1001n));
+		fs.utimesSync(file, 1_700_000_000.5, 1_700_000_000.5);
 		assert.equal(g.u32(BUF + 16), 1);
 		const st = fs.statSync(file, { bigint: true });
 		assert.equal(g.u32(BUF + 20), fileID(st.dev, st.ino));
