@@ -204,6 +204,40 @@ func (r *rig) editLine(n int, edit func(string) string) []byte {
 	return []byte(strings.Join(lines, ""))
 }
 
+// snapshotted is a rig whose big log has a snapshot the running session
+// started from and read.
+func snapshotted(t *testing.T) *rig {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	r.start(false, true)
+	r.settle()
+	r.start(false, true)
+	if !strings.Contains(r.status(), "loaded at start") {
+		t.Fatalf("status: %s", r.text())
+	}
+	r.cmd("list --limit 1")
+	return r
+}
+
+// forked is the log with the line n's "agreed" made "forked", its length kept.
+func (r *rig) forked(n int) []byte {
+	return r.editLine(n, func(l string) string {
+		return strings.Replace(l, "use the agreed approach", "use the forked approach", 1)
+	})
+}
+
+// seesForked checks the running session and the next start find the edit.
+func (r *rig) seesForked() {
+	r.t.Helper()
+	for _, session := range []string{"the running session", "the next start"} {
+		r.cmd("search forked")
+		if !strings.Contains(r.text(), "forked approach") {
+			r.t.Fatalf("%s does not see the edit: %s", session, r.text())
+		}
+		r.start(false, true)
+	}
+}
+
 // h-v94 d3: doctor --fix gives a union merge's second decision an id of the
 // same length, in a line no sample reads. The snapshot written before the
 // fix must not be trusted after it (the decision disappeared, and the next
@@ -253,63 +287,30 @@ func TestASnapshotIsNotTrustedAfterDoctorFixRenamesAnIdInPlace(t *testing.T) {
 // h-v94 d2: a hand edit in place that keeps the log's size, in a line no
 // sample reads, is seen by the next start and by a running session.
 func TestASameSizeEditInPlaceIsSeen(t *testing.T) {
-	r := newRig(t, false)
-	r.bigLog(4000)
-	r.start(false, true)
-	r.settle()
-	r.start(false, true)
-	if !strings.Contains(r.status(), "loaded at start") {
-		t.Fatalf("status: %s", r.text())
-	}
-	r.cmd("list --limit 1") // the session has read the log
-	n := unsampledLine(t, []byte(r.log()))
+	r := snapshotted(t)
 	p := r.logPath()
 	fi, _ := os.Stat(p)
-	edited := r.editLine(n, func(l string) string {
-		return strings.Replace(l, "use the agreed approach", "use the forked approach", 1)
-	})
-	if err := os.WriteFile(p, edited, 0o644); err != nil { // in place: the same file
+	if err := os.WriteFile(p, r.forked(unsampledLine(t, []byte(r.log()))), 0o644); err != nil { // in place: the same file
 		t.Fatal(err)
 	}
 	os.Chtimes(p, fi.ModTime().Add(2*time.Second), fi.ModTime().Add(2*time.Second))
-	for _, session := range []string{"the running session", "the next start"} {
-		r.cmd("search forked")
-		if !strings.Contains(r.text(), "forked approach") {
-			t.Fatalf("%s does not see the edit: %s", session, r.text())
-		}
-		r.start(false, true)
-	}
+	r.seesForked()
 }
 
 // A log another file replaced with the same size and mtime (a rename over
 // it, as doctor --fix and most editors write) is seen by its identity.
 func TestALogRenamedOverWithTheSameSizeAndMtimeIsSeen(t *testing.T) {
-	r := newRig(t, false)
-	r.bigLog(4000)
-	r.start(false, true)
-	r.settle()
-	r.start(false, true)
-	r.cmd("list --limit 1")
-	n := unsampledLine(t, []byte(r.log()))
+	r := snapshotted(t)
 	p := r.logPath()
 	fi, _ := os.Stat(p)
-	edited := r.editLine(n, func(l string) string {
-		return strings.Replace(l, "use the agreed approach", "use the forked approach", 1)
-	})
-	if err := os.WriteFile(p+".new", edited, 0o644); err != nil {
+	if err := os.WriteFile(p+".new", r.forked(unsampledLine(t, []byte(r.log()))), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	os.Chtimes(p+".new", fi.ModTime(), fi.ModTime())
 	if err := os.Rename(p+".new", p); err != nil {
 		t.Fatal(err)
 	}
-	for _, session := range []string{"the running session", "the next start"} {
-		r.cmd("search forked")
-		if !strings.Contains(r.text(), "forked approach") {
-			t.Fatalf("%s does not see the new file: %s", session, r.text())
-		}
-		r.start(false, true)
-	}
+	r.seesForked()
 }
 
 // h-v95 d1: git's merge or rebase with our merge driver puts a teammate's
@@ -346,29 +347,15 @@ func TestARunningSessionSeesAGrownRewriteInPlace(t *testing.T) {
 // the snapshot's stat is out of date after the add, so every byte it
 // covers is read again, by the next start and by a running session.
 func TestAnEditInPlaceAfterAnAppendIsSeen(t *testing.T) {
-	r := newRig(t, false)
-	r.bigLog(4000)
-	r.start(false, true)
-	r.settle()
-	r.start(false, true)
-	r.cmd("list --limit 1")
+	r := snapshotted(t)
 	f, _ := os.OpenFile(r.logPath(), os.O_APPEND|os.O_WRONLY, 0)
 	f.WriteString(`{"v":1,"t":"2026-02-27T07:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Another process added this"},"u":"user"}` + "\n")
 	f.Close()
-	n := unsampledLine(t, []byte(r.log()))
-	edited := r.editLine(n, func(l string) string {
-		return strings.Replace(l, "use the agreed approach", "use the forked approach", 1)
-	})
+	edited := r.forked(unsampledLine(t, []byte(r.log())))
 	f, _ = os.OpenFile(r.logPath(), os.O_WRONLY, 0)
 	f.WriteAt(edited, 0)
 	f.Close()
-	for _, session := range []string{"the running session", "the next start"} {
-		r.cmd("search forked")
-		if !strings.Contains(r.text(), "forked approach") {
-			t.Fatalf("%s does not see the edit: %s", session, r.text())
-		}
-		r.start(false, true)
-	}
+	r.seesForked()
 }
 
 // h-v95 d2: a session whose state is older than the log (edited in place

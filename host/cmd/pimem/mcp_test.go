@@ -196,6 +196,20 @@ func TestMCPAnswersALineThatIsNotJSONAndGoesOn(t *testing.T) {
 	require.NoError(t, r.cmd.Wait(), "ends with exit 0 when the client closes its end")
 }
 
+// proposing opens a 2025-06-18 session that can be asked, calls
+// decision_propose under id 2 and returns the question it asks
+// (elicitation/create).
+func (r *rawMCP) proposing(t *testing.T) map[string]any {
+	t.Helper()
+	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
+	require.Equal(t, float64(1), r.read()["id"])
+	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"decision_propose","arguments":{"text":"Never deploy on Fridays"}}}`)
+	ask := r.read()
+	require.Equal(t, "elicitation/create", ask["method"])
+	return ask
+}
+
 // rawMCP starts `pimem mcp` with pipes a test writes and reads lines on.
 type rawMCP struct {
 	t     *testing.T
@@ -253,12 +267,7 @@ func TestMCPAsksAnOlderClientWithElicitationCreate(t *testing.T) {
 	wasm := testmod.Cores[0].Path(t)
 	dir, agent, _ := onCore(t, wasm)
 	r := startRaw(t, wasm, dir, agent)
-	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
-	require.Equal(t, float64(1), r.read()["id"])
-	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"decision_propose","arguments":{"text":"Never deploy on Fridays"}}}`)
-	ask := r.read()
-	require.Equal(t, "elicitation/create", ask["method"])
+	ask := r.proposing(t)
 	require.Contains(t, ask["params"].(map[string]any)["message"].(string), "Never deploy on Fridays")
 	id, _ := json.Marshal(ask["id"])
 	r.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"accept","content":{"answer":true}}}`)
@@ -277,12 +286,7 @@ func TestMCPAnAnswerPast16MiBEndsTheCallWaitingOnIt(t *testing.T) {
 	wasm := testmod.Cores[0].Path(t)
 	dir, agent, _ := onCore(t, wasm)
 	r := startRaw(t, wasm, dir, agent)
-	r.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{"elicitation":{}},"clientInfo":{"name":"raw","version":"1"}}}`)
-	require.Equal(t, float64(1), r.read()["id"])
-	r.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	r.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"decision_propose","arguments":{"text":"Never deploy on Fridays"}}}`)
-	ask := r.read()
-	require.Equal(t, "elicitation/create", ask["method"])
+	ask := r.proposing(t)
 	id, _ := json.Marshal(ask["id"])
 	r.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"accept","content":{"answer":true,"junk":"` + strings.Repeat("x", maxFrame) + `"}}}`)
 	m := r.read()
