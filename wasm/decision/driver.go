@@ -411,6 +411,10 @@ func (d *driver) replayTo(size int64) error {
 	return nil
 }
 
+// errLogChanged is a read of the log that found it shorter than a stat had
+// just said: another program rewrote it meanwhile.
+var errLogChanged = errors.New("the log changed while it was read (another program wrote it); try again")
+
 // prefixSum continues h over the log's bytes [from, to).
 func (d *driver) prefixSum(h byteHash, from, to int64) (byteHash, error) {
 	if d.buf == nil {
@@ -422,7 +426,7 @@ func (d *driver) prefixSum(h byteHash, from, to int64) (byteHash, error) {
 			return h, err
 		}
 		if n == 0 {
-			return h, errors.New("log shorter than expected")
+			return h, errLogChanged
 		}
 		h.write(d.buf[:n])
 		from += int64(n)
@@ -580,9 +584,14 @@ func (d *driver) append(build func(st *state, nowMs int64) ([]Event, error), che
 		}
 		stamp(events, now, d.s.ProjectHash)
 		size := int64(-1)
-		if info, err := d.h.Stat(d.log); err == nil {
-			size = info.Size
+		pre, err := d.h.Stat(d.log)
+		if err == nil {
+			size = pre.Size
 		}
+		// Nothing wrote the log since this process caught up with it under
+		// the lock: a program that takes no lock (cp, an editor, git) may
+		// have, while build ran (h-v96 d1).
+		caughtUp := err == nil && sameFile(pre, d.seen)
 		lines := appendLines(nil, events)
 		sealed, err := add(lines)
 		if err != nil {
@@ -599,7 +608,7 @@ func (d *driver) append(build func(st *state, nowMs int64) ([]Event, error), che
 		}
 		// The log grown by exactly what this append wrote is known, not
 		// read again (refreshLog).
-		if info, err := d.h.Stat(d.log); err == nil && size >= 0 && info.Size == size+int64(len(lines))+int64(boolInt(sealed)) {
+		if info, err := d.h.Stat(d.log); err == nil && caughtUp && info.Size == size+int64(len(lines))+int64(boolInt(sealed)) {
 			d.own = info
 		}
 		return nil

@@ -85,7 +85,7 @@ func logSum(read readAt, size int64) (uint64, error) {
 				return err
 			}
 			if k == 0 {
-				return errors.New("log shorter than expected")
+				return errLogChanged
 			}
 			h = fnvBytes(h, buf[:k])
 			off += int64(k)

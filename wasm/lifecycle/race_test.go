@@ -507,3 +507,70 @@ func TestAForgetByWordsOfADecisionRemovedAMomentAgoRemovesNoOther(t *testing.T) 
 		t.Fatalf("the decision beside it went too: %s", list)
 	}
 }
+
+// logRewriter rewrites the decision log in place (longer, the same inode)
+// at the nth stat of it after its lock is taken: between the add's catch-up
+// under the lock and its own append, as a program that takes no lock (cp,
+// an editor, git) can.
+type logRewriter struct {
+	hostio.Host
+	log, with string
+	n, seen   int
+	locked    bool
+}
+
+func (h *logRewriter) Lock(p string, waitMs, staleMs int) error {
+	err := h.Host.Lock(p, waitMs, staleMs)
+	h.locked = h.locked || err == nil && p == h.log+".lock"
+	return err
+}
+
+func (h *logRewriter) Stat(p string) (hostio.FileInfo, error) {
+	if h.locked && p == h.log {
+		if h.seen++; h.seen == h.n {
+			f, _ := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+			f.WriteString(h.with)
+			f.Close()
+		}
+	}
+	return h.Host.Stat(p)
+}
+
+// h-v96 d1: a rewrite between an add's catch-up and its append is not
+// taken for the add's own growth: the session, and the snapshot it writes,
+// read the log again, so the teammate's text stands and the next process
+// shows it.
+func TestARewriteDuringAnAddIsNotTakenForItsOwnAppend(t *testing.T) {
+	line := func(id, text string) string {
+		return `{"v":1,"t":"2026-12-01T08:00:00.000Z","p":"x","e":"a","i":"` + id + `","d":{"tx":"` + text + `"},"u":"user"}` + "\n"
+	}
+	var a strings.Builder
+	for i := 2; i <= 400; i++ {
+		a.WriteString(line(fmt.Sprintf("D-2026-11-01-%04d", i), fmt.Sprintf("Base decision number %d %s", i, strings.Repeat("x", 200))))
+	}
+	old := line("D-2026-12-01-0001", "Use postgres for storage") + a.String()
+	teammate := line("D-2026-12-01-0001", "Teammate: deploy on Fridays is fine now") + a.String()
+	for n := 1; n <= 4; n++ {
+		t.Run(fmt.Sprint("stat ", n), func(t *testing.T) {
+			project, agent, log := projectWith(t, ".pi/decision-memory/decisions.jsonl", old)
+			h := &logRewriter{Host: fsys.NewHost(fsys.NewOS(), nil, nil, nil), log: log, with: teammate, n: n}
+			e := lifecycle.New(h)
+			call := func(export string, in map[string]any) string {
+				b, _ := json.Marshal(in)
+				return string(e.Handle(export, b))
+			}
+			call("session_start", map[string]any{"cwd": project, "agentDir": agent, "trusted": true, "hasUI": false, "mode": "cli", "reason": "startup"})
+			call("command", map[string]any{"name": "decision", "argv": []string{"add", "Prefer small pull requests over large ones", "--force"}})
+			show := call("command", map[string]any{"name": "decision", "argv": []string{"show", "D-2026-12-01-0001"}})
+			b, _ := os.ReadFile(log)
+			if strings.Contains(string(b), "Teammate") && !strings.Contains(show, "Teammate") {
+				t.Fatalf("the session kept the old text: %s", show)
+			}
+			call("session_shutdown", map[string]any{"reason": "quit"}) // writes the snapshot
+			next := session(t, project, agent)
+			if show := next("command", map[string]any{"name": "decision", "argv": []string{"show", "D-2026-12-01-0001"}}); strings.Contains(string(b), "Teammate") && !strings.Contains(show, "Teammate") {
+				t.Fatalf("the next process kept the old text: %s", show)
+			}
+		})
+	}
+}
