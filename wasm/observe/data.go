@@ -2,6 +2,7 @@ package observe
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
@@ -64,7 +65,7 @@ func neutralise(s string) string {
 		// Our markers as the core reads them everywhere (blanks and
 		// characters that print as nothing inside them: h-v94 b3), and the
 		// tags of tagNames with those characters passed over.
-		return marker.MarkerAt(s, i) || inertTag(visible(s[i+1:min(len(s), i+1+64)]))
+		return marker.MarkerAt(s, i) || inertTag(visible(s[i+1:min(len(s), i+1+1024)]))
 	})
 }
 
@@ -88,14 +89,22 @@ func inertTag(s string) bool {
 	if strings.HasPrefix(s, "!--") {
 		return true
 	}
-	// Blanks before and after the "/", and a "_" or "-" before the name, as
-	// our markers are read (h-v95 c3: "< /observations>", "</_observations>",
-	// "</\tobservations>" closed the block).
-	s = strings.TrimLeft(s, " \t\r\n")
+	// Blanks of any script before and after the "/", and a "_" or "-"
+	// before the name, as our markers are read (h-v95 c3: "< /observations>",
+	// "</_observations>"; h-v96 c1: "<\u00a0/observations>"); a name's "-"
+	// spelled "_" or " " ("</current_task>").
+	s = trimBlanks(s)
 	if strings.HasPrefix(s, "/") {
 		s = s[1:]
 	}
-	s = strings.TrimLeft(s, " \t\r\n_-")
+	s = strings.TrimLeft(trimBlanks(s), "_-")
+	name := []byte(s[:min(len(s), 32)])
+	for i, c := range name {
+		if c == '_' || c == ' ' {
+			name[i] = '-'
+		}
+	}
+	s = string(name)
 	if text.HasFoldPrefix(s, "pi-memory") {
 		return true
 	}
@@ -105,6 +114,12 @@ func inertTag(s string) bool {
 		}
 	}
 	return false
+}
+
+// trimBlanks is s without the blanks it starts with, of any script (a
+// no-break space, an ideographic one).
+func trimBlanks(s string) string {
+	return strings.TrimLeftFunc(s, unicode.IsSpace)
 }
 
 // reasoningTags are the blocks a model thinks aloud in.

@@ -19,7 +19,7 @@ func (p plainWriter) Write(b []byte) (int, error) {
 	clean := true
 	for i := 0; i < len(b) && clean; {
 		r, n := utf8.DecodeRune(b[i:])
-		clean = !unsafeRune(r, b, i+n)
+		clean = !unsafeRune(r, n, b, i+n)
 		i += n
 	}
 	if clean {
@@ -28,7 +28,9 @@ func (p plainWriter) Write(b []byte) (int, error) {
 	out := make([]byte, 0, len(b)+16)
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])
-		if unsafeRune(r, b, i+n) {
+		if r == utf8.RuneError && n == 1 {
+			out = append(out, `\x`+strconv.FormatUint(uint64(b[i])|0x100, 16)[1:]...) // a byte that is no UTF-8: "\x9b"
+		} else if unsafeRune(r, n, b, i+n) {
 			q := strconv.QuoteRuneToASCII(r)
 			out = append(out, q[1:len(q)-1]...)
 		} else {
@@ -42,16 +44,20 @@ func (p plainWriter) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// unsafeRune: r, which ends at b[next], is shown as an escape.
-func unsafeRune(r rune, b []byte, next int) bool {
+// unsafeRune: r, n bytes that end at b[next], is shown as an escape: a
+// byte that is no UTF-8 too (a bare 0x9B starts a control sequence on a
+// terminal that reads 8-bit controls: h-v96 c3).
+func unsafeRune(r rune, n int, b []byte, next int) bool {
 	switch {
+	case r == utf8.RuneError && n == 1:
+		return true
 	case r == '\n' || r == '\t':
 		return false
 	case r == '\r':
 		return next >= len(b) || b[next] != '\n'
 	case r < 0x20 || r >= 0x7f && r <= 0x9f:
 		return true
-	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c:
+	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c || r == 0x2028 || r == 0x2029 || r >= 0xe0000 && r <= 0xe0fff:
 		return true
 	}
 	return false

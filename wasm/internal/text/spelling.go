@@ -11,8 +11,9 @@ package text
 //     "\U0000003c", "\x3c" ("\X3C"), "\x{3c}", an octal "\074"; JavaScript's
 //     escape() "%u003C"; CSS's "\3c " and "\00003c" (hexadecimal digits
 //     ending in a letter, or six of them: "\74" is the octal);
-//   - an HTML numeric character reference: "&#60;", "&#x3c;", and one
-//     whose '&' or ';' is spelled too: "&amp;#60;", "%26#60%3B" (Amp);
+//   - an HTML numeric character reference: "&#60;", "&#x3c;", "&#60" (no
+//     ';', as HTML reads it), "&#x0000003c;", and one whose '&' or ';' is
+//     spelled too: "&amp;#60;", "%26#60%3B" (Amp);
 //   - a full-width form, U+FF01–U+FF5E, as an East Asian keyboard types it:
 //     "＜", "ｐ".
 //
@@ -116,14 +117,20 @@ func numericRef(s string, j int) (int, byte) {
 	if k < len(s) && s[k]|0x20 == 'x' {
 		k, base = k+1, 16
 	}
-	v, e := digits(s, k, base)
+	// Leading zeros, any number of them ("&#x00000000003C;"), and no ';'
+	// ("&#60/"): a page reads both (h-v96 c2).
+	z := k
+	for z < len(s) && z < k+64 && s[z] == '0' {
+		z++
+	}
+	v, e := digits(s, z, base)
 	if e == k {
 		return 0, 0
 	}
-	if n := Semicolon(s, e); n > 0 {
-		return printable(v, e+n-j)
+	if e < len(s) && hex(s[e]) < base {
+		return 0, 0 // more digits than a character has
 	}
-	return 0, 0
+	return printable(v, e+Semicolon(s, e)-j)
 }
 
 // Amp is the length of a spelling of '&' at s[i] that may start a
