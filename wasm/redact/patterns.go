@@ -754,13 +754,16 @@ func exprEnd(code string) int {
 // "Password: " PW; echo "ok"`, 'Password:' in `console.log('Password:',
 // x)`). A quoted label's own quote comes before its ':' ("password": "x").
 //
-// The label is inside a string when both readings say so: its quotes
-// before it on its line (within 4 KiB) are odd in number, and the nearest
-// of them opens a string (opensString). Counting alone misreads a string
-// opened on an earlier line or before the window (`git commit -m '…\n…' &&
-// PGPASSWORD='x'`, h-v94 c6); the nearest quote alone misreads one closed
-// and glued to what follows (`echo "Hi "$USER && PGPASSWORD="x"`, h-v95
-// b1). An apostrophe in a word is no quote (Here's, the '90s, 'til).
+// The label is inside a string when the line's strings before it, read
+// from the line's start (within 4 KiB), leave one of its quote open, and
+// that quote opens a string (opensString) close before the label, with no
+// sentence's end between: a prompt is short. Each string closes only at its
+// own quote (or its typographic close: "prod” ends "prod"), so a quote of
+// the other kind inside one is text (`tr -d ' "' && PGPASSWORD="x"`,
+// h-v96 b1). Reading from the line's start misreads a string opened on an
+// earlier line (`git commit -m '…\n…' && PGPASSWORD='x'`, h-v94 c6): the
+// quote it takes to open is one that closes, and opensString says so. An
+// apostrophe in a word is no quote (Here's, the '90s, 'til).
 func closesLabel(s string, ls, vs int, label string) bool {
 	q := s[vs-1]
 	if !isQuote(q) && q != '`' || strings.IndexByte(label, q) != len(label)-1 {
@@ -770,16 +773,20 @@ func closesLabel(s string, ls, vs int, label string) bool {
 	if k := strings.LastIndexByte(s[lo:ls], '\n'); k >= 0 {
 		lo += k + 1
 	}
-	in, nearest := false, -1
+	var open byte
+	at := -1
 	for i := lo; i < ls; i++ {
-		// Outside a string, an apostrophe opens none: Here's, don't, the
-		// client's, the users' db, S3's, José's, `psql`'s, the '90s; inside
-		// one, the quote closes it ('ops').
-		if s[i] == q && (in || q != '\'' || !apostrophe(s[lo:ls], i-lo)) {
-			in, nearest = !in, i
+		c := s[i]
+		switch {
+		case open != 0 && c == '\\':
+			i++ // an escaped character
+		case open != 0 && (c == open || open == '"' && hasAt(s, i, "\u201d") || open == '\'' && hasAt(s, i, "\u2019")):
+			open = 0
+		case open == 0 && (c == '"' || c == '`' || c == '\'' && !apostrophe(s[lo:ls], i-lo)):
+			open, at = c, i
 		}
 	}
-	return in && opensString(s, nearest)
+	return open == q && opensString(s, at) && ls-at <= 120 && !strings.Contains(s[at:ls], ". ")
 }
 
 // opensString: the quote at s[i] opens a string rather than closes one: it
@@ -819,7 +826,7 @@ func apostrophe(s string, i int) bool {
 // elision: s starts with a word whose first letters an apostrophe stands
 // for ('em, 'til, 'cause, 'tis, 'twas, 'bout, 'round, 'n').
 func elision(s string) bool {
-	for _, w := range [...]string{"em", "til", "cause", "cos", "tis", "twas", "bout", "round", "n", "nuff", "kay"} {
+	for _, w := range [...]string{"em", "til", "cause", "cos", "tis", "twas", "bout", "round", "n", "nuff", "kay", "cept", "nother", "gainst", "fore"} {
 		if len(s) >= len(w) && strings.EqualFold(s[:len(w)], w) && (len(s) == len(w) || !isAlnum(s[len(w)])) {
 			return true
 		}

@@ -456,6 +456,14 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"Don't rotate 'til Friday: DB_PASSWORD='Hunter2xyz'", "Don't rotate 'til Friday: DB_PASSWORD='[REDACTED:secret]'"},
 		{"'cause prod broke, I set PGPASSWORD='Hunter2xyz'", "'cause prod broke, I set PGPASSWORD='[REDACTED:secret]'"},
 		{"Since '24 the admin password is 'Hunter2xyz'", "Since '24 the admin password is '[REDACTED:secret]'"},
+		// h-v96 b1: a quote of the other kind inside a string, a typographic
+		// close, an unclosed quote in a sentence, more elisions.
+		{`tr -d ' "' < a.csv > b.csv && PGPASSWORD="Summer2024!" psql`, `tr -d ' "' < a.csv > b.csv && PGPASSWORD="[REDACTED:secret]" psql`},
+		{`sed 's/,"/,/g' a.csv && PGPASSWORD="Summer2024!" psql`, `sed 's/,"/,/g' a.csv && PGPASSWORD="[REDACTED:secret]" psql`},
+		{`line.split(',"'); const password = "Summer2024!";`, `line.split(',"'); const password = "[REDACTED:secret]";`},
+		{"the \"prod\u201d db: DB_PASSWORD=\"Summer2024!\"", "the \"prod\u201d db: DB_PASSWORD=\"[REDACTED:secret]\""},
+		{"Bob said 'hi. Password: 'Summer2024!'", "Bob said 'hi. Password: '[REDACTED:secret]'"},
+		{"'cept prod, PGPASSWORD='Summer2024!'", "'cept prod, PGPASSWORD='[REDACTED:secret]'"},
 		// h-v94 c6: a string opened out of the 256-byte window, or on an
 		// earlier line, does not make the label a prompt.
 		{"docker run -e MOTD='hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world ' -e POSTGRES_PASSWORD='Yt8uKn1Jw6Ov' postgres", "docker run -e MOTD='hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world hello world ' -e POSTGRES_PASSWORD='[REDACTED:secret]' postgres"},
