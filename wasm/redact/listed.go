@@ -23,6 +23,7 @@ import "strings"
 func (r *run) listed(s string) {
 	kind := secretPattern()
 	active, heading, level, indent, headBullet := false, false, 0, 0, false
+	fence := "" // the fence of the code block the line is in: a "#" there is a comment, no heading (h-v96 b2)
 	for ls := 0; ls < len(s) && !r.done(); {
 		le := strings.IndexByte(s[ls:], '\n')
 		if le < 0 {
@@ -38,7 +39,15 @@ func (r *run) listed(s string) {
 		if rest == "" {
 			continue
 		}
-		if h := runEnd(rest, 0, func(c byte) bool { return c == '#' }); h > 0 && h <= 6 && h < len(rest) && isBlank(rest[h]) {
+		if f := fenceOf(rest); f != "" && (fence == "" || strings.HasPrefix(f, fence)) {
+			if fence == "" {
+				fence = f
+			} else {
+				fence = ""
+			}
+			continue
+		}
+		if h := runEnd(rest, 0, func(c byte) bool { return c == '#' }); fence == "" && h > 0 && h <= 6 && h < len(rest) && isBlank(rest[h]) {
 			if !active || !heading || h <= level {
 				active, heading, level = namesSecrets(rest[h:]), true, h
 			}
@@ -63,6 +72,16 @@ func (r *run) listed(s string) {
 			r.found = append(r.found, span{kind, at + vs, at + ve})
 		}
 	}
+}
+
+// fenceOf is the fence a line starts with ("```", "~~~~"), "" for none.
+func fenceOf(line string) string {
+	for _, c := range [...]byte{'`', '~'} {
+		if n := runEnd(line, 0, func(b byte) bool { return b == c }); n >= 3 {
+			return line[:n]
+		}
+	}
+	return ""
 }
 
 // boldLine: body is a line set in bold, as a heading is ("**Passwords**",

@@ -1718,6 +1718,8 @@ func TestWhatAHeadingOrAListsHeadNamesAsSecrets(t *testing.T) {
 		{"## Passwords\n- grafana: Gr4fAdm1nPw (rotated monthly)", "## Passwords\n- grafana: [REDACTED:secret] (rotated monthly)"},
 		{"Passwörter:\n- grafana: Gr4fAdm1nPw", "Passwörter:\n- grafana: [REDACTED:secret]"},
 		{"Mots de passe :\n- grafana: Gr4fAdm1nPw", "Mots de passe :\n- grafana: [REDACTED:secret]"},
+		// h-v96 b2: a shell comment in a code block is no heading.
+		{"## Credentials\n\n```sh\n# rotate with vault\nexport X=1\n```\n\n- jenkins: Jenk1ns!Pw9", "## Credentials\n\n```sh\n# rotate with vault\nexport X=1\n```\n\n- jenkins: [REDACTED:secret]"},
 	}, []string{
 		"## Passwords\n\n- owner: @alice\n- path: secret/data/app\n- policy: min 12 chars\n- see https://vault.example.com/ui",
 		"## Secrets management\n- grafana: Gr4fAdm1nPw", "## Rotating passwords safely\n- grafana: Gr4fAdm1nPw", "**Notes**\n- build: Qq9Zz8Yy7X", "## Keys\n- save: Ctrl+S1", "- Tokens:\n- jenkins: Jk8sPw!x2",
