@@ -101,7 +101,7 @@ test-go: wasm
 FUZZ_TARGETS := \
 	wasm/decision:FuzzDecode wasm/decision:FuzzParseConfig wasm/decision:FuzzLoadSnapshot \
 	wasm/decision:FuzzWordScans wasm/decision:FuzzMerge wasm/decision:FuzzMergeLogs \
-	wasm/decision:FuzzRepair wasm/decision:FuzzRepairLogs wasm/decision:FuzzParseLimit wasm/decision:FuzzSplitTags wasm/decision:FuzzParseVerdicts wasm/decision:FuzzParseQuery wasm/decision:FuzzProposeCommand wasm/config:FuzzNormalize wasm/internal/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/redact:FuzzMatchers wasm/redact:FuzzHeads wasm/internal/jsonw:FuzzString \
+	wasm/decision:FuzzRepair wasm/decision:FuzzRepairLogs wasm/decision:FuzzParseLimit wasm/decision:FuzzSplitTags wasm/decision:FuzzParseVerdicts wasm/decision:FuzzParseQuery wasm/decision:FuzzProposeCommand wasm/config:FuzzNormalize wasm/internal/cmdline:FuzzSplit wasm/redact:FuzzString wasm/redact:FuzzEmbeddedSecret wasm/redact:FuzzMatchers wasm/redact:FuzzHeads wasm/redact:FuzzReadsSecret wasm/internal/jsonw:FuzzString \
 	wasm/similarity:FuzzCompare wasm/similarity:FuzzWords host:FuzzParseEnvelope host/cmd/pimem:FuzzWireTake host/cmd/pimem:FuzzTopLevel \
 	wasm/notes:FuzzParse wasm/notes:FuzzParseQuery \
 	wasm/notes:FuzzDecodeJournal wasm/notes:FuzzDecodeForgotten wasm/notes:FuzzView wasm/notes:FuzzForgetThenRestore wasm/notes:FuzzTwoForgetsRestoredInEitherOrder wasm/notes:FuzzManyForgetsRestoredInAnyOrder wasm/notes:FuzzDecodePageTable wasm/notes:FuzzDecodeTraces wasm/notes:FuzzIgnoresLocal wasm/notes:FuzzCountFlag wasm/notes:FuzzPlanImport \

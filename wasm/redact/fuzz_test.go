@@ -117,3 +117,16 @@ func FuzzHeads(f *testing.F) {
 		}
 	})
 }
+
+// ReadsSecret reads any command without panicking, and a command it says
+// reads a secret still does after "sudo " or inside sh -c '…'.
+func FuzzReadsSecret(f *testing.F) {
+	for _, s := range []string{"op read op://x/y/z", `bash -c "ssh db \"op read x\""`, "docker exec -u root c printenv X", "sudo -u", "timeout", `"\`, "k get secret/db"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		if ReadsSecret(cmd) && !strings.ContainsAny(cmd, "'|;&()`\n") && !ReadsSecret("sh -c '"+cmd+"'") {
+			t.Fatalf("ReadsSecret(%q) but not inside sh -c", cmd)
+		}
+	})
+}

@@ -39,14 +39,22 @@ func readsSecretIn(command string, depth int) bool {
 				if i < 0 {
 					break
 				}
-				j := strings.IndexByte(rest[i+1:], q)
-				if j < 0 {
+				// To the quote that closes it: one a backslash escapes does not
+				// (bash -c "ssh db \"op read …\"").
+				j := i + 1
+				for j < len(rest) && rest[j] != q {
+					if rest[j] == '\\' && q == '"' {
+						j++
+					}
+					j++
+				}
+				if j >= len(rest) {
 					break
 				}
-				if inner := rest[i+1 : i+1+j]; strings.IndexByte(inner, ' ') > 0 && readsSecretIn(inner, depth+1) {
+				if inner := strings.ReplaceAll(rest[i+1:j], `\"`, `"`); strings.IndexByte(inner, ' ') > 0 && readsSecretIn(inner, depth+1) {
 					return true
 				}
-				rest = rest[i+1+j+1:]
+				rest = rest[j+1:]
 			}
 		}
 	}
@@ -57,24 +65,89 @@ func readsSecretIn(command string, depth int) bool {
 // runs it (sudo, env, time, nice, nohup, FOO=1), the command after a "--"
 // (kubectl exec pod -- printenv X), or after docker exec's container.
 func commandWords(w []string) []string {
-	for len(w) > 0 && (w[0] == "sudo" || w[0] == "env" || w[0] == "command" || w[0] == "exec" || w[0] == "time" || w[0] == "nice" || w[0] == "nohup" || strings.Contains(w[0], "=") && !strings.HasPrefix(w[0], "-")) {
-		w = w[1:] // a prefix that runs the command: sudo op read …, FOO=1 vault read …
+	for len(w) > 0 {
+		switch name := w[0]; {
+		case name == "sudo" || name == "env" || name == "command" || name == "exec" || name == "time" || name == "nice" || name == "nohup" || name == "watch" || name == "timeout" || name == "doas":
+			// A prefix that runs the command, with its flags and their
+			// values: sudo -u vault vault read …, timeout 5 op read …,
+			// nice -n 10 …
+			w = w[1:]
+			for len(w) > 1 && (strings.HasPrefix(w[0], "-") || name == "timeout" && isDuration(w[0])) {
+				if takesValue(name, w[0]) {
+					w = w[1:]
+				}
+				w = w[1:]
+			}
+		case strings.Contains(name, "=") && !strings.HasPrefix(name, "-"):
+			w = w[1:] // FOO=1 vault read …
+		default:
+			goto run
+		}
 	}
+run:
 	for i, x := range w {
 		if x == "--" && i+1 < len(w) {
 			return commandWords(w[i+1:])
 		}
 	}
-	if len(w) > 2 && (w[0] == "docker" || w[0] == "podman") && w[1] == "exec" {
-		k := 2
+	// docker exec [flags] CONTAINER cmd…, docker compose exec SERVICE cmd…,
+	// ssh [flags] HOST cmd… (h-v96 b4).
+	k := 0
+	switch {
+	case len(w) > 2 && (w[0] == "docker" || w[0] == "podman") && w[1] == "exec":
+		k = 2
+	case len(w) > 3 && (w[0] == "docker" || w[0] == "podman") && w[1] == "compose" && w[2] == "exec", len(w) > 2 && w[0] == "docker-compose" && w[1] == "exec":
+		k = 3
+		if w[0] == "docker-compose" {
+			k = 2
+		}
+	case len(w) > 2 && w[0] == "ssh":
+		k = 1
+	}
+	if k > 0 {
 		for k < len(w) && strings.HasPrefix(w[k], "-") {
+			if takesValue(w[0], w[k]) {
+				k++
+			}
 			k++
 		}
 		if k+1 < len(w) {
 			return commandWords(w[k+1:])
 		}
 	}
+	if len(w) > 0 && w[0] == "k" {
+		w = append([]string{"kubectl"}, w[1:]...) // the usual alias
+	}
 	return w
+}
+
+// takesValue: the flag f of command name is followed by its value
+// (sudo -u USER, docker exec -u root, ssh -i KEY, nice -n 10).
+func takesValue(name, f string) bool {
+	if strings.Contains(f, "=") || len(f) != 2 {
+		return false
+	}
+	switch name {
+	case "sudo", "doas":
+		return strings.ContainsRune("ugChDpRrTt", rune(f[1]))
+	case "docker", "podman", "docker-compose":
+		return strings.ContainsRune("uwe", rune(f[1]))
+	case "ssh":
+		return strings.ContainsRune("ilpoFJLRDWbcEeIOQSm", rune(f[1]))
+	case "nice":
+		return f[1] == 'n'
+	case "timeout":
+		return f[1] == 's' || f[1] == 'k'
+	case "watch":
+		return f[1] == 'n' || f[1] == 'd'
+	}
+	return false
+}
+
+// isDuration: w is timeout's duration ("5", "2.5s", "1m").
+func isDuration(w string) bool {
+	w = strings.TrimRight(w, "smhd")
+	return w != "" && strings.Trim(w, "0123456789.") == ""
 }
 
 // secretReads are the commands, by their first words, that print a secret
@@ -88,7 +161,7 @@ var secretReads = [][]string{
 	{"sops", "-d"}, {"sops", "--decrypt"}, {"ansible-vault", "view"}, {"ansible-vault", "decrypt"}, {"gh", "auth", "token"},
 	{"heroku", "config:get"}, {"infisical", "secrets", "get"}, {"akeyless", "get-secret-value"},
 	{"pulumi", "config", "get"}, {"aws", "ecr", "get-login-password"}, {"secret-tool", "lookup"}, {"gpg", "-d"}, {"gpg", "--decrypt"},
-	{"terraform", "output", "-raw"}, {"aws", "configure", "get"},
+	{"terraform", "output", "-raw"}, {"aws", "configure", "get"}, {"kubectl", "view-secret"},
 }
 
 // readsSecret: the words w of one simple command print a secret.

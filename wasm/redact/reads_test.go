@@ -21,6 +21,10 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		`bash -c "op read op://x/y/z"`, "time op read op://x/y/z", "cat /run/secrets/db_password", "pulumi config get dbPassword",
 		"aws ecr get-login-password --region eu-west-1", "secret-tool lookup service db", "gpg -d secrets.gpg",
 		"terraform output -raw db_password", "aws configure get aws_secret_access_key",
+		// h-v96 b4.
+		"docker exec -u root db printenv POSTGRES_PASSWORD", "docker compose exec db printenv POSTGRES_PASSWORD", "ssh db1 op read op://x/y/z",
+		"sudo -u vault vault read secret/db", "timeout 5 op read op://x/y/z", "nice -n 10 op read op://x/y/z", "k get secret db -o yaml",
+		"kubectl view-secret db password", `bash -c "ssh db \"op read op://x/y/z\""`,
 	} {
 		if !ReadsSecret(c) {
 			t.Errorf("ReadsSecret(%q) = false", c)
@@ -31,6 +35,7 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		"aws s3 ls", "aws ssm get-parameter --name /app/region", "op signin", "pass", "security find-generic-password -s db",
 		"grep password config.yml", "op item get db", "git log --grep secret", "echo $PASSWORD_MIN_LENGTH", "",
 		"kubectl exec db-0 -- ls /", "docker exec db ls", "sh -c 'make test'", "cat README.md", `git commit -m "rotate the op read docs"`,
+		"ssh db1 uptime", "sudo -u www-data ls", "timeout 5 make test", "docker compose exec db psql -c 'select 1'",
 	} {
 		if ReadsSecret(c) {
 			t.Errorf("ReadsSecret(%q) = true", c)
