@@ -49,6 +49,34 @@ func Heads(above, nl string, text func(string) string) string {
 		}
 		end = ls - len(nl)
 	}
+	// The list head still open above the tail ("- Credentials:",
+	// "**Passwords**", YAML's "secrets:"): the nearest one, unless a heading
+	// or an unindented line that is no item comes between (it would have
+	// ended the list; h-v96 b3). Lines are looked at as they stand and read
+	// (text) only when one may be a head.
+	for end, n := len(above), 0; end > 0; n++ {
+		ls := lineAt(end)
+		raw := above[ls:end]
+		t := strings.TrimRight(strings.TrimSuffix(strings.TrimRight(raw, " "), `\r`), " \r")
+		if strings.HasSuffix(t, ":") || strings.Contains(t, "**") || strings.Contains(t, "__") {
+			line := text(raw[:min(len(raw), maxHead)])
+			body := strings.TrimLeft(line, " \t")
+			if b := bulletEnd(body); b > 0 {
+				body = body[b:]
+			}
+			if body = strings.TrimSpace(body); (strings.HasSuffix(body, ":") || boldLine(body)) && namesSecrets(strings.TrimSuffix(body, ":")) {
+				lines = append(lines, line)
+				break
+			}
+		}
+		if n > 0 && raw != "" && (raw[0] == '#' || raw[0] != ' ' && raw[0] != '|' && raw[0] != '\t' && bulletEnd(raw) == 0 && !strings.HasPrefix(raw, `\t`)) {
+			break
+		}
+		if ls == 0 {
+			break
+		}
+		end = ls - len(nl)
+	}
 	// The headings still open: the last above the tail, then the last of
 	// each higher level above it.
 	level := 7

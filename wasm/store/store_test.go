@@ -79,13 +79,16 @@ func TestBoundedKeepsNoPartOfATokenAtItsCut(t *testing.T) {
 // the entries of the tail below it, read from the text and from its JSON.
 func TestBoundedTailKeepsWhatHeadsItInTheMiddle(t *testing.T) {
 	var list, table strings.Builder
+	var head strings.Builder
+	head.WriteString(pasted(60<<10) + "\n# Ops\n\n- Credentials:\n")
 	list.WriteString(pasted(60<<10) + "\n# Ops\n\n## Passwords\n\n")
 	table.WriteString(pasted(60<<10) + "\n## Hosts\n\n| host | password |\n|---|---|\n")
 	for i := 0; i < 4000; i++ {
 		fmt.Fprintf(&list, "- host-%d: Pw%06dxQz!\n", i, i)
 		fmt.Fprintf(&table, "| host-%d | Pw%06dxQz! |\n", i, i)
+		fmt.Fprintf(&head, "  - host-%d: Pw%06dxQz!\n", i, i)
 	}
-	for _, s := range []string{list.String(), table.String()} {
+	for _, s := range []string{list.String(), table.String(), head.String()} {
 		raw, _ := BoundedRaw(string(jsonw.String(nil, s)))
 		for _, got := range []string{Bounded(s), raw} {
 			_, tail, _ := strings.Cut(got, "not read …]\n")
@@ -106,6 +109,11 @@ func TestHeads(t *testing.T) {
 		{"at a row's start", "| user | password |\n| --- | :-: |\n| a | Pw1!x |\n", "| user | password |\n| --- | :-: |\n"},
 		{"a table that ended", "| user | password |\n|---|---|\n| a | x |\n\ntext", ""},
 		{"a heading over a table", "# Creds\n| k | v |\n|---|---|\n| a", "# Creds\n| k | v |\n|---|---|\n"},
+		{"a list head (h-v96 b3)", "intro\n- Credentials:\n  - a: Pw1!x\n  - b: P", "- Credentials:\n"},
+		{"a bold line", "**Passwords**\n- a: Pw1!x\n- b", "**Passwords**\n"},
+		{"YAML's secrets:", "secrets:\n  db: Db7Pw9Xx\n  api", "secrets:\n"},
+		{"a list head an unindented line ended", "- Credentials:\n  - a: x\nThe rest is prose\n- b", ""},
+		{"a heading and a list head under it", "## Ops\n- Passwords:\n  - a: x\n  - b", "## Ops\n- Passwords:\n"},
 	} {
 		require.Equal(t, c.want, redact.Heads(c.above, "\n", nil), c.name)
 		raw := string(jsonw.String(nil, c.above))
