@@ -1494,7 +1494,8 @@ export interface CoreOptions extends HostOptions {
 	worker?: URL | string | false;
 	/**
 	 * The size of the module's linear memory past which the instance is replaced
-	 * between turns by a new one, the session replayed there (1 GiB unless given).
+	 * between turns by a new one, the session replayed there (2 GiB unless given), once
+	 * it is also twice what the session took when it started (RECYCLE_BYTES).
 	 */
 	recycleBytes?: number;
 }
@@ -1503,8 +1504,10 @@ export interface CoreOptions extends HostOptions {
 // on every hook grows with it: 18 turns of 5 MB took it to 4 GiB, where the module
 // traps out of memory (h-v94 a2). Between turns, an instance past this is replaced
 // by a new one with the session replayed (decision 001, as after a trap; nothing
-// trapped, nothing of a turn is in flight).
-const RECYCLE_BYTES = 1 << 30;
+// trapped, nothing of a turn is in flight) — once it has also grown to twice what
+// the session took when it started: a session that starts at 1.25 GiB (180 MB of
+// branch) was replaced at every prompt, each a whole start (2 minutes; h-v96 a1).
+const RECYCLE_BYTES = 2 ** 31;
 
 /** The worker thread's script, compiled from worker.ts and core.ts by `make` (ts/tsconfig.worker.json). */
 const WORKER_FILE = new URL("./dist/worker.js", import.meta.url);
@@ -1586,6 +1589,8 @@ export class Core {
 	/** Calls waiting for the slices to end before they move the core to its worker (#waitsForSlices). */
 	readonly #waiters: Array<() => void> = [];
 	#lastSessionStart: string | undefined;
+	/** The module's memory once the session (or its replay) had started: what recycling cannot go below. */
+	#started = 0;
 	/** The newest state effect's state since that session_start (`restore`). */
 	#state: unknown;
 	/** The call that trapped, until a replay has handed it to the core. */
@@ -1726,14 +1731,16 @@ export class Core {
 			}
 		}
 		let replayed: Envelope | undefined;
-		if (this.#live !== undefined && this.#pending === undefined && this.#live.memoryBytes() >= (this.#options.recycleBytes ?? RECYCLE_BYTES) && this.#between(exportName)) {
-			this.#trace(`recycle memory=${this.#live.memoryBytes()}`);
+		const memory = this.#live?.memoryBytes() ?? 0;
+		if (this.#live !== undefined && this.#pending === undefined && memory >= (this.#options.recycleBytes ?? RECYCLE_BYTES) && memory >= 2 * this.#started && this.#between(exportName)) {
+			this.#trace(`recycle memory=${memory} started=${this.#started}`);
 			this.#drop();
 		}
 		if (this.#live === undefined) replayed = await this.#start(exportName !== "session_start");
 		else if (this.#pending !== undefined && this.#between(exportName)) await this.#move();
 		if (exportName === "before_agent_start") this.#turn = true;
 		const env = await this.#invoke(this.#live!, exportName, text, input);
+		if (exportName === "session_start" || replayed !== undefined) this.#started = this.#live?.memoryBytes() ?? 0;
 		// pi is idle after the run: a command typed now is between turns too.
 		if (exportName === "agent_settled") this.#turn = false;
 		// A session asks for a worker when it starts, later when it starts again

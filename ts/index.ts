@@ -202,7 +202,8 @@ function install(pi: ExtensionAPI, registryOf: () => Registry): void {
 	// A session with a thousand earlier sessions or more runs the core in a worker thread
 	// (core.ts, Core.call); PIMEM_WORKER=off keeps it on pi's main thread, in slices.
 	// PIMEM_RECYCLE_MB sets the linear memory past which the instance is replaced
-	// between turns (1024; the end-to-end suite sets it low to see it done).
+	// between turns, once also twice what its session took to start (2048; set low
+	// to see it done).
 	const recycleMb = Number(process.env.PIMEM_RECYCLE_MB);
 	const core = new Core(CORE_FILE, {
 		log: logCore,

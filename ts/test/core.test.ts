@@ -223,19 +223,28 @@ function tests(): void {
 			await core.close();
 		});
 
-		test(`${build.name}: an instance whose memory grew past recycleBytes is replaced between turns, the session replayed (h-v94 a2)`, async () => {
+		test(`${build.name}: an instance whose memory grew past recycleBytes and twice its start is replaced between turns, the session replayed, and not again (h-v94 a2, h-v96 a1)`, async () => {
 			const { root, cwd } = tempProject();
 			const core = new Core(build.file, { branch: () => [], recycleBytes: 1, worker: false });
 			await core.call("session_start", sessionInput(cwd, { hasUI: true }));
 			await core.call("command", { name: "memory", args: "off" });
-			// Every call between turns now finds the memory past 1 byte: the instance
-			// is replaced, and the replay's footer comes first in what the call returns.
-			const turn = await core.call("before_agent_start", { prompt: "hi", messageType: "user" });
-			assert.deepEqual(turn.effects[0], { t: "tools", active: [] });
-			assert.deepEqual(turn.effects[1], { t: "status", key: "pi-memory", text: "memory off (/memory off)" });
-			// Not inside a turn: the context hook of the same turn runs on that instance.
-			const context = await core.call("context", { messages: [] });
+			// A turn of a pasted 16 MB grows the memory to more than twice what the
+			// session took to start; the context hook inside the turn runs on it.
+			const big = "2026-11-20T09:00:00 INFO request id=7 status=200\n".repeat(16 << 14);
+			const turn = await core.call("before_agent_start", { prompt: big, messageType: "user" });
+			assert.ok(!turn.effects.some((e) => e.t === "status"), "the first turn's instance is the session's own");
+			const context = await core.call("context", { messages: [{ role: "user", content: big, timestamp: 1 }] });
 			assert.ok(!context.effects.some((e) => e.t === "status"), "no replay inside a turn");
+			await core.call("agent_settled", {});
+			// Between turns, the instance is replaced, and the replay's footer comes first.
+			const next = await core.call("before_agent_start", { prompt: "hi", messageType: "user" });
+			assert.deepEqual(next.effects[0], { t: "tools", active: [] });
+			assert.deepEqual(next.effects[1], { t: "status", key: "pi-memory", text: "memory off (/memory off)" });
+			await core.call("agent_settled", {});
+			// A fresh instance is not replaced again (h-v96 a1: a session that starts
+			// past the limit was replaced at every prompt, each a whole start).
+			const again = await core.call("before_agent_start", { prompt: "hi again", messageType: "user" });
+			assert.ok(!again.effects.some((e) => e.t === "status"), "not replaced again");
 			await core.call("agent_settled", {});
 			const add = await core.call("command", { name: "decision", args: "add Use black for Python formatting" });
 			assert.equal(add.exit, 1, "off is kept across the replacement");
