@@ -297,6 +297,17 @@ func TestMCPAnAnswerPast16MiBEndsTheCallWaitingOnIt(t *testing.T) {
 	m = r.read()
 	require.Equal(t, float64(7), m["id"])
 	require.Contains(t, m["error"].(map[string]any)["message"].(string), "more than 16 MiB")
+	// The TypeScript SDK writes the id last (h-v96 a2).
+	r.send(`{"method":"tools/call","params":{"name":"decision_list","arguments":{"x":"` + strings.Repeat("y", maxFrame) + `"}},"jsonrpc":"2.0","id":"last"}`)
+	m = r.read()
+	require.Equal(t, "last", m["id"])
+	r.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"decision_propose","arguments":{"text":"Deploy on Tuesdays"}}}`)
+	ask = r.read()
+	require.Equal(t, "elicitation/create", ask["method"])
+	id, _ = json.Marshal(ask["id"])
+	r.send(`{"result":{"action":"accept","content":{"answer":true,"junk":"` + strings.Repeat("x", maxFrame) + `"}},"jsonrpc":"2.0","id":` + string(id) + `}`)
+	m = r.read()
+	require.Equal(t, float64(3), m["id"], "the call ends: %v", m)
 	require.NoError(t, r.stdin.Close())
 	require.NoError(t, r.cmd.Wait())
 }

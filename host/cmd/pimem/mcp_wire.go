@@ -145,19 +145,28 @@ func frames(stop context.Context, in io.ReadCloser, w *wire, asking func() int) 
 }
 
 // readFrame reads one line without its newline; past maxFrame it reads on
-// to the line's end and keeps only its first frameHead bytes (where its id
-// is: topLevel).
+// to the line's end and keeps only its first frameHead bytes and its last
+// frameHead (where its id is: topLevel, lastID), joined by a newline.
 func readFrame(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	var tail []byte
 	for {
 		part, isPrefix, err := r.ReadLine()
-		if !tooLong {
-			if len(line)+len(part) > maxFrame {
-				tooLong, line = true, line[:min(len(line), frameHead)]
-			} else {
-				line = append(line, part...)
+		if !tooLong && len(line)+len(part) > maxFrame {
+			tail = append(tail, line[max(0, len(line)-frameHead):]...)
+			tooLong, line = true, append(line[:min(len(line), frameHead):min(len(line), frameHead)], '\n')
+		}
+		if tooLong {
+			tail = append(tail, part...)
+			if len(tail) > 2*frameHead {
+				tail = append(tail[:0], tail[len(tail)-frameHead:]...)
 			}
+		} else {
+			line = append(line, part...)
 		}
 		if err != nil || !isPrefix {
+			if tooLong {
+				line = append(line, tail[max(0, len(tail)-frameHead):]...)
+			}
 			return line, tooLong, err
 		}
 	}
@@ -175,7 +184,11 @@ func (w *wire) take(line []byte, tooLong bool) [][]byte {
 		// and the answer to a question of ours (a dialog) is passed on as an
 		// error under it, so the call waiting on it ends (h-v95 a2: it
 		// waited until the client closed its end).
-		id, method := topLevel(line)
+		head, tail, _ := bytes.Cut(line, []byte{'\n'})
+		id, method := topLevel(head)
+		if id == nil {
+			id = lastID(tail) // the TypeScript SDK writes the id last (h-v96 a2)
+		}
 		switch {
 		case id != nil && !method:
 			b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": -32600, "message": "the answer was more than 16 MiB; pimem mcp did not read it"}})
@@ -551,6 +564,37 @@ func topLevel(head []byte) (id json.RawMessage, method bool) {
 		}
 	}
 	return id, method
+}
+
+// lastID is the id a message's end gives when it is the last member of the
+// message's object (`…,"jsonrpc":"2.0","id":7}`), nil for none.
+func lastID(tail []byte) json.RawMessage {
+	t := bytes.TrimRight(tail, " \t\r")
+	if !bytes.HasSuffix(t, []byte("}")) {
+		return nil
+	}
+	t = bytes.TrimRight(t[:len(t)-1], " \t\r")
+	k := bytes.LastIndex(t, []byte(`"id"`))
+	if k < 0 {
+		return nil
+	}
+	v := bytes.TrimLeft(t[k+len(`"id"`):], " \t\r")
+	if len(v) == 0 || v[0] != ':' {
+		return nil
+	}
+	v = bytes.TrimLeft(v[1:], " \t\r")
+	var id any
+	if json.Unmarshal(v, &id) != nil {
+		return nil
+	}
+	switch id.(type) {
+	case float64, string:
+		// A member's value, after a ',' that ends the one before it.
+		if before := bytes.TrimRight(t[:k], " \t\r"); len(before) > 0 && before[len(before)-1] == ',' {
+			return json.RawMessage(v)
+		}
+	}
+	return nil
 }
 
 func parseError(what string) []byte {

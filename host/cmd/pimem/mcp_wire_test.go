@@ -304,13 +304,20 @@ func TestAnErrorsMessageIsRedactedOnlyAsFarAsItIsSent(t *testing.T) {
 	require.Equal(t, "", cutAt("é", 1))
 }
 
-// topLevel reads any start of a line without failing, and the id it gives
+// topLevel and lastID read any start or end of a line without failing, and the id they give
 // is a JSON number or string that the start holds whole.
 func FuzzTopLevel(f *testing.F) {
 	for _, s := range []string{`{"jsonrpc":"2.0","id":3,"result":{"action":"accept","content":{"x":"yyy`, `{"method":"tools/call","id":"a\"b","params":{`, `{"id":{"x":1},"method":"m"}`, `[1,2`, `{"id":-1.5e3`, `{"a":{"id":4}}`} {
 		f.Add([]byte(s))
 	}
+	f.Add([]byte(`{"result":{"x":"y"},"jsonrpc":"2.0","id":7}`))
 	f.Fuzz(func(t *testing.T, head []byte) {
+		if last := lastID(head); last != nil {
+			var v any
+			if json.Unmarshal(last, &v) != nil || !bytes.Contains(head, last) {
+				t.Fatalf("lastID(%q) = %q", head, last)
+			}
+		}
 		id, _ := topLevel(head)
 		if id == nil {
 			return
