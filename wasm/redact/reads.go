@@ -51,7 +51,7 @@ func readsSecretIn(command string, depth int) bool {
 				if j >= len(rest) {
 					break
 				}
-				if inner := strings.ReplaceAll(rest[i+1:j], `\"`, `"`); strings.IndexByte(inner, ' ') > 0 && readsSecretIn(inner, depth+1) {
+				if inner := strings.TrimSpace(strings.ReplaceAll(rest[i+1:j], `\"`, `"`)); len(strings.Fields(inner)) > 1 && readsSecretIn(inner, depth+1) {
 					return true
 				}
 				rest = rest[j+1:]
