@@ -154,7 +154,7 @@ func namesSecrets(t string) bool {
 		return true
 	}
 	low := strings.ToLower(t)
-	for _, q := range [...]string{" for ", " in ", " on ", " at ", " of ", " to ", " - ", " — ", " / "} {
+	for _, q := range [...]string{" for ", " in ", " on ", " at ", " of ", " to ", " - ", " — ", " / ", " and ", " & ", ", "} {
 		if k := strings.Index(low, q); k > 0 && endsWithSecretWord(t[:k]) {
 			return true
 		}
@@ -165,8 +165,13 @@ func namesSecrets(t string) bool {
 // endsWithSecretWord: t's last word names secrets (namesSecrets).
 func endsWithSecretWord(t string) bool {
 	t = strings.Trim(t, "*_`: ")
-	k := strings.LastIndexAny(t, " \t")
+	k := strings.LastIndexAny(t, " \t/-") // DB-Passwords, Passwords/Tokens (h-v96 b5)
 	last := strings.ToLower(t[k+1:])
+	for _, w := range [...]string{"密码", "口令", "パスワード"} {
+		if strings.HasSuffix(last, w) {
+			return true // 数据库密码: a compound ends with its word
+		}
+	}
 	switch last {
 	case "password", "passwords", "passwd", "passphrase", "passphrases", "pw", "pwd", "secret", "secrets", "credential", "credentials", "creds", "token", "tokens", "logins",
 		"passwort", "passwörter", "kennwort", "kennwörter", "contraseña", "contraseñas", "senha", "senhas", "пароль", "пароли", "密码", "パスワード":

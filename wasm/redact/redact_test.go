@@ -1718,6 +1718,11 @@ func TestWhatAHeadingOrAListsHeadNamesAsSecrets(t *testing.T) {
 		{"## Passwords\n- grafana: Gr4fAdm1nPw (rotated monthly)", "## Passwords\n- grafana: [REDACTED:secret] (rotated monthly)"},
 		{"Passwörter:\n- grafana: Gr4fAdm1nPw", "Passwörter:\n- grafana: [REDACTED:secret]"},
 		{"Mots de passe :\n- grafana: Gr4fAdm1nPw", "Mots de passe :\n- grafana: [REDACTED:secret]"},
+		// h-v96 b5: more heading shapes.
+		{"## Passwords and SSH keys\n- grafana: Gr4fAdm1nPw", "## Passwords and SSH keys\n- grafana: [REDACTED:secret]"},
+		{"## Passwords/Tokens\n- grafana: Gr4fAdm1nPw", "## Passwords/Tokens\n- grafana: [REDACTED:secret]"},
+		{"## DB-Passwords\n- grafana: Gr4fAdm1nPw", "## DB-Passwords\n- grafana: [REDACTED:secret]"},
+		{"## 数据库密码\n- grafana: Gr4fAdm1nPw", "## 数据库密码\n- grafana: [REDACTED:secret]"},
 		// h-v96 b2: a shell comment in a code block is no heading.
 		{"## Credentials\n\n```sh\n# rotate with vault\nexport X=1\n```\n\n- jenkins: Jenk1ns!Pw9", "## Credentials\n\n```sh\n# rotate with vault\nexport X=1\n```\n\n- jenkins: [REDACTED:secret]"},
 	}, []string{
