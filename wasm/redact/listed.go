@@ -153,10 +153,16 @@ func namesSecrets(t string) bool {
 	if endsWithSecretWord(t) {
 		return true
 	}
-	low := strings.ToLower(t)
 	for _, q := range [...]string{" for ", " in ", " on ", " at ", " of ", " to ", " - ", " — ", " / ", " and ", " & ", ", "} {
-		if k := strings.Index(low, q); k > 0 && endsWithSecretWord(t[:k]) {
-			return true
+		// In t itself, in any ASCII case: a lowered copy's offsets are not
+		// t's where a letter's case changes its length.
+		for k := 1; k+len(q) <= len(t); k++ {
+			if strings.EqualFold(t[k:k+len(q)], q) {
+				if endsWithSecretWord(t[:k]) {
+					return true
+				}
+				break
+			}
 		}
 	}
 	return false

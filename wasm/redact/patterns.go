@@ -236,8 +236,8 @@ func newPatterns() []*pattern {
 	}
 }
 
-// labelTriggers are what every label holds (secretLabel).
-var labelTriggers = [...]string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk"}
+// labelTriggers are what every label holds (secretLabel), npm's _auth too (a fuzzed "_Auth=a(" matched a label pattern the prefilter then skipped).
+var labelTriggers = [...]string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk", "_auth", ".auth", "-auth", "masterauth", "authtok", "rootpw"}
 
 // firstGroup is the default span: the first capture group that took part,
 // else the whole match.
