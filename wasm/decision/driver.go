@@ -420,18 +420,8 @@ func (d *driver) prefixSum(h byteHash, from, to int64) (byteHash, error) {
 	if d.buf == nil {
 		d.buf = make([]byte, 256<<10)
 	}
-	for from < to {
-		n, err := d.h.ReadAt(d.log, from, d.buf[:min(int64(len(d.buf)), to-from)])
-		if err != nil {
-			return h, err
-		}
-		if n == 0 {
-			return h, errLogChanged
-		}
-		h.write(d.buf[:n])
-		from += int64(n)
-	}
-	return h, nil
+	err := readEach(d.readAt, d.buf, from, to, h.write)
+	return h, err
 }
 
 // refreshLog catches up with the log: new lines another process appended are
@@ -476,9 +466,9 @@ func (d *driver) refreshLog() error {
 // was seen, rather than appended to: another file renamed over the path
 // (doctor --fix, a checkout, most editors) has another identity, and the
 // same file written in place at its old size has a new mtime and nothing
-// else (an append grows it). The sampled bytes (logSum) and the tail guard
-// catch the rest of what they can. A zero seen (nothing seen yet, a
-// snapshot from an older build) tells nothing.
+// else (an append grows it). What the stat cannot tell (a file rewritten
+// in place and grown) the hash of the bytes replayed does (refreshLog,
+// openSnapshot). A zero seen (nothing seen yet) tells nothing.
 func rewrittenSince(seen, now hostio.FileInfo) bool {
 	if seen.Size == 0 && seen.ID == 0 {
 		return false

@@ -73,25 +73,8 @@ func logSum(read readAt, size int64) (uint64, error) {
 	h = fnvWord(h, uint64(size))
 	var buf [16 << 10]byte
 	sample := func(off int64, n int) error {
-		if off < 0 {
-			off = 0
-		}
-		if off+int64(n) > size {
-			n = int(size - off)
-		}
-		for n > 0 {
-			k, err := read(off, buf[:min(n, len(buf))])
-			if err != nil {
-				return err
-			}
-			if k == 0 {
-				return errLogChanged
-			}
-			h = fnvBytes(h, buf[:k])
-			off += int64(k)
-			n -= k
-		}
-		return nil
+		off = max(off, 0)
+		return readEach(read, buf[:], off, min(off+int64(n), size), func(b []byte) { h = fnvBytes(h, b) })
 	}
 	// Each sample is taken before h is read: Go leaves unspecified whether
 	// `return h, sample(…)` reads h before or after the call (TinyGo and
@@ -112,6 +95,23 @@ func logSum(read readAt, size int64) (uint64, error) {
 	}
 	err := sample(size-16<<10, 16<<10)
 	return h, err
+}
+
+// readEach reads [from, to) of a file through buf, handing each piece read
+// to f; a file that ends before to was rewritten meanwhile (errLogChanged).
+func readEach(read readAt, buf []byte, from, to int64, f func([]byte)) error {
+	for from < to {
+		k, err := read(from, buf[:min(int64(len(buf)), to-from)])
+		if err != nil {
+			return err
+		}
+		if k == 0 {
+			return errLogChanged
+		}
+		f(buf[:k])
+		from += int64(k)
+	}
+	return nil
 }
 
 const fnvInit = uint64(14695981039346656037)

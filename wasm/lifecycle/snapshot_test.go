@@ -209,14 +209,21 @@ func (r *rig) editLine(n int, edit func(string) string) []byte {
 func snapshotted(t *testing.T) *rig {
 	r := newRig(t, false)
 	r.bigLog(4000)
+	r.fromSnapshot()
+	r.cmd("list --limit 1")
+	return r
+}
+
+// fromSnapshot starts a session that writes the log's snapshot, then one
+// that starts from it.
+func (r *rig) fromSnapshot() {
+	r.t.Helper()
 	r.start(false, true)
 	r.settle()
 	r.start(false, true)
 	if !strings.Contains(r.status(), "loaded at start") {
-		t.Fatalf("status: %s", r.text())
+		r.t.Fatalf("status: %s", r.text())
 	}
-	r.cmd("list --limit 1")
-	return r
 }
 
 // forked is the log with the line n's "agreed" made "forked", its length kept.
@@ -253,12 +260,7 @@ func TestASnapshotIsNotTrustedAfterDoctorFixRenamesAnIdInPlace(t *testing.T) {
 	r.writeLog(string(r.editLine(n, func(l string) string {
 		return strings.Replace(l, gjson.Get(l, "i").String(), prevID, 1)
 	})))
-	r.start(false, true)
-	r.settle()
-	r.start(false, true)
-	if !strings.Contains(r.status(), "loaded at start") {
-		t.Fatalf("status: %s", r.text())
-	}
+	r.fromSnapshot()
 	r.cmd("doctor --fix --yes")
 	if r.exit() != 0 || r.log() == string(log) {
 		t.Fatalf("exit %d: %s", r.exit(), r.text())

@@ -47,13 +47,7 @@ func EndsOf(first, last string, n int, heads string) (head, tail string) {
 			cut = f.End
 		}
 	}
-	kept := found[:0]
-	for _, f := range found {
-		if f.Start >= cut {
-			kept = append(kept, Finding{f.Kind, f.Start - cut, f.End - cut})
-		}
-	}
-	tail, _ = apply(src[cut:], kept)
+	tail = applyIn(src, found, cut, len(src))
 	// The tail starts after a blank too: its first word may be a secret's end.
 	if i := strings.IndexAny(tail, " \t\n\r"); i >= 0 {
 		tail = tail[i+1:]
@@ -92,14 +86,19 @@ func Head(s string, n int) string {
 			cut, moved = max(0, strings.LastIndexAny(s[:cut], " \t\r\n")), true
 		}
 	}
-	cut = len(strings.TrimRight(s[:cut], " \t\r\n"))
-	kept := found[:0]
+	return applyIn(s, found, 0, len(strings.TrimRight(s[:cut], " \t\r\n")))
+}
+
+// applyIn is s[from:to] with the findings of s that lie within it marked
+// (a cut outside every one of them).
+func applyIn(s string, found []Finding, from, to int) string {
+	var kept []Finding
 	for _, f := range found {
-		if f.End <= cut {
-			kept = append(kept, f)
+		if f.Start >= from && f.End <= to {
+			kept = append(kept, Finding{f.Kind, f.Start - from, f.End - from})
 		}
 	}
-	out, _ := apply(s[:cut], kept)
+	out, _ := apply(s[from:to], kept)
 	return out
 }
 

@@ -9,8 +9,9 @@ import "strings"
 // The tail is redacted after them, so an entry more than Window bytes below
 // its heading is read as whole-text redaction reads it. above is the text
 // before the tail, its lines ended by nl ("\n", or `\n` in a JSON string as
-// it stands, whose lines text decodes); the work is bounded: a heading of
-// level 1 ends the search, and so do 16 headings.
+// it stands, whose lines text decodes). The work is bounded: the table and
+// the list head end at the first line that is not theirs, a heading of
+// level 1 ends the search for headings, and so do 16 headings.
 //
 //	Heads("## Passwords\n- a: Pw1!x\n- b: P", "\n", nil) => "## Passwords\n"
 func Heads(above, nl string, text func(string) string) string {

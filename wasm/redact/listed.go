@@ -180,7 +180,7 @@ func endsWithSecretWord(t string) bool {
 	}
 	switch last {
 	case "password", "passwords", "passwd", "passphrase", "passphrases", "pw", "pwd", "secret", "secrets", "credential", "credentials", "creds", "token", "tokens", "logins",
-		"passwort", "passwörter", "kennwort", "kennwörter", "contraseña", "contraseñas", "senha", "senhas", "пароль", "пароли", "密码", "パスワード":
+		"passwort", "passwörter", "kennwort", "kennwörter", "contraseña", "contraseñas", "senha", "senhas", "пароль", "пароли":
 		return true
 	case "passe":
 		return strings.HasSuffix(strings.ToLower(t), "de passe") // mot(s) de passe

@@ -530,10 +530,8 @@ func encode(m map[string]json.RawMessage) []byte {
 	return bytes.TrimRight(buf.Bytes(), "\n")
 }
 
-// parseError answers a message that could not be read (JSON-RPC 2.0: code
-// -32700, id null).
-// frameHead is how much of a line past maxFrame is kept: its start, where
-// a message's id is written.
+// frameHead is how much of a line past maxFrame is kept of its start and
+// of its end, where a message's id is written.
 const frameHead = 4 << 10
 
 // topLevel reads the start of a JSON object for its "id" (a number or a
@@ -597,6 +595,8 @@ func lastID(tail []byte) json.RawMessage {
 	return nil
 }
 
+// parseError answers a message that could not be read (JSON-RPC 2.0: code
+// -32700, id null).
 func parseError(what string) []byte {
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{
 		"code": -32700, "message": "Parse error: pimem mcp received " + what + "; it was skipped and the session goes on",
