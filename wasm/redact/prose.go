@@ -281,28 +281,16 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 			v, timed = afterVerb(s, k), true
 		}
 	}
+	if v < 0 {
+		if k := modalBe(s, m[1]); k >= 0 {
+			v, timed = k, true // "should be X": as a word of time
+		}
+	}
 	if k := timeWords(s, max(v, 0)); v >= 0 && (k > v || timed) {
 		if v = spaceEnd(s, k); v == len(s) {
 			return 0, 0, 0, 0, false
 		}
-		if vs, ve, end, ok := quoted(s, v); ok && quotedAlone(s[vs:ve], false) {
-			return vs, ve, m[0], end, true
-		}
-		if vs, ve, end, ok, read := became(s, v, false); read {
-			return vs, ve, m[0], end, ok // "is now set to X"
-		}
-		e := proseWordEnd(s, v)
-		w := trimClause(s[v:e])
-		if (looksLikePassword(w) && !namesThing(w) && !schemeName(strings.Trim(w, "_*")) || isNumber(w)) && !isQuote(s[v]) {
-			return v, v + len(w), m[0], v + len(w), true
-		}
-		// A passphrase: "is now correct horse battery staple" (becomes
-		// reads it after the word before it).
-		if p := runEndBack(s, runEndBack(s, v, isBlank), func(c byte) bool { return !isBlank(c) }); isWordOfLetters(w) && becomes(s[p:min(len(s), p+maxQuoted)], false) {
-			ce := clauseEnd(s, v, e)
-			return v, ce, m[0], ce, true
-		}
-		return 0, 0, 0, 0, false
+		return firmValue(s, m[0], v)
 	}
 	if v < 0 {
 		// Another language's "is" after the English word, as Italian (and
@@ -392,6 +380,64 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 		return v, v + len(w), m[0], v + len(w), true
 	}
 	return verbValue(s, m, kw, v)
+}
+
+// firmValue is the span of a value at s[v:] that what introduces it
+// (the word at s[m0:]) gives less surely than "is" does: after a word of
+// time ("is now X", "is still base64"), a modal verb ("should be X",
+// "must be at least 12 characters") or a verb of change before an
+// identifier ("set DB_PASSWORD to X"): only a quoted value, what it was
+// set or changed to, one word that looks like a password or a number, or
+// a passphrase.
+func firmValue(s string, m0, v int) (int, int, int, int, bool) {
+	if vs, ve, end, ok := quoted(s, v); ok && quotedAlone(s[vs:ve], false) {
+		return vs, ve, m0, end, true
+	}
+	if vs, ve, end, ok, read := became(s, v, false); read {
+		return vs, ve, m0, end, ok // "is now set to X"
+	}
+	e := proseWordEnd(s, v)
+	w := trimClause(s[v:e])
+	if (looksLikePassword(w) && !namesThing(w) && !schemeName(strings.Trim(w, "_*")) || isNumber(w)) && !isQuote(s[v]) {
+		return v, v + len(w), m0, v + len(w), true
+	}
+	// A passphrase: "is now correct horse battery staple" (becomes
+	// reads it after the word before it).
+	if p := runEndBack(s, runEndBack(s, v, isBlank), func(c byte) bool { return !isBlank(c) }); isWordOfLetters(w) && becomes(s[p:min(len(s), p+maxQuoted)], false) {
+		ce := clauseEnd(s, v, e)
+		return v, ce, m0, ce, true
+	}
+	return 0, 0, 0, 0, false
+}
+
+// modalBe: where the value starts after blanks, a modal verb, up to two
+// words of time and "be" at s[i:] ("should be X", "must now be X", "needs
+// to be X", "has to be X"); -1 when there is none.
+func modalBe(s string, i int) int {
+	j := runEnd(s, i, isBlank)
+	if j == i {
+		return -1
+	}
+	t := runEnd(s, j, isLetter)
+	switch w := strings.ToLower(s[j:t]); {
+	case inList(" should must will would shall can could may might ", w):
+	case inList(" needs need has have ought ", w):
+		k := runEnd(s, t, isBlank)
+		if k == t || !proseWordIs(s, k, "to") {
+			return -1
+		}
+		t = k + 2
+	default:
+		return -1
+	}
+	k := runEnd(s, timeWords(s, t), isBlank)
+	if !proseWordIs(s, k, "be") {
+		return -1
+	}
+	if v := runEnd(s, k+2, isBlank); v > k+2 && v < len(s) {
+		return v
+	}
+	return -1
 }
 
 // verbValue is prosePassword's span of the value at s[v:], after the verb
@@ -626,6 +672,17 @@ func identProse(s string, m []int, k int) (int, int, int, int, bool) {
 	}
 	if v < 0 {
 		v = afterIntro(s, m[1])
+	}
+	if v < 0 {
+		// Less surely: "DB_PASSWORD should be X", "set DB_PASSWORD to X".
+		if j := modalBe(s, m[1]); j >= 0 {
+			return firmValue(s, m[0], j)
+		}
+		if j := spaceEnd(s, m[1]); j > m[1] && proseWordIs(s, j, "to") && changedBefore(s, m[0]) {
+			if v := spaceEnd(s, j+2); v > j+2 && v < len(s) {
+				return firmValue(s, m[0], v)
+			}
+		}
 	}
 	if v < 0 || v == len(s) || closesLabel(s, m[0], v+1, s[m[0]:v+1]) {
 		return 0, 0, 0, 0, false

@@ -295,7 +295,7 @@ func commandFlag(c int, s string, j int) []int {
 		sep = ','
 	}
 	g, vs, ve, end := shellValue(s, v, sep)
-	if g < 0 || user != "" && s[v+boolInt(g < 2):vs-1] != user {
+	if g < 0 || user != "" && userPart(s[v:vs], g) != user+string(sep) {
 		return nil
 	}
 	return groups(c, g, vs, ve, end)
@@ -338,7 +338,8 @@ func groups(c, g, vs, ve, end int) []int {
 // shellValue reads (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)) at s[v:]: which
 // group (0 double-quoted, 1 single-quoted, 2 bare; -1 none), the value and
 // where the match ends. With a separator, the value is what follows the
-// first one of user:password (sep ':'): (?:"[^"\n:]*:([^"\n]+)"|'[^'\n:]*:([^'\n]+)'|[^\s:"']*:([^\s"']+)).
+// first one of user:password (sep ':'), quoted whole or after the
+// separator: (?:(?:"[^"\n:]*:|[^\s:"']*:")([^"\n]+)"|(?:'[^'\n:]*:|[^\s:"']*:')([^'\n]+)'|[^\s:"']*:([^\s"']+)).
 func shellValue(s string, v int, sep byte) (g, vs, ve, end int) {
 	if v < len(s) && isQuote(s[v]) {
 		q := s[v]
@@ -371,12 +372,36 @@ func shellValue(s string, v int, sep byte) (g, vs, ve, end int) {
 		if k == len(s) || s[k] != sep {
 			return -1, 0, 0, 0
 		}
-		vs = k + 1
+		if vs = k + 1; vs < len(s) && isQuote(s[vs]) {
+			// Quoted after the separator: curl -u admin:"PW".
+			q := s[vs]
+			ve = vs + 1
+			for ve < len(s) && s[ve] != q && s[ve] != '\n' {
+				ve++
+			}
+			if ve == vs+1 || ve == len(s) || s[ve] != q {
+				return -1, 0, 0, 0
+			}
+			return 1 - boolInt(q == '"'), vs + 1, ve, ve + 1
+		}
 	}
 	if ve = runEnd(s, vs, isBareShell); ve == vs {
 		return -1, 0, 0, 0
 	}
 	return 2, vs, ve, ve
+}
+
+// userPart is the user and its separator in u, what shellValue read
+// before a value of group g: without the quote that opens the pair
+// ("pass:PW") or the value ('pass:'PW').
+func userPart(u string, g int) string {
+	if isQuote(u[0]) {
+		return u[1:]
+	}
+	if g < 2 {
+		return u[:len(u)-1]
+	}
+	return u
 }
 
 func boolInt(b bool) int {
