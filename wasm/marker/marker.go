@@ -98,19 +98,27 @@ func starts(s string, at func(s string, i int) bool, f func(i, n int) bool) {
 		}
 		return
 	}
-	for i, j := 0, 0; i < len(s); j++ {
-		n, _ := spelling(s, i)
+	for i, j := 0, 0; i < len(s); {
+		n, c := spelling(s, i)
+		w := 1
+		if n > 0 && c == 0 {
+			w = len(softHyphen) // a reference to what prints as nothing
+		}
 		n = max(n, 1)
 		if r[j] == '<' && at(r, j) && !f(i, n) {
 			return
 		}
-		i += n
+		i, j = i+n, j+w
 	}
 }
 
 // entities are HTML's named references spelling looks for, each after the
 // character it stands for.
 var entities = [...]string{"<lt", ">gt", "/sol", "!excl", ":colon", "_lowbar", ".period", "-hyphen", "-dash", "-minus"}
+
+// softHyphen is what read gives for a reference to a character that
+// prints as nothing.
+const softHyphen = "\u00ad"
 
 // nextLT is the index of the first "<" of s at or after i, -1 when none.
 func nextLT(s string, i int) int {
@@ -139,7 +147,10 @@ func read(s string) (string, bool) {
 	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
-		if n, c := spelling(s, i); n > 0 {
+		if n, c := spelling(s, i); n > 0 && c == 0 {
+			b, i = append(b, softHyphen...), i+n
+			continue
+		} else if n > 0 {
 			b, i = append(b, c), i+n
 			continue
 		}
@@ -154,7 +165,10 @@ func read(s string) (string, bool) {
 // without ";", as a browser reads them; "&sol;", "&excl;", "&colon;",
 // "&lowbar;", "&period;", and "&hyphen;", "&dash;" and "&minus;" read as
 // "-"; their '&' and ';' spelled too: "&amp;lt;", "%26lt%3B") and the
-// small forms "﹤" and "﹥"; 0, 0 when there is none.
+// small forms "﹤" and "﹥"; 0, 0 when there is none. A reference to a
+// character that prints as nothing ("&shy;", "&#x200B;": text.InvisibleRef)
+// is its length and 0: read gives it as a soft hyphen, which a marker's
+// reading passes over as it does the character itself.
 func spelling(s string, i int) (int, byte) {
 	// "&amp;lt;", "%26lt%3B", "\u0026lt;": the reference's '&' and ';'
 	// spelled too.
@@ -171,6 +185,9 @@ func spelling(s string, i int) (int, byte) {
 			}
 			return k + n - i, e[0]
 		}
+	}
+	if n := text.InvisibleRef(s, i); n > 0 {
+		return n, 0
 	}
 	switch s[i] {
 	case 0xEF:

@@ -1,5 +1,7 @@
 package text
 
+import "unicode/utf8"
+
 // Spelling is the length of a spelling at s[i] of one printable ASCII
 // character other than the space, and that character; 0, 0 when there is
 // none. A secret or a marker so spelled reads as itself to a model, a page
@@ -110,6 +112,16 @@ func hexByte(s string, i int) int {
 // '&', "#x67;" or "#103;" at s[j:], its ';' spelled or not: its length and
 // its character.
 func numericRef(s string, j int) (int, byte) {
+	n, v := refValue(s, j)
+	if n == 0 {
+		return 0, 0
+	}
+	return printable(v, n)
+}
+
+// refValue is the length and the code point of the numeric reference after
+// its '&' at s[j:] (numericRef); 0, 0 when there is none.
+func refValue(s string, j int) (n, v int) {
 	if !hasAt(s, j, "#") {
 		return 0, 0
 	}
@@ -130,7 +142,45 @@ func numericRef(s string, j int) (int, byte) {
 	if e < len(s) && hex(s[e]) < base {
 		return 0, 0 // more digits than a character has
 	}
-	return printable(v, e+Semicolon(s, e)-j)
+	return e + Semicolon(s, e) - j, v
+}
+
+// invisibleNames are HTML's named references of characters that print as
+// nothing (FormatLen).
+var invisibleNames = [...]string{"shy", "ZeroWidthSpace", "zwnj", "zwj", "lrm", "rlm", "NoBreak",
+	"InvisibleTimes", "InvisibleComma", "ApplyFunction", "NegativeVeryThinSpace",
+	"NegativeThinSpace", "NegativeMediumSpace", "NegativeThickSpace", "it", "ic", "af"}
+
+// InvisibleRef is the length of an HTML reference at s[i], its '&' and ';'
+// spelled or not (Amp, Semicolon), to a character that prints as nothing
+// (FormatLen): "&shy;", "&shy" (as a page reads it), "&ZeroWidthSpace;",
+// "&#173;", "&#x200B"; 0 when there is none. A marker so split reads whole
+// on a page: "</pi&shy;memory-recall>".
+func InvisibleRef(s string, i int) int {
+	a := Amp(s, i)
+	if a == 0 {
+		return 0
+	}
+	j := i + a
+	if n, v := refValue(s, j); n > 0 {
+		if v <= 0 || v > utf8.MaxRune {
+			return 0
+		}
+		var b [utf8.UTFMax]byte
+		k := utf8.EncodeRune(b[:], rune(v))
+		if FormatLen(string(b[:k]), 0) != k {
+			return 0
+		}
+		return a + n
+	}
+	for _, name := range invisibleNames {
+		if k := j + len(name); k <= len(s) && s[j:k] == name {
+			if sc := Semicolon(s, k); sc > 0 || name == "shy" {
+				return a + len(name) + sc
+			}
+		}
+	}
+	return 0
 }
 
 // Amp is the length of a spelling of '&' at s[i] that may start a
