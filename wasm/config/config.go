@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 	"github.com/pi-memory/pi-memory/wasm/redact"
 	"github.com/tidwall/gjson"
 )
@@ -303,7 +304,24 @@ func (f *File) Str(key, def string) (string, bool) {
 		f.bad(key, "a string", v, strconv.Quote(def))
 		return def, false
 	}
+	if f.unreadable(key, v.Str, strconv.Quote(def)) {
+		return def, false
+	}
 	return v.Str, true
+}
+
+// unreadable warns, and says so, when the string s at key holds what a
+// terminal or a model would read as something else (marker.Check: a
+// control character, an escape, our own markers): a value is shown and
+// sent on (a bank's id in a tool's answer), so it is refused here, once,
+// for every store.
+func (f *File) unreadable(key, s, using string) bool {
+	why := marker.Check(s)
+	if why == "" {
+		return false
+	}
+	f.warn(strconv.Quote(key) + " holds " + marker.Data(why) + ", which a terminal or a model would read as something else; using " + shown(key, using))
+	return true
 }
 
 // Strs returns the list of strings at key, or def (ok=false) when absent or
@@ -323,6 +341,11 @@ func (f *File) Strs(key string, def []string) ([]string, bool) {
 	if !good {
 		f.bad(key, "a list of strings", v, "the default")
 		return def, false
+	}
+	for _, s := range out {
+		if f.unreadable(key, s, "the default") {
+			return def, false
+		}
 	}
 	return out, true
 }

@@ -22,6 +22,7 @@ import (
 
 	"github.com/pi-memory/pi-memory/wasm/config"
 	"github.com/pi-memory/pi-memory/wasm/internal/text"
+	"github.com/pi-memory/pi-memory/wasm/marker"
 )
 
 // configFile is the name of the configuration file, in the project's .pi
@@ -133,7 +134,9 @@ func parseConfig(global, project *config.File, env envVars) settings {
 	if env.APIKey != "" {
 		c.APIKey = env.APIKey
 	}
-	if env.Bank != "" {
+	if why := marker.Check(env.Bank); why != "" {
+		c.Warnings = append(c.Warnings, "HINDSIGHT_BANK_ID holds "+marker.Data(why)+", which a terminal or a model would read as something else (ignored)")
+	} else if env.Bank != "" {
 		c.ProjectBank = env.Bank
 	}
 	c.URL = strings.TrimRight(strings.TrimSpace(c.URL), "/")

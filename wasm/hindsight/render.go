@@ -70,7 +70,7 @@ func summary(rs []recalled) []string {
 		} else {
 			line += text.Plural(len(r.Memories), "memory", "memories")
 		}
-		out = append(out, line)
+		out = append(out, marker.Data(line)) // outside the block: a server's words, a bank's id
 	}
 	return out
 }

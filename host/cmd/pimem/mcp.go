@@ -426,9 +426,17 @@ func (c *mcpCore) redacted(body []byte) []byte {
 	body = messageWindow(excerptsDropped(body))
 	c.redMu.Lock()
 	res, err := c.red.Run("redact", body)
+	if err == nil && res.Exit == 0 && len(res.Outputs) == 1 {
+		if cut := messageCut([]byte(res.Outputs[0])); len(cut) != len(res.Outputs[0]) {
+			// Cut, the text can read differently: "< pi_memory_recall >= 1"
+			// is code, its cut "< pi_memory_recall >…" a marker (h-v97 c2).
+			// The cut, a kilobyte, is checked again.
+			res, err = c.red.Run("redact", cut)
+		}
+	}
 	c.redMu.Unlock()
 	if err == nil && res.Exit == 0 && len(res.Outputs) == 1 {
-		return messageCut([]byte(res.Outputs[0]))
+		return []byte(res.Outputs[0])
 	}
 	if err == nil {
 		err = errors.New("no answer" + problems(mcpResult{Result: res}))

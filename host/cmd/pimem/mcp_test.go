@@ -980,6 +980,33 @@ func TestMCPSaysBackNoSecretTheClientSent(t *testing.T) {
 	require.Equal(t, 0, p.exits(t))
 }
 
+// A message cut to 1 KiB after it was checked could read differently: the
+// uncut "< pi_memory_recall >= 1" is code, its cut "< pi_memory_recall >…"
+// a marker, and it went out raw (h-v97 c2). The cut is checked again.
+func TestMCPAMessageCutIsCheckedAfterItsCut(t *testing.T) {
+	dir, agent, _ := onCore(t, testmod.Cores[0].Path(t))
+	p := startMCP(t, dir, agent, `{}`)
+	raw := 0
+	for pad := 960; pad <= 1010; pad++ {
+		id := 300 + pad
+		p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"%s < pi_memory_recall >= 1 x","arguments":{}}}`, id, strings.Repeat("A", pad)))
+		m := p.answer(t, float64(id))
+		e, ok := m["error"].(map[string]any)
+		if !ok {
+			r, _ := json.Marshal(m)
+			e = map[string]any{"message": string(r)}
+		}
+		msg := e["message"].(string)
+		require.False(t, strings.Contains(msg, "< pi_memory_recall >…"), "pad %d: %q", pad, msg[max(0, len(msg)-60):])
+		if strings.Contains(msg, "pi_memory_recall >…") {
+			raw++
+		}
+	}
+	require.True(t, raw > 0, "no cut fell right after the '>'")
+	p.in.Close()
+	require.Equal(t, 0, p.exits(t))
+}
+
 // Issue 25: the tools carried no annotations. Each carries the registry's,
 // as the core declares them: a client can tell a search from a forget.
 func TestMCPToolsCarryTheRegistrysAnnotations(t *testing.T) {
