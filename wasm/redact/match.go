@@ -1350,13 +1350,19 @@ func labelEnd(c byte) bool {
 	return false
 }
 
-// passLabel: s[lo:end] ends with (?:\b|_)PASS in any ASCII case, or with
-// [a-z0-9]Pass: "pass" as an identifier's last word (pass, DB_PASS,
-// smtp.pass, dbPass), never the end of a longer word (bypass, compass).
+// passLabel: s[lo:end] ends with (?:\b|_)PASS or (?:\b|_)PW in any ASCII
+// case, or with [a-z0-9]Pass or [a-z0-9]P[wW]: "pass" or "pw" as an
+// identifier's last word (pass, DB_PASS, smtp.pass, dbPass, DB_PW,
+// adminPw), never the end of a longer word (bypass, compass).
 // Without a suffix: a passkey is public, not a password.
 func passLabel(s string, lo, end int) bool {
-	p := end - 4
-	if p < lo || !text.HasFoldPrefix(s[p:end], "pass") {
+	return lastWord(s, lo, end, "pass") || lastWord(s, lo, end, "pw")
+}
+
+// lastWord is passLabel for the word w (lowercase).
+func lastWord(s string, lo, end int, w string) bool {
+	p := end - len(w)
+	if p < lo || !text.HasFoldPrefix(s[p:end], w) {
 		return false
 	}
 	if p == 0 || !isWord(s[p-1]) || s[p-1] == '_' && p > lo {

@@ -117,7 +117,7 @@ func newPatterns() []*pattern {
 		{kind: "url-password", triggers: []string{"@"},
 			// user:password@host without a scheme: root:pw@10.0.0.1.
 			find: findUserPassword, span: userPassword},
-		{kind: "secret", triggers: []string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk", "_auth", ".auth", "-auth", "_pat",
+		{kind: "secret", triggers: []string{"pass", "pw", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk", "_auth", ".auth", "-auth", "_pat",
 			"masterauth", "authtok", "rootpw"},
 			// label = value in env, YAML, JSON, TOML, shell and code forms. The
 			// label is one identifier that ends in a keyword (aws_secret_access_key,
@@ -171,7 +171,7 @@ func newPatterns() []*pattern {
 			// http -a user:PW
 			// (shell.go); "mysql -p" alone prompts.
 			find: findCommandPassword, span: lineCommandValue},
-		{kind: "secret", triggers: []string{"gh", "az", "aws", "doppler", "netlify", "dotnet", "rabbitmqctl", "convertto-securestring", "mc", "poetry", "composer", "net", "nuget"},
+		{kind: "secret", triggers: []string{"gh", "az", "aws", "doppler", "netlify", "pulumi", "dotnet", "rabbitmqctl", "convertto-securestring", "mc", "poetry", "composer", "net", "nuget"},
 			// A secret given to a secret store's command: gh secret set NAME
 			// --body V, doppler secrets set NAME V, ConvertTo-SecureString
 			// "V" -AsPlainText, mc alias set N URL ACCESS V, poetry config
@@ -237,7 +237,7 @@ func newPatterns() []*pattern {
 }
 
 // labelTriggers are what every label holds (secretLabel), npm's _auth too (a fuzzed "_Auth=a(" matched a label pattern the prefilter then skipped).
-var labelTriggers = [...]string{"pass", "pwd", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk", "_auth", ".auth", "-auth", "masterauth", "authtok", "rootpw"}
+var labelTriggers = [...]string{"pass", "pw", "secret", "token", "key", "cred", "sessid", "sessionid", "salt", "pepper", "psk", "_auth", ".auth", "-auth", "masterauth", "authtok", "rootpw"}
 
 // firstGroup is the default span: the first capture group that took part,
 // else the whole match.
@@ -834,7 +834,7 @@ func elision(s string) bool {
 	return false
 }
 
-// passValue: the value of a label whose last word is "pass" (label[:n]),
+// passValue: the value of a label whose last word is "pass" or "pw" (label[:n]),
 // a word that in code and in a test's output names a compiler pass or a
 // result as often as a password, or "creds", whose value is as often a
 // list of what they are ("aws creds: access key AKIA…, secret …"; its
@@ -857,9 +857,9 @@ func passValue(s string, m []int, label string, n, vs, ve int) (int, int, int, i
 	}
 	op += n
 	pass := passLabel(label, 0, n)
-	alone := pass && n == 4 || !pass && n == 5
+	alone := pass && (n == 4 || n == 2) || !pass && n == 5 // pass, pw, creds
 	colon := label[op] == ':'
-	if pass && colon && alone && (label[:4] == "PASS" || op+1 == len(label)) {
+	if pass && colon && alone && (strings.HasPrefix(label, "PASS") || op+1 == len(label)) {
 		return 0, 0, 0, 0, false
 	}
 	if len(m) > 6 && m[6] >= 0 {

@@ -23,6 +23,9 @@ func ReadsSecret(command string) bool {
 }
 
 func readsSecretIn(command string, depth int) bool {
+	if readsEnvSecret(command) {
+		return true
+	}
 	for _, part := range strings.FieldsFunc(command, func(r rune) bool {
 		return r == '|' || r == ';' || r == '&' || r == '\n' || r == '(' || r == ')' || r == '`'
 	}) {
@@ -161,7 +164,76 @@ var secretReads = [][]string{
 	{"sops", "-d"}, {"sops", "--decrypt"}, {"ansible-vault", "view"}, {"ansible-vault", "decrypt"}, {"gh", "auth", "token"},
 	{"heroku", "config:get"}, {"infisical", "secrets", "get"}, {"akeyless", "get-secret-value"},
 	{"pulumi", "config", "get"}, {"aws", "ecr", "get-login-password"}, {"secret-tool", "lookup"}, {"gpg", "-d"}, {"gpg", "--decrypt"},
-	{"terraform", "output", "-raw"}, {"aws", "configure", "get"}, {"kubectl", "view-secret"},
+	{"terraform", "output", "-raw"}, {"terraform", "output", "-json"}, {"aws", "configure", "get"}, {"kubectl", "view-secret"},
+	{"chamber", "read"}, {"age", "-d"}, {"age", "--decrypt"}, {"rage", "-d"}, {"rage", "--decrypt"}, {"pwgen"},
+}
+
+// passCommands are pass's subcommands that print no password; any other
+// first word is a name it shows (pass prod/db) or one it prints a new or a
+// one-time password of (generate, otp).
+var passCommands = " ls list init insert add edit rm remove delete mv rename cp copy git grep find search help version --help --version "
+
+// interpreters run code given on their command line (python -c, node -e).
+var interpreters = " python python2 python3 node nodejs deno bun ruby perl php "
+
+// envReads are how code reads a variable of its environment; the name
+// after one, when a secret's label, is read to be printed or used.
+var envReads = [...]string{"environ", "getenv", "process.env", "ENV[", "ENV.fetch", "$ENV{", "Deno.env.get", "Bun.env"}
+
+// readsEnvSecret: command runs an interpreter whose code reads a variable a
+// secret's label names: python3 -c "print(os.environ['DB_PASSWORD'])",
+// node -e 'console.log(process.env.API_TOKEN)'.
+func readsEnvSecret(command string) bool {
+	run := false
+	for _, f := range strings.Fields(command) {
+		name := f[strings.LastIndexByte(f, '/')+1:]
+		name = strings.TrimRight(name, "0123456789.")
+		if name != "" && strings.Contains(interpreters, " "+name+" ") {
+			run = true
+			break
+		}
+	}
+	if !run {
+		return false
+	}
+	for _, e := range envReads {
+		for rest := command; ; {
+			i := strings.Index(rest, e)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(e):]
+			// To the name: .get( [ ( ' " and blanks.
+			j := 0
+			for j < len(rest) && strings.IndexByte(" \t.[('\"", rest[j]) >= 0 || hasAt(rest, j, "get(") {
+				if hasAt(rest, j, "get(") {
+					j += 4
+				} else {
+					j++
+				}
+			}
+			if k := runEnd(rest, j, isWord); k > j && secretLabel(rest[j:k], 0, k-j) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// jqPathSecret: a word of a jq (or yq) filter names a secret: .password,
+// .data.api_key, '.db["token"]'.
+func jqPathSecret(args []string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") || !strings.ContainsAny(a, ".[") {
+			continue
+		}
+		for _, w := range strings.FieldsFunc(a, func(r rune) bool { return r > 0x7f || !isWord(byte(r)) }) {
+			if secretLabel(w, 0, len(w)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readsSecret: the words w of one simple command print a secret.
@@ -195,6 +267,14 @@ func readsSecret(w []string) bool {
 		if ok {
 			return true
 		}
+	}
+	switch {
+	case name == "pass" && len(w) > 1 && !strings.Contains(passCommands, " "+w[1]+" "):
+		return true // pass prod/db: pass show's default
+	case name == "terraform" && len(w) > 2 && w[1] == "output" && !strings.HasPrefix(w[len(w)-1], "-"):
+		return true // terraform output db_password: one output, sensitive or not
+	case (name == "jq" || name == "yq" || name == "gojq" || name == "jaq") && jqPathSecret(w[1:]):
+		return true
 	}
 	if (name == "cat" || name == "head" || name == "tail" || name == "less") && len(w) > 1 {
 		for _, a := range w[1:] {

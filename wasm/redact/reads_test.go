@@ -25,6 +25,12 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		"docker exec -u root db printenv POSTGRES_PASSWORD", "docker compose exec db printenv POSTGRES_PASSWORD", "ssh db1 op read op://x/y/z",
 		"sudo -u vault vault read secret/db", "timeout 5 op read op://x/y/z", "nice -n 10 op read op://x/y/z", "k get secret db -o yaml",
 		"kubectl view-secret db password", `bash -c "ssh db \"op read op://x/y/z\""`,
+		// h-v97 b6.
+		"jq -r .password secrets/prod.json", `jq '.db["api_key"]' config.json`, "yq .data.token values.yaml",
+		`python3 -c "import os; print(os.environ['DB_PASSWORD'])"`, `node -e 'console.log(process.env.API_TOKEN)'`,
+		`python -c "import os; print(os.getenv('GITHUB_TOKEN'))"`, `ruby -e 'puts ENV["DB_PASSWORD"]'`,
+		"terraform output db_password", "terraform output -json", "pass prod/db", "pass otp totp/github", "pass generate web/site 24",
+		"chamber read prod db_password", "age -d -i key.txt secrets.age", "pwgen -s 24 1",
 	} {
 		if !ReadsSecret(c) {
 			t.Errorf("ReadsSecret(%q) = false", c)
@@ -36,6 +42,8 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		"grep password config.yml", "op item get db", "git log --grep secret", "echo $PASSWORD_MIN_LENGTH", "",
 		"kubectl exec db-0 -- ls /", "docker exec db ls", "sh -c 'make test'", "cat README.md", `git commit -m "rotate the op read docs"`,
 		"ssh db1 uptime", "sudo -u www-data ls", "timeout 5 make test", "docker compose exec db psql -c 'select 1'",
+		"jq -r .name package.json", "jq '.token_count' stats.json", `python3 -c "import os; print(os.environ['HOME'])"`,
+		"terraform output", "pass ls", "pass insert web/site", `node -e 'console.log(1)'`, "echo process.env.API_TOKEN",
 	} {
 		if ReadsSecret(c) {
 			t.Errorf("ReadsSecret(%q) = true", c)

@@ -225,6 +225,16 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"curl -u ada:Pa55word https://x.example", "curl -u ada:[REDACTED:secret] https://x.example"},
 		{`curl --user "ci:two words" https://x.example`, `curl --user "ci:[REDACTED:secret]" https://x.example`},
 		{"curl -u ada https://x.example:8443/v1", "curl -u ada https://x.example:8443/v1"},
+		// h-v97 b4: PW as a label's last word; b3: pulumi's secret config.
+		{"DB_PW=Xk9mZ2qLw7", "DB_PW=[REDACTED:secret]"},
+		{"adminPw: Xk9mZ2qLw7", "adminPw: [REDACTED:secret]"},
+		{`admin_pw: "Xk9mZ2qLw7"`, `admin_pw: "[REDACTED:secret]"`},
+		{"pw=Xk9mZ2qLw7", "pw=[REDACTED:secret]"},
+		{"upw=Xk9mZ2qLw7", "upw=Xk9mZ2qLw7"},
+		{"ctrl_pw_timeout=30", "ctrl_pw_timeout=30"},
+		{"pulumi config set --secret dbPassword Xk9mZ2qLw7", "pulumi config set --secret dbPassword [REDACTED:secret]"},
+		{`pulumi config set --path --secret db.password "Xk9 mZ2qLw7"`, `pulumi config set --path --secret db.password "[REDACTED:secret]"`},
+		{"pulumi config set aws:region us-east-1", "pulumi config set aws:region us-east-1"},
 		// h-v96 b6: quoted after the separator.
 		{`curl -u admin:"Sup3r$ecret" https://x`, `curl -u admin:"[REDACTED:secret]" https://x`},
 		{`curl -u admin:'Sup3r$ecret' https://x`, `curl -u admin:'[REDACTED:secret]' https://x`},

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -961,7 +962,7 @@ func findTelegramToken(s string, pos int) []int {
 // host or repository after the prefix.
 var configTokens = [...]string{"pypi-token.", "github-oauth.", "gitlab-token.", "gitlab-oauth.", "bearer."}
 
-// findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bnetlify[ \t]+env:set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?|POSITIONAL)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bnetlify[ \t]+env:set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bpulumi[ \t]+config[ \t]+set(?:[ \t]+--path)?[ \t]+--secret(?:[ \t]+--path)?[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-][^\s"']*)[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?|POSITIONAL)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 // with STORE \b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))
 // and PowerShell's words in any ASCII case, and POSITIONAL
 // \bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+ARG){3}|admin[ \t]+user[ \t]+add(?:[ \t]+ARG){2})[ \t]+|\b(?:poetry|composer(?:\.phar)?(?:[ \t]+global)?)[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+ARG|(?:pypi-token|github-oauth|gitlab-token|gitlab-oauth|bearer)\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER(?:[ \t]+/[^\s"']*)*[ \t]+USER[ \t]+|\bNUGET(?:\.EXE)?[ \t]+SETAPIKEY[ \t]+
@@ -970,7 +971,8 @@ var configTokens = [...]string{"pypi-token.", "github-oauth.", "gitlab-token.", 
 //
 // A secret given to a secret store's command: gh secret set NAME --body V,
 // az keyvault secret set … --value V, aws secretsmanager create-secret …
-// --secret-string V, doppler secrets set NAME V, dotnet user-secrets set
+// --secret-string V, doppler secrets set NAME V, pulumi config set --secret
+// KEY V, dotnet user-secrets set
 // KEY V, rabbitmqctl add_user USER V, ConvertTo-SecureString "V"
 // -AsPlainText, mc alias set NAME URL ACCESS V (mc admin user add ALIAS
 // USER V), poetry config http-basic.REPO USER V (pypi-token.REPO V), net
@@ -1005,6 +1007,8 @@ func findStoreSecret(s string, pos int) []int {
 			v = afterName(s, words(s, i+7, "secrets", "set"))
 		case hasAt(s, i, "netlify"):
 			v = afterName(s, words(s, i+7, "env:set"))
+		case hasAt(s, i, "pulumi"):
+			v = pulumiSecret(s, i+6)
 		case hasAt(s, i, "dotnet"):
 			// KEY: "[^"\n]*" or [^\s"']+
 			if k := blanks(s, words(s, i+6, "user-secrets", "set")); k >= 0 {
@@ -1171,6 +1175,25 @@ func afterName(s string, e int) int {
 	return -1
 }
 
+// pulumiSecret is where the value starts after "pulumi" at s[:k]:
+// [ \t]+config[ \t]+set(?:[ \t]+--path)?[ \t]+--secret(?:[ \t]+--path)?[ \t]+KEY[ \t]+
+// with KEY (?:"[^"\n]*"|'[^'\n]*'|[^\s"'-][^\s"']*); -1 when there is none.
+func pulumiSecret(s string, k int) int {
+	path := func(k int) int {
+		if p := words(s, k, "--path"); p >= 0 && blanks(s, p) >= 0 {
+			return p
+		}
+		return k
+	}
+	if k = words(s, path(words(s, k, "config", "set")), "--secret"); k < 0 || blanks(s, k) < 0 {
+		return -1
+	}
+	if b := blanks(s, path(k)); b >= 0 && b < len(s) && s[b] != '-' {
+		return blanks(s, bareWords(s, path(k), 1))
+	}
+	return -1
+}
+
 // storeValue is commandValue for a secret store's command, which also
 // takes a file (@secret.txt, file://creds.json), PowerShell's reference to
 // the environment ($env:PW) or a subexpression ((Get-Content pw.txt)), and
@@ -1285,6 +1308,9 @@ func secretFlag(name string) bool {
 // glued to it (--password X<<EOF, --token T;echo).
 func flagValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve, ws, we, ok := commandValue(s, m)
+	if f := strings.Fields(s[lineStart(s, m[0]):vs]); ok && len(f) >= 4 && f[len(f)-1] == "--secret" && slices.Contains(f, "pulumi") {
+		return 0, 0, 0, 0, false // pulumi config set --secret KEY V: a switch, then the key's name
+	}
 	if ok && m[6] >= 0 {
 		if k := strings.IndexAny(s[vs:ve], "<>;|&"); k == 0 {
 			return 0, 0, 0, 0, false
