@@ -50,6 +50,7 @@ type driver struct {
 	cur     cursor
 	rd      reader
 	full    byteHash        // the hash of the log's bytes before cur.Offset, as replayed
+	retries int             // loads started again because the log was rewritten while read
 	seen    hostio.FileInfo // the log as stat found it when cur was reached
 	own     hostio.FileInfo // the log as stat found it right after this process's last append grew it by exactly that
 	buf     []byte          // for reading the log again (prefixSum)
@@ -244,6 +245,12 @@ func (d *driver) loadFrom(useSnapshot bool) error {
 	covered, fromSnapshot := d.tryLoadSnapshot(useSnapshot, info)
 	d.seen = info
 	if err := d.replayTo(info.Size); err != nil {
+		if errors.Is(err, errLogChanged) && d.retries < maxRetries {
+			// Rewritten while it was read: read as it is now.
+			d.retries++
+			defer func() { d.retries = 0 }()
+			return d.loadFrom(useSnapshot)
+		}
 		return err
 	}
 	d.snapDue = snapshotDue(info.Size, covered, fromSnapshot)
@@ -399,10 +406,41 @@ func (d *driver) usable() error {
 
 func (d *driver) replayTo(size int64) error {
 	from := d.cur.Offset
-	cur, err := d.rd.Replay(d.st, d.readAt, d.cur, size)
+	// The hash of what the replay read, in order (it reads forward; the
+	// byte it peeks at its start it reads again).
+	var seen byteHash
+	next := from
+	read := func(off int64, dst []byte) (int, error) {
+		n, err := d.readAt(off, dst)
+		if n > 0 && off <= next && off+int64(n) > next {
+			seen.write(dst[next-off : n])
+			next = off + int64(n)
+		}
+		return n, err
+	}
+	cur, err := d.rd.Replay(d.st, read, d.cur, size)
 	d.cur = cur
 	if err == nil {
-		d.full, err = d.prefixSum(d.full, from, cur.Offset)
+		// The full hash comes from a second read; the state came from the
+		// first. A program that rewrote the log in between (git's checkout
+		// keeps its inode) paired the old text with the new bytes' hash,
+		// and the snapshot kept it for every later session (h-v97 d1): the
+		// two reads must agree.
+		full, again, at := d.full, byteHash{}, from
+		if d.buf == nil {
+			d.buf = make([]byte, 256<<10)
+		}
+		err = readEach(d.readAt, d.buf, from, next, func(p []byte) {
+			again.write(p)
+			if at < cur.Offset {
+				full.write(p[:min(int64(len(p)), cur.Offset-at)])
+			}
+			at += int64(len(p))
+		})
+		if err == nil && again != seen {
+			err = errLogChanged
+		}
+		d.full = full
 	}
 	if err != nil {
 		d.loadErr = err
@@ -411,8 +449,13 @@ func (d *driver) replayTo(size int64) error {
 	return nil
 }
 
+// maxRetries is how many times a load starts again when the log was
+// rewritten while it was read.
+const maxRetries = 3
+
 // errLogChanged is a read of the log that found it shorter than a stat had
-// just said: another program rewrote it meanwhile.
+// just said, or bytes other than a read before it: another program
+// rewrote it meanwhile.
 var errLogChanged = errors.New("the log changed while it was read (another program wrote it); try again")
 
 // prefixSum continues h over the log's bytes [from, to).
@@ -459,7 +502,12 @@ func (d *driver) refreshLog() error {
 	if info.Size == d.cur.Offset {
 		return nil
 	}
-	return d.replayTo(info.Size)
+	if err := d.replayTo(info.Size); errors.Is(err, errLogChanged) {
+		return d.load() // rewritten while the new lines were read
+	} else if err != nil {
+		return err
+	}
+	return nil
 }
 
 // rewrittenSince says a stat of the log (now) shows it rewritten since it

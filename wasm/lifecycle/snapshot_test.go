@@ -382,3 +382,47 @@ func TestASnapshotIsWrittenOfTheLogAsItIsNow(t *testing.T) {
 	r.cmd("search OMEGAS")
 	r.contains("OMEGAS approach")
 }
+
+// rewriteMidRead rewrites the log in place (the same inode, as git's
+// checkout here leaves it) once, when a read past its first mebibyte
+// comes: in the middle of a replay.
+type rewriteMidRead struct {
+	*osHost
+	path string
+	with []byte
+	done bool
+}
+
+func (h *rewriteMidRead) ReadAt(p string, off int64, dst []byte) (int, error) {
+	if !h.done && p == h.path && off >= 1<<20 {
+		h.done = true
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+		if err == nil {
+			f.Write(h.with)
+			f.Close()
+		}
+	}
+	return h.osHost.ReadAt(p, off, dst)
+}
+
+// h-v97 d1: a rewrite in place between the replay's read and the second
+// read that hashed what it replayed paired the old text with the new
+// bytes' hash; the running session kept it, and its snapshot gave it to
+// every later start. The two reads must agree, else the log is read again.
+func TestALogRewrittenInPlaceDuringTheReplayIsReadAgain(t *testing.T) {
+	r := newRig(t, false)
+	r.bigLog(4000)
+	grown := append(r.forked(0), `{"v":1,"t":"2026-02-27T07:00:00.000Z","p":"x","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Added by the checkout"},"u":"user"}`+"\n"...)
+	h := &rewriteMidRead{osHost: r.h, path: r.logPath(), with: grown}
+	r.e = New(h)
+	r.start(false, true)
+	r.cmd("search forked")
+	if !h.done || !strings.Contains(r.text(), "forked approach") {
+		t.Fatalf("rewritten %v; the running session does not see the rewrite: %s", h.done, r.text())
+	}
+	r.settle()
+	r.e = New(r.h)
+	r.start(false, true)
+	r.cmd("search forked")
+	r.contains("forked approach")
+}
