@@ -19,7 +19,21 @@ func Ends(s string, n int) (head, tail string) {
 		return s, ""
 	}
 	t := max(0, len(s)-n/3-Window)
-	return EndsOf(s[:min(len(s), n*2/3+Window)], s[t:], n, Heads(s[:t], "\n", nil))
+	return EndsOf(s[:min(len(s), n*2/3+Window)], s[t:], n, Heads(s[:aboveEnd(s, t, "\n")], "\n", nil))
+}
+
+// aboveEnd is where the line that holds s[t] ends (its nl), within maxHead
+// bytes; t itself at a line's start or past that. What heads a tail cut at
+// t is read to there: a heading the cut falls in ("## Service pass|words")
+// is read whole (h-v97 b2).
+func aboveEnd(s string, t int, nl string) int {
+	if t == 0 || t >= len(s) || strings.HasSuffix(s[:t], nl) {
+		return t
+	}
+	if k := strings.Index(s[t:min(len(s), t+maxHead)], nl); k >= 0 {
+		return t + k
+	}
+	return t
 }
 
 // EndsOf is Ends for a text read only in part: first holds at least its

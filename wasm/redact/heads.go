@@ -26,6 +26,23 @@ func Heads(above, nl string, text func(string) string) string {
 		}
 		return 0
 	}
+	// A private key the tail starts in, its BEGIN line more than Window
+	// above (a PGP key with subkeys is 10–20 KB: h-v97 b1): its lines back
+	// to that line are the key's.
+	for end := len(above); end > 0 && len(above)-end < maxKey; {
+		ls := lineAt(end)
+		line := strings.TrimSuffix(strings.TrimSuffix(above[ls:end], `\r`), "\r")
+		if k := strings.Index(line, "-----BEGIN "); k >= 0 {
+			if line = line[k:]; strings.Contains(line, "PRIVATE KEY") && len(line) <= maxHead {
+				lines = append(lines, text(line))
+			}
+			break
+		}
+		if !armorLine(line) || ls == 0 {
+			break
+		}
+		end = ls - len(nl)
+	}
 	// The table the tail starts in: its rows up to above's end (the last
 	// one cut by the tail, or ended), then its separator and header.
 	for end, rows := len(above), 0; end > 0; rows++ {
@@ -111,8 +128,26 @@ func Heads(above, nl string, text func(string) string) string {
 	return b.String()
 }
 
-// maxHead bounds a heading or a table's header read for Heads.
-const maxHead = 1024
+// maxHead bounds a heading or a table's header read for Heads; maxKey how
+// far back it looks for a private key's BEGIN line.
+const (
+	maxHead = 1024
+	maxKey  = 64 << 10
+)
+
+// armorLine: line may be one of a private key's body in armor: base64 (a
+// JSON string's escaped "/" too), an armor header ("Version: x"), blank.
+func armorLine(line string) bool {
+	if k := strings.Index(line, ": "); k > 0 && k < 32 && isLetter(line[0]) {
+		return true
+	}
+	for i := 0; i < len(line); i++ {
+		if c := line[i]; !isAlnum(c) && c != '+' && c != '/' && c != '=' && c != '\\' {
+			return false
+		}
+	}
+	return true
+}
 
 // separatorRow: line is a Markdown table's separator ("|---|:--:|").
 func separatorRow(line string) bool {

@@ -114,6 +114,10 @@ func TestHeads(t *testing.T) {
 		{"YAML's secrets:", "secrets:\n  db: Db7Pw9Xx\n  api", "secrets:\n"},
 		{"a list head an unindented line ended", "- Credentials:\n  - a: x\nThe rest is prose\n- b", ""},
 		{"a heading and a list head under it", "## Ops\n- Passwords:\n  - a: x\n  - b", "## Ops\n- Passwords:\n"},
+		{"a private key still open (h-v97 b1)", "intro\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNz+/aC1rZXk=\n\nAAAA", "-----BEGIN OPENSSH PRIVATE KEY-----\n"},
+		{"one glued to text", "log line x-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: 1\n\nlQdGBGa", "-----BEGIN PGP PRIVATE KEY BLOCK-----\n"},
+		{"a key that ended", "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----\nnotes", ""},
+		{"a public key", "-----BEGIN PUBLIC KEY-----\nMIIB\nAAAA", ""},
 	} {
 		require.Equal(t, c.want, redact.Heads(c.above, "\n", nil), c.name)
 		raw := string(jsonw.String(nil, c.above))
@@ -179,6 +183,51 @@ func TestBoundedKeepsNoPartOfALongKeyAtItsCut(t *testing.T) {
 		for _, l := range []string{lines[len(lines)-3], lines[len(lines)/2]} {
 			require.NotContains(t, got, l, "BEGIN %d before", before)
 			require.NotContains(t, Bounded(s), l, "BEGIN %d before", before)
+		}
+	}
+}
+
+// h-v97 b1: a private key longer than the window (a PGP key with subkeys
+// is 10–20 KB), its BEGIN line more than Window above the tail's read: the
+// tail keeps none of its body. b2: a heading the cut falls in is read
+// whole ("## Service pass|words").
+func TestBoundedTailReadsAKeyOrAHeadingItsCutFallsIn(t *testing.T) {
+	raw := make([]byte, 10000)
+	rand.New(rand.NewSource(9)).Read(raw)
+	b64 := base64.StdEncoding.EncodeToString(raw)
+	var body strings.Builder
+	for i := 0; i < len(b64); i += 64 {
+		body.WriteString(b64[i:min(len(b64), i+64)] + "\n")
+	}
+	key := "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" + body.String() + "=Ab3x\n-----END PGP PRIVATE KEY BLOCK-----\n"
+	lines := strings.Split(body.String(), "\n")
+	region := MaxRead/3 + redact.Window
+	for _, into := range []int{500, 2000, len(key) - redact.Window - 500} { // the tail's read starts this far into the key, its END past the window
+		s := pasted(100000) + "\n" + key + strings.Repeat("word ", 20000)[:region-(len(key)-into)]
+		got, _ := BoundedRaw(string(jsonw.String(nil, s)))
+		for _, l := range []string{lines[len(lines)-3], lines[len(lines)-20]} {
+			require.NotContains(t, got, l, "%d into the key", into)
+			require.NotContains(t, Bounded(s), l, "%d into the key", into)
+		}
+	}
+	var list strings.Builder
+	for i := 0; i < 2000; i++ {
+		fmt.Fprintf(&list, "- admin-%d: Svc%04dAdm!nPw\n", i, i)
+	}
+	const heading = "## Service passwords\n"
+	for _, split := range []int{4, 8, 12, 16} {
+		// The tail's read starts split bytes into the heading: what is
+		// below it is region-split bytes long.
+		below := list.String()
+		below = below[len(below)-(region-len(heading)+split):]
+		below = below[strings.IndexByte(below, '\n')+1:]
+		below = strings.Repeat("-", region-len(heading)+split-len(below)-1) + "\n" + below
+		s := pasted(100000) + "\n" + heading + below
+		require.Equal(t, 100001+split, len(s)-region)
+		got, _ := BoundedRaw(string(jsonw.String(nil, s)))
+		for _, g := range []string{Bounded(s), got} {
+			require.True(t, strings.Contains(g, "admin-1999"), "split %d: %.300q", split, g)
+			require.NotContains(t, g, "Adm!nPw", "split %d", split)
 		}
 	}
 }

@@ -23,8 +23,8 @@ func Ends(raw string, first, last int) (head, tail string, size int, cut bool) {
 }
 
 // EndsAbove is Ends that also gives the string's text above its tail as it
-// stands in the JSON, escapes unread (Text reads a part of it), "" when not
-// cut.
+// stands in the JSON, escapes unread (Text reads a part of it), to the end
+// of the line the tail starts in; "" when not cut.
 func EndsAbove(raw string, first, last int) (head, tail, above string, size int, cut bool) {
 	if len(raw) < 2 || raw[0] != '"' || len(raw) <= first+last+2 {
 		s := value(raw, 0).String()
@@ -69,7 +69,15 @@ func EndsAbove(raw string, first, last int) (head, tail, above string, size int,
 	for t < len(body) && body[t]&0xC0 == 0x80 {
 		t++
 	}
-	return unescape(body[:h]), unescape(body[t:]), body[:t], textLen(body), true
+	// Above runs on to the end of the line the tail starts in (1 KiB of it
+	// at most): what heads the tail is read whole, not cut at t (h-v97 b2).
+	a := t
+	if t > 0 && t < len(body) && !strings.HasSuffix(body[:t], `\n`) {
+		if k := strings.Index(body[t:min(len(body), t+1024)], `\n`); k >= 0 {
+			a = t + k
+		}
+	}
+	return unescape(body[:h]), unescape(body[t:]), body[:a], textLen(body), true
 }
 
 // Text is the text of part of a JSON string as it stands between its
