@@ -225,6 +225,12 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"curl -u ada:Pa55word https://x.example", "curl -u ada:[REDACTED:secret] https://x.example"},
 		{`curl --user "ci:two words" https://x.example`, `curl --user "ci:[REDACTED:secret]" https://x.example`},
 		{"curl -u ada https://x.example:8443/v1", "curl -u ada https://x.example:8443/v1"},
+		// h-v97 b5: a label ending its line, the value alone on the next.
+		{"Password:\nXk9mZ2qLw7!", "Password:\n[REDACTED:secret]"},
+		{"The new staging admin password:\nSt4g!ngAdm1n\nthanks", "The new staging admin password:\n[REDACTED:secret]\nthanks"},
+		{"Password:\nplease rotate it monthly", "Password:\nplease rotate it monthly"},
+		{"password:\nnext_key: 1", "password:\nnext_key: 1"},
+		{"token:\nREADME.md", "token:\nREADME.md"},
 		// h-v97 b4: PW as a label's last word; b3: pulumi's secret config.
 		{"DB_PW=Xk9mZ2qLw7", "DB_PW=[REDACTED:secret]"},
 		{"adminPw: Xk9mZ2qLw7", "adminPw: [REDACTED:secret]"},

@@ -976,20 +976,28 @@ func findTypedSecret(s string, pos int) []int {
 // item of a list or a report, not a value (h-v78 B13: "- Staging needs a
 // password:" above a hit's citation in search's report).
 func nextLineValue(s string, m []int) (int, int, int, int, bool) {
-	vs, _ := firstGroup(m)
+	vs, ve := firstGroup(m)
 	ks := lineStart(s, m[0])
 	vl := lineStart(s, vs)
 	if runEnd(s, vl, isBlank)-vl <= runEnd(s, ks, isBlank)-ks {
-		return 0, 0, 0, 0, false
+		// Not indented under its label: a line of its own that is one
+		// word chosen as a password is, as a person writes a label and
+		// its value ("The new admin password:" and the next line,
+		// h-v97 b5); anything else is a key or prose of its own.
+		if vl != runEnd(s, vl, isBlank) || m[2] >= 0 || m[4] >= 0 || strings.TrimRight(s[ve:lineEnd(s, ve)], " \t\r") != "" || !chosenPassword(s[vs:ve]) {
+			return 0, 0, 0, 0, false
+		}
+		return vs, ve, m[0], ve, true
 	}
 	return lineValue(s, m)
 }
 
-// findYAMLNext: [A-Za-z0-9_.\-]*LABEL:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n +(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)
+// findYAMLNext: [A-Za-z0-9_.\-]*LABEL:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n *(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)
 //
 // A YAML value on the line below its key, indented, as a plain, quoted or
 // block scalar (password: >-): the whole of that line, which is not a key
-// of its own (type: string) nor a list. YAML indents with spaces: a line
+// of its own (type: string) nor a list; or not indented, one word alone
+// that looks chosen (nextLineValue). YAML indents with spaces: a line
 // indented with a tab is a Makefile's recipe ("token:\n\t./gen-token.sh").
 //
 //	password:
@@ -999,8 +1007,15 @@ func findYAMLNext(s string, pos int) []int {
 		if !hasAt(s, at, ":") {
 			return nil
 		}
-		v := nextIndented(s, blockStart(s, runEnd(s, at+1, isBlank)))
-		if v < 0 || v == len(s) {
+		k := blockStart(s, runEnd(s, at+1, isBlank))
+		if hasAt(s, k, "\r") {
+			k++
+		}
+		if !hasAt(s, k, "\n") {
+			return nil
+		}
+		v := runEnd(s, k+1, func(c byte) bool { return c == ' ' }) // unindented too: nextLineValue weighs it
+		if v == len(s) {
 			return nil
 		}
 		g, vs, ve, end := -1, v, v, v
