@@ -8,7 +8,8 @@ import (
 
 // plainWriter is what pimem prints to a terminal through: a control
 // character (but a newline, a tab, and a carriage return before a newline),
-// a C1 control and a bidirectional control are written as their escapes
+// a C1 control, a bidirectional control and what prints as nothing are
+// written as their escapes
 // (\x1b, \u009b, \u202e), so a path or an argument from outside (a folder
 // named with OSC 52 in it, an unknown flag) neither writes the clipboard nor
 // moves the cursor (h-v95 c4). The core's own output is plain already;
@@ -57,7 +58,12 @@ func unsafeRune(r rune, n int, b []byte, next int) bool {
 		return next >= len(b) || b[next] != '\n'
 	case r < 0x20 || r >= 0x7f && r <= 0x9f:
 		return true
-	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c || r == 0x2028 || r == 0x2029 || r >= 0xe0000 && r <= 0xe0fff:
+	case r >= 0x202a && r <= 0x202e || r >= 0x2060 && r <= 0x206f || r >= 0x200b && r <= 0x200f || r == 0x061c || r == 0x2028 || r == 0x2029 || r >= 0xe0000 && r <= 0xe0fff:
+		return true
+	case r == 0x00ad || r == 0xfeff || r >= 0xfff9 && r <= 0xfffb:
+		// What prints as nothing: a soft hyphen, a BOM, the interlinear
+		// annotation characters; a path that holds one looks like another
+		// (h-v97 c3).
 		return true
 	}
 	return false

@@ -16,6 +16,7 @@ func TestPlainWriterShowsControlsAsEscapes(t *testing.T) {
 		{"flag -x\u009b2J and \u202eevil\u202c, over\rwrite", "flag -x\\u009b2J and \\u202eevil\\u202c, over\\rwrite"},
 		{"é and 日本 stay", "é and 日本 stay"},
 		{"w1/x\x9b31my\u2028z\U000E0041q", "w1/x\\x9b31my\\u2028z\\U000e0041q"}, // h-v96 c3
+		{"/p/a\u200bb\u00adc\ufff9d\u206ae\ufefff", "/p/a\\u200bb\\u00adc\\ufff9d\\u206ae\\ufefff"}, // h-v97 c3
 	} {
 		var b bytes.Buffer
 		n, err := plainWriter{&b}.Write([]byte(c.in))
