@@ -103,7 +103,7 @@ func mine(ref store.Ref) bool {
 	if ref.Typed {
 		return isRef(ref.ID)
 	}
-	return validID(ref.ID)
+	return validID(normRef(ref.ID))
 }
 
 // named is the decision ref names, among the removed ones when removed is

@@ -21,7 +21,7 @@ const maxCandidates = 5
 //	isRef("0002")              => true
 //	isRef("/p/MEMORY.md:3")    => false
 func isRef(ref string) bool {
-	if validID(ref) {
+	if ref = normRef(ref); validID(ref) {
 		return true
 	}
 	rest := strings.TrimPrefix(ref, "D-")
@@ -37,6 +37,23 @@ func isRef(ref string) bool {
 	return digit
 }
 
+// dashes are the characters a pasted or autocorrected id may hold for its
+// dashes.
+var dashes = strings.NewReplacer("\u2010", "-", "\u2011", "-", "\u2012", "-", "\u2013", "-", "\u2014", "-", "\u2212", "-", "\ufe63", "-", "\uff0d", "-")
+
+// normRef is ref as a person typed or pasted it, spelled as ids are:
+// blanks around it trimmed, a typographic dash read as "-", a small "d-"
+// as "D-" ("d-2026-12-03-0002 " fell back to matching words: h-v97).
+//
+//	normRef(" d–2026-12-03-0002 ") => "D-2026-12-03-0002"
+func normRef(ref string) string {
+	ref = dashes.Replace(strings.TrimSpace(ref))
+	if strings.HasPrefix(ref, "d-") {
+		ref = "D-" + ref[2:]
+	}
+	return ref
+}
+
 // refError is a reference that names no decision, or more than one.
 type refError struct{ msg string }
 
@@ -50,7 +67,7 @@ func (e *refError) Error() string { return e.msg }
 //	find("0002") with D-2026-03-01-0002 live => "D-2026-03-01-0002"
 //	find("2") with …-0002 and …-0012 live   => error: "2" matches 2 decisions: …
 func (s *state) find(ref string, removed bool) (string, error) {
-	if validID(ref) {
+	if ref = normRef(ref); validID(ref) {
 		return ref, nil
 	}
 	if !isRef(ref) {

@@ -22,6 +22,10 @@ func TestARefIsAnIdOrTheEndOfOne(t *testing.T) {
 		{"abc", false},
 		{"/p/.pi/memory/MEMORY.md:3", false},
 		{"0002x", false},
+		// As typed or pasted (h-v97): small, padded, typographic dashes.
+		{"d-2026-03-01-0002", true},
+		{" D-2026-03-01-0002 ", true},
+		{"D\u20132026\u201303\u201301\u20130002", true},
 	}
 	for _, tt := range tests {
 		require.Equal(t, tt.want, isRef(tt.ref), "isRef(%q)", tt.ref)
@@ -45,6 +49,8 @@ func TestAnUnambiguousSuffixNamesTheDecisionAndAnAmbiguousOneListsTheCandidates(
 		{"D-2026-09-09-0009", false, "D-2026-09-09-0009", ""}, // an id as it is: need says it does not exist
 		{"01-0002", false, "D-2026-03-01-0002", ""},
 		{"0012", false, "D-2026-03-02-0012", ""},
+		{"d-2026-03-02-0012 ", false, "D-2026-03-02-0012", ""},
+		{"02\u20130012", false, "D-2026-03-02-0012", ""},
 		{"0013", false, "D-2026-03-02-0013", ""}, // removed: need says so
 		{"0099", false, "", `No decision's id ends with "0099".`},
 		{"0013", true, "D-2026-03-02-0013", ""},
