@@ -707,6 +707,22 @@ func TestMemoryFilesInAnotherEncodingLoseNothing(t *testing.T) {
 	r.contains(".pi/memory/MEMORY.md — could not be read: it is not UTF-8 text (UTF-16, or NUL bytes)")
 }
 
+// h-v97 d: with a memory file that could not be read, a forget by words
+// whose best match elsewhere was forgotten already said "forgotten
+// already" and nothing of the file: the entry meant may be in it.
+func TestAForgetByWordsSaysAFileCouldNotBeReadBeforeForgottenAlready(t *testing.T) {
+	r := newRig(t, false)
+	r.write("proj/.pi/memory/MEMORY.local.md", "- Installs are cached in the pnpm store\n")
+	text, isErr := r.tool("memory_forget", `{"query":"cached in the pnpm store"}`)
+	require.False(t, isErr, text)
+	r.write(projectIndex, "- Use pnpm\x00 store for installs\n")
+	text, isErr = r.tool("memory_forget", `{"query":"cached in the pnpm store"}`)
+	require.True(t, isErr, text)
+	require.Contains(t, text, "Nothing was forgotten: the entry meant may be in a memory file that could not be read.")
+	require.Contains(t, text, "was forgotten already.")
+	require.Equal(t, "- Use pnpm\x00 store for installs\n", r.read(projectIndex))
+}
+
 // A file of lone "\r" line ends is not read, and says why: read by its LFs
 // it was one line, which search found nothing in and said nothing of, and
 // a remember added a second section after (h-v89); a forget of it took the

@@ -501,12 +501,17 @@ func (e *Engine) forgetQuery(out *store.Out, q string, then func(out *store.Out,
 		}
 		best, cands := search.ToForget(q, hits)
 		switch {
-		case best != nil && best.Doc.Gone:
-			then(out, store.Forgot{Said: quoteGone(best.Doc.Text) + " (" + best.Doc.Cite + ") was forgotten already; nothing else was removed.", Restore: best.Doc.Ref}, nil, nil)
 		case best != nil && strings.Contains(unread, "could not be read"):
 			// The entry meant may be in what could not be read: the best of
-			// the rest is not taken for it.
-			then(out, store.Forgot{}, nil, errors.New("Nothing was forgotten: the entry meant may be in a memory file that could not be read. "+unread+" The best match of the rest is "+quoted(best.Doc.Text)+" ("+best.Doc.Cite+"); forget it by its id, "+best.Doc.Ref+", if it is the one."))
+			// the rest is not taken for it, nor said to be forgotten already
+			// when it was (h-v97 d).
+			rest := " The best match of the rest is " + quoted(best.Doc.Text) + " (" + best.Doc.Cite + "); forget it by its id, " + best.Doc.Ref + ", if it is the one."
+			if best.Doc.Gone {
+				rest = " The best match of the rest, " + quoteGone(best.Doc.Text) + " (" + best.Doc.Cite + "), was forgotten already."
+			}
+			then(out, store.Forgot{}, nil, errors.New("Nothing was forgotten: the entry meant may be in a memory file that could not be read. "+unread+rest))
+		case best != nil && best.Doc.Gone:
+			then(out, store.Forgot{Said: quoteGone(best.Doc.Text) + " (" + best.Doc.Cite + ") was forgotten already; nothing else was removed.", Restore: best.Doc.Ref}, nil, nil)
 		case best != nil:
 			got, err := e.forget(out, store.Ref{ID: best.Doc.Ref})
 			then(out, got, nil, err)
