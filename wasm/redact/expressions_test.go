@@ -189,7 +189,7 @@ func expressions() []expression {
 		// secret: ENV, setx, set -x, SetEnv, nginx's directives, a label and a quoted value
 		{re: `(?:(?:^|\n)[ \t]*ENV|\bsetx|\bsetenv|\bset[ \t]+-[A-Za-z]*x[A-Za-z]*|\b(?:proxy_set_header|grpc_set_header|add_header|fastcgi_param|uwsgi_param|SetEnv|php_value|php_admin_value|(?:Request)?Header(?:[ \t]+(?:always|onsuccess))?[ \t]+(?:set|add|append)|scgi_param))[ \t]+` + nameRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))|(?:^|[ \t\n{;])[A-Za-z0-9_.\-]+` + labelTailRE + `[ \t]+(?:"([^"\n]+)"|'([^'\n]+)')`},
 		// secret: a typed declaration
-		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\]|\[\]byte|bytes|SecretStr|SecretString)[ \t]*=[ \t]*(?:(?:\[\]byte|bytes|String::from|String|string|SecretStr|SecretString::new|SecretString|str)\()?(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
+		{re: nameRE + `(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\]|\[\]byte|bytes|SecretStr|SecretString|Final|ClassVar\[str\])[ \t]*=[ \t]*(?:(?:\[\]byte|bytes|String::from|String|string|SecretStr|SecretString::new|SecretString|str)\()?(?:"([^"\n]{4,})"|'([^'\n]{4,})')`},
 		// secret: a quoted name and a literal in an argument list
 		{re: `['"]` + nameRE + `['"][ \t]*,[ \t]*(?:default[ \t]*=[ \t]*)?(?:"([^"\s]+)"|'([^'\s]+)')[ \t]*[),]`},
 		// secret: a literal default of a read of a secret's name

@@ -1008,11 +1008,11 @@ func afterVerb(s string, i int) int {
 	if k := arrowEnd(s, j); k > j {
 		return spaceEnd(s, runEnd(s, k, isMarkup))
 	}
+	if hasAt(s, j, "==") || hasAt(s, j, "!=") {
+		return compared(s, j+2) // a comparison in code: if password == input
+	}
 	if j < len(s) && (s[j] == ':' || s[j] == '=') {
 		j++
-		if hasAt(s, j-1, "==") {
-			return -1 // a comparison in code: if password == input
-		}
 		if j < len(s) && (s[j] == '=' || s[j] == '>') {
 			j++
 		}
@@ -1042,6 +1042,21 @@ func afterVerb(s string, i int) int {
 				return v
 			}
 		}
+	}
+	return -1
+}
+
+// compared is where a literal compared with a password starts, after
+// "==", "===" or "!=" at s[:k]: a quoted one that looks like a password
+// is one written into the code ("if password == \"Xk9m…\"", h-v97 b7);
+// -1 for anything else (a variable, an empty string, a word).
+func compared(s string, k int) int {
+	if hasAt(s, k, "=") {
+		k++
+	}
+	v := spaceEnd(s, k)
+	if vs, ve, _, ok := quoted(s, v); ok && looksLikePassword(s[vs:ve]) {
+		return v
 	}
 	return -1
 }

@@ -225,6 +225,14 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"curl -u ada:Pa55word https://x.example", "curl -u ada:[REDACTED:secret] https://x.example"},
 		{`curl --user "ci:two words" https://x.example`, `curl --user "ci:[REDACTED:secret]" https://x.example`},
 		{"curl -u ada https://x.example:8443/v1", "curl -u ada https://x.example:8443/v1"},
+		// h-v97 b7: a literal compared with a password; Python's Final and ClassVar.
+		{`if password == "Xk9mZ2qLw7!":`, `if password == "[REDACTED:secret]":`},
+		{`if (password === 'Xk9mZ2qLw7!') {`, `if (password === '[REDACTED:secret]') {`},
+		{`if password == input:`, `if password == input:`},
+		{`if password == "":`, `if password == "":`},
+		{`if password != "changeme" {`, `if password != "changeme" {`},
+		{`DB_PASSWORD: Final = "Xk9mZ2qLw7!"`, `DB_PASSWORD: Final = "[REDACTED:secret]"`},
+		{`token: ClassVar[str] = "Xk9mZ2qLw7abcdef"`, `token: ClassVar[str] = "[REDACTED:secret]"`},
 		// h-v97 b5: a label ending its line, the value alone on the next.
 		{"Password:\nXk9mZ2qLw7!", "Password:\n[REDACTED:secret]"},
 		{"The new staging admin password:\nSt4g!ngAdm1n\nthanks", "The new staging admin password:\n[REDACTED:secret]\nthanks"},

@@ -928,13 +928,13 @@ const settingWriters = " Set Add set add append put Put store cookie setCookie s
 
 // stringTypes are the string types a typed declaration names, in the
 // expression's order.
-var stringTypes = [...]string{"string", "String", "str", "&str", "&'static str", "Final[str]", "Optional[str]", "[]byte", "bytes", "SecretStr", "SecretString"}
+var stringTypes = [...]string{"string", "String", "str", "&str", "&'static str", "Final[str]", "Optional[str]", "[]byte", "bytes", "SecretStr", "SecretString", "Final", "ClassVar[str]"}
 
 // typedConversions are the calls a typed declaration may make its literal
 // with: let db_password: String = String::from("x").
 var typedConversions = [...]string{"[]byte", "bytes", "String::from", "String", "string", "SecretStr", "SecretString::new", "SecretString", "str"}
 
-// findTypedSecret: [A-Za-z0-9_.\-]*LABEL(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\]|\[\]byte|bytes|SecretStr|SecretString)[ \t]*=[ \t]*(?:CONVERSION\()?(?:"([^"\n]{4,})"|'([^'\n]{4,})'),
+// findTypedSecret: [A-Za-z0-9_.\-]*LABEL(?:[ \t]*:[ \t]*|[ \t]+)(?:string|String|str|&str|&'static str|Final\[str\]|Optional\[str\]|\[\]byte|bytes|SecretStr|SecretString|Final|ClassVar\[str\])[ \t]*=[ \t]*(?:CONVERSION\()?(?:"([^"\n]{4,})"|'([^'\n]{4,})'),
 // CONVERSION one of typedConversions
 //
 // A declaration that names the string type between a label and its value
