@@ -24,6 +24,24 @@ func TestDecodeReadsTheSeedExample(t *testing.T) {
 	require.Equal(t, "user", got.Actor, "actor")
 }
 
+// A list keeps its first listChunk strings, as the state does; the rest
+// are read past, and what follows the list is read (h-v97 a1: 300,000 tags
+// took TinyGo 19 s).
+func TestDecodeKeepsAListsFirstStringsAndReadsPastTheRest(t *testing.T) {
+	tags := make([]string, 3*listChunk)
+	for i := range tags {
+		tags[i] = "t" + strings.Repeat("x", i%5)
+	}
+	b, _ := json.Marshal(tags)
+	line := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"abc","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use pnpm","tg":` + string(b) + `,"s":"active","ti":"After the tags"},"u":"user"}`
+	got, err := decode([]byte(line), nil)
+	require.NoError(t, err)
+	require.Equal(t, tags[:listChunk], got.Data.Tags)
+	require.Equal(t, "After the tags", got.Data.Title)
+	_, err = decode([]byte(strings.Replace(line, `"],"s":`, `","s":`, 1)), nil)
+	require.Error(t, err, "a list that does not close past the kept strings")
+}
+
 func TestDecodeKeepsPiDecisionMemoryExtraKeys(t *testing.T) {
 	line := `{"v":1,"t":"2026-02-27T06:00:00.000Z","p":"abc","e":"a","i":"D-2026-02-27-0001","d":{"tx":"Use pnpm","so":"auto","cf":0.82,"cg":"tooling","zz":{"nested":[1,2]}},"u":"user","extra":true}`
 	got, err := decode([]byte(line), nil)

@@ -2,6 +2,7 @@ package decision
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -76,4 +77,18 @@ func TestSectionIsTheHeaderThenOneLineAnActiveDecision(t *testing.T) {
 		st, _ := replay(t, tt.log)
 		require.Equal(t, tt.want, st.Section(20), tt.name)
 	}
+}
+
+// ownTags keeps each cleaned tag once, past the few it scans for too
+// (h-v97 a1: 30,000 tags were each checked against all before them).
+func TestOwnTagsKeepsEachTagOnceHoweverMany(t *testing.T) {
+	var tags, want []string
+	for i := 0; i < 3000; i++ {
+		tags = append(tags, "t"+strconv.Itoa(i%1000), "")
+		if i < 1000 {
+			want = append(want, "t"+strconv.Itoa(i))
+		}
+	}
+	require.Equal(t, want, ownTags(tags))
+	require.Equal(t, []string{"a", "b"}, ownTags([]string{"a", "b", "a", " ", "b"}))
 }

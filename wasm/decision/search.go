@@ -143,9 +143,17 @@ func (s *state) search(x *search.Index, srcs []search.Source, q query) hits {
 // searchExtra is what a decision is searched by beside its title and text:
 // its reason and its tags ("#db").
 func (s *state) searchExtra(r *rec) string {
-	extra := s.strs.get(r.reason)
-	for _, t := range s.strs.refs(r.tags) {
-		extra += " #" + s.strs.get(t)
+	refs := s.strs.refs(r.tags)
+	if len(refs) == 0 {
+		return s.strs.get(r.reason)
 	}
-	return extra
+	// Built once: a string grown by each tag was copied whole for each (a
+	// hand-written decision of 30,000 tags took 9 s: h-v97 a1).
+	var b strings.Builder
+	b.WriteString(s.strs.get(r.reason))
+	for _, t := range refs {
+		b.WriteString(" #")
+		b.WriteString(s.strs.get(t))
+	}
+	return b.String()
 }

@@ -76,13 +76,15 @@ func Parse(q string, filters ...string) (Query, error) {
 					`; write a phrase between two quotes, as in "build cache"`)
 			}
 			var ph []string
-			key := "\""
+			var kb strings.Builder // grown once: a phrase of many words copied the key for each
+			kb.WriteString("\"")
 			sp.raw(seg, func(w string, _, _ int) {
-				key += " " + w
+				kb.WriteString(" " + w)
 				if c, ok := canon(w); ok {
 					ph = append(ph, strings.Clone(c))
 				}
 			})
+			key := kb.String()
 			if key == "\"" && wordy(seg) {
 				key += strings.ToLower(seg) // a phrase of one-letter words is said, and finds nothing
 			}
