@@ -10,7 +10,8 @@ import "strings"
 // its heading is read as whole-text redaction reads it. above is the text
 // before the tail, its lines ended by nl ("\n", or `\n` in a JSON string as
 // it stands, whose lines text decodes). The work is bounded: the table and
-// the list head end at the first line that is not theirs, a heading of
+// the list head end at the first line that is not theirs (the list head
+// within maxListLines), a private key's lines at maxKey bytes, a heading of
 // level 1 ends the search for headings, and so do 16 headings.
 //
 //	Heads("## Passwords\n- a: Pw1!x\n- b: P", "\n", nil) => "## Passwords\n"
@@ -72,7 +73,7 @@ func Heads(above, nl string, text func(string) string) string {
 	// or an unindented line that is no item comes between (it would have
 	// ended the list; h-v96 b3). Lines are looked at as they stand and read
 	// (text) only when one may be a head.
-	for end, n := len(above), 0; end > 0; n++ {
+	for end, n := len(above), 0; end > 0 && n < maxListLines; n++ {
 		ls := lineAt(end)
 		raw := above[ls:end]
 		t := strings.TrimRight(strings.TrimSuffix(strings.TrimRight(raw, " "), `\r`), " \r")
@@ -134,6 +135,11 @@ const (
 	maxHead = 1024
 	maxKey  = 64 << 10
 )
+
+// maxListLines bounds how many lines above the tail Heads reads for the
+// list head still open: a 20 MB paste of indented lines ending in ":" was
+// read whole (h-v97 n1).
+const maxListLines = 4096
 
 // armorLine: line may be one of a private key's body in armor: base64 (a
 // JSON string's escaped "/" too), an armor header ("Version: x"), blank.
