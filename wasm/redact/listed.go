@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // Secrets a heading or a list's head names (h-v93 c2, c3): under
 // "## Passwords" or "- Credentials:" (YAML's "secrets:" too), an entry
@@ -144,16 +147,27 @@ func listedValue(line string, item int) (int, int) {
 // staging", "Credentials (prod)", "Passwords ##": h-v95 b3).
 func namesSecrets(t string) bool {
 	t = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(t), "#"))
-	if strings.HasSuffix(t, ")") {
-		if k := strings.LastIndexByte(t, '('); k > 0 {
-			t = strings.TrimSpace(t[:k])
+	// Punctuation and symbols after it ("Passwords.", "Credentials 🔐"),
+	// then a note in parentheses or brackets ("(prod)", "[prod]") and a
+	// year or a number ("Passwords 2024").
+	t = strings.TrimRightFunc(t, func(r rune) bool {
+		return r != ')' && r != ']' && !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	for _, p := range [...][2]byte{{'(', ')'}, {'[', ']'}} {
+		if strings.HasSuffix(t, string(p[1])) {
+			if k := strings.LastIndexByte(t, p[0]); k > 0 {
+				t = strings.TrimSpace(t[:k])
+			}
 		}
+	}
+	if k := strings.LastIndexByte(t, ' '); k > 0 && strings.Trim(t[k+1:], "0123456789") == "" {
+		t = strings.TrimSpace(t[:k])
 	}
 	t = strings.Trim(t, "*_`: ")
 	if endsWithSecretWord(t) {
 		return true
 	}
-	for _, q := range [...]string{" for ", " in ", " on ", " at ", " of ", " to ", " - ", " — ", " / ", " and ", " & ", ", "} {
+	for _, q := range [...]string{" for ", " in ", " on ", " at ", " of ", " to ", " - ", " — ", " – ", " / ", " and ", " & ", ", ", " | "} {
 		// In t itself, in any ASCII case: a lowered copy's offsets are not
 		// t's where a letter's case changes its length.
 		for k := 1; k+len(q) <= len(t); k++ {
@@ -174,14 +188,20 @@ func endsWithSecretWord(t string) bool {
 	k := strings.LastIndexAny(t, " \t/-") // DB-Passwords, Passwords/Tokens (h-v96 b5)
 	last := strings.ToLower(t[k+1:])
 	for _, w := range [...]string{"密码", "口令", "パスワード"} {
-		if strings.HasSuffix(last, w) {
-			return true // 数据库密码: a compound ends with its word
+		for _, list := range [...]string{"", "表", "列表", "一覧", "リスト"} {
+			if strings.HasSuffix(last, w+list) {
+				return true // 数据库密码: a compound ends with its word; 密码表, its list
+			}
 		}
 	}
 	switch last {
 	case "password", "passwords", "passwd", "passphrase", "passphrases", "pw", "pwd", "secret", "secrets", "credential", "credentials", "creds", "token", "tokens", "logins",
-		"passwort", "passwörter", "kennwort", "kennwörter", "contraseña", "contraseñas", "senha", "senhas", "пароль", "пароли":
+		"passwort", "passwörter", "kennwort", "kennwörter", "zugangsdaten", "contraseña", "contraseñas", "credenciales", "credenziali", "senha", "senhas", "пароль", "пароли",
+		"wachtwoord", "wachtwoorden", "lösenord", "hasło", "hasła", "identifiants", "şifre", "şifreler":
 		return true
+	case "list", "lists", "store", "table", "vault", "sheet", "overview":
+		// What holds them: "Password list", "Credential store".
+		return k > 0 && endsWithSecretWord(t[:k])
 	case "passe":
 		return strings.HasSuffix(strings.ToLower(t), "de passe") // mot(s) de passe
 	case "key", "keys":

@@ -1769,11 +1769,25 @@ func TestWhatAHeadingOrAListsHeadNamesAsSecrets(t *testing.T) {
 		{"## Passwords/Tokens\n- grafana: Gr4fAdm1nPw", "## Passwords/Tokens\n- grafana: [REDACTED:secret]"},
 		{"## DB-Passwords\n- grafana: Gr4fAdm1nPw", "## DB-Passwords\n- grafana: [REDACTED:secret]"},
 		{"## 数据库密码\n- grafana: Gr4fAdm1nPw", "## 数据库密码\n- grafana: [REDACTED:secret]"},
+		// h-v97 b8: punctuation, a symbol, a bracketed note, a year, what
+		// holds them, other languages.
+		{"## Passwords.\n- grafana: Gr4fAdm1nPw", "## Passwords.\n- grafana: [REDACTED:secret]"},
+		{"## Credentials 🔐\n- grafana: Gr4fAdm1nPw", "## Credentials 🔐\n- grafana: [REDACTED:secret]"},
+		{"## Passwords [prod]\n- grafana: Gr4fAdm1nPw", "## Passwords [prod]\n- grafana: [REDACTED:secret]"},
+		{"## Passwords 2024\n- grafana: Gr4fAdm1nPw", "## Passwords 2024\n- grafana: [REDACTED:secret]"},
+		{"## Passwords | prod\n- grafana: Gr4fAdm1nPw", "## Passwords | prod\n- grafana: [REDACTED:secret]"},
+		{"## Password list\n- grafana: Gr4fAdm1nPw", "## Password list\n- grafana: [REDACTED:secret]"},
+		{"## Credential store\n- grafana: Gr4fAdm1nPw", "## Credential store\n- grafana: [REDACTED:secret]"},
+		{"## 密码表\n- grafana: Gr4fAdm1nPw", "## 密码表\n- grafana: [REDACTED:secret]"},
+		{"## Wachtwoorden\n- grafana: Gr4fAdm1nPw", "## Wachtwoorden\n- grafana: [REDACTED:secret]"},
+		{"## Zugangsdaten\n- grafana: Gr4fAdm1nPw", "## Zugangsdaten\n- grafana: [REDACTED:secret]"},
+		{"## Hasła\n- grafana: Gr4fAdm1nPw", "## Hasła\n- grafana: [REDACTED:secret]"},
 		// h-v96 b2: a shell comment in a code block is no heading.
 		{"## Credentials\n\n```sh\n# rotate with vault\nexport X=1\n```\n\n- jenkins: Jenk1ns!Pw9", "## Credentials\n\n```sh\n# rotate with vault\nexport X=1\n```\n\n- jenkins: [REDACTED:secret]"},
 	}, []string{
 		"## Passwords\n\n- owner: @alice\n- path: secret/data/app\n- policy: min 12 chars\n- see https://vault.example.com/ui",
 		"## Secrets management\n- grafana: Gr4fAdm1nPw", "## Rotating passwords safely\n- grafana: Gr4fAdm1nPw", "**Notes**\n- build: Qq9Zz8Yy7X", "## Keys\n- save: Ctrl+S1", "- Tokens:\n- jenkins: Jk8sPw!x2",
 		"## Tokens\n- ttl: 3600s\n- format: JWT\n- issuer: auth.example.com", "## Passwords\n- vault: ${VAULT_PW}\n- `hunter2`",
+		"## Shopping list\n- grafana: Gr4fAdm1nPw", "## Release 2024\n- grafana: Gr4fAdm1nPw",
 	})
 }
