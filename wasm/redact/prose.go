@@ -1011,6 +1011,11 @@ func afterVerb(s string, i int) int {
 	if hasAt(s, j, "==") || hasAt(s, j, "!=") {
 		return compared(s, j+2) // a comparison in code: if password == input
 	}
+	for _, c := range [...]string{".equals(", ".equalsIgnoreCase(", ").toBe(", ").toEqual(", ").to.equal("} {
+		if hasAt(s, j, c) {
+			return compared(s, j+len(c)) // password.equals("…"), expect(password).toBe("…")
+		}
+	}
 	if j < len(s) && (s[j] == ':' || s[j] == '=') {
 		j++
 		if j < len(s) && (s[j] == '=' || s[j] == '>') {

@@ -231,6 +231,9 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{`if password == input:`, `if password == input:`},
 		{`if password == "":`, `if password == "":`},
 		{`if password != "changeme" {`, `if password != "changeme" {`},
+		{`assert user.password.equals("Xk9mZ2qLw7!")`, `assert user.password.equals("[REDACTED:secret]")`},
+		{`expect(password).toBe('Xk9mZ2qLw7!')`, `expect(password).toBe('[REDACTED:secret]')`},
+		{`expect(password).toBe(hashed)`, `expect(password).toBe(hashed)`},
 		{`DB_PASSWORD: Final = "Xk9mZ2qLw7!"`, `DB_PASSWORD: Final = "[REDACTED:secret]"`},
 		{`token: ClassVar[str] = "Xk9mZ2qLw7abcdef"`, `token: ClassVar[str] = "[REDACTED:secret]"`},
 		// h-v97 b5: a label ending its line, the value alone on the next.
