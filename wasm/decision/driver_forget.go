@@ -97,6 +97,9 @@ func (d *driver) Forgotten(_ *store.Out, limit int) []store.Forgot {
 	return fs
 }
 
+// Claims is store.Claimer's: a decision's id, whole or its end typed.
+func (d *driver) Claims(ref store.Ref) bool { return mine(ref) }
+
 // mine reports whether ref is the decision store's: a whole decision id, or
 // the end of one a person typed.
 func mine(ref store.Ref) bool {

@@ -406,7 +406,7 @@ func (e *Engine) forget(out *store.Out, ref store.Ref) (store.Forgot, error) {
 		ref.ID = e.s.Home + ref.ID[1:]
 	}
 	var got store.Forgot
-	found, refused, err := e.forgetters(out, func(f store.Forgetter) (ok bool, err error) {
+	found, refused, err := e.forgetters(out, ref, func(f store.Forgetter) (ok bool, err error) {
 		got, ok, err = f.Forget(out, ref)
 		return ok, err
 	})
@@ -443,7 +443,7 @@ func redacted(s string) string {
 // restore brings back what ref names: the first Forgetter that knows it.
 func (e *Engine) restore(out *store.Out, ref store.Ref) (string, error) {
 	var said string
-	found, refused, err := e.forgetters(out, func(f store.Forgetter) (ok bool, err error) {
+	found, refused, err := e.forgetters(out, ref, func(f store.Forgetter) (ok bool, err error) {
 		said, ok, err = f.Restore(out, ref)
 		return ok, err
 	})
@@ -462,9 +462,11 @@ func (e *Engine) restore(out *store.Out, ref store.Ref) (string, error) {
 }
 
 // forgetters asks each Forgetter the gate lets write, in list order, until
-// one knows the reference (do's ok) or fails; refused is why the last store
-// the gate kept out was kept out, for an answer when none knew it.
-func (e *Engine) forgetters(out *store.Out, do func(store.Forgetter) (bool, error)) (found bool, refused string, err error) {
+// one knows the reference (do's ok) or fails; refused is why the store the
+// gate kept out was kept out, for an answer when none knew it: the one
+// that claims ref by its shape (store.Claimer), else the last.
+func (e *Engine) forgetters(out *store.Out, ref store.Ref, do func(store.Forgetter) (bool, error)) (found bool, refused string, err error) {
+	claimed := false
 	for _, st := range e.stores {
 		f, ok := st.(store.Forgetter)
 		if !ok {
@@ -472,7 +474,11 @@ func (e *Engine) forgetters(out *store.Out, do func(store.Forgetter) (bool, erro
 		}
 		st.Refresh(out)
 		if why := e.may(st, store.Write); why != "" {
-			refused = why
+			if c, ok := st.(store.Claimer); ok && c.Claims(ref) {
+				refused, claimed = why, true
+			} else if !claimed {
+				refused = why
+			}
 			continue
 		}
 		if err := st.Ready(out); err != nil {

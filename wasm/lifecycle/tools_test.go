@@ -719,3 +719,15 @@ func TestAForgetThatFindsNothingSaysWhatItCouldNotRead(t *testing.T) {
 	require.Contains(t, text, `No decision or note matches "zebrafish target"; nothing was forgotten.`+"\nNot searched: 1 memory file that could not be read")
 	require.Contains(t, text, ".pi/memory/MEMORY.md")
 }
+
+// h-v97 d: with decisions and notes off, a restore of a decision's id
+// named the notes' config, the last store kept out: the store a reference
+// is for by its shape is the one whose reason is given.
+func TestARefusedRestoreNamesTheStoreItsReferenceIsFor(t *testing.T) {
+	r := newRig(t, false)
+	r.write("proj/.pi/decision-memory.config.json", `{"enabled": false}`)
+	r.write("agent/memory/config.json", `{"enabled": false}`)
+	r.start(false, true)
+	r.mem("restore D-2026-02-27-0001")
+	r.contains("Nothing was restored: Decision memory is disabled by")
+}

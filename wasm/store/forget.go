@@ -1,5 +1,12 @@
 package store
 
+// Claimer is a Forgetter that tells its references by their shape alone
+// (a decision's id): a refusal then names the store the reference is
+// for, not the last one the gate kept out.
+type Claimer interface {
+	Claims(ref Ref) bool
+}
+
 // Forgetter is a store whose entries memory_forget may remove and
 // memory_restore bring back (the orchestrator's tools, and /memory forget
 // and /memory restore). The orchestrator asks each Forgetter in list order,
