@@ -15,7 +15,7 @@ func TestPlainWriterShowsControlsAsEscapes(t *testing.T) {
 		{"pimem git setup in /r\x1b]52;c;aGk=\a\x1b[2J:\n", "pimem git setup in /r\\x1b]52;c;aGk=\\a\\x1b[2J:\n"},
 		{"flag -x\u009b2J and \u202eevil\u202c, over\rwrite", "flag -x\\u009b2J and \\u202eevil\\u202c, over\\rwrite"},
 		{"é and 日本 stay", "é and 日本 stay"},
-		{"w1/x\x9b31my\u2028z\U000E0041q", "w1/x\\x9b31my\\u2028z\\U000e0041q"}, // h-v96 c3
+		{"w1/x\x9b31my\u2028z\U000E0041q", "w1/x\\x9b31my\\u2028z\\U000e0041q"},                     // h-v96 c3
 		{"/p/a\u200bb\u00adc\ufff9d\u206ae\ufefff", "/p/a\\u200bb\\u00adc\\ufff9d\\u206ae\\ufefff"}, // h-v97 c3
 	} {
 		var b bytes.Buffer
