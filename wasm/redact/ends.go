@@ -30,10 +30,19 @@ func aboveEnd(s string, t int, nl string) int {
 	if t == 0 || t >= len(s) || strings.HasSuffix(s[:t], nl) {
 		return t
 	}
-	if k := strings.Index(s[t:min(len(s), t+maxHead)], nl); k >= 0 {
-		return t + k
+	k := strings.Index(s[t:min(len(s), t+maxHead)], nl)
+	if k < 0 {
+		return t
 	}
-	return t
+	// A table's header the read point falls in: its separator, the next
+	// line, too (h-v98 b1).
+	if ls := strings.LastIndex(s[:t], nl) + len(nl); strings.HasPrefix(strings.TrimLeft(s[ls:t], " "), "|") {
+		n := t + k + len(nl)
+		if j := strings.Index(s[n:min(len(s), n+maxHead)], nl); j >= 0 && separatorRow(strings.TrimSuffix(s[n:n+j], "\r")) {
+			return n + j
+		}
+	}
+	return t + k
 }
 
 // EndsOf is Ends for a text read only in part: first holds at least its

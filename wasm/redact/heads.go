@@ -33,10 +33,20 @@ func Heads(above, nl string, text func(string) string) string {
 	for end := len(above); end > 0 && len(above)-end < maxKey; {
 		ls := lineAt(end)
 		line := strings.TrimSuffix(strings.TrimSuffix(above[ls:end], `\r`), "\r")
-		if k := strings.Index(line, "-----BEGIN "); k >= 0 {
-			if line = line[k:]; strings.Contains(line, "PRIVATE KEY") && len(line) <= maxHead {
+		if k := strings.Index(line, "BEGIN "); k >= 0 && strings.Contains(line, "----") {
+			// "-----BEGIN … PRIVATE KEY-----", SSH2's "---- BEGIN SSH2
+			// ENCRYPTED PRIVATE KEY ----", glued to text or indented.
+			j := k
+			for j > 0 && (line[j-1] == '-' || line[j-1] == ' ') {
+				j--
+			}
+			if line = line[j:]; strings.Contains(line, "PRIVATE KEY") && len(line) <= maxHead {
 				lines = append(lines, text(line))
 			}
+			break
+		}
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "Private-Lines:") {
+			lines = append(lines, text(strings.TrimLeft(line, " \t"))) // PuTTY's
 			break
 		}
 		if !armorLine(line) || ls == 0 {
@@ -48,7 +58,7 @@ func Heads(above, nl string, text func(string) string) string {
 	// one cut by the tail, or ended), then its separator and header.
 	for end, rows := len(above), 0; end > 0; rows++ {
 		ls := lineAt(end)
-		row := strings.TrimLeft(above[ls:end], " ")
+		row := strings.TrimSuffix(strings.TrimSuffix(strings.TrimLeft(above[ls:end], " "), `\r`), "\r") // CRLF lines too (h-v98 b2)
 		if rows == 0 && row == "" && ls > 0 {
 			end = ls - len(nl) // the tail starts a line
 			continue
@@ -142,8 +152,23 @@ const (
 const maxListLines = 4096
 
 // armorLine: line may be one of a private key's body in armor: base64 (a
-// JSON string's escaped "/" too), an armor header ("Version: x"), blank.
+// JSON string's escaped "/" too), an armor header ("Version: x"), blank;
+// indented (YAML's "key: |"), quoted ("> "), commented ("# "), numbered
+// (cat -n) or with blanks after it (h-v98 b3).
 func armorLine(line string) bool {
+	line = strings.TrimRight(line, " \t")
+	for {
+		t := strings.TrimLeft(line, " \t>#")
+		if strings.HasPrefix(t, `\t`) {
+			t = t[2:] // a JSON string's tab
+		} else if d := strings.TrimLeft(t, "0123456789"); len(d) < len(t) && (strings.HasPrefix(d, "\t") || strings.HasPrefix(d, `\t`) || strings.HasPrefix(d, "  ")) {
+			t = d // cat -n's number
+		}
+		if t == line {
+			break
+		}
+		line = t
+	}
 	if k := strings.Index(line, ": "); k > 0 && k < 32 && isLetter(line[0]) {
 		return true
 	}

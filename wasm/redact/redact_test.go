@@ -242,6 +242,7 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"Password:\nplease rotate it monthly", "Password:\nplease rotate it monthly"},
 		{"password:\nnext_key: 1", "password:\nnext_key: 1"},
 		{"token:\nREADME.md", "token:\nREADME.md"},
+		{"password:\n${DB_PASSWORD}", "password:\n${DB_PASSWORD}"},
 		// h-v97 b4: PW as a label's last word; b3: pulumi's secret config.
 		{"DB_PW=Xk9mZ2qLw7", "DB_PW=[REDACTED:secret]"},
 		{"adminPw: Xk9mZ2qLw7", "adminPw: [REDACTED:secret]"},

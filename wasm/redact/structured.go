@@ -984,7 +984,7 @@ func nextLineValue(s string, m []int) (int, int, int, int, bool) {
 		// word chosen as a password is, as a person writes a label and
 		// its value ("The new admin password:" and the next line,
 		// h-v97 b5); anything else is a key or prose of its own.
-		if vl != runEnd(s, vl, isBlank) || m[2] >= 0 || m[4] >= 0 || strings.TrimRight(s[ve:lineEnd(s, ve)], " \t\r") != "" || !chosenPassword(s[vs:ve]) {
+		if vl != runEnd(s, vl, isBlank) || m[2] >= 0 || m[4] >= 0 || strings.TrimRight(s[ve:lineEnd(s, ve)], " \t\r") != "" || !chosenPassword(s[vs:ve]) || isReference(s[vs:ve]) {
 			return 0, 0, 0, 0, false
 		}
 		return vs, ve, m[0], ve, true

@@ -214,6 +214,43 @@ func TestBoundedTailReadsAKeyOrAHeadingItsCutFallsIn(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		fmt.Fprintf(&list, "- admin-%d: Svc%04dAdm!nPw\n", i, i)
 	}
+	// h-v98 b3: the key indented under YAML's "key: |", quoted, commented.
+	for _, form := range []struct{ name, prefix string }{{"yaml", "  "}, {"quote", "> "}, {"comment", "# "}, {"tab", "\t"}} {
+		var k strings.Builder
+		for _, l := range strings.Split(strings.TrimSuffix(key, "\n"), "\n") {
+			k.WriteString(form.prefix + l + "  \n")
+		}
+		fk := "privateKey: |\n" + k.String()
+		into := 2000
+		s := pasted(100000) + "\n" + fk + strings.Repeat("word ", 20000)[:region-(len(fk)-into)]
+		got, _ := BoundedRaw(string(jsonw.String(nil, s)))
+		for _, l := range []string{lines[len(lines)-3], lines[len(lines)-20]} {
+			require.NotContains(t, got, l, form.name)
+			require.NotContains(t, Bounded(s), l, form.name)
+		}
+	}
+	// h-v98 b1, b2: a table's header the read point falls in, and a table
+	// of CRLF lines.
+	for _, nl := range []string{"\n", "\r\n"} {
+		var rows strings.Builder
+		for i := 0; i < 2000; i++ {
+			fmt.Fprintf(&rows, "| svc-%d | Svc%04dAdm!nPw |%s", i, i, nl)
+		}
+		header := "| Service | Password |" + nl + "|---|---|" + nl
+		for _, split := range []int{3, 12, 20} {
+			below := rows.String()
+			below = below[len(below)-(region-len(header)+split):]
+			below = below[strings.IndexByte(below, '\n')+1:]
+			below = "| " + strings.Repeat("x", region-len(header)+split-len(below)-len(nl)-4) + " |" + nl + below
+			s := pasted(100000) + "\n" + header + below
+			require.Equal(t, 100001+split, len(s)-region)
+			got, _ := BoundedRaw(string(jsonw.String(nil, s)))
+			for _, g := range []string{Bounded(s), got} {
+				require.True(t, strings.Contains(g, "svc-1999"), "split %d", split)
+				require.NotContains(t, g, "Adm!nPw", "split %d %q", split, nl)
+			}
+		}
+	}
 	const heading = "## Service passwords\n"
 	for _, split := range []int{4, 8, 12, 16} {
 		// The tail's read starts split bytes into the heading: what is

@@ -75,6 +75,13 @@ func EndsAbove(raw string, first, last int) (head, tail, above string, size int,
 	if t > 0 && t < len(body) && !strings.HasSuffix(body[:t], `\n`) {
 		if k := strings.Index(body[t:min(len(body), t+1024)], `\n`); k >= 0 {
 			a = t + k
+			// A table's row (a header whose separator follows): the next
+			// line too (h-v98 b1).
+			if ls := strings.LastIndex(body[:t], `\n`) + 2; ls >= 2 && strings.HasPrefix(strings.TrimLeft(body[ls:t], " "), "|") || ls < 2 && strings.HasPrefix(strings.TrimLeft(body[:t], " "), "|") {
+				if j := strings.Index(body[a+2:min(len(body), a+2+1024)], `\n`); j >= 0 {
+					a += 2 + j
+				}
+			}
 		}
 	}
 	return unescape(body[:h]), unescape(body[t:]), body[:a], textLen(body), true
