@@ -281,3 +281,26 @@ func TestADeeplyNestedSessionLineDoesNotTrapSearch(t *testing.T) {
 		}
 	})
 }
+
+// Runs the module's 64 KiB stack took a call per element of: 2,000 '"'
+// after a secret's label (a file the model read, a note, a decision: every
+// later start trapped), 300 "--" words in a command the model ran (its
+// output is checked for a secret). Each is read in a loop now (h-v98 a1, a2).
+func TestRunsOfQuotesAndWrappersDoNotTrapTheModule(t *testing.T) {
+	quotes, _ := json.Marshal("fixture: password = " + strings.Repeat(`"`, 20_000) + "\nand export DB_PASSWORD=" + strings.Repeat(`"`, 20_000))
+	command, _ := json.Marshal("printf '%s ' " + strings.Repeat("-- ", 5_000) + strings.Repeat("ssh h ", 2_000) + "; echo ok")
+	branch := `[{"type":"message","id":"e1","parentId":null,"timestamp":"2026-02-11T09:00:00.000Z","message":{"role":"user","content":` + string(quotes) + `,"timestamp":1770800400000}},` +
+		`{"type":"message","id":"e2","parentId":"e1","timestamp":"2026-02-11T09:01:00.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":` + string(command) + `}}],"stopReason":"stop","timestamp":1770800460000}},` +
+		`{"type":"message","id":"e3","parentId":"e2","timestamp":"2026-02-11T09:02:00.000Z","message":{"role":"toolResult","toolCallId":"c1","toolName":"bash","content":[{"type":"text","text":"ok"}],"isError":false,"timestamp":1770800520000}}]`
+	eachCore(t, func(t *testing.T, rt *Runtime) {
+		i := newInstance(t, rt, Config{FS: fsys.NewMem(nil)})
+		env := call(t, i, "session_start", `{"cwd":"/home/ada/app","agentDir":"/home/ada/.pi/agent","trusted":true,"hasUI":false,"mode":"cli","reason":"resume","flags":{},"branch":`+branch+`}`)
+		require.Equal(t, 0, env.Exit, "%+v", env)
+		env = call(t, i, "before_agent_start", `{"prompt":`+string(quotes)+`,"messageType":"user"}`)
+		require.Equal(t, 0, env.Exit)
+		env = call(t, i, "command", `{"name":"om","argv":["view","raw"]}`)
+		require.Equal(t, 0, env.Exit, "%+v", env)
+		env = call(t, i, "redact", string(command))
+		require.Equal(t, 0, env.Exit)
+	})
+}

@@ -68,6 +68,61 @@ func readsSecretIn(command string, depth int) bool {
 // runs it (sudo, env, time, nice, nohup, FOO=1), the command after a "--"
 // (kubectl exec pod -- printenv X), or after docker exec's container.
 func commandWords(w []string) []string {
+	// A loop, not a call per wrapper, and a bounded one: 300 "--" words
+	// overflowed the core's stack (h-v98 a2); no real command wraps 16 deep.
+	for depth := 0; depth < maxWraps; depth++ {
+		w = unprefixed(w)
+		next := -1
+		for i, x := range w {
+			if x == "--" && i+1 < len(w) {
+				next = i + 1
+				break
+			}
+		}
+		// docker exec [flags] CONTAINER cmd…, docker compose exec SERVICE
+		// cmd…, ssh [flags] HOST cmd… (h-v96 b4).
+		k := 0
+		switch {
+		case next >= 0:
+		case len(w) > 2 && (w[0] == "docker" || w[0] == "podman") && w[1] == "exec":
+			k = 2
+		case len(w) > 3 && (w[0] == "docker" || w[0] == "podman") && w[1] == "compose" && w[2] == "exec", len(w) > 2 && w[0] == "docker-compose" && w[1] == "exec":
+			k = 3
+			if w[0] == "docker-compose" {
+				k = 2
+			}
+		case len(w) > 2 && w[0] == "ssh":
+			k = 1
+		}
+		if k > 0 {
+			for k < len(w) && strings.HasPrefix(w[k], "-") {
+				if takesValue(w[0], w[k]) {
+					k++
+				}
+				k++
+			}
+			if k+1 < len(w) {
+				next = k + 1
+			}
+		}
+		if next < 0 {
+			break
+		}
+		w = w[next:]
+	}
+	if len(w) > 0 && w[0] == "k" {
+		w = append([]string{"kubectl"}, w[1:]...) // the usual alias
+	}
+	return w
+}
+
+// maxWraps bounds how many commands that run another commandWords reads
+// through.
+const maxWraps = 16
+
+// unprefixed is w past the prefixes that run the command after them (sudo,
+// env, timeout 5, FOO=1), with their flags and values.
+func unprefixed(w []string) []string {
 	for len(w) > 0 {
 		switch name := w[0]; {
 		case name == "sudo" || name == "env" || name == "command" || name == "exec" || name == "time" || name == "nice" || name == "nohup" || name == "watch" || name == "timeout" || name == "doas":
@@ -84,42 +139,8 @@ func commandWords(w []string) []string {
 		case strings.Contains(name, "=") && !strings.HasPrefix(name, "-"):
 			w = w[1:] // FOO=1 vault read …
 		default:
-			goto run
+			return w
 		}
-	}
-run:
-	for i, x := range w {
-		if x == "--" && i+1 < len(w) {
-			return commandWords(w[i+1:])
-		}
-	}
-	// docker exec [flags] CONTAINER cmd…, docker compose exec SERVICE cmd…,
-	// ssh [flags] HOST cmd… (h-v96 b4).
-	k := 0
-	switch {
-	case len(w) > 2 && (w[0] == "docker" || w[0] == "podman") && w[1] == "exec":
-		k = 2
-	case len(w) > 3 && (w[0] == "docker" || w[0] == "podman") && w[1] == "compose" && w[2] == "exec", len(w) > 2 && w[0] == "docker-compose" && w[1] == "exec":
-		k = 3
-		if w[0] == "docker-compose" {
-			k = 2
-		}
-	case len(w) > 2 && w[0] == "ssh":
-		k = 1
-	}
-	if k > 0 {
-		for k < len(w) && strings.HasPrefix(w[k], "-") {
-			if takesValue(w[0], w[k]) {
-				k++
-			}
-			k++
-		}
-		if k+1 < len(w) {
-			return commandWords(w[k+1:])
-		}
-	}
-	if len(w) > 0 && w[0] == "k" {
-		w = append([]string{"kubectl"}, w[1:]...) // the usual alias
 	}
 	return w
 }
