@@ -287,7 +287,9 @@ func TestADeeplyNestedSessionLineDoesNotTrapSearch(t *testing.T) {
 // later start trapped), 300 "--" words in a command the model ran (its
 // output is checked for a secret). Each is read in a loop now (h-v98 a1, a2).
 func TestRunsOfQuotesAndWrappersDoNotTrapTheModule(t *testing.T) {
-	quotes, _ := json.Marshal("fixture: password = " + strings.Repeat(`"`, 20_000) + "\nand export DB_PASSWORD=" + strings.Repeat(`"`, 20_000))
+	quotes, _ := json.Marshal("fixture: password = " + strings.Repeat(`"`, 20_000) + "\nand export DB_PASSWORD=" + strings.Repeat(`"`, 20_000) +
+		"\nthe password was changed " + strings.Repeat("to ", 2_000) + "X\nmy password changed from " + strings.Repeat("a to from ", 500) +
+		"\n## Password " + strings.Repeat("list ", 20_000))
 	command, _ := json.Marshal("printf '%s ' " + strings.Repeat("-- ", 5_000) + strings.Repeat("ssh h ", 2_000) + "; echo ok")
 	branch := `[{"type":"message","id":"e1","parentId":null,"timestamp":"2026-02-11T09:00:00.000Z","message":{"role":"user","content":` + string(quotes) + `,"timestamp":1770800400000}},` +
 		`{"type":"message","id":"e2","parentId":"e1","timestamp":"2026-02-11T09:01:00.000Z","message":{"role":"assistant","content":[{"type":"toolCall","id":"c1","name":"bash","arguments":{"command":` + string(command) + `}}],"stopReason":"stop","timestamp":1770800460000}},` +

@@ -200,8 +200,9 @@ func endsWithSecretWord(t string) bool {
 		"wachtwoord", "wachtwoorden", "lösenord", "hasło", "hasła", "identifiants", "şifre", "şifreler":
 		return true
 	case "list", "lists", "store", "table", "vault", "sheet", "overview":
-		// What holds them: "Password list", "Credential store".
-		return k > 0 && endsWithSecretWord(t[:k])
+		// What holds them: "Password list", "Credential store"; one such
+		// word, not a call per word of a line of them.
+		return k > 0 && !holderWord(t[:k]) && endsWithSecretWord(t[:k])
 	case "passe":
 		return strings.HasSuffix(strings.ToLower(t), "de passe") // mot(s) de passe
 	case "key", "keys":
@@ -212,6 +213,13 @@ func endsWithSecretWord(t string) bool {
 		}
 	}
 	return false
+}
+
+// holderWord: t's last word is one endsWithSecretWord reads past (list,
+// store): "Password list list" is no heading of passwords.
+func holderWord(t string) bool {
+	t = strings.Trim(t, "*_`: ")
+	return inList(" list lists store table vault sheet overview ", strings.ToLower(t[strings.LastIndexAny(t, " \t/-")+1:]))
 }
 
 // secretPattern is the index of the first pattern of kind "secret", the
