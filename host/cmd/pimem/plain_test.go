@@ -17,6 +17,8 @@ func TestPlainWriterShowsControlsAsEscapes(t *testing.T) {
 		{"é and 日本 stay", "é and 日本 stay"},
 		{"w1/x\x9b31my\u2028z\U000E0041q", "w1/x\\x9b31my\\u2028z\\U000e0041q"},                     // h-v96 c3
 		{"/p/a\u200bb\u00adc\ufff9d\u206ae\ufefff", "/p/a\\u200bb\\u00adc\\ufff9d\\u206ae\\ufefff"}, // h-v97 c3
+		{"no\ufe0f\ufe0f\ufe0f\u3164\u034fx", "no\ufe0f\\ufe0f\\ufe0f\\u3164\\u034fx"},              // h-v98 c2
+		{"👨\u200d💻 and می\u200cخواهم ❤\ufe0f", "👨\u200d💻 and می\u200cخواهم ❤\ufe0f"},                // h-v98 c3: joiners stay
 	} {
 		var b bytes.Buffer
 		n, err := plainWriter{&b}.Write([]byte(c.in))
