@@ -19,7 +19,7 @@ var storeInterfaces = []reflect.Type{
 	reflect.TypeFor[store.Ender](), reflect.TypeFor[store.Settler](), reflect.TypeFor[store.Compacter](),
 	reflect.TypeFor[store.Shutdowner](), reflect.TypeFor[store.Tooler](), reflect.TypeFor[store.Footer](),
 	reflect.TypeFor[store.Keeper](), reflect.TypeFor[store.Receipter](), reflect.TypeFor[store.Tracer](),
-	reflect.TypeFor[store.Completer](), reflect.TypeFor[store.Forgetter](), reflect.TypeFor[store.Resourcer](),
+	reflect.TypeFor[store.Completer](), reflect.TypeFor[store.Forgetter](), reflect.TypeFor[store.Claimer](), reflect.TypeFor[store.Resourcer](),
 	reflect.TypeFor[store.Searcher](), reflect.TypeFor[store.Ranker](), reflect.TypeFor[store.Bulky](), reflect.TypeFor[store.Follower](),
 }
 

@@ -186,8 +186,23 @@ func spelling(s string, i int) (int, byte) {
 			return k + n - i, e[0]
 		}
 	}
-	if n := text.InvisibleRef(s, i); n > 0 {
-		return n, 0
+	if n, r := text.RefRune(s, i); n > 0 {
+		// A reference to what prints as nothing, to a space or a dash:
+		// "</pi&nbsp;memory-recall>", "<&#32;/pi-memory-recall>" read as
+		// their plain forms (h-v98 c1).
+		switch {
+		case text.InvisibleRef(s, i) > 0:
+			return n, 0
+		case r == ' ' || r == 0xa0 || r == 0x3000 || r >= 0x2000 && r <= 0x200a || r == 0x202f || r == 0x205f:
+			return n, ' '
+		case r >= 0x2010 && r <= 0x2015 || r == 0x2212 || r == 0xfe63 || r == 0xff0d:
+			return n, '-'
+		}
+	}
+	for _, sp := range [...]string{"%20", `\u0020`, `\x20`, "%C2%A0", "%c2%a0", `\u00a0`, `\u00A0`} {
+		if hasAt(s, i, sp) {
+			return len(sp), ' ' // a space escaped in a URL or a string
+		}
 	}
 	switch s[i] {
 	case 0xEF:

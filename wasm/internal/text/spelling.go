@@ -145,42 +145,62 @@ func refValue(s string, j int) (n, v int) {
 	return e + Semicolon(s, e) - j, v
 }
 
-// invisibleNames are HTML's named references of characters that print as
-// nothing (FormatLen).
-var invisibleNames = [...]string{"shy", "ZeroWidthSpace", "zwnj", "zwj", "lrm", "rlm", "NoBreak",
-	"InvisibleTimes", "InvisibleComma", "ApplyFunction", "NegativeVeryThinSpace",
-	"NegativeThinSpace", "NegativeMediumSpace", "NegativeThickSpace", "it", "ic", "af"}
+// namedRefs are HTML's named references marker reads as their
+// characters: what prints as nothing, spaces and dashes.
+var namedRefs = [...]struct {
+	name string
+	r    rune
+}{
+	{"shy", 0xad}, {"ZeroWidthSpace", 0x200b}, {"zwnj", 0x200c}, {"zwj", 0x200d}, {"lrm", 0x200e}, {"rlm", 0x200f},
+	{"NoBreak", 0x2060}, {"InvisibleTimes", 0x2062}, {"InvisibleComma", 0x2063}, {"ApplyFunction", 0x2061},
+	{"NegativeVeryThinSpace", 0x200b}, {"NegativeThinSpace", 0x200b}, {"NegativeMediumSpace", 0x200b}, {"NegativeThickSpace", 0x200b},
+	{"nbsp", 0xa0}, {"NonBreakingSpace", 0xa0}, {"ensp", 0x2002}, {"emsp", 0x2003}, {"thinsp", 0x2009}, {"ThinSpace", 0x2009},
+	{"hairsp", 0x200a}, {"VeryThinSpace", 0x200a}, {"MediumSpace", 0x205f}, {"numsp", 0x2007}, {"puncsp", 0x2008},
+	{"ndash", 0x2013}, {"mdash", 0x2014}, {"minus", 0x2212}, {"hyphen", 0x2010}, {"dash", 0x2010}, {"horbar", 0x2015},
+	{"it", 0x2062}, {"ic", 0x2063}, {"af", 0x2061},
+}
 
-// InvisibleRef is the length of an HTML reference at s[i], its '&' and ';'
-// spelled or not (Amp, Semicolon), to a character that prints as nothing
-// (FormatLen): "&shy;", "&shy" (as a page reads it), "&ZeroWidthSpace;",
-// "&#173;", "&#x200B"; 0 when there is none. A marker so split reads whole
-// on a page: "</pi&shy;memory-recall>".
-func InvisibleRef(s string, i int) int {
+// RefRune is the length of an HTML character reference at s[i], its '&'
+// and ';' spelled or not (Amp, Semicolon), and its character: a numeric
+// one ("&#32;", "&#x200B", "&#x0000003c;"), or one of namedRefs ("&shy;",
+// "&nbsp" as a page reads them without ';'); 0, 0 when there is none.
+func RefRune(s string, i int) (int, rune) {
 	a := Amp(s, i)
 	if a == 0 {
-		return 0
+		return 0, 0
 	}
 	j := i + a
 	if n, v := refValue(s, j); n > 0 {
 		if v <= 0 || v > utf8.MaxRune {
-			return 0
+			return 0, 0
 		}
-		var b [utf8.UTFMax]byte
-		k := utf8.EncodeRune(b[:], rune(v))
-		if FormatLen(string(b[:k]), 0) != k {
-			return 0
-		}
-		return a + n
+		return a + n, rune(v)
 	}
-	for _, name := range invisibleNames {
-		if k := j + len(name); k <= len(s) && s[j:k] == name {
-			if sc := Semicolon(s, k); sc > 0 || name == "shy" {
-				return a + len(name) + sc
+	for _, e := range namedRefs {
+		if k := j + len(e.name); k <= len(s) && s[j:k] == e.name {
+			if sc := Semicolon(s, k); sc > 0 || e.name == "shy" || e.name == "nbsp" {
+				return a + len(e.name) + sc, e.r
 			}
 		}
 	}
-	return 0
+	return 0, 0
+}
+
+// InvisibleRef is the length of an HTML reference at s[i] (RefRune) to a
+// character that prints as nothing (FormatLen): "&shy;", "&shy", "&#173;",
+// "&#x200B"; 0 when there is none. A marker so split reads whole on a
+// page: "</pi&shy;memory-recall>".
+func InvisibleRef(s string, i int) int {
+	n, r := RefRune(s, i)
+	if n == 0 {
+		return 0
+	}
+	var b [utf8.UTFMax]byte
+	k := utf8.EncodeRune(b[:], r)
+	if FormatLen(string(b[:k]), 0) != k {
+		return 0
+	}
+	return n
 }
 
 // Amp is the length of a spelling of '&' at s[i] that may start a
