@@ -23,7 +23,7 @@ func ReadsSecret(command string) bool {
 }
 
 func readsSecretIn(command string, depth int) bool {
-	if readsEnvSecret(command) {
+	if readsEnvSecret(command) || jqFilterSecret(command) {
 		return true
 	}
 	for _, part := range strings.FieldsFunc(command, func(r rune) bool {
@@ -187,6 +187,18 @@ var secretReads = [][]string{
 	{"pulumi", "config", "get"}, {"aws", "ecr", "get-login-password"}, {"secret-tool", "lookup"}, {"gpg", "-d"}, {"gpg", "--decrypt"},
 	{"terraform", "output", "-raw"}, {"terraform", "output", "-json"}, {"aws", "configure", "get"}, {"kubectl", "view-secret"},
 	{"chamber", "read"}, {"age", "-d"}, {"age", "--decrypt"}, {"rage", "-d"}, {"rage", "--decrypt"}, {"pwgen"},
+	{"tofu", "output", "-raw"}, {"tofu", "output", "-json"}, {"terragrunt", "output", "-raw"}, {"pulumi", "stack", "output", "--show-secrets"},
+	{"openssl", "rand"}, {"aws", "sts", "assume-role"}, {"aws", "sts", "get-session-token"}, {"aws", "sts", "get-federation-token"},
+	{"xclip", "-o"}, {"pbpaste"}, {"wl-paste"}, {"passage", "show"}, {"gopass", "show"},
+}
+
+// outputNamed: the words after terraform (its flags first: -chdir=…) are
+// its output subcommand and a name: terraform -chdir=infra output db_pw.
+func outputNamed(w []string) bool {
+	for len(w) > 0 && strings.HasPrefix(w[0], "-") {
+		w = w[1:]
+	}
+	return len(w) > 1 && w[0] == "output" && !strings.HasPrefix(w[len(w)-1], "-")
 }
 
 // passCommands are pass's subcommands that print no password; any other
@@ -241,6 +253,19 @@ func readsEnvSecret(command string) bool {
 	return false
 }
 
+// jqFilterSecret: command runs jq (or yq) with a filter that names a
+// secret, its pipes inside the filter too (jq -r '.data | .password'),
+// which splitting the command at its pipes cut from jq.
+func jqFilterSecret(command string) bool {
+	f := strings.Fields(command)
+	for i, w := range f {
+		if name := w[strings.LastIndexByte(w, '/')+1:]; (name == "jq" || name == "yq" || name == "gojq" || name == "jaq") && jqPathSecret(f[i+1:]) {
+			return true
+		}
+	}
+	return false
+}
+
 // jqPathSecret: a word of a jq (or yq) filter names a secret: .password,
 // .data.api_key, '.db["token"]'.
 func jqPathSecret(args []string) bool {
@@ -290,9 +315,9 @@ func readsSecret(w []string) bool {
 		}
 	}
 	switch {
-	case name == "pass" && len(w) > 1 && !strings.Contains(passCommands, " "+w[1]+" "):
+	case (name == "pass" || name == "gopass" || name == "passage") && len(w) > 1 && !strings.Contains(passCommands, " "+w[1]+" "):
 		return true // pass prod/db: pass show's default
-	case name == "terraform" && len(w) > 2 && w[1] == "output" && !strings.HasPrefix(w[len(w)-1], "-"):
+	case (name == "terraform" || name == "tofu" || name == "terragrunt") && outputNamed(w[1:]):
 		return true // terraform output db_password: one output, sensitive or not
 	case (name == "jq" || name == "yq" || name == "gojq" || name == "jaq") && jqPathSecret(w[1:]):
 		return true

@@ -31,6 +31,9 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		`python -c "import os; print(os.getenv('GITHUB_TOKEN'))"`, `ruby -e 'puts ENV["DB_PASSWORD"]'`,
 		"terraform output db_password", "terraform output -json", "pass prod/db", "pass otp totp/github", "pass generate web/site 24",
 		"chamber read prod db_password", "age -d -i key.txt secrets.age", "pwgen -s 24 1",
+		// h-v98 b6.
+		"tofu output -raw db_password", "pulumi stack output --show-secrets", "terraform -chdir=infra output db_password",
+		"openssl rand -base64 32", `jq -r '.data | .password' secrets.json`, "aws sts assume-role --role-arn x --role-session-name y", "xclip -o", "gopass prod/db", "passage show db",
 	} {
 		if !ReadsSecret(c) {
 			t.Errorf("ReadsSecret(%q) = false", c)

@@ -243,6 +243,11 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"password:\nnext_key: 1", "password:\nnext_key: 1"},
 		{"token:\nREADME.md", "token:\nREADME.md"},
 		{"password:\n${DB_PASSWORD}", "password:\n${DB_PASSWORD}"},
+		// h-v98 b4, b5: bold around the colon, prose's "is", a blank line between.
+		{"Fix it. **Password:**\nSt4g!ngAdm1n", "Fix it. **Password:**\n[REDACTED:secret]"},
+		{"its password is\nXk9mZ2qLw7", "its password is\n[REDACTED:secret]"},
+		{"bot password:\n\nXk9mZ2qLw7", "bot password:\n\n[REDACTED:secret]"},
+		{"password is\nnot needed anymore", "password is\nnot needed anymore"},
 		// h-v97 b4: PW as a label's last word; b3: pulumi's secret config.
 		{"DB_PW=Xk9mZ2qLw7", "DB_PW=[REDACTED:secret]"},
 		{"adminPw: Xk9mZ2qLw7", "adminPw: [REDACTED:secret]"},

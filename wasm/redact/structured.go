@@ -971,6 +971,28 @@ func findTypedSecret(s string, pos int) []int {
 	})
 }
 
+// nextOperator is where what follows a label's operator at s[at:] starts,
+// for a value on a line below: ":" and markup that closes around it
+// ("**Password:**"), or prose's " is" or " was" (":" after it too) at the
+// line's end ("its password is" and the value below: h-v98 b4); -1 for
+// none. nextLineValue reads the value after prose strictly.
+func nextOperator(s string, at int) int {
+	if hasAt(s, at, ":") {
+		if hasAt(s, at+1, "**") || hasAt(s, at+1, "__") {
+			return at + 3
+		}
+		return at + 1
+	}
+	if b := runEnd(s, at, isBlank); b > at && (proseWordIs(s, b, "is") || proseWordIs(s, b, "was")) {
+		k := b + 2 + boolInt(s[b] == 'w')
+		if hasAt(s, k, ":") {
+			k++
+		}
+		return k
+	}
+	return -1
+}
+
 // nextLineValue is lineValue for findYAMLNext's value, which YAML indents
 // deeper than the line of its key: a line indented no deeper is the next
 // item of a list or a report, not a value (h-v78 B13: "- Staging needs a
@@ -979,7 +1001,7 @@ func nextLineValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve := firstGroup(m)
 	ks := lineStart(s, m[0])
 	vl := lineStart(s, vs)
-	if runEnd(s, vl, isBlank)-vl <= runEnd(s, ks, isBlank)-ks {
+	if runEnd(s, vl, isBlank)-vl <= runEnd(s, ks, isBlank)-ks || !strings.Contains(s[m[0]:lineEnd(s, m[0])], ":") {
 		// Not indented under its label: a line of its own that is one
 		// word chosen as a password is, as a person writes a label and
 		// its value ("The new admin password:" and the next line,
@@ -992,7 +1014,7 @@ func nextLineValue(s string, m []int) (int, int, int, int, bool) {
 	return lineValue(s, m)
 }
 
-// findYAMLNext: [A-Za-z0-9_.\-]*LABEL:[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n *(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)
+// findYAMLNext: [A-Za-z0-9_.\-]*LABEL(?::(?:\*\*|__)?|[ \t]+(?:is|was):?)[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n(?:[ \t]*\r?\n)? *(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)
 //
 // A YAML value on the line below its key, indented, as a plain, quoted or
 // block scalar (password: >-): the whole of that line, which is not a key
@@ -1004,15 +1026,23 @@ func nextLineValue(s string, m []int) (int, int, int, int, bool) {
 //	  hunter2x
 func findYAMLNext(s string, pos int) []int {
 	return findLabel(s, pos, secretLabel, func(s string, start, at int) []int {
-		if !hasAt(s, at, ":") {
+		k := nextOperator(s, at)
+		if k < 0 {
 			return nil
 		}
-		k := blockStart(s, runEnd(s, at+1, isBlank))
+		k = blockStart(s, runEnd(s, k, isBlank))
 		if hasAt(s, k, "\r") {
 			k++
 		}
 		if !hasAt(s, k, "\n") {
 			return nil
+		}
+		// One blank line between, as two message blocks join ("my
+		// password is", "", "X": h-v98 b5).
+		if b := runEnd(s, k+1, isBlank); hasAt(s, b, "\n") {
+			k = b
+		} else if hasAt(s, b, "\r\n") {
+			k = b + 1
 		}
 		v := runEnd(s, k+1, func(c byte) bool { return c == ' ' }) // unindented too: nextLineValue weighs it
 		if v == len(s) {
