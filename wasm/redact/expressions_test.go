@@ -150,18 +150,18 @@ func expressions() []expression {
 		// secret: a password on a command line (mysql, 7z, sshpass, mongo, curl, docker login, zip, sqlcmd, redis-cli, smbclient, openssl, htpasswd, ldap*, ssh-keygen, keytool, jarsigner, twine, vsce, psexec, ipmitool, nuget, lftp, HTTPie)
 		{re: `(?:\b(?:mysql(?:dump|admin|import|show|check|sh)?|mariadb|7z[ar]?)\b[^\n;|&]*?[ \t]-p` + shellWordRE +
 			`|\b(?:sshpass|twine|vsce|ovsx|poetry|rdesktop|ncftp(?:put|get)?|cqlsh|altool|rabbitmqadmin|security[ \t]+(?:unlock|create)-keychain|cypher-shell|` + fold("psexec") + `(?:64)?|mongo(?:sh|dump|restore|export|import|files|stat|top)?)\b[^\n;|&]*?[ \t](?:-p[ \t]*|--pat(?:[ \t]+|=))` + shellWordRE +
-			`|\b(?:curl|jenkins-cli)\b[^\n;|&]*?[ \t](?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=)|-auth[ \t]+)(?:(?:"[^"\n:]*:|[^\s:"']*:")([^"\n]+)"|(?:'[^'\n:]*:|[^\s:"']*:')([^'\n]+)'|[^\s:"']*:([^\s"']+))` +
+			`|\b(?:curl|jenkins-cli)\b[^\n;|&]*?[ \t](?:-[uU][ \t]*|--(?:proxy-)?user(?:[ \t]+|=)|-auth[ \t]+)(?:(?:"[^"\n:]*:|[^\s:"']*:"|"[^"\n:]*":"|'[^'\n:]*':")([^"\n]+)"|(?:'[^'\n:]*:|[^\s:"']*:'|"[^"\n:]*":'|'[^'\n:]*':')([^'\n]+)'|(?:[^\s:"']*|"[^"\n:]*"|'[^'\n:]*'):([^\s"']+))` +
 			`|\b(?:docker|podman|nerdctl|buildah|skopeo|oras|az|helm|cf|oc|expo)[ \t]+(?:registry[ \t]+)?login\b[^\n;|&]*?[ \t](?:-p[ \t]*|--password(?:[ \t]+|=))` + shellWordRE +
 			`|\b(?:zip|unzip|zipcloak|sqlcmd|bcp|osql|isql|p4|mosquitto_pub|mosquitto_sub|security[ \t]+import|` + fold("ipmitool") + `)\b[^\n;|&]*?[ \t]-P[ \t]*` + shellWordRE +
 			`|\bredis-cli\b[^\n;|&]*?[ \t](?:-a[ \t]*|--pass[ \t]+)` + shellWordRE +
-			`|\b(?:smbclient|smbcacls|smbget|rpcclient)\b[^\n;|&]*?[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:(?:"[^"\n%]*%|[^\s%"']*%")([^"\n]+)"|(?:'[^'\n%]*%|[^\s%"']*%')([^'\n]+)'|[^\s%"']*%([^\s"']+))` +
+			`|\b(?:smbclient|smbcacls|smbget|rpcclient)\b[^\n;|&]*?[ \t](?:-U[ \t]*|--user(?:[ \t]+|=))(?:(?:"[^"\n%]*%|[^\s%"']*%"|"[^"\n%]*"%"|'[^'\n%]*'%")([^"\n]+)"|(?:'[^'\n%]*%|[^\s%"']*%'|"[^"\n%]*"%'|'[^'\n%]*'%')([^'\n]+)'|(?:[^\s%"']*|"[^"\n%]*"|'[^'\n%]*')%([^\s"']+))` +
 			`|\b(?:openssl|ibmcloud|codecov|` + fold("nuget") + `)\b[^\n;|&]*?[ \t](?:-pass(?:in|out)?[ \t]+(?:(?:"pass:|pass:")([^"\n]+)"|(?:'pass:|pass:')([^'\n]+)'|pass:([^\s"']+))|(?:-[kt]|-` + fold("apikey") + `)[ \t]+` + shellWordRE + `)` +
 			`|\bhtpasswd\b[^\n;|&<>]*?[ \t]-[A-Za-z]*b[A-Za-z]*[^\n;|&<>]*?[ \t](?:"([^"\n]+)"|'([^'\n]+)'|([^\s"';|&<>]+))[ \t]*(?:[\n;|&<>]|$)` +
 			`|\bldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)\b[^\n;|&]*?[ \t]-w[ \t]*` + shellWordRE +
 			`|\bssh-keygen\b[^\n;|&]*?[ \t]-[NP][ \t]*` + shellWordRE +
 			`|\b(?:keytool|jarsigner)\b[^\n;|&]*?[ \t]-(?:(?:src|dest)?(?:store|key)pass|new)[ \t]+` + shellWordRE +
-			`|\blftp\b[^\n;|&]*?[ \t]-u[ \t]*(?:(?:"[^"\n,]*,|[^\s,"']*,")([^"\n]+)"|(?:'[^'\n,]*,|[^\s,"']*,')([^'\n]+)'|[^\s,"']*,([^\s"']+))` +
-			`|\b(?:https?|xhs?)[ \t](?:[^\n;|&]*?[ \t])?(?:-a[ \t]*|--auth(?:[ \t]+|=))(?:(?:"[^"\n:]*:|[^\s:"']*:")([^"\n]+)"|(?:'[^'\n:]*:|[^\s:"']*:')([^'\n]+)'|[^\s:"']*:([^\s"']+)))`},
+			`|\blftp\b[^\n;|&]*?[ \t]-u[ \t]*(?:(?:"[^"\n,]*,|[^\s,"']*,"|"[^"\n,]*","|'[^'\n,]*',")([^"\n]+)"|(?:'[^'\n,]*,|[^\s,"']*,'|"[^"\n,]*",'|'[^'\n,]*',')([^'\n]+)'|(?:[^\s,"']*|"[^"\n,]*"|'[^'\n,]*'),([^\s"']+))` +
+			`|\b(?:https?|xhs?)[ \t](?:[^\n;|&]*?[ \t])?(?:-a[ \t]*|--auth(?:[ \t]+|=))(?:(?:"[^"\n:]*:|[^\s:"']*:"|"[^"\n:]*":"|'[^'\n:]*':")([^"\n]+)"|(?:'[^'\n:]*:|[^\s:"']*:'|"[^"\n:]*":'|'[^'\n:]*':')([^'\n]+)'|(?:[^\s:"']*|"[^"\n:]*"|'[^'\n:]*'):([^\s"']+)))`},
 		// secret: a secret given to a secret store's command
 		{re: `(?:\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))` +
 			`|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bnetlify[ \t]+env:set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bpulumi[ \t]+config[ \t]+set(?:[ \t]+--path)?[ \t]+--secret(?:[ \t]+--path)?[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-][^\s"']*)[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+` +

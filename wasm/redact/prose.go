@@ -674,11 +674,13 @@ func identProse(s string, m []int, k int) (int, int, int, int, bool) {
 		v = afterIntro(s, m[1])
 	}
 	if v < 0 {
-		// Less surely: "DB_PASSWORD should be X", "set DB_PASSWORD to X".
-		if j := modalBe(s, m[1]); j >= 0 {
+		// Less surely: "DB_PASSWORD should be X", "set DB_PASSWORD to X",
+		// the identifier in code or bold too ("set `DB_PASSWORD` to X").
+		e := labelClosers(s, m[1])
+		if j := modalBe(s, e); j >= 0 {
 			return firmValue(s, m[0], j)
 		}
-		if j := spaceEnd(s, m[1]); j > m[1] && proseWordIs(s, j, "to") && changedBefore(s, m[0]) {
+		if j := spaceEnd(s, e); j > e && proseWordIs(s, j, "to") && changedBefore(s, m[0]) {
 			if v := spaceEnd(s, j+2); v > j+2 && v < len(s) {
 				return firmValue(s, m[0], v)
 			}

@@ -266,6 +266,8 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{`lftp -u admin,'Sup3r$ecret' ftp://h`, `lftp -u admin,'[REDACTED:secret]' ftp://h`},
 		{`http -a admin:"Sup3r$ecret" https://x`, `http -a admin:"[REDACTED:secret]" https://x`},
 		{`curl -u admin:"" https://x`, `curl -u admin:"" https://x`},
+		{`curl -u "deploy":"Sup3r$ecret" https://x`, `curl -u "deploy":"[REDACTED:secret]" https://x`},
+		{`curl -u 'admin':Sup3r$ecret https://x`, `curl -u 'admin':[REDACTED:secret] https://x`},
 		{`curl -u "$USER:$TOKEN" https://x.example`, `curl -u "$USER:$TOKEN" https://x.example`},
 		{"sshpass -p S3cret ssh deploy@host", "sshpass -p [REDACTED:secret] ssh deploy@host"},
 		{"ssh -p 22 deploy@host", "ssh -p 22 deploy@host"},
@@ -573,6 +575,8 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"the staging password is now set to Pw22x!Kq9", "the staging password is now set to [REDACTED:secret]"},
 		// h-v95 b5: a modal verb, an identifier after a verb of change.
 		{"Set DB_PASSWORD to Summer2024!", "Set DB_PASSWORD to [REDACTED:secret]"},
+		{"Set `DB_PASSWORD` to Summer2024! in CI.", "Set `DB_PASSWORD` to [REDACTED:secret] in CI."},
+		{"**DB_PASSWORD** should be Summer2024!", "**DB_PASSWORD** should be [REDACTED:secret]"},
 		{"I set dbPassword to hunter2xyz today", "I set dbPassword to [REDACTED:secret] today"},
 		{"set POSTGRES_PASSWORD to 'Tr0ub4dor&3'", "set POSTGRES_PASSWORD to '[REDACTED:secret]'"},
 		{"DB_PASSWORD should be Summer2024!", "DB_PASSWORD should be [REDACTED:secret]"},

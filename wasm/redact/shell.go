@@ -339,8 +339,8 @@ func groups(c, g, vs, ve, end int) []int {
 // shellValue reads (?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+)) at s[v:]: which
 // group (0 double-quoted, 1 single-quoted, 2 bare; -1 none), the value and
 // where the match ends. With a separator, the value is what follows the
-// first one of user:password (sep ':'), quoted whole or after the
-// separator: (?:(?:"[^"\n:]*:|[^\s:"']*:")([^"\n]+)"|(?:'[^'\n:]*:|[^\s:"']*:')([^'\n]+)'|[^\s:"']*:([^\s"']+)).
+// first one of user:password (sep ':'), quoted whole, after the separator
+// or each alone: (?:(?:"[^"\n:]*:|[^\s:"']*:"|"[^"\n:]*":"|'[^'\n:]*':")([^"\n]+)"|(?:'[^'\n:]*:|[^\s:"']*:'|"[^"\n:]*":'|'[^'\n:]*':')([^'\n]+)'|(?:[^\s:"']*|"[^"\n:]*"|'[^'\n:]*'):([^\s"']+)).
 func shellValue(s string, v int, sep byte) (g, vs, ve, end int) {
 	if v < len(s) && isQuote(s[v]) {
 		q := s[v]
@@ -349,6 +349,9 @@ func shellValue(s string, v int, sep byte) (g, vs, ve, end int) {
 			k := vs
 			for k < len(s) && s[k] != q && s[k] != '\n' && s[k] != sep {
 				k++
+			}
+			if k+1 < len(s) && s[k] == q && s[k+1] == sep {
+				return sepValue(s, k+2) // the user quoted alone: curl -u "deploy":"PW" (h-v98 b7)
 			}
 			if k == len(s) || s[k] != sep {
 				return -1, 0, 0, 0
@@ -373,18 +376,27 @@ func shellValue(s string, v int, sep byte) (g, vs, ve, end int) {
 		if k == len(s) || s[k] != sep {
 			return -1, 0, 0, 0
 		}
-		if vs = k + 1; vs < len(s) && isQuote(s[vs]) {
-			// Quoted after the separator: curl -u admin:"PW".
-			q := s[vs]
-			ve = vs + 1
-			for ve < len(s) && s[ve] != q && s[ve] != '\n' {
-				ve++
-			}
-			if ve == vs+1 || ve == len(s) || s[ve] != q {
-				return -1, 0, 0, 0
-			}
-			return 1 - boolInt(q == '"'), vs + 1, ve, ve + 1
+		return sepValue(s, k+1)
+	}
+	if ve = runEnd(s, vs, isBareShell); ve == vs {
+		return -1, 0, 0, 0
+	}
+	return 2, vs, ve, ve
+}
+
+// sepValue is shellValue's value after the separator at s[:vs]: quoted
+// (curl -u admin:"PW") or bare.
+func sepValue(s string, vs int) (g, vs2, ve, end int) {
+	if vs < len(s) && isQuote(s[vs]) {
+		q := s[vs]
+		ve = vs + 1
+		for ve < len(s) && s[ve] != q && s[ve] != '\n' {
+			ve++
 		}
+		if ve == vs+1 || ve == len(s) || s[ve] != q {
+			return -1, 0, 0, 0
+		}
+		return 1 - boolInt(q == '"'), vs + 1, ve, ve + 1
 	}
 	if ve = runEnd(s, vs, isBareShell); ve == vs {
 		return -1, 0, 0, 0
