@@ -165,18 +165,25 @@ func TestHead(t *testing.T) {
 	}
 }
 
-// h-v94 c7: an 8192-bit key straddling a cut keeps none of its body: the
-// window past a cut is longer than the key.
-func TestBoundedKeepsNoPartOfALongKeyAtItsCut(t *testing.T) {
-	raw := make([]byte, 4800)
-	rand.New(rand.NewSource(7)).Read(raw)
+// keyBody is n random bytes in base64 lines of 64, as a key's armor has
+// them.
+func keyBody(n int, seed int64) string {
+	raw := make([]byte, n)
+	rand.New(rand.NewSource(seed)).Read(raw)
 	b64 := base64.StdEncoding.EncodeToString(raw)
 	var body strings.Builder
 	for i := 0; i < len(b64); i += 64 {
 		body.WriteString(b64[i:min(len(b64), i+64)] + "\n")
 	}
-	key := "-----BEGIN RSA PRIVATE KEY-----\n" + body.String() + "-----END RSA PRIVATE KEY-----\n"
-	lines := strings.Split(body.String(), "\n")
+	return body.String()
+}
+
+// h-v94 c7: an 8192-bit key straddling a cut keeps none of its body: the
+// window past a cut is longer than the key.
+func TestBoundedKeepsNoPartOfALongKeyAtItsCut(t *testing.T) {
+	body := keyBody(4800, 7)
+	key := "-----BEGIN RSA PRIVATE KEY-----\n" + body + "-----END RSA PRIVATE KEY-----\n"
+	lines := strings.Split(body, "\n")
 	for _, before := range []int{500, 1000, 3000} { // its BEGIN this far before where the tail's read started with a 4 KiB window
 		s := pasted(100000) + key + strings.Repeat("word ", 20000)[:MaxRead/3+4096-(len(key)-before)]
 		got, _ := BoundedRaw(string(jsonw.String(nil, s)))
@@ -192,15 +199,9 @@ func TestBoundedKeepsNoPartOfALongKeyAtItsCut(t *testing.T) {
 // tail keeps none of its body. b2: a heading the cut falls in is read
 // whole ("## Service pass|words").
 func TestBoundedTailReadsAKeyOrAHeadingItsCutFallsIn(t *testing.T) {
-	raw := make([]byte, 10000)
-	rand.New(rand.NewSource(9)).Read(raw)
-	b64 := base64.StdEncoding.EncodeToString(raw)
-	var body strings.Builder
-	for i := 0; i < len(b64); i += 64 {
-		body.WriteString(b64[i:min(len(b64), i+64)] + "\n")
-	}
-	key := "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" + body.String() + "=Ab3x\n-----END PGP PRIVATE KEY BLOCK-----\n"
-	lines := strings.Split(body.String(), "\n")
+	body := keyBody(10000, 9)
+	key := "-----BEGIN PGP PRIVATE KEY BLOCK-----\n\n" + body + "=Ab3x\n-----END PGP PRIVATE KEY BLOCK-----\n"
+	lines := strings.Split(body, "\n")
 	region := MaxRead/3 + redact.Window
 	for _, into := range []int{500, 2000, len(key) - redact.Window - 500} { // the tail's read starts this far into the key, its END past the window
 		s := pasted(100000) + "\n" + key + strings.Repeat("word ", 20000)[:region-(len(key)-into)]
