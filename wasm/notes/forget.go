@@ -534,11 +534,24 @@ func since(r *forgotten, others []forgotten) (at int, crowd bool) {
 	return -1, false
 }
 
-// holds: runs hold the hole of id, at any depth.
+// holds: runs hold the hole of id, at any depth. A loop, not a call per
+// level: the records that nest holes are read from a file, and the core's
+// stack is 64 KiB.
 func holds(runs []lineRun, id string) bool {
-	for _, x := range runs {
-		if x.n == 0 && (x.id == id || holds(x.inner, id)) {
-			return true
+	stack := [][]lineRun{runs}
+	for len(stack) > 0 {
+		rs := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, x := range rs {
+			if x.n != 0 {
+				continue
+			}
+			if x.id == id {
+				return true
+			}
+			if len(x.inner) > 0 {
+				stack = append(stack, x.inner)
+			}
 		}
 	}
 	return false
@@ -637,20 +650,30 @@ func bodyLines(b []byte) int {
 // in two around it: the entry is back while the one that took the lines
 // around its place is not, and goes between that one's two parts.
 func lift(doc []lineRun, id string) []lineRun {
-	for k, x := range doc {
-		if x.n != 0 || x.id == id || !holds(x.inner, id) {
-			continue
+	// The holes down to the one that holds id's directly, then each split
+	// around it from the bottom up (a loop: see holds).
+	levels, path := [][]lineRun{doc}, []int(nil)
+	for cur := doc; ; {
+		k := slices.IndexFunc(cur, func(x lineRun) bool { return x.n == 0 && x.id != id && holds(x.inner, id) })
+		if k < 0 {
+			break
 		}
-		inner := lift(x.inner, id)
-		for j, y := range inner {
-			if y.n == 0 && y.id == id {
-				before := lineRun{id: x.id, inner: inner[:j:j]}
-				after := lineRun{id: x.id, inner: inner[j+1:]}
-				return slices.Concat(doc[:k:k], []lineRun{before, y, after}, doc[k+1:])
-			}
-		}
+		path = append(path, k)
+		cur = cur[k].inner
+		levels = append(levels, cur)
 	}
-	return doc
+	inner := levels[len(levels)-1]
+	for i := len(path) - 1; i >= 0; i-- {
+		x := levels[i][path[i]]
+		j := slices.IndexFunc(inner, func(y lineRun) bool { return y.n == 0 && y.id == id })
+		if j < 0 {
+			return doc
+		}
+		before := lineRun{id: x.id, inner: inner[:j:j]}
+		after := lineRun{id: x.id, inner: inner[j+1:]}
+		inner = slices.Concat(levels[i][:path[i]:path[i]], []lineRun{before, inner[j], after}, levels[i][path[i]+1:])
+	}
+	return inner
 }
 
 // unsplit takes the other part of a hole lift split (id's) out of runs,
