@@ -101,8 +101,8 @@ func starts(s string, at func(s string, i int) bool, f func(i, n int) bool) {
 	for i, j := 0, 0; i < len(s); {
 		n, c := spelling(s, i)
 		w := 1
-		if n > 0 && c == 0 {
-			w = len(softHyphen) // a reference to what prints as nothing
+		if n > 0 {
+			w = utf8.RuneLen(c) // what read gave for it
 		}
 		n = max(n, 1)
 		if r[j] == '<' && at(r, j) && !f(i, n) {
@@ -115,10 +115,6 @@ func starts(s string, at func(s string, i int) bool, f func(i, n int) bool) {
 // entities are HTML's named references spelling looks for, each after the
 // character it stands for.
 var entities = [...]string{"<lt", ">gt", "/sol", "!excl", ":colon", "_lowbar", ".period", "-hyphen", "-dash", "-minus"}
-
-// softHyphen is what read gives for a reference to a character that
-// prints as nothing.
-const softHyphen = "\u00ad"
 
 // nextLT is the index of the first "<" of s at or after i, -1 when none.
 func nextLT(s string, i int) int {
@@ -137,9 +133,9 @@ func nextLT(s string, i int) int {
 func read(s string) (string, bool) {
 	lt, spelled := strings.IndexByte(s, '<') >= 0, false
 	for i := 0; i < len(s) && !(lt && spelled); i++ {
-		if c := s[i]; c == '&' || c == '%' || c == '\\' || c == 0xEF {
-			n, b := spelling(s, i)
-			lt, spelled = lt || b == '<', spelled || n > 0
+		if c := s[i]; c == '&' || c == '%' || c == '\\' || c == 0xEF || c == 0xE2 || c == 0xF0 {
+			n, r := spelling(s, i)
+			lt, spelled = lt || r == '<', spelled || n > 0
 		}
 	}
 	if !lt || !spelled {
@@ -147,11 +143,8 @@ func read(s string) (string, bool) {
 	}
 	b := make([]byte, 0, len(s))
 	for i := 0; i < len(s); {
-		if n, c := spelling(s, i); n > 0 && c == 0 {
-			b, i = append(b, softHyphen...), i+n
-			continue
-		} else if n > 0 {
-			b, i = append(b, c), i+n
+		if n, r := spelling(s, i); n > 0 {
+			b, i = utf8.AppendRune(b, r), i+n
 			continue
 		}
 		b, i = append(b, s[i]), i+1
@@ -159,17 +152,20 @@ func read(s string) (string, bool) {
 	return string(b), true
 }
 
-// spelling is the length of a spelling at s[i] of an ASCII character and
-// that character (text.Spelling), HTML's named references of the
-// characters a marker is made of too ("&lt;", "&LT" and "&gt;" with or
-// without ";", as a browser reads them; "&sol;", "&excl;", "&colon;",
-// "&lowbar;", "&period;", and "&hyphen;", "&dash;" and "&minus;" read as
-// "-"; their '&' and ';' spelled too: "&amp;lt;", "%26lt%3B") and the
-// small forms "﹤" and "﹥"; 0, 0 when there is none. A reference to a
-// character that prints as nothing ("&shy;", "&#x200B;": text.InvisibleRef)
-// is its length and 0: read gives it as a soft hyphen, which a marker's
-// reading passes over as it does the character itself.
-func spelling(s string, i int) (int, byte) {
+// spelling is the length of a spelling at s[i] of a character and that
+// character, as a page, a parser or a model reads it: text.Spelling's
+// ASCII ("%3C", "\\u003c", "&#60;", "＜"); HTML's named references of the
+// characters a marker is made of ("&lt;", "&LT" and "&gt;" with or without
+// ";", as a browser reads them; "&sol;", "&excl;", "&colon;", "&lowbar;",
+// "&period;", and "&hyphen;", "&dash;" and "&minus;" read as "-"; their '&'
+// and ';' spelled too: "&amp;lt;", "%26lt%3B"); any character as a
+// reference (text.RefRune: "&#x200B;", "&nbsp;", "&ndash;"), a JSON or
+// JavaScript escape ("\\u2010", a pair of surrogates) or percent-encoded
+// UTF-8 ("%E2%80%93"); each folded (fold): a space, a dash, a full-width,
+// small or mathematical form read as its ASCII one (h-v98 c1, h-v99 c1,
+// c3); 0, 0 when there is none. What prints as nothing stays itself: a
+// marker's reading passes over it.
+func spelling(s string, i int) (int, rune) {
 	// "&amp;lt;", "%26lt%3B", "\u0026lt;": the reference's '&' and ';'
 	// spelled too.
 	if a := text.Amp(s, i); a > 0 {
@@ -183,34 +179,134 @@ func spelling(s string, i int) (int, byte) {
 			if e[0] != '<' && e[0] != '>' && (s[j:k] != name || n == 0) {
 				continue
 			}
-			return k + n - i, e[0]
+			return k + n - i, rune(e[0])
 		}
 	}
 	if n, r := text.RefRune(s, i); n > 0 {
-		// A reference to what prints as nothing, to a space or a dash:
-		// "</pi&nbsp;memory-recall>", "<&#32;/pi-memory-recall>" read as
-		// their plain forms (h-v98 c1).
+		return n, fold(r)
+	}
+	if n, r := escapedRune(s, i); n > 0 {
+		return n, fold(r)
+	}
+	if s[i] >= 0x80 {
+		// Raw: the small and mathematical forms, the circled letters.
+		if r, n := utf8.DecodeRuneInString(s[i:]); fold(r) != r && fold(r) < 0x80 && (r < 0xff01 || r > 0xff5e) {
+			return n, fold(r)
+		}
+	}
+	n, b := text.Spelling(s, i)
+	return n, rune(b)
+}
+
+// escapedRune reads a character other than ASCII's printable ones spelled
+// at s[i] as text.Spelling does not: "\\uXXXX" (a surrogate pair too),
+// "\\U000XXXXX", "%20" (spelled twice too: "%2520") or percent-encoded
+// UTF-8 ("%E2%80%93"); 0, 0 for none.
+func escapedRune(s string, i int) (int, rune) {
+	switch {
+	case hasAt(s, i, `\u`) && i+6 <= len(s):
+		v, ok := hexVal(s[i+2 : i+6])
+		if !ok {
+			return 0, 0
+		}
+		if v >= 0xd800 && v < 0xdc00 && hasAt(s, i+6, `\u`) && i+12 <= len(s) {
+			if lo, ok := hexVal(s[i+8 : i+12]); ok && lo >= 0xdc00 && lo < 0xe000 {
+				return 12, 0x10000 + (v-0xd800)<<10 + (lo - 0xdc00)
+			}
+		}
+		return 6, v
+	case hasAt(s, i, `\x20`):
+		return 4, ' '
+	case hasAt(s, i, `\U000`) && i+10 <= len(s):
+		if v, ok := hexVal(s[i+6 : i+10]); ok {
+			if d, ok := hexVal("000" + s[i+5:i+6]); ok {
+				return 10, d<<16 | v
+			}
+		}
+	case s[i] == '%':
+		j := i + 1
+		for hasAt(s, j, "25") && j+4 <= len(s) {
+			j += 2 // "%2520": the '%' spelled again
+		}
+		if j+2 > len(s) {
+			return 0, 0
+		}
+		v, ok := hexVal(s[j : j+2])
+		if !ok || v < 0x80 {
+			if ok && v == ' ' {
+				return j + 2 - i, ' '
+			}
+			return 0, 0 // text.Spelling's
+		}
+		if j != i+1 {
+			return 0, 0
+		}
+		var buf [utf8.UTFMax]byte
+		n := 0
+		for k := i; n < len(buf) && k+3 <= len(s) && s[k] == '%'; k += 3 {
+			b, ok := hexVal(s[k+1 : k+3])
+			if !ok || n > 0 && b&0xc0 != 0x80 {
+				break
+			}
+			buf[n] = byte(b)
+			n++
+		}
+		for n > 0 {
+			if r, size := utf8.DecodeRune(buf[:n]); r != utf8.RuneError && size == n {
+				return 3 * n, r
+			}
+			n--
+		}
+	}
+	return 0, 0
+}
+
+// hexVal is the value of the hexadecimal digits of h.
+func hexVal(h string) (rune, bool) {
+	var v rune
+	for i := 0; i < len(h); i++ {
+		c := h[i]
 		switch {
-		case text.InvisibleRef(s, i) > 0:
-			return n, 0
-		case r == ' ' || r == 0xa0 || r == 0x3000 || r >= 0x2000 && r <= 0x200a || r == 0x202f || r == 0x205f:
-			return n, ' '
-		case r >= 0x2010 && r <= 0x2015 || r == 0x2212 || r == 0xfe63 || r == 0xff0d:
-			return n, '-'
+		case c >= '0' && c <= '9':
+			v = v<<4 | rune(c-'0')
+		case c|0x20 >= 'a' && c|0x20 <= 'f':
+			v = v<<4 | rune(c|0x20-'a'+10)
+		default:
+			return 0, false
 		}
 	}
-	for _, sp := range [...]string{"%20", `\u0020`, `\x20`, "%C2%A0", "%c2%a0", `\u00a0`, `\u00A0`} {
-		if hasAt(s, i, sp) {
-			return len(sp), ' ' // a space escaped in a URL or a string
+	return v, true
+}
+
+// fold is r as a marker is read: a space, a dash, a full-width, small or
+// mathematical form, a circled letter as its ASCII character; r itself
+// otherwise.
+func fold(r rune) rune {
+	switch {
+	case r == 0xa0 || r == 0x3000 || r >= 0x2000 && r <= 0x200a || r == 0x202f || r == 0x205f:
+		return ' '
+	case r >= 0x2010 && r <= 0x2015 || r == 0x2212 || r == 0xfe63 || r == 0xff0d:
+		return '-'
+	case r >= 0xff01 && r <= 0xff5e:
+		return r - 0xfee0
+	case r == 0xfe64:
+		return '<'
+	case r == 0xfe65:
+		return '>'
+	case r >= 0x1d400 && r <= 0x1d6a3:
+		if k := (r - 0x1d400) % 52; k < 26 {
+			return 'A' + k
+		} else {
+			return 'a' + k - 26
 		}
+	case r >= 0x1d7ce && r <= 0x1d7ff:
+		return '0' + (r-0x1d7ce)%10
+	case r >= 0x24b6 && r <= 0x24cf:
+		return 'A' + r - 0x24b6
+	case r >= 0x24d0 && r <= 0x24e9:
+		return 'a' + r - 0x24d0
 	}
-	switch s[i] {
-	case 0xEF:
-		if hasAt(s, i, "\ufe64") || hasAt(s, i, "\ufe65") {
-			return 3, '<' + (s[i+2]-0xA4)*2
-		}
-	}
-	return text.Spelling(s, i)
+	return r
 }
 
 // MarkerAt reports whether the "<" at s[i] starts a marker as a person or a
