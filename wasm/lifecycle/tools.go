@@ -462,11 +462,12 @@ func (e *Engine) restore(out *store.Out, ref store.Ref) (string, error) {
 }
 
 // forgetters asks each Forgetter the gate lets write, in list order, until
-// one knows the reference (do's ok) or fails; refused is why the store the
-// gate kept out was kept out, for an answer when none knew it: the one
-// that claims ref by its shape (store.Claimer), else the last.
+// one knows the reference (do's ok) or fails; refused is why a store the
+// gate kept out was kept out, for an answer when none knew it: one that
+// claims ref by its shape (store.Claimer). A store that does not claim it
+// is not said: the reference is a word to search for then (h-v99 d1: a
+// disabled store's reason answered "/memory forget pnpm").
 func (e *Engine) forgetters(out *store.Out, ref store.Ref, do func(store.Forgetter) (bool, error)) (found bool, refused string, err error) {
-	claimed := false
 	for _, st := range e.stores {
 		f, ok := st.(store.Forgetter)
 		if !ok {
@@ -474,9 +475,7 @@ func (e *Engine) forgetters(out *store.Out, ref store.Ref, do func(store.Forgett
 		}
 		st.Refresh(out)
 		if why := e.may(st, store.Write); why != "" {
-			if c, ok := st.(store.Claimer); ok && c.Claims(ref) {
-				refused, claimed = why, true
-			} else if !claimed {
+			if c, ok := st.(store.Claimer); !ok || c.Claims(ref) {
 				refused = why
 			}
 			continue

@@ -731,3 +731,23 @@ func TestARefusedRestoreNamesTheStoreItsReferenceIsFor(t *testing.T) {
 	r.mem("restore D-2026-02-27-0001")
 	r.contains("Nothing was restored: Decision memory is disabled by")
 }
+
+// h-v99 d1: a one-word /memory forget with the other store off answered
+// that store's reason and searched nothing: a store that does not claim
+// the word by its shape says nothing, and the word is searched for.
+func TestAForgetByOneWordWithTheOtherStoreOffForgetsWhatMatches(t *testing.T) {
+	r := newRig(t, false)
+	r.cmd(`add "Project decision PLUGH"`)
+	r.write(projectIndex, "## Build\n- Quux rule XYZZY note\n")
+	r.write("proj/.pi/decision-memory.config.json", `{"enabled": false}`)
+	r.start(false, true)
+	r.mem("forget XYZZY")
+	r.contains("Forgot")
+	require.NotContains(t, r.read(projectIndex), "XYZZY")
+	r = newRig(t, false)
+	r.cmd(`add "Project decision PLUGH"`)
+	r.write("agent/memory/config.json", `{"enabled": false}`)
+	r.start(false, true)
+	r.mem("forget PLUGH")
+	r.contains("Removed decision D-2026-02-27-0001")
+}

@@ -32,6 +32,13 @@ const forgottenName = "forgotten.jsonl"
 // a markdown memory file's. An entry forgotten already (by another process,
 // or before) is said to be, with the id that restores it: nothing else is
 // removed.
+// Claims is store.Claimer's: a note's id (<file>:<line>#<page id>), a
+// page id alone, or a restore reference.
+func (n *driver) Claims(ref store.Ref) bool {
+	_, ok := parseRef(ref.ID)
+	return ok || isPageID(strings.TrimSpace(ref.ID)) || isRestoreID(ref.ID)
+}
+
 func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error) {
 	r, ok := parseRef(ref.ID)
 	if !ok && isPageID(strings.TrimSpace(ref.ID)) {

@@ -1,8 +1,8 @@
 package store
 
 // Claimer is a Forgetter that tells its references by their shape alone
-// (a decision's id): a refusal then names the store the reference is
-// for, not the last one the gate kept out.
+// (a decision's id, a note's): a refusal then names the store the
+// reference is for, and a store that does not claim it says nothing.
 type Claimer interface {
 	Claims(ref Ref) bool
 }
