@@ -304,5 +304,12 @@ func TestRunsOfQuotesAndWrappersDoNotTrapTheModule(t *testing.T) {
 		require.Equal(t, 0, env.Exit, "%+v", env)
 		env = call(t, i, "redact", string(command))
 		require.Equal(t, 0, env.Exit)
+		// h-v99 a2: the redact export's JSON check was recursive.
+		env = call(t, i, "redact", strings.Repeat("[", 5_000)+strings.Repeat("]", 5_000))
+		require.Equal(t, 0, env.Exit)
+		// h-v99 a1: a flag whose value starts with "-" 8 KiB into a line.
+		flag, _ := json.Marshal(strings.Repeat("y", 8300) + " --token -")
+		env = call(t, i, "before_agent_start", `{"prompt":`+string(flag)+`,"messageType":"user"}`)
+		require.Equal(t, 0, env.Exit)
 	})
 }

@@ -1,6 +1,7 @@
 package lifecycle
 
 import (
+	"github.com/pi-memory/pi-memory/wasm/internal/jsonr"
 	"github.com/pi-memory/pi-memory/wasm/store"
 	"github.com/tidwall/gjson"
 )
@@ -16,7 +17,7 @@ import (
 //
 //	{"error":{"message":"unknown tool \"ghp_…\""}} => {"error":{"message":"unknown tool \"[REDACTED:github-token]\""}}
 func redactExport(out *store.Out, in gjson.Result) {
-	if gjson.Valid(in.Raw) {
+	if jsonr.Valid(in.Raw) { // iterative: gjson's validator ran the stack out at 950 levels (h-v99 a2)
 		// Each string alone: redacting the JSON text would read its
 		// escapes as text, and a mark could take a backslash with it
 		// (os.environ[\"PW\"] gave a line that was no JSON).

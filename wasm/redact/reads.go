@@ -190,6 +190,8 @@ var secretReads = [][]string{
 	{"tofu", "output", "-raw"}, {"tofu", "output", "-json"}, {"terragrunt", "output", "-raw"}, {"pulumi", "stack", "output", "--show-secrets"},
 	{"openssl", "rand"}, {"aws", "sts", "assume-role"}, {"aws", "sts", "get-session-token"}, {"aws", "sts", "get-federation-token"},
 	{"xclip", "-o"}, {"pbpaste"}, {"wl-paste"}, {"passage", "show"}, {"gopass", "show"},
+	{"rails", "secret"}, {"wg", "genkey"}, {"pulumi", "config", "--show-secrets"}, {"php", "artisan", "key:generate", "--show"},
+	{"dotenvx", "get"}, {"xsel", "-b"}, {"xsel", "-o"},
 }
 
 // outputNamed: the words after terraform (its flags first: -chdir=…) are
@@ -199,6 +201,22 @@ func outputNamed(w []string) bool {
 		w = w[1:]
 	}
 	return len(w) > 1 && w[0] == "output" && !strings.HasPrefix(w[len(w)-1], "-")
+}
+
+// secretFile: path names a file that holds a secret bare: Rails'
+// master.key, a secrets/ folder's file, one named for a password, a token
+// or a key (db_password.txt, api.token), not source (secrets.go).
+func secretFile(path string) bool {
+	p := strings.ToLower(path)
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	if strings.HasSuffix(base, ".go") || strings.HasSuffix(base, ".ts") || strings.HasSuffix(base, ".js") || strings.HasSuffix(base, ".py") || strings.HasSuffix(base, ".md") || strings.HasSuffix(base, ".rb") {
+		return false
+	}
+	if base == "master.key" || strings.Contains(p, "secrets/") && !strings.HasSuffix(base, ".yml") && !strings.HasSuffix(base, ".yaml") && !strings.HasSuffix(base, ".json") {
+		return true
+	}
+	stem := strings.TrimSuffix(base, ".txt")
+	return stem != base && secretLabel(stem, 0, len(stem)) || strings.HasSuffix(base, ".token")
 }
 
 // passCommands are pass's subcommands that print no password; any other
@@ -228,6 +246,11 @@ func readsEnvSecret(command string) bool {
 	}
 	if !run {
 		return false
+	}
+	for _, g := range [...]string{"secrets.token_", "crypto.randomBytes(", "SecureRandom", "randomUUID"} {
+		if strings.Contains(command, g) {
+			return true // a secret made and printed: python3 -c "import secrets; print(secrets.token_hex())"
+		}
 	}
 	for _, e := range envReads {
 		for rest := command; ; {
@@ -322,9 +345,9 @@ func readsSecret(w []string) bool {
 	case (name == "jq" || name == "yq" || name == "gojq" || name == "jaq") && jqPathSecret(w[1:]):
 		return true
 	}
-	if (name == "cat" || name == "head" || name == "tail" || name == "less") && len(w) > 1 {
+	if (name == "cat" || name == "head" || name == "tail" || name == "less" || name == "more" || name == "bat") && len(w) > 1 {
 		for _, a := range w[1:] {
-			if strings.Contains(a, "/run/secrets/") { // /var/run/secrets/ too
+			if strings.Contains(a, "/run/secrets/") || secretFile(a) { // /var/run/secrets/ too
 				return true // a container's secret files hold the value bare
 			}
 		}

@@ -33,7 +33,10 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		"chamber read prod db_password", "age -d -i key.txt secrets.age", "pwgen -s 24 1",
 		// h-v98 b6.
 		"tofu output -raw db_password", "pulumi stack output --show-secrets", "terraform -chdir=infra output db_password",
-		"openssl rand -base64 32", `jq -r '.data | .password' secrets.json`, "aws sts assume-role --role-arn x --role-session-name y", "xclip -o", "gopass prod/db", "passage show db",
+		"openssl rand -base64 32", `jq -r '.data | .password' secrets.json`,
+		// h-v99 b5.
+		"rails secret", "wg genkey", "cat config/master.key", "cat secrets/db_password.txt", "cat db_password.txt", "pulumi config --show-secrets",
+		"php artisan key:generate --show", "dotenvx get DB_PASSWORD", `python3 -c "import secrets; print(secrets.token_hex(32))"`, "aws sts assume-role --role-arn x --role-session-name y", "xclip -o", "gopass prod/db", "passage show db",
 	} {
 		if !ReadsSecret(c) {
 			t.Errorf("ReadsSecret(%q) = false", c)
@@ -47,6 +50,7 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		"ssh db1 uptime", "sudo -u www-data ls", "timeout 5 make test", "docker compose exec db psql -c 'select 1'",
 		"jq -r .name package.json", "jq '.token_count' stats.json", `python3 -c "import os; print(os.environ['HOME'])"`,
 		"terraform output", "pass ls", "pass insert web/site", `node -e 'console.log(1)'`, "echo process.env.API_TOKEN",
+		"cat secrets.go", "cat docs/secrets/README.md", "cat notes.txt", "cat k8s/secrets/db.yaml",
 	} {
 		if ReadsSecret(c) {
 			t.Errorf("ReadsSecret(%q) = true", c)

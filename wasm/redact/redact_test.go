@@ -1804,3 +1804,15 @@ func TestWhatAHeadingOrAListsHeadNamesAsSecrets(t *testing.T) {
 		"## Shopping list\n- grafana: Gr4fAdm1nPw", "## Release 2024\n- grafana: Gr4fAdm1nPw",
 	})
 }
+
+// h-v99 a1: a secret flag whose value starts with "-", more than 8 KiB
+// into a line, sliced the text from after its value's start and panicked
+// (the core trapped for good: a note, a tool's output, a past session).
+func TestAFlagFarIntoALineWithADashValueDoesNotPanic(t *testing.T) {
+	for _, s := range []string{strings.Repeat("x", 8193) + " --password -", strings.Repeat("y ", 4200) + "--token -", strings.Repeat("x", 9000) + " --api-key --verbose"} {
+		out, _ := String(s)
+		if out != s {
+			t.Errorf("changed: %q", out[len(out)-40:])
+		}
+	}
+}

@@ -1320,8 +1320,16 @@ func secretFlag(name string) bool {
 // glued to it (--password X<<EOF, --token T;echo).
 func flagValue(s string, m []int) (int, int, int, int, bool) {
 	vs, ve, ws, we, ok := commandValue(s, m)
-	if f := strings.Fields(s[lineStart(s, m[0]):vs]); ok && len(f) >= 4 && f[len(f)-1] == "--secret" && slices.Contains(f, "pulumi") {
-		return 0, 0, 0, 0, false // pulumi config set --secret KEY V: a switch, then the key's name
+	if !ok {
+		return 0, 0, 0, 0, false
+	}
+	// pulumi config set --secret KEY V: a switch, then the key's name. The
+	// line's start is looked for in the 8 KiB before the match: past that,
+	// from the match (h-v99 a1: a slice from after vs panicked the core).
+	if ls := lineStart(s, m[0]); ls <= vs {
+		if f := strings.Fields(s[ls:vs]); len(f) >= 4 && f[len(f)-1] == "--secret" && slices.Contains(f, "pulumi") {
+			return 0, 0, 0, 0, false
+		}
 	}
 	if ok && m[6] >= 0 {
 		if k := strings.IndexAny(s[vs:ve], "<>;|&"); k == 0 {
