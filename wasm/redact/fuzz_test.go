@@ -18,6 +18,8 @@ func FuzzString(f *testing.F) {
 	}
 	f.Add("password=hunter22x")
 	f.Add("my passphrase is correct horse battery staple. Thanks!")
+	// Past the 8 KiB a line's start is looked for in (h-v99 a1).
+	f.Add(strings.Repeat("x", 8193) + " --password -")
 	f.Add("the password for the staging db is 'hunter2' and pw: abc123")
 	f.Add("aws secret key: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY")
 	f.Add("AKIAIOSFODNN7EXAMPLEghp_abcdefghijklmnopqrstuvwxyz0123")
