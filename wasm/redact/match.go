@@ -1255,7 +1255,23 @@ func secretLabel(s string, lo, end int) bool {
 	}
 	// Where it is used, after it: DB_PASSWORD_PROD, API_KEY_2.
 	e := envEnd(s, lo, end)
-	return e < end && e > lo && labelEnd(s[e-1]) && plainLabel(s, lo, e)
+	if e < end && e > lo && labelEnd(s[e-1]) && plainLabel(s, lo, e) {
+		return true
+	}
+	// A version after it (DB_PASSWORD_V2), or one or two digits glued on
+	// (password1: h-v99 b3).
+	for k := 1; k <= 2 && end-k > lo && s[end-k] >= '0' && s[end-k] <= '9'; k++ {
+		e := end - k
+		if labelEnd(s[e-1]) && plainLabel(s, lo, e) {
+			return true
+		}
+		if e-1 > lo && s[e-1]|0x20 == 'v' {
+			if p := sep(s, lo, e-1); p < e-1 && p > lo && labelEnd(s[p-1]) && plainLabel(s, lo, p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // envWords say where a secret is used, after its label or before its KEY:

@@ -301,8 +301,9 @@ func prosePassword(s string, m []int) (int, int, int, int, bool) {
 	}
 	if v < 0 {
 		// No verb: "passwd hunter2", "set the password to hunter2", one word
-		// that looks like a password.
-		v = runEnd(s, m[1], isBlank)
+		// that looks like a password; the word in code or bold too ("set
+		// `password` to X": h-v99 b7).
+		v = runEnd(s, labelClosers(s, m[1]), isBlank)
 		for _, d := range [...]string{"- ", "-- ", "– ", "— "} {
 			if v > m[1] && hasAt(s, v, d) {
 				v = runEnd(s, v+len(d), isBlank) // a dash between blanks: "root password - X", "password -- X", "password — X"

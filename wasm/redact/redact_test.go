@@ -250,6 +250,11 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"password is\nnot needed anymore", "password is\nnot needed anymore"},
 		// h-v97 b4: PW as a label's last word; b3: pulumi's secret config.
 		{"DB_PW=Xk9mZ2qLw7", "DB_PW=[REDACTED:secret]"},
+		{"DB_PASSWORD_V2=Xk9mZ2qLw7", "DB_PASSWORD_V2=[REDACTED:secret]"},
+		{"password1: Xk9mZ2qLw7", "password1: [REDACTED:secret]"},
+		{"sha256=abcdef1234", "sha256=abcdef1234"},
+		{"Set `password` to Xk9mZ2qLw7! now", "Set `password` to [REDACTED:secret] now"},
+		{"Set `db.password` to Xk9mZ2qLw7! now", "Set `db.password` to [REDACTED:secret] now"},
 		{"adminPw: Xk9mZ2qLw7", "adminPw: [REDACTED:secret]"},
 		{`admin_pw: "Xk9mZ2qLw7"`, `admin_pw: "[REDACTED:secret]"`},
 		{"pw=Xk9mZ2qLw7", "pw=[REDACTED:secret]"},
