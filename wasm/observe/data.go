@@ -93,16 +93,19 @@ func inertTag(s string) bool {
 	// before the name, as our markers are read (h-v95 c3: "< /observations>",
 	// "</_observations>"; h-v96 c1: "<\u00a0/observations>"); a name's "-"
 	// spelled "_" or " " ("</current_task>").
-	s = trimBlanks(s)
-	if strings.HasPrefix(s, "/") {
-		s = s[1:]
-	}
+	// Slashes of any script, doubled too ("<//observations>",
+	// "<\u2215transcript>"), and a name's dash or blank of any script
+	// ("</current\u2010task>", "</suggested\u00a0response>": h-v99 c2).
+	s = strings.TrimLeftFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '/' || r == 0x2215 || r == 0x2044 || r == 0xff0f || r == 0x29f8
+	})
 	s = strings.TrimLeft(trimBlanks(s), "_-")
-	name := []byte(s[:min(len(s), 32)])
-	for i, c := range name {
-		if c == '_' || c == ' ' {
-			name[i] = '-'
+	var name []byte
+	for _, r := range s[:min(len(s), 64)] {
+		if r == '_' || unicode.IsSpace(r) || unicode.Is(unicode.Pd, r) {
+			r = '-'
 		}
+		name = utf8.AppendRune(name, r)
 	}
 	s = string(name)
 	if text.HasFoldPrefix(s, "pi-memory") {
