@@ -181,7 +181,7 @@ func newPatterns() []*pattern {
 			// Any command's long flag that names a secret, its value after a
 			// blank: kubectl --token T (shell.go).
 			find: findFlagSecret, span: flagValue},
-		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo", "chpasswd", "passwd"},
+		{kind: "secret", triggers: []string{"--password-stdin", "--with-token", "sudo", "chpasswd", "passwd", "secret", "vercel"},
 			// A password echoed into a command that reads it from its input:
 			// echo PW | docker login -u ada --password-stdin, echo PW | sudo -S,
 			// echo 'ada:PW' | chpasswd (shell.go).

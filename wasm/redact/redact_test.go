@@ -263,6 +263,9 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"pulumi config set --secret dbPassword Xk9mZ2qLw7", "pulumi config set --secret dbPassword [REDACTED:secret]"},
 		{`pulumi config set --path --secret db.password "Xk9 mZ2qLw7"`, `pulumi config set --path --secret db.password "[REDACTED:secret]"`},
 		{"pulumi config set aws:region us-east-1", "pulumi config set aws:region us-east-1"},
+		{"echo Xk9mZ2qLw7abc | gh secret set DB_PASSWORD", "echo [REDACTED:secret] | gh secret set DB_PASSWORD"},
+		{"printf Xk9mZ2qLw7abc | wrangler secret put API_KEY", "printf [REDACTED:secret] | wrangler secret put API_KEY"},
+		{"echo hello | gh secret list", "echo hello | gh secret list"},
 		// h-v96 b6: quoted after the separator.
 		{`curl -u admin:"Sup3r$ecret" https://x`, `curl -u admin:"[REDACTED:secret]" https://x`},
 		{`curl -u admin:'Sup3r$ecret' https://x`, `curl -u admin:'[REDACTED:secret]' https://x`},

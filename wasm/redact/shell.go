@@ -702,6 +702,16 @@ func chpasswdAt(s string, k int) int {
 		}
 		return e // echo -e "PW\nPW" | passwd ada
 	}
+	// A secret store's command that reads the secret from its input: echo
+	// X | gh secret set NAME (h-v99 b4).
+	for _, c := range [...][]string{{"gh", "secret", "set"}, {"wrangler", "secret", "put"}, {"vercel", "env", "add"}, {"gcloud", "secrets", "versions", "add"}, {"gcloud", "secrets", "create"}} {
+		if !hasAt(s, k, c[0]) {
+			continue
+		}
+		if e := words(s, k+len(c[0]), c[1:]...); e >= 0 && (e == len(s) || !isWord(s[e])) {
+			return e
+		}
+	}
 	return -1
 }
 
