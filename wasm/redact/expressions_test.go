@@ -197,7 +197,7 @@ func expressions() []expression {
 		// secret: a label given a call's result
 		{re: nameRE + `["'\]` + "`" + `*]{0,2}[ \t]*(?::=|=>|[?+]=|\|\|=|\?\?=|[:=]|%3[dD]|\\[uU]003[dD])[ \t]*([A-Za-z_$][A-Za-z0-9_.:$]{0,127}\()`},
 		// secret: a YAML value on the line below its key
-		{re: nameRE + `(?::(?:\*\*|__)?|[ \t]+(?:is|was):?)[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n(?:[ \t]*\r?\n)? *(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
+		{re: nameRE + `["'\]` + "`" + `*]{0,2}(?::(?:\*\*|__)?|[ \t]+(?:is|was):?)[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n(?:[ \t]*\r?\n)? *(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)`},
 		// secret: a value in a code block below its label
 		{re: nameRE + ":(?:\\*\\*)?[ \\t]*(?:" + brRE + "(?:[ \\t]*" + brRE + ")?[ \\t]*(?:```|~~~)[A-Za-z0-9_+\\-]*[ \\t]*" + brRE + "[ \\t]*(" + fenceLineRE + ")[ \\t]*" + brRE + "[ \\t]*(?:```|~~~)" +
 			"|```[ \\t]*(" + fenceLineRE + ")[ \\t]*```)"},

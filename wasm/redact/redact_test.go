@@ -245,6 +245,8 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"password:\n${DB_PASSWORD}", "password:\n${DB_PASSWORD}"},
 		// h-v98 b4, b5: bold around the colon, prose's "is", a blank line between.
 		{"Fix it. **Password:**\nSt4g!ngAdm1n", "Fix it. **Password:**\n[REDACTED:secret]"},
+		{"Fix it. **Password**:\nSt4g!ngAdm1n", "Fix it. **Password**:\n[REDACTED:secret]"},
+		{"{\n  \"password\":\n    \"St4g!ngAdm1n\"\n}", "{\n  \"password\":\n    \"[REDACTED:secret]\"\n}"},
 		{"its password is\nXk9mZ2qLw7", "its password is\n[REDACTED:secret]"},
 		{"bot password:\n\nXk9mZ2qLw7", "bot password:\n\n[REDACTED:secret]"},
 		{"password is\nnot needed anymore", "password is\nnot needed anymore"},

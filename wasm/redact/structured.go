@@ -977,6 +977,7 @@ func findTypedSecret(s string, pos int) []int {
 // line's end ("its password is" and the value below: h-v98 b4); -1 for
 // none. nextLineValue reads the value after prose strictly.
 func nextOperator(s string, at int) int {
+	at = labelClosers(s, at) // **Password**:, "password": (h-v99 b1)
 	if hasAt(s, at, ":") {
 		if hasAt(s, at+1, "**") || hasAt(s, at+1, "__") {
 			return at + 3
@@ -1014,7 +1015,7 @@ func nextLineValue(s string, m []int) (int, int, int, int, bool) {
 	return lineValue(s, m)
 }
 
-// findYAMLNext: [A-Za-z0-9_.\-]*LABEL(?::(?:\*\*|__)?|[ \t]+(?:is|was):?)[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n(?:[ \t]*\r?\n)? *(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)
+// findYAMLNext: [A-Za-z0-9_.\-]*LABEL["'\]`*]{0,2}(?::(?:\*\*|__)?|[ \t]+(?:is|was):?)[ \t]*(?:[>|][-+]?[ \t]*)?\r?\n(?:[ \t]*\r?\n)? *(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'#\-](?:\S*[^\s:])?))(?:[ \t][^\n]*)?(?:\r?\n|$)
 //
 // A YAML value on the line below its key, indented, as a plain, quoted or
 // block scalar (password: >-): the whole of that line, which is not a key
