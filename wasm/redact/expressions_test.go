@@ -163,7 +163,7 @@ func expressions() []expression {
 			`|\blftp\b[^\n;|&]*?[ \t]-u[ \t]*(?:(?:"[^"\n,]*,|[^\s,"']*,"|"[^"\n,]*","|'[^'\n,]*',")([^"\n]+)"|(?:'[^'\n,]*,|[^\s,"']*,'|"[^"\n,]*",'|'[^'\n,]*',')([^'\n]+)'|(?:[^\s,"']*|"[^"\n,]*"|'[^'\n,]*'),([^\s"']+))` +
 			`|\b(?:https?|xhs?)[ \t](?:[^\n;|&]*?[ \t])?(?:-a[ \t]*|--auth(?:[ \t]+|=))(?:(?:"[^"\n:]*:|[^\s:"']*:"|"[^"\n:]*":"|'[^'\n:]*':")([^"\n]+)"|(?:'[^'\n:]*:|[^\s:"']*:'|"[^"\n:]*":'|'[^'\n:]*':')([^'\n]+)'|(?:[^\s:"']*|"[^"\n:]*"|'[^'\n:]*'):([^\s"']+)))`},
 		// secret: a secret given to a secret store's command
-		{re: `(?:\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))` +
+		{re: `(?:\b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret)|aws[ \t]+ssm[ \t]+put-parameter)\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))` +
 			`|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bnetlify[ \t]+env:set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bpulumi[ \t]+config[ \t]+set(?:[ \t]+--path)?[ \t]+--secret(?:[ \t]+--path)?[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-][^\s"']*)[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+` +
 			`|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\b` + fold("convertto-securestring") + `[ \t]+(?:` + fold("-string") + `[ \t]+)?` +
 			`|\bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+` + shellArgRE + `){3}|admin[ \t]+user[ \t]+add(?:[ \t]+` + shellArgRE + `){2})[ \t]+` +

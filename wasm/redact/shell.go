@@ -985,7 +985,7 @@ func findTelegramToken(s string, pos int) []int {
 var configTokens = [...]string{"pypi-token.", "github-oauth.", "gitlab-token.", "gitlab-oauth.", "bearer."}
 
 // findStoreSecret: (?:STORE\b[^\n;|&]*?[ \t](?:-b[ \t]*|(?:--body|--value|--secret-string)(?:[ \t]+|=))|\bdoppler[ \t]+secrets[ \t]+set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bnetlify[ \t]+env:set[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]+|\bpulumi[ \t]+config[ \t]+set(?:[ \t]+--path)?[ \t]+--secret(?:[ \t]+--path)?[ \t]+(?:"[^"\n]*"|'[^'\n]*'|[^\s"'-][^\s"']*)[ \t]+|\bdotnet[ \t]+user-secrets[ \t]+set[ \t]+(?:"[^"\n]*"|[^\s"']+)[ \t]+|\brabbitmqctl[ \t]+(?:add_user|change_password)[ \t]+[^\s"']+[ \t]+|\bCONVERTTO-SECURESTRING[ \t]+(?:-STRING[ \t]+)?|POSITIONAL)(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
-// with STORE \b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret))
+// with STORE \b(?:gh[ \t]+secret[ \t]+set|az[ \t]+keyvault[ \t]+secret[ \t]+set|aws[ \t]+secretsmanager[ \t]+(?:create-secret|put-secret-value|update-secret)|aws[ \t]+ssm[ \t]+put-parameter)
 // and PowerShell's words in any ASCII case, and POSITIONAL
 // \bmc(?:li)?[ \t]+(?:(?:alias[ \t]+set|config[ \t]+host[ \t]+add)(?:[ \t]+ARG){3}|admin[ \t]+user[ \t]+add(?:[ \t]+ARG){2})[ \t]+|\b(?:poetry|composer(?:\.phar)?(?:[ \t]+global)?)[ \t]+config(?:[ \t]+-[^\s"']*)*[ \t]+(?:http-basic\.[^\s"']+[ \t]+ARG|(?:pypi-token|github-oauth|gitlab-token|gitlab-oauth|bearer)\.[^\s"']+)[ \t]+|\bNET(?:\.EXE)?[ \t]+USER(?:[ \t]+/[^\s"']*)*[ \t]+USER[ \t]+|\bNUGET(?:\.EXE)?[ \t]+SETAPIKEY[ \t]+
 // with ARG (?:"[^"\n]*"|'[^'\n]*'|[^\s"']+) (bareWords) and USER an ARG
@@ -1243,6 +1243,8 @@ func storeCommand(s string, i int) int {
 	case hasAt(s, i, "aws"):
 		if k := blanks(s, words(s, i+3, "secretsmanager")); k >= 0 {
 			e = flagAt(s, k, "create-secret", "put-secret-value", "update-secret")
+		} else if k := blanks(s, words(s, i+3, "ssm")); k >= 0 {
+			e = flagAt(s, k, "put-parameter") // --value (h-v99 b4)
 		}
 	}
 	if e >= 0 && e < len(s) && isWord(s[e]) {
