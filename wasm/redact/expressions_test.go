@@ -177,7 +177,7 @@ func expressions() []expression {
 		// secret: set by a tool's config command
 		{re: `\b(?:npm|yarn|pnpm|git|aws|gh|pip|poetry|composer|bundle|conda)[ \t]+config(?:ure)?(?:[ \t]+(?:set|-\S*))*[ \t]+\S*?` + labelTailRE + `["']?[ \t]+(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"'|&<>;][^\s"']*))`},
 		// secret: the same as a here-string
-		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t]` + sudoStdinRE(`\n;|&<`) + `|\bchpasswd\b)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
+		{re: `(?:--(?:password-stdin|with-token)\b|\bsudo[ \t]` + sudoStdinRE(`\n;|&<`) + `|\bchpasswd\b|\b(?:gh[ \t]+secret[ \t]+set|wrangler[ \t]+secret[ \t]+put|vercel[ \t]+env[ \t]+add|gcloud[ \t]+secrets[ \t]+(?:versions[ \t]+add|create))\b)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))`},
 		// secret: an XML element
 		{re: `<(?:key>` + nameRE + `</key>\s*<string|(?:[A-Za-z_][A-Za-z0-9_.\-]*:)?` + nameRE + `(?:[ \t](?:[^<>"'/\n]|"[^"\n]*"|'[^'\n]*')*)?)>` + elementRE},
 		// secret: a key/value attribute pair

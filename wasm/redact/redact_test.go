@@ -268,6 +268,7 @@ func TestCommandLinePasswordsAndTheirLookAlikes(t *testing.T) {
 		{"echo Xk9mZ2qLw7abc | gh secret set DB_PASSWORD", "echo [REDACTED:secret] | gh secret set DB_PASSWORD"},
 		{"printf Xk9mZ2qLw7abc | wrangler secret put API_KEY", "printf [REDACTED:secret] | wrangler secret put API_KEY"},
 		{"echo hello | gh secret list", "echo hello | gh secret list"},
+		{"vercel env add DB_PASSWORD production <<< Xk9mZ2qLw7abc", "vercel env add DB_PASSWORD production <<< [REDACTED:secret]"},
 		{"aws ssm put-parameter --name /db/pw --type SecureString --value Xk9mZ2qLw7abc", "aws ssm put-parameter --name /db/pw --type SecureString --value [REDACTED:secret]"},
 		// h-v96 b6: quoted after the separator.
 		{`curl -u admin:"Sup3r$ecret" https://x`, `curl -u admin:"[REDACTED:secret]" https://x`},

@@ -702,8 +702,14 @@ func chpasswdAt(s string, k int) int {
 		}
 		return e // echo -e "PW\nPW" | passwd ada
 	}
-	// A secret store's command that reads the secret from its input: echo
-	// X | gh secret set NAME (h-v99 b4).
+	return storeStdin(s, k)
+}
+
+// storeStdin is where a secret store's command that reads the secret from
+// its input ends at s[k:] (echo X | gh secret set NAME, vercel env add
+// NAME <<< X: h-v99 b4): (?:gh[ \t]+secret[ \t]+set|wrangler[ \t]+secret[ \t]+put|vercel[ \t]+env[ \t]+add|gcloud[ \t]+secrets[ \t]+(?:versions[ \t]+add|create))\b;
+// -1 for none.
+func storeStdin(s string, k int) int {
 	for _, c := range [...][]string{{"gh", "secret", "set"}, {"wrangler", "secret", "put"}, {"vercel", "env", "add"}, {"gcloud", "secrets", "versions", "add"}, {"gcloud", "secrets", "create"}} {
 		if !hasAt(s, k, c[0]) {
 			continue
@@ -756,10 +762,10 @@ func sudoAt(s string, i int) bool {
 	return hasAt(s, i, "sudo") && wordStart(s, i) && i+4 < len(s) && isBlank(s[i+4])
 }
 
-// findHereString: (?:--(?:password-stdin|with-token)\b|\bsudo[ \t]SUDOSTDIN|\bchpasswd\b)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
+// findHereString: (?:--(?:password-stdin|with-token)\b|\bsudo[ \t]SUDOSTDIN|\bchpasswd\b|\bSTORE\b)[^\n;|&<]*?<<<[ \t]*(?:"([^"\n]+)"|'([^'\n]+)'|([^\s"']+))
 //
 // A password given as a here-string to a command that reads it from its
-// input: docker login --password-stdin <<< PW, gh auth login --with-token
+// input (STORE storeStdin's commands too): docker login --password-stdin <<< PW, gh auth login --with-token
 // <<< T, sudo -S <<< PW. The value is the here-string's one word, quoted or
 // bare.
 //
@@ -838,8 +844,8 @@ func hereFlag(s string, a, b int) int {
 	firstTakes := false
 	for i := a; i < b; i++ {
 		// Neither holds a separator: one that starts in the run ends in it.
-		if flag < 0 && (stdinLong(s, i) >= 0 || hasAt(s, i, "chpasswd") && wordStart(s, i) && chpasswdAt(s, i) == i+len("chpasswd")) {
-			flag = i // chpasswd <<< 'ada:PW' too
+		if flag < 0 && (stdinLong(s, i) >= 0 || wordStart(s, i) && (hasAt(s, i, "chpasswd") && chpasswdAt(s, i) == i+len("chpasswd") || storeStdin(s, i) >= 0)) {
+			flag = i // chpasswd <<< 'ada:PW', vercel env add NAME <<< X too
 		}
 		if sudoAt(s, i) {
 			if first < 0 {
