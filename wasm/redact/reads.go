@@ -23,7 +23,7 @@ func ReadsSecret(command string) bool {
 }
 
 func readsSecretIn(command string, depth int) bool {
-	if readsEnvSecret(command) || jqFilterSecret(command) {
+	if readsEnvSecret(command) || jqFilterSecret(command) || envFileValues(command) {
 		return true
 	}
 	for _, part := range strings.FieldsFunc(command, func(r rune) bool {
@@ -274,6 +274,20 @@ func readsEnvSecret(command string) bool {
 		}
 	}
 	return false
+}
+
+// envFileValues: command reads a .env file and cuts its values from their
+// names (grep KEY .env | cut -d= -f2, awk -F= on it, sed 's/.*=//'): the
+// value goes out without the label redaction reads it by (h-v99 b5).
+func envFileValues(command string) bool {
+	env, cut := false, false
+	for _, f := range strings.Fields(command) {
+		f = strings.Trim(f, `"'`)
+		base := f[strings.LastIndexByte(f, '/')+1:]
+		env = env || base == ".env" || strings.HasPrefix(base, ".env.") || strings.HasSuffix(base, ".env")
+		cut = cut || f == "cut" || f == "awk" || f == "sed" || f == "-F=" || strings.HasPrefix(f, "-d=")
+	}
+	return env && cut
 }
 
 // jqFilterSecret: command runs jq (or yq) with a filter that names a

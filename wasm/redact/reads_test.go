@@ -36,6 +36,7 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		"openssl rand -base64 32", `jq -r '.data | .password' secrets.json`,
 		// h-v99 b5.
 		"rails secret", "wg genkey", "cat config/master.key", "cat secrets/db_password.txt", "cat db_password.txt", "pulumi config --show-secrets",
+		"grep DB_PASSWORD .env | cut -d= -f2", "awk -F= '/API_KEY/ {print $2}' .env.production", "sed -n 's/^TOKEN=//p' config/app.env",
 		"php artisan key:generate --show", "dotenvx get DB_PASSWORD", `python3 -c "import secrets; print(secrets.token_hex(32))"`, "aws sts assume-role --role-arn x --role-session-name y", "xclip -o", "gopass prod/db", "passage show db",
 	} {
 		if !ReadsSecret(c) {
@@ -51,6 +52,7 @@ func TestReadsSecretKnowsTheCommandsThatPrintOne(t *testing.T) {
 		"jq -r .name package.json", "jq '.token_count' stats.json", `python3 -c "import os; print(os.environ['HOME'])"`,
 		"terraform output", "pass ls", "pass insert web/site", `node -e 'console.log(1)'`, "echo process.env.API_TOKEN",
 		"cat secrets.go", "cat docs/secrets/README.md", "cat notes.txt", "cat k8s/secrets/db.yaml",
+		"cat .env.example | wc -l", "grep -c = .env",
 	} {
 		if ReadsSecret(c) {
 			t.Errorf("ReadsSecret(%q) = true", c)
