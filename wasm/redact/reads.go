@@ -239,7 +239,7 @@ func readsEnvSecret(command string) bool {
 	for _, f := range strings.Fields(command) {
 		name := f[strings.LastIndexByte(f, '/')+1:]
 		name = strings.TrimRight(name, "0123456789.")
-		if name != "" && strings.Contains(interpreters, " "+name+" ") {
+		if name != "" && inList(interpreters, name) {
 			run = true
 			break
 		}
@@ -352,7 +352,7 @@ func readsSecret(w []string) bool {
 		}
 	}
 	switch {
-	case (name == "pass" || name == "gopass" || name == "passage") && len(w) > 1 && !strings.Contains(passCommands, " "+w[1]+" "):
+	case (name == "pass" || name == "gopass" || name == "passage") && len(w) > 1 && !inList(passCommands, w[1]):
 		return true // pass prod/db: pass show's default
 	case (name == "terraform" || name == "tofu" || name == "terragrunt") && outputNamed(w[1:]):
 		return true // terraform output db_password: one output, sensitive or not

@@ -186,23 +186,6 @@ func RefRune(s string, i int) (int, rune) {
 	return 0, 0
 }
 
-// InvisibleRef is the length of an HTML reference at s[i] (RefRune) to a
-// character that prints as nothing (FormatLen): "&shy;", "&shy", "&#173;",
-// "&#x200B"; 0 when there is none. A marker so split reads whole on a
-// page: "</pi&shy;memory-recall>".
-func InvisibleRef(s string, i int) int {
-	n, r := RefRune(s, i)
-	if n == 0 {
-		return 0
-	}
-	var b [utf8.UTFMax]byte
-	k := utf8.EncodeRune(b[:], r)
-	if FormatLen(string(b[:k]), 0) != k {
-		return 0
-	}
-	return n
-}
-
 // Amp is the length of a spelling of '&' at s[i] that may start a
 // character reference: '&' itself, or spelled ("%26", "&#38;",
 // "\u0026"), and escaped again and again ("&amp;", "&amp;amp;",
