@@ -122,7 +122,7 @@ func (n *driver) Forget(_ *store.Out, ref store.Ref) (store.Forgot, bool, error)
 		return store.Forgot{}, true, errors.New("could not keep the recovery record in " + records + ": " + err.Error() + "; nothing was forgotten")
 	}
 	if err := n.h.WriteAtomicOver(file, out, data); err != nil {
-		n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, rec.Line, 0)))
+		n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, rec.Line, 0, 0)))
 		return store.Forgot{}, true, errors.New("could not write " + file + ": " + err.Error() + "; nothing was forgotten")
 	}
 	n.written(sc, file)
@@ -311,7 +311,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	if i := restated(rec.Text, rec.Section, pages, rec.Twins); i >= 0 {
 		return "", true, errors.New(display + " line " + numstr.Itoa(pages[i].Line) + " already says " + quoteFact(pages[i].Text) + "; nothing was restored")
 	}
-	out, line := restoreEntry(data, view, rec, others)
+	out, line, tailed := restoreEntry(data, view, rec, others)
 	if len(out) > maxNoteFile {
 		// A record edited by hand (or a file grown since): memory would
 		// no longer read the file (h-v89 B4).
@@ -340,7 +340,7 @@ func (n *driver) Restore(_ *store.Out, r store.Ref) (string, bool, error) {
 	if err := n.h.WriteAtomicOver(rec.File, out, data); err != nil {
 		return "", true, errors.New("could not write " + rec.File + ": " + err.Error() + "; nothing was restored")
 	}
-	if err := n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, line, bodyLines(out)-bodyLines(data)))); err != nil {
+	if err := n.h.Append(records, files.Sealed(n.h, records, restoreRecord(rec.ID, n.h.Now(), rec.File, line, bodyLines(out)-bodyLines(data), tailed))); err != nil {
 		n.h.Log(hostio.Warn, "restored "+rec.ID+" but could not mark it in "+records+": "+err.Error())
 	}
 	n.written(sc, rec.File)

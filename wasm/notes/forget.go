@@ -346,16 +346,19 @@ func splitBOM(src []byte) (bom, body string) {
 // is still the one that was too, so a forget and a restore with nothing
 // written between give the file back byte for byte; before another line, the
 // blank lines removed with it (they stood before a heading) go back only
-// before a heading, where they would not open a gap. It returns the new file
-// and the line the entry starts on.
-func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, int) {
+// before a heading, where they would not open a gap, or after the entries
+// they stood after that came back into its hole first. It returns the new
+// file, the line the entry starts on and how many of its blank lines went
+// to the other part of its hole (tailed).
+func restoreEntry(src, view []byte, r *forgotten, others []forgotten) (out []byte, line, tailed int) {
 	bom, body := splitBOM(src)
 	lines := mdSplit(body)
 	_, vbody := splitBOM(view)
 	vlines := mdSplit(vbody)
 	v := viewLines{vlines, parse("", view)} // parse reads past a byte-order mark as vlines do
 	at, hole := r.Line-1, false
-	if k, crowd := since(r, others); k >= 0 && len(vlines) == len(lines) && (v.fitsAt(k, r, false) || v.fitsBelow(k, r) || (k != at || crowd) && v.between(k, r.Section)) {
+	k, tail, crowd := since(r, others)
+	if k >= 0 && len(vlines) == len(lines) && (v.fitsAt(k, r, false) || v.fitsBelow(k, r) || (k != at || crowd) && v.between(k, r.Section)) {
 		// Where the forgets and restores of the file since moved its place:
 		// beside a line that was around it, or between two entries of its
 		// section where others went or came back beside it since (the lines
@@ -379,14 +382,18 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 	if at <= len(lines) && len(vlines) == len(lines) && (hole || v.fitsAt(at, r, false) || v.fitsBelow(at, r)) {
 		entry, nl := r.Src, "\n"
 		// The same lines around it, or its own place as the records tell it
-		// beside the line above it (the line below is gone since, forgotten
-		// too): it goes back as it went, blank lines and all.
-		around := v.fitsBelow(at, r)
-		same := around || hole && v.fitsAt(at, r, false)
+		// (the lines around it went or came back since, as its records
+		// say): it goes back as it went, blank lines and all. The blank
+		// lines it took after an entry that came back into its hole before
+		// it (lift split the hole around that one) go back after that
+		// entry, where they stood (tailing).
+		same := hole || v.fitsBelow(at, r)
+		n := contentLines(entry)
+		tailing := hole && tail > at && tail <= len(lines) && n < len(mdSplit(entry))
 		if !same {
 			// The file changed around it: it goes back as the file is now.
 			if at < len(lines) && !isHeadingLine(lines[at]) {
-				entry = strings.Join(mdSplit(entry)[:contentLines(entry)], "")
+				entry = strings.Join(mdSplit(entry)[:n], "")
 			}
 			entry = strings.ReplaceAll(entry, "\r\n", "\n")
 			if strings.Contains(body, "\r\n") {
@@ -399,6 +406,11 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 			if nl = "\n"; crlf {
 				entry, nl = strings.ReplaceAll(entry, "\n", "\r\n"), "\r\n"
 			}
+		}
+		var blank string
+		if tailing {
+			e := mdSplit(entry)
+			entry, blank = strings.Join(e[:n], ""), strings.Join(e[n:], "")
 		}
 		var b text.Builder
 		b.WriteString(bom)
@@ -414,12 +426,15 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 			b.WriteString(nl)
 		}
 		for i := at; i < len(lines); i++ {
+			if blank != "" && i == tail {
+				b.WriteString(blank)
+			}
 			b.WriteString(lines[i])
 		}
 		// Not into a code block or a comment that lines around its place
 		// opened since: there it would be no entry (its section's end).
 		if out := []byte(b.String()); readsBack(out, at+1) {
-			return out, at + 1
+			return out, at + 1, len(mdSplit(blank))
 		}
 	}
 	entry := mdSplit(r.Src)
@@ -428,7 +443,8 @@ func restoreEntry(src, view []byte, r *forgotten, others []forgotten) ([]byte, i
 	if !strings.HasSuffix(block, "\n") {
 		block += "\n"
 	}
-	return insertBlock(src, r.Section, block, 6)
+	out, line = insertBlock(src, r.Section, block, 6)
+	return out, line, 0
 }
 
 // fitsBelow: line at (of the view's lines) is the one that was below the
@@ -491,9 +507,12 @@ func (v viewLines) sectionAt(at int) string {
 // own moment). -1 when others do not hold r. crowd says r's hole is beside
 // or inside another's: the lines around its place went after it (their
 // entries forgotten, or back), so they need not be the ones that were.
+// tail is where the last part of r's hole is when an entry r took with it
+// came back first and split it (-1 for none): the blank lines r took after
+// that entry go back there.
 //
 //	forgot "- a" (line 3), then "- b" (line 3, "- a" gone), restored "- a" to line 3: "- b" goes to line 4
-func since(r *forgotten, others []forgotten) (at int, crowd bool) {
+func since(r *forgotten, others []forgotten) (at, tail int, crowd bool) {
 	type event struct {
 		seq     int
 		q       *forgotten
@@ -518,20 +537,27 @@ func since(r *forgotten, others []forgotten) (at int, crowd bool) {
 			if n == 0 {
 				n = e.q.Lines // a record written before restores counted them
 			}
-			doc = fillHole(doc, e.q.ID, e.q.RestoredLine-1, n)
+			doc = fillHole(doc, e.q.ID, e.q.RestoredLine-1, n, e.q.RestoredTail)
 		} else {
 			doc = cutHole(doc, e.q.Line-1, e.q.Lines, e.q.ID)
 		}
 	}
+	at, tail = -1, -1
+	n := 0
 	for i, x := range doc {
-		// r's own hole, or one it is in: an entry forgotten after r took the
-		// lines around r's place, and r goes where that entry was.
-		if x.n == 0 && (x.id == r.ID || holds(x.inner, r.ID)) {
-			return at, x.id != r.ID || i > 0 && doc[i-1].n == 0 || i+1 < len(doc) && doc[i+1].n == 0
+		if x.n == 0 && at < 0 && (x.id == r.ID || holds(x.inner, r.ID)) {
+			// r's own hole, or one it is in: an entry forgotten after r took
+			// the lines around r's place, and r goes where that entry was.
+			at, crowd = n, x.id != r.ID || i > 0 && doc[i-1].n == 0 || i+1 < len(doc) && doc[i+1].n == 0
+		} else if x.n == 0 && at >= 0 && x.id == r.ID {
+			// The other part of r's hole, which an entry it held split in
+			// two when it came back (lift): the lines r took after that
+			// entry's place are there.
+			tail = n
 		}
-		at += x.n
+		n += x.n
 	}
-	return -1, false
+	return at, tail, crowd
 }
 
 // holds: runs hold the hole of id, at any depth. A loop, not a call per
@@ -592,20 +618,21 @@ func cutHole(doc []lineRun, p, n int, id string) []lineRun {
 
 // fillHole brings n lines back for record id at line p: in its hole when
 // the hole is there (what the forget took, the holes between its lines
-// with it: refill), else (it went back elsewhere: its section's end) the
+// with it: refill; tail of them in the hole's other part when lift split
+// it), else (it went back elsewhere: its section's end) the
 // hole goes and the lines come in at p, after any hole there, the holes it
 // held after them.
-func fillHole(doc []lineRun, id string, p, n int) []lineRun {
+func fillHole(doc []lineRun, id string, p, n, tail int) []lineRun {
 	doc = lift(doc, id)
 	at := 0
 	var inner []lineRun
 	for k, x := range doc {
 		if x.n == 0 && x.id == id {
 			if at == p {
-				return joinRuns(slices.Concat(doc[:k:k], refill(x.inner, n), unsplit(doc[k+1:], id)))
+				return joinRuns(slices.Concat(doc[:k:k], refill(x.inner, n-tail), unsplit(doc[k+1:], id, tail)))
 			}
 			inner = x.inner
-			doc = unsplit(append(doc[:k:k], doc[k+1:]...), id)
+			doc = unsplit(append(doc[:k:k], doc[k+1:]...), id, 0)
 			break
 		}
 		at += x.n
@@ -676,22 +703,53 @@ func lift(doc []lineRun, id string) []lineRun {
 	return inner
 }
 
-// unsplit takes the other part of a hole lift split (id's) out of runs,
-// leaving the holes it held where it was: its lines came back with the
-// first part's.
-func unsplit(runs []lineRun, id string) []lineRun {
+// unsplit takes the other parts of a hole lift split (id's) out of runs,
+// leaving the holes they held where they were: their lines came back with
+// the first part's, but for the last tail lines, which came back in the
+// last part (restoreEntry's tailed), after the holes there.
+func unsplit(runs []lineRun, id string, tail int) []lineRun {
+	last := -1
 	for k, x := range runs {
 		if x.n == 0 && x.id == id {
-			var holes []lineRun
-			for _, y := range x.inner {
-				if y.n == 0 {
-					holes = append(holes, y)
-				}
-			}
-			return slices.Concat(runs[:k:k], holes, runs[k+1:])
+			last = k
 		}
 	}
-	return runs
+	if last < 0 {
+		return runs
+	}
+	out := make([]lineRun, 0, len(runs)+4)
+	for k, x := range runs {
+		switch {
+		case x.n != 0 || x.id != id:
+			out = append(out, x)
+		case k == last && tail > 0:
+			out = append(out, refillLast(x.inner, tail)...)
+		default:
+			for _, y := range x.inner {
+				if y.n == 0 {
+					out = append(out, y)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// refillLast is a hole's part (inner) when its last n lines came back: the
+// holes it held where they were, and those lines, any more at the start.
+func refillLast(inner []lineRun, n int) []lineRun {
+	out := make([]lineRun, len(inner), len(inner)+1)
+	copy(out, inner)
+	for i := len(out) - 1; i >= 0; i-- {
+		if out[i].n > 0 {
+			out[i].n = min(out[i].n, n)
+			n -= out[i].n
+		}
+	}
+	if n > 0 {
+		out = append([]lineRun{{n: n}}, out...)
+	}
+	return joinRuns(out)
 }
 
 // refill is what a forget took (inner) when n lines of it came back in its
@@ -800,6 +858,10 @@ type forgotten struct {
 
 	Restored     int64 // when Restore brought it back; 0 while forgotten
 	RestoredLine int   // the line it went back to
+	// RestoredTail is how many of the blank lines it took went back after
+	// an entry that came back into its hole before it (its record's
+	// "tail"; restoreEntry's tailed).
+	RestoredTail int
 
 	// Read from forgotten.jsonl, not written: how many lines Src has, and
 	// the lines of the file that forgot and that restored it (0: not
@@ -843,7 +905,7 @@ func (r *forgotten) encode() []byte {
 }
 
 // restoreRecord is the line that marks the record id restored at t, to line.
-func restoreRecord(id string, t int64, file string, line, lines int) []byte {
+func restoreRecord(id string, t int64, file string, line, lines, tail int) []byte {
 	w := jsonw.Open(nil)
 	w.Int("v", formatVersion)
 	w.Int("t", t)
@@ -853,6 +915,9 @@ func restoreRecord(id string, t int64, file string, line, lines int) []byte {
 	w.Int("line", int64(line))
 	if lines > 0 {
 		w.Int("lines", int64(lines))
+	}
+	if tail > 0 {
+		w.Int("tail", int64(tail))
 	}
 	return append(w.Close(), '\n')
 }
@@ -959,6 +1024,7 @@ func (f *forgottenFile) add(n int, line []byte) {
 		}
 		rec.Restored, rec.RestoredLine, rec.RestoreSeq = jsonr.Get(r, "t").Int(), int(jsonr.Get(r, "line").Int()), n
 		rec.RestoredLines = int(max(0, min(jsonr.Get(r, "lines").Int(), 1<<30)))
+		rec.RestoredTail = int(max(0, min(jsonr.Get(r, "tail").Int(), int64(rec.RestoredLines))))
 		if rec.Restored == 0 {
 			rec.Restored = 1 // restored, whenever: a zero time must not read as "still forgotten"
 		}

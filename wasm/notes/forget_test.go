@@ -136,7 +136,7 @@ func TestForgetThenRestoreGivesEveryFileShapeBackByteForByte(t *testing.T) {
 				require.Equal(t, "", why)
 				require.False(t, secret)
 				require.False(t, strings.Contains(string(out), p.Src) && strings.Count(src, p.Src) == 1, "the entry went: %q", out)
-				back, line := restoreEntry(out, out, &rec, nil)
+				back, line, _ := restoreEntry(out, out, &rec, nil)
 				require.Equal(t, src, string(back))
 				require.Equal(t, p.Line, line)
 			})
@@ -157,7 +157,7 @@ func TestARestoreIsNotRefusedByATwinThatStoodBesideTheEntry(t *testing.T) {
 	require.Equal(t, 1, decodeForgotten(rec.encode()).Records[0].Twins, "the record keeps its twins")
 	_, pages := readView("project", out, nil)
 	require.Equal(t, -1, restated(rec.Text, rec.Section, pages, rec.Twins), "the twin was there before")
-	back, _ := restoreEntry(out, out, &rec, nil)
+	back, _, _ := restoreEntry(out, out, &rec, nil)
 	require.Equal(t, src, string(back))
 	_, pages = readView("project", back, nil)
 	require.Equal(t, 1, restated(rec.Text, rec.Section, pages, rec.Twins), "back already")
@@ -171,7 +171,7 @@ func TestARestoreTakesTheLineEndsTheFileHasNow(t *testing.T) {
 	out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 3, idOf(t, src, 3)}, nil)
 	require.Equal(t, "", why)
 	crlf := []byte(strings.ReplaceAll(string(out), "\n", "\r\n"))
-	back, line := restoreEntry(crlf, crlf, &rec, nil)
+	back, line, _ := restoreEntry(crlf, crlf, &rec, nil)
 	require.Equal(t, 3, line)
 	require.Equal(t, strings.ReplaceAll(src, "\n", "\r\n"), string(back))
 }
@@ -216,7 +216,7 @@ func TestForgetRemovesAWholeBulletWhoseContinuationHoldsAKey(t *testing.T) {
 	require.Equal(t, "## Deploy\n- Run make ship\n", string(out))
 	require.False(t, strings.Contains(rec.Src, "MIIE") || strings.Contains(rec.Src, "BEGIN"), "the record keeps no key: %q", rec.Src)
 	require.Equal(t, "- deploy key:\n"+strings.Repeat("  [REDACTED:private-key]\n", 4), rec.Src)
-	back, line := restoreEntry(out, out, &rec, nil)
+	back, line, _ := restoreEntry(out, out, &rec, nil)
 	require.Equal(t, 2, line)
 	require.Equal(t, "## Deploy\n- deploy key:\n"+strings.Repeat("  [REDACTED:private-key]\n", 4)+"- Run make ship\n", string(back))
 }
@@ -305,10 +305,10 @@ func forgetTwoRestoreBoth(t *testing.T, src []byte, pages []page, i, j int, same
 	}
 	view, _ := readView("project", out, nil)
 	before := bodyLines(out)
-	out, line := restoreEntry(out, view, first, []forgotten{r1, r2})
-	first.RestoreSeq, first.RestoredLine, first.Restored, first.RestoredLines = 3, line, 1, bodyLines(out)-before
+	out, line, tailed := restoreEntry(out, view, first, []forgotten{r1, r2})
+	first.RestoreSeq, first.RestoredLine, first.Restored, first.RestoredLines, first.RestoredTail = 3, line, 1, bodyLines(out)-before, tailed
 	view, _ = readView("project", out, nil)
-	back, _ := restoreEntry(out, view, second, []forgotten{r1, r2})
+	back, _, _ := restoreEntry(out, view, second, []forgotten{r1, r2})
 	return back, true
 }
 
@@ -391,7 +391,7 @@ func TestRestoreGoesToTheEndOfItsSectionWhenLinesMoved(t *testing.T) {
 			"## Build\n- Use pnpm\n- Lint\n- Cache\n  lives here\n\n## Style\n", 4},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, line := restoreEntry([]byte(tc.src), []byte(tc.src), &tc.r, nil)
+			out, line, _ := restoreEntry([]byte(tc.src), []byte(tc.src), &tc.r, nil)
 			require.Equal(t, tc.out, string(out))
 			require.Equal(t, tc.line, line)
 		})
@@ -401,7 +401,7 @@ func TestRestoreGoesToTheEndOfItsSectionWhenLinesMoved(t *testing.T) {
 func TestRecoveryRecordsRoundTripAndFoldRestores(t *testing.T) {
 	rec := forgotten{ID: "F-1a2b3c4d", T: 1772355600000, Scope: "project", File: "/p/.pi/memory/MEMORY.md", Line: 7,
 		Section: "Build", Text: "Run make test", Src: "- Run make test\n", Before: "- Lint"}
-	data := append(rec.encode(), restoreRecord("F-1a2b3c4d", 1772355660000, "/p/.pi/memory/MEMORY.md", 9, 0)...)
+	data := append(rec.encode(), restoreRecord("F-1a2b3c4d", 1772355660000, "/p/.pi/memory/MEMORY.md", 9, 0, 0)...)
 	require.Equal(t, `{"v":1,"t":1772355600000,"op":"forget","id":"F-1a2b3c4d","scope":"project","file":"/p/.pi/memory/MEMORY.md","line":7,"section":"Build","text":"Run make test","src":"- Run make test\n","before":"- Lint"}`+"\n", string(rec.encode()))
 	f := decodeForgotten(data)
 	require.Equal(t, 0, len(f.Problems))
@@ -410,6 +410,13 @@ func TestRecoveryRecordsRoundTripAndFoldRestores(t *testing.T) {
 	want.Restored, want.RestoredLine = 1772355660000, 9
 	want.Lines, want.Seq, want.RestoreSeq = 1, 1, 2 // read from the file: its lines, and which lines forgot and restored it
 	require.Equal(t, want, f.Records[0])
+
+	// A restore that put blank lines back after an entry in its hole says
+	// how many; more than it put back at all is read as all of them.
+	for _, tc := range []struct{ lines, tail, want int }{{3, 1, 1}, {2, 0, 0}, {1, 5, 1}} {
+		f = decodeForgotten(append(rec.encode(), restoreRecord(rec.ID, 1772355660000, rec.File, 9, tc.lines, tc.tail)...))
+		require.Equal(t, tc.want, f.Records[0].RestoredTail)
+	}
 }
 
 // A bad line is named and skipped; the records around it still load.
@@ -469,7 +476,7 @@ func FuzzForgetThenRestore(f *testing.F) {
 			}
 			require.True(t, out != nil, "%q: %s is in the file", src, p.ID)
 			outView, _ := readView("project", out, nil)
-			back, line := restoreEntry(out, outView, &rec, nil)
+			back, line, _ := restoreEntry(out, outView, &rec, nil)
 			require.Equal(t, p.Line, line, "%q: %s", src, p.ID)
 			if !secret {
 				require.Equal(t, string(src), string(back), "%q: %s", src, p.ID)
@@ -503,12 +510,64 @@ func forgetThenRestore(t *testing.T, src string, texts []string, restore []int) 
 	for n, k := range restore {
 		view, _ := readView("project", out, nil)
 		before := bodyLines(out)
-		var line int
-		out, line = restoreEntry(out, view, &recs[k], recs)
+		var line, tailed int
+		out, line, tailed = restoreEntry(out, view, &recs[k], recs)
 		r := &recs[k]
-		r.RestoreSeq, r.RestoredLine, r.Restored, r.RestoredLines = len(texts)+n+1, line, 1, bodyLines(out)-before
+		r.RestoreSeq, r.RestoredLine, r.Restored, r.RestoredLines, r.RestoredTail = len(texts)+n+1, line, 1, bodyLines(out)-before, tailed
 	}
 	return string(out), true
+}
+
+// Three or four entries of a list forgotten and restored in every order
+// give the file back byte for byte: the blank line the last of them took
+// goes back where it stood, after the entries that came back into its hole
+// before it (h-v98 d1: 14 of 36 orders moved or dropped it).
+func TestRestoresInEveryOrderGiveTheFileBackByteForByte(t *testing.T) {
+	for _, tc := range []struct {
+		src   string
+		texts []string
+	}{
+		{"# Memory\n\n## Tools\n\n- Use pnpm\n- Run tests\n- Lint\n\n## Style\n\n- Tabs\n", []string{"Use pnpm", "Run tests", "Lint"}},
+		{"# Memory\n\nSome paragraph.\n\n- a one\n- b two\n- c three\n\n## Style\n\n- Tabs\n", []string{"a one", "b two", "c three"}},
+		{"## T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- a one\n- b two\n- c three\n\n## S\n- x\n", []string{"a one", "b two", "c three"}},
+		{"## T\n\n- a one\n\n\n\n- b two\n\n\n\n- c three\n\n## S\n- x\n", []string{"a one", "b two", "c three"}},
+		{"## T\n\n- a one\n- b two\n- c three\n- d four\n\n## U\n\n- e\n", []string{"a one", "b two", "c three", "d four"}},
+		{"## T\r\n\r\n- a one\r\n- b two\r\n- c three\r\n\r\n## U\r\n\r\n- e\r\n", []string{"a one", "b two", "c three"}},
+		{"## T\n\n- a one\n  more a\n- b two\n- c three\n  more c\n\n## U\n\n- e\n", []string{"a one more a", "b two", "c three more c"}},
+		{"## T\n\n- a one\n- b two\n- c three\n\n\n## U\n\n- e\n", []string{"a one", "b two", "c three"}},
+		{"## T\n\n- a one\n- b two\n\n- c three\n- d four\n\n## U\n", []string{"a one", "b two", "c three", "d four"}},
+		{"- a one\n- b two\n- c three\n\n## U\n\n- e", []string{"a one", "b two", "c three"}},
+		{"## T\n\n- a one\n- b two\n- c three\n\n```\ncode\n```\n", []string{"a one", "b two", "c three"}},
+		{"## T\n\n- a one\n- b two\n\n## U\n\n- c three\n- d four\n\n## V\n", []string{"a one", "b two", "c three", "d four"}},
+	} {
+		orders := permutations(len(tc.texts))
+		for _, f := range orders {
+			texts := make([]string, len(f))
+			for i, k := range f {
+				texts[i] = tc.texts[k]
+			}
+			for _, r := range orders {
+				back, ok := forgetThenRestore(t, tc.src, texts, r)
+				require.True(t, ok)
+				require.Equal(t, tc.src, back, "forgot %q, restored in the order %v", texts, r)
+			}
+		}
+	}
+}
+
+// permutations is every order of 0..n-1.
+func permutations(n int) [][]int {
+	out := [][]int{{}}
+	for k := range n {
+		var next [][]int
+		for _, p := range out {
+			for i := 0; i <= len(p); i++ {
+				next = append(next, slices.Concat(p[:i:i], []int{k}, p[i:]))
+			}
+		}
+		out = next
+	}
+	return out
 }
 
 // Entries forgotten from both ends of a run of neighbours, then restored
@@ -590,7 +649,7 @@ func TestARestoreNeverLandsInACodeBlockOrComment(t *testing.T) {
 		require.Equal(t, "", why)
 		rec.ID, rec.File, rec.Seq, rec.Lines = "F-00000001", "/p/MEMORY.md", 1, 1
 		edited := strings.Replace(string(out), "- alpha apple\n", "", 1)
-		back, line := restoreEntry([]byte(edited), []byte(edited), &rec, []forgotten{rec})
+		back, line, _ := restoreEntry([]byte(edited), []byte(edited), &rec, []forgotten{rec})
 		require.True(t, readsBack(back, line), "%q: restored into the block: %q", block, back)
 		require.Equal(t, "## A\n"+block+"- bravo banana\n\n## B\n- charlie cherry\n", string(back))
 	}
@@ -611,7 +670,7 @@ func TestARestoreReadsSectionsAsTheParserDoes(t *testing.T) {
 			out, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(src), noteRef{"MEMORY.md", 7, idOf(t, src, 7)}, nil)
 			require.Equal(t, "", why)
 			edited := append([]byte("# Title\n\n"), out...)
-			back, line := restoreEntry(edited, edited, &rec, nil)
+			back, line, _ := restoreEntry(edited, edited, &rec, nil)
 			require.Equal(t, "# Title\n\n"+src, string(back))
 			require.Equal(t, 9, line)
 		})
@@ -628,7 +687,7 @@ func TestForgetsAndRestoresLeaveNoEmptyRuns(t *testing.T) {
 	for i := range 1000 {
 		id := "F-" + strconv.Itoa(i)
 		doc = cutHole(doc, 4+i%3, 2, id)
-		doc = fillHole(doc, id, 4+i%3, 1+i%2)
+		doc = fillHole(doc, id, 4+i%3, 1+i%2, 0)
 	}
 	require.True(t, len(doc) <= 3, "%v", doc)
 	for _, x := range doc {
@@ -656,7 +715,7 @@ func TestARestoreToItsSectionsEndReadsHeadingsAsTheParserDoes(t *testing.T) {
 			line := strings.Count(tc.src[:strings.Index(tc.src, "- forgotten")], "\n") + 1
 			_, rec, _, why := forgetEntry("project", "MEMORY.md", []byte(tc.src), noteRef{"MEMORY.md", line, idOf(t, tc.src, line)}, nil)
 			require.Equal(t, "", why)
-			back, _ := restoreEntry([]byte(tc.edited), []byte(tc.edited), &rec, nil)
+			back, _, _ := restoreEntry([]byte(tc.edited), []byte(tc.edited), &rec, nil)
 			require.Equal(t, tc.want, string(back))
 			require.True(t, readsBack(back, strings.Count(tc.want[:strings.Index(tc.want, "- forgotten")], "\n")+1))
 		})

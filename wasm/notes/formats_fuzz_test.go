@@ -160,7 +160,7 @@ func FuzzDecodeTraces(f *testing.F) {
 func FuzzDecodeForgotten(f *testing.F) {
 	rec := forgotten{ID: "F-1a2b3c4d", T: 1772355600000, Scope: "project", File: "/p/.pi/memory/MEMORY.md", Line: 7,
 		Section: "Build", Text: "Run make test", Src: "- Run make test\n\n", Before: "- Lint"}
-	data := append(rec.encode(), restoreRecord(rec.ID, 1772355660000, rec.File, 9, 0)...)
+	data := append(rec.encode(), restoreRecord(rec.ID, 1772355660000, rec.File, 9, 0, 0)...)
 	for _, s := range [][]byte{
 		data,
 		data[:len(data)-15],
